@@ -1,0 +1,80 @@
+#include "tensorcore/core/allocator.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "tensorcore/core/error.h"
+#include "tensorcore/core/storage.h"
+
+namespace tc {
+
+namespace {
+
+std::atomic<int64_t> g_cpu_bytes{0};
+
+// Size is stashed in front of the block so free can account for it without a lookup.
+struct CpuAllocator final : Allocator {
+  static constexpr size_t kAlign = 64;  // one cache line; enough for AVX-512 loads
+
+  Allocation allocate(size_t nbytes, Device) override {
+    size_t total = kAlign + ((nbytes + kAlign - 1) / kAlign) * kAlign;
+    void* base = std::aligned_alloc(kAlign, total);
+    if (!base) throw Error(detail::concat("CPU out of memory: failed to allocate ", nbytes, " bytes"));
+    *static_cast<size_t*>(base) = nbytes;
+    g_cpu_bytes.fetch_add(int64_t(nbytes), std::memory_order_relaxed);
+    return {static_cast<char*>(base) + kAlign, base, &CpuAllocator::release};
+  }
+  static void release(void* base) {
+    g_cpu_bytes.fetch_sub(int64_t(*static_cast<size_t*>(base)), std::memory_order_relaxed);
+    std::free(base);
+  }
+  void copy(void* dst, Device, const void* src, Device, size_t nbytes) override {
+    if (nbytes) std::memcpy(dst, src, nbytes);
+  }
+};
+
+CpuAllocator g_cpu_allocator;
+Allocator* g_allocators[kNumDeviceTypes] = {&g_cpu_allocator, nullptr};
+
+}  // namespace
+
+Allocator& get_allocator(DeviceType type) {
+  Allocator* a = g_allocators[int(type)];
+  if (!a) {
+    if (type == DeviceType::CUDA && !cuda_compiled())
+      throw NotImplementedError(
+          "tensorcore was not compiled with CUDA support (rebuild with -DTC_CUDA=ON)");
+    throw Error(detail::concat("no allocator registered for device type ", device_type_name(type)));
+  }
+  return *a;
+}
+
+void register_allocator(DeviceType type, Allocator* allocator) { g_allocators[int(type)] = allocator; }
+
+int64_t cpu_memory_allocated() { return g_cpu_bytes.load(); }
+
+Storage make_storage(size_t nbytes, Device device) {
+  auto s = std::make_shared<StorageImpl>();
+  s->mem = get_allocator(device.type).allocate(nbytes, device);
+  s->nbytes = nbytes;
+  s->device = device;
+  return s;
+}
+
+Storage storage_from_blob(void* data, size_t nbytes, Device device, std::function<void()> deleter) {
+  auto s = std::make_shared<StorageImpl>();
+  s->mem.ptr = data;
+  s->mem.ctx = new std::function<void()>(std::move(deleter));
+  s->mem.free_fn = [](void* ctx) {
+    auto* fn = static_cast<std::function<void()>*>(ctx);
+    if (*fn) (*fn)();
+    delete fn;
+  };
+  s->nbytes = nbytes;
+  s->device = device;
+  return s;
+}
+
+}  // namespace tc

@@ -1,0 +1,54 @@
+// CPU kernels for sum and mean.
+#include "tensorcore/core/dispatch.h"
+#include "tensorcore/kernels/cpu/reduce_loops.h"
+#include "tensorcore/ops/kernel_tables.h"
+
+namespace tc {
+namespace {
+
+// Accumulate floats in double and ints in int64: more accurate than the output type.
+template <typename T> using sum_acc_t =
+    std::conditional_t<is_complex_v<T>, complex128,
+                       std::conditional_t<is_floating_v<T>, double, int64_t>>;
+
+template <typename T, typename Out, bool Mean>
+struct SumOp {
+  using Acc = sum_acc_t<T>;
+  Acc init() const { return Acc(0); }
+  Acc fold(Acc a, T x) const {
+    if constexpr (is_complex_v<T>) return a + Acc(x.real(), x.imag());
+    else return a + Acc(opmath_t<T>(x));
+  }
+  Acc merge(Acc a, Acc b) const { return a + b; }
+  Out finish(Acc a, int64_t n) const {
+    if constexpr (Mean) {
+      if constexpr (is_complex_v<Out>) return Out(a / double(n));
+      else return Out(static_cast<opmath_t<Out>>(double(a) / double(n)));
+    } else if constexpr (is_complex_v<Out>) {
+      return Out(typename Out::value_type(a.real()), typename Out::value_type(a.imag()));
+    } else {
+      return Out(static_cast<opmath_t<Out>>(a));
+    }
+  }
+};
+
+void sum_cpu(const Tensor& out, const Tensor& in, const std::vector<bool>& mask) {
+  // The op casts the input to the output dtype first (or int -> int64), so T == Out here.
+  dispatch_dtype<kIntegral | kFloating | kComplex>(in.dtype(), "sum", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    cpu_reduce<T, T>(out, in, mask, SumOp<T, T, false>{});
+  });
+}
+
+void mean_cpu(const Tensor& out, const Tensor& in, const std::vector<bool>& mask) {
+  dispatch_dtype<kFloating | kComplex>(in.dtype(), "mean", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    cpu_reduce<T, T>(out, in, mask, SumOp<T, T, true>{});
+  });
+}
+
+TC_REGISTER_KERNEL(sum_kernel, CPU, sum_cpu);
+TC_REGISTER_KERNEL(mean_kernel, CPU, mean_cpu);
+
+}  // namespace
+}  // namespace tc

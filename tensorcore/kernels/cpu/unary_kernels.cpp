@@ -1,0 +1,50 @@
+// CPU kernels for unary math.
+#include <cmath>
+
+#include "tensorcore/kernels/cpu/loops.h"
+#include "tensorcore/ops/kernel_tables.h"
+
+namespace tc {
+namespace {
+
+void neg_cpu(TensorIter& iter) {
+  dispatch_dtype<kAllTypes & ~kBoolSet>(iter.common_dtype(), "neg", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using M = opmath_t<T>;
+    cpu_kernel(iter, [](T x) -> T { return T(-M(x)); });
+  });
+}
+
+template <typename F>
+void float_unary(TensorIter& iter, const char* name, F f) {
+  dispatch_dtype<kFloating | kComplex>(iter.common_dtype(), name, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using M = opmath_t<T>;
+    cpu_kernel(iter, [f](T x) -> T { return T(f(M(x))); });
+  });
+}
+
+void exp_cpu(TensorIter& iter) {
+  float_unary(iter, "exp", [](auto x) { using std::exp; return exp(x); });
+}
+void log_cpu(TensorIter& iter) {
+  float_unary(iter, "log", [](auto x) { using std::log; return log(x); });
+}
+void sqrt_cpu(TensorIter& iter) {
+  float_unary(iter, "sqrt", [](auto x) { using std::sqrt; return sqrt(x); });
+}
+void conj_cpu(TensorIter& iter) {
+  dispatch_dtype<kComplex>(iter.common_dtype(), "conj", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    cpu_kernel(iter, [](T x) -> T { return std::conj(x); });
+  });
+}
+
+TC_REGISTER_KERNEL(neg_kernel, CPU, neg_cpu);
+TC_REGISTER_KERNEL(exp_kernel, CPU, exp_cpu);
+TC_REGISTER_KERNEL(log_kernel, CPU, log_cpu);
+TC_REGISTER_KERNEL(sqrt_kernel, CPU, sqrt_cpu);
+TC_REGISTER_KERNEL(conj_kernel, CPU, conj_cpu);
+
+}  // namespace
+}  // namespace tc

@@ -1,0 +1,10 @@
+#pragma once
+// Umbrella header: #include <tensorcore/tensorcore.h>
+#include "tensorcore/autograd/function.h"
+#include "tensorcore/core/parallel.h"
+#include "tensorcore/core/tensor.h"
+#include "tensorcore/ops/copy.h"
+#include "tensorcore/ops/creation.h"
+#include "tensorcore/ops/elementwise.h"
+#include "tensorcore/ops/reduce.h"
+#include "tensorcore/ops/shape.h"
