@@ -1,0 +1,30 @@
+"""tensorcore: tensors, autograd and kernels with PyTorch's names and semantics."""
+import builtins as _builtins
+
+import numpy as _np
+
+from . import _C
+from ._C import (  # noqa: F401
+    Tensor, dtype, device, from_numpy, get_default_dtype, set_default_dtype, promote_types,
+    can_cast, get_num_threads, set_num_threads, DecodeError, TensorcoreError,
+)
+
+# Every op bound in C++ (tc.add, tc.sum, ...) is re-exported here.
+for _name in dir(_C):
+    if not _name.startswith("_") and _name not in globals():
+        globals()[_name] = getattr(_C, _name)
+
+from ._tensor import tensor, as_tensor  # noqa: E402,F401
+from . import _tensor_str  # noqa: E402,F401
+from .autograd.grad_mode import no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled  # noqa: E402,F401
+from . import autograd  # noqa: E402,F401
+
+__version__ = "0.1.0"
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def numel(input):
+    return input.numel()

@@ -1,0 +1,92 @@
+"""PyTorch-style printing: tensor([[0.1000, 2.0000], ...], dtype=...)."""
+import numpy as np
+
+from . import _C
+from ._C import Tensor
+
+_DEFAULT_DTYPES = {_C.float32, _C.int64, _C.bool}
+
+
+def _format_floats(arr):
+    finite = arr[np.isfinite(arr)]
+    if finite.size == 0:
+        return lambda v: _special(v), 0
+    absmax = float(np.max(np.abs(finite))) if finite.size else 0.0
+    nonzero = np.abs(finite[finite != 0])
+    absmin = float(np.min(nonzero)) if nonzero.size else 0.0
+    integral = np.all(finite == np.round(finite))
+    if integral and absmax < 1e8:
+        fmt = lambda v: _special(v) or f"{v:.0f}."
+    elif absmax >= 1e8 or (absmin and absmin < 1e-4) or (absmin and absmax / absmin > 1000):
+        fmt = lambda v: _special(v) or f"{v:.4e}"
+    else:
+        fmt = lambda v: _special(v) or f"{v:.4f}"
+    width = max(len(fmt(float(v))) for v in arr.flat) if arr.size else 0
+    return fmt, width
+
+
+def _special(v):
+    if np.isnan(v):
+        return "nan"
+    if np.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return None
+
+
+def _formatter(arr):
+    if arr.dtype == np.bool_:
+        fmt = lambda v: "True" if v else "False"
+    elif arr.dtype.kind in "iu":
+        fmt = lambda v: str(int(v))
+    elif arr.dtype.kind == "c":
+        rf, _ = _format_floats(arr.real.astype(np.float64).ravel()) if arr.size else (str, 0)
+        imf, _ = _format_floats(np.abs(arr.imag.astype(np.float64)).ravel()) if arr.size else (str, 0)
+        fmt = lambda v: f"{rf(float(v.real))}{'-' if v.imag < 0 else '+'}{imf(abs(float(v.imag)))}j"
+    else:
+        f, _ = _format_floats(arr.astype(np.float64).ravel())
+        fmt = lambda v: f(float(v))
+    width = max((len(fmt(v)) for v in arr.flat), default=0)
+    return lambda v: fmt(v).rjust(width)
+
+
+def _render(arr, fmt, indent, summarize):
+    if arr.ndim == 0:
+        return fmt(arr.item() if arr.dtype.kind != "c" else arr[()])
+    n = arr.shape[0]
+    edge = 3
+    idx = list(range(n)) if not summarize or n <= 2 * edge else list(range(edge)) + [None] + list(range(n - edge, n))
+    if arr.ndim == 1:
+        parts = ["..." if i is None else fmt(arr[i]) for i in idx]
+        return "[" + ", ".join(parts) + "]"
+    sep = "," + "\n" * (arr.ndim - 1) + " " * (indent + 1)
+    parts = ["..." if i is None else _render(arr[i], fmt, indent + 1, summarize) for i in idx]
+    return "[" + sep.join(parts) + "]"
+
+
+def tensor_repr(self, prefix="tensor("):
+    t = self.detach().cpu()
+    if t.dtype in (_C.bfloat16,):
+        arr = t.float().numpy()
+    else:
+        arr = t.numpy()
+    summarize = arr.size > 1000
+    suffixes = []
+    if self.device.type != "cpu":
+        suffixes.append(f"device='{self.device}'")
+    if arr.size == 0:
+        body = "[]"
+        if self.dim() != 1:
+            suffixes.append(f"size={tuple(self.shape)}")
+    else:
+        body = _render(arr, _formatter(arr), len(prefix), summarize)
+    if self.dtype not in _DEFAULT_DTYPES or (arr.size == 0 and self.dtype != _C.float32):
+        suffixes.append(f"dtype={self.dtype}")
+    if self.grad_fn is not None:
+        suffixes.append(f"grad_fn=<{self.grad_fn.name()}>")
+    elif self.requires_grad:
+        suffixes.append("requires_grad=True")
+    return prefix + body + "".join(", " + s for s in suffixes) + ")"
+
+
+Tensor.__repr__ = tensor_repr
+Tensor.__str__ = tensor_repr

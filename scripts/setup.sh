@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs system packages, creates .venv (with Debian's numpy/torch visible), builds the C++
+# libraries and the Python extension, and makes `import tensorcore` work inside .venv.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+
+APT_PACKAGES="build-essential cmake ninja-build ccache pkg-config libgtest-dev libopenblas-dev
+  python3 python3-dev python3-venv python3-numpy python3-pytest python3-pybind11 pybind11-dev"
+# Reference implementations for comparison tests (tests skip cleanly without them).
+APT_OPTIONAL="python3-torch python3-torchvision python3-torchaudio"
+
+missing=$(dpkg-query -W -f='${Package} ${Status}\n' $APT_PACKAGES 2>/dev/null | grep -v "install ok installed" | cut -d' ' -f1 || true)
+missing="$missing $(for p in $APT_PACKAGES; do dpkg -s "$p" >/dev/null 2>&1 || echo "$p"; done)"
+if [ -n "$(echo $missing | tr -d ' ')" ] || [ "${TC_INSTALL_OPTIONAL:-1}" = 1 ]; then
+  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  need=""
+  for p in $APT_PACKAGES $APT_OPTIONAL; do dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"; done
+  if [ -n "$need" ]; then
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y -qq $APT_PACKAGES >/dev/null
+    # Optional references: best effort.
+    $SUDO apt-get install -y -qq $APT_OPTIONAL >/dev/null 2>&1 || echo "note: optional reference packages not installed"
+  fi
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  /usr/bin/python3 -m venv --system-site-packages .venv
+fi
+
+export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
+export CCACHE_BASEDIR="$ROOT"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DTC_PYTHON=ON -DTC_TESTS=ON \
+  -DPython3_EXECUTABLE="$ROOT/.venv/bin/python" >/dev/null
+cmake --build build -j"$(nproc)"
+
+# The package is used in place: a .pth file puts python/ on the venv's path.
+site=$(.venv/bin/python -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
+echo "$ROOT/python" > "$site/tensorcore-dev.pth"
+.venv/bin/python -c "import tensorcore" 
