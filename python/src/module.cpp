@@ -5,6 +5,7 @@
 #include <array>
 
 #include "bind.h"
+#include "tensorcore/core/deterministic.h"
 
 namespace tc::python {
 
@@ -361,6 +362,13 @@ void bind_module(py::module_& m) {
   m.def("get_num_threads", &get_num_threads);
   m.def("set_num_threads", &set_num_threads);
   m.def("_cpu_memory_allocated", &cpu_memory_allocated);
+  m.def("use_deterministic_algorithms", &use_deterministic_algorithms, py::arg("mode"),
+        py::kw_only(), py::arg("warn_only") = false);
+  m.def("are_deterministic_algorithms_enabled", &deterministic_algorithms_enabled);
+  m.def("is_deterministic_algorithms_warn_only_enabled", &deterministic_algorithms_warn_only);
+  m.def("set_deterministic", [](bool d) { use_deterministic_algorithms(d, false); });
+  m.def("is_deterministic", &deterministic_algorithms_enabled);
+  m.def("_alert_not_deterministic", [](const std::string& op) { alert_not_deterministic(op.c_str()); });
 
   for (BindFn fn : registry()) fn(m, cls);
 }

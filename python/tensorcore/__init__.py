@@ -18,6 +18,7 @@ from ._tensor import tensor, as_tensor  # noqa: E402,F401
 from . import _tensor_str  # noqa: E402,F401
 from .autograd.grad_mode import no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled  # noqa: E402,F401
 from . import autograd  # noqa: E402,F401
+from . import utils  # noqa: E402,F401
 
 __version__ = "0.1.0"
 

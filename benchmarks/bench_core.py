@@ -1,0 +1,94 @@
+"""Side-by-side CPU benchmarks: tensorcore vs PyTorch on the same machine, same thread count.
+
+Run: .venv/bin/python benchmarks/bench_core.py [--threads N]
+Prints one row per case with both medians and the ratio tc/torch (< 1 means tensorcore is faster).
+"""
+import argparse
+import statistics
+import sys
+import time
+
+import numpy as np
+
+import tensorcore as tc
+
+try:
+    import torch
+except Exception:  # pragma: no cover
+    torch = None
+
+
+def median_time(fn, min_time=0.3, max_runs=2000):
+    fn()  # warm-up
+    times = []
+    start = time.perf_counter()
+    while (time.perf_counter() - start < min_time or len(times) < 5) and len(times) < max_runs:
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def per_call_overhead(fn, number=20000):
+    fn()
+    best = float("inf")
+    for _ in range(5):
+        t0 = time.perf_counter()
+        for _ in range(number):
+            fn()
+        best = min(best, (time.perf_counter() - t0) / number)
+    return best
+
+
+def cases(lib, mod):
+    rng = np.random.default_rng(0)
+    def arr(*shape):
+        return mod.from_numpy(rng.standard_normal(shape).astype(np.float32))
+
+    tiny_a, tiny_b = mod.ones(1), mod.ones(1)
+    out = {"a + b, 1-element (call overhead)": ("overhead", lambda: tiny_a + tiny_b)}
+    for n, label in ((1 << 20, "1M"), (1 << 24, "16M")):
+        a, b = arr(n), arr(n)
+        out[f"add {label} float32"] = ("time", lambda a=a, b=b: a + b)
+        out[f"mul {label} float32"] = ("time", lambda a=a, b=b: a * b)
+        out[f"exp {label} float32"] = ("time", lambda a=a: a.exp())
+    big = arr(1 << 24)
+    out["sum 16M float32"] = ("time", lambda: big.sum())
+    x = arr(4096, 1024)
+    if hasattr(x, "amax"):
+        def softmax_like(x=x):
+            e = (x - x.amax(1, keepdim=True)).exp()
+            return e / e.sum(1, keepdim=True)
+        out["softmax-like (4096, 1024)"] = ("time", softmax_like)
+    if hasattr(mod, "matmul"):
+        for n in (256, 1024, 2048):
+            m1, m2 = arr(n, n), arr(n, n)
+            out[f"matmul {n}x{n} float32"] = ("time", lambda m1=m1, m2=m2: mod.matmul(m1, m2))
+    xt = arr(4096, 4096).t()
+    out["transposed copy 4096^2 float32"] = ("time", lambda: xt.contiguous())
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--threads", type=int, default=None)
+    args = ap.parse_args()
+    threads = args.threads or (torch.get_num_threads() if torch else tc.get_num_threads())
+    tc.set_num_threads(threads)
+    if torch:
+        torch.set_num_threads(threads)
+    print(f"threads: {threads}; torch: {torch.__version__ if torch else 'absent'}")
+    tc_cases = cases("tc", tc)
+    torch_cases = cases("torch", torch) if torch else {}
+    print(f"{'case':40s} {'tensorcore':>12s} {'torch':>12s} {'ratio':>7s}")
+    for name, (kind, fn) in tc_cases.items():
+        measure = per_call_overhead if kind == "overhead" else median_time
+        t_tc = measure(fn)
+        t_ref = measure(torch_cases[name][1]) if name in torch_cases else float("nan")
+        unit = 1e6
+        print(f"{name:40s} {t_tc * unit:10.2f}us {t_ref * unit:10.2f}us {t_tc / t_ref:7.2f}")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
