@@ -88,3 +88,21 @@ def test_repr_like_torch():
     assert repr(tc.tensor([1.0, 2.5])) == "tensor([1.0000, 2.5000])"
     assert repr(tc.tensor([1, 2])) == "tensor([1, 2])"
     assert repr(tc.zeros(2, dtype=tc.float64)) == "tensor([0., 0.], dtype=tensorcore.float64)"
+
+
+def test_dlpack_roundtrip_zero_copy():
+    a = np.arange(6, dtype=np.float64).reshape(2, 3)
+    t = tc.from_dlpack(a)
+    assert t.dtype == tc.float64 and tuple(t.shape) == (2, 3)
+    a[1, 2] = -1
+    assert t.numpy()[1, 2] == -1
+    back = np.from_dlpack(t.t())
+    assert back.shape == (3, 2) and back[2, 1] == -1
+
+
+def test_dlpack_with_torch(torch_ref):
+    x = torch_ref.arange(12, dtype=torch_ref.float32).reshape(3, 4)[:, 1:]
+    t = tc.from_dlpack(x)
+    np.testing.assert_array_equal(t.numpy(), x.numpy())
+    y = torch_ref.from_dlpack(tc.arange(5))
+    assert y.tolist() == [0, 1, 2, 3, 4]
