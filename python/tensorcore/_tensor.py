@@ -59,7 +59,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
     if isinstance(data, Tensor):
         out = data.detach().clone()
     elif isinstance(data, np.ndarray):
-        out = _C.from_numpy(np.ascontiguousarray(data)).clone()
+        out = _C.from_numpy(np.ascontiguousarray(data).reshape(data.shape)).clone()
     else:
         inferred = _infer_dtype(data)
         arr = _nested_to_numpy(data)
@@ -69,7 +69,8 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
             arr = arr.astype(np.float32)
         elif inferred.is_complex:
             arr = arr.astype(np.complex64 if inferred == _C.complex64 else np.complex128)
-        out = _C.from_numpy(np.ascontiguousarray(arr)).to(inferred, copy=True)
+        # ascontiguousarray turns 0-d into 1-d (NumPy < 2): reshape back.
+        out = _C.from_numpy(np.ascontiguousarray(arr).reshape(arr.shape)).to(inferred, copy=True)
     if dtype is not None or device is not None:
         out = out.to(dtype=dtype, device=device)
     if requires_grad:

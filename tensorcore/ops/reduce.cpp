@@ -16,6 +16,10 @@ TC_DEFINE_KERNEL(mean, ReduceKernel);
 
 std::vector<bool> reduce_mask(const Tensor& a, const DimList& dims, const char* op) {
   std::vector<bool> mask(size_t(a.dim()), dims.empty());
+  if (a.dim() == 0) {  // a 0-dim tensor accepts dim 0 / -1; reducing it is the identity
+    for (int64_t d : dims) wrap_dim(d, 0, op);
+    return mask;
+  }
   for (int64_t d : dims) {
     int64_t w = wrap_dim(d, a.dim(), op);
     TC_CHECK(!mask[size_t(w)] || dims.empty(), op, ": dim ", w, " appears multiple times in the "

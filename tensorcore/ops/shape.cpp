@@ -18,11 +18,18 @@ Tensor make_view(const Tensor& a, Shape sizes, Shape strides, int64_t offset) {
   return make_tensor(a.storage(), std::move(sizes), std::move(strides), offset, a.dtype());
 }
 
-// Gradient of a view that picks a region of the input: zeros with the region filled.
+// Gradient of a view that picks a region of the input: zeros with the region filled. Recorded
+// as an op itself (its vjp picks the region again), so double backward works.
 Tensor embed_grad(const Tensor& g, const Shape& in_shape, const std::function<Tensor(const Tensor&)>& region) {
   Tensor z = zeros(in_shape, TensorOptions(g.dtype()).device(g.device()));
-  Tensor r = region(z);
-  copy_(r, g);
+  {
+    autograd::NoGradGuard ng;
+    Tensor r = region(z);
+    copy_(r, g.detach());
+  }
+  if (autograd::needs_grad({g}))
+    autograd::record("EmbedBackward0", {g}, {z}, {},
+                     [region](const TensorList&, const TensorList& gg) -> TensorList { return {region(gg[0])}; });
   return z;
 }
 
@@ -247,6 +254,19 @@ Tensor squeeze(const Tensor& a, int64_t dim) {
   return squeeze_dims(a, drop);
 }
 
+Tensor squeeze(const Tensor& a, const std::vector<int64_t>& dims) {
+  std::vector<bool> drop(a.dim());
+  for (int64_t d : dims) {
+    if (a.dim() == 0) {
+      wrap_dim(d, 1, "squeeze");
+      continue;
+    }
+    int64_t w = wrap_dim(d, a.dim(), "squeeze");
+    drop[w] = a.sizes()[w] == 1;
+  }
+  return squeeze_dims(a, drop);
+}
+
 Tensor flatten(const Tensor& a, int64_t start_dim, int64_t end_dim) {
   if (a.dim() == 0) return reshape(a, {1});
   start_dim = wrap_dim(start_dim, a.dim(), "flatten");
@@ -278,7 +298,7 @@ Tensor select(const Tensor& a, int64_t dim, int64_t index) {
     autograd::record("SelectBackward0", {a}, {out}, {},
                      [in_shape, dim, index](const TensorList&, const TensorList& g) -> TensorList {
                        return {embed_grad(g[0], in_shape,
-                                          [&](const Tensor& z) { return select(z, dim, index); })};
+                                          [=](const Tensor& z) { return select(z, dim, index); })};
                      });
   }
   return out;
@@ -301,7 +321,7 @@ Tensor slice(const Tensor& a, int64_t dim, int64_t start, int64_t end, int64_t s
     Shape in_shape = a.sizes();
     autograd::record("SliceBackward0", {a}, {out}, {},
                      [=](const TensorList&, const TensorList& g) -> TensorList {
-                       return {embed_grad(g[0], in_shape, [&](const Tensor& z) {
+                       return {embed_grad(g[0], in_shape, [=](const Tensor& z) {
                          return slice(z, dim, start, end, step);
                        })};
                      });

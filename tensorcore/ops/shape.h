@@ -27,3 +27,39 @@ Tensor slice(const Tensor& a, int64_t dim, int64_t start, int64_t end, int64_t s
 Shape infer_size(Shape sizes, int64_t numel);
 
 }  // namespace tc
+
+// ---- joining, splitting and rearranging (shape_ops.cpp) ----
+namespace tc {
+
+// Inputs promote to a common dtype; 1-d empty tensors (shape [0]) are skipped (torch's legacy rule).
+Tensor cat(const TensorList& tensors, int64_t dim = 0);
+inline Tensor concat(const TensorList& tensors, int64_t dim = 0) { return cat(tensors, dim); }
+Tensor stack(const TensorList& tensors, int64_t dim = 0);
+Tensor hstack(const TensorList& tensors);
+Tensor vstack(const TensorList& tensors);
+Tensor atleast_1d(const Tensor& a);
+Tensor atleast_2d(const Tensor& a);
+// Views: pieces of `split_size` (last one smaller) or of the given sizes.
+TensorList split(const Tensor& a, int64_t split_size, int64_t dim = 0);
+TensorList split_with_sizes(const Tensor& a, const Shape& sizes, int64_t dim = 0);
+TensorList chunk(const Tensor& a, int64_t chunks, int64_t dim = 0);
+TensorList unbind(const Tensor& a, int64_t dim = 0);
+Tensor flip(const Tensor& a, const std::vector<int64_t>& dims);
+Tensor fliplr(const Tensor& a);
+Tensor flipud(const Tensor& a);
+// No dims: roll the flattened tensor and restore the shape.
+Tensor roll(const Tensor& a, const std::vector<int64_t>& shifts, const std::vector<int64_t>& dims = {});
+Tensor repeat(const Tensor& a, const Shape& repeats);
+Tensor tile(const Tensor& a, const Shape& reps);
+Tensor movedim(const Tensor& a, const std::vector<int64_t>& source, const std::vector<int64_t>& destination);
+inline Tensor moveaxis(const Tensor& a, const std::vector<int64_t>& s, const std::vector<int64_t>& d) {
+  return movedim(a, s, d);
+}
+Tensor diagonal(const Tensor& a, int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1);  // view
+Tensor diag(const Tensor& a, int64_t diagonal = 0);
+Tensor tril(const Tensor& a, int64_t diagonal = 0);
+Tensor triu(const Tensor& a, int64_t diagonal = 0);
+Tensor unflatten(const Tensor& a, int64_t dim, const Shape& sizes);
+Tensor squeeze(const Tensor& a, const std::vector<int64_t>& dims);
+
+}  // namespace tc

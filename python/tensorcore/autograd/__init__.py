@@ -29,3 +29,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     grad_outputs = _as_list(grad_outputs) or [None] * len(outputs)
     result = _ag.grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused)
     return tuple(result)
+
+
+from .function import Function, FunctionCtx, once_differentiable  # noqa: E402,F401
+from .gradcheck import gradcheck, gradgradcheck, GradcheckError  # noqa: E402,F401
+from . import functional  # noqa: E402,F401

@@ -1,0 +1,1160 @@
+#pragma once
+// Elementwise math for the CPU kernels that GCC auto-vectorizes.
+//
+// std::exp & co. are opaque libm calls, so `for (i) out[i] = std::exp(in[i])` runs one element
+// at a time. The functions here are inline, branch-free straight-line code (selects are bitwise
+// blends, no tables, no libm calls), so the same loop compiled with -O3 -march=x86-64-v3
+// vectorizes 8 floats / 4 doubles wide. No -ffast-math is needed or assumed: NaN, infinities,
+// signed zeros, overflow and underflow follow the C library (C99 Annex F).
+//
+// Method: Cody-Waite range reduction (the high constant has few enough bits that k*hi is exact,
+// with or without FMA) followed by minimax polynomials derived by benchmarks/cpp/fit_coeffs.py.
+// Several float functions are evaluated internally in double (4-wide) where that is the cheapest
+// way to stay below one ulp: sin/cos/tan (reduction), tanh, sigmoid, sinh, cosh, erf, erfc, pow.
+//
+// Accuracy (max error vs the correctly rounded result; float measured exhaustively over all 2^32
+// inputs against double libm, double measured on dense sweeps against long double libm) is
+// documented per function below and in the table at the end of the file.
+//
+// Large arguments of sin/cos/tan: the branch-free reduction is exact for |x| <= 2^25 (float) and
+// |x| <= 2^20 (double); sin_cos_fast_ok(x) says whether x is in that range. Beyond it the scalar
+// functions return garbage (not NaN), so callers either check, or use sin_array()/cos_array()/
+// tan_array(), which run the vectorized loop and patch the rare out-of-range elements with libm.
+//
+// Non-FMA builds (e.g. plain x86-64) get the same results up to ~0.2 ulp: mad() then rounds
+// twice, and the algorithms never rely on fusion for exactness.
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace tc::vec_math {
+namespace detail {
+
+// ---------------------------------------------------------------------------------------------
+// Building blocks. Everything is inline and free of control flow so the vectorizer can if-convert.
+
+inline float mad(float a, float b, float c) {
+#if defined(__FMA__) || defined(__aarch64__)
+  return std::fma(a, b, c);
+#else
+  return a * b + c;
+#endif
+}
+inline double mad(double a, double b, double c) {
+#if defined(__FMA__) || defined(__aarch64__)
+  return std::fma(a, b, c);
+#else
+  return a * b + c;
+#endif
+}
+
+inline uint32_t as_u32(float x) { return std::bit_cast<uint32_t>(x); }
+inline float as_f32(uint32_t x) { return std::bit_cast<float>(x); }
+inline uint64_t as_u64(double x) { return std::bit_cast<uint64_t>(x); }
+inline double as_f64(uint64_t x) { return std::bit_cast<double>(x); }
+
+// c ? a : b as a bitwise blend. A plain ?: on floats lets GCC sink the computation of a or b
+// into a branch, and a branch containing a (possibly trapping) FP op blocks if-conversion; the
+// bit form always compiles to one vblendv.
+inline float select(bool c, float a, float b) {
+  const uint32_t m = 0u - static_cast<uint32_t>(c);
+  return as_f32((as_u32(a) & m) | (as_u32(b) & ~m));
+}
+inline double select(bool c, double a, double b) {
+  const uint64_t m = uint64_t{0} - static_cast<uint64_t>(c);
+  return as_f64((as_u64(a) & m) | (as_u64(b) & ~m));
+}
+
+inline float copysign_bits(float mag, float sgn) {
+  return as_f32((as_u32(mag) & 0x7fffffffu) | (as_u32(sgn) & 0x80000000u));
+}
+inline double copysign_bits(double mag, double sgn) {
+  constexpr uint64_t kSign = uint64_t{1} << 63;
+  return as_f64((as_u64(mag) & ~kSign) | (as_u64(sgn) & kSign));
+}
+inline bool signbit_bits(float x) { return (as_u32(x) >> 31) != 0; }
+inline bool signbit_bits(double x) { return (as_u64(x) >> 63) != 0; }
+
+// Horner evaluation, coefficients lowest degree first.
+template <typename T>
+inline T poly(T, T c0) {
+  return c0;
+}
+template <typename T, typename... Cs>
+inline T poly(T x, T c0, T c1, Cs... cs) {
+  return mad(poly(x, c1, static_cast<T>(cs)...), x, c0);
+}
+
+inline constexpr float kInfF = std::numeric_limits<float>::infinity();
+inline constexpr float kNanF = std::numeric_limits<float>::quiet_NaN();
+inline constexpr double kInfD = std::numeric_limits<double>::infinity();
+inline constexpr double kNanD = std::numeric_limits<double>::quiet_NaN();
+
+// x + 1.5*2^23 (resp. 2^52) rounds x to an integer held in the low mantissa bits: the float
+// k and the integer k come out of one add without a float->int conversion (which AVX2 lacks for
+// 64-bit lanes and which is UB for NaN).
+inline constexpr float kShifterF = 0x1.8p23f;
+inline constexpr uint32_t kShifterBitsF = 0x4b400000u;
+inline constexpr double kShifterD = 0x1.8p52;
+
+// 2^k for integer k in [-126, 127] (float) / [-1022, 1023] (double), from the exponent field.
+inline float pow2i(int32_t k) { return as_f32(static_cast<uint32_t>(k + 127) << 23); }
+inline double pow2i_from_shifted(double kbig, int64_t add) {
+  // kbig = k + 1.5*2^52 holds k in its low bits; shifting them into the exponent field.
+  return as_f64((as_u64(kbig) << 52) + (static_cast<uint64_t>(1023 + add) << 52));
+}
+
+// e^y in double with ~2^-39 relative error, for float results computed in double.
+// Valid for all y (clamped to +-700 where the float callers saturate anyway); NaN propagates.
+inline double exp_for_float(double y) {
+  y = select(y > 700.0, 700.0, y);
+  y = select(y < -700.0, -700.0, y);
+  const double kbig = mad(y, 0x1.71547652b82fep+0, kShifterD);
+  const double k = kbig - kShifterD;
+  double r = y - k * 0x1.62e42ff000000p-1;  // exact: |k| < 2^11, hi has 32 bits
+  r = mad(k, 0x1.718432a1b0e26p-35, r);     // - k * ln2_lo (lo is negative)
+  // e^r = 1 + r + r^2 P(r), |r| <= ln2/2; fit error 1.2e-12.
+  const double p = poly(r, 0x1.000000005ef0fp-1, 0x1.5555557e266c0p-3, 0x1.5555541bd0414p-5,
+                        0x1.1110a1c7a6c51p-7, 0x1.6c18d606584dap-10, 0x1.a186591421a2dp-13,
+                        0x1.9e88259c96e63p-16);
+  return (mad(r * r, p, r) + 1.0) * pow2i_from_shifted(kbig, 0);
+}
+
+// Shared float log core: x = 2^e * (1 + f), f in [sqrt(1/2)-1, sqrt(2)-1). Returns e as float
+// and log1p(f) as hi + lo with |lo| << ulp(hi) (hi + lo carries ~30 good bits).
+// log1p(f) = f - f^2/2 + s*(f^2/2 + R(s^2)) with s = f/(2+f): the division only scales a term
+// of size f^3, so its rounding barely matters (fdlibm's formulation).
+struct LogParts {
+  float e, hi, lo;
+};
+inline LogParts log_parts(float x) {
+  const bool sub = x < 0x1p-126f;  // subnormal (and <= 0, which the caller masks)
+  const float xs = select(sub, x * 0x1p23f, x);
+  const uint32_t ix = as_u32(xs) - 0x3f3504f3u;  // bits(sqrt(1/2))
+  const int32_t e = (static_cast<int32_t>(ix) >> 23) - 23 * static_cast<int32_t>(sub);
+  const float m = as_f32((ix & 0x007fffffu) + 0x3f3504f3u);  // in [sqrt(1/2), sqrt(2))
+  const float f = m - 1.0f;                                   // exact
+  const float s = f / (2.0f + f);
+  const float z = s * s;
+  // R(z) ~ (2 atanh(s) - 2s)/s; fit error 0.014 u.
+  const float R = z * poly(z, 0x1.55557ap-1f, 0x1.995eap-2f, 0x1.31eap-2f);
+  const float hfsq = 0.5f * f * f;
+  const float y = s * (hfsq + R);
+  const float hi = f - hfsq;
+  const float lo = ((f - hi) - hfsq) + y;  // (f - hi) - hfsq is exact (Sterbenz)
+  return {static_cast<float>(e), hi, lo};
+}
+
+inline float log_special(float x, float res) {
+  // x == 0 -> -inf, x < 0 -> NaN, +inf/NaN -> x. Finite positive x keeps res.
+  const float sp = select(x == 0.0f, -kInfF, select(x < 0.0f, kNanF, x + x));
+  return select((x > 0.0f) & (x <= 0x1.fffffep127f), res, sp);
+}
+
+}  // namespace detail
+
+// =============================================================================================
+// float
+// =============================================================================================
+
+namespace detail {
+// e^x = (hi + lo) 2^k with |lo| <= ulp(hi)/2 (~2^-30 relative accuracy); x clamped to
+// [-104, 89] where the float result saturates. NaN propagates into hi.
+inline float exp_parts_f(float x, int32_t& k_out, float& lo) {
+  x = select(x > 89.0f, 89.0f, x);  // clamps keep k in [-150, 128]; NaN passes through
+  x = select(x < -104.0f, -104.0f, x);
+  const float kbig = mad(x, 0x1.715476p+0f, kShifterF);
+  const float k = kbig - kShifterF;
+  k_out = static_cast<int32_t>(as_u32(kbig) - kShifterBitsF);
+  const float rh = x - k * 0x1.62e4p-1f;  // exact: k has <= 8 bits, ln2_hi 15 bits
+  const float r = mad(k, -0x1.7f7d1cp-20f, rh);          // ln2_lo
+  const float r_err = mad(k, -0x1.7f7d1cp-20f, rh - r);  // rounding error of r
+  // e^r = 1 + r + r^2 P(r); fit error 0.055 u. 1 + r is split exactly (Fast2Sum) so that only
+  // the final add rounds; d e^r / dr = e^r ~ 1 + r scales the reduction error.
+  const float p = poly(r, 0x1.fffffcp-2f, 0x1.55548ap-3f, 0x1.55584ep-5f, 0x1.123f3p-7f,
+                       0x1.6ad158p-10f);
+  const float s1 = 1.0f + r;
+  const float v = ((1.0f - s1) + r) + mad(r * r, p, mad(r, r_err, r_err));
+  const float hi = s1 + v;
+  lo = (s1 - hi) + v;
+  return hi;
+}
+// v * 2^k for k in [-150, 128]: 2^k in two halves, each a normal power of two; the last
+// multiply rounds once, also into the subnormals.
+inline float scale2_f(float v, int32_t k) {
+  const int32_t k1 = k >> 1;
+  return v * pow2i(k1) * pow2i(k - k1);
+}
+}  // namespace detail
+
+// e^x. Max error 0.55 ulp. Overflow -> +inf for x > 88.72, underflow through the subnormals
+// to +0 for x < -103.97.
+inline float exp(float x) {
+  int32_t k;
+  float lo;
+  const float hi = detail::exp_parts_f(x, k, lo);
+  return detail::scale2_f(hi, k);
+}
+
+// 2^x. Max error 0.8 ulp.
+inline float exp2(float x) {
+  using namespace detail;
+  x = select(x > 129.0f, 129.0f, x);
+  x = select(x < -151.0f, -151.0f, x);
+  const float kbig = x + kShifterF;
+  const float k = kbig - kShifterF;
+  const int32_t ki = static_cast<int32_t>(as_u32(kbig) - kShifterBitsF);
+  const float r = x - k;  // exact, |r| <= 1/2
+  // 2^r = 1 + r Q(r); fit error 0.10 u.
+  const float q = poly(r, 0x1.62e432p-1f, 0x1.ebfbe6p-3f, 0x1.c6ada8p-5f, 0x1.3b21c8p-7f,
+                       0x1.5fb9p-10f, 0x1.4b6f06p-13f);
+  const float er = mad(r, q, 1.0f);
+  const int32_t k1 = ki >> 1;
+  return er * pow2i(k1) * pow2i(ki - k1);
+}
+
+// e^x - 1, accurate near 0. Max error 0.9 ulp.
+inline float expm1(float x) {
+  using namespace detail;
+  const float x0 = x;
+  x = select(x > 89.0f, 89.0f, x);
+  x = select(x < -30.0f, -30.0f, x);  // e^-30 - 1 rounds to -1
+  const float kbig = mad(x, 0x1.715476p+0f, kShifterF);
+  const float k = kbig - kShifterF;
+  const int32_t ki = static_cast<int32_t>(as_u32(kbig) - kShifterBitsF);
+  const float rh = x - k * 0x1.62e4p-1f;
+  const float r = mad(k, -0x1.7f7d1cp-20f, rh);
+  const float r_err = mad(k, -0x1.7f7d1cp-20f, rh - r);
+  // expm1(r) = r + r^2/2 + r^3 P(r)
+  const float p = poly(r, 0x1.555554p-3f, 0x1.5554eap-5f, 0x1.1113aap-7f, 0x1.6d4c84p-10f,
+                       0x1.9c6536p-13f);
+  const float t = mad(r * r, mad(r, p, 0.5f), mad(r, r_err, r_err));  // expm1(r) = r + t
+  // e^x - 1 = 2 * (2^(k-1) (r + t) + (2^(k-1) - 1/2)). Halving the scale keeps k = 128 finite;
+  // 2^(k-1) * r is exact and is added to a = 2^(k-1) - 1/2 with an exact error term
+  // (Fast2Sum, |a| >= |2^(k-1) r| for k != 0), so only the last add rounds.
+  const float s = pow2i(ki - 1);
+  const float a = s - 0.5f;
+  const float av = a - (a - s);  // TwoSum: a + aerr == s - 1/2 exactly (matters for k > 24)
+  const float aerr = (s - av) + (-0.5f - (a - s));
+  const float sr = s * r;
+  const float h = a + sr;
+  const float l = ((a - h) + sr) + aerr;
+  const float res = 2.0f * (h + mad(s, t, l));
+  const float e = r + t;
+  return select(x0 == 0.0f, x0, select(ki == 0, e, res));  // keeps -0
+}
+
+// Natural log. Max error 0.8 ulp. log(0) = -inf, log(x<0) = NaN.
+inline float log(float x) {
+  using namespace detail;
+  const LogParts lp = log_parts(x);
+  // e*ln2_hi is exact (ln2_hi has 15 bits, |e| <= 152); ln2_lo joins the small terms.
+  const float res = mad(lp.e, 0x1.62e4p-1f, lp.hi + mad(lp.e, 0x1.7f7d1cp-20f, lp.lo));
+  return log_special(x, res);
+}
+
+// log2. Max error 0.8 ulp; exact for powers of two.
+inline float log2(float x) {
+  using namespace detail;
+  const LogParts lp = log_parts(x);
+  // (hi + lo) * log2(e) with log2(e) split so the dominant product is rounded only once.
+  constexpr float kHi = 0x1.715476p+0f, kLo = 0x1.4ae0cp-26f;
+  const float t = mad(lp.hi, kHi, mad(lp.hi, kLo, lp.lo * kHi));
+  return log_special(x, lp.e + t);
+}
+
+// log10. Max error 0.9 ulp.
+inline float log10(float x) {
+  using namespace detail;
+  const LogParts lp = log_parts(x);
+  constexpr float kHi = 0x1.bcb7b2p-2f, kLo = -0x1.5b235ep-27f;        // 1/ln(10)
+  constexpr float kL2Hi = 0x1.3442p-2f, kL2Lo = -0x1.95ec1p-19f;       // log10(2), hi 14 bits
+  const float t = mad(lp.hi, kHi, mad(lp.hi, kLo, lp.lo * kHi));
+  return log_special(x, mad(lp.e, kL2Hi, t + lp.e * kL2Lo));
+}
+
+// log(1 + x), accurate near 0. Max error 0.8 ulp.
+inline float log1p(float x) {
+  using namespace detail;
+  const float u = 1.0f + x;
+  // Exact rounding error of 1 + x (TwoSum); err/u corrects log(u) to log(1 + x).
+  const float bv = u - 1.0f;
+  const float err = (1.0f - (u - bv)) + (x - bv);
+  const LogParts lp = log_parts(u);  // u >= 2^-24 on the valid domain: never subnormal
+  const float lo = lp.lo + err / u;
+  const float res = mad(lp.e, 0x1.62e4p-1f, lp.hi + mad(lp.e, 0x1.7f7d1cp-20f, lo));
+  const float sp = select(x == -1.0f, -kInfF, select(x < -1.0f, kNanF, x + x));
+  return select(x == 0.0f, x, select((x > -1.0f) & (x <= 0x1.fffffep127f), res, sp));
+}
+
+// True when sin/cos/tan(x) take the exact fast reduction (|x| <= 2^25). Outside, the scalar
+// functions are inaccurate (except inf/NaN -> NaN); callers must use libm for those elements or
+// call the *_array helpers, which do.
+inline bool sin_cos_fast_ok(float x) { return std::fabs(x) <= 0x1p25f; }
+
+namespace detail {
+// sin(r) for |r| <= pi/2 + tiny, in double, relative error 2^-35 (float callers).
+inline double sin_poly_f(double r) {
+  const double z = r * r;
+  const double p = poly(z, -0x1.5555554767196p-3, 0x1.11110c49600cbp-7, -0x1.a017d96a05197p-13,
+                        0x1.717078fcb6e1ap-19, -0x1.9a67e246f9442p-26);
+  // sin(r) has the sign of r on |r| <= pi/2; copying it keeps sin(-0) = -0.
+  return copysign_bits(mad(r * z, p, r), r);
+}
+// x - q*pi/2 for integer |q| < 2^25 (float x widened to double). The 28-bit pieces make every
+// q*piece exact; x - q*P1 is exact by Sterbenz-like spacing, later steps round at ~2^-53 |r|.
+inline double reduce_pio2_f(double x, double q) {
+  // Pieces are truncations (all positive), so q = 0 leaves x untouched, -0 included.
+  double r = x - q * 0x1.921fb54p+0;
+  r = r - q * 0x1.10b461p-30;
+  r = r - q * 0x1.a62633p-58;
+  return r - q * 0x1.45c06e0e68948p-86;
+}
+}  // namespace detail
+
+// sin. Max error 0.5 ulp for |x| <= 2^25 (see sin_cos_fast_ok). sin(+-inf) = NaN.
+inline float sin(float xf) {
+  using namespace detail;
+  const double x = xf;
+  const double kbig = mad(x, 0x1.45f306dc9c883p-2, kShifterD);  // k = rint(x/pi)
+  const double k = kbig - kShifterD;
+  const uint64_t neg = as_u64(kbig) << 63;  // (-1)^k
+  const double r = reduce_pio2_f(x, 2.0 * k);
+  return static_cast<float>(as_f64(as_u64(sin_poly_f(r)) ^ neg));
+}
+
+// cos. Max error 0.5 ulp for |x| <= 2^25.
+inline float cos(float xf) {
+  using namespace detail;
+  const double x = xf;
+  // x = (k + 1/2) pi + r  =>  cos(x) = (-1)^(k+1) sin(r)
+  const double kbig = mad(x, 0x1.45f306dc9c883p-2, -0.5) + kShifterD;
+  const double k = kbig - kShifterD;
+  const uint64_t neg = (as_u64(kbig) << 63) ^ (uint64_t{1} << 63);
+  const double r = reduce_pio2_f(x, mad(2.0, k, 1.0));
+  return static_cast<float>(as_f64(as_u64(sin_poly_f(r)) ^ neg));
+}
+
+// tan. Max error 0.5 ulp for |x| <= 2^25.
+inline float tan(float xf) {
+  using namespace detail;
+  const double x = xf;
+  const double kbig = mad(x, 0x1.45f306dc9c883p-1, kShifterD);  // k = rint(2x/pi)
+  const double k = kbig - kShifterD;
+  const bool odd = (as_u64(kbig) & 1) != 0;
+  const double r = reduce_pio2_f(x, k);  // |r| <= pi/4
+  const double z = r * r;
+  const double s = copysign_bits(mad(r * z, poly(z, -0x1.5555554c6f881p-3, 0x1.11110868b1102p-7,
+                                         -0x1.a00f7dc93c03dp-13, 0x1.6cd19e44dfdf6p-19), r), r);
+  const double c = mad(z * z, poly(z, 0x1.5555554ed7d12p-5, -0x1.6c16b82840181p-10,
+                                         0x1.a010dd9b74048p-16, -0x1.241e5c6db41bep-22), mad(z, -0.5, 1.0));
+  // tan(x) = s/c for even k, -c/s for odd k.
+  return static_cast<float>(select(odd, -c, s) / select(odd, s, c));
+}
+
+namespace detail {
+// (n_hi + n_lo) / (d_hi + d_lo) with one division; the quotient's rounding error is recovered
+// from an FMA residual.
+inline float div_ff(float n_hi, float n_lo, float d_hi, float d_lo) {
+  const float inv = 1.0f / d_hi;
+  const float q = n_hi * inv;
+  const float rem = mad(-q, d_hi, n_hi) + (n_lo - q * d_lo);
+  return mad(rem, inv, q);
+}
+}  // namespace detail
+
+// tanh. Max error 0.8 ulp. |x| < 0.625: odd polynomial; above: 1 - 2/(e^2|x| + 1) with e^2|x|
+// and the quotient carried in float-float.
+inline float tanh(float x) {
+  using namespace detail;
+  const float a = std::fabs(x);
+  const float z = a * a;
+  // tanh(a) = a + a^3 P(a^2); fit error 0.003 u.
+  const float small = mad(a * z,
+                          poly(z, -0x1.555554p-2f, 0x1.11107ap-3f, -0x1.b9f188p-5f, 0x1.63a55p-6f,
+                               -0x1.0c5edp-7f, 0x1.1a2816p-9f),
+                          a);
+  int32_t k;
+  float e_lo;
+  const float e_hi = exp_parts_f(2.0f * select(a > 20.0f, 20.0f, a), k, e_lo);
+  const float E = scale2_f(e_hi, k), E_lo = scale2_f(e_lo, k);  // e^2a >= 3.4, no subnormals
+  const float d = E + 1.0f;  // Fast2Sum: E >= 1
+  const float d_lo = ((E - d) + 1.0f) + E_lo;
+  const float q = div_ff(2.0f, 0.0f, d, d_lo);
+  return copysign_bits(select(a < 0.625f, small, 1.0f - q), x);
+}
+
+// Logistic sigmoid 1/(1 + e^-x), stable for all x (0 and 1 at the extremes, no NaN from
+// inf/inf): uses only e^-|x| <= 1 as 1/(1 + E) or E/(1 + E), in float-float. Max error 0.6 ulp.
+inline float sigmoid(float x) {
+  using namespace detail;
+  int32_t k;
+  float e_lo;
+  const float e_hi = exp_parts_f(-std::fabs(x), k, e_lo);
+  const float E = scale2_f(e_hi, k), E_lo = scale2_f(e_lo, k);
+  const float d = 1.0f + E;  // Fast2Sum: E <= 1
+  const float d_lo = ((1.0f - d) + E) + E_lo;
+  const bool neg = x < 0.0f;
+  return div_ff(select(neg, E, 1.0f), select(neg, E_lo, 0.0f), d, d_lo);
+}
+
+// sinh. Max error 0.5 ulp; overflows to inf exactly where the true result does.
+inline float sinh(float xf) {
+  using namespace detail;
+  const double x = xf;
+  const double a = std::fabs(x);
+  const double E = exp_for_float(a);
+  const double big = 0.5 * (E - 1.0 / E);
+  const double z = a * a;
+  // |a| < 1/4: Taylor to a^9, relative error < 2^-45.
+  const double small = mad(a * z, poly(z, 1.0 / 6, 1.0 / 120, 1.0 / 5040, 1.0 / 362880), a);
+  return static_cast<float>(copysign_bits(select(a < 0.25, small, big), x));
+}
+
+// cosh. Max error 0.5 ulp.
+inline float cosh(float xf) {
+  using namespace detail;
+  const double E = detail::exp_for_float(std::fabs(static_cast<double>(xf)));
+  return static_cast<float>(0.5 * (E + 1.0 / E));
+}
+
+namespace detail {
+// erfc(a) for a >= 0 in double, relative error ~2^-28: t = 2/(2+a),
+// erfc(a) = t * exp(-a^2 + G(t)) (Numerical Recipes' erfcc form with a refitted G).
+inline double erfc_pos_f(double a) {
+  const double t = 2.0 / (2.0 + a);
+  const double g = poly(t, -0x1.43fabc78c320fp+0, 0x1.003c538b290aap+0, 0x1.74715aebb62b4p-2,
+                        0x1.4c1aec4f133b9p-3, -0x1.b9ccf031a5880p-2, 0x1.acea2b8616168p-1,
+                        -0x1.dea84f302c568p+0, 0x1.e4b66e496389cp+0, -0x1.28cda030a5f8cp-1,
+                        -0x1.7bbaa05d946dap-2, 0x1.55fed6a6abc66p-2, -0x1.31b81abf362edp-4);
+  return t * exp_for_float(g - a * a);  // a*a is exact for a float a
+}
+}  // namespace detail
+
+// erf. Max error 0.5 ulp. erf(+-inf) = +-1.
+inline float erf(float xf) {
+  using namespace detail;
+  const double x = xf;
+  const double a = std::fabs(x);
+  const double z = a * a;
+  // |x| < 3/4: erf(x) = x P(x^2); above, 1 - erfc(|x|) loses nothing.
+  const double small = a * poly(z, 0x1.20dd7504293e1p+0, -0x1.812746ae90c7dp-2, 0x1.ce2f20abd5c85p-4,
+                                  -0x1.b82cacffc45bbp-6, 0x1.5655e6265e556p-8, -0x1.bf7980bf58257p-11,
+                                  0x1.ed9bb45585b7bp-14, -0x1.873e0dbb88aabp-17);
+  const double big = 1.0 - erfc_pos_f(select(a > 10.0, 10.0, a));
+  return static_cast<float>(copysign_bits(select(a < 0.75, small, big), x));
+}
+
+// erfc. Max error 0.5 ulp (relative accuracy also deep in the tail, down to the subnormals).
+inline float erfc(float xf) {
+  using namespace detail;
+  const double x = xf;
+  const double a = std::fabs(x);
+  const double e = erfc_pos_f(select(a > 11.0, 11.0, a));  // erfc(11) underflows a float
+  return static_cast<float>(select(signbit_bits(x), 2.0 - e, e));
+}
+
+namespace detail {
+// base + (t + c) where base = hi + lo is 0, pi/2 or pi, |t| <= |hi| (or hi = 0) and c is a small
+// correction: hi + t is split exactly (Fast2Sum), so the result is rounded essentially once.
+// This is what keeps atan/asin/acos at ~0.6 ulp instead of 1-2 ulp.
+inline float add_base(float hi, float lo, float t, float c) {
+  const float h = hi + t;
+  const float l = (hi - h) + t;
+  return h + ((l + lo) + c);
+}
+inline constexpr float kPiHiF = 0x1.921fb6p+1f, kPiLoF = -0x1.777a5cp-24f;
+inline constexpr float kPio2HiF = 0x1.921fb6p+0f, kPio2LoF = -0x1.777a5cp-25f;
+
+// atan(mn/mx) = t + c for 0 <= mn <= mx (mx normal and finite). t = fl(mn/mx) and c adds the
+// polynomial part plus the division's rounding error (recovered with an FMA residual), scaled
+// by ~1/(1 + t^2) (a quadratic fit is plenty for a term of half an ulp).
+inline void atan_core(float mn, float mx, float& t, float& c) {
+  const float inv = 1.0f / mx;
+  t = mn * inv;
+  const float tlo = mad(-mx, t, mn) * inv;
+  const float z = t * t;
+  // atan(t) = t + t^3 P(t^2) on [0, 1]; fit error 0.28 u.
+  const float p = poly(z, -0x1.5554dcp-2f, 0x1.9978ecp-3f, -0x1.230a9cp-3f, 0x1.b4df48p-4f,
+                       -0x1.3552eap-4f, 0x1.61f56cp-5f, -0x1.0c2252p-6f, 0x1.7ebfc6p-9f);
+  c = mad(t * z, p, tlo * mad(z, mad(z, 0.33f, -0.83f), 1.0f));
+}
+}  // namespace detail
+
+// atan. Max error 0.6 ulp.
+inline float atan(float x) {
+  using namespace detail;
+  float a = std::fabs(x);
+  a = select(a > 0x1p100f, 0x1p100f, a);  // atan(2^100) rounds to pi/2 already; avoids inf/inf
+  const bool big = a > 1.0f;              // atan(a) = pi/2 - atan(1/a)
+  float t, c;
+  atan_core(select(big, 1.0f, a), select(big, a, 1.0f), t, c);
+  const float res = add_base(select(big, kPio2HiF, 0.0f), select(big, kPio2LoF, 0.0f),
+                             select(big, -t, t), select(big, -c, c));
+  return copysign_bits(res, x);
+}
+
+// atan2(y, x) with all C99 special cases (signed zeros, infinities). Max error 0.6 ulp.
+inline float atan2(float y, float x) {
+  using namespace detail;
+  float ax = std::fabs(x), ay = std::fabs(y);
+  // Both zero or both infinite: the answer only depends on signs and equals atan2 of
+  // magnitudes (0, 1) resp. (1, 1), so substitute those. One infinite: angle 0 or pi/2.
+  const bool both_inf = (ax == kInfF) & (ay == kInfF);
+  const bool both_zero = (ax == 0.0f) & (ay == 0.0f);
+  ax = select(both_inf | both_zero, 1.0f, ax);
+  ay = select(both_inf, 1.0f, ay);
+  const bool swap = ay > ax;
+  float mx = select(swap, ay, ax), mn = select(swap, ax, ay);
+  // Quotients below 2^-60 (atan(t) == t in float): the correctly rounded y/x is the answer,
+  // also when it is subnormal, where the scaled path below would round twice.
+  const float direct = ay / ax;
+  const bool tiny = !swap & (mn < 0x1p-60f * mx);
+  const bool mx_inf = mx == kInfF;
+  mn = select(mx_inf, 0.0f, mn);
+  mx = select(mx_inf, 1.0f, mx);
+  // Scale both into mx in [1/2, 1) (exact powers of two, in two steps for extreme exponents):
+  // keeps 1/mx normal for huge mx and the residual exact for tiny ones.
+  const float pre = select(mx < 0x1p-100f, 0x1p100f, select(mx > 0x1p100f, 0x1p-100f, 1.0f));
+  mx = mx * pre;
+  mn = mn * pre;
+  const float scale = as_f32(0x7e800000u - (as_u32(mx) & 0x7f800000u));
+  mx = mx * scale;
+  mn = mn * scale;
+  float t, c;
+  atan_core(mn, mx, t, c);
+  const bool xneg = signbit_bits(x);
+  // swap: pi/2 - a; x < 0 reflects to pi - a (pi/2 + a when swapped).
+  const bool neg = swap != xneg;
+  const bool half = swap, full = xneg & !swap;
+  float res = add_base(select(full, kPiHiF, select(half, kPio2HiF, 0.0f)),
+                       select(full, kPiLoF, select(half, kPio2LoF, 0.0f)),
+                       select(neg, -t, t), select(neg, -c, c));
+  res = select(tiny & !xneg, direct, res);
+  return select((x != x) | (y != y), x + y, copysign_bits(res, y));
+}
+
+namespace detail {
+// asin(v) for v in [0, 1/2] as s + c: s = v, or for the large-argument identity
+// s = sqrt(z) rounded, with its rounding error (FMA residual) folded into c.
+// asin(v) = v + v^3 P(v^2), fit error 0.08 u.
+inline void asin_core(float a, bool big, float& s, float& c) {
+  const float zb = 0.5f * (1.0f - a);  // exact for a in [1/2, 1]
+  const float zc = select(zb > 0.0f, zb, 0.0f);
+  float y = as_f32(0x5f375a86u - (as_u32(zc) >> 1));  // 1/sqrt(zc), 2 Newton steps
+  y = y * (1.5f - 0.5f * zc * y * y);
+  y = y * (1.5f - 0.5f * zc * y * y);
+  const float sq0 = zc * y;
+  const float sq = mad(mad(-sq0, sq0, zc), 0.5f * y, sq0);  // ~correctly rounded sqrt(zc)
+  const float sq_lo = mad(-sq, sq, zc) * (0.5f * y);     // sqrt(zc) - sq
+  s = select(big, sq, a);
+  const float z = select(big, zb, a * a);
+  const float p = poly(z, 0x1.5555c8p-3f, 0x1.330204p-4f, 0x1.747bbap-5f, 0x1.8c3e28p-6f,
+                       0x1.595c92p-5f);
+  // d asin/ds = 1/sqrt(1 - z) ~ 1 + z/2 is accurate enough for the sqrt's residual.
+  c = mad(s * z, p, select(big, sq_lo * mad(0.5f, z, 1.0f), 0.0f));
+}
+}  // namespace detail
+
+// asin. Max error 0.6 ulp. |x| > 1 -> NaN.
+inline float asin(float x) {
+  using namespace detail;
+  const float a = std::fabs(x);
+  const bool big = a > 0.5f;  // asin(a) = pi/2 - 2 asin(sqrt((1 - a)/2))
+  float s, c;
+  asin_core(a, big, s, c);
+  const float res = add_base(select(big, kPio2HiF, 0.0f), select(big, kPio2LoF, 0.0f),
+                             select(big, -2.0f * s, s), select(big, -2.0f * c, c));
+  return select(a > 1.0f, kNanF, copysign_bits(res, x));
+}
+
+// acos. Max error 0.6 ulp. |x| > 1 -> NaN.
+inline float acos(float x) {
+  using namespace detail;
+  const float a = std::fabs(x);
+  const bool big = a > 0.5f;
+  const bool neg = signbit_bits(x);
+  float s, c;
+  asin_core(a, big, s, c);
+  // |x| <= 1/2: pi/2 - asin(x); x > 1/2: 2 asin(s); x < -1/2: pi - 2 asin(s).
+  const float m = select(big, 2.0f, 1.0f);
+  const bool minus = big == neg;
+  const float sg = select(minus, -m, m);
+  const bool full = big & neg, half = !big;
+  const float res = add_base(select(full, kPiHiF, select(half, kPio2HiF, 0.0f)),
+                             select(full, kPiLoF, select(half, kPio2LoF, 0.0f)), sg * s, sg * c);
+  return select(a > 1.0f, kNanF, res);
+}
+
+namespace detail {
+// log2(a) in double for a float a > 0 (widened), relative error ~2^-50: what pow needs so that
+// y * log2(a) stays exact to ~2^-40 even for |y log2 a| ~ 150.
+inline double log2_for_float(double a) {
+  const uint64_t ix = as_u64(a) - 0x3fe6a09e667f3bcdull;  // bits(sqrt(1/2))
+  // Exponent via the shifter trick (AVX2 has no int64 -> double conversion): bias it to a
+  // positive 12-bit field, OR it under 2^52's exponent and subtract.
+  const uint64_t ebits = ((ix + (uint64_t{2048} << 52)) >> 52) | 0x4330000000000000ull;
+  const double e = as_f64(ebits) - (0x1p52 + 2048.0);
+  const double m = as_f64((ix & 0x000fffffffffffffull) + 0x3fe6a09e667f3bcdull);
+  const double f = m - 1.0;
+  const double s = f / (2.0 + f);
+  const double z = s * s;
+  const double R = z * poly(z, 0x1.5555555555595p-1, 0x1.999999997ee41p-2, 0x1.24924942de3c0p-2,
+                            0x1.c71c513ad8c29p-3, 0x1.74666bf4aa54ap-3, 0x1.399ceee52382fp-3,
+                            0x1.2f382aba2f2a1p-3);
+  const double hfsq = 0.5 * f * f;
+  const double l1p = f - (hfsq - s * (hfsq + R));
+  return mad(l1p, 0x1.71547652b82fep+0, e);
+}
+}  // namespace detail
+
+// x^y with the C99 special cases (pow(x, +-0) = 1, pow(1, y) = 1, pow(-1, +-inf) = 1,
+// negative x only for integer y, signed zeros/infinities by parity of y). Computed as
+// 2^(y log2|x|) in double. Max error 0.5 ulp.
+inline float pow(float x, float y) {
+  using namespace detail;
+  const double ax = std::fabs(static_cast<double>(x));
+  const double w = static_cast<double>(y) * log2_for_float(select(ax > 0.0, ax, 1.0));
+  double mag = exp_for_float(w * 0x1.62e42fefa39efp-1);
+  // |x| = 0 or inf: the log above was masked; the magnitude is 0 or inf by sign of y.
+  const bool x_zero = ax == 0.0, x_inf = ax == kInfD;
+  mag = select(x_zero | x_inf, select((y < 0.0f) == x_zero, kInfD, 0.0), mag);
+  // Integer and odd tests on y: |y| >= 2^24 is an even integer; below, round via the shifter.
+  const float ay = std::fabs(y);
+  const float yr_big = ay + 0x1p23f;  // rint(ay) in the low mantissa bits for ay < 2^23
+  const bool small = ay < 0x1p23f;
+  const bool y_int = (ay >= 0x1p23f) | ((yr_big - 0x1p23f) == ay);
+  const bool y_odd = y_int & (ay < 0x1p24f) &
+                     (((small ? as_u32(yr_big) : as_u32(ay)) & 1u) != 0);
+  double res = select(signbit_bits(x) & y_odd, -mag, mag);
+  // Negative finite x with non-integer y: NaN.
+  res = select((x < 0.0f) & (ax != kInfD) & !y_int, kNanD, res);
+  // y = +-inf: |x| == 1 -> 1, else 0 or inf by |x| < 1 and sign of y.
+  const bool y_inf = ay == kInfF;
+  const double inf_res =
+      select(ax == 1.0, 1.0, select((ax < 1.0) == (y < 0.0f), kInfD, 0.0));
+  res = select(y_inf, inf_res, res);
+  res = select((x != x) | (y != y), kNanD, res);
+  res = select((y == 0.0f) | (x == 1.0f), 1.0, res);
+  return static_cast<float>(res);
+}
+
+// =============================================================================================
+// double (same methods, longer polynomials; 4 lanes per AVX2 vector)
+// =============================================================================================
+
+namespace detail {
+// er * 2^k for k (an integer-valued double, |k| <= 1100) without overflow in the scale: two
+// halves, each a normal power of two; the final multiply rounds once (also into subnormals).
+inline double scale2_d(double er, double k) {
+  const double k1 = (mad(k, 0.5, kShifterD) - kShifterD);  // rint(k/2), any split works
+  const double k2 = k - k1;
+  return er * pow2i_from_shifted(k1 + kShifterD, 0) * pow2i_from_shifted(k2 + kShifterD, 0);
+}
+// x = k ln2 + r, r = reduced argument and r_err its rounding error. x is clamped to where the
+// callers' results saturate.
+inline double exp_reduce_d(double x, double& k, double& r_err) {
+  x = select(x > 711.0, 711.0, x);
+  x = select(x < -746.0, -746.0, x);
+  const double kbig = mad(x, 0x1.71547652b82fep+0, kShifterD);
+  k = kbig - kShifterD;
+  const double rh = x - k * 0x1.62e42ff000000p-1;  // exact: |k| < 2^11, ln2_hi has 32 bits
+  const double r = mad(k, 0x1.718432a1b0e26p-35, rh);
+  r_err = mad(k, 0x1.718432a1b0e26p-35, rh - r);
+  return r;
+}
+// e^x = (hi + lo) 2^k with |lo| <= ulp(hi)/2, error ~2^-60 relative.
+inline double exp_parts_d(double x, double& k, double& lo) {
+  double r_err;
+  const double r = exp_reduce_d(x, k, r_err);
+  // e^r = 1 + r + r^2 P(r); fit error 0.034 u.
+  const double p = poly(r, 0x1.000000000000ap-1, 0x1.55555555554ffp-3, 0x1.55555555505f1p-5,
+                        0x1.1111111125f28p-7, 0x1.6c16c184bc60fp-10, 0x1.a01a01369e250p-13,
+                        0x1.a019987660b56p-16, 0x1.71df047866115p-19, 0x1.28aef1b6fd5c8p-22,
+                        0x1.adbbaff3ebd08p-26);
+  const double s1 = 1.0 + r;
+  const double v = ((1.0 - s1) + r) + mad(r * r, p, mad(r, r_err, r_err));
+  const double hi = s1 + v;
+  lo = (s1 - hi) + v;
+  return hi;
+}
+// e^x / 2^bias as hi + lo (bias 0 or 1; 1 keeps e^x/2 finite up to x = 710.47).
+inline double exp_dd(double x, double bias, double& lo) {
+  double k, plo;
+  const double phi = exp_parts_d(x, k, plo);
+  lo = scale2_d(plo, k - bias);
+  return scale2_d(phi, k - bias);
+}
+// (n_hi + n_lo) / (d_hi + d_lo) to ~0.5 ulp: one division, the quotient's error recovered from
+// an FMA residual.
+inline double div_dd(double n_hi, double n_lo, double d_hi, double d_lo) {
+  const double inv = 1.0 / d_hi;
+  const double q = n_hi * inv;
+  const double rem = mad(-q, d_hi, n_hi) + (n_lo - q * d_lo);
+  return mad(rem, inv, q);
+}
+}  // namespace detail
+
+// e^x. Max error 0.6 ulp.
+inline double exp(double x) {
+  double k, lo;
+  const double hi = detail::exp_parts_d(x, k, lo);
+  return detail::scale2_d(hi, k);
+}
+
+// 2^x. Max error 1 ulp.
+inline double exp2(double x) {
+  using namespace detail;
+  x = select(x > 1025.0, 1025.0, x);
+  x = select(x < -1076.0, -1076.0, x);
+  const double k = (x + kShifterD) - kShifterD;
+  const double r = x - k;  // exact
+  const double q = poly(r, 0x1.62e42fefa39f3p-1, 0x1.ebfbdff82c599p-3, 0x1.c6b08d7048dd9p-5,
+                        0x1.3b2ab6fba1c72p-7, 0x1.5d87fe7bef08bp-10, 0x1.43091309f38ffp-13,
+                        0x1.ffcbed8f09f4ap-17, 0x1.62bfd2a77e2dbp-20, 0x1.b542524d88d3ep-24,
+                        0x1.e60a1ef1af9a1p-28, 0x1.bf8b61b43f59ep-32);
+  return scale2_d(mad(r, q, 1.0), k);
+}
+
+namespace detail {
+// e^x - 1 as hi + lo (x is not +-0; callers handle zeros). Same scheme as the float expm1.
+inline double expm1_dd(double x, double& lo) {
+  x = select(x > 709.9, 709.9, x);
+  x = select(x < -40.0, -40.0, x);
+  double k, r_err;
+  const double r = exp_reduce_d(x, k, r_err);
+  const double p = poly(r, 0x1.5555555555559p-3, 0x1.555555555554ep-5, 0x1.111111110f5c5p-7,
+                        0x1.6c16c16c19816p-10, 0x1.a01a01b06571bp-13, 0x1.a01a019811d5fp-16,
+                        0x1.71ddf6daa2f39p-19, 0x1.27e4fa0c9b2f9p-22, 0x1.af619068bc5aap-26,
+                        0x1.1f3febba43386p-29);
+  const double t = mad(r * r, mad(r, p, 0.5), mad(r, r_err, r_err));  // expm1(r) = r + t
+  const double s = pow2i_from_shifted(k + kShifterD, -1);  // 2^(k-1)
+  const double a = s - 0.5;
+  const double av = a - (a - s);
+  const double aerr = (s - av) + (-0.5 - (a - s));
+  const double sr = s * r;
+  const double h = select(k == 0.0, r, a + sr);
+  const double l = ((a - h) + sr) + aerr;
+  const double u = select(k == 0.0, t, mad(s, t, l));
+  const double m = select(k == 0.0, 1.0, 2.0);
+  const double hi = h + u;  // Fast2Sum: |h| >= |u|
+  lo = m * ((h - hi) + u);
+  return m * hi;
+}
+}  // namespace detail
+
+// e^x - 1. Max error 0.6 ulp.
+inline double expm1(double x) {
+  double lo;
+  return detail::select(x == 0.0, x, detail::expm1_dd(x, lo));
+}
+
+namespace detail {
+struct LogPartsD {
+  double e, hi, lo;
+};
+// x = 2^e (1 + f); log1p(f) = hi + lo (see LogParts).
+inline LogPartsD log_parts_d(double x) {
+  const bool sub = x < 0x1p-1022;
+  const double xs = select(sub, x * 0x1p52, x);
+  const uint64_t ix = as_u64(xs) - 0x3fe6a09e667f3bcdull;
+  const uint64_t ebits = ((ix + (uint64_t{2048} << 52)) >> 52) | 0x4330000000000000ull;
+  const double e = as_f64(ebits) - (0x1p52 + 2048.0) - select(sub, 52.0, 0.0);
+  const double m = as_f64((ix & 0x000fffffffffffffull) + 0x3fe6a09e667f3bcdull);
+  const double f = m - 1.0;
+  const double s = f / (2.0 + f);
+  const double z = s * s;
+  // R(z) ~ (2 atanh(s) - 2s)/s; fit error 0.012 u.
+  const double R = z * poly(z, 0x1.5555555555595p-1, 0x1.999999997ee41p-2, 0x1.24924942de3c0p-2,
+                            0x1.c71c513ad8c29p-3, 0x1.74666bf4aa54ap-3, 0x1.399ceee52382fp-3,
+                            0x1.2f382aba2f2a1p-3);
+  const double hfsq = 0.5 * f * f;
+  const double y = s * (hfsq + R);
+  const double hi = f - hfsq;
+  const double lo = ((f - hi) - hfsq) + y;
+  return {e, hi, lo};
+}
+inline double log_special_d(double x, double res) {
+  const double sp = select(x == 0.0, -kInfD, select(x < 0.0, kNanD, x + x));
+  return select((x > 0.0) & (x <= 0x1.fffffffffffffp1023), res, sp);
+}
+inline constexpr double kLn2HiD = 0x1.62e42ff000000p-1, kLn2LoD = -0x1.718432a1b0e26p-35;
+}  // namespace detail
+
+// Natural log. Max error 1 ulp.
+inline double log(double x) {
+  using namespace detail;
+  const LogPartsD lp = log_parts_d(x);
+  return log_special_d(x, mad(lp.e, kLn2HiD, lp.hi + mad(lp.e, kLn2LoD, lp.lo)));
+}
+
+// log2. Max error 1 ulp.
+inline double log2(double x) {
+  using namespace detail;
+  const LogPartsD lp = log_parts_d(x);
+  constexpr double kHi = 0x1.71547652b82fep+0, kLo = 0x1.777d0ffda0d24p-56;
+  const double t = mad(lp.hi, kHi, mad(lp.hi, kLo, lp.lo * kHi));
+  return log_special_d(x, lp.e + t);
+}
+
+// log10. Max error 1 ulp.
+inline double log10(double x) {
+  using namespace detail;
+  const LogPartsD lp = log_parts_d(x);
+  constexpr double kHi = 0x1.bcb7b1526e50ep-2, kLo = 0x1.95355baaafad3p-57;
+  constexpr double kL2Hi = 0x1.3441350ap-2, kL2Lo = -0x1.0c0219dc1da99p-39;  // hi 32 bits
+  const double t = mad(lp.hi, kHi, mad(lp.hi, kLo, lp.lo * kHi));
+  return log_special_d(x, mad(lp.e, kL2Hi, t + lp.e * kL2Lo));
+}
+
+// log(1 + x). Max error 1 ulp.
+inline double log1p(double x) {
+  using namespace detail;
+  const double u = 1.0 + x;
+  const double bv = u - 1.0;
+  const double err = (1.0 - (u - bv)) + (x - bv);
+  const LogPartsD lp = log_parts_d(u);
+  const double lo = lp.lo + err / u;
+  const double res = mad(lp.e, kLn2HiD, lp.hi + mad(lp.e, kLn2LoD, lo));
+  const double sp = select(x == -1.0, -kInfD, select(x < -1.0, kNanD, x + x));
+  return select(x == 0.0, x, select((x > -1.0) & (x <= 0x1.fffffffffffffp1023), res, sp));
+}
+
+// True when the double sin/cos/tan reduction is exact (|x| <= 2^20).
+inline bool sin_cos_fast_ok(double x) { return std::fabs(x) <= 0x1p20; }
+
+namespace detail {
+// x - q*c as hi + lo for integer |q| < 2^21, c = pi or pi/2 given as three 32/33-bit pieces
+// (q*piece exact) and a full tail; the first subtraction is exact, the second is a TwoSum, the
+// rest only feeds the low part.
+inline double reduce_d(double x, double q, double c1, double c2, double c3, double c4,
+                       double& lo) {
+  const double r1 = x - q * c1;
+  const double b = q * c2;
+  const double r2 = r1 - b;
+  const double bv = r1 - r2;
+  const double e2 = (r1 - (r2 + bv)) + (bv - b);
+  const double tail = e2 - q * c3 - q * c4;
+  const double hi = r2 + tail;
+  lo = (r2 - hi) + tail;
+  return hi;
+}
+inline double reduce_pio2_d(double x, double q, double& lo) {
+  return reduce_d(x, q, 0x1.921fb544p+0, 0x1.0b4611a6p-34, 0x1.3198a2ep-69,
+                  0x1.b839a252049c1p-104, lo);
+}
+// sin and cos of r + lo for |r| <= pi/4 + tiny; fit errors < 0.001 u. The leading terms are
+// added last (cos: 1 - z/2 split exactly) so each result is rounded about once.
+inline void sincos_d(double r, double lo, double& s, double& c, double& s_lo, double& c_lo) {
+  const double z = r * r;
+  const double sp = poly(z, -0x1.5555555555555p-3, 0x1.1111111111069p-7, -0x1.a01a019ffe521p-13,
+                         0x1.71de3a33a5234p-19, -0x1.ae642c50ede03p-26, 0x1.6109bcc5079adp-33,
+                         -0x1.9ffd025553b36p-41);
+  const double cp = poly(z, 0x1.5555555555555p-5, -0x1.6c16c16c16b30p-10, 0x1.a01a019ffcb75p-16,
+                         -0x1.27e4fb5a1eeb5p-22, 0x1.1eed6f7e15cb0p-29, -0x1.93744f8c260b0p-37,
+                         0x1.9dac7881378f1p-45);
+  const double sc = mad(r * z, sp, lo * mad(z, -0.5, 1.0));
+  s = r + sc;
+  s_lo = (r - s) + sc;
+  const double hz = 0.5 * z;
+  const double c_hi = 1.0 - hz;
+  const double cc = ((1.0 - c_hi) - hz) + mad(z * z, cp, -r * lo);
+  c = c_hi + cc;
+  c_lo = (c_hi - c) + cc;
+}
+}  // namespace detail
+
+// sin. Max error 0.6 ulp for |x| <= 2^20 (see sin_cos_fast_ok).
+inline double sin(double x) {
+  using namespace detail;
+  const double kbig = mad(x, 0x1.45f306dc9c883p-1, kShifterD);  // k = rint(2x/pi)
+  const double k = kbig - kShifterD;
+  const uint64_t kb = as_u64(kbig);
+  double lo, s, c, s_lo, c_lo;
+  const double r = reduce_pio2_d(x, k, lo);
+  sincos_d(r, lo, s, c, s_lo, c_lo);
+  // quadrant k mod 4: s, c, -s, -c
+  const double res = as_f64(as_u64(select((kb & 1) != 0, c, s)) ^ ((kb & 2) << 62));
+  return select(x == 0.0, x, res);  // sin(-0) = -0
+}
+
+// cos. Max error 0.6 ulp for |x| <= 2^20.
+inline double cos(double x) {
+  using namespace detail;
+  const double kbig = mad(x, 0x1.45f306dc9c883p-1, kShifterD);
+  const double k = kbig - kShifterD;
+  const uint64_t kb = as_u64(kbig);
+  double lo, s, c, s_lo, c_lo;
+  const double r = reduce_pio2_d(x, k, lo);
+  sincos_d(r, lo, s, c, s_lo, c_lo);
+  // quadrant k mod 4: c, -s, -c, s
+  return as_f64(as_u64(select((kb & 1) != 0, s, c)) ^ (((kb + 1) & 2) << 62));
+}
+
+// tan. Max error 0.7 ulp for |x| <= 2^20.
+inline double tan(double x) {
+  using namespace detail;
+  const double kbig = mad(x, 0x1.45f306dc9c883p-1, kShifterD);
+  const double k = kbig - kShifterD;
+  const bool odd = (as_u64(kbig) & 1) != 0;
+  double lo, s, c, s_lo, c_lo;
+  const double r = reduce_pio2_d(x, k, lo);
+  sincos_d(r, lo, s, c, s_lo, c_lo);
+  // s/c or -c/s, divided in double-double so the result is rounded about once.
+  const double res = div_dd(select(odd, -c, s), select(odd, -c_lo, s_lo), select(odd, s, c),
+                            select(odd, s_lo, c_lo));
+  return select(x == 0.0, x, res);
+}
+
+// tanh = em / (em + 2), em = e^(2|x|) - 1 carried as hi + lo. Max error 0.6 ulp.
+inline double tanh(double x) {
+  using namespace detail;
+  const double a = std::fabs(x);
+  double em_lo;
+  const double em = expm1_dd(2.0 * select(a > 22.0, 22.0, a), em_lo);
+  const double d = em + 2.0;  // TwoSum
+  const double dv = d - em;
+  const double d_lo = ((em - (d - dv)) + (2.0 - dv)) + em_lo;
+  const double res = div_dd(em, em_lo, d, d_lo);
+  return copysign_bits(select(a == 0.0, 0.0, res), x);
+}
+
+// Logistic sigmoid, stable for all x (e^-|x| only): 1/(1+E) for x >= 0, E/(1+E) below.
+// Max error 0.6 ulp.
+inline double sigmoid(double x) {
+  using namespace detail;
+  double e_lo;
+  const double e = exp_dd(-std::fabs(x), 0.0, e_lo);
+  const double d = 1.0 + e;  // Fast2Sum: e <= 1
+  const double d_lo = ((1.0 - d) + e) + e_lo;
+  const bool neg = x < 0.0;
+  return div_dd(select(neg, e, 1.0), select(neg, e_lo, 0.0), d, d_lo);
+}
+
+// sinh. Max error 0.6 ulp.
+inline double sinh(double x) {
+  using namespace detail;
+  const double a = std::fabs(x);
+  double h_lo;
+  const double h = exp_dd(a, 1.0, h_lo);  // e^a / 2, finite up to a = 710.47
+  const double inv = 0.25 / h;
+  const double b_hi = h - inv;  // Fast2Sum: h >= 1.35 > inv for a >= 1
+  const double big = select(h == kInfD, h, b_hi + (((h - b_hi) - inv) + h_lo));
+  const double z = a * a;
+  // |a| < 1: Taylor to a^19 (relative error < 2^-57).
+  const double small =
+      mad(a * z,
+          poly(z, 1.0 / 6, 1.0 / 120, 1.0 / 5040, 1.0 / 362880, 1.0 / 39916800,
+               1.0 / 6227020800.0, 1.0 / 1307674368000.0, 1.0 / 355687428096000.0,
+               1.0 / 121645100408832000.0),
+          a);
+  return copysign_bits(select(a < 1.0, small, big), x);
+}
+
+// cosh. Max error 0.6 ulp.
+inline double cosh(double x) {
+  double h_lo;
+  const double h = detail::exp_dd(std::fabs(x), 1.0, h_lo);
+  const double inv = 0.25 / h;
+  const double b_hi = h + inv;  // h >= 1/2 >= inv
+  return detail::select(h == detail::kInfD, h, b_hi + (((h - b_hi) + inv) + h_lo));
+}
+
+namespace detail {
+// base + (t + c), double version of add_base.
+inline double add_base_d(double hi, double lo, double t, double c) {
+  const double h = hi + t;
+  const double l = (hi - h) + t;
+  return h + ((l + lo) + c);
+}
+inline constexpr double kPiHiD = 0x1.921fb54442d18p+1, kPiLoD = 0x1.1a62633145c07p-53;
+inline constexpr double kPio2HiD = 0x1.921fb54442d18p+0, kPio2LoD = 0x1.1a62633145c07p-54;
+inline constexpr double kPio4HiD = 0x1.921fb54442d18p-1, kPio4LoD = 0x1.1a62633145c07p-55;
+
+// atan(n/d) = t + c for |n/d| <= tan(pi/8) + tiny, where n = n_hi + n_lo, d = d_hi + d_lo.
+// The quotient's rounding error is recovered from an FMA residual.
+inline void atan_core_d(double n, double n_lo, double d, double d_lo, double& t, double& c) {
+  const double inv = 1.0 / d;
+  t = n * inv;
+  const double t_lo = (mad(-d, t, n) + (n_lo - d_lo * t)) * inv;
+  const double z = t * t;
+  const double p = poly(z, -0x1.5555555555554p-2, 0x1.9999999999584p-3, -0x1.249249246f58cp-3,
+                        0x1.c71c71b458c26p-4, -0x1.745d145045596p-4, 0x1.3b1364efef503p-4,
+                        -0x1.110beb745059cp-4, 0x1.e167bb5224164p-5, -0x1.ab3bf445b4cbep-5,
+                        0x1.6fe4f6ece0eeep-5, -0x1.0fd5703da83cdp-5, 0x1.e84d65b11d5f7p-7);
+  c = mad(t * z, p, t_lo * mad(z, z - 1.0, 1.0));  // t_lo / (1 + z)
+}
+// TwoSum: a + b = s + err exactly.
+inline double two_sum(double a, double b, double& err) {
+  const double s = a + b;
+  const double bv = s - a;
+  err = (a - (s - bv)) + (b - bv);
+  return s;
+}
+}  // namespace detail
+
+// atan. Max error 1 ulp.
+inline double atan(double x) {
+  using namespace detail;
+  double a = std::fabs(x);
+  a = select(a > 0x1p200, 0x1p200, a);
+  // a <= tan(pi/8): t = a; a <= tan(3pi/8): pi/4 + atan((a-1)/(a+1)); else pi/2 - atan(1/a).
+  const bool mid = a > 0x1.a827999fcef32p-2, big = a > 0x1.3504f333f9de6p+1;
+  double n_lo, d_lo;
+  const double n_m = two_sum(a, -1.0, n_lo);
+  const double d_m = two_sum(a, 1.0, d_lo);
+  const double n = select(big, -1.0, select(mid, n_m, a));
+  const double d = select(big, a, select(mid, d_m, 1.0));
+  double t, c;
+  atan_core_d(n, select(mid & !big, n_lo, 0.0), d, select(mid & !big, d_lo, 0.0), t, c);
+  const double res = add_base_d(select(big, kPio2HiD, select(mid, kPio4HiD, 0.0)),
+                                select(big, kPio2LoD, select(mid, kPio4LoD, 0.0)), t, c);
+  return copysign_bits(res, x);
+}
+
+// atan2 with the C99 special cases. Max error 1 ulp.
+inline double atan2(double y, double x) {
+  using namespace detail;
+  double ax = std::fabs(x), ay = std::fabs(y);
+  const bool both_inf = (ax == kInfD) & (ay == kInfD);
+  const bool both_zero = (ax == 0.0) & (ay == 0.0);
+  ax = select(both_inf | both_zero, 1.0, ax);
+  ay = select(both_inf, 1.0, ay);
+  const bool swap = ay > ax;
+  double mx = select(swap, ay, ax), mn = select(swap, ax, ay);
+  const bool mx_inf = mx == kInfD;
+  mn = select(mx_inf, 0.0, mn);
+  mx = select(mx_inf, 1.0, mx);
+  const double pre = select(mx < 0x1p-600, 0x1p600, select(mx > 0x1p600, 0x1p-600, 1.0));
+  mx = mx * pre;
+  mn = mn * pre;
+  const double scale = as_f64(0x7fd0000000000000ull - (as_u64(mx) & 0x7ff0000000000000ull));
+  mx = mx * scale;  // in [1/2, 1)
+  mn = mn * scale;
+  // ratio r = mn/mx in [0, 1]: r > tan(pi/8) -> pi/4 + atan((mn - mx)/(mn + mx)).
+  const bool mid = mn > 0x1.a827999fcef32p-2 * mx;
+  double n_lo, d_lo;
+  const double n_m = two_sum(mn, -mx, n_lo);
+  const double d_m = two_sum(mn, mx, d_lo);
+  double t, c;
+  atan_core_d(select(mid, n_m, mn), select(mid, n_lo, 0.0), select(mid, d_m, mx),
+              select(mid, d_lo, 0.0), t, c);
+  // angle = b + (t + c) with b in {0, pi/4}; then swap: pi/2 - angle; x < 0: pi - angle.
+  // Fold all into base +- (t + c) with base in {0, pi/4, pi/2, 3pi/4, pi}.
+  const bool xneg = signbit_bits(x);
+  const bool negate = swap != xneg;
+  // base index in quarter-pi units: q0 = mid ? 1 : 0; swap: 2 - q0; xneg: 4 - that.
+  double q = select(mid, 1.0, 0.0);
+  q = select(swap, 2.0 - q, q);
+  q = select(xneg, 4.0 - q, q);
+  const double bhi = q * kPio4HiD, blo = q * kPio4LoD;  // exact: q <= 4
+  const double res = add_base_d(bhi, blo, select(negate, -t, t), select(negate, -c, c));
+  return select((x != x) | (y != y), x + y, copysign_bits(res, y));
+}
+
+namespace detail {
+// asin(v) = s + c for v in [0, 1/2] (big: v = sqrt((1 - a)/2)).
+inline void asin_core_d(double a, bool big, double& s, double& c) {
+  const double zb = 0.5 * (1.0 - a);
+  const double zc = select(zb > 0.0, zb, 0.0);
+  double y = as_f64(0x5fe6eb50c7b537a9ull - (as_u64(zc) >> 1));
+  y = y * (1.5 - 0.5 * zc * y * y);
+  y = y * (1.5 - 0.5 * zc * y * y);
+  y = y * (1.5 - 0.5 * zc * y * y);
+  const double sq0 = zc * y;
+  const double sq = mad(mad(-sq0, sq0, zc), 0.5 * y, sq0);
+  const double sq_lo = mad(-sq, sq, zc) * (0.5 * y);
+  s = select(big, sq, a);
+  const double z = select(big, zb, a * a);
+  const double p = poly(z, 0x1.5555555555390p-3, 0x1.333333336e82cp-4, 0x1.6db6db42785b0p-5,
+                        0x1.f1c72c39cbb8cp-6, 0x1.6e89f42918bf0p-6, 0x1.1c6be32cbf6cep-6,
+                        0x1.c6fda0ae5d672p-7, 0x1.8ec3e5e036f24p-7, 0x1.abc6f9d94f2e1p-8,
+                        0x1.3ffab76b826f1p-6, -0x1.09dd1d7f807b3p-6, 0x1.0570fb9f0f5e2p-5);
+  c = mad(s * z, p, select(big, sq_lo * mad(0.375 * z, z, mad(0.5, z, 1.0)), 0.0));
+}
+}  // namespace detail
+
+// asin. Max error 1 ulp.
+inline double asin(double x) {
+  using namespace detail;
+  const double a = std::fabs(x);
+  const bool big = a > 0.5;
+  double s, c;
+  asin_core_d(a, big, s, c);
+  const double res = add_base_d(select(big, kPio2HiD, 0.0), select(big, kPio2LoD, 0.0),
+                                select(big, -2.0 * s, s), select(big, -2.0 * c, c));
+  return select(a > 1.0, kNanD, copysign_bits(res, x));
+}
+
+// acos. Max error 1 ulp.
+inline double acos(double x) {
+  using namespace detail;
+  const double a = std::fabs(x);
+  const bool big = a > 0.5;
+  const bool neg = signbit_bits(x);
+  double s, c;
+  asin_core_d(a, big, s, c);
+  const double m = select(big, 2.0, 1.0);
+  const bool minus = big == neg;
+  const double sg = select(minus, -m, m);
+  const bool full = big & neg, half = !big;
+  const double res = add_base_d(select(full, kPiHiD, select(half, kPio2HiD, 0.0)),
+                                select(full, kPiLoD, select(half, kPio2LoD, 0.0)), sg * s, sg * c);
+  return select(a > 1.0, kNanD, res);
+}
+
+// =============================================================================================
+// Array helpers for sin/cos/tan: vectorized loop plus a libm fix-up for |x| beyond the exact
+// reduction range. Blocks of 256 are scanned first (cheap, L1-resident afterwards); a block with
+// no out-of-range element runs the branch-free loop only. in == out is allowed.
+// =============================================================================================
+
+namespace detail {
+template <typename T, typename Fast, typename Slow>
+inline void trig_array(const T* in, T* out, int64_t n, Fast fast, Slow slow) {
+  constexpr int64_t kBlock = 256;
+  for (int64_t b = 0; b < n; b += kBlock) {
+    const int64_t m = n - b < kBlock ? n - b : kBlock;
+    const T* src = in + b;
+    T* dst = out + b;
+    int bad = 0;
+    for (int64_t i = 0; i < m; ++i) bad |= static_cast<int>(!sin_cos_fast_ok(src[i]));
+    if (bad == 0) {
+      for (int64_t i = 0; i < m; ++i) dst[i] = fast(src[i]);
+    } else {
+      for (int64_t i = 0; i < m; ++i) {
+        const T x = src[i];
+        dst[i] = sin_cos_fast_ok(x) ? fast(x) : slow(x);
+      }
+    }
+  }
+}
+}  // namespace detail
+
+inline void sin_array(const float* in, float* out, int64_t n) {
+  detail::trig_array(in, out, n, [](float x) { return vec_math::sin(x); },
+                     [](float x) { return static_cast<float>(std::sin(static_cast<double>(x))); });
+}
+inline void cos_array(const float* in, float* out, int64_t n) {
+  detail::trig_array(in, out, n, [](float x) { return vec_math::cos(x); },
+                     [](float x) { return static_cast<float>(std::cos(static_cast<double>(x))); });
+}
+inline void tan_array(const float* in, float* out, int64_t n) {
+  detail::trig_array(in, out, n, [](float x) { return vec_math::tan(x); },
+                     [](float x) { return static_cast<float>(std::tan(static_cast<double>(x))); });
+}
+inline void sin_array(const double* in, double* out, int64_t n) {
+  detail::trig_array(in, out, n, [](double x) { return vec_math::sin(x); },
+                     [](double x) { return std::sin(x); });
+}
+inline void cos_array(const double* in, double* out, int64_t n) {
+  detail::trig_array(in, out, n, [](double x) { return vec_math::cos(x); },
+                     [](double x) { return std::cos(x); });
+}
+inline void tan_array(const double* in, double* out, int64_t n) {
+  detail::trig_array(in, out, n, [](double x) { return vec_math::tan(x); },
+                     [](double x) { return std::tan(x); });
+}
+
+}  // namespace tc::vec_math
