@@ -12,3 +12,4 @@
 #include "tensorcore/ops/random.h"
 #include "tensorcore/ops/reduce.h"
 #include "tensorcore/ops/shape.h"
+#include "tensorcore/ops/sort.h"

@@ -80,7 +80,10 @@ Tensor bmm_autograd(const Tensor& a, const Tensor& b, const char* name) {
 
 std::string shape_x(const Tensor& t) {  // "2x3"
   std::string s;
-  for (int64_t i = 0; i < t.dim(); ++i) s += (i ? "x" : "") + std::to_string(t.size(i));
+  for (int64_t i = 0; i < t.dim(); ++i) {
+    if (i) s.push_back('x');
+    s.append(std::to_string(t.size(i)));
+  }
   return s;
 }
 

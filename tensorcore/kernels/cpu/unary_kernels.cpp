@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "tensorcore/kernels/cpu/loops.h"
+#include "tensorcore/kernels/cpu/vec_math.h"
 #include "tensorcore/ops/kernel_tables.h"
 
 namespace tc {
@@ -24,11 +25,18 @@ void float_unary(TensorIter& iter, const char* name, F f) {
   });
 }
 
+// float goes through vec_math (branch-free, vectorizes); other types use std::.
 void exp_cpu(TensorIter& iter) {
-  float_unary(iter, "exp", [](auto x) { using std::exp; return exp(x); });
+  float_unary(iter, "exp", [](auto x) {
+    if constexpr (std::is_same_v<decltype(x), float>) return vec_math::exp(x);
+    else { using std::exp; return exp(x); }
+  });
 }
 void log_cpu(TensorIter& iter) {
-  float_unary(iter, "log", [](auto x) { using std::log; return log(x); });
+  float_unary(iter, "log", [](auto x) {
+    if constexpr (std::is_same_v<decltype(x), float>) return vec_math::log(x);
+    else { using std::log; return log(x); }
+  });
 }
 void sqrt_cpu(TensorIter& iter) {
   float_unary(iter, "sqrt", [](auto x) { using std::sqrt; return sqrt(x); });
