@@ -79,8 +79,8 @@ def remez_core(F, W, B, nb, iters=60):
     return best
 
 
-def fit(name, f, basis, a, b, w, prec, ngrid=1200, fixed=None):
-    """fixed: dict basis_index -> value already chosen (e.g. exact 1 or 1/2 terms)."""
+def fit(name, f, basis, a, b, w, prec, ngrid=1200, refit=True):
+    """Fit, then round the coefficients (refit=True: one at a time, refitting the rest)."""
     X = make_grid(mp.mpf(a), mp.mpf(b), ngrid)
     X = [x for x in X if x != 0]
     Fv = [f(x) for x in X]
@@ -88,7 +88,10 @@ def fit(name, f, basis, a, b, w, prec, ngrid=1200, fixed=None):
     Bv = [[bf(x) for bf in basis] for x in X]
     n = len(basis)
     chosen = {}
-    for k in range(n):
+    if not refit:
+        c, _ = remez_core(Fv, Wv, Bv, n)
+        chosen = {i: round_to(c[i], prec) for i in range(n)}
+    for k in range(n if refit else 0):
         free = [i for i in range(n) if i not in chosen]
         F2 = [Fv[j] - mp.fsum(chosen[i] * Bv[j][i] for i in chosen) for j in range(len(X))]
         B2 = [[Bv[j][i] for i in free] for j in range(len(X))]
@@ -182,7 +185,7 @@ def fits(sel):
     fa = lambda z: (mp.atan(mp.sqrt(z)) - mp.sqrt(z)) / mp.sqrt(z) ** 3
     wa = lambda z: mp.sqrt(z) ** 3 / mp.atan(mp.sqrt(z))
     if "atan" in sel:
-        fit("atanf P(z) on [0,1]", fa, [mono(k) for k in range(8)], 0, 1, wa, "f", ngrid=600)
+        fit("atanf P(z) on [0,1]", fa, [mono(k) for k in range(9)], 0, 1, wa, "f", ngrid=600)
         t8 = mp.sqrt(2) - 1 + mp.mpf("1e-4")
         fit("atan double P(z) on [0, tan(pi/8)]", fa, [mono(k) for k in range(12)], 0, t8 ** 2,
             wa, "d", ngrid=600)
@@ -202,6 +205,8 @@ def fits(sel):
         fe = lambda z: mp.erf(mp.sqrt(z)) / mp.sqrt(z)
         fit("erf (float via double) P(z) on [0, 0.5625]", fe, [mono(k) for k in range(8)], 0,
             mp.mpf(0.75) ** 2, lambda z: 1 / fe(z), "d", ngrid=400)
+        fit("erf double P(z) on [0, 0.5625]", fe, [mono(k) for k in range(12)], 0,
+            mp.mpf(0.75) ** 2, lambda z: 1 / fe(z), "d", ngrid=400)
         xt = lambda t: 2 / t - 2
         fG = lambda t: mp.log(mp.erfc(xt(t)) / t) + xt(t) ** 2
         for deg in (11, 13, 15):
@@ -218,7 +223,26 @@ def fits(sel):
                 mp.mpf(0.625) ** 2, wt, "f", ngrid=400)
 
 
+    # ---- double erfc: erfcx(x) = e^(x^2) erfc(x) in Weideman's form
+    #   erfcx(x) = 1/(sqrt(pi) (L + x)) + 2/(L + x)^2 * sum_k c_k T_k(u),
+    #   Z = (L - x)/(L + x), u = affine map of Z in [Z(27.3), 1] to [-1, 1] (Chebyshev basis:
+    #   the monomial one is too ill-conditioned at this degree); relative error of erfcx.
+    if "erfd" in sel:
+        L = mp.mpf(3)
+        R = lambda x: mp.erfc(x) * mp.exp(x * x)
+        zlo = (L - mp.mpf(27.3)) / (L + mp.mpf(27.3))
+        xz = lambda u: L * (1 - Z(u)) / (1 + Z(u))
+        Z = lambda u: (u * (1 - zlo) + (1 + zlo)) / 2
+        fP = lambda u: (R(xz(u)) - 1 / (mp.sqrt(mp.pi) * (L + xz(u)))) * (L + xz(u)) ** 2 / 2
+        wP = lambda u: 2 / ((L + xz(u)) ** 2 * R(xz(u)))
+        print(f"// zlo = {float(zlo).hex()}")
+        for deg in (int(a) for a in sys.argv[2:] or ["24"]):
+            fit(f"erfcx Chebyshev deg {deg}, L = 3", fP,
+                [(lambda u, k=k: mp.chebyt(k, u)) for k in range(deg + 1)], -1, 1, wP, "d",
+                ngrid=400, refit=False)
+
+
 if __name__ == "__main__":
-    sel = set(sys.argv[1:]) or {"exp", "exp2", "expm1", "log", "sin", "tan", "atan", "asin",
+    sel = set(sys.argv[1:2] if sys.argv[1:2] == ["erfd"] else sys.argv[1:]) or {"exp", "exp2", "expm1", "log", "sin", "tan", "atan", "asin",
                                 "erf", "tanh"}
     fits(sel)

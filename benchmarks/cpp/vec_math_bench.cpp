@@ -4,13 +4,15 @@
 //   g++ -std=c++20 -O3 -march=x86-64-v3 -I. benchmarks/cpp/vec_math_bench.cpp -o vec_math_bench
 // Add -fopt-info-vec-optimized to see that every vm:: loop below vectorizes (one
 // "loop vectorized" line per VM_LOOP line; the std:: loops do not).
-// Output: ns/element for libm and vec_math, and the speedup, best of several runs.
+// Output: ns/element for libm and vec_math, and the speedup, best of several runs; also checks
+// that the vectorized loops return exactly what the scalar calls return.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -24,12 +26,12 @@ int64_t kN = 1 << 20;  // overridable: vec_math_bench [n]
 
 // Each loop is its own non-inlined function on its own source line, so -fopt-info-vec reports
 // are attributable.
-#define VM_LOOP(name, T, expr)                                                                 \
+#define VM_LOOP(name, T, expr)                                                                \
   __attribute__((noinline)) void name(const T* __restrict in, T* __restrict out, int64_t n) { \
-    for (int64_t i = 0; i < n; ++i) {                                                          \
-      const T x = in[i];                                                                       \
-      out[i] = (expr);                                                                         \
-    }                                                                                          \
+    for (int64_t i = 0; i < n; ++i) {                                                         \
+      const T x = in[i];                                                                      \
+      out[i] = (expr);                                                                        \
+    }                                                                                         \
   }
 
 // float, vec_math
@@ -91,6 +93,8 @@ VM_LOOP(vm_tanh_d, double, vm::tanh(x))
 VM_LOOP(vm_sigmoid_d, double, vm::sigmoid(x))
 VM_LOOP(vm_sinh_d, double, vm::sinh(x))
 VM_LOOP(vm_cosh_d, double, vm::cosh(x))
+VM_LOOP(vm_erf_d, double, vm::erf(x))
+VM_LOOP(vm_erfc_d, double, vm::erfc(x))
 VM_LOOP(vm_atan_d, double, vm::atan(x))
 VM_LOOP(vm_asin_d, double, vm::asin(x))
 VM_LOOP(vm_acos_d, double, vm::acos(x))
@@ -110,6 +114,8 @@ VM_LOOP(std_tanh_d, double, std::tanh(x))
 VM_LOOP(std_sigmoid_d, double, 1.0 / (1.0 + std::exp(-x)))
 VM_LOOP(std_sinh_d, double, std::sinh(x))
 VM_LOOP(std_cosh_d, double, std::cosh(x))
+VM_LOOP(std_erf_d, double, std::erf(x))
+VM_LOOP(std_erfc_d, double, std::erfc(x))
 VM_LOOP(std_atan_d, double, std::atan(x))
 VM_LOOP(std_asin_d, double, std::asin(x))
 VM_LOOP(std_acos_d, double, std::acos(x))
@@ -133,23 +139,66 @@ double ns_per_elem(LoopFn<T> f, const std::vector<T>& in, std::vector<T>& out) {
 }
 
 template <typename T>
-void run(const char* name, LoopFn<T> vm_f, LoopFn<T> std_f, double lo, double hi) {
+bool same_bits(T a, T b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0 || (a != a && b != b);
+}
+
+// Times both loops, then checks that the vectorized loop gives bit-identical results to the
+// scalar (non-inlined, hence not vectorized) call of the same function, specials included.
+template <typename T>
+void run(const char* name, LoopFn<T> vm_f, LoopFn<T> std_f, T (*scalar)(T), double lo, double hi) {
   std::vector<T> in(kN), out(kN);
   std::mt19937_64 rng(42);
   std::uniform_real_distribution<double> d(lo, hi);
   for (auto& v : in) v = static_cast<T>(d(rng));
   const double t_std = ns_per_elem<T>(std_f, in, out);
   const double t_vm = ns_per_elem<T>(vm_f, in, out);
-  std::printf("%-8s %-7s [%8.3g, %8.3g]  libm %7.3f ns  vec_math %7.3f ns  speedup %5.1fx\n", name,
-              sizeof(T) == 4 ? "float" : "double", lo, hi, t_std, t_vm, t_std / t_vm);
+  // Vector-vs-scalar check on the timing inputs plus raw bit patterns (all binades, inf, NaN).
+  for (int64_t i = 0; i < kN; i += 3) {
+    uint64_t bits = rng();
+    std::memcpy(&in[i], &bits, sizeof(T));
+  }
+  vm_f(in.data(), out.data(), kN);
+  int64_t mismatches = 0;
+  for (int64_t i = 0; i < kN; ++i) mismatches += !same_bits(out[i], scalar(in[i]));
+  std::printf("%-8s %-7s [%8.3g, %8.3g]  libm %7.3f ns  vec_math %7.3f ns  speedup %5.1fx%s\n",
+              name, sizeof(T) == 4 ? "float" : "double", lo, hi, t_std, t_vm, t_std / t_vm,
+              mismatches ? "  VECTOR/SCALAR MISMATCH" : "");
 }
+
+// Out-of-line scalar versions: calls through these are never vectorized.
+#define SCALAR(fn)                                                               \
+  __attribute__((noinline)) float scalar_##fn##_f(float x) { return vm::fn(x); } \
+  __attribute__((noinline)) double scalar_##fn##_d(double x) { return vm::fn(x); }
+SCALAR(exp)
+SCALAR(exp2)
+SCALAR(expm1)
+SCALAR(log)
+SCALAR(log2)
+SCALAR(log10)
+SCALAR(log1p)
+SCALAR(sin)
+SCALAR(cos)
+SCALAR(tan)
+SCALAR(tanh)
+SCALAR(sigmoid)
+SCALAR(sinh)
+SCALAR(cosh)
+SCALAR(erf)
+SCALAR(erfc)
+SCALAR(atan)
+SCALAR(asin)
+SCALAR(acos)
+__attribute__((noinline)) float scalar_atan2_f(float x) { return vm::atan2(x, 0.75f); }
+__attribute__((noinline)) double scalar_atan2_d(double x) { return vm::atan2(x, 0.75); }
+__attribute__((noinline)) float scalar_pow_f(float x) { return vm::pow(x, 2.5f); }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc > 1) kN = std::max<int64_t>(64, std::atoll(argv[1]));
   std::printf("n = %lld elements per call, best of >= 15 runs\n", static_cast<long long>(kN));
-#define RUN_F(fn, lo, hi) run<float>(#fn, vm_##fn##_f, std_##fn##_f, lo, hi)
+#define RUN_F(fn, lo, hi) run<float>(#fn, vm_##fn##_f, std_##fn##_f, scalar_##fn##_f, lo, hi)
   RUN_F(exp, -20, 20);
   RUN_F(exp2, -30, 30);
   RUN_F(expm1, -5, 5);
@@ -171,7 +220,7 @@ int main(int argc, char** argv) {
   RUN_F(acos, -1, 1);
   RUN_F(atan2, -10, 10);
   RUN_F(pow, 0, 10);
-#define RUN_D(fn, lo, hi) run<double>(#fn, vm_##fn##_d, std_##fn##_d, lo, hi)
+#define RUN_D(fn, lo, hi) run<double>(#fn, vm_##fn##_d, std_##fn##_d, scalar_##fn##_d, lo, hi)
   RUN_D(exp, -20, 20);
   RUN_D(exp2, -30, 30);
   RUN_D(expm1, -5, 5);
@@ -186,6 +235,8 @@ int main(int argc, char** argv) {
   RUN_D(sigmoid, -10, 10);
   RUN_D(sinh, -5, 5);
   RUN_D(cosh, -5, 5);
+  RUN_D(erf, -3, 3);
+  RUN_D(erfc, -3, 3);
   RUN_D(atan, -10, 10);
   RUN_D(asin, -1, 1);
   RUN_D(acos, -1, 1);

@@ -4,7 +4,8 @@
 // below a float ulp), double functions with long double libm. Sweeps walk the IEEE bit patterns
 // with a prime stride, so every binade (subnormals, huge values, negatives, inf, NaN) is hit.
 // Set TC_VEC_MATH_EXHAUSTIVE=1 to check every one of the 2^32 float inputs (minutes; uses all
-// cores) and TC_VEC_MATH_REPORT=1 to print the measured max error of each function.
+// cores), TC_VEC_MATH_ONLY=exp,log to restrict the sweeps to some functions, and
+// TC_VEC_MATH_REPORT=1 to print the measured max error of each function.
 #include "tensorcore/kernels/cpu/vec_math.h"
 
 #include <gtest/gtest.h>
@@ -87,7 +88,8 @@ using F1 = std::function<float(float)>;
 using R1 = std::function<double(double)>;
 
 // Checks f over bit patterns u = start, start + stride, ... (mod 2^32) plus the special list.
-Worst sweep_f(const F1& f, const R1& ref, uint64_t stride, const std::function<bool(float)>& in_domain) {
+Worst sweep_f(const F1& f, const R1& ref, uint64_t stride,
+              const std::function<bool(float)>& in_domain) {
   Worst w;
   auto check = [&](float x) {
     if (!in_domain(x)) return;
@@ -96,12 +98,15 @@ Worst sweep_f(const F1& f, const R1& ref, uint64_t stride, const std::function<b
     const double e = ulp_err_f(got, r);
     if (e > w.err) w = {e, x, got, r};
   };
-  for (uint64_t u = 0; u < (uint64_t{1} << 32); u += stride) check(f_from_bits(static_cast<uint32_t>(u)));
-  const float specials[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, -NAN, 1.0f, -1.0f, 0.5f,
-                            -0.5f, 2.0f, 1e-45f, -1e-45f, 1e-38f, 0x1p-126f, 3.4028235e38f,
-                            -3.4028235e38f, 88.72283f, 88.72284f, -87.33654f, -103.97208f,
-                            -103.97209f, -104.0f, 89.0f, 0.75f, 1e-10f, -1e-10f, 20.0f, -20.0f,
-                            100.0f, -100.0f, 3.14159265f, 1.5707964f, 33554432.0f, 4.0f, 10.0f};
+  for (uint64_t u = 0; u < (uint64_t{1} << 32); u += stride)
+    check(f_from_bits(static_cast<uint32_t>(u)));
+  const float specials[] = {
+      0.0f,        -0.0f,         INFINITY,       -INFINITY,   NAN,        -NAN,        1.0f,
+      -1.0f,       0.5f,          -0.5f,          2.0f,        1e-45f,     -1e-45f,     1e-38f,
+      0x1p-126f,   3.4028235e38f, -3.4028235e38f, 88.72283f,   88.72284f,  -87.33654f,  -103.97208f,
+      -103.97209f, -104.0f,       89.0f,          0.75f,       1e-10f,     -1e-10f,     20.0f,
+      -20.0f,      100.0f,        -100.0f,        3.14159265f, 1.5707964f, 33554432.0f, 4.0f,
+      10.0f};
   for (float x : specials) check(x);
   return w;
 }
@@ -140,6 +145,13 @@ void report(const char* name, const Worst& w) {
 }
 
 bool all_f(float) { return true; }
+
+bool selected(const char* name) {
+  const char* only = std::getenv("TC_VEC_MATH_ONLY");
+  if (only == nullptr || only[0] == '\0') return true;
+  const std::string list = std::string(",") + only + ",";
+  return list.find(std::string(",") + name + ",") != std::string::npos;
+}
 
 struct FloatCase {
   const char* name;
@@ -187,19 +199,23 @@ std::vector<FloatCase> float_cases() {
 TEST(VecMathFloat, DenseSweep) {
   const bool exhaustive = env_on("TC_VEC_MATH_EXHAUSTIVE");
   for (const auto& c : float_cases()) {
+    if (!selected(c.name)) continue;
     // Stride 4099 (prime): ~1M inputs per function, every binade of both signs.
     const Worst w = exhaustive ? exhaustive_f(c.f, c.ref, c.dom) : sweep_f(c.f, c.ref, 4099, c.dom);
     report(c.name, w);
-    EXPECT_LE(w.err, c.tol * kSlack) << c.name << "(" << w.x << ") = " << w.got << ", expected " << w.ref;
+    EXPECT_LE(w.err, c.tol * kSlack)
+        << c.name << "(" << w.x << ") = " << w.got << ", expected " << w.ref;
   }
 }
 
 // ---- two-argument float functions: structured grid of specials x specials, plus random pairs.
 std::vector<float> special_floats() {
-  return {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1.0f, -1.0f, 0.5f, -0.5f, 2.0f, -2.0f, 3.0f,
-          -3.0f, 1e-45f, -1e-45f, 1e-38f, -1e-38f, 3.4028235e38f, -3.4028235e38f, 0.75f, 1.5f,
-          -1.5f, 16777216.0f, 16777215.0f, -16777215.0f, 8388609.0f, 1e30f, -1e30f, 1e-30f,
-          100.0f, -100.0f, 127.5f, -149.0f, 0.999f, 1.001f};
+  return {0.0f,           -0.0f,      INFINITY, -INFINITY, NAN,         1.0f,
+          -1.0f,          0.5f,       -0.5f,    2.0f,      -2.0f,       3.0f,
+          -3.0f,          1e-45f,     -1e-45f,  1e-38f,    -1e-38f,     3.4028235e38f,
+          -3.4028235e38f, 0.75f,      1.5f,     -1.5f,     16777216.0f, 16777215.0f,
+          -16777215.0f,   8388609.0f, 1e30f,    -1e30f,    1e-30f,      100.0f,
+          -100.0f,        127.5f,     -149.0f,  0.999f,    1.001f};
 }
 
 template <typename F, typename Ref>
@@ -230,9 +246,9 @@ float any_float(std::mt19937& g) {
 }
 
 TEST(VecMathFloat, Atan2) {
-  const Worst w = sweep_f2([](float y, float x) { return vm::atan2(y, x); },
-                           [](double y, double x) { return std::atan2(y, x); }, any_float,
-                           any_float);
+  const Worst w =
+      sweep_f2([](float y, float x) { return vm::atan2(y, x); },
+               [](double y, double x) { return std::atan2(y, x); }, any_float, any_float);
   report("atan2", w);
   EXPECT_LE(w.err, 1.0 * kSlack);
 }
@@ -283,12 +299,36 @@ Worst sweep_d(const DoubleCase& c, uint64_t n) {
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> d(-4.0, 6.0);
   for (uint64_t i = 0; i < n; ++i) check(std::exp2(d(rng)) * ((rng() & 1) ? -1.0 : 1.0));
-  const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1.0, -1.0, 0.5, -0.5,
-                             4.9e-324, -4.9e-324, 2.2250738585072014e-308, 1.7976931348623157e308,
-                             -1.7976931348623157e308, 709.782712893384, 709.7827128933841,
-                             -708.39641853226408, -745.13321910194111, -745.2, 710.4758600739439,
-                             710.476, 0.75, 1e-10, -1e-10, 20.0, -20.0, 30.0, 1048576.0,
-                             3.141592653589793, 1.5707963267948966};
+  const double specials[] = {0.0,
+                             -0.0,
+                             INFINITY,
+                             -INFINITY,
+                             NAN,
+                             1.0,
+                             -1.0,
+                             0.5,
+                             -0.5,
+                             4.9e-324,
+                             -4.9e-324,
+                             2.2250738585072014e-308,
+                             1.7976931348623157e308,
+                             -1.7976931348623157e308,
+                             709.782712893384,
+                             709.7827128933841,
+                             -708.39641853226408,
+                             -745.13321910194111,
+                             -745.2,
+                             710.4758600739439,
+                             710.476,
+                             0.75,
+                             1e-10,
+                             -1e-10,
+                             20.0,
+                             -20.0,
+                             30.0,
+                             1048576.0,
+                             3.141592653589793,
+                             1.5707963267948966};
   for (double x : specials) check(x);
   return w;
 }
@@ -314,23 +354,41 @@ TEST(VecMathDouble, DenseSweep) {
       {"sigmoid", F(vm::sigmoid), R(sigmoid_l), 3.0},
       {"sinh", F(vm::sinh), R(std::sinh), 2.0},
       {"cosh", F(vm::cosh), R(std::cosh), 2.0},
+      {"erf", F(vm::erf), R(std::erf), 2.5},
+      {"erfc", F(vm::erfc), R(std::erfc), 6.5},  // documented: double erfc is ~5 ulp
       {"atan", F(vm::atan), R(std::atan), 2.0},
       {"asin", F(vm::asin), R(std::asin), 2.0},
       {"acos", F(vm::acos), R(std::acos), 2.0},
   };
   for (const auto& c : cases) {
+    if (!selected(c.name)) continue;
     const Worst w = sweep_d(c, env_on("TC_VEC_MATH_EXHAUSTIVE") ? (1u << 24) : (1u << 18));
     report(c.name, w);
-    EXPECT_LE(w.err, c.tol * kSlack) << c.name << "(" << w.x << ") = " << w.got << ", expected " << w.ref;
+    EXPECT_LE(w.err, c.tol * kSlack)
+        << c.name << "(" << w.x << ") = " << w.got << ", expected " << w.ref;
   }
 }
 
 TEST(VecMathDouble, Atan2) {
   std::mt19937_64 rng(5);
   Worst w;
-  std::vector<double> sp = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1.0, -1.0, 2.0, -3.0, 4.9e-324,
-                            -4.9e-324, 1.7976931348623157e308, -1.7976931348623157e308, 1e-300,
-                            1e300, 0.4142135623730951, 0.41421356237309509};
+  std::vector<double> sp = {0.0,
+                            -0.0,
+                            INFINITY,
+                            -INFINITY,
+                            NAN,
+                            1.0,
+                            -1.0,
+                            2.0,
+                            -3.0,
+                            4.9e-324,
+                            -4.9e-324,
+                            1.7976931348623157e308,
+                            -1.7976931348623157e308,
+                            1e-300,
+                            1e300,
+                            0.4142135623730951,
+                            0.41421356237309509};
   auto check = [&](double y, double x) {
     const double got = vm::atan2(y, x);
     const long double r = std::atan2(static_cast<long double>(y), static_cast<long double>(x));
@@ -356,7 +414,8 @@ namespace {
 // sin_array & co. cover the whole float/double range: large arguments go through libm.
 TEST(VecMathArrays, TrigWholeRange) {
   std::vector<float> xf;
-  for (uint64_t u = 0; u < (uint64_t{1} << 32); u += 65537) xf.push_back(f_from_bits(static_cast<uint32_t>(u)));
+  for (uint64_t u = 0; u < (uint64_t{1} << 32); u += 65537)
+    xf.push_back(f_from_bits(static_cast<uint32_t>(u)));
   for (float v : {3.4028235e38f, -3.4028235e38f, 0x1p25f, 0x1.000002p25f, 1e30f, INFINITY, NAN})
     xf.push_back(v);
   std::vector<float> of(xf.size());
