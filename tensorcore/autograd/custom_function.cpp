@@ -24,12 +24,8 @@ void AutogradContext::mark_non_differentiable(const TensorList& outputs) {
 TensorList CustomNodeBase::prepare_grads(TensorList&& grads, bool materialize) const {
   grads.resize(output_meta.size());
   if (materialize) {
-    for (size_t i = 0; i < grads.size(); ++i) {
-      if (!grads[i].defined()) {
-        const InputMeta& m = output_meta[i];
-        grads[i] = zeros(m.shape, TensorOptions(m.dtype).device(m.device));
-      }
-    }
+    for (size_t i = 0; i < grads.size(); ++i)
+      if (!grads[i].defined()) grads[i] = zeros_for(output_meta[i]);
   }
   return std::move(grads);
 }
@@ -55,26 +51,15 @@ TensorList CustomNodeBase::finish_grads(const TensorList& per_arg) const {
       TC_CHECK_AS(Error, ok, "Function ", node_name, " returned an invalid gradient at index ",
                   tensor_arg_pos[e], " - got ", shape_str(g.sizes()),
                   " but expected shape compatible with ", shape_str(m.shape));
-      g = sum_to_size(g, m.shape);
     }
-    if (g.dtype() != m.dtype)
-      g = is_complex(g.dtype()) && !is_complex(m.dtype) ? to_dtype(real(g), m.dtype) : to_dtype(g, m.dtype);
-    result[e] = g;
+    result[e] = match_input_meta(g, m);
   }
   return result;
 }
 
 void attach_custom_node(const std::shared_ptr<CustomNodeBase>& node, const TensorList& inputs,
                         TensorList& outputs, const std::vector<const TensorImpl*>& non_diff) {
-  for (const Tensor& in : inputs) {
-    if (in.defined() && in.requires_grad()) {
-      node->next_edges.push_back(gradient_edge(in));
-      node->input_meta.push_back({in.sizes(), in.dtype(), in.device()});
-    } else {
-      node->next_edges.push_back(Edge{});
-      node->input_meta.push_back({});
-    }
-  }
+  node->connect_inputs(inputs);
   for (size_t i = 0; i < outputs.size(); ++i) {
     Tensor& out = outputs[i];
     if (!out.defined()) {

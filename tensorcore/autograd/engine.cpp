@@ -25,17 +25,7 @@ bool needs_grad(const TensorList& inputs) {
 void record(const char* name, const TensorList& inputs, const TensorList& outputs,
             const TensorList& saved, VjpFn vjp) {
   auto node = std::make_shared<FunctionNode>(name, std::move(vjp));
-  node->next_edges.reserve(inputs.size());
-  node->input_meta.reserve(inputs.size());
-  for (const Tensor& in : inputs) {
-    if (in.defined() && in.requires_grad()) {
-      node->next_edges.push_back(gradient_edge(in));
-      node->input_meta.push_back({in.sizes(), in.dtype(), in.device()});
-    } else {
-      node->next_edges.push_back(Edge{});
-      node->input_meta.push_back({});
-    }
-  }
+  node->connect_inputs(inputs);
   for (size_t i = 0; i < outputs.size(); ++i) {
     const Tensor& out = outputs[i];
     node->output_meta.push_back({out.sizes(), out.dtype(), out.device()});

@@ -90,29 +90,37 @@ Tensor SavedTensor::unpack(const std::shared_ptr<Node>& owner, const char* op_na
   return t;
 }
 
-// Sums a broadcast gradient back to `shape` (the vjp of broadcasting).
-static Tensor sum_to_shape(const Tensor& g, const Shape& shape) {
-  if (g.sizes() == shape) return g;
-  int64_t lead = g.dim() - int64_t(shape.size());
-  std::vector<int64_t> dims;
-  for (int64_t i = 0; i < g.dim(); ++i) {
-    if (i < lead) dims.push_back(i);
-    else if (shape[i - lead] == 1 && g.size(i) != 1) dims.push_back(i);
+void Node::connect_inputs(const TensorList& inputs) {
+  next_edges.reserve(next_edges.size() + inputs.size());
+  input_meta.reserve(input_meta.size() + inputs.size());
+  for (const Tensor& in : inputs) {
+    if (in.defined() && in.requires_grad()) {
+      next_edges.push_back(gradient_edge(in));
+      input_meta.push_back({in.sizes(), in.dtype(), in.device()});
+    } else {
+      next_edges.push_back(Edge{});
+      input_meta.push_back({});
+    }
   }
-  Tensor r = dims.empty() ? g : sum(g, dims, true);
-  return lead > 0 || r.sizes() != shape ? reshape(r, shape) : r;
 }
+
+Tensor match_input_meta(Tensor g, const InputMeta& m) {
+  g = sum_to_size(g, m.shape);
+  if (g.dtype() != m.dtype) {
+    g = is_complex(g.dtype()) && !is_complex(m.dtype) ? to_dtype(real(g), m.dtype)
+                                                       : to_dtype(g, m.dtype);
+  }
+  return g;
+}
+
+Tensor zeros_for(const InputMeta& m) { return zeros(m.shape, TensorOptions(m.dtype).device(m.device)); }
 
 TensorList FunctionNode::apply(TensorList&& grads) {
   TC_CHECK_AS(Error, !released, name_,
               ": trying to backward through the graph a second time; specify retain_graph=True "
               "on the first backward call if you need to");
-  for (size_t i = 0; i < grads.size(); ++i) {
-    if (!grads[i].defined()) {
-      const InputMeta& m = output_meta[i];
-      grads[i] = zeros(m.shape, TensorOptions(m.dtype).device(m.device));
-    }
-  }
+  for (size_t i = 0; i < grads.size(); ++i)
+    if (!grads[i].defined()) grads[i] = zeros_for(output_meta[i]);
   TensorList unpacked;
   unpacked.reserve(saved.size());
   auto self = shared_from_this();
@@ -122,14 +130,7 @@ TensorList FunctionNode::apply(TensorList&& grads) {
               " gradients for ", next_edges.size(), " inputs");
   for (size_t i = 0; i < result.size(); ++i) {
     Tensor& g = result[i];
-    if (!g.defined() || !next_edges[i].valid()) continue;
-    const InputMeta& m = input_meta[i];
-    g = sum_to_shape(g, m.shape);
-    if (g.dtype() != m.dtype) {
-      // A real input that met complex values gets the real part of its gradient.
-      g = is_complex(g.dtype()) && !is_complex(m.dtype) ? to_dtype(real(g), m.dtype)
-                                                         : to_dtype(g, m.dtype);
-    }
+    if (g.defined() && next_edges[i].valid()) g = match_input_meta(g, input_meta[i]);
   }
   return result;
 }

@@ -39,6 +39,9 @@ struct Node : std::enable_shared_from_this<Node> {
   // Drops saved tensors once backward ran without retain_graph.
   virtual void release_saved() {}
 
+  // Adds one edge (and its InputMeta) per input; inputs not requiring grad get an empty edge.
+  void connect_inputs(const TensorList& inputs);
+
   std::vector<Edge> next_edges;
   std::vector<InputMeta> input_meta;  // parallel to next_edges
   uint64_t sequence_nr;
@@ -63,6 +66,12 @@ struct AccumulateGrad final : Node {
   std::string name() const override { return "AccumulateGrad"; }
   Tensor variable;
 };
+
+// Sums a broadcast gradient back to the input's shape and casts it to the input's dtype (the
+// real part for a real input that met complex values).
+Tensor match_input_meta(Tensor g, const InputMeta& m);
+// A zero gradient for an output that received none.
+Tensor zeros_for(const InputMeta& m);
 
 // The edge a gradient for `t` should travel along (its grad_fn or its accumulator).
 Edge gradient_edge(const Tensor& t);
