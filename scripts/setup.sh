@@ -7,6 +7,10 @@ ROOT=$(pwd)
 
 APT_PACKAGES="build-essential cmake ninja-build ccache pkg-config libgtest-dev libopenblas-dev
   python3 python3-dev python3-venv python3-numpy python3-pytest python3-pybind11 pybind11-dev"
+# Each area lists the Debian packages it needs in scripts/apt/<area>.txt (one per line, # comments).
+for list_file in scripts/apt/*.txt; do
+  if [ -e "$list_file" ]; then APT_PACKAGES="$APT_PACKAGES $(sed 's/#.*//' "$list_file" | tr '\n' ' ')"; fi
+done
 # Reference implementations for comparison tests (tests skip cleanly without them).
 APT_OPTIONAL="python3-torch python3-torchvision python3-torchaudio"
 

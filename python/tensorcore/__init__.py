@@ -20,6 +20,14 @@ from .autograd.grad_mode import no_grad, enable_grad, set_grad_enabled, inferenc
 from . import autograd  # noqa: E402,F401
 from . import utils  # noqa: E402,F401
 
+# Domain subpackages import eagerly, as torch.nn / torch.fft do; each is present once its area
+# lands (a missing folder is skipped, but an import error inside one is never hidden).
+import os as _os
+import importlib as _importlib
+for _sub in ("fft", "cuda", "nn", "optim", "backends", "amp", "audio", "vision"):
+    if _os.path.isdir(_os.path.join(_os.path.dirname(__file__), _sub)):
+        globals()[_sub] = _importlib.import_module("." + _sub, __name__)
+
 __version__ = "0.1.0"
 
 
