@@ -146,6 +146,28 @@ void bind_serialize(py::module_& m, TensorClass&) {
         save_safetensors(tensors, path, metadata);
       },
       py::arg("tensors"), py::arg("path"), py::arg("metadata") = std::map<std::string, std::string>{});
+  s.def("dumps_safetensors", [](const NamedTensors& tensors,
+                                const std::map<std::string, std::string>& metadata) {
+    std::string bytes;
+    {
+      py::gil_scoped_release nogil;
+      bytes = safetensors_bytes(tensors, metadata);
+    }
+    return py::bytes(bytes);
+  });
+  s.def("loads_safetensors", [](const py::bytes& data) {
+    const std::string_view view(data);
+    SafetensorsFile file;
+    NamedTensors tensors;
+    {
+      py::gil_scoped_release nogil;
+      file = read_safetensors(view);
+      tensors = tensors_from_safetensors(file);
+    }
+    py::dict d;
+    for (auto& [name, t] : tensors) d[py::str(name)] = py::cast(t);
+    return py::make_tuple(d, file.metadata);
+  });
   s.def("load_safetensors", [](const std::filesystem::path& path) {
     NamedTensors out;
     {

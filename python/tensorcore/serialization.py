@@ -1,9 +1,15 @@
-"""tc.save / tc.load in PyTorch's checkpoint format, plus safetensors files.
+"""tc.save / tc.load: checkpoints as safetensors (default) or in PyTorch's .pt format.
 
-Files written by tc.save load with torch.load and vice versa (the zip format PyTorch uses since
-1.6). Only data is stored: tensors, numbers, strings, None, and lists/tuples/dicts of them.
-Unlike torch.load, loading never runs code from the file, so untrusted checkpoints are safe.
+tc.save writes a safetensors file by default, so any safetensors reader gets the tensors (named
+by their dotted path in the saved object, e.g. "model.fc.weight"); the object's structure
+(nesting, numbers, strings) is kept as JSON in the file's metadata, so tc.load rebuilds the
+exact object. format="pt" writes PyTorch's zip format instead (torch.load reads it, and views of
+one storage stay shared). tc.load reads both, plus any torch.save checkpoint.
+
+Only data is stored: tensors, numbers, strings, None, and lists/tuples/dicts of them. Loading
+never runs code from the file, so untrusted checkpoints are safe to open.
 """
+import json as _json
 import os as _os
 
 from . import _C
@@ -17,14 +23,96 @@ def _is_path(f):
     return isinstance(f, (str, _os.PathLike))
 
 
-def save(obj, f):
-    """Saves obj (e.g. a state_dict) to a path or a writable binary file object."""
-    if _is_path(f):
-        _S.dump_file(obj, _os.fsdecode(f))
+_STRUCTURE_KEY = "tensorcore.structure"
+
+
+def _flatten(obj, path, tensors, depth=0):
+    """The JSON description of obj; tensors are appended to `tensors` as (name, tensor)."""
+    from . import Tensor
+    if depth > 500:
+        raise ValueError("tc.save: object nests more than 500 levels deep")
+    if isinstance(obj, Tensor):
+        name = path or "tensor"
+        taken = {n for n, _ in tensors}
+        unique, k = name, 1
+        while unique in taken:  # e.g. key "a.b" next to {"a": {"b": ...}}
+            unique, k = f"{name}#{k}", k + 1
+        tensors.append((unique, obj.detach()))
+        return {"tensor": unique, "requires_grad": bool(obj.requires_grad)}
+    if obj is None or isinstance(obj, (bool, str)):
+        return {"v": obj}
+    if isinstance(obj, int):
+        return {"int": str(obj)}  # exact for any size
+    if isinstance(obj, float):
+        return {"float": repr(obj)}  # keeps inf/nan and every bit
+    join = (lambda k: f"{path}.{k}") if path else str
+    if isinstance(obj, dict):
+        # Keys are scalars or tuples of them; _flatten describes them (tensors are not keys).
+        return {"dict": [[_flatten(k, "", [], depth + 1), _flatten(v, join(k), tensors, depth + 1)]
+                         for k, v in obj.items()]}
+    if isinstance(obj, (list, tuple)):
+        kind = "list" if isinstance(obj, list) else "tuple"
+        return {kind: [_flatten(v, join(i), tensors, depth + 1) for i, v in enumerate(obj)]}
+    if hasattr(obj, "__index__"):
+        return {"int": str(obj.__index__())}
+    if hasattr(obj, "__float__"):
+        return {"float": repr(float(obj))}
+    raise TypeError(
+        f"tc.save: cannot serialize an object of type '{type(obj).__qualname__}' (supported: "
+        "Tensor, int, float, bool, str, None, and lists, tuples and dicts of these; save a "
+        "module's state_dict() rather than the module)")
+
+
+def _rebuild(node, tensors):
+    if "tensor" in node:
+        t = tensors[node["tensor"]]
+        return t.requires_grad_(True) if node.get("requires_grad") else t
+    if "v" in node:
+        return node["v"]
+    if "int" in node:
+        return int(node["int"])
+    if "float" in node:
+        return float(node["float"])
+    if "dict" in node:
+        return {_hashable(_rebuild(k, tensors)): _rebuild(v, tensors) for k, v in node["dict"]}
+    if "list" in node:
+        return [_rebuild(v, tensors) for v in node["list"]]
+    if "tuple" in node:
+        return tuple(_rebuild(v, tensors) for v in node["tuple"])
+    raise RuntimeError(f"tc.load: unrecognized structure entry {sorted(node)} in the file's metadata")
+
+
+def _hashable(k):
+    return tuple(_hashable(x) for x in k) if isinstance(k, list) else k
+
+
+def save(obj, f, format="safetensors"):
+    """Saves obj (a tensor, a state_dict, nested containers) to a path or a binary file object.
+
+    format="safetensors" (default) is readable by every safetensors reader; format="pt" is
+    PyTorch's zip format, readable by torch.load.
+    """
+    if format == "pt":
+        if _is_path(f):
+            _S.dump_file(obj, _os.fsdecode(f))
+        else:
+            _writer(f).write(_S.dumps(obj))
         return
+    if format != "safetensors":
+        raise ValueError(f"tc.save: format must be 'safetensors' or 'pt', got {format!r}")
+    tensors = []
+    structure = _flatten(obj, "", tensors)
+    metadata = {"format": "pt", _STRUCTURE_KEY: _json.dumps(structure, separators=(",", ":"))}
+    if _is_path(f):
+        _S.save_safetensors(tensors, _os.fsdecode(f), metadata)
+    else:
+        _writer(f).write(_S.dumps_safetensors(tensors, metadata))
+
+
+def _writer(f):
     if not hasattr(f, "write"):
         raise TypeError(f"tc.save: expected a path or a writable file object, got {type(f).__name__}")
-    f.write(_S.dumps(obj))
+    return f
 
 
 def _restorer(map_location):
@@ -59,7 +147,7 @@ def load(f, map_location=None, weights_only=True):
     map_location: None (tensors go where they were saved), a device or string ('cpu',
     'cuda:0'), a dict {saved_location: new_location}, or a callable (tensor, location) -> tensor.
     weights_only is accepted for torch compatibility; loading is always data-only.
-    A safetensors file given by path loads as a dict of tensors.
+    A safetensors file written by another tool loads as a dict {name: tensor}.
     """
     del weights_only  # always data-only
     restore = _restorer(map_location)
@@ -67,15 +155,29 @@ def load(f, map_location=None, weights_only=True):
         path = _os.fsdecode(f)
         with open(path, "rb") as fh:
             magic = fh.read(4)
-        if magic != b"PK\x03\x04" and len(magic) == 4:
-            tensors = _S.load_safetensors(path)
-            return {k: restore(v, "cpu") for k, v in tensors.items()}
-        return _S.load_file(path, restore)
-    if isinstance(f, (bytes, bytearray, memoryview)):
-        return _S.loads(bytes(f), restore)
-    if not hasattr(f, "read"):
-        raise TypeError(f"tc.load: expected a path, bytes or a readable file object, got {type(f).__name__}")
-    return _S.loads(f.read(), restore)
+        if magic == b"PK\x03\x04":
+            return _S.load_file(path, restore)
+        tensors, metadata = _S.load_safetensors(path), _S.safetensors_metadata(path)
+    else:
+        if isinstance(f, (bytes, bytearray, memoryview)):
+            data = bytes(f)
+        elif hasattr(f, "read"):
+            data = f.read()
+        else:
+            raise TypeError(
+                f"tc.load: expected a path, bytes or a readable file object, got {type(f).__name__}")
+        if data[:4] == b"PK\x03\x04":
+            return _S.loads(data, restore)
+        tensors, metadata = _S.loads_safetensors(data)
+    tensors = {k: restore(v, "cpu") for k, v in tensors.items()}
+    structure = metadata.get(_STRUCTURE_KEY)
+    if structure is None:
+        return tensors
+    try:
+        structure = _json.loads(structure)
+    except ValueError as e:
+        raise RuntimeError(f"tc.load: the file's {_STRUCTURE_KEY} metadata is not valid JSON ({e})") from None
+    return _rebuild(structure, tensors)
 
 
 def save_safetensors(tensors, path, metadata=None):

@@ -24,19 +24,23 @@ def _np(t):
     return t.numpy()
 
 
+@pytest.mark.parametrize("fmt", ["safetensors", "pt"])
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
-def test_round_trip_every_dtype(tmp_path, dtype):
+def test_round_trip_every_dtype(tmp_path, dtype, fmt):
     x = _sample(dtype)
-    tc.save({"x": x}, tmp_path / "a.pt")
+    tc.save({"x": x}, tmp_path / "a.pt", format=fmt)
     y = tc.load(tmp_path / "a.pt")["x"]
     assert y.dtype == x.dtype and y.shape == x.shape
     np.testing.assert_array_equal(_np(y), _np(x))
 
 
-def test_nested_containers_and_scalars():
+@pytest.mark.parametrize("fmt", ["safetensors", "pt"])
+def test_nested_containers_and_scalars(fmt):
     obj = {"a": [1, 2.5, "s", None, True, (3, -4)], "b": {"c": tc.ones(2)}, 7: -(2**40),
            "big": 2**62, "neg": -2**31 - 1, ("k", 1): "tuple key", "empty": [], "e2": {}, "e3": ()}
-    out = tc.load(io.BytesIO(tc.serialization._S.dumps(obj)))
+    buf = io.BytesIO()
+    tc.save(obj, buf, format=fmt)
+    out = tc.load(io.BytesIO(buf.getvalue()))
     assert out["a"] == [1, 2.5, "s", None, True, (3, -4)]
     assert out[7] == -(2**40) and out["big"] == 2**62 and out["neg"] == -2**31 - 1
     assert out[("k", 1)] == "tuple key"
@@ -47,7 +51,7 @@ def test_nested_containers_and_scalars():
 def test_views_share_storage_after_load(tmp_path):
     base = tc.arange(12.0).reshape(3, 4)
     obj = {"base": base, "row": base[1], "colT": base.t()[2], "strided": base[:, ::2]}
-    tc.save(obj, tmp_path / "v.pt")
+    tc.save(obj, tmp_path / "v.pt", format="pt")
     out = tc.load(tmp_path / "v.pt")
     np.testing.assert_array_equal(out["row"].numpy(), base[1].numpy())
     np.testing.assert_array_equal(out["colT"].numpy(), base.t()[2].numpy())
@@ -75,8 +79,10 @@ def test_errors_name_the_problem(tmp_path):
     with pytest.raises(TypeError, match="cannot serialize an object of type 'object'"):
         tc.save({"x": object()}, tmp_path / "bad.pt")
     with pytest.raises(Exception, match="uint16"):
-        tc.save({"x": tc.zeros(2, dtype=tc.uint16)}, tmp_path / "u16.pt")
-    tc.save({"x": tc.ones(1000)}, tmp_path / "ok.pt")
+        tc.save({"x": tc.zeros(2, dtype=tc.uint16)}, tmp_path / "u16.pt", format="pt")
+    with pytest.raises(ValueError, match="format"):
+        tc.save({}, tmp_path / "x", format="npz")
+    tc.save({"x": tc.ones(1000)}, tmp_path / "ok.pt", format="pt")
     data = (tmp_path / "ok.pt").read_bytes()
     for broken in (data[: len(data) // 2], data[:10], b"", b"not a checkpoint at all"):
         with pytest.raises(RuntimeError):
@@ -107,7 +113,7 @@ def test_torch_loads_what_we_save(tmp_path, torch_ref):
     obj = {"w": base, "wT": base.t(), "half": tc.ones(3, dtype=tc.float16),
            "c": _sample("complex64"), "i": tc.tensor([1, -2], dtype=tc.int64), "lr": 0.1,
            "steps": [1, 2], "flag": False, "name": "m"}
-    tc.save(obj, tmp_path / "tc.pt")
+    tc.save(obj, tmp_path / "tc.pt", format="pt")
     out = torch.load(tmp_path / "tc.pt")
     np.testing.assert_array_equal(out["w"].numpy(), base.numpy())
     np.testing.assert_array_equal(out["wT"].numpy(), base.t().numpy())
@@ -161,3 +167,35 @@ def test_safetensors_round_trip(tmp_path):
         np.testing.assert_array_equal(_np(out[k]), _np(v))
     assert tc.serialization._S.safetensors_metadata(str(tmp_path / "t.safetensors")) == {"format": "pt"}
     assert tc.load(tmp_path / "t.safetensors")["noncontig"].shape == (4, 3)
+
+
+def test_safetensors_default_keeps_structure_and_names(tmp_path):
+    obj = {"model": {"fc.weight": tc.ones(2, 3), "fc.bias": tc.zeros(2)}, "epoch": 3,
+           "hist": [0.5, float("inf")], True: "bool key", 1.5: None, "a": {"b": tc.ones(1)},
+           "a.b": tc.zeros(1), "w": tc.ones(2, requires_grad=True), "t": (tc.ones(1), "x")}
+    tc.save(obj, tmp_path / "ck.safetensors")
+    plain = tc.serialization.load_safetensors(tmp_path / "ck.safetensors")
+    assert "model.fc.weight" in plain and "t.0" in plain  # other readers see dotted names
+    assert "a.b" in plain and "a.b#1" in plain  # colliding paths stay distinct
+    out = tc.load(tmp_path / "ck.safetensors")
+    assert set(out) == set(obj)
+    assert out["epoch"] == 3 and out["hist"] == [0.5, float("inf")] and out[True] == "bool key"
+    assert out[1.5] is None and isinstance(out["t"], tuple) and out["t"][1] == "x"
+    assert out["w"].requires_grad and not out["model"]["fc.bias"].requires_grad
+    np.testing.assert_array_equal(out["a"]["b"].numpy(), [1.0])
+    np.testing.assert_array_equal(out["a.b"].numpy(), [0.0])
+
+
+def test_safetensors_file_layout_is_standard(tmp_path):
+    """Parses the file by hand as the safetensors spec describes, as another reader would."""
+    import json
+    import struct
+    tc.save({"x": tc.arange(6, dtype=tc.float32).reshape(2, 3)}, tmp_path / "s.safetensors")
+    data = (tmp_path / "s.safetensors").read_bytes()
+    (n,) = struct.unpack("<Q", data[:8])
+    header = json.loads(data[8:8 + n])
+    entry = header["x"]
+    assert entry["dtype"] == "F32" and entry["shape"] == [2, 3]
+    b, e = entry["data_offsets"]
+    np.testing.assert_array_equal(np.frombuffer(data[8 + n + b:8 + n + e], "<f4"), np.arange(6))
+    assert "tensorcore.structure" in header["__metadata__"]

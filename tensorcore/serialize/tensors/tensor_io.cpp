@@ -106,22 +106,39 @@ NamedTensors load(const std::filesystem::path& path) {
   return out;
 }
 
+namespace {
+// Contiguous CPU copies (kept alive while the bytes are written) and their raw views.
+struct DenseTensors {
+  std::vector<Tensor> keep;
+  NamedRawTensors raw;
+  explicit DenseTensors(const NamedTensors& tensors) {
+    keep.reserve(tensors.size());
+    for (const auto& [name, t] : tensors) {
+      keep.push_back(contiguous(on_cpu(t)));
+      const Tensor& d = keep.back();
+      raw.emplace_back(name, RawTensor{dtype_code(d.dtype()), d.sizes(),
+                                       std::string_view(static_cast<const char*>(d.data_ptr()),
+                                                        d.nbytes())});
+    }
+  }
+};
+}  // namespace
+
 void save_safetensors(const NamedTensors& tensors, const std::filesystem::path& path,
                       const std::map<std::string, std::string>& metadata) {
-  std::vector<Tensor> dense;  // keeps contiguous copies alive while the file is written
-  NamedRawTensors raw;
-  for (const auto& [name, t] : tensors) {
-    dense.push_back(contiguous(on_cpu(t)));
-    const Tensor& d = dense.back();
-    raw.emplace_back(name, RawTensor{dtype_code(d.dtype()), d.sizes(),
-                                     std::string_view(static_cast<const char*>(d.data_ptr()),
-                                                      d.nbytes())});
-  }
-  write_safetensors_file(path, raw, metadata);
+  write_safetensors_file(path, DenseTensors(tensors).raw, metadata);
+}
+
+std::string safetensors_bytes(const NamedTensors& tensors,
+                              const std::map<std::string, std::string>& metadata) {
+  return write_safetensors(DenseTensors(tensors).raw, metadata);
 }
 
 NamedTensors load_safetensors(const std::filesystem::path& path) {
-  const SafetensorsFile file = read_safetensors_file(path);
+  return tensors_from_safetensors(read_safetensors_file(path));
+}
+
+NamedTensors tensors_from_safetensors(const SafetensorsFile& file) {
   NamedTensors out;
   for (const auto& [name, raw] : file.tensors) {
     const DType dt = dtype_from_code(raw.dtype);

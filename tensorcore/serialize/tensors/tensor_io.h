@@ -52,5 +52,9 @@ NamedTensors load(const std::filesystem::path& path);
 void save_safetensors(const NamedTensors& tensors, const std::filesystem::path& path,
                       const std::map<std::string, std::string>& metadata = {});
 NamedTensors load_safetensors(const std::filesystem::path& path);
+// In-memory forms of the two above.
+std::string safetensors_bytes(const NamedTensors& tensors,
+                              const std::map<std::string, std::string>& metadata = {});
+NamedTensors tensors_from_safetensors(const SafetensorsFile& file);
 
 }  // namespace tc::serialize
