@@ -104,13 +104,6 @@ bool run_decode(PngDecodeJob& job) {
   if (interlace != PNG_INTERLACE_NONE) png_set_interlace_handling(png);
   png_read_update_info(png, info);
 
-  if (job.read_exif) {
-    png_uint_32 n = 0;
-    png_bytep exif = nullptr;
-    if (png_get_eXIf_1(png, info, &n, &exif) != 0)
-      job.out.exif_orientation = exif_orientation(exif, n);
-  }
-
   job.out.width = int(width);
   job.out.height = int(height);
   job.out.channels = png_get_channels(png, info);
@@ -128,6 +121,15 @@ bool run_decode(PngDecodeJob& job) {
   if (!job.rows) png_error(png, "out of memory");
   for (png_uint_32 y = 0; y < height; ++y) job.rows[y] = job.out.data + size_t(y) * row_bytes;
   png_read_image(png, job.rows);
+  // Reading up to IEND checks the last CRCs (a file cut after its pixel rows is an error too)
+  // and picks up an eXIf chunk stored after the image data.
+  png_read_end(png, info);
+  if (job.read_exif) {
+    png_uint_32 n = 0;
+    png_bytep exif = nullptr;
+    if (png_get_eXIf_1(png, info, &n, &exif) != 0)
+      job.out.exif_orientation = exif_orientation(exif, n);
+  }
   png_destroy_read_struct(&png, &info, nullptr);
   return true;
 }
