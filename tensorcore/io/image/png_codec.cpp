@@ -54,6 +54,12 @@ bool run_decode(PngDecodeJob& job) {
     return false;
   }
   png_set_read_fn(png, &job, read_bytes);
+  // Ancillary chunks the pixels do not depend on are skipped unread (text, ICC profiles, ...):
+  // faster, and a forged multi-GB chunk length cannot make libpng allocate it.
+  static const png_byte ignored[] = "tEXt\0zTXt\0iTXt\0iCCP\0sPLT\0tIME\0pHYs\0bKGD\0hIST\0oFFs\0pCAL\0sCAL\0";
+  png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, nullptr, 0);
+  png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, ignored, int(sizeof ignored / 5));
+  png_set_chunk_malloc_max(png, png_alloc_size_t(16) << 20);
   png_read_info(png, info);
 
   png_uint_32 width = 0, height = 0;
