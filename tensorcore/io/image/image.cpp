@@ -100,19 +100,30 @@ TensorList decode_batch(DecodeFn fn, const TensorList& data, ImageReadMode mode,
   return out;
 }
 
-// C x H x W (any strides) -> H x W x C interleaved bytes; no copy if already laid out so.
+template <typename T>
+void gather_hwc(const T* src, const Shape& st, int64_t c, int64_t h, int64_t w, T* dst) {
+  for (int64_t y = 0; y < h; ++y) {
+    const T* row = src + y * st[1];
+    for (int64_t k = 0; k < c; ++k) {
+      const T* s = row + k * st[0];
+      T* d = dst + y * w * c + k;
+      for (int64_t x = 0; x < w; ++x) d[x * c] = s[x * st[2]];
+    }
+  }
+}
+
+// C x H x W (any strides) -> H x W x C interleaved samples; no copy if already laid out so.
 const uint8_t* interleaved(const Tensor& image, std::vector<uint8_t>& buffer) {
   const int64_t c = image.size(0), h = image.size(1), w = image.size(2);
   const Shape& st = image.strides();
-  const size_t item = image.itemsize();
   if (st[0] == 1 && st[2] == c && st[1] == w * c) return static_cast<const uint8_t*>(image.data_ptr());
-  buffer.resize(size_t(c * h * w) * item);
-  const uint8_t* src = static_cast<const uint8_t*>(image.data_ptr());
-  uint8_t* dst = buffer.data();
-  for (int64_t y = 0; y < h; ++y)
-    for (int64_t x = 0; x < w; ++x)
-      for (int64_t k = 0; k < c; ++k, dst += item)
-        std::memcpy(dst, src + size_t(k * st[0] + y * st[1] + x * st[2]) * item, item);
+  buffer.resize(size_t(c * h * w) * image.itemsize());
+  if (image.dtype() == DType::UInt16) {
+    gather_hwc(static_cast<const uint16_t*>(image.data_ptr()), st, c, h, w,
+               reinterpret_cast<uint16_t*>(buffer.data()));
+  } else {
+    gather_hwc(static_cast<const uint8_t*>(image.data_ptr()), st, c, h, w, buffer.data());
+  }
   return buffer.data();
 }
 
