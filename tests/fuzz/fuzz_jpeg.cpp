@@ -18,7 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     img = codec::apply_orientation(img, alloc);
     if (img.channels != 1 && img.channels != 3) __builtin_trap();
     if (img.nbytes() <= (size_t(1) << 20)) {
-      auto bytes = codec::encode_jpeg(img.data, img.height, img.width, img.channels, 90);
+      auto bytes = codec::encode_jpeg(codec::interleaved_rows(img.data, img.width, img.channels, 1),
+                                      img.height, img.width, img.channels, 90);
       codec::DecodedImage again = codec::decode_jpeg(bytes.data(), bytes.size(),
                                                      tc::io::ImageReadMode::Unchanged, false, alloc);
       if (again.height != img.height || again.width != img.width) __builtin_trap();

@@ -19,8 +19,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     img = codec::apply_orientation(img, alloc);
     if (img.channels < 1 || img.channels > 4) __builtin_trap();
     if (img.nbytes() <= (size_t(1) << 20)) {
-      auto bytes = codec::encode_png(img.data, img.height, img.width, img.channels,
-                                     img.bytes_per_sample, 1);
+      auto bytes = codec::encode_png(
+          codec::interleaved_rows(img.data, img.width, img.channels, img.bytes_per_sample),
+          img.height, img.width, img.channels, img.bytes_per_sample, 1);
       codec::DecodedImage again = codec::decode_png(bytes.data(), bytes.size(),
                                                     tc::io::ImageReadMode::Unchanged, false, alloc);
       if (again.nbytes() != img.nbytes() || std::memcmp(again.data, img.data, img.nbytes()) != 0)

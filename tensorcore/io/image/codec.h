@@ -42,12 +42,17 @@ DecodedImage decode_jpeg(const uint8_t* data, size_t size, ImageReadMode mode, b
 DecodedImage decode_png(const uint8_t* data, size_t size, ImageReadMode mode, bool read_exif,
                         const Allocator& alloc);
 
-// `image` is H x W x C interleaved. JPEG: C in {1, 3}, quality 1..100. PNG: C in 1..4,
-// bytes_per_sample 1 or 2, compression_level 0..9.
-std::vector<uint8_t> encode_jpeg(const uint8_t* image, int height, int width, int channels,
+// Encoders pull the image one H x W x C interleaved row at a time (row y's samples, valid
+// until the next call), so a planar tensor is interleaved row by row in cache instead of into a
+// whole-image copy. JPEG: C in {1, 3}, quality 1..100. PNG: C in 1..4, bytes_per_sample 1 or 2,
+// compression_level 0..9.
+using RowSource = std::function<const uint8_t*(int y)>;
+std::vector<uint8_t> encode_jpeg(const RowSource& rows, int height, int width, int channels,
                                  int quality);
-std::vector<uint8_t> encode_png(const uint8_t* image, int height, int width, int channels,
+std::vector<uint8_t> encode_png(const RowSource& rows, int height, int width, int channels,
                                 int bytes_per_sample, int compression_level);
+// The same from a contiguous H x W x C buffer.
+RowSource interleaved_rows(const uint8_t* image, int width, int channels, int bytes_per_sample);
 
 // EXIF: the orientation tag (0x0112) of a TIFF-structured block ("II*\0"/"MM\0*" header, with
 // or without the "Exif\0\0" prefix); 1 when absent or malformed.

@@ -101,30 +101,32 @@ TensorList decode_batch(DecodeFn fn, const TensorList& data, ImageReadMode mode,
 }
 
 template <typename T>
-void gather_hwc(const T* src, const Shape& st, int64_t c, int64_t h, int64_t w, T* dst) {
-  for (int64_t y = 0; y < h; ++y) {
-    const T* row = src + y * st[1];
-    for (int64_t k = 0; k < c; ++k) {
-      const T* s = row + k * st[0];
-      T* d = dst + y * w * c + k;
-      for (int64_t x = 0; x < w; ++x) d[x * c] = s[x * st[2]];
-    }
+void gather_row(const T* src, const Shape& st, int64_t c, int64_t w, T* dst) {
+  for (int64_t k = 0; k < c; ++k) {
+    const T* s = src + k * st[0];
+    for (int64_t x = 0; x < w; ++x) dst[x * c + k] = s[x * st[2]];
   }
 }
 
-// C x H x W (any strides) -> H x W x C interleaved samples; no copy if already laid out so.
-const uint8_t* interleaved(const Tensor& image, std::vector<uint8_t>& buffer) {
-  const int64_t c = image.size(0), h = image.size(1), w = image.size(2);
-  const Shape& st = image.strides();
-  if (st[0] == 1 && st[2] == c && st[1] == w * c) return static_cast<const uint8_t*>(image.data_ptr());
-  buffer.resize(size_t(c * h * w) * image.itemsize());
-  if (image.dtype() == DType::UInt16) {
-    gather_hwc(static_cast<const uint16_t*>(image.data_ptr()), st, c, h, w,
-               reinterpret_cast<uint16_t*>(buffer.data()));
-  } else {
-    gather_hwc(static_cast<const uint8_t*>(image.data_ptr()), st, c, h, w, buffer.data());
-  }
-  return buffer.data();
+// Rows of a C x H x W tensor (any strides) as interleaved samples: pointers into the tensor
+// when it is already H x W x C in memory, else each row is gathered into `row_buffer`.
+codec::RowSource interleaved_rows(const Tensor& image, std::vector<uint8_t>& row_buffer) {
+  const int64_t c = image.size(0), w = image.size(2);
+  const Shape st = image.strides();
+  const auto* base = static_cast<const uint8_t*>(image.data_ptr());
+  const size_t item = image.itemsize();
+  if (st[0] == 1 && st[2] == c && st[1] == w * c)
+    return codec::interleaved_rows(base, int(w), int(c), int(item));
+  row_buffer.resize(size_t(c * w) * item);
+  return [=, &row_buffer](int y) -> const uint8_t* {
+    if (item == 2) {
+      gather_row(reinterpret_cast<const uint16_t*>(base) + y * st[1], st, c, w,
+                 reinterpret_cast<uint16_t*>(row_buffer.data()));
+    } else {
+      gather_row(base + y * st[1], st, c, w, row_buffer.data());
+    }
+    return row_buffer.data();
+  };
 }
 
 void check_image(const Tensor& image, const char* op, bool allow_uint16) {
@@ -197,19 +199,17 @@ TensorList decode_image(const TensorList& data, ImageReadMode mode, bool apply_e
 
 Tensor encode_jpeg(const Tensor& image, int quality) {
   check_image(image, "encode_jpeg", false);
-  std::vector<uint8_t> buffer;
-  const uint8_t* hwc = interleaved(image, buffer);
-  return bytes_tensor(codec::encode_jpeg(hwc, int(image.size(1)), int(image.size(2)),
-                                         int(image.size(0)), quality));
+  std::vector<uint8_t> row_buffer;
+  return bytes_tensor(codec::encode_jpeg(interleaved_rows(image, row_buffer), int(image.size(1)),
+                                         int(image.size(2)), int(image.size(0)), quality));
 }
 
 Tensor encode_png(const Tensor& image, int compression_level) {
   check_image(image, "encode_png", true);
-  std::vector<uint8_t> buffer;
-  const uint8_t* hwc = interleaved(image, buffer);
-  return bytes_tensor(codec::encode_png(hwc, int(image.size(1)), int(image.size(2)),
-                                        int(image.size(0)), int(image.itemsize()),
-                                        compression_level));
+  std::vector<uint8_t> row_buffer;
+  return bytes_tensor(codec::encode_png(interleaved_rows(image, row_buffer), int(image.size(1)),
+                                        int(image.size(2)), int(image.size(0)),
+                                        int(image.itemsize()), compression_level));
 }
 
 void write_jpeg(const Tensor& image, const std::string& path, int quality) {

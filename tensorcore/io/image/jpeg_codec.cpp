@@ -206,7 +206,7 @@ bool run_decode(DecodeJob& job) {
 }
 
 struct EncodeJob {
-  const uint8_t* image;
+  const RowSource* rows;
   int height, width, channels, quality;
   unsigned char* buffer = nullptr;
   unsigned long size = 0;
@@ -230,9 +230,9 @@ bool run_encode(EncodeJob& job) {
   jpeg_set_defaults(&cinfo);
   jpeg_set_quality(&cinfo, job.quality, TRUE);
   jpeg_start_compress(&cinfo, TRUE);
-  const size_t row_bytes = size_t(job.width) * size_t(job.channels);
   while (cinfo.next_scanline < cinfo.image_height) {
-    JSAMPROW row = const_cast<uint8_t*>(job.image + size_t(cinfo.next_scanline) * row_bytes);
+    // The row source must not throw here (a longjmp frame): the tensor layer's cannot.
+    JSAMPROW row = const_cast<uint8_t*>((*job.rows)(int(cinfo.next_scanline)));
     jpeg_write_scanlines(&cinfo, &row, 1);
   }
   jpeg_finish_compress(&cinfo);
@@ -267,7 +267,12 @@ DecodedImage decode_jpeg(const uint8_t* data, size_t size, ImageReadMode mode, b
   return job.out;
 }
 
-std::vector<uint8_t> encode_jpeg(const uint8_t* image, int height, int width, int channels,
+RowSource interleaved_rows(const uint8_t* image, int width, int channels, int bytes_per_sample) {
+  const size_t row_bytes = size_t(width) * size_t(channels) * size_t(bytes_per_sample);
+  return [image, row_bytes](int y) { return image + size_t(y) * row_bytes; };
+}
+
+std::vector<uint8_t> encode_jpeg(const RowSource& rows, int height, int width, int channels,
                                  int quality) {
   TC_CHECK(channels == 1 || channels == 3,
            "encode_jpeg: expected an image with 1 or 3 channels, got ", channels);
@@ -276,7 +281,7 @@ std::vector<uint8_t> encode_jpeg(const uint8_t* image, int height, int width, in
   TC_CHECK(height > 0 && width > 0, "encode_jpeg: expected a non-empty image, got ", height, "x",
            width);
   EncodeJob job;
-  job.image = image;
+  job.rows = &rows;
   job.height = height;
   job.width = width;
   job.channels = channels;

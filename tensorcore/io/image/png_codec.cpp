@@ -141,10 +141,9 @@ bool run_decode(PngDecodeJob& job) {
 }
 
 struct PngEncodeJob {
-  const uint8_t* image;
+  const RowSource* rows;
   int height, width, channels, bytes_per_sample, level;
   std::vector<uint8_t> out;
-  png_bytep* rows = nullptr;
   char message[256] = {0};
 };
 
@@ -179,12 +178,8 @@ bool run_encode(PngEncodeJob& job) {
     const uint16_t probe = 1;
     if (*reinterpret_cast<const uint8_t*>(&probe) == 1) png_set_swap(png);
   }
-  job.rows = static_cast<png_bytep*>(std::malloc(sizeof(png_bytep) * size_t(job.height)));
-  if (!job.rows) png_error(png, "out of memory");
-  const size_t row_bytes = size_t(job.width) * size_t(job.channels) * size_t(job.bytes_per_sample);
   for (int y = 0; y < job.height; ++y)
-    job.rows[y] = const_cast<uint8_t*>(job.image) + size_t(y) * row_bytes;
-  png_write_image(png, job.rows);
+    png_write_row(png, const_cast<png_bytep>((*job.rows)(y)));
   png_write_end(png, nullptr);
   png_destroy_write_struct(&png, &info);
   return true;
@@ -205,7 +200,7 @@ DecodedImage decode_png(const uint8_t* data, size_t size, ImageReadMode mode, bo
   return job.out;
 }
 
-std::vector<uint8_t> encode_png(const uint8_t* image, int height, int width, int channels,
+std::vector<uint8_t> encode_png(const RowSource& rows, int height, int width, int channels,
                                 int bytes_per_sample, int compression_level) {
   TC_CHECK(channels >= 1 && channels <= 4,
            "encode_png: expected an image with 1 to 4 channels, got ", channels);
@@ -215,9 +210,8 @@ std::vector<uint8_t> encode_png(const uint8_t* image, int height, int width, int
            "encode_png: compression_level must be in [0, 9], got ", compression_level);
   TC_CHECK(height > 0 && width > 0, "encode_png: expected a non-empty image, got ", height, "x",
            width);
-  PngEncodeJob job{image, height, width, channels, bytes_per_sample, compression_level, {}};
+  PngEncodeJob job{&rows, height, width, channels, bytes_per_sample, compression_level, {}};
   bool ok = run_encode(job);
-  std::free(job.rows);
   if (!ok) throw Error(std::string("encode_png: ") + job.message);
   return std::move(job.out);
 }
