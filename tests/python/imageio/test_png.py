@@ -59,6 +59,7 @@ def test_matches_torchvision_exactly(pngs, tv_io, mode):
 PIL_MODE = {M.GRAY: "L", M.GRAY_ALPHA: "LA", M.RGB: "RGB", M.RGB_ALPHA: "RGBA"}
 
 
+@pytest.mark.filterwarnings("ignore:Palette images with Transparency")
 @pytest.mark.parametrize("name", ["palette8", "palette4", "palette8_trns", "gray8_trns",
                                   "rgb8_trns", "gray1", "gray2", "gray4", "gray_alpha8", "rgba8"])
 def test_alpha_and_palettes_match_pil(pngs, pil, name):
