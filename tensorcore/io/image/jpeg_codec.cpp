@@ -30,6 +30,12 @@ struct ErrorManager {
 
 void on_error(j_common_ptr cinfo) {
   auto* err = reinterpret_cast<ErrorManager*>(cinfo->err);
+  if (cinfo->err->msg_code == JERR_NO_BACKING_STORE) {
+    std::snprintf(err->message, sizeof err->message,
+                  "the header's image size needs far more working memory than a file of this "
+                  "size can fill (forged or corrupt header)");
+    std::longjmp(err->jump, 1);
+  }
   (*cinfo->err->format_message)(cinfo, err->message);
   std::longjmp(err->jump, 1);
 }
@@ -119,6 +125,12 @@ bool run_decode(DecodeJob& job) {
     return false;
   }
   jpeg_create_decompress(&cinfo);
+  // Progressive and multi-scan files keep the whole image's DCT coefficients in memory (zeroed
+  // up front), sized by the header alone: a 300-byte file claiming 65500 x 65500 would clear
+  // 25 GB. Real files hold at least ~0.05 bit per pixel against 2 bytes per coefficient, so a
+  // working set beyond 1024x the input (and 512 MB) can only come from a forged header; past
+  // it libjpeg needs a backing store, which Debian's build lacks, and stops with an error.
+  cinfo.mem->max_memory_to_use = long(std::max<size_t>(size_t(512) << 20, job.size * 1024));
   progress.progress_monitor = check_scan_count;
   cinfo.progress = &progress;
   jpeg_mem_src(&cinfo, job.data, static_cast<unsigned long>(job.size));

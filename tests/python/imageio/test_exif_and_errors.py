@@ -180,3 +180,18 @@ def test_file_roundtrip(tmp_path, pngs):
         read_file(str(tmp_path / "nope.png"))
     with pytest.raises(RuntimeError, match="cannot open"):
         write_file(os.path.join(str(tmp_path), "no_dir", "x"), data)
+
+
+def test_forged_huge_progressive_header_is_refused(pil):
+    """A progressive JPEG keeps all coefficients in memory: a tiny file claiming 65500 x 65500
+    must fail fast instead of clearing 25 GB."""
+    import io
+
+    buf = io.BytesIO()
+    pil.fromarray(np.zeros((64, 64, 3), np.uint8)).save(buf, "JPEG", progressive=True)
+    data = bytearray(buf.getvalue())
+    sof = data.find(b"\xff\xc2")
+    assert sof > 0 and data[sof + 5:sof + 9] == b"\x00\x40\x00\x40"
+    data[sof + 5:sof + 9] = b"\xff\xdc\xff\xdc"
+    with pytest.raises(tc.DecodeError, match="forged or corrupt header"):
+        decode_jpeg(to_tc(bytes(data)))
