@@ -43,7 +43,10 @@ Tensor decode_with(DecodeFn fn, const Tensor& data, ImageReadMode mode, bool exi
     return static_cast<uint8_t*>(storage->data());
   };
   DecodedImage img = fn(bytes, size_t(data.numel()), mode, exif, alloc);
-  if (exif && img.exif_orientation > 1) img = codec::apply_orientation(img, alloc);
+  if (exif && img.exif_orientation > 1) {
+    Storage decoded = storage;  // alloc() replaces `storage`; keep the source alive meanwhile
+    img = codec::apply_orientation(img, alloc);
+  }
   const int64_t c = img.channels, h = img.height, w = img.width;
   return make_tensor(std::move(storage), {c, h, w}, {1, w * c, c}, 0,
                      img.bytes_per_sample == 2 ? DType::UInt16 : DType::UInt8);

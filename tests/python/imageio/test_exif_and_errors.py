@@ -195,3 +195,12 @@ def test_forged_huge_progressive_header_is_refused(pil):
     data[sof + 5:sof + 9] = b"\xff\xdc\xff\xdc"
     with pytest.raises(tc.DecodeError, match="forged or corrupt header"):
         decode_jpeg(to_tc(bytes(data)))
+
+
+def test_orientation_on_a_large_image(pil):
+    """Big enough that freed buffers go back to the OS: the rotation must read live memory."""
+    img = media.photo(300, 420, seed=5)
+    data = media.with_orientation(pil.fromarray(img), "PNG", 6, compress_level=1)
+    for _ in range(3):
+        out = hwc(decode_png(to_tc(data), apply_exif_orientation=True))
+        np.testing.assert_array_equal(out, np.rot90(img, -1))
