@@ -168,6 +168,9 @@ def test_accepts_torchvision_read_modes(jpegs, tv_io):
     np.testing.assert_array_equal(decode_jpeg(t, tv_io.ImageReadMode.GRAY).numpy(),
                                   decode_jpeg(t, ImageReadMode.GRAY).numpy())
     assert decode_image(t, 4).shape[0] == 4
+    assert decode_image(t, "RGBA").shape[0] == 4 and decode_image(t, "gray").shape[0] == 1
+    with pytest.raises(ValueError, match="unknown image read mode"):
+        decode_image(t, "CMYK")
 
 
 def test_concurrent_python_threads_decode_consistently(jpegs, pngs):

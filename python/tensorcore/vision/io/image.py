@@ -28,8 +28,19 @@ class ImageReadMode(Enum):
     RGB_ALPHA = 4
 
 
+_MODE_NAMES = {"UNCHANGED": 0, "GRAY": 1, "L": 1, "GRAY_ALPHA": 2, "LA": 2, "RGB": 3,
+               "RGB_ALPHA": 4, "RGBA": 4}
+
+
 def _mode_value(mode):
-    # Accepts our enum, torchvision's ImageReadMode (same values) or a plain int.
+    # Accepts our enum, torchvision's ImageReadMode (same values), a plain int, or a name as
+    # newer torchvision does ("RGB", "RGBA", "GRAY", ...).
+    if isinstance(mode, str):
+        try:
+            return _MODE_NAMES[mode.upper()]
+        except KeyError:
+            raise ValueError(f"unknown image read mode {mode!r}; expected one of "
+                             f"{sorted(_MODE_NAMES)}") from None
     value = getattr(mode, "value", mode)
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"mode must be an ImageReadMode, got {mode!r}")
