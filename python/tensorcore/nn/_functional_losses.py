@@ -2,6 +2,7 @@
 import math
 
 from .. import _C
+from .._tensor import tensor as _tensor
 from .._C import Tensor
 
 __all__ = [
@@ -391,7 +392,7 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
             labels.append(int(v))
         is_target = _C.zeros(c, dtype=_C.bool)
         if labels:
-            is_target[_C.tensor(labels)] = True
+            is_target[_tensor(labels)] = True
         total = x[i].sum() * 0.0
         non_target = is_target.logical_not()
         for j in labels:

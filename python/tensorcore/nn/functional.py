@@ -9,6 +9,7 @@ import math
 import os as _os
 
 from .. import _C
+from .._tensor import tensor as _tensor
 from .._C import Tensor
 from ..autograd.grad_mode import no_grad
 from ._functional_losses import *  # noqa: F401,F403
@@ -425,8 +426,8 @@ def pdist(input, p=2):
     rows, cols = zip(*[(i, j) for i in range(n) for j in range(i + 1, n)]) if n > 1 else ((), ())
     if not rows:
         return _C.empty(0, dtype=input.dtype)
-    ri = _C.tensor(list(rows), dtype=_C.int64)
-    ci = _C.tensor(list(cols), dtype=_C.int64)
+    ri = _tensor(list(rows), dtype=_C.int64)
+    ci = _tensor(list(cols), dtype=_C.int64)
     return _C.norm(input.index_select(0, ri) - input.index_select(0, ci), p, 1)
 
 # ---------------------------------------------------------------- attention

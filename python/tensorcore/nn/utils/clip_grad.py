@@ -2,6 +2,7 @@
 import math
 
 from ... import _C
+from ..._tensor import tensor as _tensor
 from ..._C import Tensor
 from ...autograd.grad_mode import no_grad
 
@@ -18,7 +19,7 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     max_norm = float(max_norm)
     norm_type = float(norm_type)
     if not grads:
-        return _C.tensor(0.0)
+        return _tensor(0.0)
     with no_grad():
         if norm_type == math.inf:
             norms = [g.detach().abs().amax() for g in grads]

@@ -2,6 +2,7 @@
 from collections import namedtuple
 
 from ... import _C
+from ..._tensor import tensor as _tensor
 from ..._C import Tensor
 
 
@@ -52,13 +53,13 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
         sorted_indices = None
     else:
         order = sorted(range(batch), key=lambda i: -lengths_list[i])
-        sorted_indices = _C.tensor(order, dtype=_C.int64)
+        sorted_indices = _tensor(order, dtype=_C.int64)
         input = input.index_select(1, sorted_indices)
     sorted_lengths = [lengths_list[i] for i in order]
     max_len = sorted_lengths[0]
     batch_sizes = [sum(1 for n in sorted_lengths if n > t) for t in range(max_len)]
     data = _C.cat([input[t, :batch_sizes[t]] for t in range(max_len)])
-    return PackedSequence(data, _C.tensor(batch_sizes, dtype=_C.int64), sorted_indices, None)
+    return PackedSequence(data, _tensor(batch_sizes, dtype=_C.int64), sorted_indices, None)
 
 
 def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_length=None):
@@ -83,7 +84,7 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
         steps.append(piece)
     padded = _C.stack(steps)  # (T, B, *)
     lengths = [sum(1 for b in batch_sizes if b > i) for i in range(max_batch)]
-    lengths_t = _C.tensor(lengths, dtype=_C.int64)
+    lengths_t = _tensor(lengths, dtype=_C.int64)
     if sequence.unsorted_indices is not None:
         padded = padded.index_select(1, sequence.unsorted_indices)
         lengths_t = lengths_t.index_select(0, sequence.unsorted_indices)
