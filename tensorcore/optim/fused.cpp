@@ -82,15 +82,30 @@ TensorList sgd_step(const TensorList& params, const TensorList& bufs, const SgdO
       bd = out[i].data<T>();
     }
     const bool nesterov = o.nesterov;
-    elems(p.numel(), [&](int64_t b, int64_t e) {
-      for (int64_t j = b; j < e; ++j) {
-        T d = sign * gd[j] + wd * pd[j];
-        if (bd) {
-          T buf = first ? d : mom * bd[j] + damp * d;
-          bd[j] = buf;
-          d = nesterov ? d + mom * buf : buf;
+    // Separate loops per case so each one is branch-free and vectorizes.
+    elems(p.numel(), [=](int64_t b, int64_t e) {
+      if (!bd) {
+        for (int64_t j = b; j < e; ++j) pd[j] -= lr * (sign * gd[j] + wd * pd[j]);
+      } else if (first) {
+        for (int64_t j = b; j < e; ++j) {
+          const T d = sign * gd[j] + wd * pd[j];
+          bd[j] = d;
+          pd[j] -= lr * (nesterov ? d + mom * d : d);
         }
-        pd[j] -= lr * d;
+      } else if (nesterov) {
+        for (int64_t j = b; j < e; ++j) {
+          const T d = sign * gd[j] + wd * pd[j];
+          const T buf = mom * bd[j] + damp * d;
+          bd[j] = buf;
+          pd[j] -= lr * (d + mom * buf);
+        }
+      } else {
+        for (int64_t j = b; j < e; ++j) {
+          const T d = sign * gd[j] + wd * pd[j];
+          const T buf = mom * bd[j] + damp * d;
+          bd[j] = buf;
+          pd[j] -= lr * buf;
+        }
       }
     });
   });
@@ -118,7 +133,7 @@ void adam_step(const TensorList& params, const TensorList& exp_avgs, const Tenso
     T* m = exp_avgs[i].template data<T>();
     T* v = exp_avg_sqs[i].template data<T>();
     T* vmax = o.amsgrad ? max_exp_avg_sqs[i].template data<T>() : nullptr;
-    elems(p.numel(), [&](int64_t b, int64_t e) {
+    elems(p.numel(), [=](int64_t b, int64_t e) {
       if (vmax) {
         for (int64_t j = b; j < e; ++j) {
           const T pj = pd[j] * decay;
@@ -159,7 +174,7 @@ void adagrad_step(const TensorList& params, const TensorList& sums, const Tensor
     T* pd = p.data<T>();
     const T* gd = g.data<T>();
     T* s = sums[i].template data<T>();
-    elems(p.numel(), [&](int64_t b, int64_t e) {
+    elems(p.numel(), [=](int64_t b, int64_t e) {
       for (int64_t j = b; j < e; ++j) {
         const T gj = sign * gd[j] + wd * pd[j];
         const T sj = s[j] + gj * gj;
@@ -186,7 +201,7 @@ void rmsprop_step(const TensorList& params, const TensorList& square_avgs, const
     T* sq = square_avgs[i].template data<T>();
     T* buf = o.momentum > 0 ? momentum_buffers[i].template data<T>() : nullptr;
     T* ga = o.centered ? grad_avgs[i].template data<T>() : nullptr;
-    elems(p.numel(), [&](int64_t b, int64_t e) {
+    elems(p.numel(), [=](int64_t b, int64_t e) {
       for (int64_t j = b; j < e; ++j) {
         const T gj = sign * gd[j] + wd * pd[j];
         const T sj = alpha * sq[j] + (T(1) - alpha) * gj * gj;
@@ -225,7 +240,7 @@ void adadelta_step(const TensorList& params, const TensorList& square_avgs, cons
     const T* gd = g.data<T>();
     T* sq = square_avgs[i].template data<T>();
     T* acc = acc_deltas[i].template data<T>();
-    elems(p.numel(), [&](int64_t b, int64_t e) {
+    elems(p.numel(), [=](int64_t b, int64_t e) {
       for (int64_t j = b; j < e; ++j) {
         const T gj = sign * gd[j] + wd * pd[j];
         const T sj = rho * sq[j] + (T(1) - rho) * gj * gj;
@@ -254,7 +269,7 @@ void adamax_step(const TensorList& params, const TensorList& exp_avgs, const Ten
     const T* gd = g.data<T>();
     T* m = exp_avgs[i].template data<T>();
     T* u = exp_infs[i].template data<T>();
-    elems(p.numel(), [&](int64_t b, int64_t e) {
+    elems(p.numel(), [=](int64_t b, int64_t e) {
       for (int64_t j = b; j < e; ++j) {
         const T gj = sign * gd[j] + wd * pd[j];
         const T mj = m[j] + (gj - m[j]) * (T(1) - b1);
@@ -293,7 +308,7 @@ void nadam_step(const TensorList& params, const TensorList& exp_avgs, const Tens
     const T* gd = g.data<T>();
     T* m = exp_avgs[i].template data<T>();
     T* v = exp_avg_sqs[i].template data<T>();
-    elems(p.numel(), [&](int64_t b, int64_t e) {
+    elems(p.numel(), [=](int64_t b, int64_t e) {
       for (int64_t j = b; j < e; ++j) {
         const T gj = gd[j] + wd * pd[j];
         const T mj = m[j] + (gj - m[j]) * (T(1) - b1);
@@ -331,7 +346,7 @@ void radam_step(const TensorList& params, const TensorList& exp_avgs, const Tens
     const T* gd = g.data<T>();
     T* m = exp_avgs[i].template data<T>();
     T* v = exp_avg_sqs[i].template data<T>();
-    elems(p.numel(), [&](int64_t b, int64_t e) {
+    elems(p.numel(), [=](int64_t b, int64_t e) {
       for (int64_t j = b; j < e; ++j) {
         const T gj = gd[j] + wd * pd[j];
         const T mj = m[j] + (gj - m[j]) * (T(1) - b1);

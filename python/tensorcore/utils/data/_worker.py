@@ -68,16 +68,15 @@ class _SharedArray:
         np.ndarray(arr.shape, arr.dtype, buffer=shm.buf)[...] = arr
         self.name = shm.name
         shm.close()
+        # Ownership passes to the receiver, which unlinks the block as soon as it maps it; the
+        # worker's resource tracker must not try to clean it up again at exit.
+        from multiprocessing import resource_tracker
+        resource_tracker.unregister(shm._name, "shared_memory")
 
     def open(self):
         shm = shared_memory.SharedMemory(name=self.name)
         # Unlink now: the mapping stays valid while the array (and so `shm`) is alive.
         shm.unlink()
-        try:  # the resource tracker would otherwise warn about a block it did not see freed
-            from multiprocessing import resource_tracker
-            resource_tracker.unregister(shm._name, "shared_memory")
-        except Exception:
-            pass
         arr = np.ndarray(self.shape, np.dtype(self.dtype), buffer=shm.buf)
         return _KeepAlive.wrap(arr, shm)
 
