@@ -47,6 +47,8 @@ def _check_same_shape(input, target, op):
 
 
 def _log_softmax(x, dim):
+    if x.dtype in (_C.float32, _C.float64) and x.is_cpu:
+        return _C._nnfused.log_softmax(x, dim)
     return x - _C.logsumexp(x, dim, keepdim=True)
 
 

@@ -165,7 +165,19 @@ def celu_(input, alpha=1.0):
     return celu(input, alpha, True)
 
 
+_FUSED = _C._nnfused
+_FUSED_DTYPES = (_C.float32, _C.float64)
+
+
+def _fusable(x):
+    return x.dtype in _FUSED_DTYPES and x.is_cpu and x.dim() > 0
+
+
 def gelu(input, approximate="none"):
+    if approximate not in ("none", "tanh"):
+        raise ValueError(f"gelu: approximate must be 'none' or 'tanh', got '{approximate}'")
+    if _fusable(input):
+        return _FUSED.gelu(input, approximate == "tanh")
     if approximate == "none":
         return 0.5 * input * (1.0 + _C.erf(input * (1.0 / math.sqrt(2.0))))
     if approximate == "tanh":
@@ -251,14 +263,12 @@ def _cast_for_softmax(input, dtype):
     return input.to(dtype) if dtype is not None else input
 
 
-def _fused_softmax():
-    return getattr(_C, "_nn_softmax", None)
-
-
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _softmax_dim(input.dim())
     x = _cast_for_softmax(input, dtype)
+    if _fusable(x):
+        return _FUSED.softmax(x, dim)
     if x.dim() == 0:
         return _C.ones_like(x) if not x.requires_grad else _C.exp(x - x)
     shifted = x - x.amax(dim, keepdim=True).detach()
@@ -270,6 +280,8 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _softmax_dim(input.dim())
     x = _cast_for_softmax(input, dtype)
+    if _fusable(x):
+        return _FUSED.log_softmax(x, dim)
     if x.dim() == 0:
         return x - x
     return x - _C.logsumexp(x, dim, keepdim=True)

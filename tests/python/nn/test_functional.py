@@ -376,3 +376,28 @@ def test_native_transformer_and_ctc(torch_ref):
     args = (lp, targets, np.array([12, 10]), np.array([3, 2]))
     np.testing.assert_allclose(nn.CTCLoss()(*[tc.from_numpy(a) for a in args]).numpy(),
                                torch.nn.CTCLoss()(*[torch.from_numpy(a) for a in args]).numpy(), rtol=1e-4)
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_fused_softmax_family_and_double_backward(torch_ref, dim):
+    torch = torch_ref
+    from tensorcore.autograd import gradgradcheck
+    x = arr(3, 4, 6, lo=-5, hi=5)
+    for name in ("softmax", "log_softmax"):
+        out = getattr(F, name)(tc.from_numpy(x.astype(np.float32)), dim)
+        ref = getattr(torch, name)(torch.from_numpy(x.astype(np.float32)), dim)
+        np.testing.assert_allclose(out.numpy(), ref.numpy(), rtol=1e-5, atol=1e-6)
+        xs = tc.from_numpy(x[:2, :3, :3].copy()).requires_grad_(True)
+        assert gradgradcheck(lambda t: getattr(F, name)(t, dim), (xs,))
+    for approx in ("none", "tanh"):
+        xs = tc.from_numpy(arr(5, 3)).requires_grad_(True)
+        assert gradgradcheck(lambda t: F.gelu(t, approximate=approx), (xs,))
+        big = arr(1000, lo=-8, hi=8).astype(np.float32)
+        tb = torch.from_numpy(big).requires_grad_(True)
+        ours = tc.from_numpy(big).requires_grad_(True)
+        F.gelu(ours, approx).sum().backward()
+        torch.nn.functional.gelu(tb, approximate=approx).sum().backward()
+        np.testing.assert_allclose(ours.grad.numpy(), tb.grad.numpy(), rtol=1e-5, atol=1e-5)
+    # A row of -inf gives NaN like torch; a single -inf entry gets probability 0.
+    row = tc.tensor([[0.0, float("-inf"), 1.0]])
+    np.testing.assert_allclose(F.softmax(row, 1).numpy(), torch.softmax(torch.tensor([[0.0, float("-inf"), 1.0]]), 1))
