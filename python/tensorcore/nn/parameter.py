@@ -29,13 +29,13 @@ class Parameter(Tensor):
         return result
 
     def __reduce_ex__(self, proto):
-        return (_rebuild_parameter, (self.detach().cpu().numpy(), str(self.dtype), self.requires_grad))
+        _, (array, dtype_name, _) = Tensor.__reduce_ex__(self.detach(), proto)
+        return (_rebuild_parameter, (array, dtype_name, self.requires_grad))
 
 
 def _rebuild_parameter(array, dtype_name, requires_grad):
-    import numpy as np
-    t = _C.from_numpy(np.array(array))
-    return Parameter(t, requires_grad)
+    from .._tensor import _rebuild_tensor
+    return Parameter(_rebuild_tensor(array, dtype_name, False), requires_grad)
 
 
 class UninitializedParameter(Parameter):

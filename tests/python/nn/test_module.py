@@ -229,3 +229,21 @@ def test_pack_pad_sequences(torch_ref):
     assert lengths.tolist() == tlengths.tolist()
     with pytest.raises(RuntimeError, match="sorted in decreasing order"):
         nn.utils.rnn.pack_padded_sequence(padded, [2, 4, 3])
+
+
+def test_deepcopy_and_pickle_modules():
+    import copy
+    import pickle
+    net = Net()
+    clone = copy.deepcopy(net)
+    assert clone.fc1.weight is not net.fc1.weight and isinstance(clone.fc1.weight, nn.Parameter)
+    np.testing.assert_array_equal(clone.fc1.weight.detach().numpy(), net.fc1.weight.detach().numpy())
+    with tc.no_grad():
+        clone.fc1.weight.add_(1.0)
+    assert not np.allclose(clone.fc1.weight.detach().numpy(), net.fc1.weight.detach().numpy())
+    restored = pickle.loads(pickle.dumps(net))
+    x = tc.randn(2, 4)
+    np.testing.assert_allclose(restored(x).detach().numpy(), net(x).detach().numpy(), rtol=1e-6)
+    assert restored.scale.requires_grad and "scratch" in dict(restored.named_buffers())
+    half = pickle.loads(pickle.dumps(tc.ones(3, dtype=tc.bfloat16)))
+    assert half.dtype == tc.bfloat16
