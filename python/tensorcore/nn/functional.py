@@ -611,14 +611,20 @@ def pad(input, pad, mode="constant", value=None):
     if mode == "constant":
         return _pad_constant(input, pad, 0.0 if value is None else value)
     if _native_pad is None:
-        raise NotImplementedError(f"pad: mode '{mode}' needs the native nn kernels (tensorcore._C._nn), "
-                                  "which this build does not include")
+        return _composite.pad_reflect_replicate_circular(input, pad, mode)
     return _native_pad(input, pad, mode=mode, value=value)
 
 
 _native_pad = None
 
 # ---------------------------------------------------------------- native kernels
+
+# Composite versions first; the native kernels replace them below when they are built.
+from . import _functional_composite as _composite  # noqa: E402
+from ._functional_composite import (  # noqa: E402,F401
+    layer_norm, group_norm, batch_norm, instance_norm, embedding, lstm_cell, gru_cell, rnn_tanh_cell,
+    rnn_relu_cell, pixel_shuffle, pixel_unshuffle,
+)
 
 _NATIVE_NAMES = (
     "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
