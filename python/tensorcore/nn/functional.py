@@ -638,11 +638,18 @@ _NATIVE_NAMES = (
 )
 
 if _os.path.exists(_os.path.join(_os.path.dirname(__file__), "_native.py")):
+    import types as _types
+
     from . import _native
 
-    for _name in _NATIVE_NAMES:
-        if hasattr(_native, _name):
-            globals()[_name] = getattr(_native, _name)
-    if hasattr(_native, "pad"):
-        _native_pad = _native.pad
-    del _name
+    # The listed kernels, plus any other public function the native module exports.
+    _exported = getattr(_native, "__all__", None) or [n for n in dir(_native) if not n.startswith("_")]
+    for _name in dict.fromkeys(list(_NATIVE_NAMES) + list(_exported)):
+        _value = getattr(_native, _name, None)
+        if _value is None or isinstance(_value, (_types.ModuleType, type)):
+            continue
+        if _name == "pad":
+            _native_pad = _value  # constant padding stays composite; other modes go native
+        else:
+            globals()[_name] = _value
+    del _name, _value, _exported

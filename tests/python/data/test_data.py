@@ -222,3 +222,15 @@ def test_progress_bar_output():
     with tqdm(total=None, file=buf, unit="batch") as manual:
         manual.update(3)
     assert "3batch" in buf.getvalue()
+
+
+def test_early_break_shuts_workers_down():
+    it = iter(DataLoader(Squares(200), batch_size=4, num_workers=2))
+    next(it)
+    workers = list(it._workers)
+    del it
+    import gc
+    gc.collect()
+    for w in workers:
+        w.join(timeout=10)
+    assert not any(w.is_alive() for w in workers)
