@@ -247,3 +247,29 @@ def test_deepcopy_and_pickle_modules():
     assert restored.scale.requires_grad and "scratch" in dict(restored.named_buffers())
     half = pickle.loads(pickle.dumps(tc.ones(3, dtype=tc.bfloat16)))
     assert half.dtype == tc.bfloat16
+
+
+def test_full_backward_hook_matches_torch(torch_ref):
+    torch = torch_ref
+    lin, tlin = nn.Linear(3, 2).double(), torch.nn.Linear(3, 2).double()
+    lin.load_state_dict({k: tc.from_numpy(v.detach().numpy()) for k, v in tlin.state_dict().items()})
+    seen, tseen = [], []
+    lin.register_full_backward_hook(lambda m, gi, go: seen.append((gi, go)))
+    tlin.register_full_backward_hook(lambda m, gi, go: tseen.append((gi, go)))
+    x = np.arange(6.0).reshape(2, 3)
+    xi = tc.from_numpy(x).requires_grad_(True)
+    txi = torch.from_numpy(x).requires_grad_(True)
+    (lin(xi) ** 2).sum().backward()
+    (tlin(txi) ** 2).sum().backward()
+    (gi, go), (tgi, tgo) = seen[0], tseen[0]
+    np.testing.assert_allclose(gi[0].numpy(), tgi[0].numpy())
+    np.testing.assert_allclose(go[0].numpy(), tgo[0].numpy())
+    # A hook can replace grad_input; without inputs that need grad it sees (None,).
+    handle = lin.register_full_backward_hook(lambda m, gi, go: (gi[0] * 0,))
+    xi.grad = None
+    lin(xi).sum().backward()
+    assert float(xi.grad.abs().sum()) == 0.0
+    handle.remove()
+    seen.clear()
+    lin(tc.ones(1, 3, dtype=tc.float64)).sum().backward()
+    assert seen[0][0] == (None,) and tuple(seen[0][1][0].shape) == (1, 2)

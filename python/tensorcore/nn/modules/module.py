@@ -4,7 +4,8 @@ from collections import OrderedDict, namedtuple
 
 from ... import _C
 from ..._C import Tensor
-from ...autograd.grad_mode import no_grad
+from ...autograd.function import Function
+from ...autograd.grad_mode import is_grad_enabled, no_grad
 from ..parameter import Parameter
 
 _set_data = _C._nn_py.set_data
@@ -90,6 +91,7 @@ class Module:
         object.__setattr__(self, "_forward_hooks", OrderedDict())
         object.__setattr__(self, "_forward_hooks_with_kwargs", set())
         object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
+        object.__setattr__(self, "_backward_hooks", OrderedDict())
         object.__setattr__(self, "_state_dict_hooks", OrderedDict())
         object.__setattr__(self, "_load_state_dict_pre_hooks", OrderedDict())
 
@@ -241,12 +243,23 @@ class Module:
         self._forward_hooks[handle.id] = hook
         return handle
 
+    def register_full_backward_hook(self, hook):
+        """hook(module, grad_input, grad_output) runs once the gradients with respect to the
+        module's tensor inputs are computed; a non-None result replaces grad_input."""
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        return handle
+
+    register_backward_hook = register_full_backward_hook
+
     def _call_impl(self, *args, **kwargs):
         if self._forward_pre_hooks:
             for hook in list(self._forward_pre_hooks.values()):
                 result = hook(self, args)
                 if result is not None:
                     args = result if isinstance(result, tuple) else (result,)
+        if self._backward_hooks and is_grad_enabled():
+            return self._call_with_backward_hooks(args, kwargs)
         output = self.forward(*args, **kwargs)
         if self._forward_hooks:
             for hook in list(self._forward_hooks.values()):
@@ -256,6 +269,34 @@ class Module:
         return output
 
     __call__ = _call_impl
+
+    def _call_with_backward_hooks(self, args, kwargs):
+        # Identity autograd nodes around the module: the one on the outputs records grad_output,
+        # the one on the inputs sees grad_input and calls the hooks.
+        state = _BackwardHookState(self)
+        tensor_pos = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a.requires_grad]
+        state.n_inputs = len(tensor_pos)
+        if tensor_pos:
+            wrapped = _BackwardHookFunction.apply(state.on_grad_input, *[args[i] for i in tensor_pos])
+            args = list(args)
+            for i, t in zip(tensor_pos, wrapped):
+                args[i] = t
+            args = tuple(args)
+        output = self.forward(*args, **kwargs)
+        if self._forward_hooks:
+            for hook in list(self._forward_hooks.values()):
+                result = hook(self, args, output)
+                if result is not None:
+                    output = result
+        outs = output if isinstance(output, tuple) else (output,)
+        out_pos = [i for i, o in enumerate(outs) if isinstance(o, Tensor) and o.requires_grad]
+        if not out_pos:
+            return output
+        wrapped = _BackwardHookFunction.apply(state.on_grad_output, *[outs[i] for i in out_pos])
+        outs = list(outs)
+        for i, t in zip(out_pos, wrapped):
+            outs[i] = t
+        return tuple(outs) if isinstance(output, tuple) else outs[0]
 
     # ---- traversal ----
     def _named_members(self, get_members, prefix="", recurse=True, remove_duplicate=True):
@@ -538,6 +579,46 @@ class Module:
 
     def __setstate__(self, state):
         self.__dict__.update(state)
+
+
+class _BackwardHookState:
+    def __init__(self, module):
+        self.module = module
+        self.grad_output = None
+        self.n_inputs = 0
+
+    def on_grad_output(self, grads):
+        self.grad_output = grads
+        if self.n_inputs == 0:  # no input needs a gradient: hooks get grad_input of Nones
+            self._run_hooks((None,))
+        return None
+
+    def on_grad_input(self, grads):
+        return self._run_hooks(grads)
+
+    def _run_hooks(self, grad_input):
+        replaced = None
+        for hook in list(self.module._backward_hooks.values()):
+            result = hook(self.module, grad_input, self.grad_output)
+            if result is not None:
+                result = tuple(result) if isinstance(result, (tuple, list)) else (result,)
+                if len(result) != len(grad_input):
+                    raise RuntimeError(f"Backward hook returned an invalid number of grad_input, got "
+                                       f"{len(result)}, but expected {len(grad_input)}")
+                grad_input = replaced = result
+        return replaced
+
+
+class _BackwardHookFunction(Function):
+    @staticmethod
+    def forward(ctx, callback, *tensors):
+        ctx.callback = callback
+        return tuple(t.view_as(t) for t in tensors)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        replaced = ctx.callback(grads)
+        return (None,) + tuple(replaced if replaced is not None else grads)
 
 
 def _fmt_shape(shape):
