@@ -93,24 +93,72 @@ void softmax_slice(const T* __restrict x, T* __restrict out, int64_t C, int64_t 
   }
 }
 
+// Row reductions with kLanes independent accumulators: without -ffast-math GCC will not
+// reassociate a single running max/sum, so the lanes are what lets these loops vectorize.
+constexpr int kLanes = 16;
+
+template <typename T>
+T row_max(const T* __restrict x, int64_t n) {
+  T acc[kLanes];
+  for (int k = 0; k < kLanes; ++k) acc[k] = -std::numeric_limits<T>::infinity();
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int k = 0; k < kLanes; ++k) acc[k] = x[i + k] > acc[k] ? x[i + k] : acc[k];
+  T m = -std::numeric_limits<T>::infinity();
+  for (int k = 0; k < kLanes; ++k) m = acc[k] > m ? acc[k] : m;
+  for (; i < n; ++i) m = x[i] > m ? x[i] : m;
+  return m;
+}
+
+// out[i] = exp(x[i] - shift) (when Store) and returns the sum of those values.
+template <typename T, bool Store>
+T row_exp_sum(const T* __restrict x, T* __restrict out, int64_t n, T shift) {
+  T acc[kLanes] = {};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int k = 0; k < kLanes; ++k) {
+      const T e = vm::exp(x[i + k] - shift);
+      if constexpr (Store) out[i + k] = e;
+      acc[k] += e;
+    }
+  T s = 0;
+  for (int k = 0; k < kLanes; ++k) s += acc[k];
+  for (; i < n; ++i) {
+    const T e = vm::exp(x[i] - shift);
+    if constexpr (Store) out[i] = e;
+    s += e;
+  }
+  return s;
+}
+
+// sum(a[i] * b[i]) (or sum(a[i]) when b is null).
+template <typename T>
+T row_dot(const T* __restrict a, const T* __restrict b, int64_t n) {
+  T acc[kLanes] = {};
+  int64_t i = 0;
+  if (b) {
+    for (; i + kLanes <= n; i += kLanes)
+      for (int k = 0; k < kLanes; ++k) acc[k] += a[i + k] * b[i + k];
+  } else {
+    for (; i + kLanes <= n; i += kLanes)
+      for (int k = 0; k < kLanes; ++k) acc[k] += a[i + k];
+  }
+  T s = 0;
+  for (int k = 0; k < kLanes; ++k) s += acc[k];
+  for (; i < n; ++i) s += b ? a[i] * b[i] : a[i];
+  return s;
+}
+
 // Inner dimension 1 (softmax over the last dim): one contiguous row per slice.
 template <typename T, bool Log>
 void softmax_row(const T* __restrict x, T* __restrict out, int64_t C) {
-  T m = -std::numeric_limits<T>::infinity();
-  for (int64_t c = 0; c < C; ++c) m = x[c] > m ? x[c] : m;
+  T m = row_max(x, C);
   if (std::isinf(m) && m < 0) m = T(0);
-  T s = 0;
   if constexpr (Log) {
-    for (int64_t c = 0; c < C; ++c) s += vm::exp(x[c] - m);
-    const T shift = m + std::log(s);
+    const T shift = m + std::log(row_exp_sum<T, false>(x, out, C, m));
     for (int64_t c = 0; c < C; ++c) out[c] = x[c] - shift;
   } else {
-    for (int64_t c = 0; c < C; ++c) {
-      const T e = vm::exp(x[c] - m);
-      out[c] = e;
-      s += e;
-    }
-    const T inv = T(1) / s;
+    const T inv = T(1) / row_exp_sum<T, true>(x, out, C, m);
     for (int64_t c = 0; c < C; ++c) out[c] *= inv;
   }
 }
@@ -161,12 +209,11 @@ Tensor softmax_backward_kernel(const Tensor& grad_in, const Tensor& y_in, int64_
         const T* __restrict yo = yd + o * slice;
         T* __restrict oo = od + o * slice;
         if (inner == 1) {  // contiguous rows: reduce and update along c
-          T a = 0;
           if constexpr (Log) {
-            for (int64_t c = 0; c < C; ++c) a += go[c];
+            const T a = row_dot<T>(go, nullptr, C);
             for (int64_t c = 0; c < C; ++c) oo[c] = go[c] - vm::exp(yo[c]) * a;
           } else {
-            for (int64_t c = 0; c < C; ++c) a += go[c] * yo[c];
+            const T a = row_dot<T>(go, yo, C);
             for (int64_t c = 0; c < C; ++c) oo[c] = yo[c] * (go[c] - a);
           }
           continue;
