@@ -234,3 +234,10 @@ def test_early_break_shuts_workers_down():
     for w in workers:
         w.join(timeout=10)
     assert not any(w.is_alive() for w in workers)
+
+
+def test_spawn_context_pickles_dataset_tensors():
+    ds = TensorDataset(tc.arange(20.0).reshape(10, 2), tc.arange(10))
+    out = list(DataLoader(ds, batch_size=4, num_workers=1, multiprocessing_context="spawn"))
+    assert [b[1].tolist() for b in out] == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
+    np.testing.assert_array_equal(out[2][0].numpy(), [[16.0, 17.0], [18.0, 19.0]])
