@@ -3,6 +3,7 @@
 #include "tensorcore/optim/fused.h"
 
 #include <cmath>
+#include <type_traits>
 
 #include "tensorcore/core/error.h"
 #include "tensorcore/core/parallel.h"
@@ -135,16 +136,22 @@ void adam_step(const TensorList& params, const TensorList& exp_avgs, const Tenso
     T* vmax = o.amsgrad ? max_exp_avg_sqs[i].template data<T>() : nullptr;
     elems(p.numel(), [=](int64_t b, int64_t e) {
       if (vmax) {
+        // Restrict-qualified locals: GCC does not vectorize this loop through the captures.
+        T* __restrict P = pd;
+        const T* __restrict G = gd;
+        T* __restrict M = m;
+        T* __restrict V = v;
+        T* __restrict VM = vmax;
         for (int64_t j = b; j < e; ++j) {
-          const T pj = pd[j] * decay;
-          const T gj = sign * gd[j] + l2 * pd[j];
-          const T mj = m[j] + (gj - m[j]) * (T(1) - b1);
-          const T vj = b2 * v[j] + (T(1) - b2) * gj * gj;
-          const T vm = vmax[j] > vj ? vmax[j] : vj;
-          m[j] = mj;
-          v[j] = vj;
-          vmax[j] = vm;
-          pd[j] = pj - step_size * mj / (std::sqrt(vm) * inv_bc2_sqrt + eps);
+          const T pj = P[j] * decay;
+          const T gj = sign * G[j] + l2 * P[j];
+          const T mj = M[j] + (gj - M[j]) * (T(1) - b1);
+          const T vj = b2 * V[j] + (T(1) - b2) * gj * gj;
+          const T vmj = VM[j] > vj ? VM[j] : vj;
+          M[j] = mj;
+          V[j] = vj;
+          VM[j] = vmj;
+          P[j] = pj - step_size * mj / (std::sqrt(vmj) * inv_bc2_sqrt + eps);
         }
       } else {
         for (int64_t j = b; j < e; ++j) {
@@ -201,28 +208,40 @@ void rmsprop_step(const TensorList& params, const TensorList& square_avgs, const
     T* sq = square_avgs[i].template data<T>();
     T* buf = o.momentum > 0 ? momentum_buffers[i].template data<T>() : nullptr;
     T* ga = o.centered ? grad_avgs[i].template data<T>() : nullptr;
-    elems(p.numel(), [=](int64_t b, int64_t e) {
-      for (int64_t j = b; j < e; ++j) {
-        const T gj = sign * gd[j] + wd * pd[j];
-        const T sj = alpha * sq[j] + (T(1) - alpha) * gj * gj;
-        sq[j] = sj;
-        T avg;
-        if (ga) {
-          const T gaj = ga[j] + (gj - ga[j]) * (T(1) - alpha);
-          ga[j] = gaj;
-          avg = std::sqrt(sj - gaj * gaj) + eps;
-        } else {
-          avg = std::sqrt(sj) + eps;
+    // One branch-free loop per (centered, momentum) combination.
+    auto run = [=](auto centered, auto with_momentum) {
+      elems(p.numel(), [=](int64_t b, int64_t e) {
+        T* __restrict P = pd;
+        const T* __restrict G = gd;
+        T* __restrict S = sq;
+        T* __restrict B = buf;
+        T* __restrict A = ga;
+        for (int64_t j = b; j < e; ++j) {
+          const T gj = sign * G[j] + wd * P[j];
+          const T sj = alpha * S[j] + (T(1) - alpha) * gj * gj;
+          S[j] = sj;
+          T avg;
+          if constexpr (decltype(centered)::value) {
+            const T gaj = A[j] + (gj - A[j]) * (T(1) - alpha);
+            A[j] = gaj;
+            avg = std::sqrt(sj - gaj * gaj) + eps;
+          } else {
+            avg = std::sqrt(sj) + eps;
+          }
+          if constexpr (decltype(with_momentum)::value) {
+            const T bj = mom * B[j] + gj / avg;
+            B[j] = bj;
+            P[j] -= lr * bj;
+          } else {
+            P[j] -= lr * gj / avg;
+          }
         }
-        if (buf) {
-          const T bj = mom * buf[j] + gj / avg;
-          buf[j] = bj;
-          pd[j] -= lr * bj;
-        } else {
-          pd[j] -= lr * gj / avg;
-        }
-      }
-    });
+      });
+    };
+    if (ga && buf) run(std::true_type{}, std::true_type{});
+    else if (ga) run(std::true_type{}, std::false_type{});
+    else if (buf) run(std::false_type{}, std::true_type{});
+    else run(std::false_type{}, std::false_type{});
   });
 }
 
