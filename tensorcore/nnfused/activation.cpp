@@ -238,10 +238,22 @@ constexpr double kInvSqrt2Pi = 0.39894228040143267794;
 constexpr double kTanhScale = 0.79788456080286535588;  // sqrt(2/pi)
 constexpr double kTanhCubic = 0.044715;
 
+// erf for GELU in float: Abramowitz & Stegun 7.1.26 (|error| <= 1.5e-7, the approximation
+// PyTorch's vectorized float erf uses), all in float lanes. Double keeps vec_math's erf.
+inline __attribute__((always_inline)) float gelu_erf(float x) {
+  const float ax = std::fabs(x);
+  const float t = 1.0f / (1.0f + 0.3275911f * ax);
+  const float poly = ((((1.061405429f * t - 1.453152027f) * t + 1.421413741f) * t - 0.284496736f) * t +
+                      0.254829592f) * t;
+  const float r = 1.0f - poly * vm::exp(-ax * ax);
+  return std::copysign(r, x);
+}
+inline __attribute__((always_inline)) double gelu_erf(double x) { return vm::erf(x); }
+
 template <typename T>
 inline __attribute__((always_inline)) T gelu_value(T x, bool approx) {
   if (approx) return T(0.5) * x * (T(1) + vm::tanh(T(kTanhScale) * (x + T(kTanhCubic) * x * x * x)));
-  return T(0.5) * x * (T(1) + vm::erf(x * T(kSqrt1_2)));
+  return T(0.5) * x * (T(1) + gelu_erf(x * T(kSqrt1_2)));
 }
 
 template <typename T>
@@ -252,7 +264,7 @@ inline __attribute__((always_inline)) T gelu_derivative(T x, bool approx) {
     const T dinner = T(kTanhScale) * (T(1) + T(3 * kTanhCubic) * x * x);
     return T(0.5) * (T(1) + t) + T(0.5) * x * (T(1) - t * t) * dinner;
   }
-  const T cdf = T(0.5) * (T(1) + vm::erf(x * T(kSqrt1_2)));
+  const T cdf = T(0.5) * (T(1) + gelu_erf(x * T(kSqrt1_2)));
   return cdf + x * T(kInvSqrt2Pi) * vm::exp(T(-0.5) * x * x);
 }
 
