@@ -143,7 +143,8 @@ SCHEDULERS = [
     ("ExponentialLR", {"gamma": 0.9}), ("CosineAnnealingLR", {"T_max": 5, "eta_min": 0.01}),
     ("CosineAnnealingWarmRestarts", {"T_0": 3, "T_mult": 2, "eta_min": 0.001}),
     ("LinearLR", {"start_factor": 0.25, "total_iters": 4}), ("ConstantLR", {"factor": 0.5, "total_iters": 3}),
-    ("LambdaLR", {"lr_lambda": lambda e: 0.95 ** e}),
+    ("LambdaLR", {"lr_lambda": lambda e: 0.95 ** e}), ("MultiplicativeLR", {"lr_lambda": lambda e: 0.9}),
+    ("PolynomialLR", {"total_iters": 6, "power": 2.0}),
     ("OneCycleLR", {"max_lr": 1.0, "total_steps": 14}),
     ("OneCycleLR", {"max_lr": 1.0, "total_steps": 14, "three_phase": True, "anneal_strategy": "linear"}),
     ("CyclicLR", {"base_lr": 0.01, "max_lr": 0.1, "step_size_up": 3, "mode": "triangular2"}),
@@ -224,3 +225,24 @@ def test_mlp_trains_to_accuracy():
         sched.step()
     acc = float((model(X).argmax(1) == Y).float().mean())
     assert acc >= 0.95, acc
+
+
+def test_scheduler_state_dict_round_trip():
+    p = nn.Parameter(tc.ones(1))
+    opt = optim.SGD([p], lr=1.0)
+    s = optim.lr_scheduler.CosineAnnealingLR(opt, T_max=10)
+    for _ in range(4):
+        opt.step()
+        s.step()
+    sd = s.state_dict()
+    opt2 = optim.SGD([nn.Parameter(tc.ones(1))], lr=1.0)
+    s2 = optim.lr_scheduler.CosineAnnealingLR(opt2, T_max=10)
+    s2.load_state_dict(sd)
+    opt2.param_groups[0]["lr"] = opt.param_groups[0]["lr"]
+    for _ in range(3):
+        opt.step()
+        s.step()
+        opt2.step()
+        s2.step()
+    assert s2.get_last_lr() == s.get_last_lr()
+    assert s.last_epoch == 7 and abs(s.get_last_lr()[0] - 0.5 * (1 + math.cos(math.pi * 7 / 10))) < 1e-12
