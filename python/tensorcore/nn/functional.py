@@ -10,8 +10,6 @@ import os as _os
 
 from .. import _C
 from .._tensor import tensor as _tensor
-from .._C import Tensor
-from ..autograd.grad_mode import no_grad
 from ._functional_losses import *  # noqa: F401,F403
 from ._functional_losses import _check_tensor
 

@@ -1,10 +1,8 @@
 """Learning-rate schedulers with torch.optim.lr_scheduler's names and (chainable) update rules."""
 import math
 import warnings
-import weakref
 from bisect import bisect_right
 from collections import Counter
-from functools import wraps
 
 from .optimizer import Optimizer
 

@@ -1,6 +1,7 @@
 """Activation modules (thin wrappers over nn.functional)."""
 from ... import _C
 from .. import functional as F
+from ..init import constant_ as init_constant_
 from ..parameter import Parameter
 from .module import Module
 
@@ -152,18 +153,13 @@ class PReLU(Module):
                                         dtype=dtype if dtype is not None else _C.get_default_dtype()))
 
     def reset_parameters(self):
-        with_no_grad_fill(self.weight, self.init)
+        init_constant_(self.weight, self.init)
 
     def forward(self, input):
         return F.prelu(input, self.weight)
 
     def extra_repr(self):
         return f"num_parameters={self.num_parameters}"
-
-
-def with_no_grad_fill(t, v):
-    from ..init import constant_
-    constant_(t, v)
 
 
 class Softplus(Module):

@@ -1,7 +1,6 @@
 """Conv1d/2d/3d and ConvTranspose1d/2d over the native convolution kernels."""
 import math
 
-from ... import _C
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter

@@ -100,13 +100,9 @@ class RNNBase(Module):
         packed = isinstance(input, PackedSequence)
         lengths = None
         if packed:
-            padded, lengths_t = pad_packed_sequence(input, batch_first=False)
-            sorted_indices, unsorted_indices = input.sorted_indices, input.unsorted_indices
-            x = padded
-            lengths = lengths_t
-            if sorted_indices is not None:
-                # pad_packed_sequence restored the original order; run in that order and re-pack below.
-                pass
+            # Run on the padded batch in the original order (pad_packed_sequence restores it); padded
+            # steps are masked per sequence and the result is re-packed below.
+            x, lengths = pad_packed_sequence(input, batch_first=False)
             is_batched = True
         else:
             is_batched = input.dim() == 3
@@ -134,8 +130,6 @@ class RNNBase(Module):
             if not is_batched and not packed:
                 h0 = h0.unsqueeze(1)
                 c0 = c0.unsqueeze(1) if c0 is not None else None
-            if packed and input.sorted_indices is not None:
-                pass
             for name, s in (("hx", h0), ("cx", c0)):
                 if s is not None and tuple(s.shape) != state_shape:
                     raise ValueError(f"{type(self).__name__}: Expected hidden size {state_shape}, got "

@@ -1,5 +1,4 @@
 """Embedding and EmbeddingBag over the native kernels."""
-from ... import _C
 from ...autograd.grad_mode import no_grad
 from .. import functional as F
 from .. import init

@@ -1,6 +1,5 @@
 """Worker-process side of DataLoader: the fetch loop, worker info, exception wrapping, and the
 transport that moves tensors to the main process (large ones through shared memory)."""
-import os
 import queue
 import random
 import sys

@@ -2,7 +2,6 @@
 import itertools
 import multiprocessing
 import queue
-import threading
 
 from ... import _C
 from ..._C import Tensor

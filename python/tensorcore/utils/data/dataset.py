@@ -4,7 +4,6 @@ import math
 import warnings
 
 from ... import _C
-from ..._C import Tensor
 
 
 class Dataset:
