@@ -241,3 +241,19 @@ def test_spawn_context_pickles_dataset_tensors():
     out = list(DataLoader(ds, batch_size=4, num_workers=1, multiprocessing_context="spawn"))
     assert [b[1].tolist() for b in out] == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
     np.testing.assert_array_equal(out[2][0].numpy(), [[16.0, 17.0], [18.0, 19.0]])
+
+
+class DiesInWorker(Dataset):
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        import os
+        if get_worker_info() is not None and i == 3:
+            os._exit(3)
+        return i
+
+
+def test_worker_that_dies_is_reported():
+    with pytest.raises(RuntimeError, match="exited unexpectedly"):
+        list(DataLoader(DiesInWorker(), batch_size=2, num_workers=1))

@@ -273,3 +273,19 @@ def test_full_backward_hook_matches_torch(torch_ref):
     seen.clear()
     lin(tc.ones(1, 3, dtype=tc.float64)).sum().backward()
     assert seen[0][0] == (None,) and tuple(seen[0][1][0].shape) == (1, 2)
+
+
+def test_to_cpu_and_sync_batchnorm_conversion():
+    net = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
+    w = net[0].weight
+    assert net.to("cpu") is net and net[0].weight is w and w.device == tc.device("cpu")
+    net.to(tc.float64)
+    assert w.dtype == tc.float64 and net[1].running_mean.dtype == tc.float64
+    assert net[1].num_batches_tracked.dtype == tc.int64  # integer buffers keep their dtype
+    with pytest.raises(TypeError, match="floating point"):
+        net.to(tc.int32)
+    net[1].train()
+    net(tc.randn(4, 2, dtype=tc.float64))
+    synced = nn.SyncBatchNorm.convert_sync_batchnorm(net)
+    assert isinstance(synced[1], nn.SyncBatchNorm) and synced[1].running_mean.dtype == tc.float64
+    np.testing.assert_array_equal(synced[1].running_mean.numpy(), net[1].running_mean.numpy())

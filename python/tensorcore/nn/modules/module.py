@@ -579,6 +579,12 @@ class Module:
 
     def __setstate__(self, state):
         self.__dict__.update(state)
+        # Objects pickled by an older version may lack newer bookkeeping attributes.
+        for name in ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_state_dict_hooks",
+                     "_load_state_dict_pre_hooks"):
+            self.__dict__.setdefault(name, OrderedDict())
+        self.__dict__.setdefault("_non_persistent_buffers_set", set())
+        self.__dict__.setdefault("_forward_hooks_with_kwargs", set())
 
 
 class _BackwardHookState:

@@ -110,8 +110,10 @@ class SyncBatchNorm(_BatchNorm):
     def convert_sync_batchnorm(cls, module, process_group=None):
         out = module
         if isinstance(module, _BatchNorm) and not isinstance(module, SyncBatchNorm):
+            ref = module.weight if module.weight is not None else module.running_mean
             out = SyncBatchNorm(module.num_features, module.eps, module.momentum, module.affine,
-                                module.track_running_stats, process_group)
+                                module.track_running_stats, process_group,
+                                dtype=ref.dtype if ref is not None else None)
             out.load_state_dict(module.state_dict())
             out.train(module.training)
         for name, child in module.named_children():
