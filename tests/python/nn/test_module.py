@@ -289,3 +289,21 @@ def test_to_cpu_and_sync_batchnorm_conversion():
     synced = nn.SyncBatchNorm.convert_sync_batchnorm(net)
     assert isinstance(synced[1], nn.SyncBatchNorm) and synced[1].running_mean.dtype == tc.float64
     np.testing.assert_array_equal(synced[1].running_mean.numpy(), net[1].running_mean.numpy())
+
+
+def test_weight_norm_matches_torch(torch_ref):
+    torch = torch_ref
+    lin, tlin = nn.Linear(4, 3).double(), torch.nn.Linear(4, 3).double()
+    lin.load_state_dict({k: tc.from_numpy(v.detach().numpy()) for k, v in tlin.state_dict().items()})
+    nn.utils.weight_norm(lin)
+    torch.nn.utils.weight_norm(tlin)
+    assert sorted(n for n, _ in lin.named_parameters()) == sorted(n for n, _ in tlin.named_parameters())
+    np.testing.assert_allclose(lin.weight_g.detach().numpy(), tlin.weight_g.detach().numpy())
+    x = np.random.default_rng(0).standard_normal((5, 4))
+    lin(tc.from_numpy(x)).pow(2).sum().backward()
+    tlin(torch.from_numpy(x)).pow(2).sum().backward()
+    np.testing.assert_allclose(lin.weight_g.grad.numpy(), tlin.weight_g.grad.numpy(), rtol=1e-10)
+    np.testing.assert_allclose(lin.weight_v.grad.numpy(), tlin.weight_v.grad.numpy(), rtol=1e-10)
+    nn.utils.remove_weight_norm(lin)
+    assert sorted(n for n, _ in lin.named_parameters()) == ["bias", "weight"]
+    np.testing.assert_allclose(lin.weight.detach().numpy(), tlin.weight.detach().numpy(), rtol=1e-12)
