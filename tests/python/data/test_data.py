@@ -257,3 +257,10 @@ class DiesInWorker(Dataset):
 def test_worker_that_dies_is_reported():
     with pytest.raises(RuntimeError, match="exited unexpectedly"):
         list(DataLoader(DiesInWorker(), batch_size=2, num_workers=1))
+
+
+def test_persistent_workers_with_iterable_dataset():
+    loader = DataLoader(Stream(10), batch_size=3, num_workers=2, persistent_workers=True)
+    for _ in range(3):
+        assert sorted(v for b in loader for v in b.tolist()) == list(range(10))
+    loader._iterator._shutdown_workers()
