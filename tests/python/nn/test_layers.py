@@ -157,3 +157,22 @@ def test_pixel_shuffle_and_padding_modes(torch_ref):
     assert gradcheck(lambda t: F.pad(t, (2, 1), mode="reflect"), (tc.from_numpy(arr(2, 5)).requires_grad_(True),))
     with pytest.raises(ValueError, match="reflect mode"):
         F.pad(tc.zeros(1, 3), (3, 0), mode="reflect")
+
+
+def test_lstm_projections_match_torch(torch_ref):
+    torch = torch_ref
+    m = nn.LSTM(4, 6, num_layers=2, bidirectional=True, proj_size=3).double()
+    tm = torch.nn.LSTM(4, 6, num_layers=2, bidirectional=True, proj_size=3).double()
+    assert [n for n, _ in m.named_parameters()] == [n for n, _ in tm.named_parameters()]
+    copy_weights(m, tm)
+    x = arr(5, 2, 4)
+    h0, c0 = arr(4, 2, 3), arr(4, 2, 6)
+    out, (h, c) = m(tc.from_numpy(x), (tc.from_numpy(h0), tc.from_numpy(c0)))
+    tout, (th, tc_) = tm(torch.from_numpy(x), (torch.from_numpy(h0), torch.from_numpy(c0)))
+    for a, b in ((out, tout), (h, th), (c, tc_)):
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-9, atol=1e-12)
+    assert repr(m) == repr(tm)
+    with pytest.raises(ValueError, match="proj_size has to be smaller"):
+        nn.LSTM(4, 3, proj_size=3)
+    with pytest.raises(ValueError, match="only supported for LSTM"):
+        nn.GRU(4, 6, proj_size=2)

@@ -31,8 +31,12 @@ class RNNBase(Module):
         if not 0 <= dropout <= 1 or isinstance(dropout, bool):
             raise ValueError("dropout should be a number in range [0, 1] representing the probability of an "
                              "element being zeroed")
-        if proj_size != 0:
-            raise NotImplementedError("LSTM proj_size is not supported yet")
+        if proj_size < 0:
+            raise ValueError("proj_size should be a positive integer or zero to disable projections")
+        if proj_size >= hidden_size:
+            raise ValueError("proj_size has to be smaller than hidden_size")
+        if proj_size and mode != "LSTM":
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
         if hidden_size <= 0 or num_layers <= 0:
             raise ValueError(f"{mode}: hidden_size and num_layers must be positive, got {hidden_size}, {num_layers}")
         self.mode, self.input_size, self.hidden_size = mode, input_size, hidden_size
@@ -40,16 +44,21 @@ class RNNBase(Module):
         self.dropout, self.bidirectional, self.proj_size = float(dropout), bidirectional, proj_size
         gate_size = self._gates[mode] * hidden_size
         num_directions = 2 if bidirectional else 1
+        # With projections (LSTM proj_size) the hidden state h has proj_size features.
+        real_hidden = proj_size if proj_size > 0 else hidden_size
         self._flat_weights_names = []
         for layer in range(num_layers):
             for direction in range(num_directions):
-                layer_input = input_size if layer == 0 else hidden_size * num_directions
+                layer_input = input_size if layer == 0 else real_hidden * num_directions
                 suffix = "_reverse" if direction == 1 else ""
                 names = [f"weight_ih_l{layer}{suffix}", f"weight_hh_l{layer}{suffix}"]
-                shapes = [(gate_size, layer_input), (gate_size, hidden_size)]
+                shapes = [(gate_size, layer_input), (gate_size, real_hidden)]
                 if bias:
                     names += [f"bias_ih_l{layer}{suffix}", f"bias_hh_l{layer}{suffix}"]
                     shapes += [(gate_size,), (gate_size,)]
+                if proj_size > 0:
+                    names.append(f"weight_hr_l{layer}{suffix}")
+                    shapes.append((proj_size, hidden_size))
                 for name, shape in zip(names, shapes):
                     setattr(self, name, Parameter(_empty(*shape, device=device, dtype=dtype)))
                 self._flat_weights_names += names
@@ -75,12 +84,14 @@ class RNNBase(Module):
             return w_ih, w_hh, getattr(self, f"bias_ih_l{layer}{suffix}"), getattr(self, f"bias_hh_l{layer}{suffix}")
         return w_ih, w_hh, None, None
 
-    def _run_direction(self, cell, x, state, weights, reverse, lengths):
+    def _run_direction(self, cell, x, state, weights, reverse, lengths, w_hr=None):
         steps = range(x.shape[0] - 1, -1, -1) if reverse else range(x.shape[0])
         outputs = [None] * x.shape[0]
         is_lstm = self.mode == "LSTM"
         for t in steps:
             new = cell(x[t], state, *weights)
+            if w_hr is not None:
+                new = (_C.matmul(new[0], w_hr.t()), new[1])
             if lengths is not None:
                 # Padded steps keep the previous state and emit zeros (packed-sequence semantics).
                 mask = (lengths > t).unsqueeze(1)
@@ -117,11 +128,13 @@ class RNNBase(Module):
                              f"{self.input_size}, got {x.shape[-1]}")
         batch = x.shape[1]
         num_directions = 2 if self.bidirectional else 1
-        state_shape = (self.num_layers * num_directions, batch, self.hidden_size)
+        real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
+        state_shape = (self.num_layers * num_directions, batch, real_hidden)
+        cell_shape = (self.num_layers * num_directions, batch, self.hidden_size)
         is_lstm = self.mode == "LSTM"
         if hx is None:
-            zeros = _C.zeros(state_shape, dtype=x.dtype, device=x.device)
-            h0, c0 = zeros, zeros
+            h0 = _C.zeros(state_shape, dtype=x.dtype, device=x.device)
+            c0 = _C.zeros(cell_shape, dtype=x.dtype, device=x.device)
         else:
             if is_lstm:
                 h0, c0 = hx
@@ -130,10 +143,10 @@ class RNNBase(Module):
             if not is_batched and not packed:
                 h0 = h0.unsqueeze(1)
                 c0 = c0.unsqueeze(1) if c0 is not None else None
-            for name, s in (("hx", h0), ("cx", c0)):
-                if s is not None and tuple(s.shape) != state_shape:
-                    raise ValueError(f"{type(self).__name__}: Expected hidden size {state_shape}, got "
-                                     f"{tuple(s.shape)} for {name}")
+            for name, st, shape in (("hx", h0, state_shape), ("cx", c0, cell_shape)):
+                if st is not None and tuple(st.shape) != shape:
+                    raise ValueError(f"{type(self).__name__}: Expected hidden size {shape}, got "
+                                     f"{tuple(st.shape)} for {name}")
         cell = _cell_fn(self.mode)
         h_n, c_n = [], []
         layer_input = x
@@ -142,8 +155,11 @@ class RNNBase(Module):
             for direction in range(num_directions):
                 idx = layer * num_directions + direction
                 state = (h0[idx], c0[idx]) if is_lstm else h0[idx]
+                w_hr = None
+                if self.proj_size > 0:
+                    w_hr = getattr(self, f"weight_hr_l{layer}" + ("_reverse" if direction == 1 else ""))
                 out, final = self._run_direction(cell, layer_input, state, self._weights(layer, direction),
-                                                 direction == 1, lengths)
+                                                 direction == 1, lengths, w_hr)
                 outs.append(out)
                 if is_lstm:
                     h_n.append(final[0])
@@ -169,6 +185,8 @@ class RNNBase(Module):
 
     def extra_repr(self):
         s = f"{self.input_size}, {self.hidden_size}"
+        if self.proj_size:
+            s += f", proj_size={self.proj_size}"
         if self.num_layers != 1:
             s += f", num_layers={self.num_layers}"
         if not self.bias:
