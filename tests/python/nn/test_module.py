@@ -307,3 +307,28 @@ def test_weight_norm_matches_torch(torch_ref):
     nn.utils.remove_weight_norm(lin)
     assert sorted(n for n, _ in lin.named_parameters()) == ["bias", "weight"]
     np.testing.assert_allclose(lin.weight.detach().numpy(), tlin.weight.detach().numpy(), rtol=1e-12)
+
+
+def test_spectral_norm_matches_torch(torch_ref):
+    torch = torch_ref
+    lin, tlin = nn.Linear(5, 4).double(), torch.nn.Linear(5, 4).double()
+    lin.load_state_dict({k: tc.from_numpy(v.detach().numpy()) for k, v in tlin.state_dict().items()})
+    nn.utils.spectral_norm(lin, n_power_iterations=2)
+    torch.nn.utils.spectral_norm(tlin, n_power_iterations=2)
+    # Same starting vectors for the power iteration.
+    with tc.no_grad():
+        lin.weight_u.copy_(tc.from_numpy(tlin.weight_u.numpy()))
+        lin.weight_v.copy_(tc.from_numpy(tlin.weight_v.numpy()))
+    assert sorted(lin.state_dict()) == sorted(tlin.state_dict())
+    x = np.random.default_rng(0).standard_normal((3, 5))
+    for _ in range(3):
+        out, tout = lin(tc.from_numpy(x)), tlin(torch.from_numpy(x))
+        np.testing.assert_allclose(out.detach().numpy(), tout.detach().numpy(), rtol=1e-9)
+    out.sum().backward()
+    tout.sum().backward()
+    np.testing.assert_allclose(lin.weight_orig.grad.numpy(), tlin.weight_orig.grad.numpy(), rtol=1e-8, atol=1e-12)
+    sigma = np.linalg.svd(lin.weight_orig.detach().numpy(), compute_uv=False)[0]
+    np.testing.assert_allclose(np.linalg.svd(lin.weight.detach().numpy(), compute_uv=False)[0], 1.0, rtol=1e-3)
+    assert sigma > 0
+    nn.utils.remove_spectral_norm(lin)
+    assert sorted(n for n, _ in lin.named_parameters()) == ["bias", "weight"]
