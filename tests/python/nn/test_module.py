@@ -332,3 +332,25 @@ def test_spectral_norm_matches_torch(torch_ref):
     assert sigma > 0
     nn.utils.remove_spectral_norm(lin)
     assert sorted(n for n, _ in lin.named_parameters()) == ["bias", "weight"]
+
+
+def test_lazy_linear_materializes_in_place():
+    lazy = nn.LazyLinear(3)
+    weight = lazy.weight
+    assert isinstance(weight, nn.UninitializedParameter)
+    opt_params = list(lazy.parameters())
+    out = lazy(tc.randn(5, 7))
+    assert tuple(out.shape) == (5, 3) and type(lazy) is nn.Linear and lazy.in_features == 7
+    assert lazy.weight is weight and type(weight) is nn.Parameter and tuple(weight.shape) == (3, 7)
+    assert opt_params[0] is weight
+    assert abs(float(weight.abs().max())) <= 1 / np.sqrt(7) + 1e-6  # Linear's default init ran
+    assert "LazyLinear" not in repr(lazy) and "in_features=7" in repr(lazy)
+    # Loading a state dict materializes from the stored shapes.
+    other = nn.LazyLinear(3)
+    other.load_state_dict(lazy.state_dict())
+    assert type(other) is nn.Linear and tuple(other.weight.shape) == (3, 7)
+    np.testing.assert_array_equal(other.weight.detach().numpy(), lazy.weight.detach().numpy())
+    conv = nn.LazyConv2d(4, 3)
+    assert isinstance(conv.weight, nn.UninitializedParameter)
+    nobias = nn.LazyLinear(2, bias=False)
+    assert nobias(tc.randn(1, 4)).shape[1] == 2 and nobias.bias is None

@@ -38,3 +38,4 @@ from .transformer import (  # noqa: F401
     MultiheadAttention, Transformer, TransformerEncoder, TransformerEncoderLayer, TransformerDecoder,
     TransformerDecoderLayer,
 )
+from .lazy import LazyModuleMixin, LazyLinear, LazyConv1d, LazyConv2d, LazyConv3d  # noqa: F401
