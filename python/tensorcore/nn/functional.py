@@ -615,6 +615,62 @@ def pad(input, pad, mode="constant", value=None):
 
 _native_pad = None
 
+# ---------------------------------------------------------------- wrappers over native kernels
+
+
+def _native_fn(name):
+    fn = globals().get(name)
+    if fn is None:
+        raise NotImplementedError(f"{name} needs the native nn kernels (tensorcore._C._nn), which this build "
+                                  "does not include")
+    return fn
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    """Deprecated alias of interpolate (kept as torch does)."""
+    return _native_fn("interpolate")(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    return _native_fn("interpolate")(input, size, scale_factor, "nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    return _native_fn("interpolate")(input, size, scale_factor, "bilinear", True)
+
+
+def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, dims):
+    ks = (kernel_size,) * dims if isinstance(kernel_size, int) else tuple(kernel_size)
+    area = 1
+    for k in ks:
+        area *= k
+    pooled = _native_fn(f"avg_pool{dims}d")(input.pow(norm_type), ks, stride, 0, ceil_mode)
+    # sign * relu(|x|) as torch does, so a negative average from rounding does not give NaN.
+    return (_C.sign(pooled) * _C.relu(_C.abs(pooled))).mul(area).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 1)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 2)
+
+
+def channel_shuffle(input, groups):
+    n, c = input.shape[0], input.shape[1]
+    if c % groups != 0:
+        raise ValueError(f"channel_shuffle: channels ({c}) must be divisible by groups ({groups})")
+    rest = tuple(input.shape[2:])
+    return input.reshape((n, groups, c // groups) + rest).transpose(1, 2).reshape((n, c) + rest)
+
+
+native_channel_shuffle = channel_shuffle
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    return rrelu(input, lower, upper, training, True)
+
 # ---------------------------------------------------------------- native kernels
 
 # Composite versions first; the native kernels replace them below when they are built.

@@ -401,3 +401,40 @@ def test_fused_softmax_family_and_double_backward(torch_ref, dim):
     # A row of -inf gives NaN like torch; a single -inf entry gets probability 0.
     row = tc.tensor([[0.0, float("-inf"), 1.0]])
     np.testing.assert_allclose(F.softmax(row, 1).numpy(), torch.softmax(torch.tensor([[0.0, float("-inf"), 1.0]]), 1))
+
+
+@native
+def test_native_lp_pool_and_upsample_wrappers(torch_ref):
+    torch = torch_ref
+    x = np.abs(arr(2, 3, 8, 8, dtype=np.float32))
+    _close(nn.LPPool2d(2, 2), torch.nn.LPPool2d(2, 2), x)
+    np.testing.assert_allclose(F.upsample_nearest(tc.from_numpy(x), scale_factor=2).numpy(),
+                               torch.nn.functional.interpolate(torch.from_numpy(x), scale_factor=2).numpy())
+
+
+@native
+def test_small_cnn_trains_to_accuracy():
+    """Conv/BatchNorm/pool CNN separates images of horizontal from vertical bars (>= 95%)."""
+    tc.manual_seed(0)
+    rng = np.random.default_rng(0)
+    n = 256
+    images = rng.normal(0, 0.3, (n, 1, 12, 12)).astype(np.float32)
+    labels = rng.integers(0, 2, n)
+    for i in range(n):
+        pos = rng.integers(1, 11)
+        if labels[i]:
+            images[i, 0, :, pos] += 1.5
+        else:
+            images[i, 0, pos, :] += 1.5
+    model = nn.Sequential(nn.Conv2d(1, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(), nn.MaxPool2d(2),
+                          nn.Conv2d(8, 8, 3, padding=1), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+                          nn.Linear(8, 2))
+    opt = tc.optim.Adam(model.parameters(), lr=0.01)
+    X, Y = tc.from_numpy(images), tc.from_numpy(labels)
+    for _ in range(60):
+        opt.zero_grad()
+        nn.functional.cross_entropy(model(X), Y).backward()
+        opt.step()
+    model.eval()
+    acc = float((model(X).argmax(1) == Y).float().mean())
+    assert acc >= 0.95, acc

@@ -15,7 +15,8 @@ from .padding import (  # noqa: F401
 )
 from .distance import PairwiseDistance, CosineSimilarity  # noqa: F401
 from .loss import (  # noqa: F401
-    L1Loss, MSELoss, NLLLoss, CrossEntropyLoss, BCELoss, BCEWithLogitsLoss, SmoothL1Loss, HuberLoss, KLDivLoss,
+    L1Loss, MSELoss, NLLLoss, NLLLoss2d, CrossEntropyLoss, BCELoss, BCEWithLogitsLoss, SmoothL1Loss, HuberLoss,
+    KLDivLoss,
     CosineEmbeddingLoss, MarginRankingLoss, HingeEmbeddingLoss, SoftMarginLoss, MultiLabelSoftMarginLoss,
     MultiMarginLoss, MultiLabelMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss, PoissonNLLLoss,
     GaussianNLLLoss, CTCLoss,
@@ -23,7 +24,7 @@ from .loss import (  # noqa: F401
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d  # noqa: F401
 from .pooling import (  # noqa: F401
     MaxPool1d, MaxPool2d, MaxPool3d, MaxUnpool2d, AvgPool1d, AvgPool2d, AvgPool3d, AdaptiveAvgPool1d,
-    AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,
+    AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, LPPool1d, LPPool2d,
 )
 from .normalization import (  # noqa: F401
     BatchNorm1d, BatchNorm2d, BatchNorm3d, SyncBatchNorm, InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, LayerNorm,

@@ -35,6 +35,10 @@ class NLLLoss(_WeightedLoss):
         return F.nll_loss(input, target, self.weight, ignore_index=self.ignore_index, reduction=self.reduction)
 
 
+class NLLLoss2d(NLLLoss):
+    """Deprecated alias of NLLLoss kept by torch."""
+
+
 class CrossEntropyLoss(_WeightedLoss):
     def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
                  label_smoothing=0.0):

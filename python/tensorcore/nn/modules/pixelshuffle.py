@@ -35,12 +35,7 @@ class ChannelShuffle(Module):
         self.groups = groups
 
     def forward(self, input):
-        n, c = input.shape[0], input.shape[1]
-        if c % self.groups != 0:
-            raise ValueError(f"ChannelShuffle: channels ({c}) must be divisible by groups ({self.groups})")
-        rest = tuple(input.shape[2:])
-        x = input.reshape((n, self.groups, c // self.groups) + rest).transpose(1, 2)
-        return x.reshape((n, c) + rest)
+        return F.channel_shuffle(input, self.groups)
 
     def extra_repr(self):
         return f"groups={self.groups}"
