@@ -1,0 +1,1 @@
+"""tensorcore.vision.transforms"""
