@@ -2,6 +2,7 @@
 // submodule tensorcore._C._vision; the Python package wraps them with torchvision's signatures.
 #include "bind.h"
 #include "tensorcore/vision/ops/ops.h"
+#include "tensorcore/vision/transforms/kernels.h"
 
 namespace tc::python {
 namespace {
@@ -20,6 +21,32 @@ void bind_vision(py::module_& m, TensorClass&) {
         py::arg("sampling_ratio"));
   v.def("ps_roi_pool", &vo::ps_roi_pool, py::arg("input"), py::arg("rois"),
         py::arg("spatial_scale"), py::arg("pooled_height"), py::arg("pooled_width"));
+
+  namespace vk = tc::vision::kernels;
+  auto mode = [](int m) {
+    TC_CHECK(m == 0 || m == 2 || m == 3, "interpolation must be nearest (0), bilinear (2) or "
+             "bicubic (3), got ", m);
+    return vk::Interpolation(m);
+  };
+  v.def("resize", [mode](const Tensor& img, int64_t h, int64_t w, int m, bool antialias) {
+    py::gil_scoped_release nogil;
+    return vk::resize(img, h, w, mode(m), antialias);
+  }, py::arg("img"), py::arg("height"), py::arg("width"), py::arg("interpolation"),
+     py::arg("antialias"));
+  v.def("crop_flip_normalize", [](const Tensor& img, const std::vector<int64_t>& tops,
+                                  const std::vector<int64_t>& lefts,
+                                  const std::vector<uint8_t>& hflip,
+                                  const std::vector<uint8_t>& vflip, int64_t h, int64_t w,
+                                  const std::vector<double>& scale,
+                                  const std::vector<double>& bias) {
+    py::gil_scoped_release nogil;
+    return vk::crop_flip_normalize(img, tops, lefts, hflip, vflip, h, w, scale, bias);
+  });
+  v.def("warp", [mode](const Tensor& img, const std::vector<double>& mats, int64_t h, int64_t w,
+                       int m, std::optional<std::vector<double>> fill) {
+    py::gil_scoped_release nogil;
+    return vk::warp(img, mats, h, w, mode(m), fill);
+  });
 }
 
 static Registrar r(bind_vision);
