@@ -42,6 +42,12 @@ void bind_vision(py::module_& m, TensorClass&) {
     py::gil_scoped_release nogil;
     return vk::crop_flip_normalize(img, tops, lefts, hflip, vflip, h, w, scale, bias);
   });
+  v.def("crop_flip", [](const Tensor& img, const std::vector<int64_t>& tops,
+                        const std::vector<int64_t>& lefts, const std::vector<uint8_t>& hflip,
+                        const std::vector<uint8_t>& vflip, int64_t h, int64_t w) {
+    py::gil_scoped_release nogil;
+    return vk::crop_flip(img, tops, lefts, hflip, vflip, h, w);
+  });
   v.def("warp", [mode](const Tensor& img, const std::vector<double>& mats, int64_t h, int64_t w,
                        int m, std::optional<std::vector<double>> fill) {
     py::gil_scoped_release nogil;

@@ -24,6 +24,11 @@ Tensor crop_flip_normalize(const Tensor& img, const std::vector<int64_t>& tops,
                            const std::vector<uint8_t>& vflip, int64_t out_h, int64_t out_w,
                            const std::vector<double>& scale, const std::vector<double>& bias);
 
+// The same per-sample crop + flips without conversion: output has the input's dtype.
+Tensor crop_flip(const Tensor& img, const std::vector<int64_t>& tops,
+                 const std::vector<int64_t>& lefts, const std::vector<uint8_t>& hflip,
+                 const std::vector<uint8_t>& vflip, int64_t out_h, int64_t out_w);
+
 // Resamples (N, C, H, W) through per-sample 3x3 projective matrices (row-major, (N or 1) x 9)
 // mapping output pixel (x, y) to input coordinates. Outside pixels are zero; with `fill`
 // (1 or C values) they blend towards fill the way torchvision's grid transform does.
