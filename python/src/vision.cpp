@@ -3,6 +3,7 @@
 #include "bind.h"
 #include "tensorcore/vision/ops/ops.h"
 #include "tensorcore/vision/transforms/kernels.h"
+#include "tensorcore/vision/transforms/pipeline.h"
 
 namespace tc::python {
 namespace {
@@ -48,6 +49,18 @@ void bind_vision(py::module_& m, TensorClass&) {
     py::gil_scoped_release nogil;
     return vk::crop_flip(img, tops, lefts, hflip, vflip, h, w);
   });
+  // The C++ deployment pipeline, so Python tests can check the round trip.
+  using tc::vision::transforms::Pipeline;
+  py::class_<Pipeline>(v, "Pipeline")
+      .def_static("load", &Pipeline::load, py::arg("path"))
+      .def_static("from_json", [](const std::string& text) { return Pipeline::from_json(text); })
+      .def("names", &Pipeline::names)
+      .def("__len__", &Pipeline::size)
+      .def("__call__", [](const Pipeline& p, const Tensor& img, py::object gen) {
+        GeneratorPtr g = gen.is_none() ? GeneratorPtr() : gen.cast<GeneratorPtr>();
+        py::gil_scoped_release nogil;
+        return p(img, g);
+      }, py::arg("img"), py::arg("generator") = py::none());
   v.def("warp", [mode](const Tensor& img, const std::vector<double>& mats, int64_t h, int64_t w,
                        int m, std::optional<std::vector<double>> fill) {
     py::gil_scoped_release nogil;

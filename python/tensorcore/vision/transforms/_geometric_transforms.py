@@ -177,7 +177,7 @@ class RandomCrop(Transform):
     def _config(self):
         return {"size": list(self.size), "padding": self.padding,
                 "pad_if_needed": self.pad_if_needed, "fill": self.fill,
-                "padding_mode": self.padding_mode}
+                "padding_mode": self.padding_mode, "same_on_batch": self.same_on_batch}
 
     def extra_repr(self):
         return f"size={self.size}, padding={self.padding}"
