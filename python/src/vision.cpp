@@ -23,6 +23,13 @@ void bind_vision(py::module_& m, TensorClass&) {
   v.def("ps_roi_pool", &vo::ps_roi_pool, py::arg("input"), py::arg("rois"),
         py::arg("spatial_scale"), py::arg("pooled_height"), py::arg("pooled_width"));
 
+  v.def("deform_conv2d", [](const Tensor& input, const Tensor& offset, const Tensor& weight,
+                            const Tensor& bias, std::pair<int64_t, int64_t> stride,
+                            std::pair<int64_t, int64_t> padding,
+                            std::pair<int64_t, int64_t> dilation, const Tensor& mask) {
+    return vo::deform_conv2d(input, offset, weight, bias, stride, padding, dilation, mask);
+  });
+
   namespace vk = tc::vision::kernels;
   auto mode = [](int m) {
     TC_CHECK(m == 0 || m == 2 || m == 3, "interpolation must be nearest (0), bilinear (2) or "

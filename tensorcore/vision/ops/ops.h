@@ -2,6 +2,7 @@
 // Detection ops with torchvision's names and semantics (torchvision.ops). Boxes are (K, 4) xyxy;
 // rois are (K, 5) [batch_index, x1, y1, x2, y2]. Float32/Float64 on the CPU.
 #include <tuple>
+#include <utility>
 
 #include "tensorcore/core/tensor.h"
 
@@ -27,5 +28,13 @@ Tensor ps_roi_align(const Tensor& input, const Tensor& rois, double spatial_scal
                     int64_t pooled_height, int64_t pooled_width, int64_t sampling_ratio);
 Tensor ps_roi_pool(const Tensor& input, const Tensor& rois, double spatial_scale,
                    int64_t pooled_height, int64_t pooled_width);
+
+// Deformable convolution (v2 when `mask` is given). offset: (N, 2*offset_groups*kh*kw, oh, ow),
+// mask: (N, offset_groups*kh*kw, oh, ow); bias and mask may be undefined. Differentiable w.r.t.
+// input, offset, weight, mask and bias.
+Tensor deform_conv2d(const Tensor& input, const Tensor& offset, const Tensor& weight,
+                     const Tensor& bias, std::pair<int64_t, int64_t> stride,
+                     std::pair<int64_t, int64_t> padding, std::pair<int64_t, int64_t> dilation,
+                     const Tensor& mask);
 
 }  // namespace tc::vision::ops

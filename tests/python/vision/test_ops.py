@@ -209,3 +209,20 @@ def test_sigmoid_focal_loss_and_frozen_bn(torch_ref):
     ref.running_mean.copy_(torch_ref.tensor([0.5, 0.0, -1.0]))
     np.testing.assert_allclose(bn(tc.from_numpy(img)).numpy(),
                                ref(torch_ref.from_numpy(img)).numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_multiscale_roi_align_torchvision(torch_ref):
+    tv = pytest.importorskip("torchvision")
+    rng = np.random.default_rng(8)
+    feats = {"p2": rng.standard_normal((2, 4, 64, 64)).astype(np.float32),
+             "p3": rng.standard_normal((2, 4, 32, 32)).astype(np.float32),
+             "p4": rng.standard_normal((2, 4, 16, 16)).astype(np.float32),
+             "pool": rng.standard_normal((2, 4, 8, 8)).astype(np.float32)}
+    boxes = [random_boxes(rng, 30, 250.0), random_boxes(rng, 20, 250.0)]
+    shapes = [(256, 256), (240, 250)]
+    ours = ops.MultiScaleRoIAlign(["p2", "p3", "p4"], 7, 2)(
+        {k: tc.from_numpy(v) for k, v in feats.items()}, [tc.from_numpy(b) for b in boxes], shapes)
+    ref = tv.ops.MultiScaleRoIAlign(["p2", "p3", "p4"], 7, 2)(
+        {k: torch_ref.from_numpy(v) for k, v in feats.items()},
+        [torch_ref.from_numpy(b) for b in boxes], shapes)
+    np.testing.assert_allclose(ours.numpy(), ref.numpy(), atol=1e-5)

@@ -5,5 +5,6 @@ from .boxes import (  # noqa: F401
 )
 from .roi import (  # noqa: F401
     roi_align, roi_pool, ps_roi_align, ps_roi_pool, RoIAlign, RoIPool, PSRoIAlign, PSRoIPool,
+    deform_conv2d, DeformConv2d, MultiScaleRoIAlign,
 )
 from .misc import sigmoid_focal_loss, FrozenBatchNorm2d  # noqa: F401
