@@ -68,6 +68,16 @@ void bind_vision(py::module_& m, TensorClass&) {
         py::gil_scoped_release nogil;
         return p(img, g);
       }, py::arg("img"), py::arg("generator") = py::none());
+  v.def("blend", [](const Tensor& img, const std::vector<double>& factors, int other,
+                    const std::vector<double>& values) {
+    TC_CHECK(other >= 0 && other <= 2, "blend: other must be 0 (zero), 1 (gray) or 2 (value)");
+    py::gil_scoped_release nogil;
+    return vk::blend(img, factors, vk::BlendOther(other), values);
+  });
+  v.def("adjust_hue", [](const Tensor& img, const std::vector<double>& factors) {
+    py::gil_scoped_release nogil;
+    return vk::adjust_hue(img, factors);
+  });
   v.def("warp", [mode](const Tensor& img, const std::vector<double>& mats, int64_t h, int64_t w,
                        int m, std::optional<std::vector<double>> fill) {
     py::gil_scoped_release nogil;

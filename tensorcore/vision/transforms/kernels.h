@@ -29,6 +29,17 @@ Tensor crop_flip(const Tensor& img, const std::vector<int64_t>& tops,
                  const std::vector<int64_t>& lefts, const std::vector<uint8_t>& hflip,
                  const std::vector<uint8_t>& vflip, int64_t out_h, int64_t out_w);
 
+// torchvision's _blend(img, other, factor) = clamp(f*img + (1-f)*other, 0, bound) in float32,
+// then the image dtype (truncating for uint8), for uint8/float32 (..., C, H, W) images with one
+// factor per image (or one for all). `other` is zero (brightness), the image's grayscale
+// (saturation) or one value per image (contrast: its mean gray level).
+enum class BlendOther { Zero, Gray, Value };
+Tensor blend(const Tensor& img, const std::vector<double>& factors, BlendOther other,
+             const std::vector<double>& values = {});
+
+// torchvision's adjust_hue per pixel (rgb -> hsv, shift, hsv -> rgb), one factor per image.
+Tensor adjust_hue(const Tensor& img, const std::vector<double>& factors);
+
 // Resamples (N, C, H, W) through per-sample 3x3 projective matrices (row-major, (N or 1) x 9)
 // mapping output pixel (x, y) to input coordinates. Outside pixels are zero; with `fill`
 // (1 or C values) they blend towards fill the way torchvision's grid transform does.

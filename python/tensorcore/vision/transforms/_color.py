@@ -3,7 +3,7 @@ import numbers
 
 import tensorcore as tc
 
-from ._common import check_image, channels, max_value
+from ._common import V, check_image, channels, max_value
 from ._geometry import pad
 
 
@@ -95,9 +95,20 @@ def _factor(f, op, name="factor"):
     return float(f)
 
 
+def _fast(img):
+    """Whether the fused C++ color kernels handle this image."""
+    return img.dtype in (tc.uint8, tc.float32) and img.dim() >= 3
+
+
+def _factor_list(f):
+    return f.reshape(-1).tolist() if isinstance(f, tc.Tensor) else [float(f)]
+
+
 def adjust_brightness(img, brightness_factor):
     _check_rgb(img, "adjust_brightness")
     f = _factor(brightness_factor, "adjust_brightness", "brightness_factor")
+    if _fast(img):
+        return V.blend(img, _factor_list(f), 0, [])
     return _blend(img, tc.zeros_like(img), f)
 
 
@@ -107,6 +118,8 @@ def adjust_contrast(img, contrast_factor):
     dtype = img.dtype if img.is_floating_point() else tc.float32
     gray = rgb_to_grayscale(img) if channels(img) == 3 else img
     mean = gray.to(dtype).mean(dim=(-3, -2, -1), keepdim=True)
+    if _fast(img):
+        return V.blend(img, _factor_list(f), 2, mean.reshape(-1).tolist())
     return _blend(img, mean, f)
 
 
@@ -115,6 +128,8 @@ def adjust_saturation(img, saturation_factor):
     f = _factor(saturation_factor, "adjust_saturation", "saturation_factor")
     if channels(img) == 1:
         return img
+    if _fast(img):
+        return V.blend(img, _factor_list(f), 1, [])
     return _blend(img, rgb_to_grayscale(img), f)
 
 
@@ -161,6 +176,8 @@ def adjust_hue(img, hue_factor):
         raise ValueError(f"adjust_hue: hue_factor ({hue_factor}) is not in [-0.5, 0.5].")
     if channels(img) == 1:
         return img
+    if _fast(img):
+        return V.adjust_hue(img, _factor_list(hue_factor))
     orig = img.dtype
     if img.dtype == tc.uint8:
         img = img.to(tc.float32) / 255.0
