@@ -66,8 +66,12 @@ def crop(img, top, left, height, width):
     h, w = img.shape[-2], img.shape[-1]
     right, bottom = left + width, top + height
     if left < 0 or top < 0 or right > w or bottom > h:
-        pad_ltrb = [max(-left, 0), max(-top, 0), max(right - w, 0), max(bottom - h, 0)]
-        sub = img[..., max(top, 0):min(bottom, h), max(left, 0):min(right, w)]
+        # A window partly or wholly outside the image: the kept part, then zero padding up to
+        # the requested size (torchvision's bookkeeping, including windows beyond an edge).
+        pad_ltrb = [max(-left + min(0, right), 0), max(-top + min(0, bottom), 0),
+                    max(right - max(w, left), 0), max(bottom - max(h, top), 0)]
+        sub = img[..., max(top, 0):max(min(bottom, h), max(top, 0)),
+                  max(left, 0):max(min(right, w), max(left, 0))]
         return pad(sub, pad_ltrb, fill=0)
     return img[..., top:bottom, left:right]
 
