@@ -25,3 +25,13 @@ def test_functional_matches_recorded_torchvision(dtype, case):
         assert np.abs(got.astype(int) - ref.astype(int)).max() <= tol
     else:
         np.testing.assert_allclose(got, ref, atol=2e-5, rtol=1e-5)
+
+
+def test_crop_window_outside_the_image_is_zero_padding():
+    # torchvision 0.14 slices with negative ends here (a bug); we return the zero-padded window.
+    x = tc.from_numpy(image("uint8"))
+    out = F.crop(x, -20, -30, 5, 6)
+    assert out.shape == (3, 5, 6) and int(out.sum()) == 0
+    out = F.crop(x, 18, 24, 5, 6)  # overlapping the bottom-right corner
+    np.testing.assert_array_equal(out.numpy()[:, :3, :2], image("uint8")[:, 18:, 24:])
+    assert int(out[:, 3:].sum()) == 0 and int(out[:, :, 2:].sum()) == 0
