@@ -107,6 +107,8 @@ def test_resize_max_size_and_errors():
         F.resize(x, 30, max_size=20)
     with pytest.raises(ValueError, match="interpolation"):
         F.resize(x, 30, interpolation="lanczos")
+    with pytest.raises(ValueError, match="empty"):
+        F.resize(tc.zeros((3, 0, 5)), 3)
 
 
 @pytest.mark.parametrize("interp", ["bilinear", "bicubic"])

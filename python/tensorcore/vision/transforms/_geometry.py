@@ -48,6 +48,8 @@ def resize(img, size, interpolation=InterpolationMode.BILINEAR, max_size=None, a
             not isinstance(size, numbers.Integral) and len(size) not in (1, 2)):
         raise TypeError(f"resize: size should be an int or a sequence of 1 or 2 ints, got {size!r}")
     h, w = img.shape[-2], img.shape[-1]
+    if h == 0 or w == 0:
+        raise ValueError(f"resize: input image is empty ({h}x{w})")
     oh, ow = _resized_output_size(h, w, size, max_size)
     if (oh, ow) == (h, w):
         return img
