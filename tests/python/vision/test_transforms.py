@@ -171,12 +171,24 @@ def _mask_boxes(masks):
     T.RandomHorizontalFlip(1.0), T.RandomVerticalFlip(1.0), T.CenterCrop(30),
     T.Resize([80, 120], interpolation="nearest"), T.Pad([3, 4, 5, 6]),
     T.RandomCrop(36, padding=3, generator=gen(1)), T.RandomAffine([90, 90]),
+    T.RandomResizedCrop([30, 40], scale=(0.7, 1.0), interpolation="nearest", generator=gen(2)),
+    T.RandomRotation([180, 180]), T.RandomAffine([0, 0], translate=(0.2, 0.2), generator=gen(3)),
 ])
 def test_joint_boxes_follow_masks(t):
     out = t(_sample())
     assert out["image"].shape[-2:] == out["masks"].shape[-2:]
     assert out["boxes"].shape[0] == out["labels"].shape[0] == out["masks"].shape[0]
+    assert out["boxes"].shape[0] >= 1
     np.testing.assert_allclose(out["boxes"].numpy(), _mask_boxes(out["masks"]), atol=1.01)
+
+
+def test_joint_perspective_boxes_enclose_masks():
+    out = T.RandomPerspective(0.3, p=1.0, generator=gen(4))(_sample())
+    boxes, from_masks = out["boxes"].numpy(), _mask_boxes(out["masks"])
+    assert out["boxes"].shape[0] == out["masks"].shape[0]
+    # The corner-mapped box encloses the warped mask (up to a pixel of resampling).
+    assert (boxes[:, :2] <= from_masks[:, :2] + 1).all()
+    assert (boxes[:, 2:] >= from_masks[:, 2:] - 1).all()
 
 
 def test_joint_crop_drops_boxes_outside():
