@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cmath>
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -22,7 +23,8 @@ namespace json = tc::serialize::json;
 using kernels::Interpolation;
 
 enum class Kind {
-  Resize, CenterCrop, RandomCrop, HFlip, VFlip, RandomResizedCrop, ConvertImageDtype, Normalize
+  Resize, CenterCrop, RandomCrop, HFlip, VFlip, RandomResizedCrop, ConvertImageDtype, Normalize,
+  Pad
 };
 
 struct Step {
@@ -37,6 +39,11 @@ struct Step {
   bool same_on_batch = false;
   double scale[2] = {0.08, 1.0}, ratio[2] = {3.0 / 4.0, 4.0 / 3.0};
   std::vector<double> mean, std;
+  // RandomCrop / Pad: [left, top, right, bottom], fill value and mode.
+  std::array<int64_t, 4> padding{0, 0, 0, 0};
+  bool pad_if_needed = false;
+  double fill = 0;
+  std::string padding_mode = "constant";
 };
 
 namespace {
@@ -87,6 +94,31 @@ Interpolation interp(const json::Value& params) {
   TC_CHECK(false, "Pipeline: unsupported interpolation '", v->text, "'");
 }
 
+// Python's _parse_padding: int, or 1, 2 or 4 values -> [left, top, right, bottom].
+std::array<int64_t, 4> parse_padding(const json::Value* v) {
+  if (is_null(v)) return {0, 0, 0, 0};
+  auto d = numbers(*v, "padding");
+  if (d.size() == 1) return {int64_t(d[0]), int64_t(d[0]), int64_t(d[0]), int64_t(d[0])};
+  if (d.size() == 2) return {int64_t(d[0]), int64_t(d[1]), int64_t(d[0]), int64_t(d[1])};
+  TC_CHECK(d.size() == 4, "Pipeline: padding should have 1, 2 or 4 values, got ", d.size());
+  return {int64_t(d[0]), int64_t(d[1]), int64_t(d[2]), int64_t(d[3])};
+}
+
+void parse_pad_options(const json::Value& params, Step& s) {
+  s.padding = parse_padding(params.find("padding"));
+  const json::Value* fill = params.find("fill");
+  if (!is_null(fill)) {
+    auto f = numbers(*fill, "fill");
+    TC_CHECK(f.size() == 1, "Pipeline: padding takes a single fill value for tensors");
+    s.fill = f[0];
+  }
+  const json::Value* mode = params.find("padding_mode");
+  if (!is_null(mode)) s.padding_mode = mode->text;
+  TC_CHECK(s.padding_mode == "constant" || s.padding_mode == "edge" ||
+               s.padding_mode == "reflect" || s.padding_mode == "symmetric",
+           "Pipeline: unknown padding_mode '", s.padding_mode, "'");
+}
+
 Step parse_step(const json::Value& entry) {
   Step s;
   s.name = need(entry, "name", "transform").text;
@@ -106,8 +138,11 @@ Step parse_step(const json::Value& entry) {
   } else if (s.name == "RandomCrop") {
     s.kind = Kind::RandomCrop;
     s.size = size_pair(need(params, "size", s.name), "RandomCrop.size");
-    TC_CHECK(is_null(params.find("padding")) && !flag(params, "pad_if_needed"),
-             "Pipeline: RandomCrop with padding is not supported in C++ yet");
+    parse_pad_options(params, s);
+    s.pad_if_needed = flag(params, "pad_if_needed");
+  } else if (s.name == "Pad") {
+    s.kind = Kind::Pad;
+    parse_pad_options(params, s);
   } else if (s.name == "RandomHorizontalFlip" || s.name == "RandomVerticalFlip") {
     s.kind = s.name == "RandomHorizontalFlip" ? Kind::HFlip : Kind::VFlip;
     s.p = number(need(params, "p", s.name), "p");
@@ -154,6 +189,73 @@ int64_t draw_count(const Step& s, int64_t n) { return (s.same_on_batch || n == 1
 
 template <typename T> T pick(const std::vector<T>& v, int64_t i) { return v.size() == 1 ? v[0] : v[size_t(i)]; }
 
+// RandomCrop._pads in Python: the padding applied before drawing the window.
+std::array<int64_t, 4> crop_pads(const Step& s, int64_t h, int64_t w) {
+  std::array<int64_t, 4> p = s.padding;
+  int64_t h2 = h + p[1] + p[3], w2 = w + p[0] + p[2];
+  if (s.pad_if_needed && w2 < s.size[1]) p[0] += s.size[1] - w2, p[2] += s.size[1] - w2;
+  if (s.pad_if_needed && h2 < s.size[0]) p[1] += s.size[0] - h2, p[3] += s.size[0] - h2;
+  return p;
+}
+
+// Source index for each output position along one axis (-1: fill), as Python's _pad_index.
+std::vector<int64_t> pad_index(int64_t n, int64_t before, int64_t after, const std::string& mode) {
+  std::vector<int64_t> idx;
+  if (mode == "reflect")
+    TC_CHECK(before < n && after < n, "pad: reflect padding (", before, ", ", after,
+             ") must be smaller than the dimension size ", n);
+  for (int64_t i = -before; i < n + after; ++i) {
+    int64_t j = i;
+    if (mode == "constant") {
+      j = (i < 0 || i >= n) ? -1 : i;
+    } else if (mode == "edge") {
+      j = std::clamp<int64_t>(i, 0, n - 1);
+    } else if (mode == "reflect") {
+      int64_t period = n > 1 ? 2 * (n - 1) : 1;
+      j = n > 1 ? std::abs(i) % period : 0;
+      if (j >= n) j = period - j;
+    } else {  // symmetric
+      int64_t period = 2 * n;
+      j = ((i % period) + period) % period;
+      if (j >= n) j = period - 1 - j;
+    }
+    idx.push_back(j);
+  }
+  return idx;
+}
+
+// F.pad: negative padding crops first, then rows/columns are gathered through index maps.
+Tensor pad_image(const Tensor& x, std::array<int64_t, 4> p, double fill, const std::string& mode) {
+  const int64_t N = x.size(0), C = x.size(1), H = x.size(2), W = x.size(3);
+  int64_t top = std::max<int64_t>(-p[1], 0), left = std::max<int64_t>(-p[0], 0);
+  int64_t h = H - top - std::max<int64_t>(-p[3], 0), w = W - left - std::max<int64_t>(-p[2], 0);
+  TC_CHECK(h > 0 && w > 0, "pad: negative padding removes the whole image");
+  auto rows = pad_index(h, std::max<int64_t>(p[1], 0), std::max<int64_t>(p[3], 0), mode);
+  auto cols = pad_index(w, std::max<int64_t>(p[0], 0), std::max<int64_t>(p[2], 0), mode);
+  const int64_t oh = int64_t(rows.size()), ow = int64_t(cols.size());
+  Tensor src = contiguous(x);
+  Tensor out = empty({N, C, oh, ow}, TensorOptions(x.dtype()));
+  dispatch_dtype<(1u << int(DType::UInt8)) | (1u << int(DType::Float32)) |
+                 (1u << int(DType::Float64))>(x.dtype(), "pad", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* in = src.data<T>();
+    T* o = out.data<T>();
+    const T f = static_cast<T>(fill);
+    for (int64_t nc = 0; nc < N * C; ++nc)
+      for (int64_t y = 0; y < oh; ++y) {
+        T* orow = o + (nc * oh + y) * ow;
+        if (rows[size_t(y)] < 0) {
+          std::fill(orow, orow + ow, f);
+          continue;
+        }
+        const T* irow = in + (nc * H + top + rows[size_t(y)]) * W + left;
+        for (int64_t xx = 0; xx < ow; ++xx)
+          orow[xx] = cols[size_t(xx)] < 0 ? f : irow[cols[size_t(xx)]];
+      }
+  });
+  return out;
+}
+
 // Crop windows of RandomCrop / CenterCrop: (top, left) per draw.
 std::vector<std::pair<int64_t, int64_t>> window(const Step& s, const GeneratorPtr& gen,
                                                 int64_t count, int64_t h, int64_t w) {
@@ -179,6 +281,8 @@ std::vector<uint8_t> flips(const Step& s, const GeneratorPtr& gen, int64_t count
 
 bool fusable(const Step& s, int64_t h, int64_t w) {
   if (s.kind == Kind::HFlip || s.kind == Kind::VFlip) return true;
+  if (s.kind == Kind::RandomCrop && crop_pads(s, h, w) != std::array<int64_t, 4>{0, 0, 0, 0})
+    return false;
   if (s.kind == Kind::RandomCrop || s.kind == Kind::CenterCrop)
     return s.size[0] <= h && s.size[1] <= w;
   return false;
@@ -346,9 +450,20 @@ Tensor Pipeline::operator()(const Tensor& img, const GeneratorPtr& gen) const {
         x = resize_image(x, oh, ow, s.interpolation, s.antialias);
         break;
       }
+      case Kind::Pad: {
+        x = pad_image(x, s.padding, s.fill, s.padding_mode);
+        break;
+      }
       case Kind::CenterCrop:
       case Kind::RandomCrop: {
-        TC_CHECK(s.size[0] <= h && s.size[1] <= w, s.name,
+        if (s.kind == Kind::RandomCrop) {
+          auto pads = crop_pads(s, h, w);
+          if (pads != std::array<int64_t, 4>{0, 0, 0, 0}) {
+            x = pad_image(x, pads, s.fill, s.padding_mode);
+            h = x.size(2), w = x.size(3);
+          }
+        }
+        TC_CHECK(s.kind == Kind::RandomCrop || (s.size[0] <= h && s.size[1] <= w), s.name,
                  ": crops larger than the image (padding) are not supported in C++");
         auto win = window(s, gen, cnt, h, w);
         std::vector<int64_t> tops, lefts;

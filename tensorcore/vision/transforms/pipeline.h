@@ -7,8 +7,9 @@
 //   auto pipe = tc::vision::transforms::Pipeline::load("pipeline.json");
 //   tc::Tensor out = pipe(image_uint8_chw_or_nchw, generator);
 //
-// Supported: Resize, CenterCrop, RandomCrop (without padding), RandomHorizontalFlip,
-// RandomVerticalFlip, RandomResizedCrop, ConvertImageDtype (to float32), Normalize.
+// Supported: Resize, CenterCrop, RandomCrop (with padding / pad_if_needed), Pad,
+// RandomHorizontalFlip, RandomVerticalFlip, RandomResizedCrop, ConvertImageDtype (to float32),
+// Normalize.
 #include <memory>
 #include <string>
 #include <string_view>
