@@ -12,6 +12,8 @@
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
+#include "tensorcore/ops/index.h"
+#include "tensorcore/ops/reduce.h"
 #include "tensorcore/ops/random.h"
 #include "tensorcore/ops/shape.h"
 #include "tensorcore/serialize/json.h"
@@ -24,7 +26,7 @@ using kernels::Interpolation;
 
 enum class Kind {
   Resize, CenterCrop, RandomCrop, HFlip, VFlip, RandomResizedCrop, ConvertImageDtype, Normalize,
-  Pad
+  Pad, Grayscale, ColorJitter
 };
 
 struct Step {
@@ -44,6 +46,10 @@ struct Step {
   bool pad_if_needed = false;
   double fill = 0;
   std::string padding_mode = "constant";
+  int64_t num_output_channels = 1;
+  // ColorJitter ranges (brightness, contrast, saturation, hue); disabled ones are absent.
+  std::array<bool, 4> jitter_on{false, false, false, false};
+  std::array<std::array<double, 2>, 4> jitter{};
 };
 
 namespace {
@@ -156,6 +162,22 @@ Step parse_step(const json::Value& entry) {
     const json::Value* aa = params.find("antialias");
     if (!is_null(aa)) s.antialias = aa->boolean ? 1 : 0;
     s.interpolation = interp(params);
+  } else if (s.name == "Grayscale") {
+    s.kind = Kind::Grayscale;
+    s.num_output_channels = int64_t(number(need(params, "num_output_channels", s.name), "channels"));
+    TC_CHECK(s.num_output_channels == 1 || s.num_output_channels == 3,
+             "Pipeline: Grayscale num_output_channels should be 1 or 3");
+  } else if (s.name == "ColorJitter") {
+    s.kind = Kind::ColorJitter;
+    const char* names[4] = {"brightness", "contrast", "saturation", "hue"};
+    for (int k = 0; k < 4; ++k) {
+      const json::Value* v = params.find(names[k]);
+      if (is_null(v)) continue;
+      auto r = numbers(*v, names[k]);
+      TC_CHECK(r.size() == 2, "Pipeline: ColorJitter ", names[k], " needs [min, max]");
+      s.jitter_on[size_t(k)] = true;
+      s.jitter[size_t(k)] = {r[0], r[1]};
+    }
   } else if (s.name == "ConvertImageDtype") {
     s.kind = Kind::ConvertImageDtype;
     TC_CHECK(need(params, "dtype", s.name).text == "float32",
@@ -253,6 +275,88 @@ Tensor pad_image(const Tensor& x, std::array<int64_t, 4> p, double fill, const s
           orow[xx] = cols[size_t(xx)] < 0 ? f : irow[cols[size_t(xx)]];
       }
   });
+  return out;
+}
+
+// F.rgb_to_grayscale with the same tensor ops as Python (so results agree bit for bit).
+Tensor grayscale(const Tensor& x, int64_t out_channels) {
+  Tensor l = x;
+  if (x.size(1) == 3) {
+    Tensor r = select(x, 1, 0), g = select(x, 1, 1), b = select(x, 1, 2);
+    Tensor v = add(add(mul(r, Scalar(0.2989)), mul(g, Scalar(0.587))), mul(b, Scalar(0.114)));
+    l = unsqueeze(to_dtype(v, x.dtype()), 1);
+  } else {
+    TC_CHECK(x.size(1) == 1, "rgb_to_grayscale: expected 1 or 3 channels, got ", x.size(1));
+  }
+  return out_channels == 3 ? contiguous(expand(l, x.sizes())) : l;
+}
+
+// One ColorJitter adjustment on a batch with per-image factors (F.adjust_* in Python).
+Tensor jitter_step(const Tensor& x, int k, const std::vector<double>& factors) {
+  TC_CHECK_TYPE(x.dtype() == DType::UInt8 || x.dtype() == DType::Float32,
+                "ColorJitter: the C++ pipeline handles uint8 or float32 images, got ",
+                dtype_name(x.dtype()));
+  const int64_t c = x.size(1);
+  TC_CHECK(c == 1 || c == 3, "ColorJitter: expected 1 or 3 channels, got ", c);
+  switch (k) {
+    case 0:
+      return kernels::blend(x, factors, kernels::BlendOther::Zero);
+    case 1: {
+      Tensor gray = c == 3 ? grayscale(x, 1) : x;
+      Tensor m = mean(to_dtype(gray, DType::Float32), {-3, -2, -1}, true);
+      Tensor mc = contiguous(reshape(m, {-1}));
+      const float* mp = mc.data<float>();
+      return kernels::blend(x, factors, kernels::BlendOther::Value,
+                            std::vector<double>(mp, mp + mc.numel()));
+    }
+    case 2:
+      return c == 3 ? kernels::blend(x, factors, kernels::BlendOther::Gray) : x;
+    default:
+      return c == 3 ? kernels::adjust_hue(x, factors) : x;
+  }
+}
+
+// ColorJitter._draw and the per-step application of ColorJitter._apply.
+Tensor color_jitter(const Step& s, const GeneratorPtr& gen, int64_t count, const Tensor& x) {
+  const int64_t n = x.size(0);
+  auto u = draw(gen, count * 8);
+  std::vector<std::array<int, 4>> orders;
+  std::vector<std::array<double, 4>> factors;
+  for (int64_t q = 0; q < count; ++q) {
+    const double* us = u.data() + q * 8;
+    std::array<int, 4> order{0, 1, 2, 3};
+    std::stable_sort(order.begin(), order.end(), [us](int a, int b) { return us[a] < us[b]; });
+    std::array<double, 4> f{};
+    for (int k = 0; k < 4; ++k)
+      if (s.jitter_on[size_t(k)]) {
+        auto [lo, hi] = s.jitter[size_t(k)];
+        // Python passes the factors through a float32 tensor.
+        f[size_t(k)] = double(float(lo + (hi - lo) * us[4 + k]));
+      }
+    orders.push_back(order);
+    factors.push_back(f);
+  }
+  Tensor out = x;
+  for (int step = 0; step < 4; ++step)
+    for (int k = 0; k < 4; ++k) {
+      if (!s.jitter_on[size_t(k)]) continue;
+      std::vector<int64_t> idx;
+      std::vector<double> fs;
+      for (int64_t q = 0; q < n; ++q) {
+        int64_t d = count == 1 ? 0 : q;
+        if (orders[size_t(d)][size_t(step)] != k) continue;
+        idx.push_back(q);
+        fs.push_back(factors[size_t(d)][size_t(k)]);
+      }
+      if (idx.empty()) continue;
+      if (int64_t(idx.size()) == n) {
+        out = jitter_step(out, k, fs);
+      } else {
+        Tensor index = from_vector<int64_t>(idx, {int64_t(idx.size())});
+        Tensor done = jitter_step(index_select(out, 0, index), k, fs);
+        out = index_copy(out, 0, index, done);
+      }
+    }
   return out;
 }
 
@@ -448,6 +552,14 @@ Tensor Pipeline::operator()(const Tensor& img, const GeneratorPtr& gen) const {
       case Kind::Resize: {
         auto [oh, ow] = resized_size(s, h, w);
         x = resize_image(x, oh, ow, s.interpolation, s.antialias);
+        break;
+      }
+      case Kind::Grayscale: {
+        x = grayscale(x, s.num_output_channels);
+        break;
+      }
+      case Kind::ColorJitter: {
+        x = color_jitter(s, gen, cnt, x);
         break;
       }
       case Kind::Pad: {

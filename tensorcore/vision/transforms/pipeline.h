@@ -8,8 +8,8 @@
 //   tc::Tensor out = pipe(image_uint8_chw_or_nchw, generator);
 //
 // Supported: Resize, CenterCrop, RandomCrop (with padding / pad_if_needed), Pad,
-// RandomHorizontalFlip, RandomVerticalFlip, RandomResizedCrop, ConvertImageDtype (to float32),
-// Normalize.
+// RandomHorizontalFlip, RandomVerticalFlip, RandomResizedCrop, ColorJitter, Grayscale,
+// ConvertImageDtype (to float32), Normalize.
 #include <memory>
 #include <string>
 #include <string_view>

@@ -34,6 +34,10 @@ PIPELINES = {
                                                                   generator=g),
                       T.Pad(2, padding_mode="symmetric"), T.Pad([-3, 1], padding_mode="edge"),
                       T.RandomVerticalFlip(0.5, generator=g)],
+    "color": lambda g: [T.ColorJitter(0.4, 0.3, 0.5, 0.1, generator=g), T.Grayscale(3),
+                        T.ColorJitter(brightness=(0.5, 1.5), generator=g),
+                        T.ColorJitter(contrast=0.2, hue=0.2, generator=g, same_on_batch=True),
+                        T.ConvertImageDtype(tc.float32), T.Grayscale(1)],
     "same_on_batch": lambda g: [T.RandomCrop(50, generator=g, same_on_batch=True),
                                 T.RandomResizedCrop([30, 20], generator=g, same_on_batch=True),
                                 T.ConvertImageDtype(tc.float32)],
@@ -61,7 +65,7 @@ def test_cpp_pipeline_errors(tmp_path):
     with pytest.raises(ValueError, match="not supported"):
         _C._vision.Pipeline.from_json(
             '{"format": "tensorcore.vision.transforms", "version": 1, '
-            '"transforms": [{"name": "ColorJitter", "params": {}}]}')
+            '"transforms": [{"name": "GaussianBlur", "params": {}}]}')
     with pytest.raises(ValueError, match="format"):
         _C._vision.Pipeline.from_json('{"transforms": []}')
     with pytest.raises(ValueError, match="cannot open"):

@@ -79,7 +79,9 @@ class ColorJitter(Transform):
         return batch
 
     def _config(self):
-        return {n: getattr(self, n) for n in self._FNS}
+        cfg = {n: getattr(self, n) for n in self._FNS}
+        cfg["same_on_batch"] = self.same_on_batch
+        return cfg
 
     def extra_repr(self):
         return ", ".join(f"{n}={getattr(self, n)}" for n in self._FNS)
