@@ -214,6 +214,8 @@ def test_save_load_roundtrip(tmp_path):
     np.testing.assert_array_equal(a.numpy(), b.numpy())
     with pytest.raises(TypeError, match="cannot be saved"):
         T.Compose([T.Lambda(lambda v: v)]).save(str(path))
+    with pytest.raises(TypeError, match="cannot be saved"):
+        T.Compose([lambda v: v]).save(str(path))
 
 
 def test_containers_and_misc():

@@ -262,6 +262,10 @@ class Compose(Transform):
     def save(self, path):
         """Writes the pipeline (transform names and parameters) as JSON; load it with load() or
         the C++ tc::vision::transforms::Pipeline."""
+        for t in self.transforms:
+            if not isinstance(t, Transform):
+                raise TypeError(f"Compose.save: {t!r} is not a tensorcore transform and cannot be "
+                                "saved to a pipeline file")
         spec = {"format": "tensorcore.vision.transforms", "version": 1,
                 "transforms": [{"name": type(t).__name__, "params": t._config()}
                                for t in self.transforms]}
