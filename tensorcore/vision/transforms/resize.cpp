@@ -3,6 +3,8 @@
 // first (its inner loop runs along contiguous rows and vectorizes), then the horizontal pass.
 // uint8 with antialias uses Pillow's fixed-point scheme (22-bit weights, uint8 intermediate), so
 // it never leaves 8-bit data; the other uint8 modes compute in float and round like torchvision.
+// No FMA contraction: the interpolating (non-antialias) modes then round exactly like ATen's.
+#pragma GCC optimize("fp-contract=off")
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -65,20 +67,21 @@ AxisWeights antialias_weights(int64_t in, int64_t out, Interpolation mode) {
   return a;
 }
 
-// ATen's interpolate(align_corners=False) weights: fixed 2 or 4 taps with clamped indices.
+// ATen's interpolate(align_corners=False) weights: fixed 2 or 4 taps with clamped indices. As in
+// ATen, the scale is a float and the source coordinate is computed from it in double.
 AxisWeights interp_weights(int64_t in, int64_t out, Interpolation mode) {
-  const float scale = float(in) / float(out);
+  const double scale = double(float(in) / float(out));
   AxisWeights a;
   a.ksize = mode == Interpolation::Bicubic ? 4 : 2;
   a.start.resize(out);
   a.w.assign(size_t(out * a.ksize), 0.0);
   for (int64_t i = 0; i < out; ++i) {
     double* w = &a.w[size_t(i * a.ksize)];
-    float src = scale * (float(i) + 0.5f) - 0.5f;
+    double src = scale * (double(i) + 0.5) - 0.5;
     if (mode == Interpolation::Bilinear) {
-      src = std::max(src, 0.0f);
+      src = std::max(src, 0.0);
       int64_t i0 = int64_t(src);
-      float l1 = src - float(i0);
+      float l1 = float(src - double(i0));
       a.start[i] = std::min(i0, in - 1);
       if (i0 < in - 1) {
         w[0] = 1.0f - l1, w[1] = l1;
@@ -87,7 +90,7 @@ AxisWeights interp_weights(int64_t in, int64_t out, Interpolation mode) {
       }
     } else {
       int64_t i0 = int64_t(std::floor(src));
-      float t = src - float(i0);
+      double t = src - double(i0);
       double tw[4] = {cubic(t + 1, -0.75), cubic(t, -0.75), cubic(1 - t, -0.75),
                       cubic(2 - t, -0.75)};
       int64_t first = std::clamp<int64_t>(i0 - 1, 0, in - 1);
@@ -272,9 +275,10 @@ Tensor resize(const Tensor& img, int64_t out_h, int64_t out_w, Interpolation mod
   fit_windows(ah, in_h);
   fit_windows(aw, in_w);
   // Bicubic overshoots, so the uint8 intermediate clips; Pillow runs the horizontal pass first and
-  // we follow it there. Otherwise the vertical pass goes first (it vectorizes; it is cheaper
-  // first when the image shrinks).
-  const bool horizontal_first = mode == Interpolation::Bicubic;
+  // we follow it there. ATen's interpolation (no antialias) also goes horizontal first, so with
+  // the same order its float results are reproduced. Otherwise the vertical pass goes first (it
+  // vectorizes; it is cheaper first when the image shrinks).
+  const bool horizontal_first = mode == Interpolation::Bicubic || !antialias;
   if (dt == DType::UInt8 && antialias) {
     Tensor out = empty(out_shape, TensorOptions(dt));
     separable<uint8_t, int32_t>(src.data<uint8_t>(), planes, in_h, in_w, out.data<uint8_t>(),
