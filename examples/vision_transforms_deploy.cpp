@@ -26,8 +26,7 @@ int main(int argc, char** argv) {
     for (int64_t n = 0; n < N; ++n)
       for (int64_t c = 0; c < C; ++c)
         for (int64_t y = 0; y < H; ++y)
-          for (int64_t x = 0; x < W; ++x)
-            *p++ = uint8_t((n * 7 + c * 31 + y * 3 + x) % 256);
+          for (int64_t x = 0; x < W; ++x) *p++ = uint8_t((n * 7 + c * 31 + y * 3 + x) % 256);
     auto gen = std::make_shared<tc::Generator>();
     gen->manual_seed(seed);
     tc::Tensor out = pipe(img, gen);

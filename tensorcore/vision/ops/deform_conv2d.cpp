@@ -24,7 +24,8 @@ struct Geometry {
 };
 
 // torchvision's deformable sampling: corners outside the image contribute zero.
-template <typename T> T sample(const T* plane, int64_t H, int64_t W, T y, T x) {
+template <typename T>
+T sample(const T* plane, int64_t H, int64_t W, T y, T x) {
   if (y <= -1 || y >= T(H) || x <= -1 || x >= T(W)) return 0;
   int64_t y0 = int64_t(std::floor(y)), x0 = int64_t(std::floor(x)), y1 = y0 + 1, x1 = x0 + 1;
   T ly = y - T(y0), lx = x - T(x0), hy = 1 - ly, hx = 1 - lx;
@@ -37,7 +38,8 @@ template <typename T> T sample(const T* plane, int64_t H, int64_t W, T y, T x) {
 }
 
 // Sampling position of column (k, l) for offset group og of image n.
-template <typename T> struct Pos {
+template <typename T>
+struct Pos {
   T y, x, m;
 };
 
@@ -128,7 +130,8 @@ void col2im_grads(const Geometry& g, const T* in, const T* off, const T* msk, co
   });
 }
 
-Tensor columns(const Geometry& g, const Tensor& x, const Tensor& off, const Tensor& msk, int64_t n) {
+Tensor columns(const Geometry& g, const Tensor& x, const Tensor& off, const Tensor& msk,
+               int64_t n) {
   Tensor cols = empty({g.Cin * g.K(), g.L()}, TensorOptions(x.dtype()));
   dispatch_dtype<kRoiDTypes>(x.dtype(), "deform_conv2d", [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -152,8 +155,8 @@ TensorList backward(const Geometry& g, const Tensor& grad, const Tensor& x, cons
   Tensor gin = zeros(x.sizes(), TensorOptions(x.dtype()));
   Tensor goff = zeros(off.sizes(), TensorOptions(x.dtype()));
   Tensor gmsk = g.use_mask ? zeros(msk.sizes(), TensorOptions(x.dtype())) : Tensor();
-  Tensor gw = zeros({g.groups, g.Cout / g.groups, g.Cin / g.groups * g.K()},
-                    TensorOptions(x.dtype()));
+  Tensor gw =
+      zeros({g.groups, g.Cout / g.groups, g.Cin / g.groups * g.K()}, TensorOptions(x.dtype()));
   Tensor wt = transpose(grouped_weight(g, weight), 1, 2);  // (G, Cin/G*K, Cout/G)
   for (int64_t n = 0; n < g.N; ++n) {
     Tensor gon = reshape(select(go, 0, n), {g.groups, g.Cout / g.groups, g.L()});
@@ -181,7 +184,8 @@ Tensor deform_conv2d(const Tensor& input, const Tensor& offset, const Tensor& we
                      std::pair<int64_t, int64_t> padding, std::pair<int64_t, int64_t> dilation,
                      const Tensor& mask) {
   const char* op = "deform_conv2d";
-  TC_CHECK(input.dim() == 4, op, ": input should be (N, Cin, H, W), got ", shape_str(input.sizes()));
+  TC_CHECK(input.dim() == 4, op, ": input should be (N, Cin, H, W), got ",
+           shape_str(input.sizes()));
   TC_CHECK(weight.dim() == 4, op, ": weight should be (Cout, Cin/groups, kh, kw), got ",
            shape_str(weight.sizes()));
   TC_CHECK(offset.dim() == 4, op, ": offset should be 4-D, got ", shape_str(offset.sizes()));
@@ -206,11 +210,13 @@ Tensor deform_conv2d(const Tensor& input, const Tensor& offset, const Tensor& we
   g.oh = (g.H + 2 * g.ph - (g.dh * (g.kh - 1) + 1)) / g.sh + 1;
   g.ow = (g.W + 2 * g.pw - (g.dw * (g.kw - 1) + 1)) / g.sw + 1;
   TC_CHECK(g.oh > 0 && g.ow > 0, op, ": the output would be empty");
-  TC_CHECK(offset.size(1) % (2 * g.K()) == 0 && offset.size(1) > 0, op,
-           ": offset channels (", offset.size(1), ") must be a multiple of 2*kh*kw (", 2 * g.K(), ")");
+  TC_CHECK(offset.size(1) % (2 * g.K()) == 0 && offset.size(1) > 0, op, ": offset channels (",
+           offset.size(1), ") must be a multiple of 2*kh*kw (", 2 * g.K(), ")");
   g.offset_groups = offset.size(1) / (2 * g.K());
-  TC_CHECK(g.Cin % g.offset_groups == 0, op, ": input channels must be divisible by the number "
-           "of offset groups (", g.offset_groups, ")");
+  TC_CHECK(g.Cin % g.offset_groups == 0, op,
+           ": input channels must be divisible by the number "
+           "of offset groups (",
+           g.offset_groups, ")");
   TC_CHECK(offset.size(0) == g.N && offset.size(2) == g.oh && offset.size(3) == g.ow, op,
            ": offset should be (", g.N, ", ", offset.size(1), ", ", g.oh, ", ", g.ow, "), got ",
            shape_str(offset.sizes()));
@@ -232,7 +238,8 @@ Tensor deform_conv2d(const Tensor& input, const Tensor& offset, const Tensor& we
     Tensor gw = grouped_weight(g, w);
     TensorList outs;
     for (int64_t n = 0; n < g.N; ++n) {
-      Tensor cols = reshape(columns(g, x, off, msk, n), {g.groups, g.Cin / g.groups * g.K(), g.L()});
+      Tensor cols =
+          reshape(columns(g, x, off, msk, n), {g.groups, g.Cin / g.groups * g.K(), g.L()});
       outs.push_back(reshape(bmm(gw, cols), {1, g.Cout, g.oh, g.ow}));
     }
     out = cat(outs, 0);

@@ -58,11 +58,12 @@ Tensor nms(const Tensor& boxes, const Tensor& scores, double iou_threshold) {
   TC_CHECK(boxes.dim() == 2 && boxes.size(1) == 4,
            "nms: boxes should be a (N, 4) tensor, got shape ", shape_str(boxes.sizes()));
   TC_CHECK(scores.dim() == 1 && scores.size(0) == boxes.size(0),
-           "nms: scores should be a (N,) tensor matching boxes (N=", boxes.size(0),
-           "), got shape ", shape_str(scores.sizes()));
+           "nms: scores should be a (N,) tensor matching boxes (N=", boxes.size(0), "), got shape ",
+           shape_str(scores.sizes()));
   TC_CHECK(boxes.is_cpu() && scores.is_cpu(), "nms: only CPU tensors are supported");
-  TC_CHECK_TYPE(boxes.dtype() == scores.dtype(), "nms: boxes and scores must have the same dtype, got ",
-                dtype_name(boxes.dtype()), " and ", dtype_name(scores.dtype()));
+  TC_CHECK_TYPE(boxes.dtype() == scores.dtype(),
+                "nms: boxes and scores must have the same dtype, got ", dtype_name(boxes.dtype()),
+                " and ", dtype_name(scores.dtype()));
   Tensor b = contiguous(boxes), s = contiguous(scores);
   return dispatch_dtype<(1u << int(DType::Float32)) | (1u << int(DType::Float64))>(
       b.dtype(), "nms", [&](auto tag) {

@@ -13,8 +13,7 @@ Tensor nms(const Tensor& boxes, const Tensor& scores, double iou_threshold);
 
 // RoIAlign (Mask R-CNN). Differentiable w.r.t. input.
 Tensor roi_align(const Tensor& input, const Tensor& rois, double spatial_scale,
-                 int64_t pooled_height, int64_t pooled_width, int64_t sampling_ratio,
-                 bool aligned);
+                 int64_t pooled_height, int64_t pooled_width, int64_t sampling_ratio, bool aligned);
 Tensor roi_align_backward(const Tensor& grad, const Tensor& rois, double spatial_scale,
                           int64_t pooled_height, int64_t pooled_width, int64_t sampling_ratio,
                           bool aligned, const Shape& input_shape);

@@ -24,8 +24,7 @@ AlignGeometry<T> make_plan(const T* roi, const AlignParams& p, int64_t H, int64_
                            std::vector<Sample<T>>& plan, std::vector<int64_t>& starts) {
   // torchvision's ps_roi_align always uses the half-pixel offset and no minimum RoI size.
   bool aligned = p.position_sensitive ? true : p.aligned;
-  auto g = align_geometry<T>(roi, T(p.scale), p.ph, p.pw, p.sampling_ratio, aligned,
-                             !aligned);
+  auto g = align_geometry<T>(roi, T(p.scale), p.ph, p.pw, p.sampling_ratio, aligned, !aligned);
   plan.clear();
   starts.assign(1, 0);
   for (int64_t py = 0; py < p.ph; ++py)
@@ -112,7 +111,8 @@ void from_channels_last(const T* src, T* dst, int64_t N, int64_t C, int64_t HW) 
 }
 
 // acc[0..C) += w * row[0..C)
-template <typename T> inline void axpy(T* __restrict acc, const T* __restrict row, T w, int64_t C) {
+template <typename T>
+inline void axpy(T* __restrict acc, const T* __restrict row, T w, int64_t C) {
   for (int64_t c = 0; c < C; ++c) acc[c] += w * row[c];
 }
 

@@ -38,7 +38,8 @@ inline int64_t roi_batch_index(const char* op, const T* roi, int64_t batch) {
 }
 
 // One bilinear sample: four plane offsets and their weights (all zero outside the image).
-template <typename T> struct Sample {
+template <typename T>
+struct Sample {
   int64_t o1, o2, o3, o4;
   T w1, w2, w3, w4;
 };
@@ -62,12 +63,19 @@ inline Sample<T> bilinear_sample(int64_t height, int64_t width, T y, T x) {
     x_high = x_low + 1;
   }
   T ly = y - T(y_low), lx = x - T(x_low), hy = 1 - ly, hx = 1 - lx;
-  return {y_low * width + x_low, y_low * width + x_high, y_high * width + x_low,
-          y_high * width + x_high, hy * hx, hy * lx, ly * hx, ly * lx};
+  return {y_low * width + x_low,
+          y_low * width + x_high,
+          y_high * width + x_low,
+          y_high * width + x_high,
+          hy * hx,
+          hy * lx,
+          ly * hx,
+          ly * lx};
 }
 
 // RoI geometry for the align ops.
-template <typename T> struct AlignGeometry {
+template <typename T>
+struct AlignGeometry {
   T start_h, start_w, bin_h, bin_w;
   int64_t grid_h, grid_w;
   T count;

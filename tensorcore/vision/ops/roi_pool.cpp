@@ -41,8 +41,8 @@ void pool_bins(const T* roi, double scale, int64_t ph, int64_t pw, int64_t H, in
 }
 
 template <typename T>
-void roi_pool_forward(const Tensor& input, const Tensor& rois, double scale, int64_t ph,
-                      int64_t pw, Tensor& out, Tensor& argmax) {
+void roi_pool_forward(const Tensor& input, const Tensor& rois, double scale, int64_t ph, int64_t pw,
+                      Tensor& out, Tensor& argmax) {
   const int64_t N = input.size(0), C = input.size(1), H = input.size(2), W = input.size(3);
   const int64_t K = rois.size(0), nb = ph * pw;
   const T* in = input.data<T>();
@@ -145,8 +145,7 @@ Tensor ps_pool_backward(const Tensor& grad, const Tensor& rois, double scale, in
   Tensor gin = zeros(shape, TensorOptions(g.dtype()));
   dispatch_dtype<kRoiDTypes>(g.dtype(), "ps_roi_pool_backward", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    ps_pool<T>(rois, scale, ph, pw, shape, g.size(1), nullptr, nullptr, g.data<T>(),
-               gin.data<T>());
+    ps_pool<T>(rois, scale, ph, pw, shape, g.size(1), nullptr, nullptr, g.data<T>(), gin.data<T>());
   });
   return gin;
 }
@@ -190,12 +189,12 @@ Tensor ps_roi_pool(const Tensor& input, const Tensor& rois, double spatial_scale
   });
   if (autograd::needs_grad({input})) {
     Shape shape = input.sizes();
-    autograd::record("PsRoiPoolBackward0", {input, rois}, {out}, {r},
-                     [=](const TensorList& s, const TensorList& g) -> TensorList {
-                       return {ps_pool_backward(g[0], s[0], spatial_scale, pooled_height,
-                                                pooled_width, shape),
-                               Tensor()};
-                     });
+    autograd::record(
+        "PsRoiPoolBackward0", {input, rois}, {out}, {r},
+        [=](const TensorList& s, const TensorList& g) -> TensorList {
+          return {ps_pool_backward(g[0], s[0], spatial_scale, pooled_height, pooled_width, shape),
+                  Tensor()};
+        });
   }
   return out;
 }

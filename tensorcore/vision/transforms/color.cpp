@@ -16,7 +16,8 @@ namespace {
 
 constexpr uint32_t kColorDTypes = (1u << int(DType::UInt8)) | (1u << int(DType::Float32));
 
-template <typename T> T store(float v) {
+template <typename T>
+T store(float v) {
   if constexpr (std::is_same_v<T, uint8_t>) {
     return T(v);  // truncation, as torch's float -> uint8 conversion
   } else {
@@ -24,10 +25,14 @@ template <typename T> T store(float v) {
   }
 }
 
-template <typename T> float bound() { return std::is_same_v<T, uint8_t> ? 255.0f : 1.0f; }
+template <typename T>
+float bound() {
+  return std::is_same_v<T, uint8_t> ? 255.0f : 1.0f;
+}
 
 // torchvision's rgb_to_grayscale value of one pixel, in the image dtype.
-template <typename T> T gray_of(T r, T g, T b) {
+template <typename T>
+T gray_of(T r, T g, T b) {
   float l = 0.2989f * float(r) + 0.587f * float(g);
   l = l + 0.114f * float(b);
   return store<T>(l);
@@ -36,7 +41,9 @@ template <typename T> T gray_of(T r, T g, T b) {
 template <typename T>
 void blend_planes(const T* src, T* dst, int64_t N, int64_t C, int64_t HW, BlendOther other,
                   const std::vector<double>& factors, const std::vector<double>& values) {
-  auto pick = [](const std::vector<double>& v, int64_t n) { return v.size() == 1 ? v[0] : v[size_t(n)]; };
+  auto pick = [](const std::vector<double>& v, int64_t n) {
+    return v.size() == 1 ? v[0] : v[size_t(n)];
+  };
   const int64_t chunk = 4096;
   const int64_t chunks = (HW + chunk - 1) / chunk;
   parallel_for(0, N * chunks, 1, [&](int64_t q0, int64_t q1) {
@@ -100,12 +107,24 @@ inline void shift_hue(float r, float g, float b, float hue, float& ro, float& go
   float q = std::clamp(v * (1.0f - s * f), 0.0f, 1.0f);
   float t = std::clamp(v * (1.0f - s * (1.0f - f)), 0.0f, 1.0f);
   switch (i) {
-    case 0: ro = v, go = t, bo = p; break;
-    case 1: ro = q, go = v, bo = p; break;
-    case 2: ro = p, go = v, bo = t; break;
-    case 3: ro = p, go = q, bo = v; break;
-    case 4: ro = t, go = p, bo = v; break;
-    default: ro = v, go = p, bo = q; break;
+    case 0:
+      ro = v, go = t, bo = p;
+      break;
+    case 1:
+      ro = q, go = v, bo = p;
+      break;
+    case 2:
+      ro = p, go = v, bo = t;
+      break;
+    case 3:
+      ro = p, go = q, bo = v;
+      break;
+    case 4:
+      ro = t, go = p, bo = v;
+      break;
+    default:
+      ro = v, go = p, bo = q;
+      break;
   }
 }
 

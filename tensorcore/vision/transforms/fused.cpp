@@ -66,16 +66,15 @@ void check_crop_args(const char* op, const Tensor& img, const std::vector<int64_
   TC_CHECK(out_h > 0 && out_w > 0 && out_h <= H && out_w <= W, op, ": crop size (", out_h, ", ",
            out_w, ") must be positive and fit in the image (", H, ", ", W, ")");
   for (const auto* v : {&tops, &lefts})
-    TC_CHECK(v->size() == 1 || int64_t(v->size()) == N, op,
-             ": expected 1 or N offsets, got ", v->size());
+    TC_CHECK(v->size() == 1 || int64_t(v->size()) == N, op, ": expected 1 or N offsets, got ",
+             v->size());
   for (const auto* v : {&hflip, &vflip})
     TC_CHECK(v->size() == 1 || int64_t(v->size()) == N, op, ": expected 1 or N flags, got ",
              v->size());
   for (size_t i = 0; i < tops.size(); ++i)
     TC_CHECK(tops[i] >= 0 && tops[i] + out_h <= H, op, ": crop top ", tops[i], " out of range");
   for (size_t i = 0; i < lefts.size(); ++i)
-    TC_CHECK(lefts[i] >= 0 && lefts[i] + out_w <= W, op, ": crop left ", lefts[i],
-             " out of range");
+    TC_CHECK(lefts[i] >= 0 && lefts[i] + out_w <= W, op, ": crop left ", lefts[i], " out of range");
 }
 
 }  // namespace
@@ -103,8 +102,8 @@ Tensor crop_flip_normalize(const Tensor& img, const std::vector<int64_t>& tops,
   check_crop_args(op, img, tops, lefts, hflip, vflip, out_h, out_w);
   const int64_t N = img.size(0), C = img.size(1), H = img.size(2), W = img.size(3);
   auto per_channel = [&](const std::vector<double>& v, const char* what) {
-    TC_CHECK(v.size() == 1 || int64_t(v.size()) == C, op, ": ", what,
-             " needs 1 or C=", C, " values, got ", v.size());
+    TC_CHECK(v.size() == 1 || int64_t(v.size()) == C, op, ": ", what, " needs 1 or C=", C,
+             " values, got ", v.size());
     std::vector<float> f(static_cast<size_t>(C));
     for (int64_t c = 0; c < C; ++c) f[size_t(c)] = float(v.size() == 1 ? v[0] : v[size_t(c)]);
     return f;
@@ -116,8 +115,8 @@ Tensor crop_flip_normalize(const Tensor& img, const std::vector<int64_t>& tops,
   dispatch_dtype<(1u << int(DType::UInt8)) | (1u << int(DType::Float32))>(
       src.dtype(), op, [&](auto tag) {
         using T = typename decltype(tag)::type;
-        crop_flip_rows<T>(src.data<T>(), N, C, H, W, tops, lefts, hflip, vflip, out_h, out_w, a,
-                          b, out.data<float>());
+        crop_flip_rows<T>(src.data<T>(), N, C, H, W, tops, lefts, hflip, vflip, out_h, out_w, a, b,
+                          out.data<float>());
       });
   return out;
 }

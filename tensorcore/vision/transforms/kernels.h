@@ -13,8 +13,7 @@ enum class Interpolation { Nearest = 0, Bilinear = 2, Bicubic = 3 };
 // Resizes the last two dims. antialias: Pillow-style filter widened by the scale factor when
 // downscaling (bilinear/bicubic). uint8 with antialias uses fixed-point weights in two uint8
 // passes (like Pillow); other uint8 modes compute in float and round (like torchvision).
-Tensor resize(const Tensor& img, int64_t out_h, int64_t out_w, Interpolation mode,
-              bool antialias);
+Tensor resize(const Tensor& img, int64_t out_h, int64_t out_w, Interpolation mode, bool antialias);
 
 // One pass over (N, C, H, W): reads sample n's window at (tops[n], lefts[n]) of size
 // (out_h, out_w), mirrored horizontally where hflip[n] (vertically where vflip[n]), and writes

@@ -3,9 +3,9 @@
 // integer and rounding rules copy Python's (int() truncation, round() half to even).
 #include "tensorcore/vision/transforms/pipeline.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
-#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -13,8 +13,8 @@
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
 #include "tensorcore/ops/index.h"
-#include "tensorcore/ops/reduce.h"
 #include "tensorcore/ops/random.h"
+#include "tensorcore/ops/reduce.h"
 #include "tensorcore/ops/shape.h"
 #include "tensorcore/serialize/json.h"
 #include "tensorcore/vision/transforms/kernels.h"
@@ -25,8 +25,17 @@ namespace json = tc::serialize::json;
 using kernels::Interpolation;
 
 enum class Kind {
-  Resize, CenterCrop, RandomCrop, HFlip, VFlip, RandomResizedCrop, ConvertImageDtype, Normalize,
-  Pad, Grayscale, ColorJitter
+  Resize,
+  CenterCrop,
+  RandomCrop,
+  HFlip,
+  VFlip,
+  RandomResizedCrop,
+  ConvertImageDtype,
+  Normalize,
+  Pad,
+  Grayscale,
+  ColorJitter
 };
 
 struct Step {
@@ -132,9 +141,11 @@ Step parse_step(const json::Value& entry) {
   s.same_on_batch = flag(params, "same_on_batch");
   if (s.name == "Resize") {
     s.kind = Kind::Resize;
-    for (double x : numbers(need(params, "size", s.name), "Resize.size")) s.size.push_back(int64_t(x));
+    for (double x : numbers(need(params, "size", s.name), "Resize.size"))
+      s.size.push_back(int64_t(x));
     TC_CHECK(s.size.size() == 1 || s.size.size() == 2, "Pipeline: Resize.size needs 1 or 2 values");
-    if (!is_null(params.find("max_size"))) s.max_size = int64_t(number(*params.find("max_size"), "max_size"));
+    if (!is_null(params.find("max_size")))
+      s.max_size = int64_t(number(*params.find("max_size"), "max_size"));
     const json::Value* aa = params.find("antialias");
     if (!is_null(aa)) s.antialias = aa->boolean ? 1 : 0;
     s.interpolation = interp(params);
@@ -157,14 +168,16 @@ Step parse_step(const json::Value& entry) {
     s.size = size_pair(need(params, "size", s.name), "RandomResizedCrop.size");
     auto sc = numbers(need(params, "scale", s.name), "scale");
     auto ra = numbers(need(params, "ratio", s.name), "ratio");
-    TC_CHECK(sc.size() == 2 && ra.size() == 2, "Pipeline: RandomResizedCrop scale/ratio need 2 values");
+    TC_CHECK(sc.size() == 2 && ra.size() == 2,
+             "Pipeline: RandomResizedCrop scale/ratio need 2 values");
     s.scale[0] = sc[0], s.scale[1] = sc[1], s.ratio[0] = ra[0], s.ratio[1] = ra[1];
     const json::Value* aa = params.find("antialias");
     if (!is_null(aa)) s.antialias = aa->boolean ? 1 : 0;
     s.interpolation = interp(params);
   } else if (s.name == "Grayscale") {
     s.kind = Kind::Grayscale;
-    s.num_output_channels = int64_t(number(need(params, "num_output_channels", s.name), "channels"));
+    s.num_output_channels =
+        int64_t(number(need(params, "num_output_channels", s.name), "channels"));
     TC_CHECK(s.num_output_channels == 1 || s.num_output_channels == 3,
              "Pipeline: Grayscale num_output_channels should be 1 or 3");
   } else if (s.name == "ColorJitter") {
@@ -209,7 +222,10 @@ std::vector<int64_t> draw_int(const GeneratorPtr& gen, int64_t n, int64_t low, i
 
 int64_t draw_count(const Step& s, int64_t n) { return (s.same_on_batch || n == 1) ? 1 : n; }
 
-template <typename T> T pick(const std::vector<T>& v, int64_t i) { return v.size() == 1 ? v[0] : v[size_t(i)]; }
+template <typename T>
+T pick(const std::vector<T>& v, int64_t i) {
+  return v.size() == 1 ? v[0] : v[size_t(i)];
+}
 
 // RandomCrop._pads in Python: the padding applied before drawing the window.
 std::array<int64_t, 4> crop_pads(const Step& s, int64_t h, int64_t w) {
@@ -414,8 +430,8 @@ Tensor resize_image(const Tensor& img, int64_t oh, int64_t ow, Interpolation mod
   return kernels::resize(img, oh, ow, mode, aa && mode != Interpolation::Nearest);
 }
 
-Tensor crop(const Tensor& batch, const std::vector<int64_t>& tops, const std::vector<int64_t>& lefts,
-            int64_t h, int64_t w) {
+Tensor crop(const Tensor& batch, const std::vector<int64_t>& tops,
+            const std::vector<int64_t>& lefts, int64_t h, int64_t w) {
   return kernels::crop_flip(batch, tops, lefts, {0}, {0}, h, w);
 }
 
@@ -465,7 +481,8 @@ Pipeline Pipeline::from_json(std::string_view text) {
   const json::Value& list = need(root, "transforms", "pipeline");
   TC_CHECK(list.kind == json::Value::Kind::kArray, "Pipeline: 'transforms' should be an array");
   Pipeline p;
-  for (const auto& entry : list.array) p.steps_.push_back(std::make_shared<Step>(parse_step(entry)));
+  for (const auto& entry : list.array)
+    p.steps_.push_back(std::make_shared<Step>(parse_step(entry)));
   return p;
 }
 

@@ -135,11 +135,13 @@ inline uint8_t clip8(int32_t acc) {
 }
 
 // Rows of work per task: enough to amortize, small enough to balance.
-int64_t row_grain(int64_t row_cost) { return std::max<int64_t>(1, 16384 / std::max<int64_t>(1, row_cost)); }
+int64_t row_grain(int64_t row_cost) {
+  return std::max<int64_t>(1, 16384 / std::max<int64_t>(1, row_cost));
+}
 
 template <typename T, typename W>
-void vertical_pass(const T* src, int64_t planes, int64_t in_h, int64_t width, T* dst,
-                   int64_t out_h, const AxisWeights& a, const std::vector<W>& wts) {
+void vertical_pass(const T* src, int64_t planes, int64_t in_h, int64_t width, T* dst, int64_t out_h,
+                   const AxisWeights& a, const std::vector<W>& wts) {
   const int64_t ks = std::min(a.ksize, in_h);
   parallel_for(0, planes * out_h, row_grain(width * ks), [&](int64_t r0, int64_t r1) {
     std::vector<W> acc(static_cast<size_t>(width));
@@ -216,7 +218,8 @@ void separable(const T* src, int64_t planes, int64_t in_h, int64_t in_w, T* dst,
   }
 }
 
-template <typename T> std::vector<T> cast_weights(const std::vector<double>& w) {
+template <typename T>
+std::vector<T> cast_weights(const std::vector<double>& w) {
   return std::vector<T>(w.begin(), w.end());
 }
 
@@ -244,8 +247,7 @@ void nearest(const T* src, int64_t planes, int64_t in_h, int64_t in_w, T* dst, i
 
 }  // namespace
 
-Tensor resize(const Tensor& img, int64_t out_h, int64_t out_w, Interpolation mode,
-              bool antialias) {
+Tensor resize(const Tensor& img, int64_t out_h, int64_t out_w, Interpolation mode, bool antialias) {
   TC_CHECK(img.dim() >= 2, "resize: expected an image (..., H, W), got shape ",
            shape_str(img.sizes()));
   TC_CHECK(out_h > 0 && out_w > 0, "resize: output size must be positive, got (", out_h, ", ",
@@ -281,8 +283,8 @@ Tensor resize(const Tensor& img, int64_t out_h, int64_t out_w, Interpolation mod
   const bool horizontal_first = mode == Interpolation::Bicubic || !antialias;
   if (dt == DType::UInt8 && antialias) {
     Tensor out = empty(out_shape, TensorOptions(dt));
-    separable<uint8_t, int32_t>(src.data<uint8_t>(), planes, in_h, in_w, out.data<uint8_t>(),
-                                out_h, out_w, ah, aw, fixed_weights(ah), fixed_weights(aw),
+    separable<uint8_t, int32_t>(src.data<uint8_t>(), planes, in_h, in_w, out.data<uint8_t>(), out_h,
+                                out_w, ah, aw, fixed_weights(ah), fixed_weights(aw),
                                 horizontal_first);
     return out;
   }
@@ -294,8 +296,8 @@ Tensor resize(const Tensor& img, int64_t out_h, int64_t out_w, Interpolation mod
   }
   Tensor fsrc = dt == DType::Float32 ? src : to_dtype(src, DType::Float32);
   Tensor fout = empty(out_shape, TensorOptions(DType::Float32));
-  separable<float, float>(fsrc.data<float>(), planes, in_h, in_w, fout.data<float>(), out_h,
-                          out_w, ah, aw, cast_weights<float>(ah.w), cast_weights<float>(aw.w),
+  separable<float, float>(fsrc.data<float>(), planes, in_h, in_w, fout.data<float>(), out_h, out_w,
+                          ah, aw, cast_weights<float>(ah.w), cast_weights<float>(aw.w),
                           horizontal_first);
   if (dt == DType::Float32) return fout;
   // uint8 through float: round half to even and saturate, like torchvision.

@@ -22,58 +22,58 @@ void warp_rows(const T* src, int64_t N, int64_t C, int64_t H, int64_t W, const d
   constexpr bool kRound = std::is_same_v<T, uint8_t>;
   parallel_for(0, N * oh, std::max<int64_t>(1, 4096 / std::max<int64_t>(1, ow * C)),
                [&](int64_t r0, int64_t r1) {
-    std::vector<F> vals(static_cast<size_t>(C));
-    for (int64_t r = r0; r < r1; ++r) {
-      int64_t n = r / oh, y = r % oh;
-      const double* m = mats + (per_sample ? n * 9 : 0);
-      for (int64_t x = 0; x < ow; ++x) {
-        double den = m[6] * double(x) + m[7] * double(y) + m[8];
-        F ix = F((m[0] * double(x) + m[1] * double(y) + m[2]) / den);
-        F iy = F((m[3] * double(x) + m[4] * double(y) + m[5]) / den);
-        F mask;
-        if (mode == Interpolation::Nearest) {
-          int64_t sx = int64_t(std::nearbyint(ix)), sy = int64_t(std::nearbyint(iy));
-          bool in = sx >= 0 && sx < W && sy >= 0 && sy < H;
-          mask = in ? F(1) : F(0);
-          for (int64_t c = 0; c < C; ++c)
-            vals[size_t(c)] = in ? F(src[((n * C + c) * H + sy) * W + sx]) : F(0);
-        } else {
-          int64_t x0 = int64_t(std::floor(ix)), y0 = int64_t(std::floor(iy));
-          F lx = ix - F(x0), ly = iy - F(y0);
-          F w[4] = {(1 - lx) * (1 - ly), lx * (1 - ly), (1 - lx) * ly, lx * ly};
-          int64_t xs[4] = {x0, x0 + 1, x0, x0 + 1}, ys[4] = {y0, y0, y0 + 1, y0 + 1};
-          bool ok[4];
-          mask = 0;
-          for (int k = 0; k < 4; ++k) {
-            ok[k] = xs[k] >= 0 && xs[k] < W && ys[k] >= 0 && ys[k] < H;
-            if (ok[k]) mask += w[k];
-          }
-          for (int64_t c = 0; c < C; ++c) {
-            const T* plane = src + (n * C + c) * H * W;
-            F v = 0;
-            for (int k = 0; k < 4; ++k)
-              if (ok[k]) v += w[k] * F(plane[ys[k] * W + xs[k]]);
-            vals[size_t(c)] = v;
-          }
-        }
-        for (int64_t c = 0; c < C; ++c) {
-          F v = vals[size_t(c)];
-          if (fill) {
-            F f = F(fill[nfill == 1 ? 0 : c]);
-            if (mode == Interpolation::Nearest)
-              v = mask < F(0.5) ? f : v;
-            else
-              v = v * mask + (F(1) - mask) * f;
-          }
-          T* out = dst + ((n * C + c) * oh + y) * ow + x;
-          if constexpr (kRound)
-            *out = T(std::clamp(std::nearbyint(v), F(0), F(255)));
-          else
-            *out = T(v);
-        }
-      }
-    }
-  });
+                 std::vector<F> vals(static_cast<size_t>(C));
+                 for (int64_t r = r0; r < r1; ++r) {
+                   int64_t n = r / oh, y = r % oh;
+                   const double* m = mats + (per_sample ? n * 9 : 0);
+                   for (int64_t x = 0; x < ow; ++x) {
+                     double den = m[6] * double(x) + m[7] * double(y) + m[8];
+                     F ix = F((m[0] * double(x) + m[1] * double(y) + m[2]) / den);
+                     F iy = F((m[3] * double(x) + m[4] * double(y) + m[5]) / den);
+                     F mask;
+                     if (mode == Interpolation::Nearest) {
+                       int64_t sx = int64_t(std::nearbyint(ix)), sy = int64_t(std::nearbyint(iy));
+                       bool in = sx >= 0 && sx < W && sy >= 0 && sy < H;
+                       mask = in ? F(1) : F(0);
+                       for (int64_t c = 0; c < C; ++c)
+                         vals[size_t(c)] = in ? F(src[((n * C + c) * H + sy) * W + sx]) : F(0);
+                     } else {
+                       int64_t x0 = int64_t(std::floor(ix)), y0 = int64_t(std::floor(iy));
+                       F lx = ix - F(x0), ly = iy - F(y0);
+                       F w[4] = {(1 - lx) * (1 - ly), lx * (1 - ly), (1 - lx) * ly, lx * ly};
+                       int64_t xs[4] = {x0, x0 + 1, x0, x0 + 1}, ys[4] = {y0, y0, y0 + 1, y0 + 1};
+                       bool ok[4];
+                       mask = 0;
+                       for (int k = 0; k < 4; ++k) {
+                         ok[k] = xs[k] >= 0 && xs[k] < W && ys[k] >= 0 && ys[k] < H;
+                         if (ok[k]) mask += w[k];
+                       }
+                       for (int64_t c = 0; c < C; ++c) {
+                         const T* plane = src + (n * C + c) * H * W;
+                         F v = 0;
+                         for (int k = 0; k < 4; ++k)
+                           if (ok[k]) v += w[k] * F(plane[ys[k] * W + xs[k]]);
+                         vals[size_t(c)] = v;
+                       }
+                     }
+                     for (int64_t c = 0; c < C; ++c) {
+                       F v = vals[size_t(c)];
+                       if (fill) {
+                         F f = F(fill[nfill == 1 ? 0 : c]);
+                         if (mode == Interpolation::Nearest)
+                           v = mask < F(0.5) ? f : v;
+                         else
+                           v = v * mask + (F(1) - mask) * f;
+                       }
+                       T* out = dst + ((n * C + c) * oh + y) * ow + x;
+                       if constexpr (kRound)
+                         *out = T(std::clamp(std::nearbyint(v), F(0), F(255)));
+                       else
+                         *out = T(v);
+                     }
+                   }
+                 }
+               });
 }
 
 }  // namespace

@@ -31,15 +31,15 @@ TEST(VisionOps, RoiAlignOfConstantImageIsConstantAndBackwardSumsToCount) {
                                       2, 2, 2, true, {1, 2, 8, 8});
   // Each output bin averages weights summing to one, so the gradient sums to the bin count.
   EXPECT_NEAR(sum(g).item<double>(), 8.0, 1e-9);
-  EXPECT_THROW(vops::roi_align(x, reshape(tensor<double>({3, 0, 0, 1, 1}), {1, 5}), 1.0, 2, 2, 2,
-                               true),
-               IndexError);
+  EXPECT_THROW(
+      vops::roi_align(x, reshape(tensor<double>({3, 0, 0, 1, 1}), {1, 5}), 1.0, 2, 2, 2, true),
+      IndexError);
 }
 
 TEST(VisionKernels, ResizeKeepsConstantImagesAndChecksArguments) {
   Tensor img = full({3, 50, 70}, 200, TensorOptions(DType::UInt8));
-  for (auto mode : {vk::Interpolation::Nearest, vk::Interpolation::Bilinear,
-                    vk::Interpolation::Bicubic}) {
+  for (auto mode :
+       {vk::Interpolation::Nearest, vk::Interpolation::Bilinear, vk::Interpolation::Bicubic}) {
     Tensor out = vk::resize(img, 17, 33, mode, true);
     ASSERT_EQ(out.sizes(), Shape({3, 17, 33}));
     for (int64_t i = 0; i < out.numel(); ++i) ASSERT_EQ(out.data<uint8_t>()[i], 200);
@@ -84,8 +84,9 @@ TEST(VisionPipeline, RandomStepsAreReproducibleForASeed) {
     "transforms": [
       {"name": "RandomCrop", "params": {"size": [5, 5]}},
       {"name": "RandomHorizontalFlip", "params": {"p": 0.5}}]})");
-  Tensor img = to_dtype(reshape(arange(0, 4 * 12 * 12, 1, TensorOptions(DType::Int64)),
-                                {4, 1, 12, 12}), DType::UInt8);
+  Tensor img =
+      to_dtype(reshape(arange(0, 4 * 12 * 12, 1, TensorOptions(DType::Int64)), {4, 1, 12, 12}),
+               DType::UInt8);
   auto g1 = std::make_shared<Generator>(), g2 = std::make_shared<Generator>();
   g1->manual_seed(7);
   g2->manual_seed(7);
