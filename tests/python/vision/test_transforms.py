@@ -236,3 +236,15 @@ def test_containers_and_misc():
     with pytest.raises(TypeError, match="Tensor"):
         T.RandomCrop(10)(np.zeros((3, 20, 20)))
     assert "RandomCrop" in repr(T.RandomCrop(3))
+
+
+def test_any_leading_dims_and_2d_images():
+    x = tc.from_numpy(np.random.default_rng(0).integers(0, 256, (2, 2, 3, 20, 24), dtype=np.uint8))
+    out = T.Compose([T.RandomCrop(10, generator=gen(1)), T.RandomHorizontalFlip(generator=gen(2)),
+                     T.ColorJitter(0.3, 0.3, 0.3, 0.1, generator=gen(3))])(x)
+    assert out.shape == (2, 2, 3, 10, 10) and out.dtype == tc.uint8
+    assert F.resize(x, [8, 9]).shape == (2, 2, 3, 8, 9)
+    assert F.rotate(x, 15.0).shape == x.shape
+    gray = x[0, 0, 0]
+    assert T.RandomCrop(5, generator=gen(1))(gray).shape == (5, 5)
+    assert T.Resize([7, 6])(gray).shape == (7, 6)
