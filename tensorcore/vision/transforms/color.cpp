@@ -1,7 +1,11 @@
 // Fused color adjustments (ColorJitter's hot path). Each is one pass per pixel instead of a
 // dozen full-size temporaries, and follows torchvision's float32 arithmetic step by step (no
 // FMA contraction, so products round as they do in separate tensor ops).
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
 #pragma GCC optimize("fp-contract=off")
+#endif
 #include <algorithm>
 #include <cmath>
 

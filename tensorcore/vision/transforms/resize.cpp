@@ -4,7 +4,11 @@
 // uint8 with antialias uses Pillow's fixed-point scheme (22-bit weights, uint8 intermediate), so
 // it never leaves 8-bit data; the other uint8 modes compute in float and round like torchvision.
 // No FMA contraction: the interpolating (non-antialias) modes then round exactly like ATen's.
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
 #pragma GCC optimize("fp-contract=off")
+#endif
 #include <algorithm>
 #include <cmath>
 #include <vector>
