@@ -1,2 +1,4 @@
-"""Vision: torchvision's feature set over tensorcore (image IO lives in tensorcore.vision.io)."""
+"""tensorcore.vision: torchvision's IO, transforms and detection ops on tensorcore tensors."""
 from . import io  # noqa: F401
+from . import ops  # noqa: F401
+from . import transforms  # noqa: F401
