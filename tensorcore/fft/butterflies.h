@@ -1,0 +1,144 @@
+#pragma once
+// Stockham stage kernels over split real/imaginary arrays. A stage of radix R reads
+// x[q + s*(p + j*m)] (j < R) and writes y[q + s*(R*p + k)] = DFT_R(x)_k * w^(p*k); with s >= 2 the
+// inner q loop is unit-stride, so GCC vectorizes it with broadcast twiddles (AVX2 at -O3).
+#include <cmath>
+#include <cstdint>
+
+#include "tensorcore/fft/engine.h"
+
+namespace tc::fft::detail {
+
+// In-place forward DFT of R points held in registers.
+template <typename T, int R> struct Butterfly;
+
+template <typename T> struct Butterfly<T, 2> {
+  static inline void run(T* ar, T* ai) {
+    T r0 = ar[0] + ar[1], i0 = ai[0] + ai[1];
+    T r1 = ar[0] - ar[1], i1 = ai[0] - ai[1];
+    ar[0] = r0; ai[0] = i0; ar[1] = r1; ai[1] = i1;
+  }
+};
+
+template <typename T> struct Butterfly<T, 3> {
+  static inline void run(T* ar, T* ai) {
+    constexpr T c = T(0.86602540378443864676);  // sin(2 pi/3)
+    T tr = ar[1] + ar[2], ti = ai[1] + ai[2];
+    T dr = ar[1] - ar[2], di = ai[1] - ai[2];
+    T ur = ar[0] - T(0.5) * tr, ui = ai[0] - T(0.5) * ti;
+    ar[0] += tr; ai[0] += ti;
+    // -i*c*d = (c*di, -c*dr)
+    ar[1] = ur + c * di; ai[1] = ui - c * dr;
+    ar[2] = ur - c * di; ai[2] = ui + c * dr;
+  }
+};
+
+template <typename T> struct Butterfly<T, 4> {
+  static inline void run(T* ar, T* ai) {
+    T t0r = ar[0] + ar[2], t0i = ai[0] + ai[2];
+    T t1r = ar[0] - ar[2], t1i = ai[0] - ai[2];
+    T t2r = ar[1] + ar[3], t2i = ai[1] + ai[3];
+    T t3r = ar[1] - ar[3], t3i = ai[1] - ai[3];
+    ar[0] = t0r + t2r; ai[0] = t0i + t2i;
+    ar[2] = t0r - t2r; ai[2] = t0i - t2i;
+    ar[1] = t1r + t3i; ai[1] = t1i - t3r;  // t1 - i*t3
+    ar[3] = t1r - t3i; ai[3] = t1i + t3r;  // t1 + i*t3
+  }
+};
+
+template <typename T> struct Butterfly<T, 5> {
+  static inline void run(T* ar, T* ai) {
+    constexpr T c1 = T(0.30901699437494742410), c2 = T(-0.80901699437494742410);
+    constexpr T s1 = T(0.95105651629515357212), s2 = T(0.58778525229247312917);
+    T t1r = ar[1] + ar[4], t1i = ai[1] + ai[4];
+    T t2r = ar[2] + ar[3], t2i = ai[2] + ai[3];
+    T t3r = ar[1] - ar[4], t3i = ai[1] - ai[4];
+    T t4r = ar[2] - ar[3], t4i = ai[2] - ai[3];
+    T a1r = ar[0] + c1 * t1r + c2 * t2r, a1i = ai[0] + c1 * t1i + c2 * t2i;
+    T a2r = ar[0] + c2 * t1r + c1 * t2r, a2i = ai[0] + c2 * t1i + c1 * t2i;
+    T b1r = s1 * t3r + s2 * t4r, b1i = s1 * t3i + s2 * t4i;
+    T b2r = s2 * t3r - s1 * t4r, b2i = s2 * t3i - s1 * t4i;
+    ar[0] += t1r + t2r; ai[0] += t1i + t2i;
+    // a -/+ i*b
+    ar[1] = a1r + b1i; ai[1] = a1i - b1r;
+    ar[4] = a1r - b1i; ai[4] = a1i + b1r;
+    ar[2] = a2r + b2i; ai[2] = a2i - b2r;
+    ar[3] = a2r - b2i; ai[3] = a2i + b2r;
+  }
+};
+
+template <typename T, int R>
+void stage_fixed(const T* __restrict xr, const T* __restrict xi, T* __restrict yr,
+                 T* __restrict yi, const Stage<T>& st) {
+  const int64_t m = st.m, s = st.stride;
+  const T* __restrict twr = st.tw_re.data();
+  const T* __restrict twi = st.tw_im.data();
+  if (s == 1) {
+    for (int64_t p = 0; p < m; ++p) {
+      T ar[R], ai[R];
+      for (int j = 0; j < R; ++j) { ar[j] = xr[p + j * m]; ai[j] = xi[p + j * m]; }
+      Butterfly<T, R>::run(ar, ai);
+      yr[R * p] = ar[0]; yi[R * p] = ai[0];
+      for (int k = 1; k < R; ++k) {
+        T wr = twr[(k - 1) * m + p], wi = twi[(k - 1) * m + p];
+        yr[R * p + k] = ar[k] * wr - ai[k] * wi;
+        yi[R * p + k] = ar[k] * wi + ai[k] * wr;
+      }
+    }
+    return;
+  }
+  const int64_t in_step = s * m;
+  for (int64_t p = 0; p < m; ++p) {
+    T wr[R], wi[R];
+    for (int k = 1; k < R; ++k) { wr[k] = twr[(k - 1) * m + p]; wi[k] = twi[(k - 1) * m + p]; }
+    const T* __restrict x0r = xr + s * p;
+    const T* __restrict x0i = xi + s * p;
+    T* __restrict y0r = yr + s * R * p;
+    T* __restrict y0i = yi + s * R * p;
+    for (int64_t q = 0; q < s; ++q) {
+      T ar[R], ai[R];
+      for (int j = 0; j < R; ++j) { ar[j] = x0r[q + j * in_step]; ai[j] = x0i[q + j * in_step]; }
+      Butterfly<T, R>::run(ar, ai);
+      y0r[q] = ar[0]; y0i[q] = ai[0];
+      for (int k = 1; k < R; ++k) {
+        y0r[q + k * s] = ar[k] * wr[k] - ai[k] * wi[k];
+        y0i[q + k * s] = ar[k] * wi[k] + ai[k] * wr[k];
+      }
+    }
+  }
+}
+
+// Any radix, O(R^2) per point; used for the odd primes 7..31. om = e^{-2 pi i t/R}, t < R.
+template <typename T>
+void stage_generic(const T* __restrict xr, const T* __restrict xi, T* __restrict yr,
+                   T* __restrict yi, const Stage<T>& st, const T* om_re, const T* om_im) {
+  const int R = st.radix;
+  const int64_t m = st.m, s = st.stride, in_step = s * m;
+  for (int64_t p = 0; p < m; ++p) {
+    const T* x0r = xr + s * p;
+    const T* x0i = xi + s * p;
+    for (int k = 0; k < R; ++k) {
+      T* __restrict ykr = yr + s * (R * p + k);
+      T* __restrict yki = yi + s * (R * p + k);
+      for (int64_t q = 0; q < s; ++q) { ykr[q] = x0r[q]; yki[q] = x0i[q]; }
+      for (int j = 1; j < R; ++j) {
+        const T wr = om_re[(j * k) % R], wi = om_im[(j * k) % R];
+        const T* __restrict xjr = x0r + j * in_step;
+        const T* __restrict xji = x0i + j * in_step;
+        for (int64_t q = 0; q < s; ++q) {
+          ykr[q] += xjr[q] * wr - xji[q] * wi;
+          yki[q] += xjr[q] * wi + xji[q] * wr;
+        }
+      }
+      if (k == 0) continue;
+      const T wr = st.tw_re[(k - 1) * m + p], wi = st.tw_im[(k - 1) * m + p];
+      for (int64_t q = 0; q < s; ++q) {
+        T r = ykr[q], i = yki[q];
+        ykr[q] = r * wr - i * wi;
+        yki[q] = r * wi + i * wr;
+      }
+    }
+  }
+}
+
+}  // namespace tc::fft::detail

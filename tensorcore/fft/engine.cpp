@@ -1,0 +1,368 @@
+// Plan construction and execution for the FFT engine (see engine.h).
+#include "tensorcore/fft/engine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include "tensorcore/core/error.h"
+#include "tensorcore/core/parallel.h"
+#include "tensorcore/fft/butterflies.h"
+
+namespace tc::fft {
+namespace {
+
+constexpr int kMaxGenericRadix = 31;
+constexpr double kTwoPi = 6.283185307179586476925286766559;
+
+// e^{-2 pi i num/den}, reduced exactly in integers first so large tables stay accurate.
+void unit_root(int64_t num, int64_t den, double& re, double& im) {
+  num %= den;
+  if (num < 0) num += den;
+  double a = kTwoPi * double(num) / double(den);
+  re = std::cos(a);
+  im = -std::sin(a);
+}
+
+std::vector<int> factorize(int64_t n, bool& needs_bluestein) {
+  std::vector<int> f;
+  needs_bluestein = false;
+  while (n % 4 == 0) { f.push_back(4); n /= 4; }
+  if (n % 2 == 0) { f.push_back(2); n /= 2; }
+  for (int p = 3; p <= kMaxGenericRadix && n > 1; p += 2)
+    while (n % p == 0) { f.push_back(p); n /= p; }
+  if (n > 1) needs_bluestein = true;
+  return f;
+}
+
+}  // namespace
+
+int64_t next_fast_len(int64_t n) {
+  if (n <= 1) return 1;
+  int64_t best = INT64_MAX;
+  for (int64_t p5 = 1; p5 < 2 * n; p5 *= 5)
+    for (int64_t p35 = p5; p35 < 2 * n; p35 *= 3) {
+      int64_t v = p35;
+      while (v < n) v *= 2;
+      best = std::min(best, v);
+    }
+  return best;
+}
+
+template <typename T>
+ComplexPlan<T>::ComplexPlan(int64_t n) : n_(n) {
+  TC_CHECK(n >= 1, "fft: invalid transform length ", n);
+  std::vector<int> radices = factorize(n, bluestein_);
+  if (bluestein_) {
+    const int64_t M = next_fast_len(2 * n - 1);
+    conv_plan_ = complex_plan<T>(M);
+    chirp_re_.resize(n); chirp_im_.resize(n);
+    std::vector<double> fr(M, 0.0), fi(M, 0.0);
+    for (int64_t j = 0; j < n; ++j) {
+      double re, im;
+      // e^{-pi i j^2/n} = e^{-2 pi i (j^2 mod 2n) / 2n}
+      unit_root(int64_t((__int128)j * j % (2 * n)), 2 * n, re, im);
+      chirp_re_[j] = T(re); chirp_im_[j] = T(im);
+      fr[j] = re; fi[j] = -im;  // conj(c_j), wrapped to M - j for negative lags
+      if (j) { fr[M - j] = re; fi[M - j] = -im; }
+    }
+    // The filter's spectrum is computed once in double precision with a naive-free route: run
+    // it through a double plan of the same length, then fold in the 1/M of the inverse.
+    auto dplan = complex_plan<double>(M);
+    std::vector<double> sc(size_t(dplan->scratch_size()));
+    dplan->execute(fr.data(), fi.data(), sc.data());
+    filt_re_.resize(M); filt_im_.resize(M);
+    for (int64_t k = 0; k < M; ++k) { filt_re_[k] = T(fr[k] / M); filt_im_[k] = T(fi[k] / M); }
+    return;
+  }
+  int64_t len = n;
+  for (int r : radices) {
+    Stage<T> st;
+    st.radix = r;
+    st.m = len / r;
+    st.stride = n / len;
+    st.tw_re.resize(size_t((r - 1) * st.m));
+    st.tw_im.resize(st.tw_re.size());
+    for (int k = 1; k < r; ++k)
+      for (int64_t p = 0; p < st.m; ++p) {
+        double re, im;
+        unit_root(p * k, len, re, im);
+        st.tw_re[(k - 1) * st.m + p] = T(re);
+        st.tw_im[(k - 1) * st.m + p] = T(im);
+      }
+    stages_.push_back(std::move(st));
+    len /= r;
+  }
+}
+
+template <typename T>
+int64_t ComplexPlan<T>::scratch_size() const {
+  if (bluestein_) return 2 * conv_plan_->size() + conv_plan_->scratch_size();
+  return 2 * n_;
+}
+
+template <typename T>
+void ComplexPlan<T>::run_stages(T* re, T* im, T* scratch) const {
+  T *xr = re, *xi = im, *yr = scratch, *yi = scratch + n_;
+  for (const Stage<T>& st : stages_) {
+    switch (st.radix) {
+      case 2: detail::stage_fixed<T, 2>(xr, xi, yr, yi, st); break;
+      case 3: detail::stage_fixed<T, 3>(xr, xi, yr, yi, st); break;
+      case 4: detail::stage_fixed<T, 4>(xr, xi, yr, yi, st); break;
+      case 5: detail::stage_fixed<T, 5>(xr, xi, yr, yi, st); break;
+      default: {
+        T om_re[kMaxGenericRadix], om_im[kMaxGenericRadix];
+        for (int t = 0; t < st.radix; ++t) {
+          double a, b;
+          unit_root(t, st.radix, a, b);
+          om_re[t] = T(a); om_im[t] = T(b);
+        }
+        detail::stage_generic<T>(xr, xi, yr, yi, st, om_re, om_im);
+      }
+    }
+    std::swap(xr, yr);
+    std::swap(xi, yi);
+  }
+  if (xr != re) {
+    std::memcpy(re, xr, sizeof(T) * n_);
+    std::memcpy(im, xi, sizeof(T) * n_);
+  }
+}
+
+template <typename T>
+void ComplexPlan<T>::execute(T* re, T* im, T* scratch) const {
+  if (!bluestein_) {
+    run_stages(re, im, scratch);
+    return;
+  }
+  const int64_t n = n_, M = conv_plan_->size();
+  T* __restrict ar = scratch;
+  T* __restrict ai = scratch + M;
+  T* inner = scratch + 2 * M;
+  const T* cr = chirp_re_.data();
+  const T* ci = chirp_im_.data();
+  for (int64_t j = 0; j < n; ++j) {
+    ar[j] = re[j] * cr[j] - im[j] * ci[j];
+    ai[j] = re[j] * ci[j] + im[j] * cr[j];
+  }
+  std::fill(ar + n, ar + M, T(0));
+  std::fill(ai + n, ai + M, T(0));
+  conv_plan_->execute(ar, ai, inner);
+  const T* fr = filt_re_.data();
+  const T* fi = filt_im_.data();
+  for (int64_t k = 0; k < M; ++k) {
+    T r = ar[k] * fr[k] - ai[k] * fi[k];
+    T i = ar[k] * fi[k] + ai[k] * fr[k];
+    ar[k] = r; ai[k] = i;
+  }
+  conv_plan_->execute(ai, ar, inner);  // inverse by swapping the parts
+  for (int64_t k = 0; k < n; ++k) {
+    re[k] = ar[k] * cr[k] - ai[k] * ci[k];
+    im[k] = ar[k] * ci[k] + ai[k] * cr[k];
+  }
+}
+
+template <typename T>
+RealPlan<T>::RealPlan(int64_t n) : n_(n) {
+  TC_CHECK(n >= 1, "rfft: invalid transform length ", n);
+  if (n % 2 == 0) {
+    const int64_t h = n / 2;
+    plan_ = complex_plan<T>(h);
+    w_re_.resize(h + 1); w_im_.resize(h + 1);
+    for (int64_t k = 0; k <= h; ++k) {
+      double re, im;
+      unit_root(k, n, re, im);
+      w_re_[k] = T(re); w_im_[k] = T(im);
+    }
+  } else {
+    plan_ = complex_plan<T>(n);
+  }
+}
+
+template <typename T>
+int64_t RealPlan<T>::scratch_size() const {
+  return 2 * plan_->size() + plan_->scratch_size();
+}
+
+template <typename T>
+void RealPlan<T>::forward(const T* in, std::complex<T>* out, T scale, T* scratch) const {
+  const int64_t len = plan_->size();
+  T* __restrict zr = scratch;
+  T* __restrict zi = scratch + len;
+  T* inner = scratch + 2 * len;
+  T* o = reinterpret_cast<T*>(out);
+  if (n_ % 2) {
+    std::memcpy(zr, in, sizeof(T) * len);
+    std::fill(zi, zi + len, T(0));
+    plan_->execute(zr, zi, inner);
+    for (int64_t k = 0; k <= n_ / 2; ++k) { o[2 * k] = zr[k] * scale; o[2 * k + 1] = zi[k] * scale; }
+    return;
+  }
+  const int64_t h = len;
+  for (int64_t k = 0; k < h; ++k) { zr[k] = in[2 * k]; zi[k] = in[2 * k + 1]; }
+  plan_->execute(zr, zi, inner);
+  // DC and Nyquist come from Z[0] alone.
+  o[0] = (zr[0] + zi[0]) * scale; o[1] = 0;
+  o[2 * h] = (zr[0] - zi[0]) * scale; o[2 * h + 1] = 0;
+  const T half = T(0.5) * scale;
+  const T* __restrict wr = w_re_.data();
+  const T* __restrict wi = w_im_.data();
+  for (int64_t k = 1; k < h; ++k) {
+    T ar = zr[k], ai = zi[k], br = zr[h - k], bi = -zi[h - k];
+    T er = ar + br, ei = ai + bi;   // 2E
+    T dr = ar - br, di = ai - bi;   // 2i*O
+    // X = E + W^k O with O = D/(2i) = (di, -dr)/2
+    T orr = di, oi = -dr;
+    o[2 * k] = half * (er + wr[k] * orr - wi[k] * oi);
+    o[2 * k + 1] = half * (ei + wr[k] * oi + wi[k] * orr);
+  }
+}
+
+template <typename T>
+void RealPlan<T>::backward(const std::complex<T>* in, T* out, T scale, T* scratch) const {
+  const int64_t len = plan_->size();
+  T* __restrict zr = scratch;
+  T* __restrict zi = scratch + len;
+  T* inner = scratch + 2 * len;
+  const T* x = reinterpret_cast<const T*>(in);
+  if (n_ % 2) {
+    const int64_t h = n_ / 2;
+    zr[0] = x[0]; zi[0] = 0;
+    for (int64_t k = 1; k <= h; ++k) {
+      zr[k] = x[2 * k]; zi[k] = x[2 * k + 1];
+      zr[n_ - k] = x[2 * k]; zi[n_ - k] = -x[2 * k + 1];
+    }
+    plan_->execute(zi, zr, inner);
+    for (int64_t j = 0; j < n_; ++j) out[j] = zr[j] * scale;
+    return;
+  }
+  const int64_t h = len;
+  const T* __restrict wr = w_re_.data();
+  const T* __restrict wi = w_im_.data();
+  {  // k = 0: imaginary parts of DC and Nyquist are ignored
+    T a = x[0], b = x[2 * h];
+    zr[0] = a + b;
+    zi[0] = a - b;
+  }
+  for (int64_t k = 1; k < h; ++k) {
+    T ar = x[2 * k], ai = x[2 * k + 1], br = x[2 * (h - k)], bi = -x[2 * (h - k) + 1];
+    T er = ar + br, ei = ai + bi;
+    T dr = ar - br, di = ai - bi;
+    T orr = dr * wr[k] + di * wi[k], oi = di * wr[k] - dr * wi[k];  // D * conj(W^k)
+    zr[k] = er - oi;
+    zi[k] = ei + orr;
+  }
+  plan_->execute(zi, zr, inner);  // inverse
+  for (int64_t j = 0; j < h; ++j) { out[2 * j] = zr[j] * scale; out[2 * j + 1] = zi[j] * scale; }
+}
+
+// ---- plan cache ----
+namespace {
+struct PlanCache {
+  std::mutex mu;
+  std::map<std::tuple<int64_t, int, int>, std::shared_ptr<const void>> plans;
+};
+PlanCache& cache() {
+  static PlanCache* c = new PlanCache();  // never destroyed: plans may be used at exit
+  return *c;
+}
+constexpr size_t kMaxCachedPlans = 512;
+
+template <typename Plan>
+std::shared_ptr<const Plan> cached(int64_t n, int kind, int precision) {
+  auto key = std::make_tuple(n, kind, precision);
+  PlanCache& c = cache();
+  {
+    std::lock_guard<std::mutex> lock(c.mu);
+    auto it = c.plans.find(key);
+    if (it != c.plans.end()) return std::static_pointer_cast<const Plan>(it->second);
+  }
+  // Built outside the lock: Bluestein and real plans look up their inner plans recursively.
+  auto plan = std::make_shared<const Plan>(n);
+  std::lock_guard<std::mutex> lock(c.mu);
+  if (c.plans.size() >= kMaxCachedPlans) c.plans.clear();
+  auto [it, inserted] = c.plans.emplace(key, plan);
+  return std::static_pointer_cast<const Plan>(it->second);
+}
+}  // namespace
+
+template <typename T>
+std::shared_ptr<const ComplexPlan<T>> complex_plan(int64_t n) {
+  return cached<ComplexPlan<T>>(n, 0, int(sizeof(T)));
+}
+template <typename T>
+std::shared_ptr<const RealPlan<T>> real_plan(int64_t n) {
+  return cached<RealPlan<T>>(n, 1, int(sizeof(T)));
+}
+int64_t plan_cache_size() {
+  std::lock_guard<std::mutex> lock(cache().mu);
+  return int64_t(cache().plans.size());
+}
+void clear_plan_cache() {
+  std::lock_guard<std::mutex> lock(cache().mu);
+  cache().plans.clear();
+}
+
+// ---- batched execution ----
+namespace {
+// Rows per task: enough work per chunk (~n log n each) that threading pays off.
+int64_t row_grain(int64_t n) { return std::max<int64_t>(1, 16384 / std::max<int64_t>(n, 1)); }
+}  // namespace
+
+template <typename T>
+void c2c(const std::complex<T>* in, std::complex<T>* out, int64_t n, int64_t batch, bool inverse,
+         T scale) {
+  if (batch == 0 || n == 0) return;
+  auto plan = complex_plan<T>(n);
+  parallel_for(0, batch, row_grain(n), [&](int64_t b0, int64_t b1) {
+    std::vector<T> buf(size_t(2 * n + plan->scratch_size()));
+    T* re = buf.data();
+    T* im = re + n;
+    T* sc = im + n;
+    for (int64_t b = b0; b < b1; ++b) {
+      const T* x = reinterpret_cast<const T*>(in + b * n);
+      T* y = reinterpret_cast<T*>(out + b * n);
+      for (int64_t j = 0; j < n; ++j) { re[j] = x[2 * j]; im[j] = x[2 * j + 1]; }
+      if (inverse) plan->execute(im, re, sc); else plan->execute(re, im, sc);
+      for (int64_t j = 0; j < n; ++j) { y[2 * j] = re[j] * scale; y[2 * j + 1] = im[j] * scale; }
+    }
+  });
+}
+
+template <typename T>
+void r2c(const T* in, std::complex<T>* out, int64_t n, int64_t batch, T scale) {
+  if (batch == 0 || n == 0) return;
+  auto plan = real_plan<T>(n);
+  const int64_t nout = n / 2 + 1;
+  parallel_for(0, batch, row_grain(n), [&](int64_t b0, int64_t b1) {
+    std::vector<T> buf(size_t(plan->scratch_size()));
+    for (int64_t b = b0; b < b1; ++b) plan->forward(in + b * n, out + b * nout, scale, buf.data());
+  });
+}
+
+template <typename T>
+void c2r(const std::complex<T>* in, T* out, int64_t n, int64_t batch, T scale) {
+  if (batch == 0 || n == 0) return;
+  auto plan = real_plan<T>(n);
+  const int64_t nin = n / 2 + 1;
+  parallel_for(0, batch, row_grain(n), [&](int64_t b0, int64_t b1) {
+    std::vector<T> buf(size_t(plan->scratch_size()));
+    for (int64_t b = b0; b < b1; ++b) plan->backward(in + b * nin, out + b * n, scale, buf.data());
+  });
+}
+
+#define TC_FFT_INSTANTIATE(T)                                                               \
+  template class ComplexPlan<T>;                                                            \
+  template class RealPlan<T>;                                                               \
+  template std::shared_ptr<const ComplexPlan<T>> complex_plan<T>(int64_t);                  \
+  template std::shared_ptr<const RealPlan<T>> real_plan<T>(int64_t);                        \
+  template void c2c<T>(const std::complex<T>*, std::complex<T>*, int64_t, int64_t, bool, T); \
+  template void r2c<T>(const T*, std::complex<T>*, int64_t, int64_t, T);                    \
+  template void c2r<T>(const std::complex<T>*, T*, int64_t, int64_t, T);
+TC_FFT_INSTANTIATE(float)
+TC_FFT_INSTANTIATE(double)
+
+}  // namespace tc::fft

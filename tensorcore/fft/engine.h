@@ -1,0 +1,80 @@
+#pragma once
+// tensorcore's own FFT engine: mixed-radix Stockham (radix 4/2/3/5 plus generic small odd
+// primes) over split real/imaginary arrays, Bluestein for lengths with a large prime factor, and
+// a real-input path through a half-length complex transform. Plans are immutable once built and
+// cached per (length, kind, precision), so any number of threads may execute them at once.
+#include <complex>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace tc::fft {
+
+// One Stockham stage: radix r over sub-transforms of length r*m at stride s.
+template <typename T>
+struct Stage {
+  int radix;
+  int64_t m, stride;
+  std::vector<T> tw_re, tw_im;  // w^(p*k), laid out [(k-1)*m + p]
+};
+
+// Forward complex DFT of length n (e^{-2 pi i jk/n}); the inverse swaps real and imaginary
+// parts around the forward transform, so one plan serves both directions.
+template <typename T>
+class ComplexPlan {
+ public:
+  explicit ComplexPlan(int64_t n);
+  int64_t size() const { return n_; }
+  // Scratch (in units of T) execute() needs beyond the data arrays.
+  int64_t scratch_size() const;
+  // In place on split arrays re[n], im[n]; scratch holds scratch_size() values.
+  void execute(T* re, T* im, T* scratch) const;
+
+ private:
+  void run_stages(T* re, T* im, T* scratch) const;
+  int64_t n_;
+  std::vector<Stage<T>> stages_;
+  // Bluestein: chirp c_j = e^{-pi i j^2/n}, the FFT of the conjugate chirp filter (scaled by 1/M),
+  // and the smooth-length plan used for the convolution.
+  bool bluestein_ = false;
+  std::vector<T> chirp_re_, chirp_im_, filt_re_, filt_im_;
+  std::shared_ptr<const ComplexPlan<T>> conv_plan_;
+};
+
+// Real-input transforms of length n: forward gives n/2+1 bins, backward takes them back.
+template <typename T>
+class RealPlan {
+ public:
+  explicit RealPlan(int64_t n);
+  int64_t size() const { return n_; }
+  int64_t scratch_size() const;
+  void forward(const T* in, std::complex<T>* out, T scale, T* scratch) const;
+  // `in` holds n/2+1 bins; the imaginary parts of DC (and Nyquist, n even) are ignored.
+  void backward(const std::complex<T>* in, T* out, T scale, T* scratch) const;
+
+ private:
+  int64_t n_;
+  std::shared_ptr<const ComplexPlan<T>> plan_;  // length n/2 (n even) or n (n odd)
+  std::vector<T> w_re_, w_im_;                  // e^{-2 pi i k/n}, k = 0..n/2 (n even)
+};
+
+// Cached, thread-safe plan lookup.
+template <typename T> std::shared_ptr<const ComplexPlan<T>> complex_plan(int64_t n);
+template <typename T> std::shared_ptr<const RealPlan<T>> real_plan(int64_t n);
+// Number of cached plans, and clearing (tests, memory pressure).
+int64_t plan_cache_size();
+void clear_plan_cache();
+// Smallest 2^a 3^b 5^c >= n.
+int64_t next_fast_len(int64_t n);
+
+// Batched row transforms over contiguous rows, threaded over the batch with tc::parallel_for.
+// c2c: rows of n complex -> n complex. r2c: n real -> n/2+1 complex. c2r: n/2+1 complex -> n real.
+template <typename T>
+void c2c(const std::complex<T>* in, std::complex<T>* out, int64_t n, int64_t batch, bool inverse,
+         T scale);
+template <typename T>
+void r2c(const T* in, std::complex<T>* out, int64_t n, int64_t batch, T scale);
+template <typename T>
+void c2r(const std::complex<T>* in, T* out, int64_t n, int64_t batch, T scale);
+
+}  // namespace tc::fft
