@@ -1,0 +1,80 @@
+// Python bindings for tensorcore.fft (submodule _C._fft, re-exported by python/tensorcore/fft).
+#include "bind.h"
+#include "tensorcore/fft/engine.h"
+#include "tensorcore/fft/fft.h"
+
+namespace tc::python {
+namespace {
+
+std::optional<int64_t> opt_int(const py::object& o) {
+  if (o.is_none()) return {};
+  return o.cast<int64_t>();
+}
+
+fft::OptDims opt_dims(const py::object& o) {
+  if (o.is_none()) return {};
+  return to_dims(o);
+}
+
+TensorOptions freq_options(const py::object& dtype, const py::object& device, bool requires_grad) {
+  TensorOptions o(dtype.is_none() ? get_default_dtype() : dtype.cast<DType>());
+  if (!device.is_none()) o = o.device(device.cast<Device>());
+  return o.requires_grad(requires_grad);
+}
+
+void bind_fft(py::module_& m, TensorClass&) {
+  py::module_ f = m.def_submodule("_fft", "FFT functions (tensorcore.fft)");
+  using Fn1 = Tensor (*)(const Tensor&, fft::OptInt, int64_t, const fft::OptNorm&);
+  auto def1 = [&](const char* name, Fn1 fn) {
+    f.def(name, [fn](const Tensor& x, py::object n, int64_t dim, std::optional<std::string> norm) {
+      return fn(x, opt_int(n), dim, norm);
+    }, py::arg("input"), py::arg("n") = py::none(), py::arg("dim") = -1, py::arg("norm") = py::none());
+  };
+  def1("fft", fft::fft);
+  def1("ifft", fft::ifft);
+  def1("rfft", fft::rfft);
+  def1("irfft", fft::irfft);
+  def1("hfft", fft::hfft);
+  def1("ihfft", fft::ihfft);
+
+  using FnN = Tensor (*)(const Tensor&, fft::OptDims, fft::OptDims, const fft::OptNorm&);
+  auto defn = [&](const char* name, FnN fn, bool two_d) {
+    py::object default_dim = two_d ? py::object(py::make_tuple(-2, -1)) : py::object(py::none());
+    f.def(name, [fn](const Tensor& x, py::object s, py::object dim, std::optional<std::string> norm) {
+      return fn(x, opt_dims(s), opt_dims(dim), norm);
+    }, py::arg("input"), py::arg("s") = py::none(), py::arg("dim") = default_dim,
+       py::arg("norm") = py::none());
+  };
+  defn("fft2", fft::fftn, true);
+  defn("ifft2", fft::ifftn, true);
+  defn("rfft2", fft::rfftn, true);
+  defn("irfft2", fft::irfftn, true);
+  defn("fftn", fft::fftn, false);
+  defn("ifftn", fft::ifftn, false);
+  defn("rfftn", fft::rfftn, false);
+  defn("irfftn", fft::irfftn, false);
+
+  f.def("fftfreq", [](int64_t n, double d, py::object dtype, py::object, py::object device, bool rg) {
+    return fft::fftfreq(n, d, freq_options(dtype, device, rg));
+  }, py::arg("n"), py::arg("d") = 1.0, py::kw_only(), py::arg("dtype") = py::none(),
+     py::arg("layout") = py::none(), py::arg("device") = py::none(), py::arg("requires_grad") = false);
+  f.def("rfftfreq", [](int64_t n, double d, py::object dtype, py::object, py::object device, bool rg) {
+    return fft::rfftfreq(n, d, freq_options(dtype, device, rg));
+  }, py::arg("n"), py::arg("d") = 1.0, py::kw_only(), py::arg("dtype") = py::none(),
+     py::arg("layout") = py::none(), py::arg("device") = py::none(), py::arg("requires_grad") = false);
+  f.def("fftshift", [](const Tensor& x, py::object dim) {
+    return fft::fftshift(x, to_dims(dim));
+  }, py::arg("input"), py::arg("dim") = py::none());
+  f.def("ifftshift", [](const Tensor& x, py::object dim) {
+    return fft::ifftshift(x, to_dims(dim));
+  }, py::arg("input"), py::arg("dim") = py::none());
+
+  f.def("_plan_cache_size", &fft::plan_cache_size);
+  f.def("_clear_plan_cache", &fft::clear_plan_cache);
+  f.def("next_fast_len", &fft::next_fast_len, py::arg("n"));
+}
+
+static Registrar r(bind_fft);
+
+}  // namespace
+}  // namespace tc::python
