@@ -2,6 +2,7 @@
 #include "bind.h"
 #include "tensorcore/fft/engine.h"
 #include "tensorcore/fft/fft.h"
+#include "tensorcore/fft/spectral.h"
 
 namespace tc::python {
 namespace {
@@ -68,6 +69,48 @@ void bind_fft(py::module_& m, TensorClass&) {
   f.def("ifftshift", [](const Tensor& x, py::object dim) {
     return fft::ifftshift(x, to_dims(dim));
   }, py::arg("input"), py::arg("dim") = py::none());
+
+  // torch.stft / torch.istft and the window functions live at the top level (tc.stft, ...).
+  m.def("stft", [](const Tensor& x, int64_t n_fft, py::object hop, py::object win, const Tensor& window,
+                   bool center, const std::string& pad_mode, bool normalized, std::optional<bool> onesided,
+                   std::optional<bool> return_complex) {
+    return stft(x, n_fft, opt_int(hop), opt_int(win), window, center, pad_mode, normalized, onesided,
+                return_complex);
+  }, py::arg("input"), py::arg("n_fft"), py::arg("hop_length") = py::none(),
+     py::arg("win_length") = py::none(), py::arg("window") = py::none(), py::arg("center") = true,
+     py::arg("pad_mode") = "reflect", py::arg("normalized") = false, py::arg("onesided") = py::none(),
+     py::arg("return_complex") = py::none());
+  m.def("istft", [](const Tensor& x, int64_t n_fft, py::object hop, py::object win, const Tensor& window,
+                    bool center, bool normalized, std::optional<bool> onesided, py::object length,
+                    bool return_complex) {
+    return istft(x, n_fft, opt_int(hop), opt_int(win), window, center, normalized, onesided,
+                 opt_int(length), return_complex);
+  }, py::arg("input"), py::arg("n_fft"), py::arg("hop_length") = py::none(),
+     py::arg("win_length") = py::none(), py::arg("window") = py::none(), py::arg("center") = true,
+     py::arg("normalized") = false, py::arg("onesided") = py::none(), py::arg("length") = py::none(),
+     py::arg("return_complex") = false);
+#define TC_DEF_WINDOW(name, call)                                                                   \
+  m.def(#name, [](int64_t n, bool periodic, py::object dtype, py::object, py::object device, bool rg) { \
+    TensorOptions o = freq_options(dtype, device, rg);                                             \
+    return call;                                                                                   \
+  }, py::arg("window_length"), py::arg("periodic") = true, py::kw_only(), py::arg("dtype") = py::none(), \
+     py::arg("layout") = py::none(), py::arg("device") = py::none(), py::arg("requires_grad") = false);
+  TC_DEF_WINDOW(hann_window, hann_window(n, periodic, o))
+  TC_DEF_WINDOW(blackman_window, blackman_window(n, periodic, o))
+  TC_DEF_WINDOW(bartlett_window, bartlett_window(n, periodic, o))
+#undef TC_DEF_WINDOW
+  m.def("hamming_window", [](int64_t n, bool periodic, double alpha, double beta, py::object dtype,
+                             py::object, py::object device, bool rg) {
+    return hamming_window(n, periodic, alpha, beta, freq_options(dtype, device, rg));
+  }, py::arg("window_length"), py::arg("periodic") = true, py::arg("alpha") = 0.54,
+     py::arg("beta") = 0.46, py::kw_only(), py::arg("dtype") = py::none(), py::arg("layout") = py::none(),
+     py::arg("device") = py::none(), py::arg("requires_grad") = false);
+  m.def("kaiser_window", [](int64_t n, bool periodic, double beta, py::object dtype, py::object,
+                            py::object device, bool rg) {
+    return kaiser_window(n, periodic, beta, freq_options(dtype, device, rg));
+  }, py::arg("window_length"), py::arg("periodic") = true, py::arg("beta") = 12.0, py::kw_only(),
+     py::arg("dtype") = py::none(), py::arg("layout") = py::none(), py::arg("device") = py::none(),
+     py::arg("requires_grad") = false);
 
   f.def("_plan_cache_size", &fft::plan_cache_size);
   f.def("_clear_plan_cache", &fft::clear_plan_cache);
