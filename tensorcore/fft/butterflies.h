@@ -67,10 +67,34 @@ template <typename T> struct Butterfly<T, 5> {
   }
 };
 
+template <typename T> struct Butterfly<T, 8> {
+  static inline void run(T* ar, T* ai) {
+    constexpr T c = T(0.70710678118654752440);
+    T er[4] = {ar[0], ar[2], ar[4], ar[6]}, ei[4] = {ai[0], ai[2], ai[4], ai[6]};
+    T orr[4] = {ar[1], ar[3], ar[5], ar[7]}, oi[4] = {ai[1], ai[3], ai[5], ai[7]};
+    Butterfly<T, 4>::run(er, ei);
+    Butterfly<T, 4>::run(orr, oi);
+    // o_k *= w8^k: w8 = c(1 - i), w8^2 = -i, w8^3 = -c(1 + i)
+    T r1 = c * (orr[1] + oi[1]), i1 = c * (oi[1] - orr[1]);
+    T r2 = oi[2], i2 = -orr[2];
+    T r3 = c * (oi[3] - orr[3]), i3 = -c * (orr[3] + oi[3]);
+    ar[0] = er[0] + orr[0]; ai[0] = ei[0] + oi[0];
+    ar[4] = er[0] - orr[0]; ai[4] = ei[0] - oi[0];
+    ar[1] = er[1] + r1; ai[1] = ei[1] + i1;
+    ar[5] = er[1] - r1; ai[5] = ei[1] - i1;
+    ar[2] = er[2] + r2; ai[2] = ei[2] + i2;
+    ar[6] = er[2] - r2; ai[6] = ei[2] - i2;
+    ar[3] = er[3] + r3; ai[3] = ei[3] + i3;
+    ar[7] = er[3] - r3; ai[7] = ei[3] - i3;
+  }
+};
+
+// `s` is the stage's stride times the number of interleaved lanes (rows transformed together:
+// element i of lane v lives at i*lanes + v, which is the same stage with a wider stride).
 template <typename T, int R>
 void stage_fixed(const T* __restrict xr, const T* __restrict xi, T* __restrict yr,
-                 T* __restrict yi, const Stage<T>& st) {
-  const int64_t m = st.m, s = st.stride;
+                 T* __restrict yi, const Stage<T>& st, int64_t s) {
+  const int64_t m = st.m;
   const T* __restrict twr = st.tw_re.data();
   const T* __restrict twi = st.tw_im.data();
   if (s == 1) {
@@ -111,9 +135,9 @@ void stage_fixed(const T* __restrict xr, const T* __restrict xi, T* __restrict y
 // Any radix, O(R^2) per point; used for the odd primes 7..31. om = e^{-2 pi i t/R}, t < R.
 template <typename T>
 void stage_generic(const T* __restrict xr, const T* __restrict xi, T* __restrict yr,
-                   T* __restrict yi, const Stage<T>& st, const T* om_re, const T* om_im) {
+                   T* __restrict yi, const Stage<T>& st, int64_t s, const T* om_re, const T* om_im) {
   const int R = st.radix;
-  const int64_t m = st.m, s = st.stride, in_step = s * m;
+  const int64_t m = st.m, in_step = s * m;
   for (int64_t p = 0; p < m; ++p) {
     const T* x0r = xr + s * p;
     const T* x0i = xi + s * p;

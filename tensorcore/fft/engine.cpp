@@ -30,8 +30,18 @@ void unit_root(int64_t num, int64_t den, double& re, double& im) {
 std::vector<int> factorize(int64_t n, bool& needs_bluestein) {
   std::vector<int> f;
   needs_bluestein = false;
-  while (n % 4 == 0) { f.push_back(4); n /= 4; }
-  if (n % 2 == 0) { f.push_back(2); n /= 2; }
+  // Powers of two as radix 8 (fewest passes over memory), finishing with 4s rather than a 2.
+  int twos = 0;
+  while (n % 2 == 0) { ++twos; n /= 2; }
+  if (twos == 1) {
+    f.push_back(2);
+  } else if (twos > 1) {
+    int eights = twos / 3, rest = twos % 3;
+    if (rest == 1) { eights -= 1; rest = 4; }  // 2^4 as 4*4
+    for (int i = 0; i < eights; ++i) f.push_back(8);
+    if (rest == 2) f.push_back(4);
+    if (rest == 4) { f.push_back(4); f.push_back(4); }
+  }
   for (int p = 3; p <= kMaxGenericRadix && n > 1; p += 2)
     while (n % p == 0) { f.push_back(p); n /= p; }
   if (n > 1) needs_bluestein = true;
@@ -99,20 +109,23 @@ ComplexPlan<T>::ComplexPlan(int64_t n) : n_(n) {
 }
 
 template <typename T>
-int64_t ComplexPlan<T>::scratch_size() const {
-  if (bluestein_) return 2 * conv_plan_->size() + conv_plan_->scratch_size();
-  return 2 * n_;
+int64_t ComplexPlan<T>::scratch_size(int64_t lanes) const {
+  if (bluestein_) return 2 * conv_plan_->size() * lanes + conv_plan_->scratch_size(lanes);
+  return 2 * n_ * lanes;
 }
 
 template <typename T>
-void ComplexPlan<T>::run_stages(T* re, T* im, T* scratch) const {
-  T *xr = re, *xi = im, *yr = scratch, *yi = scratch + n_;
+void ComplexPlan<T>::run_stages(T* re, T* im, T* scratch, int64_t lanes) const {
+  const int64_t total = n_ * lanes;
+  T *xr = re, *xi = im, *yr = scratch, *yi = scratch + total;
   for (const Stage<T>& st : stages_) {
+    const int64_t s = st.stride * lanes;
     switch (st.radix) {
-      case 2: detail::stage_fixed<T, 2>(xr, xi, yr, yi, st); break;
-      case 3: detail::stage_fixed<T, 3>(xr, xi, yr, yi, st); break;
-      case 4: detail::stage_fixed<T, 4>(xr, xi, yr, yi, st); break;
-      case 5: detail::stage_fixed<T, 5>(xr, xi, yr, yi, st); break;
+      case 2: detail::stage_fixed<T, 2>(xr, xi, yr, yi, st, s); break;
+      case 3: detail::stage_fixed<T, 3>(xr, xi, yr, yi, st, s); break;
+      case 4: detail::stage_fixed<T, 4>(xr, xi, yr, yi, st, s); break;
+      case 5: detail::stage_fixed<T, 5>(xr, xi, yr, yi, st, s); break;
+      case 8: detail::stage_fixed<T, 8>(xr, xi, yr, yi, st, s); break;
       default: {
         T om_re[kMaxGenericRadix], om_im[kMaxGenericRadix];
         for (int t = 0; t < st.radix; ++t) {
@@ -120,49 +133,55 @@ void ComplexPlan<T>::run_stages(T* re, T* im, T* scratch) const {
           unit_root(t, st.radix, a, b);
           om_re[t] = T(a); om_im[t] = T(b);
         }
-        detail::stage_generic<T>(xr, xi, yr, yi, st, om_re, om_im);
+        detail::stage_generic<T>(xr, xi, yr, yi, st, s, om_re, om_im);
       }
     }
     std::swap(xr, yr);
     std::swap(xi, yi);
   }
   if (xr != re) {
-    std::memcpy(re, xr, sizeof(T) * n_);
-    std::memcpy(im, xi, sizeof(T) * n_);
+    std::memcpy(re, xr, sizeof(T) * total);
+    std::memcpy(im, xi, sizeof(T) * total);
   }
 }
 
 template <typename T>
-void ComplexPlan<T>::execute(T* re, T* im, T* scratch) const {
+void ComplexPlan<T>::execute(T* re, T* im, T* scratch, int64_t lanes) const {
   if (!bluestein_) {
-    run_stages(re, im, scratch);
+    run_stages(re, im, scratch, lanes);
     return;
   }
-  const int64_t n = n_, M = conv_plan_->size();
+  const int64_t n = n_, M = conv_plan_->size(), L = lanes;
   T* __restrict ar = scratch;
-  T* __restrict ai = scratch + M;
-  T* inner = scratch + 2 * M;
+  T* __restrict ai = scratch + M * L;
+  T* inner = scratch + 2 * M * L;
   const T* cr = chirp_re_.data();
   const T* ci = chirp_im_.data();
-  for (int64_t j = 0; j < n; ++j) {
-    ar[j] = re[j] * cr[j] - im[j] * ci[j];
-    ai[j] = re[j] * ci[j] + im[j] * cr[j];
-  }
-  std::fill(ar + n, ar + M, T(0));
-  std::fill(ai + n, ai + M, T(0));
-  conv_plan_->execute(ar, ai, inner);
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t v = 0; v < L; ++v) {
+      const int64_t e = j * L + v;
+      ar[e] = re[e] * cr[j] - im[e] * ci[j];
+      ai[e] = re[e] * ci[j] + im[e] * cr[j];
+    }
+  std::fill(ar + n * L, ar + M * L, T(0));
+  std::fill(ai + n * L, ai + M * L, T(0));
+  conv_plan_->execute(ar, ai, inner, L);
   const T* fr = filt_re_.data();
   const T* fi = filt_im_.data();
-  for (int64_t k = 0; k < M; ++k) {
-    T r = ar[k] * fr[k] - ai[k] * fi[k];
-    T i = ar[k] * fi[k] + ai[k] * fr[k];
-    ar[k] = r; ai[k] = i;
-  }
-  conv_plan_->execute(ai, ar, inner);  // inverse by swapping the parts
-  for (int64_t k = 0; k < n; ++k) {
-    re[k] = ar[k] * cr[k] - ai[k] * ci[k];
-    im[k] = ar[k] * ci[k] + ai[k] * cr[k];
-  }
+  for (int64_t k = 0; k < M; ++k)
+    for (int64_t v = 0; v < L; ++v) {
+      const int64_t e = k * L + v;
+      T r = ar[e] * fr[k] - ai[e] * fi[k];
+      T i = ar[e] * fi[k] + ai[e] * fr[k];
+      ar[e] = r; ai[e] = i;
+    }
+  conv_plan_->execute(ai, ar, inner, L);  // inverse by swapping the parts
+  for (int64_t k = 0; k < n; ++k)
+    for (int64_t v = 0; v < L; ++v) {
+      const int64_t e = k * L + v;
+      re[e] = ar[e] * cr[k] - ai[e] * ci[k];
+      im[e] = ar[e] * ci[k] + ai[e] * cr[k];
+    }
 }
 
 template <typename T>
@@ -183,80 +202,98 @@ RealPlan<T>::RealPlan(int64_t n) : n_(n) {
 }
 
 template <typename T>
-int64_t RealPlan<T>::scratch_size() const {
-  return 2 * plan_->size() + plan_->scratch_size();
+int64_t RealPlan<T>::scratch_size(int64_t lanes) const {
+  return 2 * plan_->size() * lanes + plan_->scratch_size(lanes);
 }
 
 template <typename T>
-void RealPlan<T>::forward(const T* in, std::complex<T>* out, T scale, T* scratch) const {
-  const int64_t len = plan_->size();
+void RealPlan<T>::forward(const T* in, std::complex<T>* out, T scale, T* scratch, int64_t L) const {
+  const int64_t len = plan_->size(), nout = n_ / 2 + 1;
   T* __restrict zr = scratch;
-  T* __restrict zi = scratch + len;
-  T* inner = scratch + 2 * len;
+  T* __restrict zi = scratch + len * L;
+  T* inner = scratch + 2 * len * L;
   T* o = reinterpret_cast<T*>(out);
   if (n_ % 2) {
-    std::memcpy(zr, in, sizeof(T) * len);
-    std::fill(zi, zi + len, T(0));
-    plan_->execute(zr, zi, inner);
-    for (int64_t k = 0; k <= n_ / 2; ++k) { o[2 * k] = zr[k] * scale; o[2 * k + 1] = zi[k] * scale; }
+    for (int64_t v = 0; v < L; ++v)
+      for (int64_t j = 0; j < len; ++j) zr[j * L + v] = in[v * n_ + j];
+    std::fill(zi, zi + len * L, T(0));
+    plan_->execute(zr, zi, inner, L);
+    for (int64_t v = 0; v < L; ++v)
+      for (int64_t k = 0; k < nout; ++k) {
+        o[2 * (v * nout + k)] = zr[k * L + v] * scale;
+        o[2 * (v * nout + k) + 1] = zi[k * L + v] * scale;
+      }
     return;
   }
   const int64_t h = len;
-  for (int64_t k = 0; k < h; ++k) { zr[k] = in[2 * k]; zi[k] = in[2 * k + 1]; }
-  plan_->execute(zr, zi, inner);
-  // DC and Nyquist come from Z[0] alone.
-  o[0] = (zr[0] + zi[0]) * scale; o[1] = 0;
-  o[2 * h] = (zr[0] - zi[0]) * scale; o[2 * h + 1] = 0;
+  for (int64_t v = 0; v < L; ++v) {
+    const T* x = in + v * n_;
+    for (int64_t k = 0; k < h; ++k) { zr[k * L + v] = x[2 * k]; zi[k * L + v] = x[2 * k + 1]; }
+  }
+  plan_->execute(zr, zi, inner, L);
   const T half = T(0.5) * scale;
   const T* __restrict wr = w_re_.data();
   const T* __restrict wi = w_im_.data();
-  for (int64_t k = 1; k < h; ++k) {
-    T ar = zr[k], ai = zi[k], br = zr[h - k], bi = -zi[h - k];
-    T er = ar + br, ei = ai + bi;   // 2E
-    T dr = ar - br, di = ai - bi;   // 2i*O
-    // X = E + W^k O with O = D/(2i) = (di, -dr)/2
-    T orr = di, oi = -dr;
-    o[2 * k] = half * (er + wr[k] * orr - wi[k] * oi);
-    o[2 * k + 1] = half * (ei + wr[k] * oi + wi[k] * orr);
+  for (int64_t v = 0; v < L; ++v) {
+    T* ov = o + 2 * v * nout;
+    // DC and Nyquist come from Z[0] alone.
+    ov[0] = (zr[v] + zi[v]) * scale; ov[1] = 0;
+    ov[2 * h] = (zr[v] - zi[v]) * scale; ov[2 * h + 1] = 0;
+    for (int64_t k = 1; k < h; ++k) {
+      T ar = zr[k * L + v], ai = zi[k * L + v];
+      T br = zr[(h - k) * L + v], bi = -zi[(h - k) * L + v];
+      T er = ar + br, ei = ai + bi;  // 2E
+      T dr = ar - br, di = ai - bi;  // 2i*O
+      // X = E + W^k O with O = D/(2i) = (di, -dr)/2
+      ov[2 * k] = half * (er + wr[k] * di + wi[k] * dr);
+      ov[2 * k + 1] = half * (ei - wr[k] * dr + wi[k] * di);
+    }
   }
 }
 
 template <typename T>
-void RealPlan<T>::backward(const std::complex<T>* in, T* out, T scale, T* scratch) const {
-  const int64_t len = plan_->size();
+void RealPlan<T>::backward(const std::complex<T>* in, T* out, T scale, T* scratch, int64_t L) const {
+  const int64_t len = plan_->size(), nin = n_ / 2 + 1;
   T* __restrict zr = scratch;
-  T* __restrict zi = scratch + len;
-  T* inner = scratch + 2 * len;
-  const T* x = reinterpret_cast<const T*>(in);
+  T* __restrict zi = scratch + len * L;
+  T* inner = scratch + 2 * len * L;
+  const T* xin = reinterpret_cast<const T*>(in);
   if (n_ % 2) {
-    const int64_t h = n_ / 2;
-    zr[0] = x[0]; zi[0] = 0;
-    for (int64_t k = 1; k <= h; ++k) {
-      zr[k] = x[2 * k]; zi[k] = x[2 * k + 1];
-      zr[n_ - k] = x[2 * k]; zi[n_ - k] = -x[2 * k + 1];
+    for (int64_t v = 0; v < L; ++v) {
+      const T* x = xin + 2 * v * nin;
+      zr[v] = x[0]; zi[v] = 0;
+      for (int64_t k = 1; k < nin; ++k) {
+        zr[k * L + v] = x[2 * k]; zi[k * L + v] = x[2 * k + 1];
+        zr[(n_ - k) * L + v] = x[2 * k]; zi[(n_ - k) * L + v] = -x[2 * k + 1];
+      }
     }
-    plan_->execute(zi, zr, inner);
-    for (int64_t j = 0; j < n_; ++j) out[j] = zr[j] * scale;
+    plan_->execute(zi, zr, inner, L);
+    for (int64_t v = 0; v < L; ++v)
+      for (int64_t j = 0; j < n_; ++j) out[v * n_ + j] = zr[j * L + v] * scale;
     return;
   }
   const int64_t h = len;
   const T* __restrict wr = w_re_.data();
   const T* __restrict wi = w_im_.data();
-  {  // k = 0: imaginary parts of DC and Nyquist are ignored
-    T a = x[0], b = x[2 * h];
-    zr[0] = a + b;
-    zi[0] = a - b;
+  for (int64_t v = 0; v < L; ++v) {
+    const T* x = xin + 2 * v * nin;
+    // k = 0: the imaginary parts of DC and Nyquist are ignored
+    zr[v] = x[0] + x[2 * h];
+    zi[v] = x[0] - x[2 * h];
+    for (int64_t k = 1; k < h; ++k) {
+      T ar = x[2 * k], ai = x[2 * k + 1], br = x[2 * (h - k)], bi = -x[2 * (h - k) + 1];
+      T er = ar + br, ei = ai + bi;
+      T dr = ar - br, di = ai - bi;
+      T orr = dr * wr[k] + di * wi[k], oi = di * wr[k] - dr * wi[k];  // D * conj(W^k)
+      zr[k * L + v] = er - oi;
+      zi[k * L + v] = ei + orr;
+    }
   }
-  for (int64_t k = 1; k < h; ++k) {
-    T ar = x[2 * k], ai = x[2 * k + 1], br = x[2 * (h - k)], bi = -x[2 * (h - k) + 1];
-    T er = ar + br, ei = ai + bi;
-    T dr = ar - br, di = ai - bi;
-    T orr = dr * wr[k] + di * wi[k], oi = di * wr[k] - dr * wi[k];  // D * conj(W^k)
-    zr[k] = er - oi;
-    zi[k] = ei + orr;
+  plan_->execute(zi, zr, inner, L);  // inverse
+  for (int64_t v = 0; v < L; ++v) {
+    T* y = out + v * n_;
+    for (int64_t j = 0; j < h; ++j) { y[2 * j] = zr[j * L + v] * scale; y[2 * j + 1] = zi[j * L + v] * scale; }
   }
-  plan_->execute(zi, zr, inner);  // inverse
-  for (int64_t j = 0; j < h; ++j) { out[2 * j] = zr[j] * scale; out[2 * j + 1] = zi[j] * scale; }
 }
 
 // ---- plan cache ----
@@ -310,6 +347,8 @@ void clear_plan_cache() {
 namespace {
 // Rows per task: enough work per chunk (~n log n each) that threading pays off.
 int64_t row_grain(int64_t n) { return std::max<int64_t>(1, 16384 / std::max<int64_t>(n, 1)); }
+// Rows transformed together as SIMD lanes, while their working set stays cache-sized.
+int64_t lanes_for(int64_t n) { return std::clamp<int64_t>(32768 / std::max<int64_t>(n, 1), 1, 16); }
 }  // namespace
 
 template <typename T>
@@ -317,17 +356,23 @@ void c2c(const std::complex<T>* in, std::complex<T>* out, int64_t n, int64_t bat
          T scale) {
   if (batch == 0 || n == 0) return;
   auto plan = complex_plan<T>(n);
-  parallel_for(0, batch, row_grain(n), [&](int64_t b0, int64_t b1) {
-    std::vector<T> buf(size_t(2 * n + plan->scratch_size()));
+  const int64_t V = std::min(lanes_for(n), batch);
+  parallel_for(0, batch, std::max(row_grain(n), V), [&](int64_t b0, int64_t b1) {
+    std::vector<T> buf(size_t(2 * n * V + plan->scratch_size(V)));
     T* re = buf.data();
-    T* im = re + n;
-    T* sc = im + n;
-    for (int64_t b = b0; b < b1; ++b) {
-      const T* x = reinterpret_cast<const T*>(in + b * n);
-      T* y = reinterpret_cast<T*>(out + b * n);
-      for (int64_t j = 0; j < n; ++j) { re[j] = x[2 * j]; im[j] = x[2 * j + 1]; }
-      if (inverse) plan->execute(im, re, sc); else plan->execute(re, im, sc);
-      for (int64_t j = 0; j < n; ++j) { y[2 * j] = re[j] * scale; y[2 * j + 1] = im[j] * scale; }
+    T* im = re + n * V;
+    T* sc = im + n * V;
+    for (int64_t b = b0; b < b1; b += V) {
+      const int64_t L = std::min(V, b1 - b);
+      for (int64_t v = 0; v < L; ++v) {
+        const T* x = reinterpret_cast<const T*>(in + (b + v) * n);
+        for (int64_t j = 0; j < n; ++j) { re[j * L + v] = x[2 * j]; im[j * L + v] = x[2 * j + 1]; }
+      }
+      if (inverse) plan->execute(im, re, sc, L); else plan->execute(re, im, sc, L);
+      for (int64_t v = 0; v < L; ++v) {
+        T* y = reinterpret_cast<T*>(out + (b + v) * n);
+        for (int64_t j = 0; j < n; ++j) { y[2 * j] = re[j * L + v] * scale; y[2 * j + 1] = im[j * L + v] * scale; }
+      }
     }
   });
 }
@@ -337,9 +382,11 @@ void r2c(const T* in, std::complex<T>* out, int64_t n, int64_t batch, T scale) {
   if (batch == 0 || n == 0) return;
   auto plan = real_plan<T>(n);
   const int64_t nout = n / 2 + 1;
-  parallel_for(0, batch, row_grain(n), [&](int64_t b0, int64_t b1) {
-    std::vector<T> buf(size_t(plan->scratch_size()));
-    for (int64_t b = b0; b < b1; ++b) plan->forward(in + b * n, out + b * nout, scale, buf.data());
+  const int64_t V = std::min(lanes_for(n), batch);
+  parallel_for(0, batch, std::max(row_grain(n), V), [&](int64_t b0, int64_t b1) {
+    std::vector<T> buf(size_t(plan->scratch_size(V)));
+    for (int64_t b = b0; b < b1; b += V)
+      plan->forward(in + b * n, out + b * nout, scale, buf.data(), std::min(V, b1 - b));
   });
 }
 
@@ -348,9 +395,11 @@ void c2r(const std::complex<T>* in, T* out, int64_t n, int64_t batch, T scale) {
   if (batch == 0 || n == 0) return;
   auto plan = real_plan<T>(n);
   const int64_t nin = n / 2 + 1;
-  parallel_for(0, batch, row_grain(n), [&](int64_t b0, int64_t b1) {
-    std::vector<T> buf(size_t(plan->scratch_size()));
-    for (int64_t b = b0; b < b1; ++b) plan->backward(in + b * nin, out + b * n, scale, buf.data());
+  const int64_t V = std::min(lanes_for(n), batch);
+  parallel_for(0, batch, std::max(row_grain(n), V), [&](int64_t b0, int64_t b1) {
+    std::vector<T> buf(size_t(plan->scratch_size(V)));
+    for (int64_t b = b0; b < b1; b += V)
+      plan->backward(in + b * nin, out + b * n, scale, buf.data(), std::min(V, b1 - b));
   });
 }
 

@@ -26,12 +26,14 @@ class ComplexPlan {
   explicit ComplexPlan(int64_t n);
   int64_t size() const { return n_; }
   // Scratch (in units of T) execute() needs beyond the data arrays.
-  int64_t scratch_size() const;
-  // In place on split arrays re[n], im[n]; scratch holds scratch_size() values.
-  void execute(T* re, T* im, T* scratch) const;
+  int64_t scratch_size(int64_t lanes = 1) const;
+  // In place on split arrays re[n*lanes], im[n*lanes] holding `lanes` interleaved sequences
+  // (element j of sequence v at j*lanes + v, so SIMD runs across sequences even in the first
+  // stages); scratch holds scratch_size(lanes) values.
+  void execute(T* re, T* im, T* scratch, int64_t lanes = 1) const;
 
  private:
-  void run_stages(T* re, T* im, T* scratch) const;
+  void run_stages(T* re, T* im, T* scratch, int64_t lanes) const;
   int64_t n_;
   std::vector<Stage<T>> stages_;
   // Bluestein: chirp c_j = e^{-pi i j^2/n}, the FFT of the conjugate chirp filter (scaled by 1/M),
@@ -47,10 +49,11 @@ class RealPlan {
  public:
   explicit RealPlan(int64_t n);
   int64_t size() const { return n_; }
-  int64_t scratch_size() const;
-  void forward(const T* in, std::complex<T>* out, T scale, T* scratch) const;
-  // `in` holds n/2+1 bins; the imaginary parts of DC (and Nyquist, n even) are ignored.
-  void backward(const std::complex<T>* in, T* out, T scale, T* scratch) const;
+  int64_t scratch_size(int64_t lanes = 1) const;
+  // `lanes` rows at once: row v reads in + v*n and writes out + v*(n/2+1).
+  void forward(const T* in, std::complex<T>* out, T scale, T* scratch, int64_t lanes = 1) const;
+  // `in` holds n/2+1 bins per row; the imaginary parts of DC (and Nyquist, n even) are ignored.
+  void backward(const std::complex<T>* in, T* out, T scale, T* scratch, int64_t lanes = 1) const;
 
  private:
   int64_t n_;
