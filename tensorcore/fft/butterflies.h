@@ -9,23 +9,40 @@
 
 namespace tc::fft::detail {
 
-// In-place forward DFT of R points held in registers.
+// AVX-width vectors through GCC's vector extensions; scalar constants broadcast in arithmetic.
+template <typename T> struct Simd;
+template <> struct Simd<float> {
+  typedef float type __attribute__((vector_size(32)));
+  static constexpr int width = 8;
+};
+template <> struct Simd<double> {
+  typedef double type __attribute__((vector_size(32)));
+  static constexpr int width = 4;
+};
+template <typename V, typename T> inline V load_vec(const T* p) {
+  V v;
+  __builtin_memcpy(&v, p, sizeof(V));
+  return v;
+}
+template <typename V, typename T> inline void store_vec(T* p, const V& v) { __builtin_memcpy(p, &v, sizeof(V)); }
+
+// In-place forward DFT of R points held in registers; V is T or a vector of T.
 template <typename T, int R> struct Butterfly;
 
 template <typename T> struct Butterfly<T, 2> {
-  static inline void run(T* ar, T* ai) {
-    T r0 = ar[0] + ar[1], i0 = ai[0] + ai[1];
-    T r1 = ar[0] - ar[1], i1 = ai[0] - ai[1];
+  template <typename V> static inline void run(V* ar, V* ai) {
+    V r0 = ar[0] + ar[1], i0 = ai[0] + ai[1];
+    V r1 = ar[0] - ar[1], i1 = ai[0] - ai[1];
     ar[0] = r0; ai[0] = i0; ar[1] = r1; ai[1] = i1;
   }
 };
 
 template <typename T> struct Butterfly<T, 3> {
-  static inline void run(T* ar, T* ai) {
+  template <typename V> static inline void run(V* ar, V* ai) {
     constexpr T c = T(0.86602540378443864676);  // sin(2 pi/3)
-    T tr = ar[1] + ar[2], ti = ai[1] + ai[2];
-    T dr = ar[1] - ar[2], di = ai[1] - ai[2];
-    T ur = ar[0] - T(0.5) * tr, ui = ai[0] - T(0.5) * ti;
+    V tr = ar[1] + ar[2], ti = ai[1] + ai[2];
+    V dr = ar[1] - ar[2], di = ai[1] - ai[2];
+    V ur = ar[0] - T(0.5) * tr, ui = ai[0] - T(0.5) * ti;
     ar[0] += tr; ai[0] += ti;
     // -i*c*d = (c*di, -c*dr)
     ar[1] = ur + c * di; ai[1] = ui - c * dr;
@@ -34,11 +51,11 @@ template <typename T> struct Butterfly<T, 3> {
 };
 
 template <typename T> struct Butterfly<T, 4> {
-  static inline void run(T* ar, T* ai) {
-    T t0r = ar[0] + ar[2], t0i = ai[0] + ai[2];
-    T t1r = ar[0] - ar[2], t1i = ai[0] - ai[2];
-    T t2r = ar[1] + ar[3], t2i = ai[1] + ai[3];
-    T t3r = ar[1] - ar[3], t3i = ai[1] - ai[3];
+  template <typename V> static inline void run(V* ar, V* ai) {
+    V t0r = ar[0] + ar[2], t0i = ai[0] + ai[2];
+    V t1r = ar[0] - ar[2], t1i = ai[0] - ai[2];
+    V t2r = ar[1] + ar[3], t2i = ai[1] + ai[3];
+    V t3r = ar[1] - ar[3], t3i = ai[1] - ai[3];
     ar[0] = t0r + t2r; ai[0] = t0i + t2i;
     ar[2] = t0r - t2r; ai[2] = t0i - t2i;
     ar[1] = t1r + t3i; ai[1] = t1i - t3r;  // t1 - i*t3
@@ -47,17 +64,17 @@ template <typename T> struct Butterfly<T, 4> {
 };
 
 template <typename T> struct Butterfly<T, 5> {
-  static inline void run(T* ar, T* ai) {
+  template <typename V> static inline void run(V* ar, V* ai) {
     constexpr T c1 = T(0.30901699437494742410), c2 = T(-0.80901699437494742410);
     constexpr T s1 = T(0.95105651629515357212), s2 = T(0.58778525229247312917);
-    T t1r = ar[1] + ar[4], t1i = ai[1] + ai[4];
-    T t2r = ar[2] + ar[3], t2i = ai[2] + ai[3];
-    T t3r = ar[1] - ar[4], t3i = ai[1] - ai[4];
-    T t4r = ar[2] - ar[3], t4i = ai[2] - ai[3];
-    T a1r = ar[0] + c1 * t1r + c2 * t2r, a1i = ai[0] + c1 * t1i + c2 * t2i;
-    T a2r = ar[0] + c2 * t1r + c1 * t2r, a2i = ai[0] + c2 * t1i + c1 * t2i;
-    T b1r = s1 * t3r + s2 * t4r, b1i = s1 * t3i + s2 * t4i;
-    T b2r = s2 * t3r - s1 * t4r, b2i = s2 * t3i - s1 * t4i;
+    V t1r = ar[1] + ar[4], t1i = ai[1] + ai[4];
+    V t2r = ar[2] + ar[3], t2i = ai[2] + ai[3];
+    V t3r = ar[1] - ar[4], t3i = ai[1] - ai[4];
+    V t4r = ar[2] - ar[3], t4i = ai[2] - ai[3];
+    V a1r = ar[0] + c1 * t1r + c2 * t2r, a1i = ai[0] + c1 * t1i + c2 * t2i;
+    V a2r = ar[0] + c2 * t1r + c1 * t2r, a2i = ai[0] + c2 * t1i + c1 * t2i;
+    V b1r = s1 * t3r + s2 * t4r, b1i = s1 * t3i + s2 * t4i;
+    V b2r = s2 * t3r - s1 * t4r, b2i = s2 * t3i - s1 * t4i;
     ar[0] += t1r + t2r; ai[0] += t1i + t2i;
     // a -/+ i*b
     ar[1] = a1r + b1i; ai[1] = a1i - b1r;
@@ -68,16 +85,16 @@ template <typename T> struct Butterfly<T, 5> {
 };
 
 template <typename T> struct Butterfly<T, 8> {
-  static inline void run(T* ar, T* ai) {
+  template <typename V> static inline void run(V* ar, V* ai) {
     constexpr T c = T(0.70710678118654752440);
-    T er[4] = {ar[0], ar[2], ar[4], ar[6]}, ei[4] = {ai[0], ai[2], ai[4], ai[6]};
-    T orr[4] = {ar[1], ar[3], ar[5], ar[7]}, oi[4] = {ai[1], ai[3], ai[5], ai[7]};
+    V er[4] = {ar[0], ar[2], ar[4], ar[6]}, ei[4] = {ai[0], ai[2], ai[4], ai[6]};
+    V orr[4] = {ar[1], ar[3], ar[5], ar[7]}, oi[4] = {ai[1], ai[3], ai[5], ai[7]};
     Butterfly<T, 4>::run(er, ei);
     Butterfly<T, 4>::run(orr, oi);
     // o_k *= w8^k: w8 = c(1 - i), w8^2 = -i, w8^3 = -c(1 + i)
-    T r1 = c * (orr[1] + oi[1]), i1 = c * (oi[1] - orr[1]);
-    T r2 = oi[2], i2 = -orr[2];
-    T r3 = c * (oi[3] - orr[3]), i3 = -c * (orr[3] + oi[3]);
+    V r1 = c * (orr[1] + oi[1]), i1 = c * (oi[1] - orr[1]);
+    V r2 = oi[2], i2 = -orr[2];
+    V r3 = c * (oi[3] - orr[3]), i3 = -c * (orr[3] + oi[3]);
     ar[0] = er[0] + orr[0]; ai[0] = ei[0] + oi[0];
     ar[4] = er[0] - orr[0]; ai[4] = ei[0] - oi[0];
     ar[1] = er[1] + r1; ai[1] = ei[1] + i1;
@@ -111,15 +128,33 @@ void stage_fixed(const T* __restrict xr, const T* __restrict xi, T* __restrict y
     }
     return;
   }
+  // Explicit vectors over q: GCC's auto-vectorizer gives up on the 4R streams of radix 8.
+  using V = typename Simd<T>::type;
+  constexpr int W = Simd<T>::width;
   const int64_t in_step = s * m;
+  const int64_t s_vec = s - s % W;
   for (int64_t p = 0; p < m; ++p) {
     T wr[R], wi[R];
     for (int k = 1; k < R; ++k) { wr[k] = twr[(k - 1) * m + p]; wi[k] = twi[(k - 1) * m + p]; }
-    const T* __restrict x0r = xr + s * p;
-    const T* __restrict x0i = xi + s * p;
-    T* __restrict y0r = yr + s * R * p;
-    T* __restrict y0i = yi + s * R * p;
-    for (int64_t q = 0; q < s; ++q) {
+    const T* x0r = xr + s * p;
+    const T* x0i = xi + s * p;
+    T* y0r = yr + s * R * p;
+    T* y0i = yi + s * R * p;
+    for (int64_t q = 0; q < s_vec; q += W) {
+      V ar[R], ai[R];
+      for (int j = 0; j < R; ++j) {
+        ar[j] = load_vec<V>(x0r + q + j * in_step);
+        ai[j] = load_vec<V>(x0i + q + j * in_step);
+      }
+      Butterfly<T, R>::run(ar, ai);
+      store_vec(y0r + q, ar[0]);
+      store_vec(y0i + q, ai[0]);
+      for (int k = 1; k < R; ++k) {
+        store_vec(y0r + q + k * s, ar[k] * wr[k] - ai[k] * wi[k]);
+        store_vec(y0i + q + k * s, ar[k] * wi[k] + ai[k] * wr[k]);
+      }
+    }
+    for (int64_t q = s_vec; q < s; ++q) {
       T ar[R], ai[R];
       for (int j = 0; j < R; ++j) { ar[j] = x0r[q + j * in_step]; ai[j] = x0i[q + j * in_step]; }
       Butterfly<T, R>::run(ar, ai);
