@@ -363,8 +363,8 @@ void c2c(const std::complex<T>* in, std::complex<T>* out, int64_t n, int64_t bat
   auto plan = complex_plan<T>(n);
   const int64_t V = kBatchLanes;
   parallel_for(0, batch, std::max(row_grain(n), V), [&](int64_t b0, int64_t b1) {
-    std::vector<T> buf(size_t(2 * (n * V + kArrayPad) + plan->scratch_size(V)));
-    T* re = buf.data();
+    std::unique_ptr<T[]> buf(new T[size_t(2 * (n * V + kArrayPad) + plan->scratch_size(V))]);  // no zero-fill
+    T* re = buf.get();
     T* im = re + n * V + kArrayPad;
     T* sc = im + n * V + kArrayPad;
     for (int64_t b = b0; b < b1; b += V) {
@@ -389,9 +389,9 @@ void r2c(const T* in, std::complex<T>* out, int64_t n, int64_t batch, T scale) {
   const int64_t nout = n / 2 + 1;
   const int64_t V = kBatchLanes;
   parallel_for(0, batch, std::max(row_grain(n), V), [&](int64_t b0, int64_t b1) {
-    std::vector<T> buf(size_t(plan->scratch_size(V)));
+    std::unique_ptr<T[]> buf(new T[size_t(plan->scratch_size(V))]);
     for (int64_t b = b0; b < b1; b += V)
-      plan->forward(in + b * n, out + b * nout, scale, buf.data(), std::min(V, b1 - b));
+      plan->forward(in + b * n, out + b * nout, scale, buf.get(), std::min(V, b1 - b));
   });
 }
 
@@ -402,9 +402,9 @@ void c2r(const std::complex<T>* in, T* out, int64_t n, int64_t batch, T scale) {
   const int64_t nin = n / 2 + 1;
   const int64_t V = kBatchLanes;
   parallel_for(0, batch, std::max(row_grain(n), V), [&](int64_t b0, int64_t b1) {
-    std::vector<T> buf(size_t(plan->scratch_size(V)));
+    std::unique_ptr<T[]> buf(new T[size_t(plan->scratch_size(V))]);
     for (int64_t b = b0; b < b1; b += V)
-      plan->backward(in + b * nin, out + b * n, scale, buf.data(), std::min(V, b1 - b));
+      plan->backward(in + b * nin, out + b * n, scale, buf.get(), std::min(V, b1 - b));
   });
 }
 
