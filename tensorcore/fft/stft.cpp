@@ -43,13 +43,14 @@ Tensor pad_signal(const Tensor& x, int64_t p, const std::string& mode) {
   if (p == 0) return x;
   if (mode == "constant") return pad_zeros(x, 1, p, p);
   const int64_t L = x.size(1);
-  Tensor idx = empty({L + 2 * p}, TensorOptions(DType::Int64));
-  int64_t* ip = idx.data<int64_t>();
-  if (mode == "reflect") {
+  if (mode == "reflect") {  // mirrored edges without repeating the edge sample: one copy via cat
     TC_CHECK(p < L, "stft: reflect padding size (", p, ") should be less than the input length (", L,
              "); use a smaller n_fft or pad_mode='constant'");
-    for (int64_t i = -p; i < L + p; ++i) ip[i + p] = i < 0 ? -i : (i >= L ? 2 * (L - 1) - i : i);
-  } else if (mode == "replicate") {
+    return cat({flip(slice(x, 1, 1, p + 1), {1}), x, flip(slice(x, 1, L - 1 - p, L - 1), {1})}, 1);
+  }
+  Tensor idx = empty({L + 2 * p}, TensorOptions(DType::Int64));
+  int64_t* ip = idx.data<int64_t>();
+  if (mode == "replicate") {
     for (int64_t i = -p; i < L + p; ++i) ip[i + p] = std::min(std::max<int64_t>(i, 0), L - 1);
   } else if (mode == "circular") {
     TC_CHECK(p <= L, "stft: circular padding size (", p, ") must not exceed the input length (", L, ")");
