@@ -106,11 +106,51 @@ template <typename T> struct Butterfly<T, 8> {
   }
 };
 
+// Any odd radix with compile-time R (7, 11, 13): pairs a_j +/- a_{R-j} share one set of
+// cos/sin products, so a point costs ~R^2/2 multiply-adds held in registers.
+template <typename T, int R> struct OddButterfly {
+  static constexpr int H = (R - 1) / 2;
+  T cs[H * H], sn[H * H];  // cos/sin(2 pi j k / R) at [(k-1)*H + (j-1)]
+  OddButterfly() {
+    for (int k = 1; k <= H; ++k)
+      for (int j = 1; j <= H; ++j) {
+        const double a = 6.283185307179586476925286766559 * double((j * k) % R) / R;
+        cs[(k - 1) * H + j - 1] = T(std::cos(a));
+        sn[(k - 1) * H + j - 1] = T(std::sin(a));
+      }
+  }
+  template <typename V> inline void run(V* ar, V* ai) const {
+    V pr[H], pi[H], mr[H], mi[H];
+    V r0 = ar[0], i0 = ai[0];
+    for (int j = 1; j <= H; ++j) {
+      pr[j - 1] = ar[j] + ar[R - j]; pi[j - 1] = ai[j] + ai[R - j];
+      mr[j - 1] = ar[j] - ar[R - j]; mi[j - 1] = ai[j] - ai[R - j];
+      ar[0] += pr[j - 1]; ai[0] += pi[j - 1];
+    }
+    for (int k = 1; k <= H; ++k) {
+      V er = r0, ei = i0, orr = V{} * T(0), oi = V{} * T(0);
+      for (int j = 0; j < H; ++j) {
+        const T c = cs[(k - 1) * H + j], sv = sn[(k - 1) * H + j];
+        er += c * pr[j]; ei += c * pi[j];
+        orr += sv * mr[j]; oi += sv * mi[j];
+      }
+      // b_k = e - i*o, b_{R-k} = e + i*o
+      ar[k] = er + oi; ai[k] = ei - orr;
+      ar[R - k] = er - oi; ai[R - k] = ei + orr;
+    }
+  }
+};
+
+// Adapter so the fixed radices and OddButterfly share one stage loop.
+template <typename T, int R> struct StaticButterfly {
+  template <typename V> inline void run(V* ar, V* ai) const { Butterfly<T, R>::run(ar, ai); }
+};
+
 // `s` is the stage's stride times the number of interleaved lanes (rows transformed together:
 // element i of lane v lives at i*lanes + v, which is the same stage with a wider stride).
-template <typename T, int R>
+template <typename T, int R, typename BF = StaticButterfly<T, R>>
 void stage_fixed(const T* __restrict xr, const T* __restrict xi, T* __restrict yr,
-                 T* __restrict yi, const Stage<T>& st, int64_t s) {
+                 T* __restrict yi, const Stage<T>& st, int64_t s, const BF& bf = BF()) {
   const int64_t m = st.m;
   const T* __restrict twr = st.tw_re.data();
   const T* __restrict twi = st.tw_im.data();
@@ -118,7 +158,7 @@ void stage_fixed(const T* __restrict xr, const T* __restrict xi, T* __restrict y
     for (int64_t p = 0; p < m; ++p) {
       T ar[R], ai[R];
       for (int j = 0; j < R; ++j) { ar[j] = xr[p + j * m]; ai[j] = xi[p + j * m]; }
-      Butterfly<T, R>::run(ar, ai);
+      bf.run(ar, ai);
       yr[R * p] = ar[0]; yi[R * p] = ai[0];
       for (int k = 1; k < R; ++k) {
         T wr = twr[(k - 1) * m + p], wi = twi[(k - 1) * m + p];
@@ -146,7 +186,7 @@ void stage_fixed(const T* __restrict xr, const T* __restrict xi, T* __restrict y
         ar[j] = load_vec<V>(x0r + q + j * in_step);
         ai[j] = load_vec<V>(x0i + q + j * in_step);
       }
-      Butterfly<T, R>::run(ar, ai);
+      bf.run(ar, ai);
       store_vec(y0r + q, ar[0]);
       store_vec(y0i + q, ai[0]);
       for (int k = 1; k < R; ++k) {
@@ -157,7 +197,7 @@ void stage_fixed(const T* __restrict xr, const T* __restrict xi, T* __restrict y
     for (int64_t q = s_vec; q < s; ++q) {
       T ar[R], ai[R];
       for (int j = 0; j < R; ++j) { ar[j] = x0r[q + j * in_step]; ai[j] = x0i[q + j * in_step]; }
-      Butterfly<T, R>::run(ar, ai);
+      bf.run(ar, ai);
       y0r[q] = ar[0]; y0i[q] = ai[0];
       for (int k = 1; k < R; ++k) {
         y0r[q + k * s] = ar[k] * wr[k] - ai[k] * wi[k];

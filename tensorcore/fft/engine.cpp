@@ -130,6 +130,21 @@ void ComplexPlan<T>::run_stages(T* re, T* im, T* scratch, int64_t lanes) const {
       case 4: detail::stage_fixed<T, 4>(xr, xi, yr, yi, st, s); break;
       case 5: detail::stage_fixed<T, 5>(xr, xi, yr, yi, st, s); break;
       case 8: detail::stage_fixed<T, 8>(xr, xi, yr, yi, st, s); break;
+      case 7: {
+        static const detail::OddButterfly<T, 7> bf7;
+        detail::stage_fixed<T, 7>(xr, xi, yr, yi, st, s, bf7);
+        break;
+      }
+      case 11: {
+        static const detail::OddButterfly<T, 11> bf11;
+        detail::stage_fixed<T, 11>(xr, xi, yr, yi, st, s, bf11);
+        break;
+      }
+      case 13: {
+        static const detail::OddButterfly<T, 13> bf13;
+        detail::stage_fixed<T, 13>(xr, xi, yr, yi, st, s, bf13);
+        break;
+      }
       default: {
         T om_re[kMaxGenericRadix], om_im[kMaxGenericRadix];
         for (int t = 0; t < st.radix; ++t) {
@@ -383,6 +398,36 @@ void c2c(const std::complex<T>* in, std::complex<T>* out, int64_t n, int64_t bat
 }
 
 template <typename T>
+void c2c_strided(const std::complex<T>* in, std::complex<T>* out, int64_t outer, int64_t n,
+                 int64_t inner, bool inverse, T scale) {
+  if (outer == 0 || n == 0 || inner == 0) return;
+  auto plan = complex_plan<T>(n);
+  constexpr int64_t kColumnLanes = 16;
+  const int64_t V = std::min(kColumnLanes, inner);
+  const int64_t blocks = (inner + V - 1) / V;
+  parallel_for(0, outer * blocks, std::max<int64_t>(1, 16384 / (n * V)), [&](int64_t t0, int64_t t1) {
+    std::unique_ptr<T[]> buf(new T[size_t(2 * (n * V + kArrayPad) + plan->scratch_size(V))]);
+    T* re = buf.get();
+    T* im = re + n * V + kArrayPad;
+    T* sc = im + n * V + kArrayPad;
+    for (int64_t t = t0; t < t1; ++t) {
+      const int64_t o = t / blocks, c0 = (t % blocks) * V, L = std::min(V, inner - c0);
+      const T* x = reinterpret_cast<const T*>(in + o * n * inner + c0);
+      for (int64_t j = 0; j < n; ++j) {
+        const T* xj = x + 2 * j * inner;
+        for (int64_t v = 0; v < L; ++v) { re[j * L + v] = xj[2 * v]; im[j * L + v] = xj[2 * v + 1]; }
+      }
+      if (inverse) plan->execute(im, re, sc, L); else plan->execute(re, im, sc, L);
+      T* y = reinterpret_cast<T*>(out + o * n * inner + c0);
+      for (int64_t j = 0; j < n; ++j) {
+        T* yj = y + 2 * j * inner;
+        for (int64_t v = 0; v < L; ++v) { yj[2 * v] = re[j * L + v] * scale; yj[2 * v + 1] = im[j * L + v] * scale; }
+      }
+    }
+  });
+}
+
+template <typename T>
 void r2c(const T* in, std::complex<T>* out, int64_t n, int64_t batch, T scale) {
   if (batch == 0 || n == 0) return;
   auto plan = real_plan<T>(n);
@@ -415,6 +460,7 @@ void c2r(const std::complex<T>* in, T* out, int64_t n, int64_t batch, T scale) {
   template std::shared_ptr<const RealPlan<T>> real_plan<T>(int64_t);                        \
   template void c2c<T>(const std::complex<T>*, std::complex<T>*, int64_t, int64_t, bool, T); \
   template void r2c<T>(const T*, std::complex<T>*, int64_t, int64_t, T);                    \
+  template void c2c_strided<T>(const std::complex<T>*, std::complex<T>*, int64_t, int64_t, int64_t, bool, T); \
   template void c2r<T>(const std::complex<T>*, T*, int64_t, int64_t, T);
 TC_FFT_INSTANTIATE(float)
 TC_FFT_INSTANTIATE(double)

@@ -75,6 +75,11 @@ int64_t next_fast_len(int64_t n);
 template <typename T>
 void c2c(const std::complex<T>* in, std::complex<T>* out, int64_t n, int64_t batch, bool inverse,
          T scale);
+// c2c along the middle dim of a contiguous [outer, n, inner] array without transposing it: blocks
+// of columns are gathered as interleaved lanes (SIMD across columns) and transformed together.
+template <typename T>
+void c2c_strided(const std::complex<T>* in, std::complex<T>* out, int64_t outer, int64_t n,
+                 int64_t inner, bool inverse, T scale);
 template <typename T>
 void r2c(const T* in, std::complex<T>* out, int64_t n, int64_t batch, T scale);
 template <typename T>

@@ -37,17 +37,23 @@ void check_cpu(const Tensor& x, const char* op) {
               ": only CPU tensors are supported by tensorcore's FFT engine");
 }
 
-// One complex 1-D pass along `dim` of a (detached) complex tensor.
-Tensor c2c_pass(const Tensor& x, int64_t dim, bool forward, double scale) {
-  Tensor xt = contiguous(movedim(x, {dim}, {-1}));
-  Tensor out = empty(xt.sizes(), TensorOptions(x.dtype()).device(x.device()));
-  const int64_t n = xt.size(-1);
-  const int64_t batch = n ? xt.numel() / n : 0;
-  if (x.dtype() == DType::Complex64)
-    c2c<float>(xt.data<complex64>(), out.data<complex64>(), n, batch, !forward, float(scale));
-  else
-    c2c<double>(xt.data<complex128>(), out.data<complex128>(), n, batch, !forward, scale);
-  return movedim(out, {-1}, {dim});
+// One complex 1-D pass along `dim` of a (detached) complex tensor. The last dim runs as contiguous
+// rows; any other dim runs in place in the [outer, n, inner] layout (no transposing copy).
+Tensor c2c_pass(const Tensor& x_in, int64_t dim, bool forward, double scale) {
+  Tensor x = contiguous(x_in);
+  Tensor out = empty(x.sizes(), TensorOptions(x.dtype()).device(x.device()));
+  const int64_t n = x.size(dim);
+  int64_t inner = 1;
+  for (int64_t d = dim + 1; d < x.dim(); ++d) inner *= x.size(d);
+  const int64_t outer = (n > 0 && inner > 0) ? x.numel() / (n * inner) : 0;
+  if (x.dtype() == DType::Complex64) {
+    if (inner == 1) c2c<float>(x.data<complex64>(), out.data<complex64>(), n, outer, !forward, float(scale));
+    else c2c_strided<float>(x.data<complex64>(), out.data<complex64>(), outer, n, inner, !forward, float(scale));
+  } else {
+    if (inner == 1) c2c<double>(x.data<complex128>(), out.data<complex128>(), n, outer, !forward, scale);
+    else c2c_strided<double>(x.data<complex128>(), out.data<complex128>(), outer, n, inner, !forward, scale);
+  }
+  return out;
 }
 
 // Zero-extends `g` along `dim` to `size`.
