@@ -47,6 +47,11 @@ def cases(quick):
     yield "fft  c64 64x4096", "fft", (xb + 1j * xb).astype(np.complex64)
     yield "rfft f32 64x4096", "rfft", xb
     yield "irfft c64 64x2049", "irfft", np.fft.rfft(xb).astype(np.complex64)
+    img = rng.standard_normal((1024, 1024)).astype(np.float32)
+    yield "fft2 c64 1024x1024", "fft2", (img + 1j * img).astype(np.complex64)
+    yield "rfft2 f32 1024x1024", "rfft2", img
+    yield "fft dim0 c64 1024x1024", ("fft", {"dim": 0}), (img + 1j * img).astype(np.complex64)
+    yield "rfft2 f32 16x3x224x224", "rfft2", rng.standard_normal((16, 3, 224, 224)).astype(np.float32)
     xd = rng.standard_normal(2 ** 16)
     yield "fft  c128 n=65536", "fft", (xd + 1j * xd)
     yield "rfft f64 n=65536", "rfft", xd
@@ -64,9 +69,11 @@ def main():
     print(f"threads: tc={tc.get_num_threads()} torch={torch.get_num_threads() if torch else '-'}")
     print(f"{'case':24s} {'tensorcore':>12s} {'torch':>12s} {'numpy':>12s} {'tc/torch':>9s} {'tc/numpy':>9s}")
     for name, fn, x in cases(args.quick):
-        t_tc = median_time(lambda a=tc.from_numpy(x): getattr(tc.fft, fn)(a))
-        t_np = median_time(lambda: getattr(np.fft, fn)(x))
-        t_th = median_time(lambda a=torch.from_numpy(x): getattr(torch.fft, fn)(a)) if torch else float("nan")
+        fn, kw = fn if isinstance(fn, tuple) else (fn, {})
+        np_kw = {"axis": kw["dim"]} if "dim" in kw else {}
+        t_tc = median_time(lambda a=tc.from_numpy(x): getattr(tc.fft, fn)(a, **kw))
+        t_np = median_time(lambda: getattr(np.fft, fn)(x, **np_kw))
+        t_th = median_time(lambda a=torch.from_numpy(x): getattr(torch.fft, fn)(a, **kw)) if torch else float("nan")
         print(f"{name:24s} {fmt(t_tc)} {fmt(t_th)} {fmt(t_np)} {t_tc / t_th:9.2f} {t_tc / t_np:9.2f}")
     # stft: 60 s of 16 kHz audio, n_fft=400, hop=160, hann window (torchaudio's Spectrogram set-up).
     audio = np.random.default_rng(1).standard_normal(16000 * 60).astype(np.float32)

@@ -186,3 +186,17 @@ def test_errors():
         tc.fft.fftn(tc.from_numpy(crandn(4, 4)), s=(4,), dim=(0, 1))
     with pytest.raises(TypeError):
         tc.fft.fft(tc.from_numpy(np.ones(4, np.float16)))
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_column_lane_path(dtype):
+    # Transforms along non-last dims run on blocks of columns as SIMD lanes; cover full blocks,
+    # a ragged last block and Bluestein lengths.
+    for shape, dim in [((24, 37), 0), ((5, 53, 40), 1), ((97, 3, 16), 0), ((7, 11, 13, 2), 1)]:
+        x = crandn(*shape, dtype=dtype)
+        prec = np.float32 if dtype == np.complex64 else np.float64
+        assert_close(tc.fft.fft(tc.from_numpy(x), dim=dim), np.fft.fft(x, axis=dim).astype(dtype), prec)
+        assert_close(tc.fft.ifft(tc.from_numpy(x), dim=dim, norm="ortho"),
+                     np.fft.ifft(x, axis=dim, norm="ortho").astype(dtype), prec)
+    x = crandn(64, 48, 40)
+    assert_close(tc.fft.fftn(tc.from_numpy(x)), np.fft.fftn(x))
