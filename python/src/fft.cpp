@@ -23,7 +23,7 @@ TensorOptions freq_options(const py::object& dtype, const py::object& device, bo
   return o.requires_grad(requires_grad);
 }
 
-void bind_fft(py::module_& m, TensorClass&) {
+void bind_fft(py::module_& m, TensorClass& cls) {
   py::module_ f = m.def_submodule("_fft", "FFT functions (tensorcore.fft)");
   using Fn1 = Tensor (*)(const Tensor&, fft::OptInt, int64_t, const fft::OptNorm&);
   auto def1 = [&](const char* name, Fn1 fn) {
@@ -39,21 +39,27 @@ void bind_fft(py::module_& m, TensorClass&) {
   def1("ihfft", fft::ihfft);
 
   using FnN = Tensor (*)(const Tensor&, fft::OptDims, fft::OptDims, const fft::OptNorm&);
-  auto defn = [&](const char* name, FnN fn, bool two_d) {
-    py::object default_dim = two_d ? py::object(py::make_tuple(-2, -1)) : py::object(py::none());
+  auto defn = [&](const char* name, FnN fn) {
     f.def(name, [fn](const Tensor& x, py::object s, py::object dim, std::optional<std::string> norm) {
       return fn(x, opt_dims(s), opt_dims(dim), norm);
-    }, py::arg("input"), py::arg("s") = py::none(), py::arg("dim") = default_dim,
+    }, py::arg("input"), py::arg("s") = py::none(), py::arg("dim") = py::none(),
        py::arg("norm") = py::none());
   };
-  defn("fft2", fft::fftn, true);
-  defn("ifft2", fft::ifftn, true);
-  defn("rfft2", fft::rfftn, true);
-  defn("irfft2", fft::irfftn, true);
-  defn("fftn", fft::fftn, false);
-  defn("ifftn", fft::ifftn, false);
-  defn("rfftn", fft::rfftn, false);
-  defn("irfftn", fft::irfftn, false);
+  using Fn2 = Tensor (*)(const Tensor&, fft::OptDims, std::vector<int64_t>, const fft::OptNorm&);
+  auto def2 = [&](const char* name, Fn2 fn) {
+    f.def(name, [fn](const Tensor& x, py::object s, py::object dim, std::optional<std::string> norm) {
+      return fn(x, opt_dims(s), to_dims(dim), norm);
+    }, py::arg("input"), py::arg("s") = py::none(), py::arg("dim") = py::make_tuple(-2, -1),
+       py::arg("norm") = py::none());
+  };
+  def2("fft2", fft::fft2);
+  def2("ifft2", fft::ifft2);
+  def2("rfft2", fft::rfft2);
+  def2("irfft2", fft::irfft2);
+  defn("fftn", fft::fftn);
+  defn("ifftn", fft::ifftn);
+  defn("rfftn", fft::rfftn);
+  defn("irfftn", fft::irfftn);
 
   f.def("fftfreq", [](int64_t n, double d, py::object dtype, py::object, py::object device, bool rg) {
     return fft::fftfreq(n, d, freq_options(dtype, device, rg));
@@ -71,21 +77,21 @@ void bind_fft(py::module_& m, TensorClass&) {
   }, py::arg("input"), py::arg("dim") = py::none());
 
   // torch.stft / torch.istft and the window functions live at the top level (tc.stft, ...).
-  m.def("stft", [](const Tensor& x, int64_t n_fft, py::object hop, py::object win, const Tensor& window,
+  def_fn_and_method(m, cls, "stft", [](const Tensor& x, int64_t n_fft, py::object hop, py::object win, const Tensor& window,
                    bool center, const std::string& pad_mode, bool normalized, std::optional<bool> onesided,
                    std::optional<bool> return_complex) {
     return stft(x, n_fft, opt_int(hop), opt_int(win), window, center, pad_mode, normalized, onesided,
                 return_complex);
-  }, py::arg("input"), py::arg("n_fft"), py::arg("hop_length") = py::none(),
+  }, py::arg("n_fft"), py::arg("hop_length") = py::none(),
      py::arg("win_length") = py::none(), py::arg("window") = py::none(), py::arg("center") = true,
      py::arg("pad_mode") = "reflect", py::arg("normalized") = false, py::arg("onesided") = py::none(),
      py::arg("return_complex") = py::none());
-  m.def("istft", [](const Tensor& x, int64_t n_fft, py::object hop, py::object win, const Tensor& window,
+  def_fn_and_method(m, cls, "istft", [](const Tensor& x, int64_t n_fft, py::object hop, py::object win, const Tensor& window,
                     bool center, bool normalized, std::optional<bool> onesided, py::object length,
                     bool return_complex) {
     return istft(x, n_fft, opt_int(hop), opt_int(win), window, center, normalized, onesided,
                  opt_int(length), return_complex);
-  }, py::arg("input"), py::arg("n_fft"), py::arg("hop_length") = py::none(),
+  }, py::arg("n_fft"), py::arg("hop_length") = py::none(),
      py::arg("win_length") = py::none(), py::arg("window") = py::none(), py::arg("center") = true,
      py::arg("normalized") = false, py::arg("onesided") = py::none(), py::arg("length") = py::none(),
      py::arg("return_complex") = false);

@@ -123,3 +123,13 @@ def test_stft_errors():
         tc.istft(spec, 20, 4)
     with pytest.raises(ValueError, match="NOLA"):
         tc.istft(spec, 16, 4, window=tc.zeros(16, dtype=tc.float64))
+
+
+def test_tensor_methods_and_keywords():
+    x = tc.from_numpy(RNG.standard_normal(500))
+    w = tc.hann_window(64, dtype=tc.float64)
+    a = x.stft(64, 16, window=w, return_complex=True)
+    b = tc.stft(input=x, n_fft=64, hop_length=16, window=w, return_complex=True)
+    np.testing.assert_allclose(a.numpy(), b.numpy())
+    y = a.istft(64, 16, window=w, length=500)
+    np.testing.assert_allclose(y.numpy(), x.numpy(), atol=1e-10)
