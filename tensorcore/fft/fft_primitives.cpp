@@ -82,7 +82,7 @@ Tensor fft_c2c(const Tensor& x, const std::vector<int64_t>& dims_in, Norm norm, 
       out = c2c_pass(out, dims[i], forward, i + 1 == dims.size() ? norm_scale(norm, n) : 1.0);
   }
   if (autograd::needs_grad({x})) {
-    autograd::record(forward ? "FftC2CBackward0" : "FftC2CBackward0", {x}, {out}, {},
+    autograd::record("FftC2CBackward0", {x}, {out}, {},
                      [dims, norm, forward](const TensorList&, const TensorList& g) -> TensorList {
                        return {fft_c2c(g[0], dims, norm, !forward)};
                      });
