@@ -428,15 +428,19 @@ void c2c_strided(const std::complex<T>* in, std::complex<T>* out, int64_t outer,
 }
 
 template <typename T>
-void r2c(const T* in, std::complex<T>* out, int64_t n, int64_t batch, T scale) {
+void r2c(const T* in, std::complex<T>* out, int64_t n, int64_t batch, T scale, bool onesided) {
   if (batch == 0 || n == 0) return;
   auto plan = real_plan<T>(n);
-  const int64_t nout = n / 2 + 1;
-  const int64_t V = kBatchLanes;
+  const int64_t half = n / 2 + 1, nout = onesided ? half : n;
+  const int64_t V = onesided ? kBatchLanes : 1;
   parallel_for(0, batch, std::max(row_grain(n), V), [&](int64_t b0, int64_t b1) {
     std::unique_ptr<T[]> buf(new T[size_t(plan->scratch_size(V))]);
-    for (int64_t b = b0; b < b1; b += V)
-      plan->forward(in + b * n, out + b * nout, scale, buf.get(), std::min(V, b1 - b));
+    for (int64_t b = b0; b < b1; b += V) {
+      std::complex<T>* row = out + b * nout;
+      plan->forward(in + b * n, row, scale, buf.get(), std::min(V, b1 - b));
+      if (!onesided)
+        for (int64_t k = half; k < n; ++k) row[k] = std::conj(row[n - k]);
+    }
   });
 }
 
@@ -459,7 +463,7 @@ void c2r(const std::complex<T>* in, T* out, int64_t n, int64_t batch, T scale) {
   template std::shared_ptr<const ComplexPlan<T>> complex_plan<T>(int64_t);                  \
   template std::shared_ptr<const RealPlan<T>> real_plan<T>(int64_t);                        \
   template void c2c<T>(const std::complex<T>*, std::complex<T>*, int64_t, int64_t, bool, T); \
-  template void r2c<T>(const T*, std::complex<T>*, int64_t, int64_t, T);                    \
+  template void r2c<T>(const T*, std::complex<T>*, int64_t, int64_t, T, bool);              \
   template void c2c_strided<T>(const std::complex<T>*, std::complex<T>*, int64_t, int64_t, int64_t, bool, T); \
   template void c2r<T>(const std::complex<T>*, T*, int64_t, int64_t, T);
 TC_FFT_INSTANTIATE(float)

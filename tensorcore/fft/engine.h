@@ -71,7 +71,7 @@ void clear_plan_cache();
 int64_t next_fast_len(int64_t n);
 
 // Batched row transforms over contiguous rows, threaded over the batch with tc::parallel_for.
-// c2c: rows of n complex -> n complex. r2c: n real -> n/2+1 complex. c2r: n/2+1 complex -> n real.
+// c2c: rows of n complex -> n complex. r2c: n real -> n/2+1 (or n) complex. c2r: n/2+1 complex -> n real.
 template <typename T>
 void c2c(const std::complex<T>* in, std::complex<T>* out, int64_t n, int64_t batch, bool inverse,
          T scale);
@@ -80,8 +80,9 @@ void c2c(const std::complex<T>* in, std::complex<T>* out, int64_t n, int64_t bat
 template <typename T>
 void c2c_strided(const std::complex<T>* in, std::complex<T>* out, int64_t outer, int64_t n,
                  int64_t inner, bool inverse, T scale);
+// onesided = false writes all n bins per row, the upper ones by Hermitian symmetry.
 template <typename T>
-void r2c(const T* in, std::complex<T>* out, int64_t n, int64_t batch, T scale);
+void r2c(const T* in, std::complex<T>* out, int64_t n, int64_t batch, T scale, bool onesided = true);
 template <typename T>
 void c2r(const std::complex<T>* in, T* out, int64_t n, int64_t batch, T scale);
 

@@ -98,29 +98,23 @@ Tensor fft_r2c(const Tensor& x, const std::vector<int64_t>& dims_in, Norm norm, 
   TC_CHECK(!dims.empty(), "rfft: at least one dim is required");
   const int64_t last = dims.back();
   const int64_t n_last = x.size(last);
-  Tensor out;
-  if (!onesided) {
-    autograd::NoGradGuard guard;
-    out = fft_c2c(to_dtype(x.detach(), to_complex(x.dtype())), dims, norm, true);
-  } else {
-    double n = 1;
-    for (int64_t d : dims) n *= double(x.size(d));
-    Tensor xt = contiguous(movedim(x.detach(), {last}, {-1}));
-    Shape os = xt.sizes();
-    os.back() = n_last / 2 + 1;
-    DType cdt = to_complex(x.dtype());
-    out = empty(os, TensorOptions(cdt).device(x.device()));
-    const int64_t batch = n_last ? xt.numel() / n_last : 0;
-    const double scale = norm_scale(norm, n);
-    if (n_last > 0) {
-      if (cdt == DType::Complex64)
-        r2c<float>(xt.data<float>(), out.data<complex64>(), n_last, batch, float(scale));
-      else
-        r2c<double>(xt.data<double>(), out.data<complex128>(), n_last, batch, scale);
-    }
-    out = movedim(out, {-1}, {last});
-    for (size_t i = 0; i + 1 < dims.size(); ++i) out = c2c_pass(out, dims[i], true, 1.0);
+  double n = 1;
+  for (int64_t d : dims) n *= double(x.size(d));
+  Tensor xt = contiguous(movedim(x.detach(), {last}, {-1}));
+  Shape os = xt.sizes();
+  os.back() = onesided ? n_last / 2 + 1 : n_last;
+  DType cdt = to_complex(x.dtype());
+  Tensor out = empty(os, TensorOptions(cdt).device(x.device()));
+  const int64_t batch = n_last ? xt.numel() / n_last : 0;
+  const double scale = norm_scale(norm, n);
+  if (n_last > 0) {
+    if (cdt == DType::Complex64)
+      r2c<float>(xt.data<float>(), out.data<complex64>(), n_last, batch, float(scale), onesided);
+    else
+      r2c<double>(xt.data<double>(), out.data<complex128>(), n_last, batch, scale, onesided);
   }
+  out = movedim(out, {-1}, {last});
+  for (size_t i = 0; i + 1 < dims.size(); ++i) out = c2c_pass(out, dims[i], true, 1.0);
   if (autograd::needs_grad({x})) {
     autograd::record("FftR2CBackward0", {x}, {out}, {},
                      [dims, norm, onesided, n_last](const TensorList&, const TensorList& g) -> TensorList {

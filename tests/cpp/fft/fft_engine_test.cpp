@@ -188,3 +188,24 @@ TEST(FftEngine, InterleavedLanesMatchNaive) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(FftEngine, RealToFullSpectrumMatchesNaive) {
+  for (int64_t n : {1, 2, 5, 8, 31, 100, 1031}) {
+    const int64_t batch = 3;
+    auto xc = random_signal(n * batch, unsigned(n) + 99);
+    std::vector<double> x(n * batch);
+    for (int64_t i = 0; i < n * batch; ++i) x[i] = xc[i].real();
+    std::vector<cd> full(n * batch);
+    tc::fft::r2c<double>(x.data(), full.data(), n, batch, 1.0, /*onesided=*/false);
+    for (int64_t b = 0; b < batch; ++b) {
+      std::vector<cd> row(n);
+      for (int64_t j = 0; j < n; ++j) row[j] = x[b * n + j];
+      EXPECT_LT(max_rel_err(std::vector<cd>(full.begin() + b * n, full.begin() + (b + 1) * n),
+                            naive_dft(row, false)), 1e-12) << "n=" << n;
+    }
+  }
+}
+
+}  // namespace
