@@ -28,7 +28,9 @@ void bind_fft(py::module_& m, TensorClass& cls) {
   using Fn1 = Tensor (*)(const Tensor&, fft::OptInt, int64_t, const fft::OptNorm&);
   auto def1 = [&](const char* name, Fn1 fn) {
     f.def(name, [fn](const Tensor& x, py::object n, int64_t dim, std::optional<std::string> norm) {
-      return fn(x, opt_int(n), dim, norm);
+      auto len = opt_int(n);
+      py::gil_scoped_release release;  // pure C++ from here: other Python threads may run
+      return fn(x, len, dim, norm);
     }, py::arg("input"), py::arg("n") = py::none(), py::arg("dim") = -1, py::arg("norm") = py::none());
   };
   def1("fft", fft::fft);
@@ -41,14 +43,20 @@ void bind_fft(py::module_& m, TensorClass& cls) {
   using FnN = Tensor (*)(const Tensor&, fft::OptDims, fft::OptDims, const fft::OptNorm&);
   auto defn = [&](const char* name, FnN fn) {
     f.def(name, [fn](const Tensor& x, py::object s, py::object dim, std::optional<std::string> norm) {
-      return fn(x, opt_dims(s), opt_dims(dim), norm);
+      auto shape = opt_dims(s);
+      auto dims = opt_dims(dim);
+      py::gil_scoped_release release;
+      return fn(x, shape, dims, norm);
     }, py::arg("input"), py::arg("s") = py::none(), py::arg("dim") = py::none(),
        py::arg("norm") = py::none());
   };
   using Fn2 = Tensor (*)(const Tensor&, fft::OptDims, std::vector<int64_t>, const fft::OptNorm&);
   auto def2 = [&](const char* name, Fn2 fn) {
     f.def(name, [fn](const Tensor& x, py::object s, py::object dim, std::optional<std::string> norm) {
-      return fn(x, opt_dims(s), to_dims(dim), norm);
+      auto shape = opt_dims(s);
+      auto dims = to_dims(dim);
+      py::gil_scoped_release release;
+      return fn(x, shape, dims, norm);
     }, py::arg("input"), py::arg("s") = py::none(), py::arg("dim") = py::make_tuple(-2, -1),
        py::arg("norm") = py::none());
   };
@@ -80,8 +88,9 @@ void bind_fft(py::module_& m, TensorClass& cls) {
   def_fn_and_method(m, cls, "stft", [](const Tensor& x, int64_t n_fft, py::object hop, py::object win, const Tensor& window,
                    bool center, const std::string& pad_mode, bool normalized, std::optional<bool> onesided,
                    std::optional<bool> return_complex) {
-    return stft(x, n_fft, opt_int(hop), opt_int(win), window, center, pad_mode, normalized, onesided,
-                return_complex);
+    auto hop_len = opt_int(hop), win_len = opt_int(win);
+    py::gil_scoped_release release;
+    return stft(x, n_fft, hop_len, win_len, window, center, pad_mode, normalized, onesided, return_complex);
   }, py::arg("n_fft"), py::arg("hop_length") = py::none(),
      py::arg("win_length") = py::none(), py::arg("window") = py::none(), py::arg("center") = true,
      py::arg("pad_mode") = "reflect", py::arg("normalized") = false, py::arg("onesided") = py::none(),
@@ -89,8 +98,9 @@ void bind_fft(py::module_& m, TensorClass& cls) {
   def_fn_and_method(m, cls, "istft", [](const Tensor& x, int64_t n_fft, py::object hop, py::object win, const Tensor& window,
                     bool center, bool normalized, std::optional<bool> onesided, py::object length,
                     bool return_complex) {
-    return istft(x, n_fft, opt_int(hop), opt_int(win), window, center, normalized, onesided,
-                 opt_int(length), return_complex);
+    auto hop_len = opt_int(hop), win_len = opt_int(win), len = opt_int(length);
+    py::gil_scoped_release release;
+    return istft(x, n_fft, hop_len, win_len, window, center, normalized, onesided, len, return_complex);
   }, py::arg("n_fft"), py::arg("hop_length") = py::none(),
      py::arg("win_length") = py::none(), py::arg("window") = py::none(), py::arg("center") = true,
      py::arg("normalized") = false, py::arg("onesided") = py::none(), py::arg("length") = py::none(),

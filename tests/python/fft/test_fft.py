@@ -200,3 +200,22 @@ def test_column_lane_path(dtype):
                      np.fft.ifft(x, axis=dim, norm="ortho").astype(dtype), prec)
     x = crandn(64, 48, 40)
     assert_close(tc.fft.fftn(tc.from_numpy(x)), np.fft.fftn(x))
+
+
+def test_python_threads():
+    # The bindings release the GIL while transforming; results stay correct under threads.
+    import threading
+    xs = [crandn(16, 300 + i) for i in range(6)]
+    results = [None] * len(xs)
+
+    def work(i):
+        for _ in range(5):
+            results[i] = tc.fft.fft(tc.from_numpy(xs[i])).numpy()
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(xs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for x, r in zip(xs, results):
+        assert_close(r, np.fft.fft(x))
