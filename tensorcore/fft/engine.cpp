@@ -445,6 +445,24 @@ void r2c(const T* in, std::complex<T>* out, int64_t n, int64_t batch, T scale, b
 }
 
 template <typename T>
+void r2c_frames(const T* in, int64_t hop, const T* window, std::complex<T>* out, int64_t n,
+                int64_t frames, T scale) {
+  if (frames == 0 || n == 0) return;
+  auto plan = real_plan<T>(n);
+  const int64_t nout = n / 2 + 1;
+  parallel_for(0, frames, row_grain(n), [&](int64_t f0, int64_t f1) {
+    std::unique_ptr<T[]> buf(new T[size_t(n + kArrayPad + plan->scratch_size(1))]);
+    T* row = buf.get();
+    T* sc = row + n + kArrayPad;
+    for (int64_t f = f0; f < f1; ++f) {
+      const T* x = in + f * hop;
+      for (int64_t j = 0; j < n; ++j) row[j] = x[j] * window[j];
+      plan->forward(row, out + f * nout, scale, sc, 1);
+    }
+  });
+}
+
+template <typename T>
 void c2r(const std::complex<T>* in, T* out, int64_t n, int64_t batch, T scale) {
   if (batch == 0 || n == 0) return;
   auto plan = real_plan<T>(n);
@@ -465,7 +483,8 @@ void c2r(const std::complex<T>* in, T* out, int64_t n, int64_t batch, T scale) {
   template void c2c<T>(const std::complex<T>*, std::complex<T>*, int64_t, int64_t, bool, T); \
   template void r2c<T>(const T*, std::complex<T>*, int64_t, int64_t, T, bool);              \
   template void c2c_strided<T>(const std::complex<T>*, std::complex<T>*, int64_t, int64_t, int64_t, bool, T); \
-  template void c2r<T>(const std::complex<T>*, T*, int64_t, int64_t, T);
+  template void c2r<T>(const std::complex<T>*, T*, int64_t, int64_t, T);                    \
+  template void r2c_frames<T>(const T*, int64_t, const T*, std::complex<T>*, int64_t, int64_t, T);
 TC_FFT_INSTANTIATE(float)
 TC_FFT_INSTANTIATE(double)
 

@@ -85,5 +85,10 @@ template <typename T>
 void r2c(const T* in, std::complex<T>* out, int64_t n, int64_t batch, T scale, bool onesided = true);
 template <typename T>
 void c2r(const std::complex<T>* in, T* out, int64_t n, int64_t batch, T scale);
+// Windowed frames straight from a signal (stft without materialising frames): row b reads
+// n samples at in + b*hop, multiplies them by window[0..n) and writes n/2+1 bins at out + b*(n/2+1).
+template <typename T>
+void r2c_frames(const T* in, int64_t hop, const T* window, std::complex<T>* out, int64_t n,
+                int64_t frames, T scale);
 
 }  // namespace tc::fft

@@ -4,6 +4,7 @@
 
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/parallel.h"
+#include "tensorcore/fft/engine.h"
 #include "tensorcore/fft/fft.h"
 #include "tensorcore/fft/spectral.h"
 #include "tensorcore/ops/copy.h"
@@ -157,11 +158,32 @@ Tensor stft(const Tensor& input, int64_t n_fft, std::optional<int64_t> hop_lengt
   if (x.dim() == 1) x = unsqueeze(x, 0);
   if (center) x = pad_signal(x, n_fft / 2, pad_mode);
   TC_CHECK(n_fft <= x.size(1), "stft: expected 0 < n_fft <= ", x.size(1), ", but got n_fft=", n_fft);
-  Tensor frames = frame_signal(x, n_fft, hop);
-  if (window.defined() || win < n_fft)
-    frames = mul(frames, full_window(window, n_fft, win, is_complex(x.dtype()) ? to_real(x.dtype()) : x.dtype(), "stft"));
   const bool one = onesided.value_or(!complex_in);
   TC_CHECK(!(one && complex_in), "stft: cannot have onesided output if window or input is complex");
+  const DType real_dtype = is_complex(x.dtype()) ? to_real(x.dtype()) : x.dtype();
+  Tensor w_full = full_window(window, n_fft, win, real_dtype, "stft");
+  if (one && !autograd::needs_grad({input, window}) && w_full.dtype() == x.dtype() && x.is_cpu()) {
+    // Fast path: window and transform each frame straight from the padded signal.
+    Tensor xc = contiguous(x.detach());
+    Tensor wc = contiguous(w_full.detach());
+    const int64_t B = xc.size(0), L = xc.size(1), frames = 1 + (L - n_fft) / hop, bins = n_fft / 2 + 1;
+    Tensor spec = empty({B, frames, bins}, TensorOptions(to_complex(x.dtype())).device(x.device()));
+    const double scale = normalized ? 1.0 / std::sqrt(double(n_fft)) : 1.0;
+    for (int64_t b = 0; b < B; ++b) {
+      if (x.dtype() == DType::Float32)
+        fft::r2c_frames<float>(xc.data<float>() + b * L, hop, wc.data<float>(),
+                               spec.data<complex64>() + b * frames * bins, n_fft, frames, float(scale));
+      else
+        fft::r2c_frames<double>(xc.data<double>() + b * L, hop, wc.data<double>(),
+                                spec.data<complex128>() + b * frames * bins, n_fft, frames, scale);
+    }
+    Tensor out = transpose(spec, 1, 2);
+    if (input.dim() == 1) out = squeeze(out, 0);
+    if (!return_complex.value_or(false)) out = view_as_real(contiguous(out));
+    return out;
+  }
+  Tensor frames = frame_signal(x, n_fft, hop);
+  if (window.defined() || win < n_fft) frames = mul(frames, w_full);
   const std::optional<std::string> norm = normalized ? "ortho" : "backward";
   Tensor spec = one ? fft::rfft(frames, {}, -1, norm) : fft::fft(frames, {}, -1, norm);
   Tensor out = transpose(spec, 1, 2);

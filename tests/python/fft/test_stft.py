@@ -133,3 +133,18 @@ def test_tensor_methods_and_keywords():
     np.testing.assert_allclose(a.numpy(), b.numpy())
     y = a.istft(64, 16, window=w, length=500)
     np.testing.assert_allclose(y.numpy(), x.numpy(), atol=1e-10)
+
+
+@pytest.mark.parametrize("dtype", [tc.float32, tc.float64])
+def test_fast_and_differentiable_paths_agree(dtype):
+    # Without autograd stft windows and transforms frames straight from the signal; with it, it
+    # goes through frame_signal * window -> rfft. Both must give the same spectrum.
+    x = tc.from_numpy(RNG.standard_normal((2, 700))).to(dtype)
+    w = tc.hann_window(100, dtype=dtype)
+    for kw in ({}, {"win_length": 100, "center": False}, {"normalized": True, "pad_mode": "constant"}):
+        n_fft = 128 if "win_length" in kw else 100
+        win = w if n_fft == 100 or "win_length" in kw else None
+        fast = tc.stft(x, n_fft, 25, window=win, return_complex=True, **kw)
+        slow = tc.stft(x.clone().requires_grad_(), n_fft, 25, window=win, return_complex=True, **kw)
+        atol = 1e-4 if dtype == tc.float32 else 1e-10
+        np.testing.assert_allclose(fast.numpy(), slow.detach().numpy(), atol=atol)
