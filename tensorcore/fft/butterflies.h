@@ -2,6 +2,7 @@
 // Stockham stage kernels over split real/imaginary arrays. A stage of radix R reads
 // x[q + s*(p + j*m)] (j < R) and writes y[q + s*(R*p + k)] = DFT_R(x)_k * w^(p*k); with s >= 2 the
 // inner q loop is unit-stride, so GCC vectorizes it with broadcast twiddles (AVX2 at -O3).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -146,6 +147,66 @@ template <typename T, int R> struct StaticButterfly {
   template <typename V> inline void run(V* ar, V* ai) const { Butterfly<T, R>::run(ar, ai); }
 };
 
+// Stages whose stride is below the vector width (the first stages): vectors run over p instead,
+// with gathered loads and scattered stores around fully vectorized butterflies and twiddles. Pays
+// off for the odd radices >= 7, whose butterflies dominate; GCC already handles radix <= 8 at s=1.
+template <typename T, int R, typename BF>
+void stage_small_stride(const T* __restrict xr, const T* __restrict xi, T* __restrict yr,
+                        T* __restrict yi, const Stage<T>& st, int64_t s, const BF& bf) {
+  using V = typename Simd<T>::type;
+  constexpr int W = Simd<T>::width;
+  const int64_t m = st.m, in_step = s * m;
+  const T* __restrict twr = st.tw_re.data();
+  const T* __restrict twi = st.tw_im.data();
+  for (int64_t q = 0; q < s; ++q) {
+    // The last group may be partial: its missing lanes compute on zeros and are not stored.
+    for (int64_t p = 0; p < m; p += W) {
+      const int valid = int(std::min<int64_t>(W, m - p));
+      const bool full = valid == W;
+      V ar[R], ai[R];
+      for (int j = 0; j < R; ++j) {
+        if (s == 1 && full) {
+          ar[j] = load_vec<V>(xr + p + j * m);
+          ai[j] = load_vec<V>(xi + p + j * m);
+        } else {
+          alignas(32) T tr[W] = {}, ti[W] = {};
+          for (int l = 0; l < valid; ++l) {
+            tr[l] = xr[q + s * (p + l) + j * in_step];
+            ti[l] = xi[q + s * (p + l) + j * in_step];
+          }
+          ar[j] = load_vec<V>(tr);
+          ai[j] = load_vec<V>(ti);
+        }
+      }
+      bf.run(ar, ai);
+      for (int k = 0; k < R; ++k) {
+        V outr = ar[k], outi = ai[k];
+        if (k > 0) {
+          V wr, wi;
+          if (full) {
+            wr = load_vec<V>(twr + (k - 1) * m + p);
+            wi = load_vec<V>(twi + (k - 1) * m + p);
+          } else {
+            alignas(32) T tr[W] = {}, ti[W] = {};
+            for (int l = 0; l < valid; ++l) { tr[l] = twr[(k - 1) * m + p + l]; ti[l] = twi[(k - 1) * m + p + l]; }
+            wr = load_vec<V>(tr);
+            wi = load_vec<V>(ti);
+          }
+          outr = ar[k] * wr - ai[k] * wi;
+          outi = ar[k] * wi + ai[k] * wr;
+        }
+        alignas(32) T tr[W], ti[W];
+        store_vec(tr, outr);
+        store_vec(ti, outi);
+        for (int l = 0; l < valid; ++l) {
+          yr[q + s * (R * (p + l) + k)] = tr[l];
+          yi[q + s * (R * (p + l) + k)] = ti[l];
+        }
+      }
+    }
+  }
+}
+
 // `s` is the stage's stride times the number of interleaved lanes (rows transformed together:
 // element i of lane v lives at i*lanes + v, which is the same stage with a wider stride).
 template <typename T, int R, typename BF = StaticButterfly<T, R>>
@@ -154,6 +215,10 @@ void stage_fixed(const T* __restrict xr, const T* __restrict xi, T* __restrict y
   const int64_t m = st.m;
   const T* __restrict twr = st.tw_re.data();
   const T* __restrict twi = st.tw_im.data();
+  if (R >= 7 && s < Simd<T>::width) {
+    stage_small_stride<T, R>(xr, xi, yr, yi, st, s, bf);
+    return;
+  }
   if (s == 1) {
     for (int64_t p = 0; p < m; ++p) {
       T ar[R], ai[R];

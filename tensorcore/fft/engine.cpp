@@ -46,8 +46,14 @@ std::vector<int> factorize(int64_t n, bool& needs_bluestein) {
     if (rest == 2) f.push_back(4);
     if (rest == 4) { f.push_back(4); f.push_back(4); }
   }
+  std::vector<int> small, large;
   for (int p = 3; p <= kMaxGenericRadix && n > 1; p += 2)
-    while (n % p == 0) { f.push_back(p); n /= p; }
+    while (n % p == 0) { (p >= 7 ? large : small).push_back(p); n /= p; }
+  // Radices >= 7 go first, where the stride is 1 and their vectorized small-stride stage applies;
+  // later stages have wide strides, which suit the cheap radices.
+  std::reverse(large.begin(), large.end());
+  f.insert(f.begin(), large.begin(), large.end());
+  f.insert(f.end(), small.begin(), small.end());
   if (n > 1) needs_bluestein = true;
   return f;
 }
@@ -143,6 +149,31 @@ void ComplexPlan<T>::run_stages(T* re, T* im, T* scratch, int64_t lanes) const {
       case 13: {
         static const detail::OddButterfly<T, 13> bf13;
         detail::stage_fixed<T, 13>(xr, xi, yr, yi, st, s, bf13);
+        break;
+      }
+      case 31: {
+        static const detail::OddButterfly<T, 31> bf31;
+        detail::stage_fixed<T, 31>(xr, xi, yr, yi, st, s, bf31);
+        break;
+      }
+      case 29: {
+        static const detail::OddButterfly<T, 29> bf29;
+        detail::stage_fixed<T, 29>(xr, xi, yr, yi, st, s, bf29);
+        break;
+      }
+      case 23: {
+        static const detail::OddButterfly<T, 23> bf23;
+        detail::stage_fixed<T, 23>(xr, xi, yr, yi, st, s, bf23);
+        break;
+      }
+      case 19: {
+        static const detail::OddButterfly<T, 19> bf19;
+        detail::stage_fixed<T, 19>(xr, xi, yr, yi, st, s, bf19);
+        break;
+      }
+      case 17: {
+        static const detail::OddButterfly<T, 17> bf17;
+        detail::stage_fixed<T, 17>(xr, xi, yr, yi, st, s, bf17);
         break;
       }
       default: {

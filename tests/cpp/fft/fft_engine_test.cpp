@@ -80,7 +80,7 @@ INSTANTIATE_TEST_SUITE_P(Lengths, FftEngineLength,
                          ::testing::Values(1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 16, 25, 27, 30,
                                            31, 32, 37, 49, 60, 64, 97, 100, 128, 210, 243, 256,
                                            331, 625, 961, 1000, 1024, 1031, 2048, 4097, 121,
-                                           143, 169, 616, 1001, 2197));
+                                           143, 169, 616, 1001, 2197, 255, 510, 798, 29 * 23 * 4));
 
 TEST(FftPlanCache, SharesPlansAndIsThreadSafe) {
   tc::fft::clear_plan_cache();
