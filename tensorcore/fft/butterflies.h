@@ -272,37 +272,4 @@ void stage_fixed(const T* __restrict xr, const T* __restrict xi, T* __restrict y
   }
 }
 
-// Any radix, O(R^2) per point; used for the odd primes 7..31. om = e^{-2 pi i t/R}, t < R.
-template <typename T>
-void stage_generic(const T* __restrict xr, const T* __restrict xi, T* __restrict yr,
-                   T* __restrict yi, const Stage<T>& st, int64_t s, const T* om_re, const T* om_im) {
-  const int R = st.radix;
-  const int64_t m = st.m, in_step = s * m;
-  for (int64_t p = 0; p < m; ++p) {
-    const T* x0r = xr + s * p;
-    const T* x0i = xi + s * p;
-    for (int k = 0; k < R; ++k) {
-      T* __restrict ykr = yr + s * (R * p + k);
-      T* __restrict yki = yi + s * (R * p + k);
-      for (int64_t q = 0; q < s; ++q) { ykr[q] = x0r[q]; yki[q] = x0i[q]; }
-      for (int j = 1; j < R; ++j) {
-        const T wr = om_re[(j * k) % R], wi = om_im[(j * k) % R];
-        const T* __restrict xjr = x0r + j * in_step;
-        const T* __restrict xji = x0i + j * in_step;
-        for (int64_t q = 0; q < s; ++q) {
-          ykr[q] += xjr[q] * wr - xji[q] * wi;
-          yki[q] += xjr[q] * wi + xji[q] * wr;
-        }
-      }
-      if (k == 0) continue;
-      const T wr = st.tw_re[(k - 1) * m + p], wi = st.tw_im[(k - 1) * m + p];
-      for (int64_t q = 0; q < s; ++q) {
-        T r = ykr[q], i = yki[q];
-        ykr[q] = r * wr - i * wi;
-        yki[q] = r * wi + i * wr;
-      }
-    }
-  }
-}
-
 }  // namespace tc::fft::detail

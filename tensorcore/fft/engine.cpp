@@ -15,7 +15,7 @@
 namespace tc::fft {
 namespace {
 
-constexpr int kMaxGenericRadix = 31;
+constexpr int kMaxRadix = 31;  // largest prime with a butterfly; larger primes go to Bluestein
 // Power-of-two lengths put the radix streams of the re/im/scratch arrays a multiple of 4 KiB
 // apart: same cache sets and false store-to-load aliasing. Padding each array by a different
 // odd number of cache lines spreads them out (measured 2-4x at n >= 2^15 on Zen 4).
@@ -47,7 +47,7 @@ std::vector<int> factorize(int64_t n, bool& needs_bluestein) {
     if (rest == 4) { f.push_back(4); f.push_back(4); }
   }
   std::vector<int> small, large;
-  for (int p = 3; p <= kMaxGenericRadix && n > 1; p += 2)
+  for (int p = 3; p <= kMaxRadix && n > 1; p += 2)
     while (n % p == 0) { (p >= 7 ? large : small).push_back(p); n /= p; }
   // Radices >= 7 go first, where the stride is 1 and their vectorized small-stride stage applies;
   // later stages have wide strides, which suit the cheap radices.
@@ -124,6 +124,14 @@ int64_t ComplexPlan<T>::scratch_size(int64_t lanes) const {
   return 2 * (n_ * lanes + kArrayPad);
 }
 
+namespace {
+template <typename T, int R>
+void odd_stage(const T* xr, const T* xi, T* yr, T* yi, const Stage<T>& st, int64_t s) {
+  static const detail::OddButterfly<T, R> butterfly;  // cos/sin tables, built once
+  detail::stage_fixed<T, R>(xr, xi, yr, yi, st, s, butterfly);
+}
+}  // namespace
+
 template <typename T>
 void ComplexPlan<T>::run_stages(T* re, T* im, T* scratch, int64_t lanes) const {
   const int64_t total = n_ * lanes;
@@ -136,55 +144,15 @@ void ComplexPlan<T>::run_stages(T* re, T* im, T* scratch, int64_t lanes) const {
       case 4: detail::stage_fixed<T, 4>(xr, xi, yr, yi, st, s); break;
       case 5: detail::stage_fixed<T, 5>(xr, xi, yr, yi, st, s); break;
       case 8: detail::stage_fixed<T, 8>(xr, xi, yr, yi, st, s); break;
-      case 7: {
-        static const detail::OddButterfly<T, 7> bf7;
-        detail::stage_fixed<T, 7>(xr, xi, yr, yi, st, s, bf7);
-        break;
-      }
-      case 11: {
-        static const detail::OddButterfly<T, 11> bf11;
-        detail::stage_fixed<T, 11>(xr, xi, yr, yi, st, s, bf11);
-        break;
-      }
-      case 13: {
-        static const detail::OddButterfly<T, 13> bf13;
-        detail::stage_fixed<T, 13>(xr, xi, yr, yi, st, s, bf13);
-        break;
-      }
-      case 31: {
-        static const detail::OddButterfly<T, 31> bf31;
-        detail::stage_fixed<T, 31>(xr, xi, yr, yi, st, s, bf31);
-        break;
-      }
-      case 29: {
-        static const detail::OddButterfly<T, 29> bf29;
-        detail::stage_fixed<T, 29>(xr, xi, yr, yi, st, s, bf29);
-        break;
-      }
-      case 23: {
-        static const detail::OddButterfly<T, 23> bf23;
-        detail::stage_fixed<T, 23>(xr, xi, yr, yi, st, s, bf23);
-        break;
-      }
-      case 19: {
-        static const detail::OddButterfly<T, 19> bf19;
-        detail::stage_fixed<T, 19>(xr, xi, yr, yi, st, s, bf19);
-        break;
-      }
-      case 17: {
-        static const detail::OddButterfly<T, 17> bf17;
-        detail::stage_fixed<T, 17>(xr, xi, yr, yi, st, s, bf17);
-        break;
-      }
-      default: {
-        T om_re[kMaxGenericRadix], om_im[kMaxGenericRadix];
-        for (int t = 0; t < st.radix; ++t) {
-          double a, b;
-          unit_root(t, st.radix, a, b);
-          om_re[t] = T(a); om_im[t] = T(b);
-        }
-        detail::stage_generic<T>(xr, xi, yr, yi, st, s, om_re, om_im);
-      }
+      case 7: odd_stage<T, 7>(xr, xi, yr, yi, st, s); break;
+      case 11: odd_stage<T, 11>(xr, xi, yr, yi, st, s); break;
+      case 13: odd_stage<T, 13>(xr, xi, yr, yi, st, s); break;
+      case 17: odd_stage<T, 17>(xr, xi, yr, yi, st, s); break;
+      case 19: odd_stage<T, 19>(xr, xi, yr, yi, st, s); break;
+      case 23: odd_stage<T, 23>(xr, xi, yr, yi, st, s); break;
+      case 29: odd_stage<T, 29>(xr, xi, yr, yi, st, s); break;
+      case 31: odd_stage<T, 31>(xr, xi, yr, yi, st, s); break;
+      default: TC_FAIL("fft: internal error: no butterfly for radix ", st.radix);
     }
     std::swap(xr, yr);
     std::swap(xi, yi);
@@ -397,9 +365,10 @@ void clear_plan_cache() {
 namespace {
 // Rows per task: enough work per chunk (~n log n each) that threading pays off.
 int64_t row_grain(int64_t n) { return std::max<int64_t>(1, 16384 / std::max<int64_t>(n, 1)); }
-// Rows run one at a time: interleaving several rows as SIMD lanes (execute(..., lanes)) measured
-// no faster here, because the gather/scatter passes cost what the wider stages save.
-constexpr int64_t kBatchLanes = 1;
+// Short rows run 16 at a time as interleaved SIMD lanes (execute(..., lanes)), which amortises the
+// per-row overhead; longer rows run one at a time, where lanes measured no faster (the
+// gather/scatter passes cost what the wider stages save).
+int64_t batch_lanes(int64_t n, int64_t batch) { return n <= 64 ? std::min<int64_t>(16, batch) : 1; }
 }  // namespace
 
 template <typename T>
@@ -407,7 +376,7 @@ void c2c(const std::complex<T>* in, std::complex<T>* out, int64_t n, int64_t bat
          T scale) {
   if (batch == 0 || n == 0) return;
   auto plan = complex_plan<T>(n);
-  const int64_t V = kBatchLanes;
+  const int64_t V = batch_lanes(n, batch);
   parallel_for(0, batch, std::max(row_grain(n), V), [&](int64_t b0, int64_t b1) {
     std::unique_ptr<T[]> buf(new T[size_t(2 * (n * V + kArrayPad) + plan->scratch_size(V))]);  // no zero-fill
     T* re = buf.get();
@@ -463,7 +432,7 @@ void r2c(const T* in, std::complex<T>* out, int64_t n, int64_t batch, T scale, b
   if (batch == 0 || n == 0) return;
   auto plan = real_plan<T>(n);
   const int64_t half = n / 2 + 1, nout = onesided ? half : n;
-  const int64_t V = onesided ? kBatchLanes : 1;
+  const int64_t V = onesided ? batch_lanes(n / 2, batch) : 1;
   parallel_for(0, batch, std::max(row_grain(n), V), [&](int64_t b0, int64_t b1) {
     std::unique_ptr<T[]> buf(new T[size_t(plan->scratch_size(V))]);
     for (int64_t b = b0; b < b1; b += V) {
@@ -498,7 +467,7 @@ void c2r(const std::complex<T>* in, T* out, int64_t n, int64_t batch, T scale) {
   if (batch == 0 || n == 0) return;
   auto plan = real_plan<T>(n);
   const int64_t nin = n / 2 + 1;
-  const int64_t V = kBatchLanes;
+  const int64_t V = batch_lanes(n / 2, batch);
   parallel_for(0, batch, std::max(row_grain(n), V), [&](int64_t b0, int64_t b1) {
     std::unique_ptr<T[]> buf(new T[size_t(plan->scratch_size(V))]);
     for (int64_t b = b0; b < b1; b += V)
