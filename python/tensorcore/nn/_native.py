@@ -1,0 +1,16 @@
+"""Native nn kernels (tensorcore._C._nn) with torch.nn.functional's names and signatures.
+
+tensorcore.nn.functional re-exports everything listed in __all__.
+"""
+from tensorcore._C import _nn as _C_nn
+
+conv1d = _C_nn.conv1d
+conv2d = _C_nn.conv2d
+conv3d = _C_nn.conv3d
+conv_transpose1d = _C_nn.conv_transpose1d
+conv_transpose2d = _C_nn.conv_transpose2d
+conv_transpose3d = _C_nn.conv_transpose3d
+
+__all__ = [
+    "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+]
