@@ -16,6 +16,24 @@ F::IntList ints(const py::object& o, const char* op, const char* what) {
   return F::IntList(d.begin(), d.end());
 }
 
+F::IntList opt_ints(const py::object& o, const char* op, const char* what) {
+  if (o.is_none()) return {};
+  return ints(o, op, what);
+}
+
+// adaptive output_size: int, or a tuple whose None entries keep the input size.
+F::IntList output_size(const py::object& o) {
+  if (py::isinstance<py::int_>(o)) return {o.cast<int64_t>()};
+  F::IntList r;
+  for (auto item : o) r.push_back(item.is_none() ? -1 : item.cast<int64_t>());
+  return r;
+}
+
+py::object maybe_indices(const std::pair<Tensor, Tensor>& r, bool return_indices) {
+  if (return_indices) return py::make_tuple(r.first, r.second);
+  return py::cast(r.first);
+}
+
 template <typename Conv, typename ConvStr>
 auto conv_binding(const char* name, Conv conv, ConvStr conv_str) {
   return [=](const Tensor& input, const Tensor& weight, const Tensor& bias, const py::object& stride,
@@ -62,6 +80,68 @@ void bind_nn(py::module_& root, TensorClass&) {
   TC_BIND_CONV_T(conv_transpose2d);
   TC_BIND_CONV_T(conv_transpose3d);
 #undef TC_BIND_CONV_T
+
+#define TC_BIND_MAXPOOL(name)                                                                     \
+  m.def(#name, [](const Tensor& input, const py::object& kernel_size, const py::object& stride,    \
+                  const py::object& padding, const py::object& dilation, bool ceil_mode,           \
+                  bool return_indices) {                                                          \
+          return maybe_indices(F::name##_with_indices(input, ints(kernel_size, #name, "kernel_size"), \
+                                                      opt_ints(stride, #name, "stride"),         \
+                                                      ints(padding, #name, "padding"),           \
+                                                      ints(dilation, #name, "dilation"), ceil_mode), \
+                               return_indices);                                                   \
+        }, py::arg("input"), py::arg("kernel_size"), py::arg("stride") = py::none(),              \
+        py::arg("padding") = 0, py::arg("dilation") = 1, py::arg("ceil_mode") = false,           \
+        py::arg("return_indices") = false)
+  TC_BIND_MAXPOOL(max_pool1d);
+  TC_BIND_MAXPOOL(max_pool2d);
+#undef TC_BIND_MAXPOOL
+  m.def("max_pool1d_with_indices", [](const Tensor& input, const py::object& kernel_size, const py::object& stride,
+                                      const py::object& padding, const py::object& dilation, bool ceil_mode) {
+          return F::max_pool1d_with_indices(input, ints(kernel_size, "max_pool1d", "kernel_size"),
+                                            opt_ints(stride, "max_pool1d", "stride"), ints(padding, "max_pool1d", "padding"),
+                                            ints(dilation, "max_pool1d", "dilation"), ceil_mode);
+        }, py::arg("input"), py::arg("kernel_size"), py::arg("stride") = py::none(), py::arg("padding") = 0,
+        py::arg("dilation") = 1, py::arg("ceil_mode") = false);
+  m.def("max_pool2d_with_indices", [](const Tensor& input, const py::object& kernel_size, const py::object& stride,
+                                      const py::object& padding, const py::object& dilation, bool ceil_mode) {
+          return F::max_pool2d_with_indices(input, ints(kernel_size, "max_pool2d", "kernel_size"),
+                                            opt_ints(stride, "max_pool2d", "stride"), ints(padding, "max_pool2d", "padding"),
+                                            ints(dilation, "max_pool2d", "dilation"), ceil_mode);
+        }, py::arg("input"), py::arg("kernel_size"), py::arg("stride") = py::none(), py::arg("padding") = 0,
+        py::arg("dilation") = 1, py::arg("ceil_mode") = false);
+  m.def("max_unpool2d", [](const Tensor& input, const Tensor& indices, const py::object& kernel_size,
+                           const py::object& stride, const py::object& padding, const py::object& out_size) {
+          return F::max_unpool2d(input, indices, ints(kernel_size, "max_unpool2d", "kernel_size"),
+                                 opt_ints(stride, "max_unpool2d", "stride"), ints(padding, "max_unpool2d", "padding"),
+                                 opt_ints(out_size, "max_unpool2d", "output_size"));
+        }, py::arg("input"), py::arg("indices"), py::arg("kernel_size"), py::arg("stride") = py::none(),
+        py::arg("padding") = 0, py::arg("output_size") = py::none());
+  m.def("avg_pool1d", [](const Tensor& input, const py::object& kernel_size, const py::object& stride,
+                         const py::object& padding, bool ceil_mode, bool count_include_pad) {
+          return F::avg_pool1d(input, ints(kernel_size, "avg_pool1d", "kernel_size"), opt_ints(stride, "avg_pool1d", "stride"),
+                               ints(padding, "avg_pool1d", "padding"), ceil_mode, count_include_pad);
+        }, py::arg("input"), py::arg("kernel_size"), py::arg("stride") = py::none(), py::arg("padding") = 0,
+        py::arg("ceil_mode") = false, py::arg("count_include_pad") = true);
+  m.def("avg_pool2d", [](const Tensor& input, const py::object& kernel_size, const py::object& stride,
+                         const py::object& padding, bool ceil_mode, bool count_include_pad,
+                         std::optional<int64_t> divisor_override) {
+          return F::avg_pool2d(input, ints(kernel_size, "avg_pool2d", "kernel_size"), opt_ints(stride, "avg_pool2d", "stride"),
+                               ints(padding, "avg_pool2d", "padding"), ceil_mode, count_include_pad, divisor_override);
+        }, py::arg("input"), py::arg("kernel_size"), py::arg("stride") = py::none(), py::arg("padding") = 0,
+        py::arg("ceil_mode") = false, py::arg("count_include_pad") = true, py::arg("divisor_override") = py::none());
+  m.def("adaptive_avg_pool1d", [](const Tensor& input, const py::object& o) {
+          return F::adaptive_avg_pool1d(input, output_size(o));
+        }, py::arg("input"), py::arg("output_size"));
+  m.def("adaptive_avg_pool2d", [](const Tensor& input, const py::object& o) {
+          return F::adaptive_avg_pool2d(input, output_size(o));
+        }, py::arg("input"), py::arg("output_size"));
+  m.def("adaptive_max_pool1d", [](const Tensor& input, const py::object& o, bool return_indices) {
+          return maybe_indices(F::adaptive_max_pool1d_with_indices(input, output_size(o)), return_indices);
+        }, py::arg("input"), py::arg("output_size"), py::arg("return_indices") = false);
+  m.def("adaptive_max_pool2d", [](const Tensor& input, const py::object& o, bool return_indices) {
+          return maybe_indices(F::adaptive_max_pool2d_with_indices(input, output_size(o)), return_indices);
+        }, py::arg("input"), py::arg("output_size"), py::arg("return_indices") = false);
 }
 
 static Registrar r(bind_nn);

@@ -45,4 +45,38 @@ Tensor conv_transpose3d(const Tensor& input, const Tensor& weight, const Tensor&
                         const IntList& output_padding = {0}, int64_t groups = 1,
                         const IntList& dilation = {1});
 
+// Pooling. An empty stride means stride = kernel_size. Indices are flat per (H*W) plane.
+std::pair<Tensor, Tensor> max_pool1d_with_indices(const Tensor& input, const IntList& kernel_size,
+                                                  const IntList& stride = {},
+                                                  const IntList& padding = {0},
+                                                  const IntList& dilation = {1},
+                                                  bool ceil_mode = false);
+std::pair<Tensor, Tensor> max_pool2d_with_indices(const Tensor& input, const IntList& kernel_size,
+                                                  const IntList& stride = {},
+                                                  const IntList& padding = {0},
+                                                  const IntList& dilation = {1},
+                                                  bool ceil_mode = false);
+Tensor max_pool1d(const Tensor& input, const IntList& kernel_size, const IntList& stride = {},
+                  const IntList& padding = {0}, const IntList& dilation = {1},
+                  bool ceil_mode = false);
+Tensor max_pool2d(const Tensor& input, const IntList& kernel_size, const IntList& stride = {},
+                  const IntList& padding = {0}, const IntList& dilation = {1},
+                  bool ceil_mode = false);
+Tensor max_unpool2d(const Tensor& input, const Tensor& indices, const IntList& kernel_size,
+                    const IntList& stride = {}, const IntList& padding = {0},
+                    const IntList& output_size = {});
+Tensor avg_pool1d(const Tensor& input, const IntList& kernel_size, const IntList& stride = {},
+                  const IntList& padding = {0}, bool ceil_mode = false,
+                  bool count_include_pad = true);
+Tensor avg_pool2d(const Tensor& input, const IntList& kernel_size, const IntList& stride = {},
+                  const IntList& padding = {0}, bool ceil_mode = false,
+                  bool count_include_pad = true, std::optional<int64_t> divisor_override = {});
+// output_size entries of -1 keep the input size (torch's None).
+Tensor adaptive_avg_pool1d(const Tensor& input, const IntList& output_size);
+Tensor adaptive_avg_pool2d(const Tensor& input, const IntList& output_size);
+std::pair<Tensor, Tensor> adaptive_max_pool1d_with_indices(const Tensor& input,
+                                                           const IntList& output_size);
+std::pair<Tensor, Tensor> adaptive_max_pool2d_with_indices(const Tensor& input,
+                                                           const IntList& output_size);
+
 }  // namespace tc::nn::functional

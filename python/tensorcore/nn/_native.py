@@ -14,3 +14,21 @@ conv_transpose3d = _C_nn.conv_transpose3d
 __all__ = [
     "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
 ]
+
+max_pool1d = _C_nn.max_pool1d
+max_pool2d = _C_nn.max_pool2d
+max_pool1d_with_indices = _C_nn.max_pool1d_with_indices
+max_pool2d_with_indices = _C_nn.max_pool2d_with_indices
+max_unpool2d = _C_nn.max_unpool2d
+avg_pool1d = _C_nn.avg_pool1d
+avg_pool2d = _C_nn.avg_pool2d
+adaptive_avg_pool1d = _C_nn.adaptive_avg_pool1d
+adaptive_avg_pool2d = _C_nn.adaptive_avg_pool2d
+adaptive_max_pool1d = _C_nn.adaptive_max_pool1d
+adaptive_max_pool2d = _C_nn.adaptive_max_pool2d
+
+__all__ += [
+    "max_pool1d", "max_pool2d", "max_pool1d_with_indices", "max_pool2d_with_indices",
+    "max_unpool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
+    "adaptive_max_pool1d", "adaptive_max_pool2d",
+]
