@@ -142,6 +142,22 @@ void bind_nn(py::module_& root, TensorClass&) {
   m.def("adaptive_max_pool2d", [](const Tensor& input, const py::object& o, bool return_indices) {
           return maybe_indices(F::adaptive_max_pool2d_with_indices(input, output_size(o)), return_indices);
         }, py::arg("input"), py::arg("output_size"), py::arg("return_indices") = false);
+
+  m.def("batch_norm", &F::batch_norm, py::arg("input"), py::arg("running_mean"), py::arg("running_var"),
+        py::arg("weight") = py::none(), py::arg("bias") = py::none(), py::arg("training") = false,
+        py::arg("momentum") = 0.1, py::arg("eps") = 1e-5);
+  m.def("instance_norm", &F::instance_norm, py::arg("input"), py::arg("running_mean") = py::none(),
+        py::arg("running_var") = py::none(), py::arg("weight") = py::none(), py::arg("bias") = py::none(),
+        py::arg("use_input_stats") = true, py::arg("momentum") = 0.1, py::arg("eps") = 1e-5);
+  m.def("layer_norm", [](const Tensor& input, const py::object& normalized_shape, const Tensor& weight,
+                         const Tensor& bias, double eps) {
+          return F::layer_norm(input, ints(normalized_shape, "layer_norm", "normalized_shape"), weight, bias, eps);
+        }, py::arg("input"), py::arg("normalized_shape"), py::arg("weight") = py::none(),
+        py::arg("bias") = py::none(), py::arg("eps") = 1e-5);
+  m.def("group_norm", &F::group_norm, py::arg("input"), py::arg("num_groups"), py::arg("weight") = py::none(),
+        py::arg("bias") = py::none(), py::arg("eps") = 1e-5);
+  m.def("local_response_norm", &F::local_response_norm, py::arg("input"), py::arg("size"),
+        py::arg("alpha") = 1e-4, py::arg("beta") = 0.75, py::arg("k") = 1.0);
 }
 
 static Registrar r(bind_nn);

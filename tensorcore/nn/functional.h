@@ -79,4 +79,19 @@ std::pair<Tensor, Tensor> adaptive_max_pool1d_with_indices(const Tensor& input,
 std::pair<Tensor, Tensor> adaptive_max_pool2d_with_indices(const Tensor& input,
                                                            const IntList& output_size);
 
+// Normalization (fused kernels; weight/bias optional).
+Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
+                  const Tensor& weight = {}, const Tensor& bias = {}, bool training = false,
+                  double momentum = 0.1, double eps = 1e-5);
+Tensor instance_norm(const Tensor& input, const Tensor& running_mean = {},
+                     const Tensor& running_var = {}, const Tensor& weight = {},
+                     const Tensor& bias = {}, bool use_input_stats = true, double momentum = 0.1,
+                     double eps = 1e-5);
+Tensor layer_norm(const Tensor& input, const IntList& normalized_shape, const Tensor& weight = {},
+                  const Tensor& bias = {}, double eps = 1e-5);
+Tensor group_norm(const Tensor& input, int64_t num_groups, const Tensor& weight = {},
+                  const Tensor& bias = {}, double eps = 1e-5);
+Tensor local_response_norm(const Tensor& input, int64_t size, double alpha = 1e-4,
+                           double beta = 0.75, double k = 1.0);
+
 }  // namespace tc::nn::functional

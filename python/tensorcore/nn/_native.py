@@ -32,3 +32,11 @@ __all__ += [
     "max_unpool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
     "adaptive_max_pool1d", "adaptive_max_pool2d",
 ]
+
+batch_norm = _C_nn.batch_norm
+instance_norm = _C_nn.instance_norm
+layer_norm = _C_nn.layer_norm
+group_norm = _C_nn.group_norm
+local_response_norm = _C_nn.local_response_norm
+
+__all__ += ["batch_norm", "instance_norm", "layer_norm", "group_norm", "local_response_norm"]
