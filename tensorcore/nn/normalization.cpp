@@ -56,6 +56,15 @@ void row_norm_forward(const T* x, const T* w, const T* b, T* y, T* mean_out, T* 
       mean_out[r] = m;
       rstd_out[r] = rstd;
       int64_t a0 = (r % g.G) * g.per_group();
+      if (g.L == 1) {  // layer_norm: one affine entry per element
+        for (int64_t j = 0; j < g.M; ++j) {
+          T v = (xr[j] - m) * rstd;
+          if (w) v *= w[a0 + j];
+          if (b) v += b[a0 + j];
+          yr[j] = v;
+        }
+        continue;
+      }
       for (int64_t c = 0; c < g.per_group(); ++c) {
         T scale = rstd * (w ? w[a0 + c] : T(1));
         T shift = (b ? b[a0 + c] : T(0)) - m * scale;
@@ -78,6 +87,13 @@ void row_norm_backward(const T* gy, const T* x, const T* w, const T* mean, const
         T* out = gx + r * g.M;
         int64_t a0 = (r % g.G) * g.per_group();
         double s_gy = 0, s_gyx = 0;  // sums of w*gy and w*gy*x
+        if (g.L == 1) {
+          const T* wr = w ? w + a0 : nullptr;
+          s_gy = wr ? lane_sum<T>(g.M, [&](int64_t i) { return gr[i] * wr[i]; })
+                    : lane_sum<T>(g.M, [&](int64_t i) { return gr[i]; });
+          s_gyx = wr ? lane_sum<T>(g.M, [&](int64_t i) { return gr[i] * wr[i] * xr[i]; })
+                     : lane_sum<T>(g.M, [&](int64_t i) { return gr[i] * xr[i]; });
+        } else {
         for (int64_t c = 0; c < g.per_group(); ++c) {
           double wv = w ? double(w[a0 + c]) : 1.0;
           const T* xc = xr + c * g.L;
@@ -85,9 +101,16 @@ void row_norm_backward(const T* gy, const T* x, const T* w, const T* mean, const
           s_gy += wv * lane_sum<T>(g.L, [&](int64_t i) { return gc[i]; });
           s_gyx += wv * lane_sum<T>(g.L, [&](int64_t i) { return gc[i] * xc[i]; });
         }
+        }
         double m = mean[r], rs = rstd[r], M = double(g.M);
         double A = s_gy / M, B = rs * (s_gyx - m * s_gy) / M;
         T cx = T(-rs * rs * B), c0 = T(rs * (m * rs * B - A));
+        if (g.L == 1) {
+          T rst = T(rs);
+          for (int64_t j = 0; j < g.M; ++j)
+            out[j] = rst * (w ? w[a0 + j] : T(1)) * gr[j] + cx * xr[j] + c0;
+          continue;
+        }
         for (int64_t c = 0; c < g.per_group(); ++c) {
           T k = T(rs) * (w ? w[a0 + c] : T(1));
           const T* xc = xr + c * g.L;
@@ -98,28 +121,42 @@ void row_norm_backward(const T* gy, const T* x, const T* w, const T* mean, const
       }
     });
   }
-  if (gw || gb) {
+  if ((gw || gb) && g.L == 1 && g.G == 1) {
+    // layer_norm: column sums over rows; threads own disjoint column ranges.
+    parallel_for(0, g.M, std::max<int64_t>(64, kGrainSize / std::max<int64_t>(g.R, 1)), [&](int64_t j0, int64_t j1) {
+      std::vector<T> dw(size_t(j1 - j0), T(0)), db(size_t(j1 - j0), T(0));
+      for (int64_t r = 0; r < g.R; ++r) {
+        const T* xr = x + r * g.M + j0;
+        const T* gr = gy + r * g.M + j0;
+        T m = mean[r], rs = rstd[r];
+        T* dwp = dw.data();
+        T* dbp = db.data();
+        for (int64_t j = 0; j < j1 - j0; ++j) {
+          dwp[j] += gr[j] * (xr[j] - m) * rs;
+          dbp[j] += gr[j];
+        }
+      }
+      for (int64_t j = j0; j < j1; ++j) {
+        if (gw) gw[j] = dw[size_t(j - j0)];
+        if (gb) gb[j] = db[size_t(j - j0)];
+      }
+    });
+  } else if (gw || gb) {
     const int64_t A = g.G * g.per_group(), rows_per_group = g.R / g.G;
     parallel_for(0, A, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(rows_per_group * g.L, 1)), [&](int64_t a0, int64_t a1) {
-      std::vector<double> dw(size_t(a1 - a0), 0.0), db(size_t(a1 - a0), 0.0);
-      for (int64_t n = 0; n < rows_per_group; ++n) {
-        for (int64_t a = a0; a < a1; ++a) {
-          int64_t grp = a / g.per_group(), c = a % g.per_group(), r = n * g.G + grp;
+      for (int64_t a = a0; a < a1; ++a) {
+        int64_t grp = a / g.per_group(), c = a % g.per_group();
+        double dw = 0, db = 0;
+        for (int64_t n = 0; n < rows_per_group; ++n) {
+          int64_t r = n * g.G + grp;
           const T* xc = x + r * g.M + c * g.L;
           const T* gc = gy + r * g.M + c * g.L;
           T m = mean[r];
-          if (g.L == 1) {
-            dw[a - a0] += double(gc[0] * (xc[0] - m) * rstd[r]);
-            db[a - a0] += double(gc[0]);
-          } else {
-            dw[a - a0] += double(rstd[r]) * lane_sum<T>(g.L, [&](int64_t i) { return gc[i] * (xc[i] - m); });
-            db[a - a0] += lane_sum<T>(g.L, [&](int64_t i) { return gc[i]; });
-          }
+          dw += double(rstd[r]) * lane_sum<T>(g.L, [&](int64_t i) { return gc[i] * (xc[i] - m); });
+          db += lane_sum<T>(g.L, [&](int64_t i) { return gc[i]; });
         }
-      }
-      for (int64_t a = a0; a < a1; ++a) {
-        if (gw) gw[a] = T(dw[a - a0]);
-        if (gb) gb[a] = T(db[a - a0]);
+        if (gw) gw[a] = T(dw);
+        if (gb) gb[a] = T(db);
       }
     });
   }

@@ -45,6 +45,12 @@ int64_t pooled_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool
   return out;
 }
 
+// First index >= 0 reachable from `start` in steps of `step`, and the end bound clamped to `n`.
+inline void clamp_window(int64_t start, int64_t end, int64_t step, int64_t n, int64_t& lo, int64_t& hi) {
+  lo = start < 0 ? start + ((-start + step - 1) / step) * step : start;
+  hi = std::min(end, n);
+}
+
 template <typename T>
 void max_pool_kernel(const T* x, T* y, int64_t* idx, const Pool2d& g) {
   const int64_t in_plane = g.h.in * g.w.in, out_plane = g.h.out * g.w.out;
@@ -54,30 +60,47 @@ void max_pool_kernel(const T* x, T* y, int64_t* idx, const Pool2d& g) {
       const T* xp = x + pl * in_plane;
       T* yp = y + pl * out_plane;
       int64_t* ip = idx + pl * out_plane;
+      const int64_t hs = g.h.adaptive ? 1 : g.h.d, ws = g.w.adaptive ? 1 : g.w.d;
       for (int64_t oh = 0; oh < g.h.out; ++oh) {
         int64_t h0 = g.h.start(oh), h1 = g.h.adaptive ? g.h.end_adaptive(oh) : h0 + (g.h.k - 1) * g.h.d + 1;
-        int64_t hs = g.h.adaptive ? 1 : g.h.d;
+        int64_t hl, hh;
+        clamp_window(h0, h1, hs, g.h.in, hl, hh);
         for (int64_t ow = 0; ow < g.w.out; ++ow) {
           int64_t w0 = g.w.start(ow), w1 = g.w.adaptive ? g.w.end_adaptive(ow) : w0 + (g.w.k - 1) * g.w.d + 1;
-          int64_t ws = g.w.adaptive ? 1 : g.w.d;
+          int64_t wl, wh;
+          clamp_window(w0, w1, ws, g.w.in, wl, wh);
           T best = -std::numeric_limits<T>::infinity();
-          int64_t best_i = -1;
-          for (int64_t ih = h0; ih < h1; ih += hs) {
-            if (ih < 0 || ih >= g.h.in) continue;
-            for (int64_t iw = w0; iw < w1; iw += ws) {
-              if (iw < 0 || iw >= g.w.in) continue;
-              T v = xp[ih * g.w.in + iw];
+          int64_t best_i = hl * g.w.in + wl;
+          for (int64_t ih = hl; ih < hh; ih += hs) {
+            const T* row = xp + ih * g.w.in;
+            for (int64_t iw = wl; iw < wh; iw += ws) {
+              T v = row[iw];
               // NaN propagates, as in torch.
-              if (best_i < 0 || v > best || std::isnan(v)) {
+              if (v > best || v != v) {
                 best = v;
                 best_i = ih * g.w.in + iw;
               }
             }
           }
           yp[oh * g.w.out + ow] = best;
-          ip[oh * g.w.out + ow] = best_i < 0 ? 0 : best_i;
+          ip[oh * g.w.out + ow] = best_i;
         }
       }
+    }
+  });
+}
+
+// gx[plane][idx] += gy[plane][o]; parallel over planes so writes never collide.
+template <typename T>
+void max_pool_backward_kernel(const T* gy, const int64_t* idx, T* gx, int64_t planes, int64_t out_plane,
+                              int64_t in_plane) {
+  parallel_for(0, planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(in_plane, 1)), [&](int64_t p0, int64_t p1) {
+    for (int64_t pl = p0; pl < p1; ++pl) {
+      T* xp = gx + pl * in_plane;
+      std::fill(xp, xp + in_plane, T(0));
+      const T* yp = gy + pl * out_plane;
+      const int64_t* ip = idx + pl * out_plane;
+      for (int64_t o = 0; o < out_plane; ++o) xp[ip[o]] += yp[o];
     }
   });
 }
@@ -187,6 +210,27 @@ Tensor avg_backward_op(const Tensor& gy_in, const Pool2d& g, const Shape& in_sha
   return gx;
 }
 
+// The max-pool gradient: scatter-add through the indices. Its own vjp is a gather.
+Tensor max_backward_op(const Tensor& gy_in, const Tensor& idx, const Pool2d& g, const Shape& in_shape) {
+  Tensor gy = contiguous(gy_in);
+  Tensor gx = empty(in_shape, TensorOptions(gy.dtype()));
+  const int64_t in_plane = g.h.in * g.w.in, out_plane = g.h.out * g.w.out;
+  dispatch_dtype<kF32F64>(gy.dtype(), "max_pool backward", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    max_pool_backward_kernel<T>(gy.data<T>(), idx.data<int64_t>(), gx.data<T>(), g.planes, out_plane, in_plane);
+  });
+  if (autograd::needs_grad({gy_in})) {
+    Shape out_shape = gy_in.sizes();
+    int64_t planes = g.planes;
+    autograd::record("MaxPoolBackwardBackward0", {gy_in}, {gx}, {idx},
+                     [out_shape, planes](const TensorList& s, const TensorList& gr) -> TensorList {
+      Tensor flat = reshape(gr[0], {planes, -1});
+      return {reshape(gather(flat, 1, reshape(s[0], {planes, -1})), out_shape)};
+    });
+  }
+  return gx;
+}
+
 // Max pooling: values and flat per-plane indices; the gradient scatters through the indices.
 std::pair<Tensor, Tensor> max_forward_op(const Tensor& x_in, const Pool2d& g, const Shape& out_shape) {
   Tensor x = contiguous(x_in);
@@ -198,13 +242,9 @@ std::pair<Tensor, Tensor> max_forward_op(const Tensor& x_in, const Pool2d& g, co
   });
   if (autograd::needs_grad({x_in})) {
     Shape in_shape = x_in.sizes();
-    int64_t in_plane = g.h.in * g.w.in;
     autograd::record("MaxPoolBackward0", {x_in}, {y}, {idx},
-                     [in_shape, in_plane, g](const TensorList& s, const TensorList& gr) -> TensorList {
-      Tensor flat_idx = reshape(s[0], {g.planes, -1});
-      Tensor flat_g = reshape(gr[0], {g.planes, -1});
-      Tensor gx = scatter_add(zeros({g.planes, in_plane}, TensorOptions(gr[0].dtype())), 1, flat_idx, flat_g);
-      return {reshape(gx, in_shape)};
+                     [in_shape, g](const TensorList& s, const TensorList& gr) -> TensorList {
+      return {max_backward_op(gr[0], s[0], g, in_shape)};
     });
   }
   return {y, idx};
