@@ -16,6 +16,14 @@ F::IntList ints(const py::object& o, const char* op, const char* what) {
   return F::IntList(d.begin(), d.end());
 }
 
+// A tensor, or a sequence of ints (torch accepts tuples for CTC lengths).
+Tensor int_tensor(const py::object& o) {
+  if (is_tensor(o)) return o.cast<Tensor>();
+  if (py::isinstance<py::int_>(o)) return from_vector(std::vector<int64_t>{o.cast<int64_t>()}, {1});
+  std::vector<int64_t> v = o.cast<std::vector<int64_t>>();
+  return from_vector(v, {int64_t(v.size())});
+}
+
 F::IntList opt_ints(const py::object& o, const char* op, const char* what) {
   if (o.is_none()) return {};
   return ints(o, op, what);
@@ -156,6 +164,13 @@ void bind_nn(py::module_& root, TensorClass&) {
         py::arg("bias") = py::none(), py::arg("eps") = 1e-5);
   m.def("group_norm", &F::group_norm, py::arg("input"), py::arg("num_groups"), py::arg("weight") = py::none(),
         py::arg("bias") = py::none(), py::arg("eps") = 1e-5);
+  m.def("ctc_loss", [](const Tensor& log_probs, const Tensor& targets, const py::object& input_lengths,
+                       const py::object& target_lengths, int64_t blank, const std::string& reduction,
+                       bool zero_infinity) {
+          return F::ctc_loss(log_probs, targets, int_tensor(input_lengths), int_tensor(target_lengths), blank,
+                             reduction, zero_infinity);
+        }, py::arg("log_probs"), py::arg("targets"), py::arg("input_lengths"), py::arg("target_lengths"),
+        py::arg("blank") = 0, py::arg("reduction") = "mean", py::arg("zero_infinity") = false);
   m.def("local_response_norm", &F::local_response_norm, py::arg("input"), py::arg("size"),
         py::arg("alpha") = 1e-4, py::arg("beta") = 0.75, py::arg("k") = 1.0);
 }

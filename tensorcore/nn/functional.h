@@ -94,4 +94,10 @@ Tensor group_norm(const Tensor& input, int64_t num_groups, const Tensor& weight 
 Tensor local_response_norm(const Tensor& input, int64_t size, double alpha = 1e-4,
                            double beta = 0.75, double k = 1.0);
 
+// CTC loss. log_probs (T, N, C) or (T, C); targets padded (N, S) or concatenated
+// (sum(target_lengths),); lengths are integer tensors with one entry per sample.
+Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, const Tensor& input_lengths,
+                const Tensor& target_lengths, int64_t blank = 0,
+                const std::string& reduction = "mean", bool zero_infinity = false);
+
 }  // namespace tc::nn::functional

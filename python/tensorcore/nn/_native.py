@@ -40,3 +40,7 @@ group_norm = _C_nn.group_norm
 local_response_norm = _C_nn.local_response_norm
 
 __all__ += ["batch_norm", "instance_norm", "layer_norm", "group_norm", "local_response_norm"]
+
+ctc_loss = _C_nn.ctc_loss
+
+__all__ += ["ctc_loss"]
