@@ -31,6 +31,15 @@ inline T log_add(T a, T b) {
   return m + std::log1p(std::exp(-std::abs(a - b)));
 }
 
+// log(exp(a) + exp(b) + exp(c)) with one log; -inf terms drop out.
+template <typename T>
+inline T log_add3(T a, T b, T c) {
+  constexpr T ninf = -std::numeric_limits<T>::infinity();
+  T m = std::max(a, std::max(b, c));
+  if (m == ninf) return ninf;
+  return m + std::log(std::exp(a - m) + std::exp(b - m) + std::exp(c - m));
+}
+
 struct CtcProblem {
   int64_t T, N, C, blank;
   const int64_t* targets;      // flattened targets
@@ -65,9 +74,9 @@ void ctc_forward(const T* lp, const CtcProblem& p, T* nll, T* alpha) {
         int64_t s_hi = std::min<int64_t>(E, 2 * (t + 1));
         for (int64_t s = s_lo; s < s_hi; ++s) {
           int64_t l = label(s);
-          T v = prev[s];
-          if (s > 0) v = log_add(v, prev[s - 1]);
-          if (s > 1 && l != p.blank && l != label(s - 2)) v = log_add(v, prev[s - 2]);
+          T b = s > 0 ? prev[s - 1] : ninf;
+          T c = (s > 1 && l != p.blank && l != label(s - 2)) ? prev[s - 2] : ninf;
+          T v = log_add3(prev[s], b, c);
           cur[s] = v == ninf ? ninf : v + lpt(t, l);
         }
       }
@@ -113,9 +122,9 @@ void ctc_backward(const T* lp, const CtcProblem& p, const T* nll, const T* alpha
           int64_t s_lo = std::max<int64_t>(0, E - 2 * (Tn - t));
           for (int64_t s = s_lo; s < s_hi; ++s) {
             int64_t l = label(s);
-            T v = beta_next[size_t(s)];
-            if (s + 1 < E) v = log_add(v, beta_next[size_t(s + 1)]);
-            if (s + 2 < E && l != p.blank && l != label(s + 2)) v = log_add(v, beta_next[size_t(s + 2)]);
+            T b = s + 1 < E ? beta_next[size_t(s + 1)] : ninf;
+            T c = (s + 2 < E && l != p.blank && l != label(s + 2)) ? beta_next[size_t(s + 2)] : ninf;
+            T v = log_add3(beta_next[size_t(s)], b, c);
             beta_cur[size_t(s)] = v == ninf ? ninf : v + lp[(t * p.N + n) * p.C + l];
           }
         }
