@@ -171,6 +171,24 @@ void bind_nn(py::module_& root, TensorClass&) {
                              reduction, zero_infinity);
         }, py::arg("log_probs"), py::arg("targets"), py::arg("input_lengths"), py::arg("target_lengths"),
         py::arg("blank") = 0, py::arg("reduction") = "mean", py::arg("zero_infinity") = false);
+  m.def("lstm_cell", [](const Tensor& input, const py::object& hx, const Tensor& w_ih, const Tensor& w_hh,
+                        const Tensor& b_ih, const Tensor& b_hh) {
+          Tensor h, c;
+          if (!hx.is_none()) {
+            auto hc = hx.cast<py::sequence>();
+            TC_CHECK(hc.size() == 2, "lstm_cell: hx must be a tuple (h, c)");
+            h = hc[0].cast<Tensor>();
+            c = hc[1].cast<Tensor>();
+          }
+          return F::lstm_cell(input, h, c, w_ih, w_hh, b_ih, b_hh);
+        }, py::arg("input"), py::arg("hx"), py::arg("w_ih"), py::arg("w_hh"), py::arg("b_ih") = py::none(),
+        py::arg("b_hh") = py::none());
+  m.def("gru_cell", &F::gru_cell, py::arg("input"), py::arg("hx"), py::arg("w_ih"), py::arg("w_hh"),
+        py::arg("b_ih") = py::none(), py::arg("b_hh") = py::none());
+  m.def("rnn_tanh_cell", &F::rnn_tanh_cell, py::arg("input"), py::arg("hx"), py::arg("w_ih"), py::arg("w_hh"),
+        py::arg("b_ih") = py::none(), py::arg("b_hh") = py::none());
+  m.def("rnn_relu_cell", &F::rnn_relu_cell, py::arg("input"), py::arg("hx"), py::arg("w_ih"), py::arg("w_hh"),
+        py::arg("b_ih") = py::none(), py::arg("b_hh") = py::none());
   m.def("local_response_norm", &F::local_response_norm, py::arg("input"), py::arg("size"),
         py::arg("alpha") = 1e-4, py::arg("beta") = 0.75, py::arg("k") = 1.0);
 }

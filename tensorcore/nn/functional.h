@@ -100,4 +100,16 @@ Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, const Tensor& in
                 const Tensor& target_lengths, int64_t blank = 0,
                 const std::string& reduction = "mean", bool zero_infinity = false);
 
+// Recurrent cells (torch._VF.*_cell). Gate order as torch: LSTM (i, f, g, o), GRU (r, z, n).
+// Undefined hidden/cell states mean zeros.
+std::pair<Tensor, Tensor> lstm_cell(const Tensor& input, const Tensor& h, const Tensor& c,
+                                    const Tensor& w_ih, const Tensor& w_hh,
+                                    const Tensor& b_ih = {}, const Tensor& b_hh = {});
+Tensor gru_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
+                const Tensor& b_ih = {}, const Tensor& b_hh = {});
+Tensor rnn_tanh_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih,
+                     const Tensor& w_hh, const Tensor& b_ih = {}, const Tensor& b_hh = {});
+Tensor rnn_relu_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih,
+                     const Tensor& w_hh, const Tensor& b_ih = {}, const Tensor& b_hh = {});
+
 }  // namespace tc::nn::functional

@@ -44,3 +44,11 @@ __all__ += ["batch_norm", "instance_norm", "layer_norm", "group_norm", "local_re
 ctc_loss = _C_nn.ctc_loss
 
 __all__ += ["ctc_loss"]
+
+# Recurrent cells (torch._VF.lstm_cell / gru_cell / rnn_tanh_cell / rnn_relu_cell).
+lstm_cell = _C_nn.lstm_cell
+gru_cell = _C_nn.gru_cell
+rnn_tanh_cell = _C_nn.rnn_tanh_cell
+rnn_relu_cell = _C_nn.rnn_relu_cell
+
+__all__ += ["lstm_cell", "gru_cell", "rnn_tanh_cell", "rnn_relu_cell"]
