@@ -189,6 +189,15 @@ void bind_nn(py::module_& root, TensorClass&) {
         py::arg("b_ih") = py::none(), py::arg("b_hh") = py::none());
   m.def("rnn_relu_cell", &F::rnn_relu_cell, py::arg("input"), py::arg("hx"), py::arg("w_ih"), py::arg("w_hh"),
         py::arg("b_ih") = py::none(), py::arg("b_hh") = py::none());
+  m.def("_interpolate", [](const Tensor& input, const py::object& size, const std::string& mode,
+                           bool align_corners, const py::object& scales, bool antialias) {
+          std::vector<double> sc;
+          if (!scales.is_none())
+            for (auto v : scales) sc.push_back(v.is_none() ? -1.0 : v.cast<double>());
+          return F::interpolate_to_size(input, ints(size, "interpolate", "size"), mode, align_corners, sc,
+                                        antialias);
+        }, py::arg("input"), py::arg("size"), py::arg("mode"), py::arg("align_corners") = false,
+        py::arg("scales") = py::none(), py::arg("antialias") = false);
   m.def("local_response_norm", &F::local_response_norm, py::arg("input"), py::arg("size"),
         py::arg("alpha") = 1e-4, py::arg("beta") = 0.75, py::arg("k") = 1.0);
 }

@@ -112,4 +112,11 @@ Tensor rnn_tanh_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih,
 Tensor rnn_relu_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih,
                      const Tensor& w_hh, const Tensor& b_ih = {}, const Tensor& b_hh = {});
 
+// interpolate with the output size already resolved (tensorcore.nn.functional.interpolate does
+// torch's size/scale_factor handling in Python). scales: per spatial dim, the user's
+// scale_factor (used for the coordinate mapping as torch does) or empty.
+Tensor interpolate_to_size(const Tensor& input, const IntList& size, const std::string& mode,
+                           bool align_corners = false, const std::vector<double>& scales = {},
+                           bool antialias = false);
+
 }  // namespace tc::nn::functional

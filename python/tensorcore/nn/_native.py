@@ -52,3 +52,59 @@ rnn_tanh_cell = _C_nn.rnn_tanh_cell
 rnn_relu_cell = _C_nn.rnn_relu_cell
 
 __all__ += ["lstm_cell", "gru_cell", "rnn_tanh_cell", "rnn_relu_cell"]
+
+
+def _ntuple(value, n, name):
+    if isinstance(value, (list, tuple)):
+        if len(value) != n:
+            raise ValueError(f"interpolate: {name} must have {n} entries for a {n + 2}-d input, "
+                             f"got {len(value)}")
+        return list(value)
+    return [value] * n
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    """torch.nn.functional.interpolate: resolves size/scale_factor as torch 1.13 does, then runs
+    the native separable resampler (or adaptive average pooling for mode='area')."""
+    import math
+
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("interpolate: align_corners option can only be set with the "
+                             "interpolating modes: linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    dim = input.dim() - 2
+    if dim < 1:
+        raise ValueError(f"interpolate: expected a 3-d, 4-d or 5-d input, got shape {tuple(input.shape)}")
+    if size is not None and scale_factor is not None:
+        raise ValueError("interpolate: only one of size or scale_factor should be defined")
+    if size is not None:
+        output_size = [int(s) for s in _ntuple(size, dim, "size")]
+        scale_factors = None
+    elif scale_factor is not None:
+        scale_factors = [float(s) for s in _ntuple(scale_factor, dim, "scale_factor")]
+        output_size = None
+    else:
+        raise ValueError("interpolate: either size or scale_factor should be defined")
+    if recompute_scale_factor and size is not None:
+        raise ValueError("interpolate: recompute_scale_factor is not meaningful with an explicit size.")
+    if mode == "area" and output_size is None:
+        recompute_scale_factor = True
+    if output_size is None:
+        output_size = [int(math.floor(float(input.shape[i + 2]) * scale_factors[i])) for i in range(dim)]
+        if recompute_scale_factor:
+            scale_factors = None
+    if antialias and not (mode in ("bilinear", "bicubic") and input.dim() == 4):
+        raise ValueError("interpolate: anti-alias option is only supported for bilinear and bicubic modes")
+    if mode == "area":
+        if dim == 1:
+            return _C_nn.adaptive_avg_pool1d(input, output_size)
+        if dim == 2:
+            return _C_nn.adaptive_avg_pool2d(input, output_size)
+        raise NotImplementedError("interpolate: mode='area' supports 3-d and 4-d inputs")
+    return _C_nn._interpolate(input, output_size, mode, bool(align_corners), scale_factors, antialias)
+
+
+__all__ += ["interpolate"]
