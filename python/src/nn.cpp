@@ -198,6 +198,24 @@ void bind_nn(py::module_& root, TensorClass&) {
                                         antialias);
         }, py::arg("input"), py::arg("size"), py::arg("mode"), py::arg("align_corners") = false,
         py::arg("scales") = py::none(), py::arg("antialias") = false);
+  m.def("pad", [](const Tensor& input, const py::object& pad, const std::string& mode, const py::object& value) {
+          return F::pad(input, ints(pad, "pad", "pad"), mode, value.is_none() ? 0.0 : value.cast<double>());
+        }, py::arg("input"), py::arg("pad"), py::arg("mode") = "constant", py::arg("value") = py::none());
+  m.def("pixel_shuffle", &F::pixel_shuffle, py::arg("input"), py::arg("upscale_factor"));
+  m.def("pixel_unshuffle", &F::pixel_unshuffle, py::arg("input"), py::arg("downscale_factor"));
+  m.def("unfold", [](const Tensor& input, const py::object& kernel_size, const py::object& dilation,
+                     const py::object& padding, const py::object& stride) {
+          return F::unfold(input, ints(kernel_size, "unfold", "kernel_size"), ints(dilation, "unfold", "dilation"),
+                           ints(padding, "unfold", "padding"), ints(stride, "unfold", "stride"));
+        }, py::arg("input"), py::arg("kernel_size"), py::arg("dilation") = 1, py::arg("padding") = 0,
+        py::arg("stride") = 1);
+  m.def("fold", [](const Tensor& input, const py::object& output_size, const py::object& kernel_size,
+                   const py::object& dilation, const py::object& padding, const py::object& stride) {
+          return F::fold(input, ints(output_size, "fold", "output_size"), ints(kernel_size, "fold", "kernel_size"),
+                         ints(dilation, "fold", "dilation"), ints(padding, "fold", "padding"),
+                         ints(stride, "fold", "stride"));
+        }, py::arg("input"), py::arg("output_size"), py::arg("kernel_size"), py::arg("dilation") = 1,
+        py::arg("padding") = 0, py::arg("stride") = 1);
   m.def("local_response_norm", &F::local_response_norm, py::arg("input"), py::arg("size"),
         py::arg("alpha") = 1e-4, py::arg("beta") = 0.75, py::arg("k") = 1.0);
 }

@@ -119,4 +119,17 @@ Tensor interpolate_to_size(const Tensor& input, const IntList& size, const std::
                            bool align_corners = false, const std::vector<double>& scales = {},
                            bool antialias = false);
 
+// pad: `pad` lists (left, right) pairs starting from the last dim; constant padding may be
+// negative (cropping).
+Tensor pad(const Tensor& input, const IntList& pad, const std::string& mode = "constant",
+           double value = 0.0);
+Tensor pixel_shuffle(const Tensor& input, int64_t upscale_factor);
+Tensor pixel_unshuffle(const Tensor& input, int64_t downscale_factor);
+// im2col / col2im on 4-d (or unbatched 3-d / 2-d) inputs.
+Tensor unfold(const Tensor& input, const IntList& kernel_size, const IntList& dilation = {1},
+              const IntList& padding = {0}, const IntList& stride = {1});
+Tensor fold(const Tensor& input, const IntList& output_size, const IntList& kernel_size,
+            const IntList& dilation = {1}, const IntList& padding = {0},
+            const IntList& stride = {1});
+
 }  // namespace tc::nn::functional

@@ -108,3 +108,11 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
 
 
 __all__ += ["interpolate"]
+
+pad = _C_nn.pad
+pixel_shuffle = _C_nn.pixel_shuffle
+pixel_unshuffle = _C_nn.pixel_unshuffle
+unfold = _C_nn.unfold
+fold = _C_nn.fold
+
+__all__ += ["pad", "pixel_shuffle", "pixel_unshuffle", "unfold", "fold"]
