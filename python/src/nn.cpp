@@ -216,6 +216,23 @@ void bind_nn(py::module_& root, TensorClass&) {
                          ints(stride, "fold", "stride"));
         }, py::arg("input"), py::arg("output_size"), py::arg("kernel_size"), py::arg("dilation") = 1,
         py::arg("padding") = 0, py::arg("stride") = 1);
+  m.def("embedding", [](const Tensor& input, const Tensor& weight, std::optional<int64_t> padding_idx,
+                        std::optional<double> max_norm, double norm_type, bool scale_grad_by_freq, bool sparse) {
+          TC_CHECK_AS(NotImplementedError, !sparse, "embedding: sparse gradients are not supported");
+          return F::embedding(input, weight, padding_idx, max_norm, norm_type, scale_grad_by_freq);
+        }, py::arg("input"), py::arg("weight"), py::arg("padding_idx") = py::none(), py::arg("max_norm") = py::none(),
+        py::arg("norm_type") = 2.0, py::arg("scale_grad_by_freq") = false, py::arg("sparse") = false);
+  m.def("embedding_bag", [](const Tensor& input, const Tensor& weight, const Tensor& offsets,
+                            std::optional<double> max_norm, double norm_type, bool scale_grad_by_freq,
+                            const std::string& mode, bool sparse, const Tensor& per_sample_weights,
+                            bool include_last_offset, std::optional<int64_t> padding_idx) {
+          TC_CHECK_AS(NotImplementedError, !sparse, "embedding_bag: sparse gradients are not supported");
+          return std::get<0>(F::embedding_bag(input, weight, offsets, max_norm, norm_type, scale_grad_by_freq, mode,
+                                              per_sample_weights, include_last_offset, padding_idx));
+        }, py::arg("input"), py::arg("weight"), py::arg("offsets") = py::none(), py::arg("max_norm") = py::none(),
+        py::arg("norm_type") = 2.0, py::arg("scale_grad_by_freq") = false, py::arg("mode") = "mean",
+        py::arg("sparse") = false, py::arg("per_sample_weights") = py::none(), py::arg("include_last_offset") = false,
+        py::arg("padding_idx") = py::none());
   m.def("local_response_norm", &F::local_response_norm, py::arg("input"), py::arg("size"),
         py::arg("alpha") = 1e-4, py::arg("beta") = 0.75, py::arg("k") = 1.0);
 }

@@ -132,4 +132,15 @@ Tensor fold(const Tensor& input, const IntList& output_size, const IntList& kern
             const IntList& dilation = {1}, const IntList& padding = {0},
             const IntList& stride = {1});
 
+// Embedding lookup; max_norm renormalizes the referenced weight rows in place.
+Tensor embedding(const Tensor& input, const Tensor& weight, std::optional<int64_t> padding_idx = {},
+                 std::optional<double> max_norm = {}, double norm_type = 2.0,
+                 bool scale_grad_by_freq = false);
+// Returns (output [B, D], bag offsets, bag sizes, max indices (mode='max')).
+std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
+    const Tensor& input, const Tensor& weight, const Tensor& offsets = {},
+    std::optional<double> max_norm = {}, double norm_type = 2.0, bool scale_grad_by_freq = false,
+    const std::string& mode = "mean", const Tensor& per_sample_weights = {},
+    bool include_last_offset = false, std::optional<int64_t> padding_idx = {});
+
 }  // namespace tc::nn::functional

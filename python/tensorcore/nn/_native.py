@@ -116,3 +116,8 @@ unfold = _C_nn.unfold
 fold = _C_nn.fold
 
 __all__ += ["pad", "pixel_shuffle", "pixel_unshuffle", "unfold", "fold"]
+
+embedding = _C_nn.embedding
+embedding_bag = _C_nn.embedding_bag
+
+__all__ += ["embedding", "embedding_bag"]
