@@ -233,6 +233,15 @@ void bind_nn(py::module_& root, TensorClass&) {
         py::arg("norm_type") = 2.0, py::arg("scale_grad_by_freq") = false, py::arg("mode") = "mean",
         py::arg("sparse") = false, py::arg("per_sample_weights") = py::none(), py::arg("include_last_offset") = false,
         py::arg("padding_idx") = py::none());
+  m.def("grid_sample", [](const Tensor& input, const Tensor& grid, const std::string& mode,
+                          const std::string& padding_mode, const py::object& align_corners) {
+          return F::grid_sample(input, grid, mode, padding_mode, align_corners.is_none() ? false : align_corners.cast<bool>());
+        }, py::arg("input"), py::arg("grid"), py::arg("mode") = "bilinear", py::arg("padding_mode") = "zeros",
+        py::arg("align_corners") = py::none());
+  m.def("affine_grid", [](const Tensor& theta, const py::object& size, const py::object& align_corners) {
+          return F::affine_grid(theta, ints(size, "affine_grid", "size"),
+                                align_corners.is_none() ? false : align_corners.cast<bool>());
+        }, py::arg("theta"), py::arg("size"), py::arg("align_corners") = py::none());
   m.def("local_response_norm", &F::local_response_norm, py::arg("input"), py::arg("size"),
         py::arg("alpha") = 1e-4, py::arg("beta") = 0.75, py::arg("k") = 1.0);
 }

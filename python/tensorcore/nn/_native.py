@@ -121,3 +121,8 @@ embedding = _C_nn.embedding
 embedding_bag = _C_nn.embedding_bag
 
 __all__ += ["embedding", "embedding_bag"]
+
+grid_sample = _C_nn.grid_sample
+affine_grid = _C_nn.affine_grid
+
+__all__ += ["grid_sample", "affine_grid"]
