@@ -48,7 +48,7 @@ auto conv_binding(const char* name, Conv conv, ConvStr conv_str) {
              const py::object& padding, const py::object& dilation, int64_t groups) {
     if (py::isinstance<py::str>(padding))
       return conv_str(input, weight, bias, ints(stride, name, "stride"),
-                      padding.cast<std::string>(), ints(dilation, name, "dilation"), groups);
+                      padding.cast<std::string>().c_str(), ints(dilation, name, "dilation"), groups);
     return conv(input, weight, bias, ints(stride, name, "stride"), ints(padding, name, "padding"),
                 ints(dilation, name, "dilation"), groups);
   };
@@ -70,7 +70,7 @@ void bind_nn(py::module_& root, TensorClass&) {
   using CI = Tensor (*)(const Tensor&, const Tensor&, const Tensor&, const F::IntList&,
                         const F::IntList&, const F::IntList&, int64_t);
   using CS = Tensor (*)(const Tensor&, const Tensor&, const Tensor&, const F::IntList&,
-                        const std::string&, const F::IntList&, int64_t);
+                        const char*, const F::IntList&, int64_t);
 #define TC_BIND_CONV(name)                                                                        \
   m.def(#name, conv_binding(#name, static_cast<CI>(&F::name), static_cast<CS>(&F::name)),        \
         py::arg("input"), py::arg("weight"), py::arg("bias") = py::none(),                       \

@@ -322,8 +322,9 @@ using detail::PadMode;
                                PadMode::Explicit, dilation, groups);                            \
   }                                                                                              \
   Tensor name(const Tensor& input, const Tensor& weight, const Tensor& bias,                     \
-              const IntList& stride, const std::string& padding, const IntList& dilation,       \
+              const IntList& stride, const char* padding_c, const IntList& dilation,            \
               int64_t groups) {                                                                  \
+    std::string padding(padding_c ? padding_c : "");                                             \
     TC_CHECK(padding == "same" || padding == "valid", #name,                                    \
              ": padding must be 'same', 'valid' or ints, got '", padding, "'");                  \
     return detail::convolution(#name, nd, input, weight, bias, stride, {0},                      \

@@ -25,12 +25,13 @@ Tensor conv3d(const Tensor& input, const Tensor& weight, const Tensor& bias = {}
               const IntList& stride = {1}, const IntList& padding = {0},
               const IntList& dilation = {1}, int64_t groups = 1);
 // padding "same" (stride 1 only; odd total padding puts the extra element at the end) or "valid".
+// (const char*, not std::string, so that a braced `{1}` padding is never ambiguous.)
 Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias, const IntList& stride,
-              const std::string& padding, const IntList& dilation = {1}, int64_t groups = 1);
+              const char* padding, const IntList& dilation = {1}, int64_t groups = 1);
 Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, const IntList& stride,
-              const std::string& padding, const IntList& dilation = {1}, int64_t groups = 1);
+              const char* padding, const IntList& dilation = {1}, int64_t groups = 1);
 Tensor conv3d(const Tensor& input, const Tensor& weight, const Tensor& bias, const IntList& stride,
-              const std::string& padding, const IntList& dilation = {1}, int64_t groups = 1);
+              const char* padding, const IntList& dilation = {1}, int64_t groups = 1);
 // Weight [C_in, C_out/groups, *k].
 Tensor conv_transpose1d(const Tensor& input, const Tensor& weight, const Tensor& bias = {},
                         const IntList& stride = {1}, const IntList& padding = {0},
