@@ -242,6 +242,10 @@ void bind_nn(py::module_& root, TensorClass&) {
           return F::affine_grid(theta, ints(size, "affine_grid", "size"),
                                 align_corners.is_none() ? false : align_corners.cast<bool>());
         }, py::arg("theta"), py::arg("size"), py::arg("align_corners") = py::none());
+  m.def("lstm_layer", &F::lstm_layer, py::arg("input"), py::arg("h0"), py::arg("c0"), py::arg("w_ih"),
+        py::arg("w_hh"), py::arg("b_ih") = py::none(), py::arg("b_hh") = py::none(), py::arg("reverse") = false);
+  m.def("gru_layer", &F::gru_layer, py::arg("input"), py::arg("h0"), py::arg("w_ih"), py::arg("w_hh"),
+        py::arg("b_ih") = py::none(), py::arg("b_hh") = py::none(), py::arg("reverse") = false);
   m.def("local_response_norm", &F::local_response_norm, py::arg("input"), py::arg("size"),
         py::arg("alpha") = 1e-4, py::arg("beta") = 0.75, py::arg("k") = 1.0);
 }

@@ -150,4 +150,15 @@ Tensor grid_sample(const Tensor& input, const Tensor& grid, const std::string& m
 // theta [N, 2, 3] with size (N, C, H, W), or [N, 3, 4] with size (N, C, D, H, W).
 Tensor affine_grid(const Tensor& theta, const IntList& size, bool align_corners = false);
 
+// One recurrent layer over a sequence (T, N, input_size), one direction (reverse=true runs
+// from the last step): all input projections in one GEMM, then hidden GEMM + fused gates per
+// step. Returns (output (T, N, H), h_T[, c_T]). Multi-layer/bidirectional stacks compose these.
+std::tuple<Tensor, Tensor, Tensor> lstm_layer(const Tensor& input, const Tensor& h0, const Tensor& c0,
+                                              const Tensor& w_ih, const Tensor& w_hh,
+                                              const Tensor& b_ih = {}, const Tensor& b_hh = {},
+                                              bool reverse = false);
+std::pair<Tensor, Tensor> gru_layer(const Tensor& input, const Tensor& h0, const Tensor& w_ih,
+                                    const Tensor& w_hh, const Tensor& b_ih = {},
+                                    const Tensor& b_hh = {}, bool reverse = false);
+
 }  // namespace tc::nn::functional

@@ -271,3 +271,57 @@ Tensor rnn_relu_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, 
 
 }  // namespace functional
 }  // namespace tc::nn
+
+namespace tc::nn::functional {
+
+// One LSTM/GRU layer over a whole sequence: the input projection of every step is one GEMM up
+// front, then each step runs the hidden GEMM and the fused gate kernel.
+std::tuple<Tensor, Tensor, Tensor> lstm_layer(const Tensor& input, const Tensor& h0, const Tensor& c0,
+                                              const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
+                                              const Tensor& b_hh, bool reverse) {
+  const char* op = "lstm_layer";
+  TC_CHECK(input.defined() && input.dim() == 3, op, ": expected input of shape (T, N, input_size), got ",
+           input.defined() ? shape_str(input.sizes()) : "None");
+  const int64_t T = input.size(0), N = input.size(1), I = input.size(2);
+  CellArgs a = check_cell(op, 4, T > 0 ? select(input, 0, 0) : zeros({N, I}, TensorOptions(input.dtype())), h0,
+                          w_ih, w_hh, b_ih, b_hh);
+  const int64_t H = w_hh.size(1);
+  Tensor h = a.h;
+  Tensor c = c0.defined() ? c0 : zeros_like(h);
+  TC_CHECK(c.sizes() == h.sizes(), op, ": expected cell state of shape ", shape_str(h.sizes()), ", got ",
+           shape_str(c.sizes()));
+  Tensor gi_all = reshape(gates_of(reshape(input, {T * N, I}), w_ih, b_ih), {T, N, 4 * H});
+  TensorList outs(static_cast<size_t>(T));
+  for (int64_t s = 0; s < T; ++s) {
+    int64_t t = reverse ? T - 1 - s : s;
+    auto hc = lstm_gates(select(gi_all, 0, t), gates_of(h, w_hh, b_hh), c);
+    h = hc.first;
+    c = hc.second;
+    outs[size_t(t)] = h;
+  }
+  Tensor out = T > 0 ? stack(outs, 0) : zeros({0, N, H}, TensorOptions(input.dtype()));
+  return {out, h, c};
+}
+
+std::pair<Tensor, Tensor> gru_layer(const Tensor& input, const Tensor& h0, const Tensor& w_ih, const Tensor& w_hh,
+                                    const Tensor& b_ih, const Tensor& b_hh, bool reverse) {
+  const char* op = "gru_layer";
+  TC_CHECK(input.defined() && input.dim() == 3, op, ": expected input of shape (T, N, input_size), got ",
+           input.defined() ? shape_str(input.sizes()) : "None");
+  const int64_t T = input.size(0), N = input.size(1), I = input.size(2);
+  CellArgs a = check_cell(op, 3, T > 0 ? select(input, 0, 0) : zeros({N, I}, TensorOptions(input.dtype())), h0,
+                          w_ih, w_hh, b_ih, b_hh);
+  const int64_t H = w_hh.size(1);
+  Tensor h = a.h;
+  Tensor gi_all = reshape(gates_of(reshape(input, {T * N, I}), w_ih, b_ih), {T, N, 3 * H});
+  TensorList outs(static_cast<size_t>(T));
+  for (int64_t s = 0; s < T; ++s) {
+    int64_t t = reverse ? T - 1 - s : s;
+    h = gru_gates(select(gi_all, 0, t), gates_of(h, w_hh, b_hh), h);
+    outs[size_t(t)] = h;
+  }
+  Tensor out = T > 0 ? stack(outs, 0) : zeros({0, N, H}, TensorOptions(input.dtype()));
+  return {out, h};
+}
+
+}  // namespace tc::nn::functional

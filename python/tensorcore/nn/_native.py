@@ -126,3 +126,11 @@ grid_sample = _C_nn.grid_sample
 affine_grid = _C_nn.affine_grid
 
 __all__ += ["grid_sample", "affine_grid"]
+
+# One recurrent layer over a whole (T, N, input_size) sequence, one direction:
+# lstm_layer(input, h0, c0, w_ih, w_hh, b_ih, b_hh, reverse) -> (output, h_T, c_T)
+# gru_layer(input, h0, w_ih, w_hh, b_ih, b_hh, reverse) -> (output, h_T)
+lstm_layer = _C_nn.lstm_layer
+gru_layer = _C_nn.gru_layer
+
+__all__ += ["lstm_layer", "gru_layer"]

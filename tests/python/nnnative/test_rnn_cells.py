@@ -75,3 +75,33 @@ def test_cell_errors(F):
         F.lstm_cell(tc.zeros(2, 5), None, tc.zeros(16, 6), tc.zeros(16, 4))
     with pytest.raises(ValueError, match=r"gru_cell: expected hidden state of shape \[2, 4\], got \[3, 4\]"):
         F.gru_cell(tc.zeros(2, 5), tc.zeros(3, 4), tc.zeros(12, 5), tc.zeros(12, 4))
+
+
+@pytest.mark.parametrize("kind", ["lstm", "gru"])
+@pytest.mark.parametrize("reverse", [False, True])
+def test_sequence_layers_match_torch(F, torch_ref, kind, reverse):
+    T, N, I, H = 5, 3, 4, 6
+    G = 4 if kind == "lstm" else 3
+    ref = getattr(torch_ref.nn, kind.upper())(I, H, bidirectional=reverse).double()
+    x = randn(T, N, I)
+    h0, c0 = randn(1 + reverse, N, H), randn(1 + reverse, N, H)
+    sfx = "_reverse" if reverse else ""
+    params = [getattr(ref, f"{n}_l0{sfx}").detach().numpy() for n in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")]
+    tp = [leaf(p) for p in params]
+    tx = leaf(x)
+    d = 1 if reverse else 0
+    if kind == "lstm":
+        out, h, c = F.lstm_layer(tx, tc.tensor(h0[d]), tc.tensor(c0[d]), *tp, reverse=reverse)
+        rout, (rh, rc) = ref(torch_ref.tensor(x, requires_grad=True), (torch_ref.tensor(h0), torch_ref.tensor(c0)))
+        np.testing.assert_allclose(c.detach().numpy(), rc[d].detach().numpy(), rtol=1e-10, atol=1e-12)
+    else:
+        out, h = F.gru_layer(tx, tc.tensor(h0[d]), *tp, reverse=reverse)
+        rout, rh = ref(torch_ref.tensor(x, requires_grad=True), torch_ref.tensor(h0))
+    rout_dir = rout[..., d * H:(d + 1) * H]
+    np.testing.assert_allclose(out.detach().numpy(), rout_dir.detach().numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(h.detach().numpy(), rh[d].detach().numpy(), rtol=1e-10, atol=1e-12)
+    out.sum().backward()
+    rout_dir.sum().backward()
+    w_ref = getattr(ref, f"weight_hh_l0{sfx}").grad.numpy()
+    np.testing.assert_allclose(tp[1].grad.numpy(), w_ref, rtol=1e-9, atol=1e-11)
+    assert G * H == params[0].shape[0]
