@@ -246,6 +246,14 @@ void bind_nn(py::module_& root, TensorClass&) {
         py::arg("w_hh"), py::arg("b_ih") = py::none(), py::arg("b_hh") = py::none(), py::arg("reverse") = false);
   m.def("gru_layer", &F::gru_layer, py::arg("input"), py::arg("h0"), py::arg("w_ih"), py::arg("w_hh"),
         py::arg("b_ih") = py::none(), py::arg("b_hh") = py::none(), py::arg("reverse") = false);
+  m.def("dropout", &F::dropout, py::arg("input"), py::arg("p") = 0.5, py::arg("training") = true,
+        py::arg("inplace") = false);
+  m.def("feature_dropout", &F::feature_dropout, py::arg("input"), py::arg("p") = 0.5, py::arg("training") = true,
+        py::arg("inplace") = false);
+  m.def("alpha_dropout", &F::alpha_dropout, py::arg("input"), py::arg("p") = 0.5, py::arg("training") = false,
+        py::arg("inplace") = false);
+  m.def("feature_alpha_dropout", &F::feature_alpha_dropout, py::arg("input"), py::arg("p") = 0.5,
+        py::arg("training") = false, py::arg("inplace") = false);
   m.def("local_response_norm", &F::local_response_norm, py::arg("input"), py::arg("size"),
         py::arg("alpha") = 1e-4, py::arg("beta") = 0.75, py::arg("k") = 1.0);
 }

@@ -161,4 +161,14 @@ std::pair<Tensor, Tensor> gru_layer(const Tensor& input, const Tensor& h0, const
                                     const Tensor& w_hh, const Tensor& b_ih = {},
                                     const Tensor& b_hh = {}, bool reverse = false);
 
+// Dropout (default generator). feature_* drop whole (N, C) maps (dropout1d/2d/3d);
+// alpha_* keep SELU's mean and variance. training=false or p=0 returns the input itself.
+Tensor dropout(const Tensor& input, double p = 0.5, bool training = true, bool inplace = false);
+Tensor feature_dropout(const Tensor& input, double p = 0.5, bool training = true,
+                       bool inplace = false);
+Tensor alpha_dropout(const Tensor& input, double p = 0.5, bool training = false,
+                     bool inplace = false);
+Tensor feature_alpha_dropout(const Tensor& input, double p = 0.5, bool training = false,
+                             bool inplace = false);
+
 }  // namespace tc::nn::functional

@@ -134,3 +134,35 @@ lstm_layer = _C_nn.lstm_layer
 gru_layer = _C_nn.gru_layer
 
 __all__ += ["lstm_layer", "gru_layer"]
+
+dropout = _C_nn.dropout
+alpha_dropout = _C_nn.alpha_dropout
+feature_alpha_dropout = _C_nn.feature_alpha_dropout
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    """Zeroes whole channels of (N, C, L) or (C, L) inputs."""
+    if input.dim() not in (2, 3):
+        raise ValueError(f"dropout1d: expected a 2-d or 3-d input, got shape {tuple(input.shape)}")
+    if input.dim() == 2:
+        return _C_nn.feature_dropout(input.unsqueeze(0), p, training, inplace).squeeze(0)
+    return _C_nn.feature_dropout(input, p, training, inplace)
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    """Zeroes whole channels of (N, C, H, W) inputs (torch 1.13 treats 3-d inputs as (N, C, L))."""
+    if input.dim() not in (3, 4):
+        raise ValueError(f"dropout2d: expected a 3-d or 4-d input, got shape {tuple(input.shape)}")
+    return _C_nn.feature_dropout(input, p, training, inplace)
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    """Zeroes whole channels of (N, C, D, H, W) or (C, D, H, W) inputs."""
+    if input.dim() not in (4, 5):
+        raise ValueError(f"dropout3d: expected a 4-d or 5-d input, got shape {tuple(input.shape)}")
+    if input.dim() == 4:
+        return _C_nn.feature_dropout(input.unsqueeze(0), p, training, inplace).squeeze(0)
+    return _C_nn.feature_dropout(input, p, training, inplace)
+
+
+__all__ += ["dropout", "alpha_dropout", "feature_alpha_dropout", "dropout1d", "dropout2d", "dropout3d"]
