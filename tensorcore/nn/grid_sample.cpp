@@ -1,4 +1,4 @@
-// grid_sample (4-d input; bilinear / nearest; zeros / border / reflection padding) with fused
+// grid_sample (4-d input; bilinear / nearest / bicubic; zeros / border / reflection padding) with fused
 // forward and backward kernels (gradients for input and grid), and affine_grid as a composite.
 // Coordinate conventions follow torch: grid values in [-1, 1] map to pixel centers
 // (align_corners=False) or corner pixels (align_corners=True).
@@ -24,6 +24,7 @@ struct GridGeom {
   int64_t N, C, H, W, Ho, Wo;
   bool nearest, align;
   Pad pad;
+  bool bicubic = false;
 };
 
 template <typename T>
@@ -89,6 +90,81 @@ T source_index(T v, int64_t size, Pad pad, bool align, T& grad) {
   return x;
 }
 
+// Cubic convolution weight (A = -0.75, torch's) and its derivative.
+template <typename T>
+T cubic_w(T x) {
+  const T A = T(-0.75);
+  x = std::abs(x);
+  if (x <= 1) return ((A + 2) * x - (A + 3)) * x * x + 1;
+  if (x < 2) return ((A * x - 5 * A) * x + 8 * A) * x - 4 * A;
+  return 0;
+}
+template <typename T>
+T cubic_dw(T x) {
+  const T A = T(-0.75);
+  T s = x < 0 ? T(-1) : T(1);
+  x = std::abs(x);
+  if (x <= 1) return s * (3 * (A + 2) * x * x - 2 * (A + 3) * x);
+  if (x < 2) return s * (3 * A * x * x - 10 * A * x + 8 * A);
+  return 0;
+}
+
+// Where a bicubic tap actually reads: border/reflection move it inside; zeros leaves it (and
+// out-of-range taps read 0).
+template <typename T>
+int64_t tap_coord(int64_t i, int64_t size, Pad pad, bool align) {
+  if (pad == Pad::Zeros) return i;
+  T x = T(i), g;
+  if (pad == Pad::Reflection)
+    x = align ? reflect(x, T(0), T(2 * (size - 1)), g) : reflect(x, T(-1), T(2 * size - 1), g);
+  x = clip(x, size, g);
+  return int64_t(x);
+}
+
+template <typename T>
+T unnormalize(T v, int64_t size, bool align, T& grad) {
+  grad = align ? T(size - 1) / 2 : T(size) / 2;
+  return align ? (v + 1) / 2 * T(size - 1) : ((v + 1) * T(size) - 1) / 2;
+}
+
+// Bicubic sampling of one output location; with go (gradient of the output), accumulates the
+// input gradient into gsrc and returns d out/d(ix, iy) contracted with go in dix/diy.
+template <typename T>
+void bicubic_point(const T* src, T* dst, int64_t P, const T* go, T* gsrc, T& dix, T& diy, T ix, T iy,
+                   const GridGeom& g) {
+  T fx = std::floor(ix), fy = std::floor(iy);
+  T tx = ix - fx, ty = iy - fy;
+  T wx[4], wy[4], dwx[4], dwy[4];
+  int64_t xs[4], ys[4];
+  for (int j = 0; j < 4; ++j) {
+    wx[j] = cubic_w(tx - T(j - 1));
+    wy[j] = cubic_w(ty - T(j - 1));
+    dwx[j] = cubic_dw(tx - T(j - 1));
+    dwy[j] = cubic_dw(ty - T(j - 1));
+    xs[j] = tap_coord<T>(int64_t(fx) - 1 + j, g.W, g.pad, g.align);
+    ys[j] = tap_coord<T>(int64_t(fy) - 1 + j, g.H, g.pad, g.align);
+  }
+  dix = diy = 0;
+  for (int64_t c = 0; c < g.C; ++c) {
+    const T* sc = src + c * g.H * g.W;
+    T acc = 0, gv = go ? go[c * P] : T(0);
+    for (int a = 0; a < 4; ++a) {
+      if (ys[a] < 0 || ys[a] >= g.H) continue;
+      for (int b = 0; b < 4; ++b) {
+        if (xs[b] < 0 || xs[b] >= g.W) continue;
+        T v = sc[ys[a] * g.W + xs[b]];
+        acc += wy[a] * wx[b] * v;
+        if (go) {
+          if (gsrc) gsrc[c * g.H * g.W + ys[a] * g.W + xs[b]] += wy[a] * wx[b] * gv;
+          dix += wy[a] * dwx[b] * v * gv;
+          diy += dwy[a] * wx[b] * v * gv;
+        }
+      }
+    }
+    if (dst) dst[c * P] = acc;
+  }
+}
+
 template <typename T>
 void grid_forward(const T* in, const T* grid, T* out, const GridGeom& g) {
   const int64_t P = g.Ho * g.Wo;
@@ -96,6 +172,12 @@ void grid_forward(const T* in, const T* grid, T* out, const GridGeom& g) {
     for (int64_t i = i0; i < i1; ++i) {
       int64_t n = i / P, p = i % P;
       T gx, gy;
+      if (g.bicubic) {
+        T dix, diy;
+        T bx = unnormalize(grid[i * 2], g.W, g.align, gx), by = unnormalize(grid[i * 2 + 1], g.H, g.align, gy);
+        bicubic_point<T>(in + n * g.C * g.H * g.W, out + n * g.C * P + p, P, nullptr, nullptr, dix, diy, bx, by, g);
+        continue;
+      }
       T ix = source_index(grid[i * 2], g.W, g.pad, g.align, gx);
       T iy = source_index(grid[i * 2 + 1], g.H, g.pad, g.align, gy);
       const T* src = in + n * g.C * g.H * g.W;
@@ -132,6 +214,16 @@ void grid_backward(const T* gout, const T* in, const T* grid, T* gin, T* ggrid, 
       for (int64_t p = 0; p < P; ++p) {
         int64_t i = n * P + p;
         T gxm, gym;
+        if (g.bicubic) {
+          T dix, diy;
+          T bx = unnormalize(grid[i * 2], g.W, g.align, gxm), by = unnormalize(grid[i * 2 + 1], g.H, g.align, gym);
+          bicubic_point<T>(src, nullptr, P, gout + n * g.C * P + p, gsrc, dix, diy, bx, by, g);
+          if (ggrid) {
+            ggrid[i * 2] = dix * gxm;
+            ggrid[i * 2 + 1] = diy * gym;
+          }
+          continue;
+        }
         T ix = source_index(grid[i * 2], g.W, g.pad, g.align, gxm);
         T iy = source_index(grid[i * 2 + 1], g.H, g.pad, g.align, gym);
         const T* go = gout + n * g.C * P + p;
@@ -184,13 +276,14 @@ Tensor grid_sample(const Tensor& input, const Tensor& grid, const std::string& m
            " (5-d volumetric sampling is not supported)");
   TC_CHECK(grid.dim() == 4 && grid.size(3) == 2 && grid.size(0) == input.size(0), op,
            ": expected grid of shape [", input.size(0), ", H_out, W_out, 2], got ", shape_str(grid.sizes()));
-  TC_CHECK(mode == "bilinear" || mode == "nearest", op, ": mode must be 'bilinear' or 'nearest', got '", mode,
-           "'");
+  TC_CHECK(mode == "bilinear" || mode == "nearest" || mode == "bicubic", op,
+           ": mode must be 'bilinear', 'nearest' or 'bicubic', got '", mode, "'");
   TC_CHECK(padding_mode == "zeros" || padding_mode == "border" || padding_mode == "reflection", op,
            ": padding_mode must be 'zeros', 'border' or 'reflection', got '", padding_mode, "'");
   GridGeom g{input.size(0), input.size(1), input.size(2), input.size(3), grid.size(1), grid.size(2),
              mode == "nearest", align_corners,
              padding_mode == "zeros" ? Pad::Zeros : padding_mode == "border" ? Pad::Border : Pad::Reflection};
+  g.bicubic = mode == "bicubic";
   TC_CHECK(g.H > 0 && g.W > 0, op, ": input ", shape_str(input.sizes()), " has an empty spatial dim");
   Tensor x = contiguous(input), gr = contiguous(grid);
   Tensor out = empty({g.N, g.C, g.Ho, g.Wo}, TensorOptions(x.dtype()));
