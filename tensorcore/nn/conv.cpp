@@ -111,6 +111,14 @@ Tensor conv_forward_op(const Tensor& x_in, const Tensor& w_in, const Tensor& b_i
                          -> TensorList {
       Tensor gy = contiguous(gr[0]);
       Tensor gx, gw, gb;
+      if (need_x && need_w && !autograd::grad_enabled() && use_dnnl(gy.dtype(), g)) {
+        try {
+          auto r = conv_backward_dnnl(contiguous(s[0]).detach(), gy.detach(), contiguous(s[1]).detach(), g, need_b);
+          return {std::get<0>(r), std::get<1>(r), std::get<2>(r)};
+        } catch (const dnnl::error&) {
+          // fall through to the separate paths
+        }
+      }
       if (need_x) gx = conv_data_op(gy, s[1], g);
       // The fused oneDNN kernel returns the bias gradient alongside the weight gradient.
       if (need_w && !autograd::grad_enabled()) {

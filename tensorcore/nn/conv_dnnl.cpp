@@ -173,6 +173,49 @@ memory weight_for(CachedWeight& cache, const std::optional<dnnl::reorder>& r, co
   return m;
 }
 
+// Lazily builds the backward primitives of an entry (caller holds e.mu).
+void ensure_bwd_data(ConvEntry& entry, const ConvGeometry& g) {
+  ConvEntry* e = &entry;
+  auto& eng = cpu_engine();
+  if (!e->has_bwd_data) {
+    ConvDescs d = descs_of(g);
+    memory::desc src_any(e->src_plain.dims(), dt::f32, tag::any),
+        dst_any(e->dst_plain.dims(), dt::f32, tag::any),
+        wei_any(e->wei_plain.dims(), dt::f32, tag::any);
+    dnnl::convolution_backward_data::desc bd(dnnl::algorithm::convolution_direct, src_any, wei_any,
+                                             dst_any, d.strides, d.dilation, d.pad_l, d.pad_r);
+    e->bwd_data_pd = dnnl::convolution_backward_data::primitive_desc(bd, eng, e->fwd_pd);
+    e->bwd_data = dnnl::convolution_backward_data(e->bwd_data_pd);
+    e->bd_dst_in = make_reorder(e->dst_plain, e->bwd_data_pd.diff_dst_desc());
+    e->bd_wei_in = make_reorder(e->wei_plain, e->bwd_data_pd.weights_desc());
+    e->bd_src_out = make_reorder(e->bwd_data_pd.diff_src_desc(), e->src_plain);
+    e->has_bwd_data = true;
+  }
+}
+
+void ensure_bwd_weights(ConvEntry& entry, const ConvGeometry& g, bool with_bias) {
+  ConvEntry* e = &entry;
+  auto& eng = cpu_engine();
+  if (!e->has_bwd_weights) {
+    ConvDescs d = descs_of(g);
+    memory::desc src_any(e->src_plain.dims(), dt::f32, tag::any),
+        dst_any(e->dst_plain.dims(), dt::f32, tag::any),
+        wei_any(e->wei_plain.dims(), dt::f32, tag::any);
+    auto wd = with_bias ? dnnl::convolution_backward_weights::desc(
+                              dnnl::algorithm::convolution_direct, src_any, wei_any, e->bias_md,
+                              dst_any, d.strides, d.dilation, d.pad_l, d.pad_r)
+                        : dnnl::convolution_backward_weights::desc(
+                              dnnl::algorithm::convolution_direct, src_any, wei_any, dst_any,
+                              d.strides, d.dilation, d.pad_l, d.pad_r);
+    e->bwd_w_pd = dnnl::convolution_backward_weights::primitive_desc(wd, eng, e->fwd_pd);
+    e->bwd_w = dnnl::convolution_backward_weights(e->bwd_w_pd);
+    e->bw_src_in = make_reorder(e->src_plain, e->bwd_w_pd.src_desc());
+    e->bw_dst_in = make_reorder(e->dst_plain, e->bwd_w_pd.diff_dst_desc());
+    e->bw_wei_out = make_reorder(e->bwd_w_pd.diff_weights_desc(), e->wei_plain);
+    e->has_bwd_weights = true;
+  }
+}
+
 }  // namespace
 
 bool dnnl_conv_available(const ConvGeometry& g) {
@@ -206,20 +249,7 @@ Tensor conv_backward_data_dnnl(const Tensor& gy, const Tensor& w, const ConvGeom
   auto e = get_entry(g, false);
   std::lock_guard<std::mutex> lock(e->mu);
   auto& eng = cpu_engine();
-  if (!e->has_bwd_data) {
-    ConvDescs d = descs_of(g);
-    memory::desc src_any(e->src_plain.dims(), dt::f32, tag::any),
-        dst_any(e->dst_plain.dims(), dt::f32, tag::any),
-        wei_any(e->wei_plain.dims(), dt::f32, tag::any);
-    dnnl::convolution_backward_data::desc bd(dnnl::algorithm::convolution_direct, src_any, wei_any,
-                                             dst_any, d.strides, d.dilation, d.pad_l, d.pad_r);
-    e->bwd_data_pd = dnnl::convolution_backward_data::primitive_desc(bd, eng, e->fwd_pd);
-    e->bwd_data = dnnl::convolution_backward_data(e->bwd_data_pd);
-    e->bd_dst_in = make_reorder(e->dst_plain, e->bwd_data_pd.diff_dst_desc());
-    e->bd_wei_in = make_reorder(e->wei_plain, e->bwd_data_pd.weights_desc());
-    e->bd_src_out = make_reorder(e->bwd_data_pd.diff_src_desc(), e->src_plain);
-    e->has_bwd_data = true;
-  }
+  ensure_bwd_data(*e, g);
   dnnl::stream s(eng);
   Tensor gx = empty(g.input_shape(), TensorOptions(DType::Float32));
   memory user_gy(e->dst_plain, eng, gy.data_ptr()), user_gx(e->src_plain, eng, gx.data_ptr());
@@ -239,24 +269,7 @@ std::pair<Tensor, Tensor> conv_backward_weight_dnnl(const Tensor& x, const Tenso
   auto e = get_entry(g, with_bias);
   std::lock_guard<std::mutex> lock(e->mu);
   auto& eng = cpu_engine();
-  if (!e->has_bwd_weights) {
-    ConvDescs d = descs_of(g);
-    memory::desc src_any(e->src_plain.dims(), dt::f32, tag::any),
-        dst_any(e->dst_plain.dims(), dt::f32, tag::any),
-        wei_any(e->wei_plain.dims(), dt::f32, tag::any);
-    auto wd = with_bias ? dnnl::convolution_backward_weights::desc(
-                              dnnl::algorithm::convolution_direct, src_any, wei_any, e->bias_md,
-                              dst_any, d.strides, d.dilation, d.pad_l, d.pad_r)
-                        : dnnl::convolution_backward_weights::desc(
-                              dnnl::algorithm::convolution_direct, src_any, wei_any, dst_any,
-                              d.strides, d.dilation, d.pad_l, d.pad_r);
-    e->bwd_w_pd = dnnl::convolution_backward_weights::primitive_desc(wd, eng, e->fwd_pd);
-    e->bwd_w = dnnl::convolution_backward_weights(e->bwd_w_pd);
-    e->bw_src_in = make_reorder(e->src_plain, e->bwd_w_pd.src_desc());
-    e->bw_dst_in = make_reorder(e->dst_plain, e->bwd_w_pd.diff_dst_desc());
-    e->bw_wei_out = make_reorder(e->bwd_w_pd.diff_weights_desc(), e->wei_plain);
-    e->has_bwd_weights = true;
-  }
+  ensure_bwd_weights(*e, g, with_bias);
   dnnl::stream s(eng);
   Tensor gw = empty(g.weight_shape(), TensorOptions(DType::Float32));
   Tensor gb = with_bias ? empty({g.out_channels}, TensorOptions(DType::Float32)) : Tensor();
@@ -272,6 +285,42 @@ std::pair<Tensor, Tensor> conv_backward_weight_dnnl(const Tensor& x, const Tenso
   if (e->bw_wei_out) e->bw_wei_out->execute(s, wei, user_gw);
   s.wait();
   return {gw, gb};
+}
+
+std::tuple<Tensor, Tensor, Tensor> conv_backward_dnnl(const Tensor& x, const Tensor& gy, const Tensor& w,
+                                                      const ConvGeometry& g, bool with_bias) {
+  // Data and weight gradients share one reorder of grad_output when both primitives want the
+  // same blocked layout (the common case).
+  auto ed = get_entry(g, false);
+  auto ew = with_bias ? get_entry(g, true) : ed;
+  std::unique_lock<std::mutex> lock_d(ed->mu);
+  std::unique_lock<std::mutex> lock_w;
+  if (ew != ed) lock_w = std::unique_lock<std::mutex>(ew->mu);
+  ensure_bwd_data(*ed, g);
+  ensure_bwd_weights(*ew, g, with_bias);
+  auto& eng = cpu_engine();
+  dnnl::stream s(eng);
+  Tensor gx = empty(g.input_shape(), TensorOptions(DType::Float32));
+  Tensor gw = empty(g.weight_shape(), TensorOptions(DType::Float32));
+  Tensor gb = with_bias ? empty({g.out_channels}, TensorOptions(DType::Float32)) : Tensor();
+  memory user_gy(ed->dst_plain, eng, gy.data_ptr()), user_gx(ed->src_plain, eng, gx.data_ptr()),
+      user_x(ed->src_plain, eng, x.data_ptr()), user_gw(ed->wei_plain, eng, gw.data_ptr());
+  memory dst_d = prepare_input(ed->bd_dst_in, user_gy, ed->bwd_data_pd.diff_dst_desc(), s);
+  memory dst_w = ew->bwd_w_pd.diff_dst_desc() == ed->bwd_data_pd.diff_dst_desc()
+                     ? dst_d
+                     : prepare_input(ew->bw_dst_in, user_gy, ew->bwd_w_pd.diff_dst_desc(), s);
+  memory wei = weight_for(ed->bwd_weight, ed->bd_wei_in, w, ed->wei_plain, ed->bwd_data_pd.weights_desc(), s);
+  memory src_d = ed->bd_src_out ? memory(ed->bwd_data_pd.diff_src_desc(), eng) : user_gx;
+  ed->bwd_data.execute(s, {{DNNL_ARG_DIFF_DST, dst_d}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DIFF_SRC, src_d}});
+  if (ed->bd_src_out) ed->bd_src_out->execute(s, src_d, user_gx);
+  memory src_w = prepare_input(ew->bw_src_in, user_x, ew->bwd_w_pd.src_desc(), s);
+  memory dwei = ew->bw_wei_out ? memory(ew->bwd_w_pd.diff_weights_desc(), eng) : user_gw;
+  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src_w}, {DNNL_ARG_DIFF_DST, dst_w}, {DNNL_ARG_DIFF_WEIGHTS, dwei}};
+  if (with_bias) args.emplace(DNNL_ARG_DIFF_BIAS, memory(ew->bias_md, eng, gb.data_ptr()));
+  ew->bwd_w.execute(s, args);
+  if (ew->bw_wei_out) ew->bw_wei_out->execute(s, dwei, user_gw);
+  s.wait();
+  return {gx, gw, gb};
 }
 
 }  // namespace tc::nn::detail

@@ -3,6 +3,7 @@
 // im2col + BLAS GEMM (float32/float64, any geometry). Every kernel takes contiguous tensors and
 // describes the *direct* convolution; transposed convolution reuses them with roles swapped.
 #include <string>
+#include <tuple>
 
 #include "tensorcore/core/tensor.h"
 
@@ -32,5 +33,9 @@ Tensor conv_backward_data_dnnl(const Tensor& gy, const Tensor& w, const ConvGeom
 // Returns {grad_weight, grad_bias (undefined unless with_bias)}.
 std::pair<Tensor, Tensor> conv_backward_weight_dnnl(const Tensor& x, const Tensor& gy,
                                                     const ConvGeometry& g, bool with_bias);
+
+// Both gradients at once (shares the grad_output reorder): {grad_input, grad_weight, grad_bias}.
+std::tuple<Tensor, Tensor, Tensor> conv_backward_dnnl(const Tensor& x, const Tensor& gy, const Tensor& w,
+                                                      const ConvGeometry& g, bool with_bias);
 
 }  // namespace tc::nn::detail
