@@ -31,18 +31,3 @@ def jpegs(tmp_path_factory, pil):
 @pytest.fixture(scope="session")
 def pngs(tmp_path_factory, pil):
     return media.make_pngs(str(tmp_path_factory.mktemp("png")))
-
-
-def to_tc(data: bytes):
-    return tc.from_numpy(np.frombuffer(data, dtype=np.uint8).copy())
-
-
-def to_torch(data: bytes):
-    import torch
-
-    return torch.from_numpy(np.frombuffer(data, dtype=np.uint8).copy())
-
-
-def hwc(t):
-    """tensorcore/torch C x H x W tensor -> H x W x C numpy array."""
-    return np.ascontiguousarray(t.numpy().transpose(1, 2, 0))

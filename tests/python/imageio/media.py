@@ -7,6 +7,8 @@ import subprocess
 
 import numpy as np
 
+import tensorcore as tc
+
 H, W = 29, 37  # odd sizes exercise partial MCUs and row padding
 
 
@@ -142,3 +144,20 @@ def with_orientation(img, fmt, orientation, **kw):
     exif = Image.Exif()
     exif[0x0112] = orientation
     return pil_save(img, fmt, exif=exif, **kw)
+
+
+# Shared by the imageio tests (not in conftest.py: another folder's conftest may be imported
+# first under that module name).
+def to_tc(data: bytes):
+    return tc.from_numpy(np.frombuffer(data, dtype=np.uint8).copy())
+
+
+def to_torch(data: bytes):
+    import torch
+
+    return torch.from_numpy(np.frombuffer(data, dtype=np.uint8).copy())
+
+
+def hwc(t):
+    """tensorcore/torch C x H x W tensor -> H x W x C numpy array."""
+    return np.ascontiguousarray(t.numpy().transpose(1, 2, 0))

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import media
-from conftest import hwc, to_tc, to_torch
+from media import hwc, to_tc, to_torch
 
 import tensorcore as tc
 from tensorcore.vision.io import ImageReadMode, decode_image, decode_png, encode_png

@@ -155,7 +155,7 @@ def test_pixel_shuffle_and_padding_modes(torch_ref):
     ref = torch.nn.functional.pad(torch.from_numpy(x), (1, 2, 0, 3), mode="circular")
     np.testing.assert_array_equal(F.pad(tc.from_numpy(x), (1, 2, 0, 3), mode="circular").numpy(), ref.numpy())
     assert gradcheck(lambda t: F.pad(t, (2, 1), mode="reflect"), (tc.from_numpy(arr(2, 5)).requires_grad_(True),))
-    with pytest.raises(ValueError, match="reflect mode"):
+    with pytest.raises(ValueError, match="reflect"):
         F.pad(tc.zeros(1, 3), (3, 0), mode="reflect")
 
 

@@ -148,6 +148,9 @@ class RNNBase(Module):
                     raise ValueError(f"{type(self).__name__}: Expected hidden size {shape}, got "
                                      f"{tuple(st.shape)} for {name}")
         cell = _cell_fn(self.mode)
+        if self.mode == "LSTM" and getattr(self, "proj_size", 0) > 0:
+            # The fused kernel assumes h has hidden_size features; projected h has proj_size.
+            cell = F._composite.lstm_cell
         h_n, c_n = [], []
         layer_input = x
         for layer in range(self.num_layers):
