@@ -98,7 +98,9 @@ __global__ void __launch_bounds__(kBlockSize) gather_kernel(IterMeta<3> m, int64
 void prepare(TensorIter& iter, IterMeta<3>& m, size_t itemsize, const char* op) {
   const size_t sizes[3] = {itemsize, itemsize, 8};
   fill_meta<3>(iter, m, 1, sizes);
-  TC_CHECK(m.scalar_mask == 0, op, ": operands must be on ", iter.operand(0).device().str());
+  // Only a scattered value may be a host scalar; source views and offsets live on the device.
+  TC_CHECK((m.scalar_mask & 4u) == 0 && (m.scalar_mask == 0 || std::string(op) == "index scatter"),
+           op, ": operands must be on ", iter.operand(0).device().str());
   if (m.mode != 2) {  // offsets_of needs the sizes/strides form even for 1-D
     m.mode = 2;
   }
@@ -126,7 +128,9 @@ __global__ void __launch_bounds__(kBlockSize) scatter_kernel(IterMeta<3> m, int6
     offsets_of<3>(m, i, off);
     int64_t o = *reinterpret_cast<const int64_t*>(m.data[2] + off[2]);
     T* d = reinterpret_cast<T*>(m.data[0] + off[0] + o * int64_t(sizeof(T)));
-    T v = *reinterpret_cast<const T*>(m.data[1] + off[1]);
+    T v;
+    if (m.scalar_mask & 2u) memcpy(&v, m.scalar[1], sizeof(T));  // a CPU 0-dim value
+    else v = *reinterpret_cast<const T*>(m.data[1] + off[1]);
     if constexpr (Add) {
       if constexpr (std::is_same_v<T, int64_t>) {
         atomicAdd(reinterpret_cast<unsigned long long*>(d), static_cast<unsigned long long>(v));

@@ -103,13 +103,15 @@ struct SumOp {
   }
 };
 
+// Products accumulate in double (or int64) like the CPU: float products of many factors
+// under/overflow long before the result does.
 template <typename T>
 struct ProdOp {
-  using acc_t = T;
+  using acc_t = std::conditional_t<std::is_floating_point_v<T>, double, int64_t>;
   __device__ acc_t init() const { return acc_t(1); }
-  __device__ acc_t fold(acc_t a, T x, int64_t) const { return a * x; }
+  __device__ acc_t fold(acc_t a, T x, int64_t) const { return a * acc_t(x); }
   __device__ acc_t merge(acc_t a, acc_t b) const { return a * b; }
-  __device__ void write(OutPtrs o, int64_t i, acc_t a, int64_t) const { static_cast<T*>(o.p0)[i] = a; }
+  __device__ void write(OutPtrs o, int64_t i, acc_t a, int64_t) const { static_cast<T*>(o.p0)[i] = T(a); }
 };
 
 template <typename T, bool Max>
