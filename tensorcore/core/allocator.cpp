@@ -57,7 +57,9 @@ int64_t cpu_memory_allocated() { return g_cpu_bytes.load(); }
 
 Storage make_storage(size_t nbytes, Device device) {
   auto s = std::make_shared<StorageImpl>();
-  s->mem = get_allocator(device.type).allocate(nbytes, device);
+  Allocator& alloc = get_allocator(device.type);
+  device = alloc.resolve(device);
+  s->mem = alloc.allocate(nbytes, device);
   s->nbytes = nbytes;
   s->device = device;
   return s;

@@ -20,6 +20,8 @@ struct Allocator {
   // Copies between this device and host or within the device (used by Tensor.to/copy_).
   virtual void copy(void* dst, Device dst_device, const void* src, Device src_device,
                     size_t nbytes) = 0;
+  // The concrete device an allocation lands on ("cuda" -> "cuda:<current>").
+  virtual Device resolve(Device device) { return device; }
 };
 
 // Throws "tensorcore was not compiled with CUDA" for a device type without an allocator.

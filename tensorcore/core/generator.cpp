@@ -65,6 +65,19 @@ const GeneratorPtr& default_generator() {
 
 Generator& get_generator(const GeneratorPtr& g) { return g ? *g : *default_generator(); }
 
+namespace {
+DeviceGeneratorFn g_device_generators[kNumDeviceTypes] = {};
+}  // namespace
+
+void register_default_generator(DeviceType type, DeviceGeneratorFn fn) {
+  g_device_generators[int(type)] = fn;
+}
+
+Generator& get_generator(const GeneratorPtr& g, Device device) {
+  if (g || device.is_cpu() || !g_device_generators[int(device.type)]) return get_generator(g);
+  return *g_device_generators[int(device.type)](device.index);
+}
+
 void manual_seed(uint64_t s) { default_generator()->manual_seed(s); }
 uint64_t seed() { return default_generator()->seed(); }
 uint64_t initial_seed() { return default_generator()->initial_seed(); }

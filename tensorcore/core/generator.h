@@ -65,6 +65,10 @@ using GeneratorPtr = std::shared_ptr<Generator>;
 // The default CPU generator (torch.default_generator).
 const GeneratorPtr& default_generator();
 Generator& get_generator(const GeneratorPtr& g);  // g or the default
+// g, or the default generator of `device` (a backend registers its per-device defaults).
+Generator& get_generator(const GeneratorPtr& g, Device device);
+using DeviceGeneratorFn = const GeneratorPtr& (*)(int device_index);
+void register_default_generator(DeviceType type, DeviceGeneratorFn fn);
 void manual_seed(uint64_t seed);
 uint64_t seed();
 uint64_t initial_seed();

@@ -62,7 +62,27 @@ TensorIter::TensorIter(Tensor out, const TensorList& inputs, const TensorIterCon
   }
   full_shape_ = shape;
 
+  // The op runs on the device of its first real tensor: CPU 0-dim tensors (Python numbers)
+  // may join tensors of any device.
+  auto is_cpu_scalar = [](const Tensor& t) {
+    return t.is_cpu() && (t.impl()->is_wrapped_number || t.dim() == 0);
+  };
   Device device = inputs.empty() ? out.device() : inputs[0].device();
+  for (const Tensor& t : inputs) {
+    if (!is_cpu_scalar(t)) {
+      device = t.device();
+      break;
+    }
+  }
+  if (out.defined() && !inputs.empty() && device.is_cpu() && !out.is_cpu()) {
+    bool all_scalars = true;
+    for (const Tensor& t : inputs) all_scalars = all_scalars && is_cpu_scalar(t);
+    if (all_scalars) device = out.device();
+  }
+  if (out.defined()) {
+    TC_CHECK(out.device() == device, config.op_name, ": expected all tensors to be on the same "
+             "device, but found ", device.str(), " (inputs) and ", out.device().str(), " (output)");
+  }
   for (const Tensor& t : inputs) {
     if (t.device() != device) {
       // A Python number (CPU 0-dim) may join a tensor on any device.
@@ -84,13 +104,11 @@ TensorIter::TensorIter(Tensor out, const TensorList& inputs, const TensorIterCon
   operands_.reserve(inputs.size() + 1);
   operands_.push_back(Tensor());
   for (const Tensor& t : inputs) {
-    if (config.promote_inputs && t.dtype() != common_dtype_) {
-      operands_.push_back(to_dtype(t, common_dtype_));
-    } else if (t.device() != device) {
-      operands_.push_back(to_device(t, device));
-    } else {
-      operands_.push_back(t);
-    }
+    Tensor op = config.promote_inputs && t.dtype() != common_dtype_ ? to_dtype(t, common_dtype_) : t;
+    // CPU scalars stay on the host: device loops pass their value as a kernel argument
+    // instead of paying a synchronous host-to-device copy.
+    if (op.device() != device && !(device.is_cuda() && is_cpu_scalar(op))) op = to_device(op, device);
+    operands_.push_back(op);
   }
 
   if (out.defined()) {

@@ -46,6 +46,11 @@ class TensorIter {
   const Shape& broadcast_shape() const { return full_shape_; }
   // All operands contiguous in the same order (one flat loop covers everything).
   bool is_contiguous() const;
+  // The coalesced iteration space (innermost dim first) and byte strides per operand (output
+  // is operand 0), for device loops that index it themselves.
+  const Shape& iter_shape() const { return shape_; }
+  int64_t iter_stride(int dim, int operand) const { return strides_[dim][operand]; }
+  const Tensor& operand(int k) const { return operands_[k]; }
 
  private:
   void compute_strides();

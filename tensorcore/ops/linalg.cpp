@@ -42,7 +42,7 @@ void check_matmul_dtype(const char* op, DType d) {
 // Raw batched product of 3-d tensors; no autograd.
 Tensor bmm_raw(const Tensor& a, const Tensor& b) {
   DType dt = a.dtype();
-  if (dt == DType::Float16 || dt == DType::BFloat16) {
+  if ((dt == DType::Float16 || dt == DType::BFloat16) && a.is_cpu()) {
     Tensor r = bmm_raw(to_dtype(a, DType::Float32), to_dtype(b, DType::Float32));
     return to_dtype(r, dt);
   }

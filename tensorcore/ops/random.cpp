@@ -19,7 +19,7 @@ KernelTable<MultinomialKernel> multinomial_kernel("multinomial");
 namespace {
 
 Generator& gen_for(const GeneratorPtr& g, const Tensor& t, const char* op) {
-  Generator& gen = get_generator(g);
+  Generator& gen = get_generator(g, t.device());
   TC_CHECK(!g || gen.device().type == t.device().type, op, ": expected a '", t.device().str(),
            "' generator but found '", gen.device().str(), "'");
   return gen;
@@ -118,7 +118,7 @@ Tensor& bernoulli_(Tensor& self, const Tensor& p, const GeneratorPtr& gen) {
   Generator& g = gen_for(gen, self, "bernoulli_");
   autograd::GradModeGuard guard(false);
   Tensor pc = contiguous(to_dtype(broadcast_to(p.detach(), self.sizes()), DType::Float64));
-  {
+  if (pc.is_cpu()) {  // the CUDA kernel treats out-of-range p as the nearest bound
     const double* pp = pc.data<double>();
     for (int64_t i = 0; i < pc.numel(); ++i)
       TC_CHECK(pp[i] >= 0 && pp[i] <= 1, "bernoulli: all elements of p must be in [0, 1], got ", pp[i]);

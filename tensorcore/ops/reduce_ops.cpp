@@ -90,7 +90,7 @@ static Tensor float_for_grad(const Tensor& t) {
 Tensor take_along(const Tensor& x_in, const Tensor& idx, int64_t dim) {
   Tensor x = float_for_grad(x_in);
   Tensor xr = to_rows(x.detach(), dim), ir = to_rows(idx, dim);
-  Tensor out = empty(ir.sizes(), TensorOptions(x.dtype()));
+  Tensor out = empty(ir.sizes(), TensorOptions(x.dtype()).device(x.device()));
   if (out.numel() > 0) rows_gather_kernel.get(x.device().type)(out, xr, ir);
   out = from_rows(out, idx.sizes(), dim);
   if (autograd::needs_grad({x})) {
@@ -108,7 +108,7 @@ Tensor scatter_add_along(const Shape& shape, const Tensor& idx, const Tensor& sr
   Tensor ir = to_rows(idx, dim), sr = to_rows(src.detach(), dim);
   Shape rshape = shape.empty() ? Shape{1, 1} : Shape{shape_numel(shape) / std::max<int64_t>(1, shape[size_t(dim)]), shape[size_t(dim)]};
   if (!shape.empty() && shape[size_t(dim)] == 0) rshape[0] = 0;
-  Tensor out = zeros(rshape, TensorOptions(src.dtype()));
+  Tensor out = zeros(rshape, TensorOptions(src.dtype()).device(src.device()));
   if (ir.numel() > 0) rows_scatter_add_kernel.get(src.device().type)(out, sr, ir);
   out = from_rows(out, shape, dim);
   if (autograd::needs_grad({src})) {
@@ -124,7 +124,7 @@ static Tensor pointwise(const Tensor& a_in, const Tensor& b_in, PointwiseCode co
   Tensor a = contiguous(float_for_grad(a_in.detach()));
   Tensor b;
   if (b_in.defined()) b = contiguous(expand(to_dtype(b_in.detach(), a.dtype()), a.sizes()));
-  Tensor out = empty(a.sizes(), TensorOptions(a.dtype()));
+  Tensor out = empty(a.sizes(), TensorOptions(a.dtype()).device(a.device()));
   if (out.numel() > 0) reduce_pointwise_kernel.get(a.device().type)(out, a, b, code, p);
   return out;
 }
@@ -257,7 +257,7 @@ Tensor prod(const Tensor& a, std::optional<int64_t> dim, bool keepdim, std::opti
         int64_t n = 1;
         for (size_t i = size_t(nkept); i < pshape.size(); ++i) n *= pshape[i];
         Tensor rows = reshape(p, {n ? p.numel() / n : 0, n});
-        Tensor o = empty(rows.sizes(), TensorOptions(xf.dtype()));
+        Tensor o = empty(rows.sizes(), TensorOptions(xf.dtype()).device(rows.device()));
         if (o.numel() > 0) prod_others_kernel.get(x.device().type)(rows, o, Tensor(), RowParams{});
         others = permute(reshape(o, pshape), inv);
       }
@@ -295,8 +295,8 @@ std::pair<Tensor, Tensor> select_along(KernelTable<RowKernel>& table, const Tens
                  " to have non-zero size.");
   DType kd = rd::kernel_dtype(a.dtype());
   Tensor rows = rd::to_rows(to_dtype(a.detach(), kd), d);
-  Tensor vals = need_values ? empty({rows.size(0)}, TensorOptions(kd)) : Tensor();
-  Tensor idx = empty({rows.size(0)}, TensorOptions(DType::Int64));
+  Tensor vals = need_values ? empty({rows.size(0)}, TensorOptions(kd).device(rows.device())) : Tensor();
+  Tensor idx = empty({rows.size(0)}, TensorOptions(DType::Int64).device(rows.device()));
   if (rows.size(0) > 0) table.get(a.device().type)(rows, vals, idx, prm);
   std::vector<bool> mask(size_t(a.dim()), false);
   if (a.dim() > 0) mask[size_t(d)] = true;
@@ -514,7 +514,7 @@ namespace {
 
 Tensor scan(KernelTable<RowKernel>& table, const Tensor& x, int64_t d, bool reverse) {
   Tensor rows = rd::to_rows(x.detach(), d);
-  Tensor out = empty(rows.sizes(), TensorOptions(x.dtype()));
+  Tensor out = empty(rows.sizes(), TensorOptions(x.dtype()).device(x.device()));
   RowParams prm;
   prm.flag = reverse;
   if (out.numel() > 0) table.get(x.device().type)(rows, out, Tensor(), prm);
@@ -560,7 +560,7 @@ Tensor cumprod(const Tensor& a, int64_t dim, std::optional<DType> dtype) {
         return {div(cumsum_dir(mul(g[0], s[1]), d, true), s[0])};
       Tensor xr = rd::to_rows(s[0].detach(), d), gr = rd::to_rows(g[0].detach(), d);
       gr = to_dtype(gr, xr.dtype());
-      Tensor o = empty(xr.sizes(), TensorOptions(xr.dtype()));
+      Tensor o = empty(xr.sizes(), TensorOptions(xr.dtype()).device(xr.device()));
       if (o.numel() > 0) cumprod_backward_kernel.get(xr.device().type)(o, xr, gr);
       return {rd::from_rows(o, s[0].sizes(), d)};
     });
@@ -587,8 +587,8 @@ std::pair<Tensor, Tensor> cumminmax(const Tensor& a, int64_t dim, bool is_max) {
   int64_t d = wrap_dim(dim, a.dim(), op);
   DType kd = rd::kernel_dtype(a.dtype());
   Tensor rows = rd::to_rows(to_dtype(a.detach(), kd), d);
-  Tensor vals = empty(rows.sizes(), TensorOptions(kd));
-  Tensor idx = empty(rows.sizes(), TensorOptions(DType::Int64));
+  Tensor vals = empty(rows.sizes(), TensorOptions(kd).device(rows.device()));
+  Tensor idx = empty(rows.sizes(), TensorOptions(DType::Int64).device(rows.device()));
   if (rows.numel() > 0) (is_max ? cummax_kernel : cummin_kernel).get(a.device().type)(rows, vals, idx, {});
   vals = to_dtype(rd::from_rows(vals, a.sizes(), d), a.dtype());
   idx = rd::from_rows(idx, a.sizes(), d);

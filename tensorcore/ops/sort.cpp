@@ -30,8 +30,8 @@ std::pair<Tensor, Tensor> rows_op(KernelTable<RowKernel>& table, const Tensor& a
                                   int64_t k, const RowParams& prm, const char* node) {
   DType kd = rd::kernel_dtype(a.dtype());
   Tensor rows = rd::to_rows(to_dtype(a.detach(), kd), d);
-  Tensor vals = empty({rows.size(0), k}, TensorOptions(kd));
-  Tensor idx = empty({rows.size(0), k}, TensorOptions(DType::Int64));
+  Tensor vals = empty({rows.size(0), k}, TensorOptions(kd).device(rows.device()));
+  Tensor idx = empty({rows.size(0), k}, TensorOptions(DType::Int64).device(rows.device()));
   if (vals.numel() > 0) table.get(a.device().type)(rows, vals, idx, prm);
   Shape shape = a.sizes();
   if (!shape.empty()) shape[size_t(d)] = k;
@@ -130,7 +130,7 @@ Tensor searchsorted(const Tensor& seq, const Tensor& values, bool out_int32, boo
   }
   Tensor s;
   if (sorter.defined()) s = contiguous(reshape(to_dtype(sorter, DType::Int64), {-1, nb}));
-  Tensor out = empty(v.sizes(), TensorOptions(out_int32 ? DType::Int32 : DType::Int64));
+  Tensor out = empty(v.sizes(), TensorOptions(out_int32 ? DType::Int32 : DType::Int64).device(v.device()));
   if (out.numel() > 0) searchsorted_kernel.get(seq.device().type)(out, b, v, s, right);
   return reshape(out, values.sizes());
 }
@@ -158,7 +158,7 @@ Tensor histc(const Tensor& a, int64_t bins, double lo, double hi) {
   }
   TC_CHECK(std::isfinite(lo) && std::isfinite(hi), "histc(): range of [", lo, ", ", hi,
            "] is not finite");
-  Tensor out = zeros({bins}, TensorOptions(kd));
+  Tensor out = zeros({bins}, TensorOptions(kd).device(x.device()));
   histc_kernel.get(a.device().type)(out, x, bins, lo, hi);
   return to_dtype(out, a.dtype());
 }
@@ -182,7 +182,7 @@ Tensor bincount(const Tensor& a, const Tensor& weights, int64_t minlength) {
     out_dtype = weights.dtype() == DType::Float32 ? DType::Float32 : DType::Float64;
     w = contiguous(to_dtype(weights.detach(), out_dtype));
   }
-  Tensor out = zeros({nbins}, TensorOptions(out_dtype));
+  Tensor out = zeros({nbins}, TensorOptions(out_dtype).device(x.device()));
   bincount_kernel.get(a.device().type)(out, x, w);
   return out;
 }

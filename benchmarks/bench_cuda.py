@@ -1,0 +1,152 @@
+"""CUDA benchmark: tensorcore vs PyTorch on the same GPU in one run.
+
+  python3 benchmarks/bench_cuda.py [--quick]
+
+Prints, for each case, the time per call of both libraries (CUDA events, median of several
+repetitions after warm-up), a throughput figure and the ratio tc/torch (below 1 = tensorcore
+faster). Bandwidth-bound cases are also reported against the measured device-to-device copy
+bandwidth.
+"""
+import argparse
+import statistics
+import sys
+import time
+
+import tensorcore as tc
+
+try:
+    import torch
+    if not torch.cuda.is_available():
+        torch = None
+except Exception:  # pragma: no cover
+    torch = None
+
+
+def gpu_time(lib, fn, reps, inner):
+    """Median milliseconds per call over `reps` groups of `inner` calls."""
+    mod = lib.cuda
+    for _ in range(2):
+        fn()
+    mod.synchronize()
+    times = []
+    for _ in range(reps):
+        s, e = mod.Event(enable_timing=True), mod.Event(enable_timing=True)
+        s.record()
+        for _ in range(inner):
+            fn()
+        e.record()
+        e.synchronize()
+        times.append(s.elapsed_time(e) / inner)
+    return statistics.median(times)
+
+
+def host_time(lib, fn, n):
+    """Host-side microseconds per call (launch overhead), synchronizing once at the end."""
+    for _ in range(100):
+        fn()
+    lib.cuda.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(n):
+        fn()
+    lib.cuda.synchronize()
+    return (time.perf_counter() - t0) / n * 1e6
+
+
+def row(name, t_tc, t_th, unit_fn, unit):
+    ratio = f"{t_tc / t_th:6.2f}" if t_th else "   n/a"
+    th = f"{t_th:9.3f} ms {unit_fn(t_th):9.1f} {unit}" if t_th else " " * 26
+    print(f"{name:34s} tc {t_tc:9.3f} ms {unit_fn(t_tc):9.1f} {unit}   torch {th}   tc/torch {ratio}")
+    sys.stdout.flush()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="smaller sizes (smoke test)")
+    args = ap.parse_args()
+    if not tc.cuda.is_available():
+        print("no CUDA device: nothing to benchmark")
+        return
+    print(f"device: {tc.cuda.get_device_name(0)}; torch: "
+          f"{torch.__version__ if torch else 'not available'}")
+    n = (1 << 24) if args.quick else (1 << 28)  # 256M float32 = 1 GiB per tensor
+    mm = 2048 if args.quick else 8192
+    reps = 5
+
+    libs = {"tc": tc}
+    if torch:
+        libs["torch"] = torch
+    res = {}
+
+    # ---- bandwidth ----
+    for name, lib in libs.items():
+        a = lib.rand(n, device="cuda")
+        b = lib.rand(n, device="cuda")
+        out = lib.empty(n, device="cuda")
+        res[name, "copy"] = gpu_time(lib, lambda: out.copy_(a), reps, 3)
+        res[name, "add"] = gpu_time(lib, lambda: lib.add(a, b), reps, 3)
+        res[name, "add_out"] = gpu_time(lib, lambda: out.copy_(a).add_(b), reps, 3)
+        res[name, "sum"] = gpu_time(lib, lambda: a.sum(), reps, 3)
+        x = lib.rand(4096, 1024, device="cuda") if not args.quick else lib.rand(1024, 1024, device="cuda")
+
+        def softmax_like(x=x, lib=lib):
+            e = lib.exp(x - x.amax(dim=1, keepdim=True))
+            return e / e.sum(dim=1, keepdim=True)
+        res[name, "softmax"] = gpu_time(lib, softmax_like, reps, 10)
+        res[name, "rowsum"] = gpu_time(lib, lambda x=x: x.sum(dim=1), reps, 10)
+        res[name, "colsum"] = gpu_time(lib, lambda x=x: x.sum(dim=0), reps, 10)
+        del a, b, out, x
+        if name == "torch":
+            torch.cuda.empty_cache()
+        else:
+            tc.cuda.empty_cache()
+
+    gb = lambda nbytes: (lambda ms: nbytes / (ms * 1e-3) / 1e9)  # noqa: E731
+    copy_bw = gb(2 * 4 * n)(res["tc", "copy"])
+    print(f"\n-- bandwidth (n = {n} float32); tc device-to-device copy: {copy_bw:.0f} GB/s")
+    get = lambda k: res.get(("torch", k))  # noqa: E731
+    row("copy_ (read+write)", res["tc", "copy"], get("copy"), gb(8 * n), "GB/s")
+    row("add a+b (2 reads + write)", res["tc", "add"], get("add"), gb(12 * n), "GB/s")
+    row("sum (1 read)", res["tc", "sum"], get("sum"), gb(4 * n), "GB/s")
+    rows = 4096 if not args.quick else 1024
+    row(f"softmax-like ({rows}x1024)", res["tc", "softmax"], get("softmax"), gb(4 * rows * 1024 * 6), "GB/s")
+    row(f"sum(dim=1) ({rows}x1024)", res["tc", "rowsum"], get("rowsum"), gb(4 * rows * 1024), "GB/s")
+    row(f"sum(dim=0) ({rows}x1024)", res["tc", "colsum"], get("colsum"), gb(4 * rows * 1024), "GB/s")
+    print(f"   add at {gb(12 * n)(res['tc', 'add']) / copy_bw * 100:.0f}% and sum at "
+          f"{gb(4 * n)(res['tc', 'sum']) / copy_bw * 100:.0f}% of the measured copy bandwidth")
+
+    # ---- matmul ----
+    print(f"\n-- matmul {mm}^3")
+    flops = lambda ms: 2 * mm ** 3 / (ms * 1e-3) / 1e12  # noqa: E731
+    for label, dt_name, tf32 in (("fp16", "float16", False), ("bf16", "bfloat16", False),
+                                 ("tf32", "float32", True), ("fp32", "float32", False)):
+        t = {}
+        for name, lib in libs.items():
+            dt = getattr(lib, dt_name)
+            if name == "torch":
+                torch.backends.cuda.matmul.allow_tf32 = tf32
+            else:
+                tc.backends.cuda.matmul.allow_tf32 = tf32
+            a = lib.randn(mm, mm, device="cuda", dtype=dt)
+            b = lib.randn(mm, mm, device="cuda", dtype=dt)
+            t[name] = gpu_time(lib, lambda: a @ b, 3 if label == "fp32" else reps, 2)
+            del a, b
+        row(f"matmul {label}", t["tc"], t.get("torch"), flops, "TFLOP/s")
+    tc.backends.cuda.matmul.allow_tf32 = False
+
+    # ---- launch overhead ----
+    print("\n-- per-op launch overhead (host time per call, 1-element tensors)")
+    for label, fn_of in (("a + b", lambda lib, a, b: (lambda: a + b)),
+                         ("a.add_(1)", lambda lib, a, b: (lambda: a.add_(1))),
+                         ("a.sum()", lambda lib, a, b: (lambda: a.sum()))):
+        t = {}
+        for name, lib in libs.items():
+            a = lib.ones(1, device="cuda")
+            b = lib.ones(1, device="cuda")
+            t[name] = host_time(lib, fn_of(lib, a, b), 20000)
+        th = t.get("torch")
+        ratio = f"{t['tc'] / th:6.2f}" if th else "   n/a"
+        print(f"{label:34s} tc {t['tc']:7.2f} us   torch {th if th else float('nan'):7.2f} us   tc/torch {ratio}")
+
+
+if __name__ == "__main__":
+    main()

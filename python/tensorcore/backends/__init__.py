@@ -1,0 +1,2 @@
+"""tensorcore.backends: backend switches (torch.backends names)."""
+from . import cuda  # noqa: F401

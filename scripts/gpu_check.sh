@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Builds tensorcore with CUDA in a fresh build dir and runs the CUDA tests and benchmark on a
+# machine with a GPU. No apt, no virtualenv: uses whatever python3 is on PATH (it needs numpy,
+# pybind11 and pytest; torch is optional, for the benchmark's side-by-side numbers).
+# Logs go to $OUT when set (else build-gpu/logs).
+#   scripts/gpu_check.sh            build + tests + benchmark
+#   TC_SKIP_BENCH=1 scripts/gpu_check.sh
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+BUILD=${TC_GPU_BUILD_DIR:-$ROOT/build-gpu}
+LOGS=${OUT:-$BUILD/logs}
+mkdir -p "$LOGS"
+PY=$(command -v python3)
+JOBS=$(nproc)
+status=0
+
+{
+  echo "== $(date -u) on $(hostname)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1 || true
+  "$PY" --version
+} | tee "$LOGS/env.txt"
+
+# The extension and libtensorcore.so are written to a private folder so this build never
+# clobbers the CPU build's python/tensorcore/_C*.so; PYTHONPATH puts it first.
+PKG=$BUILD/pkg
+rm -rf "$PKG" && mkdir -p "$PKG"
+cp -r "$ROOT/python/tensorcore" "$PKG/"
+rm -f "$PKG"/tensorcore/_C*.so "$PKG"/tensorcore/libtensorcore.so
+
+start=$(date +%s)
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTC_CUDA=ON -DTC_PYTHON=ON \
+  -DTC_TESTS=ON -DPython3_EXECUTABLE="$PY" -DTC_PY_OUTPUT_DIR="$PKG/tensorcore" \
+  > "$LOGS/configure.log" 2>&1 || { echo "configure failed"; tail -40 "$LOGS/configure.log"; exit 1; }
+cmake --build "$BUILD" -j"$JOBS" > "$LOGS/build.log" 2>&1 || { echo "build failed"; grep -E "error|Error" "$LOGS/build.log" | head -40; exit 1; }
+echo "build: $(( $(date +%s) - start )) s with $JOBS jobs" | tee "$LOGS/build_time.txt"
+
+"$BUILD/tc_tests" --gtest_filter='Cuda*' 2>&1 | tee "$LOGS/gtest_cuda.log" | tail -25
+[ "${PIPESTATUS[0]}" = 0 ] || status=1
+
+export PYTHONPATH="$PKG${PYTHONPATH:+:$PYTHONPATH}"
+"$PY" -m pytest -q -x --no-header -p no:cacheprovider tests/python/cuda 2>&1 | tee "$LOGS/pytest_cuda.log" | tail -30
+[ "${PIPESTATUS[0]}" = 0 ] || status=1
+
+if [ "${TC_SKIP_BENCH:-0}" != 1 ]; then
+  "$PY" benchmarks/bench_cuda.py 2>&1 | tee "$LOGS/bench_cuda.log"
+fi
+exit $status
