@@ -1,8 +1,16 @@
-# nn kernels: oneDNN (Debian libdnnl-dev) runs float32 convolution.
+# nn kernels: oneDNN (Debian libdnnl-dev) runs float32 convolution. Optional: without it every
+# convolution takes the im2col + GEMM path (e.g. on GPU machines that lack the package).
 find_package(dnnl CONFIG QUIET)
 if(TARGET DNNL::dnnl)
   target_link_libraries(tensorcore PRIVATE DNNL::dnnl)
+  target_compile_definitions(tensorcore PRIVATE TC_WITH_DNNL=1)
 else()
-  find_library(TC_DNNL_LIBRARY NAMES dnnl REQUIRED)
-  target_link_libraries(tensorcore PRIVATE ${TC_DNNL_LIBRARY})
+  find_library(TC_DNNL_LIBRARY NAMES dnnl)
+  find_path(TC_DNNL_INCLUDE dnnl.hpp)
+  if(TC_DNNL_LIBRARY AND TC_DNNL_INCLUDE)
+    target_link_libraries(tensorcore PRIVATE ${TC_DNNL_LIBRARY})
+    target_compile_definitions(tensorcore PRIVATE TC_WITH_DNNL=1)
+  else()
+    message(WARNING "oneDNN not found (apt install libdnnl-dev): float32 convolution uses im2col + GEMM")
+  endif()
 endif()

@@ -14,7 +14,12 @@
 #include "tensorcore/ops/reduce.h"
 #include "tensorcore/ops/shape.h"
 
+#ifdef TC_WITH_DNNL
 #include <dnnl.hpp>
+using DnnlError = dnnl::error;
+#else
+struct DnnlError : std::exception {};  // never thrown: the oneDNN path is compiled out
+#endif
 
 namespace tc::nn {
 namespace detail {
@@ -55,7 +60,7 @@ Tensor raw_forward(const Tensor& x, const Tensor& w, const Tensor& b, const Conv
   if (use_dnnl(x.dtype(), g)) {
     try {
       return conv_forward_dnnl(x, w, b, g);
-    } catch (const dnnl::error&) {
+    } catch (const DnnlError&) {
       // oneDNN declined this geometry: the GEMM path handles everything.
     }
   }
@@ -66,7 +71,7 @@ Tensor raw_backward_data(const Tensor& gy, const Tensor& w, const ConvGeometry& 
   if (use_dnnl(gy.dtype(), g)) {
     try {
       return conv_backward_data_dnnl(gy, w, g);
-    } catch (const dnnl::error&) {
+    } catch (const DnnlError&) {
     }
   }
   return conv_backward_data_gemm(gy, w, g);
@@ -77,7 +82,7 @@ std::pair<Tensor, Tensor> raw_backward_weight(const Tensor& x, const Tensor& gy,
   if (use_dnnl(x.dtype(), g)) {
     try {
       return conv_backward_weight_dnnl(x, gy, g, with_bias);
-    } catch (const dnnl::error&) {
+    } catch (const DnnlError&) {
     }
   }
   Tensor gw = conv_backward_weight_gemm(x, gy, g);
@@ -115,7 +120,7 @@ Tensor conv_forward_op(const Tensor& x_in, const Tensor& w_in, const Tensor& b_i
         try {
           auto r = conv_backward_dnnl(contiguous(s[0]).detach(), gy.detach(), contiguous(s[1]).detach(), g, need_b);
           return {std::get<0>(r), std::get<1>(r), std::get<2>(r)};
-        } catch (const dnnl::error&) {
+        } catch (const DnnlError&) {
           // fall through to the separate paths
         }
       }

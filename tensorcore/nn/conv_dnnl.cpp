@@ -2,6 +2,7 @@
 // per geometry and cached; a weight reordered into oneDNN's blocked layout is kept with the
 // entry and reused while the same weight storage is unmodified (same version counter), so
 // inference loops never re-reorder weights.
+#ifdef TC_WITH_DNNL
 #include <dnnl.hpp>
 
 #include <list>
@@ -324,3 +325,27 @@ std::tuple<Tensor, Tensor, Tensor> conv_backward_dnnl(const Tensor& x, const Ten
 }
 
 }  // namespace tc::nn::detail
+
+#else  // built without oneDNN: every convolution takes the im2col + GEMM path
+
+#include <stdexcept>
+
+#include "tensorcore/nn/conv_internal.h"
+
+namespace tc::nn::detail {
+namespace {
+[[noreturn]] void no_dnnl() { throw std::logic_error("tensorcore was built without oneDNN"); }
+}  // namespace
+bool dnnl_conv_available(const ConvGeometry&) { return false; }
+Tensor conv_forward_dnnl(const Tensor&, const Tensor&, const Tensor&, const ConvGeometry&) { no_dnnl(); }
+Tensor conv_backward_data_dnnl(const Tensor&, const Tensor&, const ConvGeometry&) { no_dnnl(); }
+std::pair<Tensor, Tensor> conv_backward_weight_dnnl(const Tensor&, const Tensor&, const ConvGeometry&, bool) {
+  no_dnnl();
+}
+std::tuple<Tensor, Tensor, Tensor> conv_backward_dnnl(const Tensor&, const Tensor&, const Tensor&,
+                                                      const ConvGeometry&, bool) {
+  no_dnnl();
+}
+}  // namespace tc::nn::detail
+
+#endif  // TC_WITH_DNNL
