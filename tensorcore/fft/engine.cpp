@@ -232,15 +232,37 @@ void RealPlan<T>::forward(const T* in, std::complex<T>* out, T scale, T* scratch
   T* inner = zi + len * L + kArrayPad;
   T* o = reinterpret_cast<T*>(out);
   if (n_ % 2) {
-    for (int64_t v = 0; v < L; ++v)
-      for (int64_t j = 0; j < len; ++j) zr[j * L + v] = in[v * n_ + j];
-    std::fill(zi, zi + len * L, T(0));
-    plan_->execute(zr, zi, inner, L);
-    for (int64_t v = 0; v < L; ++v)
-      for (int64_t k = 0; k < nout; ++k) {
-        o[2 * (v * nout + k)] = zr[k * L + v] * scale;
-        o[2 * (v * nout + k) + 1] = zi[k * L + v] * scale;
+    // Odd n: two real rows ride in one complex transform (row 2u as the real part, row 2u+1 as
+    // the imaginary part of lane u) and are separated by symmetry afterwards.
+    const int64_t P = (L + 1) / 2;
+    for (int64_t u = 0; u < P; ++u) {
+      const T* a = in + 2 * u * n_;
+      for (int64_t j = 0; j < len; ++j) zr[j * P + u] = a[j];
+      if (2 * u + 1 < L) {
+        const T* b = a + n_;
+        for (int64_t j = 0; j < len; ++j) zi[j * P + u] = b[j];
+      } else {
+        for (int64_t j = 0; j < len; ++j) zi[j * P + u] = T(0);
       }
+    }
+    plan_->execute(zr, zi, inner, P);
+    const T half = T(0.5) * scale;
+    for (int64_t u = 0; u < P; ++u) {
+      T* oa = o + 2 * (2 * u) * nout;
+      T* ob = oa + 2 * nout;
+      const bool has_b = 2 * u + 1 < L;
+      for (int64_t k = 0; k < nout; ++k) {
+        const int64_t kk = (n_ - k) % n_;
+        const T zr1 = zr[k * P + u], zi1 = zi[k * P + u];
+        const T zr2 = zr[kk * P + u], zi2 = -zi[kk * P + u];  // conj(Z[n-k])
+        oa[2 * k] = half * (zr1 + zr2);      // (Z + conj Z')/2
+        oa[2 * k + 1] = half * (zi1 + zi2);
+        if (has_b) {                          // (Z - conj Z')/(2i)
+          ob[2 * k] = half * (zi1 - zi2);
+          ob[2 * k + 1] = -half * (zr1 - zr2);
+        }
+      }
+    }
     return;
   }
   const int64_t h = len;
@@ -436,7 +458,8 @@ void r2c(const T* in, std::complex<T>* out, int64_t n, int64_t batch, T scale, b
   if (batch == 0 || n == 0) return;
   auto plan = real_plan<T>(n);
   const int64_t half = n / 2 + 1, nout = onesided ? half : n;
-  const int64_t V = onesided ? batch_lanes(n / 2, batch) : 1;
+  int64_t V = onesided ? batch_lanes(n / 2, batch) : 1;
+  if (onesided && n % 2) V = std::max(V, std::min<int64_t>(2, batch));  // odd n: rows go in pairs
   parallel_for(0, batch, std::max(row_grain(n), V), [&](int64_t b0, int64_t b1) {
     std::unique_ptr<T[]> buf(new T[size_t(plan->scratch_size(V))]);
     for (int64_t b = b0; b < b1; b += V) {
