@@ -215,7 +215,7 @@ void stage_fixed(const T* __restrict xr, const T* __restrict xi, T* __restrict y
   const int64_t m = st.m;
   const T* __restrict twr = st.tw_re.data();
   const T* __restrict twi = st.tw_im.data();
-  if (R % 2 == 1 && R >= 7 && s < Simd<T>::width && m >= Simd<T>::width / 2) {
+  if (R % 2 == 1 && R >= 7 && s == 1 && m >= Simd<T>::width / 2) {
     stage_small_stride<T, R>(xr, xi, yr, yi, st, s, bf);
     return;
   }
