@@ -137,6 +137,8 @@ REDUCE_DIMS = [None, 0, 1, (0, 2), -1]
 def test_reductions(op, dtype, dim):
     if op == "logsumexp" and dim is None:
         dim = (0, 1, 2)
+    if op == "prod" and isinstance(dim, tuple):
+        pytest.skip("prod takes a single dim (as in torch)")
     x = inputs(tc.float64, 0.5, 1.5, (6, 35, 9)).to(dtype)
     f = getattr(tc, op)
     gx = x.cuda()
