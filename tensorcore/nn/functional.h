@@ -63,6 +63,20 @@ Tensor max_pool1d(const Tensor& input, const IntList& kernel_size, const IntList
 Tensor max_pool2d(const Tensor& input, const IntList& kernel_size, const IntList& stride = {},
                   const IntList& padding = {0}, const IntList& dilation = {1},
                   bool ceil_mode = false);
+std::pair<Tensor, Tensor> max_pool3d_with_indices(const Tensor& input, const IntList& kernel_size,
+                                                  const IntList& stride = {},
+                                                  const IntList& padding = {0},
+                                                  const IntList& dilation = {1},
+                                                  bool ceil_mode = false);
+Tensor max_pool3d(const Tensor& input, const IntList& kernel_size, const IntList& stride = {},
+                  const IntList& padding = {0}, const IntList& dilation = {1},
+                  bool ceil_mode = false);
+Tensor avg_pool3d(const Tensor& input, const IntList& kernel_size, const IntList& stride = {},
+                  const IntList& padding = {0}, bool ceil_mode = false,
+                  bool count_include_pad = true, std::optional<int64_t> divisor_override = {});
+Tensor adaptive_avg_pool3d(const Tensor& input, const IntList& output_size);
+std::pair<Tensor, Tensor> adaptive_max_pool3d_with_indices(const Tensor& input,
+                                                           const IntList& output_size);
 Tensor max_unpool2d(const Tensor& input, const Tensor& indices, const IntList& kernel_size,
                     const IntList& stride = {}, const IntList& padding = {0},
                     const IntList& output_size = {});

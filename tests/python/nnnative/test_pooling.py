@@ -41,6 +41,13 @@ POOL_CASES = [
     ("adaptive_avg_pool1d", (2, 3, 10), dict(output_size=4)),
     ("adaptive_max_pool2d", (2, 3, 9, 7), dict(output_size=(4, 3), return_indices=True)),
     ("adaptive_max_pool1d", (2, 3, 10), dict(output_size=3, return_indices=True)),
+    ("max_pool3d", (2, 2, 5, 6, 7), dict(kernel_size=3, stride=2, padding=1, return_indices=True)),
+    ("max_pool3d", (2, 5, 6, 7), dict(kernel_size=(2, 3, 2), dilation=(1, 1, 2), ceil_mode=True)),
+    ("avg_pool3d", (2, 2, 5, 6, 7), dict(kernel_size=3, stride=2, padding=1, count_include_pad=False)),
+    ("avg_pool3d", (2, 2, 5, 6, 7), dict(kernel_size=(2, 3, 3), ceil_mode=True, divisor_override=7)),
+    ("adaptive_avg_pool3d", (2, 2, 5, 6, 7), dict(output_size=(2, 4, 1))),
+    ("adaptive_avg_pool3d", (2, 2, 5, 6, 7), dict(output_size=1)),
+    ("adaptive_max_pool3d", (2, 2, 5, 6, 7), dict(output_size=(3, 2, 4), return_indices=True)),
 ]
 
 
