@@ -158,7 +158,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
     const std::string& mode = "mean", const Tensor& per_sample_weights = {},
     bool include_last_offset = false, std::optional<int64_t> padding_idx = {});
 
-// grid_sample on 4-d inputs: mode bilinear|nearest|bicubic, padding_mode zeros|border|reflection.
+// grid_sample on 4-d inputs (mode bilinear|nearest|bicubic) or 5-d inputs (bilinear = trilinear,
+// nearest); padding_mode zeros|border|reflection.
 Tensor grid_sample(const Tensor& input, const Tensor& grid, const std::string& mode = "bilinear",
                    const std::string& padding_mode = "zeros", bool align_corners = false);
 // theta [N, 2, 3] with size (N, C, H, W), or [N, 3, 4] with size (N, C, D, H, W).
