@@ -119,13 +119,18 @@ void bind_nn(py::module_& root, TensorClass&) {
                                             ints(dilation, "max_pool2d", "dilation"), ceil_mode);
         }, py::arg("input"), py::arg("kernel_size"), py::arg("stride") = py::none(), py::arg("padding") = 0,
         py::arg("dilation") = 1, py::arg("ceil_mode") = false);
-  m.def("max_unpool2d", [](const Tensor& input, const Tensor& indices, const py::object& kernel_size,
-                           const py::object& stride, const py::object& padding, const py::object& out_size) {
-          return F::max_unpool2d(input, indices, ints(kernel_size, "max_unpool2d", "kernel_size"),
-                                 opt_ints(stride, "max_unpool2d", "stride"), ints(padding, "max_unpool2d", "padding"),
-                                 opt_ints(out_size, "max_unpool2d", "output_size"));
-        }, py::arg("input"), py::arg("indices"), py::arg("kernel_size"), py::arg("stride") = py::none(),
-        py::arg("padding") = 0, py::arg("output_size") = py::none());
+#define TC_BIND_UNPOOL(name)                                                                       \
+  m.def(#name, [](const Tensor& input, const Tensor& indices, const py::object& kernel_size,          \
+                  const py::object& stride, const py::object& padding, const py::object& out_size) {  \
+          return F::name(input, indices, ints(kernel_size, #name, "kernel_size"),                     \
+                         opt_ints(stride, #name, "stride"), ints(padding, #name, "padding"),          \
+                         opt_ints(out_size, #name, "output_size"));                                   \
+        }, py::arg("input"), py::arg("indices"), py::arg("kernel_size"), py::arg("stride") = py::none(), \
+        py::arg("padding") = 0, py::arg("output_size") = py::none())
+  TC_BIND_UNPOOL(max_unpool1d);
+  TC_BIND_UNPOOL(max_unpool2d);
+  TC_BIND_UNPOOL(max_unpool3d);
+#undef TC_BIND_UNPOOL
   m.def("avg_pool1d", [](const Tensor& input, const py::object& kernel_size, const py::object& stride,
                          const py::object& padding, bool ceil_mode, bool count_include_pad) {
           return F::avg_pool1d(input, ints(kernel_size, "avg_pool1d", "kernel_size"), opt_ints(stride, "avg_pool1d", "stride"),

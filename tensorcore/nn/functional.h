@@ -77,7 +77,13 @@ Tensor avg_pool3d(const Tensor& input, const IntList& kernel_size, const IntList
 Tensor adaptive_avg_pool3d(const Tensor& input, const IntList& output_size);
 std::pair<Tensor, Tensor> adaptive_max_pool3d_with_indices(const Tensor& input,
                                                            const IntList& output_size);
+Tensor max_unpool1d(const Tensor& input, const Tensor& indices, const IntList& kernel_size,
+                    const IntList& stride = {}, const IntList& padding = {0},
+                    const IntList& output_size = {});
 Tensor max_unpool2d(const Tensor& input, const Tensor& indices, const IntList& kernel_size,
+                    const IntList& stride = {}, const IntList& padding = {0},
+                    const IntList& output_size = {});
+Tensor max_unpool3d(const Tensor& input, const Tensor& indices, const IntList& kernel_size,
                     const IntList& stride = {}, const IntList& padding = {0},
                     const IntList& output_size = {});
 Tensor avg_pool1d(const Tensor& input, const IntList& kernel_size, const IntList& stride = {},

@@ -465,41 +465,56 @@ std::pair<Tensor, Tensor> adaptive_max_pool3d_with_indices(const Tensor& input, 
   return max_forward_op(input, g, out_shape_of(p, 3, g));
 }
 
-Tensor max_unpool2d(const Tensor& input, const Tensor& indices, const IntList& kernel_size,
-                    const IntList& stride, const IntList& padding, const IntList& output_size) {
-  const char* op = "max_unpool2d";
-  TC_CHECK(input.dim() == 3 || input.dim() == 4, op, ": expected a 3-d or 4-d input, got shape ",
-           shape_str(input.sizes()));
+namespace {
+Tensor max_unpool(const char* op, int nd, const Tensor& input, const Tensor& indices, const IntList& kernel_size,
+                  const IntList& stride, const IntList& padding, const IntList& output_size) {
+  TC_CHECK(input.defined() && indices.defined(), op, ": input and indices must be tensors");
+  TC_CHECK(input.dim() == nd + 1 || input.dim() == nd + 2, op, ": expected a ", nd + 1, "-d or ", nd + 2,
+           "-d input, got shape ", shape_str(input.sizes()));
   TC_CHECK(indices.sizes() == input.sizes(), op, ": indices shape ", shape_str(indices.sizes()),
            " must match input shape ", shape_str(input.sizes()));
   TC_CHECK_TYPE(indices.dtype() == DType::Int64, op, ": indices must be int64, got ", dtype_name(indices.dtype()));
-  Shape k = param(kernel_size, 2, op, "kernel_size");
-  Shape s = stride.empty() ? k : param(stride, 2, op, "stride");
-  Shape p = param(padding, 2, op, "padding");
-  int64_t H = input.size(-2), W = input.size(-1);
-  int64_t oh = (H - 1) * s[0] - 2 * p[0] + k[0], ow = (W - 1) * s[1] - 2 * p[1] + k[1];
+  Shape k = param(kernel_size, nd, op, "kernel_size");
+  Shape s = stride.empty() ? k : param(stride, nd, op, "stride");
+  Shape p = param(padding, nd, op, "padding");
+  Shape in(input.sizes().end() - nd, input.sizes().end()), out(static_cast<size_t>(nd));
+  for (int i = 0; i < nd; ++i) out[size_t(i)] = (in[size_t(i)] - 1) * s[size_t(i)] - 2 * p[size_t(i)] + k[size_t(i)];
   if (!output_size.empty()) {
-    Shape o(output_size.end() - 2, output_size.end());
-    TC_CHECK(output_size.size() >= 2, op, ": output_size must have at least 2 entries");
-    TC_CHECK(std::abs(o[0] - oh) < s[0] && std::abs(o[1] - ow) < s[1], op, ": output_size ",
-             shape_str(o), " is not within one stride of the default output size [", oh, ", ", ow, "]");
-    oh = o[0];
-    ow = o[1];
+    TC_CHECK(int64_t(output_size.size()) >= nd, op, ": output_size must have at least ", nd, " entries, got ",
+             shape_str(output_size));
+    Shape o(output_size.end() - nd, output_size.end());
+    for (int i = 0; i < nd; ++i)
+      TC_CHECK(std::abs(o[size_t(i)] - out[size_t(i)]) < s[size_t(i)], op, ": output_size ", shape_str(o),
+               " is not within one stride of the default output size ", shape_str(out));
+    out = o;
   }
-  Shape lead(input.sizes().begin(), input.sizes().end() - 2);
-  int64_t planes = shape_numel(lead);
-  Tensor flat_idx = reshape(indices, {planes, H * W});
+  Shape lead(input.sizes().begin(), input.sizes().end() - nd);
+  int64_t planes = shape_numel(lead), in_plane = shape_numel(in), out_plane = shape_numel(out);
+  Tensor flat_idx = reshape(indices, {planes, in_plane});
   if (flat_idx.numel() > 0) {
     int64_t mx = max(flat_idx).item<int64_t>(), mn = min(flat_idx).item<int64_t>();
-    TC_CHECK_INDEX(mn >= 0 && mx < oh * ow, op, ": found an invalid max index ", mn < 0 ? mn : mx,
-                   " (output plane has ", oh * ow, " elements)");
+    TC_CHECK_INDEX(mn >= 0 && mx < out_plane, op, ": found an invalid max index ", mn < 0 ? mn : mx,
+                   " (output plane has ", out_plane, " elements)");
   }
-  Tensor out = scatter(zeros({planes, oh * ow}, TensorOptions(input.dtype())), 1, flat_idx,
-                       reshape(input, {planes, H * W}));
+  Tensor res = scatter(zeros({planes, out_plane}, TensorOptions(input.dtype())), 1, flat_idx,
+                       reshape(input, {planes, in_plane}));
   Shape out_shape = lead;
-  out_shape.push_back(oh);
-  out_shape.push_back(ow);
-  return reshape(out, out_shape);
+  out_shape.insert(out_shape.end(), out.begin(), out.end());
+  return reshape(res, out_shape);
+}
+}  // namespace
+
+Tensor max_unpool1d(const Tensor& input, const Tensor& indices, const IntList& kernel_size, const IntList& stride,
+                    const IntList& padding, const IntList& output_size) {
+  return max_unpool("max_unpool1d", 1, input, indices, kernel_size, stride, padding, output_size);
+}
+Tensor max_unpool2d(const Tensor& input, const Tensor& indices, const IntList& kernel_size, const IntList& stride,
+                    const IntList& padding, const IntList& output_size) {
+  return max_unpool("max_unpool2d", 2, input, indices, kernel_size, stride, padding, output_size);
+}
+Tensor max_unpool3d(const Tensor& input, const Tensor& indices, const IntList& kernel_size, const IntList& stride,
+                    const IntList& padding, const IntList& output_size) {
+  return max_unpool("max_unpool3d", 3, input, indices, kernel_size, stride, padding, output_size);
 }
 
 }  // namespace functional

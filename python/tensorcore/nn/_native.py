@@ -175,3 +175,8 @@ adaptive_max_pool3d = _C_nn.adaptive_max_pool3d
 
 __all__ += ["max_pool3d", "max_pool3d_with_indices", "avg_pool3d", "adaptive_avg_pool3d",
             "adaptive_max_pool3d"]
+
+max_unpool1d = _C_nn.max_unpool1d
+max_unpool3d = _C_nn.max_unpool3d
+
+__all__ += ["max_unpool1d", "max_unpool3d"]

@@ -78,6 +78,18 @@ def test_max_unpool2d_matches_torch(F, torch_ref):
     assert tuple(u2.shape) == (2, 3, 9, 7)
 
 
+@pytest.mark.parametrize("nd,shape", [(1, (2, 3, 9)), (3, (2, 2, 4, 6, 5))])
+def test_max_unpool_1d_3d_match_torch(F, torch_ref, nd, shape):
+    x = randn(*shape)
+    y, idx = getattr(F, f"max_pool{nd}d")(tc.tensor(x), 2, return_indices=True)
+    ry, ridx = getattr(torch_ref.nn.functional, f"max_pool{nd}d")(torch_ref.tensor(x), 2, return_indices=True)
+    np.testing.assert_array_equal(idx.numpy(), ridx.numpy())
+    out_size = shape[2:]
+    u = getattr(F, f"max_unpool{nd}d")(y, idx, 2, output_size=out_size)
+    ru = getattr(torch_ref.nn.functional, f"max_unpool{nd}d")(ry, ridx, 2, output_size=out_size)
+    np.testing.assert_array_equal(u.numpy(), ru.numpy())
+
+
 def test_pooling_gradcheck(F):
     x = tc.tensor(randn(1, 2, 6, 5)).requires_grad_(True)
     for fn in [lambda x: F.avg_pool2d(x, 3, 2, 1, ceil_mode=True, count_include_pad=False),
