@@ -190,6 +190,22 @@ def bench_rnn(rep, reps):
             ref = lambda: torch.autograd.grad([torch._VF.gru_cell(*R).sum()], R)
         rep.add("rnn", f"{kind}_cell step H512 N32 fwd+bwd", timeit(ours, reps * 4), timeit(ref, reps * 4))
 
+    # A whole sequence (T=100) through one layer: tc's lstm_layer/gru_layer vs torch.nn.LSTM/GRU.
+    T_steps = 100
+    seq = rng.standard_normal((T_steps, N, H), dtype=np.float32)
+    for kind, gates in [("lstm", 4), ("gru", 3)]:
+        mod = getattr(torch.nn, kind.upper())(H, H)
+        params = [p.detach().numpy().copy() for p in mod.parameters()]  # w_ih, w_hh, b_ih, b_hh
+        tp = [tc.tensor(p).requires_grad_(True) for p in params]
+        tx, rx = both(seq, requires_grad=True)
+        h0 = np.zeros((N, H), np.float32)
+        if kind == "lstm":
+            ours = lambda: tc.autograd.grad([F.lstm_layer(tx, tc.tensor(h0), tc.tensor(h0), *tp)[0].sum()], [tx] + tp)
+        else:
+            ours = lambda: tc.autograd.grad([F.gru_layer(tx, tc.tensor(h0), *tp)[0].sum()], [tx] + tp)
+        ref = lambda: torch.autograd.grad([mod(rx)[0].sum()], [rx] + list(mod.parameters()))
+        rep.add("rnn", f"{kind} layer T100 H512 N32 fwd+bwd", timeit(ours, reps), timeit(ref, reps))
+
 
 def main():
     ap = argparse.ArgumentParser()

@@ -103,6 +103,7 @@ void bind_nn(py::module_& root, TensorClass&) {
         py::arg("return_indices") = false)
   TC_BIND_MAXPOOL(max_pool1d);
   TC_BIND_MAXPOOL(max_pool2d);
+  TC_BIND_MAXPOOL(max_pool3d);
 #undef TC_BIND_MAXPOOL
   m.def("max_pool1d_with_indices", [](const Tensor& input, const py::object& kernel_size, const py::object& stride,
                                       const py::object& padding, const py::object& dilation, bool ceil_mode) {
@@ -118,13 +119,18 @@ void bind_nn(py::module_& root, TensorClass&) {
                                             ints(dilation, "max_pool2d", "dilation"), ceil_mode);
         }, py::arg("input"), py::arg("kernel_size"), py::arg("stride") = py::none(), py::arg("padding") = 0,
         py::arg("dilation") = 1, py::arg("ceil_mode") = false);
-  m.def("max_unpool2d", [](const Tensor& input, const Tensor& indices, const py::object& kernel_size,
-                           const py::object& stride, const py::object& padding, const py::object& out_size) {
-          return F::max_unpool2d(input, indices, ints(kernel_size, "max_unpool2d", "kernel_size"),
-                                 opt_ints(stride, "max_unpool2d", "stride"), ints(padding, "max_unpool2d", "padding"),
-                                 opt_ints(out_size, "max_unpool2d", "output_size"));
-        }, py::arg("input"), py::arg("indices"), py::arg("kernel_size"), py::arg("stride") = py::none(),
-        py::arg("padding") = 0, py::arg("output_size") = py::none());
+#define TC_BIND_UNPOOL(name)                                                                       \
+  m.def(#name, [](const Tensor& input, const Tensor& indices, const py::object& kernel_size,          \
+                  const py::object& stride, const py::object& padding, const py::object& out_size) {  \
+          return F::name(input, indices, ints(kernel_size, #name, "kernel_size"),                     \
+                         opt_ints(stride, #name, "stride"), ints(padding, #name, "padding"),          \
+                         opt_ints(out_size, #name, "output_size"));                                   \
+        }, py::arg("input"), py::arg("indices"), py::arg("kernel_size"), py::arg("stride") = py::none(), \
+        py::arg("padding") = 0, py::arg("output_size") = py::none())
+  TC_BIND_UNPOOL(max_unpool1d);
+  TC_BIND_UNPOOL(max_unpool2d);
+  TC_BIND_UNPOOL(max_unpool3d);
+#undef TC_BIND_UNPOOL
   m.def("avg_pool1d", [](const Tensor& input, const py::object& kernel_size, const py::object& stride,
                          const py::object& padding, bool ceil_mode, bool count_include_pad) {
           return F::avg_pool1d(input, ints(kernel_size, "avg_pool1d", "kernel_size"), opt_ints(stride, "avg_pool1d", "stride"),
@@ -138,6 +144,26 @@ void bind_nn(py::module_& root, TensorClass&) {
                                ints(padding, "avg_pool2d", "padding"), ceil_mode, count_include_pad, divisor_override);
         }, py::arg("input"), py::arg("kernel_size"), py::arg("stride") = py::none(), py::arg("padding") = 0,
         py::arg("ceil_mode") = false, py::arg("count_include_pad") = true, py::arg("divisor_override") = py::none());
+  m.def("max_pool3d_with_indices", [](const Tensor& input, const py::object& kernel_size, const py::object& stride,
+                                      const py::object& padding, const py::object& dilation, bool ceil_mode) {
+          return F::max_pool3d_with_indices(input, ints(kernel_size, "max_pool3d", "kernel_size"),
+                                            opt_ints(stride, "max_pool3d", "stride"), ints(padding, "max_pool3d", "padding"),
+                                            ints(dilation, "max_pool3d", "dilation"), ceil_mode);
+        }, py::arg("input"), py::arg("kernel_size"), py::arg("stride") = py::none(), py::arg("padding") = 0,
+        py::arg("dilation") = 1, py::arg("ceil_mode") = false);
+  m.def("avg_pool3d", [](const Tensor& input, const py::object& kernel_size, const py::object& stride,
+                         const py::object& padding, bool ceil_mode, bool count_include_pad,
+                         std::optional<int64_t> divisor_override) {
+          return F::avg_pool3d(input, ints(kernel_size, "avg_pool3d", "kernel_size"), opt_ints(stride, "avg_pool3d", "stride"),
+                               ints(padding, "avg_pool3d", "padding"), ceil_mode, count_include_pad, divisor_override);
+        }, py::arg("input"), py::arg("kernel_size"), py::arg("stride") = py::none(), py::arg("padding") = 0,
+        py::arg("ceil_mode") = false, py::arg("count_include_pad") = true, py::arg("divisor_override") = py::none());
+  m.def("adaptive_avg_pool3d", [](const Tensor& input, const py::object& o) {
+          return F::adaptive_avg_pool3d(input, output_size(o));
+        }, py::arg("input"), py::arg("output_size"));
+  m.def("adaptive_max_pool3d", [](const Tensor& input, const py::object& o, bool return_indices) {
+          return maybe_indices(F::adaptive_max_pool3d_with_indices(input, output_size(o)), return_indices);
+        }, py::arg("input"), py::arg("output_size"), py::arg("return_indices") = false);
   m.def("adaptive_avg_pool1d", [](const Tensor& input, const py::object& o) {
           return F::adaptive_avg_pool1d(input, output_size(o));
         }, py::arg("input"), py::arg("output_size"));

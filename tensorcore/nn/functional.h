@@ -63,7 +63,27 @@ Tensor max_pool1d(const Tensor& input, const IntList& kernel_size, const IntList
 Tensor max_pool2d(const Tensor& input, const IntList& kernel_size, const IntList& stride = {},
                   const IntList& padding = {0}, const IntList& dilation = {1},
                   bool ceil_mode = false);
+std::pair<Tensor, Tensor> max_pool3d_with_indices(const Tensor& input, const IntList& kernel_size,
+                                                  const IntList& stride = {},
+                                                  const IntList& padding = {0},
+                                                  const IntList& dilation = {1},
+                                                  bool ceil_mode = false);
+Tensor max_pool3d(const Tensor& input, const IntList& kernel_size, const IntList& stride = {},
+                  const IntList& padding = {0}, const IntList& dilation = {1},
+                  bool ceil_mode = false);
+Tensor avg_pool3d(const Tensor& input, const IntList& kernel_size, const IntList& stride = {},
+                  const IntList& padding = {0}, bool ceil_mode = false,
+                  bool count_include_pad = true, std::optional<int64_t> divisor_override = {});
+Tensor adaptive_avg_pool3d(const Tensor& input, const IntList& output_size);
+std::pair<Tensor, Tensor> adaptive_max_pool3d_with_indices(const Tensor& input,
+                                                           const IntList& output_size);
+Tensor max_unpool1d(const Tensor& input, const Tensor& indices, const IntList& kernel_size,
+                    const IntList& stride = {}, const IntList& padding = {0},
+                    const IntList& output_size = {});
 Tensor max_unpool2d(const Tensor& input, const Tensor& indices, const IntList& kernel_size,
+                    const IntList& stride = {}, const IntList& padding = {0},
+                    const IntList& output_size = {});
+Tensor max_unpool3d(const Tensor& input, const Tensor& indices, const IntList& kernel_size,
                     const IntList& stride = {}, const IntList& padding = {0},
                     const IntList& output_size = {});
 Tensor avg_pool1d(const Tensor& input, const IntList& kernel_size, const IntList& stride = {},
@@ -144,7 +164,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
     const std::string& mode = "mean", const Tensor& per_sample_weights = {},
     bool include_last_offset = false, std::optional<int64_t> padding_idx = {});
 
-// grid_sample on 4-d inputs: mode bilinear|nearest|bicubic, padding_mode zeros|border|reflection.
+// grid_sample on 4-d inputs (mode bilinear|nearest|bicubic) or 5-d inputs (bilinear = trilinear,
+// nearest); padding_mode zeros|border|reflection.
 Tensor grid_sample(const Tensor& input, const Tensor& grid, const std::string& mode = "bilinear",
                    const std::string& padding_mode = "zeros", bool align_corners = false);
 // theta [N, 2, 3] with size (N, C, H, W), or [N, 3, 4] with size (N, C, D, H, W).

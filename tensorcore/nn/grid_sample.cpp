@@ -1,4 +1,5 @@
-// grid_sample (4-d input; bilinear / nearest / bicubic; zeros / border / reflection padding) with fused
+// grid_sample (4-d input: bilinear / nearest / bicubic; 5-d: trilinear / nearest; zeros / border /
+// reflection padding) with fused
 // forward and backward kernels (gradients for input and grid), and affine_grid as a composite.
 // Coordinate conventions follow torch: grid values in [-1, 1] map to pixel centers
 // (align_corners=False) or corner pixels (align_corners=True).
@@ -260,6 +261,108 @@ void grid_backward(const T* gout, const T* in, const T* grid, T* gin, T* ggrid, 
   });
 }
 
+struct GridGeom3 {
+  int64_t N, C, D, H, W, Do, Ho, Wo;
+  bool nearest, align;
+  Pad pad;
+};
+
+// Volumetric sampling (5-d input, grid [N, Do, Ho, Wo, 3] holding (x, y, z)); with gout, the
+// backward pass (input gradient scattered per sample, grid gradient per location).
+template <typename T>
+void grid3d(const T* in, const T* grid, T* out, const T* gout, T* gin, T* ggrid, const GridGeom3& g) {
+  const int64_t P = g.Do * g.Ho * g.Wo, V = g.D * g.H * g.W;
+  parallel_for(0, g.N, 1, [&](int64_t n0, int64_t n1) {
+    for (int64_t n = n0; n < n1; ++n) {
+      const T* src = in + n * g.C * V;
+      T* gsrc = gin ? gin + n * g.C * V : nullptr;
+      for (int64_t p = 0; p < P; ++p) {
+        int64_t i = n * P + p;
+        T mx, my, mz;
+        T ix = source_index(grid[i * 3], g.W, g.pad, g.align, mx);
+        T iy = source_index(grid[i * 3 + 1], g.H, g.pad, g.align, my);
+        T iz = source_index(grid[i * 3 + 2], g.D, g.pad, g.align, mz);
+        T* dst = out ? out + n * g.C * P + p : nullptr;
+        const T* go = gout ? gout + n * g.C * P + p : nullptr;
+        if (g.nearest) {
+          int64_t x = int64_t(std::nearbyint(ix)), y = int64_t(std::nearbyint(iy)), z = int64_t(std::nearbyint(iz));
+          bool ok = x >= 0 && x < g.W && y >= 0 && y < g.H && z >= 0 && z < g.D;
+          int64_t off = (z * g.H + y) * g.W + x;
+          for (int64_t c = 0; c < g.C; ++c) {
+            if (dst) dst[c * P] = ok ? src[c * V + off] : T(0);
+            if (go && gsrc && ok) gsrc[c * V + off] += go[c * P];
+          }
+          if (ggrid) ggrid[i * 3] = ggrid[i * 3 + 1] = ggrid[i * 3 + 2] = 0;
+          continue;
+        }
+        int64_t x0 = int64_t(std::floor(ix)), y0 = int64_t(std::floor(iy)), z0 = int64_t(std::floor(iz));
+        T fx = ix - T(x0), fy = iy - T(y0), fz = iz - T(z0);
+        T dix = 0, diy = 0, diz = 0;
+        for (int64_t c = 0; c < g.C; ++c) {
+          T acc = 0, gv = go ? go[c * P] : T(0);
+          for (int k = 0; k < 8; ++k) {
+            int dx = k & 1, dy = (k >> 1) & 1, dz = k >> 2;
+            int64_t x = x0 + dx, y = y0 + dy, z = z0 + dz;
+            if (x < 0 || x >= g.W || y < 0 || y >= g.H || z < 0 || z >= g.D) continue;
+            T wx = dx ? fx : 1 - fx, wy = dy ? fy : 1 - fy, wz = dz ? fz : 1 - fz;
+            int64_t off = c * V + (z * g.H + y) * g.W + x;
+            T v = src[off];
+            acc += wx * wy * wz * v;
+            if (go) {
+              if (gsrc) gsrc[off] += wx * wy * wz * gv;
+              T sx = dx ? T(1) : T(-1), sy = dy ? T(1) : T(-1), sz = dz ? T(1) : T(-1);
+              dix += sx * wy * wz * v * gv;
+              diy += sy * wx * wz * v * gv;
+              diz += sz * wx * wy * v * gv;
+            }
+          }
+          if (dst) dst[c * P] = acc;
+        }
+        if (ggrid) {
+          ggrid[i * 3] = dix * mx;
+          ggrid[i * 3 + 1] = diy * my;
+          ggrid[i * 3 + 2] = diz * mz;
+        }
+      }
+    }
+  });
+}
+
+Tensor grid_sample_3d(const Tensor& input, const Tensor& grid, const std::string& mode, Pad pad,
+                      bool align_corners) {
+  const char* op = "grid_sample";
+  TC_CHECK(grid.dim() == 5 && grid.size(4) == 3 && grid.size(0) == input.size(0), op,
+           ": expected grid of shape [", input.size(0), ", D_out, H_out, W_out, 3] for a 5-d input, got ",
+           shape_str(grid.sizes()));
+  TC_CHECK(mode == "bilinear" || mode == "nearest", op,
+           ": mode must be 'bilinear' or 'nearest' for 5-d inputs, got '", mode, "'");
+  GridGeom3 g{input.size(0), input.size(1), input.size(2), input.size(3), input.size(4), grid.size(1),
+              grid.size(2), grid.size(3), mode == "nearest", align_corners, pad};
+  TC_CHECK(g.D > 0 && g.H > 0 && g.W > 0, op, ": input ", shape_str(input.sizes()), " has an empty spatial dim");
+  Tensor x = contiguous(input), gr = contiguous(grid);
+  Tensor out = empty({g.N, g.C, g.Do, g.Ho, g.Wo}, TensorOptions(x.dtype()));
+  dispatch_dtype<kF32F64>(x.dtype(), op, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    grid3d<T>(x.data<T>(), gr.data<T>(), out.data<T>(), nullptr, nullptr, nullptr, g);
+  });
+  if (autograd::needs_grad({input, grid})) {
+    bool need_x = input.requires_grad(), need_g = grid.requires_grad();
+    autograd::record("GridSampler3DBackward0", {input, grid}, {out}, {input, grid},
+                     [g, need_x, need_g](const TensorList& s, const TensorList& gr_) -> TensorList {
+      Tensor go = contiguous(gr_[0]).detach(), xs = contiguous(s[0]).detach(), gs = contiguous(s[1]).detach();
+      Tensor gx = need_x ? zeros(xs.sizes(), TensorOptions(xs.dtype())) : Tensor();
+      Tensor gg = need_g ? empty(gs.sizes(), TensorOptions(gs.dtype())) : Tensor();
+      dispatch_dtype<kF32F64>(xs.dtype(), "grid_sample backward", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        grid3d<T>(xs.data<T>(), gs.data<T>(), nullptr, go.data<T>(), need_x ? gx.data<T>() : nullptr,
+                  need_g ? gg.data<T>() : nullptr, g);
+      });
+      return {gx, gg};
+    });
+  }
+  return out;
+}
+
 }  // namespace
 
 namespace functional {
@@ -272,8 +375,14 @@ Tensor grid_sample(const Tensor& input, const Tensor& grid, const std::string& m
                 ": expected a float32 or float64 input, got ", dtype_name(input.dtype()));
   TC_CHECK_TYPE(grid.dtype() == input.dtype(), op, ": grid dtype ", dtype_name(grid.dtype()),
                 " must match input dtype ", dtype_name(input.dtype()));
-  TC_CHECK(input.dim() == 4, op, ": expected a 4-d input (N, C, H, W), got shape ", shape_str(input.sizes()),
-           " (5-d volumetric sampling is not supported)");
+  TC_CHECK(input.dim() == 4 || input.dim() == 5, op, ": expected a 4-d (N, C, H, W) or 5-d (N, C, D, H, W) input, got shape ",
+           shape_str(input.sizes()));
+  TC_CHECK(padding_mode == "zeros" || padding_mode == "border" || padding_mode == "reflection", op,
+           ": padding_mode must be 'zeros', 'border' or 'reflection', got '", padding_mode, "'");
+  if (input.dim() == 5)
+    return grid_sample_3d(input, grid, mode,
+                          padding_mode == "zeros" ? Pad::Zeros : padding_mode == "border" ? Pad::Border : Pad::Reflection,
+                          align_corners);
   TC_CHECK(grid.dim() == 4 && grid.size(3) == 2 && grid.size(0) == input.size(0), op,
            ": expected grid of shape [", input.size(0), ", H_out, W_out, 2], got ", shape_str(grid.sizes()));
   TC_CHECK(mode == "bilinear" || mode == "nearest" || mode == "bicubic", op,

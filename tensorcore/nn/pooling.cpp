@@ -1,4 +1,4 @@
-// Pooling over 1-d and 2-d windows (1-d runs as 2-d with height 1). Forward kernels are direct
+// Pooling over 1-d, 2-d and 3-d windows (lower ranks run as 3-d with size-1 leading axes). Forward kernels are direct
 // loops parallel over (N*C) planes. Max-pool gradients route through the saved indices with the
 // core's scatter_add/gather (so double backward works); average pooling's forward and backward
 // kernels are each other's adjoints, so each is the other's vjp.
@@ -29,12 +29,16 @@ struct Axis {
   int64_t end_adaptive(int64_t o) const { return ((o + 1) * in + out - 1) / out; }
 };
 
+// Pooling geometry over up to three spatial axes (unused leading axes are 1 -> 1 identities).
 struct Pool2d {
   int64_t planes = 0;
-  Axis h, w;
+  Axis d, h, w;
   // avg only
   bool count_include_pad = true;
   int64_t divisor_override = 0;
+  int64_t in_plane() const { return d.in * h.in * w.in; }
+  int64_t out_plane() const { return d.out * h.out * w.out; }
+  int64_t window() const { return d.k * h.k * w.k; }
 };
 
 int64_t pooled_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil_mode) {
@@ -51,39 +55,49 @@ inline void clamp_window(int64_t start, int64_t end, int64_t step, int64_t n, in
   hi = std::min(end, n);
 }
 
+// The (clamped) max-pool window of output o along one axis.
+inline void max_window(const Axis& a, int64_t o, int64_t& lo, int64_t& hi, int64_t& step) {
+  int64_t s0 = a.start(o), s1 = a.adaptive ? a.end_adaptive(o) : s0 + (a.k - 1) * a.d + 1;
+  step = a.adaptive ? 1 : a.d;
+  clamp_window(s0, s1, step, a.in, lo, hi);
+}
+
 template <typename T>
 void max_pool_kernel(const T* x, T* y, int64_t* idx, const Pool2d& g) {
-  const int64_t in_plane = g.h.in * g.w.in, out_plane = g.h.out * g.w.out;
-  parallel_for(0, g.planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(out_plane * g.h.k * g.w.k, 1)),
+  const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
+  parallel_for(0, g.planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(out_plane * g.window(), 1)),
                [&](int64_t p0, int64_t p1) {
     for (int64_t pl = p0; pl < p1; ++pl) {
       const T* xp = x + pl * in_plane;
       T* yp = y + pl * out_plane;
       int64_t* ip = idx + pl * out_plane;
-      const int64_t hs = g.h.adaptive ? 1 : g.h.d, ws = g.w.adaptive ? 1 : g.w.d;
-      for (int64_t oh = 0; oh < g.h.out; ++oh) {
-        int64_t h0 = g.h.start(oh), h1 = g.h.adaptive ? g.h.end_adaptive(oh) : h0 + (g.h.k - 1) * g.h.d + 1;
-        int64_t hl, hh;
-        clamp_window(h0, h1, hs, g.h.in, hl, hh);
-        for (int64_t ow = 0; ow < g.w.out; ++ow) {
-          int64_t w0 = g.w.start(ow), w1 = g.w.adaptive ? g.w.end_adaptive(ow) : w0 + (g.w.k - 1) * g.w.d + 1;
-          int64_t wl, wh;
-          clamp_window(w0, w1, ws, g.w.in, wl, wh);
-          T best = -std::numeric_limits<T>::infinity();
-          int64_t best_i = hl * g.w.in + wl;
-          for (int64_t ih = hl; ih < hh; ih += hs) {
-            const T* row = xp + ih * g.w.in;
-            for (int64_t iw = wl; iw < wh; iw += ws) {
-              T v = row[iw];
-              // NaN propagates, as in torch.
-              if (v > best || v != v) {
-                best = v;
-                best_i = ih * g.w.in + iw;
+      int64_t o = 0;
+      for (int64_t od = 0; od < g.d.out; ++od) {
+        int64_t dl, dh, ds;
+        max_window(g.d, od, dl, dh, ds);
+        for (int64_t oh = 0; oh < g.h.out; ++oh) {
+          int64_t hl, hh, hs;
+          max_window(g.h, oh, hl, hh, hs);
+          for (int64_t ow = 0; ow < g.w.out; ++ow, ++o) {
+            int64_t wl, wh, ws;
+            max_window(g.w, ow, wl, wh, ws);
+            T best = -std::numeric_limits<T>::infinity();
+            int64_t best_i = (dl * g.h.in + hl) * g.w.in + wl;
+            for (int64_t id = dl; id < dh; id += ds)
+              for (int64_t ih = hl; ih < hh; ih += hs) {
+                const T* row = xp + (id * g.h.in + ih) * g.w.in;
+                for (int64_t iw = wl; iw < wh; iw += ws) {
+                  T v = row[iw];
+                  // NaN propagates, as in torch.
+                  if (v > best || v != v) {
+                    best = v;
+                    best_i = (id * g.h.in + ih) * g.w.in + iw;
+                  }
+                }
               }
-            }
+            yp[o] = best;
+            ip[o] = best_i;
           }
-          yp[oh * g.w.out + ow] = best;
-          ip[oh * g.w.out + ow] = best_i;
         }
       }
     }
@@ -105,72 +119,83 @@ void max_pool_backward_kernel(const T* gy, const int64_t* idx, T* gx, int64_t pl
   });
 }
 
-// Averaging window geometry shared by the forward and backward kernels.
-struct AvgWindow {
-  int64_t h0, h1, w0, w1;
-  double scale;
+// Averaging window along one axis: clamped bounds and the padded extent (for count_include_pad).
+struct AxisWindow {
+  int64_t lo, hi, padded;
 };
 
-AvgWindow avg_window(const Pool2d& g, int64_t oh, int64_t ow) {
-  AvgWindow a;
-  if (g.h.adaptive) {
-    a.h0 = g.h.start(oh);
-    a.h1 = g.h.end_adaptive(oh);
-    a.w0 = g.w.start(ow);
-    a.w1 = g.w.end_adaptive(ow);
-    a.scale = 1.0 / double((a.h1 - a.h0) * (a.w1 - a.w0));
-    return a;
+inline AxisWindow avg_axis(const Axis& a, int64_t o) {
+  if (a.adaptive) {
+    int64_t lo = a.start(o), hi = a.end_adaptive(o);
+    return {lo, hi, hi - lo};
   }
-  int64_t h0 = g.h.start(oh), w0 = g.w.start(ow);
-  int64_t h1 = std::min(h0 + g.h.k, g.h.in + g.h.p), w1 = std::min(w0 + g.w.k, g.w.in + g.w.p);
-  int64_t padded_count = (h1 - h0) * (w1 - w0);
-  a.h0 = std::max<int64_t>(h0, 0);
-  a.w0 = std::max<int64_t>(w0, 0);
-  a.h1 = std::min(h1, g.h.in);
-  a.w1 = std::min(w1, g.w.in);
+  int64_t s0 = a.start(o);
+  int64_t s1 = std::min(s0 + a.k, a.in + a.p);
+  return {std::max<int64_t>(s0, 0), std::min(s1, a.in), s1 - s0};
+}
+
+inline double avg_scale(const Pool2d& g, const AxisWindow& d, const AxisWindow& h, const AxisWindow& w) {
+  int64_t count = (d.hi - d.lo) * (h.hi - h.lo) * (w.hi - w.lo);
   int64_t divisor = g.divisor_override ? g.divisor_override
-                    : g.count_include_pad ? padded_count
-                                          : (a.h1 - a.h0) * (a.w1 - a.w0);
-  a.scale = divisor > 0 ? 1.0 / double(divisor) : 0.0;
-  return a;
+                    : (g.count_include_pad && !g.w.adaptive) ? d.padded * h.padded * w.padded
+                                                              : count;
+  return divisor > 0 ? 1.0 / double(divisor) : 0.0;
 }
 
 template <typename T>
 void avg_pool_kernel(const T* x, T* y, const Pool2d& g) {
-  const int64_t in_plane = g.h.in * g.w.in, out_plane = g.h.out * g.w.out;
+  const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
   parallel_for(0, g.planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(in_plane, 1)),
                [&](int64_t p0, int64_t p1) {
     for (int64_t pl = p0; pl < p1; ++pl) {
       const T* xp = x + pl * in_plane;
       T* yp = y + pl * out_plane;
-      for (int64_t oh = 0; oh < g.h.out; ++oh)
-        for (int64_t ow = 0; ow < g.w.out; ++ow) {
-          AvgWindow a = avg_window(g, oh, ow);
-          T acc = 0;
-          for (int64_t ih = a.h0; ih < a.h1; ++ih)
-            for (int64_t iw = a.w0; iw < a.w1; ++iw) acc += xp[ih * g.w.in + iw];
-          yp[oh * g.w.out + ow] = T(acc * T(a.scale));
+      int64_t o = 0;
+      for (int64_t od = 0; od < g.d.out; ++od) {
+        AxisWindow wd = avg_axis(g.d, od);
+        for (int64_t oh = 0; oh < g.h.out; ++oh) {
+          AxisWindow wh = avg_axis(g.h, oh);
+          for (int64_t ow = 0; ow < g.w.out; ++ow, ++o) {
+            AxisWindow ww = avg_axis(g.w, ow);
+            T acc = 0;
+            for (int64_t id = wd.lo; id < wd.hi; ++id)
+              for (int64_t ih = wh.lo; ih < wh.hi; ++ih) {
+                const T* row = xp + (id * g.h.in + ih) * g.w.in;
+                for (int64_t iw = ww.lo; iw < ww.hi; ++iw) acc += row[iw];
+              }
+            yp[o] = T(acc * T(avg_scale(g, wd, wh, ww)));
+          }
         }
+      }
     }
   });
 }
 
 template <typename T>
 void avg_pool_backward_kernel(const T* gy, T* gx, const Pool2d& g) {
-  const int64_t in_plane = g.h.in * g.w.in, out_plane = g.h.out * g.w.out;
+  const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
   parallel_for(0, g.planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(in_plane, 1)),
                [&](int64_t p0, int64_t p1) {
     for (int64_t pl = p0; pl < p1; ++pl) {
       T* xp = gx + pl * in_plane;
       const T* yp = gy + pl * out_plane;
       std::fill(xp, xp + in_plane, T(0));
-      for (int64_t oh = 0; oh < g.h.out; ++oh)
-        for (int64_t ow = 0; ow < g.w.out; ++ow) {
-          AvgWindow a = avg_window(g, oh, ow);
-          T v = yp[oh * g.w.out + ow] * T(a.scale);
-          for (int64_t ih = a.h0; ih < a.h1; ++ih)
-            for (int64_t iw = a.w0; iw < a.w1; ++iw) xp[ih * g.w.in + iw] += v;
+      int64_t o = 0;
+      for (int64_t od = 0; od < g.d.out; ++od) {
+        AxisWindow wd = avg_axis(g.d, od);
+        for (int64_t oh = 0; oh < g.h.out; ++oh) {
+          AxisWindow wh = avg_axis(g.h, oh);
+          for (int64_t ow = 0; ow < g.w.out; ++ow, ++o) {
+            AxisWindow ww = avg_axis(g.w, ow);
+            T v = yp[o] * T(avg_scale(g, wd, wh, ww));
+            for (int64_t id = wd.lo; id < wd.hi; ++id)
+              for (int64_t ih = wh.lo; ih < wh.hi; ++ih) {
+                T* row = xp + (id * g.h.in + ih) * g.w.in;
+                for (int64_t iw = ww.lo; iw < ww.hi; ++iw) row[iw] += v;
+              }
+          }
         }
+      }
     }
   });
 }
@@ -214,7 +239,7 @@ Tensor avg_backward_op(const Tensor& gy_in, const Pool2d& g, const Shape& in_sha
 Tensor max_backward_op(const Tensor& gy_in, const Tensor& idx, const Pool2d& g, const Shape& in_shape) {
   Tensor gy = contiguous(gy_in);
   Tensor gx = empty(in_shape, TensorOptions(gy.dtype()));
-  const int64_t in_plane = g.h.in * g.w.in, out_plane = g.h.out * g.w.out;
+  const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
   dispatch_dtype<kF32F64>(gy.dtype(), "max_pool backward", [&](auto tag) {
     using T = typename decltype(tag)::type;
     max_pool_backward_kernel<T>(gy.data<T>(), idx.data<int64_t>(), gx.data<T>(), g.planes, out_plane, in_plane);
@@ -288,9 +313,9 @@ Pool2d window_geometry(const char* op, int nd, const Tensor& input, const functi
   Shape p = param(padding_in, nd, op, "padding");
   Shape d = param(dilation_in, nd, op, "dilation");
   Pool2d g;
-  Axis* axes[2] = {&g.h, &g.w};
+  Axis* axes[3] = {&g.d, &g.h, &g.w};
   for (int i = 0; i < nd; ++i) {
-    Axis& a = *axes[2 - nd + i];
+    Axis& a = *axes[3 - nd + i];
     a.in = input.size(input.dim() - nd + i);
     a.k = k[i];
     a.s = s[i];
@@ -309,7 +334,8 @@ Pool2d window_geometry(const char* op, int nd, const Tensor& input, const functi
 
 Shape out_shape_of(const PoolInput& p, int nd, const Pool2d& g) {
   Shape s = p.batch_shape;
-  if (nd == 2) s.push_back(g.h.out);
+  if (nd == 3) s.push_back(g.d.out);
+  if (nd >= 2) s.push_back(g.h.out);
   s.push_back(g.w.out);
   return s;
 }
@@ -341,10 +367,10 @@ Tensor avg_pool(const char* op, int nd, const Tensor& input, const functional::I
 Pool2d adaptive_geometry(const char* op, int nd, const Tensor& input, const functional::IntList& output_size) {
   Shape o = param(output_size, nd, op, "output_size");
   Pool2d g;
-  g.h.adaptive = g.w.adaptive = true;  // an unused leading axis (1-d) is a 1 -> 1 identity
-  Axis* axes[2] = {&g.h, &g.w};
+  g.d.adaptive = g.h.adaptive = g.w.adaptive = true;  // unused leading axes are 1 -> 1 identities
+  Axis* axes[3] = {&g.d, &g.h, &g.w};
   for (int i = 0; i < nd; ++i) {
-    Axis& a = *axes[2 - nd + i];
+    Axis& a = *axes[3 - nd + i];
     a.in = input.size(input.dim() - nd + i);
     a.out = o[i] < 0 ? a.in : o[i];  // torch: None keeps the input size (passed as -1)
     TC_CHECK(a.out > 0, op, ": output_size must be positive, got ", shape_str(o));
@@ -411,41 +437,84 @@ std::pair<Tensor, Tensor> adaptive_max_pool2d_with_indices(const Tensor& input, 
   return max_forward_op(input, g, out_shape_of(p, 2, g));
 }
 
-Tensor max_unpool2d(const Tensor& input, const Tensor& indices, const IntList& kernel_size,
-                    const IntList& stride, const IntList& padding, const IntList& output_size) {
-  const char* op = "max_unpool2d";
-  TC_CHECK(input.dim() == 3 || input.dim() == 4, op, ": expected a 3-d or 4-d input, got shape ",
-           shape_str(input.sizes()));
+std::pair<Tensor, Tensor> max_pool3d_with_indices(const Tensor& input, const IntList& kernel_size,
+                                                  const IntList& stride, const IntList& padding,
+                                                  const IntList& dilation, bool ceil_mode) {
+  return max_pool("max_pool3d", 3, input, kernel_size, stride, padding, dilation, ceil_mode);
+}
+Tensor max_pool3d(const Tensor& input, const IntList& kernel_size, const IntList& stride,
+                  const IntList& padding, const IntList& dilation, bool ceil_mode) {
+  return max_pool3d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode).first;
+}
+Tensor avg_pool3d(const Tensor& input, const IntList& kernel_size, const IntList& stride,
+                  const IntList& padding, bool ceil_mode, bool count_include_pad,
+                  std::optional<int64_t> divisor_override) {
+  return avg_pool("avg_pool3d", 3, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                  divisor_override);
+}
+Tensor adaptive_avg_pool3d(const Tensor& input, const IntList& output_size) {
+  PoolInput p = pool_input("adaptive_avg_pool3d", 3, input);
+  Pool2d g = adaptive_geometry("adaptive_avg_pool3d", 3, input, output_size);
+  g.planes = p.planes;
+  return avg_forward_op(input, g, out_shape_of(p, 3, g));
+}
+std::pair<Tensor, Tensor> adaptive_max_pool3d_with_indices(const Tensor& input, const IntList& output_size) {
+  PoolInput p = pool_input("adaptive_max_pool3d", 3, input);
+  Pool2d g = adaptive_geometry("adaptive_max_pool3d", 3, input, output_size);
+  g.planes = p.planes;
+  return max_forward_op(input, g, out_shape_of(p, 3, g));
+}
+
+namespace {
+Tensor max_unpool(const char* op, int nd, const Tensor& input, const Tensor& indices, const IntList& kernel_size,
+                  const IntList& stride, const IntList& padding, const IntList& output_size) {
+  TC_CHECK(input.defined() && indices.defined(), op, ": input and indices must be tensors");
+  TC_CHECK(input.dim() == nd + 1 || input.dim() == nd + 2, op, ": expected a ", nd + 1, "-d or ", nd + 2,
+           "-d input, got shape ", shape_str(input.sizes()));
   TC_CHECK(indices.sizes() == input.sizes(), op, ": indices shape ", shape_str(indices.sizes()),
            " must match input shape ", shape_str(input.sizes()));
   TC_CHECK_TYPE(indices.dtype() == DType::Int64, op, ": indices must be int64, got ", dtype_name(indices.dtype()));
-  Shape k = param(kernel_size, 2, op, "kernel_size");
-  Shape s = stride.empty() ? k : param(stride, 2, op, "stride");
-  Shape p = param(padding, 2, op, "padding");
-  int64_t H = input.size(-2), W = input.size(-1);
-  int64_t oh = (H - 1) * s[0] - 2 * p[0] + k[0], ow = (W - 1) * s[1] - 2 * p[1] + k[1];
+  Shape k = param(kernel_size, nd, op, "kernel_size");
+  Shape s = stride.empty() ? k : param(stride, nd, op, "stride");
+  Shape p = param(padding, nd, op, "padding");
+  Shape in(input.sizes().end() - nd, input.sizes().end()), out(static_cast<size_t>(nd));
+  for (int i = 0; i < nd; ++i) out[size_t(i)] = (in[size_t(i)] - 1) * s[size_t(i)] - 2 * p[size_t(i)] + k[size_t(i)];
   if (!output_size.empty()) {
-    Shape o(output_size.end() - 2, output_size.end());
-    TC_CHECK(output_size.size() >= 2, op, ": output_size must have at least 2 entries");
-    TC_CHECK(std::abs(o[0] - oh) < s[0] && std::abs(o[1] - ow) < s[1], op, ": output_size ",
-             shape_str(o), " is not within one stride of the default output size [", oh, ", ", ow, "]");
-    oh = o[0];
-    ow = o[1];
+    TC_CHECK(int64_t(output_size.size()) >= nd, op, ": output_size must have at least ", nd, " entries, got ",
+             shape_str(output_size));
+    Shape o(output_size.end() - nd, output_size.end());
+    for (int i = 0; i < nd; ++i)
+      TC_CHECK(std::abs(o[size_t(i)] - out[size_t(i)]) < s[size_t(i)], op, ": output_size ", shape_str(o),
+               " is not within one stride of the default output size ", shape_str(out));
+    out = o;
   }
-  Shape lead(input.sizes().begin(), input.sizes().end() - 2);
-  int64_t planes = shape_numel(lead);
-  Tensor flat_idx = reshape(indices, {planes, H * W});
+  Shape lead(input.sizes().begin(), input.sizes().end() - nd);
+  int64_t planes = shape_numel(lead), in_plane = shape_numel(in), out_plane = shape_numel(out);
+  Tensor flat_idx = reshape(indices, {planes, in_plane});
   if (flat_idx.numel() > 0) {
     int64_t mx = max(flat_idx).item<int64_t>(), mn = min(flat_idx).item<int64_t>();
-    TC_CHECK_INDEX(mn >= 0 && mx < oh * ow, op, ": found an invalid max index ", mn < 0 ? mn : mx,
-                   " (output plane has ", oh * ow, " elements)");
+    TC_CHECK_INDEX(mn >= 0 && mx < out_plane, op, ": found an invalid max index ", mn < 0 ? mn : mx,
+                   " (output plane has ", out_plane, " elements)");
   }
-  Tensor out = scatter(zeros({planes, oh * ow}, TensorOptions(input.dtype())), 1, flat_idx,
-                       reshape(input, {planes, H * W}));
+  Tensor res = scatter(zeros({planes, out_plane}, TensorOptions(input.dtype())), 1, flat_idx,
+                       reshape(input, {planes, in_plane}));
   Shape out_shape = lead;
-  out_shape.push_back(oh);
-  out_shape.push_back(ow);
-  return reshape(out, out_shape);
+  out_shape.insert(out_shape.end(), out.begin(), out.end());
+  return reshape(res, out_shape);
+}
+}  // namespace
+
+Tensor max_unpool1d(const Tensor& input, const Tensor& indices, const IntList& kernel_size, const IntList& stride,
+                    const IntList& padding, const IntList& output_size) {
+  return max_unpool("max_unpool1d", 1, input, indices, kernel_size, stride, padding, output_size);
+}
+Tensor max_unpool2d(const Tensor& input, const Tensor& indices, const IntList& kernel_size, const IntList& stride,
+                    const IntList& padding, const IntList& output_size) {
+  return max_unpool("max_unpool2d", 2, input, indices, kernel_size, stride, padding, output_size);
+}
+Tensor max_unpool3d(const Tensor& input, const Tensor& indices, const IntList& kernel_size, const IntList& stride,
+                    const IntList& padding, const IntList& output_size) {
+  return max_unpool("max_unpool3d", 3, input, indices, kernel_size, stride, padding, output_size);
 }
 
 }  // namespace functional

@@ -272,6 +272,34 @@ Tensor rnn_relu_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, 
 }  // namespace functional
 }  // namespace tc::nn
 
+namespace tc::nn {
+namespace {
+
+// Splits [T, ...] into its T steps under one autograd node whose vjp stacks the step gradients
+// once (the core's unbind is T separate selects, whose backward would materialize T full-size
+// zero tensors).
+TensorList unbind_steps(const Tensor& a) {
+  const int64_t T = a.size(0);
+  Tensor base = a.detach();
+  TensorList steps;
+  steps.reserve(size_t(T));
+  for (int64_t t = 0; t < T; ++t) steps.push_back(select(base, 0, t));
+  if (autograd::needs_grad({a})) {
+    Shape step_shape(a.sizes().begin() + 1, a.sizes().end());
+    DType dt = a.dtype();
+    autograd::record("UnbindBackward0", {a}, steps, {}, [step_shape, dt](const TensorList&, const TensorList& g) -> TensorList {
+      TensorList parts;
+      parts.reserve(g.size());
+      for (const Tensor& gt : g) parts.push_back(gt.defined() ? gt : zeros(step_shape, TensorOptions(dt)));
+      return {stack(parts, 0)};
+    });
+  }
+  return steps;
+}
+
+}  // namespace
+}  // namespace tc::nn
+
 namespace tc::nn::functional {
 
 // One LSTM/GRU layer over a whole sequence: the input projection of every step is one GEMM up
@@ -291,10 +319,11 @@ std::tuple<Tensor, Tensor, Tensor> lstm_layer(const Tensor& input, const Tensor&
   TC_CHECK(c.sizes() == h.sizes(), op, ": expected cell state of shape ", shape_str(h.sizes()), ", got ",
            shape_str(c.sizes()));
   Tensor gi_all = reshape(gates_of(reshape(input, {T * N, I}), w_ih, b_ih), {T, N, 4 * H});
+  TensorList gi = T > 0 ? unbind_steps(gi_all) : TensorList{};
   TensorList outs(static_cast<size_t>(T));
   for (int64_t s = 0; s < T; ++s) {
     int64_t t = reverse ? T - 1 - s : s;
-    auto hc = lstm_gates(select(gi_all, 0, t), gates_of(h, w_hh, b_hh), c);
+    auto hc = lstm_gates(gi[size_t(t)], gates_of(h, w_hh, b_hh), c);
     h = hc.first;
     c = hc.second;
     outs[size_t(t)] = h;
@@ -314,10 +343,11 @@ std::pair<Tensor, Tensor> gru_layer(const Tensor& input, const Tensor& h0, const
   const int64_t H = w_hh.size(1);
   Tensor h = a.h;
   Tensor gi_all = reshape(gates_of(reshape(input, {T * N, I}), w_ih, b_ih), {T, N, 3 * H});
+  TensorList gi = T > 0 ? unbind_steps(gi_all) : TensorList{};
   TensorList outs(static_cast<size_t>(T));
   for (int64_t s = 0; s < T; ++s) {
     int64_t t = reverse ? T - 1 - s : s;
-    h = gru_gates(select(gi_all, 0, t), gates_of(h, w_hh, b_hh), h);
+    h = gru_gates(gi[size_t(t)], gates_of(h, w_hh, b_hh), h);
     outs[size_t(t)] = h;
   }
   Tensor out = T > 0 ? stack(outs, 0) : zeros({0, N, H}, TensorOptions(input.dtype()));

@@ -103,7 +103,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
             return _C_nn.adaptive_avg_pool1d(input, output_size)
         if dim == 2:
             return _C_nn.adaptive_avg_pool2d(input, output_size)
-        raise NotImplementedError("interpolate: mode='area' supports 3-d and 4-d inputs")
+        return _C_nn.adaptive_avg_pool3d(input, output_size)
     return _C_nn._interpolate(input, output_size, mode, bool(align_corners), scale_factors, antialias)
 
 
@@ -166,3 +166,17 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
 
 
 __all__ += ["dropout", "alpha_dropout", "feature_alpha_dropout", "dropout1d", "dropout2d", "dropout3d"]
+
+max_pool3d = _C_nn.max_pool3d
+max_pool3d_with_indices = _C_nn.max_pool3d_with_indices
+avg_pool3d = _C_nn.avg_pool3d
+adaptive_avg_pool3d = _C_nn.adaptive_avg_pool3d
+adaptive_max_pool3d = _C_nn.adaptive_max_pool3d
+
+__all__ += ["max_pool3d", "max_pool3d_with_indices", "avg_pool3d", "adaptive_avg_pool3d",
+            "adaptive_max_pool3d"]
+
+max_unpool1d = _C_nn.max_unpool1d
+max_unpool3d = _C_nn.max_unpool3d
+
+__all__ += ["max_unpool1d", "max_unpool3d"]

@@ -101,3 +101,12 @@ def test_embedding_errors(F):
         F.embedding_bag(tc.tensor(np.array([[1, 2]])), w, per_sample_weights=tc.ones(1, 2), mode="mean")
     with pytest.raises(ValueError, match="offsets has to be None if input is 2-d"):
         F.embedding_bag(tc.tensor(np.array([[1, 2]])), w, tc.tensor(np.array([0])))
+
+
+def test_embedding_double_backward(F):
+    # Gradients are tensor ops (index_add), so second derivatives flow through grad_output.
+    w = tc.tensor(randn(6, 3)).requires_grad_(True)
+    idx = tc.tensor(np.array([0, 5, 3, 3]))
+    assert tc.autograd.gradgradcheck(lambda w: F.embedding(idx, w) ** 2, (w,))
+    assert tc.autograd.gradgradcheck(
+        lambda w: F.embedding_bag(idx, w, tc.tensor(np.array([0, 2])), mode="max") ** 2, (w,))

@@ -62,3 +62,22 @@ def test_grid_sample_errors(F):
         F.grid_sample(tc.zeros(1, 1, 3, 3), tc.zeros(1, 3, 3, 2), padding_mode="wrap")
     with pytest.raises(ValueError, match=r"affine_grid: expected theta of shape \[2, 2, 3\]"):
         F.affine_grid(tc.zeros(2, 3, 3), (2, 1, 4, 4))
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_grid_sample_5d_matches_torch(F, torch_ref, mode, padding_mode, align_corners):
+    x = RNG.standard_normal((2, 3, 4, 5, 6))
+    grid = RNG.uniform(-1.3, 1.3, size=(2, 3, 2, 4, 3))
+    tx, tg = tc.tensor(x).requires_grad_(True), tc.tensor(grid).requires_grad_(True)
+    rx, rg = torch_ref.tensor(x, requires_grad=True), torch_ref.tensor(grid, requires_grad=True)
+    kw = dict(mode=mode, padding_mode=padding_mode, align_corners=align_corners)
+    y = F.grid_sample(tx, tg, **kw)
+    ry = torch_ref.nn.functional.grid_sample(rx, rg, **kw)
+    np.testing.assert_allclose(y.detach().numpy(), ry.detach().numpy(), rtol=1e-12, atol=1e-12)
+    g = RNG.standard_normal(tuple(y.shape))
+    (y * tc.tensor(g)).sum().backward()
+    (ry * torch_ref.tensor(g)).sum().backward()
+    np.testing.assert_allclose(tx.grad.numpy(), rx.grad.numpy(), rtol=1e-11, atol=1e-11)
+    np.testing.assert_allclose(tg.grad.numpy(), rg.grad.numpy(), rtol=1e-10, atol=1e-10)

@@ -27,6 +27,7 @@ CASES = [
     ((1, 2, 3, 4, 5), dict(size=(5, 3, 7), mode="trilinear")),
     ((1, 2, 3, 4, 5), dict(scale_factor=2, mode="nearest")),
     ((2, 3, 9, 8), dict(size=(4, 3), mode="area")),
+    ((1, 2, 5, 6, 7), dict(size=(2, 3, 4), mode="area")),
 ]
 
 

@@ -41,6 +41,13 @@ POOL_CASES = [
     ("adaptive_avg_pool1d", (2, 3, 10), dict(output_size=4)),
     ("adaptive_max_pool2d", (2, 3, 9, 7), dict(output_size=(4, 3), return_indices=True)),
     ("adaptive_max_pool1d", (2, 3, 10), dict(output_size=3, return_indices=True)),
+    ("max_pool3d", (2, 2, 5, 6, 7), dict(kernel_size=3, stride=2, padding=1, return_indices=True)),
+    ("max_pool3d", (2, 5, 6, 7), dict(kernel_size=(2, 3, 2), dilation=(1, 1, 2), ceil_mode=True)),
+    ("avg_pool3d", (2, 2, 5, 6, 7), dict(kernel_size=3, stride=2, padding=1, count_include_pad=False)),
+    ("avg_pool3d", (2, 2, 5, 6, 7), dict(kernel_size=(2, 3, 3), ceil_mode=True, divisor_override=7)),
+    ("adaptive_avg_pool3d", (2, 2, 5, 6, 7), dict(output_size=(2, 4, 1))),
+    ("adaptive_avg_pool3d", (2, 2, 5, 6, 7), dict(output_size=1)),
+    ("adaptive_max_pool3d", (2, 2, 5, 6, 7), dict(output_size=(3, 2, 4), return_indices=True)),
 ]
 
 
@@ -69,6 +76,18 @@ def test_max_unpool2d_matches_torch(F, torch_ref):
     np.testing.assert_array_equal(u.numpy(), ru.numpy())
     u2 = F.max_unpool2d(y, idx, 2, output_size=(9, 7))
     assert tuple(u2.shape) == (2, 3, 9, 7)
+
+
+@pytest.mark.parametrize("nd,shape", [(1, (2, 3, 9)), (3, (2, 2, 4, 6, 5))])
+def test_max_unpool_1d_3d_match_torch(F, torch_ref, nd, shape):
+    x = randn(*shape)
+    y, idx = getattr(F, f"max_pool{nd}d")(tc.tensor(x), 2, return_indices=True)
+    ry, ridx = getattr(torch_ref.nn.functional, f"max_pool{nd}d")(torch_ref.tensor(x), 2, return_indices=True)
+    np.testing.assert_array_equal(idx.numpy(), ridx.numpy())
+    out_size = shape[2:]
+    u = getattr(F, f"max_unpool{nd}d")(y, idx, 2, output_size=out_size)
+    ru = getattr(torch_ref.nn.functional, f"max_unpool{nd}d")(ry, ridx, 2, output_size=out_size)
+    np.testing.assert_array_equal(u.numpy(), ru.numpy())
 
 
 def test_pooling_gradcheck(F):

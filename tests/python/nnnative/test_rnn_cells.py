@@ -105,3 +105,12 @@ def test_sequence_layers_match_torch(F, torch_ref, kind, reverse):
     w_ref = getattr(ref, f"weight_hh_l0{sfx}").grad.numpy()
     np.testing.assert_allclose(tp[1].grad.numpy(), w_ref, rtol=1e-9, atol=1e-11)
     assert G * H == params[0].shape[0]
+
+
+def test_sequence_layer_gradcheck(F):
+    T, N, I, H = 3, 2, 3, 2
+    x = leaf(randn(T, N, I))
+    w, u, b = leaf(randn(3 * H, I)), leaf(randn(3 * H, H)), leaf(randn(3 * H))
+    assert tc.autograd.gradcheck(lambda x, w, u, b: F.gru_layer(x, None, w, u, b, b, reverse=True)[0], (x, w, u, b))
+    w4, u4 = leaf(randn(4 * H, I)), leaf(randn(4 * H, H))
+    assert tc.autograd.gradcheck(lambda x, w, u: F.lstm_layer(x, None, None, w, u)[0], (x, w4, u4))
