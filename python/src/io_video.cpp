@@ -14,7 +14,9 @@ io::MediaSource to_media_source(py::handle src, const char* op) {
     return io::MediaSource::memory(src.cast<std::string>());
   }
   if (PyByteArray_Check(src.ptr()) || PyMemoryView_Check(src.ptr())) {
-    return io::MediaSource::memory(py::bytes(py::reinterpret_borrow<py::object>(src)).cast<std::string>());
+    auto bytes = py::reinterpret_steal<py::object>(PyBytes_FromObject(src.ptr()));
+    if (!bytes) throw py::error_already_set();
+    return io::MediaSource::memory(bytes.cast<std::string>());
   }
   if (is_tensor(src)) {
     const Tensor t = src.cast<Tensor>();

@@ -213,27 +213,18 @@ struct VideoReader::Impl {
     reset_decode_state();
     const int64_t target = seconds_to_ticks(t);
     if (keyframes_only) {
-      if (t >= end_seconds()) {
+      if (t >= end_seconds() || !seek_demuxer(target)) {
         finished = true;
         return;
       }
-      if (avformat_index_get_entries_count(stream) == 0) {
-        // Some demuxers (Matroska) load their index on the first seek.
-        if (!seek_demuxer(target)) {
-          finished = true;
-          return;
-        }
+      const int64_t kf = nearest_keyframe(t / time_base());
+      if (!seek_demuxer(kf)) {
+        finished = true;
+        return;
       }
-      const AVIndexEntry* before =
-          avformat_index_get_entry_from_timestamp(stream, target, AVSEEK_FLAG_BACKWARD);
-      const AVIndexEntry* after = avformat_index_get_entry_from_timestamp(stream, target, 0);
-      int64_t kf = target;
-      if (before && after) {
-        kf = (target - before->timestamp <= after->timestamp - target) ? before->timestamp : after->timestamp;
-      } else if (before || after) {
-        kf = before ? before->timestamp : after->timestamp;
-      }
-      if (!seek_demuxer(kf)) finished = true;
+      // Leading frames of an open GOP come out before the keyframe: drop them.
+      discard_before = kf;
+      discard_before_sec = double(kf) * time_base();
       return;
     }
     discard_before = target;
@@ -250,6 +241,31 @@ struct VideoReader::Impl {
     landing_target = target;
     landing_pos = target;
     landing_retries = 0;
+  }
+
+  // With the demuxer just moved to the keyframe at or before `target`, reads packets (without
+  // decoding) up to the next keyframe and returns the pts of whichever of the two lies nearer.
+  // Index timestamps cannot be used for this: some containers (MP4) index decode timestamps.
+  int64_t nearest_keyframe(double target) {
+    std::optional<int64_t> first, second;
+    while (!second) {
+      if (av_read_frame(fmt(), packet.get()) < 0) break;
+      const bool mine = packet->stream_index == stream->index;
+      const int64_t ts = packet->pts != AV_NOPTS_VALUE ? packet->pts : packet->dts;
+      const bool key = (packet->flags & AV_PKT_FLAG_KEY) != 0;
+      av_packet_unref(packet.get());
+      if (!mine || ts == AV_NOPTS_VALUE) continue;
+      if (key && !first) {
+        first = ts;
+      } else if (key && ts > *first) {
+        second = ts;
+      }
+      // Past target + (target - first) no later keyframe can be nearer than the first.
+      if (first && !second && ts > target && ts - target > target - double(*first)) break;
+    }
+    if (!first) return seconds_to_ticks(target * time_base());
+    if (second && double(*second) - target < target - double(*first)) return *second;
+    return *first;
   }
 
   // Sends the next packet of the current stream to the decoder (or the flush packet at EOF).
