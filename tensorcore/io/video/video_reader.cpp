@@ -196,6 +196,15 @@ struct VideoReader::Impl {
     return true;
   }
 
+  // Lossy audio decoded from a seek point is wrong for its first frame or two (overlapping
+  // transforms, Opus pre-roll), so exact audio seeks start decoding that much earlier.
+  int64_t audio_preroll_ticks() const {
+    const AVCodecParameters* par = stream->codecpar;
+    if (par->codec_type != AVMEDIA_TYPE_AUDIO || par->sample_rate <= 0) return 0;
+    const int64_t samples = std::max<int64_t>(par->seek_preroll, 2 * int64_t(par->frame_size));
+    return av_rescale_q(samples, AVRational{1, par->sample_rate}, stream->time_base);
+  }
+
   double end_seconds() const {
     if (std::isnan(info.duration)) return std::numeric_limits<double>::infinity();
     return info.start_time + info.duration;
@@ -229,7 +238,8 @@ struct VideoReader::Impl {
     }
     discard_before = target;
     discard_before_sec = t;
-    if (!seek_demuxer(target)) {
+    const int64_t seek_pos = target - audio_preroll_ticks();
+    if (!seek_demuxer(seek_pos)) {
       // Containers without seek support: rewind and decode forward instead.
       if (!seek_demuxer(start_ticks())) {
         throw DecodeError(concat("VideoReader: cannot seek to ", t, " s in ", name()));
@@ -237,9 +247,9 @@ struct VideoReader::Impl {
       discard_before = target;
       return;
     }
-    check_landing = target > start_ticks();
+    check_landing = seek_pos > start_ticks();
     landing_target = target;
-    landing_pos = target;
+    landing_pos = seek_pos;
     landing_retries = 0;
   }
 
@@ -339,7 +349,7 @@ struct VideoReader::Impl {
       // Audio: keep only the samples from the seek target on.
       int64_t skip = 0;
       if (f->sample_rate > 0 && out.pts < discard_before_sec) {
-        skip = int64_t(std::llround((discard_before_sec - out.pts) * f->sample_rate));
+        skip = int64_t(std::ceil((discard_before_sec - out.pts) * f->sample_rate - 1e-6));
         if (skip >= f->nb_samples) {
           av_frame_unref(f);
           return std::nullopt;
