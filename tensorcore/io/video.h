@@ -98,8 +98,9 @@ class VideoReader {
 };
 
 struct VideoClip {
-  Tensor video;  // T x H x W x 3 uint8 (0 x 0 x 0 x 3 when there is no video / no frame)
-  Tensor audio;  // C x N float32 (0 x 0 when there is no audio)
+  // Empty results have torchvision's shapes: video 0 x 1 x 1 x 3, audio 1 x 0.
+  Tensor video;  // T x H x W x 3 uint8
+  Tensor audio;  // C x N float32
   std::vector<int64_t> video_timestamps;  // ticks of the video stream's time base
   std::vector<double> video_pts;          // seconds
   int64_t video_time_base_num = 0, video_time_base_den = 1;

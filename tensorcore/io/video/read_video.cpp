@@ -42,7 +42,7 @@ void read_video_frames(VideoReader& reader, double start, double end, VideoClip&
     frames.push_back(std::move(f->data));
   }
   if (frames.empty()) {
-    clip.video = empty({0, 0, 0, 3}, TensorOptions(DType::UInt8));
+    clip.video = empty({0, 1, 1, 3}, TensorOptions(DType::UInt8));
     return;
   }
   Shape sizes = frames.front().sizes();
@@ -89,7 +89,7 @@ void read_audio_samples(VideoReader& reader, double start, double end, VideoClip
     if (keep < n) break;
   }
   if (chunks.empty()) {
-    clip.audio = empty({0, 0}, TensorOptions(DType::Float32));
+    clip.audio = empty({1, 0}, TensorOptions(DType::Float32));
     return;
   }
   clip.audio = empty({channels, total}, TensorOptions(DType::Float32));
@@ -111,8 +111,8 @@ VideoClip read_video(const MediaSource& source, double start, double end, bool w
   TC_CHECK(!std::isnan(start) && !std::isnan(end), "read_video: start and end must be numbers");
   TC_CHECK(end >= start, "read_video: end_pts (", end, ") must be >= start_pts (", start, ")");
   VideoClip clip;
-  clip.video = empty({0, 0, 0, 3}, TensorOptions(DType::UInt8));
-  clip.audio = empty({0, 0}, TensorOptions(DType::Float32));
+  clip.video = empty({0, 1, 1, 3}, TensorOptions(DType::UInt8));
+  clip.audio = empty({1, 0}, TensorOptions(DType::Float32));
   // One demuxer serves both streams: open on video (or audio when there is none), then switch.
   std::optional<VideoReader> reader;
   for (const char* stream : {"video", "audio"}) {

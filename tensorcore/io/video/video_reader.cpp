@@ -205,6 +205,18 @@ struct VideoReader::Impl {
     return av_rescale_q(samples, AVRational{1, par->sample_rate}, stream->time_base);
   }
 
+  // Back to the start of the stream, giving the frames a fresh reader gives. The seek goes to
+  // the pre-roll before the start (AAC's priming packet has a negative pts) and what decodes
+  // before the start time is dropped here, as the decoder itself does only on a fresh open.
+  void rewind() {
+    if (!seek_demuxer(start_ticks() - audio_preroll_ticks())) {
+      throw DecodeError(concat("VideoReader: cannot rewind ", name(), " to read stream '",
+                               stream_spec, "'"));
+    }
+    discard_before = start_ticks();
+    discard_before_sec = double(start_ticks()) * time_base();
+  }
+
   double end_seconds() const {
     if (std::isnan(info.duration)) return std::numeric_limits<double>::infinity();
     return info.start_time + info.duration;
@@ -241,10 +253,9 @@ struct VideoReader::Impl {
     const int64_t seek_pos = target - audio_preroll_ticks();
     if (!seek_demuxer(seek_pos)) {
       // Containers without seek support: rewind and decode forward instead.
-      if (!seek_demuxer(start_ticks())) {
-        throw DecodeError(concat("VideoReader: cannot seek to ", t, " s in ", name()));
-      }
-      discard_before = target;
+      rewind();
+      discard_before = std::max(discard_before, target);
+      discard_before_sec = std::max(discard_before_sec, t);
       return;
     }
     check_landing = seek_pos > start_ticks();
@@ -401,11 +412,7 @@ void VideoReader::seek(double t, bool keyframes_only) { impl_->seek(t, keyframes
 
 void VideoReader::set_current_stream(const std::string& stream) {
   impl_->open_stream(stream);
-  // Rewind: the new stream is read from its start.
-  if (!impl_->seek_demuxer(impl_->start_ticks())) {
-    throw DecodeError(concat("VideoReader: cannot rewind ", impl_->name(), " to read stream '",
-                             stream, "'"));
-  }
+  impl_->rewind();
 }
 
 const std::string& VideoReader::current_stream() const { return impl_->stream_spec; }
