@@ -107,6 +107,11 @@ struct VideoReader::Impl {
   int64_t landing_pos = 0;
   int landing_retries = 0;
 
+  // Packets of the stream read since its start, while no seek has intervened: at the end of the
+  // input a count below what the container declares means the file was cut short.
+  int64_t packets_from_start = 0;
+  bool counting_from_start = true;
+
   Impl(MediaSource src, const VideoReaderOptions& opts)
       : source(std::move(src)), demux(open_demuxer(source)), num_threads(opts.num_threads) {
     TC_CHECK(num_threads >= 0, "VideoReader: num_threads must be >= 0, but got ", num_threads);
@@ -138,8 +143,17 @@ struct VideoReader::Impl {
       if (st->codecpar->codec_type != want.type) continue;
       if (seen++ == want.index) found = st;
     }
-    TC_CHECK(found, "VideoReader: no stream '", spec, "' in ", name(), " (it has ",
-             stream_summary(), ")");
+    if (!found) {
+      bool any = false;
+      for (unsigned i = 0; i < fmt()->nb_streams; ++i) {
+        const auto t = fmt()->streams[i]->codecpar->codec_type;
+        any = any || t == AVMEDIA_TYPE_VIDEO || t == AVMEDIA_TYPE_AUDIO;
+      }
+      // Asking for a stream a valid file lacks is a usage error; no streams at all is bad data.
+      if (!any) throw DecodeError(concat("VideoReader: no video or audio stream found in ", name()));
+      throw ValueError(concat("VideoReader: no stream '", spec, "' in ", name(), " (it has ",
+                              stream_summary(), ")"));
+    }
     const AVCodec* decoder = avcodec_find_decoder(found->codecpar->codec_id);
     if (!decoder) {
       throw DecodeError(concat("VideoReader: unsupported codec '",
@@ -169,6 +183,8 @@ struct VideoReader::Impl {
     info = describe_stream(fmt(), found, type_index);
     reset_decode_state();
     fallback_ts = start_ticks();
+    packets_from_start = 0;
+    counting_from_start = true;
   }
 
   void reset_decode_state() {
@@ -193,6 +209,7 @@ struct VideoReader::Impl {
     input_done = false;
     finished = false;
     fallback_ts = ts;
+    counting_from_start = false;
     return true;
   }
 
@@ -215,6 +232,8 @@ struct VideoReader::Impl {
     }
     discard_before = start_ticks();
     discard_before_sec = double(start_ticks()) * time_base();
+    packets_from_start = 0;
+    counting_from_start = true;
   }
 
   double end_seconds() const {
@@ -294,6 +313,13 @@ struct VideoReader::Impl {
     for (;;) {
       int err = av_read_frame(fmt(), packet.get());
       if (err == AVERROR_EOF) {
+        // Video only: audio stream headers count samples or blocks rather than packets.
+        if (counting_from_start && is_video() && stream->nb_frames > 0 &&
+            packets_from_start < stream->nb_frames) {
+          throw DecodeError(concat("VideoReader: ", name(), " is truncated: stream '", stream_spec,
+                                   "' declares ", stream->nb_frames, " packets but the input ends after ",
+                                   packets_from_start));
+        }
         input_done = true;
         err = avcodec_send_packet(codec.get(), nullptr);
         if (err < 0 && err != AVERROR_EOF) throw_av_error("cannot flush the decoder", name(), err);
@@ -303,6 +329,12 @@ struct VideoReader::Impl {
       if (packet->stream_index != stream->index) {
         av_packet_unref(packet.get());
         continue;
+      }
+      ++packets_from_start;
+      if (packet->flags & AV_PKT_FLAG_CORRUPT) {
+        av_packet_unref(packet.get());
+        throw DecodeError(concat("VideoReader: truncated or corrupt ", info.type, " packet in stream '",
+                                 stream_spec, "' of ", name()));
       }
       err = avcodec_send_packet(codec.get(), packet.get());
       av_packet_unref(packet.get());
