@@ -336,6 +336,11 @@ struct VideoReader::Impl {
         throw DecodeError(concat("VideoReader: truncated or corrupt ", info.type, " packet in stream '",
                                  stream_spec, "' of ", name()));
       }
+      // While catching up to an exact-seek target, frames that nothing references and that
+      // would be dropped anyway need not be decoded at all.
+      const bool before_target = is_video() && packet->pts != AV_NOPTS_VALUE &&
+                                 packet->pts < discard_before;
+      codec->skip_frame = before_target ? AVDISCARD_NONREF : AVDISCARD_DEFAULT;
       err = avcodec_send_packet(codec.get(), packet.get());
       av_packet_unref(packet.get());
       if (err < 0) {
