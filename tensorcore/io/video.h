@@ -4,6 +4,7 @@
 // frame and seeks frame-exactly; read_video() decodes a whole clip. FFmpeg types stay private.
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -90,6 +91,12 @@ class VideoReader {
   // conversion at all (data left undefined; for timestamp scans).
   enum class VideoLayout { CHW, HWC, None };
   void set_video_layout(VideoLayout layout);
+  // HWC frames are written into tensors from this callback (height, width) instead of fresh
+  // ones: read_video stacks a clip in place with it. It must return a contiguous H x W x 3
+  // uint8 tensor followed by kFramePadding writable bytes (swscale's SIMD rows run past it).
+  using FrameAllocator = std::function<Tensor(int64_t height, int64_t width)>;
+  void set_frame_allocator(FrameAllocator allocator);
+  static constexpr size_t kFramePadding = 128;
 
   struct Impl;
 

@@ -13,8 +13,9 @@ namespace tc::io::detail {
 
 namespace {
 
-// swscale's SIMD paths may touch a few bytes past the last row, so frames get slack at the end.
-constexpr size_t kTailPadding = 64;
+// swscale's SIMD paths write up to a vector's width past the last row (measured: 42 bytes for
+// yuv420p -> rgb24), so frames get slack at the end.
+constexpr size_t kTailPadding = VideoReader::kFramePadding;
 
 Tensor padded_uint8(const Shape& sizes) {
   const size_t nbytes = size_t(shape_numel(sizes));
@@ -47,7 +48,8 @@ bool is_full_range(const AVFrame* f) {
 
 }  // namespace
 
-Tensor VideoConverter::convert(const AVFrame* f, bool channels_last, const std::string& source) {
+Tensor VideoConverter::convert(const AVFrame* f, bool channels_last, const std::string& source,
+                               const VideoReader::FrameAllocator* allocator) {
   const int w = f->width, h = f->height;
   if (w <= 0 || h <= 0 || f->format < 0) {
     throw DecodeError(concat("VideoReader: decoder returned an empty video frame (", w, "x", h,
@@ -75,7 +77,16 @@ Tensor VideoConverter::convert(const AVFrame* f, bool channels_last, const std::
     colorspace_ = f->colorspace;
     range_ = int(full_range);
   }
-  Tensor hwc = padded_uint8({h, w, 3});
+  Tensor hwc;
+  if (allocator && channels_last) {
+    hwc = (*allocator)(h, w);
+    TC_CHECK(hwc.defined() && hwc.dtype() == DType::UInt8 && hwc.is_contiguous() &&
+                 hwc.sizes() == Shape({h, w, 3}),
+             "VideoReader: the frame allocator must return a contiguous ", h, "x", w,
+             "x3 uint8 tensor");
+  } else {
+    hwc = padded_uint8({h, w, 3});
+  }
   uint8_t* dst[4] = {static_cast<uint8_t*>(hwc.data_ptr()), nullptr, nullptr, nullptr};
   int dst_stride[4] = {3 * w, 0, 0, 0};
   const int rows = sws_scale(sws_.get(), f->data, f->linesize, 0, h, dst, dst_stride);

@@ -9,7 +9,9 @@ namespace tc::io::detail {
 class VideoConverter {
  public:
   // RGB24 pixels, returned as H x W x 3 (channels_last) or as a 3 x H x W view of them.
-  Tensor convert(const AVFrame* frame, bool channels_last, const std::string& source);
+  // `allocator` (optional, channels_last only) supplies the destination.
+  Tensor convert(const AVFrame* frame, bool channels_last, const std::string& source,
+                 const VideoReader::FrameAllocator* allocator = nullptr);
 
  private:
   SwsPtr sws_;

@@ -18,41 +18,82 @@ bool has_stream(const std::vector<StreamInfo>& streams, const char* type) {
   return false;
 }
 
+// Frames are converted straight into one growing T x H x W x 3 buffer (sized from the stream's
+// fps and duration, doubled when short), so the clip is never copied frame by frame.
+class ClipBuffer {
+ public:
+  explicit ClipBuffer(int64_t capacity) : capacity_(std::max<int64_t>(capacity, 1)) {}
+
+  Tensor slot(int64_t h, int64_t w) {
+    if (!storage_) {
+      h_ = h;
+      w_ = w;
+      allocate(capacity_);
+    } else if (h != h_ || w != w_) {
+      throw DecodeError(detail::concat("read_video: frame size changed from ", h_, "x", w_, " to ",
+                                       h, "x", w, "; read such files frame by frame with VideoReader"));
+    }
+    if (count_ == capacity_) allocate(capacity_ * 2);
+    return make_tensor(storage_, {h, w, 3}, {w * 3, 3, 1}, count_ * frame_bytes(), DType::UInt8);
+  }
+  void commit() { ++count_; }
+
+  Tensor finish() {
+    if (count_ == 0) return empty({0, 1, 1, 3}, TensorOptions(DType::UInt8));
+    Tensor out = make_tensor(storage_, {count_, h_, w_, 3}, contiguous_strides({count_, h_, w_, 3}),
+                             0, DType::UInt8);
+    // A generous estimate would pin unused memory: trim when over a quarter is spare.
+    if (capacity_ > count_ + count_ / 4 + 2) {
+      Tensor exact = empty({count_, h_, w_, 3}, TensorOptions(DType::UInt8));
+      std::memcpy(exact.data_ptr(), out.data_ptr(), size_t(count_ * frame_bytes()));
+      return exact;
+    }
+    return out;
+  }
+
+ private:
+  int64_t frame_bytes() const { return h_ * w_ * 3; }
+  void allocate(int64_t capacity) {
+    Storage bigger = make_storage(size_t(capacity * frame_bytes()) + VideoReader::kFramePadding, Device());
+    if (storage_ && count_ > 0) {
+      std::memcpy(bigger->data(), storage_->data(), size_t(count_ * frame_bytes()));
+    }
+    storage_ = std::move(bigger);
+    capacity_ = capacity;
+  }
+
+  int64_t capacity_;
+  int64_t count_ = 0, h_ = 0, w_ = 0;
+  Storage storage_;
+};
+
+int64_t estimate_frames(const StreamInfo& info, double start, double end) {
+  if (std::isnan(info.fps) || info.fps <= 0 || std::isnan(info.duration)) return 16;
+  const double span = std::min(end, info.start_time + info.duration) - std::max(start, info.start_time);
+  return std::clamp<int64_t>(int64_t(std::ceil(std::max(span, 0.0) * info.fps)) + 2, 1, 1 << 16);
+}
+
 void read_video_frames(VideoReader& reader, double start, double end, VideoClip& clip) {
   const StreamInfo& info = reader.current_stream_info();
   clip.video_time_base_num = info.time_base_num;
   clip.video_time_base_den = info.time_base_den;
   if (!std::isnan(info.fps)) clip.video_fps = info.fps;
+  ClipBuffer buffer(estimate_frames(info, start, end));
   reader.set_video_layout(VideoReader::VideoLayout::HWC);
+  reader.set_frame_allocator([&buffer](int64_t h, int64_t w) { return buffer.slot(h, w); });
   if (start > info.start_time) reader.seek(start);
   // Compared in ticks with the same slack as seek(), so a pts read back from a frame selects it.
   const double tb = double(info.time_base_num) / double(info.time_base_den);
   const double end_ticks = std::floor(end / tb + 1e-3);
-  std::vector<Tensor> frames;
   while (auto f = reader.next()) {
     if (double(f->timestamp) > end_ticks) break;
-    if (!frames.empty() && f->data.sizes() != frames.front().sizes()) {
-      throw DecodeError(detail::concat("read_video: frame size changed from ",
-                                       shape_str(frames.front().sizes()), " to ",
-                                       shape_str(f->data.sizes()), " at ", f->pts,
-                                       " s; read such files frame by frame with VideoReader"));
-    }
     clip.video_timestamps.push_back(f->timestamp);
     clip.video_pts.push_back(f->pts);
-    frames.push_back(std::move(f->data));
+    buffer.commit();
   }
-  if (frames.empty()) {
-    clip.video = empty({0, 1, 1, 3}, TensorOptions(DType::UInt8));
-    return;
-  }
-  Shape sizes = frames.front().sizes();
-  sizes.insert(sizes.begin(), int64_t(frames.size()));
-  clip.video = empty(sizes, TensorOptions(DType::UInt8));
-  const size_t frame_bytes = frames.front().nbytes();
-  auto* dst = static_cast<uint8_t*>(clip.video.data_ptr());
-  for (size_t i = 0; i < frames.size(); ++i) {
-    std::memcpy(dst + i * frame_bytes, frames[i].data_ptr(), frame_bytes);
-  }
+  reader.set_frame_allocator(nullptr);
+  reader.set_video_layout(VideoReader::VideoLayout::CHW);
+  clip.video = buffer.finish();
 }
 
 void read_audio_samples(VideoReader& reader, double start, double end, VideoClip& clip) {

@@ -93,6 +93,7 @@ struct VideoReader::Impl {
   VideoConverter video_converter;
   AudioConverter audio_converter;
   VideoLayout layout = VideoLayout::CHW;
+  FrameAllocator frame_allocator;
 
   bool input_done = false;  // the flush packet has been sent
   bool finished = false;    // nothing more to return until the next seek
@@ -391,7 +392,8 @@ struct VideoReader::Impl {
         return std::nullopt;
       }
       if (layout != VideoLayout::None) {
-        out.data = video_converter.convert(f, layout == VideoLayout::HWC, name());
+        out.data = video_converter.convert(f, layout == VideoLayout::HWC, name(),
+                                           frame_allocator ? &frame_allocator : nullptr);
       }
     } else {
       // Audio: keep only the samples from the seek target on.
@@ -474,5 +476,9 @@ double VideoReader::container_duration() const {
 }
 
 void VideoReader::set_video_layout(VideoLayout layout) { impl_->layout = layout; }
+
+void VideoReader::set_frame_allocator(FrameAllocator allocator) {
+  impl_->frame_allocator = std::move(allocator);
+}
 
 }  // namespace tc::io
