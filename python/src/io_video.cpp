@@ -67,12 +67,27 @@ struct PyVideoReader {
   std::optional<io::VideoReader> reader;
 };
 
+// Destroying a reader joins FFmpeg's decoder threads. A thread may be inside av_log, and a
+// Python-side log callback (PyAV installs one when imported, e.g. by torchvision) takes the
+// GIL there: joining with the GIL held would deadlock, so it is released first.
+struct ReleaseGilDelete {
+  void operator()(PyVideoReader* r) const {
+    if (PyGILState_Check()) {
+      py::gil_scoped_release nogil;
+      delete r;
+    } else {
+      delete r;
+    }
+  }
+};
+using PyVideoReaderPtr = std::unique_ptr<PyVideoReader, ReleaseGilDelete>;
+
 void bind_io_video(py::module_& m, TensorClass&) {
   py::module_ sub = m.def_submodule("_videoio", "FFmpeg video/audio decoding (private)");
-  py::class_<PyVideoReader>(sub, "VideoReader")
+  py::class_<PyVideoReader, PyVideoReaderPtr>(sub, "VideoReader")
       .def(py::init([](py::handle src, const std::string& stream, int num_threads) {
              io::MediaSource source = to_media_source(src, "VideoReader");
-             auto out = std::make_unique<PyVideoReader>();
+             PyVideoReaderPtr out(new PyVideoReader());
              py::gil_scoped_release nogil;
              out->reader.emplace(std::move(source), io::VideoReaderOptions{stream, num_threads});
              return out;

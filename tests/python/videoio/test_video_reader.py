@@ -217,3 +217,29 @@ def test_decoding_in_threads(media):
     with concurrent.futures.ThreadPoolExecutor(4) as pool:
         results = list(pool.map(count, range(4)))
     assert all(r == pytest.approx(m.pts) for r in results)
+
+
+_PYAV_LOG_CALLBACK_SCRIPT = """
+import sys
+import av  # installs a Python av_log callback that takes the GIL from decoder threads
+from tensorcore.vision.io import VideoReader
+for i in range(8):
+    reader = VideoReader(sys.argv[1], num_threads=4)
+    for t in (0.3, 1.7, 0.9, 1.2):
+        next(reader.seek(t))
+    del reader  # joins the frame threads: must not hold the GIL while doing so
+print("done")
+"""
+
+
+def test_no_deadlock_with_python_log_callback(media):
+    # Regression: with PyAV imported, destroying a frame-threaded reader under the GIL hung.
+    import subprocess
+    import sys
+    try:
+        import av  # noqa: F401
+    except Exception:
+        pytest.skip("PyAV not installed")
+    out = subprocess.run([sys.executable, "-c", _PYAV_LOG_CALLBACK_SCRIPT, media["h264.mp4"].path],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and "done" in out.stdout, out.stderr
