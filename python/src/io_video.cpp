@@ -38,7 +38,9 @@ io::MediaSource to_media_source(py::handle src, const char* op) {
                                  std::string(py::str(src.get_type().attr("__name__")))));
 }
 
-py::object optional_float(double v) { return std::isnan(v) ? py::none() : py::object(py::float_(v)); }
+py::object optional_float(double v) {
+  return std::isnan(v) ? py::none() : py::object(py::float_(v));
+}
 
 py::dict stream_dict(const io::StreamInfo& s) {
   py::dict d;

@@ -50,16 +50,16 @@ struct MediaFrame {
 };
 
 struct StreamInfo {
-  std::string type;  // "video", "audio", "subtitle", "data", ...
-  int index = 0;       // position among the streams of the same type ("video:index")
+  std::string type;      // "video", "audio", "subtitle", "data", ...
+  int index = 0;         // position among the streams of the same type ("video:index")
   int stream_index = 0;  // position in the container
   std::string codec;     // FFmpeg decoder name; empty when no decoder is available
   int64_t time_base_num = 0, time_base_den = 1;
-  double start_time = 0;  // seconds
+  double start_time = 0;                                       // seconds
   double duration = std::numeric_limits<double>::quiet_NaN();  // seconds, NaN if unknown
   int64_t num_frames = 0;  // as the container declares it (0 when unknown)
-  double fps = std::numeric_limits<double>::quiet_NaN();  // video: average frame rate
-  int64_t width = 0, height = 0;  // video
+  double fps = std::numeric_limits<double>::quiet_NaN();          // video: average frame rate
+  int64_t width = 0, height = 0;                                  // video
   double sample_rate = std::numeric_limits<double>::quiet_NaN();  // audio
   int64_t channels = 0;                                           // audio
 };
@@ -106,8 +106,8 @@ class VideoReader {
 
 struct VideoClip {
   // Empty results have torchvision's shapes: video 0 x 1 x 1 x 3, audio 1 x 0.
-  Tensor video;  // T x H x W x 3 uint8
-  Tensor audio;  // C x N float32
+  Tensor video;                           // T x H x W x 3 uint8
+  Tensor audio;                           // C x N float32
   std::vector<int64_t> video_timestamps;  // ticks of the video stream's time base
   std::vector<double> video_pts;          // seconds
   int64_t video_time_base_num = 0, video_time_base_den = 1;
@@ -119,7 +119,7 @@ struct VideoClip {
 // audio samples of the first audio stream whose time lies in [start, end] (to the end of the
 // audio when end is infinite).
 VideoClip read_video(const MediaSource& source, double start = 0,
-                     double end = std::numeric_limits<double>::infinity(),
-                     bool with_video = true, bool with_audio = true);
+                     double end = std::numeric_limits<double>::infinity(), bool with_video = true,
+                     bool with_audio = true);
 
 }  // namespace tc::io

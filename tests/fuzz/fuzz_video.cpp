@@ -12,8 +12,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   if (size < 2) return 0;
   const uint8_t mode = data[0];
-  const auto source = tc::io::MediaSource::memory(
-      std::string(reinterpret_cast<const char*>(data) + 1, size - 1));
+  const auto source =
+      tc::io::MediaSource::memory(std::string(reinterpret_cast<const char*>(data) + 1, size - 1));
   try {
     tc::io::VideoReader reader(source, {(mode & 1) ? "audio" : "video", 1});
     for (int i = 0; i < 48 && reader.next(); ++i) {

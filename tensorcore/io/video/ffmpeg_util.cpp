@@ -81,10 +81,17 @@ int64_t seek_memory(void* opaque, int64_t offset, int whence) {
   if (whence == AVSEEK_SIZE) return total;
   int64_t target;
   switch (whence) {
-    case SEEK_SET: target = offset; break;
-    case SEEK_CUR: target = c->pos + offset; break;
-    case SEEK_END: target = total + offset; break;
-    default: return AVERROR(EINVAL);
+    case SEEK_SET:
+      target = offset;
+      break;
+    case SEEK_CUR:
+      target = c->pos + offset;
+      break;
+    case SEEK_END:
+      target = total + offset;
+      break;
+    default:
+      return AVERROR(EINVAL);
   }
   if (target < 0 || target > total) return AVERROR(EINVAL);
   c->pos = target;

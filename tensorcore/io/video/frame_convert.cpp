@@ -25,12 +25,17 @@ Tensor padded_uint8(const Shape& sizes) {
 
 int sws_colorspace(int av_colorspace) {
   switch (av_colorspace) {
-    case AVCOL_SPC_BT709: return SWS_CS_ITU709;
-    case AVCOL_SPC_FCC: return SWS_CS_FCC;
-    case AVCOL_SPC_SMPTE240M: return SWS_CS_SMPTE240M;
+    case AVCOL_SPC_BT709:
+      return SWS_CS_ITU709;
+    case AVCOL_SPC_FCC:
+      return SWS_CS_FCC;
+    case AVCOL_SPC_SMPTE240M:
+      return SWS_CS_SMPTE240M;
     case AVCOL_SPC_BT2020_NCL:
-    case AVCOL_SPC_BT2020_CL: return SWS_CS_BT2020;
-    default: return SWS_CS_DEFAULT;  // BT.601, also what untagged SD video uses
+    case AVCOL_SPC_BT2020_CL:
+      return SWS_CS_BT2020;
+    default:
+      return SWS_CS_DEFAULT;  // BT.601, also what untagged SD video uses
   }
 }
 
@@ -41,8 +46,10 @@ bool is_full_range(const AVFrame* f) {
     case AV_PIX_FMT_YUVJ422P:
     case AV_PIX_FMT_YUVJ444P:
     case AV_PIX_FMT_YUVJ440P:
-    case AV_PIX_FMT_YUVJ411P: return true;
-    default: return false;
+    case AV_PIX_FMT_YUVJ411P:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -60,8 +67,8 @@ Tensor VideoConverter::convert(const AVFrame* f, bool channels_last, const std::
       f->colorspace != colorspace_ || int(full_range) != range_) {
     // Packed RGB24 takes swscale's fastest unscaled path (the same pixels torchvision gets);
     // a planar GBRP target goes through the generic scaler at ~25% lower throughput.
-    sws_.reset(sws_getContext(w, h, AVPixelFormat(f->format), w, h, AV_PIX_FMT_RGB24,
-                              SWS_BILINEAR, nullptr, nullptr, nullptr));
+    sws_.reset(sws_getContext(w, h, AVPixelFormat(f->format), w, h, AV_PIX_FMT_RGB24, SWS_BILINEAR,
+                              nullptr, nullptr, nullptr));
     if (!sws_) {
       const char* name = av_get_pix_fmt_name(AVPixelFormat(f->format));
       throw DecodeError(concat("VideoReader: cannot convert pixel format ", name ? name : "unknown",
@@ -91,8 +98,8 @@ Tensor VideoConverter::convert(const AVFrame* f, bool channels_last, const std::
   int dst_stride[4] = {3 * w, 0, 0, 0};
   const int rows = sws_scale(sws_.get(), f->data, f->linesize, 0, h, dst, dst_stride);
   if (rows != h) {
-    throw DecodeError(concat("VideoReader: pixel conversion failed (", rows, " of ", h,
-                             " rows) in ", source));
+    throw DecodeError(
+        concat("VideoReader: pixel conversion failed (", rows, " of ", h, " rows) in ", source));
   }
   if (channels_last) return hwc;
   // 3 x H x W view of the packed pixels (what torchvision returns too): no extra pass.
@@ -154,8 +161,8 @@ Tensor AudioConverter::convert(const AVFrame* f, int64_t skip, const std::string
                               const_cast<const uint8_t**>(f->extended_data), int(n));
   if (got < 0) throw_av_error("cannot convert audio samples to float", source, got);
   if (got != n) {
-    throw DecodeError(concat("VideoReader: audio conversion returned ", got, " of ", n,
-                             " samples in ", source));
+    throw DecodeError(
+        concat("VideoReader: audio conversion returned ", got, " of ", n, " samples in ", source));
   }
   if (skip > 0) {
     for (int c = 0; c < channels; ++c) {

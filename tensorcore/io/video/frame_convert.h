@@ -1,6 +1,6 @@
 #pragma once
-// Decoded AVFrame -> tensor conversion: swscale straight into the tensor's memory for video (packed RGB),
-// swresample to planar float for audio. Contexts are cached and rebuilt only when the input
+// Decoded AVFrame -> tensor conversion: swscale straight into the tensor's memory for video (packed
+// RGB), swresample to planar float for audio. Contexts are cached and rebuilt only when the input
 // format changes.
 #include "tensorcore/io/video/ffmpeg_util.h"
 

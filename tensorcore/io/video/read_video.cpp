@@ -31,7 +31,8 @@ class ClipBuffer {
       allocate(capacity_);
     } else if (h != h_ || w != w_) {
       throw DecodeError(detail::concat("read_video: frame size changed from ", h_, "x", w_, " to ",
-                                       h, "x", w, "; read such files frame by frame with VideoReader"));
+                                       h, "x", w,
+                                       "; read such files frame by frame with VideoReader"));
     }
     if (count_ == capacity_) allocate(capacity_ * 2);
     return make_tensor(storage_, {h, w, 3}, {w * 3, 3, 1}, count_ * frame_bytes(), DType::UInt8);
@@ -54,7 +55,8 @@ class ClipBuffer {
  private:
   int64_t frame_bytes() const { return h_ * w_ * 3; }
   void allocate(int64_t capacity) {
-    Storage bigger = make_storage(size_t(capacity * frame_bytes()) + VideoReader::kFramePadding, Device());
+    Storage bigger =
+        make_storage(size_t(capacity * frame_bytes()) + VideoReader::kFramePadding, Device());
     if (storage_ && count_ > 0) {
       std::memcpy(bigger->data(), storage_->data(), size_t(count_ * frame_bytes()));
     }
@@ -69,7 +71,8 @@ class ClipBuffer {
 
 int64_t estimate_frames(const StreamInfo& info, double start, double end) {
   if (std::isnan(info.fps) || info.fps <= 0 || std::isnan(info.duration)) return 16;
-  const double span = std::min(end, info.start_time + info.duration) - std::max(start, info.start_time);
+  const double span =
+      std::min(end, info.start_time + info.duration) - std::max(start, info.start_time);
   return std::clamp<int64_t>(int64_t(std::ceil(std::max(span, 0.0) * info.fps)) + 2, 1, 1 << 16);
 }
 
@@ -164,8 +167,8 @@ VideoClip read_video(const MediaSource& source, double start, double end, bool w
     }
   }
   if (!reader) {
-    throw DecodeError(detail::concat("read_video: ", source.describe(),
-                                     " has no video or audio stream"));
+    throw DecodeError(
+        detail::concat("read_video: ", source.describe(), " has no video or audio stream"));
   }
   const std::vector<StreamInfo> streams = reader->streams();
   if (with_video && has_stream(streams, "video")) {

@@ -123,7 +123,9 @@ struct VideoReader::Impl {
   AVFormatContext* fmt() const { return demux.fmt.get(); }
   bool is_video() const { return stream->codecpar->codec_type == AVMEDIA_TYPE_VIDEO; }
   double time_base() const { return av_q2d(stream->time_base); }
-  int64_t start_ticks() const { return stream->start_time != AV_NOPTS_VALUE ? stream->start_time : 0; }
+  int64_t start_ticks() const {
+    return stream->start_time != AV_NOPTS_VALUE ? stream->start_time : 0;
+  }
 
   std::string stream_summary() const {
     int videos = 0, audios = 0;
@@ -151,7 +153,8 @@ struct VideoReader::Impl {
         any = any || t == AVMEDIA_TYPE_VIDEO || t == AVMEDIA_TYPE_AUDIO;
       }
       // Asking for a stream a valid file lacks is a usage error; no streams at all is bad data.
-      if (!any) throw DecodeError(concat("VideoReader: no video or audio stream found in ", name()));
+      if (!any)
+        throw DecodeError(concat("VideoReader: no video or audio stream found in ", name()));
       throw ValueError(concat("VideoReader: no stream '", spec, "' in ", name(), " (it has ",
                               stream_summary(), ")"));
     }
@@ -164,7 +167,8 @@ struct VideoReader::Impl {
     CodecContextPtr ctx(avcodec_alloc_context3(decoder));
     if (!ctx) throw std::bad_alloc();
     int err = avcodec_parameters_to_context(ctx.get(), found->codecpar);
-    if (err < 0) throw_av_error(concat("invalid codec parameters for stream '", spec, "'"), name(), err);
+    if (err < 0)
+      throw_av_error(concat("invalid codec parameters for stream '", spec, "'"), name(), err);
     ctx->pkt_timebase = found->time_base;
     ctx->thread_count = num_threads;
     err = avcodec_open2(ctx.get(), decoder, nullptr);
@@ -200,7 +204,9 @@ struct VideoReader::Impl {
   // Returns false when the container cannot seek there.
   bool seek_demuxer(int64_t ts) {
     int err = av_seek_frame(fmt(), stream->index, ts, AVSEEK_FLAG_BACKWARD);
-    if (err < 0) err = avformat_seek_file(fmt(), stream->index, std::numeric_limits<int64_t>::min(), ts, ts, 0);
+    if (err < 0)
+      err =
+          avformat_seek_file(fmt(), stream->index, std::numeric_limits<int64_t>::min(), ts, ts, 0);
     if (err < 0 && ts <= start_ticks()) {
       err = avformat_seek_file(fmt(), stream->index, std::numeric_limits<int64_t>::min(), ts,
                                std::numeric_limits<int64_t>::max(), 0);
@@ -228,8 +234,8 @@ struct VideoReader::Impl {
   // before the start time is dropped here, as the decoder itself does only on a fresh open.
   void rewind() {
     if (!seek_demuxer(start_ticks() - audio_preroll_ticks())) {
-      throw DecodeError(concat("VideoReader: cannot rewind ", name(), " to read stream '",
-                               stream_spec, "'"));
+      throw DecodeError(
+          concat("VideoReader: cannot rewind ", name(), " to read stream '", stream_spec, "'"));
     }
     discard_before = start_ticks();
     discard_before_sec = double(start_ticks()) * time_base();
@@ -318,8 +324,8 @@ struct VideoReader::Impl {
         if (counting_from_start && is_video() && stream->nb_frames > 0 &&
             packets_from_start < stream->nb_frames) {
           throw DecodeError(concat("VideoReader: ", name(), " is truncated: stream '", stream_spec,
-                                   "' declares ", stream->nb_frames, " packets but the input ends after ",
-                                   packets_from_start));
+                                   "' declares ", stream->nb_frames,
+                                   " packets but the input ends after ", packets_from_start));
         }
         input_done = true;
         err = avcodec_send_packet(codec.get(), nullptr);
@@ -334,19 +340,19 @@ struct VideoReader::Impl {
       ++packets_from_start;
       if (packet->flags & AV_PKT_FLAG_CORRUPT) {
         av_packet_unref(packet.get());
-        throw DecodeError(concat("VideoReader: truncated or corrupt ", info.type, " packet in stream '",
-                                 stream_spec, "' of ", name()));
+        throw DecodeError(concat("VideoReader: truncated or corrupt ", info.type,
+                                 " packet in stream '", stream_spec, "' of ", name()));
       }
       // While catching up to an exact-seek target, frames that nothing references and that
       // would be dropped anyway need not be decoded at all.
-      const bool before_target = is_video() && packet->pts != AV_NOPTS_VALUE &&
-                                 packet->pts < discard_before;
+      const bool before_target =
+          is_video() && packet->pts != AV_NOPTS_VALUE && packet->pts < discard_before;
       codec->skip_frame = before_target ? AVDISCARD_NONREF : AVDISCARD_DEFAULT;
       err = avcodec_send_packet(codec.get(), packet.get());
       av_packet_unref(packet.get());
       if (err < 0) {
-        throw_av_error(concat("corrupt or unsupported ", info.type, " data in stream '", stream_spec,
-                              "' (", info.codec, ")"),
+        throw_av_error(concat("corrupt or unsupported ", info.type, " data in stream '",
+                              stream_spec, "' (", info.codec, ")"),
                        name(), err);
       }
       return;
@@ -372,8 +378,8 @@ struct VideoReader::Impl {
       if (ts > landing_target && landing_pos > start_ticks() && landing_retries < 4) {
         // Landed after the target: back off (1 s, 4 s, 16 s, then the start) and retry.
         const int64_t second = std::max<int64_t>(1, int64_t(1.0 / time_base()));
-        const int64_t back = landing_retries == 3 ? start_ticks()
-                                                  : landing_pos - (second << (2 * landing_retries));
+        const int64_t back =
+            landing_retries == 3 ? start_ticks() : landing_pos - (second << (2 * landing_retries));
         landing_pos = std::max(start_ticks(), back);
         ++landing_retries;
         if (seek_demuxer(landing_pos)) check_landing = true;
@@ -423,9 +429,9 @@ struct VideoReader::Impl {
       }
       if (err == AVERROR_EOF) break;
       if (err != AVERROR(EAGAIN)) {
-        throw_av_error(concat("cannot decode ", info.type, " stream '", stream_spec, "' (",
-                              info.codec, ")"),
-                       name(), err);
+        throw_av_error(
+            concat("cannot decode ", info.type, " stream '", stream_spec, "' (", info.codec, ")"),
+            name(), err);
       }
       if (input_done) break;
       feed_decoder();
@@ -471,7 +477,8 @@ std::vector<StreamInfo> VideoReader::streams() const {
 
 double VideoReader::container_duration() const {
   const AVFormatContext* fmt = impl_->fmt();
-  if (fmt->duration == AV_NOPTS_VALUE || fmt->duration <= 0) return std::numeric_limits<double>::quiet_NaN();
+  if (fmt->duration == AV_NOPTS_VALUE || fmt->duration <= 0)
+    return std::numeric_limits<double>::quiet_NaN();
   return double(fmt->duration) / AV_TIME_BASE;
 }
 
