@@ -1,4 +1,4 @@
-"""torchvision.io's names over tensorcore's native codecs (libjpeg-turbo, libpng)."""
+"""torchvision.io's names over tensorcore's native codecs (libjpeg-turbo, libpng, FFmpeg)."""
 from .image import (  # noqa: F401
     ImageReadMode,
     decode_image,
@@ -12,8 +12,10 @@ from .image import (  # noqa: F401
     write_jpeg,
     write_png,
 )
+from .video import VideoReader, read_video, read_video_timestamps  # noqa: F401
 
 __all__ = [
     "ImageReadMode", "decode_image", "decode_jpeg", "decode_png", "encode_jpeg", "encode_png",
     "read_file", "read_image", "write_file", "write_jpeg", "write_png",
+    "VideoReader", "read_video", "read_video_timestamps",
 ]

@@ -1,0 +1,131 @@
+"""Video decoding with torchvision.io's names: VideoReader, read_video, read_video_timestamps.
+
+Backed by tc::io::VideoReader (FFmpeg); frames are decoded with the GIL released.
+"""
+import math
+from fractions import Fraction
+
+from ..._C import _videoio
+
+__all__ = ["VideoReader", "read_video", "read_video_timestamps"]
+
+
+class VideoReader:
+    """Frame-by-frame reader for one stream of a video file or in-memory bytes.
+
+    ``VideoReader(path_or_bytes, stream="video", num_threads=0)`` is an iterator yielding
+    ``{"data": tensor, "pts": seconds}``: video frames are 3 x H x W uint8 RGB, audio frames
+    C x N float32. ``stream`` is "video", "audio", "video:N" or "audio:N"; ``num_threads`` is
+    the decoder's thread count (0: FFmpeg picks one per core). The source may be a path, bytes,
+    bytearray, memoryview, or a 1-D uint8 tensor of encoded bytes.
+    """
+
+    def __init__(self, path, stream="video", num_threads=0):
+        self._c = _videoio.VideoReader(path, stream, int(num_threads))
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        frame = self._c.next()
+        if frame is None:
+            raise StopIteration
+        return {"data": frame[0], "pts": frame[1]}
+
+    def seek(self, time_s, keyframes_only=False):
+        """Makes the next frame the first one whose pts >= time_s (audio: samples from time_s).
+
+        With ``keyframes_only=True`` jumps to the keyframe nearest time_s instead (faster, not
+        exact). Past the end of the stream the iterator is exhausted. Returns self.
+        """
+        self._c.seek(float(time_s), bool(keyframes_only))
+        return self
+
+    def set_current_stream(self, stream):
+        """Switches to another stream ("audio", "video:1", ...), rewound to its start."""
+        self._c.set_current_stream(stream)
+        return True
+
+    @property
+    def current_stream(self):
+        return self._c.current_stream
+
+    def get_metadata(self):
+        """``{"video": {"duration": [...], "fps": [...]}, "audio": {"duration": [...],
+        "framerate": [...], "sample_rate": [...]}}``, one entry per stream of each type."""
+        meta = {"video": {"duration": [], "fps": []},
+                "audio": {"duration": [], "framerate": [], "sample_rate": []}}
+        for s in self._c.streams():
+            if s["type"] == "video":
+                meta["video"]["duration"].append(s["duration"])
+                meta["video"]["fps"].append(s["fps"])
+            elif s["type"] == "audio":
+                meta["audio"]["duration"].append(s["duration"])
+                meta["audio"]["framerate"].append(s["sample_rate"])
+                meta["audio"]["sample_rate"].append(s["sample_rate"])
+        return meta
+
+    def streams(self):
+        """Every stream of the container as a dict (type, codec, time_base, duration, ...)."""
+        return self._c.streams()
+
+
+def _check_pts_unit(pts_unit):
+    if pts_unit not in ("sec", "pts"):
+        raise ValueError(f"pts_unit must be 'sec' or 'pts', but got {pts_unit!r}")
+
+
+def _video_time_base(source):
+    # Opening on "video" raises ValueError when there is no video stream to define it.
+    streams = _videoio.VideoReader(source, "video").streams()
+    return next(s["time_base"] for s in streams if s["type"] == "video")
+
+
+def read_video(filename, start_pts=0, end_pts=None, pts_unit="sec", output_format="THWC"):
+    """Reads the video frames whose pts lies in [start_pts, end_pts] and the audio of that span.
+
+    Returns ``(video, audio, info)``: video T x H x W x C uint8 (``output_format="TCHW"`` for
+    T x C x H x W), audio C x N float32 (the samples whose time lies in [start_pts, end_pts],
+    to the end of the audio when end_pts is None), and ``info`` with ``video_fps`` and
+    ``audio_fps`` for the streams present. ``pts_unit="pts"`` reads start/end as ticks of the
+    video stream's time base.
+    """
+    _check_pts_unit(pts_unit)
+    output_format = output_format.upper()
+    if output_format not in ("THWC", "TCHW"):
+        raise ValueError(f"output_format should be either 'THWC' or 'TCHW', got {output_format}.")
+    end = math.inf if end_pts is None else end_pts
+    if end < start_pts:
+        raise ValueError(
+            f"end_pts should be larger than start_pts, got start_pts={start_pts} and end_pts={end_pts}")
+    if pts_unit == "pts":
+        num, den = _video_time_base(filename)
+        # Same arithmetic as the reader's pts (ticks * time_base), so boundaries compare exactly.
+        start_s = float(start_pts) * (num / den)
+        end_s = math.inf if end == math.inf else float(end) * (num / den)
+    else:
+        start_s, end_s = float(start_pts), float(end)
+    clip = _videoio.read_video(filename, start_s, end_s)
+    video = clip["video"]
+    if output_format == "TCHW":
+        video = video.permute(0, 3, 1, 2)
+    info = {}
+    if "video_fps" in clip:
+        info["video_fps"] = clip["video_fps"]
+    if "audio_fps" in clip:
+        info["audio_fps"] = clip["audio_fps"]
+    return video, clip["audio"], info
+
+
+def read_video_timestamps(filename, pts_unit="sec"):
+    """Lists the pts of every video frame: ``(pts, video_fps)``.
+
+    With ``pts_unit="sec"`` the pts are exact ``Fraction`` seconds (as torchvision returns
+    them); with ``"pts"`` integer ticks of the video stream's time base.
+    """
+    _check_pts_unit(pts_unit)
+    ticks, (num, den), fps = _videoio.read_video_timestamps(filename)
+    if pts_unit == "sec":
+        tb = Fraction(num, den)
+        return [t * tb for t in ticks], fps
+    return ticks, fps

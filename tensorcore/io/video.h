@@ -1,0 +1,125 @@
+#pragma once
+// Video and audio decoding into tensors over FFmpeg (libavformat/libavcodec/libswscale/
+// libswresample). tc::io::VideoReader walks one stream of a file or an in-memory buffer frame by
+// frame and seeks frame-exactly; read_video() decodes a whole clip. FFmpeg types stay private.
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tensorcore/core/tensor.h"
+
+namespace tc::io {
+
+// Where the media comes from: a file path, or encoded bytes held in memory (shared, not copied
+// again by the readers that use them).
+class MediaSource {
+ public:
+  static MediaSource file(std::string path);
+  static MediaSource memory(std::string bytes);
+  static MediaSource memory(std::shared_ptr<const std::string> bytes);
+
+  bool is_memory() const { return bytes_ != nullptr; }
+  const std::string& path() const { return path_; }
+  const std::shared_ptr<const std::string>& bytes() const { return bytes_; }
+  std::string describe() const;  // the path, or "<N bytes in memory>"
+
+ private:
+  std::string path_;
+  std::shared_ptr<const std::string> bytes_;
+};
+
+struct VideoReaderOptions {
+  // "video", "audio", or "video:N" / "audio:N" for the N-th stream of that type.
+  std::string stream = "video";
+  // Decoder threads; 0 lets FFmpeg pick (one per core).
+  int num_threads = 0;
+};
+
+// One decoded frame. Video: 3 x H x W uint8 RGB, a channels-first view of packed H x W x 3
+// memory (as torchvision returns it; .contiguous() for planar). Audio: C x N float32.
+struct MediaFrame {
+  Tensor data;
+  double pts = 0;         // presentation time in seconds (best-effort timestamp * time base)
+  int64_t timestamp = 0;  // the same in stream time-base ticks
+  double duration = 0;    // seconds; 0 when the container does not say
+};
+
+struct StreamInfo {
+  std::string type;      // "video", "audio", "subtitle", "data", ...
+  int index = 0;         // position among the streams of the same type ("video:index")
+  int stream_index = 0;  // position in the container
+  std::string codec;     // FFmpeg decoder name; empty when no decoder is available
+  int64_t time_base_num = 0, time_base_den = 1;
+  double start_time = 0;                                       // seconds
+  double duration = std::numeric_limits<double>::quiet_NaN();  // seconds, NaN if unknown
+  int64_t num_frames = 0;  // as the container declares it (0 when unknown)
+  double fps = std::numeric_limits<double>::quiet_NaN();          // video: average frame rate
+  int64_t width = 0, height = 0;                                  // video
+  double sample_rate = std::numeric_limits<double>::quiet_NaN();  // audio
+  int64_t channels = 0;                                           // audio
+};
+
+class VideoReader {
+ public:
+  explicit VideoReader(const std::string& path, VideoReaderOptions opts = {});
+  explicit VideoReader(MediaSource source, VideoReaderOptions opts = {});
+  ~VideoReader();
+  VideoReader(VideoReader&&) noexcept;
+  VideoReader& operator=(VideoReader&&) noexcept;
+
+  // The next frame of the current stream, or nullopt at the end. Throws DecodeError on corrupt
+  // data.
+  std::optional<MediaFrame> next();
+  // Positions the reader so next() returns the first frame whose pts >= t seconds (audio: the
+  // samples from t on). With keyframes_only it jumps to the keyframe nearest t instead, which is
+  // faster but not exact. Past the end of the stream, next() returns nothing.
+  void seek(double t, bool keyframes_only = false);
+  // Switches to another stream ("audio", "video:1", ...) and rewinds to its start.
+  void set_current_stream(const std::string& stream);
+  const std::string& current_stream() const;
+  const StreamInfo& current_stream_info() const;
+
+  std::vector<StreamInfo> streams() const;
+  double container_duration() const;  // seconds, NaN if unknown
+
+  // Low-level switches used by read_video: frames as H x W x 3 (packed RGB), or no pixel
+  // conversion at all (data left undefined; for timestamp scans).
+  enum class VideoLayout { CHW, HWC, None };
+  void set_video_layout(VideoLayout layout);
+  // HWC frames are written into tensors from this callback (height, width) instead of fresh
+  // ones: read_video stacks a clip in place with it. It must return a contiguous H x W x 3
+  // uint8 tensor followed by kFramePadding writable bytes (swscale's SIMD rows run past it).
+  using FrameAllocator = std::function<Tensor(int64_t height, int64_t width)>;
+  void set_frame_allocator(FrameAllocator allocator);
+  static constexpr size_t kFramePadding = 128;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+struct VideoClip {
+  // Empty results have torchvision's shapes: video 0 x 1 x 1 x 3, audio 1 x 0.
+  Tensor video;                           // T x H x W x 3 uint8
+  Tensor audio;                           // C x N float32
+  std::vector<int64_t> video_timestamps;  // ticks of the video stream's time base
+  std::vector<double> video_pts;          // seconds
+  int64_t video_time_base_num = 0, video_time_base_den = 1;
+  std::optional<double> video_fps;
+  std::optional<double> audio_fps;  // sample rate
+};
+
+// Decodes the frames of the first video stream whose pts lies in [start, end] seconds, and the
+// audio samples of the first audio stream whose time lies in [start, end] (to the end of the
+// audio when end is infinite).
+VideoClip read_video(const MediaSource& source, double start = 0,
+                     double end = std::numeric_limits<double>::infinity(), bool with_video = true,
+                     bool with_audio = true);
+
+}  // namespace tc::io
