@@ -240,8 +240,8 @@ def test_autograd_step_matches_cpu():
     y = tc.rand(16, 4, generator=g)
 
     def step(dev):
-        a = w1.to(dev).requires_grad_(True)
-        b = w2.to(dev).requires_grad_(True)
+        a = w1.to(dev).detach().requires_grad_(True)  # fresh leaves on each device
+        b = w2.to(dev).detach().requires_grad_(True)
         h = tc.tanh(x.to(dev) @ a)
         out = tc.sigmoid(h @ b)
         loss = ((out - y.to(dev)) ** 2).mean() + (a * a).sum() * 1e-3
