@@ -12,7 +12,7 @@ TOL = {tc.float32: (1e-5, 1e-5), tc.float64: (1e-12, 1e-12), tc.float16: (2e-3, 
 
 def close(gpu, cpu, dtype=None, rtol=None, atol=None):
     assert gpu.is_cuda, "result should stay on the GPU"
-    g = gpu.cpu()
+    g, cpu = gpu.detach().cpu(), cpu.detach()
     assert g.dtype == cpu.dtype and tuple(g.shape) == tuple(cpu.shape)
     r, a = TOL.get(dtype or cpu.dtype, (0, 0))
     r, a = rtol if rtol is not None else r, atol if atol is not None else a
