@@ -28,12 +28,25 @@ rm -rf "$PKG" && mkdir -p "$PKG"
 cp -r "$ROOT/python/tensorcore" "$PKG/"
 rm -f "$PKG"/tensorcore/_C*.so "$PKG"/tensorcore/libtensorcore.so
 
+# One libstdc++ for the whole process: a toolchain that links it statically (e.g. a custom
+# /opt/gcc) gives libtensorcore.so and _C.so private copies whose locale facets clash (crashes
+# in ostream). Default to the system compiler; TC_CXX / TC_CC override.
+CXX_BIN=${TC_CXX:-/usr/bin/g++}
+CC_BIN=${TC_CC:-/usr/bin/gcc}
+COMPILERS=()
+if [ -x "$CXX_BIN" ] && [ -x "$CC_BIN" ]; then
+  COMPILERS=(-DCMAKE_CXX_COMPILER="$CXX_BIN" -DCMAKE_C_COMPILER="$CC_BIN" -DCMAKE_CUDA_HOST_COMPILER="$CXX_BIN")
+fi
+
 start=$(date +%s)
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTC_CUDA=ON -DTC_PYTHON=ON \
-  -DTC_TESTS=ON -DPython3_EXECUTABLE="$PY" -DTC_PY_OUTPUT_DIR="$PKG/tensorcore" \
+  -DTC_TESTS=ON -DPython3_EXECUTABLE="$PY" -DTC_PY_OUTPUT_DIR="$PKG/tensorcore" "${COMPILERS[@]}" \
   > "$LOGS/configure.log" 2>&1 || { echo "configure failed"; tail -40 "$LOGS/configure.log"; exit 1; }
 cmake --build "$BUILD" -j"$JOBS" > "$LOGS/build.log" 2>&1 || { echo "build failed"; grep -E "error|Error" "$LOGS/build.log" | head -40; exit 1; }
 echo "build: $(( $(date +%s) - start )) s with $JOBS jobs" | tee "$LOGS/build_time.txt"
+if ! ldd "$PKG/tensorcore/libtensorcore.so" | grep -q libstdc++; then
+  echo "warning: libtensorcore.so links libstdc++ statically; Python may crash formatting numbers" | tee -a "$LOGS/build_time.txt"
+fi
 
 "$BUILD/tc_tests" --gtest_filter='Cuda*' 2>&1 | tee "$LOGS/gtest_cuda.log" | tail -25
 [ "${PIPESTATUS[0]}" = 0 ] || status=1

@@ -77,6 +77,9 @@ Tensor to_device(const Tensor& t, Device device, bool copy) {
 }
 
 Tensor to(const Tensor& t, Device device, DType dtype, bool copy) {
+  // "cuda" means the current CUDA device: resolve it so x.to("cuda") of a tensor already there
+  // returns x itself, as in PyTorch.
+  if (!device.is_cpu() && device.index < 0) device = get_allocator(device.type).resolve(device);
   if (t.device() == device && t.dtype() == dtype && !copy) return t;
   Tensor out = empty(t.sizes(), TensorOptions(dtype).device(device));
   copy_raw(out, t);

@@ -33,7 +33,7 @@ def test_scatter_and_index_put():
     src = tc.arange(12, dtype=tc.float32).reshape(3, 4)
     idx = tc.tensor([[0, 1, 2, 0], [4, 3, 2, 1], [0, 0, 0, 0]])
     same(tc.scatter_add(x.cuda(), 0, idx.cuda(), src.cuda()), tc.scatter_add(x, 0, idx, src))
-    uniq = tc.tensor([[0, 1, 2, 3], [4, 3, 2, 1], [1, 2, 3, 4]])
+    uniq = tc.tensor([[0, 1, 2, 3], [4, 3, 1, 2], [1, 2, 3, 4]])  # no duplicates per column
     same(tc.scatter(x.cuda(), 0, uniq.cuda(), src.cuda()), tc.scatter(x, 0, uniq, src))
     y, gy = x.clone(), x.cuda()
     y[tc.tensor([1, 3])] = 7.0

@@ -12,7 +12,7 @@ TOL = {tc.float32: (1e-5, 1e-5), tc.float64: (1e-12, 1e-12), tc.float16: (2e-3, 
 
 def close(gpu, cpu, dtype=None, rtol=None, atol=None):
     assert gpu.is_cuda, "result should stay on the GPU"
-    g = gpu.cpu()
+    g, cpu = gpu.detach().cpu(), cpu.detach()
     assert g.dtype == cpu.dtype and tuple(g.shape) == tuple(cpu.shape)
     r, a = TOL.get(dtype or cpu.dtype, (0, 0))
     r, a = rtol if rtol is not None else r, atol if atol is not None else a
@@ -242,8 +242,8 @@ def test_autograd_step_matches_cpu():
     y = tc.rand(16, 4, generator=g)
 
     def step(dev):
-        a = w1.to(dev).requires_grad_(True)
-        b = w2.to(dev).requires_grad_(True)
+        a = w1.to(dev).detach().requires_grad_(True)  # fresh leaves on each device
+        b = w2.to(dev).detach().requires_grad_(True)
         h = tc.tanh(x.to(dev) @ a)
         out = tc.sigmoid(h @ b)
         loss = ((out - y.to(dev)) ** 2).mean() + (a * a).sum() * 1e-3

@@ -39,6 +39,7 @@ def test_to_cuda_and_back_all_dtypes():
         assert g.is_cuda and g.device == tc.device("cuda:0") and g.dtype == dt
         assert tc.equal(g.cpu(), x)
         assert tc.equal(x.to("cuda").to("cpu"), x)
+        assert g.to("cuda") is g and g.cuda() is g  # already there: no copy
         # non-contiguous device->device and device->host copies
         t = g.transpose(0, 2)
         assert tc.equal(t.contiguous().cpu(), x.transpose(0, 2))
