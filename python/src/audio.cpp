@@ -3,6 +3,8 @@
 #include "bind.h"
 #include "tensorcore/io/audio/audio_io.h"
 #include "tensorcore/io/audio/sox_effects.h"
+#include "tensorcore/audio/lfilter.h"
+#include "tensorcore/audio/resample.h"
 
 namespace tc::python {
 namespace {
@@ -141,6 +143,18 @@ void bind_audio(py::module_& m, TensorClass&) {
   }, py::arg("data"), py::arg("effects"), py::arg("normalize") = true,
      py::arg("channels_first") = true, py::arg("format") = "");
   a.def("effect_names", &audio::effect_names);
+
+  a.def("lfilter_iir", [](const Tensor& u, const Tensor& a) {
+    py::gil_scoped_release nogil;
+    return audio::lfilter_iir(u, a);
+  }, py::arg("u"), py::arg("a"));
+  a.def("resample", [](const Tensor& x, int64_t orig, int64_t new_freq, int64_t lpw, double rolloff,
+                       const std::string& method, std::optional<double> beta) {
+    py::gil_scoped_release nogil;
+    return audio::resample(x, orig, new_freq, lpw, rolloff, method, beta);
+  }, py::arg("waveform"), py::arg("orig_freq"), py::arg("new_freq"),
+     py::arg("lowpass_filter_width") = 6, py::arg("rolloff") = 0.99,
+     py::arg("resampling_method") = "sinc_interpolation", py::arg("beta") = py::none());
 }
 
 static Registrar r(bind_audio);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <string_view>
 
 #include "tensorcore/ops/creation.h"
@@ -83,10 +84,24 @@ void throw_sox_error(const char* op, const std::string& what) {
   throw DecodeError(tc::detail::concat(op, ": ", what, " (libsox: ", msg, ")"));
 }
 
+namespace {
+// libsox 14.4.2's Ogg Vorbis reader frees the OggVorbis_File's contents but never the struct
+// itself (~1 KB per opened file). Its private state starts with that pointer; free it after
+// sox_close on exactly that release (later releases may fix it).
+void* leaked_vorbis_state(sox_format_t* f) {
+  static const bool affected = sox_version_info()->version_code == SOX_LIB_VERSION(14, 4, 2);
+  if (!affected || f->mode != 'r' || f->encoding.encoding != SOX_ENCODING_VORBIS || !f->priv)
+    return nullptr;
+  return *static_cast<void**>(f->priv);
+}
+}  // namespace
+
 void SoxFormatCloser::operator()(sox_format_t* f) const {
   if (!f) return;
+  void* vorbis_file = leaked_vorbis_state(f);
   std::lock_guard<std::mutex> lock(sox_mutex());
   sox_close(f);
+  free(vorbis_file);
 }
 
 std::string encoding_name(sox_encoding_t enc) {

@@ -63,7 +63,7 @@ struct ChainDeleter {
 };
 
 bool effect_allowed(const sox_effect_handler_t* h) {
-  if (!h || (h->flags & SOX_EFF_INTERNAL)) return false;
+  if (!h || !h->name || (h->flags & SOX_EFF_INTERNAL)) return false;
   const std::string name = h->name;
   // These read or write side files or devices, which a tensor pipeline has no use for.
   return name != "input" && name != "output" && name != "spectrogram" && name != "noiseprof" &&
