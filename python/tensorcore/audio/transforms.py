@@ -1,0 +1,286 @@
+"""torchaudio.transforms over tensorcore: Module-like callables (forward / __call__)."""
+import math
+
+import tensorcore as tc
+
+from . import functional as F
+
+try:  # the nn package lands separately; transforms become real Modules once it exists
+    from ..nn import Module as _Base
+except Exception:  # pragma: no cover - depends on the build
+    class _Base:
+        """Minimal stand-in for tensorcore.nn.Module: __call__ runs forward."""
+
+        def __init__(self):
+            self.training = True
+
+        def __call__(self, *args, **kwargs):
+            return self.forward(*args, **kwargs)
+
+        def register_buffer(self, name, value):
+            setattr(self, name, value)
+
+        def train(self, mode=True):
+            self.training = mode
+            return self
+
+        def eval(self):
+            return self.train(False)
+
+        def __repr__(self):
+            return f"{type(self).__name__}()"
+
+
+class Resample(_Base):
+    """Resamples (..., time) from orig_freq to new_freq (see functional.resample)."""
+
+    def __init__(self, orig_freq=16000, new_freq=16000, resampling_method="sinc_interpolation",
+                 lowpass_filter_width=6, rolloff=0.99, beta=None, *, dtype=None):
+        super().__init__()
+        if int(orig_freq) != orig_freq or int(new_freq) != new_freq or orig_freq <= 0 or new_freq <= 0:
+            raise ValueError(f"Resample: frequencies must be positive integers, got {orig_freq}, {new_freq}")
+        self.orig_freq, self.new_freq = int(orig_freq), int(new_freq)
+        self.gcd = math.gcd(self.orig_freq, self.new_freq)
+        self.resampling_method = resampling_method
+        self.lowpass_filter_width = lowpass_filter_width
+        self.rolloff = rolloff
+        self.beta = beta
+
+    def forward(self, waveform):
+        if self.orig_freq == self.new_freq:
+            return waveform
+        return F.resample(waveform, self.orig_freq, self.new_freq, self.lowpass_filter_width,
+                          self.rolloff, self.resampling_method, self.beta)
+
+
+class MuLawEncoding(_Base):
+    def __init__(self, quantization_channels=256):
+        super().__init__()
+        self.quantization_channels = quantization_channels
+
+    def forward(self, x):
+        return F.mu_law_encoding(x, self.quantization_channels)
+
+
+class MuLawDecoding(_Base):
+    def __init__(self, quantization_channels=256):
+        super().__init__()
+        self.quantization_channels = quantization_channels
+
+    def forward(self, x_mu):
+        return F.mu_law_decoding(x_mu, self.quantization_channels)
+
+
+class AmplitudeToDB(_Base):
+    """Power ("power") or amplitude ("magnitude") spectrogram to decibels."""
+
+    def __init__(self, stype="power", top_db=None):
+        super().__init__()
+        if stype not in ("power", "magnitude"):
+            raise ValueError(f"AmplitudeToDB: stype must be 'power' or 'magnitude', got {stype!r}")
+        if top_db is not None and top_db < 0:
+            raise ValueError("AmplitudeToDB: top_db must be positive")
+        self.stype = stype
+        self.top_db = top_db
+        self.multiplier = 10.0 if stype == "power" else 20.0
+        self.amin = 1e-10
+        self.ref_value = 1.0
+        self.db_multiplier = math.log10(max(self.amin, self.ref_value))
+
+    def forward(self, x):
+        return F.amplitude_to_DB(x, self.multiplier, self.amin, self.db_multiplier, self.top_db)
+
+
+class Vol(_Base):
+    """Scales by gain ("amplitude" ratio, "power" ratio or "db"), then clamps to [-1, 1]."""
+
+    def __init__(self, gain, gain_type="amplitude"):
+        super().__init__()
+        if gain_type not in ("amplitude", "power", "db"):
+            raise ValueError(f"Vol: gain_type must be amplitude, power or db, got {gain_type!r}")
+        if gain_type in ("amplitude", "power") and gain < 0:
+            raise ValueError("Vol: with gain_type amplitude or power, gain must be positive")
+        self.gain = gain
+        self.gain_type = gain_type
+
+    def forward(self, waveform):
+        if self.gain_type == "amplitude":
+            waveform = waveform * self.gain
+        elif self.gain_type == "db":
+            waveform = F.gain(waveform, self.gain)
+        else:
+            waveform = F.gain(waveform, 10 * math.log10(self.gain))
+        return tc.clamp(waveform, -1, 1)
+
+
+class Fade(_Base):
+    """Fade in/out over fade_in_len / fade_out_len samples with one of torchaudio's shapes."""
+
+    SHAPES = ("linear", "exponential", "logarithmic", "quarter_sine", "half_sine")
+
+    def __init__(self, fade_in_len=0, fade_out_len=0, fade_shape="linear"):
+        super().__init__()
+        if fade_shape not in self.SHAPES:
+            raise ValueError(f"Fade: fade_shape must be one of {self.SHAPES}, got {fade_shape!r}")
+        self.fade_in_len = fade_in_len
+        self.fade_out_len = fade_out_len
+        self.fade_shape = fade_shape
+
+    def forward(self, waveform):
+        n = waveform.shape[-1]
+        if self.fade_in_len > n or self.fade_out_len > n:
+            raise ValueError(f"Fade: fade lengths ({self.fade_in_len}, {self.fade_out_len}) exceed "
+                             f"the waveform length {n}")
+        return self._fade_in(n) * self._fade_out(n) * waveform
+
+    def _fade_in(self, n):
+        fade = tc.linspace(0, 1, self.fade_in_len)
+        s = self.fade_shape
+        if s == "exponential":
+            fade = tc.pow(2.0, fade - 1) * fade
+        elif s == "logarithmic":
+            fade = tc.log10(0.1 + fade) + 1
+        elif s == "quarter_sine":
+            fade = tc.sin(fade * math.pi / 2)
+        elif s == "half_sine":
+            fade = tc.sin(fade * math.pi - math.pi / 2) / 2 + 0.5
+        return tc.clamp(tc.cat([fade, tc.ones(n - self.fade_in_len)]), 0, 1)
+
+    def _fade_out(self, n):
+        fade = tc.linspace(0, 1, self.fade_out_len)
+        s = self.fade_shape
+        if s == "linear":
+            fade = -fade + 1
+        elif s == "exponential":
+            fade = tc.pow(2.0, -fade) * (1 - fade)
+        elif s == "logarithmic":
+            fade = tc.log10(1.1 - fade) + 1
+        elif s == "quarter_sine":
+            fade = tc.sin(fade * math.pi / 2 + math.pi / 2)
+        else:
+            fade = tc.sin(fade * math.pi + math.pi / 2) / 2 + 0.5
+        return tc.clamp(tc.cat([tc.ones(n - self.fade_out_len), fade]), 0, 1)
+
+
+class ComputeDeltas(_Base):
+    def __init__(self, win_length=5, mode="replicate"):
+        super().__init__()
+        self.win_length = win_length
+        self.mode = mode
+
+    def forward(self, specgram):
+        return F.compute_deltas(specgram, win_length=self.win_length, mode=self.mode)
+
+
+class SlidingWindowCmn(_Base):
+    def __init__(self, cmn_window=600, min_cmn_window=100, center=False, norm_vars=False):
+        super().__init__()
+        self.cmn_window = cmn_window
+        self.min_cmn_window = min_cmn_window
+        self.center = center
+        self.norm_vars = norm_vars
+
+    def forward(self, specgram):
+        return F.sliding_window_cmn(specgram, self.cmn_window, self.min_cmn_window, self.center,
+                                    self.norm_vars)
+
+
+class _AxisMasking(_Base):
+    def __init__(self, mask_param, axis, iid_masks, p=1.0):
+        super().__init__()
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"{type(self).__name__}: p must be between 0.0 and 1.0, got {p}")
+        self.mask_param = mask_param
+        self.axis = axis
+        self.iid_masks = iid_masks
+        self.p = p
+
+    def forward(self, specgram, mask_value=0.0):
+        if self.iid_masks and specgram.dim() == 4:
+            return F.mask_along_axis_iid(specgram, self.mask_param, mask_value, self.axis + 1, p=self.p)
+        return F.mask_along_axis(specgram, self.mask_param, mask_value, self.axis, p=self.p)
+
+
+class FrequencyMasking(_AxisMasking):
+    """SpecAugment frequency masking of (..., freq, time)."""
+
+    def __init__(self, freq_mask_param, iid_masks=False):
+        super().__init__(freq_mask_param, 1, iid_masks)
+
+
+class TimeMasking(_AxisMasking):
+    """SpecAugment time masking of (..., freq, time)."""
+
+    def __init__(self, time_mask_param, iid_masks=False, p=1.0):
+        super().__init__(time_mask_param, 2, iid_masks, p=p)
+
+
+class MelScale(_Base):
+    """Linear-frequency spectrogram (..., n_stft, time) to mel scale (..., n_mels, time)."""
+
+    def __init__(self, n_mels=128, sample_rate=16000, f_min=0.0, f_max=None, n_stft=201, norm=None,
+                 mel_scale="htk"):
+        super().__init__()
+        self.n_mels = n_mels
+        self.sample_rate = sample_rate
+        self.f_max = f_max if f_max is not None else float(sample_rate // 2)
+        self.f_min = f_min
+        self.norm = norm
+        self.mel_scale = mel_scale
+        if f_min > self.f_max:
+            raise ValueError(f"MelScale: require f_min ({f_min}) <= f_max ({self.f_max})")
+        self.register_buffer("fb", F.melscale_fbanks(n_stft, self.f_min, self.f_max, n_mels,
+                                                     sample_rate, norm, mel_scale))
+
+    def forward(self, specgram):
+        if specgram.shape[-2] != self.fb.shape[0]:
+            raise ValueError(f"MelScale: expected {self.fb.shape[0]} frequency bins at dim -2, "
+                             f"got shape {tuple(specgram.shape)}")
+        return tc.matmul(specgram.transpose(-1, -2), self.fb.to(specgram.dtype)).transpose(-1, -2)
+
+
+class InverseMelScale(_Base):
+    """Estimates a linear-frequency spectrogram from a mel one: minimizes
+    ||mel - fb^T S||^2 over S >= 0 by projected SGD with momentum (torchaudio 0.13's method)."""
+
+    def __init__(self, n_stft, n_mels=128, sample_rate=16000, f_min=0.0, f_max=None,
+                 max_iter=100000, tolerance_loss=1e-5, tolerance_change=1e-8, sgdargs=None,
+                 norm=None, mel_scale="htk"):
+        super().__init__()
+        self.n_mels = n_mels
+        self.sample_rate = sample_rate
+        self.f_max = f_max or float(sample_rate // 2)
+        self.f_min = f_min
+        self.max_iter = max_iter
+        self.tolerance_loss = tolerance_loss
+        self.tolerance_change = tolerance_change
+        self.sgdargs = sgdargs or {"lr": 0.1, "momentum": 0.9}
+        if f_min > self.f_max:
+            raise ValueError(f"InverseMelScale: require f_min ({f_min}) <= f_max ({self.f_max})")
+        self.register_buffer("fb", F.melscale_fbanks(n_stft, self.f_min, self.f_max, n_mels,
+                                                     sample_rate, norm, mel_scale))
+
+    def forward(self, melspec):
+        shape = tuple(melspec.shape)
+        if shape[-2] != self.n_mels:
+            raise ValueError(f"InverseMelScale: expected {self.n_mels} mel bins at dim -2, got shape {shape}")
+        mel = melspec.reshape(-1, shape[-2], shape[-1]).transpose(-1, -2).detach()  # (b, time, mels)
+        fb = self.fb.to(mel.dtype)
+        freq = fb.shape[0]
+        spec = tc.rand(mel.shape[0], shape[-1], freq, dtype=mel.dtype)
+        velocity = tc.zeros_like(spec)
+        lr = self.sgdargs.get("lr", 0.1)
+        momentum = self.sgdargs.get("momentum", 0.0)
+        frames = mel.shape[0] * mel.shape[1]
+        fb_t = fb.t()
+        loss = float("inf")
+        for i in range(self.max_iter):
+            diff = mel - tc.matmul(spec, fb)
+            new_loss = float((diff * diff).sum() / frames)
+            grad = tc.matmul(diff, fb_t) * (-2.0 / frames)
+            velocity = grad if i == 0 else velocity * momentum + grad
+            spec = tc.clamp(spec - lr * velocity, min=0)
+            if new_loss < self.tolerance_loss or abs(loss - new_loss) < self.tolerance_change:
+                break
+            loss = new_loss
+        return spec.transpose(-1, -2).reshape(shape[:-2] + (freq, shape[-1]))
