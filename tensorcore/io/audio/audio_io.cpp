@@ -44,7 +44,8 @@ std::vector<sox_sample_t> read_samples(sox_format_t* ft, int64_t max_samples, in
   std::vector<sox_sample_t> buf;
   const int64_t channels = ft->signal.channels;
   int64_t cap = max_samples >= 0 ? max_samples : std::max<int64_t>(hint, 1 << 16);
-  cap = std::min<int64_t>(cap, int64_t(1) << 28);  // never trust a header for a huge allocation
+  // A header may claim any length: start at most at 16 MB and grow as samples really arrive.
+  cap = std::min<int64_t>(cap, int64_t(1) << 22);
   buf.resize(size_t(cap));
   int64_t got = 0;
   for (;;) {
@@ -52,7 +53,9 @@ std::vector<sox_sample_t> read_samples(sox_format_t* ft, int64_t max_samples, in
     if (max_samples >= 0) want = std::min(want, max_samples - got);
     if (want <= 0) {
       if (max_samples >= 0 && got >= max_samples) break;
-      buf.resize(buf.size() * 2);
+      int64_t grown = int64_t(buf.size()) * 2;
+      if (max_samples >= 0) grown = std::min(grown, max_samples);
+      buf.resize(size_t(grown));
       continue;
     }
     const size_t n = sox_read(ft, buf.data() + got, size_t(want));

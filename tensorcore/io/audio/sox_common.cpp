@@ -24,7 +24,12 @@ thread_local std::string t_sox_error;
 void capture_message(unsigned level, const char* /*filename*/, const char* fmt, va_list ap) {
   if (level > 1) return;
   char buf[512];
+#ifdef TC_SOX_UNFORMATTED_MESSAGES
+  (void)ap;
+  snprintf(buf, sizeof buf, "%s", fmt);
+#else
   vsnprintf(buf, sizeof buf, fmt, ap);
+#endif
   if (!t_sox_error.empty()) t_sox_error += "; ";
   t_sox_error += buf;
 }
