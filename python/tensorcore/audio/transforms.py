@@ -284,3 +284,195 @@ class InverseMelScale(_Base):
                 break
             loss = new_loss
         return spec.transpose(-1, -2).reshape(shape[:-2] + (freq, shape[-1]))
+
+
+# ---- spectrogram-based transforms (need tensorcore's FFT: tc.stft / tc.istft / windows) ----
+
+def _window(window_fn, win_length, wkwargs):
+    if window_fn is None:
+        if not hasattr(tc, "hann_window"):
+            raise NotImplementedError("spectrogram transforms need tensorcore's FFT and window "
+                                      "functions (tc.hann_window), which this build lacks")
+        window_fn = tc.hann_window
+    return window_fn(win_length) if wkwargs is None else window_fn(win_length, **wkwargs)
+
+
+class Spectrogram(_Base):
+    """(..., time) -> (..., n_fft // 2 + 1, frames) power (or complex, power=None) spectrogram."""
+
+    def __init__(self, n_fft=400, win_length=None, hop_length=None, pad=0, window_fn=None,
+                 power=2.0, normalized=False, wkwargs=None, center=True, pad_mode="reflect",
+                 onesided=True, return_complex=None):
+        super().__init__()
+        self.n_fft = n_fft
+        self.win_length = win_length if win_length is not None else n_fft
+        self.hop_length = hop_length if hop_length is not None else self.win_length // 2
+        self.register_buffer("window", _window(window_fn, self.win_length, wkwargs))
+        self.pad = pad
+        self.power = power
+        self.normalized = normalized
+        self.center = center
+        self.pad_mode = pad_mode
+        self.onesided = onesided
+
+    def forward(self, waveform):
+        return F.spectrogram(waveform, self.pad, self.window.to(waveform.dtype), self.n_fft,
+                             self.hop_length, self.win_length, self.power, self.normalized,
+                             self.center, self.pad_mode, self.onesided)
+
+
+class InverseSpectrogram(_Base):
+    def __init__(self, n_fft=400, win_length=None, hop_length=None, pad=0, window_fn=None,
+                 normalized=False, wkwargs=None, center=True, pad_mode="reflect", onesided=True):
+        super().__init__()
+        self.n_fft = n_fft
+        self.win_length = win_length if win_length is not None else n_fft
+        self.hop_length = hop_length if hop_length is not None else self.win_length // 2
+        self.register_buffer("window", _window(window_fn, self.win_length, wkwargs))
+        self.pad = pad
+        self.normalized = normalized
+        self.center = center
+        self.pad_mode = pad_mode
+        self.onesided = onesided
+
+    def forward(self, spectrogram, length=None):
+        window = self.window.to(tc.real(spectrogram).dtype)
+        return F.inverse_spectrogram(spectrogram, length, self.pad, window, self.n_fft,
+                                     self.hop_length, self.win_length, self.normalized,
+                                     self.center, self.pad_mode, self.onesided)
+
+
+class GriffinLim(_Base):
+    def __init__(self, n_fft=400, n_iter=32, win_length=None, hop_length=None, window_fn=None,
+                 power=2.0, wkwargs=None, momentum=0.99, length=None, rand_init=True):
+        super().__init__()
+        if not 0 <= momentum < 1:
+            raise ValueError(f"GriffinLim: momentum must be in [0, 1), got {momentum}")
+        self.n_fft = n_fft
+        self.n_iter = n_iter
+        self.win_length = win_length if win_length is not None else n_fft
+        self.hop_length = hop_length if hop_length is not None else self.win_length // 2
+        self.register_buffer("window", _window(window_fn, self.win_length, wkwargs))
+        self.length = length
+        self.power = power
+        self.momentum = momentum
+        self.rand_init = rand_init
+
+    def forward(self, specgram):
+        return F.griffinlim(specgram, self.window.to(specgram.dtype), self.n_fft, self.hop_length,
+                            self.win_length, self.power, self.n_iter, self.momentum, self.length,
+                            self.rand_init)
+
+
+class MelSpectrogram(_Base):
+    """Spectrogram followed by MelScale."""
+
+    def __init__(self, sample_rate=16000, n_fft=400, win_length=None, hop_length=None, f_min=0.0,
+                 f_max=None, pad=0, n_mels=128, window_fn=None, power=2.0, normalized=False,
+                 wkwargs=None, center=True, pad_mode="reflect", onesided=True, norm=None,
+                 mel_scale="htk"):
+        super().__init__()
+        self.sample_rate = sample_rate
+        self.n_fft = n_fft
+        self.win_length = win_length if win_length is not None else n_fft
+        self.hop_length = hop_length if hop_length is not None else self.win_length // 2
+        self.pad = pad
+        self.power = power
+        self.normalized = normalized
+        self.n_mels = n_mels
+        self.f_max = f_max
+        self.f_min = f_min
+        self.spectrogram = Spectrogram(n_fft=n_fft, win_length=self.win_length,
+                                       hop_length=self.hop_length, pad=pad, window_fn=window_fn,
+                                       power=power, normalized=normalized, wkwargs=wkwargs,
+                                       center=center, pad_mode=pad_mode, onesided=onesided)
+        self.mel_scale = MelScale(n_mels, sample_rate, f_min, f_max, n_fft // 2 + 1, norm, mel_scale)
+
+    def forward(self, waveform):
+        return self.mel_scale(self.spectrogram(waveform))
+
+
+class MFCC(_Base):
+    def __init__(self, sample_rate=16000, n_mfcc=40, dct_type=2, norm="ortho", log_mels=False,
+                 melkwargs=None):
+        super().__init__()
+        if dct_type != 2:
+            raise ValueError(f"MFCC: only DCT type 2 is supported, got {dct_type}")
+        self.sample_rate = sample_rate
+        self.n_mfcc = n_mfcc
+        self.dct_type = dct_type
+        self.norm = norm
+        self.top_db = 80.0
+        self.amplitude_to_DB = AmplitudeToDB("power", self.top_db)
+        self.MelSpectrogram = MelSpectrogram(sample_rate=sample_rate, **(melkwargs or {}))
+        if n_mfcc > self.MelSpectrogram.n_mels:
+            raise ValueError("MFCC: cannot select more MFCC coefficients than mel bins")
+        self.register_buffer("dct_mat", F.create_dct(n_mfcc, self.MelSpectrogram.n_mels, norm))
+        self.log_mels = log_mels
+
+    def forward(self, waveform):
+        mel = self.MelSpectrogram(waveform)
+        mel = tc.log(mel + 1e-6) if self.log_mels else self.amplitude_to_DB(mel)
+        return tc.matmul(mel.transpose(-1, -2), self.dct_mat.to(mel.dtype)).transpose(-1, -2)
+
+
+class LFCC(_Base):
+    def __init__(self, sample_rate=16000, n_filter=128, f_min=0.0, f_max=None, n_lfcc=40,
+                 dct_type=2, norm="ortho", log_lf=False, speckwargs=None):
+        super().__init__()
+        if dct_type != 2:
+            raise ValueError(f"LFCC: only DCT type 2 is supported, got {dct_type}")
+        self.sample_rate = sample_rate
+        self.f_min = f_min
+        self.f_max = f_max if f_max is not None else float(sample_rate // 2)
+        self.n_filter = n_filter
+        self.n_lfcc = n_lfcc
+        self.dct_type = dct_type
+        self.norm = norm
+        self.top_db = 80.0
+        self.amplitude_to_DB = AmplitudeToDB("power", self.top_db)
+        self.Spectrogram = Spectrogram(**(speckwargs or {}))
+        if n_lfcc > self.Spectrogram.n_fft:
+            raise ValueError("LFCC: cannot select more LFCC coefficients than FFT bins")
+        self.register_buffer("filter_mat", F.linear_fbanks(self.Spectrogram.n_fft // 2 + 1, f_min,
+                                                           self.f_max, n_filter, sample_rate))
+        self.register_buffer("dct_mat", F.create_dct(n_lfcc, n_filter, norm))
+        self.log_lf = log_lf
+
+    def forward(self, waveform):
+        spec = self.Spectrogram(waveform)
+        spec = tc.matmul(spec.transpose(-1, -2), self.filter_mat.to(spec.dtype)).transpose(-1, -2)
+        spec = tc.log(spec + 1e-6) if self.log_lf else self.amplitude_to_DB(spec)
+        return tc.matmul(spec.transpose(-1, -2), self.dct_mat.to(spec.dtype)).transpose(-1, -2)
+
+
+class TimeStretch(_Base):
+    def __init__(self, hop_length=None, n_freq=201, fixed_rate=None):
+        super().__init__()
+        self.fixed_rate = fixed_rate
+        n_fft = (n_freq - 1) * 2
+        hop_length = hop_length if hop_length is not None else n_fft // 2
+        self.register_buffer("phase_advance", tc.linspace(0, math.pi * hop_length, n_freq).unsqueeze(-1))
+
+    def forward(self, complex_specgrams, overriding_rate=None):
+        rate = overriding_rate if overriding_rate is not None else self.fixed_rate
+        if rate is None:
+            raise ValueError("TimeStretch: pass a rate to forward when no fixed_rate was given")
+        advance = self.phase_advance.to(tc.real(complex_specgrams).dtype)
+        return F.phase_vocoder(complex_specgrams, rate, advance)
+
+
+class SpectralCentroid(_Base):
+    def __init__(self, sample_rate, n_fft=400, win_length=None, hop_length=None, pad=0,
+                 window_fn=None, wkwargs=None):
+        super().__init__()
+        self.sample_rate = sample_rate
+        self.n_fft = n_fft
+        self.win_length = win_length if win_length is not None else n_fft
+        self.hop_length = hop_length if hop_length is not None else self.win_length // 2
+        self.register_buffer("window", _window(window_fn, self.win_length, wkwargs))
+        self.pad = pad
+
+    def forward(self, waveform):
+        return F.spectral_centroid(waveform, self.sample_rate, self.pad, self.window.to(waveform.dtype),
+                                   self.n_fft, self.hop_length, self.win_length)

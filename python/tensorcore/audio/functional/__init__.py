@@ -9,3 +9,6 @@ from .filtering import (  # noqa: F401
     contrast, dcshift, deemph_biquad, dither, equalizer_biquad, filtfilt, flanger, gain,
     highpass_biquad, lfilter, lowpass_biquad, overdrive, phaser, riaa_biquad, treble_biquad,
 )
+from .spectral import (  # noqa: F401
+    griffinlim, inverse_spectrogram, phase_vocoder, spectral_centroid, spectrogram,
+)
