@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <cstdlib>
 #include <string_view>
 
@@ -24,12 +26,7 @@ thread_local std::string t_sox_error;
 void capture_message(unsigned level, const char* /*filename*/, const char* fmt, va_list ap) {
   if (level > 1) return;
   char buf[512];
-#ifdef TC_SOX_UNFORMATTED_MESSAGES
-  (void)ap;
-  snprintf(buf, sizeof buf, "%s", fmt);
-#else
   vsnprintf(buf, sizeof buf, fmt, ap);
-#endif
   if (!t_sox_error.empty()) t_sox_error += "; ";
   t_sox_error += buf;
 }
@@ -136,6 +133,42 @@ bool looks_like_mp3(std::string_view b) {
   return b.size() >= 2 && uint8_t(b[0]) == 0xFF && (uint8_t(b[1]) & 0xE0) == 0xE0;
 }
 
+// libsox's AMR readers pass every frame to the decoder whatever its type; frame types outside
+// the codec's table smash the reader's stack (found by fuzzing). Walk the frames first and
+// refuse streams with such frames or a cut last frame. Returns "" when the stream is fine.
+std::string check_amr_frames(std::string_view b) {
+  static constexpr std::string_view kNbMagic = "#!AMR\n", kWbMagic = "#!AMR-WB\n";
+  // Payload bytes per frame type (header byte excluded); -1 marks types the codec never emits.
+  static constexpr int kNb[16] = {12, 13, 15, 17, 19, 20, 26, 31, 5, -1, -1, -1, -1, -1, -1, 0};
+  static constexpr int kWb[16] = {17, 23, 32, 36, 40, 46, 50, 58, 60, 5, -1, -1, -1, -1, 0, 0};
+  const int* sizes;
+  size_t pos;
+  if (b.substr(0, kWbMagic.size()) == kWbMagic) {
+    sizes = kWb;
+    pos = kWbMagic.size();
+  } else if (b.substr(0, kNbMagic.size()) == kNbMagic) {
+    sizes = kNb;
+    pos = kNbMagic.size();
+  } else {
+    return "";
+  }
+  while (pos < b.size()) {
+    const int type = (uint8_t(b[pos]) >> 3) & 15;
+    if (sizes[type] < 0)
+      return tc::detail::concat("invalid AMR frame type ", type, " at byte ", pos);
+    pos += 1 + size_t(sizes[type]);
+    if (pos > b.size()) return "truncated AMR frame at the end of the stream";
+  }
+  return "";
+}
+
+bool starts_with_amr_magic(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  char head[5] = {};
+  f.read(head, sizeof head);
+  return f.gcount() == 5 && std::string_view(head, 5) == "#!AMR";
+}
+
 }  // namespace
 
 SoxPtr open_input(const std::string* path, std::string_view bytes, const std::string& format,
@@ -145,6 +178,19 @@ SoxPtr open_input(const std::string* path, std::string_view bytes, const std::st
   if (!path && bytes.empty()) throw DecodeError(tc::detail::concat(op, ": empty input"));
   const char* type = format.empty() ? nullptr : format.c_str();
   if (!type && !path && looks_like_mp3(bytes)) type = "mp3";
+  {
+    std::string amr_problem;
+    if (!path) {
+      amr_problem = check_amr_frames(bytes);
+    } else if (starts_with_amr_magic(*path)) {
+      std::ifstream f(*path, std::ios::binary);
+      std::string data((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+      amr_problem = check_amr_frames(data);
+    }
+    if (!amr_problem.empty())
+      throw DecodeError(tc::detail::concat(op, ": ", amr_problem, " in ",
+                                           path ? "'" + *path + "'" : std::string("the given bytes")));
+  }
   if (type && !sox_find_format(type, sox_false))
     throw ValueError(tc::detail::concat(op, ": unsupported format '", format, "'"));
   sox_format_t* f;

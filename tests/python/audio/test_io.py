@@ -188,6 +188,17 @@ def test_bad_inputs(tmp_path, audio_dir):
             assert w.shape[1] < ta.info(audio_dir[name]).num_frames
         except tc.DecodeError:
             pass
+    # an AMR frame type the codec never emits smashes libsox's reader stack: refused up front
+    amr = bytearray(audio_dir["t.amr-nb"].read_bytes())
+    frame = [13, 14, 16, 18, 20, 21, 27, 32][(amr[6] >> 3) & 15]  # bytes per frame, header included
+    amr[6 + 2 * frame] = 14 << 3  # third frame's header -> reserved type 14
+    with pytest.raises(tc.DecodeError, match="invalid AMR frame type 14"):
+        ta.load(bytes(amr))
+    (tmp_path / "bad.amr-nb").write_bytes(bytes(amr))
+    with pytest.raises(tc.DecodeError, match="invalid AMR frame type"):
+        ta.info(tmp_path / "bad.amr-nb")
+    with pytest.raises(tc.DecodeError, match="truncated AMR"):
+        ta.load(audio_dir["t.amr-nb"].read_bytes()[:-3])
     with pytest.raises(ValueError, match="unsupported format"):
         ta.load(data, format="nosuchformat")
     with pytest.raises(ValueError, match="frame_offset"):
