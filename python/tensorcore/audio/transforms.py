@@ -476,3 +476,26 @@ class SpectralCentroid(_Base):
     def forward(self, waveform):
         return F.spectral_centroid(waveform, self.sample_rate, self.pad, self.window.to(waveform.dtype),
                                    self.n_fft, self.hop_length, self.win_length)
+
+
+class Vad(_Base):
+    """Trims leading silence (SoX vad); see functional.vad for the parameters."""
+
+    def __init__(self, sample_rate, trigger_level=7.0, trigger_time=0.25, search_time=1.0,
+                 allowed_gap=0.25, pre_trigger_time=0.0, boot_time=0.35, noise_up_time=0.1,
+                 noise_down_time=0.01, noise_reduction_amount=1.35, measure_freq=20.0,
+                 measure_duration=None, measure_smooth_time=0.4, hp_filter_freq=50.0,
+                 lp_filter_freq=6000.0, hp_lifter_freq=150.0, lp_lifter_freq=2000.0):
+        super().__init__()
+        self.sample_rate = sample_rate
+        self.kwargs = dict(
+            trigger_level=trigger_level, trigger_time=trigger_time, search_time=search_time,
+            allowed_gap=allowed_gap, pre_trigger_time=pre_trigger_time, boot_time=boot_time,
+            noise_up_time=noise_up_time, noise_down_time=noise_down_time,
+            noise_reduction_amount=noise_reduction_amount, measure_freq=measure_freq,
+            measure_duration=measure_duration, measure_smooth_time=measure_smooth_time,
+            hp_filter_freq=hp_filter_freq, lp_filter_freq=lp_filter_freq,
+            hp_lifter_freq=hp_lifter_freq, lp_lifter_freq=lp_lifter_freq)
+
+    def forward(self, waveform):
+        return F.vad(waveform, self.sample_rate, **self.kwargs)

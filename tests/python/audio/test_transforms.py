@@ -80,3 +80,25 @@ def test_masking_transforms():
     assert rows.sum(axis=1).max() < 8 and (rows[0] == rows[1]).all()
     with pytest.raises(ValueError):
         T.TimeMasking(5, p=2.0)
+
+
+def _speech_like(rng, sr, lead):
+    t = np.arange(sr) / sr
+    voice = 0.5 * np.sin(2 * np.pi * 200 * t) * (1 + 0.5 * np.sin(2 * np.pi * 3 * t)) + \
+        0.3 * np.sin(2 * np.pi * 400 * t)
+    return np.concatenate([0.001 * rng.standard_normal(int(sr * lead)), voice]).astype(np.float32)
+
+
+@pytest.mark.parametrize("lead,kwargs", [(0.8, {}), (0.3, {"trigger_level": 5.0}),
+                                         (1.5, {"pre_trigger_time": 0.1, "allowed_gap": 0.1})])
+def test_vad(torch_ref, TT, lead, kwargs):
+    rng = np.random.default_rng(5)
+    x = np.stack([_speech_like(rng, 16000, lead), _speech_like(rng, 16000, lead) * 0.5])
+    ours = T.Vad(16000, **kwargs)(tc.from_numpy(x))
+    ref = TT.Vad(16000, **kwargs)(torch_ref.from_numpy(x))
+    assert tuple(ours.shape) == tuple(ref.shape)
+    assert ours.shape[-1] < x.shape[-1]
+    np.testing.assert_array_equal(ours.numpy(), ref.numpy())
+    quiet = (0.001 * rng.standard_normal((1, 4000))).astype(np.float32)
+    assert tuple(T.Vad(16000)(tc.from_numpy(quiet)).shape) == tuple(
+        TT.Vad(16000)(torch_ref.from_numpy(quiet)).shape)

@@ -12,3 +12,4 @@ from .filtering import (  # noqa: F401
 from .spectral import (  # noqa: F401
     griffinlim, inverse_spectrogram, phase_vocoder, spectral_centroid, spectrogram,
 )
+from .vad import vad  # noqa: F401
