@@ -499,3 +499,93 @@ class Vad(_Base):
 
     def forward(self, waveform):
         return F.vad(waveform, self.sample_rate, **self.kwargs)
+
+
+class StreamingResample(_Base):
+    """Resample applied to a signal that arrives in chunks: concatenating what each call returns
+    (and `flush()` at the end) gives exactly, bit for bit, `functional.resample` of the whole
+    signal. Each call returns every output sample whose inputs have all arrived; the rest waits
+    in a history buffer of a few filter widths. Chunks are (..., time) with the same leading dims.
+    """
+
+    def __init__(self, orig_freq, new_freq, resampling_method="sinc_interpolation",
+                 lowpass_filter_width=6, rolloff=0.99, beta=None):
+        super().__init__()
+        if int(orig_freq) != orig_freq or int(new_freq) != new_freq or orig_freq <= 0 or new_freq <= 0:
+            raise ValueError(f"StreamingResample: frequencies must be positive integers, got "
+                             f"{orig_freq}, {new_freq}")
+        self.orig_freq, self.new_freq = int(orig_freq), int(new_freq)
+        g = math.gcd(self.orig_freq, self.new_freq)
+        self._o, self._n = self.orig_freq // g, self.new_freq // g
+        self._width = math.ceil(lowpass_filter_width * self._o / (min(self._o, self._n) * rolloff))
+        self._history_blocks = -(-self._width // self._o)  # blocks of lead-in the kernel zero-pads
+        self._args = (lowpass_filter_width, rolloff, resampling_method, beta)
+        self.reset()
+
+    def reset(self):
+        self._buffer = None      # input samples from absolute index self._buffer_start on
+        self._buffer_start = 0
+        self._total_in = 0
+        self._next_block = 0     # output block i covers outputs i * new .. i * new + new - 1
+
+    def _blocks(self, i0, i1, pad_end):
+        """Outputs of blocks [i0, i1) from the buffered input (zeros past the end if pad_end)."""
+        start = (i0 - self._history_blocks) * self._o
+        stop = i1 * self._o + self._width + self._o
+        buf = self._buffer
+        lead = tuple(buf.shape[:-1])
+        pieces = []
+        if start < self._buffer_start:  # before the signal began: the one-shot call sees zeros
+            pieces.append(tc.zeros(*lead, self._buffer_start - start, dtype=buf.dtype))
+        lo = max(start, self._buffer_start) - self._buffer_start
+        hi = min(stop, self._total_in) - self._buffer_start
+        pieces.append(buf[..., lo:hi])
+        if pad_end and stop > self._total_in:
+            pieces.append(tc.zeros(*lead, stop - max(self._total_in, start), dtype=buf.dtype))
+        segment = tc.cat(pieces, -1) if len(pieces) > 1 else pieces[0]
+        out = F.resample(segment, self._o, self._n, *self._args)
+        first = self._history_blocks * self._n
+        return out[..., first:first + (i1 - i0) * self._n]
+
+    def forward(self, chunk):
+        if not chunk.is_floating_point():
+            raise TypeError(f"StreamingResample: expected a floating point chunk, got {chunk.dtype}")
+        if self._buffer is None:
+            self._buffer = chunk
+        else:
+            if tuple(chunk.shape[:-1]) != tuple(self._buffer.shape[:-1]):
+                raise ValueError(f"StreamingResample: chunk leading dims {tuple(chunk.shape[:-1])} "
+                                 f"differ from earlier chunks' {tuple(self._buffer.shape[:-1])}")
+            self._buffer = tc.cat([self._buffer, chunk.to(self._buffer.dtype)], -1)
+        self._total_in += chunk.shape[-1]
+        if self._o == self._n:
+            out, self._buffer, self._buffer_start = self._buffer, None, self._total_in
+            return out
+        # block i needs inputs up to i * orig + width + orig - 1
+        ready = (self._total_in - self._width - self._o) // self._o + 1
+        if ready <= self._next_block:
+            return self._buffer[..., :0]
+        out = self._blocks(self._next_block, ready, pad_end=False)
+        self._next_block = ready
+        self._trim()
+        return out
+
+    def flush(self):
+        """The remaining outputs (the signal's end is zero-padded, as in one call)."""
+        if self._buffer is None or self._o == self._n:
+            return None if self._buffer is None else self._buffer[..., :0]
+        total_out = -(-self._n * self._total_in // self._o)
+        last_block = -(-total_out // self._n)
+        out = self._buffer[..., :0]
+        if last_block > self._next_block:
+            out = self._blocks(self._next_block, last_block, pad_end=True)
+            out = out[..., :total_out - self._next_block * self._n]
+        self.reset()
+        return out
+
+    def _trim(self):
+        keep_from = max((self._next_block - self._history_blocks) * self._o, self._buffer_start)
+        drop = keep_from - self._buffer_start
+        if drop > 0:
+            self._buffer = self._buffer[..., drop:]
+            self._buffer_start = keep_from

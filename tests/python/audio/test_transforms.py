@@ -102,3 +102,23 @@ def test_vad(torch_ref, TT, lead, kwargs):
     quiet = (0.001 * rng.standard_normal((1, 4000))).astype(np.float32)
     assert tuple(T.Vad(16000)(tc.from_numpy(quiet)).shape) == tuple(
         TT.Vad(16000)(torch_ref.from_numpy(quiet)).shape)
+
+
+@pytest.mark.parametrize("orig,new", [(44100, 16000), (48000, 16000), (16000, 22050), (5, 3)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_streaming_resample_matches_one_call(orig, new, dtype):
+    rng = np.random.default_rng(orig + new)
+    x = rng.standard_normal((2, 20011)).astype(dtype)
+    import tensorcore.audio.functional as F
+    full = F.resample(tc.from_numpy(x), orig, new).numpy()
+    stream = T.StreamingResample(orig, new)
+    outs, p = [], 0
+    while p < x.shape[1]:
+        k = int(rng.integers(1, 3000))
+        outs.append(stream(tc.from_numpy(x[:, p:p + k].copy())).numpy())
+        p += k
+    outs.append(stream.flush().numpy())
+    np.testing.assert_array_equal(np.concatenate(outs, -1), full)
+    with pytest.raises(ValueError, match="leading dims"):
+        stream(tc.zeros(2, 10))
+        stream(tc.zeros(3, 10))
