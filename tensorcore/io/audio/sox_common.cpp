@@ -162,11 +162,44 @@ std::string check_amr_frames(std::string_view b) {
   return "";
 }
 
-bool starts_with_amr_magic(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  char head[5] = {};
+// Sun AU headers carry the audio data offset, and libsox allocates a buffer of that size for
+// the annotation before reading it: a corrupt offset asks for gigabytes. Refuse offsets past
+// the end of the input.
+std::string check_au_header(std::string_view head, uint64_t total_size) {
+  if (head.size() < 8) return "";
+  const std::string_view magic = head.substr(0, 4);
+  // Sun and DEC magics, big- and little-endian.
+  const bool big = magic == ".snd" || magic == std::string_view(".sd\0", 4);
+  const bool little = magic == "dns." || magic == std::string_view("\0ds.", 4);
+  if (!big && !little) return "";
+  uint64_t offset = 0;
+  for (int i = 0; i < 4; ++i) offset = (offset << 8) | uint8_t(head[size_t(big ? 4 + i : 7 - i)]);
+  if (offset > total_size)
+    return tc::detail::concat("AU header's data offset ", offset, " lies past the end of the ",
+                              total_size, "-byte input");
+  return "";
+}
+
+// Checks the stream before libsox parses it (see check_amr_frames / check_au_header).
+std::string check_known_hazards(const std::string* path, std::string_view bytes) {
+  if (!path) {
+    std::string why = check_amr_frames(bytes);
+    return why.empty() ? check_au_header(bytes, bytes.size()) : why;
+  }
+  std::ifstream f(*path, std::ios::binary | std::ios::ate);
+  if (!f) return "";  // libsox reports the open failure itself
+  const uint64_t size = uint64_t(f.tellg());
+  f.seekg(0);
+  char head[8] = {};
   f.read(head, sizeof head);
-  return f.gcount() == 5 && std::string_view(head, 5) == "#!AMR";
+  const std::string_view h(head, size_t(f.gcount()));
+  if (h.substr(0, 5) == "#!AMR") {
+    f.clear();
+    f.seekg(0);
+    std::string data((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    return check_amr_frames(data);
+  }
+  return check_au_header(h, size);
 }
 
 }  // namespace
@@ -178,19 +211,10 @@ SoxPtr open_input(const std::string* path, std::string_view bytes, const std::st
   if (!path && bytes.empty()) throw DecodeError(tc::detail::concat(op, ": empty input"));
   const char* type = format.empty() ? nullptr : format.c_str();
   if (!type && !path && looks_like_mp3(bytes)) type = "mp3";
-  {
-    std::string amr_problem;
-    if (!path) {
-      amr_problem = check_amr_frames(bytes);
-    } else if (starts_with_amr_magic(*path)) {
-      std::ifstream f(*path, std::ios::binary);
-      std::string data((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-      amr_problem = check_amr_frames(data);
-    }
-    if (!amr_problem.empty())
-      throw DecodeError(tc::detail::concat(op, ": ", amr_problem, " in ",
-                                           path ? "'" + *path + "'" : std::string("the given bytes")));
-  }
+  const std::string hazard = check_known_hazards(path, bytes);
+  if (!hazard.empty())
+    throw DecodeError(tc::detail::concat(op, ": ", hazard, " in ",
+                                         path ? "'" + *path + "'" : std::string("the given bytes")));
   if (type && !sox_find_format(type, sox_false))
     throw ValueError(tc::detail::concat(op, ": unsupported format '", format, "'"));
   sox_format_t* f;

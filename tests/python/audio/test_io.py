@@ -199,6 +199,12 @@ def test_bad_inputs(tmp_path, audio_dir):
         ta.info(tmp_path / "bad.amr-nb")
     with pytest.raises(tc.DecodeError, match="truncated AMR"):
         ta.load(audio_dir["t.amr-nb"].read_bytes()[:-3])
+    # an AU header whose data offset is absurd made libsox allocate gigabytes
+    au = bytearray(ta_save_bytes := _au_bytes())
+    au[4:8] = (0x9A0000CC).to_bytes(4, "big" if au[:4] in (b".snd", b".sd\0") else "little")
+    with pytest.raises(tc.DecodeError, match="data offset"):
+        ta.info(bytes(au))
+    assert ta.load(ta_save_bytes)[0].shape[1] == 100
     with pytest.raises(ValueError, match="unsupported format"):
         ta.load(data, format="nosuchformat")
     with pytest.raises(ValueError, match="frame_offset"):
@@ -215,6 +221,12 @@ def test_bad_inputs(tmp_path, audio_dir):
         ta.save(io.BytesIO(), tc.zeros(1, 10), 8000)
     with pytest.raises(ValueError, match="sample_rate"):
         ta.save(tmp_path / "x.wav", tc.zeros(1, 10), 0)
+
+
+def _au_bytes():
+    buf = io.BytesIO()
+    ta.save(buf, tc.zeros(1, 100), 8000, format="au")
+    return buf.getvalue()
 
 
 def _load_sum(path):
