@@ -124,8 +124,6 @@ std::string encoding_name(sox_encoding_t enc) {
   }
 }
 
-
-
 // libsox's header sniffing does not know MP3; in memory there is no file name to go by.
 namespace {
 bool looks_like_mp3(std::string_view b) {
