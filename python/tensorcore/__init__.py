@@ -19,6 +19,8 @@ from . import _tensor_str  # noqa: E402,F401
 from .autograd.grad_mode import no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled  # noqa: E402,F401
 from . import autograd  # noqa: E402,F401
 from . import utils  # noqa: E402,F401
+from . import serialization  # noqa: E402,F401
+from .serialization import save, load  # noqa: E402,F401
 
 # Domain subpackages import eagerly, as torch.nn / torch.fft do; each is present once its area
 # lands (a missing folder is skipped, but an import error inside one is never hidden).

@@ -131,3 +131,34 @@ Tensor.__iter__ = _iter
 Tensor.__hash__ = lambda self: id(self)
 Tensor.__array_priority__ = 1000
 Tensor.data = property(lambda self: self.detach(), lambda self, v: self.detach().copy_(v))
+
+
+def _rebuild_tensor(array, dtype_name, requires_grad):
+    t = _C.from_numpy(np.array(array)).to(getattr(_C, dtype_name))
+    return t.requires_grad_(True) if requires_grad else t
+
+
+def _reduce_ex(self, protocol):
+    # Pickle (DataLoader spawn workers, saving objects that hold tensors) through NumPy.
+    t = self.detach().cpu()
+    dtype_name = str(t.dtype).split(".")[-1]
+    arr = (t.float() if t.dtype == _C.bfloat16 else t).numpy()
+    return (_rebuild_tensor, (arr, dtype_name, self.requires_grad and self.is_leaf))
+
+
+def _deepcopy(self, memo):
+    # copy.deepcopy(module) copies buffers and parameters; only leaves can be deep-copied.
+    if id(self) in memo:
+        return memo[id(self)]
+    if not self.is_leaf:
+        raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                           "protocol at the moment")
+    out = self.detach().clone()
+    if self.requires_grad:
+        out.requires_grad_(True)
+    memo[id(self)] = out
+    return out
+
+
+Tensor.__reduce_ex__ = _reduce_ex
+Tensor.__deepcopy__ = _deepcopy

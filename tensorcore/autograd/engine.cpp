@@ -3,6 +3,8 @@
 #include <unordered_set>
 
 #include "tensorcore/autograd/function.h"
+#include "tensorcore/autograd/view_history.h"
+#include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
 
@@ -30,6 +32,14 @@ void record(const char* name, const TensorList& inputs, const TensorList& output
     const Tensor& out = outputs[i];
     node->output_meta.push_back({out.sizes(), out.dtype(), out.device()});
     if (!is_floating(out.dtype()) && !is_complex(out.dtype())) continue;  // e.g. argmax indices
+    // An in-place op: its output is one of its inputs.
+    std::vector<size_t> self_slots;
+    for (size_t j = 0; j < inputs.size(); ++j)
+      if (inputs[j].defined() && inputs[j].is_same(out)) self_slots.push_back(j);
+    if (!self_slots.empty()) {
+      if (rebase_view_history(out, node, inputs, self_slots)) continue;
+      bump_history(out);
+    }
     auto& m = out.ensure_autograd_meta();
     m.grad_fn = node;
     m.output_nr = uint32_t(i);
@@ -44,11 +54,30 @@ void record(const char* name, const TensorList& inputs, const TensorList& output
   }
 }
 
+Tensor unalias_operand(const Tensor& other, const Tensor& self) {
+  if (other.defined() && other.storage() == self.storage() && needs_grad({self, other}))
+    return clone(other);
+  return other;
+}
+
+void record_overwrite(const Tensor& t, const char* op) {
+  if (!needs_grad({t})) return;
+  record(op, {t}, {t}, {}, [](const TensorList&, const TensorList& g) -> TensorList {
+    return {zeros_like(g[0])};
+  });
+}
+
 void check_inplace(const Tensor& self, const char* op) {
   if (!grad_enabled()) return;
   auto* m = self.autograd_meta();
   TC_CHECK_AS(Error, !(m && m->requires_grad && !m->grad_fn), op,
               ": a leaf Variable that requires grad is being used in an in-place operation");
+  if (const auto& root = self.impl()->view_base) {
+    auto* bm = root->autograd.get();
+    TC_CHECK_AS(Error, !(bm && bm->requires_grad && !bm->grad_fn), op,
+                ": a view of a leaf Variable that requires grad is being used in an in-place "
+                "operation");
+  }
 }
 
 namespace {

@@ -35,6 +35,16 @@ TensorList grad(const TensorList& outputs, const TensorList& inputs,
                 const TensorList& grad_outputs = {}, std::optional<bool> retain_graph = {},
                 bool create_graph = false, bool allow_unused = false);
 
+// For in-place ops that overwrite every element of `t` with values that do not depend on its
+// old ones (fill_, uniform_, ...): records a zero gradient for the old value, so gradients stop
+// there (and, through a view, at the overwritten region of the base).
+void record_overwrite(const Tensor& t, const char* op);
+
+// For in-place ops `self.op_(other)` that save `other` for backward: when `other` shares
+// self's memory (x.mul_(x)), the op would overwrite the value backward needs, so this returns
+// a differentiable copy of it instead (otherwise `other` itself).
+Tensor unalias_operand(const Tensor& other, const Tensor& self);
+
 // For in-place ops: checks a leaf is not modified in place while requiring grad.
 void check_inplace(const Tensor& self, const char* op);
 

@@ -50,6 +50,10 @@ struct Node : std::enable_shared_from_this<Node> {
 };
 
 struct AutogradMeta {
+  // Bumped when an in-place op rewrites this tensor's history; views compare it with
+  // base_history_seen to know their own grad_fn is stale (see view_history.h).
+  uint32_t history_version = 0;
+  uint32_t base_history_seen = 0;
   bool requires_grad = false;
   Tensor grad;
   std::shared_ptr<Node> grad_fn;

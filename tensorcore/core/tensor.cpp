@@ -4,6 +4,7 @@
 
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/autograd/node.h"
+#include "tensorcore/autograd/view_history.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/elementwise.h"
 
@@ -109,6 +110,7 @@ autograd::AutogradMeta& Tensor::ensure_autograd_meta() const {
 }
 
 bool Tensor::requires_grad() const {
+  if (impl_->view_base) autograd::refresh_view_history(*this);
   auto* m = impl_->autograd.get();
   return m && (m->requires_grad || m->grad_fn);
 }
@@ -142,6 +144,7 @@ void Tensor::set_grad(const Tensor& g) const {
 }
 
 std::shared_ptr<autograd::Node> Tensor::grad_fn() const {
+  if (impl_->view_base) autograd::refresh_view_history(*this);
   auto* m = impl_->autograd.get();
   return m ? m->grad_fn : nullptr;
 }
@@ -160,6 +163,13 @@ void Tensor::backward(const Tensor& gradient, bool retain_graph, bool create_gra
   }
   autograd::run_backward({*this}, {g}, retain_graph || create_graph, create_graph, inputs, false,
                          true);
+}
+
+Tensor make_view_of(const Tensor& base, Shape sizes, Shape strides, int64_t offset) {
+  Tensor v = make_tensor(base.storage(), std::move(sizes), std::move(strides), offset, base.dtype());
+  const auto& root = base.impl()->view_base;
+  v.impl()->view_base = root ? root : base.impl_ptr();
+  return v;
 }
 
 Tensor Tensor::detach() const {

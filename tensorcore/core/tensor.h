@@ -32,6 +32,9 @@ struct TensorImpl {
   // A Python number turned into a 0-dim tensor; it promotes with lower priority.
   bool is_wrapped_number = false;
   std::unique_ptr<autograd::AutogradMeta> autograd;
+  // For views made by view ops: the tensor that owns the memory (never itself a view). An
+  // in-place op on a view rewrites the base's autograd history (see autograd/view_history.h).
+  std::shared_ptr<TensorImpl> view_base;
 
   TensorImpl(Storage s, Shape sz, Shape st, int64_t off, DType dt);
   ~TensorImpl();
@@ -109,6 +112,8 @@ class Tensor {
 
 // Low-level construction. Everything else lives in ops/.
 Tensor make_tensor(Storage storage, Shape sizes, Shape strides, int64_t offset, DType dtype);
+// A view of `base`'s memory that remembers its base (torch's `._base`), for autograd.
+Tensor make_view_of(const Tensor& base, Shape sizes, Shape strides, int64_t offset);
 Tensor empty_strided_raw(const Shape& sizes, const Shape& strides, DType dtype, Device device);
 Shape contiguous_strides(const Shape& sizes);
 int64_t shape_numel(const Shape& sizes);

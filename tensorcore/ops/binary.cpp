@@ -91,7 +91,7 @@ void record_div(const char* name, const Tensor& a_saved, const Tensor& b, const 
 
 // For in-place ops whose vjp needs the old value of self.
 Tensor saved_self(const Tensor& self, const Tensor& other) {
-  return autograd::needs_grad({other}) ? clone(self.detach()) : self.detach();
+  return autograd::needs_grad({other}) ? clone(self) : self.detach();  // clone keeps the graph (double backward)
 }
 
 }  // namespace
@@ -142,8 +142,9 @@ Tensor& add_(Tensor& a, const Scalar& b, const Scalar& alpha) { return add_(a, w
 Tensor& sub_(Tensor& a, const Tensor& b, const Scalar& alpha) { return add_(a, b, -alpha); }
 Tensor& sub_(Tensor& a, const Scalar& b, const Scalar& alpha) { return add_(a, wrap(b), -alpha); }
 
-Tensor& mul_(Tensor& a, const Tensor& b) {
+Tensor& mul_(Tensor& a, const Tensor& b_in) {
   autograd::check_inplace(a, "mul_");
+  const Tensor b = autograd::unalias_operand(b_in, a);
   Tensor old = autograd::needs_grad({a, b}) ? saved_self(a, b) : Tensor();
   TensorIter iter(a, {a, b}, config("mul_"));
   mul_kernel.get(iter.output().device().type)(iter);
@@ -154,8 +155,9 @@ Tensor& mul_(Tensor& a, const Tensor& b) {
 }
 Tensor& mul_(Tensor& a, const Scalar& b) { return mul_(a, wrap(b)); }
 
-Tensor& div_(Tensor& a, const Tensor& b, const std::string& mode) {
+Tensor& div_(Tensor& a, const Tensor& b_in, const std::string& mode) {
   autograd::check_inplace(a, "div_");
+  const Tensor b = autograd::unalias_operand(b_in, a);
   Tensor old = autograd::needs_grad({a, b}) ? saved_self(a, b) : Tensor();
   div_impl(a, a, b, mode);
   a.bump_version();

@@ -59,10 +59,11 @@ Tensor bapply(const BSpec& s, const Tensor& a, const Tensor& b) {
   return out;
 }
 
-Tensor& bapply_(const BSpec& s, Tensor& a, const Tensor& b) {
+Tensor& bapply_(const BSpec& s, Tensor& a, const Tensor& b_in) {
   autograd::check_inplace(a, s.iname);
+  const Tensor b = s.vjp ? autograd::unalias_operand(b_in, a) : b_in;
   bool ng = s.vjp && autograd::needs_grad({a, b});
-  Tensor old = ng ? clone(a.detach()) : Tensor();
+  Tensor old = ng ? clone(a) : Tensor();  // keeps the graph for double backward
   run_binary(a, a, b, s, s.iname);
   a.bump_version();
   if (ng) recordB(s, a, b, a, old);
@@ -248,11 +249,12 @@ Tensor pow(const Scalar& base, const Tensor& b) {
   return out;
 }
 
-Tensor& pow_(Tensor& a, const Tensor& b) {
-  if (b.impl()->is_wrapped_number) return pow_(a, b.item());
+Tensor& pow_(Tensor& a, const Tensor& b_in) {
+  if (b_in.impl()->is_wrapped_number) return pow_(a, b_in.item());
   autograd::check_inplace(a, "pow_");
+  const Tensor b = autograd::unalias_operand(b_in, a);
   bool ng = autograd::needs_grad({a, b});
-  Tensor old = ng ? clone(a.detach()) : Tensor();
+  Tensor old = ng ? clone(a) : Tensor();  // keeps the graph for double backward
   pow_impl(a, a, b, "pow_");
   a.bump_version();
   if (ng)
@@ -267,7 +269,7 @@ Tensor& pow_(Tensor& a, const Scalar& e) {
   check_int_pow(a, e);
   autograd::check_inplace(a, "pow_");
   bool ng = autograd::needs_grad({a});
-  Tensor old = ng ? clone(a.detach()) : Tensor();
+  Tensor old = ng ? clone(a) : Tensor();  // keeps the graph for double backward
   pow_impl(a, a, wrap(e), "pow_");
   a.bump_version();
   if (ng) record_pow_scalar(a, a, old, e);

@@ -37,6 +37,7 @@ Tensor fill_(Tensor& t, const Scalar& value) {
   autograd::check_inplace(t, "fill_");
   fill_kernel.get(t.device().type)(t, value);
   t.bump_version();
+  autograd::record_overwrite(t, "fill_");
   return t;
 }
 

@@ -28,6 +28,7 @@ Generator& gen_for(const GeneratorPtr& g, const Tensor& t, const char* op) {
 // Fills `self` (any layout) through a contiguous buffer.
 Tensor& fill_random(Tensor& self, const RandomArgs& args, const GeneratorPtr& g, const char* op) {
   if (self.numel() == 0) return self;
+  autograd::record_overwrite(self, op);  // drawn values do not depend on the old ones
   Generator& gen = gen_for(g, self, op);
   PhiloxState st = gen.next();
   autograd::GradModeGuard guard(false);

@@ -15,7 +15,7 @@ namespace tc {
 namespace {
 
 Tensor make_view(const Tensor& a, Shape sizes, Shape strides, int64_t offset) {
-  return make_tensor(a.storage(), std::move(sizes), std::move(strides), offset, a.dtype());
+  return make_view_of(a, std::move(sizes), std::move(strides), offset);
 }
 
 // Gradient of a view that picks a region of the input: zeros with the region filled. Recorded

@@ -290,7 +290,7 @@ Tensor diagonal(const Tensor& a, int64_t offset, int64_t dim1, int64_t dim2) {
   }
   sizes.push_back(len);
   strides.push_back(a.strides()[d1] + a.strides()[d2]);
-  Tensor out = make_tensor(a.storage(), sizes, strides, off, a.dtype());
+  Tensor out = make_view_of(a, sizes, strides, off);
   if (autograd::needs_grad({a})) {
     Shape in_shape = a.sizes();
     autograd::record("DiagonalBackward0", {a}, {out}, {},

@@ -90,6 +90,15 @@ PtValue read_pt(std::string_view bytes, const PtReadOptions& options = {});
 // Same, reading only the needed parts of the file. Throws IoError or FormatError.
 PtValue read_pt_file(const std::filesystem::path& path, const PtReadOptions& options = {});
 
+// Writes a value tree in torch.save's zip format (pickle protocol 2, one stored entry per
+// storage), loadable by torch.load and read_pt. Tensors whose `storage` pointers are equal
+// share one storage in the archive (views and tied weights stay shared); storage_key and
+// device are ignored (storages are numbered in order, location "cpu"). Dicts are written as
+// plain dicts. Throws FormatError for dtypes torch has no storage for (U16, U32, U64, F8_*)
+// and for archives over 4 GiB.
+std::string write_pt(const PtValue& root);
+void write_pt_file(const std::filesystem::path& path, const PtValue& root);
+
 // All tensors in a value tree with dotted paths built from dict keys and list/tuple indices,
 // e.g. {"model": {"fc.weight": t}} -> ("model.fc.weight", t). Depth-first, in order.
 std::vector<std::pair<std::string, const PtTensorRecord*>> collect_pt_tensors(const PtValue& root);

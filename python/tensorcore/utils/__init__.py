@@ -1,2 +1,4 @@
-"""tensorcore.utils: benchmark helpers (data loading arrives with the nn/data issue)."""
+"""tensorcore.utils: benchmark helpers, data loading (tensorcore.utils.data) and a progress bar."""
 from . import benchmark  # noqa: F401
+from . import data  # noqa: F401
+from . import progress  # noqa: F401

@@ -1,0 +1,99 @@
+"""FFT benchmarks: tensorcore.fft vs torch.fft vs numpy.fft on the same machine in one run.
+
+Run: .venv/bin/python benchmarks/bench_fft.py [--threads N] [--quick]
+Prints the best time of each library and the ratio tc/torch (< 1 means tensorcore is faster).
+numpy.fft is always single-threaded (pocketfft).
+"""
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+import tensorcore as tc
+
+try:
+    import torch
+except Exception:  # pragma: no cover
+    torch = None
+
+
+def median_time(fn, min_time=0.25, max_runs=500):
+    fn()  # warm-up (plans are built here)
+    times = []
+    start = time.perf_counter()
+    while (time.perf_counter() - start < min_time or len(times) < 5) and len(times) < max_runs:
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)  # the minimum is the least noisy estimate on a shared machine
+
+
+def fmt(t):
+    return f"{t * 1e6:10.1f}us" if t < 1e-3 else f"{t * 1e3:10.2f}ms"
+
+
+def cases(quick):
+    sizes = [2 ** k for k in range(10, 21)] + [1000, 4097, 44100]
+    if quick:
+        sizes = [1024, 4096, 2 ** 16, 2 ** 20, 1000, 4097, 44100]
+    rng = np.random.default_rng(0)
+    for n in sizes:
+        xr = rng.standard_normal(n).astype(np.float32)
+        xc = (xr + 1j * rng.standard_normal(n)).astype(np.complex64)
+        yield f"fft  c64 n={n}", "fft", xc
+        yield f"rfft f32 n={n}", "rfft", xr
+    xb = rng.standard_normal((64, 4096)).astype(np.float32)
+    yield "fft  c64 64x4096", "fft", (xb + 1j * xb).astype(np.complex64)
+    yield "rfft f32 64x4096", "rfft", xb
+    yield "irfft c64 64x2049", "irfft", np.fft.rfft(xb).astype(np.complex64)
+    img = rng.standard_normal((1024, 1024)).astype(np.float32)
+    yield "fft2 c64 1024x1024", "fft2", (img + 1j * img).astype(np.complex64)
+    yield "rfft2 f32 1024x1024", "rfft2", img
+    yield "fft dim0 c64 1024x1024", ("fft", {"dim": 0}), (img + 1j * img).astype(np.complex64)
+    yield "rfft2 f32 16x3x224x224", "rfft2", rng.standard_normal((16, 3, 224, 224)).astype(np.float32)
+    xd = rng.standard_normal(2 ** 16)
+    yield "fft  c128 n=65536", "fft", (xd + 1j * xd)
+    yield "rfft f64 n=65536", "rfft", xd
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--threads", type=int, default=0, help="0 = library defaults")
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    if args.threads:
+        tc.set_num_threads(args.threads)
+        if torch is not None:
+            torch.set_num_threads(args.threads)
+    print(f"threads: tc={tc.get_num_threads()} torch={torch.get_num_threads() if torch else '-'}")
+    print(f"{'case':24s} {'tensorcore':>12s} {'torch':>12s} {'numpy':>12s} {'tc/torch':>9s} {'tc/numpy':>9s}")
+    for name, fn, x in cases(args.quick):
+        fn, kw = fn if isinstance(fn, tuple) else (fn, {})
+        np_kw = {"axis": kw["dim"]} if "dim" in kw else {}
+        t_tc = median_time(lambda a=tc.from_numpy(x): getattr(tc.fft, fn)(a, **kw))
+        t_np = median_time(lambda: getattr(np.fft, fn)(x, **np_kw))
+        t_th = median_time(lambda a=torch.from_numpy(x): getattr(torch.fft, fn)(a, **kw)) if torch else float("nan")
+        print(f"{name:24s} {fmt(t_tc)} {fmt(t_th)} {fmt(t_np)} {t_tc / t_th:9.2f} {t_tc / t_np:9.2f}")
+    # stft: 60 s of 16 kHz audio, n_fft=400, hop=160, hann window (torchaudio's Spectrogram set-up).
+    audio = np.random.default_rng(1).standard_normal(16000 * 60).astype(np.float32)
+    a_tc = tc.from_numpy(audio)
+    w_tc = tc.hann_window(400)
+    t_tc = median_time(lambda: tc.stft(a_tc, 400, 160, window=w_tc, return_complex=True))
+    if torch is not None:
+        a_th = torch.from_numpy(audio)
+        w_th = torch.hann_window(400)
+        t_th = median_time(lambda: torch.stft(a_th, 400, 160, window=w_th, return_complex=True))
+    else:
+        t_th = float("nan")
+    print(f"{'stft 60s@16k n_fft=400':24s} {fmt(t_tc)} {fmt(t_th)} {'':>12s} {t_tc / t_th:9.2f}")
+    b_tc = tc.stft(a_tc, 400, 160, window=w_tc, return_complex=True)
+    t_tc = median_time(lambda: tc.istft(b_tc, 400, 160, window=w_tc))
+    if torch is not None:
+        b_th = torch.stft(a_th, 400, 160, window=w_th, return_complex=True)
+        t_th = median_time(lambda: torch.istft(b_th, 400, 160, window=w_th))
+    print(f"{'istft 60s@16k n_fft=400':24s} {fmt(t_tc)} {fmt(t_th)} {'':>12s} {t_tc / t_th:9.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,97 @@
+// Bindings for tensorcore.vision: detection ops and transform kernels live in the private
+// submodule tensorcore._C._vision; the Python package wraps them with torchvision's signatures.
+#include "bind.h"
+#include "tensorcore/vision/ops/ops.h"
+#include "tensorcore/vision/transforms/kernels.h"
+#include "tensorcore/vision/transforms/pipeline.h"
+
+namespace tc::python {
+namespace {
+
+void bind_vision(py::module_& m, TensorClass&) {
+  py::module_ v = m.def_submodule("_vision", "tensorcore.vision kernels");
+  namespace vo = tc::vision::ops;
+  v.def("nms", &vo::nms, py::arg("boxes"), py::arg("scores"), py::arg("iou_threshold"));
+  v.def("roi_align", &vo::roi_align, py::arg("input"), py::arg("rois"), py::arg("spatial_scale"),
+        py::arg("pooled_height"), py::arg("pooled_width"), py::arg("sampling_ratio"),
+        py::arg("aligned"));
+  v.def("roi_pool", &vo::roi_pool, py::arg("input"), py::arg("rois"), py::arg("spatial_scale"),
+        py::arg("pooled_height"), py::arg("pooled_width"));
+  v.def("ps_roi_align", &vo::ps_roi_align, py::arg("input"), py::arg("rois"),
+        py::arg("spatial_scale"), py::arg("pooled_height"), py::arg("pooled_width"),
+        py::arg("sampling_ratio"));
+  v.def("ps_roi_pool", &vo::ps_roi_pool, py::arg("input"), py::arg("rois"),
+        py::arg("spatial_scale"), py::arg("pooled_height"), py::arg("pooled_width"));
+
+  v.def("deform_conv2d",
+        [](const Tensor& input, const Tensor& offset, const Tensor& weight, const Tensor& bias,
+           std::pair<int64_t, int64_t> stride, std::pair<int64_t, int64_t> padding,
+           std::pair<int64_t, int64_t> dilation, const Tensor& mask) {
+          return vo::deform_conv2d(input, offset, weight, bias, stride, padding, dilation, mask);
+        });
+
+  namespace vk = tc::vision::kernels;
+  auto mode = [](int m) {
+    TC_CHECK(m == 0 || m == 2 || m == 3,
+             "interpolation must be nearest (0), bilinear (2) or "
+             "bicubic (3), got ",
+             m);
+    return vk::Interpolation(m);
+  };
+  v.def(
+      "resize",
+      [mode](const Tensor& img, int64_t h, int64_t w, int m, bool antialias) {
+        py::gil_scoped_release nogil;
+        return vk::resize(img, h, w, mode(m), antialias);
+      },
+      py::arg("img"), py::arg("height"), py::arg("width"), py::arg("interpolation"),
+      py::arg("antialias"));
+  v.def("crop_flip_normalize",
+        [](const Tensor& img, const std::vector<int64_t>& tops, const std::vector<int64_t>& lefts,
+           const std::vector<uint8_t>& hflip, const std::vector<uint8_t>& vflip, int64_t h,
+           int64_t w, const std::vector<double>& scale, const std::vector<double>& bias) {
+          py::gil_scoped_release nogil;
+          return vk::crop_flip_normalize(img, tops, lefts, hflip, vflip, h, w, scale, bias);
+        });
+  v.def("crop_flip", [](const Tensor& img, const std::vector<int64_t>& tops,
+                        const std::vector<int64_t>& lefts, const std::vector<uint8_t>& hflip,
+                        const std::vector<uint8_t>& vflip, int64_t h, int64_t w) {
+    py::gil_scoped_release nogil;
+    return vk::crop_flip(img, tops, lefts, hflip, vflip, h, w);
+  });
+  // The C++ deployment pipeline, so Python tests can check the round trip.
+  using tc::vision::transforms::Pipeline;
+  py::class_<Pipeline>(v, "Pipeline")
+      .def_static("load", &Pipeline::load, py::arg("path"))
+      .def_static("from_json", [](const std::string& text) { return Pipeline::from_json(text); })
+      .def("names", &Pipeline::names)
+      .def("__len__", &Pipeline::size)
+      .def(
+          "__call__",
+          [](const Pipeline& p, const Tensor& img, py::object gen) {
+            GeneratorPtr g = gen.is_none() ? GeneratorPtr() : gen.cast<GeneratorPtr>();
+            py::gil_scoped_release nogil;
+            return p(img, g);
+          },
+          py::arg("img"), py::arg("generator") = py::none());
+  v.def("blend", [](const Tensor& img, const std::vector<double>& factors, int other,
+                    const std::vector<double>& values) {
+    TC_CHECK(other >= 0 && other <= 2, "blend: other must be 0 (zero), 1 (gray) or 2 (value)");
+    py::gil_scoped_release nogil;
+    return vk::blend(img, factors, vk::BlendOther(other), values);
+  });
+  v.def("adjust_hue", [](const Tensor& img, const std::vector<double>& factors) {
+    py::gil_scoped_release nogil;
+    return vk::adjust_hue(img, factors);
+  });
+  v.def("warp", [mode](const Tensor& img, const std::vector<double>& mats, int64_t h, int64_t w,
+                       int m, std::optional<std::vector<double>> fill) {
+    py::gil_scoped_release nogil;
+    return vk::warp(img, mats, h, w, mode(m), fill);
+  });
+}
+
+static Registrar r(bind_vision);
+
+}  // namespace
+}  // namespace tc::python

@@ -1,0 +1,28 @@
+"""tensorcore.fft: discrete Fourier transforms with torch.fft's names and semantics.
+
+Computed by tensorcore's own FFT engine (mixed-radix Stockham + Bluestein, plans cached per
+length); every function is differentiable (complex autograd, PyTorch's convention)."""
+from .._C import _fft as _impl
+
+fft = _impl.fft
+ifft = _impl.ifft
+fft2 = _impl.fft2
+ifft2 = _impl.ifft2
+fftn = _impl.fftn
+ifftn = _impl.ifftn
+rfft = _impl.rfft
+irfft = _impl.irfft
+rfft2 = _impl.rfft2
+irfft2 = _impl.irfft2
+rfftn = _impl.rfftn
+irfftn = _impl.irfftn
+hfft = _impl.hfft
+ihfft = _impl.ihfft
+fftfreq = _impl.fftfreq
+rfftfreq = _impl.rfftfreq
+fftshift = _impl.fftshift
+ifftshift = _impl.ifftshift
+next_fast_len = _impl.next_fast_len
+
+__all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2",
+           "rfftn", "irfftn", "hfft", "ihfft", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]

@@ -1,0 +1,168 @@
+"""Native nn kernels (tensorcore._C._nn) with torch.nn.functional's names and signatures.
+
+tensorcore.nn.functional re-exports everything listed in __all__.
+"""
+from tensorcore._C import _nn as _C_nn
+
+conv1d = _C_nn.conv1d
+conv2d = _C_nn.conv2d
+conv3d = _C_nn.conv3d
+conv_transpose1d = _C_nn.conv_transpose1d
+conv_transpose2d = _C_nn.conv_transpose2d
+conv_transpose3d = _C_nn.conv_transpose3d
+
+__all__ = [
+    "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+]
+
+max_pool1d = _C_nn.max_pool1d
+max_pool2d = _C_nn.max_pool2d
+max_pool1d_with_indices = _C_nn.max_pool1d_with_indices
+max_pool2d_with_indices = _C_nn.max_pool2d_with_indices
+max_unpool2d = _C_nn.max_unpool2d
+avg_pool1d = _C_nn.avg_pool1d
+avg_pool2d = _C_nn.avg_pool2d
+adaptive_avg_pool1d = _C_nn.adaptive_avg_pool1d
+adaptive_avg_pool2d = _C_nn.adaptive_avg_pool2d
+adaptive_max_pool1d = _C_nn.adaptive_max_pool1d
+adaptive_max_pool2d = _C_nn.adaptive_max_pool2d
+
+__all__ += [
+    "max_pool1d", "max_pool2d", "max_pool1d_with_indices", "max_pool2d_with_indices",
+    "max_unpool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
+    "adaptive_max_pool1d", "adaptive_max_pool2d",
+]
+
+batch_norm = _C_nn.batch_norm
+instance_norm = _C_nn.instance_norm
+layer_norm = _C_nn.layer_norm
+group_norm = _C_nn.group_norm
+local_response_norm = _C_nn.local_response_norm
+
+__all__ += ["batch_norm", "instance_norm", "layer_norm", "group_norm", "local_response_norm"]
+
+ctc_loss = _C_nn.ctc_loss
+
+__all__ += ["ctc_loss"]
+
+# Recurrent cells (torch._VF.lstm_cell / gru_cell / rnn_tanh_cell / rnn_relu_cell).
+lstm_cell = _C_nn.lstm_cell
+gru_cell = _C_nn.gru_cell
+rnn_tanh_cell = _C_nn.rnn_tanh_cell
+rnn_relu_cell = _C_nn.rnn_relu_cell
+
+__all__ += ["lstm_cell", "gru_cell", "rnn_tanh_cell", "rnn_relu_cell"]
+
+
+def _ntuple(value, n, name):
+    if isinstance(value, (list, tuple)):
+        if len(value) != n:
+            raise ValueError(f"interpolate: {name} must have {n} entries for a {n + 2}-d input, "
+                             f"got {len(value)}")
+        return list(value)
+    return [value] * n
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    """torch.nn.functional.interpolate: resolves size/scale_factor as torch 1.13 does, then runs
+    the native separable resampler (or adaptive average pooling for mode='area')."""
+    import math
+
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("interpolate: align_corners option can only be set with the "
+                             "interpolating modes: linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    dim = input.dim() - 2
+    if dim < 1:
+        raise ValueError(f"interpolate: expected a 3-d, 4-d or 5-d input, got shape {tuple(input.shape)}")
+    if size is not None and scale_factor is not None:
+        raise ValueError("interpolate: only one of size or scale_factor should be defined")
+    if size is not None:
+        output_size = [int(s) for s in _ntuple(size, dim, "size")]
+        scale_factors = None
+    elif scale_factor is not None:
+        scale_factors = [float(s) for s in _ntuple(scale_factor, dim, "scale_factor")]
+        output_size = None
+    else:
+        raise ValueError("interpolate: either size or scale_factor should be defined")
+    if recompute_scale_factor and size is not None:
+        raise ValueError("interpolate: recompute_scale_factor is not meaningful with an explicit size.")
+    if mode == "area" and output_size is None:
+        recompute_scale_factor = True
+    if output_size is None:
+        output_size = [int(math.floor(float(input.shape[i + 2]) * scale_factors[i])) for i in range(dim)]
+        if recompute_scale_factor:
+            scale_factors = None
+    if antialias and not (mode in ("bilinear", "bicubic") and input.dim() == 4):
+        raise ValueError("interpolate: anti-alias option is only supported for bilinear and bicubic modes")
+    if mode == "area":
+        if dim == 1:
+            return _C_nn.adaptive_avg_pool1d(input, output_size)
+        if dim == 2:
+            return _C_nn.adaptive_avg_pool2d(input, output_size)
+        raise NotImplementedError("interpolate: mode='area' supports 3-d and 4-d inputs")
+    return _C_nn._interpolate(input, output_size, mode, bool(align_corners), scale_factors, antialias)
+
+
+__all__ += ["interpolate"]
+
+pad = _C_nn.pad
+pixel_shuffle = _C_nn.pixel_shuffle
+pixel_unshuffle = _C_nn.pixel_unshuffle
+unfold = _C_nn.unfold
+fold = _C_nn.fold
+
+__all__ += ["pad", "pixel_shuffle", "pixel_unshuffle", "unfold", "fold"]
+
+embedding = _C_nn.embedding
+embedding_bag = _C_nn.embedding_bag
+
+__all__ += ["embedding", "embedding_bag"]
+
+grid_sample = _C_nn.grid_sample
+affine_grid = _C_nn.affine_grid
+
+__all__ += ["grid_sample", "affine_grid"]
+
+# One recurrent layer over a whole (T, N, input_size) sequence, one direction:
+# lstm_layer(input, h0, c0, w_ih, w_hh, b_ih, b_hh, reverse) -> (output, h_T, c_T)
+# gru_layer(input, h0, w_ih, w_hh, b_ih, b_hh, reverse) -> (output, h_T)
+lstm_layer = _C_nn.lstm_layer
+gru_layer = _C_nn.gru_layer
+
+__all__ += ["lstm_layer", "gru_layer"]
+
+dropout = _C_nn.dropout
+alpha_dropout = _C_nn.alpha_dropout
+feature_alpha_dropout = _C_nn.feature_alpha_dropout
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    """Zeroes whole channels of (N, C, L) or (C, L) inputs."""
+    if input.dim() not in (2, 3):
+        raise ValueError(f"dropout1d: expected a 2-d or 3-d input, got shape {tuple(input.shape)}")
+    if input.dim() == 2:
+        return _C_nn.feature_dropout(input.unsqueeze(0), p, training, inplace).squeeze(0)
+    return _C_nn.feature_dropout(input, p, training, inplace)
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    """Zeroes whole channels of (N, C, H, W) inputs (torch 1.13 treats 3-d inputs as (N, C, L))."""
+    if input.dim() not in (3, 4):
+        raise ValueError(f"dropout2d: expected a 3-d or 4-d input, got shape {tuple(input.shape)}")
+    return _C_nn.feature_dropout(input, p, training, inplace)
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    """Zeroes whole channels of (N, C, D, H, W) or (C, D, H, W) inputs."""
+    if input.dim() not in (4, 5):
+        raise ValueError(f"dropout3d: expected a 4-d or 5-d input, got shape {tuple(input.shape)}")
+    if input.dim() == 4:
+        return _C_nn.feature_dropout(input.unsqueeze(0), p, training, inplace).squeeze(0)
+    return _C_nn.feature_dropout(input, p, training, inplace)
+
+
+__all__ += ["dropout", "alpha_dropout", "feature_alpha_dropout", "dropout1d", "dropout2d", "dropout3d"]

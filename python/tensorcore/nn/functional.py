@@ -1,0 +1,709 @@
+"""tensorcore.nn.functional: torch.nn.functional's API.
+
+Activations, linear maps, dropout, distances, attention and constant padding are composites over
+core ops (so autograd and double backward come for free); losses live in _functional_losses.py.
+Convolution, pooling, normalisation, interpolation, embedding, CTC and RNN cells are native
+kernels bound in tensorcore._C._nn and imported at the end of this file once that module exists.
+"""
+import math
+import os as _os
+
+from .. import _C
+from .._tensor import tensor as _tensor
+from ._functional_losses import *  # noqa: F401,F403
+from ._functional_losses import _check_tensor
+
+# ---------------------------------------------------------------- linear maps
+
+
+def linear(input, weight, bias=None):
+    """y = input @ weight.T + bias."""
+    _check_tensor(input, "linear", "input")
+    if input.dim() == 0:
+        raise ValueError("linear: expected input with at least 1 dimension, got a 0-d tensor")
+    if weight.dim() not in (1, 2) or input.shape[-1] != weight.shape[-1]:
+        raise ValueError(f"linear: input's last dimension ({input.shape[-1]}) must match weight's in_features; "
+                         f"got input shape {tuple(input.shape)} and weight shape {tuple(weight.shape)}")
+    if weight.dim() == 1:
+        out = _C.matmul(input, weight)
+        return out if bias is None else out + bias
+    if input.dim() == 2 and bias is not None:
+        return _C.addmm(bias, input, weight.t())
+    out = _C.matmul(input, weight.t())
+    return out if bias is None else out + bias
+
+
+def bilinear(input1, input2, weight, bias=None):
+    """y_k = x1^T W_k x2 + b_k over the last dimension of both inputs."""
+    if input1.shape[:-1] != input2.shape[:-1]:
+        raise ValueError(f"bilinear: input1 and input2 must have the same leading dimensions, got "
+                         f"{tuple(input1.shape)} and {tuple(input2.shape)}")
+    if weight.dim() != 3 or weight.shape[1] != input1.shape[-1] or weight.shape[2] != input2.shape[-1]:
+        raise ValueError(f"bilinear: weight of shape (out, {input1.shape[-1]}, {input2.shape[-1]}) expected, "
+                         f"got {tuple(weight.shape)}")
+    lead = tuple(input1.shape[:-1])
+    x1 = input1.reshape(-1, input1.shape[-1])
+    x2 = input2.reshape(-1, input2.shape[-1])
+    # (B, I) @ (I, O*J) -> (B, O, J), then contract J with x2.
+    o, i, j = weight.shape
+    tmp = _C.matmul(x1, weight.permute(1, 0, 2).reshape(i, o * j)).reshape(-1, o, j)
+    out = _C.bmm(tmp, x2.unsqueeze(2)).squeeze(2)
+    if bias is not None:
+        out = out + bias
+    return out.reshape(lead + (o,))
+
+
+def identity(input):
+    return input
+
+# ---------------------------------------------------------------- activations
+
+
+def _inplace_result(input, out, inplace):
+    if inplace:
+        input.copy_(out)
+        return input
+    return out
+
+
+def relu(input, inplace=False):
+    if inplace:
+        return input.relu_()
+    return _C.relu(input)
+
+
+def relu_(input):
+    return input.relu_()
+
+
+def threshold(input, threshold, value, inplace=False):
+    out = _C.where(input > threshold, input, _C.scalar_tensor(value, dtype=input.dtype))
+    return _inplace_result(input, out, inplace)
+
+
+def threshold_(input, threshold_value, value):
+    return threshold(input, threshold_value, value, True)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if min_val > max_val:
+        raise ValueError(f"hardtanh: min_val ({min_val}) cannot be greater than max_val ({max_val})")
+    if inplace:
+        return input.clamp_(min_val, max_val)
+    return _C.clamp(input, min_val, max_val)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    return hardtanh(input, min_val, max_val, True)
+
+
+def relu6(input, inplace=False):
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    out = _C.where(input > 0, input, input * negative_slope)
+    return _inplace_result(input, out, inplace)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    return leaky_relu(input, negative_slope, True)
+
+
+def prelu(input, weight):
+    if weight.numel() != 1:
+        if input.dim() < 2 or input.shape[1] != weight.numel():
+            channels = input.shape[1] if input.dim() >= 2 else 1
+            raise ValueError(f"prelu: weight has {weight.numel()} parameters but input has {channels} channels "
+                             f"(input shape {tuple(input.shape)})")
+        weight = weight.reshape((1, -1) + (1,) * (input.dim() - 2))
+    return _C.where(input > 0, input, weight * input)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    if training:
+        slope = _C.empty_like(input).uniform_(lower, upper)
+        out = _C.where(input >= 0, input, input * slope)
+    else:
+        out = leaky_relu(input, (lower + upper) / 2)
+    return _inplace_result(input, out, inplace)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    # expm1 on the clamped input keeps the unused branch finite (no 0*inf in backward).
+    out = _C.where(input > 0, input, alpha * _C.expm1(_C.clamp(input, max=0.0)))
+    return _inplace_result(input, out, inplace)
+
+
+def elu_(input, alpha=1.0):
+    return elu(input, alpha, True)
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(input, inplace=False):
+    out = _SELU_SCALE * elu(input, _SELU_ALPHA)
+    return _inplace_result(input, out, inplace)
+
+
+def selu_(input):
+    return selu(input, True)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    if alpha == 0:
+        raise ValueError("celu: alpha must not be 0")
+    out = _C.where(input > 0, input, alpha * _C.expm1(_C.clamp(input, max=0.0) / alpha))
+    return _inplace_result(input, out, inplace)
+
+
+def celu_(input, alpha=1.0):
+    return celu(input, alpha, True)
+
+
+_FUSED = _C._nnfused
+_FUSED_DTYPES = (_C.float32, _C.float64)
+
+
+def _fusable(x):
+    return x.dtype in _FUSED_DTYPES and x.is_cpu and x.dim() > 0
+
+
+def gelu(input, approximate="none"):
+    if approximate not in ("none", "tanh"):
+        raise ValueError(f"gelu: approximate must be 'none' or 'tanh', got '{approximate}'")
+    if _fusable(input):
+        return _FUSED.gelu(input, approximate == "tanh")
+    if approximate == "none":
+        return 0.5 * input * (1.0 + _C.erf(input * (1.0 / math.sqrt(2.0))))
+    if approximate == "tanh":
+        inner = math.sqrt(2.0 / math.pi) * (input + 0.044715 * input * input * input)
+        return 0.5 * input * (1.0 + _C.tanh(inner))
+    raise ValueError(f"gelu: approximate must be 'none' or 'tanh', got '{approximate}'")
+
+
+def silu(input, inplace=False):
+    return _inplace_result(input, input * _C.sigmoid(input), inplace)
+
+
+def _softplus_stable(x):
+    # log(1 + e^x) = max(x, 0) + log1p(e^-|x|): finite everywhere, so where() never sees inf.
+    return _C.clamp(x, min=0.0) + _C.log1p(_C.exp(-_C.abs(x)))
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    scaled = input * beta if beta != 1 else input
+    soft = _softplus_stable(scaled)
+    if beta != 1:
+        soft = soft / beta
+    return _C.where(scaled > threshold, input, soft)
+
+
+def mish(input, inplace=False):
+    return _inplace_result(input, input * _C.tanh(softplus(input)), inplace)
+
+
+def hardswish(input, inplace=False):
+    return _inplace_result(input, input * _C.clamp(input + 3.0, 0.0, 6.0) / 6.0, inplace)
+
+
+def hardsigmoid(input, inplace=False):
+    return _inplace_result(input, _C.clamp(input / 6.0 + 0.5, 0.0, 1.0), inplace)
+
+
+def tanh(input):
+    return _C.tanh(input)
+
+
+def sigmoid(input):
+    return _C.sigmoid(input)
+
+
+def logsigmoid(input):
+    return -_softplus_stable(-input)
+
+
+def softsign(input):
+    return input / (1.0 + _C.abs(input))
+
+
+def tanhshrink(input):
+    return input - _C.tanh(input)
+
+
+def hardshrink(input, lambd=0.5):
+    return _C.where(_C.abs(input) > lambd, input, _C.zeros_like(input))
+
+
+def softshrink(input, lambd=0.5):
+    if lambd < 0:
+        raise ValueError(f"softshrink: lambda must be non-negative, got {lambd}")
+    shrunk = input - _C.clamp(input, -lambd, lambd)
+    return shrunk
+
+
+def glu(input, dim=-1):
+    if input.dim() == 0:
+        raise ValueError("glu: does not support scalars because halving size must be even")
+    if input.shape[dim] % 2 != 0:
+        raise ValueError(f"glu: halving dimension must be even, but dimension {dim} is size {input.shape[dim]}")
+    a, b = _C.chunk(input, 2, dim)
+    return a * _C.sigmoid(b)
+
+
+def _softmax_dim(ndim):
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def _cast_for_softmax(input, dtype):
+    return input.to(dtype) if dtype is not None else input
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _softmax_dim(input.dim())
+    x = _cast_for_softmax(input, dtype)
+    if _fusable(x):
+        return _FUSED.softmax(x, dim)
+    if x.dim() == 0:
+        return _C.ones_like(x) if not x.requires_grad else _C.exp(x - x)
+    shifted = x - x.amax(dim, keepdim=True).detach()
+    e = _C.exp(shifted)
+    return e / e.sum(dim, keepdim=True)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _softmax_dim(input.dim())
+    x = _cast_for_softmax(input, dtype)
+    if _fusable(x):
+        return _FUSED.log_softmax(x, dim)
+    if x.dim() == 0:
+        return x - x
+    return x - _C.logsumexp(x, dim, keepdim=True)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    return softmax(-_cast_for_softmax(input, dtype), dim)
+
+
+def gumbel_softmax(logits, tau=1.0, hard=False, eps=1e-10, dim=-1):
+    gumbels = -_C.log(_C.empty_like(logits).exponential_())
+    y_soft = softmax((logits + gumbels) / tau, dim)
+    if not hard:
+        return y_soft
+    index = y_soft.argmax(dim, keepdim=True)
+    y_hard = _C.zeros_like(logits).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft
+
+# ---------------------------------------------------------------- dropout
+
+
+def _check_p(p, name):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"{name}: dropout probability has to be between 0 and 1, but got {p}")
+
+
+def _keep_mask(like, shape, p):
+    return _C.empty(shape, dtype=like.dtype, device=like.device).bernoulli_(1.0 - p)
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    _check_p(p, "dropout")
+    if not training or p == 0.0:
+        return input
+    if p == 1.0:
+        return _inplace_result(input, input * 0.0, inplace)
+    mask = _keep_mask(input, tuple(input.shape), p).div_(1.0 - p)
+    return _inplace_result(input, input * mask, inplace)
+
+
+def _feature_dropout(input, p, training, inplace, name, feature_dims):
+    _check_p(p, name)
+    if not training or p == 0.0:
+        return input
+    if input.dim() not in (feature_dims + 1, feature_dims + 2):
+        raise ValueError(f"{name}: expected {feature_dims + 1}-D or {feature_dims + 2}-D input, "
+                         f"got shape {tuple(input.shape)}")
+    batched = input.dim() == feature_dims + 2
+    lead = 2 if batched else 1
+    shape = tuple(input.shape[:lead]) + (1,) * (input.dim() - lead)
+    if p == 1.0:
+        return _inplace_result(input, input * 0.0, inplace)
+    mask = _keep_mask(input, shape, p).div_(1.0 - p)
+    return _inplace_result(input, input * mask, inplace)
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    return _feature_dropout(input, p, training, inplace, "dropout1d", 1)
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    return _feature_dropout(input, p, training, inplace, "dropout2d", 2)
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    return _feature_dropout(input, p, training, inplace, "dropout3d", 3)
+
+
+_ALPHA_DROPOUT = 1.7580993408473766
+
+
+def _alpha_dropout(input, p, training, inplace, shape, name):
+    _check_p(p, name)
+    if not training or p == 0.0:
+        return input
+    if p == 1.0:
+        return _inplace_result(input, input * 0.0, inplace)
+    a = 1.0 / math.sqrt((_ALPHA_DROPOUT ** 2 * p + 1) * (1 - p))
+    keep = _keep_mask(input, shape, p)
+    # Dropped units take SELU's negative saturation value, then an affine map restores mean/var.
+    out = input * (keep * a) + (keep - 1.0) * (_ALPHA_DROPOUT * a) + _ALPHA_DROPOUT * a * p
+    return _inplace_result(input, out, inplace)
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):
+    return _alpha_dropout(input, p, training, inplace, tuple(input.shape), "alpha_dropout")
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2)
+    return _alpha_dropout(input, p, training, inplace, shape, "feature_alpha_dropout")
+
+# ---------------------------------------------------------------- distances, encodings
+
+
+def one_hot(tensor, num_classes=-1):
+    if tensor.dtype != _C.int64:
+        raise TypeError(f"one_hot is only applicable to index tensor (int64), got {tensor.dtype}")
+    if num_classes == -1:
+        num_classes = int(tensor.max().item()) + 1 if tensor.numel() else 0
+    if tensor.numel():
+        lo, hi = int(tensor.min().item()), int(tensor.max().item())
+        if lo < 0:
+            raise ValueError("one_hot: Class values must be non-negative.")
+        if hi >= num_classes:
+            raise ValueError(f"one_hot: Class values must be smaller than num_classes ({num_classes}), got {hi}.")
+    out = _C.zeros(tuple(tensor.shape) + (num_classes,), dtype=_C.int64, device=tensor.device)
+    return out.scatter_(-1, tensor.unsqueeze(-1), 1)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    denom = _C.clamp(_C.norm(input, p, dim, keepdim=True), min=eps).expand_as(input)
+    result = input / denom
+    if out is not None:
+        out.copy_(result)
+        return out
+    return result
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    x1, x2 = _C.broadcast_tensors(x1, x2) if hasattr(_C, "broadcast_tensors") else _broadcast_pair(x1, x2)
+    n1 = _C.clamp(_C.norm(x1, 2, dim, keepdim=True), min=eps)
+    n2 = _C.clamp(_C.norm(x2, 2, dim, keepdim=True), min=eps)
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
+
+
+def _broadcast_pair(a, b):
+    shape = _broadcast_shape(tuple(a.shape), tuple(b.shape))
+    return a.expand(shape), b.expand(shape)
+
+
+def _broadcast_shape(s1, s2):
+    n = max(len(s1), len(s2))
+    s1 = (1,) * (n - len(s1)) + s1
+    s2 = (1,) * (n - len(s2)) + s2
+    out = []
+    for a, b in zip(s1, s2):
+        if a != b and a != 1 and b != 1:
+            raise ValueError(f"shapes {s1} and {s2} are not broadcastable")
+        out.append(max(a, b) if a != 0 and b != 0 else 0)
+    return tuple(out)
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    ndim = max(x1.dim(), x2.dim())
+    dim = -1 if ndim > 0 else 0
+    return _C.norm(x1 - x2 + eps, p, dim, keepdim=keepdim)
+
+
+def pdist(input, p=2):
+    if input.dim() != 2:
+        raise ValueError(f"pdist: expected a 2-D input, got shape {tuple(input.shape)}")
+    n = input.shape[0]
+    rows, cols = zip(*[(i, j) for i in range(n) for j in range(i + 1, n)]) if n > 1 else ((), ())
+    if not rows:
+        return _C.empty(0, dtype=input.dtype)
+    ri = _tensor(list(rows), dtype=_C.int64)
+    ci = _tensor(list(cols), dtype=_C.int64)
+    return _C.norm(input.index_select(0, ri) - input.index_select(0, ci), p, 1)
+
+# ---------------------------------------------------------------- attention
+
+
+def _mask_to_additive(mask, dtype):
+    if mask is None:
+        return None
+    if mask.dtype == _C.bool:
+        return _C.zeros(tuple(mask.shape), dtype=dtype).masked_fill(mask, float("-inf"))
+    return mask.to(dtype)
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None):
+    """softmax(Q K^T * scale + mask) V. A boolean attn_mask marks positions that MAY attend."""
+    if query.shape[-1] != key.shape[-1]:
+        raise ValueError(f"scaled_dot_product_attention: query and key must have the same embedding size, "
+                         f"got {query.shape[-1]} and {key.shape[-1]}")
+    L, S = query.shape[-2], key.shape[-2]
+    scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
+    scores = _C.matmul(query, key.transpose(-2, -1)) * scale
+    if is_causal:
+        causal = _C.ones(L, S, dtype=_C.bool).tril()
+        scores = scores.masked_fill(causal.logical_not(), float("-inf"))
+    if attn_mask is not None:
+        if attn_mask.dtype == _C.bool:
+            scores = scores.masked_fill(attn_mask.logical_not(), float("-inf"))
+        else:
+            scores = scores + attn_mask
+    weights = softmax(scores, -1)
+    if dropout_p > 0.0:
+        weights = dropout(weights, dropout_p, True)
+    return _C.matmul(weights, value)
+
+
+def _in_projection(q, k, v, w, b, E, separate=None):
+    if separate is None:
+        wq, wk, wv = w[:E], w[E:2 * E], w[2 * E:]
+    else:
+        wq, wk, wv = separate
+    if b is None:
+        bq = bk = bv = None
+    else:
+        bq, bk, bv = b[:E], b[E:2 * E], b[2 * E:]
+    if q is k and k is v and separate is None:
+        qkv = linear(q, w, b)
+        return qkv[..., :E], qkv[..., E:2 * E], qkv[..., 2 * E:]
+    return linear(q, wq, bq), linear(k, wk, bk), linear(v, wv, bv)
+
+
+def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias,
+                                 bias_k, bias_v, add_zero_attn, dropout_p, out_proj_weight, out_proj_bias,
+                                 training=True, key_padding_mask=None, need_weights=True, attn_mask=None,
+                                 use_separate_proj_weight=False, q_proj_weight=None, k_proj_weight=None,
+                                 v_proj_weight=None, static_k=None, static_v=None, average_attn_weights=True,
+                                 is_causal=False):
+    """Sequence-first (L, N, E) multi-head attention, as torch.nn.functional's version."""
+    is_batched = query.dim() == 3
+    if not is_batched:
+        query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)
+    tgt_len, bsz, embed_dim = query.shape
+    if embed_dim != embed_dim_to_check:
+        raise ValueError(f"MultiheadAttention: was expecting embedding dimension of {embed_dim_to_check}, "
+                         f"but got {embed_dim}")
+    head_dim = embed_dim // num_heads
+    if head_dim * num_heads != embed_dim:
+        raise ValueError(f"MultiheadAttention: embed_dim {embed_dim} not divisible by num_heads {num_heads}")
+    separate = (q_proj_weight, k_proj_weight, v_proj_weight) if use_separate_proj_weight else None
+    q, k, v = _in_projection(query, key, value, in_proj_weight, in_proj_bias, embed_dim, separate)
+
+    if attn_mask is not None:
+        attn_mask = _mask_to_additive(attn_mask, q.dtype)
+        if attn_mask.dim() == 2:
+            if tuple(attn_mask.shape) != (tgt_len, key.shape[0]):
+                raise ValueError(f"MultiheadAttention: the shape of the 2D attn_mask is {tuple(attn_mask.shape)}, "
+                                 f"but should be {(tgt_len, key.shape[0])}.")
+            attn_mask = attn_mask.unsqueeze(0)
+        elif attn_mask.dim() != 3:
+            raise ValueError(f"MultiheadAttention: attn_mask's dimension {attn_mask.dim()} is not supported")
+    if bias_k is not None and bias_v is not None:
+        k = _C.cat([k, bias_k.expand(1, bsz, embed_dim)])
+        v = _C.cat([v, bias_v.expand(1, bsz, embed_dim)])
+        if attn_mask is not None:
+            attn_mask = pad(attn_mask, (0, 1))
+        if key_padding_mask is not None:
+            key_padding_mask = pad(key_padding_mask, (0, 1))
+
+    q = q.reshape(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
+    k = (static_k if static_k is not None else k.reshape(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1))
+    v = (static_v if static_v is not None else v.reshape(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1))
+    if add_zero_attn:
+        k = _C.cat([k, _C.zeros(bsz * num_heads, 1, head_dim, dtype=k.dtype)], 1)
+        v = _C.cat([v, _C.zeros(bsz * num_heads, 1, head_dim, dtype=v.dtype)], 1)
+        if attn_mask is not None:
+            attn_mask = pad(attn_mask, (0, 1))
+        if key_padding_mask is not None:
+            key_padding_mask = pad(key_padding_mask, (0, 1))
+    src_len = k.shape[1]
+
+    if key_padding_mask is not None:
+        if tuple(key_padding_mask.shape) != (bsz, src_len):
+            raise ValueError(f"MultiheadAttention: expecting key_padding_mask shape of {(bsz, src_len)}, but got "
+                             f"{tuple(key_padding_mask.shape)}")
+        kpm = _mask_to_additive(key_padding_mask, q.dtype).reshape(bsz, 1, 1, src_len)
+        kpm = kpm.expand(bsz, num_heads, 1, src_len).reshape(bsz * num_heads, 1, src_len)
+        attn_mask = kpm if attn_mask is None else attn_mask + kpm
+
+    scores = _C.matmul(q * (1.0 / math.sqrt(head_dim)), k.transpose(1, 2))
+    if is_causal and attn_mask is None:
+        causal = _C.ones(tgt_len, src_len, dtype=_C.bool).tril().logical_not()
+        scores = scores.masked_fill(causal, float("-inf"))
+    if attn_mask is not None:
+        scores = scores + attn_mask
+    weights = softmax(scores, -1)
+    if dropout_p > 0.0 and training:
+        weights = dropout(weights, dropout_p, True)
+    out = _C.bmm(weights, v)  # (B*H, L, hd)
+    out = out.transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
+    out = linear(out, out_proj_weight, out_proj_bias).reshape(tgt_len, bsz, embed_dim)
+    if not is_batched:
+        out = out.squeeze(1)
+    if not need_weights:
+        return out, None
+    weights = weights.reshape(bsz, num_heads, tgt_len, src_len)
+    if average_attn_weights:
+        weights = weights.mean(1)
+    if not is_batched:
+        weights = weights.squeeze(0)
+    return out, weights
+
+# ---------------------------------------------------------------- padding
+
+
+def _pad_constant(input, pad, value=0.0):
+    if len(pad) % 2 != 0:
+        raise ValueError(f"pad: padding length must be divisible by 2, got {len(pad)}")
+    if len(pad) // 2 > input.dim():
+        raise ValueError(f"pad: padding length ({len(pad)}) too large for a {input.dim()}-D input")
+    out = input
+    # pad lists (left, right) pairs starting from the last dimension; negative values crop.
+    for i in range(len(pad) // 2):
+        dim = input.dim() - 1 - i
+        left, right = int(pad[2 * i]), int(pad[2 * i + 1])
+        if left < 0:
+            out = out.narrow(dim, -left, out.shape[dim] + left)
+            left = 0
+        if right < 0:
+            out = out.narrow(dim, 0, out.shape[dim] + right)
+            right = 0
+        if left == 0 and right == 0:
+            continue
+        pieces = []
+        shape = list(out.shape)
+        if left:
+            shape[dim] = left
+            pieces.append(_C.full(tuple(shape), value, dtype=out.dtype, device=out.device))
+        pieces.append(out)
+        if right:
+            shape[dim] = right
+            pieces.append(_C.full(tuple(shape), value, dtype=out.dtype, device=out.device))
+        out = _C.cat(pieces, dim)
+    return out
+
+
+def pad(input, pad, mode="constant", value=None):
+    """Pads the last len(pad)//2 dimensions; 'constant' is composite, other modes are native."""
+    if mode == "constant":
+        return _pad_constant(input, pad, 0.0 if value is None else value)
+    if _native_pad is None:
+        return _composite.pad_reflect_replicate_circular(input, pad, mode)
+    return _native_pad(input, pad, mode=mode, value=value)
+
+
+_native_pad = None
+
+# ---------------------------------------------------------------- wrappers over native kernels
+
+
+def _native_fn(name):
+    fn = globals().get(name)
+    if fn is None:
+        raise NotImplementedError(f"{name} needs the native nn kernels (tensorcore._C._nn), which this build "
+                                  "does not include")
+    return fn
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    """Deprecated alias of interpolate (kept as torch does)."""
+    return _native_fn("interpolate")(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    return _native_fn("interpolate")(input, size, scale_factor, "nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    return _native_fn("interpolate")(input, size, scale_factor, "bilinear", True)
+
+
+def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, dims):
+    ks = (kernel_size,) * dims if isinstance(kernel_size, int) else tuple(kernel_size)
+    area = 1
+    for k in ks:
+        area *= k
+    pooled = _native_fn(f"avg_pool{dims}d")(input.pow(norm_type), ks, stride, 0, ceil_mode)
+    # sign * relu(|x|) as torch does, so a negative average from rounding does not give NaN.
+    return (_C.sign(pooled) * _C.relu(_C.abs(pooled))).mul(area).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 1)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 2)
+
+
+def channel_shuffle(input, groups):
+    n, c = input.shape[0], input.shape[1]
+    if c % groups != 0:
+        raise ValueError(f"channel_shuffle: channels ({c}) must be divisible by groups ({groups})")
+    rest = tuple(input.shape[2:])
+    return input.reshape((n, groups, c // groups) + rest).transpose(1, 2).reshape((n, c) + rest)
+
+
+native_channel_shuffle = channel_shuffle
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    return rrelu(input, lower, upper, training, True)
+
+# ---------------------------------------------------------------- native kernels
+
+# Composite versions first; the native kernels replace them below when they are built.
+from . import _functional_composite as _composite  # noqa: E402
+from ._functional_composite import (  # noqa: E402,F401
+    layer_norm, group_norm, batch_norm, instance_norm, embedding, lstm_cell, gru_cell, rnn_tanh_cell,
+    rnn_relu_cell, pixel_shuffle, pixel_unshuffle,
+)
+
+_NATIVE_NAMES = (
+    "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+    "max_pool1d", "max_pool2d", "max_pool3d", "max_pool1d_with_indices", "max_pool2d_with_indices",
+    "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
+    "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool1d_with_indices",
+    "adaptive_max_pool2d_with_indices", "max_unpool2d", "batch_norm", "group_norm", "layer_norm",
+    "instance_norm", "local_response_norm", "interpolate", "upsample", "grid_sample", "affine_grid",
+    "unfold", "fold", "pixel_shuffle", "pixel_unshuffle", "embedding", "embedding_bag", "ctc_loss",
+    "lstm_cell", "gru_cell", "rnn_tanh_cell", "rnn_relu_cell",
+)
+
+if _os.path.exists(_os.path.join(_os.path.dirname(__file__), "_native.py")):
+    import types as _types
+
+    from . import _native
+
+    # The listed kernels, plus any other public function the native module exports.
+    _exported = getattr(_native, "__all__", None) or [n for n in dir(_native) if not n.startswith("_")]
+    for _name in dict.fromkeys(list(_NATIVE_NAMES) + list(_exported)):
+        _value = getattr(_native, _name, None)
+        if _value is None or isinstance(_value, (_types.ModuleType, type)):
+            continue
+        if _name == "pad":
+            _native_pad = _value  # constant padding stays composite; other modes go native
+        else:
+            globals()[_name] = _value
+    del _name, _value, _exported

@@ -1,0 +1,170 @@
+"""Conv1d/2d/3d and ConvTranspose1d/2d over the native convolution kernels."""
+import math
+
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .linear import _empty
+from .module import Module
+
+
+def _tuple(v, n):
+    return tuple(v) if isinstance(v, (list, tuple)) else (v,) * n
+
+
+class _ConvNd(Module):
+    _dims = 2
+    _transposed = False
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
+                 bias=True, padding_mode="zeros", device=None, dtype=None, output_padding=0):
+        super().__init__()
+        n = self._dims
+        name = type(self).__name__
+        if groups <= 0:
+            raise ValueError(f"{name}: groups must be a positive integer, got {groups}")
+        if in_channels % groups != 0:
+            raise ValueError(f"{name}: in_channels ({in_channels}) must be divisible by groups ({groups})")
+        if out_channels % groups != 0:
+            raise ValueError(f"{name}: out_channels ({out_channels}) must be divisible by groups ({groups})")
+        if padding_mode not in ("zeros", "reflect", "replicate", "circular"):
+            raise ValueError(f"{name}: padding_mode must be one of 'zeros', 'reflect', 'replicate' or 'circular', "
+                             f"got '{padding_mode}'")
+        if isinstance(padding, str):
+            if padding not in ("same", "valid"):
+                raise ValueError(f"{name}: invalid padding string '{padding}', should be one of 'valid', 'same'")
+            if padding == "same" and any(s != 1 for s in _tuple(stride, n)):
+                raise ValueError(f"{name}: padding='same' is not supported for strided convolutions")
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.kernel_size = _tuple(kernel_size, n)
+        self.stride = _tuple(stride, n)
+        self.padding = padding if isinstance(padding, str) else _tuple(padding, n)
+        self.dilation = _tuple(dilation, n)
+        self.output_padding = _tuple(output_padding, n)
+        self.groups = groups
+        self.padding_mode = padding_mode
+        self.transposed = self._transposed
+        if isinstance(self.padding, str):
+            # Explicit (left, right) amounts for 'same' with non-'zeros' padding modes.
+            self._reversed_padding_repeated_twice = [0, 0] * n
+            if padding == "same":
+                for d, k, i in zip(self.dilation, self.kernel_size, range(n - 1, -1, -1)):
+                    total = d * (k - 1)
+                    left = total // 2
+                    self._reversed_padding_repeated_twice[2 * i] = left
+                    self._reversed_padding_repeated_twice[2 * i + 1] = total - left
+        else:
+            self._reversed_padding_repeated_twice = [p for p in reversed(self.padding) for _ in range(2)]
+        if self._transposed:
+            shape = (in_channels, out_channels // groups) + self.kernel_size
+        else:
+            shape = (out_channels, in_channels // groups) + self.kernel_size
+        self.weight = Parameter(_empty(*shape, device=device, dtype=dtype))
+        if bias:
+            self.bias = Parameter(_empty(out_channels, device=device, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            if fan_in != 0:
+                bound = 1 / math.sqrt(fan_in)
+                init.uniform_(self.bias, -bound, bound)
+
+    def _check_input(self, input):
+        n = self._dims
+        name = type(self).__name__
+        if input.dim() not in (n + 1, n + 2):
+            raise ValueError(f"{name}: expected {n + 1}-D (unbatched) or {n + 2}-D (batched) input, got shape "
+                             f"{tuple(input.shape)}")
+        channels = input.shape[-n - 1]
+        if channels != self.in_channels:
+            raise ValueError(f"{name}: expected input with {self.in_channels} channels, got {channels} "
+                             f"(input shape {tuple(input.shape)})")
+
+    def extra_repr(self):
+        s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
+        if self.padding != (0,) * len(self.kernel_size):
+            s += f", padding={self.padding if not isinstance(self.padding, str) else repr(self.padding)}"
+        if self.dilation != (1,) * len(self.dilation):
+            s += f", dilation={self.dilation}"
+        if self.output_padding != (0,) * len(self.output_padding):
+            s += f", output_padding={self.output_padding}"
+        if self.groups != 1:
+            s += f", groups={self.groups}"
+        if self.bias is None:
+            s += ", bias=False"
+        if self.padding_mode != "zeros":
+            s += f", padding_mode={self.padding_mode}"
+        return s
+
+
+class _Conv(_ConvNd):
+    _fn = None
+
+    def forward(self, input):
+        self._check_input(input)
+        fn = getattr(F, self._fn_name)
+        if self.padding_mode != "zeros":
+            padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
+            return fn(padded, self.weight, self.bias, self.stride, 0, self.dilation, self.groups)
+        return fn(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+
+
+class Conv1d(_Conv):
+    _dims, _fn_name = 1, "conv1d"
+
+
+class Conv2d(_Conv):
+    _dims, _fn_name = 2, "conv2d"
+
+
+class Conv3d(_Conv):
+    _dims, _fn_name = 3, "conv3d"
+
+
+class _ConvTranspose(_ConvNd):
+    _transposed = True
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
+        if isinstance(padding, str):
+            raise ValueError(f"{type(self).__name__}: string padding is not supported")
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                         padding_mode, device, dtype, output_padding)
+
+    def _output_padding(self, input, output_size):
+        if output_size is None:
+            return self.output_padding
+        n = self._dims
+        output_size = tuple(output_size)[-n:]
+        spatial = tuple(input.shape[-n:])
+        out = []
+        for d in range(n):
+            min_size = ((spatial[d] - 1) * self.stride[d] - 2 * self.padding[d]
+                        + self.dilation[d] * (self.kernel_size[d] - 1) + 1)
+            extra = output_size[d] - min_size
+            if not 0 <= extra < max(self.stride[d], self.dilation[d]):
+                raise ValueError(f"{type(self).__name__}: requested output size {output_size} is not reachable "
+                                 f"from input spatial size {spatial}")
+            out.append(extra)
+        return tuple(out)
+
+    def forward(self, input, output_size=None):
+        self._check_input(input)
+        fn = getattr(F, self._fn_name)
+        return fn(input, self.weight, self.bias, self.stride, self.padding, self._output_padding(input, output_size),
+                  self.groups, self.dilation)
+
+
+class ConvTranspose1d(_ConvTranspose):
+    _dims, _fn_name = 1, "conv_transpose1d"
+
+
+class ConvTranspose2d(_ConvTranspose):
+    _dims, _fn_name = 2, "conv_transpose2d"

@@ -1,0 +1,128 @@
+"""Lazy modules (torch 1.8): parameters whose shape is inferred from the first input.
+
+An UninitializedParameter is materialized in place (same Python object, so references held by
+optimizers or user code stay valid) on the first forward, or from a loaded state dict; the module
+then turns into its regular class (LazyLinear -> Linear).
+"""
+from ... import _C
+from ..parameter import Parameter, UninitializedParameter
+from .conv import Conv1d, Conv2d, Conv3d
+from .linear import Linear
+from .module import Module
+
+_set_data = _C._nn_py.set_data
+
+
+def _materialize(param, shape, dtype=None):
+    _set_data(param, _C.empty(tuple(shape), dtype=dtype if dtype is not None else param.dtype))
+    param.__class__ = Parameter
+
+
+class LazyModuleMixin:
+    cls_to_become = None
+
+    def _lazy_init(self):
+        self._lazy_hook = self.register_forward_pre_hook(_LazyMixinHook())
+
+    def has_uninitialized_params(self):
+        return any(isinstance(p, UninitializedParameter) for p in self._parameters.values())
+
+    def initialize_parameters(self, *args):
+        raise NotImplementedError
+
+    def _finish(self):
+        self._lazy_hook.remove()
+        self.reset_parameters()
+        if self.cls_to_become is not None:
+            self.__class__ = self.cls_to_become
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                              error_msgs):
+        for name, param in self._parameters.items():
+            key = prefix + name
+            if isinstance(param, UninitializedParameter) and key in state_dict:
+                _materialize(param, state_dict[key].shape)
+        if not self.has_uninitialized_params() and hasattr(self, "_lazy_hook"):
+            self._lazy_hook.remove()
+            self._set_sizes_from_parameters()
+            if self.cls_to_become is not None:
+                self.__class__ = self.cls_to_become
+        Module._load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
+                                     unexpected_keys, error_msgs)
+
+
+class _LazyMixinHook:
+    def __call__(self, module, args):
+        module.initialize_parameters(*args)
+        module._finish()
+
+
+class LazyLinear(LazyModuleMixin, Linear):
+    cls_to_become = Linear
+
+    def __init__(self, out_features, bias=True, device=None, dtype=None):
+        Module.__init__(self)
+        self.in_features, self.out_features = 0, out_features
+        self.weight = UninitializedParameter()
+        if bias:
+            self.bias = UninitializedParameter()
+        else:
+            self.register_parameter("bias", None)
+        self._dtype = dtype if dtype is not None else _C.get_default_dtype()
+        self._lazy_init()
+
+    def reset_parameters(self):
+        if not self.has_uninitialized_params():
+            Linear.reset_parameters(self)
+
+    def initialize_parameters(self, input):
+        self.in_features = input.shape[-1]
+        _materialize(self.weight, (self.out_features, self.in_features), self._dtype)
+        if self.bias is not None:
+            _materialize(self.bias, (self.out_features,), self._dtype)
+
+    def _set_sizes_from_parameters(self):
+        self.in_features = self.weight.shape[1]
+
+
+class _LazyConvNd(LazyModuleMixin):
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros", device=None, dtype=None):
+        # Build as a 1-input-channel-per-group conv, then replace the parameters by lazy ones.
+        self.cls_to_become.__init__(self, groups, out_channels, kernel_size, stride, padding, dilation, groups,
+                                    bias, padding_mode, device, dtype)
+        self.in_channels = 0
+        self.weight = UninitializedParameter()
+        if bias:
+            self.bias = UninitializedParameter()
+        self._dtype = dtype if dtype is not None else _C.get_default_dtype()
+        self._lazy_init()
+
+    def reset_parameters(self):
+        if not self.has_uninitialized_params():
+            self.cls_to_become.reset_parameters(self)
+
+    def initialize_parameters(self, input):
+        self.in_channels = input.shape[1] if input.dim() == self._dims + 2 else input.shape[0]
+        if self.in_channels % self.groups != 0:
+            raise ValueError(f"{type(self).__name__}: in_channels ({self.in_channels}) must be divisible by groups "
+                             f"({self.groups})")
+        _materialize(self.weight, (self.out_channels, self.in_channels // self.groups) + self.kernel_size,
+                     self._dtype)
+        if self.bias is not None:
+            _materialize(self.bias, (self.out_channels,), self._dtype)
+
+    def _set_sizes_from_parameters(self):
+        self.in_channels = self.weight.shape[1] * self.groups
+
+
+class LazyConv1d(_LazyConvNd, Conv1d):
+    cls_to_become = Conv1d
+
+
+class LazyConv2d(_LazyConvNd, Conv2d):
+    cls_to_become = Conv2d
+
+
+class LazyConv3d(_LazyConvNd, Conv3d):
+    cls_to_become = Conv3d

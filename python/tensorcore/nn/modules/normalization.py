@@ -1,0 +1,217 @@
+"""BatchNorm, InstanceNorm, GroupNorm, LayerNorm, LocalResponseNorm over the native kernels."""
+from ... import _C
+from ...autograd.grad_mode import no_grad
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .linear import _empty
+from .module import Module
+
+
+class _NormBase(Module):
+    _expected_dims = (2, 3, 4)
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None,
+                 dtype=None):
+        super().__init__()
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        self.affine, self.track_running_stats = affine, track_running_stats
+        if affine:
+            self.weight = Parameter(_empty(num_features, device=device, dtype=dtype))
+            self.bias = Parameter(_empty(num_features, device=device, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            dt = dtype if dtype is not None else _C.get_default_dtype()
+            self.register_buffer("running_mean", _C.zeros(num_features, dtype=dt))
+            self.register_buffer("running_var", _C.ones(num_features, dtype=dt))
+            self.register_buffer("num_batches_tracked", _C.zeros((), dtype=_C.int64))
+        else:
+            self.register_buffer("running_mean", None)
+            self.register_buffer("running_var", None)
+            self.register_buffer("num_batches_tracked", None)
+        self.reset_parameters()
+
+    def reset_running_stats(self):
+        if self.track_running_stats:
+            with no_grad():
+                self.running_mean.zero_()
+                self.running_var.fill_(1)
+                self.num_batches_tracked.zero_()
+
+    def reset_parameters(self):
+        self.reset_running_stats()
+        if self.affine:
+            init.ones_(self.weight)
+            init.zeros_(self.bias)
+
+    def _check_input_dim(self, input):
+        if input.dim() not in self._expected_dims:
+            dims = " or ".join(f"{d}D" for d in self._expected_dims)
+            raise ValueError(f"{type(self).__name__}: expected {dims} input (got {input.dim()}D input of shape "
+                             f"{tuple(input.shape)})")
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                              error_msgs):
+        # Checkpoints from before num_batches_tracked existed load with a zero counter.
+        key = prefix + "num_batches_tracked"
+        if self.track_running_stats and key not in state_dict:
+            state_dict[key] = _C.zeros((), dtype=_C.int64)
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                                      error_msgs)
+
+    def extra_repr(self):
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+                f"track_running_stats={self.track_running_stats}")
+
+
+class _BatchNorm(_NormBase):
+    def forward(self, input):
+        self._check_input_dim(input)
+        if input.shape[1] != self.num_features:
+            raise ValueError(f"{type(self).__name__}: expected input with {self.num_features} channels, got "
+                             f"{input.shape[1]} (input shape {tuple(input.shape)})")
+        momentum = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats:
+            with no_grad():
+                self.num_batches_tracked.add_(1)
+            if self.momentum is None:  # cumulative moving average
+                momentum = 1.0 / float(self.num_batches_tracked.item())
+        use_batch_stats = self.training or self.running_mean is None
+        return F.batch_norm(input,
+                            self.running_mean if not self.training or self.track_running_stats else None,
+                            self.running_var if not self.training or self.track_running_stats else None,
+                            self.weight, self.bias, use_batch_stats, momentum, self.eps)
+
+
+class BatchNorm1d(_BatchNorm):
+    _expected_dims = (2, 3)
+
+
+class BatchNorm2d(_BatchNorm):
+    _expected_dims = (4,)
+
+
+class BatchNorm3d(_BatchNorm):
+    _expected_dims = (5,)
+
+
+class SyncBatchNorm(_BatchNorm):
+    """Placeholder for the distributed issue: behaves as BatchNorm over the local batch."""
+    _expected_dims = (2, 3, 4, 5)
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
+                 process_group=None, device=None, dtype=None):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+        self.process_group = process_group
+
+    @classmethod
+    def convert_sync_batchnorm(cls, module, process_group=None):
+        out = module
+        if isinstance(module, _BatchNorm) and not isinstance(module, SyncBatchNorm):
+            ref = module.weight if module.weight is not None else module.running_mean
+            out = SyncBatchNorm(module.num_features, module.eps, module.momentum, module.affine,
+                                module.track_running_stats, process_group,
+                                dtype=ref.dtype if ref is not None else None)
+            out.load_state_dict(module.state_dict())
+            out.train(module.training)
+        for name, child in module.named_children():
+            out.add_module(name, cls.convert_sync_batchnorm(child, process_group))
+        return out
+
+
+class _InstanceNorm(_NormBase):
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False, track_running_stats=False, device=None,
+                 dtype=None):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+
+    def forward(self, input):
+        self._check_input_dim(input)
+        batched = input.dim() == self._expected_dims[-1]
+        x = input if batched else input.unsqueeze(0)
+        out = F.instance_norm(x, self.running_mean, self.running_var, self.weight, self.bias,
+                              self.training or not self.track_running_stats, self.momentum, self.eps)
+        return out if batched else out.squeeze(0)
+
+
+class InstanceNorm1d(_InstanceNorm):
+    _expected_dims = (2, 3)
+
+
+class InstanceNorm2d(_InstanceNorm):
+    _expected_dims = (3, 4)
+
+
+class InstanceNorm3d(_InstanceNorm):
+    _expected_dims = (4, 5)
+
+
+class LayerNorm(Module):
+    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, device=None, dtype=None):
+        super().__init__()
+        if isinstance(normalized_shape, int):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps, self.elementwise_affine = eps, elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(_empty(*self.normalized_shape, device=device, dtype=dtype))
+            self.bias = Parameter(_empty(*self.normalized_shape, device=device, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+            init.zeros_(self.bias)
+
+    def forward(self, input):
+        n = len(self.normalized_shape)
+        if tuple(input.shape[-n:]) != self.normalized_shape:
+            raise ValueError(f"LayerNorm: expected input with trailing shape {self.normalized_shape}, got "
+                             f"{tuple(input.shape)}")
+        return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+
+
+class GroupNorm(Module):
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None, dtype=None):
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise ValueError(f"GroupNorm: num_channels ({num_channels}) must be divisible by num_groups "
+                             f"({num_groups})")
+        self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
+        if affine:
+            self.weight = Parameter(_empty(num_channels, device=device, dtype=dtype))
+            self.bias = Parameter(_empty(num_channels, device=device, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        if self.affine:
+            init.ones_(self.weight)
+            init.zeros_(self.bias)
+
+    def forward(self, input):
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}"
+
+
+class LocalResponseNorm(Module):
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1.0):
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input):
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self):
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"

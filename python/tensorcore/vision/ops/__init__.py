@@ -1,0 +1,10 @@
+"""tensorcore.vision.ops: torchvision.ops names and semantics."""
+from .boxes import (  # noqa: F401
+    nms, batched_nms, remove_small_boxes, clip_boxes_to_image, box_convert, box_area, box_iou,
+    generalized_box_iou, distance_box_iou, complete_box_iou,
+)
+from .roi import (  # noqa: F401
+    roi_align, roi_pool, ps_roi_align, ps_roi_pool, RoIAlign, RoIPool, PSRoIAlign, PSRoIPool,
+    deform_conv2d, DeformConv2d, MultiScaleRoIAlign,
+)
+from .misc import sigmoid_focal_loss, FrozenBatchNorm2d  # noqa: F401

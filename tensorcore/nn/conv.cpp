@@ -1,0 +1,356 @@
+// Convolution front end: argument checking, geometry, back-end choice and autograd.
+// Three differentiable primitives close under differentiation, so higher-order gradients work:
+//   forward  y  = F(x, w)      vjp: gx = D(gy, w), gw = W(x, gy)
+//   data     gx = D(gy, w)     vjp: g_gy = F(g, w), g_w = W(g, gy)
+//   weight   gw = W(x, gy)     vjp: g_x = D(gy, g), g_gy = F(x, g)
+// Transposed convolution is D with the roles of input and output swapped.
+#include <sstream>
+
+#include "tensorcore/autograd/function.h"
+#include "tensorcore/nn/conv_internal.h"
+#include "tensorcore/nn/functional.h"
+#include "tensorcore/ops/copy.h"
+#include "tensorcore/ops/elementwise.h"
+#include "tensorcore/ops/reduce.h"
+#include "tensorcore/ops/shape.h"
+
+#include <dnnl.hpp>
+
+namespace tc::nn {
+namespace detail {
+
+std::string ConvGeometry::key() const {
+  std::ostringstream os;
+  os << nd << ':' << batch << ',' << in_channels << ',' << out_channels << ',' << groups;
+  for (const Shape* s : {&input, &kernel, &output, &stride, &pad_l, &pad_r, &dilation}) {
+    os << '|';
+    for (auto v : *s) os << v << ',';
+  }
+  return os.str();
+}
+
+Shape ConvGeometry::input_shape() const {
+  Shape s = {batch, in_channels};
+  s.insert(s.end(), input.begin(), input.end());
+  return s;
+}
+Shape ConvGeometry::weight_shape() const {
+  Shape s = {out_channels, in_channels / groups};
+  s.insert(s.end(), kernel.begin(), kernel.end());
+  return s;
+}
+Shape ConvGeometry::output_shape() const {
+  Shape s = {batch, out_channels};
+  s.insert(s.end(), output.begin(), output.end());
+  return s;
+}
+
+namespace {
+
+bool use_dnnl(DType dtype, const ConvGeometry& g) {
+  return dtype == DType::Float32 && dnnl_conv_available(g);
+}
+
+Tensor raw_forward(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeometry& g) {
+  if (use_dnnl(x.dtype(), g)) {
+    try {
+      return conv_forward_dnnl(x, w, b, g);
+    } catch (const dnnl::error&) {
+      // oneDNN declined this geometry: the GEMM path handles everything.
+    }
+  }
+  return conv_forward_gemm(x, w, b, g);
+}
+
+Tensor raw_backward_data(const Tensor& gy, const Tensor& w, const ConvGeometry& g) {
+  if (use_dnnl(gy.dtype(), g)) {
+    try {
+      return conv_backward_data_dnnl(gy, w, g);
+    } catch (const dnnl::error&) {
+    }
+  }
+  return conv_backward_data_gemm(gy, w, g);
+}
+
+std::pair<Tensor, Tensor> raw_backward_weight(const Tensor& x, const Tensor& gy,
+                                              const ConvGeometry& g, bool with_bias) {
+  if (use_dnnl(x.dtype(), g)) {
+    try {
+      return conv_backward_weight_dnnl(x, gy, g, with_bias);
+    } catch (const dnnl::error&) {
+    }
+  }
+  Tensor gw = conv_backward_weight_gemm(x, gy, g);
+  Tensor gb;
+  if (with_bias) {
+    DimList dims = {0};
+    for (int i = 0; i < g.nd; ++i) dims.push_back(2 + i);
+    gb = sum(gy, dims);
+  }
+  return {gw, gb};
+}
+
+DimList bias_dims(int nd) {
+  DimList dims = {0};
+  for (int i = 0; i < nd; ++i) dims.push_back(2 + i);
+  return dims;
+}
+
+Tensor conv_data_op(const Tensor& gy, const Tensor& w, const ConvGeometry& g);
+Tensor conv_weight_op(const Tensor& x, const Tensor& gy, const ConvGeometry& g);
+
+Tensor conv_forward_op(const Tensor& x_in, const Tensor& w_in, const Tensor& b_in,
+                       const ConvGeometry& g) {
+  Tensor x = contiguous(x_in), w = contiguous(w_in), b = b_in.defined() ? contiguous(b_in) : b_in;
+  Tensor y = raw_forward(x.detach(), w.detach(), b.defined() ? b.detach() : b, g);
+  if (autograd::needs_grad({x_in, w_in, b_in})) {
+    bool need_x = x_in.requires_grad(), need_w = w_in.requires_grad();
+    bool need_b = b_in.defined() && b_in.requires_grad();
+    autograd::record("ConvolutionBackward0", {x_in, w_in, b_in}, {y}, {x_in, w_in},
+                     [g, need_x, need_w, need_b](const TensorList& s, const TensorList& gr)
+                         -> TensorList {
+      Tensor gy = contiguous(gr[0]);
+      Tensor gx, gw, gb;
+      if (need_x && need_w && !autograd::grad_enabled() && use_dnnl(gy.dtype(), g)) {
+        try {
+          auto r = conv_backward_dnnl(contiguous(s[0]).detach(), gy.detach(), contiguous(s[1]).detach(), g, need_b);
+          return {std::get<0>(r), std::get<1>(r), std::get<2>(r)};
+        } catch (const dnnl::error&) {
+          // fall through to the separate paths
+        }
+      }
+      if (need_x) gx = conv_data_op(gy, s[1], g);
+      // The fused oneDNN kernel returns the bias gradient alongside the weight gradient.
+      if (need_w && !autograd::grad_enabled()) {
+        auto r = raw_backward_weight(contiguous(s[0]).detach(), gy.detach(), g, need_b);
+        gw = r.first;
+        gb = r.second;
+      } else {
+        if (need_w) gw = conv_weight_op(s[0], gy, g);
+        if (need_b) gb = sum(gy, bias_dims(g.nd));
+      }
+      return {gx, gw, gb};
+    });
+  }
+  return y;
+}
+
+Tensor conv_data_op(const Tensor& gy_in, const Tensor& w_in, const ConvGeometry& g) {
+  Tensor gy = contiguous(gy_in), w = contiguous(w_in);
+  Tensor gx = raw_backward_data(gy.detach(), w.detach(), g);
+  if (autograd::needs_grad({gy_in, w_in})) {
+    bool need_gy = gy_in.requires_grad(), need_w = w_in.requires_grad();
+    autograd::record("ConvolutionBackwardData", {gy_in, w_in}, {gx}, {gy_in, w_in},
+                     [g, need_gy, need_w](const TensorList& s, const TensorList& gr) -> TensorList {
+      Tensor gg = contiguous(gr[0]);
+      Tensor a, b;
+      if (need_gy) a = conv_forward_op(gg, s[1], Tensor(), g);
+      if (need_w) b = conv_weight_op(gg, s[0], g);
+      return {a, b};
+    });
+  }
+  return gx;
+}
+
+Tensor conv_weight_op(const Tensor& x_in, const Tensor& gy_in, const ConvGeometry& g) {
+  Tensor x = contiguous(x_in), gy = contiguous(gy_in);
+  Tensor gw = raw_backward_weight(x.detach(), gy.detach(), g, false).first;
+  if (autograd::needs_grad({x_in, gy_in})) {
+    bool need_x = x_in.requires_grad(), need_gy = gy_in.requires_grad();
+    autograd::record("ConvolutionBackwardWeight", {x_in, gy_in}, {gw}, {x_in, gy_in},
+                     [g, need_x, need_gy](const TensorList& s, const TensorList& gr) -> TensorList {
+      Tensor gg = contiguous(gr[0]);
+      Tensor a, b;
+      if (need_x) a = conv_data_op(s[1], gg, g);
+      if (need_gy) b = conv_forward_op(s[0], gg, Tensor(), g);
+      return {a, b};
+    });
+  }
+  return gw;
+}
+
+// --- argument handling -------------------------------------------------------------------------
+
+Shape expand_param(const functional::IntList& v, int nd, const char* op, const char* what) {
+  if (int64_t(v.size()) == nd) return v;
+  TC_CHECK(v.size() == 1, op, ": ", what, " must be one int or ", nd, " ints, got ", v.size(),
+           " values");
+  return Shape(size_t(nd), v[0]);
+}
+
+struct ConvArgs {
+  Tensor input, weight, bias;
+  bool unbatched = false;
+};
+
+ConvArgs check_conv_inputs(const char* op, int nd, const Tensor& input, const Tensor& weight,
+                           const Tensor& bias) {
+  TC_CHECK(input.defined() && weight.defined(), op, ": input and weight must be tensors");
+  TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64, op,
+                ": expected a float32 or float64 input, got ", dtype_name(input.dtype()));
+  TC_CHECK_TYPE(weight.dtype() == input.dtype(), op, ": input (", dtype_name(input.dtype()),
+                ") and weight (", dtype_name(weight.dtype()), ") must have the same dtype");
+  TC_CHECK(weight.dim() == nd + 2, op, ": expected a ", nd + 2, "-d weight, got shape ",
+           shape_str(weight.sizes()));
+  TC_CHECK(input.dim() == nd + 2 || input.dim() == nd + 1, op, ": expected a ", nd + 1, "-d (unbatched) or ",
+           nd + 2, "-d (batched) input, got shape ", shape_str(input.sizes()));
+  ConvArgs a{input, weight, bias, input.dim() == nd + 1};
+  if (a.unbatched) a.input = unsqueeze(input, 0);
+  if (bias.defined()) {
+    TC_CHECK_TYPE(bias.dtype() == input.dtype(), op, ": bias dtype ", dtype_name(bias.dtype()),
+                  " does not match input dtype ", dtype_name(input.dtype()));
+  }
+  return a;
+}
+
+enum class PadMode { Explicit, Same, Valid };
+
+Tensor convolution(const char* op, int nd, const Tensor& input_in, const Tensor& weight,
+                   const Tensor& bias, const functional::IntList& stride_in,
+                   const functional::IntList& padding_in, PadMode mode,
+                   const functional::IntList& dilation_in, int64_t groups) {
+  ConvArgs a = check_conv_inputs(op, nd, input_in, weight, bias);
+  const Tensor& x = a.input;
+  TC_CHECK(groups > 0, op, ": groups must be positive, got ", groups);
+  ConvGeometry g;
+  g.nd = nd;
+  g.batch = x.size(0);
+  g.in_channels = x.size(1);
+  g.out_channels = weight.size(0);
+  g.groups = groups;
+  g.stride = expand_param(stride_in, nd, op, "stride");
+  g.dilation = expand_param(dilation_in, nd, op, "dilation");
+  for (int i = 0; i < nd; ++i) {
+    TC_CHECK(g.stride[i] > 0, op, ": stride must be positive, got ", shape_str(g.stride));
+    TC_CHECK(g.dilation[i] > 0, op, ": dilation must be positive, got ", shape_str(g.dilation));
+  }
+  TC_CHECK(g.out_channels % groups == 0, op, ": out_channels (", g.out_channels,
+           ") must be divisible by groups (", groups, ")");
+  TC_CHECK(weight.size(1) * groups == g.in_channels, op, ": expected input ", shape_str(x.sizes()),
+           " to have ", weight.size(1) * groups, " channels (weight ", shape_str(weight.sizes()),
+           ", groups ", groups, "), but got ", g.in_channels, " channels");
+  if (bias.defined())
+    TC_CHECK(bias.dim() == 1 && bias.size(0) == g.out_channels, op, ": expected bias of shape [",
+             g.out_channels, "], got ", shape_str(bias.sizes()));
+  for (int i = 0; i < nd; ++i) {
+    g.input.push_back(x.size(2 + i));
+    g.kernel.push_back(weight.size(2 + i));
+  }
+  if (mode == PadMode::Explicit) {
+    g.pad_l = expand_param(padding_in, nd, op, "padding");
+    for (auto p : g.pad_l) TC_CHECK(p >= 0, op, ": padding must be non-negative, got ", shape_str(g.pad_l));
+    g.pad_r = g.pad_l;
+  } else if (mode == PadMode::Valid) {
+    g.pad_l = g.pad_r = Shape(size_t(nd), 0);
+  } else {
+    for (int i = 0; i < nd; ++i)
+      TC_CHECK(g.stride[i] == 1, op, ": padding='same' is not supported for strided convolutions");
+    for (int i = 0; i < nd; ++i) {
+      int64_t total = g.dilation[i] * (g.kernel[i] - 1);
+      g.pad_l.push_back(total / 2);
+      g.pad_r.push_back(total - total / 2);
+    }
+  }
+  for (int i = 0; i < nd; ++i) {
+    int64_t span = g.dilation[i] * (g.kernel[i] - 1) + 1;
+    int64_t padded = g.input[i] + g.pad_l[i] + g.pad_r[i];
+    TC_CHECK(padded >= span, op, ": input spatial size ", shape_str(g.input), " (padded by ",
+             shape_str(g.pad_l), ") is smaller than the dilated kernel ", shape_str(g.kernel));
+    g.output.push_back((padded - span) / g.stride[i] + 1);
+  }
+  Tensor y = conv_forward_op(x, weight, bias, g);
+  return a.unbatched ? squeeze(y, 0) : y;
+}
+
+Tensor conv_transpose(const char* op, int nd, const Tensor& input_in, const Tensor& weight,
+                      const Tensor& bias, const functional::IntList& stride_in,
+                      const functional::IntList& padding_in,
+                      const functional::IntList& output_padding_in, int64_t groups,
+                      const functional::IntList& dilation_in) {
+  ConvArgs a = check_conv_inputs(op, nd, input_in, weight, bias);
+  const Tensor& x = a.input;
+  TC_CHECK(groups > 0, op, ": groups must be positive, got ", groups);
+  TC_CHECK(weight.size(0) == x.size(1), op, ": expected input ", shape_str(x.sizes()), " to have ",
+           weight.size(0), " channels (weight ", shape_str(weight.sizes()), "), but got ",
+           x.size(1), " channels");
+  TC_CHECK(weight.size(0) % groups == 0, op, ": in_channels (", weight.size(0),
+           ") must be divisible by groups (", groups, ")");
+  // The equivalent direct convolution maps the transposed output back to `input`.
+  ConvGeometry g;
+  g.nd = nd;
+  g.batch = x.size(0);
+  g.out_channels = x.size(1);
+  g.in_channels = weight.size(1) * groups;
+  g.groups = groups;
+  g.stride = expand_param(stride_in, nd, op, "stride");
+  g.dilation = expand_param(dilation_in, nd, op, "dilation");
+  g.pad_l = expand_param(padding_in, nd, op, "padding");
+  Shape out_pad = expand_param(output_padding_in, nd, op, "output_padding");
+  if (bias.defined())
+    TC_CHECK(bias.dim() == 1 && bias.size(0) == g.in_channels, op, ": expected bias of shape [",
+             g.in_channels, "], got ", shape_str(bias.sizes()));
+  for (int i = 0; i < nd; ++i) {
+    TC_CHECK(g.stride[i] > 0 && g.dilation[i] > 0, op, ": stride and dilation must be positive");
+    TC_CHECK(g.pad_l[i] >= 0, op, ": padding must be non-negative, got ", shape_str(g.pad_l));
+    TC_CHECK(out_pad[i] >= 0 && (out_pad[i] < g.stride[i] || out_pad[i] < g.dilation[i]), op,
+             ": output_padding must be smaller than stride or dilation, got output_padding ",
+             shape_str(out_pad), " stride ", shape_str(g.stride), " dilation ",
+             shape_str(g.dilation));
+    g.kernel.push_back(weight.size(2 + i));
+    g.output.push_back(x.size(2 + i));
+    int64_t out = (x.size(2 + i) - 1) * g.stride[i] - 2 * g.pad_l[i] +
+                  g.dilation[i] * (g.kernel[i] - 1) + out_pad[i] + 1;
+    TC_CHECK(out > 0, op, ": computed output size ", out, " is not positive for input ",
+             shape_str(x.sizes()));
+    g.input.push_back(out);
+    // Right padding that makes the direct convolution's output exactly the transposed input.
+    int64_t span = g.dilation[i] * (g.kernel[i] - 1) + 1;
+    g.pad_r.push_back((x.size(2 + i) - 1) * g.stride[i] + span - out - g.pad_l[i]);
+  }
+  Tensor y = conv_data_op(x, weight, g);
+  if (bias.defined()) {
+    Shape bshape(size_t(nd + 2), 1);
+    bshape[1] = g.in_channels;
+    y = add(y, reshape(bias, bshape));
+  }
+  return a.unbatched ? squeeze(y, 0) : y;
+}
+
+}  // namespace
+}  // namespace detail
+
+namespace functional {
+using detail::PadMode;
+
+#define TC_CONV_ND(name, nd)                                                                     \
+  Tensor name(const Tensor& input, const Tensor& weight, const Tensor& bias,                     \
+              const IntList& stride, const IntList& padding, const IntList& dilation,           \
+              int64_t groups) {                                                                  \
+    return detail::convolution(#name, nd, input, weight, bias, stride, padding,                  \
+                               PadMode::Explicit, dilation, groups);                            \
+  }                                                                                              \
+  Tensor name(const Tensor& input, const Tensor& weight, const Tensor& bias,                     \
+              const IntList& stride, const char* padding_c, const IntList& dilation,            \
+              int64_t groups) {                                                                  \
+    std::string padding(padding_c ? padding_c : "");                                             \
+    TC_CHECK(padding == "same" || padding == "valid", #name,                                    \
+             ": padding must be 'same', 'valid' or ints, got '", padding, "'");                  \
+    return detail::convolution(#name, nd, input, weight, bias, stride, {0},                      \
+                               padding == "same" ? PadMode::Same : PadMode::Valid, dilation,     \
+                               groups);                                                          \
+  }                                                                                              \
+  Tensor conv_transpose##nd##d(const Tensor& input, const Tensor& weight, const Tensor& bias,   \
+                               const IntList& stride, const IntList& padding,                   \
+                               const IntList& output_padding, int64_t groups,                   \
+                               const IntList& dilation) {                                       \
+    return detail::conv_transpose("conv_transpose" #nd "d", nd, input, weight, bias, stride,    \
+                                  padding, output_padding, groups, dilation);                    \
+  }
+
+TC_CONV_ND(conv1d, 1)
+TC_CONV_ND(conv2d, 2)
+TC_CONV_ND(conv3d, 3)
+#undef TC_CONV_ND
+
+}  // namespace functional
+}  // namespace tc::nn

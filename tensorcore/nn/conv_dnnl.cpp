@@ -1,0 +1,326 @@
+// float32 convolution through oneDNN. Primitives (and the reorders around them) are built once
+// per geometry and cached; a weight reordered into oneDNN's blocked layout is kept with the
+// entry and reused while the same weight storage is unmodified (same version counter), so
+// inference loops never re-reorder weights.
+#include <dnnl.hpp>
+
+#include <list>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+
+#include "tensorcore/nn/conv_internal.h"
+#include "tensorcore/ops/creation.h"
+
+namespace tc::nn::detail {
+namespace {
+
+using dnnl::memory;
+using tag = memory::format_tag;
+using dt = memory::data_type;
+
+dnnl::engine& cpu_engine() {
+  static dnnl::engine eng(dnnl::engine::kind::cpu, 0);
+  return eng;
+}
+
+tag plain_act_tag(int nd) { return nd == 1 ? tag::ncw : nd == 2 ? tag::nchw : tag::ncdhw; }
+tag plain_wei_tag(int nd, bool grouped) {
+  if (grouped) return nd == 1 ? tag::goiw : nd == 2 ? tag::goihw : tag::goidhw;
+  return nd == 1 ? tag::oiw : nd == 2 ? tag::oihw : tag::oidhw;
+}
+
+memory::dims to_dims(const Shape& s) { return memory::dims(s.begin(), s.end()); }
+
+// A reorder from `from` to `to`, or nothing when the layouts already agree.
+std::optional<dnnl::reorder> make_reorder(const memory::desc& from, const memory::desc& to) {
+  if (from == to) return std::nullopt;
+  return dnnl::reorder(dnnl::reorder::primitive_desc(cpu_engine(), from, cpu_engine(), to));
+}
+
+// A weight already reordered into a primitive's layout, valid while its source is unchanged.
+struct CachedWeight {
+  std::weak_ptr<StorageImpl> storage;
+  int64_t offset = -1;
+  uint32_t version = 0;
+  std::optional<memory> mem;
+  bool matches(const Tensor& w) const {
+    auto s = storage.lock();
+    return mem && s && s == w.storage() && offset == w.storage_offset() && version == w.version();
+  }
+  void remember(const Tensor& w, memory m) {
+    storage = w.storage();
+    offset = w.storage_offset();
+    version = w.version();
+    mem = std::move(m);
+  }
+};
+
+struct ConvEntry {
+  memory::desc src_plain, wei_plain, dst_plain, bias_md;
+  dnnl::convolution_forward::primitive_desc fwd_pd;
+  dnnl::convolution_forward fwd;
+  std::optional<dnnl::reorder> fwd_src_in, fwd_wei_in, fwd_dst_out;
+  CachedWeight fwd_weight;
+
+  bool has_bwd_data = false;
+  dnnl::convolution_backward_data::primitive_desc bwd_data_pd;
+  dnnl::convolution_backward_data bwd_data;
+  std::optional<dnnl::reorder> bd_dst_in, bd_wei_in, bd_src_out;
+  CachedWeight bwd_weight;
+
+  bool has_bwd_weights = false;
+  dnnl::convolution_backward_weights::primitive_desc bwd_w_pd;
+  dnnl::convolution_backward_weights bwd_w;
+  std::optional<dnnl::reorder> bw_src_in, bw_dst_in, bw_wei_out;
+
+  std::mutex mu;  // the cached weights are per entry
+};
+
+struct ConvDescs {
+  memory::dims strides, dilation, pad_l, pad_r;
+};
+
+ConvDescs descs_of(const ConvGeometry& g) {
+  ConvDescs d;
+  d.strides = to_dims(g.stride);
+  for (auto v : g.dilation) d.dilation.push_back(v - 1);  // oneDNN counts dilation from 0
+  d.pad_l = to_dims(g.pad_l);
+  d.pad_r = to_dims(g.pad_r);
+  return d;
+}
+
+Shape dnnl_weight_dims(const ConvGeometry& g) {
+  Shape w = g.weight_shape();
+  if (g.groups == 1) return w;
+  Shape r = {g.groups, g.out_channels / g.groups};
+  r.insert(r.end(), w.begin() + 1, w.end());
+  return r;
+}
+
+// Bias is always part of the forward primitive key so one entry serves both.
+std::shared_ptr<ConvEntry> make_entry(const ConvGeometry& g, bool with_bias) {
+  auto e = std::make_shared<ConvEntry>();
+  auto& eng = cpu_engine();
+  ConvDescs d = descs_of(g);
+  auto src_dims = to_dims(g.input_shape()), dst_dims = to_dims(g.output_shape());
+  auto wei_dims = to_dims(dnnl_weight_dims(g));
+  e->src_plain = memory::desc(src_dims, dt::f32, plain_act_tag(g.nd));
+  e->dst_plain = memory::desc(dst_dims, dt::f32, plain_act_tag(g.nd));
+  e->wei_plain = memory::desc(wei_dims, dt::f32, plain_wei_tag(g.nd, g.groups > 1));
+  e->bias_md = memory::desc({g.out_channels}, dt::f32, tag::x);
+  memory::desc src_any(src_dims, dt::f32, tag::any), dst_any(dst_dims, dt::f32, tag::any),
+      wei_any(wei_dims, dt::f32, tag::any);
+  auto fd = with_bias
+                ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training,
+                                                  dnnl::algorithm::convolution_direct, src_any,
+                                                  wei_any, e->bias_md, dst_any, d.strides,
+                                                  d.dilation, d.pad_l, d.pad_r)
+                : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training,
+                                                  dnnl::algorithm::convolution_direct, src_any,
+                                                  wei_any, dst_any, d.strides, d.dilation,
+                                                  d.pad_l, d.pad_r);
+  e->fwd_pd = dnnl::convolution_forward::primitive_desc(fd, eng);
+  e->fwd = dnnl::convolution_forward(e->fwd_pd);
+  e->fwd_src_in = make_reorder(e->src_plain, e->fwd_pd.src_desc());
+  e->fwd_wei_in = make_reorder(e->wei_plain, e->fwd_pd.weights_desc());
+  e->fwd_dst_out = make_reorder(e->fwd_pd.dst_desc(), e->dst_plain);
+  return e;
+}
+
+struct EntryCache {
+  std::mutex mu;
+  std::unordered_map<std::string, std::shared_ptr<ConvEntry>> map;
+  std::list<std::string> order;  // oldest first; bounded so odd shapes cannot grow it forever
+  static constexpr size_t kCapacity = 256;
+};
+
+std::shared_ptr<ConvEntry> get_entry(const ConvGeometry& g, bool with_bias) {
+  static EntryCache cache;
+  std::string key = g.key() + (with_bias ? "b" : "n");
+  std::lock_guard<std::mutex> lock(cache.mu);
+  auto it = cache.map.find(key);
+  if (it != cache.map.end()) return it->second;
+  auto e = make_entry(g, with_bias);
+  cache.map.emplace(key, e);
+  cache.order.push_back(key);
+  if (cache.order.size() > EntryCache::kCapacity) {
+    cache.map.erase(cache.order.front());
+    cache.order.pop_front();
+  }
+  return e;
+}
+
+// Runs `r` (if any) from user memory into a fresh memory of the primitive's layout.
+memory prepare_input(const std::optional<dnnl::reorder>& r, memory user,
+                     const memory::desc& want, dnnl::stream& s) {
+  if (!r) return user;
+  memory m(want, cpu_engine());
+  r->execute(s, user, m);
+  return m;
+}
+
+memory weight_for(CachedWeight& cache, const std::optional<dnnl::reorder>& r, const Tensor& w,
+                  const memory::desc& plain, const memory::desc& want, dnnl::stream& s) {
+  memory user(plain, cpu_engine(), w.data_ptr());
+  if (!r) return user;
+  if (cache.matches(w)) return *cache.mem;
+  memory m(want, cpu_engine());
+  r->execute(s, user, m);
+  s.wait();
+  cache.remember(w, m);
+  return m;
+}
+
+// Lazily builds the backward primitives of an entry (caller holds e.mu).
+void ensure_bwd_data(ConvEntry& entry, const ConvGeometry& g) {
+  ConvEntry* e = &entry;
+  auto& eng = cpu_engine();
+  if (!e->has_bwd_data) {
+    ConvDescs d = descs_of(g);
+    memory::desc src_any(e->src_plain.dims(), dt::f32, tag::any),
+        dst_any(e->dst_plain.dims(), dt::f32, tag::any),
+        wei_any(e->wei_plain.dims(), dt::f32, tag::any);
+    dnnl::convolution_backward_data::desc bd(dnnl::algorithm::convolution_direct, src_any, wei_any,
+                                             dst_any, d.strides, d.dilation, d.pad_l, d.pad_r);
+    e->bwd_data_pd = dnnl::convolution_backward_data::primitive_desc(bd, eng, e->fwd_pd);
+    e->bwd_data = dnnl::convolution_backward_data(e->bwd_data_pd);
+    e->bd_dst_in = make_reorder(e->dst_plain, e->bwd_data_pd.diff_dst_desc());
+    e->bd_wei_in = make_reorder(e->wei_plain, e->bwd_data_pd.weights_desc());
+    e->bd_src_out = make_reorder(e->bwd_data_pd.diff_src_desc(), e->src_plain);
+    e->has_bwd_data = true;
+  }
+}
+
+void ensure_bwd_weights(ConvEntry& entry, const ConvGeometry& g, bool with_bias) {
+  ConvEntry* e = &entry;
+  auto& eng = cpu_engine();
+  if (!e->has_bwd_weights) {
+    ConvDescs d = descs_of(g);
+    memory::desc src_any(e->src_plain.dims(), dt::f32, tag::any),
+        dst_any(e->dst_plain.dims(), dt::f32, tag::any),
+        wei_any(e->wei_plain.dims(), dt::f32, tag::any);
+    auto wd = with_bias ? dnnl::convolution_backward_weights::desc(
+                              dnnl::algorithm::convolution_direct, src_any, wei_any, e->bias_md,
+                              dst_any, d.strides, d.dilation, d.pad_l, d.pad_r)
+                        : dnnl::convolution_backward_weights::desc(
+                              dnnl::algorithm::convolution_direct, src_any, wei_any, dst_any,
+                              d.strides, d.dilation, d.pad_l, d.pad_r);
+    e->bwd_w_pd = dnnl::convolution_backward_weights::primitive_desc(wd, eng, e->fwd_pd);
+    e->bwd_w = dnnl::convolution_backward_weights(e->bwd_w_pd);
+    e->bw_src_in = make_reorder(e->src_plain, e->bwd_w_pd.src_desc());
+    e->bw_dst_in = make_reorder(e->dst_plain, e->bwd_w_pd.diff_dst_desc());
+    e->bw_wei_out = make_reorder(e->bwd_w_pd.diff_weights_desc(), e->wei_plain);
+    e->has_bwd_weights = true;
+  }
+}
+
+}  // namespace
+
+bool dnnl_conv_available(const ConvGeometry& g) {
+  // oneDNN needs every output dim positive and no empty batch.
+  if (g.batch == 0) return false;
+  for (auto v : g.output)
+    if (v <= 0) return false;
+  return true;
+}
+
+Tensor conv_forward_dnnl(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeometry& g) {
+  auto e = get_entry(g, b.defined());
+  dnnl::stream s(cpu_engine());
+  Tensor y = empty(g.output_shape(), TensorOptions(DType::Float32));
+  memory user_src(e->src_plain, cpu_engine(), x.data_ptr());
+  memory user_dst(e->dst_plain, cpu_engine(), y.data_ptr());
+  memory src = prepare_input(e->fwd_src_in, user_src, e->fwd_pd.src_desc(), s);
+  std::lock_guard<std::mutex> lock(e->mu);
+  memory wei = weight_for(e->fwd_weight, e->fwd_wei_in, w, e->wei_plain, e->fwd_pd.weights_desc(), s);
+  memory dst = e->fwd_dst_out ? memory(e->fwd_pd.dst_desc(), cpu_engine()) : user_dst;
+  std::unordered_map<int, memory> args{
+      {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}};
+  if (b.defined()) args.emplace(DNNL_ARG_BIAS, memory(e->bias_md, cpu_engine(), b.data_ptr()));
+  e->fwd.execute(s, args);
+  if (e->fwd_dst_out) e->fwd_dst_out->execute(s, dst, user_dst);
+  s.wait();
+  return y;
+}
+
+Tensor conv_backward_data_dnnl(const Tensor& gy, const Tensor& w, const ConvGeometry& g) {
+  auto e = get_entry(g, false);
+  std::lock_guard<std::mutex> lock(e->mu);
+  auto& eng = cpu_engine();
+  ensure_bwd_data(*e, g);
+  dnnl::stream s(eng);
+  Tensor gx = empty(g.input_shape(), TensorOptions(DType::Float32));
+  memory user_gy(e->dst_plain, eng, gy.data_ptr()), user_gx(e->src_plain, eng, gx.data_ptr());
+  memory dst = prepare_input(e->bd_dst_in, user_gy, e->bwd_data_pd.diff_dst_desc(), s);
+  memory wei = weight_for(e->bwd_weight, e->bd_wei_in, w, e->wei_plain,
+                          e->bwd_data_pd.weights_desc(), s);
+  memory src = e->bd_src_out ? memory(e->bwd_data_pd.diff_src_desc(), eng) : user_gx;
+  e->bwd_data.execute(s, {{DNNL_ARG_DIFF_DST, dst}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DIFF_SRC, src}});
+  if (e->bd_src_out) e->bd_src_out->execute(s, src, user_gx);
+  s.wait();
+  return gx;
+}
+
+std::pair<Tensor, Tensor> conv_backward_weight_dnnl(const Tensor& x, const Tensor& gy,
+                                                    const ConvGeometry& g, bool with_bias) {
+  // The forward hint must match the bias-ness of the backward-weights primitive.
+  auto e = get_entry(g, with_bias);
+  std::lock_guard<std::mutex> lock(e->mu);
+  auto& eng = cpu_engine();
+  ensure_bwd_weights(*e, g, with_bias);
+  dnnl::stream s(eng);
+  Tensor gw = empty(g.weight_shape(), TensorOptions(DType::Float32));
+  Tensor gb = with_bias ? empty({g.out_channels}, TensorOptions(DType::Float32)) : Tensor();
+  memory user_x(e->src_plain, eng, x.data_ptr()), user_gy(e->dst_plain, eng, gy.data_ptr()),
+      user_gw(e->wei_plain, eng, gw.data_ptr());
+  memory src = prepare_input(e->bw_src_in, user_x, e->bwd_w_pd.src_desc(), s);
+  memory dst = prepare_input(e->bw_dst_in, user_gy, e->bwd_w_pd.diff_dst_desc(), s);
+  memory wei = e->bw_wei_out ? memory(e->bwd_w_pd.diff_weights_desc(), eng) : user_gw;
+  std::unordered_map<int, memory> args{
+      {DNNL_ARG_SRC, src}, {DNNL_ARG_DIFF_DST, dst}, {DNNL_ARG_DIFF_WEIGHTS, wei}};
+  if (with_bias) args.emplace(DNNL_ARG_DIFF_BIAS, memory(e->bias_md, eng, gb.data_ptr()));
+  e->bwd_w.execute(s, args);
+  if (e->bw_wei_out) e->bw_wei_out->execute(s, wei, user_gw);
+  s.wait();
+  return {gw, gb};
+}
+
+std::tuple<Tensor, Tensor, Tensor> conv_backward_dnnl(const Tensor& x, const Tensor& gy, const Tensor& w,
+                                                      const ConvGeometry& g, bool with_bias) {
+  // Data and weight gradients share one reorder of grad_output when both primitives want the
+  // same blocked layout (the common case).
+  auto ed = get_entry(g, false);
+  auto ew = with_bias ? get_entry(g, true) : ed;
+  std::unique_lock<std::mutex> lock_d(ed->mu);
+  std::unique_lock<std::mutex> lock_w;
+  if (ew != ed) lock_w = std::unique_lock<std::mutex>(ew->mu);
+  ensure_bwd_data(*ed, g);
+  ensure_bwd_weights(*ew, g, with_bias);
+  auto& eng = cpu_engine();
+  dnnl::stream s(eng);
+  Tensor gx = empty(g.input_shape(), TensorOptions(DType::Float32));
+  Tensor gw = empty(g.weight_shape(), TensorOptions(DType::Float32));
+  Tensor gb = with_bias ? empty({g.out_channels}, TensorOptions(DType::Float32)) : Tensor();
+  memory user_gy(ed->dst_plain, eng, gy.data_ptr()), user_gx(ed->src_plain, eng, gx.data_ptr()),
+      user_x(ed->src_plain, eng, x.data_ptr()), user_gw(ed->wei_plain, eng, gw.data_ptr());
+  memory dst_d = prepare_input(ed->bd_dst_in, user_gy, ed->bwd_data_pd.diff_dst_desc(), s);
+  memory dst_w = ew->bwd_w_pd.diff_dst_desc() == ed->bwd_data_pd.diff_dst_desc()
+                     ? dst_d
+                     : prepare_input(ew->bw_dst_in, user_gy, ew->bwd_w_pd.diff_dst_desc(), s);
+  memory wei = weight_for(ed->bwd_weight, ed->bd_wei_in, w, ed->wei_plain, ed->bwd_data_pd.weights_desc(), s);
+  memory src_d = ed->bd_src_out ? memory(ed->bwd_data_pd.diff_src_desc(), eng) : user_gx;
+  ed->bwd_data.execute(s, {{DNNL_ARG_DIFF_DST, dst_d}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DIFF_SRC, src_d}});
+  if (ed->bd_src_out) ed->bd_src_out->execute(s, src_d, user_gx);
+  memory src_w = prepare_input(ew->bw_src_in, user_x, ew->bwd_w_pd.src_desc(), s);
+  memory dwei = ew->bw_wei_out ? memory(ew->bwd_w_pd.diff_weights_desc(), eng) : user_gw;
+  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src_w}, {DNNL_ARG_DIFF_DST, dst_w}, {DNNL_ARG_DIFF_WEIGHTS, dwei}};
+  if (with_bias) args.emplace(DNNL_ARG_DIFF_BIAS, memory(ew->bias_md, eng, gb.data_ptr()));
+  ew->bwd_w.execute(s, args);
+  if (ew->bw_wei_out) ew->bw_wei_out->execute(s, dwei, user_gw);
+  s.wait();
+  return {gx, gw, gb};
+}
+
+}  // namespace tc::nn::detail

@@ -1,0 +1,174 @@
+#pragma once
+// tc::nn::functional: the native kernels behind tensorcore.nn.functional, with
+// torch.nn.functional's names, argument order and defaults. Every op records autograd.
+// Spatial parameters take one value (used for every dim) or one per spatial dim.
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "tensorcore/core/tensor.h"
+
+namespace tc::nn::functional {
+
+using IntList = std::vector<int64_t>;
+
+// Convolution. Inputs [N, C, *spatial] (or unbatched [C, *spatial]), weight [O, C/groups, *k].
+// float32 runs through oneDNN, float64 (and anything oneDNN declines) through im2col + GEMM.
+Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias = {},
+              const IntList& stride = {1}, const IntList& padding = {0},
+              const IntList& dilation = {1}, int64_t groups = 1);
+Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias = {},
+              const IntList& stride = {1}, const IntList& padding = {0},
+              const IntList& dilation = {1}, int64_t groups = 1);
+Tensor conv3d(const Tensor& input, const Tensor& weight, const Tensor& bias = {},
+              const IntList& stride = {1}, const IntList& padding = {0},
+              const IntList& dilation = {1}, int64_t groups = 1);
+// padding "same" (stride 1 only; odd total padding puts the extra element at the end) or "valid".
+// (const char*, not std::string, so that a braced `{1}` padding is never ambiguous.)
+Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias, const IntList& stride,
+              const char* padding, const IntList& dilation = {1}, int64_t groups = 1);
+Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, const IntList& stride,
+              const char* padding, const IntList& dilation = {1}, int64_t groups = 1);
+Tensor conv3d(const Tensor& input, const Tensor& weight, const Tensor& bias, const IntList& stride,
+              const char* padding, const IntList& dilation = {1}, int64_t groups = 1);
+// Weight [C_in, C_out/groups, *k].
+Tensor conv_transpose1d(const Tensor& input, const Tensor& weight, const Tensor& bias = {},
+                        const IntList& stride = {1}, const IntList& padding = {0},
+                        const IntList& output_padding = {0}, int64_t groups = 1,
+                        const IntList& dilation = {1});
+Tensor conv_transpose2d(const Tensor& input, const Tensor& weight, const Tensor& bias = {},
+                        const IntList& stride = {1}, const IntList& padding = {0},
+                        const IntList& output_padding = {0}, int64_t groups = 1,
+                        const IntList& dilation = {1});
+Tensor conv_transpose3d(const Tensor& input, const Tensor& weight, const Tensor& bias = {},
+                        const IntList& stride = {1}, const IntList& padding = {0},
+                        const IntList& output_padding = {0}, int64_t groups = 1,
+                        const IntList& dilation = {1});
+
+// Pooling. An empty stride means stride = kernel_size. Indices are flat per (H*W) plane.
+std::pair<Tensor, Tensor> max_pool1d_with_indices(const Tensor& input, const IntList& kernel_size,
+                                                  const IntList& stride = {},
+                                                  const IntList& padding = {0},
+                                                  const IntList& dilation = {1},
+                                                  bool ceil_mode = false);
+std::pair<Tensor, Tensor> max_pool2d_with_indices(const Tensor& input, const IntList& kernel_size,
+                                                  const IntList& stride = {},
+                                                  const IntList& padding = {0},
+                                                  const IntList& dilation = {1},
+                                                  bool ceil_mode = false);
+Tensor max_pool1d(const Tensor& input, const IntList& kernel_size, const IntList& stride = {},
+                  const IntList& padding = {0}, const IntList& dilation = {1},
+                  bool ceil_mode = false);
+Tensor max_pool2d(const Tensor& input, const IntList& kernel_size, const IntList& stride = {},
+                  const IntList& padding = {0}, const IntList& dilation = {1},
+                  bool ceil_mode = false);
+Tensor max_unpool2d(const Tensor& input, const Tensor& indices, const IntList& kernel_size,
+                    const IntList& stride = {}, const IntList& padding = {0},
+                    const IntList& output_size = {});
+Tensor avg_pool1d(const Tensor& input, const IntList& kernel_size, const IntList& stride = {},
+                  const IntList& padding = {0}, bool ceil_mode = false,
+                  bool count_include_pad = true);
+Tensor avg_pool2d(const Tensor& input, const IntList& kernel_size, const IntList& stride = {},
+                  const IntList& padding = {0}, bool ceil_mode = false,
+                  bool count_include_pad = true, std::optional<int64_t> divisor_override = {});
+// output_size entries of -1 keep the input size (torch's None).
+Tensor adaptive_avg_pool1d(const Tensor& input, const IntList& output_size);
+Tensor adaptive_avg_pool2d(const Tensor& input, const IntList& output_size);
+std::pair<Tensor, Tensor> adaptive_max_pool1d_with_indices(const Tensor& input,
+                                                           const IntList& output_size);
+std::pair<Tensor, Tensor> adaptive_max_pool2d_with_indices(const Tensor& input,
+                                                           const IntList& output_size);
+
+// Normalization (fused kernels; weight/bias optional).
+Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
+                  const Tensor& weight = {}, const Tensor& bias = {}, bool training = false,
+                  double momentum = 0.1, double eps = 1e-5);
+Tensor instance_norm(const Tensor& input, const Tensor& running_mean = {},
+                     const Tensor& running_var = {}, const Tensor& weight = {},
+                     const Tensor& bias = {}, bool use_input_stats = true, double momentum = 0.1,
+                     double eps = 1e-5);
+Tensor layer_norm(const Tensor& input, const IntList& normalized_shape, const Tensor& weight = {},
+                  const Tensor& bias = {}, double eps = 1e-5);
+Tensor group_norm(const Tensor& input, int64_t num_groups, const Tensor& weight = {},
+                  const Tensor& bias = {}, double eps = 1e-5);
+Tensor local_response_norm(const Tensor& input, int64_t size, double alpha = 1e-4,
+                           double beta = 0.75, double k = 1.0);
+
+// CTC loss. log_probs (T, N, C) or (T, C); targets padded (N, S) or concatenated
+// (sum(target_lengths),); lengths are integer tensors with one entry per sample.
+Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, const Tensor& input_lengths,
+                const Tensor& target_lengths, int64_t blank = 0,
+                const std::string& reduction = "mean", bool zero_infinity = false);
+
+// Recurrent cells (torch._VF.*_cell). Gate order as torch: LSTM (i, f, g, o), GRU (r, z, n).
+// Undefined hidden/cell states mean zeros.
+std::pair<Tensor, Tensor> lstm_cell(const Tensor& input, const Tensor& h, const Tensor& c,
+                                    const Tensor& w_ih, const Tensor& w_hh,
+                                    const Tensor& b_ih = {}, const Tensor& b_hh = {});
+Tensor gru_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
+                const Tensor& b_ih = {}, const Tensor& b_hh = {});
+Tensor rnn_tanh_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih,
+                     const Tensor& w_hh, const Tensor& b_ih = {}, const Tensor& b_hh = {});
+Tensor rnn_relu_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih,
+                     const Tensor& w_hh, const Tensor& b_ih = {}, const Tensor& b_hh = {});
+
+// interpolate with the output size already resolved (tensorcore.nn.functional.interpolate does
+// torch's size/scale_factor handling in Python). scales: per spatial dim, the user's
+// scale_factor (used for the coordinate mapping as torch does) or empty.
+Tensor interpolate_to_size(const Tensor& input, const IntList& size, const std::string& mode,
+                           bool align_corners = false, const std::vector<double>& scales = {},
+                           bool antialias = false);
+
+// pad: `pad` lists (left, right) pairs starting from the last dim; constant padding may be
+// negative (cropping).
+Tensor pad(const Tensor& input, const IntList& pad, const std::string& mode = "constant",
+           double value = 0.0);
+Tensor pixel_shuffle(const Tensor& input, int64_t upscale_factor);
+Tensor pixel_unshuffle(const Tensor& input, int64_t downscale_factor);
+// im2col / col2im on 4-d (or unbatched 3-d / 2-d) inputs.
+Tensor unfold(const Tensor& input, const IntList& kernel_size, const IntList& dilation = {1},
+              const IntList& padding = {0}, const IntList& stride = {1});
+Tensor fold(const Tensor& input, const IntList& output_size, const IntList& kernel_size,
+            const IntList& dilation = {1}, const IntList& padding = {0},
+            const IntList& stride = {1});
+
+// Embedding lookup; max_norm renormalizes the referenced weight rows in place.
+Tensor embedding(const Tensor& input, const Tensor& weight, std::optional<int64_t> padding_idx = {},
+                 std::optional<double> max_norm = {}, double norm_type = 2.0,
+                 bool scale_grad_by_freq = false);
+// Returns (output [B, D], bag offsets, bag sizes, max indices (mode='max')).
+std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
+    const Tensor& input, const Tensor& weight, const Tensor& offsets = {},
+    std::optional<double> max_norm = {}, double norm_type = 2.0, bool scale_grad_by_freq = false,
+    const std::string& mode = "mean", const Tensor& per_sample_weights = {},
+    bool include_last_offset = false, std::optional<int64_t> padding_idx = {});
+
+// grid_sample on 4-d inputs: mode bilinear|nearest|bicubic, padding_mode zeros|border|reflection.
+Tensor grid_sample(const Tensor& input, const Tensor& grid, const std::string& mode = "bilinear",
+                   const std::string& padding_mode = "zeros", bool align_corners = false);
+// theta [N, 2, 3] with size (N, C, H, W), or [N, 3, 4] with size (N, C, D, H, W).
+Tensor affine_grid(const Tensor& theta, const IntList& size, bool align_corners = false);
+
+// One recurrent layer over a sequence (T, N, input_size), one direction (reverse=true runs
+// from the last step): all input projections in one GEMM, then hidden GEMM + fused gates per
+// step. Returns (output (T, N, H), h_T[, c_T]). Multi-layer/bidirectional stacks compose these.
+std::tuple<Tensor, Tensor, Tensor> lstm_layer(const Tensor& input, const Tensor& h0, const Tensor& c0,
+                                              const Tensor& w_ih, const Tensor& w_hh,
+                                              const Tensor& b_ih = {}, const Tensor& b_hh = {},
+                                              bool reverse = false);
+std::pair<Tensor, Tensor> gru_layer(const Tensor& input, const Tensor& h0, const Tensor& w_ih,
+                                    const Tensor& w_hh, const Tensor& b_ih = {},
+                                    const Tensor& b_hh = {}, bool reverse = false);
+
+// Dropout (default generator). feature_* drop whole (N, C) maps (dropout1d/2d/3d);
+// alpha_* keep SELU's mean and variance. training=false or p=0 returns the input itself.
+Tensor dropout(const Tensor& input, double p = 0.5, bool training = true, bool inplace = false);
+Tensor feature_dropout(const Tensor& input, double p = 0.5, bool training = true,
+                       bool inplace = false);
+Tensor alpha_dropout(const Tensor& input, double p = 0.5, bool training = false,
+                     bool inplace = false);
+Tensor feature_alpha_dropout(const Tensor& input, double p = 0.5, bool training = false,
+                             bool inplace = false);
+
+}  // namespace tc::nn::functional

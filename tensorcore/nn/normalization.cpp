@@ -1,0 +1,542 @@
+// Normalization layers with fused forward/backward kernels:
+//  * rows:  layer_norm and group_norm normalize contiguous rows [R, M]; row r belongs to group
+//    r % G and element j of a row uses affine index (r % G) * (M / L) + j / L.
+//  * channels: batch_norm normalizes each channel of [N, C, L] over N and L.
+// instance_norm is batch_norm over [1, N*C, L]; local_response_norm is a composite.
+// The fused backward kernels run when no graph is being built; under create_graph the vjp is
+// the same formula in tensor ops, so double backward works.
+#include <cmath>
+
+#include "tensorcore/autograd/function.h"
+#include "tensorcore/core/dispatch.h"
+#include "tensorcore/core/parallel.h"
+#include "tensorcore/nn/functional.h"
+#include "tensorcore/ops/copy.h"
+#include "tensorcore/ops/creation.h"
+#include "tensorcore/ops/elementwise.h"
+#include "tensorcore/ops/index.h"
+#include "tensorcore/ops/reduce.h"
+#include "tensorcore/ops/shape.h"
+
+namespace tc::nn {
+namespace {
+
+constexpr uint32_t kF32F64 = (1u << int(DType::Float32)) | (1u << int(DType::Float64));
+
+// Sum of a contiguous span with 8 independent accumulators (vectorizes, and is more accurate
+// than one running sum).
+template <typename T, typename F>
+double lane_sum(int64_t n, F&& f) {
+  T acc[8] = {};
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    for (int k = 0; k < 8; ++k) acc[k] += f(i + k);
+  double total = 0;
+  for (; i < n; ++i) total += double(f(i));
+  for (int k = 0; k < 8; ++k) total += double(acc[k]);
+  return total;
+}
+
+struct RowGeom {
+  int64_t R, M, G, L;
+  int64_t per_group() const { return M / L; }  // affine entries per row
+};
+
+template <typename T>
+void row_norm_forward(const T* x, const T* w, const T* b, T* y, T* mean_out, T* rstd_out,
+                      const RowGeom& g, double eps) {
+  parallel_for(0, g.R, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(g.M, 1)), [&](int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r) {
+      const T* xr = x + r * g.M;
+      T* yr = y + r * g.M;
+      double mean = lane_sum<T>(g.M, [&](int64_t i) { return xr[i]; }) / double(g.M);
+      T m = T(mean);
+      double var = lane_sum<T>(g.M, [&](int64_t i) { T d = xr[i] - m; return d * d; }) / double(g.M);
+      T rstd = T(1.0 / std::sqrt(var + eps));
+      mean_out[r] = m;
+      rstd_out[r] = rstd;
+      int64_t a0 = (r % g.G) * g.per_group();
+      if (g.L == 1) {  // layer_norm: one affine entry per element
+        for (int64_t j = 0; j < g.M; ++j) {
+          T v = (xr[j] - m) * rstd;
+          if (w) v *= w[a0 + j];
+          if (b) v += b[a0 + j];
+          yr[j] = v;
+        }
+        continue;
+      }
+      for (int64_t c = 0; c < g.per_group(); ++c) {
+        T scale = rstd * (w ? w[a0 + c] : T(1));
+        T shift = (b ? b[a0 + c] : T(0)) - m * scale;
+        const T* xc = xr + c * g.L;
+        T* yc = yr + c * g.L;
+        for (int64_t l = 0; l < g.L; ++l) yc[l] = xc[l] * scale + shift;
+      }
+    }
+  });
+}
+
+template <typename T>
+void row_norm_backward(const T* gy, const T* x, const T* w, const T* mean, const T* rstd, T* gx,
+                       T* gw, T* gb, const RowGeom& g) {
+  if (gx) {
+    parallel_for(0, g.R, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(g.M, 1)), [&](int64_t r0, int64_t r1) {
+      for (int64_t r = r0; r < r1; ++r) {
+        const T* xr = x + r * g.M;
+        const T* gr = gy + r * g.M;
+        T* out = gx + r * g.M;
+        int64_t a0 = (r % g.G) * g.per_group();
+        double s_gy = 0, s_gyx = 0;  // sums of w*gy and w*gy*x
+        if (g.L == 1) {
+          const T* wr = w ? w + a0 : nullptr;
+          s_gy = wr ? lane_sum<T>(g.M, [&](int64_t i) { return gr[i] * wr[i]; })
+                    : lane_sum<T>(g.M, [&](int64_t i) { return gr[i]; });
+          s_gyx = wr ? lane_sum<T>(g.M, [&](int64_t i) { return gr[i] * wr[i] * xr[i]; })
+                     : lane_sum<T>(g.M, [&](int64_t i) { return gr[i] * xr[i]; });
+        } else {
+        for (int64_t c = 0; c < g.per_group(); ++c) {
+          double wv = w ? double(w[a0 + c]) : 1.0;
+          const T* xc = xr + c * g.L;
+          const T* gc = gr + c * g.L;
+          s_gy += wv * lane_sum<T>(g.L, [&](int64_t i) { return gc[i]; });
+          s_gyx += wv * lane_sum<T>(g.L, [&](int64_t i) { return gc[i] * xc[i]; });
+        }
+        }
+        double m = mean[r], rs = rstd[r], M = double(g.M);
+        double A = s_gy / M, B = rs * (s_gyx - m * s_gy) / M;
+        T cx = T(-rs * rs * B), c0 = T(rs * (m * rs * B - A));
+        if (g.L == 1) {
+          T rst = T(rs);
+          for (int64_t j = 0; j < g.M; ++j)
+            out[j] = rst * (w ? w[a0 + j] : T(1)) * gr[j] + cx * xr[j] + c0;
+          continue;
+        }
+        for (int64_t c = 0; c < g.per_group(); ++c) {
+          T k = T(rs) * (w ? w[a0 + c] : T(1));
+          const T* xc = xr + c * g.L;
+          const T* gc = gr + c * g.L;
+          T* oc = out + c * g.L;
+          for (int64_t l = 0; l < g.L; ++l) oc[l] = k * gc[l] + cx * xc[l] + c0;
+        }
+      }
+    });
+  }
+  if ((gw || gb) && g.L == 1 && g.G == 1) {
+    // layer_norm: column sums over rows; threads own disjoint column ranges.
+    parallel_for(0, g.M, std::max<int64_t>(64, kGrainSize / std::max<int64_t>(g.R, 1)), [&](int64_t j0, int64_t j1) {
+      std::vector<T> dw(size_t(j1 - j0), T(0)), db(size_t(j1 - j0), T(0));
+      for (int64_t r = 0; r < g.R; ++r) {
+        const T* xr = x + r * g.M + j0;
+        const T* gr = gy + r * g.M + j0;
+        T m = mean[r], rs = rstd[r];
+        T* dwp = dw.data();
+        T* dbp = db.data();
+        for (int64_t j = 0; j < j1 - j0; ++j) {
+          dwp[j] += gr[j] * (xr[j] - m) * rs;
+          dbp[j] += gr[j];
+        }
+      }
+      for (int64_t j = j0; j < j1; ++j) {
+        if (gw) gw[j] = dw[size_t(j - j0)];
+        if (gb) gb[j] = db[size_t(j - j0)];
+      }
+    });
+  } else if (gw || gb) {
+    const int64_t A = g.G * g.per_group(), rows_per_group = g.R / g.G;
+    parallel_for(0, A, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(rows_per_group * g.L, 1)), [&](int64_t a0, int64_t a1) {
+      for (int64_t a = a0; a < a1; ++a) {
+        int64_t grp = a / g.per_group(), c = a % g.per_group();
+        double dw = 0, db = 0;
+        for (int64_t n = 0; n < rows_per_group; ++n) {
+          int64_t r = n * g.G + grp;
+          const T* xc = x + r * g.M + c * g.L;
+          const T* gc = gy + r * g.M + c * g.L;
+          T m = mean[r];
+          dw += double(rstd[r]) * lane_sum<T>(g.L, [&](int64_t i) { return gc[i] * (xc[i] - m); });
+          db += lane_sum<T>(g.L, [&](int64_t i) { return gc[i]; });
+        }
+        if (gw) gw[a] = T(dw);
+        if (gb) gb[a] = T(db);
+      }
+    });
+  }
+}
+
+// Composite (differentiable) backward of the row norm, for double backward. x4 is the input as
+// [R/G, G, M/L, L]; w4/b4 as [1, G, M/L, 1].
+TensorList row_norm_backward_composite(const Tensor& gy, const Tensor& x, const Tensor& w,
+                                       const RowGeom& g, double eps, bool need_x, bool need_w,
+                                       bool need_b) {
+  Shape s4 = {g.R / g.G, g.G, g.per_group(), g.L};
+  Tensor x4 = reshape(x, s4), g4 = reshape(gy, s4);
+  DimList stat = {2, 3}, aff = {0, 3};
+  Tensor mu = mean(x4, stat, true);
+  Tensor xc = sub(x4, mu);
+  Tensor rstd = pow(add(mean(mul(xc, xc), stat, true), Scalar(eps)), Scalar(-0.5));
+  Tensor xhat = mul(xc, rstd);
+  Tensor gx, gw, gb;
+  if (need_x) {
+    Tensor gyw = w.defined() ? mul(g4, reshape(w, {1, g.G, g.per_group(), 1})) : g4;
+    gx = mul(rstd, sub(sub(gyw, mean(gyw, stat, true)), mul(xhat, mean(mul(gyw, xhat), stat, true))));
+    gx = reshape(gx, x.sizes());
+  }
+  if (need_w) gw = reshape(sum(mul(g4, xhat), aff), w.sizes());
+  if (need_b) gb = reshape(sum(g4, aff), {g.G * g.per_group()});
+  return {gx, gw, gb};
+}
+
+Tensor row_norm(const Tensor& input, const Tensor& weight, const Tensor& bias, const RowGeom& g,
+                double eps) {
+  Tensor x = contiguous(input);
+  Tensor w = weight.defined() ? contiguous(weight) : weight;
+  Tensor b = bias.defined() ? contiguous(bias) : bias;
+  Tensor y = empty(x.sizes(), TensorOptions(x.dtype()));
+  Tensor mean_t = empty({g.R}, TensorOptions(x.dtype())), rstd_t = empty({g.R}, TensorOptions(x.dtype()));
+  dispatch_dtype<kF32F64>(x.dtype(), "norm", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    row_norm_forward<T>(x.data<T>(), w.defined() ? w.data<T>() : nullptr,
+                        b.defined() ? b.data<T>() : nullptr, y.data<T>(), mean_t.data<T>(),
+                        rstd_t.data<T>(), g, eps);
+  });
+  if (autograd::needs_grad({input, weight, bias})) {
+    bool need_x = input.requires_grad(), need_w = weight.defined() && weight.requires_grad();
+    bool need_b = bias.defined() && bias.requires_grad();
+    Shape affine_shape = weight.defined() ? weight.sizes() : bias.defined() ? bias.sizes() : Shape{};
+    autograd::record("NativeNormBackward0", {input, weight, bias}, {y}, {input, weight, mean_t, rstd_t},
+                     [g, eps, need_x, need_w, need_b, affine_shape](const TensorList& s, const TensorList& gr) -> TensorList {
+      if (autograd::grad_enabled()) {
+        TensorList r = row_norm_backward_composite(gr[0], s[0], s[1], g, eps, need_x, need_w, need_b);
+        if (need_b) r[2] = reshape(r[2], affine_shape);
+        return r;
+      }
+      Tensor gy = contiguous(gr[0]), xs = contiguous(s[0]);
+      Tensor ws = s[1].defined() ? contiguous(s[1]) : s[1];
+      Tensor gx = need_x ? empty(xs.sizes(), TensorOptions(xs.dtype())) : Tensor();
+      int64_t A = g.G * g.per_group();
+      Tensor gw = need_w ? empty({A}, TensorOptions(xs.dtype())) : Tensor();
+      Tensor gb = need_b ? empty({A}, TensorOptions(xs.dtype())) : Tensor();
+      dispatch_dtype<kF32F64>(xs.dtype(), "norm backward", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        row_norm_backward<T>(gy.data<T>(), xs.data<T>(), ws.defined() ? ws.data<T>() : nullptr,
+                             s[2].data<T>(), s[3].data<T>(), need_x ? gx.data<T>() : nullptr,
+                             need_w ? gw.data<T>() : nullptr, need_b ? gb.data<T>() : nullptr, g);
+      });
+      if (need_w) gw = reshape(gw, affine_shape);
+      if (need_b) gb = reshape(gb, affine_shape);
+      return {gx, gw, gb};
+    });
+  }
+  return y;
+}
+
+void check_float(const char* op, const Tensor& t, const char* what, DType want) {
+  if (!t.defined()) return;
+  TC_CHECK_TYPE(t.dtype() == want, op, ": ", what, " dtype ", dtype_name(t.dtype()),
+                " does not match input dtype ", dtype_name(want));
+}
+
+// ---- batch norm ----
+
+struct ChanGeom {
+  int64_t N, C, L;
+};
+
+template <typename T>
+void batch_norm_forward(const T* x, const T* w, const T* b, T* y, T* save_mean, T* save_rstd,
+                        T* run_mean, T* run_var, const ChanGeom& g, bool training, double momentum,
+                        double eps) {
+  const int64_t M = g.N * g.L;
+  parallel_for(0, g.C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(M, 1)), [&](int64_t c0, int64_t c1) {
+    for (int64_t c = c0; c < c1; ++c) {
+      double mean, var;
+      if (training) {
+        double s = 0;
+        for (int64_t n = 0; n < g.N; ++n) {
+          const T* xc = x + (n * g.C + c) * g.L;
+          s += lane_sum<T>(g.L, [&](int64_t i) { return xc[i]; });
+        }
+        mean = s / double(M);
+        T m = T(mean);
+        double ss = 0;
+        for (int64_t n = 0; n < g.N; ++n) {
+          const T* xc = x + (n * g.C + c) * g.L;
+          ss += lane_sum<T>(g.L, [&](int64_t i) { T d = xc[i] - m; return d * d; });
+        }
+        var = ss / double(M);
+        if (run_mean) run_mean[c] = T((1 - momentum) * double(run_mean[c]) + momentum * mean);
+        if (run_var)
+          run_var[c] = T((1 - momentum) * double(run_var[c]) + momentum * var * double(M) / double(M - 1));
+      } else {
+        mean = double(run_mean[c]);
+        var = double(run_var[c]);
+      }
+      T rstd = T(1.0 / std::sqrt(var + eps));
+      save_mean[c] = T(mean);
+      save_rstd[c] = rstd;
+      T scale = rstd * (w ? w[c] : T(1));
+      T shift = (b ? b[c] : T(0)) - T(mean) * scale;
+      for (int64_t n = 0; n < g.N; ++n) {
+        const T* xc = x + (n * g.C + c) * g.L;
+        T* yc = y + (n * g.C + c) * g.L;
+        for (int64_t i = 0; i < g.L; ++i) yc[i] = xc[i] * scale + shift;
+      }
+    }
+  });
+}
+
+template <typename T>
+void batch_norm_backward(const T* gy, const T* x, const T* w, const T* mean, const T* rstd, T* gx,
+                         T* gw, T* gb, const ChanGeom& g, bool training) {
+  const int64_t M = g.N * g.L;
+  parallel_for(0, g.C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(M, 1)), [&](int64_t c0, int64_t c1) {
+    for (int64_t c = c0; c < c1; ++c) {
+      T m = mean[c];
+      double s_gy = 0, dot = 0;  // sum(gy), sum(gy * (x - mean))
+      for (int64_t n = 0; n < g.N; ++n) {
+        const T* xc = x + (n * g.C + c) * g.L;
+        const T* gc = gy + (n * g.C + c) * g.L;
+        s_gy += lane_sum<T>(g.L, [&](int64_t i) { return gc[i]; });
+        dot += lane_sum<T>(g.L, [&](int64_t i) { return gc[i] * (xc[i] - m); });
+      }
+      double rs = rstd[c], wv = w ? double(w[c]) : 1.0;
+      if (gw) gw[c] = T(dot * rs);
+      if (gb) gb[c] = T(s_gy);
+      if (!gx) continue;
+      T k = T(rs * wv), cx, c0v;
+      if (training) {
+        // gx = w*rs*(gy - s_gy/M - (x-m)*rs^2*dot/M)
+        double proj = rs * rs * dot / double(M);
+        cx = T(-wv * rs * proj);
+        c0v = T(wv * rs * (double(m) * proj - s_gy / double(M)));
+      } else {
+        cx = T(0);
+        c0v = T(0);
+      }
+      for (int64_t n = 0; n < g.N; ++n) {
+        const T* xc = x + (n * g.C + c) * g.L;
+        const T* gc = gy + (n * g.C + c) * g.L;
+        T* oc = gx + (n * g.C + c) * g.L;
+        for (int64_t i = 0; i < g.L; ++i) oc[i] = k * gc[i] + cx * xc[i] + c0v;
+      }
+    }
+  });
+}
+
+TensorList batch_norm_backward_composite(const Tensor& gy, const Tensor& x, const Tensor& w,
+                                         const Tensor& save_mean, const Tensor& save_rstd,
+                                         const ChanGeom& g, bool training, double eps, bool need_x,
+                                         bool need_w, bool need_b) {
+  Shape s3 = {g.N, g.C, g.L};
+  Tensor x3 = reshape(x, s3), g3 = reshape(gy, s3);
+  DimList stat = {0, 2};
+  Tensor mu, rstd;
+  if (training) {
+    mu = mean(x3, stat, true);
+    rstd = pow(add(mean(mul(sub(x3, mu), sub(x3, mu)), stat, true), Scalar(eps)), Scalar(-0.5));
+  } else {
+    mu = reshape(save_mean, {1, g.C, 1});
+    rstd = reshape(save_rstd, {1, g.C, 1});
+  }
+  Tensor xhat = mul(sub(x3, mu), rstd);
+  Tensor gx, gw, gb;
+  if (need_x) {
+    Tensor gyw = w.defined() ? mul(g3, reshape(w, {1, g.C, 1})) : g3;
+    if (training)
+      gx = mul(rstd, sub(sub(gyw, mean(gyw, stat, true)), mul(xhat, mean(mul(gyw, xhat), stat, true))));
+    else
+      gx = mul(gyw, rstd);
+    gx = reshape(gx, x.sizes());
+  }
+  if (need_w) gw = sum(mul(g3, xhat), stat);
+  if (need_b) gb = sum(g3, stat);
+  return {gx, gw, gb};
+}
+
+}  // namespace
+
+namespace functional {
+
+Tensor layer_norm(const Tensor& input, const IntList& normalized_shape, const Tensor& weight,
+                  const Tensor& bias, double eps) {
+  const char* op = "layer_norm";
+  TC_CHECK(input.defined(), op, ": input must be a tensor");
+  TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64, op,
+                ": expected a float32 or float64 input, got ", dtype_name(input.dtype()));
+  int64_t k = int64_t(normalized_shape.size());
+  TC_CHECK(k >= 1, op, ": normalized_shape must not be empty");
+  bool tail_ok = input.dim() >= k;
+  for (int64_t i = 0; tail_ok && i < k; ++i)
+    tail_ok = input.size(input.dim() - k + i) == normalized_shape[size_t(i)];
+  TC_CHECK(tail_ok, op, ": expected input with shape [*, ", shape_str(normalized_shape).substr(1),
+           ", but got input of size ", shape_str(input.sizes()));
+  for (const Tensor* t : {&weight, &bias}) {
+    if (!t->defined()) continue;
+    TC_CHECK(t->sizes() == Shape(normalized_shape), op, ": expected weight and bias of shape ",
+             shape_str(normalized_shape), ", got ", shape_str(t->sizes()));
+    check_float(op, *t, t == &weight ? "weight" : "bias", input.dtype());
+  }
+  int64_t M = shape_numel(normalized_shape);
+  RowGeom g{M ? input.numel() / M : 0, M, 1, 1};
+  if (input.numel() == 0) return mul(input, Scalar(1));
+  return row_norm(input, weight, bias, g, eps);
+}
+
+Tensor group_norm(const Tensor& input, int64_t num_groups, const Tensor& weight, const Tensor& bias,
+                  double eps) {
+  const char* op = "group_norm";
+  TC_CHECK(input.defined(), op, ": input must be a tensor");
+  TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64, op,
+                ": expected a float32 or float64 input, got ", dtype_name(input.dtype()));
+  TC_CHECK(input.dim() >= 2, op, ": expected an input of at least 2 dims [N, C, *], got shape ",
+           shape_str(input.sizes()));
+  int64_t N = input.size(0), C = input.size(1);
+  TC_CHECK(num_groups > 0 && C % num_groups == 0, op, ": expected number of channels in input (", C,
+           ") to be divisible by num_groups (", num_groups, ")");
+  for (const Tensor* t : {&weight, &bias}) {
+    if (!t->defined()) continue;
+    TC_CHECK(t->dim() == 1 && t->size(0) == C, op, ": expected weight and bias of shape [", C,
+             "], got ", shape_str(t->sizes()));
+    check_float(op, *t, t == &weight ? "weight" : "bias", input.dtype());
+  }
+  if (input.numel() == 0) return mul(input, Scalar(1));
+  int64_t L = input.numel() / (N * C);
+  RowGeom g{N * num_groups, (C / num_groups) * L, num_groups, L};
+  return row_norm(input, weight, bias, g, eps);
+}
+
+Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
+                  const Tensor& weight, const Tensor& bias, bool training, double momentum,
+                  double eps) {
+  const char* op = "batch_norm";
+  TC_CHECK(input.defined(), op, ": input must be a tensor");
+  TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64, op,
+                ": expected a float32 or float64 input, got ", dtype_name(input.dtype()));
+  TC_CHECK(input.dim() >= 2, op, ": expected an input of at least 2 dims [N, C, *], got shape ",
+           shape_str(input.sizes()));
+  int64_t N = input.size(0), C = input.size(1);
+  int64_t L = (N * C != 0) ? input.numel() / (N * C) : 0;
+  for (const Tensor* t : {&running_mean, &running_var, &weight, &bias}) {
+    if (!t->defined()) continue;
+    TC_CHECK(t->dim() == 1 && t->size(0) == C, op, ": expected running stats, weight and bias of shape [",
+             C, "] for input ", shape_str(input.sizes()), ", got ", shape_str(t->sizes()));
+    check_float(op, *t, "parameter", input.dtype());
+  }
+  TC_CHECK(training || (running_mean.defined() && running_var.defined()), op,
+           ": running_mean and running_var must be given when training=False");
+  if (training)
+    TC_CHECK(N * L > 1, op, ": expected more than 1 value per channel when training, got input size ",
+             shape_str(input.sizes()));
+  ChanGeom g{N, C, L};
+  Tensor x = contiguous(input);
+  Tensor w = weight.defined() ? contiguous(weight) : weight;
+  Tensor b = bias.defined() ? contiguous(bias) : bias;
+  Tensor y = empty(x.sizes(), TensorOptions(x.dtype()));
+  Tensor save_mean = empty({C}, TensorOptions(x.dtype())), save_rstd = empty({C}, TensorOptions(x.dtype()));
+  // Running stats update in place (through a contiguous copy when they are strided).
+  Tensor rm = running_mean.defined() ? contiguous(running_mean) : running_mean;
+  Tensor rv = running_var.defined() ? contiguous(running_var) : running_var;
+  dispatch_dtype<kF32F64>(x.dtype(), op, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    batch_norm_forward<T>(x.data<T>(), w.defined() ? w.data<T>() : nullptr,
+                          b.defined() ? b.data<T>() : nullptr, y.data<T>(), save_mean.data<T>(),
+                          save_rstd.data<T>(), rm.defined() ? rm.data<T>() : nullptr,
+                          rv.defined() ? rv.data<T>() : nullptr, g, training, momentum, eps);
+  });
+  if (training) {
+    if (rm.defined()) {
+      if (!rm.is_same(running_mean)) copy_(running_mean, rm);
+      running_mean.bump_version();
+    }
+    if (rv.defined()) {
+      if (!rv.is_same(running_var)) copy_(running_var, rv);
+      running_var.bump_version();
+    }
+  }
+  if (autograd::needs_grad({input, weight, bias})) {
+    bool need_x = input.requires_grad(), need_w = weight.defined() && weight.requires_grad();
+    bool need_b = bias.defined() && bias.requires_grad();
+    autograd::record("NativeBatchNormBackward0", {input, weight, bias}, {y},
+                     {input, weight, save_mean, save_rstd},
+                     [g, eps, training, need_x, need_w, need_b](const TensorList& s, const TensorList& gr) -> TensorList {
+      if (autograd::grad_enabled())
+        return batch_norm_backward_composite(gr[0], s[0], s[1], s[2], s[3], g, training, eps,
+                                             need_x, need_w, need_b);
+      Tensor gy = contiguous(gr[0]), xs = contiguous(s[0]);
+      Tensor ws = s[1].defined() ? contiguous(s[1]) : s[1];
+      Tensor gx = need_x ? empty(xs.sizes(), TensorOptions(xs.dtype())) : Tensor();
+      Tensor gw = need_w ? empty({g.C}, TensorOptions(xs.dtype())) : Tensor();
+      Tensor gb = need_b ? empty({g.C}, TensorOptions(xs.dtype())) : Tensor();
+      dispatch_dtype<kF32F64>(xs.dtype(), "batch_norm backward", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        batch_norm_backward<T>(gy.data<T>(), xs.data<T>(), ws.defined() ? ws.data<T>() : nullptr,
+                               s[2].data<T>(), s[3].data<T>(), need_x ? gx.data<T>() : nullptr,
+                               need_w ? gw.data<T>() : nullptr, need_b ? gb.data<T>() : nullptr, g,
+                               training);
+      });
+      return {gx, gw, gb};
+    });
+  }
+  return y;
+}
+
+Tensor instance_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
+                     const Tensor& weight, const Tensor& bias, bool use_input_stats,
+                     double momentum, double eps) {
+  const char* op = "instance_norm";
+  TC_CHECK(input.defined() && input.dim() >= 3, op,
+           ": expected an input of at least 3 dims [N, C, *], got shape ",
+           input.defined() ? shape_str(input.sizes()) : "None");
+  int64_t N = input.size(0), C = input.size(1);
+  for (const Tensor* t : {&running_mean, &running_var, &weight, &bias})
+    if (t->defined())
+      TC_CHECK(t->dim() == 1 && t->size(0) == C, op, ": expected running stats, weight and bias of shape [",
+               C, "], got ", shape_str(t->sizes()));
+  // Each (sample, channel) is its own batch-norm channel.
+  Shape flat = {1, N * C};
+  flat.insert(flat.end(), input.sizes().begin() + 2, input.sizes().end());
+  Tensor x = reshape(input, flat);
+  Tensor w = weight.defined() ? repeat(weight, {N}) : weight;
+  Tensor b = bias.defined() ? repeat(bias, {N}) : bias;
+  Tensor rm = running_mean.defined() ? repeat(running_mean.detach(), {N}) : Tensor();
+  Tensor rv = running_var.defined() ? repeat(running_var.detach(), {N}) : Tensor();
+  Tensor y = batch_norm(x, rm, rv, w, b, use_input_stats, momentum, eps);
+  if (use_input_stats) {
+    // The running stats average the per-sample updates, as torch does.
+    if (running_mean.defined()) {
+      Tensor rmc = running_mean;
+      copy_(rmc, mean(reshape(rm, {N, C}), {0}));
+    }
+    if (running_var.defined()) {
+      Tensor rvc = running_var;
+      copy_(rvc, mean(reshape(rv, {N, C}), {0}));
+    }
+  }
+  return reshape(y, input.sizes());
+}
+
+Tensor local_response_norm(const Tensor& input, int64_t size, double alpha, double beta, double k) {
+  const char* op = "local_response_norm";
+  TC_CHECK(input.defined() && input.dim() >= 3, op,
+           ": expected an input of at least 3 dims [N, C, *], got shape ",
+           input.defined() ? shape_str(input.sizes()) : "None");
+  TC_CHECK(size > 0, op, ": size must be positive, got ", size);
+  int64_t C = input.size(1);
+  // Sum of squares over the channel window [c - size/2, c + (size-1)/2] via a padded cumsum.
+  Tensor sq = mul(input, input);
+  Shape pad_shape = input.sizes();
+  pad_shape[1] = 1;
+  Tensor zero = zeros(pad_shape, TensorOptions(input.dtype()));
+  Tensor cs = cumsum(cat({zero, sq}, 1), 1);  // cs[c] = sum of sq[0..c)
+  std::vector<int64_t> hi(static_cast<size_t>(C)), lo(static_cast<size_t>(C));
+  for (int64_t c = 0; c < C; ++c) {
+    hi[size_t(c)] = std::min(c + (size - 1) / 2 + 1, C);
+    lo[size_t(c)] = std::max<int64_t>(c - size / 2, 0);
+  }
+  Tensor idx_hi = from_vector(hi, {C}), idx_lo = from_vector(lo, {C});
+  Tensor win = sub(index_select(cs, 1, idx_hi), index_select(cs, 1, idx_lo));
+  Tensor div = pow(add(mul(win, Scalar(alpha / double(size))), Scalar(k)), Scalar(beta));
+  return tc::div(input, div);
+}
+
+}  // namespace functional
+}  // namespace tc::nn

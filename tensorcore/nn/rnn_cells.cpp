@@ -1,0 +1,327 @@
+// Recurrent cells: the input and hidden projections are GEMMs through the core's matmul (with
+// autograd); the gate arithmetic is one fused kernel forward and one backward. Under create_graph
+// the gate vjp is the same formula in tensor ops, so double backward works.
+#include <cmath>
+
+#include "tensorcore/autograd/function.h"
+#include "tensorcore/core/dispatch.h"
+#include "tensorcore/core/parallel.h"
+#include "tensorcore/nn/functional.h"
+#include "tensorcore/ops/copy.h"
+#include "tensorcore/ops/creation.h"
+#include "tensorcore/ops/elementwise.h"
+#include "tensorcore/ops/linalg.h"
+#include "tensorcore/ops/shape.h"
+
+namespace tc::nn {
+namespace {
+
+constexpr uint32_t kF32F64 = (1u << int(DType::Float32)) | (1u << int(DType::Float64));
+
+template <typename T> inline T sigm(T x) { return T(1) / (T(1) + std::exp(-x)); }
+
+// gates = gi + gh, [N, 4H] in torch's order (input, forget, cell, output).
+template <typename T>
+void lstm_forward_kernel(const T* gi, const T* gh, const T* c, T* h_out, T* c_out, T* act,
+                         int64_t N, int64_t H) {
+  parallel_for(0, N, std::max<int64_t>(1, kGrainSize / (16 * H)), [&](int64_t n0, int64_t n1) {
+    for (int64_t n = n0; n < n1; ++n) {
+      const T* a = gi + n * 4 * H;
+      const T* b = gh + n * 4 * H;
+      T* s = act + n * 4 * H;  // activated i, f, g, o
+      for (int64_t j = 0; j < H; ++j) {
+        T i = sigm(a[j] + b[j]), f = sigm(a[H + j] + b[H + j]);
+        T g = std::tanh(a[2 * H + j] + b[2 * H + j]), o = sigm(a[3 * H + j] + b[3 * H + j]);
+        T cn = f * c[n * H + j] + i * g;
+        s[j] = i;
+        s[H + j] = f;
+        s[2 * H + j] = g;
+        s[3 * H + j] = o;
+        c_out[n * H + j] = cn;
+        h_out[n * H + j] = o * std::tanh(cn);
+      }
+    }
+  });
+}
+
+template <typename T>
+void lstm_backward_kernel(const T* act, const T* c, const T* c_new, const T* gh_out,
+                          const T* gc_out, T* g_gates, T* g_c, int64_t N, int64_t H) {
+  parallel_for(0, N, std::max<int64_t>(1, kGrainSize / (16 * H)), [&](int64_t n0, int64_t n1) {
+    for (int64_t n = n0; n < n1; ++n) {
+      const T* s = act + n * 4 * H;
+      T* d = g_gates + n * 4 * H;
+      for (int64_t j = 0; j < H; ++j) {
+        int64_t k = n * H + j;
+        T i = s[j], f = s[H + j], g = s[2 * H + j], o = s[3 * H + j];
+        T tc = std::tanh(c_new[k]);
+        T dh = gh_out ? gh_out[k] : T(0);
+        T dc = (gc_out ? gc_out[k] : T(0)) + dh * o * (T(1) - tc * tc);
+        d[j] = dc * g * i * (T(1) - i);
+        d[H + j] = dc * c[k] * f * (T(1) - f);
+        d[2 * H + j] = dc * i * (T(1) - g * g);
+        d[3 * H + j] = dh * tc * o * (T(1) - o);
+        g_c[k] = dc * f;
+      }
+    }
+  });
+}
+
+// GRU: r, z, n with n = tanh(gi_n + r * gh_n); h' = (1 - z) * n + z * h.
+template <typename T>
+void gru_forward_kernel(const T* gi, const T* gh, const T* h, T* h_out, T* act, int64_t N, int64_t H) {
+  parallel_for(0, N, std::max<int64_t>(1, kGrainSize / (12 * H)), [&](int64_t n0, int64_t n1) {
+    for (int64_t n = n0; n < n1; ++n) {
+      const T* a = gi + n * 3 * H;
+      const T* b = gh + n * 3 * H;
+      T* s = act + n * 3 * H;  // r, z, n
+      for (int64_t j = 0; j < H; ++j) {
+        T r = sigm(a[j] + b[j]), z = sigm(a[H + j] + b[H + j]);
+        T nn = std::tanh(a[2 * H + j] + r * b[2 * H + j]);
+        s[j] = r;
+        s[H + j] = z;
+        s[2 * H + j] = nn;
+        h_out[n * H + j] = (T(1) - z) * nn + z * h[n * H + j];
+      }
+    }
+  });
+}
+
+template <typename T>
+void gru_backward_kernel(const T* act, const T* gh, const T* h, const T* g_out, T* g_gi, T* g_gh,
+                         T* g_h, int64_t N, int64_t H) {
+  parallel_for(0, N, std::max<int64_t>(1, kGrainSize / (12 * H)), [&](int64_t n0, int64_t n1) {
+    for (int64_t n = n0; n < n1; ++n) {
+      const T* s = act + n * 3 * H;
+      const T* b = gh + n * 3 * H;
+      T* di = g_gi + n * 3 * H;
+      T* dh = g_gh + n * 3 * H;
+      for (int64_t j = 0; j < H; ++j) {
+        int64_t k = n * H + j;
+        T r = s[j], z = s[H + j], nn = s[2 * H + j], go = g_out[k];
+        T dn = go * (T(1) - z) * (T(1) - nn * nn);
+        T dz = go * (h[k] - nn) * z * (T(1) - z);
+        T dr = dn * b[2 * H + j] * r * (T(1) - r);
+        di[j] = dr;
+        di[H + j] = dz;
+        di[2 * H + j] = dn;
+        dh[j] = dr;
+        dh[H + j] = dz;
+        dh[2 * H + j] = dn * r;
+        g_h[k] = go * z;
+      }
+    }
+  });
+}
+
+Tensor gates_of(const Tensor& x, const Tensor& w, const Tensor& b) {
+  return b.defined() ? addmm(b, x, t(w)) : mm(x, t(w));
+}
+
+// LSTM gate op: (gi, gh, c) -> (h', c').
+std::pair<Tensor, Tensor> lstm_gates(const Tensor& gi_in, const Tensor& gh_in, const Tensor& c_in) {
+  Tensor gi = contiguous(gi_in), gh = contiguous(gh_in), c = contiguous(c_in);
+  const int64_t N = c.size(0), H = c.size(1);
+  Tensor h_new = empty({N, H}, TensorOptions(c.dtype())), c_new = empty({N, H}, TensorOptions(c.dtype()));
+  Tensor act = empty({N, 4 * H}, TensorOptions(c.dtype()));
+  dispatch_dtype<kF32F64>(c.dtype(), "lstm_cell", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    lstm_forward_kernel<T>(gi.data<T>(), gh.data<T>(), c.data<T>(), h_new.data<T>(), c_new.data<T>(),
+                           act.data<T>(), N, H);
+  });
+  if (autograd::needs_grad({gi_in, gh_in, c_in})) {
+    autograd::record("LstmCellBackward0", {gi_in, gh_in, c_in}, {h_new, c_new}, {gi_in, gh_in, c_in, act, c_new},
+                     [N, H](const TensorList& s, const TensorList& gr) -> TensorList {
+      if (autograd::grad_enabled()) {
+        Tensor pre = add(s[0], s[1]);
+        TensorList p = chunk(pre, 4, 1);
+        Tensor i = sigmoid(p[0]), f = sigmoid(p[1]), g = tanh(p[2]), o = sigmoid(p[3]);
+        Tensor cn = add(mul(f, s[2]), mul(i, g));
+        Tensor tcn = tanh(cn);
+        Tensor dh = gr[0].defined() ? gr[0] : zeros_like(cn);
+        Tensor dc = mul(mul(dh, o), rsub(mul(tcn, tcn), Scalar(1)));
+        if (gr[1].defined()) dc = add(dc, gr[1]);
+        Tensor d = cat({mul(mul(dc, g), mul(i, rsub(i, Scalar(1)))), mul(mul(dc, s[2]), mul(f, rsub(f, Scalar(1)))),
+                        mul(mul(dc, i), rsub(mul(g, g), Scalar(1))), mul(mul(dh, tcn), mul(o, rsub(o, Scalar(1))))}, 1);
+        return {d, d, mul(dc, f)};
+      }
+      Tensor gh_out = gr[0].defined() ? contiguous(gr[0]) : Tensor();
+      Tensor gc_out = gr[1].defined() ? contiguous(gr[1]) : Tensor();
+      Tensor c0 = contiguous(s[2]).detach();
+      Tensor d = empty({N, 4 * H}, TensorOptions(c0.dtype())), dc = empty({N, H}, TensorOptions(c0.dtype()));
+      dispatch_dtype<kF32F64>(c0.dtype(), "lstm_cell backward", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        lstm_backward_kernel<T>(s[3].data<T>(), c0.data<T>(), s[4].data<T>(),
+                                gh_out.defined() ? gh_out.data<T>() : nullptr,
+                                gc_out.defined() ? gc_out.data<T>() : nullptr, d.data<T>(), dc.data<T>(), N, H);
+      });
+      return {d, d, dc};
+    });
+  }
+  return {h_new, c_new};
+}
+
+Tensor gru_gates(const Tensor& gi_in, const Tensor& gh_in, const Tensor& h_in) {
+  Tensor gi = contiguous(gi_in), gh = contiguous(gh_in), h = contiguous(h_in);
+  const int64_t N = h.size(0), H = h.size(1);
+  Tensor h_new = empty({N, H}, TensorOptions(h.dtype())), act = empty({N, 3 * H}, TensorOptions(h.dtype()));
+  dispatch_dtype<kF32F64>(h.dtype(), "gru_cell", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    gru_forward_kernel<T>(gi.data<T>(), gh.data<T>(), h.data<T>(), h_new.data<T>(), act.data<T>(), N, H);
+  });
+  if (autograd::needs_grad({gi_in, gh_in, h_in})) {
+    autograd::record("GruCellBackward0", {gi_in, gh_in, h_in}, {h_new}, {gi_in, gh_in, h_in, act},
+                     [N, H](const TensorList& s, const TensorList& gr) -> TensorList {
+      if (autograd::grad_enabled()) {
+        TensorList a = chunk(s[0], 3, 1), b = chunk(s[1], 3, 1);
+        Tensor r = sigmoid(add(a[0], b[0])), z = sigmoid(add(a[1], b[1]));
+        Tensor nn = tanh(add(a[2], mul(r, b[2])));
+        Tensor go = gr[0];
+        Tensor dn = mul(mul(go, rsub(z, Scalar(1))), rsub(mul(nn, nn), Scalar(1)));
+        Tensor dz = mul(mul(go, sub(s[2], nn)), mul(z, rsub(z, Scalar(1))));
+        Tensor dr = mul(mul(dn, b[2]), mul(r, rsub(r, Scalar(1))));
+        return {cat({dr, dz, dn}, 1), cat({dr, dz, mul(dn, r)}, 1), mul(go, z)};
+      }
+      Tensor go = contiguous(gr[0]);
+      Tensor ghs = contiguous(s[1]).detach(), hs = contiguous(s[2]).detach();
+      Tensor dgi = empty({N, 3 * H}, TensorOptions(hs.dtype())), dgh = empty({N, 3 * H}, TensorOptions(hs.dtype()));
+      Tensor dh = empty({N, H}, TensorOptions(hs.dtype()));
+      dispatch_dtype<kF32F64>(hs.dtype(), "gru_cell backward", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        gru_backward_kernel<T>(s[3].data<T>(), ghs.data<T>(), hs.data<T>(), go.data<T>(), dgi.data<T>(),
+                               dgh.data<T>(), dh.data<T>(), N, H);
+      });
+      return {dgi, dgh, dh};
+    });
+  }
+  return h_new;
+}
+
+struct CellArgs {
+  Tensor x, h;
+  bool unbatched = false;
+};
+
+// Checks shapes: input [N, I] (or [I]), hidden [N, H], w_ih [G*H, I], w_hh [G*H, H].
+CellArgs check_cell(const char* op, int64_t gates, const Tensor& input, const Tensor& hx,
+                    const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh) {
+  TC_CHECK(input.defined() && w_ih.defined() && w_hh.defined(), op, ": input and weights must be tensors");
+  TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64, op,
+                ": expected a float32 or float64 input, got ", dtype_name(input.dtype()));
+  TC_CHECK(input.dim() == 1 || input.dim() == 2, op, ": expected input of shape (N, input_size) or (input_size), got ",
+           shape_str(input.sizes()));
+  CellArgs a{input.dim() == 1 ? unsqueeze(input, 0) : input, hx, input.dim() == 1};
+  TC_CHECK(w_hh.dim() == 2 && w_hh.size(0) % gates == 0, op, ": expected weight_hh of shape (", gates,
+           "*hidden_size, hidden_size), got ", shape_str(w_hh.sizes()));
+  int64_t H = w_hh.size(0) / gates, I = a.x.size(1), N = a.x.size(0);
+  TC_CHECK(w_hh.size(1) == H, op, ": expected weight_hh of shape [", gates * H, ", ", H, "], got ",
+           shape_str(w_hh.sizes()));
+  TC_CHECK(w_ih.dim() == 2 && w_ih.size(0) == gates * H && w_ih.size(1) == I, op,
+           ": expected weight_ih of shape [", gates * H, ", ", I, "], got ", shape_str(w_ih.sizes()));
+  for (const Tensor* b : {&b_ih, &b_hh})
+    if (b->defined())
+      TC_CHECK(b->dim() == 1 && b->size(0) == gates * H, op, ": expected biases of shape [", gates * H,
+               "], got ", shape_str(b->sizes()));
+  if (!a.h.defined()) {
+    a.h = zeros({N, H}, TensorOptions(input.dtype()));
+  } else {
+    if (a.unbatched && a.h.dim() == 1) a.h = unsqueeze(a.h, 0);
+    TC_CHECK(a.h.dim() == 2 && a.h.size(0) == N && a.h.size(1) == H, op, ": expected hidden state of shape [",
+             N, ", ", H, "], got ", shape_str(hx.sizes()));
+  }
+  return a;
+}
+
+}  // namespace
+
+namespace functional {
+
+std::pair<Tensor, Tensor> lstm_cell(const Tensor& input, const Tensor& h, const Tensor& c,
+                                    const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
+                                    const Tensor& b_hh) {
+  CellArgs a = check_cell("lstm_cell", 4, input, h, w_ih, w_hh, b_ih, b_hh);
+  Tensor cc = c.defined() ? (a.unbatched && c.dim() == 1 ? unsqueeze(c, 0) : c) : zeros_like(a.h);
+  TC_CHECK(cc.sizes() == a.h.sizes(), "lstm_cell: expected cell state of shape ", shape_str(a.h.sizes()),
+           ", got ", shape_str(c.sizes()));
+  auto r = lstm_gates(gates_of(a.x, w_ih, b_ih), gates_of(a.h, w_hh, b_hh), cc);
+  if (a.unbatched) return {squeeze(r.first, 0), squeeze(r.second, 0)};
+  return r;
+}
+
+Tensor gru_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
+                const Tensor& b_ih, const Tensor& b_hh) {
+  CellArgs a = check_cell("gru_cell", 3, input, hx, w_ih, w_hh, b_ih, b_hh);
+  Tensor h = gru_gates(gates_of(a.x, w_ih, b_ih), gates_of(a.h, w_hh, b_hh), a.h);
+  return a.unbatched ? squeeze(h, 0) : h;
+}
+
+Tensor rnn_tanh_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
+                     const Tensor& b_ih, const Tensor& b_hh) {
+  CellArgs a = check_cell("rnn_tanh_cell", 1, input, hx, w_ih, w_hh, b_ih, b_hh);
+  Tensor h = tanh(add(gates_of(a.x, w_ih, b_ih), gates_of(a.h, w_hh, b_hh)));
+  return a.unbatched ? squeeze(h, 0) : h;
+}
+
+Tensor rnn_relu_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
+                     const Tensor& b_ih, const Tensor& b_hh) {
+  CellArgs a = check_cell("rnn_relu_cell", 1, input, hx, w_ih, w_hh, b_ih, b_hh);
+  Tensor h = relu(add(gates_of(a.x, w_ih, b_ih), gates_of(a.h, w_hh, b_hh)));
+  return a.unbatched ? squeeze(h, 0) : h;
+}
+
+}  // namespace functional
+}  // namespace tc::nn
+
+namespace tc::nn::functional {
+
+// One LSTM/GRU layer over a whole sequence: the input projection of every step is one GEMM up
+// front, then each step runs the hidden GEMM and the fused gate kernel.
+std::tuple<Tensor, Tensor, Tensor> lstm_layer(const Tensor& input, const Tensor& h0, const Tensor& c0,
+                                              const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
+                                              const Tensor& b_hh, bool reverse) {
+  const char* op = "lstm_layer";
+  TC_CHECK(input.defined() && input.dim() == 3, op, ": expected input of shape (T, N, input_size), got ",
+           input.defined() ? shape_str(input.sizes()) : "None");
+  const int64_t T = input.size(0), N = input.size(1), I = input.size(2);
+  CellArgs a = check_cell(op, 4, T > 0 ? select(input, 0, 0) : zeros({N, I}, TensorOptions(input.dtype())), h0,
+                          w_ih, w_hh, b_ih, b_hh);
+  const int64_t H = w_hh.size(1);
+  Tensor h = a.h;
+  Tensor c = c0.defined() ? c0 : zeros_like(h);
+  TC_CHECK(c.sizes() == h.sizes(), op, ": expected cell state of shape ", shape_str(h.sizes()), ", got ",
+           shape_str(c.sizes()));
+  Tensor gi_all = reshape(gates_of(reshape(input, {T * N, I}), w_ih, b_ih), {T, N, 4 * H});
+  TensorList outs(static_cast<size_t>(T));
+  for (int64_t s = 0; s < T; ++s) {
+    int64_t t = reverse ? T - 1 - s : s;
+    auto hc = lstm_gates(select(gi_all, 0, t), gates_of(h, w_hh, b_hh), c);
+    h = hc.first;
+    c = hc.second;
+    outs[size_t(t)] = h;
+  }
+  Tensor out = T > 0 ? stack(outs, 0) : zeros({0, N, H}, TensorOptions(input.dtype()));
+  return {out, h, c};
+}
+
+std::pair<Tensor, Tensor> gru_layer(const Tensor& input, const Tensor& h0, const Tensor& w_ih, const Tensor& w_hh,
+                                    const Tensor& b_ih, const Tensor& b_hh, bool reverse) {
+  const char* op = "gru_layer";
+  TC_CHECK(input.defined() && input.dim() == 3, op, ": expected input of shape (T, N, input_size), got ",
+           input.defined() ? shape_str(input.sizes()) : "None");
+  const int64_t T = input.size(0), N = input.size(1), I = input.size(2);
+  CellArgs a = check_cell(op, 3, T > 0 ? select(input, 0, 0) : zeros({N, I}, TensorOptions(input.dtype())), h0,
+                          w_ih, w_hh, b_ih, b_hh);
+  const int64_t H = w_hh.size(1);
+  Tensor h = a.h;
+  Tensor gi_all = reshape(gates_of(reshape(input, {T * N, I}), w_ih, b_ih), {T, N, 3 * H});
+  TensorList outs(static_cast<size_t>(T));
+  for (int64_t s = 0; s < T; ++s) {
+    int64_t t = reverse ? T - 1 - s : s;
+    h = gru_gates(select(gi_all, 0, t), gates_of(h, w_hh, b_hh), h);
+    outs[size_t(t)] = h;
+  }
+  Tensor out = T > 0 ? stack(outs, 0) : zeros({0, N, H}, TensorOptions(input.dtype()));
+  return {out, h};
+}
+
+}  // namespace tc::nn::functional

@@ -1,0 +1,364 @@
+// Fused softmax / log_softmax / GELU kernels (see activation.h).
+#include "tensorcore/nnfused/activation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "tensorcore/autograd/function.h"
+#include "tensorcore/core/error.h"
+#include "tensorcore/core/parallel.h"
+#include "tensorcore/kernels/cpu/vec_math.h"
+#include "tensorcore/ops/copy.h"
+#include "tensorcore/ops/creation.h"
+#include "tensorcore/ops/elementwise.h"
+#include "tensorcore/ops/reduce.h"
+
+namespace tc::nnfused {
+namespace vm = tc::vec_math;
+namespace {
+
+template <typename F>
+void dispatch_float(DType d, F&& f) {
+  if (d == DType::Float32) f(float{});
+  else f(double{});
+}
+
+void check_input(const Tensor& x, const char* op) {
+  TC_CHECK_TYPE(x.defined(), op, ": expected a tensor");
+  TC_CHECK_TYPE(x.dtype() == DType::Float32 || x.dtype() == DType::Float64, op,
+                ": fused kernel supports float32 and float64, got ", dtype_name(x.dtype()));
+  TC_CHECK(x.is_cpu(), op, ": fused kernel runs on the CPU");
+}
+
+int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op) {
+  const int64_t n = std::max<int64_t>(ndim, 1);
+  TC_CHECK_INDEX(dim >= -n && dim < n, op, ": dim ", dim, " is out of range for a tensor with ", ndim,
+                 " dimensions");
+  return dim < 0 ? dim + n : dim;
+}
+
+// (outer, C, inner) view of a contiguous tensor reduced over `dim`.
+struct Geometry {
+  int64_t outer = 1, channels = 1, inner = 1;
+};
+Geometry geometry(const Tensor& x, int64_t dim) {
+  Geometry g;
+  if (x.dim() == 0) return g;
+  for (int64_t i = 0; i < dim; ++i) g.outer *= x.size(i);
+  g.channels = x.size(dim);
+  for (int64_t i = dim + 1; i < x.dim(); ++i) g.inner *= x.size(i);
+  return g;
+}
+
+int64_t grain_rows(const Geometry& g) { return std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, g.channels * g.inner)); }
+
+// Forward over one outer slice: out = exp(x - max) / sum  (or x - max - log(sum) when log).
+template <typename T, bool Log>
+void softmax_slice(const T* __restrict x, T* __restrict out, int64_t C, int64_t inner, T* __restrict mx,
+                   T* __restrict sum) {
+  for (int64_t i = 0; i < inner; ++i) {
+    mx[i] = -std::numeric_limits<T>::infinity();
+    sum[i] = T(0);
+  }
+  for (int64_t c = 0; c < C; ++c) {
+    const T* row = x + c * inner;
+    for (int64_t i = 0; i < inner; ++i) mx[i] = row[i] > mx[i] ? row[i] : mx[i];
+  }
+  for (int64_t i = 0; i < inner; ++i)  // rows of -inf: keep exp finite (result is NaN like torch)
+    if (std::isinf(mx[i]) && mx[i] < 0) mx[i] = T(0);
+  for (int64_t c = 0; c < C; ++c) {
+    const T* row = x + c * inner;
+    T* orow = out + c * inner;
+    for (int64_t i = 0; i < inner; ++i) {
+      const T e = vm::exp(row[i] - mx[i]);
+      sum[i] += e;
+      if constexpr (!Log) orow[i] = e;
+    }
+  }
+  if constexpr (Log) {
+    for (int64_t i = 0; i < inner; ++i) sum[i] = mx[i] + std::log(sum[i]);
+    for (int64_t c = 0; c < C; ++c) {
+      const T* row = x + c * inner;
+      T* orow = out + c * inner;
+      for (int64_t i = 0; i < inner; ++i) orow[i] = row[i] - sum[i];
+    }
+  } else {
+    for (int64_t i = 0; i < inner; ++i) sum[i] = T(1) / sum[i];
+    for (int64_t c = 0; c < C; ++c) {
+      T* orow = out + c * inner;
+      for (int64_t i = 0; i < inner; ++i) orow[i] *= sum[i];
+    }
+  }
+}
+
+// Row reductions with kLanes independent accumulators: without -ffast-math GCC will not
+// reassociate a single running max/sum, so the lanes are what lets these loops vectorize.
+constexpr int kLanes = 16;
+
+template <typename T>
+T row_max(const T* __restrict x, int64_t n) {
+  T acc[kLanes];
+  for (int k = 0; k < kLanes; ++k) acc[k] = -std::numeric_limits<T>::infinity();
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int k = 0; k < kLanes; ++k) acc[k] = x[i + k] > acc[k] ? x[i + k] : acc[k];
+  T m = -std::numeric_limits<T>::infinity();
+  for (int k = 0; k < kLanes; ++k) m = acc[k] > m ? acc[k] : m;
+  for (; i < n; ++i) m = x[i] > m ? x[i] : m;
+  return m;
+}
+
+// out[i] = exp(x[i] - shift) (when Store) and returns the sum of those values.
+template <typename T, bool Store>
+T row_exp_sum(const T* __restrict x, T* __restrict out, int64_t n, T shift) {
+  T acc[kLanes] = {};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int k = 0; k < kLanes; ++k) {
+      const T e = vm::exp(x[i + k] - shift);
+      if constexpr (Store) out[i + k] = e;
+      acc[k] += e;
+    }
+  T s = 0;
+  for (int k = 0; k < kLanes; ++k) s += acc[k];
+  for (; i < n; ++i) {
+    const T e = vm::exp(x[i] - shift);
+    if constexpr (Store) out[i] = e;
+    s += e;
+  }
+  return s;
+}
+
+// sum(a[i] * b[i]) (or sum(a[i]) when b is null).
+template <typename T>
+T row_dot(const T* __restrict a, const T* __restrict b, int64_t n) {
+  T acc[kLanes] = {};
+  int64_t i = 0;
+  if (b) {
+    for (; i + kLanes <= n; i += kLanes)
+      for (int k = 0; k < kLanes; ++k) acc[k] += a[i + k] * b[i + k];
+  } else {
+    for (; i + kLanes <= n; i += kLanes)
+      for (int k = 0; k < kLanes; ++k) acc[k] += a[i + k];
+  }
+  T s = 0;
+  for (int k = 0; k < kLanes; ++k) s += acc[k];
+  for (; i < n; ++i) s += b ? a[i] * b[i] : a[i];
+  return s;
+}
+
+// Inner dimension 1 (softmax over the last dim): one contiguous row per slice.
+template <typename T, bool Log>
+void softmax_row(const T* __restrict x, T* __restrict out, int64_t C) {
+  T m = row_max(x, C);
+  if (std::isinf(m) && m < 0) m = T(0);
+  if constexpr (Log) {
+    const T shift = m + std::log(row_exp_sum<T, false>(x, out, C, m));
+    for (int64_t c = 0; c < C; ++c) out[c] = x[c] - shift;
+  } else {
+    const T inv = T(1) / row_exp_sum<T, true>(x, out, C, m);
+    for (int64_t c = 0; c < C; ++c) out[c] *= inv;
+  }
+}
+
+template <bool Log>
+Tensor softmax_forward(const Tensor& x_in, int64_t dim, const char* op) {
+  check_input(x_in, op);
+  dim = wrap_dim(dim, x_in.dim(), op);
+  Tensor x = contiguous(x_in.detach());
+  Tensor out = empty_like(x);
+  Geometry g = geometry(x, dim);
+  if (x.numel() == 0) return out;
+  dispatch_float(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* xd = x.data<T>();
+    T* od = out.data<T>();
+    const int64_t slice = g.channels * g.inner;
+    parallel_for(0, g.outer, grain_rows(g), [&](int64_t b, int64_t e) {
+      std::vector<T> mx(static_cast<size_t>(g.inner)), sum(static_cast<size_t>(g.inner));
+      for (int64_t o = b; o < e; ++o) {
+        if (g.inner == 1) softmax_row<T, Log>(xd + o * slice, od + o * slice, g.channels);
+        else softmax_slice<T, Log>(xd + o * slice, od + o * slice, g.channels, g.inner, mx.data(), sum.data());
+      }
+    });
+  });
+  return out;
+}
+
+// grad_in = y * (g - sum(g * y))  (softmax)   or   g - exp(y) * sum(g)  (log_softmax)
+template <bool Log>
+Tensor softmax_backward_kernel(const Tensor& grad_in, const Tensor& y_in, int64_t dim) {
+  Tensor gr = contiguous(grad_in.detach());
+  Tensor y = contiguous(y_in.detach());
+  if (gr.dtype() != y.dtype()) gr = to_dtype(gr, y.dtype());
+  Tensor out = empty_like(y);
+  Geometry g = geometry(y, dim);
+  if (y.numel() == 0) return out;
+  dispatch_float(y.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* gd = gr.data<T>();
+    const T* yd = y.data<T>();
+    T* od = out.data<T>();
+    const int64_t slice = g.channels * g.inner, C = g.channels, inner = g.inner;
+    parallel_for(0, g.outer, grain_rows(g), [&](int64_t b, int64_t e) {
+      std::vector<T> acc(static_cast<size_t>(inner));
+      for (int64_t o = b; o < e; ++o) {
+        const T* __restrict go = gd + o * slice;
+        const T* __restrict yo = yd + o * slice;
+        T* __restrict oo = od + o * slice;
+        if (inner == 1) {  // contiguous rows: reduce and update along c
+          if constexpr (Log) {
+            const T a = row_dot<T>(go, nullptr, C);
+            for (int64_t c = 0; c < C; ++c) oo[c] = go[c] - vm::exp(yo[c]) * a;
+          } else {
+            const T a = row_dot<T>(go, yo, C);
+            for (int64_t c = 0; c < C; ++c) oo[c] = yo[c] * (go[c] - a);
+          }
+          continue;
+        }
+        std::fill(acc.begin(), acc.end(), T(0));
+        T* __restrict a = acc.data();
+        for (int64_t c = 0; c < C; ++c)
+          for (int64_t i = 0; i < inner; ++i) a[i] += Log ? go[c * inner + i] : go[c * inner + i] * yo[c * inner + i];
+        for (int64_t c = 0; c < C; ++c)
+          for (int64_t i = 0; i < inner; ++i) {
+            const int64_t k = c * inner + i;
+            oo[k] = Log ? go[k] - vm::exp(yo[k]) * a[i] : yo[k] * (go[k] - a[i]);
+          }
+      }
+    });
+  });
+  return out;
+}
+
+constexpr double kSqrt1_2 = 0.70710678118654752440;
+constexpr double kInvSqrt2Pi = 0.39894228040143267794;
+constexpr double kTanhScale = 0.79788456080286535588;  // sqrt(2/pi)
+constexpr double kTanhCubic = 0.044715;
+
+// erf for GELU in float: Abramowitz & Stegun 7.1.26 (|error| <= 1.5e-7, the approximation
+// PyTorch's vectorized float erf uses), all in float lanes. Double keeps vec_math's erf.
+inline __attribute__((always_inline)) float gelu_erf(float x) {
+  const float ax = std::fabs(x);
+  const float t = 1.0f / (1.0f + 0.3275911f * ax);
+  const float poly = ((((1.061405429f * t - 1.453152027f) * t + 1.421413741f) * t - 0.284496736f) * t +
+                      0.254829592f) * t;
+  const float r = 1.0f - poly * vm::exp(-ax * ax);
+  return std::copysign(r, x);
+}
+inline __attribute__((always_inline)) double gelu_erf(double x) { return vm::erf(x); }
+
+template <typename T>
+inline __attribute__((always_inline)) T gelu_value(T x, bool approx) {
+  if (approx) return T(0.5) * x * (T(1) + vm::tanh(T(kTanhScale) * (x + T(kTanhCubic) * x * x * x)));
+  return T(0.5) * x * (T(1) + gelu_erf(x * T(kSqrt1_2)));
+}
+
+template <typename T>
+inline __attribute__((always_inline)) T gelu_derivative(T x, bool approx) {
+  if (approx) {
+    const T inner = T(kTanhScale) * (x + T(kTanhCubic) * x * x * x);
+    const T t = vm::tanh(inner);
+    const T dinner = T(kTanhScale) * (T(1) + T(3 * kTanhCubic) * x * x);
+    return T(0.5) * (T(1) + t) + T(0.5) * x * (T(1) - t * t) * dinner;
+  }
+  const T cdf = T(0.5) * (T(1) + gelu_erf(x * T(kSqrt1_2)));
+  return cdf + x * T(kInvSqrt2Pi) * vm::exp(T(-0.5) * x * x);
+}
+
+}  // namespace
+
+Tensor softmax(const Tensor& x, int64_t dim) {
+  Tensor out = softmax_forward<false>(x, dim, "softmax");
+  if (autograd::needs_grad({x})) {
+    const int64_t d = wrap_dim(dim, x.dim(), "softmax");
+    autograd::record("SoftmaxBackward0", {x}, {out}, {out},
+                     [d](const TensorList& s, const TensorList& g) -> TensorList {
+                       return {softmax_backward(g[0], s[0], d)};
+                     });
+  }
+  return out;
+}
+
+Tensor log_softmax(const Tensor& x, int64_t dim) {
+  Tensor out = softmax_forward<true>(x, dim, "log_softmax");
+  if (autograd::needs_grad({x})) {
+    const int64_t d = wrap_dim(dim, x.dim(), "log_softmax");
+    autograd::record("LogSoftmaxBackward0", {x}, {out}, {out},
+                     [d](const TensorList& s, const TensorList& g) -> TensorList {
+                       return {log_softmax_backward(g[0], s[0], d)};
+                     });
+  }
+  return out;
+}
+
+Tensor softmax_backward(const Tensor& grad, const Tensor& y, int64_t dim) {
+  // With create_graph the gradient itself must be differentiable: use tensor ops.
+  if (autograd::grad_enabled() && autograd::needs_grad({grad, y}))
+    return mul(y, sub(grad, sum(mul(grad, y), {dim}, true)));
+  return softmax_backward_kernel<false>(grad, y, dim);
+}
+
+Tensor log_softmax_backward(const Tensor& grad, const Tensor& y, int64_t dim) {
+  if (autograd::grad_enabled() && autograd::needs_grad({grad, y}))
+    return sub(grad, mul(exp(y), sum(grad, {dim}, true)));
+  return softmax_backward_kernel<true>(grad, y, dim);
+}
+
+Tensor gelu(const Tensor& x_in, bool approx) {
+  check_input(x_in, "gelu");
+  Tensor x = contiguous(x_in.detach());
+  Tensor out = empty_like(x);
+  dispatch_float(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* __restrict xd = x.data<T>();
+    T* __restrict od = out.data<T>();
+    parallel_for(0, x.numel(), kGrainSize, [=](int64_t b, int64_t e) {
+      if (approx) for (int64_t j = b; j < e; ++j) od[j] = gelu_value<T>(xd[j], true);
+      else for (int64_t j = b; j < e; ++j) od[j] = gelu_value<T>(xd[j], false);
+    });
+  });
+  if (autograd::needs_grad({x_in}))
+    autograd::record("GeluBackward0", {x_in}, {out}, {x_in},
+                     [approx](const TensorList& s, const TensorList& g) -> TensorList {
+                       return {gelu_backward(g[0], s[0], approx)};
+                     });
+  return out;
+}
+
+Tensor gelu_backward(const Tensor& grad, const Tensor& x_in, bool approx) {
+  if (autograd::grad_enabled() && autograd::needs_grad({grad, x_in})) {
+    // Differentiable formula for double backward.
+    if (approx) {
+      Tensor x3 = mul(mul(x_in, x_in), x_in);
+      Tensor t = tanh(mul(add(x_in, mul(x3, kTanhCubic)), kTanhScale));
+      Tensor dinner = mul(add(mul(mul(x_in, x_in), 3 * kTanhCubic), 1.0), kTanhScale);
+      Tensor d = add(mul(add(t, 1.0), 0.5), mul(mul(mul(x_in, 0.5), rsub(mul(t, t), 1.0)), dinner));
+      return mul(grad, d);
+    }
+    Tensor cdf = mul(add(erf(mul(x_in, kSqrt1_2)), 1.0), 0.5);
+    Tensor pdf = mul(exp(mul(mul(x_in, x_in), -0.5)), kInvSqrt2Pi);
+    return mul(grad, add(cdf, mul(x_in, pdf)));
+  }
+  check_input(x_in, "gelu_backward");
+  Tensor x = contiguous(x_in.detach());
+  Tensor g = contiguous(grad.detach());
+  if (g.dtype() != x.dtype()) g = to_dtype(g, x.dtype());
+  TC_CHECK(g.sizes() == x.sizes(), "gelu_backward: gradient shape does not match the input's");
+  Tensor out = empty_like(x);
+  dispatch_float(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* __restrict xd = x.data<T>();
+    const T* __restrict gd = g.data<T>();
+    T* __restrict od = out.data<T>();
+    parallel_for(0, x.numel(), kGrainSize, [=](int64_t b, int64_t e) {
+      if (approx) for (int64_t j = b; j < e; ++j) od[j] = gd[j] * gelu_derivative<T>(xd[j], true);
+      else for (int64_t j = b; j < e; ++j) od[j] = gd[j] * gelu_derivative<T>(xd[j], false);
+    });
+  });
+  return out;
+}
+
+}  // namespace tc::nnfused

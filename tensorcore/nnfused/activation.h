@@ -1,0 +1,19 @@
+#pragma once
+// Fused activation kernels used by tensorcore.nn.functional: softmax / log_softmax over one
+// dimension and GELU (exact and tanh), each one pass over memory forward and backward instead of
+// a chain of elementwise ops and reductions. float32/float64 on the CPU; autograd-aware (double
+// backward goes through differentiable tensor-op formulas).
+#include <tensorcore/core/tensor.h>
+
+namespace tc::nnfused {
+
+Tensor softmax(const Tensor& x, int64_t dim);
+Tensor log_softmax(const Tensor& x, int64_t dim);
+// Gradients given the forward output y.
+Tensor softmax_backward(const Tensor& grad, const Tensor& y, int64_t dim);
+Tensor log_softmax_backward(const Tensor& grad, const Tensor& y, int64_t dim);
+
+Tensor gelu(const Tensor& x, bool tanh_approximation);
+Tensor gelu_backward(const Tensor& grad, const Tensor& x, bool tanh_approximation);
+
+}  // namespace tc::nnfused

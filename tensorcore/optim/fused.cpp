@@ -1,0 +1,384 @@
+// Fused optimizer steps (see fused.h). Each parameter's update is one pass over its elements with
+// every state tensor read and written once, split over threads for large tensors.
+#include "tensorcore/optim/fused.h"
+
+#include <cmath>
+#include <type_traits>
+
+#include "tensorcore/core/error.h"
+#include "tensorcore/core/parallel.h"
+#include "tensorcore/ops/copy.h"
+#include "tensorcore/ops/creation.h"
+
+namespace tc::optim {
+namespace {
+
+void check_state(const char* op, size_t i, const Tensor& p, const TensorList& list, const char* name) {
+  TC_CHECK(list.size() > i, op, ": expected one ", name, " tensor per parameter, got ", list.size(), " for ",
+           "parameter index ", i);
+  const Tensor& s = list[i];
+  TC_CHECK(s.defined(), op, ": ", name, " state of parameter ", i, " is missing");
+  TC_CHECK(s.sizes() == p.sizes(), op, ": ", name, " state of parameter ", i,
+           " has a different shape from the parameter (was the state loaded for another model?)");
+  TC_CHECK_TYPE(s.dtype() == p.dtype(), op, ": ", name, " state of parameter ", i, " has dtype ",
+                dtype_name(s.dtype()), " but the parameter has ", dtype_name(p.dtype()));
+  TC_CHECK(s.is_contiguous() && s.is_cpu(), op, ": ", name, " state of parameter ", i,
+           " must be a contiguous CPU tensor");
+}
+
+float& step_of(const char* op, const TensorList& steps, size_t i) {
+  TC_CHECK(steps.size() > i && steps[i].defined() && steps[i].dtype() == DType::Float32 && steps[i].numel() == 1,
+           op, ": expected a float32 step counter for parameter ", i);
+  return *steps[i].data<float>();
+}
+
+// Calls fn(i, param, grad, T{}) for each parameter that has a gradient, after checking it, and
+// bumps the version counter of the parameter (state tensors share nothing with autograd).
+template <typename Fn>
+void each_param(const char* op, const TensorList& params, Fn&& fn) {
+  for (size_t i = 0; i < params.size(); ++i) {
+    const Tensor& p = params[i];
+    Tensor g = p.grad();
+    if (!g.defined()) continue;
+    TC_CHECK(p.is_cpu() && p.is_contiguous(), op, ": parameter ", i, " must be a contiguous CPU tensor");
+    TC_CHECK_TYPE(p.dtype() == DType::Float32 || p.dtype() == DType::Float64, op,
+                  ": fused step supports float32 and float64 parameters, parameter ", i, " has dtype ",
+                  dtype_name(p.dtype()));
+    TC_CHECK(g.sizes() == p.sizes(), op, ": gradient of parameter ", i, " has a different shape from the parameter");
+    TC_CHECK_TYPE(g.dtype() == p.dtype(), op, ": gradient of parameter ", i, " has dtype ", dtype_name(g.dtype()),
+                  " but the parameter has ", dtype_name(p.dtype()));
+    if (!g.is_contiguous()) g = contiguous(g);
+    if (p.dtype() == DType::Float32) fn(i, p, g, float{});
+    else fn(i, p, g, double{});
+    p.bump_version();
+  }
+}
+
+template <typename Body>
+void elems(int64_t n, Body&& body) {
+  parallel_for(0, n, kGrainSize, [&](int64_t b, int64_t e) { body(b, e); });
+}
+
+// AMSGrad's Adam loop as a function of its own: GCC vectorizes it with restrict parameters, but
+// not inside the capturing lambda.
+template <typename T>
+void adam_amsgrad_loop(int64_t b, int64_t e, T* __restrict pd, const T* __restrict gd, T* __restrict m,
+                       T* __restrict v, T* __restrict vmax, T decay, T sign, T l2, T b1, T b2, T step_size,
+                       T inv_bc2_sqrt, T eps) {
+  for (int64_t j = b; j < e; ++j) {
+    const T pj = pd[j] * decay;
+    const T gj = sign * gd[j] + l2 * pd[j];
+    const T mj = m[j] + (gj - m[j]) * (T(1) - b1);
+    const T vj = b2 * v[j] + (T(1) - b2) * gj * gj;
+    const T vmj = vmax[j] > vj ? vmax[j] : vj;
+    m[j] = mj;
+    v[j] = vj;
+    vmax[j] = vmj;
+    pd[j] = pj - step_size * mj / (std::sqrt(vmj) * inv_bc2_sqrt + eps);
+  }
+}
+
+}  // namespace
+
+TensorList sgd_step(const TensorList& params, const TensorList& bufs, const SgdOptions& o) {
+  TensorList out(params.size());
+  for (size_t i = 0; i < params.size() && i < bufs.size(); ++i) out[i] = bufs[i];
+  const char* op = "SGD.step";
+  each_param(op, params, [&](size_t i, const Tensor& p, const Tensor& g, auto tag) {
+    using T = decltype(tag);
+    T* pd = p.data<T>();
+    const T* gd = g.data<T>();
+    const T lr = T(o.lr), wd = T(o.weight_decay), mom = T(o.momentum), damp = T(1 - o.dampening);
+    const T sign = o.maximize ? T(-1) : T(1);
+    bool first = false;
+    T* bd = nullptr;
+    if (o.momentum != 0) {
+      if (!out[i].defined()) {
+        out[i] = empty_like(p);
+        first = true;
+      } else {
+        check_state(op, i, p, out, "momentum_buffer");
+      }
+      bd = out[i].data<T>();
+    }
+    const bool nesterov = o.nesterov;
+    // Separate loops per case so each one is branch-free and vectorizes.
+    elems(p.numel(), [=](int64_t b, int64_t e) {
+      if (!bd) {
+        for (int64_t j = b; j < e; ++j) pd[j] -= lr * (sign * gd[j] + wd * pd[j]);
+      } else if (first) {
+        for (int64_t j = b; j < e; ++j) {
+          const T d = sign * gd[j] + wd * pd[j];
+          bd[j] = d;
+          pd[j] -= lr * (nesterov ? d + mom * d : d);
+        }
+      } else if (nesterov) {
+        for (int64_t j = b; j < e; ++j) {
+          const T d = sign * gd[j] + wd * pd[j];
+          const T buf = mom * bd[j] + damp * d;
+          bd[j] = buf;
+          pd[j] -= lr * (d + mom * buf);
+        }
+      } else {
+        for (int64_t j = b; j < e; ++j) {
+          const T d = sign * gd[j] + wd * pd[j];
+          const T buf = mom * bd[j] + damp * d;
+          bd[j] = buf;
+          pd[j] -= lr * buf;
+        }
+      }
+    });
+  });
+  return out;
+}
+
+void adam_step(const TensorList& params, const TensorList& exp_avgs, const TensorList& exp_avg_sqs,
+               const TensorList& max_exp_avg_sqs, const TensorList& steps, const AdamOptions& o) {
+  const char* op = o.decoupled_weight_decay ? "AdamW.step" : "Adam.step";
+  each_param(op, params, [&](size_t i, const Tensor& p, const Tensor& g, auto tag) {
+    using T = decltype(tag);
+    check_state(op, i, p, exp_avgs, "exp_avg");
+    check_state(op, i, p, exp_avg_sqs, "exp_avg_sq");
+    if (o.amsgrad) check_state(op, i, p, max_exp_avg_sqs, "max_exp_avg_sq");
+    float& step = step_of(op, steps, i);
+    step += 1;
+    const double bc1 = 1 - std::pow(o.beta1, double(step));
+    const double bc2 = 1 - std::pow(o.beta2, double(step));
+    const T step_size = T(o.lr / bc1), inv_bc2_sqrt = T(1 / std::sqrt(bc2)), eps = T(o.eps);
+    const T b1 = T(o.beta1), b2 = T(o.beta2), sign = o.maximize ? T(-1) : T(1);
+    const T l2 = o.decoupled_weight_decay ? T(0) : T(o.weight_decay);
+    const T decay = o.decoupled_weight_decay ? T(1 - o.lr * o.weight_decay) : T(1);
+    T* pd = p.data<T>();
+    const T* gd = g.data<T>();
+    T* m = exp_avgs[i].template data<T>();
+    T* v = exp_avg_sqs[i].template data<T>();
+    T* vmax = o.amsgrad ? max_exp_avg_sqs[i].template data<T>() : nullptr;
+    elems(p.numel(), [=](int64_t b, int64_t e) {
+      if (vmax) {
+        adam_amsgrad_loop<T>(b, e, pd, gd, m, v, vmax, decay, sign, l2, b1, b2, step_size, inv_bc2_sqrt, eps);
+      } else {
+        for (int64_t j = b; j < e; ++j) {
+          const T pj = pd[j] * decay;
+          const T gj = sign * gd[j] + l2 * pd[j];
+          const T mj = m[j] + (gj - m[j]) * (T(1) - b1);
+          const T vj = b2 * v[j] + (T(1) - b2) * gj * gj;
+          m[j] = mj;
+          v[j] = vj;
+          pd[j] = pj - step_size * mj / (std::sqrt(vj) * inv_bc2_sqrt + eps);
+        }
+      }
+    });
+  });
+}
+
+void adagrad_step(const TensorList& params, const TensorList& sums, const TensorList& steps,
+                  const AdagradOptions& o) {
+  const char* op = "Adagrad.step";
+  each_param(op, params, [&](size_t i, const Tensor& p, const Tensor& g, auto tag) {
+    using T = decltype(tag);
+    check_state(op, i, p, sums, "sum");
+    float& step = step_of(op, steps, i);
+    step += 1;
+    const T clr = T(o.lr / (1 + (double(step) - 1) * o.lr_decay));
+    const T wd = T(o.weight_decay), eps = T(o.eps), sign = o.maximize ? T(-1) : T(1);
+    T* pd = p.data<T>();
+    const T* gd = g.data<T>();
+    T* s = sums[i].template data<T>();
+    elems(p.numel(), [=](int64_t b, int64_t e) {
+      for (int64_t j = b; j < e; ++j) {
+        const T gj = sign * gd[j] + wd * pd[j];
+        const T sj = s[j] + gj * gj;
+        s[j] = sj;
+        pd[j] -= clr * gj / (std::sqrt(sj) + eps);
+      }
+    });
+  });
+}
+
+void rmsprop_step(const TensorList& params, const TensorList& square_avgs, const TensorList& momentum_buffers,
+                  const TensorList& grad_avgs, const TensorList& steps, const RmspropOptions& o) {
+  const char* op = "RMSprop.step";
+  each_param(op, params, [&](size_t i, const Tensor& p, const Tensor& g, auto tag) {
+    using T = decltype(tag);
+    check_state(op, i, p, square_avgs, "square_avg");
+    if (o.momentum > 0) check_state(op, i, p, momentum_buffers, "momentum_buffer");
+    if (o.centered) check_state(op, i, p, grad_avgs, "grad_avg");
+    step_of(op, steps, i) += 1;
+    const T lr = T(o.lr), alpha = T(o.alpha), eps = T(o.eps), wd = T(o.weight_decay), mom = T(o.momentum);
+    const T sign = o.maximize ? T(-1) : T(1);
+    T* pd = p.data<T>();
+    const T* gd = g.data<T>();
+    T* sq = square_avgs[i].template data<T>();
+    T* buf = o.momentum > 0 ? momentum_buffers[i].template data<T>() : nullptr;
+    T* ga = o.centered ? grad_avgs[i].template data<T>() : nullptr;
+    // One branch-free loop per (centered, momentum) combination.
+    auto run = [=](auto centered, auto with_momentum) {
+      elems(p.numel(), [=](int64_t b, int64_t e) {
+        T* __restrict P = pd;
+        const T* __restrict G = gd;
+        T* __restrict S = sq;
+        T* __restrict B = buf;
+        T* __restrict A = ga;
+        for (int64_t j = b; j < e; ++j) {
+          const T gj = sign * G[j] + wd * P[j];
+          const T sj = alpha * S[j] + (T(1) - alpha) * gj * gj;
+          S[j] = sj;
+          T avg;
+          if constexpr (decltype(centered)::value) {
+            const T gaj = A[j] + (gj - A[j]) * (T(1) - alpha);
+            A[j] = gaj;
+            avg = std::sqrt(sj - gaj * gaj) + eps;
+          } else {
+            avg = std::sqrt(sj) + eps;
+          }
+          if constexpr (decltype(with_momentum)::value) {
+            const T bj = mom * B[j] + gj / avg;
+            B[j] = bj;
+            P[j] -= lr * bj;
+          } else {
+            P[j] -= lr * gj / avg;
+          }
+        }
+      });
+    };
+    if (ga && buf) run(std::true_type{}, std::true_type{});
+    else if (ga) run(std::true_type{}, std::false_type{});
+    else if (buf) run(std::false_type{}, std::true_type{});
+    else run(std::false_type{}, std::false_type{});
+  });
+}
+
+void adadelta_step(const TensorList& params, const TensorList& square_avgs, const TensorList& acc_deltas,
+                   const TensorList& steps, const AdadeltaOptions& o) {
+  const char* op = "Adadelta.step";
+  each_param(op, params, [&](size_t i, const Tensor& p, const Tensor& g, auto tag) {
+    using T = decltype(tag);
+    check_state(op, i, p, square_avgs, "square_avg");
+    check_state(op, i, p, acc_deltas, "acc_delta");
+    step_of(op, steps, i) += 1;
+    const T lr = T(o.lr), rho = T(o.rho), eps = T(o.eps), wd = T(o.weight_decay);
+    const T sign = o.maximize ? T(-1) : T(1);
+    T* pd = p.data<T>();
+    const T* gd = g.data<T>();
+    T* sq = square_avgs[i].template data<T>();
+    T* acc = acc_deltas[i].template data<T>();
+    elems(p.numel(), [=](int64_t b, int64_t e) {
+      for (int64_t j = b; j < e; ++j) {
+        const T gj = sign * gd[j] + wd * pd[j];
+        const T sj = rho * sq[j] + (T(1) - rho) * gj * gj;
+        sq[j] = sj;
+        const T delta = std::sqrt(acc[j] + eps) / std::sqrt(sj + eps) * gj;
+        acc[j] = rho * acc[j] + (T(1) - rho) * delta * delta;
+        pd[j] -= lr * delta;
+      }
+    });
+  });
+}
+
+void adamax_step(const TensorList& params, const TensorList& exp_avgs, const TensorList& exp_infs,
+                 const TensorList& steps, const AdamaxOptions& o) {
+  const char* op = "Adamax.step";
+  each_param(op, params, [&](size_t i, const Tensor& p, const Tensor& g, auto tag) {
+    using T = decltype(tag);
+    check_state(op, i, p, exp_avgs, "exp_avg");
+    check_state(op, i, p, exp_infs, "exp_inf");
+    float& step = step_of(op, steps, i);
+    step += 1;
+    const T clr = T(o.lr / (1 - std::pow(o.beta1, double(step))));
+    const T b1 = T(o.beta1), b2 = T(o.beta2), eps = T(o.eps), wd = T(o.weight_decay);
+    const T sign = o.maximize ? T(-1) : T(1);
+    T* pd = p.data<T>();
+    const T* gd = g.data<T>();
+    T* m = exp_avgs[i].template data<T>();
+    T* u = exp_infs[i].template data<T>();
+    elems(p.numel(), [=](int64_t b, int64_t e) {
+      for (int64_t j = b; j < e; ++j) {
+        const T gj = sign * gd[j] + wd * pd[j];
+        const T mj = m[j] + (gj - m[j]) * (T(1) - b1);
+        const T a = b2 * u[j], c = std::abs(gj) + eps;
+        const T uj = a > c ? a : c;
+        m[j] = mj;
+        u[j] = uj;
+        pd[j] -= clr * mj / uj;
+      }
+    });
+  });
+}
+
+void nadam_step(const TensorList& params, const TensorList& exp_avgs, const TensorList& exp_avg_sqs,
+                const TensorList& mu_products, const TensorList& steps, const NadamOptions& o) {
+  const char* op = "NAdam.step";
+  each_param(op, params, [&](size_t i, const Tensor& p, const Tensor& g, auto tag) {
+    using T = decltype(tag);
+    check_state(op, i, p, exp_avgs, "exp_avg");
+    check_state(op, i, p, exp_avg_sqs, "exp_avg_sq");
+    float& step = step_of(op, steps, i);
+    step += 1;
+    TC_CHECK(mu_products.size() > i && mu_products[i].defined() && mu_products[i].dtype() == DType::Float32, op,
+             ": expected a float32 mu_product for parameter ", i);
+    float& mu_product = *mu_products[i].data<float>();
+    const double t = step;
+    const double bc2 = 1 - std::pow(o.beta2, t);
+    const double mu = o.beta1 * (1 - 0.5 * std::pow(0.96, t * o.momentum_decay));
+    const double mu_next = o.beta1 * (1 - 0.5 * std::pow(0.96, (t + 1) * o.momentum_decay));
+    mu_product = float(double(mu_product) * mu);
+    const double mu_product_next = double(mu_product) * mu_next;
+    const T c_grad = T(o.lr * (1 - mu) / (1 - double(mu_product)));
+    const T c_avg = T(o.lr * mu_next / (1 - mu_product_next));
+    const T inv_bc2 = T(1 / bc2), b1 = T(o.beta1), b2 = T(o.beta2), eps = T(o.eps), wd = T(o.weight_decay);
+    T* pd = p.data<T>();
+    const T* gd = g.data<T>();
+    T* m = exp_avgs[i].template data<T>();
+    T* v = exp_avg_sqs[i].template data<T>();
+    elems(p.numel(), [=](int64_t b, int64_t e) {
+      for (int64_t j = b; j < e; ++j) {
+        const T gj = gd[j] + wd * pd[j];
+        const T mj = m[j] + (gj - m[j]) * (T(1) - b1);
+        const T vj = b2 * v[j] + (T(1) - b2) * gj * gj;
+        m[j] = mj;
+        v[j] = vj;
+        const T denom = std::sqrt(vj * inv_bc2) + eps;
+        pd[j] -= c_grad * gj / denom + c_avg * mj / denom;
+      }
+    });
+  });
+}
+
+void radam_step(const TensorList& params, const TensorList& exp_avgs, const TensorList& exp_avg_sqs,
+                const TensorList& steps, const RadamOptions& o) {
+  const char* op = "RAdam.step";
+  each_param(op, params, [&](size_t i, const Tensor& p, const Tensor& g, auto tag) {
+    using T = decltype(tag);
+    check_state(op, i, p, exp_avgs, "exp_avg");
+    check_state(op, i, p, exp_avg_sqs, "exp_avg_sq");
+    float& step = step_of(op, steps, i);
+    step += 1;
+    const double t = step;
+    const double bc1 = 1 - std::pow(o.beta1, t);
+    const double bc2 = 1 - std::pow(o.beta2, t);
+    const double rho_inf = 2 / (1 - o.beta2) - 1;
+    const double rho_t = rho_inf - 2 * t * std::pow(o.beta2, t) / bc2;
+    const bool rectify = rho_t > 5;
+    double rect = 0;
+    if (rectify)
+      rect = std::sqrt((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t));
+    const T c_rect = T(o.lr / bc1 * rect * std::sqrt(bc2)), c_plain = T(o.lr / bc1);
+    const T b1 = T(o.beta1), b2 = T(o.beta2), eps = T(o.eps), wd = T(o.weight_decay);
+    T* pd = p.data<T>();
+    const T* gd = g.data<T>();
+    T* m = exp_avgs[i].template data<T>();
+    T* v = exp_avg_sqs[i].template data<T>();
+    elems(p.numel(), [=](int64_t b, int64_t e) {
+      for (int64_t j = b; j < e; ++j) {
+        const T gj = gd[j] + wd * pd[j];
+        const T mj = m[j] + (gj - m[j]) * (T(1) - b1);
+        const T vj = b2 * v[j] + (T(1) - b2) * gj * gj;
+        m[j] = mj;
+        v[j] = vj;
+        pd[j] -= rectify ? c_rect * mj / (std::sqrt(vj) + eps) : c_plain * mj;
+      }
+    });
+  });
+}
+
+}  // namespace tc::optim
