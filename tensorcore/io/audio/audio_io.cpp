@@ -6,6 +6,8 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <memory>
 #include <vector>
 
@@ -39,31 +41,42 @@ bool exact_length_encoding(sox_encoding_t e) {
   }
 }
 
-// Reads up to `max_samples` (or everything when negative) interleaved samples.
-std::vector<sox_sample_t> read_samples(sox_format_t* ft, int64_t max_samples, int64_t hint) {
-  std::vector<sox_sample_t> buf;
+// Decoded interleaved samples. Not a std::vector: growing one zero-fills memory that sox_read
+// overwrites anyway, an extra pass over every sample.
+struct SampleBuffer {
+  std::unique_ptr<sox_sample_t[]> data;
+  int64_t size = 0;
+};
+
+// Reads up to `max_samples` (or everything when negative) interleaved samples. `trusted` is a
+// count the input's size guarantees (PCM: bytes / sample size), allocated at once; beyond it
+// the buffer starts at 16 MB and grows as samples really arrive, so a forged header cannot
+// make us allocate gigabytes.
+SampleBuffer read_samples(sox_format_t* ft, int64_t max_samples, int64_t trusted) {
   const int64_t channels = ft->signal.channels;
-  int64_t cap = max_samples >= 0 ? max_samples : std::max<int64_t>(hint, 1 << 16);
-  // A header may claim any length: start at most at 16 MB and grow as samples really arrive.
-  cap = std::min<int64_t>(cap, int64_t(1) << 22);
-  buf.resize(size_t(cap));
+  int64_t cap = max_samples >= 0 ? max_samples : std::max<int64_t>(trusted, 1 << 16);
+  cap = std::min<int64_t>(cap, std::max<int64_t>(trusted, int64_t(1) << 22));
+  SampleBuffer buf;
+  buf.data.reset(new sox_sample_t[size_t(std::max<int64_t>(cap, 1))]);
   int64_t got = 0;
   for (;;) {
-    int64_t want = int64_t(buf.size()) - got;
+    int64_t want = cap - got;
     if (max_samples >= 0) want = std::min(want, max_samples - got);
     if (want <= 0) {
       if (max_samples >= 0 && got >= max_samples) break;
-      int64_t grown = int64_t(buf.size()) * 2;
+      int64_t grown = cap * 2;
       if (max_samples >= 0) grown = std::min(grown, max_samples);
-      buf.resize(size_t(grown));
+      std::unique_ptr<sox_sample_t[]> bigger(new sox_sample_t[size_t(grown)]);
+      std::memcpy(bigger.get(), buf.data.get(), size_t(got) * sizeof(sox_sample_t));
+      buf.data = std::move(bigger);
+      cap = grown;
       continue;
     }
-    const size_t n = sox_read(ft, buf.data() + got, size_t(want));
+    const size_t n = sox_read(ft, buf.data.get() + got, size_t(want));
     if (n == 0) break;
     got += int64_t(n);
   }
-  got -= got % channels;  // a partial frame at a truncated end is dropped
-  buf.resize(size_t(got));
+  buf.size = got - got % channels;  // a partial frame at a truncated end is dropped
   return buf;
 }
 
@@ -87,6 +100,21 @@ int64_t declared_frames(const sox_format_t* ft) {
     return -1;
   if (!exact_length_encoding(ft->encoding.encoding)) return -1;
   return int64_t(ft->signal.length / ft->signal.channels);
+}
+
+// How many samples the input can really hold when every sample takes bits_per_sample bits
+// (PCM, u-law, A-law), capped by `limit`; 0 when that cannot be known.
+int64_t pcm_sample_bound(const sox_format_t* ft, const Source& src, int64_t limit) {
+  const auto e = ft->encoding.encoding;
+  const unsigned bits = ft->encoding.bits_per_sample;
+  if (limit < 0 || bits == 0 ||
+      !(e == SOX_ENCODING_SIGN2 || e == SOX_ENCODING_UNSIGNED || e == SOX_ENCODING_FLOAT ||
+        e == SOX_ENCODING_ULAW || e == SOX_ENCODING_ALAW))
+    return 0;
+  std::error_code ec;
+  const uint64_t bytes = src.path ? std::filesystem::file_size(*src.path, ec) : src.bytes.size();
+  if (ec) return 0;
+  return std::min<int64_t>(limit, int64_t(bytes * 8 / bits));
 }
 
 AudioMetaData info_impl(const Source& src, const std::string& format) {
@@ -137,20 +165,20 @@ LoadResult load_impl(const Source& src, const LoadOptions& opt) {
     expected = std::max<int64_t>(declared - opt.frame_offset, 0);
     if (opt.num_frames >= 0) expected = std::min(expected, opt.num_frames);
   }
-  std::vector<sox_sample_t> samples;
+  SampleBuffer samples;
   if (expected != 0 && opt.num_frames != 0) {
     const int64_t max_samples = opt.num_frames >= 0 ? opt.num_frames * channels : -1;
-    samples = read_samples(ft.get(), expected >= 0 ? expected * channels : max_samples,
-                           expected >= 0 ? expected * channels : 0);
+    const int64_t limit = expected >= 0 ? expected * channels : max_samples;
+    samples = read_samples(ft.get(), limit, pcm_sample_bound(ft.get(), src, limit));
   }
-  const int64_t frames = int64_t(samples.size()) / channels;
+  const int64_t frames = samples.size / channels;
   if (expected >= 0 && frames < expected)
     throw_sox_error(op, tc::detail::concat(src.describe(), " is truncated: the header declares ",
                                            declared, " frames, only ", opt.frame_offset + frames,
                                            " could be decoded"));
   const DType dtype = opt.normalize ? DType::Float32 : native_dtype(ft.get());
   LoadResult r;
-  r.waveform = samples_to_tensor(samples.data(), frames, channels, dtype, opt.channels_first);
+  r.waveform = samples_to_tensor(samples.data.get(), frames, channels, dtype, opt.channels_first);
   r.sample_rate = int64_t(std::lround(ft->signal.rate));
   return r;
 }

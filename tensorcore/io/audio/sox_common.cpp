@@ -255,6 +255,15 @@ void deinterleave(const sox_sample_t* s, int64_t frames, int64_t channels, bool 
     for (int64_t i = 0; i < n; ++i) out[i] = convert(s[i]);
     return;
   }
+  if (channels == 2) {  // the common case: one pass over the input, two output streams
+    T* left = out;
+    T* right = out + frames;
+    for (int64_t f = 0; f < frames; ++f) {
+      left[f] = convert(s[2 * f]);
+      right[f] = convert(s[2 * f + 1]);
+    }
+    return;
+  }
   for (int64_t c = 0; c < channels; ++c) {
     T* dst = out + c * frames;
     const sox_sample_t* src = s + c;
