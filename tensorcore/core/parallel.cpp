@@ -1,6 +1,7 @@
 #include "tensorcore/core/parallel.h"
 
 #include <omp.h>
+#include <pthread.h>
 
 #include <algorithm>
 #include <exception>
@@ -9,6 +10,13 @@ namespace tc {
 
 namespace {
 int g_num_threads = 0;  // 0: not yet initialised from the environment
+
+// libgomp's thread pool does not survive fork(): a child that enters a parallel region after the
+// parent used one hangs. Forked children (DataLoader workers) therefore run parallel_for inline,
+// as PyTorch does.
+bool g_forked_child = false;
+void mark_forked_child() { g_forked_child = true; }
+const bool g_atfork_registered = [] { return pthread_atfork(nullptr, nullptr, mark_forked_child) == 0; }();
 }
 
 int get_num_threads() {
@@ -28,7 +36,7 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain,
   int64_t n = end - begin;
   if (n <= 0) return;
   int threads = get_num_threads();
-  if (threads <= 1 || n <= grain || in_parallel_region()) {
+  if (threads <= 1 || n <= grain || g_forked_child || in_parallel_region()) {
     fn(begin, end);
     return;
   }
