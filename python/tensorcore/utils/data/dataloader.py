@@ -13,6 +13,12 @@ from .sampler import BatchSampler, RandomSampler, SequentialSampler
 _POLL_INTERVAL = 1.0
 
 
+def _cuda_available():
+    import tensorcore
+    cuda = getattr(tensorcore, "cuda", None)
+    return cuda is not None and cuda.is_available()
+
+
 def _pin(data):
     """pin_memory hook: page-locks tensors when the build supports it (CUDA); a no-op otherwise."""
     if isinstance(data, Tensor):
@@ -55,6 +61,11 @@ class DataLoader:
         if persistent_workers and num_workers == 0:
             raise ValueError("persistent_workers option needs num_workers > 0")
         self.dataset, self.num_workers, self.prefetch_factor = dataset, num_workers, prefetch_factor
+        if pin_memory and not _cuda_available():
+            # As torch: pinning needs a GPU; without one the flag is ignored with a warning.
+            import warnings
+            warnings.warn("pin_memory=True but no CUDA device is available; batches are not pinned")
+            pin_memory = False
         self.pin_memory, self.pin_memory_device, self.timeout = pin_memory, pin_memory_device, timeout
         self.worker_init_fn, self.multiprocessing_context = worker_init_fn, multiprocessing_context
         self.persistent_workers = persistent_workers
