@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Builds every fuzz target (clang, libFuzzer, ASan+UBSan) and runs each for a bounded time on
+# generated seeds. CI runs it after the tests: tests/fuzz/run_all.sh 15
+# The audio and video targets link the libtensorcore.so built by scripts/setup.sh.
+# Usage: run_all.sh [seconds per target, default 60] [work dir, default /tmp/tc_fuzz]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+SECS=${1:-60}
+WORK=${2:-/tmp/tc_fuzz}
+mkdir -p "$WORK"
+CXX_FUZZ="clang++ -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I."
+LIBTC="-Lpython/tensorcore -ltensorcore -Wl,-rpath,$PWD/python/tensorcore"
+status=0
+
+run() {  # name, extra libFuzzer flags..., then corpus dirs after "--"
+  local name=$1; shift
+  local flags=() dirs=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do flags+=("$1"); shift; done
+  shift
+  dirs=("$@")
+  mkdir -p "$WORK/corpus_$name"
+  echo "== fuzz_$name for ${SECS}s"
+  if ! "$WORK/fuzz_$name" -max_total_time="$SECS" -timeout=20 -rss_limit_mb=2048 \
+      -print_final_stats=1 -artifact_prefix="$WORK/crash_${name}_" "${flags[@]}" \
+      "$WORK/corpus_$name" "${dirs[@]}" > "$WORK/$name.log" 2>&1; then
+    echo "fuzz_$name FAILED:"; tail -n 40 "$WORK/$name.log"; status=1
+  else
+    grep -E "stat::number_of_executed_units|Done" "$WORK/$name.log" | tail -n 2
+  fi
+}
+
+# Serialization formats (standalone: no tensors involved).
+for t in safetensors pt; do
+  $CXX_FUZZ tests/fuzz/fuzz_$t.cpp tensorcore/serialize/*.cpp -o "$WORK/fuzz_$t"
+done
+run safetensors -max_len=4096 -dict=tests/fuzz/safetensors.dict --
+run pt -max_len=8192 -dict=tests/fuzz/pt.dict --
+
+# Image decoders (their own script builds, seeds and runs them).
+tests/fuzz/run_image_fuzzers.sh "$SECS" "$WORK/image" || status=1
+
+# Video reader.
+$CXX_FUZZ tests/fuzz/fuzz_video.cpp tensorcore/io/video/*.cpp $LIBTC \
+  $(pkg-config --cflags --libs libavformat libavcodec libswscale libswresample libavutil) \
+  -o "$WORK/fuzz_video"
+mkdir -p "$WORK/seeds_video"
+ffmpeg -loglevel error -y -f lavfi -i testsrc=s=32x24:r=10:d=0.6 -f lavfi -i sine=d=0.6 \
+  -c:v libx264 -g 3 -c:a aac "$WORK/seed.mp4"
+for sel in 0 1 2; do { printf "\\x0$sel"; cat "$WORK/seed.mp4"; } > "$WORK/seeds_video/mp4_$sel"; done
+run video -max_len=32768 -- "$WORK/seeds_video"
+
+# Audio loader (libsox is not instrumented; its known leaks are not ours).
+$CXX_FUZZ tests/fuzz/fuzz_audio.cpp tensorcore/io/audio/*.cpp $LIBTC -lsox -o "$WORK/fuzz_audio"
+tests/fuzz/make_audio_seeds.sh "$WORK/seeds_audio"
+ASAN_OPTIONS=detect_leaks=0:suppressions=tests/fuzz/audio_asan_suppressions.txt \
+  run audio -max_len=8192 -- "$WORK/seeds_audio"
+
+exit $status
