@@ -8,3 +8,6 @@ from .roi import (  # noqa: F401
     deform_conv2d, DeformConv2d, MultiScaleRoIAlign,
 )
 from .misc import sigmoid_focal_loss, FrozenBatchNorm2d  # noqa: F401
+from .feature_pyramid_network import (  # noqa: F401
+    FeaturePyramidNetwork, ExtraFPNBlock, LastLevelMaxPool, LastLevelP6P7,
+)
