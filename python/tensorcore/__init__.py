@@ -26,7 +26,11 @@ from .serialization import save, load  # noqa: E402,F401
 # lands (a missing folder is skipped, but an import error inside one is never hidden).
 import os as _os
 import importlib as _importlib
+# A subpackage whose area was left out of the build (-DTC_SKIP_AREAS) is not imported.
+_NEEDS_BINDING = {"audio": "_audio"}
 for _sub in ("fft", "cuda", "nn", "optim", "backends", "amp", "audio", "vision"):
+    if _sub in _NEEDS_BINDING and not hasattr(_C, _NEEDS_BINDING[_sub]):
+        continue
     if _os.path.isdir(_os.path.join(_os.path.dirname(__file__), _sub)):
         globals()[_sub] = _importlib.import_module("." + _sub, __name__)
 
