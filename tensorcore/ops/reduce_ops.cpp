@@ -550,6 +550,8 @@ Tensor cumsum(const Tensor& a, int64_t dim, std::optional<DType> dtype) {
   int64_t d = wrap_dim(dim, a.dim(), "cumsum");
   DType dt = scan_dtype(a, dtype);
   Tensor x = to_dtype(a, dt);
+  // Complex: the real kernels scan each part (differentiable through real/imag/complex).
+  if (is_complex(dt)) return complex(cumsum(real(x), d), cumsum(imag(x), d));
   DType kd = rd::kernel_dtype(dt);
   if (kd == dt) return cumsum_dir(x, d, false);
   return to_dtype(cumsum_dir(to_dtype(x, kd), d, false), dt);
