@@ -277,7 +277,7 @@ OPS = [
                                 make_arr(rng, (), dt).dtype), dim=0, keepdim=True)],
            F + INT, method="mode", family="reduction", compare=_compare_mode),
     # scans
-    _scan("cumsum", _np_scan(np.cumsum), F + INT + CPLX, grad=GRAD_ALL, xfail=_xf_cplx("cumsum"),
+    _scan("cumsum", _np_scan(np.cumsum), F + INT + CPLX, grad=GRAD_ALL,
           out=lambda d: "int64" if d in INT + BOOL else d),
     _scan("cumprod", _np_scan(np.cumprod), F + INT + CPLX, grad=GRAD_ALL, domain="small",
           xfail=_xf_cplx("cumprod"),
