@@ -220,3 +220,34 @@ OPS.append(OpInfo(
                      SampleInput(Idx(rng.random((3, 1)) > 0.5), make_arr(rng, (1, 4), dt),
                                  make_arr(rng, (), dt))],
     F + INT + BOOL + CPLX, grad_dtypes=GRAD_ALL, family="indexing"))
+
+# Python operators: the dunder forms must agree with NumPy's operators too.
+import operator as _opmod  # noqa: E402
+
+for _name, _f, _dts, _db, _out in [
+        ("op_add", _opmod.add, F + INT + CPLX, "any", "same"),
+        ("op_sub", _opmod.sub, F + INT + CPLX, "any", "same"),
+        ("op_mul", _opmod.mul, F + INT + CPLX, "any", "same"),
+        ("op_truediv", _opmod.truediv, F + INT + CPLX, "nonzero", "float"),
+        ("op_floordiv", _opmod.floordiv, F + INT, "nonzero", "same"),
+        ("op_mod", _opmod.mod, F + INT, "nonzero", "same"),
+        ("op_pow", _opmod.pow, F, "small", "same"),
+        ("op_and", _opmod.and_, INT + BOOL, "any", "same"),
+        ("op_or", _opmod.or_, INT + BOOL, "any", "same"),
+        ("op_xor", _opmod.xor, INT + BOOL, "any", "same"),
+        ("op_lshift", _opmod.lshift, INT, "small", "same"),
+        ("op_rshift", _opmod.rshift, INT, "small", "same"),
+        ("op_eq", _opmod.eq, F + INT + BOOL, "any", "bool"),
+        ("op_lt", _opmod.lt, F + INT, "any", "bool"),
+        ("op_ge", _opmod.ge, F + INT, "any", "bool")]:
+    OPS.append(OpInfo(_name, _f, _f, binary_samples("small" if _name in ("op_pow", "op_lshift")
+                                                    else "any", _db), _dts, out=_out,
+                      grad_dtypes=tuple(d for d in GRAD_ALL if d in _dts and _out != "bool"
+                                        and _name not in ("op_floordiv", "op_mod")),
+                      family="elementwise"))
+
+for _name, _f, _dts in [("op_neg", _opmod.neg, F + INT + CPLX), ("op_invert", _opmod.invert, INT + BOOL),
+                        ("op_abs", abs, F + INT + CPLX), ("op_pos", _opmod.pos, F + INT)]:
+    OPS.append(OpInfo(_name, _f, _f, unary_samples(), _dts,
+                      out="real" if _name == "op_abs" else "same",
+                      grad_dtypes=tuple(d for d in GRAD_ALL if d in _dts), family="elementwise"))

@@ -287,3 +287,5 @@ OPS += [
     OpInfo("as_tensor", lambda t: tc.as_tensor(t.numpy()), lambda a: a, _conv_samples,
            FLOAT + INT + BOOL, family="conversion", layouts=("contiguous",)),
 ]
+OPS.append(_lin("op_matmul", lambda a, b: a @ b, lambda a, b: a @ b,
+                _pair([(3, 4), (2, 3, 4), (4,)], [(4, 2), (4, 2), (4,)])))
