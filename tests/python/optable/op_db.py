@@ -256,7 +256,11 @@ class OpInfo:
             args = [a.astype(np.float64) if isinstance(a, np.ndarray) and a.dtype.kind in "fiub"
                     and i in {p for p, _, _ in prepared.bases} else a
                     for i, a in enumerate(args)]
-        return self.ref(*args, **prepared.ref_kwargs)
+        # bool/int samples hit the domain edges (log(0) = -inf, as in torch): no NumPy warnings
+        import warnings
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return self.ref(*args, **prepared.ref_kwargs)
 
 
 def _leaves(x):
@@ -417,12 +421,46 @@ def cases(ops, check):
     return out
 
 
+PROBE_DTYPES = ("float16", "bfloat16", "uint8", "int8", "int16", "bool")
+
+
 def _all_ops():
     from op_db_elementwise import OPS as E
     from op_db_reduce import OPS as R
     from op_db_shape import OPS as S
     from op_db_misc import OPS as M
-    return E + R + S + M
+    from op_db_dtypes import EXTRA_DTYPES
+    ops = E + R + S + M
+    for op in ops:
+        op.dtypes += tuple(d for d in EXTRA_DTYPES.get(op.name, ()) if d not in op.dtypes)
+    return ops
 
 
 OP_DB = _all_ops()
+
+
+def probe_dtypes():
+    """Prints the op_db_dtypes.py table: PROBE_DTYPES an op handles correctly on every layout."""
+    import warnings
+    warnings.simplefilter("ignore")
+    print("EXTRA_DTYPES = {")
+    for op in OP_DB:
+        if op.family == "creation" or op.name.startswith("to_"):
+            continue
+        ok = []
+        for dt in PROBE_DTYPES:
+            try:
+                for lay in op.layouts:
+                    check_forward(op, dt, lay)
+                ok.append(dt)
+            except Exception:
+                pass
+        if ok:
+            print(f'    "{op.name}": {tuple(ok)!r},')
+    print("}")
+
+
+if __name__ == "__main__":
+    import sys
+    if "--probe-dtypes" in sys.argv:
+        probe_dtypes()
