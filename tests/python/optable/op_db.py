@@ -1,6 +1,6 @@
 """The generic op table: one OpInfo per op drives forward checks against NumPy, gradcheck in
 float64/complex128 and method-vs-function checks over contiguous, non-contiguous and expanded
-inputs (tests/python/optable/test_ops.py), and the same table on CUDA against the CPU result
+inputs (tests/python/optable/test_optable.py), and the same table on CUDA against the CPU result
 (tests/python/cuda/test_cuda_optable.py, via run_on_device).
 
 An op entry holds: the tc callable, a NumPy reference taking the same arguments as NumPy arrays

@@ -1,6 +1,6 @@
 """Dtypes each op supports beyond its entry's list (the low-precision floats, the small
 integers and bool), checked against NumPy by the same table: an op that stops accepting one of
-these, or starts giving wrong values or result dtypes for it, fails test_ops.py.
+these, or starts giving wrong values or result dtypes for it, fails test_optable.py.
 Regenerate with: python tests/python/optable/op_db.py --probe-dtypes"""
 
 EXTRA_DTYPES = {
