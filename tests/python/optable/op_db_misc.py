@@ -284,6 +284,8 @@ OPS += [
     OpInfo("from_numpy_roundtrip", lambda t: tc.from_numpy(t.numpy()), lambda a: a,
            _conv_samples, FLOAT + INT + BOOL + CPLX, family="conversion",
            layouts=("contiguous",)),
+    OpInfo("to_device_cpu", lambda t: t.to("cpu:0"), lambda a: a, _conv_samples,
+           FLOAT + INT + BOOL + CPLX, family="conversion", grad_dtypes=GRAD_ALL),
     OpInfo("as_tensor", lambda t: tc.as_tensor(t.numpy()), lambda a: a, _conv_samples,
            FLOAT + INT + BOOL, family="conversion", layouts=("contiguous",)),
 ]
