@@ -4,8 +4,8 @@ import math
 import numpy as np
 
 import tensorcore as tc
-from op_db import (BOOL, CPLX, FLOAT, GRAD_ALL, GRAD_REAL, HALF, INT, SMALLINT, OpInfo,
-                   SampleInput, is_complex, is_int, make_arr)
+from op_db import (BOOL, CPLX, FLOAT, GRAD_ALL, GRAD_REAL, HALF, INT, SMALLINT, Idx, OpInfo,
+                   SampleInput, is_int, make_arr)
 
 UNARY_SHAPES = [(), (0,), (5,), (3, 4), (2, 3, 2)]
 BINARY_SHAPES = [((3, 4), (3, 4)), ((3, 1), (1, 4)), ((2, 3, 2), (2,)), ((3, 4), ()),
@@ -211,8 +211,6 @@ OPS = [
 ]
 
 # ternary where (condition is an index-like bool argument)
-from op_db import Idx  # noqa: E402
-
 OPS.append(OpInfo(
     "where", lambda c, a, b: tc.where(c, a, b), lambda c, a, b: np.where(c, a, b),
     lambda dt, rng: [SampleInput(Idx(rng.random((3, 4)) > 0.5), make_arr(rng, (3, 4), dt),

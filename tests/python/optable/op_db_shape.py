@@ -197,7 +197,7 @@ def _getitem(key):
     return op
 
 
-def _setitem(key, val_shape):
+def _setitem(key):
     def op(t, v):
         out = t.clone()
         out[key] = v
@@ -232,7 +232,7 @@ for _n, _k in GETITEM_KEYS:
 
 for _n, _k, _vs in [("slice", (slice(None, None, 2), 1), (2,)), ("int_tensor", np.array([3, 0]), (3,)),
                     ("mask", np.array([True, False, False, True]), ()), ("ellipsis", (Ellipsis, 0), (4,))]:
-    _op, _ref = _setitem(_tc_key(_k), _vs)
+    _op, _ref = _setitem(_tc_key(_k))
     OPS.append(OpInfo(f"setitem_{_n}", _op, _ref,
                       (lambda vs: lambda dt, rng: [SampleInput(make_arr(rng, (4, 3), dt),
                                                                make_arr(rng, vs, dt))])(_vs),
