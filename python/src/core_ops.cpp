@@ -209,7 +209,10 @@ void bind_conversion(py::module_& m, TensorClass& cls) {
       if (is_tensor(x)) { Tensor o = x.cast<Tensor>(); dev = o.device(); dt = o.dtype(); continue; }
       if (py::isinstance<py::str>(x)) {  // "cpu", "cuda:1" name devices; anything else a dtype
         const std::string s = x.cast<std::string>();
-        if (s == "cpu" || s.rfind("cuda", 0) == 0) { dev = Device(s); continue; }
+        if (s == "cpu" || s.rfind("cpu:", 0) == 0 || s.rfind("cuda", 0) == 0) {
+          dev = Device(s);
+          continue;
+        }
       }
       try { dt = x.cast<DType>(); continue; } catch (const py::cast_error&) {}
       dev = x.cast<Device>();

@@ -344,6 +344,9 @@ Tensor argmin(const Tensor& a, std::optional<int64_t> dim, bool keepdim) {
 }
 
 Tensor var(const Tensor& a, const DimList& dims, double correction, bool keepdim) {
+  // Complex (as torch): the variance of |z - mean|^2 is the sum of the parts' variances.
+  if (is_complex(a.dtype()))
+    return add(var(real(a), dims, correction, keepdim), var(imag(a), dims, correction, keepdim));
   DType dt = check_floating(a, {}, "var");
   DType kd = rd::kernel_dtype(dt);
   auto mask = reduce_mask(a, dims, "var");
@@ -365,6 +368,7 @@ Tensor var(const Tensor& a, const DimList& dims, double correction, bool keepdim
 }
 
 Tensor std(const Tensor& a, const DimList& dims, double correction, bool keepdim) {
+  if (is_complex(a.dtype())) return sqrt(var(a, dims, correction, keepdim));
   DType dt = check_floating(a, {}, "std");
   DType kd = rd::kernel_dtype(dt);
   auto mask = reduce_mask(a, dims, "std");
@@ -396,6 +400,10 @@ std::pair<Tensor, Tensor> std_mean(const Tensor& a, const DimList& dims, double 
 }
 
 Tensor norm(const Tensor& a, double p, const DimList& dims, bool keepdim, std::optional<DType> dtype) {
+  // Complex (as torch): the norm of the magnitudes, real-valued.
+  if (is_complex(a.dtype()))
+    return norm(tc::abs(a), p, dims, keepdim,
+                dtype ? std::optional<DType>(to_real(*dtype)) : std::nullopt);
   TC_CHECK_TYPE(is_floating(a.dtype()), "norm(): input dtype should be floating point, got ",
                 dtype_name(a.dtype()));
   DType dt = dtype.value_or(a.dtype());
@@ -542,6 +550,8 @@ Tensor cumsum(const Tensor& a, int64_t dim, std::optional<DType> dtype) {
   int64_t d = wrap_dim(dim, a.dim(), "cumsum");
   DType dt = scan_dtype(a, dtype);
   Tensor x = to_dtype(a, dt);
+  // Complex: the real kernels scan each part (differentiable through real/imag/complex).
+  if (is_complex(dt)) return complex(cumsum(real(x), d), cumsum(imag(x), d));
   DType kd = rd::kernel_dtype(dt);
   if (kd == dt) return cumsum_dir(x, d, false);
   return to_dtype(cumsum_dir(to_dtype(x, kd), d, false), dt);
