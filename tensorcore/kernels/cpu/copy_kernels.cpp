@@ -1,6 +1,9 @@
 // Copy with dtype conversion, and fill.
 #include <algorithm>
 #include <cstring>
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 
 #include "tensorcore/core/convert.h"
 #include "tensorcore/core/parallel.h"
@@ -13,6 +16,41 @@ namespace {
 // Element-sized trivially copyable stand-ins so one template per size covers every dtype.
 template <size_t N> struct Bytes { unsigned char b[N]; };
 
+template <typename E>
+inline void scalar_row(char* out, int64_t out_row, const char* in, int64_t in_col, int64_t i,
+                       int64_t j0, int64_t j1) {
+  E* o = reinterpret_cast<E*>(out + i * out_row);
+  for (int64_t j = j0; j < j1; ++j)
+    o[j] = *reinterpret_cast<const E*>(in + j * in_col + i * int64_t(sizeof(E)));
+}
+
+#if defined(__AVX2__)
+// Output rows i..i+7, columns j..j+7: load 8 input rows (unit stride along i), transpose in
+// registers (unpack, shuffle, 128-bit lane swap), store 8 output rows.
+inline void transpose8x8_f32(char* out, int64_t out_row, const char* in, int64_t in_col,
+                             int64_t i, int64_t j) {
+  __m256 r[8], t[8];
+  for (int b = 0; b < 8; ++b)
+    r[b] = _mm256_loadu_ps(reinterpret_cast<const float*>(in + (j + b) * in_col) + i);
+  for (int b = 0; b < 8; b += 2) {
+    t[b] = _mm256_unpacklo_ps(r[b], r[b + 1]);
+    t[b + 1] = _mm256_unpackhi_ps(r[b], r[b + 1]);
+  }
+  for (int h = 0; h < 8; h += 4) {
+    r[h] = _mm256_shuffle_ps(t[h], t[h + 2], _MM_SHUFFLE(1, 0, 1, 0));
+    r[h + 1] = _mm256_shuffle_ps(t[h], t[h + 2], _MM_SHUFFLE(3, 2, 3, 2));
+    r[h + 2] = _mm256_shuffle_ps(t[h + 1], t[h + 3], _MM_SHUFFLE(1, 0, 1, 0));
+    r[h + 3] = _mm256_shuffle_ps(t[h + 1], t[h + 3], _MM_SHUFFLE(3, 2, 3, 2));
+  }
+  for (int a = 0; a < 4; ++a) {
+    t[a] = _mm256_permute2f128_ps(r[a], r[a + 4], 0x20);
+    t[a + 4] = _mm256_permute2f128_ps(r[a], r[a + 4], 0x31);
+  }
+  for (int a = 0; a < 8; ++a)
+    _mm256_storeu_ps(reinterpret_cast<float*>(out + (i + a) * out_row) + j, t[a]);
+}
+#endif
+
 // out[i][j] = in[j][i] for an (rows x cols) plane, both sides unit-stride in opposite dims:
 // square tiles keep both the read and the write streams inside a few cache lines per row.
 template <typename E>
@@ -23,11 +61,18 @@ void transpose_plane(char* out, int64_t out_row, const char* in, int64_t in_col,
     int64_t i1 = std::min(row_end, i0 + kTile);
     for (int64_t j0 = 0; j0 < cols; j0 += kTile) {
       int64_t j1 = std::min(cols, j0 + kTile);
-      for (int64_t i = i0; i < i1; ++i) {
-        E* o = reinterpret_cast<E*>(out + i * out_row);
-        for (int64_t j = j0; j < j1; ++j)
-          o[j] = *reinterpret_cast<const E*>(in + j * in_col + i * int64_t(sizeof(E)));
+      int64_t i_vec = i0, j_vec = j0;
+#if defined(__AVX2__)
+      if constexpr (sizeof(E) == 4) {
+        // Full 8x8 sub-tiles through registers; the ragged edges go through the scalar loop.
+        int64_t ie = i0 + (i1 - i0) / 8 * 8, je = j0 + (j1 - j0) / 8 * 8;
+        for (int64_t i = i0; i < ie; i += 8)
+          for (int64_t j = j0; j < je; j += 8) transpose8x8_f32(out, out_row, in, in_col, i, j);
+        for (int64_t i = i0; i < ie; ++i) scalar_row<E>(out, out_row, in, in_col, i, je, j1);
+        i_vec = ie;
       }
+#endif
+      for (int64_t i = i_vec; i < i1; ++i) scalar_row<E>(out, out_row, in, in_col, i, j_vec, j1);
     }
   }
   (void)rows;
