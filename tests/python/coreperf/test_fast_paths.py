@@ -127,3 +127,20 @@ def test_softmax_like_composite_matches_numpy():
     x64 = x.astype(np.float64)
     e64 = np.exp(x64 - x64.max(-1, keepdims=True))
     np.testing.assert_allclose(got, e64 / e64.sum(-1, keepdims=True), rtol=2e-6, atol=1e-9)
+
+
+@pytest.mark.parametrize("name", ["sigmoid", "tanh", "erf", "expm1", "log1p"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_transcendental_vectorized_paths(name, dtype):
+    import math
+    x = np.concatenate([RNG.standard_normal(10_007) * 4, [0.0, -0.0, 30.0, -30.0, 1e-8]])
+    if name == "log1p":
+        x = np.abs(x)
+    x = x.astype(dtype)
+    ref_fn = {"sigmoid": lambda v: 1.0 / (1.0 + math.exp(-v)), "tanh": math.tanh,
+              "erf": math.erf, "expm1": math.expm1, "log1p": math.log1p}[name]
+    ref = np.array([ref_fn(float(v)) for v in x])
+    tol = 2e-7 if dtype == np.float32 else 1e-15
+    for t in (tc.from_numpy(x), tc.from_numpy(np.repeat(x, 2))[::2]):
+        got = getattr(tc, name)(t).numpy().astype(np.float64)
+        np.testing.assert_allclose(got, ref, rtol=tol, atol=1e-30)
