@@ -2,6 +2,8 @@
 
 Run: .venv/bin/python benchmarks/bench_core.py [--threads N]
 Prints one row per case with both medians and the ratio tc/torch (< 1 means tensorcore is faster).
+On a shared machine the load drifts between measurements, so each case alternates tensorcore and
+PyTorch for --rounds rounds and reports the median time of each and the median per-round ratio.
 """
 import argparse
 import statistics
@@ -72,6 +74,7 @@ def cases(lib, mod):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--rounds", type=int, default=3, help="alternating tc/torch rounds per case")
     args = ap.parse_args()
     threads = args.threads or (torch.get_num_threads() if torch else tc.get_num_threads())
     tc.set_num_threads(threads)
@@ -83,10 +86,14 @@ def main():
     print(f"{'case':40s} {'tensorcore':>12s} {'torch':>12s} {'ratio':>7s}")
     for name, (kind, fn) in tc_cases.items():
         measure = per_call_overhead if kind == "overhead" else median_time
-        t_tc = measure(fn)
-        t_ref = measure(torch_cases[name][1]) if name in torch_cases else float("nan")
+        tcs, refs = [], []
+        for _ in range(max(1, args.rounds)):
+            tcs.append(measure(fn))
+            refs.append(measure(torch_cases[name][1]) if name in torch_cases else float("nan"))
+        t_tc, t_ref = statistics.median(tcs), statistics.median(refs)
+        ratio = statistics.median(a / b for a, b in zip(tcs, refs))
         unit = 1e6
-        print(f"{name:40s} {t_tc * unit:10.2f}us {t_ref * unit:10.2f}us {t_tc / t_ref:7.2f}")
+        print(f"{name:40s} {t_tc * unit:10.2f}us {t_ref * unit:10.2f}us {ratio:7.2f}")
     sys.stdout.flush()
 
 

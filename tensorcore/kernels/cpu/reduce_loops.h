@@ -4,6 +4,7 @@
 // (many independent accumulators) and reducing an outer dim into a contiguous row of outputs.
 #include <algorithm>
 #include <numeric>
+#include <type_traits>
 #include <vector>
 
 #include "tensorcore/core/parallel.h"
@@ -20,6 +21,33 @@ struct ReduceGeometry {
 };
 
 // Ops: Acc init(); Acc fold(Acc, T); Acc merge(Acc, Acc); Out finish(Acc, int64_t n).
+// Optional: Acc fold_contiguous(const T*, int64_t n), a hand-vectorized fold of a contiguous run
+// (see reduce_fast.h); it replaces the generic 16-lane loop when present.
+template <typename Op, typename T, typename = void> struct has_fold_contiguous : std::false_type {};
+template <typename Op, typename T>
+struct has_fold_contiguous<Op, T, std::void_t<decltype(std::declval<const Op&>().fold_contiguous(
+                                      std::declval<const T*>(), int64_t(0)))>> : std::true_type {};
+
+template <typename T, typename Op>
+auto fold_contiguous_run(const Op& op, const T* p, int64_t n) {
+  if constexpr (has_fold_contiguous<Op, T>::value) {
+    return op.fold_contiguous(p, n);
+  } else {
+    // 16 independent accumulators let the compiler vectorize.
+    using Acc = decltype(op.init());
+    constexpr int kLanes = 16;
+    Acc lanes[kLanes];
+    for (auto& l : lanes) l = op.init();
+    int64_t j = 0;
+    for (; j + kLanes <= n; j += kLanes)
+      for (int k = 0; k < kLanes; ++k) lanes[k] = op.fold(lanes[k], p[j + k]);
+    Acc acc = op.init();
+    for (; j < n; ++j) acc = op.fold(acc, p[j]);
+    for (auto& l : lanes) acc = op.merge(acc, l);
+    return acc;
+  }
+}
+
 template <typename T, typename Out, typename Op>
 void cpu_reduce(const Tensor& out, const Tensor& in, const std::vector<bool>& reduce_mask, Op op) {
   using Acc = decltype(op.init());
@@ -39,19 +67,7 @@ void cpu_reduce(const Tensor& out, const Tensor& in, const std::vector<bool>& re
 
   // Folds the reduced slice starting at `p`.
   auto fold_slice = [&](const T* p) -> Acc {
-    if (g.red_sizes.size() == 1 && g.red_strides[0] == 1) {
-      // Contiguous run: 16 independent accumulators let the compiler vectorize.
-      constexpr int kLanes = 16;
-      Acc lanes[kLanes];
-      for (auto& l : lanes) l = op.init();
-      int64_t j = 0;
-      for (; j + kLanes <= n; j += kLanes)
-        for (int k = 0; k < kLanes; ++k) lanes[k] = op.fold(lanes[k], p[j + k]);
-      Acc acc = op.init();
-      for (; j < n; ++j) acc = op.fold(acc, p[j]);
-      for (auto& l : lanes) acc = op.merge(acc, l);
-      return acc;
-    }
+    if (g.red_sizes.size() == 1 && g.red_strides[0] == 1) return fold_contiguous_run<T>(op, p, n);
     Acc acc = op.init();
     for (int64_t r = 0; r < n; ++r) acc = op.fold(acc, p[offset_of(r, g.red_sizes, g.red_strides)]);
     return acc;
@@ -67,17 +83,7 @@ void cpu_reduce(const Tensor& out, const Tensor& in, const std::vector<bool>& re
         for (int64_t t = b; t < e; ++t) {
           int64_t s = t * chunk, len = std::min(n, s + chunk) - s;
           if (len <= 0) continue;
-          const T* p = base + s;
-          constexpr int kLanes = 16;
-          Acc lanes[kLanes];
-          for (auto& l : lanes) l = op.init();
-          int64_t j = 0;
-          for (; j + kLanes <= len; j += kLanes)
-            for (int k = 0; k < kLanes; ++k) lanes[k] = op.fold(lanes[k], p[j + k]);
-          Acc acc = op.init();
-          for (; j < len; ++j) acc = op.fold(acc, p[j]);
-          for (auto& l : lanes) acc = op.merge(acc, l);
-          partial[size_t(t)] = acc;
+          partial[size_t(t)] = fold_contiguous_run<T>(op, base + s, len);
         }
       });
       Acc acc = op.init();

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "tensorcore/core/dispatch.h"
+#include "tensorcore/kernels/cpu/reduce_fast.h"
 #include "tensorcore/kernels/cpu/reduce_loops.h"
 #include "tensorcore/ops/reduce_kernels.h"
 
@@ -40,6 +41,22 @@ template <typename T, bool Max> struct MinMaxOp {
   }
   T merge(T a, T b) const { return fold(a, b); }
   T finish(T a, int64_t) const { return a; }
+  T fold_contiguous(const T* p, int64_t n) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      return reduce_fast::minmax<T, Max>(p, n, init());
+    } else {
+      constexpr int kLanes = 16;
+      T lanes[kLanes];
+      for (auto& l : lanes) l = init();
+      int64_t j = 0;
+      for (; j + kLanes <= n; j += kLanes)
+        for (int k = 0; k < kLanes; ++k) lanes[k] = fold(lanes[k], p[j + k]);
+      T acc = init();
+      for (; j < n; ++j) acc = fold(acc, p[j]);
+      for (T l : lanes) acc = fold(acc, l);
+      return acc;
+    }
+  }
 };
 
 template <typename T> struct NanSumOp {
