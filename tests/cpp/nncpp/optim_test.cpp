@@ -148,3 +148,19 @@ TEST(NnCppOptim, Schedulers) {
     one.step();
   }
 }
+
+TEST(NnCppOptim, ClipGrad) {
+  Tensor a = zeros({2}).requires_grad_(), b = zeros({1}).requires_grad_(), c = zeros({1}).requires_grad_();
+  a.set_grad(tensor<float>({3.f, 0.f}));
+  b.set_grad(tensor<float>({4.f}));
+  double total = nn::utils::clip_grad_norm_({a, b, c}, 1.0);  // c has no gradient
+  EXPECT_NEAR(total, 5.0, 1e-6);
+  EXPECT_NEAR(vals(a.grad())[0], 3.0 / (5 + 1e-6), 1e-6);
+  EXPECT_NEAR(vals(b.grad())[0], 4.0 / (5 + 1e-6), 1e-6);
+  // Below the limit: untouched. Infinity norm: largest |g|.
+  EXPECT_NEAR(nn::utils::clip_grad_norm_({a, b}, 10.0, INFINITY), 0.8, 1e-5);
+  EXPECT_NEAR(vals(b.grad())[0], 0.8, 1e-5);
+  nn::utils::clip_grad_value_({a, b}, 0.7);
+  EXPECT_EQ(vals(b.grad())[0], vals(tensor<float>({0.7f}))[0]);
+  EXPECT_THROW(nn::utils::clip_grad_norm_({a}, -1.0), ValueError);
+}
