@@ -200,4 +200,108 @@ void Adam::step() {
   }
 }
 
+// ---- Adagrad ----
+std::vector<std::pair<std::string, double>> AdagradOpts::values() const {
+  return {{"lr", lr_}, {"lr_decay", lr_decay_}, {"weight_decay", weight_decay_},
+          {"initial_accumulator_value", initial_accumulator_value_}, {"eps", eps_}, {"maximize", double(maximize_)}};
+}
+void AdagradOpts::set_value(const std::string& n, double v) {
+  if (n == "lr") lr_ = v;
+  else if (n == "lr_decay") lr_decay_ = v;
+  else if (n == "weight_decay") weight_decay_ = v;
+  else if (n == "initial_accumulator_value") initial_accumulator_value_ = v;
+  else if (n == "eps") eps_ = v;
+  else if (n == "maximize") maximize_ = v != 0;
+  else throw ValueError("Adagrad.load_state_dict: unknown option '" + n + "'");
+}
+
+Adagrad::Adagrad(std::vector<OptimizerParamGroup> groups, AdagradOpts d)
+    : Optimizer({}, std::make_unique<AdagradOpts>(d)) {
+  TC_CHECK(d.lr() >= 0 && d.lr_decay() >= 0 && d.eps() >= 0 && d.initial_accumulator_value() >= 0,
+           "Adagrad: lr, lr_decay, eps and initial_accumulator_value must be non-negative");
+  for (auto& g : groups) add_param_group(std::move(g));
+}
+
+void Adagrad::step() {
+  autograd::NoGradGuard no_grad;
+  for (auto& g : groups_) {
+    auto& o = static_cast<AdagradOpts&>(*g.options);
+    AdagradOptions f;
+    f.lr = o.lr();
+    f.lr_decay = o.lr_decay();
+    f.weight_decay = o.weight_decay();
+    f.eps = o.eps();
+    f.maximize = o.maximize();
+    TensorList params, sums, steps;
+    for (auto& p : g.params) {
+      if (!p.grad().defined()) continue;
+      auto& st = state_of(p);
+      if (!st.count("step")) {
+        st["step"] = zeros({}, DType::Float32);
+        st["sum"] = full_like(p, o.initial_accumulator_value());
+      }
+      params.push_back(p);
+      sums.push_back(st["sum"]);
+      steps.push_back(st["step"]);
+    }
+    adagrad_step(params, sums, steps, f);
+  }
+}
+
+// ---- RMSprop ----
+std::vector<std::pair<std::string, double>> RMSpropOpts::values() const {
+  return {{"lr", lr_},           {"alpha", alpha_},       {"eps", eps_},
+          {"weight_decay", weight_decay_}, {"momentum", momentum_}, {"centered", double(centered_)},
+          {"maximize", double(maximize_)}};
+}
+void RMSpropOpts::set_value(const std::string& n, double v) {
+  if (n == "lr") lr_ = v;
+  else if (n == "alpha") alpha_ = v;
+  else if (n == "eps") eps_ = v;
+  else if (n == "weight_decay") weight_decay_ = v;
+  else if (n == "momentum") momentum_ = v;
+  else if (n == "centered") centered_ = v != 0;
+  else if (n == "maximize") maximize_ = v != 0;
+  else throw ValueError("RMSprop.load_state_dict: unknown option '" + n + "'");
+}
+
+RMSprop::RMSprop(std::vector<OptimizerParamGroup> groups, RMSpropOpts d)
+    : Optimizer({}, std::make_unique<RMSpropOpts>(d)) {
+  TC_CHECK(d.lr() >= 0 && d.eps() >= 0 && d.momentum() >= 0 && d.alpha() >= 0,
+           "RMSprop: lr, eps, momentum and alpha must be non-negative");
+  for (auto& g : groups) add_param_group(std::move(g));
+}
+
+void RMSprop::step() {
+  autograd::NoGradGuard no_grad;
+  for (auto& g : groups_) {
+    auto& o = static_cast<RMSpropOpts&>(*g.options);
+    RmspropOptions f;
+    f.lr = o.lr();
+    f.alpha = o.alpha();
+    f.eps = o.eps();
+    f.weight_decay = o.weight_decay();
+    f.momentum = o.momentum();
+    f.centered = o.centered();
+    f.maximize = o.maximize();
+    TensorList params, sq, mom, gavg, steps;
+    for (auto& p : g.params) {
+      if (!p.grad().defined()) continue;
+      auto& st = state_of(p);
+      if (!st.count("step")) {
+        st["step"] = zeros({}, DType::Float32);
+        st["square_avg"] = zeros_like(p);
+      }
+      if (o.momentum() > 0 && !st.count("momentum_buffer")) st["momentum_buffer"] = zeros_like(p);
+      if (o.centered() && !st.count("grad_avg")) st["grad_avg"] = zeros_like(p);
+      params.push_back(p);
+      sq.push_back(st["square_avg"]);
+      mom.push_back(o.momentum() > 0 ? st["momentum_buffer"] : Tensor());
+      gavg.push_back(o.centered() ? st["grad_avg"] : Tensor());
+      steps.push_back(st["step"]);
+    }
+    rmsprop_step(params, sq, mom, gavg, steps, f);
+  }
+}
+
 }  // namespace tc::optim

@@ -141,4 +141,53 @@ class AdamW : public Adam {
   using Options = AdamWOptions;
 };
 
+struct AdagradOpts : OptimizerOptions {
+  explicit AdagradOpts(double lr = 1e-2) : lr_(lr) {}
+  TC_OPTIM_ARG(double, lr);
+  TC_OPTIM_ARG(double, lr_decay) = 0;
+  TC_OPTIM_ARG(double, weight_decay) = 0;
+  TC_OPTIM_ARG(double, initial_accumulator_value) = 0;
+  TC_OPTIM_ARG(double, eps) = 1e-10;
+  TC_OPTIM_ARG(bool, maximize) = false;
+  std::unique_ptr<OptimizerOptions> clone() const override { return std::make_unique<AdagradOpts>(*this); }
+  double get_lr() const override { return lr_; }
+  void set_lr(double lr) override { lr_ = lr; }
+  std::vector<std::pair<std::string, double>> values() const override;
+  void set_value(const std::string& name, double v) override;
+};
+
+class Adagrad : public Optimizer {
+ public:
+  Adagrad(std::vector<OptimizerParamGroup> groups, AdagradOpts defaults = AdagradOpts());
+  Adagrad(TensorList params, AdagradOpts defaults = AdagradOpts())
+      : Adagrad(std::vector<OptimizerParamGroup>{OptimizerParamGroup(std::move(params))}, defaults) {}
+  void step() override;
+  using Options = AdagradOpts;
+};
+
+struct RMSpropOpts : OptimizerOptions {
+  explicit RMSpropOpts(double lr = 1e-2) : lr_(lr) {}
+  TC_OPTIM_ARG(double, lr);
+  TC_OPTIM_ARG(double, alpha) = 0.99;
+  TC_OPTIM_ARG(double, eps) = 1e-8;
+  TC_OPTIM_ARG(double, weight_decay) = 0;
+  TC_OPTIM_ARG(double, momentum) = 0;
+  TC_OPTIM_ARG(bool, centered) = false;
+  TC_OPTIM_ARG(bool, maximize) = false;
+  std::unique_ptr<OptimizerOptions> clone() const override { return std::make_unique<RMSpropOpts>(*this); }
+  double get_lr() const override { return lr_; }
+  void set_lr(double lr) override { lr_ = lr; }
+  std::vector<std::pair<std::string, double>> values() const override;
+  void set_value(const std::string& name, double v) override;
+};
+
+class RMSprop : public Optimizer {
+ public:
+  RMSprop(std::vector<OptimizerParamGroup> groups, RMSpropOpts defaults = RMSpropOpts());
+  RMSprop(TensorList params, RMSpropOpts defaults = RMSpropOpts())
+      : RMSprop(std::vector<OptimizerParamGroup>{OptimizerParamGroup(std::move(params))}, defaults) {}
+  void step() override;
+  using Options = RMSpropOpts;
+};
+
 }  // namespace tc::optim

@@ -164,3 +164,49 @@ TEST(NnCppOptim, ClipGrad) {
   EXPECT_EQ(vals(b.grad())[0], vals(tensor<float>({0.7f}))[0]);
   EXPECT_THROW(nn::utils::clip_grad_norm_({a}, -1.0), ValueError);
 }
+
+TEST(NnCppOptim, AdagradAndRmsprop) {
+  {
+    std::vector<double> c = {1.0, 2.0}, p = {1.0, -0.5}, acc = {0.1, 0.1};
+    Tensor param = from_vector(p, {2}, DType::Float64).requires_grad_();
+    optim::Adagrad opt({param}, optim::AdagradOpts(0.1).lr_decay(0.01).weight_decay(0.05).initial_accumulator_value(0.1));
+    for (int step = 1; step <= 4; ++step) {
+      opt.zero_grad();
+      compute_grad(param, c);
+      opt.step();
+      double clr = 0.1 / (1 + (step - 1) * 0.01);
+      for (int i = 0; i < 2; ++i) {
+        double g = c[i] * p[i] + 0.05 * p[i];
+        acc[i] += g * g;
+        p[i] -= clr * g / (std::sqrt(acc[i]) + 1e-10);
+      }
+      auto got = vals(param);
+      for (int i = 0; i < 2; ++i) ASSERT_NEAR(got[i], p[i], 1e-10) << "Adagrad step " << step;
+    }
+  }
+  for (bool centered : {false, true}) {
+    std::vector<double> c = {1.0, 2.0}, p = {1.0, -0.5}, sq(2), ga(2), buf(2);
+    Tensor param = from_vector(p, {2}, DType::Float64).requires_grad_();
+    optim::RMSprop opt({param}, optim::RMSpropOpts(0.01).alpha(0.9).momentum(0.5).centered(centered));
+    for (int step = 1; step <= 4; ++step) {
+      opt.zero_grad();
+      compute_grad(param, c);
+      opt.step();
+      for (int i = 0; i < 2; ++i) {
+        double g = c[i] * p[i];
+        sq[i] = 0.9 * sq[i] + 0.1 * g * g;
+        double avg;
+        if (centered) {
+          ga[i] = 0.9 * ga[i] + 0.1 * g;
+          avg = std::sqrt(sq[i] - ga[i] * ga[i]) + 1e-8;
+        } else {
+          avg = std::sqrt(sq[i]) + 1e-8;
+        }
+        buf[i] = 0.5 * buf[i] + g / avg;
+        p[i] -= 0.01 * buf[i];
+      }
+      auto got = vals(param);
+      for (int i = 0; i < 2; ++i) ASSERT_NEAR(got[i], p[i], 1e-10) << "RMSprop centered " << centered << " step " << step;
+    }
+  }
+}
