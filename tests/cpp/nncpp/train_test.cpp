@@ -164,3 +164,44 @@ TEST(NnCppInterop, TorchStateDictBothWays) {
   mine->save(dir / "cpp_sd.safetensors");
   serialize::save({{"x", x}, {"y", mine(x).detach()}}, dir / "cpp_io.pt");
 }
+
+namespace {
+// Mirrors SeqNet in tests/python/nncpp/test_nncpp_interop.py (dropout 0, run in train mode so
+// torch takes its regular, not its fused inference, path).
+struct SeqNetImpl : nn::Module {
+  SeqNetImpl() : nn::Module("SeqNet") {
+    emb = register_module("emb", nn::Embedding(20, 8, 0));
+    enc = register_module("enc", nn::TransformerEncoder(nn::TransformerEncoderLayerOptions{8, 2, 16, 0.0, "gelu", 1e-5,
+                                                                                           /*batch_first=*/true,
+                                                                                           /*norm_first=*/true},
+                                                        2, /*final_norm=*/true));
+    gru = register_module("gru", nn::GRU(nn::RNNOptions{8, 5, 2, true, /*batch_first=*/true, 0.0, /*bidirectional=*/true}));
+    up = register_module("up", nn::ConvTranspose2d(1, 2, 3, 2, 1, 1));
+    gn = register_module("gn", nn::GroupNorm(2, 2));
+  }
+  Tensor forward(const Tensor& tokens) {
+    Tensor x = enc(emb(tokens), Tensor(), eq(tokens, scalar_tensor(int64_t(0), DType::Int64)));
+    Tensor out = std::get<0>(gru(x));              // [N, T, 10]
+    return gn(up(unsqueeze(out, 1)));              // [N, 2, 2T, 20]
+  }
+  nn::Embedding emb{nullptr};
+  nn::TransformerEncoder enc{nullptr};
+  nn::GRU gru{nullptr};
+  nn::ConvTranspose2d up{nullptr};
+  nn::GroupNorm gn{nullptr};
+};
+TC_MODULE(SeqNet);
+}  // namespace
+
+TEST(NnCppInterop, TorchSequenceModelMatches) {
+  const char* dir_env = std::getenv("NNCPP_INTEROP_DIR");
+  if (!dir_env) GTEST_SKIP() << "run by tests/python/nncpp/test_nncpp_interop.py";
+  std::filesystem::path dir(dir_env);
+  SeqNet net;
+  net->load(dir / "torch_seq_sd.pt");
+  auto io = serialize::load(dir / "torch_seq_io.pt");
+  Tensor y = net(find(io, "tokens"));
+  Tensor ref = find(io, "y");
+  ASSERT_EQ(y.sizes(), ref.sizes());
+  EXPECT_TRUE(allclose(y, ref, 1e-4, 1e-5)) << "max diff " << amax(abs(sub(y, ref))).item<double>();
+}

@@ -30,6 +30,23 @@ class InteropNet(nn.Module):
         return self.ln(out[2])
 
 
+class SeqNet(nn.Module):
+    # Mirrors SeqNet in tests/cpp/nncpp/train_test.cpp.
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(20, 8, padding_idx=0)
+        layer = nn.TransformerEncoderLayer(8, 2, 16, 0.0, activation="gelu", batch_first=True, norm_first=True)
+        self.enc = nn.TransformerEncoder(layer, 2, norm=nn.LayerNorm(8))
+        self.gru = nn.GRU(8, 5, 2, batch_first=True, bidirectional=True)
+        self.up = nn.ConvTranspose2d(1, 2, 3, 2, 1, 1)
+        self.gn = nn.GroupNorm(2, 2)
+
+    def forward(self, tokens):
+        x = self.enc(self.emb(tokens), src_key_padding_mask=tokens == 0)
+        out, _ = self.gru(x)
+        return self.gn(self.up(out.unsqueeze(1)))
+
+
 @pytest.mark.skipif(not TC_TESTS.exists(), reason="build/tc_tests not built")
 def test_state_dict_both_ways(tmp_path):
     torch.manual_seed(0)
@@ -44,11 +61,21 @@ def test_state_dict_both_ways(tmp_path):
     torch.save(ref.state_dict(), tmp_path / "torch_sd.pt")
     torch.save({"x": x, "y": ref(x).detach()}, tmp_path / "torch_io.pt")
 
+    seq = SeqNet()  # train mode with dropout 0: deterministic, regular (non-fused) torch path
+    with torch.no_grad():
+        for name, p in seq.named_parameters():
+            if "norm" in name or name.startswith("gn"):
+                p.uniform_(0.5, 1.5) if name.endswith("weight") else p.uniform_(-0.5, 0.5)
+    tokens = torch.randint(1, 20, (3, 7))
+    tokens[1, 5:] = 0  # padding
+    torch.save(seq.state_dict(), tmp_path / "torch_seq_sd.pt")
+    torch.save({"tokens": tokens, "y": seq(tokens).detach()}, tmp_path / "torch_seq_io.pt")
+
     env = dict(os.environ, NNCPP_INTEROP_DIR=str(tmp_path))
     run = subprocess.run([str(TC_TESTS), "--gtest_filter=NnCppInterop.*"], env=env, capture_output=True,
                          text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "[  PASSED  ] 1 test" in run.stdout, run.stdout
+    assert "[  PASSED  ] 2 tests" in run.stdout, run.stdout
 
     sd = torch.load(tmp_path / "cpp_sd.pt")
     fresh = InteropNet()
