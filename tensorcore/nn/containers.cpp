@@ -1,5 +1,7 @@
 #include "tensorcore/nn/containers.h"
 
+#include <ostream>
+
 namespace tc::nn {
 namespace {
 
@@ -78,6 +80,28 @@ std::vector<std::string> ModuleDictImpl::keys() const {
   std::vector<std::string> out;
   for (auto& [n, c] : named_children()) out.push_back(n);
   return out;
+}
+
+ParameterListImpl::ParameterListImpl(const TensorList& params) : ParameterListImpl() {
+  for (auto& p : params) append(p);
+}
+
+void ParameterListImpl::append(const Tensor& param, bool requires_grad) {
+  TC_CHECK(param.defined(), "ParameterList: cannot append an undefined tensor");
+  items_.push_back(register_parameter(std::to_string(items_.size()), param, requires_grad));
+}
+
+const Tensor& ParameterListImpl::operator[](size_t i) const {
+  TC_CHECK_INDEX(i < items_.size(), "ParameterList: index ", i, " is out of range for ", items_.size(),
+                 " parameters");
+  return items_[i];
+}
+
+void ParameterListImpl::pretty_print(std::ostream& os) const {
+  os << "ParameterList(";
+  for (size_t i = 0; i < items_.size(); ++i)
+    os << (i ? ", " : "") << "(" << i << "): " << shape_str(items_[i].sizes());
+  os << ")";
 }
 
 }  // namespace tc::nn

@@ -94,4 +94,19 @@ class ModuleDictImpl : public Module {
 };
 TC_MODULE(ModuleDict);
 
+// Parameters registered under their index ("0", "1", ...), like torch.nn.ParameterList.
+class ParameterListImpl : public Module {
+ public:
+  ParameterListImpl() : Module("ParameterList") {}
+  explicit ParameterListImpl(const TensorList& params);
+  void append(const Tensor& param, bool requires_grad = true);
+  size_t size() const { return items_.size(); }
+  const Tensor& operator[](size_t i) const;
+  void pretty_print(std::ostream& os) const override;
+
+ private:
+  TensorList items_;
+};
+TC_MODULE(ParameterList);
+
 }  // namespace tc::nn

@@ -172,3 +172,18 @@ TEST(NnCppModule, ContainersAndPrint) {
   EXPECT_THROW(empty->forward(x), ValueError);
   EXPECT_THROW(nn::Module().register_parameter("a.b", zeros({1})), ValueError);
 }
+
+TEST(NnCppModule, ParameterList) {
+  nn::ParameterList pl(TensorList{zeros({2}), ones({3, 1})});
+  pl->append(full({1}, 5.0));
+  EXPECT_EQ(pl->size(), 3u);
+  EXPECT_EQ(keys(pl->named_parameters()), (std::vector<std::string>{"0", "1", "2"}));
+  EXPECT_TRUE((*pl)[2].requires_grad());
+  EXPECT_EQ(pl->str(), "ParameterList((0): [2], (1): [3, 1], (2): [1])");
+  EXPECT_THROW((*pl)[3], IndexError);
+  Net net;
+  nn::ModuleDict holder;
+  holder->insert("net", net);
+  holder->insert("extra", pl);
+  EXPECT_EQ(holder->state_dict().size(), net->state_dict().size() + 3);
+}
