@@ -1,0 +1,130 @@
+#include "tensorcore/nn/rnn.h"
+
+#include <cmath>
+#include <ostream>
+
+#include "tensorcore/nn/functional.h"
+#include "tensorcore/nn/init.h"
+#include "tensorcore/tensorcore.h"
+
+namespace tc::nn {
+
+RNNBaseImpl::RNNBaseImpl(std::string type, int64_t gates, RNNOptions o) : Module(std::move(type)), options_(o) {
+  TC_CHECK(o.input_size > 0 && o.hidden_size > 0 && o.num_layers > 0, name(),
+           ": input_size, hidden_size and num_layers must be positive, got ", o.input_size, ", ", o.hidden_size,
+           ", ", o.num_layers);
+  TC_CHECK(o.dropout >= 0 && o.dropout <= 1, name(), ": dropout must be in [0, 1], got ", o.dropout);
+  int64_t D = o.bidirectional ? 2 : 1, H = o.hidden_size;
+  for (int64_t l = 0; l < o.num_layers; ++l)
+    for (int64_t d = 0; d < D; ++d) {
+      std::string sfx = "_l" + std::to_string(l) + (d ? "_reverse" : "");
+      int64_t in = l == 0 ? o.input_size : H * D;
+      TensorList w;
+      w.push_back(register_parameter("weight_ih" + sfx, empty({gates * H, in})));
+      w.push_back(register_parameter("weight_hh" + sfx, empty({gates * H, H})));
+      w.push_back(register_parameter("bias_ih" + sfx, o.bias ? empty({gates * H}) : Tensor()));
+      w.push_back(register_parameter("bias_hh" + sfx, o.bias ? empty({gates * H}) : Tensor()));
+      weights_.push_back(w);
+    }
+  reset_parameters();
+}
+
+void RNNBaseImpl::reset_parameters() {
+  double bound = 1.0 / std::sqrt(double(options_.hidden_size));
+  for (auto& w : weights_)
+    for (auto& t : w)
+      if (t.defined()) init::uniform_(t, -bound, bound);
+}
+
+TensorList RNNBaseImpl::layer_weights(int64_t layer, int64_t dir) const {
+  return weights_.at(size_t(layer * (options_.bidirectional ? 2 : 1) + dir));
+}
+
+void RNNBaseImpl::pretty_print(std::ostream& os) const {
+  os << name() << "(" << options_.input_size << ", " << options_.hidden_size;
+  if (options_.num_layers != 1) os << ", num_layers=" << options_.num_layers;
+  if (!options_.bias) os << ", bias=false";
+  if (options_.batch_first) os << ", batch_first=true";
+  if (options_.dropout != 0) os << ", dropout=" << options_.dropout;
+  if (options_.bidirectional) os << ", bidirectional=true";
+  os << ")";
+}
+
+std::pair<Tensor, bool> RNNBaseImpl::prepare(const Tensor& input) const {
+  TC_CHECK((input.dim() == 3 || input.dim() == 2) && input.size(-1) == options_.input_size, name(),
+           ": expected input of shape [T, N, ", options_.input_size, "]", options_.batch_first ? " (batch_first: [N, T, " : "",
+           options_.batch_first ? std::to_string(options_.input_size) + "])" : "", " or [T, ", options_.input_size,
+           "], but got input of size ", shape_str(input.sizes()));
+  if (input.dim() == 2) return {unsqueeze(input, 1), true};
+  return {options_.batch_first ? contiguous(transpose(input, 0, 1)) : input, false};
+}
+
+Tensor RNNBaseImpl::check_state(const Tensor& h, const char* what, int64_t batch, bool unbatched) const {
+  if (!h.defined()) return h;
+  int64_t L = options_.num_layers * (options_.bidirectional ? 2 : 1);
+  Shape expect = unbatched ? Shape{L, options_.hidden_size} : Shape{L, batch, options_.hidden_size};
+  TC_CHECK(h.sizes() == expect, name(), ": expected ", what, " of shape ", shape_str(expect), ", but got ",
+           shape_str(h.sizes()));
+  return unbatched ? unsqueeze(h, 1) : h;
+}
+
+Tensor RNNBaseImpl::finish_output(const Tensor& out, bool unbatched) const {
+  if (unbatched) return squeeze(out, 1);
+  return options_.batch_first ? transpose(out, 0, 1) : out;
+}
+
+std::tuple<Tensor, std::tuple<Tensor, Tensor>> LSTMImpl::forward(const Tensor& input, const Tensor& h0_in,
+                                                                 const Tensor& c0_in) {
+  auto [x, unbatched] = prepare(input);
+  Tensor h0 = check_state(h0_in, "h0", x.size(1), unbatched), c0 = check_state(c0_in, "c0", x.size(1), unbatched);
+  int64_t D = options_.bidirectional ? 2 : 1;
+  TensorList hs, cs;
+  for (int64_t l = 0; l < options_.num_layers; ++l) {
+    TensorList outs;
+    for (int64_t d = 0; d < D; ++d) {
+      int64_t k = l * D + d;
+      const TensorList& w = weights_[size_t(k)];
+      auto [o, h, c] = functional::lstm_layer(x, h0.defined() ? select(h0, 0, k) : Tensor(),
+                                              c0.defined() ? select(c0, 0, k) : Tensor(), w[0], w[1], w[2], w[3],
+                                              d == 1);
+      outs.push_back(o);
+      hs.push_back(h);
+      cs.push_back(c);
+    }
+    x = D == 2 ? cat(outs, 2) : outs[0];
+    if (options_.dropout > 0 && training_ && l + 1 < options_.num_layers)
+      x = functional::dropout(x, options_.dropout, true);
+  }
+  Tensor hn = stack(hs, 0), cn = stack(cs, 0);
+  if (unbatched) {
+    hn = squeeze(hn, 1);
+    cn = squeeze(cn, 1);
+  }
+  return {finish_output(x, unbatched), {hn, cn}};
+}
+
+std::tuple<Tensor, Tensor> GRUImpl::forward(const Tensor& input, const Tensor& h0_in) {
+  auto [x, unbatched] = prepare(input);
+  Tensor h0 = check_state(h0_in, "h0", x.size(1), unbatched);
+  int64_t D = options_.bidirectional ? 2 : 1;
+  TensorList hs;
+  for (int64_t l = 0; l < options_.num_layers; ++l) {
+    TensorList outs;
+    for (int64_t d = 0; d < D; ++d) {
+      int64_t k = l * D + d;
+      const TensorList& w = weights_[size_t(k)];
+      auto [o, h] = functional::gru_layer(x, h0.defined() ? select(h0, 0, k) : Tensor(), w[0], w[1], w[2], w[3],
+                                          d == 1);
+      outs.push_back(o);
+      hs.push_back(h);
+    }
+    x = D == 2 ? cat(outs, 2) : outs[0];
+    if (options_.dropout > 0 && training_ && l + 1 < options_.num_layers)
+      x = functional::dropout(x, options_.dropout, true);
+  }
+  Tensor hn = stack(hs, 0);
+  if (unbatched) hn = squeeze(hn, 1);
+  return {finish_output(x, unbatched), hn};
+}
+
+}  // namespace tc::nn

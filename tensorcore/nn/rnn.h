@@ -1,0 +1,58 @@
+#pragma once
+// Multi-layer LSTM / GRU over the fused per-layer kernels (functional::lstm_layer / gru_layer).
+// Parameters as torch: weight_ih_l{k}[_reverse] [G*H, in], weight_hh_l{k} [G*H, H], bias_ih_l{k},
+// bias_hh_l{k} (G = 4 for LSTM, 3 for GRU), all U(-1/sqrt(H), 1/sqrt(H)).
+// Input (T, N, I), or (N, T, I) with batch_first, or unbatched (T, I); states (L*D, N, H).
+#include <tuple>
+
+#include "tensorcore/nn/module.h"
+
+namespace tc::nn {
+
+struct RNNOptions {
+  int64_t input_size, hidden_size, num_layers = 1;
+  bool bias = true, batch_first = false;
+  double dropout = 0;
+  bool bidirectional = false;
+};
+
+class RNNBaseImpl : public Module {
+ public:
+  RNNBaseImpl(std::string type, int64_t gates, RNNOptions options);
+  void reset_parameters();
+  void pretty_print(std::ostream& os) const override;
+  const RNNOptions& options() const { return options_; }
+  // The four tensors of layer `layer`, direction `dir` (bias entries undefined with bias=false).
+  TensorList layer_weights(int64_t layer, int64_t dir) const;
+
+ protected:
+  // Input as (T, N, I) plus whether it was unbatched; checks shapes.
+  std::pair<Tensor, bool> prepare(const Tensor& input) const;
+  Tensor check_state(const Tensor& h, const char* what, int64_t batch, bool unbatched) const;
+  Tensor finish_output(const Tensor& out, bool unbatched) const;
+  RNNOptions options_;
+  std::vector<TensorList> weights_;  // per (layer, dir)
+};
+
+class LSTMImpl : public RNNBaseImpl {
+ public:
+  explicit LSTMImpl(RNNOptions options) : RNNBaseImpl("LSTM", 4, options) {}
+  LSTMImpl(int64_t input_size, int64_t hidden_size, int64_t num_layers = 1)
+      : LSTMImpl(RNNOptions{input_size, hidden_size, num_layers}) {}
+  // Returns (output, (h_n, c_n)); undefined states mean zeros.
+  std::tuple<Tensor, std::tuple<Tensor, Tensor>> forward(const Tensor& input, const Tensor& h0 = {},
+                                                         const Tensor& c0 = {});
+};
+TC_MODULE(LSTM);
+
+class GRUImpl : public RNNBaseImpl {
+ public:
+  explicit GRUImpl(RNNOptions options) : RNNBaseImpl("GRU", 3, options) {}
+  GRUImpl(int64_t input_size, int64_t hidden_size, int64_t num_layers = 1)
+      : GRUImpl(RNNOptions{input_size, hidden_size, num_layers}) {}
+  // Returns (output, h_n).
+  std::tuple<Tensor, Tensor> forward(const Tensor& input, const Tensor& h0 = {});
+};
+TC_MODULE(GRU);
+
+}  // namespace tc::nn

@@ -1,0 +1,307 @@
+#include "tensorcore/optim/optimizer.h"
+
+#include <set>
+
+#include "tensorcore/autograd/grad_mode.h"
+#include "tensorcore/ops/copy.h"
+#include "tensorcore/ops/creation.h"
+
+namespace tc::optim {
+
+Optimizer::Optimizer(std::vector<OptimizerParamGroup> groups, std::unique_ptr<OptimizerOptions> defaults)
+    : defaults_(std::move(defaults)) {
+  for (auto& g : groups) add_param_group(std::move(g));
+}
+
+void Optimizer::add_param_group(OptimizerParamGroup group) {
+  std::set<const TensorImpl*> seen;
+  for (auto& p : parameters()) seen.insert(p.impl());
+  for (size_t i = 0; i < group.params.size(); ++i) {
+    const Tensor& p = group.params[i];
+    TC_CHECK(p.defined(), "Optimizer: parameter ", i, " of a param group is undefined");
+    TC_CHECK(p.is_leaf(), "Optimizer: can't optimize a non-leaf tensor (parameter ", i, ")");
+    TC_CHECK(seen.insert(p.impl()).second, "Optimizer: some parameters appear in more than one parameter group");
+  }
+  if (!group.options) group.options = defaults_->clone();
+  groups_.push_back(std::move(group));
+}
+
+TensorList Optimizer::parameters() const {
+  TensorList out;
+  for (auto& g : groups_) out.insert(out.end(), g.params.begin(), g.params.end());
+  return out;
+}
+
+void Optimizer::zero_grad(bool set_to_none) {
+  for (auto& p : parameters()) {
+    Tensor g = p.grad();
+    if (!g.defined()) continue;
+    if (set_to_none) p.set_grad(Tensor());
+    else zero_(g);
+  }
+}
+
+NamedTensors Optimizer::state_dict() const {
+  NamedTensors out;
+  size_t index = 0;
+  for (size_t gi = 0; gi < groups_.size(); ++gi) {
+    for (auto& [k, v] : groups_[gi].options->values())
+      out.emplace_back("param_groups." + std::to_string(gi) + "." + k, scalar_tensor(v, DType::Float64));
+    for (auto& p : groups_[gi].params) {
+      auto it = state_.find(p.impl());
+      if (it != state_.end())
+        for (auto& [k, t] : it->second)
+          if (t.defined()) out.emplace_back("state." + std::to_string(index) + "." + k, clone(t));
+      ++index;
+    }
+  }
+  return out;
+}
+
+void Optimizer::load_state_dict(const NamedTensors& state) {
+  TensorList params = parameters();
+  std::map<size_t, ParamState> loaded;
+  for (auto& [key, t] : state) {
+    if (key.rfind("param_groups.", 0) == 0) {
+      auto rest = key.substr(13);
+      auto dot = rest.find('.');
+      TC_CHECK(dot != std::string::npos, "Optimizer.load_state_dict: malformed key '", key, "'");
+      size_t gi = std::stoul(rest.substr(0, dot));
+      TC_CHECK(gi < groups_.size(), "Optimizer.load_state_dict: state has param group ", gi, " but the optimizer has ",
+               groups_.size(), " groups");
+      groups_[gi].options->set_value(rest.substr(dot + 1), t.item<double>());
+    } else if (key.rfind("state.", 0) == 0) {
+      auto rest = key.substr(6);
+      auto dot = rest.find('.');
+      TC_CHECK(dot != std::string::npos, "Optimizer.load_state_dict: malformed key '", key, "'");
+      size_t pi = std::stoul(rest.substr(0, dot));
+      TC_CHECK(pi < params.size(), "Optimizer.load_state_dict: state for parameter ", pi, " but the optimizer has ",
+               params.size(), " parameters");
+      std::string name = rest.substr(dot + 1);
+      Tensor v = clone(t);
+      if (name != "step" && v.sizes() != params[pi].sizes())
+        throw ValueError("Optimizer.load_state_dict: state '" + key + "' has shape " + shape_str(v.sizes()) +
+                         " but parameter " + std::to_string(pi) + " has shape " + shape_str(params[pi].sizes()));
+      if (name != "step") v = contiguous(to_dtype(v, params[pi].dtype()));
+      else v = contiguous(to_dtype(v, DType::Float32));
+      loaded[pi][name] = v;
+    } else {
+      throw ValueError("Optimizer.load_state_dict: unexpected key '" + key + "'");
+    }
+  }
+  state_.clear();
+  for (auto& [pi, st] : loaded) state_[params[pi].impl()] = std::move(st);
+}
+
+// ---- SGD ----
+std::vector<std::pair<std::string, double>> SGDOptions::values() const {
+  return {{"lr", lr_}, {"momentum", momentum_}, {"dampening", dampening_}, {"weight_decay", weight_decay_},
+          {"nesterov", double(nesterov_)}, {"maximize", double(maximize_)}};
+}
+void SGDOptions::set_value(const std::string& n, double v) {
+  if (n == "lr") lr_ = v;
+  else if (n == "momentum") momentum_ = v;
+  else if (n == "dampening") dampening_ = v;
+  else if (n == "weight_decay") weight_decay_ = v;
+  else if (n == "nesterov") nesterov_ = v != 0;
+  else if (n == "maximize") maximize_ = v != 0;
+  else throw ValueError("SGD.load_state_dict: unknown option '" + n + "'");
+}
+
+SGD::SGD(std::vector<OptimizerParamGroup> groups, SGDOptions d)
+    : Optimizer({}, std::make_unique<SGDOptions>(d)) {
+  TC_CHECK(d.lr() >= 0, "SGD: invalid learning rate ", d.lr());
+  TC_CHECK(d.momentum() >= 0, "SGD: invalid momentum ", d.momentum());
+  TC_CHECK(!d.nesterov() || (d.momentum() > 0 && d.dampening() == 0),
+           "SGD: nesterov momentum requires a momentum and zero dampening");
+  for (auto& g : groups) add_param_group(std::move(g));
+}
+
+void SGD::step() {
+  autograd::NoGradGuard no_grad;
+  for (auto& g : groups_) {
+    auto& o = static_cast<SGDOptions&>(*g.options);
+    SgdOptions f{o.lr(), o.momentum(), o.dampening(), o.weight_decay(), o.nesterov(), o.maximize()};
+    TensorList bufs;
+    for (auto& p : g.params) {
+      auto& st = state_of(p);
+      bufs.push_back(st.count("momentum_buffer") ? st["momentum_buffer"] : Tensor());
+    }
+    TensorList out = sgd_step(g.params, bufs, f);
+    for (size_t i = 0; i < g.params.size(); ++i)
+      if (out[i].defined()) state_of(g.params[i])["momentum_buffer"] = out[i];
+  }
+}
+
+// ---- Adam / AdamW ----
+std::vector<std::pair<std::string, double>> AdamOpts::values() const {
+  return {{"lr", lr_},         {"beta1", beta1_},     {"beta2", beta2_},
+          {"eps", eps_},       {"weight_decay", weight_decay_}, {"amsgrad", double(amsgrad_)},
+          {"maximize", double(maximize_)}};
+}
+void AdamOpts::set_value(const std::string& n, double v) {
+  if (n == "lr") lr_ = v;
+  else if (n == "beta1") beta1_ = v;
+  else if (n == "beta2") beta2_ = v;
+  else if (n == "eps") eps_ = v;
+  else if (n == "weight_decay") weight_decay_ = v;
+  else if (n == "amsgrad") amsgrad_ = v != 0;
+  else if (n == "maximize") maximize_ = v != 0;
+  else throw ValueError("Adam.load_state_dict: unknown option '" + n + "'");
+}
+
+Adam::Adam(std::vector<OptimizerParamGroup> groups, std::unique_ptr<OptimizerOptions> d, bool decoupled)
+    : Optimizer({}, std::move(d)), decoupled_(decoupled) {
+  auto& o = static_cast<const AdamOpts&>(*defaults_);
+  const char* name = decoupled ? "AdamW" : "Adam";
+  TC_CHECK(o.lr() >= 0, name, ": invalid learning rate ", o.lr());
+  TC_CHECK(o.eps() >= 0, name, ": invalid epsilon ", o.eps());
+  TC_CHECK(o.beta1() >= 0 && o.beta1() < 1 && o.beta2() >= 0 && o.beta2() < 1, name, ": invalid betas (",
+           o.beta1(), ", ", o.beta2(), ")");
+  for (auto& g : groups) add_param_group(std::move(g));
+}
+
+Adam::Adam(std::vector<OptimizerParamGroup> groups, AdamOpts d)
+    : Adam(std::move(groups), std::make_unique<AdamOpts>(d), false) {}
+
+AdamW::AdamW(std::vector<OptimizerParamGroup> groups, AdamWOptions d)
+    : Adam(std::move(groups), std::make_unique<AdamWOptions>(d), true) {}
+
+void Adam::step() {
+  autograd::NoGradGuard no_grad;
+  for (auto& g : groups_) {
+    auto& o = static_cast<AdamOpts&>(*g.options);
+    AdamOptions f;
+    f.lr = o.lr();
+    f.beta1 = o.beta1();
+    f.beta2 = o.beta2();
+    f.eps = o.eps();
+    f.weight_decay = o.weight_decay();
+    f.amsgrad = o.amsgrad();
+    f.maximize = o.maximize();
+    f.decoupled_weight_decay = decoupled_;
+    TensorList params, m, v, vmax, steps;
+    for (auto& p : g.params) {
+      if (!p.grad().defined()) continue;
+      auto& st = state_of(p);
+      if (!st.count("step")) {
+        st["step"] = zeros({}, DType::Float32);
+        st["exp_avg"] = zeros_like(p);
+        st["exp_avg_sq"] = zeros_like(p);
+      }
+      if (o.amsgrad() && !st.count("max_exp_avg_sq")) st["max_exp_avg_sq"] = zeros_like(p);
+      params.push_back(p);
+      m.push_back(st["exp_avg"]);
+      v.push_back(st["exp_avg_sq"]);
+      vmax.push_back(o.amsgrad() ? st["max_exp_avg_sq"] : Tensor());
+      steps.push_back(st["step"]);
+    }
+    adam_step(params, m, v, vmax, steps, f);
+  }
+}
+
+// ---- Adagrad ----
+std::vector<std::pair<std::string, double>> AdagradOpts::values() const {
+  return {{"lr", lr_}, {"lr_decay", lr_decay_}, {"weight_decay", weight_decay_},
+          {"initial_accumulator_value", initial_accumulator_value_}, {"eps", eps_}, {"maximize", double(maximize_)}};
+}
+void AdagradOpts::set_value(const std::string& n, double v) {
+  if (n == "lr") lr_ = v;
+  else if (n == "lr_decay") lr_decay_ = v;
+  else if (n == "weight_decay") weight_decay_ = v;
+  else if (n == "initial_accumulator_value") initial_accumulator_value_ = v;
+  else if (n == "eps") eps_ = v;
+  else if (n == "maximize") maximize_ = v != 0;
+  else throw ValueError("Adagrad.load_state_dict: unknown option '" + n + "'");
+}
+
+Adagrad::Adagrad(std::vector<OptimizerParamGroup> groups, AdagradOpts d)
+    : Optimizer({}, std::make_unique<AdagradOpts>(d)) {
+  TC_CHECK(d.lr() >= 0 && d.lr_decay() >= 0 && d.eps() >= 0 && d.initial_accumulator_value() >= 0,
+           "Adagrad: lr, lr_decay, eps and initial_accumulator_value must be non-negative");
+  for (auto& g : groups) add_param_group(std::move(g));
+}
+
+void Adagrad::step() {
+  autograd::NoGradGuard no_grad;
+  for (auto& g : groups_) {
+    auto& o = static_cast<AdagradOpts&>(*g.options);
+    AdagradOptions f;
+    f.lr = o.lr();
+    f.lr_decay = o.lr_decay();
+    f.weight_decay = o.weight_decay();
+    f.eps = o.eps();
+    f.maximize = o.maximize();
+    TensorList params, sums, steps;
+    for (auto& p : g.params) {
+      if (!p.grad().defined()) continue;
+      auto& st = state_of(p);
+      if (!st.count("step")) {
+        st["step"] = zeros({}, DType::Float32);
+        st["sum"] = full_like(p, o.initial_accumulator_value());
+      }
+      params.push_back(p);
+      sums.push_back(st["sum"]);
+      steps.push_back(st["step"]);
+    }
+    adagrad_step(params, sums, steps, f);
+  }
+}
+
+// ---- RMSprop ----
+std::vector<std::pair<std::string, double>> RMSpropOpts::values() const {
+  return {{"lr", lr_},           {"alpha", alpha_},       {"eps", eps_},
+          {"weight_decay", weight_decay_}, {"momentum", momentum_}, {"centered", double(centered_)},
+          {"maximize", double(maximize_)}};
+}
+void RMSpropOpts::set_value(const std::string& n, double v) {
+  if (n == "lr") lr_ = v;
+  else if (n == "alpha") alpha_ = v;
+  else if (n == "eps") eps_ = v;
+  else if (n == "weight_decay") weight_decay_ = v;
+  else if (n == "momentum") momentum_ = v;
+  else if (n == "centered") centered_ = v != 0;
+  else if (n == "maximize") maximize_ = v != 0;
+  else throw ValueError("RMSprop.load_state_dict: unknown option '" + n + "'");
+}
+
+RMSprop::RMSprop(std::vector<OptimizerParamGroup> groups, RMSpropOpts d)
+    : Optimizer({}, std::make_unique<RMSpropOpts>(d)) {
+  TC_CHECK(d.lr() >= 0 && d.eps() >= 0 && d.momentum() >= 0 && d.alpha() >= 0,
+           "RMSprop: lr, eps, momentum and alpha must be non-negative");
+  for (auto& g : groups) add_param_group(std::move(g));
+}
+
+void RMSprop::step() {
+  autograd::NoGradGuard no_grad;
+  for (auto& g : groups_) {
+    auto& o = static_cast<RMSpropOpts&>(*g.options);
+    RmspropOptions f;
+    f.lr = o.lr();
+    f.alpha = o.alpha();
+    f.eps = o.eps();
+    f.weight_decay = o.weight_decay();
+    f.momentum = o.momentum();
+    f.centered = o.centered();
+    f.maximize = o.maximize();
+    TensorList params, sq, mom, gavg, steps;
+    for (auto& p : g.params) {
+      if (!p.grad().defined()) continue;
+      auto& st = state_of(p);
+      if (!st.count("step")) {
+        st["step"] = zeros({}, DType::Float32);
+        st["square_avg"] = zeros_like(p);
+      }
+      if (o.momentum() > 0 && !st.count("momentum_buffer")) st["momentum_buffer"] = zeros_like(p);
+      if (o.centered() && !st.count("grad_avg")) st["grad_avg"] = zeros_like(p);
+      params.push_back(p);
+      sq.push_back(st["square_avg"]);
+      mom.push_back(o.momentum() > 0 ? st["momentum_buffer"] : Tensor());
+      gavg.push_back(o.centered() ? st["grad_avg"] : Tensor());
+      steps.push_back(st["step"]);
+    }
+    rmsprop_step(params, sq, mom, gavg, steps, f);
+  }
+}
+
+}  // namespace tc::optim
