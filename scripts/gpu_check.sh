@@ -35,6 +35,8 @@ CXX_BIN=${TC_CXX:-/usr/bin/g++}
 CC_BIN=${TC_CC:-/usr/bin/gcc}
 COMPILERS=()
 if [ -x "$CXX_BIN" ] && [ -x "$CC_BIN" ]; then
+  # check_language(CUDA) probes nvcc's host compiler from the environment, not from -D flags.
+  export CUDAHOSTCXX="$CXX_BIN" CXX="$CXX_BIN" CC="$CC_BIN"
   COMPILERS=(-DCMAKE_CXX_COMPILER="$CXX_BIN" -DCMAKE_C_COMPILER="$CC_BIN" -DCMAKE_CUDA_HOST_COMPILER="$CXX_BIN")
 fi
 
