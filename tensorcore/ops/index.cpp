@@ -247,7 +247,9 @@ AdvIndex make_adv(const Tensor& self, const TensorList& in) {
   TensorList longs;
   Shape sizes, strides, dims;
   for (int64_t d : pos) {
-    longs.push_back(as_long(idx[d], B));
+    // As torch: a CPU index tensor may index a tensor on another device (moved there first).
+    Tensor index = idx[d].device() == self.device() ? idx[d] : to_device(idx[d], self.device());
+    longs.push_back(as_long(index, B));
     sizes.push_back(self.sizes()[d]);
     strides.push_back(self.strides()[d]);
     dims.push_back(d);
