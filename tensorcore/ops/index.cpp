@@ -445,14 +445,16 @@ Tensor& scatter_reduce_(Tensor& self, int64_t dim, const Tensor& index, const Te
   {
     autograd::NoGradGuard ng;
     Tensor s = self.detach();
-    if (!include_self) scatter_raw(s, dim, index, reduce_identity(self.dtype(), reduce), ScatterMode::Assign, op);
+    if (!include_self)
+      scatter_raw(s, dim, index, to_device(reduce_identity(self.dtype(), reduce), self.device()),
+                  ScatterMode::Assign, op);
     ScatterMode mode = reduce == "prod" ? ScatterMode::Mul
                        : reduce == "amax" ? ScatterMode::Max
                        : reduce == "amin" ? ScatterMode::Min : ScatterMode::Add;
     scatter_raw(s, dim, index, src, mode, op);
     if (reduce == "mean") {
       count = full(self.sizes(), include_self ? 1 : 0, TensorOptions(self.dtype()).device(self.device()));
-      scatter_raw(count, dim, index, scalar_tensor(1, self.dtype()), ScatterMode::Add, op);
+      scatter_raw(count, dim, index, scalar_tensor(1, self.dtype(), self.device()), ScatterMode::Add, op);
       Tensor c = contiguous(s);
       div_count_kernel.get(self.device().type)(c, count);
       if (!c.is_same(s)) copy_(s, c);

@@ -32,7 +32,8 @@ def test_op_on_cuda_matches_cpu(op, dtype, layout):
         run_on_device(op, dtype, layout, "cuda")
     except (NotImplementedError, RuntimeError, TypeError) as e:
         msg = str(e)
-        if "CUDA" in msg.upper() and ("not implemented" in msg or "not supported" in msg
-                                       or "not compiled" in msg):
+        # A named gap of the CUDA backend (e.g. scatter-add for int8) is a skip, not a failure.
+        if "CUDA" in msg.upper() and (isinstance(e, NotImplementedError) or "not implemented" in msg
+                                       or "not supported" in msg or "not compiled" in msg):
             pytest.skip(f"{op.name}: no CUDA kernel ({msg.splitlines()[0][:120]})")
         raise
