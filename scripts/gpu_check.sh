@@ -59,7 +59,7 @@ fi
 [ "${PIPESTATUS[0]}" = 0 ] || status=1
 
 export PYTHONPATH="$PKG${PYTHONPATH:+:$PYTHONPATH}"
-"$PY" -m pytest -q -x --no-header -p no:cacheprovider tests/python/cuda 2>&1 | tee "$LOGS/pytest_cuda.log" | tail -30
+"$PY" -m pytest -q --no-header -p no:cacheprovider tests/python/cuda 2>&1 | tee "$LOGS/pytest_cuda.log" | tail -30
 [ "${PIPESTATUS[0]}" = 0 ] || status=1
 
 if [ "${TC_SKIP_BENCH:-0}" != 1 ]; then
