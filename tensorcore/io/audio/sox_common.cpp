@@ -250,6 +250,7 @@ namespace {
 template <typename T, typename Convert>
 void deinterleave(const sox_sample_t* s, int64_t frames, int64_t channels, bool channels_first,
                   T* out, Convert convert) {
+  if (frames == 0 || channels == 0) return;  // `s` may be null for an empty decode
   if (channels == 1 || !channels_first) {
     const int64_t n = frames * channels;
     for (int64_t i = 0; i < n; ++i) out[i] = convert(s[i]);

@@ -285,3 +285,16 @@ def test_fork_workers(audio_dir):
         stop.set()
         bg.join()
     assert all(g == (tuple(w.shape), float(y.double().sum())) for g in got)
+
+
+def test_empty_multichannel_file_loads_as_zero_frames(tmp_path):
+    # Regression (found by fuzz_audio): zero decoded frames with more than two channels.
+    import subprocess
+    path = tmp_path / "empty3.wav"
+    subprocess.run(["sox", "-n", "-r", "8000", "-c", "3", "-b", "16", str(path), "trim", "0", "0"],
+                   check=True)
+    import tensorcore.audio as ta
+    w, sr = ta.load(str(path))
+    assert tuple(w.shape) == (3, 0) and sr == 8000
+    w, _ = ta.load(str(path), channels_first=False)
+    assert tuple(w.shape) == (0, 3)
