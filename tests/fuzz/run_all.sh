@@ -3,6 +3,8 @@
 # generated seeds. CI runs it after the tests: tests/fuzz/run_all.sh 15
 # The audio and video targets link the libtensorcore.so built by scripts/setup.sh.
 # Usage: run_all.sh [seconds per target, default 60] [work dir, default /tmp/tc_fuzz]
+# FUZZ_EXTRA_FLAGS adds libFuzzer flags to every run; CI uses "-seed=1 -runs=N" in a fresh work
+# dir so its runs are reproducible (a failure there is a real regression, not luck).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SECS=${1:-60}
@@ -21,7 +23,7 @@ run() {  # name, extra libFuzzer flags..., then corpus dirs after "--"
   mkdir -p "$WORK/corpus_$name"
   echo "== fuzz_$name for ${SECS}s"
   if ! "$WORK/fuzz_$name" -max_total_time="$SECS" -timeout=20 -rss_limit_mb=2048 \
-      -print_final_stats=1 -artifact_prefix="$WORK/crash_${name}_" "${flags[@]}" \
+      -print_final_stats=1 -artifact_prefix="$WORK/crash_${name}_" ${FUZZ_EXTRA_FLAGS:-} "${flags[@]}" \
       "$WORK/corpus_$name" "${dirs[@]}" > "$WORK/$name.log" 2>&1; then
     echo "fuzz_$name FAILED:"; tail -n 40 "$WORK/$name.log"; status=1
   else

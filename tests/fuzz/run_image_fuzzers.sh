@@ -20,7 +20,7 @@ for t in jpeg png; do
   echo "== fuzz_$t for ${SECONDS_PER_TARGET}s"
   # -timeout: a single input taking over 10 s counts as a hang; -rss_limit_mb caps memory.
   "$WORK/fuzz_$t" -max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=2048 \
-    -max_len=65536 -print_final_stats=1 -artifact_prefix="$WORK/crash_${t}_" \
+    -max_len=65536 -print_final_stats=1 -artifact_prefix="$WORK/crash_${t}_" ${FUZZ_EXTRA_FLAGS:-} \
     "$WORK/corpus_$t" "$WORK/seeds/$t" 2>&1 | tail -n 25 || status=1
 done
 exit $status
