@@ -442,6 +442,9 @@ Tensor& scatter_reduce_(Tensor& self, int64_t dim, const Tensor& index, const Te
                 "src.dtype (got ", dtype_name(self.dtype()), " and ", dtype_name(src.dtype()), ")");
   check_gather_shapes(self, dim, index, &src, "scatter_reduce");
   Tensor count;
+  const bool extremum = reduce == "amax" || reduce == "amin";
+  const bool grad = autograd::needs_grad({self, src});
+  Tensor self_old = extremum && grad ? clone(self.detach()) : Tensor();  // for the tie masks
   {
     autograd::NoGradGuard ng;
     Tensor s = self.detach();
@@ -461,7 +464,25 @@ Tensor& scatter_reduce_(Tensor& self, int64_t dim, const Tensor& index, const Te
     }
   }
   self.bump_version();
-  if (autograd::needs_grad({self, src})) {
+  if (grad && extremum) {
+    // As torch: the gradient goes to every value equal to the result, split evenly among ties.
+    Tensor idx = index.detach();
+    Shape src_shape = src.sizes();
+    Tensor result = clone(self.detach());
+    Tensor src_used = src.detach();
+    for (int64_t d = 0; d < src_used.dim(); ++d) src_used = narrow(src_used, d, 0, idx.sizes()[d]);
+    autograd::record("ScatterReduceBackward0", {self, src}, {self}, {},
+                     [=](const TensorList&, const TensorList& g) -> TensorList {
+                       DType dt = g[0].dtype();
+                       Tensor mask_src = to_dtype(eq(src_used, gather(result, dim, idx)), dt);
+                       Tensor mask_self =
+                           include_self ? to_dtype(eq(self_old, result), dt)
+                                        : untouched_mask(result.sizes(), dt, result.device(), dim, idx);
+                       Tensor ties = scatter_add(mask_self, dim, idx, mask_src);
+                       Tensor gn = div(g[0], ties);
+                       return {mul(gn, mask_self), pad_to(mul(gather(gn, dim, idx), mask_src), src_shape)};
+                     });
+  } else if (grad) {
     TC_CHECK_AS(NotImplementedError, reduce == "sum" || reduce == "mean",
                 "scatter_reduce(): the backward pass for reduce='", reduce, "' is not implemented");
     Tensor idx = index.detach();

@@ -451,3 +451,43 @@ def test_inplace_leaf_error():
         x[0] = 1.0
     with pytest.raises(RuntimeError, match="leaf Variable"):
         x.index_put_((tc.tensor([0]),), tc.tensor(1.0))
+import pytest
+import tensorcore as tc
+
+
+@pytest.mark.parametrize("reduce", ["amax", "amin"])
+@pytest.mark.parametrize("include_self", [True])
+def test_scatter_reduce_extremum_backward_matches_torch(torch_ref, reduce, include_self):
+    # include_self=False differs on purpose: torch 1.13 still counts self's old value as a tie
+    # (halving src gradients); here only included values share the gradient (see gradcheck).
+    torch = torch_ref
+    rng = np.random.default_rng(0)
+    self0 = rng.integers(0, 4, (4, 5)).astype(np.float64)  # small integers: plenty of ties
+    src0 = rng.integers(0, 4, (5, 5)).astype(np.float64)
+    idx0 = rng.integers(0, 4, (5, 5))
+    gw = rng.standard_normal((4, 5))
+    grads = []
+    for lib in (tc, torch):
+        s = lib.tensor(self0, requires_grad=True)
+        x = lib.tensor(src0, requires_grad=True)
+        out = lib.scatter_reduce(s, 0, lib.tensor(idx0), x, reduce, include_self=include_self)
+        (out * lib.tensor(gw)).sum().backward()
+        grads.append((out.detach().numpy(), s.grad.numpy(), x.grad.numpy()))
+    for a, b in zip(*grads):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("include_self", [True, False])
+@pytest.mark.parametrize("reduce", ["amax", "amin"])
+def test_scatter_reduce_extremum_gradcheck_and_ties(reduce, include_self):
+    rng = np.random.default_rng(1)
+    s = tc.tensor(rng.standard_normal((3, 4)), requires_grad=True)
+    x = tc.tensor(rng.standard_normal((5, 4)), requires_grad=True)
+    idx = tc.tensor(rng.integers(0, 3, (5, 4)))
+    f = lambda a, b: tc.scatter_reduce(a, 0, idx, b, reduce, include_self=include_self)  # noqa: E731
+    assert tc.autograd.gradcheck(f, (s, x))
+    # With ties every output's gradient is split among the tied values and sums to it.
+    s2 = tc.tensor(np.ones((3, 4)), requires_grad=True)
+    x2 = tc.tensor(np.ones((5, 4)), requires_grad=True)
+    f(s2, x2).sum().backward()
+    assert abs(s2.grad.sum().item() + x2.grad.sum().item() - 12.0) < 1e-12
