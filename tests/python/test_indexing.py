@@ -491,3 +491,32 @@ def test_scatter_reduce_extremum_gradcheck_and_ties(reduce, include_self):
     x2 = tc.tensor(np.ones((5, 4)), requires_grad=True)
     f(s2, x2).sum().backward()
     assert abs(s2.grad.sum().item() + x2.grad.sum().item() - 12.0) < 1e-12
+
+
+@pytest.mark.parametrize("include_self", [True, False])
+def test_scatter_reduce_prod_backward_matches_torch_with_zeros(torch_ref, include_self):
+    torch = torch_ref
+    rng = np.random.default_rng(3)
+    self0 = rng.choice([0.0, 0.5, -1.5, 2.0], (4, 5))  # zeros: none, one and several per group
+    src0 = rng.choice([0.0, 0.5, -1.5, 2.0, 3.0], (6, 5))
+    idx0 = rng.integers(0, 4, (6, 5))
+    gw = rng.standard_normal((4, 5))
+    grads = []
+    for lib in (tc, torch):
+        s = lib.tensor(self0, requires_grad=True)
+        x = lib.tensor(src0, requires_grad=True)
+        out = lib.scatter_reduce(s, 0, lib.tensor(idx0), x, "prod", include_self=include_self)
+        (out * lib.tensor(gw)).sum().backward()
+        grads.append((out.detach().numpy(), s.grad.numpy(), x.grad.numpy()))
+    for a, b in zip(*grads):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("include_self", [True, False])
+def test_scatter_reduce_prod_gradcheck(include_self):
+    rng = np.random.default_rng(4)
+    s = tc.tensor(rng.uniform(0.5, 1.5, (3, 4)), requires_grad=True)
+    x = tc.tensor(rng.uniform(0.5, 1.5, (5, 4)), requires_grad=True)
+    idx = tc.tensor(rng.integers(0, 3, (5, 4)))
+    assert tc.autograd.gradcheck(
+        lambda a, b: tc.scatter_reduce(a, 0, idx, b, "prod", include_self=include_self), (s, x))
