@@ -120,6 +120,13 @@ Tensor pad_to(Tensor g, const Shape& shape) {
   return g;
 }
 
+// The leading part of g that an index of `shape` reads (inverse of pad_to).
+Tensor crop_to(Tensor g, const Shape& shape) {
+  for (int64_t d = 0; d < g.dim(); ++d)
+    if (g.sizes()[d] != shape[d]) g = narrow(g, d, 0, shape[d]);
+  return g;
+}
+
 // 1 where no index scatters into self, 0 where one does (constant; for gradients).
 Tensor untouched_mask(const Shape& shape, DType dt, Device dev, int64_t dim, const Tensor& index) {
   Tensor m = ones(shape, TensorOptions(dt).device(dev));
@@ -465,76 +472,69 @@ Tensor& scatter_reduce_(Tensor& self, int64_t dim, const Tensor& index, const Te
     }
   }
   self.bump_version();
-  if (grad && extremum) {
-    // As torch: the gradient goes to every value equal to the result, split evenly among ties.
+  if (grad) {
     Tensor idx = index.detach();
     Shape src_shape = src.sizes();
-    Tensor result = clone(self.detach());
-    Tensor src_used = src.detach();
-    for (int64_t d = 0; d < src_used.dim(); ++d) src_used = narrow(src_used, d, 0, idx.sizes()[d]);
-    autograd::record("ScatterReduceBackward0", {self, src}, {self}, {},
-                     [=](const TensorList&, const TensorList& g) -> TensorList {
-                       DType dt = g[0].dtype();
-                       Tensor mask_src = to_dtype(eq(src_used, gather(result, dim, idx)), dt);
-                       Tensor mask_self =
-                           include_self ? to_dtype(eq(self_old, result), dt)
-                                        : untouched_mask(result.sizes(), dt, result.device(), dim, idx);
-                       Tensor ties = scatter_add(mask_self, dim, idx, mask_src);
-                       Tensor gn = div(g[0], ties);
-                       return {mul(gn, mask_self), pad_to(mul(gather(gn, dim, idx), mask_src), src_shape)};
-                     });
-  } else if (grad && reduce == "prod") {
-    // d(prod)/dx = prod / x, with zeros handled as torch does: where a group holds exactly one
-    // zero, that zero gets the product of the others and everyone else 0; two or more zeros
-    // give every member 0.
-    Tensor idx = index.detach();
-    Shape src_shape = src.sizes();
-    Tensor result = clone(self.detach());
-    Tensor src_used = src.detach();
-    for (int64_t d = 0; d < src_used.dim(); ++d) src_used = narrow(src_used, d, 0, idx.sizes()[d]);
-    autograd::record("ScatterReduceBackward0", {self, src}, {self}, {},
-                     [=](const TensorList&, const TensorList& g) -> TensorList {
-                       const DType dt = g[0].dtype();
-                       const Device dev = g[0].device();
-                       Tensor zero = scalar_tensor(0, dt, dev), one = scalar_tensor(1, dt, dev);
-                       Tensor self_zero = eq(self_old, zero), src_zero = eq(src_used, zero);
-                       Tensor masked_self = where(self_zero, one, self_old);
-                       Tensor masked_src = where(src_zero, one, src_used);
-                       // Product of the non-zero members of each group, and its zero count.
-                       Tensor nonzero_prod =
-                           scatter_reduce(masked_self, dim, idx, masked_src, "prod", include_self);
-                       Tensor untouched = untouched_mask(result.sizes(), dt, dev, dim, idx);
-                       Tensor self_counts = include_self ? to_dtype(self_zero, dt) : zeros_like(result);
-                       Tensor zeros_in_group = scatter_add(self_counts, dim, idx, to_dtype(src_zero, dt));
-                       Tensor none = eq(zeros_in_group, zero), single = eq(zeros_in_group, one);
-                       Tensor g_res = mul(g[0], result), g_nz = mul(g[0], nonzero_prod);
-                       Tensor grad_self;
-                       if (include_self) {
-                         grad_self = where(none, div(g_res, masked_self),
-                                           where(logical_and(single, self_zero), g_nz, zero));
-                       } else {
-                         grad_self = mul(g[0], untouched);  // excluded values pass through only where untouched
-                       }
-                       Tensor none_s = gather(to_dtype(none, dt), dim, idx);
-                       Tensor single_s = gather(to_dtype(single, dt), dim, idx);
-                       Tensor grad_src = where(eq(none_s, one), div(gather(g_res, dim, idx), masked_src),
-                                               where(logical_and(eq(single_s, one), src_zero),
-                                                     gather(g_nz, dim, idx), zero));
-                       return {grad_self, pad_to(grad_src, src_shape)};
-                     });
-  } else if (grad) {
-    TC_CHECK_AS(NotImplementedError, reduce == "sum" || reduce == "mean",
-                "scatter_reduce(): the backward pass for reduce='", reduce, "' is not implemented");
-    Tensor idx = index.detach();
-    Shape src_shape = src.sizes();
-    autograd::record("ScatterReduceBackward0", {self, src}, {self}, {},
-                     [=](const TensorList&, const TensorList& g) -> TensorList {
-                       Tensor gg = count.defined() ? div(g[0], count) : g[0];
-                       Tensor gs = gg;
-                       if (!include_self)
-                         gs = mul(g[0], untouched_mask(gg.sizes(), gg.dtype(), gg.device(), dim, idx));
-                       return {gs, pad_to(gather(gg, dim, idx), src_shape)};
-                     });
+    // amax/amin and prod compare against the result and the src values the index reads.
+    Tensor result = self_old.defined() ? clone(self.detach()) : Tensor();
+    Tensor src_used = self_old.defined() ? crop_to(src.detach(), idx.sizes()) : Tensor();
+    if (extremum) {
+      // As torch: the gradient goes to every value equal to the result, split evenly among ties.
+      autograd::record("ScatterReduceBackward0", {self, src}, {self}, {},
+                       [=](const TensorList&, const TensorList& g) -> TensorList {
+                         DType dt = g[0].dtype();
+                         Tensor mask_src = to_dtype(eq(src_used, gather(result, dim, idx)), dt);
+                         Tensor mask_self =
+                             include_self ? to_dtype(eq(self_old, result), dt)
+                                          : untouched_mask(result.sizes(), dt, result.device(), dim, idx);
+                         Tensor ties = scatter_add(mask_self, dim, idx, mask_src);
+                         Tensor gn = div(g[0], ties);
+                         return {mul(gn, mask_self), pad_to(mul(gather(gn, dim, idx), mask_src), src_shape)};
+                       });
+    } else if (reduce == "prod") {
+      // d(prod)/dx = prod / x, with zeros handled as torch does: where a group holds exactly one
+      // zero, that zero gets the product of the others and everyone else 0; two or more zeros
+      // give every member 0.
+      autograd::record("ScatterReduceBackward0", {self, src}, {self}, {},
+                       [=](const TensorList&, const TensorList& g) -> TensorList {
+                         const DType dt = g[0].dtype();
+                         const Device dev = g[0].device();
+                         Tensor zero = scalar_tensor(0, dt, dev), one = scalar_tensor(1, dt, dev);
+                         Tensor self_zero = eq(self_old, zero), src_zero = eq(src_used, zero);
+                         Tensor masked_self = where(self_zero, one, self_old);
+                         Tensor masked_src = where(src_zero, one, src_used);
+                         // Product of the non-zero members of each group, and its zero count.
+                         Tensor nonzero_prod =
+                             scatter_reduce(masked_self, dim, idx, masked_src, "prod", include_self);
+                         Tensor untouched = untouched_mask(result.sizes(), dt, dev, dim, idx);
+                         Tensor self_counts = include_self ? to_dtype(self_zero, dt) : zeros_like(result);
+                         Tensor zeros_in_group = scatter_add(self_counts, dim, idx, to_dtype(src_zero, dt));
+                         Tensor none = eq(zeros_in_group, zero), single = eq(zeros_in_group, one);
+                         Tensor g_res = mul(g[0], result), g_nz = mul(g[0], nonzero_prod);
+                         Tensor grad_self;
+                         if (include_self) {
+                           grad_self = where(none, div(g_res, masked_self),
+                                             where(logical_and(single, self_zero), g_nz, zero));
+                         } else {
+                           grad_self = mul(g[0], untouched);  // excluded values pass through only where untouched
+                         }
+                         Tensor none_s = gather(to_dtype(none, dt), dim, idx);
+                         Tensor single_s = gather(to_dtype(single, dt), dim, idx);
+                         Tensor grad_src = where(eq(none_s, one), div(gather(g_res, dim, idx), masked_src),
+                                                 where(logical_and(eq(single_s, one), src_zero),
+                                                       gather(g_nz, dim, idx), zero));
+                         return {grad_self, pad_to(grad_src, src_shape)};
+                       });
+    } else {
+      autograd::record("ScatterReduceBackward0", {self, src}, {self}, {},
+                       [=](const TensorList&, const TensorList& g) -> TensorList {
+                         Tensor gg = count.defined() ? div(g[0], count) : g[0];
+                         Tensor gs = gg;
+                         if (!include_self)
+                           gs = mul(g[0], untouched_mask(gg.sizes(), gg.dtype(), gg.device(), dim, idx));
+                         return {gs, pad_to(gather(gg, dim, idx), src_shape)};
+                       });
+    }
   }
   return self;
 }
