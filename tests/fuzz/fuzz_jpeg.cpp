@@ -1,5 +1,5 @@
 // libFuzzer target for the JPEG decoder (libjpeg-turbo behind our error manager, CMYK
-// conversion, EXIF parsing and orientation). Build and run: tests/fuzz/run_image_fuzzers.sh.
+// conversion, EXIF parsing and orientation). Build and run: FUZZ_ONLY=jpeg tests/fuzz/run_all.sh.
 // Any input must decode or throw DecodeError: never crash, abort, hang, leak or trip a sanitizer.
 // Whatever decodes is re-encoded and decoded again (the encoder must accept decoder output).
 #include <cstddef>

@@ -1,5 +1,5 @@
 // libFuzzer target for the PNG decoder (libpng behind our error handler, every color type and
-// transform, eXIf parsing and orientation). Build and run: tests/fuzz/run_image_fuzzers.sh.
+// transform, eXIf parsing and orientation). Build and run: FUZZ_ONLY=png tests/fuzz/run_all.sh.
 // Any input must decode or throw DecodeError: never crash, abort, hang, leak or trip a sanitizer.
 // Whatever decodes must survive a lossless encode/decode round trip bit for bit.
 #include <cstddef>

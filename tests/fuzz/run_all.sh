@@ -3,6 +3,7 @@
 # generated seeds. CI runs it after the tests: tests/fuzz/run_all.sh 15
 # The audio and video targets link the libtensorcore.so built by scripts/setup.sh.
 # Usage: run_all.sh [seconds per target, default 60] [work dir, default /tmp/tc_fuzz]
+# FUZZ_ONLY="jpeg png" builds and runs only the named targets (default: all of them).
 # FUZZ_EXTRA_FLAGS adds libFuzzer flags to every run; CI uses "-seed=1 -runs=N" in a fresh work
 # dir so its runs are reproducible (a failure there is a real regression, not luck).
 set -euo pipefail
@@ -12,7 +13,10 @@ WORK=${2:-/tmp/tc_fuzz}
 mkdir -p "$WORK"
 CXX_FUZZ="clang++ -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I."
 LIBTC="-Lpython/tensorcore -ltensorcore -Wl,-rpath,$PWD/python/tensorcore"
+PY=${PYTHON:-$( [ -x .venv/bin/python ] && echo .venv/bin/python || echo python3 )}
 status=0
+
+wanted() { [ -z "${FUZZ_ONLY:-}" ] || [[ " $FUZZ_ONLY " == *" $1 "* ]]; }
 
 run() {  # name, extra libFuzzer flags..., then corpus dirs after "--"
   local name=$1; shift
@@ -33,15 +37,22 @@ run() {  # name, extra libFuzzer flags..., then corpus dirs after "--"
 
 # Serialization formats (standalone: no tensors involved).
 for t in safetensors pt; do
-  $CXX_FUZZ tests/fuzz/fuzz_$t.cpp tensorcore/serialize/*.cpp -o "$WORK/fuzz_$t"
+  wanted $t && $CXX_FUZZ tests/fuzz/fuzz_$t.cpp tensorcore/serialize/*.cpp -o "$WORK/fuzz_$t"
 done
-run safetensors -max_len=4096 -dict=tests/fuzz/safetensors.dict --
-run pt -max_len=8192 -dict=tests/fuzz/pt.dict --
+wanted safetensors && run safetensors -max_len=4096 -dict=tests/fuzz/safetensors.dict --
+wanted pt && run pt -max_len=8192 -dict=tests/fuzz/pt.dict --
 
-# Image decoders (their own script builds, seeds and runs them).
-tests/fuzz/run_image_fuzzers.sh "$SECS" "$WORK/image" || status=1
+# Image decoders (standalone codec sources), seeded with every JPEG/PNG kind the tests cover.
+IMAGE_CODEC="tensorcore/io/image/jpeg_codec.cpp tensorcore/io/image/png_codec.cpp tensorcore/io/image/exif.cpp"
+if wanted jpeg || wanted png; then "$PY" tests/fuzz/make_image_corpus.py "$WORK/seeds_image"; fi
+for t in jpeg png; do
+  wanted $t || continue
+  $CXX_FUZZ tests/fuzz/fuzz_$t.cpp $IMAGE_CODEC -ljpeg -lpng -o "$WORK/fuzz_$t"
+  run $t -max_len=65536 -- "$WORK/seeds_image/$t"
+done
 
 # Video reader.
+if wanted video; then
 $CXX_FUZZ tests/fuzz/fuzz_video.cpp tensorcore/io/video/*.cpp $LIBTC \
   $(pkg-config --cflags --libs libavformat libavcodec libswscale libswresample libavutil) \
   -o "$WORK/fuzz_video"
@@ -50,11 +61,14 @@ ffmpeg -loglevel error -y -f lavfi -i testsrc=s=32x24:r=10:d=0.6 -f lavfi -i sin
   -c:v libx264 -g 3 -c:a aac "$WORK/seed.mp4"
 for sel in 0 1 2; do { printf "\\x0$sel"; cat "$WORK/seed.mp4"; } > "$WORK/seeds_video/mp4_$sel"; done
 run video -max_len=32768 -- "$WORK/seeds_video"
+fi
 
 # Audio loader (libsox is not instrumented; its known leaks are not ours).
+if wanted audio; then
 $CXX_FUZZ tests/fuzz/fuzz_audio.cpp tensorcore/io/audio/*.cpp $LIBTC -lsox -o "$WORK/fuzz_audio"
 tests/fuzz/make_audio_seeds.sh "$WORK/seeds_audio"
 ASAN_OPTIONS=detect_leaks=0:suppressions=tests/fuzz/audio_asan_suppressions.txt \
   run audio -max_len=8192 -- "$WORK/seeds_audio"
+fi
 
 exit $status
