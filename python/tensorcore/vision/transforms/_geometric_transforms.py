@@ -366,6 +366,14 @@ def _range(value, name, center=0.0):
     return [float(v) for v in value]
 
 
+def _opt_list(value):
+    return None if value is None else [float(v) for v in value]
+
+
+def _center_config(center):
+    return None if center is None else [float(center[0]), float(center[1])]
+
+
 def _forward_points(mat):
     """Maps input continuous coordinates to output ones, inverting the output->input matrix."""
     inv = np.linalg.inv(np.array(mat, dtype=np.float64).reshape(3, 3))
@@ -420,17 +428,27 @@ class RandomRotation(_Warp):
         return self._uniform(n, self.degrees[0], self.degrees[1])
 
     def _matrix(self, angle, h, w):
-        center_f = [0.0, 0.0]
-        if self.center is not None:
-            center_f = [1.0 * (c - s * 0.5) for c, s in zip(self.center, [w, h])]
-        m = _G._get_inverse_affine_matrix(center_f, -angle, [0.0, 0.0], 1.0, [0.0, 0.0])
-        return _G._affine_pixel_matrix(m, w, h, w, h)
+        return F.rotation_matrix((h, w), angle, self.center)
 
     def _apply(self, batch, params):
         if self.expand:
-            return apply_each(batch, params, lambda b, a: F.rotate(
-                b, a, self.interpolation, True, self.center, self._fill_for(b)))
+            # Per-sample angles give per-sample expanded sizes: every image is rendered into the
+            # largest of them (rotation centre at the canvas centre, the rest filled), so a batch
+            # keeps one shape. One draw (same_on_batch or one image) is exactly F.rotate(expand).
+            h, w = batch.shape[-2:]
+            sizes = [F.rotated_size((h, w), a, self.center) for a in params]
+            oh, ow = max(s[0] for s in sizes), max(s[1] for s in sizes)
+            mats = []
+            for a in params:
+                mats.extend(F.rotation_matrix((h, w), a, self.center, (oh, ow)))
+            return _G._warp(batch, mats, oh, ow, self.interpolation, self._fill_for(batch),
+                            type(self).__name__)
         return super()._apply(batch, params)
+
+    def _config(self):
+        return {"degrees": list(self.degrees), "interpolation": self.interpolation.value,
+                "expand": self.expand, "center": _center_config(self.center), "fill": self.fill,
+                "same_on_batch": self.same_on_batch}
 
     def _apply_target(self, out, sample, p, size):
         if self.expand:
@@ -489,6 +507,12 @@ class RandomAffine(_Warp):
         angle, translate, sc, shear = p
         return F.affine_matrix((h, w), angle, list(translate), sc, list(shear), self.center)
 
+    def _config(self):
+        return {"degrees": list(self.degrees), "translate": _opt_list(self.translate),
+                "scale": _opt_list(self.scale), "shear": _opt_list(self.shear),
+                "interpolation": self.interpolation.value, "fill": self.fill,
+                "center": _center_config(self.center), "same_on_batch": self.same_on_batch}
+
     def extra_repr(self):
         return (f"degrees={self.degrees}, translate={self.translate}, scale={self.scale}, "
                 f"shear={self.shear}")
@@ -540,6 +564,11 @@ class RandomPerspective(_Warp):
         if p is None:
             return out
         return super()._apply_target(out, sample, p, size)
+
+    def _config(self):
+        return {"distortion_scale": self.distortion_scale, "p": self.p,
+                "interpolation": self.interpolation.value, "fill": self.fill,
+                "same_on_batch": self.same_on_batch}
 
     def extra_repr(self):
         return f"distortion_scale={self.distortion_scale}, p={self.p}"
