@@ -270,16 +270,19 @@ class RandomErasing(Transform):
         if isinstance(self.value, (tuple, list)) and len(self.value) not in (1, c):
             raise ValueError(f"RandomErasing: value needs 1 or {c} entries, got "
                              f"{len(self.value)}")
+        if isinstance(self.value, (tuple, list)):
+            fixed = tc.tensor([float(x) for x in self.value], dtype=tc.float64,
+                              device=batch.device).reshape(-1, 1, 1)
+        elif self.value != "random":
+            fixed = tc.tensor(float(self.value), dtype=tc.float64, device=batch.device)
         for n, p in enumerate(params):
             if p is None:
                 continue
             i, j, eh, ew = p
             if self.value == "random":
-                v = tc.randn((c, eh, ew), generator=self.generator).to(batch.dtype)
-            elif isinstance(self.value, (tuple, list)):
-                v = tc.tensor([float(x) for x in self.value], dtype=tc.float64).reshape(-1, 1, 1)
+                v = tc.randn((c, eh, ew), generator=self.generator).to(batch.device, batch.dtype)
             else:
-                v = tc.tensor(float(self.value), dtype=tc.float64)
+                v = fixed
             V.erase(out[n], i, j, eh, ew, v, True)
         return out
 
