@@ -1,7 +1,8 @@
-"""tensorcore.vision on CUDA tensors: the transforms that are compositions of core ops run on the
-device and agree with the CPU; the native CPU kernels (resize, warps, blur, fused crops, nms,
-RoI ops, deform_conv2d, the C++ Pipeline) raise NotImplementedError naming the op instead of
-reading device memory on the host. Skipped without a GPU (see conftest.py)."""
+"""tensorcore.vision on CUDA tensors: the transforms that are compositions of core ops (and the
+crop/flip classes, which fall back to slices and flips on CUDA) run on the device and agree with
+the CPU; the native CPU kernels (resize, warps, blur, nms, RoI ops, deform_conv2d, the C++
+Pipeline) raise NotImplementedError naming the op instead of reading device memory on the host.
+Skipped without a GPU (see conftest.py)."""
 import numpy as np
 import pytest
 
@@ -77,13 +78,27 @@ def test_per_sample_color_jitter_and_normalize_classes_on_cuda():
     same(ours, ref, atol=2e-5)
 
 
+def test_seed_pipeline_and_erasing_run_on_cuda_with_the_cpu_parameters():
+    # On CUDA the crop/flip stages run one by one through slices and flips (the fused kernel
+    # is CPU code); they draw the same parameters, so the result equals the CPU's.
+    x = image("uint8", (6, 3, 40, 48))
+    pipe = lambda g: T.Compose([  # noqa: E731
+        T.RandomCrop(32, generator=g), T.RandomHorizontalFlip(0.5, generator=g),
+        T.RandomVerticalFlip(0.5, generator=g), T.ConvertImageDtype(tc.float32),
+        T.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225]),
+        T.RandomErasing(0.8, generator=g)])
+    for seed in (0, 1):
+        same(pipe(tc.Generator().manual_seed(seed))(x.cuda()),
+             pipe(tc.Generator().manual_seed(seed))(x), atol=1e-5)
+
+
 NATIVE = [
     ("resize", lambda x: F.resize(x, [10, 12])),
     ("rotate", lambda x: F.rotate(x, 30.0)),
     ("perspective", lambda x: F.perspective(x, [[0, 0], [25, 0], [25, 20], [0, 20]],
                                             [[1, 2], [24, 0], [23, 19], [2, 18]])),
     ("gaussian_blur", lambda x: F.gaussian_blur(x, 3)),
-    ("random_crop", lambda x: T.RandomCrop(8)(x)),
+    ("resized_crop", lambda x: T.RandomResizedCrop(8)(x)),
 ]
 
 

@@ -298,3 +298,17 @@ def test_gaussian_blur_per_sample_sigmas_in_one_call_match_single_calls():
         F.gaussian_blur(x[:, :, :2], 5)
     with pytest.raises(TypeError, match="gaussian_blur"):
         F.gaussian_blur(x.to(tc.bool), 3)
+
+
+def test_composed_crop_flip_equals_the_kernel():
+    # The core-op path CUDA tensors take (checked here on the CPU against the C++ kernel).
+    from tensorcore.vision.transforms import _geometric_transforms as G
+    x = batch_u8(5, h=20, w=24)
+    args = ([1, 0, 5, 3, 2], [4, 0, 7, 1, 9], [1, 0, 1, 0, 1], [0, 0, 1, 1, 1], 12, 15)
+    np.testing.assert_array_equal(G._crop_flip_composed(x, *args).numpy(),
+                                  tc._C._vision.crop_flip(x, *args).numpy())
+    shared = ([2], [3], [1], [0], 10, 10)
+    np.testing.assert_array_equal(G._crop_flip_composed(x, *shared).numpy(),
+                                  tc._C._vision.crop_flip(x, *shared).numpy())
+    with pytest.raises(ValueError, match="outside"):
+        G._crop_flip_composed(x, [15], [0], [0], [0], 10, 10)

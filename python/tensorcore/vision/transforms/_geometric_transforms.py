@@ -45,8 +45,33 @@ def _interp_name(mode):
     return interpolation_mode(mode).value
 
 
+def _crop_flip(batch, tops, lefts, hflip, vflip, h, w):
+    """Per-sample windows and flips (1 or N entries each): the C++ kernel on the CPU, slices and
+    flips (core ops, which run on the device) for CUDA tensors."""
+    if not batch.is_cuda:
+        return V.crop_flip(batch, tops, lefts, hflip, vflip, h, w)
+    return _crop_flip_composed(batch, tops, lefts, hflip, vflip, h, w)
+
+
+def _crop_flip_composed(batch, tops, lefts, hflip, vflip, h, w):
+    n = batch.shape[0]
+    if n == 0:
+        return batch[:, :, :h, :w]
+    outs = []
+    for i in range(n):
+        t, l = tops[0 if len(tops) == 1 else i], lefts[0 if len(lefts) == 1 else i]
+        if t < 0 or l < 0 or t + h > batch.shape[-2] or l + w > batch.shape[-1]:
+            raise ValueError(f"crop_flip: window ({t}, {l}, {h}, {w}) is outside the image "
+                             f"{list(batch.shape[-2:])}")
+        out = batch[i:i + 1, :, t:t + h, l:l + w]
+        dims = ([-1] if hflip[0 if len(hflip) == 1 else i] else []) + \
+            ([-2] if vflip[0 if len(vflip) == 1 else i] else [])
+        outs.append(out.flip(dims) if dims else out)
+    return tc.cat(outs, 0) if n > 1 else outs[0].contiguous()
+
+
 def _window_crop(batch, tops, lefts, h, w):
-    return V.crop_flip(batch, tops, lefts, [0], [0], h, w)
+    return _crop_flip(batch, tops, lefts, [0], [0], h, w)
 
 
 class Resize(Transform):
@@ -205,7 +230,7 @@ class _RandomFlip(Transform):
             return batch
         hf = [int(f) for f in flags] if self.horizontal else [0]
         vf = [0] if self.horizontal else [int(f) for f in flags]
-        return V.crop_flip(batch, [0], [0], hf, vf, batch.shape[-2], batch.shape[-1])
+        return _crop_flip(batch, [0], [0], hf, vf, batch.shape[-2], batch.shape[-1])
 
     def _apply_target(self, out, sample, p, size):
         if not p:
