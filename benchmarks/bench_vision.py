@@ -73,6 +73,25 @@ def cases():
                 lambda: cj_ours(tc_cj), lambda: cj_ref(th_cj)))
     out.append(("  same, same_on_batch=True", lambda: cj_same(tc_cj), lambda: cj_ref(th_cj)))
 
+    blur_ours = T.GaussianBlur(9, (0.1, 2.0))
+    blur_ref = TVT.GaussianBlur(9, (0.1, 2.0))
+    out.append(("GaussianBlur(9, (0.1, 2.0)) 16x3x224x224 uint8, per-sample sigma",
+                lambda: blur_ours(tc_cj), lambda: blur_ref(th_cj)))
+    cjf = cj_batch.astype(np.float32) / 255
+    tc_cjf, th_cjf = tc.from_numpy(cjf), torch.from_numpy(cjf)
+    out.append(("  same, float32", lambda: blur_ours(tc_cjf), lambda: blur_ref(th_cjf)))
+    rot_ours = T.RandomRotation(30, interpolation="bilinear")
+    rot_ref = TVT.RandomRotation(30, interpolation=TVT.InterpolationMode.BILINEAR)
+    out.append(("RandomRotation(30, bilinear) 16x3x224x224 uint8, per-sample angle",
+                lambda: rot_ours(tc_cj), lambda: rot_ref(th_cj)))
+    aff_ours = T.RandomAffine(15, translate=(0.1, 0.1), scale=(0.9, 1.1), shear=5)
+    aff_ref = TVT.RandomAffine(15, translate=(0.1, 0.1), scale=(0.9, 1.1), shear=5)
+    out.append(("RandomAffine(15, translate, scale, shear) 16x3x224x224 uint8, per-sample",
+                lambda: aff_ours(tc_cj), lambda: aff_ref(th_cj)))
+    er_ours, er_ref = T.RandomErasing(1.0), TVT.RandomErasing(1.0)
+    out.append(("RandomErasing(p=1) 16x3x224x224 float32, per-sample box",
+                lambda: er_ours(tc_cjf), lambda: er_ref(th_cjf)))
+
     xy = rng.uniform(0, 1000, (10000, 2))
     wh = rng.uniform(10, 200, (10000, 2))
     boxes = np.concatenate([xy, xy + wh], 1).astype(np.float32)
@@ -105,6 +124,7 @@ def cases():
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--filter", default="", help="only cases whose name contains this text")
     args = ap.parse_args()
     if torch is None:
         raise SystemExit("bench_vision needs torch and torchvision for the side-by-side run")
@@ -115,6 +135,8 @@ def main():
           f"torchvision {torchvision.__version__}")
     print(f"| case | tensorcore | torchvision | ratio |\n|---|---|---|---|")
     for name, ours, ref in cases():
+        if args.filter not in name:
+            continue
         a, b = median_time(ours), median_time(ref)
         print(f"| {name} | {fmt(a)} | {fmt(b)} | {a / b:.2f} |", flush=True)
 

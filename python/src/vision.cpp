@@ -2,6 +2,7 @@
 // submodule tensorcore._C._vision; the Python package wraps them with torchvision's signatures.
 #include "bind.h"
 #include "tensorcore/vision/ops/ops.h"
+#include "tensorcore/vision/transforms/geometry.h"
 #include "tensorcore/vision/transforms/kernels.h"
 #include "tensorcore/vision/transforms/pipeline.h"
 
@@ -89,6 +90,25 @@ void bind_vision(py::module_& m, TensorClass&) {
     py::gil_scoped_release nogil;
     return vk::warp(img, mats, h, w, mode(m), fill);
   });
+  v.def(
+      "gaussian_blur",
+      [](const Tensor& img, int64_t kx, int64_t ky, const std::vector<double>& sx,
+         const std::vector<double>& sy) {
+        py::gil_scoped_release nogil;
+        return vk::gaussian_blur(img, kx, ky, sx, sy);
+      },
+      py::arg("img"), py::arg("kernel_x"), py::arg("kernel_y"), py::arg("sigma_x"),
+      py::arg("sigma_y"));
+  v.def("erase", &vk::erase, py::arg("img"), py::arg("i"), py::arg("j"), py::arg("h"),
+        py::arg("w"), py::arg("value"), py::arg("inplace"));
+  // Warp matrices: the Python functional transforms use the same C++ code as the pipeline.
+  v.def("affine_for_image", &vk::affine_for_image, py::arg("h"), py::arg("w"), py::arg("angle"),
+        py::arg("tx"), py::arg("ty"), py::arg("scale"), py::arg("shear_x"), py::arg("shear_y"),
+        py::arg("center"));
+  v.def("affine_pixel_matrix", &vk::affine_pixel_matrix, py::arg("m"), py::arg("h"),
+        py::arg("w"), py::arg("out_h"), py::arg("out_w"));
+  v.def("expanded_size", &vk::expanded_size, py::arg("m"), py::arg("h"), py::arg("w"));
+  v.def("perspective_matrix", &vk::perspective_matrix, py::arg("start"), py::arg("end"));
 }
 
 static Registrar r(bind_vision);

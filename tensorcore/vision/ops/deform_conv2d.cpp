@@ -2,6 +2,7 @@
 // sampled columns (Cin*kh*kw, oh*ow) by bilinear sampling at the offset positions (times the
 // modulation mask), then multiplied by the weight per group with BLAS. Backward scatters the
 // column gradient back to the input, and differentiates the sampling w.r.t. offsets and mask.
+#include "tensorcore/vision/device_check.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/ops/elementwise.h"
@@ -184,6 +185,7 @@ Tensor deform_conv2d(const Tensor& input, const Tensor& offset, const Tensor& we
                      std::pair<int64_t, int64_t> padding, std::pair<int64_t, int64_t> dilation,
                      const Tensor& mask) {
   const char* op = "deform_conv2d";
+  require_cpu(op, {&input, &offset, &weight, &bias, &mask});
   TC_CHECK(input.dim() == 4, op, ": input should be (N, Cin, H, W), got ",
            shape_str(input.sizes()));
   TC_CHECK(weight.dim() == 4, op, ": weight should be (Cout, Cin/groups, kh, kw), got ",

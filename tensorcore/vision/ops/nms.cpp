@@ -5,6 +5,7 @@
 #include <numeric>
 #include <vector>
 
+#include "tensorcore/vision/device_check.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
@@ -60,7 +61,7 @@ Tensor nms(const Tensor& boxes, const Tensor& scores, double iou_threshold) {
   TC_CHECK(scores.dim() == 1 && scores.size(0) == boxes.size(0),
            "nms: scores should be a (N,) tensor matching boxes (N=", boxes.size(0), "), got shape ",
            shape_str(scores.sizes()));
-  TC_CHECK(boxes.is_cpu() && scores.is_cpu(), "nms: only CPU tensors are supported");
+  require_cpu("nms", {&boxes, &scores});
   TC_CHECK_TYPE(boxes.dtype() == scores.dtype(),
                 "nms: boxes and scores must have the same dtype, got ", dtype_name(boxes.dtype()),
                 " and ", dtype_name(scores.dtype()));

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "tensorcore/vision/device_check.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/ops/copy.h"
@@ -22,7 +23,7 @@ inline void check_roi_args(const char* op, const Tensor& input, const Tensor& ro
            shape_str(rois.sizes()));
   TC_CHECK(pooled_height > 0 && pooled_width > 0, op, ": output_size must be positive, got (",
            pooled_height, ", ", pooled_width, ")");
-  TC_CHECK(input.is_cpu() && rois.is_cpu(), op, ": only CPU tensors are supported");
+  require_cpu(op, {&input, &rois});
   TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64, op,
                 ": input must be float32 or float64, got ", dtype_name(input.dtype()));
   TC_CHECK_TYPE(rois.dtype() == input.dtype(), op, ": rois must have the input's dtype (",

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "tensorcore/vision/device_check.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/ops/copy.h"
@@ -159,7 +160,7 @@ void hue_planes(const T* src, T* dst, int64_t N, int64_t HW, const std::vector<d
 
 void check_color(const char* op, const Tensor& img, int64_t n, size_t nf) {
   TC_CHECK(img.dim() >= 3, op, ": expected (..., C, H, W), got ", shape_str(img.sizes()));
-  TC_CHECK(img.is_cpu(), op, ": only CPU tensors are supported");
+  require_cpu(op, {&img});
   TC_CHECK(nf == 1 || int64_t(nf) == n, op, ": expected 1 or ", n, " factors, got ", nf);
 }
 

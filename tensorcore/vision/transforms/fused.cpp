@@ -2,6 +2,7 @@
 // result, instead of four full passes over the batch.
 #include <algorithm>
 
+#include "tensorcore/vision/device_check.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/ops/copy.h"
@@ -61,7 +62,7 @@ void check_crop_args(const char* op, const Tensor& img, const std::vector<int64_
                      const std::vector<int64_t>& lefts, const std::vector<uint8_t>& hflip,
                      const std::vector<uint8_t>& vflip, int64_t out_h, int64_t out_w) {
   TC_CHECK(img.dim() == 4, op, ": expected (N, C, H, W), got shape ", shape_str(img.sizes()));
-  TC_CHECK(img.is_cpu(), op, ": only CPU tensors are supported");
+  require_cpu(op, {&img});
   const int64_t N = img.size(0), H = img.size(2), W = img.size(3);
   TC_CHECK(out_h > 0 && out_w > 0 && out_h <= H && out_w <= W, op, ": crop size (", out_h, ", ",
            out_w, ") must be positive and fit in the image (", H, ", ", W, ")");

@@ -45,4 +45,15 @@ Tensor adjust_hue(const Tensor& img, const std::vector<double>& factors);
 Tensor warp(const Tensor& img, const std::vector<double>& matrices, int64_t out_h, int64_t out_w,
             Interpolation mode, const std::optional<std::vector<double>>& fill);
 
+// Separable Gaussian blur of (N, C, H, W) uint8/float32/float64 images with reflect padding, as
+// torchvision's gaussian_blur (float32 kernels; uint8 rounds to nearest). kernel_x/kernel_y:
+// odd sizes along W/H; sigma_x/sigma_y: 1 or N values (per-sample sigmas in one call).
+Tensor gaussian_blur(const Tensor& img, int64_t kernel_x, int64_t kernel_y,
+                     const std::vector<double>& sigma_x, const std::vector<double>& sigma_y);
+
+// img[..., i:i+h, j:j+w] = value (broadcast to (..., C, h, w), converted to the image dtype);
+// writes into img when inplace, else into a copy.
+Tensor erase(const Tensor& img, int64_t i, int64_t j, int64_t h, int64_t w, const Tensor& value,
+             bool inplace);
+
 }  // namespace tc::vision::kernels

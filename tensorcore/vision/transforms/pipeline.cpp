@@ -1,6 +1,11 @@
 // C++ replay of tensorcore/vision/transforms (Python). Every random draw goes through
 // tc::rand(n, float64) on the pipeline's generator, exactly as Transform._rand does in Python;
 // integer and rounding rules copy Python's (int() truncation, round() half to even).
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
 #include "tensorcore/vision/transforms/pipeline.h"
 
 #include <algorithm>
@@ -17,97 +22,13 @@
 #include "tensorcore/ops/reduce.h"
 #include "tensorcore/ops/shape.h"
 #include "tensorcore/serialize/json.h"
+#include "tensorcore/vision/device_check.h"
 #include "tensorcore/vision/transforms/kernels.h"
+#include "tensorcore/vision/transforms/pipeline_internal.h"
 
 namespace tc::vision::transforms {
 
-namespace json = tc::serialize::json;
-using kernels::Interpolation;
-
-enum class Kind {
-  Resize,
-  CenterCrop,
-  RandomCrop,
-  HFlip,
-  VFlip,
-  RandomResizedCrop,
-  ConvertImageDtype,
-  Normalize,
-  Pad,
-  Grayscale,
-  ColorJitter
-};
-
-struct Step {
-  Kind kind;
-  std::string name;
-  // Resize: size (1 or 2 values), max_size (<= 0: none), antialias (-1 none, 0, 1).
-  std::vector<int64_t> size;
-  int64_t max_size = 0;
-  int antialias = -1;
-  Interpolation interpolation = Interpolation::Bilinear;
-  double p = 0.5;
-  bool same_on_batch = false;
-  double scale[2] = {0.08, 1.0}, ratio[2] = {3.0 / 4.0, 4.0 / 3.0};
-  std::vector<double> mean, std;
-  // RandomCrop / Pad: [left, top, right, bottom], fill value and mode.
-  std::array<int64_t, 4> padding{0, 0, 0, 0};
-  bool pad_if_needed = false;
-  double fill = 0;
-  std::string padding_mode = "constant";
-  int64_t num_output_channels = 1;
-  // ColorJitter ranges (brightness, contrast, saturation, hue); disabled ones are absent.
-  std::array<bool, 4> jitter_on{false, false, false, false};
-  std::array<std::array<double, 2>, 4> jitter{};
-};
-
 namespace {
-
-const json::Value& need(const json::Value& obj, const char* key, const std::string& where) {
-  const json::Value* v = obj.find(key);
-  TC_CHECK(v != nullptr, "Pipeline: ", where, " is missing '", key, "'");
-  return *v;
-}
-
-double number(const json::Value& v, const std::string& what) {
-  TC_CHECK(v.kind == json::Value::Kind::kNumber, "Pipeline: ", what, " should be a number, got ",
-           json::kind_name(v.kind));
-  return std::stod(v.text);
-}
-
-std::vector<double> numbers(const json::Value& v, const std::string& what) {
-  if (v.kind == json::Value::Kind::kNumber) return {number(v, what)};
-  TC_CHECK(v.kind == json::Value::Kind::kArray, "Pipeline: ", what,
-           " should be a number or an array, got ", json::kind_name(v.kind));
-  std::vector<double> out;
-  for (const auto& e : v.array) out.push_back(number(e, what));
-  return out;
-}
-
-bool is_null(const json::Value* v) { return v == nullptr || v->kind == json::Value::Kind::kNull; }
-
-bool flag(const json::Value& params, const char* key) {
-  const json::Value* v = params.find(key);
-  return v != nullptr && v->kind == json::Value::Kind::kBool && v->boolean;
-}
-
-std::vector<int64_t> size_pair(const json::Value& v, const std::string& what) {
-  auto d = numbers(v, what);
-  TC_CHECK(d.size() == 1 || d.size() == 2, "Pipeline: ", what, " should have 1 or 2 values");
-  std::vector<int64_t> s;
-  for (double x : d) s.push_back(int64_t(x));
-  if (s.size() == 1) s.push_back(s[0]);
-  return s;
-}
-
-Interpolation interp(const json::Value& params) {
-  const json::Value* v = params.find("interpolation");
-  if (is_null(v)) return Interpolation::Bilinear;
-  if (v->text == "nearest") return Interpolation::Nearest;
-  if (v->text == "bilinear") return Interpolation::Bilinear;
-  if (v->text == "bicubic") return Interpolation::Bicubic;
-  TC_CHECK(false, "Pipeline: unsupported interpolation '", v->text, "'");
-}
 
 // Python's _parse_padding: int, or 1, 2 or 4 values -> [left, top, right, bottom].
 std::array<int64_t, 4> parse_padding(const json::Value* v) {
@@ -133,6 +54,8 @@ void parse_pad_options(const json::Value& params, Step& s) {
                s.padding_mode == "reflect" || s.padding_mode == "symmetric",
            "Pipeline: unknown padding_mode '", s.padding_mode, "'");
 }
+
+}  // namespace
 
 Step parse_step(const json::Value& entry) {
   Step s;
@@ -200,32 +123,13 @@ Step parse_step(const json::Value& entry) {
     s.mean = numbers(need(params, "mean", s.name), "mean");
     s.std = numbers(need(params, "std", s.name), "std");
   } else {
-    TC_CHECK(false, "Pipeline: transform '", s.name, "' is not supported by the C++ pipeline");
+    TC_CHECK(parse_random_step(s, params), "Pipeline: transform '", s.name,
+             "' is not supported by the C++ pipeline");
   }
   return s;
 }
 
-// Transform._rand / _randint in Python.
-std::vector<double> draw(const GeneratorPtr& gen, int64_t n) {
-  if (n == 0) return {};
-  Tensor u = rand({n}, gen, TensorOptions(DType::Float64));
-  const double* p = u.data<double>();
-  return std::vector<double>(p, p + n);
-}
-
-std::vector<int64_t> draw_int(const GeneratorPtr& gen, int64_t n, int64_t low, int64_t high) {
-  std::vector<int64_t> out;
-  int64_t span = high - low;
-  for (double u : draw(gen, n)) out.push_back(low + std::min(int64_t(u * double(span)), span - 1));
-  return out;
-}
-
-int64_t draw_count(const Step& s, int64_t n) { return (s.same_on_batch || n == 1) ? 1 : n; }
-
-template <typename T>
-T pick(const std::vector<T>& v, int64_t i) {
-  return v.size() == 1 ? v[0] : v[size_t(i)];
-}
+namespace {
 
 // RandomCrop._pads in Python: the padding applied before drawing the window.
 std::array<int64_t, 4> crop_pads(const Step& s, int64_t h, int64_t w) {
@@ -473,6 +377,93 @@ std::vector<std::array<int64_t, 4>> resized_crop_params(const Step& s, const Gen
 
 }  // namespace
 
+Tensor apply_step(const Step& s, const Tensor& input, const GeneratorPtr& gen) {
+  Tensor x = input;
+  const int64_t n = x.size(0);
+  int64_t h = x.size(2), w = x.size(3);
+  int64_t cnt = draw_count(s, n);
+  switch (s.kind) {
+    case Kind::Resize: {
+      auto [oh, ow] = resized_size(s, h, w);
+      x = resize_image(x, oh, ow, s.interpolation, s.antialias);
+      break;
+    }
+    case Kind::Grayscale: {
+      x = grayscale(x, s.num_output_channels);
+      break;
+    }
+    case Kind::ColorJitter: {
+      x = color_jitter(s, gen, cnt, x);
+      break;
+    }
+    case Kind::Pad: {
+      x = pad_image(x, s.padding, s.fill, s.padding_mode);
+      break;
+    }
+    case Kind::CenterCrop:
+    case Kind::RandomCrop: {
+      if (s.kind == Kind::RandomCrop) {
+        auto pads = crop_pads(s, h, w);
+        if (pads != std::array<int64_t, 4>{0, 0, 0, 0}) {
+          x = pad_image(x, pads, s.fill, s.padding_mode);
+          h = x.size(2), w = x.size(3);
+        }
+      }
+      TC_CHECK(s.kind == Kind::RandomCrop || (s.size[0] <= h && s.size[1] <= w), s.name,
+               ": crops larger than the image (padding) are not supported in C++");
+      auto win = window(s, gen, cnt, h, w);
+      std::vector<int64_t> tops, lefts;
+      for (auto [t, l] : win) tops.push_back(t), lefts.push_back(l);
+      x = crop(x, tops, lefts, s.size[0], s.size[1]);
+      break;
+    }
+    case Kind::HFlip:
+    case Kind::VFlip: {
+      auto f = flips(s, gen, cnt);
+      bool any = false;
+      for (auto v : f) any = any || v;
+      if (any)
+        x = kernels::crop_flip(x, {0}, {0}, s.kind == Kind::HFlip ? f : std::vector<uint8_t>{0},
+                               s.kind == Kind::VFlip ? f : std::vector<uint8_t>{0}, h, w);
+      break;
+    }
+    case Kind::RandomResizedCrop: {
+      auto params = resized_crop_params(s, gen, cnt, h, w);
+      std::vector<Tensor> outs;
+      for (int64_t q = 0; q < (cnt == 1 ? 1 : n); ++q) {
+        auto [t, l, ch, cw] = params[size_t(q)];
+        Tensor sample = cnt == 1 ? x : narrow(x, 0, q, 1);
+        Tensor cropped = crop(sample, {t}, {l}, ch, cw);
+        outs.push_back(resize_image(cropped, s.size[0], s.size[1], s.interpolation, s.antialias));
+      }
+      x = outs.size() == 1 ? outs[0] : cat(outs, 0);
+      break;
+    }
+    case Kind::ConvertImageDtype: {
+      TC_CHECK_TYPE(x.dtype() == DType::UInt8 || x.is_floating_point(),
+                    "ConvertImageDtype: the C++ pipeline converts uint8 or float images, got ",
+                    dtype_name(x.dtype()));
+      if (x.dtype() == DType::UInt8)
+        x = div(to_dtype(x, DType::Float32), Scalar(int64_t(255)));
+      else
+        x = to_dtype(x, DType::Float32);
+      break;
+    }
+    case Kind::Normalize: {
+      TC_CHECK_TYPE(x.is_floating_point(), "normalize: input tensor should be a float tensor");
+      for (double v : s.std)
+        TC_CHECK(v != 0, "normalize: std evaluated to zero, leading to division by zero.");
+      Tensor mt = reshape(from_vector<double>(s.mean, {int64_t(s.mean.size())}), {-1, 1, 1});
+      Tensor st_ = reshape(from_vector<double>(s.std, {int64_t(s.std.size())}), {-1, 1, 1});
+      x = div(sub(x, to_dtype(mt, x.dtype())), to_dtype(st_, x.dtype()));
+      break;
+    }
+    default:
+      return apply_random_step(s, x, gen);
+  }
+  return x;
+}
+
 Pipeline Pipeline::from_json(std::string_view text) {
   json::Value root = json::parse(text);
   const json::Value* fmt = root.find("format");
@@ -503,6 +494,7 @@ std::vector<std::string> Pipeline::names() const {
 Tensor Pipeline::operator()(const Tensor& img, const GeneratorPtr& gen) const {
   TC_CHECK(img.dim() == 3 || img.dim() == 4, "Pipeline: expected (C, H, W) or (N, C, H, W), got ",
            shape_str(img.sizes()));
+  require_cpu("Pipeline", {&img});
   const bool single = img.dim() == 3;
   Tensor x = single ? unsqueeze(img, 0) : img;
   const auto& st = steps_;
@@ -563,85 +555,7 @@ Tensor Pipeline::operator()(const Tensor& img, const GeneratorPtr& gen) const {
         continue;
       }
     }
-    const Step& s = *st[i++];
-    int64_t cnt = draw_count(s, n);
-    switch (s.kind) {
-      case Kind::Resize: {
-        auto [oh, ow] = resized_size(s, h, w);
-        x = resize_image(x, oh, ow, s.interpolation, s.antialias);
-        break;
-      }
-      case Kind::Grayscale: {
-        x = grayscale(x, s.num_output_channels);
-        break;
-      }
-      case Kind::ColorJitter: {
-        x = color_jitter(s, gen, cnt, x);
-        break;
-      }
-      case Kind::Pad: {
-        x = pad_image(x, s.padding, s.fill, s.padding_mode);
-        break;
-      }
-      case Kind::CenterCrop:
-      case Kind::RandomCrop: {
-        if (s.kind == Kind::RandomCrop) {
-          auto pads = crop_pads(s, h, w);
-          if (pads != std::array<int64_t, 4>{0, 0, 0, 0}) {
-            x = pad_image(x, pads, s.fill, s.padding_mode);
-            h = x.size(2), w = x.size(3);
-          }
-        }
-        TC_CHECK(s.kind == Kind::RandomCrop || (s.size[0] <= h && s.size[1] <= w), s.name,
-                 ": crops larger than the image (padding) are not supported in C++");
-        auto win = window(s, gen, cnt, h, w);
-        std::vector<int64_t> tops, lefts;
-        for (auto [t, l] : win) tops.push_back(t), lefts.push_back(l);
-        x = crop(x, tops, lefts, s.size[0], s.size[1]);
-        break;
-      }
-      case Kind::HFlip:
-      case Kind::VFlip: {
-        auto f = flips(s, gen, cnt);
-        bool any = false;
-        for (auto v : f) any = any || v;
-        if (any)
-          x = kernels::crop_flip(x, {0}, {0}, s.kind == Kind::HFlip ? f : std::vector<uint8_t>{0},
-                                 s.kind == Kind::VFlip ? f : std::vector<uint8_t>{0}, h, w);
-        break;
-      }
-      case Kind::RandomResizedCrop: {
-        auto params = resized_crop_params(s, gen, cnt, h, w);
-        std::vector<Tensor> outs;
-        for (int64_t q = 0; q < (cnt == 1 ? 1 : n); ++q) {
-          auto [t, l, ch, cw] = params[size_t(q)];
-          Tensor sample = cnt == 1 ? x : narrow(x, 0, q, 1);
-          Tensor cropped = crop(sample, {t}, {l}, ch, cw);
-          outs.push_back(resize_image(cropped, s.size[0], s.size[1], s.interpolation, s.antialias));
-        }
-        x = outs.size() == 1 ? outs[0] : cat(outs, 0);
-        break;
-      }
-      case Kind::ConvertImageDtype: {
-        TC_CHECK_TYPE(x.dtype() == DType::UInt8 || x.is_floating_point(),
-                      "ConvertImageDtype: the C++ pipeline converts uint8 or float images, got ",
-                      dtype_name(x.dtype()));
-        if (x.dtype() == DType::UInt8)
-          x = div(to_dtype(x, DType::Float32), Scalar(int64_t(255)));
-        else
-          x = to_dtype(x, DType::Float32);
-        break;
-      }
-      case Kind::Normalize: {
-        TC_CHECK_TYPE(x.is_floating_point(), "normalize: input tensor should be a float tensor");
-        for (double v : s.std)
-          TC_CHECK(v != 0, "normalize: std evaluated to zero, leading to division by zero.");
-        Tensor mt = reshape(from_vector<double>(s.mean, {int64_t(s.mean.size())}), {-1, 1, 1});
-        Tensor st_ = reshape(from_vector<double>(s.std, {int64_t(s.std.size())}), {-1, 1, 1});
-        x = div(sub(x, to_dtype(mt, x.dtype())), to_dtype(st_, x.dtype()));
-        break;
-      }
-    }
+    x = apply_step(*st[i++], x, gen);
   }
   return single ? squeeze(x, 0) : x;
 }

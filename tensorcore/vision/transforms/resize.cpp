@@ -13,6 +13,7 @@
 #include <cmath>
 #include <vector>
 
+#include "tensorcore/vision/device_check.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/ops/copy.h"
@@ -256,7 +257,7 @@ Tensor resize(const Tensor& img, int64_t out_h, int64_t out_w, Interpolation mod
            shape_str(img.sizes()));
   TC_CHECK(out_h > 0 && out_w > 0, "resize: output size must be positive, got (", out_h, ", ",
            out_w, ")");
-  TC_CHECK(img.is_cpu(), "resize: only CPU tensors are supported");
+  require_cpu("resize", {&img});
   DType dt = img.dtype();
   TC_CHECK_TYPE(dt == DType::UInt8 || dt == DType::Float32 || dt == DType::Float64,
                 "resize: expected a uint8, float32 or float64 image, got ", dtype_name(dt));

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "tensorcore/vision/device_check.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/ops/copy.h"
@@ -81,7 +82,7 @@ void warp_rows(const T* src, int64_t N, int64_t C, int64_t H, int64_t W, const d
 Tensor warp(const Tensor& img, const std::vector<double>& matrices, int64_t out_h, int64_t out_w,
             Interpolation mode, const std::optional<std::vector<double>>& fill) {
   TC_CHECK(img.dim() == 4, "warp: expected (N, C, H, W), got shape ", shape_str(img.sizes()));
-  TC_CHECK(img.is_cpu(), "warp: only CPU tensors are supported");
+  require_cpu("warp", {&img});
   TC_CHECK(mode != Interpolation::Bicubic,
            "warp: interpolation must be nearest or bilinear, got bicubic");
   const int64_t N = img.size(0), C = img.size(1), H = img.size(2), W = img.size(3);

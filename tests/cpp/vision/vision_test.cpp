@@ -4,6 +4,7 @@
 
 #include "tensorcore/tensorcore.h"
 #include "tensorcore/vision/ops/ops.h"
+#include "tensorcore/vision/transforms/geometry.h"
 #include "tensorcore/vision/transforms/kernels.h"
 #include "tensorcore/vision/transforms/pipeline.h"
 
@@ -93,4 +94,69 @@ TEST(VisionPipeline, RandomStepsAreReproducibleForASeed) {
   Tensor a = pipe(img, g1), b = pipe(img, g2);
   ASSERT_EQ(a.sizes(), Shape({4, 1, 5, 5}));
   EXPECT_TRUE(equal(a, b));
+}
+
+TEST(VisionPipeline, RotationBy90IsATransposeAndBlurKeepsConstants) {
+  // degrees [90, 90] leaves no randomness: a 90-degree counter-clockwise rotation of a square
+  // image maps output (y, x) to input (x, W-1-y) exactly (nearest taps on pixel centres).
+  auto pipe = tc::vision::transforms::Pipeline::from_json(R"({
+    "format": "tensorcore.vision.transforms", "version": 1,
+    "transforms": [
+      {"name": "RandomRotation", "params": {"degrees": [90, 90], "interpolation": "nearest",
+                                            "expand": false, "center": null, "fill": 0}}]})");
+  const int64_t S = 6;
+  Tensor img = to_dtype(reshape(arange(0, S * S, 1, TensorOptions(DType::Int64)), {1, S, S}),
+                        DType::UInt8);
+  Tensor out = pipe(img);
+  ASSERT_EQ(out.sizes(), Shape({1, S, S}));
+  for (int64_t y = 0; y < S; ++y)
+    for (int64_t x = 0; x < S; ++x)
+      EXPECT_EQ(out.data<uint8_t>()[y * S + x], img.data<uint8_t>()[x * S + (S - 1 - y)]);
+
+  auto blur = tc::vision::transforms::Pipeline::from_json(R"({
+    "format": "tensorcore.vision.transforms", "version": 1,
+    "transforms": [{"name": "GaussianBlur", "params": {"kernel_size": [5, 3], "sigma": [0.5, 2]}}]})");
+  Tensor flat = full({2, 3, 9, 7}, 0.25, TensorOptions(DType::Float32));
+  Tensor b = blur(flat);
+  for (int64_t i = 0; i < b.numel(); ++i) EXPECT_NEAR(b.data<float>()[i], 0.25f, 1e-6);
+}
+
+TEST(VisionPipeline, ContainersAndErasingFromJson) {
+  // RandomApply(p=1) of RandomErasing(p=1, value 0) always erases a non-empty window.
+  auto pipe = tc::vision::transforms::Pipeline::from_json(R"({
+    "format": "tensorcore.vision.transforms", "version": 1,
+    "transforms": [{"name": "RandomApply", "params": {"p": 1.0, "transforms": [
+      {"name": "RandomErasing", "params": {"p": 1.0, "scale": [0.1, 0.2], "ratio": [0.5, 2],
+                                           "value": 0}}]}}]})");
+  EXPECT_EQ(pipe.names(), std::vector<std::string>{"RandomApply"});
+  Tensor img = full({3, 3, 20, 20}, 200, TensorOptions(DType::UInt8));
+  auto g = std::make_shared<Generator>();
+  g->manual_seed(3);
+  Tensor out = pipe(img, g);
+  for (int64_t n = 0; n < 3; ++n) {
+    int64_t zeros = 0;
+    const uint8_t* p = out.data<uint8_t>() + n * 3 * 400;
+    for (int64_t i = 0; i < 3 * 400; ++i) zeros += p[i] == 0;
+    EXPECT_GE(zeros, 3 * 400 / 10 - 3 * 20);  // about 10-20% of the area in every channel
+    EXPECT_LE(zeros, 3 * 400 / 4);
+  }
+  EXPECT_THROW(tc::vision::transforms::Pipeline::from_json(R"({
+    "format": "tensorcore.vision.transforms", "version": 1,
+    "transforms": [{"name": "RandomOrder", "params": {"transforms": [
+      {"name": "NoSuchTransform", "params": {}}]}}]})"),
+               ValueError);
+}
+
+TEST(VisionKernels, ExpandedSizeAndPerspectiveIdentity) {
+  // A 90-degree rotation of a 4x6 image expands to 6x4; identical point sets give the identity.
+  auto m = vk::affine_for_image(4, 6, -90.0, 0, 0, 1, 0, 0, std::nullopt);
+  auto [h, w] = vk::expanded_size(m, 4, 6);
+  EXPECT_EQ(h, 6);
+  EXPECT_EQ(w, 4);
+  std::array<double, 8> pts{0, 0, 9, 0, 9, 7, 0, 7};
+  auto id = vk::perspective_matrix(pts, pts);
+  const double expect[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  for (int i = 0; i < 9; ++i) EXPECT_NEAR(id[size_t(i)], expect[i], 1e-12);
+  std::array<double, 8> line{0, 0, 1, 1, 2, 2, 3, 3};
+  EXPECT_THROW(vk::perspective_matrix(pts, line), ValueError);
 }

@@ -248,3 +248,67 @@ def test_any_leading_dims_and_2d_images():
     gray = x[0, 0, 0]
     assert T.RandomCrop(5, generator=gen(1))(gray).shape == (5, 5)
     assert T.Resize([7, 6])(gray).shape == (7, 6)
+
+
+def test_rotation_expand_on_a_batch_renders_into_the_largest_canvas():
+    x = batch_u8(6, h=30, w=44)
+    out = T.RandomRotation(60, expand=True, generator=gen(4))(x)
+    angles = T.RandomRotation(60, expand=True, generator=gen(4))._draw(6, 30, 44)
+    sizes = [F.rotated_size((30, 44), a) for a in angles]
+    oh, ow = max(s[0] for s in sizes), max(s[1] for s in sizes)
+    assert len(set(sizes)) > 1 and out.shape == (6, 3, oh, ow)
+    checked = 0
+    for i, (a, (eh, ew)) in enumerate(zip(angles, sizes)):
+        single = F.rotate(x[i], a, expand=True, fill=0).numpy()
+        if (eh, ew) == (oh, ow):
+            np.testing.assert_array_equal(out[i].numpy(), single)
+            checked += 1
+        elif (oh - eh) % 2 == 0 and (ow - ew) % 2 == 0:
+            # The single-image rotation sits at the canvas centre; the rest is fill.
+            top, left = (oh - eh) // 2, (ow - ew) // 2
+            inner = out[i].numpy()[:, top:top + eh, left:left + ew]
+            assert (inner != single).mean() < 0.01
+            border = out[i].numpy().copy()
+            border[:, top:top + eh, left:left + ew] = 0
+            assert border.max() == 0
+            checked += 1
+    assert checked >= 2
+    # One draw for the whole batch: exactly F.rotate(expand=True) on each image.
+    t = T.RandomRotation(60, expand=True, generator=gen(4), same_on_batch=True)
+    out = t(x)
+    a = T.RandomRotation(60, generator=gen(4))._draw(1, 30, 44)[0]
+    np.testing.assert_array_equal(out.numpy(), F.rotate(x, a, expand=True, fill=0).numpy())
+
+
+def test_gaussian_blur_per_sample_sigmas_in_one_call_match_single_calls():
+    x = batch_u8(4, h=20, w=23)
+    for dtype in (tc.uint8, tc.float32, tc.float64, tc.int16):
+        xb = x.to(dtype)
+        sig = [0.4, 1.1, 2.5, 0.9]
+        out = tc._C._vision.gaussian_blur(xb, 5, 3, sig, sig) if dtype != tc.int16 else None
+        for i, s in enumerate(sig):
+            single = F.gaussian_blur(xb[i], [5, 3], [s, s])
+            if out is not None:
+                np.testing.assert_array_equal(out[i].numpy(), single.numpy())
+        if dtype == tc.int16:
+            ref = F.gaussian_blur(x[0].float(), [5, 3], [0.4, 0.4]).round().to(tc.int16)
+            np.testing.assert_array_equal(F.gaussian_blur(xb[0], [5, 3], [0.4]).numpy(),
+                                          ref.numpy())
+    with pytest.raises(ValueError, match="reflect padding"):
+        F.gaussian_blur(x[:, :, :2], 5)
+    with pytest.raises(TypeError, match="gaussian_blur"):
+        F.gaussian_blur(x.to(tc.bool), 3)
+
+
+def test_composed_crop_flip_equals_the_kernel():
+    # The core-op path CUDA tensors take (checked here on the CPU against the C++ kernel).
+    from tensorcore.vision.transforms import _geometric_transforms as G
+    x = batch_u8(5, h=20, w=24)
+    args = ([1, 0, 5, 3, 2], [4, 0, 7, 1, 9], [1, 0, 1, 0, 1], [0, 0, 1, 1, 1], 12, 15)
+    np.testing.assert_array_equal(G._crop_flip_composed(x, *args).numpy(),
+                                  tc._C._vision.crop_flip(x, *args).numpy())
+    shared = ([2], [3], [1], [0], 10, 10)
+    np.testing.assert_array_equal(G._crop_flip_composed(x, *shared).numpy(),
+                                  tc._C._vision.crop_flip(x, *shared).numpy())
+    with pytest.raises(ValueError, match="outside"):
+        G._crop_flip_composed(x, [15], [0], [0], [0], 10, 10)

@@ -119,7 +119,7 @@ def apply_where(batch, flags, fn):
         return batch
     if len(idx) == batch.shape[0]:
         return fn(batch)
-    index = tc.tensor(idx, dtype=tc.int64)
+    index = tc.tensor(idx, dtype=tc.int64, device=batch.device)
     done = fn(batch.index_select(0, index))
     if done.dtype != batch.dtype or list(done.shape[1:]) != list(batch.shape[1:]):
         raise ValueError("a randomly applied transform must keep the image shape and dtype "

@@ -3,8 +3,7 @@ import numbers
 
 import tensorcore as tc
 
-from ._common import V, check_image, channels, max_value
-from ._geometry import pad
+from ._common import V, as_batch, check_image, channels, max_value
 
 
 def convert_image_dtype(image, dtype=tc.float32):
@@ -32,7 +31,7 @@ def convert_image_dtype(image, dtype=tc.float32):
 
 
 def _per_channel(values, like, op, name):
-    t = tc.as_tensor(values, dtype=like.dtype)
+    t = tc.as_tensor(values, dtype=like.dtype, device=like.device)
     if t.dim() == 0:
         t = t.reshape(1)
     if t.dim() != 1 or t.shape[0] not in (1, channels(like)):
@@ -96,8 +95,9 @@ def _factor(f, op, name="factor"):
 
 
 def _fast(img):
-    """Whether the fused C++ color kernels handle this image."""
-    return img.dtype in (tc.uint8, tc.float32) and img.dim() >= 3
+    """Whether the fused C++ color kernels handle this image (CPU; CUDA images take the
+    composition of core ops, which runs on the device)."""
+    return img.dtype in (tc.uint8, tc.float32) and img.dim() >= 3 and not img.is_cuda
 
 
 def _factor_list(f):
@@ -166,7 +166,8 @@ def _hsv2rgb(img):
     a2 = tc.stack((t, v, v, q, p, p), dim=-3)
     a3 = tc.stack((p, p, t, v, v, q), dim=-3)
     a4 = tc.stack((a1, a2, a3), dim=-4)
-    mask = (i.unsqueeze(-3) == tc.arange(6, dtype=tc.int32).reshape(-1, 1, 1)).to(img.dtype)
+    mask = (i.unsqueeze(-3) == tc.arange(6, dtype=tc.int32, device=img.device)
+            .reshape(-1, 1, 1)).to(img.dtype)
     return (a4 * mask.unsqueeze(-4)).sum(dim=-3)
 
 
@@ -271,7 +272,7 @@ def _equalize_channel(chan):
     if step == 0:
         return chan
     lut = tc.div(tc.cumsum(hist, 0) + step // 2, step, rounding_mode="floor")
-    lut = tc.cat([tc.zeros(1, dtype=lut.dtype), lut[:-1]]).clamp(0, 255)
+    lut = tc.cat([tc.zeros(1, dtype=lut.dtype, device=lut.device), lut[:-1]]).clamp(0, 255)
     return lut[chan.to(tc.int64)].to(tc.uint8)
 
 
@@ -282,13 +283,6 @@ def equalize(img):
     flat = img.reshape([-1] + list(img.shape[-2:]))
     out = tc.stack([_equalize_channel(flat[i]) for i in range(flat.shape[0])])
     return out.reshape(img.shape)
-
-
-def _gaussian_kernel1d(ksize, sigma):
-    half = (ksize - 1) * 0.5
-    x = tc.linspace(-half, half, ksize)
-    pdf = tc.exp(-0.5 * (x / sigma) ** 2)
-    return pdf / pdf.sum()
 
 
 def gaussian_blur(img, kernel_size, sigma=None):
@@ -310,28 +304,26 @@ def gaussian_blur(img, kernel_size, sigma=None):
     for s in sigma:
         if s <= 0:
             raise ValueError(f"gaussian_blur: sigma should have positive values, got {sigma}")
-    dtype = img.dtype if img.is_floating_point() else tc.float32
-    kx = _gaussian_kernel1d(kernel_size[0], sigma[0]).tolist()
-    ky = _gaussian_kernel1d(kernel_size[1], sigma[1]).tolist()
-    px, py = kernel_size[0] // 2, kernel_size[1] // 2
-    x = pad(img.to(dtype), [px, py, px, py], padding_mode="reflect")
-    h, w = img.shape[-2], img.shape[-1]
-    acc = None
-    for i, k in enumerate(kx):  # horizontal
-        term = k * x[..., :, i:i + w]
-        acc = term if acc is None else acc + term
-    out = None
-    for i, k in enumerate(ky):  # vertical
-        term = k * acc[..., i:i + h, :]
-        out = term if out is None else out + term
-    if not img.is_floating_point():
-        out = out.round().clamp(0, max_value(img.dtype))
-    return out.to(img.dtype)
+    batch, restore = as_batch(img)
+    return restore(blur_batch(batch, kernel_size, [float(sigma[0])], [float(sigma[1])]))
+
+
+def blur_batch(batch, kernel_size, sigma_x, sigma_y):
+    """Gaussian blur of an (N, C, H, W) batch with 1 or N sigmas per axis (one kernel call)."""
+    kx, ky = kernel_size
+    if batch.dtype in (tc.uint8, tc.float32, tc.float64):
+        return V.gaussian_blur(batch, kx, ky, sigma_x, sigma_y)
+    if batch.dtype in (tc.bool, tc.complex64, tc.complex128):
+        raise TypeError(f"gaussian_blur: expected an integer or float image, got {batch.dtype}")
+    out = V.gaussian_blur(batch.float(), kx, ky, sigma_x, sigma_y)
+    if batch.is_floating_point():
+        return out.to(batch.dtype)
+    return out.round().clamp(0, max_value(batch.dtype)).to(batch.dtype)
 
 
 def erase(img, i, j, h, w, v, inplace=False):
+    """img[..., i:i+h, j:j+w] = v (a number or a tensor broadcastable to (..., C, h, w))."""
     check_image(img, "erase", 3)
-    if not inplace:
-        img = img.clone()
-    img[..., i:i + h, j:j + w] = v
-    return img
+    if not isinstance(v, tc.Tensor):
+        v = tc.tensor(float(v), dtype=tc.float64, device=img.device)
+    return V.erase(img, int(i), int(j), int(h), int(w), v, bool(inplace))

@@ -4,10 +4,14 @@ import numbers
 import tensorcore as tc
 
 from . import functional as F
-from ._base import Transform, apply_each, apply_where, per_sample
+from ._base import Transform, apply_where, per_sample
+from ._color import blur_batch
+from ._common import V
 
 
 def _check_jitter(value, name, center=1.0, bound=(0, float("inf")), clip_first_on_zero=True):
+    if value is None:  # disabled (how a saved pipeline records an unused adjustment)
+        return None
     if isinstance(value, numbers.Number):
         if value < 0:
             raise ValueError(f"ColorJitter: if {name} is a single number, it must be non negative.")
@@ -68,12 +72,13 @@ class ColorJitter(Transform):
                        f[k] is not None]
                 if not idx:
                     continue
-                fac = tc.tensor([params[i][1][k] for i in idx], dtype=tc.float32)
+                fac = tc.tensor([params[i][1][k] for i in idx], dtype=tc.float32,
+                                device=batch.device)
                 fac = fac.reshape(-1, 1, 1) if k == 3 else fac.reshape(-1, 1, 1, 1)
                 if len(idx) == batch.shape[0]:
                     batch = self._adjust(batch, k, fac)
                     continue
-                index = tc.tensor(idx, dtype=tc.int64)
+                index = tc.tensor(idx, dtype=tc.int64, device=batch.device)
                 done = self._adjust(batch.index_select(0, index), k, fac)
                 batch = batch.index_copy(0, index, done)
         return batch
@@ -201,8 +206,12 @@ class GaussianBlur(Transform):
         return self._uniform(n, self.sigma[0], self.sigma[1])
 
     def _apply(self, batch, params):
-        return apply_each(batch, params,
-                          lambda b, s: F.gaussian_blur(b, self.kernel_size, [s, s]))
+        # One kernel call with one sigma per sample.
+        return blur_batch(batch, self.kernel_size, params, params)
+
+    def _config(self):
+        return {"kernel_size": list(self.kernel_size), "sigma": list(self.sigma),
+                "same_on_batch": self.same_on_batch}
 
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, sigma={self.sigma}"
@@ -258,20 +267,31 @@ class RandomErasing(Transform):
             return batch
         out = batch if self.inplace else batch.clone()
         c = batch.shape[1]
+        if isinstance(self.value, (tuple, list)) and len(self.value) not in (1, c):
+            raise ValueError(f"RandomErasing: value needs 1 or {c} entries, got "
+                             f"{len(self.value)}")
+        if isinstance(self.value, (tuple, list)):
+            fixed = tc.tensor([float(x) for x in self.value], dtype=tc.float64,
+                              device=batch.device).reshape(-1, 1, 1)
+        elif self.value != "random":
+            fixed = tc.tensor(float(self.value), dtype=tc.float64, device=batch.device)
         for n, p in enumerate(params):
             if p is None:
                 continue
             i, j, eh, ew = p
             if self.value == "random":
-                v = tc.randn((c, eh, ew), generator=self.generator).to(batch.dtype)
-            elif isinstance(self.value, (tuple, list)):
-                if len(self.value) not in (1, c):
-                    raise ValueError(f"RandomErasing: value needs 1 or {c} entries")
-                v = tc.tensor([float(x) for x in self.value]).reshape(-1, 1, 1).to(batch.dtype)
+                v = tc.randn((c, eh, ew), generator=self.generator).to(batch.device, batch.dtype)
             else:
-                v = self.value
-            out[n, :, i:i + eh, j:j + ew] = v
+                v = fixed
+            V.erase(out[n], i, j, eh, ew, v, True)
         return out
+
+    def _config(self):
+        value = self.value if isinstance(self.value, str) else (
+            [float(v) for v in self.value] if isinstance(self.value, (tuple, list))
+            else float(self.value))
+        return {"p": self.p, "scale": list(self.scale), "ratio": list(self.ratio),
+                "value": value, "same_on_batch": self.same_on_batch}
 
     def extra_repr(self):
         return f"p={self.p}, scale={self.scale}, ratio={self.ratio}, value={self.value}"

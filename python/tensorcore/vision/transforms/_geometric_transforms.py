@@ -45,8 +45,33 @@ def _interp_name(mode):
     return interpolation_mode(mode).value
 
 
+def _crop_flip(batch, tops, lefts, hflip, vflip, h, w):
+    """Per-sample windows and flips (1 or N entries each): the C++ kernel on the CPU, slices and
+    flips (core ops, which run on the device) for CUDA tensors."""
+    if not batch.is_cuda:
+        return V.crop_flip(batch, tops, lefts, hflip, vflip, h, w)
+    return _crop_flip_composed(batch, tops, lefts, hflip, vflip, h, w)
+
+
+def _crop_flip_composed(batch, tops, lefts, hflip, vflip, h, w):
+    n = batch.shape[0]
+    if n == 0:
+        return batch[:, :, :h, :w]
+    outs = []
+    for i in range(n):
+        t, l = tops[0 if len(tops) == 1 else i], lefts[0 if len(lefts) == 1 else i]
+        if t < 0 or l < 0 or t + h > batch.shape[-2] or l + w > batch.shape[-1]:
+            raise ValueError(f"crop_flip: window ({t}, {l}, {h}, {w}) is outside the image "
+                             f"{list(batch.shape[-2:])}")
+        out = batch[i:i + 1, :, t:t + h, l:l + w]
+        dims = ([-1] if hflip[0 if len(hflip) == 1 else i] else []) + \
+            ([-2] if vflip[0 if len(vflip) == 1 else i] else [])
+        outs.append(out.flip(dims) if dims else out)
+    return tc.cat(outs, 0) if n > 1 else outs[0].contiguous()
+
+
 def _window_crop(batch, tops, lefts, h, w):
-    return V.crop_flip(batch, tops, lefts, [0], [0], h, w)
+    return _crop_flip(batch, tops, lefts, [0], [0], h, w)
 
 
 class Resize(Transform):
@@ -205,7 +230,7 @@ class _RandomFlip(Transform):
             return batch
         hf = [int(f) for f in flags] if self.horizontal else [0]
         vf = [0] if self.horizontal else [int(f) for f in flags]
-        return V.crop_flip(batch, [0], [0], hf, vf, batch.shape[-2], batch.shape[-1])
+        return _crop_flip(batch, [0], [0], hf, vf, batch.shape[-2], batch.shape[-1])
 
     def _apply_target(self, out, sample, p, size):
         if not p:
@@ -366,6 +391,14 @@ def _range(value, name, center=0.0):
     return [float(v) for v in value]
 
 
+def _opt_list(value):
+    return None if value is None else [float(v) for v in value]
+
+
+def _center_config(center):
+    return None if center is None else [float(center[0]), float(center[1])]
+
+
 def _forward_points(mat):
     """Maps input continuous coordinates to output ones, inverting the output->input matrix."""
     inv = np.linalg.inv(np.array(mat, dtype=np.float64).reshape(3, 3))
@@ -420,17 +453,27 @@ class RandomRotation(_Warp):
         return self._uniform(n, self.degrees[0], self.degrees[1])
 
     def _matrix(self, angle, h, w):
-        center_f = [0.0, 0.0]
-        if self.center is not None:
-            center_f = [1.0 * (c - s * 0.5) for c, s in zip(self.center, [w, h])]
-        m = _G._get_inverse_affine_matrix(center_f, -angle, [0.0, 0.0], 1.0, [0.0, 0.0])
-        return _G._affine_pixel_matrix(m, w, h, w, h)
+        return F.rotation_matrix((h, w), angle, self.center)
 
     def _apply(self, batch, params):
         if self.expand:
-            return apply_each(batch, params, lambda b, a: F.rotate(
-                b, a, self.interpolation, True, self.center, self._fill_for(b)))
+            # Per-sample angles give per-sample expanded sizes: every image is rendered into the
+            # largest of them (rotation centre at the canvas centre, the rest filled), so a batch
+            # keeps one shape. One draw (same_on_batch or one image) is exactly F.rotate(expand).
+            h, w = batch.shape[-2:]
+            sizes = [F.rotated_size((h, w), a, self.center) for a in params]
+            oh, ow = max(s[0] for s in sizes), max(s[1] for s in sizes)
+            mats = []
+            for a in params:
+                mats.extend(F.rotation_matrix((h, w), a, self.center, (oh, ow)))
+            return _G._warp(batch, mats, oh, ow, self.interpolation, self._fill_for(batch),
+                            type(self).__name__)
         return super()._apply(batch, params)
+
+    def _config(self):
+        return {"degrees": list(self.degrees), "interpolation": self.interpolation.value,
+                "expand": self.expand, "center": _center_config(self.center), "fill": self.fill,
+                "same_on_batch": self.same_on_batch}
 
     def _apply_target(self, out, sample, p, size):
         if self.expand:
@@ -489,6 +532,12 @@ class RandomAffine(_Warp):
         angle, translate, sc, shear = p
         return F.affine_matrix((h, w), angle, list(translate), sc, list(shear), self.center)
 
+    def _config(self):
+        return {"degrees": list(self.degrees), "translate": _opt_list(self.translate),
+                "scale": _opt_list(self.scale), "shear": _opt_list(self.shear),
+                "interpolation": self.interpolation.value, "fill": self.fill,
+                "center": _center_config(self.center), "same_on_batch": self.same_on_batch}
+
     def extra_repr(self):
         return (f"degrees={self.degrees}, translate={self.translate}, scale={self.scale}, "
                 f"shear={self.shear}")
@@ -540,6 +589,11 @@ class RandomPerspective(_Warp):
         if p is None:
             return out
         return super()._apply_target(out, sample, p, size)
+
+    def _config(self):
+        return {"distortion_scale": self.distortion_scale, "p": self.p,
+                "interpolation": self.interpolation.value, "fill": self.fill,
+                "same_on_batch": self.same_on_batch}
 
     def extra_repr(self):
         return f"distortion_scale={self.distortion_scale}, p={self.p}"

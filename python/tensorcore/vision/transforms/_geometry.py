@@ -1,5 +1,4 @@
 """Geometric functional transforms: resize, crops, pad, flips, rotate, affine, perspective."""
-import math
 import numbers
 
 import numpy as np
@@ -187,54 +186,43 @@ def pad(img, padding, fill=0, padding_mode="constant"):
                 raise ValueError("pad: constant padding takes a single fill value for tensors")
             fill = fill[0]
         shape = list(img.shape[:-2]) + [h + top + bottom, w + left + right]
-        out = tc.full(shape, fill if fill is not None else 0, dtype=img.dtype)
+        out = tc.full(shape, fill if fill is not None else 0, dtype=img.dtype, device=img.device)
         out[..., top:top + h, left:left + w] = img
         return out
-    rows = _pad_index(h, top, bottom, padding_mode)
-    cols = _pad_index(w, left, right, padding_mode)
+    rows = _pad_index(h, top, bottom, padding_mode).to(img.device)
+    cols = _pad_index(w, left, right, padding_mode).to(img.device)
     return img.index_select(-2, rows).index_select(-1, cols)
 
 
 # ---- affine family -------------------------------------------------------------------------
 
-def _get_inverse_affine_matrix(center, angle, translate, scale, shear):
-    rot = math.radians(angle)
-    sx, sy = math.radians(shear[0]), math.radians(shear[1])
-    cx, cy = center
-    tx, ty = translate
-    a = math.cos(rot - sy) / math.cos(sy)
-    b = -math.cos(rot - sy) * math.tan(sx) / math.cos(sy) - math.sin(rot)
-    c = math.sin(rot - sy) / math.cos(sy)
-    d = -math.sin(rot - sy) * math.tan(sx) / math.cos(sy) + math.cos(rot)
-    m = [d, -b, 0.0, -c, a, 0.0]
-    m = [x / scale for x in m]
-    m[2] += m[0] * (-cx - tx) + m[1] * (-cy - ty)
-    m[5] += m[3] * (-cx - tx) + m[4] * (-cy - ty)
-    m[2] += cx
-    m[5] += cy
-    return m
+def _center_arg(center):
+    return None if center is None else (float(center[0]), float(center[1]))
 
 
-def _affine_pixel_matrix(m, w, h, ow, oh):
+def _rotation(h, w, angle, center):
+    """Inverse affine of rotate(angle) (C++, shared with the deployment pipeline)."""
+    return V.affine_for_image(h, w, -float(angle), 0.0, 0.0, 1.0, 0.0, 0.0, _center_arg(center))
+
+
+def _affine_pixel_matrix(m, h, w, oh, ow):
     """Centered inverse affine (torchvision's convention) -> 3x3 map from output pixel index to
     input pixel coordinates."""
-    ox, oy = 0.5 - ow * 0.5, 0.5 - oh * 0.5
-    return [m[0], m[1], m[0] * ox + m[1] * oy + m[2] + w * 0.5 - 0.5,
-            m[3], m[4], m[3] * ox + m[4] * oy + m[5] + h * 0.5 - 0.5,
-            0.0, 0.0, 1.0]
+    return list(V.affine_pixel_matrix(m, h, w, oh, ow))
 
 
-def _affine_output_size(m, w, h):
-    pts = np.array([[-0.5 * w, -0.5 * h, 1.0], [-0.5 * w, 0.5 * h, 1.0],
-                    [0.5 * w, 0.5 * h, 1.0], [0.5 * w, -0.5 * h, 1.0]], dtype=np.float32)
-    theta = np.array(m, dtype=np.float32).reshape(2, 3)
-    new_pts = pts @ theta.T
-    shift = np.array([w * 0.5, h * 0.5], dtype=np.float32)
-    tol = np.float32(1e-4)
-    cmax = np.ceil(np.trunc((new_pts.max(0) + shift) / tol) * tol)
-    cmin = np.floor(np.trunc((new_pts.min(0) + shift) / tol) * tol)
-    size = cmax - cmin
-    return int(size[0]), int(size[1])
+def rotation_matrix(img_size, angle, center=None, out_size=None):
+    """The 3x3 output-pixel -> input-pixel matrix of rotate() for an image of (h, w), rendered
+    into out_size (default: the input size) with the rotation centre at the output centre."""
+    h, w = img_size
+    oh, ow = out_size if out_size is not None else (h, w)
+    return _affine_pixel_matrix(_rotation(h, w, angle, center), h, w, oh, ow)
+
+
+def rotated_size(img_size, angle, center=None):
+    """rotate(expand=True)'s output (h, w) for an image of img_size."""
+    h, w = img_size
+    return tuple(V.expanded_size(_rotation(h, w, angle, center), h, w))
 
 
 def _fill_list(fill, op):
@@ -275,12 +263,9 @@ def rotate(img, angle, interpolation=InterpolationMode.NEAREST, expand=False, ce
     check_image(img, "rotate")
     _check_angle(angle, "rotate")
     h, w = img.shape[-2], img.shape[-1]
-    center_f = [0.0, 0.0]
-    if center is not None:
-        center_f = [1.0 * (c - s * 0.5) for c, s in zip(center, [w, h])]
-    m = _get_inverse_affine_matrix(center_f, -angle, [0.0, 0.0], 1.0, [0.0, 0.0])
-    ow, oh = _affine_output_size(m, w, h) if expand else (w, h)
-    return _warp(img, _affine_pixel_matrix(m, w, h, ow, oh), oh, ow, interpolation, fill, "rotate")
+    oh, ow = rotated_size((h, w), angle, center) if expand else (h, w)
+    return _warp(img, rotation_matrix((h, w), angle, center, (oh, ow)), oh, ow, interpolation,
+                 fill, "rotate")
 
 
 def _parse_shear(shear):
@@ -298,12 +283,12 @@ def _parse_shear(shear):
 def affine_matrix(img_size, angle, translate, scale, shear, center=None):
     """The 3x3 output-pixel -> input-pixel matrix of affine() for an image of (h, w)."""
     h, w = img_size
-    center_f = [0.0, 0.0]
-    if center is not None:
-        center_f = [1.0 * (c - s * 0.5) for c, s in zip(center, [w, h])]
-    m = _get_inverse_affine_matrix(center_f, angle, [1.0 * t for t in translate], scale,
-                                   _parse_shear(shear))
-    return _affine_pixel_matrix(m, w, h, w, h)
+    shx, shy = _parse_shear(shear)
+    if scale <= 0.0:
+        raise ValueError(f"affine: scale should be positive, got {scale}")
+    m = V.affine_for_image(h, w, float(angle), float(translate[0]), float(translate[1]),
+                           float(scale), shx, shy, _center_arg(center))
+    return _affine_pixel_matrix(m, h, w, h, w)
 
 
 def affine(img, angle, translate, scale, shear, interpolation=InterpolationMode.NEAREST,
@@ -319,22 +304,15 @@ def affine(img, angle, translate, scale, shear, interpolation=InterpolationMode.
     return _warp(img, mat, h, w, interpolation, fill, "affine")
 
 
-def perspective_coeffs(startpoints, endpoints):
-    a = np.zeros((8, 8))
-    for i, (p1, p2) in enumerate(zip(endpoints, startpoints)):
-        a[2 * i] = [p1[0], p1[1], 1, 0, 0, 0, -p2[0] * p1[0], -p2[0] * p1[1]]
-        a[2 * i + 1] = [0, 0, 0, p1[0], p1[1], 1, -p2[1] * p1[0], -p2[1] * p1[1]]
-    b = np.array(startpoints, dtype=np.float64).reshape(8)
-    return np.linalg.lstsq(a, b, rcond=None)[0].tolist()
-
-
 def perspective_matrix(startpoints, endpoints):
-    c = perspective_coeffs(startpoints, endpoints)
-    # Pixel centers (x + 0.5) through the homography, back to index space (- 0.5).
-    den = [c[6], c[7], 1.0 + 0.5 * c[6] + 0.5 * c[7]]
-    return [c[0] - 0.5 * den[0], c[1] - 0.5 * den[1], c[2] + 0.5 * c[0] + 0.5 * c[1] - 0.5 * den[2],
-            c[3] - 0.5 * den[0], c[4] - 0.5 * den[1], c[5] + 0.5 * c[3] + 0.5 * c[4] - 0.5 * den[2],
-            den[0], den[1], den[2]]
+    """The 3x3 output-pixel -> input-pixel matrix of perspective() (C++, shared with the
+    deployment pipeline)."""
+    if len(startpoints) != 4 or len(endpoints) != 4:
+        raise ValueError("perspective: startpoints and endpoints must each hold 4 points")
+    flat = [[float(v) for p in pts for v in p] for pts in (startpoints, endpoints)]
+    if len(flat[0]) != 8 or len(flat[1]) != 8:
+        raise ValueError("perspective: each point should have 2 coordinates")
+    return list(V.perspective_matrix(flat[0], flat[1]))
 
 
 def perspective(img, startpoints, endpoints, interpolation=InterpolationMode.BILINEAR,

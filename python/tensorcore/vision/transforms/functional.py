@@ -4,6 +4,7 @@ from ._common import InterpolationMode  # noqa: F401
 from ._geometry import (  # noqa: F401
     get_dimensions, get_image_size, resize, crop, center_crop, resized_crop, five_crop, ten_crop,
     hflip, vflip, pad, rotate, affine, perspective, affine_matrix, perspective_matrix,
+    rotation_matrix, rotated_size,
 )
 from ._color import (  # noqa: F401
     convert_image_dtype, normalize, rgb_to_grayscale, adjust_brightness, adjust_contrast,

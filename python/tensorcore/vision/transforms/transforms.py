@@ -102,6 +102,10 @@ class _Container(Transform):
             x = t(x)
         return x
 
+    def _config(self):
+        return {"transforms": [_spec(t) for t in self.transforms],
+                "same_on_batch": self.same_on_batch}
+
     def extra_repr(self):
         return "\n" + "".join(f"    {t!r},\n" for t in self.transforms)
 
@@ -121,6 +125,9 @@ class RandomApply(_Container):
 
     def _apply(self, batch, params):
         return apply_where(batch, params, lambda b: self._run(self.transforms, b))
+
+    def _config(self):
+        return dict(super()._config(), p=self.p)
 
 
 class RandomChoice(_Container):
@@ -147,6 +154,10 @@ class RandomChoice(_Container):
 
     def _draw(self, n, h, w):
         return [self._pick(u) for u in self._rand(n)]
+
+    def _config(self):
+        # The normalized probabilities: load() restores them as they are.
+        return dict(super()._config(), p=list(self.p))
 
     def _apply(self, batch, params):
         params = per_sample(params, batch.shape[0])
@@ -206,8 +217,8 @@ class Compose(Transform):
 
     def _try_fused(self, i, img):
         ts = self.transforms
-        if img.dim() not in (3, 4) or img.dtype not in (tc.uint8, tc.float32):
-            return None
+        if img.dim() not in (3, 4) or img.dtype not in (tc.uint8, tc.float32) or img.is_cuda:
+            return None  # the fused kernel is CPU code; CUDA runs the stages one by one
         h, w = img.shape[-2:]
         j, stages = i, []
         while j < len(ts) and isinstance(ts[j], _WINDOW_STAGES) and ts[j].fusable(h, w):
@@ -262,13 +273,8 @@ class Compose(Transform):
     def save(self, path):
         """Writes the pipeline (transform names and parameters) as JSON; load it with load() or
         the C++ tc::vision::transforms::Pipeline."""
-        for t in self.transforms:
-            if not isinstance(t, Transform):
-                raise TypeError(f"Compose.save: {t!r} is not a tensorcore transform and cannot be "
-                                "saved to a pipeline file")
         spec = {"format": "tensorcore.vision.transforms", "version": 1,
-                "transforms": [{"name": type(t).__name__, "params": t._config()}
-                               for t in self.transforms]}
+                "transforms": [_spec(t) for t in self.transforms]}
         with open(path, "w") as f:
             json.dump(spec, f, indent=1)
 
@@ -276,27 +282,42 @@ class Compose(Transform):
         return "\n" + "".join(f"    {t!r},\n" for t in self.transforms)
 
 
+def _spec(t):
+    if not isinstance(t, Transform):
+        raise TypeError(f"Compose.save: {t!r} is not a tensorcore transform and cannot be saved "
+                        "to a pipeline file")
+    return {"name": type(t).__name__, "params": t._config()}
+
+
 _LOADABLE = {c.__name__: c for c in (
     ConvertImageDtype, Normalize, Resize, CenterCrop, RandomCrop, RandomHorizontalFlip,
-    RandomVerticalFlip, RandomResizedCrop, Pad, ColorJitter, Grayscale)}
+    RandomVerticalFlip, RandomResizedCrop, Pad, ColorJitter, Grayscale, RandomRotation,
+    RandomAffine, RandomPerspective, GaussianBlur, RandomErasing, RandomApply, RandomChoice,
+    RandomOrder)}
+
+
+def _build(entry, generator, path):
+    cls = _LOADABLE.get(entry["name"])
+    if cls is None:
+        raise ValueError(f"load: unknown transform {entry['name']!r} in {path}")
+    params = dict(entry["params"])
+    if cls is ConvertImageDtype:
+        params["dtype"] = _DTYPES[params["dtype"]]
+    if issubclass(cls, _Container):
+        params["transforms"] = [_build(e, generator, path) for e in params["transforms"]]
+    t = cls(**params)
+    if cls is RandomChoice:
+        t.p = list(params["p"])
+    if t.random:
+        t.generator = generator
+    return t
 
 
 def load(path, generator=None):
-    """Reads a pipeline written by Compose.save."""
+    """Reads a pipeline written by Compose.save; every random transform draws from `generator`
+    (default: the global generator), as the C++ Pipeline does."""
     with open(path) as f:
         spec = json.load(f)
     if spec.get("format") != "tensorcore.vision.transforms":
         raise ValueError(f"load: {path} is not a tensorcore transforms pipeline file")
-    out = []
-    for entry in spec["transforms"]:
-        cls = _LOADABLE.get(entry["name"])
-        if cls is None:
-            raise ValueError(f"load: unknown transform {entry['name']!r} in {path}")
-        params = dict(entry["params"])
-        if cls is ConvertImageDtype:
-            params["dtype"] = _DTYPES[params["dtype"]]
-        t = cls(**params)
-        if t.random:
-            t.generator = generator
-        out.append(t)
-    return Compose(out)
+    return Compose([_build(entry, generator, path) for entry in spec["transforms"]])
