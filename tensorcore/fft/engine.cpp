@@ -425,8 +425,14 @@ void RealPlan<T>::forward(const T* in, std::complex<T>* out, T scale, T* scratch
   if (n_ % 2) {
     // Odd n: two real rows ride in one complex transform (row 2u as the real part, row 2u+1 as
     // the imaginary part of lane u) and are separated by symmetry afterwards.
-    const int64_t P = (L + 1) / 2;
-    for (int64_t u = 0; u < P; ++u) {
+    const int64_t pairs = (L + 1) / 2;
+    // Between half and a full vector of pairs, zero lanes fill the vector: the first stage (whose
+    // stride is the lane count) then runs vectorized instead of scalar (1.3x at 12 rows of 15625).
+    constexpr int64_t W = detail::Simd<T>::width;
+    const int64_t P = (pairs > W / 2 && pairs < W) ? W : pairs;
+    for (int64_t u = pairs; u < P; ++u)
+      for (int64_t j = 0; j < len; ++j) zr[j * P + u] = zi[j * P + u] = T(0);
+    for (int64_t u = 0; u < pairs; ++u) {
       const T* a = in + 2 * u * n_;
       for (int64_t j = 0; j < len; ++j) zr[j * P + u] = a[j];
       if (2 * u + 1 < L) {
@@ -438,7 +444,7 @@ void RealPlan<T>::forward(const T* in, std::complex<T>* out, T scale, T* scratch
     }
     plan_->execute(zr, zi, inner, P);
     const T half = T(0.5) * scale;
-    for (int64_t u = 0; u < P; ++u) {
+    for (int64_t u = 0; u < pairs; ++u) {
       T* oa = o + 2 * (2 * u) * nout;
       T* ob = oa + 2 * nout;
       const bool has_b = 2 * u + 1 < L;
