@@ -64,6 +64,10 @@ void bind_fft(py::module_& m, TensorClass& cls) {
   def2("ifft2", fft::ifft2);
   def2("rfft2", fft::rfft2);
   def2("irfft2", fft::irfft2);
+  def2("hfft2", fft::hfft2);
+  def2("ihfft2", fft::ihfft2);
+  defn("hfftn", fft::hfftn);
+  defn("ihfftn", fft::ihfftn);
   defn("fftn", fft::fftn);
   defn("ifftn", fft::ifftn);
   defn("rfftn", fft::rfftn);
@@ -131,6 +135,8 @@ void bind_fft(py::module_& m, TensorClass& cls) {
   f.def("_plan_cache_size", &fft::plan_cache_size);
   f.def("_clear_plan_cache", &fft::clear_plan_cache);
   f.def("next_fast_len", &fft::next_fast_len, py::arg("n"));
+  f.def("_plan_algorithm", &fft::plan_algorithm, py::arg("n"));
+  f.def("_bluestein_length", &fft::bluestein_length, py::arg("n"));
 }
 
 static Registrar r(bind_fft);

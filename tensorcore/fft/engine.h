@@ -1,7 +1,7 @@
 #pragma once
-// tensorcore's own FFT engine: mixed-radix Stockham (radix 4/2/3/5 plus generic small odd
-// primes) over split real/imaginary arrays, Bluestein for lengths with a large prime factor, and
-// a real-input path through a half-length complex transform. Plans are immutable once built and
+// tensorcore's own FFT engine: mixed-radix Stockham (radix 8/4/2/3/5 plus generic small odd
+// primes) over split real/imaginary arrays; Rader for large primes p whose p-1 is smooth,
+// Bluestein for other lengths with a large prime factor; and a real-input path through a half-length complex transform. Plans are immutable once built and
 // cached per (length, kind, precision), so any number of threads may execute them at once.
 #include <complex>
 #include <cstdint>
@@ -34,12 +34,19 @@ class ComplexPlan {
 
  private:
   void run_stages(T* re, T* im, T* scratch, int64_t lanes) const;
+  void execute_bluestein(T* re, T* im, T* scratch, int64_t lanes) const;
+  void execute_rader(T* re, T* im, T* scratch, int64_t lanes) const;
+  void init_bluestein();
+  void init_rader();
   int64_t n_;
+  enum class Algo { Stockham, Bluestein, Rader } algo_ = Algo::Stockham;
   std::vector<Stage<T>> stages_;
   // Bluestein: chirp c_j = e^{-pi i j^2/n}, the FFT of the conjugate chirp filter (scaled by 1/M),
   // and the smooth-length plan used for the convolution.
-  bool bluestein_ = false;
+  // Rader (n prime): the cyclic convolution of length n-1 with the filter w^{g^-q}, whose FFT
+  // (scaled by 1/(n-1)) is in filt_*; in_index_[q] = g^q mod n, out_index_[q] = g^-q mod n.
   std::vector<T> chirp_re_, chirp_im_, filt_re_, filt_im_;
+  std::vector<int64_t> in_index_, out_index_;
   std::shared_ptr<const ComplexPlan<T>> conv_plan_;
 };
 
@@ -69,6 +76,11 @@ int64_t plan_cache_size();
 void clear_plan_cache();
 // Smallest 2^a 3^b 5^c >= n.
 int64_t next_fast_len(int64_t n);
+// The convolution length Bluestein uses for a length-n transform: the 2^a 3^b 5^c 7^d >= 2n-1
+// with the lowest estimated cost (not always the smallest). Exposed for tests and benchmarks.
+int64_t bluestein_length(int64_t n);
+// Which algorithm the plan for length n uses: "stockham", "bluestein" or "rader".
+const char* plan_algorithm(int64_t n);
 
 // Batched row transforms over contiguous rows, threaded over the batch with tc::parallel_for.
 // c2c: rows of n complex -> n complex. r2c: n real -> n/2+1 (or n) complex. c2r: n/2+1 complex -> n real.

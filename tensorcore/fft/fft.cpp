@@ -126,6 +126,36 @@ Tensor irfftn_impl(const Tensor& in, const OptDims& s, const OptDims& dim, const
   return fft_c2r(x, a.dims, norm_mode(norm, false, op), last_size);
 }
 
+// torch 1.13's hfftn: the one-sided Hermitian input is c2c-transformed (forward) over all but the
+// last dim, conjugated, and c2r-transformed along the last dim to last_size real values.
+Tensor hfftn_impl(const Tensor& in, const OptDims& s, const OptDims& dim, const OptNorm& norm,
+                  const char* op) {
+  Tensor x = promote_complex(in, op);
+  NdArgs a = nd_args(x, s, dim, op);
+  TC_CHECK(!a.dims.empty(), op, " must transform at least one axis");
+  const int64_t last_size = (s && s->back() != -1) ? a.shape.back() : 2 * (x.size(a.dims.back()) - 1);
+  check_points(last_size, op);
+  a.shape.back() = last_size / 2 + 1;
+  x = resize_dims(x, a.dims, a.shape, op);
+  const Norm mode = norm_mode(norm, true, op);
+  std::vector<int64_t> outer(a.dims.begin(), a.dims.end() - 1);
+  if (!outer.empty()) x = fft_c2c(x, outer, mode, true);
+  return fft_c2r(conj(x), {a.dims.back()}, mode, last_size);
+}
+
+// ihfftn: r2c (one-sided) along the last dim, conjugated, then inverse c2c over the others.
+Tensor ihfftn_impl(const Tensor& in, const OptDims& s, const OptDims& dim, const OptNorm& norm,
+                   const char* op) {
+  Tensor x = require_real(in, op);
+  NdArgs a = nd_args(x, s, dim, op);
+  TC_CHECK(!a.dims.empty(), op, " must transform at least one axis");
+  x = resize_dims(x, a.dims, a.shape, op);
+  const Norm mode = norm_mode(norm, false, op);
+  Tensor y = conj(fft_r2c(x, {a.dims.back()}, mode, true));
+  std::vector<int64_t> outer(a.dims.begin(), a.dims.end() - 1);
+  return outer.empty() ? y : fft_c2c(y, outer, mode, false);
+}
+
 OptDims one_dim(int64_t d) { return std::vector<int64_t>{d}; }
 OptDims one_dim_s(const OptInt& n) { return n ? OptDims(std::vector<int64_t>{*n}) : OptDims(); }
 
@@ -207,6 +237,19 @@ Tensor freq_tensor(int64_t n, int64_t count, double d, TensorOptions opts, bool 
   return out;
 }
 }  // namespace
+
+Tensor hfft2(const Tensor& x, OptDims s, std::vector<int64_t> dim, const OptNorm& norm) {
+  return hfftn_impl(x, s, dim, norm, "hfft2");
+}
+Tensor ihfft2(const Tensor& x, OptDims s, std::vector<int64_t> dim, const OptNorm& norm) {
+  return ihfftn_impl(x, s, dim, norm, "ihfft2");
+}
+Tensor hfftn(const Tensor& x, OptDims s, OptDims dim, const OptNorm& norm) {
+  return hfftn_impl(x, s, dim, norm, "hfftn");
+}
+Tensor ihfftn(const Tensor& x, OptDims s, OptDims dim, const OptNorm& norm) {
+  return ihfftn_impl(x, s, dim, norm, "ihfftn");
+}
 
 Tensor fftfreq(int64_t n, double d, TensorOptions opts) {
   TC_CHECK(n >= 0, "fftfreq: n must be non-negative, got ", n);

@@ -41,6 +41,12 @@ Tensor fftn(const Tensor& x, OptDims s = {}, OptDims dim = {}, const OptNorm& no
 Tensor ifftn(const Tensor& x, OptDims s = {}, OptDims dim = {}, const OptNorm& norm = {});
 Tensor rfftn(const Tensor& x, OptDims s = {}, OptDims dim = {}, const OptNorm& norm = {});
 Tensor irfftn(const Tensor& x, OptDims s = {}, OptDims dim = {}, const OptNorm& norm = {});
+// torch 1.13's Hermitian n-d transforms: hfftn takes the one-sided half (last dim) of a
+// Hermitian-symmetric signal and returns the real spectrum; ihfftn is its inverse.
+Tensor hfft2(const Tensor& x, OptDims s = {}, std::vector<int64_t> dim = {-2, -1}, const OptNorm& norm = {});
+Tensor ihfft2(const Tensor& x, OptDims s = {}, std::vector<int64_t> dim = {-2, -1}, const OptNorm& norm = {});
+Tensor hfftn(const Tensor& x, OptDims s = {}, OptDims dim = {}, const OptNorm& norm = {});
+Tensor ihfftn(const Tensor& x, OptDims s = {}, OptDims dim = {}, const OptNorm& norm = {});
 
 // Sample frequencies; dtype defaults to the default float dtype.
 Tensor fftfreq(int64_t n, double d = 1.0, TensorOptions opts = TensorOptions(get_default_dtype()));

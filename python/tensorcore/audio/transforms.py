@@ -186,8 +186,9 @@ class SlidingWindowCmn(_Base):
 
 
 class _AxisMasking(_Base):
-    def __init__(self, mask_param, axis, iid_masks, p=1.0):
+    def __init__(self, mask_param, axis, iid_masks, p=1.0, generator=None):
         super().__init__()
+        self.generator = generator
         if not 0.0 <= p <= 1.0:
             raise ValueError(f"{type(self).__name__}: p must be between 0.0 and 1.0, got {p}")
         self.mask_param = mask_param
@@ -197,22 +198,25 @@ class _AxisMasking(_Base):
 
     def forward(self, specgram, mask_value=0.0):
         if self.iid_masks and specgram.dim() == 4:
-            return F.mask_along_axis_iid(specgram, self.mask_param, mask_value, self.axis + 1, p=self.p)
-        return F.mask_along_axis(specgram, self.mask_param, mask_value, self.axis, p=self.p)
+            return F.mask_along_axis_iid(specgram, self.mask_param, mask_value, self.axis + 1, p=self.p,
+                                         generator=self.generator)
+        return F.mask_along_axis(specgram, self.mask_param, mask_value, self.axis, p=self.p,
+                                 generator=self.generator)
 
 
 class FrequencyMasking(_AxisMasking):
-    """SpecAugment frequency masking of (..., freq, time)."""
+    """SpecAugment frequency masking of (..., freq, time); `generator` (tensorcore extension)
+    picks the random stream, default the global generator."""
 
-    def __init__(self, freq_mask_param, iid_masks=False):
-        super().__init__(freq_mask_param, 1, iid_masks)
+    def __init__(self, freq_mask_param, iid_masks=False, *, generator=None):
+        super().__init__(freq_mask_param, 1, iid_masks, generator=generator)
 
 
 class TimeMasking(_AxisMasking):
-    """SpecAugment time masking of (..., freq, time)."""
+    """SpecAugment time masking of (..., freq, time); `generator` as in FrequencyMasking."""
 
-    def __init__(self, time_mask_param, iid_masks=False, p=1.0):
-        super().__init__(time_mask_param, 2, iid_masks, p=p)
+    def __init__(self, time_mask_param, iid_masks=False, p=1.0, *, generator=None):
+        super().__init__(time_mask_param, 2, iid_masks, p=p, generator=generator)
 
 
 class MelScale(_Base):
@@ -589,3 +593,6 @@ class StreamingResample(_Base):
         if drop > 0:
             self._buffer = self._buffer[..., drop:]
             self._buffer_start = keep_from
+
+
+from .pipeline import Compose, pipeline_json, save_pipeline  # noqa: E402  (C++ deployment)

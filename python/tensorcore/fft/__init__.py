@@ -1,6 +1,6 @@
 """tensorcore.fft: discrete Fourier transforms with torch.fft's names and semantics.
 
-Computed by tensorcore's own FFT engine (mixed-radix Stockham + Bluestein, plans cached per
+Computed by tensorcore's own FFT engine (mixed-radix Stockham, Rader and Bluestein, plans cached per
 length); every function is differentiable (complex autograd, PyTorch's convention)."""
 from .._C import _fft as _impl
 
@@ -18,6 +18,10 @@ rfftn = _impl.rfftn
 irfftn = _impl.irfftn
 hfft = _impl.hfft
 ihfft = _impl.ihfft
+hfft2 = _impl.hfft2
+ihfft2 = _impl.ihfft2
+hfftn = _impl.hfftn
+ihfftn = _impl.ihfftn
 fftfreq = _impl.fftfreq
 rfftfreq = _impl.rfftfreq
 fftshift = _impl.fftshift
@@ -25,4 +29,5 @@ ifftshift = _impl.ifftshift
 next_fast_len = _impl.next_fast_len
 
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2",
-           "rfftn", "irfftn", "hfft", "ihfft", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
+           "rfftn", "irfftn", "hfft", "ihfft", "hfft2", "ihfft2", "hfftn", "ihfftn",
+           "fftfreq", "rfftfreq", "fftshift", "ifftshift"]

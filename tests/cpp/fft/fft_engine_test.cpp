@@ -209,3 +209,57 @@ TEST(FftEngine, RealToFullSpectrumMatchesNaive) {
 }
 
 }  // namespace
+
+namespace {
+
+// Large primes: Rader (p-1 smooth) or Bluestein, in both precisions, single rows and lanes, and
+// composite lengths with a large prime factor (always Bluestein).
+TEST(FftEngine, RaderAndBluesteinLengthsMatchNaive) {
+  EXPECT_STREQ(tc::fft::plan_algorithm(1024), "stockham");
+  EXPECT_STREQ(tc::fft::plan_algorithm(1009), "rader");   // 1008 = 2^4 3^2 7
+  EXPECT_STREQ(tc::fft::plan_algorithm(65537), "rader");  // 2^16
+  EXPECT_STREQ(tc::fft::plan_algorithm(10007), "bluestein");  // 10006 = 2 * 5003
+  EXPECT_STREQ(tc::fft::plan_algorithm(4097), "bluestein");   // 17 * 241: not prime
+  for (int64_t n : {37, 41, 53, 101, 1009, 1019, 4093, 2 * 1031, 3 * 37}) {
+    for (int64_t lanes : {1, 3}) {
+      if (n > 2000 && lanes > 1) continue;  // the naive reference is O(n^2) per row
+      auto x = random_signal(n * lanes, unsigned(n + 17 * lanes));
+      auto plan = tc::fft::complex_plan<double>(n);
+      std::vector<double> re(n * lanes), im(n * lanes), sc(plan->scratch_size(lanes));
+      auto planf = tc::fft::complex_plan<float>(n);
+      std::vector<float> ref_(n * lanes), imf(n * lanes), scf(planf->scratch_size(lanes));
+      for (int64_t v = 0; v < lanes; ++v)
+        for (int64_t j = 0; j < n; ++j) {
+          re[j * lanes + v] = ref_[j * lanes + v] = float(x[v * n + j].real());
+          im[j * lanes + v] = imf[j * lanes + v] = float(x[v * n + j].imag());
+          x[v * n + j] = cd(re[j * lanes + v], im[j * lanes + v]);
+        }
+      plan->execute(re.data(), im.data(), sc.data(), lanes);
+      planf->execute(ref_.data(), imf.data(), scf.data(), lanes);
+      for (int64_t v = 0; v < lanes; ++v) {
+        std::vector<cd> row(x.begin() + v * n, x.begin() + (v + 1) * n), got(n), gotf(n);
+        for (int64_t j = 0; j < n; ++j) {
+          got[j] = cd(re[j * lanes + v], im[j * lanes + v]);
+          gotf[j] = cd(ref_[j * lanes + v], imf[j * lanes + v]);
+        }
+        auto ref = naive_dft(row, false);
+        EXPECT_LT(max_rel_err(got, ref), 1e-12) << "n=" << n << " lanes=" << lanes;
+        EXPECT_LT(max_rel_err(gotf, ref), 2e-5) << "float n=" << n << " lanes=" << lanes;
+      }
+    }
+  }
+}
+
+TEST(FftEngine, BluesteinLengthIsSmoothAndLongEnough) {
+  for (int64_t n : {2, 37, 1009, 4097, 10007, 65537, 100003}) {
+    const int64_t m = tc::fft::bluestein_length(n);
+    EXPECT_GE(m, 2 * n - 1);
+    EXPECT_LT(m, 4 * n);
+    int64_t r = m;
+    for (int p : {2, 3, 5, 7})
+      while (r % p == 0) r /= p;
+    EXPECT_EQ(r, 1) << "n=" << n << " m=" << m;
+  }
+}
+
+}  // namespace

@@ -219,3 +219,17 @@ def test_python_threads():
         t.join()
     for x, r in zip(xs, results):
         assert_close(r, np.fft.fft(x))
+
+
+@pytest.mark.parametrize("n", [125, 1001, 3125, 4093])
+def test_odd_rfft_batches_and_prime_plans(n):
+    # Odd rows go through the complex plan two at a time, padded with zero lanes to a full vector
+    # for some batch sizes; primes run Rader or Bluestein. Every batch size must agree with numpy.
+    for b in (1, 2, 3, 9, 10, 12, 13, 17):
+        x = RNG.standard_normal((b, n))
+        assert_close(tc.fft.rfft(tc.from_numpy(x)), np.fft.rfft(x))
+        y = tc.fft.rfft(tc.from_numpy(x.astype(np.float32))).numpy()
+        ref = np.fft.rfft(x)
+        assert np.abs(y - ref).max() / np.abs(ref).max() < 3e-6
+    algo = tc.fft._impl._plan_algorithm(n)
+    assert algo == ("rader" if n == 4093 else "stockham")

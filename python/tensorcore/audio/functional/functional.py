@@ -284,10 +284,11 @@ def _mask_param(mask_param, p, axis_length):
     return mask_param if p == 1.0 else min(mask_param, int(axis_length * p))
 
 
-def mask_along_axis_iid(specgrams, mask_param, mask_value, axis, p=1.0):
+def mask_along_axis_iid(specgrams, mask_param, mask_value, axis, p=1.0, *, generator=None):
     """SpecAugment masking with an independent mask per example and channel.
 
-    specgrams: (batch, channel, freq, time); axis 2 (frequency) or 3 (time).
+    specgrams: (batch, channel, freq, time); axis 2 (frequency) or 3 (time). The uniforms come
+    from `generator` (default: the global generator).
     """
     _check_tensor(specgrams, "mask_along_axis_iid", "specgrams")
     if axis not in (2, 3):
@@ -301,8 +302,8 @@ def mask_along_axis_iid(specgrams, mask_param, mask_value, axis, p=1.0):
         return specgrams
     dtype = specgrams.dtype if specgrams.is_floating_point() else tc.float32
     lead = tuple(specgrams.shape[:2])
-    value = tc.rand(*lead, dtype=dtype) * mask_param
-    min_value = tc.rand(*lead, dtype=dtype) * (specgrams.shape[axis] - value)
+    value = tc.rand(*lead, dtype=dtype, generator=generator) * mask_param
+    min_value = tc.rand(*lead, dtype=dtype, generator=generator) * (specgrams.shape[axis] - value)
     start = min_value.long().reshape(*lead, 1, 1)
     end = (min_value.long() + value.long()).reshape(*lead, 1, 1)
     idx = tc.arange(0, specgrams.shape[axis], dtype=tc.int64)
@@ -312,9 +313,9 @@ def mask_along_axis_iid(specgrams, mask_param, mask_value, axis, p=1.0):
     return specgrams.masked_fill(mask, mask_value)
 
 
-def mask_along_axis(specgram, mask_param, mask_value, axis, p=1.0):
+def mask_along_axis(specgram, mask_param, mask_value, axis, p=1.0, *, generator=None):
     """SpecAugment masking with one mask shared by every example: axis 1 (freq) or 2 (time)
-    of (..., freq, time)."""
+    of (..., freq, time). The uniforms come from `generator` (default: the global generator)."""
     _check_tensor(specgram, "mask_along_axis", "specgram")
     if axis not in (1, 2):
         raise ValueError(f"mask_along_axis: axis must be 1 (frequency) or 2 (time), got {axis}")
@@ -326,8 +327,8 @@ def mask_along_axis(specgram, mask_param, mask_value, axis, p=1.0):
     shape = tuple(specgram.shape)
     x = specgram.reshape([-1] + list(shape[-2:]))
     length = x.shape[axis]
-    value = float(tc.rand(1)) * mask_param
-    min_value = float(tc.rand(1)) * (length - value)
+    value = float(tc.rand(1, generator=generator)) * mask_param
+    min_value = float(tc.rand(1, generator=generator)) * (length - value)
     start = int(min_value)
     end = int(min_value) + int(value)
     idx = tc.arange(0, length, dtype=tc.int64)

@@ -1,0 +1,40 @@
+#pragma once
+// Runs an audio front end saved from Python (tensorcore.audio.transforms.Compose.save or
+// save_pipeline over an nn.Sequential) in C++, with the same output for the same input and
+// generator state: every step applies the same tensor ops in the same order as the Python
+// transform, and the masking steps draw from the core Philox generator exactly as Python does.
+//
+//   auto pipe = tc::audio::transforms::Pipeline::load("frontend.json");
+//   tc::Tensor feats = pipe(waveform, generator);   // waveform (..., time)
+//
+// Steps (the file stores composite transforms as these): Spectrogram, MelScale (fb matrix),
+// AmplitudeToDB, Log (log(x + offset), MFCC's log_mels), DCT (MFCC's dct matrix), Resample,
+// MuLawEncoding, MuLawDecoding, FrequencyMasking, TimeMasking.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tensorcore/core/generator.h"
+#include "tensorcore/core/tensor.h"
+
+namespace tc::audio::transforms {
+
+struct Step;  // one transform with its parameters
+
+class Pipeline {
+ public:
+  static Pipeline load(const std::string& path);
+  static Pipeline from_json(std::string_view text);
+
+  // Random steps (masking) draw from gen, or from the default generator when gen is null.
+  Tensor operator()(const Tensor& waveform, const GeneratorPtr& gen = {}) const;
+
+  size_t size() const { return steps_.size(); }
+  std::vector<std::string> names() const;
+
+ private:
+  std::vector<std::shared_ptr<const Step>> steps_;
+};
+
+}  // namespace tc::audio::transforms
