@@ -7,6 +7,7 @@
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
+#include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
@@ -84,6 +85,7 @@ namespace functional {
 Tensor embedding(const Tensor& input, const Tensor& weight_in, std::optional<int64_t> padding_idx,
                  std::optional<double> max_norm, double norm_type, bool scale_grad_by_freq) {
   const char* op = "embedding";
+  detail::require_cpu(op, {&input, &weight_in});
   check_weight(op, weight_in);
   const int64_t V = weight_in.size(0), D = weight_in.size(1);
   Tensor idx = checked_indices(op, input, V);
@@ -128,6 +130,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
     double norm_type, bool scale_grad_by_freq, const std::string& mode, const Tensor& per_sample_weights,
     bool include_last_offset, std::optional<int64_t> padding_idx) {
   const char* op = "embedding_bag";
+  detail::require_cpu(op, {&input, &weight_in, &offsets_in, &per_sample_weights});
   check_weight(op, weight_in);
   TC_CHECK(mode == "sum" || mode == "mean" || mode == "max", op, ": mode must be 'sum', 'mean' or 'max', got '",
            mode, "'");

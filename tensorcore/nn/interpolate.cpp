@@ -9,6 +9,7 @@
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
+#include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
@@ -204,6 +205,7 @@ Tensor interpolate_to_size(const Tensor& input, const IntList& size, const std::
                            bool align_corners, const std::vector<double>& scales, bool antialias) {
   const char* op = "interpolate";
   TC_CHECK(input.defined(), op, ": input must be a tensor");
+  detail::require_cpu(op, {&input});
   TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64, op,
                 ": expected a float32 or float64 input, got ", dtype_name(input.dtype()));
   int64_t nd = input.dim() - 2;

@@ -6,6 +6,7 @@
 
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
+#include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/im2col.h"
 #include "tensorcore/ops/copy.h"
@@ -196,6 +197,7 @@ Tensor pixel_unshuffle(const Tensor& input, int64_t r) {
 Tensor unfold(const Tensor& input, const IntList& kernel_size, const IntList& dilation,
               const IntList& padding, const IntList& stride) {
   const char* op = "unfold";
+  if (input.defined()) detail::require_cpu(op, {&input});
   TC_CHECK(input.defined() && (input.dim() == 3 || input.dim() == 4), op,
            ": expected a 3-d (unbatched) or 4-d input (N, C, H, W), got shape ",
            input.defined() ? shape_str(input.sizes()) : "None");
@@ -211,6 +213,7 @@ Tensor unfold(const Tensor& input, const IntList& kernel_size, const IntList& di
 Tensor fold(const Tensor& input, const IntList& output_size, const IntList& kernel_size,
             const IntList& dilation, const IntList& padding, const IntList& stride) {
   const char* op = "fold";
+  if (input.defined()) detail::require_cpu(op, {&input});
   TC_CHECK(input.defined() && (input.dim() == 2 || input.dim() == 3), op,
            ": expected a 2-d (unbatched) or 3-d input (N, C*prod(kernel_size), L), got shape ",
            input.defined() ? shape_str(input.sizes()) : "None");
