@@ -352,6 +352,27 @@ cudnnStatus_t execute(Kind kind, Call& c, const Candidate& cand, void* ws, size_
   return CUDNN_STATUS_BAD_PARAM;
 }
 
+// The workspace `cand` needs, as cuDNN computes it for the descriptors with cand's math type
+// (the perf results' figure is kept when larger).
+cudnnStatus_t query_workspace(Kind kind, Call& c, Candidate& cand) {
+  cudnnStatus_t st = cudnnSetConvolutionMathType(c.d.conv.get(), cand.math);
+  if (st != CUDNN_STATUS_SUCCESS) return st;
+  size_t size = 0;
+  if (kind == Kind::Forward)
+    st = cudnnGetConvolutionForwardWorkspaceSize(c.h, c.d.x.get(), c.d.w.get(), c.d.conv.get(), c.d.y.get(),
+                                                 cudnnConvolutionFwdAlgo_t(cand.algo), &size);
+  else if (kind == Kind::BackwardData)
+    st = cudnnGetConvolutionBackwardDataWorkspaceSize(c.h, c.d.w.get(), c.d.y.get(), c.d.conv.get(),
+                                                      c.d.x.get(), cudnnConvolutionBwdDataAlgo_t(cand.algo),
+                                                      &size);
+  else
+    st = cudnnGetConvolutionBackwardFilterWorkspaceSize(c.h, c.d.x.get(), c.d.y.get(), c.d.conv.get(),
+                                                        c.d.w.get(), cudnnConvolutionBwdFilterAlgo_t(cand.algo),
+                                                        &size);
+  if (st == CUDNN_STATUS_SUCCESS) cand.workspace = std::max(cand.workspace, size);
+  return st;
+}
+
 struct AlgoCache {
   std::mutex mu;
   std::unordered_map<std::string, Candidate> map;
@@ -390,10 +411,16 @@ void run(Kind kind, Call& c) {
   TC_CHECK_AS(NotImplementedError, !cands.empty(), c.ctx, ": cuDNN offers no ",
               det ? "deterministic " : "", "algorithm for this convolution");
   cudnnStatus_t last = CUDNN_STATUS_NOT_SUPPORTED;
-  for (const Candidate& cand : cands) {
+  bool workspace_failed = false;
+  for (Candidate& cand : cands) {
+    last = query_workspace(kind, c, cand);
+    if (last != CUDNN_STATUS_SUCCESS) continue;  // not usable with these descriptors
     size_t got = 0;
     Tensor ws = workspace_at_most(cand.workspace, c.plan.device, got);
-    if (got != cand.workspace) continue;  // too hungry for the memory left: try the next one
+    if (got != cand.workspace) {  // too hungry for the memory left: try the next one
+      workspace_failed = true;
+      continue;
+    }
     last = execute(kind, c, cand, ws.defined() ? ws.data_ptr() : nullptr, got);
     if (last == CUDNN_STATUS_SUCCESS) {
       AlgoCache& cache = algo_cache();
@@ -401,9 +428,16 @@ void run(Kind kind, Call& c) {
       cache.map[key] = cand;
       return;
     }
-    if (last != CUDNN_STATUS_NOT_SUPPORTED && last != CUDNN_STATUS_BAD_PARAM) break;
+    // cuDNN 9 status codes are grouped by thousands: 2xxx bad parameter, 3xxx not supported.
+    int category = int(last) / 1000;
+    if (category != 2 && category != 3) break;
   }
-  check(last, "cudnnConvolution (every candidate algorithm failed or did not fit in memory)", c.ctx);
+  // Every usable candidate was skipped for its workspace (the others cuDNN rejected): memory.
+  int category = int(last) / 1000;
+  bool memory_bound = last == CUDNN_STATUS_SUCCESS || (workspace_failed && (category == 2 || category == 3));
+  TC_CHECK_AS(cuda::OutOfMemoryError, !memory_bound, c.ctx,
+              ": CUDA out of memory: no candidate algorithm's workspace could be allocated");
+  check(last, "cudnnConvolution (every candidate algorithm failed)", c.ctx);
 }
 
 void require_cudnn(const char* op) {

@@ -19,8 +19,9 @@ namespace detail {
 void throw_status(cudnnStatus_t status, const char* call, const std::string& context) {
   std::string msg = tc::detail::concat(context, ": cuDNN error ", cudnnGetErrorString(status),
                                        " in ", call);
-  if (status == CUDNN_STATUS_NOT_SUPPORTED) throw NotImplementedError(msg);
-  if (status == CUDNN_STATUS_BAD_PARAM) throw ValueError(msg);
+  // cuDNN 9 groups its status codes by thousands: 2xxx bad parameter, 3xxx not supported.
+  if (int(status) / 1000 == 3) throw NotImplementedError(msg);
+  if (int(status) / 1000 == 2) throw ValueError(msg);
   throw Error(msg);
 }
 

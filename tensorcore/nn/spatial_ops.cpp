@@ -134,9 +134,10 @@ Tensor pad(const Tensor& input, const IntList& pad, const std::string& mode, dou
       }
       TensorList parts;
       Shape side = y.sizes();
-      if (l > 0) { side[size_t(dim)] = l; parts.push_back(full(side, value, TensorOptions(y.dtype()))); }
+      TensorOptions opts = TensorOptions(y.dtype()).device(y.device());
+      if (l > 0) { side[size_t(dim)] = l; parts.push_back(full(side, value, opts)); }
       parts.push_back(y);
-      if (r > 0) { side[size_t(dim)] = r; parts.push_back(full(side, value, TensorOptions(y.dtype()))); }
+      if (r > 0) { side[size_t(dim)] = r; parts.push_back(full(side, value, opts)); }
       if (parts.size() > 1) y = cat(parts, dim);
     }
     return y.is_same(input) ? clone(input) : y;
@@ -157,7 +158,7 @@ Tensor pad(const Tensor& input, const IntList& pad, const std::string& mode, dou
       TC_CHECK(l >= 0 && r >= 0 && n > 0, op, ": replicate padding must be non-negative on a non-empty dim");
     if (l == 0 && r == 0) continue;
     std::vector<int64_t> idx = pad_index(mode, n, l, r);
-    y = index_select(y, dim, from_vector(idx, {int64_t(idx.size())}));
+    y = index_select(y, dim, to_device(from_vector(idx, {int64_t(idx.size())}), input.device()));
   }
   return y.is_same(input) ? clone(input) : y;
 }
