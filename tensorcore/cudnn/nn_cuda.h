@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <utility>
+#include <vector>
 
 #include "tensorcore/core/tensor.h"
 
@@ -53,6 +54,11 @@ Tensor group_norm_cuda(const Tensor& input, int64_t num_groups, const Tensor& we
 std::pair<Tensor, Tensor> lstm_gates_cuda(const Tensor& gi, const Tensor& gh, const Tensor& c);
 // gi, gh: [N, 3H]; h: [N, H]. Returns h'.
 Tensor gru_gates_cuda(const Tensor& gi, const Tensor& gh, const Tensor& h);
+
+// ---- interpolate on CUDA (resample_cuda.cpp): resamples dim `dim` to `out` positions with the
+// front end's tap tables idx/w ([out, k] row-major), in core ops ----
+Tensor resample_gather_cuda(const Tensor& x, int64_t dim, int64_t out, int64_t k,
+                            const std::vector<int64_t>& idx, const std::vector<double>& w);
 
 // Raises NotImplementedError "<op>: not implemented on CUDA tensors ..." when any given tensor
 // lives on a CUDA device (the op's kernels are CPU-only).

@@ -560,9 +560,27 @@ def test_embedding(padding_idx, freq):
         F.embedding(tc.tensor([6], device="cuda"), w.cuda())
 
 
+INTERP = [
+    ((2, 3, 7), dict(scale_factor=2.5, mode="nearest")),
+    ((2, 3, 7), dict(size=11, mode="linear", align_corners=True)),
+    ((2, 3, 6, 7), dict(size=(9, 5), mode="nearest-exact")),
+    ((2, 3, 6, 7), dict(scale_factor=2, mode="bilinear", align_corners=False)),
+    ((2, 3, 6, 7), dict(size=(4, 10), mode="bicubic", align_corners=True)),
+    ((1, 2, 16, 12), dict(size=(5, 4), mode="bilinear", antialias=True)),
+    ((1, 2, 9, 9), dict(size=(4, 3), mode="area")),
+    ((1, 2, 4, 5, 3), dict(scale_factor=(2, 1.5, 2), mode="trilinear")),
+]
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape,kwargs", INTERP)
+def test_interpolate(shape, kwargs, dtype):
+    x = randn(*shape, seed=1)
+    check_fn(lambda t: F.interpolate(t, **kwargs), [x], dtype)
+
+
 # CPU-only kernels raise instead of crashing or copying silently (listed in docs/cuda.md).
 CPU_ONLY = {
-    "interpolate": lambda x: F.interpolate(x, scale_factor=2, mode="bilinear"),
     "grid_sample": lambda x: F.grid_sample(x, tc.zeros(2, 3, 3, 2, device="cuda"), align_corners=False),
     "unfold": lambda x: F.unfold(x, 2),
     "fold": lambda x: F.fold(x.reshape(2, 4, 9), (4, 4), 2),
