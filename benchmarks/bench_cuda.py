@@ -58,6 +58,66 @@ def row(name, t_tc, t_th, unit_fn, unit):
     print(f"{name:34s} tc {t_tc:9.3f} ms {unit_fn(t_tc):9.1f} {unit}   torch {th}   tc/torch {ratio}")
     sys.stdout.flush()
 
+# ResNet-50's convolutions: (label, in, out, kernel, stride, padding, spatial size).
+RESNET50_CONVS = [
+    ("conv1 7x7/2 3->64 @224", 3, 64, 7, 2, 3, 224),
+    ("1x1 64->256 @56", 64, 256, 1, 1, 0, 56),
+    ("3x3 64->64 @56", 64, 64, 3, 1, 1, 56),
+    ("3x3/2 128->128 @56", 128, 128, 3, 2, 1, 56),
+    ("3x3 256->256 @14", 256, 256, 3, 1, 1, 14),
+    ("1x1 1024->256 @14", 1024, 256, 1, 1, 0, 14),
+    ("3x3 512->512 @7", 512, 512, 3, 1, 1, 7),
+]
+
+
+def channels_last(lib, t):
+    """torch's channels_last memory format; for tensorcore the same NHWC-strided view of an NCHW shape."""
+    if lib is not tc:
+        return t.contiguous(memory_format=torch.channels_last)
+    return t.permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2)
+
+
+def bench_conv(libs, quick, reps):
+    """conv2d forward + backward (input and weight gradients) on ResNet-50 shapes, cudnn.benchmark on."""
+    batch = 8 if quick else 64
+    print(f"\n-- conv2d forward+backward, ResNet-50 shapes, batch {batch} (cudnn.benchmark = True)")
+    for name in libs:
+        libs[name].backends.cudnn.benchmark = True
+    for dt_name, tf32 in (("float16", False), ("float32", True)):
+        for layout in ("NCHW", "channels_last"):
+            total = {}
+            for label, cin, cout, k, s, p, hw in RESNET50_CONVS:
+                t = {}
+                for name, lib in libs.items():
+                    lib.backends.cudnn.allow_tf32 = tf32
+                    dt = getattr(lib, dt_name)
+                    x = lib.randn(batch, cin, hw, hw, device="cuda", dtype=dt)
+                    w = lib.randn(cout, cin, k, k, device="cuda", dtype=dt) * 0.05
+                    if layout == "channels_last":
+                        x, w = channels_last(lib, x), channels_last(lib, w)
+                    x.requires_grad_(True)
+                    w.requires_grad_(True)
+                    conv = lib.nn.functional.conv2d
+                    gy = conv(x.detach(), w.detach(), None, s, p).detach()
+
+                    def step(x=x, w=w, gy=gy, conv=conv, s=s, p=p):
+                        x.grad = None
+                        w.grad = None
+                        conv(x, w, None, s, p).backward(gy)
+                    t[name] = gpu_time(lib, step, reps, 3)
+                    total[name] = total.get(name, 0.0) + t[name]
+                    del x, w, gy
+                ho = (hw + 2 * p - k) // s + 1
+                flop = 3 * 2 * batch * cout * cin * k * k * ho * ho  # forward, grad input, grad weight
+                row(f"{dt_name[:4]} {layout[:6]} {label}", t["tc"], t.get("torch"),
+                    lambda ms, f=flop: f / (ms * 1e-3) / 1e12, "TFLOP/s")
+            th = total.get("torch")
+            print(f"   {dt_name} {layout}: all layers tc {total['tc']:.3f} ms"
+                  + (f", torch {th:.3f} ms, tc/torch {total['tc'] / th:.2f}" if th else ""))
+    for name in libs:
+        libs[name].backends.cudnn.benchmark = False
+        libs[name].backends.cudnn.allow_tf32 = True
+
 
 def main():
     ap = argparse.ArgumentParser()
@@ -132,6 +192,9 @@ def main():
             del a, b
         row(f"matmul {label}", t["tc"], t.get("torch"), flops, "TFLOP/s")
     tc.backends.cuda.matmul.allow_tf32 = False
+
+    # ---- convolution (cuDNN) ----
+    bench_conv(libs, args.quick, reps)
 
     # ---- launch overhead ----
     print("\n-- per-op launch overhead (host time per call, 1-element tensors)")

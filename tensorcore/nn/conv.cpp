@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "tensorcore/autograd/function.h"
+#include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/nn/conv_internal.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/ops/copy.h"
@@ -56,7 +57,12 @@ bool use_dnnl(DType dtype, const ConvGeometry& g) {
   return dtype == DType::Float32 && dnnl_conv_available(g);
 }
 
+// CPU kernels take contiguous tensors; the cuDNN path takes any layout (channels-last views keep
+// their layout through it).
+Tensor dense(const Tensor& t) { return t.defined() && t.is_cuda() ? t : contiguous(t); }
+
 Tensor raw_forward(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeometry& g) {
+  if (x.is_cuda()) return conv_forward_cudnn(x, w, b, g);
   if (use_dnnl(x.dtype(), g)) {
     try {
       return conv_forward_dnnl(x, w, b, g);
@@ -68,6 +74,7 @@ Tensor raw_forward(const Tensor& x, const Tensor& w, const Tensor& b, const Conv
 }
 
 Tensor raw_backward_data(const Tensor& gy, const Tensor& w, const ConvGeometry& g) {
+  if (gy.is_cuda()) return conv_backward_data_cudnn(gy, w, g);
   if (use_dnnl(gy.dtype(), g)) {
     try {
       return conv_backward_data_dnnl(gy, w, g);
@@ -79,13 +86,13 @@ Tensor raw_backward_data(const Tensor& gy, const Tensor& w, const ConvGeometry& 
 
 std::pair<Tensor, Tensor> raw_backward_weight(const Tensor& x, const Tensor& gy,
                                               const ConvGeometry& g, bool with_bias) {
-  if (use_dnnl(x.dtype(), g)) {
+  if (x.is_cpu() && use_dnnl(x.dtype(), g)) {
     try {
       return conv_backward_weight_dnnl(x, gy, g, with_bias);
     } catch (const DnnlError&) {
     }
   }
-  Tensor gw = conv_backward_weight_gemm(x, gy, g);
+  Tensor gw = x.is_cuda() ? conv_backward_weight_cudnn(x, gy, g) : conv_backward_weight_gemm(x, gy, g);
   Tensor gb;
   if (with_bias) {
     DimList dims = {0};
@@ -106,7 +113,7 @@ Tensor conv_weight_op(const Tensor& x, const Tensor& gy, const ConvGeometry& g);
 
 Tensor conv_forward_op(const Tensor& x_in, const Tensor& w_in, const Tensor& b_in,
                        const ConvGeometry& g) {
-  Tensor x = contiguous(x_in), w = contiguous(w_in), b = b_in.defined() ? contiguous(b_in) : b_in;
+  Tensor x = dense(x_in), w = dense(w_in), b = b_in.defined() ? dense(b_in) : b_in;
   Tensor y = raw_forward(x.detach(), w.detach(), b.defined() ? b.detach() : b, g);
   if (autograd::needs_grad({x_in, w_in, b_in})) {
     bool need_x = x_in.requires_grad(), need_w = w_in.requires_grad();
@@ -114,11 +121,11 @@ Tensor conv_forward_op(const Tensor& x_in, const Tensor& w_in, const Tensor& b_i
     autograd::record("ConvolutionBackward0", {x_in, w_in, b_in}, {y}, {x_in, w_in},
                      [g, need_x, need_w, need_b](const TensorList& s, const TensorList& gr)
                          -> TensorList {
-      Tensor gy = contiguous(gr[0]);
+      Tensor gy = dense(gr[0]);
       Tensor gx, gw, gb;
-      if (need_x && need_w && !autograd::grad_enabled() && use_dnnl(gy.dtype(), g)) {
+      if (need_x && need_w && !autograd::grad_enabled() && gy.is_cpu() && use_dnnl(gy.dtype(), g)) {
         try {
-          auto r = conv_backward_dnnl(contiguous(s[0]).detach(), gy.detach(), contiguous(s[1]).detach(), g, need_b);
+          auto r = conv_backward_dnnl(dense(s[0]).detach(), gy.detach(), dense(s[1]).detach(), g, need_b);
           return {std::get<0>(r), std::get<1>(r), std::get<2>(r)};
         } catch (const DnnlError&) {
           // fall through to the separate paths
@@ -127,7 +134,7 @@ Tensor conv_forward_op(const Tensor& x_in, const Tensor& w_in, const Tensor& b_i
       if (need_x) gx = conv_data_op(gy, s[1], g);
       // The fused oneDNN kernel returns the bias gradient alongside the weight gradient.
       if (need_w && !autograd::grad_enabled()) {
-        auto r = raw_backward_weight(contiguous(s[0]).detach(), gy.detach(), g, need_b);
+        auto r = raw_backward_weight(dense(s[0]).detach(), gy.detach(), g, need_b);
         gw = r.first;
         gb = r.second;
       } else {
@@ -141,13 +148,13 @@ Tensor conv_forward_op(const Tensor& x_in, const Tensor& w_in, const Tensor& b_i
 }
 
 Tensor conv_data_op(const Tensor& gy_in, const Tensor& w_in, const ConvGeometry& g) {
-  Tensor gy = contiguous(gy_in), w = contiguous(w_in);
+  Tensor gy = dense(gy_in), w = dense(w_in);
   Tensor gx = raw_backward_data(gy.detach(), w.detach(), g);
   if (autograd::needs_grad({gy_in, w_in})) {
     bool need_gy = gy_in.requires_grad(), need_w = w_in.requires_grad();
     autograd::record("ConvolutionBackwardData", {gy_in, w_in}, {gx}, {gy_in, w_in},
                      [g, need_gy, need_w](const TensorList& s, const TensorList& gr) -> TensorList {
-      Tensor gg = contiguous(gr[0]);
+      Tensor gg = dense(gr[0]);
       Tensor a, b;
       if (need_gy) a = conv_forward_op(gg, s[1], Tensor(), g);
       if (need_w) b = conv_weight_op(gg, s[0], g);
@@ -158,13 +165,13 @@ Tensor conv_data_op(const Tensor& gy_in, const Tensor& w_in, const ConvGeometry&
 }
 
 Tensor conv_weight_op(const Tensor& x_in, const Tensor& gy_in, const ConvGeometry& g) {
-  Tensor x = contiguous(x_in), gy = contiguous(gy_in);
+  Tensor x = dense(x_in), gy = dense(gy_in);
   Tensor gw = raw_backward_weight(x.detach(), gy.detach(), g, false).first;
   if (autograd::needs_grad({x_in, gy_in})) {
     bool need_x = x_in.requires_grad(), need_gy = gy_in.requires_grad();
     autograd::record("ConvolutionBackwardWeight", {x_in, gy_in}, {gw}, {x_in, gy_in},
                      [g, need_x, need_gy](const TensorList& s, const TensorList& gr) -> TensorList {
-      Tensor gg = contiguous(gr[0]);
+      Tensor gg = dense(gr[0]);
       Tensor a, b;
       if (need_x) a = conv_data_op(s[1], gg, g);
       if (need_gy) b = conv_forward_op(s[0], gg, Tensor(), g);
@@ -191,8 +198,12 @@ struct ConvArgs {
 ConvArgs check_conv_inputs(const char* op, int nd, const Tensor& input, const Tensor& weight,
                            const Tensor& bias) {
   TC_CHECK(input.defined() && weight.defined(), op, ": input and weight must be tensors");
-  TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64, op,
-                ": expected a float32 or float64 input, got ", dtype_name(input.dtype()));
+  require_same_device(op, {&input, &weight, &bias});
+  // CUDA (cuDNN) also runs float16 and bfloat16.
+  bool reduced_ok = input.is_cuda() && (input.dtype() == DType::Float16 || input.dtype() == DType::BFloat16);
+  TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64 || reduced_ok, op,
+                ": expected a float32 or float64 input", input.is_cuda() ? " (or float16/bfloat16 on CUDA)" : "",
+                ", got ", dtype_name(input.dtype()));
   TC_CHECK_TYPE(weight.dtype() == input.dtype(), op, ": input (", dtype_name(input.dtype()),
                 ") and weight (", dtype_name(weight.dtype()), ") must have the same dtype");
   TC_CHECK(weight.dim() == nd + 2, op, ": expected a ", nd + 2, "-d weight, got shape ",

@@ -10,6 +10,7 @@
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
+#include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
@@ -165,6 +166,7 @@ Tensor ctc_loss(const Tensor& log_probs_in, const Tensor& targets_in, const Tens
                 bool zero_infinity) {
   const char* op = "ctc_loss";
   TC_CHECK(log_probs_in.defined() && targets_in.defined(), op, ": log_probs and targets must be tensors");
+  detail::require_cpu(op, {&log_probs_in, &targets_in, &input_lengths_in, &target_lengths_in});
   TC_CHECK_TYPE(log_probs_in.dtype() == DType::Float32 || log_probs_in.dtype() == DType::Float64, op,
                 ": expected float32 or float64 log_probs, got ", dtype_name(log_probs_in.dtype()));
   TC_CHECK(log_probs_in.dim() == 3 || log_probs_in.dim() == 2, op,

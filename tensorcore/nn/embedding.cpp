@@ -7,6 +7,7 @@
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
+#include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
@@ -25,6 +26,13 @@ Tensor checked_indices(const char* op, const Tensor& input, int64_t num_weights)
   TC_CHECK_TYPE(input.dtype() == DType::Int64 || input.dtype() == DType::Int32, op,
                 ": expected int64 or int32 indices, got ", dtype_name(input.dtype()));
   Tensor idx = contiguous(to_dtype(input, DType::Int64));
+  if (idx.is_cuda()) {  // two device reductions instead of a host loop
+    if (idx.numel() == 0) return idx;
+    int64_t lo = min(idx).item<int64_t>(), hi = max(idx).item<int64_t>();
+    TC_CHECK_INDEX(lo >= 0 && hi < num_weights, op, ": index ", lo < 0 ? lo : hi,
+                   " is out of range for a weight with ", num_weights, " rows");
+    return idx;
+  }
   const int64_t* p = idx.data<int64_t>();
   for (int64_t i = 0; i < idx.numel(); ++i)
     TC_CHECK_INDEX(p[i] >= 0 && p[i] < num_weights, op, ": index ", p[i], " is out of range for a weight with ",
@@ -85,10 +93,13 @@ Tensor embedding(const Tensor& input, const Tensor& weight_in, std::optional<int
                  std::optional<double> max_norm, double norm_type, bool scale_grad_by_freq) {
   const char* op = "embedding";
   check_weight(op, weight_in);
+  detail::require_same_device(op, {&input, &weight_in});
   const int64_t V = weight_in.size(0), D = weight_in.size(1);
   Tensor idx = checked_indices(op, input, V);
   int64_t pad = normalize_padding_idx(op, padding_idx, V);
   if (max_norm) {
+    // The in-place renormalization is a host loop over the referenced rows.
+    TC_CHECK_AS(NotImplementedError, !weight_in.is_cuda(), op, ": max_norm is not implemented for CUDA tensors");
     Tensor w = weight_in;
     renorm_rows(w, idx, *max_norm, norm_type);
   }
@@ -100,23 +111,19 @@ Tensor embedding(const Tensor& input, const Tensor& weight_in, std::optional<int
   if (autograd::needs_grad({weight_in})) {
     // Entries equal to padding_idx contribute no gradient.
     Tensor keep;
-    if (pad >= 0) {
-      std::vector<double> k(static_cast<size_t>(flat.numel()));
-      const int64_t* ip = flat.data<int64_t>();
-      for (size_t i = 0; i < k.size(); ++i) k[i] = ip[i] == pad ? 0.0 : 1.0;
-      keep = to_dtype(from_vector(k, {flat.numel(), 1}), weight_in.dtype());
-    }
+    if (pad >= 0) keep = to_dtype(unsqueeze(ne(flat, full({}, Scalar(pad), TensorOptions(DType::Int64).device(flat.device()))), 1),
+                                  weight_in.dtype());
     autograd::record("EmbeddingBackward0", {weight_in}, {out}, {flat, keep},
                      [V, D, scale_grad_by_freq](const TensorList& s, const TensorList& g) -> TensorList {
       const Tensor& ids = s[0];
+      TensorOptions opts = TensorOptions(g[0].dtype()).device(g[0].device());
       Tensor g2 = reshape(g[0], {ids.numel(), D});
       if (s[1].defined()) g2 = mul(g2, s[1]);
       if (scale_grad_by_freq) {
-        Tensor counts = index_add(zeros({V}, TensorOptions(g2.dtype())), 0, ids,
-                                  ones({ids.numel()}, TensorOptions(g2.dtype())));
+        Tensor counts = index_add(zeros({V}, opts), 0, ids, ones({ids.numel()}, opts));
         g2 = div(g2, unsqueeze(index_select(counts, 0, ids), 1));
       }
-      return {index_add(zeros({V, D}, TensorOptions(g2.dtype())), 0, ids, g2)};
+      return {index_add(zeros({V, D}, opts), 0, ids, g2)};
     });
   }
   return out;
@@ -128,6 +135,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
     double norm_type, bool scale_grad_by_freq, const std::string& mode, const Tensor& per_sample_weights,
     bool include_last_offset, std::optional<int64_t> padding_idx) {
   const char* op = "embedding_bag";
+  detail::require_cpu(op, {&input, &weight_in, &offsets_in, &per_sample_weights});
   check_weight(op, weight_in);
   TC_CHECK(mode == "sum" || mode == "mean" || mode == "max", op, ": mode must be 'sum', 'mean' or 'max', got '",
            mode, "'");

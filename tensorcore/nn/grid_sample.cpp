@@ -8,6 +8,7 @@
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
+#include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
@@ -371,6 +372,7 @@ Tensor grid_sample(const Tensor& input, const Tensor& grid, const std::string& m
                    const std::string& padding_mode, bool align_corners) {
   const char* op = "grid_sample";
   TC_CHECK(input.defined() && grid.defined(), op, ": input and grid must be tensors");
+  detail::require_cpu(op, {&input, &grid});
   TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64, op,
                 ": expected a float32 or float64 input, got ", dtype_name(input.dtype()));
   TC_CHECK_TYPE(grid.dtype() == input.dtype(), op, ": grid dtype ", dtype_name(grid.dtype()),

@@ -9,6 +9,7 @@
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
+#include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
@@ -157,6 +158,7 @@ Tensor resample_scatter(const Tensor& gy, const std::shared_ptr<Taps>& t, int64_
 
 // Resamples dim `dim` of x with the taps.
 Tensor resample_gather(const Tensor& x_in, const std::shared_ptr<Taps>& t, int64_t dim) {
+  if (x_in.is_cuda()) return detail::resample_gather_cuda(x_in, dim, t->out, t->k, t->idx, t->w);
   Tensor x = contiguous(x_in);
   Shape out_shape = x.sizes();
   out_shape[size_t(dim)] = t->out;
@@ -204,8 +206,11 @@ Tensor interpolate_to_size(const Tensor& input, const IntList& size, const std::
                            bool align_corners, const std::vector<double>& scales, bool antialias) {
   const char* op = "interpolate";
   TC_CHECK(input.defined(), op, ": input must be a tensor");
-  TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64, op,
-                ": expected a float32 or float64 input, got ", dtype_name(input.dtype()));
+  // CUDA inputs (core-op resampling) may also be float16/bfloat16.
+  bool reduced_ok = input.is_cuda() && (input.dtype() == DType::Float16 || input.dtype() == DType::BFloat16);
+  TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64 || reduced_ok, op,
+                ": expected a float32 or float64 input", input.is_cuda() ? " (or float16/bfloat16 on CUDA)" : "",
+                ", got ", dtype_name(input.dtype()));
   int64_t nd = input.dim() - 2;
   TC_CHECK(nd >= 1 && nd <= 3, op, ": expected a 3-d, 4-d or 5-d input (N, C, *spatial), got shape ",
            shape_str(input.sizes()));

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "tensorcore/autograd/function.h"
+#include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/nn/functional.h"
@@ -229,9 +230,19 @@ Tensor row_norm(const Tensor& input, const Tensor& weight, const Tensor& bias, c
   return y;
 }
 
+// Input dtypes: float32/float64, plus float16/bfloat16 on CUDA.
+void check_input_dtype(const char* op, const Tensor& input) {
+  bool reduced_ok = input.is_cuda() && (input.dtype() == DType::Float16 || input.dtype() == DType::BFloat16);
+  TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64 || reduced_ok, op,
+                ": expected a float32 or float64 input", input.is_cuda() ? " (or float16/bfloat16 on CUDA)" : "",
+                ", got ", dtype_name(input.dtype()));
+}
+
 void check_float(const char* op, const Tensor& t, const char* what, DType want) {
   if (!t.defined()) return;
-  TC_CHECK_TYPE(t.dtype() == want, op, ": ", what, " dtype ", dtype_name(t.dtype()),
+  // A float16/bfloat16 input may come with float32 parameters (mixed precision), as in torch.
+  bool mixed_ok = t.is_cuda() && t.dtype() == DType::Float32 && (want == DType::Float16 || want == DType::BFloat16);
+  TC_CHECK_TYPE(t.dtype() == want || mixed_ok, op, ": ", what, " dtype ", dtype_name(t.dtype()),
                 " does not match input dtype ", dtype_name(want));
 }
 
@@ -360,8 +371,7 @@ Tensor layer_norm(const Tensor& input, const IntList& normalized_shape, const Te
                   const Tensor& bias, double eps) {
   const char* op = "layer_norm";
   TC_CHECK(input.defined(), op, ": input must be a tensor");
-  TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64, op,
-                ": expected a float32 or float64 input, got ", dtype_name(input.dtype()));
+  check_input_dtype(op, input);
   int64_t k = int64_t(normalized_shape.size());
   TC_CHECK(k >= 1, op, ": normalized_shape must not be empty");
   bool tail_ok = input.dim() >= k;
@@ -375,9 +385,11 @@ Tensor layer_norm(const Tensor& input, const IntList& normalized_shape, const Te
              shape_str(normalized_shape), ", got ", shape_str(t->sizes()));
     check_float(op, *t, t == &weight ? "weight" : "bias", input.dtype());
   }
+  detail::require_same_device(op, {&input, &weight, &bias});
   int64_t M = shape_numel(normalized_shape);
   RowGeom g{M ? input.numel() / M : 0, M, 1, 1};
   if (input.numel() == 0) return mul(input, Scalar(1));
+  if (input.is_cuda()) return detail::layer_norm_cuda(input, k, weight, bias, eps);
   return row_norm(input, weight, bias, g, eps);
 }
 
@@ -385,8 +397,7 @@ Tensor group_norm(const Tensor& input, int64_t num_groups, const Tensor& weight,
                   double eps) {
   const char* op = "group_norm";
   TC_CHECK(input.defined(), op, ": input must be a tensor");
-  TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64, op,
-                ": expected a float32 or float64 input, got ", dtype_name(input.dtype()));
+  check_input_dtype(op, input);
   TC_CHECK(input.dim() >= 2, op, ": expected an input of at least 2 dims [N, C, *], got shape ",
            shape_str(input.sizes()));
   int64_t N = input.size(0), C = input.size(1);
@@ -398,7 +409,9 @@ Tensor group_norm(const Tensor& input, int64_t num_groups, const Tensor& weight,
              "], got ", shape_str(t->sizes()));
     check_float(op, *t, t == &weight ? "weight" : "bias", input.dtype());
   }
+  detail::require_same_device(op, {&input, &weight, &bias});
   if (input.numel() == 0) return mul(input, Scalar(1));
+  if (input.is_cuda()) return detail::group_norm_cuda(input, num_groups, weight, bias, eps);
   int64_t L = input.numel() / (N * C);
   RowGeom g{N * num_groups, (C / num_groups) * L, num_groups, L};
   return row_norm(input, weight, bias, g, eps);
@@ -409,8 +422,7 @@ Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor&
                   double eps) {
   const char* op = "batch_norm";
   TC_CHECK(input.defined(), op, ": input must be a tensor");
-  TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64, op,
-                ": expected a float32 or float64 input, got ", dtype_name(input.dtype()));
+  check_input_dtype(op, input);
   TC_CHECK(input.dim() >= 2, op, ": expected an input of at least 2 dims [N, C, *], got shape ",
            shape_str(input.sizes()));
   int64_t N = input.size(0), C = input.size(1);
@@ -426,6 +438,9 @@ Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor&
   if (training)
     TC_CHECK(N * L > 1, op, ": expected more than 1 value per channel when training, got input size ",
              shape_str(input.sizes()));
+  detail::require_same_device(op, {&input, &running_mean, &running_var, &weight, &bias});
+  if (input.is_cuda())
+    return detail::batch_norm_cuda(input, running_mean, running_var, weight, bias, training, momentum, eps);
   ChanGeom g{N, C, L};
   Tensor x = contiguous(input);
   Tensor w = weight.defined() ? contiguous(weight) : weight;

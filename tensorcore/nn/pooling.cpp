@@ -8,6 +8,7 @@
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
+#include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
@@ -40,6 +41,18 @@ struct Pool2d {
   int64_t out_plane() const { return d.out * h.out * w.out; }
   int64_t window() const { return d.k * h.k * w.k; }
 };
+
+// The same geometry for the CUDA kernels (tensorcore/cudnn/pool_cuda.cu).
+detail::PoolParams cuda_params(const Pool2d& g) {
+  detail::PoolParams p;
+  p.planes = g.planes;
+  const Axis* axes[3] = {&g.d, &g.h, &g.w};
+  for (int i = 0; i < 3; ++i) p.axis[i] = {axes[i]->in, axes[i]->out, axes[i]->k, axes[i]->s, axes[i]->p, axes[i]->d};
+  p.adaptive = g.w.adaptive;
+  p.count_include_pad = g.count_include_pad;
+  p.divisor_override = g.divisor_override;
+  return p;
+}
 
 int64_t pooled_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil_mode) {
   int64_t num = in + 2 * p - (d * (k - 1) + 1);
@@ -205,11 +218,15 @@ Tensor avg_backward_op(const Tensor& gy, const Pool2d& g, const Shape& in_shape)
 
 Tensor avg_forward_op(const Tensor& x_in, const Pool2d& g, const Shape& out_shape) {
   Tensor x = contiguous(x_in);
-  Tensor y = empty(out_shape, TensorOptions(x.dtype()));
-  dispatch_dtype<kF32F64>(x.dtype(), "avg_pool", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    avg_pool_kernel<T>(x.data<T>(), y.data<T>(), g);
-  });
+  Tensor y = empty(out_shape, TensorOptions(x.dtype()).device(x.device()));
+  if (x.is_cuda()) {
+    detail::avg_pool_forward_cuda(x, y, cuda_params(g));
+  } else {
+    dispatch_dtype<kF32F64>(x.dtype(), "avg_pool", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      avg_pool_kernel<T>(x.data<T>(), y.data<T>(), g);
+    });
+  }
   if (autograd::needs_grad({x_in})) {
     Shape in_shape = x_in.sizes();
     autograd::record("AvgPoolBackward0", {x_in}, {y}, {}, [g, in_shape](const TensorList&, const TensorList& gr) -> TensorList {
@@ -221,11 +238,15 @@ Tensor avg_forward_op(const Tensor& x_in, const Pool2d& g, const Shape& out_shap
 
 Tensor avg_backward_op(const Tensor& gy_in, const Pool2d& g, const Shape& in_shape) {
   Tensor gy = contiguous(gy_in);
-  Tensor gx = empty(in_shape, TensorOptions(gy.dtype()));
-  dispatch_dtype<kF32F64>(gy.dtype(), "avg_pool backward", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    avg_pool_backward_kernel<T>(gy.data<T>(), gx.data<T>(), g);
-  });
+  Tensor gx = empty(in_shape, TensorOptions(gy.dtype()).device(gy.device()));
+  if (gy.is_cuda()) {
+    detail::avg_pool_backward_cuda(gy, gx, cuda_params(g));
+  } else {
+    dispatch_dtype<kF32F64>(gy.dtype(), "avg_pool backward", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      avg_pool_backward_kernel<T>(gy.data<T>(), gx.data<T>(), g);
+    });
+  }
   if (autograd::needs_grad({gy_in})) {
     Shape out_shape = gy_in.sizes();
     autograd::record("AvgPoolBackwardBackward0", {gy_in}, {gx}, {}, [g, out_shape](const TensorList&, const TensorList& gr) -> TensorList {
@@ -238,12 +259,16 @@ Tensor avg_backward_op(const Tensor& gy_in, const Pool2d& g, const Shape& in_sha
 // The max-pool gradient: scatter-add through the indices. Its own vjp is a gather.
 Tensor max_backward_op(const Tensor& gy_in, const Tensor& idx, const Pool2d& g, const Shape& in_shape) {
   Tensor gy = contiguous(gy_in);
-  Tensor gx = empty(in_shape, TensorOptions(gy.dtype()));
+  Tensor gx = empty(in_shape, TensorOptions(gy.dtype()).device(gy.device()));
   const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
-  dispatch_dtype<kF32F64>(gy.dtype(), "max_pool backward", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    max_pool_backward_kernel<T>(gy.data<T>(), idx.data<int64_t>(), gx.data<T>(), g.planes, out_plane, in_plane);
-  });
+  if (gy.is_cuda()) {
+    detail::max_pool_backward_cuda(gy, contiguous(idx), gx, cuda_params(g));
+  } else {
+    dispatch_dtype<kF32F64>(gy.dtype(), "max_pool backward", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      max_pool_backward_kernel<T>(gy.data<T>(), idx.data<int64_t>(), gx.data<T>(), g.planes, out_plane, in_plane);
+    });
+  }
   if (autograd::needs_grad({gy_in})) {
     Shape out_shape = gy_in.sizes();
     int64_t planes = g.planes;
@@ -259,12 +284,16 @@ Tensor max_backward_op(const Tensor& gy_in, const Tensor& idx, const Pool2d& g, 
 // Max pooling: values and flat per-plane indices; the gradient scatters through the indices.
 std::pair<Tensor, Tensor> max_forward_op(const Tensor& x_in, const Pool2d& g, const Shape& out_shape) {
   Tensor x = contiguous(x_in);
-  Tensor y = empty(out_shape, TensorOptions(x.dtype()));
-  Tensor idx = empty(out_shape, TensorOptions(DType::Int64));
-  dispatch_dtype<kF32F64>(x.dtype(), "max_pool", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    max_pool_kernel<T>(x.data<T>(), y.data<T>(), idx.data<int64_t>(), g);
-  });
+  Tensor y = empty(out_shape, TensorOptions(x.dtype()).device(x.device()));
+  Tensor idx = empty(out_shape, TensorOptions(DType::Int64).device(x.device()));
+  if (x.is_cuda()) {
+    detail::max_pool_forward_cuda(x, y, idx, cuda_params(g));
+  } else {
+    dispatch_dtype<kF32F64>(x.dtype(), "max_pool", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      max_pool_kernel<T>(x.data<T>(), y.data<T>(), idx.data<int64_t>(), g);
+    });
+  }
   if (autograd::needs_grad({x_in})) {
     Shape in_shape = x_in.sizes();
     autograd::record("MaxPoolBackward0", {x_in}, {y}, {idx},
@@ -291,8 +320,11 @@ struct PoolInput {
 
 PoolInput pool_input(const char* op, int nd, const Tensor& input) {
   TC_CHECK(input.defined(), op, ": input must be a tensor");
-  TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64, op,
-                ": expected a float32 or float64 input, got ", dtype_name(input.dtype()));
+  // The CUDA kernels also run float16 and bfloat16.
+  bool reduced_ok = input.is_cuda() && (input.dtype() == DType::Float16 || input.dtype() == DType::BFloat16);
+  TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64 || reduced_ok, op,
+                ": expected a float32 or float64 input", input.is_cuda() ? " (or float16/bfloat16 on CUDA)" : "",
+                ", got ", dtype_name(input.dtype()));
   TC_CHECK(input.dim() == nd + 1 || input.dim() == nd + 2, op, ": expected a ", nd + 1, "-d or ",
            nd + 2, "-d input, got shape ", shape_str(input.sizes()));
   PoolInput p;
@@ -496,7 +528,7 @@ Tensor max_unpool(const char* op, int nd, const Tensor& input, const Tensor& ind
     TC_CHECK_INDEX(mn >= 0 && mx < out_plane, op, ": found an invalid max index ", mn < 0 ? mn : mx,
                    " (output plane has ", out_plane, " elements)");
   }
-  Tensor res = scatter(zeros({planes, out_plane}, TensorOptions(input.dtype())), 1, flat_idx,
+  Tensor res = scatter(zeros({planes, out_plane}, TensorOptions(input.dtype()).device(input.device())), 1, flat_idx,
                        reshape(input, {planes, in_plane}));
   Shape out_shape = lead;
   out_shape.insert(out_shape.end(), out.begin(), out.end());

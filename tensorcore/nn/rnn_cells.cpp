@@ -6,6 +6,7 @@
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
+#include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
@@ -120,6 +121,7 @@ Tensor gates_of(const Tensor& x, const Tensor& w, const Tensor& b) {
 
 // LSTM gate op: (gi, gh, c) -> (h', c').
 std::pair<Tensor, Tensor> lstm_gates(const Tensor& gi_in, const Tensor& gh_in, const Tensor& c_in) {
+  if (c_in.is_cuda()) return detail::lstm_gates_cuda(gi_in, gh_in, c_in);
   Tensor gi = contiguous(gi_in), gh = contiguous(gh_in), c = contiguous(c_in);
   const int64_t N = c.size(0), H = c.size(1);
   Tensor h_new = empty({N, H}, TensorOptions(c.dtype())), c_new = empty({N, H}, TensorOptions(c.dtype()));
@@ -162,6 +164,7 @@ std::pair<Tensor, Tensor> lstm_gates(const Tensor& gi_in, const Tensor& gh_in, c
 }
 
 Tensor gru_gates(const Tensor& gi_in, const Tensor& gh_in, const Tensor& h_in) {
+  if (h_in.is_cuda()) return detail::gru_gates_cuda(gi_in, gh_in, h_in);
   Tensor gi = contiguous(gi_in), gh = contiguous(gh_in), h = contiguous(h_in);
   const int64_t N = h.size(0), H = h.size(1);
   Tensor h_new = empty({N, H}, TensorOptions(h.dtype())), act = empty({N, 3 * H}, TensorOptions(h.dtype()));
@@ -223,7 +226,7 @@ CellArgs check_cell(const char* op, int64_t gates, const Tensor& input, const Te
       TC_CHECK(b->dim() == 1 && b->size(0) == gates * H, op, ": expected biases of shape [", gates * H,
                "], got ", shape_str(b->sizes()));
   if (!a.h.defined()) {
-    a.h = zeros({N, H}, TensorOptions(input.dtype()));
+    a.h = zeros({N, H}, TensorOptions(input.dtype()).device(input.device()));
   } else {
     if (a.unbatched && a.h.dim() == 1) a.h = unsqueeze(a.h, 0);
     TC_CHECK(a.h.dim() == 2 && a.h.size(0) == N && a.h.size(1) == H, op, ": expected hidden state of shape [",
@@ -287,10 +290,11 @@ TensorList unbind_steps(const Tensor& a) {
   if (autograd::needs_grad({a})) {
     Shape step_shape(a.sizes().begin() + 1, a.sizes().end());
     DType dt = a.dtype();
-    autograd::record("UnbindBackward0", {a}, steps, {}, [step_shape, dt](const TensorList&, const TensorList& g) -> TensorList {
+    Device dev = a.device();
+    autograd::record("UnbindBackward0", {a}, steps, {}, [step_shape, dt, dev](const TensorList&, const TensorList& g) -> TensorList {
       TensorList parts;
       parts.reserve(g.size());
-      for (const Tensor& gt : g) parts.push_back(gt.defined() ? gt : zeros(step_shape, TensorOptions(dt)));
+      for (const Tensor& gt : g) parts.push_back(gt.defined() ? gt : zeros(step_shape, TensorOptions(dt).device(dev)));
       return {stack(parts, 0)};
     });
   }
@@ -311,7 +315,7 @@ std::tuple<Tensor, Tensor, Tensor> lstm_layer(const Tensor& input, const Tensor&
   TC_CHECK(input.defined() && input.dim() == 3, op, ": expected input of shape (T, N, input_size), got ",
            input.defined() ? shape_str(input.sizes()) : "None");
   const int64_t T = input.size(0), N = input.size(1), I = input.size(2);
-  CellArgs a = check_cell(op, 4, T > 0 ? select(input, 0, 0) : zeros({N, I}, TensorOptions(input.dtype())), h0,
+  CellArgs a = check_cell(op, 4, T > 0 ? select(input, 0, 0) : zeros({N, I}, TensorOptions(input.dtype()).device(input.device())), h0,
                           w_ih, w_hh, b_ih, b_hh);
   const int64_t H = w_hh.size(1);
   Tensor h = a.h;
@@ -328,7 +332,7 @@ std::tuple<Tensor, Tensor, Tensor> lstm_layer(const Tensor& input, const Tensor&
     c = hc.second;
     outs[size_t(t)] = h;
   }
-  Tensor out = T > 0 ? stack(outs, 0) : zeros({0, N, H}, TensorOptions(input.dtype()));
+  Tensor out = T > 0 ? stack(outs, 0) : zeros({0, N, H}, TensorOptions(input.dtype()).device(input.device()));
   return {out, h, c};
 }
 
@@ -338,7 +342,7 @@ std::pair<Tensor, Tensor> gru_layer(const Tensor& input, const Tensor& h0, const
   TC_CHECK(input.defined() && input.dim() == 3, op, ": expected input of shape (T, N, input_size), got ",
            input.defined() ? shape_str(input.sizes()) : "None");
   const int64_t T = input.size(0), N = input.size(1), I = input.size(2);
-  CellArgs a = check_cell(op, 3, T > 0 ? select(input, 0, 0) : zeros({N, I}, TensorOptions(input.dtype())), h0,
+  CellArgs a = check_cell(op, 3, T > 0 ? select(input, 0, 0) : zeros({N, I}, TensorOptions(input.dtype()).device(input.device())), h0,
                           w_ih, w_hh, b_ih, b_hh);
   const int64_t H = w_hh.size(1);
   Tensor h = a.h;
@@ -350,7 +354,7 @@ std::pair<Tensor, Tensor> gru_layer(const Tensor& input, const Tensor& h0, const
     h = gru_gates(gi[size_t(t)], gates_of(h, w_hh, b_hh), h);
     outs[size_t(t)] = h;
   }
-  Tensor out = T > 0 ? stack(outs, 0) : zeros({0, N, H}, TensorOptions(input.dtype()));
+  Tensor out = T > 0 ? stack(outs, 0) : zeros({0, N, H}, TensorOptions(input.dtype()).device(input.device()));
   return {out, h};
 }
 

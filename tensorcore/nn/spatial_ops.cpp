@@ -6,6 +6,7 @@
 
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
+#include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/im2col.h"
 #include "tensorcore/ops/copy.h"
@@ -133,9 +134,10 @@ Tensor pad(const Tensor& input, const IntList& pad, const std::string& mode, dou
       }
       TensorList parts;
       Shape side = y.sizes();
-      if (l > 0) { side[size_t(dim)] = l; parts.push_back(full(side, value, TensorOptions(y.dtype()))); }
+      TensorOptions opts = TensorOptions(y.dtype()).device(y.device());
+      if (l > 0) { side[size_t(dim)] = l; parts.push_back(full(side, value, opts)); }
       parts.push_back(y);
-      if (r > 0) { side[size_t(dim)] = r; parts.push_back(full(side, value, TensorOptions(y.dtype()))); }
+      if (r > 0) { side[size_t(dim)] = r; parts.push_back(full(side, value, opts)); }
       if (parts.size() > 1) y = cat(parts, dim);
     }
     return y.is_same(input) ? clone(input) : y;
@@ -156,7 +158,7 @@ Tensor pad(const Tensor& input, const IntList& pad, const std::string& mode, dou
       TC_CHECK(l >= 0 && r >= 0 && n > 0, op, ": replicate padding must be non-negative on a non-empty dim");
     if (l == 0 && r == 0) continue;
     std::vector<int64_t> idx = pad_index(mode, n, l, r);
-    y = index_select(y, dim, from_vector(idx, {int64_t(idx.size())}));
+    y = index_select(y, dim, to_device(from_vector(idx, {int64_t(idx.size())}), input.device()));
   }
   return y.is_same(input) ? clone(input) : y;
 }
@@ -196,6 +198,7 @@ Tensor pixel_unshuffle(const Tensor& input, int64_t r) {
 Tensor unfold(const Tensor& input, const IntList& kernel_size, const IntList& dilation,
               const IntList& padding, const IntList& stride) {
   const char* op = "unfold";
+  if (input.defined()) detail::require_cpu(op, {&input});
   TC_CHECK(input.defined() && (input.dim() == 3 || input.dim() == 4), op,
            ": expected a 3-d (unbatched) or 4-d input (N, C, H, W), got shape ",
            input.defined() ? shape_str(input.sizes()) : "None");
@@ -211,6 +214,7 @@ Tensor unfold(const Tensor& input, const IntList& kernel_size, const IntList& di
 Tensor fold(const Tensor& input, const IntList& output_size, const IntList& kernel_size,
             const IntList& dilation, const IntList& padding, const IntList& stride) {
   const char* op = "fold";
+  if (input.defined()) detail::require_cpu(op, {&input});
   TC_CHECK(input.defined() && (input.dim() == 2 || input.dim() == 3), op,
            ": expected a 2-d (unbatched) or 3-d input (N, C*prod(kernel_size), L), got shape ",
            input.defined() ? shape_str(input.sizes()) : "None");

@@ -1,2 +1,3 @@
 """tensorcore.backends: backend switches (torch.backends names)."""
 from . import cuda  # noqa: F401
+from . import cudnn  # noqa: F401

@@ -1,0 +1,69 @@
+#pragma once
+// CUDA back ends of the native nn ops (tensorcore/nn), called by the nn front ends when the
+// input is a CUDA tensor. No CUDA or cuDNN types here: the nn sources stay plain C++, and in a
+// build without CUDA / cuDNN every function exists and raises a clear error.
+#include <cstdint>
+#include <initializer_list>
+#include <utility>
+#include <vector>
+
+#include "tensorcore/core/tensor.h"
+
+namespace tc::nn::detail {
+
+struct ConvGeometry;
+
+// ---- convolution through cuDNN (conv_cudnn.cpp); inputs may be any layout, including
+// channels-last views (NCHW shape, NHWC strides), whose layout the outputs keep ----
+Tensor conv_forward_cudnn(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeometry& g);
+Tensor conv_backward_data_cudnn(const Tensor& gy, const Tensor& w, const ConvGeometry& g);
+Tensor conv_backward_weight_cudnn(const Tensor& x, const Tensor& gy, const ConvGeometry& g);
+
+// ---- pooling kernels (pool_cuda.cu); tensors are contiguous [planes, D, H, W] ----
+struct PoolAxisParams {
+  int64_t in = 1, out = 1, k = 1, s = 1, p = 0, d = 1;
+};
+struct PoolParams {
+  int64_t planes = 0;
+  PoolAxisParams axis[3];  // d, h, w (unused leading axes are 1 -> 1 identities)
+  bool adaptive = false;
+  bool count_include_pad = true;
+  int64_t divisor_override = 0;
+};
+// y and idx (int64, flat per-plane input index) are preallocated outputs.
+void max_pool_forward_cuda(const Tensor& x, const Tensor& y, const Tensor& idx, const PoolParams& p);
+// gx[plane][i] = sum of gy[plane][o] over the outputs o whose index is i (a gather: no atomics,
+// deterministic).
+void max_pool_backward_cuda(const Tensor& gy, const Tensor& idx, const Tensor& gx, const PoolParams& p);
+void avg_pool_forward_cuda(const Tensor& x, const Tensor& y, const PoolParams& p);
+void avg_pool_backward_cuda(const Tensor& gy, const Tensor& gx, const PoolParams& p);
+
+// ---- normalization on CUDA (norm_cuda.cpp): compositions of core ops (CUDA kernels, autograd
+// and double backward included); float16/bfloat16 compute their statistics in float32 ----
+Tensor batch_norm_cuda(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
+                       const Tensor& weight, const Tensor& bias, bool training, double momentum,
+                       double eps);
+// Normalizes over the trailing `normalized_dims` dims; weight/bias have those dims' shape.
+Tensor layer_norm_cuda(const Tensor& input, int64_t normalized_dims, const Tensor& weight,
+                       const Tensor& bias, double eps);
+Tensor group_norm_cuda(const Tensor& input, int64_t num_groups, const Tensor& weight,
+                       const Tensor& bias, double eps);
+
+// ---- recurrent gates on CUDA (rnn_cuda.cpp), compositions of core ops ----
+// gi, gh: [N, 4H] input and hidden projections; c: [N, H]. Returns {h', c'}.
+std::pair<Tensor, Tensor> lstm_gates_cuda(const Tensor& gi, const Tensor& gh, const Tensor& c);
+// gi, gh: [N, 3H]; h: [N, H]. Returns h'.
+Tensor gru_gates_cuda(const Tensor& gi, const Tensor& gh, const Tensor& h);
+
+// ---- interpolate on CUDA (resample_cuda.cpp): resamples dim `dim` to `out` positions with the
+// front end's tap tables idx/w ([out, k] row-major), in core ops ----
+Tensor resample_gather_cuda(const Tensor& x, int64_t dim, int64_t out, int64_t k,
+                            const std::vector<int64_t>& idx, const std::vector<double>& w);
+
+// Raises NotImplementedError "<op>: not implemented on CUDA tensors ..." when any given tensor
+// lives on a CUDA device (the op's kernels are CPU-only).
+void require_cpu(const char* op, std::initializer_list<const Tensor*> tensors);
+// Raises ValueError when the defined tensors are not all on one device.
+void require_same_device(const char* op, std::initializer_list<const Tensor*> tensors);
+
+}  // namespace tc::nn::detail

@@ -1,0 +1,123 @@
+// Normalization layers on CUDA tensors as compositions of core ops: each step is a CUDA kernel
+// of the core (reductions, elementwise), and autograd, including double backward, comes from
+// the core ops' vjps. float16/bfloat16 inputs compute in float32 and round the result once.
+// Also the device checks the nn front ends use.
+#include "tensorcore/autograd/grad_mode.h"
+#include "tensorcore/cudnn/nn_cuda.h"
+#include "tensorcore/ops/copy.h"
+#include "tensorcore/ops/elementwise.h"
+#include "tensorcore/ops/reduce.h"
+#include "tensorcore/ops/shape.h"
+
+namespace tc::nn::detail {
+namespace {
+
+bool is_reduced(DType d) { return d == DType::Float16 || d == DType::BFloat16; }
+
+// The compute dtype for an input: float32 for 16-bit floats, else the input's own.
+DType compute_dtype(DType d) { return is_reduced(d) ? DType::Float32 : d; }
+
+Tensor as_compute(const Tensor& t, DType compute) {
+  return t.defined() ? to_dtype(t, compute) : t;
+}
+
+// Per-channel [C] tensor viewed as [1, C, 1, ...] for an input of `dims` dims.
+Tensor channel_view(const Tensor& t, int64_t dims) {
+  Shape s(size_t(dims), 1);
+  s[1] = t.numel();
+  return reshape(t, s);
+}
+
+// y = x * scale + shift, with scale/shift broadcasting (fewer full-size passes than
+// ((x - mean) * rstd) * w + b).
+Tensor affine(const Tensor& x, const Tensor& scale, const Tensor& shift) { return add(mul(x, scale), shift); }
+
+// In place, under no_grad: stat = (1 - momentum) * stat + momentum * value (value is [C]).
+void update_running(const Tensor& stat, const Tensor& value, double momentum) {
+  autograd::NoGradGuard no_grad;
+  Tensor blended = add(mul(to_dtype(stat, value.dtype()), Scalar(1 - momentum)), mul(value, Scalar(momentum)));
+  copy_(stat, blended);  // copy_ converts the dtype and bumps the version counter
+}
+
+}  // namespace
+
+Tensor batch_norm_cuda(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
+                       const Tensor& weight, const Tensor& bias, bool training, double momentum,
+                       double eps) {
+  const int64_t dims = input.dim(), C = input.size(1);
+  DType compute = compute_dtype(input.dtype());
+  Tensor x = as_compute(input, compute);
+  DimList stat_dims = {0};
+  for (int64_t d = 2; d < dims; ++d) stat_dims.push_back(d);
+  Tensor mu, var_b;  // [1, C, 1, ...]
+  if (training) {
+    mu = mean(x, stat_dims, true);
+    var_b = var(x, stat_dims, /*correction=*/0, true);
+    int64_t M = C ? input.numel() / C : 0;
+    if (running_mean.defined()) update_running(running_mean, reshape(mu.detach(), {C}), momentum);
+    if (running_var.defined()) {
+      Tensor unbiased = mul(reshape(var_b.detach(), {C}), Scalar(double(M) / double(M - 1)));
+      update_running(running_var, unbiased, momentum);
+    }
+  } else {
+    mu = channel_view(as_compute(running_mean, compute), dims);
+    var_b = channel_view(as_compute(running_var, compute), dims);
+  }
+  Tensor scale = rsqrt(add(var_b, Scalar(eps)));
+  if (weight.defined()) scale = mul(scale, channel_view(as_compute(weight, compute), dims));
+  Tensor shift = mul(mu, scale);
+  shift = bias.defined() ? sub(channel_view(as_compute(bias, compute), dims), shift) : neg(shift);
+  Tensor y = affine(x, scale, shift);
+  return to_dtype(y, input.dtype());
+}
+
+Tensor layer_norm_cuda(const Tensor& input, int64_t normalized_dims, const Tensor& weight,
+                       const Tensor& bias, double eps) {
+  DType compute = compute_dtype(input.dtype());
+  Tensor x = as_compute(input, compute);
+  DimList dims;
+  for (int64_t d = input.dim() - normalized_dims; d < input.dim(); ++d) dims.push_back(d);
+  Tensor mu = mean(x, dims, true);
+  Tensor rstd = rsqrt(add(var(x, dims, /*correction=*/0, true), Scalar(eps)));
+  Tensor y = affine(x, rstd, neg(mul(mu, rstd)));
+  if (weight.defined()) y = mul(y, as_compute(weight, compute));
+  if (bias.defined()) y = add(y, as_compute(bias, compute));
+  return to_dtype(y, input.dtype());
+}
+
+Tensor group_norm_cuda(const Tensor& input, int64_t num_groups, const Tensor& weight,
+                       const Tensor& bias, double eps) {
+  DType compute = compute_dtype(input.dtype());
+  Tensor x = as_compute(input, compute);
+  const int64_t N = input.size(0), dims = input.dim();
+  Tensor xg = reshape(x, {N, num_groups, -1});
+  Tensor mu = mean(xg, {2}, true);
+  Tensor rstd = rsqrt(add(var(xg, {2}, /*correction=*/0, true), Scalar(eps)));
+  Tensor y = reshape(affine(xg, rstd, neg(mul(mu, rstd))), input.sizes());
+  if (weight.defined()) y = mul(y, channel_view(as_compute(weight, compute), dims));
+  if (bias.defined()) y = add(y, channel_view(as_compute(bias, compute), dims));
+  return to_dtype(y, input.dtype());
+}
+
+void require_cpu(const char* op, std::initializer_list<const Tensor*> tensors) {
+  for (const Tensor* t : tensors)
+    TC_CHECK_AS(NotImplementedError, !t->defined() || !t->is_cuda(), op,
+                ": not implemented for CUDA tensors (its kernels run on the CPU only); got a tensor on ",
+                t->device().str(), ". Move the inputs to the CPU with .cpu() first");
+}
+
+void require_same_device(const char* op, std::initializer_list<const Tensor*> tensors) {
+  const Tensor* first = nullptr;
+  for (const Tensor* t : tensors) {
+    if (!t->defined()) continue;
+    if (!first) {
+      first = t;
+      continue;
+    }
+    TC_CHECK(t->device() == first->device(), op,
+             ": expected all tensors to be on the same device, but found ", first->device().str(),
+             " and ", t->device().str());
+  }
+}
+
+}  // namespace tc::nn::detail
