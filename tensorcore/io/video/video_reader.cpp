@@ -5,6 +5,7 @@
 #include <cmath>
 #include <deque>
 
+#include "tensorcore/io/video/container_extent.h"
 #include "tensorcore/io/video/ffmpeg_util.h"
 #include "tensorcore/io/video/frame_convert.h"
 
@@ -122,6 +123,9 @@ struct VideoReader::Impl {
   // Timestamp of the last video frame returned since the decoder was last flushed.
   int64_t last_output_ts = AV_NOPTS_VALUE;
   int64_t demuxer_seeks = 0;  // diagnostics: how often the demuxer was repositioned
+  // Read from the input the first time the demuxer reports its end.
+  std::optional<ContainerExtent> extent;
+  bool extent_checked = false;
 
   Impl(MediaSource src, const VideoReaderOptions& opts)
       : source(std::move(src)), demux(open_demuxer(source)), num_threads(opts.num_threads) {
@@ -411,6 +415,17 @@ struct VideoReader::Impl {
         throw DecodeError(concat("VideoReader: ", name(), " is truncated: stream '", stream_spec,
                                  "' declares ", stream->nb_frames,
                                  " packets but the input ends after ", packets_from_start));
+      }
+      // The demuxer ends cleanly also where the input was cut: the container's own size fields
+      // tell (MP4/MOV boxes, Matroska/WebM segment, RIFF chunks).
+      if (!extent_checked) {
+        extent = container_extent(source);
+        extent_checked = true;
+      }
+      if (extent && extent->truncated()) {
+        throw DecodeError(concat("VideoReader: ", name(), " is truncated: the ", extent->format,
+                                 " container declares ", extent->declared,
+                                 " bytes but the input ends after ", extent->actual));
       }
       input_done = true;
       const int err = avcodec_send_packet(codec.get(), nullptr);
