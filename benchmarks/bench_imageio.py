@@ -1,6 +1,7 @@
 """Image IO: tensorcore.vision.io vs torchvision.io and PIL, in one run.
 
-Run: .venv/bin/python benchmarks/bench_imageio.py [--batch 64] [--threads 1,2,4,8,16] [--picture P]
+Run: .venv/bin/python benchmarks/bench_imageio.py [--batch 64] [--threads 1,2,all] [--batch-only]
+     [--picture P]
 Cases: single-thread decode of a 1920x1080 4:2:0 q90 JPEG and of a 1920x1080 RGB PNG (MP/s),
 JPEG/PNG encode, and batched decode of `--batch` JPEGs against the thread count. The picture
 is ImageMagick's plasma fractal (photo-like texture) when `convert` exists, else a synthetic
@@ -87,7 +88,10 @@ def row(name, times, mp):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--batch", type=int, default=64)
-    ap.add_argument("--threads", default="1,2,4,8,16")
+    ap.add_argument("--threads", default="1,2,all",
+                    help="thread counts for the batched decode; 'all' = every core")
+    ap.add_argument("--batch-only", action="store_true",
+                    help="only the batched decode (thread scaling on a many-core machine)")
     ap.add_argument("--picture", help="use this image (1920x1080) instead of generating one")
     args = ap.parse_args()
     if Image is None:
@@ -113,6 +117,10 @@ def main():
     if tvio is not None:
         refs["torchvision"] = (torch.from_numpy(np.frombuffer(jpeg, np.uint8).copy()),
                                torch.from_numpy(np.frombuffer(png, np.uint8).copy()))
+
+    if args.batch_only:
+        batched(args, tj, refs, mp)
+        return
 
     # Decode (single thread). PIL decodes to H x W x C (np.asarray forces the decode).
     times = {"tensorcore": timed(lambda: tcio.decode_jpeg(tj))}
@@ -143,26 +151,37 @@ def main():
     times["PIL"] = timed(lambda: pil_img.save(io.BytesIO(), "PNG", compress_level=6))
     row("encode PNG 1080p level 6", times, mp)
 
-    # Batched JPEG decode vs threads. The reference: a Python thread pool over single decodes.
+    batched(args, tj, refs, mp)
+
+
+def thread_counts(spec):
+    cores = os.cpu_count() or 1
+    counts = [cores if v.strip() == "all" else int(v) for v in spec.split(",")]
+    return sorted(set(n for n in counts if 1 <= n <= 2 * cores))
+
+
+def batched(args, tj, refs, mp):
+    """Batched JPEG decode throughput vs threads; the reference is a Python thread pool over
+    torchvision's single-image decode_jpeg."""
     batch = [tj] * args.batch
     tbatch = [refs["torchvision"][0]] * args.batch if "torchvision" in refs else None
     base = None
-    print(f"batched decode of {args.batch} JPEGs (1080p):")
-    for n in [int(v) for v in args.threads.split(",")]:
-        if n > (os.cpu_count() or 1) * 2:
-            continue
+    print(f"batched decode of {args.batch} JPEGs (1080p), {os.cpu_count()} cores: throughput vs "
+          "threads (speedup and parallel efficiency against 1 thread)")
+    for n in thread_counts(args.threads):
         t = median_time(lambda: tcio.decode_jpeg(batch, num_threads=n), min_time=2.0, min_runs=3)
         cpu = CPU_TIMES["last"]
         base = base or t
-        line = (f"  threads {n:2d}: tensorcore {t * 1e3:8.1f} ms ({args.batch * mp / t:7.1f} MP/s, "
-                f"speedup {base / t:4.2f}x, cpu/wall {cpu / t:4.2f})")
+        line = (f"  threads {n:3d}: tensorcore {t * 1e3:8.1f} ms, {args.batch / t:7.1f} img/s "
+                f"({args.batch * mp / t:7.1f} MP/s), speedup {base / t:5.2f}x, efficiency "
+                f"{base / t / n * 100:5.1f}%, cpu/wall {cpu / t:4.2f}")
         if tbatch is not None:
             with ThreadPoolExecutor(n) as pool:
                 tt = median_time(lambda: list(pool.map(tvio.decode_jpeg, tbatch)), min_time=2.0,
                                  min_runs=3)
-            line += f" | torchvision+ThreadPool {tt * 1e3:8.1f} ms | tc/torchvision {t / tt:5.2f}"
+            line += (f" | torchvision+ThreadPool {args.batch / tt:7.1f} img/s | "
+                     f"tc/torchvision time {t / tt:5.2f}")
         print(line)
-
 
 if __name__ == "__main__":
     main()

@@ -136,6 +136,11 @@ void bind_io_video(py::module_& m, TensorClass&) {
              for (const auto& s : infos) out.append(stream_dict(s));
              return out;
            })
+      .def("_demuxer_seek_count",
+           [](PyVideoReader& r) {
+             std::lock_guard lock(r.mu);
+             return r.reader->demuxer_seek_count();
+           })
       .def("container_duration", [](PyVideoReader& r) {
         std::lock_guard lock(r.mu);
         return optional_float(r.reader->container_duration());

@@ -86,6 +86,8 @@ class VideoReader {
 
   std::vector<StreamInfo> streams() const;
   double container_duration() const;  // seconds, NaN if unknown
+  // How often the demuxer has been repositioned (seeks, rewinds); for tests and diagnostics.
+  int64_t demuxer_seek_count() const;
 
   // Low-level switches used by read_video: frames as H x W x 3 (packed RGB), or no pixel
   // conversion at all (data left undefined; for timestamp scans).

@@ -3,7 +3,9 @@
 // dropping what precedes the target; the file is never re-opened.
 #include <algorithm>
 #include <cmath>
+#include <deque>
 
+#include "tensorcore/io/video/container_extent.h"
 #include "tensorcore/io/video/ffmpeg_util.h"
 #include "tensorcore/io/video/frame_convert.h"
 
@@ -113,6 +115,18 @@ struct VideoReader::Impl {
   int64_t packets_from_start = 0;
   bool counting_from_start = true;
 
+  // Packets of the stream read ahead of the decoder (by a forward exact seek deciding whether to
+  // decode on), sent before anything else is read.
+  std::deque<PacketPtr> lookahead;
+  size_t lookahead_bytes = 0;
+  bool demux_eof = false;  // the demuxer reported the end of the input
+  // Timestamp of the last video frame returned since the decoder was last flushed.
+  int64_t last_output_ts = AV_NOPTS_VALUE;
+  int64_t demuxer_seeks = 0;  // diagnostics: how often the demuxer was repositioned
+  // Read from the input the first time the demuxer reports its end.
+  std::optional<ContainerExtent> extent;
+  bool extent_checked = false;
+
   Impl(MediaSource src, const VideoReaderOptions& opts)
       : source(std::move(src)), demux(open_demuxer(source)), num_threads(opts.num_threads) {
     TC_CHECK(num_threads >= 0, "VideoReader: num_threads must be >= 0, but got ", num_threads);
@@ -187,9 +201,17 @@ struct VideoReader::Impl {
     stream_spec = spec;
     info = describe_stream(fmt(), found, type_index);
     reset_decode_state();
+    clear_lookahead();
     fallback_ts = start_ticks();
     packets_from_start = 0;
     counting_from_start = true;
+  }
+
+  void clear_lookahead() {
+    lookahead.clear();
+    lookahead_bytes = 0;
+    demux_eof = false;
+    last_output_ts = AV_NOPTS_VALUE;
   }
 
   void reset_decode_state() {
@@ -212,6 +234,8 @@ struct VideoReader::Impl {
                                std::numeric_limits<int64_t>::max(), 0);
     }
     if (err < 0) return false;
+    ++demuxer_seeks;
+    clear_lookahead();
     avcodec_flush_buffers(codec.get());
     input_done = false;
     finished = false;
@@ -257,8 +281,15 @@ struct VideoReader::Impl {
 
   void seek(double t, bool keyframes_only) {
     TC_CHECK(!std::isnan(t), "VideoReader.seek: time must be a number, but got nan");
-    reset_decode_state();
     const int64_t target = seconds_to_ticks(t);
+    if (!keyframes_only && decoding_on_is_cheaper(target)) {
+      // The decoder is already on its way to the target: keep its state, drop what precedes t.
+      discard_before = target;
+      discard_before_sec = t;
+      check_landing = false;
+      return;
+    }
+    reset_decode_state();
     if (keyframes_only) {
       if (t >= end_seconds() || !seek_demuxer(target)) {
         finished = true;
@@ -290,6 +321,58 @@ struct VideoReader::Impl {
     landing_retries = 0;
   }
 
+  // Whether an exact seek to `target` (ticks) should decode on from the current position rather
+  // than restart from the keyframe at or before the target: true when the target lies ahead of
+  // the last returned frame and no keyframe lies between the packets not yet decoded and the
+  // target. Reads the packets up to the target into the lookahead queue to find out (demuxing
+  // only; they are decoded next either way when the answer is yes).
+  bool decoding_on_is_cheaper(int64_t target) {
+    if (!is_video() || finished || input_done || last_output_ts == AV_NOPTS_VALUE ||
+        target <= last_output_ts) {
+      return false;
+    }
+    // Beyond this much read-ahead without a keyframe the target is far away: let the demuxer's
+    // index find the keyframe before it.
+    constexpr size_t kMaxPackets = 1024;
+    constexpr size_t kMaxBytes = size_t(64) << 20;
+    for (size_t i = 0;; ++i) {
+      if (i == lookahead.size()) {
+        if (demux_eof) return true;  // the target is among the remaining frames or past the end
+        if (lookahead.size() >= kMaxPackets || lookahead_bytes >= kMaxBytes) return false;
+        PacketPtr p = make_packet();
+        if (!read_stream_packet(p.get())) {
+          demux_eof = true;
+          return true;
+        }
+        lookahead_bytes += size_t(std::max(p->size, 0));
+        lookahead.push_back(std::move(p));
+      }
+      const AVPacket* p = lookahead[i].get();
+      // A keyframe shown at or before the target is a cheaper place to start decoding.
+      if ((p->flags & AV_PKT_FLAG_KEY) && (p->pts == AV_NOPTS_VALUE || p->pts <= target)) {
+        return false;
+      }
+      // Packets come in decode order and a frame is never shown before it is decoded, so once a
+      // decode timestamp passes the target no later packet holds a keyframe shown before it.
+      const int64_t order = p->dts != AV_NOPTS_VALUE ? p->dts : p->pts;
+      if (order != AV_NOPTS_VALUE && order > target) return true;
+    }
+  }
+
+  // Reads the next packet of the current stream from the demuxer; false at the end of the input.
+  bool read_stream_packet(AVPacket* pkt) {
+    for (;;) {
+      const int err = av_read_frame(fmt(), pkt);
+      if (err == AVERROR_EOF) return false;
+      if (err < 0) throw_av_error("cannot read a packet", name(), err);
+      if (pkt->stream_index == stream->index) {
+        ++packets_from_start;
+        return true;
+      }
+      av_packet_unref(pkt);
+    }
+  }
+
   // With the demuxer just moved to the keyframe at or before `target`, reads packets (without
   // decoding) up to the next keyframe and returns the pts of whichever of the two lies nearer.
   // Index timestamps cannot be used for this: some containers (MP4) index decode timestamps.
@@ -317,45 +400,53 @@ struct VideoReader::Impl {
 
   // Sends the next packet of the current stream to the decoder (or the flush packet at EOF).
   void feed_decoder() {
-    for (;;) {
-      int err = av_read_frame(fmt(), packet.get());
-      if (err == AVERROR_EOF) {
-        // Video only: audio stream headers count samples or blocks rather than packets.
-        if (counting_from_start && is_video() && stream->nb_frames > 0 &&
-            packets_from_start < stream->nb_frames) {
-          throw DecodeError(concat("VideoReader: ", name(), " is truncated: stream '", stream_spec,
-                                   "' declares ", stream->nb_frames,
-                                   " packets but the input ends after ", packets_from_start));
-        }
-        input_done = true;
-        err = avcodec_send_packet(codec.get(), nullptr);
-        if (err < 0 && err != AVERROR_EOF) throw_av_error("cannot flush the decoder", name(), err);
-        return;
+    PacketPtr queued;
+    AVPacket* pkt = packet.get();
+    if (!lookahead.empty()) {
+      queued = std::move(lookahead.front());
+      lookahead.pop_front();
+      lookahead_bytes -= std::min(lookahead_bytes, size_t(std::max(queued->size, 0)));
+      pkt = queued.get();
+    } else if (demux_eof || !read_stream_packet(pkt)) {
+      demux_eof = true;
+      // Video only: audio stream headers count samples or blocks rather than packets.
+      if (counting_from_start && is_video() && stream->nb_frames > 0 &&
+          packets_from_start < stream->nb_frames) {
+        throw DecodeError(concat("VideoReader: ", name(), " is truncated: stream '", stream_spec,
+                                 "' declares ", stream->nb_frames,
+                                 " packets but the input ends after ", packets_from_start));
       }
-      if (err < 0) throw_av_error("cannot read a packet", name(), err);
-      if (packet->stream_index != stream->index) {
-        av_packet_unref(packet.get());
-        continue;
+      // The demuxer ends cleanly also where the input was cut: the container's own size fields
+      // tell (MP4/MOV boxes, Matroska/WebM segment, RIFF chunks).
+      if (!extent_checked) {
+        extent = container_extent(source);
+        extent_checked = true;
       }
-      ++packets_from_start;
-      if (packet->flags & AV_PKT_FLAG_CORRUPT) {
-        av_packet_unref(packet.get());
-        throw DecodeError(concat("VideoReader: truncated or corrupt ", info.type,
-                                 " packet in stream '", stream_spec, "' of ", name()));
+      if (extent && extent->truncated()) {
+        throw DecodeError(concat("VideoReader: ", name(), " is truncated: the ", extent->format,
+                                 " container declares ", extent->declared,
+                                 " bytes but the input ends after ", extent->actual));
       }
-      // While catching up to an exact-seek target, frames that nothing references and that
-      // would be dropped anyway need not be decoded at all.
-      const bool before_target =
-          is_video() && packet->pts != AV_NOPTS_VALUE && packet->pts < discard_before;
-      codec->skip_frame = before_target ? AVDISCARD_NONREF : AVDISCARD_DEFAULT;
-      err = avcodec_send_packet(codec.get(), packet.get());
-      av_packet_unref(packet.get());
-      if (err < 0) {
-        throw_av_error(concat("corrupt or unsupported ", info.type, " data in stream '",
-                              stream_spec, "' (", info.codec, ")"),
-                       name(), err);
-      }
+      input_done = true;
+      const int err = avcodec_send_packet(codec.get(), nullptr);
+      if (err < 0 && err != AVERROR_EOF) throw_av_error("cannot flush the decoder", name(), err);
       return;
+    }
+    if (pkt->flags & AV_PKT_FLAG_CORRUPT) {
+      av_packet_unref(pkt);
+      throw DecodeError(concat("VideoReader: truncated or corrupt ", info.type, " packet in stream '",
+                               stream_spec, "' of ", name()));
+    }
+    // While catching up to an exact-seek target, frames that nothing references and that
+    // would be dropped anyway need not be decoded at all.
+    const bool before_target = is_video() && pkt->pts != AV_NOPTS_VALUE && pkt->pts < discard_before;
+    codec->skip_frame = before_target ? AVDISCARD_NONREF : AVDISCARD_DEFAULT;
+    const int err = avcodec_send_packet(codec.get(), pkt);
+    av_packet_unref(pkt);
+    if (err < 0) {
+      throw_av_error(concat("corrupt or unsupported ", info.type, " data in stream '", stream_spec,
+                            "' (", info.codec, ")"),
+                     name(), err);
     }
   }
 
@@ -397,6 +488,7 @@ struct VideoReader::Impl {
         av_frame_unref(f);
         return std::nullopt;
       }
+      last_output_ts = ts;
       if (layout != VideoLayout::None) {
         out.data = video_converter.convert(f, layout == VideoLayout::HWC, name(),
                                            frame_allocator ? &frame_allocator : nullptr);
@@ -481,6 +573,8 @@ double VideoReader::container_duration() const {
     return std::numeric_limits<double>::quiet_NaN();
   return double(fmt->duration) / AV_TIME_BASE;
 }
+
+int64_t VideoReader::demuxer_seek_count() const { return impl_->demuxer_seeks; }
 
 void VideoReader::set_video_layout(VideoLayout layout) { impl_->layout = layout; }
 

@@ -1,0 +1,160 @@
+"""Exact seeks on textured, moving video with B-frames: every path a seek can take (decode on
+within the GOP, restart from a keyframe, backwards, onto B-frames, variable frame rate) returns
+exactly the pixels a sequential decode returns, then continues in order."""
+import json
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from tensorcore.vision.io import VideoReader
+
+# name -> ffmpeg arguments. testsrc2 has texture and motion everywhere, so a frame decoded from
+# a wrong reference differs from the sequential one.
+_CLIPS = {
+    # B-pyramid (x264 default: 3 B-frames, middle one a reference), keyframe every 25 frames.
+    "bframes.mp4": ["-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25:duration=3", "-c:v",
+                    "libx264", "-g", "25", "-sc_threshold", "0", "-pix_fmt", "yuv420p"],
+    # Variable frame rate with B-frames: pts 0, 40, ..., 360 ms, then 100 ms apart (1 ms ticks).
+    "vfr.mkv": ["-f", "lavfi", "-i", "testsrc2=size=160x90:rate=100:duration=0.4", "-vf",
+                "settb=1/1000,setpts='if(lt(N,10),N*40,400+(N-10)*100)'", "-fps_mode",
+                "passthrough", "-c:v", "libx264", "-g", "12", "-sc_threshold", "0",
+                "-pix_fmt", "yuv420p"],
+    # VP9 with hidden alt-ref frames (packets that show nothing by themselves).
+    "altref.webm": ["-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25:duration=2", "-c:v",
+                    "libvpx-vp9", "-g", "20", "-auto-alt-ref", "1", "-lag-in-frames", "16",
+                    "-deadline", "good", "-cpu-used", "8", "-b:v", "300k"],
+}
+
+
+@pytest.fixture(scope="module")
+def clips(tmp_path_factory):
+    if shutil.which("ffmpeg") is None or shutil.which("ffprobe") is None:
+        pytest.skip("the ffmpeg CLI is needed to generate test media")
+    root = tmp_path_factory.mktemp("seek_paths")
+    out = {}
+    for name, args in _CLIPS.items():
+        path = str(root / name)
+        subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", *args, path],
+                       check=True)
+        probe = json.loads(subprocess.run(
+            ["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+             "frame=pict_type,key_frame", "-of", "json", path],
+            check=True, capture_output=True, text=True).stdout)
+        frames = list(VideoReader(path))
+        assert len(frames) == len(probe["frames"])
+        out[name] = {
+            "path": path,
+            "pts": [f["pts"] for f in frames],
+            "pixels": [np.asarray(f["data"].contiguous()) for f in frames],
+            "types": [f["pict_type"] for f in probe["frames"]],
+            "keys": [i for i, f in enumerate(probe["frames"]) if int(f["key_frame"])],
+        }
+    return out
+
+
+def check_seek(reader, clip, t, follow=2):
+    """seek(t) gives the first frame with pts >= t, pixel for pixel, then the next ones."""
+    pts = clip["pts"]
+    first = next((i for i, p in enumerate(pts) if p >= t - 1e-9), len(pts))
+    reader.seek(t)
+    for i in range(first, min(first + 1 + follow, len(pts))):
+        f = next(reader)
+        assert f["pts"] == pytest.approx(pts[i], abs=1e-9), (t, i)
+        np.testing.assert_array_equal(np.asarray(f["data"].contiguous()), clip["pixels"][i],
+                                      err_msg=f"seek({t}) frame {i}")
+    return first
+
+
+def test_clips_have_the_frame_kinds_under_test(clips):
+    assert "B" in clips["bframes.mp4"]["types"] and "B" in clips["vfr.mkv"]["types"]
+    assert len(clips["bframes.mp4"]["keys"]) >= 3
+    pts = clips["vfr.mkv"]["pts"]
+    steps = np.round(np.diff(pts), 6)
+    assert set(steps) == {0.04, 0.1}
+
+
+@pytest.mark.parametrize("name", list(_CLIPS))
+def test_forward_within_a_gop_decodes_on(clips, name):
+    clip = clips[name]
+    pts, keys = clip["pts"], clip["keys"]
+    reader = VideoReader(clip["path"])
+    # From just after the first keyframe to frames ahead of it in the same GOP: no demuxer seek.
+    gop_end = keys[1] if len(keys) > 1 else len(pts)
+    check_seek(reader, clip, pts[keys[0] + 1], follow=0)
+    seeks = reader._c._demuxer_seek_count()
+    last = keys[0] + 1
+    for i in (keys[0] + 3, keys[0] + 6, (keys[0] + gop_end) // 2, gop_end - 1):
+        if i <= last:
+            continue
+        check_seek(reader, clip, pts[i], follow=1)
+        last = i + 1
+        if i + 3 < gop_end:  # between two frames: the later one
+            check_seek(reader, clip, (pts[i + 2] + pts[i + 3]) / 2, follow=0)
+            last = i + 3
+    assert reader._c._demuxer_seek_count() == seeks
+
+
+@pytest.mark.parametrize("name", list(_CLIPS))
+def test_forward_past_a_keyframe_restarts_there(clips, name):
+    clip = clips[name]
+    pts, keys = clip["pts"], clip["keys"]
+    if len(keys) < 3:
+        pytest.skip("needs three GOPs")
+    reader = VideoReader(clip["path"])
+    check_seek(reader, clip, pts[1], follow=0)
+    seeks = reader._c._demuxer_seek_count()
+    check_seek(reader, clip, pts[keys[2] + 2])
+    assert reader._c._demuxer_seek_count() == seeks + 1
+
+
+@pytest.mark.parametrize("name", list(_CLIPS))
+def test_backward_seeks(clips, name):
+    clip = clips[name]
+    pts = clip["pts"]
+    reader = VideoReader(clip["path"])
+    for i in range(len(pts) - 1, -1, -3):
+        check_seek(reader, clip, pts[i])
+    # Back to the frame just returned, and to one frame before it.
+    check_seek(reader, clip, pts[5], follow=0)
+    check_seek(reader, clip, pts[5], follow=0)
+    check_seek(reader, clip, pts[4], follow=0)
+
+
+def test_seek_onto_every_b_frame(clips):
+    for name in ("bframes.mp4", "vfr.mkv"):
+        clip = clips[name]
+        reader = VideoReader(clip["path"])
+        b_frames = [i for i, k in enumerate(clip["types"]) if k == "B"]
+        assert b_frames
+        for i in b_frames:
+            check_seek(reader, clip, clip["pts"][i], follow=1)
+
+
+@pytest.mark.parametrize("name", list(_CLIPS))
+def test_random_seek_sequence_is_exact(clips, name):
+    clip = clips[name]
+    pts = clip["pts"]
+    reader = VideoReader(clip["path"])
+    rng = np.random.default_rng(7)
+    times = list(rng.uniform(-0.1, pts[-1] + 0.1, size=40))
+    # Runs of forward seeks within a GOP mixed with jumps either way.
+    times += sorted(rng.uniform(0, pts[-1], size=15))
+    for t in times:
+        first = check_seek(reader, clip, float(t), follow=1)
+        if first == len(pts):
+            assert list(reader) == []
+
+
+def test_forward_seek_then_reading_to_the_end(clips):
+    clip = clips["bframes.mp4"]
+    reader = VideoReader(clip["path"])
+    check_seek(reader, clip, clip["pts"][2], follow=0)
+    reader.seek(clip["pts"][9])
+    rest = list(reader)
+    assert [f["pts"] for f in rest] == pytest.approx(clip["pts"][9:], abs=1e-9)
+    for f, expected in zip(rest, clip["pixels"][9:]):
+        np.testing.assert_array_equal(np.asarray(f["data"].contiguous()), expected)
+    # At the end the reader still seeks.
+    check_seek(reader, clip, clip["pts"][3])
