@@ -11,6 +11,11 @@ class FunctionalImpl : public Module {
   explicit FunctionalImpl(std::function<Tensor(const Tensor&)> fn)
       : Module("Functional"), fn_(std::move(fn)) {}
   Tensor forward(const Tensor& x) { return fn_(x); }
+  ModulePtr clone() const override {
+    auto c = std::make_shared<FunctionalImpl>(fn_);
+    c->copy_state_from(*this);
+    return c;
+  }
 
  private:
   std::function<Tensor(const Tensor&)> fn_;
@@ -20,6 +25,15 @@ class FunctionalImpl : public Module {
 
 AnyModule::AnyModule(std::function<Tensor(const Tensor&)> fn)
     : AnyModule(std::make_shared<FunctionalImpl>(std::move(fn))) {}
+
+AnyModule AnyModule::erased(ModulePtr m, ErasedForward fwd) {
+  TC_CHECK(m != nullptr && fwd, "AnyModule::erased: module and forward must be set");
+  AnyModule a;
+  a.module = m;
+  a.forward = [p = m.get(), fwd](const Tensor& x) { return fwd(*p, x); };
+  a.rebind = [fwd](ModulePtr c) { return erased(std::move(c), fwd); };
+  return a;
+}
 
 SequentialImpl::SequentialImpl(std::initializer_list<AnyModule> modules) : SequentialImpl() {
   for (auto& m : modules) push_back(m);
@@ -49,6 +63,35 @@ const ModulePtr& SequentialImpl::operator[](size_t i) const {
   TC_CHECK_INDEX(i < entries_.size(), "Sequential: index ", i, " is out of range for ",
                  entries_.size(), " entries");
   return entries_[i].module;
+}
+
+ModulePtr SequentialImpl::clone() const {
+  auto c = std::make_shared<SequentialImpl>();
+  auto names = named_children();
+  for (size_t i = 0; i < entries_.size(); ++i) c->push_back(names[i].first, entries_[i].rebind(entries_[i].module->clone()));
+  c->copy_state_from(*this);
+  return c;
+}
+
+ModulePtr ModuleListImpl::clone() const {
+  auto c = std::make_shared<ModuleListImpl>();
+  for (auto& m : items_) c->append(m->clone());
+  c->copy_state_from(*this);
+  return c;
+}
+
+ModulePtr ModuleDictImpl::clone() const {
+  auto c = std::make_shared<ModuleDictImpl>();
+  for (auto& [k, m] : named_children()) c->put(k, m->clone());
+  c->copy_state_from(*this);
+  return c;
+}
+
+ModulePtr ParameterListImpl::clone() const {
+  auto c = std::make_shared<ParameterListImpl>();
+  for (auto& t : items_) c->append(t.detach(), t.requires_grad());
+  c->copy_state_from(*this);  // new storage, gradients
+  return c;
 }
 
 void ModuleListImpl::append(ModulePtr m) {

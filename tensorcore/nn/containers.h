@@ -15,15 +15,23 @@ namespace tc::nn {
 // Built from a ModuleHolder, a std::shared_ptr<M> whose M has forward(const Tensor&), or a plain
 // function (wrapped in a parameterless "Functional" module).
 struct AnyModule {
+  AnyModule() = default;
   ModulePtr module;
-  std::function<Tensor(const Tensor&)> forward;
+  std::function<Tensor(const Tensor&)> forward;  // runs the module's forward hooks too
+  // The same kind of entry around another module of the same type (used by clone()).
+  std::function<AnyModule(ModulePtr)> rebind;
 
   template <typename H, typename = decltype(std::declval<const H&>().ptr()->forward(std::declval<const Tensor&>()))>
   AnyModule(const H& holder) : AnyModule(holder.ptr()) {}
   template <typename M>
   AnyModule(std::shared_ptr<M> m)
-      : module(m), forward([p = m.get()](const Tensor& x) -> Tensor { return p->forward(x); }) {}
+      : module(m),
+        forward([p = m.get()](const Tensor& x) -> Tensor { return call(*p, x); }),
+        rebind([](ModulePtr c) { return AnyModule(std::dynamic_pointer_cast<M>(c)); }) {}
   AnyModule(std::function<Tensor(const Tensor&)> fn);
+  // A module of a type known only at run time (language bindings): `forward(module, x)` runs it.
+  using ErasedForward = std::function<Tensor(Module&, const Tensor&)>;
+  static AnyModule erased(ModulePtr m, ErasedForward forward);
   template <typename F>
     requires(std::is_invocable_r_v<Tensor, F, const Tensor&> && !requires(F f) { f.ptr(); } &&
              !std::is_same_v<std::decay_t<F>, std::function<Tensor(const Tensor&)>>)
@@ -32,6 +40,7 @@ struct AnyModule {
 
 class SequentialImpl : public Module {
  public:
+  ModulePtr clone() const override;
   SequentialImpl() : Module("Sequential") {}
   SequentialImpl(std::initializer_list<AnyModule> modules);
   SequentialImpl(std::initializer_list<std::pair<std::string, AnyModule>> named);
@@ -62,6 +71,7 @@ class Sequential : public ModuleHolder<SequentialImpl> {
 
 class ModuleListImpl : public Module {
  public:
+  ModulePtr clone() const override;
   ModuleListImpl() : Module("ModuleList") {}
   template <typename H> void push_back(const H& holder) { append(holder.ptr()); }
   template <typename M> void push_back(std::shared_ptr<M> m) { append(std::move(m)); }
@@ -81,6 +91,7 @@ TC_MODULE(ModuleList);
 
 class ModuleDictImpl : public Module {
  public:
+  ModulePtr clone() const override;
   ModuleDictImpl() : Module("ModuleDict") {}
   template <typename H> void insert(const std::string& key, const H& holder) { put(key, holder.ptr()); }
   template <typename M> void insert(const std::string& key, std::shared_ptr<M> m) { put(key, std::move(m)); }
@@ -97,6 +108,7 @@ TC_MODULE(ModuleDict);
 // Parameters registered under their index ("0", "1", ...), like torch.nn.ParameterList.
 class ParameterListImpl : public Module {
  public:
+  ModulePtr clone() const override;
   ParameterListImpl() : Module("ParameterList") {}
   explicit ParameterListImpl(const TensorList& params);
   void append(const Tensor& param, bool requires_grad = true);

@@ -16,6 +16,7 @@ using IntList = std::vector<int64_t>;
 
 class LinearImpl : public Module {
  public:
+  ModulePtr clone() const override;
   LinearImpl(int64_t in_features, int64_t out_features, bool bias = true);
   Tensor forward(const Tensor& x);
   void reset_parameters();
@@ -45,6 +46,7 @@ class ConvNdImpl : public Module {
 
 class Conv1dImpl : public ConvNdImpl {
  public:
+  ModulePtr clone() const override;
   Conv1dImpl(int64_t in_channels, int64_t out_channels, IntList kernel_size, IntList stride = {1},
              IntList padding = {0}, IntList dilation = {1}, int64_t groups = 1, bool bias = true);
   Conv1dImpl(int64_t in_channels, int64_t out_channels, int64_t kernel_size, int64_t stride = 1, int64_t padding = 0,
@@ -57,6 +59,7 @@ TC_MODULE(Conv1d);
 
 class Conv2dImpl : public ConvNdImpl {
  public:
+  ModulePtr clone() const override;
   Conv2dImpl(int64_t in_channels, int64_t out_channels, IntList kernel_size, IntList stride = {1},
              IntList padding = {0}, IntList dilation = {1}, int64_t groups = 1, bool bias = true);
   // Square kernels with scalar arguments: Conv2d(3, 16, 3, 1, 1) works through the holder.
@@ -70,6 +73,7 @@ TC_MODULE(Conv2d);
 
 class ConvTranspose2dImpl : public ConvNdImpl {
  public:
+  ModulePtr clone() const override;
   ConvTranspose2dImpl(int64_t in_channels, int64_t out_channels, IntList kernel_size,
                       IntList stride = {1}, IntList padding = {0}, IntList output_padding = {0},
                       int64_t groups = 1, bool bias = true, IntList dilation = {1});
@@ -101,12 +105,14 @@ class BatchNormImpl : public Module {
 };
 class BatchNorm1dImpl : public BatchNormImpl {
  public:
+  ModulePtr clone() const override;
   explicit BatchNorm1dImpl(int64_t num_features, double eps = 1e-5, double momentum = 0.1,
                            bool affine = true, bool track_running_stats = true);
 };
 TC_MODULE(BatchNorm1d);
 class BatchNorm2dImpl : public BatchNormImpl {
  public:
+  ModulePtr clone() const override;
   explicit BatchNorm2dImpl(int64_t num_features, double eps = 1e-5, double momentum = 0.1,
                            bool affine = true, bool track_running_stats = true);
 };
@@ -114,6 +120,7 @@ TC_MODULE(BatchNorm2d);
 
 class LayerNormImpl : public Module {
  public:
+  ModulePtr clone() const override;
   explicit LayerNormImpl(IntList normalized_shape, double eps = 1e-5, bool elementwise_affine = true);
   Tensor forward(const Tensor& x);
   void pretty_print(std::ostream& os) const override;
@@ -125,6 +132,7 @@ TC_MODULE(LayerNorm);
 
 class GroupNormImpl : public Module {
  public:
+  ModulePtr clone() const override;
   GroupNormImpl(int64_t num_groups, int64_t num_channels, double eps = 1e-5, bool affine = true);
   Tensor forward(const Tensor& x);
   void pretty_print(std::ostream& os) const override;
@@ -136,6 +144,7 @@ TC_MODULE(GroupNorm);
 
 class DropoutImpl : public Module {
  public:
+  ModulePtr clone() const override;
   explicit DropoutImpl(double p = 0.5);
   Tensor forward(const Tensor& x);
   void pretty_print(std::ostream& os) const override;
@@ -145,6 +154,7 @@ TC_MODULE(Dropout);
 
 class EmbeddingImpl : public Module {
  public:
+  ModulePtr clone() const override;
   EmbeddingImpl(int64_t num_embeddings, int64_t embedding_dim,
                 std::optional<int64_t> padding_idx = {});
   Tensor forward(const Tensor& indices);
@@ -157,6 +167,7 @@ TC_MODULE(Embedding);
 
 class MaxPool2dImpl : public Module {
  public:
+  ModulePtr clone() const override;
   explicit MaxPool2dImpl(IntList kernel_size, IntList stride = {}, IntList padding = {0},
                          IntList dilation = {1}, bool ceil_mode = false);
   // stride 0 means stride = kernel_size.
@@ -171,6 +182,7 @@ TC_MODULE(MaxPool2d);
 
 class AvgPool2dImpl : public Module {
  public:
+  ModulePtr clone() const override;
   explicit AvgPool2dImpl(IntList kernel_size, IntList stride = {}, IntList padding = {0},
                          bool ceil_mode = false, bool count_include_pad = true);
   explicit AvgPool2dImpl(int64_t kernel_size, int64_t stride = 0, int64_t padding = 0)
@@ -184,6 +196,7 @@ TC_MODULE(AvgPool2d);
 
 class AdaptiveAvgPool2dImpl : public Module {
  public:
+  ModulePtr clone() const override;
   explicit AdaptiveAvgPool2dImpl(IntList output_size);
   explicit AdaptiveAvgPool2dImpl(int64_t output_size) : AdaptiveAvgPool2dImpl(IntList{output_size}) {}
   Tensor forward(const Tensor& x);
@@ -194,6 +207,7 @@ TC_MODULE(AdaptiveAvgPool2d);
 
 class FlattenImpl : public Module {
  public:
+  ModulePtr clone() const override;
   explicit FlattenImpl(int64_t start_dim = 1, int64_t end_dim = -1);
   Tensor forward(const Tensor& x);
   void pretty_print(std::ostream& os) const override;
@@ -204,12 +218,14 @@ TC_MODULE(Flatten);
 // Activations.
 class ReLUImpl : public Module {
  public:
+  ModulePtr clone() const override;
   ReLUImpl() : Module("ReLU") {}
   Tensor forward(const Tensor& x);
 };
 TC_MODULE(ReLU);
 class GELUImpl : public Module {
  public:
+  ModulePtr clone() const override;
   explicit GELUImpl(std::string approximate = "none");
   Tensor forward(const Tensor& x);
   std::string approximate;
@@ -217,24 +233,28 @@ class GELUImpl : public Module {
 TC_MODULE(GELU);
 class SiLUImpl : public Module {
  public:
+  ModulePtr clone() const override;
   SiLUImpl() : Module("SiLU") {}
   Tensor forward(const Tensor& x);
 };
 TC_MODULE(SiLU);
 class TanhImpl : public Module {
  public:
+  ModulePtr clone() const override;
   TanhImpl() : Module("Tanh") {}
   Tensor forward(const Tensor& x);
 };
 TC_MODULE(Tanh);
 class SigmoidImpl : public Module {
  public:
+  ModulePtr clone() const override;
   SigmoidImpl() : Module("Sigmoid") {}
   Tensor forward(const Tensor& x);
 };
 TC_MODULE(Sigmoid);
 class SoftmaxImpl : public Module {
  public:
+  ModulePtr clone() const override;
   explicit SoftmaxImpl(int64_t dim) : Module("Softmax"), dim(dim) {}
   Tensor forward(const Tensor& x);
   void pretty_print(std::ostream& os) const override;
@@ -243,6 +263,7 @@ class SoftmaxImpl : public Module {
 TC_MODULE(Softmax);
 class LogSoftmaxImpl : public Module {
  public:
+  ModulePtr clone() const override;
   explicit LogSoftmaxImpl(int64_t dim) : Module("LogSoftmax"), dim(dim) {}
   Tensor forward(const Tensor& x);
   void pretty_print(std::ostream& os) const override;

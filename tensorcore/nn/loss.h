@@ -23,6 +23,7 @@ Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& targe
 
 class CrossEntropyLossImpl : public Module {
  public:
+  ModulePtr clone() const override;
   explicit CrossEntropyLossImpl(Tensor weight = {}, int64_t ignore_index = -100,
                                 std::string reduction = "mean", double label_smoothing = 0.0);
   Tensor forward(const Tensor& input, const Tensor& target);
@@ -35,6 +36,7 @@ TC_MODULE(CrossEntropyLoss);
 
 class NLLLossImpl : public Module {
  public:
+  ModulePtr clone() const override;
   explicit NLLLossImpl(Tensor weight = {}, int64_t ignore_index = -100, std::string reduction = "mean");
   Tensor forward(const Tensor& input, const Tensor& target);
   int64_t ignore_index;
@@ -45,6 +47,7 @@ TC_MODULE(NLLLoss);
 
 class MSELossImpl : public Module {
  public:
+  ModulePtr clone() const override;
   explicit MSELossImpl(std::string reduction = "mean");
   Tensor forward(const Tensor& input, const Tensor& target);
   std::string reduction;
@@ -53,6 +56,7 @@ TC_MODULE(MSELoss);
 
 class BCEWithLogitsLossImpl : public Module {
  public:
+  ModulePtr clone() const override;
   explicit BCEWithLogitsLossImpl(Tensor weight = {}, std::string reduction = "mean", Tensor pos_weight = {});
   Tensor forward(const Tensor& input, const Tensor& target);
   std::string reduction;
@@ -62,6 +66,7 @@ TC_MODULE(BCEWithLogitsLoss);
 
 class CTCLossImpl : public Module {
  public:
+  ModulePtr clone() const override;
   explicit CTCLossImpl(int64_t blank = 0, std::string reduction = "mean", bool zero_infinity = false);
   Tensor forward(const Tensor& log_probs, const Tensor& targets, const Tensor& input_lengths,
                  const Tensor& target_lengths);

@@ -278,4 +278,79 @@ std::string Module::str() const {
 
 std::ostream& operator<<(std::ostream& os, const Module& m) { return os << m.str(); }
 
+// ---- hooks ----
+void HookHandle::remove() {
+  auto store = store_.lock();
+  if (!store) return;
+  std::erase_if(store->pre, [&](auto& e) { return e.first == id_; });
+  std::erase_if(store->post, [&](auto& e) { return e.first == id_; });
+}
+
+HookHandle Module::register_forward_pre_hook(ForwardPreHook hook) {
+  TC_CHECK(bool(hook), type_name_, ".register_forward_pre_hook: the hook is empty");
+  if (!hooks_) hooks_ = std::make_shared<detail::HookStore>();
+  int64_t id = hooks_->next_id++;
+  hooks_->pre.emplace_back(id, std::move(hook));
+  return HookHandle(hooks_, id);
+}
+
+HookHandle Module::register_forward_hook(ForwardHook hook) {
+  TC_CHECK(bool(hook), type_name_, ".register_forward_hook: the hook is empty");
+  if (!hooks_) hooks_ = std::make_shared<detail::HookStore>();
+  int64_t id = hooks_->next_id++;
+  hooks_->post.emplace_back(id, std::move(hook));
+  return HookHandle(hooks_, id);
+}
+
+// Iterate over a snapshot so a hook may remove itself (or register others) while running.
+void Module::run_forward_pre_hooks(TensorList& inputs) {
+  if (!hooks_) return;
+  auto hooks = hooks_->pre;
+  for (auto& [id, h] : hooks) h(*this, inputs);
+}
+
+void Module::run_forward_hooks(const TensorList& inputs, TensorList& outputs) {
+  if (!hooks_) return;
+  auto hooks = hooks_->post;
+  for (auto& [id, h] : hooks) h(*this, inputs, outputs);
+}
+
+// ---- clone ----
+ModulePtr Module::clone() const {
+  throw NotImplementedError(type_name_ + ".clone(): this module does not implement clone(); derive its Impl from "
+                            "tc::nn::Cloneable<Impl> and register its members in reset(), or override clone()");
+}
+
+void Module::copy_state_from(const Module& src) {
+  autograd::NoGradGuard no_grad;
+  auto copy_list = [&](NamedTensors& dst, const NamedTensors& from, const char* kind) {
+    for (auto& [name, t] : from) {
+      Tensor* own = find_entry(dst, name);
+      TC_CHECK(own != nullptr, type_name_, ".copy_state_from: ", src.name(), " has a ", kind, " '", name,
+               "' that this module lacks");
+      if (!t.defined() || !own->defined()) {
+        TC_CHECK(t.defined() == own->defined(), type_name_, ".copy_state_from: ", kind, " '", name,
+                 "' is defined in only one of the two modules");
+        continue;
+      }
+      set_data(*own, tc::clone(t.detach()));
+      if (own->is_leaf()) {
+        own->requires_grad_(t.requires_grad());
+        Tensor g = t.grad();
+        own->set_grad(g.defined() ? tc::clone(g) : Tensor());
+      }
+    }
+  };
+  copy_list(params_, src.params_, "parameter");
+  copy_list(buffers_, src.buffers_, "buffer");
+  non_persistent_ = src.non_persistent_;
+  training_ = src.training_;
+  for (auto& [name, c] : src.children_) {
+    auto it = std::find_if(children_.begin(), children_.end(), [&](auto& e) { return e.first == name; });
+    TC_CHECK(it != children_.end(), type_name_, ".copy_state_from: ", src.name(), " has a submodule '", name,
+             "' that this module lacks");
+    it->second->copy_state_from(*c);
+  }
+}
+
 }  // namespace tc::nn

@@ -17,6 +17,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -29,6 +30,33 @@ using NamedTensors = std::vector<std::pair<std::string, Tensor>>;
 class Module;
 using ModulePtr = std::shared_ptr<Module>;
 using NamedModules = std::vector<std::pair<std::string, ModulePtr>>;
+
+// Forward hooks see the Tensor arguments of forward (in order; other arguments pass through
+// untouched) and its Tensor results (a Tensor, or the Tensors of a pair / tuple / vector, flattened
+// depth-first). A pre-hook may replace inputs; a forward hook may replace outputs (same count).
+using ForwardPreHook = std::function<void(Module& module, TensorList& inputs)>;
+using ForwardHook = std::function<void(Module& module, const TensorList& inputs, TensorList& outputs)>;
+
+namespace detail {
+struct HookStore {
+  int64_t next_id = 0;
+  std::vector<std::pair<int64_t, ForwardPreHook>> pre;
+  std::vector<std::pair<int64_t, ForwardHook>> post;
+};
+}  // namespace detail
+
+// Returned by register_forward_(pre_)hook; remove() unregisters (a no-op once the module is gone
+// or the hook already removed).
+class HookHandle {
+ public:
+  HookHandle() = default;
+  HookHandle(std::weak_ptr<detail::HookStore> store, int64_t id) : store_(std::move(store)), id_(id) {}
+  void remove();
+
+ private:
+  std::weak_ptr<detail::HookStore> store_;
+  int64_t id_ = -1;
+};
 
 class Module : public std::enable_shared_from_this<Module> {
  public:
@@ -100,8 +128,29 @@ class Module : public std::enable_shared_from_this<Module> {
   Tensor& param(const std::string& name);
   Tensor& buffer(const std::string& name);
 
+  // Hooks run when forward is called through a holder (`lin(x)`), a Sequential, or
+  // tc::nn::call(module, args...); calling `impl->forward(x)` directly bypasses them, as calling
+  // torch's Module.forward does. Pre-hooks run in registration order before forward, forward
+  // hooks after it.
+  HookHandle register_forward_pre_hook(ForwardPreHook hook);
+  HookHandle register_forward_hook(ForwardHook hook);
+  bool has_forward_hooks() const { return hooks_ && (!hooks_->pre.empty() || !hooks_->post.empty()); }
+  void run_forward_pre_hooks(TensorList& inputs);
+  void run_forward_hooks(const TensorList& inputs, TensorList& outputs);
+
+  // A deep copy: same structure and options, parameters/buffers (and their gradients and
+  // requires_grad flags) copied into new storage, same training mode; hooks are not copied.
+  // Built-in layers and containers implement it; a user module derives from Cloneable<Impl>.
+  virtual ModulePtr clone() const;
+  // Copies every parameter and buffer (persistent or not, recursively, with gradients and
+  // requires_grad) of `src`, a module of the same structure, into this one's tensors in place
+  // (member handles see the copies), plus the training flags. Used by clone().
+  void copy_state_from(const Module& src);
+
  protected:
   void register_module_impl(const std::string& name, ModulePtr m);
+  // For Cloneable: name and training mode only; registries start empty.
+  Module(const std::string& type_name, bool training) : training_(training), type_name_(type_name) {}
   bool training_ = true;
 
  private:
@@ -115,9 +164,91 @@ class Module : public std::enable_shared_from_this<Module> {
   NamedTensors buffers_;
   std::set<std::string> non_persistent_;
   NamedModules children_;
+  std::shared_ptr<detail::HookStore> hooks_;
 };
 
 std::ostream& operator<<(std::ostream& os, const Module& m);
+
+// libtorch's pattern for cloneable user modules: register everything in reset() (and call it
+// from the constructor); clone() copy-constructs the Impl (members that are options are copied),
+// calls reset() on the copy to build fresh parameters and submodules, then copies the values.
+//
+//   struct NetImpl : tc::nn::Cloneable<NetImpl> {
+//     NetImpl() : Cloneable("Net") { reset(); }
+//     void reset() override { fc = register_module("fc", tc::nn::Linear(4, 2)); }
+//     ...
+//   };
+template <typename Derived>
+class Cloneable : public Module {
+ public:
+  using Module::Module;
+  virtual void reset() = 0;
+  ModulePtr clone() const override {
+    auto copy = std::make_shared<Derived>(static_cast<const Derived&>(*this));
+    copy->reset();
+    copy->copy_state_from(*this);
+    return copy;
+  }
+
+ protected:
+  Cloneable(const Cloneable& other) : Module(other.name(), other.is_training()) {}
+};
+
+namespace detail {
+
+template <typename T> struct IsTupleLike : std::false_type {};
+template <typename A, typename B> struct IsTupleLike<std::pair<A, B>> : std::true_type {};
+template <typename... T> struct IsTupleLike<std::tuple<T...>> : std::true_type {};
+
+template <typename T>
+void flatten_tensors(TensorList& out, const T& v) {
+  if constexpr (std::is_same_v<T, Tensor>) {
+    out.push_back(v);
+  } else if constexpr (std::is_same_v<T, TensorList>) {
+    out.insert(out.end(), v.begin(), v.end());
+  } else if constexpr (IsTupleLike<T>::value) {
+    std::apply([&](const auto&... e) { (flatten_tensors(out, e), ...); }, v);
+  }
+}
+
+template <typename T>
+void unflatten_tensors(const TensorList& in, size_t& i, T& v) {
+  if constexpr (std::is_same_v<T, Tensor>) {
+    v = in[i++];
+  } else if constexpr (std::is_same_v<T, TensorList>) {
+    for (auto& e : v) e = in[i++];
+  } else if constexpr (IsTupleLike<T>::value) {
+    std::apply([&](auto&... e) { (unflatten_tensors(in, i, e), ...); }, v);
+  }
+}
+
+}  // namespace detail
+
+// Calls impl.forward(args...) with the module's forward hooks around it (what holders and
+// Sequential do).
+template <typename Impl, typename... Args>
+auto call(Impl& impl, Args&&... args) {
+  if (!impl.has_forward_hooks()) return impl.forward(std::forward<Args>(args)...);
+  std::tuple<std::decay_t<Args>...> copies(std::forward<Args>(args)...);
+  TensorList inputs;
+  detail::flatten_tensors(inputs, copies);
+  const size_t n_in = inputs.size();
+  impl.run_forward_pre_hooks(inputs);
+  TC_CHECK(inputs.size() == n_in, impl.name(), ": a forward pre-hook changed the number of inputs from ", n_in,
+           " to ", inputs.size());
+  size_t i = 0;
+  detail::unflatten_tensors(inputs, i, copies);
+  auto out = std::apply([&](auto&... a) { return impl.forward(a...); }, copies);
+  TensorList outputs;
+  detail::flatten_tensors(outputs, out);
+  const size_t n_out = outputs.size();
+  impl.run_forward_hooks(inputs, outputs);
+  TC_CHECK(outputs.size() == n_out, impl.name(), ": a forward hook changed the number of outputs from ", n_out,
+           " to ", outputs.size());
+  i = 0;
+  detail::unflatten_tensors(outputs, i, out);
+  return out;
+}
 
 // A shared handle to a module implementation, like torch::nn::ModuleHolder: `Linear l(4, 2)`
 // makes a LinearImpl; `Linear l{nullptr}` is empty; l(x) calls l->forward(x).
@@ -142,7 +273,13 @@ class ModuleHolder {
   explicit operator bool() const { return impl_ != nullptr; }
   template <typename... Args>
   decltype(auto) operator()(Args&&... args) const {
-    return get()->forward(std::forward<Args>(args)...);
+    return call(*get(), std::forward<Args>(args)...);
+  }
+  // A deep copy (Module::clone): `Linear copy = lin.clone();`
+  std::shared_ptr<Impl> clone() const {
+    auto c = std::dynamic_pointer_cast<Impl>(get()->clone());
+    TC_CHECK(c != nullptr, "ModuleHolder::clone: clone() of ", get()->name(), " returned another type");
+    return c;
   }
 
  private:

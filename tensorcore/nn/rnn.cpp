@@ -1,5 +1,6 @@
 #include "tensorcore/nn/rnn.h"
 
+#include <algorithm>
 #include <cmath>
 #include <ostream>
 
@@ -71,6 +72,127 @@ Tensor RNNBaseImpl::check_state(const Tensor& h, const char* what, int64_t batch
 Tensor RNNBaseImpl::finish_output(const Tensor& out, bool unbatched) const {
   if (unbatched) return squeeze(out, 1);
   return options_.batch_first ? transpose(out, 0, 1) : out;
+}
+
+namespace {
+
+// One layer and direction over packed rows: the batch shrinks as sequences end (forward) or
+// grows as they start (reverse). Returns (output rows [sum(bs), H], h_n [N, H], c_n).
+std::tuple<Tensor, Tensor, Tensor> packed_layer(bool lstm, const Tensor& data, const std::vector<int64_t>& bs,
+                                                const Tensor& h0, const Tensor& c0, const TensorList& w,
+                                                bool reverse) {
+  const int64_t T = int64_t(bs.size()), N = bs[0], H = w[1].size(1);
+  std::vector<int64_t> offset(size_t(T) + 1, 0);
+  for (int64_t t = 0; t < T; ++t) offset[size_t(t) + 1] = offset[size_t(t)] + bs[size_t(t)];
+  Tensor h_init = h0.defined() ? h0 : zeros({N, H}, data.dtype());
+  Tensor c_init = !lstm ? Tensor() : c0.defined() ? c0 : zeros({N, H}, data.dtype());
+  TensorList outs(static_cast<size_t>(T));
+  auto cell = [&](const Tensor& x, Tensor& h, Tensor& c) {
+    if (lstm) std::tie(h, c) = functional::lstm_cell(x, h, c, w[0], w[1], w[2], w[3]);
+    else h = functional::gru_cell(x, h, w[0], w[1], w[2], w[3]);
+  };
+  Tensor h, c;
+  if (!reverse) {
+    h = h_init;
+    c = c_init;
+    TensorList h_done, c_done;  // finished rows, last-finishing first after the reversal below
+    int64_t active = N;
+    for (int64_t t = 0; t < T; ++t) {
+      const int64_t b = bs[size_t(t)];
+      if (b < active) {
+        h_done.push_back(narrow(h, 0, b, active - b));
+        h = narrow(h, 0, 0, b);
+        if (lstm) {
+          c_done.push_back(narrow(c, 0, b, active - b));
+          c = narrow(c, 0, 0, b);
+        }
+        active = b;
+      }
+      cell(narrow(data, 0, offset[size_t(t)], b), h, c);
+      outs[size_t(t)] = h;
+    }
+    h_done.push_back(h);
+    std::reverse(h_done.begin(), h_done.end());
+    h = h_done.size() == 1 ? h_done[0] : cat(h_done, 0);
+    if (lstm) {
+      c_done.push_back(c);
+      std::reverse(c_done.begin(), c_done.end());
+      c = c_done.size() == 1 ? c_done[0] : cat(c_done, 0);
+    }
+  } else {
+    int64_t active = 0;
+    for (int64_t t = T - 1; t >= 0; --t) {
+      const int64_t b = bs[size_t(t)];
+      if (b > active) {
+        Tensor h_new = narrow(h_init, 0, active, b - active);
+        h = active == 0 ? h_new : cat({h, h_new}, 0);
+        if (lstm) {
+          Tensor c_new = narrow(c_init, 0, active, b - active);
+          c = active == 0 ? c_new : cat({c, c_new}, 0);
+        }
+        active = b;
+      }
+      cell(narrow(data, 0, offset[size_t(t)], b), h, c);
+      outs[size_t(t)] = h;
+    }
+  }
+  return {cat(outs, 0), h, c};
+}
+
+}  // namespace
+
+std::tuple<PackedSequence, Tensor, Tensor> RNNBaseImpl::forward_packed(bool lstm, const PackedSequence& input,
+                                                                       const Tensor& h0_in, const Tensor& c0_in) {
+  TC_CHECK(input.data.defined() && input.data.dim() == 2 && input.data.size(1) == options_.input_size, name(),
+           ": expected packed data of shape [*, ", options_.input_size, "], but got ",
+           input.data.defined() ? shape_str(input.data.sizes()) : std::string("undefined data"));
+  std::vector<int64_t> bs = input.sizes();
+  TC_CHECK(!bs.empty(), name(), ": the PackedSequence is empty");
+  const int64_t N = bs[0];
+  for (size_t t = 1; t < bs.size(); ++t)
+    TC_CHECK(bs[t] <= bs[t - 1] && bs[t] > 0, name(), ": PackedSequence batch_sizes must be positive and "
+             "non-increasing");
+  Tensor h0 = check_state(h0_in, "h0", N, false), c0 = check_state(c0_in, "c0", N, false);
+  // States come in the caller's order; the packed rows are length-sorted.
+  if (input.sorted_indices.defined()) {
+    if (h0.defined()) h0 = index_select(h0, 1, input.sorted_indices);
+    if (c0.defined()) c0 = index_select(c0, 1, input.sorted_indices);
+  }
+  const int64_t D = options_.bidirectional ? 2 : 1;
+  Tensor x = input.data;
+  TensorList hs, cs;
+  for (int64_t l = 0; l < options_.num_layers; ++l) {
+    TensorList outs;
+    for (int64_t d = 0; d < D; ++d) {
+      const int64_t k = l * D + d;
+      auto [o, h, c] = packed_layer(lstm, x, bs, h0.defined() ? select(h0, 0, k) : Tensor(),
+                                    c0.defined() ? select(c0, 0, k) : Tensor(), weights_[size_t(k)], d == 1);
+      outs.push_back(o);
+      hs.push_back(h);
+      if (lstm) cs.push_back(c);
+    }
+    x = D == 2 ? cat(outs, 1) : outs[0];
+    if (options_.dropout > 0 && training_ && l + 1 < options_.num_layers)
+      x = functional::dropout(x, options_.dropout, true);
+  }
+  Tensor hn = stack(hs, 0), cn = lstm ? stack(cs, 0) : Tensor();
+  if (input.unsorted_indices.defined()) {
+    hn = index_select(hn, 1, input.unsorted_indices);
+    if (lstm) cn = index_select(cn, 1, input.unsorted_indices);
+  }
+  PackedSequence out{x, input.batch_sizes, input.sorted_indices, input.unsorted_indices};
+  return {out, hn, cn};
+}
+
+std::tuple<PackedSequence, std::tuple<Tensor, Tensor>> LSTMImpl::forward(const PackedSequence& input, const Tensor& h0,
+                                                                         const Tensor& c0) {
+  auto [out, hn, cn] = forward_packed(true, input, h0, c0);
+  return {out, {hn, cn}};
+}
+
+std::tuple<PackedSequence, Tensor> GRUImpl::forward(const PackedSequence& input, const Tensor& h0) {
+  auto [out, hn, cn] = forward_packed(false, input, h0, Tensor());
+  return {out, hn};
 }
 
 std::tuple<Tensor, std::tuple<Tensor, Tensor>> LSTMImpl::forward(const Tensor& input, const Tensor& h0_in,

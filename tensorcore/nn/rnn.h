@@ -2,10 +2,12 @@
 // Multi-layer LSTM / GRU over the fused per-layer kernels (functional::lstm_layer / gru_layer).
 // Parameters as torch: weight_ih_l{k}[_reverse] [G*H, in], weight_hh_l{k} [G*H, H], bias_ih_l{k},
 // bias_hh_l{k} (G = 4 for LSTM, 3 for GRU), all U(-1/sqrt(H), 1/sqrt(H)).
-// Input (T, N, I), or (N, T, I) with batch_first, or unbatched (T, I); states (L*D, N, H).
+// Input (T, N, I), or (N, T, I) with batch_first, or unbatched (T, I), or a PackedSequence;
+// states (L*D, N, H).
 #include <tuple>
 
 #include "tensorcore/nn/module.h"
+#include "tensorcore/nn/packed.h"
 
 namespace tc::nn {
 
@@ -30,28 +32,38 @@ class RNNBaseImpl : public Module {
   std::pair<Tensor, bool> prepare(const Tensor& input) const;
   Tensor check_state(const Tensor& h, const char* what, int64_t batch, bool unbatched) const;
   Tensor finish_output(const Tensor& out, bool unbatched) const;
+  // The stack over a PackedSequence (per-step cells on the shrinking batch); h0/c0 in the
+  // caller's batch order. Returns (output, h_n, c_n); c_n undefined for GRU.
+  std::tuple<PackedSequence, Tensor, Tensor> forward_packed(bool lstm, const PackedSequence& input, const Tensor& h0,
+                                                            const Tensor& c0);
   RNNOptions options_;
   std::vector<TensorList> weights_;  // per (layer, dir)
 };
 
 class LSTMImpl : public RNNBaseImpl {
  public:
+  ModulePtr clone() const override;
   explicit LSTMImpl(RNNOptions options) : RNNBaseImpl("LSTM", 4, options) {}
   LSTMImpl(int64_t input_size, int64_t hidden_size, int64_t num_layers = 1)
       : LSTMImpl(RNNOptions{input_size, hidden_size, num_layers}) {}
   // Returns (output, (h_n, c_n)); undefined states mean zeros.
   std::tuple<Tensor, std::tuple<Tensor, Tensor>> forward(const Tensor& input, const Tensor& h0 = {},
                                                          const Tensor& c0 = {});
+  // Packed input: returns (packed output, (h_n, c_n)); padded steps do not advance the states.
+  std::tuple<PackedSequence, std::tuple<Tensor, Tensor>> forward(const PackedSequence& input, const Tensor& h0 = {},
+                                                                 const Tensor& c0 = {});
 };
 TC_MODULE(LSTM);
 
 class GRUImpl : public RNNBaseImpl {
  public:
+  ModulePtr clone() const override;
   explicit GRUImpl(RNNOptions options) : RNNBaseImpl("GRU", 3, options) {}
   GRUImpl(int64_t input_size, int64_t hidden_size, int64_t num_layers = 1)
       : GRUImpl(RNNOptions{input_size, hidden_size, num_layers}) {}
   // Returns (output, h_n).
   std::tuple<Tensor, Tensor> forward(const Tensor& input, const Tensor& h0 = {});
+  std::tuple<PackedSequence, Tensor> forward(const PackedSequence& input, const Tensor& h0 = {});
 };
 TC_MODULE(GRU);
 

@@ -120,8 +120,95 @@ TransformerEncoderImpl::TransformerEncoderImpl(TransformerEncoderLayerOptions o,
 
 Tensor TransformerEncoderImpl::forward(const Tensor& src, const Tensor& mask, const Tensor& kpm) {
   Tensor x = src;
-  for (size_t i = 0; i < layers->size(); ++i) x = layers->ptr<TransformerEncoderLayerImpl>(i)->forward(x, mask, kpm);
+  for (size_t i = 0; i < layers->size(); ++i) x = call(*layers->ptr<TransformerEncoderLayerImpl>(i), x, mask, kpm);
   return norm ? norm(x) : x;
+}
+
+TransformerDecoderLayerImpl::TransformerDecoderLayerImpl(TransformerDecoderLayerOptions o)
+    : Module("TransformerDecoderLayer"), options(o) {
+  TC_CHECK(o.activation == "relu" || o.activation == "gelu",
+           "TransformerDecoderLayer: activation must be 'relu' or 'gelu', got '", o.activation, "'");
+  self_attn = register_module("self_attn", MultiheadAttention(o.d_model, o.nhead, o.dropout, true, o.batch_first));
+  multihead_attn =
+      register_module("multihead_attn", MultiheadAttention(o.d_model, o.nhead, o.dropout, true, o.batch_first));
+  linear1 = register_module("linear1", Linear(o.d_model, o.dim_feedforward));
+  dropout = register_module("dropout", Dropout(o.dropout));
+  linear2 = register_module("linear2", Linear(o.dim_feedforward, o.d_model));
+  norm1 = register_module("norm1", LayerNorm(IntList{o.d_model}, o.layer_norm_eps));
+  norm2 = register_module("norm2", LayerNorm(IntList{o.d_model}, o.layer_norm_eps));
+  norm3 = register_module("norm3", LayerNorm(IntList{o.d_model}, o.layer_norm_eps));
+  dropout1 = register_module("dropout1", Dropout(o.dropout));
+  dropout2 = register_module("dropout2", Dropout(o.dropout));
+  dropout3 = register_module("dropout3", Dropout(o.dropout));
+}
+
+Tensor TransformerDecoderLayerImpl::forward(const Tensor& tgt, const Tensor& memory, const Tensor& tgt_mask,
+                                            const Tensor& memory_mask, const Tensor& tgt_kpm, const Tensor& memory_kpm) {
+  auto sa = [&](const Tensor& x) { return dropout1(self_attn(x, x, x, tgt_kpm, false, tgt_mask).first); };
+  auto mha = [&](const Tensor& x) {
+    return dropout2(multihead_attn(x, memory, memory, memory_kpm, false, memory_mask).first);
+  };
+  auto ff = [&](const Tensor& x) {
+    Tensor h = linear1(x);
+    h = options.activation == "relu" ? relu(h) : functional::gelu(h);
+    return dropout3(linear2(dropout(h)));
+  };
+  Tensor x = tgt;
+  if (options.norm_first) {
+    x = add(x, sa(norm1(x)));
+    x = add(x, mha(norm2(x)));
+    x = add(x, ff(norm3(x)));
+  } else {
+    x = norm1(add(x, sa(x)));
+    x = norm2(add(x, mha(x)));
+    x = norm3(add(x, ff(x)));
+  }
+  return x;
+}
+
+TransformerDecoderImpl::TransformerDecoderImpl(TransformerDecoderLayerOptions o, int64_t n, bool final_norm)
+    : Module("TransformerDecoder") {
+  TC_CHECK(n > 0, "TransformerDecoder: num_layers must be positive, got ", n);
+  layers = register_module("layers", ModuleList());
+  for (int64_t i = 0; i < n; ++i) layers->push_back(TransformerDecoderLayer(o));
+  if (final_norm) norm = register_module("norm", LayerNorm(IntList{o.d_model}, o.layer_norm_eps));
+}
+
+Tensor TransformerDecoderImpl::forward(const Tensor& tgt, const Tensor& memory, const Tensor& tgt_mask,
+                                       const Tensor& memory_mask, const Tensor& tgt_kpm, const Tensor& memory_kpm) {
+  Tensor x = tgt;
+  for (size_t i = 0; i < layers->size(); ++i)
+    x = call(*layers->ptr<TransformerDecoderLayerImpl>(i), x, memory, tgt_mask, memory_mask, tgt_kpm, memory_kpm);
+  return norm ? norm(x) : x;
+}
+
+TransformerImpl::TransformerImpl(TransformerOptions o) : Module("Transformer"), options(o) {
+  TransformerEncoderLayerOptions lo{o.d_model,      o.nhead,       o.dim_feedforward, o.dropout,
+                                    o.activation,   o.layer_norm_eps, o.batch_first,  o.norm_first};
+  encoder = register_module("encoder", TransformerEncoder(lo, o.num_encoder_layers, true));
+  decoder = register_module("decoder", TransformerDecoder(lo, o.num_decoder_layers, true));
+  for (auto& p : parameters())
+    if (p.dim() > 1) init::xavier_uniform_(p);
+}
+
+Tensor TransformerImpl::forward(const Tensor& src, const Tensor& tgt, const Tensor& src_mask, const Tensor& tgt_mask,
+                                const Tensor& memory_mask, const Tensor& src_kpm, const Tensor& tgt_kpm,
+                                const Tensor& memory_kpm) {
+  const int bdim = options.batch_first ? 0 : 1;
+  TC_CHECK(src.dim() == 3 && tgt.dim() == 3, "Transformer: expected 3-d src and tgt, but got src of size ",
+           shape_str(src.sizes()), " and tgt of size ", shape_str(tgt.sizes()));
+  TC_CHECK(src.size(bdim) == tgt.size(bdim), "Transformer: the batch number of src and tgt must be equal, got src ",
+           shape_str(src.sizes()), " and tgt ", shape_str(tgt.sizes()), options.batch_first ? " (batch_first)" : "");
+  TC_CHECK(src.size(2) == options.d_model && tgt.size(2) == options.d_model,
+           "Transformer: the feature number of src and tgt must be equal to d_model (", options.d_model,
+           "), got src ", shape_str(src.sizes()), " and tgt ", shape_str(tgt.sizes()));
+  Tensor memory = encoder(src, src_mask, src_kpm);
+  return decoder(tgt, memory, tgt_mask, memory_mask, tgt_kpm, memory_kpm);
+}
+
+Tensor TransformerImpl::generate_square_subsequent_mask(int64_t sz, DType dtype) {
+  TC_CHECK(sz >= 0, "Transformer.generate_square_subsequent_mask: size must be non-negative, got ", sz);
+  return triu(full({sz, sz}, -std::numeric_limits<double>::infinity(), dtype), 1);
 }
 
 }  // namespace tc::nn

@@ -5,6 +5,7 @@
 #include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
+#include "tensorcore/ops/shape.h"
 
 namespace tc::optim {
 
@@ -47,6 +48,9 @@ NamedTensors Optimizer::state_dict() const {
   for (size_t gi = 0; gi < groups_.size(); ++gi) {
     for (auto& [k, v] : groups_[gi].options->values())
       out.emplace_back("param_groups." + std::to_string(gi) + "." + k, scalar_tensor(v, DType::Float64));
+    if (groups_[gi].initial_lr)
+      out.emplace_back("param_groups." + std::to_string(gi) + ".initial_lr",
+                       scalar_tensor(*groups_[gi].initial_lr, DType::Float64));
     for (auto& p : groups_[gi].params) {
       auto it = state_.find(p.impl());
       if (it != state_.end())
@@ -69,7 +73,9 @@ void Optimizer::load_state_dict(const NamedTensors& state) {
       size_t gi = std::stoul(rest.substr(0, dot));
       TC_CHECK(gi < groups_.size(), "Optimizer.load_state_dict: state has param group ", gi, " but the optimizer has ",
                groups_.size(), " groups");
-      groups_[gi].options->set_value(rest.substr(dot + 1), t.item<double>());
+      std::string option = rest.substr(dot + 1);
+      if (option == "initial_lr") groups_[gi].initial_lr = t.item<double>();
+      else groups_[gi].options->set_value(option, t.item<double>());
     } else if (key.rfind("state.", 0) == 0) {
       auto rest = key.substr(6);
       auto dot = rest.find('.');
@@ -79,11 +85,14 @@ void Optimizer::load_state_dict(const NamedTensors& state) {
                params.size(), " parameters");
       std::string name = rest.substr(dot + 1);
       Tensor v = clone(t);
-      if (name != "step" && v.sizes() != params[pi].sizes())
+      // 0-d entries are counters kept in float32 (torch's step, NAdam's mu_product); the rest
+      // are per-element buffers shaped like the parameter.
+      const bool counter = name == "step" || name == "mu_product";
+      if (!counter && v.sizes() != params[pi].sizes())
         throw ValueError("Optimizer.load_state_dict: state '" + key + "' has shape " + shape_str(v.sizes()) +
                          " but parameter " + std::to_string(pi) + " has shape " + shape_str(params[pi].sizes()));
-      if (name != "step") v = contiguous(to_dtype(v, params[pi].dtype()));
-      else v = contiguous(to_dtype(v, DType::Float32));
+      if (!counter) v = contiguous(to_dtype(v, params[pi].dtype()));
+      else v = contiguous(to_dtype(reshape(v, {}), DType::Float32));
       loaded[pi][name] = v;
     } else {
       throw ValueError("Optimizer.load_state_dict: unexpected key '" + key + "'");

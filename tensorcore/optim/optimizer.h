@@ -9,6 +9,7 @@
 // ("state.<i>.<name>", "param_groups.<g>.lr", ...) that save through tc::serialize.
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,11 +34,16 @@ struct OptimizerOptions {
 struct OptimizerParamGroup {
   TensorList params;
   std::unique_ptr<OptimizerOptions> options;  // null: the optimizer's defaults
+  // The lr before any scheduler touched it (torch's group["initial_lr"]); set by the first
+  // LRScheduler attached, read by later ones as their base lr.
+  std::optional<double> initial_lr;
   OptimizerParamGroup(TensorList p) : params(std::move(p)) {}
   OptimizerParamGroup(TensorList p, std::unique_ptr<OptimizerOptions> o)
       : params(std::move(p)), options(std::move(o)) {}
   OptimizerParamGroup(const OptimizerParamGroup& o)
-      : params(o.params), options(o.options ? o.options->clone() : nullptr) {}
+      : params(o.params), options(o.options ? o.options->clone() : nullptr), initial_lr(o.initial_lr) {}
+  OptimizerParamGroup(OptimizerParamGroup&&) = default;
+  OptimizerParamGroup& operator=(OptimizerParamGroup&&) = default;
 };
 
 class Optimizer {

@@ -1,0 +1,171 @@
+"""C++ frontend modules (tc::nn) inside Python models, and Python modules inside C++ ones.
+
+    from tensorcore.nn import cpp
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.body = cpp.Sequential(cpp.Linear(4, 8), cpp.GELU(), MyPythonBlock(8))
+            self.head = nn.Linear(8, 2)
+
+`cpp.Linear(...)` etc. build the C++ layer and wrap it in a `CppModule`, an ordinary
+`nn.Module` whose Parameters are the C++ module's own tensors (same objects the C++ code updates
+and reads), so `parameters()`, `state_dict()`, `load_state_dict()`, `.to(dtype)`, optimizers and
+Python hooks see them. `cpp.Sequential` accepts C++ modules and Python modules alike: a Python
+entry is mirrored on the C++ side (its parameters appear in the C++ module's state_dict under the
+same keys) and called back from C++ with the GIL held.
+"""
+from .. import _C
+from .._C import Tensor
+from .modules.module import Module
+from .parameter import Parameter
+
+_cpp = _C._nncpp
+_set_data = _C._nn_py.set_data
+
+__all__ = ["CppModule", "CppSequential", "Linear", "Conv2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "ReLU", "GELU", "Dropout",
+           "Embedding", "LSTM", "GRU", "TransformerEncoderLayer", "Sequential"]
+
+
+def _adopt(t):
+    """A Parameter that is the C++ tensor itself (same TensorImpl), not an alias."""
+    if isinstance(t, Parameter):
+        return t
+    p = Parameter.__new__(Parameter)
+    Tensor.__init__(p, t, t.requires_grad, True)
+    return p
+
+
+class CppModule(Module):
+    """An nn.Module view of a tc::nn C++ module (and of its C++ children, recursively)."""
+
+    def __init__(self, handle, python_children=None):
+        super().__init__()
+        object.__setattr__(self, "_cpp_module", handle)
+        for name, t in handle.own_parameters():
+            self._parameters[name] = _adopt(t)
+        for name, t, persistent in handle.own_buffers():
+            self._buffers[name] = t
+            if not persistent:
+                self._non_persistent_buffers_set.add(name)
+        python_children = python_children or {}
+        for name, child in handle.named_children():
+            self._modules[name] = python_children[name] if name in python_children else CppModule(child)
+        self.training = handle.is_training()
+
+    @property
+    def cpp(self):
+        """The bound C++ module (tensorcore._C._nncpp.Module)."""
+        return self._cpp_module
+
+    def forward(self, *args):
+        return self._cpp_module.forward(*args)
+
+    def train(self, mode=True):
+        super().train(mode)
+        self._cpp_module.train(mode)
+        return self
+
+    def _apply(self, fn):
+        # Convert in place: the C++ module keeps pointing at the same tensors.
+        for m in self.children():
+            m._apply(fn)
+        from ..autograd.grad_mode import no_grad
+        with no_grad():
+            for p in self._parameters.values():
+                if p is not None:
+                    _set_data(p, fn(p))
+                    if p.grad is not None:
+                        _set_data(p.grad, fn(p.grad))
+            for b in self._buffers.values():
+                if b is not None:
+                    _set_data(b, fn(b))
+        return self
+
+    def _get_name(self):
+        return "Cpp" + self._cpp_module.type_name
+
+    def extra_repr(self):
+        text = self._cpp_module.pretty_print()
+        start = text.find("(")
+        return text[start + 1:-1] if start >= 0 and text.endswith(")") else ""
+
+
+class CppSequential(CppModule):
+    """A C++ Sequential: indexable and iterable like nn.Sequential."""
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def __getitem__(self, i):
+        n = len(self)
+        if not -n <= i < n:
+            raise IndexError(f"index {i} is out of range for a Sequential of {n} modules")
+        return self._modules[str(i % n)]
+
+
+def _mirror(module, call=True):
+    """The C++ mirror of a Python module: the same parameter/buffer tensors and structure."""
+    mirror = _cpp.PythonModule(module if call else None, type(module).__name__)
+    for name, p in module._parameters.items():
+        if p is not None:
+            mirror.add_parameter(name, p)
+    for name, b in module._buffers.items():
+        if b is not None:
+            mirror.add_buffer(name, b, name not in module._non_persistent_buffers_set)
+    for name, child in module._modules.items():
+        if child is not None:
+            mirror.add_child(name, child.cpp if isinstance(child, CppModule) else _mirror(child, False))
+    return mirror
+
+
+def _wrap(factory):
+    def make(*args, **kwargs):
+        return CppModule(factory(*args, **kwargs))
+    make.__name__ = factory.__name__
+    make.__doc__ = f"The C++ tc::nn::{factory.__name__} (torch's arguments), as a CppModule."
+    return make
+
+
+def _ints(v):
+    return list(v) if isinstance(v, (tuple, list)) else [v]
+
+
+def Conv2d(in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True):
+    """The C++ tc::nn::Conv2d (zeros padding), as a CppModule."""
+    return CppModule(_cpp.Conv2d(in_channels, out_channels, _ints(kernel_size), _ints(stride), _ints(padding),
+                                 _ints(dilation), groups, bias))
+
+
+def LayerNorm(normalized_shape, eps=1e-5, elementwise_affine=True):
+    """The C++ tc::nn::LayerNorm, as a CppModule."""
+    return CppModule(_cpp.LayerNorm(_ints(normalized_shape), eps, elementwise_affine))
+
+
+Linear = _wrap(_cpp.Linear)
+BatchNorm1d = _wrap(_cpp.BatchNorm1d)
+BatchNorm2d = _wrap(_cpp.BatchNorm2d)
+ReLU = _wrap(_cpp.ReLU)
+GELU = _wrap(_cpp.GELU)
+Dropout = _wrap(_cpp.Dropout)
+Embedding = _wrap(_cpp.Embedding)
+LSTM = _wrap(_cpp.LSTM)
+GRU = _wrap(_cpp.GRU)
+TransformerEncoderLayer = _wrap(_cpp.TransformerEncoderLayer)
+
+
+def Sequential(*modules):
+    """A C++ tc::nn::Sequential over C++ modules (CppModule) and Python nn.Modules (called back
+    from C++), as a CppModule whose children are the given module objects."""
+    handles, python_children = [], {}
+    for i, m in enumerate(modules):
+        if isinstance(m, CppModule):
+            handles.append(m.cpp)
+        elif isinstance(m, Module):
+            handles.append(_mirror(m))
+        else:
+            raise TypeError(f"cpp.Sequential: entry {i} must be an nn.Module, got {type(m).__name__}")
+        python_children[str(i)] = m
+    return CppSequential(_cpp.Sequential(handles), python_children)

@@ -1,0 +1,186 @@
+#include "tensorcore/optim/adaptive.h"
+
+#include "tensorcore/autograd/grad_mode.h"
+#include "tensorcore/ops/creation.h"
+
+namespace tc::optim {
+namespace {
+
+void check_common(const char* name, double lr, double eps, double weight_decay) {
+  TC_CHECK(lr >= 0, name, ": invalid learning rate ", lr);
+  TC_CHECK(eps >= 0, name, ": invalid epsilon ", eps);
+  TC_CHECK(weight_decay >= 0, name, ": invalid weight_decay ", weight_decay);
+}
+
+void check_betas(const char* name, double b1, double b2) {
+  TC_CHECK(b1 >= 0 && b1 < 1 && b2 >= 0 && b2 < 1, name, ": invalid betas (", b1, ", ", b2, ")");
+}
+
+}  // namespace
+
+#define TC_OPTIM_VALUE(name) {#name, double(name##_)}
+#define TC_OPTIM_SET(name) \
+  if (n == #name) {        \
+    name##_ = decltype(name##_)(v); return; }
+
+// ---- Adadelta ----
+std::vector<std::pair<std::string, double>> AdadeltaOpts::values() const {
+  return {TC_OPTIM_VALUE(lr), TC_OPTIM_VALUE(rho), TC_OPTIM_VALUE(eps), TC_OPTIM_VALUE(weight_decay),
+          TC_OPTIM_VALUE(maximize)};
+}
+void AdadeltaOpts::set_value(const std::string& n, double v) {
+  TC_OPTIM_SET(lr) TC_OPTIM_SET(rho) TC_OPTIM_SET(eps) TC_OPTIM_SET(weight_decay) TC_OPTIM_SET(maximize)
+  throw ValueError("Adadelta.load_state_dict: unknown option '" + n + "'");
+}
+
+Adadelta::Adadelta(std::vector<OptimizerParamGroup> groups, AdadeltaOpts d)
+    : Optimizer({}, std::make_unique<AdadeltaOpts>(d)) {
+  check_common("Adadelta", d.lr(), d.eps(), d.weight_decay());
+  TC_CHECK(d.rho() >= 0 && d.rho() <= 1, "Adadelta: invalid rho ", d.rho());
+  for (auto& g : groups) add_param_group(std::move(g));
+}
+
+void Adadelta::step() {
+  autograd::NoGradGuard no_grad;
+  for (auto& g : groups_) {
+    auto& o = static_cast<AdadeltaOpts&>(*g.options);
+    TensorList params, sq, acc, steps;
+    for (auto& p : g.params) {
+      if (!p.grad().defined()) continue;
+      auto& st = state_of(p);
+      if (!st.count("step")) {
+        st["step"] = zeros({}, DType::Float32);
+        st["square_avg"] = zeros_like(p);
+        st["acc_delta"] = zeros_like(p);
+      }
+      params.push_back(p);
+      sq.push_back(st["square_avg"]);
+      acc.push_back(st["acc_delta"]);
+      steps.push_back(st["step"]);
+    }
+    adadelta_step(params, sq, acc, steps, AdadeltaOptions{o.lr(), o.rho(), o.eps(), o.weight_decay(), o.maximize()});
+  }
+}
+
+// ---- Adamax ----
+std::vector<std::pair<std::string, double>> AdamaxOpts::values() const {
+  return {TC_OPTIM_VALUE(lr), TC_OPTIM_VALUE(beta1), TC_OPTIM_VALUE(beta2), TC_OPTIM_VALUE(eps),
+          TC_OPTIM_VALUE(weight_decay), TC_OPTIM_VALUE(maximize)};
+}
+void AdamaxOpts::set_value(const std::string& n, double v) {
+  TC_OPTIM_SET(lr) TC_OPTIM_SET(beta1) TC_OPTIM_SET(beta2) TC_OPTIM_SET(eps) TC_OPTIM_SET(weight_decay)
+  TC_OPTIM_SET(maximize)
+  throw ValueError("Adamax.load_state_dict: unknown option '" + n + "'");
+}
+
+Adamax::Adamax(std::vector<OptimizerParamGroup> groups, AdamaxOpts d) : Optimizer({}, std::make_unique<AdamaxOpts>(d)) {
+  check_common("Adamax", d.lr(), d.eps(), d.weight_decay());
+  check_betas("Adamax", d.beta1(), d.beta2());
+  for (auto& g : groups) add_param_group(std::move(g));
+}
+
+void Adamax::step() {
+  autograd::NoGradGuard no_grad;
+  for (auto& g : groups_) {
+    auto& o = static_cast<AdamaxOpts&>(*g.options);
+    TensorList params, m, u, steps;
+    for (auto& p : g.params) {
+      if (!p.grad().defined()) continue;
+      auto& st = state_of(p);
+      if (!st.count("step")) {
+        st["step"] = zeros({}, DType::Float32);
+        st["exp_avg"] = zeros_like(p);
+        st["exp_inf"] = zeros_like(p);
+      }
+      params.push_back(p);
+      m.push_back(st["exp_avg"]);
+      u.push_back(st["exp_inf"]);
+      steps.push_back(st["step"]);
+    }
+    adamax_step(params, m, u, steps,
+                AdamaxOptions{o.lr(), o.beta1(), o.beta2(), o.eps(), o.weight_decay(), o.maximize()});
+  }
+}
+
+// ---- NAdam ----
+std::vector<std::pair<std::string, double>> NAdamOpts::values() const {
+  return {TC_OPTIM_VALUE(lr), TC_OPTIM_VALUE(beta1), TC_OPTIM_VALUE(beta2), TC_OPTIM_VALUE(eps),
+          TC_OPTIM_VALUE(weight_decay), TC_OPTIM_VALUE(momentum_decay)};
+}
+void NAdamOpts::set_value(const std::string& n, double v) {
+  TC_OPTIM_SET(lr) TC_OPTIM_SET(beta1) TC_OPTIM_SET(beta2) TC_OPTIM_SET(eps) TC_OPTIM_SET(weight_decay)
+  TC_OPTIM_SET(momentum_decay)
+  throw ValueError("NAdam.load_state_dict: unknown option '" + n + "'");
+}
+
+NAdam::NAdam(std::vector<OptimizerParamGroup> groups, NAdamOpts d) : Optimizer({}, std::make_unique<NAdamOpts>(d)) {
+  check_common("NAdam", d.lr(), d.eps(), d.weight_decay());
+  check_betas("NAdam", d.beta1(), d.beta2());
+  TC_CHECK(d.momentum_decay() >= 0, "NAdam: invalid momentum_decay ", d.momentum_decay());
+  for (auto& g : groups) add_param_group(std::move(g));
+}
+
+void NAdam::step() {
+  autograd::NoGradGuard no_grad;
+  for (auto& g : groups_) {
+    auto& o = static_cast<NAdamOpts&>(*g.options);
+    TensorList params, m, v, mu, steps;
+    for (auto& p : g.params) {
+      if (!p.grad().defined()) continue;
+      auto& st = state_of(p);
+      if (!st.count("step")) {
+        st["step"] = zeros({}, DType::Float32);
+        st["mu_product"] = ones({}, DType::Float32);
+        st["exp_avg"] = zeros_like(p);
+        st["exp_avg_sq"] = zeros_like(p);
+      }
+      params.push_back(p);
+      m.push_back(st["exp_avg"]);
+      v.push_back(st["exp_avg_sq"]);
+      mu.push_back(st["mu_product"]);
+      steps.push_back(st["step"]);
+    }
+    nadam_step(params, m, v, mu, steps,
+               NadamOptions{o.lr(), o.beta1(), o.beta2(), o.eps(), o.weight_decay(), o.momentum_decay()});
+  }
+}
+
+// ---- RAdam ----
+std::vector<std::pair<std::string, double>> RAdamOpts::values() const {
+  return {TC_OPTIM_VALUE(lr), TC_OPTIM_VALUE(beta1), TC_OPTIM_VALUE(beta2), TC_OPTIM_VALUE(eps),
+          TC_OPTIM_VALUE(weight_decay)};
+}
+void RAdamOpts::set_value(const std::string& n, double v) {
+  TC_OPTIM_SET(lr) TC_OPTIM_SET(beta1) TC_OPTIM_SET(beta2) TC_OPTIM_SET(eps) TC_OPTIM_SET(weight_decay)
+  throw ValueError("RAdam.load_state_dict: unknown option '" + n + "'");
+}
+
+RAdam::RAdam(std::vector<OptimizerParamGroup> groups, RAdamOpts d) : Optimizer({}, std::make_unique<RAdamOpts>(d)) {
+  check_common("RAdam", d.lr(), d.eps(), d.weight_decay());
+  check_betas("RAdam", d.beta1(), d.beta2());
+  for (auto& g : groups) add_param_group(std::move(g));
+}
+
+void RAdam::step() {
+  autograd::NoGradGuard no_grad;
+  for (auto& g : groups_) {
+    auto& o = static_cast<RAdamOpts&>(*g.options);
+    TensorList params, m, v, steps;
+    for (auto& p : g.params) {
+      if (!p.grad().defined()) continue;
+      auto& st = state_of(p);
+      if (!st.count("step")) {
+        st["step"] = zeros({}, DType::Float32);
+        st["exp_avg"] = zeros_like(p);
+        st["exp_avg_sq"] = zeros_like(p);
+      }
+      params.push_back(p);
+      m.push_back(st["exp_avg"]);
+      v.push_back(st["exp_avg_sq"]);
+      steps.push_back(st["step"]);
+    }
+    radam_step(params, m, v, steps, RadamOptions{o.lr(), o.beta1(), o.beta2(), o.eps(), o.weight_decay()});
+  }
+}
+
+}  // namespace tc::optim
