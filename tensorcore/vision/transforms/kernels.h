@@ -56,4 +56,9 @@ Tensor gaussian_blur(const Tensor& img, int64_t kernel_x, int64_t kernel_y,
 Tensor erase(const Tensor& img, int64_t i, int64_t j, int64_t h, int64_t w, const Tensor& value,
              bool inplace);
 
+// torchvision's invert, posterize (uint8) and solarize, as core ops (any device).
+Tensor invert(const Tensor& img);
+Tensor posterize(const Tensor& img, int64_t bits);
+Tensor solarize(const Tensor& img, double threshold);
+
 }  // namespace tc::vision::kernels

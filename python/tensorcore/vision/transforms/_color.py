@@ -228,28 +228,17 @@ def adjust_sharpness(img, sharpness_factor):
 
 def invert(img):
     check_image(img, "invert", 3)
-    if img.is_floating_point():
-        return 1.0 - img
-    if img.dtype == tc.uint8:
-        return 255 - img
-    return img.bitwise_not()
+    return V.invert(img)
 
 
 def posterize(img, bits):
     check_image(img, "posterize", 3)
-    if img.dtype != tc.uint8:
-        raise TypeError(f"posterize: only uint8 images are supported, got {img.dtype}")
-    if not 0 <= bits <= 8:
-        raise ValueError(f"posterize: bits should be in [0, 8], got {bits}")
-    mask = (0xFF << (8 - bits)) & 0xFF
-    return img & mask
+    return V.posterize(img, int(bits))
 
 
 def solarize(img, threshold):
     check_image(img, "solarize", 3)
-    if threshold > _bound(img):
-        raise TypeError("solarize: threshold should be less than the bound of the image dtype")
-    return tc.where(img >= threshold, invert(img), img)
+    return V.solarize(img, float(threshold))
 
 
 def autocontrast(img):

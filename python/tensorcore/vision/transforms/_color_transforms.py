@@ -121,6 +121,16 @@ class _RandomApplyOp(Transform):
     def _apply(self, batch, params):
         return apply_where(batch, params, self._op)
 
+    def _config(self):
+        if not self.saveable:
+            raise TypeError(f"{type(self).__name__} cannot be saved to a pipeline file")
+        return dict({"p": self.p, "same_on_batch": self.same_on_batch}, **self._extra_config())
+
+    saveable = True
+
+    def _extra_config(self):
+        return {}
+
     def extra_repr(self):
         return f"p={self.p}"
 
@@ -146,6 +156,9 @@ class RandomPosterize(_RandomApplyOp):
     def _op(self, batch):
         return F.posterize(batch, self.bits)
 
+    def _extra_config(self):
+        return {"bits": self.bits}
+
     def extra_repr(self):
         return f"bits={self.bits}, p={self.p}"
 
@@ -158,11 +171,16 @@ class RandomSolarize(_RandomApplyOp):
     def _op(self, batch):
         return F.solarize(batch, self.threshold)
 
+    def _extra_config(self):
+        return {"threshold": self.threshold}
+
     def extra_repr(self):
         return f"threshold={self.threshold}, p={self.p}"
 
 
 class RandomAdjustSharpness(_RandomApplyOp):
+    saveable = False  # not in the C++ pipeline yet
+
     def __init__(self, sharpness_factor, p=0.5, generator=None, same_on_batch=False):
         super().__init__(p, generator, same_on_batch)
         self.sharpness_factor = sharpness_factor
@@ -175,11 +193,15 @@ class RandomAdjustSharpness(_RandomApplyOp):
 
 
 class RandomAutocontrast(_RandomApplyOp):
+    saveable = False  # not in the C++ pipeline yet
+
     def _op(self, batch):
         return F.autocontrast(batch)
 
 
 class RandomEqualize(_RandomApplyOp):
+    saveable = False  # not in the C++ pipeline yet
+
     def _op(self, batch):
         return F.equalize(batch)
 
