@@ -44,7 +44,10 @@ enum class Kind {
   RandomGrayscale,
   RandomInvert,
   RandomPosterize,
-  RandomSolarize
+  RandomSolarize,
+  RandomAutocontrast,
+  RandomAdjustSharpness,
+  RandomEqualize
 };
 
 enum class EraseValue { Number, PerChannel, Random };
@@ -88,6 +91,7 @@ struct Step {
   // RandomPosterize's bits, RandomSolarize's threshold.
   int64_t bits = 8;
   double threshold = 0;
+  double sharpness_factor = 1;
   // RandomApply / RandomChoice / RandomOrder: nested steps; RandomChoice's probabilities.
   std::vector<std::shared_ptr<const Step>> children;
   std::vector<double> probs;

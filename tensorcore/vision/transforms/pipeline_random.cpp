@@ -274,6 +274,12 @@ Tensor random_op(const Step& s, const Tensor& x, const GeneratorPtr& gen) {
         return kernels::invert(b);
       case Kind::RandomPosterize:
         return kernels::posterize(b, s.bits);
+      case Kind::RandomAutocontrast:
+        return kernels::autocontrast(b);
+      case Kind::RandomAdjustSharpness:
+        return kernels::adjust_sharpness(b, s.sharpness_factor);
+      case Kind::RandomEqualize:
+        return kernels::equalize(b);
       default:
         return kernels::solarize(b, s.threshold);
     }
@@ -334,6 +340,21 @@ Tensor random_order(const Step& s, const Tensor& x, const GeneratorPtr& gen) {
   return out;
 }
 
+// The _RandomApplyOp transforms by name.
+std::optional<Kind> random_op_kind(const std::string& name) {
+  static const std::pair<const char*, Kind> table[] = {
+      {"RandomGrayscale", Kind::RandomGrayscale},
+      {"RandomInvert", Kind::RandomInvert},
+      {"RandomPosterize", Kind::RandomPosterize},
+      {"RandomSolarize", Kind::RandomSolarize},
+      {"RandomAutocontrast", Kind::RandomAutocontrast},
+      {"RandomAdjustSharpness", Kind::RandomAdjustSharpness},
+      {"RandomEqualize", Kind::RandomEqualize}};
+  for (const auto& [n, k] : table)
+    if (name == n) return k;
+  return std::nullopt;
+}
+
 }  // namespace
 
 bool parse_random_step(Step& s, const json::Value& params) {
@@ -391,12 +412,8 @@ bool parse_random_step(Step& s, const json::Value& params) {
     } else {
       s.erase_values = {number(v, "RandomErasing.value")};
     }
-  } else if (s.name == "RandomGrayscale" || s.name == "RandomInvert" ||
-             s.name == "RandomPosterize" || s.name == "RandomSolarize") {
-    s.kind = s.name == "RandomGrayscale" ? Kind::RandomGrayscale
-             : s.name == "RandomInvert"  ? Kind::RandomInvert
-             : s.name == "RandomPosterize" ? Kind::RandomPosterize
-                                           : Kind::RandomSolarize;
+  } else if (auto op = random_op_kind(s.name)) {
+    s.kind = *op;
     s.p = number(need(params, "p", s.name), "p");
     if (s.kind == Kind::RandomPosterize) {
       s.bits = int64_t(number(need(params, "bits", s.name), "RandomPosterize.bits"));
@@ -404,6 +421,11 @@ bool parse_random_step(Step& s, const json::Value& params) {
     }
     if (s.kind == Kind::RandomSolarize)
       s.threshold = number(need(params, "threshold", s.name), "RandomSolarize.threshold");
+    if (s.kind == Kind::RandomAdjustSharpness) {
+      s.sharpness_factor = number(need(params, "sharpness_factor", s.name), "sharpness_factor");
+      TC_CHECK(s.sharpness_factor >= 0,
+               "Pipeline: RandomAdjustSharpness.sharpness_factor should be non-negative");
+    }
   } else if (s.name == "RandomApply") {
     s.kind = Kind::RandomApply;
     s.p = number(need(params, "p", s.name), "p");
@@ -453,6 +475,9 @@ Tensor apply_random_step(const Step& s, const Tensor& x, const GeneratorPtr& gen
     case Kind::RandomInvert:
     case Kind::RandomPosterize:
     case Kind::RandomSolarize:
+    case Kind::RandomAutocontrast:
+    case Kind::RandomAdjustSharpness:
+    case Kind::RandomEqualize:
       return random_op(s, x, gen);
     default:
       TC_CHECK(false, "Pipeline: step '", s.name, "' has no implementation");

@@ -122,11 +122,7 @@ class _RandomApplyOp(Transform):
         return apply_where(batch, params, self._op)
 
     def _config(self):
-        if not self.saveable:
-            raise TypeError(f"{type(self).__name__} cannot be saved to a pipeline file")
         return dict({"p": self.p, "same_on_batch": self.same_on_batch}, **self._extra_config())
-
-    saveable = True
 
     def _extra_config(self):
         return {}
@@ -179,8 +175,6 @@ class RandomSolarize(_RandomApplyOp):
 
 
 class RandomAdjustSharpness(_RandomApplyOp):
-    saveable = False  # not in the C++ pipeline yet
-
     def __init__(self, sharpness_factor, p=0.5, generator=None, same_on_batch=False):
         super().__init__(p, generator, same_on_batch)
         self.sharpness_factor = sharpness_factor
@@ -188,20 +182,19 @@ class RandomAdjustSharpness(_RandomApplyOp):
     def _op(self, batch):
         return F.adjust_sharpness(batch, self.sharpness_factor)
 
+    def _extra_config(self):
+        return {"sharpness_factor": self.sharpness_factor}
+
     def extra_repr(self):
         return f"sharpness_factor={self.sharpness_factor}, p={self.p}"
 
 
 class RandomAutocontrast(_RandomApplyOp):
-    saveable = False  # not in the C++ pipeline yet
-
     def _op(self, batch):
         return F.autocontrast(batch)
 
 
 class RandomEqualize(_RandomApplyOp):
-    saveable = False  # not in the C++ pipeline yet
-
     def _op(self, batch):
         return F.equalize(batch)
 
