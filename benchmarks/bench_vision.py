@@ -88,6 +88,12 @@ def cases():
     aff_ref = TVT.RandomAffine(15, translate=(0.1, 0.1), scale=(0.9, 1.1), shear=5)
     out.append(("RandomAffine(15, translate, scale, shear) 16x3x224x224 uint8, per-sample",
                 lambda: aff_ours(tc_cj), lambda: aff_ref(th_cj)))
+    eq_ours, eq_ref = T.RandomEqualize(1.0), TVT.RandomEqualize(1.0)
+    out.append(("RandomEqualize(p=1) 16x3x224x224 uint8",
+                lambda: eq_ours(tc_cj), lambda: eq_ref(th_cj)))
+    sh_ours, sh_ref = T.RandomAdjustSharpness(2.0, 1.0), TVT.RandomAdjustSharpness(2.0, 1.0)
+    out.append(("RandomAdjustSharpness(2, p=1) 16x3x224x224 uint8",
+                lambda: sh_ours(tc_cj), lambda: sh_ref(th_cj)))
     er_ours, er_ref = T.RandomErasing(1.0), TVT.RandomErasing(1.0)
     out.append(("RandomErasing(p=1) 16x3x224x224 float32, per-sample box",
                 lambda: er_ours(tc_cjf), lambda: er_ref(th_cjf)))

@@ -101,6 +101,15 @@ void bind_vision(py::module_& m, TensorClass&) {
       py::arg("sigma_y"));
   v.def("erase", &vk::erase, py::arg("img"), py::arg("i"), py::arg("j"), py::arg("h"),
         py::arg("w"), py::arg("value"), py::arg("inplace"));
+  v.def("invert", &vk::invert, py::arg("img"));
+  v.def("posterize", &vk::posterize, py::arg("img"), py::arg("bits"));
+  v.def("solarize", &vk::solarize, py::arg("img"), py::arg("threshold"));
+  v.def("autocontrast", &vk::autocontrast, py::arg("img"));
+  v.def("adjust_sharpness", &vk::adjust_sharpness, py::arg("img"), py::arg("factor"));
+  v.def("equalize", [](const Tensor& img) {
+    py::gil_scoped_release nogil;
+    return vk::equalize(img);
+  });
   // Warp matrices: the Python functional transforms use the same C++ code as the pipeline.
   v.def("affine_for_image", &vk::affine_for_image, py::arg("h"), py::arg("w"), py::arg("angle"),
         py::arg("tx"), py::arg("ty"), py::arg("scale"), py::arg("shear_x"), py::arg("shear_y"),

@@ -56,4 +56,13 @@ Tensor gaussian_blur(const Tensor& img, int64_t kernel_x, int64_t kernel_y,
 Tensor erase(const Tensor& img, int64_t i, int64_t j, int64_t h, int64_t w, const Tensor& value,
              bool inplace);
 
+// torchvision's invert, posterize (uint8) and solarize, as core ops (any device).
+Tensor invert(const Tensor& img);
+Tensor posterize(const Tensor& img, int64_t bits);
+Tensor solarize(const Tensor& img, double threshold);
+// torchvision's autocontrast (uint8/float), adjust_sharpness and equalize (uint8, CPU only).
+Tensor autocontrast(const Tensor& img);
+Tensor adjust_sharpness(const Tensor& img, double factor);
+Tensor equalize(const Tensor& img);
+
 }  // namespace tc::vision::kernels

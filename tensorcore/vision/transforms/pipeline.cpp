@@ -377,6 +377,10 @@ std::vector<std::array<int64_t, 4>> resized_crop_params(const Step& s, const Gen
 
 }  // namespace
 
+Tensor grayscale_image(const Tensor& x, int64_t out_channels) {
+  return grayscale(x, out_channels);
+}
+
 Tensor apply_step(const Step& s, const Tensor& input, const GeneratorPtr& gen) {
   Tensor x = input;
   const int64_t n = x.size(0);

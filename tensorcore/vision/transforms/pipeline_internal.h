@@ -40,7 +40,14 @@ enum class Kind {
   RandomErasing,
   RandomApply,
   RandomChoice,
-  RandomOrder
+  RandomOrder,
+  RandomGrayscale,
+  RandomInvert,
+  RandomPosterize,
+  RandomSolarize,
+  RandomAutocontrast,
+  RandomAdjustSharpness,
+  RandomEqualize
 };
 
 enum class EraseValue { Number, PerChannel, Random };
@@ -81,6 +88,10 @@ struct Step {
   // RandomErasing's value.
   EraseValue erase_kind = EraseValue::Number;
   std::vector<double> erase_values{0.0};
+  // RandomPosterize's bits, RandomSolarize's threshold.
+  int64_t bits = 8;
+  double threshold = 0;
+  double sharpness_factor = 1;
   // RandomApply / RandomChoice / RandomOrder: nested steps; RandomChoice's probabilities.
   std::vector<std::shared_ptr<const Step>> children;
   std::vector<double> probs;
@@ -173,5 +184,7 @@ bool parse_random_step(Step& s, const json::Value& params);
 // One step, unfused, on an (N, C, H, W) batch: what calling the Python transform does.
 Tensor apply_step(const Step& s, const Tensor& x, const GeneratorPtr& gen);
 Tensor apply_random_step(const Step& s, const Tensor& x, const GeneratorPtr& gen);
+// F.rgb_to_grayscale(x, out_channels) as Python computes it (pipeline.cpp).
+Tensor grayscale_image(const Tensor& x, int64_t out_channels);
 
 }  // namespace tc::vision::transforms

@@ -262,6 +262,30 @@ Tensor erasing(const Step& s, const Tensor& x, const GeneratorPtr& gen) {
   return out;
 }
 
+// _RandomApplyOp: the op on each sample with probability p.
+Tensor random_op(const Step& s, const Tensor& x, const GeneratorPtr& gen) {
+  std::vector<uint8_t> flags;
+  for (double u : draw(gen, draw_count(s, x.size(0)))) flags.push_back(u < s.p ? 1 : 0);
+  return apply_where(x, flags, [&](const Tensor& b) {
+    switch (s.kind) {
+      case Kind::RandomGrayscale:
+        return contiguous(grayscale_image(b, b.size(1)));
+      case Kind::RandomInvert:
+        return kernels::invert(b);
+      case Kind::RandomPosterize:
+        return kernels::posterize(b, s.bits);
+      case Kind::RandomAutocontrast:
+        return kernels::autocontrast(b);
+      case Kind::RandomAdjustSharpness:
+        return kernels::adjust_sharpness(b, s.sharpness_factor);
+      case Kind::RandomEqualize:
+        return kernels::equalize(b);
+      default:
+        return kernels::solarize(b, s.threshold);
+    }
+  });
+}
+
 Tensor random_apply(const Step& s, const Tensor& x, const GeneratorPtr& gen) {
   std::vector<uint8_t> flags;
   for (double u : draw(gen, draw_count(s, x.size(0)))) flags.push_back(u < s.p ? 1 : 0);
@@ -316,6 +340,21 @@ Tensor random_order(const Step& s, const Tensor& x, const GeneratorPtr& gen) {
   return out;
 }
 
+// The _RandomApplyOp transforms by name.
+std::optional<Kind> random_op_kind(const std::string& name) {
+  static const std::pair<const char*, Kind> table[] = {
+      {"RandomGrayscale", Kind::RandomGrayscale},
+      {"RandomInvert", Kind::RandomInvert},
+      {"RandomPosterize", Kind::RandomPosterize},
+      {"RandomSolarize", Kind::RandomSolarize},
+      {"RandomAutocontrast", Kind::RandomAutocontrast},
+      {"RandomAdjustSharpness", Kind::RandomAdjustSharpness},
+      {"RandomEqualize", Kind::RandomEqualize}};
+  for (const auto& [n, k] : table)
+    if (name == n) return k;
+  return std::nullopt;
+}
+
 }  // namespace
 
 bool parse_random_step(Step& s, const json::Value& params) {
@@ -349,6 +388,9 @@ bool parse_random_step(Step& s, const json::Value& params) {
     TC_CHECK(ks.size() == 1 || ks.size() == 2,
              "Pipeline: GaussianBlur.kernel_size needs 1 or 2 values");
     s.kernel_size = {int64_t(ks[0]), int64_t(ks.back())};
+    for (int64_t k : s.kernel_size)
+      TC_CHECK(k > 0 && k % 2 == 1 && k <= 63,
+               "Pipeline: GaussianBlur.kernel_size should be odd, positive and at most 63, got ", k);
     auto sg = numbers(need(params, "sigma", s.name), "GaussianBlur.sigma");
     TC_CHECK(sg.size() == 1 || sg.size() == 2, "Pipeline: GaussianBlur.sigma needs 1 or 2 values");
     s.sigma = {sg[0], sg.back()};
@@ -369,6 +411,20 @@ bool parse_random_step(Step& s, const json::Value& params) {
       s.erase_values = numbers(v, "RandomErasing.value");
     } else {
       s.erase_values = {number(v, "RandomErasing.value")};
+    }
+  } else if (auto op = random_op_kind(s.name)) {
+    s.kind = *op;
+    s.p = number(need(params, "p", s.name), "p");
+    if (s.kind == Kind::RandomPosterize) {
+      s.bits = int64_t(number(need(params, "bits", s.name), "RandomPosterize.bits"));
+      TC_CHECK(s.bits >= 0 && s.bits <= 8, "Pipeline: RandomPosterize.bits should be in [0, 8]");
+    }
+    if (s.kind == Kind::RandomSolarize)
+      s.threshold = number(need(params, "threshold", s.name), "RandomSolarize.threshold");
+    if (s.kind == Kind::RandomAdjustSharpness) {
+      s.sharpness_factor = number(need(params, "sharpness_factor", s.name), "sharpness_factor");
+      TC_CHECK(s.sharpness_factor >= 0,
+               "Pipeline: RandomAdjustSharpness.sharpness_factor should be non-negative");
     }
   } else if (s.name == "RandomApply") {
     s.kind = Kind::RandomApply;
@@ -415,6 +471,14 @@ Tensor apply_random_step(const Step& s, const Tensor& x, const GeneratorPtr& gen
       return random_choice(s, x, gen);
     case Kind::RandomOrder:
       return random_order(s, x, gen);
+    case Kind::RandomGrayscale:
+    case Kind::RandomInvert:
+    case Kind::RandomPosterize:
+    case Kind::RandomSolarize:
+    case Kind::RandomAutocontrast:
+    case Kind::RandomAdjustSharpness:
+    case Kind::RandomEqualize:
+      return random_op(s, x, gen);
     default:
       TC_CHECK(false, "Pipeline: step '", s.name, "' has no implementation");
   }

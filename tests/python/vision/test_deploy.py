@@ -38,6 +38,16 @@ PIPELINES = {
                         T.ColorJitter(brightness=(0.5, 1.5), generator=g),
                         T.ColorJitter(contrast=0.2, hue=0.2, generator=g, same_on_batch=True),
                         T.ConvertImageDtype(tc.float32), T.Grayscale(1)],
+    "pixel": lambda g: [
+        T.RandomGrayscale(0.5, generator=g), T.RandomInvert(0.5, generator=g),
+        T.RandomSolarize(0.6, 0.7, generator=g),
+        T.RandomApply([T.RandomInvert(1.0, generator=g)], generator=g),
+        T.RandomAutocontrast(0.6, generator=g), T.RandomAdjustSharpness(1.8, 0.6, generator=g),
+        T.RandomAdjustSharpness(0.3, 0.5, generator=g, same_on_batch=True)],
+    "posterize_uint8": lambda g: [
+        T.RandomPosterize(3, 0.6, generator=g), T.RandomSolarize(128, 0.5, generator=g),
+        T.RandomPosterize(6, 0.5, generator=g, same_on_batch=True),
+        T.RandomEqualize(0.6, generator=g)],
     "same_on_batch": lambda g: [T.RandomCrop(50, generator=g, same_on_batch=True),
                                 T.RandomResizedCrop([30, 20], generator=g, same_on_batch=True),
                                 T.ConvertImageDtype(tc.float32)],
@@ -88,6 +98,16 @@ NEW_PIPELINES = {
         T.RandomCrop(40, generator=g), T.RandomHorizontalFlip(generator=g),
         T.ConvertImageDtype(tc.float32), T.Normalize(MEAN, STD),
         T.RandomErasing(p=0.5, generator=g)],
+    "pixel": lambda g: [
+        T.RandomGrayscale(0.5, generator=g), T.RandomInvert(0.5, generator=g),
+        T.RandomSolarize(0.6, 0.7, generator=g),
+        T.RandomApply([T.RandomInvert(1.0, generator=g)], generator=g),
+        T.RandomAutocontrast(0.6, generator=g), T.RandomAdjustSharpness(1.8, 0.6, generator=g),
+        T.RandomAdjustSharpness(0.3, 0.5, generator=g, same_on_batch=True)],
+    "posterize_uint8": lambda g: [
+        T.RandomPosterize(3, 0.6, generator=g), T.RandomSolarize(128, 0.5, generator=g),
+        T.RandomPosterize(6, 0.5, generator=g, same_on_batch=True),
+        T.RandomEqualize(0.6, generator=g)],
     "same_on_batch": lambda g: [
         T.RandomRotation(30, expand=True, generator=g, same_on_batch=True),
         T.RandomAffine(15, translate=(0.1, 0.1), generator=g, same_on_batch=True),
@@ -113,6 +133,8 @@ def _input(shape, dtype):
 @pytest.mark.parametrize("batched", [False, True])
 @pytest.mark.parametrize("dtype", ["uint8", "float32"])
 def test_cpp_pipeline_new_transforms_match_python(tmp_path, name, batched, dtype):
+    if name.endswith("_uint8") and dtype != "uint8":
+        pytest.skip("posterize takes uint8 images only")
     x = _input((6, 3, 50, 62) if batched else (3, 50, 62), dtype)
     path = str(tmp_path / f"{name}.json")
     T.Compose(NEW_PIPELINES[name](None)).save(path)
@@ -155,6 +177,11 @@ def test_cpp_pipeline_rejects_bad_new_transforms():
         p(tc.zeros((3, 3, 20), dtype=tc.uint8))
     with pytest.raises(TypeError, match="cannot be saved"):
         T.Compose([T.RandomApply([T.Lambda(lambda x: x)])]).save("/tmp/never_written.json")
+    with pytest.raises(TypeError, match="cannot be saved"):
+        T.Compose([T.LinearTransformation(tc.eye(3), tc.zeros(3))]).save("/tmp/never.json")
+    with pytest.raises(ValueError, match="odd"):
+        _C._vision.Pipeline.from_json(head + '{"name": "GaussianBlur", "params": '
+                                      '{"kernel_size": [4, 3], "sigma": [1, 2]}}]}')
 
 
 @pytest.mark.parametrize("name", sorted(PIPELINES))
@@ -178,7 +205,7 @@ def test_cpp_pipeline_errors(tmp_path):
     with pytest.raises(ValueError, match="not supported"):
         _C._vision.Pipeline.from_json(
             '{"format": "tensorcore.vision.transforms", "version": 1, '
-            '"transforms": [{"name": "RandomInvert", "params": {}}]}')
+            '"transforms": [{"name": "Lambda", "params": {}}]}')
     with pytest.raises(ValueError, match="format"):
         _C._vision.Pipeline.from_json('{"transforms": []}')
     with pytest.raises(ValueError, match="cannot open"):

@@ -200,72 +200,38 @@ def adjust_gamma(img, gamma, gain=1.0):
     return convert_image_dtype(result, img.dtype)
 
 
-def _conv3x3_interior(img, kernel):
-    """Sum of kernel-weighted shifts over the interior (H-2, W-2) region, in float."""
-    h, w = img.shape[-2], img.shape[-1]
-    acc = None
-    for dy in range(3):
-        for dx in range(3):
-            term = kernel[dy][dx] * img[..., dy:h - 2 + dy, dx:w - 2 + dx]
-            acc = term if acc is None else acc + term
-    return acc
-
-
 def adjust_sharpness(img, sharpness_factor):
     _check_rgb(img, "adjust_sharpness")
     f = _factor(sharpness_factor, "adjust_sharpness", "sharpness_factor")
-    if img.shape[-1] <= 2 or img.shape[-2] <= 2:
-        return img
-    dtype = img.dtype if img.is_floating_point() else tc.float32
-    k = [[1 / 13, 1 / 13, 1 / 13], [1 / 13, 5 / 13, 1 / 13], [1 / 13, 1 / 13, 1 / 13]]
-    inner = _conv3x3_interior(img.to(dtype), k)
-    if not img.is_floating_point():
-        inner = inner.round()
-    degenerate = img.clone()
-    degenerate[..., 1:-1, 1:-1] = inner.to(img.dtype)
-    return _blend(img, degenerate, f)
+    if isinstance(f, tc.Tensor):
+        if f.numel() != 1:
+            raise ValueError("adjust_sharpness: takes one sharpness_factor for the whole batch")
+        f = float(f.reshape(-1)[0])
+    return V.adjust_sharpness(img, f)
 
 
 def invert(img):
     check_image(img, "invert", 3)
-    if img.is_floating_point():
-        return 1.0 - img
-    if img.dtype == tc.uint8:
-        return 255 - img
-    return img.bitwise_not()
+    return V.invert(img)
 
 
 def posterize(img, bits):
     check_image(img, "posterize", 3)
-    if img.dtype != tc.uint8:
-        raise TypeError(f"posterize: only uint8 images are supported, got {img.dtype}")
-    if not 0 <= bits <= 8:
-        raise ValueError(f"posterize: bits should be in [0, 8], got {bits}")
-    mask = (0xFF << (8 - bits)) & 0xFF
-    return img & mask
+    return V.posterize(img, int(bits))
 
 
 def solarize(img, threshold):
     check_image(img, "solarize", 3)
-    if threshold > _bound(img):
-        raise TypeError("solarize: threshold should be less than the bound of the image dtype")
-    return tc.where(img >= threshold, invert(img), img)
+    return V.solarize(img, float(threshold))
 
 
 def autocontrast(img):
     check_image(img, "autocontrast", 3)
-    bound = _bound(img)
-    dtype = img.dtype if img.is_floating_point() else tc.float32
-    minimum = img.amin(dim=(-2, -1), keepdim=True).to(dtype)
-    maximum = img.amax(dim=(-2, -1), keepdim=True).to(dtype)
-    scale = bound / (maximum - minimum)
-    eq = ~tc.isfinite(scale)
-    minimum = tc.where(eq, tc.zeros_like(minimum), minimum)
-    scale = tc.where(eq, tc.ones_like(scale), scale)
-    return ((img - minimum) * scale).clamp(0, bound).to(img.dtype)
+    return V.autocontrast(img)
 
 
 def _equalize_channel(chan):
+    # The same integer algorithm as the C++ kernel, as core ops (CUDA images).
     hist = tc.bincount(chan.reshape(-1).to(tc.int64), minlength=256)
     nonzero = hist[hist != 0]
     step = int(nonzero[:-1].sum().item()) // 255 if nonzero.numel() > 0 else 0
@@ -280,6 +246,8 @@ def equalize(img):
     check_image(img, "equalize", 3)
     if img.dtype != tc.uint8:
         raise TypeError(f"equalize: only uint8 images are supported, got {img.dtype}")
+    if not img.is_cuda:
+        return V.equalize(img)
     flat = img.reshape([-1] + list(img.shape[-2:]))
     out = tc.stack([_equalize_channel(flat[i]) for i in range(flat.shape[0])])
     return out.reshape(img.shape)

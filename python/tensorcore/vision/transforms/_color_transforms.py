@@ -121,6 +121,12 @@ class _RandomApplyOp(Transform):
     def _apply(self, batch, params):
         return apply_where(batch, params, self._op)
 
+    def _config(self):
+        return dict({"p": self.p, "same_on_batch": self.same_on_batch}, **self._extra_config())
+
+    def _extra_config(self):
+        return {}
+
     def extra_repr(self):
         return f"p={self.p}"
 
@@ -146,6 +152,9 @@ class RandomPosterize(_RandomApplyOp):
     def _op(self, batch):
         return F.posterize(batch, self.bits)
 
+    def _extra_config(self):
+        return {"bits": self.bits}
+
     def extra_repr(self):
         return f"bits={self.bits}, p={self.p}"
 
@@ -158,6 +167,9 @@ class RandomSolarize(_RandomApplyOp):
     def _op(self, batch):
         return F.solarize(batch, self.threshold)
 
+    def _extra_config(self):
+        return {"threshold": self.threshold}
+
     def extra_repr(self):
         return f"threshold={self.threshold}, p={self.p}"
 
@@ -169,6 +181,9 @@ class RandomAdjustSharpness(_RandomApplyOp):
 
     def _op(self, batch):
         return F.adjust_sharpness(batch, self.sharpness_factor)
+
+    def _extra_config(self):
+        return {"sharpness_factor": self.sharpness_factor}
 
     def extra_repr(self):
         return f"sharpness_factor={self.sharpness_factor}, p={self.p}"

@@ -293,7 +293,8 @@ _LOADABLE = {c.__name__: c for c in (
     ConvertImageDtype, Normalize, Resize, CenterCrop, RandomCrop, RandomHorizontalFlip,
     RandomVerticalFlip, RandomResizedCrop, Pad, ColorJitter, Grayscale, RandomRotation,
     RandomAffine, RandomPerspective, GaussianBlur, RandomErasing, RandomApply, RandomChoice,
-    RandomOrder)}
+    RandomOrder, RandomGrayscale, RandomInvert, RandomPosterize, RandomSolarize,
+    RandomAdjustSharpness, RandomAutocontrast, RandomEqualize)}
 
 
 def _build(entry, generator, path):
