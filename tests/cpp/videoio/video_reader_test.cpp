@@ -176,4 +176,57 @@ TEST_F(VideoReaderTest, CorruptInputThrowsDecodeError) {
   EXPECT_THROW(VideoReader(MediaSource::memory(cut)), tc::DecodeError);
 }
 
+TEST_F(VideoReaderTest, SeekAheadWithinGopDecodesOn) {
+  // Keyframes every 10 frames (0, 10, 20): from frame 1, frames 4 and 8 are reached by decoding
+  // on, frame 23 by a demuxer seek to keyframe 20, frame 2 (backwards) by another. (Frame 13
+  // would be decoded on: releasing frame 8 past the B-frame delay already decoded keyframe 10.)
+  VideoReader reader(path());
+  reader.seek(1 / 15.0);
+  ASSERT_EQ(frame_index(reader.next()->data), 1);
+  const int64_t seeks = reader.demuxer_seek_count();
+  for (int i : {4, 8}) {
+    reader.seek(i / 15.0);
+    auto f = reader.next();
+    ASSERT_TRUE(f.has_value());
+    EXPECT_NEAR(f->pts, i / 15.0, 1e-9);
+    EXPECT_EQ(frame_index(f->data), i);
+  }
+  EXPECT_EQ(reader.demuxer_seek_count(), seeks);
+  for (int i : {23, 2}) {
+    reader.seek(i / 15.0);
+    auto f = reader.next();
+    ASSERT_TRUE(f.has_value());
+    EXPECT_EQ(frame_index(f->data), i);
+  }
+  EXPECT_EQ(reader.demuxer_seek_count(), seeks + 2);
+  // Ahead past the last frame: nothing, and the reader still seeks afterwards.
+  reader.seek(5.0);
+  EXPECT_FALSE(reader.next().has_value());
+  reader.seek(0.0);
+  EXPECT_EQ(frame_index(reader.next()->data), 0);
+}
+
+TEST_F(VideoReaderTest, TruncatedInputThrowsWhenReadingReachesTheCut) {
+  // Index first, then cut: the frames before the cut decode, then DecodeError.
+  const fs::path fast = dir_ / "fast.mp4";
+  const std::string cmd = "ffmpeg -hide_banner -loglevel error -y -i \"" + path() +
+                          "\" -c copy -movflags +faststart \"" + fast.string() + "\"";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  std::ifstream in(fast, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string cut = ss.str();
+  cut.resize(cut.size() * 7 / 10);
+  VideoReader reader(MediaSource::memory(cut));
+  int frames = 0;
+  try {
+    while (reader.next()) ++frames;
+    FAIL() << "no error at the cut";
+  } catch (const tc::DecodeError& e) {
+    EXPECT_NE(std::string(e.what()).find("truncated"), std::string::npos) << e.what();
+  }
+  EXPECT_GT(frames, 0);
+  EXPECT_LT(frames, 30);
+}
+
 }  // namespace
