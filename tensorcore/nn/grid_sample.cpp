@@ -5,6 +5,7 @@
 // (align_corners=False) or corner pixels (align_corners=True).
 #include <cmath>
 
+#include "tensorcore/amp/autocast.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
@@ -369,6 +370,7 @@ namespace functional {
 
 Tensor grid_sample(const Tensor& input, const Tensor& grid, const std::string& mode,
                    const std::string& padding_mode, bool align_corners) {
+  TC_AUTOCAST("grid_sampler", grid_sample, input, grid, mode, padding_mode, align_corners);
   const char* op = "grid_sample";
   TC_CHECK(input.defined() && grid.defined(), op, ": input and grid must be tensors");
   TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64, op,

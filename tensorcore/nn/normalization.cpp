@@ -7,6 +7,7 @@
 // the same formula in tensor ops, so double backward works.
 #include <cmath>
 
+#include "tensorcore/amp/autocast.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
@@ -358,6 +359,7 @@ namespace functional {
 
 Tensor layer_norm(const Tensor& input, const IntList& normalized_shape, const Tensor& weight,
                   const Tensor& bias, double eps) {
+  TC_AUTOCAST("layer_norm", layer_norm, input, normalized_shape, weight, bias, eps);
   const char* op = "layer_norm";
   TC_CHECK(input.defined(), op, ": input must be a tensor");
   TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64, op,
@@ -383,6 +385,7 @@ Tensor layer_norm(const Tensor& input, const IntList& normalized_shape, const Te
 
 Tensor group_norm(const Tensor& input, int64_t num_groups, const Tensor& weight, const Tensor& bias,
                   double eps) {
+  TC_AUTOCAST("group_norm", group_norm, input, num_groups, weight, bias, eps);
   const char* op = "group_norm";
   TC_CHECK(input.defined(), op, ": input must be a tensor");
   TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64, op,

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "tensorcore/amp/autocast.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
@@ -440,6 +441,8 @@ std::pair<Tensor, Tensor> adaptive_max_pool2d_with_indices(const Tensor& input, 
 std::pair<Tensor, Tensor> max_pool3d_with_indices(const Tensor& input, const IntList& kernel_size,
                                                   const IntList& stride, const IntList& padding,
                                                   const IntList& dilation, bool ceil_mode) {
+  TC_AUTOCAST("max_pool3d", max_pool3d_with_indices, input, kernel_size, stride, padding, dilation,
+              ceil_mode);
   return max_pool("max_pool3d", 3, input, kernel_size, stride, padding, dilation, ceil_mode);
 }
 Tensor max_pool3d(const Tensor& input, const IntList& kernel_size, const IntList& stride,
@@ -449,16 +452,20 @@ Tensor max_pool3d(const Tensor& input, const IntList& kernel_size, const IntList
 Tensor avg_pool3d(const Tensor& input, const IntList& kernel_size, const IntList& stride,
                   const IntList& padding, bool ceil_mode, bool count_include_pad,
                   std::optional<int64_t> divisor_override) {
+  TC_AUTOCAST("avg_pool3d", avg_pool3d, input, kernel_size, stride, padding, ceil_mode,
+              count_include_pad, divisor_override);
   return avg_pool("avg_pool3d", 3, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
                   divisor_override);
 }
 Tensor adaptive_avg_pool3d(const Tensor& input, const IntList& output_size) {
+  TC_AUTOCAST("adaptive_avg_pool3d", adaptive_avg_pool3d, input, output_size);
   PoolInput p = pool_input("adaptive_avg_pool3d", 3, input);
   Pool2d g = adaptive_geometry("adaptive_avg_pool3d", 3, input, output_size);
   g.planes = p.planes;
   return avg_forward_op(input, g, out_shape_of(p, 3, g));
 }
 std::pair<Tensor, Tensor> adaptive_max_pool3d_with_indices(const Tensor& input, const IntList& output_size) {
+  TC_AUTOCAST("adaptive_max_pool3d", adaptive_max_pool3d_with_indices, input, output_size);
   PoolInput p = pool_input("adaptive_max_pool3d", 3, input);
   Pool2d g = adaptive_geometry("adaptive_max_pool3d", 3, input, output_size);
   g.planes = p.planes;
@@ -468,6 +475,7 @@ std::pair<Tensor, Tensor> adaptive_max_pool3d_with_indices(const Tensor& input, 
 namespace {
 Tensor max_unpool(const char* op, int nd, const Tensor& input, const Tensor& indices, const IntList& kernel_size,
                   const IntList& stride, const IntList& padding, const IntList& output_size) {
+  TC_AUTOCAST(op, max_unpool, op, nd, input, indices, kernel_size, stride, padding, output_size);
   TC_CHECK(input.defined() && indices.defined(), op, ": input and indices must be tensors");
   TC_CHECK(input.dim() == nd + 1 || input.dim() == nd + 2, op, ": expected a ", nd + 1, "-d or ", nd + 2,
            "-d input, got shape ", shape_str(input.sizes()));

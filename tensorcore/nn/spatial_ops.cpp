@@ -4,6 +4,7 @@
 // are im2col/col2im and each other's vjp.
 #include <vector>
 
+#include "tensorcore/amp/autocast.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/nn/functional.h"
@@ -110,6 +111,12 @@ detail::Geo3 geo_for(const char* op, int64_t H, int64_t W, const functional::Int
 namespace functional {
 
 Tensor pad(const Tensor& input, const IntList& pad, const std::string& mode, double value) {
+  if (amp::hook_armed() && (mode == "reflect" || mode == "replicate")) {
+    // torch lists these per mode and padded dims (reflection_pad2d, replication_pad3d, ...).
+    std::string name = std::string(mode == "reflect" ? "reflection_pad" : "replication_pad") +
+                       std::to_string(pad.size() / 2) + "d";
+    TC_AUTOCAST(name, ::tc::nn::functional::pad, input, pad, mode, value);
+  }
   const char* op = "pad";
   TC_CHECK(input.defined(), op, ": input must be a tensor");
   TC_CHECK(pad.size() % 2 == 0, op, ": padding length must be divisible by 2, got ", pad.size());

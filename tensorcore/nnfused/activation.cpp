@@ -6,6 +6,7 @@
 #include <limits>
 #include <vector>
 
+#include "tensorcore/amp/autocast.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/error.h"
 #include "tensorcore/core/parallel.h"
@@ -271,6 +272,7 @@ inline __attribute__((always_inline)) T gelu_derivative(T x, bool approx) {
 }  // namespace
 
 Tensor softmax(const Tensor& x, int64_t dim) {
+  TC_AUTOCAST("softmax", softmax, x, dim);
   Tensor out = softmax_forward<false>(x, dim, "softmax");
   if (autograd::needs_grad({x})) {
     const int64_t d = wrap_dim(dim, x.dim(), "softmax");
@@ -283,6 +285,7 @@ Tensor softmax(const Tensor& x, int64_t dim) {
 }
 
 Tensor log_softmax(const Tensor& x, int64_t dim) {
+  TC_AUTOCAST("log_softmax", log_softmax, x, dim);
   Tensor out = softmax_forward<true>(x, dim, "log_softmax");
   if (autograd::needs_grad({x})) {
     const int64_t d = wrap_dim(dim, x.dim(), "log_softmax");
