@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "tensorcore/amp/autocast.h"
+#include "tensorcore/amp/float32_compute.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/nn/conv_internal.h"
 #include "tensorcore/nn/functional.h"
@@ -217,6 +218,8 @@ Tensor convolution(const char* op, int nd, const Tensor& input_in, const Tensor&
                    const functional::IntList& dilation_in, int64_t groups) {
   TC_AUTOCAST(op, convolution, op, nd, input_in, weight, bias, stride_in, padding_in, mode,
               dilation_in, groups);
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input_in, convolution, op, nd, input_in, weight, bias, stride_in,
+              padding_in, mode, dilation_in, groups);
   ConvArgs a = check_conv_inputs(op, nd, input_in, weight, bias);
   const Tensor& x = a.input;
   TC_CHECK(groups > 0, op, ": groups must be positive, got ", groups);
@@ -277,6 +280,8 @@ Tensor conv_transpose(const char* op, int nd, const Tensor& input_in, const Tens
                       const functional::IntList& dilation_in) {
   TC_AUTOCAST(op, conv_transpose, op, nd, input_in, weight, bias, stride_in, padding_in,
               output_padding_in, groups, dilation_in);
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input_in, conv_transpose, op, nd, input_in, weight, bias, stride_in,
+              padding_in, output_padding_in, groups, dilation_in);
   ConvArgs a = check_conv_inputs(op, nd, input_in, weight, bias);
   const Tensor& x = a.input;
   TC_CHECK(groups > 0, op, ": groups must be positive, got ", groups);

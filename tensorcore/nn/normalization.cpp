@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "tensorcore/amp/autocast.h"
+#include "tensorcore/amp/float32_compute.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
@@ -360,6 +361,7 @@ namespace functional {
 Tensor layer_norm(const Tensor& input, const IntList& normalized_shape, const Tensor& weight,
                   const Tensor& bias, double eps) {
   TC_AUTOCAST("layer_norm", layer_norm, input, normalized_shape, weight, bias, eps);
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input, layer_norm, input, normalized_shape, weight, bias, eps);
   const char* op = "layer_norm";
   TC_CHECK(input.defined(), op, ": input must be a tensor");
   TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64, op,
@@ -386,6 +388,7 @@ Tensor layer_norm(const Tensor& input, const IntList& normalized_shape, const Te
 Tensor group_norm(const Tensor& input, int64_t num_groups, const Tensor& weight, const Tensor& bias,
                   double eps) {
   TC_AUTOCAST("group_norm", group_norm, input, num_groups, weight, bias, eps);
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input, group_norm, input, num_groups, weight, bias, eps);
   const char* op = "group_norm";
   TC_CHECK(input.defined(), op, ": input must be a tensor");
   TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64, op,
@@ -410,6 +413,8 @@ Tensor group_norm(const Tensor& input, int64_t num_groups, const Tensor& weight,
 Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
                   const Tensor& weight, const Tensor& bias, bool training, double momentum,
                   double eps) {
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input, batch_norm, input, running_mean, running_var, weight, bias,
+              training, momentum, eps);
   const char* op = "batch_norm";
   TC_CHECK(input.defined(), op, ": input must be a tensor");
   TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64, op,
