@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "tensorcore/amp/autocast.h"
+#include "tensorcore/amp/float32_compute.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/nn/functional.h"
@@ -202,6 +203,7 @@ Tensor pixel_unshuffle(const Tensor& input, int64_t r) {
 
 Tensor unfold(const Tensor& input, const IntList& kernel_size, const IntList& dilation,
               const IntList& padding, const IntList& stride) {
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input, unfold, input, kernel_size, dilation, padding, stride);
   const char* op = "unfold";
   TC_CHECK(input.defined() && (input.dim() == 3 || input.dim() == 4), op,
            ": expected a 3-d (unbatched) or 4-d input (N, C, H, W), got shape ",
@@ -217,6 +219,8 @@ Tensor unfold(const Tensor& input, const IntList& kernel_size, const IntList& di
 
 Tensor fold(const Tensor& input, const IntList& output_size, const IntList& kernel_size,
             const IntList& dilation, const IntList& padding, const IntList& stride) {
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input, fold, input, output_size, kernel_size, dilation, padding,
+                               stride);
   const char* op = "fold";
   TC_CHECK(input.defined() && (input.dim() == 2 || input.dim() == 3), op,
            ": expected a 2-d (unbatched) or 3-d input (N, C*prod(kernel_size), L), got shape ",
