@@ -5,6 +5,7 @@
 
 #include "tensorcore/amp/autocast.h"
 #include "tensorcore/autograd/function.h"
+#include "tensorcore/kernels/cpu/gemm_bf16.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
@@ -44,6 +45,11 @@ void check_matmul_dtype(const char* op, DType d) {
 Tensor bmm_raw(const Tensor& a, const Tensor& b) {
   DType dt = a.dtype();
   if ((dt == DType::Float16 || dt == DType::BFloat16) && a.is_cpu()) {
+    if (dt == DType::BFloat16 && a.size(2) > 0 && a.size(1) > 0 && b.size(2) > 0) {
+      // oneDNN's bf16 kernels (float32 accumulation) when available; else float32 below.
+      Tensor out = empty({a.size(0), a.size(1), b.size(2)}, TensorOptions(dt));
+      if (bmm_bf16_dnnl(out, a, b)) return out;
+    }
     Tensor r = bmm_raw(to_dtype(a, DType::Float32), to_dtype(b, DType::Float32));
     return to_dtype(r, dt);
   }
