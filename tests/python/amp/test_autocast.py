@@ -345,3 +345,39 @@ def test_custom_fwd_bwd_cpu():
     assert y.dtype == tc.float32
     y.sum().backward()
     assert x.grad.dtype == tc.bfloat16
+
+
+def _cnn(lib):
+    nn = lib.nn
+    return nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(), nn.MaxPool2d(2),
+                         nn.Conv2d(8, 8, 3, padding=1), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+                         nn.Linear(8, 5))
+
+
+def test_cnn_under_cpu_autocast_matches_torch(torch_ref):
+    torch_model = _cnn(torch_ref)
+    model = _cnn(tc)
+    model.load_state_dict({k: tc.tensor(v.detach().numpy()) for k, v in torch_model.state_dict().items()})
+    x = rng.standard_normal((4, 3, 12, 12)).astype(np.float32)
+    y = np.array([0, 1, 2, 4])
+
+    def run(lib, net, fn):
+        with lib.autocast("cpu"):
+            out = net(lib.tensor(x))
+            loss = fn.cross_entropy(out, lib.tensor(y))
+        loss.backward()
+        grads = {n: p.grad.numpy() for n, p in net.named_parameters()}
+        return out, loss, grads
+
+    out_t, loss_t, grads_t = run(torch_ref, torch_model, TF)
+    out_c, loss_c, grads_c = run(tc, model, F)
+    assert dtype_name(out_c.dtype) == dtype_name(out_t.dtype) == "bfloat16"
+    assert dtype_name(loss_c.dtype) == dtype_name(loss_t.dtype) == "float32"
+    np.testing.assert_allclose(out_c.detach().float().numpy(), out_t.detach().float().numpy(), rtol=0.05, atol=0.05)
+    np.testing.assert_allclose(loss_c.item(), loss_t.item(), rtol=0.02)
+    for name, g in grads_t.items():
+        assert grads_c[name].dtype == np.float32
+        scale = np.abs(g).max() + 1e-3
+        np.testing.assert_allclose(grads_c[name] / scale, g / scale, atol=0.06, err_msg=name)
+    np.testing.assert_allclose(model[1].running_mean.numpy(), torch_model[1].running_mean.numpy(),
+                               rtol=0.02, atol=0.02)
