@@ -7,6 +7,7 @@
 
 #include "tensorcore/amp/autocast.h"
 #include "tensorcore/amp/grad_scaler.h"
+#include "tensorcore/amp/scaler.h"
 #include "tensorcore/cuda/cuda.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/layers.h"
@@ -95,4 +96,53 @@ TEST(AmpCuda, GradScalerKernels) {
   Tensor tracker = to_device(zeros({1}, TensorOptions(DType::Int32)), dev);
   amp::update_scale_(scale, tracker, found, 2.0, 0.5, 10);
   EXPECT_EQ(scale.item<float>(), 4.f);
+}
+
+TEST(AmpGradScaler, CppScalerTrajectoryAndSkippedSteps) {
+  Tensor w = ones({3}).requires_grad_();
+  optim::SGD opt(TensorList{w}, optim::SGDOptions(0.1));
+  amp::GradScaler scaler({/*init_scale=*/8.0, /*growth_factor=*/2.0, /*backoff_factor=*/0.5,
+                          /*growth_interval=*/2, /*enabled=*/true});
+  const bool inf_at[] = {false, false, true, false, false};
+  const double expected_scale[] = {8, 16, 8, 8, 16};
+  for (int it = 0; it < 5; ++it) {
+    opt.zero_grad();
+    Tensor loss = sum(mul(w, w));
+    Tensor scaled = scaler.scale(loss);
+    EXPECT_FLOAT_EQ(scaled.item<float>(), loss.item<float>() * float(scaler.get_scale()));
+    scaled.backward();
+    if (inf_at[it]) w.grad().data<float>()[1] = std::numeric_limits<float>::infinity();
+    float before = w.data<float>()[0];
+    bool stepped = scaler.step(opt);
+    EXPECT_EQ(stepped, !inf_at[it]);
+    // Unscaled gradient 2w: w -= 0.1 * 2w.
+    EXPECT_FLOAT_EQ(w.data<float>()[0], inf_at[it] ? before : before * 0.8f);
+    scaler.update();
+    EXPECT_EQ(scaler.get_scale(), expected_scale[it]) << "iteration " << it;
+  }
+}
+
+TEST(AmpGradScaler, CppStagesAndStateDict) {
+  Tensor w = ones({2}).requires_grad_();
+  optim::SGD opt(TensorList{w}, optim::SGDOptions(0.1));
+  amp::GradScaler scaler;
+  scaler.scale(sum(w)).backward();
+  scaler.unscale_(opt);
+  EXPECT_FLOAT_EQ(w.grad().data<float>()[0], 1.f);
+  EXPECT_THROW(scaler.unscale_(opt), ValueError);
+  scaler.step(opt);
+  EXPECT_THROW(scaler.step(opt), ValueError);
+  scaler.update();
+  EXPECT_THROW(scaler.update(), ValueError);
+  auto sd = scaler.state_dict();
+  ASSERT_EQ(sd.size(), 5u);
+  EXPECT_EQ(sd[0].first, "scale");
+  EXPECT_EQ(sd[4].second, 1.0);  // one good step
+  amp::GradScaler other;
+  other.load_state_dict(sd);
+  EXPECT_EQ(other.state_dict(), sd);
+  amp::GradScaler off({65536.0, 2.0, 0.5, 2000, false});
+  EXPECT_TRUE(off.state_dict().empty());
+  EXPECT_EQ(off.get_scale(), 1.0);
+  EXPECT_THROW(amp::GradScaler({1.0, 1.0, 0.5, 10, true}), ValueError);
 }
