@@ -47,10 +47,12 @@ py::object cast_arg(const amp::CastPlan& plan, py::handle obj) {
 
 // Runs a Python-composite op under autocast: the same plan as TC_AUTOCAST, built from the
 // tensors among args/kwargs; an explicit `dtype=` keyword counts as the op's optional dtype.
-// `native`: as TC_AUTOCAST_NATIVE (a single kernel in torch: never autocast inside).
+// `native`: as TC_AUTOCAST_NATIVE (a single kernel in torch: never autocast inside);
+// `explicit_dtype`: the caller passed the op's dtype positionally.
 py::object autocast_call(const std::string& op, py::object fn, py::tuple args, py::dict kwargs,
-                         bool native) {
+                         bool native, bool explicit_dtype) {
   amp::PlanBuilder builder(op);
+  if (explicit_dtype) builder.add(std::optional<DType>(DType::Float32));
   for (py::handle a : args) for_each_tensor(a, [&](const Tensor& t) { builder.add(t); });
   for (auto kv : kwargs) {
     if (kv.first.cast<std::string>() == "dtype" && !kv.second.is_none())
@@ -104,7 +106,7 @@ void bind_amp(py::module_& m, TensorClass&) {
   auto a = m.def_submodule("_amp", "autocast hook and GradScaler primitives");
   a.def("hook_armed", &amp::hook_armed);
   a.def("_autocast_call", &autocast_call, py::arg("op"), py::arg("fn"), py::arg("args"),
-        py::arg("kwargs"), py::arg("native") = false);
+        py::arg("kwargs"), py::arg("native") = false, py::arg("explicit_dtype") = false);
   a.def("cast_policy", [](const std::string& op, const std::string& dev) {
     return std::string(amp::policy_name(amp::cast_policy(op, device_type_arg(dev))));
   }, py::arg("op"), py::arg("device_type"));

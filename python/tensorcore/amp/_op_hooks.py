@@ -1,6 +1,7 @@
 """The autocast hook for ops written in Python (nn.functional composites such as linear,
 softmax or the losses). C++ ops carry the same hook (TC_AUTOCAST); both use one policy table."""
 import functools
+import inspect
 
 from .._C import _amp as _C_amp
 
@@ -19,10 +20,16 @@ def autocast_op(name, native=False):
     policy and the op runs with autocast excluded, so the ops it is built from are not re-cast.
     """
     def decorate(fn):
+        # Where a positional `dtype` argument would sit (F.softmax(x, 1, 3, tc.float32)).
+        params = list(inspect.signature(fn).parameters.values())
+        dtype_pos = next((i for i, p in enumerate(params)
+                          if p.name == "dtype" and p.kind == p.POSITIONAL_OR_KEYWORD), None)
+
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
             if _hook_armed():
-                return _autocast_call(name, fn, args, kwargs, native)
+                explicit = dtype_pos is not None and len(args) > dtype_pos and args[dtype_pos] is not None
+                return _autocast_call(name, fn, args, kwargs, native, explicit)
             return fn(*args, **kwargs)
         wrapper.__autocast_op__ = name
         return wrapper

@@ -381,3 +381,12 @@ def test_cnn_under_cpu_autocast_matches_torch(torch_ref):
         np.testing.assert_allclose(grads_c[name] / scale, g / scale, atol=0.06, err_msg=name)
     np.testing.assert_allclose(model[1].running_mean.numpy(), torch_model[1].running_mean.numpy(),
                                rtol=0.02, atol=0.02)
+
+
+def test_explicit_dtype_argument_passes_through_the_hook():
+    # (The fp32_set_opt_dtype rule itself is CUDA-only: test_amp_cuda.py checks it on a GPU.)
+    x = tc.tensor(X).to(tc.bfloat16)
+    with tc.autocast("cpu"):
+        assert F.softmax(x, 1, dtype=tc.float32).dtype == tc.float32
+        assert F.softmax(x, 1, 3, tc.float32).dtype == tc.float32
+        assert F.log_softmax(x, 1).dtype == tc.bfloat16
