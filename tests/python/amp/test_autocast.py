@@ -390,3 +390,20 @@ def test_explicit_dtype_argument_passes_through_the_hook():
         assert F.softmax(x, 1, dtype=tc.float32).dtype == tc.float32
         assert F.softmax(x, 1, 3, tc.float32).dtype == tc.float32
         assert F.log_softmax(x, 1).dtype == tc.bfloat16
+
+
+def test_state_is_per_thread():
+    import threading
+
+    seen = {}
+
+    def worker():
+        seen["enabled"] = tc.is_autocast_cpu_enabled()
+        seen["dtype"] = tc.mm(tc.tensor(X), tc.tensor(M)).dtype
+
+    with tc.autocast("cpu"):
+        t = threading.Thread(target=worker)
+        t.start()
+        t.join()
+        assert tc.mm(tc.tensor(X), tc.tensor(M)).dtype == tc.bfloat16
+    assert seen == {"enabled": False, "dtype": tc.float32}
