@@ -2,6 +2,7 @@
 // zero-padding or trimming, dtype promotion, and the helpers fftfreq/fftshift.
 #include "tensorcore/fft/fft.h"
 
+#include "tensorcore/amp/autocast.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
@@ -162,26 +163,31 @@ OptDims one_dim_s(const OptInt& n) { return n ? OptDims(std::vector<int64_t>{*n}
 }  // namespace
 
 Tensor fft(const Tensor& x, OptInt n, int64_t dim, const OptNorm& norm) {
+  TC_AUTOCAST("fft_fft", fft, x, n, dim, norm);
   TC_CHECK(x.defined() && x.dim() > 0, "fft: expected a tensor with at least one dimension");
   return fftn_impl(x, one_dim_s(n), one_dim(dim), norm, true, "fft");
 }
 
 Tensor ifft(const Tensor& x, OptInt n, int64_t dim, const OptNorm& norm) {
+  TC_AUTOCAST("fft_ifft", ifft, x, n, dim, norm);
   TC_CHECK(x.defined() && x.dim() > 0, "ifft: expected a tensor with at least one dimension");
   return fftn_impl(x, one_dim_s(n), one_dim(dim), norm, false, "ifft");
 }
 
 Tensor rfft(const Tensor& x, OptInt n, int64_t dim, const OptNorm& norm) {
+  TC_AUTOCAST("fft_rfft", rfft, x, n, dim, norm);
   TC_CHECK(x.defined() && x.dim() > 0, "rfft: expected a tensor with at least one dimension");
   return rfftn_impl(x, one_dim_s(n), one_dim(dim), norm, "rfft");
 }
 
 Tensor irfft(const Tensor& x, OptInt n, int64_t dim, const OptNorm& norm) {
+  TC_AUTOCAST("fft_irfft", irfft, x, n, dim, norm);
   TC_CHECK(x.defined() && x.dim() > 0, "irfft: expected a tensor with at least one dimension");
   return irfftn_impl(x, one_dim_s(n), one_dim(dim), norm, "irfft");
 }
 
 Tensor hfft(const Tensor& in, OptInt n, int64_t dim, const OptNorm& norm) {
+  TC_AUTOCAST("fft_hfft", hfft, in, n, dim, norm);
   TC_CHECK(in.defined() && in.dim() > 0, "hfft: expected a tensor with at least one dimension");
   Tensor x = promote_complex(in, "hfft");
   dim = wrap_dim(dim, x.dim(), "hfft");
@@ -192,6 +198,7 @@ Tensor hfft(const Tensor& in, OptInt n, int64_t dim, const OptNorm& norm) {
 }
 
 Tensor ihfft(const Tensor& in, OptInt n, int64_t dim, const OptNorm& norm) {
+  TC_AUTOCAST("fft_ihfft", ihfft, in, n, dim, norm);
   TC_CHECK(in.defined() && in.dim() > 0, "ihfft: expected a tensor with at least one dimension");
   Tensor x = require_real(in, "ihfft");
   dim = wrap_dim(dim, x.dim(), "ihfft");
@@ -202,27 +209,35 @@ Tensor ihfft(const Tensor& in, OptInt n, int64_t dim, const OptNorm& norm) {
 }
 
 Tensor fft2(const Tensor& x, OptDims s, std::vector<int64_t> dim, const OptNorm& norm) {
+  TC_AUTOCAST("fft_fft2", fft2, x, s, dim, norm);
   return fftn_impl(x, s, dim, norm, true, "fft2");
 }
 Tensor ifft2(const Tensor& x, OptDims s, std::vector<int64_t> dim, const OptNorm& norm) {
+  TC_AUTOCAST("fft_ifft2", ifft2, x, s, dim, norm);
   return fftn_impl(x, s, dim, norm, false, "ifft2");
 }
 Tensor rfft2(const Tensor& x, OptDims s, std::vector<int64_t> dim, const OptNorm& norm) {
+  TC_AUTOCAST("fft_rfft2", rfft2, x, s, dim, norm);
   return rfftn_impl(x, s, dim, norm, "rfft2");
 }
 Tensor irfft2(const Tensor& x, OptDims s, std::vector<int64_t> dim, const OptNorm& norm) {
+  TC_AUTOCAST("fft_irfft2", irfft2, x, s, dim, norm);
   return irfftn_impl(x, s, dim, norm, "irfft2");
 }
 Tensor fftn(const Tensor& x, OptDims s, OptDims dim, const OptNorm& norm) {
+  TC_AUTOCAST("fft_fftn", fftn, x, s, dim, norm);
   return fftn_impl(x, s, dim, norm, true, "fftn");
 }
 Tensor ifftn(const Tensor& x, OptDims s, OptDims dim, const OptNorm& norm) {
+  TC_AUTOCAST("fft_ifftn", ifftn, x, s, dim, norm);
   return fftn_impl(x, s, dim, norm, false, "ifftn");
 }
 Tensor rfftn(const Tensor& x, OptDims s, OptDims dim, const OptNorm& norm) {
+  TC_AUTOCAST("fft_rfftn", rfftn, x, s, dim, norm);
   return rfftn_impl(x, s, dim, norm, "rfftn");
 }
 Tensor irfftn(const Tensor& x, OptDims s, OptDims dim, const OptNorm& norm) {
+  TC_AUTOCAST("fft_irfftn", irfftn, x, s, dim, norm);
   return irfftn_impl(x, s, dim, norm, "irfftn");
 }
 

@@ -2,6 +2,7 @@
 // the other's adjoint, so gradients and double gradients come for free).
 #include <cmath>
 
+#include "tensorcore/amp/autocast.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/fft/engine.h"
@@ -143,6 +144,8 @@ Tensor stft(const Tensor& input, int64_t n_fft, std::optional<int64_t> hop_lengt
             std::optional<int64_t> win_length, const Tensor& window, bool center,
             const std::string& pad_mode, bool normalized, std::optional<bool> onesided,
             std::optional<bool> return_complex) {
+  TC_AUTOCAST("stft", stft, input, n_fft, hop_length, win_length, window, center, pad_mode,
+              normalized, onesided, return_complex);
   TC_CHECK(input.defined() && (input.dim() == 1 || input.dim() == 2),
            "stft: expected a 1D or 2D tensor, got ", input.defined() ? input.dim() : 0, "D");
   const bool complex_in = input.is_complex() || (window.defined() && window.is_complex());

@@ -6,6 +6,8 @@
 // Transposed convolution is D with the roles of input and output swapped.
 #include <sstream>
 
+#include "tensorcore/amp/autocast.h"
+#include "tensorcore/amp/float32_compute.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/nn/conv_internal.h"
@@ -225,6 +227,10 @@ Tensor convolution(const char* op, int nd, const Tensor& input_in, const Tensor&
                    const Tensor& bias, const functional::IntList& stride_in,
                    const functional::IntList& padding_in, PadMode mode,
                    const functional::IntList& dilation_in, int64_t groups) {
+  TC_AUTOCAST(op, convolution, op, nd, input_in, weight, bias, stride_in, padding_in, mode,
+              dilation_in, groups);
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input_in, convolution, op, nd, input_in, weight, bias, stride_in,
+              padding_in, mode, dilation_in, groups);
   ConvArgs a = check_conv_inputs(op, nd, input_in, weight, bias);
   const Tensor& x = a.input;
   TC_CHECK(groups > 0, op, ": groups must be positive, got ", groups);
@@ -283,6 +289,10 @@ Tensor conv_transpose(const char* op, int nd, const Tensor& input_in, const Tens
                       const functional::IntList& padding_in,
                       const functional::IntList& output_padding_in, int64_t groups,
                       const functional::IntList& dilation_in) {
+  TC_AUTOCAST(op, conv_transpose, op, nd, input_in, weight, bias, stride_in, padding_in,
+              output_padding_in, groups, dilation_in);
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input_in, conv_transpose, op, nd, input_in, weight, bias, stride_in,
+              padding_in, output_padding_in, groups, dilation_in);
   ConvArgs a = check_conv_inputs(op, nd, input_in, weight, bias);
   const Tensor& x = a.input;
   TC_CHECK(groups > 0, op, ": groups must be positive, got ", groups);

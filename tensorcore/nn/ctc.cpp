@@ -7,6 +7,7 @@
 #include <limits>
 #include <vector>
 
+#include "tensorcore/amp/autocast.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
@@ -164,6 +165,8 @@ namespace functional {
 Tensor ctc_loss(const Tensor& log_probs_in, const Tensor& targets_in, const Tensor& input_lengths_in,
                 const Tensor& target_lengths_in, int64_t blank, const std::string& reduction,
                 bool zero_infinity) {
+  TC_AUTOCAST("ctc_loss", ctc_loss, log_probs_in, targets_in, input_lengths_in, target_lengths_in,
+              blank, reduction, zero_infinity);
   const char* op = "ctc_loss";
   TC_CHECK(log_probs_in.defined() && targets_in.defined(), op, ": log_probs and targets must be tensors");
   detail::require_cpu(op, {&log_probs_in, &targets_in, &input_lengths_in, &target_lengths_in});

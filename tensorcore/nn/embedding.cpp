@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "tensorcore/amp/float32_compute.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
@@ -91,6 +92,8 @@ namespace functional {
 
 Tensor embedding(const Tensor& input, const Tensor& weight_in, std::optional<int64_t> padding_idx,
                  std::optional<double> max_norm, double norm_type, bool scale_grad_by_freq) {
+  TC_REDUCED_FLOAT_VIA_FLOAT32(weight_in, embedding, input, weight_in, padding_idx, max_norm,
+              norm_type, scale_grad_by_freq);
   const char* op = "embedding";
   check_weight(op, weight_in);
   detail::require_same_device(op, {&input, &weight_in});

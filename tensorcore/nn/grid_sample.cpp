@@ -5,6 +5,8 @@
 // (align_corners=False) or corner pixels (align_corners=True).
 #include <cmath>
 
+#include "tensorcore/amp/autocast.h"
+#include "tensorcore/amp/float32_compute.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
@@ -370,6 +372,8 @@ namespace functional {
 
 Tensor grid_sample(const Tensor& input, const Tensor& grid, const std::string& mode,
                    const std::string& padding_mode, bool align_corners) {
+  TC_AUTOCAST("grid_sampler", grid_sample, input, grid, mode, padding_mode, align_corners);
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input, grid_sample, input, grid, mode, padding_mode, align_corners);
   const char* op = "grid_sample";
   TC_CHECK(input.defined() && grid.defined(), op, ": input and grid must be tensors");
   detail::require_cpu(op, {&input, &grid});

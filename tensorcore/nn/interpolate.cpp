@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "tensorcore/amp/float32_compute.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
@@ -204,6 +205,8 @@ namespace functional {
 
 Tensor interpolate_to_size(const Tensor& input, const IntList& size, const std::string& mode,
                            bool align_corners, const std::vector<double>& scales, bool antialias) {
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input, interpolate_to_size, input, size, mode, align_corners,
+              scales, antialias);
   const char* op = "interpolate";
   TC_CHECK(input.defined(), op, ": input must be a tensor");
   // CUDA inputs (core-op resampling) may also be float16/bfloat16.

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <ostream>
 
+#include "tensorcore/amp/autocast.h"
 #include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/nn/init.h"
 #include "tensorcore/nnfused/activation.h"
@@ -36,6 +37,7 @@ void init_bias_uniform(Tensor& bias, int64_t fan_in) {
 namespace functional {
 
 Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
+  TC_AUTOCAST("linear", linear, x, weight, bias);
   TC_CHECK(x.dim() >= 1 && x.size(-1) == weight.size(1), "linear: expected input with last dimension ",
            weight.size(1), " (in_features of weight ", shape_str(weight.sizes()), "), but got input of size ",
            shape_str(x.sizes()));

@@ -1,5 +1,6 @@
 #include "tensorcore/nn/loss.h"
 
+#include "tensorcore/amp/autocast.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/layers.h"
 #include "tensorcore/tensorcore.h"
@@ -60,6 +61,7 @@ std::pair<Tensor, Tensor> nll_terms(const char* op, const Tensor& lp, const Tens
 
 Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight, int64_t ignore_index,
                 const std::string& reduction) {
+  TC_AUTOCAST("nll_loss", nll_loss, input, target, weight, ignore_index, reduction);
   check_reduction("nll_loss", reduction);
   auto [lp, tgt] = flatten_classes("nll_loss", input, target);
   auto [loss, w] = nll_terms("nll_loss", lp, tgt, weight, ignore_index);
@@ -70,6 +72,8 @@ Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
 
 Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& weight, int64_t ignore_index,
                      const std::string& reduction, double label_smoothing) {
+  TC_AUTOCAST("cross_entropy_loss", cross_entropy, input, target, weight, ignore_index, reduction,
+              label_smoothing);
   check_reduction("cross_entropy", reduction);
   TC_CHECK(label_smoothing >= 0 && label_smoothing <= 1, "cross_entropy: label_smoothing must be in [0, 1], got ",
            label_smoothing);
@@ -102,6 +106,7 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& we
 }
 
 Tensor mse_loss(const Tensor& input, const Tensor& target, const std::string& reduction) {
+  TC_AUTOCAST("mse_loss", mse_loss, input, target, reduction);
   check_reduction("mse_loss", reduction);
   TC_CHECK(input.sizes() == target.sizes(), "mse_loss: input ", shape_str(input.sizes()), " and target ",
            shape_str(target.sizes()), " must have the same shape");
@@ -110,6 +115,8 @@ Tensor mse_loss(const Tensor& input, const Tensor& target, const std::string& re
 
 Tensor binary_cross_entropy_with_logits(const Tensor& x, const Tensor& y, const Tensor& weight,
                                         const std::string& reduction, const Tensor& pos_weight) {
+  TC_AUTOCAST("binary_cross_entropy_with_logits", binary_cross_entropy_with_logits, x, y, weight,
+              reduction, pos_weight);
   check_reduction("binary_cross_entropy_with_logits", reduction);
   TC_CHECK(x.sizes() == y.sizes(), "binary_cross_entropy_with_logits: input ", shape_str(x.sizes()),
            " and target ", shape_str(y.sizes()), " must have the same shape");

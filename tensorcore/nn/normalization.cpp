@@ -7,6 +7,8 @@
 // the same formula in tensor ops, so double backward works.
 #include <cmath>
 
+#include "tensorcore/amp/autocast.h"
+#include "tensorcore/amp/float32_compute.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/core/dispatch.h"
@@ -369,6 +371,8 @@ namespace functional {
 
 Tensor layer_norm(const Tensor& input, const IntList& normalized_shape, const Tensor& weight,
                   const Tensor& bias, double eps) {
+  TC_AUTOCAST("layer_norm", layer_norm, input, normalized_shape, weight, bias, eps);
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input, layer_norm, input, normalized_shape, weight, bias, eps);
   const char* op = "layer_norm";
   TC_CHECK(input.defined(), op, ": input must be a tensor");
   check_input_dtype(op, input);
@@ -395,6 +399,8 @@ Tensor layer_norm(const Tensor& input, const IntList& normalized_shape, const Te
 
 Tensor group_norm(const Tensor& input, int64_t num_groups, const Tensor& weight, const Tensor& bias,
                   double eps) {
+  TC_AUTOCAST("group_norm", group_norm, input, num_groups, weight, bias, eps);
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input, group_norm, input, num_groups, weight, bias, eps);
   const char* op = "group_norm";
   TC_CHECK(input.defined(), op, ": input must be a tensor");
   check_input_dtype(op, input);
@@ -420,6 +426,8 @@ Tensor group_norm(const Tensor& input, int64_t num_groups, const Tensor& weight,
 Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
                   const Tensor& weight, const Tensor& bias, bool training, double momentum,
                   double eps) {
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input, batch_norm, input, running_mean, running_var, weight, bias,
+              training, momentum, eps);
   const char* op = "batch_norm";
   TC_CHECK(input.defined(), op, ": input must be a tensor");
   check_input_dtype(op, input);

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "tensorcore/amp/autocast.h"
+#include "tensorcore/amp/float32_compute.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
@@ -376,6 +378,8 @@ std::pair<Tensor, Tensor> max_pool(const char* op, int nd, const Tensor& input,
                                    const functional::IntList& kernel_size, const functional::IntList& stride,
                                    const functional::IntList& padding, const functional::IntList& dilation,
                                    bool ceil_mode) {
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input, max_pool, op, nd, input, kernel_size, stride, padding,
+              dilation, ceil_mode);
   PoolInput p = pool_input(op, nd, input);
   Pool2d g = window_geometry(op, nd, input, kernel_size, stride, padding, dilation, ceil_mode);
   g.planes = p.planes;
@@ -385,6 +389,8 @@ std::pair<Tensor, Tensor> max_pool(const char* op, int nd, const Tensor& input,
 Tensor avg_pool(const char* op, int nd, const Tensor& input, const functional::IntList& kernel_size,
                 const functional::IntList& stride, const functional::IntList& padding, bool ceil_mode,
                 bool count_include_pad, std::optional<int64_t> divisor_override) {
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input, avg_pool, op, nd, input, kernel_size, stride, padding,
+              ceil_mode, count_include_pad, divisor_override);
   PoolInput p = pool_input(op, nd, input);
   Pool2d g = window_geometry(op, nd, input, kernel_size, stride, padding, {1}, ceil_mode);
   g.planes = p.planes;
@@ -445,24 +451,28 @@ Tensor avg_pool2d(const Tensor& input, const IntList& kernel_size, const IntList
 }
 
 Tensor adaptive_avg_pool1d(const Tensor& input, const IntList& output_size) {
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input, adaptive_avg_pool1d, input, output_size);
   PoolInput p = pool_input("adaptive_avg_pool1d", 1, input);
   Pool2d g = adaptive_geometry("adaptive_avg_pool1d", 1, input, output_size);
   g.planes = p.planes;
   return avg_forward_op(input, g, out_shape_of(p, 1, g));
 }
 Tensor adaptive_avg_pool2d(const Tensor& input, const IntList& output_size) {
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input, adaptive_avg_pool2d, input, output_size);
   PoolInput p = pool_input("adaptive_avg_pool2d", 2, input);
   Pool2d g = adaptive_geometry("adaptive_avg_pool2d", 2, input, output_size);
   g.planes = p.planes;
   return avg_forward_op(input, g, out_shape_of(p, 2, g));
 }
 std::pair<Tensor, Tensor> adaptive_max_pool1d_with_indices(const Tensor& input, const IntList& output_size) {
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input, adaptive_max_pool1d_with_indices, input, output_size);
   PoolInput p = pool_input("adaptive_max_pool1d", 1, input);
   Pool2d g = adaptive_geometry("adaptive_max_pool1d", 1, input, output_size);
   g.planes = p.planes;
   return max_forward_op(input, g, out_shape_of(p, 1, g));
 }
 std::pair<Tensor, Tensor> adaptive_max_pool2d_with_indices(const Tensor& input, const IntList& output_size) {
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input, adaptive_max_pool2d_with_indices, input, output_size);
   PoolInput p = pool_input("adaptive_max_pool2d", 2, input);
   Pool2d g = adaptive_geometry("adaptive_max_pool2d", 2, input, output_size);
   g.planes = p.planes;
@@ -472,6 +482,8 @@ std::pair<Tensor, Tensor> adaptive_max_pool2d_with_indices(const Tensor& input, 
 std::pair<Tensor, Tensor> max_pool3d_with_indices(const Tensor& input, const IntList& kernel_size,
                                                   const IntList& stride, const IntList& padding,
                                                   const IntList& dilation, bool ceil_mode) {
+  TC_AUTOCAST("max_pool3d", max_pool3d_with_indices, input, kernel_size, stride, padding, dilation,
+              ceil_mode);
   return max_pool("max_pool3d", 3, input, kernel_size, stride, padding, dilation, ceil_mode);
 }
 Tensor max_pool3d(const Tensor& input, const IntList& kernel_size, const IntList& stride,
@@ -481,16 +493,22 @@ Tensor max_pool3d(const Tensor& input, const IntList& kernel_size, const IntList
 Tensor avg_pool3d(const Tensor& input, const IntList& kernel_size, const IntList& stride,
                   const IntList& padding, bool ceil_mode, bool count_include_pad,
                   std::optional<int64_t> divisor_override) {
+  TC_AUTOCAST("avg_pool3d", avg_pool3d, input, kernel_size, stride, padding, ceil_mode,
+              count_include_pad, divisor_override);
   return avg_pool("avg_pool3d", 3, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
                   divisor_override);
 }
 Tensor adaptive_avg_pool3d(const Tensor& input, const IntList& output_size) {
+  TC_AUTOCAST("adaptive_avg_pool3d", adaptive_avg_pool3d, input, output_size);
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input, adaptive_avg_pool3d, input, output_size);
   PoolInput p = pool_input("adaptive_avg_pool3d", 3, input);
   Pool2d g = adaptive_geometry("adaptive_avg_pool3d", 3, input, output_size);
   g.planes = p.planes;
   return avg_forward_op(input, g, out_shape_of(p, 3, g));
 }
 std::pair<Tensor, Tensor> adaptive_max_pool3d_with_indices(const Tensor& input, const IntList& output_size) {
+  TC_AUTOCAST("adaptive_max_pool3d", adaptive_max_pool3d_with_indices, input, output_size);
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input, adaptive_max_pool3d_with_indices, input, output_size);
   PoolInput p = pool_input("adaptive_max_pool3d", 3, input);
   Pool2d g = adaptive_geometry("adaptive_max_pool3d", 3, input, output_size);
   g.planes = p.planes;
@@ -500,6 +518,7 @@ std::pair<Tensor, Tensor> adaptive_max_pool3d_with_indices(const Tensor& input, 
 namespace {
 Tensor max_unpool(const char* op, int nd, const Tensor& input, const Tensor& indices, const IntList& kernel_size,
                   const IntList& stride, const IntList& padding, const IntList& output_size) {
+  TC_AUTOCAST(op, max_unpool, op, nd, input, indices, kernel_size, stride, padding, output_size);
   TC_CHECK(input.defined() && indices.defined(), op, ": input and indices must be tensors");
   TC_CHECK(input.dim() == nd + 1 || input.dim() == nd + 2, op, ": expected a ", nd + 1, "-d or ", nd + 2,
            "-d input, got shape ", shape_str(input.sizes()));

@@ -3,6 +3,8 @@
 // the gate vjp is the same formula in tensor ops, so double backward works.
 #include <cmath>
 
+#include "tensorcore/amp/autocast.h"
+#include "tensorcore/amp/float32_compute.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
@@ -242,6 +244,8 @@ namespace functional {
 std::pair<Tensor, Tensor> lstm_cell(const Tensor& input, const Tensor& h, const Tensor& c,
                                     const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
                                     const Tensor& b_hh) {
+  TC_AUTOCAST("lstm_cell", lstm_cell, input, h, c, w_ih, w_hh, b_ih, b_hh);
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input, lstm_cell, input, h, c, w_ih, w_hh, b_ih, b_hh);
   CellArgs a = check_cell("lstm_cell", 4, input, h, w_ih, w_hh, b_ih, b_hh);
   Tensor cc = c.defined() ? (a.unbatched && c.dim() == 1 ? unsqueeze(c, 0) : c) : zeros_like(a.h);
   TC_CHECK(cc.sizes() == a.h.sizes(), "lstm_cell: expected cell state of shape ", shape_str(a.h.sizes()),
@@ -253,6 +257,8 @@ std::pair<Tensor, Tensor> lstm_cell(const Tensor& input, const Tensor& h, const 
 
 Tensor gru_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
                 const Tensor& b_ih, const Tensor& b_hh) {
+  TC_AUTOCAST("gru_cell", gru_cell, input, hx, w_ih, w_hh, b_ih, b_hh);
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input, gru_cell, input, hx, w_ih, w_hh, b_ih, b_hh);
   CellArgs a = check_cell("gru_cell", 3, input, hx, w_ih, w_hh, b_ih, b_hh);
   Tensor h = gru_gates(gates_of(a.x, w_ih, b_ih), gates_of(a.h, w_hh, b_hh), a.h);
   return a.unbatched ? squeeze(h, 0) : h;
@@ -260,6 +266,8 @@ Tensor gru_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const
 
 Tensor rnn_tanh_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
                      const Tensor& b_ih, const Tensor& b_hh) {
+  TC_AUTOCAST("rnn_tanh_cell", rnn_tanh_cell, input, hx, w_ih, w_hh, b_ih, b_hh);
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input, rnn_tanh_cell, input, hx, w_ih, w_hh, b_ih, b_hh);
   CellArgs a = check_cell("rnn_tanh_cell", 1, input, hx, w_ih, w_hh, b_ih, b_hh);
   Tensor h = tanh(add(gates_of(a.x, w_ih, b_ih), gates_of(a.h, w_hh, b_hh)));
   return a.unbatched ? squeeze(h, 0) : h;
@@ -267,6 +275,8 @@ Tensor rnn_tanh_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, 
 
 Tensor rnn_relu_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
                      const Tensor& b_ih, const Tensor& b_hh) {
+  TC_AUTOCAST("rnn_relu_cell", rnn_relu_cell, input, hx, w_ih, w_hh, b_ih, b_hh);
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input, rnn_relu_cell, input, hx, w_ih, w_hh, b_ih, b_hh);
   CellArgs a = check_cell("rnn_relu_cell", 1, input, hx, w_ih, w_hh, b_ih, b_hh);
   Tensor h = relu(add(gates_of(a.x, w_ih, b_ih), gates_of(a.h, w_hh, b_hh)));
   return a.unbatched ? squeeze(h, 0) : h;

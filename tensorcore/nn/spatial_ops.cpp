@@ -4,6 +4,8 @@
 // are im2col/col2im and each other's vjp.
 #include <vector>
 
+#include "tensorcore/amp/autocast.h"
+#include "tensorcore/amp/float32_compute.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/cudnn/nn_cuda.h"
@@ -111,6 +113,12 @@ detail::Geo3 geo_for(const char* op, int64_t H, int64_t W, const functional::Int
 namespace functional {
 
 Tensor pad(const Tensor& input, const IntList& pad, const std::string& mode, double value) {
+  if (amp::hook_armed() && (mode == "reflect" || mode == "replicate")) {
+    // torch lists these per mode and padded dims (reflection_pad2d, replication_pad3d, ...).
+    std::string name = std::string(mode == "reflect" ? "reflection_pad" : "replication_pad") +
+                       std::to_string(pad.size() / 2) + "d";
+    TC_AUTOCAST(name, ::tc::nn::functional::pad, input, pad, mode, value);
+  }
   const char* op = "pad";
   TC_CHECK(input.defined(), op, ": input must be a tensor");
   TC_CHECK(pad.size() % 2 == 0, op, ": padding length must be divisible by 2, got ", pad.size());
@@ -197,6 +205,7 @@ Tensor pixel_unshuffle(const Tensor& input, int64_t r) {
 
 Tensor unfold(const Tensor& input, const IntList& kernel_size, const IntList& dilation,
               const IntList& padding, const IntList& stride) {
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input, unfold, input, kernel_size, dilation, padding, stride);
   const char* op = "unfold";
   if (input.defined()) detail::require_cpu(op, {&input});
   TC_CHECK(input.defined() && (input.dim() == 3 || input.dim() == 4), op,
@@ -213,6 +222,8 @@ Tensor unfold(const Tensor& input, const IntList& kernel_size, const IntList& di
 
 Tensor fold(const Tensor& input, const IntList& output_size, const IntList& kernel_size,
             const IntList& dilation, const IntList& padding, const IntList& stride) {
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input, fold, input, output_size, kernel_size, dilation, padding,
+                               stride);
   const char* op = "fold";
   if (input.defined()) detail::require_cpu(op, {&input});
   TC_CHECK(input.defined() && (input.dim() == 2 || input.dim() == 3), op,

@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "tensorcore/amp/autocast.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/error.h"
 #include "tensorcore/core/parallel.h"
@@ -329,6 +330,7 @@ TC_GELU_LOOPS(double)
 }  // namespace
 
 Tensor softmax(const Tensor& x, int64_t dim) {
+  TC_AUTOCAST("softmax", softmax, x, dim);
   Tensor out = softmax_forward<false>(x, dim, "softmax");
   if (autograd::needs_grad({x})) {
     const int64_t d = wrap_dim(dim, x.dim(), "softmax");
@@ -341,6 +343,7 @@ Tensor softmax(const Tensor& x, int64_t dim) {
 }
 
 Tensor log_softmax(const Tensor& x, int64_t dim) {
+  TC_AUTOCAST("log_softmax", log_softmax, x, dim);
   Tensor out = softmax_forward<true>(x, dim, "log_softmax");
   if (autograd::needs_grad({x})) {
     const int64_t d = wrap_dim(dim, x.dim(), "log_softmax");

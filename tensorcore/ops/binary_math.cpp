@@ -2,6 +2,7 @@
 // bitwise and logical ops, comparisons, lerp, where; with autograd.
 #include <cmath>
 
+#include "tensorcore/amp/autocast.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
@@ -54,6 +55,7 @@ void recordB(const BSpec& s, const Tensor& a_in, const Tensor& b, const Tensor& 
 }
 
 Tensor bapply(const BSpec& s, const Tensor& a, const Tensor& b) {
+  TC_AUTOCAST(s.name, [&s](const Tensor& x, const Tensor& y) { return bapply(s, x, y); }, a, b);
   Tensor out = run_binary(Tensor(), a, b, s, s.name);
   if (s.vjp && autograd::needs_grad({a, b})) recordB(s, a, b, out, a);
   return out;
@@ -204,6 +206,7 @@ void check_int_pow(const Tensor& a, const Scalar& e) {
 }  // namespace
 
 Tensor pow(const Tensor& a, const Tensor& b) {
+  TC_AUTOCAST("pow", pow, a, b);
   if (b.impl()->is_wrapped_number) return pow(a, b.item());
   Tensor out = pow_impl(Tensor(), a, b, "pow");
   if (autograd::needs_grad({a, b}))
@@ -215,6 +218,7 @@ Tensor pow(const Tensor& a, const Tensor& b) {
 }
 
 Tensor pow(const Tensor& a, const Scalar& e) {
+  TC_AUTOCAST("pow", pow, a, e);
   check_int_pow(a, e);
   DType dt = result_type({a, wrap(e)});
   DType self_dt = a.dtype() == DType::Bool ? DType::Int64 : a.dtype();
@@ -234,6 +238,7 @@ Tensor pow(const Tensor& a, const Scalar& e) {
 }
 
 Tensor pow(const Scalar& base, const Tensor& b) {
+  TC_AUTOCAST("pow", pow, base, b);
   Tensor out = pow_impl(Tensor(), wrap(base), b, "pow");
   if (autograd::needs_grad({b})) {
     autograd::record("PowBackward2", {b}, {out}, {b, out},

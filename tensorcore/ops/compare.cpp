@@ -1,5 +1,6 @@
 // equal / isclose / allclose and the complex construction helpers: complex, polar,
 // view_as_real, view_as_complex.
+#include "tensorcore/amp/autocast.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
@@ -66,6 +67,7 @@ Tensor complex(const Tensor& re, const Tensor& im) {
 }
 
 Tensor polar(const Tensor& r, const Tensor& theta) {
+  TC_AUTOCAST("polar", polar, r, theta);
   auto ok = [](DType d) { return d == DType::Float32 || d == DType::Float64; };
   TC_CHECK_TYPE(ok(r.dtype()) && r.dtype() == theta.dtype(),
                 "polar: expected both inputs to be Float or Double tensors of the same dtype "
@@ -90,6 +92,7 @@ Tensor view_as_real(const Tensor& a) {
 }
 
 Tensor view_as_complex(const Tensor& a) {
+  TC_AUTOCAST("view_as_complex", view_as_complex, a);
   TC_CHECK_TYPE(a.dtype() == DType::Float32 || a.dtype() == DType::Float64,
                 "view_as_complex is only supported for float and double tensors, but got a tensor "
                 "of scalar type: ", dtype_name(a.dtype()));

@@ -6,6 +6,7 @@
 
 #include <limits>
 
+#include "tensorcore/amp/autocast.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/ops/creation.h"
@@ -431,6 +432,7 @@ Tensor& scatter_add_(Tensor& self, int64_t dim, const Tensor& index, const Tenso
   return scatter_impl(self, dim, index, src, false, ScatterMode::Add, "scatter_add_");
 }
 Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  TC_AUTOCAST("scatter_add", scatter_add, self, dim, index, src);
   Tensor out = clone(self);
   return scatter_impl(out, dim, index, src, false, ScatterMode::Add, "scatter_add");
 }
@@ -594,6 +596,7 @@ Tensor& index_copy_(Tensor& self, int64_t dim, const Tensor& index, const Tensor
   return self;
 }
 Tensor index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+  TC_AUTOCAST("index_copy", index_copy, self, dim, index, source);
   Tensor out = clone(self);
   return index_copy_(out, dim, index, source);
 }

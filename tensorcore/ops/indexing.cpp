@@ -4,6 +4,7 @@
 
 #include <limits>
 
+#include "tensorcore/amp/autocast.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
@@ -150,6 +151,7 @@ Tensor& index_put_(Tensor& self, const IndexList& indices, const Scalar& value) 
 }
 
 Tensor index_put(const Tensor& self, const IndexList& indices, const Tensor& value, bool accumulate) {
+  TC_AUTOCAST("index_put", index_put, self, indices, value, accumulate);
   Tensor out = clone(self);
   return index_put_(out, indices, value, accumulate);
 }

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <map>
 
+#include "tensorcore/amp/autocast.h"
 #include "tensorcore/autograd/function.h"
+#include "tensorcore/kernels/cpu/gemm_bf16.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
@@ -43,6 +45,11 @@ void check_matmul_dtype(const char* op, DType d) {
 Tensor bmm_raw(const Tensor& a, const Tensor& b) {
   DType dt = a.dtype();
   if ((dt == DType::Float16 || dt == DType::BFloat16) && a.is_cpu()) {
+    if (dt == DType::BFloat16 && a.size(2) > 0 && a.size(1) > 0 && b.size(2) > 0) {
+      // oneDNN's bf16 kernels (float32 accumulation) when available; else float32 below.
+      Tensor out = empty({a.size(0), a.size(1), b.size(2)}, TensorOptions(dt));
+      if (bmm_bf16_dnnl(out, a, b)) return out;
+    }
     Tensor r = bmm_raw(to_dtype(a, DType::Float32), to_dtype(b, DType::Float32));
     return to_dtype(r, dt);
   }
@@ -90,6 +97,7 @@ std::string shape_x(const Tensor& t) {  // "2x3"
 }  // namespace
 
 Tensor mm(const Tensor& a, const Tensor& b) {
+  TC_AUTOCAST("mm", mm, a, b);
   TC_CHECK(a.dim() == 2, "mm: self must be a matrix, got a ", a.dim(), "-d tensor");
   TC_CHECK(b.dim() == 2, "mm: mat2 must be a matrix, got a ", b.dim(), "-d tensor");
   check_same_dtype("mm", a, b);
@@ -113,6 +121,7 @@ Tensor mm(const Tensor& a, const Tensor& b) {
 }
 
 Tensor bmm(const Tensor& a, const Tensor& b) {
+  TC_AUTOCAST("bmm", bmm, a, b);
   TC_CHECK(a.dim() == 3, "bmm: batch1 must be a 3D tensor, got a ", a.dim(), "-d tensor");
   TC_CHECK(b.dim() == 3, "bmm: batch2 must be a 3D tensor, got a ", b.dim(), "-d tensor");
   check_same_dtype("bmm", a, b);
@@ -125,6 +134,7 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
 }
 
 Tensor mv(const Tensor& a, const Tensor& v) {
+  TC_AUTOCAST_NATIVE("mv", mv, a, v);
   TC_CHECK(a.dim() == 2 && v.dim() == 1, "mv: vector + matrix @ vector expected, got ", a.dim(),
            ", ", v.dim());
   TC_CHECK(a.size(1) == v.size(0), "mv: size mismatch, got input (", a.size(0), "), mat (",
@@ -133,6 +143,7 @@ Tensor mv(const Tensor& a, const Tensor& v) {
 }
 
 Tensor dot(const Tensor& a, const Tensor& b) {
+  TC_AUTOCAST_NATIVE("dot", dot, a, b);
   TC_CHECK(a.dim() == 1 && b.dim() == 1, "dot: 1D tensors expected, but got ", a.dim(), "D and ",
            b.dim(), "D tensors");
   check_same_dtype("dot", a, b);
@@ -163,6 +174,7 @@ Tensor outer(const Tensor& a, const Tensor& b) {
 }
 
 Tensor matmul(const Tensor& a, const Tensor& b) {
+  TC_AUTOCAST("matmul", matmul, a, b);
   int64_t da = a.dim(), db = b.dim();
   TC_CHECK(da > 0 && db > 0, "matmul: both arguments to matmul need to be at least 1D, but they are ",
            da, "D and ", db, "D");
@@ -243,29 +255,34 @@ Tensor add_scaled(const char* op, const Tensor& self, const Tensor& prod, const 
 
 Tensor addmm(const Tensor& self, const Tensor& m1, const Tensor& m2, const Scalar& beta,
              const Scalar& alpha) {
+  TC_AUTOCAST("addmm", addmm, self, m1, m2, beta, alpha);
   check_same_dtype("addmm", self, m1);
   return add_scaled("addmm", self, mm(m1, m2), beta, alpha);
 }
 
 Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
              const Scalar& alpha) {
+  TC_AUTOCAST_NATIVE("addmv", addmv, self, mat, vec, beta, alpha);
   check_same_dtype("addmv", self, mat);
   return add_scaled("addmv", self, mv(mat, vec), beta, alpha);
 }
 
 Tensor addr(const Tensor& self, const Tensor& v1, const Tensor& v2, const Scalar& beta,
             const Scalar& alpha) {
+  TC_AUTOCAST_NATIVE("addr", addr, self, v1, v2, beta, alpha);
   return add_scaled("addr", self, outer(v1, v2), beta, alpha);
 }
 
 Tensor baddbmm(const Tensor& self, const Tensor& b1, const Tensor& b2, const Scalar& beta,
                const Scalar& alpha) {
+  TC_AUTOCAST("baddbmm", baddbmm, self, b1, b2, beta, alpha);
   check_same_dtype("baddbmm", self, b1);
   return add_scaled("baddbmm", self, bmm(b1, b2), beta, alpha);
 }
 
 Tensor tensordot(const Tensor& a, const Tensor& b, const std::vector<int64_t>& dims_a,
                  const std::vector<int64_t>& dims_b) {
+  TC_AUTOCAST("tensordot", tensordot, a, b, dims_a, dims_b);
   TC_CHECK(dims_a.size() == dims_b.size(), "tensordot: both dimension lists should have same length, got ",
            dims_a.size(), " and ", dims_b.size());
   check_same_dtype("tensordot", a, b);
@@ -293,6 +310,7 @@ Tensor tensordot(const Tensor& a, const Tensor& b, const std::vector<int64_t>& d
 }
 
 Tensor tensordot(const Tensor& a, const Tensor& b, int64_t dims) {
+  TC_AUTOCAST("tensordot", tensordot, a, b, dims);
   TC_CHECK(dims >= 0, "tensordot: expects dims >= 0, but got dims=", dims);
   TC_CHECK(dims <= a.dim() && dims <= b.dim(), "tensordot: expects dims <= the number of dimensions (",
            a.dim(), " and ", b.dim(), "), but got dims=", dims);
@@ -399,6 +417,7 @@ Operand contract(const Operand& A, const Operand& B, const std::vector<bool>& ke
 }  // namespace
 
 Tensor einsum(const std::string& equation_in, const TensorList& operands) {
+  TC_AUTOCAST("einsum", einsum, equation_in, operands);
   std::string eq;
   for (char c : equation_in)
     if (c != ' ') eq += c;

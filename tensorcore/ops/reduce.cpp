@@ -1,6 +1,7 @@
 // Reductions over dims with keepdim.
 #include "tensorcore/ops/reduce.h"
 
+#include "tensorcore/amp/autocast.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
@@ -57,6 +58,7 @@ Tensor expand_reduced_grad(const Tensor& g, const Shape& in_shape, const std::ve
 }
 
 Tensor sum(const Tensor& a, const DimList& dims, bool keepdim, std::optional<DType> dtype) {
+  TC_AUTOCAST("sum", sum, a, dims, keepdim, dtype);
   DType out_dtype = dtype.value_or(is_integral(a.dtype(), true) ? DType::Int64 : a.dtype());
   Tensor in = to_dtype(a.detach(), out_dtype);
   auto mask = reduce_mask(a, dims, "sum");

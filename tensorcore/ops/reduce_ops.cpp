@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "tensorcore/amp/autocast.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
@@ -225,6 +226,7 @@ Tensor amaxmin(const Tensor& a, const DimList& dims, bool keepdim, bool is_max, 
 }  // namespace
 
 Tensor prod(const Tensor& a, std::optional<int64_t> dim, bool keepdim, std::optional<DType> dtype) {
+  TC_AUTOCAST("prod", prod, a, dim, keepdim, dtype);
   DType out_dtype = dtype.value_or(is_integral(a.dtype(), true) ? DType::Int64 : a.dtype());
   DType kd = rd::kernel_dtype(out_dtype);
   DimList dims;
@@ -400,6 +402,7 @@ std::pair<Tensor, Tensor> std_mean(const Tensor& a, const DimList& dims, double 
 }
 
 Tensor norm(const Tensor& a, double p, const DimList& dims, bool keepdim, std::optional<DType> dtype) {
+  TC_AUTOCAST("norm", norm, a, p, dims, keepdim, dtype);
   // Complex (as torch): the norm of the magnitudes, real-valued.
   if (is_complex(a.dtype()))
     return norm(tc::abs(a), p, dims, keepdim,
@@ -433,6 +436,7 @@ Tensor norm(const Tensor& a, double p, const DimList& dims, bool keepdim, std::o
 }
 
 Tensor logsumexp(const Tensor& a, const DimList& dims, bool keepdim) {
+  TC_AUTOCAST("logsumexp", logsumexp, a, dims, keepdim);
   DType dt = is_floating(a.dtype()) ? a.dtype() : DType::Float32;
   DType kd = rd::kernel_dtype(dt);
   auto mask = reduce_mask(a, dims, "logsumexp");
@@ -547,6 +551,7 @@ DType scan_dtype(const Tensor& a, std::optional<DType> dtype) {
 }  // namespace
 
 Tensor cumsum(const Tensor& a, int64_t dim, std::optional<DType> dtype) {
+  TC_AUTOCAST("cumsum", cumsum, a, dim, dtype);
   int64_t d = wrap_dim(dim, a.dim(), "cumsum");
   DType dt = scan_dtype(a, dtype);
   Tensor x = to_dtype(a, dt);
@@ -558,6 +563,7 @@ Tensor cumsum(const Tensor& a, int64_t dim, std::optional<DType> dtype) {
 }
 
 Tensor cumprod(const Tensor& a, int64_t dim, std::optional<DType> dtype) {
+  TC_AUTOCAST("cumprod", cumprod, a, dim, dtype);
   int64_t d = wrap_dim(dim, a.dim(), "cumprod");
   DType dt = scan_dtype(a, dtype);
   Tensor x = to_dtype(a, dt);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "tensorcore/amp/autocast.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/tensor_iter.h"
 #include "tensorcore/ops/creation.h"
@@ -13,6 +14,7 @@
 namespace tc {
 
 Tensor cat(const TensorList& tensors, int64_t dim) {
+  TC_AUTOCAST("cat", cat, tensors, dim);
   TC_CHECK(!tensors.empty(), "torch.cat(): expected a non-empty list of Tensors");
   // torch's legacy rule: 1-d tensors of size 0 are skipped (they may have any other shape).
   const Tensor* ref = nullptr;
@@ -68,6 +70,7 @@ Tensor cat(const TensorList& tensors, int64_t dim) {
 }
 
 Tensor stack(const TensorList& tensors, int64_t dim) {
+  TC_AUTOCAST("stack", stack, tensors, dim);
   TC_CHECK(!tensors.empty(), "stack expects a non-empty TensorList");
   dim = wrap_dim(dim, tensors[0].dim() + 1, "stack");
   TensorList u;

@@ -1,4 +1,5 @@
 // Unary math ops and complex views.
+#include "tensorcore/amp/autocast.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
@@ -36,6 +37,7 @@ Tensor neg(const Tensor& a) {
 }
 
 Tensor exp(const Tensor& a) {
+  TC_AUTOCAST("exp", exp, a);
   Tensor out = run_unary(exp_kernel, a, "exp", true);
   if (autograd::needs_grad({a}))
     autograd::record("ExpBackward0", {a}, {out}, {out},
@@ -46,6 +48,7 @@ Tensor exp(const Tensor& a) {
 }
 
 Tensor log(const Tensor& a) {
+  TC_AUTOCAST("log", log, a);
   Tensor out = run_unary(log_kernel, a, "log", true);
   if (autograd::needs_grad({a}))
     autograd::record("LogBackward0", {a}, {out}, {a},

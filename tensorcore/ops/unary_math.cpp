@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "tensorcore/amp/autocast.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
@@ -58,6 +59,7 @@ void record1(const Spec& s, const Tensor& in, const Tensor& out, const Tensor& s
 }
 
 Tensor apply(const Spec& s, const Tensor& a, const OpParams& p = {}) {
+  TC_AUTOCAST(s.name, [&](const Tensor& x) { return apply(s, x, p); }, a);
   Tensor out = run_unary(Tensor(), a, s.op, s.name, s.int_to_float, p);
   if (s.vjp && autograd::needs_grad({a})) record1(s, a, out, a);
   return out;

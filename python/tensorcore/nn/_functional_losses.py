@@ -2,6 +2,7 @@
 import math
 
 from .. import _C
+from ..amp._op_hooks import autocast_op
 from .._tensor import tensor as _tensor
 from .._C import Tensor
 
@@ -89,6 +90,7 @@ def _nll_parts(input, target, weight, ignore_index, op):
     return picked, w, safe, valid, unbatched
 
 
+@autocast_op("nll_loss")
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     picked, w, _, _, unbatched = _nll_parts(input, target, weight, ignore_index, "nll_loss")
@@ -102,6 +104,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     raise ValueError(f"nll_loss: {reduction} is not a valid value for reduction")
 
 
+@autocast_op("cross_entropy_loss")
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
     """Log-softmax over dim 1 (dim 0 for unbatched input) followed by NLL, or by a dot with target
@@ -153,6 +156,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     return loss
 
 
+@autocast_op("binary_cross_entropy")
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_same_shape(input, target, "binary_cross_entropy")
@@ -169,6 +173,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     return _reduce(loss, reduction, "binary_cross_entropy")
 
 
+@autocast_op("binary_cross_entropy_with_logits")
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
                                      pos_weight=None):
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -196,16 +201,19 @@ def _pointwise(input, target, op):
     return input - target
 
 
+@autocast_op("mse_loss")
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     d = _pointwise(input, target, "mse_loss")
     return _reduce(d * d, _legacy_reduction(size_average, reduce, reduction), "mse_loss")
 
 
+@autocast_op("l1_loss")
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     d = _pointwise(input, target, "l1_loss")
     return _reduce(_C.abs(d), _legacy_reduction(size_average, reduce, reduction), "l1_loss")
 
 
+@autocast_op("smooth_l1_loss")
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     if beta < 0:
         raise ValueError(f"smooth_l1_loss: beta must be non-negative, got {beta}")
@@ -217,6 +225,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     return _reduce(loss, _legacy_reduction(size_average, reduce, reduction), "smooth_l1_loss")
 
 
+@autocast_op("huber_loss")
 def huber_loss(input, target, reduction="mean", delta=1.0):
     if delta <= 0:
         raise ValueError(f"huber_loss: delta must be positive, got {delta}")
@@ -225,6 +234,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
     return _reduce(loss, reduction, "huber_loss")
 
 
+@autocast_op("kl_div")
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if log_target:
@@ -239,6 +249,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     return _reduce(loss, reduction, "kl_div")
 
 
+@autocast_op("cosine_embedding_loss")
 def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if input1.dim() not in (1, 2) or tuple(input1.shape) != tuple(input2.shape):
@@ -255,6 +266,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None,
     return _reduce(pos + neg, reduction, "cosine_embedding_loss")
 
 
+@autocast_op("margin_ranking_loss")
 def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if not (input1.dim() == input2.dim() == target.dim()):
@@ -268,6 +280,7 @@ def _pairwise(x1, x2, p, eps):
     return _C.norm(x1 - x2 + eps, p, x1.dim() - 1 if x1.dim() else 0)
 
 
+@autocast_op("triplet_margin_loss")
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
                         reduce=None, reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -292,6 +305,7 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
     return _reduce(_C.clamp(d_pos - d_neg + margin, min=0.0), reduction, "triplet_margin_with_distance_loss")
 
 
+@autocast_op("poisson_nll_loss")
 def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
                      reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -330,6 +344,7 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
     return _reduce(loss, reduction, "gaussian_nll_loss")
 
 
+@autocast_op("hinge_embedding_loss")
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     zeros = _C.zeros_like(input)
@@ -338,6 +353,7 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
     return _reduce(pos + neg, reduction, "hinge_embedding_loss")
 
 
+@autocast_op("soft_margin_loss")
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     z = -target * input
@@ -358,6 +374,7 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
     return _reduce(loss, reduction, "multilabel_soft_margin_loss")
 
 
+@autocast_op("multi_margin_loss")
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None,
                       reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -378,6 +395,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     return _reduce(loss, reduction, "multi_margin_loss")
 
 
+@autocast_op("multilabel_margin_loss")
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     x = input if input.dim() == 2 else input.unsqueeze(0)

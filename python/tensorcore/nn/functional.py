@@ -9,6 +9,7 @@ import math
 import os as _os
 
 from .. import _C
+from ..amp._op_hooks import autocast_op
 from .._tensor import tensor as _tensor
 from ._functional_losses import *  # noqa: F401,F403
 from ._functional_losses import _check_tensor
@@ -16,6 +17,7 @@ from ._functional_losses import _check_tensor
 # ---------------------------------------------------------------- linear maps
 
 
+@autocast_op("linear")
 def linear(input, weight, bias=None):
     """y = input @ weight.T + bias."""
     _check_tensor(input, "linear", "input")
@@ -33,6 +35,7 @@ def linear(input, weight, bias=None):
     return out if bias is None else out + bias
 
 
+@autocast_op("bilinear", native=True)
 def bilinear(input1, input2, weight, bias=None):
     """y_k = x1^T W_k x2 + b_k over the last dimension of both inputs."""
     if input1.shape[:-1] != input2.shape[:-1]:
@@ -110,6 +113,7 @@ def leaky_relu_(input, negative_slope=0.01):
     return leaky_relu(input, negative_slope, True)
 
 
+@autocast_op("prelu")
 def prelu(input, weight):
     if weight.numel() != 1:
         if input.dim() < 2 or input.shape[1] != weight.numel():
@@ -193,6 +197,7 @@ def _softplus_stable(x):
     return _C.clamp(x, min=0.0) + _C.log1p(_C.exp(-_C.abs(x)))
 
 
+@autocast_op("softplus")
 def softplus(input, beta=1.0, threshold=20.0):
     scaled = input * beta if beta != 1 else input
     soft = _softplus_stable(scaled)
@@ -261,6 +266,7 @@ def _cast_for_softmax(input, dtype):
     return input.to(dtype) if dtype is not None else input
 
 
+@autocast_op("softmax")
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _softmax_dim(input.dim())
@@ -274,6 +280,7 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
     return e / e.sum(dim, keepdim=True)
 
 
+@autocast_op("log_softmax")
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _softmax_dim(input.dim())
@@ -399,6 +406,7 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     return result
 
 
+@autocast_op("cosine_similarity")
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     x1, x2 = _C.broadcast_tensors(x1, x2) if hasattr(_C, "broadcast_tensors") else _broadcast_pair(x1, x2)
     n1 = _C.clamp(_C.norm(x1, 2, dim, keepdim=True), min=eps)
@@ -429,6 +437,7 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     return _C.norm(x1 - x2 + eps, p, dim, keepdim=keepdim)
 
 
+@autocast_op("pdist")
 def pdist(input, p=2):
     if input.dim() != 2:
         raise ValueError(f"pdist: expected a 2-D input, got shape {tuple(input.shape)}")

@@ -1,0 +1,1 @@
+"""tc.cpu: CPU-specific namespaces (tc.cpu.amp), as torch.cpu."""

@@ -1,0 +1,92 @@
+"""nn kernels written for float32/float64 take float16/bfloat16 inputs by computing in float32
+(what CPU autocast feeds them): dtypes as torch's, values equal to the float32 computation on the
+same (rounded) inputs, gradients in the inputs' dtypes, running stats written back."""
+import numpy as np
+import pytest
+
+import tensorcore as tc
+import tensorcore.nn as nn
+import tensorcore.nn.functional as F
+
+rng = np.random.default_rng(3)
+IMG = rng.standard_normal((2, 3, 8, 8)).astype(np.float32)
+K = rng.standard_normal((4, 3, 3, 3)).astype(np.float32)
+
+
+def weight(x, dt):
+    # K rounded to the reduced dtype `dt` first, then given x's dtype (the reference is float32).
+    return tc.tensor(K).to(dt).to(x.dtype)
+
+
+OPS = {
+    "conv2d": lambda x, dt: F.conv2d(x, weight(x, dt), padding=1),
+    "conv_transpose2d": lambda x, dt: F.conv_transpose2d(x, weight(x, dt).transpose(0, 1)),
+    "max_pool2d": lambda x, dt: F.max_pool2d(x, 2),
+    "avg_pool2d": lambda x, dt: F.avg_pool2d(x, 2),
+    "adaptive_avg_pool2d": lambda x, dt: F.adaptive_avg_pool2d(x, 3),
+    "layer_norm": lambda x, dt: F.layer_norm(x, (8,)),
+    "group_norm": lambda x, dt: F.group_norm(x, 3),
+    "instance_norm": lambda x, dt: F.instance_norm(x),
+    "unfold": lambda x, dt: F.unfold(x, 3),
+    "interpolate": lambda x, dt: F.interpolate(x, scale_factor=2, mode="bilinear", align_corners=False),
+}
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_reduced_input_matches_float32_on_rounded_input(name, dtype):
+    dt = getattr(tc, dtype)
+    x = tc.tensor(IMG).to(dt)
+    y = OPS[name](x, dt)
+    assert y.dtype == dt
+    ref = OPS[name](x.float(), dt).to(dt)
+    np.testing.assert_array_equal(y.float().numpy(), ref.float().numpy())
+
+
+def test_gradients_in_input_dtype():
+    x = tc.tensor(IMG).to(tc.bfloat16).requires_grad_()
+    w = tc.tensor(K).to(tc.bfloat16).requires_grad_()
+    F.max_pool2d(F.conv2d(x, w, padding=1), 2).float().sum().backward()
+    assert x.grad.dtype == tc.bfloat16 and w.grad.dtype == tc.bfloat16
+    x32 = tc.tensor(IMG).to(tc.bfloat16).float().requires_grad_()
+    w32 = tc.tensor(K).to(tc.bfloat16).float().requires_grad_()
+    F.max_pool2d(F.conv2d(x32, w32, padding=1).to(tc.bfloat16).float(), 2).sum().backward()
+    np.testing.assert_allclose(w.grad.float().numpy(), w32.grad.numpy(), rtol=2e-2, atol=0.3)
+
+
+@pytest.mark.parametrize("stats_dtype", ["float32", "bfloat16"])
+def test_batch_norm_running_stats_are_updated(stats_dtype):
+    sd = getattr(tc, stats_dtype)
+    mean, var = tc.zeros(3, dtype=sd), tc.ones(3, dtype=sd)
+    x = tc.tensor(IMG).to(tc.bfloat16)
+    y = F.batch_norm(x, mean, var, training=True, momentum=0.5)
+    assert y.dtype == tc.bfloat16
+    xm = x.float().mean((0, 2, 3)).numpy()
+    np.testing.assert_allclose(mean.float().numpy(), 0.5 * xm, rtol=2e-2, atol=1e-2)
+    assert mean.dtype == sd
+
+
+def test_batchnorm_module_under_cpu_autocast():
+    model = nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU(),
+                          nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(4, 2))
+    x = tc.tensor(IMG)
+    with tc.autocast("cpu"):
+        out = model(x)
+        assert out.dtype == tc.bfloat16
+        loss = F.cross_entropy(out, tc.tensor([0, 1]))
+    loss.backward()
+    for p in model.parameters():
+        assert p.grad is not None and p.grad.dtype == tc.float32
+    assert model[1].running_mean.dtype == tc.float32
+    assert float(model[1].running_mean.abs().sum()) > 0
+
+
+def test_lstm_cell_bfloat16():
+    x = tc.tensor(rng.standard_normal((2, 5)).astype(np.float32)).to(tc.bfloat16)
+    h = tc.zeros(2, 4, dtype=tc.bfloat16)
+    w_ih = tc.tensor(rng.standard_normal((16, 5)).astype(np.float32)).to(tc.bfloat16)
+    w_hh = tc.tensor(rng.standard_normal((16, 4)).astype(np.float32)).to(tc.bfloat16)
+    h1, c1 = F.lstm_cell(x, (h, h), w_ih, w_hh)
+    assert h1.dtype == c1.dtype == tc.bfloat16
+    r1, r2 = F.lstm_cell(x.float(), (h.float(), h.float()), w_ih.float(), w_hh.float())
+    np.testing.assert_array_equal(h1.float().numpy(), r1.to(tc.bfloat16).float().numpy())
