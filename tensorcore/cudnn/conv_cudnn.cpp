@@ -456,13 +456,16 @@ void check_operand(const char* op, const Tensor& t, const Tensor& ref) {
 
 }  // namespace
 
-Tensor conv_forward_cudnn(const Tensor& x_in, const Tensor& w_in, const Tensor& b, const ConvGeometry& g0) {
+namespace {
+
+Tensor forward_impl(const Tensor& x_in, const Tensor& w_in, const Tensor& b, const ConvGeometry& g0,
+                    bool channels_last) {
   require_cudnn("conv");
   check_operand("conv", w_in, x_in);
   if (b.defined()) check_operand("conv", b, x_in);
   int dev = device_of(x_in);
   cuda::DeviceGuard guard(dev);
-  Plan p = make_plan(g0, x_in.dtype(), dev, is_channels_last(x_in));
+  Plan p = make_plan(g0, x_in.dtype(), dev, channels_last);
   if (x_in.numel() == 0 || shape_numel(g0.output_shape()) == 0) {
     Tensor y = zeros(g0.output_shape(), TensorOptions(x_in.dtype()).device(x_in.device()));
     if (b.defined() && y.numel() > 0) {
@@ -496,12 +499,12 @@ Tensor conv_forward_cudnn(const Tensor& x_in, const Tensor& w_in, const Tensor& 
   return p.unlift(y);
 }
 
-Tensor conv_backward_data_cudnn(const Tensor& gy_in, const Tensor& w_in, const ConvGeometry& g0) {
+Tensor backward_data_impl(const Tensor& gy_in, const Tensor& w_in, const ConvGeometry& g0, bool channels_last) {
   require_cudnn("conv backward");
   check_operand("conv backward", w_in, gy_in);
   int dev = device_of(gy_in);
   cuda::DeviceGuard guard(dev);
-  Plan p = make_plan(g0, gy_in.dtype(), dev, is_channels_last(gy_in));
+  Plan p = make_plan(g0, gy_in.dtype(), dev, channels_last);
   if (gy_in.numel() == 0 || shape_numel(g0.input_shape()) == 0)
     return zeros(g0.input_shape(), TensorOptions(gy_in.dtype()).device(gy_in.device()));
   Tensor gy = p.lift(gy_in);
@@ -517,12 +520,12 @@ Tensor conv_backward_data_cudnn(const Tensor& gy_in, const Tensor& w_in, const C
   return p.unlift(gx);
 }
 
-Tensor conv_backward_weight_cudnn(const Tensor& x_in, const Tensor& gy_in, const ConvGeometry& g0) {
+Tensor backward_weight_impl(const Tensor& x_in, const Tensor& gy_in, const ConvGeometry& g0, bool channels_last) {
   require_cudnn("conv backward");
   check_operand("conv backward", gy_in, x_in);
   int dev = device_of(x_in);
   cuda::DeviceGuard guard(dev);
-  Plan p = make_plan(g0, x_in.dtype(), dev, is_channels_last(x_in) || is_channels_last(gy_in));
+  Plan p = make_plan(g0, x_in.dtype(), dev, channels_last);
   if (x_in.numel() == 0 || gy_in.numel() == 0)
     return zeros(g0.weight_shape(), TensorOptions(x_in.dtype()).device(x_in.device()));
   Tensor x = p.lift(x_in);
@@ -537,6 +540,33 @@ Tensor conv_backward_weight_cudnn(const Tensor& x_in, const Tensor& gy_in, const
          p.describe(Kind::BackwardFilter)};
   run(Kind::BackwardFilter, c);
   return p.unlift(gw);
+}
+
+// Channels-last inputs run NHWC; should cuDNN support no NHWC algorithm for the case (e.g.
+// float64), the same convolution runs NCHW instead.
+template <typename Body>
+Tensor with_layout_fallback(bool channels_last, Body&& body) {
+  if (!channels_last) return body(false);
+  try {
+    return body(true);
+  } catch (const NotImplementedError&) {
+    return body(false);
+  }
+}
+
+}  // namespace
+
+Tensor conv_forward_cudnn(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeometry& g) {
+  return with_layout_fallback(is_channels_last(x), [&](bool cl) { return forward_impl(x, w, b, g, cl); });
+}
+
+Tensor conv_backward_data_cudnn(const Tensor& gy, const Tensor& w, const ConvGeometry& g) {
+  return with_layout_fallback(is_channels_last(gy), [&](bool cl) { return backward_data_impl(gy, w, g, cl); });
+}
+
+Tensor conv_backward_weight_cudnn(const Tensor& x, const Tensor& gy, const ConvGeometry& g) {
+  return with_layout_fallback(is_channels_last(x) || is_channels_last(gy),
+                              [&](bool cl) { return backward_weight_impl(x, gy, g, cl); });
 }
 
 }  // namespace tc::nn::detail

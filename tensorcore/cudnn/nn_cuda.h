@@ -43,6 +43,20 @@ void avg_pool_backward_cuda(const Tensor& gy, const Tensor& gx, const PoolParams
 Tensor batch_norm_cuda(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
                        const Tensor& weight, const Tensor& bias, bool training, double momentum,
                        double eps);
+// Batch norm through cuDNN (bn_cudnn.cpp): the result, or an undefined tensor when cuDNN does not
+// apply (not compiled, not a CUDA tensor, tc.backends.cudnn.enabled False, sizes beyond 32 bits,
+// only one of the running stats given); batch_norm_cuda then uses the composition.
+Tensor batch_norm_cudnn(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
+                        const Tensor& weight, const Tensor& bias, bool training, double momentum,
+                        double eps);
+// Batch-norm gradients {grad_input, grad_weight, grad_bias} in core ops (differentiable again):
+// training recomputes the batch statistics from x; eval uses the running stats. Any device.
+TensorList batch_norm_backward_formula(const Tensor& grad_out, const Tensor& x, const Tensor& weight,
+                                       const Tensor& running_mean, const Tensor& running_var,
+                                       bool training, double eps, bool need_input, bool need_weight,
+                                       bool need_bias);
+// In place, under no_grad: stat = (1 - momentum) * stat + momentum * value.
+void update_running_stat(const Tensor& stat, const Tensor& value, double momentum);
 // Normalizes over the trailing `normalized_dims` dims; weight/bias have those dims' shape.
 Tensor layer_norm_cuda(const Tensor& input, int64_t normalized_dims, const Tensor& weight,
                        const Tensor& bias, double eps);

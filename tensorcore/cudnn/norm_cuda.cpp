@@ -32,18 +32,51 @@ Tensor channel_view(const Tensor& t, int64_t dims) {
 // ((x - mean) * rstd) * w + b).
 Tensor affine(const Tensor& x, const Tensor& scale, const Tensor& shift) { return add(mul(x, scale), shift); }
 
-// In place, under no_grad: stat = (1 - momentum) * stat + momentum * value (value is [C]).
-void update_running(const Tensor& stat, const Tensor& value, double momentum) {
+}  // namespace
+
+void update_running_stat(const Tensor& stat, const Tensor& value, double momentum) {
   autograd::NoGradGuard no_grad;
   Tensor blended = add(mul(to_dtype(stat, value.dtype()), Scalar(1 - momentum)), mul(value, Scalar(momentum)));
   copy_(stat, blended);  // copy_ converts the dtype and bumps the version counter
 }
 
-}  // namespace
+TensorList batch_norm_backward_formula(const Tensor& grad_out, const Tensor& x_in, const Tensor& weight,
+                                       const Tensor& running_mean, const Tensor& running_var,
+                                       bool training, double eps, bool need_input, bool need_weight,
+                                       bool need_bias) {
+  const int64_t dims = x_in.dim();
+  DType compute = compute_dtype(x_in.dtype());
+  Tensor x = as_compute(x_in, compute), gy = as_compute(grad_out, compute);
+  DimList stat_dims = {0};
+  for (int64_t d = 2; d < dims; ++d) stat_dims.push_back(d);
+  Tensor mu, rstd;
+  if (training) {
+    mu = mean(x, stat_dims, true);
+    rstd = rsqrt(add(var(x, stat_dims, /*correction=*/0, true), Scalar(eps)));
+  } else {
+    mu = channel_view(as_compute(running_mean, compute), dims);
+    rstd = rsqrt(add(channel_view(as_compute(running_var, compute), dims), Scalar(eps)));
+  }
+  Tensor xhat = mul(sub(x, mu), rstd);
+  Tensor gx, gw, gb;
+  if (need_input) {
+    Tensor gyw = weight.defined() ? mul(gy, channel_view(as_compute(weight, compute), dims)) : gy;
+    if (training)
+      gx = mul(rstd, sub(sub(gyw, mean(gyw, stat_dims, true)), mul(xhat, mean(mul(gyw, xhat), stat_dims, true))));
+    else
+      gx = mul(gyw, rstd);
+    gx = to_dtype(gx, x_in.dtype());
+  }
+  if (need_weight) gw = to_dtype(sum(mul(gy, xhat), stat_dims), weight.dtype());
+  if (need_bias) gb = sum(gy, stat_dims);
+  return {gx, gw, gb};
+}
 
 Tensor batch_norm_cuda(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
                        const Tensor& weight, const Tensor& bias, bool training, double momentum,
                        double eps) {
+  Tensor fused = batch_norm_cudnn(input, running_mean, running_var, weight, bias, training, momentum, eps);
+  if (fused.defined()) return fused;
   const int64_t dims = input.dim(), C = input.size(1);
   DType compute = compute_dtype(input.dtype());
   Tensor x = as_compute(input, compute);
@@ -54,10 +87,10 @@ Tensor batch_norm_cuda(const Tensor& input, const Tensor& running_mean, const Te
     mu = mean(x, stat_dims, true);
     var_b = var(x, stat_dims, /*correction=*/0, true);
     int64_t M = C ? input.numel() / C : 0;
-    if (running_mean.defined()) update_running(running_mean, reshape(mu.detach(), {C}), momentum);
+    if (running_mean.defined()) update_running_stat(running_mean, reshape(mu.detach(), {C}), momentum);
     if (running_var.defined()) {
       Tensor unbiased = mul(reshape(var_b.detach(), {C}), Scalar(double(M) / double(M - 1)));
-      update_running(running_var, unbiased, momentum);
+      update_running_stat(running_var, unbiased, momentum);
     }
   } else {
     mu = channel_view(as_compute(running_mean, compute), dims);

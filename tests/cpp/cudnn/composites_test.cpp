@@ -53,6 +53,21 @@ TEST(CudnnComposites, BatchNormEvalAndNoAffineMatchNative) {
                F::batch_norm(x, Tensor(), Tensor(), Tensor(), Tensor(), true, 0.1, 1e-5));
 }
 
+TEST(CudnnComposites, BatchNormBackwardFormulaMatchesNative) {
+  Tensor x = add(mul(randn64({4, 3, 5}, 1), 2.0), 1.0), w = randn64({3}, 2), b = randn64({3}, 3);
+  Tensor rm = randn64({3}, 4), rv = add(abs(randn64({3}, 5)), 0.5);
+  Tensor gy = randn64(x.sizes(), 6);
+  for (bool training : {true, false}) {
+    Tensor x1 = leaf(x), w1 = leaf(w), b1 = leaf(b);
+    Tensor rm1 = clone(rm), rv1 = clone(rv);
+    sum(mul(F::batch_norm(x1, rm1, rv1, w1, b1, training, 0.1, 1e-5), gy)).backward();
+    TensorList g = D::batch_norm_backward_formula(gy, x, w, rm, rv, training, 1e-5, true, true, true);
+    expect_close(g[0], x1.grad(), 1e-9);
+    expect_close(g[1], w1.grad(), 1e-9);
+    expect_close(g[2], b1.grad(), 1e-9);
+  }
+}
+
 TEST(CudnnComposites, LayerNormAndGroupNormMatchNative) {
   Tensor x = add(mul(randn64({3, 6, 5, 4}, 1), 3.0), 1.0);
   Tensor w = randn64({5, 4}, 2), b = randn64({5, 4}, 3);

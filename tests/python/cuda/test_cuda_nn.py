@@ -347,9 +347,11 @@ def test_pool_double_backward():
 
 # --------------------------------------------------------------------------- normalization
 
+@pytest.mark.parametrize("use_cudnn", [True, False], ids=["cudnn", "composite"])
 @pytest.mark.parametrize("dtype", FLOATS)
 @pytest.mark.parametrize("shape", [(4, 3), (4, 3, 10), (2, 5, 6, 7), (2, 3, 4, 5, 3)])
-def test_batch_norm_training(shape, dtype):
+def test_batch_norm_training(shape, dtype, use_cudnn):
+    tc.backends.cudnn.enabled = use_cudnn
     c = shape[1]
     x, w, b = randn(*shape, seed=1) * 2 + 1, randn(c, seed=2), randn(c, seed=3)
     rm, rv = randn(c, seed=4), randn(c, seed=5).abs() + 0.5
@@ -364,8 +366,10 @@ def test_batch_norm_training(shape, dtype):
     close(rvg, rvc, dtype)
 
 
+@pytest.mark.parametrize("use_cudnn", [True, False], ids=["cudnn", "composite"])
 @pytest.mark.parametrize("dtype", FLOATS)
-def test_batch_norm_eval_and_modules(dtype):
+def test_batch_norm_eval(dtype, use_cudnn):
+    tc.backends.cudnn.enabled = use_cudnn
     x = randn(3, 4, 5, 5, seed=1)
     rm, rv = randn(4, seed=4), randn(4, seed=5).abs() + 0.5
     w, b = randn(4, seed=2), randn(4, seed=3)
@@ -419,7 +423,9 @@ def test_layer_norm_and_group_norm(dtype):
     check_fn(lambda x, w, b: F.group_norm(x, 3, w, b, 1e-5), [x, gw, gb], dtype)
 
 
-def test_norm_double_backward():
+@pytest.mark.parametrize("use_cudnn", [True, False], ids=["cudnn", "composite"])
+def test_norm_double_backward(use_cudnn):
+    tc.backends.cudnn.enabled = use_cudnn
     x, w = randn(4, 3, 5, seed=1), randn(3, seed=2)
     check_second_order(lambda x, w: F.batch_norm(x, None, None, w, None, True), [x, w])
     check_second_order(lambda x: F.layer_norm(x, (5,)), [x])
