@@ -272,3 +272,57 @@ def test_unique_numpy_and_shapes():
     assert all(t.is_cuda and t.numel() == 0 for t in e)
     nan = tc.tensor([float("nan"), 1.0, float("nan")], device="cuda")
     assert tc.unique(nan).numel() == 3  # every NaN is distinct, as torch's unique keeps them
+
+
+# ---------------------------------------------------------------- searching and counting
+
+@pytest.mark.parametrize("dtype", [tc.float32, tc.float64, tc.int64])
+def test_searchsorted_bucketize(dtype):
+    bnd = np.sort(RNG.integers(-20, 20, size=(4, 50)).astype(np.float64), axis=1)
+    vals = RNG.integers(-25, 25, size=(4, 300)).astype(np.float64)
+    if dtype != tc.int64:
+        bnd[:, -3:] = np.nan
+        vals[:, :5] = np.nan
+    b, bg = cpu_and_gpu(bnd)
+    v, vg = cpu_and_gpu(vals)
+    b, bg, v, vg = b.to(dtype), bg.to(dtype), v.to(dtype), vg.to(dtype)
+    for right in (False, True):
+        for out_int32 in (False, True):
+            same(tc.searchsorted(bg, vg, right=right, out_int32=out_int32),
+                 tc.searchsorted(b, v, right=right, out_int32=out_int32))
+        same(tc.searchsorted(bg[0], vg, right=right), tc.searchsorted(b[0], v, right=right))
+        same(tc.bucketize(vg, bg[1], right=right), tc.bucketize(v, b[1], right=right))
+    perm = RNG.permuted(np.tile(np.arange(50), (4, 1)), axis=1)
+    shuffled = np.take_along_axis(bnd, perm, 1)
+    sorter = np.argsort(shuffled, axis=1, kind="stable")
+    s, sg = cpu_and_gpu(shuffled)
+    o, og = cpu_and_gpu(sorter)
+    same(tc.searchsorted(sg.to(dtype), vg, sorter=og), tc.searchsorted(s.to(dtype), v, sorter=o))
+
+
+def test_histc_bincount():
+    a = RNG.standard_normal(100000)
+    x, g = cpu_and_gpu(a)
+    for dtype in (tc.float32, tc.float64):
+        same(tc.histc(g.to(dtype), 50, -2, 2), tc.histc(x.to(dtype), 50, -2, 2))
+        same(tc.histc(g.to(dtype), 7), tc.histc(x.to(dtype), 7))
+    ints = RNG.integers(0, 300, size=50000)
+    i, ig = cpu_and_gpu(ints)
+    same(tc.bincount(ig), tc.bincount(i))
+    same(tc.bincount(ig, minlength=400), tc.bincount(i, minlength=400))
+    w = RNG.standard_normal(50000)
+    wc, wg = cpu_and_gpu(w)
+    same(tc.bincount(ig, wg), tc.bincount(i, wc), rtol=1e-9, atol=1e-9)
+    same(tc.bincount(ig, wg.float()), tc.bincount(i, wc.float()), rtol=1e-4, atol=1e-4)
+
+
+def test_gather_scatter_vjp_helpers():
+    # take_along / scatter_add_along (the backward of sort, cummax, max(dim), ...) on the GPU
+    a = RNG.standard_normal((7, 400))
+    grads = []
+    for device in ("cpu", "cuda"):
+        x = tc.from_numpy(a).to(device).requires_grad_()
+        y = tc.cummax(x, 1)[0].sum() + tc.max(x, 1)[0].sum() + tc.amax(x, 0).sum() + tc.norm(x, p=3)
+        y.backward()
+        grads.append(x.grad.cpu().numpy())
+    np.testing.assert_allclose(grads[1], grads[0], rtol=1e-10, atol=1e-10)
