@@ -181,7 +181,7 @@ cufftType plan_type(Kind kind, bool dbl) {
   return CUFFT_C2C;
 }
 
-void execute(const PlanKey& key, Kind kind, int device, void* in, void* out, bool forward) {
+void execute(const PlanKey& key, int device, void* in, void* out, bool forward) {
   std::shared_ptr<Plan> plan = cache_of(device).get(key, device);
   DeviceGuard guard(device);
   Tensor work;
@@ -189,8 +189,7 @@ void execute(const PlanKey& key, Kind kind, int device, void* in, void* out, boo
     work = empty({int64_t(plan->work_size)}, TensorOptions(DType::UInt8).device(Device(DeviceType::CUDA, device)));
   std::lock_guard<std::mutex> lock(plan->mu);
   check_cufft(cufftSetStream(plan->handle, stream_of(device)), "cufftSetStream", key);
-  check_cufft(cufftSetWorkArea(plan->handle, work.defined() ? work.data_ptr() : nullptr),
-              "cufftSetWorkArea", key);
+  if (work.defined()) check_cufft(cufftSetWorkArea(plan->handle, work.data_ptr()), "cufftSetWorkArea", key);
   const int dir = forward ? CUFFT_FORWARD : CUFFT_INVERSE;
   cufftResult r = CUFFT_SUCCESS;
   switch (cufftType(key.type)) {
@@ -215,7 +214,6 @@ void execute(const PlanKey& key, Kind kind, int device, void* in, void* out, boo
       break;
     default: break;
   }
-  (void)kind;
   check_cufft(r, "cufftExec", key);
 }
 
@@ -260,7 +258,8 @@ Tensor transform(const Tensor& x, const std::vector<int64_t>& group, Kind kind, 
   Tensor out = empty(os, TensorOptions(odt).device(xt.device()));
   bool empty_signal = key.batch == 0;
   for (int64_t i = 0; i < k; ++i) empty_signal = empty_signal || key.n[size_t(i)] == 0;
-  if (!empty_signal) execute(key, kind, xt.device().index, xt.data_ptr(), out.data_ptr(), forward);
+  const int device = xt.device().index >= 0 ? xt.device().index : current_device();
+  if (!empty_signal) execute(key, device, xt.data_ptr(), out.data_ptr(), forward);
   return movedim(out, tail, group);
 }
 
