@@ -119,6 +119,51 @@ def bench_conv(libs, quick, reps):
         libs[name].backends.cudnn.allow_tf32 = True
 
 
+def bench_fft_scan_sort(libs, quick, reps):
+    """cuFFT (FFT 2^20 batched) and the native scan / sort / unique kernels."""
+    log_n = 16 if quick else 20
+    n, batch = 1 << log_n, 4 if quick else 16
+    print(f"\n-- FFT 2^{log_n} batched x{batch} (GFLOP/s counted as 5 N log2 N per complex transform)")
+    cflops = lambda ms: batch * 5 * n * log_n / (ms * 1e-3) / 1e9  # noqa: E731
+    rflops = lambda ms: batch * 2.5 * n * log_n / (ms * 1e-3) / 1e9  # noqa: E731
+    cases = (("fft c2c complex64", lambda lib, x, c: (lambda: lib.fft.fft(c)), cflops),
+             ("rfft r2c float32", lambda lib, x, c: (lambda: lib.fft.rfft(x)), rflops),
+             ("irfft c2r float32", lambda lib, x, c: (lambda h=lib.fft.rfft(x): lib.fft.irfft(h, n=n)), rflops),
+             ("fft c2c complex128", lambda lib, x, c: (lambda c2=c.to(lib.complex128): lib.fft.fft(c2)), cflops))
+    for label, make, unit in cases:
+        t = {}
+        for name, lib in libs.items():
+            x = lib.randn(batch, n, device="cuda")
+            c = lib.randn(batch, n, device="cuda").to(lib.complex64)
+            t[name] = gpu_time(lib, make(lib, x, c), reps, 5)
+            del x, c
+        row(label, t["tc"], t.get("torch"), unit, "GFLOP/s")
+    m = 1 << (22 if quick else 26)
+    print("\n-- scans / sort / unique (GB/s counted as bytes read + written once)")
+    gb = lambda nbytes: (lambda ms: nbytes / (ms * 1e-3) / 1e9)  # noqa: E731
+    cases = (
+        (f"cumsum 1 x {m}", lambda lib: lib.randn(m, device="cuda"), lambda lib, x: (lambda: lib.cumsum(x, 0)), 8 * m),
+        (f"cumsum {m // 1024} x 1024 (dim 1)", lambda lib: lib.randn(m // 1024, 1024, device="cuda"),
+         lambda lib, x: (lambda: lib.cumsum(x, 1)), 8 * m),
+        (f"cummax {m // 64} x 64", lambda lib: lib.randn(m // 64, 64, device="cuda"),
+         lambda lib, x: (lambda: lib.cummax(x, 1)), 16 * m),
+        (f"sort {m // 4}", lambda lib: lib.randn(m // 4, device="cuda"), lambda lib, x: (lambda: lib.sort(x)), 3 * m),
+        (f"sort {m // 4096} x 1024", lambda lib: lib.randn(m // 4096, 1024, device="cuda"),
+         lambda lib, x: (lambda: lib.sort(x, 1)), 3 * m // 4),
+        (f"topk k=10 of {m // 16384} x 4096", lambda lib: lib.randn(m // 16384, 4096, device="cuda"),
+         lambda lib, x: (lambda: lib.topk(x, 10, 1)), m // 4),
+        (f"unique {m // 4} int64 (1000 values)", lambda lib: lib.randint(0, 1000, (m // 4,), device="cuda"),
+         lambda lib, x: (lambda: lib.unique(x, return_inverse=True, return_counts=True)), 4 * m),
+    )
+    for label, make_x, make_fn, nbytes in cases:
+        t = {}
+        for name, lib in libs.items():
+            x = make_x(lib)
+            t[name] = gpu_time(lib, make_fn(lib, x), reps, 3)
+            del x
+        row(label, t["tc"], t.get("torch"), gb(nbytes), "GB/s")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="smaller sizes (smoke test)")
@@ -195,6 +240,7 @@ def main():
 
     # ---- convolution (cuDNN) ----
     bench_conv(libs, args.quick, reps)
+    bench_fft_scan_sort(libs, args.quick, reps)
 
     # ---- launch overhead ----
     print("\n-- per-op launch overhead (host time per call, 1-element tensors)")

@@ -20,13 +20,18 @@ Norm norm_mode(const OptNorm& norm, bool forward, const char* op) {
                                   "\" (expected \"backward\", \"forward\" or \"ortho\")"));
 }
 
-// Integers and bool become the default float dtype; half precision is not supported.
+// Integers and bool become the default float dtype. Half precision: CUDA computes it in float32
+// (tensorcore has no complex32 dtype; torch's autocast also runs FFTs in float32); the CPU
+// rejects it, as torch does.
 Tensor promote_real(const Tensor& x, const char* op) {
   TC_CHECK(x.defined(), op, ": expected a tensor");
   DType d = x.dtype();
   if (d == DType::Float32 || d == DType::Float64 || is_complex(d)) return x;
-  TC_CHECK_TYPE(d != DType::Float16 && d != DType::BFloat16, op, ": unsupported dtype ",
-                dtype_name(d), " (tensorcore's FFT computes in float32/float64)");
+  if (d == DType::Float16 || d == DType::BFloat16) {
+    TC_CHECK_TYPE(x.is_cuda(), op, ": unsupported dtype ", dtype_name(d),
+                  " on the CPU (tensorcore's FFT computes in float32/float64)");
+    return to_dtype(x, DType::Float32);
+  }
   return to_dtype(x, get_default_dtype());
 }
 

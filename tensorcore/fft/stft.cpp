@@ -7,6 +7,7 @@
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/fft/engine.h"
 #include "tensorcore/fft/fft.h"
+#include "tensorcore/fft/fft_kernels.h"
 #include "tensorcore/fft/spectral.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
@@ -17,6 +18,12 @@
 #include "tensorcore/ops/shape.h"
 
 namespace tc {
+
+namespace fft {
+KernelTable<FrameKernel> frame_signal_kernel("frame_signal");
+KernelTable<OverlapAddKernel> overlap_add_kernel("overlap_add");
+}  // namespace fft
+
 namespace {
 
 template <typename Fn>
@@ -66,10 +73,10 @@ Tensor pad_signal(const Tensor& x, int64_t p, const std::string& mode) {
 
 // The window zero-padded (centred) to n_fft; ones(win_length) when absent.
 Tensor full_window(const Tensor& window, int64_t n_fft, int64_t win_length, DType real_dtype,
-                   const char* op) {
+                   Device device, const char* op) {
   Tensor w = window;
   if (!w.defined()) {
-    w = ones({win_length}, TensorOptions(real_dtype));
+    w = ones({win_length}, TensorOptions(real_dtype).device(device));
   } else {
     TC_CHECK(w.dim() == 1 && w.size(0) == win_length, op, ": expected a 1D window tensor of size "
              "equal to win_length=", win_length, ", but got window with size ", shape_str(w.sizes()));
@@ -77,6 +84,41 @@ Tensor full_window(const Tensor& window, int64_t n_fft, int64_t win_length, DTyp
   const int64_t left = (n_fft - win_length) / 2;
   return pad_zeros(w, 0, left, n_fft - win_length - left);
 }
+
+void frame_signal_cpu(const Tensor& out, const Tensor& x, int64_t frame_length, int64_t hop) {
+  const int64_t B = x.size(0), L = x.size(1), T = out.size(1);
+  dispatch_fft_dtype(x.dtype(), "frame_signal", [&](auto tag) {
+    using T_ = decltype(tag);
+    const T_* src = static_cast<const T_*>(x.data_ptr());
+    T_* dst = static_cast<T_*>(out.data_ptr());
+    parallel_for(0, B * T, std::max<int64_t>(1, kGrainSize / frame_length), [&](int64_t i0, int64_t i1) {
+      for (int64_t i = i0; i < i1; ++i) {
+        const T_* s = src + (i / T) * L + (i % T) * hop;
+        std::copy(s, s + frame_length, dst + i * frame_length);
+      }
+    });
+  });
+}
+
+void overlap_add_cpu(const Tensor& out, const Tensor& f, int64_t hop) {
+  const int64_t B = f.size(0), T = f.size(1), n = f.size(2), out_len = out.size(1);
+  dispatch_fft_dtype(f.dtype(), "overlap_add", [&](auto tag) {
+    using T_ = decltype(tag);
+    const T_* src = static_cast<const T_*>(f.data_ptr());
+    T_* dst = static_cast<T_*>(out.data_ptr());
+    parallel_for(0, B, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, T * n)), [&](int64_t b0, int64_t b1) {
+      for (int64_t b = b0; b < b1; ++b)
+        for (int64_t t = 0; t < T; ++t) {
+          const T_* s = src + (b * T + t) * n;
+          T_* d = dst + b * out_len + t * hop;
+          for (int64_t j = 0; j < n; ++j) d[j] += s[j];
+        }
+    });
+  });
+}
+
+TC_REGISTER_KERNEL(fft::frame_signal_kernel, CPU, frame_signal_cpu);
+TC_REGISTER_KERNEL(fft::overlap_add_kernel, CPU, overlap_add_cpu);
 
 }  // namespace
 
@@ -89,17 +131,7 @@ Tensor frame_signal(const Tensor& x_in, int64_t frame_length, int64_t hop) {
   const int64_t T = 1 + (L - frame_length) / hop;
   Tensor x = contiguous(x_in.detach());
   Tensor out = empty({B, T, frame_length}, TensorOptions(x.dtype()).device(x.device()));
-  dispatch_fft_dtype(x.dtype(), "frame_signal", [&](auto tag) {
-    using T_ = decltype(tag);
-    const T_* src = static_cast<const T_*>(x.data_ptr());
-    T_* dst = static_cast<T_*>(out.data_ptr());
-    parallel_for(0, B * T, std::max<int64_t>(1, kGrainSize / frame_length), [&](int64_t i0, int64_t i1) {
-      for (int64_t i = i0; i < i1; ++i) {
-        const T_* s = src + (i / T) * L + (i % T) * hop;
-        std::copy(s, s + frame_length, dst + i * frame_length);
-      }
-    });
-  });
+  if (out.numel() > 0) fft::frame_signal_kernel.get(x.device().type)(out, x, frame_length, hop);
   if (autograd::needs_grad({x_in})) {
     autograd::record("FrameSignalBackward0", {x_in}, {out}, {},
                      [L, hop](const TensorList&, const TensorList& g) -> TensorList {
@@ -118,19 +150,7 @@ Tensor overlap_add(const Tensor& frames_in, int64_t hop) {
   const int64_t out_len = T > 0 ? n + hop * (T - 1) : 0;
   Tensor f = contiguous(frames_in.detach());
   Tensor out = zeros({B, out_len}, TensorOptions(f.dtype()).device(f.device()));
-  dispatch_fft_dtype(f.dtype(), "overlap_add", [&](auto tag) {
-    using T_ = decltype(tag);
-    const T_* src = static_cast<const T_*>(f.data_ptr());
-    T_* dst = static_cast<T_*>(out.data_ptr());
-    parallel_for(0, B, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, T * n)), [&](int64_t b0, int64_t b1) {
-      for (int64_t b = b0; b < b1; ++b)
-        for (int64_t t = 0; t < T; ++t) {
-          const T_* s = src + (b * T + t) * n;
-          T_* d = dst + b * out_len + t * hop;
-          for (int64_t j = 0; j < n; ++j) d[j] += s[j];
-        }
-    });
-  });
+  if (f.numel() > 0) fft::overlap_add_kernel.get(f.device().type)(out, f, hop);
   if (autograd::needs_grad({frames_in})) {
     autograd::record("OverlapAddBackward0", {frames_in}, {out}, {},
                      [n, hop](const TensorList&, const TensorList& g) -> TensorList {
@@ -164,7 +184,7 @@ Tensor stft(const Tensor& input, int64_t n_fft, std::optional<int64_t> hop_lengt
   const bool one = onesided.value_or(!complex_in);
   TC_CHECK(!(one && complex_in), "stft: cannot have onesided output if window or input is complex");
   const DType real_dtype = is_complex(x.dtype()) ? to_real(x.dtype()) : x.dtype();
-  Tensor w_full = full_window(window, n_fft, win, real_dtype, "stft");
+  Tensor w_full = full_window(window, n_fft, win, real_dtype, x.device(), "stft");
   if (one && !autograd::needs_grad({input, window}) && w_full.dtype() == x.dtype() && x.is_cpu()) {
     // Fast path: window and transform each frame straight from the padded signal.
     Tensor xc = contiguous(x.detach());
@@ -230,7 +250,7 @@ Tensor istft(const Tensor& input, int64_t n_fft, std::optional<int64_t> hop_leng
   Tensor frames_spec = transpose(spec, 1, 2);  // [B, T, F]
   Tensor y = one ? fft::irfft(frames_spec, n_fft, -1, norm) : fft::ifft(frames_spec, n_fft, -1, norm);
   if (!one && !return_complex) y = real(y);
-  Tensor w = full_window(window, n_fft, win, to_real(spec.dtype()), "istft");
+  Tensor w = full_window(window, n_fft, win, to_real(spec.dtype()), spec.device(), "istft");
   y = mul(y, w);
   Tensor signal = overlap_add(y, hop);
   const int64_t expected = n_fft + hop * (T - 1);

@@ -1,5 +1,7 @@
-// Host fallbacks for CUDA tensors: the row kernels (scans, sort, topk, kthvalue, median, mode,
-// unique, searchsorted, histc, bincount and a few vjp helpers) have no GPU kernel yet. These
+// Host fallbacks for CUDA tensors: the backward helpers of prod (`prod_others`) and of cumprod
+// with zeros have no GPU kernel yet (scans, sorts, unique, searchsorted, histc, bincount and the
+// gather/scatter/pointwise vjp helpers have: scan_*.cu, sort.cu, unique.cu, search_count.cu,
+// reduce_helpers.cu). These
 // copy the inputs to the host, run the CPU kernel and copy the results back, so every op works
 // on CUDA tensors (synchronously and at host speed; see docs/cuda.md). Plain C++: no nvcc time.
 #ifdef TC_WITH_CUDA
@@ -29,76 +31,17 @@ void row_fallback(const Tensor& in, const Tensor& values, const Tensor& indices,
   copy_back(indices, hi);
 }
 
-template <KernelTable<RowIndexKernel>* Table>
-void row_index_fallback(const Tensor& out, const Tensor& in, const Tensor& idx) {
-  Tensor ho = host(out);  // scatter_add accumulates into out
-  Table->get(DeviceType::CPU)(ho, host(in), host(idx));
-  copy_back(out, ho);
-}
-
 void cumprod_backward_fallback(const Tensor& out, const Tensor& x, const Tensor& g) {
   Tensor ho = host_like(out);
   cumprod_backward_kernel.get(DeviceType::CPU)(ho, host(x), host(g));
   copy_back(out, ho);
 }
 
-void pointwise_fallback(const Tensor& out, const Tensor& a, const Tensor& b, PointwiseCode code,
-                        double p) {
-  Tensor ho = host_like(out);
-  reduce_pointwise_kernel.get(DeviceType::CPU)(ho, host(a), host(b), code, p);
-  copy_back(out, ho);
-}
-
-void unique_fallback(const Tensor& in, Tensor& values, Tensor& inverse, Tensor& counts,
-                     bool consecutive) {
-  Tensor hv, hi, hc;
-  unique_kernel.get(DeviceType::CPU)(host(in), hv, hi, hc, consecutive);
-  values = hv.defined() ? to_device(hv, in.device()) : hv;
-  inverse = hi.defined() ? to_device(hi, in.device()) : hi;
-  counts = hc.defined() ? to_device(hc, in.device()) : hc;
-}
-
-void searchsorted_fallback(const Tensor& out, const Tensor& boundaries, const Tensor& values,
-                           const Tensor& sorter, bool right) {
-  Tensor ho = host_like(out);
-  searchsorted_kernel.get(DeviceType::CPU)(ho, host(boundaries), host(values), host(sorter), right);
-  copy_back(out, ho);
-}
-
-void histc_fallback(const Tensor& out, const Tensor& in, int64_t bins, double lo, double hi) {
-  Tensor ho = host(out);
-  histc_kernel.get(DeviceType::CPU)(ho, host(in), bins, lo, hi);
-  copy_back(out, ho);
-}
-
-void bincount_fallback(const Tensor& out, const Tensor& in, const Tensor& weights) {
-  Tensor ho = host(out);
-  bincount_kernel.get(DeviceType::CPU)(ho, host(in), host(weights));
-  copy_back(out, ho);
-}
-
 #define TC_ROW_FALLBACK(name) \
   TC_REGISTER_KERNEL(name##_kernel, CUDA, &row_fallback<&name##_kernel>)
-TC_ROW_FALLBACK(cumsum);
-TC_ROW_FALLBACK(cumprod);
-TC_ROW_FALLBACK(logcumsumexp);
-TC_ROW_FALLBACK(cummax);
-TC_ROW_FALLBACK(cummin);
-TC_ROW_FALLBACK(sort);
-TC_ROW_FALLBACK(topk);
-TC_ROW_FALLBACK(kthvalue);
-TC_ROW_FALLBACK(median);
-TC_ROW_FALLBACK(mode);
 TC_ROW_FALLBACK(prod_others);
 #undef TC_ROW_FALLBACK
-TC_REGISTER_KERNEL(rows_gather_kernel, CUDA, &row_index_fallback<&rows_gather_kernel>);
-TC_REGISTER_KERNEL(rows_scatter_add_kernel, CUDA, &row_index_fallback<&rows_scatter_add_kernel>);
 TC_REGISTER_KERNEL(cumprod_backward_kernel, CUDA, cumprod_backward_fallback);
-TC_REGISTER_KERNEL(reduce_pointwise_kernel, CUDA, pointwise_fallback);
-TC_REGISTER_KERNEL(unique_kernel, CUDA, unique_fallback);
-TC_REGISTER_KERNEL(searchsorted_kernel, CUDA, searchsorted_fallback);
-TC_REGISTER_KERNEL(histc_kernel, CUDA, histc_fallback);
-TC_REGISTER_KERNEL(bincount_kernel, CUDA, bincount_fallback);
 
 }  // namespace
 }  // namespace tc
