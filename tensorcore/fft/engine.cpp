@@ -58,7 +58,7 @@ std::vector<int> factorize(int64_t n, bool& needs_bluestein) {
   return f;
 }
 
-// Estimated time of one pass of a Stockham stage of radix r, per point (relative units, fitted to
+// Estimated time of one pass of a Stockham stage of radix r, per point (relative units, checked against
 // measured single-row timings on AVX2: radix-8 passes do the most work per memory pass).
 double radix_cost(int r) {
   switch (r) {
