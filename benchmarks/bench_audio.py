@@ -96,6 +96,20 @@ def main():
             xr = torch.from_numpy(x)
             ref = median_time(lambda: mel_ref(xr))
         row(f"MelSpectrogram(400, 160, 80), {args.minutes:g} min 16 kHz", ours, ref)
+        melkw = {"n_fft": 400, "hop_length": 160, "n_mels": 80}
+        mfcc = ta.transforms.MFCC(sample_rate=16000, n_mfcc=40, melkwargs=melkw)
+        ours = median_time(lambda: mfcc(xt))
+        ref = None
+        if torchaudio is not None:
+            mfcc_ref = torchaudio.transforms.MFCC(sample_rate=16000, n_mfcc=40, melkwargs=melkw)
+            ref = median_time(lambda: mfcc_ref(xr))
+        row(f"MFCC(40, mel 400/160/80), {args.minutes:g} min 16 kHz", ours, ref)
+        # The same MFCC saved and run by the C++ pipeline (tc::audio::transforms::Pipeline).
+        from tensorcore import _C
+        if hasattr(_C, "_audio_pipeline"):
+            cpp = _C._audio_pipeline.Pipeline.from_json(ta.transforms.pipeline_json([mfcc]))
+            ours = median_time(lambda: cpp(xt))
+            row(f"MFCC via C++ pipeline, {args.minutes:g} min 16 kHz", ours, ref)
     else:
         print("| MelSpectrogram | needs tensorcore.fft (not built yet) | - | - |")
 

@@ -25,7 +25,10 @@ namespace tc::audio::transforms {
 
 namespace json = tc::serialize::json;
 
-enum class Kind { Spectrogram, Matrix, AmplitudeToDB, Log, Resample, MuLawEncoding, MuLawDecoding, Masking };
+enum class Kind {
+  Spectrogram, Matrix, AmplitudeToDB, Log, Resample, MuLawEncoding, MuLawDecoding, Masking, Vol,
+  ComputeDeltas
+};
 
 struct Step {
   Kind kind;
@@ -52,6 +55,10 @@ struct Step {
   int64_t mask_param = 0, axis = 1;
   bool iid_masks = false;
   double p = 1.0, mask_value = 0.0;
+  // Vol: the factor Python multiplies by (absent: none), then clamp to [-1, 1]
+  std::optional<double> factor;
+  // ComputeDeltas
+  int64_t delta_win_length = 5;
 };
 
 namespace {
@@ -146,7 +153,16 @@ Step parse_step(const json::Value& entry) {
     s.center = boolean(params, "center", w);
     s.onesided = boolean(params, "onesided", w);
     s.pad_mode = text(params, "pad_mode", w);
-  } else if (w == "MelScale" || w == "DCT") {
+  } else if (w == "Vol") {
+    s.kind = Kind::Vol;
+    s.factor = opt_num(params, "factor", w);
+  } else if (w == "ComputeDeltas") {
+    s.kind = Kind::ComputeDeltas;
+    s.delta_win_length = integer(params, "win_length", w);
+    TC_CHECK(s.delta_win_length >= 3, "audio Pipeline: ComputeDeltas.win_length must be >= 3, got ",
+             s.delta_win_length);
+    TC_CHECK(text(params, "mode", w) == "replicate", "audio Pipeline: ComputeDeltas supports mode 'replicate' only");
+  } else if (w == "MelScale" || w == "DCT" || w == "LinearFilterbank") {
     s.kind = Kind::Matrix;
     const int64_t rows = integer(params, "rows", w), cols = integer(params, "cols", w);
     TC_CHECK(rows > 0 && cols > 0, "audio Pipeline: ", w, " matrix must be non-empty, got ", rows, "x", cols);
@@ -309,6 +325,22 @@ Tensor mask_iid(const Step& s, const Tensor& x, const GeneratorPtr& gen) {
   return masked_fill(x, mask, Scalar(s.mask_value));
 }
 
+// F.compute_deltas: sum_k k (c[t+k] - c[t-k]) / (2 sum k^2) with edges replicated.
+Tensor compute_deltas(const Step& s, const Tensor& x) {
+  TC_CHECK(x.dim() >= 1, "ComputeDeltas: expected (..., time), got a 0-d tensor");
+  const int64_t n = (s.delta_win_length - 1) / 2, t = x.size(-1);
+  const double denom = double(n * (n + 1) * (2 * n + 1)) / 3.0;
+  Shape edge = x.sizes();
+  edge.back() = n;
+  Tensor padded = cat({expand(narrow(x, -1, 0, 1), edge), x, expand(narrow(x, -1, t - 1, 1), edge)}, -1);
+  Tensor out;
+  for (int64_t k = 1; k <= n; ++k) {
+    Tensor term = mul(sub(narrow(padded, -1, n + k, t), narrow(padded, -1, n - k, t)), Scalar(double(k)));
+    out = out.defined() ? add(out, term) : term;
+  }
+  return div(out, Scalar(denom));
+}
+
 Tensor run_step(const Step& s, const Tensor& x, const GeneratorPtr& gen) {
   switch (s.kind) {
     case Kind::Spectrogram: return spectrogram(s, x);
@@ -324,6 +356,9 @@ Tensor run_step(const Step& s, const Tensor& x, const GeneratorPtr& gen) {
     case Kind::MuLawEncoding: return mu_law(s, x, true);
     case Kind::MuLawDecoding: return mu_law(s, x, false);
     case Kind::Masking: return s.iid_masks && x.dim() == 4 ? mask_iid(s, x, gen) : mask_shared(s, x, gen);
+    case Kind::Vol:
+      return clamp(s.factor ? mul(x, Scalar(*s.factor)) : x, Scalar(int64_t(-1)), Scalar(int64_t(1)));
+    case Kind::ComputeDeltas: return compute_deltas(s, x);
   }
   TC_FAIL("audio Pipeline: internal error: unknown step");
 }

@@ -8,8 +8,8 @@
 //   tc::Tensor feats = pipe(waveform, generator);   // waveform (..., time)
 //
 // Steps (the file stores composite transforms as these): Spectrogram, MelScale (fb matrix),
-// AmplitudeToDB, Log (log(x + offset), MFCC's log_mels), DCT (MFCC's dct matrix), Resample,
-// MuLawEncoding, MuLawDecoding, FrequencyMasking, TimeMasking.
+// LinearFilterbank (LFCC's), AmplitudeToDB, Log (log(x + offset), MFCC/LFCC's log option), DCT,
+// Resample, MuLawEncoding, MuLawDecoding, FrequencyMasking, TimeMasking, Vol, ComputeDeltas.
 #include <memory>
 #include <string>
 #include <string_view>

@@ -58,7 +58,7 @@ std::vector<int> factorize(int64_t n, bool& needs_bluestein) {
   return f;
 }
 
-// Estimated time of one pass of a Stockham stage of radix r, per point (relative units, fitted to
+// Estimated time of one pass of a Stockham stage of radix r, per point (relative units, checked against
 // measured single-row timings on AVX2: radix-8 passes do the most work per memory pass).
 double radix_cost(int r) {
   switch (r) {
@@ -103,15 +103,43 @@ bool is_prime(int64_t n) {
   return true;
 }
 
-// Plans for a length with a prime factor > kMaxRadix: Rader when n is itself prime with a smooth
-// n-1 and it is estimated cheaper (two length n-1 FFTs plus permuted gathers) than Bluestein
-// (two FFTs of length >= 2n-1 plus chirp passes); Bluestein otherwise.
-enum class LargeAlgo { Bluestein, Rader };
-LargeAlgo large_algorithm(int64_t n) {
-  if (!is_prime(n)) return LargeAlgo::Bluestein;
-  const double rader = 2 * smooth_cost(n - 1) + 2.5 * double(n);
-  const double bluestein = 2 * smooth_cost(best_conv_length(2 * n - 1)) + 2.0 * double(2 * n);
-  return rader < bluestein ? LargeAlgo::Rader : LargeAlgo::Bluestein;
+// Plans for a length with a prime factor > kMaxRadix, by estimated cost:
+// - Rader when n is prime with a smooth n-1 (two length n-1 FFTs plus permuted gathers);
+// - four-step when n = a * b with a smooth a > 1 and b made of large primes (length-a FFTs over
+//   b lanes, a twiddle/transpose pass, then a lanes of the length-b plan, itself Rader or
+//   Bluestein);
+// - Bluestein otherwise (two FFTs of length >= 2n-1 plus chirp passes).
+enum class LargeAlgo { Bluestein, Rader, FourStep };
+
+// n = a * b: a collects the factors <= kMaxRadix, b the rest.
+void split_smooth(int64_t n, int64_t& a, int64_t& b) {
+  b = n;
+  for (int64_t p = 2; p <= kMaxRadix; ++p)
+    while (b % p == 0) b /= p;
+  a = n / b;
+}
+
+LargeAlgo large_algorithm(int64_t n, double* cost_out = nullptr) {
+  LargeAlgo best = LargeAlgo::Bluestein;
+  double cost = 2 * smooth_cost(best_conv_length(2 * n - 1)) + 2.0 * double(2 * n);
+  if (is_prime(n)) {
+    const double rader = 2 * smooth_cost(n - 1) + 2.5 * double(n);
+    if (rader < cost) { cost = rader; best = LargeAlgo::Rader; }
+  }
+  int64_t a, b;
+  split_smooth(n, a, b);
+  if (a > 1 && b > 1) {
+    double inner;
+    large_algorithm(b, &inner);
+    // Fewer than a vector's width of lanes leaves the length-b plan's first stages scalar. Batched
+    // rows up to 16384 run 8 at a time as lanes (batch_lanes), which hides that, so only longer
+    // rows pay it (a single short row pays up to 1.5x, still far below torch's time).
+    const double lane_penalty = (a < 8 && n > 16384) ? 2.5 : 1.0;
+    const double four = double(b) * smooth_cost(a) + 1.5 * double(n) + lane_penalty * double(a) * inner;
+    if (four < cost) { cost = four; best = LargeAlgo::FourStep; }
+  }
+  if (cost_out) *cost_out = cost;
+  return best;
 }
 
 int64_t pow_mod(int64_t b, int64_t e, int64_t m) {
@@ -157,7 +185,11 @@ const char* plan_algorithm(int64_t n) {
   bool large;
   factorize(n, large);
   if (!large) return "stockham";
-  return large_algorithm(n) == LargeAlgo::Rader ? "rader" : "bluestein";
+  switch (large_algorithm(n)) {
+    case LargeAlgo::Rader: return "rader";
+    case LargeAlgo::FourStep: return "fourstep";
+    default: return "bluestein";
+  }
 }
 
 template <typename T>
@@ -166,7 +198,11 @@ ComplexPlan<T>::ComplexPlan(int64_t n) : n_(n) {
   bool large;
   std::vector<int> radices = factorize(n, large);
   if (large) {
-    if (large_algorithm(n) == LargeAlgo::Rader) init_rader(); else init_bluestein();
+    switch (large_algorithm(n)) {
+      case LargeAlgo::Rader: init_rader(); break;
+      case LargeAlgo::FourStep: init_four_step(); break;
+      default: init_bluestein(); break;
+    }
     return;
   }
   int64_t len = n;
@@ -221,6 +257,24 @@ void ComplexPlan<T>::init_bluestein() {
 }
 
 template <typename T>
+void ComplexPlan<T>::init_four_step() {
+  algo_ = Algo::FourStep;
+  int64_t a, b;
+  split_smooth(n_, a, b);
+  four_a_ = a;
+  sub_plan_ = complex_plan<T>(a);
+  conv_plan_ = complex_plan<T>(b);
+  // twiddle W_n^(j2 k1) at [k1 * b + j2]
+  chirp_re_.resize(n_); chirp_im_.resize(n_);
+  for (int64_t k1 = 0; k1 < a; ++k1)
+    for (int64_t j2 = 0; j2 < b; ++j2) {
+      double re, im;
+      unit_root(j2 * k1, n_, re, im);
+      chirp_re_[k1 * b + j2] = T(re); chirp_im_[k1 * b + j2] = T(im);
+    }
+}
+
+template <typename T>
 void ComplexPlan<T>::init_rader() {
   algo_ = Algo::Rader;
   const int64_t p = n_, m = p - 1, g = primitive_root(p);
@@ -240,6 +294,9 @@ template <typename T>
 int64_t ComplexPlan<T>::scratch_size(int64_t lanes) const {
   if (algo_ == Algo::Bluestein)
     return 2 * (conv_plan_->size() * lanes + kArrayPad) + conv_plan_->scratch_size(lanes);
+  if (algo_ == Algo::FourStep)
+    return 2 * (n_ * lanes + kArrayPad) + std::max(sub_plan_->scratch_size(conv_plan_->size() * lanes),
+                                                   conv_plan_->scratch_size(four_a_ * lanes));
   if (algo_ == Algo::Rader)
     return 2 * (conv_plan_->size() * lanes + kArrayPad) + 2 * lanes + conv_plan_->scratch_size(lanes);
   return 2 * (n_ * lanes + kArrayPad);
@@ -290,6 +347,7 @@ void ComplexPlan<T>::execute(T* re, T* im, T* scratch, int64_t lanes) const {
     case Algo::Stockham: run_stages(re, im, scratch, lanes); return;
     case Algo::Bluestein: execute_bluestein(re, im, scratch, lanes); return;
     case Algo::Rader: execute_rader(re, im, scratch, lanes); return;
+    case Algo::FourStep: execute_four_step(re, im, scratch, lanes); return;
   }
 }
 
@@ -338,6 +396,36 @@ void multiply_chirp(const T* __restrict xr, const T* __restrict xi, T* __restric
     }
 }
 }  // namespace
+
+// n = a * b, j = b*j1 + j2, k = k1 + a*k2:
+// X[k1 + a k2] = sum_j2 W_b^(j2 k2) W_n^(j2 k1) sum_j1 x[b j1 + j2] W_a^(j1 k1).
+// The inner sums are length-a transforms over b interleaved lanes, in place; after the twiddle the
+// data is transposed so that the length-b transforms run over a lanes and leave X in order.
+template <typename T>
+void ComplexPlan<T>::execute_four_step(T* re, T* im, T* scratch, int64_t lanes) const {
+  const int64_t a = four_a_, b = conv_plan_->size(), L = lanes, n = n_;
+  T* __restrict zr = scratch;
+  T* __restrict zi = scratch + n * L + kArrayPad;
+  T* inner = zi + n * L + kArrayPad;
+  sub_plan_->execute(re, im, inner, b * L);
+  const T* __restrict twr = chirp_re_.data();
+  const T* __restrict twi = chirp_im_.data();
+  for (int64_t k1 = 0; k1 < a; ++k1)
+    for (int64_t j2 = 0; j2 < b; ++j2) {
+      const T wr = twr[k1 * b + j2], wi = twi[k1 * b + j2];
+      const T* __restrict yr = re + (k1 * b + j2) * L;
+      const T* __restrict yi = im + (k1 * b + j2) * L;
+      T* __restrict dr = zr + (j2 * a + k1) * L;
+      T* __restrict di = zi + (j2 * a + k1) * L;
+      for (int64_t v = 0; v < L; ++v) {
+        dr[v] = yr[v] * wr - yi[v] * wi;
+        di[v] = yr[v] * wi + yi[v] * wr;
+      }
+    }
+  conv_plan_->execute(zr, zi, inner, a * L);
+  std::memcpy(re, zr, sizeof(T) * size_t(n * L));
+  std::memcpy(im, zi, sizeof(T) * size_t(n * L));
+}
 
 template <typename T>
 void ComplexPlan<T>::execute_rader(T* re, T* im, T* scratch, int64_t lanes) const {

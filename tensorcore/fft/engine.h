@@ -1,7 +1,8 @@
 #pragma once
 // tensorcore's own FFT engine: mixed-radix Stockham (radix 8/4/2/3/5 plus generic small odd
-// primes) over split real/imaginary arrays; Rader for large primes p whose p-1 is smooth,
-// Bluestein for other lengths with a large prime factor; and a real-input path through a half-length complex transform. Plans are immutable once built and
+// primes) over split real/imaginary arrays; Rader for large primes p whose p-1 is smooth, a
+// four-step split (smooth part x large part) or Bluestein for other lengths with a large prime
+// factor, by estimated cost; and a real-input path through a half-length complex transform. Plans are immutable once built and
 // cached per (length, kind, precision), so any number of threads may execute them at once.
 #include <complex>
 #include <cstdint>
@@ -36,18 +37,23 @@ class ComplexPlan {
   void run_stages(T* re, T* im, T* scratch, int64_t lanes) const;
   void execute_bluestein(T* re, T* im, T* scratch, int64_t lanes) const;
   void execute_rader(T* re, T* im, T* scratch, int64_t lanes) const;
+  void execute_four_step(T* re, T* im, T* scratch, int64_t lanes) const;
   void init_bluestein();
   void init_rader();
+  void init_four_step();
   int64_t n_;
-  enum class Algo { Stockham, Bluestein, Rader } algo_ = Algo::Stockham;
+  enum class Algo { Stockham, Bluestein, Rader, FourStep } algo_ = Algo::Stockham;
   std::vector<Stage<T>> stages_;
   // Bluestein: chirp c_j = e^{-pi i j^2/n}, the FFT of the conjugate chirp filter (scaled by 1/M),
   // and the smooth-length plan used for the convolution.
   // Rader (n prime): the cyclic convolution of length n-1 with the filter w^{g^-q}, whose FFT
   // (scaled by 1/(n-1)) is in filt_*; in_index_[q] = g^q mod n, out_index_[q] = g^-q mod n.
   std::vector<T> chirp_re_, chirp_im_, filt_re_, filt_im_;
+  // Four-step (n = a * b, a smooth, b with large prime factors): the length-a plan, the length-b
+  // plan in conv_plan_, and the twiddles W_n^(j2 k1) in chirp_*.
   std::vector<int64_t> in_index_, out_index_;
-  std::shared_ptr<const ComplexPlan<T>> conv_plan_;
+  std::shared_ptr<const ComplexPlan<T>> conv_plan_, sub_plan_;
+  int64_t four_a_ = 1;
 };
 
 // Real-input transforms of length n: forward gives n/2+1 bins, backward takes them back.
@@ -79,7 +85,7 @@ int64_t next_fast_len(int64_t n);
 // The convolution length Bluestein uses for a length-n transform: the 2^a 3^b 5^c 7^d >= 2n-1
 // with the lowest estimated cost (not always the smallest). Exposed for tests and benchmarks.
 int64_t bluestein_length(int64_t n);
-// Which algorithm the plan for length n uses: "stockham", "bluestein" or "rader".
+// Which algorithm the plan for length n uses: "stockham", "rader", "fourstep" or "bluestein".
 const char* plan_algorithm(int64_t n);
 
 // Batched row transforms over contiguous rows, threaded over the batch with tc::parallel_for.

@@ -4,10 +4,11 @@ A pipeline is a Compose, an nn.Sequential or a list of transforms. The file is J
 {"format": "tensorcore.audio.transforms", "version": 1, "transforms": [{"name", "params"}]}.
 Composite transforms are stored as the steps they run, so the C++ side needs few kernels:
 MelSpectrogram -> Spectrogram + MelScale; MFCC -> Spectrogram + MelScale + AmplitudeToDB (or Log
-when log_mels) + DCT. Buffers (window, filter banks, DCT matrix) are stored by value, so C++
+when log_mels) + DCT; LFCC -> Spectrogram + LinearFilterbank + AmplitudeToDB (or Log) + DCT. Buffers (window, filter banks, DCT matrix) are stored by value, so C++
 computes with exactly the same numbers.
 """
 import json
+import math
 
 from . import transforms as _T
 
@@ -58,8 +59,23 @@ def _steps(t):
         steps.append({"name": "Log", "params": {"offset": 1e-6}} if t.log_mels
                      else _amplitude_to_db(t.amplitude_to_DB))
         return steps + [_matrix("DCT", t.dct_mat)]
+    if isinstance(t, _T.LFCC):
+        steps = [_spectrogram(t.Spectrogram), _matrix("LinearFilterbank", t.filter_mat)]
+        steps.append({"name": "Log", "params": {"offset": 1e-6}} if t.log_lf
+                     else _amplitude_to_db(t.amplitude_to_DB))
+        return steps + [_matrix("DCT", t.dct_mat)]
     if isinstance(t, _T.AmplitudeToDB):
         return [_amplitude_to_db(t)]
+    if isinstance(t, _T.Vol):
+        # the factor Vol.forward multiplies by, computed here exactly as there
+        if t.gain_type == "amplitude":
+            factor = float(t.gain)
+        else:
+            db = t.gain if t.gain_type == "db" else 10 * math.log10(t.gain)
+            factor = None if db == 0 else 10 ** (db / 20)
+        return [{"name": "Vol", "params": {"factor": factor}}]
+    if isinstance(t, _T.ComputeDeltas):
+        return [{"name": "ComputeDeltas", "params": {"win_length": int(t.win_length), "mode": t.mode}}]
     if isinstance(t, _T.Resample):
         return [{"name": "Resample", "params": {
             "orig_freq": t.orig_freq, "new_freq": t.new_freq,
@@ -74,9 +90,10 @@ def _steps(t):
             "mask_param": int(t.mask_param), "axis": int(t.axis), "iid_masks": bool(t.iid_masks),
             "p": float(t.p), "mask_value": 0.0}}]
     raise ValueError(f"save_pipeline: {type(t).__name__} is not supported by the C++ audio "
-                     "pipeline (supported: Spectrogram, MelScale, MelSpectrogram, MFCC, "
+                     "pipeline (supported: Spectrogram, MelScale, MelSpectrogram, MFCC, LFCC, "
                      "AmplitudeToDB, Resample, MuLawEncoding, MuLawDecoding, FrequencyMasking, "
-                     "TimeMasking, and Compose / nn.Sequential / lists of them)")
+                     "TimeMasking, Vol, ComputeDeltas, and Compose / nn.Sequential / lists of "
+                     "them)")
 
 
 def pipeline_json(transforms):

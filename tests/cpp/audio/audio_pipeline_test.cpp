@@ -2,6 +2,7 @@
 // (or a naive loop), seeded masking, and clear errors for bad files.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -114,6 +115,24 @@ TEST(AudioPipeline, MaskingIsSeededAndContiguous) {
   bool differ = false;
   for (int64_t i = 0; i < a.numel(); ++i) differ = differ || a.data<float>()[i] != c.data<float>()[i];
   EXPECT_TRUE(differ);
+}
+
+TEST(AudioPipeline, VolAndComputeDeltasMatchNaive) {
+  Pipeline p = Pipeline::from_json(doc(R"({"name": "Vol", "params": {"factor": 4.0}},
+      {"name": "ComputeDeltas", "params": {"win_length": 5, "mode": "replicate"}})"));
+  tc::Tensor x = signal(50);  // values in [-0.5, 0.5): x4 clamps to [-1, 1]
+  tc::Tensor y = tc::contiguous(p(x));
+  ASSERT_EQ(y.sizes(), x.sizes());
+  const float* in = x.data<float>();
+  for (int64_t r = 0; r < 2; ++r)
+    for (int64_t t = 0; t < 50; ++t) {
+      auto v = [&](int64_t i) {
+        i = std::clamp<int64_t>(i, 0, 49);
+        return std::clamp(double(in[r * 50 + i]) * 4.0, -1.0, 1.0);
+      };
+      const double want = (1 * (v(t + 1) - v(t - 1)) + 2 * (v(t + 2) - v(t - 2))) / 10.0;
+      EXPECT_NEAR(y.data<float>()[r * 50 + t], want, 1e-6) << r << " " << t;
+    }
 }
 
 TEST(AudioPipeline, ClearErrors) {

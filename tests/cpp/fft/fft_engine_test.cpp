@@ -219,8 +219,9 @@ TEST(FftEngine, RaderAndBluesteinLengthsMatchNaive) {
   EXPECT_STREQ(tc::fft::plan_algorithm(1009), "rader");   // 1008 = 2^4 3^2 7
   EXPECT_STREQ(tc::fft::plan_algorithm(65537), "rader");  // 2^16
   EXPECT_STREQ(tc::fft::plan_algorithm(10007), "bluestein");  // 10006 = 2 * 5003
-  EXPECT_STREQ(tc::fft::plan_algorithm(4097), "bluestein");   // 17 * 241: not prime
-  for (int64_t n : {37, 41, 53, 101, 1009, 1019, 4093, 2 * 1031, 3 * 37}) {
+  EXPECT_STREQ(tc::fft::plan_algorithm(4097), "fourstep");    // 17 * 241: 17 lanes of Rader 241
+  EXPECT_STREQ(tc::fft::plan_algorithm(2 * 1031), "bluestein");  // 1030 = 2 * 5 * 103
+  for (int64_t n : {37, 41, 53, 101, 1009, 1019, 4093, 2 * 1031, 3 * 37, 4097, 2 * 1009, 2 * 3 * 37 * 41}) {
     for (int64_t lanes : {1, 3}) {
       if (n > 2000 && lanes > 1) continue;  // the naive reference is O(n^2) per row
       auto x = random_signal(n * lanes, unsigned(n + 17 * lanes));

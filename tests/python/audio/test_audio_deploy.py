@@ -46,6 +46,12 @@ PIPELINES = {
     "mulaw_roundtrip": lambda g: [T.MuLawEncoding(64), T.MuLawDecoding(64),
                                   T.Spectrogram(n_fft=64, power=3.0, window_fn=tc.hamming_window),
                                   T.MelScale(n_mels=10, sample_rate=8000, n_stft=33)],
+    "lfcc": lambda g: [T.Vol(0.5), T.LFCC(sample_rate=16000, n_lfcc=20,
+                                          speckwargs={"n_fft": 256, "hop_length": 100})],
+    "lfcc_log_deltas": lambda g: [T.Vol(3, "db"), T.Vol(2.0, "power"),
+                                  T.LFCC(sample_rate=8000, n_filter=64, n_lfcc=13, log_lf=True,
+                                         speckwargs={"n_fft": 128}),
+                                  T.ComputeDeltas(win_length=7)],
 }
 
 EXPANDED = {"MelSpectrogram": ["Spectrogram", "MelScale"]}
@@ -57,6 +63,8 @@ def expanded_names(transforms):
         name = type(t).__name__
         if name == "MFCC":
             out += ["Spectrogram", "MelScale", "Log" if t.log_mels else "AmplitudeToDB", "DCT"]
+        elif name == "LFCC":
+            out += ["Spectrogram", "LinearFilterbank", "Log" if t.log_lf else "AmplitudeToDB", "DCT"]
         else:
             out += EXPANDED.get(name, [name])
     return out
@@ -134,8 +142,8 @@ def test_file_format_and_errors(tmp_path):
     doc = json.loads(text)
     assert doc["format"] == "tensorcore.audio.transforms" and doc["version"] == 1
     assert doc["transforms"] == [{"name": "MuLawEncoding", "params": {"quantization_channels": 16}}]
-    with pytest.raises(ValueError, match="Vol is not supported by the C\\+\\+ audio pipeline"):
-        T.save_pipeline([T.Vol(0.5)], str(tmp_path / "x.json"))
+    with pytest.raises(ValueError, match="Fade is not supported by the C\\+\\+ audio pipeline"):
+        T.save_pipeline([T.Fade(10, 10)], str(tmp_path / "x.json"))
     with pytest.raises(ValueError, match="not a tensorcore.audio.transforms file"):
         Pipeline.from_json('{"format": "tensorcore.vision.transforms", "version": 1, "transforms": []}')
     with pytest.raises(ValueError, match="unsupported version"):
@@ -159,3 +167,14 @@ def test_file_format_and_errors(tmp_path):
         mel(tc.zeros(2, 30, 5))
     with pytest.raises(TypeError, match="Spectrogram: expected a float waveform"):
         Pipeline.from_json(T.pipeline_json([T.Spectrogram(n_fft=16)]))(tc.zeros(100, dtype=tc.int64))
+
+
+@pytest.mark.parametrize("name", ["mfcc", "logmel", "mulaw_roundtrip"])
+def test_float64_input(tmp_path, name):
+    x = tc.from_numpy(np.random.default_rng(9).uniform(-0.9, 0.9, (2, 3000)))
+    path = str(tmp_path / "p.json")
+    T.save_pipeline(PIPELINES[name](None), path)
+    ours = T.Compose(PIPELINES[name](gen(0)))(x)
+    theirs = Pipeline.load(path)(x, gen(0))
+    assert theirs.dtype == ours.dtype
+    assert_same(ours, theirs)

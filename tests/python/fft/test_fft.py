@@ -233,3 +233,18 @@ def test_odd_rfft_batches_and_prime_plans(n):
         assert np.abs(y - ref).max() / np.abs(ref).max() < 3e-6
     algo = tc.fft._impl._plan_algorithm(n)
     assert algo == ("rader" if n == 4093 else "stockham")
+
+
+@pytest.mark.parametrize("n", [74, 111, 2018, 4097, 16388])
+def test_four_step_lengths_any_dim(n):
+    # smooth part x large prime: length-a FFTs over lanes, twiddles, then the Rader/Bluestein plan
+    assert tc.fft._impl._plan_algorithm(n) == "fourstep"
+    for shape, dim in (((3, n), -1), ((n, 5), 0), ((2, n, 3), 1)):
+        x = crandn(*shape)
+        assert_close(tc.fft.fft(tc.from_numpy(x), dim=dim), np.fft.fft(x, axis=dim))
+        assert_close(tc.fft.ifft(tc.from_numpy(x), dim=dim), np.fft.ifft(x, axis=dim))
+        got = tc.fft.fft(tc.from_numpy(x.astype(np.complex64)), dim=dim).numpy()
+        ref = np.fft.fft(x, axis=dim)
+        assert np.abs(got - ref).max() / np.abs(ref).max() < 3e-6
+        xr = x.real.copy()
+        assert_close(tc.fft.rfft(tc.from_numpy(xr), dim=dim), np.fft.rfft(xr, axis=dim))
