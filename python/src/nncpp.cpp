@@ -167,6 +167,9 @@ void bind_nncpp(py::module_& m, TensorClass& cls) {
           py::arg("data"), py::arg("requires_grad"), py::arg("adopt"));
 
   auto sub = m.def_submodule("_nncpp", "C++ frontend (tc::nn) modules for Python");
+  sub.def("cross_entropy", &nn::functional::cross_entropy_fused, py::arg("input"), py::arg("target"),
+          py::arg("weight") = Tensor(), py::arg("ignore_index") = -100, py::arg("reduction") = "mean",
+          py::arg("label_smoothing") = 0.0);
   py::class_<nn::Module, std::shared_ptr<nn::Module>>(sub, "Module")
       .def_property_readonly("type_name", &nn::Module::name)
       .def("own_parameters",
