@@ -80,6 +80,17 @@ Tensor arg_tensor(const py::args& a, size_t i) { return i < a.size() ? a[i].cast
 
 using Forward = std::function<py::object(nn::Module&, const py::args&)>;
 
+// tensorcore.nn.utils.rnn.PackedSequence <-> tc::nn::PackedSequence (same four fields).
+bool is_packed(py::handle h) { return py::hasattr(h, "batch_sizes") && py::hasattr(h, "data"); }
+nn::PackedSequence to_packed(py::handle h) {
+  return {h.attr("data").cast<Tensor>(), h.attr("batch_sizes").cast<Tensor>(),
+          h.attr("sorted_indices").cast<Tensor>(), h.attr("unsorted_indices").cast<Tensor>()};
+}
+py::object from_packed(const nn::PackedSequence& p) {
+  py::object cls = py::module_::import("tensorcore.nn.utils.rnn").attr("PackedSequence");
+  return cls(p.data, p.batch_sizes, p.sorted_indices, p.unsorted_indices);
+}
+
 // Forward dispatch per concrete type (the C++ modules' forward signatures differ).
 const std::unordered_map<std::type_index, Forward>& forwards() {
   static const auto* table = new std::unordered_map<std::type_index, Forward>{
@@ -88,18 +99,40 @@ const std::unordered_map<std::type_index, Forward>& forwards() {
          TC_CHECK_TYPE(a.size() == 1 || a.size() == 2, "LSTM.forward: expected (input) or (input, (h0, c0))");
          Tensor h0, c0;
          if (a.size() == 2 && !a[1].is_none()) std::tie(h0, c0) = a[1].cast<std::pair<Tensor, Tensor>>();
+         auto& lstm = static_cast<nn::LSTMImpl&>(m);
+         if (is_packed(a[0])) {
+           nn::PackedSequence in = to_packed(a[0]);
+           std::tuple<nn::PackedSequence, std::tuple<Tensor, Tensor>> r;
+           {
+             py::gil_scoped_release release;
+             r = nn::call(lstm, in, h0, c0);
+           }
+           auto& st = std::get<1>(r);
+           return py::make_tuple(from_packed(std::get<0>(r)), py::make_tuple(std::get<0>(st), std::get<1>(st)));
+         }
          Tensor x = a[0].cast<Tensor>();
          py::gil_scoped_release release;
-         auto [out, st] = nn::call(static_cast<nn::LSTMImpl&>(m), x, h0, c0);
+         auto [out, st] = nn::call(lstm, x, h0, c0);
          py::gil_scoped_acquire gil;
          return py::make_tuple(out, py::make_tuple(std::get<0>(st), std::get<1>(st)));
        }},
       {typeid(nn::GRUImpl),
        [](nn::Module& m, const py::args& a) -> py::object {
          TC_CHECK_TYPE(a.size() == 1 || a.size() == 2, "GRU.forward: expected (input) or (input, h0)");
-         Tensor x = a[0].cast<Tensor>(), h0 = arg_tensor(a, 1);
+         Tensor h0 = arg_tensor(a, 1);
+         auto& gru = static_cast<nn::GRUImpl&>(m);
+         if (is_packed(a[0])) {
+           nn::PackedSequence in = to_packed(a[0]);
+           std::tuple<nn::PackedSequence, Tensor> r;
+           {
+             py::gil_scoped_release release;
+             r = nn::call(gru, in, h0);
+           }
+           return py::make_tuple(from_packed(std::get<0>(r)), std::get<1>(r));
+         }
+         Tensor x = a[0].cast<Tensor>();
          py::gil_scoped_release release;
-         auto [out, h] = nn::call(static_cast<nn::GRUImpl&>(m), x, h0);
+         auto [out, h] = nn::call(gru, x, h0);
          py::gil_scoped_acquire gil;
          return py::make_tuple(out, h);
        }},

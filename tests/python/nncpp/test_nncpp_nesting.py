@@ -137,3 +137,25 @@ def test_cpp_rnn_matches_python_layer():
     np.testing.assert_allclose(np_(c), np_(rc), rtol=1e-5, atol=1e-6)
     with pytest.raises(ValueError, match="LSTM"):
         lstm(tc.randn(2, 4, 7))
+
+
+def test_cpp_rnn_takes_packed_sequences():
+    tc.manual_seed(5)
+    from tensorcore.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+    x = tc.randn(4, 6, 3)
+    lengths = [3, 6, 2, 5]
+    for kind in ("LSTM", "GRU"):
+        ref = getattr(nn, kind)(3, 4, num_layers=2, batch_first=True, bidirectional=True)
+        mod = getattr(cpp, kind)(3, 4, 2, batch_first=True, bidirectional=True)
+        mod.load_state_dict(ref.state_dict())
+        packed = pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=False)
+        out, state = mod(packed)
+        rout, rstate = ref(packed)
+        assert type(out).__name__ == "PackedSequence"
+        np.testing.assert_array_equal(np_(out.batch_sizes), np_(rout.batch_sizes))
+        np.testing.assert_allclose(np_(out.data), np_(rout.data), rtol=1e-5, atol=1e-6)
+        hs = state if kind == "GRU" else state[0]
+        rhs = rstate if kind == "GRU" else rstate[0]
+        np.testing.assert_allclose(np_(hs), np_(rhs), rtol=1e-5, atol=1e-6)
+        padded, lens = pad_packed_sequence(out, batch_first=True)
+        assert lens.tolist() == lengths
