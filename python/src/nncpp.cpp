@@ -294,6 +294,61 @@ void bind_nncpp(py::module_& m, TensorClass& cls) {
           py::arg("d_model"), py::arg("nhead"), py::arg("dim_feedforward") = 2048, py::arg("dropout") = 0.1,
           py::arg("activation") = "relu", py::arg("layer_norm_eps") = 1e-5, py::arg("batch_first") = false,
           py::arg("norm_first") = false);
+  sub.def("Conv1d",
+          [](int64_t in, int64_t out, std::vector<int64_t> k, std::vector<int64_t> s, std::vector<int64_t> p,
+             std::vector<int64_t> d, int64_t g, bool bias) -> ModulePtr {
+            return std::make_shared<nn::Conv1dImpl>(in, out, k, s, p, d, g, bias);
+          },
+          py::arg("in_channels"), py::arg("out_channels"), py::arg("kernel_size"), py::arg("stride") = std::vector<int64_t>{1},
+          py::arg("padding") = std::vector<int64_t>{0}, py::arg("dilation") = std::vector<int64_t>{1},
+          py::arg("groups") = 1, py::arg("bias") = true);
+  sub.def("GroupNorm", [](int64_t g, int64_t c, double eps, bool affine) -> ModulePtr {
+    return std::make_shared<nn::GroupNormImpl>(g, c, eps, affine);
+  }, py::arg("num_groups"), py::arg("num_channels"), py::arg("eps") = 1e-5, py::arg("affine") = true);
+  sub.def("MaxPool2d", [](std::vector<int64_t> k, std::vector<int64_t> s, std::vector<int64_t> p) -> ModulePtr {
+    return std::make_shared<nn::MaxPool2dImpl>(k, s, p);
+  }, py::arg("kernel_size"), py::arg("stride") = std::vector<int64_t>{}, py::arg("padding") = std::vector<int64_t>{0});
+  sub.def("AdaptiveAvgPool2d", [](std::vector<int64_t> o) -> ModulePtr {
+    return std::make_shared<nn::AdaptiveAvgPool2dImpl>(o);
+  }, py::arg("output_size"));
+  sub.def("Flatten", [](int64_t s, int64_t e) -> ModulePtr { return std::make_shared<nn::FlattenImpl>(s, e); },
+          py::arg("start_dim") = 1, py::arg("end_dim") = -1);
+  sub.def("SiLU", []() -> ModulePtr { return std::make_shared<nn::SiLUImpl>(); });
+  sub.def("Tanh", []() -> ModulePtr { return std::make_shared<nn::TanhImpl>(); });
+  sub.def("Sigmoid", []() -> ModulePtr { return std::make_shared<nn::SigmoidImpl>(); });
+  sub.def("MultiheadAttention", [](int64_t e, int64_t h, double p, bool bias, bool bf) -> ModulePtr {
+    return std::make_shared<nn::MultiheadAttentionImpl>(e, h, p, bias, bf);
+  }, py::arg("embed_dim"), py::arg("num_heads"), py::arg("dropout") = 0.0, py::arg("bias") = true,
+     py::arg("batch_first") = false);
+  sub.def("TransformerDecoderLayer",
+          [](int64_t d_model, int64_t nhead, int64_t ff, double dropout, std::string act, double eps, bool bf,
+             bool nf) -> ModulePtr {
+            return std::make_shared<nn::TransformerDecoderLayerImpl>(
+                nn::TransformerDecoderLayerOptions{d_model, nhead, ff, dropout, act, eps, bf, nf});
+          },
+          py::arg("d_model"), py::arg("nhead"), py::arg("dim_feedforward") = 2048, py::arg("dropout") = 0.1,
+          py::arg("activation") = "relu", py::arg("layer_norm_eps") = 1e-5, py::arg("batch_first") = false,
+          py::arg("norm_first") = false);
+  sub.def("Transformer",
+          [](int64_t d_model, int64_t nhead, int64_t enc, int64_t dec, int64_t ff, double dropout, std::string act,
+             double eps, bool bf, bool nf) -> ModulePtr {
+            nn::TransformerOptions o;
+            o.d_model = d_model;
+            o.nhead = nhead;
+            o.num_encoder_layers = enc;
+            o.num_decoder_layers = dec;
+            o.dim_feedforward = ff;
+            o.dropout = dropout;
+            o.activation = act;
+            o.layer_norm_eps = eps;
+            o.batch_first = bf;
+            o.norm_first = nf;
+            return std::make_shared<nn::TransformerImpl>(o);
+          },
+          py::arg("d_model") = 512, py::arg("nhead") = 8, py::arg("num_encoder_layers") = 6,
+          py::arg("num_decoder_layers") = 6, py::arg("dim_feedforward") = 2048, py::arg("dropout") = 0.1,
+          py::arg("activation") = "relu", py::arg("layer_norm_eps") = 1e-5, py::arg("batch_first") = false,
+          py::arg("norm_first") = false);
   // Sequential over C++ modules and Python modules (see python_module), registered "0", "1", ...
   sub.def("Sequential", [](std::vector<ModulePtr> entries) -> ModulePtr {
     auto seq = std::make_shared<nn::SequentialImpl>();
