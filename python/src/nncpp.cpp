@@ -80,6 +80,17 @@ Tensor arg_tensor(const py::args& a, size_t i) { return i < a.size() ? a[i].cast
 
 using Forward = std::function<py::object(nn::Module&, const py::args&)>;
 
+// tensorcore.nn.utils.rnn.PackedSequence <-> tc::nn::PackedSequence (same four fields).
+bool is_packed(py::handle h) { return py::hasattr(h, "batch_sizes") && py::hasattr(h, "data"); }
+nn::PackedSequence to_packed(py::handle h) {
+  return {h.attr("data").cast<Tensor>(), h.attr("batch_sizes").cast<Tensor>(),
+          h.attr("sorted_indices").cast<Tensor>(), h.attr("unsorted_indices").cast<Tensor>()};
+}
+py::object from_packed(const nn::PackedSequence& p) {
+  py::object cls = py::module_::import("tensorcore.nn.utils.rnn").attr("PackedSequence");
+  return cls(p.data, p.batch_sizes, p.sorted_indices, p.unsorted_indices);
+}
+
 // Forward dispatch per concrete type (the C++ modules' forward signatures differ).
 const std::unordered_map<std::type_index, Forward>& forwards() {
   static const auto* table = new std::unordered_map<std::type_index, Forward>{
@@ -88,18 +99,40 @@ const std::unordered_map<std::type_index, Forward>& forwards() {
          TC_CHECK_TYPE(a.size() == 1 || a.size() == 2, "LSTM.forward: expected (input) or (input, (h0, c0))");
          Tensor h0, c0;
          if (a.size() == 2 && !a[1].is_none()) std::tie(h0, c0) = a[1].cast<std::pair<Tensor, Tensor>>();
+         auto& lstm = static_cast<nn::LSTMImpl&>(m);
+         if (is_packed(a[0])) {
+           nn::PackedSequence in = to_packed(a[0]);
+           std::tuple<nn::PackedSequence, std::tuple<Tensor, Tensor>> r;
+           {
+             py::gil_scoped_release release;
+             r = nn::call(lstm, in, h0, c0);
+           }
+           auto& st = std::get<1>(r);
+           return py::make_tuple(from_packed(std::get<0>(r)), py::make_tuple(std::get<0>(st), std::get<1>(st)));
+         }
          Tensor x = a[0].cast<Tensor>();
          py::gil_scoped_release release;
-         auto [out, st] = nn::call(static_cast<nn::LSTMImpl&>(m), x, h0, c0);
+         auto [out, st] = nn::call(lstm, x, h0, c0);
          py::gil_scoped_acquire gil;
          return py::make_tuple(out, py::make_tuple(std::get<0>(st), std::get<1>(st)));
        }},
       {typeid(nn::GRUImpl),
        [](nn::Module& m, const py::args& a) -> py::object {
          TC_CHECK_TYPE(a.size() == 1 || a.size() == 2, "GRU.forward: expected (input) or (input, h0)");
-         Tensor x = a[0].cast<Tensor>(), h0 = arg_tensor(a, 1);
+         Tensor h0 = arg_tensor(a, 1);
+         auto& gru = static_cast<nn::GRUImpl&>(m);
+         if (is_packed(a[0])) {
+           nn::PackedSequence in = to_packed(a[0]);
+           std::tuple<nn::PackedSequence, Tensor> r;
+           {
+             py::gil_scoped_release release;
+             r = nn::call(gru, in, h0);
+           }
+           return py::make_tuple(from_packed(std::get<0>(r)), std::get<1>(r));
+         }
+         Tensor x = a[0].cast<Tensor>();
          py::gil_scoped_release release;
-         auto [out, h] = nn::call(static_cast<nn::GRUImpl&>(m), x, h0);
+         auto [out, h] = nn::call(gru, x, h0);
          py::gil_scoped_acquire gil;
          return py::make_tuple(out, h);
        }},
@@ -167,6 +200,9 @@ void bind_nncpp(py::module_& m, TensorClass& cls) {
           py::arg("data"), py::arg("requires_grad"), py::arg("adopt"));
 
   auto sub = m.def_submodule("_nncpp", "C++ frontend (tc::nn) modules for Python");
+  sub.def("cross_entropy", &nn::functional::cross_entropy_fused, py::arg("input"), py::arg("target"),
+          py::arg("weight") = Tensor(), py::arg("ignore_index") = -100, py::arg("reduction") = "mean",
+          py::arg("label_smoothing") = 0.0);
   py::class_<nn::Module, std::shared_ptr<nn::Module>>(sub, "Module")
       .def_property_readonly("type_name", &nn::Module::name)
       .def("own_parameters",
@@ -256,6 +292,61 @@ void bind_nncpp(py::module_& m, TensorClass& cls) {
                 nn::TransformerEncoderLayerOptions{d_model, nhead, ff, dropout, act, eps, bf, nf});
           },
           py::arg("d_model"), py::arg("nhead"), py::arg("dim_feedforward") = 2048, py::arg("dropout") = 0.1,
+          py::arg("activation") = "relu", py::arg("layer_norm_eps") = 1e-5, py::arg("batch_first") = false,
+          py::arg("norm_first") = false);
+  sub.def("Conv1d",
+          [](int64_t in, int64_t out, std::vector<int64_t> k, std::vector<int64_t> s, std::vector<int64_t> p,
+             std::vector<int64_t> d, int64_t g, bool bias) -> ModulePtr {
+            return std::make_shared<nn::Conv1dImpl>(in, out, k, s, p, d, g, bias);
+          },
+          py::arg("in_channels"), py::arg("out_channels"), py::arg("kernel_size"), py::arg("stride") = std::vector<int64_t>{1},
+          py::arg("padding") = std::vector<int64_t>{0}, py::arg("dilation") = std::vector<int64_t>{1},
+          py::arg("groups") = 1, py::arg("bias") = true);
+  sub.def("GroupNorm", [](int64_t g, int64_t c, double eps, bool affine) -> ModulePtr {
+    return std::make_shared<nn::GroupNormImpl>(g, c, eps, affine);
+  }, py::arg("num_groups"), py::arg("num_channels"), py::arg("eps") = 1e-5, py::arg("affine") = true);
+  sub.def("MaxPool2d", [](std::vector<int64_t> k, std::vector<int64_t> s, std::vector<int64_t> p) -> ModulePtr {
+    return std::make_shared<nn::MaxPool2dImpl>(k, s, p);
+  }, py::arg("kernel_size"), py::arg("stride") = std::vector<int64_t>{}, py::arg("padding") = std::vector<int64_t>{0});
+  sub.def("AdaptiveAvgPool2d", [](std::vector<int64_t> o) -> ModulePtr {
+    return std::make_shared<nn::AdaptiveAvgPool2dImpl>(o);
+  }, py::arg("output_size"));
+  sub.def("Flatten", [](int64_t s, int64_t e) -> ModulePtr { return std::make_shared<nn::FlattenImpl>(s, e); },
+          py::arg("start_dim") = 1, py::arg("end_dim") = -1);
+  sub.def("SiLU", []() -> ModulePtr { return std::make_shared<nn::SiLUImpl>(); });
+  sub.def("Tanh", []() -> ModulePtr { return std::make_shared<nn::TanhImpl>(); });
+  sub.def("Sigmoid", []() -> ModulePtr { return std::make_shared<nn::SigmoidImpl>(); });
+  sub.def("MultiheadAttention", [](int64_t e, int64_t h, double p, bool bias, bool bf) -> ModulePtr {
+    return std::make_shared<nn::MultiheadAttentionImpl>(e, h, p, bias, bf);
+  }, py::arg("embed_dim"), py::arg("num_heads"), py::arg("dropout") = 0.0, py::arg("bias") = true,
+     py::arg("batch_first") = false);
+  sub.def("TransformerDecoderLayer",
+          [](int64_t d_model, int64_t nhead, int64_t ff, double dropout, std::string act, double eps, bool bf,
+             bool nf) -> ModulePtr {
+            return std::make_shared<nn::TransformerDecoderLayerImpl>(
+                nn::TransformerDecoderLayerOptions{d_model, nhead, ff, dropout, act, eps, bf, nf});
+          },
+          py::arg("d_model"), py::arg("nhead"), py::arg("dim_feedforward") = 2048, py::arg("dropout") = 0.1,
+          py::arg("activation") = "relu", py::arg("layer_norm_eps") = 1e-5, py::arg("batch_first") = false,
+          py::arg("norm_first") = false);
+  sub.def("Transformer",
+          [](int64_t d_model, int64_t nhead, int64_t enc, int64_t dec, int64_t ff, double dropout, std::string act,
+             double eps, bool bf, bool nf) -> ModulePtr {
+            nn::TransformerOptions o;
+            o.d_model = d_model;
+            o.nhead = nhead;
+            o.num_encoder_layers = enc;
+            o.num_decoder_layers = dec;
+            o.dim_feedforward = ff;
+            o.dropout = dropout;
+            o.activation = act;
+            o.layer_norm_eps = eps;
+            o.batch_first = bf;
+            o.norm_first = nf;
+            return std::make_shared<nn::TransformerImpl>(o);
+          },
+          py::arg("d_model") = 512, py::arg("nhead") = 8, py::arg("num_encoder_layers") = 6,
+          py::arg("num_decoder_layers") = 6, py::arg("dim_feedforward") = 2048, py::arg("dropout") = 0.1,
           py::arg("activation") = "relu", py::arg("layer_norm_eps") = 1e-5, py::arg("batch_first") = false,
           py::arg("norm_first") = false);
   // Sequential over C++ modules and Python modules (see python_module), registered "0", "1", ...

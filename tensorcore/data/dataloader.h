@@ -68,7 +68,7 @@ class DataLoader {
 
   // Batches per epoch.
   size_t size() const {
-    size_t n = dataset_->size(), b = options_.batch_size;
+    size_t n = sampler_->size(dataset_->size()), b = options_.batch_size;
     return options_.drop_last ? n / b : (n + b - 1) / b;
   }
   const DataLoaderOptions& options() const { return options_; }

@@ -77,6 +77,9 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& we
   check_reduction("cross_entropy", reduction);
   TC_CHECK(label_smoothing >= 0 && label_smoothing <= 1, "cross_entropy: label_smoothing must be in [0, 1], got ",
            label_smoothing);
+  if ((input.dtype() == DType::Float32 || input.dtype() == DType::Float64) && input.is_cpu() &&
+      target.dtype() == DType::Int64)
+    return cross_entropy_fused(input, target, weight, ignore_index, reduction, label_smoothing);
   auto [x, tgt] = flatten_classes("cross_entropy", input, target);
   Tensor lp = log_softmax(x, 1);
   auto [loss, w] = nll_terms("cross_entropy", lp, tgt, weight, ignore_index);

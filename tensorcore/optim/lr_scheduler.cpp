@@ -326,7 +326,13 @@ std::vector<std::pair<std::string, double*>> CosineAnnealingWarmRestarts::extra_
 
 // ---- CyclicLR ----
 CyclicLR::CyclicLR(Optimizer& opt, double base_lr, double max_lr, double step_size_up)
-    : CyclicLR(opt, CyclicLROptions{{base_lr}, {max_lr}, step_size_up}) {}
+    : CyclicLR(opt, [&] {
+        CyclicLROptions o;
+        o.base_lr = {base_lr};
+        o.max_lr = {max_lr};
+        o.step_size_up = step_size_up;
+        return o;
+      }()) {}
 
 CyclicLR::CyclicLR(Optimizer& opt, CyclicLROptions o) : LRScheduler(opt), o_(std::move(o)) {
   auto& groups = opt.param_groups();

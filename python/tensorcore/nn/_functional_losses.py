@@ -53,8 +53,9 @@ def _log_softmax(x, dim):
     return x - _C.logsumexp(x, dim, keepdim=True)
 
 
-def _nll_parts(input, target, weight, ignore_index, op):
-    """Per-element -input[target] * w and the matching weights (0 where ignored)."""
+def _check_index_target(input, target, weight, op):
+    """Shape and dtype checks for class-index targets; returns (input, target, unbatched) with
+    unbatched input/target given a batch dim."""
     _check_tensor(input, op, "input")
     _check_tensor(target, op, "target")
     if input.dim() < 1:
@@ -76,6 +77,13 @@ def _nll_parts(input, target, weight, ignore_index, op):
     if weight is not None and (weight.dim() != 1 or weight.shape[0] != n_classes):
         raise ValueError(f"{op}: weight tensor should be defined either for all {n_classes} classes or no classes "
                          f"but got weight tensor of shape: {tuple(weight.shape)}")
+    return input, target, unbatched
+
+
+def _nll_parts(input, target, weight, ignore_index, op):
+    """Per-element -input[target] * w and the matching weights (0 where ignored)."""
+    input, target, unbatched = _check_index_target(input, target, weight, op)
+    n_classes = input.shape[1]
     valid = target != ignore_index
     safe = _C.where(valid, target, _C.zeros_like(target))
     if safe.numel():
@@ -117,6 +125,11 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(f"cross_entropy: {reduction} is not a valid value for reduction")
     class_dim = 0 if input.dim() == 1 else 1
+    if not target.is_floating_point() and input.dtype in (_C.float32, _C.float64) and input.is_cpu:
+        # Fused kernel: log-softmax + NLL (+ weights, smoothing) in one pass, the gradient in
+        # another; out-of-range targets raise the same IndexError there.
+        _check_index_target(input, target, weight, "cross_entropy")
+        return _C._nncpp.cross_entropy(input, target.long(), weight, ignore_index, reduction, label_smoothing)
     logp = _log_softmax(input, class_dim)
     n_classes = input.shape[class_dim]
 

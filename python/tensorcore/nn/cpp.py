@@ -22,8 +22,24 @@ from .parameter import Parameter
 _cpp = _C._nncpp
 _set_data = _C._nn_py.set_data
 
-__all__ = ["CppModule", "CppSequential", "Linear", "Conv2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "ReLU", "GELU", "Dropout",
-           "Embedding", "LSTM", "GRU", "TransformerEncoderLayer", "Sequential"]
+__all__ = ["CppModule", "CppSequential", "Linear", "Conv1d", "Conv2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm",
+           "GroupNorm", "MaxPool2d", "AdaptiveAvgPool2d", "Flatten", "ReLU", "GELU", "SiLU", "Tanh", "Sigmoid",
+           "Dropout", "Embedding", "LSTM", "GRU", "MultiheadAttention", "TransformerEncoderLayer",
+           "TransformerDecoderLayer", "Transformer", "Sequential"]
+
+
+# Argument names of the C++ forwards that take more than one argument (keywords map onto these).
+_SIGNATURES = {
+    "LSTM": ("input", "hx"),
+    "GRU": ("input", "hx"),
+    "MultiheadAttention": ("query", "key", "value", "key_padding_mask", "need_weights", "attn_mask"),
+    "TransformerEncoderLayer": ("src", "src_mask", "src_key_padding_mask"),
+    "TransformerEncoder": ("src", "mask", "src_key_padding_mask"),
+    "TransformerDecoderLayer": ("tgt", "memory", "tgt_mask", "memory_mask", "tgt_key_padding_mask",
+                                "memory_key_padding_mask"),
+    "Transformer": ("src", "tgt", "src_mask", "tgt_mask", "memory_mask", "src_key_padding_mask",
+                    "tgt_key_padding_mask", "memory_key_padding_mask"),
+}
 
 
 def _adopt(t):
@@ -57,7 +73,22 @@ class CppModule(Module):
         """The bound C++ module (tensorcore._C._nncpp.Module)."""
         return self._cpp_module
 
-    def forward(self, *args):
+    def forward(self, *args, **kwargs):
+        if kwargs:
+            name = self._cpp_module.type_name
+            sig = _SIGNATURES.get(name)
+            if sig is None:
+                raise TypeError(f"{name}.forward() takes no keyword arguments")
+            full = list(args) + [None] * (len(sig) - len(args))
+            for k, v in kwargs.items():
+                if k not in sig:
+                    raise TypeError(f"{name}.forward() got an unexpected keyword argument '{k}'")
+                full[sig.index(k)] = v
+            if name == "MultiheadAttention" and full[4] is None:
+                full[4] = True
+            while full and full[-1] is None:
+                full.pop()
+            args = full
         return self._cpp_module.forward(*args)
 
     def train(self, mode=True):
@@ -139,6 +170,22 @@ def Conv2d(in_channels, out_channels, kernel_size, stride=1, padding=0, dilation
                                  _ints(dilation), groups, bias))
 
 
+def Conv1d(in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True):
+    """The C++ tc::nn::Conv1d (zeros padding), as a CppModule."""
+    return CppModule(_cpp.Conv1d(in_channels, out_channels, _ints(kernel_size), _ints(stride), _ints(padding),
+                                 _ints(dilation), groups, bias))
+
+
+def MaxPool2d(kernel_size, stride=None, padding=0):
+    """The C++ tc::nn::MaxPool2d, as a CppModule."""
+    return CppModule(_cpp.MaxPool2d(_ints(kernel_size), [] if stride is None else _ints(stride), _ints(padding)))
+
+
+def AdaptiveAvgPool2d(output_size):
+    """The C++ tc::nn::AdaptiveAvgPool2d, as a CppModule."""
+    return CppModule(_cpp.AdaptiveAvgPool2d(_ints(output_size)))
+
+
 def LayerNorm(normalized_shape, eps=1e-5, elementwise_affine=True):
     """The C++ tc::nn::LayerNorm, as a CppModule."""
     return CppModule(_cpp.LayerNorm(_ints(normalized_shape), eps, elementwise_affine))
@@ -154,6 +201,14 @@ Embedding = _wrap(_cpp.Embedding)
 LSTM = _wrap(_cpp.LSTM)
 GRU = _wrap(_cpp.GRU)
 TransformerEncoderLayer = _wrap(_cpp.TransformerEncoderLayer)
+TransformerDecoderLayer = _wrap(_cpp.TransformerDecoderLayer)
+Transformer = _wrap(_cpp.Transformer)
+MultiheadAttention = _wrap(_cpp.MultiheadAttention)
+GroupNorm = _wrap(_cpp.GroupNorm)
+Flatten = _wrap(_cpp.Flatten)
+SiLU = _wrap(_cpp.SiLU)
+Tanh = _wrap(_cpp.Tanh)
+Sigmoid = _wrap(_cpp.Sigmoid)
 
 
 def Sequential(*modules):

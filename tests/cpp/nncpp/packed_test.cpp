@@ -96,11 +96,14 @@ TEST(NnCppPacked, RnnMatchesPerSequenceRuns) {
         std::string what = std::string(lstm_kind ? "LSTM" : "GRU") + (bidirectional ? " bidirectional" : "") +
                            " sequence " + std::to_string(i);
         EXPECT_TRUE(allclose(narrow(select(out, 0, i), 0, 0, lengths[size_t(i)]), oi, 1e-10, 1e-12)) << what;
-        if (lengths[size_t(i)] < T)
+        if (lengths[size_t(i)] < T) {
           EXPECT_EQ(sum(abs(narrow(select(out, 0, i), 0, lengths[size_t(i)], T - lengths[size_t(i)]))).item<double>(), 0.0)
               << what;
+        }
         EXPECT_TRUE(allclose(select(hn, 1, i), hni, 1e-10, 1e-12)) << what;
-        if (lstm_kind) EXPECT_TRUE(allclose(select(cn, 1, i), cni, 1e-10, 1e-12)) << what;
+        if (lstm_kind) {
+          EXPECT_TRUE(allclose(select(cn, 1, i), cni, 1e-10, 1e-12)) << what;
+        }
       }
       // Gradients reach the input only at real steps.
       sum(out).backward();

@@ -93,7 +93,10 @@ TEST(NnCppSched, ClosedFormsAndErrors) {
   EXPECT_THROW(optim::LinearLR(opt3, 0.0), ValueError);
   EXPECT_THROW(optim::ConstantLR(opt3, 1.5), ValueError);
   EXPECT_THROW(optim::OneCycleLR(opt3, 0.1, 0), ValueError);
-  EXPECT_THROW(optim::CyclicLR(opt3, optim::CyclicLROptions{{0.1, 0.2, 0.3}, {1.0}}), ValueError);
+  optim::CyclicLROptions three;
+  three.base_lr = {0.1, 0.2, 0.3};  // three values for two groups
+  three.max_lr = {1.0};
+  EXPECT_THROW(optim::CyclicLR(opt3, three), ValueError);
   optim::ReduceLROnPlateauOptions bad;
   bad.factor = 1.0;
   EXPECT_THROW(optim::ReduceLROnPlateau(opt3, bad), ValueError);
@@ -169,7 +172,10 @@ TEST(NnCppSchedInterop, Sequences) {
          [](optim::Optimizer& o) { return std::make_unique<optim::CosineAnnealingWarmRestarts>(o, 3, 2, 0.001); });
   {
     auto opt = sgd();
-    optim::CyclicLROptions o{{0.01}, {0.1, 0.2}, 3};
+    optim::CyclicLROptions o;
+    o.base_lr = {0.01};
+    o.max_lr = {0.1, 0.2};
+    o.step_size_up = 3;
     o.step_size_down = 2;
     o.mode = "triangular2";
     optim::CyclicLR s(*opt, o);
@@ -177,7 +183,10 @@ TEST(NnCppSchedInterop, Sequences) {
   }
   {
     auto opt = sgd();
-    optim::CyclicLROptions o{{0.01}, {0.1}, 4};
+    optim::CyclicLROptions o;
+    o.base_lr = {0.01};
+    o.max_lr = {0.1};
+    o.step_size_up = 4;
     o.mode = "exp_range";
     o.gamma = 0.9;
     o.base_momentum = {0.7, 0.75};

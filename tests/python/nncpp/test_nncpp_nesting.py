@@ -137,3 +137,52 @@ def test_cpp_rnn_matches_python_layer():
     np.testing.assert_allclose(np_(c), np_(rc), rtol=1e-5, atol=1e-6)
     with pytest.raises(ValueError, match="LSTM"):
         lstm(tc.randn(2, 4, 7))
+
+
+def test_cpp_rnn_takes_packed_sequences():
+    tc.manual_seed(5)
+    from tensorcore.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+    x = tc.randn(4, 6, 3)
+    lengths = [3, 6, 2, 5]
+    for kind in ("LSTM", "GRU"):
+        ref = getattr(nn, kind)(3, 4, num_layers=2, batch_first=True, bidirectional=True)
+        mod = getattr(cpp, kind)(3, 4, 2, batch_first=True, bidirectional=True)
+        mod.load_state_dict(ref.state_dict())
+        packed = pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=False)
+        out, state = mod(packed)
+        rout, rstate = ref(packed)
+        assert type(out).__name__ == "PackedSequence"
+        np.testing.assert_array_equal(np_(out.batch_sizes), np_(rout.batch_sizes))
+        np.testing.assert_allclose(np_(out.data), np_(rout.data), rtol=1e-5, atol=1e-6)
+        hs = state if kind == "GRU" else state[0]
+        rhs = rstate if kind == "GRU" else rstate[0]
+        np.testing.assert_allclose(np_(hs), np_(rhs), rtol=1e-5, atol=1e-6)
+        padded, lens = pad_packed_sequence(out, batch_first=True)
+        assert lens.tolist() == lengths
+
+
+def test_cpp_transformer_and_attention_match_python_layers():
+    tc.manual_seed(6)
+    ref = nn.Transformer(d_model=8, nhead=2, num_encoder_layers=2, num_decoder_layers=1, dim_feedforward=16,
+                         dropout=0.0, batch_first=True)
+    mod = cpp.Transformer(8, 2, 2, 1, 16, 0.0, batch_first=True)
+    assert list(mod.state_dict().keys()) == list(ref.state_dict().keys())
+    mod.load_state_dict(ref.state_dict())
+    src, tgt = tc.randn(3, 5, 8), tc.randn(3, 4, 8)
+    mask = nn.Transformer.generate_square_subsequent_mask(4)
+    kpm = tc.zeros(3, 5, dtype=tc.bool)
+    kpm[1, 3:] = True
+    out = mod(src, tgt, tgt_mask=mask, src_key_padding_mask=kpm, memory_key_padding_mask=kpm)
+    want = ref(src, tgt, tgt_mask=mask, src_key_padding_mask=kpm, memory_key_padding_mask=kpm)
+    np.testing.assert_allclose(np_(out), np_(want), rtol=1e-4, atol=1e-5)
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        mod(src, tgt, bogus=1)
+
+    mha_ref = nn.MultiheadAttention(8, 2)
+    mha = cpp.MultiheadAttention(8, 2)
+    mha.load_state_dict(mha_ref.state_dict())
+    q = tc.randn(4, 3, 8)
+    o, w = mha(q, q, q, need_weights=True)
+    ro, rw = mha_ref(q, q, q)
+    np.testing.assert_allclose(np_(o), np_(ro), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(np_(w), np_(rw), rtol=1e-5, atol=1e-6)

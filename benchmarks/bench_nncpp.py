@@ -1,0 +1,107 @@
+"""tensorcore vs PyTorch, side by side in one process and the same thread count, for the work of
+the nncpp branch: fused GELU and cross-entropy kernels, the ResNet stem convolution (7x7 stride 2,
+3->64), and C++ frontend layers driven from Python (tensorcore.nn.cpp) against torch.nn.
+
+    .venv/bin/python benchmarks/bench_nncpp.py [--threads 1] [--reps 30]
+
+Each case alternates tensorcore and torch calls (so load changes hit both) and prints the
+medians and their ratio (tensorcore / torch; < 1 is faster).
+"""
+import argparse
+import statistics
+import time
+
+import numpy as np
+import torch
+
+import tensorcore as tc
+import tensorcore.nn.functional as F
+from tensorcore.nn import cpp
+
+
+def race(ours, ref, reps):
+    ours()
+    ref()
+    a, b = [], []
+    for _ in range(reps):
+        t = time.perf_counter()
+        ours()
+        a.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        ref()
+        b.append(time.perf_counter() - t)
+    return statistics.median(a), statistics.median(b)
+
+
+def report(name, times):
+    a, b = times
+    print(f"{name:48s} tc {a * 1e3:9.3f} ms   torch {b * 1e3:9.3f} ms   ratio {a / b:5.2f}", flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--reps", type=int, default=30)
+    args = ap.parse_args()
+    tc.set_num_threads(args.threads)
+    torch.set_num_threads(args.threads)
+    reps = args.reps
+    rng = np.random.default_rng(0)
+
+    x = rng.standard_normal((256, 1000), dtype=np.float32)
+    y = rng.integers(0, 1000, size=256)
+    xc, xt = tc.from_numpy(x), torch.from_numpy(x)
+    xcg, xtg = tc.from_numpy(x.copy()).requires_grad_(), torch.from_numpy(x.copy()).requires_grad_()
+    yc, yt = tc.from_numpy(y), torch.from_numpy(y)
+    report("gelu (exact) 256x1000", race(lambda: F.gelu(xc), lambda: torch.nn.functional.gelu(xt), reps))
+    report("gelu forward+backward 256x1000",
+           race(lambda: F.gelu(xcg).sum().backward(), lambda: torch.nn.functional.gelu(xtg).sum().backward(), reps))
+    report("cross_entropy forward+backward 256x1000",
+           race(lambda: F.cross_entropy(xcg, yc).backward(),
+                lambda: torch.nn.functional.cross_entropy(xtg, yt).backward(), reps))
+    report("cross_entropy label_smoothing=0.1 f+b",
+           race(lambda: F.cross_entropy(xcg, yc, label_smoothing=0.1).backward(),
+                lambda: torch.nn.functional.cross_entropy(xtg, yt, label_smoothing=0.1).backward(), reps))
+
+    img = rng.standard_normal((8, 3, 224, 224), dtype=np.float32)
+    w = rng.standard_normal((64, 3, 7, 7), dtype=np.float32) * 0.05
+    g = rng.standard_normal((8, 64, 112, 112), dtype=np.float32)
+    ic, it_ = tc.from_numpy(img), torch.from_numpy(img)
+    wc, wt = tc.from_numpy(w).requires_grad_(), torch.from_numpy(w).requires_grad_()
+    gc, gt = tc.from_numpy(g), torch.from_numpy(g)
+    conv_reps = max(3, reps // 6)
+
+    def conv_fwd_tc():
+        with tc.no_grad():
+            F.conv2d(ic, wc, None, 2, 3)
+
+    def conv_fwd_torch():
+        with torch.no_grad():
+            torch.nn.functional.conv2d(it_, wt, None, 2, 3)
+
+    report("conv1 7x7s2 3->64, 8x224x224, forward", race(conv_fwd_tc, conv_fwd_torch, conv_reps))
+    report("conv1 forward + weight grad",
+           race(lambda: tc.autograd.grad([F.conv2d(ic, wc, None, 2, 3)], [wc], [gc]),
+                lambda: torch.autograd.grad([torch.nn.functional.conv2d(it_, wt, None, 2, 3)], [wt], [gt]),
+                conv_reps))
+
+    # C++ frontend layers from Python, same weights as the torch layers.
+    tc.manual_seed(0)
+    layer = cpp.TransformerEncoderLayer(256, 8, 1024, 0.0, batch_first=True)
+    ref = torch.nn.TransformerEncoderLayer(256, 8, 1024, 0.0, batch_first=True)
+    ref.load_state_dict({k: torch.from_numpy(v.detach().numpy().copy()) for k, v in layer.state_dict().items()})
+    src = rng.standard_normal((16, 64, 256), dtype=np.float32)
+    sc, st = tc.from_numpy(src).requires_grad_(), torch.from_numpy(src).requires_grad_()
+    report("cpp.TransformerEncoderLayer fwd+bwd 16x64x256",
+           race(lambda: layer(sc).sum().backward(), lambda: ref(st).sum().backward(), max(5, reps // 3)))
+    lstm = cpp.LSTM(128, 256, 2, batch_first=True)
+    rlstm = torch.nn.LSTM(128, 256, 2, batch_first=True)
+    rlstm.load_state_dict({k: torch.from_numpy(v.detach().numpy().copy()) for k, v in lstm.state_dict().items()})
+    seq = rng.standard_normal((16, 50, 128), dtype=np.float32)
+    qc, qt = tc.from_numpy(seq).requires_grad_(), torch.from_numpy(seq).requires_grad_()
+    report("cpp.LSTM 2 layers H=256 T=50 N=16 fwd+bwd",
+           race(lambda: lstm(qc)[0].sum().backward(), lambda: rlstm(qt)[0].sum().backward(), max(5, reps // 3)))
+
+
+if __name__ == "__main__":
+    main()
