@@ -162,7 +162,7 @@ void bind_arith(py::module_& m, TensorClass& cls) {
 void bind_views(py::module_& m, TensorClass& cls) {
   cls.def("view", [](const Tensor& a, py::args shape) {
     if (shape.size() == 1 && !PyLong_Check(shape[0].ptr()) && !py::isinstance<py::sequence>(shape[0]))
-      return to_dtype(a, shape[0].cast<DType>());  // view(dtype) for same-size dtypes
+      return view(a, shape[0].cast<DType>());  // view(dtype): the bytes read as another dtype
     return view(a, to_shape(shape));
   });
   cls.def("reshape", [](const Tensor& a, py::args shape) { return reshape(a, to_shape(shape)); });

@@ -199,15 +199,16 @@ void bind_reduce_ops(py::module_& m, TensorClass& cls) {
   }, py::arg("k"), py::arg("dim") = -1, py::arg("keepdim") = false);
   def_fn_and_method(m, cls, "unique", [](const Tensor& a, bool sorted, bool return_inverse,
                                          bool return_counts, py::object dim) {
+    // With dim, slices are always sorted (torch ignores sorted=False there too).
     if (!dim.is_none())
-      throw NotImplementedError("unique(): the dim argument is not supported yet");
+      return unique_result(unique_dim(a, dim.cast<int64_t>()), return_inverse, return_counts);
     return unique_result(unique(a, sorted), return_inverse, return_counts);
   }, py::arg("sorted") = true, py::arg("return_inverse") = false, py::arg("return_counts") = false,
      py::arg("dim") = py::none());
   def_fn_and_method(m, cls, "unique_consecutive", [](const Tensor& a, bool return_inverse,
                                                      bool return_counts, py::object dim) {
     if (!dim.is_none())
-      throw NotImplementedError("unique_consecutive(): the dim argument is not supported yet");
+      return unique_result(unique_dim(a, dim.cast<int64_t>(), true), return_inverse, return_counts);
     return unique_result(unique_consecutive(a), return_inverse, return_counts);
   }, py::arg("return_inverse") = false, py::arg("return_counts") = false, py::arg("dim") = py::none());
   m.def("searchsorted", [](const Tensor& seq, py::object values, bool out_int32, bool right,

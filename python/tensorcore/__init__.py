@@ -14,6 +14,10 @@ for _name in dir(_C):
     if not _name.startswith("_") and _name not in globals():
         globals()[_name] = getattr(_C, _name)
 
+# out= for the common functions (python/tensorcore/_out.py).
+from . import _out  # noqa: E402
+_out.install(globals())
+
 from ._tensor import tensor, as_tensor  # noqa: E402,F401
 from . import _tensor_str  # noqa: E402,F401
 from .autograd.grad_mode import no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled  # noqa: E402,F401

@@ -9,29 +9,53 @@
 namespace tc::autograd {
 namespace {
 
-// Where a view sits inside its base's storage, and the base's own layout.
+// Where a view sits inside its base's storage, and the base's own layout, in units of the real
+// scalar type: a complex tensor counts as its [..., 2] real view, so views that change dtype
+// between complex and real (real, imag, view_as_real, view_as_complex) and their base share one
+// coordinate system.
 struct ViewGeometry {
+  DType base_dtype, view_dtype;
   Shape base_sizes, base_strides;
   int64_t base_offset = 0;
   Shape view_sizes, view_strides;
   int64_t view_offset = 0;
   int64_t storage_numel = 0;
 
+  static void real_units(const Tensor& t, Shape& sizes, Shape& strides, int64_t& offset) {
+    sizes = t.sizes();
+    strides = t.strides();
+    offset = t.storage_offset();
+    if (!is_complex(t.dtype())) return;
+    for (auto& st : strides) st *= 2;
+    sizes.push_back(2);
+    strides.push_back(1);
+    offset *= 2;
+  }
+
   ViewGeometry(const Tensor& base, const Tensor& view)
-      : base_sizes(base.sizes()),
-        base_strides(base.strides()),
-        base_offset(base.storage_offset()),
-        view_sizes(view.sizes()),
-        view_strides(view.strides()),
-        view_offset(view.storage_offset()),
-        storage_numel(int64_t(base.storage()->nbytes / base.itemsize())) {}
+      : base_dtype(base.dtype()), view_dtype(view.dtype()) {
+    real_units(base, base_sizes, base_strides, base_offset);
+    real_units(view, view_sizes, view_strides, view_offset);
+    storage_numel = int64_t(base.storage()->nbytes / itemsize(to_real(base_dtype)));
+  }
 };
 
-Tensor strided_region(const Tensor& g, const std::shared_ptr<ViewGeometry>& geo);
+// Whether a view of dtype `view` can route in-place history to a base of dtype `base`.
+bool same_scalars(DType base, DType view) {
+  return base == view || (is_complex(base) && to_real(base) == view) ||
+         (is_complex(view) && to_real(view) == base);
+}
 
-// Base-shaped zeros with `x` written where the view sits. Differentiable (its vjp is
-// strided_region), so double backward through CopySlices works.
-Tensor strided_embed(const Tensor& x, const std::shared_ptr<ViewGeometry>& geo) {
+Tensor as_real_units(const Tensor& t) { return is_complex(t.dtype()) ? view_as_real(t) : t; }
+Tensor from_real_units(const Tensor& r, DType dtype) {
+  return is_complex(dtype) ? view_as_complex(contiguous(r)) : r;
+}
+
+Tensor strided_region_real(const Tensor& g, const std::shared_ptr<ViewGeometry>& geo);
+
+// Base-shaped zeros (real units) with `x` written where the view sits. Differentiable (its vjp
+// is strided_region_real), so double backward through CopySlices works.
+Tensor strided_embed_real(const Tensor& x, const std::shared_ptr<ViewGeometry>& geo) {
   Tensor flat = zeros({geo->storage_numel}, TensorOptions(x.dtype()).device(x.device()));
   {
     NoGradGuard ng;
@@ -42,13 +66,13 @@ Tensor strided_embed(const Tensor& x, const std::shared_ptr<ViewGeometry>& geo) 
   if (needs_grad({x}))
     record("StridedEmbedBackward", {x}, {out}, {},
            [geo](const TensorList&, const TensorList& g) -> TensorList {
-             return {strided_region(g[0], geo)};
+             return {strided_region_real(g[0], geo)};
            });
   return out;
 }
 
-// The view's region of a base-shaped tensor `g`, as a new tensor.
-Tensor strided_region(const Tensor& g, const std::shared_ptr<ViewGeometry>& geo) {
+// The view's region of a base-shaped tensor `g` (real units), as a new tensor.
+Tensor strided_region_real(const Tensor& g, const std::shared_ptr<ViewGeometry>& geo) {
   Tensor flat = zeros({geo->storage_numel}, TensorOptions(g.dtype()).device(g.device()));
   Tensor out;
   {
@@ -60,9 +84,19 @@ Tensor strided_region(const Tensor& g, const std::shared_ptr<ViewGeometry>& geo)
   if (needs_grad({g}))
     record("StridedRegionBackward", {g}, {out}, {},
            [geo](const TensorList&, const TensorList& gg) -> TensorList {
-             return {strided_embed(gg[0], geo)};
+             return {strided_embed_real(gg[0], geo)};
            });
   return out;
+}
+
+// The same two in the dtypes of the view (x) and of the base (result / g).
+Tensor strided_embed(const Tensor& x, const std::shared_ptr<ViewGeometry>& geo) {
+  return from_real_units(strided_embed_real(as_real_units(to_dtype(x, geo->view_dtype)), geo),
+                         geo->base_dtype);
+}
+Tensor strided_region(const Tensor& g, const std::shared_ptr<ViewGeometry>& geo) {
+  return from_real_units(strided_region_real(as_real_units(to_dtype(g, geo->base_dtype)), geo),
+                         geo->view_dtype);
 }
 
 struct CopySlices final : Node {
@@ -110,7 +144,7 @@ void bump_history(const Tensor& t) { t.ensure_autograd_meta().history_version++;
 bool rebase_view_history(const Tensor& out, const std::shared_ptr<FunctionNode>& op,
                          const TensorList& inputs, const std::vector<size_t>& self_slots) {
   const auto& root = out.impl()->view_base;
-  if (!root || root->dtype != out.dtype()) return false;
+  if (!root || !same_scalars(root->dtype, out.dtype())) return false;
   Tensor base(root);
   auto cs = std::make_shared<CopySlices>(op, self_slots, std::make_shared<ViewGeometry>(base, out));
   TensorList cs_inputs{base};
@@ -137,7 +171,7 @@ void refresh_view_history(const Tensor& view) {
   if (vm.base_history_seen == version) return;
   vm.base_history_seen = version;
   Tensor base(root);
-  if (!base.requires_grad() || root->dtype != view.dtype()) return;
+  if (!base.requires_grad() || !same_scalars(root->dtype, view.dtype())) return;
   auto geo = std::make_shared<ViewGeometry>(base, view);
   auto node = std::make_shared<FunctionNode>(
       "AsStridedBackward0", [geo](const TensorList&, const TensorList& g) -> TensorList {

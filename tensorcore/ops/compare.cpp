@@ -6,6 +6,7 @@
 #include "tensorcore/ops/elementwise.h"
 #include "tensorcore/ops/elementwise_kernels.h"
 #include "tensorcore/ops/reduce.h"
+#include "tensorcore/ops/shape.h"
 
 namespace tc {
 
@@ -82,7 +83,7 @@ Tensor view_as_real(const Tensor& a) {
   for (auto& s : strides) s *= 2;
   sizes.push_back(2);
   strides.push_back(1);
-  Tensor out = make_tensor(a.storage(), sizes, strides, a.storage_offset() * 2, to_real(a.dtype()));
+  Tensor out = scalar_view(a, sizes, strides, a.storage_offset() * 2, to_real(a.dtype()));
   if (autograd::needs_grad({a}))
     autograd::record("ViewAsRealBackward0", {a}, {out}, {},
                      [](const TensorList&, const TensorList& g) -> TensorList {
@@ -108,7 +109,7 @@ Tensor view_as_complex(const Tensor& a) {
   }
   TC_CHECK(a.storage_offset() % 2 == 0,
            "view_as_complex: Tensor must have a storage_offset divisible by 2");
-  Tensor out = make_tensor(a.storage(), sizes, strides, a.storage_offset() / 2, to_complex(a.dtype()));
+  Tensor out = scalar_view(a, sizes, strides, a.storage_offset() / 2, to_complex(a.dtype()));
   if (autograd::needs_grad({a}))
     autograd::record("ViewAsComplexBackward0", {a}, {out}, {},
                      [](const TensorList&, const TensorList& g) -> TensorList {

@@ -83,7 +83,7 @@ Tensor from_rows(const Tensor& r, const Shape& shape, int64_t dim) {
   return contiguous(permute(p, inv));
 }
 
-static Tensor float_for_grad(const Tensor& t) {
+Tensor float_for_grad(const Tensor& t) {
   return (t.dtype() == DType::Float32 || t.dtype() == DType::Float64) ? t
                                                                       : to_dtype(t, DType::Float32);
 }
@@ -228,21 +228,24 @@ Tensor amaxmin(const Tensor& a, const DimList& dims, bool keepdim, bool is_max, 
 Tensor prod(const Tensor& a, std::optional<int64_t> dim, bool keepdim, std::optional<DType> dtype) {
   TC_AUTOCAST("prod", prod, a, dim, keepdim, dtype);
   DType out_dtype = dtype.value_or(is_integral(a.dtype(), true) ? DType::Int64 : a.dtype());
-  DType kd = rd::kernel_dtype(out_dtype);
+  DType kd = is_complex(out_dtype) ? out_dtype : rd::kernel_dtype(out_dtype);
   DimList dims;
   if (dim) dims.push_back(*dim);
   auto mask = reduce_mask(a, dims, "prod");
-  Tensor out = to_dtype(run_p(prod_kernel, to_dtype(a.detach(), kd), mask, keepdim, kd), out_dtype);
-  if (autograd::needs_grad({a})) {
-    autograd::record("ProdBackward0", {a}, {out}, {a, out},
+  Tensor x = to_dtype(a, out_dtype);
+  Tensor out = to_dtype(run_p(prod_kernel, to_dtype(x.detach(), kd), mask, keepdim, kd), out_dtype);
+  if (autograd::needs_grad({x})) {
+    autograd::record("ProdBackward0", {x}, {out}, {x, out},
                      [=](const TensorList& s, const TensorList& g) -> TensorList {
+      // d(prod)/dx_i = prod / x_i; complex inputs take its conjugate (Wirtinger convention).
       const Tensor& x = s[0];
       Tensor gk = rd::keep_dims(g[0], mask, keepdim);
       Tensor nz = all(x.detach());
       if (nz.item<bool>())
-        return {div(mul(gk, rd::keep_dims(s[1], mask, keepdim)), x)};
-      // Zeros present: product of the other elements of each slice (first-order only).
-      Tensor xf = to_dtype(x.detach(), rd::kernel_dtype(x.dtype()) == DType::Float64 ? DType::Float64 : DType::Float32);
+        return {div(mul(gk, conj(rd::keep_dims(s[1], mask, keepdim))), conj(x))};
+      // Zeros present: product of the other elements of each slice (first-order only). The
+      // product of conjugates is the conjugate of the product.
+      Tensor xf = is_complex(x.dtype()) ? conj(x.detach()) : rd::float_for_grad(x.detach());
       Tensor others;
       if (x.dim() == 0) {
         others = ones_like(xf);
@@ -535,6 +538,9 @@ Tensor scan(KernelTable<RowKernel>& table, const Tensor& x, int64_t d, bool reve
 
 // cumsum in either direction; its vjp is the cumsum in the other direction.
 Tensor cumsum_dir(const Tensor& x, int64_t d, bool reverse) {
+  // Complex: the real kernels scan each part (differentiable through real/imag/complex).
+  if (is_complex(x.dtype()))
+    return complex(cumsum_dir(real(x), d, reverse), cumsum_dir(imag(x), d, reverse));
   Tensor out = scan(cumsum_kernel, x, d, reverse);
   if (autograd::needs_grad({x}))
     autograd::record("CumsumBackward0", {x}, {out}, {},
@@ -555,8 +561,7 @@ Tensor cumsum(const Tensor& a, int64_t dim, std::optional<DType> dtype) {
   int64_t d = wrap_dim(dim, a.dim(), "cumsum");
   DType dt = scan_dtype(a, dtype);
   Tensor x = to_dtype(a, dt);
-  // Complex: the real kernels scan each part (differentiable through real/imag/complex).
-  if (is_complex(dt)) return complex(cumsum(real(x), d), cumsum(imag(x), d));
+  if (is_complex(dt)) return cumsum_dir(x, d, false);
   DType kd = rd::kernel_dtype(dt);
   if (kd == dt) return cumsum_dir(x, d, false);
   return to_dtype(cumsum_dir(to_dtype(x, kd), d, false), dt);
@@ -567,14 +572,18 @@ Tensor cumprod(const Tensor& a, int64_t dim, std::optional<DType> dtype) {
   int64_t d = wrap_dim(dim, a.dim(), "cumprod");
   DType dt = scan_dtype(a, dtype);
   Tensor x = to_dtype(a, dt);
-  DType kd = rd::kernel_dtype(dt);
+  DType kd = is_complex(dt) ? dt : rd::kernel_dtype(dt);
   Tensor out = to_dtype(scan(cumprod_kernel, to_dtype(x.detach(), kd), d, false), dt);
   if (autograd::needs_grad({x}))
     autograd::record("CumprodBackward0", {x}, {out}, {x, out},
                      [=](const TensorList& s, const TensorList& g) -> TensorList {
+      // dout_j/dx_i = out_j / x_i for j >= i; complex inputs take conjugates (Wirtinger).
       if (all(s[0].detach()).item<bool>())
-        return {div(cumsum_dir(mul(g[0], s[1]), d, true), s[0])};
-      Tensor xr = rd::to_rows(s[0].detach(), d), gr = rd::to_rows(g[0].detach(), d);
+        return {div(cumsum_dir(mul(g[0], conj(s[1])), d, true), conj(s[0]))};
+      // Zeros present (first-order only): the kernel works on conj(x), whose partial products
+      // are the conjugates of x's.
+      Tensor xc = is_complex(s[0].dtype()) ? conj(s[0].detach()) : rd::float_for_grad(s[0].detach());
+      Tensor xr = rd::to_rows(xc, d), gr = rd::to_rows(g[0].detach(), d);
       gr = to_dtype(gr, xr.dtype());
       Tensor o = empty(xr.sizes(), TensorOptions(xr.dtype()).device(xr.device()));
       if (o.numel() > 0) cumprod_backward_kernel.get(xr.device().type)(o, xr, gr);

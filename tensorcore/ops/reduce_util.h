@@ -23,6 +23,8 @@ namespace reduce_detail {
 // Dtype the CPU kernels compute in: float32/float64/int64 (reduced floats -> float32, other
 // integers and bool -> int64).
 DType kernel_dtype(DType d);
+// float32/float64 stay, other dtypes become float32 (the dtypes the vjp helper kernels take).
+Tensor float_for_grad(const Tensor& t);
 // Moves `dim` last and returns a contiguous [rows, n] tensor (0-dim -> [1, 1]).
 Tensor to_rows(const Tensor& a, int64_t dim);
 // Inverse of to_rows for a [rows, k] result: `shape` is the input shape with size k at `dim`.

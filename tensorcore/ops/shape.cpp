@@ -133,6 +133,46 @@ Tensor view(const Tensor& a, Shape sizes) {
   return out;
 }
 
+Tensor scalar_view(const Tensor& a, Shape sizes, Shape strides, int64_t offset, DType dtype) {
+  Tensor out = make_tensor(a.storage(), std::move(sizes), std::move(strides), offset, dtype);
+  const auto& root = a.impl()->view_base;
+  out.impl()->view_base = root ? root : a.impl_ptr();
+  return out;
+}
+
+Tensor view(const Tensor& a, DType dtype) {
+  const size_t from = a.itemsize(), to = itemsize(dtype);
+  // Not differentiable (as in torch): the result shares memory and the version counter only.
+  if (from == to) return make_tensor(a.storage(), a.sizes(), a.strides(), a.storage_offset(), dtype);
+  const std::string what = std::string(" to view ") + dtype_name(a.dtype()) + " as " +
+                           dtype_name(dtype) + " (different element sizes)";
+  TC_CHECK_AS(Error, a.dim() > 0, "view(dtype): self.dim() cannot be 0", what);
+  TC_CHECK_AS(Error, a.strides().back() == 1, "view(dtype): self.stride(-1) must be 1", what, ", but got ",
+           a.strides().back());
+  Shape sizes = a.sizes(), strides = a.strides();
+  int64_t offset = a.storage_offset();
+  if (from > to) {
+    const int64_t r = int64_t(from / to);
+    for (size_t d = 0; d + 1 < strides.size(); ++d) strides[d] *= r;
+    sizes.back() *= r;
+    offset *= r;
+  } else {
+    const int64_t r = int64_t(to / from);
+    TC_CHECK_AS(Error, sizes.back() % r == 0, "view(dtype): self.size(-1) must be divisible by ", r, what,
+             ", but got ", sizes.back());
+    TC_CHECK_AS(Error, offset % r == 0, "view(dtype): self.storage_offset() must be divisible by ", r, what,
+             ", but got ", offset);
+    for (size_t d = 0; d + 1 < strides.size(); ++d) {
+      TC_CHECK_AS(Error, strides[d] % r == 0, "view(dtype): self.stride(", d, ") must be divisible by ", r,
+               what, ", but got ", strides[d]);
+      strides[d] /= r;
+    }
+    sizes.back() /= r;
+    offset /= r;
+  }
+  return make_tensor(a.storage(), sizes, strides, offset, dtype);
+}
+
 Tensor reshape(const Tensor& a, Shape sizes) {
   sizes = infer_size(std::move(sizes), a.numel());
   if (view_strides(a, sizes)) return view(a, sizes);

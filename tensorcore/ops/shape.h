@@ -23,6 +23,13 @@ Tensor select(const Tensor& a, int64_t dim, int64_t index);
 Tensor narrow(const Tensor& a, int64_t dim, int64_t start, int64_t length);
 // Basic slicing a[start:end:step] along dim (end clamped; step > 0).
 Tensor slice(const Tensor& a, int64_t dim, int64_t start, int64_t end, int64_t step = 1);
+// torch's Tensor.view(dtype): the same bytes read as another dtype (no copy, not differentiable).
+// Different element sizes need a unit-stride last dim, which is rescaled.
+Tensor view(const Tensor& a, DType dtype);
+// A view of a's memory in a dtype of the same scalars (complex <-> its real type), remembering
+// a's base like the other views, so in-place ops on it rewrite the base's autograd history.
+// Used by real, imag, view_as_real and view_as_complex.
+Tensor scalar_view(const Tensor& a, Shape sizes, Shape strides, int64_t offset, DType dtype);
 // Resolves a single -1 in `sizes` against numel.
 Shape infer_size(Shape sizes, int64_t numel);
 

@@ -2,11 +2,16 @@
 // searchsorted/bucketize, histc, bincount.
 #include "tensorcore/ops/sort.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <numeric>
 
 #include "tensorcore/autograd/function.h"
+#include "tensorcore/core/dispatch.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
+#include "tensorcore/ops/index.h"
 #include "tensorcore/ops/reduce_kernels.h"
 #include "tensorcore/ops/reduce_util.h"
 #include "tensorcore/ops/shape.h"
@@ -101,6 +106,73 @@ std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor& a) {
   Tensor values, inverse, counts;
   unique_kernel.get(a.device().type)(flat, values, inverse, counts, true);
   return {to_dtype(values, a.dtype()), reshape(inverse, a.sizes()), counts};
+}
+
+namespace {
+
+// Groups the rows of a contiguous host [n, m] tensor: `order` lists the rows group by group
+// (lexicographically sorted unless consecutive), `group` gives each row's group, `starts` where
+// each group begins in `order`. Rows compare with the element type's == and < (NaN rows stay
+// distinct, -0.0 equals 0.0), as torch's unique_dim does.
+template <typename T>
+void group_rows(const Tensor& rows, bool consecutive, std::vector<int64_t>& order,
+                std::vector<int64_t>& group, std::vector<int64_t>& starts) {
+  const int64_t n = rows.size(0), m = rows.size(1);
+  const T* p = static_cast<const T*>(rows.data_ptr());
+  auto row = [&](int64_t i) { return p + i * m; };
+  auto equal = [&](int64_t a, int64_t b) { return std::equal(row(a), row(a) + m, row(b)); };
+  order.resize(size_t(n));
+  std::iota(order.begin(), order.end(), int64_t(0));
+  if (!consecutive)
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+      return std::lexicographical_compare(row(a), row(a) + m, row(b), row(b) + m);
+    });
+  group.assign(size_t(n), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    if (i == 0 || !equal(order[size_t(i - 1)], order[size_t(i)])) starts.push_back(i);
+    group[size_t(order[size_t(i)])] = int64_t(starts.size()) - 1;
+  }
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor, Tensor> unique_dim(const Tensor& a, int64_t dim, bool consecutive) {
+  const char* op = consecutive ? "unique_consecutive" : "unique";
+  TC_CHECK_INDEX(a.dim() > 0, op, "(): dimension specified as ", dim, " but tensor has no dimensions");
+  int64_t d = wrap_dim(dim, a.dim(), op);
+  TC_CHECK_TYPE(!is_complex(a.dtype()), op, "(dim=", dim, ") is not implemented for ",
+                dtype_name(a.dtype()), " tensors");
+  for (int64_t k = 0; k < a.dim(); ++k)
+    TC_CHECK_AS(Error, k == d || a.size(k) > 0 || a.size(d) == 0, op, "(dim=", dim, "): there are 0 sized "
+             "dimensions, and they aren't selected, so unique cannot be applied (shape ",
+             shape_str(a.sizes()), ")");
+  const int64_t n = a.size(d);
+  int64_t m = 1;
+  for (int64_t k = 0; k < a.dim(); ++k)
+    if (k != d) m *= a.size(k);
+  // Slices as host rows [n, m] in a dtype keeping order and equality (float16 -> float32, ints
+  // and bool -> int64); the values are then picked from `a` itself, so nothing is rounded. The
+  // rows are laid out as transpose(dim, 0) does (not movedim): torch compares slices in that
+  // element order, which decides the sorted order for 3-d and larger inputs.
+  Tensor x = a.detach();
+  DType kd = rd::kernel_dtype(x.dtype());
+  Tensor rows = contiguous(to_device(reshape(transpose(to_dtype(x, kd), 0, d), {n, m}), Device()));
+  std::vector<int64_t> order, group, starts;
+  dispatch_dtype<(1u << int(DType::Float32)) | (1u << int(DType::Float64)) | (1u << int(DType::Int64))>(
+      kd, op, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        group_rows<T>(rows, consecutive, order, group, starts);
+      });
+  const int64_t k = int64_t(starts.size());
+  std::vector<int64_t> first(static_cast<size_t>(k)), counts(static_cast<size_t>(k));
+  for (int64_t gi = 0; gi < k; ++gi) {
+    int64_t end = gi + 1 < k ? starts[size_t(gi + 1)] : n;
+    first[size_t(gi)] = order[size_t(starts[size_t(gi)])];
+    counts[size_t(gi)] = end - starts[size_t(gi)];
+  }
+  TensorOptions io = TensorOptions(DType::Int64).device(a.device());
+  Tensor values = index_select(x, d, from_vector(first, {k}, io));
+  return {values, from_vector(group, {n}, io), from_vector(counts, {k}, io)};
 }
 
 Tensor searchsorted(const Tensor& seq, const Tensor& values, bool out_int32, bool right,

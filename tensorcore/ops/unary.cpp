@@ -4,6 +4,7 @@
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
 #include "tensorcore/ops/kernel_tables.h"
+#include "tensorcore/ops/shape.h"
 
 namespace tc {
 
@@ -81,8 +82,7 @@ Tensor conj(const Tensor& a) {
 static Tensor complex_part(const Tensor& a, int part) {
   Shape strides = a.strides();
   for (auto& s : strides) s *= 2;
-  Tensor out = make_tensor(a.storage(), a.sizes(), strides, a.storage_offset() * 2 + part,
-                           to_real(a.dtype()));
+  Tensor out = scalar_view(a, a.sizes(), strides, a.storage_offset() * 2 + part, to_real(a.dtype()));
   if (autograd::needs_grad({a})) {
     DType cdt = a.dtype();
     autograd::record(part ? "ImagBackward0" : "RealBackward0", {a}, {out}, {},

@@ -490,3 +490,63 @@ def test_double_backward_var_and_logsumexp():
     (g,) = tc.autograd.grad(tc.logsumexp(x, 0), x, create_graph=True)
     (h,) = tc.autograd.grad(g[0] if hasattr(g, "__getitem__") else g.sum(), x)
     assert h.shape == (5,)
+
+
+def _complex_with_zeros(shape, zeros):
+    a = RNG.standard_normal(shape) + 1j * RNG.standard_normal(shape)
+    for idx in zeros:
+        a[idx] = 0
+    return a
+
+
+@pytest.mark.parametrize("zeros", [(), ((0, 1),), ((0, 1), (1, 0), (1, 2)), ((0, 0), (0, 3))],
+                         ids=["none", "one", "spread", "two_in_row"])
+def test_complex_prod_cumprod_match_torch(torch_ref, zeros):
+    # Forward values and conjugate-Wirtinger gradients (torch's convention), zeros included.
+    a = _complex_with_zeros((2, 4), zeros)
+    g = RNG.standard_normal((2, 4)) + 1j * RNG.standard_normal((2, 4))
+    cases = [(lambda m, t: m.cumprod(t, 1), g), (lambda m, t: m.cumprod(t, 0), g),
+             (lambda m, t: m.prod(t, 1), g[:, 0]), (lambda m, t: m.prod(t, 0, True), g[:1]),
+             (lambda m, t: m.prod(t), g[0, 0])]
+    for fn, gout in cases:
+        x = tc.from_numpy(a.copy()).requires_grad_()
+        xt = torch_ref.from_numpy(a.copy()).requires_grad_()
+        y, yt = fn(tc, x), fn(torch_ref, xt)
+        np.testing.assert_allclose(y.detach().numpy(), yt.detach().numpy(), rtol=1e-12, atol=1e-12)
+        (gx,) = tc.autograd.grad(y, x, tc.from_numpy(np.asarray(gout).copy()))
+        (gt,) = torch_ref.autograd.grad(yt, xt, torch_ref.from_numpy(np.asarray(gout).copy()))
+        np.testing.assert_allclose(gx.numpy(), gt.numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_complex_prod_cumprod_gradcheck_with_zeros():
+    a = _complex_with_zeros((2, 4), ((0, 1), (1, 3)))
+    x = tc.from_numpy(a).requires_grad_()
+    for fn in (lambda t: tc.cumprod(t, 1), lambda t: tc.cumprod(t, 0), lambda t: tc.prod(t, 1),
+               lambda t: tc.prod(t)):
+        assert tc.autograd.gradcheck(fn, (x,))
+
+
+def test_complex64_prod_accumulates_wide():
+    # 2000 unit-modulus factors: a complex64 running product drifts ~1e-6; complex128 keeps the
+    # result at complex64 rounding (~1e-8).
+    ang = RNG.uniform(-np.pi, np.pi, 2000)
+    z = np.exp(1j * ang).astype(np.complex64)
+    want = np.prod(z.astype(np.complex128))
+    got = tc.prod(tc.from_numpy(z)).item()
+    assert abs(got - want) < 1e-7
+    c = tc.cumprod(tc.from_numpy(z), 0).numpy()
+    assert c.dtype == np.complex64 and abs(c[-1] - want) < 1e-7
+
+
+def test_cumprod_grad_with_zeros_long_row_matches_torch(torch_ref):
+    # The zero path is O(n) per row: a long row with zeros stays fast and matches torch.
+    a = RNG.standard_normal((3, 20000)) * 0.05 + 1.0
+    a[0, 5] = 0
+    a[1, 19999] = 0
+    a[2, 100] = a[2, 200] = 0
+    x = tc.from_numpy(a.copy()).requires_grad_()
+    xt = torch_ref.from_numpy(a.copy()).requires_grad_()
+    g = RNG.standard_normal(a.shape)
+    (gx,) = tc.autograd.grad(tc.cumprod(x, 1), x, tc.from_numpy(g.copy()))
+    (gt,) = torch_ref.autograd.grad(torch_ref.cumprod(xt, 1), xt, torch_ref.from_numpy(g.copy()))
+    np.testing.assert_allclose(gx.numpy(), gt.numpy(), rtol=1e-7, atol=1e-9)

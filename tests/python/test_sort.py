@@ -179,3 +179,52 @@ GRAD_OPS = {
 @pytest.mark.parametrize("name", list(GRAD_OPS))
 def test_gradcheck(name):
     gradcheck(GRAD_OPS[name], RNG.standard_normal((3, 4, 5)))
+
+
+UNIQUE_DIM_INPUTS = {
+    "rows_int": (np.array([[1, 2], [1, 2], [0, 5], [1, 2], [0, 5], [0, 4]]), (0, 1, -1)),
+    "cube_float": (np.round(RNG.standard_normal((4, 3, 5)) * 0.7).astype(np.float32), (0, 1, 2)),
+    "bool": (np.array([[True, False, True], [True, False, True], [False, False, True]]), (0, 1)),
+    "nan_rows": (np.array([[np.nan, 1.0], [np.nan, 1.0], [-0.0, 2.0], [0.0, 2.0]]), (0,)),
+    "empty_dim": (np.zeros((0, 3), np.float32), (0,)),
+    "uint8_transposed": (np.array([[3, 3, 1], [2, 2, 9], [3, 3, 1]], np.uint8).T, (0, 1)),
+}
+
+
+@pytest.mark.parametrize("name", list(UNIQUE_DIM_INPUTS))
+@pytest.mark.parametrize("consecutive", [False, True])
+def test_unique_dim_matches_torch(torch_ref, name, consecutive):
+    a, dims = UNIQUE_DIM_INPUTS[name]
+    for dim in dims:
+        t, tt = tc.from_numpy(a), torch_ref.from_numpy(a)
+        if name == "uint8_transposed":  # a non-contiguous view of the same values
+            t = tc.from_numpy(np.ascontiguousarray(a.T)).t()
+        kw = dict(dim=dim, return_inverse=True, return_counts=True)
+        f = "unique_consecutive" if consecutive else "unique"
+        got, want = getattr(tc, f)(t, **kw), getattr(torch_ref, f)(tt, **kw)
+        for g, w in zip(got, want):
+            assert tuple(g.shape) == tuple(w.shape) and str(g.dtype) == str(w.dtype).replace("torch", "tensorcore")
+            np.testing.assert_array_equal(g.numpy(), w.numpy())
+        # The method and the plain forms agree.
+        assert np.array_equal(getattr(t, f)(dim=dim).numpy(), got[0].numpy(), equal_nan=True)
+
+
+def test_unique_dim_reconstructs_the_input():
+    a = RNG.integers(0, 3, size=(50, 4))
+    t = tc.from_numpy(a)
+    u, inv, cnt = tc.unique(t, dim=0, return_inverse=True, return_counts=True)
+    np.testing.assert_array_equal(u.numpy()[inv.numpy()], a)
+    assert int(cnt.sum()) == 50 and u.shape[0] == len({tuple(r) for r in a.tolist()})
+    rows = [tuple(r) for r in u.tolist()]
+    assert rows == sorted(rows)
+
+
+def test_unique_dim_errors():
+    with pytest.raises(IndexError, match="no dimensions"):
+        tc.unique(tc.tensor(1), dim=0)
+    with pytest.raises(IndexError):
+        tc.unique(tc.ones(2, 2), dim=2)
+    with pytest.raises(RuntimeError, match="0 sized dimensions"):
+        tc.unique(tc.ones(3, 0), dim=0)
+    with pytest.raises(TypeError, match="complex"):
+        tc.unique(tc.ones(2, 2, dtype=tc.complex64), dim=0)

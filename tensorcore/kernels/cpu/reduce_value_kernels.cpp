@@ -17,9 +17,11 @@ constexpr uint32_t kF32 = 1u << int(DType::Float32), kF64 = 1u << int(DType::Flo
 constexpr uint32_t kFloats = kF32 | kF64;
 
 template <typename T> using wide_t = std::conditional_t<std::is_floating_point_v<T>, double, int64_t>;
+// Products of complex64/complex128 accumulate in complex128.
+template <typename T> using prod_acc_t = std::conditional_t<is_complex_v<T>, complex128, wide_t<T>>;
 
 template <typename T> struct ProdOp {
-  using Acc = wide_t<T>;
+  using Acc = prod_acc_t<T>;
   Acc init() const { return Acc(1); }
   Acc fold(Acc a, T x) const { return a * Acc(x); }
   Acc merge(Acc a, Acc b) const { return a * b; }
@@ -145,7 +147,7 @@ template <bool All> struct AllAnyOp {
 };
 
 void prod_cpu(const Tensor& out, const Tensor& in, const std::vector<bool>& mask, double) {
-  dispatch_dtype<kFloats | kI64>(in.dtype(), "prod", [&](auto tag) {
+  dispatch_dtype<kFloats | kI64 | kComplex>(in.dtype(), "prod", [&](auto tag) {
     using T = typename decltype(tag)::type;
     cpu_reduce<T, T>(out, in, mask, ProdOp<T>{});
   });

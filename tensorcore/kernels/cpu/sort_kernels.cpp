@@ -19,6 +19,10 @@ constexpr uint32_t kF32 = 1u << int(DType::Float32), kF64 = 1u << int(DType::Flo
                    kI64 = 1u << int(DType::Int64), kI32 = 1u << int(DType::Int32);
 constexpr uint32_t kFloats = kF32 | kF64;
 constexpr uint32_t kRowTypes = kFloats | kI64;
+// Accumulator of products (cumprod and its vjp helpers): complex types accumulate in complex128.
+template <typename T>
+using prod_acc_t = std::conditional_t<is_complex_v<T>, complex128,
+                                      std::conditional_t<std::is_floating_point_v<T>, double, int64_t>>;
 
 template <typename T> inline bool isnan_(T x) {
   if constexpr (std::is_floating_point_v<T>) return std::isnan(x);
@@ -67,10 +71,12 @@ void argminmax_cpu(const Tensor& in, const Tensor& values, const Tensor& indices
 enum class ScanKind { Sum, Prod, LogSumExp };
 template <ScanKind K>
 void scan_cpu(const Tensor& in, const Tensor& values, const Tensor&, const RowParams& prm) {
-  constexpr uint32_t set = K == ScanKind::LogSumExp ? kFloats : kRowTypes;
+  constexpr uint32_t set = K == ScanKind::LogSumExp ? kFloats
+                           : K == ScanKind::Prod    ? kRowTypes | kComplex
+                                                    : kRowTypes;
   dispatch_dtype<set>(in.dtype(), "cumulative op", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using Acc = std::conditional_t<std::is_floating_point_v<T>, double, int64_t>;
+    using Acc = prod_acc_t<T>;
     T* out = static_cast<T*>(values.data_ptr());
     for_rows<T>(in, [&](int64_t r, const T* p, int64_t n) {
       T* o = out + r * n;
@@ -80,7 +86,7 @@ void scan_cpu(const Tensor& in, const Tensor& values, const Tensor&, const RowPa
         int64_t j = prm.flag ? n - 1 - jj : jj;
         if constexpr (K == ScanKind::Sum) acc += Acc(p[j]);
         else if constexpr (K == ScanKind::Prod) acc *= Acc(p[j]);
-        else {
+        else if constexpr (!is_complex_v<T>) {
           double x = double(p[j]), a = double(acc), m = std::max(a, x);
           if (std::isnan(x) || std::isnan(a)) acc = Acc(NAN);
           else if (std::isinf(m)) acc = Acc(m);
@@ -234,20 +240,21 @@ void mode_cpu(const Tensor& in, const Tensor& values, const Tensor& indices, con
 }
 
 void prod_others_cpu(const Tensor& in, const Tensor& values, const Tensor&, const RowParams&) {
-  dispatch_dtype<kFloats>(in.dtype(), "prod_backward", [&](auto tag) {
+  dispatch_dtype<kFloats | kComplex>(in.dtype(), "prod_backward", [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using Acc = prod_acc_t<T>;
     T* out = static_cast<T*>(values.data_ptr());
     for_rows<T>(in, [&](int64_t r, const T* p, int64_t n) {
       T* o = out + r * n;
-      double acc = 1;
+      Acc acc = 1;
       for (int64_t j = 0; j < n; ++j) {  // exclusive prefix
         o[j] = T(acc);
-        acc *= double(p[j]);
+        acc *= Acc(p[j]);
       }
       acc = 1;
       for (int64_t j = n - 1; j >= 0; --j) {
-        o[j] = T(double(o[j]) * acc);
-        acc *= double(p[j]);
+        o[j] = T(Acc(o[j]) * acc);
+        acc *= Acc(p[j]);
       }
     });
   });
@@ -281,22 +288,42 @@ void rows_scatter_add_cpu(const Tensor& out, const Tensor& src_t, const Tensor& 
   });
 }
 
+// out_i = sum_{j>=i} g_j prod_{k<=j, k!=i} x_k in O(n) per row: with z the first zero of the row,
+// i < z divides the suffix sums of g_j * P_j (P = running product, x_i != 0 there), i == z
+// multiplies the product before z by a running sum over j >= z, and i > z gets 0 (x_z is a
+// factor of every term).
 void cumprod_backward_cpu(const Tensor& out, const Tensor& x, const Tensor& g) {
-  dispatch_dtype<kFloats>(x.dtype(), "cumprod_backward", [&](auto tag) {
+  dispatch_dtype<kFloats | kComplex>(x.dtype(), "cumprod_backward", [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using Acc = prod_acc_t<T>;
     const T* gp = static_cast<const T*>(g.data_ptr());
-    T* o = static_cast<T*>(out.data_ptr());
+    T* op = static_cast<T*>(out.data_ptr());
     for_rows<T>(x, [&](int64_t r, const T* p, int64_t n) {
       const T* gr = gp + r * n;
-      double prefix = 1;  // prod_{k<i} x_k
-      for (int64_t i = 0; i < n; ++i) {
-        double s = 0, run = prefix;  // run = prod_{k<=j, k!=i} x_k
-        for (int64_t j = i; j < n; ++j) {
-          if (j > i) run *= double(p[j]);
-          s += double(gr[j]) * run;
+      T* o = op + r * n;
+      int64_t z = 0;
+      Acc before_z = 1;  // prod_{k<z} x_k
+      while (z < n && p[z] != T(0)) before_z *= Acc(p[z++]);
+      if (z < n) {
+        Acc run = before_z, s = 0;  // run = prod_{k<=j, k!=z} x_k
+        for (int64_t j = z; j < n; ++j) {
+          if (j > z) run *= Acc(p[j]);
+          s += Acc(gr[j]) * run;
         }
-        o[r * n + i] = T(s);
-        prefix *= double(p[i]);
+        o[z] = T(s);
+        for (int64_t i = z + 1; i < n; ++i) o[i] = T(0);
+      }
+      // Suffix sums over j < z of g_j * P_j (they stop at z: later terms hold the zero).
+      Acc prefix = 1;
+      std::vector<Acc> partial(static_cast<size_t>(z));
+      for (int64_t j = 0; j < z; ++j) {
+        prefix *= Acc(p[j]);
+        partial[size_t(j)] = Acc(gr[j]) * prefix;
+      }
+      Acc suffix = 0;
+      for (int64_t i = z - 1; i >= 0; --i) {
+        suffix += partial[size_t(i)];
+        o[i] = T(suffix / Acc(p[i]));
       }
     });
   });

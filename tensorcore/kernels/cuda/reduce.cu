@@ -104,14 +104,17 @@ struct SumOp {
 };
 
 // Products accumulate in double (or int64) like the CPU: float products of many factors
-// under/overflow long before the result does.
+// under/overflow long before the result does. Complex products accumulate in complex<double>.
 template <typename T>
 struct ProdOp {
-  using acc_t = std::conditional_t<std::is_floating_point_v<T>, double, int64_t>;
+  using acc_t = std::conditional_t<is_cplx_v<T>, cplx<double>,
+                                   std::conditional_t<std::is_floating_point_v<T>, double, int64_t>>;
   __device__ acc_t init() const { return acc_t(1); }
-  __device__ acc_t fold(acc_t a, T x, int64_t) const { return a * acc_t(x); }
+  __device__ acc_t fold(acc_t a, T x, int64_t) const { return a * cvt<acc_t>(x); }
   __device__ acc_t merge(acc_t a, acc_t b) const { return a * b; }
-  __device__ void write(OutPtrs o, int64_t i, acc_t a, int64_t) const { static_cast<T*>(o.p0)[i] = T(a); }
+  __device__ void write(OutPtrs o, int64_t i, acc_t a, int64_t) const {
+    static_cast<T*>(o.p0)[i] = cvt<T>(a);
+  }
 };
 
 template <typename T, bool Max>
@@ -271,7 +274,7 @@ void mean_cuda(const Tensor& out, const Tensor& in, const std::vector<bool>& mas
   });
 }
 void prod_cuda(const Tensor& out, const Tensor& in, const std::vector<bool>& mask, double) {
-  dispatch_dtype<kFloats | kI64>(in.dtype(), "prod", [&](auto tag) {
+  dispatch_dev<kFloats | kI64 | kComplex>(in.dtype(), "prod", [&](auto tag) {
     using T = typename decltype(tag)::type;
     launch_reduce<T>(in, mask, ProdOp<T>{}, out1(out));
   });

@@ -175,17 +175,6 @@ def _logcumsumexp(a, dim):
 
 
 F = FLOAT
-_NO_CPLX = "tc {}() rejects complex inputs (torch 1.13 supports them)"
-
-
-def _xf_cplx(name, grad=True):
-    r = _NO_CPLX.format(name)
-    d = {("complex64", "forward"): r, ("complex128", "forward"): r, ("complex64", "method"): r,
-         ("complex128", "method"): r}
-    if grad:
-        d[("complex128", "grad")] = r
-    return d
-
 
 
 OPS = [
@@ -193,7 +182,7 @@ OPS = [
          tol={"float16": (1e-2, 1e-2), "bfloat16": (3e-2, 3e-2)}),
     _red("mean", _np_red(np.mean), F + CPLX, grad=GRAD_ALL),
     _red("prod", _np_red(np.prod), F + INT + CPLX, out="sum", grad=GRAD_ALL,
-         sample_kw=dict(tuple_dims=False, domain="small"), xfail=_xf_cplx("prod")),
+         sample_kw=dict(tuple_dims=False, domain="small")),
     _red("amax", _np_red(np.amax), F + INT + BOOL, sample_kw=dict(empty=False)),
     _red("amin", _np_red(np.amin), F + INT + BOOL, sample_kw=dict(empty=False)),
     _red("nansum", _np_red(np.nansum), F),
@@ -283,7 +272,6 @@ OPS = [
     _scan("cumsum", _np_scan(np.cumsum), F + INT + CPLX, grad=GRAD_ALL,
           out=lambda d: "int64" if d in INT + BOOL else d),
     _scan("cumprod", _np_scan(np.cumprod), F + INT + CPLX, grad=GRAD_ALL, domain="small",
-          xfail=_xf_cplx("cumprod"),
           out=lambda d: "int64" if d in INT + BOOL else d),
     _scan("cummax", _cumext(np.maximum), F + INT, compare=_CMP_SCAN),
     _scan("cummin", _cumext(np.minimum), F + INT, compare=_CMP_SCAN),

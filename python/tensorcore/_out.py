@@ -1,0 +1,111 @@
+"""The `out=` keyword of torch's functions, added to the common ones by one wrapper.
+
+`tc.add(a, b, out=o)` computes the result as usual, then writes it into `o` as torch does: the
+result dtype must be castable to `o`'s dtype (a RuntimeError otherwise), `o` must be on the same
+device, a tensor of another shape is resized (with a warning when it held elements), and `o` is
+returned. Ops returning (values, indices) take a tuple of two tensors. Autograd does not flow
+through `out=` (torch raises when an argument requires grad, and so does this). Calls without
+`out` go straight to the op, at the cost of one Python call.
+"""
+import functools
+import warnings
+
+from . import _C
+
+# Elementwise, reductions, scans, linear algebra, joining/indexing ops with torch's out=.
+_OUT_FUNCS = (
+    "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "floor_divide",
+    "remainder", "fmod", "pow", "float_power", "atan2", "arctan2", "hypot", "maximum", "minimum",
+    "fmax", "fmin", "lerp", "clamp", "clip", "copysign", "xlogy",
+    "abs", "absolute", "neg", "negative", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
+    "sqrt", "rsqrt", "sin", "cos", "tan", "asin", "acos", "atan", "arcsin", "arccos", "arctan",
+    "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "sigmoid", "erf", "erfc", "erfinv",
+    "lgamma", "digamma", "floor", "ceil", "round", "trunc", "fix", "frac", "sign", "sgn",
+    "reciprocal", "square", "nan_to_num", "logit", "angle", "conj_physical",
+    "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal",
+    "not_equal", "isclose", "logical_and", "logical_or", "logical_xor", "logical_not",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
+    "bitwise_right_shift", "where",
+    "sum", "nansum", "mean", "nanmean", "prod", "amax", "amin", "max", "min", "argmax", "argmin",
+    "var", "std", "norm", "logsumexp", "all", "any", "count_nonzero", "median", "nanmedian",
+    "mode", "cumsum", "cumprod", "cummax", "cummin", "logcumsumexp",
+    "sort", "argsort", "topk", "kthvalue", "searchsorted", "bucketize", "histc",
+    "matmul", "mm", "bmm", "mv", "dot", "vdot", "outer", "ger", "addmm", "baddbmm", "addmv",
+    "kron", "tensordot",
+    "cat", "concat", "stack", "hstack", "vstack", "index_select", "gather", "masked_select",
+    "take", "nonzero", "tril", "triu", "flip", "roll",
+    "zeros", "ones", "empty", "full", "arange", "linspace", "logspace", "eye",
+    "rand", "randn", "randint", "randperm",
+)
+
+# These take their dtype from `out` when no dtype is given (torch's factories and the
+# accumulating reductions), instead of requiring the default result to cast.
+_DTYPE_FROM_OUT = frozenset((
+    "sum", "nansum", "prod", "cumsum", "cumprod",
+    "zeros", "ones", "empty", "full", "arange", "linspace", "logspace", "eye", "rand", "randn",
+    "randint", "randperm",
+))
+
+
+def _tensors_in(values):
+    for v in values:
+        if isinstance(v, _C.Tensor):
+            yield v
+        elif isinstance(v, (list, tuple)):
+            yield from _tensors_in(v)
+
+
+def _write_out(name, fn, args, kwargs, out):
+    outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+    for o in outs:
+        if not isinstance(o, _C.Tensor):
+            raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(o).__name__}")
+    if _C._autograd.is_grad_enabled() and any(
+            t.requires_grad for t in _tensors_in((args, tuple(kwargs.values()), outs))):
+        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
+                           "differentiation, but one of the arguments requires grad.")
+    if name in _DTYPE_FROM_OUT and kwargs.get("dtype") is None and len(outs) == 1:
+        kwargs = dict(kwargs, dtype=outs[0].dtype)
+    result = fn(*args, **kwargs)
+    results = tuple(result) if isinstance(result, tuple) else (result,)
+    if len(results) != len(outs):
+        raise TypeError(f"{name}(): expected out to be a tuple of {len(results)} tensors, got "
+                        f"{len(outs)}")
+    for r, o in zip(results, outs):
+        if not _C.can_cast(r.dtype, o.dtype):
+            raise RuntimeError(f"{name}(): result type {r.dtype} can't be cast to the desired "
+                               f"output type {o.dtype}")
+        if r.device != o.device:
+            raise RuntimeError(f"{name}(): expected out tensor to have device {r.device}, but "
+                               f"got {o.device} instead")
+        if tuple(o.shape) != tuple(r.shape):
+            if o.numel() != 0:
+                warnings.warn(
+                    f"{name}(): an output with one or more elements was resized since it had "
+                    f"shape {list(o.shape)}, which does not match the required output shape "
+                    f"{list(r.shape)}. This behavior is deprecated (torch); resize the output "
+                    "to 0 elements with t.resize_(0) first.", UserWarning, stacklevel=3)
+            o.resize_(r.shape)
+        _C._copy_out(o, r)
+    if not isinstance(out, (tuple, list)):
+        return out
+    return type(result)(*outs) if hasattr(result, "_fields") else tuple(outs)
+
+
+def _with_out(name, fn):
+    @functools.wraps(fn)
+    def op(*args, out=None, **kwargs):
+        if out is None:
+            return fn(*args, **kwargs)
+        return _write_out(name, fn, args, kwargs, out)
+    return op
+
+
+def install(namespace):
+    """Wraps each function of _OUT_FUNCS present in `namespace` (the tensorcore module dict)."""
+    for name in _OUT_FUNCS:
+        fn = namespace.get(name)
+        if fn is not None and not getattr(fn, "_tc_out", False):
+            wrapped = _with_out(name, fn)
+            wrapped._tc_out = True
+            namespace[name] = wrapped
