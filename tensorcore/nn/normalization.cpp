@@ -8,9 +8,9 @@
 #include <cmath>
 
 #include "tensorcore/autograd/function.h"
-#include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
+#include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
