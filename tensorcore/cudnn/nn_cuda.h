@@ -12,6 +12,7 @@
 namespace tc::nn::detail {
 
 struct ConvGeometry;
+struct Geo3;
 
 // ---- convolution through cuDNN (conv_cudnn.cpp); inputs may be any layout, including
 // channels-last views (NCHW shape, NHWC strides), whose layout the outputs keep ----
@@ -73,6 +74,12 @@ Tensor gru_gates_cuda(const Tensor& gi, const Tensor& gh, const Tensor& h);
 // front end's tap tables idx/w ([out, k] row-major), in core ops ----
 Tensor resample_gather_cuda(const Tensor& x, int64_t dim, int64_t out, int64_t k,
                             const std::vector<int64_t>& idx, const std::vector<double>& w);
+
+// ---- unfold / fold on CUDA (unfold_cuda.cpp), core ops; 2-d geometry in g's h/w axes ----
+// x: [N, C, H, W] -> [N, C * kh * kw, L].
+Tensor unfold_cuda(const Tensor& x, const Geo3& g);
+// cols: [N, C * kh * kw, L] -> [N, C, H, W] (overlapping windows sum).
+Tensor fold_cuda(const Tensor& cols, int64_t channels, const Geo3& g);
 
 // Raises NotImplementedError "<op>: not implemented on CUDA tensors ..." when any given tensor
 // lives on a CUDA device (the op's kernels are CPU-only).

@@ -48,6 +48,7 @@ struct UnfoldGeom {
 Tensor fold_op(const Tensor& cols, const UnfoldGeom& u);
 
 Tensor unfold_op(const Tensor& x_in, const UnfoldGeom& u) {
+  if (x_in.is_cuda()) return detail::unfold_cuda(x_in, u.g);
   Tensor x = contiguous(x_in);
   const int64_t K = u.C * u.g.k_size(), L = u.g.out_size();
   Tensor cols = empty({u.N, K, L}, TensorOptions(x.dtype()));
@@ -64,6 +65,7 @@ Tensor unfold_op(const Tensor& x_in, const UnfoldGeom& u) {
 }
 
 Tensor fold_op(const Tensor& cols_in, const UnfoldGeom& u) {
+  if (cols_in.is_cuda()) return detail::fold_cuda(cols_in, u.C, u.g);
   Tensor cols = contiguous(cols_in);
   const int64_t K = u.C * u.g.k_size(), L = u.g.out_size();
   Tensor x = zeros({u.N, u.C, u.g.in[1], u.g.in[2]}, TensorOptions(cols.dtype()));
@@ -207,7 +209,6 @@ Tensor unfold(const Tensor& input, const IntList& kernel_size, const IntList& di
               const IntList& padding, const IntList& stride) {
   TC_REDUCED_FLOAT_VIA_FLOAT32(input, unfold, input, kernel_size, dilation, padding, stride);
   const char* op = "unfold";
-  if (input.defined()) detail::require_cpu(op, {&input});
   TC_CHECK(input.defined() && (input.dim() == 3 || input.dim() == 4), op,
            ": expected a 3-d (unbatched) or 4-d input (N, C, H, W), got shape ",
            input.defined() ? shape_str(input.sizes()) : "None");
@@ -225,7 +226,6 @@ Tensor fold(const Tensor& input, const IntList& output_size, const IntList& kern
   TC_REDUCED_FLOAT_VIA_FLOAT32(input, fold, input, output_size, kernel_size, dilation, padding,
                                stride);
   const char* op = "fold";
-  if (input.defined()) detail::require_cpu(op, {&input});
   TC_CHECK(input.defined() && (input.dim() == 2 || input.dim() == 3), op,
            ": expected a 2-d (unbatched) or 3-d input (N, C*prod(kernel_size), L), got shape ",
            input.defined() ? shape_str(input.sizes()) : "None");

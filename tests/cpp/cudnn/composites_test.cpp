@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "tensorcore/cudnn/nn_cuda.h"
+#include "tensorcore/nn/im2col.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/tensorcore.h"
 
@@ -118,6 +119,31 @@ TEST(CudnnComposites, ResampleGatherMatchesInterpolate) {
   for (int64_t o = 0; o < out; ++o) nidx.push_back(std::min<int64_t>(int64_t(std::floor(double(o) * in / out)), in - 1));
   expect_close(D::resample_gather_cuda(x, 2, out, 1, nidx, std::vector<double>(size_t(out), 1.0)),
                F::interpolate_to_size(x, {out}, "nearest"));
+}
+
+TEST(CudnnComposites, UnfoldFoldMatchNative) {
+  const int64_t H = 6, W = 7;
+  nn::detail::Geo3 g{};
+  int64_t k[2] = {3, 2}, d[2] = {1, 2}, p[2] = {1, 1}, st[2] = {2, 1}, in[2] = {H, W};
+  g.in[0] = g.k[0] = g.out[0] = g.s[0] = g.d[0] = 1;
+  g.p[0] = 0;
+  for (int i = 0; i < 2; ++i) {
+    g.in[i + 1] = in[i];
+    g.k[i + 1] = k[i];
+    g.d[i + 1] = d[i];
+    g.p[i + 1] = p[i];
+    g.s[i + 1] = st[i];
+    g.out[i + 1] = (in[i] + 2 * p[i] - d[i] * (k[i] - 1) - 1) / st[i] + 1;
+  }
+  Tensor x = randn64({2, 3, H, W}, 1);
+  Tensor x1 = leaf(x), x2 = leaf(x);
+  Tensor c1 = F::unfold(x1, {3, 2}, {1, 2}, {1, 1}, {2, 1}), c2 = D::unfold_cuda(x2, g);
+  expect_close(c2, c1);
+  Tensor gc = randn64(c1.sizes(), 2);
+  sum(mul(c1, gc)).backward();
+  sum(mul(c2, gc)).backward();
+  expect_close(x2.grad(), x1.grad());
+  expect_close(D::fold_cuda(gc, 3, g), F::fold(gc, {H, W}, {3, 2}, {1, 2}, {1, 1}, {2, 1}));
 }
 
 }  // namespace

@@ -585,11 +585,16 @@ def test_interpolate(shape, kwargs, dtype):
     check_fn(lambda t: F.interpolate(t, **kwargs), [x], dtype)
 
 
+def test_unfold_fold():
+    x = randn(2, 3, 6, 7, seed=1)
+    check_fn(lambda t: F.unfold(t, (3, 2), dilation=(1, 2), padding=1, stride=(2, 1)), [x], tc.float64)
+    cols = randn(2, 3 * 4, 9, seed=2)
+    check_fn(lambda t: F.fold(t, (4, 4), 2, padding=0, stride=1), [cols], tc.float64)
+
+
 # CPU-only kernels raise instead of crashing or copying silently (listed in docs/cuda.md).
 CPU_ONLY = {
     "grid_sample": lambda x: F.grid_sample(x, tc.zeros(2, 3, 3, 2, device="cuda"), align_corners=False),
-    "unfold": lambda x: F.unfold(x, 2),
-    "fold": lambda x: F.fold(x.reshape(2, 4, 9), (4, 4), 2),
     "embedding max_norm": lambda x: F.embedding(tc.tensor([0, 1], device="cuda"), x.reshape(-1, 4), max_norm=1.0),
     "embedding_bag": lambda x: F.embedding_bag(tc.tensor([[0, 1]], device="cuda"), x.reshape(-1, 4)),
     "ctc_loss": lambda x: F.ctc_loss(F.log_softmax(x.reshape(3, 2, 12), 2), tc.tensor([[1, 2], [3, 4]], device="cuda"),
