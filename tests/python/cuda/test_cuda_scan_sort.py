@@ -22,6 +22,8 @@ def same(gpu, cpu, rtol=0, atol=0):
     assert gpu.is_cuda, "the result should stay on the GPU"
     g = gpu.cpu()
     assert g.dtype == cpu.dtype and tuple(g.shape) == tuple(cpu.shape), (g.dtype, cpu.dtype, g.shape, cpu.shape)
+    if g.dtype in (tc.float16, tc.bfloat16):  # NumPy has no bfloat16
+        g, cpu = g.to(tc.float64), cpu.to(tc.float64)
     if rtol == 0 and atol == 0:
         np.testing.assert_array_equal(g.numpy(), cpu.numpy())
     else:
