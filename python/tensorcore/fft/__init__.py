@@ -1,7 +1,9 @@
 """tensorcore.fft: discrete Fourier transforms with torch.fft's names and semantics.
 
-Computed by tensorcore's own FFT engine (mixed-radix Stockham, Rader and Bluestein, plans cached per
-length); every function is differentiable (complex autograd, PyTorch's convention)."""
+Computed by tensorcore's own FFT engine on the CPU (mixed-radix Stockham, Rader and Bluestein,
+plans cached per length) and by cuFFT on CUDA tensors (plans cached per device:
+tensorcore.backends.cuda.cufft_plan_cache); every function is differentiable (complex autograd,
+PyTorch's convention)."""
 from .._C import _fft as _impl
 
 fft = _impl.fft

@@ -1,9 +1,11 @@
 // The private helpers behind the vjps of the sort / scan / reduction family on CUDA (they ran on
-// a host copy before): gather and scatter-add along the last dim of [rows, n] rows, and the
-// pointwise masks (equal-with-NaN, not-NaN, zero, |x|, sign, |x|^p, NaN -> 0). float32/float64.
+// a host copy before): gather and scatter-add along the last dim of [rows, n] rows, the
+// pointwise masks (equal-with-NaN, not-NaN, zero, |x|, sign, |x|^p, NaN -> 0), prod's
+// "product of the others" and cumprod's backward with zeros. float32/float64.
 #include <cmath>
 
 #include "tensorcore/kernels/cuda/common.cuh"
+#include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/reduce_kernels.h"
 
 namespace tc::cuda_kernels {
@@ -88,6 +90,75 @@ void pointwise_cuda(const Tensor& out, const Tensor& a, const Tensor& b, Pointwi
   TC_CUDA_KERNEL_CHECK();
 }
 
+// values[r, j] = prod_{i != j} in[r, i] = (inclusive cumprod)[j-1] * (reverse cumprod)[j+1]:
+// no division, so zeros need no special case.
+template <typename T>
+__global__ void prod_others_dev(T* out, const T* fwd, const T* bwd, int64_t total, int64_t n) {
+  const int64_t step = int64_t(gridDim.x) * blockDim.x;
+  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += step) {
+    const int64_t j = i % n;
+    const double before = j > 0 ? double(fwd[i - 1]) : 1.0;
+    const double after = j + 1 < n ? double(bwd[i + 1]) : 1.0;
+    out[i] = T(before * after);
+  }
+}
+
+void prod_others_cuda(const Tensor& in, const Tensor& values, const Tensor&, const RowParams&) {
+  const int64_t total = in.numel(), n = in.size(1);
+  if (total == 0) return;
+  Tensor fwd = empty(in.sizes(), TensorOptions(in.dtype()).device(in.device()));
+  Tensor bwd = empty(in.sizes(), TensorOptions(in.dtype()).device(in.device()));
+  RowParams forward, reverse;
+  reverse.flag = true;
+  cumprod_kernel.get(DeviceType::CUDA)(in, fwd, Tensor(), forward);
+  cumprod_kernel.get(DeviceType::CUDA)(in, bwd, Tensor(), reverse);
+  const int dev = in.device().index;
+  DeviceGuard g(dev);
+  dispatch_dtype<kFloats>(in.dtype(), "prod_backward", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    prod_others_dev<T><<<grid_for(total), kBlockSize, 0, stream_of(dev)>>>(
+        static_cast<T*>(values.data_ptr()), static_cast<const T*>(fwd.data_ptr()),
+        static_cast<const T*>(bwd.data_ptr()), total, n);
+  });
+  TC_CUDA_KERNEL_CHECK();
+}
+
+// out[r, i] = sum_{j >= i} g[r, j] * prod_{k <= j, k != i} x[r, k], one thread per (r, i): the
+// same O(n^2) per row as the CPU kernel, in double.
+template <typename T>
+__global__ void cumprod_backward_dev(T* out, const T* x, const T* g, int64_t total, int64_t n) {
+  const int64_t step = int64_t(gridDim.x) * blockDim.x;
+  for (int64_t q = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; q < total; q += step) {
+    const int64_t i = q % n;
+    const T* xr = x + (q - i);
+    const T* gr = g + (q - i);
+    double run = 1;
+    for (int64_t k = 0; k < i; ++k) run *= double(xr[k]);
+    double s = 0;
+    for (int64_t j = i; j < n; ++j) {
+      if (j > i) run *= double(xr[j]);
+      s += double(gr[j]) * run;
+    }
+    out[q] = T(s);
+  }
+}
+
+void cumprod_backward_cuda(const Tensor& out, const Tensor& x, const Tensor& g) {
+  const int64_t total = x.numel(), n = x.size(1);
+  if (total == 0) return;
+  const int dev = x.device().index;
+  DeviceGuard guard(dev);
+  dispatch_dtype<kFloats>(x.dtype(), "cumprod_backward", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    cumprod_backward_dev<T><<<grid_for(total), kBlockSize, 0, stream_of(dev)>>>(
+        static_cast<T*>(out.data_ptr()), static_cast<const T*>(x.data_ptr()),
+        static_cast<const T*>(g.data_ptr()), total, n);
+  });
+  TC_CUDA_KERNEL_CHECK();
+}
+
+TC_REGISTER_KERNEL(prod_others_kernel, CUDA, prod_others_cuda);
+TC_REGISTER_KERNEL(cumprod_backward_kernel, CUDA, cumprod_backward_cuda);
 TC_REGISTER_KERNEL(rows_gather_kernel, CUDA, rows_gather_cuda);
 TC_REGISTER_KERNEL(rows_scatter_add_kernel, CUDA, rows_scatter_add_cuda);
 TC_REGISTER_KERNEL(reduce_pointwise_kernel, CUDA, pointwise_cuda);

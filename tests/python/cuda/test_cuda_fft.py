@@ -193,11 +193,12 @@ def test_gradients_match_cpu(fn, norm):
     real_in = fn in ("rfft", "ihfft", "rfft2", "rfftn")
     shape = (3, 6, 10)
     a = real_np(*shape) if real_in else complex_np(*shape)
-    grads = []
+    grads, w_np = [], None
     for device in ("cpu", "cuda"):
         x = tc.from_numpy(a).to(device).requires_grad_()
         y = f(x, norm=norm)
-        w = tc.from_numpy(real_np(*y.shape)).to(device)
+        w_np = real_np(*y.shape) if w_np is None else w_np  # the same weights on both devices
+        w = tc.from_numpy(w_np).to(device)
         loss = (tc.view_as_real(y.contiguous()).sum(-1) * w).sum() if y.is_complex() else (y * w).sum()
         loss.backward()
         assert x.grad.device.type == device

@@ -22,6 +22,8 @@ def same(gpu, cpu, rtol=0, atol=0):
     assert gpu.is_cuda, "the result should stay on the GPU"
     g = gpu.cpu()
     assert g.dtype == cpu.dtype and tuple(g.shape) == tuple(cpu.shape), (g.dtype, cpu.dtype, g.shape, cpu.shape)
+    if g.dtype in (tc.float16, tc.bfloat16):  # NumPy has no bfloat16
+        g, cpu = g.to(tc.float64), cpu.to(tc.float64)
     if rtol == 0 and atol == 0:
         np.testing.assert_array_equal(g.numpy(), cpu.numpy())
     else:
@@ -326,3 +328,20 @@ def test_gather_scatter_vjp_helpers():
         y.backward()
         grads.append(x.grad.cpu().numpy())
     np.testing.assert_allclose(grads[1], grads[0], rtol=1e-10, atol=1e-10)
+
+
+def test_prod_and_cumprod_backward_with_zeros():
+    a = RNG.standard_normal((6, 300)) / 4 + 1
+    a[1, 17] = 0.0
+    a[2, 5] = a[2, 250] = 0.0
+    grads = []
+    for device in ("cpu", "cuda"):
+        x = tc.from_numpy(a).to(device).requires_grad_()
+        w = tc.from_numpy(np.linspace(-1, 1, 300)).to(device)
+        (tc.cumprod(x, 1) * w).sum().backward()  # zeros: the O(n^2) cumprod backward kernel
+        g1 = x.grad.cpu().numpy().copy()
+        x.grad = None
+        tc.prod(x, 1).sum().backward()  # the product of the others (prod_others)
+        grads.append((g1, x.grad.cpu().numpy()))
+    for got, want in zip(grads[1], grads[0]):
+        np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12)
