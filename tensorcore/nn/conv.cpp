@@ -28,7 +28,8 @@ namespace detail {
 
 std::string ConvGeometry::key() const {
   std::ostringstream os;
-  os << nd << ':' << batch << ',' << in_channels << ',' << out_channels << ',' << groups;
+  os << nd << ':' << int(dtype) << ':' << batch << ',' << in_channels << ',' << out_channels << ','
+     << groups;
   for (const Shape* s : {&input, &kernel, &output, &stride, &pad_l, &pad_r, &dilation}) {
     os << '|';
     for (auto v : *s) os << v << ',';
@@ -55,7 +56,14 @@ Shape ConvGeometry::output_shape() const {
 namespace {
 
 bool use_dnnl(DType dtype, const ConvGeometry& g) {
-  return dtype == DType::Float32 && dnnl_conv_available(g);
+  return (dtype == DType::Float32 || dtype == DType::BFloat16) && dnnl_conv_available(g);
+}
+
+// bfloat16 without a oneDNN kernel: the GEMM path in float32, rounded back.
+Tensor f32(const Tensor& t) { return t.defined() ? to_dtype(t, DType::Float32) : t; }
+ConvGeometry as_f32(ConvGeometry g) {
+  g.dtype = DType::Float32;
+  return g;
 }
 
 Tensor raw_forward(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeometry& g) {
@@ -66,6 +74,8 @@ Tensor raw_forward(const Tensor& x, const Tensor& w, const Tensor& b, const Conv
       // oneDNN declined this geometry: the GEMM path handles everything.
     }
   }
+  if (x.dtype() == DType::BFloat16)
+    return to_dtype(conv_forward_gemm(f32(x), f32(w), f32(b), as_f32(g)), x.dtype());
   return conv_forward_gemm(x, w, b, g);
 }
 
@@ -76,6 +86,8 @@ Tensor raw_backward_data(const Tensor& gy, const Tensor& w, const ConvGeometry& 
     } catch (const DnnlError&) {
     }
   }
+  if (gy.dtype() == DType::BFloat16)
+    return to_dtype(conv_backward_data_gemm(f32(gy), f32(w), as_f32(g)), gy.dtype());
   return conv_backward_data_gemm(gy, w, g);
 }
 
@@ -87,7 +99,9 @@ std::pair<Tensor, Tensor> raw_backward_weight(const Tensor& x, const Tensor& gy,
     } catch (const DnnlError&) {
     }
   }
-  Tensor gw = conv_backward_weight_gemm(x, gy, g);
+  const bool bf16 = x.dtype() == DType::BFloat16;
+  Tensor gw = bf16 ? to_dtype(conv_backward_weight_gemm(f32(x), f32(gy), as_f32(g)), x.dtype())
+                   : conv_backward_weight_gemm(x, gy, g);
   Tensor gb;
   if (with_bias) {
     DimList dims = {0};
@@ -193,8 +207,10 @@ struct ConvArgs {
 ConvArgs check_conv_inputs(const char* op, int nd, const Tensor& input, const Tensor& weight,
                            const Tensor& bias) {
   TC_CHECK(input.defined() && weight.defined(), op, ": input and weight must be tensors");
-  TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64, op,
-                ": expected a float32 or float64 input, got ", dtype_name(input.dtype()));
+  TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64 ||
+                    input.dtype() == DType::BFloat16,
+                op, ": expected a float32 or float64 input (or bfloat16/float16), got ",
+                dtype_name(input.dtype()));
   TC_CHECK_TYPE(weight.dtype() == input.dtype(), op, ": input (", dtype_name(input.dtype()),
                 ") and weight (", dtype_name(weight.dtype()), ") must have the same dtype");
   TC_CHECK(weight.dim() == nd + 2, op, ": expected a ", nd + 2, "-d weight, got shape ",
@@ -218,13 +234,16 @@ Tensor convolution(const char* op, int nd, const Tensor& input_in, const Tensor&
                    const functional::IntList& dilation_in, int64_t groups) {
   TC_AUTOCAST(op, convolution, op, nd, input_in, weight, bias, stride_in, padding_in, mode,
               dilation_in, groups);
-  TC_REDUCED_FLOAT_VIA_FLOAT32(input_in, convolution, op, nd, input_in, weight, bias, stride_in,
-              padding_in, mode, dilation_in, groups);
+  // bfloat16 has its own kernels (oneDNN); float16 computes through float32.
+  if (input_in.dtype() == DType::Float16)
+    TC_REDUCED_FLOAT_VIA_FLOAT32(input_in, convolution, op, nd, input_in, weight, bias,
+                                 stride_in, padding_in, mode, dilation_in, groups);
   ConvArgs a = check_conv_inputs(op, nd, input_in, weight, bias);
   const Tensor& x = a.input;
   TC_CHECK(groups > 0, op, ": groups must be positive, got ", groups);
   ConvGeometry g;
   g.nd = nd;
+  g.dtype = x.dtype();
   g.batch = x.size(0);
   g.in_channels = x.size(1);
   g.out_channels = weight.size(0);
@@ -280,8 +299,9 @@ Tensor conv_transpose(const char* op, int nd, const Tensor& input_in, const Tens
                       const functional::IntList& dilation_in) {
   TC_AUTOCAST(op, conv_transpose, op, nd, input_in, weight, bias, stride_in, padding_in,
               output_padding_in, groups, dilation_in);
-  TC_REDUCED_FLOAT_VIA_FLOAT32(input_in, conv_transpose, op, nd, input_in, weight, bias, stride_in,
-              padding_in, output_padding_in, groups, dilation_in);
+  if (input_in.dtype() == DType::Float16)
+    TC_REDUCED_FLOAT_VIA_FLOAT32(input_in, conv_transpose, op, nd, input_in, weight, bias,
+                                 stride_in, padding_in, output_padding_in, groups, dilation_in);
   ConvArgs a = check_conv_inputs(op, nd, input_in, weight, bias);
   const Tensor& x = a.input;
   TC_CHECK(groups > 0, op, ": groups must be positive, got ", groups);
@@ -293,6 +313,7 @@ Tensor conv_transpose(const char* op, int nd, const Tensor& input_in, const Tens
   // The equivalent direct convolution maps the transposed output back to `input`.
   ConvGeometry g;
   g.nd = nd;
+  g.dtype = x.dtype();
   g.batch = x.size(0);
   g.out_channels = x.size(1);
   g.in_channels = weight.size(1) * groups;

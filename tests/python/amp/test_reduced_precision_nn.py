@@ -1,6 +1,7 @@
 """nn kernels written for float32/float64 take float16/bfloat16 inputs by computing in float32
 (what CPU autocast feeds them): dtypes as torch's, values equal to the float32 computation on the
-same (rounded) inputs, gradients in the inputs' dtypes, running stats written back."""
+same (rounded) inputs, gradients in the inputs' dtypes, running stats written back. bfloat16
+convolution has its own oneDNN kernels (equal to one rounding of the float32 result)."""
 import numpy as np
 import pytest
 
@@ -40,7 +41,11 @@ def test_reduced_input_matches_float32_on_rounded_input(name, dtype):
     y = OPS[name](x, dt)
     assert y.dtype == dt
     ref = OPS[name](x.float(), dt).to(dt)
-    np.testing.assert_array_equal(y.float().numpy(), ref.float().numpy())
+    if name.startswith("conv") and dtype == "bfloat16":
+        # oneDNN's bf16 kernels: float32 accumulation in their own order, one rounding.
+        np.testing.assert_allclose(y.float().numpy(), ref.float().numpy(), rtol=2 ** -7, atol=2 ** -7)
+    else:
+        np.testing.assert_array_equal(y.float().numpy(), ref.float().numpy())
 
 
 def test_gradients_in_input_dtype():
