@@ -74,9 +74,18 @@ def cases(lib, fn, n=512, k=1024, m=1024):
     def conv_forward_fp32():
         return fn.conv2d(img, conv_w, padding=1)
 
+    conv_wg = lib.tensor(rng.standard_normal((64, 64, 3, 3)).astype(np.float32) * 0.05, requires_grad=True)
+
+    def conv_train_step():
+        conv_wg.grad = None
+        with lib.autocast("cpu"):
+            out = fn.conv2d(img, conv_wg, padding=1)
+        out.float().mean().backward()
+
     return {
         "conv2d 3x3 64->64 8x56x56 fp32 (no autocast)": conv_forward_fp32,
         "conv2d 3x3 64->64 8x56x56 under autocast": conv_forward,
+        "conv2d fwd+bwd (weight grad) under autocast": conv_train_step,
         f"autocast linear fwd x2 [{n}x{k}]@[{k}x{m}]": forward,
         f"autocast linear fwd+bwd [{n}x{k}]@[{k}x{m}]": train_step,
         "100 x mm 1x1 inside autocast": hook_overhead_in_region,
