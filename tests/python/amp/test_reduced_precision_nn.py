@@ -134,3 +134,14 @@ def test_bf16_conv_forward_backward_matches_float32(name):
         e = e.detach().numpy()
         scale = np.abs(e).max() + 1e-6
         np.testing.assert_allclose(g.detach().float().numpy() / scale, e / scale, atol=2e-2)
+
+
+def test_embedding_max_norm_bf16_renorms_weight_in_place():
+    w = tc.tensor(np.full((4, 3), 2.0, dtype=np.float32)).to(tc.bfloat16).requires_grad_()
+    out = F.embedding(tc.tensor([1, 2]), w, max_norm=1.0)
+    assert out.dtype == tc.bfloat16
+    norms = np.linalg.norm(w.detach().float().numpy(), axis=1)
+    np.testing.assert_allclose(norms[[1, 2]], 1.0, rtol=1e-2)
+    np.testing.assert_allclose(norms[[0, 3]], np.sqrt(12.0), rtol=1e-2)
+    out.float().sum().backward()
+    assert w.grad.dtype == tc.bfloat16
