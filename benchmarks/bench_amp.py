@@ -3,7 +3,8 @@ side by side in one process with the same data and thread count.
 
 Run: .venv/bin/python benchmarks/bench_amp.py [--threads N] [--rounds R]
 Cases: a bf16-autocast linear forward (the cast of the fp32 weight comes from the cache after the
-first call in a region), a linear forward+backward training step, the per-op cost of the
+first call in a region), a linear forward+backward training step, a ResNet-shaped conv2d with
+and without autocast, the per-op cost of the
 autocast hook (a 1-element mm inside vs outside a region) and a GradScaler step. Each case
 alternates the two libraries for --rounds rounds; the ratio is the median per-round tc/torch
 (< 1 means tensorcore is faster).
@@ -63,7 +64,28 @@ def cases(lib, fn, n=512, k=1024, m=1024):
         for _ in range(100):
             lib.mm(tiny_a, tiny_b)
 
+    img = lib.tensor(rng.standard_normal((8, 64, 56, 56)).astype(np.float32))
+    conv_w = lib.tensor(rng.standard_normal((64, 64, 3, 3)).astype(np.float32) * 0.05)
+
+    def conv_forward():
+        with lib.autocast("cpu"):
+            return fn.conv2d(img, conv_w, padding=1)
+
+    def conv_forward_fp32():
+        return fn.conv2d(img, conv_w, padding=1)
+
+    conv_wg = lib.tensor(rng.standard_normal((64, 64, 3, 3)).astype(np.float32) * 0.05, requires_grad=True)
+
+    def conv_train_step():
+        conv_wg.grad = None
+        with lib.autocast("cpu"):
+            out = fn.conv2d(img, conv_wg, padding=1)
+        out.float().mean().backward()
+
     return {
+        "conv2d 3x3 64->64 8x56x56 fp32 (no autocast)": conv_forward_fp32,
+        "conv2d 3x3 64->64 8x56x56 under autocast": conv_forward,
+        "conv2d fwd+bwd (weight grad) under autocast": conv_train_step,
         f"autocast linear fwd x2 [{n}x{k}]@[{k}x{m}]": forward,
         f"autocast linear fwd+bwd [{n}x{k}]@[{k}x{m}]": train_step,
         "100 x mm 1x1 inside autocast": hook_overhead_in_region,

@@ -125,7 +125,7 @@ void PlanBuilder::add(const Tensor& t) {
     device_ = t.device().type;
     first_eligible_ = is_eligible(t, device_);
   }
-  if (is_eligible(t, device_)) eligible_dtypes_.push_back(t.dtype());
+  if (is_eligible(t, device_)) eligible_dtypes_ |= 1u << int(t.dtype());
 }
 
 CastPlan PlanBuilder::build() const {
@@ -160,10 +160,7 @@ CastPlan PlanBuilder::build() const {
     case CastPolicy::Promote: {
       // float32 wins over the autocast dtype; the other 16-bit float mixed in (float16 with
       // bfloat16) also widens to float32. float64 inputs are left alone.
-      DType widest = lower;
-      for (DType d : eligible_dtypes_)
-        if (d != lower) widest = DType::Float32;
-      plan.target = widest;
+      plan.target = (eligible_dtypes_ & ~(1u << int(lower))) ? DType::Float32 : lower;
       break;
     }
   }

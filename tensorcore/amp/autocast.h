@@ -99,7 +99,7 @@ class PlanBuilder {
   DeviceType device_ = DeviceType::CPU;
   bool first_eligible_ = false;  // the first tensor argument is eligible for casting
   bool explicit_dtype_ = false;
-  std::vector<DType> eligible_dtypes_;
+  uint32_t eligible_dtypes_ = 0;  // bit per DType among the eligible tensors
 };
 
 template <typename... Args>

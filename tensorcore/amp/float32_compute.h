@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/core/tensor.h"
 #include "tensorcore/ops/copy.h"
 
@@ -35,6 +36,9 @@ struct Float32Args {
   template <typename T> const T& operator()(const T& other) { return other; }
 
   void write_back() {
+    // Not differentiable (running stats, embedding max_norm renorm), like the kernels' own
+    // in-place updates.
+    autograd::NoGradGuard no_grad;
     for (size_t i = 0; i < copies.size(); ++i)
       if (copies[i].second.version() != versions[i]) copy_(copies[i].first, copies[i].second);
   }

@@ -29,7 +29,8 @@ namespace detail {
 
 std::string ConvGeometry::key() const {
   std::ostringstream os;
-  os << nd << ':' << batch << ',' << in_channels << ',' << out_channels << ',' << groups;
+  os << nd << ':' << int(dtype) << ':' << batch << ',' << in_channels << ',' << out_channels << ','
+     << groups;
   for (const Shape* s : {&input, &kernel, &output, &stride, &pad_l, &pad_r, &dilation}) {
     os << '|';
     for (auto v : *s) os << v << ',';
@@ -56,7 +57,14 @@ Shape ConvGeometry::output_shape() const {
 namespace {
 
 bool use_dnnl(DType dtype, const ConvGeometry& g) {
-  return dtype == DType::Float32 && dnnl_conv_available(g);
+  return (dtype == DType::Float32 || dtype == DType::BFloat16) && dnnl_conv_available(g);
+}
+
+// bfloat16 without a oneDNN kernel: the GEMM path in float32, rounded back.
+Tensor f32(const Tensor& t) { return t.defined() ? to_dtype(t, DType::Float32) : t; }
+ConvGeometry as_f32(ConvGeometry g) {
+  g.dtype = DType::Float32;
+  return g;
 }
 
 // CPU kernels take contiguous tensors; the cuDNN path takes any layout (channels-last views keep
@@ -72,6 +80,8 @@ Tensor raw_forward(const Tensor& x, const Tensor& w, const Tensor& b, const Conv
       // oneDNN declined this geometry: the GEMM path handles everything.
     }
   }
+  if (x.dtype() == DType::BFloat16)
+    return to_dtype(conv_forward_gemm(f32(x), f32(w), f32(b), as_f32(g)), x.dtype());
   return conv_forward_gemm(x, w, b, g);
 }
 
@@ -83,6 +93,8 @@ Tensor raw_backward_data(const Tensor& gy, const Tensor& w, const ConvGeometry& 
     } catch (const DnnlError&) {
     }
   }
+  if (gy.dtype() == DType::BFloat16)
+    return to_dtype(conv_backward_data_gemm(f32(gy), f32(w), as_f32(g)), gy.dtype());
   return conv_backward_data_gemm(gy, w, g);
 }
 
@@ -94,7 +106,14 @@ std::pair<Tensor, Tensor> raw_backward_weight(const Tensor& x, const Tensor& gy,
     } catch (const DnnlError&) {
     }
   }
-  Tensor gw = x.is_cuda() ? conv_backward_weight_cudnn(x, gy, g) : conv_backward_weight_gemm(x, gy, g);
+  Tensor gw;
+  if (x.is_cuda()) {
+    gw = conv_backward_weight_cudnn(x, gy, g);
+  } else if (x.dtype() == DType::BFloat16) {
+    gw = to_dtype(conv_backward_weight_gemm(f32(x), f32(gy), as_f32(g)), x.dtype());
+  } else {
+    gw = conv_backward_weight_gemm(x, gy, g);
+  }
   Tensor gb;
   if (with_bias) {
     DimList dims = {0};
@@ -201,11 +220,13 @@ ConvArgs check_conv_inputs(const char* op, int nd, const Tensor& input, const Te
                            const Tensor& bias) {
   TC_CHECK(input.defined() && weight.defined(), op, ": input and weight must be tensors");
   require_same_device(op, {&input, &weight, &bias});
-  // CUDA (cuDNN) also runs float16 and bfloat16.
-  bool reduced_ok = input.is_cuda() && (input.dtype() == DType::Float16 || input.dtype() == DType::BFloat16);
-  TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64 || reduced_ok, op,
-                ": expected a float32 or float64 input", input.is_cuda() ? " (or float16/bfloat16 on CUDA)" : "",
-                ", got ", dtype_name(input.dtype()));
+  // bfloat16 runs everywhere (oneDNN on the CPU); float16 only through cuDNN (the CPU gets it
+  // as float32 from the Python layer / autocast).
+  const DType dt = input.dtype();
+  const bool dtype_ok = dt == DType::Float32 || dt == DType::Float64 || dt == DType::BFloat16 ||
+                        (input.is_cuda() && dt == DType::Float16);
+  TC_CHECK_TYPE(dtype_ok, op, ": expected a float32 or float64 input (or bfloat16",
+                input.is_cuda() ? ", float16" : "", "), got ", dtype_name(dt));
   TC_CHECK_TYPE(weight.dtype() == input.dtype(), op, ": input (", dtype_name(input.dtype()),
                 ") and weight (", dtype_name(weight.dtype()), ") must have the same dtype");
   TC_CHECK(weight.dim() == nd + 2, op, ": expected a ", nd + 2, "-d weight, got shape ",
@@ -229,13 +250,16 @@ Tensor convolution(const char* op, int nd, const Tensor& input_in, const Tensor&
                    const functional::IntList& dilation_in, int64_t groups) {
   TC_AUTOCAST(op, convolution, op, nd, input_in, weight, bias, stride_in, padding_in, mode,
               dilation_in, groups);
-  TC_REDUCED_FLOAT_VIA_FLOAT32(input_in, convolution, op, nd, input_in, weight, bias, stride_in,
-              padding_in, mode, dilation_in, groups);
+  // bfloat16 has its own kernels (oneDNN); float16 computes through float32.
+  if (input_in.dtype() == DType::Float16)
+    TC_REDUCED_FLOAT_VIA_FLOAT32(input_in, convolution, op, nd, input_in, weight, bias,
+                                 stride_in, padding_in, mode, dilation_in, groups);
   ConvArgs a = check_conv_inputs(op, nd, input_in, weight, bias);
   const Tensor& x = a.input;
   TC_CHECK(groups > 0, op, ": groups must be positive, got ", groups);
   ConvGeometry g;
   g.nd = nd;
+  g.dtype = x.dtype();
   g.batch = x.size(0);
   g.in_channels = x.size(1);
   g.out_channels = weight.size(0);
@@ -291,8 +315,9 @@ Tensor conv_transpose(const char* op, int nd, const Tensor& input_in, const Tens
                       const functional::IntList& dilation_in) {
   TC_AUTOCAST(op, conv_transpose, op, nd, input_in, weight, bias, stride_in, padding_in,
               output_padding_in, groups, dilation_in);
-  TC_REDUCED_FLOAT_VIA_FLOAT32(input_in, conv_transpose, op, nd, input_in, weight, bias, stride_in,
-              padding_in, output_padding_in, groups, dilation_in);
+  if (input_in.dtype() == DType::Float16)
+    TC_REDUCED_FLOAT_VIA_FLOAT32(input_in, conv_transpose, op, nd, input_in, weight, bias,
+                                 stride_in, padding_in, output_padding_in, groups, dilation_in);
   ConvArgs a = check_conv_inputs(op, nd, input_in, weight, bias);
   const Tensor& x = a.input;
   TC_CHECK(groups > 0, op, ": groups must be positive, got ", groups);
@@ -304,6 +329,7 @@ Tensor conv_transpose(const char* op, int nd, const Tensor& input_in, const Tens
   // The equivalent direct convolution maps the transposed output back to `input`.
   ConvGeometry g;
   g.nd = nd;
+  g.dtype = x.dtype();
   g.batch = x.size(0);
   g.out_channels = x.size(1);
   g.in_channels = weight.size(1) * groups;

@@ -1,5 +1,5 @@
-// float32 convolution through oneDNN. Primitives (and the reorders around them) are built once
-// per geometry and cached; a weight reordered into oneDNN's blocked layout is kept with the
+// float32 and bfloat16 convolution through oneDNN. Primitives (and the reorders around them) are
+// built once per geometry and dtype, and cached; a weight reordered into oneDNN's blocked layout is kept with the
 // entry and reused while the same weight storage is unmodified (same version counter), so
 // inference loops never re-reorder weights.
 #ifdef TC_WITH_DNNL
@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <unordered_map>
 
 #include "tensorcore/nn/conv_internal.h"
@@ -33,6 +34,16 @@ tag plain_wei_tag(int nd, bool grouped) {
 }
 
 memory::dims to_dims(const Shape& s) { return memory::dims(s.begin(), s.end()); }
+
+dt data_type(const ConvGeometry& g) { return g.dtype == DType::BFloat16 ? dt::bf16 : dt::f32; }
+
+// A reference (scalar) oneDNN kernel is far slower than our fallbacks: decline it (bfloat16 on
+// CPUs without bf16 instructions), so the caller takes the float32 path.
+template <typename PD>
+void require_fast(const PD& pd) {
+  if (std::string(pd.impl_info_str()).rfind("ref", 0) == 0)
+    throw dnnl::error(dnnl_unimplemented, "oneDNN offers only a reference convolution here");
+}
 
 // A reorder from `from` to `to`, or nothing when the layouts already agree.
 std::optional<dnnl::reorder> make_reorder(const memory::desc& from, const memory::desc& to) {
@@ -107,12 +118,12 @@ std::shared_ptr<ConvEntry> make_entry(const ConvGeometry& g, bool with_bias) {
   ConvDescs d = descs_of(g);
   auto src_dims = to_dims(g.input_shape()), dst_dims = to_dims(g.output_shape());
   auto wei_dims = to_dims(dnnl_weight_dims(g));
-  e->src_plain = memory::desc(src_dims, dt::f32, plain_act_tag(g.nd));
-  e->dst_plain = memory::desc(dst_dims, dt::f32, plain_act_tag(g.nd));
-  e->wei_plain = memory::desc(wei_dims, dt::f32, plain_wei_tag(g.nd, g.groups > 1));
-  e->bias_md = memory::desc({g.out_channels}, dt::f32, tag::x);
-  memory::desc src_any(src_dims, dt::f32, tag::any), dst_any(dst_dims, dt::f32, tag::any),
-      wei_any(wei_dims, dt::f32, tag::any);
+  e->src_plain = memory::desc(src_dims, data_type(g), plain_act_tag(g.nd));
+  e->dst_plain = memory::desc(dst_dims, data_type(g), plain_act_tag(g.nd));
+  e->wei_plain = memory::desc(wei_dims, data_type(g), plain_wei_tag(g.nd, g.groups > 1));
+  e->bias_md = memory::desc({g.out_channels}, data_type(g), tag::x);
+  memory::desc src_any(src_dims, data_type(g), tag::any),
+      dst_any(dst_dims, data_type(g), tag::any), wei_any(wei_dims, data_type(g), tag::any);
   auto fd = with_bias
                 ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training,
                                                   dnnl::algorithm::convolution_direct, src_any,
@@ -123,6 +134,7 @@ std::shared_ptr<ConvEntry> make_entry(const ConvGeometry& g, bool with_bias) {
                                                   wei_any, dst_any, d.strides, d.dilation,
                                                   d.pad_l, d.pad_r);
   e->fwd_pd = dnnl::convolution_forward::primitive_desc(fd, eng);
+  if (g.dtype == DType::BFloat16) require_fast(e->fwd_pd);
   e->fwd = dnnl::convolution_forward(e->fwd_pd);
   e->fwd_src_in = make_reorder(e->src_plain, e->fwd_pd.src_desc());
   e->fwd_wei_in = make_reorder(e->wei_plain, e->fwd_pd.weights_desc());
@@ -180,12 +192,13 @@ void ensure_bwd_data(ConvEntry& entry, const ConvGeometry& g) {
   auto& eng = cpu_engine();
   if (!e->has_bwd_data) {
     ConvDescs d = descs_of(g);
-    memory::desc src_any(e->src_plain.dims(), dt::f32, tag::any),
-        dst_any(e->dst_plain.dims(), dt::f32, tag::any),
-        wei_any(e->wei_plain.dims(), dt::f32, tag::any);
+    memory::desc src_any(e->src_plain.dims(), data_type(g), tag::any),
+        dst_any(e->dst_plain.dims(), data_type(g), tag::any),
+        wei_any(e->wei_plain.dims(), data_type(g), tag::any);
     dnnl::convolution_backward_data::desc bd(dnnl::algorithm::convolution_direct, src_any, wei_any,
                                              dst_any, d.strides, d.dilation, d.pad_l, d.pad_r);
     e->bwd_data_pd = dnnl::convolution_backward_data::primitive_desc(bd, eng, e->fwd_pd);
+    if (g.dtype == DType::BFloat16) require_fast(e->bwd_data_pd);
     e->bwd_data = dnnl::convolution_backward_data(e->bwd_data_pd);
     e->bd_dst_in = make_reorder(e->dst_plain, e->bwd_data_pd.diff_dst_desc());
     e->bd_wei_in = make_reorder(e->wei_plain, e->bwd_data_pd.weights_desc());
@@ -199,9 +212,9 @@ void ensure_bwd_weights(ConvEntry& entry, const ConvGeometry& g, bool with_bias)
   auto& eng = cpu_engine();
   if (!e->has_bwd_weights) {
     ConvDescs d = descs_of(g);
-    memory::desc src_any(e->src_plain.dims(), dt::f32, tag::any),
-        dst_any(e->dst_plain.dims(), dt::f32, tag::any),
-        wei_any(e->wei_plain.dims(), dt::f32, tag::any);
+    memory::desc src_any(e->src_plain.dims(), data_type(g), tag::any),
+        dst_any(e->dst_plain.dims(), data_type(g), tag::any),
+        wei_any(e->wei_plain.dims(), data_type(g), tag::any);
     auto wd = with_bias ? dnnl::convolution_backward_weights::desc(
                               dnnl::algorithm::convolution_direct, src_any, wei_any, e->bias_md,
                               dst_any, d.strides, d.dilation, d.pad_l, d.pad_r)
@@ -209,6 +222,7 @@ void ensure_bwd_weights(ConvEntry& entry, const ConvGeometry& g, bool with_bias)
                               dnnl::algorithm::convolution_direct, src_any, wei_any, dst_any,
                               d.strides, d.dilation, d.pad_l, d.pad_r);
     e->bwd_w_pd = dnnl::convolution_backward_weights::primitive_desc(wd, eng, e->fwd_pd);
+    if (g.dtype == DType::BFloat16) require_fast(e->bwd_w_pd);
     e->bwd_w = dnnl::convolution_backward_weights(e->bwd_w_pd);
     e->bw_src_in = make_reorder(e->src_plain, e->bwd_w_pd.src_desc());
     e->bw_dst_in = make_reorder(e->dst_plain, e->bwd_w_pd.diff_dst_desc());
@@ -230,7 +244,7 @@ bool dnnl_conv_available(const ConvGeometry& g) {
 Tensor conv_forward_dnnl(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeometry& g) {
   auto e = get_entry(g, b.defined());
   dnnl::stream s(cpu_engine());
-  Tensor y = empty(g.output_shape(), TensorOptions(DType::Float32));
+  Tensor y = empty(g.output_shape(), TensorOptions(g.dtype));
   memory user_src(e->src_plain, cpu_engine(), x.data_ptr());
   memory user_dst(e->dst_plain, cpu_engine(), y.data_ptr());
   memory src = prepare_input(e->fwd_src_in, user_src, e->fwd_pd.src_desc(), s);
@@ -252,7 +266,7 @@ Tensor conv_backward_data_dnnl(const Tensor& gy, const Tensor& w, const ConvGeom
   auto& eng = cpu_engine();
   ensure_bwd_data(*e, g);
   dnnl::stream s(eng);
-  Tensor gx = empty(g.input_shape(), TensorOptions(DType::Float32));
+  Tensor gx = empty(g.input_shape(), TensorOptions(g.dtype));
   memory user_gy(e->dst_plain, eng, gy.data_ptr()), user_gx(e->src_plain, eng, gx.data_ptr());
   memory dst = prepare_input(e->bd_dst_in, user_gy, e->bwd_data_pd.diff_dst_desc(), s);
   memory wei = weight_for(e->bwd_weight, e->bd_wei_in, w, e->wei_plain,
@@ -272,8 +286,8 @@ std::pair<Tensor, Tensor> conv_backward_weight_dnnl(const Tensor& x, const Tenso
   auto& eng = cpu_engine();
   ensure_bwd_weights(*e, g, with_bias);
   dnnl::stream s(eng);
-  Tensor gw = empty(g.weight_shape(), TensorOptions(DType::Float32));
-  Tensor gb = with_bias ? empty({g.out_channels}, TensorOptions(DType::Float32)) : Tensor();
+  Tensor gw = empty(g.weight_shape(), TensorOptions(g.dtype));
+  Tensor gb = with_bias ? empty({g.out_channels}, TensorOptions(g.dtype)) : Tensor();
   memory user_x(e->src_plain, eng, x.data_ptr()), user_gy(e->dst_plain, eng, gy.data_ptr()),
       user_gw(e->wei_plain, eng, gw.data_ptr());
   memory src = prepare_input(e->bw_src_in, user_x, e->bwd_w_pd.src_desc(), s);
@@ -301,9 +315,9 @@ std::tuple<Tensor, Tensor, Tensor> conv_backward_dnnl(const Tensor& x, const Ten
   ensure_bwd_weights(*ew, g, with_bias);
   auto& eng = cpu_engine();
   dnnl::stream s(eng);
-  Tensor gx = empty(g.input_shape(), TensorOptions(DType::Float32));
-  Tensor gw = empty(g.weight_shape(), TensorOptions(DType::Float32));
-  Tensor gb = with_bias ? empty({g.out_channels}, TensorOptions(DType::Float32)) : Tensor();
+  Tensor gx = empty(g.input_shape(), TensorOptions(g.dtype));
+  Tensor gw = empty(g.weight_shape(), TensorOptions(g.dtype));
+  Tensor gb = with_bias ? empty({g.out_channels}, TensorOptions(g.dtype)) : Tensor();
   memory user_gy(ed->dst_plain, eng, gy.data_ptr()), user_gx(ed->src_plain, eng, gx.data_ptr()),
       user_x(ed->src_plain, eng, x.data_ptr()), user_gw(ed->wei_plain, eng, gw.data_ptr());
   memory dst_d = prepare_input(ed->bd_dst_in, user_gy, ed->bwd_data_pd.diff_dst_desc(), s);

@@ -14,6 +14,7 @@ struct ConvGeometry {
   int64_t batch = 0, in_channels = 0, out_channels = 0, groups = 1;
   Shape input, kernel, output;  // spatial sizes
   Shape stride, pad_l, pad_r, dilation;
+  DType dtype = DType::Float32;  // of input/weight/output: float32, float64 or bfloat16 (oneDNN)
 
   std::string key() const;  // identifies the geometry for primitive caches
   Shape input_shape() const;   // [N, C, *input]
@@ -26,7 +27,7 @@ Tensor conv_forward_gemm(const Tensor& x, const Tensor& w, const Tensor& b, cons
 Tensor conv_backward_data_gemm(const Tensor& gy, const Tensor& w, const ConvGeometry& g);
 Tensor conv_backward_weight_gemm(const Tensor& x, const Tensor& gy, const ConvGeometry& g);
 
-// oneDNN float32 path. Returns an undefined tensor when oneDNN declines (the caller falls back).
+// oneDNN float32 / bfloat16 path. Returns an undefined tensor when oneDNN declines (the caller falls back).
 bool dnnl_conv_available(const ConvGeometry& g);
 Tensor conv_forward_dnnl(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeometry& g);
 Tensor conv_backward_data_dnnl(const Tensor& gy, const Tensor& w, const ConvGeometry& g);

@@ -45,8 +45,10 @@ void check_matmul_dtype(const char* op, DType d) {
 Tensor bmm_raw(const Tensor& a, const Tensor& b) {
   DType dt = a.dtype();
   if ((dt == DType::Float16 || dt == DType::BFloat16) && a.is_cpu()) {
-    if (dt == DType::BFloat16 && a.size(2) > 0 && a.size(1) > 0 && b.size(2) > 0) {
-      // oneDNN's bf16 kernels (float32 accumulation) when available; else float32 below.
+    // oneDNN's bf16 kernels (float32 accumulation) when available; else float32 below, which
+    // also wins for tiny products (oneDNN's per-call set-up costs ~10 us).
+    const int64_t work = a.size(0) * a.size(1) * a.size(2) * b.size(2);
+    if (dt == DType::BFloat16 && work >= (int64_t(1) << 15)) {
       Tensor out = empty({a.size(0), a.size(1), b.size(2)}, TensorOptions(dt));
       if (bmm_bf16_dnnl(out, a, b)) return out;
     }

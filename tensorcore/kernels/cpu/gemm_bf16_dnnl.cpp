@@ -9,6 +9,7 @@
 
 #include <array>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -57,8 +58,9 @@ Entry make_entry(const Key& k) {
 }
 
 std::mutex cache_mu;
-std::map<Key, Entry>& cache() {
-  static std::map<Key, Entry> c;
+// Entries are shared: a thread keeps its entry alive while another clears the cache.
+std::map<Key, std::shared_ptr<const Entry>>& cache() {
+  static std::map<Key, std::shared_ptr<const Entry>> c;
   return c;
 }
 
@@ -78,14 +80,15 @@ bool bmm_bf16_dnnl(const Tensor& out, const Tensor& a_in, const Tensor& b_in) {
   const int64_t Ba = a.size(0), Bb = b.size(0);
   Key key{Ba, Bb, M, K, N, a.stride(0), a.stride(1), a.stride(2), b.stride(0), b.stride(1),
           b.stride(2)};
-  Entry* e;
+  std::shared_ptr<const Entry> e;
   {
     std::lock_guard<std::mutex> lock(cache_mu);
     auto& c = cache();
     if (c.size() > 512) c.clear();
     auto it = c.find(key);
-    if (it == c.end()) it = c.emplace(key, make_entry(key)).first;
-    e = &it->second;
+    if (it == c.end())
+      it = c.emplace(key, std::make_shared<const Entry>(make_entry(key))).first;
+    e = it->second;
   }
   if (!e->prim) return false;
   dnnl::stream s(engine());

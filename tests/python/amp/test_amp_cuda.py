@@ -68,9 +68,21 @@ def test_cuda_update_scale_kernel_matches_cpu():
         assert s_gpu.item() == s_cpu.item() and t_gpu.item() == t_cpu.item()
 
 
+class PlainSGD:
+    """Duck-typed optimizer with tensor-op updates (the fused tc.optim steps are CPU-only)."""
+
+    def __init__(self, params, lr):
+        self.param_groups = [{"params": list(params), "lr": lr}]
+
+    def step(self):
+        with tc.no_grad():
+            for p in self.param_groups[0]["params"]:
+                p.sub_(p.grad * self.param_groups[0]["lr"])
+
+
 def test_cuda_gradscaler_step():
     w = tc.nn.Parameter(cuda([1.0, 1.0]))
-    opt = tc.optim.SGD([w], lr=0.5)
+    opt = PlainSGD([w], lr=0.5)
     scaler = tc.cuda.amp.GradScaler(init_scale=1024.0, growth_interval=1)
     with tc.cuda.amp.autocast():
         loss = (w * w).sum()
