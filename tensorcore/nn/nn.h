@@ -11,6 +11,7 @@
 #include "tensorcore/nn/module.h"
 #include "tensorcore/nn/packed.h"
 #include "tensorcore/nn/rnn.h"
+#include "tensorcore/nn/rnn_cell_modules.h"
 #include "tensorcore/nn/transformer.h"
 #include "tensorcore/optim/adaptive.h"
 #include "tensorcore/optim/lr_scheduler.h"
