@@ -2,6 +2,7 @@
 // The C++ frontend in one include: modules, layers, losses, init; plus tc::optim and tc::data.
 #include "tensorcore/data/dataloader.h"
 #include "tensorcore/data/dataset.h"
+#include "tensorcore/nn/activation_modules.h"
 #include "tensorcore/nn/clip_grad.h"
 #include "tensorcore/nn/containers.h"
 #include "tensorcore/nn/init.h"
