@@ -53,6 +53,11 @@ def main():
     xc, xt = tc.from_numpy(x), torch.from_numpy(x)
     xcg, xtg = tc.from_numpy(x.copy()).requires_grad_(), torch.from_numpy(x.copy()).requires_grad_()
     yc, yt = tc.from_numpy(y), torch.from_numpy(y)
+    gt_ = rng.standard_normal((256, 1000), dtype=np.float32)
+    gc_, gtt = tc.from_numpy(gt_), torch.from_numpy(gt_)
+    report("softmax dim 1 256x1000", race(lambda: F.softmax(xc, 1), lambda: torch.softmax(xt, 1), reps))
+    report("log_softmax forward+backward 256x1000",
+           race(lambda: F.log_softmax(xcg, 1).backward(gc_), lambda: torch.log_softmax(xtg, 1).backward(gtt), reps))
     report("gelu (exact) 256x1000", race(lambda: F.gelu(xc), lambda: torch.nn.functional.gelu(xt), reps))
     report("gelu forward+backward 256x1000",
            race(lambda: F.gelu(xcg).sum().backward(), lambda: torch.nn.functional.gelu(xtg).sum().backward(), reps))

@@ -43,6 +43,12 @@ int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op) {
   return dim < 0 ? dim + n : dim;
 }
 
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+#define TC_GELU_CLONES __attribute__((target_clones("arch=x86-64-v4", "default")))
+#else
+#define TC_GELU_CLONES
+#endif
+
 // (outer, C, inner) view of a contiguous tensor reduced over `dim`.
 struct Geometry {
   int64_t outer = 1, channels = 1, inner = 1;
@@ -102,7 +108,7 @@ void softmax_slice(const T* __restrict x, T* __restrict out, int64_t C, int64_t 
 constexpr int kLanes = 16;
 
 template <typename T>
-T row_max(const T* __restrict x, int64_t n) {
+inline __attribute__((always_inline)) T row_max(const T* __restrict x, int64_t n) {
   T acc[kLanes];
   for (int k = 0; k < kLanes; ++k) acc[k] = -std::numeric_limits<T>::infinity();
   int64_t i = 0;
@@ -116,7 +122,7 @@ T row_max(const T* __restrict x, int64_t n) {
 
 // out[i] = exp(x[i] - shift) (when Store) and returns the sum of those values.
 template <typename T, bool Store>
-T row_exp_sum(const T* __restrict x, T* __restrict out, int64_t n, T shift) {
+inline __attribute__((always_inline)) T row_exp_sum(const T* __restrict x, T* __restrict out, int64_t n, T shift) {
   T acc[kLanes] = {};
   int64_t i = 0;
   for (; i + kLanes <= n; i += kLanes)
@@ -137,7 +143,7 @@ T row_exp_sum(const T* __restrict x, T* __restrict out, int64_t n, T shift) {
 
 // sum(a[i] * b[i]) (or sum(a[i]) when b is null).
 template <typename T>
-T row_dot(const T* __restrict a, const T* __restrict b, int64_t n) {
+inline __attribute__((always_inline)) T row_dot(const T* __restrict a, const T* __restrict b, int64_t n) {
   T acc[kLanes] = {};
   int64_t i = 0;
   if (b) {
@@ -155,7 +161,7 @@ T row_dot(const T* __restrict a, const T* __restrict b, int64_t n) {
 
 // Inner dimension 1 (softmax over the last dim): one contiguous row per slice.
 template <typename T, bool Log>
-void softmax_row(const T* __restrict x, T* __restrict out, int64_t C) {
+inline __attribute__((always_inline)) void softmax_row(const T* __restrict x, T* __restrict out, int64_t C) {
   T m = row_max(x, C);
   if (std::isinf(m) && m < 0) m = T(0);
   if constexpr (Log) {
@@ -166,6 +172,33 @@ void softmax_row(const T* __restrict x, T* __restrict out, int64_t C) {
     for (int64_t c = 0; c < C; ++c) out[c] *= inv;
   }
 }
+
+// Softmax over contiguous rows (the last dim), and its backward, as AVX-512/AVX2 clones.
+#define TC_SOFTMAX_ROWS(T)                                                                           \
+  TC_GELU_CLONES void softmax_rows(const T* x, T* out, int64_t rows, int64_t C, bool log) {        \
+    for (int64_t r = 0; r < rows; ++r) {                                                            \
+      if (log) softmax_row<T, true>(x + r * C, out + r * C, C);                                      \
+      else softmax_row<T, false>(x + r * C, out + r * C, C);                                         \
+    }                                                                                               \
+  }                                                                                                 \
+  TC_GELU_CLONES void softmax_backward_rows(const T* gd, const T* yd, T* od, int64_t rows, int64_t C, \
+                                            bool log) {                                             \
+    for (int64_t r = 0; r < rows; ++r) {                                                            \
+      const T* __restrict go = gd + r * C;                                                          \
+      const T* __restrict yo = yd + r * C;                                                          \
+      T* __restrict oo = od + r * C;                                                                \
+      if (log) {                                                                                    \
+        const T a = row_dot<T>(go, nullptr, C);                                                     \
+        for (int64_t c = 0; c < C; ++c) oo[c] = go[c] - vm::exp(yo[c]) * a;                         \
+      } else {                                                                                      \
+        const T a = row_dot<T>(go, yo, C);                                                          \
+        for (int64_t c = 0; c < C; ++c) oo[c] = yo[c] * (go[c] - a);                                \
+      }                                                                                             \
+    }                                                                                               \
+  }
+TC_SOFTMAX_ROWS(float)
+TC_SOFTMAX_ROWS(double)
+#undef TC_SOFTMAX_ROWS
 
 template <bool Log>
 Tensor softmax_forward(const Tensor& x_in, int64_t dim, const char* op) {
@@ -181,11 +214,13 @@ Tensor softmax_forward(const Tensor& x_in, int64_t dim, const char* op) {
     T* od = out.data<T>();
     const int64_t slice = g.channels * g.inner;
     parallel_for(0, g.outer, grain_rows(g), [&](int64_t b, int64_t e) {
-      std::vector<T> mx(static_cast<size_t>(g.inner)), sum(static_cast<size_t>(g.inner));
-      for (int64_t o = b; o < e; ++o) {
-        if (g.inner == 1) softmax_row<T, Log>(xd + o * slice, od + o * slice, g.channels);
-        else softmax_slice<T, Log>(xd + o * slice, od + o * slice, g.channels, g.inner, mx.data(), sum.data());
+      if (g.inner == 1) {
+        softmax_rows(xd + b * slice, od + b * slice, e - b, g.channels, Log);
+        return;
       }
+      std::vector<T> mx(static_cast<size_t>(g.inner)), sum(static_cast<size_t>(g.inner));
+      for (int64_t o = b; o < e; ++o)
+        softmax_slice<T, Log>(xd + o * slice, od + o * slice, g.channels, g.inner, mx.data(), sum.data());
     });
   });
   return out;
@@ -207,21 +242,15 @@ Tensor softmax_backward_kernel(const Tensor& grad_in, const Tensor& y_in, int64_
     T* od = out.data<T>();
     const int64_t slice = g.channels * g.inner, C = g.channels, inner = g.inner;
     parallel_for(0, g.outer, grain_rows(g), [&](int64_t b, int64_t e) {
+      if (inner == 1) {  // contiguous rows
+        softmax_backward_rows(gd + b * slice, yd + b * slice, od + b * slice, e - b, C, Log);
+        return;
+      }
       std::vector<T> acc(static_cast<size_t>(inner));
       for (int64_t o = b; o < e; ++o) {
         const T* __restrict go = gd + o * slice;
         const T* __restrict yo = yd + o * slice;
         T* __restrict oo = od + o * slice;
-        if (inner == 1) {  // contiguous rows: reduce and update along c
-          if constexpr (Log) {
-            const T a = row_dot<T>(go, nullptr, C);
-            for (int64_t c = 0; c < C; ++c) oo[c] = go[c] - vm::exp(yo[c]) * a;
-          } else {
-            const T a = row_dot<T>(go, yo, C);
-            for (int64_t c = 0; c < C; ++c) oo[c] = yo[c] * (go[c] - a);
-          }
-          continue;
-        }
         std::fill(acc.begin(), acc.end(), T(0));
         T* __restrict a = acc.data();
         for (int64_t c = 0; c < C; ++c)
@@ -300,14 +329,9 @@ inline __attribute__((always_inline)) T gelu_derivative(T x, bool approx) {
   }
 }
 
-// The element loops, compiled twice (AVX2 from the build flags, and AVX-512 where the CPU has
-// it, picked once at load time through an ifunc): GELU is arithmetic-bound, so 16 lanes instead
-// of 8 halve its time, as PyTorch's AVX-512 dispatch does on the same machines.
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
-#define TC_GELU_CLONES __attribute__((target_clones("arch=x86-64-v4", "default")))
-#else
-#define TC_GELU_CLONES
-#endif
+// The element loops below are compiled twice (AVX2 from the build flags, and AVX-512 where the
+// CPU has it, picked once at load time through an ifunc): GELU is arithmetic-bound, so 16 lanes
+// instead of 8 halve its time, as PyTorch's AVX-512 dispatch does on the same machines.
 
 #define TC_GELU_LOOPS(T)                                                                             \
   TC_GELU_CLONES void gelu_forward_loop(const T* __restrict x, T* __restrict o, int64_t n, bool approx) { \
