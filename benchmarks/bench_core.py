@@ -1,6 +1,6 @@
 """Side-by-side CPU benchmarks: tensorcore vs PyTorch on the same machine, same thread count.
 
-Run: .venv/bin/python benchmarks/bench_core.py [--threads N]
+Run: .venv/bin/python benchmarks/bench_core.py [--threads N] [--suite core|unary|all]
 Prints one row per case with both medians and the ratio tc/torch (< 1 means tensorcore is faster).
 On a shared machine the load drifts between measurements, so each case alternates tensorcore and
 PyTorch for --rounds rounds and reports the median time of each and the median per-round ratio.
@@ -20,14 +20,20 @@ except Exception:  # pragma: no cover
     torch = None
 
 
+# --clock cpu times with the process CPU clock: on a machine shared with other jobs, wall time
+# mostly measures the scheduler; with one thread CPU time is the work done (with more threads it
+# adds the threads' times up, so use wall time there).
+CLOCK = time.perf_counter
+
+
 def median_time(fn, min_time=0.3, max_runs=2000):
     fn()  # warm-up
     times = []
     start = time.perf_counter()
     while (time.perf_counter() - start < min_time or len(times) < 5) and len(times) < max_runs:
-        t0 = time.perf_counter()
+        t0 = CLOCK()
         fn()
-        times.append(time.perf_counter() - t0)
+        times.append(CLOCK() - t0)
     return statistics.median(times)
 
 
@@ -71,20 +77,51 @@ def cases(lib, mod):
     return out
 
 
+def unary_cases(lib, mod):
+    """exp/tanh/sigmoid/erf/gelu at 1M and 16M in float32 and float64 (--suite unary)."""
+    rng = np.random.default_rng(1)
+    gelu = mod.nn.functional.gelu if hasattr(mod, "nn") else None
+    out = {}
+    for dt in ("float32", "float64"):
+        for n, label in ((1 << 20, "1M"), (1 << 24, "16M")):
+            a = mod.from_numpy((rng.standard_normal(n) * 3).astype(dt))
+            for op in ("exp", "tanh", "sigmoid", "erf"):
+                out[f"{op} {label} {dt}"] = ("time", lambda a=a, op=op: getattr(a, op)())
+            if gelu is not None:
+                out[f"gelu {label} {dt}"] = ("time", lambda a=a: gelu(a))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--rounds", type=int, default=3, help="alternating tc/torch rounds per case")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="wall: perf_counter; cpu: process CPU time (1 thread on a loaded machine)")
+    ap.add_argument("--filter", default="", help="only cases whose name contains this text")
+    ap.add_argument("--suite", choices=("core", "unary", "all"), default="core",
+                    help="core: the issue's cases; unary: exp/tanh/sigmoid/erf/gelu, f32 and f64")
     args = ap.parse_args()
+    global CLOCK
+    CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
     threads = args.threads or (torch.get_num_threads() if torch else tc.get_num_threads())
     tc.set_num_threads(threads)
     if torch:
         torch.set_num_threads(threads)
-    print(f"threads: {threads}; torch: {torch.__version__ if torch else 'absent'}")
-    tc_cases = cases("tc", tc)
-    torch_cases = cases("torch", torch) if torch else {}
+    print(f"threads: {threads}; clock: {args.clock}; torch: {torch.__version__ if torch else 'absent'}")
+    def collect(lib, mod):
+        out = {}
+        if args.suite in ("core", "all"):
+            out.update(cases(lib, mod))
+        if args.suite in ("unary", "all"):
+            out.update(unary_cases(lib, mod))
+        return out
+    tc_cases = collect("tc", tc)
+    torch_cases = collect("torch", torch) if torch else {}
     print(f"{'case':40s} {'tensorcore':>12s} {'torch':>12s} {'ratio':>7s}")
     for name, (kind, fn) in tc_cases.items():
+        if args.filter not in name:
+            continue
         measure = per_call_overhead if kind == "overhead" else median_time
         tcs, refs = [], []
         for _ in range(max(1, args.rounds)):

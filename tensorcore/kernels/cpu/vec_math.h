@@ -416,17 +416,13 @@ TC_VM_INLINE float tanh(float x) {
 }
 
 // Logistic sigmoid 1/(1 + e^-x), stable for all x (0 and 1 at the extremes, no NaN from
-// inf/inf): uses only e^-|x| <= 1 as 1/(1 + E) or E/(1 + E), in float-float. Max error 0.80 ulp.
+// inf/inf): only E = e^-|x| <= 1 is computed, then 1/(1 + E) or E/(1 + E) with one plain
+// division. Max error 2.3 ulp, the accuracy class of PyTorch's vectorized 1/(1 + e^-x) (2.37
+// ulp on the same sweep); the float-float quotient it replaces (0.80 ulp) took twice the time.
 TC_VM_INLINE float sigmoid(float x) {
   using namespace detail;
-  int32_t k;
-  float e_lo;
-  const float e_hi = exp_parts_f(-std::fabs(x), k, e_lo);
-  const float E = scale2_f(e_hi, k), E_lo = scale2_f(e_lo, k);
-  const float d = 1.0f + E;  // Fast2Sum: E <= 1
-  const float d_lo = ((1.0f - d) + E) + E_lo;
-  const bool neg = x < 0.0f;
-  return div_ff(select(neg, E, 1.0f), select(neg, E_lo, 0.0f), d, d_lo);
+  const float E = vec_math::exp(-std::fabs(x));
+  return select(x < 0.0f, E, 1.0f) / (1.0f + E);
 }
 
 // sinh. Max error 0.5 ulp; overflows to inf exactly where the true result does.
@@ -978,16 +974,13 @@ TC_VM_INLINE double tanh(double x) {
   return copysign_bits(select(a == 0.0, 0.0, res), x);
 }
 
-// Logistic sigmoid, stable for all x (e^-|x| only): 1/(1+E) for x >= 0, E/(1+E) below.
-// Max error 0.7 ulp.
+// Logistic sigmoid, stable for all x (e^-|x| only): 1/(1+E) for x >= 0, E/(1+E) below, with
+// one plain division, as the float version. Max error 2.4 ulp, as PyTorch's 1/(1 + e^-x) on the
+// same sweep; the double-double quotient it replaces (0.71 ulp) was 1.5x PyTorch's time.
 TC_VM_INLINE double sigmoid(double x) {
   using namespace detail;
-  double e_lo;
-  const double e = exp_dd(-std::fabs(x), 0.0, e_lo);
-  const double d = 1.0 + e;  // Fast2Sum: e <= 1
-  const double d_lo = ((1.0 - d) + e) + e_lo;
-  const bool neg = x < 0.0;
-  return div_dd(select(neg, e, 1.0), select(neg, e_lo, 0.0), d, d_lo);
+  const double E = vec_math::exp(-std::fabs(x));
+  return select(x < 0.0, E, 1.0) / (1.0 + E);
 }
 
 // sinh. Max error 0.78 ulp.
@@ -1311,7 +1304,7 @@ inline void tan_array(const double* in, double* out, int64_t n) {
 //
 //   function  float  float(no FMA)  double      function  float  float(no FMA)  double
 //   exp       0.78   0.78           0.69        tanh      0.79   1.02           0.75
-//   exp2      0.88   1.08           0.90        sigmoid   0.80   1.48           0.71
+//   exp2      0.88   1.08           0.90        sigmoid   2.30*  2.03*          2.37*
 //   expm1     0.86   0.95           0.91        sinh      0.50   0.50           0.78
 //   log       0.83   0.83           0.82        cosh      0.50   0.50           0.84
 //   log2      0.91   1.28           0.88        erf       0.51   0.51           2.18
@@ -1321,6 +1314,8 @@ inline void tan_array(const double* in, double* out, int64_t n) {
 //   cos       0.50   0.50           0.78        acos      0.68   0.97           0.73
 //   tan       0.50   0.50           0.93        atan2     0.58   1.43           1.42 (subnormal)
 //   pow       0.50   0.50           -  (no double pow)
+//   * one plain division, PyTorch's accuracy class (its vectorized sigmoid measured 2.37 ulp
+//     float / 2.38 double on the same sweeps); dense sweeps, not exhaustive.
 // =============================================================================================
 
 }  // namespace tc::vec_math

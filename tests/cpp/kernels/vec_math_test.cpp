@@ -185,7 +185,7 @@ std::vector<FloatCase> float_cases() {
       {"cos", F(vm::cos), R(std::cos), 1.0, trig_dom},
       {"tan", F(vm::tan), R(std::tan), 1.0, trig_dom},
       {"tanh", F(vm::tanh), R(std::tanh), 1.0},
-      {"sigmoid", F(vm::sigmoid), R(sigmoid_ref), 1.0},
+      {"sigmoid", F(vm::sigmoid), R(sigmoid_ref), 2.5},  // one plain division (torch: 2.4 ulp)
       {"sinh", F(vm::sinh), R(std::sinh), 1.0},
       {"cosh", F(vm::cosh), R(std::cosh), 1.0},
       {"erf", F(vm::erf), R(std::erf), 1.0},
@@ -351,7 +351,7 @@ TEST(VecMathDouble, DenseSweep) {
       {"cos", F(vm::cos), R(std::cos), 2.0, trig},
       {"tan", F(vm::tan), R(std::tan), 3.0, trig},
       {"tanh", F(vm::tanh), R(std::tanh), 3.0},
-      {"sigmoid", F(vm::sigmoid), R(sigmoid_l), 3.0},
+      {"sigmoid", F(vm::sigmoid), R(sigmoid_l), 2.5},
       {"sinh", F(vm::sinh), R(std::sinh), 2.0},
       {"cosh", F(vm::cosh), R(std::cosh), 2.0},
       {"erf", F(vm::erf), R(std::erf), 2.5},
