@@ -7,6 +7,7 @@
 #include "tensorcore/nn/containers.h"
 #include "tensorcore/nn/init.h"
 #include "tensorcore/nn/layers.h"
+#include "tensorcore/nn/layers_more.h"
 #include "tensorcore/nn/loss.h"
 #include "tensorcore/nn/loss_more.h"
 #include "tensorcore/nn/module.h"
