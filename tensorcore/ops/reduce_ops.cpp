@@ -331,21 +331,22 @@ std::pair<Tensor, Tensor> min(const Tensor& a, int64_t dim, bool keepdim) {
   return select_along(argmin_kernel, a, dim, keepdim, "min", "MinBackward0");
 }
 
+namespace {
+// argmax/argmin: over one dim, or over the flattened input when dim is not given.
+Tensor arg_extremum(KernelTable<RowKernel>& table, const Tensor& a, std::optional<int64_t> dim,
+                    bool keepdim, const char* op) {
+  if (dim) return select_along(table, a.detach(), *dim, keepdim, op, "", {}, false).second;
+  TC_CHECK(a.numel() > 0, op, "(): Expected reduction dim to be specified for input.numel() == 0.");
+  Tensor r = select_along(table, reshape(a.detach(), {-1}), 0, false, op, "", {}, false).second;
+  return keepdim ? reshape(r, Shape(size_t(a.dim()), 1)) : r;
+}
+}  // namespace
+
 Tensor argmax(const Tensor& a, std::optional<int64_t> dim, bool keepdim) {
-  if (!dim) {
-    TC_CHECK(a.numel() > 0, "argmax(): Expected reduction dim to be specified for input.numel() == 0.");
-    Tensor r = select_along(argmax_kernel, reshape(a.detach(), {-1}), 0, false, "argmax", "", {}, false).second;
-    return keepdim ? reshape(r, Shape(size_t(a.dim()), 1)) : r;
-  }
-  return select_along(argmax_kernel, a.detach(), *dim, keepdim, "argmax", "", {}, false).second;
+  return arg_extremum(argmax_kernel, a, dim, keepdim, "argmax");
 }
 Tensor argmin(const Tensor& a, std::optional<int64_t> dim, bool keepdim) {
-  if (!dim) {
-    TC_CHECK(a.numel() > 0, "argmin(): Expected reduction dim to be specified for input.numel() == 0.");
-    Tensor r = select_along(argmin_kernel, reshape(a.detach(), {-1}), 0, false, "argmin", "", {}, false).second;
-    return keepdim ? reshape(r, Shape(size_t(a.dim()), 1)) : r;
-  }
-  return select_along(argmin_kernel, a.detach(), *dim, keepdim, "argmin", "", {}, false).second;
+  return arg_extremum(argmin_kernel, a, dim, keepdim, "argmin");
 }
 
 Tensor var(const Tensor& a, const DimList& dims, double correction, bool keepdim) {

@@ -260,32 +260,31 @@ void prod_others_cpu(const Tensor& in, const Tensor& values, const Tensor&, cons
   });
 }
 
-void rows_gather_cpu(const Tensor& out, const Tensor& in, const Tensor& idx) {
-  dispatch_dtype<kFloats>(in.dtype(), "gather", [&](auto tag) {
+// Row-wise gather (narrow[r, j] = wide[r, idx[r, j]]) or scatter-add (wide[r, idx[r, j]] +=
+// narrow[r, j]); wide is [rows, n], narrow and idx [rows, k].
+template <bool Scatter>
+void rows_indexed(const Tensor& wide, const Tensor& narrow, const Tensor& idx, const char* op) {
+  dispatch_dtype<kFloats>(wide.dtype(), op, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    int64_t n = in.sizes().back(), k = idx.sizes().back(), rows = in.size(0);
-    const T* src = static_cast<const T*>(in.data_ptr());
+    int64_t n = wide.sizes().back(), k = idx.sizes().back(), rows = wide.size(0);
+    T* w = static_cast<T*>(wide.data_ptr());
+    T* v = static_cast<T*>(narrow.data_ptr());
     const int64_t* ix = static_cast<const int64_t*>(idx.data_ptr());
-    T* dst = static_cast<T*>(out.data_ptr());
     parallel_for(0, rows, std::max<int64_t>(1, 32768 / std::max<int64_t>(k, 1)), [&](int64_t b, int64_t e) {
       for (int64_t r = b; r < e; ++r)
-        for (int64_t j = 0; j < k; ++j) dst[r * k + j] = src[r * n + ix[r * k + j]];
+        for (int64_t j = 0; j < k; ++j) {
+          if constexpr (Scatter) w[r * n + ix[r * k + j]] += v[r * k + j];
+          else v[r * k + j] = w[r * n + ix[r * k + j]];
+        }
     });
   });
 }
 
-void rows_scatter_add_cpu(const Tensor& out, const Tensor& src_t, const Tensor& idx) {
-  dispatch_dtype<kFloats>(out.dtype(), "scatter_add", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    int64_t n = out.sizes().back(), k = idx.sizes().back(), rows = out.size(0);
-    const T* src = static_cast<const T*>(src_t.data_ptr());
-    const int64_t* ix = static_cast<const int64_t*>(idx.data_ptr());
-    T* dst = static_cast<T*>(out.data_ptr());
-    parallel_for(0, rows, std::max<int64_t>(1, 32768 / std::max<int64_t>(k, 1)), [&](int64_t b, int64_t e) {
-      for (int64_t r = b; r < e; ++r)
-        for (int64_t j = 0; j < k; ++j) dst[r * n + ix[r * k + j]] += src[r * k + j];
-    });
-  });
+void rows_gather_cpu(const Tensor& out, const Tensor& in, const Tensor& idx) {
+  rows_indexed<false>(in, out, idx, "gather");
+}
+void rows_scatter_add_cpu(const Tensor& out, const Tensor& src, const Tensor& idx) {
+  rows_indexed<true>(out, src, idx, "scatter_add");
 }
 
 // out_i = sum_{j>=i} g_j prod_{k<=j, k!=i} x_k in O(n) per row: with z the first zero of the row,

@@ -611,36 +611,6 @@ TC_VM_INLINE void asin_core(float a, bool big, float& s, float& c) {
 }
 }  // namespace detail
 
-// asin. Max error 0.71 ulp. |x| > 1 -> NaN.
-TC_VM_INLINE float asin(float x) {
-  using namespace detail;
-  const float a = std::fabs(x);
-  const bool big = a > 0.5f;  // asin(a) = pi/2 - 2 asin(sqrt((1 - a)/2))
-  float s, c;
-  asin_core(a, big, s, c);
-  const float res = add_base(select(big, kPio2HiF, 0.0f), select(big, kPio2LoF, 0.0f),
-                             select(big, -2.0f * s, s), select(big, -2.0f * c, c));
-  return select(a > 1.0f, kNanF, copysign_bits(res, x));
-}
-
-// acos. Max error 0.68 ulp. |x| > 1 -> NaN.
-TC_VM_INLINE float acos(float x) {
-  using namespace detail;
-  const float a = std::fabs(x);
-  const bool big = a > 0.5f;
-  const bool neg = signbit_bits(x);
-  float s, c;
-  asin_core(a, big, s, c);
-  // |x| <= 1/2: pi/2 - asin(x); x > 1/2: 2 asin(s); x < -1/2: pi - 2 asin(s).
-  const float m = select(big, 2.0f, 1.0f);
-  const bool minus = big == neg;
-  const float sg = select(minus, -m, m);
-  const bool full = big & neg, half = !big;
-  const float res = add_base(select(full, kPiHiF, select(half, kPio2HiF, 0.0f)),
-                             select(full, kPiLoF, select(half, kPio2LoF, 0.0f)), sg * s, sg * c);
-  return select(a > 1.0f, kNanF, res);
-}
-
 namespace detail {
 // log2(a) in double for a float a > 0 (widened), relative error ~2^-50: what pow needs so that
 // y * log2(a) stays exact to ~2^-40 even for |y log2 a| ~ 150.
@@ -1093,8 +1063,8 @@ TC_VM_INLINE double erfc(double x) {
 }
 
 namespace detail {
-// base + (t + c), double version of add_base.
-TC_VM_INLINE double add_base_d(double hi, double lo, double t, double c) {
+// base + (t + c), double version.
+TC_VM_INLINE double add_base(double hi, double lo, double t, double c) {
   const double h = hi + t;
   const double l = (hi - h) + t;
   return h + ((l + lo) + c);
@@ -1139,7 +1109,7 @@ TC_VM_INLINE double atan(double x) {
   const double d = select(big, a, select(mid, d_m, 1.0));
   double t, c;
   atan_core_d(n, select(mid & !big, n_lo, 0.0), d, select(mid & !big, d_lo, 0.0), t, c);
-  const double res = add_base_d(select(big, kPio2HiD, select(mid, kPio4HiD, 0.0)),
+  const double res = add_base(select(big, kPio2HiD, select(mid, kPio4HiD, 0.0)),
                                 select(big, kPio2LoD, select(mid, kPio4LoD, 0.0)), t, c);
   return copysign_bits(res, x);
 }
@@ -1183,13 +1153,13 @@ TC_VM_INLINE double atan2(double y, double x) {
   const bool q3 = q == 3.0;
   const double bhi = select(q3, 0x1.2d97c7f3321d2p+1, q * kPio4HiD);
   const double blo = select(q3, 0x1.a79394c9e8a0ap-54, q * kPio4LoD);
-  const double res = add_base_d(bhi, blo, select(negate, -t, t), select(negate, -c, c));
+  const double res = add_base(bhi, blo, select(negate, -t, t), select(negate, -c, c));
   return select((x != x) | (y != y), x + y, copysign_bits(res, y));
 }
 
 namespace detail {
 // asin(v) = s + c for v in [0, 1/2] (big: v = sqrt((1 - a)/2)).
-TC_VM_INLINE void asin_core_d(double a, bool big, double& s, double& c) {
+TC_VM_INLINE void asin_core(double a, bool big, double& s, double& c) {
   const double zb = 0.5 * (1.0 - a);
   const double zc = select(zb > 0.0, zb, 0.0);
   double y = as_f64(0x5fe6eb50c7b537a9ull - (as_u64(zc) >> 1));
@@ -1209,34 +1179,57 @@ TC_VM_INLINE void asin_core_d(double a, bool big, double& s, double& c) {
 }
 }  // namespace detail
 
-// asin. Max error 0.75 ulp.
-TC_VM_INLINE double asin(double x) {
-  using namespace detail;
-  const double a = std::fabs(x);
-  const bool big = a > 0.5;
-  double s, c;
-  asin_core_d(a, big, s, c);
-  const double res = add_base_d(select(big, kPio2HiD, 0.0), select(big, kPio2LoD, 0.0),
-                                select(big, -2.0 * s, s), select(big, -2.0 * c, c));
-  return select(a > 1.0, kNanD, copysign_bits(res, x));
+namespace detail {
+// pi and pi/2 as hi + lo pairs, and NaN, for the asin/acos templates below.
+template <typename T> struct AsinConsts;
+template <> struct AsinConsts<float> {
+  static constexpr float pi_hi = kPiHiF, pi_lo = kPiLoF, pio2_hi = kPio2HiF, pio2_lo = kPio2LoF,
+                         nan = kNanF;
+};
+template <> struct AsinConsts<double> {
+  static constexpr double pi_hi = kPiHiD, pi_lo = kPiLoD, pio2_hi = kPio2HiD, pio2_lo = kPio2LoD,
+                          nan = kNanD;
+};
+
+// asin/acos from asin_core (each type has its own polynomial fit); the reconstruction around
+// it is the same for both types.
+template <typename T>
+TC_VM_INLINE T asin_t(T x) {
+  using K = AsinConsts<T>;
+  const T a = std::fabs(x);
+  const bool big = a > T(0.5);  // asin(a) = pi/2 - 2 asin(sqrt((1 - a)/2))
+  T s, c;
+  asin_core(a, big, s, c);
+  const T res = add_base(select(big, K::pio2_hi, T(0)), select(big, K::pio2_lo, T(0)),
+                         select(big, T(-2) * s, s), select(big, T(-2) * c, c));
+  return select(a > T(1), K::nan, copysign_bits(res, x));
 }
 
-// acos. Max error 0.73 ulp.
-TC_VM_INLINE double acos(double x) {
-  using namespace detail;
-  const double a = std::fabs(x);
-  const bool big = a > 0.5;
+template <typename T>
+TC_VM_INLINE T acos_t(T x) {
+  using K = AsinConsts<T>;
+  const T a = std::fabs(x);
+  const bool big = a > T(0.5);
   const bool neg = signbit_bits(x);
-  double s, c;
-  asin_core_d(a, big, s, c);
-  const double m = select(big, 2.0, 1.0);
+  T s, c;
+  asin_core(a, big, s, c);
+  // |x| <= 1/2: pi/2 - asin(x); x > 1/2: 2 asin(s); x < -1/2: pi - 2 asin(s).
+  const T m = select(big, T(2), T(1));
   const bool minus = big == neg;
-  const double sg = select(minus, -m, m);
+  const T sg = select(minus, -m, m);
   const bool full = big & neg, half = !big;
-  const double res = add_base_d(select(full, kPiHiD, select(half, kPio2HiD, 0.0)),
-                                select(full, kPiLoD, select(half, kPio2LoD, 0.0)), sg * s, sg * c);
-  return select(a > 1.0, kNanD, res);
+  const T res = add_base(select(full, K::pi_hi, select(half, K::pio2_hi, T(0))),
+                         select(full, K::pi_lo, select(half, K::pio2_lo, T(0))), sg * s, sg * c);
+  return select(a > T(1), K::nan, res);
 }
+}  // namespace detail
+
+// asin. Max error 0.71 ulp (float), 0.75 ulp (double). |x| > 1 -> NaN.
+TC_VM_INLINE float asin(float x) { return detail::asin_t(x); }
+TC_VM_INLINE double asin(double x) { return detail::asin_t(x); }
+// acos. Max error 0.68 ulp (float), 0.73 ulp (double). |x| > 1 -> NaN.
+TC_VM_INLINE float acos(float x) { return detail::acos_t(x); }
+TC_VM_INLINE double acos(double x) { return detail::acos_t(x); }
 
 // =============================================================================================
 // Array helpers for sin/cos/tan: vectorized loop plus a libm fix-up for |x| beyond the exact
