@@ -8,6 +8,9 @@ namespace {
 void bind_optim(py::module_& m, TensorClass&) {
   auto o = m.def_submodule("_optim", "fused optimizer steps");
   using namespace tc::optim;
+  o.def("_force_generic", &set_force_generic, py::arg("on"),
+        "test-only: run every optimizer step through the device-generic tensor-op path");
+  o.def("_is_generic_forced", &force_generic);
   o.def("sgd_step", [](const TensorList& params, const TensorList& bufs, double lr, double momentum,
                        double dampening, double weight_decay, bool nesterov, bool maximize) {
     SgdOptions opt{lr, momentum, dampening, weight_decay, nesterov, maximize};

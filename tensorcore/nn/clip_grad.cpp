@@ -16,13 +16,14 @@ double clip_grad_norm_(const TensorList& parameters, double max_norm, double nor
   for (auto& p : parameters)
     if (p.grad().defined()) grads.push_back(p.grad());
   if (grads.empty()) return 0.0;
+  // Reduce on the gradients' device and read the total once: one host sync however many
+  // parameters (gradients on other devices are moved to the first one's).
   const bool inf = std::isinf(norm_type);
-  double total = 0;
-  for (auto& g : grads) {
-    double n = inf ? amax(abs(g)).item<double>() : norm(g, norm_type).item<double>();
-    total = inf ? std::max(total, n) : total + std::pow(n, norm_type);
-  }
-  if (!inf) total = std::pow(total, 1.0 / norm_type);
+  const Device device = grads[0].device();
+  TensorList norms;
+  for (auto& g : grads) norms.push_back(to_device(inf ? amax(abs(g)) : norm(g, norm_type), device));
+  Tensor stacked = stack(norms);
+  const double total = (inf ? amax(stacked) : norm(stacked, norm_type)).item<double>();
   double coef = max_norm / (total + 1e-6);
   if (coef < 1)
     for (auto& g : grads) {

@@ -2,6 +2,7 @@
 // every state tensor read and written once, split over threads for large tensors.
 #include "tensorcore/optim/fused.h"
 
+#include <atomic>
 #include <cmath>
 #include <type_traits>
 
@@ -9,9 +10,12 @@
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
+#include "tensorcore/optim/generic_step.h"
 
 namespace tc::optim {
 namespace {
+
+std::atomic<bool> g_force_generic{false};
 
 void check_state(const char* op, size_t i, const Tensor& p, const TensorList& list, const char* name) {
   TC_CHECK(list.size() > i, op, ": expected one ", name, " tensor per parameter, got ", list.size(), " for ",
@@ -22,34 +26,49 @@ void check_state(const char* op, size_t i, const Tensor& p, const TensorList& li
            " has a different shape from the parameter (was the state loaded for another model?)");
   TC_CHECK_TYPE(s.dtype() == p.dtype(), op, ": ", name, " state of parameter ", i, " has dtype ",
                 dtype_name(s.dtype()), " but the parameter has ", dtype_name(p.dtype()));
-  TC_CHECK(s.is_contiguous() && s.is_cpu(), op, ": ", name, " state of parameter ", i,
-           " must be a contiguous CPU tensor");
+  TC_CHECK(s.device() == p.device(), op, ": ", name, " state of parameter ", i, " is on ", s.device().str(),
+           " but the parameter is on ", p.device().str(), " (move the optimizer state with the model)");
+}
+
+// The fused loops need contiguous CPU tensors; anything else (CUDA, strided views) takes the
+// generic path, per parameter.
+bool fusable(const Tensor& t) { return !t.defined() || (t.is_cpu() && t.is_contiguous()); }
+bool fusable(std::initializer_list<Tensor> ts) {
+  for (auto& t : ts)
+    if (!fusable(t)) return false;
+  return true;
 }
 
 float& step_of(const char* op, const TensorList& steps, size_t i) {
   TC_CHECK(steps.size() > i && steps[i].defined() && steps[i].dtype() == DType::Float32 && steps[i].numel() == 1,
            op, ": expected a float32 step counter for parameter ", i);
+  // Counters stay on the host even for CUDA parameters, so the step's scalars need no sync.
+  TC_CHECK(steps[i].is_cpu(), op, ": the step counter of parameter ", i, " must be a CPU tensor, got one on ",
+           steps[i].device().str());
   return *steps[i].data<float>();
 }
 
-// Calls fn(i, param, grad, T{}) for each parameter that has a gradient, after checking it, and
-// bumps the version counter of the parameter (state tensors share nothing with autograd).
+// Calls fn(i, param, grad, T{}, generic) for each parameter that has a gradient, after checking it,
+// and bumps the version counter of the parameter (state tensors share nothing with autograd).
+// `generic` says the parameter or its gradient cannot go through the fused CPU loops.
 template <typename Fn>
 void each_param(const char* op, const TensorList& params, Fn&& fn) {
   for (size_t i = 0; i < params.size(); ++i) {
     const Tensor& p = params[i];
     Tensor g = p.grad();
     if (!g.defined()) continue;
-    TC_CHECK(p.is_cpu() && p.is_contiguous(), op, ": parameter ", i, " must be a contiguous CPU tensor");
     TC_CHECK_TYPE(p.dtype() == DType::Float32 || p.dtype() == DType::Float64, op,
                   ": fused step supports float32 and float64 parameters, parameter ", i, " has dtype ",
                   dtype_name(p.dtype()));
     TC_CHECK(g.sizes() == p.sizes(), op, ": gradient of parameter ", i, " has a different shape from the parameter");
     TC_CHECK_TYPE(g.dtype() == p.dtype(), op, ": gradient of parameter ", i, " has dtype ", dtype_name(g.dtype()),
                   " but the parameter has ", dtype_name(p.dtype()));
-    if (!g.is_contiguous()) g = contiguous(g);
-    if (p.dtype() == DType::Float32) fn(i, p, g, float{});
-    else fn(i, p, g, double{});
+    TC_CHECK(g.device() == p.device(), op, ": gradient of parameter ", i, " is on ", g.device().str(),
+             " but the parameter is on ", p.device().str());
+    const bool generic = g_force_generic.load(std::memory_order_relaxed) || !fusable(p) || !g.is_cpu();
+    if (!generic && !g.is_contiguous()) g = contiguous(g);
+    if (p.dtype() == DType::Float32) fn(i, p, g, float{}, generic);
+    else fn(i, p, g, double{}, generic);
     p.bump_version();
   }
 }
@@ -80,24 +99,30 @@ void adam_amsgrad_loop(int64_t b, int64_t e, T* __restrict pd, const T* __restri
 
 }  // namespace
 
+void set_force_generic(bool on) { g_force_generic.store(on, std::memory_order_relaxed); }
+bool force_generic() { return g_force_generic.load(std::memory_order_relaxed); }
+
 TensorList sgd_step(const TensorList& params, const TensorList& bufs, const SgdOptions& o) {
   TensorList out(params.size());
   for (size_t i = 0; i < params.size() && i < bufs.size(); ++i) out[i] = bufs[i];
   const char* op = "SGD.step";
-  each_param(op, params, [&](size_t i, const Tensor& p, const Tensor& g, auto tag) {
+  each_param(op, params, [&](size_t i, const Tensor& p, const Tensor& g, auto tag, bool generic) {
     using T = decltype(tag);
-    T* pd = p.data<T>();
-    const T* gd = g.data<T>();
     const T lr = T(o.lr), wd = T(o.weight_decay), mom = T(o.momentum), damp = T(1 - o.dampening);
     const T sign = o.maximize ? T(-1) : T(1);
+    if (o.momentum != 0 && out[i].defined()) check_state(op, i, p, out, "momentum_buffer");
+    if (generic || !fusable(out[i])) {
+      out[i] = generic::sgd(p, g, out[i], o.momentum != 0, lr, wd, mom, damp, sign, o.nesterov);
+      return;
+    }
+    T* pd = p.data<T>();
+    const T* gd = g.data<T>();
     bool first = false;
     T* bd = nullptr;
     if (o.momentum != 0) {
       if (!out[i].defined()) {
         out[i] = empty_like(p);
         first = true;
-      } else {
-        check_state(op, i, p, out, "momentum_buffer");
       }
       bd = out[i].data<T>();
     }
@@ -135,7 +160,7 @@ TensorList sgd_step(const TensorList& params, const TensorList& bufs, const SgdO
 void adam_step(const TensorList& params, const TensorList& exp_avgs, const TensorList& exp_avg_sqs,
                const TensorList& max_exp_avg_sqs, const TensorList& steps, const AdamOptions& o) {
   const char* op = o.decoupled_weight_decay ? "AdamW.step" : "Adam.step";
-  each_param(op, params, [&](size_t i, const Tensor& p, const Tensor& g, auto tag) {
+  each_param(op, params, [&](size_t i, const Tensor& p, const Tensor& g, auto tag, bool generic) {
     using T = decltype(tag);
     check_state(op, i, p, exp_avgs, "exp_avg");
     check_state(op, i, p, exp_avg_sqs, "exp_avg_sq");
@@ -148,6 +173,12 @@ void adam_step(const TensorList& params, const TensorList& exp_avgs, const Tenso
     const T b1 = T(o.beta1), b2 = T(o.beta2), sign = o.maximize ? T(-1) : T(1);
     const T l2 = o.decoupled_weight_decay ? T(0) : T(o.weight_decay);
     const T decay = o.decoupled_weight_decay ? T(1 - o.lr * o.weight_decay) : T(1);
+    const Tensor vmax_state = o.amsgrad ? max_exp_avg_sqs[i] : Tensor();
+    if (generic || !fusable({exp_avgs[i], exp_avg_sqs[i], vmax_state})) {
+      generic::adam(p, g, exp_avgs[i], exp_avg_sqs[i], vmax_state, decay, sign, l2, T(1) - b1, b2, T(1) - b2,
+                    step_size, inv_bc2_sqrt, eps);
+      return;
+    }
     T* pd = p.data<T>();
     const T* gd = g.data<T>();
     T* m = exp_avgs[i].template data<T>();
@@ -174,13 +205,17 @@ void adam_step(const TensorList& params, const TensorList& exp_avgs, const Tenso
 void adagrad_step(const TensorList& params, const TensorList& sums, const TensorList& steps,
                   const AdagradOptions& o) {
   const char* op = "Adagrad.step";
-  each_param(op, params, [&](size_t i, const Tensor& p, const Tensor& g, auto tag) {
+  each_param(op, params, [&](size_t i, const Tensor& p, const Tensor& g, auto tag, bool generic) {
     using T = decltype(tag);
     check_state(op, i, p, sums, "sum");
     float& step = step_of(op, steps, i);
     step += 1;
     const T clr = T(o.lr / (1 + (double(step) - 1) * o.lr_decay));
     const T wd = T(o.weight_decay), eps = T(o.eps), sign = o.maximize ? T(-1) : T(1);
+    if (generic || !fusable(sums[i])) {
+      generic::adagrad(p, g, sums[i], clr, wd, eps, sign);
+      return;
+    }
     T* pd = p.data<T>();
     const T* gd = g.data<T>();
     T* s = sums[i].template data<T>();
@@ -198,7 +233,7 @@ void adagrad_step(const TensorList& params, const TensorList& sums, const Tensor
 void rmsprop_step(const TensorList& params, const TensorList& square_avgs, const TensorList& momentum_buffers,
                   const TensorList& grad_avgs, const TensorList& steps, const RmspropOptions& o) {
   const char* op = "RMSprop.step";
-  each_param(op, params, [&](size_t i, const Tensor& p, const Tensor& g, auto tag) {
+  each_param(op, params, [&](size_t i, const Tensor& p, const Tensor& g, auto tag, bool generic) {
     using T = decltype(tag);
     check_state(op, i, p, square_avgs, "square_avg");
     if (o.momentum > 0) check_state(op, i, p, momentum_buffers, "momentum_buffer");
@@ -206,6 +241,12 @@ void rmsprop_step(const TensorList& params, const TensorList& square_avgs, const
     step_of(op, steps, i) += 1;
     const T lr = T(o.lr), alpha = T(o.alpha), eps = T(o.eps), wd = T(o.weight_decay), mom = T(o.momentum);
     const T sign = o.maximize ? T(-1) : T(1);
+    const Tensor buf_state = o.momentum > 0 ? momentum_buffers[i] : Tensor();
+    const Tensor avg_state = o.centered ? grad_avgs[i] : Tensor();
+    if (generic || !fusable({square_avgs[i], buf_state, avg_state})) {
+      generic::rmsprop(p, g, square_avgs[i], buf_state, avg_state, lr, alpha, T(1) - alpha, eps, wd, mom, sign);
+      return;
+    }
     T* pd = p.data<T>();
     const T* gd = g.data<T>();
     T* sq = square_avgs[i].template data<T>();
@@ -251,13 +292,17 @@ void rmsprop_step(const TensorList& params, const TensorList& square_avgs, const
 void adadelta_step(const TensorList& params, const TensorList& square_avgs, const TensorList& acc_deltas,
                    const TensorList& steps, const AdadeltaOptions& o) {
   const char* op = "Adadelta.step";
-  each_param(op, params, [&](size_t i, const Tensor& p, const Tensor& g, auto tag) {
+  each_param(op, params, [&](size_t i, const Tensor& p, const Tensor& g, auto tag, bool generic) {
     using T = decltype(tag);
     check_state(op, i, p, square_avgs, "square_avg");
     check_state(op, i, p, acc_deltas, "acc_delta");
     step_of(op, steps, i) += 1;
     const T lr = T(o.lr), rho = T(o.rho), eps = T(o.eps), wd = T(o.weight_decay);
     const T sign = o.maximize ? T(-1) : T(1);
+    if (generic || !fusable({square_avgs[i], acc_deltas[i]})) {
+      generic::adadelta(p, g, square_avgs[i], acc_deltas[i], lr, rho, T(1) - rho, eps, wd, sign);
+      return;
+    }
     T* pd = p.data<T>();
     const T* gd = g.data<T>();
     T* sq = square_avgs[i].template data<T>();
@@ -278,7 +323,7 @@ void adadelta_step(const TensorList& params, const TensorList& square_avgs, cons
 void adamax_step(const TensorList& params, const TensorList& exp_avgs, const TensorList& exp_infs,
                  const TensorList& steps, const AdamaxOptions& o) {
   const char* op = "Adamax.step";
-  each_param(op, params, [&](size_t i, const Tensor& p, const Tensor& g, auto tag) {
+  each_param(op, params, [&](size_t i, const Tensor& p, const Tensor& g, auto tag, bool generic) {
     using T = decltype(tag);
     check_state(op, i, p, exp_avgs, "exp_avg");
     check_state(op, i, p, exp_infs, "exp_inf");
@@ -287,6 +332,10 @@ void adamax_step(const TensorList& params, const TensorList& exp_avgs, const Ten
     const T clr = T(o.lr / (1 - std::pow(o.beta1, double(step))));
     const T b1 = T(o.beta1), b2 = T(o.beta2), eps = T(o.eps), wd = T(o.weight_decay);
     const T sign = o.maximize ? T(-1) : T(1);
+    if (generic || !fusable({exp_avgs[i], exp_infs[i]})) {
+      generic::adamax(p, g, exp_avgs[i], exp_infs[i], clr, T(1) - b1, b2, eps, wd, sign);
+      return;
+    }
     T* pd = p.data<T>();
     const T* gd = g.data<T>();
     T* m = exp_avgs[i].template data<T>();
@@ -308,14 +357,15 @@ void adamax_step(const TensorList& params, const TensorList& exp_avgs, const Ten
 void nadam_step(const TensorList& params, const TensorList& exp_avgs, const TensorList& exp_avg_sqs,
                 const TensorList& mu_products, const TensorList& steps, const NadamOptions& o) {
   const char* op = "NAdam.step";
-  each_param(op, params, [&](size_t i, const Tensor& p, const Tensor& g, auto tag) {
+  each_param(op, params, [&](size_t i, const Tensor& p, const Tensor& g, auto tag, bool generic) {
     using T = decltype(tag);
     check_state(op, i, p, exp_avgs, "exp_avg");
     check_state(op, i, p, exp_avg_sqs, "exp_avg_sq");
     float& step = step_of(op, steps, i);
     step += 1;
-    TC_CHECK(mu_products.size() > i && mu_products[i].defined() && mu_products[i].dtype() == DType::Float32, op,
-             ": expected a float32 mu_product for parameter ", i);
+    TC_CHECK(mu_products.size() > i && mu_products[i].defined() && mu_products[i].dtype() == DType::Float32 &&
+                 mu_products[i].numel() == 1 && mu_products[i].is_cpu(),
+             op, ": expected a float32 CPU mu_product for parameter ", i);
     float& mu_product = *mu_products[i].data<float>();
     const double t = step;
     const double bc2 = 1 - std::pow(o.beta2, t);
@@ -326,6 +376,10 @@ void nadam_step(const TensorList& params, const TensorList& exp_avgs, const Tens
     const T c_grad = T(o.lr * (1 - mu) / (1 - double(mu_product)));
     const T c_avg = T(o.lr * mu_next / (1 - mu_product_next));
     const T inv_bc2 = T(1 / bc2), b1 = T(o.beta1), b2 = T(o.beta2), eps = T(o.eps), wd = T(o.weight_decay);
+    if (generic || !fusable({exp_avgs[i], exp_avg_sqs[i]})) {
+      generic::nadam(p, g, exp_avgs[i], exp_avg_sqs[i], c_grad, c_avg, inv_bc2, T(1) - b1, b2, T(1) - b2, eps, wd);
+      return;
+    }
     T* pd = p.data<T>();
     const T* gd = g.data<T>();
     T* m = exp_avgs[i].template data<T>();
@@ -347,7 +401,7 @@ void nadam_step(const TensorList& params, const TensorList& exp_avgs, const Tens
 void radam_step(const TensorList& params, const TensorList& exp_avgs, const TensorList& exp_avg_sqs,
                 const TensorList& steps, const RadamOptions& o) {
   const char* op = "RAdam.step";
-  each_param(op, params, [&](size_t i, const Tensor& p, const Tensor& g, auto tag) {
+  each_param(op, params, [&](size_t i, const Tensor& p, const Tensor& g, auto tag, bool generic) {
     using T = decltype(tag);
     check_state(op, i, p, exp_avgs, "exp_avg");
     check_state(op, i, p, exp_avg_sqs, "exp_avg_sq");
@@ -364,6 +418,10 @@ void radam_step(const TensorList& params, const TensorList& exp_avgs, const Tens
       rect = std::sqrt((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t));
     const T c_rect = T(o.lr / bc1 * rect * std::sqrt(bc2)), c_plain = T(o.lr / bc1);
     const T b1 = T(o.beta1), b2 = T(o.beta2), eps = T(o.eps), wd = T(o.weight_decay);
+    if (generic || !fusable({exp_avgs[i], exp_avg_sqs[i]})) {
+      generic::radam(p, g, exp_avgs[i], exp_avg_sqs[i], rectify, c_rect, c_plain, T(1) - b1, b2, T(1) - b2, eps, wd);
+      return;
+    }
     T* pd = p.data<T>();
     const T* gd = g.data<T>();
     T* m = exp_avgs[i].template data<T>();

@@ -1,12 +1,21 @@
 #pragma once
 // Fused optimizer steps: one call updates every parameter of a param group in place (params and
 // state tensors), reading each parameter's .grad and skipping those without one. The per-element
-// math follows torch.optim's single-tensor implementations. Params, grads and state must be
-// contiguous CPU float32/float64 tensors of the same dtype; `steps` holds one 0-d float32 step
-// counter per parameter (torch's state['step']), incremented here.
+// math follows torch.optim's single-tensor implementations. Params, grads and state are float32 or
+// float64 tensors of one dtype and on the parameter's device; `steps` holds one 0-d float32 CPU
+// step counter per parameter (torch's state['step']), incremented here.
+// Two paths, chosen per parameter: when the parameter, its gradient and its state are all CPU
+// tensors (and parameter and state contiguous) a fused loop does the update in one pass; otherwise
+// (CUDA tensors, strided views) the same formulas run as in-place core tensor ops on the tensors'
+// own device (generic_step.h), with the scalars computed on the host from the CPU step counters.
 #include <tensorcore/core/tensor.h>
 
 namespace tc::optim {
+
+// Test-only switch: route every parameter through the generic path (to compare it with the fused
+// loops on the CPU). Process-wide; off by default.
+void set_force_generic(bool on);
+bool force_generic();
 
 struct SgdOptions {
   double lr = 1e-3, momentum = 0, dampening = 0, weight_decay = 0;

@@ -91,8 +91,10 @@ void Optimizer::load_state_dict(const NamedTensors& state) {
       if (!counter && v.sizes() != params[pi].sizes())
         throw ValueError("Optimizer.load_state_dict: state '" + key + "' has shape " + shape_str(v.sizes()) +
                          " but parameter " + std::to_string(pi) + " has shape " + shape_str(params[pi].sizes()));
-      if (!counter) v = contiguous(to_dtype(v, params[pi].dtype()));
-      else v = contiguous(to_dtype(reshape(v, {}), DType::Float32));
+      // Buffers follow the parameter's device (a CPU checkpoint loads into a CUDA model); counters
+      // stay on the host, where the steps read them.
+      if (!counter) v = contiguous(to_device(to_dtype(v, params[pi].dtype()), params[pi].device()));
+      else v = contiguous(to_device(to_dtype(reshape(v, {}), DType::Float32), Device()));
       loaded[pi][name] = v;
     } else {
       throw ValueError("Optimizer.load_state_dict: unexpected key '" + key + "'");

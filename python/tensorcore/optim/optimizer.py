@@ -137,7 +137,8 @@ class Optimizer:
                 if isinstance(value, Tensor) and key not in ("step", "mu_product"):
                     value = value.to(dtype=param.dtype, device=param.device).contiguous()
                 elif isinstance(value, Tensor):
-                    value = value.to(dtype=_C.float32).contiguous()
+                    # Counters live on the host whatever the parameter's device (the steps read them there).
+                    value = value.to(dtype=_C.float32, device="cpu").contiguous()
                 elif key in ("step", "mu_product") and isinstance(value, (int, float)):
                     value = _C.full((), float(value), dtype=_C.float32)
                 converted[key] = value

@@ -21,17 +21,21 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     if not grads:
         return _tensor(0.0)
     with no_grad():
+        # Per-gradient norms are reduced on the gradients' device (the first gradient's when they
+        # are spread over several); the total's single .item() is the step's only host sync.
+        device = grads[0].device
         if norm_type == math.inf:
-            norms = [g.detach().abs().amax() for g in grads]
+            norms = [g.detach().abs().amax().to(device) for g in grads]
             total = norms[0] if len(norms) == 1 else _C.stack(norms).amax()
         else:
-            norms = _C.stack([_C.norm(g.detach().reshape(-1), norm_type) for g in grads])
+            norms = _C.stack([_C.norm(g.detach().reshape(-1), norm_type).to(device) for g in grads])
             total = _C.norm(norms, norm_type)
-        if error_if_nonfinite and not bool(_C.isfinite(total).item()):
+        total_value = float(total.item())
+        if error_if_nonfinite and not math.isfinite(total_value):
             raise RuntimeError(f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, "
                                "so it cannot be clipped. To disable this error and scale the gradients by the "
                                "non-finite norm anyway, set `error_if_nonfinite=False`")
-        coef = max_norm / (float(total.item()) + 1e-6)
+        coef = max_norm / (total_value + 1e-6)
         if coef < 1.0:
             for g in grads:
                 g.mul_(coef)
