@@ -1,4 +1,11 @@
-// Tensor.resize_ and the copy behind the `out=` keyword (python/tensorcore/_out.py).
+// Tensor.resize_, the copy behind the `out=` keyword, and the C-level wrapper that adds `out=`
+// to the module functions listed in python/tensorcore/_out.py.
+//
+// The wrapper is a vectorcall object: a call without `out` is forwarded as is (argument vector
+// and keyword names untouched) to the pybind11 function, so the common call pays a scan of the
+// keyword names and nothing else; the rare call with `out` goes to _out._write_out (checks,
+// resize, cast-copy). One wrapper around each function keeps pybind11's overload resolution of
+// the wrapped function intact (no extra overload that could capture a call meant for another).
 #include "bind.h"
 
 namespace tc::python {
@@ -36,7 +43,122 @@ Tensor resize(const Tensor& t, const Shape& sizes) {
   return t;
 }
 
+struct OutFn {
+  PyObject_HEAD
+  vectorcallfunc vectorcall;
+  PyObject* fn;         // the wrapped pybind11 function
+  PyObject* name;       // str, the op's name for error messages
+  PyObject* write_out;  // _out._write_out(name, fn, args, kwargs, out)
+};
+
+PyObject* out_fn_slow_call(OutFn* self, PyObject* const* args, size_t nargs, PyObject* kwnames,
+                           Py_ssize_t out_index) {
+  PyObject* pos = PyTuple_New(Py_ssize_t(nargs));
+  if (!pos) return nullptr;
+  for (size_t i = 0; i < nargs; ++i) {
+    Py_INCREF(args[i]);
+    PyTuple_SET_ITEM(pos, Py_ssize_t(i), args[i]);
+  }
+  PyObject* kwargs = PyDict_New();
+  if (!kwargs) {
+    Py_DECREF(pos);
+    return nullptr;
+  }
+  Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
+  for (Py_ssize_t k = 0; k < nkw; ++k) {
+    if (k == out_index) continue;
+    if (PyDict_SetItem(kwargs, PyTuple_GET_ITEM(kwnames, k), args[nargs + size_t(k)]) < 0) {
+      Py_DECREF(pos);
+      Py_DECREF(kwargs);
+      return nullptr;
+    }
+  }
+  PyObject* out = args[nargs + size_t(out_index)];
+  PyObject* result =
+      out == Py_None
+          ? PyObject_Call(self->fn, pos, kwargs)
+          : PyObject_CallFunctionObjArgs(self->write_out, self->name, self->fn, pos, kwargs, out,
+                                         nullptr);
+  Py_DECREF(pos);
+  Py_DECREF(kwargs);
+  return result;
+}
+
+PyObject* out_fn_vectorcall(PyObject* callable, PyObject* const* args, size_t nargsf,
+                            PyObject* kwnames) {
+  auto* self = reinterpret_cast<OutFn*>(callable);
+  if (kwnames) {
+    size_t nargs = PyVectorcall_NARGS(nargsf);
+    Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t k = 0; k < nkw; ++k) {
+      PyObject* key = PyTuple_GET_ITEM(kwnames, k);
+      if (PyUnicode_CompareWithASCIIString(key, "out") == 0)
+        return out_fn_slow_call(self, args, nargs, kwnames, k);
+    }
+  }
+  return PyObject_Vectorcall(self->fn, args, nargsf, kwnames);
+}
+
+void out_fn_dealloc(PyObject* obj) {
+  auto* self = reinterpret_cast<OutFn*>(obj);
+  PyObject_GC_UnTrack(obj);
+  Py_CLEAR(self->fn);
+  Py_CLEAR(self->name);
+  Py_CLEAR(self->write_out);
+  PyObject_GC_Del(obj);
+}
+
+int out_fn_traverse(PyObject* obj, visitproc visit, void* arg) {
+  auto* self = reinterpret_cast<OutFn*>(obj);
+  Py_VISIT(self->fn);
+  Py_VISIT(self->name);
+  Py_VISIT(self->write_out);
+  return 0;
+}
+
+// __name__, __doc__, __module__, ... are the wrapped function's.
+PyObject* out_fn_getattro(PyObject* obj, PyObject* attr) {
+  auto* self = reinterpret_cast<OutFn*>(obj);
+  if (PyUnicode_CompareWithASCIIString(attr, "_tc_out") == 0) Py_RETURN_TRUE;
+  if (PyUnicode_CompareWithASCIIString(attr, "__wrapped__") == 0) {
+    Py_INCREF(self->fn);
+    return self->fn;
+  }
+  if (PyUnicode_CompareWithASCIIString(attr, "__class__") == 0) return PyObject_GenericGetAttr(obj, attr);
+  return PyObject_GetAttr(self->fn, attr);
+}
+
+PyObject* out_fn_repr(PyObject* obj) { return PyObject_Repr(reinterpret_cast<OutFn*>(obj)->fn); }
+
+PyTypeObject out_fn_type = [] {
+  PyTypeObject t{};  // zeroed; PyType_Ready sets ob_type
+  t.ob_base.ob_base.ob_refcnt = 1;  // static: never freed
+  t.tp_name = "tensorcore._C.builtin_function_with_out";
+  t.tp_basicsize = sizeof(OutFn);
+  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL;
+  t.tp_vectorcall_offset = offsetof(OutFn, vectorcall);
+  t.tp_call = PyVectorcall_Call;
+  t.tp_dealloc = out_fn_dealloc;
+  t.tp_traverse = out_fn_traverse;
+  t.tp_getattro = out_fn_getattro;
+  t.tp_repr = out_fn_repr;
+  return t;
+}();
+
+py::object make_out_fn(py::str name, py::object fn, py::object write_out) {
+  if (PyType_Ready(&out_fn_type) < 0) throw py::error_already_set();
+  auto* self = PyObject_GC_New(OutFn, &out_fn_type);
+  if (!self) throw py::error_already_set();
+  self->vectorcall = out_fn_vectorcall;
+  self->fn = fn.release().ptr();
+  self->name = name.release().ptr();
+  self->write_out = write_out.release().ptr();
+  PyObject_GC_Track(reinterpret_cast<PyObject*>(self));
+  return py::reinterpret_steal<py::object>(reinterpret_cast<PyObject*>(self));
+}
+
 void bind_out_args(py::module_& m, TensorClass& cls) {
+  m.def("_with_out", &make_out_fn, py::arg("name"), py::arg("fn"), py::arg("write_out"));
   cls.def("resize_", [](const Tensor& t, py::args size) { return resize(t, to_shape(size)); });
   cls.def("resize_as_", [](const Tensor& t, const Tensor& other) { return resize(t, other.sizes()); },
           py::arg("other"));

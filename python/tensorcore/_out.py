@@ -4,10 +4,10 @@
 result dtype must be castable to `o`'s dtype (a RuntimeError otherwise), `o` must be on the same
 device, a tensor of another shape is resized (with a warning when it held elements), and `o` is
 returned. Ops returning (values, indices) take a tuple of two tensors. Autograd does not flow
-through `out=` (torch raises when an argument requires grad, and so does this). Calls without
-`out` go straight to the op, at the cost of one Python call.
+through `out=` (torch raises when an argument requires grad, and so does this). The wrapper is C code
+(_C._with_out, python/src/out_args.cpp): a call without `out` goes straight to the op's pybind11
+function, with no Python frame in between; only a call with `out` comes here.
 """
-import functools
 import warnings
 
 from . import _C
@@ -84,7 +84,7 @@ def _write_out(name, fn, args, kwargs, out):
                     f"{name}(): an output with one or more elements was resized since it had "
                     f"shape {list(o.shape)}, which does not match the required output shape "
                     f"{list(r.shape)}. This behavior is deprecated (torch); resize the output "
-                    "to 0 elements with t.resize_(0) first.", UserWarning, stacklevel=3)
+                    "to 0 elements with t.resize_(0) first.", UserWarning, stacklevel=2)
             o.resize_(r.shape)
         _C._copy_out(o, r)
     if not isinstance(out, (tuple, list)):
@@ -92,20 +92,9 @@ def _write_out(name, fn, args, kwargs, out):
     return type(result)(*outs) if hasattr(result, "_fields") else tuple(outs)
 
 
-def _with_out(name, fn):
-    @functools.wraps(fn)
-    def op(*args, out=None, **kwargs):
-        if out is None:
-            return fn(*args, **kwargs)
-        return _write_out(name, fn, args, kwargs, out)
-    return op
-
-
 def install(namespace):
     """Wraps each function of _OUT_FUNCS present in `namespace` (the tensorcore module dict)."""
     for name in _OUT_FUNCS:
         fn = namespace.get(name)
         if fn is not None and not getattr(fn, "_tc_out", False):
-            wrapped = _with_out(name, fn)
-            wrapped._tc_out = True
-            namespace[name] = wrapped
+            namespace[name] = _C._with_out(name, fn, _write_out)

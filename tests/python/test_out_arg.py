@@ -125,3 +125,20 @@ def test_out_matches_torch_across_families(torch_ref, name, args):
     got = getattr(tc, name)(*args(tc), out=o)
     assert got is o
     np.testing.assert_allclose(o.numpy(), want.numpy(), rtol=1e-6)
+
+
+def test_out_wrapper_keywords_and_warning_location():
+    a, b = tc.ones(3), tc.arange(3.0)
+    # out=None is the plain call; other keywords pass through next to out.
+    np.testing.assert_array_equal(tc.add(a, b, out=None).numpy(), [1.0, 2.0, 3.0])
+    o = tc.empty(3)
+    assert tc.add(a, b, alpha=2, out=o) is o
+    np.testing.assert_array_equal(o.numpy(), [1.0, 3.0, 5.0])
+    assert tc.sum(tc.ones(2, 3), dim=1, keepdim=True, out=tc.empty(0)).shape == (2, 1)
+    with pytest.raises(TypeError, match="'out' must be Tensor"):
+        tc.add(a, b, out=3)
+    # The resize warning names the caller's line, not the wrapper.
+    with pytest.warns(UserWarning, match="was resized") as record:
+        tc.mul(a, b, out=tc.empty(5))
+    assert record[0].filename == __file__
+    assert tc.add.__wrapped__ is not tc.add and "add" in repr(tc.add)
