@@ -59,7 +59,7 @@ Tensor nms_cpu(const Tensor& boxes, const Tensor& scores, T threshold) {
 }
 
 Tensor nms_cuda(const Tensor& boxes, const Tensor& scores, double iou_threshold) {
-  TC_CHECK(scores.device() == boxes.device(),
+  TC_CHECK_AS(::tc::Error, scores.device() == boxes.device(),
            "nms: boxes and scores must be on the same device, got ", boxes.device().str(),
            " and ", scores.device().str());
   const Device device = boxes.device();

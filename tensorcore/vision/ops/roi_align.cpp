@@ -248,7 +248,7 @@ void check_batch_indices_on_host(const char* op, const Tensor& rois, int64_t bat
 
 Tensor align_backward_cuda(const Tensor& grad, const Tensor& rois, const AlignParams& p,
                            const Shape& input_shape) {
-  TC_CHECK(rois.device() == grad.device(),
+  TC_CHECK_AS(::tc::Error, rois.device() == grad.device(),
            "roi_align_backward: grad and rois must be on the same device, got ",
            grad.device().str(), " and ", rois.device().str());
   TC_CHECK(grad.dim() == 4 && grad.size(0) == rois.size(0) && grad.size(1) == input_shape[1] &&

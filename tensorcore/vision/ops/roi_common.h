@@ -26,7 +26,7 @@ inline void check_roi_args(const char* op, const Tensor& input, const Tensor& ro
   TC_CHECK(pooled_height > 0 && pooled_width > 0, op, ": output_size must be positive, got (",
            pooled_height, ", ", pooled_width, ")");
   if (cuda_supported && input.is_cuda())
-    TC_CHECK(rois.device() == input.device(), op,
+    TC_CHECK_AS(::tc::Error, rois.device() == input.device(), op,
              ": input and rois must be on the same device, got ", input.device().str(), " and ",
              rois.device().str());
   else
