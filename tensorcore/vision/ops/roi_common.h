@@ -14,8 +14,10 @@ namespace tc::vision::ops::detail {
 
 constexpr uint32_t kRoiDTypes = (1u << int(DType::Float32)) | (1u << int(DType::Float64));
 
+// cuda_supported: the op has CUDA kernels (both tensors on one CUDA device are then accepted).
 inline void check_roi_args(const char* op, const Tensor& input, const Tensor& rois,
-                           int64_t pooled_height, int64_t pooled_width) {
+                           int64_t pooled_height, int64_t pooled_width,
+                           bool cuda_supported = false) {
   TC_CHECK(input.dim() == 4, op, ": input should be (N, C, H, W), got shape ",
            shape_str(input.sizes()));
   TC_CHECK(rois.dim() == 2 && rois.size(1) == 5, op,
@@ -23,7 +25,12 @@ inline void check_roi_args(const char* op, const Tensor& input, const Tensor& ro
            shape_str(rois.sizes()));
   TC_CHECK(pooled_height > 0 && pooled_width > 0, op, ": output_size must be positive, got (",
            pooled_height, ", ", pooled_width, ")");
-  require_cpu(op, {&input, &rois});
+  if (cuda_supported && input.is_cuda())
+    TC_CHECK_AS(::tc::Error, rois.device() == input.device(), op,
+             ": input and rois must be on the same device, got ", input.device().str(), " and ",
+             rois.device().str());
+  else
+    require_cpu(op, {&input, &rois});
   TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64, op,
                 ": input must be float32 or float64, got ", dtype_name(input.dtype()));
   TC_CHECK_TYPE(rois.dtype() == input.dtype(), op, ": rois must have the input's dtype (",

@@ -4,6 +4,8 @@
 // uint8 with antialias uses Pillow's fixed-point scheme (22-bit weights, uint8 intermediate), so
 // it never leaves 8-bit data; the other uint8 modes compute in float and round like torchvision.
 // No FMA contraction: the interpolating (non-antialias) modes then round exactly like ATen's.
+// CUDA images: the same host-computed windows and weights are uploaded and applied by the passes
+// in vision/cuda/resize_cuda.cu, in the same order, so the results match the CPU's.
 #if defined(__clang__)
 #pragma clang fp contract(off)
 #elif defined(__GNUC__)
@@ -19,6 +21,7 @@
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/shape.h"
+#include "tensorcore/vision/cuda/resize_cuda.h"
 #include "tensorcore/vision/transforms/kernels.h"
 
 namespace tc::vision::kernels {
@@ -229,17 +232,18 @@ std::vector<T> cast_weights(const std::vector<double>& w) {
 }
 
 // torchvision's nearest: src = min(floor(i * (in / out)), in - 1) computed in float.
+std::vector<int64_t> nearest_index(int64_t in, int64_t out) {
+  std::vector<int64_t> idx(static_cast<size_t>(out));
+  float scale = float(in) / float(out);
+  for (int64_t i = 0; i < out; ++i)
+    idx[size_t(i)] = std::min<int64_t>(int64_t(std::floor(float(i) * scale)), in - 1);
+  return idx;
+}
+
 template <typename T>
 void nearest(const T* src, int64_t planes, int64_t in_h, int64_t in_w, T* dst, int64_t out_h,
              int64_t out_w) {
-  auto index = [](int64_t in, int64_t out) {
-    std::vector<int64_t> idx(static_cast<size_t>(out));
-    float scale = float(in) / float(out);
-    for (int64_t i = 0; i < out; ++i)
-      idx[size_t(i)] = std::min<int64_t>(int64_t(std::floor(float(i) * scale)), in - 1);
-    return idx;
-  };
-  auto iy = index(in_h, out_h), ix = index(in_w, out_w);
+  auto iy = nearest_index(in_h, out_h), ix = nearest_index(in_w, out_w);
   parallel_for(0, planes * out_h, row_grain(out_w), [&](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r) {
       int64_t p = r / out_h, y = r % out_h;
@@ -250,6 +254,84 @@ void nearest(const T* src, int64_t planes, int64_t in_h, int64_t in_w, T* dst, i
   });
 }
 
+// ---- CUDA: host-computed windows and weights, device passes ----
+
+template <typename V>
+Tensor upload(const std::vector<V>& v, DType dt, Device device) {
+  Tensor t = empty({int64_t(v.size())}, TensorOptions(dt));
+  std::copy(v.begin(), v.end(), t.data<V>());
+  return to_device(t, device);
+}
+
+template <typename W>
+cuda::ResizeAxis device_axis(const AxisWeights& a, const std::vector<W>& w, DType wdt,
+                             Device device) {
+  return {upload(a.start, DType::Int64, device), upload(w, wdt, device), a.ksize};
+}
+
+// The CPU's `separable` with the passes on the device.
+Tensor separable_cuda(const Tensor& src, int64_t planes, int64_t in_h, int64_t in_w, int64_t out_h,
+                      int64_t out_w, const cuda::ResizeAxis& ah, const cuda::ResizeAxis& aw,
+                      bool horizontal_first, const Shape& out_shape) {
+  const TensorOptions opts = TensorOptions(src.dtype()).device(src.device());
+  const bool do_v = in_h != out_h, do_h = in_w != out_w;
+  if (!do_v && !do_h) return clone(src);
+  Tensor dst = empty(out_shape, opts);
+  if (do_v && do_h && horizontal_first) {
+    Tensor tmp = empty({planes * in_h * out_w}, opts);
+    cuda::resize_horizontal(src, planes * in_h, in_w, tmp, out_w, aw);
+    cuda::resize_vertical(tmp, planes, in_h, out_w, dst, out_h, ah);
+  } else if (do_v && do_h) {
+    Tensor tmp = empty({planes * out_h * in_w}, opts);
+    cuda::resize_vertical(src, planes, in_h, in_w, tmp, out_h, ah);
+    cuda::resize_horizontal(tmp, planes * out_h, in_w, dst, out_w, aw);
+  } else if (do_v) {
+    cuda::resize_vertical(src, planes, in_h, in_w, dst, out_h, ah);
+  } else {
+    cuda::resize_horizontal(src, planes * in_h, in_w, dst, out_w, aw);
+  }
+  return dst;
+}
+
+// src: contiguous CUDA image; the CPU path's modes, weights, pass order and rounding.
+Tensor resize_cuda(const Tensor& src, int64_t planes, int64_t out_h, int64_t out_w,
+                   Interpolation mode, bool antialias, const Shape& out_shape) {
+  const Device device = src.device();
+  const DType dt = src.dtype();
+  const int64_t in_h = src.size(-2), in_w = src.size(-1);
+  if (mode == Interpolation::Nearest) {
+    Tensor out = empty(out_shape, TensorOptions(dt).device(device));
+    cuda::resize_nearest(src, planes, in_h, in_w, out, out_h, out_w,
+                         upload(nearest_index(in_h, out_h), DType::Int64, device),
+                         upload(nearest_index(in_w, out_w), DType::Int64, device));
+    return out;
+  }
+  AxisWeights ah = axis_weights(in_h, out_h, mode, antialias);
+  AxisWeights aw = axis_weights(in_w, out_w, mode, antialias);
+  fit_windows(ah, in_h);
+  fit_windows(aw, in_w);
+  const bool horizontal_first = mode == Interpolation::Bicubic || !antialias;
+  if (dt == DType::UInt8 && antialias)
+    return separable_cuda(src, planes, in_h, in_w, out_h, out_w,
+                          device_axis(ah, fixed_weights(ah), DType::Int32, device),
+                          device_axis(aw, fixed_weights(aw), DType::Int32, device),
+                          horizontal_first, out_shape);
+  if (dt == DType::Float64)
+    return separable_cuda(src, planes, in_h, in_w, out_h, out_w,
+                          device_axis(ah, ah.w, DType::Float64, device),
+                          device_axis(aw, aw.w, DType::Float64, device), horizontal_first,
+                          out_shape);
+  Tensor fsrc = dt == DType::Float32 ? src : to_dtype(src, DType::Float32);
+  Tensor fout = separable_cuda(fsrc, planes, in_h, in_w, out_h, out_w,
+                               device_axis(ah, cast_weights<float>(ah.w), DType::Float32, device),
+                               device_axis(aw, cast_weights<float>(aw.w), DType::Float32, device),
+                               horizontal_first, out_shape);
+  if (dt == DType::Float32) return fout;
+  Tensor out = empty(out_shape, TensorOptions(DType::UInt8).device(device));
+  cuda::round_to_uint8(fout, out);
+  return out;
+}
+
 }  // namespace
 
 Tensor resize(const Tensor& img, int64_t out_h, int64_t out_w, Interpolation mode, bool antialias) {
@@ -257,10 +339,10 @@ Tensor resize(const Tensor& img, int64_t out_h, int64_t out_w, Interpolation mod
            shape_str(img.sizes()));
   TC_CHECK(out_h > 0 && out_w > 0, "resize: output size must be positive, got (", out_h, ", ",
            out_w, ")");
-  require_cpu("resize", {&img});
   DType dt = img.dtype();
   TC_CHECK_TYPE(dt == DType::UInt8 || dt == DType::Float32 || dt == DType::Float64,
                 "resize: expected a uint8, float32 or float64 image, got ", dtype_name(dt));
+  if (!img.is_cuda()) require_cpu("resize", {&img});
   const int64_t in_h = img.size(-2), in_w = img.size(-1);
   TC_CHECK(in_h > 0 && in_w > 0, "resize: input image is empty (", in_h, "x", in_w, ")");
   Shape out_shape = img.sizes();
@@ -268,6 +350,7 @@ Tensor resize(const Tensor& img, int64_t out_h, int64_t out_w, Interpolation mod
   out_shape[out_shape.size() - 1] = out_w;
   Tensor src = contiguous(img);
   const int64_t planes = in_h * in_w == 0 ? 0 : src.numel() / (in_h * in_w);
+  if (src.is_cuda()) return resize_cuda(src, planes, out_h, out_w, mode, antialias, out_shape);
   if (mode == Interpolation::Nearest) {
     Tensor out = empty(out_shape, TensorOptions(dt));
     dispatch_dtype<(1u << int(DType::UInt8)) | (1u << int(DType::Float32)) |

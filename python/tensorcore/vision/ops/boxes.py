@@ -22,7 +22,7 @@ def batched_nms(boxes, scores, idxs, iou_threshold):
     """NMS within each category: boxes of different categories never suppress each other."""
     _check_boxes("batched_nms", boxes)
     if boxes.numel() == 0:
-        return tc.empty((0,), dtype=tc.int64)
+        return tc.empty((0,), dtype=tc.int64, device=boxes.device)
     # Shift each category's boxes by its own offset so they cannot overlap another category.
     max_coordinate = boxes.max()
     offsets = idxs.to(boxes.dtype) * (max_coordinate + 1)

@@ -19,7 +19,7 @@ def convert_boxes_to_roi_format(boxes):
     """A list of per-image (L, 4) boxes -> (K, 5) rois [batch_index, x1, y1, x2, y2]."""
     rois = []
     for i, b in enumerate(boxes):
-        idx = tc.full((b.shape[0], 1), i, dtype=b.dtype)
+        idx = tc.full((b.shape[0], 1), i, dtype=b.dtype, device=b.device)
         rois.append(tc.cat([idx, b], dim=1))
     return tc.cat(rois, dim=0)
 
