@@ -28,7 +28,7 @@ namespace json = tc::serialize::json;
 enum class Kind {
   Spectrogram, Matrix, AmplitudeToDB, Log, Resample, MuLawEncoding, MuLawDecoding, Masking, Vol,
   ComputeDeltas, Fade, SlidingWindowCmn, SpectralCentroid, TimeStretch,
-  InverseSpectrogram, GriffinLim
+  InverseSpectrogram, GriffinLim, InverseMelScale
 };
 
 struct Step {
@@ -75,6 +75,9 @@ struct Step {
   double momentum = 0.99;
   std::optional<int64_t> length;
   bool rand_init = true;
+  // InverseMelScale (the mel filter bank [n_stft, n_mels] is kept in `matrix`)
+  int64_t max_iter = 100000;
+  double tolerance_loss = 1e-5, tolerance_change = 1e-8, lr = 0.1, sgd_momentum = 0.9;
 };
 
 namespace {
@@ -215,6 +218,17 @@ Step parse_step(const json::Value& entry) {
     s.centroid_fmax = fmax == std::floor(fmax) && need(params, "fmax", w).text.find_first_of(".eE") == std::string::npos
                           ? Scalar(int64_t(fmax))
                           : Scalar(fmax);
+  } else if (w == "InverseMelScale") {
+    s.kind = Kind::InverseMelScale;
+    const int64_t n_stft = integer(params, "n_stft", w), n_mels = integer(params, "n_mels", w);
+    TC_CHECK(n_stft > 0 && n_mels > 0, "audio Pipeline: InverseMelScale needs n_stft > 0 and n_mels > 0, got ",
+             n_stft, " and ", n_mels);
+    s.matrix = tensor_param(params, "fb", w, {n_stft, n_mels});
+    s.max_iter = integer(params, "max_iter", w);
+    s.tolerance_loss = num(params, "tolerance_loss", w);
+    s.tolerance_change = num(params, "tolerance_change", w);
+    s.lr = num(params, "lr", w);
+    s.sgd_momentum = num(params, "momentum", w);
   } else if (w == "GriffinLim") {
     s.kind = Kind::GriffinLim;
     s.n_fft = integer(params, "n_fft", w);
@@ -609,6 +623,39 @@ Tensor griffin_lim(const Step& s, const Tensor& specgram_in) {
   return reshape(wave, out_shape);
 }
 
+// InverseMelScale.forward: projected gradient descent with momentum on ||mel - S fb||^2, S >= 0,
+// op for op as in Python; the initial S comes from the default generator, as there.
+Tensor inverse_mel_scale(const Step& s, const Tensor& melspec) {
+  const int64_t n_mels = s.matrix.size(1);
+  TC_CHECK(melspec.dim() >= 2 && melspec.size(-2) == n_mels, "InverseMelScale: expected ", n_mels,
+           " mel bins at dim -2, got shape ", shape_str(melspec.sizes()));
+  TC_CHECK_TYPE(melspec.is_floating_point(), "InverseMelScale: expected a float mel spectrogram, got ",
+                dtype_name(melspec.dtype()));
+  const Shape shape = melspec.sizes();
+  const int64_t time = shape.back();
+  Tensor mel = transpose(reshape(melspec, {-1, n_mels, time}), -1, -2);  // (batch, time, mels)
+  const Tensor fb = to(s.matrix, mel.device(), mel.dtype());
+  const int64_t freq = fb.size(0);
+  Tensor spec = to_device(rand({mel.size(0), time, freq}, {}, TensorOptions(mel.dtype())), mel.device());
+  Tensor velocity = zeros_like(spec);
+  const int64_t frames = mel.size(0) * mel.size(1);
+  const Tensor fb_t = transpose(fb, 0, 1);
+  double loss = INFINITY;
+  for (int64_t i = 0; i < s.max_iter; ++i) {
+    Tensor diff = sub(mel, matmul(spec, fb));
+    const double new_loss = div(sum(mul(diff, diff)), wrap(frames)).item<double>();
+    Tensor grad = mul(matmul(diff, fb_t), wrap(-2.0 / double(frames)));
+    velocity = i == 0 ? grad : add(mul(velocity, wrap(s.sgd_momentum)), grad);
+    spec = clamp(sub(spec, mul(wrap(s.lr), velocity)), Scalar(int64_t(0)), std::nullopt);
+    if (new_loss < s.tolerance_loss || std::abs(loss - new_loss) < s.tolerance_change) break;
+    loss = new_loss;
+  }
+  Shape out_shape(shape.begin(), shape.end() - 2);
+  out_shape.push_back(freq);
+  out_shape.push_back(time);
+  return reshape(transpose(spec, -1, -2), out_shape);
+}
+
 Tensor run_step(const Step& s, const Tensor& x, const GeneratorPtr& gen) {
   switch (s.kind) {
     case Kind::Spectrogram: return spectrogram(s, x);
@@ -633,6 +680,7 @@ Tensor run_step(const Step& s, const Tensor& x, const GeneratorPtr& gen) {
     case Kind::TimeStretch: return time_stretch(s, x);
     case Kind::InverseSpectrogram: return inverse_spectrogram(s, x);
     case Kind::GriffinLim: return griffin_lim(s, x);
+    case Kind::InverseMelScale: return inverse_mel_scale(s, x);
   }
   TC_FAIL("audio Pipeline: internal error: unknown step");
 }

@@ -12,7 +12,8 @@
 // Resample, MuLawEncoding, MuLawDecoding, FrequencyMasking, TimeMasking, Vol, ComputeDeltas, Fade,
 // SlidingWindowCmn, SpectralCentroid, TimeStretch (fixed rate, on a complex spectrogram),
 // InverseSpectrogram (without a target length), GriffinLim (initial phases from the default
-// generator, as in Python).
+// generator, as in Python), InverseMelScale (the same projected-SGD loop, initial values from the
+// default generator).
 #include <memory>
 #include <string>
 #include <string_view>

@@ -95,6 +95,13 @@ def _steps(t):
         step = _spectrogram(t)  # the same fields; power is unused
         step["name"] = "InverseSpectrogram"
         return [step]
+    if isinstance(t, _T.InverseMelScale):
+        return [{"name": "InverseMelScale", "params": {
+            "n_stft": int(t.fb.shape[0]), "n_mels": int(t.fb.shape[1]), "fb": _values(t.fb),
+            "max_iter": int(t.max_iter), "tolerance_loss": float(t.tolerance_loss),
+            "tolerance_change": float(t.tolerance_change),
+            "lr": float(t.sgdargs.get("lr", 0.1)),
+            "momentum": float(t.sgdargs.get("momentum", 0.0))}}]
     if isinstance(t, _T.GriffinLim):
         return [{"name": "GriffinLim", "params": {
             "n_fft": int(t.n_fft), "win_length": int(t.win_length),
@@ -126,7 +133,7 @@ def _steps(t):
                      "pipeline (supported: Spectrogram, MelScale, MelSpectrogram, MFCC, LFCC, "
                      "AmplitudeToDB, Resample, MuLawEncoding, MuLawDecoding, FrequencyMasking, "
                      "TimeMasking, Vol, ComputeDeltas, Fade, SlidingWindowCmn, "
-                     "SpectralCentroid, TimeStretch (fixed_rate), InverseSpectrogram, GriffinLim, and Compose / nn.Sequential / lists of "
+                     "SpectralCentroid, TimeStretch (fixed_rate), InverseSpectrogram, GriffinLim, InverseMelScale, and Compose / nn.Sequential / lists of "
                      "them)")
 
 

@@ -259,3 +259,30 @@ def test_griffinlim_random_init_global_generator(tmp_path, momentum):
     assert_same(ours, theirs)
     tc.manual_seed(12)
     assert not np.array_equal(cpp(x).numpy(), theirs.numpy())  # the phases are random
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_inverse_mel_scale_same_iterations(tmp_path, dtype):
+    x = tc.from_numpy(np.random.default_rng(8).uniform(-0.9, 0.9, (2, 2000)).astype(dtype))
+    steps = [T.MelSpectrogram(sample_rate=8000, n_fft=128, n_mels=12),
+             T.InverseMelScale(n_stft=65, n_mels=12, sample_rate=8000, max_iter=40,
+                               sgdargs={"lr": 0.05, "momentum": 0.8})]
+    path = str(tmp_path / "imel.json")
+    T.save_pipeline(steps, path)
+    cpp = Pipeline.load(path)
+    assert cpp.names() == ["Spectrogram", "MelScale", "InverseMelScale"]
+    tc.manual_seed(3)
+    ours = T.Compose(steps)(x)
+    tc.manual_seed(3)
+    theirs = cpp(x)
+    assert tuple(theirs.shape) == (2, 65, 2000 // 64 + 1)
+    assert_same(ours, theirs)
+    assert (theirs.numpy() >= 0).all()
+    # early stop on tolerance_change: a loose tolerance stops after fewer steps, so differs
+    loose = [steps[0], T.InverseMelScale(n_stft=65, n_mels=12, sample_rate=8000, max_iter=40,
+                                         tolerance_change=1e3)]
+    tc.manual_seed(3)
+    ours_loose = T.Compose(loose)(x)
+    tc.manual_seed(3)
+    assert_same(ours_loose, Pipeline.from_json(T.pipeline_json(loose))(x))
+    assert not np.array_equal(ours_loose.numpy(), theirs.numpy())
