@@ -69,7 +69,8 @@ Tensor lfilter_iir(const Tensor& u, const Tensor& a) {
   TC_CHECK_TYPE(u.dtype() == a.dtype() && (u.dtype() == DType::Float32 || u.dtype() == DType::Float64),
                 op, ": expected float32 or float64 signal and coefficients of the same dtype, got ",
                 dtype_name(u.dtype()), " and ", dtype_name(a.dtype()));
-  TC_CHECK(u.is_cpu() && a.is_cpu(), op, ": only CPU tensors are supported");
+  TC_CHECK_AS(NotImplementedError, u.is_cpu() && a.is_cpu(), op, ": has a CPU kernel only, got tensors on ",
+              u.device().str(), " and ", a.device().str(), " (move them with .cpu())");
   Tensor y = iir_forward(u, a);
   if (autograd::needs_grad({u, a})) {
     autograd::record("LfilterBackward0", {u, a}, {y}, {a, y},

@@ -27,7 +27,8 @@ namespace json = tc::serialize::json;
 
 enum class Kind {
   Spectrogram, Matrix, AmplitudeToDB, Log, Resample, MuLawEncoding, MuLawDecoding, Masking, Vol,
-  ComputeDeltas
+  ComputeDeltas, Fade, SlidingWindowCmn, SpectralCentroid, TimeStretch,
+  InverseSpectrogram, GriffinLim, InverseMelScale
 };
 
 struct Step {
@@ -59,6 +60,24 @@ struct Step {
   std::optional<double> factor;
   // ComputeDeltas
   int64_t delta_win_length = 5;
+  // Fade: lengths in samples and the curve shape
+  int64_t fade_in_len = 0, fade_out_len = 0;
+  std::string fade_shape = "linear";
+  // SlidingWindowCmn
+  int64_t cmn_window = 600, min_cmn_window = 100;
+  bool cmn_center = false, norm_vars = false;
+  // SpectralCentroid: the top of the frequency axis (sample_rate // 2 in Python), int or float
+  Scalar centroid_fmax = Scalar(int64_t(0));
+  // TimeStretch: the fixed rate; the phase advance (n_freq, 1) is kept in `matrix`
+  double rate = 1.0;
+  // GriffinLim (power, window, n_fft, ... as Spectrogram); length absent: istft's default
+  int64_t n_iter = 32;
+  double momentum = 0.99;
+  std::optional<int64_t> length;
+  bool rand_init = true;
+  // InverseMelScale (the mel filter bank [n_stft, n_mels] is kept in `matrix`)
+  int64_t max_iter = 100000;
+  double tolerance_loss = 1e-5, tolerance_change = 1e-8, lr = 0.1, sgd_momentum = 0.9;
 };
 
 namespace {
@@ -130,14 +149,14 @@ Step parse_step(const json::Value& entry) {
   s.name = name.text;
   const json::Value& params = need(entry, "params", s.name);
   const std::string& w = s.name;
-  if (w == "Spectrogram") {
-    s.kind = Kind::Spectrogram;
+  if (w == "Spectrogram" || w == "InverseSpectrogram") {
+    s.kind = w == "Spectrogram" ? Kind::Spectrogram : Kind::InverseSpectrogram;
     s.n_fft = integer(params, "n_fft", w);
     s.win_length = integer(params, "win_length", w);
     s.hop_length = integer(params, "hop_length", w);
     s.pad = integer(params, "pad", w);
     TC_CHECK(s.n_fft > 0 && s.win_length > 0 && s.win_length <= s.n_fft && s.hop_length > 0 && s.pad >= 0,
-             "audio Pipeline: Spectrogram needs 0 < win_length <= n_fft, hop_length > 0 and pad >= 0 (got n_fft=",
+             "audio Pipeline: ", w, " needs 0 < win_length <= n_fft, hop_length > 0 and pad >= 0 (got n_fft=",
              s.n_fft, ", win_length=", s.win_length, ", hop_length=", s.hop_length, ", pad=", s.pad, ")");
     s.window = tensor_param(params, "window", w, {s.win_length});
     s.power = opt_num(params, "power", w);
@@ -146,7 +165,7 @@ Step parse_step(const json::Value& entry) {
       s.window_norm = norm.boolean;
     } else {
       TC_CHECK(norm.kind == json::Value::Kind::kString && (norm.text == "window" || norm.text == "frame_length"),
-               "audio Pipeline: Spectrogram.normalized should be a bool, 'window' or 'frame_length'");
+               "audio Pipeline: ", w, ".normalized should be a bool, 'window' or 'frame_length'");
       s.window_norm = norm.text == "window";
       s.frame_length_norm = norm.text == "frame_length";
     }
@@ -162,6 +181,79 @@ Step parse_step(const json::Value& entry) {
     TC_CHECK(s.delta_win_length >= 3, "audio Pipeline: ComputeDeltas.win_length must be >= 3, got ",
              s.delta_win_length);
     TC_CHECK(text(params, "mode", w) == "replicate", "audio Pipeline: ComputeDeltas supports mode 'replicate' only");
+  } else if (w == "Fade") {
+    s.kind = Kind::Fade;
+    s.fade_in_len = integer(params, "fade_in_len", w);
+    s.fade_out_len = integer(params, "fade_out_len", w);
+    TC_CHECK(s.fade_in_len >= 0 && s.fade_out_len >= 0, "audio Pipeline: Fade lengths must be >= 0, got ",
+             s.fade_in_len, " and ", s.fade_out_len);
+    s.fade_shape = text(params, "fade_shape", w);
+    const auto& f = s.fade_shape;
+    TC_CHECK(f == "linear" || f == "exponential" || f == "logarithmic" || f == "quarter_sine" ||
+                 f == "half_sine",
+             "audio Pipeline: Fade.fade_shape should be linear, exponential, logarithmic, quarter_sine or "
+             "half_sine, got '", f, "'");
+  } else if (w == "SlidingWindowCmn") {
+    s.kind = Kind::SlidingWindowCmn;
+    s.cmn_window = integer(params, "cmn_window", w);
+    s.min_cmn_window = integer(params, "min_cmn_window", w);
+    TC_CHECK(s.cmn_window >= 0 && s.min_cmn_window >= 0,
+             "audio Pipeline: SlidingWindowCmn windows must be >= 0, got ", s.cmn_window, " and ",
+             s.min_cmn_window);
+    s.cmn_center = boolean(params, "center", w);
+    s.norm_vars = boolean(params, "norm_vars", w);
+  } else if (w == "SpectralCentroid") {
+    s.kind = Kind::SpectralCentroid;
+    s.n_fft = integer(params, "n_fft", w);
+    s.win_length = integer(params, "win_length", w);
+    s.hop_length = integer(params, "hop_length", w);
+    s.pad = integer(params, "pad", w);
+    TC_CHECK(s.n_fft > 0 && s.win_length > 0 && s.win_length <= s.n_fft && s.hop_length > 0 && s.pad >= 0,
+             "audio Pipeline: SpectralCentroid needs 0 < win_length <= n_fft, hop_length > 0 and pad >= 0 "
+             "(got n_fft=", s.n_fft, ", win_length=", s.win_length, ", hop_length=", s.hop_length,
+             ", pad=", s.pad, ")");
+    s.window = tensor_param(params, "window", w, {s.win_length});
+    s.power = 1.0;
+    const double fmax = num(params, "fmax", w);
+    s.centroid_fmax = fmax == std::floor(fmax) && need(params, "fmax", w).text.find_first_of(".eE") == std::string::npos
+                          ? Scalar(int64_t(fmax))
+                          : Scalar(fmax);
+  } else if (w == "InverseMelScale") {
+    s.kind = Kind::InverseMelScale;
+    const int64_t n_stft = integer(params, "n_stft", w), n_mels = integer(params, "n_mels", w);
+    TC_CHECK(n_stft > 0 && n_mels > 0, "audio Pipeline: InverseMelScale needs n_stft > 0 and n_mels > 0, got ",
+             n_stft, " and ", n_mels);
+    s.matrix = tensor_param(params, "fb", w, {n_stft, n_mels});
+    s.max_iter = integer(params, "max_iter", w);
+    s.tolerance_loss = num(params, "tolerance_loss", w);
+    s.tolerance_change = num(params, "tolerance_change", w);
+    s.lr = num(params, "lr", w);
+    s.sgd_momentum = num(params, "momentum", w);
+  } else if (w == "GriffinLim") {
+    s.kind = Kind::GriffinLim;
+    s.n_fft = integer(params, "n_fft", w);
+    s.win_length = integer(params, "win_length", w);
+    s.hop_length = integer(params, "hop_length", w);
+    TC_CHECK(s.n_fft > 0 && s.win_length > 0 && s.win_length <= s.n_fft && s.hop_length > 0,
+             "audio Pipeline: GriffinLim needs 0 < win_length <= n_fft and hop_length > 0 (got n_fft=",
+             s.n_fft, ", win_length=", s.win_length, ", hop_length=", s.hop_length, ")");
+    s.window = tensor_param(params, "window", w, {s.win_length});
+    s.power = num(params, "power", w);
+    TC_CHECK(*s.power > 0, "audio Pipeline: GriffinLim.power must be positive, got ", *s.power);
+    s.n_iter = integer(params, "n_iter", w);
+    TC_CHECK(s.n_iter >= 0, "audio Pipeline: GriffinLim.n_iter must be >= 0, got ", s.n_iter);
+    s.momentum = num(params, "momentum", w);
+    TC_CHECK(s.momentum >= 0 && s.momentum < 1, "audio Pipeline: GriffinLim.momentum must be in [0, 1), got ",
+             s.momentum);
+    if (!is_null(params.find("length"))) s.length = integer(params, "length", w);
+    s.rand_init = boolean(params, "rand_init", w);
+  } else if (w == "TimeStretch") {
+    s.kind = Kind::TimeStretch;
+    s.rate = num(params, "rate", w);
+    TC_CHECK(s.rate > 0, "audio Pipeline: TimeStretch.rate must be positive, got ", s.rate);
+    const int64_t n_freq = integer(params, "n_freq", w);
+    TC_CHECK(n_freq > 0, "audio Pipeline: TimeStretch.n_freq must be positive, got ", n_freq);
+    s.matrix = tensor_param(params, "phase_advance", w, {n_freq, 1});
   } else if (w == "MelScale" || w == "DCT" || w == "LinearFilterbank") {
     s.kind = Kind::Matrix;
     const int64_t rows = integer(params, "rows", w), cols = integer(params, "cols", w);
@@ -211,10 +303,10 @@ Tensor spectrogram(const Step& s, Tensor x) {
   if (s.pad > 0) {
     Shape zs = x.sizes();
     zs.back() = s.pad;
-    Tensor z = zeros(zs, TensorOptions(x.dtype()));
+    Tensor z = zeros(zs, TensorOptions(x.dtype()).device(x.device()));
     x = cat({z, x, z}, -1);
   }
-  const Tensor window = to_dtype(s.window, x.dtype());
+  const Tensor window = to(s.window, x.device(), x.dtype());
   Shape shape = x.sizes();
   Tensor spec = stft(reshape(x, {-1, shape.back()}), s.n_fft, s.hop_length, s.win_length, window,
                      s.center, s.pad_mode, s.frame_length_norm, s.onesided, true);
@@ -239,7 +331,7 @@ Tensor spectrogram(const Step& s, Tensor x) {
 Tensor apply_matrix(const Step& s, const Tensor& x) {
   TC_CHECK(x.dim() >= 2 && x.size(-2) == s.matrix.size(0), s.name, ": expected ", s.matrix.size(0),
            " frequency bins at dim -2, got shape ", shape_str(x.sizes()));
-  return transpose(matmul(transpose(x, -1, -2), to_dtype(s.matrix, x.dtype())), -1, -2);
+  return transpose(matmul(transpose(x, -1, -2), to(s.matrix, x.device(), x.dtype())), -1, -2);
 }
 
 // F.amplitude_to_DB
@@ -258,7 +350,7 @@ Tensor amplitude_to_db(const Step& s, const Tensor& x) {
 Tensor mu_law(const Step& s, Tensor x, bool encode) {
   const double mu = double(s.quantization_channels) - 1.0;
   if (!x.is_floating_point()) x = to_dtype(x, DType::Float32);
-  Tensor mu_t = scalar_tensor(Scalar(mu), x.dtype());
+  Tensor mu_t = scalar_tensor(Scalar(mu), x.dtype(), x.device());
   if (encode) {
     Tensor x_mu = div(mul(sign(x), log1p(mul(mu_t, abs(x)))), log1p(mu_t));
     return to_dtype(add(mul(div(add(x_mu, Scalar(int64_t(1))), Scalar(int64_t(2))), mu_t), Scalar(0.5)),
@@ -297,7 +389,7 @@ Tensor mask_shared(const Step& s, const Tensor& x, const GeneratorPtr& gen) {
   const double min_value = double(rand({1}, gen, f32).item<float>()) * (double(length) - value);
   const int64_t start = int64_t(min_value), end = int64_t(min_value) + int64_t(value);
   Tensor mask = range_mask(1, length, {start}, {end});  // (idx >= start) & (idx < end)
-  mask = reshape(mask, {length});
+  mask = to_device(reshape(mask, {length}), x.device());
   if (s.axis == 1) mask = unsqueeze(mask, -1);
   Tensor x3 = reshape(x, {-1, shape[shape.size() - 2], shape.back()});
   return reshape(masked_fill(x3, mask, Scalar(s.mask_value)), shape);
@@ -321,6 +413,7 @@ Tensor mask_iid(const Step& s, const Tensor& x, const GeneratorPtr& gen) {
   Tensor mask = reshape(range_mask(rows, length, std::vector<int64_t>(sp, sp + rows),
                                    std::vector<int64_t>(ep, ep + rows)),
                         {lead[0], lead[1], 1, length});
+  mask = to_device(mask, x.device());
   if (axis == 2) mask = transpose(mask, 2, 3);
   return masked_fill(x, mask, Scalar(s.mask_value));
 }
@@ -341,6 +434,228 @@ Tensor compute_deltas(const Step& s, const Tensor& x) {
   return div(out, Scalar(denom));
 }
 
+// A Python number in an arithmetic expression: a wrapped 0-d tensor, so type promotion and the
+// kernel used are exactly those of the Python operator.
+Tensor wrap(const Scalar& v) { return scalar_tensor(v, std::nullopt, Device(), true); }
+Tensor wrap(double v) { return wrap(Scalar(v)); }
+Tensor wrap(int64_t v) { return wrap(Scalar(v)); }
+
+// Fade._fade_in / _fade_out: the same float32 expressions as the Python transform.
+Tensor fade_curve(const Step& s, int64_t n, bool fade_in, Device device) {
+  const int64_t len = fade_in ? s.fade_in_len : s.fade_out_len;
+  Tensor f = linspace(Scalar(int64_t(0)), Scalar(int64_t(1)), len, TensorOptions(device));
+  const std::string& shape = s.fade_shape;
+  const double pi = M_PI;
+  if (fade_in) {
+    if (shape == "exponential")
+      f = mul(pow(Scalar(2.0), sub(f, wrap(int64_t(1)))), f);
+    else if (shape == "logarithmic")
+      f = add(log10(add(wrap(0.1), f)), wrap(int64_t(1)));
+    else if (shape == "quarter_sine")
+      f = sin(div(mul(f, wrap(pi)), wrap(int64_t(2))));
+    else if (shape == "half_sine")
+      f = add(div(sin(sub(mul(f, wrap(pi)), wrap(pi / 2))), wrap(int64_t(2))), wrap(0.5));
+  } else {
+    if (shape == "linear")
+      f = add(neg(f), wrap(int64_t(1)));
+    else if (shape == "exponential")
+      f = mul(pow(Scalar(2.0), neg(f)), sub(wrap(int64_t(1)), f));
+    else if (shape == "logarithmic")
+      f = add(log10(sub(wrap(1.1), f)), wrap(int64_t(1)));
+    else if (shape == "quarter_sine")
+      f = sin(add(div(mul(f, wrap(pi)), wrap(int64_t(2))), wrap(pi / 2)));
+    else
+      f = add(div(sin(add(mul(f, wrap(pi)), wrap(pi / 2))), wrap(int64_t(2))), wrap(0.5));
+  }
+  Tensor ones_part = ones({n - len}, TensorOptions(device));
+  return clamp(fade_in ? cat({f, ones_part}, 0) : cat({ones_part, f}, 0), Scalar(int64_t(0)),
+               Scalar(int64_t(1)));
+}
+
+Tensor fade(const Step& s, const Tensor& x) {
+  TC_CHECK(x.dim() >= 1, "Fade: expected a waveform (..., time), got a 0-d tensor");
+  const int64_t n = x.size(-1);
+  TC_CHECK(s.fade_in_len <= n && s.fade_out_len <= n, "Fade: fade lengths (", s.fade_in_len, ", ",
+           s.fade_out_len, ") exceed the waveform length ", n);
+  return mul(mul(fade_curve(s, n, true, x.device()), fade_curve(s, n, false, x.device())), x);
+}
+
+// F.sliding_window_cmn: window sums from a float64 prefix sum, windows as in Kaldi's
+// apply-cmvn-sliding (the same index arithmetic as Python's _cmn_windows).
+Tensor sliding_window_cmn(const Step& s, const Tensor& spec) {
+  TC_CHECK(spec.dim() >= 2, "SlidingWindowCmn: expected a (..., frames, feats) input, got shape ",
+           shape_str(spec.sizes()));
+  TC_CHECK_TYPE(spec.is_floating_point(), "SlidingWindowCmn: expected a float specgram, got ",
+                dtype_name(spec.dtype()));
+  const Shape input_shape = spec.sizes();
+  const int64_t frames = input_shape[input_shape.size() - 2], feats = input_shape.back();
+  Tensor x = reshape(spec, {-1, frames, feats});
+  std::vector<int64_t> starts, ends;
+  std::vector<double> counts_v;
+  for (int64_t t = 0; t < frames; ++t) {
+    int64_t start = s.cmn_center ? t - s.cmn_window / 2 : t - s.cmn_window;
+    int64_t end = s.cmn_center ? start + s.cmn_window : t + 1;
+    if (start < 0) {
+      end -= start;
+      start = 0;
+    }
+    if (!s.cmn_center && end > t) end = std::max(t + 1, s.min_cmn_window);
+    if (end > frames) {
+      start -= end - frames;
+      end = frames;
+      if (start < 0) start = 0;
+    }
+    starts.push_back(start);
+    ends.push_back(end);
+    counts_v.push_back(double(end - start));
+  }
+  const Device dev = spec.device();
+  Tensor start_t = to_device(from_vector<int64_t>(starts, {frames}), dev);
+  Tensor end_t = to_device(from_vector<int64_t>(ends, {frames}), dev);
+  Tensor counts = to_device(reshape(from_vector<double>(counts_v, {frames}), {1, -1, 1}), dev);
+  Tensor xd = to_dtype(x, DType::Float64);
+  Tensor zero = zeros({x.size(0), 1, feats}, TensorOptions(DType::Float64).device(dev));
+  Tensor cs = cat({zero, cumsum(xd, 1)}, 1);
+  Tensor mean = div(sub(index_select(cs, 1, end_t), index_select(cs, 1, start_t)), counts);
+  Tensor out = sub(xd, mean);
+  if (s.norm_vars) {
+    Tensor cs2 = cat({zero, cumsum(mul(xd, xd), 1)}, 1);
+    Tensor sq = div(sub(index_select(cs2, 1, end_t), index_select(cs2, 1, start_t)), counts);
+    Tensor variance = sub(sq, mul(mean, mean));
+    out = mul(out, pow(variance, wrap(-0.5)));
+    out = where(eq(counts, wrap(int64_t(1))), zeros_like(out), out);
+  }
+  return reshape(to_dtype(out, spec.dtype()), input_shape);
+}
+
+// F.spectral_centroid: frequency-weighted mean of each frame of the magnitude spectrogram.
+Tensor spectral_centroid(const Step& s, const Tensor& x) {
+  Tensor spec = spectrogram(s, x);
+  Tensor freqs = linspace(Scalar(int64_t(0)), s.centroid_fmax, 1 + s.n_fft / 2, TensorOptions(spec.device()));
+  freqs = reshape(freqs, {-1, 1});
+  return div(sum(mul(freqs, spec), {-2}), sum(spec, {-2}));
+}
+
+// F.phase_vocoder with TimeStretch's fixed rate, op for op as in Python.
+Tensor time_stretch(const Step& s, const Tensor& complex_specgrams) {
+  TC_CHECK_TYPE(complex_specgrams.is_complex(), "TimeStretch: expected a complex spectrogram (Spectrogram with "
+                "power=None), got ", dtype_name(complex_specgrams.dtype()));
+  TC_CHECK(complex_specgrams.dim() >= 2 && complex_specgrams.size(-2) == s.matrix.size(0),
+           "TimeStretch: expected ", s.matrix.size(0), " frequency bins at dim -2, got shape ",
+           shape_str(complex_specgrams.sizes()));
+  if (s.rate == 1.0) return complex_specgrams;
+  const Shape shape = complex_specgrams.sizes();
+  const Device dev = complex_specgrams.device();
+  Tensor spec = reshape(complex_specgrams, {-1, shape[shape.size() - 2], shape.back()});
+  const DType real_dtype = real(spec).dtype();
+  const Tensor advance = to(s.matrix, dev, real_dtype);
+  Tensor time_steps = arange(Scalar(int64_t(0)), Scalar(spec.size(-1)), Scalar(s.rate),
+                             TensorOptions(real_dtype).device(dev));
+  Tensor alphas = remainder(time_steps, wrap(1.0));
+  Tensor phase_0 = angle(narrow(spec, -1, 0, 1));
+  Shape pad_shape = spec.sizes();
+  pad_shape.back() = 2;
+  spec = cat({spec, zeros(pad_shape, TensorOptions(spec.dtype()).device(dev))}, -1);
+  Tensor s0 = index_select(spec, -1, to_dtype(time_steps, DType::Int64));
+  Tensor s1 = index_select(spec, -1, to_dtype(add(time_steps, wrap(int64_t(1))), DType::Int64));
+  Tensor phase = sub(sub(angle(s1), angle(s0)), advance);
+  phase = sub(phase, mul(wrap(2 * M_PI), round(div(phase, wrap(2 * M_PI)))));
+  phase = add(phase, advance);
+  phase = cat({phase_0, narrow(phase, -1, 0, phase.size(-1) - 1)}, -1);
+  Tensor phase_acc = cumsum(phase, -1);
+  Tensor mag = add(mul(alphas, abs(s1)), mul(sub(wrap(int64_t(1)), alphas), abs(s0)));
+  Tensor out = polar(mag, phase_acc);
+  Shape out_shape(shape.begin(), shape.end() - 2);
+  out_shape.push_back(out.size(1));
+  out_shape.push_back(out.size(2));
+  return reshape(out, out_shape);
+}
+
+// F.inverse_spectrogram without a target length (the pipeline has no per-call arguments).
+Tensor inverse_spectrogram(const Step& s, Tensor spec) {
+  TC_CHECK_TYPE(spec.is_complex(), "InverseSpectrogram: expected a complex spectrogram, got ",
+                dtype_name(spec.dtype()));
+  TC_CHECK(spec.dim() >= 2, "InverseSpectrogram: expected (..., freq, frames), got shape ", shape_str(spec.sizes()));
+  const Tensor window = to(s.window, spec.device(), real(spec).dtype());
+  if (s.window_norm) spec = mul(spec, sqrt(sum(pow(window, Scalar(2.0)))));
+  const Shape shape = spec.sizes();
+  Tensor wave = istft(reshape(spec, {-1, shape[shape.size() - 2], shape.back()}), s.n_fft, s.hop_length,
+                      s.win_length, window, s.center, s.frame_length_norm, s.onesided, std::nullopt, false);
+  Shape out_shape(shape.begin(), shape.end() - 2);
+  out_shape.push_back(wave.size(-1));
+  return reshape(wave, out_shape);
+}
+
+// F.griffinlim, op for op. The random initial phases come from the default generator, as in
+// Python (GriffinLim takes no generator there).
+Tensor griffin_lim(const Step& s, const Tensor& specgram_in) {
+  TC_CHECK_TYPE(specgram_in.is_floating_point(), "GriffinLim: expected a real magnitude spectrogram, got ",
+                dtype_name(specgram_in.dtype()));
+  TC_CHECK(specgram_in.dim() >= 2 && specgram_in.size(-2) == s.n_fft / 2 + 1, "GriffinLim: expected ",
+           s.n_fft / 2 + 1, " frequency bins at dim -2, got shape ", shape_str(specgram_in.sizes()));
+  const Shape shape = specgram_in.sizes();
+  const Device dev = specgram_in.device();
+  const Tensor window = to(s.window, dev, specgram_in.dtype());
+  const double momentum = s.momentum / (1 + s.momentum);
+  Tensor specgram = pow(reshape(specgram_in, {-1, shape[shape.size() - 2], shape.back()}), wrap(1 / *s.power));
+  const DType cdt = specgram.dtype() == DType::Float64 ? DType::Complex128 : DType::Complex64;
+  Tensor angles;
+  if (s.rand_init) {
+    Tensor re = rand(specgram.sizes(), {}, TensorOptions(specgram.dtype()));  // real first, as in Python
+    Tensor im = rand(specgram.sizes(), {}, TensorOptions(specgram.dtype()));
+    angles = to_device(complex(re, im), dev);
+  } else {
+    angles = ones(specgram.sizes(), TensorOptions(cdt).device(dev));
+  }
+  Tensor tprev;
+  for (int64_t i = 0; i < s.n_iter; ++i) {
+    Tensor inverse = istft(mul(specgram, angles), s.n_fft, s.hop_length, s.win_length, window, true, false,
+                           std::nullopt, s.length, false);
+    Tensor rebuilt = stft(inverse, s.n_fft, s.hop_length, s.win_length, window, true, "reflect", false, true, true);
+    angles = (momentum == 0.0 || !tprev.defined()) ? rebuilt : sub(rebuilt, mul(tprev, wrap(momentum)));
+    angles = div(angles, add(abs(angles), wrap(1e-16)));
+    tprev = rebuilt;
+  }
+  Tensor wave = istft(mul(specgram, angles), s.n_fft, s.hop_length, s.win_length, window, true, false,
+                      std::nullopt, s.length, false);
+  Shape out_shape(shape.begin(), shape.end() - 2);
+  out_shape.push_back(wave.size(-1));
+  return reshape(wave, out_shape);
+}
+
+// InverseMelScale.forward: projected gradient descent with momentum on ||mel - S fb||^2, S >= 0,
+// op for op as in Python; the initial S comes from the default generator, as there.
+Tensor inverse_mel_scale(const Step& s, const Tensor& melspec) {
+  const int64_t n_mels = s.matrix.size(1);
+  TC_CHECK(melspec.dim() >= 2 && melspec.size(-2) == n_mels, "InverseMelScale: expected ", n_mels,
+           " mel bins at dim -2, got shape ", shape_str(melspec.sizes()));
+  TC_CHECK_TYPE(melspec.is_floating_point(), "InverseMelScale: expected a float mel spectrogram, got ",
+                dtype_name(melspec.dtype()));
+  const Shape shape = melspec.sizes();
+  const int64_t time = shape.back();
+  Tensor mel = transpose(reshape(melspec, {-1, n_mels, time}), -1, -2);  // (batch, time, mels)
+  const Tensor fb = to(s.matrix, mel.device(), mel.dtype());
+  const int64_t freq = fb.size(0);
+  Tensor spec = to_device(rand({mel.size(0), time, freq}, {}, TensorOptions(mel.dtype())), mel.device());
+  Tensor velocity = zeros_like(spec);
+  const int64_t frames = mel.size(0) * mel.size(1);
+  const Tensor fb_t = transpose(fb, 0, 1);
+  double loss = INFINITY;
+  for (int64_t i = 0; i < s.max_iter; ++i) {
+    Tensor diff = sub(mel, matmul(spec, fb));
+    const double new_loss = div(sum(mul(diff, diff)), wrap(frames)).item<double>();
+    Tensor grad = mul(matmul(diff, fb_t), wrap(-2.0 / double(frames)));
+    velocity = i == 0 ? grad : add(mul(velocity, wrap(s.sgd_momentum)), grad);
+    spec = clamp(sub(spec, mul(wrap(s.lr), velocity)), Scalar(int64_t(0)), std::nullopt);
+    if (new_loss < s.tolerance_loss || std::abs(loss - new_loss) < s.tolerance_change) break;
+    loss = new_loss;
+  }
+  Shape out_shape(shape.begin(), shape.end() - 2);
+  out_shape.push_back(freq);
+  out_shape.push_back(time);
+  return reshape(transpose(spec, -1, -2), out_shape);
+}
+
 Tensor run_step(const Step& s, const Tensor& x, const GeneratorPtr& gen) {
   switch (s.kind) {
     case Kind::Spectrogram: return spectrogram(s, x);
@@ -359,6 +674,13 @@ Tensor run_step(const Step& s, const Tensor& x, const GeneratorPtr& gen) {
     case Kind::Vol:
       return clamp(s.factor ? mul(x, Scalar(*s.factor)) : x, Scalar(int64_t(-1)), Scalar(int64_t(1)));
     case Kind::ComputeDeltas: return compute_deltas(s, x);
+    case Kind::Fade: return fade(s, x);
+    case Kind::SlidingWindowCmn: return sliding_window_cmn(s, x);
+    case Kind::SpectralCentroid: return spectral_centroid(s, x);
+    case Kind::TimeStretch: return time_stretch(s, x);
+    case Kind::InverseSpectrogram: return inverse_spectrogram(s, x);
+    case Kind::GriffinLim: return griffin_lim(s, x);
+    case Kind::InverseMelScale: return inverse_mel_scale(s, x);
   }
   TC_FAIL("audio Pipeline: internal error: unknown step");
 }

@@ -9,7 +9,11 @@
 //
 // Steps (the file stores composite transforms as these): Spectrogram, MelScale (fb matrix),
 // LinearFilterbank (LFCC's), AmplitudeToDB, Log (log(x + offset), MFCC/LFCC's log option), DCT,
-// Resample, MuLawEncoding, MuLawDecoding, FrequencyMasking, TimeMasking, Vol, ComputeDeltas.
+// Resample, MuLawEncoding, MuLawDecoding, FrequencyMasking, TimeMasking, Vol, ComputeDeltas, Fade,
+// SlidingWindowCmn, SpectralCentroid, TimeStretch (fixed rate, on a complex spectrogram),
+// InverseSpectrogram (without a target length), GriffinLim (initial phases from the default
+// generator, as in Python), InverseMelScale (the same projected-SGD loop, initial values from the
+// default generator).
 #include <memory>
 #include <string>
 #include <string_view>

@@ -243,7 +243,8 @@ Tensor resample(const Tensor& waveform, int64_t orig_freq, int64_t new_freq,
   TC_CHECK_TYPE(waveform.dtype() == DType::Float32 || waveform.dtype() == DType::Float64, op,
                 ": expected a float32 or float64 waveform, got ", dtype_name(waveform.dtype()));
   TC_CHECK(waveform.dim() >= 1, op, ": expected a waveform of shape (..., time), got a 0-d tensor");
-  TC_CHECK(waveform.is_cpu(), op, ": only CPU tensors are supported");
+  TC_CHECK_AS(NotImplementedError, waveform.is_cpu(), op, ": has a CPU kernel only, got a tensor on ",
+              waveform.device().str(), " (move it with .cpu())");
   if (orig_freq == new_freq) return waveform;
   const bool kaiser = method == "kaiser_window" || method == "sinc_interp_kaiser";
   const double beta_v = beta.value_or(14.769656459379492);

@@ -30,7 +30,8 @@ def _spectrogram(t):
     return {"name": "Spectrogram", "params": {
         "n_fft": int(t.n_fft), "win_length": int(t.win_length), "hop_length": int(t.hop_length),
         "pad": int(t.pad), "window": _values(t.window),
-        "power": None if t.power is None else float(t.power), "normalized": t.normalized,
+        "power": None if getattr(t, "power", None) is None else float(t.power),
+        "normalized": t.normalized,
         "center": bool(t.center), "pad_mode": t.pad_mode, "onesided": bool(t.onesided)}}
 
 
@@ -76,6 +77,45 @@ def _steps(t):
         return [{"name": "Vol", "params": {"factor": factor}}]
     if isinstance(t, _T.ComputeDeltas):
         return [{"name": "ComputeDeltas", "params": {"win_length": int(t.win_length), "mode": t.mode}}]
+    if isinstance(t, _T.Fade):
+        return [{"name": "Fade", "params": {
+            "fade_in_len": int(t.fade_in_len), "fade_out_len": int(t.fade_out_len),
+            "fade_shape": t.fade_shape}}]
+    if isinstance(t, _T.SlidingWindowCmn):
+        return [{"name": "SlidingWindowCmn", "params": {
+            "cmn_window": int(t.cmn_window), "min_cmn_window": int(t.min_cmn_window),
+            "center": bool(t.center), "norm_vars": bool(t.norm_vars)}}]
+    if isinstance(t, _T.SpectralCentroid):
+        # fmax keeps Python's type (sample_rate // 2): linspace's end is an int or a float there too
+        return [{"name": "SpectralCentroid", "params": {
+            "n_fft": int(t.n_fft), "win_length": int(t.win_length),
+            "hop_length": int(t.hop_length), "pad": int(t.pad), "window": _values(t.window),
+            "fmax": t.sample_rate // 2}}]
+    if isinstance(t, _T.InverseSpectrogram):
+        step = _spectrogram(t)  # the same fields; power is unused
+        step["name"] = "InverseSpectrogram"
+        return [step]
+    if isinstance(t, _T.InverseMelScale):
+        return [{"name": "InverseMelScale", "params": {
+            "n_stft": int(t.fb.shape[0]), "n_mels": int(t.fb.shape[1]), "fb": _values(t.fb),
+            "max_iter": int(t.max_iter), "tolerance_loss": float(t.tolerance_loss),
+            "tolerance_change": float(t.tolerance_change),
+            "lr": float(t.sgdargs.get("lr", 0.1)),
+            "momentum": float(t.sgdargs.get("momentum", 0.0))}}]
+    if isinstance(t, _T.GriffinLim):
+        return [{"name": "GriffinLim", "params": {
+            "n_fft": int(t.n_fft), "win_length": int(t.win_length),
+            "hop_length": int(t.hop_length), "window": _values(t.window),
+            "power": float(t.power), "n_iter": int(t.n_iter), "momentum": float(t.momentum),
+            "length": None if t.length is None else int(t.length),
+            "rand_init": bool(t.rand_init)}}]
+    if isinstance(t, _T.TimeStretch):
+        if t.fixed_rate is None:
+            raise ValueError("save_pipeline: TimeStretch needs a fixed_rate to be saved (the C++ "
+                             "pipeline has no per-call rate)")
+        return [{"name": "TimeStretch", "params": {
+            "rate": float(t.fixed_rate), "n_freq": int(t.phase_advance.shape[0]),
+            "phase_advance": _values(t.phase_advance)}}]
     if isinstance(t, _T.Resample):
         return [{"name": "Resample", "params": {
             "orig_freq": t.orig_freq, "new_freq": t.new_freq,
@@ -92,7 +132,8 @@ def _steps(t):
     raise ValueError(f"save_pipeline: {type(t).__name__} is not supported by the C++ audio "
                      "pipeline (supported: Spectrogram, MelScale, MelSpectrogram, MFCC, LFCC, "
                      "AmplitudeToDB, Resample, MuLawEncoding, MuLawDecoding, FrequencyMasking, "
-                     "TimeMasking, Vol, ComputeDeltas, and Compose / nn.Sequential / lists of "
+                     "TimeMasking, Vol, ComputeDeltas, Fade, SlidingWindowCmn, "
+                     "SpectralCentroid, TimeStretch (fixed_rate), InverseSpectrogram, GriffinLim, InverseMelScale, and Compose / nn.Sequential / lists of "
                      "them)")
 
 

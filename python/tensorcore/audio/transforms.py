@@ -131,10 +131,11 @@ class Fade(_Base):
         if self.fade_in_len > n or self.fade_out_len > n:
             raise ValueError(f"Fade: fade lengths ({self.fade_in_len}, {self.fade_out_len}) exceed "
                              f"the waveform length {n}")
-        return self._fade_in(n) * self._fade_out(n) * waveform
+        dev = waveform.device
+        return self._fade_in(n, dev) * self._fade_out(n, dev) * waveform
 
-    def _fade_in(self, n):
-        fade = tc.linspace(0, 1, self.fade_in_len)
+    def _fade_in(self, n, device=None):
+        fade = tc.linspace(0, 1, self.fade_in_len, device=device)
         s = self.fade_shape
         if s == "exponential":
             fade = tc.pow(2.0, fade - 1) * fade
@@ -144,10 +145,10 @@ class Fade(_Base):
             fade = tc.sin(fade * math.pi / 2)
         elif s == "half_sine":
             fade = tc.sin(fade * math.pi - math.pi / 2) / 2 + 0.5
-        return tc.clamp(tc.cat([fade, tc.ones(n - self.fade_in_len)]), 0, 1)
+        return tc.clamp(tc.cat([fade, tc.ones(n - self.fade_in_len, device=device)]), 0, 1)
 
-    def _fade_out(self, n):
-        fade = tc.linspace(0, 1, self.fade_out_len)
+    def _fade_out(self, n, device=None):
+        fade = tc.linspace(0, 1, self.fade_out_len, device=device)
         s = self.fade_shape
         if s == "linear":
             fade = -fade + 1
@@ -159,7 +160,7 @@ class Fade(_Base):
             fade = tc.sin(fade * math.pi / 2 + math.pi / 2)
         else:
             fade = tc.sin(fade * math.pi + math.pi / 2) / 2 + 0.5
-        return tc.clamp(tc.cat([tc.ones(n - self.fade_out_len), fade]), 0, 1)
+        return tc.clamp(tc.cat([tc.ones(n - self.fade_out_len, device=device), fade]), 0, 1)
 
 
 class ComputeDeltas(_Base):
@@ -240,7 +241,7 @@ class MelScale(_Base):
         if specgram.shape[-2] != self.fb.shape[0]:
             raise ValueError(f"MelScale: expected {self.fb.shape[0]} frequency bins at dim -2, "
                              f"got shape {tuple(specgram.shape)}")
-        return tc.matmul(specgram.transpose(-1, -2), self.fb.to(specgram.dtype)).transpose(-1, -2)
+        return tc.matmul(specgram.transpose(-1, -2), self.fb.to(specgram.device, specgram.dtype)).transpose(-1, -2)
 
 
 class InverseMelScale(_Base):
@@ -269,9 +270,10 @@ class InverseMelScale(_Base):
         if shape[-2] != self.n_mels:
             raise ValueError(f"InverseMelScale: expected {self.n_mels} mel bins at dim -2, got shape {shape}")
         mel = melspec.reshape(-1, shape[-2], shape[-1]).transpose(-1, -2).detach()  # (b, time, mels)
-        fb = self.fb.to(mel.dtype)
+        fb = self.fb.to(mel.device, mel.dtype)
         freq = fb.shape[0]
-        spec = tc.rand(mel.shape[0], shape[-1], freq, dtype=mel.dtype)
+        # drawn on the CPU generator, so CPU and CUDA runs start from the same point
+        spec = tc.rand(mel.shape[0], shape[-1], freq, dtype=mel.dtype).to(mel.device)
         velocity = tc.zeros_like(spec)
         lr = self.sgdargs.get("lr", 0.1)
         momentum = self.sgdargs.get("momentum", 0.0)
@@ -320,7 +322,7 @@ class Spectrogram(_Base):
         self.onesided = onesided
 
     def forward(self, waveform):
-        return F.spectrogram(waveform, self.pad, self.window.to(waveform.dtype), self.n_fft,
+        return F.spectrogram(waveform, self.pad, self.window.to(waveform.device, waveform.dtype), self.n_fft,
                              self.hop_length, self.win_length, self.power, self.normalized,
                              self.center, self.pad_mode, self.onesided)
 
@@ -340,7 +342,7 @@ class InverseSpectrogram(_Base):
         self.onesided = onesided
 
     def forward(self, spectrogram, length=None):
-        window = self.window.to(tc.real(spectrogram).dtype)
+        window = self.window.to(spectrogram.device, tc.real(spectrogram).dtype)
         return F.inverse_spectrogram(spectrogram, length, self.pad, window, self.n_fft,
                                      self.hop_length, self.win_length, self.normalized,
                                      self.center, self.pad_mode, self.onesided)
@@ -363,7 +365,7 @@ class GriffinLim(_Base):
         self.rand_init = rand_init
 
     def forward(self, specgram):
-        return F.griffinlim(specgram, self.window.to(specgram.dtype), self.n_fft, self.hop_length,
+        return F.griffinlim(specgram, self.window.to(specgram.device, specgram.dtype), self.n_fft, self.hop_length,
                             self.win_length, self.power, self.n_iter, self.momentum, self.length,
                             self.rand_init)
 
@@ -417,7 +419,7 @@ class MFCC(_Base):
     def forward(self, waveform):
         mel = self.MelSpectrogram(waveform)
         mel = tc.log(mel + 1e-6) if self.log_mels else self.amplitude_to_DB(mel)
-        return tc.matmul(mel.transpose(-1, -2), self.dct_mat.to(mel.dtype)).transpose(-1, -2)
+        return tc.matmul(mel.transpose(-1, -2), self.dct_mat.to(mel.device, mel.dtype)).transpose(-1, -2)
 
 
 class LFCC(_Base):
@@ -445,9 +447,9 @@ class LFCC(_Base):
 
     def forward(self, waveform):
         spec = self.Spectrogram(waveform)
-        spec = tc.matmul(spec.transpose(-1, -2), self.filter_mat.to(spec.dtype)).transpose(-1, -2)
+        spec = tc.matmul(spec.transpose(-1, -2), self.filter_mat.to(spec.device, spec.dtype)).transpose(-1, -2)
         spec = tc.log(spec + 1e-6) if self.log_lf else self.amplitude_to_DB(spec)
-        return tc.matmul(spec.transpose(-1, -2), self.dct_mat.to(spec.dtype)).transpose(-1, -2)
+        return tc.matmul(spec.transpose(-1, -2), self.dct_mat.to(spec.device, spec.dtype)).transpose(-1, -2)
 
 
 class TimeStretch(_Base):
@@ -462,7 +464,7 @@ class TimeStretch(_Base):
         rate = overriding_rate if overriding_rate is not None else self.fixed_rate
         if rate is None:
             raise ValueError("TimeStretch: pass a rate to forward when no fixed_rate was given")
-        advance = self.phase_advance.to(tc.real(complex_specgrams).dtype)
+        advance = self.phase_advance.to(complex_specgrams.device, tc.real(complex_specgrams).dtype)
         return F.phase_vocoder(complex_specgrams, rate, advance)
 
 
@@ -478,7 +480,7 @@ class SpectralCentroid(_Base):
         self.pad = pad
 
     def forward(self, waveform):
-        return F.spectral_centroid(waveform, self.sample_rate, self.pad, self.window.to(waveform.dtype),
+        return F.spectral_centroid(waveform, self.sample_rate, self.pad, self.window.to(waveform.device, waveform.dtype),
                                    self.n_fft, self.hop_length, self.win_length)
 
 

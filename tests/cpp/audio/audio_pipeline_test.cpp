@@ -135,14 +135,61 @@ TEST(AudioPipeline, VolAndComputeDeltasMatchNaive) {
     }
 }
 
+TEST(AudioPipeline, FadeMatchesNaiveCurves) {
+  Pipeline p = Pipeline::from_json(doc(R"({"name": "Fade", "params": {"fade_in_len": 11,
+      "fade_out_len": 21, "fade_shape": "quarter_sine"}})"));
+  tc::Tensor x = signal(100);
+  tc::Tensor y = tc::contiguous(p(x));
+  ASSERT_EQ(y.sizes(), x.sizes());
+  const float* in = x.data<float>();
+  for (int64_t r = 0; r < 2; ++r)
+    for (int64_t t = 0; t < 100; ++t) {
+      double gain = 1.0;
+      if (t < 11) gain *= std::sin(double(t) / 10.0 * M_PI / 2);
+      if (t >= 79) gain *= std::sin(double(t - 79) / 20.0 * M_PI / 2 + M_PI / 2);
+      EXPECT_NEAR(y.data<float>()[r * 100 + t], gain * in[r * 100 + t], 1e-6) << r << " " << t;
+    }
+  EXPECT_THROW(p(signal(10)), tc::ValueError);  // fade longer than the waveform
+}
+
+TEST(AudioPipeline, SlidingWindowCmnMatchesNaiveMean) {
+  // (2, frames=30, feats=3); non-centred window of 8 frames, at least 5 at the start
+  Pipeline p = Pipeline::from_json(doc(R"({"name": "SlidingWindowCmn", "params": {"cmn_window": 8,
+      "min_cmn_window": 5, "center": false, "norm_vars": false}})"));
+  tc::Tensor x = tc::reshape(signal(90), {2, 15, 6});
+  tc::Tensor y = tc::contiguous(p(x));
+  ASSERT_EQ(y.sizes(), x.sizes());
+  const float* in = x.data<float>();
+  const int64_t frames = 15, feats = 6;
+  for (int64_t b = 0; b < 2; ++b)
+    for (int64_t t = 0; t < frames; ++t) {
+      // Kaldi's apply-cmvn-sliding: frames [t - 8, t + 1), shifted right to hold min 5 at the start
+      int64_t start = std::max<int64_t>(0, t - 8), end = t + 1;
+      if (t - 8 < 0) end = std::max<int64_t>(t + 1, 5);
+      for (int64_t f = 0; f < feats; ++f) {
+        double mean = 0;
+        for (int64_t k = start; k < end; ++k) mean += in[(b * frames + k) * feats + f];
+        mean /= double(end - start);
+        const int64_t i = (b * frames + t) * feats + f;
+        EXPECT_NEAR(y.data<float>()[i], in[i] - mean, 1e-6) << b << " " << t << " " << f;
+      }
+    }
+}
+
 TEST(AudioPipeline, ClearErrors) {
   EXPECT_THROW(Pipeline::from_json("[1, 2]"), tc::ValueError);
   EXPECT_ANY_THROW(Pipeline::from_json("{oops"));
   try {
+    Pipeline::from_json(doc(R"({"name": "Vad", "params": {}})"));
+    FAIL() << "expected an error";
+  } catch (const tc::ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("transform 'Vad' is not supported"), std::string::npos) << e.what();
+  }
+  try {
     Pipeline::from_json(doc(R"({"name": "Fade", "params": {}})"));
     FAIL() << "expected an error";
   } catch (const tc::ValueError& e) {
-    EXPECT_NE(std::string(e.what()).find("transform 'Fade' is not supported"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("Fade is missing 'fade_in_len'"), std::string::npos) << e.what();
   }
   try {
     Pipeline::from_json(doc(R"({"name": "Spectrogram", "params": {"n_fft": 0}})"));

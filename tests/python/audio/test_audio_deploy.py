@@ -52,6 +52,28 @@ PIPELINES = {
                                   T.LFCC(sample_rate=8000, n_filter=64, n_lfcc=13, log_lf=True,
                                          speckwargs={"n_fft": 128}),
                                   T.ComputeDeltas(win_length=7)],
+    "fade_centroid": lambda g: [T.Fade(300, 1000, "half_sine"),
+                                T.SpectralCentroid(16000, n_fft=256, hop_length=100, pad=3)],
+    "centroid_float_rate": lambda g: [T.SpectralCentroid(22050.0, n_fft=128,
+                                                         window_fn=tc.hamming_window)],
+    "stretch_fast": lambda g: [T.Spectrogram(n_fft=256, hop_length=64, power=None),
+                               T.TimeStretch(hop_length=64, n_freq=129, fixed_rate=1.3)],
+    "stretch_slow": lambda g: [T.Spectrogram(n_fft=128, power=None, window_fn=tc.hamming_window),
+                               T.TimeStretch(n_freq=65, fixed_rate=0.7)],
+    "stretch_inverse": lambda g: [T.Spectrogram(n_fft=256, hop_length=64, power=None,
+                                                normalized=True),
+                                  T.TimeStretch(hop_length=64, n_freq=129, fixed_rate=1.1),
+                                  T.InverseSpectrogram(n_fft=256, hop_length=64, normalized=True)],
+    "inverse_frame_norm": lambda g: [T.Spectrogram(n_fft=128, win_length=100, power=None,
+                                                   normalized="frame_length",
+                                                   window_fn=tc.hamming_window),
+                                     T.InverseSpectrogram(n_fft=128, win_length=100,
+                                                          normalized="frame_length",
+                                                          window_fn=tc.hamming_window)],
+    "griffinlim": lambda g: [T.Spectrogram(n_fft=128, hop_length=32),
+                             T.GriffinLim(n_fft=128, hop_length=32, n_iter=5, rand_init=False)],
+    "logmel_cmn": lambda g: [T.MelSpectrogram(n_fft=256, n_mels=23), T.AmplitudeToDB(),
+                             T.SlidingWindowCmn(cmn_window=10, min_cmn_window=4, norm_vars=True)],
 }
 
 EXPANDED = {"MelSpectrogram": ["Spectrogram", "MelScale"]}
@@ -142,8 +164,20 @@ def test_file_format_and_errors(tmp_path):
     doc = json.loads(text)
     assert doc["format"] == "tensorcore.audio.transforms" and doc["version"] == 1
     assert doc["transforms"] == [{"name": "MuLawEncoding", "params": {"quantization_channels": 16}}]
-    with pytest.raises(ValueError, match="Fade is not supported by the C\\+\\+ audio pipeline"):
-        T.save_pipeline([T.Fade(10, 10)], str(tmp_path / "x.json"))
+    with pytest.raises(ValueError, match="Vad is not supported by the C\\+\\+ audio pipeline"):
+        T.save_pipeline([T.Vad(16000)], str(tmp_path / "x.json"))
+    fade = dict(doc, transforms=[{"name": "Fade", "params": {
+        "fade_in_len": 1, "fade_out_len": 1, "fade_shape": "cubic"}}])
+    with pytest.raises(ValueError, match="Fade.fade_shape should be"):
+        Pipeline.from_json(json.dumps(fade))
+    with pytest.raises(ValueError, match="Fade: fade lengths \\(50, 0\\) exceed the waveform length 40"):
+        Pipeline.from_json(T.pipeline_json([T.Fade(50)]))(tc.zeros(40))
+    with pytest.raises(ValueError, match="TimeStretch needs a fixed_rate"):
+        T.save_pipeline([T.TimeStretch(n_freq=65)], str(tmp_path / "x.json"))
+    with pytest.raises(TypeError, match="TimeStretch: expected a complex spectrogram"):
+        Pipeline.from_json(T.pipeline_json([T.TimeStretch(n_freq=3, fixed_rate=2)]))(tc.zeros(3, 4))
+    with pytest.raises(ValueError, match="SlidingWindowCmn: expected a \\(..., frames, feats\\)"):
+        Pipeline.from_json(T.pipeline_json([T.SlidingWindowCmn()]))(tc.zeros(40))
     with pytest.raises(ValueError, match="not a tensorcore.audio.transforms file"):
         Pipeline.from_json('{"format": "tensorcore.vision.transforms", "version": 1, "transforms": []}')
     with pytest.raises(ValueError, match="unsupported version"):
@@ -178,3 +212,77 @@ def test_float64_input(tmp_path, name):
     theirs = Pipeline.load(path)(x, gen(0))
     assert theirs.dtype == ours.dtype
     assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("shape", ["linear", "exponential", "logarithmic", "quarter_sine", "half_sine"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_fade_shapes(tmp_path, shape, dtype):
+    x = tc.from_numpy(np.random.default_rng(4).uniform(-0.9, 0.9, (2, 3000)).astype(dtype))
+    steps = [T.Fade(700, 1200, shape)]
+    cpp = Pipeline.from_json(T.pipeline_json(steps))
+    ours = T.Compose(steps)(x)
+    assert_same(ours, cpp(x))
+    # really faded: silent at both ends, untouched in the middle
+    out = cpp(x).numpy()
+    assert np.abs(out[:, 0]).max() < 1e-3 and np.abs(out[:, -1]).max() < 0.02
+    np.testing.assert_array_equal(out[:, 1000:1500], x.numpy()[:, 1000:1500])
+
+
+@pytest.mark.parametrize("center", [False, True])
+@pytest.mark.parametrize("norm_vars", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sliding_window_cmn(tmp_path, center, norm_vars, dtype):
+    feats = tc.from_numpy(np.random.default_rng(5).normal(size=(2, 3, 150, 13)).astype(dtype))
+    steps = [T.SlidingWindowCmn(cmn_window=40, min_cmn_window=15, center=center,
+                                norm_vars=norm_vars)]
+    path = str(tmp_path / "cmn.json")
+    T.save_pipeline(steps, path)
+    ours = T.Compose(steps)(feats)
+    theirs = Pipeline.load(path)(feats)
+    assert_same(ours, theirs)
+    # normalised: the first frame's window is frames [0, 40) or [0, 15), so its mean is removed
+    assert not np.allclose(theirs.numpy(), feats.numpy())
+
+
+@pytest.mark.parametrize("momentum", [0.99, 0.0])
+def test_griffinlim_random_init_global_generator(tmp_path, momentum):
+    steps = [T.Spectrogram(n_fft=200, hop_length=50, power=1.0),
+             T.GriffinLim(n_fft=200, hop_length=50, power=1.0, n_iter=4, momentum=momentum,
+                          length=3000)]
+    cpp = Pipeline.from_json(T.pipeline_json(steps))
+    x = waveform((2, 3000), seed=6)
+    tc.manual_seed(11)
+    ours = T.Compose(steps)(x)
+    tc.manual_seed(11)
+    theirs = cpp(x)
+    assert tuple(theirs.shape) == (2, 3000)
+    assert_same(ours, theirs)
+    tc.manual_seed(12)
+    assert not np.array_equal(cpp(x).numpy(), theirs.numpy())  # the phases are random
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_inverse_mel_scale_same_iterations(tmp_path, dtype):
+    x = tc.from_numpy(np.random.default_rng(8).uniform(-0.9, 0.9, (2, 2000)).astype(dtype))
+    steps = [T.MelSpectrogram(sample_rate=8000, n_fft=128, n_mels=12),
+             T.InverseMelScale(n_stft=65, n_mels=12, sample_rate=8000, max_iter=40,
+                               sgdargs={"lr": 0.05, "momentum": 0.8})]
+    path = str(tmp_path / "imel.json")
+    T.save_pipeline(steps, path)
+    cpp = Pipeline.load(path)
+    assert cpp.names() == ["Spectrogram", "MelScale", "InverseMelScale"]
+    tc.manual_seed(3)
+    ours = T.Compose(steps)(x)
+    tc.manual_seed(3)
+    theirs = cpp(x)
+    assert tuple(theirs.shape) == (2, 65, 2000 // 64 + 1)
+    assert_same(ours, theirs)
+    assert (theirs.numpy() >= 0).all()
+    # early stop on tolerance_change: a loose tolerance stops after fewer steps, so differs
+    loose = [steps[0], T.InverseMelScale(n_stft=65, n_mels=12, sample_rate=8000, max_iter=40,
+                                         tolerance_change=1e3)]
+    tc.manual_seed(3)
+    ours_loose = T.Compose(loose)(x)
+    tc.manual_seed(3)
+    assert_same(ours_loose, Pipeline.from_json(T.pipeline_json(loose))(x))
+    assert not np.array_equal(ours_loose.numpy(), theirs.numpy())

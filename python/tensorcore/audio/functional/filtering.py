@@ -6,6 +6,7 @@ import numpy as np
 import tensorcore as tc
 
 from ... import _C
+from .functional import _cpu_only
 
 _audio = _C._audio
 
@@ -32,6 +33,7 @@ def lfilter(waveform, a_coeffs, b_coeffs, clamp=True, batching=True):
         raise ValueError(f"lfilter: expected 1-d or 2-d coeffs, got {a_coeffs.dim()}-d")
     if not waveform.is_floating_point():
         raise TypeError(f"lfilter: expected a floating point waveform, got {waveform.dtype}")
+    _cpu_only(waveform, "lfilter")
     a_coeffs = a_coeffs.to(waveform.dtype)
     b_coeffs = b_coeffs.to(waveform.dtype)
     if a_coeffs.dim() > 1:
@@ -254,6 +256,7 @@ def gain(waveform, gain_db=1.0):
 
 def overdrive(waveform, gain=20, colour=20):
     """SoX overdrive: soft clipping then a DC-blocking one-pole filter."""
+    _cpu_only(waveform, "overdrive")
     shape = tuple(waveform.shape)
     x = waveform.reshape(-1, shape[-1])
     g = math.exp(gain * math.log(10) / 20.0)
@@ -287,6 +290,7 @@ def _wave_table(wave_type, data_type, table_size, lo, hi, phase):
 def phaser(waveform, sample_rate, gain_in=0.4, gain_out=0.74, delay_ms=3.0, decay=0.4,
            mod_speed=0.5, sinusoidal=True):
     """SoX phaser: a modulated feedback delay line (not differentiable)."""
+    _cpu_only(waveform, "phaser")
     shape = tuple(waveform.shape)
     x = waveform.reshape(-1, shape[-1]).numpy() * gain_in
     delay_len = int(delay_ms * 0.001 * sample_rate + 0.5)
@@ -311,6 +315,7 @@ def phaser(waveform, sample_rate, gain_in=0.4, gain_out=0.74, delay_ms=3.0, deca
 def flanger(waveform, sample_rate, delay=0.0, depth=2.0, regen=0.0, width=71.0, speed=0.5,
             phase=25.0, modulation="sinusoidal", interpolation="linear"):
     """SoX flanger on (..., channels, time) with at most 4 channels (not differentiable)."""
+    _cpu_only(waveform, "flanger")
     if modulation not in ("sinusoidal", "triangular"):
         raise ValueError(f"flanger: modulation must be 'sinusoidal' or 'triangular', got {modulation!r}")
     if interpolation not in ("linear", "quadratic"):

@@ -14,6 +14,13 @@ def _check_tensor(x, op, name="waveform"):
         raise TypeError(f"{op}: expected {name} to be a Tensor, got {type(x).__name__}")
 
 
+def _cpu_only(x, op):
+    """Ops with a native CPU kernel (or a NumPy loop) and no CUDA one yet."""
+    if isinstance(x, tc.Tensor) and x.device.type != "cpu":
+        raise NotImplementedError(f"{op}: has a CPU kernel only, got a tensor on {x.device} "
+                                  "(move it with .cpu())")
+
+
 def _hz_to_mel(freq, mel_scale="htk"):
     if mel_scale not in ("slaney", "htk"):
         raise ValueError(f'mel_scale should be one of "htk" or "slaney", got {mel_scale!r}')
@@ -138,6 +145,7 @@ def resample(waveform, orig_freq, new_freq, lowpass_filter_width=6, rolloff=0.99
                          f"their ratio), got {orig_freq} and {new_freq}")
     if not waveform.is_floating_point():
         raise TypeError(f"resample: expected a floating point waveform, got {waveform.dtype}")
+    _cpu_only(waveform, "resample")
     return _audio.resample(waveform, int(orig_freq), int(new_freq), int(lowpass_filter_width),
                            float(rolloff), resampling_method, beta)
 
@@ -183,7 +191,8 @@ def _compute_nccf(waveform, sample_rate, frame_time, freq_low):
     length = waveform.shape[-1]
     num_frames = int(math.ceil(length / frame_size))
     p = lags + num_frames * frame_size - length
-    waveform = tc.cat([waveform, tc.zeros(*waveform.shape[:-1], p, dtype=waveform.dtype)], -1)
+    waveform = tc.cat([waveform, tc.zeros(*waveform.shape[:-1], p, dtype=waveform.dtype,
+                                          device=waveform.device)], -1)
     s1_all = _unfold_frames(waveform, frame_size, frame_size, num_frames)
     e1 = (eps + tc.norm(s1_all, dim=-1)).pow(2)
     out = []
@@ -262,11 +271,12 @@ def sliding_window_cmn(specgram, cmn_window=600, min_cmn_window=100, center=Fals
     num_frames, num_feats = input_shape[-2:]
     x = specgram.reshape(-1, num_frames, num_feats)
     starts, ends = _cmn_windows(num_frames, cmn_window, min_cmn_window, center)
-    start_t = tc.tensor(starts, dtype=tc.int64)
-    end_t = tc.tensor(ends, dtype=tc.int64)
-    counts = tc.tensor([e - s for s, e in zip(starts, ends)], dtype=tc.float64).reshape(1, -1, 1)
+    dev = specgram.device
+    start_t = tc.tensor(starts, dtype=tc.int64).to(dev)
+    end_t = tc.tensor(ends, dtype=tc.int64).to(dev)
+    counts = tc.tensor([e - s for s, e in zip(starts, ends)], dtype=tc.float64).reshape(1, -1, 1).to(dev)
     xd = x.to(tc.float64)
-    zero = tc.zeros(x.shape[0], 1, num_feats, dtype=tc.float64)
+    zero = tc.zeros(x.shape[0], 1, num_feats, dtype=tc.float64, device=dev)
     cs = tc.cat([zero, tc.cumsum(xd, 1)], 1)
     mean = (tc.index_select(cs, 1, end_t) - tc.index_select(cs, 1, start_t)) / counts
     out = xd - mean
@@ -304,9 +314,11 @@ def mask_along_axis_iid(specgrams, mask_param, mask_value, axis, p=1.0, *, gener
     lead = tuple(specgrams.shape[:2])
     value = tc.rand(*lead, dtype=dtype, generator=generator) * mask_param
     min_value = tc.rand(*lead, dtype=dtype, generator=generator) * (specgrams.shape[axis] - value)
-    start = min_value.long().reshape(*lead, 1, 1)
-    end = (min_value.long() + value.long()).reshape(*lead, 1, 1)
-    idx = tc.arange(0, specgrams.shape[axis], dtype=tc.int64)
+    # the uniforms come from the (CPU) generator; only the mask lives on the input's device
+    dev = specgrams.device
+    start = min_value.long().reshape(*lead, 1, 1).to(dev)
+    end = (min_value.long() + value.long()).reshape(*lead, 1, 1).to(dev)
+    idx = tc.arange(0, specgrams.shape[axis], dtype=tc.int64, device=dev)
     mask = (idx >= start) & (idx < end)  # (b, c, 1, axis_len)
     if axis == 2:
         mask = mask.transpose(2, 3)
@@ -331,7 +343,7 @@ def mask_along_axis(specgram, mask_param, mask_value, axis, p=1.0, *, generator=
     min_value = float(tc.rand(1, generator=generator)) * (length - value)
     start = int(min_value)
     end = int(min_value) + int(value)
-    idx = tc.arange(0, length, dtype=tc.int64)
+    idx = tc.arange(0, length, dtype=tc.int64, device=x.device)
     mask = (idx >= start) & (idx < end)
     if axis == 1:
         mask = mask.unsqueeze(-1)

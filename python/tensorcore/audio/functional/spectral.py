@@ -26,7 +26,7 @@ def spectrogram(waveform, pad, window, n_fft, hop_length, win_length, power, nor
     """(..., time) -> (..., freq, frames): |STFT|^power, or the complex STFT when power is None."""
     _require_fft("spectrogram")
     if pad > 0:
-        zeros = tc.zeros(*waveform.shape[:-1], pad, dtype=waveform.dtype)
+        zeros = tc.zeros(*waveform.shape[:-1], pad, dtype=waveform.dtype, device=waveform.device)
         waveform = tc.cat([zeros, waveform, zeros], -1)
     frame_length_norm, window_norm = _spec_norms(normalized)
     shape = tuple(waveform.shape)
@@ -82,10 +82,11 @@ def griffinlim(specgram, window, n_fft, hop_length, win_length, power, n_iter, m
     specgram = specgram.reshape([-1] + list(shape[-2:])).pow(1 / power)
     cdt = _complex_dtype(specgram.dtype)
     if rand_init:
+        # drawn on the CPU generator, so CPU and CUDA runs start from the same phases
         angles = tc.complex(tc.rand(*specgram.shape, dtype=specgram.dtype),
-                            tc.rand(*specgram.shape, dtype=specgram.dtype))
+                            tc.rand(*specgram.shape, dtype=specgram.dtype)).to(specgram.device)
     else:
-        angles = tc.ones(*specgram.shape, dtype=cdt)
+        angles = tc.ones(*specgram.shape, dtype=cdt, device=specgram.device)
     tprev = None
     for _ in range(n_iter):
         inverse = tc.istft(specgram * angles, n_fft=n_fft, hop_length=hop_length,
@@ -108,10 +109,10 @@ def phase_vocoder(complex_specgrams, rate, phase_advance):
     shape = tuple(complex_specgrams.shape)
     spec = complex_specgrams.reshape([-1] + list(shape[-2:]))
     real_dtype = tc.real(spec).dtype
-    time_steps = tc.arange(0, spec.shape[-1], rate, dtype=real_dtype)
+    time_steps = tc.arange(0, spec.shape[-1], rate, dtype=real_dtype, device=spec.device)
     alphas = time_steps % 1.0
     phase_0 = tc.angle(spec[..., :1])
-    spec = tc.cat([spec, tc.zeros(*spec.shape[:-1], 2, dtype=spec.dtype)], -1)
+    spec = tc.cat([spec, tc.zeros(*spec.shape[:-1], 2, dtype=spec.dtype, device=spec.device)], -1)
     s0 = tc.index_select(spec, -1, time_steps.long())
     s1 = tc.index_select(spec, -1, (time_steps + 1).long())
     phase = tc.angle(s1) - tc.angle(s0) - phase_advance
@@ -128,5 +129,5 @@ def spectral_centroid(waveform, sample_rate, pad, window, n_fft, hop_length, win
     """Frequency centroid (Hz) of each frame of the magnitude spectrogram."""
     spec = spectrogram(waveform, pad=pad, window=window, n_fft=n_fft, hop_length=hop_length,
                        win_length=win_length, power=1.0, normalized=False)
-    freqs = tc.linspace(0, sample_rate // 2, 1 + n_fft // 2).reshape(-1, 1)
+    freqs = tc.linspace(0, sample_rate // 2, 1 + n_fft // 2, device=spec.device).reshape(-1, 1)
     return (freqs * spec).sum(dim=-2) / spec.sum(dim=-2)

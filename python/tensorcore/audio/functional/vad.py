@@ -7,6 +7,8 @@ import numpy as np
 
 import tensorcore as tc
 
+from .functional import _cpu_only
+
 
 def _hann(n):
     # torch.hann_window(n) (periodic)
@@ -48,6 +50,7 @@ def vad(waveform, sample_rate, trigger_level=7.0, trigger_time=0.25, search_time
     trigger_mult = math.exp(-1.0 / (trigger_time * measure_freq))
     boot_count_max = int(boot_time * measure_freq - 0.5)
 
+    _cpu_only(waveform, "vad")
     shape = tuple(waveform.shape)
     wave2 = waveform.reshape(-1, shape[-1])
     x = wave2.detach().to(tc.float32).numpy()
