@@ -1,6 +1,7 @@
 // Bindings for tensorcore.vision: detection ops and transform kernels live in the private
 // submodule tensorcore._C._vision; the Python package wraps them with torchvision's signatures.
 #include "bind.h"
+#include "pipeline_binding.h"
 #include "tensorcore/vision/ops/ops.h"
 #include "tensorcore/vision/transforms/geometry.h"
 #include "tensorcore/vision/transforms/kernels.h"
@@ -60,21 +61,8 @@ void bind_vision(py::module_& m, TensorClass&) {
     py::gil_scoped_release nogil;
     return vk::crop_flip(img, tops, lefts, hflip, vflip, h, w);
   });
-  // The C++ deployment pipeline, so Python tests can check the round trip.
-  using tc::vision::transforms::Pipeline;
-  py::class_<Pipeline>(v, "Pipeline")
-      .def_static("load", &Pipeline::load, py::arg("path"))
-      .def_static("from_json", [](const std::string& text) { return Pipeline::from_json(text); })
-      .def("names", &Pipeline::names)
-      .def("__len__", &Pipeline::size)
-      .def(
-          "__call__",
-          [](const Pipeline& p, const Tensor& img, py::object gen) {
-            GeneratorPtr g = gen.is_none() ? GeneratorPtr() : gen.cast<GeneratorPtr>();
-            py::gil_scoped_release nogil;
-            return p(img, g);
-          },
-          py::arg("img"), py::arg("generator") = py::none());
+  
+  bind_deploy_pipeline<tc::vision::transforms::Pipeline>(v, "img");
   v.def("blend", [](const Tensor& img, const std::vector<double>& factors, int other,
                     const std::vector<double>& values) {
     TC_CHECK(other >= 0 && other <= 2, "blend: other must be 0 (zero), 1 (gray) or 2 (value)");
