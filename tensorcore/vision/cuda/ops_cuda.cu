@@ -5,6 +5,7 @@
 #include "tensorcore/kernels/cuda/common.cuh"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/vision/cuda/ops_cuda.h"
+#include "tensorcore/vision/ops/bilinear_sample.h"
 
 namespace tc::vision::ops::cuda {
 namespace {
@@ -86,37 +87,6 @@ __device__ __forceinline__ Geometry<T> align_geometry(const T* roi, const RoiAli
   return g;
 }
 
-template <typename T>
-struct Taps {
-  int64_t o1, o2, o3, o4;
-  T w1, w2, w3, w4;
-};
-
-// False (no taps) outside the image, like the CPU's all-zero sample.
-template <typename T>
-__device__ __forceinline__ bool bilinear_taps(int64_t height, int64_t width, T y, T x, Taps<T>& s) {
-  if (y < T(-1) || y > T(height) || x < T(-1) || x > T(width)) return false;
-  if (y <= 0) y = 0;
-  if (x <= 0) x = 0;
-  int64_t y_low = int64_t(y), x_low = int64_t(x), y_high, x_high;
-  if (y_low >= height - 1) {
-    y_high = y_low = height - 1;
-    y = T(y_low);
-  } else {
-    y_high = y_low + 1;
-  }
-  if (x_low >= width - 1) {
-    x_high = x_low = width - 1;
-    x = T(x_low);
-  } else {
-    x_high = x_low + 1;
-  }
-  T ly = y - T(y_low), lx = x - T(x_low), hy = 1 - ly, hx = 1 - lx;
-  s.o1 = y_low * width + x_low, s.o2 = y_low * width + x_high;
-  s.o3 = y_high * width + x_low, s.o4 = y_high * width + x_high;
-  s.w1 = hy * hx, s.w2 = hy * lx, s.w3 = ly * hx, s.w4 = ly * lx;
-  return true;
-}
 
 // Sample (iy, ix) of bin (py, px), the CPU's formula.
 template <typename T>
@@ -143,8 +113,8 @@ __global__ void roi_align_forward_kernel(const T* input, const T* rois, T* out, 
     for (int64_t iy = 0; iy < g.grid_h; ++iy) {
       const T y = sample_y(g, py, iy);
       for (int64_t ix = 0; ix < g.grid_w; ++ix) {
-        Taps<T> s;
-        if (!bilinear_taps(H, W, y, sample_x(g, px, ix), s)) continue;
+        // Outside the image all four weights are zero, as on the CPU.
+        const detail::Sample<T> s = detail::bilinear_sample(H, W, y, sample_x(g, px, ix));
         acc += s.w1 * plane[s.o1] + s.w2 * plane[s.o2] + s.w3 * plane[s.o3] + s.w4 * plane[s.o4];
       }
     }
@@ -169,8 +139,8 @@ __global__ void roi_align_backward_kernel(const T* grad, const T* rois, T* grad_
     for (int64_t iy = 0; iy < g.grid_h; ++iy) {
       const T y = sample_y(g, py, iy);
       for (int64_t ix = 0; ix < g.grid_w; ++ix) {
-        Taps<T> s;
-        if (!bilinear_taps(H, W, y, sample_x(g, px, ix), s)) continue;
+        const detail::Sample<T> s = detail::bilinear_sample(H, W, y, sample_x(g, px, ix));
+        if (s.w1 == T(0) && s.w2 == T(0) && s.w3 == T(0) && s.w4 == T(0)) continue;
         atomicAdd(plane + s.o1, gv * s.w1);
         atomicAdd(plane + s.o2, gv * s.w2);
         atomicAdd(plane + s.o3, gv * s.w3);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "tensorcore/vision/device_check.h"
+#include "tensorcore/vision/ops/bilinear_sample.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/ops/copy.h"
@@ -43,42 +44,6 @@ inline int64_t roi_batch_index(const char* op, const T* roi, int64_t batch) {
   TC_CHECK_INDEX(b >= 0 && b < batch, op, ": roi batch index ", b, " out of range for ", batch,
                  " images");
   return b;
-}
-
-// One bilinear sample: four plane offsets and their weights (all zero outside the image).
-template <typename T>
-struct Sample {
-  int64_t o1, o2, o3, o4;
-  T w1, w2, w3, w4;
-};
-
-template <typename T>
-inline Sample<T> bilinear_sample(int64_t height, int64_t width, T y, T x) {
-  if (y < T(-1) || y > T(height) || x < T(-1) || x > T(width)) return {0, 0, 0, 0, 0, 0, 0, 0};
-  if (y <= 0) y = 0;
-  if (x <= 0) x = 0;
-  int64_t y_low = int64_t(y), x_low = int64_t(x), y_high, x_high;
-  if (y_low >= height - 1) {
-    y_high = y_low = height - 1;
-    y = T(y_low);
-  } else {
-    y_high = y_low + 1;
-  }
-  if (x_low >= width - 1) {
-    x_high = x_low = width - 1;
-    x = T(x_low);
-  } else {
-    x_high = x_low + 1;
-  }
-  T ly = y - T(y_low), lx = x - T(x_low), hy = 1 - ly, hx = 1 - lx;
-  return {y_low * width + x_low,
-          y_low * width + x_high,
-          y_high * width + x_low,
-          y_high * width + x_high,
-          hy * hx,
-          hy * lx,
-          ly * hx,
-          ly * lx};
 }
 
 // RoI geometry for the align ops.
