@@ -44,21 +44,9 @@ void Adadelta::step() {
   autograd::NoGradGuard no_grad;
   for (auto& g : groups_) {
     auto& o = static_cast<AdadeltaOpts&>(*g.options);
-    TensorList params, sq, acc, steps;
-    for (auto& p : g.params) {
-      if (!p.grad().defined()) continue;
-      auto& st = state_of(p);
-      if (!st.count("step")) {
-        st["step"] = zeros({}, DType::Float32);
-        st["square_avg"] = zeros_like(p);
-        st["acc_delta"] = zeros_like(p);
-      }
-      params.push_back(p);
-      sq.push_back(st["square_avg"]);
-      acc.push_back(st["acc_delta"]);
-      steps.push_back(st["step"]);
-    }
-    adadelta_step(params, sq, acc, steps, AdadeltaOptions{o.lr(), o.rho(), o.eps(), o.weight_decay(), o.maximize()});
+    auto in = step_inputs(g, {"square_avg", "acc_delta"});
+    adadelta_step(in.params, in.state[0], in.state[1], in.steps,
+                  AdadeltaOptions{o.lr(), o.rho(), o.eps(), o.weight_decay(), o.maximize()});
   }
 }
 
@@ -83,21 +71,8 @@ void Adamax::step() {
   autograd::NoGradGuard no_grad;
   for (auto& g : groups_) {
     auto& o = static_cast<AdamaxOpts&>(*g.options);
-    TensorList params, m, u, steps;
-    for (auto& p : g.params) {
-      if (!p.grad().defined()) continue;
-      auto& st = state_of(p);
-      if (!st.count("step")) {
-        st["step"] = zeros({}, DType::Float32);
-        st["exp_avg"] = zeros_like(p);
-        st["exp_inf"] = zeros_like(p);
-      }
-      params.push_back(p);
-      m.push_back(st["exp_avg"]);
-      u.push_back(st["exp_inf"]);
-      steps.push_back(st["step"]);
-    }
-    adamax_step(params, m, u, steps,
+    auto in = step_inputs(g, {"exp_avg", "exp_inf"});
+    adamax_step(in.params, in.state[0], in.state[1], in.steps,
                 AdamaxOptions{o.lr(), o.beta1(), o.beta2(), o.eps(), o.weight_decay(), o.maximize()});
   }
 }
@@ -124,23 +99,14 @@ void NAdam::step() {
   autograd::NoGradGuard no_grad;
   for (auto& g : groups_) {
     auto& o = static_cast<NAdamOpts&>(*g.options);
-    TensorList params, m, v, mu, steps;
-    for (auto& p : g.params) {
-      if (!p.grad().defined()) continue;
+    auto in = step_inputs(g, {"exp_avg", "exp_avg_sq"});
+    TensorList mu_products;
+    for (auto& p : in.params) {
       auto& st = state_of(p);
-      if (!st.count("step")) {
-        st["step"] = zeros({}, DType::Float32);
-        st["mu_product"] = ones({}, DType::Float32);
-        st["exp_avg"] = zeros_like(p);
-        st["exp_avg_sq"] = zeros_like(p);
-      }
-      params.push_back(p);
-      m.push_back(st["exp_avg"]);
-      v.push_back(st["exp_avg_sq"]);
-      mu.push_back(st["mu_product"]);
-      steps.push_back(st["step"]);
+      if (!st.count("mu_product")) st["mu_product"] = ones({}, DType::Float32);
+      mu_products.push_back(st["mu_product"]);
     }
-    nadam_step(params, m, v, mu, steps,
+    nadam_step(in.params, in.state[0], in.state[1], mu_products, in.steps,
                NadamOptions{o.lr(), o.beta1(), o.beta2(), o.eps(), o.weight_decay(), o.momentum_decay()});
   }
 }
@@ -165,21 +131,8 @@ void RAdam::step() {
   autograd::NoGradGuard no_grad;
   for (auto& g : groups_) {
     auto& o = static_cast<RAdamOpts&>(*g.options);
-    TensorList params, m, v, steps;
-    for (auto& p : g.params) {
-      if (!p.grad().defined()) continue;
-      auto& st = state_of(p);
-      if (!st.count("step")) {
-        st["step"] = zeros({}, DType::Float32);
-        st["exp_avg"] = zeros_like(p);
-        st["exp_avg_sq"] = zeros_like(p);
-      }
-      params.push_back(p);
-      m.push_back(st["exp_avg"]);
-      v.push_back(st["exp_avg_sq"]);
-      steps.push_back(st["step"]);
-    }
-    radam_step(params, m, v, steps, RadamOptions{o.lr(), o.beta1(), o.beta2(), o.eps(), o.weight_decay()});
+    auto in = step_inputs(g, {"exp_avg", "exp_avg_sq"});
+    radam_step(in.params, in.state[0], in.state[1], in.steps, RadamOptions{o.lr(), o.beta1(), o.beta2(), o.eps(), o.weight_decay()});
   }
 }
 

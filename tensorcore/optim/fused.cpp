@@ -4,7 +4,6 @@
 
 #include <atomic>
 #include <cmath>
-#include <type_traits>
 
 #include "tensorcore/core/error.h"
 #include "tensorcore/core/parallel.h"
@@ -78,6 +77,14 @@ void elems(int64_t n, Body&& body) {
   parallel_for(0, n, kGrainSize, [&](int64_t b, int64_t e) { body(b, e); });
 }
 
+// Adam-family moment update of one element (torch's lerp form for the first moment), shared by
+// Adam, AMSGrad, NAdam and RAdam; inlined into each loop, so it vectorizes there.
+template <typename T>
+[[gnu::always_inline]] inline void update_moments(T gj, T& m, T& v, T b1, T b2) {
+  m = m + (gj - m) * (T(1) - b1);
+  v = b2 * v + (T(1) - b2) * gj * gj;
+}
+
 // AMSGrad's Adam loop as a function of its own: GCC vectorizes it with restrict parameters, but
 // not inside the capturing lambda.
 template <typename T>
@@ -87,13 +94,42 @@ void adam_amsgrad_loop(int64_t b, int64_t e, T* __restrict pd, const T* __restri
   for (int64_t j = b; j < e; ++j) {
     const T pj = pd[j] * decay;
     const T gj = sign * gd[j] + l2 * pd[j];
-    const T mj = m[j] + (gj - m[j]) * (T(1) - b1);
-    const T vj = b2 * v[j] + (T(1) - b2) * gj * gj;
+    T mj = m[j], vj = v[j];
+    update_moments(gj, mj, vj, b1, b2);
     const T vmj = vmax[j] > vj ? vmax[j] : vj;
     m[j] = mj;
     v[j] = vj;
     vmax[j] = vmj;
     pd[j] = pj - step_size * mj / (std::sqrt(vmj) * inv_bc2_sqrt + eps);
+  }
+}
+
+// RMSprop's loop, one branch-free instantiation per (centered, momentum) case. A function of its
+// own with restrict parameters: inside the capturing lambda GCC left the centered-momentum case
+// scalar (7x slower). c = {sign, weight_decay, alpha, eps, momentum, lr}.
+template <typename T, bool centered, bool momentum>
+void rmsprop_loop(int64_t b, int64_t e, T* __restrict P, const T* __restrict G, T* __restrict S,
+                  T* __restrict B, T* __restrict A, const T* c) {
+  const T sign = c[0], wd = c[1], alpha = c[2], eps = c[3], mom = c[4], lr = c[5];
+  for (int64_t j = b; j < e; ++j) {
+    const T gj = sign * G[j] + wd * P[j];
+    const T sj = alpha * S[j] + (T(1) - alpha) * gj * gj;
+    S[j] = sj;
+    T avg;
+    if constexpr (centered) {
+      const T gaj = A[j] + (gj - A[j]) * (T(1) - alpha);
+      A[j] = gaj;
+      avg = std::sqrt(sj - gaj * gaj) + eps;
+    } else {
+      avg = std::sqrt(sj) + eps;
+    }
+    if constexpr (momentum) {
+      const T bj = mom * B[j] + gj / avg;
+      B[j] = bj;
+      P[j] -= lr * bj;
+    } else {
+      P[j] -= lr * gj / avg;
+    }
   }
 }
 
@@ -191,8 +227,8 @@ void adam_step(const TensorList& params, const TensorList& exp_avgs, const Tenso
         for (int64_t j = b; j < e; ++j) {
           const T pj = pd[j] * decay;
           const T gj = sign * gd[j] + l2 * pd[j];
-          const T mj = m[j] + (gj - m[j]) * (T(1) - b1);
-          const T vj = b2 * v[j] + (T(1) - b2) * gj * gj;
+          T mj = m[j], vj = v[j];
+          update_moments(gj, mj, vj, b1, b2);
           m[j] = mj;
           v[j] = vj;
           pd[j] = pj - step_size * mj / (std::sqrt(vj) * inv_bc2_sqrt + eps);
@@ -252,40 +288,12 @@ void rmsprop_step(const TensorList& params, const TensorList& square_avgs, const
     T* sq = square_avgs[i].template data<T>();
     T* buf = o.momentum > 0 ? momentum_buffers[i].template data<T>() : nullptr;
     T* ga = o.centered ? grad_avgs[i].template data<T>() : nullptr;
-    // One branch-free loop per (centered, momentum) combination.
-    auto run = [=](auto centered, auto with_momentum) {
-      elems(p.numel(), [=](int64_t b, int64_t e) {
-        T* __restrict P = pd;
-        const T* __restrict G = gd;
-        T* __restrict S = sq;
-        T* __restrict B = buf;
-        T* __restrict A = ga;
-        for (int64_t j = b; j < e; ++j) {
-          const T gj = sign * G[j] + wd * P[j];
-          const T sj = alpha * S[j] + (T(1) - alpha) * gj * gj;
-          S[j] = sj;
-          T avg;
-          if constexpr (decltype(centered)::value) {
-            const T gaj = A[j] + (gj - A[j]) * (T(1) - alpha);
-            A[j] = gaj;
-            avg = std::sqrt(sj - gaj * gaj) + eps;
-          } else {
-            avg = std::sqrt(sj) + eps;
-          }
-          if constexpr (decltype(with_momentum)::value) {
-            const T bj = mom * B[j] + gj / avg;
-            B[j] = bj;
-            P[j] -= lr * bj;
-          } else {
-            P[j] -= lr * gj / avg;
-          }
-        }
-      });
-    };
-    if (ga && buf) run(std::true_type{}, std::true_type{});
-    else if (ga) run(std::true_type{}, std::false_type{});
-    else if (buf) run(std::false_type{}, std::true_type{});
-    else run(std::false_type{}, std::false_type{});
+    const T c[] = {sign, wd, alpha, eps, mom, lr};
+    auto run = [&](auto loop) { elems(p.numel(), [=](int64_t b, int64_t e) { loop(b, e, pd, gd, sq, buf, ga, c); }); };
+    if (ga && buf) run(rmsprop_loop<T, true, true>);
+    else if (ga) run(rmsprop_loop<T, true, false>);
+    else if (buf) run(rmsprop_loop<T, false, true>);
+    else run(rmsprop_loop<T, false, false>);
   });
 }
 
@@ -387,8 +395,8 @@ void nadam_step(const TensorList& params, const TensorList& exp_avgs, const Tens
     elems(p.numel(), [=](int64_t b, int64_t e) {
       for (int64_t j = b; j < e; ++j) {
         const T gj = gd[j] + wd * pd[j];
-        const T mj = m[j] + (gj - m[j]) * (T(1) - b1);
-        const T vj = b2 * v[j] + (T(1) - b2) * gj * gj;
+        T mj = m[j], vj = v[j];
+        update_moments(gj, mj, vj, b1, b2);
         m[j] = mj;
         v[j] = vj;
         const T denom = std::sqrt(vj * inv_bc2) + eps;
@@ -429,8 +437,8 @@ void radam_step(const TensorList& params, const TensorList& exp_avgs, const Tens
     elems(p.numel(), [=](int64_t b, int64_t e) {
       for (int64_t j = b; j < e; ++j) {
         const T gj = gd[j] + wd * pd[j];
-        const T mj = m[j] + (gj - m[j]) * (T(1) - b1);
-        const T vj = b2 * v[j] + (T(1) - b2) * gj * gj;
+        T mj = m[j], vj = v[j];
+        update_moments(gj, mj, vj, b1, b2);
         m[j] = mj;
         v[j] = vj;
         pd[j] -= rectify ? c_rect * mj / (std::sqrt(vj) + eps) : c_plain * mj;

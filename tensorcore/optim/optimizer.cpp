@@ -104,6 +104,29 @@ void Optimizer::load_state_dict(const NamedTensors& state) {
   for (auto& [pi, st] : loaded) state_[params[pi].impl()] = std::move(st);
 }
 
+Optimizer::StepInputs Optimizer::step_inputs(const OptimizerParamGroup& group,
+                                             std::initializer_list<const char*> keys) {
+  StepInputs in;
+  in.state.resize(keys.size());
+  for (auto& p : group.params) {
+    if (!p.grad().defined()) continue;
+    auto& st = state_of(p);
+    if (!st.count("step")) st["step"] = zeros({}, DType::Float32);
+    in.params.push_back(p);
+    in.steps.push_back(st["step"]);
+    size_t k = 0;
+    for (const char* key : keys) {
+      Tensor t;
+      if (key) {
+        auto it = st.find(key);
+        t = it != st.end() ? it->second : (st[key] = zeros_like(p));
+      }
+      in.state[k++].push_back(t);
+    }
+  }
+  return in;
+}
+
 // ---- SGD ----
 std::vector<std::pair<std::string, double>> SGDOptions::values() const {
   return {{"lr", lr_}, {"momentum", momentum_}, {"dampening", dampening_}, {"weight_decay", weight_decay_},
@@ -191,23 +214,8 @@ void Adam::step() {
     f.amsgrad = o.amsgrad();
     f.maximize = o.maximize();
     f.decoupled_weight_decay = decoupled_;
-    TensorList params, m, v, vmax, steps;
-    for (auto& p : g.params) {
-      if (!p.grad().defined()) continue;
-      auto& st = state_of(p);
-      if (!st.count("step")) {
-        st["step"] = zeros({}, DType::Float32);
-        st["exp_avg"] = zeros_like(p);
-        st["exp_avg_sq"] = zeros_like(p);
-      }
-      if (o.amsgrad() && !st.count("max_exp_avg_sq")) st["max_exp_avg_sq"] = zeros_like(p);
-      params.push_back(p);
-      m.push_back(st["exp_avg"]);
-      v.push_back(st["exp_avg_sq"]);
-      vmax.push_back(o.amsgrad() ? st["max_exp_avg_sq"] : Tensor());
-      steps.push_back(st["step"]);
-    }
-    adam_step(params, m, v, vmax, steps, f);
+    auto in = step_inputs(g, {"exp_avg", "exp_avg_sq", o.amsgrad() ? "max_exp_avg_sq" : nullptr});
+    adam_step(in.params, in.state[0], in.state[1], in.state[2], in.steps, f);
   }
 }
 
@@ -295,23 +303,9 @@ void RMSprop::step() {
     f.momentum = o.momentum();
     f.centered = o.centered();
     f.maximize = o.maximize();
-    TensorList params, sq, mom, gavg, steps;
-    for (auto& p : g.params) {
-      if (!p.grad().defined()) continue;
-      auto& st = state_of(p);
-      if (!st.count("step")) {
-        st["step"] = zeros({}, DType::Float32);
-        st["square_avg"] = zeros_like(p);
-      }
-      if (o.momentum() > 0 && !st.count("momentum_buffer")) st["momentum_buffer"] = zeros_like(p);
-      if (o.centered() && !st.count("grad_avg")) st["grad_avg"] = zeros_like(p);
-      params.push_back(p);
-      sq.push_back(st["square_avg"]);
-      mom.push_back(o.momentum() > 0 ? st["momentum_buffer"] : Tensor());
-      gavg.push_back(o.centered() ? st["grad_avg"] : Tensor());
-      steps.push_back(st["step"]);
-    }
-    rmsprop_step(params, sq, mom, gavg, steps, f);
+    auto in = step_inputs(g, {"square_avg", o.momentum() > 0 ? "momentum_buffer" : nullptr,
+                              o.centered() ? "grad_avg" : nullptr});
+    rmsprop_step(in.params, in.state[0], in.state[1], in.state[2], in.steps, f);
   }
 }
 

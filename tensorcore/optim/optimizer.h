@@ -67,6 +67,17 @@ class Optimizer {
 
  protected:
   ParamState& state_of(const Tensor& p) { return state_[p.impl()]; }
+
+  // What a fused step takes for one group: the parameters that have a gradient, their step
+  // counters and, per name in `keys`, their state tensors (zeros like the parameter on first
+  // use). A null key stands for a disabled buffer (e.g. amsgrad off): its list holds undefined
+  // tensors.
+  struct StepInputs {
+    TensorList params, steps;
+    std::vector<TensorList> state;
+  };
+  StepInputs step_inputs(const OptimizerParamGroup& group, std::initializer_list<const char*> keys);
+
   std::vector<OptimizerParamGroup> groups_;
   std::unique_ptr<OptimizerOptions> defaults_;
   std::map<const TensorImpl*, ParamState> state_;
