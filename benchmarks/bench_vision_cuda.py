@@ -6,12 +6,12 @@ nms on 10k boxes, roi_align forward+backward on FPN-sized inputs, antialiased Re
 1920x1080 -> 224 (uint8 and float32). Times are CUDA-event medians; ratio = tc / torchvision
 (below 1 = tensorcore faster). Exits with a message when no GPU is available.
 """
-import statistics
 import sys
 
 import numpy as np
 
 import tensorcore as tc
+from bench_cuda import gpu_time  # CUDA-event median, shared with the core GPU benchmark
 from tensorcore.vision import ops
 from tensorcore.vision.transforms import functional as F
 
@@ -25,27 +25,11 @@ except Exception:  # pragma: no cover
     torch = None
 
 
-def gpu_time(mod, fn, reps=7, inner=5):
-    for _ in range(2):
-        fn()
-    mod.synchronize()
-    times = []
-    for _ in range(reps):
-        s, e = mod.Event(enable_timing=True), mod.Event(enable_timing=True)
-        s.record()
-        for _ in range(inner):
-            fn()
-        e.record()
-        e.synchronize()
-        times.append(s.elapsed_time(e) / inner)
-    return statistics.median(times)
-
-
 def report(name, tc_fn, torch_fn):
-    t = gpu_time(tc.cuda, tc_fn)
+    t = gpu_time(tc, tc_fn, 7, 5)
     line = f"{name:44s} tc {t:8.3f} ms"
     if torch is not None and torch_fn is not None:
-        r = gpu_time(torch.cuda, torch_fn)
+        r = gpu_time(torch, torch_fn, 7, 5)
         line += f"   torchvision {r:8.3f} ms   ratio {t / r:5.2f}"
     print(line, flush=True)
 
