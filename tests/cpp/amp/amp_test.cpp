@@ -9,6 +9,7 @@
 #include "tensorcore/amp/grad_scaler.h"
 #include "tensorcore/amp/scaler.h"
 #include "tensorcore/cuda/cuda.h"
+#include "tests/cpp/cuda/gpu_test_util.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/layers.h"
 #include "tensorcore/nn/loss.h"
@@ -85,8 +86,8 @@ TEST(AmpGradScaler, UnscaleAndUpdate) {
 }
 
 TEST(AmpCuda, GradScalerKernels) {
-  if (!cuda::is_available()) GTEST_SKIP() << "no CUDA device available";
-  Device dev(DeviceType::CUDA, 0);
+  SKIP_WITHOUT_GPU();
+  const Device& dev = gpu_test::kCuda;
   Tensor g = to_device(tensor<float>({2.f, std::numeric_limits<float>::infinity()}), dev);
   Tensor found = to_device(zeros({1}), dev), inv = to_device(full({1}, 0.5), dev);
   amp::foreach_non_finite_check_and_unscale_({g}, found, inv);

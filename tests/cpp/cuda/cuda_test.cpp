@@ -2,17 +2,13 @@
 #include <gtest/gtest.h>
 
 #include "tensorcore/cuda/cuda.h"
+#include "tests/cpp/cuda/gpu_test_util.h"
 #include "tensorcore/tensorcore.h"
 
 namespace tc {
 namespace {
 
-#define SKIP_WITHOUT_GPU()                                                         \
-  do {                                                                             \
-    if (!cuda::is_available()) GTEST_SKIP() << "no CUDA device available";         \
-  } while (0)
-
-const Device kCuda(DeviceType::CUDA, 0);
+using gpu_test::kCuda;
 
 Tensor host_rand(const Shape& s, uint64_t seed = 1) {
   auto g = std::make_shared<Generator>(Device(), seed);

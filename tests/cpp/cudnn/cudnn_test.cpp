@@ -4,6 +4,7 @@
 
 #include "tensorcore/core/deterministic.h"
 #include "tensorcore/cuda/cuda.h"
+#include "tests/cpp/cuda/gpu_test_util.h"
 #include "tensorcore/cudnn/cudnn.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/tensorcore.h"
@@ -13,12 +14,7 @@ namespace {
 
 namespace F = nn::functional;
 
-#define SKIP_WITHOUT_GPU()                                                 \
-  do {                                                                     \
-    if (!cuda::is_available()) GTEST_SKIP() << "no CUDA device available"; \
-  } while (0)
-
-const Device kCuda(DeviceType::CUDA, 0);
+using gpu_test::kCuda;
 
 Tensor host_randn(const Shape& s, uint64_t seed) {
   auto g = std::make_shared<Generator>(Device(), seed);

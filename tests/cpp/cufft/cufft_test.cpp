@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "tensorcore/cuda/cuda.h"
+#include "tests/cpp/cuda/gpu_test_util.h"
 #include "tensorcore/cuda/cufft.h"
 #include "tensorcore/fft/fft.h"
 #include "tensorcore/tensorcore.h"
@@ -10,12 +11,7 @@
 namespace tc {
 namespace {
 
-#define SKIP_WITHOUT_GPU()                                                         \
-  do {                                                                             \
-    if (!cuda::is_available()) GTEST_SKIP() << "no CUDA device available";         \
-  } while (0)
-
-const Device kCuda(DeviceType::CUDA, 0);
+using gpu_test::kCuda;
 
 Tensor host_randn(const Shape& s, DType dt, uint64_t seed = 1) {
   auto g = std::make_shared<Generator>(Device(), seed);

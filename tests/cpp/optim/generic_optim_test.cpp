@@ -8,6 +8,7 @@
 
 #include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/cuda/cuda.h"
+#include "tests/cpp/cuda/gpu_test_util.h"
 #include "tensorcore/optim/adaptive.h"
 #include "tensorcore/optim/fused.h"
 #include "tensorcore/optim/optimizer.h"
@@ -130,23 +131,23 @@ TEST(OptimGeneric, StepCounterMustBeOnTheHostAndStateOnTheParamDevice) {
 }
 
 TEST(CudaOptim, EveryOptimizerOnCudaMatchesCpu) {
-  if (!cuda::is_available()) GTEST_SKIP() << "no CUDA device available";
+  SKIP_WITHOUT_GPU();
   for (DType dtype : {DType::Float32, DType::Float64}) {
     const double tol = dtype == DType::Float32 ? 1e-5 : 1e-10;
     const Tensor init = initial(dtype);
     for (auto& c : cases()) {
       Tensor cpu = trajectory(c.make, init, Device(), false);
-      expect_close(trajectory(c.make, init, Device(DeviceType::CUDA, 0), false), cpu, tol, c.name);
-      expect_close(trajectory(c.make, init, Device(DeviceType::CUDA, 0), true), cpu, tol, c.name);
+      expect_close(trajectory(c.make, init, gpu_test::kCuda, false), cpu, tol, c.name);
+      expect_close(trajectory(c.make, init, gpu_test::kCuda, true), cpu, tol, c.name);
     }
   }
 }
 
 TEST(CudaOptim, StateLivesOnTheDeviceAndCounterOnTheHost) {
-  if (!cuda::is_available()) GTEST_SKIP() << "no CUDA device available";
-  Tensor p = zeros({5}, TensorOptions().device(Device(DeviceType::CUDA, 0)));
+  SKIP_WITHOUT_GPU();
+  Tensor p = zeros({5}, TensorOptions().device(gpu_test::kCuda));
   p.requires_grad_(true);
-  p.set_grad(ones({5}, TensorOptions().device(Device(DeviceType::CUDA, 0))));
+  p.set_grad(ones({5}, TensorOptions().device(gpu_test::kCuda)));
   optim::Adam opt({p}, optim::AdamOpts(0.1).amsgrad(true));
   opt.step();
   optim::NamedTensors st = opt.state_dict();
