@@ -19,6 +19,16 @@ __device__ __forceinline__ int64_t ceil_div_signed(int64_t n, int64_t s) {
   return n >= 0 ? (n + s - 1) / s : -((-n) / s);
 }
 
+// Splits a flat [planes, D, H, W] index (sizes taken from `in` or `out` of each axis).
+struct PoolPos {
+  int64_t plane, d, h, w;
+};
+__device__ __forceinline__ PoolPos unravel(int64_t i, int64_t D, int64_t H, int64_t W) {
+  const int64_t w = i % W, t = i / W;
+  const int64_t h = t % H, t2 = t / H;
+  return {t2 / D, t2 % D, h, w};
+}
+
 // Max-pool window of output o along one axis: [lo, hi) in steps of `step`, clamped to the input.
 __device__ __forceinline__ void max_window(const PoolAxisParams& a, bool adaptive, int64_t o,
                                            int64_t& lo, int64_t& hi, int64_t& step) {
@@ -80,10 +90,8 @@ __global__ void max_pool_forward_kernel(const T* x, T* y, int64_t* idx, PoolPara
   const PoolAxisParams &ad = p.axis[0], &ah = p.axis[1], &aw = p.axis[2];
   const int64_t in_plane = ad.in * ah.in * aw.in, out_plane = ad.out * ah.out * aw.out;
   TC_GRID_STRIDE(i, total) {
-    int64_t ow = i % aw.out, t = i / aw.out;
-    int64_t oh = t % ah.out;
-    t /= ah.out;
-    int64_t od = t % ad.out, plane = t / ad.out;
+    const PoolPos pos = unravel(i, ad.out, ah.out, aw.out);
+    const int64_t plane = pos.plane, od = pos.d, oh = pos.h, ow = pos.w;
     int64_t dl, dh, ds, hl, hh, hs, wl, wh, ws;
     max_window(ad, p.adaptive, od, dl, dh, ds);
     max_window(ah, p.adaptive, oh, hl, hh, hs);
@@ -112,10 +120,8 @@ __global__ void max_pool_backward_kernel(const T* gy, const int64_t* idx, T* gx,
   const PoolAxisParams &ad = p.axis[0], &ah = p.axis[1], &aw = p.axis[2];
   const int64_t in_plane = ad.in * ah.in * aw.in, out_plane = ad.out * ah.out * aw.out;
   TC_GRID_STRIDE(i, total) {
-    int64_t iw = i % aw.in, t = i / aw.in;
-    int64_t ih = t % ah.in;
-    t /= ah.in;
-    int64_t id = t % ad.in, plane = t / ad.in;
+    const PoolPos pos = unravel(i, ad.in, ah.in, aw.in);
+    const int64_t plane = pos.plane, id = pos.d, ih = pos.h, iw = pos.w;
     int64_t j = i - plane * in_plane;
     int64_t d0, d1, h0, h1, w0, w1;
     outputs_touching(ad, p.adaptive, id, (ad.k - 1) * ad.d + 1, d0, d1);
@@ -140,10 +146,8 @@ __global__ void avg_pool_forward_kernel(const T* x, T* y, PoolParams p, int64_t 
   const PoolAxisParams &ad = p.axis[0], &ah = p.axis[1], &aw = p.axis[2];
   const int64_t in_plane = ad.in * ah.in * aw.in;
   TC_GRID_STRIDE(i, total) {
-    int64_t ow = i % aw.out, t = i / aw.out;
-    int64_t oh = t % ah.out;
-    t /= ah.out;
-    int64_t od = t % ad.out, plane = t / ad.out;
+    const PoolPos pos = unravel(i, ad.out, ah.out, aw.out);
+    const int64_t plane = pos.plane, od = pos.d, oh = pos.h, ow = pos.w;
     AvgWindow wd = avg_window(ad, p.adaptive, od), wh = avg_window(ah, p.adaptive, oh),
               ww = avg_window(aw, p.adaptive, ow);
     const T* xp = x + plane * in_plane;
@@ -161,10 +165,8 @@ __global__ void avg_pool_backward_kernel(const T* gy, T* gx, PoolParams p, int64
   const PoolAxisParams &ad = p.axis[0], &ah = p.axis[1], &aw = p.axis[2];
   const int64_t out_plane = ad.out * ah.out * aw.out;
   TC_GRID_STRIDE(i, total) {
-    int64_t iw = i % aw.in, t = i / aw.in;
-    int64_t ih = t % ah.in;
-    t /= ah.in;
-    int64_t id = t % ad.in, plane = t / ad.in;
+    const PoolPos pos = unravel(i, ad.in, ah.in, aw.in);
+    const int64_t plane = pos.plane, id = pos.d, ih = pos.h, iw = pos.w;
     int64_t d0, d1, h0, h1, w0, w1;
     outputs_touching(ad, p.adaptive, id, ad.k, d0, d1);
     outputs_touching(ah, p.adaptive, ih, ah.k, h0, h1);
