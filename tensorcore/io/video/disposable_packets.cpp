@@ -22,6 +22,9 @@ bool disposable_nal(uint8_t header) {
 
 DisposablePackets::DisposablePackets(const AVCodecParameters* par) {
   if (par == nullptr || par->codec_id != AV_CODEC_ID_H264) return;
+  // Field-coded streams may pair a reference field with a non-reference one in two packets;
+  // leaving one out would break the decoder's field pairing, which its own skip keeps intact.
+  if (par->field_order != AV_FIELD_PROGRESSIVE) return;
   // avcC extradata (MP4, MKV) starts with configurationVersion 1 and gives the size of the
   // length prefixes; without it the stream carries start codes (Annex B: TS, raw .h264).
   if (par->extradata != nullptr && par->extradata_size >= 7 && par->extradata[0] == 1) {

@@ -17,8 +17,9 @@ class DisposablePackets {
   explicit DisposablePackets(const AVCodecParameters* par);
 
   // True only when the packet certainly holds nothing but a picture nobody references: H.264
-  // slices with nal_ref_idc 0, access unit delimiters and filler. Anything else (other codecs,
-  // SEI, parameter sets, malformed data) answers false and the decoder sees the packet.
+  // slices with nal_ref_idc 0, access unit delimiters and filler, in a progressive stream.
+  // Anything else (other codecs, interlaced or unknown field order, SEI, parameter sets,
+  // malformed data) answers false and the decoder sees the packet.
   bool disposable(const uint8_t* data, int size) const;
 
  private:

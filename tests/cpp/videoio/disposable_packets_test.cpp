@@ -48,6 +48,7 @@ struct Params {
   Bytes extradata;
   explicit Params(AVCodecID id, Bytes extra = {}) : extradata(std::move(extra)) {
     par.codec_id = id;
+    par.field_order = AV_FIELD_PROGRESSIVE;
     par.extradata = extradata.empty() ? nullptr : extradata.data();
     par.extradata_size = int(extradata.size());
   }
@@ -130,4 +131,13 @@ TEST(VideoDisposablePackets, OtherCodecsNeverDisposable) {
   }
   EXPECT_FALSE(disposable(DisposablePackets(), length_prefixed({kNonRefSlice})));
   EXPECT_FALSE(disposable(DisposablePackets(nullptr), length_prefixed({kNonRefSlice})));
+}
+
+TEST(VideoDisposablePackets, OnlyProgressiveStreams) {
+  // Field pictures can pair a reference and a non-reference field across two packets.
+  for (AVFieldOrder order : {AV_FIELD_UNKNOWN, AV_FIELD_TT, AV_FIELD_BB, AV_FIELD_TB, AV_FIELD_BT}) {
+    Params p(AV_CODEC_ID_H264, avcc(4));
+    p.par.field_order = order;
+    EXPECT_FALSE(disposable(DisposablePackets(&p.par), length_prefixed({kNonRefSlice})));
+  }
 }

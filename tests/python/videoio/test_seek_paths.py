@@ -24,6 +24,10 @@ _CLIPS = {
     # The same B-pyramid in MPEG-TS: H.264 with start codes (Annex B) instead of length prefixes.
     "bframes.ts": ["-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25:duration=3", "-c:v",
                    "libx264", "-g", "25", "-sc_threshold", "0", "-pix_fmt", "yuv420p"],
+    # Interlaced H.264 (x264's MBAFF): non-reference pictures go to the decoder to skip.
+    "interlaced.mp4": ["-f", "lavfi", "-i", "testsrc2=size=160x96:rate=25:duration=2", "-c:v",
+                       "libx264", "-g", "25", "-sc_threshold", "0", "-flags", "+ildct+ilme",
+                       "-x264opts", "interlaced=1", "-pix_fmt", "yuv420p"],
     # VP9 with hidden alt-ref frames (packets that show nothing by themselves).
     "altref.webm": ["-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25:duration=2", "-c:v",
                     "libvpx-vp9", "-g", "20", "-auto-alt-ref", "1", "-lag-in-frames", "16",
@@ -170,3 +174,15 @@ def test_forward_seek_then_reading_to_the_end(clips):
         np.testing.assert_array_equal(np.asarray(f["data"].contiguous()), expected)
     # At the end the reader still seeks.
     check_seek(reader, clip, clip["pts"][3])
+
+
+def test_only_progressive_h264_packets_are_left_out(clips):
+    """Left out only where safe: progressive H.264; interlaced H.264 and VP9 use the decoder's
+    own skip (field pictures may pair a reference and a non-reference field)."""
+    for name, expect_disposed in (("bframes.mp4", True), ("interlaced.mp4", False),
+                                  ("altref.webm", False)):
+        clip = clips[name]
+        reader = VideoReader(clip["path"])
+        for i in range(len(clip["pts"]) - 1, 0, -7):
+            check_seek(reader, clip, clip["pts"][i], follow=0)
+        assert (reader._c._disposed_packet_count() > 0) == expect_disposed, name
