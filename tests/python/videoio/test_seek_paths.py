@@ -186,3 +186,21 @@ def test_only_progressive_h264_packets_are_left_out(clips):
         for i in range(len(clip["pts"]) - 1, 0, -7):
             check_seek(reader, clip, clip["pts"][i], follow=0)
         assert (reader._c._disposed_packet_count() > 0) == expect_disposed, name
+
+
+@pytest.mark.parametrize("name", ["bframes.mp4", "bframes.ts"])
+def test_rewinds_return_every_frame(clips, name):
+    """Back to the start (seek before it, set_current_stream) gives every frame again. MPEG-TS
+    holds the first keyframe's packet before the first pts: a seek to the start itself would
+    land after it and lose the first GOP."""
+    clip = clips[name]
+    reader = VideoReader(clip["path"])
+    for _ in range(10):
+        next(reader)
+    for rewind in (lambda: reader.seek(clip["pts"][0]), lambda: reader.seek(-5.0),
+                   lambda: reader.set_current_stream("video")):
+        rewind()
+        frames = list(reader)
+        assert [f["pts"] for f in frames] == pytest.approx(clip["pts"], abs=1e-9)
+        for f, expected in zip(frames[:30], clip["pixels"][:30]):
+            np.testing.assert_array_equal(np.asarray(f["data"].contiguous()), expected)
