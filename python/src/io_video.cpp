@@ -141,6 +141,11 @@ void bind_io_video(py::module_& m, TensorClass&) {
              std::lock_guard lock(r.mu);
              return r.reader->demuxer_seek_count();
            })
+      .def("_disposed_packet_count",
+           [](PyVideoReader& r) {
+             std::lock_guard lock(r.mu);
+             return r.reader->disposed_packet_count();
+           })
       .def("container_duration", [](PyVideoReader& r) {
         std::lock_guard lock(r.mu);
         return optional_float(r.reader->container_duration());

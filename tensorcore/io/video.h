@@ -88,6 +88,9 @@ class VideoReader {
   double container_duration() const;  // seconds, NaN if unknown
   // How often the demuxer has been repositioned (seeks, rewinds); for tests and diagnostics.
   int64_t demuxer_seek_count() const;
+  // How many packets exact seeks left out undecoded (non-reference H.264 pictures before the
+  // target); for tests and diagnostics.
+  int64_t disposed_packet_count() const;
 
   // Low-level switches used by read_video: frames as H x W x 3 (packed RGB), or no pixel
   // conversion at all (data left undefined; for timestamp scans).

@@ -6,6 +6,7 @@
 #include <deque>
 
 #include "tensorcore/io/video/container_extent.h"
+#include "tensorcore/io/video/disposable_packets.h"
 #include "tensorcore/io/video/ffmpeg_util.h"
 #include "tensorcore/io/video/frame_convert.h"
 
@@ -95,6 +96,7 @@ struct VideoReader::Impl {
   VideoConverter video_converter;
   AudioConverter audio_converter;
   VideoLayout layout = VideoLayout::CHW;
+  DisposablePackets disposable;  // packets an exact seek may leave out before its target
   FrameAllocator frame_allocator;
 
   bool input_done = false;  // the flush packet has been sent
@@ -123,6 +125,7 @@ struct VideoReader::Impl {
   // Timestamp of the last video frame returned since the decoder was last flushed.
   int64_t last_output_ts = AV_NOPTS_VALUE;
   int64_t demuxer_seeks = 0;  // diagnostics: how often the demuxer was repositioned
+  int64_t disposed_packets = 0;  // diagnostics: packets left out before an exact-seek target
   // Read from the input the first time the demuxer reports its end.
   std::optional<ContainerExtent> extent;
   bool extent_checked = false;
@@ -139,6 +142,12 @@ struct VideoReader::Impl {
   double time_base() const { return av_q2d(stream->time_base); }
   int64_t start_ticks() const {
     return stream->start_time != AV_NOPTS_VALUE ? stream->start_time : 0;
+  }
+  // Where a rewind seeks: a second before the start. Containers that seek by decode timestamp
+  // (MPEG-TS) hold the first keyframe's packet before the stream's first pts, so a seek to the
+  // start itself lands after that keyframe; the others go to their first keyframe either way.
+  int64_t rewind_ticks() const {
+    return start_ticks() - std::max<int64_t>(1, int64_t(1.0 / time_base()));
   }
 
   std::string stream_summary() const {
@@ -197,6 +206,7 @@ struct VideoReader::Impl {
       type_index += fmt()->streams[i]->codecpar->codec_type == found->codecpar->codec_type;
     }
     codec = std::move(ctx);
+    disposable = DisposablePackets(found->codecpar);
     stream = found;
     stream_spec = spec;
     info = describe_stream(fmt(), found, type_index);
@@ -257,7 +267,7 @@ struct VideoReader::Impl {
   // the pre-roll before the start (AAC's priming packet has a negative pts) and what decodes
   // before the start time is dropped here, as the decoder itself does only on a fresh open.
   void rewind() {
-    if (!seek_demuxer(start_ticks() - audio_preroll_ticks())) {
+    if (!seek_demuxer(rewind_ticks() - audio_preroll_ticks())) {
       throw DecodeError(
           concat("VideoReader: cannot rewind ", name(), " to read stream '", stream_spec, "'"));
     }
@@ -307,7 +317,9 @@ struct VideoReader::Impl {
     }
     discard_before = target;
     discard_before_sec = t;
-    const int64_t seek_pos = target - audio_preroll_ticks();
+    int64_t seek_pos = target - audio_preroll_ticks();
+    // Targets at or before the start read from the very beginning.
+    if (target <= start_ticks()) seek_pos = std::min(seek_pos, rewind_ticks());
     if (!seek_demuxer(seek_pos)) {
       // Containers without seek support: rewind and decode forward instead.
       rewind();
@@ -315,7 +327,7 @@ struct VideoReader::Impl {
       discard_before_sec = std::max(discard_before_sec, t);
       return;
     }
-    check_landing = seek_pos > start_ticks();
+    check_landing = seek_pos > rewind_ticks();
     landing_target = target;
     landing_pos = seek_pos;
     landing_retries = 0;
@@ -438,8 +450,14 @@ struct VideoReader::Impl {
                                stream_spec, "' of ", name()));
     }
     // While catching up to an exact-seek target, frames that nothing references and that
-    // would be dropped anyway need not be decoded at all.
+    // would be dropped anyway need not be decoded at all: left out when the bitstream says so
+    // (H.264), otherwise handed to the decoder to skip.
     const bool before_target = is_video() && pkt->pts != AV_NOPTS_VALUE && pkt->pts < discard_before;
+    if (before_target && disposable.disposable(pkt->data, pkt->size)) {
+      ++disposed_packets;
+      av_packet_unref(pkt);
+      return;
+    }
     codec->skip_frame = before_target ? AVDISCARD_NONREF : AVDISCARD_DEFAULT;
     const int err = avcodec_send_packet(codec.get(), pkt);
     av_packet_unref(pkt);
@@ -448,6 +466,21 @@ struct VideoReader::Impl {
                             "' (", info.codec, ")"),
                      name(), err);
     }
+  }
+
+  // The first frame after an exact seek came out after the target, or none came out at all
+  // (a container seeking by decode timestamp, such as MPEG-TS, can land past the keyframe and
+  // the decoder shows nothing until the next one): back off (1 s, 4 s, 16 s, then the start)
+  // and seek again. False when there is nowhere further back to go.
+  bool back_off_landing() {
+    if (landing_pos <= rewind_ticks() || landing_retries >= 4) return false;
+    const int64_t second = std::max<int64_t>(1, int64_t(1.0 / time_base()));
+    const int64_t back =
+        landing_retries == 3 ? rewind_ticks() : landing_pos - (second << (2 * landing_retries));
+    landing_pos = std::max(rewind_ticks(), back);
+    ++landing_retries;
+    if (seek_demuxer(landing_pos)) check_landing = true;
+    return true;
   }
 
   // Turns the frame just decoded into a MediaFrame, or returns nullopt when it is dropped.
@@ -466,14 +499,7 @@ struct VideoReader::Impl {
 
     if (check_landing) {
       check_landing = false;
-      if (ts > landing_target && landing_pos > start_ticks() && landing_retries < 4) {
-        // Landed after the target: back off (1 s, 4 s, 16 s, then the start) and retry.
-        const int64_t second = std::max<int64_t>(1, int64_t(1.0 / time_base()));
-        const int64_t back =
-            landing_retries == 3 ? start_ticks() : landing_pos - (second << (2 * landing_retries));
-        landing_pos = std::max(start_ticks(), back);
-        ++landing_retries;
-        if (seek_demuxer(landing_pos)) check_landing = true;
+      if (ts > landing_target && back_off_landing()) {
         av_frame_unref(f);
         return std::nullopt;
       }
@@ -519,13 +545,19 @@ struct VideoReader::Impl {
         if (auto out = take_frame()) return out;
         continue;
       }
-      if (err == AVERROR_EOF) break;
-      if (err != AVERROR(EAGAIN)) {
+      if (err != AVERROR_EOF && err != AVERROR(EAGAIN)) {
         throw_av_error(
             concat("cannot decode ", info.type, " stream '", stream_spec, "' (", info.codec, ")"),
             name(), err);
       }
-      if (input_done) break;
+      if (err == AVERROR_EOF || input_done) {
+        // Nothing came out of an exact seek at all: it may have landed too late.
+        if (check_landing) {
+          check_landing = false;
+          if (back_off_landing()) continue;
+        }
+        break;
+      }
       feed_decoder();
     }
     finished = true;
@@ -575,6 +607,8 @@ double VideoReader::container_duration() const {
 }
 
 int64_t VideoReader::demuxer_seek_count() const { return impl_->demuxer_seeks; }
+
+int64_t VideoReader::disposed_packet_count() const { return impl_->disposed_packets; }
 
 void VideoReader::set_video_layout(VideoLayout layout) { impl_->layout = layout; }
 
