@@ -60,7 +60,7 @@ Tensor erase(const Tensor& img, int64_t i, int64_t j, int64_t h, int64_t w, cons
 Tensor invert(const Tensor& img);
 Tensor posterize(const Tensor& img, int64_t bits);
 Tensor solarize(const Tensor& img, double threshold);
-// torchvision's autocontrast (uint8/float), adjust_sharpness and equalize (uint8, CPU only).
+// torchvision's autocontrast (uint8/float), adjust_sharpness and equalize (uint8; CPU and CUDA).
 Tensor autocontrast(const Tensor& img);
 Tensor adjust_sharpness(const Tensor& img, double factor);
 Tensor equalize(const Tensor& img);
