@@ -200,7 +200,8 @@ TC_VISION_HOST_DEVICE void grid_point_forward(const T* in, const T* grid, T* out
     const T* sc = src + c * g.H * g.W;
     T acc = 0;
     for (int k = 0; k < 4; ++k)
-      if (xs[k] >= 0 && xs[k] < g.W && ys[k] >= 0 && ys[k] < g.H) acc += w[k] * sc[ys[k] * g.W + xs[k]];
+      if (xs[k] >= 0 && xs[k] < g.W && ys[k] >= 0 && ys[k] < g.H)
+        acc += w[k] * sc[ys[k] * g.W + xs[k]];
     dst[c * P] = acc;
   }
 }

@@ -1,8 +1,9 @@
 // Image kernels on CUDA: the warp (rotate / affine / perspective), the separable Gaussian blur,
-// the fused crop + flip + convert + normalize and the fused color kernels (blend, adjust_hue). One thread per output element. The warp runs
-// warp_sample.h's per-pixel function, the same code as the CPU kernel, and the blur the CPU's two
-// passes in its summation order; this file is compiled with --fmad=false (cmake/deps/vision.cmake)
-// and the CPU files without contraction, so the results equal the CPU's bit for bit.
+// the fused crop + flip + convert + normalize, the fused color kernels (blend, adjust_hue) and
+// equalize. One thread per output element or pixel. The warp and color kernels run the CPU's own
+// per-pixel functions (warp_sample.h, color_pixel.h) and the blur the CPU's two passes in its
+// summation order; this file is compiled with --fmad=false (cmake/deps/vision.cmake) and the
+// CPU files without contraction, so the results equal the CPU's bit for bit.
 #include "tensorcore/kernels/cuda/common.cuh"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/vision/cuda/transforms_cuda.h"
@@ -87,7 +88,8 @@ __global__ void blend_kernel(const T* src, T* dst, const float* coef, int64_t C,
     const int64_t n = idx / HW, p = idx % HW;
     const T* img = src + n * C * HW;
     T* out = dst + n * C * HW;
-    const float ratio = coef[n * 3], rest = coef[n * 3 + 1], hi = kernels::detail::color_bound<T>();
+    const float ratio = coef[n * 3], rest = coef[n * 3 + 1];
+    const float hi = kernels::detail::color_bound<T>();
     float o = 0.0f;
     if (other == kernels::BlendOther::Gray)
       o = float(kernels::detail::gray_of<T>(img[p], img[HW + p], img[2 * HW + p]));
@@ -133,7 +135,8 @@ __global__ void equalize_kernel(const uint8_t* src, uint8_t* dst, int64_t plane)
   }
   __syncthreads();
   const long long step = step_shared;
-  for (int64_t i = threadIdx.x; i < plane; i += blockDim.x) out[i] = step == 0 ? in[i] : lut[in[i]];
+  for (int64_t i = threadIdx.x; i < plane; i += blockDim.x)
+    out[i] = step == 0 ? in[i] : lut[in[i]];
 }
 
 template <typename F>
@@ -191,8 +194,8 @@ double pick(const std::vector<double>& v, int64_t n) {
 
 void warp(const Tensor& src, const std::vector<double>& matrices, const std::vector<double>& fill,
           const WarpArgs& args, const Tensor& out) {
-  const int64_t total = out.numel();
-  if (total == 0) return;
+  const int64_t total = out.size(0) * args.oh * args.ow;  // one thread per pixel, all channels
+  if (total == 0 || args.C == 0) return;
   // The device copies must outlive the (asynchronous) kernel: the caching allocator keeps their
   // blocks reserved for this stream until the kernel has run.
   Tensor mats = upload(matrices, src.device());

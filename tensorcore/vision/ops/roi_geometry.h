@@ -65,7 +65,8 @@ TC_VISION_HOST_DEVICE PoolBin pool_bin(const T* roi, T scale, int64_t ph, int64_
   const int64_t sw = int64_t(hd::round(roi[1] * scale)), sh = int64_t(hd::round(roi[2] * scale));
   const int64_t ew = int64_t(hd::round(roi[3] * scale)), eh = int64_t(hd::round(roi[4] * scale));
   const int64_t extra = plus_one ? 1 : 0;
-  const int64_t rw = hd::max<int64_t>(ew - sw + extra, 1), rh = hd::max<int64_t>(eh - sh + extra, 1);
+  const int64_t rw = hd::max<int64_t>(ew - sw + extra, 1);
+  const int64_t rh = hd::max<int64_t>(eh - sh + extra, 1);
   const T bh = T(rh) / T(ph), bw = T(rw) / T(pw);
   const int64_t hmax = clamp_last ? H - 1 : H, wmax = clamp_last ? W - 1 : W;
   PoolBin b;

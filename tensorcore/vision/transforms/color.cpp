@@ -54,7 +54,8 @@ void blend_planes(const T* src, T* dst, int64_t N, int64_t C, int64_t HW, BlendO
       for (int64_t c = 0; c < C; ++c) {
         const T* in = img + c * HW;
         T* res = out + c * HW;
-        for (int64_t p = 0; p < len; ++p) res[p] = detail::blend_value<T>(ratio, in[p], rest, o[p], hi);
+        for (int64_t p = 0; p < len; ++p)
+          res[p] = detail::blend_value<T>(ratio, in[p], rest, o[p], hi);
       }
     }
   });
