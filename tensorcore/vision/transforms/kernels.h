@@ -1,6 +1,7 @@
 #pragma once
 // Image kernels behind tensorcore.vision.transforms. Images are (..., C, H, W) (resize: any
-// leading dims); uint8 is processed natively where the result is uint8.
+// leading dims); uint8 is processed natively where the result is uint8. Every kernel takes CPU or
+// CUDA images (the CUDA ones are in tensorcore/vision/cuda/) and returns on the image's device.
 #include <optional>
 #include <vector>
 
