@@ -134,8 +134,7 @@ TC_VISION_HOST_DEVICE T unnormalize(T v, int64_t size, bool align, T& grad) {
 // input gradient into gsrc and returns d out/d(ix, iy) contracted with go in dix/diy.
 template <typename T, typename Add>
 TC_VISION_HOST_DEVICE void bicubic_point(const T* src, T* dst, int64_t P, const T* go, T* gsrc,
-                                         T& dix, T& diy, T ix, T iy, const GridGeom& g,
-                                         Add add) {
+                                         T& dix, T& diy, T ix, T iy, const GridGeom& g, Add add) {
   T fx = hd::floor(ix), fy = hd::floor(iy);
   T tx = ix - fx, ty = iy - fy;
   T wx[4], wy[4], dwx[4], dwy[4];
@@ -171,8 +170,8 @@ TC_VISION_HOST_DEVICE void bicubic_point(const T* src, T* dst, int64_t P, const 
 
 // Output location i = n * P + p (P = Ho * Wo): writes out[n, :, p].
 template <typename T>
-TC_VISION_HOST_DEVICE void grid_point_forward(const T* in, const T* grid, T* out,
-                                              const GridGeom& g, int64_t i) {
+TC_VISION_HOST_DEVICE void grid_point_forward(const T* in, const T* grid, T* out, const GridGeom& g,
+                                              int64_t i) {
   const int64_t P = g.Ho * g.Wo, n = i / P, p = i % P;
   T gx, gy;
   const T* src = in + n * g.C * g.H * g.W;

@@ -16,7 +16,7 @@ using detail::GridGeom;
 
 constexpr uint32_t kOpTypes = (1u << int(DType::Float32)) | (1u << int(DType::Float64));
 
-#define TC_NN_GRID_STRIDE(i, n)                                                   \
+#define TC_NN_GRID_STRIDE(i, n)                                             \
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); \
        i += int64_t(gridDim.x) * blockDim.x)
 
@@ -48,8 +48,7 @@ struct AtomicAdd {
 };
 
 template <typename T>
-__global__ void grid_forward_kernel(const T* in, const T* grid, T* out, GridGeom g,
-                                    int64_t total) {
+__global__ void grid_forward_kernel(const T* in, const T* grid, T* out, GridGeom g, int64_t total) {
   TC_NN_GRID_STRIDE(i, total) { detail::grid_point_forward(in, grid, out, g, i); }
 }
 
@@ -199,8 +198,10 @@ __global__ void ctc_grad_kernel(const T* lp, const int64_t* targets, const int64
       T v = ninf<T>();
       const int64_t l = label(s);
       if (t == Tn - 1) {
-        if (s == E - 1) v = lpt[blank];
-        else if (s == E - 2) v = lpt[l];
+        if (s == E - 1)
+          v = lpt[blank];
+        else if (s == E - 2)
+          v = lpt[l];
       } else if (s >= s_lo && s < s_hi) {
         const T b = s + 1 < E ? beta_next[s + 1] : ninf<T>();
         const T c = (s + 2 < E && l != blank && l != label(s + 2)) ? beta_next[s + 2] : ninf<T>();
@@ -244,8 +245,8 @@ void grid_sample_forward(const Tensor& x, const Tensor& grid, const GridGeom& g,
   cuda_kernels::dispatch_dev<kOpTypes>(x.dtype(), "grid_sample (CUDA)", [&](auto tag) {
     using T = typename decltype(tag)::type;
     launch_on(x, total, [&](int blocks, cudaStream_t s) {
-      grid_forward_kernel<T><<<blocks, kBlockSize, 0, s>>>(cptr<T>(x), cptr<T>(grid),
-                                                           mptr<T>(out), g, total);
+      grid_forward_kernel<T>
+          <<<blocks, kBlockSize, 0, s>>>(cptr<T>(x), cptr<T>(grid), mptr<T>(out), g, total);
     });
   });
 }

@@ -13,7 +13,7 @@ using detail::DeformGeometry;
 
 constexpr uint32_t kOpTypes = (1u << int(DType::Float32)) | (1u << int(DType::Float64));
 
-#define TC_DEFORM_GRID_STRIDE(i, n)                                               \
+#define TC_DEFORM_GRID_STRIDE(i, n)                                         \
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); \
        i += int64_t(gridDim.x) * blockDim.x)
 
@@ -31,8 +31,8 @@ __global__ void im2col_kernel(DeformGeometry g, const T* in, const T* off, const
 
 // Input gradient: each column element scatters into its four taps.
 template <typename T>
-__global__ void col2im_input_kernel(DeformGeometry g, const T* off, const T* msk,
-                                    const T* gcols, T* gin, int64_t total) {
+__global__ void col2im_input_kernel(DeformGeometry g, const T* off, const T* msk, const T* gcols,
+                                    T* gin, int64_t total) {
   const int64_t K = g.K(), L = g.L(), cpg = g.Cin / g.offset_groups;
   TC_DEFORM_GRID_STRIDE(idx, total) {
     const int64_t l = idx % L, k = (idx / L) % K, c = idx / (L * K);
@@ -92,8 +92,7 @@ ImagePtrs<T> image_ptrs(const DeformGeometry& g, const Tensor& x, const Tensor& 
   const int64_t KL = g.K() * g.L();
   return {static_cast<const T*>(x.data_ptr()) + n * g.Cin * g.H * g.W,
           static_cast<const T*>(off.data_ptr()) + n * 2 * g.offset_groups * KL,
-          g.use_mask ? static_cast<const T*>(msk.data_ptr()) + n * g.offset_groups * KL
-                     : nullptr};
+          g.use_mask ? static_cast<const T*>(msk.data_ptr()) + n * g.offset_groups * KL : nullptr};
 }
 
 }  // namespace
@@ -122,8 +121,7 @@ void deform_col2im(const DeformGeometry& g, const Tensor& x, const Tensor& off, 
     const T* gc = static_cast<const T*>(gcols.data_ptr());
     launch_on(x, col_work, [&](int grid, cudaStream_t s) {
       col2im_input_kernel<T><<<grid, kBlockSize, 0, s>>>(
-          g, p.off, p.msk, gc, static_cast<T*>(gin.data_ptr()) + n * g.Cin * g.H * g.W,
-          col_work);
+          g, p.off, p.msk, gc, static_cast<T*>(gin.data_ptr()) + n * g.Cin * g.H * g.W, col_work);
     });
     launch_on(x, coord_work, [&](int grid, cudaStream_t s) {
       col2im_coord_kernel<T><<<grid, kBlockSize, 0, s>>>(

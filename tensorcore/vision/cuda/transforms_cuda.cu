@@ -17,7 +17,7 @@ using kernels::detail::reflect_index;
 using kernels::detail::warp_pixel;
 using kernels::detail::WarpArgs;
 
-#define TC_IMAGE_GRID_STRIDE(i, n)                                                \
+#define TC_IMAGE_GRID_STRIDE(i, n)                                          \
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); \
        i += int64_t(gridDim.x) * blockDim.x)
 
@@ -135,8 +135,7 @@ __global__ void equalize_kernel(const uint8_t* src, uint8_t* dst, int64_t plane)
   }
   __syncthreads();
   const long long step = step_shared;
-  for (int64_t i = threadIdx.x; i < plane; i += blockDim.x)
-    out[i] = step == 0 ? in[i] : lut[in[i]];
+  for (int64_t i = threadIdx.x; i < plane; i += blockDim.x) out[i] = step == 0 ? in[i] : lut[in[i]];
 }
 
 template <typename F>
@@ -152,9 +151,15 @@ void launch_on(const Tensor& t, int64_t work, F&& launch) {
 template <typename Fn>
 void dispatch_image(DType dt, const char* op, Fn&& f) {
   switch (dt) {
-    case DType::UInt8: f(uint8_t{}, float{}); break;
-    case DType::Float32: f(float{}, float{}); break;
-    case DType::Float64: f(double{}, double{}); break;
+    case DType::UInt8:
+      f(uint8_t{}, float{});
+      break;
+    case DType::Float32:
+      f(float{}, float{});
+      break;
+    case DType::Float64:
+      f(double{}, double{});
+      break;
     default:
       throw TypeError(::tc::detail::concat(op, ": expected a uint8, float32 or float64 image, got ",
                                            dtype_name(dt)));
@@ -182,13 +187,11 @@ void dispatch_color(DType dt, const char* op, Fn&& f) {
   else if (dt == DType::Float32)
     f(float{});
   else
-    throw TypeError(::tc::detail::concat(op, ": expected a uint8 or float32 image, got ",
-                                         dtype_name(dt)));
+    throw TypeError(
+        ::tc::detail::concat(op, ": expected a uint8 or float32 image, got ", dtype_name(dt)));
 }
 
-double pick(const std::vector<double>& v, int64_t n) {
-  return v.size() == 1 ? v[0] : v[size_t(n)];
-}
+double pick(const std::vector<double>& v, int64_t n) { return v.size() == 1 ? v[0] : v[size_t(n)]; }
 
 }  // namespace
 
@@ -262,8 +265,8 @@ void crop_flip_normalize(const Tensor& src, const std::vector<int64_t>& tops,
     launch_on(src, total, [&](int grid, cudaStream_t s) {
       crop_flip_normalize_kernel<T><<<grid, kBlockSize, 0, s>>>(
           static_cast<const T*>(src.data_ptr()), static_cast<float*>(out.data_ptr()),
-          static_cast<const int64_t*>(win.data_ptr()), static_cast<const float*>(aff.data_ptr()),
-          C, H, W, oh, ow, total);
+          static_cast<const int64_t*>(win.data_ptr()), static_cast<const float*>(aff.data_ptr()), C,
+          H, W, oh, ow, total);
     });
   };
   if (src.dtype() == DType::UInt8)
@@ -271,8 +274,10 @@ void crop_flip_normalize(const Tensor& src, const std::vector<int64_t>& tops,
   else if (src.dtype() == DType::Float32)
     run(float{});
   else
-    throw TypeError(::tc::detail::concat("crop_flip_normalize (CUDA): expected a uint8 or float32 "
-                                         "image, got ", dtype_name(src.dtype())));
+    throw TypeError(
+        ::tc::detail::concat("crop_flip_normalize (CUDA): expected a uint8 or float32 "
+                             "image, got ",
+                             dtype_name(src.dtype())));
 }
 
 void blend(const Tensor& src, int64_t N, int64_t C, int64_t HW, kernels::BlendOther other,
@@ -292,10 +297,9 @@ void blend(const Tensor& src, int64_t N, int64_t C, int64_t HW, kernels::BlendOt
     using T = decltype(tag);
     Tensor c = upload(coef, src.device());
     launch_on(src, total, [&](int grid, cudaStream_t s) {
-      blend_kernel<T><<<grid, kBlockSize, 0, s>>>(static_cast<const T*>(src.data_ptr()),
-                                                  static_cast<T*>(out.data_ptr()),
-                                                  static_cast<const float*>(c.data_ptr()), C, HW,
-                                                  other, total);
+      blend_kernel<T><<<grid, kBlockSize, 0, s>>>(
+          static_cast<const T*>(src.data_ptr()), static_cast<T*>(out.data_ptr()),
+          static_cast<const float*>(c.data_ptr()), C, HW, other, total);
     });
   });
 }
@@ -312,8 +316,7 @@ void adjust_hue(const Tensor& src, int64_t N, int64_t HW, const std::vector<doub
     launch_on(src, total, [&](int grid, cudaStream_t s) {
       hue_kernel<T><<<grid, kBlockSize, 0, s>>>(static_cast<const T*>(src.data_ptr()),
                                                 static_cast<T*>(out.data_ptr()),
-                                                static_cast<const float*>(h.data_ptr()), HW,
-                                                total);
+                                                static_cast<const float*>(h.data_ptr()), HW, total);
     });
   });
 }

@@ -25,8 +25,7 @@ struct DeformPos {
 
 template <typename T>
 TC_VISION_HOST_DEVICE DeformPos<T> deform_position(const DeformGeometry& g, const T* off,
-                                                   const T* msk, int64_t og, int64_t k,
-                                                   int64_t l) {
+                                                   const T* msk, int64_t og, int64_t k, int64_t l) {
   const int64_t i = k / g.kw, j = k % g.kw, oy = l / g.ow, ox = l % g.ow;
   const T* o = off + (og * 2 * g.K() + 2 * k) * g.L();
   T y = T(oy * g.sh - g.ph + i * g.dh) + o[l];
@@ -78,10 +77,14 @@ TC_VISION_HOST_DEVICE DeformTaps<T> deform_taps(int64_t H, int64_t W, T y, T x) 
 template <typename T>
 TC_VISION_HOST_DEVICE T deform_tap_grad(const DeformTaps<T>& t, int q, T gv) {
   switch (q) {
-    case 0: return gv * t.hy * t.hx;
-    case 1: return gv * t.hy * t.lx;
-    case 2: return gv * t.ly * t.hx;
-    default: return gv * t.ly * t.lx;
+    case 0:
+      return gv * t.hy * t.hx;
+    case 1:
+      return gv * t.hy * t.lx;
+    case 2:
+      return gv * t.ly * t.hx;
+    default:
+      return gv * t.ly * t.lx;
   }
 }
 

@@ -19,9 +19,9 @@ struct AlignGeometry {
 // roi: [batch, x1, y1, x2, y2]. aligned: half-pixel offset; clamp_size: RoIs at least 1x1 (the
 // legacy, non-aligned mode).
 template <typename T>
-TC_VISION_HOST_DEVICE AlignGeometry<T> align_geometry(const T* roi, T scale, int64_t ph,
-                                                      int64_t pw, int64_t sampling_ratio,
-                                                      bool aligned, bool clamp_size) {
+TC_VISION_HOST_DEVICE AlignGeometry<T> align_geometry(const T* roi, T scale, int64_t ph, int64_t pw,
+                                                      int64_t sampling_ratio, bool aligned,
+                                                      bool clamp_size) {
   T offset = aligned ? T(0.5) : T(0);
   T sw = roi[1] * scale - offset, sh = roi[2] * scale - offset;
   T ew = roi[3] * scale - offset, eh = roi[4] * scale - offset;

@@ -46,11 +46,11 @@ void expect_close(const Tensor& gpu, const Tensor& ref, double tol) {
 TEST(CudaVisionKernels, WarpAndBlurEqualCpu) {
   SKIP_WITHOUT_GPU();
   // Two samples, per-sample matrices (a rotation and a perspective-like map), fill per channel.
-  const std::vector<double> mats = {0.9, -0.3, 4.0, 0.3, 0.9, -2.0, 0.0, 0.0, 1.0,
-                                    1.1, 0.05, -1.5, -0.02, 0.95, 0.7, 0.001, -0.002, 1.0};
+  const std::vector<double> mats = {0.9, -0.3, 4.0,  0.3,   0.9,  -2.0, 0.0,   0.0,    1.0,
+                                    1.1, 0.05, -1.5, -0.02, 0.95, 0.7,  0.001, -0.002, 1.0};
   for (DType dt : {DType::UInt8, DType::Float32, DType::Float64}) {
-    Tensor x = dt == DType::UInt8 ? host_image_u8({2, 3, 21, 26}, 1)
-                                  : host_rand({2, 3, 21, 26}, 1, dt);
+    Tensor x =
+        dt == DType::UInt8 ? host_image_u8({2, 3, 21, 26}, 1) : host_rand({2, 3, 21, 26}, 1, dt);
     Tensor xg = to_device(x, kCuda);
     for (auto mode : {vk::Interpolation::Nearest, vk::Interpolation::Bilinear}) {
       std::optional<std::vector<double>> fill = std::vector<double>{3.0, 7.0, 200.0};
@@ -74,11 +74,11 @@ TEST(CudaVisionKernels, ColorEqualizeAndFusedCropEqualCpu) {
   expect_equal(vk::equalize(xg), vk::equalize(x));
   const std::vector<int64_t> tops = {0, 3, 5}, lefts = {1, 0, 7};
   const std::vector<uint8_t> hf = {1, 0, 1}, vf = {0, 1, 1};
-  expect_close(vk::crop_flip_normalize(xg, tops, lefts, hf, vf, 12, 15, {0.01, 0.02, 0.03},
-                                       {-0.5, 0.1, 0.2}),
-               vk::crop_flip_normalize(x, tops, lefts, hf, vf, 12, 15, {0.01, 0.02, 0.03},
-                                       {-0.5, 0.1, 0.2}),
-               1e-6);
+  expect_close(
+      vk::crop_flip_normalize(xg, tops, lefts, hf, vf, 12, 15, {0.01, 0.02, 0.03},
+                              {-0.5, 0.1, 0.2}),
+      vk::crop_flip_normalize(x, tops, lefts, hf, vf, 12, 15, {0.01, 0.02, 0.03}, {-0.5, 0.1, 0.2}),
+      1e-6);
   expect_equal(vk::crop_flip(xg, tops, lefts, hf, vf, 12, 15),
                vk::crop_flip(x, tops, lefts, hf, vf, 12, 15));
 }
