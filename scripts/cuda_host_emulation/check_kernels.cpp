@@ -155,6 +155,30 @@ int main() {
         }
   }
   {
+    // 5-d grid_sample: forward and backward through the one kernel.
+    Tensor x = rnd({2, 2, 4, 5, 6}, 18);
+    Tensor grid = mul(sub(rnd({2, 3, 2, 4, 3}, 19), 0.5), 2.4);
+    for (bool nearest : {false, true})
+      for (int pad = 0; pad < 3; ++pad)
+        for (bool align : {false, true}) {
+          nn::detail::GridGeom3 g{2, 2, 4, 5, 6, 3, 2, 4, nearest, align, nn::detail::GridPad(pad)};
+          Tensor out = empty({2, 2, 3, 2, 4}, TensorOptions(DType::Float64));
+          nn::gpu::grid_sample3d(x, grid, out, Tensor(), Tensor(), Tensor(), g);
+          Tensor xr = clone(x).requires_grad_(true), gr = clone(grid).requires_grad_(true);
+          const char* pads[] = {"zeros", "border", "reflection"};
+          Tensor ref = nn::functional::grid_sample(xr, gr, nearest ? "nearest" : "bilinear",
+                                                   pads[pad], align);
+          check("grid_sample 5-d fwd", out, ref.detach(), 1e-12);
+          Tensor go = rnd({2, 2, 3, 2, 4}, 20);
+          sum(mul(ref, go)).backward();
+          Tensor gin = zeros(x.sizes(), TensorOptions(DType::Float64));
+          Tensor gg = empty(grid.sizes(), TensorOptions(DType::Float64));
+          nn::gpu::grid_sample3d(x, grid, Tensor(), go, gin, gg, g);
+          check("grid_sample 5-d bwd x", gin, xr.grad(), 1e-12);
+          check("grid_sample 5-d bwd grid", gg, gr.grad(), 1e-12);
+        }
+  }
+  {
     // ctc: padded targets, an empty target, a repeat, a short input.
     Tensor lp = nn::functional::log_softmax(rnd({12, 4, 6}, 11), 2);
     Tensor targets = from_vector<int64_t>({1, 2, 3, 4, 0, 0, 0, 0, 2, 2, 5, 1, 3, 5, 0, 0}, {4, 4});

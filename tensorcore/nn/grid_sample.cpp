@@ -1,5 +1,5 @@
 // grid_sample (4-d input: bilinear / nearest / bicubic; 5-d: trilinear / nearest; zeros / border /
-// reflection padding; 4-d CUDA tensors through nn/kernels_cuda.cu, sharing grid_sample_point.h)
+// reflection padding; CUDA tensors through nn/kernels_cuda.cu, sharing grid_sample_point.h)
 // with fused
 // forward and backward kernels (gradients for input and grid), and affine_grid as a composite.
 // Coordinate conventions follow torch: grid values in [-1, 1] map to pixel centers
@@ -56,70 +56,16 @@ void grid_backward(const T* gout, const T* in, const T* grid, T* gin, T* ggrid, 
   });
 }
 
-struct GridGeom3 {
-  int64_t N, C, D, H, W, Do, Ho, Wo;
-  bool nearest, align;
-  Pad pad;
-};
+using detail::GridGeom3;
 
-// Volumetric sampling (5-d input, grid [N, Do, Ho, Wo, 3] holding (x, y, z)); with gout, the
-// backward pass (input gradient scattered per sample, grid gradient per location).
+// Volumetric sampling; with gout, the backward pass (input gradient scattered per sample, grid
+// gradient per location). Parallel over samples keeps the input-gradient writes disjoint.
 template <typename T>
 void grid3d(const T* in, const T* grid, T* out, const T* gout, T* gin, T* ggrid, const GridGeom3& g) {
-  const int64_t P = g.Do * g.Ho * g.Wo, V = g.D * g.H * g.W;
+  const int64_t P = g.Do * g.Ho * g.Wo;
   parallel_for(0, g.N, 1, [&](int64_t n0, int64_t n1) {
-    for (int64_t n = n0; n < n1; ++n) {
-      const T* src = in + n * g.C * V;
-      T* gsrc = gin ? gin + n * g.C * V : nullptr;
-      for (int64_t p = 0; p < P; ++p) {
-        int64_t i = n * P + p;
-        T mx, my, mz;
-        T ix = grid_source_index(grid[i * 3], g.W, g.pad, g.align, mx);
-        T iy = grid_source_index(grid[i * 3 + 1], g.H, g.pad, g.align, my);
-        T iz = grid_source_index(grid[i * 3 + 2], g.D, g.pad, g.align, mz);
-        T* dst = out ? out + n * g.C * P + p : nullptr;
-        const T* go = gout ? gout + n * g.C * P + p : nullptr;
-        if (g.nearest) {
-          int64_t x = int64_t(std::nearbyint(ix)), y = int64_t(std::nearbyint(iy)), z = int64_t(std::nearbyint(iz));
-          bool ok = x >= 0 && x < g.W && y >= 0 && y < g.H && z >= 0 && z < g.D;
-          int64_t off = (z * g.H + y) * g.W + x;
-          for (int64_t c = 0; c < g.C; ++c) {
-            if (dst) dst[c * P] = ok ? src[c * V + off] : T(0);
-            if (go && gsrc && ok) gsrc[c * V + off] += go[c * P];
-          }
-          if (ggrid) ggrid[i * 3] = ggrid[i * 3 + 1] = ggrid[i * 3 + 2] = 0;
-          continue;
-        }
-        int64_t x0 = int64_t(std::floor(ix)), y0 = int64_t(std::floor(iy)), z0 = int64_t(std::floor(iz));
-        T fx = ix - T(x0), fy = iy - T(y0), fz = iz - T(z0);
-        T dix = 0, diy = 0, diz = 0;
-        for (int64_t c = 0; c < g.C; ++c) {
-          T acc = 0, gv = go ? go[c * P] : T(0);
-          for (int k = 0; k < 8; ++k) {
-            int dx = k & 1, dy = (k >> 1) & 1, dz = k >> 2;
-            int64_t x = x0 + dx, y = y0 + dy, z = z0 + dz;
-            if (x < 0 || x >= g.W || y < 0 || y >= g.H || z < 0 || z >= g.D) continue;
-            T wx = dx ? fx : 1 - fx, wy = dy ? fy : 1 - fy, wz = dz ? fz : 1 - fz;
-            int64_t off = c * V + (z * g.H + y) * g.W + x;
-            T v = src[off];
-            acc += wx * wy * wz * v;
-            if (go) {
-              if (gsrc) gsrc[off] += wx * wy * wz * gv;
-              T sx = dx ? T(1) : T(-1), sy = dy ? T(1) : T(-1), sz = dz ? T(1) : T(-1);
-              dix += sx * wy * wz * v * gv;
-              diy += sy * wx * wz * v * gv;
-              diz += sz * wx * wy * v * gv;
-            }
-          }
-          if (dst) dst[c * P] = acc;
-        }
-        if (ggrid) {
-          ggrid[i * 3] = dix * mx;
-          ggrid[i * 3 + 1] = diy * my;
-          ggrid[i * 3 + 2] = diz * mz;
-        }
-      }
-    }
+    for (int64_t i = n0 * P; i < n1 * P; ++i)
+      detail::grid3d_point(in, grid, out, gout, gin, ggrid, g, i, PlainAdd{});
   });
 }
 
@@ -135,18 +81,29 @@ Tensor grid_sample_3d(const Tensor& input, const Tensor& grid, const std::string
               grid.size(2), grid.size(3), mode == "nearest", align_corners, pad};
   TC_CHECK(g.D > 0 && g.H > 0 && g.W > 0, op, ": input ", shape_str(input.sizes()), " has an empty spatial dim");
   Tensor x = contiguous(input), gr = contiguous(grid);
-  Tensor out = empty({g.N, g.C, g.Do, g.Ho, g.Wo}, TensorOptions(x.dtype()));
-  dispatch_dtype<kF32F64>(x.dtype(), op, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    grid3d<T>(x.data<T>(), gr.data<T>(), out.data<T>(), nullptr, nullptr, nullptr, g);
-  });
+  Tensor out = empty({g.N, g.C, g.Do, g.Ho, g.Wo}, TensorOptions(x.dtype()).device(x.device()));
+  if (x.is_cuda()) {
+    gpu::grid_sample3d(x, gr, out, Tensor(), Tensor(), Tensor(), g);
+  } else {
+    dispatch_dtype<kF32F64>(x.dtype(), op, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      grid3d<T>(x.data<T>(), gr.data<T>(), out.data<T>(), nullptr, nullptr, nullptr, g);
+    });
+  }
   if (autograd::needs_grad({input, grid})) {
     bool need_x = input.requires_grad(), need_g = grid.requires_grad();
     autograd::record("GridSampler3DBackward0", {input, grid}, {out}, {input, grid},
                      [g, need_x, need_g](const TensorList& s, const TensorList& gr_) -> TensorList {
       Tensor go = contiguous(gr_[0]).detach(), xs = contiguous(s[0]).detach(), gs = contiguous(s[1]).detach();
-      Tensor gx = need_x ? zeros(xs.sizes(), TensorOptions(xs.dtype())) : Tensor();
-      Tensor gg = need_g ? empty(gs.sizes(), TensorOptions(gs.dtype())) : Tensor();
+      const TensorOptions opts = TensorOptions(xs.dtype()).device(xs.device());
+      Tensor gx = need_x ? zeros(xs.sizes(), opts) : Tensor();
+      Tensor gg = need_g ? empty(gs.sizes(), opts) : Tensor();
+      if (xs.is_cuda()) {
+        // The input gradient is scattered with atomicAdd.
+        if (need_x) alert_not_deterministic("grid_sampler_3d_backward (CUDA)");
+        gpu::grid_sample3d(xs, gs, Tensor(), go, gx, gg, g);
+        return {gx, gg};
+      }
       dispatch_dtype<kF32F64>(xs.dtype(), "grid_sample backward", [&](auto tag) {
         using T = typename decltype(tag)::type;
         grid3d<T>(xs.data<T>(), gs.data<T>(), nullptr, go.data<T>(), need_x ? gx.data<T>() : nullptr,
@@ -177,9 +134,6 @@ Tensor grid_sample(const Tensor& input, const Tensor& grid, const std::string& m
            shape_str(input.sizes()));
   TC_CHECK(padding_mode == "zeros" || padding_mode == "border" || padding_mode == "reflection", op,
            ": padding_mode must be 'zeros', 'border' or 'reflection', got '", padding_mode, "'");
-  TC_CHECK_AS(NotImplementedError, input.dim() == 4 || !input.is_cuda(), op,
-              ": 5-d (volumetric) inputs are not implemented for CUDA tensors (4-d inputs are); "
-              "move the tensors to the CPU with .cpu() first");
   if (input.dim() == 5)
     return grid_sample_3d(input, grid, mode,
                           padding_mode == "zeros" ? Pad::Zeros : padding_mode == "border" ? Pad::Border : Pad::Reflection,

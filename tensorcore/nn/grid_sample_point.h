@@ -1,10 +1,10 @@
 #pragma once
 // grid_sample's per-location work for 4-d inputs (bilinear / nearest / bicubic; zeros / border /
-// reflection padding), shared by the CPU kernels (grid_sample.cpp) and the CUDA ones
-// (nn/grid_sample_cuda.cu). Input-gradient updates go through an `Add` functor: a plain += on
-// the CPU (threads own disjoint samples) and atomicAdd on CUDA. Coordinate conventions follow
-// torch: grid values in [-1, 1] map to pixel centers (align_corners=False) or corner pixels
-// (align_corners=True).
+// reflection padding) and 5-d inputs (trilinear / nearest), shared by the CPU kernels
+// (grid_sample.cpp) and the CUDA ones (nn/grid_sample_cuda.cu). Input-gradient updates go through
+// an `Add` functor: a plain += on the CPU (threads own disjoint samples) and atomicAdd on CUDA.
+// Coordinate conventions follow torch: grid values in [-1, 1] map to pixel centers
+// (align_corners=False) or corner pixels (align_corners=True).
 #include <cstdint>
 
 #include "tensorcore/vision/host_device.h"
@@ -255,6 +255,69 @@ TC_VISION_HOST_DEVICE void grid_point_backward(const T* gout, const T* in, const
   if (ggrid) {
     ggrid[i * 2] = dix * gxm;
     ggrid[i * 2 + 1] = diy * gym;
+  }
+}
+
+// ---- 5-d (volumetric) inputs: grid (N, Do, Ho, Wo, 3) holding (x, y, z) ----
+
+struct GridGeom3 {
+  int64_t N, C, D, H, W, Do, Ho, Wo;
+  bool nearest, align;
+  GridPad pad;
+};
+
+// Output location i = n * P + p (P = Do * Ho * Wo): forward (out) or, with gout, backward (input
+// gradient added through `add` into gin when given, grid gradient written to ggrid when given).
+template <typename T, typename Add>
+TC_VISION_HOST_DEVICE void grid3d_point(const T* in, const T* grid, T* out, const T* gout, T* gin,
+                                        T* ggrid, const GridGeom3& g, int64_t i, Add add) {
+  const int64_t P = g.Do * g.Ho * g.Wo, V = g.D * g.H * g.W, n = i / P, p = i % P;
+  const T* src = in + n * g.C * V;
+  T* gsrc = gin ? gin + n * g.C * V : nullptr;
+  T mx, my, mz;
+  T ix = grid_source_index(grid[i * 3], g.W, g.pad, g.align, mx);
+  T iy = grid_source_index(grid[i * 3 + 1], g.H, g.pad, g.align, my);
+  T iz = grid_source_index(grid[i * 3 + 2], g.D, g.pad, g.align, mz);
+  T* dst = out ? out + n * g.C * P + p : nullptr;
+  const T* go = gout ? gout + n * g.C * P + p : nullptr;
+  if (g.nearest) {
+    int64_t x = int64_t(hd::rint(ix)), y = int64_t(hd::rint(iy)), z = int64_t(hd::rint(iz));
+    bool ok = x >= 0 && x < g.W && y >= 0 && y < g.H && z >= 0 && z < g.D;
+    int64_t off = (z * g.H + y) * g.W + x;
+    for (int64_t c = 0; c < g.C; ++c) {
+      if (dst) dst[c * P] = ok ? src[c * V + off] : T(0);
+      if (go && gsrc && ok) add(gsrc + c * V + off, go[c * P]);
+    }
+    if (ggrid) ggrid[i * 3] = ggrid[i * 3 + 1] = ggrid[i * 3 + 2] = 0;
+    return;
+  }
+  int64_t x0 = int64_t(hd::floor(ix)), y0 = int64_t(hd::floor(iy)), z0 = int64_t(hd::floor(iz));
+  T fx = ix - T(x0), fy = iy - T(y0), fz = iz - T(z0);
+  T dix = 0, diy = 0, diz = 0;
+  for (int64_t c = 0; c < g.C; ++c) {
+    T acc = 0, gv = go ? go[c * P] : T(0);
+    for (int k = 0; k < 8; ++k) {
+      int dx = k & 1, dy = (k >> 1) & 1, dz = k >> 2;
+      int64_t x = x0 + dx, y = y0 + dy, z = z0 + dz;
+      if (x < 0 || x >= g.W || y < 0 || y >= g.H || z < 0 || z >= g.D) continue;
+      T wx = dx ? fx : 1 - fx, wy = dy ? fy : 1 - fy, wz = dz ? fz : 1 - fz;
+      int64_t off = c * V + (z * g.H + y) * g.W + x;
+      T v = src[off];
+      acc += wx * wy * wz * v;
+      if (go) {
+        if (gsrc) add(gsrc + off, wx * wy * wz * gv);
+        T sx = dx ? T(1) : T(-1), sy = dy ? T(1) : T(-1), sz = dz ? T(1) : T(-1);
+        dix += sx * wy * wz * v * gv;
+        diy += sy * wx * wz * v * gv;
+        diz += sz * wx * wy * v * gv;
+      }
+    }
+    if (dst) dst[c * P] = acc;
+  }
+  if (ggrid) {
+    ggrid[i * 3] = dix * mx;
+    ggrid[i * 3 + 1] = diy * my;
+    ggrid[i * 3 + 2] = diz * mz;
   }
 }
 

@@ -1,7 +1,7 @@
-// nn kernels on CUDA: grid_sample (4-d; grid_sample_point.h, the CPU kernel's own per-location
-// code, one thread per output location), embedding_bag (one thread per bag element) and ctc_loss
-// (one block per batch element running the CPU's log-space alpha / beta recursions, threads
-// across the extended target positions).
+// nn kernels on CUDA: grid_sample (4-d and 5-d; grid_sample_point.h, the CPU kernel's own
+// per-location code, one thread per output location), embedding_bag (one thread per bag
+// element) and ctc_loss (one block per batch element running the CPU's log-space alpha / beta
+// recursions, threads across the extended target positions).
 #include <limits>
 
 #include "tensorcore/kernels/cuda/common.cuh"
@@ -57,6 +57,14 @@ __global__ void grid_backward_kernel(const T* gout, const T* in, const T* grid, 
                                      GridGeom g, int64_t total) {
   TC_NN_GRID_STRIDE(i, total) {
     detail::grid_point_backward(gout, in, grid, gin, ggrid, g, i, AtomicAdd{});
+  }
+}
+
+template <typename T>
+__global__ void grid3d_kernel(const T* in, const T* grid, T* out, const T* gout, T* gin, T* ggrid,
+                              detail::GridGeom3 g, int64_t total) {
+  TC_NN_GRID_STRIDE(i, total) {
+    detail::grid3d_point(in, grid, out, gout, gin, ggrid, g, i, AtomicAdd{});
   }
 }
 
@@ -259,6 +267,19 @@ void grid_sample_backward(const Tensor& gout, const Tensor& x, const Tensor& gri
     launch_on(x, total, [&](int blocks, cudaStream_t s) {
       grid_backward_kernel<T><<<blocks, kBlockSize, 0, s>>>(
           cptr<T>(gout), cptr<T>(x), cptr<T>(grid), mptr<T>(gin), mptr<T>(ggrid), g, total);
+    });
+  });
+}
+
+void grid_sample3d(const Tensor& x, const Tensor& grid, const Tensor& out, const Tensor& gout,
+                   const Tensor& gin, const Tensor& ggrid, const detail::GridGeom3& g) {
+  const int64_t total = g.N * g.Do * g.Ho * g.Wo;
+  cuda_kernels::dispatch_dev<kOpTypes>(x.dtype(), "grid_sample (5-d, CUDA)", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    launch_on(x, total, [&](int blocks, cudaStream_t s) {
+      grid3d_kernel<T><<<blocks, kBlockSize, 0, s>>>(cptr<T>(x), cptr<T>(grid), mptr<T>(out),
+                                                     cptr<T>(gout), mptr<T>(gin), mptr<T>(ggrid), g,
+                                                     total);
     });
   });
 }

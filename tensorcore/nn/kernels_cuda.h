@@ -1,5 +1,5 @@
 #pragma once
-// CUDA back ends of nn kernels that have no core-op or cuDNN formulation: grid_sample (4-d),
+// CUDA back ends of nn kernels that have no core-op or cuDNN formulation: grid_sample,
 // embedding_bag and ctc_loss. The front ends (grid_sample.cpp, embedding.cpp, ctc.cpp) check the
 // arguments and do the small host-side bookkeeping; these launch. No CUDA types here; a build
 // without CUDA links stubs that raise (kernels_cuda_stub.cpp). Namespace `gpu` so that `cuda::`
@@ -20,6 +20,12 @@ void grid_sample_forward(const Tensor& x, const Tensor& grid, const detail::Grid
 // undefined; ggrid: like grid (written) or undefined.
 void grid_sample_backward(const Tensor& gout, const Tensor& x, const Tensor& grid,
                           const detail::GridGeom& g, const Tensor& gin, const Tensor& ggrid);
+
+// 5-d grid_sample: x (N, C, D, H, W), grid (N, Do, Ho, Wo, 3), contiguous. Forward when out is
+// defined; else backward from gout (N, C, Do, Ho, Wo): gin zero-filled (atomicAdd) or
+// undefined, ggrid written or undefined.
+void grid_sample3d(const Tensor& x, const Tensor& grid, const Tensor& out, const Tensor& gout,
+                   const Tensor& gin, const Tensor& ggrid, const detail::GridGeom3& g);
 
 // embedding_bag forward. weight: contiguous (V, D); idx: int64 (n,) on the weight's device
 // (checked); bag b covers entries [starts[b], ends[b]); entry j is skipped when idx[j] == pad and

@@ -18,6 +18,10 @@ void grid_sample_backward(const Tensor&, const Tensor&, const Tensor&, const det
                           const Tensor&, const Tensor&) {
   no_cuda("grid_sample backward");
 }
+void grid_sample3d(const Tensor&, const Tensor&, const Tensor&, const Tensor&, const Tensor&,
+                   const Tensor&, const detail::GridGeom3&) {
+  no_cuda("grid_sample (5-d)");
+}
 void embedding_bag_forward(const Tensor&, const Tensor&, const std::vector<int64_t>&,
                            const std::vector<int64_t>&, const std::vector<double>&, const Tensor&,
                            int64_t, bool, const Tensor&, const Tensor&) {

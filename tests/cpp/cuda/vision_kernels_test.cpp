@@ -124,6 +124,11 @@ TEST(CudaNnKernels, GridSampleEmbeddingBagCtcMatchCpu) {
     for (const char* pad : {"zeros", "border", "reflection"})
       expect_close(nf::grid_sample(to_device(x, kCuda), to_device(grid, kCuda), mode, pad, true),
                    nf::grid_sample(x, grid, mode, pad, true), 1e-10);
+  Tensor x3 = host_rand({2, 2, 4, 5, 6}, 12, DType::Float64);
+  Tensor grid3 = mul(sub(host_rand({2, 3, 2, 4, 3}, 13, DType::Float64), 0.5), 2.4);
+  for (const char* mode : {"bilinear", "nearest"})
+    expect_close(nf::grid_sample(to_device(x3, kCuda), to_device(grid3, kCuda), mode, "border"),
+                 nf::grid_sample(x3, grid3, mode, "border"), 1e-10);
   Tensor weight = host_rand({10, 4}, 10, DType::Float64);
   Tensor idx = from_vector<int64_t>({1, 2, 4, 5, 4, 3, 2, 9}, {8});
   Tensor offsets = from_vector<int64_t>({0, 3, 3, 6}, {4});

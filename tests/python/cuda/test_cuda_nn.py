@@ -593,10 +593,8 @@ def test_unfold_fold():
 
 
 # CPU-only paths raise instead of crashing or copying silently (listed in docs/cuda.md).
-# grid_sample (4-d), embedding_bag and ctc_loss have CUDA kernels: test_cuda_nn_kernels.py.
+# grid_sample, embedding_bag and ctc_loss have CUDA kernels: test_cuda_nn_kernels.py.
 CPU_ONLY = {
-    "grid_sample 5-d": lambda x: F.grid_sample(x.reshape(2, 4, 1, 3, 3), tc.zeros(2, 1, 3, 3, 3, device="cuda"),
-                                               align_corners=False),
     "embedding max_norm": lambda x: F.embedding(tc.tensor([0, 1], device="cuda"), x.reshape(-1, 4), max_norm=1.0),
     "embedding_bag max_norm": lambda x: F.embedding_bag(tc.tensor([[0, 1]], device="cuda"), x.reshape(-1, 4),
                                                         max_norm=1.0),

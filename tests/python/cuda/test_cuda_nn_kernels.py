@@ -1,5 +1,5 @@
-"""The nn kernels added on CUDA (nn/kernels_cuda.cu): grid_sample (4-d; bilinear / nearest /
-bicubic, zeros / border / reflection, align_corners), embedding_bag (sum / mean / max,
+"""The nn kernels added on CUDA (nn/kernels_cuda.cu): grid_sample (4-d: bilinear / nearest /
+bicubic, 5-d: trilinear / nearest; zeros / border / reflection, align_corners), embedding_bag (sum / mean / max,
 per_sample_weights, padding_idx) and ctc_loss, forward and backward, against the CPU kernels on
 the same inputs. Skipped without a GPU (see conftest.py)."""
 import numpy as np
@@ -53,10 +53,22 @@ def test_grid_sample_matches_cpu(dtype, mode, padding_mode, align_corners):
         np.testing.assert_allclose(a, b, rtol=10 * tol, atol=10 * tol)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_grid_sample_5d_matches_cpu(dtype, mode, padding_mode, align_corners):
+    x = arr(2, 2, 4, 5, 6, seed=3, dtype=dtype)
+    grid = arr(2, 3, 2, 4, 3, seed=4, dtype=dtype, scale=0.8)
+    (oc, gc), (og, gg) = run_both(
+        lambda a, g: F.grid_sample(a, g, mode=mode, padding_mode=padding_mode,
+                                   align_corners=align_corners), [x, grid])
+    np.testing.assert_allclose(og, oc, rtol=TOL[dtype], atol=TOL[dtype])
+    for a, b in zip(gg, gc):
+        np.testing.assert_allclose(a, b, rtol=10 * TOL[dtype], atol=10 * TOL[dtype])
+
+
 def test_grid_sample_cuda_errors():
-    x = tc.zeros(1, 1, 2, 3, 3).cuda()
-    with pytest.raises(NotImplementedError, match="5-d"):
-        F.grid_sample(x, tc.zeros(1, 2, 2, 2, 3).cuda(), align_corners=False)
     with pytest.raises(ValueError, match="same device"):
         F.grid_sample(tc.zeros(1, 1, 3, 3).cuda(), tc.zeros(1, 2, 2, 2), align_corners=False)
     xg = tc.zeros(1, 1, 3, 3).cuda().requires_grad_()
