@@ -6,6 +6,7 @@
 
 #include "tensorcore/amp/float32_compute.h"
 #include "tensorcore/autograd/function.h"
+#include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/cudnn/nn_cuda.h"
@@ -17,6 +18,7 @@
 #include "tensorcore/ops/index.h"
 #include "tensorcore/ops/reduce.h"
 #include "tensorcore/ops/shape.h"
+#include "tensorcore/ops/sort.h"
 
 namespace tc::nn {
 namespace {
@@ -87,6 +89,22 @@ void renorm_rows(Tensor& weight, const Tensor& idx, double max_norm, double norm
   weight.bump_version();
 }
 
+// renorm_rows for a CUDA weight, in core ops on the device: the referenced rows' norms in
+// float64 (as the CPU loop), then each row whose norm exceeds max_norm scaled by
+// T(max_norm / (norm + 1e-7)) and written back in place.
+void renorm_rows_device(Tensor& weight, const Tensor& idx, double max_norm, double norm_type) {
+  autograd::NoGradGuard no_grad;
+  Tensor rows = std::get<0>(unique(reshape(idx, {-1}), /*sorted=*/true));
+  if (rows.numel() == 0) return;
+  Tensor sel = index_select(weight, 0, rows);
+  Tensor mag = abs(to_dtype(sel, DType::Float64));
+  Tensor norms = std::isinf(norm_type) ? amax(mag, {1}) : norm(mag, norm_type, {1});
+  Tensor limit = full({}, Scalar(max_norm), TensorOptions(DType::Float64).device(norms.device()));
+  Tensor scale = where(gt(norms, limit), div(limit, add(norms, Scalar(1e-7))), ones_like(norms));
+  Tensor scaled = mul(sel, unsqueeze(to_dtype(scale, weight.dtype()), 1));
+  index_copy_(weight, 0, rows, scaled);
+}
+
 }  // namespace
 
 namespace functional {
@@ -102,10 +120,11 @@ Tensor embedding(const Tensor& input, const Tensor& weight_in, std::optional<int
   Tensor idx = checked_indices(op, input, V);
   int64_t pad = normalize_padding_idx(op, padding_idx, V);
   if (max_norm) {
-    // The in-place renormalization is a host loop over the referenced rows.
-    TC_CHECK_AS(NotImplementedError, !weight_in.is_cuda(), op, ": max_norm is not implemented for CUDA tensors");
     Tensor w = weight_in;
-    renorm_rows(w, idx, *max_norm, norm_type);
+    if (w.is_cuda())
+      renorm_rows_device(w, idx, *max_norm, norm_type);
+    else
+      renorm_rows(w, idx, *max_norm, norm_type);
   }
   Tensor flat = reshape(idx, {idx.numel()});
   Tensor out = index_select(weight_in.detach(), 0, flat);
@@ -193,10 +212,11 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
     psw = contiguous(reshape(per_sample_weights, {n}));
   }
   if (max_norm) {
-    // The in-place renormalization is a host loop over the referenced rows.
-    TC_CHECK_AS(NotImplementedError, !on_cuda, op, ": max_norm is not implemented for CUDA tensors");
     Tensor w = weight_in;
-    renorm_rows(w, idx, *max_norm, norm_type);
+    if (on_cuda)
+      renorm_rows_device(w, idx, *max_norm, norm_type);
+    else
+      renorm_rows(w, idx, *max_norm, norm_type);
   }
   Tensor w = contiguous(weight_in.detach());
   const TensorOptions i64 = TensorOptions(DType::Int64).device(dev);

@@ -592,20 +592,8 @@ def test_unfold_fold():
     check_fn(lambda t: F.fold(t, (4, 4), 2, padding=0, stride=1), [cols], tc.float64)
 
 
-# CPU-only paths raise instead of crashing or copying silently (listed in docs/cuda.md).
-# grid_sample, embedding_bag and ctc_loss have CUDA kernels: test_cuda_nn_kernels.py.
-CPU_ONLY = {
-    "embedding max_norm": lambda x: F.embedding(tc.tensor([0, 1], device="cuda"), x.reshape(-1, 4), max_norm=1.0),
-    "embedding_bag max_norm": lambda x: F.embedding_bag(tc.tensor([[0, 1]], device="cuda"), x.reshape(-1, 4),
-                                                        max_norm=1.0),
-}
-
-
-@pytest.mark.parametrize("name", list(CPU_ONLY))
-def test_cpu_only_ops_raise(name):
-    x = randn(2, 4, 3, 3, seed=1).float().cuda()
-    with pytest.raises(NotImplementedError, match="CUDA"):
-        CPU_ONLY[name](x)
+# grid_sample, embedding_bag, ctc_loss and embedding's max_norm, formerly CPU-only here, have
+# CUDA paths now: test_cuda_nn_kernels.py compares them with the CPU.
 
 
 # ---------------------------------------------------------------- switches (no GPU needed)

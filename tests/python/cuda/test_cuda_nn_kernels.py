@@ -116,12 +116,25 @@ def test_embedding_bag_per_sample_weights_and_errors_on_cuda():
     for a, b in zip(gg, gc):
         np.testing.assert_allclose(a, b, rtol=1e-11, atol=1e-12)
     wc = tc.from_numpy(w).cuda()
-    with pytest.raises(NotImplementedError, match="max_norm"):
-        F.embedding_bag(idx.cuda(), wc, off.cuda(), max_norm=1.0)
     with pytest.raises(IndexError, match="out of range"):
         F.embedding_bag(tc.tensor([1, 12]).cuda(), wc, tc.tensor([0]).cuda())
     with pytest.raises(ValueError, match="same device"):
         F.embedding_bag(idx, wc, off)
+
+
+@pytest.mark.parametrize("norm_type", [2.0, 1.0, float("inf"), 3.0])
+def test_max_norm_renormalizes_rows_on_cuda(norm_type):
+    # embedding and embedding_bag rescale the referenced weight rows in place, as on the CPU.
+    w = arr(7, 4, seed=6, scale=2.0)
+    idx = np.array([[0, 2, 6], [2, 2, 5]])
+    for fn in (lambda i, wt: F.embedding(i, wt, max_norm=1.0, norm_type=norm_type),
+               lambda i, wt: F.embedding_bag(i, wt, max_norm=1.0, norm_type=norm_type)):
+        wc, wg = tc.from_numpy(w.copy()), tc.from_numpy(w.copy()).cuda()
+        outc, outg = fn(tc.from_numpy(idx), wc), fn(tc.from_numpy(idx).cuda(), wg)
+        assert wg.is_cuda and outg.is_cuda
+        np.testing.assert_allclose(wg.cpu().numpy(), wc.numpy(), rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(outg.cpu().numpy(), outc.numpy(), rtol=1e-12, atol=1e-12)
+        assert not np.allclose(wc.numpy(), w)  # some rows were rescaled
 
 
 def log_softmax_np(x):
