@@ -250,6 +250,37 @@ int main() {
     check("deform bwd offset", goff, offr.grad(), 1e-12);
     check("deform bwd mask", gm, mr.grad(), 1e-12);
   }
+  {
+    // nms: the overlap bit matrix (64x64 tiles, one word per thread) against IoU computed here
+    // with the CPU's expression; 150 boxes span three 64-box words.
+    for (DType dt : {DType::Float32, DType::Float64}) {
+      Tensor xy = mul(rnd({150, 2}, 21), 100.0), wh = add(mul(rnd({150, 2}, 22), 40.0), 1.0);
+      Tensor boxes = to_dtype(contiguous(cat({xy, add(xy, wh)}, 1)), dt);
+      const double thr = 0.3;
+      Tensor mask = vision::ops::cuda::nms_mask(boxes, thr);
+      const int64_t* m = mask.data<int64_t>();
+      const int64_t words = mask.size(1);
+      bool ok = words == 3;
+      for (int64_t i = 0; i < 150 && ok; ++i)
+        for (int64_t j = i + 1; j < 150; ++j) {
+          auto iou = [&](auto tag) {
+            using T = decltype(tag);
+            const T* p = static_cast<const T*>(boxes.data_ptr());
+            const T *a = p + i * 4, *c = p + j * 4;
+            T w = std::max(T(0), std::min(a[2], c[2]) - std::max(a[0], c[0]));
+            T h = std::max(T(0), std::min(a[3], c[3]) - std::max(a[1], c[1]));
+            T inter = w * h, area_a = (a[2] - a[0]) * (a[3] - a[1]);
+            T area_c = (c[2] - c[0]) * (c[3] - c[1]);
+            return inter / ((area_a + area_c) - inter) > T(thr);
+          };
+          const bool expect = dt == DType::Float32 ? iou(float{}) : iou(double{});
+          const bool bit = (uint64_t(m[i * words + j / 64]) >> (j % 64)) & 1;
+          ok = ok && bit == expect;
+        }
+      std::printf("%-40s %s\n", "nms mask", ok ? "ok" : "MISMATCH");
+      fails += !ok;
+    }
+  }
   std::printf("%d mismatches\n", fails);
   return fails != 0;
 }
