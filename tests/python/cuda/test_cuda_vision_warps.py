@@ -27,11 +27,16 @@ def gen(seed):
     return tc.Generator().manual_seed(seed)
 
 
-def exact(gpu, cpu):
+def exact(gpu, cpu, tol=0):
+    """Equal; with tol, within tol (uint8 steps or float units) where a device reduction (a
+    mean) feeds the kernel and may round differently from the CPU's."""
     assert gpu.is_cuda, "the result should stay on the GPU"
     g, c = gpu.cpu().numpy(), cpu.numpy()
     assert g.shape == c.shape and g.dtype == c.dtype
-    np.testing.assert_array_equal(g, c)
+    if tol == 0:
+        np.testing.assert_array_equal(g, c)
+    else:
+        assert np.abs(g.astype(np.float64) - c.astype(np.float64)).max() <= tol
 
 
 DTYPES = ["uint8", np.float32, np.float64]
@@ -125,10 +130,14 @@ def test_fused_crop_flip_normalize_on_cuda(dtype):
 @pytest.mark.parametrize("dtype", ["uint8", np.float32])
 def test_fused_color_kernels_equal_cpu(dtype):
     x = image(dtype, (4, 3, 19, 23), seed=4)
-    for fn in (lambda t: F.adjust_brightness(t, 1.3), lambda t: F.adjust_contrast(t, 0.6),
-               lambda t: F.adjust_saturation(t, 1.7), lambda t: F.adjust_hue(t, -0.3),
-               lambda t: T.ColorJitter(0.4, 0.3, 0.5, 0.2, generator=gen(5))(t)):
+    for fn in (lambda t: F.adjust_brightness(t, 1.3), lambda t: F.adjust_saturation(t, 1.7),
+               lambda t: F.adjust_hue(t, -0.3)):
         exact(fn(x.cuda()), fn(x))
+    # Contrast blends towards the image's mean gray level, a device reduction.
+    tol = 1 if dtype == "uint8" else 1e-6
+    for fn in (lambda t: F.adjust_contrast(t, 0.6),
+               lambda t: T.ColorJitter(0.4, 0.3, 0.5, 0.2, generator=gen(5))(t)):
+        exact(fn(x.cuda()), fn(x), tol)
 
 
 def test_equalize_equals_cpu():
@@ -162,6 +171,11 @@ CPP_PIPELINES = {
 }
 
 
+# Where the CUDA path may round differently: the fused normalize (one FMA), uint8 resize (±1, see
+# test_cuda_vision_ops.py) then converted to float, ColorJitter's contrast mean (a reduction).
+CPP_TOLERANCE = {"seed": 1e-5, "eval": 1.0 / 255 + 1e-6, "color": 1}
+
+
 @pytest.mark.parametrize("name", sorted(CPP_PIPELINES))
 @pytest.mark.parametrize("batched", [False, True])
 def test_cpp_pipeline_on_cuda_images(tmp_path, name, batched):
@@ -171,8 +185,4 @@ def test_cpp_pipeline_on_cuda_images(tmp_path, name, batched):
     cpp = V.Pipeline.load(path)
     for seed in (0, 1):
         gpu, cpu = cpp(x.cuda(), gen(seed)), cpp(x, gen(seed))
-        assert gpu.is_cuda and gpu.shape == cpu.shape and gpu.dtype == cpu.dtype
-        if gpu.dtype == tc.float32 and name == "seed":  # fused normalize: float rounding
-            np.testing.assert_allclose(gpu.cpu().numpy(), cpu.numpy(), rtol=1e-6, atol=1e-6)
-        else:
-            np.testing.assert_array_equal(gpu.cpu().numpy(), cpu.numpy())
+        exact(gpu, cpu, CPP_TOLERANCE.get(name, 0))
