@@ -8,6 +8,7 @@
 #include "tensorcore/nn/layers.h"
 #include "tensorcore/tensorcore.h"
 #include "tensorcore/vision/cuda/ops_cuda.h"
+#include "tensorcore/vision/cuda/resize_cuda.h"
 #include "tensorcore/vision/cuda/transforms_cuda.h"
 #include "tensorcore/vision/ops/ops.h"
 #include "tensorcore/vision/transforms/kernels.h"
@@ -280,6 +281,57 @@ int main() {
       std::printf("%-40s %s\n", "nms mask", ok ? "ok" : "MISMATCH");
       fails += !ok;
     }
+  }
+  {
+    // resize passes with hand-made windows, against the weighted sums computed here (the CPU
+    // front end's weight tables are internal to resize.cpp).
+    namespace vc = vision::cuda;
+    Tensor src = rnd({2, 5, 4}, 23);  // planes 2, in_h 5, width 4
+    vc::ResizeAxis ax{from_vector<int64_t>({0, 2, 3}, {3}),
+                      from_vector<double>({0.25, 0.75, 0.5, 0.5, 1.0, 0.0}, {6}), 2};
+    Tensor v = empty({2, 3, 4}, TensorOptions(DType::Float64));
+    vc::resize_vertical(src, 2, 5, 4, v, 3, ax);
+    Tensor expect_v = empty({2, 3, 4}, TensorOptions(DType::Float64));
+    const double* sp = src.data<double>();
+    const int64_t st[3] = {0, 2, 3};
+    const double wv[6] = {0.25, 0.75, 0.5, 0.5, 1.0, 0.0};
+    for (int p = 0; p < 2; ++p)
+      for (int y = 0; y < 3; ++y)
+        for (int x = 0; x < 4; ++x)
+          expect_v.data<double>()[(p * 3 + y) * 4 + x] =
+              wv[y * 2] * sp[(p * 5 + st[y]) * 4 + x] +
+              wv[y * 2 + 1] * sp[(p * 5 + st[y] + 1) * 4 + x];
+    check("resize vertical", v, expect_v, 1e-15);
+    Tensor rows = reshape(src, {10, 4});
+    vc::ResizeAxis ah{from_vector<int64_t>({0, 1, 2}, {3}),
+                      from_vector<double>({0.25, 0.75, 0.5, 0.5, 1.0, 0.0}, {6}), 2};
+    Tensor h = empty({10, 3}, TensorOptions(DType::Float64));
+    vc::resize_horizontal(rows, 10, 4, h, 3, ah);
+    Tensor expect_h = empty({10, 3}, TensorOptions(DType::Float64));
+    for (int r = 0; r < 10; ++r)
+      for (int x = 0; x < 3; ++x)
+        expect_h.data<double>()[r * 3 + x] =
+            wv[x * 2] * sp[r * 4 + x] + wv[x * 2 + 1] * sp[r * 4 + x + 1];
+    check("resize horizontal", h, expect_h, 1e-15);
+    // uint8 in 22-bit fixed point: weights summing to 1 << 22 reproduce a constant row.
+    Tensor u = full({1, 6}, Scalar(int64_t(77)), TensorOptions(DType::UInt8));
+    vc::ResizeAxis au{from_vector<int64_t>({0, 2, 4}, {3}),
+                      from_vector<int32_t>({1 << 20, 3 << 20, 1 << 21, 1 << 21, 1 << 22, 0}, {6}),
+                      2};
+    Tensor uo = empty({1, 3}, TensorOptions(DType::UInt8));
+    vc::resize_horizontal(u, 1, 6, uo, 3, au);
+    check("resize horizontal uint8", uo,
+          full({1, 3}, Scalar(int64_t(77)), TensorOptions(DType::UInt8)), 0);
+    Tensor n = empty({2, 2, 3}, TensorOptions(DType::Float64));
+    vc::resize_nearest(src, 2, 5, 4, n, 2, 3, from_vector<int64_t>({4, 1}, {2}),
+                       from_vector<int64_t>({3, 0, 2}, {3}));
+    Tensor expect_n = index_select(index_select(src, 1, from_vector<int64_t>({4, 1}, {2})), 2,
+                                   from_vector<int64_t>({3, 0, 2}, {3}));
+    check("resize nearest", n, expect_n, 0);
+    Tensor f = from_vector<float>({-3.f, 0.5f, 1.5f, 2.5f, 254.5f, 300.f}, {6});
+    Tensor r8 = empty({6}, TensorOptions(DType::UInt8));
+    vc::round_to_uint8(f, r8);
+    check("round_to_uint8", r8, from_vector<uint8_t>({0, 0, 2, 2, 254, 255}, {6}), 0);
   }
   std::printf("%d mismatches\n", fails);
   return fails != 0;

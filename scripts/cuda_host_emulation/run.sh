@@ -12,7 +12,8 @@ ROOT=$(cd "$HERE/../.." && pwd)
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 KERNELS="tensorcore/vision/cuda/transforms_cuda.cu tensorcore/vision/cuda/ops_cuda.cu
-         tensorcore/vision/cuda/deform_cuda.cu tensorcore/nn/kernels_cuda.cu"
+         tensorcore/vision/cuda/deform_cuda.cu tensorcore/vision/cuda/resize_cuda.cu
+         tensorcore/nn/kernels_cuda.cu"
 for f in $KERNELS; do cp "$ROOT/$f" "$WORK/$(basename "$f" .cu).cpp"; done
 # Each launch `kernel<T><<<grid, block, smem, stream>>>(args);` becomes
 # `emu_launch(dim3(grid), dim3(block), [&] { kernel<T>(args); });`.
