@@ -3,7 +3,7 @@
 # machine with a GPU. No apt, no virtualenv: uses whatever python3 is on PATH (it needs numpy,
 # pybind11 and pytest; torch is optional, for the benchmark's side-by-side numbers).
 # Logs go to $OUT when set (else build-gpu/logs).
-#   scripts/gpu_check.sh            build + tests + benchmark
+#   scripts/gpu_check.sh            build + tests + benchmarks
 #   TC_SKIP_BENCH=1 scripts/gpu_check.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -64,5 +64,7 @@ export PYTHONPATH="$PKG${PYTHONPATH:+:$PYTHONPATH}"
 
 if [ "${TC_SKIP_BENCH:-0}" != 1 ]; then
   "$PY" benchmarks/bench_cuda.py 2>&1 | tee "$LOGS/bench_cuda.log"
+  # The vision / nn kernels against torchvision (bench_vision_cuda imports bench_cuda's timer).
+  (cd benchmarks && "$PY" bench_vision_cuda.py) 2>&1 | tee "$LOGS/bench_vision_cuda.log"
 fi
 exit $status

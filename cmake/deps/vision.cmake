@@ -6,3 +6,10 @@ if(TC_EXAMPLES OR TC_BENCHMARKS)
   target_link_libraries(vision_transforms_deploy PRIVATE tensorcore)
   target_compile_options(vision_transforms_deploy PRIVATE -Wall -Wextra)
 endif()
+
+# The CUDA image kernels share their per-pixel code with the CPU kernels (compiled without FMA
+# contraction) and must round the same way: no FMA contraction in nvcc either.
+if(TC_CUDA)
+  set_property(SOURCE ${PROJECT_SOURCE_DIR}/tensorcore/vision/cuda/transforms_cuda.cu
+    APPEND PROPERTY COMPILE_OPTIONS "--fmad=false")
+endif()

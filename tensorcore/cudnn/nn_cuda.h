@@ -81,9 +81,6 @@ Tensor unfold_cuda(const Tensor& x, const Geo3& g);
 // cols: [N, C * kh * kw, L] -> [N, C, H, W] (overlapping windows sum).
 Tensor fold_cuda(const Tensor& cols, int64_t channels, const Geo3& g);
 
-// Raises NotImplementedError "<op>: not implemented on CUDA tensors ..." when any given tensor
-// lives on a CUDA device (the op's kernels are CPU-only).
-void require_cpu(const char* op, std::initializer_list<const Tensor*> tensors);
 // Raises ValueError when the defined tensors are not all on one device.
 void require_same_device(const char* op, std::initializer_list<const Tensor*> tensors);
 

@@ -132,13 +132,6 @@ Tensor group_norm_cuda(const Tensor& input, int64_t num_groups, const Tensor& we
   return to_dtype(y, input.dtype());
 }
 
-void require_cpu(const char* op, std::initializer_list<const Tensor*> tensors) {
-  for (const Tensor* t : tensors)
-    TC_CHECK_AS(NotImplementedError, !t->defined() || !t->is_cuda(), op,
-                ": not implemented for CUDA tensors (its kernels run on the CPU only); got a tensor on ",
-                t->device().str(), ". Move the inputs to the CPU with .cpu() first");
-}
-
 void require_same_device(const char* op, std::initializer_list<const Tensor*> tensors) {
   const Tensor* first = nullptr;
   for (const Tensor* t : tensors) {

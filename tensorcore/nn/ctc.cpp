@@ -3,6 +3,8 @@
 //   d nll / d lp[t, c] = -exp(logsumexp_{s: l'(s) = c}(alpha[t, s] + beta[t, s]) + nll - lp[t, c])
 // (PyTorch's kernel adds exp(lp) to this, a term that cancels once the gradient passes through
 // log_softmax; ours is the true derivative, so gradcheck holds for any input.)
+// CUDA log_probs run the same recursions in nn/kernels_cuda.cu (one block per sample); targets
+// and lengths are validated on host copies and uploaded.
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/nn/functional.h"
+#include "tensorcore/nn/kernels_cuda.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
@@ -148,11 +151,15 @@ void ctc_backward(const T* lp, const CtcProblem& p, const T* nll, const T* alpha
   });
 }
 
+Tensor host_copy(const Tensor& t) {
+  return t.is_cuda() ? to_device(t, Device(DeviceType::CPU)) : t;
+}
+
 Tensor lengths_tensor(const Tensor& t, const char* op, const char* what, int64_t N) {
   TC_CHECK(t.defined(), op, ": ", what, " must be given");
   TC_CHECK_TYPE(!t.is_floating_point() && !t.is_complex() && t.dtype() != DType::Bool, op, ": ",
                 what, " must be integers, got ", dtype_name(t.dtype()));
-  Tensor r = contiguous(to_dtype(t.detach(), DType::Int64));
+  Tensor r = contiguous(to_dtype(host_copy(t.detach()), DType::Int64));
   TC_CHECK(r.dim() <= 1 && r.numel() == N, op, ": expected ", what, " to have ", N,
            " entries (one per batch element), got shape ", shape_str(t.sizes()));
   return r;
@@ -169,7 +176,11 @@ Tensor ctc_loss(const Tensor& log_probs_in, const Tensor& targets_in, const Tens
               blank, reduction, zero_infinity);
   const char* op = "ctc_loss";
   TC_CHECK(log_probs_in.defined() && targets_in.defined(), op, ": log_probs and targets must be tensors");
-  detail::require_cpu(op, {&log_probs_in, &targets_in, &input_lengths_in, &target_lengths_in});
+  // Targets and lengths may be on the CPU (as torch allows) or on log_probs' device.
+  for (const Tensor* t : {&targets_in, &input_lengths_in, &target_lengths_in})
+    TC_CHECK(!t->defined() || t->is_cpu() || t->device() == log_probs_in.device(), op,
+             ": expected targets and lengths on the CPU or on log_probs' device (",
+             log_probs_in.device().str(), "), got ", t->device().str());
   TC_CHECK_TYPE(log_probs_in.dtype() == DType::Float32 || log_probs_in.dtype() == DType::Float64, op,
                 ": expected float32 or float64 log_probs, got ", dtype_name(log_probs_in.dtype()));
   TC_CHECK(log_probs_in.dim() == 3 || log_probs_in.dim() == 2, op,
@@ -184,7 +195,7 @@ Tensor ctc_loss(const Tensor& log_probs_in, const Tensor& targets_in, const Tens
                 ": targets must be integers, got ", dtype_name(targets_in.dtype()));
   Tensor in_len = lengths_tensor(input_lengths_in, op, "input_lengths", N);
   Tensor tg_len = lengths_tensor(target_lengths_in, op, "target_lengths", N);
-  Tensor targets = contiguous(to_dtype(targets_in.detach(), DType::Int64));
+  Tensor targets = contiguous(to_dtype(host_copy(targets_in.detach()), DType::Int64));
   if (unbatched && targets.dim() == 1 && targets_in.dim() == 1 && tg_len.numel() == 1 &&
       targets.numel() != tg_len.data<int64_t>()[0])
     targets = unsqueeze(targets, 0);  // unbatched padded target (S,)
@@ -224,13 +235,36 @@ Tensor ctc_loss(const Tensor& log_probs_in, const Tensor& targets_in, const Tens
              " entries but target_lengths sum to ", total);
 
   Tensor lp = contiguous(lp_user);
-  Tensor nll = empty({N}, TensorOptions(lp.dtype()));
-  Tensor alpha = empty({N, T, p.max_ext}, TensorOptions(lp.dtype()));
-  dispatch_dtype<kF32F64>(lp.dtype(), op, [&](auto tag) {
-    using U = typename decltype(tag)::type;
-    ctc_forward<U>(lp.data<U>(), p, nll.data<U>(), alpha.data<U>());
-  });
-  if (autograd::needs_grad({log_probs_in})) {
+  const Device dev = lp.device();
+  const TensorOptions opts = TensorOptions(lp.dtype()).device(dev);
+  Tensor nll = empty({N}, opts);
+  Tensor alpha = empty({N, T, p.max_ext}, opts);
+  if (lp.is_cuda()) {
+    const TensorOptions i64 = TensorOptions(DType::Int64).device(dev);
+    Tensor d_targets = to_device(reshape(targets, {-1}), dev), d_in = to_device(in_len, dev);
+    Tensor d_tg = to_device(tg_len, dev), d_off = from_vector(p.offset, {N}, i64);
+    gpu::ctc_forward(lp, d_targets, d_off, d_in, d_tg, blank, p.max_ext, nll, alpha);
+    if (autograd::needs_grad({log_probs_in})) {
+      Shape lp_shape = log_probs_in.sizes();
+      const int64_t max_ext = p.max_ext;
+      autograd::record(
+          "CtcLossBackward0", {log_probs_in}, {nll}, {lp_user, nll, alpha, d_targets, d_off, d_in, d_tg},
+          [blank, max_ext, zero_infinity, lp_shape](const TensorList& s, const TensorList& gr) -> TensorList {
+            Tensor lps = contiguous(s[0]).detach();
+            Tensor go = contiguous(gr[0]).detach();
+            Tensor grad = empty(lps.sizes(), TensorOptions(lps.dtype()).device(lps.device()));
+            gpu::ctc_backward(lps, s[3], s[4], s[5], s[6], blank, max_ext, s[1], s[2], go,
+                              zero_infinity, grad);
+            return {reshape(grad, lp_shape)};
+          });
+    }
+  } else {
+    dispatch_dtype<kF32F64>(lp.dtype(), op, [&](auto tag) {
+      using U = typename decltype(tag)::type;
+      ctc_forward<U>(lp.data<U>(), p, nll.data<U>(), alpha.data<U>());
+    });
+  }
+  if (!lp.is_cuda() && autograd::needs_grad({log_probs_in})) {
     Shape lp_shape = log_probs_in.sizes();
     autograd::record("CtcLossBackward0", {log_probs_in}, {nll}, {lp_user, nll, alpha, targets, in_len, tg_len},
                      [p, zero_infinity, lp_shape](const TensorList& s, const TensorList& gr) -> TensorList {
@@ -256,7 +290,8 @@ Tensor ctc_loss(const Tensor& log_probs_in, const Tensor& targets_in, const Tens
   }
   if (reduction == "none") return unbatched ? squeeze(loss, 0) : loss;
   if (reduction == "sum") return sum(loss);
-  Tensor denom = clamp(to_dtype(tg_len, loss.dtype()), Scalar(1), std::nullopt);
+  Tensor denom = clamp(to_dtype(to_device(tg_len, loss.device()), loss.dtype()), Scalar(1),
+                       std::nullopt);
   return mean(div(loss, denom));
 }
 

@@ -6,16 +6,19 @@
 
 #include "tensorcore/amp/float32_compute.h"
 #include "tensorcore/autograd/function.h"
+#include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/nn/functional.h"
+#include "tensorcore/nn/kernels_cuda.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
 #include "tensorcore/ops/index.h"
 #include "tensorcore/ops/reduce.h"
 #include "tensorcore/ops/shape.h"
+#include "tensorcore/ops/sort.h"
 
 namespace tc::nn {
 namespace {
@@ -86,6 +89,22 @@ void renorm_rows(Tensor& weight, const Tensor& idx, double max_norm, double norm
   weight.bump_version();
 }
 
+// renorm_rows for a CUDA weight, in core ops on the device: the referenced rows' norms in
+// float64 (as the CPU loop), then each row whose norm exceeds max_norm scaled by
+// T(max_norm / (norm + 1e-7)) and written back in place.
+void renorm_rows_device(Tensor& weight, const Tensor& idx, double max_norm, double norm_type) {
+  autograd::NoGradGuard no_grad;
+  Tensor rows = std::get<0>(unique(reshape(idx, {-1}), /*sorted=*/true));
+  if (rows.numel() == 0) return;
+  Tensor sel = index_select(weight, 0, rows);
+  Tensor mag = abs(to_dtype(sel, DType::Float64));
+  Tensor norms = std::isinf(norm_type) ? amax(mag, {1}) : norm(mag, norm_type, {1});
+  Tensor limit = full({}, Scalar(max_norm), TensorOptions(DType::Float64).device(norms.device()));
+  Tensor scale = where(gt(norms, limit), div(limit, add(norms, Scalar(1e-7))), ones_like(norms));
+  Tensor scaled = mul(sel, unsqueeze(to_dtype(scale, weight.dtype()), 1));
+  index_copy_(weight, 0, rows, scaled);
+}
+
 }  // namespace
 
 namespace functional {
@@ -101,10 +120,11 @@ Tensor embedding(const Tensor& input, const Tensor& weight_in, std::optional<int
   Tensor idx = checked_indices(op, input, V);
   int64_t pad = normalize_padding_idx(op, padding_idx, V);
   if (max_norm) {
-    // The in-place renormalization is a host loop over the referenced rows.
-    TC_CHECK_AS(NotImplementedError, !weight_in.is_cuda(), op, ": max_norm is not implemented for CUDA tensors");
     Tensor w = weight_in;
-    renorm_rows(w, idx, *max_norm, norm_type);
+    if (w.is_cuda())
+      renorm_rows_device(w, idx, *max_norm, norm_type);
+    else
+      renorm_rows(w, idx, *max_norm, norm_type);
   }
   Tensor flat = reshape(idx, {idx.numel()});
   Tensor out = index_select(weight_in.detach(), 0, flat);
@@ -138,12 +158,19 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
     double norm_type, bool scale_grad_by_freq, const std::string& mode, const Tensor& per_sample_weights,
     bool include_last_offset, std::optional<int64_t> padding_idx) {
   const char* op = "embedding_bag";
-  detail::require_cpu(op, {&input, &weight_in, &offsets_in, &per_sample_weights});
   check_weight(op, weight_in);
+  detail::require_same_device(op, {&weight_in, &input, &offsets_in, &per_sample_weights});
+  // CUDA: the bag bookkeeping below runs on host copies of the (small) index tensors; the
+  // reduction runs on the device (nn/kernels_cuda.cu) and backward is device tensor ops.
+  const bool on_cuda = weight_in.is_cuda();
+  const Device dev = weight_in.device();
+  auto host = [](const Tensor& t) { return t.is_cuda() ? to_device(t, Device(DeviceType::CPU)) : t; };
+  auto on_dev = [&](const Tensor& t) { return on_cuda ? to_device(t, dev) : t; };
   TC_CHECK(mode == "sum" || mode == "mean" || mode == "max", op, ": mode must be 'sum', 'mean' or 'max', got '",
            mode, "'");
   const int64_t V = weight_in.size(0), D = weight_in.size(1);
   Tensor idx = checked_indices(op, input, V);
+  const Tensor idx_host = host(idx);
   int64_t pad = normalize_padding_idx(op, padding_idx, V);
   TC_CHECK(input.dim() == 1 || input.dim() == 2, op, ": expected a 1-d or 2-d input, got shape ",
            shape_str(input.sizes()));
@@ -156,7 +183,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
   } else {
     TC_CHECK(offsets_in.defined() && offsets_in.dim() == 1, op,
              ": offsets must be a 1-d tensor when input is 1-d");
-    Tensor off = contiguous(to_dtype(offsets_in, DType::Int64));
+    Tensor off = contiguous(host(to_dtype(offsets_in, DType::Int64)));
     starts.assign(off.data<int64_t>(), off.data<int64_t>() + off.numel());
     if (include_last_offset) {
       TC_CHECK(!starts.empty(), op, ": include_last_offset needs at least one offset");
@@ -170,7 +197,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
   const int64_t B = int64_t(starts.size());
   auto bag_end = [&](int64_t b) { return b + 1 < B ? starts[size_t(b + 1)] : n; };
   if (input.dim() == 1 && include_last_offset && offsets_in.numel() > 0) {
-    Tensor off = contiguous(to_dtype(offsets_in, DType::Int64));
+    Tensor off = contiguous(host(to_dtype(offsets_in, DType::Int64)));
     int64_t last = off.data<int64_t>()[off.numel() - 1];
     TC_CHECK(last <= n, op, ": the last offset (", last, ") exceeds the number of indices (", n, ")");
   }
@@ -186,16 +213,20 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
   }
   if (max_norm) {
     Tensor w = weight_in;
-    renorm_rows(w, idx, *max_norm, norm_type);
+    if (on_cuda)
+      renorm_rows_device(w, idx, *max_norm, norm_type);
+    else
+      renorm_rows(w, idx, *max_norm, norm_type);
   }
   Tensor w = contiguous(weight_in.detach());
-  Tensor out = zeros({B, D}, TensorOptions(w.dtype()));
-  Tensor max_idx = mode == "max" ? full({B, D}, Scalar(int64_t(-1)), TensorOptions(DType::Int64)) : zeros({0}, TensorOptions(DType::Int64));
+  const TensorOptions i64 = TensorOptions(DType::Int64).device(dev);
+  Tensor out = zeros({B, D}, TensorOptions(w.dtype()).device(dev));
+  Tensor max_idx = mode == "max" ? full({B, D}, Scalar(int64_t(-1)), i64) : zeros({0}, i64);
   Tensor bag_size = zeros({B}, TensorOptions(DType::Int64));
   // Per entry: its bag (or -1 when skipped for padding) and its scale in the bag's result.
   std::vector<int64_t> entry_bag(static_cast<size_t>(n), -1);
   std::vector<double> entry_scale(static_cast<size_t>(n), 0.0);
-  const int64_t* ip = idx.data<int64_t>();
+  const int64_t* ip = idx_host.data<int64_t>();
   for (int64_t b = 0; b < B; ++b) {
     int64_t count = 0;
     for (int64_t j = starts[size_t(b)]; j < bag_end(b); ++j)
@@ -207,7 +238,13 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
       entry_scale[size_t(j)] = mode == "mean" ? 1.0 / double(count) : 1.0;
     }
   }
-  dispatch_dtype<kF32F64>(w.dtype(), op, [&](auto tag) {
+  if (on_cuda) {
+    std::vector<int64_t> ends;
+    for (int64_t b = 0; b < B; ++b) ends.push_back(bag_end(b));
+    gpu::embedding_bag_forward(w, reshape(idx, {n}), starts, ends, entry_scale, psw, pad,
+                               mode == "max", out, max_idx);
+    bag_size = to_device(bag_size, dev);
+  } else dispatch_dtype<kF32F64>(w.dtype(), op, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* wp = w.data<T>();
     T* op_ = out.data<T>();
@@ -234,7 +271,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
       }
     });
   });
-  Tensor offsets_out = from_vector(starts, {B});
+  Tensor offsets_out = from_vector(starts, {B}, i64);
   if (autograd::needs_grad({weight_in, psw})) {
     std::vector<int64_t> kept_entry, kept_bag;
     std::vector<double> kept_scale;
@@ -245,47 +282,48 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
         kept_scale.push_back(entry_scale[size_t(j)]);
       }
     int64_t k = int64_t(kept_entry.size());
-    Tensor e_idx = from_vector(kept_entry, {k}), e_bag = from_vector(kept_bag, {k});
-    Tensor e_scale = to_dtype(from_vector(kept_scale, {k, 1}), w.dtype());
+    Tensor e_idx = from_vector(kept_entry, {k}, i64), e_bag = from_vector(kept_bag, {k}, i64);
+    Tensor e_scale = to_dtype(on_dev(from_vector(kept_scale, {k, 1})), w.dtype());
     Tensor e_rows = index_select(reshape(idx, {n}), 0, e_idx);
     bool is_max = mode == "max";
     Tensor win_pos, out_pos;
     if (is_max) {
       std::vector<int64_t> wp, opos;
-      const int64_t* mp = max_idx.data<int64_t>();
+      const Tensor max_idx_host = host(max_idx);
+      const int64_t* mp = max_idx_host.data<int64_t>();
       for (int64_t i = 0; i < B * D; ++i)
         if (mp[i] >= 0) {
           wp.push_back(mp[i] * D + i % D);
           opos.push_back(i);
         }
-      win_pos = from_vector(wp, {int64_t(wp.size())});
-      out_pos = from_vector(opos, {int64_t(opos.size())});
+      win_pos = from_vector(wp, {int64_t(wp.size())}, i64);
+      out_pos = from_vector(opos, {int64_t(opos.size())}, i64);
     }
     autograd::record("EmbeddingBagBackward0", {weight_in, psw}, {out},
                      {e_rows, e_bag, e_scale, e_idx, win_pos, psw, weight_in, out_pos},
                      [V, D, is_max, scale_grad_by_freq](const TensorList& s, const TensorList& g) -> TensorList {
       const Tensor &rows = s[0], &bags = s[1], &scale = s[2], &entries = s[3];
+      const TensorOptions opts = TensorOptions(g[0].dtype()).device(g[0].device());
       Tensor gw, gpsw;
       if (is_max) {
         // Route each output element's gradient to the row that won it (s[4]: weight position,
         // s[7]: output position; empty bags send nothing).
         Tensor picked = index_select(reshape(g[0], {-1}), 0, s[7]);
-        Tensor gflat = index_add(zeros({V * D}, TensorOptions(g[0].dtype())), 0, s[4], picked);
+        Tensor gflat = index_add(zeros({V * D}, opts), 0, s[4], picked);
         return {reshape(gflat, {V, D}), Tensor()};
       }
       Tensor ge_rows = mul(index_select(g[0], 0, bags), scale);  // [k, D]
       if (s[5].defined()) {
         Tensor wsel = index_select(s[5], 0, entries);
-        gpsw = index_add(zeros(s[5].sizes(), TensorOptions(g[0].dtype())), 0, entries,
+        gpsw = index_add(zeros(s[5].sizes(), opts), 0, entries,
                          sum(mul(ge_rows, index_select(s[6], 0, rows)), {1}));
         ge_rows = mul(ge_rows, unsqueeze(wsel, 1));
       }
       if (scale_grad_by_freq) {
-        Tensor counts = index_add(zeros({V}, TensorOptions(g[0].dtype())), 0, rows,
-                                  ones({rows.numel()}, TensorOptions(g[0].dtype())));
+        Tensor counts = index_add(zeros({V}, opts), 0, rows, ones({rows.numel()}, opts));
         ge_rows = div(ge_rows, unsqueeze(index_select(counts, 0, rows), 1));
       }
-      gw = index_add(zeros({V, D}, TensorOptions(g[0].dtype())), 0, rows, ge_rows);
+      gw = index_add(zeros({V, D}, opts), 0, rows, ge_rows);
       return {gw, gpsw};
     });
   }

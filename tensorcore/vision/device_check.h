@@ -1,6 +1,7 @@
 #pragma once
-// The vision kernels (transforms and detection ops) are CPU code. A CUDA tensor gets a clear
-// NotImplementedError naming the op instead of a host read of device memory.
+// For a kernel path that runs on the host (the CPU branch of an op whose CUDA tensors take
+// another branch): a tensor on any other device gets a clear NotImplementedError naming the op
+// instead of a host read of device memory.
 #include <initializer_list>
 
 #include "tensorcore/core/error.h"

@@ -1,11 +1,15 @@
-// Detection ops on CUDA: the NMS overlap bit matrix and RoIAlign forward/backward. The arithmetic
-// follows the CPU kernels in tensorcore/vision/ops (same expressions, same order) so results
-// match them to rounding; products that feed a sum are rounded explicitly (__fmul_rn) where a
-// fused multiply-add could flip an IoU comparison.
+// Detection ops on CUDA: the NMS overlap bit matrix, RoIAlign / PSRoIAlign and RoIPool /
+// PSRoIPool forward and backward. The arithmetic follows the CPU kernels in
+// tensorcore/vision/ops (the RoI geometry and bilinear taps are the same host/device functions)
+// so results match them to rounding; products that feed a sum are rounded explicitly (__fmul_rn)
+// where a fused multiply-add could flip an IoU comparison.
+#include <limits>
+
 #include "tensorcore/kernels/cuda/common.cuh"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/vision/cuda/ops_cuda.h"
 #include "tensorcore/vision/ops/bilinear_sample.h"
+#include "tensorcore/vision/ops/roi_geometry.h"
 
 namespace tc::vision::ops::cuda {
 namespace {
@@ -58,63 +62,42 @@ __global__ void nms_mask_kernel(const T* boxes, int64_t n, int64_t col_blocks, T
   mask[i * col_blocks + col_block] = bits;
 }
 
-// ---- RoIAlign: geometry and bilinear taps as in vision/ops/roi_common.h ----
+// ---- RoIAlign: geometry (roi_geometry.h) and bilinear taps (bilinear_sample.h) shared with
+// the CPU kernels ----
 
 template <typename T>
-struct Geometry {
-  T start_h, start_w, bin_h, bin_w;
-  int64_t grid_h, grid_w;
-  T count;
-};
-
-template <typename T>
-__device__ __forceinline__ Geometry<T> align_geometry(const T* roi, const RoiAlignArgs& a) {
-  const T scale = T(a.spatial_scale), offset = a.aligned ? T(0.5) : T(0);
-  T sw = roi[1] * scale - offset, sh = roi[2] * scale - offset;
-  T ew = roi[3] * scale - offset, eh = roi[4] * scale - offset;
-  T rw = ew - sw, rh = eh - sh;
-  if (!a.aligned) {  // legacy mode: RoIs at least 1x1
-    rw = fmax(rw, T(1));
-    rh = fmax(rh, T(1));
-  }
-  Geometry<T> g;
-  g.start_h = sh, g.start_w = sw;
-  g.bin_h = rh / T(a.pooled_height), g.bin_w = rw / T(a.pooled_width);
-  g.grid_h = a.sampling_ratio > 0 ? a.sampling_ratio : int64_t(ceil(rh / T(a.pooled_height)));
-  g.grid_w = a.sampling_ratio > 0 ? a.sampling_ratio : int64_t(ceil(rw / T(a.pooled_width)));
-  int64_t n = g.grid_h * g.grid_w;
-  g.count = T(n > 1 ? n : 1);
-  return g;
+__device__ __forceinline__ detail::AlignGeometry<T> geometry_of(const T* roi,
+                                                                const RoiAlignArgs& a) {
+  return detail::align_geometry<T>(roi, T(a.spatial_scale), a.pooled_height, a.pooled_width,
+                                   a.sampling_ratio, a.aligned, !a.aligned);
 }
 
-
-// Sample (iy, ix) of bin (py, px), the CPU's formula.
-template <typename T>
-__device__ __forceinline__ T sample_y(const Geometry<T>& g, int64_t py, int64_t iy) {
-  return g.start_h + T(py) * g.bin_h + (T(iy) + T(0.5)) * g.bin_h / T(g.grid_h);
-}
-template <typename T>
-__device__ __forceinline__ T sample_x(const Geometry<T>& g, int64_t px, int64_t ix) {
-  return g.start_w + T(px) * g.bin_w + (T(ix) + T(0.5)) * g.bin_w / T(g.grid_w);
+// Input channel read by output channel c at bin (py, px).
+__device__ __forceinline__ int64_t align_input_channel(const RoiAlignArgs& a, int64_t c,
+                                                       int64_t py, int64_t px) {
+  return a.position_sensitive ? (c * a.pooled_height + py) * a.pooled_width + px : c;
 }
 
 // One thread per output element (k, c, py, px).
 template <typename T>
 __global__ void roi_align_forward_kernel(const T* input, const T* rois, T* out, RoiAlignArgs a,
-                                         int64_t C, int64_t H, int64_t W, int64_t total) {
+                                         int64_t C_in, int64_t C_out, int64_t H, int64_t W,
+                                         int64_t total) {
   const int64_t ph = a.pooled_height, pw = a.pooled_width;
   TC_VISION_GRID_STRIDE(idx, total) {
-    const int64_t px = idx % pw, py = (idx / pw) % ph, c = (idx / (pw * ph)) % C;
-    const int64_t k = idx / (pw * ph * C);
+    const int64_t px = idx % pw, py = (idx / pw) % ph, c = (idx / (pw * ph)) % C_out;
+    const int64_t k = idx / (pw * ph * C_out);
     const T* roi = rois + k * 5;
-    const T* plane = input + (int64_t(roi[0]) * C + c) * H * W;
-    const Geometry<T> g = align_geometry(roi, a);
+    const int64_t cin = align_input_channel(a, c, py, px);
+    const T* plane = input + (int64_t(roi[0]) * C_in + cin) * H * W;
+    const detail::AlignGeometry<T> g = geometry_of(roi, a);
     T acc = 0;
     for (int64_t iy = 0; iy < g.grid_h; ++iy) {
-      const T y = sample_y(g, py, iy);
+      const T y = detail::align_sample_y(g, py, iy);
       for (int64_t ix = 0; ix < g.grid_w; ++ix) {
         // Outside the image all four weights are zero, as on the CPU.
-        const detail::Sample<T> s = detail::bilinear_sample(H, W, y, sample_x(g, px, ix));
+        const detail::Sample<T> s =
+            detail::bilinear_sample(H, W, y, detail::align_sample_x(g, px, ix));
         acc += s.w1 * plane[s.o1] + s.w2 * plane[s.o2] + s.w3 * plane[s.o3] + s.w4 * plane[s.o4];
       }
     }
@@ -125,21 +108,23 @@ __global__ void roi_align_forward_kernel(const T* input, const T* rois, T* out, 
 // One thread per gradient element, scattering into the input gradient with atomicAdd.
 template <typename T>
 __global__ void roi_align_backward_kernel(const T* grad, const T* rois, T* grad_input,
-                                          RoiAlignArgs a, int64_t C, int64_t H, int64_t W,
-                                          int64_t total) {
+                                          RoiAlignArgs a, int64_t C_in, int64_t C_out, int64_t H,
+                                          int64_t W, int64_t total) {
   const int64_t ph = a.pooled_height, pw = a.pooled_width;
   TC_VISION_GRID_STRIDE(idx, total) {
-    const int64_t px = idx % pw, py = (idx / pw) % ph, c = (idx / (pw * ph)) % C;
-    const int64_t k = idx / (pw * ph * C);
+    const int64_t px = idx % pw, py = (idx / pw) % ph, c = (idx / (pw * ph)) % C_out;
+    const int64_t k = idx / (pw * ph * C_out);
     const T* roi = rois + k * 5;
-    T* plane = grad_input + (int64_t(roi[0]) * C + c) * H * W;
-    const Geometry<T> g = align_geometry(roi, a);
+    const int64_t cin = align_input_channel(a, c, py, px);
+    T* plane = grad_input + (int64_t(roi[0]) * C_in + cin) * H * W;
+    const detail::AlignGeometry<T> g = geometry_of(roi, a);
     const T gv = grad[idx] / g.count;
     if (gv == T(0)) continue;
     for (int64_t iy = 0; iy < g.grid_h; ++iy) {
-      const T y = sample_y(g, py, iy);
+      const T y = detail::align_sample_y(g, py, iy);
       for (int64_t ix = 0; ix < g.grid_w; ++ix) {
-        const detail::Sample<T> s = detail::bilinear_sample(H, W, y, sample_x(g, px, ix));
+        const detail::Sample<T> s =
+            detail::bilinear_sample(H, W, y, detail::align_sample_x(g, px, ix));
         if (s.w1 == T(0) && s.w2 == T(0) && s.w3 == T(0) && s.w4 == T(0)) continue;
         atomicAdd(plane + s.o1, gv * s.w1);
         atomicAdd(plane + s.o2, gv * s.w2);
@@ -147,6 +132,78 @@ __global__ void roi_align_backward_kernel(const T* grad, const T* rois, T* grad_
         atomicAdd(plane + s.o4, gv * s.w4);
       }
     }
+  }
+}
+
+// ---- RoIPool and position-sensitive RoIPool: integer bins from roi_geometry.h ----
+
+struct PoolArgs {
+  double spatial_scale;
+  int64_t ph, pw, C_in, C_out, H, W;
+  bool position_sensitive;
+};
+
+template <typename T>
+__device__ __forceinline__ detail::PoolBin bin_of(const T* roi, const PoolArgs& a, int64_t py,
+                                                  int64_t px) {
+  // roi_pool: one extra pixel, bins clamped to the image; ps_roi_pool: clamped to the last pixel.
+  return detail::pool_bin<T>(roi, T(a.spatial_scale), a.ph, a.pw, a.H, a.W,
+                             !a.position_sensitive, a.position_sensitive, py, px);
+}
+
+// Plane of the input (or its gradient) that output element (k, c, py, px) pools.
+template <typename T>
+__device__ __forceinline__ int64_t pool_plane(const T* roi, const PoolArgs& a, int64_t c,
+                                              int64_t py, int64_t px) {
+  const int64_t cin = a.position_sensitive ? (c * a.ph + py) * a.pw + px : c;
+  return (int64_t(roi[0]) * a.C_in + cin) * a.H * a.W;
+}
+
+// One thread per output element: the max (roi_pool, with its argmax) or mean (ps) of the bin.
+template <typename T>
+__global__ void pool_forward_kernel(const T* input, const T* rois, T* out, int64_t* argmax,
+                                    PoolArgs a, int64_t total) {
+  TC_VISION_GRID_STRIDE(idx, total) {
+    const int64_t px = idx % a.pw, py = (idx / a.pw) % a.ph;
+    const int64_t c = (idx / (a.pw * a.ph)) % a.C_out, k = idx / (a.pw * a.ph * a.C_out);
+    const T* roi = rois + k * 5;
+    const detail::PoolBin b = bin_of(roi, a, py, px);
+    const T* plane = input + pool_plane(roi, a, c, py, px);
+    if (a.position_sensitive) {
+      T acc = 0;
+      for (int64_t h = b.hs; h < b.he; ++h)
+        for (int64_t w = b.ws; w < b.we; ++w) acc += plane[h * a.W + w];
+      out[idx] = b.empty() ? T(0) : acc / T((b.he - b.hs) * (b.we - b.ws));
+    } else {
+      T best = b.empty() ? T(0) : std::numeric_limits<T>::lowest();
+      int64_t best_idx = -1;
+      for (int64_t h = b.hs; h < b.he; ++h)
+        for (int64_t w = b.ws; w < b.we; ++w)
+          if (plane[h * a.W + w] > best) best = plane[h * a.W + w], best_idx = h * a.W + w;
+      out[idx] = best;
+      argmax[idx] = best_idx;
+    }
+  }
+}
+
+// One thread per gradient element: to the argmax (roi_pool) or spread over the bin (ps).
+template <typename T>
+__global__ void pool_backward_kernel(const T* grad, const T* rois, const int64_t* argmax,
+                                     T* grad_input, PoolArgs a, int64_t total) {
+  TC_VISION_GRID_STRIDE(idx, total) {
+    const int64_t px = idx % a.pw, py = (idx / a.pw) % a.ph;
+    const int64_t c = (idx / (a.pw * a.ph)) % a.C_out, k = idx / (a.pw * a.ph * a.C_out);
+    const T* roi = rois + k * 5;
+    T* plane = grad_input + pool_plane(roi, a, c, py, px);
+    if (!a.position_sensitive) {
+      if (argmax[idx] >= 0) atomicAdd(plane + argmax[idx], grad[idx]);
+      continue;
+    }
+    const detail::PoolBin b = bin_of(roi, a, py, px);
+    if (b.empty()) continue;
+    const T gv = grad[idx] / T((b.he - b.hs) * (b.we - b.ws));
+    for (int64_t h = b.hs; h < b.he; ++h)
+      for (int64_t w = b.ws; w < b.we; ++w) atomicAdd(plane + h * a.W + w, gv);
   }
 }
 
@@ -181,29 +238,96 @@ Tensor nms_mask(const Tensor& boxes, double iou_threshold) {
 
 void roi_align_forward(const Tensor& input, const Tensor& rois, const RoiAlignArgs& a,
                        const Tensor& out) {
-  const int64_t C = input.size(1), H = input.size(2), W = input.size(3), total = out.numel();
+  const int64_t C_in = input.size(1), C_out = out.size(1), H = input.size(2), W = input.size(3);
+  const int64_t total = out.numel();
   cuda_kernels::dispatch_dev<kOpTypes>(input.dtype(), "roi_align (CUDA)", [&](auto tag) {
     using T = typename decltype(tag)::type;
     launch_on(input, total, [&](cudaStream_t s) {
       roi_align_forward_kernel<T><<<cuda_kernels::grid_for(total), kBlockSize, 0, s>>>(
           static_cast<const T*>(input.data_ptr()), static_cast<const T*>(rois.data_ptr()),
-          static_cast<T*>(out.data_ptr()), a, C, H, W, total);
+          static_cast<T*>(out.data_ptr()), a, C_in, C_out, H, W, total);
     });
   });
 }
 
 void roi_align_backward(const Tensor& grad, const Tensor& rois, const RoiAlignArgs& a,
                         const Tensor& grad_input) {
-  const int64_t C = grad_input.size(1), H = grad_input.size(2), W = grad_input.size(3);
-  const int64_t total = grad.numel();
+  const int64_t C_in = grad_input.size(1), H = grad_input.size(2), W = grad_input.size(3);
+  const int64_t C_out = grad.size(1), total = grad.numel();
   cuda_kernels::dispatch_dev<kOpTypes>(grad.dtype(), "roi_align_backward (CUDA)", [&](auto tag) {
     using T = typename decltype(tag)::type;
     launch_on(grad, total, [&](cudaStream_t s) {
       roi_align_backward_kernel<T><<<cuda_kernels::grid_for(total), kBlockSize, 0, s>>>(
           static_cast<const T*>(grad.data_ptr()), static_cast<const T*>(rois.data_ptr()),
-          static_cast<T*>(grad_input.data_ptr()), a, C, H, W, total);
+          static_cast<T*>(grad_input.data_ptr()), a, C_in, C_out, H, W, total);
     });
   });
+}
+
+namespace {
+
+PoolArgs pool_args(const Tensor& input_like, const Tensor& out_like, double scale, int64_t ph,
+                   int64_t pw, bool position_sensitive) {
+  return {scale,          ph, pw, input_like.size(1), out_like.size(1), input_like.size(2),
+          input_like.size(3), position_sensitive};
+}
+
+void pool_forward(const char* op, const Tensor& input, const Tensor& rois, const PoolArgs& a,
+                  const Tensor& out, const Tensor& argmax) {
+  const int64_t total = out.numel();
+  cuda_kernels::dispatch_dev<kOpTypes>(input.dtype(), op, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    launch_on(input, total, [&](cudaStream_t s) {
+      pool_forward_kernel<T><<<cuda_kernels::grid_for(total), kBlockSize, 0, s>>>(
+          static_cast<const T*>(input.data_ptr()), static_cast<const T*>(rois.data_ptr()),
+          static_cast<T*>(out.data_ptr()),
+          argmax.defined() ? static_cast<int64_t*>(argmax.data_ptr()) : nullptr, a, total);
+    });
+  });
+}
+
+void pool_backward(const char* op, const Tensor& grad, const Tensor& rois, const Tensor& argmax,
+                   const PoolArgs& a, const Tensor& grad_input) {
+  const int64_t total = grad.numel();
+  cuda_kernels::dispatch_dev<kOpTypes>(grad.dtype(), op, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    launch_on(grad, total, [&](cudaStream_t s) {
+      pool_backward_kernel<T><<<cuda_kernels::grid_for(total), kBlockSize, 0, s>>>(
+          static_cast<const T*>(grad.data_ptr()), static_cast<const T*>(rois.data_ptr()),
+          argmax.defined() ? static_cast<const int64_t*>(argmax.data_ptr()) : nullptr,
+          static_cast<T*>(grad_input.data_ptr()), a, total);
+    });
+  });
+}
+
+}  // namespace
+
+void roi_pool_forward(const Tensor& input, const Tensor& rois, double spatial_scale,
+                      int64_t pooled_height, int64_t pooled_width, const Tensor& out,
+                      const Tensor& argmax) {
+  pool_forward("roi_pool (CUDA)", input, rois,
+               pool_args(input, out, spatial_scale, pooled_height, pooled_width, false), out,
+               argmax);
+}
+
+void roi_pool_backward(const Tensor& grad, const Tensor& rois, const Tensor& argmax,
+                       const Tensor& grad_input) {
+  pool_backward("roi_pool_backward (CUDA)", grad, rois, argmax,
+                pool_args(grad_input, grad, 1.0, grad.size(2), grad.size(3), false), grad_input);
+}
+
+void ps_roi_pool_forward(const Tensor& input, const Tensor& rois, double spatial_scale,
+                         int64_t pooled_height, int64_t pooled_width, const Tensor& out) {
+  pool_forward("ps_roi_pool (CUDA)", input, rois,
+               pool_args(input, out, spatial_scale, pooled_height, pooled_width, true), out,
+               Tensor());
+}
+
+void ps_roi_pool_backward(const Tensor& grad, const Tensor& rois, double spatial_scale,
+                          int64_t pooled_height, int64_t pooled_width, const Tensor& grad_input) {
+  pool_backward("ps_roi_pool_backward (CUDA)", grad, rois, Tensor(),
+                pool_args(grad_input, grad, spatial_scale, pooled_height, pooled_width, true),
+                grad_input);
 }
 
 }  // namespace tc::vision::ops::cuda

@@ -18,6 +18,27 @@ void roi_align_forward(const Tensor&, const Tensor&, const RoiAlignArgs&, const 
 void roi_align_backward(const Tensor&, const Tensor&, const RoiAlignArgs&, const Tensor&) {
   no_cuda("roi_align_backward");
 }
+void roi_pool_forward(const Tensor&, const Tensor&, double, int64_t, int64_t, const Tensor&,
+                      const Tensor&) {
+  no_cuda("roi_pool");
+}
+void roi_pool_backward(const Tensor&, const Tensor&, const Tensor&, const Tensor&) {
+  no_cuda("roi_pool_backward");
+}
+void ps_roi_pool_forward(const Tensor&, const Tensor&, double, int64_t, int64_t, const Tensor&) {
+  no_cuda("ps_roi_pool");
+}
+void ps_roi_pool_backward(const Tensor&, const Tensor&, double, int64_t, int64_t, const Tensor&) {
+  no_cuda("ps_roi_pool_backward");
+}
+void deform_im2col(const detail::DeformGeometry&, const Tensor&, const Tensor&, const Tensor&,
+                   int64_t, const Tensor&) {
+  no_cuda("deform_conv2d");
+}
+void deform_col2im(const detail::DeformGeometry&, const Tensor&, const Tensor&, const Tensor&,
+                   int64_t, const Tensor&, const Tensor&, const Tensor&, const Tensor&) {
+  no_cuda("deform_conv2d_backward");
+}
 }  // namespace tc::vision::ops::cuda
 #endif
 
@@ -43,5 +64,39 @@ void resize_nearest(const Tensor&, int64_t, int64_t, int64_t, const Tensor&, int
   no_cuda_resize();
 }
 void round_to_uint8(const Tensor&, const Tensor&) { no_cuda_resize(); }
+}  // namespace tc::vision::cuda
+#endif
+
+#ifndef TC_WITH_CUDA
+#include "tensorcore/vision/cuda/transforms_cuda.h"
+
+namespace tc::vision::cuda {
+namespace {
+[[noreturn]] void no_cuda_image(const char* op) {
+  throw NotImplementedError(
+      ::tc::detail::concat(op, ": tensorcore was not compiled with CUDA support"));
+}
+}  // namespace
+void warp(const Tensor&, const std::vector<double>&, const std::vector<double>&,
+          const kernels::detail::WarpArgs&, const Tensor&) {
+  no_cuda_image("warp");
+}
+void gaussian_blur(const Tensor&, const std::vector<std::vector<float>>&,
+                   const std::vector<std::vector<float>>&, const Tensor&) {
+  no_cuda_image("gaussian_blur");
+}
+void crop_flip_normalize(const Tensor&, const std::vector<int64_t>&, const std::vector<int64_t>&,
+                         const std::vector<uint8_t>&, const std::vector<uint8_t>&,
+                         const std::vector<float>&, const std::vector<float>&, const Tensor&) {
+  no_cuda_image("crop_flip_normalize");
+}
+void blend(const Tensor&, int64_t, int64_t, int64_t, kernels::BlendOther,
+           const std::vector<double>&, const std::vector<double>&, const Tensor&) {
+  no_cuda_image("blend");
+}
+void adjust_hue(const Tensor&, int64_t, int64_t, const std::vector<double>&, const Tensor&) {
+  no_cuda_image("adjust_hue");
+}
+void equalize(const Tensor&, int64_t, int64_t, const Tensor&) { no_cuda_image("equalize"); }
 }  // namespace tc::vision::cuda
 #endif

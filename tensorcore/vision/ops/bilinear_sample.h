@@ -3,11 +3,7 @@
 // the same taps with the same weights.
 #include <cstdint>
 
-#ifdef __CUDACC__
-#define TC_VISION_HOST_DEVICE __host__ __device__ __forceinline__
-#else
-#define TC_VISION_HOST_DEVICE inline
-#endif
+#include "tensorcore/vision/host_device.h"
 
 namespace tc::vision::ops::detail {
 

@@ -2,7 +2,10 @@
 // sampled columns (Cin*kh*kw, oh*ow) by bilinear sampling at the offset positions (times the
 // modulation mask), then multiplied by the weight per group with BLAS. Backward scatters the
 // column gradient back to the input, and differentiates the sampling w.r.t. offsets and mask.
-#include "tensorcore/vision/device_check.h"
+// CUDA tensors run the sampling kernels of vision/cuda/deform_cuda.cu (the same deform_sample.h
+// code) and the products through cuBLAS; backward scatters with atomics (nondeterministic).
+#include "tensorcore/core/deterministic.h"
+#include "tensorcore/vision/cuda/ops_cuda.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/ops/elementwise.h"
@@ -10,49 +13,14 @@
 #include "tensorcore/ops/reduce.h"
 #include "tensorcore/ops/shape.h"
 #include "tensorcore/vision/ops/ops.h"
+#include "tensorcore/vision/ops/deform_sample.h"
 #include "tensorcore/vision/ops/roi_common.h"
 
 namespace tc::vision::ops {
 namespace {
 using namespace detail;
 
-struct Geometry {
-  int64_t N, Cin, H, W, Cout, kh, kw, oh, ow, groups, offset_groups;
-  int64_t sh, sw, ph, pw, dh, dw;
-  bool use_mask;
-  int64_t K() const { return kh * kw; }
-  int64_t L() const { return oh * ow; }
-};
-
-// torchvision's deformable sampling: corners outside the image contribute zero.
-template <typename T>
-T sample(const T* plane, int64_t H, int64_t W, T y, T x) {
-  if (y <= -1 || y >= T(H) || x <= -1 || x >= T(W)) return 0;
-  int64_t y0 = int64_t(std::floor(y)), x0 = int64_t(std::floor(x)), y1 = y0 + 1, x1 = x0 + 1;
-  T ly = y - T(y0), lx = x - T(x0), hy = 1 - ly, hx = 1 - lx;
-  T v = 0;
-  if (y0 >= 0 && x0 >= 0) v += hy * hx * plane[y0 * W + x0];
-  if (y0 >= 0 && x1 <= W - 1) v += hy * lx * plane[y0 * W + x1];
-  if (y1 <= H - 1 && x0 >= 0) v += ly * hx * plane[y1 * W + x0];
-  if (y1 <= H - 1 && x1 <= W - 1) v += ly * lx * plane[y1 * W + x1];
-  return v;
-}
-
-// Sampling position of column (k, l) for offset group og of image n.
-template <typename T>
-struct Pos {
-  T y, x, m;
-};
-
-template <typename T>
-Pos<T> position(const Geometry& g, const T* off, const T* msk, int64_t og, int64_t k, int64_t l) {
-  int64_t i = k / g.kw, j = k % g.kw, oy = l / g.ow, ox = l % g.ow;
-  const T* o = off + (og * 2 * g.K() + 2 * k) * g.L();
-  T y = T(oy * g.sh - g.ph + i * g.dh) + o[l];
-  T x = T(ox * g.sw - g.pw + j * g.dw) + o[g.L() + l];
-  T m = g.use_mask ? msk[(og * g.K() + k) * g.L() + l] : T(1);
-  return {y, x, m};
-}
+using Geometry = DeformGeometry;
 
 template <typename T>
 void im2col(const Geometry& g, const T* in, const T* off, const T* msk, T* cols) {
@@ -63,8 +31,8 @@ void im2col(const Geometry& g, const T* in, const T* off, const T* msk, T* cols)
       for (int64_t k = 0; k < g.K(); ++k) {
         T* row = cols + (c * g.K() + k) * g.L();
         for (int64_t l = 0; l < g.L(); ++l) {
-          auto p = position<T>(g, off, msk, c / cpg, k, l);
-          row[l] = p.m * sample(plane, g.H, g.W, p.y, p.x);
+          auto p = deform_position<T>(g, off, msk, c / cpg, k, l);
+          row[l] = p.m * deform_sample(plane, g.H, g.W, p.y, p.x);
         }
       }
     }
@@ -84,15 +52,12 @@ void col2im_grads(const Geometry& g, const T* in, const T* off, const T* msk, co
       for (int64_t k = 0; k < g.K(); ++k) {
         const T* grow = gcols + (c * g.K() + k) * g.L();
         for (int64_t l = 0; l < g.L(); ++l) {
-          auto p = position<T>(g, off, msk, c / cpg, k, l);
-          if (p.y <= -1 || p.y >= T(H) || p.x <= -1 || p.x >= T(W)) continue;
+          auto p = deform_position<T>(g, off, msk, c / cpg, k, l);
+          if (!deform_inside(p.y, p.x, H, W)) continue;
           T gv = grow[l] * p.m;
-          int64_t y0 = int64_t(std::floor(p.y)), x0 = int64_t(std::floor(p.x));
-          T ly = p.y - T(y0), lx = p.x - T(x0), hy = 1 - ly, hx = 1 - lx;
-          if (y0 >= 0 && x0 >= 0) gplane[y0 * W + x0] += gv * hy * hx;
-          if (y0 >= 0 && x0 + 1 <= W - 1) gplane[y0 * W + x0 + 1] += gv * hy * lx;
-          if (y0 + 1 <= H - 1 && x0 >= 0) gplane[(y0 + 1) * W + x0] += gv * ly * hx;
-          if (y0 + 1 <= H - 1 && x0 + 1 <= W - 1) gplane[(y0 + 1) * W + x0 + 1] += gv * ly * lx;
+          const DeformTaps<T> t = deform_taps(H, W, p.y, p.x);
+          for (int q = 0; q < 4; ++q)
+            if (t.off[q] >= 0) gplane[t.off[q]] += deform_tap_grad(t, q, gv);
         }
       }
     }
@@ -105,23 +70,13 @@ void col2im_grads(const Geometry& g, const T* in, const T* off, const T* msk, co
       T* gx = gy + g.L();
       T* gm = g.use_mask ? gmsk + (og * g.K() + k) * g.L() : nullptr;
       for (int64_t l = 0; l < g.L(); ++l) {
-        auto p = position<T>(g, off, msk, og, k, l);
+        auto p = deform_position<T>(g, off, msk, og, k, l);
         T acc_y = 0, acc_x = 0, acc_m = 0;
-        bool inside = !(p.y <= -1 || p.y >= T(H) || p.x <= -1 || p.x >= T(W));
-        int64_t y0 = int64_t(std::floor(p.y)), x0 = int64_t(std::floor(p.x));
-        T ly = p.y - T(y0), lx = p.x - T(x0), hy = 1 - ly, hx = 1 - lx;
-        for (int64_t c = og * cpg; c < (og + 1) * cpg && inside; ++c) {
-          const T* plane = in + c * H * W;
-          T gc = gcols[(c * g.K() + k) * g.L() + l];
-          T v00 = (y0 >= 0 && x0 >= 0) ? plane[y0 * W + x0] : T(0);
-          T v01 = (y0 >= 0 && x0 + 1 <= W - 1) ? plane[y0 * W + x0 + 1] : T(0);
-          T v10 = (y0 + 1 <= H - 1 && x0 >= 0) ? plane[(y0 + 1) * W + x0] : T(0);
-          T v11 = (y0 + 1 <= H - 1 && x0 + 1 <= W - 1) ? plane[(y0 + 1) * W + x0 + 1] : T(0);
-          T dy = hx * (v10 - v00) + lx * (v11 - v01);
-          T dx = hy * (v01 - v00) + ly * (v11 - v10);
-          acc_y += gc * p.m * dy;
-          acc_x += gc * p.m * dx;
-          acc_m += gc * (hy * hx * v00 + hy * lx * v01 + ly * hx * v10 + ly * lx * v11);
+        if (deform_inside(p.y, p.x, H, W)) {
+          const DeformTaps<T> t = deform_taps(H, W, p.y, p.x);
+          for (int64_t c = og * cpg; c < (og + 1) * cpg; ++c)
+            deform_coord_grads(t, in + c * H * W, gcols[(c * g.K() + k) * g.L() + l], p.m, acc_y,
+                               acc_x, acc_m);
         }
         gy[l] = acc_y;
         gx[l] = acc_x;
@@ -133,7 +88,11 @@ void col2im_grads(const Geometry& g, const T* in, const T* off, const T* msk, co
 
 Tensor columns(const Geometry& g, const Tensor& x, const Tensor& off, const Tensor& msk,
                int64_t n) {
-  Tensor cols = empty({g.Cin * g.K(), g.L()}, TensorOptions(x.dtype()));
+  Tensor cols = empty({g.Cin * g.K(), g.L()}, TensorOptions(x.dtype()).device(x.device()));
+  if (x.is_cuda()) {
+    cuda::deform_im2col(g, x, off, msk, n, cols);
+    return cols;
+  }
   dispatch_dtype<kRoiDTypes>(x.dtype(), "deform_conv2d", [&](auto tag) {
     using T = typename decltype(tag)::type;
     im2col<T>(g, x.data<T>() + n * g.Cin * g.H * g.W,
@@ -153,17 +112,22 @@ TensorList backward(const Geometry& g, const Tensor& grad, const Tensor& x, cons
                     const Tensor& msk, const Tensor& weight, bool has_bias) {
   autograd::NoGradGuard no_grad;
   Tensor go = contiguous(grad);
-  Tensor gin = zeros(x.sizes(), TensorOptions(x.dtype()));
-  Tensor goff = zeros(off.sizes(), TensorOptions(x.dtype()));
-  Tensor gmsk = g.use_mask ? zeros(msk.sizes(), TensorOptions(x.dtype())) : Tensor();
-  Tensor gw =
-      zeros({g.groups, g.Cout / g.groups, g.Cin / g.groups * g.K()}, TensorOptions(x.dtype()));
+  const TensorOptions opts = TensorOptions(x.dtype()).device(x.device());
+  if (x.is_cuda()) alert_not_deterministic("deform_conv2d_backward (CUDA)");
+  Tensor gin = zeros(x.sizes(), opts);
+  Tensor goff = zeros(off.sizes(), opts);
+  Tensor gmsk = g.use_mask ? zeros(msk.sizes(), opts) : Tensor();
+  Tensor gw = zeros({g.groups, g.Cout / g.groups, g.Cin / g.groups * g.K()}, opts);
   Tensor wt = transpose(grouped_weight(g, weight), 1, 2);  // (G, Cin/G*K, Cout/G)
   for (int64_t n = 0; n < g.N; ++n) {
     Tensor gon = reshape(select(go, 0, n), {g.groups, g.Cout / g.groups, g.L()});
     Tensor gcols = contiguous(bmm(wt, gon));  // (G, Cin/G*K, L)
     Tensor cols = reshape(columns(g, x, off, msk, n), {g.groups, g.Cin / g.groups * g.K(), g.L()});
     gw = add(gw, bmm(gon, transpose(cols, 1, 2)));
+    if (x.is_cuda()) {
+      cuda::deform_col2im(g, x, off, msk, n, gcols, gin, goff, gmsk);
+      continue;
+    }
     dispatch_dtype<kRoiDTypes>(x.dtype(), "deform_conv2d_backward", [&](auto tag) {
       using T = typename decltype(tag)::type;
       const int64_t ostride = 2 * g.offset_groups * g.K() * g.L();
@@ -185,7 +149,10 @@ Tensor deform_conv2d(const Tensor& input, const Tensor& offset, const Tensor& we
                      std::pair<int64_t, int64_t> padding, std::pair<int64_t, int64_t> dilation,
                      const Tensor& mask) {
   const char* op = "deform_conv2d";
-  require_cpu(op, {&input, &offset, &weight, &bias, &mask});
+  for (const Tensor* t : {&offset, &weight, &bias, &mask})
+    TC_CHECK_AS(::tc::Error, !t->defined() || t->device() == input.device(), op,
+                ": all tensors must be on the input's device (", input.device().str(), "), got ",
+                t->device().str());
   TC_CHECK(input.dim() == 4, op, ": input should be (N, Cin, H, W), got ",
            shape_str(input.sizes()));
   TC_CHECK(weight.dim() == 4, op, ": weight should be (Cout, Cin/groups, kh, kw), got ",

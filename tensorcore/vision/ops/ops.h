@@ -1,6 +1,6 @@
 #pragma once
 // Detection ops with torchvision's names and semantics (torchvision.ops). Boxes are (K, 4) xyxy;
-// rois are (K, 5) [batch_index, x1, y1, x2, y2]. Float32/Float64 on the CPU.
+// rois are (K, 5) [batch_index, x1, y1, x2, y2]. Float32/Float64, CPU or CUDA (vision/cuda).
 #include <tuple>
 #include <utility>
 

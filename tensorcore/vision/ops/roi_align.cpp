@@ -1,8 +1,8 @@
 // RoIAlign and position-sensitive RoIAlign. Each RoI's bilinear sample plan (offsets and weights)
 // is computed once and reused for every channel. Forward runs in parallel over RoIs; backward in
 // parallel over channel blocks, so threads never write the same gradient element.
-// roi_align on CUDA tensors runs the kernels of vision/cuda/ops_cuda.cu (backward with atomics,
-// so it is flagged for tc.use_deterministic_algorithms); ps_roi_align is CPU-only.
+// roi_align and ps_roi_align on CUDA tensors run the kernels of vision/cuda/ops_cuda.cu (backward
+// with atomics, so it is flagged for tc.use_deterministic_algorithms).
 #include <memory>
 
 #include "tensorcore/autograd/function.h"
@@ -232,18 +232,7 @@ void align_backward(const Tensor& grad, const Tensor& rois, const AlignParams& p
 }
 
 cuda::RoiAlignArgs cuda_args(const AlignParams& p) {
-  return {p.scale, p.ph, p.pw, p.sampling_ratio, p.aligned};
-}
-
-// The CPU kernels raise IndexError for a bad batch index; the CUDA kernels cannot, so the batch
-// column is checked on the host first (one small device-to-host copy).
-void check_batch_indices_on_host(const char* op, const Tensor& rois, int64_t batch) {
-  Tensor host = contiguous(to_device(rois, Device(DeviceType::CPU)));
-  dispatch_dtype<kRoiDTypes>(host.dtype(), op, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const T* r = host.data<T>();
-    for (int64_t k = 0; k < host.size(0); ++k) roi_batch_index(op, r + k * 5, batch);
-  });
+  return {p.scale, p.ph, p.pw, p.sampling_ratio, p.aligned, p.position_sensitive};
 }
 
 Tensor align_backward_cuda(const Tensor& grad, const Tensor& rois, const AlignParams& p,
@@ -251,13 +240,16 @@ Tensor align_backward_cuda(const Tensor& grad, const Tensor& rois, const AlignPa
   TC_CHECK_AS(::tc::Error, rois.device() == grad.device(),
            "roi_align_backward: grad and rois must be on the same device, got ",
            grad.device().str(), " and ", rois.device().str());
-  TC_CHECK(grad.dim() == 4 && grad.size(0) == rois.size(0) && grad.size(1) == input_shape[1] &&
+  const int64_t out_c = p.position_sensitive ? input_shape[1] / (p.ph * p.pw) : input_shape[1];
+  const char* op = p.position_sensitive ? "ps_roi_align_backward" : "roi_align_backward";
+  TC_CHECK(grad.dim() == 4 && grad.size(0) == rois.size(0) && grad.size(1) == out_c &&
                grad.size(2) == p.ph && grad.size(3) == p.pw,
-           "roi_align_backward: grad should be (K, C, ph, pw) = (", rois.size(0), ", ",
-           input_shape[1], ", ", p.ph, ", ", p.pw, "), got shape ", shape_str(grad.sizes()));
-  alert_not_deterministic("roi_align_backward (CUDA)");
+           op, ": grad should be (K, C, ph, pw) = (", rois.size(0), ", ", out_c, ", ", p.ph,
+           ", ", p.pw, "), got shape ", shape_str(grad.sizes()));
+  alert_not_deterministic(p.position_sensitive ? "ps_roi_align_backward (CUDA)"
+                                               : "roi_align_backward (CUDA)");
   Tensor g = contiguous(grad), r = contiguous(rois);
-  check_batch_indices_on_host("roi_align_backward", r, input_shape[0]);
+  check_batch_indices_on_host(op, r, input_shape[0]);
   Tensor gin = zeros(input_shape, TensorOptions(g.dtype()).device(g.device()));
   cuda::roi_align_backward(g, r, cuda_args(p), gin);
   return gin;
@@ -265,8 +257,7 @@ Tensor align_backward_cuda(const Tensor& grad, const Tensor& rois, const AlignPa
 
 Tensor align_backward_op(const Tensor& grad, const Tensor& rois, const AlignParams& p,
                          const Shape& input_shape) {
-  if (grad.is_cuda() && !p.position_sensitive)
-    return align_backward_cuda(grad, rois, p, input_shape);
+  if (grad.is_cuda()) return align_backward_cuda(grad, rois, p, input_shape);
   Tensor g = contiguous(grad), r = contiguous(rois);
   const bool cl = use_channels_last(p, input_shape[0], input_shape[1], input_shape[2],
                                     input_shape[3], r.size(0));
@@ -284,7 +275,7 @@ Tensor align_backward_op(const Tensor& grad, const Tensor& rois, const AlignPara
 
 Tensor align_op(const Tensor& input, const Tensor& rois, const AlignParams& p) {
   const char* op = p.position_sensitive ? "ps_roi_align" : "roi_align";
-  check_roi_args(op, input, rois, p.ph, p.pw, /*cuda_supported=*/!p.position_sensitive);
+  check_roi_args(op, input, rois, p.ph, p.pw);
   int64_t out_c = input.size(1);
   if (p.position_sensitive) {
     TC_CHECK(input.size(1) % (p.ph * p.pw) == 0, op, ": input channels (", input.size(1),

@@ -1,8 +1,12 @@
 // RoIPool (max over integer bins, argmax kept for backward) and position-sensitive RoIPool
-// (average over integer bins), following torchvision's rounding rules.
+// (average over integer bins), following torchvision's rounding rules. CUDA tensors run the
+// kernels of vision/cuda/ops_cuda.cu with the same bins (roi_geometry.h); their backward passes
+// scatter with atomics and are flagged for tc.use_deterministic_algorithms.
 #include <limits>
 
 #include "tensorcore/autograd/function.h"
+#include "tensorcore/core/deterministic.h"
+#include "tensorcore/vision/cuda/ops_cuda.h"
 #include "tensorcore/vision/ops/ops.h"
 #include "tensorcore/vision/ops/roi_common.h"
 
@@ -10,34 +14,16 @@ namespace tc::vision::ops {
 namespace {
 using namespace detail;
 
-struct Bin {
-  int64_t hs, he, ws, we;
-  bool empty() const { return he <= hs || we <= ws; }
-};
+using Bin = PoolBin;
 
-// Integer bin bounds of a RoI. As in torchvision, roi_pool adds one pixel to the RoI size and
-// clamps bins to the image; ps_roi_pool does neither and clamps to the last row/column.
-// (torchvision's ps_roi_pool backward clamps to the image instead, which disagrees with its own
-// forward; ours uses the forward's bins so the gradient is exact.)
+// All bins of a RoI, row-major (pool_bin in roi_geometry.h, shared with the CUDA kernels).
 template <typename T>
 void pool_bins(const T* roi, double scale, int64_t ph, int64_t pw, int64_t H, int64_t W,
                bool plus_one, bool clamp_last, std::vector<Bin>& bins) {
-  int64_t sw = int64_t(std::round(roi[1] * T(scale))), sh = int64_t(std::round(roi[2] * T(scale)));
-  int64_t ew = int64_t(std::round(roi[3] * T(scale))), eh = int64_t(std::round(roi[4] * T(scale)));
-  int64_t extra = plus_one ? 1 : 0;
-  int64_t rw = std::max<int64_t>(ew - sw + extra, 1), rh = std::max<int64_t>(eh - sh + extra, 1);
-  T bh = T(rh) / T(ph), bw = T(rw) / T(pw);
-  const int64_t hmax = clamp_last ? H - 1 : H, wmax = clamp_last ? W - 1 : W;
   bins.clear();
   for (int64_t py = 0; py < ph; ++py)
-    for (int64_t px = 0; px < pw; ++px) {
-      Bin b;
-      b.hs = std::clamp<int64_t>(int64_t(std::floor(T(py) * bh)) + sh, 0, hmax);
-      b.he = std::clamp<int64_t>(int64_t(std::ceil(T(py + 1) * bh)) + sh, 0, hmax);
-      b.ws = std::clamp<int64_t>(int64_t(std::floor(T(px) * bw)) + sw, 0, wmax);
-      b.we = std::clamp<int64_t>(int64_t(std::ceil(T(px + 1) * bw)) + sw, 0, wmax);
-      bins.push_back(b);
-    }
+    for (int64_t px = 0; px < pw; ++px)
+      bins.push_back(pool_bin<T>(roi, T(scale), ph, pw, H, W, plus_one, clamp_last, py, px));
 }
 
 template <typename T>
@@ -75,6 +61,12 @@ void roi_pool_forward(const Tensor& input, const Tensor& rois, double scale, int
 Tensor roi_pool_backward(const Tensor& grad, const Tensor& rois, const Tensor& argmax,
                          const Shape& shape) {
   Tensor g = contiguous(grad);
+  if (g.is_cuda()) {
+    alert_not_deterministic("roi_pool_backward (CUDA)");
+    Tensor gin = zeros(shape, TensorOptions(g.dtype()).device(g.device()));
+    cuda::roi_pool_backward(g, rois, argmax, gin);
+    return gin;
+  }
   Tensor gin = zeros(shape, TensorOptions(g.dtype()));
   const int64_t C = shape[1], HW = shape[2] * shape[3], K = rois.size(0);
   const int64_t nb = argmax.numel() / std::max<int64_t>(1, K * C);
@@ -142,6 +134,12 @@ void ps_pool(const Tensor& rois, double scale, int64_t ph, int64_t pw, const Sha
 Tensor ps_pool_backward(const Tensor& grad, const Tensor& rois, double scale, int64_t ph,
                         int64_t pw, const Shape& shape) {
   Tensor g = contiguous(grad);
+  if (g.is_cuda()) {
+    alert_not_deterministic("ps_roi_pool_backward (CUDA)");
+    Tensor gin = zeros(shape, TensorOptions(g.dtype()).device(g.device()));
+    cuda::ps_roi_pool_backward(g, rois, scale, ph, pw, gin);
+    return gin;
+  }
   Tensor gin = zeros(shape, TensorOptions(g.dtype()));
   dispatch_dtype<kRoiDTypes>(g.dtype(), "ps_roi_pool_backward", [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -157,12 +155,17 @@ Tensor roi_pool(const Tensor& input, const Tensor& rois, double spatial_scale,
   check_roi_args("roi_pool", input, rois, pooled_height, pooled_width);
   Tensor x = contiguous(input), r = contiguous(rois);
   Shape os = {r.size(0), x.size(1), pooled_height, pooled_width};
-  Tensor out = empty(os, TensorOptions(x.dtype()));
-  Tensor argmax = empty(os, TensorOptions(DType::Int64));
-  dispatch_dtype<kRoiDTypes>(x.dtype(), "roi_pool", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    roi_pool_forward<T>(x, r, spatial_scale, pooled_height, pooled_width, out, argmax);
-  });
+  Tensor out = empty(os, TensorOptions(x.dtype()).device(x.device()));
+  Tensor argmax = empty(os, TensorOptions(DType::Int64).device(x.device()));
+  if (x.is_cuda()) {
+    check_batch_indices_on_host("roi_pool", r, x.size(0));
+    cuda::roi_pool_forward(x, r, spatial_scale, pooled_height, pooled_width, out, argmax);
+  } else {
+    dispatch_dtype<kRoiDTypes>(x.dtype(), "roi_pool", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      roi_pool_forward<T>(x, r, spatial_scale, pooled_height, pooled_width, out, argmax);
+    });
+  }
   if (autograd::needs_grad({input})) {
     Shape shape = input.sizes();
     autograd::record("RoiPoolBackward0", {input, rois}, {out}, {r, argmax},
@@ -181,12 +184,18 @@ Tensor ps_roi_pool(const Tensor& input, const Tensor& rois, double spatial_scale
            ") must be a multiple of output_size[0] * output_size[1] (", nb, ")");
   Tensor x = contiguous(input), r = contiguous(rois);
   int64_t out_c = x.size(1) / nb;
-  Tensor out = empty({r.size(0), out_c, pooled_height, pooled_width}, TensorOptions(x.dtype()));
-  dispatch_dtype<kRoiDTypes>(x.dtype(), "ps_roi_pool", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    ps_pool<T>(r, spatial_scale, pooled_height, pooled_width, x.sizes(), out_c, x.data<T>(),
-               out.data<T>(), nullptr, nullptr);
-  });
+  Tensor out = empty({r.size(0), out_c, pooled_height, pooled_width},
+                     TensorOptions(x.dtype()).device(x.device()));
+  if (x.is_cuda()) {
+    check_batch_indices_on_host("ps_roi_pool", r, x.size(0));
+    cuda::ps_roi_pool_forward(x, r, spatial_scale, pooled_height, pooled_width, out);
+  } else {
+    dispatch_dtype<kRoiDTypes>(x.dtype(), "ps_roi_pool", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      ps_pool<T>(r, spatial_scale, pooled_height, pooled_width, x.sizes(), out_c, x.data<T>(),
+                 out.data<T>(), nullptr, nullptr);
+    });
+  }
   if (autograd::needs_grad({input})) {
     Shape shape = input.sizes();
     autograd::record(

@@ -1,17 +1,25 @@
 // Gaussian blur and erase, shared by tensorcore.vision.transforms (Python) and the C++ pipeline.
 // The blur is separable: torchvision convolves with the outer product of two 1-D float32
 // kernels after reflect padding; here a horizontal pass writes a float row buffer per padded row
-// and a vertical pass accumulates rows, so both loops run over contiguous memory.
+// and a vertical pass accumulates rows, so both loops run over contiguous memory. CUDA images run
+// the same two passes in vision/cuda/transforms_cuda.cu (same weights, order and rounding; no FMA
+// contraction on either side).
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
 #include <algorithm>
 #include <cmath>
 
-#include "tensorcore/vision/device_check.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/shape.h"
+#include "tensorcore/vision/cuda/transforms_cuda.h"
 #include "tensorcore/vision/transforms/kernels.h"
+#include "tensorcore/vision/transforms/warp_sample.h"
 
 namespace tc::vision::kernels {
 namespace {
@@ -34,13 +42,7 @@ std::vector<float> gaussian_kernel1d(int64_t size, double sigma) {
   return k;
 }
 
-// Reflect index (torch's "reflect" padding: the edge pixel is not repeated).
-inline int64_t reflect(int64_t i, int64_t n) {
-  if (n == 1) return 0;
-  const int64_t period = 2 * (n - 1);
-  i = std::abs(i) % period;
-  return i >= n ? period - i : i;
-}
+using detail::reflect_index;
 
 template <typename T>
 void blur_planes(const T* src, T* dst, int64_t N, int64_t C, int64_t H, int64_t W,
@@ -53,7 +55,7 @@ void blur_planes(const T* src, T* dst, int64_t N, int64_t C, int64_t H, int64_t 
     std::vector<Acc> padded(static_cast<size_t>(W + 2 * px)), rows(static_cast<size_t>(PH * W)),
         out(static_cast<size_t>(W));
     std::vector<int64_t> col(static_cast<size_t>(W + 2 * px));
-    for (int64_t x = 0; x < W + 2 * px; ++x) col[size_t(x)] = reflect(x - px, W);
+    for (int64_t x = 0; x < W + 2 * px; ++x) col[size_t(x)] = reflect_index(x - px, W);
     for (int64_t plane = p0; plane < p1; ++plane) {
       const int64_t n = plane / C;
       const auto& kxs = kx[kx.size() == 1 ? 0 : size_t(n)];
@@ -64,7 +66,7 @@ void blur_planes(const T* src, T* dst, int64_t N, int64_t C, int64_t H, int64_t 
       const T* s = src + plane * H * W;
       // Horizontal pass over every padded row (rows above/below reflect the image's rows).
       for (int64_t y = 0; y < PH; ++y) {
-        const T* row = s + reflect(y - py, H) * W;
+        const T* row = s + reflect_index(y - py, H) * W;
         for (int64_t x = 0; x < W + 2 * px; ++x) padded[size_t(x)] = Acc(row[col[size_t(x)]]);
         Acc* r = rows.data() + y * W;
         for (int64_t x = 0; x < W; ++x) r[x] = wx[0] * padded[size_t(x)];
@@ -99,7 +101,6 @@ Tensor gaussian_blur(const Tensor& img, int64_t kernel_x, int64_t kernel_y,
                      const std::vector<double>& sigma_x, const std::vector<double>& sigma_y) {
   TC_CHECK(img.dim() == 4, "gaussian_blur: expected (N, C, H, W), got shape ",
            shape_str(img.sizes()));
-  require_cpu("gaussian_blur", {&img});
   TC_CHECK_TYPE(img.dtype() == DType::UInt8 || img.dtype() == DType::Float32 ||
                     img.dtype() == DType::Float64,
                 "gaussian_blur: expected a uint8, float32 or float64 image, got ",
@@ -120,8 +121,12 @@ Tensor gaussian_blur(const Tensor& img, int64_t kernel_x, int64_t kernel_y,
   for (double s : sigma_x) kx.push_back(gaussian_kernel1d(kernel_x, s));
   for (double s : sigma_y) ky.push_back(gaussian_kernel1d(kernel_y, s));
   Tensor src = contiguous(img);
-  Tensor out = empty(src.sizes(), TensorOptions(src.dtype()));
+  Tensor out = empty(src.sizes(), TensorOptions(src.dtype()).device(src.device()));
   if (out.numel() == 0) return out;
+  if (src.is_cuda()) {
+    cuda::gaussian_blur(src, kx, ky, out);
+    return out;
+  }
   dispatch_dtype<(1u << int(DType::UInt8)) | (1u << int(DType::Float32)) |
                  (1u << int(DType::Float64))>(src.dtype(), "gaussian_blur", [&](auto tag) {
     using T = typename decltype(tag)::type;

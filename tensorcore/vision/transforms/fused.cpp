@@ -1,12 +1,15 @@
 // crop + flip + dtype conversion + normalize in one read of the source and one write of the
-// result, instead of four full passes over the batch.
+// result, instead of four full passes over the batch. CUDA images: crop_flip_normalize runs the
+// same one-pass kernel on the device (vision/cuda/transforms_cuda.cu); crop_flip is per-sample
+// slices and flips (core ops), which copy once as well.
 #include <algorithm>
 
-#include "tensorcore/vision/device_check.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
+#include "tensorcore/ops/shape.h"
+#include "tensorcore/vision/cuda/transforms_cuda.h"
 #include "tensorcore/vision/transforms/kernels.h"
 
 namespace tc::vision::kernels {
@@ -62,7 +65,6 @@ void check_crop_args(const char* op, const Tensor& img, const std::vector<int64_
                      const std::vector<int64_t>& lefts, const std::vector<uint8_t>& hflip,
                      const std::vector<uint8_t>& vflip, int64_t out_h, int64_t out_w) {
   TC_CHECK(img.dim() == 4, op, ": expected (N, C, H, W), got shape ", shape_str(img.sizes()));
-  require_cpu(op, {&img});
   const int64_t N = img.size(0), H = img.size(2), W = img.size(3);
   TC_CHECK(out_h > 0 && out_w > 0 && out_h <= H && out_w <= W, op, ": crop size (", out_h, ", ",
            out_w, ") must be positive and fit in the image (", H, ", ", W, ")");
@@ -78,12 +80,33 @@ void check_crop_args(const char* op, const Tensor& img, const std::vector<int64_
     TC_CHECK(lefts[i] >= 0 && lefts[i] + out_w <= W, op, ": crop left ", lefts[i], " out of range");
 }
 
+// crop_flip on a CUDA image: one slice (and flip) per sample, concatenated.
+Tensor crop_flip_composed(const Tensor& img, const std::vector<int64_t>& tops,
+                          const std::vector<int64_t>& lefts, const std::vector<uint8_t>& hflip,
+                          const std::vector<uint8_t>& vflip, int64_t out_h, int64_t out_w) {
+  auto pick = [](const auto& v, int64_t n) { return v.size() == 1 ? v[0] : v[size_t(n)]; };
+  const int64_t N = img.size(0);
+  TensorList parts;
+  for (int64_t n = 0; n < N; ++n) {
+    Tensor part = narrow(narrow(narrow(img, 0, n, 1), 2, pick(tops, n), out_h), 3,
+                         pick(lefts, n), out_w);
+    std::vector<int64_t> dims;
+    if (pick(hflip, n)) dims.push_back(3);
+    if (pick(vflip, n)) dims.push_back(2);
+    parts.push_back(dims.empty() ? part : flip(part, dims));
+  }
+  if (parts.empty())
+    return empty({0, img.size(1), out_h, out_w}, TensorOptions(img.dtype()).device(img.device()));
+  return parts.size() == 1 ? contiguous(parts[0]) : cat(parts, 0);
+}
+
 }  // namespace
 
 Tensor crop_flip(const Tensor& img, const std::vector<int64_t>& tops,
                  const std::vector<int64_t>& lefts, const std::vector<uint8_t>& hflip,
                  const std::vector<uint8_t>& vflip, int64_t out_h, int64_t out_w) {
   check_crop_args("crop_flip", img, tops, lefts, hflip, vflip, out_h, out_w);
+  if (img.is_cuda()) return crop_flip_composed(img, tops, lefts, hflip, vflip, out_h, out_w);
   Tensor src = contiguous(img);
   Tensor out = empty({src.size(0), src.size(1), out_h, out_w}, TensorOptions(src.dtype()));
   if (out.numel() == 0) return out;
@@ -111,8 +134,12 @@ Tensor crop_flip_normalize(const Tensor& img, const std::vector<int64_t>& tops,
   };
   std::vector<float> a = per_channel(scale, "scale"), b = per_channel(bias, "bias");
   Tensor src = contiguous(img);
-  Tensor out = empty({N, C, out_h, out_w}, TensorOptions(DType::Float32));
+  Tensor out = empty({N, C, out_h, out_w}, TensorOptions(DType::Float32).device(src.device()));
   if (out.numel() == 0) return out;
+  if (src.is_cuda()) {
+    cuda::crop_flip_normalize(src, tops, lefts, hflip, vflip, a, b, out);
+    return out;
+  }
   dispatch_dtype<(1u << int(DType::UInt8)) | (1u << int(DType::Float32))>(
       src.dtype(), op, [&](auto tag) {
         using T = typename decltype(tag)::type;

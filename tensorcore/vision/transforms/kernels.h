@@ -1,6 +1,7 @@
 #pragma once
 // Image kernels behind tensorcore.vision.transforms. Images are (..., C, H, W) (resize: any
-// leading dims); uint8 is processed natively where the result is uint8.
+// leading dims); uint8 is processed natively where the result is uint8. Every kernel takes CPU or
+// CUDA images (the CUDA ones are in tensorcore/vision/cuda/) and returns on the image's device.
 #include <optional>
 #include <vector>
 
@@ -60,7 +61,7 @@ Tensor erase(const Tensor& img, int64_t i, int64_t j, int64_t h, int64_t w, cons
 Tensor invert(const Tensor& img);
 Tensor posterize(const Tensor& img, int64_t bits);
 Tensor solarize(const Tensor& img, double threshold);
-// torchvision's autocontrast (uint8/float), adjust_sharpness and equalize (uint8, CPU only).
+// torchvision's autocontrast (uint8/float), adjust_sharpness and equalize (uint8; CPU and CUDA).
 Tensor autocontrast(const Tensor& img);
 Tensor adjust_sharpness(const Tensor& img, double factor);
 Tensor equalize(const Tensor& img);

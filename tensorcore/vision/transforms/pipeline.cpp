@@ -22,7 +22,6 @@
 #include "tensorcore/ops/reduce.h"
 #include "tensorcore/ops/shape.h"
 #include "tensorcore/serialize/json.h"
-#include "tensorcore/vision/device_check.h"
 #include "tensorcore/vision/transforms/kernels.h"
 #include "tensorcore/vision/transforms/pipeline_internal.h"
 
@@ -166,6 +165,32 @@ std::vector<int64_t> pad_index(int64_t n, int64_t before, int64_t after, const s
   return idx;
 }
 
+// pad_image on a CUDA image: the same row/column maps as index_select gathers on the device,
+// then the fill value where a map is -1 (constant mode).
+Tensor pad_image_gather(const Tensor& x, const std::vector<int64_t>& rows,
+                        const std::vector<int64_t>& cols, int64_t top, int64_t left,
+                        double fill) {
+  const Device dev = x.device();
+  auto gather_index = [&](const std::vector<int64_t>& map, int64_t offset) {
+    std::vector<int64_t> idx;
+    for (int64_t v : map) idx.push_back(v < 0 ? 0 : v + offset);
+    return from_vector(idx, {int64_t(idx.size())}, TensorOptions(DType::Int64).device(dev));
+  };
+  Tensor out = index_select(index_select(x, 2, gather_index(rows, top)), 3,
+                            gather_index(cols, left));
+  std::vector<uint8_t> outside;
+  bool any = false;
+  for (int64_t r : rows)
+    for (int64_t c : cols) {
+      outside.push_back(r < 0 || c < 0);
+      any = any || r < 0 || c < 0;
+    }
+  if (!any) return out;
+  Tensor mask = from_vector(outside, {int64_t(rows.size()), int64_t(cols.size())},
+                            TensorOptions(DType::Bool).device(dev));
+  return masked_fill(out, mask, Scalar(static_cast<double>(fill)));
+}
+
 // F.pad: negative padding crops first, then rows/columns are gathered through index maps.
 Tensor pad_image(const Tensor& x, std::array<int64_t, 4> p, double fill, const std::string& mode) {
   const int64_t N = x.size(0), C = x.size(1), H = x.size(2), W = x.size(3);
@@ -175,6 +200,7 @@ Tensor pad_image(const Tensor& x, std::array<int64_t, 4> p, double fill, const s
   auto rows = pad_index(h, std::max<int64_t>(p[1], 0), std::max<int64_t>(p[3], 0), mode);
   auto cols = pad_index(w, std::max<int64_t>(p[0], 0), std::max<int64_t>(p[2], 0), mode);
   const int64_t oh = int64_t(rows.size()), ow = int64_t(cols.size());
+  if (x.is_cuda()) return pad_image_gather(x, rows, cols, top, left, fill);
   Tensor src = contiguous(x);
   Tensor out = empty({N, C, oh, ow}, TensorOptions(x.dtype()));
   dispatch_dtype<(1u << int(DType::UInt8)) | (1u << int(DType::Float32)) |
@@ -225,6 +251,7 @@ Tensor jitter_step(const Tensor& x, int k, const std::vector<double>& factors) {
       Tensor gray = c == 3 ? grayscale(x, 1) : x;
       Tensor m = mean(to_dtype(gray, DType::Float32), {-3, -2, -1}, true);
       Tensor mc = contiguous(reshape(m, {-1}));
+      if (mc.is_cuda()) mc = to_device(mc, Device(DeviceType::CPU));  // one value per image
       const float* mp = mc.data<float>();
       return kernels::blend(x, factors, kernels::BlendOther::Value,
                             std::vector<double>(mp, mp + mc.numel()));
@@ -457,8 +484,11 @@ Tensor apply_step(const Step& s, const Tensor& input, const GeneratorPtr& gen) {
       TC_CHECK_TYPE(x.is_floating_point(), "normalize: input tensor should be a float tensor");
       for (double v : s.std)
         TC_CHECK(v != 0, "normalize: std evaluated to zero, leading to division by zero.");
-      Tensor mt = reshape(from_vector<double>(s.mean, {int64_t(s.mean.size())}), {-1, 1, 1});
-      Tensor st_ = reshape(from_vector<double>(s.std, {int64_t(s.std.size())}), {-1, 1, 1});
+      const TensorOptions on_image = TensorOptions(DType::Float64).device(x.device());
+      Tensor mt = reshape(from_vector<double>(s.mean, {int64_t(s.mean.size())}, on_image),
+                          {-1, 1, 1});
+      Tensor st_ = reshape(from_vector<double>(s.std, {int64_t(s.std.size())}, on_image),
+                           {-1, 1, 1});
       x = div(sub(x, to_dtype(mt, x.dtype())), to_dtype(st_, x.dtype()));
       break;
     }
@@ -498,7 +528,6 @@ std::vector<std::string> Pipeline::names() const {
 Tensor Pipeline::operator()(const Tensor& img, const GeneratorPtr& gen) const {
   TC_CHECK(img.dim() == 3 || img.dim() == 4, "Pipeline: expected (C, H, W) or (N, C, H, W), got ",
            shape_str(img.sizes()));
-  require_cpu("Pipeline", {&img});
   const bool single = img.dim() == 3;
   Tensor x = single ? unsqueeze(img, 0) : img;
   const auto& st = steps_;

@@ -10,7 +10,7 @@
 #include "tensorcore/ops/elementwise.h"
 #include "tensorcore/ops/reduce.h"
 #include "tensorcore/ops/shape.h"
-#include "tensorcore/vision/device_check.h"
+#include "tensorcore/vision/cuda/transforms_cuda.h"
 #include "tensorcore/vision/transforms/kernels.h"
 
 namespace tc::vision::kernels {
@@ -99,10 +99,13 @@ Tensor equalize(const Tensor& img) {
   check_image(img, "equalize");
   TC_CHECK_TYPE(img.dtype() == DType::UInt8, "equalize: only uint8 images are supported, got ",
                 dtype_name(img.dtype()));
-  require_cpu("equalize", {&img});
   Tensor src = contiguous(img);
-  Tensor out = empty(src.sizes(), TensorOptions(DType::UInt8));
+  Tensor out = empty(src.sizes(), TensorOptions(DType::UInt8).device(src.device()));
   const int64_t plane = img.size(-2) * img.size(-1), planes = plane ? src.numel() / plane : 0;
+  if (src.is_cuda()) {
+    cuda::equalize(src, planes, plane, out);
+    return out;
+  }
   const uint8_t* s = src.data<uint8_t>();
   uint8_t* d = out.data<uint8_t>();
   parallel_for(0, planes, 1, [&](int64_t p0, int64_t p1) {

@@ -1,8 +1,7 @@
 """tensorcore.vision on CUDA tensors: the transforms that are compositions of core ops (and the
-crop/flip classes, which fall back to slices and flips on CUDA) run on the device and agree with
-the CPU; the native CPU-only kernels (warps, blur, roi_pool and the position-sensitive RoI ops,
-deform_conv2d, the C++ Pipeline) raise NotImplementedError naming the op instead of reading device
-memory on the host.
+crop/flip classes) run on the device and agree with the CPU; the native kernels (warps, blur,
+color, equalize, the RoI ops, deform_conv2d, the C++ Pipeline) keep CUDA images on the device
+(their comparisons with the CPU: test_cuda_vision_warps.py, test_cuda_vision_roi.py).
 Skipped without a GPU (see conftest.py)."""
 import numpy as np
 import pytest
@@ -80,8 +79,8 @@ def test_per_sample_color_jitter_and_normalize_classes_on_cuda():
 
 
 def test_seed_pipeline_and_erasing_run_on_cuda_with_the_cpu_parameters():
-    # On CUDA the crop/flip stages run one by one through slices and flips (the fused kernel
-    # is CPU code); they draw the same parameters, so the result equals the CPU's.
+    # On CUDA the crop/flip/convert/normalize stages run as the same fused kernel; they draw the
+    # same parameters, so the result equals the CPU's.
     x = image("uint8", (6, 3, 40, 48))
     pipe = lambda g: T.Compose([  # noqa: E731
         T.RandomCrop(32, generator=g), T.RandomHorizontalFlip(0.5, generator=g),
@@ -93,28 +92,18 @@ def test_seed_pipeline_and_erasing_run_on_cuda_with_the_cpu_parameters():
              pipe(tc.Generator().manual_seed(seed))(x), atol=1e-5)
 
 
-NATIVE = [
-    ("rotate", lambda x: F.rotate(x, 30.0)),
-    ("perspective", lambda x: F.perspective(x, [[0, 0], [25, 0], [25, 20], [0, 20]],
-                                            [[1, 2], [24, 0], [23, 19], [2, 18]])),
-    ("gaussian_blur", lambda x: F.gaussian_blur(x, 3)),
-]
-
-
-@pytest.mark.parametrize("name,fn", NATIVE, ids=[c[0] for c in NATIVE])
-def test_cpu_only_kernels_raise_not_implemented(name, fn):
-    with pytest.raises(NotImplementedError, match="CPU"):
-        fn(image("uint8").cuda())
-
-
-def test_cpu_only_ops_and_pipeline_raise_not_implemented():
-    # nms, roi_align and resize have CUDA kernels (test_cuda_vision_ops.py).
+def test_native_kernels_keep_cuda_images_on_the_device():
+    # Every transform kernel has a CUDA path now (test_cuda_vision_warps.py compares them with
+    # the CPU); none of them raises for a CUDA image any more.
+    x = image("uint8").cuda()
+    for out in (F.rotate(x, 30.0), F.gaussian_blur(x, 3), F.equalize(x),
+                F.perspective(x, [[0, 0], [25, 0], [25, 20], [0, 20]],
+                              [[1, 2], [24, 0], [23, 19], [2, 18]])):
+        assert out.is_cuda and out.dtype == tc.uint8
     feats = tc.rand(1, 2, 8, 8).cuda()
     rois = tc.tensor([[0.0, 1.0, 1.0, 6.0, 6.0]]).cuda()
-    with pytest.raises(NotImplementedError, match="roi_pool"):
-        ops.roi_pool(feats, rois, 2)
+    assert ops.roi_pool(feats, rois, 2).is_cuda
     pipe = _C._vision.Pipeline.from_json(
         '{"format": "tensorcore.vision.transforms", "version": 1, '
         '"transforms": [{"name": "GaussianBlur", "params": {"kernel_size": 3, "sigma": [1, 2]}}]}')
-    with pytest.raises(NotImplementedError, match="Pipeline"):
-        pipe(image("uint8").cuda())
+    assert pipe(x).is_cuda

@@ -1,5 +1,6 @@
 """Native vision kernels on CUDA (nms, roi_align forward/backward, resize) against the CPU
-kernels on the same inputs. Skipped without a GPU (see conftest.py)."""
+kernels on the same inputs (the other RoI ops and deform_conv2d: test_cuda_vision_roi.py).
+Skipped without a GPU (see conftest.py)."""
 import numpy as np
 import pytest
 
@@ -125,12 +126,6 @@ def test_roi_align_backward_is_flagged_nondeterministic():
     tc.use_deterministic_algorithms(True)
     with pytest.raises(RuntimeError, match="roi_align_backward"):
         y.sum().backward()
-
-
-def test_ps_roi_align_still_cpu_only():
-    x, rois = roi_inputs(np.float32, c=8, k=3)
-    with pytest.raises(NotImplementedError, match="ps_roi_align"):
-        ops.ps_roi_align(x.cuda(), rois.cuda(), 2)
 
 
 # ---- resize ----

@@ -95,9 +95,9 @@ def _factor(f, op, name="factor"):
 
 
 def _fast(img):
-    """Whether the fused C++ color kernels handle this image (CPU; CUDA images take the
-    composition of core ops, which runs on the device)."""
-    return img.dtype in (tc.uint8, tc.float32) and img.dim() >= 3 and not img.is_cuda
+    """Whether the fused C++ color kernels handle this image (CPU or CUDA, the same per-pixel
+    code)."""
+    return img.dtype in (tc.uint8, tc.float32) and img.dim() >= 3
 
 
 def _factor_list(f):
@@ -230,27 +230,11 @@ def autocontrast(img):
     return V.autocontrast(img)
 
 
-def _equalize_channel(chan):
-    # The same integer algorithm as the C++ kernel, as core ops (CUDA images).
-    hist = tc.bincount(chan.reshape(-1).to(tc.int64), minlength=256)
-    nonzero = hist[hist != 0]
-    step = int(nonzero[:-1].sum().item()) // 255 if nonzero.numel() > 0 else 0
-    if step == 0:
-        return chan
-    lut = tc.div(tc.cumsum(hist, 0) + step // 2, step, rounding_mode="floor")
-    lut = tc.cat([tc.zeros(1, dtype=lut.dtype, device=lut.device), lut[:-1]]).clamp(0, 255)
-    return lut[chan.to(tc.int64)].to(tc.uint8)
-
-
 def equalize(img):
     check_image(img, "equalize", 3)
     if img.dtype != tc.uint8:
         raise TypeError(f"equalize: only uint8 images are supported, got {img.dtype}")
-    if not img.is_cuda:
-        return V.equalize(img)
-    flat = img.reshape([-1] + list(img.shape[-2:]))
-    out = tc.stack([_equalize_channel(flat[i]) for i in range(flat.shape[0])])
-    return out.reshape(img.shape)
+    return V.equalize(img)  # CPU or CUDA kernel (the same integer algorithm)
 
 
 def gaussian_blur(img, kernel_size, sigma=None):

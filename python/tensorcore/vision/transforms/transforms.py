@@ -217,8 +217,8 @@ class Compose(Transform):
 
     def _try_fused(self, i, img):
         ts = self.transforms
-        if img.dim() not in (3, 4) or img.dtype not in (tc.uint8, tc.float32) or img.is_cuda:
-            return None  # the fused kernel is CPU code; CUDA runs the stages one by one
+        if img.dim() not in (3, 4) or img.dtype not in (tc.uint8, tc.float32):
+            return None
         h, w = img.shape[-2:]
         j, stages = i, []
         while j < len(ts) and isinstance(ts[j], _WINDOW_STAGES) and ts[j].fusable(h, w):
