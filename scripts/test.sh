@@ -7,3 +7,5 @@ echo "== C++ tests (GoogleTest) =="
 ctest --test-dir build --output-on-failure -j"$(nproc)"
 echo "== Python tests (pytest) =="
 .venv/bin/python -m pytest -q tests/python
+echo "== CUDA kernels run on the host against the CPU ops (no GPU needed) =="
+./scripts/cuda_host_emulation/run.sh
