@@ -23,14 +23,12 @@ ModulePtr LinearImpl::clone() const {
   return finish(std::make_shared<LinearImpl>(in_features, out_features, bias.defined()), *this);
 }
 ModulePtr Conv1dImpl::clone() const {
-  return finish(std::make_shared<Conv1dImpl>(in_channels, out_channels, kernel_size, stride, padding, dilation, groups,
-                                             bias.defined()),
-                *this);
+  return finish_clone(std::make_shared<Conv1dImpl>(in_channels, out_channels, kernel_size, stride, padding, dilation,
+                                                   groups, bias.defined(), padding_mode));
 }
 ModulePtr Conv2dImpl::clone() const {
-  return finish(std::make_shared<Conv2dImpl>(in_channels, out_channels, kernel_size, stride, padding, dilation, groups,
-                                             bias.defined()),
-                *this);
+  return finish_clone(std::make_shared<Conv2dImpl>(in_channels, out_channels, kernel_size, stride, padding, dilation,
+                                                   groups, bias.defined(), padding_mode));
 }
 ModulePtr ConvTranspose2dImpl::clone() const {
   return finish(std::make_shared<ConvTranspose2dImpl>(in_channels, out_channels, kernel_size, stride, padding,
@@ -73,6 +71,7 @@ ModulePtr LogSoftmaxImpl::clone() const { return finish(std::make_shared<LogSoft
 
 ModulePtr LSTMImpl::clone() const { return finish(std::make_shared<LSTMImpl>(options_), *this); }
 ModulePtr GRUImpl::clone() const { return finish(std::make_shared<GRUImpl>(options_), *this); }
+ModulePtr RNNImpl::clone() const { return finish(std::make_shared<RNNImpl>(options_), *this); }
 
 ModulePtr MultiheadAttentionImpl::clone() const {
   return finish(std::make_shared<MultiheadAttentionImpl>(embed_dim, num_heads, dropout, in_proj_bias.defined(),

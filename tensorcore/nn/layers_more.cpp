@@ -69,34 +69,6 @@ Dropout2dImpl::Dropout2dImpl(double p) : Module("Dropout2d"), p(p) {
 Tensor Dropout2dImpl::forward(const Tensor& x) { return functional::feature_dropout(x, p, training_); }
 ModulePtr Dropout2dImpl::clone() const { return finish(std::make_shared<Dropout2dImpl>(p), *this); }
 
-InstanceNorm2dImpl::InstanceNorm2dImpl(int64_t n, double e, double m, bool a, bool t)
-    : Module("InstanceNorm2d"), num_features(n), eps(e), momentum(m), affine(a), track_running_stats(t) {
-  weight = register_parameter("weight", a ? ones({n}) : Tensor());
-  bias = register_parameter("bias", a ? zeros({n}) : Tensor());
-  if (t) {
-    running_mean = register_buffer("running_mean", zeros({n}));
-    running_var = register_buffer("running_var", ones({n}));
-    num_batches_tracked = register_buffer("num_batches_tracked", zeros({}, DType::Int64));
-  }
-}
-Tensor InstanceNorm2dImpl::forward(const Tensor& x) {
-  TC_CHECK((x.dim() == 4 || x.dim() == 3) && x.size(-3) == num_features, "InstanceNorm2d: expected input of shape [N, ",
-           num_features, ", H, W] or [", num_features, ", H, W], but got input of size ", shape_str(x.sizes()));
-  const bool unbatched = x.dim() == 3;
-  Tensor in = unbatched ? unsqueeze(x, 0) : x;
-  const bool use_input_stats = training_ || !track_running_stats;
-  if (training_ && track_running_stats) {
-    autograd::NoGradGuard g;
-    Tensor nbt = num_batches_tracked;
-    add_(nbt, 1);
-  }
-  Tensor y = functional::instance_norm(in, running_mean, running_var, weight, bias, use_input_stats, momentum, eps);
-  return unbatched ? squeeze(y, 0) : y;
-}
-ModulePtr InstanceNorm2dImpl::clone() const {
-  return finish(std::make_shared<InstanceNorm2dImpl>(num_features, eps, momentum, affine, track_running_stats), *this);
-}
-
 UpsampleImpl::UpsampleImpl(UpsampleOptions o) : Module("Upsample"), options(std::move(o)) {
   TC_CHECK(options.size.empty() != options.scale_factor.empty(),
            "Upsample: exactly one of size and scale_factor must be given");
@@ -122,8 +94,9 @@ Tensor UpsampleImpl::forward(const Tensor& x) {
 ModulePtr UpsampleImpl::clone() const { return finish(std::make_shared<UpsampleImpl>(options), *this); }
 
 AdaptiveMaxPool2dImpl::AdaptiveMaxPool2dImpl(IntList o) : Module("AdaptiveMaxPool2d"), output_size(std::move(o)) {}
-Tensor AdaptiveMaxPool2dImpl::forward(const Tensor& x) {
-  return functional::adaptive_max_pool2d_with_indices(x, output_size).first;
+Tensor AdaptiveMaxPool2dImpl::forward(const Tensor& x) { return forward_with_indices(x).first; }
+std::pair<Tensor, Tensor> AdaptiveMaxPool2dImpl::forward_with_indices(const Tensor& x) {
+  return functional::adaptive_max_pool2d_with_indices(x, output_size);
 }
 ModulePtr AdaptiveMaxPool2dImpl::clone() const {
   return finish(std::make_shared<AdaptiveMaxPool2dImpl>(output_size), *this);
