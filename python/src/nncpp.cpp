@@ -156,7 +156,10 @@ namespace {
 
 py::object forward_any(nn::Module& m, const py::args& args) {
   auto u = unary_table().find(std::type_index(typeid(m)));
-  if (u != unary_table().end()) {
+  auto it = forwards().find(std::type_index(typeid(m)));
+  // A module in both tables (ConvTranspose: (input) or (input, output_size)) takes the general
+  // forward for more than one argument.
+  if (u != unary_table().end() && (args.size() == 1 || it == forwards().end())) {
     TC_CHECK_TYPE(args.size() == 1, m.name(), ".forward: expected 1 tensor argument, got ", args.size());
     Tensor x = args[0].cast<Tensor>(), y;
     {
@@ -165,7 +168,6 @@ py::object forward_any(nn::Module& m, const py::args& args) {
     }
     return py::cast(y);
   }
-  auto it = forwards().find(std::type_index(typeid(m)));
   if (it == forwards().end())
     throw NotImplementedError(m.name() + ".forward: this C++ module type has no Python forward binding (it can "
                               "still be used as a container of parameters)");
@@ -254,9 +256,13 @@ void bind_nncpp(py::module_& m, TensorClass& cls) {
   sub.def("GELU", [](std::string a) -> ModulePtr { return std::make_shared<nn::GELUImpl>(a); },
           py::arg("approximate") = "none");
   sub.def("Dropout", [](double p) -> ModulePtr { return std::make_shared<nn::DropoutImpl>(p); }, py::arg("p") = 0.5);
-  sub.def("Embedding", [](int64_t n, int64_t d, std::optional<int64_t> pad) -> ModulePtr {
-    return std::make_shared<nn::EmbeddingImpl>(n, d, pad);
-  }, py::arg("num_embeddings"), py::arg("embedding_dim"), py::arg("padding_idx") = py::none());
+  sub.def("Embedding", [](int64_t n, int64_t d, std::optional<int64_t> pad, std::optional<double> max_norm,
+                          double norm_type, bool scale, bool sparse) -> ModulePtr {
+    if (sparse) throw NotImplementedError("Embedding: sparse gradients are not supported");
+    return std::make_shared<nn::EmbeddingImpl>(n, d, pad, max_norm, norm_type, scale);
+  }, py::arg("num_embeddings"), py::arg("embedding_dim"), py::arg("padding_idx") = py::none(),
+     py::arg("max_norm") = py::none(), py::arg("norm_type") = 2.0, py::arg("scale_grad_by_freq") = false,
+     py::arg("sparse") = false);
   auto rnn_opts = [](int64_t in, int64_t hidden, int64_t layers, bool bias, bool batch_first, double dropout,
                      bool bidirectional) {
     return nn::RNNOptions{in, hidden, layers, bias, batch_first, dropout, bidirectional};

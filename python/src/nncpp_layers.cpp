@@ -46,6 +46,16 @@ void def_conv(py::module_& sub, const char* name) {
 template <typename Impl>
 void def_conv_transpose(py::module_& sub, const char* name) {
   add_unary<Impl>();
+  // forward(input, output_size): output_size picks output_padding, as torch.
+  forwards()[std::type_index(typeid(Impl))] = [](nn::Module& m, const py::args& a) -> py::object {
+    TC_CHECK_TYPE(a.size() == 2, m.name(), ".forward: expected (input[, output_size])");
+    Tensor x = a[0].cast<Tensor>();
+    IntList size = ints_or_empty(a[1]);
+    py::gil_scoped_release release;
+    Tensor y = size.empty() ? nn::call(static_cast<Impl&>(m), x) : nn::call(static_cast<Impl&>(m), x, size);
+    py::gil_scoped_acquire gil;
+    return py::cast(y);
+  };
   sub.def(name,
           [](int64_t in, int64_t out, py::object k, py::object s, py::object p, py::object op, int64_t g, bool bias,
              py::object d, const std::string& mode) -> ModulePtr {
@@ -176,10 +186,9 @@ void bind_convs_pools(py::module_& sub) {
   }, py::arg("kernel_size"), py::arg("stride") = py::none(), py::arg("padding") = 0, py::arg("ceil_mode") = false,
      py::arg("count_include_pad") = true);
   add_unary<nn::AvgPool2dImpl>();
-  sub.def("AvgPool2d", [](py::object k, py::object s, py::object p, bool ceil, bool cip, py::object div) -> ModulePtr {
-    TC_CHECK(div.is_none(), "AvgPool2d: divisor_override is not supported by the C++ module (use AvgPool3d or "
-             "functional::avg_pool2d)");
-    return make<nn::AvgPool2dImpl>(ints(k), ints_or_empty(s), ints(p), ceil, cip);
+  sub.def("AvgPool2d", [](py::object k, py::object s, py::object p, bool ceil, bool cip,
+                          std::optional<int64_t> div) -> ModulePtr {
+    return make<nn::AvgPool2dImpl>(ints(k), ints_or_empty(s), ints(p), ceil, cip, div);
   }, py::arg("kernel_size"), py::arg("stride") = py::none(), py::arg("padding") = 0, py::arg("ceil_mode") = false,
      py::arg("count_include_pad") = true, py::arg("divisor_override") = py::none());
   add_unary<nn::AvgPool3dImpl>();

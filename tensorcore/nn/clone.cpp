@@ -49,13 +49,15 @@ ModulePtr GroupNormImpl::clone() const {
 }
 ModulePtr DropoutImpl::clone() const { return finish(std::make_shared<DropoutImpl>(p), *this); }
 ModulePtr EmbeddingImpl::clone() const {
-  return finish(std::make_shared<EmbeddingImpl>(num_embeddings, embedding_dim, padding_idx), *this);
+  return finish(std::make_shared<EmbeddingImpl>(num_embeddings, embedding_dim, padding_idx, max_norm, norm_type,
+                                                scale_grad_by_freq), *this);
 }
 ModulePtr MaxPool2dImpl::clone() const {
   return finish(std::make_shared<MaxPool2dImpl>(kernel_size, stride, padding, dilation, ceil_mode), *this);
 }
 ModulePtr AvgPool2dImpl::clone() const {
-  return finish(std::make_shared<AvgPool2dImpl>(kernel_size, stride, padding, ceil_mode, count_include_pad), *this);
+  return finish(std::make_shared<AvgPool2dImpl>(kernel_size, stride, padding, ceil_mode, count_include_pad,
+                                                divisor_override), *this);
 }
 ModulePtr AdaptiveAvgPool2dImpl::clone() const {
   return finish(std::make_shared<AdaptiveAvgPool2dImpl>(output_size), *this);

@@ -326,8 +326,10 @@ DropoutImpl::DropoutImpl(double p) : Module("Dropout"), p(p) {
 Tensor DropoutImpl::forward(const Tensor& x) { return functional::dropout(x, p, training_); }
 void DropoutImpl::pretty_print(std::ostream& os) const { os << "Dropout(p=" << p << ")"; }
 
-EmbeddingImpl::EmbeddingImpl(int64_t n, int64_t d, std::optional<int64_t> pad)
-    : Module("Embedding"), num_embeddings(n), embedding_dim(d), padding_idx(pad) {
+EmbeddingImpl::EmbeddingImpl(int64_t n, int64_t d, std::optional<int64_t> pad, std::optional<double> mn, double nt,
+                             bool sgf)
+    : Module("Embedding"), num_embeddings(n), embedding_dim(d), padding_idx(pad), max_norm(mn), norm_type(nt),
+      scale_grad_by_freq(sgf) {
   if (pad) {
     TC_CHECK(*pad >= -n && *pad < n, "Embedding: padding_idx must be within num_embeddings (", n, "), got ", *pad);
     if (*pad < 0) padding_idx = *pad + n;
@@ -343,11 +345,13 @@ EmbeddingImpl::EmbeddingImpl(int64_t n, int64_t d, std::optional<int64_t> pad)
 Tensor EmbeddingImpl::forward(const Tensor& idx) {
   TC_CHECK_TYPE(idx.dtype() == DType::Int64 || idx.dtype() == DType::Int32,
                 "Embedding: expected integer indices (int64 or int32), got ", dtype_name(idx.dtype()));
-  return functional::embedding(idx, weight, padding_idx);
+  return functional::embedding(idx, weight, padding_idx, max_norm, norm_type, scale_grad_by_freq);
 }
 void EmbeddingImpl::pretty_print(std::ostream& os) const {
   os << "Embedding(" << num_embeddings << ", " << embedding_dim;
   if (padding_idx) os << ", padding_idx=" << *padding_idx;
+  if (max_norm) os << ", max_norm=" << *max_norm;
+  if (scale_grad_by_freq) os << ", scale_grad_by_freq=true";
   os << ")";
 }
 
@@ -367,11 +371,13 @@ void MaxPool2dImpl::pretty_print(std::ostream& os) const {
      << ", ceil_mode=" << (ceil_mode ? "true" : "false") << ")";
 }
 
-AvgPool2dImpl::AvgPool2dImpl(IntList k, IntList s, IntList p, bool c, bool cip)
+AvgPool2dImpl::AvgPool2dImpl(IntList k, IntList s, IntList p, bool c, bool cip, std::optional<int64_t> div)
     : Module("AvgPool2d"), kernel_size(std::move(k)), stride(s.empty() ? kernel_size : std::move(s)),
-      padding(std::move(p)), ceil_mode(c), count_include_pad(cip) {}
+      padding(std::move(p)), ceil_mode(c), count_include_pad(cip), divisor_override(div) {
+  TC_CHECK(!div || *div != 0, "AvgPool2d: divisor_override must be non-zero");
+}
 Tensor AvgPool2dImpl::forward(const Tensor& x) {
-  return functional::avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad);
+  return functional::avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
 }
 void AvgPool2dImpl::pretty_print(std::ostream& os) const {
   os << "AvgPool2d(kernel_size=" << list_str(kernel_size) << ", stride=" << list_str(stride)

@@ -190,12 +190,16 @@ TC_MODULE(Dropout);
 class EmbeddingImpl : public Module {
  public:
   ModulePtr clone() const override;
-  EmbeddingImpl(int64_t num_embeddings, int64_t embedding_dim,
-                std::optional<int64_t> padding_idx = {});
+  // max_norm renormalizes the looked-up rows in place (torch's semantics).
+  EmbeddingImpl(int64_t num_embeddings, int64_t embedding_dim, std::optional<int64_t> padding_idx = {},
+                std::optional<double> max_norm = {}, double norm_type = 2.0, bool scale_grad_by_freq = false);
   Tensor forward(const Tensor& indices);
   void pretty_print(std::ostream& os) const override;
   int64_t num_embeddings, embedding_dim;
   std::optional<int64_t> padding_idx;
+  std::optional<double> max_norm;
+  double norm_type = 2.0;
+  bool scale_grad_by_freq = false;
   Tensor weight;
 };
 TC_MODULE(Embedding);
@@ -221,13 +225,15 @@ class AvgPool2dImpl : public Module {
  public:
   ModulePtr clone() const override;
   explicit AvgPool2dImpl(IntList kernel_size, IntList stride = {}, IntList padding = {0},
-                         bool ceil_mode = false, bool count_include_pad = true);
+                         bool ceil_mode = false, bool count_include_pad = true,
+                         std::optional<int64_t> divisor_override = {});
   explicit AvgPool2dImpl(int64_t kernel_size, int64_t stride = 0, int64_t padding = 0)
       : AvgPool2dImpl(IntList{kernel_size}, stride ? IntList{stride} : IntList{}, IntList{padding}) {}
   Tensor forward(const Tensor& x);
   void pretty_print(std::ostream& os) const override;
   IntList kernel_size, stride, padding;
   bool ceil_mode, count_include_pad;
+  std::optional<int64_t> divisor_override;
 };
 TC_MODULE(AvgPool2d);
 

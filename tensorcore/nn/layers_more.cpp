@@ -5,6 +5,7 @@
 #include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/layers.h"
+#include "tensorcore/nn/layers_extra.h"
 #include "tensorcore/tensorcore.h"
 
 namespace tc::nn {
@@ -74,22 +75,12 @@ UpsampleImpl::UpsampleImpl(UpsampleOptions o) : Module("Upsample"), options(std:
            "Upsample: exactly one of size and scale_factor must be given");
 }
 Tensor UpsampleImpl::forward(const Tensor& x) {
-  const int64_t spatial = x.dim() - 2;
-  TC_CHECK(spatial >= 1 && spatial <= 3, "Upsample: expected a 3-d, 4-d or 5-d input, got ", shape_str(x.sizes()));
-  IntList size = options.size;
-  std::vector<double> scales;
-  if (size.empty()) {
-    scales = options.scale_factor.size() == 1 ? std::vector<double>(size_t(spatial), options.scale_factor[0])
-                                              : options.scale_factor;
-    TC_CHECK(int64_t(scales.size()) == spatial, "Upsample: expected 1 or ", spatial, " scale factors, got ",
-             options.scale_factor.size());
-    for (int64_t i = 0; i < spatial; ++i) size.push_back(int64_t(std::floor(double(x.size(2 + i)) * scales[size_t(i)])));
-  } else if (size.size() == 1) {
-    size = IntList(size_t(spatial), size[0]);
-  }
-  TC_CHECK(int64_t(size.size()) == spatial, "Upsample: expected 1 or ", spatial, " output sizes, got ",
-           options.size.size());
-  return functional::interpolate_to_size(x, size, options.mode, options.align_corners, scales);
+  TC_CHECK(x.dim() >= 3 && x.dim() <= 5, "Upsample: expected a 3-d, 4-d or 5-d input, got ", shape_str(x.sizes()));
+  const bool linear = options.mode == "linear" || options.mode == "bilinear" || options.mode == "bicubic" ||
+                      options.mode == "trilinear";
+  // torch's Upsample passes align_corners=None to the nearest modes.
+  return functional::interpolate(x, options.size, options.scale_factor, options.mode,
+                                 linear ? std::optional<bool>(options.align_corners) : std::nullopt);
 }
 ModulePtr UpsampleImpl::clone() const { return finish(std::make_shared<UpsampleImpl>(options), *this); }
 

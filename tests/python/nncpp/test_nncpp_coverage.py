@@ -60,6 +60,7 @@ CASES = [
     ("MaxPool3d", (2,), dict(ceil_mode=True, return_indices=True), [f(1, 2, 5, 4, 5)], {}),
     ("AvgPool1d", (3,), dict(stride=2, padding=1, count_include_pad=False, ceil_mode=True), [f(2, 3, 10)], {}),
     ("AvgPool2d", (3,), dict(stride=2, padding=1), [f(2, 3, 7, 6)], {}),
+    ("AvgPool2d", ((2, 3),), dict(stride=1, divisor_override=4), [f(2, 3, 5, 6)], {}),
     ("AvgPool3d", (2,), dict(stride=1, divisor_override=3), [f(1, 2, 3, 4, 3)], {}),
     ("AdaptiveAvgPool1d", (4,), {}, [f(2, 3, 10)], {}),
     ("AdaptiveAvgPool3d", ((2, None, 3),), {}, [f(1, 2, 5, 4, 7)], {}),
@@ -92,6 +93,9 @@ CASES = [
     ("EmbeddingBag", (10, 3), dict(mode="max"), [i(10, 4, 3)], {}),
     ("EmbeddingBag", (10, 3), dict(include_last_offset=True),
      [given(np.array([1, 3, 4, 3, 7, 8])), given(np.array([0, 1, 4, 6]))], {}),
+    ("Embedding", (10, 3), dict(padding_idx=2, scale_grad_by_freq=True), [given(np.array([[1, 2, 1], [4, 1, 9]]))],
+     {}),
+    ("Embedding", (10, 3), dict(max_norm=1.0, norm_type=1.5), [given(np.array([0, 3, 3, 7]))], {}),
     ("RNN", (3, 4), dict(num_layers=2, bidirectional=True), [f(5, 2, 3), f(4, 2, 4)], {}),
     ("RNN", (3, 4), dict(nonlinearity="relu", batch_first=True, bias=False), [f(2, 5, 3)], {}),
     ("RNN", (3, 4), {}, [f(6, 3)], {}),
@@ -281,6 +285,21 @@ def test_cpp_rnn_packed_matches_torch(torch_ref):
     np.testing.assert_allclose(xc.grad.numpy(), xt.grad.numpy(), rtol=1e-9, atol=1e-11)
     for (n, p), (_, q) in zip(m.named_parameters(), ref.named_parameters()):
         np.testing.assert_allclose(p.grad.numpy(), q.grad.numpy(), rtol=1e-9, atol=1e-11, err_msg=n)
+
+
+def test_cpp_conv_transpose_output_size(torch_ref):
+    """forward(input, output_size) picks output_padding as torch does."""
+    ref = torch_ref.nn.ConvTranspose2d(3, 2, 3, stride=3, padding=1).double()
+    m = cpp.ConvTranspose2d(3, 2, 3, stride=3, padding=1).double()
+    m.load_state_dict({k: tc.tensor(v.numpy()) for k, v in ref.state_dict().items()})
+    x = np.random.default_rng(1).standard_normal((2, 3, 4, 5))
+    for size in ([10, 13], [2, 2, 12, 14], None):
+        want = ref(torch_ref.tensor(x), output_size=size).detach().numpy()
+        got = (m(tc.tensor(x), output_size=size) if size else m(tc.tensor(x))).detach().numpy()
+        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
+    with pytest.raises(ValueError, match=r"ConvTranspose2d: requested an output size of \[9, 13\], but valid sizes "
+                                         r"of spatial dim 0 range from 10 to 12"):
+        m(tc.tensor(x), output_size=[9, 13])
 
 
 def test_cpp_layers_errors_name_layer_and_shapes():
