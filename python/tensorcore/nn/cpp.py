@@ -29,7 +29,10 @@ __all__ = ["CppModule", "CppSequential", "Linear", "Conv1d", "Conv2d", "BatchNor
 
 
 # Argument names of the C++ forwards that take more than one argument (keywords map onto these).
-_SIGNATURES = {
+_TWO_TENSOR_LOSSES = ("CrossEntropyLoss", "NLLLoss", "BCEWithLogitsLoss", "BCELoss", "MSELoss", "L1Loss",
+                      "SmoothL1Loss", "HuberLoss", "KLDivLoss", "PoissonNLLLoss")
+_SIGNATURES = {name: ("input", "target") for name in _TWO_TENSOR_LOSSES}
+_SIGNATURES.update({
     "LSTM": ("input", "hx"),
     "GRU": ("input", "hx"),
     "MultiheadAttention": ("query", "key", "value", "key_padding_mask", "need_weights", "attn_mask"),
@@ -48,9 +51,14 @@ _SIGNATURES = {
     "MaxUnpool2d": ("input", "indices", "output_size"),
     "MaxUnpool3d": ("input", "indices", "output_size"),
     "Bilinear": ("input1", "input2"),
+    "CTCLoss": ("log_probs", "targets", "input_lengths", "target_lengths"),
+    "MarginRankingLoss": ("input1", "input2", "target"),
+    "CosineEmbeddingLoss": ("input1", "input2", "target"),
+    "TripletMarginLoss": ("anchor", "positive", "negative"),
+    "GaussianNLLLoss": ("input", "target", "var"),
     "CosineSimilarity": ("x1", "x2"),
     "PairwiseDistance": ("x1", "x2"),
-}
+})
 
 
 def _adopt(t):
@@ -266,7 +274,8 @@ _MORE = ("Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "Avg
          "PairwiseDistance", "EmbeddingBag", "RNN", "Unfold", "Fold", "PixelShuffle", "PixelUnshuffle", "Unflatten",
          "Upsample", "ReLU6", "SELU", "Hardswish", "Hardsigmoid", "Mish", "Softsign", "Tanhshrink", "Identity",
          "LeakyReLU", "ELU", "CELU", "Hardtanh", "Softplus", "Threshold", "PReLU", "Softmax", "LogSoftmax",
-         "Softmin", "GLU")
+         "Softmin", "GLU") + _TWO_TENSOR_LOSSES + ("CTCLoss", "MarginRankingLoss", "CosineEmbeddingLoss",
+                                                   "TripletMarginLoss", "GaussianNLLLoss")
 for _name in _MORE:
     globals()[_name] = _wrap(getattr(_cpp, _name))
 del _name
