@@ -364,8 +364,47 @@ void bind_activations(py::module_& sub) {
   sub.def("GLU", [](int64_t d) -> ModulePtr { return make<nn::GLUImpl>(d); }, py::arg("dim") = -1);
 }
 
+// The C++-only tc::nn::functional composites, so tests can compare them with torch.
+void bind_functional(py::module_& sub) {
+  namespace F = nn::functional;
+  auto fn = sub.def_submodule("functional", "tc::nn::functional composites of the C++ frontend");
+  fn.def("bilinear", &F::bilinear, py::arg("input1"), py::arg("input2"), py::arg("weight"),
+         py::arg("bias") = py::none(), py::call_guard<py::gil_scoped_release>());
+  fn.def("one_hot", &F::one_hot, py::arg("tensor"), py::arg("num_classes") = -1);
+  fn.def("normalize", &F::normalize, py::arg("input"), py::arg("p") = 2.0, py::arg("dim") = 1,
+         py::arg("eps") = 1e-12);
+  fn.def("cosine_similarity", &F::cosine_similarity, py::arg("x1"), py::arg("x2"), py::arg("dim") = 1,
+         py::arg("eps") = 1e-8);
+  fn.def("pairwise_distance", &F::pairwise_distance, py::arg("x1"), py::arg("x2"), py::arg("p") = 2.0,
+         py::arg("eps") = 1e-6, py::arg("keepdim") = false);
+  fn.def("scaled_dot_product_attention", &F::scaled_dot_product_attention, py::arg("query"), py::arg("key"),
+         py::arg("value"), py::arg("attn_mask") = py::none(), py::arg("dropout_p") = 0.0,
+         py::arg("is_causal") = false, py::arg("scale") = py::none(), py::call_guard<py::gil_scoped_release>());
+  fn.def("softmin", &F::softmin, py::arg("input"), py::arg("dim"));
+  fn.def("glu", &F::glu, py::arg("input"), py::arg("dim") = -1);
+  fn.def("interpolate",
+         [](const Tensor& x, py::object size, py::object scale, const std::string& mode, std::optional<bool> ac,
+            std::optional<bool> recompute, bool antialias) {
+           std::vector<double> scales;
+           if (!scale.is_none()) {
+             if (py::isinstance<py::float_>(scale) || py::isinstance<py::int_>(scale)) scales = {scale.cast<double>()};
+             else scales = scale.cast<std::vector<double>>();
+           }
+           return F::interpolate(x, ints_or_empty(size), scales, mode, ac, recompute.value_or(false), antialias);
+         },
+         py::arg("input"), py::arg("size") = py::none(), py::arg("scale_factor") = py::none(),
+         py::arg("mode") = "nearest", py::arg("align_corners") = py::none(),
+         py::arg("recompute_scale_factor") = py::none(), py::arg("antialias") = false);
+  fn.def("cross_entropy",
+         [](const Tensor& input, const Tensor& target, const Tensor& weight, int64_t ii, const std::string& r,
+            double ls) { return F::cross_entropy(input, target, weight, ii, r, ls); },
+         py::arg("input"), py::arg("target"), py::arg("weight") = py::none(), py::arg("ignore_index") = -100,
+         py::arg("reduction") = "mean", py::arg("label_smoothing") = 0.0);
+}
+
 void bind_nncpp_layers(py::module_& m, TensorClass&) {
   auto sub = m.def_submodule("_nncpp");
+  bind_functional(sub);
   bind_convs_pools(sub);
   bind_norms_misc(sub);
   bind_activations(sub);

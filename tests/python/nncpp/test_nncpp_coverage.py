@@ -336,3 +336,79 @@ def test_cpp_new_layers_nest_in_sequential_and_train():
         opt.step()
         first = float(loss) if first is None else first
     assert float(loss) < 0.5 * first
+
+
+def test_cpp_functional_composites_match_torch(torch_ref):
+    """The C++-only tc::nn::functional composites (bound in tensorcore._C._nncpp.functional) vs
+    torch.nn.functional in float64: values and gradients."""
+    Fc = tc._C._nncpp.functional
+    Ft = torch_ref.nn.functional
+    rng = np.random.default_rng(9)
+
+    def both(*arrays):
+        return ([tc.tensor(a, requires_grad=a.dtype == np.float64) for a in arrays],
+                [torch_ref.tensor(a, requires_grad=a.dtype == np.float64) for a in arrays])
+
+    def same(fc, ft, arrays, rtol=1e-10):
+        xc, xt = both(*arrays)
+        oc, ot = fc(*xc), ft(*xt)
+        np.testing.assert_allclose(oc.detach().numpy(), ot.detach().numpy(), rtol=rtol, atol=1e-12)
+        if ot.dtype == torch_ref.float64:
+            g = rng.standard_normal(tuple(ot.shape))
+            (oc * tc.tensor(g)).sum().backward()
+            (ot * torch_ref.tensor(g)).sum().backward()
+            for a, b in zip(xc, xt):
+                if b.grad is not None:
+                    np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), rtol=rtol * 10, atol=1e-11)
+
+    r = rng.standard_normal
+    same(Fc.bilinear, Ft.bilinear, [r((2, 5, 3)), r((2, 5, 4)), r((6, 3, 4)), r(6)])
+    same(lambda x: Fc.normalize(x, 1.5, 0), lambda x: Ft.normalize(x, 1.5, 0), [r((4, 5))])
+    same(Fc.cosine_similarity, Ft.cosine_similarity, [r((4, 5, 2)), r((1, 5, 1))], rtol=1e-9)
+    same(lambda a, b: Fc.pairwise_distance(a, b, 3.0, 1e-6, True),
+         lambda a, b: Ft.pairwise_distance(a, b, 3.0, 1e-6, True), [r((4, 6)), r((4, 6))])
+    same(lambda x: Fc.glu(x, 1), lambda x: Ft.glu(x, 1), [r((3, 8))])
+    same(lambda x: Fc.softmin(x, 0), lambda x: Ft.softmin(x, 0), [r((3, 8))])
+    idx = rng.integers(0, 6, (3, 4))
+    np.testing.assert_array_equal(Fc.one_hot(tc.tensor(idx)).numpy(), Ft.one_hot(torch_ref.tensor(idx)).numpy())
+    np.testing.assert_array_equal(Fc.one_hot(tc.tensor(idx), 9).numpy(),
+                                  Ft.one_hot(torch_ref.tensor(idx), 9).numpy())
+
+    # Attention: torch 1.13 has no F.scaled_dot_product_attention, so its formula in torch ops.
+    def attention_t(q, k, v, mask=None, causal=False, scale=None):
+        s = q @ k.transpose(-2, -1) * (scale if scale is not None else q.shape[-1] ** -0.5)
+        if causal:
+            s = s.masked_fill(~torch_ref.ones(s.shape[-2], s.shape[-1], dtype=torch_ref.bool).tril(), float("-inf"))
+        if mask is not None:
+            s = s.masked_fill(~mask, float("-inf")) if mask.dtype == torch_ref.bool else s + mask
+        return torch_ref.softmax(s, -1) @ v
+
+    q, k, v = r((2, 3, 4, 8)), r((2, 3, 6, 8)), r((2, 3, 6, 5))
+    same(Fc.scaled_dot_product_attention, attention_t, [q, k, v])
+    same(lambda a, b, c: Fc.scaled_dot_product_attention(a, b, c, scale=0.3),
+         lambda a, b, c: attention_t(a, b, c, scale=0.3), [q, k, v])
+    additive = r((4, 6))
+    same(lambda a, b, c: Fc.scaled_dot_product_attention(a, b, c, tc.tensor(additive)),
+         lambda a, b, c: attention_t(a, b, c, torch_ref.tensor(additive)), [q, k, v])
+    allowed = rng.uniform(size=(4, 6)) < 0.7
+    allowed[:, 0] = True
+    same(lambda a, b, c: Fc.scaled_dot_product_attention(a, b, c, tc.tensor(allowed)),
+         lambda a, b, c: attention_t(a, b, c, torch_ref.tensor(allowed)), [q, k, v])
+    same(lambda a, b, c: Fc.scaled_dot_product_attention(a, b, c, is_causal=True),
+         lambda a, b, c: attention_t(a, b, c, causal=True), [q, r((2, 3, 4, 8)), r((2, 3, 4, 5))])
+
+    img = r((1, 2, 5, 7))
+    for kw in (dict(scale_factor=1.7, mode="bilinear"), dict(size=(4, 9), mode="bicubic", align_corners=True),
+               dict(scale_factor=0.5, mode="bilinear", antialias=True),
+               dict(scale_factor=1.5, mode="nearest", recompute_scale_factor=True), dict(size=(3, 3), mode="area"),
+               dict(scale_factor=(2, 0.5), mode="nearest-exact")):
+        same(lambda x: Fc.interpolate(x, **kw), lambda x: Ft.interpolate(x, **kw), [img])
+    same(lambda x: Fc.interpolate(x, scale_factor=2.0, mode="trilinear", align_corners=True),
+         lambda x: Ft.interpolate(x, scale_factor=2.0, mode="trilinear", align_corners=True), [r((1, 1, 2, 3, 2))])
+
+    logits, target = r((5, 4, 3)), rng.dirichlet(np.ones(4), (5, 3)).transpose(0, 2, 1).copy()
+    w = rng.uniform(0.5, 2.0, 4)
+    for red in ("mean", "sum", "none"):
+        same(lambda x, y: Fc.cross_entropy(x, y, tc.tensor(w), reduction=red, label_smoothing=0.2),
+             lambda x, y: Ft.cross_entropy(x, y, torch_ref.tensor(w), reduction=red, label_smoothing=0.2),
+             [logits, target])
