@@ -335,6 +335,23 @@ void bind_activations(py::module_& sub) {
   def_plain<nn::SoftsignImpl>(sub, "Softsign");
   def_plain<nn::TanhshrinkImpl>(sub, "Tanhshrink");
   def_plain<nn::IdentityImpl>(sub, "Identity");
+  def_plain<nn::LogSigmoidImpl>(sub, "LogSigmoid");
+  def_plain<nn::Softmax2dImpl>(sub, "Softmax2d");
+  add_unary<nn::HardshrinkImpl>();
+  sub.def("Hardshrink", [](double l) -> ModulePtr { return make<nn::HardshrinkImpl>(l); }, py::arg("lambd") = 0.5);
+  add_unary<nn::SoftshrinkImpl>();
+  sub.def("Softshrink", [](double l) -> ModulePtr { return make<nn::SoftshrinkImpl>(l); }, py::arg("lambd") = 0.5);
+  add_unary<nn::ChannelShuffleImpl>();
+  sub.def("ChannelShuffle", [](int64_t g) -> ModulePtr { return make<nn::ChannelShuffleImpl>(g); },
+          py::arg("groups"));
+  add_unary<nn::LPPool1dImpl>();
+  sub.def("LPPool1d", [](double p, py::object k, py::object s, bool ceil) -> ModulePtr {
+    return make<nn::LPPool1dImpl>(p, ints(k), ints_or_empty(s), ceil);
+  }, py::arg("norm_type"), py::arg("kernel_size"), py::arg("stride") = py::none(), py::arg("ceil_mode") = false);
+  add_unary<nn::LPPool2dImpl>();
+  sub.def("LPPool2d", [](double p, py::object k, py::object s, bool ceil) -> ModulePtr {
+    return make<nn::LPPool2dImpl>(p, ints(k), ints_or_empty(s), ceil);
+  }, py::arg("norm_type"), py::arg("kernel_size"), py::arg("stride") = py::none(), py::arg("ceil_mode") = false);
   add_unary<nn::LeakyReLUImpl>();
   sub.def("LeakyReLU", [](double s) -> ModulePtr { return make<nn::LeakyReLUImpl>(s); },
           py::arg("negative_slope") = 0.01);

@@ -130,6 +130,16 @@ Tensor glu(const Tensor& x, int64_t dim) {
   return mul(narrow(x, d, 0, h), sigmoid(narrow(x, d, h, h)));
 }
 
+Tensor channel_shuffle(const Tensor& x, int64_t groups) {
+  TC_CHECK(x.dim() >= 3, "channel_shuffle: expected an input [N, C, *] with at least 3 dims, but got input of size ",
+           shape_str(x.sizes()));
+  TC_CHECK(groups > 0 && x.size(1) % groups == 0, "channel_shuffle: the number of channels (", x.size(1),
+           ") must be divisible by groups (", groups, ")");
+  Shape split{x.size(0), groups, x.size(1) / groups};
+  split.insert(split.end(), x.sizes().begin() + 2, x.sizes().end());
+  return reshape(transpose(reshape(x, split), 1, 2), x.sizes());
+}
+
 Tensor interpolate(const Tensor& x, const IntList& size, const std::vector<double>& scale_factor,
                    const std::string& mode, std::optional<bool> align_corners, bool recompute_scale_factor,
                    bool antialias) {
@@ -294,6 +304,19 @@ Tensor PairwiseDistanceImpl::forward(const Tensor& a, const Tensor& b) {
 ModulePtr PairwiseDistanceImpl::clone() const {
   return finish(std::make_shared<PairwiseDistanceImpl>(p, eps, keepdim), *this);
 }
+
+// ---- Softmax2d / ChannelShuffle ----
+Tensor Softmax2dImpl::forward(const Tensor& x) {
+  TC_CHECK(x.dim() == 3 || x.dim() == 4, "Softmax2d: expected a 3-d or 4-d input, but got input of size ",
+           shape_str(x.sizes()));
+  return functional::softmax(x, -3);
+}
+ModulePtr Softmax2dImpl::clone() const { return finish(std::make_shared<Softmax2dImpl>(), *this); }
+
+ChannelShuffleImpl::ChannelShuffleImpl(int64_t g) : Module("ChannelShuffle"), groups(g) {
+  TC_CHECK(g > 0, "ChannelShuffle: groups must be positive, got ", g);
+}
+ModulePtr ChannelShuffleImpl::clone() const { return finish(std::make_shared<ChannelShuffleImpl>(groups), *this); }
 
 // ---- Fold / Unfold ----
 UnfoldImpl::UnfoldImpl(IntList k, IntList d, IntList p, IntList s)

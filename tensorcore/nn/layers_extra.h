@@ -2,7 +2,7 @@
 // More layers and functional forms for the C++ frontend (torch.nn names, arguments, parameter
 // names and init): Bilinear, EmbeddingBag, ConstantPad1d/3d, ReflectionPad1d/3d,
 // ReplicationPad1d/3d, Dropout1d/3d, AlphaDropout, FeatureAlphaDropout, CosineSimilarity,
-// PairwiseDistance, Fold, Unfold; functional bilinear, one_hot, normalize, cosine_similarity,
+// PairwiseDistance, Fold, Unfold, Softmax2d, ChannelShuffle; functional bilinear, one_hot, normalize, cosine_similarity,
 // pairwise_distance, scaled_dot_product_attention, softmin, glu, interpolate. Built on the native
 // kernels of tc::nn::functional where one exists, otherwise the same core-op composites as
 // tensorcore.nn.functional.
@@ -31,6 +31,8 @@ Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, cons
                                     std::optional<double> scale = {});
 Tensor softmin(const Tensor& input, int64_t dim);
 Tensor glu(const Tensor& input, int64_t dim = -1);
+// (N, g*c, *) -> (N, c*g, *): the group and per-group channel axes transposed.
+Tensor channel_shuffle(const Tensor& input, int64_t groups);
 // torch's interpolate: exactly one of size (1 or one per spatial dim) and scale_factor; the output
 // is floor(in * scale) and the coordinate mapping uses the given scale unless
 // recompute_scale_factor. align_corners only for linear modes.
@@ -151,6 +153,24 @@ class PairwiseDistanceImpl : public Module {
   bool keepdim;
 };
 TC_MODULE(PairwiseDistance);
+
+// Softmax over the channel dim of [N, C, H, W] or [C, H, W].
+class Softmax2dImpl : public Module {
+ public:
+  Softmax2dImpl() : Module("Softmax2d") {}
+  ModulePtr clone() const override;
+  Tensor forward(const Tensor& x);
+};
+TC_MODULE(Softmax2d);
+
+class ChannelShuffleImpl : public Module {
+ public:
+  explicit ChannelShuffleImpl(int64_t groups);
+  ModulePtr clone() const override;
+  Tensor forward(const Tensor& x) { return functional::channel_shuffle(x, groups); }
+  int64_t groups;
+};
+TC_MODULE(ChannelShuffle);
 
 // im2col / col2im as modules (functional::unfold / fold).
 class UnfoldImpl : public Module {

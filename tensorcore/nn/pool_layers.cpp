@@ -163,4 +163,46 @@ ModulePtr MaxUnpoolNdImpl::clone() const {
   return finish(std::make_shared<MaxUnpool3dImpl>(kernel_size, stride, padding), *this);
 }
 
+namespace functional {
+namespace {
+Tensor lp_pool(const char* op, int n, const Tensor& x, double p, const IntList& k, const IntList& s, bool ceil) {
+  TC_CHECK(p > 0, op, ": norm_type must be positive, got ", p);
+  check_rank(op, n, x);
+  IntList ks = expand(op, "kernel_size", k, n);
+  int64_t area = 1;
+  for (auto v : ks) area *= v;
+  Tensor xp = pow(x, p);
+  Tensor pooled = n == 1 ? avg_pool1d(xp, ks, s, {0}, ceil) : avg_pool2d(xp, ks, s, {0}, ceil);
+  // sign * relu(|.|) as torch, so a slightly negative average from rounding does not give NaN.
+  return pow(mul(mul(sign(pooled), relu(abs(pooled))), double(area)), 1.0 / p);
+}
+}  // namespace
+Tensor lp_pool1d(const Tensor& x, double p, const IntList& k, const IntList& s, bool ceil) {
+  return lp_pool("lp_pool1d", 1, x, p, k, s, ceil);
+}
+Tensor lp_pool2d(const Tensor& x, double p, const IntList& k, const IntList& s, bool ceil) {
+  return lp_pool("lp_pool2d", 2, x, p, k, s, ceil);
+}
+}  // namespace functional
+
+LPPoolNdImpl::LPPoolNdImpl(std::string type, int n, double p, IntList k, IntList s, bool c)
+    : Module(std::move(type)), spatial(n), norm_type(p), ceil_mode(c) {
+  TC_CHECK(p > 0, name(), ": norm_type must be positive, got ", p);
+  kernel_size = expand(name(), "kernel_size", std::move(k), n);
+  stride = s.empty() ? kernel_size : expand(name(), "stride", std::move(s), n);
+}
+Tensor LPPoolNdImpl::forward(const Tensor& x) {
+  check_rank(name(), spatial, x);
+  return spatial == 1 ? F::lp_pool1d(x, norm_type, kernel_size, stride, ceil_mode)
+                      : F::lp_pool2d(x, norm_type, kernel_size, stride, ceil_mode);
+}
+void LPPoolNdImpl::pretty_print(std::ostream& os) const {
+  os << name() << "(norm_type=" << norm_type << ", kernel_size=" << list_str(kernel_size)
+     << ", stride=" << list_str(stride) << ", ceil_mode=" << (ceil_mode ? "true" : "false") << ")";
+}
+ModulePtr LPPoolNdImpl::clone() const {
+  if (spatial == 1) return finish(std::make_shared<LPPool1dImpl>(norm_type, kernel_size, stride, ceil_mode), *this);
+  return finish(std::make_shared<LPPool2dImpl>(norm_type, kernel_size, stride, ceil_mode), *this);
+}
+
 }  // namespace tc::nn

@@ -1,7 +1,7 @@
 #pragma once
 // Pooling layers for the C++ frontend beyond MaxPool2d / AvgPool2d / AdaptiveAvgPool2d /
 // AdaptiveMaxPool2d (layers.h, layers_more.h): MaxPool1d/3d, AvgPool1d/3d, AdaptiveAvgPool1d/3d,
-// AdaptiveMaxPool1d/3d and MaxUnpool1d/2d/3d over the native pooling kernels. torch's
+// AdaptiveMaxPool1d/3d, MaxUnpool1d/2d/3d and LPPool1d/2d over the native pooling kernels. torch's
 // `return_indices=True` is the separate `forward_with_indices` (libtorch's convention); its
 // indices are flat per plane, as torch's, so they feed MaxUnpool.
 #include <optional>
@@ -138,5 +138,35 @@ TC_MAX_UNPOOL(MaxUnpool1d, 1);
 TC_MAX_UNPOOL(MaxUnpool2d, 2);
 TC_MAX_UNPOOL(MaxUnpool3d, 3);
 #undef TC_MAX_UNPOOL
+
+namespace functional {
+// (sum over the window of x^p)^(1/p), as torch: avg_pool of x^p times the window size (no padding).
+Tensor lp_pool1d(const Tensor& x, double norm_type, const IntList& kernel_size, const IntList& stride = {},
+                 bool ceil_mode = false);
+Tensor lp_pool2d(const Tensor& x, double norm_type, const IntList& kernel_size, const IntList& stride = {},
+                 bool ceil_mode = false);
+}  // namespace functional
+
+class LPPoolNdImpl : public Module {
+ public:
+  LPPoolNdImpl(std::string type, int spatial, double norm_type, IntList kernel_size, IntList stride, bool ceil_mode);
+  ModulePtr clone() const override;
+  Tensor forward(const Tensor& x);
+  void pretty_print(std::ostream& os) const override;
+  int spatial;
+  double norm_type;
+  IntList kernel_size, stride;
+  bool ceil_mode;
+};
+#define TC_LP_POOL(Name, N)                                                                                  \
+  class Name##Impl : public LPPoolNdImpl {                                                                   \
+   public:                                                                                                   \
+    Name##Impl(double norm_type, IntList kernel_size, IntList stride = {}, bool ceil_mode = false)           \
+        : LPPoolNdImpl(#Name, N, norm_type, std::move(kernel_size), std::move(stride), ceil_mode) {}         \
+  };                                                                                                         \
+  TC_MODULE(Name)
+TC_LP_POOL(LPPool1d, 1);
+TC_LP_POOL(LPPool2d, 2);
+#undef TC_LP_POOL
 
 }  // namespace tc::nn

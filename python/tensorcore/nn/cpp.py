@@ -274,7 +274,8 @@ _MORE = ("Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "Avg
          "PairwiseDistance", "EmbeddingBag", "RNN", "Unfold", "Fold", "PixelShuffle", "PixelUnshuffle", "Unflatten",
          "Upsample", "ReLU6", "SELU", "Hardswish", "Hardsigmoid", "Mish", "Softsign", "Tanhshrink", "Identity",
          "LeakyReLU", "ELU", "CELU", "Hardtanh", "Softplus", "Threshold", "PReLU", "Softmax", "LogSoftmax",
-         "Softmin", "GLU") + _TWO_TENSOR_LOSSES + ("CTCLoss", "MarginRankingLoss", "CosineEmbeddingLoss",
+         "Softmin", "GLU", "LogSigmoid", "Softmax2d", "Hardshrink", "Softshrink", "ChannelShuffle", "LPPool1d",
+         "LPPool2d") + _TWO_TENSOR_LOSSES + ("CTCLoss", "MarginRankingLoss", "CosineEmbeddingLoss",
                                                    "TripletMarginLoss", "GaussianNLLLoss")
 for _name in _MORE:
     globals()[_name] = _wrap(getattr(_cpp, _name))

@@ -419,3 +419,31 @@ TEST(NnCppCoverage, FunctionalExtras) {
   expect_error<ValueError>([&] { F::cross_entropy(logits, randn({4, 2}, {}, f64)); },
                            {"cross_entropy", "[4, 3]", "[4, 2]"});
 }
+
+TEST(NnCppCoverage, ShrinkLogSigmoidShuffleLPPool) {
+  Tensor x = tensor<double>({-2.0, -0.4, 0.1, 0.6, 3.0});
+  EXPECT_TRUE(equal(nn::Hardshrink(0.5)(x), tensor<double>({-2.0, 0.0, 0.0, 0.6, 3.0})));
+  EXPECT_TRUE(allclose(nn::Softshrink(0.5)(x), tensor<double>({-1.5, 0.0, 0.0, 0.1, 2.5}), 1e-12, 1e-12));
+  // log(sigmoid(x)) without overflow for large |x|.
+  Tensor big = tensor<double>({-800.0, 0.0, 800.0});
+  EXPECT_TRUE(allclose(nn::LogSigmoid()(big), tensor<double>({-800.0, std::log(0.5), 0.0}), 1e-12, 1e-12));
+  expect_error<ValueError>([] { nn::Softshrink(-1.0); }, {"Softshrink: lambda must be non-negative"});
+
+  Tensor c = reshape(arange(6, DType::Float64), {1, 6, 1});
+  EXPECT_TRUE(equal(reshape(nn::ChannelShuffle(2)(c), {6}), tensor<double>({0, 3, 1, 4, 2, 5})));
+  expect_error<ValueError>([&] { nn::ChannelShuffle(4)(c); }, {"channel_shuffle", "channels (6)", "groups (4)"});
+  nn::ChannelShuffle cs_copy = nn::ChannelShuffle(3).clone();
+  EXPECT_EQ(cs_copy->groups, 3);
+
+  Tensor s = add(abs(randn({1, 2, 4, 6}, {}, f64)), 0.1);
+  nn::LPPool2d lp(3.0, IntList{2});
+  Tensor y = lp(s);
+  ASSERT_EQ(y.sizes(), (Shape{1, 2, 2, 3}));
+  Tensor window = narrow(narrow(s, 2, 2, 2), 3, 4, 2);  // the last window of both channels
+  EXPECT_NEAR(at(y, {0, 1, 1, 2}), std::cbrt(sum(pow(select(select(window, 0, 0), 0, 1), 3.0)).item<double>()), 1e-12);
+  expect_error<ValueError>([] { nn::LPPool1d(0.0, IntList{2}); }, {"LPPool1d: norm_type must be positive"});
+  expect_error<ValueError>([&] { nn::LPPool1d(2.0, IntList{2})(s); }, {"LPPool1d", "[1, 2, 4, 6]"});
+  nn::LPPool1d lp_copy = nn::LPPool1d(2.0, IntList{3}).clone();
+  EXPECT_EQ(lp_copy->stride, IntList{3});
+  expect_error<ValueError>([] { nn::Softmax2d()(randn({2, 3})); }, {"Softmax2d", "[2, 3]"});
+}

@@ -131,6 +131,16 @@ CASES = [
     ("LogSoftmax", (-1,), {}, [f(2, 6)], {}),
     ("Softmin", (0,), {}, [f(2, 6)], {}),
     ("GLU", (1,), {}, [f(2, 6)], {}),
+    ("Hardshrink", (0.7,), {}, [f(3, 7)], {}),
+    ("Softshrink", (0.3,), {}, [f(3, 7)], {}),
+    ("LogSigmoid", (), {}, [f(3, 7)], {}),
+    ("Softmax2d", (), {}, [f(2, 3, 4, 2)], {}),
+    # torch 1.13 has no derivative for channel_shuffle: forward only against torch, gradients
+    # against tensorcore.nn.
+    ("ChannelShuffle", (3,), {}, [f(2, 6, 2, 3)], dict(torch_no_grad=True)),
+    ("LPPool1d", (2.0, 3), dict(stride=2), [f(2, 3, 9)], {}),
+    ("LPPool2d", (1.5, (2, 3)), dict(ceil_mode=True), [given(np.abs(np.random.default_rng(4).standard_normal((1, 2, 5, 7))) + 0.1)],
+     {}),
 ]
 
 
@@ -166,12 +176,10 @@ def flat(out):
 class Side:
     """One implementation (C++, torch or the Python tensorcore layer) run on the same inputs."""
 
-    def __init__(self, lib, module, arrays):
+    def __init__(self, lib, module, arrays, input_grads=True):
         self.lib, self.module = lib, module
-        if lib == "torch":
-            self.inputs = [torch.tensor(a, requires_grad=a.dtype == np.float64) for a in arrays]
-        else:
-            self.inputs = [tc.tensor(a, requires_grad=a.dtype == np.float64) for a in arrays]
+        make = torch.tensor if lib == "torch" else tc.tensor
+        self.inputs = [make(a, requires_grad=input_grads and a.dtype == np.float64) for a in arrays]
 
     def run(self, gradient_seed):
         outs = flat(self.module(*self.inputs))
@@ -240,7 +248,8 @@ def test_cpp_layer_matches_torch(case):
     m.load_state_dict({k: tc.tensor(v.numpy()) for k, v in ref_sd.items()}, strict=True)
     arrays = make_inputs(spec, 5)
     rtol = opts.get("grad_rtol", 1e-8)
-    compare(Side("tc", m, arrays), Side("torch", ref, arrays), case_id(case), rtol)
+    grads = not opts.get("torch_no_grad", False)
+    compare(Side("tc", m, arrays, grads), Side("torch", ref, arrays, grads), case_id(case), rtol)
     if train:  # eval mode uses the (updated, identical) running statistics
         m.eval()
         ref.eval()
