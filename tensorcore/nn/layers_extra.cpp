@@ -268,7 +268,15 @@ void PadNdImpl::pretty_print(std::ostream& os) const {
   os << ")";
 }
 ModulePtr PadNdImpl::clone() const {
-  return finish(std::make_shared<PadNdImpl>(name(), spatial, padding, mode, value), *this);
+  // The concrete type, so a typed holder's clone() casts back.
+  const std::string& n = name();
+  if (n == "ReflectionPad1d") return finish(std::make_shared<ReflectionPad1dImpl>(padding), *this);
+  if (n == "ReflectionPad3d") return finish(std::make_shared<ReflectionPad3dImpl>(padding), *this);
+  if (n == "ReplicationPad1d") return finish(std::make_shared<ReplicationPad1dImpl>(padding), *this);
+  if (n == "ReplicationPad3d") return finish(std::make_shared<ReplicationPad3dImpl>(padding), *this);
+  if (n == "ConstantPad1d") return finish(std::make_shared<ConstantPad1dImpl>(padding, value), *this);
+  if (n == "ConstantPad3d") return finish(std::make_shared<ConstantPad3dImpl>(padding, value), *this);
+  return finish(std::make_shared<PadNdImpl>(n, spatial, padding, mode, value), *this);
 }
 
 // ---- Dropout variants ----
@@ -287,7 +295,13 @@ Tensor DropoutVariantImpl::forward(const Tensor& x) {
   return squeeze(functional::feature_dropout(unsqueeze(x, 0), p, training_), 0);
 }
 void DropoutVariantImpl::pretty_print(std::ostream& os) const { os << name() << "(p=" << p << ")"; }
-ModulePtr DropoutVariantImpl::clone() const { return finish(std::make_shared<DropoutVariantImpl>(name(), p), *this); }
+ModulePtr DropoutVariantImpl::clone() const {
+  const std::string& n = name();
+  if (n == "Dropout1d") return finish(std::make_shared<Dropout1dImpl>(p), *this);
+  if (n == "Dropout3d") return finish(std::make_shared<Dropout3dImpl>(p), *this);
+  if (n == "AlphaDropout") return finish(std::make_shared<AlphaDropoutImpl>(p), *this);
+  return finish(std::make_shared<FeatureAlphaDropoutImpl>(p), *this);
+}
 
 // ---- Distances ----
 CosineSimilarityImpl::CosineSimilarityImpl(int64_t d, double e) : Module("CosineSimilarity"), dim(d), eps(e) {}

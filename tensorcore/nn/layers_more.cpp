@@ -62,7 +62,15 @@ Tensor Pad2dImpl::forward(const Tensor& x) {
   TC_CHECK(x.dim() == 3 || x.dim() == 4, name(), ": expected a 3-d or 4-d input, got ", shape_str(x.sizes()));
   return functional::pad(x, padding, mode, value);
 }
-ModulePtr Pad2dImpl::clone() const { return finish(std::make_shared<Pad2dImpl>(name(), padding, mode, value), *this); }
+ModulePtr Pad2dImpl::clone() const {
+  // The concrete type, so a typed holder's clone() casts back.
+  const std::string& n = name();
+  if (n == "ZeroPad2d") return finish(std::make_shared<ZeroPad2dImpl>(padding), *this);
+  if (n == "ReflectionPad2d") return finish(std::make_shared<ReflectionPad2dImpl>(padding), *this);
+  if (n == "ReplicationPad2d") return finish(std::make_shared<ReplicationPad2dImpl>(padding), *this);
+  if (n == "ConstantPad2d") return finish(std::make_shared<ConstantPad2dImpl>(padding, value), *this);
+  return finish(std::make_shared<Pad2dImpl>(n, padding, mode, value), *this);
+}
 
 Dropout2dImpl::Dropout2dImpl(double p) : Module("Dropout2d"), p(p) {
   TC_CHECK(p >= 0 && p <= 1, "Dropout2d: p must be in [0, 1], got ", p);

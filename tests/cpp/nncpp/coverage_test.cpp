@@ -447,3 +447,74 @@ TEST(NnCppCoverage, ShrinkLogSigmoidShuffleLPPool) {
   EXPECT_EQ(lp_copy->stride, IntList{3});
   expect_error<ValueError>([] { nn::Softmax2d()(randn({2, 3})); }, {"Softmax2d", "[2, 3]"});
 }
+
+namespace {
+// clone() through the typed holder: the copy has the concrete type, the same printout and its
+// own storage.
+template <typename H>
+void check_typed_clone(const H& h) {
+  H copy = h.clone();
+  EXPECT_NE(copy.ptr(), h.ptr());
+  EXPECT_EQ(copy->str(), h->str());
+  auto a = h->state_dict(), b = copy->state_dict();
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t k = 0; k < a.size(); ++k) {
+    EXPECT_TRUE(equal(a[k].second, b[k].second)) << a[k].first;
+    if (a[k].second.numel() > 0) {
+      EXPECT_NE(a[k].second.data_ptr(), b[k].second.data_ptr()) << a[k].first;
+    }
+  }
+}
+}  // namespace
+
+TEST(NnCppCoverage, EveryNewLayerClonesToItsType) {
+  check_typed_clone(nn::Conv3d(2, 4, 3, 1, nn::kSame, 1, 1, true, "circular"));
+  check_typed_clone(nn::ConvTranspose1d(2, 4, 3, 2));
+  check_typed_clone(nn::ConvTranspose3d(2, 4, 2));
+  check_typed_clone(nn::MaxPool1d(3));
+  check_typed_clone(nn::MaxPool3d(2));
+  check_typed_clone(nn::AvgPool1d(2));
+  check_typed_clone(nn::AvgPool2d(IntList{2}, IntList{1}, IntList{0}, false, true, 3));
+  check_typed_clone(nn::AvgPool3d(2));
+  check_typed_clone(nn::AdaptiveAvgPool1d(2));
+  check_typed_clone(nn::AdaptiveAvgPool3d(2));
+  check_typed_clone(nn::AdaptiveMaxPool1d(2));
+  check_typed_clone(nn::AdaptiveMaxPool3d(2));
+  check_typed_clone(nn::MaxUnpool1d(2));
+  check_typed_clone(nn::MaxUnpool2d(2));
+  check_typed_clone(nn::MaxUnpool3d(2));
+  check_typed_clone(nn::LPPool2d(2.0, IntList{2}));
+  check_typed_clone(nn::BatchNorm3d(3));
+  check_typed_clone(nn::SyncBatchNorm(3));
+  check_typed_clone(nn::InstanceNorm1d(3, 1e-5, 0.1, true, true));
+  check_typed_clone(nn::InstanceNorm2d(3));
+  check_typed_clone(nn::InstanceNorm3d(3));
+  check_typed_clone(nn::LocalResponseNorm(3));
+  check_typed_clone(nn::Bilinear(2, 3, 4));
+  check_typed_clone(nn::EmbeddingBag(5, 2));
+  check_typed_clone(nn::Embedding(5, 2, 1, 1.0, 2.0, true));
+  check_typed_clone(nn::RNN(3, 4, 2));
+  check_typed_clone(nn::ReflectionPad1d(IntList{1}));
+  check_typed_clone(nn::ReflectionPad2d(IntList{1}));
+  check_typed_clone(nn::ReflectionPad3d(IntList{1}));
+  check_typed_clone(nn::ReplicationPad1d(IntList{1}));
+  check_typed_clone(nn::ReplicationPad2d(IntList{1}));
+  check_typed_clone(nn::ReplicationPad3d(IntList{1}));
+  check_typed_clone(nn::ConstantPad1d(IntList{1}, 2.0));
+  check_typed_clone(nn::ConstantPad2d(IntList{1}, 2.0));
+  check_typed_clone(nn::ConstantPad3d(IntList{1}, 2.0));
+  check_typed_clone(nn::ZeroPad2d(IntList{1}));
+  check_typed_clone(nn::Dropout1d(0.2));
+  check_typed_clone(nn::Dropout3d(0.2));
+  check_typed_clone(nn::AlphaDropout(0.2));
+  check_typed_clone(nn::FeatureAlphaDropout(0.2));
+  check_typed_clone(nn::CosineSimilarity(0));
+  check_typed_clone(nn::PairwiseDistance(1.0));
+  check_typed_clone(nn::Unfold(IntList{2}));
+  check_typed_clone(nn::Fold(IntList{4}, IntList{2}));
+  check_typed_clone(nn::Softmax2d());
+  check_typed_clone(nn::ChannelShuffle(2));
+  check_typed_clone(nn::Hardshrink(0.2));
+  check_typed_clone(nn::Softshrink(0.2));
+  check_typed_clone(nn::LogSigmoid());
+}
