@@ -194,9 +194,10 @@ void BilinearImpl::reset_parameters() {
   if (bias.defined()) init::uniform_(bias, -bound, bound);
 }
 Tensor BilinearImpl::forward(const Tensor& x1, const Tensor& x2) {
-  TC_CHECK(x1.dim() >= 1 && x1.size(-1) == in1_features && x2.dim() >= 1 && x2.size(-1) == in2_features,
-           "Bilinear: expected inputs [*, ", in1_features, "] and [*, ", in2_features, "], but got ",
-           shape_str(x1.sizes()), " and ", shape_str(x2.sizes()));
+  TC_CHECK(x1.dim() >= 1 && x1.size(-1) == in1_features && x2.dim() == x1.dim() && x2.size(-1) == in2_features &&
+               Shape(x1.sizes().begin(), x1.sizes().end() - 1) == Shape(x2.sizes().begin(), x2.sizes().end() - 1),
+           "Bilinear: expected inputs [*, ", in1_features, "] and [*, ", in2_features,
+           "] with the same leading dims, but got ", shape_str(x1.sizes()), " and ", shape_str(x2.sizes()));
   return functional::bilinear(x1, x2, weight, bias);
 }
 void BilinearImpl::pretty_print(std::ostream& os) const {

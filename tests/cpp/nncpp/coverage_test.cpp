@@ -242,7 +242,9 @@ TEST(NnCppCoverage, BilinearAndEmbeddingBag) {
   EXPECT_TRUE(allclose(bl(x1, x2), ref, 1e-12, 1e-12));
   EXPECT_EQ(bl(randn({2, 5, 3}, {}, f64), randn({2, 5, 4}, {}, f64)).sizes(), (Shape{2, 5, 2}));
   expect_error<ValueError>([&] { bl(x1, randn({5, 3}, {}, f64)); },
-                           {"Bilinear: expected inputs [*, 3] and [*, 4], but got [5, 3] and [5, 3]"});
+                           {"Bilinear: expected inputs [*, 3] and [*, 4] with the same leading dims, but got [5, 3] "
+                            "and [5, 3]"});
+  expect_error<ValueError>([&] { bl(x1, randn({4, 4}, {}, f64)); }, {"Bilinear", "[5, 3] and [4, 4]"});
 
   nn::EmbeddingBagOptions sum_opts;
   sum_opts.mode = "sum";
