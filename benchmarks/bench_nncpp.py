@@ -107,6 +107,32 @@ def main():
     report("cpp.LSTM 2 layers H=256 T=50 N=16 fwd+bwd",
            race(lambda: lstm(qc)[0].sum().backward(), lambda: rlstm(qt)[0].sum().backward(), max(5, reps // 3)))
 
+    # Layers of the coverage pass (conv_layers.h, rnn.h, layers_extra.h).
+    def same_weights(ours, theirs):
+        theirs.load_state_dict({k: torch.from_numpy(v.detach().numpy().copy()) for k, v in ours.state_dict().items()})
+
+    rnn = cpp.RNN(128, 256, 2, batch_first=True)
+    rrnn = torch.nn.RNN(128, 256, 2, batch_first=True)
+    same_weights(rnn, rrnn)
+    report("cpp.RNN tanh 2 layers H=256 T=50 N=16 fwd+bwd",
+           race(lambda: rnn(qc)[0].sum().backward(), lambda: rrnn(qt)[0].sum().backward(), max(5, reps // 3)))
+    conv3 = cpp.Conv3d(16, 32, 3, padding=1)
+    rconv3 = torch.nn.Conv3d(16, 32, 3, padding=1)
+    same_weights(conv3, rconv3)
+    vol = rng.standard_normal((2, 16, 16, 32, 32), dtype=np.float32)
+    vc, vt = tc.from_numpy(vol).requires_grad_(), torch.from_numpy(vol).requires_grad_()
+    report("cpp.Conv3d 16->32 k3 2x16x16x32x32 fwd+bwd",
+           race(lambda: conv3(vc).sum().backward(), lambda: rconv3(vt).sum().backward(), max(3, reps // 6)))
+    bag = cpp.EmbeddingBag(50000, 128, mode="sum")
+    rbag = torch.nn.EmbeddingBag(50000, 128, mode="sum")
+    same_weights(bag, rbag)
+    ids = rng.integers(0, 50000, size=64 * 40)
+    offs = np.arange(0, 64 * 40, 40)
+    ic_, it2 = tc.from_numpy(ids), torch.from_numpy(ids)
+    oc_, ot_ = tc.from_numpy(offs), torch.from_numpy(offs)
+    report("cpp.EmbeddingBag sum 50000x128, 64 bags of 40 fwd+bwd",
+           race(lambda: bag(ic_, oc_).sum().backward(), lambda: rbag(it2, ot_).sum().backward(), reps))
+
 
 if __name__ == "__main__":
     main()

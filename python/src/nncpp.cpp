@@ -8,13 +8,11 @@
 #include <typeindex>
 #include <unordered_map>
 
-#include "bind.h"
-#include "tensorcore/nn/nn.h"
+#include "nncpp.h"
 
 namespace tc::python {
 namespace {
 
-namespace nn = tc::nn;
 using ModulePtr = nn::ModulePtr;
 
 // A Python nn.Module inside a C++ module: it mirrors the Python module's own parameters, buffers
@@ -43,14 +41,11 @@ class PyModuleImpl : public nn::Module {
   py::object fn_;
 };
 
-template <typename Impl>
-Tensor call_unary(nn::Module& m, const Tensor& x) {
-  return nn::call(static_cast<Impl&>(m), x);
-}
+}  // namespace
 
-// The Tensor -> Tensor modules (usable in a Sequential built from Python).
-const std::unordered_map<std::type_index, nn::AnyModule::ErasedForward>& unary_table() {
-  static const auto* table = new std::unordered_map<std::type_index, nn::AnyModule::ErasedForward>{
+// The Tensor -> Tensor modules (usable in a Sequential built from Python); nncpp_layers.cpp adds more.
+UnaryTable& unary_table() {
+  static auto* table = new UnaryTable{
       {typeid(nn::LinearImpl), call_unary<nn::LinearImpl>},
       {typeid(nn::Conv1dImpl), call_unary<nn::Conv1dImpl>},
       {typeid(nn::Conv2dImpl), call_unary<nn::Conv2dImpl>},
@@ -76,24 +71,11 @@ const std::unordered_map<std::type_index, nn::AnyModule::ErasedForward>& unary_t
   return *table;
 }
 
-Tensor arg_tensor(const py::args& a, size_t i) { return i < a.size() ? a[i].cast<Tensor>() : Tensor(); }
 
-using Forward = std::function<py::object(nn::Module&, const py::args&)>;
-
-// tensorcore.nn.utils.rnn.PackedSequence <-> tc::nn::PackedSequence (same four fields).
-bool is_packed(py::handle h) { return py::hasattr(h, "batch_sizes") && py::hasattr(h, "data"); }
-nn::PackedSequence to_packed(py::handle h) {
-  return {h.attr("data").cast<Tensor>(), h.attr("batch_sizes").cast<Tensor>(),
-          h.attr("sorted_indices").cast<Tensor>(), h.attr("unsorted_indices").cast<Tensor>()};
-}
-py::object from_packed(const nn::PackedSequence& p) {
-  py::object cls = py::module_::import("tensorcore.nn.utils.rnn").attr("PackedSequence");
-  return cls(p.data, p.batch_sizes, p.sorted_indices, p.unsorted_indices);
-}
 
 // Forward dispatch per concrete type (the C++ modules' forward signatures differ).
-const std::unordered_map<std::type_index, Forward>& forwards() {
-  static const auto* table = new std::unordered_map<std::type_index, Forward>{
+ForwardTable& forwards() {
+  static auto* table = new ForwardTable{
       {typeid(nn::LSTMImpl),
        [](nn::Module& m, const py::args& a) -> py::object {
          TC_CHECK_TYPE(a.size() == 1 || a.size() == 2, "LSTM.forward: expected (input) or (input, (h0, c0))");
@@ -170,9 +152,14 @@ const std::unordered_map<std::type_index, Forward>& forwards() {
   return *table;
 }
 
+namespace {
+
 py::object forward_any(nn::Module& m, const py::args& args) {
   auto u = unary_table().find(std::type_index(typeid(m)));
-  if (u != unary_table().end()) {
+  auto it = forwards().find(std::type_index(typeid(m)));
+  // A module in both tables (ConvTranspose: (input) or (input, output_size)) takes the general
+  // forward for more than one argument.
+  if (u != unary_table().end() && (args.size() == 1 || it == forwards().end())) {
     TC_CHECK_TYPE(args.size() == 1, m.name(), ".forward: expected 1 tensor argument, got ", args.size());
     Tensor x = args[0].cast<Tensor>(), y;
     {
@@ -181,7 +168,6 @@ py::object forward_any(nn::Module& m, const py::args& args) {
     }
     return py::cast(y);
   }
-  auto it = forwards().find(std::type_index(typeid(m)));
   if (it == forwards().end())
     throw NotImplementedError(m.name() + ".forward: this C++ module type has no Python forward binding (it can "
                               "still be used as a container of parameters)");
@@ -270,9 +256,13 @@ void bind_nncpp(py::module_& m, TensorClass& cls) {
   sub.def("GELU", [](std::string a) -> ModulePtr { return std::make_shared<nn::GELUImpl>(a); },
           py::arg("approximate") = "none");
   sub.def("Dropout", [](double p) -> ModulePtr { return std::make_shared<nn::DropoutImpl>(p); }, py::arg("p") = 0.5);
-  sub.def("Embedding", [](int64_t n, int64_t d, std::optional<int64_t> pad) -> ModulePtr {
-    return std::make_shared<nn::EmbeddingImpl>(n, d, pad);
-  }, py::arg("num_embeddings"), py::arg("embedding_dim"), py::arg("padding_idx") = py::none());
+  sub.def("Embedding", [](int64_t n, int64_t d, std::optional<int64_t> pad, std::optional<double> max_norm,
+                          double norm_type, bool scale, bool sparse) -> ModulePtr {
+    if (sparse) throw NotImplementedError("Embedding: sparse gradients are not supported");
+    return std::make_shared<nn::EmbeddingImpl>(n, d, pad, max_norm, norm_type, scale);
+  }, py::arg("num_embeddings"), py::arg("embedding_dim"), py::arg("padding_idx") = py::none(),
+     py::arg("max_norm") = py::none(), py::arg("norm_type") = 2.0, py::arg("scale_grad_by_freq") = false,
+     py::arg("sparse") = false);
   auto rnn_opts = [](int64_t in, int64_t hidden, int64_t layers, bool bias, bool batch_first, double dropout,
                      bool bidirectional) {
     return nn::RNNOptions{in, hidden, layers, bias, batch_first, dropout, bidirectional};

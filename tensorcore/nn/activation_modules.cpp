@@ -57,6 +57,16 @@ Tensor softsign(const Tensor& x) { return div(x, add(abs(x), 1.0)); }
 Tensor tanhshrink(const Tensor& x) { return sub(x, tanh(x)); }
 Tensor threshold(const Tensor& x, double th, double value) { return where(gt(x, s(th, x)), x, full_like(x, value)); }
 
+Tensor hardshrink(const Tensor& x, double lambd) {
+  return where(gt(abs(x), s(lambd, x)), x, zeros_like(x));
+}
+Tensor softshrink(const Tensor& x, double lambd) {
+  TC_CHECK(lambd >= 0, "softshrink: lambda must be non-negative, got ", lambd);
+  return sub(x, clamp(x, Scalar(-lambd), Scalar(lambd)));
+}
+// -softplus(-x) in the stable form min(x, 0) - log1p(exp(-|x|)).
+Tensor logsigmoid(const Tensor& x) { return sub(minimum(x, s(0, x)), log1p(exp(neg(abs(x))))); }
+
 }  // namespace functional
 
 #define TC_CLONE(Name, ...)                                 \
@@ -96,6 +106,14 @@ ThresholdImpl::ThresholdImpl(double t, double v) : Module("Threshold"), threshol
 TC_CLONE(Threshold, threshold, value)
 IdentityImpl::IdentityImpl() : Module("Identity") {}
 TC_CLONE(Identity)
+HardshrinkImpl::HardshrinkImpl(double l) : Module("Hardshrink"), lambd(l) {}
+TC_CLONE(Hardshrink, lambd)
+SoftshrinkImpl::SoftshrinkImpl(double l) : Module("Softshrink"), lambd(l) {
+  TC_CHECK(l >= 0, "Softshrink: lambda must be non-negative, got ", l);
+}
+TC_CLONE(Softshrink, lambd)
+LogSigmoidImpl::LogSigmoidImpl() : Module("LogSigmoid") {}
+TC_CLONE(LogSigmoid)
 
 PReLUImpl::PReLUImpl(int64_t n, double init_value) : Module("PReLU"), num_parameters(n), init(init_value) {
   TC_CHECK(n > 0, "PReLU: num_parameters must be positive, got ", n);

@@ -2,7 +2,7 @@
 // More activations for the C++ frontend (torch.nn names, arguments and formulas) as functions in
 // tc::nn::functional and modules: ReLU6, LeakyReLU, PReLU (parameter `weight`), ELU, SELU,
 // CELU, Hardtanh, Hardswish, Hardsigmoid, Mish, Softplus, Softsign, Tanhshrink, Threshold,
-// Identity. Tensor-op composites, so autograd follows from the core ops.
+// Identity, Hardshrink, Softshrink, LogSigmoid. Tensor-op composites, so autograd follows from the core ops.
 #include "tensorcore/nn/module.h"
 
 namespace tc::nn {
@@ -21,6 +21,9 @@ Tensor softplus(const Tensor& x, double beta = 1.0, double threshold = 20.0);
 Tensor softsign(const Tensor& x);
 Tensor tanhshrink(const Tensor& x);
 Tensor threshold(const Tensor& x, double threshold, double value);
+Tensor hardshrink(const Tensor& x, double lambd = 0.5);
+Tensor softshrink(const Tensor& x, double lambd = 0.5);
+Tensor logsigmoid(const Tensor& x);
 }  // namespace functional
 
 // A parameterless activation module: Name(args) calls functional::fn(x, args).
@@ -52,6 +55,9 @@ TC_ACTIVATION(Tanhshrink, (), , functional::tanhshrink(x));
 TC_ACTIVATION(Threshold, (double threshold, double value), double threshold; double value;,
               functional::threshold(x, threshold, value));
 TC_ACTIVATION(Identity, (), , x);
+TC_ACTIVATION(Hardshrink, (double lambd = 0.5), double lambd;, functional::hardshrink(x, lambd));
+TC_ACTIVATION(Softshrink, (double lambd = 0.5), double lambd;, functional::softshrink(x, lambd));
+TC_ACTIVATION(LogSigmoid, (), , functional::logsigmoid(x));
 #undef TC_ACTIVATION
 
 // PReLU: a learnable slope per channel (num_parameters = 1 or the channel count), init 0.25.

@@ -23,14 +23,12 @@ ModulePtr LinearImpl::clone() const {
   return finish(std::make_shared<LinearImpl>(in_features, out_features, bias.defined()), *this);
 }
 ModulePtr Conv1dImpl::clone() const {
-  return finish(std::make_shared<Conv1dImpl>(in_channels, out_channels, kernel_size, stride, padding, dilation, groups,
-                                             bias.defined()),
-                *this);
+  return finish_clone(std::make_shared<Conv1dImpl>(in_channels, out_channels, kernel_size, stride, padding, dilation,
+                                                   groups, bias.defined(), padding_mode));
 }
 ModulePtr Conv2dImpl::clone() const {
-  return finish(std::make_shared<Conv2dImpl>(in_channels, out_channels, kernel_size, stride, padding, dilation, groups,
-                                             bias.defined()),
-                *this);
+  return finish_clone(std::make_shared<Conv2dImpl>(in_channels, out_channels, kernel_size, stride, padding, dilation,
+                                                   groups, bias.defined(), padding_mode));
 }
 ModulePtr ConvTranspose2dImpl::clone() const {
   return finish(std::make_shared<ConvTranspose2dImpl>(in_channels, out_channels, kernel_size, stride, padding,
@@ -51,13 +49,15 @@ ModulePtr GroupNormImpl::clone() const {
 }
 ModulePtr DropoutImpl::clone() const { return finish(std::make_shared<DropoutImpl>(p), *this); }
 ModulePtr EmbeddingImpl::clone() const {
-  return finish(std::make_shared<EmbeddingImpl>(num_embeddings, embedding_dim, padding_idx), *this);
+  return finish(std::make_shared<EmbeddingImpl>(num_embeddings, embedding_dim, padding_idx, max_norm, norm_type,
+                                                scale_grad_by_freq), *this);
 }
 ModulePtr MaxPool2dImpl::clone() const {
   return finish(std::make_shared<MaxPool2dImpl>(kernel_size, stride, padding, dilation, ceil_mode), *this);
 }
 ModulePtr AvgPool2dImpl::clone() const {
-  return finish(std::make_shared<AvgPool2dImpl>(kernel_size, stride, padding, ceil_mode, count_include_pad), *this);
+  return finish(std::make_shared<AvgPool2dImpl>(kernel_size, stride, padding, ceil_mode, count_include_pad,
+                                                divisor_override), *this);
 }
 ModulePtr AdaptiveAvgPool2dImpl::clone() const {
   return finish(std::make_shared<AdaptiveAvgPool2dImpl>(output_size), *this);
@@ -73,6 +73,7 @@ ModulePtr LogSoftmaxImpl::clone() const { return finish(std::make_shared<LogSoft
 
 ModulePtr LSTMImpl::clone() const { return finish(std::make_shared<LSTMImpl>(options_), *this); }
 ModulePtr GRUImpl::clone() const { return finish(std::make_shared<GRUImpl>(options_), *this); }
+ModulePtr RNNImpl::clone() const { return finish(std::make_shared<RNNImpl>(options_), *this); }
 
 ModulePtr MultiheadAttentionImpl::clone() const {
   return finish(std::make_shared<MultiheadAttentionImpl>(embed_dim, num_heads, dropout, in_proj_bias.defined(),

@@ -22,6 +22,13 @@
 
 namespace tc::nn {
 namespace {
+// zeros(shape).index_add(dim, index, source) without index_add's clone of the zero tensor: the
+// same autograd record, but the V x D table is written once, not cloned (a second full pass).
+Tensor add_into_zeros(const Shape& shape, TensorOptions opts, int64_t dim, const Tensor& index, const Tensor& source) {
+  Tensor z = zeros(shape, opts);
+  index_add_(z, dim, index, source);
+  return z;
+}
 
 constexpr uint32_t kF32F64 = (1u << int(DType::Float32)) | (1u << int(DType::Float64));
 
@@ -143,10 +150,10 @@ Tensor embedding(const Tensor& input, const Tensor& weight_in, std::optional<int
       Tensor g2 = reshape(g[0], {ids.numel(), D});
       if (s[1].defined()) g2 = mul(g2, s[1]);
       if (scale_grad_by_freq) {
-        Tensor counts = index_add(zeros({V}, opts), 0, ids, ones({ids.numel()}, opts));
+        Tensor counts = add_into_zeros({V}, opts, 0, ids, ones({ids.numel()}, opts));
         g2 = div(g2, unsqueeze(index_select(counts, 0, ids), 1));
       }
-      return {index_add(zeros({V, D}, opts), 0, ids, g2)};
+      return {add_into_zeros({V, D}, opts, 0, ids, g2)};
     });
   }
   return out;
@@ -309,21 +316,22 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
         // Route each output element's gradient to the row that won it (s[4]: weight position,
         // s[7]: output position; empty bags send nothing).
         Tensor picked = index_select(reshape(g[0], {-1}), 0, s[7]);
-        Tensor gflat = index_add(zeros({V * D}, opts), 0, s[4], picked);
+        Tensor gflat = add_into_zeros({V * D}, opts, 0, s[4], picked);
         return {reshape(gflat, {V, D}), Tensor()};
       }
       Tensor ge_rows = mul(index_select(g[0], 0, bags), scale);  // [k, D]
       if (s[5].defined()) {
         Tensor wsel = index_select(s[5], 0, entries);
-        gpsw = index_add(zeros(s[5].sizes(), opts), 0, entries,
+        gpsw = add_into_zeros(s[5].sizes(), opts, 0, entries,
                          sum(mul(ge_rows, index_select(s[6], 0, rows)), {1}));
         ge_rows = mul(ge_rows, unsqueeze(wsel, 1));
       }
       if (scale_grad_by_freq) {
-        Tensor counts = index_add(zeros({V}, opts), 0, rows, ones({rows.numel()}, opts));
+        Tensor counts = add_into_zeros({V}, opts, 0, rows,
+                                  ones({rows.numel()}, opts));
         ge_rows = div(ge_rows, unsqueeze(index_select(counts, 0, rows), 1));
       }
-      gw = index_add(zeros({V, D}, opts), 0, rows, ge_rows);
+      gw = add_into_zeros({V, D}, opts, 0, rows, ge_rows);
       return {gw, gpsw};
     });
   }

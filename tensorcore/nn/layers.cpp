@@ -1,5 +1,6 @@
 #include "tensorcore/nn/layers.h"
 
+#include <algorithm>
 #include <cmath>
 #include <ostream>
 
@@ -84,16 +85,37 @@ void LinearImpl::pretty_print(std::ostream& os) const {
 
 // ---- Convolutions ----
 ConvNdImpl::ConvNdImpl(std::string type, int n, int64_t in, int64_t out, IntList k, IntList s, IntList p,
-                       IntList d, int64_t g, bool has_bias, bool tr, IntList op)
-    : Module(type), spatial(n), in_channels(in), out_channels(out), groups(g), transposed(tr) {
+                       IntList d, int64_t g, bool has_bias, bool tr, IntList op, std::string pm, std::string ps)
+    : Module(type), spatial(n), in_channels(in), out_channels(out), groups(g), transposed(tr),
+      padding_mode(std::move(pm)), padding_string(std::move(ps)) {
   const char* name = this->name().c_str();
   kernel_size = expand_list(name, "kernel_size", std::move(k), n);
   stride = expand_list(name, "stride", std::move(s), n);
   padding = expand_list(name, "padding", std::move(p), n);
   dilation = expand_list(name, "dilation", std::move(d), n);
   output_padding = expand_list(name, "output_padding", std::move(op), n);
+  TC_CHECK(in > 0 && out > 0, name, ": in_channels and out_channels must be positive, got ", in, " and ", out);
   TC_CHECK(g > 0 && in % g == 0 && out % g == 0, name, ": in_channels (", in, ") and out_channels (", out,
            ") must be divisible by groups (", g, ")");
+  for (int i = 0; i < n; ++i)
+    TC_CHECK(kernel_size[size_t(i)] > 0 && stride[size_t(i)] > 0 && dilation[size_t(i)] > 0 && padding[size_t(i)] >= 0,
+             name, ": kernel_size, stride and dilation must be positive and padding non-negative, got kernel_size ",
+             shape_str(kernel_size), ", stride ", shape_str(stride), ", dilation ", shape_str(dilation),
+             ", padding ", shape_str(padding));
+  TC_CHECK(padding_mode == "zeros" || padding_mode == "reflect" || padding_mode == "replicate" ||
+               padding_mode == "circular",
+           name, ": padding_mode must be 'zeros', 'reflect', 'replicate' or 'circular', got '", padding_mode, "'");
+  TC_CHECK(!tr || padding_mode == "zeros", name, ": only 'zeros' padding_mode is supported, got '", padding_mode,
+           "'");
+  TC_CHECK(padding_string.empty() || padding_string == "same" || padding_string == "valid", name,
+           ": padding must be numbers, 'same' or 'valid', got '", padding_string, "'");
+  if (!padding_string.empty()) {
+    padding.assign(size_t(n), 0);
+    if (padding_string == "same")
+      for (auto v : stride)
+        TC_CHECK(v == 1, name, ": padding='same' is not supported for strided convolutions (stride ",
+                 shape_str(stride), ")");
+  }
   Shape wshape = tr ? Shape{in, out / g} : Shape{out, in / g};
   for (auto v : kernel_size) wshape.push_back(v);
   weight = register_parameter("weight", empty(wshape));
@@ -112,38 +134,100 @@ void ConvNdImpl::check_input(const Tensor& x) const {
            " spatial dims, but got input of size ", shape_str(x.sizes()));
 }
 
+Tensor ConvNdImpl::run(const Tensor& x, const IntList& output_size) const {
+  namespace F = functional;
+  check_input(x);
+  if (transposed) {
+    IntList op = output_padding;
+    if (!output_size.empty()) {
+      TC_CHECK(int(output_size.size()) == spatial || int(output_size.size()) == x.dim(), name(),
+               ": output_size must have ", spatial, " or ", x.dim(), " entries, got ", shape_str(output_size));
+      for (int i = 0; i < spatial; ++i) {
+        const size_t u = size_t(i);
+        const int64_t in = x.size(x.dim() - spatial + i);
+        const int64_t lo = (in - 1) * stride[u] - 2 * padding[u] + dilation[u] * (kernel_size[u] - 1) + 1;
+        const int64_t hi = lo + std::max(stride[u], dilation[u]) - 1;
+        const int64_t want = output_size[output_size.size() - size_t(spatial) + u];
+        TC_CHECK(want >= lo && want <= hi, name(), ": requested an output size of ", shape_str(output_size),
+                 ", but valid sizes of spatial dim ", i, " range from ", lo, " to ", hi, " (for an input of ",
+                 shape_str(x.sizes()), ")");
+        op[u] = want - lo;
+      }
+    }
+    if (spatial == 1) return F::conv_transpose1d(x, weight, bias, stride, padding, op, groups, dilation);
+    if (spatial == 2) return F::conv_transpose2d(x, weight, bias, stride, padding, op, groups, dilation);
+    return F::conv_transpose3d(x, weight, bias, stride, padding, op, groups, dilation);
+  }
+  auto conv = [&](const Tensor& in, const IntList& pad) {
+    if (spatial == 1) return F::conv1d(in, weight, bias, stride, pad, dilation, groups);
+    if (spatial == 2) return F::conv2d(in, weight, bias, stride, pad, dilation, groups);
+    return F::conv3d(in, weight, bias, stride, pad, dilation, groups);
+  };
+  const bool same = padding_string == "same";
+  if (padding_mode == "zeros") {
+    if (!same) return conv(x, padding);
+    if (spatial == 1) return F::conv1d(x, weight, bias, stride, "same", dilation, groups);
+    if (spatial == 2) return F::conv2d(x, weight, bias, stride, "same", dilation, groups);
+    return F::conv3d(x, weight, bias, stride, "same", dilation, groups);
+  }
+  // Non-zero modes pad the input first: (left, right) pairs from the last spatial dim, as F.pad.
+  IntList pads;
+  for (int i = spatial - 1; i >= 0; --i) {
+    const size_t u = size_t(i);
+    const int64_t total = same ? dilation[u] * (kernel_size[u] - 1) : 2 * padding[u];
+    pads.push_back(total / 2);
+    pads.push_back(total - total / 2);
+  }
+  return conv(F::pad(x, pads, padding_mode), IntList(size_t(spatial), 0));
+}
+
+ModulePtr ConvNdImpl::finish_clone(std::shared_ptr<ConvNdImpl> copy) const {
+  copy->padding_mode = padding_mode;
+  copy->padding_string = padding_string;
+  copy->padding = padding;
+  copy->copy_state_from(*this);
+  return copy;
+}
+
 void ConvNdImpl::pretty_print(std::ostream& os) const {
   os << name() << "(" << in_channels << ", " << out_channels << ", kernel_size=" << list_str(kernel_size)
      << ", stride=" << list_str(stride);
-  if (padding != IntList(spatial, 0)) os << ", padding=" << list_str(padding);
-  if (dilation != IntList(spatial, 1)) os << ", dilation=" << list_str(dilation);
+  if (!padding_string.empty()) os << ", padding=" << padding_string;
+  else if (padding != IntList(size_t(spatial), 0)) os << ", padding=" << list_str(padding);
+  if (dilation != IntList(size_t(spatial), 1)) os << ", dilation=" << list_str(dilation);
+  if (transposed && output_padding != IntList(size_t(spatial), 0)) os << ", output_padding=" << list_str(output_padding);
   if (groups != 1) os << ", groups=" << groups;
   if (!bias.defined()) os << ", bias=false";
+  if (padding_mode != "zeros") os << ", padding_mode=" << padding_mode;
   os << ")";
 }
 
-Conv1dImpl::Conv1dImpl(int64_t in, int64_t out, IntList k, IntList s, IntList p, IntList d, int64_t g, bool b)
-    : ConvNdImpl("Conv1d", 1, in, out, std::move(k), std::move(s), std::move(p), std::move(d), g, b, false, {0}) {}
-Tensor Conv1dImpl::forward(const Tensor& x) {
-  check_input(x);
-  return functional::conv1d(x, weight, bias, stride, padding, dilation, groups);
-}
+Conv1dImpl::Conv1dImpl(int64_t in, int64_t out, IntList k, IntList s, IntList p, IntList d, int64_t g, bool b,
+                       std::string pm)
+    : ConvNdImpl("Conv1d", 1, in, out, std::move(k), std::move(s), std::move(p), std::move(d), g, b, false, {0},
+                 std::move(pm)) {}
+Conv1dImpl::Conv1dImpl(int64_t in, int64_t out, IntList k, IntList s, ConvPadding p, IntList d, int64_t g, bool b,
+                       std::string pm)
+    : ConvNdImpl("Conv1d", 1, in, out, std::move(k), std::move(s), {0}, std::move(d), g, b, false, {0},
+                 std::move(pm), conv_padding_name(p)) {}
+Tensor Conv1dImpl::forward(const Tensor& x) { return run(x); }
 
-Conv2dImpl::Conv2dImpl(int64_t in, int64_t out, IntList k, IntList s, IntList p, IntList d, int64_t g, bool b)
-    : ConvNdImpl("Conv2d", 2, in, out, std::move(k), std::move(s), std::move(p), std::move(d), g, b, false, {0}) {}
-Tensor Conv2dImpl::forward(const Tensor& x) {
-  check_input(x);
-  return functional::conv2d(x, weight, bias, stride, padding, dilation, groups);
-}
+Conv2dImpl::Conv2dImpl(int64_t in, int64_t out, IntList k, IntList s, IntList p, IntList d, int64_t g, bool b,
+                       std::string pm)
+    : ConvNdImpl("Conv2d", 2, in, out, std::move(k), std::move(s), std::move(p), std::move(d), g, b, false, {0},
+                 std::move(pm)) {}
+Conv2dImpl::Conv2dImpl(int64_t in, int64_t out, IntList k, IntList s, ConvPadding p, IntList d, int64_t g, bool b,
+                       std::string pm)
+    : ConvNdImpl("Conv2d", 2, in, out, std::move(k), std::move(s), {0}, std::move(d), g, b, false, {0},
+                 std::move(pm), conv_padding_name(p)) {}
+Tensor Conv2dImpl::forward(const Tensor& x) { return run(x); }
 
 ConvTranspose2dImpl::ConvTranspose2dImpl(int64_t in, int64_t out, IntList k, IntList s, IntList p, IntList op,
                                          int64_t g, bool b, IntList d)
     : ConvNdImpl("ConvTranspose2d", 2, in, out, std::move(k), std::move(s), std::move(p), std::move(d), g, b, true,
                  std::move(op)) {}
-Tensor ConvTranspose2dImpl::forward(const Tensor& x) {
-  check_input(x);
-  return functional::conv_transpose2d(x, weight, bias, stride, padding, output_padding, groups, dilation);
-}
+Tensor ConvTranspose2dImpl::forward(const Tensor& x) { return run(x); }
+Tensor ConvTranspose2dImpl::forward(const Tensor& x, const IntList& output_size) { return run(x, output_size); }
 
 // ---- BatchNorm ----
 BatchNormImpl::BatchNormImpl(std::string type, int64_t nf, double eps, double momentum, bool affine, bool track)
@@ -170,9 +254,13 @@ void BatchNormImpl::reset_running_stats() {
 Tensor BatchNormImpl::forward(const Tensor& x) {
   bool dim_ok = false;
   for (auto d : allowed_dims_) dim_ok |= x.dim() == d;
-  TC_CHECK(dim_ok && x.size(1) == num_features, name(), ": expected input of shape [N, ", num_features,
-           allowed_dims_.size() == 2 ? "] or [N, " : "", allowed_dims_.size() == 2 ? std::to_string(num_features) : "",
-           allowed_dims_.size() == 2 ? ", L]" : ", H, W]", ", but got input of size ", shape_str(x.sizes()));
+  if (!dim_ok || x.size(1) != num_features) {
+    static const char* layouts[] = {"", "", "[N, C]", "[N, C, L]", "[N, C, H, W]", "[N, C, D, H, W]"};
+    std::string expect;
+    for (auto d : allowed_dims_) expect += std::string(expect.empty() ? "" : " or ") + layouts[d];
+    TC_CHECK(false, name(), ": expected input of shape ", expect, " with C = ", num_features,
+             ", but got input of size ", shape_str(x.sizes()));
+  }
   double factor = momentum < 0 ? 0.0 : momentum;
   if (training_ && track_running_stats) {
     autograd::NoGradGuard g;
@@ -238,8 +326,10 @@ DropoutImpl::DropoutImpl(double p) : Module("Dropout"), p(p) {
 Tensor DropoutImpl::forward(const Tensor& x) { return functional::dropout(x, p, training_); }
 void DropoutImpl::pretty_print(std::ostream& os) const { os << "Dropout(p=" << p << ")"; }
 
-EmbeddingImpl::EmbeddingImpl(int64_t n, int64_t d, std::optional<int64_t> pad)
-    : Module("Embedding"), num_embeddings(n), embedding_dim(d), padding_idx(pad) {
+EmbeddingImpl::EmbeddingImpl(int64_t n, int64_t d, std::optional<int64_t> pad, std::optional<double> mn, double nt,
+                             bool sgf)
+    : Module("Embedding"), num_embeddings(n), embedding_dim(d), padding_idx(pad), max_norm(mn), norm_type(nt),
+      scale_grad_by_freq(sgf) {
   if (pad) {
     TC_CHECK(*pad >= -n && *pad < n, "Embedding: padding_idx must be within num_embeddings (", n, "), got ", *pad);
     if (*pad < 0) padding_idx = *pad + n;
@@ -255,11 +345,13 @@ EmbeddingImpl::EmbeddingImpl(int64_t n, int64_t d, std::optional<int64_t> pad)
 Tensor EmbeddingImpl::forward(const Tensor& idx) {
   TC_CHECK_TYPE(idx.dtype() == DType::Int64 || idx.dtype() == DType::Int32,
                 "Embedding: expected integer indices (int64 or int32), got ", dtype_name(idx.dtype()));
-  return functional::embedding(idx, weight, padding_idx);
+  return functional::embedding(idx, weight, padding_idx, max_norm, norm_type, scale_grad_by_freq);
 }
 void EmbeddingImpl::pretty_print(std::ostream& os) const {
   os << "Embedding(" << num_embeddings << ", " << embedding_dim;
   if (padding_idx) os << ", padding_idx=" << *padding_idx;
+  if (max_norm) os << ", max_norm=" << *max_norm;
+  if (scale_grad_by_freq) os << ", scale_grad_by_freq=true";
   os << ")";
 }
 
@@ -270,17 +362,22 @@ MaxPool2dImpl::MaxPool2dImpl(IntList k, IntList s, IntList p, IntList d, bool c)
 Tensor MaxPool2dImpl::forward(const Tensor& x) {
   return functional::max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode);
 }
+std::pair<Tensor, Tensor> MaxPool2dImpl::forward_with_indices(const Tensor& x) {
+  return functional::max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode);
+}
 void MaxPool2dImpl::pretty_print(std::ostream& os) const {
   os << "MaxPool2d(kernel_size=" << list_str(kernel_size) << ", stride=" << list_str(stride)
      << ", padding=" << list_str(padding) << ", dilation=" << list_str(dilation)
      << ", ceil_mode=" << (ceil_mode ? "true" : "false") << ")";
 }
 
-AvgPool2dImpl::AvgPool2dImpl(IntList k, IntList s, IntList p, bool c, bool cip)
+AvgPool2dImpl::AvgPool2dImpl(IntList k, IntList s, IntList p, bool c, bool cip, std::optional<int64_t> div)
     : Module("AvgPool2d"), kernel_size(std::move(k)), stride(s.empty() ? kernel_size : std::move(s)),
-      padding(std::move(p)), ceil_mode(c), count_include_pad(cip) {}
+      padding(std::move(p)), ceil_mode(c), count_include_pad(cip), divisor_override(div) {
+  TC_CHECK(!div || *div != 0, "AvgPool2d: divisor_override must be non-zero");
+}
 Tensor AvgPool2dImpl::forward(const Tensor& x) {
-  return functional::avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad);
+  return functional::avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
 }
 void AvgPool2dImpl::pretty_print(std::ostream& os) const {
   os << "AvgPool2d(kernel_size=" << list_str(kernel_size) << ", stride=" << list_str(stride)

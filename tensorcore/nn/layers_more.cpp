@@ -5,6 +5,7 @@
 #include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/layers.h"
+#include "tensorcore/nn/layers_extra.h"
 #include "tensorcore/tensorcore.h"
 
 namespace tc::nn {
@@ -61,7 +62,15 @@ Tensor Pad2dImpl::forward(const Tensor& x) {
   TC_CHECK(x.dim() == 3 || x.dim() == 4, name(), ": expected a 3-d or 4-d input, got ", shape_str(x.sizes()));
   return functional::pad(x, padding, mode, value);
 }
-ModulePtr Pad2dImpl::clone() const { return finish(std::make_shared<Pad2dImpl>(name(), padding, mode, value), *this); }
+ModulePtr Pad2dImpl::clone() const {
+  // The concrete type, so a typed holder's clone() casts back.
+  const std::string& n = name();
+  if (n == "ZeroPad2d") return finish(std::make_shared<ZeroPad2dImpl>(padding), *this);
+  if (n == "ReflectionPad2d") return finish(std::make_shared<ReflectionPad2dImpl>(padding), *this);
+  if (n == "ReplicationPad2d") return finish(std::make_shared<ReplicationPad2dImpl>(padding), *this);
+  if (n == "ConstantPad2d") return finish(std::make_shared<ConstantPad2dImpl>(padding, value), *this);
+  return finish(std::make_shared<Pad2dImpl>(n, padding, mode, value), *this);
+}
 
 Dropout2dImpl::Dropout2dImpl(double p) : Module("Dropout2d"), p(p) {
   TC_CHECK(p >= 0 && p <= 1, "Dropout2d: p must be in [0, 1], got ", p);
@@ -69,61 +78,24 @@ Dropout2dImpl::Dropout2dImpl(double p) : Module("Dropout2d"), p(p) {
 Tensor Dropout2dImpl::forward(const Tensor& x) { return functional::feature_dropout(x, p, training_); }
 ModulePtr Dropout2dImpl::clone() const { return finish(std::make_shared<Dropout2dImpl>(p), *this); }
 
-InstanceNorm2dImpl::InstanceNorm2dImpl(int64_t n, double e, double m, bool a, bool t)
-    : Module("InstanceNorm2d"), num_features(n), eps(e), momentum(m), affine(a), track_running_stats(t) {
-  weight = register_parameter("weight", a ? ones({n}) : Tensor());
-  bias = register_parameter("bias", a ? zeros({n}) : Tensor());
-  if (t) {
-    running_mean = register_buffer("running_mean", zeros({n}));
-    running_var = register_buffer("running_var", ones({n}));
-    num_batches_tracked = register_buffer("num_batches_tracked", zeros({}, DType::Int64));
-  }
-}
-Tensor InstanceNorm2dImpl::forward(const Tensor& x) {
-  TC_CHECK((x.dim() == 4 || x.dim() == 3) && x.size(-3) == num_features, "InstanceNorm2d: expected input of shape [N, ",
-           num_features, ", H, W] or [", num_features, ", H, W], but got input of size ", shape_str(x.sizes()));
-  const bool unbatched = x.dim() == 3;
-  Tensor in = unbatched ? unsqueeze(x, 0) : x;
-  const bool use_input_stats = training_ || !track_running_stats;
-  if (training_ && track_running_stats) {
-    autograd::NoGradGuard g;
-    Tensor nbt = num_batches_tracked;
-    add_(nbt, 1);
-  }
-  Tensor y = functional::instance_norm(in, running_mean, running_var, weight, bias, use_input_stats, momentum, eps);
-  return unbatched ? squeeze(y, 0) : y;
-}
-ModulePtr InstanceNorm2dImpl::clone() const {
-  return finish(std::make_shared<InstanceNorm2dImpl>(num_features, eps, momentum, affine, track_running_stats), *this);
-}
-
 UpsampleImpl::UpsampleImpl(UpsampleOptions o) : Module("Upsample"), options(std::move(o)) {
   TC_CHECK(options.size.empty() != options.scale_factor.empty(),
            "Upsample: exactly one of size and scale_factor must be given");
 }
 Tensor UpsampleImpl::forward(const Tensor& x) {
-  const int64_t spatial = x.dim() - 2;
-  TC_CHECK(spatial >= 1 && spatial <= 3, "Upsample: expected a 3-d, 4-d or 5-d input, got ", shape_str(x.sizes()));
-  IntList size = options.size;
-  std::vector<double> scales;
-  if (size.empty()) {
-    scales = options.scale_factor.size() == 1 ? std::vector<double>(size_t(spatial), options.scale_factor[0])
-                                              : options.scale_factor;
-    TC_CHECK(int64_t(scales.size()) == spatial, "Upsample: expected 1 or ", spatial, " scale factors, got ",
-             options.scale_factor.size());
-    for (int64_t i = 0; i < spatial; ++i) size.push_back(int64_t(std::floor(double(x.size(2 + i)) * scales[size_t(i)])));
-  } else if (size.size() == 1) {
-    size = IntList(size_t(spatial), size[0]);
-  }
-  TC_CHECK(int64_t(size.size()) == spatial, "Upsample: expected 1 or ", spatial, " output sizes, got ",
-           options.size.size());
-  return functional::interpolate_to_size(x, size, options.mode, options.align_corners, scales);
+  TC_CHECK(x.dim() >= 3 && x.dim() <= 5, "Upsample: expected a 3-d, 4-d or 5-d input, got ", shape_str(x.sizes()));
+  const bool linear = options.mode == "linear" || options.mode == "bilinear" || options.mode == "bicubic" ||
+                      options.mode == "trilinear";
+  // torch's Upsample passes align_corners=None to the nearest modes.
+  return functional::interpolate(x, options.size, options.scale_factor, options.mode,
+                                 linear ? std::optional<bool>(options.align_corners) : std::nullopt);
 }
 ModulePtr UpsampleImpl::clone() const { return finish(std::make_shared<UpsampleImpl>(options), *this); }
 
 AdaptiveMaxPool2dImpl::AdaptiveMaxPool2dImpl(IntList o) : Module("AdaptiveMaxPool2d"), output_size(std::move(o)) {}
-Tensor AdaptiveMaxPool2dImpl::forward(const Tensor& x) {
-  return functional::adaptive_max_pool2d_with_indices(x, output_size).first;
+Tensor AdaptiveMaxPool2dImpl::forward(const Tensor& x) { return forward_with_indices(x).first; }
+std::pair<Tensor, Tensor> AdaptiveMaxPool2dImpl::forward_with_indices(const Tensor& x) {
+  return functional::adaptive_max_pool2d_with_indices(x, output_size);
 }
 ModulePtr AdaptiveMaxPool2dImpl::clone() const {
   return finish(std::make_shared<AdaptiveMaxPool2dImpl>(output_size), *this);

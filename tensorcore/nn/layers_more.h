@@ -1,13 +1,14 @@
 #pragma once
 // More layers for the C++ frontend over the native kernels of tc::nn::functional (torch.nn names,
 // arguments and state_dict keys): PixelShuffle, PixelUnshuffle, Unflatten, ConstantPad2d /
-// ZeroPad2d, ReflectionPad2d, ReplicationPad2d, Dropout2d, InstanceNorm2d, Upsample,
+// ZeroPad2d, ReflectionPad2d, ReplicationPad2d, Dropout2d, Upsample,
 // AdaptiveMaxPool2d, Softmin, GLU.
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "tensorcore/nn/module.h"
+#include "tensorcore/nn/norm_layers.h"
 
 namespace tc::nn {
 
@@ -84,19 +85,7 @@ class Dropout2dImpl : public Module {
 };
 TC_MODULE(Dropout2d);
 
-// torch's defaults: affine=false, track_running_stats=false.
-class InstanceNorm2dImpl : public Module {
- public:
-  explicit InstanceNorm2dImpl(int64_t num_features, double eps = 1e-5, double momentum = 0.1, bool affine = false,
-                              bool track_running_stats = false);
-  ModulePtr clone() const override;
-  Tensor forward(const Tensor& x);
-  int64_t num_features;
-  double eps, momentum;
-  bool affine, track_running_stats;
-  Tensor weight, bias, running_mean, running_var, num_batches_tracked;
-};
-TC_MODULE(InstanceNorm2d);
+// InstanceNorm2d is in norm_layers.h (with InstanceNorm1d/3d).
 
 // Resize to `size`, or by `scale_factor` (output = floor(input * scale)); modes "nearest",
 // "bilinear", "bicubic", "nearest-exact" for 4-d input ("linear" 3-d, "trilinear" 5-d).
@@ -120,6 +109,7 @@ class AdaptiveMaxPool2dImpl : public Module {
   explicit AdaptiveMaxPool2dImpl(IntList output_size);
   ModulePtr clone() const override;
   Tensor forward(const Tensor& x);
+  std::pair<Tensor, Tensor> forward_with_indices(const Tensor& x);
   IntList output_size;
 };
 TC_MODULE(AdaptiveMaxPool2d);

@@ -57,6 +57,29 @@ std::pair<Tensor, Tensor> nll_terms(const char* op, const Tensor& lp, const Tens
   return {neg(mul(picked, w)), w};
 }
 
+// Class-probability targets (same shape as input): -sum_c w_c q_c log p_c per sample, with
+// q = (1 - s) target + s / C; "mean" divides by the number of samples (weights do not), as torch.
+Tensor cross_entropy_probs(const Tensor& input, const Tensor& target, const Tensor& weight,
+                           const std::string& reduction, double label_smoothing) {
+  TC_CHECK(input.dim() >= 1 && target.sizes() == input.sizes(), "cross_entropy: expected probability targets of "
+           "the input's shape ", shape_str(input.sizes()), ", but got ", shape_str(target.sizes()));
+  const int64_t cdim = input.dim() == 1 ? 0 : 1, C = input.size(cdim);
+  Tensor lp = log_softmax(input, cdim);
+  Tensor q = label_smoothing > 0 ? add(mul(target, 1 - label_smoothing), label_smoothing / double(C)) : target;
+  Tensor terms = mul(lp, q);
+  if (weight.defined()) {
+    TC_CHECK(weight.dim() == 1 && weight.size(0) == C, "cross_entropy: weight must have shape [", C, "], got ",
+             shape_str(weight.sizes()));
+    Shape ws(size_t(input.dim()), 1);
+    ws[size_t(cdim)] = C;
+    terms = mul(terms, reshape(weight, ws));
+  }
+  Tensor loss = neg(sum(terms, {cdim}));
+  if (reduction == "sum") return sum(loss);
+  if (reduction == "mean") return input.dim() == 1 ? loss : div(sum(loss), double(input.numel() / C));
+  return loss;
+}
+
 }  // namespace
 
 Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight, int64_t ignore_index,
@@ -77,6 +100,8 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& we
   check_reduction("cross_entropy", reduction);
   TC_CHECK(label_smoothing >= 0 && label_smoothing <= 1, "cross_entropy: label_smoothing must be in [0, 1], got ",
            label_smoothing);
+  if (is_floating(target.dtype()))
+    return cross_entropy_probs(input, target, weight, reduction, label_smoothing);
   if ((input.dtype() == DType::Float32 || input.dtype() == DType::Float64) && input.is_cpu() &&
       target.dtype() == DType::Int64)
     return cross_entropy_fused(input, target, weight, ignore_index, reduction, label_smoothing);

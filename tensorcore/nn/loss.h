@@ -11,12 +11,13 @@ namespace functional {
 // input [N, C, *] log-probabilities, target int64 [N, *]; weight [C] optional.
 Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight = {},
                 int64_t ignore_index = -100, const std::string& reduction = "mean");
-// input [N, C, *] logits, class-index targets; label_smoothing in [0, 1].
 // The fused kernel behind cross_entropy for float32/float64 CPU input with class-index targets
 // (same arguments and results; double backward works).
 Tensor cross_entropy_fused(const Tensor& input, const Tensor& target, const Tensor& weight = {},
                            int64_t ignore_index = -100, const std::string& reduction = "mean",
                            double label_smoothing = 0.0);
+// input [N, C, *] logits (or unbatched [C]); target int64 class indices [N, *] or floating class
+// probabilities of the input's shape; label_smoothing in [0, 1].
 Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& weight = {},
                      int64_t ignore_index = -100, const std::string& reduction = "mean",
                      double label_smoothing = 0.0);

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <ostream>
+#include <sstream>
 
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/init.h"
+#include "tensorcore/nn/layers.h"
 #include "tensorcore/tensorcore.h"
 
 namespace tc::nn {
@@ -78,9 +80,12 @@ namespace {
 
 // One layer and direction over packed rows: the batch shrinks as sequences end (forward) or
 // grows as they start (reverse). Returns (output rows [sum(bs), H], h_n [N, H], c_n).
-std::tuple<Tensor, Tensor, Tensor> packed_layer(bool lstm, const Tensor& data, const std::vector<int64_t>& bs,
+using Cell = RNNBaseImpl::Cell;
+
+std::tuple<Tensor, Tensor, Tensor> packed_layer(Cell kind, const Tensor& data, const std::vector<int64_t>& bs,
                                                 const Tensor& h0, const Tensor& c0, const TensorList& w,
                                                 bool reverse) {
+  const bool lstm = kind == Cell::LSTM;
   const int64_t T = int64_t(bs.size()), N = bs[0], H = w[1].size(1);
   std::vector<int64_t> offset(size_t(T) + 1, 0);
   for (int64_t t = 0; t < T; ++t) offset[size_t(t) + 1] = offset[size_t(t)] + bs[size_t(t)];
@@ -89,7 +94,9 @@ std::tuple<Tensor, Tensor, Tensor> packed_layer(bool lstm, const Tensor& data, c
   TensorList outs(static_cast<size_t>(T));
   auto cell = [&](const Tensor& x, Tensor& h, Tensor& c) {
     if (lstm) std::tie(h, c) = functional::lstm_cell(x, h, c, w[0], w[1], w[2], w[3]);
-    else h = functional::gru_cell(x, h, w[0], w[1], w[2], w[3]);
+    else if (kind == Cell::GRU) h = functional::gru_cell(x, h, w[0], w[1], w[2], w[3]);
+    else if (kind == Cell::RNNTanh) h = functional::rnn_tanh_cell(x, h, w[0], w[1], w[2], w[3]);
+    else h = functional::rnn_relu_cell(x, h, w[0], w[1], w[2], w[3]);
   };
   Tensor h, c;
   if (!reverse) {
@@ -141,8 +148,9 @@ std::tuple<Tensor, Tensor, Tensor> packed_layer(bool lstm, const Tensor& data, c
 
 }  // namespace
 
-std::tuple<PackedSequence, Tensor, Tensor> RNNBaseImpl::forward_packed(bool lstm, const PackedSequence& input,
+std::tuple<PackedSequence, Tensor, Tensor> RNNBaseImpl::forward_packed(Cell kind, const PackedSequence& input,
                                                                        const Tensor& h0_in, const Tensor& c0_in) {
+  const bool lstm = kind == Cell::LSTM;
   TC_CHECK(input.data.defined() && input.data.dim() == 2 && input.data.size(1) == options_.input_size, name(),
            ": expected packed data of shape [*, ", options_.input_size, "], but got ",
            input.data.defined() ? shape_str(input.data.sizes()) : std::string("undefined data"));
@@ -165,7 +173,7 @@ std::tuple<PackedSequence, Tensor, Tensor> RNNBaseImpl::forward_packed(bool lstm
     TensorList outs;
     for (int64_t d = 0; d < D; ++d) {
       const int64_t k = l * D + d;
-      auto [o, h, c] = packed_layer(lstm, x, bs, h0.defined() ? select(h0, 0, k) : Tensor(),
+      auto [o, h, c] = packed_layer(kind, x, bs, h0.defined() ? select(h0, 0, k) : Tensor(),
                                     c0.defined() ? select(c0, 0, k) : Tensor(), weights_[size_t(k)], d == 1);
       outs.push_back(o);
       hs.push_back(h);
@@ -186,12 +194,12 @@ std::tuple<PackedSequence, Tensor, Tensor> RNNBaseImpl::forward_packed(bool lstm
 
 std::tuple<PackedSequence, std::tuple<Tensor, Tensor>> LSTMImpl::forward(const PackedSequence& input, const Tensor& h0,
                                                                          const Tensor& c0) {
-  auto [out, hn, cn] = forward_packed(true, input, h0, c0);
+  auto [out, hn, cn] = forward_packed(Cell::LSTM, input, h0, c0);
   return {out, {hn, cn}};
 }
 
 std::tuple<PackedSequence, Tensor> GRUImpl::forward(const PackedSequence& input, const Tensor& h0) {
-  auto [out, hn, cn] = forward_packed(false, input, h0, Tensor());
+  auto [out, hn, cn] = forward_packed(Cell::GRU, input, h0, Tensor());
   return {out, hn};
 }
 
@@ -247,6 +255,71 @@ std::tuple<Tensor, Tensor> GRUImpl::forward(const Tensor& input, const Tensor& h
   Tensor hn = stack(hs, 0);
   if (unbatched) hn = squeeze(hn, 1);
   return {finish_output(x, unbatched), hn};
+}
+
+// ---- RNN (Elman) ----
+RNNImpl::RNNImpl(RNNOptions o) : RNNBaseImpl("RNN", 1, o) {
+  TC_CHECK(o.nonlinearity == "tanh" || o.nonlinearity == "relu", "RNN: nonlinearity must be 'tanh' or 'relu', got '",
+           o.nonlinearity, "'");
+}
+
+void RNNImpl::pretty_print(std::ostream& os) const {
+  std::ostringstream base;
+  RNNBaseImpl::pretty_print(base);
+  std::string s = base.str();
+  if (options_.nonlinearity != "tanh") s.insert(s.size() - 1, ", nonlinearity=" + options_.nonlinearity);
+  os << s;
+}
+
+namespace {
+// One Elman layer over (T, N, I): the input projections (plus b_hh) of every step in one GEMM,
+// then h_t = act(xw_t + h_{t-1} W_hh^T) per step. Returns (output (T, N, H), h_T).
+std::pair<Tensor, Tensor> elman_layer(const Tensor& x, const Tensor& h0, const TensorList& w, bool relu_act,
+                                      bool reverse) {
+  const int64_t T = x.size(0), N = x.size(1), H = w[1].size(1);
+  Tensor xw = functional::linear(reshape(x, {T * N, x.size(2)}), w[0], w[2]);
+  if (w[3].defined()) xw = add(xw, w[3]);
+  xw = reshape(xw, {T, N, H});
+  Tensor h = h0.defined() ? h0 : zeros({N, H}, x.dtype());
+  Tensor w_hh_t = t(w[1]);
+  TensorList outs(static_cast<size_t>(T));
+  for (int64_t i = 0; i < T; ++i) {
+    const int64_t step = reverse ? T - 1 - i : i;
+    Tensor pre = addmm(select(xw, 0, step), h, w_hh_t);
+    h = relu_act ? relu(pre) : tanh(pre);
+    outs[size_t(step)] = h;
+  }
+  return {stack(outs, 0), h};
+}
+}  // namespace
+
+std::tuple<Tensor, Tensor> RNNImpl::forward(const Tensor& input, const Tensor& h0_in) {
+  auto [x, unbatched] = prepare(input);
+  Tensor h0 = check_state(h0_in, "h0", x.size(1), unbatched);
+  const bool relu_act = options_.nonlinearity == "relu";
+  const int64_t D = options_.bidirectional ? 2 : 1;
+  TensorList hs;
+  for (int64_t l = 0; l < options_.num_layers; ++l) {
+    TensorList outs;
+    for (int64_t d = 0; d < D; ++d) {
+      const int64_t k = l * D + d;
+      auto [o, h] = elman_layer(x, h0.defined() ? select(h0, 0, k) : Tensor(), weights_[size_t(k)], relu_act, d == 1);
+      outs.push_back(o);
+      hs.push_back(h);
+    }
+    x = D == 2 ? cat(outs, 2) : outs[0];
+    if (options_.dropout > 0 && training_ && l + 1 < options_.num_layers)
+      x = functional::dropout(x, options_.dropout, true);
+  }
+  Tensor hn = stack(hs, 0);
+  if (unbatched) hn = squeeze(hn, 1);
+  return {finish_output(x, unbatched), hn};
+}
+
+std::tuple<PackedSequence, Tensor> RNNImpl::forward(const PackedSequence& input, const Tensor& h0) {
+  auto [out, hn, cn] =
+      forward_packed(options_.nonlinearity == "relu" ? Cell::RNNRelu : Cell::RNNTanh, input, h0, Tensor());
+  return {out, hn};
 }
 
 }  // namespace tc::nn

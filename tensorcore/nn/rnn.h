@@ -1,7 +1,9 @@
 #pragma once
-// Multi-layer LSTM / GRU over the fused per-layer kernels (functional::lstm_layer / gru_layer).
+// Multi-layer RNN (Elman, tanh or relu) / LSTM / GRU. LSTM and GRU run the fused per-layer kernels
+// (functional::lstm_layer / gru_layer); RNN computes all input projections in one GEMM, then one
+// addmm + activation per step.
 // Parameters as torch: weight_ih_l{k}[_reverse] [G*H, in], weight_hh_l{k} [G*H, H], bias_ih_l{k},
-// bias_hh_l{k} (G = 4 for LSTM, 3 for GRU), all U(-1/sqrt(H), 1/sqrt(H)).
+// bias_hh_l{k} (G = 4 for LSTM, 3 for GRU, 1 for RNN), all U(-1/sqrt(H), 1/sqrt(H)).
 // Input (T, N, I), or (N, T, I) with batch_first, or unbatched (T, I), or a PackedSequence;
 // states (L*D, N, H).
 #include <tuple>
@@ -16,10 +18,12 @@ struct RNNOptions {
   bool bias = true, batch_first = false;
   double dropout = 0;
   bool bidirectional = false;
+  std::string nonlinearity = "tanh";  // RNN only: "tanh" | "relu"
 };
 
 class RNNBaseImpl : public Module {
  public:
+  enum class Cell { GRU, LSTM, RNNTanh, RNNRelu };
   RNNBaseImpl(std::string type, int64_t gates, RNNOptions options);
   void reset_parameters();
   void pretty_print(std::ostream& os) const override;
@@ -34,7 +38,7 @@ class RNNBaseImpl : public Module {
   Tensor finish_output(const Tensor& out, bool unbatched) const;
   // The stack over a PackedSequence (per-step cells on the shrinking batch); h0/c0 in the
   // caller's batch order. Returns (output, h_n, c_n); c_n undefined for GRU.
-  std::tuple<PackedSequence, Tensor, Tensor> forward_packed(bool lstm, const PackedSequence& input, const Tensor& h0,
+  std::tuple<PackedSequence, Tensor, Tensor> forward_packed(Cell cell, const PackedSequence& input, const Tensor& h0,
                                                             const Tensor& c0);
   RNNOptions options_;
   std::vector<TensorList> weights_;  // per (layer, dir)
@@ -66,5 +70,18 @@ class GRUImpl : public RNNBaseImpl {
   std::tuple<PackedSequence, Tensor> forward(const PackedSequence& input, const Tensor& h0 = {});
 };
 TC_MODULE(GRU);
+
+class RNNImpl : public RNNBaseImpl {
+ public:
+  ModulePtr clone() const override;
+  explicit RNNImpl(RNNOptions options);
+  RNNImpl(int64_t input_size, int64_t hidden_size, int64_t num_layers = 1)
+      : RNNImpl(RNNOptions{input_size, hidden_size, num_layers}) {}
+  // Returns (output, h_n).
+  std::tuple<Tensor, Tensor> forward(const Tensor& input, const Tensor& h0 = {});
+  std::tuple<PackedSequence, Tensor> forward(const PackedSequence& input, const Tensor& h0 = {});
+  void pretty_print(std::ostream& os) const override;
+};
+TC_MODULE(RNN);
 
 }  // namespace tc::nn

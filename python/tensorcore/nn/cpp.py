@@ -29,7 +29,10 @@ __all__ = ["CppModule", "CppSequential", "Linear", "Conv1d", "Conv2d", "BatchNor
 
 
 # Argument names of the C++ forwards that take more than one argument (keywords map onto these).
-_SIGNATURES = {
+_TWO_TENSOR_LOSSES = ("CrossEntropyLoss", "NLLLoss", "BCEWithLogitsLoss", "BCELoss", "MSELoss", "L1Loss",
+                      "SmoothL1Loss", "HuberLoss", "KLDivLoss", "PoissonNLLLoss")
+_SIGNATURES = {name: ("input", "target") for name in _TWO_TENSOR_LOSSES}
+_SIGNATURES.update({
     "LSTM": ("input", "hx"),
     "GRU": ("input", "hx"),
     "MultiheadAttention": ("query", "key", "value", "key_padding_mask", "need_weights", "attn_mask"),
@@ -39,7 +42,23 @@ _SIGNATURES = {
                                 "memory_key_padding_mask"),
     "Transformer": ("src", "tgt", "src_mask", "tgt_mask", "memory_mask", "src_key_padding_mask",
                     "tgt_key_padding_mask", "memory_key_padding_mask"),
-}
+    "RNN": ("input", "hx"),
+    "ConvTranspose1d": ("input", "output_size"),
+    "ConvTranspose2d": ("input", "output_size"),
+    "ConvTranspose3d": ("input", "output_size"),
+    "EmbeddingBag": ("input", "offsets", "per_sample_weights"),
+    "MaxUnpool1d": ("input", "indices", "output_size"),
+    "MaxUnpool2d": ("input", "indices", "output_size"),
+    "MaxUnpool3d": ("input", "indices", "output_size"),
+    "Bilinear": ("input1", "input2"),
+    "CTCLoss": ("log_probs", "targets", "input_lengths", "target_lengths"),
+    "MarginRankingLoss": ("input1", "input2", "target"),
+    "CosineEmbeddingLoss": ("input1", "input2", "target"),
+    "TripletMarginLoss": ("anchor", "positive", "negative"),
+    "GaussianNLLLoss": ("input", "target", "var"),
+    "CosineSimilarity": ("x1", "x2"),
+    "PairwiseDistance": ("x1", "x2"),
+})
 
 
 def _adopt(t):
@@ -164,21 +183,56 @@ def _ints(v):
     return list(v) if isinstance(v, (tuple, list)) else [v]
 
 
-def Conv2d(in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True):
-    """The C++ tc::nn::Conv2d (zeros padding), as a CppModule."""
-    return CppModule(_cpp.Conv2d(in_channels, out_channels, _ints(kernel_size), _ints(stride), _ints(padding),
-                                 _ints(dilation), groups, bias))
+def Conv2d(in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+           padding_mode="zeros"):
+    """The C++ tc::nn::Conv2d (padding numbers, 'same' or 'valid'; any padding_mode), as a CppModule."""
+    return CppModule(_cpp.Conv2dFull(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                                     padding_mode))
 
 
-def Conv1d(in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True):
-    """The C++ tc::nn::Conv1d (zeros padding), as a CppModule."""
-    return CppModule(_cpp.Conv1d(in_channels, out_channels, _ints(kernel_size), _ints(stride), _ints(padding),
-                                 _ints(dilation), groups, bias))
+def Conv1d(in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+           padding_mode="zeros"):
+    """The C++ tc::nn::Conv1d (padding numbers, 'same' or 'valid'; any padding_mode), as a CppModule."""
+    return CppModule(_cpp.Conv1dFull(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                                     padding_mode))
 
 
-def MaxPool2d(kernel_size, stride=None, padding=0):
-    """The C++ tc::nn::MaxPool2d, as a CppModule."""
-    return CppModule(_cpp.MaxPool2d(_ints(kernel_size), [] if stride is None else _ints(stride), _ints(padding)))
+class CppMaxPool(CppModule):
+    """A C++ max pool; return_indices=True makes forward return (values, indices) as torch."""
+
+    def __init__(self, handle, return_indices=False):
+        super().__init__(handle)
+        self.return_indices = return_indices
+
+    def forward(self, input):
+        if self.return_indices:
+            return _cpp.forward_with_indices(self._cpp_module, input)
+        return self._cpp_module.forward(input)
+
+
+def _max_pool(factory):
+    def make(kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
+        return CppMaxPool(factory(kernel_size, stride, padding, dilation, ceil_mode), return_indices)
+    make.__name__ = factory.__name__
+    make.__doc__ = f"The C++ tc::nn::{factory.__name__} (torch's arguments), as a CppModule."
+    return make
+
+
+def _adaptive_max_pool(factory):
+    def make(output_size, return_indices=False):
+        return CppMaxPool(factory(output_size), return_indices)
+    make.__name__ = factory.__name__
+    make.__doc__ = f"The C++ tc::nn::{factory.__name__} (torch's arguments), as a CppModule."
+    return make
+
+
+MaxPool1d = _max_pool(_cpp.MaxPool1d)
+MaxPool2d = _max_pool(_cpp.MaxPool2dFull)
+MaxPool2d.__name__ = "MaxPool2d"
+MaxPool3d = _max_pool(_cpp.MaxPool3d)
+AdaptiveMaxPool1d = _adaptive_max_pool(_cpp.AdaptiveMaxPool1d)
+AdaptiveMaxPool2d = _adaptive_max_pool(_cpp.AdaptiveMaxPool2d)
+AdaptiveMaxPool3d = _adaptive_max_pool(_cpp.AdaptiveMaxPool3d)
 
 
 def AdaptiveAvgPool2d(output_size):
@@ -209,6 +263,25 @@ Flatten = _wrap(_cpp.Flatten)
 SiLU = _wrap(_cpp.SiLU)
 Tanh = _wrap(_cpp.Tanh)
 Sigmoid = _wrap(_cpp.Sigmoid)
+
+# Layers bound in python/src/nncpp_layers.cpp (torch's arguments; sizes as ints or tuples).
+_MORE = ("Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
+         "AdaptiveAvgPool1d", "AdaptiveAvgPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "BatchNorm3d",
+         "SyncBatchNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm",
+         "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
+         "ReplicationPad3d", "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "Dropout1d",
+         "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout", "Bilinear", "CosineSimilarity",
+         "PairwiseDistance", "EmbeddingBag", "RNN", "Unfold", "Fold", "PixelShuffle", "PixelUnshuffle", "Unflatten",
+         "Upsample", "ReLU6", "SELU", "Hardswish", "Hardsigmoid", "Mish", "Softsign", "Tanhshrink", "Identity",
+         "LeakyReLU", "ELU", "CELU", "Hardtanh", "Softplus", "Threshold", "PReLU", "Softmax", "LogSoftmax",
+         "Softmin", "GLU", "LogSigmoid", "Softmax2d", "Hardshrink", "Softshrink", "ChannelShuffle", "LPPool1d",
+         "LPPool2d") + _TWO_TENSOR_LOSSES + ("CTCLoss", "MarginRankingLoss", "CosineEmbeddingLoss",
+                                                   "TripletMarginLoss", "GaussianNLLLoss")
+for _name in _MORE:
+    globals()[_name] = _wrap(getattr(_cpp, _name))
+del _name
+__all__ += list(_MORE) + ["MaxPool1d", "MaxPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
+                          "CppMaxPool"]
 
 
 def Sequential(*modules):

@@ -1,0 +1,68 @@
+#pragma once
+// Normalization layers beyond BatchNorm1d/2d, LayerNorm and GroupNorm (layers.h): BatchNorm3d,
+// SyncBatchNorm (a placeholder for the distributed issue: batch norm over the local batch, any
+// rank), InstanceNorm1d/2d/3d and LocalResponseNorm, over the native normalization kernels with
+// torch's parameter and buffer names.
+#include "tensorcore/nn/layers.h"
+
+namespace tc::nn {
+
+class BatchNorm3dImpl : public BatchNormImpl {
+ public:
+  ModulePtr clone() const override;
+  explicit BatchNorm3dImpl(int64_t num_features, double eps = 1e-5, double momentum = 0.1, bool affine = true,
+                           bool track_running_stats = true);
+};
+TC_MODULE(BatchNorm3d);
+
+// Statistics over the local batch only until tensorcore has process groups (as the Python
+// tensorcore.nn.SyncBatchNorm); inputs [N, C, *] of 2 to 5 dims.
+class SyncBatchNormImpl : public BatchNormImpl {
+ public:
+  ModulePtr clone() const override;
+  explicit SyncBatchNormImpl(int64_t num_features, double eps = 1e-5, double momentum = 0.1, bool affine = true,
+                             bool track_running_stats = true);
+};
+TC_MODULE(SyncBatchNorm);
+
+// Per-sample, per-channel normalization; torch's defaults affine=false, track_running_stats=false.
+// Inputs [N, C, *spatial] or unbatched [C, *spatial].
+class InstanceNormImpl : public Module {
+ public:
+  InstanceNormImpl(std::string type, int spatial, int64_t num_features, double eps, double momentum, bool affine,
+                   bool track_running_stats);
+  ModulePtr clone() const override;
+  Tensor forward(const Tensor& x);
+  void pretty_print(std::ostream& os) const override;
+  int spatial;
+  int64_t num_features;
+  double eps, momentum;
+  bool affine, track_running_stats;
+  Tensor weight, bias, running_mean, running_var, num_batches_tracked;
+};
+#define TC_INSTANCE_NORM(Name, N)                                                                            \
+  class Name##Impl : public InstanceNormImpl {                                                               \
+   public:                                                                                                   \
+    explicit Name##Impl(int64_t num_features, double eps = 1e-5, double momentum = 0.1, bool affine = false, \
+                        bool track_running_stats = false)                                                    \
+        : InstanceNormImpl(#Name, N, num_features, eps, momentum, affine, track_running_stats) {}            \
+  };                                                                                                         \
+  TC_MODULE(Name)
+TC_INSTANCE_NORM(InstanceNorm1d, 1);
+TC_INSTANCE_NORM(InstanceNorm2d, 2);
+TC_INSTANCE_NORM(InstanceNorm3d, 3);
+#undef TC_INSTANCE_NORM
+
+// Normalizes each element by the sum of squares over `size` neighbouring channels.
+class LocalResponseNormImpl : public Module {
+ public:
+  explicit LocalResponseNormImpl(int64_t size, double alpha = 1e-4, double beta = 0.75, double k = 1.0);
+  ModulePtr clone() const override;
+  Tensor forward(const Tensor& x);
+  void pretty_print(std::ostream& os) const override;
+  int64_t size;
+  double alpha, beta, k;
+};
+TC_MODULE(LocalResponseNorm);
+
+}  // namespace tc::nn

@@ -1,0 +1,208 @@
+#include "tensorcore/nn/pool_layers.h"
+
+#include <ostream>
+
+#include "tensorcore/nn/functional.h"
+#include "tensorcore/tensorcore.h"
+
+namespace tc::nn {
+namespace {
+
+namespace F = functional;
+
+// torch's repr of a size: one number or a tuple.
+std::string list_str(const IntList& v) {
+  if (v.size() == 1) return std::to_string(v[0]);
+  std::string s = "(";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + ")";
+}
+
+// One value per spatial dim (a single value is repeated).
+IntList expand(const std::string& layer, const char* what, IntList v, int n) {
+  if (v.size() == 1) v.assign(size_t(n), v[0]);
+  TC_CHECK(int(v.size()) == n, layer, ": ", what, " needs 1 or ", n, " values, got ", v.size());
+  return v;
+}
+
+void check_rank(const std::string& layer, int spatial, const Tensor& x) {
+  TC_CHECK(x.dim() == spatial + 1 || x.dim() == spatial + 2, layer, ": expected a ", spatial + 1, "-d or ",
+           spatial + 2, "-d input ([C, *] or [N, C, *] with ", spatial, " spatial dims), but got input of size ",
+           shape_str(x.sizes()));
+}
+
+template <typename M>
+ModulePtr finish(std::shared_ptr<M> c, const Module& src) {
+  c->copy_state_from(src);
+  return c;
+}
+
+}  // namespace
+
+PoolNdImpl::PoolNdImpl(std::string type, int n, IntList k, IntList s, IntList p, IntList d, bool c)
+    : Module(std::move(type)), spatial(n), ceil_mode(c) {
+  kernel_size = expand(name(), "kernel_size", std::move(k), n);
+  stride = s.empty() ? kernel_size : expand(name(), "stride", std::move(s), n);
+  padding = expand(name(), "padding", std::move(p), n);
+  dilation = expand(name(), "dilation", std::move(d), n);
+  for (int i = 0; i < n; ++i) {
+    const size_t u = size_t(i);
+    TC_CHECK(kernel_size[u] > 0 && stride[u] > 0 && dilation[u] > 0, name(),
+             ": kernel_size, stride and dilation must be positive, got kernel_size ", shape_str(kernel_size),
+             ", stride ", shape_str(stride), ", dilation ", shape_str(dilation));
+    TC_CHECK(padding[u] >= 0 && 2 * padding[u] <= kernel_size[u], name(),
+             ": padding should be at most half of the kernel size, got padding ", shape_str(padding),
+             " and kernel_size ", shape_str(kernel_size));
+  }
+}
+
+void PoolNdImpl::check_input(const Tensor& x) const { check_rank(name(), spatial, x); }
+
+void PoolNdImpl::pretty_print(std::ostream& os) const {
+  os << name() << "(kernel_size=" << list_str(kernel_size) << ", stride=" << list_str(stride)
+     << ", padding=" << list_str(padding);
+  if (dilation != IntList(size_t(spatial), 1)) os << ", dilation=" << list_str(dilation);
+  os << ", ceil_mode=" << (ceil_mode ? "true" : "false") << ")";
+}
+
+std::pair<Tensor, Tensor> MaxPoolNdImpl::forward_with_indices(const Tensor& x) {
+  check_input(x);
+  if (spatial == 1) return F::max_pool1d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode);
+  if (spatial == 2) return F::max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode);
+  return F::max_pool3d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode);
+}
+Tensor MaxPoolNdImpl::forward(const Tensor& x) { return forward_with_indices(x).first; }
+ModulePtr MaxPoolNdImpl::clone() const {
+  if (spatial == 1)
+    return finish(std::make_shared<MaxPool1dImpl>(kernel_size, stride, padding, dilation, ceil_mode), *this);
+  return finish(std::make_shared<MaxPool3dImpl>(kernel_size, stride, padding, dilation, ceil_mode), *this);
+}
+
+AvgPoolNdImpl::AvgPoolNdImpl(std::string type, int n, IntList k, IntList s, IntList p, bool c, bool cip,
+                             std::optional<int64_t> div)
+    : PoolNdImpl(std::move(type), n, std::move(k), std::move(s), std::move(p), {1}, c), count_include_pad(cip),
+      divisor_override(div) {
+  TC_CHECK(!div || *div != 0, name(), ": divisor_override must be non-zero");
+}
+Tensor AvgPoolNdImpl::forward(const Tensor& x) {
+  check_input(x);
+  if (spatial == 1) return F::avg_pool1d(x, kernel_size, stride, padding, ceil_mode, count_include_pad);
+  if (spatial == 2)
+    return F::avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  return F::avg_pool3d(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+}
+ModulePtr AvgPoolNdImpl::clone() const {
+  if (spatial == 1)
+    return finish(std::make_shared<AvgPool1dImpl>(kernel_size, stride, padding, ceil_mode, count_include_pad), *this);
+  return finish(std::make_shared<AvgPool3dImpl>(kernel_size, stride, padding, ceil_mode, count_include_pad,
+                                                divisor_override),
+                *this);
+}
+
+AdaptivePoolNdImpl::AdaptivePoolNdImpl(std::string type, int n, bool m, IntList o)
+    : Module(std::move(type)), spatial(n), max(m) {
+  output_size = expand(name(), "output_size", std::move(o), n);
+  for (auto v : output_size)
+    TC_CHECK(v >= 0 || v == -1, name(), ": output_size entries must be non-negative (or -1 for the input size), got ",
+             shape_str(output_size));
+}
+std::pair<Tensor, Tensor> AdaptivePoolNdImpl::forward_with_indices(const Tensor& x) {
+  TC_CHECK(max, name(), ": forward_with_indices needs a max pool");
+  check_rank(name(), spatial, x);
+  if (spatial == 1) return F::adaptive_max_pool1d_with_indices(x, output_size);
+  if (spatial == 2) return F::adaptive_max_pool2d_with_indices(x, output_size);
+  return F::adaptive_max_pool3d_with_indices(x, output_size);
+}
+Tensor AdaptivePoolNdImpl::forward(const Tensor& x) {
+  if (max) return forward_with_indices(x).first;
+  check_rank(name(), spatial, x);
+  if (spatial == 1) return F::adaptive_avg_pool1d(x, output_size);
+  if (spatial == 2) return F::adaptive_avg_pool2d(x, output_size);
+  return F::adaptive_avg_pool3d(x, output_size);
+}
+void AdaptivePoolNdImpl::pretty_print(std::ostream& os) const {
+  os << name() << "(output_size=" << list_str(output_size) << ")";
+}
+ModulePtr AdaptivePoolNdImpl::clone() const {
+  if (spatial == 1 && max) return finish(std::make_shared<AdaptiveMaxPool1dImpl>(output_size), *this);
+  if (spatial == 1) return finish(std::make_shared<AdaptiveAvgPool1dImpl>(output_size), *this);
+  if (max) return finish(std::make_shared<AdaptiveMaxPool3dImpl>(output_size), *this);
+  return finish(std::make_shared<AdaptiveAvgPool3dImpl>(output_size), *this);
+}
+
+MaxUnpoolNdImpl::MaxUnpoolNdImpl(std::string type, int n, IntList k, IntList s, IntList p)
+    : Module(std::move(type)), spatial(n) {
+  kernel_size = expand(name(), "kernel_size", std::move(k), n);
+  stride = s.empty() ? kernel_size : expand(name(), "stride", std::move(s), n);
+  padding = expand(name(), "padding", std::move(p), n);
+  for (int i = 0; i < n; ++i)
+    TC_CHECK(kernel_size[size_t(i)] > 0 && stride[size_t(i)] > 0 && padding[size_t(i)] >= 0, name(),
+             ": kernel_size and stride must be positive and padding non-negative, got kernel_size ",
+             shape_str(kernel_size), ", stride ", shape_str(stride), ", padding ", shape_str(padding));
+}
+Tensor MaxUnpoolNdImpl::forward(const Tensor& x, const Tensor& indices, const IntList& output_size) {
+  check_rank(name(), spatial, x);
+  TC_CHECK(indices.defined() && indices.sizes() == x.sizes(), name(), ": expected indices of the input's size ",
+           shape_str(x.sizes()), ", but got ", indices.defined() ? shape_str(indices.sizes()) : std::string("none"));
+  TC_CHECK_TYPE(indices.dtype() == DType::Int64, name(), ": expected int64 indices, got ",
+                dtype_name(indices.dtype()));
+  // torch also accepts the full output shape; keep its spatial tail.
+  IntList size = output_size;
+  if (int(size.size()) > spatial) size.erase(size.begin(), size.end() - spatial);
+  if (spatial == 1) return F::max_unpool1d(x, indices, kernel_size, stride, padding, size);
+  if (spatial == 2) return F::max_unpool2d(x, indices, kernel_size, stride, padding, size);
+  return F::max_unpool3d(x, indices, kernel_size, stride, padding, size);
+}
+void MaxUnpoolNdImpl::pretty_print(std::ostream& os) const {
+  os << name() << "(kernel_size=" << list_str(kernel_size) << ", stride=" << list_str(stride)
+     << ", padding=" << list_str(padding) << ")";
+}
+ModulePtr MaxUnpoolNdImpl::clone() const {
+  if (spatial == 1) return finish(std::make_shared<MaxUnpool1dImpl>(kernel_size, stride, padding), *this);
+  if (spatial == 2) return finish(std::make_shared<MaxUnpool2dImpl>(kernel_size, stride, padding), *this);
+  return finish(std::make_shared<MaxUnpool3dImpl>(kernel_size, stride, padding), *this);
+}
+
+namespace functional {
+namespace {
+Tensor lp_pool(const char* op, int n, const Tensor& x, double p, const IntList& k, const IntList& s, bool ceil) {
+  TC_CHECK(p > 0, op, ": norm_type must be positive, got ", p);
+  check_rank(op, n, x);
+  IntList ks = expand(op, "kernel_size", k, n);
+  int64_t area = 1;
+  for (auto v : ks) area *= v;
+  Tensor xp = pow(x, p);
+  Tensor pooled = n == 1 ? avg_pool1d(xp, ks, s, {0}, ceil) : avg_pool2d(xp, ks, s, {0}, ceil);
+  // sign * relu(|.|) as torch, so a slightly negative average from rounding does not give NaN.
+  return pow(mul(mul(sign(pooled), relu(abs(pooled))), double(area)), 1.0 / p);
+}
+}  // namespace
+Tensor lp_pool1d(const Tensor& x, double p, const IntList& k, const IntList& s, bool ceil) {
+  return lp_pool("lp_pool1d", 1, x, p, k, s, ceil);
+}
+Tensor lp_pool2d(const Tensor& x, double p, const IntList& k, const IntList& s, bool ceil) {
+  return lp_pool("lp_pool2d", 2, x, p, k, s, ceil);
+}
+}  // namespace functional
+
+LPPoolNdImpl::LPPoolNdImpl(std::string type, int n, double p, IntList k, IntList s, bool c)
+    : Module(std::move(type)), spatial(n), norm_type(p), ceil_mode(c) {
+  TC_CHECK(p > 0, name(), ": norm_type must be positive, got ", p);
+  kernel_size = expand(name(), "kernel_size", std::move(k), n);
+  stride = s.empty() ? kernel_size : expand(name(), "stride", std::move(s), n);
+}
+Tensor LPPoolNdImpl::forward(const Tensor& x) {
+  check_rank(name(), spatial, x);
+  return spatial == 1 ? F::lp_pool1d(x, norm_type, kernel_size, stride, ceil_mode)
+                      : F::lp_pool2d(x, norm_type, kernel_size, stride, ceil_mode);
+}
+void LPPoolNdImpl::pretty_print(std::ostream& os) const {
+  os << name() << "(norm_type=" << norm_type << ", kernel_size=" << list_str(kernel_size)
+     << ", stride=" << list_str(stride) << ", ceil_mode=" << (ceil_mode ? "true" : "false") << ")";
+}
+ModulePtr LPPoolNdImpl::clone() const {
+  if (spatial == 1) return finish(std::make_shared<LPPool1dImpl>(norm_type, kernel_size, stride, ceil_mode), *this);
+  return finish(std::make_shared<LPPool2dImpl>(norm_type, kernel_size, stride, ceil_mode), *this);
+}
+
+}  // namespace tc::nn
