@@ -10,6 +10,7 @@
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/nn/functional.h"
+#include "tensorcore/nn/rnn_internal.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
@@ -314,24 +315,16 @@ TensorList unbind_steps(const Tensor& a) {
 }  // namespace
 }  // namespace tc::nn
 
-namespace tc::nn::functional {
+namespace tc::nn::detail {
 
-// One LSTM/GRU layer over a whole sequence: the input projection of every step is one GEMM up
-// front, then each step runs the hidden GEMM and the fused gate kernel.
-std::tuple<Tensor, Tensor, Tensor> lstm_layer(const Tensor& input, const Tensor& h0, const Tensor& c0,
-                                              const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
-                                              const Tensor& b_hh, bool reverse) {
-  const char* op = "lstm_layer";
-  TC_CHECK(input.defined() && input.dim() == 3, op, ": expected input of shape (T, N, input_size), got ",
-           input.defined() ? shape_str(input.sizes()) : "None");
-  const int64_t T = input.size(0), N = input.size(1), I = input.size(2);
-  CellArgs a = check_cell(op, 4, T > 0 ? select(input, 0, 0) : zeros({N, I}, TensorOptions(input.dtype()).device(input.device())), h0,
-                          w_ih, w_hh, b_ih, b_hh);
-  const int64_t H = w_hh.size(1);
-  Tensor h = a.h;
-  Tensor c = c0.defined() ? c0 : zeros_like(h);
-  TC_CHECK(c.sizes() == h.sizes(), op, ": expected cell state of shape ", shape_str(h.sizes()), ", got ",
-           shape_str(c.sizes()));
+// One LSTM/GRU layer over a whole sequence, step by step: the input projection of every step is
+// one GEMM up front, then each step runs the hidden GEMM and the fused gate kernel as their own
+// autograd nodes. The CPU fast path (rnn_layer.cpp) falls back to this for double backward.
+std::tuple<Tensor, Tensor, Tensor> lstm_layer_steps(const Tensor& input, const Tensor& h0, const Tensor& c0,
+                                                    const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
+                                                    const Tensor& b_hh, bool reverse) {
+  const int64_t T = input.size(0), N = input.size(1), I = input.size(2), H = w_hh.size(1);
+  Tensor h = h0, c = c0;
   Tensor gi_all = reshape(gates_of(reshape(input, {T * N, I}), w_ih, b_ih), {T, N, 4 * H});
   TensorList gi = T > 0 ? unbind_steps(gi_all) : TensorList{};
   TensorList outs(static_cast<size_t>(T));
@@ -346,16 +339,10 @@ std::tuple<Tensor, Tensor, Tensor> lstm_layer(const Tensor& input, const Tensor&
   return {out, h, c};
 }
 
-std::pair<Tensor, Tensor> gru_layer(const Tensor& input, const Tensor& h0, const Tensor& w_ih, const Tensor& w_hh,
-                                    const Tensor& b_ih, const Tensor& b_hh, bool reverse) {
-  const char* op = "gru_layer";
-  TC_CHECK(input.defined() && input.dim() == 3, op, ": expected input of shape (T, N, input_size), got ",
-           input.defined() ? shape_str(input.sizes()) : "None");
-  const int64_t T = input.size(0), N = input.size(1), I = input.size(2);
-  CellArgs a = check_cell(op, 3, T > 0 ? select(input, 0, 0) : zeros({N, I}, TensorOptions(input.dtype()).device(input.device())), h0,
-                          w_ih, w_hh, b_ih, b_hh);
-  const int64_t H = w_hh.size(1);
-  Tensor h = a.h;
+std::pair<Tensor, Tensor> gru_layer_steps(const Tensor& input, const Tensor& h0, const Tensor& w_ih,
+                                          const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh, bool reverse) {
+  const int64_t T = input.size(0), N = input.size(1), I = input.size(2), H = w_hh.size(1);
+  Tensor h = h0;
   Tensor gi_all = reshape(gates_of(reshape(input, {T * N, I}), w_ih, b_ih), {T, N, 3 * H});
   TensorList gi = T > 0 ? unbind_steps(gi_all) : TensorList{};
   TensorList outs(static_cast<size_t>(T));
@@ -366,6 +353,43 @@ std::pair<Tensor, Tensor> gru_layer(const Tensor& input, const Tensor& h0, const
   }
   Tensor out = T > 0 ? stack(outs, 0) : zeros({0, N, H}, TensorOptions(input.dtype()).device(input.device()));
   return {out, h};
+}
+
+}  // namespace tc::nn::detail
+
+namespace tc::nn::functional {
+
+// One LSTM/GRU layer over a whole sequence: the whole-layer CPU node where it applies, else the
+// per-step path.
+std::tuple<Tensor, Tensor, Tensor> lstm_layer(const Tensor& input, const Tensor& h0, const Tensor& c0,
+                                              const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
+                                              const Tensor& b_hh, bool reverse) {
+  const char* op = "lstm_layer";
+  TC_CHECK(input.defined() && input.dim() == 3, op, ": expected input of shape (T, N, input_size), got ",
+           input.defined() ? shape_str(input.sizes()) : "None");
+  const int64_t T = input.size(0), N = input.size(1), I = input.size(2);
+  CellArgs a = check_cell(op, 4, T > 0 ? select(input, 0, 0) : zeros({N, I}, TensorOptions(input.dtype()).device(input.device())), h0,
+                          w_ih, w_hh, b_ih, b_hh);
+  Tensor h = a.h;
+  Tensor c = c0.defined() ? c0 : zeros_like(h);
+  TC_CHECK(c.sizes() == h.sizes(), op, ": expected cell state of shape ", shape_str(h.sizes()), ", got ",
+           shape_str(c.sizes()));
+  if (detail::rnn_layer_fusable({input, h, c, w_ih, w_hh, b_ih, b_hh}))
+    return detail::lstm_layer_fused(input, h, c, w_ih, w_hh, b_ih, b_hh, reverse);
+  return detail::lstm_layer_steps(input, h, c, w_ih, w_hh, b_ih, b_hh, reverse);
+}
+
+std::pair<Tensor, Tensor> gru_layer(const Tensor& input, const Tensor& h0, const Tensor& w_ih, const Tensor& w_hh,
+                                    const Tensor& b_ih, const Tensor& b_hh, bool reverse) {
+  const char* op = "gru_layer";
+  TC_CHECK(input.defined() && input.dim() == 3, op, ": expected input of shape (T, N, input_size), got ",
+           input.defined() ? shape_str(input.sizes()) : "None");
+  const int64_t T = input.size(0), N = input.size(1), I = input.size(2);
+  CellArgs a = check_cell(op, 3, T > 0 ? select(input, 0, 0) : zeros({N, I}, TensorOptions(input.dtype()).device(input.device())), h0,
+                          w_ih, w_hh, b_ih, b_hh);
+  if (detail::rnn_layer_fusable({input, a.h, w_ih, w_hh, b_ih, b_hh}))
+    return detail::gru_layer_fused(input, a.h, w_ih, w_hh, b_ih, b_hh, reverse);
+  return detail::gru_layer_steps(input, a.h, w_ih, w_hh, b_ih, b_hh, reverse);
 }
 
 }  // namespace tc::nn::functional
