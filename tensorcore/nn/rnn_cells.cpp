@@ -245,7 +245,7 @@ namespace functional {
 std::pair<Tensor, Tensor> lstm_cell(const Tensor& input, const Tensor& h, const Tensor& c,
                                     const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
                                     const Tensor& b_hh) {
-  TC_AUTOCAST("lstm_cell", lstm_cell, input, h, c, w_ih, w_hh, b_ih, b_hh);
+  TC_AUTOCAST_NATIVE("lstm_cell", lstm_cell, input, h, c, w_ih, w_hh, b_ih, b_hh);
   TC_REDUCED_FLOAT_VIA_FLOAT32(input, lstm_cell, input, h, c, w_ih, w_hh, b_ih, b_hh);
   CellArgs a = check_cell("lstm_cell", 4, input, h, w_ih, w_hh, b_ih, b_hh);
   Tensor cc = c.defined() ? (a.unbatched && c.dim() == 1 ? unsqueeze(c, 0) : c) : zeros_like(a.h);
@@ -258,7 +258,7 @@ std::pair<Tensor, Tensor> lstm_cell(const Tensor& input, const Tensor& h, const 
 
 Tensor gru_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
                 const Tensor& b_ih, const Tensor& b_hh) {
-  TC_AUTOCAST("gru_cell", gru_cell, input, hx, w_ih, w_hh, b_ih, b_hh);
+  TC_AUTOCAST_NATIVE("gru_cell", gru_cell, input, hx, w_ih, w_hh, b_ih, b_hh);
   TC_REDUCED_FLOAT_VIA_FLOAT32(input, gru_cell, input, hx, w_ih, w_hh, b_ih, b_hh);
   CellArgs a = check_cell("gru_cell", 3, input, hx, w_ih, w_hh, b_ih, b_hh);
   Tensor h = gru_gates(gates_of(a.x, w_ih, b_ih), gates_of(a.h, w_hh, b_hh), a.h);
@@ -267,7 +267,7 @@ Tensor gru_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const
 
 Tensor rnn_tanh_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
                      const Tensor& b_ih, const Tensor& b_hh) {
-  TC_AUTOCAST("rnn_tanh_cell", rnn_tanh_cell, input, hx, w_ih, w_hh, b_ih, b_hh);
+  TC_AUTOCAST_NATIVE("rnn_tanh_cell", rnn_tanh_cell, input, hx, w_ih, w_hh, b_ih, b_hh);
   TC_REDUCED_FLOAT_VIA_FLOAT32(input, rnn_tanh_cell, input, hx, w_ih, w_hh, b_ih, b_hh);
   CellArgs a = check_cell("rnn_tanh_cell", 1, input, hx, w_ih, w_hh, b_ih, b_hh);
   Tensor h = tanh(add(gates_of(a.x, w_ih, b_ih), gates_of(a.h, w_hh, b_hh)));
@@ -276,7 +276,7 @@ Tensor rnn_tanh_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, 
 
 Tensor rnn_relu_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
                      const Tensor& b_ih, const Tensor& b_hh) {
-  TC_AUTOCAST("rnn_relu_cell", rnn_relu_cell, input, hx, w_ih, w_hh, b_ih, b_hh);
+  TC_AUTOCAST_NATIVE("rnn_relu_cell", rnn_relu_cell, input, hx, w_ih, w_hh, b_ih, b_hh);
   TC_REDUCED_FLOAT_VIA_FLOAT32(input, rnn_relu_cell, input, hx, w_ih, w_hh, b_ih, b_hh);
   CellArgs a = check_cell("rnn_relu_cell", 1, input, hx, w_ih, w_hh, b_ih, b_hh);
   Tensor h = relu(add(gates_of(a.x, w_ih, b_ih), gates_of(a.h, w_hh, b_hh)));
@@ -355,6 +355,27 @@ std::pair<Tensor, Tensor> gru_layer_steps(const Tensor& input, const Tensor& h0,
   return {out, h};
 }
 
+// Under autocast or with float16/bfloat16 input: the public cell ops per step, so each step gets
+// their autocast policy and float32 compute (as a loop over lstm_cell/gru_cell would).
+std::tuple<Tensor, Tensor, Tensor> layer_cells(bool lstm, const Tensor& input, const Tensor& h0, const Tensor& c0,
+                                               const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
+                                               const Tensor& b_hh, bool reverse) {
+  const int64_t T = input.size(0);
+  Tensor h = h0, c = c0;
+  TensorList outs(static_cast<size_t>(T));
+  for (int64_t s = 0; s < T; ++s) {
+    int64_t t = reverse ? T - 1 - s : s;
+    if (lstm) std::tie(h, c) = functional::lstm_cell(select(input, 0, t), h, c, w_ih, w_hh, b_ih, b_hh);
+    else h = functional::gru_cell(select(input, 0, t), h, w_ih, w_hh, b_ih, b_hh);
+    outs[size_t(t)] = h;
+  }
+  return {stack(outs, 0), h, c};
+}
+
+bool use_cells(const Tensor& input) {
+  return input.size(0) > 0 && (amp::hook_armed() || amp::is_reduced_float(input));
+}
+
 }  // namespace tc::nn::detail
 
 namespace tc::nn::functional {
@@ -367,6 +388,7 @@ std::tuple<Tensor, Tensor, Tensor> lstm_layer(const Tensor& input, const Tensor&
   const char* op = "lstm_layer";
   TC_CHECK(input.defined() && input.dim() == 3, op, ": expected input of shape (T, N, input_size), got ",
            input.defined() ? shape_str(input.sizes()) : "None");
+  if (detail::use_cells(input)) return detail::layer_cells(true, input, h0, c0, w_ih, w_hh, b_ih, b_hh, reverse);
   const int64_t T = input.size(0), N = input.size(1), I = input.size(2);
   CellArgs a = check_cell(op, 4, T > 0 ? select(input, 0, 0) : zeros({N, I}, TensorOptions(input.dtype()).device(input.device())), h0,
                           w_ih, w_hh, b_ih, b_hh);
@@ -384,6 +406,10 @@ std::pair<Tensor, Tensor> gru_layer(const Tensor& input, const Tensor& h0, const
   const char* op = "gru_layer";
   TC_CHECK(input.defined() && input.dim() == 3, op, ": expected input of shape (T, N, input_size), got ",
            input.defined() ? shape_str(input.sizes()) : "None");
+  if (detail::use_cells(input)) {
+    auto r = detail::layer_cells(false, input, h0, Tensor(), w_ih, w_hh, b_ih, b_hh, reverse);
+    return {std::get<0>(r), std::get<1>(r)};
+  }
   const int64_t T = input.size(0), N = input.size(1), I = input.size(2);
   CellArgs a = check_cell(op, 3, T > 0 ? select(input, 0, 0) : zeros({N, I}, TensorOptions(input.dtype()).device(input.device())), h0,
                           w_ih, w_hh, b_ih, b_hh);

@@ -247,3 +247,24 @@ def test_dropout_between_layers_still_applies():
     c, _ = m(x)
     d, _ = m(x)
     np.testing.assert_array_equal(c.detach().numpy(), d.detach().numpy())
+
+
+@pytest.mark.parametrize("mode", ["LSTM", "GRU"])
+def test_bfloat16_and_autocast_run_the_cells_per_step(mode):
+    # Reduced precision and autocast run the cell ops per step with their own policies: float32
+    # compute with bfloat16 results for bfloat16 input; under CPU autocast the cells stay float32
+    # (torch 1.13's CPU autocast leaves nn.LSTM/GRU and the cells in float32 too).
+    tc.manual_seed(1)
+    m = getattr(tnn, mode)(5, 4, 2, bidirectional=True)
+    x = tc.tensor(randn(6, 2, 5, dtype=np.float32))
+    ref, _ = m(x)
+    with tc.autocast("cpu"):
+        out, _ = m(x)
+    assert out.dtype == tc.float32
+    np.testing.assert_allclose(out.detach().numpy(), ref.detach().numpy(), atol=1e-6)
+    mb = getattr(tnn, mode)(5, 4, 2, bidirectional=True)
+    mb.load_state_dict(m.state_dict())
+    mb = mb.to(tc.bfloat16)
+    outb, _ = mb(x.to(tc.bfloat16))
+    assert outb.dtype == tc.bfloat16
+    np.testing.assert_allclose(outb.float().detach().numpy(), ref.detach().numpy(), atol=0.05)
