@@ -8,18 +8,33 @@ functional single layers (lstm_layer / gru_layer). Each repetition runs tensorco
 (so load changes hit both) and the script prints medians and their ratio (< 1: tensorcore is
 faster). Times are process CPU time by default (robust on a shared, loaded machine: time spent
 waiting for a core is not counted); --wall uses wall-clock time instead.
+
+Both libraries call the same OpenBLAS (Debian's torch uses the system libblas), whose thread pool
+tc.set_num_threads / torch.set_num_threads do not size; the script sets OPENBLAS_NUM_THREADS to
+--threads (unless already set) before either library loads, so "1 thread" means one thread.
 """
 import argparse
+import os
 import statistics
+import sys
 import time
 
-import numpy as np
-import torch
+if __name__ == "__main__":
+    _threads = "1"
+    for i, a in enumerate(sys.argv):
+        if a == "--threads" and i + 1 < len(sys.argv):
+            _threads = sys.argv[i + 1]
+        elif a.startswith("--threads="):
+            _threads = a.split("=", 1)[1]
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", _threads)
 
-import tensorcore as tc
-import tensorcore.nn as tnn
-import tensorcore.nn.functional as F
-from tensorcore.nn import cpp
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+import tensorcore as tc  # noqa: E402
+import tensorcore.nn as tnn  # noqa: E402
+import tensorcore.nn.functional as F  # noqa: E402
+from tensorcore.nn import cpp  # noqa: E402
 
 
 def race(ours, ref, reps, clock):
@@ -66,7 +81,8 @@ def main():
     torch.set_num_threads(args.threads)
     clock = time.perf_counter if args.wall else time.process_time
     only = set(args.only.split(","))
-    print(f"threads: tensorcore {tc.get_num_threads()}, torch {torch.get_num_threads()}; "
+    print(f"threads: tensorcore {tc.get_num_threads()}, torch {torch.get_num_threads()}, "
+          f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}; "
           f"{'wall' if args.wall else 'CPU'} time, median of {args.reps}", flush=True)
     rng = np.random.default_rng(0)
     ratios = []
