@@ -199,6 +199,13 @@ struct NeedGrad {
 
 bool req(const Tensor& t) { return t.defined() && t.requires_grad(); }
 
+// A contiguous copy of g that the backward may update in place (g can be a transposed or
+// expanded view, or a tensor someone else holds).
+Tensor owned_contiguous(const Tensor& g) {
+  Tensor c = contiguous(g);
+  return (c.is_same(g) ? clone(g) : c).detach();
+}
+
 // Gradients of the per-step path, differentiable (create_graph). Each input that needs a gradient
 // goes in through a fresh clone node so the gradients stop exactly at this layer's inputs.
 TensorList steps_vjp(bool lstm, const TensorList& in, const TensorList& grads, bool reverse) {
@@ -282,7 +289,7 @@ std::tuple<Tensor, Tensor, Tensor> lstm_layer_fused(const Tensor& input, const T
       const Tensor &act = s[7], &cs = s[8], &out = s[9];
       const TensorOptions opts(x.dtype());
       Tensor g_out = contiguous(gr[0]);
-      Tensor dh = clone(gr[1]).detach(), dc = clone(gr[2]).detach();  // running, updated in place
+      Tensor dh = owned_contiguous(gr[1]), dc = owned_contiguous(gr[2]);  // running, updated in place
       Tensor d = empty({T_, N, G}, opts);
       Tensor dx, dw_ih, dw_hh, db;
       dispatch_dtype<kF32F64>(x.dtype(), "lstm_layer backward", [&](auto tag) {
@@ -363,7 +370,7 @@ std::pair<Tensor, Tensor> gru_layer_fused(const Tensor& input, const Tensor& h0_
       const Tensor &act = s[6], &ghn = s[7], &out = s[8];
       const TensorOptions opts(x.dtype());
       Tensor g_out = contiguous(gr[0]);
-      Tensor dh = clone(gr[1]).detach();  // running dh, updated in place
+      Tensor dh = owned_contiguous(gr[1]);  // running dh, updated in place
       Tensor d_gi = empty({T_, N, G}, opts), d_gh = empty({T_, N, G}, opts);
       Tensor dx, dw_ih, dw_hh, db_ih, db_hh;
       dispatch_dtype<kF32F64>(x.dtype(), "gru_layer backward", [&](auto tag) {

@@ -268,3 +268,27 @@ def test_bfloat16_and_autocast_run_the_cells_per_step(mode):
     outb, _ = mb(x.to(tc.bfloat16))
     assert outb.dtype == tc.bfloat16
     np.testing.assert_allclose(outb.float().detach().numpy(), ref.detach().numpy(), atol=0.05)
+
+
+@pytest.mark.parametrize("kind", ["lstm", "gru"])
+def test_non_contiguous_output_gradients(kind):
+    # Gradients arriving as transposed / expanded views (h_n used through .t(), output summed).
+    T, N, I, H = 4, 3, 2, 5
+    G = 4 if kind == "lstm" else 3
+    arrays = [randn(T, N, I), randn(G * H, I), randn(G * H, H)]
+    wt = tc.tensor(randn(H, N))
+
+    def run(fused):
+        x, w, u = [leaf(a) for a in arrays]
+        if fused:
+            res = F.lstm_layer(x, None, None, w, u) if kind == "lstm" else F.gru_layer(x, None, w, u)
+        else:
+            z = tc.zeros(N, H, dtype=tc.float64)
+            res = steps_reference(kind, x, z, z, w, u, None, None, False)
+        loss = res[0].sum() + (res[1].t() * wt).sum() + (res[2].t() * wt * 2).sum() if kind == "lstm" else \
+            res[0].sum() + (res[1].t() * wt).sum()
+        loss.backward()
+        return [p.grad.numpy() for p in (x, w, u)]
+
+    for a, b in zip(run(True), run(False)):
+        np.testing.assert_allclose(a, b, rtol=1e-11, atol=1e-12)
