@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/bench_rnn.py [--threads 1] [--reps 5] [--only py,cpp,fn] [--wall]
 
-Cases: the Python modules (tensorcore.nn.LSTM / GRU: 1 and 2 layers, bidirectional) and the
+Cases: the Python modules (tensorcore.nn.LSTM / GRU: 1 and 2 layers, bidirectional; nn.RNN) and the
 C++ frontend (tensorcore.nn.cpp.LSTM / GRU) against torch.nn with identical weights, and the
 functional single layers (lstm_layer / gru_layer). Each repetition runs tensorcore then torch
 (so load changes hit both) and the script prints medians and their ratio (< 1: tensorcore is
@@ -99,6 +99,12 @@ def main():
                 copy_weights(ref, ours)
                 name = f"nn.{mode} {layers}L{' bidir' if bidir else ''} T={T} N={N} H={H}"
                 ratios.append(report(name, race(fwd_bwd(ours, xc), fwd_bwd(ref, xt), args.reps, clock)))
+        for layers, bidir in ((1, False), (2, True)):
+            ref = torch.nn.RNN(I, H, layers, bidirectional=bidir)
+            ours = tnn.RNN(I, H, layers, bidirectional=bidir)
+            copy_weights(ref, ours)
+            name = f"nn.RNN tanh {layers}L{' bidir' if bidir else ''} T={T} N={N} H={H}"
+            ratios.append(report(name, race(fwd_bwd(ours, xc), fwd_bwd(ref, xt), args.reps, clock)))
 
     if "cpp" in only:
         # The C++ frontend, as in bench_nncpp.py (batch_first).

@@ -384,6 +384,21 @@ std::tuple<Tensor, Tensor, Tensor> layer_cells(bool lstm, const Tensor& input, c
   return {stack(outs, 0), h, c};
 }
 
+std::pair<Tensor, Tensor> rnn_layer_cells(const Tensor& input, const Tensor& h0, const Tensor& w_ih,
+                                          const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh, bool relu,
+                                          bool reverse) {
+  const int64_t T = input.size(0);
+  Tensor h = h0;
+  TensorList outs(static_cast<size_t>(T));
+  for (int64_t s = 0; s < T; ++s) {
+    int64_t t = reverse ? T - 1 - s : s;
+    h = relu ? functional::rnn_relu_cell(select(input, 0, t), h, w_ih, w_hh, b_ih, b_hh)
+             : functional::rnn_tanh_cell(select(input, 0, t), h, w_ih, w_hh, b_ih, b_hh);
+    outs[size_t(t)] = h;
+  }
+  return {stack(outs, 0), h};
+}
+
 bool use_cells(const Tensor& input) {
   return input.size(0) > 0 && (amp::hook_armed() || amp::is_reduced_float(input));
 }
@@ -428,6 +443,25 @@ std::pair<Tensor, Tensor> gru_layer(const Tensor& input, const Tensor& h0, const
   if (detail::rnn_layer_fusable({input, a.h, w_ih, w_hh, b_ih, b_hh}))
     return detail::gru_layer_fused(input, a.h, w_ih, w_hh, b_ih, b_hh, reverse);
   return detail::gru_layer_steps(input, a.h, w_ih, w_hh, b_ih, b_hh, reverse);
+}
+
+std::pair<Tensor, Tensor> rnn_layer(const Tensor& input, const Tensor& h0, const Tensor& w_ih, const Tensor& w_hh,
+                                    const Tensor& b_ih, const Tensor& b_hh, const std::string& nonlinearity,
+                                    bool reverse) {
+  const char* op = "rnn_layer";
+  TC_CHECK(nonlinearity == "tanh" || nonlinearity == "relu", op, ": unknown nonlinearity '", nonlinearity,
+           "', expected 'tanh' or 'relu'");
+  const bool relu = nonlinearity == "relu";
+  TC_CHECK(input.defined() && input.dim() == 3, op, ": expected input of shape (T, N, input_size), got ",
+           input.defined() ? shape_str(input.sizes()) : "None");
+  if (detail::use_cells(input)) return detail::rnn_layer_cells(input, h0, w_ih, w_hh, b_ih, b_hh, relu, reverse);
+  const int64_t T = input.size(0), N = input.size(1), I = input.size(2);
+  CellArgs a = check_cell(op, 1, T > 0 ? select(input, 0, 0) : zeros({N, I}, TensorOptions(input.dtype()).device(input.device())), h0,
+                          w_ih, w_hh, b_ih, b_hh);
+  if (T == 0) return {zeros({0, N, w_hh.size(1)}, TensorOptions(input.dtype()).device(input.device())), a.h};
+  if (detail::rnn_layer_fusable({input, a.h, w_ih, w_hh, b_ih, b_hh}))
+    return detail::rnn_layer_fused(input, a.h, w_ih, w_hh, b_ih, b_hh, relu, reverse);
+  return detail::rnn_layer_cells(input, a.h, w_ih, w_hh, b_ih, b_hh, relu, reverse);
 }
 
 }  // namespace tc::nn::functional

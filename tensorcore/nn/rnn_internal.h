@@ -30,4 +30,12 @@ std::tuple<Tensor, Tensor, Tensor> lstm_layer_fused(const Tensor& input, const T
 std::pair<Tensor, Tensor> gru_layer_fused(const Tensor& input, const Tensor& h0, const Tensor& w_ih,
                                           const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh, bool reverse);
 
+std::pair<Tensor, Tensor> rnn_layer_fused(const Tensor& input, const Tensor& h0, const Tensor& w_ih,
+                                          const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh, bool relu,
+                                          bool reverse);
+// The Elman layer step by step through the public rnn_tanh_cell / rnn_relu_cell.
+std::pair<Tensor, Tensor> rnn_layer_cells(const Tensor& input, const Tensor& h0, const Tensor& w_ih,
+                                          const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh, bool relu,
+                                          bool reverse);
+
 }  // namespace tc::nn::detail

@@ -176,6 +176,32 @@ void gru_step_backward(const T* act, const T* ghn, const T* h_prev, const T* g_o
   });
 }
 
+// ---- Elman RNN (tanh or relu) ----
+
+// p: pre-activation row [H] without biases, overwritten with h = act(p + b_ih + b_hh).
+template <typename T>
+TC_RNN_ROW void elman_row_forward(T* __restrict p, const T* __restrict bias, int64_t H, bool relu) {
+  if (relu) {
+    for (int64_t j = 0; j < H; ++j) {
+      T v = p[j] + bias[j];
+      p[j] = v > T(0) ? v : T(0);
+    }
+  } else {
+    for (int64_t j = 0; j < H; ++j) p[j] = vm::tanh(p[j] + bias[j]);
+  }
+}
+
+// d = (dh_next + go) * act'(h), with act' from the output: 1 - h^2 (tanh), h > 0 (relu).
+template <typename T>
+TC_RNN_ROW void elman_row_backward(const T* __restrict h, const T* __restrict go, const T* __restrict dhn,
+                                   T* __restrict d, int64_t H, bool relu) {
+  if (relu) {
+    for (int64_t j = 0; j < H; ++j) d[j] = h[j] > T(0) ? dhn[j] + go[j] : T(0);
+  } else {
+    for (int64_t j = 0; j < H; ++j) d[j] = (dhn[j] + go[j]) * (T(1) - h[j] * h[j]);
+  }
+}
+
 // Shared backward tail: given the pre-activation gradients of all steps, the weight gradient
 // of the hidden projection is sum_t d_t^T h_{t-1}, where h_{t-1} is the previous step's output
 // row block (or h0 for the first step): two GEMMs, no gathering.
@@ -407,6 +433,107 @@ std::pair<Tensor, Tensor> gru_layer_fused(const Tensor& input, const Tensor& h0_
         }
       });
       return {dx, ng.h0 ? dh : Tensor(), dw_ih, dw_hh, db_ih, db_hh};
+    });
+  }
+  return {out, h_n};
+}
+
+std::pair<Tensor, Tensor> rnn_layer_fused(const Tensor& input, const Tensor& h0_in, const Tensor& w_ih_in,
+                                          const Tensor& w_hh_in, const Tensor& b_ih, const Tensor& b_hh, bool relu,
+                                          bool reverse) {
+  const int64_t T_ = input.size(0), N = input.size(1), I = input.size(2), H = w_hh_in.size(1);
+  const TensorOptions opts(input.dtype());
+  std::optional<autograd::NoGradGuard> no_grad(std::in_place);
+  Tensor x = contiguous(input), h0 = contiguous(h0_in);
+  Tensor w_ih = contiguous(w_ih_in), w_hh = contiguous(w_hh_in);
+  Tensor bias = b_ih.defined() ? (b_hh.defined() ? add(b_ih, b_hh) : contiguous(b_ih))
+                               : (b_hh.defined() ? contiguous(b_hh) : zeros({H}, opts));
+  // The input projections go straight into the output buffer; each step adds its hidden GEMM
+  // and applies the nonlinearity in place.
+  Tensor out = empty({T_, N, H}, opts);
+  dispatch_dtype<kF32F64>(input.dtype(), "rnn_layer", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* o = out.data<T>();
+    gemm<T>(false, true, T_ * N, H, I, x.data<T>(), I, w_ih.data<T>(), I, T(0), o, H);
+    const T* h_prev = h0.data<T>();
+    for (int64_t s = 0; s < T_; ++s) {
+      const int64_t t = reverse ? T_ - 1 - s : s;
+      T* ht = o + t * N * H;
+      gemm<T>(false, true, N, H, H, h_prev, H, w_hh.data<T>(), H, T(1), ht, H);
+      parallel_for(0, N, row_grain(H), [&](int64_t n0, int64_t n1) {
+        for (int64_t n = n0; n < n1; ++n) elman_row_forward<T>(ht + n * H, bias.data<T>(), H, relu);
+      });
+      h_prev = ht;
+    }
+  });
+  Tensor h_n = clone(select(out, 0, reverse ? 0 : T_ - 1));
+  no_grad.reset();
+  TensorList inputs{input, h0_in, w_ih_in, w_hh_in, b_ih, b_hh};
+  if (autograd::needs_grad(inputs)) {
+    NeedGrad ng{req(input), req(h0_in), false, req(w_ih_in), req(w_hh_in), req(b_ih), req(b_hh)};
+    TensorList saved = inputs;
+    saved.push_back(out);
+    autograd::record("RnnLayerBackward0", inputs, {out, h_n}, saved,
+                     [ng, relu, reverse, T_, N, I, H](const TensorList& s, const TensorList& gr) -> TensorList {
+      if (autograd::grad_enabled()) {
+        // Double backward: differentiate the per-step cells (see steps_vjp).
+        TensorList alias(6), wrt;
+        std::vector<size_t> slots;
+        for (size_t i = 0; i < 6; ++i) {
+          alias[i] = req(s[i]) ? clone(s[i]) : s[i];
+          if (req(s[i])) {
+            wrt.push_back(alias[i]);
+            slots.push_back(i);
+          }
+        }
+        auto [o, h] = rnn_layer_cells(alias[0], alias[1], alias[2], alias[3], alias[4], alias[5], relu, reverse);
+        TensorList g = autograd::grad({o, h}, wrt, gr, true, true, true);
+        TensorList result(6);
+        for (size_t k = 0; k < slots.size(); ++k) result[slots[k]] = g[k];
+        return result;
+      }
+      Tensor x = contiguous(s[0]).detach(), h0 = contiguous(s[1]).detach();
+      Tensor w_ih = contiguous(s[2]).detach(), w_hh = contiguous(s[3]).detach();
+      const Tensor& out = s[6];
+      const TensorOptions opts(x.dtype());
+      Tensor g_out = contiguous(gr[0]);
+      Tensor dh = owned_contiguous(gr[1]);  // running, updated in place
+      Tensor d = empty({T_, N, H}, opts);
+      Tensor dx, dw_ih, dw_hh, db;
+      dispatch_dtype<kF32F64>(x.dtype(), "rnn_layer backward", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T* dp = d.data<T>();
+        for (int64_t k = T_ - 1; k >= 0; --k) {
+          const int64_t t = reverse ? T_ - 1 - k : k;
+          T* dt = dp + t * N * H;
+          const T* ht = out.data<T>() + t * N * H;
+          const T* gt = g_out.data<T>() + t * N * H;
+          T* dhp = dh.data<T>();
+          parallel_for(0, N, row_grain(H), [&](int64_t n0, int64_t n1) {
+            for (int64_t n = n0; n < n1; ++n)
+              elman_row_backward<T>(ht + n * H, gt + n * H, dhp + n * H, dt + n * H, H, relu);
+          });
+          if (k > 0 || ng.h0) gemm<T>(false, false, N, H, H, dt, H, w_hh.data<T>(), H, T(0), dhp, H);
+        }
+        if (ng.x) {
+          dx = empty({T_, N, I}, opts);
+          gemm<T>(false, false, T_ * N, I, H, dp, H, w_ih.data<T>(), I, T(0), dx.data<T>(), I);
+        }
+        if (ng.w_ih) {
+          dw_ih = empty({H, I}, opts);
+          gemm<T>(true, false, H, I, T_ * N, dp, H, x.data<T>(), I, T(0), dw_ih.data<T>(), I);
+        }
+        if (ng.w_hh) {
+          dw_hh = empty({H, H}, opts);
+          hidden_weight_grad<T>(dp, H, out.data<T>(), h0.data<T>(), T_, N, H, reverse, dw_hh.data<T>());
+        }
+        if (ng.b_ih || ng.b_hh) {
+          db = empty({H}, opts);
+          column_sum<T>(dp, T_ * N, H, db.data<T>());
+        }
+      });
+      return {dx, ng.h0 ? dh : Tensor(), dw_ih, dw_hh, ng.b_ih ? db : Tensor(),
+              ng.b_hh ? (ng.b_ih ? clone(db) : db) : Tensor()};
     });
   }
   return {out, h_n};

@@ -153,10 +153,10 @@ def test_empty_sequence_and_errors():
         F.gru_layer(tc.zeros(4, 2, 3), tc.zeros(3, 4), tc.zeros(12, 3), tc.zeros(12, 4))
 
 
-def _module_case(torch_ref, make_ours, mode, layers, bidir, batch_first, with_state, dtype):
+def _module_case(torch_ref, make_ours, mode, layers, bidir, batch_first, with_state, dtype, **ref_kwargs):
     T, N, I, H = 5, 3, 4, 6
     D = 2 if bidir else 1
-    ref = getattr(torch_ref.nn, mode)(I, H, layers, batch_first=batch_first, bidirectional=bidir)
+    ref = getattr(torch_ref.nn, mode)(I, H, layers, batch_first=batch_first, bidirectional=bidir, **ref_kwargs)
     ref = ref.double() if dtype == np.float64 else ref
     ours = make_ours(I, H, layers, batch_first, bidir)
     ours.load_state_dict({k: tc.tensor(v.detach().numpy().copy()) for k, v in ref.state_dict().items()})
@@ -200,6 +200,47 @@ def _module_case(torch_ref, make_ours, mode, layers, bidir, batch_first, with_st
 def test_python_modules_match_torch(torch_ref, mode, layers, bidir, batch_first, with_state):
     make = lambda I, H, L, bf, bi: getattr(tnn, mode)(I, H, L, batch_first=bf, bidirectional=bi, dtype=tc.float64)
     _module_case(torch_ref, make, mode, layers, bidir, batch_first, with_state, np.float64)
+
+
+@pytest.mark.parametrize("nonlinearity", ["tanh", "relu"])
+@pytest.mark.parametrize("layers,bidir,batch_first,with_state", [(1, False, False, True), (2, True, True, False)])
+def test_python_rnn_module_matches_torch(torch_ref, nonlinearity, layers, bidir, batch_first, with_state):
+    def make(I, H, L, bf, bi):
+        return tnn.RNN(I, H, L, nonlinearity=nonlinearity, batch_first=bf, bidirectional=bi, dtype=tc.float64)
+
+    _module_case(torch_ref, make, "RNN", layers, bidir, batch_first, with_state, np.float64,
+                 nonlinearity=nonlinearity)
+
+
+@pytest.mark.parametrize("nonlinearity", ["tanh", "relu"])
+@pytest.mark.parametrize("reverse", [False, True])
+def test_rnn_layer_matches_cells_and_gradchecks(nonlinearity, reverse):
+    T, N, I, H = 5, 3, 4, 3
+    arrays = [randn(T, N, I), randn(N, H), randn(H, I), randn(H, H), randn(H), randn(H)]
+    cell = F.rnn_relu_cell if nonlinearity == "relu" else F.rnn_tanh_cell
+    gouts = [randn(T, N, H), randn(N, H)]
+
+    def run(fused):
+        t = [leaf(a) for a in arrays]
+        if fused:
+            res = F.rnn_layer(*t, nonlinearity=nonlinearity, reverse=reverse)
+        else:
+            h, outs = t[1], [None] * T
+            for k in (range(T - 1, -1, -1) if reverse else range(T)):
+                h = cell(t[0][k], h, *t[2:])
+                outs[k] = h
+            res = (tc.stack(outs), h)
+        sum((o * tc.tensor(g)).sum() for o, g in zip(res, gouts)).backward()
+        return [r.detach().numpy() for r in res] + [p.grad.numpy() for p in t]
+
+    for a, b in zip(run(True), run(False)):
+        np.testing.assert_allclose(a, b, rtol=1e-11, atol=1e-12)
+    t = [leaf(a) for a in arrays]
+    fn = lambda *a: F.rnn_layer(*a, nonlinearity=nonlinearity, reverse=reverse)
+    assert tc.autograd.gradcheck(fn, tuple(t))
+    assert tc.autograd.gradgradcheck(fn, tuple(t))
+    with pytest.raises(ValueError, match="rnn_layer: unknown nonlinearity 'gelu'"):
+        F.rnn_layer(t[0], None, t[2], t[3], nonlinearity="gelu")
 
 
 @pytest.mark.parametrize("mode", ["LSTM", "GRU"])

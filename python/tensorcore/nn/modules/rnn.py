@@ -1,7 +1,7 @@
 """RNN, LSTM, GRU (multi-layer, bidirectional, batch_first, dropout, packed sequences) and their cells.
 
-LSTM and GRU layers on padded input run as one native call per layer and direction
-(lstm_layer / gru_layer: the whole sequence in one autograd node on the CPU). RNN, packed
+RNN, LSTM and GRU layers on padded input run as one native call per layer and direction
+(rnn_layer / lstm_layer / gru_layer: the whole sequence in one autograd node on the CPU). Packed
 sequences (masked per step) and LSTM projections call one native fused cell kernel per time step
 (lstm_cell, gru_cell, rnn_tanh_cell, rnn_relu_cell); the layer loop, direction handling and
 packing live here.
@@ -157,8 +157,12 @@ class RNNBase(Module):
         # Whole-sequence layers (one native node per layer and direction) where they apply; packed
         # input (per-sequence masking) and LSTM projections run step by step.
         layer_fn = None
-        if lengths is None and self.proj_size == 0 and self.mode in ("LSTM", "GRU"):
-            layer_fn = getattr(F, "lstm_layer" if is_lstm else "gru_layer", None)
+        if lengths is None and self.proj_size == 0:
+            if self.mode in ("LSTM", "GRU"):
+                layer_fn = getattr(F, "lstm_layer" if is_lstm else "gru_layer", None)
+            elif getattr(F, "rnn_layer", None) is not None:
+                nonlinearity = "relu" if self.mode == "RNN_RELU" else "tanh"
+                layer_fn = lambda *a, reverse: F.rnn_layer(*a, nonlinearity=nonlinearity, reverse=reverse)
         h_n, c_n = [], []
         layer_input = x
         for layer in range(self.num_layers):
