@@ -73,3 +73,27 @@ TEST(RnnPerfLayer, FusableOnlyForCpuFloatTensorsOfOneDtype) {
   EXPECT_EQ(out.sizes(), (Shape{4, 1, 4}));
   ASSERT_TRUE(out.grad_fn() != nullptr);
 }
+
+TEST(RnnPerfLayer, ElmanLayerMatchesCellLoop) {
+  manual_seed(7);
+  const int64_t T = 5, N = 2, I = 3, H = 4;
+  TensorList p = leaves({{T, N, I}, {N, H}, {H, I}, {H, H}, {H}, {H}});
+  TensorList g = {randn({T, N, H}, {}, DType::Float64), randn({N, H}, {}, DType::Float64)};
+  for (const char* nl : {"tanh", "relu"}) {
+    for (bool reverse : {false, true}) {
+      auto [o1, h1] = F::rnn_layer(p[0], p[1], p[2], p[3], p[4], p[5], nl, reverse);
+      Tensor h = p[1];
+      TensorList outs(static_cast<size_t>(T));
+      for (int64_t s = 0; s < T; ++s) {
+        int64_t t = reverse ? T - 1 - s : s;
+        h = std::string(nl) == "relu" ? F::rnn_relu_cell(select(p[0], 0, t), h, p[2], p[3], p[4], p[5])
+                                      : F::rnn_tanh_cell(select(p[0], 0, t), h, p[2], p[3], p[4], p[5]);
+        outs[size_t(t)] = h;
+      }
+      Tensor o2 = stack(outs, 0);
+      expect_close({o1, h1}, {o2, h}, 1e-13);
+      expect_close(autograd::grad({o1, h1}, p, g), autograd::grad({o2, h}, p, g), 1e-12);
+    }
+  }
+  EXPECT_THROW(F::rnn_layer(p[0], p[1], p[2], p[3], p[4], p[5], "sigmoid"), ValueError);
+}
