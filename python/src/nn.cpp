@@ -272,6 +272,9 @@ void bind_nn(py::module_& root, TensorClass&) {
         py::arg("w_hh"), py::arg("b_ih") = py::none(), py::arg("b_hh") = py::none(), py::arg("reverse") = false);
   m.def("gru_layer", &F::gru_layer, py::arg("input"), py::arg("h0"), py::arg("w_ih"), py::arg("w_hh"),
         py::arg("b_ih") = py::none(), py::arg("b_hh") = py::none(), py::arg("reverse") = false);
+  m.def("rnn_layer", &F::rnn_layer, py::arg("input"), py::arg("h0"), py::arg("w_ih"), py::arg("w_hh"),
+        py::arg("b_ih") = py::none(), py::arg("b_hh") = py::none(), py::arg("nonlinearity") = "tanh",
+        py::arg("reverse") = false);
   m.def("dropout", &F::dropout, py::arg("input"), py::arg("p") = 0.5, py::arg("training") = true,
         py::arg("inplace") = false);
   m.def("feature_dropout", &F::feature_dropout, py::arg("input"), py::arg("p") = 0.5, py::arg("training") = true,

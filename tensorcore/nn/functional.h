@@ -181,6 +181,11 @@ std::tuple<Tensor, Tensor, Tensor> lstm_layer(const Tensor& input, const Tensor&
 std::pair<Tensor, Tensor> gru_layer(const Tensor& input, const Tensor& h0, const Tensor& w_ih,
                                     const Tensor& w_hh, const Tensor& b_ih = {},
                                     const Tensor& b_hh = {}, bool reverse = false);
+// Elman RNN layer, h_t = act(x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh), act "tanh" or "relu".
+std::pair<Tensor, Tensor> rnn_layer(const Tensor& input, const Tensor& h0, const Tensor& w_ih,
+                                    const Tensor& w_hh, const Tensor& b_ih = {},
+                                    const Tensor& b_hh = {}, const std::string& nonlinearity = "tanh",
+                                    bool reverse = false);
 
 // Dropout (default generator). feature_* drop whole (N, C) maps (dropout1d/2d/3d);
 // alpha_* keep SELU's mean and variance. training=false or p=0 returns the input itself.

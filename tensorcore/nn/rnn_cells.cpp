@@ -8,8 +8,10 @@
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
+#include "tensorcore/kernels/cpu/vec_math.h"
 #include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/nn/functional.h"
+#include "tensorcore/nn/rnn_internal.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
@@ -21,99 +23,110 @@ namespace {
 
 constexpr uint32_t kF32F64 = (1u << int(DType::Float32)) | (1u << int(DType::Float64));
 
-template <typename T> inline T sigm(T x) { return T(1) / (T(1) + std::exp(-x)); }
+namespace vm = tc::vec_math;
 
-// gates = gi + gh, [N, 4H] in torch's order (input, forget, cell, output).
+// The gate math runs per batch row in out-of-line functions: inlined into the loop over rows GCC
+// does not vectorize the loops over j; vec_math's sigmoid/tanh vectorize (libm calls do not).
+#define TC_CELL_ROW __attribute__((noinline))
+
+// gates = gi + gh, [4H] per row in torch's order (input, forget, cell, output); s gets the
+// activated gates.
+template <typename T>
+TC_CELL_ROW void lstm_cell_row(const T* __restrict a, const T* __restrict b, const T* __restrict c,
+                               T* __restrict h_out, T* __restrict c_out, T* __restrict s, int64_t H) {
+  for (int64_t j = 0; j < 2 * H; ++j) s[j] = vm::sigmoid(a[j] + b[j]);
+  for (int64_t j = 2 * H; j < 3 * H; ++j) s[j] = vm::tanh(a[j] + b[j]);
+  for (int64_t j = 3 * H; j < 4 * H; ++j) s[j] = vm::sigmoid(a[j] + b[j]);
+  for (int64_t j = 0; j < H; ++j) {
+    T cn = s[H + j] * c[j] + s[j] * s[2 * H + j];
+    c_out[j] = cn;
+    h_out[j] = s[3 * H + j] * vm::tanh(cn);
+  }
+}
+
 template <typename T>
 void lstm_forward_kernel(const T* gi, const T* gh, const T* c, T* h_out, T* c_out, T* act,
                          int64_t N, int64_t H) {
   parallel_for(0, N, std::max<int64_t>(1, kGrainSize / (16 * H)), [&](int64_t n0, int64_t n1) {
-    for (int64_t n = n0; n < n1; ++n) {
-      const T* a = gi + n * 4 * H;
-      const T* b = gh + n * 4 * H;
-      T* s = act + n * 4 * H;  // activated i, f, g, o
-      for (int64_t j = 0; j < H; ++j) {
-        T i = sigm(a[j] + b[j]), f = sigm(a[H + j] + b[H + j]);
-        T g = std::tanh(a[2 * H + j] + b[2 * H + j]), o = sigm(a[3 * H + j] + b[3 * H + j]);
-        T cn = f * c[n * H + j] + i * g;
-        s[j] = i;
-        s[H + j] = f;
-        s[2 * H + j] = g;
-        s[3 * H + j] = o;
-        c_out[n * H + j] = cn;
-        h_out[n * H + j] = o * std::tanh(cn);
-      }
-    }
+    for (int64_t n = n0; n < n1; ++n)
+      lstm_cell_row<T>(gi + n * 4 * H, gh + n * 4 * H, c + n * H, h_out + n * H, c_out + n * H, act + n * 4 * H, H);
   });
+}
+
+template <typename T>
+TC_CELL_ROW void lstm_cell_backward_row(const T* __restrict s, const T* __restrict c, const T* __restrict c_new,
+                                        const T* __restrict gh_out, const T* __restrict gc_out, T* __restrict d,
+                                        T* __restrict g_c, int64_t H) {
+  for (int64_t j = 0; j < H; ++j) {
+    T i = s[j], f = s[H + j], g = s[2 * H + j], o = s[3 * H + j];
+    T tc = vm::tanh(c_new[j]);
+    T dh = gh_out[j];
+    T dc = gc_out[j] + dh * o * (T(1) - tc * tc);
+    d[j] = dc * g * i * (T(1) - i);
+    d[H + j] = dc * c[j] * f * (T(1) - f);
+    d[2 * H + j] = dc * i * (T(1) - g * g);
+    d[3 * H + j] = dh * tc * o * (T(1) - o);
+    g_c[j] = dc * f;
+  }
 }
 
 template <typename T>
 void lstm_backward_kernel(const T* act, const T* c, const T* c_new, const T* gh_out,
                           const T* gc_out, T* g_gates, T* g_c, int64_t N, int64_t H) {
   parallel_for(0, N, std::max<int64_t>(1, kGrainSize / (16 * H)), [&](int64_t n0, int64_t n1) {
-    for (int64_t n = n0; n < n1; ++n) {
-      const T* s = act + n * 4 * H;
-      T* d = g_gates + n * 4 * H;
-      for (int64_t j = 0; j < H; ++j) {
-        int64_t k = n * H + j;
-        T i = s[j], f = s[H + j], g = s[2 * H + j], o = s[3 * H + j];
-        T tc = std::tanh(c_new[k]);
-        T dh = gh_out ? gh_out[k] : T(0);
-        T dc = (gc_out ? gc_out[k] : T(0)) + dh * o * (T(1) - tc * tc);
-        d[j] = dc * g * i * (T(1) - i);
-        d[H + j] = dc * c[k] * f * (T(1) - f);
-        d[2 * H + j] = dc * i * (T(1) - g * g);
-        d[3 * H + j] = dh * tc * o * (T(1) - o);
-        g_c[k] = dc * f;
-      }
-    }
+    for (int64_t n = n0; n < n1; ++n)
+      lstm_cell_backward_row<T>(act + n * 4 * H, c + n * H, c_new + n * H, gh_out + n * H, gc_out + n * H,
+                                g_gates + n * 4 * H, g_c + n * H, H);
   });
 }
 
 // GRU: r, z, n with n = tanh(gi_n + r * gh_n); h' = (1 - z) * n + z * h.
 template <typename T>
+TC_CELL_ROW void gru_cell_row(const T* __restrict a, const T* __restrict b, const T* __restrict h,
+                              T* __restrict h_out, T* __restrict s, int64_t H) {
+  for (int64_t j = 0; j < 2 * H; ++j) s[j] = vm::sigmoid(a[j] + b[j]);
+  for (int64_t j = 0; j < H; ++j) {
+    T z = s[H + j];
+    T nn = vm::tanh(a[2 * H + j] + s[j] * b[2 * H + j]);
+    s[2 * H + j] = nn;
+    h_out[j] = (T(1) - z) * nn + z * h[j];
+  }
+}
+
+template <typename T>
 void gru_forward_kernel(const T* gi, const T* gh, const T* h, T* h_out, T* act, int64_t N, int64_t H) {
   parallel_for(0, N, std::max<int64_t>(1, kGrainSize / (12 * H)), [&](int64_t n0, int64_t n1) {
-    for (int64_t n = n0; n < n1; ++n) {
-      const T* a = gi + n * 3 * H;
-      const T* b = gh + n * 3 * H;
-      T* s = act + n * 3 * H;  // r, z, n
-      for (int64_t j = 0; j < H; ++j) {
-        T r = sigm(a[j] + b[j]), z = sigm(a[H + j] + b[H + j]);
-        T nn = std::tanh(a[2 * H + j] + r * b[2 * H + j]);
-        s[j] = r;
-        s[H + j] = z;
-        s[2 * H + j] = nn;
-        h_out[n * H + j] = (T(1) - z) * nn + z * h[n * H + j];
-      }
-    }
+    for (int64_t n = n0; n < n1; ++n)
+      gru_cell_row<T>(gi + n * 3 * H, gh + n * 3 * H, h + n * H, h_out + n * H, act + n * 3 * H, H);
   });
+}
+
+template <typename T>
+TC_CELL_ROW void gru_cell_backward_row(const T* __restrict s, const T* __restrict b, const T* __restrict h,
+                                       const T* __restrict g_out, T* __restrict di, T* __restrict dh,
+                                       T* __restrict g_h, int64_t H) {
+  for (int64_t j = 0; j < H; ++j) {
+    T r = s[j], z = s[H + j], nn = s[2 * H + j], go = g_out[j];
+    T dn = go * (T(1) - z) * (T(1) - nn * nn);
+    T dz = go * (h[j] - nn) * z * (T(1) - z);
+    T dr = dn * b[2 * H + j] * r * (T(1) - r);
+    di[j] = dr;
+    di[H + j] = dz;
+    di[2 * H + j] = dn;
+    dh[j] = dr;
+    dh[H + j] = dz;
+    dh[2 * H + j] = dn * r;
+    g_h[j] = go * z;
+  }
 }
 
 template <typename T>
 void gru_backward_kernel(const T* act, const T* gh, const T* h, const T* g_out, T* g_gi, T* g_gh,
                          T* g_h, int64_t N, int64_t H) {
   parallel_for(0, N, std::max<int64_t>(1, kGrainSize / (12 * H)), [&](int64_t n0, int64_t n1) {
-    for (int64_t n = n0; n < n1; ++n) {
-      const T* s = act + n * 3 * H;
-      const T* b = gh + n * 3 * H;
-      T* di = g_gi + n * 3 * H;
-      T* dh = g_gh + n * 3 * H;
-      for (int64_t j = 0; j < H; ++j) {
-        int64_t k = n * H + j;
-        T r = s[j], z = s[H + j], nn = s[2 * H + j], go = g_out[k];
-        T dn = go * (T(1) - z) * (T(1) - nn * nn);
-        T dz = go * (h[k] - nn) * z * (T(1) - z);
-        T dr = dn * b[2 * H + j] * r * (T(1) - r);
-        di[j] = dr;
-        di[H + j] = dz;
-        di[2 * H + j] = dn;
-        dh[j] = dr;
-        dh[H + j] = dz;
-        dh[2 * H + j] = dn * r;
-        g_h[k] = go * z;
-      }
-    }
+    for (int64_t n = n0; n < n1; ++n)
+      gru_cell_backward_row<T>(act + n * 3 * H, gh + n * 3 * H, h + n * H, g_out + n * H, g_gi + n * 3 * H,
+                               g_gh + n * 3 * H, g_h + n * H, H);
   });
 }
 
@@ -149,15 +162,15 @@ std::pair<Tensor, Tensor> lstm_gates(const Tensor& gi_in, const Tensor& gh_in, c
                         mul(mul(dc, i), rsub(mul(g, g), Scalar(1))), mul(mul(dh, tcn), mul(o, rsub(o, Scalar(1))))}, 1);
         return {d, d, mul(dc, f)};
       }
-      Tensor gh_out = gr[0].defined() ? contiguous(gr[0]) : Tensor();
-      Tensor gc_out = gr[1].defined() ? contiguous(gr[1]) : Tensor();
+      // FunctionNode::apply passes zeros for outputs without a gradient, so both are defined.
+      Tensor gh_out = contiguous(gr[0]);
+      Tensor gc_out = contiguous(gr[1]);
       Tensor c0 = contiguous(s[2]).detach();
       Tensor d = empty({N, 4 * H}, TensorOptions(c0.dtype())), dc = empty({N, H}, TensorOptions(c0.dtype()));
       dispatch_dtype<kF32F64>(c0.dtype(), "lstm_cell backward", [&](auto tag) {
         using T = typename decltype(tag)::type;
         lstm_backward_kernel<T>(s[3].data<T>(), c0.data<T>(), s[4].data<T>(),
-                                gh_out.defined() ? gh_out.data<T>() : nullptr,
-                                gc_out.defined() ? gc_out.data<T>() : nullptr, d.data<T>(), dc.data<T>(), N, H);
+                                gh_out.data<T>(), gc_out.data<T>(), d.data<T>(), dc.data<T>(), N, H);
       });
       return {d, d, dc};
     });
@@ -244,7 +257,7 @@ namespace functional {
 std::pair<Tensor, Tensor> lstm_cell(const Tensor& input, const Tensor& h, const Tensor& c,
                                     const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
                                     const Tensor& b_hh) {
-  TC_AUTOCAST("lstm_cell", lstm_cell, input, h, c, w_ih, w_hh, b_ih, b_hh);
+  TC_AUTOCAST_NATIVE("lstm_cell", lstm_cell, input, h, c, w_ih, w_hh, b_ih, b_hh);
   TC_REDUCED_FLOAT_VIA_FLOAT32(input, lstm_cell, input, h, c, w_ih, w_hh, b_ih, b_hh);
   CellArgs a = check_cell("lstm_cell", 4, input, h, w_ih, w_hh, b_ih, b_hh);
   Tensor cc = c.defined() ? (a.unbatched && c.dim() == 1 ? unsqueeze(c, 0) : c) : zeros_like(a.h);
@@ -257,7 +270,7 @@ std::pair<Tensor, Tensor> lstm_cell(const Tensor& input, const Tensor& h, const 
 
 Tensor gru_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
                 const Tensor& b_ih, const Tensor& b_hh) {
-  TC_AUTOCAST("gru_cell", gru_cell, input, hx, w_ih, w_hh, b_ih, b_hh);
+  TC_AUTOCAST_NATIVE("gru_cell", gru_cell, input, hx, w_ih, w_hh, b_ih, b_hh);
   TC_REDUCED_FLOAT_VIA_FLOAT32(input, gru_cell, input, hx, w_ih, w_hh, b_ih, b_hh);
   CellArgs a = check_cell("gru_cell", 3, input, hx, w_ih, w_hh, b_ih, b_hh);
   Tensor h = gru_gates(gates_of(a.x, w_ih, b_ih), gates_of(a.h, w_hh, b_hh), a.h);
@@ -266,7 +279,7 @@ Tensor gru_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const
 
 Tensor rnn_tanh_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
                      const Tensor& b_ih, const Tensor& b_hh) {
-  TC_AUTOCAST("rnn_tanh_cell", rnn_tanh_cell, input, hx, w_ih, w_hh, b_ih, b_hh);
+  TC_AUTOCAST_NATIVE("rnn_tanh_cell", rnn_tanh_cell, input, hx, w_ih, w_hh, b_ih, b_hh);
   TC_REDUCED_FLOAT_VIA_FLOAT32(input, rnn_tanh_cell, input, hx, w_ih, w_hh, b_ih, b_hh);
   CellArgs a = check_cell("rnn_tanh_cell", 1, input, hx, w_ih, w_hh, b_ih, b_hh);
   Tensor h = tanh(add(gates_of(a.x, w_ih, b_ih), gates_of(a.h, w_hh, b_hh)));
@@ -275,7 +288,7 @@ Tensor rnn_tanh_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, 
 
 Tensor rnn_relu_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
                      const Tensor& b_ih, const Tensor& b_hh) {
-  TC_AUTOCAST("rnn_relu_cell", rnn_relu_cell, input, hx, w_ih, w_hh, b_ih, b_hh);
+  TC_AUTOCAST_NATIVE("rnn_relu_cell", rnn_relu_cell, input, hx, w_ih, w_hh, b_ih, b_hh);
   TC_REDUCED_FLOAT_VIA_FLOAT32(input, rnn_relu_cell, input, hx, w_ih, w_hh, b_ih, b_hh);
   CellArgs a = check_cell("rnn_relu_cell", 1, input, hx, w_ih, w_hh, b_ih, b_hh);
   Tensor h = relu(add(gates_of(a.x, w_ih, b_ih), gates_of(a.h, w_hh, b_hh)));
@@ -314,24 +327,16 @@ TensorList unbind_steps(const Tensor& a) {
 }  // namespace
 }  // namespace tc::nn
 
-namespace tc::nn::functional {
+namespace tc::nn::detail {
 
-// One LSTM/GRU layer over a whole sequence: the input projection of every step is one GEMM up
-// front, then each step runs the hidden GEMM and the fused gate kernel.
-std::tuple<Tensor, Tensor, Tensor> lstm_layer(const Tensor& input, const Tensor& h0, const Tensor& c0,
-                                              const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
-                                              const Tensor& b_hh, bool reverse) {
-  const char* op = "lstm_layer";
-  TC_CHECK(input.defined() && input.dim() == 3, op, ": expected input of shape (T, N, input_size), got ",
-           input.defined() ? shape_str(input.sizes()) : "None");
-  const int64_t T = input.size(0), N = input.size(1), I = input.size(2);
-  CellArgs a = check_cell(op, 4, T > 0 ? select(input, 0, 0) : zeros({N, I}, TensorOptions(input.dtype()).device(input.device())), h0,
-                          w_ih, w_hh, b_ih, b_hh);
-  const int64_t H = w_hh.size(1);
-  Tensor h = a.h;
-  Tensor c = c0.defined() ? c0 : zeros_like(h);
-  TC_CHECK(c.sizes() == h.sizes(), op, ": expected cell state of shape ", shape_str(h.sizes()), ", got ",
-           shape_str(c.sizes()));
+// One LSTM/GRU layer over a whole sequence, step by step: the input projection of every step is
+// one GEMM up front, then each step runs the hidden GEMM and the fused gate kernel as their own
+// autograd nodes. The CPU fast path (rnn_layer.cpp) falls back to this for double backward.
+std::tuple<Tensor, Tensor, Tensor> lstm_layer_steps(const Tensor& input, const Tensor& h0, const Tensor& c0,
+                                                    const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
+                                                    const Tensor& b_hh, bool reverse) {
+  const int64_t T = input.size(0), N = input.size(1), I = input.size(2), H = w_hh.size(1);
+  Tensor h = h0, c = c0;
   Tensor gi_all = reshape(gates_of(reshape(input, {T * N, I}), w_ih, b_ih), {T, N, 4 * H});
   TensorList gi = T > 0 ? unbind_steps(gi_all) : TensorList{};
   TensorList outs(static_cast<size_t>(T));
@@ -346,16 +351,10 @@ std::tuple<Tensor, Tensor, Tensor> lstm_layer(const Tensor& input, const Tensor&
   return {out, h, c};
 }
 
-std::pair<Tensor, Tensor> gru_layer(const Tensor& input, const Tensor& h0, const Tensor& w_ih, const Tensor& w_hh,
-                                    const Tensor& b_ih, const Tensor& b_hh, bool reverse) {
-  const char* op = "gru_layer";
-  TC_CHECK(input.defined() && input.dim() == 3, op, ": expected input of shape (T, N, input_size), got ",
-           input.defined() ? shape_str(input.sizes()) : "None");
-  const int64_t T = input.size(0), N = input.size(1), I = input.size(2);
-  CellArgs a = check_cell(op, 3, T > 0 ? select(input, 0, 0) : zeros({N, I}, TensorOptions(input.dtype()).device(input.device())), h0,
-                          w_ih, w_hh, b_ih, b_hh);
-  const int64_t H = w_hh.size(1);
-  Tensor h = a.h;
+std::pair<Tensor, Tensor> gru_layer_steps(const Tensor& input, const Tensor& h0, const Tensor& w_ih,
+                                          const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh, bool reverse) {
+  const int64_t T = input.size(0), N = input.size(1), I = input.size(2), H = w_hh.size(1);
+  Tensor h = h0;
   Tensor gi_all = reshape(gates_of(reshape(input, {T * N, I}), w_ih, b_ih), {T, N, 3 * H});
   TensorList gi = T > 0 ? unbind_steps(gi_all) : TensorList{};
   TensorList outs(static_cast<size_t>(T));
@@ -366,6 +365,103 @@ std::pair<Tensor, Tensor> gru_layer(const Tensor& input, const Tensor& h0, const
   }
   Tensor out = T > 0 ? stack(outs, 0) : zeros({0, N, H}, TensorOptions(input.dtype()).device(input.device()));
   return {out, h};
+}
+
+// Under autocast or with float16/bfloat16 input: the public cell ops per step, so each step gets
+// their autocast policy and float32 compute (as a loop over lstm_cell/gru_cell would).
+std::tuple<Tensor, Tensor, Tensor> layer_cells(bool lstm, const Tensor& input, const Tensor& h0, const Tensor& c0,
+                                               const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
+                                               const Tensor& b_hh, bool reverse) {
+  const int64_t T = input.size(0);
+  Tensor h = h0, c = c0;
+  TensorList outs(static_cast<size_t>(T));
+  for (int64_t s = 0; s < T; ++s) {
+    int64_t t = reverse ? T - 1 - s : s;
+    if (lstm) std::tie(h, c) = functional::lstm_cell(select(input, 0, t), h, c, w_ih, w_hh, b_ih, b_hh);
+    else h = functional::gru_cell(select(input, 0, t), h, w_ih, w_hh, b_ih, b_hh);
+    outs[size_t(t)] = h;
+  }
+  return {stack(outs, 0), h, c};
+}
+
+std::pair<Tensor, Tensor> rnn_layer_cells(const Tensor& input, const Tensor& h0, const Tensor& w_ih,
+                                          const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh, bool relu,
+                                          bool reverse) {
+  const int64_t T = input.size(0);
+  Tensor h = h0;
+  TensorList outs(static_cast<size_t>(T));
+  for (int64_t s = 0; s < T; ++s) {
+    int64_t t = reverse ? T - 1 - s : s;
+    h = relu ? functional::rnn_relu_cell(select(input, 0, t), h, w_ih, w_hh, b_ih, b_hh)
+             : functional::rnn_tanh_cell(select(input, 0, t), h, w_ih, w_hh, b_ih, b_hh);
+    outs[size_t(t)] = h;
+  }
+  return {stack(outs, 0), h};
+}
+
+bool use_cells(const Tensor& input) {
+  return input.size(0) > 0 && (amp::hook_armed() || amp::is_reduced_float(input));
+}
+
+}  // namespace tc::nn::detail
+
+namespace tc::nn::functional {
+
+// One LSTM/GRU layer over a whole sequence: the whole-layer CPU node where it applies, else the
+// per-step path.
+std::tuple<Tensor, Tensor, Tensor> lstm_layer(const Tensor& input, const Tensor& h0, const Tensor& c0,
+                                              const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
+                                              const Tensor& b_hh, bool reverse) {
+  const char* op = "lstm_layer";
+  TC_CHECK(input.defined() && input.dim() == 3, op, ": expected input of shape (T, N, input_size), got ",
+           input.defined() ? shape_str(input.sizes()) : "None");
+  if (detail::use_cells(input)) return detail::layer_cells(true, input, h0, c0, w_ih, w_hh, b_ih, b_hh, reverse);
+  const int64_t T = input.size(0), N = input.size(1), I = input.size(2);
+  CellArgs a = check_cell(op, 4, T > 0 ? select(input, 0, 0) : zeros({N, I}, TensorOptions(input.dtype()).device(input.device())), h0,
+                          w_ih, w_hh, b_ih, b_hh);
+  Tensor h = a.h;
+  Tensor c = c0.defined() ? c0 : zeros_like(h);
+  TC_CHECK(c.sizes() == h.sizes(), op, ": expected cell state of shape ", shape_str(h.sizes()), ", got ",
+           shape_str(c.sizes()));
+  if (detail::rnn_layer_fusable({input, h, c, w_ih, w_hh, b_ih, b_hh}))
+    return detail::lstm_layer_fused(input, h, c, w_ih, w_hh, b_ih, b_hh, reverse);
+  return detail::lstm_layer_steps(input, h, c, w_ih, w_hh, b_ih, b_hh, reverse);
+}
+
+std::pair<Tensor, Tensor> gru_layer(const Tensor& input, const Tensor& h0, const Tensor& w_ih, const Tensor& w_hh,
+                                    const Tensor& b_ih, const Tensor& b_hh, bool reverse) {
+  const char* op = "gru_layer";
+  TC_CHECK(input.defined() && input.dim() == 3, op, ": expected input of shape (T, N, input_size), got ",
+           input.defined() ? shape_str(input.sizes()) : "None");
+  if (detail::use_cells(input)) {
+    auto r = detail::layer_cells(false, input, h0, Tensor(), w_ih, w_hh, b_ih, b_hh, reverse);
+    return {std::get<0>(r), std::get<1>(r)};
+  }
+  const int64_t T = input.size(0), N = input.size(1), I = input.size(2);
+  CellArgs a = check_cell(op, 3, T > 0 ? select(input, 0, 0) : zeros({N, I}, TensorOptions(input.dtype()).device(input.device())), h0,
+                          w_ih, w_hh, b_ih, b_hh);
+  if (detail::rnn_layer_fusable({input, a.h, w_ih, w_hh, b_ih, b_hh}))
+    return detail::gru_layer_fused(input, a.h, w_ih, w_hh, b_ih, b_hh, reverse);
+  return detail::gru_layer_steps(input, a.h, w_ih, w_hh, b_ih, b_hh, reverse);
+}
+
+std::pair<Tensor, Tensor> rnn_layer(const Tensor& input, const Tensor& h0, const Tensor& w_ih, const Tensor& w_hh,
+                                    const Tensor& b_ih, const Tensor& b_hh, const std::string& nonlinearity,
+                                    bool reverse) {
+  const char* op = "rnn_layer";
+  TC_CHECK(nonlinearity == "tanh" || nonlinearity == "relu", op, ": unknown nonlinearity '", nonlinearity,
+           "', expected 'tanh' or 'relu'");
+  const bool relu = nonlinearity == "relu";
+  TC_CHECK(input.defined() && input.dim() == 3, op, ": expected input of shape (T, N, input_size), got ",
+           input.defined() ? shape_str(input.sizes()) : "None");
+  if (detail::use_cells(input)) return detail::rnn_layer_cells(input, h0, w_ih, w_hh, b_ih, b_hh, relu, reverse);
+  const int64_t T = input.size(0), N = input.size(1), I = input.size(2);
+  CellArgs a = check_cell(op, 1, T > 0 ? select(input, 0, 0) : zeros({N, I}, TensorOptions(input.dtype()).device(input.device())), h0,
+                          w_ih, w_hh, b_ih, b_hh);
+  if (T == 0) return {zeros({0, N, w_hh.size(1)}, TensorOptions(input.dtype()).device(input.device())), a.h};
+  if (detail::rnn_layer_fusable({input, a.h, w_ih, w_hh, b_ih, b_hh}))
+    return detail::rnn_layer_fused(input, a.h, w_ih, w_hh, b_ih, b_hh, relu, reverse);
+  return detail::rnn_layer_cells(input, a.h, w_ih, w_hh, b_ih, b_hh, relu, reverse);
 }
 
 }  // namespace tc::nn::functional

@@ -132,8 +132,10 @@ __all__ += ["grid_sample", "affine_grid"]
 # gru_layer(input, h0, w_ih, w_hh, b_ih, b_hh, reverse) -> (output, h_T)
 lstm_layer = _C_nn.lstm_layer
 gru_layer = _C_nn.gru_layer
+# rnn_layer(input, h0, w_ih, w_hh, b_ih, b_hh, nonlinearity="tanh"|"relu", reverse) -> (output, h_T)
+rnn_layer = _C_nn.rnn_layer
 
-__all__ += ["lstm_layer", "gru_layer"]
+__all__ += ["lstm_layer", "gru_layer", "rnn_layer"]
 
 dropout = _C_nn.dropout
 alpha_dropout = _C_nn.alpha_dropout

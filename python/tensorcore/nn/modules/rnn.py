@@ -1,7 +1,10 @@
 """RNN, LSTM, GRU (multi-layer, bidirectional, batch_first, dropout, packed sequences) and their cells.
 
-Each time step calls one native fused cell kernel (lstm_cell, gru_cell, rnn_tanh_cell,
-rnn_relu_cell); the layer loop, direction handling and packing live here.
+RNN, LSTM and GRU layers on padded input run as one native call per layer and direction
+(rnn_layer / lstm_layer / gru_layer: the whole sequence in one autograd node on the CPU). Packed
+sequences (masked per step) and LSTM projections call one native fused cell kernel per time step
+(lstm_cell, gru_cell, rnn_tanh_cell, rnn_relu_cell); the layer loop, direction handling and
+packing live here.
 """
 import math
 
@@ -151,6 +154,15 @@ class RNNBase(Module):
         if self.mode == "LSTM" and getattr(self, "proj_size", 0) > 0:
             # The fused kernel assumes h has hidden_size features; projected h has proj_size.
             cell = F._composite.lstm_cell
+        # Whole-sequence layers (one native node per layer and direction) where they apply; packed
+        # input (per-sequence masking) and LSTM projections run step by step.
+        layer_fn = None
+        if lengths is None and self.proj_size == 0:
+            if self.mode in ("LSTM", "GRU"):
+                layer_fn = getattr(F, "lstm_layer" if is_lstm else "gru_layer", None)
+            elif getattr(F, "rnn_layer", None) is not None:
+                nonlinearity = "relu" if self.mode == "RNN_RELU" else "tanh"
+                layer_fn = lambda *a, reverse: F.rnn_layer(*a, nonlinearity=nonlinearity, reverse=reverse)
         h_n, c_n = [], []
         layer_input = x
         for layer in range(self.num_layers):
@@ -161,8 +173,17 @@ class RNNBase(Module):
                 w_hr = None
                 if self.proj_size > 0:
                     w_hr = getattr(self, f"weight_hr_l{layer}" + ("_reverse" if direction == 1 else ""))
-                out, final = self._run_direction(cell, layer_input, state, self._weights(layer, direction),
-                                                 direction == 1, lengths, w_hr)
+                if layer_fn is not None:
+                    weights = self._weights(layer, direction)
+                    if is_lstm:
+                        out, h_last, c_last = layer_fn(layer_input, state[0], state[1], *weights,
+                                                       reverse=direction == 1)
+                        final = (h_last, c_last)
+                    else:
+                        out, final = layer_fn(layer_input, state, *weights, reverse=direction == 1)
+                else:
+                    out, final = self._run_direction(cell, layer_input, state, self._weights(layer, direction),
+                                                     direction == 1, lengths, w_hr)
                 outs.append(out)
                 if is_lstm:
                     h_n.append(final[0])
