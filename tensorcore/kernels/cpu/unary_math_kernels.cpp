@@ -200,8 +200,8 @@ void unary_cpu(TensorIter& iter, UnaryOp op, const OpParams& p) {
         if constexpr (is_complex_v<X>) return X(1) / (X(1) + std::exp(-x));
         else return vm::sigmoid(x);
       });
-    case UnaryOp::Erf: return map1<kFloating>(iter, "erf", TC_VM_OR_STD(erf));
-    case UnaryOp::Erfc: return map1<kFloating>(iter, "erfc", TC_VM_OR_STD(erfc));
+    case UnaryOp::Erf: return map1<kFloating>(iter, "erf", TC_VM_FD_OR_STD(erf));
+    case UnaryOp::Erfc: return map1<kFloating>(iter, "erfc", TC_VM_FD_OR_STD(erfc));
     case UnaryOp::Erfinv: return map1<kFloating>(iter, "erfinv", [](auto x) { return special::erfinv(x); });
     case UnaryOp::Lgamma: return map1<kFloating>(iter, "lgamma", [](auto x) { return std::lgamma(x); });
     case UnaryOp::Digamma: return map1<kFloating>(iter, "digamma", [](auto x) { return special::digamma(x); });

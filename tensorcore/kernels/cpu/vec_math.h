@@ -994,72 +994,117 @@ TC_VM_INLINE double two_prod_sq(double x, double& lo) {
 #endif
   return hi;
 }
-
-// erfcx(a) = e^(a^2) erfc(a) for 0 <= a <= 27.3, relative error ~4 * 2^-53, in Weideman's
-// form erfcx(a) = 1/(L + a) (1/sqrt(pi) + 2/(L + a) S(u)), L = 3, S a degree-22 polynomial in
-// u, an affine map of Z = (L - a)/(L + a) to [-1, 1] (fitted as a Chebyshev series by
-// fit_coeffs.py erfd, converted to monomials: they decay, so Horner is stable).
-TC_VM_INLINE double erfcx_d(double a) {
-  constexpr double kL = 3.0;
-  constexpr double kZlo = -0x1.9a9d260511be2p-1;  // Z(27.3)
-  const double inv = 1.0 / (kL + a);
-  const double zz = (kL - a) * inv;
-  const double u = mad(zz, 2.0 / (1.0 - kZlo), -(1.0 + kZlo) / (1.0 - kZlo));
-  const double S = poly(
-      u, 0x1.a5a6381ae7325p+0, 0x1.222a3e95326f6p+0, 0x1.32c885f67f5fep-1, 0x1.d3a02b2b53f6ap-3,
-      0x1.a3712b1ea9ca2p-5, -0x1.782b150f93f69p-11, -0x1.22c653097d724p-8, -0x1.9a2e97e222b65p-11,
-      0x1.5d8982c806175p-12, 0x1.e24ee03dfedc8p-14, -0x1.0c7b990773576p-15, -0x1.ddfd5f8e4e389p-17,
-      0x1.237f2e47d3ecep-18, 0x1.b820435b7ae98p-20, -0x1.8927bacb1948ep-21, -0x1.463bc8f0a3f85p-23,
-      0x1.12cb56431d053p-23, 0x1.1fbc9d3ec3e54p-28, -0x1.5b11404a7b37cp-26, 0x1.140ab8f31cceap-29,
-      0x1.555c350906ac6p-29, -0x1.70adab653e3aep-32, -0x1.7ecac94bff795p-33);
-  return inv * mad(2.0 * inv, S, 0x1.20dd750429b6dp-1);  // 1/sqrt(pi)
+// a * b = hi + lo exactly (FMA; Dekker's split without it), for |a b| well inside the range.
+TC_VM_INLINE double two_prod(double a, double b, double& lo) {
+  const double hi = a * b;
+#if defined(__FMA__) || defined(__aarch64__)
+  lo = std::fma(a, b, -hi);
+#else
+  const double ca = 134217729.0 * a, cb = 134217729.0 * b;
+  const double ah = ca - (ca - a), al = a - ah, bh = cb - (cb - b), bl = b - bh;
+  lo = (((ah * bh - hi) + ah * bl) + al * bh) + al * bl;
+#endif
+  return hi;
 }
 
-// erfc(a) for a >= 0 (a clamped to 27.5, where it underflows): e^(-a^2) erfcx(a) with a^2
-// exact as hi + lo.
-TC_VM_INLINE double erfc_pos_d(double a) {
-  a = select(a > 27.5, 27.5, a);
+// erfc(a) for 3/4 <= a <= 27.3 (clamped by the callers) as hi + lo, |lo| <= ulp(hi)/2, hi the
+// rounded result (also when subnormal; lo is then meaningless).
+//   erfc(a) = e^(-a^2) erfcx(a),  erfcx(a) = (1/sqrt(pi)) / (a + g(a)).
+// g (the Mills-ratio tail, 0.03..0.44 here) only has to be accurate relative to a + g >= 1.1,
+// so its fit and rounding errors are damped; g is a polynomial in a - 3/2 on [3/4, 3) (the
+// subtraction is exact by Sterbenz) and t K(t^2), t = 1/a, above (K is smooth; the weight of
+// its error falls as 1/a^2). a + g, the quotient, a^2 = h + l and e^-h are each carried as
+// hi + lo, so the result is rounded once: fit errors 0.05 u (g near), 0.01 u (K), measured
+// max 0.7x ulp over [3/4, 27.3] (see the table at the end).
+TC_VM_INLINE double erfc_big_dd(double a, double& lo) {
+  // a < 3: s = a + c0 + c1 u + u^2 Q(u), u = a - 3/2 (exact), the first three terms summed
+  // exactly; only u^2 Q (< 0.06) is rounded. Horner on all of g would round at |g| ~ 0.4 and
+  // cost up to 0.45 ulp near a = 1/2, where g is half of s.
+  const double u = a - 1.5;
+  constexpr double kG0 = 0x1.048189e7a4af5p-2, kG1 = -0x1.b7bec5ceaf445p-4;
+  const double an = a + kG0;  // Fast2Sum: a >= 1/2 > kG0
+  const double an_lo = (a - an) + kG0;
+  double pu_lo;
+  const double pu = two_prod(u, kG1, pu_lo);
+  const double sn = an + pu;  // Fast2Sum: |pu| <= 0.17 < an
+  const double rest = (u * u) * poly(u, 0x1.3d53b8e680a43p-5, -0x1.89a87b48fe5d5p-7, 0x1.9bf6fac5487f3p-9, -0x1.53ae4ffa149c1p-11, 0x1.49ea486560e0cp-14, 0x1.634097b3b07f5p-17, -0x1.65fbe8797074ep-17, 0x1.12ba997c266dfp-18, -0x1.1c5e254c31b98p-20, 0x1.67394d819b477p-23, 0x1.e44759456461ep-28, -0x1.21685b054a917p-26, 0x1.f77d1f9912216p-28, -0x1.1c66f3512b469p-29, 0x1.9dd247b050e6cp-32, -0x1.7736afdbe5038p-38, -0x1.0ed1813f1cda2p-35, 0x1.01161bfdf57cfp-36, -0x1.efae6eb0cd343p-39, 0x1.9e1f94f0f2616p-42);
+  const double sn_lo = ((an - sn) + pu) + (an_lo + (pu_lo + rest));
+  // a >= 3: g = t K(t^2), t = 1/a with its rounding error t_lo folded in.
+  const double t = 1.0 / a;
+  double at_lo;
+  const double at = two_prod(a, t, at_lo);
+  const double t_lo = ((1.0 - at) - at_lo) * t;  // 1 - at is exact (Sterbenz)
+  const double kp = poly(t * t, 0x1.fffffffffff78p-2, -0x1.ffffffffd7e79p-2, 0x1.3fffffee33f8cp+0, -0x1.27fffbd577a7ap+2, 0x1.60ff66b8406e1p+4, -0x1.fe1139106c558p+6, 0x1.aec8533062c35p+9, -0x1.9dcad3a9e7248p+12, 0x1.b58dfcea460a9p+15, -0x1.e4eabeffb23aap+18, 0x1.07c0abbcf7e9dp+22, -0x1.0692c4992cafcp+25, 0x1.c0ac1005e941cp+27, -0x1.3687782d929c9p+30, 0x1.485a5da6f3bb6p+32, -0x1.ec69522286165p+33, 0x1.cf325e0d10ebep+34, -0x1.993244c0abab7p+34);
+  double gf_lo;
+  const double gf = two_prod(t, kp, gf_lo);
+  const double sf = a + gf;  // Fast2Sum
+  const double sf_lo = ((a - sf) + gf) + (gf_lo + t_lo * kp);
+  const bool near = a < 3.0;
+  const double s0 = select(near, sn, sf), s0_lo = select(near, sn_lo, sf_lo);
+  const double s = s0 + s0_lo;
+  const double s_lo = (s0 - s) + s0_lo;
+  constexpr double kC = 0x1.20dd750429b6dp-1, kCLo = 0x1.1ae3a914fed80p-57;  // 1/sqrt(pi)
+  const double inv = 1.0 / s;
+  const double r = kC * inv;
+  double rs_lo;
+  const double rs = two_prod(r, s, rs_lo);
+  const double r_lo = (((kC - rs) - rs_lo) + mad(-r, s_lo, kCLo)) * inv;  // kC - rs: Sterbenz
   double l;
   const double h = two_prod_sq(a, l);
-  double e_lo;
-  const double e = exp_dd(-h, 0.0, e_lo);  // e^(-h - l) = e^-h (1 - l)
-  const double r = erfcx_d(a);
-  return mad(e, r, (e_lo - e * l) * r);
+  double k, e_lo;
+  const double e = exp_parts_d(-h, k, e_lo);  // e^-h = (e + e_lo) 2^k; e^-(h+l) = e^-h (1 - l)
+  double p_lo0;
+  const double p = two_prod(e, r, p_lo0);
+  const double p_lo = p_lo0 + mad(e, r_lo, mad(e_lo, r, -p * l));
+  const double sum = p + p_lo;
+  lo = scale2_d((p - sum) + p_lo, k);
+  const double res = scale2_d(sum, k);  // exact scaling: the one rounding was sum's
+  // Subnormal results (a > 26.55): scaling sum would round a second time. Instead round
+  // v = (p + p_lo) 2^(k+1022) < 1 once to a multiple of 2^-52 by adding 1 (Fast2Sum), which is
+  // the subnormal grid of v 2^-1022.
+  const double v = scale2_d(p, k + 1022.0), v_lo = scale2_d(p_lo, k + 1022.0);
+  const double one_v = 1.0 + v;
+  const double sub = ((one_v + (((1.0 - one_v) + v) + v_lo)) - 1.0) * 0x1p-1022;
+  return select(res < 0x1p-1022, sub, res);
+}
+
+// erf(x)/x - 1 = Y(x^2) for |x| < 3/4; fit error 0.10 u (relative to erf(x)/x). The rounding
+// error of x^2 would cost up to 0.2 ulp in erf (Y'(0.56) = -0.38): it is added back to first order.
+TC_VM_INLINE double erf_y(double x) {
+  double zl;
+  const double z = two_prod_sq(x, zl);
+  constexpr double kY0 = 0x1.06eba8214db69p-3, kY0Lo = -0x1.ca38add602500p-57;  // 2/sqrt(pi) - 1
+  const double p = poly(z, -0x1.812746b0379e7p-2, 0x1.ce2f21a042c19p-4, -0x1.b82ce31289cafp-6, 0x1.565bcd0e91debp-8, -0x1.c02db404a7a7ap-11, 0x1.f9a326a03d7d0p-14, -0x1.f4d22fca79f6ep-17, 0x1.b9e08b61169dap-20, -0x1.5ef9f3af6318bp-23, 0x1.f1d10b964e769p-27, -0x1.0b96632a02750p-30);
+  return mad(z, p, kY0) + mad(zl, p, kY0Lo);
 }
 }  // namespace detail
 
-// erf. Max error 2.2 ulp (1 - erfc above |x| = 3/4 inherits erfc's error).
+// erf. Max error 0.XX ulp. |x| < 3/4: x + x Y(x^2) (one FMA rounding); above, 1 - erfc(|x|)
+// with erfc carried as hi + lo (erfc(6) < 2^-54, so |x| >= 6 gives +-1).
 TC_VM_INLINE double erf(double x) {
   using namespace detail;
   const double a = std::fabs(x);
-  const double z = a * a;
-  // |x| < 3/4: erf(x) = x P(x^2), fit error 0.12 u; above, 1 - erfc(|x|).
-  const double small =
-      a * poly(z, 0x1.20dd750429b6dp+0, -0x1.812746b037984p-2, 0x1.ce2f21a03d089p-4,
-               -0x1.b82ce3107a1edp-6, 0x1.565bccad8cd4cp-8, -0x1.c02d9f617ccf3p-11,
-               0x1.f9a0734ae8c26p-14, -0x1.f4993e46aac50p-17, 0x1.b6f45a8bb26bfp-20,
-               -0x1.4841d7d18eecdp-23, 0x1.3a5dc384e9ac8p-27);
-  const double big = 1.0 - erfc_pos_d(select(a > 6.0, 6.0, a));  // erfc(6) < 2^-53
-  return copysign_bits(select(a < 0.75, small, big), x);
+  const double small = mad(x, erf_y(x), x);  // keeps the sign of zero
+  double e_lo;
+  const double e = erfc_big_dd(select(a > 6.0, 6.0, select(a < 0.75, 0.75, a)), e_lo);
+  const double h = 1.0 - e;  // Fast2Sum
+  const double big = h + (((1.0 - h) - e) - e_lo);
+  return select(a < 0.75, small, copysign_bits(big, x));
 }
 
-// erfc. Max error 5.6 ulp, the weakest function here: Horner/rounding error of the erfcx
-// series, see erfcx_d (relative accuracy down to the subnormal tail).
+// erfc. Max error 0.XX ulp, relative accuracy down to the subnormals (erfc(x) underflows to 0
+// at x = 27.23). |x| < 3/4: 1 - x - x Y(x^2) with 1 - x split exactly; x >= 3/4: erfc_big_dd;
+// x <= -3/4: 2 - erfc(-x).
 TC_VM_INLINE double erfc(double x) {
   using namespace detail;
   const double a = std::fabs(x);
-  // a < 1/2: 1 - erf(a) = 1 - a*p0 - a^3 P1(a^2), with 1 - a*p0_hi split exactly.
-  const double z = a * a;
-  const double q = poly(z, -0x1.812746b037984p-2, 0x1.ce2f21a03d089p-4, -0x1.b82ce3107a1edp-6,
-                        0x1.565bccad8cd4cp-8, -0x1.c02d9f617ccf3p-11, 0x1.f9a0734ae8c26p-14,
-                        -0x1.f4993e46aac50p-17, 0x1.b6f45a8bb26bfp-20, -0x1.4841d7d18eecdp-23,
-                        0x1.3a5dc384e9ac8p-27);
-  constexpr double kP0Hi = 0x1.20dd750429b6dp+0, kP0Lo = 0x1.1ae3a914fed80p-56;  // 2/sqrt(pi)
-  const double h = mad(-a, kP0Hi, 1.0);
-  const double l = mad(-a, kP0Hi, 1.0 - h);  // exact residual with FMA
-  const double small = h + (l - a * mad(z, q, kP0Lo));
-  const double e = select(a < 0.5, small, erfc_pos_d(a));
-  return select(signbit_bits(x), 2.0 - e, e);
+  const double s = 1.0 - x;  // Fast2Sum: |x| < 1
+  const double small = s + mad(-x, erf_y(x), (1.0 - s) - x);
+  double e_lo;
+  const double e = erfc_big_dd(select(a > 27.3, 27.3, select(a < 0.5, 0.5, a)), e_lo);
+  const double h = 2.0 - e;  // Fast2Sum
+  const double neg = h + (((2.0 - h) - e) - e_lo);
+  return select(a < 0.5, small, select(signbit_bits(x), neg, e));
 }
 
 namespace detail {
