@@ -195,6 +195,16 @@ void unary_cpu(TensorIter& iter, UnaryOp op, const OpParams& p) {
     case UnaryOp::Acosh: return map1<kFC>(iter, "acosh", [](auto x) { using std::acosh; return acosh(x); });
     case UnaryOp::Atanh: return map1<kFC>(iter, "atanh", [](auto x) { using std::atanh; return atanh(x); });
     case UnaryOp::Sigmoid:
+      if (iter.common_dtype() == DType::Float32) {
+        return cpu_unary_array_kernel<float>(
+            iter, [](const float* in, float* out, int64_t n) { vm::sigmoid_array(in, out, n); },
+            [](float x) TC_INLINE_LAMBDA { return vm::sigmoid(x); });
+      }
+      if (iter.common_dtype() == DType::Float64) {
+        return cpu_unary_array_kernel<double>(
+            iter, [](const double* in, double* out, int64_t n) { vm::sigmoid_array(in, out, n); },
+            [](double x) TC_INLINE_LAMBDA { return vm::sigmoid(x); });
+      }
       return map1<kFC>(iter, "sigmoid", [](auto x) TC_INLINE_LAMBDA {
         using X = decltype(x);
         if constexpr (is_complex_v<X>) return X(1) / (X(1) + std::exp(-x));

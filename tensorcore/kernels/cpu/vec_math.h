@@ -31,7 +31,9 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <type_traits>
 
 // Everything is force-inlined: the functions are large, and a single out-of-line call in a
 // loop body (GCC's inliner gives up on big callees with several call sites) stops the whole
@@ -204,22 +206,42 @@ TC_VM_INLINE float scale2_f(float v, int32_t k) {
 }
 }  // namespace detail
 
+namespace detail {
+// e^r for x = k ln2 + r, |r| <= ln2/2, and kbig = k + 1.5*2^23 (k in its low bits). No clamping:
+// the callers scale by 2^k and deal with |x| beyond the normal range themselves (keeping the
+// select off the front of the dependency chain is worth ~20% in the vectorized loop).
+TC_VM_INLINE float exp_core_f(float x, float& kbig) {
+  kbig = mad(x, 0x1.715476p+0f, kShifterF);
+  const float k = kbig - kShifterF;
+  const float rh = x - k * 0x1.62e4p-1f;         // exact for |k| < 2^9: ln2_hi has 15 bits
+  const float r = mad(k, -0x1.7f7d1cp-20f, rh);  // ln2_lo
+  const float r_err = mad(k, -0x1.7f7d1cp-20f, rh - r);  // rounding error of r (~0.25 ulp)
+  // e^r = 1 + r + r^2 P(r); fit error 0.055 u.
+  const float p =
+      poly(r, 0x1.fffffcp-2f, 0x1.55548ap-3f, 0x1.55584ep-5f, 0x1.123f3p-7f, 0x1.6ad158p-10f);
+  return (r + mad(r * r, p, r_err)) + 1.0f;
+}
+// |x| <= kExpFastMaxF: e^x and e^-x are normal floats, so 2^k goes straight into the exponent.
+inline constexpr float kExpFastMaxF = 86.0f;
+TC_VM_INLINE float exp_fast_f(float x) {
+  float kbig;
+  const float e = exp_core_f(x, kbig);
+  return as_f32(as_u32(e) + (as_u32(kbig) << 23));
+}
+}  // namespace detail
+
 // e^x. Max error 0.86 ulp. Overflow -> +inf for x > 88.72, underflow through the subnormals
 // to +0 for x < -103.97. Lighter than exp_parts_f (no float-float tail): exp is the hot op of
 // softmax-like code, so it trades ~0.1 ulp for ~a quarter fewer instructions.
 TC_VM_INLINE float exp(float x) {
   using namespace detail;
-  x = select(x > 89.0f, 89.0f, x);  // keeps k in [-150, 128]; NaN passes through
-  x = select(x < -104.0f, -104.0f, x);
-  const float kbig = mad(x, 0x1.715476p+0f, kShifterF);
-  const float k = kbig - kShifterF;
+  float kbig;
+  const float e = exp_core_f(x, kbig);
   const int32_t ki = static_cast<int32_t>(as_u32(kbig) - kShifterBitsF);
-  const float rh = x - k * 0x1.62e4p-1f;         // exact: k has <= 8 bits, ln2_hi 15 bits
-  const float r = mad(k, -0x1.7f7d1cp-20f, rh);  // ln2_lo
-  const float r_err = mad(k, -0x1.7f7d1cp-20f, rh - r);  // rounding error of r (~0.25 ulp)
-  const float p =
-      poly(r, 0x1.fffffcp-2f, 0x1.55548ap-3f, 0x1.55584ep-5f, 0x1.123f3p-7f, 0x1.6ad158p-10f);
-  return scale2_f((r + mad(r * r, p, r_err)) + 1.0f, ki);
+  // Up to |x| = 174 the two-step scaling overflows / underflows exactly as e^x does; beyond
+  // (and for +-inf, where the core gives NaN) the result is pinned. NaN propagates.
+  const float res = scale2_f(e, ki);
+  return select(x > 170.0f, kInfF, select(x < -170.0f, 0.0f, res));
 }
 
 // 2^x. Max error 0.88 ulp.
@@ -720,11 +742,48 @@ TC_VM_INLINE double div_dd(double n_hi, double n_lo, double d_hi, double d_lo) {
 }
 }  // namespace detail
 
-// e^x. Max error 0.7 ulp.
+namespace detail {
+// e^r for x = k ln2 + r, rounded once (1 + r split exactly), and kbig = k + 1.5*2^52. Same
+// polynomial as exp_parts_d, evaluated by Estrin's scheme (shorter dependency chain), and no
+// clamping: see exp_core_f.
+TC_VM_INLINE double exp_core_d(double x, double& kbig) {
+  kbig = mad(x, 0x1.71547652b82fep+0, kShifterD);
+  const double k = kbig - kShifterD;
+  const double rh = x - k * 0x1.62e42ff000000p-1;  // exact: |k| < 2^21, ln2_hi has 32 bits
+  const double r = mad(k, 0x1.718432a1b0e26p-35, rh);
+  const double r_err = mad(k, 0x1.718432a1b0e26p-35, rh - r);
+  const double r2 = r * r, r4 = r2 * r2;
+  const double p01 = mad(r, 0x1.55555555554ffp-3, 0x1.000000000000ap-1);
+  const double p23 = mad(r, 0x1.1111111125f28p-7, 0x1.55555555505f1p-5);
+  const double p45 = mad(r, 0x1.a01a01369e250p-13, 0x1.6c16c184bc60fp-10);
+  const double p67 = mad(r, 0x1.71df047866115p-19, 0x1.a019987660b56p-16);
+  const double p89 = mad(r, 0x1.adbbaff3ebd08p-26, 0x1.28aef1b6fd5c8p-22);
+  const double p = mad(r4 * r4, p89, mad(r4, mad(r2, p67, p45), mad(r2, p23, p01)));
+  const double s1 = 1.0 + r;
+  const double v = ((1.0 - s1) + r) + mad(r2, p, r_err);  // r_err (1 + r) ~ r_err
+  return s1 + v;
+}
+// |x| <= kExpFastMaxD: e^x and e^-x are normal doubles, 2^k goes straight into the exponent.
+inline constexpr double kExpFastMaxD = 708.0;
+TC_VM_INLINE double exp_fast_d(double x) {
+  double kbig;
+  const double e = exp_core_d(x, kbig);
+  return as_f64(as_u64(e) + (as_u64(kbig) << 52));
+}
+}  // namespace detail
+
+// e^x. Max error 0.75 ulp.
 TC_VM_INLINE double exp(double x) {
-  double k, lo;
-  const double hi = detail::exp_parts_d(x, k, lo);
-  return detail::scale2_d(hi, k);
+  using namespace detail;
+  double kbig;
+  const double e = exp_core_d(x, kbig);
+  // 2^k as two normal factors: up to |x| = 1400 this overflows / underflows (through the
+  // subnormals, rounding once) exactly as e^x does; beyond, and for +-inf, the result is pinned.
+  const double k = kbig - kShifterD;
+  const double k1big = mad(k, 0.5, kShifterD);  // rint(k/2) + shifter
+  const double k2big = kbig - (k1big - kShifterD);
+  const double res = e * pow2i_from_shifted(k1big, 0) * pow2i_from_shifted(k2big, 0);
+  return select(x > 1400.0, kInfD, select(x < -1400.0, 0.0, res));
 }
 
 // 2^x. Max error 0.9 ulp.
@@ -1330,6 +1389,71 @@ inline void cos_array(const double* in, double* out, int64_t n) {
 inline void tan_array(const double* in, double* out, int64_t n) {
   detail::trig_array(
       in, out, n, [](double x) { return vec_math::tan(x); }, [](double x) { return std::tan(x); });
+}
+
+// =============================================================================================
+// Array helpers for exp and sigmoid: the contiguous loop runs a version without any range
+// handling (2^k is added into the exponent field; valid while e^-|x| is a normal number) and
+// checks |x| on the way; a block with a large, infinite or NaN element is redone with the
+// branch-free general function. Same results as the scalar functions, ~20% faster (exp double
+// 0.80 vs 1.04 ns/element on the machine of docs/coreperf.md). in == out is allowed.
+// =============================================================================================
+
+namespace detail {
+template <typename T, typename Fast, typename General>
+inline void guarded_array(const T* in, T* out, int64_t n, T bound, Fast fast, General general) {
+  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  constexpr U kAbs = ~U{0} >> 1;
+  const U bound_bits = std::bit_cast<U>(bound);
+  constexpr int64_t kBlock = 256;
+  T buf[kBlock];
+  for (int64_t b = 0; b < n; b += kBlock) {
+    const int64_t m = n - b < kBlock ? n - b : kBlock;
+    const T* src = in + b;
+    T* dst = out + b;
+    if (src == dst) {  // in place: keep the inputs for a redo
+      std::memcpy(buf, src, static_cast<size_t>(m) * sizeof(T));
+      src = buf;
+    }
+    U bad = 0;
+    for (int64_t i = 0; i < m; ++i) {
+      const T x = src[i];
+      dst[i] = fast(x);
+      bad |= U{0} - static_cast<U>((std::bit_cast<U>(x) & kAbs) > bound_bits);  // NaN too
+    }
+    if (bad != 0)
+      for (int64_t i = 0; i < m; ++i) dst[i] = general(src[i]);
+  }
+}
+TC_VM_INLINE float sigmoid_fast(float x) {
+  const float E = exp_fast_f(-std::fabs(x));
+  return select(x < 0.0f, E, 1.0f) / (1.0f + E);
+}
+TC_VM_INLINE double sigmoid_fast(double x) {
+  const double E = exp_fast_d(-std::fabs(x));
+  return select(x < 0.0, E, 1.0) / (1.0 + E);
+}
+}  // namespace detail
+
+inline void exp_array(const float* in, float* out, int64_t n) {
+  detail::guarded_array(
+      in, out, n, detail::kExpFastMaxF, [](float x) { return detail::exp_fast_f(x); },
+      [](float x) { return vec_math::exp(x); });
+}
+inline void exp_array(const double* in, double* out, int64_t n) {
+  detail::guarded_array(
+      in, out, n, detail::kExpFastMaxD, [](double x) { return detail::exp_fast_d(x); },
+      [](double x) { return vec_math::exp(x); });
+}
+inline void sigmoid_array(const float* in, float* out, int64_t n) {
+  detail::guarded_array(
+      in, out, n, detail::kExpFastMaxF, [](float x) { return detail::sigmoid_fast(x); },
+      [](float x) { return vec_math::sigmoid(x); });
+}
+inline void sigmoid_array(const double* in, double* out, int64_t n) {
+  detail::guarded_array(
+      in, out, n, detail::kExpFastMaxD, [](double x) { return detail::sigmoid_fast(x); },
+      [](double x) { return vec_math::sigmoid(x); });
 }
 
 // =============================================================================================
