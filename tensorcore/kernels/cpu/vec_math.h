@@ -1075,6 +1075,10 @@ TC_VM_INLINE double two_prod(double a, double b, double& lo) {
 // its error falls as 1/a^2). a + g, the quotient, a^2 = h + l and e^-h are each carried as
 // hi + lo, so the result is rounded once: fit errors 0.05 u (g near), 0.01 u (K), measured
 // max 0.7x ulp over [3/4, 27.3] (see the table at the end).
+// kTail = false (erf): a <= 6 only, where erfc(a) > 2^-55 is needed to ~2^-43 relative beyond
+// a = 3 (erfc(3) = 2.2e-5 of erf's ulp scale), so the far part is a short fit evaluated plainly,
+// and 2^k needs no care (k >= -53).
+template <bool kTail>
 TC_VM_INLINE double erfc_big_dd(double a, double& lo) {
   // a < 3: s = a + c0 + c1 u + u^2 Q(u), u = a - 3/2 (exact), the first three terms summed
   // exactly; only u^2 Q (< 0.06) is rounded. Horner on all of g would round at |g| ~ 0.4 and
@@ -1090,14 +1094,22 @@ TC_VM_INLINE double erfc_big_dd(double a, double& lo) {
   const double sn_lo = ((an - sn) + pu) + (an_lo + (pu_lo + rest));
   // a >= 3: g = t K(t^2), t = 1/a with its rounding error t_lo folded in.
   const double t = 1.0 / a;
-  double at_lo;
-  const double at = two_prod(a, t, at_lo);
-  const double t_lo = ((1.0 - at) - at_lo) * t;  // 1 - at is exact (Sterbenz)
-  const double kp = poly(t * t, 0x1.fffffffffff78p-2, -0x1.ffffffffd7e79p-2, 0x1.3fffffee33f8cp+0, -0x1.27fffbd577a7ap+2, 0x1.60ff66b8406e1p+4, -0x1.fe1139106c558p+6, 0x1.aec8533062c35p+9, -0x1.9dcad3a9e7248p+12, 0x1.b58dfcea460a9p+15, -0x1.e4eabeffb23aap+18, 0x1.07c0abbcf7e9dp+22, -0x1.0692c4992cafcp+25, 0x1.c0ac1005e941cp+27, -0x1.3687782d929c9p+30, 0x1.485a5da6f3bb6p+32, -0x1.ec69522286165p+33, 0x1.cf325e0d10ebep+34, -0x1.993244c0abab7p+34);
-  double gf_lo;
-  const double gf = two_prod(t, kp, gf_lo);
-  const double sf = a + gf;  // Fast2Sum
-  const double sf_lo = ((a - sf) + gf) + (gf_lo + t_lo * kp);
+  double sf, sf_lo;
+  if constexpr (kTail) {
+    double at_lo;
+    const double at = two_prod(a, t, at_lo);
+    const double t_lo = ((1.0 - at) - at_lo) * t;  // 1 - at is exact (Sterbenz)
+    const double kp = poly(t * t, 0x1.fffffffffff78p-2, -0x1.ffffffffd7e79p-2, 0x1.3fffffee33f8cp+0, -0x1.27fffbd577a7ap+2, 0x1.60ff66b8406e1p+4, -0x1.fe1139106c558p+6, 0x1.aec8533062c35p+9, -0x1.9dcad3a9e7248p+12, 0x1.b58dfcea460a9p+15, -0x1.e4eabeffb23aap+18, 0x1.07c0abbcf7e9dp+22, -0x1.0692c4992cafcp+25, 0x1.c0ac1005e941cp+27, -0x1.3687782d929c9p+30, 0x1.485a5da6f3bb6p+32, -0x1.ec69522286165p+33, 0x1.cf325e0d10ebep+34, -0x1.993244c0abab7p+34);
+    double gf_lo;
+    const double gf = two_prod(t, kp, gf_lo);
+    sf = a + gf;  // Fast2Sum
+    sf_lo = ((a - sf) + gf) + (gf_lo + t_lo * kp);
+  } else {
+    // a in [3, 6]: error weight erfc(a) t/(a + g); fit error 0.008 u of erf.
+    const double gf = t * poly(t * t, 0x1.fffd585a8e5f3p-2, -0x1.ff218a97b129dp-2, 0x1.37fc4b502b213p+0, -0x1.f9af9132313b1p+1, 0x1.8f6e1a4a12891p+3, -0x1.cedc65b2008a6p+4, 0x1.0c17da32e57efp+5);
+    sf = a + gf;
+    sf_lo = (a - sf) + gf;
+  }
   const bool near = a < 3.0;
   const double s0 = select(near, sn, sf), s0_lo = select(near, sn_lo, sf_lo);
   const double s = s0 + s0_lo;
@@ -1116,15 +1128,21 @@ TC_VM_INLINE double erfc_big_dd(double a, double& lo) {
   const double p = two_prod(e, r, p_lo0);
   const double p_lo = p_lo0 + mad(e, r_lo, mad(e_lo, r, -p * l));
   const double sum = p + p_lo;
-  lo = scale2_d((p - sum) + p_lo, k);
-  const double res = scale2_d(sum, k);  // exact scaling: the one rounding was sum's
-  // Subnormal results (a > 26.55): scaling sum would round a second time. Instead round
-  // v = (p + p_lo) 2^(k+1022) < 1 once to a multiple of 2^-52 by adding 1 (Fast2Sum), which is
-  // the subnormal grid of v 2^-1022.
-  const double v = scale2_d(p, k + 1022.0), v_lo = scale2_d(p_lo, k + 1022.0);
-  const double one_v = 1.0 + v;
-  const double sub = ((one_v + (((1.0 - one_v) + v) + v_lo)) - 1.0) * 0x1p-1022;
-  return select(res < 0x1p-1022, sub, res);
+  if constexpr (!kTail) {
+    const double scale = pow2i_from_shifted(k + kShifterD, 0);  // k >= -53: exact
+    lo = ((p - sum) + p_lo) * scale;
+    return sum * scale;
+  } else {
+    lo = scale2_d((p - sum) + p_lo, k);
+    const double res = scale2_d(sum, k);  // exact scaling: the one rounding was sum's
+    // Subnormal results (a > 26.55): scaling sum would round a second time. Instead round
+    // v = (p + p_lo) 2^(k+1022) < 1 once to a multiple of 2^-52 by adding 1 (Fast2Sum), which
+    // is the subnormal grid of v 2^-1022.
+    const double v = scale2_d(p, k + 1022.0), v_lo = scale2_d(p_lo, k + 1022.0);
+    const double one_v = 1.0 + v;
+    const double sub = ((one_v + (((1.0 - one_v) + v) + v_lo)) - 1.0) * 0x1p-1022;
+    return select(res < 0x1p-1022, sub, res);
+  }
 }
 
 // erf(x)/x - 1 = Y(x^2) for |x| < 3/4; fit error 0.10 u (relative to erf(x)/x). The rounding
@@ -1145,7 +1163,7 @@ TC_VM_INLINE double erf(double x) {
   const double a = std::fabs(x);
   const double small = mad(x, erf_y(x), x);  // keeps the sign of zero
   double e_lo;
-  const double e = erfc_big_dd(select(a > 6.0, 6.0, select(a < 0.75, 0.75, a)), e_lo);
+  const double e = erfc_big_dd<false>(select(a > 6.0, 6.0, select(a < 0.75, 0.75, a)), e_lo);
   const double h = 1.0 - e;  // Fast2Sum
   const double big = h + (((1.0 - h) - e) - e_lo);
   return select(a < 0.75, small, copysign_bits(big, x));
@@ -1160,7 +1178,7 @@ TC_VM_INLINE double erfc(double x) {
   const double s = 1.0 - x;  // Fast2Sum: |x| < 1
   const double small = s + mad(-x, erf_y(x), (1.0 - s) - x);
   double e_lo;
-  const double e = erfc_big_dd(select(a > 27.3, 27.3, select(a < 0.5, 0.5, a)), e_lo);
+  const double e = erfc_big_dd<true>(select(a > 27.3, 27.3, select(a < 0.5, 0.5, a)), e_lo);
   const double h = 2.0 - e;  // Fast2Sum
   const double neg = h + (((2.0 - h) - e) - e_lo);
   return select(a < 0.5, small, select(signbit_bits(x), neg, e));
