@@ -72,5 +72,21 @@ inline T minmax(const T* p, int64_t n, T init) {
   return acc;
 }
 
+// Sum of f(p[i]) in double over a run, 16 double lanes (f returns double; it must be inlinable
+// for the loop to vectorize).
+template <typename T, typename F>
+inline double sum_lanes_d(const T* p, int64_t n, F f) {
+  constexpr int kLanes = 16;
+  double lanes[kLanes] = {};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int k = 0; k < kLanes; ++k) lanes[k] += f(p[i + k]);
+  double tail = 0;
+  for (; i < n; ++i) tail += f(p[i]);
+  for (int w = kLanes / 2; w > 0; w /= 2)
+    for (int k = 0; k < w; ++k) lanes[k] += lanes[k + w];
+  return lanes[0] + tail;
+}
+
 }  // namespace reduce_fast
 }  // namespace tc
