@@ -1355,29 +1355,44 @@ TC_VM_INLINE double acos(double x) { return detail::acos_t(x); }
 
 // =============================================================================================
 // Array helpers for sin/cos/tan: vectorized loop plus a libm fix-up for |x| beyond the exact
-// reduction range. Blocks of 256 are scanned first (cheap, L1-resident afterwards); a block with
-// no out-of-range element runs the branch-free loop only. in == out is allowed.
+// reduction range: the range is checked while the block is computed, and a block with an
+// out-of-range element is redone per element (libm where needed). in == out is allowed.
 // =============================================================================================
 
 namespace detail {
-template <typename T, typename Fast, typename Slow>
-inline void trig_array(const T* in, T* out, int64_t n, Fast fast, Slow slow) {
+// Runs fast(x) over blocks of 256 and checks on the way that every |x| <= bound (as bit
+// patterns, so NaN and inf fail too); a block that fails is redone with general(x). in == out
+// is allowed (the block is copied first, to keep the inputs for a redo).
+template <typename T, typename Fast, typename General>
+inline void guarded_array(const T* in, T* out, int64_t n, T bound, Fast fast, General general) {
+  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  constexpr U kAbs = ~U{0} >> 1;
+  const U bound_bits = std::bit_cast<U>(bound);
   constexpr int64_t kBlock = 256;
+  T buf[kBlock];
   for (int64_t b = 0; b < n; b += kBlock) {
     const int64_t m = n - b < kBlock ? n - b : kBlock;
     const T* src = in + b;
     T* dst = out + b;
-    int bad = 0;
-    for (int64_t i = 0; i < m; ++i) bad |= static_cast<int>(!sin_cos_fast_ok(src[i]));
-    if (bad == 0) {
-      for (int64_t i = 0; i < m; ++i) dst[i] = fast(src[i]);
-    } else {
-      for (int64_t i = 0; i < m; ++i) {
-        const T x = src[i];
-        dst[i] = sin_cos_fast_ok(x) ? fast(x) : slow(x);
-      }
+    if (src == dst) {  // in place: keep the inputs for a redo
+      std::memcpy(buf, src, static_cast<size_t>(m) * sizeof(T));
+      src = buf;
     }
+    U bad = 0;
+    for (int64_t i = 0; i < m; ++i) {
+      const T x = src[i];
+      dst[i] = fast(x);
+      bad |= U{0} - static_cast<U>((std::bit_cast<U>(x) & kAbs) > bound_bits);  // NaN too
+    }
+    if (bad != 0)
+      for (int64_t i = 0; i < m; ++i) dst[i] = general(src[i]);
   }
+}
+template <typename T, typename Fast, typename Slow>
+inline void trig_array(const T* in, T* out, int64_t n, Fast fast, Slow slow) {
+  const T bound = sizeof(T) == 4 ? T(0x1p25) : T(0x1p20);  // exact reduction range
+  guarded_array(in, out, n, bound, fast,
+                [fast, slow](T x) { return sin_cos_fast_ok(x) ? fast(x) : slow(x); });
 }
 }  // namespace detail
 
@@ -1418,31 +1433,6 @@ inline void tan_array(const double* in, double* out, int64_t n) {
 // =============================================================================================
 
 namespace detail {
-template <typename T, typename Fast, typename General>
-inline void guarded_array(const T* in, T* out, int64_t n, T bound, Fast fast, General general) {
-  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
-  constexpr U kAbs = ~U{0} >> 1;
-  const U bound_bits = std::bit_cast<U>(bound);
-  constexpr int64_t kBlock = 256;
-  T buf[kBlock];
-  for (int64_t b = 0; b < n; b += kBlock) {
-    const int64_t m = n - b < kBlock ? n - b : kBlock;
-    const T* src = in + b;
-    T* dst = out + b;
-    if (src == dst) {  // in place: keep the inputs for a redo
-      std::memcpy(buf, src, static_cast<size_t>(m) * sizeof(T));
-      src = buf;
-    }
-    U bad = 0;
-    for (int64_t i = 0; i < m; ++i) {
-      const T x = src[i];
-      dst[i] = fast(x);
-      bad |= U{0} - static_cast<U>((std::bit_cast<U>(x) & kAbs) > bound_bits);  // NaN too
-    }
-    if (bad != 0)
-      for (int64_t i = 0; i < m; ++i) dst[i] = general(src[i]);
-  }
-}
 TC_VM_INLINE float sigmoid_fast(float x) {
   const float E = exp_fast_f(-std::fabs(x));
   return select(x < 0.0f, E, 1.0f) / (1.0f + E);
