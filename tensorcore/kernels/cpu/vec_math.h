@@ -1279,6 +1279,33 @@ TC_VM_INLINE double atan2(double y, double x) {
   return select((x != x) | (y != y), x + y, copysign_bits(res, y));
 }
 
+// hypot(a, b) = sqrt(a^2 + b^2) without overflow or underflow in between: both scaled by the
+// same power of two so the larger is in [1, 2), the sum of squares carried as hi + lo, and the
+// square root corrected by one Newton step on its exact residual, so the result is rounded
+// about once. +-inf wins over NaN (C99). Max error 0.51 ulp.
+TC_VM_INLINE double hypot(double a, double b) {
+  using namespace detail;
+  const double ax = std::fabs(a), ay = std::fabs(b);
+  const bool swap = ay > ax;
+  const double mx = select(swap, ay, ax), mn = select(swap, ax, ay);
+  const double pre = select(mx < 0x1p-600, 0x1p600, select(mx > 0x1p600, 0x1p-600, 1.0));
+  const double mxp = mx * pre;
+  const uint64_t eb = as_u64(mxp) & 0x7ff0000000000000ull;
+  const double scale = as_f64(0x7fe0000000000000ull - eb);  // mxp * scale in [1, 2)
+  const double x = mxp * scale, y = (mn * pre) * scale;
+  double xl, yl;
+  const double xh = two_prod_sq(x, xl), yh = two_prod_sq(y, yl);
+  const double sh = xh + yh;  // Fast2Sum: xh >= yh
+  const double sl = ((xh - sh) + yh) + (xl + yl);
+  const double r = std::sqrt(sh);
+  double rr_lo;
+  const double rr = two_prod_sq(r, rr_lo);
+  const double rc = mad(((sh - rr) - rr_lo) + sl, 0.5 / r, r);  // sh - rr: Sterbenz
+  const double res = select(sh == 0.0, 0.0, rc) * as_f64(eb) / pre;
+  const bool any_inf = (ax == kInfD) | (ay == kInfD);
+  return select(any_inf, kInfD, select((a != a) | (b != b), kNanD, res));
+}
+
 namespace detail {
 // asin(v) = s + c for v in [0, 1/2] (big: v = sqrt((1 - a)/2)).
 TC_VM_INLINE void asin_core(double a, bool big, double& s, double& c) {

@@ -400,6 +400,35 @@ TEST(VecMathDouble, ErfErfcRanges) {
   EXPECT_LE(werfc.err, 1.0 * kSlack) << "erfc(" << werfc.x << ") = " << werfc.got;
 }
 
+TEST(VecMathDouble, Hypot) {
+  std::mt19937_64 rng(13);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  Worst w;
+  auto check = [&](double a, double b) {
+    const double got = vm::hypot(a, b);
+    const double e = ulp_err_d(got, std::hypot(static_cast<long double>(a), static_cast<long double>(b)));
+    if (e > w.err) w = {e, a, got, b};
+  };
+  for (int i = 0; i < 200000; ++i) {
+    check(normal(rng), normal(rng));
+    check(d_from_bits(rng()), d_from_bits(rng()));
+    check(normal(rng) * 1e-310, normal(rng) * 1e-310);  // subnormal results
+    check(normal(rng) * 1e300, normal(rng) * 1e300);    // overflow region
+    check(normal(rng), normal(rng) * 1e-9);
+  }
+  report("hypot(d)", w);
+  EXPECT_LE(w.err, 0.6 * kSlack) << "hypot(" << w.x << ", " << w.ref << ") = " << w.got;
+  const double inf = INFINITY, nan = NAN;
+  EXPECT_EQ(vm::hypot(inf, nan), inf);
+  EXPECT_EQ(vm::hypot(nan, -inf), inf);
+  EXPECT_TRUE(std::isnan(vm::hypot(nan, 1.0)));
+  EXPECT_EQ(vm::hypot(-0.0, 0.0), 0.0);
+  EXPECT_FALSE(std::signbit(vm::hypot(-0.0, -0.0)));
+  EXPECT_EQ(vm::hypot(3.0, -4.0), 5.0);
+  EXPECT_EQ(vm::hypot(1.7976931348623157e308, 1.7976931348623157e308), inf);
+  EXPECT_EQ(vm::hypot(4.9e-324, 0.0), 4.9e-324);
+}
+
 TEST(VecMathDouble, ErfSpecialValues) {
   const double inf = INFINITY;
   EXPECT_EQ(vm::erf(inf), 1.0);

@@ -86,3 +86,15 @@ def test_sqrt_rsqrt_floor_family(dtype):
         got = getattr(tc, name)(t).numpy()
         np.testing.assert_array_equal(got, ref(x))
         assert np.array_equal(np.signbit(got), np.signbit(ref(x)))
+
+
+def test_hypot_float64():
+    a = np.concatenate([RNG.standard_normal(20_000), RNG.standard_normal(2000) * 1e300,
+                        RNG.standard_normal(2000) * 1e-310, [np.inf, np.nan, 0.0, -0.0, 3.0]])
+    b = np.concatenate([RNG.standard_normal(20_000), RNG.standard_normal(2000) * 1e300,
+                        RNG.standard_normal(2000) * 1e-310, [np.nan, -np.inf, -0.0, -0.0, -4.0]])
+    got = tc.hypot(tc.from_numpy(a), tc.from_numpy(b)).numpy()
+    with np.errstate(all="ignore"):
+        ref = np.hypot(a, b)
+    assert _ulps(got, ref).max() <= 1.0
+    np.testing.assert_array_equal(got[-5:], [np.inf, np.inf, 0.0, 0.0, 5.0])
