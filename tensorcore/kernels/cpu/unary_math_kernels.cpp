@@ -49,9 +49,7 @@ void map1(TensorIter& iter, const char* name, F f) {
   dispatch_dtype<Set>(iter.common_dtype(), name, [&](auto tag) {
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
-    // flatten: the op's own lambda (not always_inline) is inlined too, or GCC leaves a call
-    // per element in this large TU (rsqrt, floor, ... ran 3-7x slower than PyTorch).
-    cpu_kernel(iter, [f](T x) TC_INLINE_LAMBDA __attribute__((flatten)) -> T { return T(f(M(x))); });
+    cpu_kernel(iter, [f](T x) TC_INLINE_LAMBDA -> T { return T(f(M(x))); });
   });
 }
 
