@@ -100,12 +100,9 @@ def unary_cases(lib, mod):
 def math_cases(lib, mod):
     """Other 1M-element float32/float64 math and reductions (--suite math)."""
     rng = np.random.default_rng(2)
-    out = {}
-    for dt in ("float32", "float64"):
-        x = mod.from_numpy(rng.standard_normal(1 << 20).astype(dt))
-        y = mod.from_numpy(rng.standard_normal(1 << 20).astype(dt))
-        p = mod.from_numpy((np.abs(rng.standard_normal(1 << 20)) + 0.1).astype(dt))
-        ops = {
+
+    def ops(x, y, p):  # a function scope per dtype, so the lambdas keep their own tensors
+        return {
             "log": lambda: mod.log(p), "log1p": lambda: mod.log1p(p), "expm1": lambda: mod.expm1(x),
             "exp2": lambda: mod.exp2(x), "sin": lambda: mod.sin(x), "cos": lambda: mod.cos(x),
             "sqrt": lambda: mod.sqrt(p), "rsqrt": lambda: mod.rsqrt(p), "floor": lambda: mod.floor(x),
@@ -114,7 +111,13 @@ def math_cases(lib, mod):
             "var": lambda: mod.var(x), "std": lambda: mod.std(x), "amax": lambda: mod.amax(x),
             "prod": lambda: mod.prod(p), "logsumexp": lambda: mod.logsumexp(x, 0),
         }
-        for name, fn in ops.items():
+
+    out = {}
+    for dt in ("float32", "float64"):
+        x = mod.from_numpy(rng.standard_normal(1 << 20).astype(dt))
+        y = mod.from_numpy(rng.standard_normal(1 << 20).astype(dt))
+        p = mod.from_numpy((np.abs(rng.standard_normal(1 << 20)) + 0.1).astype(dt))
+        for name, fn in ops(x, y, p).items():
             out[f"{name} 1M {dt}"] = ("time", fn)
     return out
 
