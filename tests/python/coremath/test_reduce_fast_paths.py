@@ -63,3 +63,20 @@ def test_var_std_two_pass(dtype):
     with_inf = x[0].copy()
     with_inf[5] = np.inf
     assert np.isnan(tc.var(tc.from_numpy(with_inf)).numpy())
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name", ["amax", "amin"])
+def test_amax_amin_vector_lanes(dtype, name):
+    x = RNG.standard_normal(100_003).astype(dtype)
+    ref = getattr(np, name)
+    assert getattr(tc, name)(tc.from_numpy(x)).item() == ref(x)
+    rows = x[:100_000].reshape(8, -1)
+    np.testing.assert_array_equal(getattr(tc, name)(tc.from_numpy(rows), 1).numpy(), ref(rows, 1))
+    for special in (np.nan, np.inf, -np.inf):
+        for pos in (3, 50_001, 100_002):  # in a vector block and in the scalar tail
+            y = x.copy()
+            y[pos] = special
+            got = getattr(tc, name)(tc.from_numpy(y)).item()
+            want = ref(y)
+            assert got == want or (np.isnan(got) and np.isnan(want))
