@@ -1,6 +1,6 @@
 """Side-by-side CPU benchmarks: tensorcore vs PyTorch on the same machine, same thread count.
 
-Run: .venv/bin/python benchmarks/bench_core.py [--threads N] [--suite core|unary|all]
+Run: .venv/bin/python benchmarks/bench_core.py [--threads N] [--suite core|unary|math|all]
 Prints one row per case with both medians and the ratio tc/torch (< 1 means tensorcore is faster).
 On a shared machine the load drifts between measurements, so each case alternates tensorcore and
 PyTorch for --rounds rounds and reports the median time of each and the median per-round ratio.
@@ -97,6 +97,31 @@ def unary_cases(lib, mod):
     return out
 
 
+def math_cases(lib, mod):
+    """Other 1M-element float32/float64 math and reductions (--suite math)."""
+    rng = np.random.default_rng(2)
+
+    def ops(x, y, p):  # a function scope per dtype, so the lambdas keep their own tensors
+        return {
+            "log": lambda: mod.log(p), "log1p": lambda: mod.log1p(p), "expm1": lambda: mod.expm1(x),
+            "exp2": lambda: mod.exp2(x), "sin": lambda: mod.sin(x), "cos": lambda: mod.cos(x),
+            "sqrt": lambda: mod.sqrt(p), "rsqrt": lambda: mod.rsqrt(p), "floor": lambda: mod.floor(x),
+            "erfc": lambda: mod.erfc(x), "atan2": lambda: mod.atan2(x, y),
+            "hypot": lambda: mod.hypot(x, y), "pow": lambda: mod.pow(p, y),
+            "var": lambda: mod.var(x), "std": lambda: mod.std(x), "amax": lambda: mod.amax(x),
+            "prod": lambda: mod.prod(p), "logsumexp": lambda: mod.logsumexp(x, 0),
+        }
+
+    out = {}
+    for dt in ("float32", "float64"):
+        x = mod.from_numpy(rng.standard_normal(1 << 20).astype(dt))
+        y = mod.from_numpy(rng.standard_normal(1 << 20).astype(dt))
+        p = mod.from_numpy((np.abs(rng.standard_normal(1 << 20)) + 0.1).astype(dt))
+        for name, fn in ops(x, y, p).items():
+            out[f"{name} 1M {dt}"] = ("time", fn)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--threads", type=int, default=None)
@@ -104,8 +129,9 @@ def main():
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                     help="wall: perf_counter; cpu: process CPU time (1 thread on a loaded machine)")
     ap.add_argument("--filter", default="", help="only cases whose name contains this text")
-    ap.add_argument("--suite", choices=("core", "unary", "all"), default="core",
-                    help="core: the issue's cases; unary: exp/tanh/sigmoid/erf/gelu, f32 and f64")
+    ap.add_argument("--suite", choices=("core", "unary", "math", "all"), default="core",
+                    help="core: the issue's cases; unary: exp/tanh/sigmoid/erf/gelu, f32 and f64; "
+                         "math: other 1M float math and reductions")
     args = ap.parse_args()
     global CLOCK
     CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
@@ -120,6 +146,8 @@ def main():
             out.update(cases(lib, mod))
         if args.suite in ("unary", "all"):
             out.update(unary_cases(lib, mod))
+        if args.suite in ("math", "all"):
+            out.update(math_cases(lib, mod))
         return out
     tc_cases = collect("tc", tc)
     torch_cases = collect("torch", torch) if torch else {}

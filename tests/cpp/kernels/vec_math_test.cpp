@@ -354,8 +354,8 @@ TEST(VecMathDouble, DenseSweep) {
       {"sigmoid", F(vm::sigmoid), R(sigmoid_l), 2.5},
       {"sinh", F(vm::sinh), R(std::sinh), 2.0},
       {"cosh", F(vm::cosh), R(std::cosh), 2.0},
-      {"erf", F(vm::erf), R(std::erf), 2.5},
-      {"erfc", F(vm::erfc), R(std::erfc), 6.5},  // documented: double erfc is ~5 ulp
+      {"erf", F(vm::erf), R(std::erf), 1.0},
+      {"erfc", F(vm::erfc), R(std::erfc), 1.0},
       {"atan", F(vm::atan), R(std::atan), 2.0},
       {"asin", F(vm::asin), R(std::asin), 2.0},
       {"acos", F(vm::acos), R(std::acos), 2.0},
@@ -367,6 +367,90 @@ TEST(VecMathDouble, DenseSweep) {
     EXPECT_LE(w.err, c.tol * kSlack)
         << c.name << "(" << w.x << ") = " << w.got << ", expected " << w.ref;
   }
+}
+
+// erf/erfc over their whole working range, uniformly and around every switch point of the
+// implementation (1/2, 3/4, 3, 6), through the erfc tail into the subnormals (26.55..27.23).
+TEST(VecMathDouble, ErfErfcRanges) {
+  Worst werf, werfc;
+  auto check = [&](double x) {
+    const long double lx = x;
+    const double e1 = ulp_err_d(vm::erf(x), std::erf(lx));
+    if (e1 > werf.err) werf = {e1, x, vm::erf(x), static_cast<double>(std::erf(lx))};
+    const double e2 = ulp_err_d(vm::erfc(x), std::erfc(lx));
+    if (e2 > werfc.err) werfc = {e2, x, vm::erfc(x), static_cast<double>(std::erfc(lx))};
+  };
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> wide(-7.0, 27.5), tail(26.0, 27.4);
+  for (int i = 0; i < 200000; ++i) {
+    check(wide(rng));
+    check(tail(rng));
+  }
+  for (double edge : {0.5, 0.75, 3.0, 6.0, 26.55}) {
+    std::uniform_real_distribution<double> near_edge(edge * 0.999, edge * 1.001);
+    for (int i = 0; i < 20000; ++i) {
+      const double x = near_edge(rng);
+      check(x);
+      check(-x);
+    }
+  }
+  report("erf(d)", werf);
+  report("erfc(d)", werfc);
+  EXPECT_LE(werf.err, 1.0 * kSlack) << "erf(" << werf.x << ") = " << werf.got;
+  EXPECT_LE(werfc.err, 1.0 * kSlack) << "erfc(" << werfc.x << ") = " << werfc.got;
+}
+
+TEST(VecMathDouble, Hypot) {
+  std::mt19937_64 rng(13);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  Worst w;
+  auto check = [&](double a, double b) {
+    const double got = vm::hypot(a, b);
+    const double e = ulp_err_d(got, std::hypot(static_cast<long double>(a), static_cast<long double>(b)));
+    if (e > w.err) w = {e, a, got, b};
+  };
+  for (int i = 0; i < 200000; ++i) {
+    check(normal(rng), normal(rng));
+    check(d_from_bits(rng()), d_from_bits(rng()));
+    check(normal(rng) * 1e-310, normal(rng) * 1e-310);  // subnormal results
+    check(normal(rng) * 1e300, normal(rng) * 1e300);    // overflow region
+    check(normal(rng), normal(rng) * 1e-9);
+  }
+  report("hypot(d)", w);
+  EXPECT_LE(w.err, 0.6 * kSlack) << "hypot(" << w.x << ", " << w.ref << ") = " << w.got;
+  const double inf = INFINITY, nan = NAN;
+  EXPECT_EQ(vm::hypot(inf, nan), inf);
+  EXPECT_EQ(vm::hypot(nan, -inf), inf);
+  EXPECT_TRUE(std::isnan(vm::hypot(nan, 1.0)));
+  EXPECT_EQ(vm::hypot(-0.0, 0.0), 0.0);
+  EXPECT_FALSE(std::signbit(vm::hypot(-0.0, -0.0)));
+  EXPECT_EQ(vm::hypot(3.0, -4.0), 5.0);
+  EXPECT_EQ(vm::hypot(1.7976931348623157e308, 1.7976931348623157e308), inf);
+  EXPECT_EQ(vm::hypot(4.9e-324, 0.0), 4.9e-324);
+}
+
+TEST(VecMathDouble, ErfSpecialValues) {
+  const double inf = INFINITY;
+  EXPECT_EQ(vm::erf(inf), 1.0);
+  EXPECT_EQ(vm::erf(-inf), -1.0);
+  EXPECT_EQ(vm::erf(6.0), 1.0);
+  EXPECT_EQ(vm::erf(-1e300), -1.0);
+  EXPECT_EQ(vm::erf(0.0), 0.0);
+  EXPECT_TRUE(std::signbit(vm::erf(-0.0)));
+  EXPECT_EQ(vm::erf(4.9e-324), std::erf(4.9e-324));
+  EXPECT_TRUE(std::isnan(vm::erf(static_cast<double>(NAN))));
+  EXPECT_EQ(vm::erfc(0.0), 1.0);
+  EXPECT_EQ(vm::erfc(-0.0), 1.0);
+  EXPECT_EQ(vm::erfc(inf), 0.0);
+  EXPECT_FALSE(std::signbit(vm::erfc(inf)));
+  EXPECT_EQ(vm::erfc(-inf), 2.0);
+  EXPECT_EQ(vm::erfc(-30.0), 2.0);
+  EXPECT_EQ(vm::erfc(27.3), 0.0);
+  EXPECT_EQ(vm::erfc(1e300), 0.0);
+  EXPECT_GT(vm::erfc(27.2), 0.0);  // subnormal, not flushed
+  EXPECT_LT(vm::erfc(27.2), 0x1p-1022);
+  EXPECT_EQ(vm::erfc(27.2), std::erfc(27.2));
+  EXPECT_TRUE(std::isnan(vm::erfc(static_cast<double>(NAN))));
 }
 
 TEST(VecMathDouble, Atan2) {
@@ -454,6 +538,44 @@ TEST(VecMathArrays, TrigWholeRange) {
     }
     EXPECT_LE(worst, 2.0 * kSlack) << c.name;
   }
+}
+
+// exp_array/sigmoid_array (range-check-free fast loop, redo of blocks with large, infinite or
+// NaN inputs) give exactly the scalar functions' results, also in place and for odd lengths.
+template <typename T>
+void check_guarded_arrays() {
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> normal(0.0, 5.0);
+  std::uniform_real_distribution<double> wide(-1500.0, 1500.0);
+  std::vector<T> x;
+  for (int i = 0; i < 20011; ++i) x.push_back(static_cast<T>(i % 97 == 0 ? wide(rng) : normal(rng)));
+  for (double v : {0.0, -0.0, 1e-300, 86.0, -86.0, 88.7, -103.9, 708.0, -708.0, 709.8, -745.2,
+                   1e30, -1e30})
+    x.push_back(static_cast<T>(v));
+  x.push_back(std::numeric_limits<T>::infinity());
+  x.push_back(-std::numeric_limits<T>::infinity());
+  x.push_back(std::numeric_limits<T>::quiet_NaN());
+  struct Fn {
+    const char* name;
+    void (*arr)(const T*, T*, int64_t);
+    T (*scalar)(T);
+  };
+  for (const Fn& f : {Fn{"exp", vm::exp_array, vm::exp}, Fn{"sigmoid", vm::sigmoid_array, vm::sigmoid}}) {
+    for (size_t len : {x.size(), size_t{255}, size_t{257}, size_t{3}}) {
+      std::vector<T> out(len), io(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(len));
+      f.arr(x.data(), out.data(), static_cast<int64_t>(len));
+      f.arr(io.data(), io.data(), static_cast<int64_t>(len));
+      for (size_t i = 0; i < len; ++i) {
+        const T want = f.scalar(x[i]);
+        ASSERT_EQ(0, std::memcmp(&out[i], &want, sizeof(T))) << f.name << "(" << x[i] << ")";
+        ASSERT_EQ(0, std::memcmp(&io[i], &want, sizeof(T))) << f.name << " in place (" << x[i] << ")";
+      }
+    }
+  }
+}
+TEST(VecMathArrays, ExpSigmoidMatchScalar) {
+  check_guarded_arrays<float>();
+  check_guarded_arrays<double>();
 }
 
 // The out-of-range flag matches the documented limits.
