@@ -39,6 +39,12 @@ class RemovableHandle:
         self.remove()
 
 
+def _add_hook(hooks_dict, hook):
+    handle = RemovableHandle(hooks_dict)
+    hooks_dict[handle.id] = hook
+    return handle
+
+
 def _addindent(text, spaces):
     lines = text.split("\n")
     if len(lines) == 1:
@@ -234,21 +240,15 @@ class Module:
 
     # ---- calling ----
     def register_forward_pre_hook(self, hook):
-        handle = RemovableHandle(self._forward_pre_hooks)
-        self._forward_pre_hooks[handle.id] = hook
-        return handle
+        return _add_hook(self._forward_pre_hooks, hook)
 
     def register_forward_hook(self, hook):
-        handle = RemovableHandle(self._forward_hooks)
-        self._forward_hooks[handle.id] = hook
-        return handle
+        return _add_hook(self._forward_hooks, hook)
 
     def register_full_backward_hook(self, hook):
         """hook(module, grad_input, grad_output) runs once the gradients with respect to the
         module's tensor inputs are computed; a non-None result replaces grad_input."""
-        handle = RemovableHandle(self._backward_hooks)
-        self._backward_hooks[handle.id] = hook
-        return handle
+        return _add_hook(self._backward_hooks, hook)
 
     register_backward_hook = register_full_backward_hook
 
@@ -448,14 +448,10 @@ class Module:
 
     # ---- state dict ----
     def register_state_dict_hook(self, hook):
-        handle = RemovableHandle(self._state_dict_hooks)
-        self._state_dict_hooks[handle.id] = hook
-        return handle
+        return _add_hook(self._state_dict_hooks, hook)
 
     def _register_load_state_dict_pre_hook(self, hook):
-        handle = RemovableHandle(self._load_state_dict_pre_hooks)
-        self._load_state_dict_pre_hooks[handle.id] = hook
-        return handle
+        return _add_hook(self._load_state_dict_pre_hooks, hook)
 
     def _save_to_state_dict(self, destination, prefix, keep_vars):
         for name, p in self._parameters.items():
