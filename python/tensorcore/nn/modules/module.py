@@ -7,6 +7,7 @@ from ..._C import Tensor
 from ...autograd.function import Function
 from ...autograd.grad_mode import is_grad_enabled, no_grad
 from ..parameter import Parameter
+from ..utils.clip_grad import _zero_grads
 
 _set_data = _C._nn_py.set_data
 
@@ -371,18 +372,7 @@ class Module:
         return self
 
     def zero_grad(self, set_to_none=True):
-        for p in self.parameters():
-            if p.grad is None:
-                continue
-            if set_to_none:
-                p.grad = None
-            else:
-                g = p.grad
-                if g.grad_fn is not None:
-                    g.detach_()
-                else:
-                    g.requires_grad_(False)
-                g.zero_()
+        _zero_grads(self.parameters(), set_to_none)
 
     def apply(self, fn):
         for m in self.children():
