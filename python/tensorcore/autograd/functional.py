@@ -100,13 +100,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
         # Double-vjp: g(u) = J^T u is linear in u, so d<g(u), v>/du = J v.
         us = tuple(_C.zeros_like(o).requires_grad_(True) for o in outputs)
         g = _grad(outputs, inputs, us, create_graph=True)
-        pairs = [(gi, vi) for gi, vi in zip(g, v) if gi is not None and gi.requires_grad]
-        if pairs:
-            from . import grad as _autograd_grad
-            res = _autograd_grad([p[0] for p in pairs], list(us), [p[1] for p in pairs],
-                                 retain_graph=True, create_graph=create_graph, allow_unused=True)
-        else:
-            res = (None,) * len(us)
+        res = _grad(g, us, v, create_graph)
         res = _fill_none(res, outputs, strict, "jvp")
     outputs = _grad_postprocess(outputs, create_graph)
     res = _grad_postprocess(res, create_graph)
@@ -193,13 +187,7 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
             v, _ = _as_tuple(v)
         g = _grad([out], inputs, [_C.ones_like(out)], create_graph=True)
         g = _fill_none(g, inputs, strict, "gradient")
-        pairs = [(gi, vi) for gi, vi in zip(g, v) if gi.requires_grad]
-        if pairs:
-            from . import grad as _autograd_grad
-            res = _autograd_grad([p[0] for p in pairs], list(inputs), [p[1] for p in pairs],
-                                 retain_graph=True, create_graph=create_graph, allow_unused=True)
-        else:
-            res = (None,) * len(inputs)
+        res = _grad(g, inputs, v, create_graph)
         res = _fill_none(res, inputs, strict, "hvp")
     out = out if create_graph else out.detach()
     res = _grad_postprocess(res, create_graph)
