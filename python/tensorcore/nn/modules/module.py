@@ -166,18 +166,19 @@ class Module:
         return mod
 
     def get_parameter(self, target):
-        module_path, _, name = target.rpartition(".")
-        mod = self.get_submodule(module_path)
-        if name not in mod._parameters:
-            raise AttributeError(f"{type(mod).__name__} has no parameter `{name}`")
-        return mod._parameters[name]
+        return self._get_registered(target, "_parameters", "parameter")
 
     def get_buffer(self, target):
+        return self._get_registered(target, "_buffers", "buffer")
+
+    def _get_registered(self, target, store, kind):
+        # "a.b.name": `name` in the `store` dict (_parameters or _buffers) of submodule a.b.
         module_path, _, name = target.rpartition(".")
         mod = self.get_submodule(module_path)
-        if name not in mod._buffers:
-            raise AttributeError(f"{type(mod).__name__} has no buffer `{name}`")
-        return mod._buffers[name]
+        registered = getattr(mod, store)
+        if name not in registered:
+            raise AttributeError(f"{type(mod).__name__} has no {kind} `{name}`")
+        return registered[name]
 
     def __getattr__(self, name):
         d = self.__dict__
