@@ -6,12 +6,11 @@ Prints the best time of each library and the ratio tc/torch (< 1 means tensorcor
 numpy.fft is always single-threaded (pocketfft).
 """
 import argparse
-import statistics
-import time
 
 import numpy as np
 
 import tensorcore as tc
+from _timing import run_times
 
 try:
     import torch
@@ -20,14 +19,8 @@ except Exception:  # pragma: no cover
 
 
 def median_time(fn, min_time=0.25, max_runs=500):
-    fn()  # warm-up (plans are built here)
-    times = []
-    start = time.perf_counter()
-    while (time.perf_counter() - start < min_time or len(times) < 5) and len(times) < max_runs:
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)  # the minimum is the least noisy estimate on a shared machine
+    # The minimum is the least noisy estimate on a shared machine.
+    return min(run_times(fn, min_time, 5, max_runs))
 
 
 def fmt(t):

@@ -5,7 +5,6 @@ Prints both medians and the ratio tc/torch (< 1 means tensorcore is faster).
 """
 import argparse
 import statistics
-import time
 
 import numpy as np
 
@@ -13,6 +12,7 @@ import tensorcore as tc
 import tensorcore.nn as nn
 import tensorcore.optim as optim
 from tensorcore.utils.data import DataLoader, Dataset
+from _timing import run_times
 
 try:
     import torch
@@ -22,13 +22,7 @@ except Exception:  # pragma: no cover
 
 
 def median_time(fn, runs=7):
-    fn()
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+    return statistics.median(run_times(fn, min_runs=runs, max_runs=runs))
 
 
 def param_shapes(total):

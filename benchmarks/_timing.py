@@ -1,0 +1,15 @@
+"""The timing loop of the benchmark scripts; each script keeps its own budget and statistic."""
+import time
+
+
+def run_times(fn, min_time=0.0, min_runs=5, max_runs=500, clock=time.perf_counter):
+    """Calls fn once to warm up (plans, caches, primitive creation), then times calls until
+    min_time seconds have passed and min_runs calls are done, max_runs at most; returns the times."""
+    fn()
+    times = []
+    start = time.perf_counter()
+    while (time.perf_counter() - start < min_time or len(times) < min_runs) and len(times) < max_runs:
+        t0 = clock()
+        fn()
+        times.append(clock() - t0)
+    return times
