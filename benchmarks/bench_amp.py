@@ -16,7 +16,7 @@ import numpy as np
 
 import tensorcore as tc
 import tensorcore.nn.functional as F
-from _timing import run_times
+from _common import run_times
 
 try:
     import torch

@@ -17,7 +17,7 @@ import numpy as np
 
 import tensorcore as tc
 import tensorcore.audio as ta
-from _timing import run_times
+from _common import run_times
 
 try:
     import torch

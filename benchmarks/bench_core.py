@@ -13,7 +13,7 @@ import time
 import numpy as np
 
 import tensorcore as tc
-from _timing import run_times
+from _common import run_times
 
 try:
     import torch

@@ -10,7 +10,7 @@ import argparse
 import numpy as np
 
 import tensorcore as tc
-from _timing import run_times
+from _common import apply_threads, run_times
 
 try:
     import torch
@@ -85,11 +85,7 @@ def main():
     ap.add_argument("--sizes", default=None, help="comma-separated lengths: only fft/rfft of these")
     ap.add_argument("--sweep", action="store_true", help="batched non-smooth lengths")
     args = ap.parse_args()
-    if args.threads:
-        tc.set_num_threads(args.threads)
-        if torch is not None:
-            torch.set_num_threads(args.threads)
-    print(f"threads: tc={tc.get_num_threads()} torch={torch.get_num_threads() if torch else '-'}")
+    apply_threads(args.threads, torch)
     if args.sweep:
         sweep([int(v) for v in args.sizes.split(",")] if args.sizes else SWEEP_SIZES)
         return

@@ -14,7 +14,7 @@ import torch
 
 import tensorcore as tc
 from tensorcore._C import _nn as F
-from _timing import run_times
+from _common import run_times
 
 # (name, C_in, C_out, H_in, kernel, stride, padding): every distinct conv of ResNet-50.
 RESNET50_CONVS = [

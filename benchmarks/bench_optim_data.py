@@ -12,7 +12,7 @@ import tensorcore as tc
 import tensorcore.nn as nn
 import tensorcore.optim as optim
 from tensorcore.utils.data import DataLoader, Dataset
-from _timing import run_times
+from _common import apply_threads, run_times
 
 try:
     import torch
@@ -102,11 +102,7 @@ def main():
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--params", type=int, default=25_000_000)
     args = ap.parse_args()
-    if args.threads:
-        tc.set_num_threads(args.threads)
-        if torch is not None:
-            torch.set_num_threads(args.threads)
-    print(f"threads: tc={tc.get_num_threads()} torch={torch.get_num_threads() if torch else '-'}")
+    apply_threads(args.threads, torch)
     rows = []
     rows += bench_optimizer("Adam", args.params, {"lr": 1e-3})
     rows += bench_optimizer("AdamW", args.params, {"lr": 1e-3, "weight_decay": 0.01})

@@ -13,7 +13,7 @@ import tensorcore as tc
 import tensorcore.nn as tnn
 import tensorcore.nn.functional as tF
 import tensorcore.optim as toptim
-from _timing import run_times
+from _common import apply_threads, run_times
 
 try:
     import torch
@@ -74,11 +74,7 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--batch", type=int, default=8)
     args = ap.parse_args()
-    if args.threads:
-        tc.set_num_threads(args.threads)
-        if torch is not None:
-            torch.set_num_threads(args.threads)
-    print(f"threads: tc={tc.get_num_threads()} torch={torch.get_num_threads() if torch else '-'}")
+    apply_threads(args.threads, torch)
 
     rng = np.random.default_rng(0)
     x_np = rng.standard_normal((args.batch, 3, 224, 224)).astype(np.float32)

@@ -11,7 +11,7 @@ import numpy as np
 import tensorcore as tc
 from tensorcore.vision import ops as tc_ops
 from tensorcore.vision import transforms as T
-from _timing import run_times
+from _common import run_times
 
 try:
     import torch
