@@ -264,13 +264,18 @@ class Module:
             return self._call_with_backward_hooks(args, kwargs)
         output = self.forward(*args, **kwargs)
         if self._forward_hooks:
-            for hook in list(self._forward_hooks.values()):
-                result = hook(self, args, output)
-                if result is not None:
-                    output = result
+            output = self._run_forward_hooks(args, output)
         return output
 
     __call__ = _call_impl
+
+    def _run_forward_hooks(self, args, output):
+        # A forward hook's non-None result replaces the output.
+        for hook in list(self._forward_hooks.values()):
+            result = hook(self, args, output)
+            if result is not None:
+                output = result
+        return output
 
     def _call_with_backward_hooks(self, args, kwargs):
         # Identity autograd nodes around the module: the one on the outputs records grad_output,
@@ -286,10 +291,7 @@ class Module:
             args = tuple(args)
         output = self.forward(*args, **kwargs)
         if self._forward_hooks:
-            for hook in list(self._forward_hooks.values()):
-                result = hook(self, args, output)
-                if result is not None:
-                    output = result
+            output = self._run_forward_hooks(args, output)
         outs = output if isinstance(output, tuple) else (output,)
         out_pos = [i for i, o in enumerate(outs) if isinstance(o, Tensor) and o.requires_grad]
         if not out_pos:
