@@ -11,12 +11,12 @@ alternates the two libraries for --rounds rounds; the ratio is the median per-ro
 """
 import argparse
 import statistics
-import time
 
 import numpy as np
 
 import tensorcore as tc
 import tensorcore.nn.functional as F
+from _common import run_times
 
 try:
     import torch
@@ -26,14 +26,7 @@ except Exception:  # pragma: no cover
 
 
 def median_time(fn, min_time=0.25, max_runs=500):
-    fn()
-    times = []
-    start = time.perf_counter()
-    while (time.perf_counter() - start < min_time or len(times) < 5) and len(times) < max_runs:
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+    return statistics.median(run_times(fn, min_time, 5, max_runs))
 
 
 def cases(lib, fn, n=512, k=1024, m=1024):

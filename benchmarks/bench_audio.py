@@ -12,12 +12,12 @@ import shutil
 import statistics
 import subprocess
 import tempfile
-import time
 
 import numpy as np
 
 import tensorcore as tc
 import tensorcore.audio as ta
+from _common import run_times
 
 try:
     import torch
@@ -27,14 +27,7 @@ except Exception:  # pragma: no cover - reference absent
 
 
 def median_time(fn, min_time=1.0, min_runs=3, max_runs=50):
-    fn()  # warm-up (plans, caches)
-    times = []
-    start = time.perf_counter()
-    while (time.perf_counter() - start < min_time or len(times) < min_runs) and len(times) < max_runs:
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+    return statistics.median(run_times(fn, min_time, min_runs, max_runs))
 
 
 def fmt(t):

@@ -13,6 +13,7 @@ import time
 import numpy as np
 
 import tensorcore as tc
+from _common import run_times
 
 try:
     import torch
@@ -27,14 +28,7 @@ CLOCK = time.perf_counter
 
 
 def median_time(fn, min_time=0.3, max_runs=2000):
-    fn()  # warm-up
-    times = []
-    start = time.perf_counter()
-    while (time.perf_counter() - start < min_time or len(times) < 5) and len(times) < max_runs:
-        t0 = CLOCK()
-        fn()
-        times.append(CLOCK() - t0)
-    return statistics.median(times)
+    return statistics.median(run_times(fn, min_time, 5, max_runs, clock=CLOCK))
 
 
 def per_call_overhead(fn, number=20000):

@@ -6,12 +6,11 @@ Prints the best time of each library and the ratio tc/torch (< 1 means tensorcor
 numpy.fft is always single-threaded (pocketfft).
 """
 import argparse
-import statistics
-import time
 
 import numpy as np
 
 import tensorcore as tc
+from _common import apply_threads, run_times
 
 try:
     import torch
@@ -20,14 +19,8 @@ except Exception:  # pragma: no cover
 
 
 def median_time(fn, min_time=0.25, max_runs=500):
-    fn()  # warm-up (plans are built here)
-    times = []
-    start = time.perf_counter()
-    while (time.perf_counter() - start < min_time or len(times) < 5) and len(times) < max_runs:
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)  # the minimum is the least noisy estimate on a shared machine
+    # The minimum is the least noisy estimate on a shared machine.
+    return min(run_times(fn, min_time, 5, max_runs))
 
 
 def fmt(t):
@@ -92,11 +85,7 @@ def main():
     ap.add_argument("--sizes", default=None, help="comma-separated lengths: only fft/rfft of these")
     ap.add_argument("--sweep", action="store_true", help="batched non-smooth lengths")
     args = ap.parse_args()
-    if args.threads:
-        tc.set_num_threads(args.threads)
-        if torch is not None:
-            torch.set_num_threads(args.threads)
-    print(f"threads: tc={tc.get_num_threads()} torch={torch.get_num_threads() if torch else '-'}")
+    apply_threads(args.threads, torch)
     if args.sweep:
         sweep([int(v) for v in args.sizes.split(",")] if args.sizes else SWEEP_SIZES)
         return

@@ -8,13 +8,13 @@ tensorcore's).
 """
 import argparse
 import statistics
-import time
 
 import numpy as np
 import torch
 
 import tensorcore as tc
 from tensorcore._C import _nn as F
+from _common import run_times
 
 # (name, C_in, C_out, H_in, kernel, stride, padding): every distinct conv of ResNet-50.
 RESNET50_CONVS = [
@@ -45,13 +45,7 @@ RESNET50_CONVS = [
 
 
 def timeit(fn, reps):
-    fn()
-    times = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+    return statistics.median(run_times(fn, min_runs=reps, max_runs=reps))
 
 
 class Report:

@@ -5,7 +5,6 @@ Prints both medians and the ratio tc/torch (< 1 means tensorcore is faster).
 """
 import argparse
 import statistics
-import time
 
 import numpy as np
 
@@ -13,6 +12,7 @@ import tensorcore as tc
 import tensorcore.nn as nn
 import tensorcore.optim as optim
 from tensorcore.utils.data import DataLoader, Dataset
+from _common import apply_threads, run_times
 
 try:
     import torch
@@ -22,13 +22,7 @@ except Exception:  # pragma: no cover
 
 
 def median_time(fn, runs=7):
-    fn()
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+    return statistics.median(run_times(fn, min_runs=runs, max_runs=runs))
 
 
 def param_shapes(total):
@@ -108,11 +102,7 @@ def main():
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--params", type=int, default=25_000_000)
     args = ap.parse_args()
-    if args.threads:
-        tc.set_num_threads(args.threads)
-        if torch is not None:
-            torch.set_num_threads(args.threads)
-    print(f"threads: tc={tc.get_num_threads()} torch={torch.get_num_threads() if torch else '-'}")
+    apply_threads(args.threads, torch)
     rows = []
     rows += bench_optimizer("Adam", args.params, {"lr": 1e-3})
     rows += bench_optimizer("AdamW", args.params, {"lr": 1e-3, "weight_decay": 0.01})

@@ -6,7 +6,6 @@ Prints both medians and the ratio tc/torch (< 1 means tensorcore is faster).
 """
 import argparse
 import statistics
-import time
 
 import numpy as np
 
@@ -14,6 +13,7 @@ import tensorcore as tc
 import tensorcore.nn as tnn
 import tensorcore.nn.functional as tF
 import tensorcore.optim as toptim
+from _common import apply_threads, run_times
 
 try:
     import torch
@@ -65,13 +65,7 @@ def build_resnet18(nn, num_classes=1000):
 
 
 def median_time(fn, runs):
-    fn()  # warm-up (oneDNN primitive creation, allocator)
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+    return statistics.median(run_times(fn, min_runs=runs, max_runs=runs))
 
 
 def main():
@@ -80,11 +74,7 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--batch", type=int, default=8)
     args = ap.parse_args()
-    if args.threads:
-        tc.set_num_threads(args.threads)
-        if torch is not None:
-            torch.set_num_threads(args.threads)
-    print(f"threads: tc={tc.get_num_threads()} torch={torch.get_num_threads() if torch else '-'}")
+    apply_threads(args.threads, torch)
 
     rng = np.random.default_rng(0)
     x_np = rng.standard_normal((args.batch, 3, 224, 224)).astype(np.float32)

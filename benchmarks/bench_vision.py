@@ -5,13 +5,13 @@ Prints one row per case with both medians and the ratio tc/torchvision (< 1 mean
 """
 import argparse
 import statistics
-import time
 
 import numpy as np
 
 import tensorcore as tc
 from tensorcore.vision import ops as tc_ops
 from tensorcore.vision import transforms as T
+from _common import run_times
 
 try:
     import torch
@@ -22,14 +22,7 @@ except Exception:  # pragma: no cover
 
 
 def median_time(fn, min_time=1.0, max_runs=200):
-    fn()  # warm-up
-    times = []
-    start = time.perf_counter()
-    while (time.perf_counter() - start < min_time or len(times) < 5) and len(times) < max_runs:
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+    return statistics.median(run_times(fn, min_time, 5, max_runs))
 
 
 def fmt(t):

@@ -73,20 +73,22 @@ void bind_fft(py::module_& m, TensorClass& cls) {
   defn("rfftn", fft::rfftn);
   defn("irfftn", fft::irfftn);
 
-  f.def("fftfreq", [](int64_t n, double d, py::object dtype, py::object, py::object device, bool rg) {
-    return fft::fftfreq(n, d, freq_options(dtype, device, rg));
-  }, py::arg("n"), py::arg("d") = 1.0, py::kw_only(), py::arg("dtype") = py::none(),
-     py::arg("layout") = py::none(), py::arg("device") = py::none(), py::arg("requires_grad") = false);
-  f.def("rfftfreq", [](int64_t n, double d, py::object dtype, py::object, py::object device, bool rg) {
-    return fft::rfftfreq(n, d, freq_options(dtype, device, rg));
-  }, py::arg("n"), py::arg("d") = 1.0, py::kw_only(), py::arg("dtype") = py::none(),
-     py::arg("layout") = py::none(), py::arg("device") = py::none(), py::arg("requires_grad") = false);
-  f.def("fftshift", [](const Tensor& x, py::object dim) {
-    return fft::fftshift(x, to_dims(dim));
-  }, py::arg("input"), py::arg("dim") = py::none());
-  f.def("ifftshift", [](const Tensor& x, py::object dim) {
-    return fft::ifftshift(x, to_dims(dim));
-  }, py::arg("input"), py::arg("dim") = py::none());
+  using FreqFn = Tensor (*)(int64_t, double, TensorOptions);
+  auto def_freq = [&](const char* name, FreqFn fn) {
+    f.def(name, [fn](int64_t n, double d, py::object dtype, py::object, py::object device, bool rg) {
+      return fn(n, d, freq_options(dtype, device, rg));
+    }, py::arg("n"), py::arg("d") = 1.0, py::kw_only(), py::arg("dtype") = py::none(),
+       py::arg("layout") = py::none(), py::arg("device") = py::none(), py::arg("requires_grad") = false);
+  };
+  def_freq("fftfreq", fft::fftfreq);
+  def_freq("rfftfreq", fft::rfftfreq);
+  using ShiftFn = Tensor (*)(const Tensor&, const std::vector<int64_t>&);
+  auto def_shift = [&](const char* name, ShiftFn fn) {
+    f.def(name, [fn](const Tensor& x, py::object dim) { return fn(x, to_dims(dim)); }, py::arg("input"),
+          py::arg("dim") = py::none());
+  };
+  def_shift("fftshift", fft::fftshift);
+  def_shift("ifftshift", fft::ifftshift);
 
   // torch.stft / torch.istft and the window functions live at the top level (tc.stft, ...).
   def_fn_and_method(m, cls, "stft", [](const Tensor& x, int64_t n_fft, py::object hop, py::object win, const Tensor& window,

@@ -4,9 +4,7 @@
 #include "tensorcore/audio/pipeline.h"
 
 #include <cmath>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
 #include "tensorcore/audio/resample.h"
 #include "tensorcore/fft/spectral.h"
@@ -20,6 +18,7 @@
 #include "tensorcore/ops/shape.h"
 #include "tensorcore/serialize/common.h"
 #include "tensorcore/serialize/json.h"
+#include "tensorcore/serialize/text_file.h"
 
 namespace tc::audio::transforms {
 
@@ -711,11 +710,7 @@ Pipeline Pipeline::from_json(std::string_view text) {
 }
 
 Pipeline Pipeline::load(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  TC_CHECK(f.good(), "audio Pipeline: cannot open '", path, "'");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return from_json(ss.str());
+  return from_json(serialize::read_text_file(path, "audio Pipeline: cannot open '" + path + "'"));
 }
 
 std::vector<std::string> Pipeline::names() const {

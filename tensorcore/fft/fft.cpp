@@ -120,8 +120,16 @@ Tensor rfftn_impl(const Tensor& in, const OptDims& s, const OptDims& dim, const 
   return fft_r2c(x, a.dims, norm_mode(norm, true, op), true);
 }
 
-Tensor irfftn_impl(const Tensor& in, const OptDims& s, const OptDims& dim, const OptNorm& norm,
-                   const char* op) {
+// The input of a complex-to-real transform (irfftn, hfftn): the one-sided half, resized to
+// last_size / 2 + 1 along the last transformed dim, where last_size, the length of the real
+// output, is s's last entry or 2 * (n - 1).
+struct C2rInput {
+  Tensor x;
+  std::vector<int64_t> dims;
+  int64_t last_size;
+};
+
+C2rInput c2r_input(const Tensor& in, const OptDims& s, const OptDims& dim, const char* op) {
   Tensor x = promote_complex(in, op);
   NdArgs a = nd_args(x, s, dim, op);
   TC_CHECK(!a.dims.empty(), op, " must transform at least one axis");
@@ -129,24 +137,24 @@ Tensor irfftn_impl(const Tensor& in, const OptDims& s, const OptDims& dim, const
   check_points(last_size, op);
   a.shape.back() = last_size / 2 + 1;
   x = resize_dims(x, a.dims, a.shape, op);
-  return fft_c2r(x, a.dims, norm_mode(norm, false, op), last_size);
+  return {x, a.dims, last_size};
+}
+
+Tensor irfftn_impl(const Tensor& in, const OptDims& s, const OptDims& dim, const OptNorm& norm,
+                   const char* op) {
+  const C2rInput c = c2r_input(in, s, dim, op);
+  return fft_c2r(c.x, c.dims, norm_mode(norm, false, op), c.last_size);
 }
 
 // torch 1.13's hfftn: the one-sided Hermitian input is c2c-transformed (forward) over all but the
 // last dim, conjugated, and c2r-transformed along the last dim to last_size real values.
 Tensor hfftn_impl(const Tensor& in, const OptDims& s, const OptDims& dim, const OptNorm& norm,
                   const char* op) {
-  Tensor x = promote_complex(in, op);
-  NdArgs a = nd_args(x, s, dim, op);
-  TC_CHECK(!a.dims.empty(), op, " must transform at least one axis");
-  const int64_t last_size = (s && s->back() != -1) ? a.shape.back() : 2 * (x.size(a.dims.back()) - 1);
-  check_points(last_size, op);
-  a.shape.back() = last_size / 2 + 1;
-  x = resize_dims(x, a.dims, a.shape, op);
+  C2rInput c = c2r_input(in, s, dim, op);
   const Norm mode = norm_mode(norm, true, op);
-  std::vector<int64_t> outer(a.dims.begin(), a.dims.end() - 1);
-  if (!outer.empty()) x = fft_c2c(x, outer, mode, true);
-  return fft_c2r(conj(x), {a.dims.back()}, mode, last_size);
+  std::vector<int64_t> outer(c.dims.begin(), c.dims.end() - 1);
+  if (!outer.empty()) c.x = fft_c2c(c.x, outer, mode, true);
+  return fft_c2r(conj(c.x), {c.dims.back()}, mode, c.last_size);
 }
 
 // ihfftn: r2c (one-sided) along the last dim, conjugated, then inverse c2c over the others.

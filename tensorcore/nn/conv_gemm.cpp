@@ -42,29 +42,59 @@ void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha, const
               k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
+// The shapes shared by the three passes: for each batch element and group, a GEMM of the group's
+// weights (Og x K) with the columns of the group's input (K x L), which are the input itself for
+// pointwise convs and its im2col otherwise.
+struct GroupGemm {
+  explicit GroupGemm(const ConvGeometry& geometry)
+      : cg(geometry),
+        g(to_geo3(geometry)),
+        Cg(geometry.in_channels / geometry.groups),
+        Og(geometry.out_channels / geometry.groups),
+        K(Cg * g.k_size()),
+        L(g.out_size()),
+        pointwise(g.is_pointwise()) {}
+
+  // fn(n, x_offset, y_offset, w_offset) for each batch element n and group: the offsets of the
+  // group's input channels, output channels and weights.
+  template <typename Fn>
+  void each_group(Fn&& fn) const {
+    for (int64_t n = 0; n < cg.batch; ++n)
+      for (int64_t gi = 0; gi < cg.groups; ++gi)
+        fn(n, (n * cg.in_channels + gi * Cg) * g.in_size(), (n * cg.out_channels + gi * Og) * L, gi * Og * K);
+  }
+
+  template <typename T>
+  std::vector<T> column_buffer() const {
+    return std::vector<T>(pointwise ? 0 : size_t(K * L));
+  }
+
+  // The (K x L) columns of a group's input `xg`: xg itself, or its im2col written into `col`.
+  template <typename T>
+  const T* columns(const T* xg, std::vector<T>& col) const {
+    if (pointwise) return xg;
+    im2col(xg, Cg, g, col.data());
+    return col.data();
+  }
+
+  const ConvGeometry& cg;
+  const Geo3 g;
+  const int64_t Cg, Og, K, L;
+  const bool pointwise;
+};
+
 template <typename T>
 void forward_impl(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeometry& cg,
                   const Tensor& y) {
-  Geo3 g = to_geo3(cg);
-  const int64_t G = cg.groups, Cg = cg.in_channels / G, Og = cg.out_channels / G;
-  const int64_t K = Cg * g.k_size(), L = g.out_size();
-  const bool pointwise = g.is_pointwise();
-  std::vector<T> col(pointwise ? 0 : size_t(K * L));
+  const GroupGemm gg(cg);
+  const int64_t K = gg.K, L = gg.L;
+  std::vector<T> col = gg.column_buffer<T>();
   const T* xp = x.data<T>();
   const T* wp = w.data<T>();
   T* yp = y.data<T>();
-  for (int64_t n = 0; n < cg.batch; ++n) {
-    for (int64_t gi = 0; gi < G; ++gi) {
-      const T* xg = xp + (n * cg.in_channels + gi * Cg) * g.in_size();
-      const T* src = xg;
-      if (!pointwise) {
-        im2col(xg, Cg, g, col.data());
-        src = col.data();
-      }
-      T* yg = yp + (n * cg.out_channels + gi * Og) * L;
-      gemm(false, false, Og, L, K, T(1), wp + gi * Og * K, K, src, L, T(0), yg, L);
-    }
-  }
+  gg.each_group([&](int64_t, int64_t xo, int64_t yo, int64_t wo) {
+    gemm(false, false, gg.Og, L, K, T(1), wp + wo, K, gg.columns(xp + xo, col), L, T(0), yp + yo, L);
+  });
   if (b.defined()) {
     const T* bp = b.data<T>();
     parallel_for(0, cg.batch * cg.out_channels, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(L, 1)),
@@ -81,51 +111,35 @@ void forward_impl(const Tensor& x, const Tensor& w, const Tensor& b, const ConvG
 template <typename T>
 void backward_data_impl(const Tensor& gy, const Tensor& w, const ConvGeometry& cg,
                         const Tensor& gx) {
-  Geo3 g = to_geo3(cg);
-  const int64_t G = cg.groups, Cg = cg.in_channels / G, Og = cg.out_channels / G;
-  const int64_t K = Cg * g.k_size(), L = g.out_size();
-  const bool pointwise = g.is_pointwise();
-  std::vector<T> col(pointwise ? 0 : size_t(K * L));
+  const GroupGemm gg(cg);
+  const int64_t K = gg.K, L = gg.L;
+  std::vector<T> col = gg.column_buffer<T>();
   const T* gyp = gy.data<T>();
   const T* wp = w.data<T>();
   T* gxp = gx.data<T>();
-  for (int64_t n = 0; n < cg.batch; ++n) {
-    for (int64_t gi = 0; gi < G; ++gi) {
-      T* gxg = gxp + (n * cg.in_channels + gi * Cg) * g.in_size();
-      const T* gyg = gyp + (n * cg.out_channels + gi * Og) * L;
-      if (pointwise) {
-        gemm(true, false, K, L, Og, T(1), wp + gi * Og * K, K, gyg, L, T(0), gxg, L);
-      } else {
-        gemm(true, false, K, L, Og, T(1), wp + gi * Og * K, K, gyg, L, T(0), col.data(), L);
-        col2im(col.data(), Cg, g, gxg);
-      }
+  gg.each_group([&](int64_t, int64_t xo, int64_t yo, int64_t wo) {
+    if (gg.pointwise) {
+      gemm(true, false, K, L, gg.Og, T(1), wp + wo, K, gyp + yo, L, T(0), gxp + xo, L);
+    } else {
+      gemm(true, false, K, L, gg.Og, T(1), wp + wo, K, gyp + yo, L, T(0), col.data(), L);
+      col2im(col.data(), gg.Cg, gg.g, gxp + xo);
     }
-  }
+  });
 }
 
 template <typename T>
 void backward_weight_impl(const Tensor& x, const Tensor& gy, const ConvGeometry& cg,
                           const Tensor& gw) {
-  Geo3 g = to_geo3(cg);
-  const int64_t G = cg.groups, Cg = cg.in_channels / G, Og = cg.out_channels / G;
-  const int64_t K = Cg * g.k_size(), L = g.out_size();
-  const bool pointwise = g.is_pointwise();
-  std::vector<T> col(pointwise ? 0 : size_t(K * L));
+  const GroupGemm gg(cg);
+  const int64_t K = gg.K, L = gg.L;
+  std::vector<T> col = gg.column_buffer<T>();
   const T* xp = x.data<T>();
   const T* gyp = gy.data<T>();
   T* gwp = gw.data<T>();
-  for (int64_t n = 0; n < cg.batch; ++n) {
-    for (int64_t gi = 0; gi < G; ++gi) {
-      const T* xg = xp + (n * cg.in_channels + gi * Cg) * g.in_size();
-      const T* src = xg;
-      if (!pointwise) {
-        im2col(xg, Cg, g, col.data());
-        src = col.data();
-      }
-      const T* gyg = gyp + (n * cg.out_channels + gi * Og) * L;
-      gemm(false, true, Og, K, L, T(1), gyg, L, src, L, n == 0 ? T(0) : T(1), gwp + gi * Og * K, K);
-    }
-  }
+  gg.each_group([&](int64_t n, int64_t xo, int64_t yo, int64_t wo) {
+    gemm(false, true, gg.Og, K, L, T(1), gyp + yo, L, gg.columns(xp + xo, col), L, n == 0 ? T(0) : T(1),
+         gwp + wo, K);
+  });
 }
 
 }  // namespace

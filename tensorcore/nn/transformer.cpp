@@ -92,22 +92,26 @@ TransformerEncoderLayerImpl::TransformerEncoderLayerImpl(TransformerEncoderLayer
   dropout2 = register_module("dropout2", Dropout(o.dropout));
 }
 
+namespace {
+
+// One residual sub-block of a transformer layer: x + f(norm(x)) with norm_first (pre-norm),
+// norm(x + f(x)) otherwise.
+template <typename F>
+Tensor residual(const Tensor& x, LayerNorm& norm, bool norm_first, F&& f) {
+  return norm_first ? add(x, f(norm(x))) : norm(add(x, f(x)));
+}
+
+Tensor activate(const Tensor& h, const std::string& activation) {
+  return activation == "relu" ? relu(h) : functional::gelu(h);
+}
+
+}  // namespace
+
 Tensor TransformerEncoderLayerImpl::forward(const Tensor& src, const Tensor& mask, const Tensor& kpm) {
   auto sa = [&](const Tensor& x) { return dropout1(self_attn(x, x, x, kpm, false, mask).first); };
-  auto ff = [&](const Tensor& x) {
-    Tensor h = linear1(x);
-    h = options.activation == "relu" ? relu(h) : functional::gelu(h);
-    return dropout2(linear2(dropout(h)));
-  };
-  Tensor x = src;
-  if (options.norm_first) {
-    x = add(x, sa(norm1(x)));
-    x = add(x, ff(norm2(x)));
-  } else {
-    x = norm1(add(x, sa(x)));
-    x = norm2(add(x, ff(x)));
-  }
-  return x;
+  auto ff = [&](const Tensor& x) { return dropout2(linear2(dropout(activate(linear1(x), options.activation)))); };
+  Tensor x = residual(src, norm1, options.norm_first, sa);
+  return residual(x, norm2, options.norm_first, ff);
 }
 
 TransformerEncoderImpl::TransformerEncoderImpl(TransformerEncoderLayerOptions o, int64_t n, bool final_norm)
@@ -148,22 +152,10 @@ Tensor TransformerDecoderLayerImpl::forward(const Tensor& tgt, const Tensor& mem
   auto mha = [&](const Tensor& x) {
     return dropout2(multihead_attn(x, memory, memory, memory_kpm, false, memory_mask).first);
   };
-  auto ff = [&](const Tensor& x) {
-    Tensor h = linear1(x);
-    h = options.activation == "relu" ? relu(h) : functional::gelu(h);
-    return dropout3(linear2(dropout(h)));
-  };
-  Tensor x = tgt;
-  if (options.norm_first) {
-    x = add(x, sa(norm1(x)));
-    x = add(x, mha(norm2(x)));
-    x = add(x, ff(norm3(x)));
-  } else {
-    x = norm1(add(x, sa(x)));
-    x = norm2(add(x, mha(x)));
-    x = norm3(add(x, ff(x)));
-  }
-  return x;
+  auto ff = [&](const Tensor& x) { return dropout3(linear2(dropout(activate(linear1(x), options.activation)))); };
+  Tensor x = residual(tgt, norm1, options.norm_first, sa);
+  x = residual(x, norm2, options.norm_first, mha);
+  return residual(x, norm3, options.norm_first, ff);
 }
 
 TransformerDecoderImpl::TransformerDecoderImpl(TransformerDecoderLayerOptions o, int64_t n, bool final_norm)

@@ -27,6 +27,13 @@ void ema_square(Tensor s, const Tensor& x, double a, double one_minus_a) {
 // m = m + (x - m) * (1 - b1)
 void ema(Tensor m, const Tensor& x, double one_minus_b1) { add_(m, sub(x, m), Scalar(one_minus_b1)); }
 
+// The Adam family's moments (fused.cpp's update_moments): m = ema of gj, v = ema of gj^2.
+void update_moments(const Tensor& m, const Tensor& v, const Tensor& gj, double one_minus_b1, double b2,
+                    double one_minus_b2) {
+  ema(m, gj, one_minus_b1);
+  ema_square(v, gj, b2, one_minus_b2);
+}
+
 // p -= (c * num) / denom
 void sub_scaled_ratio(Tensor p, const Tensor& num, double c, const Tensor& denom) {
   Tensor t = mul(num, Scalar(c));
@@ -66,8 +73,7 @@ void adam(const Tensor& param, const Tensor& g, const Tensor& m, const Tensor& v
   Tensor p = param;
   Tensor gj = grad_term(g, p, sign, l2);  // uses p before the decoupled decay
   if (decay != 1) mul_(p, Scalar(decay));
-  ema(m, gj, one_minus_b1);
-  ema_square(v, gj, b2, one_minus_b2);
+  update_moments(m, v, gj, one_minus_b1, b2, one_minus_b2);
   Tensor vhat = v;
   if (vmax.defined()) {
     Tensor vm = vmax;
@@ -154,8 +160,7 @@ void nadam(const Tensor& param, const Tensor& g, const Tensor& m, const Tensor& 
   autograd::NoGradGuard no_grad;
   Tensor p = param;
   Tensor gj = grad_term(g, p, 1.0, wd);
-  ema(m, gj, one_minus_b1);
-  ema_square(v, gj, b2, one_minus_b2);
+  update_moments(m, v, gj, one_minus_b1, b2, one_minus_b2);
   // p -= (c_grad * gj) / denom + (c_avg * m) / denom, denom = sqrt(v * inv_bc2) + eps
   Tensor denom = mul(v, Scalar(inv_bc2));
   sqrt_(denom);
@@ -173,8 +178,7 @@ void radam(const Tensor& param, const Tensor& g, const Tensor& m, const Tensor& 
   autograd::NoGradGuard no_grad;
   Tensor p = param;
   Tensor gj = grad_term(g, p, 1.0, wd);
-  ema(m, gj, one_minus_b1);
-  ema_square(v, gj, b2, one_minus_b2);
+  update_moments(m, v, gj, one_minus_b1, b2, one_minus_b2);
   if (rectify) {
     // p -= (c_rect * m) / (sqrt(v) + eps)
     Tensor denom = sqrt(v);

@@ -32,6 +32,21 @@ std::string momentum_option(Optimizer& opt, const char* who) {
 
 Tensor scalar(double v) { return scalar_tensor(v, DType::Float64); }
 
+// Each lr times `factor`.
+std::vector<double> scaled(std::vector<double> lrs, double factor) {
+  for (auto& lr : lrs) lr *= factor;
+  return lrs;
+}
+
+// Cosine annealing from each base lr (at t = 0) down to eta_min (at t = T).
+std::vector<double> cosine_annealed(const std::vector<double>& base_lrs, double eta_min, double t,
+                                    double T) {
+  std::vector<double> out;
+  for (double b : base_lrs)
+    out.push_back(eta_min + (b - eta_min) * (1 + std::cos(kPi * t / T)) / 2);
+  return out;
+}
+
 void put_list(NamedTensors& out, const std::string& name, const std::vector<double>& v) {
   for (size_t i = 0; i < v.size(); ++i) out.emplace_back(name + "." + std::to_string(i), scalar(v[i]));
 }
@@ -143,13 +158,10 @@ StepLR::StepLR(Optimizer& o, int64_t step_size, double gamma) : LRScheduler(o), 
 std::vector<double> StepLR::get_lr() {
   std::vector<double> lrs = group_lrs();
   if (last_epoch_ == 0 || last_epoch_ % step_size_ != 0) return lrs;
-  for (auto& lr : lrs) lr *= gamma_;
-  return lrs;
+  return scaled(std::move(lrs), gamma_);
 }
 std::optional<std::vector<double>> StepLR::closed_form() const {
-  std::vector<double> out;
-  for (double b : base_lrs_) out.push_back(b * std::pow(gamma_, double(last_epoch_ / step_size_)));
-  return out;
+  return scaled(base_lrs_, std::pow(gamma_, double(last_epoch_ / step_size_)));
 }
 
 MultiStepLR::MultiStepLR(Optimizer& o, std::vector<int64_t> milestones, double gamma)
@@ -161,14 +173,11 @@ std::vector<double> MultiStepLR::get_lr() {
   std::vector<double> lrs = group_lrs();
   auto n = std::count(milestones_.begin(), milestones_.end(), last_epoch_);
   if (n == 0) return lrs;
-  for (auto& lr : lrs) lr *= std::pow(gamma_, double(n));
-  return lrs;
+  return scaled(std::move(lrs), std::pow(gamma_, double(n)));
 }
 std::optional<std::vector<double>> MultiStepLR::closed_form() const {
   auto passed = std::upper_bound(milestones_.begin(), milestones_.end(), last_epoch_) - milestones_.begin();
-  std::vector<double> out;
-  for (double b : base_lrs_) out.push_back(b * std::pow(gamma_, double(passed)));
-  return out;
+  return scaled(base_lrs_, std::pow(gamma_, double(passed)));
 }
 
 // ---- ConstantLR / LinearLR ----
@@ -187,9 +196,7 @@ std::vector<double> ConstantLR::get_lr() {
   return lrs;
 }
 std::optional<std::vector<double>> ConstantLR::closed_form() const {
-  std::vector<double> out;
-  for (double b : base_lrs_) out.push_back(b * (factor_ + (last_epoch_ >= total_iters_) * (1 - factor_)));
-  return out;
+  return scaled(base_lrs_, factor_ + (last_epoch_ >= total_iters_) * (1 - factor_));
 }
 
 LinearLR::LinearLR(Optimizer& o, double start, double end, int64_t total_iters)
@@ -210,24 +217,17 @@ std::vector<double> LinearLR::get_lr() {
   return lrs;
 }
 std::optional<std::vector<double>> LinearLR::closed_form() const {
-  std::vector<double> out;
   double t = double(std::min(total_iters_, last_epoch_)) / double(total_iters_);
-  for (double b : base_lrs_) out.push_back(b * (start_ + (end_ - start_) * t));
-  return out;
+  return scaled(base_lrs_, start_ + (end_ - start_) * t);
 }
 
 // ---- ExponentialLR / PolynomialLR ----
 ExponentialLR::ExponentialLR(Optimizer& o, double gamma) : LRScheduler(o), gamma_(gamma) { initial_step(); }
 std::vector<double> ExponentialLR::get_lr() {
-  std::vector<double> lrs = group_lrs();
-  if (last_epoch_ != 0)
-    for (auto& lr : lrs) lr *= gamma_;
-  return lrs;
+  return last_epoch_ == 0 ? group_lrs() : scaled(group_lrs(), gamma_);
 }
 std::optional<std::vector<double>> ExponentialLR::closed_form() const {
-  std::vector<double> out;
-  for (double b : base_lrs_) out.push_back(b * std::pow(gamma_, double(last_epoch_)));
-  return out;
+  return scaled(base_lrs_, std::pow(gamma_, double(last_epoch_)));
 }
 
 PolynomialLR::PolynomialLR(Optimizer& o, int64_t total_iters, double power)
@@ -239,15 +239,11 @@ std::vector<double> PolynomialLR::get_lr() {
   std::vector<double> lrs = group_lrs();
   if (last_epoch_ == 0 || last_epoch_ > total_iters_) return lrs;
   double t = double(total_iters_), e = double(last_epoch_);
-  double factor = std::pow((1.0 - e / t) / (1.0 - (e - 1) / t), power_);
-  for (auto& lr : lrs) lr *= factor;
-  return lrs;
+  return scaled(std::move(lrs), std::pow((1.0 - e / t) / (1.0 - (e - 1) / t), power_));
 }
 std::optional<std::vector<double>> PolynomialLR::closed_form() const {
-  std::vector<double> out;
-  double f = std::pow(1.0 - double(std::min(total_iters_, last_epoch_)) / double(total_iters_), power_);
-  for (double b : base_lrs_) out.push_back(b * f);
-  return out;
+  const double t = double(std::min(total_iters_, last_epoch_)) / double(total_iters_);
+  return scaled(base_lrs_, std::pow(1.0 - t, power_));
 }
 
 // ---- CosineAnnealingLR ----
@@ -270,10 +266,7 @@ std::vector<double> CosineAnnealingLR::get_lr() {
   return lrs;
 }
 std::optional<std::vector<double>> CosineAnnealingLR::closed_form() const {
-  std::vector<double> out;
-  for (double b : base_lrs_)
-    out.push_back(eta_min_ + (b - eta_min_) * (1 + std::cos(kPi * double(last_epoch_) / double(t_max_))) / 2);
-  return out;
+  return cosine_annealed(base_lrs_, eta_min_, double(last_epoch_), double(t_max_));
 }
 
 // ---- CosineAnnealingWarmRestarts ----
@@ -284,9 +277,7 @@ CosineAnnealingWarmRestarts::CosineAnnealingWarmRestarts(Optimizer& o, int64_t T
   initial_step();
 }
 std::vector<double> CosineAnnealingWarmRestarts::get_lr() {
-  std::vector<double> out;
-  for (double b : base_lrs_) out.push_back(eta_min_ + (b - eta_min_) * (1 + std::cos(kPi * t_cur_ / t_i_)) / 2);
-  return out;
+  return cosine_annealed(base_lrs_, eta_min_, t_cur_, t_i_);
 }
 void CosineAnnealingWarmRestarts::apply() {
   ++step_count_;

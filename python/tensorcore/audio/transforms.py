@@ -220,6 +220,11 @@ class TimeMasking(_AxisMasking):
         super().__init__(time_mask_param, 2, iid_masks, p=p, generator=generator)
 
 
+def _along_freq(specgram, matrix):
+    """(..., n, time) through an (n, m) matrix along the frequency axis: (..., m, time)."""
+    return tc.matmul(specgram.transpose(-1, -2), matrix.to(specgram.device, specgram.dtype)).transpose(-1, -2)
+
+
 class MelScale(_Base):
     """Linear-frequency spectrogram (..., n_stft, time) to mel scale (..., n_mels, time)."""
 
@@ -241,7 +246,7 @@ class MelScale(_Base):
         if specgram.shape[-2] != self.fb.shape[0]:
             raise ValueError(f"MelScale: expected {self.fb.shape[0]} frequency bins at dim -2, "
                              f"got shape {tuple(specgram.shape)}")
-        return tc.matmul(specgram.transpose(-1, -2), self.fb.to(specgram.device, specgram.dtype)).transpose(-1, -2)
+        return _along_freq(specgram, self.fb)
 
 
 class InverseMelScale(_Base):
@@ -419,7 +424,7 @@ class MFCC(_Base):
     def forward(self, waveform):
         mel = self.MelSpectrogram(waveform)
         mel = tc.log(mel + 1e-6) if self.log_mels else self.amplitude_to_DB(mel)
-        return tc.matmul(mel.transpose(-1, -2), self.dct_mat.to(mel.device, mel.dtype)).transpose(-1, -2)
+        return _along_freq(mel, self.dct_mat)
 
 
 class LFCC(_Base):
@@ -447,9 +452,9 @@ class LFCC(_Base):
 
     def forward(self, waveform):
         spec = self.Spectrogram(waveform)
-        spec = tc.matmul(spec.transpose(-1, -2), self.filter_mat.to(spec.device, spec.dtype)).transpose(-1, -2)
+        spec = _along_freq(spec, self.filter_mat)
         spec = tc.log(spec + 1e-6) if self.log_lf else self.amplitude_to_DB(spec)
-        return tc.matmul(spec.transpose(-1, -2), self.dct_mat.to(spec.device, spec.dtype)).transpose(-1, -2)
+        return _along_freq(spec, self.dct_mat)
 
 
 class TimeStretch(_Base):

@@ -53,6 +53,21 @@ def _fill_none(grads, refs, strict, what):
     return tuple(res)
 
 
+def _check_v(v, refs, what, when_none):
+    """vjp's/jvp's v as a tuple shaped like refs (its outputs/inputs); None means ones, allowed only
+    when refs is one single-element tensor."""
+    if v is None:
+        if any(r.numel() != 1 for r in refs):
+            raise RuntimeError(f"The vector v can only be None if {when_none} with a single element.")
+        return tuple(_C.ones_like(r) for r in refs)
+    v, _ = _as_tuple(v)
+    for r, vv in zip(refs, v):
+        if tuple(r.shape) != tuple(vv.shape):
+            raise RuntimeError(f"Mismatch in shape: {what} has shape {tuple(r.shape)} but v has "
+                               f"shape {tuple(vv.shape)}")
+    return v
+
+
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
     from .grad_mode import enable_grad
     with enable_grad():
@@ -60,18 +75,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
         inputs = _grad_preprocess(inputs, create_graph)
         outputs = func(*inputs)
         outputs, single_out = _as_tuple(outputs)
-        if v is None:
-            for o in outputs:
-                if o.numel() != 1:
-                    raise RuntimeError("The vector v can only be None if the user-provided function "
-                                       "returns a single Tensor with a single element.")
-            v = tuple(_C.ones_like(o) for o in outputs)
-        else:
-            v, _ = _as_tuple(v)
-        for o, vv in zip(outputs, v):
-            if tuple(o.shape) != tuple(vv.shape):
-                raise RuntimeError(f"Mismatch in shape: output has shape {tuple(o.shape)} but v has "
-                                   f"shape {tuple(vv.shape)}")
+        v = _check_v(v, outputs, "output", "the user-provided function returns a single Tensor")
         grads = _grad(outputs, inputs, v, create_graph)
         grads = _fill_none(grads, inputs, strict, "vjp")
     outputs = _grad_postprocess(outputs, create_graph)
@@ -84,29 +88,12 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     with enable_grad():
         inputs, single_in = _as_tuple(inputs)
         inputs = _grad_preprocess(inputs, create_graph)
-        if v is None:
-            for x in inputs:
-                if x.numel() != 1:
-                    raise RuntimeError("The vector v can only be None if the input to the user-provided "
-                                       "function is a single Tensor with a single element.")
-            v = tuple(_C.ones_like(x) for x in inputs)
-        else:
-            v, _ = _as_tuple(v)
-        for x, vv in zip(inputs, v):
-            if tuple(x.shape) != tuple(vv.shape):
-                raise RuntimeError(f"Mismatch in shape: input has shape {tuple(x.shape)} but v has "
-                                   f"shape {tuple(vv.shape)}")
+        v = _check_v(v, inputs, "input", "the input to the user-provided function is a single Tensor")
         outputs, single_out = _as_tuple(func(*inputs))
         # Double-vjp: g(u) = J^T u is linear in u, so d<g(u), v>/du = J v.
         us = tuple(_C.zeros_like(o).requires_grad_(True) for o in outputs)
         g = _grad(outputs, inputs, us, create_graph=True)
-        pairs = [(gi, vi) for gi, vi in zip(g, v) if gi is not None and gi.requires_grad]
-        if pairs:
-            from . import grad as _autograd_grad
-            res = _autograd_grad([p[0] for p in pairs], list(us), [p[1] for p in pairs],
-                                 retain_graph=True, create_graph=create_graph, allow_unused=True)
-        else:
-            res = (None,) * len(us)
+        res = _grad(g, us, v, create_graph)
         res = _fill_none(res, outputs, strict, "jvp")
     outputs = _grad_postprocess(outputs, create_graph)
     res = _grad_postprocess(res, create_graph)
@@ -193,13 +180,7 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
             v, _ = _as_tuple(v)
         g = _grad([out], inputs, [_C.ones_like(out)], create_graph=True)
         g = _fill_none(g, inputs, strict, "gradient")
-        pairs = [(gi, vi) for gi, vi in zip(g, v) if gi.requires_grad]
-        if pairs:
-            from . import grad as _autograd_grad
-            res = _autograd_grad([p[0] for p in pairs], list(inputs), [p[1] for p in pairs],
-                                 retain_graph=True, create_graph=create_graph, allow_unused=True)
-        else:
-            res = (None,) * len(inputs)
+        res = _grad(g, inputs, v, create_graph)
         res = _fill_none(res, inputs, strict, "hvp")
     out = out if create_graph else out.detach()
     res = _grad_postprocess(res, create_graph)

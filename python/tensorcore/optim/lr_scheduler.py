@@ -219,7 +219,24 @@ class CosineAnnealingLR(LRScheduler):
                 for b in self.base_lrs]
 
 
-class SequentialLR(LRScheduler):
+class _OfSchedulers(LRScheduler):
+    """Base of the schedulers made of other schedulers: the state of each inner one is saved
+    under "_schedulers", the rest of their own attributes as usual."""
+
+    def state_dict(self):
+        d = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_schedulers")}
+        d["_schedulers"] = [s.state_dict() for s in self._schedulers]
+        return d
+
+    def load_state_dict(self, state_dict):
+        state_dict = dict(state_dict)
+        scheds = state_dict.pop("_schedulers")
+        self.__dict__.update(state_dict)
+        for s, sd in zip(self._schedulers, scheds):
+            s.load_state_dict(sd)
+
+
+class SequentialLR(_OfSchedulers):
     def __init__(self, optimizer, schedulers, milestones, last_epoch=-1, verbose=False):
         for i, s in enumerate(schedulers):
             if s.optimizer is not optimizer:
@@ -250,20 +267,8 @@ class SequentialLR(LRScheduler):
             sched.step()
         self._last_lr = sched.get_last_lr()
 
-    def state_dict(self):
-        d = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_schedulers")}
-        d["_schedulers"] = [s.state_dict() for s in self._schedulers]
-        return d
 
-    def load_state_dict(self, state_dict):
-        state_dict = dict(state_dict)
-        scheds = state_dict.pop("_schedulers")
-        self.__dict__.update(state_dict)
-        for s, sd in zip(self._schedulers, scheds):
-            s.load_state_dict(sd)
-
-
-class ChainedScheduler(LRScheduler):
+class ChainedScheduler(_OfSchedulers):
     def __init__(self, schedulers):
         for i in range(1, len(schedulers)):
             if schedulers[i].optimizer is not schedulers[0].optimizer:
@@ -276,18 +281,6 @@ class ChainedScheduler(LRScheduler):
         for s in self._schedulers:
             s.step()
         self._last_lr = [g["lr"] for g in self.optimizer.param_groups]
-
-    def state_dict(self):
-        d = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_schedulers")}
-        d["_schedulers"] = [s.state_dict() for s in self._schedulers]
-        return d
-
-    def load_state_dict(self, state_dict):
-        state_dict = dict(state_dict)
-        scheds = state_dict.pop("_schedulers")
-        self.__dict__.update(state_dict)
-        for s, sd in zip(self._schedulers, scheds):
-            s.load_state_dict(sd)
 
 
 class ReduceLROnPlateau:

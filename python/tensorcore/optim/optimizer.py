@@ -11,6 +11,7 @@ from itertools import chain
 from .. import _C
 from .._C import Tensor
 from ..autograd.grad_mode import no_grad
+from ..nn.utils.clip_grad import _zero_grads
 
 
 class _RequiredParameter:
@@ -86,18 +87,7 @@ class Optimizer:
 
     def zero_grad(self, set_to_none=True):
         for group in self.param_groups:
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                if set_to_none:
-                    p.grad = None
-                else:
-                    g = p.grad
-                    if g.grad_fn is not None:
-                        g.detach_()
-                    else:
-                        g.requires_grad_(False)
-                    g.zero_()
+            _zero_grads(group["params"], set_to_none)
 
     # ---- state ----
     def state_dict(self):

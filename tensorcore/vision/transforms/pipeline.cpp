@@ -11,8 +11,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
@@ -22,6 +20,7 @@
 #include "tensorcore/ops/reduce.h"
 #include "tensorcore/ops/shape.h"
 #include "tensorcore/serialize/json.h"
+#include "tensorcore/serialize/text_file.h"
 #include "tensorcore/vision/transforms/kernels.h"
 #include "tensorcore/vision/transforms/pipeline_internal.h"
 
@@ -512,11 +511,7 @@ Pipeline Pipeline::from_json(std::string_view text) {
 }
 
 Pipeline Pipeline::load(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  TC_CHECK(f.good(), "Pipeline::load: cannot open ", path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return from_json(ss.str());
+  return from_json(serialize::read_text_file(path, "Pipeline::load: cannot open " + path));
 }
 
 std::vector<std::string> Pipeline::names() const {

@@ -15,6 +15,22 @@ def _index(idx, n, kind):
     return idx % n
 
 
+def _delete_renumbered(container, idx, kind):
+    """del container[idx] for Sequential and ModuleList, then renumber the keys 0..n-1 so string
+    indices stay contiguous, as torch does."""
+    modules = container._modules
+    keys = list(modules.keys())
+    if isinstance(idx, slice):
+        for k in keys[idx]:
+            del modules[k]
+    else:
+        del modules[keys[_index(idx, len(container), kind)]]
+    items = list(modules.values())
+    modules.clear()
+    for i, m in enumerate(items):
+        modules[str(i)] = m
+
+
 class Sequential(Module):
     """Chains modules; forward feeds each one's output into the next."""
 
@@ -38,17 +54,7 @@ class Sequential(Module):
         setattr(self, key, module)
 
     def __delitem__(self, idx):
-        keys = list(self._modules.keys())
-        if isinstance(idx, slice):
-            for k in keys[idx]:
-                del self._modules[k]
-        else:
-            del self._modules[keys[_index(idx, len(self), "Sequential")]]
-        # Keep string indices contiguous, as torch does.
-        items = list(self._modules.values())
-        self._modules.clear()
-        for i, m in enumerate(items):
-            self._modules[str(i)] = m
+        _delete_renumbered(self, idx, "Sequential")
 
     def __len__(self):
         return len(self._modules)
@@ -109,16 +115,7 @@ class ModuleList(Module):
         setattr(self, str(_index(idx, len(self), "ModuleList")), module)
 
     def __delitem__(self, idx):
-        keys = list(self._modules.keys())
-        if isinstance(idx, slice):
-            for k in keys[idx]:
-                del self._modules[k]
-        else:
-            del self._modules[keys[_index(idx, len(self), "ModuleList")]]
-        items = list(self._modules.values())
-        self._modules.clear()
-        for i, m in enumerate(items):
-            self._modules[str(i)] = m
+        _delete_renumbered(self, idx, "ModuleList")
 
     def __len__(self):
         return len(self._modules)
@@ -217,6 +214,13 @@ class ModuleDict(Module):
         raise NotImplementedError("ModuleDict has no forward(); index it instead")
 
 
+def _as_parameter(value):
+    """A plain tensor put into ParameterList/ParameterDict becomes a Parameter, as in torch."""
+    if isinstance(value, Tensor) and not isinstance(value, Parameter):
+        return Parameter(value)
+    return value
+
+
 class ParameterList(Module):
     """A list of Parameters registered under the names "0", "1", ..."""
 
@@ -233,9 +237,7 @@ class ParameterList(Module):
 
     def __setitem__(self, idx, param):
         idx = _index(idx, len(self), "ParameterList")
-        if isinstance(param, Tensor) and not isinstance(param, Parameter):
-            param = Parameter(param)
-        setattr(self, str(idx), param)
+        setattr(self, str(idx), _as_parameter(param))
 
     def __len__(self):
         return self._size
@@ -249,9 +251,7 @@ class ParameterList(Module):
     def append(self, value):
         i = self._size
         self._size += 1
-        if isinstance(value, Tensor) and not isinstance(value, Parameter):
-            value = Parameter(value)
-        setattr(self, str(i), value)
+        setattr(self, str(i), _as_parameter(value))
         return self
 
     def extend(self, values):
@@ -283,9 +283,7 @@ class ParameterDict(Module):
         return self._parameters[key]
 
     def __setitem__(self, key, value):
-        if isinstance(value, Tensor) and not isinstance(value, Parameter):
-            value = Parameter(value)
-        self.register_parameter(key, value)
+        self.register_parameter(key, _as_parameter(value))
 
     def __delitem__(self, key):
         del self._parameters[key]

@@ -7,6 +7,7 @@ from ..._C import Tensor
 from ...autograd.function import Function
 from ...autograd.grad_mode import is_grad_enabled, no_grad
 from ..parameter import Parameter
+from ..utils.clip_grad import _zero_grads
 
 _set_data = _C._nn_py.set_data
 
@@ -37,6 +38,12 @@ class RemovableHandle:
 
     def __exit__(self, *exc):
         self.remove()
+
+
+def _add_hook(hooks_dict, hook):
+    handle = RemovableHandle(hooks_dict)
+    hooks_dict[handle.id] = hook
+    return handle
 
 
 def _addindent(text, spaces):
@@ -159,18 +166,19 @@ class Module:
         return mod
 
     def get_parameter(self, target):
-        module_path, _, name = target.rpartition(".")
-        mod = self.get_submodule(module_path)
-        if name not in mod._parameters:
-            raise AttributeError(f"{type(mod).__name__} has no parameter `{name}`")
-        return mod._parameters[name]
+        return self._get_registered(target, "_parameters", "parameter")
 
     def get_buffer(self, target):
+        return self._get_registered(target, "_buffers", "buffer")
+
+    def _get_registered(self, target, store, kind):
+        # "a.b.name": `name` in the `store` dict (_parameters or _buffers) of submodule a.b.
         module_path, _, name = target.rpartition(".")
         mod = self.get_submodule(module_path)
-        if name not in mod._buffers:
-            raise AttributeError(f"{type(mod).__name__} has no buffer `{name}`")
-        return mod._buffers[name]
+        registered = getattr(mod, store)
+        if name not in registered:
+            raise AttributeError(f"{type(mod).__name__} has no {kind} `{name}`")
+        return registered[name]
 
     def __getattr__(self, name):
         d = self.__dict__
@@ -234,21 +242,15 @@ class Module:
 
     # ---- calling ----
     def register_forward_pre_hook(self, hook):
-        handle = RemovableHandle(self._forward_pre_hooks)
-        self._forward_pre_hooks[handle.id] = hook
-        return handle
+        return _add_hook(self._forward_pre_hooks, hook)
 
     def register_forward_hook(self, hook):
-        handle = RemovableHandle(self._forward_hooks)
-        self._forward_hooks[handle.id] = hook
-        return handle
+        return _add_hook(self._forward_hooks, hook)
 
     def register_full_backward_hook(self, hook):
         """hook(module, grad_input, grad_output) runs once the gradients with respect to the
         module's tensor inputs are computed; a non-None result replaces grad_input."""
-        handle = RemovableHandle(self._backward_hooks)
-        self._backward_hooks[handle.id] = hook
-        return handle
+        return _add_hook(self._backward_hooks, hook)
 
     register_backward_hook = register_full_backward_hook
 
@@ -262,13 +264,18 @@ class Module:
             return self._call_with_backward_hooks(args, kwargs)
         output = self.forward(*args, **kwargs)
         if self._forward_hooks:
-            for hook in list(self._forward_hooks.values()):
-                result = hook(self, args, output)
-                if result is not None:
-                    output = result
+            output = self._run_forward_hooks(args, output)
         return output
 
     __call__ = _call_impl
+
+    def _run_forward_hooks(self, args, output):
+        # A forward hook's non-None result replaces the output.
+        for hook in list(self._forward_hooks.values()):
+            result = hook(self, args, output)
+            if result is not None:
+                output = result
+        return output
 
     def _call_with_backward_hooks(self, args, kwargs):
         # Identity autograd nodes around the module: the one on the outputs records grad_output,
@@ -284,10 +291,7 @@ class Module:
             args = tuple(args)
         output = self.forward(*args, **kwargs)
         if self._forward_hooks:
-            for hook in list(self._forward_hooks.values()):
-                result = hook(self, args, output)
-                if result is not None:
-                    output = result
+            output = self._run_forward_hooks(args, output)
         outs = output if isinstance(output, tuple) else (output,)
         out_pos = [i for i, o in enumerate(outs) if isinstance(o, Tensor) and o.requires_grad]
         if not out_pos:
@@ -371,18 +375,7 @@ class Module:
         return self
 
     def zero_grad(self, set_to_none=True):
-        for p in self.parameters():
-            if p.grad is None:
-                continue
-            if set_to_none:
-                p.grad = None
-            else:
-                g = p.grad
-                if g.grad_fn is not None:
-                    g.detach_()
-                else:
-                    g.requires_grad_(False)
-                g.zero_()
+        _zero_grads(self.parameters(), set_to_none)
 
     def apply(self, fn):
         for m in self.children():
@@ -448,14 +441,10 @@ class Module:
 
     # ---- state dict ----
     def register_state_dict_hook(self, hook):
-        handle = RemovableHandle(self._state_dict_hooks)
-        self._state_dict_hooks[handle.id] = hook
-        return handle
+        return _add_hook(self._state_dict_hooks, hook)
 
     def _register_load_state_dict_pre_hook(self, hook):
-        handle = RemovableHandle(self._load_state_dict_pre_hooks)
-        self._load_state_dict_pre_hooks[handle.id] = hook
-        return handle
+        return _add_hook(self._load_state_dict_pre_hooks, hook)
 
     def _save_to_state_dict(self, destination, prefix, keep_vars):
         for name, p in self._parameters.items():

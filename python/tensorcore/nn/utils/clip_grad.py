@@ -1,4 +1,5 @@
-"""clip_grad_norm_ and clip_grad_value_."""
+"""clip_grad_norm_ and clip_grad_value_, and the gradient zeroing of Module.zero_grad and
+Optimizer.zero_grad."""
 import math
 
 from ... import _C
@@ -11,6 +12,22 @@ def _grads(parameters):
     if isinstance(parameters, Tensor):
         parameters = [parameters]
     return [p.grad for p in parameters if p.grad is not None]
+
+
+def _zero_grads(parameters, set_to_none):
+    """Drops (set_to_none) or zeroes the gradients of `parameters`, as torch's zero_grad does."""
+    for p in parameters:
+        if p.grad is None:
+            continue
+        if set_to_none:
+            p.grad = None
+        else:
+            g = p.grad
+            if g.grad_fn is not None:
+                g.detach_()
+            else:
+                g.requires_grad_(False)
+            g.zero_()
 
 
 def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):

@@ -2,6 +2,7 @@
 from ... import _C
 from ...autograd.grad_mode import no_grad
 from ..parameter import Parameter
+from .weight_norm import _remove_reparametrization
 
 
 def _normalize(v, eps):
@@ -78,9 +79,4 @@ def spectral_norm(module, name="weight", n_power_iterations=1, eps=1e-12, dim=No
 
 
 def remove_spectral_norm(module, name="weight"):
-    for key, hook in list(module._forward_pre_hooks.items()):
-        if isinstance(hook, SpectralNorm) and hook.name == name:
-            hook.remove(module)
-            del module._forward_pre_hooks[key]
-            return module
-    raise ValueError(f"spectral_norm of '{name}' not found in {module}")
+    return _remove_reparametrization(module, name, SpectralNorm, "spectral_norm")

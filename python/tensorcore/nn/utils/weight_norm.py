@@ -52,10 +52,16 @@ def weight_norm(module, name="weight", dim=0):
     return module
 
 
-def remove_weight_norm(module, name="weight"):
+def _remove_reparametrization(module, name, hook_type, what):
+    """Undoes weight_norm/spectral_norm (`what`): finds the forward pre-hook of type `hook_type`
+    for parameter `name`, restores the plain parameter and drops the hook."""
     for key, hook in list(module._forward_pre_hooks.items()):
-        if isinstance(hook, WeightNorm) and hook.name == name:
+        if isinstance(hook, hook_type) and hook.name == name:
             hook.remove(module)
             del module._forward_pre_hooks[key]
             return module
-    raise ValueError(f"weight_norm of '{name}' not found in {module}")
+    raise ValueError(f"{what} of '{name}' not found in {module}")
+
+
+def remove_weight_norm(module, name="weight"):
+    return _remove_reparametrization(module, name, WeightNorm, "weight_norm")
