@@ -44,36 +44,38 @@ inline double sum_f32(const float* p, int64_t n) {
 }
 
 #if defined(__GNUC__) && !defined(__clang__)
-// double max/min with GCC vector types: the 16-lane scalar form below is not SLP-vectorized for
-// double (scalar vmaxsd, 2.5x PyTorch's time for float64 amax). NaNs: a second set of lanes sums
-// x itself (one add per vector, on other ports than the max): the sum is NaN whenever a NaN was
-// seen (and, harmlessly, when +inf and -inf both occur); only then is the run rescanned for NaNs.
-template <bool Max>
-inline double minmax_f64(const double* p, int64_t n, double init) {
-  typedef double v4d __attribute__((vector_size(32)));
+// float/double max/min with GCC vector types: the scalar-lane form below is not SLP-vectorized
+// for double (scalar vmaxsd, 2.5x PyTorch's time for float64 amax). NaNs: a second set of lanes
+// sums x itself (one add per vector, on other ports than the max): the sum is NaN whenever a NaN
+// was seen (and, harmlessly, when +inf and -inf occur or huge values overflow both ways); only
+// then is the run rescanned for NaNs.
+template <typename T, bool Max>
+inline T minmax_vec(const T* p, int64_t n, T init) {
+  constexpr int kW = 32 / int(sizeof(T));  // one AVX2 register
+  typedef T vec __attribute__((vector_size(32)));
   // Eight max chains hide the compare latency; four NaN-check chains keep all in 12 registers.
   constexpr int kRegs = 8, kFin = 4;
-  v4d lanes[kRegs], fin[kFin];
-  for (auto& l : lanes) l = v4d{} + init;
-  for (auto& f : fin) f = v4d{};
+  vec lanes[kRegs], fin[kFin];
+  for (auto& l : lanes) l = vec{} + init;
+  for (auto& f : fin) f = vec{};
   int64_t i = 0;
-  for (; i + 4 * kRegs <= n; i += 4 * kRegs) {
+  for (; i + kW * kRegs <= n; i += kW * kRegs) {
     for (int r = 0; r < kRegs; ++r) {
-      v4d x;
-      std::memcpy(&x, p + i + 4 * r, sizeof(x));
+      vec x;
+      std::memcpy(&x, p + i + kW * r, sizeof(x));
       if constexpr (Max) lanes[r] = x > lanes[r] ? x : lanes[r];
       else lanes[r] = x < lanes[r] ? x : lanes[r];
       fin[r % kFin] += x;
     }
   }
-  double acc = init, fin_acc = 0;
+  T acc = init, fin_acc = 0;
   for (int r = 0; r < kRegs; ++r)
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < kW; ++k) {
       if constexpr (Max) acc = lanes[r][k] > acc ? lanes[r][k] : acc;
       else acc = lanes[r][k] < acc ? lanes[r][k] : acc;
     }
   for (int r = 0; r < kFin; ++r)
-    for (int k = 0; k < 4; ++k) fin_acc += fin[r][k];
+    for (int k = 0; k < kW; ++k) fin_acc += fin[r][k];
   for (; i < n; ++i) {
     if constexpr (Max) acc = p[i] > acc ? p[i] : acc;
     else acc = p[i] < acc ? p[i] : acc;
@@ -81,7 +83,7 @@ inline double minmax_f64(const double* p, int64_t n, double init) {
   }
   if (fin_acc != fin_acc) {
     for (int64_t j = 0; j < n; ++j)
-      if (p[j] != p[j]) return std::numeric_limits<double>::quiet_NaN();
+      if (p[j] != p[j]) return std::numeric_limits<T>::quiet_NaN();
   }
   return acc;
 }
@@ -129,8 +131,8 @@ inline double prod_d(const T* p, int64_t n) {
 template <typename T, bool Max>
 inline T minmax(const T* p, int64_t n, T init) {
 #if defined(__GNUC__) && !defined(__clang__)
-  if constexpr (std::is_same_v<T, double>) return minmax_f64<Max>(p, n, init);
-#endif
+  return minmax_vec<T, Max>(p, n, init);
+#else
   constexpr int kLanes = 32 / int(sizeof(T)) * 4;  // four AVX2 registers
   T lanes[kLanes];
   for (auto& l : lanes) l = init;
@@ -160,6 +162,7 @@ inline T minmax(const T* p, int64_t n, T init) {
     else acc = l < acc ? l : acc;
   }
   return acc;
+#endif
 }
 
 // Sum of f(p[i]) in double over a run, 16 double lanes (f returns double; it must be inlinable
