@@ -6,6 +6,9 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#if defined(__AVX__)
+#include <immintrin.h>
+#endif
 
 namespace tc {
 namespace reduce_fast {
@@ -41,42 +44,86 @@ inline double sum_f32(const float* p, int64_t n) {
 }
 
 #if defined(__GNUC__) && !defined(__clang__)
-// double max/min with GCC vector types: the 16-lane scalar form below is not SLP-vectorized for
-// double (scalar vmaxsd, 2.5x PyTorch's time for float64 amax). NaNs: a second set of lanes sums
-// x - x (0 for finite x, NaN for NaN and +-inf); only when that fires is the run rescanned.
-template <bool Max>
-inline double minmax_f64(const double* p, int64_t n, double init) {
-  typedef double v4d __attribute__((vector_size(32)));
-  v4d lanes[4], fin[4];
-  for (auto& l : lanes) l = v4d{} + init;
-  for (auto& f : fin) f = v4d{};
+// float/double max/min with GCC vector types: the scalar-lane form below is not SLP-vectorized
+// for double (scalar vmaxsd, 2.5x PyTorch's time for float64 amax). NaNs: a second set of lanes
+// sums x itself (one add per vector, on other ports than the max): the sum is NaN whenever a NaN
+// was seen (and, harmlessly, when +inf and -inf occur or huge values overflow both ways); only
+// then is the run rescanned for NaNs.
+template <typename T, bool Max>
+inline T minmax_vec(const T* p, int64_t n, T init) {
+  constexpr int kW = 32 / int(sizeof(T));  // one AVX2 register
+  typedef T vec __attribute__((vector_size(32)));
+  // Eight max chains hide the compare latency; four NaN-check chains keep all in 12 registers.
+  constexpr int kRegs = 8, kFin = 4;
+  vec lanes[kRegs], fin[kFin];
+  for (auto& l : lanes) l = vec{} + init;
+  for (auto& f : fin) f = vec{};
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    for (int r = 0; r < 4; ++r) {
-      v4d x;
-      std::memcpy(&x, p + i + 4 * r, sizeof(x));
+  for (; i + kW * kRegs <= n; i += kW * kRegs) {
+    for (int r = 0; r < kRegs; ++r) {
+      vec x;
+      std::memcpy(&x, p + i + kW * r, sizeof(x));
       if constexpr (Max) lanes[r] = x > lanes[r] ? x : lanes[r];
       else lanes[r] = x < lanes[r] ? x : lanes[r];
-      fin[r] += x - x;
+      fin[r % kFin] += x;
     }
   }
-  double acc = init, fin_acc = 0;
-  for (int r = 0; r < 4; ++r)
-    for (int k = 0; k < 4; ++k) {
+  T acc = init, fin_acc = 0;
+  for (int r = 0; r < kRegs; ++r)
+    for (int k = 0; k < kW; ++k) {
       if constexpr (Max) acc = lanes[r][k] > acc ? lanes[r][k] : acc;
       else acc = lanes[r][k] < acc ? lanes[r][k] : acc;
-      fin_acc += fin[r][k];
     }
+  for (int r = 0; r < kFin; ++r)
+    for (int k = 0; k < kW; ++k) fin_acc += fin[r][k];
   for (; i < n; ++i) {
     if constexpr (Max) acc = p[i] > acc ? p[i] : acc;
     else acc = p[i] < acc ? p[i] : acc;
-    fin_acc += p[i] - p[i];
+    fin_acc += p[i];
   }
   if (fin_acc != fin_acc) {
     for (int64_t j = 0; j < n; ++j)
-      if (p[j] != p[j]) return std::numeric_limits<double>::quiet_NaN();
+      if (p[j] != p[j]) return std::numeric_limits<T>::quiet_NaN();
   }
   return acc;
+}
+#endif
+
+#if defined(__GNUC__) && !defined(__clang__)
+// Product of a float or double run in double. Eight independent 4-double accumulators: the
+// generic 16-lane fold has only four vector multiply chains, which leaves float32 prod bound by
+// the multiply latency rather than by the float->double conversion and the loads.
+template <typename T>
+inline double prod_d(const T* p, int64_t n) {
+  typedef double v4d __attribute__((vector_size(32)));
+  constexpr int kRegs = 8;
+  v4d acc[kRegs];
+  for (auto& a : acc) a = v4d{} + 1.0;
+  int64_t i = 0;
+  for (; i + 4 * kRegs <= n; i += 4 * kRegs) {
+    for (int r = 0; r < kRegs; ++r) {
+      v4d x;
+      if constexpr (std::is_same_v<T, float>) {
+#if defined(__AVX__)
+        // GCC lowers __builtin_convertvector(v4f -> v4d) through the stack; the intrinsic is one
+        // vcvtps2pd.
+        x = (v4d)_mm256_cvtps_pd(_mm_loadu_ps(p + i + 4 * r));
+#else
+        float f[4];
+        std::memcpy(f, p + i + 4 * r, sizeof(f));
+        x = v4d{f[0], f[1], f[2], f[3]};
+#endif
+      } else {
+        std::memcpy(&x, p + i + 4 * r, sizeof(x));
+      }
+      acc[r] *= x;
+    }
+  }
+  for (int w = kRegs / 2; w > 0; w /= 2)
+    for (int r = 0; r < w; ++r) acc[r] *= acc[r + w];
+  double total = (acc[0][0] * acc[0][1]) * (acc[0][2] * acc[0][3]);
+  for (; i < n; ++i) total *= double(p[i]);
+  return total;
 }
 #endif
 
@@ -84,8 +131,8 @@ inline double minmax_f64(const double* p, int64_t n, double init) {
 template <typename T, bool Max>
 inline T minmax(const T* p, int64_t n, T init) {
 #if defined(__GNUC__) && !defined(__clang__)
-  if constexpr (std::is_same_v<T, double>) return minmax_f64<Max>(p, n, init);
-#endif
+  return minmax_vec<T, Max>(p, n, init);
+#else
   constexpr int kLanes = 32 / int(sizeof(T)) * 4;  // four AVX2 registers
   T lanes[kLanes];
   for (auto& l : lanes) l = init;
@@ -115,6 +162,7 @@ inline T minmax(const T* p, int64_t n, T init) {
     else acc = l < acc ? l : acc;
   }
   return acc;
+#endif
 }
 
 // Sum of f(p[i]) in double over a run, 16 double lanes (f returns double; it must be inlinable

@@ -28,6 +28,12 @@ template <typename T> struct ProdOp {
   Acc fold(Acc a, T x) const { return a * Acc(x); }
   Acc merge(Acc a, Acc b) const { return a * b; }
   T finish(Acc a, int64_t) const { return T(a); }
+#if defined(__GNUC__) && !defined(__clang__)
+  template <typename U = T, typename = std::enable_if_t<std::is_floating_point_v<U>>>
+  Acc fold_contiguous(const U* p, int64_t n) const {
+    return reduce_fast::prod_d(p, n);
+  }
+#endif
 };
 
 // NaN-propagating max/min: once the accumulator is NaN it stays NaN.

@@ -353,11 +353,18 @@ TC_VM_INLINE double sin_poly_f(double r) {
 // x - q*pi/2 for integer |q| < 2^25 (float x widened to double). The 28-bit pieces make every
 // q*piece exact; x - q*P1 is exact by Sterbenz-like spacing, later steps round at ~2^-53 |r|.
 TC_VM_INLINE double reduce_pio2_f(double x, double q) {
+#if defined(__FMA__) || defined(__aarch64__)
+  // With FMA two steps suffice: each fma rounds once, at 2^-53 relative to its result, and the
+  // double-double pi/2 (P1 + P2, good to 2^-107) leaves |q| 2^-107 <= 2^-81 absolute error, far
+  // below 2^-53 |r| for the float inputs' smallest reduced argument (~2^-30).
+  return std::fma(-q, 0x1.1a62633145c07p-54, std::fma(-q, 0x1.921fb54442d18p+0, x));
+#else
   // Pieces are truncations (all positive), so q = 0 leaves x untouched, -0 included.
   double r = x - q * 0x1.921fb54p+0;
   r = r - q * 0x1.10b461p-30;
   r = r - q * 0x1.a62633p-58;
   return r - q * 0x1.45c06e0e68948p-86;
+#endif
 }
 }  // namespace detail
 
