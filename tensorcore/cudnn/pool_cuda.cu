@@ -5,6 +5,7 @@
 // they need no atomics and are deterministic.
 #include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/kernels/cuda/common.cuh"
+#include "tensorcore/kernels/cuda/launch_on.cuh"
 
 namespace tc::nn::detail {
 namespace {
@@ -193,15 +194,7 @@ __global__ void avg_pool_backward_kernel(const T* gy, T* gx, PoolParams p, int64
 int64_t in_elems(const PoolParams& p) { return p.planes * p.axis[0].in * p.axis[1].in * p.axis[2].in; }
 int64_t out_elems(const PoolParams& p) { return p.planes * p.axis[0].out * p.axis[1].out * p.axis[2].out; }
 
-// Runs `launch(grid, stream)` on the tensor's device and checks the launch.
-template <typename F>
-void launch_on(const Tensor& t, int64_t work, F&& launch) {
-  if (work == 0) return;
-  cuda_kernels::DeviceGuard guard(t.device().index);
-  cudaStream_t stream = cuda_kernels::stream_of(t.device().index);
-  launch(cuda_kernels::grid_for(work), stream);
-  TC_CUDA_KERNEL_CHECK();
-}
+using cuda_kernels::launch_on;
 
 }  // namespace
 

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "tensorcore/kernels/cuda/common.cuh"
+#include "tensorcore/kernels/cuda/launch_on.cuh"
 #include "tensorcore/nn/kernels_cuda.h"
 #include "tensorcore/ops/creation.h"
 
@@ -20,14 +21,7 @@ constexpr uint32_t kOpTypes = (1u << int(DType::Float32)) | (1u << int(DType::Fl
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); \
        i += int64_t(gridDim.x) * blockDim.x)
 
-template <typename F>
-void launch_on(const Tensor& t, int64_t work, F&& launch) {
-  if (work == 0) return;
-  cuda_kernels::DeviceGuard guard(t.device().index);
-  cudaStream_t stream = cuda_kernels::stream_of(t.device().index);
-  launch(cuda_kernels::grid_for(work), stream);
-  TC_CUDA_KERNEL_CHECK();
-}
+using cuda_kernels::launch_on;
 
 template <typename T>
 const T* cptr(const Tensor& t) {

@@ -3,6 +3,7 @@
 // (cuBLAS), as on the CPU. One thread per column element (or per offset-group tap and location);
 // every sample is deform_sample.h's code, the same as the CPU kernels'.
 #include "tensorcore/kernels/cuda/common.cuh"
+#include "tensorcore/kernels/cuda/launch_on.cuh"
 #include "tensorcore/vision/cuda/ops_cuda.h"
 
 namespace tc::vision::ops::cuda {
@@ -69,14 +70,7 @@ __global__ void col2im_coord_kernel(DeformGeometry g, const T* in, const T* off,
   }
 }
 
-template <typename F>
-void launch_on(const Tensor& t, int64_t work, F&& launch) {
-  if (work == 0) return;
-  cuda_kernels::DeviceGuard guard(t.device().index);
-  cudaStream_t stream = cuda_kernels::stream_of(t.device().index);
-  launch(cuda_kernels::grid_for(work), stream);
-  TC_CUDA_KERNEL_CHECK();
-}
+using cuda_kernels::launch_on;
 
 // Pointers to image n's planes of the input, offset and mask.
 template <typename T>

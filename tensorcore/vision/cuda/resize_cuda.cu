@@ -2,6 +2,7 @@
 // CPU's order with explicitly rounded products (no FMA contraction, which the CPU kernel also
 // disables), so float results equal the CPU's and uint8 ones use Pillow's fixed point like it.
 #include "tensorcore/kernels/cuda/common.cuh"
+#include "tensorcore/kernels/cuda/launch_on.cuh"
 #include "tensorcore/vision/cuda/resize_cuda.h"
 
 namespace tc::vision::cuda {
@@ -86,14 +87,7 @@ __global__ void round_to_uint8_kernel(const float* src, uint8_t* dst, int64_t to
   }
 }
 
-template <typename F>
-void launch_on(const Tensor& t, int64_t work, F&& launch) {
-  if (work == 0) return;
-  cuda_kernels::DeviceGuard guard(t.device().index);
-  cudaStream_t stream = cuda_kernels::stream_of(t.device().index);
-  launch(cuda_kernels::grid_for(work), stream);
-  TC_CUDA_KERNEL_CHECK();
-}
+using cuda_kernels::launch_on;
 
 // Calls f(T{}, W{}) for the image dtype's (storage, accumulator) pair.
 template <typename F>

@@ -5,6 +5,7 @@
 // summation order; this file is compiled with --fmad=false (cmake/deps/vision.cmake) and the
 // CPU files without contraction, so the results equal the CPU's bit for bit.
 #include "tensorcore/kernels/cuda/common.cuh"
+#include "tensorcore/kernels/cuda/launch_on.cuh"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/vision/cuda/transforms_cuda.h"
 #include "tensorcore/vision/transforms/color_pixel.h"
@@ -138,14 +139,7 @@ __global__ void equalize_kernel(const uint8_t* src, uint8_t* dst, int64_t plane)
   for (int64_t i = threadIdx.x; i < plane; i += blockDim.x) out[i] = step == 0 ? in[i] : lut[in[i]];
 }
 
-template <typename F>
-void launch_on(const Tensor& t, int64_t work, F&& launch) {
-  if (work == 0) return;
-  cuda_kernels::DeviceGuard guard(t.device().index);
-  cudaStream_t stream = cuda_kernels::stream_of(t.device().index);
-  launch(cuda_kernels::grid_for(work), stream);
-  TC_CUDA_KERNEL_CHECK();
-}
+using cuda_kernels::launch_on;
 
 // Calls f(T{}, F{}) with the image type and its arithmetic type (float for uint8/float32).
 template <typename Fn>
