@@ -954,34 +954,49 @@ TC_VM_INLINE void sincos_d(double r, double lo, double& s, double& c, double& s_
   c = c_hi + cc;
   c_lo = (c_hi - c) + cc;
 }
+// sin(x) for quad = 0, cos(x) for quad = 1, |x| <= 2^20. The lanes whose quadrant k + quad is odd
+// need cos(r + lo), the others sin(r + lo); instead of evaluating both polynomials and selecting,
+// each lane picks its coefficients (a constant select is one and + xor) and one polynomial is
+// evaluated (7% less time per element with AVX2; same max error, 0.77 ulp on 30M points).
+// Same fits as sincos_d.
+TC_VM_INLINE double sin_cos_d(double x, uint64_t quad) {
+  const double kbig = mad(x, 0x1.45f306dc9c883p-1, kShifterD);  // k = rint(2x/pi)
+  const double k = kbig - kShifterD;
+  const uint64_t kb = as_u64(kbig) + quad;
+  double lo;
+  const double r = reduce_pio2_d(x, k, lo);
+  const bool odd = (kb & 1) != 0;
+  const uint64_t odd_mask = uint64_t{0} - (kb & 1);
+  auto coef = [odd_mask](double s, double c) {
+    return as_f64(as_u64(s) ^ (odd_mask & (as_u64(s) ^ as_u64(c))));
+  };
+  const double z = r * r;
+  const double p = poly(z, coef(-0x1.5555555555555p-3, 0x1.5555555555555p-5),
+                        coef(0x1.1111111111069p-7, -0x1.6c16c16c16b30p-10),
+                        coef(-0x1.a01a019ffe521p-13, 0x1.a01a019ffcb75p-16),
+                        coef(0x1.71de3a33a5234p-19, -0x1.27e4fb5a1eeb5p-22),
+                        coef(-0x1.ae642c50ede03p-26, 0x1.1eed6f7e15cb0p-29),
+                        coef(0x1.6109bcc5079adp-33, -0x1.93744f8c260b0p-37),
+                        coef(-0x1.9ffd025553b36p-41, 0x1.9dac7881378f1p-45));
+  // sin: r + (r z p + lo (1 - z/2)); cos: (1 - z/2) + (z^2 p - r lo + rounding error of 1 - z/2).
+  const double hz = 0.5 * z;
+  const double c_hi = 1.0 - hz;
+  const double head = select(odd, c_hi, r);
+  const double scale = select(odd, z * z, r * z);
+  const double corr = select(odd, ((1.0 - c_hi) - hz) - r * lo, lo * c_hi);
+  const double res = head + mad(scale, p, corr);
+  // quadrant (k + quad) mod 4: s, c, -s, -c
+  return as_f64(as_u64(res) ^ ((kb & 2) << 62));
+}
 }  // namespace detail
 
 // sin. Max error 0.78 ulp for |x| <= 2^20 (see sin_cos_fast_ok).
 TC_VM_INLINE double sin(double x) {
-  using namespace detail;
-  const double kbig = mad(x, 0x1.45f306dc9c883p-1, kShifterD);  // k = rint(2x/pi)
-  const double k = kbig - kShifterD;
-  const uint64_t kb = as_u64(kbig);
-  double lo, s, c, s_lo, c_lo;
-  const double r = reduce_pio2_d(x, k, lo);
-  sincos_d(r, lo, s, c, s_lo, c_lo);
-  // quadrant k mod 4: s, c, -s, -c
-  const double res = as_f64(as_u64(select((kb & 1) != 0, c, s)) ^ ((kb & 2) << 62));
-  return select(x == 0.0, x, res);  // sin(-0) = -0
+  return detail::select(x == 0.0, x, detail::sin_cos_d(x, 0));  // sin(-0) = -0
 }
 
 // cos. Max error 0.77 ulp for |x| <= 2^20.
-TC_VM_INLINE double cos(double x) {
-  using namespace detail;
-  const double kbig = mad(x, 0x1.45f306dc9c883p-1, kShifterD);
-  const double k = kbig - kShifterD;
-  const uint64_t kb = as_u64(kbig);
-  double lo, s, c, s_lo, c_lo;
-  const double r = reduce_pio2_d(x, k, lo);
-  sincos_d(r, lo, s, c, s_lo, c_lo);
-  // quadrant k mod 4: c, -s, -c, s
-  return as_f64(as_u64(select((kb & 1) != 0, s, c)) ^ (((kb + 1) & 2) << 62));
-}
+TC_VM_INLINE double cos(double x) { return detail::sin_cos_d(x, 1); }
 
 // tan. Max error 0.92 ulp for |x| <= 2^20.
 TC_VM_INLINE double tan(double x) {
