@@ -85,6 +85,27 @@ template <typename T>
   v = b2 * v + (T(1) - b2) * gj * gj;
 }
 
+// The element loop NAdam and RAdam share: L2 weight decay, the moment update, then
+// `step(p, g, m, v)` returns the parameter's decrement.
+template <typename T, typename Step>
+void moments_loop(const Tensor& p, const Tensor& g, const Tensor& exp_avg, const Tensor& exp_avg_sq, T b1, T b2,
+                  T wd, Step step) {
+  T* pd = p.data<T>();
+  const T* gd = g.data<T>();
+  T* m = exp_avg.template data<T>();
+  T* v = exp_avg_sq.template data<T>();
+  elems(p.numel(), [=](int64_t b, int64_t e) {
+    for (int64_t j = b; j < e; ++j) {
+      const T gj = gd[j] + wd * pd[j];
+      T mj = m[j], vj = v[j];
+      update_moments(gj, mj, vj, b1, b2);
+      m[j] = mj;
+      v[j] = vj;
+      pd[j] -= step(gj, mj, vj);
+    }
+  });
+}
+
 // AMSGrad's Adam loop as a function of its own: GCC vectorizes it with restrict parameters, but
 // not inside the capturing lambda.
 template <typename T>
@@ -388,20 +409,9 @@ void nadam_step(const TensorList& params, const TensorList& exp_avgs, const Tens
       generic::nadam(p, g, exp_avgs[i], exp_avg_sqs[i], c_grad, c_avg, inv_bc2, T(1) - b1, b2, T(1) - b2, eps, wd);
       return;
     }
-    T* pd = p.data<T>();
-    const T* gd = g.data<T>();
-    T* m = exp_avgs[i].template data<T>();
-    T* v = exp_avg_sqs[i].template data<T>();
-    elems(p.numel(), [=](int64_t b, int64_t e) {
-      for (int64_t j = b; j < e; ++j) {
-        const T gj = gd[j] + wd * pd[j];
-        T mj = m[j], vj = v[j];
-        update_moments(gj, mj, vj, b1, b2);
-        m[j] = mj;
-        v[j] = vj;
-        const T denom = std::sqrt(vj * inv_bc2) + eps;
-        pd[j] -= c_grad * gj / denom + c_avg * mj / denom;
-      }
+    moments_loop(p, g, exp_avgs[i], exp_avg_sqs[i], b1, b2, wd, [=](T gj, T mj, T vj) {
+      const T denom = std::sqrt(vj * inv_bc2) + eps;
+      return c_grad * gj / denom + c_avg * mj / denom;
     });
   });
 }
@@ -430,19 +440,8 @@ void radam_step(const TensorList& params, const TensorList& exp_avgs, const Tens
       generic::radam(p, g, exp_avgs[i], exp_avg_sqs[i], rectify, c_rect, c_plain, T(1) - b1, b2, T(1) - b2, eps, wd);
       return;
     }
-    T* pd = p.data<T>();
-    const T* gd = g.data<T>();
-    T* m = exp_avgs[i].template data<T>();
-    T* v = exp_avg_sqs[i].template data<T>();
-    elems(p.numel(), [=](int64_t b, int64_t e) {
-      for (int64_t j = b; j < e; ++j) {
-        const T gj = gd[j] + wd * pd[j];
-        T mj = m[j], vj = v[j];
-        update_moments(gj, mj, vj, b1, b2);
-        m[j] = mj;
-        v[j] = vj;
-        pd[j] -= rectify ? c_rect * mj / (std::sqrt(vj) + eps) : c_plain * mj;
-      }
+    moments_loop(p, g, exp_avgs[i], exp_avg_sqs[i], b1, b2, wd, [=](T, T mj, T vj) {
+      return rectify ? c_rect * mj / (std::sqrt(vj) + eps) : c_plain * mj;
     });
   });
 }
