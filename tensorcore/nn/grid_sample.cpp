@@ -69,6 +69,38 @@ void grid3d(const T* in, const T* grid, T* out, const T* gout, T* gin, T* ggrid,
   });
 }
 
+// Records the backward node of a grid_sample: `run(go, xs, gs, gx, gg)` fills the input gradient
+// (zero-initialised; undefined when not needed) and the grid gradient (likewise) on the inputs'
+// device.
+template <typename Run>
+void record_grid_backward(const char* node, const char* cuda_op, const Tensor& input, const Tensor& grid,
+                          const Tensor& out, Run run) {
+  if (!autograd::needs_grad({input, grid})) return;
+  const bool need_x = input.requires_grad(), need_g = grid.requires_grad();
+  autograd::record(node, {input, grid}, {out}, {input, grid},
+                   [=](const TensorList& s, const TensorList& gr_) -> TensorList {
+    Tensor go = contiguous(gr_[0]).detach(), xs = contiguous(s[0]).detach(), gs = contiguous(s[1]).detach();
+    const TensorOptions opts = TensorOptions(xs.dtype()).device(xs.device());
+    Tensor gx = need_x ? zeros(xs.sizes(), opts) : Tensor();
+    Tensor gg = need_g ? empty(gs.sizes(), opts) : Tensor();
+    // The CUDA input gradient is scattered with atomicAdd.
+    if (xs.is_cuda() && need_x) alert_not_deterministic(cuda_op);
+    run(go, xs, gs, gx, gg);
+    return {gx, gg};
+  });
+}
+
+template <typename T>
+T* data_or_null(const Tensor& t) {
+  return t.defined() ? t.data<T>() : nullptr;
+}
+
+Pad parse_grid_padding(const std::string& padding_mode) {
+  TC_CHECK(padding_mode == "zeros" || padding_mode == "border" || padding_mode == "reflection", "grid_sample",
+           ": padding_mode must be 'zeros', 'border' or 'reflection', got '", padding_mode, "'");
+  return padding_mode == "zeros" ? Pad::Zeros : padding_mode == "border" ? Pad::Border : Pad::Reflection;
+}
+
 Tensor grid_sample_3d(const Tensor& input, const Tensor& grid, const std::string& mode, Pad pad,
                       bool align_corners) {
   const char* op = "grid_sample";
@@ -90,28 +122,14 @@ Tensor grid_sample_3d(const Tensor& input, const Tensor& grid, const std::string
       grid3d<T>(x.data<T>(), gr.data<T>(), out.data<T>(), nullptr, nullptr, nullptr, g);
     });
   }
-  if (autograd::needs_grad({input, grid})) {
-    bool need_x = input.requires_grad(), need_g = grid.requires_grad();
-    autograd::record("GridSampler3DBackward0", {input, grid}, {out}, {input, grid},
-                     [g, need_x, need_g](const TensorList& s, const TensorList& gr_) -> TensorList {
-      Tensor go = contiguous(gr_[0]).detach(), xs = contiguous(s[0]).detach(), gs = contiguous(s[1]).detach();
-      const TensorOptions opts = TensorOptions(xs.dtype()).device(xs.device());
-      Tensor gx = need_x ? zeros(xs.sizes(), opts) : Tensor();
-      Tensor gg = need_g ? empty(gs.sizes(), opts) : Tensor();
-      if (xs.is_cuda()) {
-        // The input gradient is scattered with atomicAdd.
-        if (need_x) alert_not_deterministic("grid_sampler_3d_backward (CUDA)");
-        gpu::grid_sample3d(xs, gs, Tensor(), go, gx, gg, g);
-        return {gx, gg};
-      }
-      dispatch_dtype<kF32F64>(xs.dtype(), "grid_sample backward", [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        grid3d<T>(xs.data<T>(), gs.data<T>(), nullptr, go.data<T>(), need_x ? gx.data<T>() : nullptr,
-                  need_g ? gg.data<T>() : nullptr, g);
-      });
-      return {gx, gg};
+  record_grid_backward("GridSampler3DBackward0", "grid_sampler_3d_backward (CUDA)", input, grid, out,
+                       [g](const Tensor& go, const Tensor& xs, const Tensor& gs, const Tensor& gx, const Tensor& gg) {
+    if (xs.is_cuda()) return gpu::grid_sample3d(xs, gs, Tensor(), go, gx, gg, g);
+    dispatch_dtype<kF32F64>(xs.dtype(), "grid_sample backward", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      grid3d<T>(xs.data<T>(), gs.data<T>(), nullptr, go.data<T>(), data_or_null<T>(gx), data_or_null<T>(gg), g);
     });
-  }
+  });
   return out;
 }
 
@@ -132,21 +150,14 @@ Tensor grid_sample(const Tensor& input, const Tensor& grid, const std::string& m
                 " must match input dtype ", dtype_name(input.dtype()));
   TC_CHECK(input.dim() == 4 || input.dim() == 5, op, ": expected a 4-d (N, C, H, W) or 5-d (N, C, D, H, W) input, got shape ",
            shape_str(input.sizes()));
-  TC_CHECK(padding_mode == "zeros" || padding_mode == "border" || padding_mode == "reflection", op,
-           ": padding_mode must be 'zeros', 'border' or 'reflection', got '", padding_mode, "'");
-  if (input.dim() == 5)
-    return grid_sample_3d(input, grid, mode,
-                          padding_mode == "zeros" ? Pad::Zeros : padding_mode == "border" ? Pad::Border : Pad::Reflection,
-                          align_corners);
+  const Pad pad = parse_grid_padding(padding_mode);
+  if (input.dim() == 5) return grid_sample_3d(input, grid, mode, pad, align_corners);
   TC_CHECK(grid.dim() == 4 && grid.size(3) == 2 && grid.size(0) == input.size(0), op,
            ": expected grid of shape [", input.size(0), ", H_out, W_out, 2], got ", shape_str(grid.sizes()));
   TC_CHECK(mode == "bilinear" || mode == "nearest" || mode == "bicubic", op,
            ": mode must be 'bilinear', 'nearest' or 'bicubic', got '", mode, "'");
-  TC_CHECK(padding_mode == "zeros" || padding_mode == "border" || padding_mode == "reflection", op,
-           ": padding_mode must be 'zeros', 'border' or 'reflection', got '", padding_mode, "'");
   GridGeom g{input.size(0), input.size(1), input.size(2), input.size(3), grid.size(1), grid.size(2),
-             mode == "nearest", align_corners,
-             padding_mode == "zeros" ? Pad::Zeros : padding_mode == "border" ? Pad::Border : Pad::Reflection};
+             mode == "nearest", align_corners, pad};
   g.bicubic = mode == "bicubic";
   TC_CHECK(g.H > 0 && g.W > 0, op, ": input ", shape_str(input.sizes()), " has an empty spatial dim");
   Tensor x = contiguous(input), gr = contiguous(grid);
@@ -159,28 +170,14 @@ Tensor grid_sample(const Tensor& input, const Tensor& grid, const std::string& m
       grid_forward<T>(x.data<T>(), gr.data<T>(), out.data<T>(), g);
     });
   }
-  if (autograd::needs_grad({input, grid})) {
-    bool need_x = input.requires_grad(), need_g = grid.requires_grad();
-    autograd::record("GridSampler2DBackward0", {input, grid}, {out}, {input, grid},
-                     [g, need_x, need_g](const TensorList& s, const TensorList& gr_) -> TensorList {
-      Tensor go = contiguous(gr_[0]).detach(), xs = contiguous(s[0]).detach(), gs = contiguous(s[1]).detach();
-      const TensorOptions opts = TensorOptions(xs.dtype()).device(xs.device());
-      Tensor gx = need_x ? zeros(xs.sizes(), opts) : Tensor();
-      Tensor gg = need_g ? empty(gs.sizes(), opts) : Tensor();
-      if (xs.is_cuda()) {
-        // The input gradient is scattered with atomicAdd.
-        if (need_x) alert_not_deterministic("grid_sampler_2d_backward (CUDA)");
-        gpu::grid_sample_backward(go, xs, gs, g, gx, gg);
-        return {gx, gg};
-      }
-      dispatch_dtype<kF32F64>(xs.dtype(), "grid_sample backward", [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        grid_backward<T>(go.data<T>(), xs.data<T>(), gs.data<T>(), need_x ? gx.data<T>() : nullptr,
-                         need_g ? gg.data<T>() : nullptr, g);
-      });
-      return {gx, gg};
+  record_grid_backward("GridSampler2DBackward0", "grid_sampler_2d_backward (CUDA)", input, grid, out,
+                       [g](const Tensor& go, const Tensor& xs, const Tensor& gs, const Tensor& gx, const Tensor& gg) {
+    if (xs.is_cuda()) return gpu::grid_sample_backward(go, xs, gs, g, gx, gg);
+    dispatch_dtype<kF32F64>(xs.dtype(), "grid_sample backward", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      grid_backward<T>(go.data<T>(), xs.data<T>(), gs.data<T>(), data_or_null<T>(gx), data_or_null<T>(gg), g);
     });
-  }
+  });
   return out;
 }
 
