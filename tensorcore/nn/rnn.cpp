@@ -78,72 +78,19 @@ Tensor RNNBaseImpl::finish_output(const Tensor& out, bool unbatched) const {
 
 namespace {
 
-// One layer and direction over packed rows: the batch shrinks as sequences end (forward) or
-// grows as they start (reverse). Returns (output rows [sum(bs), H], h_n [N, H], c_n).
+// One layer and direction over packed rows through the layer ops (the whole-layer node on the
+// CPU). Returns (output rows [sum(bs), H], h_n [N, H], c_n).
 using Cell = RNNBaseImpl::Cell;
 
 std::tuple<Tensor, Tensor, Tensor> packed_layer(Cell kind, const Tensor& data, const std::vector<int64_t>& bs,
                                                 const Tensor& h0, const Tensor& c0, const TensorList& w,
                                                 bool reverse) {
-  const bool lstm = kind == Cell::LSTM;
-  const int64_t T = int64_t(bs.size()), N = bs[0], H = w[1].size(1);
-  std::vector<int64_t> offset(size_t(T) + 1, 0);
-  for (int64_t t = 0; t < T; ++t) offset[size_t(t) + 1] = offset[size_t(t)] + bs[size_t(t)];
-  Tensor h_init = h0.defined() ? h0 : zeros({N, H}, data.dtype());
-  Tensor c_init = !lstm ? Tensor() : c0.defined() ? c0 : zeros({N, H}, data.dtype());
-  TensorList outs(static_cast<size_t>(T));
-  auto cell = [&](const Tensor& x, Tensor& h, Tensor& c) {
-    if (lstm) std::tie(h, c) = functional::lstm_cell(x, h, c, w[0], w[1], w[2], w[3]);
-    else if (kind == Cell::GRU) h = functional::gru_cell(x, h, w[0], w[1], w[2], w[3]);
-    else if (kind == Cell::RNNTanh) h = functional::rnn_tanh_cell(x, h, w[0], w[1], w[2], w[3]);
-    else h = functional::rnn_relu_cell(x, h, w[0], w[1], w[2], w[3]);
-  };
-  Tensor h, c;
-  if (!reverse) {
-    h = h_init;
-    c = c_init;
-    TensorList h_done, c_done;  // finished rows, last-finishing first after the reversal below
-    int64_t active = N;
-    for (int64_t t = 0; t < T; ++t) {
-      const int64_t b = bs[size_t(t)];
-      if (b < active) {
-        h_done.push_back(narrow(h, 0, b, active - b));
-        h = narrow(h, 0, 0, b);
-        if (lstm) {
-          c_done.push_back(narrow(c, 0, b, active - b));
-          c = narrow(c, 0, 0, b);
-        }
-        active = b;
-      }
-      cell(narrow(data, 0, offset[size_t(t)], b), h, c);
-      outs[size_t(t)] = h;
-    }
-    h_done.push_back(h);
-    std::reverse(h_done.begin(), h_done.end());
-    h = h_done.size() == 1 ? h_done[0] : cat(h_done, 0);
-    if (lstm) {
-      c_done.push_back(c);
-      std::reverse(c_done.begin(), c_done.end());
-      c = c_done.size() == 1 ? c_done[0] : cat(c_done, 0);
-    }
-  } else {
-    int64_t active = 0;
-    for (int64_t t = T - 1; t >= 0; --t) {
-      const int64_t b = bs[size_t(t)];
-      if (b > active) {
-        Tensor h_new = narrow(h_init, 0, active, b - active);
-        h = active == 0 ? h_new : cat({h, h_new}, 0);
-        if (lstm) {
-          Tensor c_new = narrow(c_init, 0, active, b - active);
-          c = active == 0 ? c_new : cat({c, c_new}, 0);
-        }
-        active = b;
-      }
-      cell(narrow(data, 0, offset[size_t(t)], b), h, c);
-      outs[size_t(t)] = h;
-    }
-  }
-  return {cat(outs, 0), h, c};
+  if (kind == Cell::LSTM) return functional::lstm_layer_packed(data, bs, h0, c0, w[0], w[1], w[2], w[3], reverse);
+  std::pair<Tensor, Tensor> r =
+      kind == Cell::GRU ? functional::gru_layer_packed(data, bs, h0, w[0], w[1], w[2], w[3], reverse)
+                        : functional::rnn_layer_packed(data, bs, h0, w[0], w[1], w[2], w[3],
+                                                       kind == Cell::RNNRelu ? "relu" : "tanh", reverse);
+  return {r.first, r.second, Tensor()};
 }
 
 }  // namespace

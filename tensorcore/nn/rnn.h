@@ -36,7 +36,7 @@ class RNNBaseImpl : public Module {
   std::pair<Tensor, bool> prepare(const Tensor& input) const;
   Tensor check_state(const Tensor& h, const char* what, int64_t batch, bool unbatched) const;
   Tensor finish_output(const Tensor& out, bool unbatched) const;
-  // The stack over a PackedSequence (per-step cells on the shrinking batch); h0/c0 in the
+  // The stack over a PackedSequence (the *_layer_packed ops per layer and direction); h0/c0 in the
   // caller's batch order. Returns (output, h_n, c_n); c_n undefined for GRU.
   std::tuple<PackedSequence, Tensor, Tensor> forward_packed(Cell cell, const PackedSequence& input, const Tensor& h0,
                                                             const Tensor& c0);
