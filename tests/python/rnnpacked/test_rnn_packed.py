@@ -273,3 +273,34 @@ def test_cpp_frontend_packed_matches_python_module():
     close(out_c.data, out_p.data, 1e-6)
     close(h_c, h_p, 1e-6)
     close(c_c, c_p, 1e-6)
+
+
+@pytest.mark.parametrize("packed", [False, True])
+def test_cpp_frontend_lstm_proj_matches_torch(torch_ref, packed):
+    torch = torch_ref
+    T, N, I, H, P = 6, 3, 4, 5, 2
+    ours = cpp.LSTM(I, H, 2, batch_first=True, bidirectional=True, proj_size=P)
+    ref = torch.nn.LSTM(I, H, 2, batch_first=True, bidirectional=True, proj_size=P)
+    sd = ours.state_dict()
+    assert sorted(sd.keys()) == sorted(ref.state_dict().keys())
+    ref.load_state_dict({k: torch.from_numpy(v.detach().numpy().copy()) for k, v in sd.items()})
+    x = randn(N, T, I, dtype=np.float32)
+    h0, c0 = randn(4, N, P, dtype=np.float32), randn(4, N, H, dtype=np.float32)
+    tx, rx = leaf(x), torch.tensor(x, requires_grad=True)
+    if packed:
+        lengths = [4, 6, 2]
+        tin = rnn_utils.pack_padded_sequence(tx, lengths, batch_first=True, enforce_sorted=False)
+        rin = torch.nn.utils.rnn.pack_padded_sequence(rx, lengths, batch_first=True, enforce_sorted=False)
+    else:
+        tin, rin = tx, rx
+    tout, (th, tcs) = ours(tin, (tc.tensor(h0), tc.tensor(c0)))
+    rout, (rh, rc) = ref(rin, (torch.tensor(h0), torch.tensor(c0)))
+    if packed:
+        tout, rout = tout.data, rout.data
+    for a, b in ((tout, rout), (th, rh), (tcs, rc)):
+        close(a, b, 1e-5)
+    (tout.sum() + th.sum() + tcs.sum()).backward()
+    (rout.sum() + rh.sum() + rc.sum()).backward()
+    close(tx.grad, rx.grad, 1e-5)
+    with pytest.raises(ValueError, match="proj_size must be in"):
+        cpp.LSTM(I, H, proj_size=H)
