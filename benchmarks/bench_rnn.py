@@ -1,10 +1,13 @@
 """LSTM / GRU forward+backward: tensorcore vs PyTorch in one process, same thread count.
 
-    .venv/bin/python benchmarks/bench_rnn.py [--threads 1] [--reps 5] [--only py,cpp,fn] [--wall]
+    .venv/bin/python benchmarks/bench_rnn.py [--threads 1] [--reps 5] [--only py,cpp,fn,packed,proj] [--wall]
 
 Cases: the Python modules (tensorcore.nn.LSTM / GRU: 1 and 2 layers, bidirectional; nn.RNN) and the
 C++ frontend (tensorcore.nn.cpp.LSTM / GRU) against torch.nn with identical weights, and the
-functional single layers (lstm_layer / gru_layer). Each repetition runs tensorcore then torch
+functional single layers (lstm_layer / gru_layer). "packed": PackedSequence input (unsorted
+lengths drawn from T/2 to T) to nn.LSTM / GRU / RNN and nn.cpp.LSTM / GRU; "proj": nn.LSTM with
+proj_size (padded and packed). The packed and proj cases use only the modules' public API, so the
+script also times older builds (PYTHONPATH pointing at another checkout's python/). Each repetition runs tensorcore then torch
 (so load changes hit both) and the script prints medians and their ratio (< 1: tensorcore is
 faster). Times are process CPU time by default (robust on a shared, loaded machine: time spent
 waiting for a core is not counted); --wall uses wall-clock time instead.
@@ -70,11 +73,71 @@ def fwd_bwd(mod, x):
     return run
 
 
+def packed_pair(x, lengths, batch_first=False):
+    """The same PackedSequence for both libraries, its data a leaf that requires grad."""
+    from tensorcore.nn.utils import rnn as tc_rnn
+    t = tc_rnn.pack_padded_sequence(tc.from_numpy(x), lengths, batch_first=batch_first, enforce_sorted=False)
+    r = torch.nn.utils.rnn.pack_padded_sequence(torch.from_numpy(x), torch.tensor(lengths), batch_first=batch_first,
+                                                enforce_sorted=False)
+    t = tc_rnn.PackedSequence(t.data.detach().requires_grad_(), t.batch_sizes, t.sorted_indices, t.unsorted_indices)
+    r = torch.nn.utils.rnn.PackedSequence(r.data.detach().requires_grad_(), r.batch_sizes, r.sorted_indices,
+                                          r.unsorted_indices)
+    return t, r
+
+
+def fwd_bwd_packed(mod, packed):
+    def run():
+        out, state = mod(packed)
+        h = state[0] if isinstance(state, tuple) else state
+        (out.data.sum() + h.sum()).backward()
+    return run
+
+
+def run_packed_cases(args, clock, rng, only, ratios):
+    T, N, I, H = 100, 32, 512, 512
+    lengths = [int(n) for n in rng.integers(T // 2, T + 1, size=N)]
+    lengths[int(rng.integers(N))] = T
+    x = rng.standard_normal((T, N, I), dtype=np.float32)
+    if "packed" in only:
+        tp, rp = packed_pair(x, lengths)
+        for mode, extra in (("LSTM", {}), ("GRU", {}), ("RNN", {})):
+            for layers, bidir in ((1, False), (2, True)):
+                ref = getattr(torch.nn, mode)(I, H, layers, bidirectional=bidir, **extra)
+                ours = getattr(tnn, mode)(I, H, layers, bidirectional=bidir, **extra)
+                copy_weights(ref, ours)
+                name = f"packed nn.{mode} {layers}L{' bidir' if bidir else ''} T={T} N={N} H={H}"
+                ratios.append(report(name, race(fwd_bwd_packed(ours, tp), fwd_bwd_packed(ref, rp), args.reps, clock)))
+        # The C++ frontend (sizes as its padded cases above), batch_first.
+        Tc, Nc, Ic, Hc = 50, 16, 128, 256
+        lc = [int(n) for n in rng.integers(Tc // 2, Tc + 1, size=Nc)]
+        lc[0] = Tc
+        tpc, rpc = packed_pair(rng.standard_normal((Nc, Tc, Ic), dtype=np.float32), lc, batch_first=True)
+        for mode in ("LSTM", "GRU"):
+            ours = getattr(cpp, mode)(Ic, Hc, 2, batch_first=True, bidirectional=True)
+            ref = getattr(torch.nn, mode)(Ic, Hc, 2, batch_first=True, bidirectional=True)
+            ref.load_state_dict({k: torch.from_numpy(v.detach().numpy().copy()) for k, v in ours.state_dict().items()})
+            name = f"packed nn.cpp.{mode} 2L bidir T={Tc} N={Nc} H={Hc}"
+            ratios.append(report(name, race(fwd_bwd_packed(ours, tpc), fwd_bwd_packed(ref, rpc), args.reps, clock)))
+    if "proj" in only:
+        P = 128
+        xc, xt = tc.from_numpy(x).requires_grad_(), torch.from_numpy(x).requires_grad_()
+        tp, rp = packed_pair(x, lengths)
+        for layers, bidir, packed in ((1, False, False), (2, True, False), (1, False, True)):
+            ref = torch.nn.LSTM(I, H, layers, bidirectional=bidir, proj_size=P)
+            ours = tnn.LSTM(I, H, layers, bidirectional=bidir, proj_size=P)
+            copy_weights(ref, ours)
+            name = (f"{'packed ' if packed else ''}nn.LSTM proj_size={P} {layers}L{' bidir' if bidir else ''} "
+                    f"T={T} N={N} H={H}")
+            runs = ((fwd_bwd_packed(ours, tp), fwd_bwd_packed(ref, rp)) if packed
+                    else (fwd_bwd(ours, xc), fwd_bwd(ref, xt)))
+            ratios.append(report(name, race(*runs, args.reps, clock)))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--only", default="py,cpp,fn")
+    ap.add_argument("--only", default="py,cpp,fn,packed,proj")
     ap.add_argument("--wall", action="store_true")
     args = ap.parse_args()
     tc.set_num_threads(args.threads)
@@ -137,6 +200,9 @@ def main():
             ref = lambda: torch.autograd.grad([mod(rx)[0].sum()], [rx] + list(mod.parameters()))
             ratios.append(report(f"{kind}_layer T={T} N={N} H={H} vs nn.{kind.upper()} 1L",
                                  race(ours, ref, args.reps, clock)))
+
+    if "packed" in only or "proj" in only:
+        run_packed_cases(args, clock, rng, only, ratios)
 
     if ratios:
         geo = float(np.exp(np.mean(np.log(ratios))))

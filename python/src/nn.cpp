@@ -269,7 +269,33 @@ void bind_nn(py::module_& root, TensorClass&) {
                                 align_corners.is_none() ? false : align_corners.cast<bool>());
         }, py::arg("theta"), py::arg("size"), py::arg("align_corners") = py::none());
   m.def("lstm_layer", &F::lstm_layer, py::arg("input"), py::arg("h0"), py::arg("c0"), py::arg("w_ih"),
-        py::arg("w_hh"), py::arg("b_ih") = py::none(), py::arg("b_hh") = py::none(), py::arg("reverse") = false);
+        py::arg("w_hh"), py::arg("b_ih") = py::none(), py::arg("b_hh") = py::none(), py::arg("reverse") = false,
+        py::arg("w_hr") = py::none());
+  // batch_sizes: a PackedSequence's int64 tensor or a list of ints.
+  auto sizes_of = [](const py::object& o) {
+    Tensor t = contiguous(to_dtype(int_tensor(o), DType::Int64));
+    return std::vector<int64_t>(t.data<int64_t>(), t.data<int64_t>() + t.numel());
+  };
+  m.def("lstm_layer_packed", [sizes_of](const Tensor& data, const py::object& batch_sizes, const Tensor& h0,
+                                        const Tensor& c0, const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
+                                        const Tensor& b_hh, bool reverse, const Tensor& w_hr) {
+          return F::lstm_layer_packed(data, sizes_of(batch_sizes), h0, c0, w_ih, w_hh, b_ih, b_hh, reverse, w_hr);
+        }, py::arg("data"), py::arg("batch_sizes"), py::arg("h0"), py::arg("c0"), py::arg("w_ih"), py::arg("w_hh"),
+        py::arg("b_ih") = py::none(), py::arg("b_hh") = py::none(), py::arg("reverse") = false,
+        py::arg("w_hr") = py::none());
+  m.def("gru_layer_packed", [sizes_of](const Tensor& data, const py::object& batch_sizes, const Tensor& h0,
+                                       const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh,
+                                       bool reverse) {
+          return F::gru_layer_packed(data, sizes_of(batch_sizes), h0, w_ih, w_hh, b_ih, b_hh, reverse);
+        }, py::arg("data"), py::arg("batch_sizes"), py::arg("h0"), py::arg("w_ih"), py::arg("w_hh"),
+        py::arg("b_ih") = py::none(), py::arg("b_hh") = py::none(), py::arg("reverse") = false);
+  m.def("rnn_layer_packed", [sizes_of](const Tensor& data, const py::object& batch_sizes, const Tensor& h0,
+                                       const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh,
+                                       const std::string& nonlinearity, bool reverse) {
+          return F::rnn_layer_packed(data, sizes_of(batch_sizes), h0, w_ih, w_hh, b_ih, b_hh, nonlinearity, reverse);
+        }, py::arg("data"), py::arg("batch_sizes"), py::arg("h0"), py::arg("w_ih"), py::arg("w_hh"),
+        py::arg("b_ih") = py::none(), py::arg("b_hh") = py::none(), py::arg("nonlinearity") = "tanh",
+        py::arg("reverse") = false);
   m.def("gru_layer", &F::gru_layer, py::arg("input"), py::arg("h0"), py::arg("w_ih"), py::arg("w_hh"),
         py::arg("b_ih") = py::none(), py::arg("b_hh") = py::none(), py::arg("reverse") = false);
   m.def("rnn_layer", &F::rnn_layer, py::arg("input"), py::arg("h0"), py::arg("w_ih"), py::arg("w_hh"),

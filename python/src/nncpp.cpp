@@ -267,10 +267,14 @@ void bind_nncpp(py::module_& m, TensorClass& cls) {
                      bool bidirectional) {
     return nn::RNNOptions{in, hidden, layers, bias, batch_first, dropout, bidirectional};
   };
-  sub.def("LSTM", [rnn_opts](int64_t in, int64_t h, int64_t l, bool b, bool bf, double d, bool bi) -> ModulePtr {
-    return std::make_shared<nn::LSTMImpl>(rnn_opts(in, h, l, b, bf, d, bi));
+  sub.def("LSTM", [rnn_opts](int64_t in, int64_t h, int64_t l, bool b, bool bf, double d, bool bi,
+                             int64_t proj) -> ModulePtr {
+    nn::RNNOptions o = rnn_opts(in, h, l, b, bf, d, bi);
+    o.proj_size = proj;
+    return std::make_shared<nn::LSTMImpl>(o);
   }, py::arg("input_size"), py::arg("hidden_size"), py::arg("num_layers") = 1, py::arg("bias") = true,
-     py::arg("batch_first") = false, py::arg("dropout") = 0.0, py::arg("bidirectional") = false);
+     py::arg("batch_first") = false, py::arg("dropout") = 0.0, py::arg("bidirectional") = false,
+     py::arg("proj_size") = 0);
   sub.def("GRU", [rnn_opts](int64_t in, int64_t h, int64_t l, bool b, bool bf, double d, bool bi) -> ModulePtr {
     return std::make_shared<nn::GRUImpl>(rnn_opts(in, h, l, b, bf, d, bi));
   }, py::arg("input_size"), py::arg("hidden_size"), py::arg("num_layers") = 1, py::arg("bias") = true,

@@ -174,10 +174,29 @@ Tensor affine_grid(const Tensor& theta, const IntList& size, bool align_corners 
 // One recurrent layer over a sequence (T, N, input_size), one direction (reverse=true runs
 // from the last step): all input projections in one GEMM, then hidden GEMM + fused gates per
 // step. Returns (output (T, N, H), h_T[, c_T]). Multi-layer/bidirectional stacks compose these.
+// LSTM projections (torch's proj_size): w_hr [P, H], h_t = W_hr (o_t * tanh(c_t)) has P
+// features (w_hh is then [4H, P], h0 [N, P]); output (T, N, P).
 std::tuple<Tensor, Tensor, Tensor> lstm_layer(const Tensor& input, const Tensor& h0, const Tensor& c0,
                                               const Tensor& w_ih, const Tensor& w_hh,
                                               const Tensor& b_ih = {}, const Tensor& b_hh = {},
-                                              bool reverse = false);
+                                              bool reverse = false, const Tensor& w_hr = {});
+// The same layers over a packed batch (PackedSequence's data [sum(batch_sizes), input_size] and
+// batch_sizes: sequences sorted by decreasing length, batch_sizes[t] of them active at step t).
+// Returns (packed output [sum(batch_sizes), H or P], h_n [N, ·][, c_n]) where h_n/c_n are each
+// sequence's state after its own last step (reverse: after step 0). h0/c0 in the packed order.
+std::tuple<Tensor, Tensor, Tensor> lstm_layer_packed(const Tensor& data, const std::vector<int64_t>& batch_sizes,
+                                                     const Tensor& h0, const Tensor& c0, const Tensor& w_ih,
+                                                     const Tensor& w_hh, const Tensor& b_ih = {},
+                                                     const Tensor& b_hh = {}, bool reverse = false,
+                                                     const Tensor& w_hr = {});
+std::pair<Tensor, Tensor> gru_layer_packed(const Tensor& data, const std::vector<int64_t>& batch_sizes,
+                                           const Tensor& h0, const Tensor& w_ih, const Tensor& w_hh,
+                                           const Tensor& b_ih = {}, const Tensor& b_hh = {},
+                                           bool reverse = false);
+std::pair<Tensor, Tensor> rnn_layer_packed(const Tensor& data, const std::vector<int64_t>& batch_sizes,
+                                           const Tensor& h0, const Tensor& w_ih, const Tensor& w_hh,
+                                           const Tensor& b_ih = {}, const Tensor& b_hh = {},
+                                           const std::string& nonlinearity = "tanh", bool reverse = false);
 std::pair<Tensor, Tensor> gru_layer(const Tensor& input, const Tensor& h0, const Tensor& w_ih,
                                     const Tensor& w_hh, const Tensor& b_ih = {},
                                     const Tensor& b_hh = {}, bool reverse = false);

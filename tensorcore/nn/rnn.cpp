@@ -17,16 +17,20 @@ RNNBaseImpl::RNNBaseImpl(std::string type, int64_t gates, RNNOptions o) : Module
            ": input_size, hidden_size and num_layers must be positive, got ", o.input_size, ", ", o.hidden_size,
            ", ", o.num_layers);
   TC_CHECK(o.dropout >= 0 && o.dropout <= 1, name(), ": dropout must be in [0, 1], got ", o.dropout);
-  int64_t D = o.bidirectional ? 2 : 1, H = o.hidden_size;
+  TC_CHECK(o.proj_size == 0 || name() == "LSTM", name(), ": proj_size is only supported for LSTM");
+  TC_CHECK(o.proj_size >= 0 && o.proj_size < o.hidden_size, name(), ": proj_size must be in [0, hidden_size) (",
+           o.hidden_size, "), got ", o.proj_size);
+  int64_t D = o.bidirectional ? 2 : 1, H = o.hidden_size, P = o.proj_size > 0 ? o.proj_size : H;
   for (int64_t l = 0; l < o.num_layers; ++l)
     for (int64_t d = 0; d < D; ++d) {
       std::string sfx = "_l" + std::to_string(l) + (d ? "_reverse" : "");
-      int64_t in = l == 0 ? o.input_size : H * D;
+      int64_t in = l == 0 ? o.input_size : P * D;
       TensorList w;
       w.push_back(register_parameter("weight_ih" + sfx, empty({gates * H, in})));
-      w.push_back(register_parameter("weight_hh" + sfx, empty({gates * H, H})));
+      w.push_back(register_parameter("weight_hh" + sfx, empty({gates * H, P})));
       w.push_back(register_parameter("bias_ih" + sfx, o.bias ? empty({gates * H}) : Tensor()));
       w.push_back(register_parameter("bias_hh" + sfx, o.bias ? empty({gates * H}) : Tensor()));
+      w.push_back(o.proj_size > 0 ? register_parameter("weight_hr" + sfx, empty({P, H})) : Tensor());
       weights_.push_back(w);
     }
   reset_parameters();
@@ -45,6 +49,7 @@ TensorList RNNBaseImpl::layer_weights(int64_t layer, int64_t dir) const {
 
 void RNNBaseImpl::pretty_print(std::ostream& os) const {
   os << name() << "(" << options_.input_size << ", " << options_.hidden_size;
+  if (options_.proj_size != 0) os << ", proj_size=" << options_.proj_size;
   if (options_.num_layers != 1) os << ", num_layers=" << options_.num_layers;
   if (!options_.bias) os << ", bias=false";
   if (options_.batch_first) os << ", batch_first=true";
@@ -62,10 +67,11 @@ std::pair<Tensor, bool> RNNBaseImpl::prepare(const Tensor& input) const {
   return {options_.batch_first ? contiguous(transpose(input, 0, 1)) : input, false};
 }
 
-Tensor RNNBaseImpl::check_state(const Tensor& h, const char* what, int64_t batch, bool unbatched) const {
+Tensor RNNBaseImpl::check_state(const Tensor& h, const char* what, int64_t batch, bool unbatched,
+                                int64_t features) const {
   if (!h.defined()) return h;
   int64_t L = options_.num_layers * (options_.bidirectional ? 2 : 1);
-  Shape expect = unbatched ? Shape{L, options_.hidden_size} : Shape{L, batch, options_.hidden_size};
+  Shape expect = unbatched ? Shape{L, features} : Shape{L, batch, features};
   TC_CHECK(h.sizes() == expect, name(), ": expected ", what, " of shape ", shape_str(expect), ", but got ",
            shape_str(h.sizes()));
   return unbatched ? unsqueeze(h, 1) : h;
@@ -78,72 +84,20 @@ Tensor RNNBaseImpl::finish_output(const Tensor& out, bool unbatched) const {
 
 namespace {
 
-// One layer and direction over packed rows: the batch shrinks as sequences end (forward) or
-// grows as they start (reverse). Returns (output rows [sum(bs), H], h_n [N, H], c_n).
+// One layer and direction over packed rows through the layer ops (the whole-layer node on the
+// CPU). Returns (output rows [sum(bs), H], h_n [N, H], c_n).
 using Cell = RNNBaseImpl::Cell;
 
 std::tuple<Tensor, Tensor, Tensor> packed_layer(Cell kind, const Tensor& data, const std::vector<int64_t>& bs,
                                                 const Tensor& h0, const Tensor& c0, const TensorList& w,
                                                 bool reverse) {
-  const bool lstm = kind == Cell::LSTM;
-  const int64_t T = int64_t(bs.size()), N = bs[0], H = w[1].size(1);
-  std::vector<int64_t> offset(size_t(T) + 1, 0);
-  for (int64_t t = 0; t < T; ++t) offset[size_t(t) + 1] = offset[size_t(t)] + bs[size_t(t)];
-  Tensor h_init = h0.defined() ? h0 : zeros({N, H}, data.dtype());
-  Tensor c_init = !lstm ? Tensor() : c0.defined() ? c0 : zeros({N, H}, data.dtype());
-  TensorList outs(static_cast<size_t>(T));
-  auto cell = [&](const Tensor& x, Tensor& h, Tensor& c) {
-    if (lstm) std::tie(h, c) = functional::lstm_cell(x, h, c, w[0], w[1], w[2], w[3]);
-    else if (kind == Cell::GRU) h = functional::gru_cell(x, h, w[0], w[1], w[2], w[3]);
-    else if (kind == Cell::RNNTanh) h = functional::rnn_tanh_cell(x, h, w[0], w[1], w[2], w[3]);
-    else h = functional::rnn_relu_cell(x, h, w[0], w[1], w[2], w[3]);
-  };
-  Tensor h, c;
-  if (!reverse) {
-    h = h_init;
-    c = c_init;
-    TensorList h_done, c_done;  // finished rows, last-finishing first after the reversal below
-    int64_t active = N;
-    for (int64_t t = 0; t < T; ++t) {
-      const int64_t b = bs[size_t(t)];
-      if (b < active) {
-        h_done.push_back(narrow(h, 0, b, active - b));
-        h = narrow(h, 0, 0, b);
-        if (lstm) {
-          c_done.push_back(narrow(c, 0, b, active - b));
-          c = narrow(c, 0, 0, b);
-        }
-        active = b;
-      }
-      cell(narrow(data, 0, offset[size_t(t)], b), h, c);
-      outs[size_t(t)] = h;
-    }
-    h_done.push_back(h);
-    std::reverse(h_done.begin(), h_done.end());
-    h = h_done.size() == 1 ? h_done[0] : cat(h_done, 0);
-    if (lstm) {
-      c_done.push_back(c);
-      std::reverse(c_done.begin(), c_done.end());
-      c = c_done.size() == 1 ? c_done[0] : cat(c_done, 0);
-    }
-  } else {
-    int64_t active = 0;
-    for (int64_t t = T - 1; t >= 0; --t) {
-      const int64_t b = bs[size_t(t)];
-      if (b > active) {
-        Tensor h_new = narrow(h_init, 0, active, b - active);
-        h = active == 0 ? h_new : cat({h, h_new}, 0);
-        if (lstm) {
-          Tensor c_new = narrow(c_init, 0, active, b - active);
-          c = active == 0 ? c_new : cat({c, c_new}, 0);
-        }
-        active = b;
-      }
-      cell(narrow(data, 0, offset[size_t(t)], b), h, c);
-      outs[size_t(t)] = h;
-    }
-  }
-  return {cat(outs, 0), h, c};
+  if (kind == Cell::LSTM)
+    return functional::lstm_layer_packed(data, bs, h0, c0, w[0], w[1], w[2], w[3], reverse, w[4]);
+  std::pair<Tensor, Tensor> r =
+      kind == Cell::GRU ? functional::gru_layer_packed(data, bs, h0, w[0], w[1], w[2], w[3], reverse)
+                        : functional::rnn_layer_packed(data, bs, h0, w[0], w[1], w[2], w[3],
+                                                       kind == Cell::RNNRelu ? "relu" : "tanh", reverse);
+  return {r.first, r.second, Tensor()};
 }
 
 }  // namespace
@@ -160,7 +114,8 @@ std::tuple<PackedSequence, Tensor, Tensor> RNNBaseImpl::forward_packed(Cell kind
   for (size_t t = 1; t < bs.size(); ++t)
     TC_CHECK(bs[t] <= bs[t - 1] && bs[t] > 0, name(), ": PackedSequence batch_sizes must be positive and "
              "non-increasing");
-  Tensor h0 = check_state(h0_in, "h0", N, false), c0 = check_state(c0_in, "c0", N, false);
+  const int64_t P = options_.proj_size > 0 ? options_.proj_size : options_.hidden_size;
+  Tensor h0 = check_state(h0_in, "h0", N, false, P), c0 = check_state(c0_in, "c0", N, false, options_.hidden_size);
   // States come in the caller's order; the packed rows are length-sorted.
   if (input.sorted_indices.defined()) {
     if (h0.defined()) h0 = index_select(h0, 1, input.sorted_indices);
@@ -206,7 +161,9 @@ std::tuple<PackedSequence, Tensor> GRUImpl::forward(const PackedSequence& input,
 std::tuple<Tensor, std::tuple<Tensor, Tensor>> LSTMImpl::forward(const Tensor& input, const Tensor& h0_in,
                                                                  const Tensor& c0_in) {
   auto [x, unbatched] = prepare(input);
-  Tensor h0 = check_state(h0_in, "h0", x.size(1), unbatched), c0 = check_state(c0_in, "c0", x.size(1), unbatched);
+  const int64_t P = options_.proj_size > 0 ? options_.proj_size : options_.hidden_size;
+  Tensor h0 = check_state(h0_in, "h0", x.size(1), unbatched, P);
+  Tensor c0 = check_state(c0_in, "c0", x.size(1), unbatched, options_.hidden_size);
   int64_t D = options_.bidirectional ? 2 : 1;
   TensorList hs, cs;
   for (int64_t l = 0; l < options_.num_layers; ++l) {
@@ -216,7 +173,7 @@ std::tuple<Tensor, std::tuple<Tensor, Tensor>> LSTMImpl::forward(const Tensor& i
       const TensorList& w = weights_[size_t(k)];
       auto [o, h, c] = functional::lstm_layer(x, h0.defined() ? select(h0, 0, k) : Tensor(),
                                               c0.defined() ? select(c0, 0, k) : Tensor(), w[0], w[1], w[2], w[3],
-                                              d == 1);
+                                              d == 1, w[4]);
       outs.push_back(o);
       hs.push_back(h);
       cs.push_back(c);
@@ -235,7 +192,7 @@ std::tuple<Tensor, std::tuple<Tensor, Tensor>> LSTMImpl::forward(const Tensor& i
 
 std::tuple<Tensor, Tensor> GRUImpl::forward(const Tensor& input, const Tensor& h0_in) {
   auto [x, unbatched] = prepare(input);
-  Tensor h0 = check_state(h0_in, "h0", x.size(1), unbatched);
+  Tensor h0 = check_state(h0_in, "h0", x.size(1), unbatched, options_.hidden_size);
   int64_t D = options_.bidirectional ? 2 : 1;
   TensorList hs;
   for (int64_t l = 0; l < options_.num_layers; ++l) {
@@ -271,31 +228,9 @@ void RNNImpl::pretty_print(std::ostream& os) const {
   os << s;
 }
 
-namespace {
-// One Elman layer over (T, N, I): the input projections (plus b_hh) of every step in one GEMM,
-// then h_t = act(xw_t + h_{t-1} W_hh^T) per step. Returns (output (T, N, H), h_T).
-std::pair<Tensor, Tensor> elman_layer(const Tensor& x, const Tensor& h0, const TensorList& w, bool relu_act,
-                                      bool reverse) {
-  const int64_t T = x.size(0), N = x.size(1), H = w[1].size(1);
-  Tensor xw = functional::linear(reshape(x, {T * N, x.size(2)}), w[0], w[2]);
-  if (w[3].defined()) xw = add(xw, w[3]);
-  xw = reshape(xw, {T, N, H});
-  Tensor h = h0.defined() ? h0 : zeros({N, H}, x.dtype());
-  Tensor w_hh_t = t(w[1]);
-  TensorList outs(static_cast<size_t>(T));
-  for (int64_t i = 0; i < T; ++i) {
-    const int64_t step = reverse ? T - 1 - i : i;
-    Tensor pre = addmm(select(xw, 0, step), h, w_hh_t);
-    h = relu_act ? relu(pre) : tanh(pre);
-    outs[size_t(step)] = h;
-  }
-  return {stack(outs, 0), h};
-}
-}  // namespace
-
 std::tuple<Tensor, Tensor> RNNImpl::forward(const Tensor& input, const Tensor& h0_in) {
   auto [x, unbatched] = prepare(input);
-  Tensor h0 = check_state(h0_in, "h0", x.size(1), unbatched);
+  Tensor h0 = check_state(h0_in, "h0", x.size(1), unbatched, options_.hidden_size);
   const bool relu_act = options_.nonlinearity == "relu";
   const int64_t D = options_.bidirectional ? 2 : 1;
   TensorList hs;
@@ -303,7 +238,9 @@ std::tuple<Tensor, Tensor> RNNImpl::forward(const Tensor& input, const Tensor& h
     TensorList outs;
     for (int64_t d = 0; d < D; ++d) {
       const int64_t k = l * D + d;
-      auto [o, h] = elman_layer(x, h0.defined() ? select(h0, 0, k) : Tensor(), weights_[size_t(k)], relu_act, d == 1);
+      const TensorList& w = weights_[size_t(k)];
+      auto [o, h] = functional::rnn_layer(x, h0.defined() ? select(h0, 0, k) : Tensor(), w[0], w[1], w[2], w[3],
+                                          relu_act ? "relu" : "tanh", d == 1);
       outs.push_back(o);
       hs.push_back(h);
     }

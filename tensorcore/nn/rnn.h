@@ -1,9 +1,11 @@
 #pragma once
-// Multi-layer RNN (Elman, tanh or relu) / LSTM / GRU. LSTM and GRU run the fused per-layer kernels
-// (functional::lstm_layer / gru_layer); RNN computes all input projections in one GEMM, then one
-// addmm + activation per step.
+// Multi-layer RNN (Elman, tanh or relu) / LSTM / GRU: per layer and direction one layer op
+// (functional::lstm_layer / gru_layer / rnn_layer, or their _packed forms for a PackedSequence;
+// on the CPU one autograd node each).
 // Parameters as torch: weight_ih_l{k}[_reverse] [G*H, in], weight_hh_l{k} [G*H, H], bias_ih_l{k},
-// bias_hh_l{k} (G = 4 for LSTM, 3 for GRU, 1 for RNN), all U(-1/sqrt(H), 1/sqrt(H)).
+// bias_hh_l{k} (G = 4 for LSTM, 3 for GRU, 1 for RNN), all U(-1/sqrt(H), 1/sqrt(H)); an LSTM with
+// proj_size P > 0 also has weight_hr_l{k} [P, H], its h (and output) has P features and
+// weight_hh_l{k} is [4H, P].
 // Input (T, N, I), or (N, T, I) with batch_first, or unbatched (T, I), or a PackedSequence;
 // states (L*D, N, H).
 #include <tuple>
@@ -19,6 +21,7 @@ struct RNNOptions {
   double dropout = 0;
   bool bidirectional = false;
   std::string nonlinearity = "tanh";  // RNN only: "tanh" | "relu"
+  int64_t proj_size = 0;              // LSTM only: h_t = W_hr (o_t * tanh(c_t)), 0 < proj_size < hidden_size
 };
 
 class RNNBaseImpl : public Module {
@@ -28,15 +31,17 @@ class RNNBaseImpl : public Module {
   void reset_parameters();
   void pretty_print(std::ostream& os) const override;
   const RNNOptions& options() const { return options_; }
-  // The four tensors of layer `layer`, direction `dir` (bias entries undefined with bias=false).
+  // w_ih, w_hh, b_ih, b_hh, w_hr of layer `layer`, direction `dir` (biases undefined with
+  // bias=false, w_hr without proj_size).
   TensorList layer_weights(int64_t layer, int64_t dir) const;
 
  protected:
   // Input as (T, N, I) plus whether it was unbatched; checks shapes.
   std::pair<Tensor, bool> prepare(const Tensor& input) const;
-  Tensor check_state(const Tensor& h, const char* what, int64_t batch, bool unbatched) const;
+  // features: the state's last dim (hidden_size, or proj_size for an LSTM's h).
+  Tensor check_state(const Tensor& h, const char* what, int64_t batch, bool unbatched, int64_t features) const;
   Tensor finish_output(const Tensor& out, bool unbatched) const;
-  // The stack over a PackedSequence (per-step cells on the shrinking batch); h0/c0 in the
+  // The stack over a PackedSequence (the *_layer_packed ops per layer and direction); h0/c0 in the
   // caller's batch order. Returns (output, h_n, c_n); c_n undefined for GRU.
   std::tuple<PackedSequence, Tensor, Tensor> forward_packed(Cell cell, const PackedSequence& input, const Tensor& h0,
                                                             const Tensor& c0);

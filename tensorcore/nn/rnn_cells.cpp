@@ -1,6 +1,7 @@
 // Recurrent cells: the input and hidden projections are GEMMs through the core's matmul (with
 // autograd); the gate arithmetic is one fused kernel forward and one backward. Under create_graph
 // the gate vjp is the same formula in tensor ops, so double backward works.
+#include <algorithm>
 #include <cmath>
 
 #include "tensorcore/amp/autocast.h"
@@ -367,6 +368,103 @@ std::pair<Tensor, Tensor> gru_layer_steps(const Tensor& input, const Tensor& h0,
   return {out, h};
 }
 
+namespace {
+
+// Splits the rows of a [rows, F] tensor into the layout's step blocks under one autograd node
+// whose vjp concatenates the block gradients once (as unbind_steps).
+TensorList split_steps(const Tensor& a, const RowLayout& L) {
+  Tensor base = a.detach();
+  TensorList steps;
+  steps.reserve(size_t(L.T));
+  for (int64_t t = 0; t < L.T; ++t) steps.push_back(narrow(base, 0, L.off[size_t(t)], L.bs[size_t(t)]));
+  if (autograd::needs_grad({a})) {
+    const int64_t F = a.size(1);
+    const TensorOptions opts = TensorOptions(a.dtype()).device(a.device());
+    autograd::record("SplitStepsBackward0", {a}, steps, {},
+                     [F, opts, bs = L.bs](const TensorList&, const TensorList& g) -> TensorList {
+      TensorList parts;
+      parts.reserve(g.size());
+      for (size_t t = 0; t < g.size(); ++t) parts.push_back(g[t].defined() ? g[t] : zeros({bs[t], F}, opts));
+      return {cat(parts, 0)};
+    });
+  }
+  return steps;
+}
+
+}  // namespace
+
+// The per-step path over any layout. Forward over a packed batch the active batch shrinks: the
+// rows of sequences that end are set aside (their final state) and the rest continue; in reverse
+// it grows, sequences joining with their rows of h0/c0.
+std::tuple<Tensor, Tensor, Tensor> layer_steps(CellKind kind, const Tensor& input, const RowLayout& L,
+                                               const Tensor& h0, const Tensor& c0, const LayerWeights& w,
+                                               bool reverse) {
+  const bool lstm = kind == CellKind::LSTM;
+  const int64_t I = input.size(-1), P = w.w_hr.defined() ? w.w_hr.size(0) : w.w_hh.size(1);
+  TensorList gi = split_steps(gates_of(reshape(input, {L.total, I}), w.w_ih, w.b_ih), L);
+  auto step = [&](const Tensor& g, Tensor& h, Tensor& c) {
+    Tensor gh = gates_of(h, w.w_hh, w.b_hh);
+    if (lstm) {
+      auto hc = lstm_gates(g, gh, c);
+      h = w.w_hr.defined() ? mm(hc.first, t(w.w_hr)) : hc.first;
+      c = hc.second;
+    } else if (kind == CellKind::GRU) {
+      h = gru_gates(g, gh, h);
+    } else {
+      Tensor pre = add(g, gh);
+      h = kind == CellKind::RNNRelu ? relu(pre) : tanh(pre);
+    }
+  };
+  TensorList outs(size_t(L.T));
+  Tensor h, c;
+  if (!reverse) {
+    h = h0;
+    c = c0;
+    TensorList h_done, c_done;  // rows of finished sequences, the latest-finishing first
+    int64_t active = L.N;
+    for (int64_t t = 0; t < L.T; ++t) {
+      const int64_t b = L.bs[size_t(t)];
+      if (b < active) {
+        h_done.push_back(narrow(h, 0, b, active - b));
+        h = narrow(h, 0, 0, b);
+        if (lstm) {
+          c_done.push_back(narrow(c, 0, b, active - b));
+          c = narrow(c, 0, 0, b);
+        }
+        active = b;
+      }
+      step(gi[size_t(t)], h, c);
+      outs[size_t(t)] = h;
+    }
+    auto finish = [](TensorList& done, const Tensor& last) {
+      done.push_back(last);
+      std::reverse(done.begin(), done.end());
+      return done.size() == 1 ? done[0] : cat(done, 0);
+    };
+    h = finish(h_done, h);
+    if (lstm) c = finish(c_done, c);
+  } else {
+    int64_t active = 0;
+    for (int64_t t = L.T - 1; t >= 0; --t) {
+      const int64_t b = L.bs[size_t(t)];
+      if (b > active) {
+        Tensor h_new = narrow(h0, 0, active, b - active);
+        h = active == 0 ? h_new : cat({h, h_new}, 0);
+        if (lstm) {
+          Tensor c_new = narrow(c0, 0, active, b - active);
+          c = active == 0 ? c_new : cat({c, c_new}, 0);
+        }
+        active = b;
+      }
+      step(gi[size_t(t)], h, c);
+      outs[size_t(t)] = h;
+    }
+  }
+  Shape out_shape = input.sizes();
+  out_shape.back() = P;
+  return {reshape(cat(outs, 0), out_shape), h, lstm ? c : Tensor()};
+}
+
 // Under autocast or with float16/bfloat16 input: the public cell ops per step, so each step gets
 // their autocast policy and float32 compute (as a loop over lstm_cell/gru_cell would).
 std::tuple<Tensor, Tensor, Tensor> layer_cells(bool lstm, const Tensor& input, const Tensor& h0, const Tensor& c0,
@@ -411,10 +509,11 @@ namespace tc::nn::functional {
 // per-step path.
 std::tuple<Tensor, Tensor, Tensor> lstm_layer(const Tensor& input, const Tensor& h0, const Tensor& c0,
                                               const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
-                                              const Tensor& b_hh, bool reverse) {
+                                              const Tensor& b_hh, bool reverse, const Tensor& w_hr) {
   const char* op = "lstm_layer";
   TC_CHECK(input.defined() && input.dim() == 3, op, ": expected input of shape (T, N, input_size), got ",
            input.defined() ? shape_str(input.sizes()) : "None");
+  if (w_hr.defined()) return detail::lstm_layer_proj(input, h0, c0, w_ih, w_hh, b_ih, b_hh, reverse, w_hr);
   if (detail::use_cells(input)) return detail::layer_cells(true, input, h0, c0, w_ih, w_hh, b_ih, b_hh, reverse);
   const int64_t T = input.size(0), N = input.size(1), I = input.size(2);
   CellArgs a = check_cell(op, 4, T > 0 ? select(input, 0, 0) : zeros({N, I}, TensorOptions(input.dtype()).device(input.device())), h0,

@@ -1,229 +1,130 @@
-// Whole-layer LSTM/GRU on the CPU: one autograd node per layer and direction.
+// Whole-layer LSTM/GRU/RNN on the CPU: one autograd node per layer and direction.
 //
 // The per-step path (rnn_cells.cpp) records a hidden GEMM, a gate node and a slice per time step,
 // and its backward accumulates a weight gradient per step. Here the forward writes every step
-// into preallocated (T, N, ·) buffers: the input projections of all steps are one GEMM, each step
-// adds its hidden GEMM into its slice of that buffer (beta = 1) and one fused kernel turns it
+// into preallocated (rows, ·) buffers: the input projections of all steps are one GEMM, each step
+// adds its hidden GEMM into its block of that buffer (beta = 1) and one fused kernel turns it
 // into activated gates, the new cell state and h. Backward is back-propagation through time
 // written out: per step the fused gate backward and one GEMM for dh_{t-1}; then the weight
-// gradients of all steps are single GEMMs over T*N rows and the bias gradients column sums.
-// Under create_graph the vjp re-runs the per-step path and differentiates it, so double backward
-// works (at the per-step path's speed).
-#include <cblas.h>
-
+// gradients of all steps are single GEMMs over all rows and the bias gradients column sums.
+//
+// The same code runs padded sequences and packed ones (RowLayout): at step t only the first
+// bs[t] sequences are active and the states of finished ones stay as they were, so h_n/c_n are
+// each sequence's state after its own last step. In reverse over a packed batch, the sequences
+// that start at step t (rows [carried, bs[t])) read h0/c0 instead of the previous step's block,
+// and their dh0/dc0 rows are final once step t is back-propagated. LSTM with a projection
+// (proj_size, w_hr [P, H]) stores m = o * tanh(c) and gets h = m W_hr^T per step as one more GEMM.
+// Under create_graph the vjp re-runs the per-step path (layer_steps) and differentiates it, so
+// double backward works (at the per-step path's speed).
+#include <cstring>
 #include <optional>
-#include <type_traits>
 
 #include "tensorcore/amp/autocast.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
-#include "tensorcore/core/parallel.h"
-#include "tensorcore/kernels/cpu/vec_math.h"
 #include "tensorcore/nn/rnn_internal.h"
+#include "tensorcore/nn/rnn_layer_kernels.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
 #include "tensorcore/ops/shape.h"
 
 namespace tc::nn::detail {
+
+RowLayout RowLayout::padded(int64_t T, int64_t N) {
+  RowLayout L;
+  L.T = T;
+  L.N = N;
+  L.total = T * N;
+  L.bs.assign(size_t(T), N);
+  L.off.resize(size_t(T));
+  for (int64_t t = 0; t < T; ++t) L.off[size_t(t)] = t * N;
+  return L;
+}
+
+RowLayout RowLayout::packed(const std::vector<int64_t>& batch_sizes) {
+  RowLayout L;
+  L.T = int64_t(batch_sizes.size());
+  L.N = batch_sizes.empty() ? 0 : batch_sizes[0];
+  L.bs = batch_sizes;
+  L.off.resize(batch_sizes.size());
+  for (size_t t = 0; t < batch_sizes.size(); ++t) {
+    L.off[t] = L.total;
+    L.total += batch_sizes[t];
+    L.uniform = L.uniform && batch_sizes[t] == L.N;
+  }
+  return L;
+}
+
+int64_t RowLayout::prev(int64_t t, bool reverse) const {
+  const int64_t tp = reverse ? t + 1 : t - 1;
+  return tp < 0 || tp >= T ? -1 : tp;
+}
+
+int64_t RowLayout::carried(int64_t t, bool reverse) const {
+  const int64_t tp = prev(t, reverse);
+  return tp < 0 ? 0 : std::min(bs[size_t(t)], bs[size_t(tp)]);
+}
+
 namespace {
 
-namespace vm = tc::vec_math;
-constexpr uint32_t kF32F64 = (1u << int(DType::Float32)) | (1u << int(DType::Float64));
+using namespace kernels;
 
-// Row-major C = A' B' + beta C with A' = A or A^T (ta), B' likewise.
-template <typename T>
-void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b, int64_t ldb,
-          T beta, T* c, int64_t ldc) {
-  auto op = [](bool tr) { return tr ? CblasTrans : CblasNoTrans; };
-  if constexpr (std::is_same_v<T, float>)
-    cblas_sgemm(CblasRowMajor, op(ta), op(tb), int(m), int(n), int(k), 1.0f, a, int(lda), b, int(ldb), beta, c,
-                int(ldc));
-  else
-    cblas_dgemm(CblasRowMajor, op(ta), op(tb), int(m), int(n), int(k), 1.0, a, int(lda), b, int(ldb), beta, c,
-                int(ldc));
+// fn(first_row, rows) over step t's rows in two parts: those continuing the previous step's
+// state and those starting from the initial state (either may be empty).
+template <typename Fn>
+void for_parts(const RowLayout& L, int64_t t, bool reverse, Fn&& fn) {
+  const int64_t b = L.bs[size_t(t)], p = L.carried(t, reverse);
+  if (p > 0) fn(int64_t(0), p);
+  if (b > p) fn(p, b - p);
 }
 
-// out[c] = sum over rows of m[r, c] (m is rows x cols, contiguous).
+// The state row `row` of step t reads: row `row` of the previous step's block in buf, or of init.
 template <typename T>
-void column_sum(const T* m, int64_t rows, int64_t cols, T* out) {
-  for (int64_t c = 0; c < cols; ++c) out[c] = T(0);
-  for (int64_t r = 0; r < rows; ++r) {
-    const T* row = m + r * cols;
-    for (int64_t c = 0; c < cols; ++c) out[c] += row[c];
+const T* prev_state(const RowLayout& L, int64_t t, bool reverse, int64_t row, const T* buf, const T* init,
+                    int64_t F) {
+  if (row < L.carried(t, reverse)) return buf + (L.off[size_t(L.prev(t, reverse))] + row) * F;
+  return init + row * F;
+}
+
+// Each sequence's row at its last processed step: for the forward direction the step where it
+// ends, for the reverse direction step 0 (every sequence is active there).
+template <typename T>
+void gather_final(const RowLayout& L, bool reverse, const T* buf, int64_t F, T* dst) {
+  if (reverse) {
+    std::memcpy(dst, buf, size_t(L.N * F) * sizeof(T));
+    return;
+  }
+  for (int64_t t = 0; t < L.T; ++t) {
+    const int64_t next = t + 1 < L.T ? L.bs[size_t(t) + 1] : 0, b = L.bs[size_t(t)];
+    if (b > next) std::memcpy(dst + next * F, buf + (L.off[size_t(t)] + next) * F, size_t((b - next) * F) * sizeof(T));
   }
 }
 
-int64_t row_grain(int64_t H) { return std::max<int64_t>(1, kGrainSize / (16 * H)); }
-
-// The gate kernels work on one batch row at a time. Each row function is kept out of line: inlined
-// into the loop over rows, GCC does not vectorize the loops over j (it gives up on the nest), and
-// with them vectorized the gate math (vec_math's sigmoid/tanh) costs little next to the GEMMs.
-#define TC_RNN_ROW __attribute__((noinline))
-
-// ---- LSTM (gate order i, f, g, o as torch) ----
-
-// a: pre-activations of one row [4H] (input + hidden projections, biases not yet added),
-// overwritten with the activated gates; writes c_t and h_t.
+// dw = sum over rows of d[r]^T h_prev[r]: two GEMMs for a padded layout (hidden_weight_grad),
+// else the previous states gathered into one (rows, P) block and one GEMM.
 template <typename T>
-TC_RNN_ROW void lstm_row_forward(T* __restrict a, const T* __restrict bias, const T* __restrict cp,
-                                 T* __restrict cn, T* __restrict hn, int64_t H) {
-  for (int64_t j = 0; j < 2 * H; ++j) a[j] = vm::sigmoid(a[j] + bias[j]);
-  for (int64_t j = 2 * H; j < 3 * H; ++j) a[j] = vm::tanh(a[j] + bias[j]);
-  for (int64_t j = 3 * H; j < 4 * H; ++j) a[j] = vm::sigmoid(a[j] + bias[j]);
-  for (int64_t j = 0; j < H; ++j) {
-    T c = a[H + j] * cp[j] + a[j] * a[2 * H + j];
-    cn[j] = c;
-    hn[j] = a[3 * H + j] * vm::tanh(c);
-  }
+void hidden_grad(const RowLayout& L, bool reverse, const T* d, int64_t G, const T* out, const T* h0, int64_t P,
+                 T* dw) {
+  if (L.uniform) return hidden_weight_grad<T>(d, G, out, h0, L.T, L.N, P, reverse, dw);
+  std::vector<T> hp(size_t(L.total * P));
+  for (int64_t t = 0; t < L.T; ++t)
+    for_parts(L, t, reverse, [&](int64_t r0, int64_t rows) {
+      std::memcpy(hp.data() + (L.off[size_t(t)] + r0) * P, prev_state(L, t, reverse, r0, out, h0, P),
+                  size_t(rows * P) * sizeof(T));
+    });
+  gemm<T>(true, false, G, P, L.total, d, G, hp.data(), P, T(0), dw, P);
 }
 
-// One step back for one row: dh = dh_next (from step t+1) + go (this step's output gradient);
-// dc is the running cell gradient, updated in place to dc_{t-1}. Writes the pre-activation
-// gradients d [4H].
-template <typename T>
-TC_RNN_ROW void lstm_row_backward(const T* __restrict s, const T* __restrict cp, const T* __restrict cn,
-                                  const T* __restrict go, const T* __restrict dhn, T* __restrict dc,
-                                  T* __restrict d, int64_t H) {
-  for (int64_t j = 0; j < H; ++j) {
-    T i = s[j], f = s[H + j], g = s[2 * H + j], o = s[3 * H + j];
-    T tcn = vm::tanh(cn[j]);
-    T dh = dhn[j] + go[j];
-    T dct = dc[j] + dh * o * (T(1) - tcn * tcn);
-    d[j] = dct * g * i * (T(1) - i);
-    d[H + j] = dct * cp[j] * f * (T(1) - f);
-    d[2 * H + j] = dct * i * (T(1) - g * g);
-    d[3 * H + j] = dh * tcn * o * (T(1) - o);
-    dc[j] = dct * f;
-  }
-}
-
-template <typename T>
-void lstm_step_forward(T* g, const T* bias, const T* c_prev, T* c_new, T* h_new, int64_t N, int64_t H) {
-  parallel_for(0, N, row_grain(H), [&](int64_t n0, int64_t n1) {
-    for (int64_t n = n0; n < n1; ++n)
-      lstm_row_forward<T>(g + n * 4 * H, bias, c_prev + n * H, c_new + n * H, h_new + n * H, H);
-  });
-}
-
-template <typename T>
-void lstm_step_backward(const T* act, const T* c_prev, const T* c_new, const T* g_out, const T* dh_next, T* dc,
-                        T* d_gates, int64_t N, int64_t H) {
-  parallel_for(0, N, row_grain(H), [&](int64_t n0, int64_t n1) {
-    for (int64_t n = n0; n < n1; ++n)
-      lstm_row_backward<T>(act + n * 4 * H, c_prev + n * H, c_new + n * H, g_out + n * H, dh_next + n * H,
-                           dc + n * H, d_gates + n * 4 * H, H);
-  });
-}
-
-// ---- GRU (gate order r, z, n as torch) ----
-
-// a: input projections of one row [3H] (no bias), overwritten with activated r, z, n; b: hidden
-// projections [3H] (no bias). Saves gh_n + b_hn (needed for dr) in sn.
-template <typename T>
-TC_RNN_ROW void gru_row_forward(T* __restrict a, const T* __restrict b, const T* __restrict b_ih,
-                                const T* __restrict b_hh, const T* __restrict hp, T* __restrict sn,
-                                T* __restrict hn, int64_t H) {
-  for (int64_t j = 0; j < 2 * H; ++j) a[j] = vm::sigmoid(a[j] + b_ih[j] + b[j] + b_hh[j]);
-  for (int64_t j = 0; j < H; ++j) {
-    T hnj = b[2 * H + j] + b_hh[2 * H + j];
-    T nn = vm::tanh(a[2 * H + j] + b_ih[2 * H + j] + a[j] * hnj);
-    T z = a[H + j];
-    sn[j] = hnj;
-    a[2 * H + j] = nn;
-    hn[j] = (T(1) - z) * nn + z * hp[j];
-  }
-}
-
-// dh: on entry the gradient from step t+1, on exit go * z (the direct part of dh_{t-1}; the
-// caller adds d_gh @ W_hh).
-template <typename T>
-TC_RNN_ROW void gru_row_backward(const T* __restrict s, const T* __restrict hnn, const T* __restrict hp,
-                                 const T* __restrict go, T* __restrict dh, T* __restrict di, T* __restrict dg,
-                                 int64_t H) {
-  for (int64_t j = 0; j < H; ++j) {
-    T r = s[j], z = s[H + j], nn = s[2 * H + j];
-    T g = dh[j] + go[j];
-    T dn = g * (T(1) - z) * (T(1) - nn * nn);
-    T dz = g * (hp[j] - nn) * z * (T(1) - z);
-    T dr = dn * hnn[j] * r * (T(1) - r);
-    di[j] = dr;
-    di[H + j] = dz;
-    di[2 * H + j] = dn;
-    dg[j] = dr;
-    dg[H + j] = dz;
-    dg[2 * H + j] = dn * r;
-    dh[j] = g * z;
-  }
-}
-
-template <typename T>
-void gru_step_forward(T* g, const T* gh, const T* b_ih, const T* b_hh, const T* h_prev, T* ghn, T* h_new,
-                      int64_t N, int64_t H) {
-  parallel_for(0, N, row_grain(H), [&](int64_t n0, int64_t n1) {
-    for (int64_t n = n0; n < n1; ++n)
-      gru_row_forward<T>(g + n * 3 * H, gh + n * 3 * H, b_ih, b_hh, h_prev + n * H, ghn + n * H, h_new + n * H, H);
-  });
-}
-
-template <typename T>
-void gru_step_backward(const T* act, const T* ghn, const T* h_prev, const T* g_out, T* dh, T* d_gi, T* d_gh,
-                       int64_t N, int64_t H) {
-  parallel_for(0, N, row_grain(H), [&](int64_t n0, int64_t n1) {
-    for (int64_t n = n0; n < n1; ++n)
-      gru_row_backward<T>(act + n * 3 * H, ghn + n * H, h_prev + n * H, g_out + n * H, dh + n * H,
-                          d_gi + n * 3 * H, d_gh + n * 3 * H, H);
-  });
-}
-
-// ---- Elman RNN (tanh or relu) ----
-
-// p: pre-activation row [H] without biases, overwritten with h = act(p + b_ih + b_hh).
-template <typename T>
-TC_RNN_ROW void elman_row_forward(T* __restrict p, const T* __restrict bias, int64_t H, bool relu) {
-  if (relu) {
-    for (int64_t j = 0; j < H; ++j) {
-      T v = p[j] + bias[j];
-      p[j] = v > T(0) ? v : T(0);
-    }
-  } else {
-    for (int64_t j = 0; j < H; ++j) p[j] = vm::tanh(p[j] + bias[j]);
-  }
-}
-
-// d = (dh_next + go) * act'(h), with act' from the output: 1 - h^2 (tanh), h > 0 (relu).
-template <typename T>
-TC_RNN_ROW void elman_row_backward(const T* __restrict h, const T* __restrict go, const T* __restrict dhn,
-                                   T* __restrict d, int64_t H, bool relu) {
-  if (relu) {
-    for (int64_t j = 0; j < H; ++j) d[j] = h[j] > T(0) ? dhn[j] + go[j] : T(0);
-  } else {
-    for (int64_t j = 0; j < H; ++j) d[j] = (dhn[j] + go[j]) * (T(1) - h[j] * h[j]);
-  }
-}
-
-// Shared backward tail: given the pre-activation gradients of all steps, the weight gradient
-// of the hidden projection is sum_t d_t^T h_{t-1}, where h_{t-1} is the previous step's output
-// row block (or h0 for the first step): two GEMMs, no gathering.
-template <typename T>
-void hidden_weight_grad(const T* d, int64_t G, const T* out, const T* h0, int64_t T_, int64_t N, int64_t H,
-                        bool reverse, T* dw) {
-  const int64_t rows = (T_ - 1) * N;
-  // Forward: steps 1..T-1 read out[0..T-2]; the first step reads h0. Reverse: steps T-2..0 read
-  // out[1..T-1]; the first step processed (t = T-1) reads h0.
-  const T* d_rest = reverse ? d : d + N * G;
-  const T* h_rest = reverse ? out + N * H : out;
-  const T* d_first = reverse ? d + (T_ - 1) * N * G : d;
-  if (rows > 0) gemm<T>(true, false, G, H, rows, d_rest, G, h_rest, H, T(0), dw, H);
-  gemm<T>(true, false, G, H, N, d_first, G, h0, H, rows > 0 ? T(1) : T(0), dw, H);
-}
-
-// Which inputs need a gradient, taken at record time.
-struct NeedGrad {
-  bool x, h0, c0, w_ih, w_hh, b_ih, b_hh;
-};
-
+// Which inputs need a gradient, taken at record time: x, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr.
 bool req(const Tensor& t) { return t.defined() && t.requires_grad(); }
+
+struct NeedGrad {
+  bool x, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr;
+  explicit NeedGrad(const TensorList& in)
+      : x(req(in[0])), h0(req(in[1])), c0(req(in[2])), w_ih(req(in[3])), w_hh(req(in[4])), b_ih(req(in[5])),
+        b_hh(req(in[6])), w_hr(req(in[7])) {}
+};
 
 // A contiguous copy of g that the backward may update in place (g can be a transposed or
 // expanded view, or a tensor someone else holds).
@@ -232,311 +133,383 @@ Tensor owned_contiguous(const Tensor& g) {
   return (c.is_same(g) ? clone(g) : c).detach();
 }
 
+// b_ih + b_hh (LSTM and Elman add them once up front), zeros without biases.
+Tensor combined_bias(const Tensor& b_ih, const Tensor& b_hh, int64_t G, const TensorOptions& opts) {
+  if (b_ih.defined()) return b_hh.defined() ? add(b_ih, b_hh) : contiguous(b_ih);
+  return b_hh.defined() ? contiguous(b_hh) : zeros({G}, opts);
+}
+
+// The node's 8 inputs (undefined where a kind or call has none).
+TensorList node_inputs(const Tensor& input, const Tensor& h0, const Tensor& c0, const LayerWeights& w) {
+  return {input, h0, c0, w.w_ih, w.w_hh, w.b_ih, w.b_hh, w.w_hr};
+}
+
 // Gradients of the per-step path, differentiable (create_graph). Each input that needs a gradient
 // goes in through a fresh clone node so the gradients stop exactly at this layer's inputs.
-TensorList steps_vjp(bool lstm, const TensorList& in, const TensorList& grads, bool reverse) {
-  TensorList alias(in.size()), wrt;
+TensorList steps_vjp(CellKind kind, const TensorList& saved, const TensorList& grads, const RowLayout& L,
+                     bool reverse) {
+  TensorList alias(8), wrt;
   std::vector<size_t> slots;
-  for (size_t i = 0; i < in.size(); ++i) {
-    alias[i] = in[i];
-    if (req(in[i])) {
-      alias[i] = clone(in[i]);
+  for (size_t i = 0; i < 8; ++i) {
+    alias[i] = saved[i];
+    if (req(saved[i])) {
+      alias[i] = clone(saved[i]);
       wrt.push_back(alias[i]);
       slots.push_back(i);
     }
   }
-  TensorList outs;
-  if (lstm) {
-    auto [o, h, c] = lstm_layer_steps(alias[0], alias[1], alias[2], alias[3], alias[4], alias[5], alias[6], reverse);
-    outs = {o, h, c};
-  } else {
-    auto [o, h] = gru_layer_steps(alias[0], alias[1], alias[2], alias[3], alias[4], alias[5], reverse);
-    outs = {o, h};
-  }
-  TensorList g = autograd::grad(outs, wrt, grads, true, true, true);
-  TensorList result(in.size());
+  auto [o, h, c] = layer_steps(kind, alias[0], L, alias[1], alias[2],
+                               LayerWeights{alias[3], alias[4], alias[5], alias[6], alias[7]}, reverse);
+  TensorList outs = kind == CellKind::LSTM ? TensorList{o, h, c} : TensorList{o, h};
+  TensorList g = autograd::grad(outs, wrt, TensorList(grads.begin(), grads.begin() + long(outs.size())), true,
+                                true, true);
+  TensorList result(8);
   for (size_t k = 0; k < slots.size(); ++k) result[slots[k]] = g[k];
   return result;
+}
+
+// Bias gradients from the summed pre-activation gradients db (shared by b_ih and b_hh).
+void bias_grads(const NeedGrad& ng, const Tensor& db, TensorList& result) {
+  result[5] = ng.b_ih ? db : Tensor();
+  result[6] = ng.b_hh ? (ng.b_ih ? clone(db) : db) : Tensor();
+}
+
+std::tuple<Tensor, Tensor, Tensor> lstm_fused(const Tensor& input, const RowLayout& L, const Tensor& h0_in,
+                                              const Tensor& c0_in, const LayerWeights& w, bool reverse) {
+  const int64_t T_ = L.T, N = L.N, R = L.total, I = input.size(-1), H = w.w_hh.size(0) / 4, G = 4 * H;
+  const bool proj = w.w_hr.defined();
+  const int64_t P = proj ? w.w_hr.size(0) : H;
+  const TensorOptions opts(input.dtype());
+  Shape out_shape = input.sizes();
+  out_shape.back() = P;
+  std::optional<autograd::NoGradGuard> no_grad(std::in_place);  // only the layer node is recorded
+  Tensor x = contiguous(input), h0 = contiguous(h0_in), c0 = contiguous(c0_in);
+  Tensor w_ih = contiguous(w.w_ih), w_hh = contiguous(w.w_hh), w_hr = proj ? contiguous(w.w_hr) : Tensor();
+  Tensor bias = combined_bias(w.b_ih, w.b_hh, G, opts);
+  Tensor act = empty({R, G}, opts), cs = empty({R, H}, opts), out = empty(out_shape, opts);
+  Tensor m = proj ? empty({R, H}, opts) : Tensor();  // o * tanh(c), before the projection
+  Tensor h_n = empty({N, P}, opts), c_n = empty({N, H}, opts);
+  dispatch_dtype<kF32F64>(input.dtype(), "lstm_layer", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T *g = act.data<T>(), *o = out.data<T>(), *c = cs.data<T>();
+    T* mp = proj ? m.data<T>() : o;
+    const T *hi = h0.data<T>(), *ci = c0.data<T>(), *whh = w_hh.data<T>(), *b = bias.data<T>();
+    gemm<T>(false, true, R, G, I, x.data<T>(), I, w_ih.data<T>(), I, T(0), g, G);
+    for (int64_t s = 0; s < T_; ++s) {
+      const int64_t t = reverse ? T_ - 1 - s : s, r = L.off[size_t(t)];
+      for_parts(L, t, reverse, [&](int64_t r0, int64_t rows) {
+        T* gt = g + (r + r0) * G;
+        gemm<T>(false, true, rows, G, P, prev_state(L, t, reverse, r0, o, hi, P), P, whh, P, T(1), gt, G);
+        lstm_step_forward<T>(gt, b, prev_state(L, t, reverse, r0, c, ci, H), c + (r + r0) * H, mp + (r + r0) * H,
+                             rows, H);
+      });
+      if (proj)
+        gemm<T>(false, true, L.bs[size_t(t)], P, H, mp + r * H, H, w_hr.data<T>(), H, T(0), o + r * P, P);
+    }
+    gather_final<T>(L, reverse, o, P, h_n.data<T>());
+    gather_final<T>(L, reverse, c, H, c_n.data<T>());
+  });
+  no_grad.reset();
+  TensorList inputs = node_inputs(input, h0_in, c0_in, w);
+  if (autograd::needs_grad(inputs)) {
+    NeedGrad ng(inputs);
+    TensorList saved = inputs;
+    saved.insert(saved.end(), {act, cs, out, m});
+    autograd::record("LstmLayerBackward0", inputs, {out, h_n, c_n}, saved,
+                     [ng, L, reverse, I, H, G, P, proj](const TensorList& s, const TensorList& gr) -> TensorList {
+      if (autograd::grad_enabled()) return steps_vjp(CellKind::LSTM, s, gr, L, reverse);
+      const int64_t T_ = L.T, N = L.N, R = L.total;
+      Tensor x = contiguous(s[0]).detach(), h0 = contiguous(s[1]).detach(), c0 = contiguous(s[2]).detach();
+      Tensor w_ih = contiguous(s[3]).detach(), w_hh = contiguous(s[4]).detach();
+      Tensor w_hr = proj ? contiguous(s[7]).detach() : Tensor();
+      const Tensor &act = s[8], &cs = s[9], &out = s[10], &m = s[11];
+      const TensorOptions opts(x.dtype());
+      Tensor g_out = contiguous(gr[0]);
+      Tensor dh = owned_contiguous(gr[1]), dc = owned_contiguous(gr[2]);  // running, updated in place
+      Tensor d = empty({R, G}, opts);
+      // With a projection: dm = (dh + g_out) W_hr per step (the gate kernel's incoming h gradient),
+      // and the summed dh of every step kept for dW_hr.
+      Tensor dm = proj ? empty({N, H}, opts) : Tensor(), no_dh = proj ? zeros({N, H}, opts) : Tensor();
+      Tensor dh_all = proj ? empty({R, P}, opts) : Tensor();
+      TensorList result(8);
+      dispatch_dtype<kF32F64>(x.dtype(), "lstm_layer backward", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T *dp = d.data<T>(), *dhp = dh.data<T>(), *dcp = dc.data<T>();
+        const T *a = act.data<T>(), *c = cs.data<T>(), *ci = c0.data<T>(), *whh = w_hh.data<T>();
+        for (int64_t k = T_ - 1; k >= 0; --k) {  // k: processing order, t: time index
+          const int64_t t = reverse ? T_ - 1 - k : k, r = L.off[size_t(t)], b = L.bs[size_t(t)];
+          const T* go = g_out.data<T>() + r * P;
+          const T* dh_in = dhp;  // the gate kernel's dh_next and g_out (rows of this step)
+          if (proj) {
+            T* sum = dh_all.data<T>() + r * P;
+            for (int64_t i = 0; i < b * P; ++i) sum[i] = dhp[i] + go[i];
+            gemm<T>(false, false, b, H, P, sum, P, w_hr.data<T>(), H, T(0), dm.data<T>(), H);
+            go = dm.data<T>();
+            dh_in = no_dh.data<T>();
+          }
+          for_parts(L, t, reverse, [&](int64_t r0, int64_t rows) {
+            lstm_step_backward<T>(a + (r + r0) * G, prev_state(L, t, reverse, r0, c, ci, H), c + (r + r0) * H,
+                                  go + r0 * H, dh_in + r0 * H, dcp + r0 * H, dp + (r + r0) * G, rows, H);
+          });
+          // The kernel has read dh_t; the GEMM overwrites it with dh_{t-1} (no aliasing). Rows
+          // starting from h0 are final here; they are needed only for h0's gradient.
+          const int64_t rows_dh = ng.h0 ? b : L.carried(t, reverse);
+          if (rows_dh > 0) gemm<T>(false, false, rows_dh, P, G, dp + r * G, G, whh, P, T(0), dhp, P);
+        }
+        if (ng.x) {
+          result[0] = empty(x.sizes(), opts);
+          gemm<T>(false, false, R, I, G, dp, G, w_ih.data<T>(), I, T(0), result[0].data<T>(), I);
+        }
+        if (ng.w_ih) {
+          result[3] = empty({G, I}, opts);
+          gemm<T>(true, false, G, I, R, dp, G, x.data<T>(), I, T(0), result[3].data<T>(), I);
+        }
+        if (ng.w_hh) {
+          result[4] = empty({G, P}, opts);
+          hidden_grad<T>(L, reverse, dp, G, out.data<T>(), h0.data<T>(), P, result[4].data<T>());
+        }
+        if (ng.w_hr) {
+          result[7] = empty({P, H}, opts);
+          gemm<T>(true, false, P, H, R, dh_all.data<T>(), P, m.data<T>(), H, T(0), result[7].data<T>(), H);
+        }
+        if (ng.b_ih || ng.b_hh) {
+          Tensor db = empty({G}, opts);
+          column_sum<T>(dp, R, G, db.data<T>());
+          bias_grads(ng, db, result);
+        }
+      });
+      if (ng.h0) result[1] = dh;
+      if (ng.c0) result[2] = dc;
+      return result;
+    });
+  }
+  return {out, h_n, c_n};
+}
+
+std::pair<Tensor, Tensor> gru_fused(const Tensor& input, const RowLayout& L, const Tensor& h0_in,
+                                    const LayerWeights& w, bool reverse) {
+  const int64_t T_ = L.T, N = L.N, R = L.total, I = input.size(-1), H = w.w_hh.size(1), G = 3 * H;
+  const TensorOptions opts(input.dtype());
+  std::optional<autograd::NoGradGuard> no_grad(std::in_place);
+  Tensor x = contiguous(input), h0 = contiguous(h0_in);
+  Tensor w_ih = contiguous(w.w_ih), w_hh = contiguous(w.w_hh);
+  Tensor b_ih = w.b_ih.defined() ? contiguous(w.b_ih).detach() : zeros({G}, opts);
+  Tensor b_hh = w.b_hh.defined() ? contiguous(w.b_hh).detach() : zeros({G}, opts);
+  Shape out_shape = input.sizes();
+  out_shape.back() = H;
+  Tensor act = empty({R, G}, opts), ghn = empty({R, H}, opts), out = empty(out_shape, opts);
+  Tensor gh = empty({N, G}, opts), h_n = empty({N, H}, opts);
+  dispatch_dtype<kF32F64>(input.dtype(), "gru_layer", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T *g = act.data<T>(), *o = out.data<T>(), *ghp = gh.data<T>();
+    const T *hi = h0.data<T>(), *whh = w_hh.data<T>();
+    gemm<T>(false, true, R, G, I, x.data<T>(), I, w_ih.data<T>(), I, T(0), g, G);
+    for (int64_t s = 0; s < T_; ++s) {
+      const int64_t t = reverse ? T_ - 1 - s : s, r = L.off[size_t(t)];
+      for_parts(L, t, reverse, [&](int64_t r0, int64_t rows) {
+        const T* hp = prev_state(L, t, reverse, r0, o, hi, H);
+        gemm<T>(false, true, rows, G, H, hp, H, whh, H, T(0), ghp + r0 * G, G);
+        gru_step_forward<T>(g + (r + r0) * G, ghp + r0 * G, b_ih.data<T>(), b_hh.data<T>(), hp,
+                            ghn.data<T>() + (r + r0) * H, o + (r + r0) * H, rows, H);
+      });
+    }
+    gather_final<T>(L, reverse, o, H, h_n.data<T>());
+  });
+  no_grad.reset();
+  TensorList inputs = node_inputs(input, h0_in, Tensor(), w);
+  if (autograd::needs_grad(inputs)) {
+    NeedGrad ng(inputs);
+    TensorList saved = inputs;
+    saved.insert(saved.end(), {act, ghn, out});
+    autograd::record("GruLayerBackward0", inputs, {out, h_n}, saved,
+                     [ng, L, reverse, I, H, G](const TensorList& s, const TensorList& gr) -> TensorList {
+      if (autograd::grad_enabled()) return steps_vjp(CellKind::GRU, s, gr, L, reverse);
+      const int64_t T_ = L.T, R = L.total;
+      Tensor x = contiguous(s[0]).detach(), h0 = contiguous(s[1]).detach();
+      Tensor w_ih = contiguous(s[3]).detach(), w_hh = contiguous(s[4]).detach();
+      const Tensor &act = s[8], &ghn = s[9], &out = s[10];
+      const TensorOptions opts(x.dtype());
+      Tensor g_out = contiguous(gr[0]);
+      Tensor dh = owned_contiguous(gr[1]);  // running dh, updated in place
+      Tensor d_gi = empty({R, G}, opts), d_gh = empty({R, G}, opts);
+      TensorList result(8);
+      dispatch_dtype<kF32F64>(x.dtype(), "gru_layer backward", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T *dgi = d_gi.data<T>(), *dgh = d_gh.data<T>(), *dhp = dh.data<T>();
+        const T *o = out.data<T>(), *hi = h0.data<T>();
+        for (int64_t k = T_ - 1; k >= 0; --k) {
+          const int64_t t = reverse ? T_ - 1 - k : k, r = L.off[size_t(t)], b = L.bs[size_t(t)];
+          for_parts(L, t, reverse, [&](int64_t r0, int64_t rows) {
+            gru_step_backward<T>(act.data<T>() + (r + r0) * G, ghn.data<T>() + (r + r0) * H,
+                                 prev_state(L, t, reverse, r0, o, hi, H), g_out.data<T>() + (r + r0) * H,
+                                 dhp + r0 * H, dgi + (r + r0) * G, dgh + (r + r0) * G, rows, H);
+          });
+          const int64_t rows_dh = ng.h0 ? b : L.carried(t, reverse);
+          if (rows_dh > 0) gemm<T>(false, false, rows_dh, H, G, dgh + r * G, G, w_hh.data<T>(), H, T(1), dhp, H);
+        }
+        if (ng.x) {
+          result[0] = empty(x.sizes(), opts);
+          gemm<T>(false, false, R, I, G, dgi, G, w_ih.data<T>(), I, T(0), result[0].data<T>(), I);
+        }
+        if (ng.w_ih) {
+          result[3] = empty({G, I}, opts);
+          gemm<T>(true, false, G, I, R, dgi, G, x.data<T>(), I, T(0), result[3].data<T>(), I);
+        }
+        if (ng.w_hh) {
+          result[4] = empty({G, H}, opts);
+          hidden_grad<T>(L, reverse, dgh, G, o, hi, H, result[4].data<T>());
+        }
+        if (ng.b_ih) {
+          result[5] = empty({G}, opts);
+          column_sum<T>(dgi, R, G, result[5].data<T>());
+        }
+        if (ng.b_hh) {
+          result[6] = empty({G}, opts);
+          column_sum<T>(dgh, R, G, result[6].data<T>());
+        }
+      });
+      if (ng.h0) result[1] = dh;
+      return result;
+    });
+  }
+  return {out, h_n};
+}
+
+std::pair<Tensor, Tensor> elman_fused(const Tensor& input, const RowLayout& L, const Tensor& h0_in,
+                                      const LayerWeights& w, bool relu, bool reverse) {
+  const int64_t T_ = L.T, N = L.N, R = L.total, I = input.size(-1), H = w.w_hh.size(1);
+  const TensorOptions opts(input.dtype());
+  std::optional<autograd::NoGradGuard> no_grad(std::in_place);
+  Tensor x = contiguous(input), h0 = contiguous(h0_in);
+  Tensor w_ih = contiguous(w.w_ih), w_hh = contiguous(w.w_hh);
+  Tensor bias = combined_bias(w.b_ih, w.b_hh, H, opts);
+  Shape out_shape = input.sizes();
+  out_shape.back() = H;
+  // The input projections go straight into the output buffer; each step adds its hidden GEMM
+  // and applies the nonlinearity in place.
+  Tensor out = empty(out_shape, opts), h_n = empty({N, H}, opts);
+  dispatch_dtype<kF32F64>(input.dtype(), "rnn_layer", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* o = out.data<T>();
+    const T *hi = h0.data<T>(), *whh = w_hh.data<T>(), *b = bias.data<T>();
+    gemm<T>(false, true, R, H, I, x.data<T>(), I, w_ih.data<T>(), I, T(0), o, H);
+    for (int64_t s = 0; s < T_; ++s) {
+      const int64_t t = reverse ? T_ - 1 - s : s, r = L.off[size_t(t)];
+      T* ht = o + r * H;
+      for_parts(L, t, reverse, [&](int64_t r0, int64_t rows) {
+        gemm<T>(false, true, rows, H, H, prev_state(L, t, reverse, r0, o, hi, H), H, whh, H, T(1), ht + r0 * H, H);
+      });
+      parallel_for(0, L.bs[size_t(t)], row_grain(H), [&](int64_t n0, int64_t n1) {
+        for (int64_t n = n0; n < n1; ++n) elman_row_forward<T>(ht + n * H, b, H, relu);
+      });
+    }
+    gather_final<T>(L, reverse, o, H, h_n.data<T>());
+  });
+  no_grad.reset();
+  TensorList inputs = node_inputs(input, h0_in, Tensor(), w);
+  if (autograd::needs_grad(inputs)) {
+    NeedGrad ng(inputs);
+    TensorList saved = inputs;
+    saved.push_back(out);
+    autograd::record("RnnLayerBackward0", inputs, {out, h_n}, saved,
+                     [ng, L, relu, reverse, I, H](const TensorList& s, const TensorList& gr) -> TensorList {
+      if (autograd::grad_enabled())
+        return steps_vjp(relu ? CellKind::RNNRelu : CellKind::RNNTanh, s, gr, L, reverse);
+      const int64_t T_ = L.T, R = L.total;
+      Tensor x = contiguous(s[0]).detach(), h0 = contiguous(s[1]).detach();
+      Tensor w_ih = contiguous(s[3]).detach(), w_hh = contiguous(s[4]).detach();
+      const Tensor& out = s[8];
+      const TensorOptions opts(x.dtype());
+      Tensor g_out = contiguous(gr[0]);
+      Tensor dh = owned_contiguous(gr[1]);  // running, updated in place
+      Tensor d = empty({R, H}, opts);
+      TensorList result(8);
+      dispatch_dtype<kF32F64>(x.dtype(), "rnn_layer backward", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T *dp = d.data<T>(), *dhp = dh.data<T>();
+        const T* o = out.data<T>();
+        for (int64_t k = T_ - 1; k >= 0; --k) {
+          const int64_t t = reverse ? T_ - 1 - k : k, r = L.off[size_t(t)], b = L.bs[size_t(t)];
+          const T* gt = g_out.data<T>() + r * H;
+          parallel_for(0, b, row_grain(H), [&](int64_t n0, int64_t n1) {
+            for (int64_t n = n0; n < n1; ++n)
+              elman_row_backward<T>(o + (r + n) * H, gt + n * H, dhp + n * H, dp + (r + n) * H, H, relu);
+          });
+          const int64_t rows_dh = ng.h0 ? b : L.carried(t, reverse);
+          if (rows_dh > 0) gemm<T>(false, false, rows_dh, H, H, dp + r * H, H, w_hh.data<T>(), H, T(0), dhp, H);
+        }
+        if (ng.x) {
+          result[0] = empty(x.sizes(), opts);
+          gemm<T>(false, false, R, I, H, dp, H, w_ih.data<T>(), I, T(0), result[0].data<T>(), I);
+        }
+        if (ng.w_ih) {
+          result[3] = empty({H, I}, opts);
+          gemm<T>(true, false, H, I, R, dp, H, x.data<T>(), I, T(0), result[3].data<T>(), I);
+        }
+        if (ng.w_hh) {
+          result[4] = empty({H, H}, opts);
+          hidden_grad<T>(L, reverse, dp, H, o, h0.data<T>(), H, result[4].data<T>());
+        }
+        if (ng.b_ih || ng.b_hh) {
+          Tensor db = empty({H}, opts);
+          column_sum<T>(dp, R, H, db.data<T>());
+          bias_grads(ng, db, result);
+        }
+      });
+      if (ng.h0) result[1] = dh;
+      return result;
+    });
+  }
+  return {out, h_n};
 }
 
 }  // namespace
 
 bool rnn_layer_fusable(const TensorList& tensors) {
   const Tensor& x = tensors[0];
-  if (x.dim() != 3 || x.size(0) == 0 || x.size(1) == 0 || amp::hook_armed()) return false;
+  if (x.dim() < 2 || x.dim() > 3 || x.size(0) == 0 || (x.dim() == 3 && x.size(1) == 0) || amp::hook_armed())
+    return false;
   if (x.dtype() != DType::Float32 && x.dtype() != DType::Float64) return false;
   for (const Tensor& t : tensors)
     if (t.defined() && (t.is_cuda() || t.dtype() != x.dtype() || t.device() != x.device())) return false;
   return x.device().is_cpu();
 }
 
-std::tuple<Tensor, Tensor, Tensor> lstm_layer_fused(const Tensor& input, const Tensor& h0_in, const Tensor& c0_in,
-                                                    const Tensor& w_ih_in, const Tensor& w_hh_in, const Tensor& b_ih,
+std::tuple<Tensor, Tensor, Tensor> layer_fused(CellKind kind, const Tensor& input, const RowLayout& layout,
+                                               const Tensor& h0, const Tensor& c0, const LayerWeights& w,
+                                               bool reverse) {
+  switch (kind) {
+    case CellKind::LSTM:
+      return lstm_fused(input, layout, h0, c0, w, reverse);
+    case CellKind::GRU: {
+      auto [o, h] = gru_fused(input, layout, h0, w, reverse);
+      return {o, h, Tensor()};
+    }
+    default: {
+      auto [o, h] = elman_fused(input, layout, h0, w, kind == CellKind::RNNRelu, reverse);
+      return {o, h, Tensor()};
+    }
+  }
+}
+
+std::tuple<Tensor, Tensor, Tensor> lstm_layer_fused(const Tensor& input, const Tensor& h0, const Tensor& c0,
+                                                    const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
                                                     const Tensor& b_hh, bool reverse) {
-  const int64_t T_ = input.size(0), N = input.size(1), I = input.size(2), H = w_hh_in.size(1), G = 4 * H;
-  const TensorOptions opts(input.dtype());
-  std::optional<autograd::NoGradGuard> no_grad(std::in_place);  // only the layer node is recorded
-  Tensor x = contiguous(input), h0 = contiguous(h0_in), c0 = contiguous(c0_in);
-  Tensor w_ih = contiguous(w_ih_in), w_hh = contiguous(w_hh_in);
-  Tensor bias = b_ih.defined() ? (b_hh.defined() ? add(b_ih, b_hh) : contiguous(b_ih))
-                               : (b_hh.defined() ? contiguous(b_hh) : zeros({G}, opts));
-  Tensor act = empty({T_, N, G}, opts), cs = empty({T_, N, H}, opts), out = empty({T_, N, H}, opts);
-  dispatch_dtype<kF32F64>(input.dtype(), "lstm_layer", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    T* g = act.data<T>();
-    gemm<T>(false, true, T_ * N, G, I, x.data<T>(), I, w_ih.data<T>(), I, T(0), g, G);
-    const T* h_prev = h0.data<T>();
-    const T* c_prev = c0.data<T>();
-    for (int64_t s = 0; s < T_; ++s) {
-      const int64_t t = reverse ? T_ - 1 - s : s;
-      T* gt = g + t * N * G;
-      gemm<T>(false, true, N, G, H, h_prev, H, w_hh.data<T>(), H, T(1), gt, G);
-      T* ct = cs.data<T>() + t * N * H;
-      T* ht = out.data<T>() + t * N * H;
-      lstm_step_forward<T>(gt, bias.data<T>(), c_prev, ct, ht, N, H);
-      h_prev = ht;
-      c_prev = ct;
-    }
-  });
-  const int64_t last = reverse ? 0 : T_ - 1;
-  Tensor h_n = clone(select(out, 0, last)), c_n = clone(select(cs, 0, last));
-  no_grad.reset();
-  TensorList inputs{input, h0_in, c0_in, w_ih_in, w_hh_in, b_ih, b_hh};
-  if (autograd::needs_grad(inputs)) {
-    NeedGrad ng{req(input), req(h0_in), req(c0_in), req(w_ih_in), req(w_hh_in), req(b_ih), req(b_hh)};
-    TensorList saved = inputs;
-    saved.insert(saved.end(), {act, cs, out});
-    autograd::record("LstmLayerBackward0", inputs, {out, h_n, c_n}, saved,
-                     [ng, reverse, T_, N, I, H, G](const TensorList& s, const TensorList& gr) -> TensorList {
-      if (autograd::grad_enabled())
-        return steps_vjp(true, TensorList(s.begin(), s.begin() + 7), gr, reverse);
-      Tensor x = contiguous(s[0]).detach(), h0 = contiguous(s[1]).detach(), c0 = contiguous(s[2]).detach();
-      Tensor w_ih = contiguous(s[3]).detach(), w_hh = contiguous(s[4]).detach();
-      const Tensor &act = s[7], &cs = s[8], &out = s[9];
-      const TensorOptions opts(x.dtype());
-      Tensor g_out = contiguous(gr[0]);
-      Tensor dh = owned_contiguous(gr[1]), dc = owned_contiguous(gr[2]);  // running, updated in place
-      Tensor d = empty({T_, N, G}, opts);
-      Tensor dx, dw_ih, dw_hh, db;
-      dispatch_dtype<kF32F64>(x.dtype(), "lstm_layer backward", [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        T* dp = d.data<T>();
-        for (int64_t k = T_ - 1; k >= 0; --k) {  // k: processing order, t: time index
-          const int64_t t = reverse ? T_ - 1 - k : k;
-          const int64_t tp = reverse ? t + 1 : t - 1;  // the step processed before t
-          const T* c_prev = k == 0 ? c0.data<T>() : cs.data<T>() + tp * N * H;
-          T* dt = dp + t * N * G;
-          lstm_step_backward<T>(act.data<T>() + t * N * G, c_prev, cs.data<T>() + t * N * H,
-                                g_out.data<T>() + t * N * H, dh.data<T>(), dc.data<T>(), dt, N, H);
-          // The kernel has read dh_t; the GEMM overwrites it with dh_{t-1} (no aliasing).
-          if (k > 0 || ng.h0) gemm<T>(false, false, N, H, G, dt, G, w_hh.data<T>(), H, T(0), dh.data<T>(), H);
-        }
-        if (ng.x) {
-          dx = empty({T_, N, I}, opts);
-          gemm<T>(false, false, T_ * N, I, G, dp, G, w_ih.data<T>(), I, T(0), dx.data<T>(), I);
-        }
-        if (ng.w_ih) {
-          dw_ih = empty({G, I}, opts);
-          gemm<T>(true, false, G, I, T_ * N, dp, G, x.data<T>(), I, T(0), dw_ih.data<T>(), I);
-        }
-        if (ng.w_hh) {
-          dw_hh = empty({G, H}, opts);
-          hidden_weight_grad<T>(dp, G, out.data<T>(), h0.data<T>(), T_, N, H, reverse, dw_hh.data<T>());
-        }
-        if (ng.b_ih || ng.b_hh) {
-          db = empty({G}, opts);
-          column_sum<T>(dp, T_ * N, G, db.data<T>());
-        }
-      });
-      return {dx, ng.h0 ? dh : Tensor(), ng.c0 ? dc : Tensor(), dw_ih, dw_hh, ng.b_ih ? db : Tensor(),
-              ng.b_hh ? (ng.b_ih ? clone(db) : db) : Tensor()};
-    });
-  }
-  return {out, h_n, c_n};
+  return lstm_fused(input, RowLayout::padded(input.size(0), input.size(1)), h0, c0,
+                    LayerWeights{w_ih, w_hh, b_ih, b_hh, Tensor()}, reverse);
 }
 
-std::pair<Tensor, Tensor> gru_layer_fused(const Tensor& input, const Tensor& h0_in, const Tensor& w_ih_in,
-                                          const Tensor& w_hh_in, const Tensor& b_ih_in, const Tensor& b_hh_in,
-                                          bool reverse) {
-  const int64_t T_ = input.size(0), N = input.size(1), I = input.size(2), H = w_hh_in.size(1), G = 3 * H;
-  const TensorOptions opts(input.dtype());
-  std::optional<autograd::NoGradGuard> no_grad(std::in_place);
-  Tensor x = contiguous(input), h0 = contiguous(h0_in);
-  Tensor w_ih = contiguous(w_ih_in), w_hh = contiguous(w_hh_in);
-  Tensor b_ih = b_ih_in.defined() ? contiguous(b_ih_in).detach() : zeros({G}, opts);
-  Tensor b_hh = b_hh_in.defined() ? contiguous(b_hh_in).detach() : zeros({G}, opts);
-  Tensor act = empty({T_, N, G}, opts), ghn = empty({T_, N, H}, opts), out = empty({T_, N, H}, opts);
-  Tensor gh = empty({N, G}, opts);
-  dispatch_dtype<kF32F64>(input.dtype(), "gru_layer", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    T* g = act.data<T>();
-    gemm<T>(false, true, T_ * N, G, I, x.data<T>(), I, w_ih.data<T>(), I, T(0), g, G);
-    const T* h_prev = h0.data<T>();
-    for (int64_t s = 0; s < T_; ++s) {
-      const int64_t t = reverse ? T_ - 1 - s : s;
-      gemm<T>(false, true, N, G, H, h_prev, H, w_hh.data<T>(), H, T(0), gh.data<T>(), G);
-      T* ht = out.data<T>() + t * N * H;
-      gru_step_forward<T>(g + t * N * G, gh.data<T>(), b_ih.data<T>(), b_hh.data<T>(), h_prev,
-                          ghn.data<T>() + t * N * H, ht, N, H);
-      h_prev = ht;
-    }
-  });
-  Tensor h_n = clone(select(out, 0, reverse ? 0 : T_ - 1));
-  no_grad.reset();
-  TensorList inputs{input, h0_in, w_ih_in, w_hh_in, b_ih_in, b_hh_in};
-  if (autograd::needs_grad(inputs)) {
-    NeedGrad ng{req(input), req(h0_in), false, req(w_ih_in), req(w_hh_in), req(b_ih_in), req(b_hh_in)};
-    TensorList saved = inputs;
-    saved.insert(saved.end(), {act, ghn, out});
-    autograd::record("GruLayerBackward0", inputs, {out, h_n}, saved,
-                     [ng, reverse, T_, N, I, H, G](const TensorList& s, const TensorList& gr) -> TensorList {
-      if (autograd::grad_enabled()) return steps_vjp(false, TensorList(s.begin(), s.begin() + 6), gr, reverse);
-      Tensor x = contiguous(s[0]).detach(), h0 = contiguous(s[1]).detach();
-      Tensor w_ih = contiguous(s[2]).detach(), w_hh = contiguous(s[3]).detach();
-      const Tensor &act = s[6], &ghn = s[7], &out = s[8];
-      const TensorOptions opts(x.dtype());
-      Tensor g_out = contiguous(gr[0]);
-      Tensor dh = owned_contiguous(gr[1]);  // running dh, updated in place
-      Tensor d_gi = empty({T_, N, G}, opts), d_gh = empty({T_, N, G}, opts);
-      Tensor dx, dw_ih, dw_hh, db_ih, db_hh;
-      dispatch_dtype<kF32F64>(x.dtype(), "gru_layer backward", [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        for (int64_t k = T_ - 1; k >= 0; --k) {
-          const int64_t t = reverse ? T_ - 1 - k : k;
-          const int64_t tp = reverse ? t + 1 : t - 1;
-          const T* h_prev = k == 0 ? h0.data<T>() : out.data<T>() + tp * N * H;
-          T* dgh = d_gh.data<T>() + t * N * G;
-          gru_step_backward<T>(act.data<T>() + t * N * G, ghn.data<T>() + t * N * H, h_prev,
-                               g_out.data<T>() + t * N * H, dh.data<T>(), d_gi.data<T>() + t * N * G, dgh, N, H);
-          if (k > 0 || ng.h0) gemm<T>(false, false, N, H, G, dgh, G, w_hh.data<T>(), H, T(1), dh.data<T>(), H);
-        }
-        const T* dgi = d_gi.data<T>();
-        if (ng.x) {
-          dx = empty({T_, N, I}, opts);
-          gemm<T>(false, false, T_ * N, I, G, dgi, G, w_ih.data<T>(), I, T(0), dx.data<T>(), I);
-        }
-        if (ng.w_ih) {
-          dw_ih = empty({G, I}, opts);
-          gemm<T>(true, false, G, I, T_ * N, dgi, G, x.data<T>(), I, T(0), dw_ih.data<T>(), I);
-        }
-        if (ng.w_hh) {
-          dw_hh = empty({G, H}, opts);
-          hidden_weight_grad<T>(d_gh.data<T>(), G, out.data<T>(), h0.data<T>(), T_, N, H, reverse, dw_hh.data<T>());
-        }
-        if (ng.b_ih) {
-          db_ih = empty({G}, opts);
-          column_sum<T>(dgi, T_ * N, G, db_ih.data<T>());
-        }
-        if (ng.b_hh) {
-          db_hh = empty({G}, opts);
-          column_sum<T>(d_gh.data<T>(), T_ * N, G, db_hh.data<T>());
-        }
-      });
-      return {dx, ng.h0 ? dh : Tensor(), dw_ih, dw_hh, db_ih, db_hh};
-    });
-  }
-  return {out, h_n};
+std::pair<Tensor, Tensor> gru_layer_fused(const Tensor& input, const Tensor& h0, const Tensor& w_ih,
+                                          const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh, bool reverse) {
+  return gru_fused(input, RowLayout::padded(input.size(0), input.size(1)), h0,
+                   LayerWeights{w_ih, w_hh, b_ih, b_hh, Tensor()}, reverse);
 }
 
-std::pair<Tensor, Tensor> rnn_layer_fused(const Tensor& input, const Tensor& h0_in, const Tensor& w_ih_in,
-                                          const Tensor& w_hh_in, const Tensor& b_ih, const Tensor& b_hh, bool relu,
+std::pair<Tensor, Tensor> rnn_layer_fused(const Tensor& input, const Tensor& h0, const Tensor& w_ih,
+                                          const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh, bool relu,
                                           bool reverse) {
-  const int64_t T_ = input.size(0), N = input.size(1), I = input.size(2), H = w_hh_in.size(1);
-  const TensorOptions opts(input.dtype());
-  std::optional<autograd::NoGradGuard> no_grad(std::in_place);
-  Tensor x = contiguous(input), h0 = contiguous(h0_in);
-  Tensor w_ih = contiguous(w_ih_in), w_hh = contiguous(w_hh_in);
-  Tensor bias = b_ih.defined() ? (b_hh.defined() ? add(b_ih, b_hh) : contiguous(b_ih))
-                               : (b_hh.defined() ? contiguous(b_hh) : zeros({H}, opts));
-  // The input projections go straight into the output buffer; each step adds its hidden GEMM
-  // and applies the nonlinearity in place.
-  Tensor out = empty({T_, N, H}, opts);
-  dispatch_dtype<kF32F64>(input.dtype(), "rnn_layer", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    T* o = out.data<T>();
-    gemm<T>(false, true, T_ * N, H, I, x.data<T>(), I, w_ih.data<T>(), I, T(0), o, H);
-    const T* h_prev = h0.data<T>();
-    for (int64_t s = 0; s < T_; ++s) {
-      const int64_t t = reverse ? T_ - 1 - s : s;
-      T* ht = o + t * N * H;
-      gemm<T>(false, true, N, H, H, h_prev, H, w_hh.data<T>(), H, T(1), ht, H);
-      parallel_for(0, N, row_grain(H), [&](int64_t n0, int64_t n1) {
-        for (int64_t n = n0; n < n1; ++n) elman_row_forward<T>(ht + n * H, bias.data<T>(), H, relu);
-      });
-      h_prev = ht;
-    }
-  });
-  Tensor h_n = clone(select(out, 0, reverse ? 0 : T_ - 1));
-  no_grad.reset();
-  TensorList inputs{input, h0_in, w_ih_in, w_hh_in, b_ih, b_hh};
-  if (autograd::needs_grad(inputs)) {
-    NeedGrad ng{req(input), req(h0_in), false, req(w_ih_in), req(w_hh_in), req(b_ih), req(b_hh)};
-    TensorList saved = inputs;
-    saved.push_back(out);
-    autograd::record("RnnLayerBackward0", inputs, {out, h_n}, saved,
-                     [ng, relu, reverse, T_, N, I, H](const TensorList& s, const TensorList& gr) -> TensorList {
-      if (autograd::grad_enabled()) {
-        // Double backward: differentiate the per-step cells (see steps_vjp).
-        TensorList alias(6), wrt;
-        std::vector<size_t> slots;
-        for (size_t i = 0; i < 6; ++i) {
-          alias[i] = req(s[i]) ? clone(s[i]) : s[i];
-          if (req(s[i])) {
-            wrt.push_back(alias[i]);
-            slots.push_back(i);
-          }
-        }
-        auto [o, h] = rnn_layer_cells(alias[0], alias[1], alias[2], alias[3], alias[4], alias[5], relu, reverse);
-        TensorList g = autograd::grad({o, h}, wrt, gr, true, true, true);
-        TensorList result(6);
-        for (size_t k = 0; k < slots.size(); ++k) result[slots[k]] = g[k];
-        return result;
-      }
-      Tensor x = contiguous(s[0]).detach(), h0 = contiguous(s[1]).detach();
-      Tensor w_ih = contiguous(s[2]).detach(), w_hh = contiguous(s[3]).detach();
-      const Tensor& out = s[6];
-      const TensorOptions opts(x.dtype());
-      Tensor g_out = contiguous(gr[0]);
-      Tensor dh = owned_contiguous(gr[1]);  // running, updated in place
-      Tensor d = empty({T_, N, H}, opts);
-      Tensor dx, dw_ih, dw_hh, db;
-      dispatch_dtype<kF32F64>(x.dtype(), "rnn_layer backward", [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        T* dp = d.data<T>();
-        for (int64_t k = T_ - 1; k >= 0; --k) {
-          const int64_t t = reverse ? T_ - 1 - k : k;
-          T* dt = dp + t * N * H;
-          const T* ht = out.data<T>() + t * N * H;
-          const T* gt = g_out.data<T>() + t * N * H;
-          T* dhp = dh.data<T>();
-          parallel_for(0, N, row_grain(H), [&](int64_t n0, int64_t n1) {
-            for (int64_t n = n0; n < n1; ++n)
-              elman_row_backward<T>(ht + n * H, gt + n * H, dhp + n * H, dt + n * H, H, relu);
-          });
-          if (k > 0 || ng.h0) gemm<T>(false, false, N, H, H, dt, H, w_hh.data<T>(), H, T(0), dhp, H);
-        }
-        if (ng.x) {
-          dx = empty({T_, N, I}, opts);
-          gemm<T>(false, false, T_ * N, I, H, dp, H, w_ih.data<T>(), I, T(0), dx.data<T>(), I);
-        }
-        if (ng.w_ih) {
-          dw_ih = empty({H, I}, opts);
-          gemm<T>(true, false, H, I, T_ * N, dp, H, x.data<T>(), I, T(0), dw_ih.data<T>(), I);
-        }
-        if (ng.w_hh) {
-          dw_hh = empty({H, H}, opts);
-          hidden_weight_grad<T>(dp, H, out.data<T>(), h0.data<T>(), T_, N, H, reverse, dw_hh.data<T>());
-        }
-        if (ng.b_ih || ng.b_hh) {
-          db = empty({H}, opts);
-          column_sum<T>(dp, T_ * N, H, db.data<T>());
-        }
-      });
-      return {dx, ng.h0 ? dh : Tensor(), dw_ih, dw_hh, ng.b_ih ? db : Tensor(),
-              ng.b_hh ? (ng.b_ih ? clone(db) : db) : Tensor()};
-    });
-  }
-  return {out, h_n};
+  return elman_fused(input, RowLayout::padded(input.size(0), input.size(1)), h0,
+                     LayerWeights{w_ih, w_hh, b_ih, b_hh, Tensor()}, relu, reverse);
 }
 
 }  // namespace tc::nn::detail

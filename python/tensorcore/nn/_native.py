@@ -128,14 +128,21 @@ affine_grid = _C_nn.affine_grid
 __all__ += ["grid_sample", "affine_grid"]
 
 # One recurrent layer over a whole (T, N, input_size) sequence, one direction:
-# lstm_layer(input, h0, c0, w_ih, w_hh, b_ih, b_hh, reverse) -> (output, h_T, c_T)
+# lstm_layer(input, h0, c0, w_ih, w_hh, b_ih, b_hh, reverse, w_hr=None) -> (output, h_T, c_T)
+# (w_hr: the LSTM projection [proj_size, hidden_size])
 # gru_layer(input, h0, w_ih, w_hh, b_ih, b_hh, reverse) -> (output, h_T)
 lstm_layer = _C_nn.lstm_layer
 gru_layer = _C_nn.gru_layer
 # rnn_layer(input, h0, w_ih, w_hh, b_ih, b_hh, nonlinearity="tanh"|"relu", reverse) -> (output, h_T)
 rnn_layer = _C_nn.rnn_layer
 
-__all__ += ["lstm_layer", "gru_layer", "rnn_layer"]
+# The same over a packed batch (PackedSequence data and batch_sizes; h0/c0 in the packed order):
+# lstm_layer_packed(data, batch_sizes, h0, c0, w_ih, w_hh, b_ih, b_hh, reverse, w_hr) -> (out, h_n, c_n)
+lstm_layer_packed = _C_nn.lstm_layer_packed
+gru_layer_packed = _C_nn.gru_layer_packed
+rnn_layer_packed = _C_nn.rnn_layer_packed
+
+__all__ += ["lstm_layer", "gru_layer", "rnn_layer", "lstm_layer_packed", "gru_layer_packed", "rnn_layer_packed"]
 
 dropout = _C_nn.dropout
 alpha_dropout = _C_nn.alpha_dropout

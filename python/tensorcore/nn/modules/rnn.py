@@ -1,10 +1,10 @@
 """RNN, LSTM, GRU (multi-layer, bidirectional, batch_first, dropout, packed sequences) and their cells.
 
-RNN, LSTM and GRU layers on padded input run as one native call per layer and direction
-(rnn_layer / lstm_layer / gru_layer: the whole sequence in one autograd node on the CPU). Packed
-sequences (masked per step) and LSTM projections call one native fused cell kernel per time step
-(lstm_cell, gru_cell, rnn_tanh_cell, rnn_relu_cell); the layer loop, direction handling and
-packing live here.
+RNN, LSTM and GRU layers run as one native call per layer and direction (lstm_layer / gru_layer /
+rnn_layer on padded input, lstm_layer_packed / gru_layer_packed / rnn_layer_packed on a
+PackedSequence's data, LSTM projections through lstm_layer's w_hr): on the CPU the whole
+sequence is one autograd node. The layer loop, direction handling and state permutations live
+here; builds without the native layer ops fall back to a Python loop over the cells.
 """
 import math
 
@@ -109,11 +109,79 @@ class RNNBase(Module):
             state = new
         return _C.stack(outputs), state
 
+    def _native_layer(self, packed):
+        """The native layer op for this mode (None in builds without it), called as
+        fn(x, [batch_sizes,] h0, c0, w_ih, w_hh, b_ih, b_hh, reverse=, w_hr=) -> (out, h_n, c_n)."""
+        suffix = "_packed" if packed else ""
+        if self.mode == "LSTM":
+            return getattr(F, "lstm_layer" + suffix, None)
+        fn = getattr(F, ("gru_layer" if self.mode == "GRU" else "rnn_layer") + suffix, None)
+        if fn is None:
+            return None
+        kwargs = {} if self.mode == "GRU" else {"nonlinearity": "relu" if self.mode == "RNN_RELU" else "tanh"}
+        c = 3 if packed else 2  # where c0 (no such state here) sits in the arguments
+
+        def layer(*args, reverse, w_hr):
+            return tuple(fn(*args[:c], *args[c + 1:], reverse=reverse, **kwargs)) + (None,)
+        return layer
+
+    def _forward_packed(self, input, hx, layer_fn):
+        """A PackedSequence through the packed layer ops: data stays packed from layer to layer."""
+        from ..utils.rnn import PackedSequence
+        data, batch_sizes = input.data, input.batch_sizes
+        if data.dim() != 2 or data.shape[-1] != self.input_size:
+            raise ValueError(f"{type(self).__name__}: input.size(-1) must be equal to input_size. Expected "
+                             f"{self.input_size}, got {data.shape[-1]} (packed data of shape {tuple(data.shape)})")
+        sizes = [int(b) for b in batch_sizes.tolist()]
+        batch = sizes[0]
+        num_directions = 2 if self.bidirectional else 1
+        real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
+        state_shape = (self.num_layers * num_directions, batch, real_hidden)
+        cell_shape = (self.num_layers * num_directions, batch, self.hidden_size)
+        is_lstm = self.mode == "LSTM"
+        h0 = c0 = None
+        if hx is not None:
+            h0, c0 = hx if is_lstm else (hx, None)
+            for name, st, shape in (("hx", h0, state_shape), ("cx", c0, cell_shape)):
+                if st is not None and tuple(st.shape) != shape:
+                    raise ValueError(f"{type(self).__name__}: Expected hidden size {shape}, got "
+                                     f"{tuple(st.shape)} for {name}")
+            if input.sorted_indices is not None:  # states come in the caller's order
+                h0 = h0.index_select(1, input.sorted_indices)
+                c0 = c0.index_select(1, input.sorted_indices) if c0 is not None else None
+        h_n, c_n = [], []
+        layer_input = data
+        for layer in range(self.num_layers):
+            outs = []
+            for direction in range(num_directions):
+                idx = layer * num_directions + direction
+                suffix = "_reverse" if direction == 1 else ""
+                w_hr = getattr(self, f"weight_hr_l{layer}{suffix}") if self.proj_size > 0 else None
+                out, h, c = layer_fn(layer_input, sizes, None if h0 is None else h0[idx],
+                                     None if c0 is None else c0[idx], *self._weights(layer, direction),
+                                     reverse=direction == 1, w_hr=w_hr)
+                outs.append(out)
+                h_n.append(h)
+                c_n.append(c)
+            layer_input = outs[0] if num_directions == 1 else _C.cat(outs, 1)
+            if self.dropout > 0 and self.training and layer < self.num_layers - 1:
+                layer_input = F.dropout(layer_input, self.dropout, True)
+        h_n = _C.stack(h_n)
+        c_n = _C.stack(c_n) if is_lstm else None
+        if input.unsorted_indices is not None:
+            h_n = h_n.index_select(1, input.unsorted_indices)
+            c_n = c_n.index_select(1, input.unsorted_indices) if is_lstm else None
+        output = PackedSequence(layer_input, batch_sizes, input.sorted_indices, input.unsorted_indices)
+        return output, ((h_n, c_n) if is_lstm else h_n)
+
     def forward(self, input, hx=None):
         from ..utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_sequence
         packed = isinstance(input, PackedSequence)
         lengths = None
         if packed:
+            layer_fn = self._native_layer(True)
+            if layer_fn is not None:
+                return self._forward_packed(input, hx, layer_fn)
             # Run on the padded batch in the original order (pad_packed_sequence restores it); padded
             # steps are masked per sequence and the result is re-packed below.
             x, lengths = pad_packed_sequence(input, batch_first=False)
@@ -150,19 +218,15 @@ class RNNBase(Module):
                 if st is not None and tuple(st.shape) != shape:
                     raise ValueError(f"{type(self).__name__}: Expected hidden size {shape}, got "
                                      f"{tuple(st.shape)} for {name}")
-        cell = _cell_fn(self.mode)
-        if self.mode == "LSTM" and getattr(self, "proj_size", 0) > 0:
-            # The fused kernel assumes h has hidden_size features; projected h has proj_size.
-            cell = F._composite.lstm_cell
-        # Whole-sequence layers (one native node per layer and direction) where they apply; packed
-        # input (per-sequence masking) and LSTM projections run step by step.
-        layer_fn = None
-        if lengths is None and self.proj_size == 0:
-            if self.mode in ("LSTM", "GRU"):
-                layer_fn = getattr(F, "lstm_layer" if is_lstm else "gru_layer", None)
-            elif getattr(F, "rnn_layer", None) is not None:
-                nonlinearity = "relu" if self.mode == "RNN_RELU" else "tanh"
-                layer_fn = lambda *a, reverse: F.rnn_layer(*a, nonlinearity=nonlinearity, reverse=reverse)
+        # Whole-sequence layers (one native node per layer and direction); builds without them
+        # (and packed input there) run the cells step by step.
+        layer_fn = self._native_layer(False) if lengths is None else None
+        cell = None
+        if layer_fn is None:
+            cell = _cell_fn(self.mode)
+            if self.mode == "LSTM" and self.proj_size > 0:
+                # The fused cell assumes h has hidden_size features; projected h has proj_size.
+                cell = F._composite.lstm_cell
         h_n, c_n = [], []
         layer_input = x
         for layer in range(self.num_layers):
@@ -174,13 +238,10 @@ class RNNBase(Module):
                 if self.proj_size > 0:
                     w_hr = getattr(self, f"weight_hr_l{layer}" + ("_reverse" if direction == 1 else ""))
                 if layer_fn is not None:
-                    weights = self._weights(layer, direction)
-                    if is_lstm:
-                        out, h_last, c_last = layer_fn(layer_input, state[0], state[1], *weights,
-                                                       reverse=direction == 1)
-                        final = (h_last, c_last)
-                    else:
-                        out, final = layer_fn(layer_input, state, *weights, reverse=direction == 1)
+                    out, h_last, c_last = layer_fn(layer_input, state[0] if is_lstm else state,
+                                                   state[1] if is_lstm else None, *self._weights(layer, direction),
+                                                   reverse=direction == 1, w_hr=w_hr)
+                    final = (h_last, c_last) if is_lstm else h_last
                 else:
                     out, final = self._run_direction(cell, layer_input, state, self._weights(layer, direction),
                                                      direction == 1, lengths, w_hr)
