@@ -67,8 +67,10 @@ TEST(RnnPacked, FusedMatchesPerStepPathOnPackedBatches) {
       ASSERT_EQ(f.size(), s.size());
       for (size_t i = 0; i < f.size(); ++i) {
         ASSERT_EQ(f[i].defined(), s[i].defined()) << i;
-        if (f[i].defined()) EXPECT_TRUE(allclose(f[i], s[i], 1e-11, 1e-12)) << "kind " << int(k.kind) << " P " << k.P
-                                                                           << " reverse " << reverse << " entry " << i;
+        if (f[i].defined()) {
+          EXPECT_TRUE(allclose(f[i], s[i], 1e-11, 1e-12))
+              << "kind " << int(k.kind) << " P " << k.P << " reverse " << reverse << " entry " << i;
+        }
       }
     }
 }
@@ -107,7 +109,9 @@ TEST(RnnPacked, LstmProjectionMatchesPerStepPathPadded) {
     });
     for (size_t i = 0; i < f.size(); ++i) {
       ASSERT_EQ(f[i].defined(), s[i].defined()) << i;
-      if (f[i].defined()) EXPECT_TRUE(allclose(f[i], s[i], 1e-11, 1e-12)) << "reverse " << reverse << " entry " << i;
+      if (f[i].defined()) {
+        EXPECT_TRUE(allclose(f[i], s[i], 1e-11, 1e-12)) << "reverse " << reverse << " entry " << i;
+      }
     }
   }
 }
