@@ -6,12 +6,12 @@
 #include <limits>
 
 #include "tensorcore/amp/autocast.h"
-#include "tensorcore/amp/float32_compute.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/nn/functional.h"
+#include "tensorcore/nn/half_span.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/index.h"
@@ -21,7 +21,35 @@
 namespace tc::nn {
 namespace {
 
-constexpr uint32_t kF32F64 = (1u << int(DType::Float32)) | (1u << int(DType::Float64));
+// float32/float64, and float16/bfloat16 natively: values are compared and summed in float (one
+// rounding per output element), gradients accumulate per plane in float.
+constexpr uint32_t kPoolTypes = kFloating;
+
+using detail::compute_t;
+using detail::from_compute;
+using detail::is_half_v;
+using detail::to_compute;
+
+// A per-thread float plane that gradients of a float16/bfloat16 plane accumulate into before one
+// rounding; float/double planes accumulate in place.
+template <typename T>
+struct GradPlane {
+  std::vector<compute_t<T>> acc;
+  explicit GradPlane(int64_t n) {
+    if constexpr (is_half_v<T>) acc.resize(size_t(n));
+  }
+  compute_t<T>* begin(T* gx_plane, int64_t n) {
+    compute_t<T>* p;
+    if constexpr (is_half_v<T>) p = acc.data();
+    else p = gx_plane;
+    std::fill(p, p + n, compute_t<T>(0));
+    return p;
+  }
+  void finish(T* gx_plane, int64_t n) {
+    if constexpr (is_half_v<T>) detail::narrow(acc.data(), gx_plane, n);
+    else (void)gx_plane, (void)n;
+  }
+};
 
 // Window bounds per output position along one dim. Regular pooling: start = o*s - p; adaptive:
 // [floor(o*in/out), ceil((o+1)*in/out)).
@@ -96,13 +124,14 @@ void max_pool_kernel(const T* x, T* y, int64_t* idx, const Pool2d& g) {
           for (int64_t ow = 0; ow < g.w.out; ++ow, ++o) {
             int64_t wl, wh, ws;
             max_window(g.w, ow, wl, wh, ws);
-            T best = -std::numeric_limits<T>::infinity();
+            using C = compute_t<T>;
+            C best = -std::numeric_limits<C>::infinity();
             int64_t best_i = (dl * g.h.in + hl) * g.w.in + wl;
             for (int64_t id = dl; id < dh; id += ds)
               for (int64_t ih = hl; ih < hh; ih += hs) {
                 const T* row = xp + (id * g.h.in + ih) * g.w.in;
                 for (int64_t iw = wl; iw < wh; iw += ws) {
-                  T v = row[iw];
+                  C v = to_compute(row[iw]);
                   // NaN propagates, as in torch.
                   if (v > best || v != v) {
                     best = v;
@@ -110,7 +139,7 @@ void max_pool_kernel(const T* x, T* y, int64_t* idx, const Pool2d& g) {
                   }
                 }
               }
-            yp[o] = best;
+            yp[o] = from_compute<T>(best);  // exact: best is an input value
             ip[o] = best_i;
           }
         }
@@ -124,12 +153,13 @@ template <typename T>
 void max_pool_backward_kernel(const T* gy, const int64_t* idx, T* gx, int64_t planes, int64_t out_plane,
                               int64_t in_plane) {
   parallel_for(0, planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(in_plane, 1)), [&](int64_t p0, int64_t p1) {
+    GradPlane<T> plane(in_plane);
     for (int64_t pl = p0; pl < p1; ++pl) {
-      T* xp = gx + pl * in_plane;
-      std::fill(xp, xp + in_plane, T(0));
+      auto* xp = plane.begin(gx + pl * in_plane, in_plane);
       const T* yp = gy + pl * out_plane;
       const int64_t* ip = idx + pl * out_plane;
-      for (int64_t o = 0; o < out_plane; ++o) xp[ip[o]] += yp[o];
+      for (int64_t o = 0; o < out_plane; ++o) xp[ip[o]] += to_compute(yp[o]);
+      plane.finish(gx + pl * in_plane, in_plane);
     }
   });
 }
@@ -172,13 +202,14 @@ void avg_pool_kernel(const T* x, T* y, const Pool2d& g) {
           AxisWindow wh = avg_axis(g.h, oh);
           for (int64_t ow = 0; ow < g.w.out; ++ow, ++o) {
             AxisWindow ww = avg_axis(g.w, ow);
-            T acc = 0;
+            using C = compute_t<T>;
+            C acc = 0;
             for (int64_t id = wd.lo; id < wd.hi; ++id)
               for (int64_t ih = wh.lo; ih < wh.hi; ++ih) {
                 const T* row = xp + (id * g.h.in + ih) * g.w.in;
-                for (int64_t iw = ww.lo; iw < ww.hi; ++iw) acc += row[iw];
+                for (int64_t iw = ww.lo; iw < ww.hi; ++iw) acc += to_compute(row[iw]);
               }
-            yp[o] = T(acc * T(avg_scale(g, wd, wh, ww)));
+            yp[o] = from_compute<T>(acc * C(avg_scale(g, wd, wh, ww)));
           }
         }
       }
@@ -191,10 +222,11 @@ void avg_pool_backward_kernel(const T* gy, T* gx, const Pool2d& g) {
   const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
   parallel_for(0, g.planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(in_plane, 1)),
                [&](int64_t p0, int64_t p1) {
+    using C = compute_t<T>;
+    GradPlane<T> plane(in_plane);
     for (int64_t pl = p0; pl < p1; ++pl) {
-      T* xp = gx + pl * in_plane;
+      C* xp = plane.begin(gx + pl * in_plane, in_plane);
       const T* yp = gy + pl * out_plane;
-      std::fill(xp, xp + in_plane, T(0));
       int64_t o = 0;
       for (int64_t od = 0; od < g.d.out; ++od) {
         AxisWindow wd = avg_axis(g.d, od);
@@ -202,15 +234,16 @@ void avg_pool_backward_kernel(const T* gy, T* gx, const Pool2d& g) {
           AxisWindow wh = avg_axis(g.h, oh);
           for (int64_t ow = 0; ow < g.w.out; ++ow, ++o) {
             AxisWindow ww = avg_axis(g.w, ow);
-            T v = yp[o] * T(avg_scale(g, wd, wh, ww));
+            C v = to_compute(yp[o]) * C(avg_scale(g, wd, wh, ww));
             for (int64_t id = wd.lo; id < wd.hi; ++id)
               for (int64_t ih = wh.lo; ih < wh.hi; ++ih) {
-                T* row = xp + (id * g.h.in + ih) * g.w.in;
+                C* row = xp + (id * g.h.in + ih) * g.w.in;
                 for (int64_t iw = ww.lo; iw < ww.hi; ++iw) row[iw] += v;
               }
           }
         }
       }
+      plane.finish(gx + pl * in_plane, in_plane);
     }
   });
 }
@@ -224,7 +257,7 @@ Tensor avg_forward_op(const Tensor& x_in, const Pool2d& g, const Shape& out_shap
   if (x.is_cuda()) {
     detail::avg_pool_forward_cuda(x, y, cuda_params(g));
   } else {
-    dispatch_dtype<kF32F64>(x.dtype(), "avg_pool", [&](auto tag) {
+    dispatch_dtype<kPoolTypes>(x.dtype(), "avg_pool", [&](auto tag) {
       using T = typename decltype(tag)::type;
       avg_pool_kernel<T>(x.data<T>(), y.data<T>(), g);
     });
@@ -244,7 +277,7 @@ Tensor avg_backward_op(const Tensor& gy_in, const Pool2d& g, const Shape& in_sha
   if (gy.is_cuda()) {
     detail::avg_pool_backward_cuda(gy, gx, cuda_params(g));
   } else {
-    dispatch_dtype<kF32F64>(gy.dtype(), "avg_pool backward", [&](auto tag) {
+    dispatch_dtype<kPoolTypes>(gy.dtype(), "avg_pool backward", [&](auto tag) {
       using T = typename decltype(tag)::type;
       avg_pool_backward_kernel<T>(gy.data<T>(), gx.data<T>(), g);
     });
@@ -266,7 +299,7 @@ Tensor max_backward_op(const Tensor& gy_in, const Tensor& idx, const Pool2d& g, 
   if (gy.is_cuda()) {
     detail::max_pool_backward_cuda(gy, contiguous(idx), gx, cuda_params(g));
   } else {
-    dispatch_dtype<kF32F64>(gy.dtype(), "max_pool backward", [&](auto tag) {
+    dispatch_dtype<kPoolTypes>(gy.dtype(), "max_pool backward", [&](auto tag) {
       using T = typename decltype(tag)::type;
       max_pool_backward_kernel<T>(gy.data<T>(), idx.data<int64_t>(), gx.data<T>(), g.planes, out_plane, in_plane);
     });
@@ -291,7 +324,7 @@ std::pair<Tensor, Tensor> max_forward_op(const Tensor& x_in, const Pool2d& g, co
   if (x.is_cuda()) {
     detail::max_pool_forward_cuda(x, y, idx, cuda_params(g));
   } else {
-    dispatch_dtype<kF32F64>(x.dtype(), "max_pool", [&](auto tag) {
+    dispatch_dtype<kPoolTypes>(x.dtype(), "max_pool", [&](auto tag) {
       using T = typename decltype(tag)::type;
       max_pool_kernel<T>(x.data<T>(), y.data<T>(), idx.data<int64_t>(), g);
     });
@@ -322,11 +355,8 @@ struct PoolInput {
 
 PoolInput pool_input(const char* op, int nd, const Tensor& input) {
   TC_CHECK(input.defined(), op, ": input must be a tensor");
-  // The CUDA kernels also run float16 and bfloat16.
-  bool reduced_ok = input.is_cuda() && (input.dtype() == DType::Float16 || input.dtype() == DType::BFloat16);
-  TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64 || reduced_ok, op,
-                ": expected a float32 or float64 input", input.is_cuda() ? " (or float16/bfloat16 on CUDA)" : "",
-                ", got ", dtype_name(input.dtype()));
+  TC_CHECK_TYPE(is_floating(input.dtype()), op,
+                ": expected a float32, float64, float16 or bfloat16 input, got ", dtype_name(input.dtype()));
   TC_CHECK(input.dim() == nd + 1 || input.dim() == nd + 2, op, ": expected a ", nd + 1, "-d or ",
            nd + 2, "-d input, got shape ", shape_str(input.sizes()));
   PoolInput p;
@@ -378,8 +408,6 @@ std::pair<Tensor, Tensor> max_pool(const char* op, int nd, const Tensor& input,
                                    const functional::IntList& kernel_size, const functional::IntList& stride,
                                    const functional::IntList& padding, const functional::IntList& dilation,
                                    bool ceil_mode) {
-  TC_REDUCED_FLOAT_VIA_FLOAT32(input, max_pool, op, nd, input, kernel_size, stride, padding,
-              dilation, ceil_mode);
   PoolInput p = pool_input(op, nd, input);
   Pool2d g = window_geometry(op, nd, input, kernel_size, stride, padding, dilation, ceil_mode);
   g.planes = p.planes;
@@ -389,8 +417,6 @@ std::pair<Tensor, Tensor> max_pool(const char* op, int nd, const Tensor& input,
 Tensor avg_pool(const char* op, int nd, const Tensor& input, const functional::IntList& kernel_size,
                 const functional::IntList& stride, const functional::IntList& padding, bool ceil_mode,
                 bool count_include_pad, std::optional<int64_t> divisor_override) {
-  TC_REDUCED_FLOAT_VIA_FLOAT32(input, avg_pool, op, nd, input, kernel_size, stride, padding,
-              ceil_mode, count_include_pad, divisor_override);
   PoolInput p = pool_input(op, nd, input);
   Pool2d g = window_geometry(op, nd, input, kernel_size, stride, padding, {1}, ceil_mode);
   g.planes = p.planes;
@@ -451,28 +477,24 @@ Tensor avg_pool2d(const Tensor& input, const IntList& kernel_size, const IntList
 }
 
 Tensor adaptive_avg_pool1d(const Tensor& input, const IntList& output_size) {
-  TC_REDUCED_FLOAT_VIA_FLOAT32(input, adaptive_avg_pool1d, input, output_size);
   PoolInput p = pool_input("adaptive_avg_pool1d", 1, input);
   Pool2d g = adaptive_geometry("adaptive_avg_pool1d", 1, input, output_size);
   g.planes = p.planes;
   return avg_forward_op(input, g, out_shape_of(p, 1, g));
 }
 Tensor adaptive_avg_pool2d(const Tensor& input, const IntList& output_size) {
-  TC_REDUCED_FLOAT_VIA_FLOAT32(input, adaptive_avg_pool2d, input, output_size);
   PoolInput p = pool_input("adaptive_avg_pool2d", 2, input);
   Pool2d g = adaptive_geometry("adaptive_avg_pool2d", 2, input, output_size);
   g.planes = p.planes;
   return avg_forward_op(input, g, out_shape_of(p, 2, g));
 }
 std::pair<Tensor, Tensor> adaptive_max_pool1d_with_indices(const Tensor& input, const IntList& output_size) {
-  TC_REDUCED_FLOAT_VIA_FLOAT32(input, adaptive_max_pool1d_with_indices, input, output_size);
   PoolInput p = pool_input("adaptive_max_pool1d", 1, input);
   Pool2d g = adaptive_geometry("adaptive_max_pool1d", 1, input, output_size);
   g.planes = p.planes;
   return max_forward_op(input, g, out_shape_of(p, 1, g));
 }
 std::pair<Tensor, Tensor> adaptive_max_pool2d_with_indices(const Tensor& input, const IntList& output_size) {
-  TC_REDUCED_FLOAT_VIA_FLOAT32(input, adaptive_max_pool2d_with_indices, input, output_size);
   PoolInput p = pool_input("adaptive_max_pool2d", 2, input);
   Pool2d g = adaptive_geometry("adaptive_max_pool2d", 2, input, output_size);
   g.planes = p.planes;
@@ -500,7 +522,6 @@ Tensor avg_pool3d(const Tensor& input, const IntList& kernel_size, const IntList
 }
 Tensor adaptive_avg_pool3d(const Tensor& input, const IntList& output_size) {
   TC_AUTOCAST("adaptive_avg_pool3d", adaptive_avg_pool3d, input, output_size);
-  TC_REDUCED_FLOAT_VIA_FLOAT32(input, adaptive_avg_pool3d, input, output_size);
   PoolInput p = pool_input("adaptive_avg_pool3d", 3, input);
   Pool2d g = adaptive_geometry("adaptive_avg_pool3d", 3, input, output_size);
   g.planes = p.planes;
@@ -508,7 +529,6 @@ Tensor adaptive_avg_pool3d(const Tensor& input, const IntList& output_size) {
 }
 std::pair<Tensor, Tensor> adaptive_max_pool3d_with_indices(const Tensor& input, const IntList& output_size) {
   TC_AUTOCAST("adaptive_max_pool3d", adaptive_max_pool3d_with_indices, input, output_size);
-  TC_REDUCED_FLOAT_VIA_FLOAT32(input, adaptive_max_pool3d_with_indices, input, output_size);
   PoolInput p = pool_input("adaptive_max_pool3d", 3, input);
   Pool2d g = adaptive_geometry("adaptive_max_pool3d", 3, input, output_size);
   g.planes = p.planes;
