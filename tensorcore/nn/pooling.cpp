@@ -3,7 +3,9 @@
 // core's scatter_add/gather (so double backward works); average pooling's forward and backward
 // kernels are each other's adjoints, so each is the other's vjp.
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <vector>
 
 #include "tensorcore/amp/autocast.h"
 #include "tensorcore/autograd/function.h"
@@ -105,11 +107,53 @@ inline void max_window(const Axis& a, int64_t o, int64_t& lo, int64_t& hi, int64
   clamp_window(s0, s1, step, a.in, lo, hi);
 }
 
+// One max-pool output (any window, clamped at the borders).
+template <typename T>
+inline void max_pool_one(const T* xp, const Pool2d& g, int64_t dl, int64_t dh, int64_t ds, int64_t hl,
+                         int64_t hh, int64_t hs, int64_t wl, int64_t wh, int64_t ws, T* y, int64_t* idx) {
+  using C = compute_t<T>;
+  C best = -std::numeric_limits<C>::infinity();
+  int64_t best_i = (dl * g.h.in + hl) * g.w.in + wl;
+  for (int64_t id = dl; id < dh; id += ds)
+    for (int64_t ih = hl; ih < hh; ih += hs) {
+      const int64_t row0 = (id * g.h.in + ih) * g.w.in;
+      for (int64_t iw = wl; iw < wh; iw += ws) {
+        C v = to_compute(xp[row0 + iw]);
+        if (v > best || v != v) {  // NaN propagates, as in torch
+          best = v;
+          best_i = row0 + iw;
+        }
+      }
+    }
+  *y = from_compute<T>(best);  // exact: best is an input value
+  *idx = best_i;
+}
+
+// Max pooling. Outputs whose window lies inside the row along w are computed a whole output row
+// at a time, window element by window element: the running maxima of neighbouring outputs are
+// independent, so the loop over outputs vectorizes (a per-output loop is one long dependent
+// chain of compare-selects). Window elements are visited in the same order either way, so ties
+// and NaNs resolve identically (first maximum; last NaN).
 template <typename T>
 void max_pool_kernel(const T* x, T* y, int64_t* idx, const Pool2d& g) {
+  using C = compute_t<T>;
   const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
+  const Axis& aw = g.w;
+  std::vector<int64_t> w_lo(size_t(aw.out)), w_hi(size_t(aw.out));
+  int64_t ws = 1;
+  for (int64_t ow = 0; ow < aw.out; ++ow) max_window(aw, ow, w_lo[size_t(ow)], w_hi[size_t(ow)], ws);
+  // Interior outputs along w: [ow_lo, ow_hi), full windows in bounds.
+  int64_t ow_lo = 0, ow_hi = 0;
+  if (!aw.adaptive && in_plane < (int64_t(1) << 31)) {  // row buffers hold int32 indices
+    ow_lo = std::min(aw.out, (aw.p + aw.s - 1) / aw.s);
+    int64_t last_start = aw.in - 1 - (aw.k - 1) * aw.d + aw.p;  // largest ow*s with the window inside
+    ow_hi = last_start < 0 ? 0 : std::min(aw.out, last_start / aw.s + 1);
+    if (ow_hi < ow_lo) ow_hi = ow_lo;
+  }
   parallel_for(0, g.planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(out_plane * g.window(), 1)),
                [&](int64_t p0, int64_t p1) {
+    std::vector<C> best(size_t(std::max<int64_t>(ow_hi - ow_lo, 1)));
+    std::vector<int32_t> best_idx(best.size());
     for (int64_t pl = p0; pl < p1; ++pl) {
       const T* xp = x + pl * in_plane;
       T* yp = y + pl * out_plane;
@@ -118,30 +162,43 @@ void max_pool_kernel(const T* x, T* y, int64_t* idx, const Pool2d& g) {
       for (int64_t od = 0; od < g.d.out; ++od) {
         int64_t dl, dh, ds;
         max_window(g.d, od, dl, dh, ds);
-        for (int64_t oh = 0; oh < g.h.out; ++oh) {
+        for (int64_t oh = 0; oh < g.h.out; ++oh, o += aw.out) {
           int64_t hl, hh, hs;
           max_window(g.h, oh, hl, hh, hs);
-          for (int64_t ow = 0; ow < g.w.out; ++ow, ++o) {
-            int64_t wl, wh, ws;
-            max_window(g.w, ow, wl, wh, ws);
-            using C = compute_t<T>;
-            C best = -std::numeric_limits<C>::infinity();
-            int64_t best_i = (dl * g.h.in + hl) * g.w.in + wl;
-            for (int64_t id = dl; id < dh; id += ds)
-              for (int64_t ih = hl; ih < hh; ih += hs) {
-                const T* row = xp + (id * g.h.in + ih) * g.w.in;
-                for (int64_t iw = wl; iw < wh; iw += ws) {
-                  C v = to_compute(row[iw]);
-                  // NaN propagates, as in torch.
-                  if (v > best || v != v) {
-                    best = v;
-                    best_i = (id * g.h.in + ih) * g.w.in + iw;
-                  }
+          for (int64_t ow = 0; ow < aw.out; ++ow) {
+            if (ow == ow_lo) ow = ow_hi;  // interior outputs below
+            if (ow >= aw.out) break;
+            max_pool_one(xp, g, dl, dh, ds, hl, hh, hs, w_lo[size_t(ow)], w_hi[size_t(ow)], ws, yp + o + ow,
+                         ip + o + ow);
+          }
+          const int64_t n = ow_hi - ow_lo;
+          if (n <= 0) continue;
+          C* __restrict bv = best.data();
+          int32_t* __restrict bi = best_idx.data();
+          const int64_t first_row = (dl * g.h.in + hl) * aw.in;
+          for (int64_t j = 0; j < n; ++j) {
+            bv[j] = -std::numeric_limits<C>::infinity();
+            bi[j] = int32_t(first_row + (ow_lo + j) * aw.s - aw.p);
+          }
+          for (int64_t id = dl; id < dh; id += ds)
+            for (int64_t ih = hl; ih < hh; ih += hs) {
+              const int64_t row0 = (id * g.h.in + ih) * aw.in;
+              for (int64_t kw = 0; kw < aw.k; ++kw) {
+                const int32_t start = int32_t(row0 + ow_lo * aw.s - aw.p + kw * aw.d);
+                const int32_t step = int32_t(aw.s);
+                const T* __restrict src = xp + start;
+                for (int64_t j = 0; j < n; ++j) {
+                  C v = to_compute(src[j * step]);
+                  C cur = bv[j];
+                  int32_t cur_i = bi[j];
+                  bool take = (v > cur) | (v != v);
+                  bv[j] = take ? v : cur;
+                  bi[j] = take ? start + int32_t(j) * step : cur_i;
                 }
               }
-            yp[o] = from_compute<T>(best);  // exact: best is an input value
-            ip[o] = best_i;
-          }
+            }
+          for (int64_t j = 0; j < n; ++j) ip[o + ow_lo + j] = bi[j];
+          for (int64_t j = 0; j < n; ++j) yp[o + ow_lo + j] = from_compute<T>(bv[j]);
         }
       }
     }

@@ -282,3 +282,17 @@ def test_mismatched_parameter_dtype_is_rejected():
         F.layer_norm(x, (4,), tc.ones(4, dtype=tc.float64))
     with pytest.raises(TypeError, match="max_pool2d: expected a float32, float64, float16 or bfloat16 input, got int64"):
         F.max_pool2d(tc.zeros(1, 2, 4, 4, dtype=tc.int64), 2)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16", "float16"])
+@pytest.mark.parametrize("args", [(3, 2, 1, 1, False), (3, 2, 1, 2, True), (2, 1, 0, 1, False), (5, 3, 2, 1, True)])
+def test_max_pool_ties_and_nans_pick_torch_indices(dtype, args, torch_ref):
+    # Integer data: many equal values per window; the first maximum wins (and the last NaN), as
+    # torch's float32 kernel. Exercises the row-at-a-time interior path and the border path.
+    k, s, p, d, ceil = args
+    xa = RNG.integers(-3, 4, size=(2, 3, 23, 26)).astype(np.float32)
+    xa[0, 0, 5, 7] = xa[1, 2, 10, 3] = xa[1, 2, 10, 4] = np.nan
+    y, idx = F.max_pool2d(tc.tensor(xa).to(getattr(tc, dtype)), k, s, p, d, ceil, return_indices=True)
+    ry, ridx = torch_ref.nn.functional.max_pool2d(torch_ref.tensor(xa), k, s, p, d, ceil, return_indices=True)
+    np.testing.assert_array_equal(idx.numpy(), ridx.numpy())
+    np.testing.assert_array_equal(as_np(y), ry.numpy())
