@@ -73,14 +73,21 @@ void row_norm_forward(const T* x, const compute_t<T>* w, const compute_t<T>* b, 
       rstd_out[r] = rstd;
       int64_t a0 = (r % g.G) * g.per_group();
       if (g.L == 1) {  // layer_norm: one affine entry per element
-        map_spans(xr, yr, g.M, [&](const C* in, C* out, int64_t off, int64_t len) {
-          const C* wj = w ? w + a0 + off : nullptr;
-          const C* bj = b ? b + a0 + off : nullptr;
-          for (int64_t j = 0; j < len; ++j) {
-            C v = (in[j] - m) * rstd;
-            if (wj) v *= wj[j];
-            if (bj) v += bj[j];
-            out[j] = v;
+        // Scalars by value and __restrict spans: otherwise GCC must assume the output store
+        // may change them and leaves the loop scalar.
+        map_spans(xr, yr, g.M, [m, rstd, w, b, a0](const C* __restrict in, C* __restrict out, int64_t off,
+                                                   int64_t len) {
+          const C* __restrict wj = w ? w + a0 + off : nullptr;
+          const C* __restrict bj = b ? b + a0 + off : nullptr;
+          if (wj && bj) {
+            for (int64_t j = 0; j < len; ++j) out[j] = (in[j] - m) * rstd * wj[j] + bj[j];
+          } else {
+            for (int64_t j = 0; j < len; ++j) {
+              C v = (in[j] - m) * rstd;
+              if (wj) v *= wj[j];
+              if (bj) v += bj[j];
+              out[j] = v;
+            }
           }
         });
         continue;
@@ -88,7 +95,8 @@ void row_norm_forward(const T* x, const compute_t<T>* w, const compute_t<T>* b, 
       for (int64_t c = 0; c < g.per_group(); ++c) {
         C scale = rstd * (w ? w[a0 + c] : C(1));
         C shift = (b ? b[a0 + c] : C(0)) - m * scale;
-        map_spans(xr + c * g.L, yr + c * g.L, g.L, [&](const C* in, C* out, int64_t, int64_t len) {
+        map_spans(xr + c * g.L, yr + c * g.L, g.L, [scale, shift](const C* __restrict in, C* __restrict out,
+                                                                  int64_t, int64_t len) {
           for (int64_t l = 0; l < len; ++l) out[l] = in[l] * scale + shift;
         });
       }
@@ -110,7 +118,7 @@ void row_norm_backward(const T* gy, const T* x, const compute_t<T>* w, const com
         int64_t a0 = (r % g.G) * g.per_group();
         double s_gy = 0, s_gyx = 0;  // sums of w*gy and w*gy*x
         if (g.L == 1) {
-          for_spans2(gr, xr, g.M, [&](const C* pg, const C* px, int64_t off, int64_t len) {
+          for_spans2(gr, xr, g.M, [&](const C* __restrict pg, const C* __restrict px, int64_t off, int64_t len) {
             const C* wr = w ? w + a0 + off : nullptr;
             s_gy += wr ? lane_sum<C>(len, [&](int64_t i) { return pg[i] * wr[i]; })
                        : lane_sum<C>(len, [&](int64_t i) { return pg[i]; });
@@ -135,16 +143,22 @@ void row_norm_backward(const T* gy, const T* x, const compute_t<T>* w, const com
         double A = s_gy / M, B = rs * (s_gyx - m * s_gy) / M;
         C cx = C(-rs * rs * B), c0 = C(rs * (m * rs * B - A)), rst = C(rs);
         if (g.L == 1) {
-          map_spans2(gr, xr, out, g.M, [&](const C* pg, const C* px, C* po, int64_t off, int64_t len) {
-            const C* wr = w ? w + a0 + off : nullptr;
-            for (int64_t j = 0; j < len; ++j) po[j] = rst * (wr ? wr[j] : C(1)) * pg[j] + cx * px[j] + c0;
+          map_spans2(gr, xr, out, g.M, [rst, cx, c0, w, a0](const C* __restrict pg, const C* __restrict px,
+                                                            C* __restrict po, int64_t off, int64_t len) {
+            const C* __restrict wr = w ? w + a0 + off : nullptr;
+            if (wr) {
+              for (int64_t j = 0; j < len; ++j) po[j] = rst * wr[j] * pg[j] + cx * px[j] + c0;
+            } else {
+              for (int64_t j = 0; j < len; ++j) po[j] = rst * pg[j] + cx * px[j] + c0;
+            }
           });
           continue;
         }
         for (int64_t c = 0; c < g.per_group(); ++c) {
           C k = rst * (w ? w[a0 + c] : C(1));
           map_spans2(gr + c * g.L, xr + c * g.L, out + c * g.L, g.L,
-                     [&](const C* pg, const C* px, C* po, int64_t, int64_t len) {
+                     [k, cx, c0](const C* __restrict pg, const C* __restrict px, C* __restrict po, int64_t,
+                                 int64_t len) {
             for (int64_t l = 0; l < len; ++l) po[l] = k * pg[l] + cx * px[l] + c0;
           });
         }
@@ -158,9 +172,9 @@ void row_norm_backward(const T* gy, const T* x, const compute_t<T>* w, const com
       for (int64_t r = 0; r < g.R; ++r) {
         C m = mean[r], rs = rstd[r];
         for_spans2(gy + r * g.M + j0, x + r * g.M + j0, j1 - j0,
-                   [&](const C* pg, const C* px, int64_t off, int64_t len) {
-          C* dwp = dw.data() + off;
-          C* dbp = db.data() + off;
+                   [&dw, &db, m, rs](const C* __restrict pg, const C* __restrict px, int64_t off, int64_t len) {
+          C* __restrict dwp = dw.data() + off;
+          C* __restrict dbp = db.data() + off;
           for (int64_t j = 0; j < len; ++j) {
             dwp[j] += pg[j] * (px[j] - m) * rs;
             dbp[j] += pg[j];
@@ -335,7 +349,8 @@ void batch_norm_forward(const T* x, const compute_t<T>* w, const compute_t<T>* b
       C shift = (b ? b[c] : C(0)) - C(mean) * scale;
       for (int64_t n = 0; n < g.N; ++n) {
         int64_t off = (n * g.C + c) * g.L;
-        map_spans(x + off, y + off, g.L, [&](const C* in, C* out, int64_t, int64_t len) {
+        map_spans(x + off, y + off, g.L, [scale, shift](const C* __restrict in, C* __restrict out, int64_t,
+                                                        int64_t len) {
           for (int64_t i = 0; i < len; ++i) out[i] = in[i] * scale + shift;
         });
       }
@@ -355,7 +370,8 @@ void batch_norm_backward(const T* gy, const T* x, const compute_t<T>* w, const c
       double s_gy = 0, dot = 0;  // sum(gy), sum(gy * (x - mean))
       for (int64_t n = 0; n < g.N; ++n) {
         int64_t off = (n * g.C + c) * g.L;
-        for_spans2(gy + off, x + off, g.L, [&](const C* pg, const C* px, int64_t, int64_t len) {
+        for_spans2(gy + off, x + off, g.L, [&s_gy, &dot, m](const C* __restrict pg, const C* __restrict px,
+                                                           int64_t, int64_t len) {
           s_gy += lane_sum<C>(len, [&](int64_t i) { return pg[i]; });
           dot += lane_sum<C>(len, [&](int64_t i) { return pg[i] * (px[i] - m); });
         });
@@ -376,7 +392,8 @@ void batch_norm_backward(const T* gy, const T* x, const compute_t<T>* w, const c
       }
       for (int64_t n = 0; n < g.N; ++n) {
         int64_t off = (n * g.C + c) * g.L;
-        map_spans2(gy + off, x + off, gx + off, g.L, [&](const C* pg, const C* px, C* po, int64_t, int64_t len) {
+        map_spans2(gy + off, x + off, gx + off, g.L, [k, cx, c0v](const C* __restrict pg, const C* __restrict px,
+                                                                  C* __restrict po, int64_t, int64_t len) {
           for (int64_t i = 0; i < len; ++i) po[i] = k * pg[i] + cx * px[i] + c0v;
         });
       }
