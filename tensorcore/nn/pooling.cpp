@@ -154,6 +154,7 @@ void max_pool_kernel(const T* x, T* y, int64_t* idx, const Pool2d& g) {
                [&](int64_t p0, int64_t p1) {
     std::vector<C> best(size_t(std::max<int64_t>(ow_hi - ow_lo, 1)));
     std::vector<int32_t> best_idx(best.size());
+    std::vector<float> row_buf(std::is_same_v<T, Half> ? size_t(aw.in) : 0);
     for (int64_t pl = p0; pl < p1; ++pl) {
       const T* xp = x + pl * in_plane;
       T* yp = y + pl * out_plane;
@@ -183,10 +184,19 @@ void max_pool_kernel(const T* x, T* y, int64_t* idx, const Pool2d& g) {
           for (int64_t id = dl; id < dh; id += ds)
             for (int64_t ih = hl; ih < hh; ih += hs) {
               const int64_t row0 = (id * g.h.in + ih) * aw.in;
+              // float16's scalar conversion does not vectorize: widen the row once instead.
+              using RowT = std::conditional_t<std::is_same_v<T, Half>, float, T>;
+              const RowT* row;
+              if constexpr (std::is_same_v<T, Half>) {
+                detail::widen(xp + row0, row_buf.data(), aw.in);
+                row = row_buf.data();
+              } else {
+                row = xp + row0;
+              }
               for (int64_t kw = 0; kw < aw.k; ++kw) {
                 const int32_t start = int32_t(row0 + ow_lo * aw.s - aw.p + kw * aw.d);
                 const int32_t step = int32_t(aw.s);
-                const T* __restrict src = xp + start;
+                const RowT* __restrict src = row + (ow_lo * aw.s - aw.p + kw * aw.d);
                 for (int64_t j = 0; j < n; ++j) {
                   C v = to_compute(src[j * step]);
                   C cur = bv[j];
