@@ -221,11 +221,21 @@ def test_bf16_pooling_matches_torch(name, torch_ref):
     assert_matches_torch(as_np(gx), as_np(rgx), egx, max_ulps=1)
 
 
+# torch 1.13 has no bfloat16 CPU kernels for these: checked against float32 only.
+POOL3D_CASES = {
+    "max_pool3d": (lambda f, x: f.max_pool3d(x, 3, 2, 1), (2, 3, 9, 10, 11)),
+    "avg_pool3d": (lambda f, x: f.avg_pool3d(x, 2, 2, 1, count_include_pad=False), (2, 3, 9, 10, 11)),
+    "adaptive_avg_pool3d": (lambda f, x: f.adaptive_avg_pool3d(x, (2, 3, 4)), (2, 3, 9, 10, 11)),
+    "adaptive_max_pool3d": (lambda f, x: f.adaptive_max_pool3d(x, (2, 3, 4)), (2, 3, 9, 10, 11)),
+    "adaptive_max_pool1d": (lambda f, x: f.adaptive_max_pool1d(x, 7), (2, 3, 40)),
+}
+
+
 @pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
-@pytest.mark.parametrize("name", sorted(POOL_CASES))
+@pytest.mark.parametrize("name", sorted(POOL_CASES) + sorted(POOL3D_CASES))
 def test_half_pooling_matches_float32(name, dtype):
     dt = getattr(tc, dtype)
-    fn, shape = POOL_CASES[name]
+    fn, shape = {**POOL_CASES, **POOL3D_CASES}[name]
     xa = tc.tensor(arr(*shape, scale=3.0)).to(dt).float().numpy()
     ga = tc.tensor(arr(*_grad_shape(fn, shape))).to(dt).float().numpy()
     y, gx = _run_pool(F, fn, xa, ga, dt, tc.tensor)
@@ -296,3 +306,16 @@ def test_max_pool_ties_and_nans_pick_torch_indices(dtype, args, torch_ref):
     ry, ridx = torch_ref.nn.functional.max_pool2d(torch_ref.tensor(xa), k, s, p, d, ceil, return_indices=True)
     np.testing.assert_array_equal(idx.numpy(), ridx.numpy())
     np.testing.assert_array_equal(as_np(y), ry.numpy())
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_half_norms_on_strided_and_empty_inputs(dtype):
+    dt = getattr(tc, dtype)
+    xa = arr(3, 10, 4, 5)
+    x = tc.tensor(xa).to(dt).transpose(2, 3)  # not contiguous
+    ref = F.group_norm(tc.tensor(xa).to(dt).float().transpose(2, 3), 5)
+    np.testing.assert_array_equal(as_np(F.group_norm(x, 5)), as_np(ref.to(dt)))
+    y = F.layer_norm(tc.zeros(0, 7, dtype=dt), (7,))
+    assert y.dtype == dt and tuple(y.shape) == (0, 7)
+    y = F.max_pool2d(tc.zeros(0, 2, 4, 4, dtype=dt), 2)
+    assert y.dtype == dt and tuple(y.shape) == (0, 2, 2, 2)
