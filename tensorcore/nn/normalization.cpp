@@ -368,7 +368,9 @@ void batch_norm_backward(const T* gy, const T* x, const compute_t<T>* w, const c
     for (int64_t c = c0; c < c1; ++c) {
       C m = mean[c];
       double s_gy = 0, dot = 0;  // sum(gy), sum(gy * (x - mean))
-      for (int64_t n = 0; n < g.N; ++n) {
+      // Eval mode without weight/bias gradients: gx = w * rstd * gy needs no sums.
+      const bool need_sums = training || gw || gb;
+      for (int64_t n = 0; n < g.N && need_sums; ++n) {
         int64_t off = (n * g.C + c) * g.L;
         for_spans2(gy + off, x + off, g.L, [&s_gy, &dot, m](const C* __restrict pg, const C* __restrict px,
                                                            int64_t, int64_t len) {

@@ -319,3 +319,19 @@ def test_half_norms_on_strided_and_empty_inputs(dtype):
     assert y.dtype == dt and tuple(y.shape) == (0, 7)
     y = F.max_pool2d(tc.zeros(0, 2, 4, 4, dtype=dt), 2)
     assert y.dtype == dt and tuple(y.shape) == (0, 2, 2, 2)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16"])
+def test_batch_norm_eval_input_gradient_without_parameter_grads(dtype):
+    # The backward skips the channel sums here: gx = w * rstd * gy.
+    dt = getattr(tc, dtype)
+    xa, ga = arr(4, 3, 5, 6), arr(4, 3, 5, 6)
+    rm, rv, w = arr(3), np.abs(arr(3)) + 0.5, arr(3)
+    x = tc.tensor(xa).to(dt).requires_grad_()
+    pdt = tc.float64 if dtype == "float64" else tc.float32
+    y = F.batch_norm(x, tc.tensor(rm).to(pdt), tc.tensor(rv).to(pdt), tc.tensor(w).to(pdt), None, training=False)
+    (gx,) = tc.autograd.grad(y, [x], tc.tensor(ga).to(dt))
+    gq = tc.tensor(ga).to(dt).float().numpy()
+    expect = gq * (w / np.sqrt(rv + 1e-5))[None, :, None, None]
+    tol = 1e-6 if dtype != "bfloat16" else EPS["bfloat16"]
+    np.testing.assert_allclose(as_np(gx), expect, rtol=tol, atol=tol)
