@@ -3,9 +3,11 @@
 // per op serves float, double and the 16-bit types. Values are computed in `compute_t<T>`
 // (float for float/float16/bfloat16, double for double). The loops see contiguous spans of
 // compute values: for float/double the data itself, for the 16-bit types chunks of at most
-// kSpanChunk elements widened into a stack buffer (vectorized conversions), so no whole-tensor
-// float32 copy is made and each output element is rounded once.
+// kSpanChunk elements widened into a stack buffer (vectorized conversions; element-wise maps
+// read bfloat16 through BFloat16Reader instead, converting inline), so no whole-tensor float32
+// copy is made and each output element is rounded once.
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "tensorcore/core/half.h"
@@ -85,11 +87,31 @@ inline void for_spans2(const T* a, const T* b, int64_t n, F&& f) {
   }
 }
 
-// Calls f(const C* in, C* out, offset, length) over x[0, n) -> y[0, n); out is rounded into y.
+// Read access to bfloat16 values as floats; the conversion is a shift, so a loop reading
+// through it vectorizes with the conversion inline (no widened copy).
+struct BFloat16Reader {
+  const BFloat16* p;
+  float operator[](int64_t i) const {
+    uint32_t u = uint32_t(p[i].bits) << 16;
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+  }
+};
+
+// Calls f(in, C* out, offset, length) over x[0, n) -> y[0, n); out is rounded into y. `in` is
+// indexable (a pointer, or a BFloat16Reader), so f takes it as `auto`.
 template <typename T, typename F>
 inline void map_spans(const T* x, T* y, int64_t n, F&& f) {
   if constexpr (!is_half_v<T>) {
     f(x, y, int64_t(0), n);
+  } else if constexpr (std::is_same_v<T, BFloat16>) {
+    float bo[kSpanChunk];
+    for (int64_t off = 0; off < n; off += kSpanChunk) {
+      int64_t len = n - off < kSpanChunk ? n - off : kSpanChunk;
+      f(BFloat16Reader{x + off}, static_cast<float*>(bo), off, len);
+      narrow(bo, y + off, len);
+    }
   } else {
     float bi[kSpanChunk], bo[kSpanChunk];
     for (int64_t off = 0; off < n; off += kSpanChunk) {
@@ -101,11 +123,18 @@ inline void map_spans(const T* x, T* y, int64_t n, F&& f) {
   }
 }
 
-// Calls f(const C* a, const C* b, C* out, offset, length) over a, b -> y.
+// Calls f(a, b, C* out, offset, length) over a, b -> y (a and b indexable, as in map_spans).
 template <typename T, typename F>
 inline void map_spans2(const T* a, const T* b, T* y, int64_t n, F&& f) {
   if constexpr (!is_half_v<T>) {
     f(a, b, y, int64_t(0), n);
+  } else if constexpr (std::is_same_v<T, BFloat16>) {
+    float bo[kSpanChunk];
+    for (int64_t off = 0; off < n; off += kSpanChunk) {
+      int64_t len = n - off < kSpanChunk ? n - off : kSpanChunk;
+      f(BFloat16Reader{a + off}, BFloat16Reader{b + off}, static_cast<float*>(bo), off, len);
+      narrow(bo, y + off, len);
+    }
   } else {
     float ba[kSpanChunk], bb[kSpanChunk], bo[kSpanChunk];
     for (int64_t off = 0; off < n; off += kSpanChunk) {

@@ -75,12 +75,14 @@ void row_norm_forward(const T* x, const compute_t<T>* w, const compute_t<T>* b, 
       if (g.L == 1) {  // layer_norm: one affine entry per element
         // Scalars by value and __restrict spans: otherwise GCC must assume the output store
         // may change them and leaves the loop scalar.
-        map_spans(xr, yr, g.M, [m, rstd, w, b, a0](const C* __restrict in, C* __restrict out, int64_t off,
+        map_spans(xr, yr, g.M, [m, rstd, w, b, a0](auto in, C* __restrict out, int64_t off,
                                                    int64_t len) {
           const C* __restrict wj = w ? w + a0 + off : nullptr;
           const C* __restrict bj = b ? b + a0 + off : nullptr;
           if (wj && bj) {
             for (int64_t j = 0; j < len; ++j) out[j] = (in[j] - m) * rstd * wj[j] + bj[j];
+          } else if (!wj && !bj) {
+            for (int64_t j = 0; j < len; ++j) out[j] = (in[j] - m) * rstd;
           } else {
             for (int64_t j = 0; j < len; ++j) {
               C v = (in[j] - m) * rstd;
@@ -95,7 +97,7 @@ void row_norm_forward(const T* x, const compute_t<T>* w, const compute_t<T>* b, 
       for (int64_t c = 0; c < g.per_group(); ++c) {
         C scale = rstd * (w ? w[a0 + c] : C(1));
         C shift = (b ? b[a0 + c] : C(0)) - m * scale;
-        map_spans(xr + c * g.L, yr + c * g.L, g.L, [scale, shift](const C* __restrict in, C* __restrict out,
+        map_spans(xr + c * g.L, yr + c * g.L, g.L, [scale, shift](auto in, C* __restrict out,
                                                                   int64_t, int64_t len) {
           for (int64_t l = 0; l < len; ++l) out[l] = in[l] * scale + shift;
         });
@@ -143,8 +145,7 @@ void row_norm_backward(const T* gy, const T* x, const compute_t<T>* w, const com
         double A = s_gy / M, B = rs * (s_gyx - m * s_gy) / M;
         C cx = C(-rs * rs * B), c0 = C(rs * (m * rs * B - A)), rst = C(rs);
         if (g.L == 1) {
-          map_spans2(gr, xr, out, g.M, [rst, cx, c0, w, a0](const C* __restrict pg, const C* __restrict px,
-                                                            C* __restrict po, int64_t off, int64_t len) {
+          map_spans2(gr, xr, out, g.M, [rst, cx, c0, w, a0](auto pg, auto px, C* __restrict po, int64_t off, int64_t len) {
             const C* __restrict wr = w ? w + a0 + off : nullptr;
             if (wr) {
               for (int64_t j = 0; j < len; ++j) po[j] = rst * wr[j] * pg[j] + cx * px[j] + c0;
@@ -157,7 +158,7 @@ void row_norm_backward(const T* gy, const T* x, const compute_t<T>* w, const com
         for (int64_t c = 0; c < g.per_group(); ++c) {
           C k = rst * (w ? w[a0 + c] : C(1));
           map_spans2(gr + c * g.L, xr + c * g.L, out + c * g.L, g.L,
-                     [k, cx, c0](const C* __restrict pg, const C* __restrict px, C* __restrict po, int64_t,
+                     [k, cx, c0](auto pg, auto px, C* __restrict po, int64_t,
                                  int64_t len) {
             for (int64_t l = 0; l < len; ++l) po[l] = k * pg[l] + cx * px[l] + c0;
           });
@@ -349,7 +350,7 @@ void batch_norm_forward(const T* x, const compute_t<T>* w, const compute_t<T>* b
       C shift = (b ? b[c] : C(0)) - C(mean) * scale;
       for (int64_t n = 0; n < g.N; ++n) {
         int64_t off = (n * g.C + c) * g.L;
-        map_spans(x + off, y + off, g.L, [scale, shift](const C* __restrict in, C* __restrict out, int64_t,
+        map_spans(x + off, y + off, g.L, [scale, shift](auto in, C* __restrict out, int64_t,
                                                         int64_t len) {
           for (int64_t i = 0; i < len; ++i) out[i] = in[i] * scale + shift;
         });
@@ -394,8 +395,7 @@ void batch_norm_backward(const T* gy, const T* x, const compute_t<T>* w, const c
       }
       for (int64_t n = 0; n < g.N; ++n) {
         int64_t off = (n * g.C + c) * g.L;
-        map_spans2(gy + off, x + off, gx + off, g.L, [k, cx, c0v](const C* __restrict pg, const C* __restrict px,
-                                                                  C* __restrict po, int64_t, int64_t len) {
+        map_spans2(gy + off, x + off, gx + off, g.L, [k, cx, c0v](auto pg, auto px, C* __restrict po, int64_t, int64_t len) {
           for (int64_t i = 0; i < len; ++i) po[i] = k * pg[i] + cx * px[i] + c0v;
         });
       }
