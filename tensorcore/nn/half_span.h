@@ -163,9 +163,14 @@ inline double lane_sum(int64_t n, F&& f) {
   return total;
 }
 
-// Sum over x[0, n) of g(value) accumulated per span.
+// Sum over x[0, n) of g(value): bfloat16 read inline (same summation order as float32),
+// float16 accumulated per widened span.
 template <typename T, typename G>
 inline double span_sum(const T* x, int64_t n, G&& g) {
+  if constexpr (std::is_same_v<T, BFloat16>) {
+    BFloat16Reader in{x};
+    return lane_sum<float>(n, [&](int64_t i) { return g(in[i]); });
+  }
   double total = 0;
   for_spans(x, n, [&](const compute_t<T>* p, int64_t, int64_t len) {
     total += lane_sum<compute_t<T>>(len, [&](int64_t i) { return g(p[i]); });
@@ -176,6 +181,10 @@ inline double span_sum(const T* x, int64_t n, G&& g) {
 // Sum over a[0, n), b[0, n) of g(a_i, b_i) accumulated per span.
 template <typename T, typename G>
 inline double span_sum2(const T* a, const T* b, int64_t n, G&& g) {
+  if constexpr (std::is_same_v<T, BFloat16>) {
+    BFloat16Reader pa{a}, pb{b};
+    return lane_sum<float>(n, [&](int64_t i) { return g(pa[i], pb[i]); });
+  }
   double total = 0;
   for_spans2(a, b, n, [&](const compute_t<T>* pa, const compute_t<T>* pb, int64_t, int64_t len) {
     total += lane_sum<compute_t<T>>(len, [&](int64_t i) { return g(pa[i], pb[i]); });
