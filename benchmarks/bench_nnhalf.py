@@ -1,12 +1,13 @@
 """bfloat16 / float16 norm and pooling kernels (forward + backward) vs PyTorch, in one run.
 
     .venv/bin/python benchmarks/bench_nnhalf.py [--threads 1] [--reps 7] [--dtype bfloat16]
-        [--only bn,ln,gn,maxpool,avgpool,adaptive]
+        [--only bn,ln,gn,maxpool,avgpool,adaptive,stem]
 
 ResNet-sized activations (8x64x112x112 for the norms and pools of the stem). Each case times
 y = op(x) and y.backward(g) together, CPU time (time.process_time) per call, median of --reps;
 prints tc and torch and the ratio (ours / torch, < 1 is faster). torch 1.13 has no float16 CPU
 kernels for these ops, so `--dtype float16` compares tensorcore's float16 with torch's bfloat16.
+The `stem` case runs a ResNet stem (conv, BatchNorm2d, relu, max_pool) under CPU autocast.
 """
 import argparse
 import statistics
@@ -61,6 +62,26 @@ def cases():
     ]
 
 
+def stem_step(F, lib, xa, autocast):
+    """ResNet stem under CPU autocast: conv 7x7/2 (bf16 via oneDNN) -> BatchNorm2d (bf16 input,
+    float32 parameters and running stats) -> relu -> max_pool 3x3/2, forward + backward."""
+    rng = np.random.default_rng(5)
+    w = lib.tensor(rng.standard_normal((64, 3, 7, 7)).astype(np.float32) * 0.1).requires_grad_()
+    gamma = lib.ones(64).requires_grad_()
+    beta = lib.zeros(64).requires_grad_()
+    rm, rv = lib.zeros(64), lib.ones(64)
+    x = lib.tensor(xa)
+
+    def step():
+        w.grad = gamma.grad = beta.grad = None
+        with autocast():
+            y = F.conv2d(x, w, None, 2, 3)
+            y = F.batch_norm(y, rm, rv, gamma, beta, training=True)
+            y = F.max_pool2d(F.relu(y), 3, 2, 1)
+        y.float().sum().backward()
+    return step
+
+
 def fwd_bwd(make_op, F, lib, xa, dtype):
     x = lib.tensor(xa).to(dtype).requires_grad_()
     op = make_op(F, lib, x, dtype)
@@ -96,7 +117,16 @@ def main():
         tot[1] += t_ref
         print(f"{name:36s} tc {t_ours * 1e3:8.1f} ms   torch {t_ref * 1e3:8.1f} ms   ratio {t_ours / t_ref:5.2f}",
               flush=True)
-    print(f"{'total':36s} tc {tot[0] * 1e3:8.1f} ms   torch {tot[1] * 1e3:8.1f} ms   ratio {tot[0] / tot[1]:5.2f}")
+    if not only or "stem" in only:
+        xa = rng.standard_normal((8, 3, 224, 224)).astype(np.float32)
+        ours = stem_step(TF, tc, xa, lambda: tc.autocast("cpu"))
+        ref = stem_step(PF, torch, xa, lambda: torch.autocast("cpu"))
+        t_ours = statistics.median(run_times(ours, min_runs=args.reps, max_runs=args.reps, clock=time.process_time))
+        t_ref = statistics.median(run_times(ref, min_runs=args.reps, max_runs=args.reps, clock=time.process_time))
+        print(f"{'stem conv+bn+relu+maxpool autocast':36s} tc {t_ours * 1e3:8.1f} ms   torch {t_ref * 1e3:8.1f} ms"
+              f"   ratio {t_ours / t_ref:5.2f}   (not in the total)", flush=True)
+    if tot[1] > 0:
+        print(f"{'total':36s} tc {tot[0] * 1e3:8.1f} ms   torch {tot[1] * 1e3:8.1f} ms   ratio {tot[0] / tot[1]:5.2f}")
 
 
 if __name__ == "__main__":
