@@ -107,6 +107,17 @@ inline void max_window(const Axis& a, int64_t o, int64_t& lo, int64_t& hi, int64
   clamp_window(s0, s1, step, a.in, lo, hi);
 }
 
+// Interior outputs along w for regular (non-adaptive) windows: [lo, hi) with the whole window
+// inside the row (dilation d). Empty for adaptive axes.
+inline void interior_range(const Axis& a, int64_t d, int64_t& lo, int64_t& hi) {
+  lo = hi = 0;
+  if (a.adaptive) return;
+  lo = std::min(a.out, (a.p + a.s - 1) / a.s);
+  int64_t last_start = a.in - 1 - (a.k - 1) * d + a.p;  // largest o*s with the window inside
+  hi = last_start < 0 ? 0 : std::min(a.out, last_start / a.s + 1);
+  if (hi < lo) hi = lo;
+}
+
 // One max-pool output (any window, clamped at the borders).
 template <typename T>
 inline void max_pool_one(const T* xp, const Pool2d& g, int64_t dl, int64_t dh, int64_t ds, int64_t hl,
@@ -144,12 +155,7 @@ void max_pool_kernel(const T* x, T* y, int64_t* idx, const Pool2d& g) {
   for (int64_t ow = 0; ow < aw.out; ++ow) max_window(aw, ow, w_lo[size_t(ow)], w_hi[size_t(ow)], ws);
   // Interior outputs along w: [ow_lo, ow_hi), full windows in bounds.
   int64_t ow_lo = 0, ow_hi = 0;
-  if (!aw.adaptive && in_plane < (int64_t(1) << 31)) {  // row buffers hold int32 indices
-    ow_lo = std::min(aw.out, (aw.p + aw.s - 1) / aw.s);
-    int64_t last_start = aw.in - 1 - (aw.k - 1) * aw.d + aw.p;  // largest ow*s with the window inside
-    ow_hi = last_start < 0 ? 0 : std::min(aw.out, last_start / aw.s + 1);
-    if (ow_hi < ow_lo) ow_hi = ow_lo;
-  }
+  if (in_plane < (int64_t(1) << 31)) interior_range(aw, aw.d, ow_lo, ow_hi);  // int32 row indices
   parallel_for(0, g.planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(out_plane * g.window(), 1)),
                [&](int64_t p0, int64_t p1) {
     std::vector<C> best(size_t(std::max<int64_t>(ow_hi - ow_lo, 1)));
@@ -254,60 +260,115 @@ inline double avg_scale(const Pool2d& g, const AxisWindow& d, const AxisWindow& 
   return divisor > 0 ? 1.0 / double(divisor) : 0.0;
 }
 
+// Average pooling. As max pooling, outputs whose window lies inside the row along w are summed
+// a whole output row at a time (the per-output loop is short and overhead-bound); the elements
+// of each window are added in the same order either way.
 template <typename T>
 void avg_pool_kernel(const T* x, T* y, const Pool2d& g) {
+  using C = compute_t<T>;
   const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
+  int64_t ow_lo, ow_hi;
+  interior_range(g.w, 1, ow_lo, ow_hi);
   parallel_for(0, g.planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(in_plane, 1)),
                [&](int64_t p0, int64_t p1) {
+    std::vector<C> acc_row(size_t(std::max<int64_t>(ow_hi - ow_lo, 1)));
+    std::vector<float> row_buf(std::is_same_v<T, Half> ? size_t(g.w.in) : 0);
     for (int64_t pl = p0; pl < p1; ++pl) {
       const T* xp = x + pl * in_plane;
       T* yp = y + pl * out_plane;
       int64_t o = 0;
       for (int64_t od = 0; od < g.d.out; ++od) {
         AxisWindow wd = avg_axis(g.d, od);
-        for (int64_t oh = 0; oh < g.h.out; ++oh) {
+        for (int64_t oh = 0; oh < g.h.out; ++oh, o += g.w.out) {
           AxisWindow wh = avg_axis(g.h, oh);
-          for (int64_t ow = 0; ow < g.w.out; ++ow, ++o) {
+          for (int64_t ow = 0; ow < g.w.out; ++ow) {
+            if (ow == ow_lo) ow = ow_hi;  // interior outputs below
+            if (ow >= g.w.out) break;
             AxisWindow ww = avg_axis(g.w, ow);
-            using C = compute_t<T>;
             C acc = 0;
             for (int64_t id = wd.lo; id < wd.hi; ++id)
               for (int64_t ih = wh.lo; ih < wh.hi; ++ih) {
                 const T* row = xp + (id * g.h.in + ih) * g.w.in;
                 for (int64_t iw = ww.lo; iw < ww.hi; ++iw) acc += to_compute(row[iw]);
               }
-            yp[o] = from_compute<T>(acc * C(avg_scale(g, wd, wh, ww)));
+            yp[o + ow] = from_compute<T>(acc * C(avg_scale(g, wd, wh, ww)));
           }
+          const int64_t n = ow_hi - ow_lo;
+          if (n <= 0) continue;
+          const C scale = C(avg_scale(g, wd, wh, avg_axis(g.w, ow_lo)));
+          C* __restrict acc = acc_row.data();
+          std::fill(acc, acc + n, C(0));
+          const int64_t step = g.w.s;
+          for (int64_t id = wd.lo; id < wd.hi; ++id)
+            for (int64_t ih = wh.lo; ih < wh.hi; ++ih) {
+              using RowT = std::conditional_t<std::is_same_v<T, Half>, float, T>;
+              const RowT* row;
+              if constexpr (std::is_same_v<T, Half>) {
+                detail::widen(xp + (id * g.h.in + ih) * g.w.in, row_buf.data(), g.w.in);
+                row = row_buf.data();
+              } else {
+                row = xp + (id * g.h.in + ih) * g.w.in;
+              }
+              for (int64_t kw = 0; kw < g.w.k; ++kw) {
+                const RowT* __restrict src = row + ow_lo * step - g.w.p + kw;
+                for (int64_t j = 0; j < n; ++j) acc[j] += to_compute(src[j * step]);
+              }
+            }
+          for (int64_t j = 0; j < n; ++j) yp[o + ow_lo + j] = from_compute<T>(acc[j] * scale);
         }
       }
     }
   });
 }
 
+// The adjoint of avg_pool_kernel: each output adds its scaled gradient over its window. Interior
+// outputs along w go a row at a time with the window offsets in descending order, so every
+// input element still receives its contributions in output order (left border, interior,
+// right border) and the sums equal the per-output loop's.
 template <typename T>
 void avg_pool_backward_kernel(const T* gy, T* gx, const Pool2d& g) {
+  using C = compute_t<T>;
   const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
+  int64_t ow_lo, ow_hi;
+  interior_range(g.w, 1, ow_lo, ow_hi);
   parallel_for(0, g.planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(in_plane, 1)),
                [&](int64_t p0, int64_t p1) {
-    using C = compute_t<T>;
     GradPlane<T> plane(in_plane);
+    std::vector<C> v_row(size_t(std::max<int64_t>(ow_hi - ow_lo, 1)));
     for (int64_t pl = p0; pl < p1; ++pl) {
       C* xp = plane.begin(gx + pl * in_plane, in_plane);
       const T* yp = gy + pl * out_plane;
       int64_t o = 0;
       for (int64_t od = 0; od < g.d.out; ++od) {
         AxisWindow wd = avg_axis(g.d, od);
-        for (int64_t oh = 0; oh < g.h.out; ++oh) {
+        for (int64_t oh = 0; oh < g.h.out; ++oh, o += g.w.out) {
           AxisWindow wh = avg_axis(g.h, oh);
-          for (int64_t ow = 0; ow < g.w.out; ++ow, ++o) {
+          auto one = [&](int64_t ow) {
             AxisWindow ww = avg_axis(g.w, ow);
-            C v = to_compute(yp[o]) * C(avg_scale(g, wd, wh, ww));
+            C v = to_compute(yp[o + ow]) * C(avg_scale(g, wd, wh, ww));
             for (int64_t id = wd.lo; id < wd.hi; ++id)
               for (int64_t ih = wh.lo; ih < wh.hi; ++ih) {
                 C* row = xp + (id * g.h.in + ih) * g.w.in;
                 for (int64_t iw = ww.lo; iw < ww.hi; ++iw) row[iw] += v;
               }
+          };
+          for (int64_t ow = 0; ow < ow_lo; ++ow) one(ow);
+          const int64_t n = ow_hi - ow_lo;
+          if (n > 0) {
+            const C scale = C(avg_scale(g, wd, wh, avg_axis(g.w, ow_lo)));
+            C* __restrict v = v_row.data();
+            for (int64_t j = 0; j < n; ++j) v[j] = to_compute(yp[o + ow_lo + j]) * scale;
+            const int64_t step = g.w.s;
+            for (int64_t id = wd.lo; id < wd.hi; ++id)
+              for (int64_t ih = wh.lo; ih < wh.hi; ++ih) {
+                C* row = xp + (id * g.h.in + ih) * g.w.in;
+                for (int64_t kw = g.w.k - 1; kw >= 0; --kw) {
+                  C* __restrict dst = row + ow_lo * step - g.w.p + kw;
+                  for (int64_t j = 0; j < n; ++j) dst[j * step] += v[j];
+                }
+              }
           }
+          for (int64_t ow = std::max(ow_hi, ow_lo); ow < g.w.out; ++ow) one(ow);
         }
       }
       plane.finish(gx + pl * in_plane, in_plane);

@@ -335,3 +335,46 @@ def test_batch_norm_eval_input_gradient_without_parameter_grads(dtype):
     expect = gq * (w / np.sqrt(rv + 1e-5))[None, :, None, None]
     tol = 1e-6 if dtype != "bfloat16" else EPS["bfloat16"]
     np.testing.assert_allclose(as_np(gx), expect, rtol=tol, atol=tol)
+
+
+def _avg_pool2d_reference(x, g, k, s, p, ceil, count_include_pad):
+    """Per-output float32 loops in output order: the forward sums each window in row-major
+    order, the backward adds each output's scaled gradient over its window."""
+    f32 = np.float32
+    H, W = x.shape[-2:]
+    out = tuple(F.avg_pool2d(tc.zeros(1, 1, H, W), k, s, p, ceil, count_include_pad).shape[-2:])
+    y = np.zeros(x.shape[:-2] + out, np.float32)
+    gx = np.zeros(x.shape, np.float32)
+    for pl in np.ndindex(*x.shape[:-2]):
+        for oh in range(out[0]):
+            h0, h1 = oh * s - p, min(oh * s - p + k, H + p)
+            for ow in range(out[1]):
+                w0, w1 = ow * s - p, min(ow * s - p + k, W + p)
+                hs, he, ws, we = max(h0, 0), min(h1, H), max(w0, 0), min(w1, W)
+                div = (h1 - h0) * (w1 - w0) if count_include_pad else (he - hs) * (we - ws)
+                scale = f32(1.0 / div)
+                acc = f32(0)
+                for ih in range(hs, he):
+                    for iw in range(ws, we):
+                        acc = f32(acc + x[pl + (ih, iw)])
+                y[pl + (oh, ow)] = f32(acc * scale)
+                v = f32(g[pl + (oh, ow)] * scale)
+                for ih in range(hs, he):
+                    for iw in range(ws, we):
+                        gx[pl + (ih, iw)] = f32(gx[pl + (ih, iw)] + v)
+    return y, gx
+
+
+@pytest.mark.parametrize("args", [(3, 2, 1, False, True), (3, 1, 1, True, False), (4, 3, 2, True, True),
+                                  (2, 2, 0, False, True)])
+def test_avg_pool2d_bit_equal_to_per_output_loops(args):
+    # The row-at-a-time interior path must add in the per-output order (forward and backward).
+    k, s, p, ceil, cip = args
+    xa = arr(2, 9, 13, scale=3.0)
+    x = tc.tensor(xa).requires_grad_()
+    y = F.avg_pool2d(x, k, s, p, ceil, cip)
+    ga = arr(*tuple(y.shape))
+    y.backward(tc.tensor(ga))
+    ry, rgx = _avg_pool2d_reference(xa, ga, k, s, p, ceil, cip)
+    np.testing.assert_array_equal(y.detach().numpy(), ry)
+    np.testing.assert_array_equal(x.grad.numpy(), rgx)
