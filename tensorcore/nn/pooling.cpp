@@ -267,6 +267,15 @@ template <typename T>
 void avg_pool_kernel(const T* x, T* y, const Pool2d& g) {
   using C = compute_t<T>;
   const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
+  if (g.w.adaptive && out_plane == 1) {  // global average pooling: one lane sum per plane
+    const C scale = C(1.0 / double(in_plane));
+    parallel_for(0, g.planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(in_plane, 1)),
+                 [&](int64_t p0, int64_t p1) {
+      for (int64_t pl = p0; pl < p1; ++pl)
+        y[pl] = from_compute<T>(C(detail::span_sum(x + pl * in_plane, in_plane, [](C v) { return v; })) * scale);
+    });
+    return;
+  }
   int64_t ow_lo, ow_hi;
   interior_range(g.w, 1, ow_lo, ow_hi);
   parallel_for(0, g.planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(in_plane, 1)),
@@ -329,6 +338,15 @@ template <typename T>
 void avg_pool_backward_kernel(const T* gy, T* gx, const Pool2d& g) {
   using C = compute_t<T>;
   const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
+  if (g.w.adaptive && out_plane == 1) {  // global average pooling: broadcast gy / size
+    const C scale = C(1.0 / double(in_plane));
+    parallel_for(0, g.planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(in_plane, 1)),
+                 [&](int64_t p0, int64_t p1) {
+      for (int64_t pl = p0; pl < p1; ++pl)
+        std::fill(gx + pl * in_plane, gx + (pl + 1) * in_plane, from_compute<T>(to_compute(gy[pl]) * scale));
+    });
+    return;
+  }
   int64_t ow_lo, ow_hi;
   interior_range(g.w, 1, ow_lo, ow_hi);
   parallel_for(0, g.planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(in_plane, 1)),
