@@ -14,6 +14,7 @@
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/nn/functional.h"
+#include "tensorcore/nn/half_span.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
@@ -24,64 +25,92 @@
 namespace tc::nn {
 namespace {
 
-constexpr uint32_t kF32F64 = (1u << int(DType::Float32)) | (1u << int(DType::Float64));
+// float32/float64, and float16/bfloat16 natively (computed in float, rounded once).
+constexpr uint32_t kNormTypes = kFloating;
 
-// Sum of a contiguous span with 8 independent accumulators (vectorizes, and is more accurate
-// than one running sum).
-template <typename T, typename F>
-double lane_sum(int64_t n, F&& f) {
-  T acc[8] = {};
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    for (int k = 0; k < 8; ++k) acc[k] += f(i + k);
-  double total = 0;
-  for (; i < n; ++i) total += double(f(i));
-  for (int k = 0; k < 8; ++k) total += double(acc[k]);
-  return total;
+using detail::compute_t;
+using detail::for_spans2;
+using detail::lane_sum;
+using detail::map_spans;
+using detail::map_spans2;
+using detail::span_sum;
+using detail::span_sum2;
+
+// The dtype statistics, parameters and parameter gradients are computed in.
+DType compute_dtype(DType d) { return d == DType::Float64 ? DType::Float64 : DType::Float32; }
+
+// A parameter (weight, bias, running stat) as a contiguous compute-dtype tensor, outside autograd
+// (the op records its own node). No copy when it already is one.
+Tensor compute_param(const Tensor& t, DType input_dtype) {
+  if (!t.defined()) return t;
+  return to_dtype(contiguous(t.detach()), compute_dtype(input_dtype));
 }
+
+template <typename C>
+const C* ptr_or_null(const Tensor& t) { return t.defined() ? t.data<C>() : nullptr; }
+template <typename C>
+C* mut_ptr_or_null(Tensor& t) { return t.defined() ? t.data<C>() : nullptr; }
 
 struct RowGeom {
   int64_t R, M, G, L;
   int64_t per_group() const { return M / L; }  // affine entries per row
 };
 
+// T is the storage type; statistics and affine parameters are in C = compute_t<T>.
 template <typename T>
-void row_norm_forward(const T* x, const T* w, const T* b, T* y, T* mean_out, T* rstd_out,
-                      const RowGeom& g, double eps) {
+void row_norm_forward(const T* x, const compute_t<T>* w, const compute_t<T>* b, T* y,
+                      compute_t<T>* mean_out, compute_t<T>* rstd_out, const RowGeom& g, double eps) {
+  using C = compute_t<T>;
   parallel_for(0, g.R, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(g.M, 1)), [&](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r) {
       const T* xr = x + r * g.M;
       T* yr = y + r * g.M;
-      double mean = lane_sum<T>(g.M, [&](int64_t i) { return xr[i]; }) / double(g.M);
-      T m = T(mean);
-      double var = lane_sum<T>(g.M, [&](int64_t i) { T d = xr[i] - m; return d * d; }) / double(g.M);
-      T rstd = T(1.0 / std::sqrt(var + eps));
+      double mean = span_sum(xr, g.M, [](C v) { return v; }) / double(g.M);
+      C m = C(mean);
+      double var = span_sum(xr, g.M, [m](C v) { C d = v - m; return d * d; }) / double(g.M);
+      C rstd = C(1.0 / std::sqrt(var + eps));
       mean_out[r] = m;
       rstd_out[r] = rstd;
       int64_t a0 = (r % g.G) * g.per_group();
       if (g.L == 1) {  // layer_norm: one affine entry per element
-        for (int64_t j = 0; j < g.M; ++j) {
-          T v = (xr[j] - m) * rstd;
-          if (w) v *= w[a0 + j];
-          if (b) v += b[a0 + j];
-          yr[j] = v;
-        }
+        // Scalars by value and __restrict spans: otherwise GCC must assume the output store
+        // may change them and leaves the loop scalar.
+        map_spans(xr, yr, g.M, [m, rstd, w, b, a0](auto in, C* __restrict out, int64_t off,
+                                                   int64_t len) {
+          const C* __restrict wj = w ? w + a0 + off : nullptr;
+          const C* __restrict bj = b ? b + a0 + off : nullptr;
+          if (wj && bj) {
+            for (int64_t j = 0; j < len; ++j) out[j] = (in[j] - m) * rstd * wj[j] + bj[j];
+          } else if (!wj && !bj) {
+            for (int64_t j = 0; j < len; ++j) out[j] = (in[j] - m) * rstd;
+          } else {
+            for (int64_t j = 0; j < len; ++j) {
+              C v = (in[j] - m) * rstd;
+              if (wj) v *= wj[j];
+              if (bj) v += bj[j];
+              out[j] = v;
+            }
+          }
+        });
         continue;
       }
       for (int64_t c = 0; c < g.per_group(); ++c) {
-        T scale = rstd * (w ? w[a0 + c] : T(1));
-        T shift = (b ? b[a0 + c] : T(0)) - m * scale;
-        const T* xc = xr + c * g.L;
-        T* yc = yr + c * g.L;
-        for (int64_t l = 0; l < g.L; ++l) yc[l] = xc[l] * scale + shift;
+        C scale = rstd * (w ? w[a0 + c] : C(1));
+        C shift = (b ? b[a0 + c] : C(0)) - m * scale;
+        map_spans(xr + c * g.L, yr + c * g.L, g.L, [scale, shift](auto in, C* __restrict out,
+                                                                  int64_t, int64_t len) {
+          for (int64_t l = 0; l < len; ++l) out[l] = in[l] * scale + shift;
+        });
       }
     }
   });
 }
 
 template <typename T>
-void row_norm_backward(const T* gy, const T* x, const T* w, const T* mean, const T* rstd, T* gx,
-                       T* gw, T* gb, const RowGeom& g) {
+void row_norm_backward(const T* gy, const T* x, const compute_t<T>* w, const compute_t<T>* mean,
+                       const compute_t<T>* rstd, T* gx, compute_t<T>* gw, compute_t<T>* gb,
+                       const RowGeom& g) {
+  using C = compute_t<T>;
   if (gx) {
     parallel_for(0, g.R, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(g.M, 1)), [&](int64_t r0, int64_t r1) {
       for (int64_t r = r0; r < r1; ++r) {
@@ -91,35 +120,48 @@ void row_norm_backward(const T* gy, const T* x, const T* w, const T* mean, const
         int64_t a0 = (r % g.G) * g.per_group();
         double s_gy = 0, s_gyx = 0;  // sums of w*gy and w*gy*x
         if (g.L == 1) {
-          const T* wr = w ? w + a0 : nullptr;
-          s_gy = wr ? lane_sum<T>(g.M, [&](int64_t i) { return gr[i] * wr[i]; })
-                    : lane_sum<T>(g.M, [&](int64_t i) { return gr[i]; });
-          s_gyx = wr ? lane_sum<T>(g.M, [&](int64_t i) { return gr[i] * wr[i] * xr[i]; })
-                     : lane_sum<T>(g.M, [&](int64_t i) { return gr[i] * xr[i]; });
+          for_spans2(gr, xr, g.M, [&](const C* __restrict pg, const C* __restrict px, int64_t off, int64_t len) {
+            const C* wr = w ? w + a0 + off : nullptr;
+            s_gy += wr ? lane_sum<C>(len, [&](int64_t i) { return pg[i] * wr[i]; })
+                       : lane_sum<C>(len, [&](int64_t i) { return pg[i]; });
+            s_gyx += wr ? lane_sum<C>(len, [&](int64_t i) { return pg[i] * wr[i] * px[i]; })
+                        : lane_sum<C>(len, [&](int64_t i) { return pg[i] * px[i]; });
+          });
         } else {
-        for (int64_t c = 0; c < g.per_group(); ++c) {
-          double wv = w ? double(w[a0 + c]) : 1.0;
-          const T* xc = xr + c * g.L;
-          const T* gc = gr + c * g.L;
-          s_gy += wv * lane_sum<T>(g.L, [&](int64_t i) { return gc[i]; });
-          s_gyx += wv * lane_sum<T>(g.L, [&](int64_t i) { return gc[i] * xc[i]; });
-        }
+          for (int64_t c = 0; c < g.per_group(); ++c) {
+            double wv = w ? double(w[a0 + c]) : 1.0;
+            const T* xc = xr + c * g.L;
+            const T* gc = gr + c * g.L;
+            double sg = 0, sgx = 0;
+            for_spans2(gc, xc, g.L, [&](const C* pg, const C* px, int64_t, int64_t len) {
+              sg += lane_sum<C>(len, [&](int64_t i) { return pg[i]; });
+              sgx += lane_sum<C>(len, [&](int64_t i) { return pg[i] * px[i]; });
+            });
+            s_gy += wv * sg;
+            s_gyx += wv * sgx;
+          }
         }
         double m = mean[r], rs = rstd[r], M = double(g.M);
         double A = s_gy / M, B = rs * (s_gyx - m * s_gy) / M;
-        T cx = T(-rs * rs * B), c0 = T(rs * (m * rs * B - A));
+        C cx = C(-rs * rs * B), c0 = C(rs * (m * rs * B - A)), rst = C(rs);
         if (g.L == 1) {
-          T rst = T(rs);
-          for (int64_t j = 0; j < g.M; ++j)
-            out[j] = rst * (w ? w[a0 + j] : T(1)) * gr[j] + cx * xr[j] + c0;
+          map_spans2(gr, xr, out, g.M, [rst, cx, c0, w, a0](auto pg, auto px, C* __restrict po, int64_t off, int64_t len) {
+            const C* __restrict wr = w ? w + a0 + off : nullptr;
+            if (wr) {
+              for (int64_t j = 0; j < len; ++j) po[j] = rst * wr[j] * pg[j] + cx * px[j] + c0;
+            } else {
+              for (int64_t j = 0; j < len; ++j) po[j] = rst * pg[j] + cx * px[j] + c0;
+            }
+          });
           continue;
         }
         for (int64_t c = 0; c < g.per_group(); ++c) {
-          T k = T(rs) * (w ? w[a0 + c] : T(1));
-          const T* xc = xr + c * g.L;
-          const T* gc = gr + c * g.L;
-          T* oc = out + c * g.L;
-          for (int64_t l = 0; l < g.L; ++l) oc[l] = k * gc[l] + cx * xc[l] + c0;
+          C k = rst * (w ? w[a0 + c] : C(1));
+          map_spans2(gr + c * g.L, xr + c * g.L, out + c * g.L, g.L,
+                     [k, cx, c0](auto pg, auto px, C* __restrict po, int64_t,
+                                 int64_t len) {
+            for (int64_t l = 0; l < len; ++l) po[l] = k * pg[l] + cx * px[l] + c0;
+          });
         }
       }
     });
@@ -127,17 +169,18 @@ void row_norm_backward(const T* gy, const T* x, const T* w, const T* mean, const
   if ((gw || gb) && g.L == 1 && g.G == 1) {
     // layer_norm: column sums over rows; threads own disjoint column ranges.
     parallel_for(0, g.M, std::max<int64_t>(64, kGrainSize / std::max<int64_t>(g.R, 1)), [&](int64_t j0, int64_t j1) {
-      std::vector<T> dw(size_t(j1 - j0), T(0)), db(size_t(j1 - j0), T(0));
+      std::vector<C> dw(size_t(j1 - j0), C(0)), db(size_t(j1 - j0), C(0));
       for (int64_t r = 0; r < g.R; ++r) {
-        const T* xr = x + r * g.M + j0;
-        const T* gr = gy + r * g.M + j0;
-        T m = mean[r], rs = rstd[r];
-        T* dwp = dw.data();
-        T* dbp = db.data();
-        for (int64_t j = 0; j < j1 - j0; ++j) {
-          dwp[j] += gr[j] * (xr[j] - m) * rs;
-          dbp[j] += gr[j];
-        }
+        C m = mean[r], rs = rstd[r];
+        for_spans2(gy + r * g.M + j0, x + r * g.M + j0, j1 - j0,
+                   [&dw, &db, m, rs](const C* __restrict pg, const C* __restrict px, int64_t off, int64_t len) {
+          C* __restrict dwp = dw.data() + off;
+          C* __restrict dbp = db.data() + off;
+          for (int64_t j = 0; j < len; ++j) {
+            dwp[j] += pg[j] * (px[j] - m) * rs;
+            dbp[j] += pg[j];
+          }
+        });
       }
       for (int64_t j = j0; j < j1; ++j) {
         if (gw) gw[j] = dw[size_t(j - j0)];
@@ -154,12 +197,12 @@ void row_norm_backward(const T* gy, const T* x, const T* w, const T* mean, const
           int64_t r = n * g.G + grp;
           const T* xc = x + r * g.M + c * g.L;
           const T* gc = gy + r * g.M + c * g.L;
-          T m = mean[r];
-          dw += double(rstd[r]) * lane_sum<T>(g.L, [&](int64_t i) { return gc[i] * (xc[i] - m); });
-          db += lane_sum<T>(g.L, [&](int64_t i) { return gc[i]; });
+          C m = mean[r];
+          dw += double(rstd[r]) * span_sum2(gc, xc, g.L, [m](C gv, C xv) { return gv * (xv - m); });
+          db += span_sum(gc, g.L, [](C gv) { return gv; });
         }
-        if (gw) gw[a] = T(dw);
-        if (gb) gb[a] = T(db);
+        if (gw) gw[a] = C(dw);
+        if (gb) gb[a] = C(db);
       }
     });
   }
@@ -188,62 +231,81 @@ TensorList row_norm_backward_composite(const Tensor& gy, const Tensor& x, const 
   return {gx, gw, gb};
 }
 
+// Casts a parameter gradient computed in the compute dtype back to its parameter's dtype.
+Tensor to_param_dtype(const Tensor& g, DType dtype) { return g.defined() ? to_dtype(g, dtype) : g; }
+
+// The composite (double-backward) formulas for float16/bfloat16 run in float32 through
+// differentiable casts; results come back in each input's dtype.
+template <typename Fn>
+TensorList composite_in_float32(const Tensor& gy, const Tensor& x, const Tensor& w, DType w_dtype,
+                                DType b_dtype, Fn&& fn) {
+  if (!amp::is_reduced_float(x)) return fn(gy, x, w);
+  auto f32 = [](const Tensor& t) { return t.defined() ? to_dtype(t, DType::Float32) : t; };
+  TensorList r = fn(f32(gy), f32(x), f32(w));
+  return {to_param_dtype(r[0], x.dtype()), to_param_dtype(r[1], w_dtype), to_param_dtype(r[2], b_dtype)};
+}
+
 Tensor row_norm(const Tensor& input, const Tensor& weight, const Tensor& bias, const RowGeom& g,
                 double eps) {
   Tensor x = contiguous(input);
-  Tensor w = weight.defined() ? contiguous(weight) : weight;
-  Tensor b = bias.defined() ? contiguous(bias) : bias;
+  const DType cdt = compute_dtype(x.dtype());
+  Tensor w = compute_param(weight, x.dtype()), b = compute_param(bias, x.dtype());
   Tensor y = empty(x.sizes(), TensorOptions(x.dtype()));
-  Tensor mean_t = empty({g.R}, TensorOptions(x.dtype())), rstd_t = empty({g.R}, TensorOptions(x.dtype()));
-  dispatch_dtype<kF32F64>(x.dtype(), "norm", [&](auto tag) {
+  Tensor mean_t = empty({g.R}, TensorOptions(cdt)), rstd_t = empty({g.R}, TensorOptions(cdt));
+  dispatch_dtype<kNormTypes>(x.dtype(), "norm", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    row_norm_forward<T>(x.data<T>(), w.defined() ? w.data<T>() : nullptr,
-                        b.defined() ? b.data<T>() : nullptr, y.data<T>(), mean_t.data<T>(),
-                        rstd_t.data<T>(), g, eps);
+    using C = compute_t<T>;
+    row_norm_forward<T>(x.data<T>(), ptr_or_null<C>(w), ptr_or_null<C>(b), y.data<T>(),
+                        mean_t.data<C>(), rstd_t.data<C>(), g, eps);
   });
   if (autograd::needs_grad({input, weight, bias})) {
     bool need_x = input.requires_grad(), need_w = weight.defined() && weight.requires_grad();
     bool need_b = bias.defined() && bias.requires_grad();
     Shape affine_shape = weight.defined() ? weight.sizes() : bias.defined() ? bias.sizes() : Shape{};
+    DType w_dtype = weight.defined() ? weight.dtype() : cdt, b_dtype = bias.defined() ? bias.dtype() : cdt;
     autograd::record("NativeNormBackward0", {input, weight, bias}, {y}, {input, weight, mean_t, rstd_t},
-                     [g, eps, need_x, need_w, need_b, affine_shape](const TensorList& s, const TensorList& gr) -> TensorList {
+                     [g, eps, need_x, need_w, need_b, affine_shape, w_dtype, b_dtype](const TensorList& s, const TensorList& gr) -> TensorList {
       if (autograd::grad_enabled()) {
-        TensorList r = row_norm_backward_composite(gr[0], s[0], s[1], g, eps, need_x, need_w, need_b);
+        TensorList r = composite_in_float32(gr[0], s[0], s[1], w_dtype, b_dtype,
+                                            [&](const Tensor& gy, const Tensor& x, const Tensor& w) {
+          return row_norm_backward_composite(gy, x, w, g, eps, need_x, need_w, need_b);
+        });
         if (need_b) r[2] = reshape(r[2], affine_shape);
         return r;
       }
       Tensor gy = contiguous(gr[0]), xs = contiguous(s[0]);
-      Tensor ws = s[1].defined() ? contiguous(s[1]) : s[1];
+      const DType cdt = compute_dtype(xs.dtype());
+      Tensor ws = compute_param(s[1], xs.dtype());
       Tensor gx = need_x ? empty(xs.sizes(), TensorOptions(xs.dtype())) : Tensor();
       int64_t A = g.G * g.per_group();
-      Tensor gw = need_w ? empty({A}, TensorOptions(xs.dtype())) : Tensor();
-      Tensor gb = need_b ? empty({A}, TensorOptions(xs.dtype())) : Tensor();
-      dispatch_dtype<kF32F64>(xs.dtype(), "norm backward", [&](auto tag) {
+      Tensor gw = need_w ? empty({A}, TensorOptions(cdt)) : Tensor();
+      Tensor gb = need_b ? empty({A}, TensorOptions(cdt)) : Tensor();
+      dispatch_dtype<kNormTypes>(xs.dtype(), "norm backward", [&](auto tag) {
         using T = typename decltype(tag)::type;
-        row_norm_backward<T>(gy.data<T>(), xs.data<T>(), ws.defined() ? ws.data<T>() : nullptr,
-                             s[2].data<T>(), s[3].data<T>(), need_x ? gx.data<T>() : nullptr,
-                             need_w ? gw.data<T>() : nullptr, need_b ? gb.data<T>() : nullptr, g);
+        using C = compute_t<T>;
+        row_norm_backward<T>(gy.data<T>(), xs.data<T>(), ptr_or_null<C>(ws), s[2].data<C>(),
+                             s[3].data<C>(), need_x ? gx.data<T>() : nullptr,
+                             need_w ? gw.data<C>() : nullptr, need_b ? gb.data<C>() : nullptr, g);
       });
-      if (need_w) gw = reshape(gw, affine_shape);
-      if (need_b) gb = reshape(gb, affine_shape);
+      if (need_w) gw = to_param_dtype(reshape(gw, affine_shape), w_dtype);
+      if (need_b) gb = to_param_dtype(reshape(gb, affine_shape), b_dtype);
       return {gx, gw, gb};
     });
   }
   return y;
 }
 
-// Input dtypes: float32/float64, plus float16/bfloat16 on CUDA.
+// Input dtypes: float32/float64/float16/bfloat16 (the 16-bit types natively on the CPU, through
+// cuDNN/CUDA kernels on the GPU).
 void check_input_dtype(const char* op, const Tensor& input) {
-  bool reduced_ok = input.is_cuda() && (input.dtype() == DType::Float16 || input.dtype() == DType::BFloat16);
-  TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64 || reduced_ok, op,
-                ": expected a float32 or float64 input", input.is_cuda() ? " (or float16/bfloat16 on CUDA)" : "",
-                ", got ", dtype_name(input.dtype()));
+  TC_CHECK_TYPE(is_floating(input.dtype()), op,
+                ": expected a float32, float64, float16 or bfloat16 input, got ", dtype_name(input.dtype()));
 }
 
 void check_float(const char* op, const Tensor& t, const char* what, DType want) {
   if (!t.defined()) return;
   // A float16/bfloat16 input may come with float32 parameters (mixed precision), as in torch.
-  bool mixed_ok = t.is_cuda() && t.dtype() == DType::Float32 && (want == DType::Float16 || want == DType::BFloat16);
+  bool mixed_ok = t.dtype() == DType::Float32 && (want == DType::Float16 || want == DType::BFloat16);
   TC_CHECK_TYPE(t.dtype() == want || mixed_ok, op, ": ", what, " dtype ", dtype_name(t.dtype()),
                 " does not match input dtype ", dtype_name(want));
 }
@@ -254,82 +316,88 @@ struct ChanGeom {
   int64_t N, C, L;
 };
 
+// T is the storage type; parameters, running and saved statistics are in C = compute_t<T>.
 template <typename T>
-void batch_norm_forward(const T* x, const T* w, const T* b, T* y, T* save_mean, T* save_rstd,
-                        T* run_mean, T* run_var, const ChanGeom& g, bool training, double momentum,
+void batch_norm_forward(const T* x, const compute_t<T>* w, const compute_t<T>* b, T* y,
+                        compute_t<T>* save_mean, compute_t<T>* save_rstd, compute_t<T>* run_mean,
+                        compute_t<T>* run_var, const ChanGeom& g, bool training, double momentum,
                         double eps) {
+  using C = compute_t<T>;
   const int64_t M = g.N * g.L;
   parallel_for(0, g.C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(M, 1)), [&](int64_t c0, int64_t c1) {
     for (int64_t c = c0; c < c1; ++c) {
       double mean, var;
       if (training) {
         double s = 0;
-        for (int64_t n = 0; n < g.N; ++n) {
-          const T* xc = x + (n * g.C + c) * g.L;
-          s += lane_sum<T>(g.L, [&](int64_t i) { return xc[i]; });
-        }
+        for (int64_t n = 0; n < g.N; ++n) s += span_sum(x + (n * g.C + c) * g.L, g.L, [](C v) { return v; });
         mean = s / double(M);
-        T m = T(mean);
+        C m = C(mean);
         double ss = 0;
-        for (int64_t n = 0; n < g.N; ++n) {
-          const T* xc = x + (n * g.C + c) * g.L;
-          ss += lane_sum<T>(g.L, [&](int64_t i) { T d = xc[i] - m; return d * d; });
-        }
+        for (int64_t n = 0; n < g.N; ++n)
+          ss += span_sum(x + (n * g.C + c) * g.L, g.L, [m](C v) { C d = v - m; return d * d; });
         var = ss / double(M);
-        if (run_mean) run_mean[c] = T((1 - momentum) * double(run_mean[c]) + momentum * mean);
+        if (run_mean) run_mean[c] = C((1 - momentum) * double(run_mean[c]) + momentum * mean);
         if (run_var)
-          run_var[c] = T((1 - momentum) * double(run_var[c]) + momentum * var * double(M) / double(M - 1));
+          run_var[c] = C((1 - momentum) * double(run_var[c]) + momentum * var * double(M) / double(M - 1));
       } else {
         mean = double(run_mean[c]);
         var = double(run_var[c]);
       }
-      T rstd = T(1.0 / std::sqrt(var + eps));
-      save_mean[c] = T(mean);
+      C rstd = C(1.0 / std::sqrt(var + eps));
+      save_mean[c] = C(mean);
       save_rstd[c] = rstd;
-      T scale = rstd * (w ? w[c] : T(1));
-      T shift = (b ? b[c] : T(0)) - T(mean) * scale;
+      C scale = rstd * (w ? w[c] : C(1));
+      C shift = (b ? b[c] : C(0)) - C(mean) * scale;
       for (int64_t n = 0; n < g.N; ++n) {
-        const T* xc = x + (n * g.C + c) * g.L;
-        T* yc = y + (n * g.C + c) * g.L;
-        for (int64_t i = 0; i < g.L; ++i) yc[i] = xc[i] * scale + shift;
+        int64_t off = (n * g.C + c) * g.L;
+        map_spans(x + off, y + off, g.L, [scale, shift](auto in, C* __restrict out, int64_t,
+                                                        int64_t len) {
+          for (int64_t i = 0; i < len; ++i) out[i] = in[i] * scale + shift;
+        });
       }
     }
   });
 }
 
 template <typename T>
-void batch_norm_backward(const T* gy, const T* x, const T* w, const T* mean, const T* rstd, T* gx,
-                         T* gw, T* gb, const ChanGeom& g, bool training) {
+void batch_norm_backward(const T* gy, const T* x, const compute_t<T>* w, const compute_t<T>* mean,
+                         const compute_t<T>* rstd, T* gx, compute_t<T>* gw, compute_t<T>* gb,
+                         const ChanGeom& g, bool training) {
+  using C = compute_t<T>;
   const int64_t M = g.N * g.L;
   parallel_for(0, g.C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(M, 1)), [&](int64_t c0, int64_t c1) {
     for (int64_t c = c0; c < c1; ++c) {
-      T m = mean[c];
+      C m = mean[c];
       double s_gy = 0, dot = 0;  // sum(gy), sum(gy * (x - mean))
-      for (int64_t n = 0; n < g.N; ++n) {
-        const T* xc = x + (n * g.C + c) * g.L;
-        const T* gc = gy + (n * g.C + c) * g.L;
-        s_gy += lane_sum<T>(g.L, [&](int64_t i) { return gc[i]; });
-        dot += lane_sum<T>(g.L, [&](int64_t i) { return gc[i] * (xc[i] - m); });
+      // Eval mode without weight/bias gradients: gx = w * rstd * gy needs no sums.
+      const bool need_sums = training || gw || gb;
+      for (int64_t n = 0; n < g.N && need_sums; ++n) {
+        int64_t off = (n * g.C + c) * g.L;
+        for_spans2(gy + off, x + off, g.L, [&s_gy, &dot, m](const C* __restrict pg, const C* __restrict px,
+                                                           int64_t, int64_t len) {
+          s_gy += lane_sum<C>(len, [&](int64_t i) { return pg[i]; });
+          dot += lane_sum<C>(len, [&](int64_t i) { return pg[i] * (px[i] - m); });
+        });
       }
       double rs = rstd[c], wv = w ? double(w[c]) : 1.0;
-      if (gw) gw[c] = T(dot * rs);
-      if (gb) gb[c] = T(s_gy);
+      if (gw) gw[c] = C(dot * rs);
+      if (gb) gb[c] = C(s_gy);
       if (!gx) continue;
-      T k = T(rs * wv), cx, c0v;
+      C k = C(rs * wv), cx, c0v;
       if (training) {
         // gx = w*rs*(gy - s_gy/M - (x-m)*rs^2*dot/M)
         double proj = rs * rs * dot / double(M);
-        cx = T(-wv * rs * proj);
-        c0v = T(wv * rs * (double(m) * proj - s_gy / double(M)));
+        cx = C(-wv * rs * proj);
+        c0v = C(wv * rs * (double(m) * proj - s_gy / double(M)));
       } else {
-        cx = T(0);
-        c0v = T(0);
+        cx = C(0);
+        c0v = C(0);
       }
       for (int64_t n = 0; n < g.N; ++n) {
-        const T* xc = x + (n * g.C + c) * g.L;
-        const T* gc = gy + (n * g.C + c) * g.L;
-        T* oc = gx + (n * g.C + c) * g.L;
-        for (int64_t i = 0; i < g.L; ++i) oc[i] = k * gc[i] + cx * xc[i] + c0v;
+        int64_t off = (n * g.C + c) * g.L;
+        map_spans2(gy + off, x + off, gx + off, g.L, [k, cx, c0v](auto pg, auto px, C* __restrict po, int64_t, int64_t len) {
+          for (int64_t i = 0; i < len; ++i) po[i] = k * pg[i] + cx * px[i] + c0v;
+        });
       }
     }
   });
@@ -372,7 +440,6 @@ namespace functional {
 Tensor layer_norm(const Tensor& input, const IntList& normalized_shape, const Tensor& weight,
                   const Tensor& bias, double eps) {
   TC_AUTOCAST("layer_norm", layer_norm, input, normalized_shape, weight, bias, eps);
-  TC_REDUCED_FLOAT_VIA_FLOAT32(input, layer_norm, input, normalized_shape, weight, bias, eps);
   const char* op = "layer_norm";
   TC_CHECK(input.defined(), op, ": input must be a tensor");
   check_input_dtype(op, input);
@@ -400,7 +467,6 @@ Tensor layer_norm(const Tensor& input, const IntList& normalized_shape, const Te
 Tensor group_norm(const Tensor& input, int64_t num_groups, const Tensor& weight, const Tensor& bias,
                   double eps) {
   TC_AUTOCAST("group_norm", group_norm, input, num_groups, weight, bias, eps);
-  TC_REDUCED_FLOAT_VIA_FLOAT32(input, group_norm, input, num_groups, weight, bias, eps);
   const char* op = "group_norm";
   TC_CHECK(input.defined(), op, ": input must be a tensor");
   check_input_dtype(op, input);
@@ -426,8 +492,6 @@ Tensor group_norm(const Tensor& input, int64_t num_groups, const Tensor& weight,
 Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
                   const Tensor& weight, const Tensor& bias, bool training, double momentum,
                   double eps) {
-  TC_REDUCED_FLOAT_VIA_FLOAT32(input, batch_norm, input, running_mean, running_var, weight, bias,
-              training, momentum, eps);
   const char* op = "batch_norm";
   TC_CHECK(input.defined(), op, ": input must be a tensor");
   check_input_dtype(op, input);
@@ -451,21 +515,24 @@ Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor&
     return detail::batch_norm_cuda(input, running_mean, running_var, weight, bias, training, momentum, eps);
   ChanGeom g{N, C, L};
   Tensor x = contiguous(input);
-  Tensor w = weight.defined() ? contiguous(weight) : weight;
-  Tensor b = bias.defined() ? contiguous(bias) : bias;
+  const DType cdt = compute_dtype(x.dtype());
+  Tensor w = compute_param(weight, x.dtype()), b = compute_param(bias, x.dtype());
   Tensor y = empty(x.sizes(), TensorOptions(x.dtype()));
-  Tensor save_mean = empty({C}, TensorOptions(x.dtype())), save_rstd = empty({C}, TensorOptions(x.dtype()));
-  // Running stats update in place (through a contiguous copy when they are strided).
-  Tensor rm = running_mean.defined() ? contiguous(running_mean) : running_mean;
-  Tensor rv = running_var.defined() ? contiguous(running_var) : running_var;
-  dispatch_dtype<kF32F64>(x.dtype(), op, [&](auto tag) {
+  Tensor save_mean = empty({C}, TensorOptions(cdt)), save_rstd = empty({C}, TensorOptions(cdt));
+  // Running stats update in place; through a contiguous compute-dtype copy when they are strided
+  // or float16/bfloat16 (float32 stats with a bfloat16 input are updated directly, as torch's
+  // mixed-type batch norm).
+  Tensor rm = running_mean.defined() ? to_dtype(contiguous(running_mean), cdt) : running_mean;
+  Tensor rv = running_var.defined() ? to_dtype(contiguous(running_var), cdt) : running_var;
+  dispatch_dtype<kNormTypes>(x.dtype(), op, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    batch_norm_forward<T>(x.data<T>(), w.defined() ? w.data<T>() : nullptr,
-                          b.defined() ? b.data<T>() : nullptr, y.data<T>(), save_mean.data<T>(),
-                          save_rstd.data<T>(), rm.defined() ? rm.data<T>() : nullptr,
-                          rv.defined() ? rv.data<T>() : nullptr, g, training, momentum, eps);
+    using Cc = compute_t<T>;
+    batch_norm_forward<T>(x.data<T>(), ptr_or_null<Cc>(w), ptr_or_null<Cc>(b), y.data<T>(),
+                          save_mean.data<Cc>(), save_rstd.data<Cc>(), mut_ptr_or_null<Cc>(rm),
+                          mut_ptr_or_null<Cc>(rv), g, training, momentum, eps);
   });
   if (training) {
+    autograd::NoGradGuard no_grad;
     if (rm.defined()) {
       if (!rm.is_same(running_mean)) copy_(running_mean, rm);
       running_mean.bump_version();
@@ -478,25 +545,31 @@ Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor&
   if (autograd::needs_grad({input, weight, bias})) {
     bool need_x = input.requires_grad(), need_w = weight.defined() && weight.requires_grad();
     bool need_b = bias.defined() && bias.requires_grad();
+    DType w_dtype = weight.defined() ? weight.dtype() : cdt, b_dtype = bias.defined() ? bias.dtype() : cdt;
     autograd::record("NativeBatchNormBackward0", {input, weight, bias}, {y},
                      {input, weight, save_mean, save_rstd},
-                     [g, eps, training, need_x, need_w, need_b](const TensorList& s, const TensorList& gr) -> TensorList {
+                     [g, eps, training, need_x, need_w, need_b, w_dtype, b_dtype](const TensorList& s, const TensorList& gr) -> TensorList {
       if (autograd::grad_enabled())
-        return batch_norm_backward_composite(gr[0], s[0], s[1], s[2], s[3], g, training, eps,
-                                             need_x, need_w, need_b);
+        return composite_in_float32(gr[0], s[0], s[1], w_dtype, b_dtype,
+                                    [&](const Tensor& gy, const Tensor& x, const Tensor& w) {
+          return batch_norm_backward_composite(gy, x, w, s[2], s[3], g, training, eps, need_x,
+                                               need_w, need_b);
+        });
       Tensor gy = contiguous(gr[0]), xs = contiguous(s[0]);
-      Tensor ws = s[1].defined() ? contiguous(s[1]) : s[1];
+      const DType cdt = compute_dtype(xs.dtype());
+      Tensor ws = compute_param(s[1], xs.dtype());
       Tensor gx = need_x ? empty(xs.sizes(), TensorOptions(xs.dtype())) : Tensor();
-      Tensor gw = need_w ? empty({g.C}, TensorOptions(xs.dtype())) : Tensor();
-      Tensor gb = need_b ? empty({g.C}, TensorOptions(xs.dtype())) : Tensor();
-      dispatch_dtype<kF32F64>(xs.dtype(), "batch_norm backward", [&](auto tag) {
+      Tensor gw = need_w ? empty({g.C}, TensorOptions(cdt)) : Tensor();
+      Tensor gb = need_b ? empty({g.C}, TensorOptions(cdt)) : Tensor();
+      dispatch_dtype<kNormTypes>(xs.dtype(), "batch_norm backward", [&](auto tag) {
         using T = typename decltype(tag)::type;
-        batch_norm_backward<T>(gy.data<T>(), xs.data<T>(), ws.defined() ? ws.data<T>() : nullptr,
-                               s[2].data<T>(), s[3].data<T>(), need_x ? gx.data<T>() : nullptr,
-                               need_w ? gw.data<T>() : nullptr, need_b ? gb.data<T>() : nullptr, g,
+        using Cc = compute_t<T>;
+        batch_norm_backward<T>(gy.data<T>(), xs.data<T>(), ptr_or_null<Cc>(ws), s[2].data<Cc>(),
+                               s[3].data<Cc>(), need_x ? gx.data<T>() : nullptr,
+                               need_w ? gw.data<Cc>() : nullptr, need_b ? gb.data<Cc>() : nullptr, g,
                                training);
       });
-      return {gx, gw, gb};
+      return {gx, to_param_dtype(gw, w_dtype), to_param_dtype(gb, b_dtype)};
     });
   }
   return y;

@@ -3,15 +3,17 @@
 // core's scatter_add/gather (so double backward works); average pooling's forward and backward
 // kernels are each other's adjoints, so each is the other's vjp.
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <vector>
 
 #include "tensorcore/amp/autocast.h"
-#include "tensorcore/amp/float32_compute.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/nn/functional.h"
+#include "tensorcore/nn/half_span.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/index.h"
@@ -21,7 +23,35 @@
 namespace tc::nn {
 namespace {
 
-constexpr uint32_t kF32F64 = (1u << int(DType::Float32)) | (1u << int(DType::Float64));
+// float32/float64, and float16/bfloat16 natively: values are compared and summed in float (one
+// rounding per output element), gradients accumulate per plane in float.
+constexpr uint32_t kPoolTypes = kFloating;
+
+using detail::compute_t;
+using detail::from_compute;
+using detail::is_half_v;
+using detail::to_compute;
+
+// A per-thread float plane that gradients of a float16/bfloat16 plane accumulate into before one
+// rounding; float/double planes accumulate in place.
+template <typename T>
+struct GradPlane {
+  std::vector<compute_t<T>> acc;
+  explicit GradPlane(int64_t n) {
+    if constexpr (is_half_v<T>) acc.resize(size_t(n));
+  }
+  compute_t<T>* begin(T* gx_plane, int64_t n) {
+    compute_t<T>* p;
+    if constexpr (is_half_v<T>) p = acc.data();
+    else p = gx_plane;
+    std::fill(p, p + n, compute_t<T>(0));
+    return p;
+  }
+  void finish(T* gx_plane, int64_t n) {
+    if constexpr (is_half_v<T>) detail::narrow(acc.data(), gx_plane, n);
+    else (void)gx_plane, (void)n;
+  }
+};
 
 // Window bounds per output position along one dim. Regular pooling: start = o*s - p; adaptive:
 // [floor(o*in/out), ceil((o+1)*in/out)).
@@ -77,11 +107,60 @@ inline void max_window(const Axis& a, int64_t o, int64_t& lo, int64_t& hi, int64
   clamp_window(s0, s1, step, a.in, lo, hi);
 }
 
+// Interior outputs along w for regular (non-adaptive) windows: [lo, hi) with the whole window
+// inside the row (dilation d). Empty for adaptive axes.
+inline void interior_range(const Axis& a, int64_t d, int64_t& lo, int64_t& hi) {
+  lo = hi = 0;
+  if (a.adaptive) return;
+  lo = std::min(a.out, (a.p + a.s - 1) / a.s);
+  int64_t last_start = a.in - 1 - (a.k - 1) * d + a.p;  // largest o*s with the window inside
+  hi = last_start < 0 ? 0 : std::min(a.out, last_start / a.s + 1);
+  if (hi < lo) hi = lo;
+}
+
+// One max-pool output (any window, clamped at the borders).
+template <typename T>
+inline void max_pool_one(const T* xp, const Pool2d& g, int64_t dl, int64_t dh, int64_t ds, int64_t hl,
+                         int64_t hh, int64_t hs, int64_t wl, int64_t wh, int64_t ws, T* y, int64_t* idx) {
+  using C = compute_t<T>;
+  C best = -std::numeric_limits<C>::infinity();
+  int64_t best_i = (dl * g.h.in + hl) * g.w.in + wl;
+  for (int64_t id = dl; id < dh; id += ds)
+    for (int64_t ih = hl; ih < hh; ih += hs) {
+      const int64_t row0 = (id * g.h.in + ih) * g.w.in;
+      for (int64_t iw = wl; iw < wh; iw += ws) {
+        C v = to_compute(xp[row0 + iw]);
+        if (v > best || v != v) {  // NaN propagates, as in torch
+          best = v;
+          best_i = row0 + iw;
+        }
+      }
+    }
+  *y = from_compute<T>(best);  // exact: best is an input value
+  *idx = best_i;
+}
+
+// Max pooling. Outputs whose window lies inside the row along w are computed a whole output row
+// at a time, window element by window element: the running maxima of neighbouring outputs are
+// independent, so the loop over outputs vectorizes (a per-output loop is one long dependent
+// chain of compare-selects). Window elements are visited in the same order either way, so ties
+// and NaNs resolve identically (first maximum; last NaN).
 template <typename T>
 void max_pool_kernel(const T* x, T* y, int64_t* idx, const Pool2d& g) {
+  using C = compute_t<T>;
   const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
+  const Axis& aw = g.w;
+  std::vector<int64_t> w_lo(size_t(aw.out)), w_hi(size_t(aw.out));
+  int64_t ws = 1;
+  for (int64_t ow = 0; ow < aw.out; ++ow) max_window(aw, ow, w_lo[size_t(ow)], w_hi[size_t(ow)], ws);
+  // Interior outputs along w: [ow_lo, ow_hi), full windows in bounds.
+  int64_t ow_lo = 0, ow_hi = 0;
+  if (in_plane < (int64_t(1) << 31)) interior_range(aw, aw.d, ow_lo, ow_hi);  // int32 row indices
   parallel_for(0, g.planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(out_plane * g.window(), 1)),
                [&](int64_t p0, int64_t p1) {
+    std::vector<C> best(size_t(std::max<int64_t>(ow_hi - ow_lo, 1)));
+    std::vector<int32_t> best_idx(best.size());
+    std::vector<float> row_buf(std::is_same_v<T, Half> ? size_t(aw.in) : 0);
     for (int64_t pl = p0; pl < p1; ++pl) {
       const T* xp = x + pl * in_plane;
       T* yp = y + pl * out_plane;
@@ -90,29 +169,52 @@ void max_pool_kernel(const T* x, T* y, int64_t* idx, const Pool2d& g) {
       for (int64_t od = 0; od < g.d.out; ++od) {
         int64_t dl, dh, ds;
         max_window(g.d, od, dl, dh, ds);
-        for (int64_t oh = 0; oh < g.h.out; ++oh) {
+        for (int64_t oh = 0; oh < g.h.out; ++oh, o += aw.out) {
           int64_t hl, hh, hs;
           max_window(g.h, oh, hl, hh, hs);
-          for (int64_t ow = 0; ow < g.w.out; ++ow, ++o) {
-            int64_t wl, wh, ws;
-            max_window(g.w, ow, wl, wh, ws);
-            T best = -std::numeric_limits<T>::infinity();
-            int64_t best_i = (dl * g.h.in + hl) * g.w.in + wl;
-            for (int64_t id = dl; id < dh; id += ds)
-              for (int64_t ih = hl; ih < hh; ih += hs) {
-                const T* row = xp + (id * g.h.in + ih) * g.w.in;
-                for (int64_t iw = wl; iw < wh; iw += ws) {
-                  T v = row[iw];
-                  // NaN propagates, as in torch.
-                  if (v > best || v != v) {
-                    best = v;
-                    best_i = (id * g.h.in + ih) * g.w.in + iw;
-                  }
+          for (int64_t ow = 0; ow < aw.out; ++ow) {
+            if (ow == ow_lo) ow = ow_hi;  // interior outputs below
+            if (ow >= aw.out) break;
+            max_pool_one(xp, g, dl, dh, ds, hl, hh, hs, w_lo[size_t(ow)], w_hi[size_t(ow)], ws, yp + o + ow,
+                         ip + o + ow);
+          }
+          const int64_t n = ow_hi - ow_lo;
+          if (n <= 0) continue;
+          C* __restrict bv = best.data();
+          int32_t* __restrict bi = best_idx.data();
+          const int64_t first_row = (dl * g.h.in + hl) * aw.in;
+          for (int64_t j = 0; j < n; ++j) {
+            bv[j] = -std::numeric_limits<C>::infinity();
+            bi[j] = int32_t(first_row + (ow_lo + j) * aw.s - aw.p);
+          }
+          for (int64_t id = dl; id < dh; id += ds)
+            for (int64_t ih = hl; ih < hh; ih += hs) {
+              const int64_t row0 = (id * g.h.in + ih) * aw.in;
+              // float16's scalar conversion does not vectorize: widen the row once instead.
+              using RowT = std::conditional_t<std::is_same_v<T, Half>, float, T>;
+              const RowT* row;
+              if constexpr (std::is_same_v<T, Half>) {
+                detail::widen(xp + row0, row_buf.data(), aw.in);
+                row = row_buf.data();
+              } else {
+                row = xp + row0;
+              }
+              for (int64_t kw = 0; kw < aw.k; ++kw) {
+                const int32_t start = int32_t(row0 + ow_lo * aw.s - aw.p + kw * aw.d);
+                const int32_t step = int32_t(aw.s);
+                const RowT* __restrict src = row + (ow_lo * aw.s - aw.p + kw * aw.d);
+                for (int64_t j = 0; j < n; ++j) {
+                  C v = to_compute(src[j * step]);
+                  C cur = bv[j];
+                  int32_t cur_i = bi[j];
+                  bool take = (v > cur) | (v != v);
+                  bv[j] = take ? v : cur;
+                  bi[j] = take ? start + int32_t(j) * step : cur_i;
                 }
               }
-            yp[o] = best;
-            ip[o] = best_i;
-          }
+            }
+          for (int64_t j = 0; j < n; ++j) ip[o + ow_lo + j] = bi[j];
+          for (int64_t j = 0; j < n; ++j) yp[o + ow_lo + j] = from_compute<T>(bv[j]);
         }
       }
     }
@@ -124,12 +226,13 @@ template <typename T>
 void max_pool_backward_kernel(const T* gy, const int64_t* idx, T* gx, int64_t planes, int64_t out_plane,
                               int64_t in_plane) {
   parallel_for(0, planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(in_plane, 1)), [&](int64_t p0, int64_t p1) {
+    GradPlane<T> plane(in_plane);
     for (int64_t pl = p0; pl < p1; ++pl) {
-      T* xp = gx + pl * in_plane;
-      std::fill(xp, xp + in_plane, T(0));
+      auto* xp = plane.begin(gx + pl * in_plane, in_plane);
       const T* yp = gy + pl * out_plane;
       const int64_t* ip = idx + pl * out_plane;
-      for (int64_t o = 0; o < out_plane; ++o) xp[ip[o]] += yp[o];
+      for (int64_t o = 0; o < out_plane; ++o) xp[ip[o]] += to_compute(yp[o]);
+      plane.finish(gx + pl * in_plane, in_plane);
     }
   });
 }
@@ -157,60 +260,136 @@ inline double avg_scale(const Pool2d& g, const AxisWindow& d, const AxisWindow& 
   return divisor > 0 ? 1.0 / double(divisor) : 0.0;
 }
 
+// Average pooling. As max pooling, outputs whose window lies inside the row along w are summed
+// a whole output row at a time (the per-output loop is short and overhead-bound); the elements
+// of each window are added in the same order either way.
 template <typename T>
 void avg_pool_kernel(const T* x, T* y, const Pool2d& g) {
+  using C = compute_t<T>;
   const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
+  if (g.w.adaptive && out_plane == 1) {  // global average pooling: one lane sum per plane
+    const C scale = C(1.0 / double(in_plane));
+    parallel_for(0, g.planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(in_plane, 1)),
+                 [&](int64_t p0, int64_t p1) {
+      for (int64_t pl = p0; pl < p1; ++pl)
+        y[pl] = from_compute<T>(C(detail::span_sum(x + pl * in_plane, in_plane, [](C v) { return v; })) * scale);
+    });
+    return;
+  }
+  int64_t ow_lo, ow_hi;
+  interior_range(g.w, 1, ow_lo, ow_hi);
   parallel_for(0, g.planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(in_plane, 1)),
                [&](int64_t p0, int64_t p1) {
+    std::vector<C> acc_row(size_t(std::max<int64_t>(ow_hi - ow_lo, 1)));
+    std::vector<float> row_buf(std::is_same_v<T, Half> ? size_t(g.w.in) : 0);
     for (int64_t pl = p0; pl < p1; ++pl) {
       const T* xp = x + pl * in_plane;
       T* yp = y + pl * out_plane;
       int64_t o = 0;
       for (int64_t od = 0; od < g.d.out; ++od) {
         AxisWindow wd = avg_axis(g.d, od);
-        for (int64_t oh = 0; oh < g.h.out; ++oh) {
+        for (int64_t oh = 0; oh < g.h.out; ++oh, o += g.w.out) {
           AxisWindow wh = avg_axis(g.h, oh);
-          for (int64_t ow = 0; ow < g.w.out; ++ow, ++o) {
+          for (int64_t ow = 0; ow < g.w.out; ++ow) {
+            if (ow == ow_lo) ow = ow_hi;  // interior outputs below
+            if (ow >= g.w.out) break;
             AxisWindow ww = avg_axis(g.w, ow);
-            T acc = 0;
+            C acc = 0;
             for (int64_t id = wd.lo; id < wd.hi; ++id)
               for (int64_t ih = wh.lo; ih < wh.hi; ++ih) {
                 const T* row = xp + (id * g.h.in + ih) * g.w.in;
-                for (int64_t iw = ww.lo; iw < ww.hi; ++iw) acc += row[iw];
+                for (int64_t iw = ww.lo; iw < ww.hi; ++iw) acc += to_compute(row[iw]);
               }
-            yp[o] = T(acc * T(avg_scale(g, wd, wh, ww)));
+            yp[o + ow] = from_compute<T>(acc * C(avg_scale(g, wd, wh, ww)));
           }
+          const int64_t n = ow_hi - ow_lo;
+          if (n <= 0) continue;
+          const C scale = C(avg_scale(g, wd, wh, avg_axis(g.w, ow_lo)));
+          C* __restrict acc = acc_row.data();
+          std::fill(acc, acc + n, C(0));
+          const int64_t step = g.w.s;
+          for (int64_t id = wd.lo; id < wd.hi; ++id)
+            for (int64_t ih = wh.lo; ih < wh.hi; ++ih) {
+              using RowT = std::conditional_t<std::is_same_v<T, Half>, float, T>;
+              const RowT* row;
+              if constexpr (std::is_same_v<T, Half>) {
+                detail::widen(xp + (id * g.h.in + ih) * g.w.in, row_buf.data(), g.w.in);
+                row = row_buf.data();
+              } else {
+                row = xp + (id * g.h.in + ih) * g.w.in;
+              }
+              for (int64_t kw = 0; kw < g.w.k; ++kw) {
+                const RowT* __restrict src = row + ow_lo * step - g.w.p + kw;
+                for (int64_t j = 0; j < n; ++j) acc[j] += to_compute(src[j * step]);
+              }
+            }
+          for (int64_t j = 0; j < n; ++j) yp[o + ow_lo + j] = from_compute<T>(acc[j] * scale);
         }
       }
     }
   });
 }
 
+// The adjoint of avg_pool_kernel: each output adds its scaled gradient over its window. Interior
+// outputs along w go a row at a time with the window offsets in descending order, so every
+// input element still receives its contributions in output order (left border, interior,
+// right border) and the sums equal the per-output loop's.
 template <typename T>
 void avg_pool_backward_kernel(const T* gy, T* gx, const Pool2d& g) {
+  using C = compute_t<T>;
   const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
+  if (g.w.adaptive && out_plane == 1) {  // global average pooling: broadcast gy / size
+    const C scale = C(1.0 / double(in_plane));
+    parallel_for(0, g.planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(in_plane, 1)),
+                 [&](int64_t p0, int64_t p1) {
+      for (int64_t pl = p0; pl < p1; ++pl)
+        std::fill(gx + pl * in_plane, gx + (pl + 1) * in_plane, from_compute<T>(to_compute(gy[pl]) * scale));
+    });
+    return;
+  }
+  int64_t ow_lo, ow_hi;
+  interior_range(g.w, 1, ow_lo, ow_hi);
   parallel_for(0, g.planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(in_plane, 1)),
                [&](int64_t p0, int64_t p1) {
+    GradPlane<T> plane(in_plane);
+    std::vector<C> v_row(size_t(std::max<int64_t>(ow_hi - ow_lo, 1)));
     for (int64_t pl = p0; pl < p1; ++pl) {
-      T* xp = gx + pl * in_plane;
+      C* xp = plane.begin(gx + pl * in_plane, in_plane);
       const T* yp = gy + pl * out_plane;
-      std::fill(xp, xp + in_plane, T(0));
       int64_t o = 0;
       for (int64_t od = 0; od < g.d.out; ++od) {
         AxisWindow wd = avg_axis(g.d, od);
-        for (int64_t oh = 0; oh < g.h.out; ++oh) {
+        for (int64_t oh = 0; oh < g.h.out; ++oh, o += g.w.out) {
           AxisWindow wh = avg_axis(g.h, oh);
-          for (int64_t ow = 0; ow < g.w.out; ++ow, ++o) {
+          auto one = [&](int64_t ow) {
             AxisWindow ww = avg_axis(g.w, ow);
-            T v = yp[o] * T(avg_scale(g, wd, wh, ww));
+            C v = to_compute(yp[o + ow]) * C(avg_scale(g, wd, wh, ww));
             for (int64_t id = wd.lo; id < wd.hi; ++id)
               for (int64_t ih = wh.lo; ih < wh.hi; ++ih) {
-                T* row = xp + (id * g.h.in + ih) * g.w.in;
+                C* row = xp + (id * g.h.in + ih) * g.w.in;
                 for (int64_t iw = ww.lo; iw < ww.hi; ++iw) row[iw] += v;
               }
+          };
+          for (int64_t ow = 0; ow < ow_lo; ++ow) one(ow);
+          const int64_t n = ow_hi - ow_lo;
+          if (n > 0) {
+            const C scale = C(avg_scale(g, wd, wh, avg_axis(g.w, ow_lo)));
+            C* __restrict v = v_row.data();
+            for (int64_t j = 0; j < n; ++j) v[j] = to_compute(yp[o + ow_lo + j]) * scale;
+            const int64_t step = g.w.s;
+            for (int64_t id = wd.lo; id < wd.hi; ++id)
+              for (int64_t ih = wh.lo; ih < wh.hi; ++ih) {
+                C* row = xp + (id * g.h.in + ih) * g.w.in;
+                for (int64_t kw = g.w.k - 1; kw >= 0; --kw) {
+                  C* __restrict dst = row + ow_lo * step - g.w.p + kw;
+                  for (int64_t j = 0; j < n; ++j) dst[j * step] += v[j];
+                }
+              }
           }
+          for (int64_t ow = std::max(ow_hi, ow_lo); ow < g.w.out; ++ow) one(ow);
         }
       }
+      plane.finish(gx + pl * in_plane, in_plane);
     }
   });
 }
@@ -224,7 +403,7 @@ Tensor avg_forward_op(const Tensor& x_in, const Pool2d& g, const Shape& out_shap
   if (x.is_cuda()) {
     detail::avg_pool_forward_cuda(x, y, cuda_params(g));
   } else {
-    dispatch_dtype<kF32F64>(x.dtype(), "avg_pool", [&](auto tag) {
+    dispatch_dtype<kPoolTypes>(x.dtype(), "avg_pool", [&](auto tag) {
       using T = typename decltype(tag)::type;
       avg_pool_kernel<T>(x.data<T>(), y.data<T>(), g);
     });
@@ -244,7 +423,7 @@ Tensor avg_backward_op(const Tensor& gy_in, const Pool2d& g, const Shape& in_sha
   if (gy.is_cuda()) {
     detail::avg_pool_backward_cuda(gy, gx, cuda_params(g));
   } else {
-    dispatch_dtype<kF32F64>(gy.dtype(), "avg_pool backward", [&](auto tag) {
+    dispatch_dtype<kPoolTypes>(gy.dtype(), "avg_pool backward", [&](auto tag) {
       using T = typename decltype(tag)::type;
       avg_pool_backward_kernel<T>(gy.data<T>(), gx.data<T>(), g);
     });
@@ -266,7 +445,7 @@ Tensor max_backward_op(const Tensor& gy_in, const Tensor& idx, const Pool2d& g, 
   if (gy.is_cuda()) {
     detail::max_pool_backward_cuda(gy, contiguous(idx), gx, cuda_params(g));
   } else {
-    dispatch_dtype<kF32F64>(gy.dtype(), "max_pool backward", [&](auto tag) {
+    dispatch_dtype<kPoolTypes>(gy.dtype(), "max_pool backward", [&](auto tag) {
       using T = typename decltype(tag)::type;
       max_pool_backward_kernel<T>(gy.data<T>(), idx.data<int64_t>(), gx.data<T>(), g.planes, out_plane, in_plane);
     });
@@ -291,7 +470,7 @@ std::pair<Tensor, Tensor> max_forward_op(const Tensor& x_in, const Pool2d& g, co
   if (x.is_cuda()) {
     detail::max_pool_forward_cuda(x, y, idx, cuda_params(g));
   } else {
-    dispatch_dtype<kF32F64>(x.dtype(), "max_pool", [&](auto tag) {
+    dispatch_dtype<kPoolTypes>(x.dtype(), "max_pool", [&](auto tag) {
       using T = typename decltype(tag)::type;
       max_pool_kernel<T>(x.data<T>(), y.data<T>(), idx.data<int64_t>(), g);
     });
@@ -322,11 +501,8 @@ struct PoolInput {
 
 PoolInput pool_input(const char* op, int nd, const Tensor& input) {
   TC_CHECK(input.defined(), op, ": input must be a tensor");
-  // The CUDA kernels also run float16 and bfloat16.
-  bool reduced_ok = input.is_cuda() && (input.dtype() == DType::Float16 || input.dtype() == DType::BFloat16);
-  TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64 || reduced_ok, op,
-                ": expected a float32 or float64 input", input.is_cuda() ? " (or float16/bfloat16 on CUDA)" : "",
-                ", got ", dtype_name(input.dtype()));
+  TC_CHECK_TYPE(is_floating(input.dtype()), op,
+                ": expected a float32, float64, float16 or bfloat16 input, got ", dtype_name(input.dtype()));
   TC_CHECK(input.dim() == nd + 1 || input.dim() == nd + 2, op, ": expected a ", nd + 1, "-d or ",
            nd + 2, "-d input, got shape ", shape_str(input.sizes()));
   PoolInput p;
@@ -378,8 +554,6 @@ std::pair<Tensor, Tensor> max_pool(const char* op, int nd, const Tensor& input,
                                    const functional::IntList& kernel_size, const functional::IntList& stride,
                                    const functional::IntList& padding, const functional::IntList& dilation,
                                    bool ceil_mode) {
-  TC_REDUCED_FLOAT_VIA_FLOAT32(input, max_pool, op, nd, input, kernel_size, stride, padding,
-              dilation, ceil_mode);
   PoolInput p = pool_input(op, nd, input);
   Pool2d g = window_geometry(op, nd, input, kernel_size, stride, padding, dilation, ceil_mode);
   g.planes = p.planes;
@@ -389,8 +563,6 @@ std::pair<Tensor, Tensor> max_pool(const char* op, int nd, const Tensor& input,
 Tensor avg_pool(const char* op, int nd, const Tensor& input, const functional::IntList& kernel_size,
                 const functional::IntList& stride, const functional::IntList& padding, bool ceil_mode,
                 bool count_include_pad, std::optional<int64_t> divisor_override) {
-  TC_REDUCED_FLOAT_VIA_FLOAT32(input, avg_pool, op, nd, input, kernel_size, stride, padding,
-              ceil_mode, count_include_pad, divisor_override);
   PoolInput p = pool_input(op, nd, input);
   Pool2d g = window_geometry(op, nd, input, kernel_size, stride, padding, {1}, ceil_mode);
   g.planes = p.planes;
@@ -451,28 +623,24 @@ Tensor avg_pool2d(const Tensor& input, const IntList& kernel_size, const IntList
 }
 
 Tensor adaptive_avg_pool1d(const Tensor& input, const IntList& output_size) {
-  TC_REDUCED_FLOAT_VIA_FLOAT32(input, adaptive_avg_pool1d, input, output_size);
   PoolInput p = pool_input("adaptive_avg_pool1d", 1, input);
   Pool2d g = adaptive_geometry("adaptive_avg_pool1d", 1, input, output_size);
   g.planes = p.planes;
   return avg_forward_op(input, g, out_shape_of(p, 1, g));
 }
 Tensor adaptive_avg_pool2d(const Tensor& input, const IntList& output_size) {
-  TC_REDUCED_FLOAT_VIA_FLOAT32(input, adaptive_avg_pool2d, input, output_size);
   PoolInput p = pool_input("adaptive_avg_pool2d", 2, input);
   Pool2d g = adaptive_geometry("adaptive_avg_pool2d", 2, input, output_size);
   g.planes = p.planes;
   return avg_forward_op(input, g, out_shape_of(p, 2, g));
 }
 std::pair<Tensor, Tensor> adaptive_max_pool1d_with_indices(const Tensor& input, const IntList& output_size) {
-  TC_REDUCED_FLOAT_VIA_FLOAT32(input, adaptive_max_pool1d_with_indices, input, output_size);
   PoolInput p = pool_input("adaptive_max_pool1d", 1, input);
   Pool2d g = adaptive_geometry("adaptive_max_pool1d", 1, input, output_size);
   g.planes = p.planes;
   return max_forward_op(input, g, out_shape_of(p, 1, g));
 }
 std::pair<Tensor, Tensor> adaptive_max_pool2d_with_indices(const Tensor& input, const IntList& output_size) {
-  TC_REDUCED_FLOAT_VIA_FLOAT32(input, adaptive_max_pool2d_with_indices, input, output_size);
   PoolInput p = pool_input("adaptive_max_pool2d", 2, input);
   Pool2d g = adaptive_geometry("adaptive_max_pool2d", 2, input, output_size);
   g.planes = p.planes;
@@ -500,7 +668,6 @@ Tensor avg_pool3d(const Tensor& input, const IntList& kernel_size, const IntList
 }
 Tensor adaptive_avg_pool3d(const Tensor& input, const IntList& output_size) {
   TC_AUTOCAST("adaptive_avg_pool3d", adaptive_avg_pool3d, input, output_size);
-  TC_REDUCED_FLOAT_VIA_FLOAT32(input, adaptive_avg_pool3d, input, output_size);
   PoolInput p = pool_input("adaptive_avg_pool3d", 3, input);
   Pool2d g = adaptive_geometry("adaptive_avg_pool3d", 3, input, output_size);
   g.planes = p.planes;
@@ -508,7 +675,6 @@ Tensor adaptive_avg_pool3d(const Tensor& input, const IntList& output_size) {
 }
 std::pair<Tensor, Tensor> adaptive_max_pool3d_with_indices(const Tensor& input, const IntList& output_size) {
   TC_AUTOCAST("adaptive_max_pool3d", adaptive_max_pool3d_with_indices, input, output_size);
-  TC_REDUCED_FLOAT_VIA_FLOAT32(input, adaptive_max_pool3d_with_indices, input, output_size);
   PoolInput p = pool_input("adaptive_max_pool3d", 3, input);
   Pool2d g = adaptive_geometry("adaptive_max_pool3d", 3, input, output_size);
   g.planes = p.planes;
