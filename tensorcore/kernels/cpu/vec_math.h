@@ -918,7 +918,8 @@ TC_VM_INLINE bool sin_cos_fast_ok(double x) { return std::fabs(x) <= 0x1p20; }
 namespace detail {
 // x - q*c as hi + lo for integer |q| < 2^21, c = pi or pi/2 given as three 32/33-bit pieces
 // (q*piece exact) and a full tail; the first subtraction is exact, the second is a TwoSum, the
-// rest only feeds the low part.
+// rest only feeds the low part. Used without FMA; next to a multiple of pi/2 (|r| < 2^-50) its
+// tail loses a few bits (tan 1.8 ulp there).
 TC_VM_INLINE double reduce_d(double x, double q, double c1, double c2, double c3, double c4,
                              double& lo) {
   const double r1 = x - q * c1;
@@ -932,8 +933,24 @@ TC_VM_INLINE double reduce_d(double x, double q, double c1, double c2, double c3
   return hi;
 }
 TC_VM_INLINE double reduce_pio2_d(double x, double q, double& lo) {
+#if defined(__FMA__) || defined(__aarch64__)
+  // With FMA three pieces suffice (6 operations instead of 13): P1 = pi/2 rounded, so x - q P1 is
+  // one exact fma (x and q P1 are multiples of 2^-53 and the result is below 2 in magnitude);
+  // P2 has 32 bits, so q P2 is exact for |q| < 2^21 and Fast2Sum gives the rounding error of the
+  // subtraction exactly (r1 is a multiple of 2^-53, hence of ulp(q P2)); P3 = the rest rounded.
+  // The pieces are pi/2 to 2^-141, so the reduced argument is off by at most |q| 2^-141 + the
+  // rounding of lo; the smallest |r| for |x| <= 2^20 is 2^-60.5 (x = 0x1.6c6cbc45dc8dep+5), so
+  // the relative error stays below 2^-75. lo is not renormalized: |lo| <= ulp(hi)/2 + |q P3|,
+  // which the polynomial only takes to first order.
+  const double r1 = mad(-q, 0x1.921fb54442d18p+0, x);
+  const double p = q * 0x1.1a626332p-54;
+  const double hi = r1 - p;
+  lo = mad(-q, -0x1.747f23e32ed70p-87, (r1 - hi) - p);
+  return hi;
+#else
   return reduce_d(x, q, 0x1.921fb544p+0, 0x1.0b4611a6p-34, 0x1.3198a2ep-69, 0x1.b839a252049c1p-104,
                   lo);
+#endif
 }
 // sin and cos of r + lo for |r| <= pi/4 + tiny; fit errors < 0.001 u. The leading terms are
 // added last (cos: 1 - z/2 split exactly) so each result is rounded about once.
@@ -982,7 +999,7 @@ TC_VM_INLINE double sin_cos_d(double x, uint64_t quad) {
   const double hz = 0.5 * z;
   const double c_hi = 1.0 - hz;
   const double head = select(odd, c_hi, r);
-  const double scale = select(odd, z * z, r * z);
+  const double scale = select(odd, z, r) * z;
   const double corr = select(odd, ((1.0 - c_hi) - hz) - r * lo, lo * c_hi);
   const double res = head + mad(scale, p, corr);
   // quadrant (k + quad) mod 4: s, c, -s, -c
@@ -990,7 +1007,8 @@ TC_VM_INLINE double sin_cos_d(double x, uint64_t quad) {
 }
 }  // namespace detail
 
-// sin. Max error 0.78 ulp for |x| <= 2^20 (see sin_cos_fast_ok).
+// sin. Max error 0.78 ulp for |x| <= 2^20 (see sin_cos_fast_ok). With FMA, 0.5 ulp at the
+// arguments closest to a multiple of pi/2 (tests/cpp/mathtail2/trig_fma_test.cpp).
 TC_VM_INLINE double sin(double x) {
   return detail::select(x == 0.0, x, detail::sin_cos_d(x, 0));  // sin(-0) = -0
 }
@@ -998,7 +1016,8 @@ TC_VM_INLINE double sin(double x) {
 // cos. Max error 0.77 ulp for |x| <= 2^20.
 TC_VM_INLINE double cos(double x) { return detail::sin_cos_d(x, 1); }
 
-// tan. Max error 0.92 ulp for |x| <= 2^20.
+// tan. Max error 0.96 ulp for |x| <= 2^20 (FMA build; 1.8 ulp next to multiples of pi/2 without
+// FMA, where the four-piece reduction loses a few bits).
 TC_VM_INLINE double tan(double x) {
   using namespace detail;
   const double kbig = mad(x, 0x1.45f306dc9c883p-1, kShifterD);
