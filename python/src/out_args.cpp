@@ -7,6 +7,7 @@
 // resize, cast-copy). One wrapper around each function keeps pybind11's overload resolution of
 // the wrapped function intact (no extra overload that could capture a call meant for another).
 #include "bind.h"
+#include "tensorcore/core/tensor_iter.h"
 
 namespace tc::python {
 namespace {
@@ -162,6 +163,25 @@ void bind_out_args(py::module_& m, TensorClass& cls) {
   cls.def("resize_", [](const Tensor& t, py::args size) { return resize(t, to_shape(size)); });
   cls.def("resize_as_", [](const Tensor& t, const Tensor& other) { return resize(t, other.sizes()); },
           py::arg("other"));
+  // Runs fn(*args, **kwargs) letting its output TensorIter write straight into `out` (see
+  // OutputHintGuard): returns (result, True) when it did, and then bumps out's version as the
+  // copy would have; (result, False) otherwise, and the caller copies.
+  m.def("_call_into_out", [](py::object fn, py::tuple args, py::dict kwargs, Tensor& out) {
+    py::object result;
+    {
+      OutputHintGuard guard(out);
+      result = fn(*args, **kwargs);
+    }
+    // The op may hand back another Tensor on the same memory (its own TensorImpl).
+    bool direct = false;
+    if (py::isinstance<TensorImpl>(result)) {  // the Python class binds TensorImpl
+      Tensor r = result.cast<Tensor>();
+      direct = r.data_ptr() == out.data_ptr() && r.device() == out.device() &&
+               r.sizes() == out.sizes() && r.strides() == out.strides() && r.dtype() == out.dtype();
+    }
+    if (direct) out.bump_version();
+    return py::make_tuple(result, direct);
+  });
   // The write into out: a plain copy (casting), outside autograd, bumping out's version.
   m.def("_copy_out", [](Tensor& out, const Tensor& result) {
     autograd::NoGradGuard ng;

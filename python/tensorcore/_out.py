@@ -47,6 +47,20 @@ _DTYPE_FROM_OUT = frozenset((
 ))
 
 
+# Elementwise ops whose result comes from one TensorIter: with out=, that iterator writes
+# straight into `out` when out has the result's shape and dtype, is contiguous and shares no
+# memory with the inputs (_C._call_into_out); otherwise the result is computed and copied.
+_DIRECT = frozenset((
+    "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "atan2",
+    "arctan2", "hypot", "maximum", "minimum", "pow", "remainder", "fmod", "copysign",
+    "abs", "absolute", "neg", "negative", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
+    "sqrt", "rsqrt", "sin", "cos", "tan", "asin", "acos", "atan", "arcsin", "arccos", "arctan",
+    "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "sigmoid", "erf", "erfc", "erfinv",
+    "lgamma", "digamma", "floor", "ceil", "trunc", "fix", "frac", "sign", "sgn", "reciprocal",
+    "square",
+))
+
+
 def _tensors_in(values):
     for v in values:
         if isinstance(v, _C.Tensor):
@@ -66,7 +80,12 @@ def _write_out(name, fn, args, kwargs, out):
                            "differentiation, but one of the arguments requires grad.")
     if name in _DTYPE_FROM_OUT and kwargs.get("dtype") is None and len(outs) == 1:
         kwargs = dict(kwargs, dtype=outs[0].dtype)
-    result = fn(*args, **kwargs)
+    if name in _DIRECT and len(outs) == 1 and out is outs[0]:
+        result, direct = _C._call_into_out(fn, args, kwargs, out)
+        if direct:
+            return out
+    else:
+        result = fn(*args, **kwargs)
     results = tuple(result) if isinstance(result, tuple) else (result,)
     if len(results) != len(outs):
         raise TypeError(f"{name}(): expected out to be a tuple of {len(results)} tensors, got "
