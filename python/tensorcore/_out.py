@@ -86,6 +86,14 @@ def _write_out(name, fn, args, kwargs, out):
             return out
     else:
         result = fn(*args, **kwargs)
+    return _finish_out(name, result, out, stacklevel=3)
+
+
+def _finish_out(name, result, out, stacklevel=2):
+    """Checks the computed result against `out` (dtype, device, shape: resized with torch's
+    warning) and copies it in; returns out. Called from C (the direct path, when the result did
+    not land in out) or from _write_out; stacklevel points the warning at the user's call."""
+    outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
     results = tuple(result) if isinstance(result, tuple) else (result,)
     if len(results) != len(outs):
         raise TypeError(f"{name}(): expected out to be a tuple of {len(results)} tensors, got "
@@ -103,7 +111,7 @@ def _write_out(name, fn, args, kwargs, out):
                     f"{name}(): an output with one or more elements was resized since it had "
                     f"shape {list(o.shape)}, which does not match the required output shape "
                     f"{list(r.shape)}. This behavior is deprecated (torch); resize the output "
-                    "to 0 elements with t.resize_(0) first.", UserWarning, stacklevel=2)
+                    "to 0 elements with t.resize_(0) first.", UserWarning, stacklevel=stacklevel)
             o.resize_(r.shape)
         _C._copy_out(o, r)
     if not isinstance(out, (tuple, list)):
@@ -116,4 +124,5 @@ def install(namespace):
     for name in _OUT_FUNCS:
         fn = namespace.get(name)
         if fn is not None and not getattr(fn, "_tc_out", False):
-            namespace[name] = _C._with_out(name, fn, _write_out)
+            namespace[name] = _C._with_out(name, fn, _write_out,
+                                           _finish_out if name in _DIRECT else None)

@@ -115,3 +115,21 @@ def test_which_calls_write_directly():
                 tc.empty(999, dtype=tc.float64)):             # other shape
         r, direct = tc._C._call_into_out(exp, (x,), {}, out)
         assert not direct and r.data_ptr() != out.data_ptr()
+
+
+def test_direct_path_errors_and_grad_rules():
+    a = _t(RNG.standard_normal(6))
+    o = tc.empty(6, dtype=tc.float64)
+    with pytest.raises(Exception, match="add"):
+        tc.add(a, _t(RNG.standard_normal(5)), out=o)  # shapes do not broadcast: the op raises
+    r = tc.exp(a)  # the hint did not survive the error
+    assert r.data_ptr() != o.data_ptr()
+    o_grad = tc.zeros(6, dtype=tc.float64, requires_grad=True)
+    with pytest.raises(RuntimeError, match="automatic differentiation"):
+        tc.exp(a, out=o_grad)
+    with pytest.raises(TypeError, match="must be Tensor"):
+        tc.exp(a, out=[1.0])
+    assert tc.exp(a, out=None).data_ptr() != o.data_ptr()
+    # keyword arguments next to out are passed on
+    tc.add(a, a, alpha=0.5, out=o)
+    np.testing.assert_allclose(o.numpy(), 1.5 * a.numpy(), rtol=1e-15)
