@@ -107,3 +107,20 @@ def test_trig_float64_large_and_special_arguments():
         assert np.isnan(got[~np.isfinite(ref)]).all()
     s = tc.sin(tc.from_numpy(x)).numpy()
     assert np.signbit(s[1]) and not np.signbit(s[0])
+
+
+@pytest.mark.parametrize("op", ["sin", "cos"])
+def test_trig_float32_correctly_rounded_and_signed_zeros(op):
+    # the float kernels compute in double; sin restores -0 on the float result
+    x = np.concatenate([
+        RNG.standard_normal(200000) * 10,
+        RNG.uniform(-2.0**25, 2.0**25, 50000),
+        np.array([0.0, -0.0, 1e-40, -1e-40, 1e-45, -1e-45, 2.0**25, 3e38, -3e38]),
+    ]).astype(np.float32)
+    got = getattr(tc, op)(tc.from_numpy(x)).numpy().astype(np.float64)
+    ref = getattr(np, op)(x.astype(np.float64))
+    ulp = np.spacing(np.abs(ref).astype(np.float32)).astype(np.float64)
+    assert float((np.abs(got - ref) / ulp).max()) <= 0.5005
+    if op == "sin":
+        zeros = x == 0
+        assert (np.signbit(got[zeros]) == np.signbit(x[zeros])).all()
