@@ -106,12 +106,23 @@ def math_cases(lib, mod):
             "prod": lambda: mod.prod(p), "logsumexp": lambda: mod.logsumexp(x, 0),
         }
 
+    def out_ops(x, y, o):  # out= writes into an existing tensor; compare with the fresh rows
+        return {
+            "exp(x, out=o)": lambda: mod.exp(x, out=o), "sin(x, out=o)": lambda: mod.sin(x, out=o),
+            "add(x, y, out=o)": lambda: mod.add(x, y, out=o),
+        }
+
     out = {}
     for dt in ("float32", "float64"):
         x = mod.from_numpy(rng.standard_normal(1 << 20).astype(dt))
         y = mod.from_numpy(rng.standard_normal(1 << 20).astype(dt))
         p = mod.from_numpy((np.abs(rng.standard_normal(1 << 20)) + 0.1).astype(dt))
         for name, fn in ops(x, y, p).items():
+            out[f"{name} 1M {dt}"] = ("time", fn)
+        o = mod.empty_like(x)
+        out[f"exp 1M {dt}"] = ("time", lambda x=x: mod.exp(x))
+        out[f"add 1M {dt}"] = ("time", lambda x=x, y=y: mod.add(x, y))
+        for name, fn in out_ops(x, y, o).items():
             out[f"{name} 1M {dt}"] = ("time", fn)
     return out
 

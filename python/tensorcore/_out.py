@@ -47,6 +47,20 @@ _DTYPE_FROM_OUT = frozenset((
 ))
 
 
+# Elementwise ops whose result comes from one TensorIter: with out=, that iterator writes
+# straight into `out` when out has the result's shape and dtype, is contiguous and shares no
+# memory with the inputs (_C._call_into_out); otherwise the result is computed and copied.
+_DIRECT = frozenset((
+    "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "atan2",
+    "arctan2", "hypot", "maximum", "minimum", "pow", "remainder", "fmod", "copysign",
+    "abs", "absolute", "neg", "negative", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
+    "sqrt", "rsqrt", "sin", "cos", "tan", "asin", "acos", "atan", "arcsin", "arccos", "arctan",
+    "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "sigmoid", "erf", "erfc", "erfinv",
+    "lgamma", "digamma", "floor", "ceil", "trunc", "fix", "frac", "sign", "sgn", "reciprocal",
+    "square",
+))
+
+
 def _tensors_in(values):
     for v in values:
         if isinstance(v, _C.Tensor):
@@ -66,7 +80,20 @@ def _write_out(name, fn, args, kwargs, out):
                            "differentiation, but one of the arguments requires grad.")
     if name in _DTYPE_FROM_OUT and kwargs.get("dtype") is None and len(outs) == 1:
         kwargs = dict(kwargs, dtype=outs[0].dtype)
-    result = fn(*args, **kwargs)
+    if name in _DIRECT and len(outs) == 1 and out is outs[0]:
+        result, direct = _C._call_into_out(fn, args, kwargs, out)
+        if direct:
+            return out
+    else:
+        result = fn(*args, **kwargs)
+    return _finish_out(name, result, out, stacklevel=3)
+
+
+def _finish_out(name, result, out, stacklevel=2):
+    """Checks the computed result against `out` (dtype, device, shape: resized with torch's
+    warning) and copies it in; returns out. Called from C (the direct path, when the result did
+    not land in out) or from _write_out; stacklevel points the warning at the user's call."""
+    outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
     results = tuple(result) if isinstance(result, tuple) else (result,)
     if len(results) != len(outs):
         raise TypeError(f"{name}(): expected out to be a tuple of {len(results)} tensors, got "
@@ -84,7 +111,7 @@ def _write_out(name, fn, args, kwargs, out):
                     f"{name}(): an output with one or more elements was resized since it had "
                     f"shape {list(o.shape)}, which does not match the required output shape "
                     f"{list(r.shape)}. This behavior is deprecated (torch); resize the output "
-                    "to 0 elements with t.resize_(0) first.", UserWarning, stacklevel=2)
+                    "to 0 elements with t.resize_(0) first.", UserWarning, stacklevel=stacklevel)
             o.resize_(r.shape)
         _C._copy_out(o, r)
     if not isinstance(out, (tuple, list)):
@@ -97,4 +124,5 @@ def install(namespace):
     for name in _OUT_FUNCS:
         fn = namespace.get(name)
         if fn is not None and not getattr(fn, "_tc_out", False):
-            namespace[name] = _C._with_out(name, fn, _write_out)
+            namespace[name] = _C._with_out(name, fn, _write_out,
+                                           _finish_out if name in _DIRECT else None)

@@ -50,6 +50,15 @@ DType result_type(const TensorList& tensors) {
   return combine_categories(level[0], combine_categories(level[1], level[2])).value_or(DType::Float32);
 }
 
+namespace {
+thread_local Tensor t_output_hint;  // see OutputHintGuard
+}  // namespace
+
+OutputHintGuard::OutputHintGuard(const Tensor& out) : prev_(std::move(t_output_hint)) {
+  t_output_hint = out;
+}
+OutputHintGuard::~OutputHintGuard() { t_output_hint = std::move(prev_); }
+
 TensorIter::TensorIter(Tensor out, const TensorList& inputs, const TensorIterConfig& config) {
   TC_CHECK(int(inputs.size()) + 1 <= kMaxOperands, config.op_name, ": too many operands");
   // Broadcast shape of the inputs.
@@ -121,6 +130,14 @@ TensorIter::TensorIter(Tensor out, const TensorList& inputs, const TensorIterCon
     } else {
       operands_[0] = out;
     }
+  } else if (t_output_hint.defined() && t_output_hint.sizes() == shape &&
+             t_output_hint.dtype() == out_dtype && t_output_hint.device() == device &&
+             t_output_hint.is_contiguous() &&
+             std::none_of(operands_.begin() + 1, operands_.end(), [](const Tensor& t) {
+               return t.storage().get() == t_output_hint.storage().get();
+             })) {
+    operands_[0] = std::move(t_output_hint);
+    t_output_hint = Tensor();
   } else {
     // Keep the memory layout of a full-size, dense input (e.g. channels-last or transposed).
     Shape strides = contiguous_strides(shape);

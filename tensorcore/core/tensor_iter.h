@@ -65,6 +65,22 @@ class TensorIter {
   int64_t numel_ = 0;
 };
 
+// out= without a copy: while a guard lives on this thread, the next TensorIter that would
+// allocate its output takes `out` instead, if sizes, dtype and device match, `out` is
+// contiguous and it shares no storage with the operands (the hint is then used up). The Python
+// out= wrapper sets it around single-kernel elementwise ops and compares the result with `out`
+// to know whether a copy is still needed (it is when the hint was not taken).
+class OutputHintGuard {
+ public:
+  explicit OutputHintGuard(const Tensor& out);
+  ~OutputHintGuard();
+  OutputHintGuard(const OutputHintGuard&) = delete;
+  OutputHintGuard& operator=(const OutputHintGuard&) = delete;
+
+ private:
+  Tensor prev_;
+};
+
 // torch.result_type over tensors, giving wrapped numbers and 0-dim tensors lower priority.
 DType result_type(const TensorList& tensors);
 Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op = "");

@@ -93,37 +93,69 @@ inline T minmax_vec(const T* p, int64_t n, T init) {
 // Product of a float or double run in double. Eight independent 4-double accumulators: the
 // generic 16-lane fold has only four vector multiply chains, which leaves float32 prod bound by
 // the multiply latency rather than by the float->double conversion and the loads.
+// Runs larger than L2 are streamed from L3 or memory, where the hardware prefetcher left the
+// loop waiting on loads (1M floats: 44 us, the same as an empty loop over the data); a software
+// prefetch 2 KB ahead, one per cache line, brings that to 37 us. In cache it costs ~10%, so
+// short runs skip it.
+typedef double prod_v4d __attribute__((vector_size(32)));
+
 template <typename T>
-inline double prod_d(const T* p, int64_t n) {
-  typedef double v4d __attribute__((vector_size(32)));
-  constexpr int kRegs = 8;
-  v4d acc[kRegs];
-  for (auto& a : acc) a = v4d{} + 1.0;
-  int64_t i = 0;
-  for (; i + 4 * kRegs <= n; i += 4 * kRegs) {
-    for (int r = 0; r < kRegs; ++r) {
-      v4d x;
-      if constexpr (std::is_same_v<T, float>) {
+inline prod_v4d prod_load4(const T* p) {
+  prod_v4d x;
+  if constexpr (std::is_same_v<T, float>) {
 #if defined(__AVX__)
-        // GCC lowers __builtin_convertvector(v4f -> v4d) through the stack; the intrinsic is one
-        // vcvtps2pd.
-        x = (v4d)_mm256_cvtps_pd(_mm_loadu_ps(p + i + 4 * r));
+    // GCC lowers __builtin_convertvector(v4f -> v4d) through the stack; the intrinsic is one
+    // vcvtps2pd.
+    x = (prod_v4d)_mm256_cvtps_pd(_mm_loadu_ps(p));
 #else
-        float f[4];
-        std::memcpy(f, p + i + 4 * r, sizeof(f));
-        x = v4d{f[0], f[1], f[2], f[3]};
+    float f[4];
+    std::memcpy(f, p, sizeof(f));
+    x = prod_v4d{f[0], f[1], f[2], f[3]};
 #endif
-      } else {
-        std::memcpy(&x, p + i + 4 * r, sizeof(x));
-      }
-      acc[r] *= x;
-    }
+  } else {
+    std::memcpy(&x, p, sizeof(x));
   }
-  for (int w = kRegs / 2; w > 0; w /= 2)
-    for (int r = 0; r < w; ++r) acc[r] *= acc[r + w];
-  double total = (acc[0][0] * acc[0][1]) * (acc[0][2] * acc[0][3]);
+  return x;
+}
+
+// The eight accumulators are named variables: as an array GCC kept them in memory and stored
+// all eight every iteration.
+template <typename T, bool Prefetch>
+inline double prod_d_impl(const T* p, int64_t n) {
+  constexpr int64_t kAhead = 2048 / int64_t(sizeof(T));  // prefetch distance
+  constexpr int64_t kLine = 64 / int64_t(sizeof(T));     // elements per cache line
+  const prod_v4d one = prod_v4d{} + 1.0;
+  prod_v4d a0 = one, a1 = one, a2 = one, a3 = one, a4 = one, a5 = one, a6 = one, a7 = one;
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    if constexpr (Prefetch)
+      for (int64_t l = 0; l < 32; l += kLine) __builtin_prefetch(p + i + kAhead + l);
+    a0 *= prod_load4(p + i);
+    a1 *= prod_load4(p + i + 4);
+    a2 *= prod_load4(p + i + 8);
+    a3 *= prod_load4(p + i + 12);
+    a4 *= prod_load4(p + i + 16);
+    a5 *= prod_load4(p + i + 20);
+    a6 *= prod_load4(p + i + 24);
+    a7 *= prod_load4(p + i + 28);
+  }
+  a0 *= a4;
+  a1 *= a5;
+  a2 *= a6;
+  a3 *= a7;
+  a0 *= a2;
+  a1 *= a3;
+  a0 *= a1;
+  double total = (a0[0] * a0[1]) * (a0[2] * a0[3]);
   for (; i < n; ++i) total *= double(p[i]);
   return total;
+}
+
+template <typename T>
+inline double prod_d(const T* p, int64_t n) {
+  constexpr int64_t kPrefetchBytes = int64_t{1} << 19;  // above ~L2 size
+  return n * int64_t(sizeof(T)) >= kPrefetchBytes ? prod_d_impl<T, true>(p, n)
+                                                   : prod_d_impl<T, false>(p, n);
 }
 #endif
 
