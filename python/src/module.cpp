@@ -211,6 +211,8 @@ void translate_exceptions(py::module_& m) {
 
 }  // namespace
 
+void harden_bindings(py::module_& m);
+
 void bind_module(py::module_& m) {
   translate_exceptions(m);
 
@@ -371,6 +373,7 @@ void bind_module(py::module_& m) {
   m.def("_alert_not_deterministic", [](const std::string& op) { alert_not_deterministic(op.c_str()); });
 
   for (BindFn fn : registry()) fn(m, cls);
+  harden_bindings(m);  // arg_guard.cpp: runs last, over every binding
 }
 
 }  // namespace tc::python

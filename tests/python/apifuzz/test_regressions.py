@@ -1,0 +1,40 @@
+"""Crashes and unclear errors found by the API fuzzer (tests/python/apifuzz/fuzz.py), one test
+per root cause. Each call used to kill the interpreter or raise a message naming no op."""
+import pytest
+
+import tensorcore as tc
+import tensorcore.nn.functional as F
+
+
+# --- None where the input tensor is required (undefined tensor reached the op: SIGSEGV) ------
+@pytest.mark.parametrize("call", [
+    lambda: tc.sum(None),
+    lambda: tc.sum(input=None),
+    lambda: tc.view_as_complex(None),
+    lambda: F.conv2d(None, tc.ones(1, 1, 1, 1)),
+])
+def test_none_input_is_type_error(call):
+    with pytest.raises(TypeError, match="incompatible function arguments"):
+        call()
+
+
+def test_optional_tensor_none_still_accepted():
+    x = tc.ones(1, 1, 3, 3)
+    assert F.conv2d(x, tc.ones(1, 1, 1, 1), None).shape == (1, 1, 3, 3)
+    y = F.batch_norm(tc.randn(3, 2, 2), None, None, training=True)
+    assert y.shape == (3, 2, 2)
+
+
+# --- pybind11 cast errors inside bindings ("Unable to cast Python instance ... 'long'") -------
+@pytest.mark.parametrize("call,op,expected", [
+    (lambda: tc.sum(tc.ones(2), dim="abc"), "sum()", "an int"),
+    (lambda: tc.ones(2, 3).view("abc"), "view()", "an int"),
+    (lambda: tc.sum(tc.ones(2), dim=2 ** 64), "sum()", "an int"),
+    (lambda: tc.zeros(2, dtype=1), "zeros()", "a dtype"),
+    (lambda: tc.zeros(2, device=[]), "zeros()", "a device"),
+])
+def test_cast_errors_name_op_and_expected_type(call, op, expected):
+    with pytest.raises(TypeError) as info:
+        call()
+    msg = str(info.value)
+    assert op in msg and expected in msg and "C++" not in msg, msg
