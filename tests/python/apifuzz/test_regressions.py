@@ -38,3 +38,15 @@ def test_cast_errors_name_op_and_expected_type(call, op, expected):
         call()
     msg = str(info.value)
     assert op in msg and expected in msg and "C++" not in msg, msg
+
+
+# --- huge sizes: the byte count wrapped around, a tiny block was written far past its end -----
+@pytest.mark.parametrize("call", [
+    lambda: tc.full(2 ** 62, 1),
+    lambda: tc.full([2 ** 62], 1),
+    lambda: tc.empty(2 ** 40, 2 ** 40),
+    lambda: tc.ones(1, 3).expand(2 ** 40, 2 ** 40, 3).contiguous(),
+])
+def test_huge_shapes_rejected_with_value_error(call):
+    with pytest.raises(ValueError, match="too large|more than 2\\^63"):
+        call()
