@@ -1,8 +1,8 @@
 // A pass over every bound function after all bindings are registered (found by the API fuzzer,
 // tests/python/apifuzz):
 //
-// 1. A required first Tensor parameter (input / self; no default, or one other than None)
-//    refuses None.
+// 1. Required Tensor parameters (no default, or one other than None) refuse None, except the
+//    few where None means "absent" (none_is_meaningful).
 //    The Tensor caster turns None into an undefined Tensor so that `bias=None` works; without
 //    this pass `tc.sum(None)` reached the op with an undefined tensor and crashed the
 //    interpreter. pybind11 then answers with its "incompatible function arguments" TypeError,
@@ -12,6 +12,7 @@
 //    std::length_error, std::out_of_range, std::invalid_argument) reach Python as the matching
 //    exception with the op's name and what was expected, instead of "Unable to cast Python
 //    instance of type <class 'str'> to C++ type 'long'" or "vector::_M_range_check".
+#include <cctype>
 #include <cstring>
 #include <new>
 #include <regex>
@@ -140,6 +141,17 @@ bool is_required_tensor_param(const std::string& param) {
   return colon != std::string::npos && param.compare(colon + 2, std::string::npos, "Tensor") == 0;
 }
 
+// Required tensor parameters for which None means "absent" (batch_norm without running stats,
+// an RNN without an initial state, amp's optional bookkeeping tensors).
+bool none_is_meaningful(const char* name) {
+  static const char* const kNames[] = {"running_mean", "running_var", "hx", "h0", "c0",
+                                       "new_state", "found_inf", "inv_scale", "growth_tracker",
+                                       "data"};
+  for (const char* n : kNames)
+    if (std::strcmp(n, name) == 0) return true;
+  return false;
+}
+
 void harden_record(py::detail::function_record* rec) {
   for (; rec; rec = rec->next) {
     if (original_impls().count(rec)) continue;
@@ -154,11 +166,13 @@ void harden_record(py::detail::function_record* rec) {
         rec->args.emplace_back(strdup(name.c_str()), nullptr, py::handle(), true, true);
       }
     }
-    // Only the first parameter (input / self): later required tensors may legitimately take
-    // None (batch_norm's running_mean, ...), and their ops check defined() themselves.
     for (auto& arg : rec->args) {
-      if (&arg != &rec->args.front()) break;
-      if (!arg.name) continue;
+      if (!arg.name || none_is_meaningful(arg.name)) continue;
+      // Unnamed parameters after the first (arg1, arg2, ...) belong to private bindings whose
+      // Python wrappers pass None for "absent" (vision's deform_conv2d bias and mask).
+      if (&arg != &rec->args.front() && std::strncmp(arg.name, "arg", 3) == 0 &&
+          std::isdigit(static_cast<unsigned char>(arg.name[3])))
+        continue;
       const std::string prefix = std::string(arg.name) + ": ";
       for (const std::string& p : params) {
         if (p.compare(0, prefix.size(), prefix) != 0) continue;

@@ -50,3 +50,24 @@ def test_cast_errors_name_op_and_expected_type(call, op, expected):
 def test_huge_shapes_rejected_with_value_error(call):
     with pytest.raises(ValueError, match="too large|more than 2\\^63"):
         call()
+
+
+# --- None for a later required tensor (mm's mat2, index_select's index, ...): SIGSEGV --------
+@pytest.mark.parametrize("call", [
+    lambda: tc.mm(tc.ones(2, 2), None),
+    lambda: tc.ones(2, 3).index_select(0, None),
+    lambda: tc.masked_fill(tc.ones(2), None, 1.0),
+    lambda: tc.ones(2).equal(None),
+    lambda: tc.gather(tc.ones(2, 3), 0, None),
+    lambda: F.scaled_dot_product_attention(tc.ones(1, 2, 4), tc.ones(1, 2, 4), None),
+    lambda: tc.ones(2, 3).copy_(None),
+])
+def test_none_for_later_required_tensor_is_type_error(call):
+    with pytest.raises(TypeError, match="incompatible function arguments"):
+        call()
+
+
+def test_comparison_with_none_still_python_semantics():
+    x = tc.ones(2)
+    assert (x == None) is False  # noqa: E711 - the operator itself is under test
+    assert (x != None) is True  # noqa: E711
