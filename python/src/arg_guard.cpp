@@ -166,11 +166,17 @@ void harden_record(py::detail::function_record* rec) {
         rec->args.emplace_back(strdup(name.c_str()), nullptr, py::handle(), true, true);
       }
     }
+    bool private_scope = false;
+    if (rec->scope && PyModule_Check(rec->scope.ptr())) {
+      const char* mod = PyModule_GetName(rec->scope.ptr());
+      private_scope = mod && std::strstr(mod, "._C._") != nullptr;
+      if (!mod) PyErr_Clear();
+    }
     for (auto& arg : rec->args) {
       if (!arg.name || none_is_meaningful(arg.name)) continue;
-      // Unnamed parameters after the first (arg1, arg2, ...) belong to private bindings whose
-      // Python wrappers pass None for "absent" (vision's deform_conv2d bias and mask).
-      if (&arg != &rec->args.front() && std::strncmp(arg.name, "arg", 3) == 0 &&
+      // Unnamed parameters after the first (arg1, arg2, ...) of private submodules (_C._vision,
+      // ...) are left alone: their Python wrappers pass None for "absent" (deform_conv2d's bias).
+      if (private_scope && &arg != &rec->args.front() && std::strncmp(arg.name, "arg", 3) == 0 &&
           std::isdigit(static_cast<unsigned char>(arg.name[3])))
         continue;
       const std::string prefix = std::string(arg.name) + ": ";

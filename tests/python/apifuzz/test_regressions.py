@@ -71,3 +71,34 @@ def test_comparison_with_none_still_python_semantics():
     x = tc.ones(2)
     assert (x == None) is False  # noqa: E711 - the operator itself is under test
     assert (x != None) is True  # noqa: E711
+
+
+# --- 0-d tensors: wrap_dim accepts dim 0 for a scalar, flip / movedim indexed an empty list ---
+def test_flip_and_movedim_on_scalar_match_torch():
+    t = tc.tensor(1.5)
+    assert tc.flip(t, [0]).item() == 1.5
+    assert tc.movedim(t, 0, 0).item() == 1.5
+    assert tc.moveaxis(t, -1, 0).item() == 1.5
+    assert t.movedim(0, -1).shape == ()
+    with pytest.raises(ValueError, match="flip: dim 0 appears multiple times"):
+        tc.flip(t, [0, 0])
+    with pytest.raises(IndexError, match="movedim: dimension 1 is out of range"):
+        tc.movedim(t, 1, 0)
+
+
+# --- resize_ to a huge shape: the byte count wrapped, the storage grew too little (abort) -----
+@pytest.mark.parametrize("shape", [(2 ** 63 - 1,), (2 ** 62, 4)])
+def test_resize_huge_is_value_error(shape):
+    x = tc.ones(2, 3)
+    with pytest.raises(ValueError, match="resize_"):
+        x.resize_(*shape)
+    assert x.shape == (2, 3)
+
+
+# --- detect_pitch_frequency looped once per lag in Python: sample_rate=2**31 never returned ---
+def test_detect_pitch_frequency_bounds_lags():
+    import tensorcore.audio.functional as AF
+    with pytest.raises(ValueError, match="detect_pitch_frequency: .*lags"):
+        AF.detect_pitch_frequency(tc.ones(2, 3), 2 ** 31)
+    with pytest.raises(ValueError, match="sample_rate must be a positive finite number"):
+        AF.detect_pitch_frequency(tc.ones(2, 3), float("nan"))
