@@ -227,6 +227,16 @@ def detect_pitch_frequency(waveform, sample_rate, frame_time=10 ** (-2), win_len
                            freq_low=85, freq_high=3400):
     """Pitch (Hz) per frame by normalized cross-correlation and median smoothing."""
     _check_tensor(waveform, "detect_pitch_frequency")
+    for name, v in (("sample_rate", sample_rate), ("frame_time", frame_time),
+                    ("freq_low", freq_low), ("freq_high", freq_high), ("win_length", win_length)):
+        if not (isinstance(v, (int, float)) and math.isfinite(v) and v > 0):
+            raise ValueError(f"detect_pitch_frequency: {name} must be a positive finite number, "
+                             f"got {v!r}")
+    # One correlation per lag runs in a Python loop: bound it so that an absurd sample_rate
+    # is an error rather than a hang (192 kHz down to 3 Hz is 64000 lags).
+    if sample_rate / freq_low > 65536:
+        raise ValueError(f"detect_pitch_frequency: sample_rate / freq_low = "
+                         f"{sample_rate / freq_low:.0f} lags, at most 65536 are supported")
     shape = list(waveform.shape)
     waveform = waveform.reshape([-1] + shape[-1:])
     nccf = _compute_nccf(waveform, sample_rate, frame_time, freq_low)
