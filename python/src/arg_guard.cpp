@@ -66,6 +66,16 @@ std::string describe_cast_error(const std::string& what) {
     expected = "a Tensor";
   else if (cpp == "tc::Scalar")
     expected = "a number";
+  else if (cpp.find("Generator") != std::string::npos)
+    expected = "a tensorcore.Generator";
+  else if (cpp.rfind("std::vector<long", 0) == 0 || cpp.rfind("std::vector<int", 0) == 0)
+    expected = "a sequence of ints";
+  else if (cpp.rfind("std::vector<double", 0) == 0)
+    expected = "a sequence of floats";
+  else if (cpp.rfind("std::vector<tc::Tensor", 0) == 0)
+    expected = "a sequence of Tensors";
+  else if (cpp.find("std::") != std::string::npos || cpp.find("tc::") != std::string::npos)
+    expected = "a value of another type (see the signature in the docstring)";
   return "expected " + expected + ", got " + m[1].str();
 }
 
@@ -105,7 +115,7 @@ py::handle guarded_impl(py::detail::function_call& call) {
   } catch (const std::bad_alloc&) {
     raise_py(PyExc_MemoryError, op_name(call.func) + ": out of memory (the allocation failed)");
   } catch (const std::length_error& e) {
-    raise_py(PyExc_ValueError, op_name(call.func) + ": requested size is too large (" + e.what() + ")");
+    raise_py(PyExc_ValueError, op_name(call.func) + ": requested size is too large");
   } catch (const std::out_of_range& e) {
     raise_py(PyExc_IndexError, op_name(call.func) + ": index out of range (" + e.what() + ")");
   } catch (const std::invalid_argument& e) {

@@ -102,3 +102,15 @@ def test_detect_pitch_frequency_bounds_lags():
         AF.detect_pitch_frequency(tc.ones(2, 3), 2 ** 31)
     with pytest.raises(ValueError, match="sample_rate must be a positive finite number"):
         AF.detect_pitch_frequency(tc.ones(2, 3), float("nan"))
+
+
+# --- C++ container types in cast errors ('std::vector<long, ...>', 'std::shared_ptr<...>') ----
+@pytest.mark.parametrize("call,expected", [
+    (lambda: tc.randn(2, generator=3), "a tensorcore.Generator"),
+    (lambda: F.ctc_loss(tc.randn(5, 1, 3).log_softmax(2), tc.tensor([[1, 2]]), "abc", [2]),
+     "a sequence of ints"),
+])
+def test_cast_errors_name_python_types(call, expected):
+    with pytest.raises(TypeError) as info:
+        call()
+    assert expected in str(info.value) and "std::" not in str(info.value), str(info.value)
