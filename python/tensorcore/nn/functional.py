@@ -716,3 +716,8 @@ if _os.path.exists(_os.path.join(_os.path.dirname(__file__), "_native.py")):
         else:
             globals()[_name] = _value
     del _name, _value, _exported
+
+
+from tensorcore._argcheck import harden as _harden  # noqa: E402
+_harden(globals(), "nn.functional")
+del _harden

@@ -114,3 +114,30 @@ def test_cast_errors_name_python_types(call, expected):
     with pytest.raises(TypeError) as info:
         call()
     assert expected in str(info.value) and "std::" not in str(info.value), str(info.value)
+
+
+# --- Python-level functional APIs: a str / list where a Tensor belongs gave AttributeError ----
+@pytest.mark.parametrize("call,match", [
+    (lambda: F.softmax("abc", 0), r"nn.functional.softmax\(\): argument 'input' must be a Tensor, got str"),
+    (lambda: F.pad((1.5, "x"), [1, 1]), r"nn.functional.pad\(\): argument 'input' must be a Tensor, got tuple"),
+    (lambda: __import__("tensorcore.vision.ops", fromlist=["x"]).roi_align([1.0], tc.ones(1, 5), 2),
+     r"vision.ops.roi_align\(\): argument 'input' must be a Tensor, got list"),
+    (lambda: __import__("tensorcore.audio.functional", fromlist=["x"]).phaser("abc", 2),
+     r"audio.functional.phaser\(\): argument 'waveform' must be a Tensor, got str"),
+])
+def test_python_functional_wrong_type_is_type_error(call, match):
+    with pytest.raises(TypeError, match=match) as info:
+        call()
+    assert isinstance(info.value.__cause__, AttributeError)
+
+
+def test_python_functional_zero_division_is_value_error():
+    import tensorcore.audio.functional as AF
+    with pytest.raises(ValueError, match=r"audio.functional.vad\(\)"):
+        AF.vad("abc", 2)
+
+
+def test_hardened_functions_keep_name_and_signature():
+    import inspect
+    assert F.softmax.__name__ == "softmax"
+    assert "dim" in inspect.signature(F.softmax).parameters
