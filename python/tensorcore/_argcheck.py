@@ -62,6 +62,10 @@ def _wrap(fn, op):
             return fn(*args, **kwargs)
         except _ESCAPES as exc:
             raise _explain(exc, sig, op, args, kwargs) from exc
+        except MemoryError as exc:  # NumPy's "Unable to allocate 32 GiB ..." names no op
+            if str(exc).startswith(op):
+                raise
+            raise MemoryError(f"{op}: {exc}") from exc
 
     checked.__tc_argcheck__ = True
     return checked

@@ -141,3 +141,19 @@ def test_hardened_functions_keep_name_and_signature():
     import inspect
     assert F.softmax.__name__ == "softmax"
     assert "dim" in inspect.signature(F.softmax).parameters
+
+
+# --- resample with an absurd reduced ratio built a 2**30-phase kernel (bad_alloc) ------------
+@pytest.mark.parametrize("orig,new", [(2, 2 ** 31), (2 ** 62, 2)])
+def test_resample_absurd_ratio_is_value_error(orig, new):
+    import tensorcore.audio.functional as AF
+    with pytest.raises(ValueError, match="resample: .*polyphase kernel"):
+        AF.resample(tc.ones(2, 3), orig, new)
+
+
+def test_numel_and_python_memory_errors_name_the_op():
+    import tensorcore.audio.functional as AF
+    with pytest.raises(TypeError, match=r"numel\(\): argument 'input' must be a Tensor"):
+        tc.numel("abc")
+    with pytest.raises(MemoryError, match=r"audio.functional.phaser\(\)"):
+        AF.phaser(tc.ones(2, 3), 2 ** 62)
