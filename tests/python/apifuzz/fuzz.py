@@ -290,7 +290,8 @@ def hostile_values(kind, tcat):
     if kind == "tensor_list":
         vals += [("V", []), ("V", None), ("TL", ("f32[2,3]", "f32[5]")),
                  ("TL", ("f32[2,3]", "int64[2,3]")), ("TL", ("f32[]",)), ("TL", ("f32[0]",)),
-                 ("TL", ("f32[2,3]", "complex64[2,3]")), ("V", [1, 2]), ("TL", ("f32[rank9]",))]
+                 ("TL", ("f32[2,3]", "complex64[2,3]")), ("V", [1, 2]), ("TL", ("f32[rank9]",)),
+                 ("V", [None]), ("TL", ("u8[3,8,8]", "f32[3,8,8]"))]
     if kind in ("dim", "size", "any"):
         vals += [("V", v) for v in INTS]
         vals += [("V", v) for v in INT_LISTS]
@@ -364,7 +365,7 @@ def materialize(tok, tcat):
     return v
 
 
-def plans(tid, params, tcat, long_mode, rng):
+def plans(tid, params, tcat, long_mode, rng, base="f32[2,3]"):
     """Yield (label, self_tok, [(pname, tok, as_kw)]) for one target, deterministically."""
     is_method = tid.startswith("Tensor.")
     kinds = [(n, param_kind(n, t, d), d) for n, t, d_has, d in
@@ -393,19 +394,15 @@ def plans(tid, params, tcat, long_mode, rng):
 
     out = []
     # 1. the whole tensor catalogue as the self / first argument, others sane
-    for base in BASES:
-        p = emit("probe", ("T", base) if is_method else None, call_with(base))
-        if p:
-            out.append(p)
     if is_method:
         for k in self_choices:
-            p = emit("self", ("T", k), call_with("f32[2,3]"))
+            p = emit("self", ("T", k), call_with(base))
             if p:
                 out.append(p)
     elif required:
         n0 = required[0][0]
         for tok in hostile_values(required[0][1], tcat):
-            p = emit("arg0", None, call_with("f32[2,3]", (n0, tok)))
+            p = emit("arg0", None, call_with(base, (n0, tok)))
             if p:
                 out.append(p)
     # 2. each further parameter (required or optional, positional or keyword) mutated alone
@@ -416,29 +413,27 @@ def plans(tid, params, tcat, long_mode, rng):
         if is_req and not is_method and required and n == required[0][0]:
             continue
         vals = hostile_values(k, tcat)
-        if not long_mode:
-            vals = vals[::2] if k in ("tensor", "any") else vals
         for tok in vals:
-            args = call_with("f32[2,3]")
+            args = call_with(base)
             if is_req:
                 args = [(a[0], tok if a[0] == n else a[1], False) for a in args]
             else:
                 args.append((n, tok, True))
-            p = emit(f"mut:{n}", ("T", "f32[2,3]") if is_method else None, args)
+            p = emit(f"mut:{n}", ("T", base) if is_method else None, args)
             if p:
                 out.append(p)
     # 3. varargs (view(*shape), permute(*dims), ...)
     if varargs:
         for v in INTS + [-2, 3]:
             for extra in ([v], [2, v], [v, v, v]):
-                p = emit("varargs", ("T", "f32[2,3]") if is_method else None,
-                         [("_", ("T", "f32[2,3]"), False)] if not is_method else []
+                p = emit("varargs", ("T", base) if is_method else None,
+                         ([("_", ("T", base), False)] if not is_method else [])
                          + [("_", ("V", x), False) for x in extra])
                 if p:
                     out.append(p)
         if is_method:
             for v in INT_LISTS + [None, "abc", 1.5]:
-                p = emit("varargs", ("T", "f32[2,3]"), [("_", ("V", v), False)])
+                p = emit("varargs", ("T", base), [("_", ("V", v), False)])
                 if p:
                     out.append(p)
     # 4. mismatched tensor pairs for binary-looking ops
@@ -450,19 +445,19 @@ def plans(tid, params, tcat, long_mode, rng):
                  ("float16[2,3]", "f32[2,3]")]
         for a, b in pairs:
             if is_method:
-                args = call_with("f32[2,3]", (tensor_req[0][0], ("T", b)))
+                args = call_with(base, (tensor_req[0][0], ("T", b)))
                 p = emit("pair", ("T", a), args)
             else:
-                args = call_with("f32[2,3]")
+                args = call_with(base)
                 args = [(x[0], ("T", a) if x[0] == tensor_req[0][0] else
                          ("T", b) if x[0] == tensor_req[1][0] else x[1], False) for x in args]
                 p = emit("pair", None, args)
             if p:
                 out.append(p)
     # 5. too few / too many positional arguments
-    out.append(("arity", ("T", "f32[2,3]") if is_method else None, []))
-    out.append(("arity", ("T", "f32[2,3]") if is_method else None,
-                call_with("f32[2,3]") + [("_", ("V", 1), False)] * 12))
+    out.append(("arity", ("T", base) if is_method else None, []))
+    out.append(("arity", ("T", base) if is_method else None,
+                call_with(base) + [("_", ("V", 1), False)] * 12))
     # 6. exploration: random multi-parameter mutations
     if long_mode:
         names = [p for p in kinds if params[kinds.index(p)][1] != "*"]
@@ -481,6 +476,22 @@ def plans(tid, params, tcat, long_mode, rng):
             if p:
                 out.append(p)
     return [p for p in out if p]
+
+
+def probe_plans(tid, params):
+    """The plain call with each base tensor; the first that succeeds is the base the mutations
+    start from, so that they get past the op's first shape check."""
+    is_method = tid.startswith("Tensor.")
+    out = []
+    for base in BASES:
+        args = []
+        for (n, t, has_def, d) in params:
+            if has_def or t == "*":
+                continue
+            k = param_kind(n, t, d)
+            args.append((n, sane_value(k, n, d, base), False))
+        out.append((base, ("T", base) if is_method else None, args))
+    return out
 
 
 def call_text(tid, self_tok, args):
@@ -524,6 +535,19 @@ def classify(exc):
     return None
 
 
+def _invoke(tid, func, self_tok, args, tcat):
+    pos = [materialize(t, tcat) for n, t, kw in args if not kw]
+    kws = {n: materialize(t, tcat) for n, t, kw in args if kw}
+    if func is None:
+        obj = materialize(self_tok, tcat)
+        r = getattr(obj, tid.split(".", 1)[1])(*pos, **kws)
+    else:
+        r = func(*pos, **kws)
+    if hasattr(r, "__next__"):  # drain generators (e.g. __iter__)
+        for _ in zip(range(100), r):
+            pass
+
+
 def child_main(progress_path, targets, start_ti, start_ci, skip_json, results_path, long_mode):
     import faulthandler
     import resource
@@ -549,8 +573,28 @@ def child_main(progress_path, targets, start_ti, start_ci, skip_json, results_pa
             res.write(json.dumps({"kind": "resolve", "call": tid, "target": tid,
                                   "msg": repr(e)}) + "\n")
             continue
-        rng = random.Random(hash(tid) & 0xffff if False else sum(map(ord, tid)))
-        for ci, (label, self_tok, args) in enumerate(plans(tid, params, tcat, long_mode, rng)):
+        rng = random.Random(sum(map(ord, tid)))
+        base = BASES[0]
+        for k, (pbase, self_tok, args) in enumerate(probe_plans(tid, params)):
+            ci = -(k + 1)  # probes are numbered below zero so a crashing one can be skipped
+            if (ti, ci) in skip:
+                continue
+            text = call_text(tid, self_tok, args)
+            _write_progress(mm, ti, ci, text)
+            try:
+                _invoke(tid, func, self_tok, args, tcat)
+                base = pbase
+                break
+            except BaseException as e:  # noqa: BLE001
+                if isinstance(e, (KeyboardInterrupt, SystemExit)):
+                    raise
+                kind = classify(e)
+                if kind:
+                    res.write(json.dumps({"kind": kind, "call": text, "target": tid,
+                                          "exc": type(e).__name__,
+                                          "msg": str(e)[:300]}) + "\n")
+        for ci, (label, self_tok, args) in enumerate(
+                plans(tid, params, tcat, long_mode, rng, base)):
             if ti == start_ti and ci < start_ci:
                 continue
             if (ti, ci) in skip:
@@ -558,16 +602,7 @@ def child_main(progress_path, targets, start_ti, start_ci, skip_json, results_pa
             text = call_text(tid, self_tok, args)
             _write_progress(mm, ti, ci, text)
             try:
-                pos = [materialize(t, tcat) for n, t, kw in args if not kw]
-                kws = {n: materialize(t, tcat) for n, t, kw in args if kw}
-                if func is None:
-                    obj = materialize(self_tok, tcat)
-                    r = getattr(obj, tid.split(".", 1)[1])(*pos, **kws)
-                else:
-                    r = func(*pos, **kws)
-                if hasattr(r, "__next__"):  # drain generators (e.g. __iter__)
-                    for _ in zip(range(100), r):
-                        pass
+                _invoke(tid, func, self_tok, args, tcat)
             except BaseException as e:  # noqa: BLE001 - classify every escape
                 if isinstance(e, (KeyboardInterrupt, SystemExit)):
                     raise
