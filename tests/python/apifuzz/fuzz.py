@@ -199,6 +199,9 @@ def tensor_catalogue():
         "f32[0]": tc.empty(0),
         "f32[2,0,3]": tc.empty(2, 0, 3),
         "f32[rank9]": rn(1, 2, 1, 2, 1, 1, 2, 1, 1),
+        # many real (size 2) dims, permuted so that kernels cannot coalesce them away
+        "f32[rank14,perm]": rn(*([2] * 14)).permute(*reversed(range(14))),
+        "f32[rank40]": rn(*([1] * 38 + [2, 3])),
         "f32[nan]": tc.full((2, 3), float("nan")),
         "f32[inf]": tc.tensor([float("inf"), -float("inf"), float("nan"), 1.0]),
         "f32[noncontig]": rn(4, 3).t(),
