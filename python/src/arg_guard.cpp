@@ -83,7 +83,9 @@ std::string describe_cast_error(const std::string& what) {
 // op the user called; name it unless the message already does.
 std::string with_op(const py::detail::function_record& rec, const std::exception& e) {
   const std::string msg = e.what();
-  if (rec.name && msg.find(rec.name) != std::string::npos) return msg;
+  const char* name = rec.name;
+  while (name && *name == '_') ++name;  // private bindings (_interpolate) back a public op
+  if (name && msg.find(name) != std::string::npos) return msg;
   return op_name(rec) + ": " + msg;
 }
 
