@@ -157,3 +157,16 @@ def test_numel_and_python_memory_errors_name_the_op():
         tc.numel("abc")
     with pytest.raises(MemoryError, match=r"audio.functional.phaser\(\)"):
         AF.phaser(tc.ones(2, 3), 2 ** 62)
+
+
+# --- interpolate / resize to an absurd size filled gigabytes of tap tables before the output
+#     allocation could fail (interpolate(size=2**31) got the process OOM-killed) -------------
+@pytest.mark.parametrize("call", [
+    lambda: F.upsample_nearest(tc.ones(3, 8, 8), size=2 ** 31),
+    lambda: F.interpolate(tc.ones(1, 1, 4, 4), size=(2 ** 40, 2 ** 40)),
+    lambda: __import__("tensorcore.vision.transforms.functional", fromlist=["x"]).resize(
+        tc.ones(2, 3), 2 ** 31),
+])
+def test_absurd_resize_refused_before_allocating(call):
+    with pytest.raises(ValueError, match=r"output of shape .* (too large|GiB)"):
+        call()
