@@ -170,3 +170,12 @@ def test_numel_and_python_memory_errors_name_the_op():
 def test_absurd_resize_refused_before_allocating(call):
     with pytest.raises(ValueError, match=r"output of shape .* (too large|GiB)"):
         call()
+
+
+# --- SoX effects built sample-rate-sized tables: sample_rate=2**31 asked NumPy for 32 GiB ----
+@pytest.mark.parametrize("name", ["phaser", "flanger", "vad"])
+@pytest.mark.parametrize("rate", [2 ** 31, 0, float("nan"), -5])
+def test_sox_effects_validate_sample_rate(name, rate):
+    import tensorcore.audio.functional as AF
+    with pytest.raises(ValueError, match=f"{name}: sample_rate must be a positive number"):
+        getattr(AF, name)(tc.zeros(2, 300), rate)

@@ -14,6 +14,18 @@ def _check_tensor(x, op, name="waveform"):
         raise TypeError(f"{op}: expected {name} to be a Tensor, got {type(x).__name__}")
 
 
+# The SoX effects (phaser, flanger, vad) build delay lines and LFO tables proportional to the
+# sample rate: an absurd rate is refused instead of allocating tens of gigabytes.
+_MAX_SAMPLE_RATE = 1 << 24  # 16.7 MHz, far above any audio rate
+
+
+def _check_sample_rate(sample_rate, op):
+    if not (isinstance(sample_rate, (int, float)) and math.isfinite(sample_rate)
+            and 0 < sample_rate <= _MAX_SAMPLE_RATE):
+        raise ValueError(f"{op}: sample_rate must be a positive number of at most "
+                         f"{_MAX_SAMPLE_RATE} Hz, got {sample_rate!r}")
+
+
 def _cpu_only(x, op):
     """Ops with a native CPU kernel (or a NumPy loop) and no CUDA one yet."""
     if isinstance(x, tc.Tensor) and x.device.type != "cpu":
