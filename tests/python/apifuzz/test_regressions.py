@@ -185,3 +185,10 @@ def test_sox_effects_validate_sample_rate(name, rate):
     import tensorcore.audio.functional as AF
     with pytest.raises(ValueError, match=f"{name}: sample_rate must be a positive number"):
         getattr(AF, name)(tc.zeros(2, 300), rate)
+
+
+# --- interpolate(scale_factor=nan/inf) failed in int() with "cannot convert float NaN" -------
+@pytest.mark.parametrize("sf", [float("nan"), float("inf"), -1.0])
+def test_interpolate_scale_factor_validated(sf):
+    with pytest.raises(ValueError, match="interpolate: scale_factor must be positive and finite"):
+        F.interpolate(tc.ones(1, 1, 4, 4), scale_factor=sf)
