@@ -192,3 +192,31 @@ def test_sox_effects_validate_sample_rate(name, rate):
 def test_interpolate_scale_factor_validated(sf):
     with pytest.raises(ValueError, match="interpolate: scale_factor must be positive and finite"):
         F.interpolate(tc.ones(1, 1, 4, 4), scale_factor=sf)
+
+
+# --- values that are wrong only in size: wrapped counts and unchecked indices ----------------
+def test_arange_too_many_elements_is_value_error():
+    with pytest.raises(ValueError, match="arange: .*too many"):
+        tc.arange(0, 1e19)  # used to return an empty tensor (the count wrapped)
+    with pytest.raises(ValueError, match="arange: .*too many"):
+        tc.arange(-2 ** 63, 2 ** 63 - 1)
+    assert tc.arange(10, 0, -3).tolist() == [10, 7, 4, 1]
+    assert tc.arange(-3, 3, 2).tolist() == [-3, -1, 1]
+
+
+def test_as_strided_bounds_are_overflow_checked():
+    x = tc.ones(2, 3)
+    with pytest.raises(ValueError, match="as_strided: .*out of bounds"):
+        x.as_strided((2, 3), (1, 1), 2 ** 62)  # used to succeed and point at wild memory
+    with pytest.raises(ValueError, match="as_strided: .*out of bounds"):
+        x.as_strided((2, 3), (2 ** 62, 1))
+    with pytest.raises(ValueError, match="as_strided: negative strides"):
+        x.as_strided((2, 3), (-1, 1))
+    assert x.as_strided((3, 2), (1, 3)).shape == (3, 2)
+
+
+def test_searchsorted_sorter_range_checked():
+    with pytest.raises(IndexError, match=r"searchsorted\(\): sorter entries"):
+        tc.searchsorted(tc.tensor([3.0, 1.0]), tc.tensor([2.0]), sorter=tc.tensor([2 ** 40, 0]))
+    assert tc.searchsorted(tc.tensor([3.0, 1.0]), tc.tensor([2.0]),
+                           sorter=tc.tensor([1, 0])).tolist() == [1]
