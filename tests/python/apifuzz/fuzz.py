@@ -114,6 +114,10 @@ def all_targets():
 
 
 def resolve(tid):
+    if tid.startswith("py:"):  # "py:module:function", used by the harness's own self-test
+        import importlib
+        _, mod, name = tid.split(":")
+        return getattr(importlib.import_module(mod), name)
     key, name = tid.split(".", 1)
     if key == "Tensor":
         return None  # a method: called on the first tensor argument
@@ -211,6 +215,10 @@ def tensor_catalogue():
         "f32[2,3,8,8]": rn(2, 3, 8, 8),
         "u8[3,8,8]": tc.randint(0, 255, (3, 8, 8), dtype=tc.uint8),
         "i64[oob]": tc.tensor([0, 100, -100]),
+        # right shape for a (2, 3) input, wrong values: indices far outside every dim
+        "i64[2,3,oob]": tc.tensor([[2 ** 40, 0, -2 ** 40], [5, 0, -7]]),
+        "i64[huge]": tc.tensor([2 ** 62, -2 ** 63, 0]),
+        "i32[2,oob]": tc.tensor([2 ** 31 - 1, -2 ** 31], dtype=tc.int32),
         "f32[grad]": rn(2, 3).requires_grad_(),
         "f32[1,1]": rn(1, 1),
     }
@@ -551,7 +559,8 @@ def _invoke(tid, func, self_tok, args, tcat):
             pass
 
 
-def child_main(progress_path, targets, start_ti, start_ci, skip_json, results_path, long_mode):
+def child_main(progress_path, targets, start_ti, start_ci, skip_json, results_path, long_mode,
+               max_calls=-1):
     import faulthandler
     import resource
     import warnings
@@ -578,7 +587,8 @@ def child_main(progress_path, targets, start_ti, start_ci, skip_json, results_pa
             continue
         rng = random.Random(sum(map(ord, tid)))
         base = BASES[0]
-        for k, (pbase, self_tok, args) in enumerate(probe_plans(tid, params)):
+        for k, (pbase, self_tok, args) in enumerate(probe_plans(tid, params)
+                                                    if max_calls < 0 else []):
             ci = -(k + 1)  # probes are numbered below zero so a crashing one can be skipped
             if (ti, ci) in skip:
                 continue
@@ -600,6 +610,8 @@ def child_main(progress_path, targets, start_ti, start_ci, skip_json, results_pa
                 plans(tid, params, tcat, long_mode, rng, base)):
             if ti == start_ti and ci < start_ci:
                 continue
+            if 0 <= max_calls <= ci:
+                break
             if (ti, ci) in skip:
                 continue
             text = call_text(tid, self_tok, args)
@@ -620,18 +632,20 @@ def child_main(progress_path, targets, start_ti, start_ci, skip_json, results_pa
 
 # ----------------------------------------------------------------------------- parent
 
-def _spawn(progress_path, targets_path, ti, ci, skip, results_path, long_mode, err_path):
+def _spawn(progress_path, targets_path, ti, ci, skip, results_path, long_mode, err_path,
+           max_calls):
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
     here = os.path.dirname(os.path.abspath(__file__))
     cmd = [sys.executable, os.path.join(here, "fuzz.py"), "--child", progress_path,
            targets_path, str(ti), str(ci), json.dumps(sorted(skip)), results_path,
-           "1" if long_mode else "0"]
+           "1" if long_mode else "0", str(max_calls)]
     return subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL,
                             stderr=open(err_path, "wb"))
 
 
-def run_shard(targets, long_mode=False, timeout=20.0, verbose=False):
-    """Run the targets in one supervised child (restarted after crashes and hangs)."""
+def run_shard(targets, long_mode=False, timeout=20.0, verbose=False, max_calls=-1):
+    """Run the targets in one supervised child (restarted after crashes and hangs); max_calls
+    >= 0 runs only that many calls per target (and no probes)."""
     findings = []
     with tempfile.TemporaryDirectory(prefix="tcfuzz") as d:
         progress_path = os.path.join(d, "progress")
@@ -650,7 +664,7 @@ def run_shard(targets, long_mode=False, timeout=20.0, verbose=False):
         while True:
             _write_progress(mm, -1, -1, "")
             proc = _spawn(progress_path, targets_path, ti, ci, skip, results_path, long_mode,
-                          err_path)
+                          err_path, max_calls)
             last, since = None, time.monotonic()
             while True:
                 rc = proc.poll()
@@ -722,10 +736,11 @@ def format_findings(findings):
 
 def main(argv):
     if len(argv) > 1 and argv[1] == "--child":
-        _, _, progress_path, targets_path, ti, ci, skip_json, results_path, lm = argv
+        _, _, progress_path, targets_path, ti, ci, skip_json, results_path, lm, mc = argv
         with open(targets_path) as f:
             targets = json.load(f)
-        child_main(progress_path, targets, int(ti), int(ci), skip_json, results_path, lm == "1")
+        child_main(progress_path, targets, int(ti), int(ci), skip_json, results_path, lm == "1",
+                   int(mc))
         return 0
     import argparse
     ap = argparse.ArgumentParser()

@@ -38,3 +38,17 @@ def test_no_new_unclear_errors(findings):
            and f["kind"] not in known.get(f.get("target", "?"), ())]
     assert not new, ("new unclear errors (fix them, or if intended run fuzz.py --write-known):\n"
                      + fuzz.format_findings(new))
+
+
+def test_supervisor_reports_crash_and_hang():
+    """The harness itself: every call of selftest_targets.crash segfaults and every call of
+    selftest_targets.hang sleeps past the timeout; each is reported with the exact call and the
+    child is restarted so that the calls after it still run."""
+    found = fuzz.run_shard(["py:selftest_targets:crash", "py:selftest_targets:hang"],
+                           timeout=1.0, max_calls=3)
+    crashes = [f for f in found if f["kind"] == "crash"]
+    hangs = [f for f in found if f["kind"] == "hang"]
+    assert len(crashes) == 3 and all(f["call"].startswith("py:selftest_targets:crash(")
+                                    for f in crashes), found
+    assert "py:selftest_targets:crash(<f32[2,3]>)" in {f["call"] for f in crashes}, crashes
+    assert len(hangs) == 3 and all(f["call"].startswith("py:selftest_targets:hang(") for f in hangs), found
