@@ -202,6 +202,8 @@ def tensor_catalogue():
         "f32[]": tc.tensor(1.5),
         "f32[0]": tc.empty(0),
         "f32[2,0,3]": tc.empty(2, 0, 3),
+        "f32[0,3,8,8]": tc.empty(0, 3, 8, 8),
+        "f32[2,3,0,8]": tc.empty(2, 3, 0, 8),
         "f32[rank9]": rn(1, 2, 1, 2, 1, 1, 2, 1, 1),
         # many real (size 2) dims, permuted so that kernels cannot coalesce them away
         "f32[rank14,perm]": rn(*([2] * 14)).permute(*reversed(range(14))),
@@ -353,6 +355,8 @@ def describe(tok):
     kind, v = tok
     if kind == "T":
         return f"<{v}>"
+    if kind == "G":
+        return f"<{v},f64,requires_grad>"
     if kind == "TL":
         return "[" + ", ".join(f"<{x}>" for x in v) + "]"
     if isinstance(v, object) and type(v) is object:
@@ -371,6 +375,8 @@ def materialize(tok, tcat):
             return t  # never written in place by a test value; keep the leaf
         return t.clone() if t.is_contiguous() else t.clone().t() if v.endswith("noncontig]") \
             else t.clone() if not v.endswith("expanded]") else t.clone()[:1].expand(t.shape)
+    if kind == "G":  # a fresh float64 leaf that requires grad (backward is run on the result)
+        return materialize(("T", v), tcat).detach().double().requires_grad_()
     if kind == "TL":
         return [materialize(("T", x), tcat) for x in v]
     return v
@@ -465,11 +471,19 @@ def plans(tid, params, tcat, long_mode, rng, base="f32[2,3]"):
                 p = emit("pair", None, args)
             if p:
                 out.append(p)
-    # 5. too few / too many positional arguments
+    # 5. gradients: the plain call with float64 leaves that require grad (on the accepted base
+    #    and on 0-d / empty / zero-size ones), then backward through the result
+    for gbase in (base, "f32[]", "f32[0]", "f32[2,0,3]", "f32[0,3,8,8]", "f32[2,3,0,8]"):
+        args = [(a[0], ("G", a[1][1]) if a[1][0] == "T" and a[1][1] != "i64[idx]" else a[1], a[2])
+                for a in call_with(gbase)]
+        p = emit("grad", ("G", gbase) if is_method else None, args)
+        if p:
+            out.append(p)
+    # 6. too few / too many positional arguments
     out.append(("arity", ("T", base) if is_method else None, []))
     out.append(("arity", ("T", base) if is_method else None,
                 call_with(base) + [("_", ("V", 1), False)] * 12))
-    # 6. exploration: random multi-parameter mutations
+    # 7. exploration: random multi-parameter mutations
     if long_mode:
         names = [p for p in kinds if params[kinds.index(p)][1] != "*"]
         for _ in range(60):
@@ -557,6 +571,25 @@ def _invoke(tid, func, self_tok, args, tcat):
     if hasattr(r, "__next__"):  # drain generators (e.g. __iter__)
         for _ in zip(range(100), r):
             pass
+    if any(t[0] == "G" for t in [self_tok or ("", "")] + [a[1] for a in args]):
+        _backward(r)
+
+
+def _backward(r):
+    import tensorcore as tc
+    outs = r if isinstance(r, (tuple, list)) else [r]
+    outs = [o for o in outs if isinstance(o, tc.Tensor) and o.requires_grad]
+    if not outs:
+        return
+    total = None
+    for o in outs:
+        o = o.abs() if o.is_complex() else o
+        if not o.is_floating_point():
+            continue
+        s = o.sum()
+        total = s if total is None else total + s
+    if total is not None:
+        total.backward()
 
 
 def child_main(progress_path, targets, start_ti, start_ci, skip_json, results_path, long_mode,
