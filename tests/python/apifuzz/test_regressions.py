@@ -220,3 +220,22 @@ def test_searchsorted_sorter_range_checked():
         tc.searchsorted(tc.tensor([3.0, 1.0]), tc.tensor([2.0]), sorter=tc.tensor([2 ** 40, 0]))
     assert tc.searchsorted(tc.tensor([3.0, 1.0]), tc.tensor([2.0]),
                            sorter=tc.tensor([1, 0])).tolist() == [1]
+
+
+# --- silent wrong results found by manual probes ---------------------------------------------
+def test_from_numpy_refuses_non_native_byte_order():
+    np = pytest.importorskip("numpy")
+    a = np.arange(3, dtype=">f4")  # read as native bytes it was [0, 4.6e-41, 9e-44]
+    with pytest.raises(TypeError, match="byte order different from the native"):
+        tc.from_numpy(a)
+    assert tc.from_numpy(a.astype(a.dtype.newbyteorder("="))).tolist() == [0.0, 1.0, 2.0]
+    assert tc.from_numpy(np.ones(2, dtype=">u1")).tolist() == [1, 1]  # 1 byte: no order
+
+
+@pytest.mark.parametrize("call", [
+    lambda: tc.normal(tc.ones(2), tc.tensor([-1.0, 1.0])),
+    lambda: tc.normal(0.0, tc.tensor([float("nan")])),
+])
+def test_normal_tensor_std_must_be_non_negative(call):
+    with pytest.raises(ValueError, match="normal expects all elements of std >= 0.0"):
+        call()
