@@ -18,6 +18,7 @@ _TENSOR_ATTRS = {"dim", "shape", "dtype", "device", "numel", "size", "ndim", "is
                  "squeeze", "clone", "float", "double", "detach", "requires_grad", "flip",
                  "permute", "transpose", "sum", "mean", "abs", "unbind", "select", "narrow",
                  "is_contiguous", "stride", "type", "new_zeros", "new_empty", "expand"}
+_OP_PREFIX = re.compile(r"^[\w.]+\(\): ")
 _ESCAPES = (AttributeError, ZeroDivisionError, OverflowError, KeyError)
 
 
@@ -63,7 +64,7 @@ def _wrap(fn, op):
         except _ESCAPES as exc:
             raise _explain(exc, sig, op, args, kwargs) from exc
         except MemoryError as exc:  # NumPy's "Unable to allocate 32 GiB ..." names no op
-            if str(exc).startswith(op):
+            if _OP_PREFIX.match(str(exc)):  # an inner op already named itself
                 raise
             raise MemoryError(f"{op}: {exc}") from exc
 
