@@ -23,6 +23,7 @@ Usage:
 """
 from __future__ import annotations
 
+import gc
 import json
 import math
 import mmap
@@ -528,6 +529,7 @@ def call_text(tid, self_tok, args):
 
 # ----------------------------------------------------------------------------- child
 
+LEAK_BYTES = 0  # exact today: every target returns to its starting allocation
 SLOT = 8192  # progress record: 4 ints + the call text
 
 
@@ -618,6 +620,8 @@ def child_main(progress_path, targets, start_ti, start_ci, skip_json, results_pa
             res.write(json.dumps({"kind": "resolve", "call": tid, "target": tid,
                                   "msg": repr(e)}) + "\n")
             continue
+        gc.collect()
+        mem_before = tc._C._cpu_memory_allocated()
         rng = random.Random(sum(map(ord, tid)))
         base = BASES[0]
         for k, (pbase, self_tok, args) in enumerate(probe_plans(tid, params)
@@ -659,6 +663,13 @@ def child_main(progress_path, targets, start_ti, start_ci, skip_json, results_pa
                     res.write(json.dumps({"kind": kind, "call": text, "target": tid,
                                           "exc": type(e).__name__,
                                           "msg": str(e)[:300]}) + "\n")
+        # Leak check: what the calls of this target allocated (tensorcore's CPU allocator) must
+        # be freed once their results and exceptions are gone.
+        gc.collect()
+        grown = tc._C._cpu_memory_allocated() - mem_before
+        if grown > LEAK_BYTES:
+            res.write(json.dumps({"kind": "leak", "call": tid, "target": tid,
+                                  "msg": f"{grown} bytes still allocated"}) + "\n")
     _write_progress(mm, len(targets), 0, "done")
     res.close()
 
@@ -796,7 +807,7 @@ def main(argv):
     if a.write_known:
         known = {}
         for r in findings:
-            if r["kind"] not in ("crash", "hang", "setup", "resolve"):
+            if r["kind"] not in ("crash", "hang", "setup", "resolve", "leak"):
                 known.setdefault(r.get("target", "?"), set()).add(r["kind"])
         path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "known_findings.json")
         with open(path, "w") as f:

@@ -11,3 +11,12 @@ def crash(x):
 def hang(x):
     """Never returns within the harness timeout."""
     time.sleep(1000)
+
+
+_kept = []
+
+
+def leak(x):
+    """Keeps a tensorcore tensor alive on every call."""
+    import tensorcore as tc
+    _kept.append(tc.ones(16))

@@ -27,14 +27,14 @@ def findings():
 
 
 def test_no_crash_or_hang(findings):
-    fatal = [f for f in findings if f["kind"] in ("crash", "hang", "setup", "resolve")]
+    fatal = [f for f in findings if f["kind"] in ("crash", "hang", "setup", "resolve", "leak")]
     assert not fatal, "calls that crashed or hung:\n" + fuzz.format_findings(fatal)
 
 
 def test_no_new_unclear_errors(findings):
     with open(os.path.join(HERE, "known_findings.json")) as f:
         known = {k: set(v) for k, v in json.load(f).items()}
-    new = [f for f in findings if f["kind"] not in ("crash", "hang", "setup", "resolve")
+    new = [f for f in findings if f["kind"] not in ("crash", "hang", "setup", "resolve", "leak")
            and f["kind"] not in known.get(f.get("target", "?"), ())]
     assert not new, ("new unclear errors (fix them, or if intended run fuzz.py --write-known):\n"
                      + fuzz.format_findings(new))
@@ -52,3 +52,9 @@ def test_supervisor_reports_crash_and_hang():
                                     for f in crashes), found
     assert "py:selftest_targets:crash(<f32[2,3]>)" in {f["call"] for f in crashes}, crashes
     assert len(hangs) == 3 and all(f["call"].startswith("py:selftest_targets:hang(") for f in hangs), found
+
+
+def test_supervisor_reports_leak():
+    found = fuzz.run_shard(["py:selftest_targets:leak"], timeout=5.0, max_calls=3)
+    assert [f["kind"] for f in found] == ["leak"], found
+    assert "192 bytes still allocated" in found[0]["msg"], found
