@@ -15,6 +15,8 @@ A call is a finding when it
     NotImplementedError (and their subclasses)                          -> "exc-type"
   - raises with a message that names nothing useful (std::bad_alloc, vector::_M_range_check,
     basic_string, stoi, internal asserts, ...)                          -> "message"
+and a target is a finding when tensorcore's CPU allocator holds more after its calls than
+before (garbage collected)                                              -> "leak"
 
 Usage:
   python tests/python/apifuzz/fuzz.py                 # the CI sweep, prints findings

@@ -1,7 +1,8 @@
 """The committed API sweep (tests/python/apifuzz/fuzz.py in its CI mode, about 30-60 s on two
 cores): every public callable with hostile arguments, each call in a supervised child process.
 
-- A crash (signal, abort, std::terminate) or a hang of any call fails the test, naming the call.
+- A crash (signal, abort, std::terminate) or a hang of any call fails the test, naming the call;
+  so does a target after whose calls tensorcore's CPU allocator holds more memory (a leak).
 - Unclear errors (MemoryError for absurd sizes, AttributeError / ZeroDivisionError / ... from
   Python code that did not check its input, messages naming C++ internals) are compared with
   known_findings.json: a target that gains a new kind of finding fails; the known ones are the
