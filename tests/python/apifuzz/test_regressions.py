@@ -239,3 +239,17 @@ def test_from_numpy_refuses_non_native_byte_order():
 def test_normal_tensor_std_must_be_non_negative(call):
     with pytest.raises(ValueError, match="normal expects all elements of std >= 0.0"):
         call()
+
+
+# --- F.pdist: negative p accepted; the pair list was built by a Python loop (minutes at n=2e4) -
+def test_pdist_validates_p_and_matches_reference(torch_ref):
+    np = pytest.importorskip("numpy")
+    with pytest.raises(ValueError, match="pdist: only supports non-negative p values"):
+        F.pdist(tc.ones(3, 3), p=-1)
+    x = np.random.default_rng(0).standard_normal((300, 5))
+    for p in (1.0, 2.0, 3.5):
+        ours = F.pdist(tc.from_numpy(x), p=p).numpy()
+        ref = torch_ref.pdist(torch_ref.from_numpy(x), p=p).numpy()
+        assert ours.shape == ref.shape == (300 * 299 // 2,)
+        assert np.abs(ours - ref).max() < 1e-10
+    assert F.pdist(tc.ones(1, 3)).shape == (0,)
