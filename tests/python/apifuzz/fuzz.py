@@ -188,6 +188,9 @@ def signature(func, name, is_method):
         break
     if is_method and params and params[0][0] == "self":
         params = params[1:]
+    # tc functions wrapped to take out= (python/src/out_args.cpp) show the inner signature
+    if type(func).__name__ == "builtin_function_with_out" and not any(p[0] == "out" for p in params):
+        params.append(("out", "Tensor", True, "None"))
     return params
 
 
