@@ -38,7 +38,11 @@ Tensor resize(const Tensor& t, const Shape& sizes) {
     TC_CHECK_AS(Error, s >= 0, "resize_(): trying to create tensor with negative dimension ", s, ": ",
              shape_str(sizes));
   int64_t numel = shape_numel(sizes);
-  if (numel > 0) grow_storage(t, size_t(t.storage_offset() + numel) * t.itemsize());
+  int64_t nbytes = 0;  // overflow-checked: a wrapped count grew the storage too little (abort)
+  TC_CHECK(!__builtin_add_overflow(t.storage_offset(), numel, &nbytes) &&
+               !__builtin_mul_overflow(nbytes, int64_t(t.itemsize()), &nbytes),
+           "resize_(): shape ", shape_str(sizes), " is too large (more than 2^63 bytes)");
+  if (numel > 0) grow_storage(t, size_t(nbytes));
   TensorImpl* impl = t.impl();
   impl->sizes = sizes;
   impl->strides = contiguous_strides(sizes);

@@ -46,4 +46,6 @@ def is_tensor(obj):
 
 
 def numel(input):
+    if not isinstance(input, Tensor):
+        raise TypeError(f"numel(): argument 'input' must be a Tensor, got {type(input).__name__}")
     return input.numel()

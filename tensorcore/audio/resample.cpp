@@ -65,6 +65,12 @@ Plan make_plan(int64_t orig_freq, int64_t new_freq, int64_t lpw, double rolloff,
   const R beta_r = R(beta_f);
   const R i0_beta = kaiser ? R(float(bessel_i0(double(beta_f)))) : R(1);
   const int64_t taps = 2 * p.width + p.orig;
+  // Every (phase, tap) pair is evaluated below: rates whose reduced ratio is absurd (2 -> 2**31)
+  // would run for minutes or exhaust memory, so they are refused up front.
+  TC_CHECK(double(p.new_) * double(taps) <= double(int64_t{1} << 31), "resample: orig_freq ",
+           orig_freq, " and new_freq ", new_freq, " reduce to ", p.orig, ":", p.new_,
+           ", whose polyphase kernel would have ", double(p.new_) * double(taps),
+           " taps (at most 2^31 are supported); pick rates with a larger common divisor");
   p.phases.resize(size_t(p.new_));
   for (int64_t j = 0; j < p.new_; ++j) {
     for (int64_t k = 0; k < taps; ++k) {

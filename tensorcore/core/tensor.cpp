@@ -20,7 +20,9 @@ void TensorImpl::refresh_numel() { numel = shape_numel(sizes); }
 
 int64_t shape_numel(const Shape& sizes) {
   int64_t n = 1;
-  for (int64_t s : sizes) n *= s;
+  for (int64_t s : sizes)
+    TC_CHECK(!__builtin_mul_overflow(n, s, &n), "shape ", shape_str(sizes),
+             " has more than 2^63 elements");
   return n;
 }
 
@@ -63,9 +65,18 @@ Tensor empty_strided_raw(const Shape& sizes, const Shape& strides, DType dtype, 
       span = 0;
       break;
     }
-    span += (sizes[i] - 1) * strides[i];
+    // Overflow-checked: a wrapped product would allocate a few bytes for a huge shape and the
+    // first write past them crashes (tc.full(2**62, 1) did).
+    int64_t reach = 0;
+    TC_CHECK(!__builtin_mul_overflow(sizes[i] - 1, strides[i], &reach) &&
+                 !__builtin_add_overflow(span, reach, &span),
+             "tensor of shape ", shape_str(sizes), " is too large (more than 2^63 elements)");
   }
-  Storage st = make_storage(size_t(span) * itemsize(dtype), device);
+  int64_t nbytes = 0;
+  TC_CHECK(!__builtin_mul_overflow(span, int64_t(itemsize(dtype)), &nbytes),
+           "tensor of shape ", shape_str(sizes), " and dtype ", dtype_name(dtype),
+           " is too large (more than 2^63 bytes)");
+  Storage st = make_storage(size_t(nbytes), device);
   return make_tensor(std::move(st), sizes, strides, 0, dtype);
 }
 

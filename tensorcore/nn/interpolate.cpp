@@ -10,6 +10,7 @@
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
+#include "tensorcore/core/size_check.h"
 #include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/ops/copy.h"
@@ -236,6 +237,9 @@ Tensor interpolate_to_size(const Tensor& input, const IntList& size, const std::
     TC_CHECK(size[size_t(i)] > 0, op, ": output size must be positive, got ", shape_str(size));
     TC_CHECK(input.size(2 + i) > 0, op, ": input ", shape_str(input.sizes()), " has an empty spatial dim");
   }
+  Shape out_shape = input.sizes();
+  for (int64_t i = 0; i < nd; ++i) out_shape[size_t(2 + i)] = size[size_t(i)];
+  check_output_fits_in_memory(out_shape, input.dtype(), op);  // before the tap tables
   Tensor y = input;
   for (int64_t i = nd - 1; i >= 0; --i) {
     int64_t in = input.size(2 + i), out = size[size_t(i)];

@@ -134,10 +134,14 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step,
            "inconsistent with step sign (start=", s, ", end=", e, ", step=", st, ")");
   bool all_int = start.is_integral() && end.is_integral() && step.is_integral();
   TensorOptions o = opts.value_or(TensorOptions(all_int ? DType::Int64 : get_default_dtype()));
-  int64_t n = all_int ? (end.to_int() - start.to_int() + step.to_int() - (step.to_int() > 0 ? 1 : -1)) /
-                            step.to_int()
-                      : int64_t(std::ceil((e - s) / st));
-  n = std::max<int64_t>(n, 0);
+  // Counted in long double (exact for 64-bit integer bounds): the int64 formula overflowed and
+  // arange(0, 1e19) silently returned an empty tensor.
+  const long double count =
+      all_int ? std::ceil((static_cast<long double>(end.to_int()) - start.to_int()) / step.to_int())
+              : std::ceil((static_cast<long double>(e) - s) / st);
+  TC_CHECK(count < 9.2e18L, "arange: the range start=", s, ", end=", e, ", step=", st, " has ",
+           double(count), " elements, too many for a tensor");
+  int64_t n = std::max<int64_t>(int64_t(count), 0);
   Tensor host = empty({n}, TensorOptions(o.dtype_));
   dispatch_dtype<kIntegral | kFloating>(o.dtype_, "arange", [&](auto tag) {
     using T = typename decltype(tag)::type;

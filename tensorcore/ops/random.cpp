@@ -7,6 +7,7 @@
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
+#include "tensorcore/ops/reduce.h"
 #include "tensorcore/ops/shape.h"
 
 namespace tc {
@@ -208,8 +209,19 @@ Tensor randint_like(const Tensor& t, int64_t low, int64_t high, const GeneratorP
   return randint(low, high, t.sizes(), gen, like_opts(t, opts));
 }
 
+namespace {
+// As torch: a negative (or NaN) standard deviation is an error, not a silently flipped sample.
+void check_std_tensor(const Tensor& std) {
+  if (std.numel() == 0) return;
+  const double lo = amin(std.detach()).item<double>();
+  TC_CHECK(lo >= 0.0, "normal expects all elements of std >= 0.0, but found ", lo);
+}
+}  // namespace
+
 Tensor normal(const Tensor& mean, const Tensor& std, const GeneratorPtr& gen) {
   check_float(mean, "normal");
+  check_float(std, "normal");
+  check_std_tensor(std);
   autograd::GradModeGuard guard(false);
   Tensor eps = randn_like(add(zeros_like(mean), zeros_like(std)), gen);
   return add(mean, mul(eps, std));
@@ -224,6 +236,7 @@ Tensor normal(const Tensor& mean, double std, const GeneratorPtr& gen) {
 
 Tensor normal(double mean, const Tensor& std, const GeneratorPtr& gen) {
   check_float(std, "normal");
+  check_std_tensor(std);
   autograd::GradModeGuard guard(false);
   return add(mul(randn_like(std, gen), std), mean);
 }

@@ -91,11 +91,22 @@ Shape infer_size(Shape sizes, int64_t numel) {
 Tensor as_strided(const Tensor& a, const Shape& sizes, const Shape& strides, int64_t offset) {
   TC_CHECK(sizes.size() == strides.size(), "as_strided: ", sizes.size(), " sizes but ",
            strides.size(), " strides");
+  TC_CHECK(offset >= 0, "as_strided: negative storage offset ", offset);
+  // Overflow-checked; negative strides are refused (as torch) because the bound below only
+  // covers the highest address: as_strided(..., offset=2**62) used to pass and read wild memory.
   int64_t span = offset;
-  for (size_t i = 0; i < sizes.size(); ++i)
-    if (sizes[i] > 0) span += (sizes[i] - 1) * strides[i];
+  bool overflow = false;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    TC_CHECK(sizes[i] >= 0, "as_strided: negative size in ", shape_str(sizes));
+    TC_CHECK(strides[i] >= 0, "as_strided: negative strides are not supported, got ",
+             shape_str(strides));
+    int64_t reach = 0;
+    if (sizes[i] > 0)
+      overflow |= __builtin_mul_overflow(sizes[i] - 1, strides[i], &reach) ||
+                  __builtin_add_overflow(span, reach, &span);
+  }
   TC_CHECK(shape_numel(sizes) == 0 ||
-               size_t(span + 1) * a.itemsize() <= a.storage()->nbytes,
+               (!overflow && span < int64_t(a.storage()->nbytes / a.itemsize())),
            "as_strided: size ", shape_str(sizes), ", stride ", shape_str(strides), " and offset ",
            offset, " are out of bounds for the storage of ", a.storage()->nbytes / a.itemsize(),
            " elements");

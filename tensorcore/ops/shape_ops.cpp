@@ -158,7 +158,8 @@ TensorList unbind(const Tensor& a, int64_t dim) {
 }
 
 Tensor flip(const Tensor& a, const std::vector<int64_t>& dims) {
-  std::vector<bool> f(size_t(a.dim()), false);
+  // wrap_dim lets a 0-d tensor name dim 0, so the flags need at least one slot.
+  std::vector<bool> f(size_t(std::max<int64_t>(a.dim(), 1)), false);
   for (int64_t d : dims) {
     int64_t w = wrap_dim(d, a.dim(), "flip");
     TC_CHECK(!f[w], "flip: dim ", w, " appears multiple times in the list of dims");
@@ -240,6 +241,14 @@ Tensor movedim(const Tensor& a, const std::vector<int64_t>& source, const std::v
            shape_str(source), " dims) should contain the same number of dims as destination (",
            shape_str(destination), " dims)");
   int64_t nd = a.dim();
+  if (nd == 0) {  // dims 0 / -1 name the only "dimension" of a scalar: nothing moves (as torch)
+    for (size_t i = 0; i < source.size(); ++i) {
+      wrap_dim(source[i], nd, "movedim");
+      wrap_dim(destination[i], nd, "movedim");
+    }
+    TC_CHECK(source.size() <= 1, "movedim: repeated dim in `source` (", shape_str(source), ")");
+    return permute(a, {});
+  }
   std::vector<int64_t> perm(size_t(nd), -1);
   std::vector<bool> used_src(size_t(nd), false);
   for (size_t i = 0; i < source.size(); ++i) {

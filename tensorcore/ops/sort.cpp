@@ -201,7 +201,15 @@ Tensor searchsorted(const Tensor& seq, const Tensor& values, bool out_int32, boo
     v = contiguous(reshape(to_dtype(values.detach(), kd), {b.size(0), nv}));
   }
   Tensor s;
-  if (sorter.defined()) s = contiguous(reshape(to_dtype(sorter, DType::Int64), {-1, nb}));
+  if (sorter.defined()) {
+    s = contiguous(reshape(to_dtype(sorter, DType::Int64), {-1, nb}));
+    // The kernel indexes the boundaries with these: an out-of-range entry read wild memory.
+    if (s.numel() > 0) {
+      const int64_t lo = amin(s).item<int64_t>(), hi = amax(s).item<int64_t>();
+      TC_CHECK_INDEX(lo >= 0 && hi < nb, "searchsorted(): sorter entries must be indices in [0, ",
+                     nb, "), got values in [", lo, ", ", hi, "]");
+    }
+  }
   Tensor out = empty(v.sizes(), TensorOptions(out_int32 ? DType::Int32 : DType::Int64).device(v.device()));
   if (out.numel() > 0) searchsorted_kernel.get(seq.device().type)(out, b, v, s, right);
   return reshape(out, values.sizes());

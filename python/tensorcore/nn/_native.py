@@ -85,6 +85,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         scale_factors = None
     elif scale_factor is not None:
         scale_factors = [float(s) for s in _ntuple(scale_factor, dim, "scale_factor")]
+        if not all(math.isfinite(s) and s > 0 for s in scale_factors):
+            raise ValueError(f"interpolate: scale_factor must be positive and finite, got "
+                             f"{scale_factor!r}")
         output_size = None
     else:
         raise ValueError("interpolate: either size or scale_factor should be defined")

@@ -18,6 +18,7 @@
 #include "tensorcore/vision/device_check.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
+#include "tensorcore/core/size_check.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/shape.h"
@@ -348,6 +349,7 @@ Tensor resize(const Tensor& img, int64_t out_h, int64_t out_w, Interpolation mod
   Shape out_shape = img.sizes();
   out_shape[out_shape.size() - 2] = out_h;
   out_shape[out_shape.size() - 1] = out_w;
+  check_output_fits_in_memory(out_shape, dt, "resize");  // before the weight tables
   Tensor src = contiguous(img);
   const int64_t planes = in_h * in_w == 0 ? 0 : src.numel() / (in_h * in_w);
   if (src.is_cuda()) return resize_cuda(src, planes, out_h, out_w, mode, antialias, out_shape);

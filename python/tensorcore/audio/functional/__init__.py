@@ -13,3 +13,8 @@ from .spectral import (  # noqa: F401
     griffinlim, inverse_spectrogram, phase_vocoder, spectral_centroid, spectrogram,
 )
 from .vad import vad  # noqa: F401
+
+
+from tensorcore._argcheck import harden as _harden  # noqa: E402
+_harden(globals(), "audio.functional")
+del _harden

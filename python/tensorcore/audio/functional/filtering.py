@@ -6,7 +6,7 @@ import numpy as np
 import tensorcore as tc
 
 from ... import _C
-from .functional import _cpu_only
+from .functional import _check_sample_rate, _cpu_only
 
 _audio = _C._audio
 
@@ -291,6 +291,7 @@ def phaser(waveform, sample_rate, gain_in=0.4, gain_out=0.74, delay_ms=3.0, deca
            mod_speed=0.5, sinusoidal=True):
     """SoX phaser: a modulated feedback delay line (not differentiable)."""
     _cpu_only(waveform, "phaser")
+    _check_sample_rate(sample_rate, "phaser")
     shape = tuple(waveform.shape)
     x = waveform.reshape(-1, shape[-1]).numpy() * gain_in
     delay_len = int(delay_ms * 0.001 * sample_rate + 0.5)
@@ -316,6 +317,7 @@ def flanger(waveform, sample_rate, delay=0.0, depth=2.0, regen=0.0, width=71.0, 
             phase=25.0, modulation="sinusoidal", interpolation="linear"):
     """SoX flanger on (..., channels, time) with at most 4 channels (not differentiable)."""
     _cpu_only(waveform, "flanger")
+    _check_sample_rate(sample_rate, "flanger")
     if modulation not in ("sinusoidal", "triangular"):
         raise ValueError(f"flanger: modulation must be 'sinusoidal' or 'triangular', got {modulation!r}")
     if interpolation not in ("linear", "quadratic"):

@@ -14,6 +14,18 @@ def _check_tensor(x, op, name="waveform"):
         raise TypeError(f"{op}: expected {name} to be a Tensor, got {type(x).__name__}")
 
 
+# The SoX effects (phaser, flanger, vad) build delay lines and LFO tables proportional to the
+# sample rate: an absurd rate is refused instead of allocating tens of gigabytes.
+_MAX_SAMPLE_RATE = 1 << 24  # 16.7 MHz, far above any audio rate
+
+
+def _check_sample_rate(sample_rate, op):
+    if not (isinstance(sample_rate, (int, float)) and math.isfinite(sample_rate)
+            and 0 < sample_rate <= _MAX_SAMPLE_RATE):
+        raise ValueError(f"{op}: sample_rate must be a positive number of at most "
+                         f"{_MAX_SAMPLE_RATE} Hz, got {sample_rate!r}")
+
+
 def _cpu_only(x, op):
     """Ops with a native CPU kernel (or a NumPy loop) and no CUDA one yet."""
     if isinstance(x, tc.Tensor) and x.device.type != "cpu":
@@ -227,6 +239,16 @@ def detect_pitch_frequency(waveform, sample_rate, frame_time=10 ** (-2), win_len
                            freq_low=85, freq_high=3400):
     """Pitch (Hz) per frame by normalized cross-correlation and median smoothing."""
     _check_tensor(waveform, "detect_pitch_frequency")
+    for name, v in (("sample_rate", sample_rate), ("frame_time", frame_time),
+                    ("freq_low", freq_low), ("freq_high", freq_high), ("win_length", win_length)):
+        if not (isinstance(v, (int, float)) and math.isfinite(v) and v > 0):
+            raise ValueError(f"detect_pitch_frequency: {name} must be a positive finite number, "
+                             f"got {v!r}")
+    # One correlation per lag runs in a Python loop: bound it so that an absurd sample_rate
+    # is an error rather than a hang (192 kHz down to 3 Hz is 64000 lags).
+    if sample_rate / freq_low > 65536:
+        raise ValueError(f"detect_pitch_frequency: sample_rate / freq_low = "
+                         f"{sample_rate / freq_low:.0f} lags, at most 65536 are supported")
     shape = list(waveform.shape)
     waveform = waveform.reshape([-1] + shape[-1:])
     nccf = _compute_nccf(waveform, sample_rate, frame_time, freq_low)

@@ -7,7 +7,7 @@ import numpy as np
 
 import tensorcore as tc
 
-from .functional import _cpu_only
+from .functional import _check_sample_rate, _cpu_only
 
 
 def _hann(n):
@@ -22,7 +22,10 @@ def vad(waveform, sample_rate, trigger_level=7.0, trigger_time=0.25, search_time
         measure_duration=None, measure_smooth_time=0.4, hp_filter_freq=50.0,
         lp_filter_freq=6000.0, hp_lifter_freq=150.0, lp_lifter_freq=2000.0):
     """Trims (..., time) audio before the first detected voice activity."""
+    _check_sample_rate(sample_rate, "vad")
     measure_duration = 2.0 / measure_freq if measure_duration is None else measure_duration
+    if not (isinstance(measure_duration, (int, float)) and 0 < measure_duration <= 60):
+        raise ValueError(f"vad: measure_duration must be in (0, 60] seconds, got {measure_duration!r}")
     measure_len = int(sample_rate * measure_duration + 0.5)
     dft_len = 16
     while dft_len < measure_len:

@@ -11,3 +11,8 @@ from .misc import sigmoid_focal_loss, FrozenBatchNorm2d  # noqa: F401
 from .feature_pyramid_network import (  # noqa: F401
     FeaturePyramidNetwork, ExtraFPNBlock, LastLevelMaxPool, LastLevelP6P7,
 )
+
+
+from tensorcore._argcheck import harden as _harden  # noqa: E402
+_harden(globals(), "vision.ops")
+del _harden

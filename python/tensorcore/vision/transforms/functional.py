@@ -11,3 +11,8 @@ from ._color import (  # noqa: F401
     adjust_saturation, adjust_hue, adjust_gamma, adjust_sharpness, invert, posterize, solarize,
     autocontrast, equalize, gaussian_blur, erase,
 )
+
+
+from tensorcore._argcheck import harden as _harden  # noqa: E402
+_harden(globals(), "vision.transforms.functional")
+del _harden
