@@ -207,7 +207,7 @@ Tensor cross_entropy_fused(const Tensor& input, const Tensor& target, const Tens
   s.target = tg;
   s.lse = empty({M}, x.dtype());
   s.row_weight = empty({M}, x.dtype());
-  Tensor loss_rows = empty({M}, x.dtype());
+  Tensor loss_rows = empty({M}, x.dtype()), reduced;
   dispatch_float(x.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T* xd = x.data<T>();
@@ -237,17 +237,22 @@ Tensor cross_entropy_fused(const Tensor& input, const Tensor& target, const Tens
         lr[r] = loss;
       }
     });
-  });
-  Tensor out;
-  if (reduction == "none") {
-    out = reshape(loss_rows, target_shape);
-  } else {
-    out = sum(loss_rows);
-    if (reduction == "mean") {
-      s.denom = sum(s.row_weight).item<double>();
-      out = div(out, s.denom);
+    if (reduction == "none") return;
+    // The reduction is one serial double pass over M values (the rows cost C each), rounded
+    // once: no further tensor ops, which dominated small calls.
+    double total = 0, weight_sum = 0;
+    for (int64_t r = 0; r < M; ++r) {
+      total += double(lr[r]);
+      weight_sum += double(rw[r]);
     }
-  }
+    if (reduction == "mean") {
+      s.denom = weight_sum;
+      total /= weight_sum;
+    }
+    reduced = empty({}, x.dtype());
+    *reduced.data<T>() = T(total);
+  });
+  Tensor out = reduction == "none" ? reshape(loss_rows, target_shape) : reduced;
   if (autograd::needs_grad({input})) {
     const Shape in_shape = input.sizes();
     autograd::record("CrossEntropyBackward0", {input}, {out}, {input},

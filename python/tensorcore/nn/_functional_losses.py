@@ -112,12 +112,20 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     raise ValueError(f"nll_loss: {reduction} is not a valid value for reduction")
 
 
+_FUSED_CE_DTYPES = (_C.float32, _C.float64)
+
+
 @autocast_op("cross_entropy_loss")
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
     """Log-softmax over dim 1 (dim 0 for unbatched input) followed by NLL, or by a dot with target
     probabilities when target is floating point and has input's shape."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    if (type(input) is Tensor and type(target) is Tensor and target.dtype is _C.int64
+            and input.dtype in _FUSED_CE_DTYPES and input.is_cpu):
+        # The fused kernel checks shapes, weight, reduction, smoothing and target range itself;
+        # the Python checks below would triple a small call's time.
+        return _C._nncpp.cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing)
     _check_tensor(input, "cross_entropy", "input")
     _check_tensor(target, "cross_entropy", "target")
     if not 0.0 <= label_smoothing <= 1.0:
