@@ -167,9 +167,23 @@ void fill_cpu(const Tensor& t, const Scalar& value) {
     if constexpr (is_reduced_float_v<T>) v = T(value.to<float>());
     else v = value.to<T>();
     if (t.is_contiguous()) {
-      T* p = static_cast<T*>(t.data_ptr());
-      parallel_for(0, t.numel(), 1 << 16, [&](int64_t b, int64_t e) {
-        for (int64_t i = b; i < e; ++i) p[i] = v;
+      // Store the value's bit pattern through an integer type of its size: the value is a
+      // by-value copy (a reference capture could alias the stores and blocks vectorization).
+      char* base = static_cast<char*>(t.data_ptr());
+      parallel_for(0, t.numel(), 1 << 16, [&, v](int64_t b, int64_t e) {
+        if constexpr (sizeof(T) == 1) {
+          std::memset(base + b, int(*reinterpret_cast<const unsigned char*>(&v)), size_t(e - b));
+        } else if constexpr (sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8) {
+          using U = std::conditional_t<sizeof(T) == 2, uint16_t,
+                                       std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>;
+          U pattern;
+          std::memcpy(&pattern, &v, sizeof(T));
+          std::fill(reinterpret_cast<U*>(base) + b, reinterpret_cast<U*>(base) + e, pattern);
+        } else {
+          T* p = reinterpret_cast<T*>(base);
+          const T value = v;
+          for (int64_t i = b; i < e; ++i) p[i] = value;
+        }
       });
       return;
     }

@@ -1,5 +1,6 @@
 // CPU kernels for sum and mean.
 #include "tensorcore/core/dispatch.h"
+#include "tensorcore/kernels/cpu/half_vec.h"
 #include "tensorcore/kernels/cpu/reduce_fast.h"
 #include "tensorcore/kernels/cpu/reduce_loops.h"
 #include "tensorcore/ops/kernel_tables.h"
@@ -40,9 +41,28 @@ struct SumOpF32 : SumOp<float, float, Mean> {
   double fold_contiguous(const float* p, int64_t n) const { return reduce_fast::sum_f32(p, n); }
 };
 
+// float16/bfloat16: contiguous runs are widened block by block (vector conversions) into an L1
+// buffer and summed by the float32 cascade, so the 16-bit sum runs at float32 speed with the
+// same accuracy (float lanes within a block, blocks added in double).
+template <typename T, bool Mean>
+struct SumOpHalf : SumOp<T, T, Mean> {
+  double fold_contiguous(const T* p, int64_t n) const {
+    constexpr int64_t kBlock = 2048;
+    float buf[kBlock];
+    double total = 0;
+    for (int64_t off = 0; off < n; off += kBlock) {
+      const int64_t len = n - off < kBlock ? n - off : kBlock;
+      half_vec::widen(p + off, buf, len);
+      total += reduce_fast::sum_f32(buf, len);
+    }
+    return total;
+  }
+};
+
 template <bool Mean, typename T>
 void run_sum(const Tensor& out, const Tensor& in, const std::vector<bool>& mask) {
   if constexpr (std::is_same_v<T, float>) cpu_reduce<T, T>(out, in, mask, SumOpF32<Mean>{});
+  else if constexpr (is_reduced_float_v<T>) cpu_reduce<T, T>(out, in, mask, SumOpHalf<T, Mean>{});
   else cpu_reduce<T, T>(out, in, mask, SumOp<T, T, Mean>{});
 }
 

@@ -1,6 +1,7 @@
 // CPU kernels for unary math.
 #include <cmath>
 
+#include "tensorcore/kernels/cpu/half_loops.h"
 #include "tensorcore/kernels/cpu/loops.h"
 #include "tensorcore/kernels/cpu/vec_math.h"
 #include "tensorcore/ops/kernel_tables.h"
@@ -39,6 +40,13 @@ void exp_cpu(TensorIter& iter) {
     return cpu_unary_array_kernel<double>(
         iter, [](const double* in, double* out, int64_t n) { vec_math::exp_array(in, out, n); },
         [](double x) { return vec_math::exp(x); });
+  }
+  // float16/bfloat16: the float32 array loop over widened chunks, rounded once.
+  if (iter.common_dtype() == DType::BFloat16 || iter.common_dtype() == DType::Float16) {
+    auto array = [](const float* in, float* out, int64_t n) { vec_math::exp_array(in, out, n); };
+    auto scalar = [](float x) { return vec_math::exp(x); };
+    if (iter.common_dtype() == DType::BFloat16) return cpu_half_unary_kernel<BFloat16>(iter, array, scalar);
+    return cpu_half_unary_kernel<Half>(iter, array, scalar);
   }
   float_unary(iter, "exp", [](auto x) {
     if constexpr (is_real_fp<decltype(x)>) return vec_math::exp(x);

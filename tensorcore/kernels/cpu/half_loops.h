@@ -1,0 +1,93 @@
+#pragma once
+// Elementwise loops for float16/bfloat16 tensors that compute in float32. Contiguous (and
+// scalar-broadcast) inner runs are processed in chunks: widen to float buffers with vector
+// conversions (half_vec.h), run the float loop (which GCC vectorizes), narrow with round to
+// nearest even. Each output is computed in float and rounded once, exactly as the scalar
+// `T(op(float(a), float(b)))` form, which other layouts still use, so the bits do not depend on
+// the layout. The chunks stay in L1 and in-place ops (out == input) are safe: a chunk is read
+// before it is written.
+#include <algorithm>
+
+#include "tensorcore/core/tensor_iter.h"
+#include "tensorcore/kernels/cpu/half_vec.h"
+
+namespace tc {
+
+namespace half_loops {
+constexpr int64_t kChunk = 512;
+}
+
+// out = op(a, b) with op: (float, float) -> float.
+template <typename T, typename Op>
+void cpu_half_binary_kernel(TensorIter& iter, Op op, int64_t grain = 32768) {
+  using half_loops::kChunk;
+  constexpr int64_t E = int64_t(sizeof(T));
+  iter.for_each(
+      [&](char** data, const int64_t* s, int64_t n) {
+        T* out = reinterpret_cast<T*>(data[0]);
+        const T* a = reinterpret_cast<const T*>(data[1]);
+        const T* b = reinterpret_cast<const T*>(data[2]);
+        const bool a_run = s[1] == E, b_run = s[2] == E;
+        if (s[0] != E || !(a_run || s[1] == 0) || !(b_run || s[2] == 0)) {
+          for (int64_t i = 0; i < n; ++i) {
+            T x = *reinterpret_cast<const T*>(data[1] + i * s[1]);
+            T y = *reinterpret_cast<const T*>(data[2] + i * s[2]);
+            *reinterpret_cast<T*>(data[0] + i * s[0]) =
+                half_vec::from_float<T>(op(half_vec::to_float(x), half_vec::to_float(y)));
+          }
+          return;
+        }
+        const float a0 = half_vec::to_float(a[0]), b0 = half_vec::to_float(b[0]);
+        float fa[kChunk], fb[kChunk], fo[kChunk];
+        for (int64_t off = 0; off < n; off += kChunk) {
+          const int64_t len = std::min(kChunk, n - off);
+          if (a_run && b_run) {
+            half_vec::widen(a + off, fa, len);
+            half_vec::widen(b + off, fb, len);
+            for (int64_t i = 0; i < len; ++i) fo[i] = op(fa[i], fb[i]);
+          } else if (a_run) {
+            half_vec::widen(a + off, fa, len);
+            for (int64_t i = 0; i < len; ++i) fo[i] = op(fa[i], b0);
+          } else if (b_run) {
+            half_vec::widen(b + off, fb, len);
+            for (int64_t i = 0; i < len; ++i) fo[i] = op(a0, fb[i]);
+          } else {
+            std::fill_n(fo, len, op(a0, b0));
+          }
+          half_vec::narrow(fo, out + off, len);
+        }
+      },
+      grain);
+}
+
+// out = f(a) where array(const float* in, float* out, n) maps a float run (e.g. vec_math's
+// exp_array) and scalar(float) -> float maps one value (strided layouts); both must agree.
+template <typename T, typename ArrayFn, typename ScalarFn>
+void cpu_half_unary_kernel(TensorIter& iter, ArrayFn array, ScalarFn scalar,
+                           int64_t grain = 32768) {
+  using half_loops::kChunk;
+  constexpr int64_t E = int64_t(sizeof(T));
+  iter.for_each(
+      [&](char** data, const int64_t* s, int64_t n) {
+        if (s[0] != E || s[1] != E) {
+          for (int64_t i = 0; i < n; ++i) {
+            T x = *reinterpret_cast<const T*>(data[1] + i * s[1]);
+            *reinterpret_cast<T*>(data[0] + i * s[0]) =
+                half_vec::from_float<T>(scalar(half_vec::to_float(x)));
+          }
+          return;
+        }
+        T* out = reinterpret_cast<T*>(data[0]);
+        const T* a = reinterpret_cast<const T*>(data[1]);
+        float fa[kChunk], fo[kChunk];
+        for (int64_t off = 0; off < n; off += kChunk) {
+          const int64_t len = std::min(kChunk, n - off);
+          half_vec::widen(a + off, fa, len);
+          array(static_cast<const float*>(fa), static_cast<float*>(fo), len);
+          half_vec::narrow(fo, out + off, len);
+        }
+      },
+      grain);
+}
+
+}  // namespace tc
