@@ -18,8 +18,8 @@ void add_cpu(TensorIter& iter, const Scalar& alpha) {
     } else if constexpr (is_reduced_float_v<T>) {
       // float16/bfloat16: chunked float32 loops (sub is add with alpha -1).
       M a = alpha.to<M>();
-      if (a == M(1)) cpu_half_binary_kernel<T>(iter, [](float x, float y) { return x + y; });
-      else cpu_half_binary_kernel<T>(iter, [a](float x, float y) { return x + a * y; });
+      if (a == M(1)) cpu_half_binary_kernel<T>(iter, [](auto x, auto y) { return x + y; });
+      else cpu_half_binary_kernel<T>(iter, [a](auto x, auto y) { return x + a * y; });
     } else {
       M a = alpha.to<M>();
       if (a == M(1)) {
@@ -38,7 +38,7 @@ void mul_cpu(TensorIter& iter) {
     if constexpr (std::is_same_v<T, bool>) {
       cpu_kernel(iter, [](bool x, bool y) -> bool { return x && y; });
     } else if constexpr (is_reduced_float_v<T>) {
-      cpu_half_binary_kernel<T>(iter, [](float x, float y) { return x * y; });
+      cpu_half_binary_kernel<T>(iter, [](auto x, auto y) { return x * y; });
     } else {
       cpu_kernel(iter, [](T x, T y) -> T { return T(M(x) * M(y)); });
     }
@@ -50,7 +50,7 @@ void div_true_cpu(TensorIter& iter) {
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
     if constexpr (is_reduced_float_v<T>)
-      cpu_half_binary_kernel<T>(iter, [](float x, float y) { return x / y; });
+      cpu_half_binary_kernel<T>(iter, [](auto x, auto y) { return x / y; });
     else
       cpu_kernel(iter, [](T x, T y) -> T { return T(M(x) / M(y)); });
   });

@@ -7,6 +7,7 @@
 // the layout. The chunks stay in L1 and in-place ops (out == input) are safe: a chunk is read
 // before it is written.
 #include <algorithm>
+#include <type_traits>
 
 #include "tensorcore/core/tensor_iter.h"
 #include "tensorcore/kernels/cpu/half_vec.h"
@@ -17,7 +18,9 @@ namespace half_loops {
 constexpr int64_t kChunk = 512;
 }
 
-// out = op(a, b) with op: (float, float) -> float.
+// out = op(a, b) with op: (float, float) -> float. An op that also takes (__m256, __m256) (a
+// generic lambda with GCC vector arithmetic, e.g. `[](auto x, auto y) { return x + y; }`) runs
+// bfloat16 in registers without the chunk buffers.
 template <typename T, typename Op>
 void cpu_half_binary_kernel(TensorIter& iter, Op op, int64_t grain = 32768) {
   using half_loops::kChunk;
@@ -38,6 +41,24 @@ void cpu_half_binary_kernel(TensorIter& iter, Op op, int64_t grain = 32768) {
           return;
         }
         const float a0 = half_vec::to_float(a[0]), b0 = half_vec::to_float(b[0]);
+#if defined(__AVX2__)
+        if constexpr (std::is_same_v<T, BFloat16> && requires(Op& f, __m256 v) { f(v, v); }) {
+          // bfloat16 widens and narrows cheaply in registers: one pass, no buffers.
+          const __m256 va = _mm256_set1_ps(a0), vb = _mm256_set1_ps(b0);
+          int64_t i = 0;
+          for (; i + 16 <= n; i += 16) {
+            __m256 x0 = a_run ? half_vec::load_bf16x8(a + i) : va;
+            __m256 x1 = a_run ? half_vec::load_bf16x8(a + i + 8) : va;
+            __m256 y0 = b_run ? half_vec::load_bf16x8(b + i) : vb;
+            __m256 y1 = b_run ? half_vec::load_bf16x8(b + i + 8) : vb;
+            half_vec::store_bf16x16(out + i, op(x0, y0), op(x1, y1));
+          }
+          for (; i < n; ++i)
+            out[i] = half_vec::from_float<T>(op(a_run ? half_vec::to_float(a[i]) : a0,
+                                                b_run ? half_vec::to_float(b[i]) : b0));
+          return;
+        }
+#endif
         float fa[kChunk], fb[kChunk], fo[kChunk];
         for (int64_t off = 0; off < n; off += kChunk) {
           const int64_t len = std::min(kChunk, n - off);
