@@ -46,6 +46,12 @@ inline __m256 load_bf16x8(const BFloat16* p) {
   __m256i w = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
   return _mm256_castsi256_ps(_mm256_slli_epi32(w, 16));
 }
+inline __m256 load8(const BFloat16* p) { return load_bf16x8(p); }
+#if defined(__F16C__)
+inline __m256 load8(const Half* p) {
+  return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+#endif
 // 8 floats -> 8 bfloat16 bit patterns in the low halves of 32-bit lanes (round to nearest even,
 // NaN kept quiet).
 inline __m256i round_bf16_lanes(__m256 v) {

@@ -169,6 +169,16 @@ def test_sum(dt):
 
 
 @pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("n", (1, 31, 2048, 4096, 5000, 70001))
+def test_sum_same_as_float32_cascade(dt, n):
+    # The 16-bit sum is the float32 sum of the widened values, rounded once.
+    a = make(np.random.default_rng(n).standard_normal(n).astype(np.float32), dt)
+    np.testing.assert_array_equal(bits(a.sum()), bits(a.to(tc.float32).sum().to(getattr(tc, dt))))
+    m = a[: n - n % 7].reshape(7, -1) if n >= 7 else a.reshape(1, -1)
+    np.testing.assert_array_equal(bits(m.sum(1)), bits(m.to(tc.float32).sum(1).to(getattr(tc, dt))))
+
+
+@pytest.mark.parametrize("dt", DTYPES)
 def test_against_torch(dt, torch_ref):
     torch = torch_ref
     x, y = edge_values(5000, 11), np.abs(edge_values(5000, 12)) + 0.5
