@@ -129,7 +129,8 @@ def half_cases(lib, mod):
             "a / b": lambda: a / b, "a + 2.5": lambda: a + 2.5,
             "add_(b, alpha=0.5)": lambda: c.add_(b, alpha=0.5), "mul_(1.0)": lambda: c.mul_(1.0),
             "fill_(1.0)": lambda: c.fill_(1.0), "zero_()": lambda: c.zero_(),
-            "exp": lambda: a.exp(), "sum": lambda: a.sum(),
+            "exp": lambda: a.exp(), "tanh": lambda: a.tanh(), "sigmoid": lambda: a.sigmoid(),
+            "neg": lambda: a.neg(), "sum": lambda: a.sum(), "mean": lambda: a.mean(),
         }
 
     for dt in ("bfloat16", "float16"):

@@ -111,4 +111,15 @@ void cpu_half_unary_kernel(TensorIter& iter, ArrayFn array, ScalarFn scalar,
       grain);
 }
 
+// out = f(a) with f: float -> float, applied per element (the chunk loop vectorizes when f does).
+template <typename T, typename F>
+void cpu_half_map(TensorIter& iter, F f, int64_t grain = 32768) {
+  cpu_half_unary_kernel<T>(
+      iter,
+      [f](const float* in, float* out, int64_t n) {
+        for (int64_t i = 0; i < n; ++i) out[i] = f(in[i]);
+      },
+      f, grain);
+}
+
 }  // namespace tc

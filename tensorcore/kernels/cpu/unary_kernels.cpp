@@ -13,7 +13,10 @@ void neg_cpu(TensorIter& iter) {
   dispatch_dtype<kAllTypes & ~kBoolSet>(iter.common_dtype(), "neg", [&](auto tag) {
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
-    cpu_kernel(iter, [](T x) -> T { return T(-M(x)); });
+    if constexpr (is_reduced_float_v<T>)
+      cpu_half_map<T>(iter, [](float x) { return -x; });
+    else
+      cpu_kernel(iter, [](T x) -> T { return T(-M(x)); });
   });
 }
 
@@ -22,7 +25,10 @@ void float_unary(TensorIter& iter, const char* name, F f) {
   dispatch_dtype<kFloating | kComplex>(iter.common_dtype(), name, [&](auto tag) {
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
-    cpu_kernel(iter, [f](T x) -> T { return T(f(M(x))); });
+    if constexpr (is_reduced_float_v<T>)
+      cpu_half_map<T>(iter, [f](float x) -> float { return f(x); });
+    else
+      cpu_kernel(iter, [f](T x) -> T { return T(f(M(x))); });
   });
 }
 

@@ -197,3 +197,20 @@ def test_against_torch(dt, torch_ref):
     c.fill_(0.3)
     tcc.fill_(0.3)
     np.testing.assert_array_equal(bits(c), tcc.view(torch.int16).numpy().view(np.uint16))
+
+
+UNARY = ("neg", "abs", "sqrt", "log", "tanh", "sigmoid", "erf", "exp2", "expm1", "log1p", "sin",
+         "floor", "round", "rsqrt")
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("op", UNARY)
+def test_unary_layouts_agree_and_match_float32(dt, op):
+    x = np.concatenate([edge_values(1200, 13), np.linspace(-8, 8, 1001, dtype=np.float32)])
+    a = make(x, dt)
+    got = getattr(a, op)()
+    a2 = make(np.repeat(widened(a), 2), dt)[::2]
+    np.testing.assert_array_equal(bits(got), bits(getattr(a2, op)()))
+    # The float32 op on the widened values, rounded once to the 16-bit type.
+    ref = getattr(a.to(tc.float32), op)().to(getattr(tc, dt))
+    np.testing.assert_array_equal(bits(got), bits(ref))
