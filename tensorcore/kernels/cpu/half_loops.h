@@ -112,8 +112,34 @@ void cpu_half_unary_kernel(TensorIter& iter, ArrayFn array, ScalarFn scalar,
 }
 
 // out = f(a) with f: float -> float, applied per element (the chunk loop vectorizes when f does).
+// An f that also takes __m256 (a generic lambda with GCC vector arithmetic) runs contiguous
+// bfloat16 in registers without the chunk buffers.
 template <typename T, typename F>
 void cpu_half_map(TensorIter& iter, F f, int64_t grain = 32768) {
+#if defined(__AVX2__)
+  if constexpr (std::is_same_v<T, BFloat16> && requires(F& g, __m256 v) { g(v); }) {
+    constexpr int64_t E = int64_t(sizeof(T));
+    iter.for_each(
+        [&](char** data, const int64_t* s, int64_t n) {
+          if (s[0] == E && s[1] == E) {
+            T* out = reinterpret_cast<T*>(data[0]);
+            const T* a = reinterpret_cast<const T*>(data[1]);
+            int64_t i = 0;
+            for (; i + 16 <= n; i += 16)
+              half_vec::store_bf16x16(out + i, f(half_vec::load_bf16x8(a + i)),
+                                      f(half_vec::load_bf16x8(a + i + 8)));
+            for (; i < n; ++i) out[i] = half_vec::from_float<T>(f(half_vec::to_float(a[i])));
+            return;
+          }
+          for (int64_t i = 0; i < n; ++i) {
+            T x = *reinterpret_cast<const T*>(data[1] + i * s[1]);
+            *reinterpret_cast<T*>(data[0] + i * s[0]) = half_vec::from_float<T>(f(half_vec::to_float(x)));
+          }
+        },
+        grain);
+    return;
+  }
+#endif
   cpu_half_unary_kernel<T>(
       iter,
       [f](const float* in, float* out, int64_t n) {

@@ -14,7 +14,7 @@ void neg_cpu(TensorIter& iter) {
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
     if constexpr (is_reduced_float_v<T>)
-      cpu_half_map<T>(iter, [](float x) { return -x; });
+      cpu_half_map<T>(iter, [](auto x) { return -x; });
     else
       cpu_kernel(iter, [](T x) -> T { return T(-M(x)); });
   });
