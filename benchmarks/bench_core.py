@@ -123,7 +123,7 @@ def half_cases(lib, mod):
     shape = (8, 64, 112, 112)
     out = {}
 
-    def ops(a, b, c):  # a function scope per dtype, so the lambdas keep their own tensors
+    def ops(a, b, c, x32):  # a function scope per dtype, so the lambdas keep their own tensors
         return {
             "a + b": lambda: a + b, "a - b": lambda: a - b, "a * b": lambda: a * b,
             "a / b": lambda: a / b, "a + 2.5": lambda: a + 2.5,
@@ -131,6 +131,7 @@ def half_cases(lib, mod):
             "fill_(1.0)": lambda: c.fill_(1.0), "zero_()": lambda: c.zero_(),
             "exp": lambda: a.exp(), "tanh": lambda: a.tanh(), "sigmoid": lambda: a.sigmoid(),
             "neg": lambda: a.neg(), "sum": lambda: a.sum(), "mean": lambda: a.mean(),
+            "to(float32)": lambda: a.to(mod.float32), "float32 .to(dtype)": lambda: x32.to(a.dtype),
         }
 
     for dt in ("bfloat16", "float16"):
@@ -139,7 +140,8 @@ def half_cases(lib, mod):
         a = mod.from_numpy(x).to(getattr(mod, dt))
         b = mod.from_numpy(y).to(getattr(mod, dt))
         c = mod.from_numpy(x.copy()).to(getattr(mod, dt))
-        for name, fn in ops(a, b, c).items():
+        x32 = mod.from_numpy(x)
+        for name, fn in ops(a, b, c, x32).items():
             out[f"{name} 6.4M {dt}"] = ("time", fn)
     return out
 

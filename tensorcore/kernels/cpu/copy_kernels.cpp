@@ -7,6 +7,7 @@
 
 #include "tensorcore/core/convert.h"
 #include "tensorcore/core/parallel.h"
+#include "tensorcore/kernels/cpu/half_vec.h"
 #include "tensorcore/kernels/cpu/loops.h"
 #include "tensorcore/ops/kernel_tables.h"
 
@@ -138,6 +139,36 @@ bool try_transpose_copy(TensorIter& iter) {
   return true;
 }
 
+// float32 <-> float16/bfloat16 (autocast's casts): unit-stride inner runs go through the vector
+// conversions (same bits as the scalar conversions), other runs element by element.
+template <typename D, typename S>
+void half_float_copy(TensorIter& iter) {
+  iter.for_each([](char** data, const int64_t* strides, int64_t n) {
+    D* out = reinterpret_cast<D*>(data[0]);
+    const S* in = reinterpret_cast<const S*>(data[1]);
+    if (strides[0] == int64_t(sizeof(D)) && strides[1] == int64_t(sizeof(S))) {
+      if constexpr (std::is_same_v<S, float>) half_vec::narrow(in, out, n);
+      else half_vec::widen(in, out, n);
+      return;
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      const S v = *reinterpret_cast<const S*>(data[1] + i * strides[1]);
+      D& o = *reinterpret_cast<D*>(data[0] + i * strides[0]);
+      if constexpr (std::is_same_v<S, float>) o = half_vec::from_float<D>(v);
+      else o = half_vec::to_float(v);
+    }
+  });
+}
+
+bool try_half_float_copy(TensorIter& iter, DType dst, DType src) {
+  if (src == DType::Float32 && dst == DType::BFloat16) half_float_copy<BFloat16, float>(iter);
+  else if (src == DType::Float32 && dst == DType::Float16) half_float_copy<Half, float>(iter);
+  else if (src == DType::BFloat16 && dst == DType::Float32) half_float_copy<float, BFloat16>(iter);
+  else if (src == DType::Float16 && dst == DType::Float32) half_float_copy<float, Half>(iter);
+  else return false;
+  return true;
+}
+
 void copy_cpu(TensorIter& iter) {
   DType dst = iter.output_dtype(), src = iter.input_dtype(0);
   if (dst == src && !iter.is_contiguous() && try_transpose_copy(iter)) return;
@@ -150,6 +181,7 @@ void copy_cpu(TensorIter& iter) {
     });
     return;
   }
+  if (try_half_float_copy(iter, dst, src)) return;
   dispatch_dtype<kAllTypes>(dst, "copy_", [&](auto dst_tag) {
     using D = typename decltype(dst_tag)::type;
     dispatch_dtype<kAllTypes>(src, "copy_", [&](auto src_tag) {

@@ -214,3 +214,21 @@ def test_unary_layouts_agree_and_match_float32(dt, op):
     # The float32 op on the widened values, rounded once to the 16-bit type.
     ref = getattr(a.to(tc.float32), op)().to(getattr(tc, dt))
     np.testing.assert_array_equal(bits(got), bits(ref))
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+def test_float32_casts(dt):
+    x = edge_values(4099, 21)
+    got = tc.from_numpy(x).to(getattr(tc, dt))
+    np.testing.assert_array_equal(bits(got), ref_bits(x, dt))
+    # Strided source and destination take the element path: same bits.
+    src = tc.from_numpy(np.repeat(x, 2))[::2]
+    np.testing.assert_array_equal(bits(src.to(getattr(tc, dt))), ref_bits(x, dt))
+    dst = tc.zeros(4099, 2, dtype=getattr(tc, dt))
+    dst[:, 1].copy_(tc.from_numpy(x))
+    np.testing.assert_array_equal(bits(dst[:, 1]), ref_bits(x, dt))
+    back = got.to(tc.float32).numpy()
+    expect = ref_bits(x, dt).view(np.float16).astype(np.float32) if dt == "float16" else \
+        (ref_bits(x, dt).astype(np.uint32) << 16).view(np.float32)
+    np.testing.assert_array_equal(back, expect)
+    np.testing.assert_array_equal(got[::3].to(tc.float32).numpy(), expect[::3])
