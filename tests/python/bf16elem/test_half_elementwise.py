@@ -233,3 +233,23 @@ def test_float32_casts(dt):
         (ref_bits(x, dt).astype(np.uint32) << 16).view(np.float32)
     np.testing.assert_array_equal(back, expect)
     np.testing.assert_array_equal(got[::3].to(tc.float32).numpy(), expect[::3])
+
+
+BINARY_MATH = ("maximum", "minimum", "fmax", "fmin", "pow", "atan2", "hypot", "fmod", "remainder")
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("op", BINARY_MATH)
+def test_binary_math_layouts_agree_and_match_float32(dt, op):
+    a = make(edge_values(2051, 14), dt)
+    b = make(np.abs(edge_values(2051, 15)) * 0.3 + 0.2, dt)
+    f = getattr(tc, op)
+    got = f(a, b)
+    a2, b2 = make(np.repeat(widened(a), 2), dt)[::2], make(np.repeat(widened(b), 2), dt)[::2]
+    np.testing.assert_array_equal(bits(got), bits(f(a2, b2)))
+    ref = f(a.to(tc.float32), b.to(tc.float32)).to(getattr(tc, dt))
+    w, r = widened(got), widened(ref)
+    np.testing.assert_array_equal(np.isnan(w), np.isnan(r))
+    np.testing.assert_array_equal(w[~np.isnan(w)], r[~np.isnan(r)])
+    # Scalar-broadcast operand.
+    np.testing.assert_array_equal(bits(f(a, b[:1].expand(2051))), bits(f(a2, b2[:1].expand(2051))))
