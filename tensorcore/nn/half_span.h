@@ -11,10 +11,7 @@
 #include <type_traits>
 
 #include "tensorcore/core/half.h"
-
-#if defined(__F16C__)
-#include <immintrin.h>
-#endif
+#include "tensorcore/kernels/cpu/half_vec.h"
 
 namespace tc::nn::detail {
 
@@ -26,34 +23,19 @@ inline constexpr bool is_half_v = std::is_same_v<T, Half> || std::is_same_v<T, B
 
 constexpr int64_t kSpanChunk = 512;
 
-// Bulk conversions (out of line; vectorized with F16C / AVX2).
-void widen(const Half* x, float* y, int64_t n);
-void widen(const BFloat16* x, float* y, int64_t n);
-void narrow(const float* x, Half* y, int64_t n);
-void narrow(const float* x, BFloat16* y, int64_t n);
+// Bulk conversions (vectorized with F16C / AVX2), shared with the core elementwise kernels.
+using half_vec::narrow;
+using half_vec::widen;
 
 // Scalar conversions for element-wise access (max pooling); branch-free.
 inline float to_compute(float v) { return v; }
 inline double to_compute(double v) { return v; }
-inline float to_compute(BFloat16 v) { return float(v); }
-inline float to_compute(Half v) {
-#if defined(__F16C__)
-  return _cvtsh_ss(v.bits);
-#else
-  return float(v);
-#endif
-}
+inline float to_compute(BFloat16 v) { return half_vec::to_float(v); }
+inline float to_compute(Half v) { return half_vec::to_float(v); }
 template <typename T>
 inline T from_compute(compute_t<T> v) {
-  if constexpr (std::is_same_v<T, Half>) {
-#if defined(__F16C__)
-    return Half::from_bits(uint16_t(_cvtss_sh(v, _MM_FROUND_TO_NEAREST_INT)));
-#else
-    return Half(v);
-#endif
-  } else {
-    return T(v);
-  }
+  if constexpr (is_half_v<T>) return half_vec::from_float<T>(v);
+  else return T(v);
 }
 
 // Calls f(const C* span, offset, length) over x[0, n).

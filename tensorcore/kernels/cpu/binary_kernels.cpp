@@ -1,6 +1,7 @@
 // CPU kernels for add/mul/div.
 #include <cmath>
 
+#include "tensorcore/kernels/cpu/half_loops.h"
 #include "tensorcore/kernels/cpu/loops.h"
 #include "tensorcore/ops/kernel_tables.h"
 
@@ -14,6 +15,11 @@ void add_cpu(TensorIter& iter, const Scalar& alpha) {
     if constexpr (std::is_same_v<T, bool>) {
       bool a = alpha.to<bool>();
       cpu_kernel(iter, [a](bool x, bool y) -> bool { return x || (a && y); });
+    } else if constexpr (is_reduced_float_v<T>) {
+      // float16/bfloat16: chunked float32 loops (sub is add with alpha -1).
+      M a = alpha.to<M>();
+      if (a == M(1)) cpu_half_binary_kernel<T>(iter, [](auto x, auto y) { return x + y; });
+      else cpu_half_binary_kernel<T>(iter, [a](auto x, auto y) { return x + a * y; });
     } else {
       M a = alpha.to<M>();
       if (a == M(1)) {
@@ -31,6 +37,8 @@ void mul_cpu(TensorIter& iter) {
     using M = opmath_t<T>;
     if constexpr (std::is_same_v<T, bool>) {
       cpu_kernel(iter, [](bool x, bool y) -> bool { return x && y; });
+    } else if constexpr (is_reduced_float_v<T>) {
+      cpu_half_binary_kernel<T>(iter, [](auto x, auto y) { return x * y; });
     } else {
       cpu_kernel(iter, [](T x, T y) -> T { return T(M(x) * M(y)); });
     }
@@ -41,7 +49,10 @@ void div_true_cpu(TensorIter& iter) {
   dispatch_dtype<kFloating | kComplex>(iter.common_dtype(), "div", [&](auto tag) {
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
-    cpu_kernel(iter, [](T x, T y) -> T { return T(M(x) / M(y)); });
+    if constexpr (is_reduced_float_v<T>)
+      cpu_half_binary_kernel<T>(iter, [](auto x, auto y) { return x / y; });
+    else
+      cpu_kernel(iter, [](T x, T y) -> T { return T(M(x) / M(y)); });
   });
 }
 

@@ -3,6 +3,7 @@
 #include <complex>
 #include <limits>
 
+#include "tensorcore/kernels/cpu/half_loops.h"
 #include "tensorcore/kernels/cpu/loops.h"
 #include "tensorcore/kernels/cpu/vec_math.h"
 #include "tensorcore/ops/elementwise_kernels.h"
@@ -22,7 +23,10 @@ void map2(TensorIter& iter, const char* name, F f) {
   dispatch_dtype<Set>(iter.common_dtype(), name, [&](auto tag) {
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
-    cpu_kernel(iter, [f](T x, T y) TC_INLINE_LAMBDA -> T { return T(f(M(x), M(y))); });
+    if constexpr (is_reduced_float_v<T>)  // float16/bfloat16: widened chunks, rounded once
+      cpu_half_binary_kernel<T>(iter, [f](float x, float y) TC_INLINE_LAMBDA -> float { return f(x, y); });
+    else
+      cpu_kernel(iter, [f](T x, T y) TC_INLINE_LAMBDA -> T { return T(f(M(x), M(y))); });
   });
 }
 

@@ -7,6 +7,7 @@
 
 #include "tensorcore/core/convert.h"
 #include "tensorcore/core/parallel.h"
+#include "tensorcore/kernels/cpu/half_vec.h"
 #include "tensorcore/kernels/cpu/loops.h"
 #include "tensorcore/ops/kernel_tables.h"
 
@@ -138,6 +139,36 @@ bool try_transpose_copy(TensorIter& iter) {
   return true;
 }
 
+// float32 <-> float16/bfloat16 (autocast's casts): unit-stride inner runs go through the vector
+// conversions (same bits as the scalar conversions), other runs element by element.
+template <typename D, typename S>
+void half_float_copy(TensorIter& iter) {
+  iter.for_each([](char** data, const int64_t* strides, int64_t n) {
+    D* out = reinterpret_cast<D*>(data[0]);
+    const S* in = reinterpret_cast<const S*>(data[1]);
+    if (strides[0] == int64_t(sizeof(D)) && strides[1] == int64_t(sizeof(S))) {
+      if constexpr (std::is_same_v<S, float>) half_vec::narrow(in, out, n);
+      else half_vec::widen(in, out, n);
+      return;
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      const S v = *reinterpret_cast<const S*>(data[1] + i * strides[1]);
+      D& o = *reinterpret_cast<D*>(data[0] + i * strides[0]);
+      if constexpr (std::is_same_v<S, float>) o = half_vec::from_float<D>(v);
+      else o = half_vec::to_float(v);
+    }
+  });
+}
+
+bool try_half_float_copy(TensorIter& iter, DType dst, DType src) {
+  if (src == DType::Float32 && dst == DType::BFloat16) half_float_copy<BFloat16, float>(iter);
+  else if (src == DType::Float32 && dst == DType::Float16) half_float_copy<Half, float>(iter);
+  else if (src == DType::BFloat16 && dst == DType::Float32) half_float_copy<float, BFloat16>(iter);
+  else if (src == DType::Float16 && dst == DType::Float32) half_float_copy<float, Half>(iter);
+  else return false;
+  return true;
+}
+
 void copy_cpu(TensorIter& iter) {
   DType dst = iter.output_dtype(), src = iter.input_dtype(0);
   if (dst == src && !iter.is_contiguous() && try_transpose_copy(iter)) return;
@@ -150,6 +181,7 @@ void copy_cpu(TensorIter& iter) {
     });
     return;
   }
+  if (try_half_float_copy(iter, dst, src)) return;
   dispatch_dtype<kAllTypes>(dst, "copy_", [&](auto dst_tag) {
     using D = typename decltype(dst_tag)::type;
     dispatch_dtype<kAllTypes>(src, "copy_", [&](auto src_tag) {
@@ -167,9 +199,24 @@ void fill_cpu(const Tensor& t, const Scalar& value) {
     if constexpr (is_reduced_float_v<T>) v = T(value.to<float>());
     else v = value.to<T>();
     if (t.is_contiguous()) {
-      T* p = static_cast<T*>(t.data_ptr());
-      parallel_for(0, t.numel(), 1 << 16, [&](int64_t b, int64_t e) {
-        for (int64_t i = b; i < e; ++i) p[i] = v;
+      // Store the value's bit pattern through an integer type of its size (a loop storing the
+      // Half/BFloat16 struct was not vectorized); the value is captured by value so the stores
+      // cannot alias it.
+      char* base = static_cast<char*>(t.data_ptr());
+      parallel_for(0, t.numel(), 1 << 16, [&, v](int64_t b, int64_t e) {
+        if constexpr (sizeof(T) == 1) {
+          std::memset(base + b, int(*reinterpret_cast<const unsigned char*>(&v)), size_t(e - b));
+        } else if constexpr (sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8) {
+          using U = std::conditional_t<sizeof(T) == 2, uint16_t,
+                                       std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>;
+          U pattern;
+          std::memcpy(&pattern, &v, sizeof(T));
+          std::fill(reinterpret_cast<U*>(base) + b, reinterpret_cast<U*>(base) + e, pattern);
+        } else {
+          T* p = reinterpret_cast<T*>(base);
+          const T value = v;
+          for (int64_t i = b; i < e; ++i) p[i] = value;
+        }
       });
       return;
     }

@@ -1,6 +1,7 @@
 // CPU kernels for unary math.
 #include <cmath>
 
+#include "tensorcore/kernels/cpu/half_loops.h"
 #include "tensorcore/kernels/cpu/loops.h"
 #include "tensorcore/kernels/cpu/vec_math.h"
 #include "tensorcore/ops/kernel_tables.h"
@@ -12,7 +13,10 @@ void neg_cpu(TensorIter& iter) {
   dispatch_dtype<kAllTypes & ~kBoolSet>(iter.common_dtype(), "neg", [&](auto tag) {
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
-    cpu_kernel(iter, [](T x) -> T { return T(-M(x)); });
+    if constexpr (is_reduced_float_v<T>)
+      cpu_half_map<T>(iter, [](auto x) { return -x; });
+    else
+      cpu_kernel(iter, [](T x) -> T { return T(-M(x)); });
   });
 }
 
@@ -21,7 +25,10 @@ void float_unary(TensorIter& iter, const char* name, F f) {
   dispatch_dtype<kFloating | kComplex>(iter.common_dtype(), name, [&](auto tag) {
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
-    cpu_kernel(iter, [f](T x) -> T { return T(f(M(x))); });
+    if constexpr (is_reduced_float_v<T>)
+      cpu_half_map<T>(iter, [f](float x) -> float { return f(x); });
+    else
+      cpu_kernel(iter, [f](T x) -> T { return T(f(M(x))); });
   });
 }
 
@@ -39,6 +46,13 @@ void exp_cpu(TensorIter& iter) {
     return cpu_unary_array_kernel<double>(
         iter, [](const double* in, double* out, int64_t n) { vec_math::exp_array(in, out, n); },
         [](double x) { return vec_math::exp(x); });
+  }
+  // float16/bfloat16: the float32 array loop over widened chunks, rounded once.
+  if (iter.common_dtype() == DType::BFloat16 || iter.common_dtype() == DType::Float16) {
+    auto array = [](const float* in, float* out, int64_t n) { vec_math::exp_array(in, out, n); };
+    auto scalar = [](float x) { return vec_math::exp(x); };
+    if (iter.common_dtype() == DType::BFloat16) return cpu_half_unary_kernel<BFloat16>(iter, array, scalar);
+    return cpu_half_unary_kernel<Half>(iter, array, scalar);
   }
   float_unary(iter, "exp", [](auto x) {
     if constexpr (is_real_fp<decltype(x)>) return vec_math::exp(x);

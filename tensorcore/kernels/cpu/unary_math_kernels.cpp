@@ -4,6 +4,7 @@
 #include <complex>
 #include <limits>
 
+#include "tensorcore/kernels/cpu/half_loops.h"
 #include "tensorcore/kernels/cpu/loops.h"
 #include "tensorcore/kernels/cpu/special_math.h"
 #include "tensorcore/kernels/cpu/vec_math.h"
@@ -49,7 +50,10 @@ void map1(TensorIter& iter, const char* name, F f) {
   dispatch_dtype<Set>(iter.common_dtype(), name, [&](auto tag) {
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
-    cpu_kernel(iter, [f](T x) TC_INLINE_LAMBDA -> T { return T(f(M(x))); });
+    if constexpr (is_reduced_float_v<T>)  // float16/bfloat16: widened chunks, rounded once
+      cpu_half_map<T>(iter, [f](float x) TC_INLINE_LAMBDA -> float { return f(x); });
+    else
+      cpu_kernel(iter, [f](T x) TC_INLINE_LAMBDA -> T { return T(f(M(x))); });
   });
 }
 
