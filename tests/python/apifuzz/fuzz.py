@@ -615,6 +615,13 @@ def child_main(progress_path, targets, start_ti, start_ci, skip_json, results_pa
     fd = os.open(progress_path, os.O_RDWR)
     mm = mmap.mmap(fd, SLOT)
     res = open(results_path, "a", buffering=1)
+
+    def report(exc, text, tid):
+        kind = classify(exc)
+        if kind:
+            res.write(json.dumps({"kind": kind, "call": text, "target": tid, "exc": type(exc).__name__,
+                                  "msg": str(exc)[:300]}) + "\n")
+
     for ti in range(start_ti, len(targets)):
         tid = targets[ti]
         try:
@@ -643,11 +650,7 @@ def child_main(progress_path, targets, start_ti, start_ci, skip_json, results_pa
             except BaseException as e:  # noqa: BLE001
                 if isinstance(e, (KeyboardInterrupt, SystemExit)):
                     raise
-                kind = classify(e)
-                if kind:
-                    res.write(json.dumps({"kind": kind, "call": text, "target": tid,
-                                          "exc": type(e).__name__,
-                                          "msg": str(e)[:300]}) + "\n")
+                report(e, text, tid)
         for ci, (label, self_tok, args) in enumerate(
                 plans(tid, params, tcat, long_mode, rng, base)):
             if ti == start_ti and ci < start_ci:
@@ -663,11 +666,7 @@ def child_main(progress_path, targets, start_ti, start_ci, skip_json, results_pa
             except BaseException as e:  # noqa: BLE001 - classify every escape
                 if isinstance(e, (KeyboardInterrupt, SystemExit)):
                     raise
-                kind = classify(e)
-                if kind:
-                    res.write(json.dumps({"kind": kind, "call": text, "target": tid,
-                                          "exc": type(e).__name__,
-                                          "msg": str(e)[:300]}) + "\n")
+                report(e, text, tid)
         # Leak check: what the calls of this target allocated (tensorcore's CPU allocator) must
         # be freed once their results and exceptions are gone.
         gc.collect()
