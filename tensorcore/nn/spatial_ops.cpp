@@ -110,6 +110,47 @@ detail::Geo3 geo_for(const char* op, int64_t H, int64_t W, const functional::Int
   return g;
 }
 
+// Constant padding (negative amounts crop): one output, filled where padding lands, the kept
+// input copied into its interior. The gradient is the same op with the amounts negated.
+Tensor constant_pad(const Tensor& input, const functional::IntList& pad, double value) {
+  const char* op = "pad";
+  const int64_t npad = int64_t(pad.size()) / 2;
+  Shape out_shape = input.sizes();
+  Tensor src = input.detach();
+  bool pads_anywhere = false;
+  for (int64_t i = 0; i < npad; ++i) {
+    const int64_t dim = input.dim() - 1 - i, l = pad[size_t(2 * i)], r = pad[size_t(2 * i + 1)];
+    const int64_t n = input.size(dim);
+    TC_CHECK(n + l + r >= 0, op, ": padding ", shape_str(pad), " would give a negative size for input ",
+             shape_str(input.sizes()));
+    out_shape[size_t(dim)] = n + l + r;
+    pads_anywhere = pads_anywhere || l > 0 || r > 0;
+  }
+  Tensor out = empty(out_shape, TensorOptions(input.dtype()).device(input.device()));
+  Tensor dst = out;
+  for (int64_t i = 0; i < npad; ++i) {
+    const int64_t dim = input.dim() - 1 - i, l = pad[size_t(2 * i)], r = pad[size_t(2 * i + 1)];
+    const int64_t cut_l = std::max<int64_t>(-l, 0), cut_r = std::max<int64_t>(-r, 0);
+    const int64_t kept = std::max<int64_t>(input.size(dim) - cut_l - cut_r, 0);
+    src = narrow(src, dim, std::min(cut_l, input.size(dim)), kept);
+    dst = narrow(dst, dim, std::max<int64_t>(l, 0), kept);
+  }
+  {
+    autograd::GradModeGuard no_grad(false);
+    if (pads_anywhere) fill_(out, value);
+    if (dst.numel() > 0) copy_(dst, src);
+  }
+  if (autograd::needs_grad({input})) {
+    Shape negated(pad.begin(), pad.end());
+    for (auto& v : negated) v = -v;
+    autograd::record("ConstantPadNdBackward0", {input}, {out}, {},
+                     [negated](const TensorList&, const TensorList& g) -> TensorList {
+                       return {functional::pad(g[0], negated, "constant", 0.0)};
+                     });
+  }
+  return out;
+}
+
 }  // namespace
 
 namespace functional {
@@ -129,29 +170,8 @@ Tensor pad(const Tensor& input, const IntList& pad, const std::string& mode, dou
            input.dim(), "-d input");
   TC_CHECK(mode == "constant" || mode == "reflect" || mode == "replicate" || mode == "circular", op,
            ": mode must be 'constant', 'reflect', 'replicate' or 'circular', got '", mode, "'");
+  if (mode == "constant") return constant_pad(input, pad, value);
   Tensor y = input;
-  if (mode == "constant") {
-    for (int64_t i = 0; i < npad; ++i) {
-      int64_t dim = input.dim() - 1 - i, l = pad[size_t(2 * i)], r = pad[size_t(2 * i + 1)];
-      int64_t n = y.size(dim);
-      TC_CHECK(n + l + r >= 0, op, ": padding ", shape_str(pad), " would give a negative size for input ",
-               shape_str(input.sizes()));
-      if (l < 0 || r < 0) {
-        int64_t start = l < 0 ? -l : 0, end = r < 0 ? n + r : n;
-        y = narrow(y, dim, start, std::max<int64_t>(end - start, 0));
-        l = std::max<int64_t>(l, 0);
-        r = std::max<int64_t>(r, 0);
-      }
-      TensorList parts;
-      Shape side = y.sizes();
-      TensorOptions opts = TensorOptions(y.dtype()).device(y.device());
-      if (l > 0) { side[size_t(dim)] = l; parts.push_back(full(side, value, opts)); }
-      parts.push_back(y);
-      if (r > 0) { side[size_t(dim)] = r; parts.push_back(full(side, value, opts)); }
-      if (parts.size() > 1) y = cat(parts, dim);
-    }
-    return y.is_same(input) ? clone(input) : y;
-  }
   TC_CHECK(value == 0, op, ": padding mode '", mode, "' doesn't take in value argument");
   TC_CHECK(npad <= 3 && input.dim() >= npad + 1, op, ": ", mode, " padding of ", npad,
            " dims expects a ", npad + 1, "-d or ", npad + 2, "-d input, got shape ", shape_str(input.sizes()));

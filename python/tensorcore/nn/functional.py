@@ -619,7 +619,9 @@ def _pad_constant(input, pad, value=0.0):
 
 
 def pad(input, pad, mode="constant", value=None):
-    """Pads the last len(pad)//2 dimensions; 'constant' is composite, other modes are native."""
+    """Pads the last len(pad)//2 dimensions (native when the nn kernels are built)."""
+    if _native_pad is not None and isinstance(input, _C.Tensor):
+        return _native_pad(input, pad, mode=mode, value=value)
     if mode == "constant":
         return _pad_constant(input, pad, 0.0 if value is None else value)
     if _native_pad is None:
@@ -717,7 +719,7 @@ if _os.path.exists(_os.path.join(_os.path.dirname(__file__), "_native.py")):
         if _value is None or isinstance(_value, (_types.ModuleType, type)):
             continue
         if _name == "pad":
-            _native_pad = _value  # constant padding stays composite; other modes go native
+            _native_pad = _value
         else:
             globals()[_name] = _value
     del _name, _value, _exported
