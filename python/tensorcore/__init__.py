@@ -38,6 +38,10 @@ for _sub in ("fft", "cuda", "nn", "optim", "backends", "amp", "audio", "vision")
     if _os.path.isdir(_os.path.join(_os.path.dirname(__file__), _sub)):
         globals()[_sub] = _importlib.import_module("." + _sub, __name__)
 
+# torch functions and Tensor methods composed from the native ops (python/tensorcore/_extra_ops.py).
+from . import _extra_ops  # noqa: E402
+_extra_ops.install(globals())
+
 __version__ = "0.1.0"
 
 
