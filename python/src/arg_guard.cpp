@@ -12,6 +12,11 @@
 //    std::length_error, std::out_of_range, std::invalid_argument) reach Python as the matching
 //    exception with the op's name and what was expected, instead of "Unable to cast Python
 //    instance of type <class 'str'> to C++ type 'long'" or "vector::_M_range_check".
+// 3. Tensor's in-place methods (add_, exp_, copy_, scatter_, __iadd__, ...) refuse a `self`
+//    whose elements alias each other (an expanded tensor), as torch does (mem_overlap.h);
+//    masked_fill_ / index_fill_ / index_put_ warn instead and fill_ / zero_ / tril_ / triu_ are
+//    allowed, as in torch 1.13. This is the user-facing entry only: C++ callers of the same ops
+//    (kernels, backward formulas) are not checked.
 #include <cctype>
 #include <cstring>
 #include <new>
@@ -22,15 +27,64 @@
 #include <vector>
 
 #include "bind.h"
+#include "mem_overlap.h"
 
 namespace tc::python {
 namespace {
 
 using Impl = py::handle (*)(py::detail::function_call&);
 
-std::unordered_map<const py::detail::function_record*, Impl>& original_impls() {
-  static auto* m = new std::unordered_map<const py::detail::function_record*, Impl>();
+// What an in-place Tensor method does when `self` overlaps itself internally.
+enum class SelfOverlap : uint8_t { kAllow, kRaise, kWarn };
+
+struct Guarded {
+  Impl impl;
+  SelfOverlap self_overlap;
+};
+
+std::unordered_map<const py::detail::function_record*, Guarded>& original_impls() {
+  static auto* m = new std::unordered_map<const py::detail::function_record*, Guarded>();
   return *m;
+}
+
+// torch 1.13's behaviour for an expanded `self`, by method name.
+SelfOverlap self_overlap_policy(const py::detail::function_record& rec) {
+  if (!rec.is_method || !rec.name || rec.scope.ptr() != py::type::of<TensorImpl>().ptr())
+    return SelfOverlap::kAllow;
+  const std::string name = rec.name;
+  static const char* const kInplaceDunders[] = {
+      "__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__idiv__",
+      "__imod__", "__ipow__", "__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__",
+      "__imatmul__"};
+  for (const char* d : kInplaceDunders)
+    if (name == d) return SelfOverlap::kRaise;
+  if (name.size() < 2 || name.back() != '_' || name.front() == '_') return SelfOverlap::kAllow;
+  // Metadata-only methods, and the fills torch allows on an expanded tensor (every alias gets
+  // the same value, so the result is well defined).
+  static const char* const kAllowed[] = {"requires_grad_", "resize_", "resize_as_", "detach_",
+                                         "set_", "share_memory_", "as_strided_", "t_",
+                                         "transpose_", "swapdims_", "swapaxes_", "squeeze_",
+                                         "unsqueeze_", "fill_", "zero_", "tril_", "triu_"};
+  for (const char* a : kAllowed)
+    if (name == a) return SelfOverlap::kAllow;
+  static const char* const kWarned[] = {"masked_fill_", "index_fill_", "index_put_"};
+  for (const char* w : kWarned)
+    if (name == w) return SelfOverlap::kWarn;
+  return SelfOverlap::kRaise;
+}
+
+void check_self_overlap(py::detail::function_call& call, SelfOverlap policy) {
+  if (call.args.empty()) return;
+  py::handle self = call.args[0];
+  if (!py::isinstance<TensorImpl>(self)) return;
+  const Tensor t = self.cast<Tensor>();
+  if (!has_internal_overlap(t)) return;
+  if (policy == SelfOverlap::kRaise) throw Error(kInternalOverlapMessage);
+  const std::string msg = std::string("Use of ") + call.func.name +
+                          " on expanded tensors is deprecated. Please clone() the tensor before "
+                          "performing this operation. This also applies to advanced indexing "
+                          "e.g. tensor[mask] = scalar";
+  if (PyErr_WarnEx(PyExc_UserWarning, msg.c_str(), 1) < 0) throw py::error_already_set();
 }
 
 std::string op_name(const py::detail::function_record& rec) {
@@ -95,9 +149,10 @@ std::string with_op(const py::detail::function_record& rec, const std::exception
 }
 
 py::handle guarded_impl(py::detail::function_call& call) {
-  const Impl orig = original_impls().at(&call.func);
+  const Guarded& orig = original_impls().at(&call.func);
   try {
-    return orig(call);
+    if (orig.self_overlap != SelfOverlap::kAllow) check_self_overlap(call, orig.self_overlap);
+    return orig.impl(call);
   } catch (const DecodeError& e) {
     throw DecodeError(with_op(call.func, e));
   } catch (const IndexError& e) {
@@ -198,7 +253,7 @@ void harden_record(py::detail::function_record* rec) {
         break;
       }
     }
-    original_impls().emplace(rec, rec->impl);
+    original_impls().emplace(rec, Guarded{rec->impl, self_overlap_policy(*rec)});
     rec->impl = &guarded_impl;
   }
 }

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "bind.h"
+#include "mem_overlap.h"
 
 namespace tc::python {
 namespace {
@@ -115,6 +116,24 @@ Tensor getitem(const Tensor& self, py::handle idx) {
   return index(self, to_index_list(idx));
 }
 
+// torch 1.13 on an expanded `self`: a basic index (ints, slices, ...) whose target still has
+// aliasing elements accepts a number or 0-dim value (a fill) but raises for a tensor value (a
+// copy_, applied once per alias); an advanced index warns (index_put_). Only reached when `self`
+// overlaps itself, so the common __setitem__ pays one stride scan.
+void check_setitem_overlap(const Tensor& self, py::handle idx, const Tensor& value) {
+  Tensor target = getitem(self, idx);
+  if (target.storage().get() != self.storage().get()) {
+    if (PyErr_WarnEx(PyExc_UserWarning,
+                     "Use of index_put_ on expanded tensors is deprecated. Please clone() the "
+                     "tensor before performing this operation. This also applies to advanced "
+                     "indexing e.g. tensor[mask] = scalar", 1) < 0)
+      throw py::error_already_set();
+    return;
+  }
+  TC_CHECK_AS(Error, value.dim() == 0 || !has_internal_overlap(target), "__setitem__: ",
+              kInternalOverlapMessage);
+}
+
 TensorList tensor_list(py::handle seq) {
   TensorList out;
   for (auto it : seq) out.push_back(it.is_none() ? Tensor() : it.cast<Tensor>());
@@ -125,6 +144,7 @@ void bind_indexing(py::module_& m, TensorClass& cls) {
   cls.def("__getitem__", &getitem);
   cls.def("__setitem__", [](Tensor& self, py::handle idx, py::handle value) {
     Tensor v = value_tensor(self, idx.ptr() == nullptr ? value : value);
+    if (has_internal_overlap(self)) check_setitem_overlap(self, idx, v);
     index_put_(self, to_index_list(idx), v);
   });
 

@@ -60,6 +60,20 @@ _DIRECT = frozenset((
     "square",
 ))
 
+# out= ops that torch 1.13 lets write into an internally overlapping (expanded) `out` (measured
+# op by op: the reductions and kernels that skip its overlap check, and the fills, where every
+# alias gets the same value). Every other op raises, as torch, instead of writing once per
+# aliasing element.
+_OVERLAP_ALLOWED = frozenset((
+    "sum", "nansum", "prod", "amax", "amin", "argmax", "argmin", "var", "std", "all", "any",
+    "cummax", "cummin", "histc", "tril", "triu", "bmm", "mv",
+    "zeros", "ones", "empty", "full", "eye", "randperm",
+))
+
+_OVERLAP_MESSAGE = ("unsupported operation: more than one element of the written-to tensor "
+                    "refers to a single memory location. Please clone() the tensor before "
+                    "performing the operation.")
+
 
 def _tensors_in(values):
     for v in values:
@@ -98,6 +112,11 @@ def _finish_out(name, result, out, stacklevel=2):
     if len(results) != len(outs):
         raise TypeError(f"{name}(): expected out to be a tuple of {len(results)} tensors, got "
                         f"{len(outs)}")
+    # Every out is checked before any is written.
+    for r, o in zip(results, outs):
+        if (name not in _OVERLAP_ALLOWED and tuple(o.shape) == tuple(r.shape)
+                and _C._has_internal_overlap(o)):
+            raise RuntimeError(f"{name}(): {_OVERLAP_MESSAGE}")
     for r, o in zip(results, outs):
         if not _C.can_cast(r.dtype, o.dtype):
             raise RuntimeError(f"{name}(): result type {r.dtype} can't be cast to the desired "

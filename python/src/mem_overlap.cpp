@@ -1,0 +1,15 @@
+// Python access to the internal-overlap test (mem_overlap.h), for the out= wrapper (_out.py).
+#include "mem_overlap.h"
+
+namespace tc::python {
+namespace {
+
+void bind_mem_overlap(py::module_& m, TensorClass&) {
+  m.def("_has_internal_overlap", [](const Tensor& t) { return has_internal_overlap(t); },
+        py::arg("tensor"));
+}
+
+Registrar registrar(bind_mem_overlap);
+
+}  // namespace
+}  // namespace tc::python
