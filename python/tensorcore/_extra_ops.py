@@ -52,23 +52,25 @@ def broadcast_tensors(*tensors):
 # ------------------------------------------------------------------------- elementwise
 
 
-def logaddexp(input, other):
-    """log(exp(a) + exp(b)) without overflow: max + log1p(exp(-|a - b|))."""
-    _check_tensor(input, "logaddexp")
+def _log_add_exp(input, other, op, exp_fn, log_scale):
+    """max + log1p(exp_fn(-|a - b|)) * log_scale: no overflow for large operands."""
+    _check_tensor(input, op)
     m = _C.maximum(input, other)
     d = _C.abs(input - other)
     # Equal infinities give inf - inf = nan in d; their sum is that infinity.
     d = _C.where(_C.isnan(d) & ~_C.isnan(m), _C.zeros_like(d), d)
-    return m + _C.log1p(_C.exp(-d))
+    tail = _C.log1p(exp_fn(-d))
+    return m + (tail * log_scale if log_scale != 1.0 else tail)
+
+
+def logaddexp(input, other):
+    """log(exp(a) + exp(b))."""
+    return _log_add_exp(input, other, "logaddexp", _C.exp, 1.0)
 
 
 def logaddexp2(input, other):
     """log2(2^a + 2^b)."""
-    _check_tensor(input, "logaddexp2")
-    m = _C.maximum(input, other)
-    d = _C.abs(input - other)
-    d = _C.where(_C.isnan(d) & ~_C.isnan(m), _C.zeros_like(d), d)
-    return m + _C.log1p(_C.exp2(-d)) * (1.0 / math.log(2.0))
+    return _log_add_exp(input, other, "logaddexp2", _C.exp2, 1.0 / math.log(2.0))
 
 
 def xlogy(input, other):
@@ -127,13 +129,6 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
             raise RuntimeError("addcdiv(): integer division of tensors using div or / is no longer supported; "
                                f"'{name}' has dtype {t.dtype}")
     return input + value * (tensor1 / tensor2) if value != 1 else input + tensor1 / tensor2
-
-
-def _addc_(op):
-    def inplace(self, tensor1, tensor2, *, value=1):
-        return self.copy_(op(self, tensor1, tensor2, value=value))
-    inplace.__name__ = op.__name__ + "_"
-    return inplace
 
 
 # ------------------------------------------------------------------------- shape and reductions
@@ -376,9 +371,8 @@ def signbit(input):
 
 def heaviside(input, values):
     _check_tensor(input, "heaviside")
-    zero, one = _C.zeros_like(input), _C.ones_like(input)
-    return _C.where(input == 0, values.to(input.dtype).expand_as(input) if isinstance(values, Tensor)
-                    else _C.full_like(input, values), _C.where(input > 0, one, zero))
+    at_zero = values.to(input.dtype) if isinstance(values, Tensor) else _C.full_like(input, values)
+    return _C.where(input == 0, at_zero, (input > 0).to(input.dtype))
 
 
 def float_power(input, exponent):
@@ -394,33 +388,32 @@ def float_power(input, exponent):
 # ------------------------------------------------------------------------- Tensor-only methods
 
 
-def _new_factory(make):
+def _new(self, make, dtype, device, requires_grad):
+    """A factory call with self's dtype and device unless given (the Tensor.new_* methods)."""
+    out = make(dtype=dtype or self.dtype, device=device or self.device)
+    if requires_grad:
+        out.requires_grad_(True)
+    return out
+
+
+def _new_factory(factory):
     def method(self, *size, dtype=None, device=None, requires_grad=False):
         if len(size) == 1 and isinstance(size[0], (list, tuple)):
             size = tuple(size[0])
-        out = make(self, size, dtype or self.dtype, device or self.device)
-        if requires_grad:
-            out.requires_grad_(True)
-        return out
+        return _new(self, lambda **opts: factory(size, **opts), dtype, device, requires_grad)
     return method
 
 
 def _new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
-    out = _C.full(tuple(size), fill_value, dtype=dtype or self.dtype, device=device or self.device)
-    if requires_grad:
-        out.requires_grad_(True)
-    return out
+    return _new(self, lambda **opts: _C.full(tuple(size), fill_value, **opts), dtype, device, requires_grad)
 
 
 def _new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
+    """A copy of data with self's dtype and device unless given (also for tensor data, as torch)."""
     from ._tensor import tensor
     if isinstance(data, Tensor):
-        out = data.detach().clone().to(dtype=dtype or data.dtype, device=device or self.device)
-    else:
-        out = tensor(data, dtype=dtype or self.dtype, device=device or self.device)
-    if requires_grad:
-        out.requires_grad_(True)
-    return out
+        return _new(self, lambda **opts: data.detach().clone().to(**opts), dtype, device, requires_grad)
+    return _new(self, lambda **opts: tensor(data, **opts), dtype, device, requires_grad)
 
 
 def _type_as(self, other):
@@ -469,9 +462,9 @@ def install(namespace):
         if not hasattr(Tensor, name):
             setattr(Tensor, name, fn)
     methods = {
-        "new_zeros": _new_factory(lambda s, size, dt, dev: _C.zeros(size, dtype=dt, device=dev)),
-        "new_ones": _new_factory(lambda s, size, dt, dev: _C.ones(size, dtype=dt, device=dev)),
-        "new_empty": _new_factory(lambda s, size, dt, dev: _C.empty(size, dtype=dt, device=dev)),
+        "new_zeros": _new_factory(_C.zeros),
+        "new_ones": _new_factory(_C.ones),
+        "new_empty": _new_factory(_C.empty),
         "new_full": _new_full,
         "new_tensor": _new_tensor,
         "type_as": _type_as,
@@ -479,17 +472,12 @@ def install(namespace):
         "log_softmax": _log_softmax_method,
         "get_device": _get_device,
         "is_same_size": _is_same_size,
-        "addcmul_": _addc_(table["addcmul"]),
-        "addcdiv_": _addc_(table["addcdiv"]),
+        # torch's alias names of existing in-place methods.
+        "divide_": Tensor.div_, "true_divide_": Tensor.div_, "multiply_": Tensor.mul_, "subtract_": Tensor.sub_,
     }
-    for name in ("logit", "xlogy", "sinc", "rad2deg", "deg2rad", "copysign", "heaviside", "float_power",
-                 "cumsum", "cumprod"):
+    for name in ("addcmul", "addcdiv", "logit", "xlogy", "sinc", "rad2deg", "deg2rad", "copysign", "heaviside",
+                 "float_power", "cumsum", "cumprod", "floor_divide"):
         methods.setdefault(name + "_", _inplace_of(name))
-    for alias, target in (("divide_", "div_"), ("multiply_", "mul_"), ("subtract_", "sub_"),
-                          ("true_divide_", "div_"), ("floor_divide_", None)):
-        if target is not None and hasattr(Tensor, target):
-            methods[alias] = getattr(Tensor, target)
-    methods["floor_divide_"] = _inplace_of("floor_divide")
     for name, fn in methods.items():
         if not hasattr(Tensor, name):
             setattr(Tensor, name, fn)

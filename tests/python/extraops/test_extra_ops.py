@@ -136,6 +136,10 @@ def test_tensor_factories_and_methods():
     assert x.new_zeros(2, dtype=tc.int32).dtype == tc.int32
     assert float(x.new_full((2,), 7.0).sum()) == 14.0
     assert x.new_tensor([1, 2]).dtype == tc.float64
+    src = tc.tensor([1, 2])
+    copied = x.new_tensor(src)
+    assert copied.dtype == tc.float64 and copied.tolist() == [1.0, 2.0]  # self's dtype, as torch
+    assert x.new_tensor(src, dtype=tc.int32).dtype == tc.int32
     assert x.new_ones(3, requires_grad=True).requires_grad
     assert x.type_as(tc.tensor([1])).dtype == tc.int64
     np.testing.assert_allclose(x.softmax(1).sum(1).numpy(), np.ones(2))
