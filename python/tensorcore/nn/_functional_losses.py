@@ -47,8 +47,12 @@ def _check_same_shape(input, target, op):
                          f"({tuple(input.shape)}) is not supported; make sure they have the same size.")
 
 
+# Inputs the fused CPU kernels (log_softmax, cross_entropy) take.
+_FUSED_DTYPES = (_C.float32, _C.float64)
+
+
 def _log_softmax(x, dim):
-    if x.dtype in (_C.float32, _C.float64) and x.is_cpu:
+    if x.dtype in _FUSED_DTYPES and x.is_cpu:
         return _C._nnfused.log_softmax(x, dim)
     return x - _C.logsumexp(x, dim, keepdim=True)
 
@@ -112,9 +116,6 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     raise ValueError(f"nll_loss: {reduction} is not a valid value for reduction")
 
 
-_FUSED_CE_DTYPES = (_C.float32, _C.float64)
-
-
 @autocast_op("cross_entropy_loss")
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
@@ -122,7 +123,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     probabilities when target is floating point and has input's shape."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if (type(input) is Tensor and type(target) is Tensor and target.dtype is _C.int64
-            and input.dtype in _FUSED_CE_DTYPES and input.is_cpu):
+            and input.dtype in _FUSED_DTYPES and input.is_cpu):
         # The fused kernel checks shapes, weight, reduction, smoothing and target range itself;
         # the Python checks below would triple a small call's time.
         return _C._nncpp.cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing)
@@ -133,7 +134,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(f"cross_entropy: {reduction} is not a valid value for reduction")
     class_dim = 0 if input.dim() == 1 else 1
-    if not target.is_floating_point() and input.dtype in (_C.float32, _C.float64) and input.is_cpu:
+    if not target.is_floating_point() and input.dtype in _FUSED_DTYPES and input.is_cpu:
         # Fused kernel: log-softmax + NLL (+ weights, smoothing) in one pass, the gradient in
         # another; out-of-range targets raise the same IndexError there.
         _check_index_target(input, target, weight, "cross_entropy")
