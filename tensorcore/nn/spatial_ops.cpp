@@ -116,28 +116,25 @@ Tensor constant_pad(const Tensor& input, const functional::IntList& pad, double 
   const char* op = "pad";
   const int64_t npad = int64_t(pad.size()) / 2;
   Shape out_shape = input.sizes();
-  Tensor src = input.detach();
-  bool pads_anywhere = false;
+  Tensor src = input.detach();  // narrowed to the part that survives negative amounts
   for (int64_t i = 0; i < npad; ++i) {
     const int64_t dim = input.dim() - 1 - i, l = pad[size_t(2 * i)], r = pad[size_t(2 * i + 1)];
     const int64_t n = input.size(dim);
     TC_CHECK(n + l + r >= 0, op, ": padding ", shape_str(pad), " would give a negative size for input ",
              shape_str(input.sizes()));
     out_shape[size_t(dim)] = n + l + r;
-    pads_anywhere = pads_anywhere || l > 0 || r > 0;
+    const int64_t cut_l = std::min(std::max<int64_t>(-l, 0), n), cut_r = std::max<int64_t>(-r, 0);
+    src = narrow(src, dim, cut_l, std::max<int64_t>(n - cut_l - cut_r, 0));
   }
   Tensor out = empty(out_shape, TensorOptions(input.dtype()).device(input.device()));
-  Tensor dst = out;
+  Tensor dst = out;  // where src lands: after the left padding of each dim
   for (int64_t i = 0; i < npad; ++i) {
-    const int64_t dim = input.dim() - 1 - i, l = pad[size_t(2 * i)], r = pad[size_t(2 * i + 1)];
-    const int64_t cut_l = std::max<int64_t>(-l, 0), cut_r = std::max<int64_t>(-r, 0);
-    const int64_t kept = std::max<int64_t>(input.size(dim) - cut_l - cut_r, 0);
-    src = narrow(src, dim, std::min(cut_l, input.size(dim)), kept);
-    dst = narrow(dst, dim, std::max<int64_t>(l, 0), kept);
+    const int64_t dim = input.dim() - 1 - i;
+    dst = narrow(dst, dim, std::max<int64_t>(pad[size_t(2 * i)], 0), src.size(dim));
   }
   {
     autograd::GradModeGuard no_grad(false);
-    if (pads_anywhere) fill_(out, value);
+    if (dst.numel() != out.numel()) fill_(out, value);
     if (dst.numel() > 0) copy_(dst, src);
   }
   if (autograd::needs_grad({input})) {
@@ -171,10 +168,10 @@ Tensor pad(const Tensor& input, const IntList& pad, const std::string& mode, dou
   TC_CHECK(mode == "constant" || mode == "reflect" || mode == "replicate" || mode == "circular", op,
            ": mode must be 'constant', 'reflect', 'replicate' or 'circular', got '", mode, "'");
   if (mode == "constant") return constant_pad(input, pad, value);
-  Tensor y = input;
   TC_CHECK(value == 0, op, ": padding mode '", mode, "' doesn't take in value argument");
   TC_CHECK(npad <= 3 && input.dim() >= npad + 1, op, ": ", mode, " padding of ", npad,
            " dims expects a ", npad + 1, "-d or ", npad + 2, "-d input, got shape ", shape_str(input.sizes()));
+  Tensor y = input;
   for (int64_t i = 0; i < npad; ++i) {
     int64_t dim = input.dim() - 1 - i, l = pad[size_t(2 * i)], r = pad[size_t(2 * i + 1)];
     int64_t n = input.size(dim);
