@@ -7,7 +7,6 @@
 // read bfloat16 through BFloat16Reader instead, converting inline), so no whole-tensor float32
 // copy is made and each output element is rounded once.
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 
 #include "tensorcore/core/half.h"
@@ -73,12 +72,7 @@ inline void for_spans2(const T* a, const T* b, int64_t n, F&& f) {
 // through it vectorizes with the conversion inline (no widened copy).
 struct BFloat16Reader {
   const BFloat16* p;
-  float operator[](int64_t i) const {
-    uint32_t u = uint32_t(p[i].bits) << 16;
-    float f;
-    std::memcpy(&f, &u, 4);
-    return f;
-  }
+  float operator[](int64_t i) const { return half_vec::to_float(p[i]); }
 };
 
 // Calls f(in, C* out, offset, length) over x[0, n) -> y[0, n); out is rounded into y. `in` is
