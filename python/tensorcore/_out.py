@@ -70,11 +70,6 @@ _OVERLAP_ALLOWED = frozenset((
     "zeros", "ones", "empty", "full", "eye", "randperm",
 ))
 
-_OVERLAP_MESSAGE = ("unsupported operation: more than one element of the written-to tensor "
-                    "refers to a single memory location. Please clone() the tensor before "
-                    "performing the operation.")
-
-
 def _tensors_in(values):
     for v in values:
         if isinstance(v, _C.Tensor):
@@ -116,7 +111,7 @@ def _finish_out(name, result, out, stacklevel=2):
     for r, o in zip(results, outs):
         if (name not in _OVERLAP_ALLOWED and tuple(o.shape) == tuple(r.shape)
                 and _C._has_internal_overlap(o)):
-            raise RuntimeError(f"{name}(): {_OVERLAP_MESSAGE}")
+            raise RuntimeError(f"{name}(): {_C._INTERNAL_OVERLAP_MESSAGE}")
     for r, o in zip(results, outs):
         if not _C.can_cast(r.dtype, o.dtype):
             raise RuntimeError(f"{name}(): result type {r.dtype} can't be cast to the desired "
