@@ -125,6 +125,39 @@ class RNNBase(Module):
             return tuple(fn(*args[:c], *args[c + 1:], reverse=reverse, **kwargs)) + (None,)
         return layer
 
+    def _state_shapes(self, batch):
+        """Shapes of (h, c) initial and final states for this batch size."""
+        layers = self.num_layers * (2 if self.bidirectional else 1)
+        real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
+        return (layers, batch, real_hidden), (layers, batch, self.hidden_size)
+
+    def _check_states(self, h0, c0, batch):
+        for name, st, shape in zip(("hx", "cx"), (h0, c0), self._state_shapes(batch)):
+            if st is not None and tuple(st.shape) != shape:
+                raise ValueError(f"{type(self).__name__}: Expected hidden size {shape}, got "
+                                 f"{tuple(st.shape)} for {name}")
+
+    def _run_layers(self, x, run, cat_dim):
+        """Every layer and direction through run(layer_input, layer, direction, state_index, w_hr)
+        -> (out, h, c or None), directions concatenated along cat_dim and dropout between layers
+        as torch. Returns (last layer's output, h_n, c_n or None)."""
+        num_directions = 2 if self.bidirectional else 1
+        h_n, c_n = [], []
+        layer_input = x
+        for layer in range(self.num_layers):
+            outs = []
+            for direction in range(num_directions):
+                suffix = "_reverse" if direction == 1 else ""
+                w_hr = getattr(self, f"weight_hr_l{layer}{suffix}") if self.proj_size > 0 else None
+                out, h, c = run(layer_input, layer, direction, layer * num_directions + direction, w_hr)
+                outs.append(out)
+                h_n.append(h)
+                c_n.append(c)
+            layer_input = outs[0] if num_directions == 1 else _C.cat(outs, cat_dim)
+            if self.dropout > 0 and self.training and layer < self.num_layers - 1:
+                layer_input = F.dropout(layer_input, self.dropout, True)
+        return layer_input, _C.stack(h_n), (_C.stack(c_n) if self.mode == "LSTM" else None)
+
     def _forward_packed(self, input, hx, layer_fn):
         """A PackedSequence through the packed layer ops: data stays packed from layer to layer."""
         from ..utils.rnn import PackedSequence
@@ -133,41 +166,20 @@ class RNNBase(Module):
             raise ValueError(f"{type(self).__name__}: input.size(-1) must be equal to input_size. Expected "
                              f"{self.input_size}, got {data.shape[-1]} (packed data of shape {tuple(data.shape)})")
         sizes = [int(b) for b in batch_sizes.tolist()]
-        batch = sizes[0]
-        num_directions = 2 if self.bidirectional else 1
-        real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
-        state_shape = (self.num_layers * num_directions, batch, real_hidden)
-        cell_shape = (self.num_layers * num_directions, batch, self.hidden_size)
         is_lstm = self.mode == "LSTM"
         h0 = c0 = None
         if hx is not None:
             h0, c0 = hx if is_lstm else (hx, None)
-            for name, st, shape in (("hx", h0, state_shape), ("cx", c0, cell_shape)):
-                if st is not None and tuple(st.shape) != shape:
-                    raise ValueError(f"{type(self).__name__}: Expected hidden size {shape}, got "
-                                     f"{tuple(st.shape)} for {name}")
+            self._check_states(h0, c0, sizes[0])
             if input.sorted_indices is not None:  # states come in the caller's order
                 h0 = h0.index_select(1, input.sorted_indices)
                 c0 = c0.index_select(1, input.sorted_indices) if c0 is not None else None
-        h_n, c_n = [], []
-        layer_input = data
-        for layer in range(self.num_layers):
-            outs = []
-            for direction in range(num_directions):
-                idx = layer * num_directions + direction
-                suffix = "_reverse" if direction == 1 else ""
-                w_hr = getattr(self, f"weight_hr_l{layer}{suffix}") if self.proj_size > 0 else None
-                out, h, c = layer_fn(layer_input, sizes, None if h0 is None else h0[idx],
-                                     None if c0 is None else c0[idx], *self._weights(layer, direction),
-                                     reverse=direction == 1, w_hr=w_hr)
-                outs.append(out)
-                h_n.append(h)
-                c_n.append(c)
-            layer_input = outs[0] if num_directions == 1 else _C.cat(outs, 1)
-            if self.dropout > 0 and self.training and layer < self.num_layers - 1:
-                layer_input = F.dropout(layer_input, self.dropout, True)
-        h_n = _C.stack(h_n)
-        c_n = _C.stack(c_n) if is_lstm else None
+
+        def run(layer_input, layer, direction, idx, w_hr):
+            return layer_fn(layer_input, sizes, None if h0 is None else h0[idx], None if c0 is None else c0[idx],
+                            *self._weights(layer, direction), reverse=direction == 1, w_hr=w_hr)
+
+        layer_input, h_n, c_n = self._run_layers(data, run, cat_dim=1)
         if input.unsorted_indices is not None:
             h_n = h_n.index_select(1, input.unsorted_indices)
             c_n = c_n.index_select(1, input.unsorted_indices) if is_lstm else None
@@ -197,11 +209,7 @@ class RNNBase(Module):
         if x.shape[-1] != self.input_size:
             raise ValueError(f"{type(self).__name__}: input.size(-1) must be equal to input_size. Expected "
                              f"{self.input_size}, got {x.shape[-1]}")
-        batch = x.shape[1]
-        num_directions = 2 if self.bidirectional else 1
-        real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
-        state_shape = (self.num_layers * num_directions, batch, real_hidden)
-        cell_shape = (self.num_layers * num_directions, batch, self.hidden_size)
+        state_shape, cell_shape = self._state_shapes(x.shape[1])
         is_lstm = self.mode == "LSTM"
         if hx is None:
             h0 = _C.zeros(state_shape, dtype=x.dtype, device=x.device)
@@ -214,10 +222,7 @@ class RNNBase(Module):
             if not is_batched and not packed:
                 h0 = h0.unsqueeze(1)
                 c0 = c0.unsqueeze(1) if c0 is not None else None
-            for name, st, shape in (("hx", h0, state_shape), ("cx", c0, cell_shape)):
-                if st is not None and tuple(st.shape) != shape:
-                    raise ValueError(f"{type(self).__name__}: Expected hidden size {shape}, got "
-                                     f"{tuple(st.shape)} for {name}")
+            self._check_states(h0, c0, x.shape[1])
         # Whole-sequence layers (one native node per layer and direction); builds without them
         # (and packed input there) run the cells step by step.
         layer_fn = self._native_layer(False) if lengths is None else None
@@ -227,36 +232,17 @@ class RNNBase(Module):
             if self.mode == "LSTM" and self.proj_size > 0:
                 # The fused cell assumes h has hidden_size features; projected h has proj_size.
                 cell = F._composite.lstm_cell
-        h_n, c_n = [], []
-        layer_input = x
-        for layer in range(self.num_layers):
-            outs = []
-            for direction in range(num_directions):
-                idx = layer * num_directions + direction
-                state = (h0[idx], c0[idx]) if is_lstm else h0[idx]
-                w_hr = None
-                if self.proj_size > 0:
-                    w_hr = getattr(self, f"weight_hr_l{layer}" + ("_reverse" if direction == 1 else ""))
-                if layer_fn is not None:
-                    out, h_last, c_last = layer_fn(layer_input, state[0] if is_lstm else state,
-                                                   state[1] if is_lstm else None, *self._weights(layer, direction),
-                                                   reverse=direction == 1, w_hr=w_hr)
-                    final = (h_last, c_last) if is_lstm else h_last
-                else:
-                    out, final = self._run_direction(cell, layer_input, state, self._weights(layer, direction),
-                                                     direction == 1, lengths, w_hr)
-                outs.append(out)
-                if is_lstm:
-                    h_n.append(final[0])
-                    c_n.append(final[1])
-                else:
-                    h_n.append(final)
-            layer_input = outs[0] if num_directions == 1 else _C.cat(outs, 2)
-            if self.dropout > 0 and self.training and layer < self.num_layers - 1:
-                layer_input = F.dropout(layer_input, self.dropout, True)
-        output = layer_input
-        h_n = _C.stack(h_n)
-        c_n = _C.stack(c_n) if is_lstm else None
+
+        def run(layer_input, layer, direction, idx, w_hr):
+            if layer_fn is not None:
+                return layer_fn(layer_input, h0[idx], c0[idx] if is_lstm else None, *self._weights(layer, direction),
+                                reverse=direction == 1, w_hr=w_hr)
+            state = (h0[idx], c0[idx]) if is_lstm else h0[idx]
+            out, final = self._run_direction(cell, layer_input, state, self._weights(layer, direction),
+                                             direction == 1, lengths, w_hr)
+            return (out,) + tuple(final) if is_lstm else (out, final, None)
+
+        output, h_n, c_n = self._run_layers(x, run, cat_dim=2)
         if packed:
             output = pack_padded_sequence(output, lengths, batch_first=False, enforce_sorted=False)
         else:
