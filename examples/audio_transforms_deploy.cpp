@@ -10,8 +10,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "tensorcore/audio/pipeline.h"
-#include "tensorcore/tensorcore.h"
+#include <audio/pipeline.h>
+#include <tensorcore/tensorcore.h>
 
 int main(int argc, char** argv) {
   if (argc < 2) {

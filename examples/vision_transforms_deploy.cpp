@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "tensorcore/tensorcore.h"
-#include "tensorcore/vision/transforms/pipeline.h"
+#include <tensorcore/tensorcore.h>
+#include <vision/transforms/pipeline.h>
 
 int main(int argc, char** argv) {
   if (argc < 2) {

@@ -21,12 +21,12 @@ status=0
   "$PY" --version
 } | tee "$LOGS/env.txt"
 
-# The extension and libtensorcore.so are written to a private folder so this build never
-# clobbers the CPU build's python/tensorcore/_C*.so; PYTHONPATH puts it first.
+# The package's Python files are copied to a private folder and the extension is built into it
+# (its RUNPATH finds the libraries in $BUILD/lib); PYTHONPATH puts it first.
 PKG=$BUILD/pkg
 rm -rf "$PKG" && mkdir -p "$PKG"
 cp -r "$ROOT/python/tensorcore" "$PKG/"
-rm -f "$PKG"/tensorcore/_C*.so "$PKG"/tensorcore/libtensorcore.so
+rm -f "$PKG"/tensorcore/_C*.so "$PKG"/tensorcore/libtensorcore*.so
 
 # One libstdc++ for the whole process: a toolchain that links it statically (e.g. a custom
 # /opt/gcc) gives libtensorcore.so and _C.so private copies whose locale facets clash (crashes
@@ -51,7 +51,7 @@ cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTC_CUDA=ON -DTC_PYT
   > "$LOGS/configure.log" 2>&1 || { echo "configure failed"; tail -40 "$LOGS/configure.log"; exit 1; }
 cmake --build "$BUILD" -j"$JOBS" > "$LOGS/build.log" 2>&1 || { echo "build failed"; grep -E "error|Error" "$LOGS/build.log" | head -40; exit 1; }
 echo "build: $(( $(date +%s) - start )) s with $JOBS jobs" | tee "$LOGS/build_time.txt"
-if ! ldd "$PKG/tensorcore/libtensorcore.so" | grep -q libstdc++; then
+if ! ldd "$BUILD/lib/libtensorcore.so" | grep -q libstdc++; then
   echo "warning: libtensorcore.so links libstdc++ statically; Python may crash formatting numbers" | tee -a "$LOGS/build_time.txt"
 fi
 

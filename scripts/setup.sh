@@ -35,11 +35,25 @@ fi
 
 export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
 export CCACHE_BASEDIR="$ROOT"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DTC_PYTHON=ON -DTC_TESTS=ON \
-  -DPython3_EXECUTABLE="$ROOT/.venv/bin/python" >/dev/null
-cmake --build build -j"$(nproc)"
+PY=.venv/bin/python
 
-# The package is used in place: a .pth file puts python/ on the venv's path.
-site=$(.venv/bin/python -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
-echo "$ROOT/python" > "$site/tensorcore-dev.pth"
-.venv/bin/python -c "import tensorcore" 
+# The PEP 517 backend (scikit-build-core) comes from the package index once, into a local
+# wheelhouse that the packaging test reuses offline for its fresh virtual environment.
+WHEELHOUSE=build/wheelhouse
+if ! ls "$WHEELHOUSE"/scikit_build_core-*.whl >/dev/null 2>&1; then
+  $PY -m pip download --quiet --dest "$WHEELHOUSE" "scikit-build-core>=0.10"
+fi
+if ! $PY -c "import scikit_build_core" 2>/dev/null; then
+  $PY -m pip install --quiet --no-index --find-links "$WHEELHOUSE" "scikit-build-core>=0.10"
+fi
+
+# Older checkouts built the extension into python/tensorcore and used it through a .pth file.
+site=$($PY -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
+rm -f "$site/tensorcore-dev.pth" python/tensorcore/_C*.so python/tensorcore/libtensorcore*.so
+
+# `pip install .` builds the wheel (CMake + Ninja + ccache) and installs it into .venv. The build
+# tree is build/, shared with the C++ tests (ctest --test-dir build) and the tools that link
+# build/lib; an unchanged tree rebuilds nothing. --no-deps: NumPy is Debian's (never NumPy 2).
+$PY -m pip install --no-build-isolation --no-deps -v \
+  --config-settings=build-dir=build --config-settings=cmake.define.TC_TESTS=ON .
+(cd /tmp && "$ROOT/$PY" -c "import tensorcore")

@@ -6,7 +6,7 @@ if(TC_CUDA)
     find_package(CUDAToolkit QUIET)
   endif()
   if(TARGET CUDA::cufft)
-    target_link_libraries(tensorcore PRIVATE CUDA::cufft)
+    target_link_libraries(tensorcore_core PRIVATE CUDA::cufft)
     set_property(SOURCE ${PROJECT_SOURCE_DIR}/tensorcore/kernels/cuda/cufft.cpp
                  APPEND PROPERTY COMPILE_DEFINITIONS TC_WITH_CUFFT=1)
   else()

@@ -1,10 +1,10 @@
 // Bindings for audio IO, SoX effects and the C++ audio kernels, in the private submodule
 // tensorcore._C._audio (the public API is python/tensorcore/audio). IO releases the GIL.
 #include "bind.h"
-#include "tensorcore/io/audio/audio_io.h"
-#include "tensorcore/io/audio/sox_effects.h"
-#include "tensorcore/audio/lfilter.h"
-#include "tensorcore/audio/resample.h"
+#include "io/audio/audio_io.h"
+#include "io/audio/sox_effects.h"
+#include "audio/lfilter.h"
+#include "audio/resample.h"
 
 namespace tc::python {
 namespace {

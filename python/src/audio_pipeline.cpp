@@ -2,7 +2,7 @@
 // submodule tensorcore._C._audio_pipeline: Python tests load saved pipelines through it.
 #include "bind.h"
 #include "pipeline_binding.h"
-#include "tensorcore/audio/pipeline.h"
+#include "audio/pipeline.h"
 
 namespace tc::python {
 namespace {

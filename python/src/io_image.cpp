@@ -1,7 +1,7 @@
 // Bindings for tc::io image IO, in the private submodule tensorcore._C._image_io; the public
 // names live in tensorcore.vision.io. Decoding and encoding run without the GIL.
 #include "bind.h"
-#include "tensorcore/io/image.h"
+#include "io/image.h"
 
 namespace tc::python {
 namespace {

@@ -3,7 +3,7 @@
 #include <mutex>
 
 #include "bind.h"
-#include "tensorcore/io/video.h"
+#include "io/video.h"
 
 namespace tc::python {
 

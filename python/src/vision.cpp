@@ -2,10 +2,10 @@
 // submodule tensorcore._C._vision; the Python package wraps them with torchvision's signatures.
 #include "bind.h"
 #include "pipeline_binding.h"
-#include "tensorcore/vision/ops/ops.h"
-#include "tensorcore/vision/transforms/geometry.h"
-#include "tensorcore/vision/transforms/kernels.h"
-#include "tensorcore/vision/transforms/pipeline.h"
+#include "vision/ops/ops.h"
+#include "vision/transforms/geometry.h"
+#include "vision/transforms/kernels.h"
+#include "vision/transforms/pipeline.h"
 
 namespace tc::python {
 namespace {

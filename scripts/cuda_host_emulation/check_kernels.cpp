@@ -7,11 +7,11 @@
 #include "tensorcore/nn/kernels_cuda.h"
 #include "tensorcore/nn/layers.h"
 #include "tensorcore/tensorcore.h"
-#include "tensorcore/vision/cuda/ops_cuda.h"
-#include "tensorcore/vision/cuda/resize_cuda.h"
-#include "tensorcore/vision/cuda/transforms_cuda.h"
-#include "tensorcore/vision/ops/ops.h"
-#include "tensorcore/vision/transforms/kernels.h"
+#include "vision/cuda/ops_cuda.h"
+#include "vision/cuda/resize_cuda.h"
+#include "vision/cuda/transforms_cuda.h"
+#include "vision/ops/ops.h"
+#include "vision/transforms/kernels.h"
 
 using namespace tc;
 namespace vk = vision::kernels;

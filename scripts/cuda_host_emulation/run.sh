@@ -4,15 +4,15 @@
 # __syncthreads and atomic adds (host stand-ins in inc/tensorcore/kernels/cuda/common.cuh). This
 # checks index arithmetic, per-element math, barrier placement and atomics on the host; the GPU
 # memory model, launch limits, occupancy and speed still need scripts/gpu_check.sh on a GPU.
-# Needs a built python/tensorcore/libtensorcore.so (scripts/setup.sh).
+# Needs a built build/lib/libtensorcore.so (scripts/setup.sh).
 #   scripts/cuda_host_emulation/run.sh
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-KERNELS="tensorcore/vision/cuda/transforms_cuda.cu tensorcore/vision/cuda/ops_cuda.cu
-         tensorcore/vision/cuda/deform_cuda.cu tensorcore/vision/cuda/resize_cuda.cu
+KERNELS="vision/cuda/transforms_cuda.cu vision/cuda/ops_cuda.cu
+         vision/cuda/deform_cuda.cu vision/cuda/resize_cuda.cu
          tensorcore/nn/kernels_cuda.cu"
 for f in $KERNELS; do cp "$ROOT/$f" "$WORK/$(basename "$f" .cu).cpp"; done
 # Each launch `kernel<T><<<grid, block, smem, stream>>>(args);` becomes
@@ -57,7 +57,7 @@ for path in glob.glob(sys.argv[1] + "/*.cpp"):
              s[a:e] + "; })" + s[e:])
     open(path, "w").write(s)
 PY
-LIB="$ROOT/python/tensorcore"
+LIB="$ROOT/build/lib"
 g++ -std=gnu++20 -O1 -w -fopenmp -pthread -I"$HERE/inc" -I"$ROOT" "$HERE/check_kernels.cpp" "$WORK"/*.cpp \
   -o "$WORK/check_kernels" -L"$LIB" -ltensorcore -Wl,-rpath,"$LIB"
 "$WORK/check_kernels"

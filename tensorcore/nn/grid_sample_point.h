@@ -7,18 +7,18 @@
 // (align_corners=False) or corner pixels (align_corners=True).
 #include <cstdint>
 
-#include "tensorcore/vision/host_device.h"
+#include "tensorcore/core/host_device.h"
 
 namespace tc::nn::detail {
 
-namespace hd = ::tc::vision::hd;
+namespace hd = ::tc::hd;
 
 enum class GridPad { Zeros, Border, Reflection };
 
 // The Add of a forward pass (no input gradient).
 struct GridNoAdd {
   template <typename T>
-  TC_VISION_HOST_DEVICE void operator()(T*, T) const {}
+  TC_HOST_DEVICE void operator()(T*, T) const {}
 };
 
 struct GridGeom {
@@ -29,7 +29,7 @@ struct GridGeom {
 };
 
 template <typename T>
-TC_VISION_HOST_DEVICE T grid_reflect(T x, T twice_low, T twice_high, T& grad) {
+TC_HOST_DEVICE T grid_reflect(T x, T twice_low, T twice_high, T& grad) {
   if (twice_low == twice_high) {
     grad = 0;
     return 0;
@@ -52,7 +52,7 @@ TC_VISION_HOST_DEVICE T grid_reflect(T x, T twice_low, T twice_high, T& grad) {
 }
 
 template <typename T>
-TC_VISION_HOST_DEVICE T grid_clip(T x, int64_t size, T& grad) {
+TC_HOST_DEVICE T grid_clip(T x, int64_t size, T& grad) {
   if (x <= T(0)) {
     grad = 0;
     return 0;
@@ -68,7 +68,7 @@ TC_VISION_HOST_DEVICE T grid_clip(T x, int64_t size, T& grad) {
 
 // Grid value -> source pixel coordinate, with d(coordinate)/d(grid value) in `grad`.
 template <typename T>
-TC_VISION_HOST_DEVICE T grid_source_index(T v, int64_t size, GridPad pad, bool align, T& grad) {
+TC_HOST_DEVICE T grid_source_index(T v, int64_t size, GridPad pad, bool align, T& grad) {
   T x, g;
   if (align) {
     x = (v + 1) / 2 * T(size - 1);
@@ -94,7 +94,7 @@ TC_VISION_HOST_DEVICE T grid_source_index(T v, int64_t size, GridPad pad, bool a
 
 // Cubic convolution weight (A = -0.75, torch's) and its derivative.
 template <typename T>
-TC_VISION_HOST_DEVICE T cubic_w(T x) {
+TC_HOST_DEVICE T cubic_w(T x) {
   const T A = T(-0.75);
   x = hd::abs(x);
   if (x <= 1) return ((A + 2) * x - (A + 3)) * x * x + 1;
@@ -102,7 +102,7 @@ TC_VISION_HOST_DEVICE T cubic_w(T x) {
   return 0;
 }
 template <typename T>
-TC_VISION_HOST_DEVICE T cubic_dw(T x) {
+TC_HOST_DEVICE T cubic_dw(T x) {
   const T A = T(-0.75);
   T s = x < 0 ? T(-1) : T(1);
   x = hd::abs(x);
@@ -114,7 +114,7 @@ TC_VISION_HOST_DEVICE T cubic_dw(T x) {
 // Where a bicubic tap actually reads: border/reflection move it inside; zeros leaves it (and
 // out-of-range taps read 0).
 template <typename T>
-TC_VISION_HOST_DEVICE int64_t tap_coord(int64_t i, int64_t size, GridPad pad, bool align) {
+TC_HOST_DEVICE int64_t tap_coord(int64_t i, int64_t size, GridPad pad, bool align) {
   if (pad == GridPad::Zeros) return i;
   T x = T(i), g;
   if (pad == GridPad::Reflection)
@@ -125,7 +125,7 @@ TC_VISION_HOST_DEVICE int64_t tap_coord(int64_t i, int64_t size, GridPad pad, bo
 }
 
 template <typename T>
-TC_VISION_HOST_DEVICE T unnormalize(T v, int64_t size, bool align, T& grad) {
+TC_HOST_DEVICE T unnormalize(T v, int64_t size, bool align, T& grad) {
   grad = align ? T(size - 1) / 2 : T(size) / 2;
   return align ? (v + 1) / 2 * T(size - 1) : ((v + 1) * T(size) - 1) / 2;
 }
@@ -133,7 +133,7 @@ TC_VISION_HOST_DEVICE T unnormalize(T v, int64_t size, bool align, T& grad) {
 // Bicubic sampling of one output location; with go (gradient of the output), accumulates the
 // input gradient into gsrc and returns d out/d(ix, iy) contracted with go in dix/diy.
 template <typename T, typename Add>
-TC_VISION_HOST_DEVICE void bicubic_point(const T* src, T* dst, int64_t P, const T* go, T* gsrc,
+TC_HOST_DEVICE void bicubic_point(const T* src, T* dst, int64_t P, const T* go, T* gsrc,
                                          T& dix, T& diy, T ix, T iy, const GridGeom& g, Add add) {
   T fx = hd::floor(ix), fy = hd::floor(iy);
   T tx = ix - fx, ty = iy - fy;
@@ -170,7 +170,7 @@ TC_VISION_HOST_DEVICE void bicubic_point(const T* src, T* dst, int64_t P, const 
 
 // Output location i = n * P + p (P = Ho * Wo): writes out[n, :, p].
 template <typename T>
-TC_VISION_HOST_DEVICE void grid_point_forward(const T* in, const T* grid, T* out, const GridGeom& g,
+TC_HOST_DEVICE void grid_point_forward(const T* in, const T* grid, T* out, const GridGeom& g,
                                               int64_t i) {
   const int64_t P = g.Ho * g.Wo, n = i / P, p = i % P;
   T gx, gy;
@@ -208,7 +208,7 @@ TC_VISION_HOST_DEVICE void grid_point_forward(const T* in, const T* grid, T* out
 // Backward of output location i: adds its input gradient into gin (through `add`; gin may be
 // null) and writes its grid gradient into ggrid[i] (may be null).
 template <typename T, typename Add>
-TC_VISION_HOST_DEVICE void grid_point_backward(const T* gout, const T* in, const T* grid, T* gin,
+TC_HOST_DEVICE void grid_point_backward(const T* gout, const T* in, const T* grid, T* gin,
                                                T* ggrid, const GridGeom& g, int64_t i, Add add) {
   const int64_t P = g.Ho * g.Wo, n = i / P, p = i % P;
   const T* src = in + n * g.C * g.H * g.W;
@@ -269,7 +269,7 @@ struct GridGeom3 {
 // Output location i = n * P + p (P = Do * Ho * Wo): forward (out) or, with gout, backward (input
 // gradient added through `add` into gin when given, grid gradient written to ggrid when given).
 template <typename T, typename Add>
-TC_VISION_HOST_DEVICE void grid3d_point(const T* in, const T* grid, T* out, const T* gout, T* gin,
+TC_HOST_DEVICE void grid3d_point(const T* in, const T* grid, T* out, const T* gout, T* gin,
                                         T* ggrid, const GridGeom3& g, int64_t i, Add add) {
   const int64_t P = g.Do * g.Ho * g.Wo, V = g.D * g.H * g.W, n = i / P, p = i % P;
   const T* src = in + n * g.C * V;

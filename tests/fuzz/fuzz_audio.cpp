@@ -1,7 +1,7 @@
 // libFuzzer target for the SoX-backed audio loader. Build (see tests/fuzz/README.md):
 //   clang++ -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -I. \
-//     tests/fuzz/fuzz_audio.cpp tensorcore/io/audio/*.cpp -Lbuild -ltensorcore -lsox \
-//     -Wl,-rpath,$PWD/python/tensorcore -o fuzz_audio
+//     tests/fuzz/fuzz_audio.cpp io/audio/*.cpp -Lbuild -ltensorcore -lsox \
+//     -Wl,-rpath,$PWD/build/lib -o fuzz_audio
 // The first byte picks the format hint and the call (info / load / load with an offset); the
 // rest is the encoded file. Any input must decode or throw a tc::Error; info and a full load
 // must agree on the frame count.
@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "tensorcore/io/audio/audio_io.h"
+#include "io/audio/audio_io.h"
 
 namespace {
 const char* const kFormats[] = {"", "wav", "mp3", "flac", "vorbis", "sph", "amr-nb", "au"};

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "tensorcore/io/video.h"
+#include "io/video.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   if (size < 2) return 0;

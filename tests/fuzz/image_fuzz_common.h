@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "tensorcore/io/image/codec.h"
+#include "io/image/codec.h"
 
 namespace fuzz {
 

@@ -12,7 +12,7 @@ SECS=${1:-60}
 WORK=${2:-/tmp/tc_fuzz}
 mkdir -p "$WORK"
 CXX_FUZZ="clang++ -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I."
-LIBTC="-Lpython/tensorcore -ltensorcore -Wl,-rpath,$PWD/python/tensorcore"
+LIBTC="-Lbuild/lib -ltensorcore -Wl,-rpath,$PWD/build/lib"
 PY=${PYTHON:-$( [ -x .venv/bin/python ] && echo .venv/bin/python || echo python3 )}
 status=0
 
@@ -43,7 +43,7 @@ wanted safetensors && run safetensors -max_len=4096 -dict=tests/fuzz/safetensors
 wanted pt && run pt -max_len=8192 -dict=tests/fuzz/pt.dict --
 
 # Image decoders (standalone codec sources), seeded with every JPEG/PNG kind the tests cover.
-IMAGE_CODEC="tensorcore/io/image/jpeg_codec.cpp tensorcore/io/image/png_codec.cpp tensorcore/io/image/exif.cpp"
+IMAGE_CODEC="io/image/jpeg_codec.cpp io/image/png_codec.cpp io/image/exif.cpp"
 if wanted jpeg || wanted png; then "$PY" tests/fuzz/make_image_corpus.py "$WORK/seeds_image"; fi
 for t in jpeg png; do
   wanted $t || continue
@@ -53,7 +53,7 @@ done
 
 # Video reader.
 if wanted video; then
-$CXX_FUZZ tests/fuzz/fuzz_video.cpp tensorcore/io/video/*.cpp $LIBTC \
+$CXX_FUZZ tests/fuzz/fuzz_video.cpp io/video/*.cpp $LIBTC \
   $(pkg-config --cflags --libs libavformat libavcodec libswscale libswresample libavutil) \
   -o "$WORK/fuzz_video"
 mkdir -p "$WORK/seeds_video"
@@ -65,7 +65,7 @@ fi
 
 # Audio loader (libsox is not instrumented; its known leaks are not ours).
 if wanted audio; then
-$CXX_FUZZ tests/fuzz/fuzz_audio.cpp tensorcore/io/audio/*.cpp $LIBTC -lsox -o "$WORK/fuzz_audio"
+$CXX_FUZZ tests/fuzz/fuzz_audio.cpp io/audio/*.cpp $LIBTC -lsox -o "$WORK/fuzz_audio"
 tests/fuzz/make_audio_seeds.sh "$WORK/seeds_audio"
 ASAN_OPTIONS=detect_leaks=0:suppressions=tests/fuzz/audio_asan_suppressions.txt \
   run audio -max_len=8192 -- "$WORK/seeds_audio"

@@ -10,8 +10,8 @@
 #include <thread>
 #include <vector>
 
-#include "tensorcore/audio/resample.h"
-#include "tensorcore/io/audio/audio_io.h"
+#include "audio/resample.h"
+#include "io/audio/audio_io.h"
 #include "tensorcore/ops/creation.h"
 
 namespace ta = tc::audio;

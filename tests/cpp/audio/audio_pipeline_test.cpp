@@ -7,8 +7,8 @@
 #include <sstream>
 #include <string>
 
-#include "tensorcore/audio/pipeline.h"
-#include "tensorcore/audio/resample.h"
+#include "audio/pipeline.h"
+#include "audio/resample.h"
 #include "tensorcore/fft/spectral.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"

@@ -6,9 +6,9 @@
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/layers.h"
 #include "tensorcore/tensorcore.h"
-#include "tensorcore/vision/ops/ops.h"
-#include "tensorcore/vision/transforms/kernels.h"
-#include "tensorcore/vision/transforms/pipeline.h"
+#include "vision/ops/ops.h"
+#include "vision/transforms/kernels.h"
+#include "vision/transforms/pipeline.h"
 #include "tests/cpp/cuda/gpu_test_util.h"
 
 namespace tc {

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <string>
 
-#include "tensorcore/io/image.h"
+#include "io/image.h"
 #include "tensorcore/ops/creation.h"
 
 using namespace tc;

@@ -1,6 +1,6 @@
 // The container size parser behind truncation detection, on hand-laid headers for the edge cases
 // real files rarely show (the Python tests cut real ffmpeg output at many offsets).
-#include "tensorcore/io/video/container_extent.h"
+#include "io/video/container_extent.h"
 
 #include <gtest/gtest.h>
 

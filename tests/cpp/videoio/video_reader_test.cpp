@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "tensorcore/io/video.h"
+#include "io/video.h"
 
 namespace fs = std::filesystem;
 using tc::io::MediaSource;

@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "tensorcore/tensorcore.h"
-#include "tensorcore/vision/ops/ops.h"
-#include "tensorcore/vision/transforms/geometry.h"
-#include "tensorcore/vision/transforms/kernels.h"
-#include "tensorcore/vision/transforms/pipeline.h"
+#include "vision/ops/ops.h"
+#include "vision/transforms/geometry.h"
+#include "vision/transforms/kernels.h"
+#include "vision/transforms/pipeline.h"
 
 using namespace tc;
 namespace vops = tc::vision::ops;

@@ -823,6 +823,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
-                                    "python"))
     sys.exit(main(sys.argv))
