@@ -50,6 +50,7 @@ fi
 # Older checkouts built the extension into python/tensorcore and used it through a .pth file.
 site=$($PY -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
 rm -f "$site/tensorcore-dev.pth" python/tensorcore/_C*.so python/tensorcore/libtensorcore*.so
+[ -L python/tensorcore/lib ] && rm python/tensorcore/lib  # a development link (docs/architecture.md)
 
 # `pip install .` builds the wheel (CMake + Ninja + ccache) and installs it into .venv. The build
 # tree is build/, shared with the C++ tests (ctest --test-dir build) and the tools that link

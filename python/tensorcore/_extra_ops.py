@@ -324,10 +324,9 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
         raise RuntimeError("diag_embed(): diagonal dimensions cannot be identical")
     batch = tuple(input.shape[:-1])
     out = _C.zeros(batch + (n, n), dtype=input.dtype, device=input.device)
-    rows = _C.arange(input.shape[-1], dtype=_C.int64) + max(-offset, 0)
-    cols = rows + offset
-    flat = out.reshape(batch + (n * n,))
-    out = _C.index_add(flat, flat.dim() - 1, rows * n + cols, input).reshape(batch + (n, n))
+    # Written through the diagonal view: one zero fill and n strided writes (an out-of-place
+    # index_add copied the whole n x n result again).
+    out.diagonal(offset, -2, -1).copy_(input)
     # Move the two matrix dims (currently last) to dim1 < dim2 order as requested.
     return _C.movedim(out, (out_dim - 2, out_dim - 1), (d1, d2))
 
