@@ -320,7 +320,7 @@ TC_VM_INLINE double sin_cos_d(double x, uint64_t quad) {
 }  // namespace detail
 
 // sin. Max error 0.78 ulp for |x| <= 2^20 (see sin_cos_fast_ok). With FMA, 0.5 ulp at the
-// arguments closest to a multiple of pi/2 (tests/cpp/mathtail2/trig_fma_test.cpp).
+// arguments closest to a multiple of pi/2 (tests/cpp/kernels/trig_fma_test.cpp).
 TC_VM_INLINE double sin(double x) {
   return detail::select(x == 0.0, x, detail::sin_cos_d(x, 0));  // sin(-0) = -0
 }

@@ -14,7 +14,7 @@ using namespace tc;
 namespace F = tc::nn::functional;
 
 // The bulk conversions themselves are tested against the scalar ones in
-// tests/cpp/bf16elem/half_vec_test.cpp (they live in the core's half_vec.h).
+// tests/cpp/kernels/half_vec_test.cpp (they live in the core's half_vec.h).
 
 TEST(NnHalfSpan, BatchNormBFloat16MatchesFloat32RoundedOnce) {
   manual_seed(3);

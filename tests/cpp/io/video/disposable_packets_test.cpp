@@ -1,6 +1,6 @@
 // Which H.264 packets an exact seek may leave out before its target: only pictures with
 // nal_ref_idc 0, with nothing else in the packet that could change decoder state. The Python
-// seek tests (tests/python/videoio/test_seek_paths.py) check the pixels end to end.
+// seek tests (tests/python/io/video/test_seek_paths.py) check the pixels end to end.
 #include "io/video/disposable_packets.h"
 
 #include <gtest/gtest.h>

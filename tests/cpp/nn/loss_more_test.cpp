@@ -1,6 +1,6 @@
 // More C++ losses: hand-computed values and errors here; NnCppLossInterop.Values evaluates every
 // loss (each reduction, plus the input gradient) on inputs written by
-// tests/python/nncpp/test_nncpp_losses.py, which compares the results with torch.
+// tests/python/nn/cpp/test_nncpp_losses.py, which compares the results with torch.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -38,7 +38,7 @@ TEST(NnCppLossMore, HandValuesAndErrors) {
 
 TEST(NnCppLossInterop, Values) {
   const char* dir_env = std::getenv("NNCPP_LOSS_DIR");
-  if (!dir_env) GTEST_SKIP() << "NNCPP_LOSS_DIR not set (run by tests/python/nncpp/test_nncpp_losses.py)";
+  if (!dir_env) GTEST_SKIP() << "NNCPP_LOSS_DIR not set (run by tests/python/nn/cpp/test_nncpp_losses.py)";
   std::filesystem::path dir(dir_env);
   std::map<std::string, Tensor> in;
   for (auto& [k, t] : serialize::load(dir / "inputs.pt")) in[k] = t;

@@ -1,5 +1,5 @@
 // LR schedulers: closed forms and composition here; NnCppSchedInterop.Sequences writes every
-// scheduler's lr/momentum sequence for tests/python/nncpp/test_nncpp_sched.py to compare with
+// scheduler's lr/momentum sequence for tests/python/nn/cpp/test_nncpp_sched.py to compare with
 // torch.optim.lr_scheduler.
 #include <gtest/gtest.h>
 
@@ -144,7 +144,7 @@ TEST(NnCppSched, StateDictRoundTrip) {
 
 TEST(NnCppSchedInterop, Sequences) {
   const char* dir_env = std::getenv("NNCPP_SCHED_DIR");
-  if (!dir_env) GTEST_SKIP() << "NNCPP_SCHED_DIR not set (run by tests/python/nncpp/test_nncpp_sched.py)";
+  if (!dir_env) GTEST_SKIP() << "NNCPP_SCHED_DIR not set (run by tests/python/nn/cpp/test_nncpp_sched.py)";
   NamedTensors out;
   const int steps = 20;
   auto sgd = [] { return std::make_unique<optim::SGD>(two_groups(), optim::SGDOptions(0.1).momentum(0.9)); };

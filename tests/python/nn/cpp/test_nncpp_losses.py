@@ -10,7 +10,7 @@ import pytest
 torch = pytest.importorskip("torch")
 Fn = torch.nn.functional
 
-ROOT = pathlib.Path(__file__).resolve().parents[3]
+ROOT = pathlib.Path(__file__).resolve().parents[4]
 TC_TESTS = ROOT / "build" / "tc_tests"
 
 

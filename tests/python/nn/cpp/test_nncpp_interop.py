@@ -11,12 +11,12 @@ import pytest
 torch = pytest.importorskip("torch")
 nn = torch.nn
 
-ROOT = pathlib.Path(__file__).resolve().parents[3]
+ROOT = pathlib.Path(__file__).resolve().parents[4]
 TC_TESTS = ROOT / "build" / "tc_tests"
 
 
 class InteropNet(nn.Module):
-    # Mirrors InteropNet in tests/cpp/nncpp/train_test.cpp.
+    # Mirrors InteropNet in tests/cpp/nn/train_test.cpp.
     def __init__(self):
         super().__init__()
         self.features = nn.Sequential(nn.Conv2d(3, 4, 3, 1, 1), nn.BatchNorm2d(4), nn.ReLU(), nn.MaxPool2d(2))
@@ -31,7 +31,7 @@ class InteropNet(nn.Module):
 
 
 class SeqNet(nn.Module):
-    # Mirrors SeqNet in tests/cpp/nncpp/train_test.cpp.
+    # Mirrors SeqNet in tests/cpp/nn/train_test.cpp.
     def __init__(self):
         super().__init__()
         self.emb = nn.Embedding(20, 8, padding_idx=0)

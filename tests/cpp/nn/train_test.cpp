@@ -109,7 +109,7 @@ TEST(NnCppTrain, CnnReachesAccuracyWithWorkers) {
   EXPECT_GT(accuracy(net(xt), yt), 0.9);
 }
 
-// Interop with torch: driven by tests/python/nncpp/test_nncpp_interop.py, which writes torch's
+// Interop with torch: driven by tests/python/nn/cpp/test_nncpp_interop.py, which writes torch's
 // state_dict and a reference input/output into $NNCPP_INTEROP_DIR and checks what this writes.
 namespace {
 struct InteropNetImpl : nn::Module {
@@ -143,7 +143,7 @@ Tensor find(const serialize::NamedTensors& v, const std::string& key) {
 
 TEST(NnCppInterop, TorchStateDictBothWays) {
   const char* dir_env = std::getenv("NNCPP_INTEROP_DIR");
-  if (!dir_env) GTEST_SKIP() << "run by tests/python/nncpp/test_nncpp_interop.py";
+  if (!dir_env) GTEST_SKIP() << "run by tests/python/nn/cpp/test_nncpp_interop.py";
   std::filesystem::path dir(dir_env);
   // torch -> C++
   InteropNet net;
@@ -166,7 +166,7 @@ TEST(NnCppInterop, TorchStateDictBothWays) {
 }
 
 namespace {
-// Mirrors SeqNet in tests/python/nncpp/test_nncpp_interop.py (dropout 0, run in train mode so
+// Mirrors SeqNet in tests/python/nn/cpp/test_nncpp_interop.py (dropout 0, run in train mode so
 // torch takes its regular, not its fused inference, path).
 struct SeqNetImpl : nn::Module {
   SeqNetImpl() : nn::Module("SeqNet") {
@@ -195,7 +195,7 @@ TC_MODULE(SeqNet);
 
 TEST(NnCppInterop, TorchSequenceModelMatches) {
   const char* dir_env = std::getenv("NNCPP_INTEROP_DIR");
-  if (!dir_env) GTEST_SKIP() << "run by tests/python/nncpp/test_nncpp_interop.py";
+  if (!dir_env) GTEST_SKIP() << "run by tests/python/nn/cpp/test_nncpp_interop.py";
   std::filesystem::path dir(dir_env);
   SeqNet net;
   net->load(dir / "torch_seq_sd.pt");

@@ -8,7 +8,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-ROOT = pathlib.Path(__file__).resolve().parents[3]
+ROOT = pathlib.Path(__file__).resolve().parents[4]
 TC_TESTS = ROOT / "build" / "tc_tests"
 
 CONFIGS = [dict(activation="gelu", batch_first=True, norm_first=True), dict()]

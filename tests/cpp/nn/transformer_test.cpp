@@ -1,6 +1,6 @@
 // TransformerDecoder(Layer) and Transformer: structure, masks and errors here;
 // NnCppTransformerInterop.* loads torch.nn.Transformer weights written by
-// tests/python/nncpp/test_nncpp_transformer.py and reproduces torch's outputs.
+// tests/python/nn/cpp/test_nncpp_transformer.py and reproduces torch's outputs.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -68,7 +68,7 @@ TEST(NnCppTransformer, DecoderStructureMaskAndErrors) {
 
 TEST(NnCppTransformerInterop, MatchesTorch) {
   const char* dir_env = std::getenv("NNCPP_TRANSFORMER_DIR");
-  if (!dir_env) GTEST_SKIP() << "NNCPP_TRANSFORMER_DIR not set (run by tests/python/nncpp/test_nncpp_transformer.py)";
+  if (!dir_env) GTEST_SKIP() << "NNCPP_TRANSFORMER_DIR not set (run by tests/python/nn/cpp/test_nncpp_transformer.py)";
   std::filesystem::path dir(dir_env);
   for (int config = 0; config < 2; ++config) {
     std::string tag = std::to_string(config);

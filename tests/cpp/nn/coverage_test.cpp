@@ -1,7 +1,7 @@
 // The layers added for issue #3's full list (conv_layers.h, pool_layers.h, norm_layers.h,
 // layers_extra.h, RNN): construction (torch's parameter names, shapes and init bounds), clones,
 // forward against references written here, and errors naming the layer and the shapes. Values
-// and gradients against torch are in tests/python/nncpp/test_nncpp_coverage.py.
+// and gradients against torch are in tests/python/nn/cpp/test_nncpp_coverage.py.
 #include <gtest/gtest.h>
 
 #include <cmath>
