@@ -132,7 +132,7 @@ def main():
         torch.set_num_threads(args.threads)
     print(f"threads: tensorcore {tc.get_num_threads()}, torch {torch.get_num_threads()}; "
           f"torchvision {torchvision.__version__}")
-    print(f"| case | tensorcore | torchvision | ratio |\n|---|---|---|---|")
+    print("| case | tensorcore | torchvision | ratio |\n|---|---|---|---|")
     for name, ours, ref in cases():
         if args.filter not in name:
             continue

@@ -1,7 +1,5 @@
 """tensorcore: tensors, autograd and kernels with PyTorch's names and semantics."""
-import builtins as _builtins
-
-import numpy as _np
+import numpy as _np  # noqa: F401  (NumPy interop: loaded with the package, as before)
 
 from . import _C
 from ._C import (  # noqa: F401
@@ -28,8 +26,8 @@ from .serialization import save, load  # noqa: E402,F401
 
 # Domain subpackages import eagerly, as torch.nn / torch.fft do; each is present once its area
 # lands (a missing folder is skipped, but an import error inside one is never hidden).
-import os as _os
-import importlib as _importlib
+import os as _os  # noqa: E402
+import importlib as _importlib  # noqa: E402
 # A subpackage whose area was left out of the build (-DTC_SKIP_AREAS) is not imported.
 _NEEDS_BINDING = {"audio": "_audio"}
 for _sub in ("fft", "cuda", "nn", "optim", "backends", "amp", "audio", "vision"):

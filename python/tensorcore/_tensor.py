@@ -110,7 +110,7 @@ def _register_hook(self, hook):
 
 def _bool(self):
     if self.numel() != 1:
-        raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
     return bool(self.item())
 
 

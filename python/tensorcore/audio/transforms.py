@@ -602,4 +602,4 @@ class StreamingResample(_Base):
             self._buffer_start = keep_from
 
 
-from .pipeline import Compose, pipeline_json, save_pipeline  # noqa: E402  (C++ deployment)
+from .pipeline import Compose, pipeline_json, save_pipeline  # noqa: E402,F401  (C++ deployment)

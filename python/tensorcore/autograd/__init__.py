@@ -24,7 +24,6 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          allow_unused=False):
     outputs = _as_list(outputs)
-    single = isinstance(inputs, _C.Tensor)
     inputs = _as_list(inputs)
     grad_outputs = _as_list(grad_outputs) or [None] * len(outputs)
     result = _ag.grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused)

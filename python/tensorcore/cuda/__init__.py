@@ -1,7 +1,7 @@
 """tensorcore.cuda: devices, streams, events, the caching allocator and CUDA random state,
 with torch.cuda's names and semantics. Importable in every build: without CUDA (or without a
 GPU) is_available() is False and device_count() is 0."""
-import contextlib as _contextlib
+
 
 from .. import _C
 

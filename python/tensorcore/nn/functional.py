@@ -10,7 +10,6 @@ import os as _os
 
 from .. import _C
 from ..amp._op_hooks import autocast_op
-from .._tensor import tensor as _tensor
 from ._functional_losses import *  # noqa: F401,F403
 from ._functional_losses import _check_tensor
 

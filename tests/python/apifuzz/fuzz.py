@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import gc
 import json
-import math
 import mmap
 import os
 import random

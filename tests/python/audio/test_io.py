@@ -1,6 +1,5 @@
 import io
 import multiprocessing
-import os
 import threading
 
 import numpy as np

@@ -1,5 +1,4 @@
 """Spectrogram-based functions and transforms (need tensorcore's FFT)."""
-import math
 
 import numpy as np
 import pytest

@@ -451,8 +451,8 @@ def test_inplace_leaf_error():
         x[0] = 1.0
     with pytest.raises(RuntimeError, match="leaf Variable"):
         x.index_put_((tc.tensor([0]),), tc.tensor(1.0))
-import pytest
-import tensorcore as tc
+import pytest  # noqa: E402
+import tensorcore as tc  # noqa: E402
 
 
 @pytest.mark.parametrize("reduce", ["amax", "amin"])

@@ -1,6 +1,5 @@
 import collections
 import io
-import math
 import time
 
 import numpy as np

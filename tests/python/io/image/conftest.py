@@ -1,13 +1,11 @@
 import os
 import sys
 
-import numpy as np
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 import media  # noqa: E402
 
-import tensorcore as tc  # noqa: E402
 
 
 @pytest.fixture(scope="session")
