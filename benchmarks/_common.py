@@ -1,5 +1,6 @@
 """Pieces shared by the benchmark scripts: the timing loop (each script keeps its own budget and
 statistic) and the --threads setting."""
+
 import time
 
 import tensorcore as tc
@@ -11,7 +12,9 @@ def run_times(fn, min_time=0.0, min_runs=5, max_runs=500, clock=time.perf_counte
     fn()
     times = []
     start = time.perf_counter()
-    while (time.perf_counter() - start < min_time or len(times) < min_runs) and len(times) < max_runs:
+    while (time.perf_counter() - start < min_time or len(times) < min_runs) and len(
+        times
+    ) < max_runs:
         t0 = clock()
         fn()
         times.append(clock() - t0)

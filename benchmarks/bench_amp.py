@@ -9,6 +9,7 @@ autocast hook (a 1-element mm inside vs outside a region) and a GradScaler step.
 alternates the two libraries for --rounds rounds; the ratio is the median per-round tc/torch
 (< 1 means tensorcore is faster).
 """
+
 import argparse
 import statistics
 
@@ -67,7 +68,9 @@ def cases(lib, fn, n=512, k=1024, m=1024):
     def conv_forward_fp32():
         return fn.conv2d(img, conv_w, padding=1)
 
-    conv_wg = lib.tensor(rng.standard_normal((64, 64, 3, 3)).astype(np.float32) * 0.05, requires_grad=True)
+    conv_wg = lib.tensor(
+        rng.standard_normal((64, 64, 3, 3)).astype(np.float32) * 0.05, requires_grad=True
+    )
 
     def conv_train_step():
         conv_wg.grad = None
@@ -129,7 +132,9 @@ def main():
             print(f"{name:48s} {a:10.3f}ms {b:10.3f}ms {statistics.median(ratios):7.2f}")
         else:
             print(f"{name:48s} {a:10.3f}ms {'-':>12s}")
-    print(f"{'GradScaler step+update, 20 x 256x256 grads':48s} {scaler_case() * 1e3:10.3f}ms {'n/a':>12s}")
+    print(
+        f"{'GradScaler step+update, 20 x 256x256 grads':48s} {scaler_case() * 1e3:10.3f}ms {'n/a':>12s}"
+    )
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ PyTorch's, and the ratio tc/torch.
 
 Run: .venv/bin/python benchmarks/bench_apifuzz_overhead.py
 """
+
 import timeit
 
 import tensorcore as tc
@@ -37,8 +38,14 @@ def main():
     ]
     if torch is not None:
         ta, tb, tx = torch.ones(1), torch.ones(1), torch.ones(4)
-        ref = [lambda: ta + tb, lambda: torch.add(ta, tb), lambda: tx.sum(),
-               lambda: TF.relu(tx), lambda: TF.softmax(tx, 0), lambda: TF.pad(tx, [1, 1])]
+        ref = [
+            lambda: ta + tb,
+            lambda: torch.add(ta, tb),
+            lambda: tx.sum(),
+            lambda: TF.relu(tx),
+            lambda: TF.softmax(tx, 0),
+            lambda: TF.pad(tx, [1, 1]),
+        ]
     print(f"{'call':18s} {'tc ns':>8s} {'torch ns':>9s} {'ratio':>6s}")
     for i, (name, fn) in enumerate(cases):
         t = per_call(fn)

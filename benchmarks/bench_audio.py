@@ -6,6 +6,7 @@ WAV / FLAC / MP3 files (made with the sox CLI), and MelSpectrogram(n_fft=400, ho
 over M minutes of 16 kHz audio when tensorcore has the FFT. Prints medians and tc/torchaudio
 ratios (< 1: tensorcore is faster).
 """
+
 import argparse
 import os
 import shutil
@@ -48,7 +49,9 @@ def main():
         tc.set_num_threads(args.threads)
         if torch is not None:
             torch.set_num_threads(args.threads)
-    print(f"threads: tensorcore {tc.get_num_threads()}, torch {torch.get_num_threads() if torch else '-'}")
+    print(
+        f"threads: tensorcore {tc.get_num_threads()}, torch {torch.get_num_threads() if torch else '-'}"
+    )
     print("| case | tensorcore | torchaudio | ratio |\n|---|---|---|---|")
     rng = np.random.default_rng(0)
 
@@ -59,16 +62,40 @@ def main():
         ref = None
         if torchaudio is not None:
             xr = torch.from_numpy(x)
-            resampler = torchaudio.transforms.Resample(sr, 16000)  # kernel precomputed, its fast path
+            resampler = torchaudio.transforms.Resample(
+                sr, 16000
+            )  # kernel precomputed, its fast path
             ref = median_time(lambda: resampler(xr))
-        row(f"Resample {sr // 1000 if sr % 1000 == 0 else sr / 1000}k->16k, {args.minutes:g} min mono",
-            ours, ref)
+        row(
+            f"Resample {sr // 1000 if sr % 1000 == 0 else sr / 1000}k->16k, {args.minutes:g} min mono",
+            ours,
+            ref,
+        )
 
     if shutil.which("sox"):
         with tempfile.TemporaryDirectory() as d:
             src = os.path.join(d, "src.wav")
-            subprocess.run(["sox", "-n", "-r", "44100", "-c", "2", "-b", "16", src, "synth", "60",
-                            "sine", "200-2000", "pinknoise", "gain", "-6"], check=True)
+            subprocess.run(
+                [
+                    "sox",
+                    "-n",
+                    "-r",
+                    "44100",
+                    "-c",
+                    "2",
+                    "-b",
+                    "16",
+                    src,
+                    "synth",
+                    "60",
+                    "sine",
+                    "200-2000",
+                    "pinknoise",
+                    "gain",
+                    "-6",
+                ],
+                check=True,
+            )
             for ext, opts in (("wav", []), ("flac", []), ("mp3", [])):
                 path = os.path.join(d, "one_minute." + ext)
                 subprocess.run(["sox", src, *opts, path], check=True)
@@ -84,8 +111,9 @@ def main():
         ours = median_time(lambda: mel(xt))
         ref = None
         if torchaudio is not None:
-            mel_ref = torchaudio.transforms.MelSpectrogram(sample_rate=16000, n_fft=400, hop_length=160,
-                                                           n_mels=80)
+            mel_ref = torchaudio.transforms.MelSpectrogram(
+                sample_rate=16000, n_fft=400, hop_length=160, n_mels=80
+            )
             xr = torch.from_numpy(x)
             ref = median_time(lambda: mel_ref(xr))
         row(f"MelSpectrogram(400, 160, 80), {args.minutes:g} min 16 kHz", ours, ref)
@@ -99,6 +127,7 @@ def main():
         row(f"MFCC(40, mel 400/160/80), {args.minutes:g} min 16 kHz", ours, ref)
         # The same MFCC saved and run by the C++ pipeline (tc::audio::transforms::Pipeline).
         from tensorcore import _C
+
         if hasattr(_C, "_audio_pipeline"):
             cpp = _C._audio_pipeline.Pipeline.from_json(ta.transforms.pipeline_json([mfcc]))
             ours = median_time(lambda: cpp(xt))

@@ -5,6 +5,7 @@ Prints one row per case with both medians and the ratio tc/torch (< 1 means tens
 On a shared machine the load drifts between measurements, so each case alternates tensorcore and
 PyTorch for --rounds rounds and reports the median time of each and the median per-round ratio.
 """
+
 import argparse
 import statistics
 import sys
@@ -44,6 +45,7 @@ def per_call_overhead(fn, number=20000):
 
 def cases(lib, mod):
     rng = np.random.default_rng(0)
+
     def arr(*shape):
         return mod.from_numpy(rng.standard_normal(shape).astype(np.float32))
 
@@ -63,9 +65,11 @@ def cases(lib, mod):
     out["sum 16M float32"] = ("time", lambda: big.sum())
     x = arr(4096, 1024)
     if hasattr(x, "amax"):
+
         def softmax_like(x=x):
             e = (x - x.amax(1, keepdim=True)).exp()
             return e / e.sum(1, keepdim=True)
+
         out["softmax-like (4096, 1024)"] = ("time", softmax_like)
     if hasattr(mod, "matmul"):
         for n in (256, 1024, 2048):
@@ -97,18 +101,30 @@ def math_cases(lib, mod):
 
     def ops(x, y, p):  # a function scope per dtype, so the lambdas keep their own tensors
         return {
-            "log": lambda: mod.log(p), "log1p": lambda: mod.log1p(p), "expm1": lambda: mod.expm1(x),
-            "exp2": lambda: mod.exp2(x), "sin": lambda: mod.sin(x), "cos": lambda: mod.cos(x),
-            "sqrt": lambda: mod.sqrt(p), "rsqrt": lambda: mod.rsqrt(p), "floor": lambda: mod.floor(x),
-            "erfc": lambda: mod.erfc(x), "atan2": lambda: mod.atan2(x, y),
-            "hypot": lambda: mod.hypot(x, y), "pow": lambda: mod.pow(p, y),
-            "var": lambda: mod.var(x), "std": lambda: mod.std(x), "amax": lambda: mod.amax(x),
-            "prod": lambda: mod.prod(p), "logsumexp": lambda: mod.logsumexp(x, 0),
+            "log": lambda: mod.log(p),
+            "log1p": lambda: mod.log1p(p),
+            "expm1": lambda: mod.expm1(x),
+            "exp2": lambda: mod.exp2(x),
+            "sin": lambda: mod.sin(x),
+            "cos": lambda: mod.cos(x),
+            "sqrt": lambda: mod.sqrt(p),
+            "rsqrt": lambda: mod.rsqrt(p),
+            "floor": lambda: mod.floor(x),
+            "erfc": lambda: mod.erfc(x),
+            "atan2": lambda: mod.atan2(x, y),
+            "hypot": lambda: mod.hypot(x, y),
+            "pow": lambda: mod.pow(p, y),
+            "var": lambda: mod.var(x),
+            "std": lambda: mod.std(x),
+            "amax": lambda: mod.amax(x),
+            "prod": lambda: mod.prod(p),
+            "logsumexp": lambda: mod.logsumexp(x, 0),
         }
 
     def out_ops(x, y, o):  # out= writes into an existing tensor; compare with the fresh rows
         return {
-            "exp(x, out=o)": lambda: mod.exp(x, out=o), "sin(x, out=o)": lambda: mod.sin(x, out=o),
+            "exp(x, out=o)": lambda: mod.exp(x, out=o),
+            "sin(x, out=o)": lambda: mod.sin(x, out=o),
             "add(x, y, out=o)": lambda: mod.add(x, y, out=o),
         }
 
@@ -136,13 +152,23 @@ def half_cases(lib, mod):
 
     def ops(a, b, c, x32):  # a function scope per dtype, so the lambdas keep their own tensors
         return {
-            "a + b": lambda: a + b, "a - b": lambda: a - b, "a * b": lambda: a * b,
-            "a / b": lambda: a / b, "a + 2.5": lambda: a + 2.5,
-            "add_(b, alpha=0.5)": lambda: c.add_(b, alpha=0.5), "mul_(1.0)": lambda: c.mul_(1.0),
-            "fill_(1.0)": lambda: c.fill_(1.0), "zero_()": lambda: c.zero_(),
-            "exp": lambda: a.exp(), "tanh": lambda: a.tanh(), "sigmoid": lambda: a.sigmoid(),
-            "neg": lambda: a.neg(), "sum": lambda: a.sum(), "mean": lambda: a.mean(),
-            "to(float32)": lambda: a.to(mod.float32), "float32 .to(dtype)": lambda: x32.to(a.dtype),
+            "a + b": lambda: a + b,
+            "a - b": lambda: a - b,
+            "a * b": lambda: a * b,
+            "a / b": lambda: a / b,
+            "a + 2.5": lambda: a + 2.5,
+            "add_(b, alpha=0.5)": lambda: c.add_(b, alpha=0.5),
+            "mul_(1.0)": lambda: c.mul_(1.0),
+            "fill_(1.0)": lambda: c.fill_(1.0),
+            "zero_()": lambda: c.zero_(),
+            "exp": lambda: a.exp(),
+            "tanh": lambda: a.tanh(),
+            "sigmoid": lambda: a.sigmoid(),
+            "neg": lambda: a.neg(),
+            "sum": lambda: a.sum(),
+            "mean": lambda: a.mean(),
+            "to(float32)": lambda: a.to(mod.float32),
+            "float32 .to(dtype)": lambda: x32.to(a.dtype),
         }
 
     for dt in ("bfloat16", "float16"):
@@ -161,13 +187,21 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--rounds", type=int, default=3, help="alternating tc/torch rounds per case")
-    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
-                    help="wall: perf_counter; cpu: process CPU time (1 thread on a loaded machine)")
+    ap.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="wall: perf_counter; cpu: process CPU time (1 thread on a loaded machine)",
+    )
     ap.add_argument("--filter", default="", help="only cases whose name contains this text")
-    ap.add_argument("--suite", choices=("core", "unary", "math", "half", "all"), default="core",
-                    help="core: the issue's cases; unary: exp/tanh/sigmoid/erf/gelu, f32 and f64; "
-                         "math: other 1M float math and reductions; half: bfloat16/float16 "
-                         "elementwise and sum on 6.4M elements")
+    ap.add_argument(
+        "--suite",
+        choices=("core", "unary", "math", "half", "all"),
+        default="core",
+        help="core: the issue's cases; unary: exp/tanh/sigmoid/erf/gelu, f32 and f64; "
+        "math: other 1M float math and reductions; half: bfloat16/float16 "
+        "elementwise and sum on 6.4M elements",
+    )
     args = ap.parse_args()
     global CLOCK
     CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
@@ -175,7 +209,10 @@ def main():
     tc.set_num_threads(threads)
     if torch:
         torch.set_num_threads(threads)
-    print(f"threads: {threads}; clock: {args.clock}; torch: {torch.__version__ if torch else 'absent'}")
+    print(
+        f"threads: {threads}; clock: {args.clock}; torch: {torch.__version__ if torch else 'absent'}"
+    )
+
     def collect(lib, mod):
         out = {}
         if args.suite in ("core", "all"):
@@ -187,6 +224,7 @@ def main():
         if args.suite in ("half", "all"):
             out.update(half_cases(lib, mod))
         return out
+
     tc_cases = collect("tc", tc)
     torch_cases = collect("torch", torch) if torch else {}
     print(f"{'case':40s} {'tensorcore':>12s} {'torch':>12s} {'ratio':>7s}")

@@ -5,6 +5,7 @@ Run: .venv/bin/python benchmarks/bench_fft.py [--threads N] [--quick] [--sizes 1
 Prints the best time of each library and the ratio tc/torch (< 1 means tensorcore is faster).
 numpy.fft is always single-threaded (pocketfft).
 """
+
 import argparse
 
 import numpy as np
@@ -35,9 +36,9 @@ ODD_SIZES = [1009, 4093, 8191, 10007, 65537, 3125, 15625]
 def cases(quick, sizes=None):
     only_sizes = sizes is not None
     if sizes is None:
-        sizes = [2 ** k for k in range(10, 21)] + [1000, 4097, 44100] + ODD_SIZES
+        sizes = [2**k for k in range(10, 21)] + [1000, 4097, 44100] + ODD_SIZES
         if quick:
-            sizes = [1024, 4096, 2 ** 16, 2 ** 20, 1000, 4097, 44100] + ODD_SIZES
+            sizes = [1024, 4096, 2**16, 2**20, 1000, 4097, 44100] + ODD_SIZES
     rng = np.random.default_rng(0)
     for n in sizes:
         xr = rng.standard_normal(n).astype(np.float32)
@@ -54,14 +55,35 @@ def cases(quick, sizes=None):
     yield "fft2 c64 1024x1024", "fft2", (img + 1j * img).astype(np.complex64)
     yield "rfft2 f32 1024x1024", "rfft2", img
     yield "fft dim0 c64 1024x1024", ("fft", {"dim": 0}), (img + 1j * img).astype(np.complex64)
-    yield "rfft2 f32 16x3x224x224", "rfft2", rng.standard_normal((16, 3, 224, 224)).astype(np.float32)
-    xd = rng.standard_normal(2 ** 16)
+    yield (
+        "rfft2 f32 16x3x224x224",
+        "rfft2",
+        rng.standard_normal((16, 3, 224, 224)).astype(np.float32),
+    )
+    xd = rng.standard_normal(2**16)
     yield "fft  c128 n=65536", "fft", (xd + 1j * xd)
     yield "rfft f64 n=65536", "rfft", xd
 
 
-SWEEP_SIZES = [37, 101, 509, 1009, 1021, 2039, 4093, 4097, 8191, 10007, 65537, 243, 625, 3125,
-               15625, 2187, 3000]
+SWEEP_SIZES = [
+    37,
+    101,
+    509,
+    1009,
+    1021,
+    2039,
+    4093,
+    4097,
+    8191,
+    10007,
+    65537,
+    243,
+    625,
+    3125,
+    15625,
+    2187,
+    3000,
+]
 
 
 def sweep(sizes):
@@ -75,7 +97,9 @@ def sweep(sizes):
         for fn, x in (("fft", xc), ("rfft", xr)):
             t_tc = median_time(lambda a=tc.from_numpy(x): getattr(tc.fft, fn)(a))
             t_th = median_time(lambda a=torch.from_numpy(x): getattr(torch.fft, fn)(a))
-            print(f"{fn + ' ' + str(b) + 'x' + str(n):24s} {fmt(t_tc)} {fmt(t_th)} {t_tc / t_th:9.2f}")
+            print(
+                f"{fn + ' ' + str(b) + 'x' + str(n):24s} {fmt(t_tc)} {fmt(t_th)} {t_tc / t_th:9.2f}"
+            )
 
 
 def main():
@@ -89,15 +113,23 @@ def main():
     if args.sweep:
         sweep([int(v) for v in args.sizes.split(",")] if args.sizes else SWEEP_SIZES)
         return
-    print(f"{'case':24s} {'tensorcore':>12s} {'torch':>12s} {'numpy':>12s} {'tc/torch':>9s} {'tc/numpy':>9s}")
+    print(
+        f"{'case':24s} {'tensorcore':>12s} {'torch':>12s} {'numpy':>12s} {'tc/torch':>9s} {'tc/numpy':>9s}"
+    )
     sizes = [int(v) for v in args.sizes.split(",")] if args.sizes else None
     for name, fn, x in cases(args.quick, sizes):
         fn, kw = fn if isinstance(fn, tuple) else (fn, {})
         np_kw = {"axis": kw["dim"]} if "dim" in kw else {}
         t_tc = median_time(lambda a=tc.from_numpy(x): getattr(tc.fft, fn)(a, **kw))
         t_np = median_time(lambda: getattr(np.fft, fn)(x, **np_kw))
-        t_th = median_time(lambda a=torch.from_numpy(x): getattr(torch.fft, fn)(a, **kw)) if torch else float("nan")
-        print(f"{name:24s} {fmt(t_tc)} {fmt(t_th)} {fmt(t_np)} {t_tc / t_th:9.2f} {t_tc / t_np:9.2f}")
+        t_th = (
+            median_time(lambda a=torch.from_numpy(x): getattr(torch.fft, fn)(a, **kw))
+            if torch
+            else float("nan")
+        )
+        print(
+            f"{name:24s} {fmt(t_tc)} {fmt(t_th)} {fmt(t_np)} {t_tc / t_th:9.2f} {t_tc / t_np:9.2f}"
+        )
     if sizes:
         return
     # stft: 60 s of 16 kHz audio, n_fft=400, hop=160, hann window (torchaudio's Spectrogram set-up).

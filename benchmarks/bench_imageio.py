@@ -7,6 +7,7 @@ JPEG/PNG encode, and batched decode of `--batch` JPEGs against the thread count.
 is ImageMagick's plasma fractal (photo-like texture) when `convert` exists, else a synthetic
 gradient with noise. Ratios are time(tc) / time(reference): below 1 means tensorcore is faster.
 """
+
 import argparse
 import io
 import os
@@ -44,7 +45,9 @@ def median_time(fn, min_time=1.0, min_runs=5, max_runs=500):
     fn()
     times, cpu = [], []
     start = time.perf_counter()
-    while (time.perf_counter() - start < min_time or len(times) < min_runs) and len(times) < max_runs:
+    while (time.perf_counter() - start < min_time or len(times) < min_runs) and len(
+        times
+    ) < max_runs:
         c0, t0 = time.process_time(), time.perf_counter()
         fn()
         times.append(time.perf_counter() - t0)
@@ -64,8 +67,20 @@ def picture(path=None):
     if shutil.which("convert"):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "p.png")
-            subprocess.run(["convert", "-size", f"{W}x{H}", "-seed", "3", "plasma:fractal",
-                            "-blur", "0x1", path], check=True)
+            subprocess.run(
+                [
+                    "convert",
+                    "-size",
+                    f"{W}x{H}",
+                    "-seed",
+                    "3",
+                    "plasma:fractal",
+                    "-blur",
+                    "0x1",
+                    path,
+                ],
+                check=True,
+            )
             return np.asarray(Image.open(path).convert("RGB"))
     rng = np.random.default_rng(0)
     y, x = np.mgrid[0:H, 0:W]
@@ -88,10 +103,16 @@ def row(name, times, mp):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--batch", type=int, default=64)
-    ap.add_argument("--threads", default="1,2,all",
-                    help="thread counts for the batched decode; 'all' = every core")
-    ap.add_argument("--batch-only", action="store_true",
-                    help="only the batched decode (thread scaling on a many-core machine)")
+    ap.add_argument(
+        "--threads",
+        default="1,2,all",
+        help="thread counts for the batched decode; 'all' = every core",
+    )
+    ap.add_argument(
+        "--batch-only",
+        action="store_true",
+        help="only the batched decode (thread scaling on a many-core machine)",
+    )
     ap.add_argument("--picture", help="use this image (1920x1080) instead of generating one")
     args = ap.parse_args()
     if Image is None:
@@ -109,14 +130,18 @@ def main():
 
     jpeg = save("JPEG", quality=90, subsampling=2)
     png = save("PNG", compress_level=6)
-    print(f"picture {W}x{H}: JPEG q90 4:2:0 {len(jpeg)} bytes, PNG {len(png)} bytes; "
-          f"cores {os.cpu_count()}")
+    print(
+        f"picture {W}x{H}: JPEG q90 4:2:0 {len(jpeg)} bytes, PNG {len(png)} bytes; "
+        f"cores {os.cpu_count()}"
+    )
     tj = tc.from_numpy(np.frombuffer(jpeg, np.uint8).copy())
     tp = tc.from_numpy(np.frombuffer(png, np.uint8).copy())
     refs = {}
     if tvio is not None:
-        refs["torchvision"] = (torch.from_numpy(np.frombuffer(jpeg, np.uint8).copy()),
-                               torch.from_numpy(np.frombuffer(png, np.uint8).copy()))
+        refs["torchvision"] = (
+            torch.from_numpy(np.frombuffer(jpeg, np.uint8).copy()),
+            torch.from_numpy(np.frombuffer(png, np.uint8).copy()),
+        )
 
     if args.batch_only:
         batched(args, tj, refs, mp)
@@ -166,22 +191,30 @@ def batched(args, tj, refs, mp):
     batch = [tj] * args.batch
     tbatch = [refs["torchvision"][0]] * args.batch if "torchvision" in refs else None
     base = None
-    print(f"batched decode of {args.batch} JPEGs (1080p), {os.cpu_count()} cores: throughput vs "
-          "threads (speedup and parallel efficiency against 1 thread)")
+    print(
+        f"batched decode of {args.batch} JPEGs (1080p), {os.cpu_count()} cores: throughput vs "
+        "threads (speedup and parallel efficiency against 1 thread)"
+    )
     for n in thread_counts(args.threads):
         t = median_time(lambda: tcio.decode_jpeg(batch, num_threads=n), min_time=2.0, min_runs=3)
         cpu = CPU_TIMES["last"]
         base = base or t
-        line = (f"  threads {n:3d}: tensorcore {t * 1e3:8.1f} ms, {args.batch / t:7.1f} img/s "
-                f"({args.batch * mp / t:7.1f} MP/s), speedup {base / t:5.2f}x, efficiency "
-                f"{base / t / n * 100:5.1f}%, cpu/wall {cpu / t:4.2f}")
+        line = (
+            f"  threads {n:3d}: tensorcore {t * 1e3:8.1f} ms, {args.batch / t:7.1f} img/s "
+            f"({args.batch * mp / t:7.1f} MP/s), speedup {base / t:5.2f}x, efficiency "
+            f"{base / t / n * 100:5.1f}%, cpu/wall {cpu / t:4.2f}"
+        )
         if tbatch is not None:
             with ThreadPoolExecutor(n) as pool:
-                tt = median_time(lambda: list(pool.map(tvio.decode_jpeg, tbatch)), min_time=2.0,
-                                 min_runs=3)
-            line += (f" | torchvision+ThreadPool {args.batch / tt:7.1f} img/s | "
-                     f"tc/torchvision time {t / tt:5.2f}")
+                tt = median_time(
+                    lambda: list(pool.map(tvio.decode_jpeg, tbatch)), min_time=2.0, min_runs=3
+                )
+            line += (
+                f" | torchvision+ThreadPool {args.batch / tt:7.1f} img/s | "
+                f"tc/torchvision time {t / tt:5.2f}"
+            )
         print(line)
+
 
 if __name__ == "__main__":
     main()

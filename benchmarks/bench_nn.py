@@ -6,6 +6,7 @@ Prints per-case median times (ms) for tensorcore and torch and the ratio (ours /
 faster). Both libraries run with the same thread count (torch.get_num_threads() is set to
 tensorcore's).
 """
+
 import argparse
 import statistics
 
@@ -54,8 +55,10 @@ class Report:
 
     def add(self, group, name, ours, ref):
         self.rows.append((group, name, ours, ref))
-        print(f"{group:6s} {name:28s} tc {ours * 1e3:9.2f} ms   torch {ref * 1e3:9.2f} ms   ratio {ours / ref:5.2f}",
-              flush=True)
+        print(
+            f"{group:6s} {name:28s} tc {ours * 1e3:9.2f} ms   torch {ref * 1e3:9.2f} ms   ratio {ours / ref:5.2f}",
+            flush=True,
+        )
 
     def summary(self):
         groups = {}
@@ -81,7 +84,7 @@ def bench_conv(rep, batch, reps):
     rng = np.random.default_rng(0)
     for name, cin, cout, h, k, s, p in RESNET50_CONVS:
         x = rng.standard_normal((batch, cin, h, h), dtype=np.float32)
-        w = (rng.standard_normal((cout, cin, k, k), dtype=np.float32) * 0.05)
+        w = rng.standard_normal((cout, cin, k, k), dtype=np.float32) * 0.05
         tx, rx = both(x, requires_grad=name != "conv1")
         tw, rw = both(w, requires_grad=True)
         ho = (h + 2 * p - k) // s + 1
@@ -89,8 +92,15 @@ def bench_conv(rep, batch, reps):
         tg, rg = both(g)
         t_inputs = [tw] + ([tx] if name != "conv1" else [])
         r_inputs = [rw] + ([rx] if name != "conv1" else [])
-        ours = timeit(lambda: tc.autograd.grad([F.conv2d(tx, tw, None, s, p)], t_inputs, [tg]), reps)
-        ref = timeit(lambda: torch.autograd.grad([torch.nn.functional.conv2d(rx, rw, None, s, p)], r_inputs, [rg]), reps)
+        ours = timeit(
+            lambda: tc.autograd.grad([F.conv2d(tx, tw, None, s, p)], t_inputs, [tg]), reps
+        )
+        ref = timeit(
+            lambda: torch.autograd.grad(
+                [torch.nn.functional.conv2d(rx, rw, None, s, p)], r_inputs, [rg]
+            ),
+            reps,
+        )
         rep.add("conv", f"{name} {cin}->{cout} {h}x{h} k{k}s{s}", ours, ref)
 
 
@@ -100,19 +110,39 @@ def bench_pool(rep, batch, reps):
     tx, rx = both(x, requires_grad=True)
     y = F.max_pool2d(tx, 3, 2, 1)
     tg, rg = both(np.ones(tuple(y.shape), np.float32))
-    rep.add("pool", "max_pool2d 3x3s2 fwd+bwd",
-            timeit(lambda: tc.autograd.grad([F.max_pool2d(tx, 3, 2, 1)], [tx], [tg]), reps),
-            timeit(lambda: torch.autograd.grad([torch.nn.functional.max_pool2d(rx, 3, 2, 1)], [rx], [rg]), reps))
+    rep.add(
+        "pool",
+        "max_pool2d 3x3s2 fwd+bwd",
+        timeit(lambda: tc.autograd.grad([F.max_pool2d(tx, 3, 2, 1)], [tx], [tg]), reps),
+        timeit(
+            lambda: torch.autograd.grad([torch.nn.functional.max_pool2d(rx, 3, 2, 1)], [rx], [rg]),
+            reps,
+        ),
+    )
     y = F.avg_pool2d(tx, 3, 2, 1)
-    rep.add("pool", "avg_pool2d 3x3s2 fwd+bwd",
-            timeit(lambda: tc.autograd.grad([F.avg_pool2d(tx, 3, 2, 1)], [tx], [tg]), reps),
-            timeit(lambda: torch.autograd.grad([torch.nn.functional.avg_pool2d(rx, 3, 2, 1)], [rx], [rg]), reps))
+    rep.add(
+        "pool",
+        "avg_pool2d 3x3s2 fwd+bwd",
+        timeit(lambda: tc.autograd.grad([F.avg_pool2d(tx, 3, 2, 1)], [tx], [tg]), reps),
+        timeit(
+            lambda: torch.autograd.grad([torch.nn.functional.avg_pool2d(rx, 3, 2, 1)], [rx], [rg]),
+            reps,
+        ),
+    )
     x2 = rng.standard_normal((batch, 2048, 7, 7), dtype=np.float32)
     tx2, rx2 = both(x2, requires_grad=True)
     tg2, rg2 = both(np.ones((batch, 2048, 1, 1), np.float32))
-    rep.add("pool", "adaptive_avg_pool2d 7x7->1",
-            timeit(lambda: tc.autograd.grad([F.adaptive_avg_pool2d(tx2, 1)], [tx2], [tg2]), reps),
-            timeit(lambda: torch.autograd.grad([torch.nn.functional.adaptive_avg_pool2d(rx2, 1)], [rx2], [rg2]), reps))
+    rep.add(
+        "pool",
+        "adaptive_avg_pool2d 7x7->1",
+        timeit(lambda: tc.autograd.grad([F.adaptive_avg_pool2d(tx2, 1)], [tx2], [tg2]), reps),
+        timeit(
+            lambda: torch.autograd.grad(
+                [torch.nn.functional.adaptive_avg_pool2d(rx2, 1)], [rx2], [rg2]
+            ),
+            reps,
+        ),
+    )
 
 
 def bench_bn(rep, batch, reps):
@@ -125,25 +155,55 @@ def bench_bn(rep, batch, reps):
         trm, rrm = both(np.zeros(c, np.float32))
         trv, rrv = both(np.ones(c, np.float32))
         tg, rg = both(rng.standard_normal(x.shape, dtype=np.float32))
-        rep.add("bn", f"batch_norm train {c}x{h}x{h}",
-                timeit(lambda: tc.autograd.grad([F.batch_norm(tx, trm, trv, tw, tb, True)], [tx, tw, tb], [tg]), reps),
-                timeit(lambda: torch.autograd.grad([torch.nn.functional.batch_norm(rx, rrm, rrv, rw, rb, True)],
-                                                   [rx, rw, rb], [rg]), reps))
+        rep.add(
+            "bn",
+            f"batch_norm train {c}x{h}x{h}",
+            timeit(
+                lambda: tc.autograd.grad(
+                    [F.batch_norm(tx, trm, trv, tw, tb, True)], [tx, tw, tb], [tg]
+                ),
+                reps,
+            ),
+            timeit(
+                lambda: torch.autograd.grad(
+                    [torch.nn.functional.batch_norm(rx, rrm, rrv, rw, rb, True)], [rx, rw, rb], [rg]
+                ),
+                reps,
+            ),
+        )
     x = rng.standard_normal((32, 100, 512), dtype=np.float32)
     tx, rx = both(x, requires_grad=True)
     tw, rw = both(np.ones(512, np.float32), requires_grad=True)
     tb, rb = both(np.zeros(512, np.float32), requires_grad=True)
     tg, rg = both(rng.standard_normal(x.shape, dtype=np.float32))
-    rep.add("bn", "layer_norm 32x100x512",
-            timeit(lambda: tc.autograd.grad([F.layer_norm(tx, (512,), tw, tb)], [tx, tw, tb], [tg]), reps),
-            timeit(lambda: torch.autograd.grad([torch.nn.functional.layer_norm(rx, (512,), rw, rb)], [rx, rw, rb], [rg]), reps))
+    rep.add(
+        "bn",
+        "layer_norm 32x100x512",
+        timeit(
+            lambda: tc.autograd.grad([F.layer_norm(tx, (512,), tw, tb)], [tx, tw, tb], [tg]), reps
+        ),
+        timeit(
+            lambda: torch.autograd.grad(
+                [torch.nn.functional.layer_norm(rx, (512,), rw, rb)], [rx, rw, rb], [rg]
+            ),
+            reps,
+        ),
+    )
     x = rng.standard_normal((batch, 256, 28, 28), dtype=np.float32)
     tx, rx = both(x, requires_grad=True)
     tw, rw = both(np.ones(256, np.float32), requires_grad=True)
     tg, rg = both(rng.standard_normal(x.shape, dtype=np.float32))
-    rep.add("bn", "group_norm 32 groups 256x28x28",
-            timeit(lambda: tc.autograd.grad([F.group_norm(tx, 32, tw, None)], [tx, tw], [tg]), reps),
-            timeit(lambda: torch.autograd.grad([torch.nn.functional.group_norm(rx, 32, rw, None)], [rx, rw], [rg]), reps))
+    rep.add(
+        "bn",
+        "group_norm 32 groups 256x28x28",
+        timeit(lambda: tc.autograd.grad([F.group_norm(tx, 32, tw, None)], [tx, tw], [tg]), reps),
+        timeit(
+            lambda: torch.autograd.grad(
+                [torch.nn.functional.group_norm(rx, 32, rw, None)], [rx, rw], [rg]
+            ),
+            reps,
+        ),
+    )
 
 
 def bench_ctc(rep, reps):
@@ -158,9 +218,15 @@ def bench_ctc(rep, reps):
     tt, rt = both(targets)
     til, ril = both(il)
     ttl, rtl = both(tl)
-    rep.add("ctc", "ctc_loss T200 C30 N16 fwd+bwd",
-            timeit(lambda: tc.autograd.grad([F.ctc_loss(tx, tt, til, ttl)], [tx]), reps),
-            timeit(lambda: torch.autograd.grad([torch.nn.functional.ctc_loss(rx, rt, ril, rtl)], [rx]), reps))
+    rep.add(
+        "ctc",
+        "ctc_loss T200 C30 N16 fwd+bwd",
+        timeit(lambda: tc.autograd.grad([F.ctc_loss(tx, tt, til, ttl)], [tx]), reps),
+        timeit(
+            lambda: torch.autograd.grad([torch.nn.functional.ctc_loss(rx, rt, ril, rtl)], [rx]),
+            reps,
+        ),
+    )
 
 
 def bench_rnn(rep, reps):
@@ -177,12 +243,21 @@ def bench_rnn(rep, reps):
         if kind == "lstm":
             c = both(h)
             # Gradients for every input (x and h included), as inside a training loop over time.
-            ours = lambda: tc.autograd.grad([sum(o.sum() for o in F.lstm_cell(T[0], (T[1], c[0]), *T[2:]))], T)
-            ref = lambda: torch.autograd.grad([sum(o.sum() for o in torch._VF.lstm_cell(R[0], (R[1], c[1]), *R[2:]))], R)
+            ours = lambda: tc.autograd.grad(
+                [sum(o.sum() for o in F.lstm_cell(T[0], (T[1], c[0]), *T[2:]))], T
+            )
+            ref = lambda: torch.autograd.grad(
+                [sum(o.sum() for o in torch._VF.lstm_cell(R[0], (R[1], c[1]), *R[2:]))], R
+            )
         else:
             ours = lambda: tc.autograd.grad([F.gru_cell(*T).sum()], T)
             ref = lambda: torch.autograd.grad([torch._VF.gru_cell(*R).sum()], R)
-        rep.add("rnn", f"{kind}_cell step H512 N32 fwd+bwd", timeit(ours, reps * 4), timeit(ref, reps * 4))
+        rep.add(
+            "rnn",
+            f"{kind}_cell step H512 N32 fwd+bwd",
+            timeit(ours, reps * 4),
+            timeit(ref, reps * 4),
+        )
 
     # A whole sequence (T=100) through one layer: tc's lstm_layer/gru_layer vs torch.nn.LSTM/GRU.
     T_steps = 100
@@ -194,9 +269,13 @@ def bench_rnn(rep, reps):
         tx, rx = both(seq, requires_grad=True)
         h0 = np.zeros((N, H), np.float32)
         if kind == "lstm":
-            ours = lambda: tc.autograd.grad([F.lstm_layer(tx, tc.tensor(h0), tc.tensor(h0), *tp)[0].sum()], [tx] + tp)
+            ours = lambda: tc.autograd.grad(
+                [F.lstm_layer(tx, tc.tensor(h0), tc.tensor(h0), *tp)[0].sum()], [tx] + tp
+            )
         else:
-            ours = lambda: tc.autograd.grad([F.gru_layer(tx, tc.tensor(h0), *tp)[0].sum()], [tx] + tp)
+            ours = lambda: tc.autograd.grad(
+                [F.gru_layer(tx, tc.tensor(h0), *tp)[0].sum()], [tx] + tp
+            )
         ref = lambda: torch.autograd.grad([mod(rx)[0].sum()], [rx] + list(mod.parameters()))
         rep.add("rnn", f"{kind} layer T100 H512 N32 fwd+bwd", timeit(ours, reps), timeit(ref, reps))
 
@@ -208,7 +287,9 @@ def main():
     ap.add_argument("--only", default="conv,pool,bn,ctc,rnn")
     args = ap.parse_args()
     torch.set_num_threads(tc.get_num_threads())
-    print(f"threads: tensorcore {tc.get_num_threads()}, torch {torch.get_num_threads()}; batch {args.batch}")
+    print(
+        f"threads: tensorcore {tc.get_num_threads()}, torch {torch.get_num_threads()}; batch {args.batch}"
+    )
     rep = Report()
     only = set(args.only.split(","))
     if "conv" in only:

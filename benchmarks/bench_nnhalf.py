@@ -9,6 +9,7 @@ prints tc and torch and the ratio (ours / torch, < 1 is faster). torch 1.13 has 
 kernels for these ops, so `--dtype float16` compares tensorcore's float16 with torch's bfloat16.
 The `stem` case runs a ResNet stem (conv, BatchNorm2d, relu, max_pool) under CPU autocast.
 """
+
 import argparse
 import statistics
 import time
@@ -29,7 +30,10 @@ def cases():
     c = ACT[1]
     rm, rv = np.zeros(c, np.float32), np.ones(c, np.float32)
     w, b = rng.standard_normal(c).astype(np.float32), rng.standard_normal(c).astype(np.float32)
-    lw, lb = rng.standard_normal(768).astype(np.float32), rng.standard_normal(768).astype(np.float32)
+    lw, lb = (
+        rng.standard_normal(768).astype(np.float32),
+        rng.standard_normal(768).astype(np.float32),
+    )
 
     def bn(F, lib, x, half):
         # BatchNorm2d under CPU autocast: bfloat16 activations, float32 parameters and stats.
@@ -53,12 +57,30 @@ def cases():
         ("bn", "batch_norm eval 8x64x112x112", ACT, bn_eval),
         ("ln", "layer_norm 8x1024x768", (8, 1024, 768), ln),
         ("gn", "group_norm(32) 8x64x112x112", ACT, gn),
-        ("maxpool", "max_pool2d 3x3s2p1 8x64x112x112", ACT, lambda F, lib, x, h: lambda: F.max_pool2d(x, 3, 2, 1)),
-        ("avgpool", "avg_pool2d 2x2 8x64x112x112", ACT, lambda F, lib, x, h: lambda: F.avg_pool2d(x, 2)),
-        ("avgpool", "avg_pool2d 3x3s1p1 8x64x56x56", (8, 64, 56, 56),
-         lambda F, lib, x, h: lambda: F.avg_pool2d(x, 3, 1, 1)),
-        ("adaptive", "adaptive_avg_pool2d(1) 8x512x7x7", (8, 512, 7, 7),
-         lambda F, lib, x, h: lambda: F.adaptive_avg_pool2d(x, 1)),
+        (
+            "maxpool",
+            "max_pool2d 3x3s2p1 8x64x112x112",
+            ACT,
+            lambda F, lib, x, h: lambda: F.max_pool2d(x, 3, 2, 1),
+        ),
+        (
+            "avgpool",
+            "avg_pool2d 2x2 8x64x112x112",
+            ACT,
+            lambda F, lib, x, h: lambda: F.avg_pool2d(x, 2),
+        ),
+        (
+            "avgpool",
+            "avg_pool2d 3x3s1p1 8x64x56x56",
+            (8, 64, 56, 56),
+            lambda F, lib, x, h: lambda: F.avg_pool2d(x, 3, 1, 1),
+        ),
+        (
+            "adaptive",
+            "adaptive_avg_pool2d(1) 8x512x7x7",
+            (8, 512, 7, 7),
+            lambda F, lib, x, h: lambda: F.adaptive_avg_pool2d(x, 1),
+        ),
     ]
 
 
@@ -79,6 +101,7 @@ def stem_step(F, lib, xa, autocast):
             y = F.batch_norm(y, rm, rv, gamma, beta, training=True)
             y = F.max_pool2d(F.relu(y), 3, 2, 1)
         y.float().sum().backward()
+
     return step
 
 
@@ -90,6 +113,7 @@ def fwd_bwd(make_op, F, lib, xa, dtype):
     def step():
         x.grad = None
         op().backward(g)
+
     return step
 
 
@@ -104,29 +128,46 @@ def main():
     only = set(args.only.split(",")) if args.only else None
     rng = np.random.default_rng(1)
     tot = [0.0, 0.0]
-    print(f"dtype {args.dtype} (torch: bfloat16), forward+backward, CPU time, median of {args.reps}")
+    print(
+        f"dtype {args.dtype} (torch: bfloat16), forward+backward, CPU time, median of {args.reps}"
+    )
     for group, name, shape, make_op in cases():
         if only and group not in only:
             continue
         xa = rng.standard_normal(shape).astype(np.float32)
         ours = fwd_bwd(make_op, TF, tc, xa, getattr(tc, args.dtype))
         ref = fwd_bwd(make_op, PF, torch, xa, torch.bfloat16)
-        t_ours = statistics.median(run_times(ours, min_runs=args.reps, max_runs=args.reps, clock=time.process_time))
-        t_ref = statistics.median(run_times(ref, min_runs=args.reps, max_runs=args.reps, clock=time.process_time))
+        t_ours = statistics.median(
+            run_times(ours, min_runs=args.reps, max_runs=args.reps, clock=time.process_time)
+        )
+        t_ref = statistics.median(
+            run_times(ref, min_runs=args.reps, max_runs=args.reps, clock=time.process_time)
+        )
         tot[0] += t_ours
         tot[1] += t_ref
-        print(f"{name:36s} tc {t_ours * 1e3:8.1f} ms   torch {t_ref * 1e3:8.1f} ms   ratio {t_ours / t_ref:5.2f}",
-              flush=True)
+        print(
+            f"{name:36s} tc {t_ours * 1e3:8.1f} ms   torch {t_ref * 1e3:8.1f} ms   ratio {t_ours / t_ref:5.2f}",
+            flush=True,
+        )
     if not only or "stem" in only:
         xa = rng.standard_normal((8, 3, 224, 224)).astype(np.float32)
         ours = stem_step(TF, tc, xa, lambda: tc.autocast("cpu"))
         ref = stem_step(PF, torch, xa, lambda: torch.autocast("cpu"))
-        t_ours = statistics.median(run_times(ours, min_runs=args.reps, max_runs=args.reps, clock=time.process_time))
-        t_ref = statistics.median(run_times(ref, min_runs=args.reps, max_runs=args.reps, clock=time.process_time))
-        print(f"{'stem conv+bn+relu+maxpool autocast':36s} tc {t_ours * 1e3:8.1f} ms   torch {t_ref * 1e3:8.1f} ms"
-              f"   ratio {t_ours / t_ref:5.2f}   (not in the total)", flush=True)
+        t_ours = statistics.median(
+            run_times(ours, min_runs=args.reps, max_runs=args.reps, clock=time.process_time)
+        )
+        t_ref = statistics.median(
+            run_times(ref, min_runs=args.reps, max_runs=args.reps, clock=time.process_time)
+        )
+        print(
+            f"{'stem conv+bn+relu+maxpool autocast':36s} tc {t_ours * 1e3:8.1f} ms   torch {t_ref * 1e3:8.1f} ms"
+            f"   ratio {t_ours / t_ref:5.2f}   (not in the total)",
+            flush=True,
+        )
     if tot[1] > 0:
-        print(f"{'total':36s} tc {tot[0] * 1e3:8.1f} ms   torch {tot[1] * 1e3:8.1f} ms   ratio {tot[0] / tot[1]:5.2f}")
+        print(
+            f"{'total':36s} tc {tot[0] * 1e3:8.1f} ms   torch {tot[1] * 1e3:8.1f} ms   ratio {tot[0] / tot[1]:5.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ the threads, so compare multi-threaded runs on an idle machine only.
 1M elements are split into 10 tensors of 100k; larger sizes into ResNet-like 1M matrices plus
 512-element vectors. Prints ms per step (best of several) and the ratio tc / torch (< 1: faster).
 """
+
 import argparse
 import time
 
@@ -76,7 +77,9 @@ def main():
     if torch is not None:
         torch.set_num_threads(args.threads)
     rng = np.random.default_rng(0)
-    print(f"threads: tc={tc.get_num_threads()} torch={torch.get_num_threads() if torch else '-'}; ms per step")
+    print(
+        f"threads: tc={tc.get_num_threads()} torch={torch.get_num_threads() if torch else '-'}; ms per step"
+    )
     print(f"{'size':>5s} {'optimizer':55s} {'tc':>8s} {'torch':>8s} {'ratio':>6s}")
     for total in (int(s) for s in args.sizes.split(",")):
         shapes = shapes_for(total)
@@ -97,12 +100,17 @@ def main():
                     tps = [torch.nn.Parameter(torch.from_numpy(a.copy())) for a in init]
                     for p, g in zip(tps, grads):
                         p.grad = torch.from_numpy(g.copy())
-                    t = best_of(getattr(torch.optim, name)(tps, foreach=foreach, **kw).step, repeat, number)
+                    t = best_of(
+                        getattr(torch.optim, name)(tps, foreach=foreach, **kw).step, repeat, number
+                    )
                     t_torch = t if t_torch is None else min(t_torch, t)
                     del tps
             ratio = f"{t_tc / t_torch:6.2f}" if t_torch else "     -"
             torch_ms = f"{t_torch * 1e3:8.2f}" if t_torch else f"{'-':>8s}"
-            print(f"{total / 1e6:4.0f}M {name + ' ' + str(kw):55s} {t_tc * 1e3:8.2f} {torch_ms} {ratio}", flush=True)
+            print(
+                f"{total / 1e6:4.0f}M {name + ' ' + str(kw):55s} {t_tc * 1e3:8.2f} {torch_ms} {ratio}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 Run: .venv/bin/python benchmarks/bench_optim_data.py [--threads N] [--params 25000000]
 Prints both medians and the ratio tc/torch (< 1 means tensorcore is faster).
 """
+
 import argparse
 import statistics
 
@@ -91,10 +92,19 @@ def bench_loader(n, batch_size, workers):
     t_tc = median_time(lambda: run(ours), runs=3)
     t_torch = None
     if torch is not None:
-        theirs = tdata.DataLoader(SyntheticImages(n, torch), batch_size=batch_size, num_workers=workers)
+        theirs = tdata.DataLoader(
+            SyntheticImages(n, torch), batch_size=batch_size, num_workers=workers
+        )
         t_torch = median_time(lambda: run(theirs), runs=3)
-    return [(f"DataLoader {n} samples 3x64x64, batch {batch_size}, {workers} workers (samples/s: tc "
-             f"{n / t_tc:.0f})", t_tc, t_torch, "")]
+    return [
+        (
+            f"DataLoader {n} samples 3x64x64, batch {batch_size}, {workers} workers (samples/s: tc "
+            f"{n / t_tc:.0f})",
+            t_tc,
+            t_torch,
+            "",
+        )
+    ]
 
 
 def main():

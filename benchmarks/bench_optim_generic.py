@@ -4,6 +4,7 @@ torch.optim's single-tensor and foreach paths, same parameters and gradients.
 
     .venv/bin/python benchmarks/bench_optim_generic.py [--numel 1000000] [--params 10]
 """
+
 import argparse
 import time
 
@@ -38,11 +39,19 @@ def main():
         import torch
     except ImportError:
         torch = None
-    configs = [("SGD", {"lr": 0.01, "momentum": 0.9}), ("Adam", {"lr": 1e-3}),
-               ("Adam", {"lr": 1e-3, "amsgrad": True}), ("RMSprop", {"lr": 1e-3, "centered": True, "momentum": 0.9})]
-    print(f"{args.params} float32 parameters, {args.numel} elements in all, ms per step (best of 5x10)")
-    print(f"{'optimizer':60s} {'tc fused':>9s} {'tc generic':>10s} {'torch':>8s} {'foreach':>8s}"
-          f" {'generic/fused':>13s}")
+    configs = [
+        ("SGD", {"lr": 0.01, "momentum": 0.9}),
+        ("Adam", {"lr": 1e-3}),
+        ("Adam", {"lr": 1e-3, "amsgrad": True}),
+        ("RMSprop", {"lr": 1e-3, "centered": True, "momentum": 0.9}),
+    ]
+    print(
+        f"{args.params} float32 parameters, {args.numel} elements in all, ms per step (best of 5x10)"
+    )
+    print(
+        f"{'optimizer':60s} {'tc fused':>9s} {'tc generic':>10s} {'torch':>8s} {'foreach':>8s}"
+        f" {'generic/fused':>13s}"
+    )
     for name, kw in configs:
         ps = [nn.Parameter(tc.from_numpy(a.copy())) for a in init]
         for p, g in zip(ps, grads):

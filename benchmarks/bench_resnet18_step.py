@@ -4,6 +4,7 @@ tensorcore's Python nn layer vs PyTorch in one run, same thread count and the sa
 Run: .venv/bin/python benchmarks/bench_resnet18_step.py [--threads N] [--runs 5] [--batch 8]
 Prints both medians and the ratio tc/torch (< 1 means tensorcore is faster).
 """
+
 import argparse
 import statistics
 
@@ -33,7 +34,9 @@ def build_resnet18(nn, num_classes=1000):
             self.bn2 = nn.BatchNorm2d(cout)
             self.downsample = None
             if stride != 1 or cin != cout:
-                self.downsample = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+                self.downsample = nn.Sequential(
+                    nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout)
+                )
 
         def forward(self, x):
             idt = x if self.downsample is None else self.downsample(x)
@@ -50,7 +53,9 @@ def build_resnet18(nn, num_classes=1000):
             self.maxpool = nn.MaxPool2d(3, 2, 1)
             layers, cin = [], 64
             for cout, stride in ((64, 1), (128, 2), (256, 2), (512, 2)):
-                layers.append(nn.Sequential(BasicBlock(cin, cout, stride), BasicBlock(cout, cout, 1)))
+                layers.append(
+                    nn.Sequential(BasicBlock(cin, cout, stride), BasicBlock(cout, cout, 1))
+                )
                 cin = cout
             self.layer1, self.layer2, self.layer3, self.layer4 = layers
             self.avgpool = nn.AdaptiveAvgPool2d((1, 1))
@@ -86,7 +91,9 @@ def main():
         torch.manual_seed(0)
         t_model = build_resnet18(torch.nn)
         # Same weights in both, so both run the same numbers.
-        tc_model.load_state_dict({k: tc.from_numpy(v.detach().numpy().copy()) for k, v in t_model.state_dict().items()})
+        tc_model.load_state_dict(
+            {k: tc.from_numpy(v.detach().numpy().copy()) for k, v in t_model.state_dict().items()}
+        )
 
     x, y = tc.from_numpy(x_np), tc.from_numpy(y_np)
     opt = toptim.SGD(tc_model.parameters(), lr=0.01, momentum=0.9)

@@ -16,6 +16,7 @@ Both libraries call the same OpenBLAS (Debian's torch uses the system libblas), 
 tc.set_num_threads / torch.set_num_threads do not size; the script sets OPENBLAS_NUM_THREADS to
 --threads (unless already set) before either library loads, so "1 thread" means one thread.
 """
+
 import argparse
 import os
 import statistics
@@ -56,7 +57,9 @@ def race(ours, ref, reps, clock):
 
 def report(name, times):
     a, b = times
-    print(f"{name:56s} tc {a * 1e3:8.1f} ms  torch {b * 1e3:8.1f} ms  ratio {a / b:5.2f}", flush=True)
+    print(
+        f"{name:56s} tc {a * 1e3:8.1f} ms  torch {b * 1e3:8.1f} ms  ratio {a / b:5.2f}", flush=True
+    )
     return a / b
 
 
@@ -70,18 +73,26 @@ def fwd_bwd(mod, x):
     def run():
         out = mod(x)[0]
         out.sum().backward()
+
     return run
 
 
 def packed_pair(x, lengths, batch_first=False):
     """The same PackedSequence for both libraries, its data a leaf that requires grad."""
     from tensorcore.nn.utils import rnn as tc_rnn
-    t = tc_rnn.pack_padded_sequence(tc.from_numpy(x), lengths, batch_first=batch_first, enforce_sorted=False)
-    r = torch.nn.utils.rnn.pack_padded_sequence(torch.from_numpy(x), torch.tensor(lengths), batch_first=batch_first,
-                                                enforce_sorted=False)
-    t = tc_rnn.PackedSequence(t.data.detach().requires_grad_(), t.batch_sizes, t.sorted_indices, t.unsorted_indices)
-    r = torch.nn.utils.rnn.PackedSequence(r.data.detach().requires_grad_(), r.batch_sizes, r.sorted_indices,
-                                          r.unsorted_indices)
+
+    t = tc_rnn.pack_padded_sequence(
+        tc.from_numpy(x), lengths, batch_first=batch_first, enforce_sorted=False
+    )
+    r = torch.nn.utils.rnn.pack_padded_sequence(
+        torch.from_numpy(x), torch.tensor(lengths), batch_first=batch_first, enforce_sorted=False
+    )
+    t = tc_rnn.PackedSequence(
+        t.data.detach().requires_grad_(), t.batch_sizes, t.sorted_indices, t.unsorted_indices
+    )
+    r = torch.nn.utils.rnn.PackedSequence(
+        r.data.detach().requires_grad_(), r.batch_sizes, r.sorted_indices, r.unsorted_indices
+    )
     return t, r
 
 
@@ -90,6 +101,7 @@ def fwd_bwd_packed(mod, packed):
         out, state = mod(packed)
         h = state[0] if isinstance(state, tuple) else state
         (out.data.sum() + h.sum()).backward()
+
     return run
 
 
@@ -106,18 +118,35 @@ def run_packed_cases(args, clock, rng, only, ratios):
                 ours = getattr(tnn, mode)(I, H, layers, bidirectional=bidir, **extra)
                 copy_weights(ref, ours)
                 name = f"packed nn.{mode} {layers}L{' bidir' if bidir else ''} T={T} N={N} H={H}"
-                ratios.append(report(name, race(fwd_bwd_packed(ours, tp), fwd_bwd_packed(ref, rp), args.reps, clock)))
+                ratios.append(
+                    report(
+                        name,
+                        race(fwd_bwd_packed(ours, tp), fwd_bwd_packed(ref, rp), args.reps, clock),
+                    )
+                )
         # The C++ frontend (sizes as its padded cases above), batch_first.
         Tc, Nc, Ic, Hc = 50, 16, 128, 256
         lc = [int(n) for n in rng.integers(Tc // 2, Tc + 1, size=Nc)]
         lc[0] = Tc
-        tpc, rpc = packed_pair(rng.standard_normal((Nc, Tc, Ic), dtype=np.float32), lc, batch_first=True)
+        tpc, rpc = packed_pair(
+            rng.standard_normal((Nc, Tc, Ic), dtype=np.float32), lc, batch_first=True
+        )
         for mode in ("LSTM", "GRU"):
             ours = getattr(cpp, mode)(Ic, Hc, 2, batch_first=True, bidirectional=True)
             ref = getattr(torch.nn, mode)(Ic, Hc, 2, batch_first=True, bidirectional=True)
-            ref.load_state_dict({k: torch.from_numpy(v.detach().numpy().copy()) for k, v in ours.state_dict().items()})
+            ref.load_state_dict(
+                {
+                    k: torch.from_numpy(v.detach().numpy().copy())
+                    for k, v in ours.state_dict().items()
+                }
+            )
             name = f"packed nn.cpp.{mode} 2L bidir T={Tc} N={Nc} H={Hc}"
-            ratios.append(report(name, race(fwd_bwd_packed(ours, tpc), fwd_bwd_packed(ref, rpc), args.reps, clock)))
+            ratios.append(
+                report(
+                    name,
+                    race(fwd_bwd_packed(ours, tpc), fwd_bwd_packed(ref, rpc), args.reps, clock),
+                )
+            )
     if "proj" in only:
         P = 128
         xc, xt = tc.from_numpy(x).requires_grad_(), torch.from_numpy(x).requires_grad_()
@@ -126,10 +155,15 @@ def run_packed_cases(args, clock, rng, only, ratios):
             ref = torch.nn.LSTM(I, H, layers, bidirectional=bidir, proj_size=P)
             ours = tnn.LSTM(I, H, layers, bidirectional=bidir, proj_size=P)
             copy_weights(ref, ours)
-            name = (f"{'packed ' if packed else ''}nn.LSTM proj_size={P} {layers}L{' bidir' if bidir else ''} "
-                    f"T={T} N={N} H={H}")
-            runs = ((fwd_bwd_packed(ours, tp), fwd_bwd_packed(ref, rp)) if packed
-                    else (fwd_bwd(ours, xc), fwd_bwd(ref, xt)))
+            name = (
+                f"{'packed ' if packed else ''}nn.LSTM proj_size={P} {layers}L{' bidir' if bidir else ''} "
+                f"T={T} N={N} H={H}"
+            )
+            runs = (
+                (fwd_bwd_packed(ours, tp), fwd_bwd_packed(ref, rp))
+                if packed
+                else (fwd_bwd(ours, xc), fwd_bwd(ref, xt))
+            )
             ratios.append(report(name, race(*runs, args.reps, clock)))
 
 
@@ -144,9 +178,12 @@ def main():
     torch.set_num_threads(args.threads)
     clock = time.perf_counter if args.wall else time.process_time
     only = set(args.only.split(","))
-    print(f"threads: tensorcore {tc.get_num_threads()}, torch {torch.get_num_threads()}, "
-          f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}; "
-          f"{'wall' if args.wall else 'CPU'} time, median of {args.reps}", flush=True)
+    print(
+        f"threads: tensorcore {tc.get_num_threads()}, torch {torch.get_num_threads()}, "
+        f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}; "
+        f"{'wall' if args.wall else 'CPU'} time, median of {args.reps}",
+        flush=True,
+    )
     rng = np.random.default_rng(0)
     ratios = []
 
@@ -161,7 +198,9 @@ def main():
                 ours = getattr(tnn, mode)(I, H, layers, bidirectional=bidir)
                 copy_weights(ref, ours)
                 name = f"nn.{mode} {layers}L{' bidir' if bidir else ''} T={T} N={N} H={H}"
-                ratios.append(report(name, race(fwd_bwd(ours, xc), fwd_bwd(ref, xt), args.reps, clock)))
+                ratios.append(
+                    report(name, race(fwd_bwd(ours, xc), fwd_bwd(ref, xt), args.reps, clock))
+                )
         for layers, bidir in ((1, False), (2, True)):
             ref = torch.nn.RNN(I, H, layers, bidirectional=bidir)
             ours = tnn.RNN(I, H, layers, bidirectional=bidir)
@@ -178,10 +217,16 @@ def main():
             for layers, bidir in ((2, False), (2, True)):
                 ours = getattr(cpp, mode)(I, H, layers, batch_first=True, bidirectional=bidir)
                 ref = getattr(torch.nn, mode)(I, H, layers, batch_first=True, bidirectional=bidir)
-                ref.load_state_dict({k: torch.from_numpy(v.detach().numpy().copy())
-                                     for k, v in ours.state_dict().items()})
+                ref.load_state_dict(
+                    {
+                        k: torch.from_numpy(v.detach().numpy().copy())
+                        for k, v in ours.state_dict().items()
+                    }
+                )
                 name = f"nn.cpp.{mode} {layers}L{' bidir' if bidir else ''} T={T} N={N} H={H}"
-                ratios.append(report(name, race(fwd_bwd(ours, xc), fwd_bwd(ref, xt), args.reps, clock)))
+                ratios.append(
+                    report(name, race(fwd_bwd(ours, xc), fwd_bwd(ref, xt), args.reps, clock))
+                )
 
     if "fn" in only:
         # One layer through the functional op (all gradients) vs torch.nn with one layer.
@@ -190,16 +235,26 @@ def main():
         h0 = np.zeros((N, H), np.float32)
         for kind in ("lstm", "gru"):
             mod = getattr(torch.nn, kind.upper())(H, H)
-            tp = [tc.from_numpy(p.detach().numpy().copy()).requires_grad_() for p in mod.parameters()]
+            tp = [
+                tc.from_numpy(p.detach().numpy().copy()).requires_grad_() for p in mod.parameters()
+            ]
             tx, rx = tc.from_numpy(seq).requires_grad_(), torch.from_numpy(seq).requires_grad_()
             if kind == "lstm":
-                ours = lambda: tc.autograd.grad([F.lstm_layer(tx, tc.from_numpy(h0), tc.from_numpy(h0), *tp)[0].sum()],
-                                                [tx] + tp)
+                ours = lambda: tc.autograd.grad(
+                    [F.lstm_layer(tx, tc.from_numpy(h0), tc.from_numpy(h0), *tp)[0].sum()],
+                    [tx] + tp,
+                )
             else:
-                ours = lambda: tc.autograd.grad([F.gru_layer(tx, tc.from_numpy(h0), *tp)[0].sum()], [tx] + tp)
+                ours = lambda: tc.autograd.grad(
+                    [F.gru_layer(tx, tc.from_numpy(h0), *tp)[0].sum()], [tx] + tp
+                )
             ref = lambda: torch.autograd.grad([mod(rx)[0].sum()], [rx] + list(mod.parameters()))
-            ratios.append(report(f"{kind}_layer T={T} N={N} H={H} vs nn.{kind.upper()} 1L",
-                                 race(ours, ref, args.reps, clock)))
+            ratios.append(
+                report(
+                    f"{kind}_layer T={T} N={N} H={H} vs nn.{kind.upper()} 1L",
+                    race(ours, ref, args.reps, clock),
+                )
+            )
 
     if "packed" in only or "proj" in only:
         run_packed_cases(args, clock, rng, only, ratios)

@@ -16,6 +16,7 @@ Generates a 10 s 640x360 30 fps H.264 clip (ffmpeg CLI), then measures
 torchvision's VideoReader uses its FFmpeg video_reader backend; PyAV and torchvision's pyav
 backend run in a child process (PyAV and the video_reader backend in one process can crash).
 """
+
 import argparse
 import os
 import subprocess
@@ -31,9 +32,27 @@ from tensorcore.vision.io import VideoReader, read_video  # noqa: E402
 
 
 def make_clip(path, gop):
-    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
-                    "testsrc2=size=640x360:rate=30:duration=10", "-c:v", "libx264", "-g", str(gop),
-                    "-pix_fmt", "yuv420p", path], check=True)
+    subprocess.run(
+        [
+            "ffmpeg",
+            "-hide_banner",
+            "-loglevel",
+            "error",
+            "-y",
+            "-f",
+            "lavfi",
+            "-i",
+            "testsrc2=size=640x360:rate=30:duration=10",
+            "-c:v",
+            "libx264",
+            "-g",
+            str(gop),
+            "-pix_fmt",
+            "yuv420p",
+            path,
+        ],
+        check=True,
+    )
 
 
 def seek_targets(n=10, duration=10.0):
@@ -168,8 +187,12 @@ def breakdown(path, targets, repeats, tv):
     import json
 
     def child():
-        out = subprocess.run([sys.executable, "-c", BREAKDOWN_CHILD, path, json.dumps(targets),
-                              "2"], capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(
+            [sys.executable, "-c", BREAKDOWN_CHILD, path, json.dumps(targets), "2"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         return json.loads(out.strip().splitlines()[-1])
 
     def seeks_cpu(make_reader):
@@ -198,12 +221,17 @@ def breakdown(path, targets, repeats, tv):
 
     needed = min((r["needed"] for r in runs), key=decode_s)
     streaming = min((r["streaming"] for r in runs), key=decode_s)
-    labels = {"keyframe": "keyframes", "reference": "reference frames before the target",
-              "skipped": "non-reference frames before it (skipped)",
-              "reference_after": "references shown after the target, decoded before it",
-              "target": "the targets"}
-    print(f"\nexact-seek breakdown: {len(targets)} random seeks, one decoder thread, "
-          f"process CPU time, best of {repeats} rounds")
+    labels = {
+        "keyframe": "keyframes",
+        "reference": "reference frames before the target",
+        "skipped": "non-reference frames before it (skipped)",
+        "reference_after": "references shown after the target, decoded before it",
+        "target": "the targets",
+    }
+    print(
+        f"\nexact-seek breakdown: {len(targets)} random seeks, one decoder thread, "
+        f"process CPU time, best of {repeats} rounds"
+    )
     print("  PyAV decoding only what a frame-exact seek needs (drained after the target's packet):")
     need_ms = 0.0
     for key, label in labels.items():
@@ -212,20 +240,29 @@ def breakdown(path, targets, repeats, tv):
         print(f"    {label:56s} {n:4d} packets {ms:7.1f} ms")
     print(f"    {'total: needed by any frame-exact decoder':56s} {'':12s} {need_ms:7.1f} ms")
     delay_ms, delay_n = streaming["delay"][0] * 1e3, streaming["delay"][1]
-    print(f"  {'+ frames decoded after the target until a streaming decoder releases it':58s} "
-          f"{delay_n:4d} packets {delay_ms:7.1f} ms")
-    print(f"  {'+ seek and demux (PyAV, incl. Python overhead)':58s} {'':12s} "
-          f"{needed['seek_demux'][0] * 1e3:7.1f} ms")
-    print(f"  tensorcore VideoReader(num_threads=1), open + 10 seeks: {tc_s * 1e3:7.1f} ms "
-          f"(needed decoding = {need_ms / (tc_s * 1e3):.0%} of it)")
+    print(
+        f"  {'+ frames decoded after the target until a streaming decoder releases it':58s} "
+        f"{delay_n:4d} packets {delay_ms:7.1f} ms"
+    )
+    print(
+        f"  {'+ seek and demux (PyAV, incl. Python overhead)':58s} {'':12s} "
+        f"{needed['seek_demux'][0] * 1e3:7.1f} ms"
+    )
+    print(
+        f"  tensorcore VideoReader(num_threads=1), open + 10 seeks: {tc_s * 1e3:7.1f} ms "
+        f"(needed decoding = {need_ms / (tc_s * 1e3):.0%} of it)"
+    )
     if tv_s is not None:
-        print(f"  torchvision VideoReader(num_threads=1), same seeks:    {tv_s * 1e3:7.1f} ms "
-              f"(ratio {tv_s / tc_s:.2f}x; a reader doing nothing but the needed decoding "
-              f"would reach {tv_s * 1e3 / need_ms:.2f}x)")
+        print(
+            f"  torchvision VideoReader(num_threads=1), same seeks:    {tv_s * 1e3:7.1f} ms "
+            f"(ratio {tv_s / tc_s:.2f}x; a reader doing nothing but the needed decoding "
+            f"would reach {tv_s * 1e3 / need_ms:.2f}x)"
+        )
 
 
 def seeks_only(path, targets, repeats, tv):
     """The 10 random exact seeks (open + seek + decode one frame each) per decoder thread count."""
+
     def run(make_reader):
         w0, c0 = time.perf_counter(), time.process_time()
         reader = make_reader()
@@ -234,10 +271,14 @@ def seeks_only(path, targets, repeats, tv):
         del reader  # closing (joining decoder threads) is part of the cost
         return time.perf_counter() - w0, time.process_time() - c0
 
-    print(f"10 random exact seeks (open + seek + decode the frame), best of {repeats} alternating "
-          "rounds; ratio = torchvision wall / tensorcore wall")
-    print(f"{'num_threads':>11s} {'tc wall':>9s} {'tc CPU':>9s} {'tv wall':>9s} {'tv CPU':>9s} "
-          f"{'ratio':>6s}")
+    print(
+        f"10 random exact seeks (open + seek + decode the frame), best of {repeats} alternating "
+        "rounds; ratio = torchvision wall / tensorcore wall"
+    )
+    print(
+        f"{'num_threads':>11s} {'tc wall':>9s} {'tc CPU':>9s} {'tv wall':>9s} {'tv CPU':>9s} "
+        f"{'ratio':>6s}"
+    )
     for nt in (1, 2, 0):
         best = [[float("inf")] * 2, [float("inf")] * 2]
         for _ in range(repeats):
@@ -251,8 +292,10 @@ def seeks_only(path, targets, repeats, tv):
         if tv is None:
             print(f"{nt:>11d} {tw * 1e3:>6.1f} ms {tcpu * 1e3:>6.1f} ms")
         else:
-            print(f"{nt:>11d} {tw * 1e3:>6.1f} ms {tcpu * 1e3:>6.1f} ms {vw * 1e3:>6.1f} ms "
-                  f"{vcpu * 1e3:>6.1f} ms {vw / tw:>5.2f}x")
+            print(
+                f"{nt:>11d} {tw * 1e3:>6.1f} ms {tcpu * 1e3:>6.1f} ms {vw * 1e3:>6.1f} ms "
+                f"{vcpu * 1e3:>6.1f} ms {vw / tw:>5.2f}x"
+            )
 
 
 def main():
@@ -260,12 +303,19 @@ def main():
     ap.add_argument("--threads", type=int, default=1, help="decoder threads (0 = FFmpeg's choice)")
     ap.add_argument("--gop", type=int, default=30, help="keyframe interval of the clip, in frames")
     ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--cpu-time", action="store_true",
-                    help="time with process CPU time instead of wall time")
-    ap.add_argument("--seeks-only", action="store_true",
-                    help="only the 10 random exact seeks, for num_threads 1, 2 and 0")
-    ap.add_argument("--breakdown", action="store_true",
-                    help="only print where the exact seeks' time goes (decoding they need vs rest)")
+    ap.add_argument(
+        "--cpu-time", action="store_true", help="time with process CPU time instead of wall time"
+    )
+    ap.add_argument(
+        "--seeks-only",
+        action="store_true",
+        help="only the 10 random exact seeks, for num_threads 1, 2 and 0",
+    )
+    ap.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="only print where the exact seeks' time goes (decoding they need vs rest)",
+    )
     args = ap.parse_args()
 
     tmp = tempfile.mkdtemp()
@@ -279,6 +329,7 @@ def main():
     try:
         import torchvision
         from torchvision.io import _video_opt
+
         if _video_opt._HAS_VIDEO_OPT:
             torchvision.set_video_backend("video_reader")
             tv = torchvision
@@ -344,16 +395,30 @@ def main():
     child = None
     try:
         import json
-        out = subprocess.run([sys.executable, "-c", PYAV_CHILD, path, str(nt), json.dumps(targets),
-                              "cpu" if args.cpu_time else "wall"],
-                             capture_output=True, text=True, check=True).stdout
+
+        out = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                PYAV_CHILD,
+                path,
+                str(nt),
+                json.dumps(targets),
+                "cpu" if args.cpu_time else "wall",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         child = json.loads(out.strip().splitlines()[-1])
     except Exception as e:  # PyAV absent
         child = {"error": str(e)}
 
-    print(f"clip: 10 s 640x360 30 fps H.264, keyframe every {args.gop} frames, {n_frames} frames; "
-          f"decoder threads: {nt} (0 = FFmpeg's choice); best of {args.repeats}, "
-          f"{'process CPU' if args.cpu_time else 'wall'} time")
+    print(
+        f"clip: 10 s 640x360 30 fps H.264, keyframe every {args.gop} frames, {n_frames} frames; "
+        f"decoder threads: {nt} (0 = FFmpeg's choice); best of {args.repeats}, "
+        f"{'process CPU' if args.cpu_time else 'wall'} time"
+    )
     print(f"{'case':48s} {'tensorcore':>14s} {'torchvision':>14s} {'ratio':>7s}")
 
     def row(label, ours, theirs, unit, higher_is_better):
@@ -364,27 +429,69 @@ def main():
         print(f"{label:48s} {ours:>10.1f} {unit:3s} {theirs:>10.1f} {unit:3s} {ratio:>6.2f}x")
 
     have_tv = tv is not None
-    row("sequential VideoReader", n_frames / tc_seq_s, n_frames / tv_seq_s if have_tv else None,
-        "f/s", True)
-    row("read_video, whole clip", n_frames / tc_rv_s, n_frames / tv_rv_s if have_tv else None,
-        "f/s", True)
-    row("10 random exact seeks + decode", tc_seek_s * 1e3, tv_seek_s * 1e3 if have_tv else None,
-        "ms", False)
-    row("30 exact seeks in time order + decode", tc_sorted_s * 1e3,
-        tv_sorted_s * 1e3 if have_tv else None, "ms", False)
-    row("10 keyframes_only seeks + decode", tc_kf_s * 1e3, tv_kf_s * 1e3 if have_tv else None,
-        "ms", False)
+    row(
+        "sequential VideoReader",
+        n_frames / tc_seq_s,
+        n_frames / tv_seq_s if have_tv else None,
+        "f/s",
+        True,
+    )
+    row(
+        "read_video, whole clip",
+        n_frames / tc_rv_s,
+        n_frames / tv_rv_s if have_tv else None,
+        "f/s",
+        True,
+    )
+    row(
+        "10 random exact seeks + decode",
+        tc_seek_s * 1e3,
+        tv_seek_s * 1e3 if have_tv else None,
+        "ms",
+        False,
+    )
+    row(
+        "30 exact seeks in time order + decode",
+        tc_sorted_s * 1e3,
+        tv_sorted_s * 1e3 if have_tv else None,
+        "ms",
+        False,
+    )
+    row(
+        "10 keyframes_only seeks + decode",
+        tc_kf_s * 1e3,
+        tv_kf_s * 1e3 if have_tv else None,
+        "ms",
+        False,
+    )
     if "pyav_seq" in child:
-        row("sequential vs PyAV (to_ndarray rgb24)", n_frames / tc_seq_s, child["pyav_seq"], "f/s",
-            True)
-        row("10 exact seeks vs PyAV (seek + decode to t)", tc_seek_s * 1e3,
-            child["pyav_seeks"] * 1e3, "ms", False)
+        row(
+            "sequential vs PyAV (to_ndarray rgb24)",
+            n_frames / tc_seq_s,
+            child["pyav_seq"],
+            "f/s",
+            True,
+        )
+        row(
+            "10 exact seeks vs PyAV (seek + decode to t)",
+            tc_seek_s * 1e3,
+            child["pyav_seeks"] * 1e3,
+            "ms",
+            False,
+        )
     if "tv_pyav_read_video" in child:
-        row("read_video vs torchvision pyav backend", n_frames / tc_rv_s,
-            child["tv_pyav_read_video"], "f/s", True)
+        row(
+            "read_video vs torchvision pyav backend",
+            n_frames / tc_rv_s,
+            child["tv_pyav_read_video"],
+            "f/s",
+            True,
+        )
     if "error" in child or "tv_pyav_error" in child:
         print("PyAV child:", child.get("error") or child.get("tv_pyav_error"))
-    print("ratio > 1: tensorcore is faster (throughput ratio, or time ratio torchvision/tensorcore)")
+    print(
+        "ratio > 1: tensorcore is faster (throughput ratio, or time ratio torchvision/tensorcore)"
+    )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@
    MelSpectrogram features; a linear classifier on the features separates the tones.
 3. Checkpoint: saves the CNN's state_dict (safetensors) and reloads it into a fresh model.
 """
+
 import math
 import os
 import tempfile
@@ -47,17 +48,28 @@ jpegs = [vio.encode_jpeg(tc.from_numpy(draw(int(k))), quality=90) for k in label
 images = tc.stack(vio.decode_jpeg(jpegs))  # batched decode on the thread pool
 print(f"decoded {images.shape[0]} JPEGs -> {tuple(images.shape)} {images.dtype}")
 
-train_tf = T.Compose([T.RandomHorizontalFlip(), T.ConvertImageDtype(tc.float32),
-                      T.Normalize([0.5] * 3, [0.25] * 3)])
+train_tf = T.Compose(
+    [T.RandomHorizontalFlip(), T.ConvertImageDtype(tc.float32), T.Normalize([0.5] * 3, [0.25] * 3)]
+)
 eval_tf = T.Compose([T.ConvertImageDtype(tc.float32), T.Normalize([0.5] * 3, [0.25] * 3)])
 targets = tc.tensor(labels, dtype=tc.int64)
-loader = DataLoader(TensorDataset(images[:192], targets[:192]), batch_size=32, shuffle=True,
-                    generator=tc.Generator().manual_seed(0))
+loader = DataLoader(
+    TensorDataset(images[:192], targets[:192]),
+    batch_size=32,
+    shuffle=True,
+    generator=tc.Generator().manual_seed(0),
+)
 
 model = nn.Sequential(
-    nn.Conv2d(3, 8, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
-    nn.Conv2d(8, 16, 3, padding=1), nn.ReLU(), nn.AdaptiveAvgPool2d(1),
-    nn.Flatten(), nn.Linear(16, 2))
+    nn.Conv2d(3, 8, 3, padding=1),
+    nn.ReLU(),
+    nn.MaxPool2d(2),
+    nn.Conv2d(8, 16, 3, padding=1),
+    nn.ReLU(),
+    nn.AdaptiveAvgPool2d(1),
+    nn.Flatten(),
+    nn.Linear(16, 2),
+)
 opt = tc.optim.Adam(model.parameters(), lr=0.01)
 loss_fn = nn.CrossEntropyLoss()
 for epoch in range(8):
@@ -98,7 +110,9 @@ with tempfile.TemporaryDirectory() as tmp:
         nn.functional.cross_entropy(clf(X), Y).backward()
         sgd.step()
     tone_acc = (clf(X).argmax(1) == Y).float().mean().item()
-print(f"audio: {len(feats)} clips -> MelSpectrogram features {tuple(X.shape)}, tone accuracy {tone_acc:.0%}")
+print(
+    f"audio: {len(feats)} clips -> MelSpectrogram features {tuple(X.shape)}, tone accuracy {tone_acc:.0%}"
+)
 assert tone_acc == 1.0
 
 # ---- 3. checkpoint round trip ----
@@ -106,9 +120,15 @@ with tempfile.TemporaryDirectory() as tmp:
     path = os.path.join(tmp, "cnn.safetensors")
     tc.save(model.state_dict(), path)
     fresh = nn.Sequential(
-        nn.Conv2d(3, 8, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Conv2d(8, 16, 3, padding=1), nn.ReLU(), nn.AdaptiveAvgPool2d(1),
-        nn.Flatten(), nn.Linear(16, 2))
+        nn.Conv2d(3, 8, 3, padding=1),
+        nn.ReLU(),
+        nn.MaxPool2d(2),
+        nn.Conv2d(8, 16, 3, padding=1),
+        nn.ReLU(),
+        nn.AdaptiveAvgPool2d(1),
+        nn.Flatten(),
+        nn.Linear(16, 2),
+    )
     fresh.load_state_dict(tc.load(path))
     fresh.eval()
     with tc.no_grad():

@@ -3,6 +3,7 @@
 Run: .venv/bin/python examples/vision_transforms_deploy.py /tmp/pipe.json [seed]
 then build/vision_transforms_deploy /tmp/pipe.json [seed] prints the same numbers.
 """
+
 import sys
 
 import numpy as np
@@ -14,15 +15,26 @@ from tensorcore.vision import transforms as T
 def main():
     path = sys.argv[1] if len(sys.argv) > 1 else "pipeline.json"
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 0
-    pipe = T.Compose([T.RandomResizedCrop(224), T.RandomHorizontalFlip(0.3),
-                      T.RandomApply([T.RandomRotation(15, interpolation="bilinear"),
-                                     T.GaussianBlur(5, sigma=(0.1, 1.5))], p=0.5),
-                      T.ConvertImageDtype(tc.float32),
-                      T.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225]),
-                      T.RandomErasing(p=0.25)])
+    pipe = T.Compose(
+        [
+            T.RandomResizedCrop(224),
+            T.RandomHorizontalFlip(0.3),
+            T.RandomApply(
+                [
+                    T.RandomRotation(15, interpolation="bilinear"),
+                    T.GaussianBlur(5, sigma=(0.1, 1.5)),
+                ],
+                p=0.5,
+            ),
+            T.ConvertImageDtype(tc.float32),
+            T.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225]),
+            T.RandomErasing(p=0.25),
+        ]
+    )
     pipe.save(path)
-    n, c, y, x = np.meshgrid(np.arange(4), np.arange(3), np.arange(256), np.arange(256),
-                             indexing="ij")
+    n, c, y, x = np.meshgrid(
+        np.arange(4), np.arange(3), np.arange(256), np.arange(256), indexing="ij"
+    )
     img = tc.from_numpy(((n * 7 + c * 31 + y * 3 + x) % 256).astype(np.uint8))
     g = tc.Generator()
     g.manual_seed(seed)

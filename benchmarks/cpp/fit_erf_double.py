@@ -14,6 +14,7 @@ solution, in 50-digit arithmetic; then the coefficients are rounded to double on
 (lowest degree first) and the remaining ones refitted. Prints the max weighted error in units of
 2^-53 on a dense grid and the coefficients as C++ hex-float literals.
 """
+
 import pathlib
 import sys
 
@@ -47,8 +48,8 @@ def lsfit(name, f, w, lo, hi, n, lawson=30):
         for i, x in enumerate(X):
             s = mp.sqrt(lw[i]) * W[i]
             for j in range(k0, n):
-                A[i, j - k0] = s * x ** j
-            b[i] = s * (F[i] - mp.fsum(fixed[j] * x ** j for j in range(k0)))
+                A[i, j - k0] = s * x**j
+            b[i] = s * (F[i] - mp.fsum(fixed[j] * x**j for j in range(k0)))
         c, _ = mp.qr_solve(A, b)
         return [c[j] for j in range(n - k0)]
 
@@ -71,21 +72,44 @@ def main(mode):
         c0 = 2 / SQPI - 1
         print("// c0 hi, lo:", float(c0).hex(), float(c0 - float(c0)).hex())
         fy = lambda z: mp.erf(mp.sqrt(z)) / mp.sqrt(z) - 1
-        lsfit("erf (Y(z) - c0)/z, z in [0, 9/16]", lambda z: (fy(z) - c0) / z,
-              lambda z: z / (1 + fy(z)), mp.mpf("1e-20"), mp.mpf(9) / 16, 11)
+        lsfit(
+            "erf (Y(z) - c0)/z, z in [0, 9/16]",
+            lambda z: (fy(z) - c0) / z,
+            lambda z: z / (1 + fy(z)),
+            mp.mpf("1e-20"),
+            mp.mpf(9) / 16,
+            11,
+        )
     elif mode == "near":
         m = mp.mpf(1.5)
-        lsfit("g(3/2 + u), a in [1/2, 3]", lambda u: g(m + u), lambda u: 1 / (m + u + g(m + u)),
-              mp.mpf(0.5) - m, 3 - m, 22)
+        lsfit(
+            "g(3/2 + u), a in [1/2, 3]",
+            lambda u: g(m + u),
+            lambda u: 1 / (m + u + g(m + u)),
+            mp.mpf(0.5) - m,
+            3 - m,
+            22,
+        )
     elif mode in ("far", "farerf"):
         lo, hi, n = (3, mp.mpf("27.3"), 18) if mode == "far" else (3, mp.mpf("6.01"), 7)
         K = lambda w: g(1 / mp.sqrt(w)) / mp.sqrt(w)
         rel = lambda w: mp.sqrt(w) / (1 / mp.sqrt(w) + g(1 / mp.sqrt(w)))
-        if mode == "far":  # discrete Remez of fit_coeffs.py (what the header's coefficients came from)
+        if (
+            mode == "far"
+        ):  # discrete Remez of fit_coeffs.py (what the header's coefficients came from)
             sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
             import fit_coeffs
-            fit_coeffs.fit(f"K(w), a in [{lo}, {hi}]", K, [fit_coeffs.mono(k) for k in range(n)],
-                           1 / (hi * hi), mp.mpf(1) / (lo * lo), rel, "d", ngrid=300)
+
+            fit_coeffs.fit(
+                f"K(w), a in [{lo}, {hi}]",
+                K,
+                [fit_coeffs.mono(k) for k in range(n)],
+                1 / (hi * hi),
+                mp.mpf(1) / (lo * lo),
+                rel,
+                "d",
+                ngrid=300,
+            )
         else:
             weight = lambda w: rel(w) * mp.erfc(1 / mp.sqrt(w))
             lsfit(f"K(w), a in [{lo}, {hi}]", K, weight, 1 / (hi * hi), mp.mpf(1) / (lo * lo), n)

@@ -1,10 +1,21 @@
 """tensorcore: tensors, autograd and kernels with PyTorch's names and semantics."""
+
 import numpy as _np  # noqa: F401  (NumPy interop: loaded with the package, as before)
 
 from . import _C
 from ._C import (  # noqa: F401
-    Tensor, dtype, device, from_numpy, get_default_dtype, set_default_dtype, promote_types,
-    can_cast, get_num_threads, set_num_threads, DecodeError, TensorcoreError,
+    Tensor,
+    dtype,
+    device,
+    from_numpy,
+    get_default_dtype,
+    set_default_dtype,
+    promote_types,
+    can_cast,
+    get_num_threads,
+    set_num_threads,
+    DecodeError,
+    TensorcoreError,
 )
 
 # Every op bound in C++ (tc.add, tc.sum, ...) is re-exported here.
@@ -14,11 +25,18 @@ for _name in dir(_C):
 
 # out= for the common functions (python/tensorcore/_out.py).
 from . import _out  # noqa: E402
+
 _out.install(globals())
 
 from ._tensor import tensor, as_tensor  # noqa: E402,F401
 from . import _tensor_str  # noqa: E402,F401
-from .autograd.grad_mode import no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled  # noqa: E402,F401
+from .autograd.grad_mode import (
+    no_grad,
+    enable_grad,
+    set_grad_enabled,
+    inference_mode,
+    is_grad_enabled,
+)  # noqa: E402,F401
 from . import autograd  # noqa: E402,F401
 from . import utils  # noqa: E402,F401
 from . import serialization  # noqa: E402,F401
@@ -28,6 +46,7 @@ from .serialization import save, load  # noqa: E402,F401
 # lands (a missing folder is skipped, but an import error inside one is never hidden).
 import os as _os  # noqa: E402
 import importlib as _importlib  # noqa: E402
+
 # A subpackage whose area was left out of the build (-DTC_SKIP_AREAS) is not imported.
 _NEEDS_BINDING = {"audio": "_audio"}
 for _sub in ("fft", "cuda", "nn", "optim", "backends", "amp", "audio", "vision"):
@@ -38,6 +57,7 @@ for _sub in ("fft", "cuda", "nn", "optim", "backends", "amp", "audio", "vision")
 
 # torch functions and Tensor methods composed from the native ops (python/tensorcore/_extra_ops.py).
 from . import _extra_ops  # noqa: E402
+
 _extra_ops.install(globals())
 
 __version__ = "0.1.0"

@@ -8,22 +8,56 @@ public Python function of a module namespace so that such an escape becomes a Ty
 ValueError that names the op and the offending argument; the original is chained as __cause__.
 The wrapper costs one extra Python frame and nothing else on the successful path.
 """
+
 import functools
 import inspect
 import re
 
 _NO_ATTR = re.compile(r"^'([\w.]+)' object has no attribute '(\w+)'")
-_TENSOR_ATTRS = {"dim", "shape", "dtype", "device", "numel", "size", "ndim", "is_complex",
-                 "is_floating_point", "to", "contiguous", "reshape", "view", "unsqueeze",
-                 "squeeze", "clone", "float", "double", "detach", "requires_grad", "flip",
-                 "permute", "transpose", "sum", "mean", "abs", "unbind", "select", "narrow",
-                 "is_contiguous", "stride", "type", "new_zeros", "new_empty", "expand"}
+_TENSOR_ATTRS = {
+    "dim",
+    "shape",
+    "dtype",
+    "device",
+    "numel",
+    "size",
+    "ndim",
+    "is_complex",
+    "is_floating_point",
+    "to",
+    "contiguous",
+    "reshape",
+    "view",
+    "unsqueeze",
+    "squeeze",
+    "clone",
+    "float",
+    "double",
+    "detach",
+    "requires_grad",
+    "flip",
+    "permute",
+    "transpose",
+    "sum",
+    "mean",
+    "abs",
+    "unbind",
+    "select",
+    "narrow",
+    "is_contiguous",
+    "stride",
+    "type",
+    "new_zeros",
+    "new_empty",
+    "expand",
+}
 _OP_PREFIX = re.compile(r"^[\w.]+\(\): ")
 _ESCAPES = (AttributeError, ZeroDivisionError, OverflowError, KeyError)
 
 
 def _is_tensor(v):
     from tensorcore import Tensor
+
     return isinstance(v, Tensor)
 
 
@@ -39,13 +73,16 @@ def _explain(exc, sig, op, args, kwargs):
             if type(value).__name__ == bad_type and not _is_tensor(value):
                 if m.group(2) in _TENSOR_ATTRS:
                     return TypeError(f"{op}: argument '{name}' must be a Tensor, got {bad_type}")
-                return TypeError(f"{op}: argument '{name}' has the wrong type {bad_type} "
-                                 f"(it has no attribute '{m.group(2)}')")
+                return TypeError(
+                    f"{op}: argument '{name}' has the wrong type {bad_type} "
+                    f"(it has no attribute '{m.group(2)}')"
+                )
     if isinstance(exc, AttributeError):
         return TypeError(f"{op}: an argument has the wrong type ({exc})")
     if isinstance(exc, ZeroDivisionError):
-        return ValueError(f"{op}: an argument is zero or empty where a positive size or value "
-                          f"is required ({exc})")
+        return ValueError(
+            f"{op}: an argument is zero or empty where a positive size or value is required ({exc})"
+        )
     if isinstance(exc, OverflowError):
         return ValueError(f"{op}: an argument is too large or not finite ({exc})")
     return ValueError(f"{op}: invalid argument value ({type(exc).__name__}: {exc})")

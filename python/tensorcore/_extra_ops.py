@@ -3,6 +3,7 @@
 Each is differentiable through the ops it is built from. `install` exports them as `tc.<name>`
 and, where torch has one, as a Tensor method.
 """
+
 import math
 
 from . import _C
@@ -34,9 +35,12 @@ def broadcast_shapes(*shapes):
             elif out[i] == 1 or s == out[i]:
                 out[i] = s
             elif s != 1:
-                raise RuntimeError(f"broadcast_shapes(): shape {tuple(shape)} does not broadcast with "
-                                   f"{tuple(reversed(out))} (size {s} vs {out[i]} at dim {-1 - i})")
+                raise RuntimeError(
+                    f"broadcast_shapes(): shape {tuple(shape)} does not broadcast with "
+                    f"{tuple(reversed(out))} (size {s} vs {out[i]} at dim {-1 - i})"
+                )
     from ._size import Size
+
     return Size(tuple(reversed(out)))
 
 
@@ -90,7 +94,11 @@ def xlogy(input, other):
 def sinc(input):
     """sin(pi x) / (pi x), 1 at 0."""
     _check_tensor(input, "sinc")
-    x = input if input.is_floating_point() or input.is_complex() else input.to(_C.get_default_dtype())
+    x = (
+        input
+        if input.is_floating_point() or input.is_complex()
+        else input.to(_C.get_default_dtype())
+    )
     px = x * math.pi
     safe = _C.where(x == 0, _C.ones_like(px), px)
     return _C.where(x == 0, _C.ones_like(px), _C.sin(safe) / safe)
@@ -126,8 +134,10 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
     _check_tensor(input, "addcdiv")
     for t, name in ((tensor1, "tensor1"), (tensor2, "tensor2")):
         if isinstance(t, Tensor) and not t.is_floating_point() and not t.is_complex():
-            raise RuntimeError("addcdiv(): integer division of tensors using div or / is no longer supported; "
-                               f"'{name}' has dtype {t.dtype}")
+            raise RuntimeError(
+                "addcdiv(): integer division of tensors using div or / is no longer supported; "
+                f"'{name}' has dtype {t.dtype}"
+            )
     return input + value * (tensor1 / tensor2) if value != 1 else input + tensor1 / tensor2
 
 
@@ -168,8 +178,12 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         counts = input
         if counts.dim() != 1 or counts.is_floating_point():
             raise RuntimeError("repeat_interleave(): repeats must be a 1-d integer tensor")
-        return repeat_interleave(_C.arange(counts.shape[0], dtype=_C.int64, device=counts.device), counts, 0,
-                                 output_size=output_size)
+        return repeat_interleave(
+            _C.arange(counts.shape[0], dtype=_C.int64, device=counts.device),
+            counts,
+            0,
+            output_size=output_size,
+        )
     _check_tensor(input, "repeat_interleave")
     if dim is None:
         input, d = input.reshape(-1), 0
@@ -178,25 +192,38 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     size = input.shape[d] if input.dim() else 1
     if isinstance(repeats, Tensor):
         if repeats.dim() > 1 or repeats.is_floating_point():
-            raise RuntimeError("repeat_interleave(): repeats must be an int or a 0-d/1-d integer tensor")
+            raise RuntimeError(
+                "repeat_interleave(): repeats must be an int or a 0-d/1-d integer tensor"
+            )
         if repeats.dim() == 0 or repeats.shape[0] == 1:
             repeats = int(repeats.reshape(-1)[0].item())
     if isinstance(repeats, Tensor):
         if repeats.shape[0] != size:
-            raise RuntimeError(f"repeat_interleave(): repeats must have the same size as input along dim ({size}), "
-                               f"got {repeats.shape[0]}")
+            raise RuntimeError(
+                f"repeat_interleave(): repeats must have the same size as input along dim ({size}), "
+                f"got {repeats.shape[0]}"
+            )
         if size and bool((repeats < 0).any()):
             raise RuntimeError("repeat_interleave(): repeats can not be negative")
         ends = _C.cumsum(repeats.to(_C.int64), 0)
         total = int(ends[-1].item()) if size else 0
         if output_size is not None and output_size != total:
-            raise RuntimeError(f"repeat_interleave(): output_size {output_size} does not match the repeats' sum {total}")
-        index = _C.searchsorted(ends, _C.arange(total, dtype=_C.int64, device=ends.device), right=True)
+            raise RuntimeError(
+                f"repeat_interleave(): output_size {output_size} does not match the repeats' sum {total}"
+            )
+        index = _C.searchsorted(
+            ends, _C.arange(total, dtype=_C.int64, device=ends.device), right=True
+        )
     else:
         if not isinstance(repeats, int) or isinstance(repeats, bool) or repeats < 0:
-            raise ValueError(f"repeat_interleave(): repeats must be a non-negative int, got {repeats!r}")
-        index = _C.arange(size * repeats, dtype=_C.int64, device=input.device) // repeats if repeats else \
-            _C.zeros([0], dtype=_C.int64, device=input.device)
+            raise ValueError(
+                f"repeat_interleave(): repeats must be a non-negative int, got {repeats!r}"
+            )
+        index = (
+            _C.arange(size * repeats, dtype=_C.int64, device=input.device) // repeats
+            if repeats
+            else _C.zeros([0], dtype=_C.int64, device=input.device)
+        )
     return input.index_select(d, index) if input.dim() else input.reshape(1).index_select(0, index)
 
 
@@ -208,12 +235,16 @@ def cross(input, other, dim=None):
     if dim is None:
         dims = [i for i, s in enumerate(a.shape) if s == 3]
         if not dims:
-            raise RuntimeError(f"cross(): no dimension of size 3 in input of shape {tuple(a.shape)}")
+            raise RuntimeError(
+                f"cross(): no dimension of size 3 in input of shape {tuple(a.shape)}"
+            )
         d = dims[0]
     else:
         d = _dim(a, dim, "cross")
         if a.shape[d] != 3:
-            raise RuntimeError(f"cross(): inputs dimension {dim} must have length 3, got {a.shape[d]}")
+            raise RuntimeError(
+                f"cross(): inputs dimension {dim} must have length 3, got {a.shape[d]}"
+            )
     a0, a1, a2 = (a.select(d, i) for i in range(3))
     b0, b1, b2 = (b.select(d, i) for i in range(3))
     return _C.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], d)
@@ -251,7 +282,9 @@ def tensor_split(input, indices_or_sections, dim=0):
         if n <= 0:
             raise RuntimeError(f"tensor_split(): number of sections must be larger than 0, got {n}")
         if n > size + (1 << 20):  # all but `size` of them would be empty views
-            raise ValueError(f"tensor_split(): {n} sections of a dim of size {size} is too many to create")
+            raise ValueError(
+                f"tensor_split(): {n} sections of a dim of size {size} is too many to create"
+            )
         big, rest = divmod(size, n)
         bounds, start = [], 0
         for i in range(n):
@@ -273,13 +306,18 @@ def _directional_split(name, dim, min_dims):
     def split(input, indices_or_sections):
         _check_tensor(input, name)
         if input.dim() < min_dims:
-            raise RuntimeError(f"{name}(): requires a tensor with at least {min_dims} dimensions, "
-                               f"got {input.dim()}")
+            raise RuntimeError(
+                f"{name}(): requires a tensor with at least {min_dims} dimensions, "
+                f"got {input.dim()}"
+            )
         d = 0 if (name == "hsplit" and input.dim() == 1) else dim
         if isinstance(indices_or_sections, int) and input.shape[d] % indices_or_sections:
-            raise RuntimeError(f"{name}(): dimension {d} of size {input.shape[d]} is not divisible by "
-                               f"{indices_or_sections}")
+            raise RuntimeError(
+                f"{name}(): dimension {d} of size {input.shape[d]} is not divisible by "
+                f"{indices_or_sections}"
+            )
         return tensor_split(input, indices_or_sections, d)
+
     split.__name__ = name
     return split
 
@@ -376,8 +414,11 @@ def heaviside(input, values):
 
 def float_power(input, exponent):
     """pow computed in float64 (complex128 for complex operands)."""
-    cplx = (isinstance(input, Tensor) and input.is_complex()) or (isinstance(exponent, Tensor) and exponent.is_complex()) \
+    cplx = (
+        (isinstance(input, Tensor) and input.is_complex())
+        or (isinstance(exponent, Tensor) and exponent.is_complex())
         or isinstance(exponent, complex)
+    )
     dt = _C.complex128 if cplx else _C.float64
     base = input.to(dt) if isinstance(input, Tensor) else input
     exp = exponent.to(dt) if isinstance(exponent, Tensor) else exponent
@@ -400,18 +441,24 @@ def _new_factory(factory):
         if len(size) == 1 and isinstance(size[0], (list, tuple)):
             size = tuple(size[0])
         return _new(self, lambda **opts: factory(size, **opts), dtype, device, requires_grad)
+
     return method
 
 
 def _new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
-    return _new(self, lambda **opts: _C.full(tuple(size), fill_value, **opts), dtype, device, requires_grad)
+    return _new(
+        self, lambda **opts: _C.full(tuple(size), fill_value, **opts), dtype, device, requires_grad
+    )
 
 
 def _new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
     """A copy of data with self's dtype and device unless given (also for tensor data, as torch)."""
     from ._tensor import tensor
+
     if isinstance(data, Tensor):
-        return _new(self, lambda **opts: data.detach().clone().to(**opts), dtype, device, requires_grad)
+        return _new(
+            self, lambda **opts: data.detach().clone().to(**opts), dtype, device, requires_grad
+        )
     return _new(self, lambda **opts: tensor(data, **opts), dtype, device, requires_grad)
 
 
@@ -422,11 +469,13 @@ def _type_as(self, other):
 
 def _softmax_method(self, dim, dtype=None):
     from .nn import functional as F
+
     return F.softmax(self, dim, dtype=dtype)
 
 
 def _log_softmax_method(self, dim, dtype=None):
     from .nn import functional as F
+
     return F.log_softmax(self, dim, dtype=dtype)
 
 
@@ -442,17 +491,50 @@ def _is_same_size(self, other):
 def _inplace_of(name):
     def inplace(self, *args, **kwargs):
         return self.copy_(getattr(self, name)(*args, **kwargs))
+
     inplace.__name__ = name + "_"
     return inplace
 
 
-_FUNCTIONS = [broadcast_shapes, broadcast_tensors, logaddexp, logaddexp2, xlogy, sinc, rad2deg, deg2rad, logit, addcmul, addcdiv, trace, diff,
-              repeat_interleave, cross, rot90, tensor_split, hsplit, vsplit, dsplit, ravel, positive, is_signed,
-              is_nonzero, diag_embed, diagflat, msort, aminmax, copysign, signbit, heaviside, float_power]
+_FUNCTIONS = [
+    broadcast_shapes,
+    broadcast_tensors,
+    logaddexp,
+    logaddexp2,
+    xlogy,
+    sinc,
+    rad2deg,
+    deg2rad,
+    logit,
+    addcmul,
+    addcdiv,
+    trace,
+    diff,
+    repeat_interleave,
+    cross,
+    rot90,
+    tensor_split,
+    hsplit,
+    vsplit,
+    dsplit,
+    ravel,
+    positive,
+    is_signed,
+    is_nonzero,
+    diag_embed,
+    diagflat,
+    msort,
+    aminmax,
+    copysign,
+    signbit,
+    heaviside,
+    float_power,
+]
 
 
 def install(namespace):
     from ._argcheck import harden
+
     table = {f.__name__: f for f in _FUNCTIONS}
     harden(table, "tensorcore")
     for name, fn in table.items():
@@ -472,10 +554,26 @@ def install(namespace):
         "get_device": _get_device,
         "is_same_size": _is_same_size,
         # torch's alias names of existing in-place methods.
-        "divide_": Tensor.div_, "true_divide_": Tensor.div_, "multiply_": Tensor.mul_, "subtract_": Tensor.sub_,
+        "divide_": Tensor.div_,
+        "true_divide_": Tensor.div_,
+        "multiply_": Tensor.mul_,
+        "subtract_": Tensor.sub_,
     }
-    for name in ("addcmul", "addcdiv", "logit", "xlogy", "sinc", "rad2deg", "deg2rad", "copysign", "heaviside",
-                 "float_power", "cumsum", "cumprod", "floor_divide"):
+    for name in (
+        "addcmul",
+        "addcdiv",
+        "logit",
+        "xlogy",
+        "sinc",
+        "rad2deg",
+        "deg2rad",
+        "copysign",
+        "heaviside",
+        "float_power",
+        "cumsum",
+        "cumprod",
+        "floor_divide",
+    ):
         methods.setdefault(name + "_", _inplace_of(name))
     for name, fn in methods.items():
         if not hasattr(Tensor, name):

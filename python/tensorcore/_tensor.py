@@ -1,4 +1,5 @@
 """Tensor construction from Python data and Python-only Tensor methods."""
+
 import numbers
 
 import numpy as np
@@ -64,7 +65,9 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
         inferred = _infer_dtype(data)
         arr = _nested_to_numpy(data)
         if arr.dtype == object:
-            raise ValueError("tensor(): ragged nested sequence (the sub-lists have different lengths)")
+            raise ValueError(
+                "tensor(): ragged nested sequence (the sub-lists have different lengths)"
+            )
         if inferred == _C.bfloat16:
             arr = arr.astype(np.float32)
         elif inferred.is_complex:
@@ -125,7 +128,13 @@ Tensor.register_hook = _register_hook
 Tensor.__bool__ = _bool
 Tensor.__float__ = lambda self: float(self.item())
 Tensor.__int__ = lambda self: int(self.item())
-Tensor.__index__ = lambda self: int(self.item()) if not self.is_floating_point() else (_ for _ in ()).throw(TypeError("only integer tensors of a single element can be converted to an index"))
+Tensor.__index__ = lambda self: (
+    int(self.item())
+    if not self.is_floating_point()
+    else (_ for _ in ()).throw(
+        TypeError("only integer tensors of a single element can be converted to an index")
+    )
+)
 Tensor.__complex__ = lambda self: complex(self.item())
 Tensor.__iter__ = _iter
 Tensor.__hash__ = lambda self: id(self)
@@ -151,8 +160,10 @@ def _deepcopy(self, memo):
     if id(self) in memo:
         return memo[id(self)]
     if not self.is_leaf:
-        raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
-                           "protocol at the moment")
+        raise RuntimeError(
+            "Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+            "protocol at the moment"
+        )
     out = self.detach().clone()
     if self.requires_grad:
         out.requires_grad_(True)

@@ -1,4 +1,5 @@
 """PyTorch-style printing: tensor([[0.1000, 2.0000], ...], dtype=...)."""
+
 import numpy as np
 
 from . import _C
@@ -40,7 +41,9 @@ def _formatter(arr):
         fmt = lambda v: str(int(v))
     elif arr.dtype.kind == "c":
         rf, _ = _format_floats(arr.real.astype(np.float64).ravel()) if arr.size else (str, 0)
-        imf, _ = _format_floats(np.abs(arr.imag.astype(np.float64)).ravel()) if arr.size else (str, 0)
+        imf, _ = (
+            _format_floats(np.abs(arr.imag.astype(np.float64)).ravel()) if arr.size else (str, 0)
+        )
         fmt = lambda v: f"{rf(float(v.real))}{'-' if v.imag < 0 else '+'}{imf(abs(float(v.imag)))}j"
     else:
         f, _ = _format_floats(arr.astype(np.float64).ravel())
@@ -54,7 +57,11 @@ def _render(arr, fmt, indent, summarize):
         return fmt(arr.item() if arr.dtype.kind != "c" else arr[()])
     n = arr.shape[0]
     edge = 3
-    idx = list(range(n)) if not summarize or n <= 2 * edge else list(range(edge)) + [None] + list(range(n - edge, n))
+    idx = (
+        list(range(n))
+        if not summarize or n <= 2 * edge
+        else list(range(edge)) + [None] + list(range(n - edge, n))
+    )
     if arr.ndim == 1:
         parts = ["..." if i is None else fmt(arr[i]) for i in idx]
         return "[" + ", ".join(parts) + "]"

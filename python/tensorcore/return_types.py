@@ -1,4 +1,5 @@
 """Named tuples returned by ops with (values, indices) results, like torch.return_types."""
+
 from collections import namedtuple
 
 _VI = ("values", "indices")
@@ -14,5 +15,15 @@ mode = namedtuple("mode", _VI)
 cummax = namedtuple("cummax", _VI)
 cummin = namedtuple("cummin", _VI)
 
-__all__ = ["max", "min", "sort", "topk", "kthvalue", "median", "nanmedian", "mode", "cummax",
-           "cummin"]
+__all__ = [
+    "max",
+    "min",
+    "sort",
+    "topk",
+    "kthvalue",
+    "median",
+    "nanmedian",
+    "mode",
+    "cummax",
+    "cummin",
+]

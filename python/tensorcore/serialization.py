@@ -9,6 +9,7 @@ one storage stay shared). tc.load reads both, plus any torch.save checkpoint.
 Only data is stored: tensors, numbers, strings, None, and lists/tuples/dicts of them. Loading
 never runs code from the file, so untrusted checkpoints are safe to open.
 """
+
 import json as _json
 import os as _os
 
@@ -29,6 +30,7 @@ _STRUCTURE_KEY = "tensorcore.structure"
 def _flatten(obj, path, tensors, depth=0):
     """The JSON description of obj; tensors are appended to `tensors` as (name, tensor)."""
     from . import Tensor
+
     if depth > 500:
         raise ValueError("tc.save: object nests more than 500 levels deep")
     if isinstance(obj, Tensor):
@@ -48,8 +50,12 @@ def _flatten(obj, path, tensors, depth=0):
     join = (lambda k: f"{path}.{k}") if path else str
     if isinstance(obj, dict):
         # Keys are scalars or tuples of them; _flatten describes them (tensors are not keys).
-        return {"dict": [[_flatten(k, "", [], depth + 1), _flatten(v, join(k), tensors, depth + 1)]
-                         for k, v in obj.items()]}
+        return {
+            "dict": [
+                [_flatten(k, "", [], depth + 1), _flatten(v, join(k), tensors, depth + 1)]
+                for k, v in obj.items()
+            ]
+        }
     if isinstance(obj, (list, tuple)):
         kind = "list" if isinstance(obj, list) else "tuple"
         return {kind: [_flatten(v, join(i), tensors, depth + 1) for i, v in enumerate(obj)]}
@@ -60,7 +66,8 @@ def _flatten(obj, path, tensors, depth=0):
     raise TypeError(
         f"tc.save: cannot serialize an object of type '{type(obj).__qualname__}' (supported: "
         "Tensor, int, float, bool, str, None, and lists, tuples and dicts of these; save a "
-        "module's state_dict() rather than the module)")
+        "module's state_dict() rather than the module)"
+    )
 
 
 def _rebuild(node, tensors):
@@ -79,7 +86,9 @@ def _rebuild(node, tensors):
         return [_rebuild(v, tensors) for v in node["list"]]
     if "tuple" in node:
         return tuple(_rebuild(v, tensors) for v in node["tuple"])
-    raise RuntimeError(f"tc.load: unrecognized structure entry {sorted(node)} in the file's metadata")
+    raise RuntimeError(
+        f"tc.load: unrecognized structure entry {sorted(node)} in the file's metadata"
+    )
 
 
 def _hashable(k):
@@ -111,7 +120,9 @@ def save(obj, f, format="safetensors"):
 
 def _writer(f):
     if not hasattr(f, "write"):
-        raise TypeError(f"tc.save: expected a path or a writable file object, got {type(f).__name__}")
+        raise TypeError(
+            f"tc.save: expected a path or a writable file object, got {type(f).__name__}"
+        )
     return f
 
 
@@ -135,7 +146,8 @@ def _restorer(map_location):
             if cuda is None or not cuda.is_available():
                 raise RuntimeError(
                     f"tc.load: the checkpoint holds a tensor saved on '{location}', but CUDA is "
-                    "not available; pass map_location='cpu' to load it on the CPU")
+                    "not available; pass map_location='cpu' to load it on the CPU"
+                )
         return tensor.to(_device(target))
 
     return restore
@@ -165,7 +177,8 @@ def load(f, map_location=None, weights_only=True):
             data = f.read()
         else:
             raise TypeError(
-                f"tc.load: expected a path, bytes or a readable file object, got {type(f).__name__}")
+                f"tc.load: expected a path, bytes or a readable file object, got {type(f).__name__}"
+            )
         if data[:4] == b"PK\x03\x04":
             return _S.loads(data, restore)
         tensors, metadata = _S.loads_safetensors(data)
@@ -176,14 +189,18 @@ def load(f, map_location=None, weights_only=True):
     try:
         structure = _json.loads(structure)
     except ValueError as e:
-        raise RuntimeError(f"tc.load: the file's {_STRUCTURE_KEY} metadata is not valid JSON ({e})") from None
+        raise RuntimeError(
+            f"tc.load: the file's {_STRUCTURE_KEY} metadata is not valid JSON ({e})"
+        ) from None
     return _rebuild(structure, tensors)
 
 
 def save_safetensors(tensors, path, metadata=None):
     """Writes a dict {name: tensor} as a safetensors file (metadata: dict of str -> str)."""
     if not isinstance(tensors, dict):
-        raise TypeError(f"save_safetensors: expected a dict of tensors, got {type(tensors).__name__}")
+        raise TypeError(
+            f"save_safetensors: expected a dict of tensors, got {type(tensors).__name__}"
+        )
     _S.save_safetensors(list(tensors.items()), _os.fsdecode(path), dict(metadata or {}))
 
 

@@ -18,6 +18,7 @@ Fixtures:
   legacy.pt            the pre-1.6 non-zip format (must be rejected with a clear error)
   reference.safetensors  expected_safetensors() written by write_safetensors() below
 """
+
 import collections
 import json
 import struct
@@ -28,8 +29,11 @@ import numpy as np
 
 def expected_safetensors():
     """name -> (dtype string, shape, raw little-endian bytes)."""
+
     def arr(dtype, values, shape):
-        return np.asarray(values, dtype=dtype).reshape(shape).astype(np.dtype(dtype).newbyteorder("<"))
+        return (
+            np.asarray(values, dtype=dtype).reshape(shape).astype(np.dtype(dtype).newbyteorder("<"))
+        )
 
     f32 = arr(np.float32, np.arange(6), (2, 3))
     # bfloat16 = top half of float32 (exact for these small integers).
@@ -50,7 +54,7 @@ def expected_safetensors():
     tensors["c128"] = ("C128", [1], arr(np.complex128, [0.5 - 0.25j], (1,)).tobytes())
     tensors["scalar"] = ("F32", [], arr(np.float32, 3.5, ()).tobytes())
     tensors["empty"] = ("F32", [0, 4], b"")
-    metadata = {"format": "pt", "note": "caf\u00e9 \"quoted\""}
+    metadata = {"format": "pt", "note": 'caf\u00e9 "quoted"'}
     return tensors, metadata
 
 
@@ -59,7 +63,11 @@ def write_safetensors(path, tensors, metadata):
     header = {"__metadata__": metadata}
     offset = 0
     for name, (dtype, shape, data) in tensors.items():
-        header[name] = {"dtype": dtype, "shape": shape, "data_offsets": [offset, offset + len(data)]}
+        header[name] = {
+            "dtype": dtype,
+            "shape": shape,
+            "data_offsets": [offset, offset + len(data)],
+        }
         offset += len(data)
     text = json.dumps(header, separators=(",", ":")).encode("utf-8")
     text += b" " * ((8 - len(text) % 8) % 8)
@@ -75,9 +83,9 @@ def verify_safetensors(path):
     with open(path, "rb") as f:
         blob = f.read()
     (n,) = struct.unpack("<Q", blob[:8])
-    header = json.loads(blob[8:8 + n].decode("utf-8"))
+    header = json.loads(blob[8 : 8 + n].decode("utf-8"))
     assert (8 + n) % 8 == 0, "header not padded to 8 bytes"
-    buf = blob[8 + n:]
+    buf = blob[8 + n :]
     tensors, metadata = expected_safetensors()
     assert header.pop("__metadata__", {}) == metadata, "metadata mismatch"
     assert set(header) == set(tensors), f"names differ: {sorted(header)} vs {sorted(tensors)}"

@@ -1,5 +1,6 @@
 """Writes the image test corpus (every JPEG/PNG kind the tests generate, plus EXIF-rotated
 files) as fuzz seeds: make_image_corpus.py OUTDIR -> OUTDIR/jpeg/*, OUTDIR/png/*."""
+
 import os
 import sys
 

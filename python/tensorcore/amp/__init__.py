@@ -1,5 +1,6 @@
 """Automatic mixed precision: tc.autocast (also tc.amp.autocast), GradScaler, and the
 torch.cuda.amp / torch.cpu.amp spellings (tc.cuda.amp, tc.cpu.amp). See docs/amp.md."""
+
 import sys as _sys
 
 from .. import _C

@@ -1,4 +1,5 @@
 """tc.autocast: torch.autocast's context manager / decorator over the C++ autocast state."""
+
 import functools
 import warnings
 
@@ -17,6 +18,7 @@ def _cuda_available():
 
 def _cuda_bf16_supported():
     from .. import cuda
+
     return cuda.is_available() and cuda.get_device_capability()[0] >= 8
 
 
@@ -36,30 +38,49 @@ class autocast:
         if not isinstance(device_type, str):
             raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
         if device_type not in _SUPPORTED:
-            raise RuntimeError("User specified autocast device_type must be 'cuda' or 'cpu', "
-                               f"got '{device_type}'")
+            raise RuntimeError(
+                f"User specified autocast device_type must be 'cuda' or 'cpu', got '{device_type}'"
+            )
         self.device = device_type
         self.fast_dtype = _C.get_autocast_dtype(device_type) if dtype is None else dtype
-        self._cache_enabled = _C.is_autocast_cache_enabled() if cache_enabled is None else bool(cache_enabled)
+        self._cache_enabled = (
+            _C.is_autocast_cache_enabled() if cache_enabled is None else bool(cache_enabled)
+        )
         enabled = bool(enabled)
         if enabled and device_type == "cuda" and not _cuda_available():
-            warnings.warn("User provided device_type of 'cuda', but CUDA is not available. Disabling")
+            warnings.warn(
+                "User provided device_type of 'cuda', but CUDA is not available. Disabling"
+            )
             enabled = False
         if enabled and self.fast_dtype not in _SUPPORTED[device_type]:
-            warnings.warn(f"In {device_type} autocast, but the target dtype is not supported. "
-                          "Disabling autocast.\n"
-                          f"{device_type} Autocast only supports dtypes of "
-                          f"{', '.join(str(d) for d in _SUPPORTED[device_type])} currently.")
+            warnings.warn(
+                f"In {device_type} autocast, but the target dtype is not supported. "
+                "Disabling autocast.\n"
+                f"{device_type} Autocast only supports dtypes of "
+                f"{', '.join(str(d) for d in _SUPPORTED[device_type])} currently."
+            )
             enabled = False
-        if enabled and device_type == "cuda" and self.fast_dtype == _C.bfloat16 and not _cuda_bf16_supported():
-            raise RuntimeError("Current CUDA Device does not support bfloat16. Please switch dtype to float16.")
+        if (
+            enabled
+            and device_type == "cuda"
+            and self.fast_dtype == _C.bfloat16
+            and not _cuda_bf16_supported()
+        ):
+            raise RuntimeError(
+                "Current CUDA Device does not support bfloat16. Please switch dtype to float16."
+            )
         self._enabled = enabled
         self._saved = []  # a stack, so one instance can be re-entered (recursive decorated calls)
 
     def __enter__(self):
         dev = self.device
-        self._saved.append((_C.is_autocast_enabled(dev), _C.get_autocast_dtype(dev),
-                            _C.is_autocast_cache_enabled()))
+        self._saved.append(
+            (
+                _C.is_autocast_enabled(dev),
+                _C.get_autocast_dtype(dev),
+                _C.is_autocast_cache_enabled(),
+            )
+        )
         _C.set_autocast_enabled(dev, self._enabled)
         if self.fast_dtype in _SUPPORTED[dev]:
             _C.set_autocast_dtype(dev, self.fast_dtype)
@@ -81,11 +102,14 @@ class autocast:
         def decorate_autocast(*args, **kwargs):
             with self:
                 return func(*args, **kwargs)
+
         return decorate_autocast
 
     def __repr__(self):
-        return (f"autocast(device_type={self.device!r}, dtype={self.fast_dtype}, "
-                f"enabled={self._enabled}, cache_enabled={self._cache_enabled})")
+        return (
+            f"autocast(device_type={self.device!r}, dtype={self.fast_dtype}, "
+            f"enabled={self._enabled}, cache_enabled={self._cache_enabled})"
+        )
 
 
 def _cast(value, dtype):
@@ -118,6 +142,7 @@ def custom_fwd(fwd=None, *, cast_inputs=None, device_type="cuda"):
             with autocast(device_type, enabled=False):
                 return fwd(*_cast(args, cast_inputs), **_cast(kwargs, cast_inputs))
         return fwd(*args, **kwargs)
+
     return decorate_fwd
 
 
@@ -131,4 +156,5 @@ def custom_bwd(bwd=None, *, device_type="cuda"):
         used = getattr(args[0], "_fwd_used_autocast", False)
         with autocast(device_type, enabled=used):
             return bwd(*args, **kwargs)
+
     return decorate_bwd

@@ -5,6 +5,7 @@ any device: the scale lives on the device of the first output passed to scale(),
 inf/nan checks and the scale update run there through native kernels (no host sync until step()
 reads found_inf).
 """
+
 from collections import defaultdict
 from enum import Enum
 
@@ -54,8 +55,14 @@ class GradScaler:
         scaler.update()
     """
 
-    def __init__(self, init_scale=2.0 ** 16, growth_factor=2.0, backoff_factor=0.5,
-                 growth_interval=2000, enabled=True):
+    def __init__(
+        self,
+        init_scale=2.0**16,
+        growth_factor=2.0,
+        backoff_factor=0.5,
+        growth_interval=2000,
+        enabled=True,
+    ):
         self._enabled = bool(enabled)
         if self._enabled:
             if growth_factor <= 1.0:
@@ -105,7 +112,11 @@ class GradScaler:
                 return val * stash[0].get(val.device)
             if isinstance(val, (list, tuple)):
                 scaled = [apply_scale(v) for v in val]
-                return type(val)(scaled) if isinstance(val, list) or type(val) is tuple else type(val)(*scaled)
+                return (
+                    type(val)(scaled)
+                    if isinstance(val, list) or type(val) is tuple
+                    else type(val)(*scaled)
+                )
             if hasattr(val, "__iter__") and not isinstance(val, (str, bytes, dict)):
                 return map(apply_scale, val)
             raise ValueError("outputs must be a Tensor or an iterable of Tensors")
@@ -128,7 +139,8 @@ class GradScaler:
                     groups[(str(grad.device), grad.dtype)].append(grad)
             for (dev, _), grads in groups.items():
                 _amp._amp_foreach_non_finite_check_and_unscale_(
-                    grads, per_device_found_inf.get(dev), per_device_inv_scale.get(dev))
+                    grads, per_device_found_inf.get(dev), per_device_inv_scale.get(dev)
+                )
         return per_device_found_inf._per_device
 
     def unscale_(self, optimizer):
@@ -139,7 +151,9 @@ class GradScaler:
         self._check_scale_growth_tracker("unscale_")
         state = self._per_optimizer_states[id(optimizer)]
         if state["stage"] is OptState.UNSCALED:
-            raise RuntimeError("unscale_() has already been called on this optimizer since the last update().")
+            raise RuntimeError(
+                "unscale_() has already been called on this optimizer since the last update()."
+            )
         if state["stage"] is OptState.STEPPED:
             raise RuntimeError("unscale_() is being called after step().")
         # Reciprocal in double, as torch does, so inv_scale is exact for powers of two.
@@ -189,16 +203,24 @@ class GradScaler:
                     raise ValueError(reason)
                 self._scale.copy_(new_scale)
         else:
-            found_infs = [found_inf.to(device=_scale.device)
-                          for state in self._per_optimizer_states.values()
-                          for found_inf in state["found_inf_per_device"].values()]
+            found_infs = [
+                found_inf.to(device=_scale.device)
+                for state in self._per_optimizer_states.values()
+                for found_inf in state["found_inf_per_device"].values()
+            ]
             if len(found_infs) == 0:
                 raise RuntimeError("No inf checks were recorded prior to update.")
             found_inf_combined = found_infs[0]
             for other in found_infs[1:]:
                 found_inf_combined = found_inf_combined + other
-            _amp._amp_update_scale_(_scale, _growth_tracker, found_inf_combined,
-                                    self._growth_factor, self._backoff_factor, self._growth_interval)
+            _amp._amp_update_scale_(
+                _scale,
+                _growth_tracker,
+                found_inf_combined,
+                self._growth_factor,
+                self._backoff_factor,
+                self._growth_interval,
+            )
         self._per_optimizer_states = defaultdict(_refresh_per_optimizer_state)
 
     def _get_scale_async(self):
@@ -231,7 +253,11 @@ class GradScaler:
     def _get_growth_tracker(self):
         if not self._enabled:
             return 0
-        return self._init_growth_tracker if self._growth_tracker is None else int(self._growth_tracker.item())
+        return (
+            self._init_growth_tracker
+            if self._growth_tracker is None
+            else int(self._growth_tracker.item())
+        )
 
     def is_enabled(self):
         return self._enabled
@@ -241,16 +267,22 @@ class GradScaler:
         disabled), as torch's."""
         if not self._enabled:
             return {}
-        return {"scale": self.get_scale(), "growth_factor": self._growth_factor,
-                "backoff_factor": self._backoff_factor, "growth_interval": self._growth_interval,
-                "_growth_tracker": self._get_growth_tracker()}
+        return {
+            "scale": self.get_scale(),
+            "growth_factor": self._growth_factor,
+            "backoff_factor": self._backoff_factor,
+            "growth_interval": self._growth_interval,
+            "_growth_tracker": self._get_growth_tracker(),
+        }
 
     def load_state_dict(self, state_dict):
         if not self._enabled:
             return
         if len(state_dict) == 0:
-            raise RuntimeError("The source state dict is empty, possibly because it was saved "
-                               "from a disabled instance of GradScaler.")
+            raise RuntimeError(
+                "The source state dict is empty, possibly because it was saved "
+                "from a disabled instance of GradScaler."
+            )
         self._init_scale = float(state_dict["scale"])
         if self._scale is not None:
             self._scale.fill_(self._init_scale)
@@ -265,8 +297,10 @@ class GradScaler:
         state = self.__dict__.copy()
         if self._enabled:
             if len(self._per_optimizer_states) != 0:
-                raise RuntimeError("A GradScaler instance may only be pickled at the beginning "
-                                   "of an iteration, or at the end after scaler.update().")
+                raise RuntimeError(
+                    "A GradScaler instance may only be pickled at the beginning "
+                    "of an iteration, or at the end after scaler.update()."
+                )
             state["_init_scale"] = self.get_scale()
             state["_init_growth_tracker"] = self._get_growth_tracker()
             state["_scale"] = None
@@ -283,8 +317,9 @@ class GradScaler:
         _scale, _ = self._check_scale_growth_tracker("_check_inf_per_device")
         dummy_inv_scale = _C.full((1,), 1.0, dtype=_C.float32, device=_scale.device)
         found_inf = _C.full((1,), 0.0, dtype=_C.float32, device=_scale.device)
-        self._per_optimizer_states[id(optimizer)]["found_inf_per_device"] = \
-            self._unscale_grads_(optimizer, dummy_inv_scale, found_inf, True)
+        self._per_optimizer_states[id(optimizer)]["found_inf_per_device"] = self._unscale_grads_(
+            optimizer, dummy_inv_scale, found_inf, True
+        )
         return self._per_optimizer_states[id(optimizer)]["found_inf_per_device"]
 
     def _found_inf_per_device(self, optimizer):

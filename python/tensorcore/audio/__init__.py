@@ -1,4 +1,5 @@
 """tensorcore.audio: torchaudio's IO (SoX), sox_effects, functional and transforms."""
+
 from ._io import AudioMetaData, info, load, save  # noqa: F401
 from . import sox_effects  # noqa: F401
 from . import functional  # noqa: F401

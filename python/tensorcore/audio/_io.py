@@ -1,4 +1,5 @@
 """load / save / info (torchaudio 0.8+ sox_io API) over libsox."""
+
 import os
 
 from .. import _C
@@ -19,13 +20,16 @@ class AudioMetaData:
         self.encoding = encoding
 
     def __repr__(self):
-        return (f"AudioMetaData(sample_rate={self.sample_rate}, num_frames={self.num_frames}, "
-                f"num_channels={self.num_channels}, bits_per_sample={self.bits_per_sample}, "
-                f"encoding={self.encoding})")
+        return (
+            f"AudioMetaData(sample_rate={self.sample_rate}, num_frames={self.num_frames}, "
+            f"num_channels={self.num_channels}, bits_per_sample={self.bits_per_sample}, "
+            f"encoding={self.encoding})"
+        )
 
     def __eq__(self, other):
         return isinstance(other, AudioMetaData) and all(
-            getattr(self, k) == getattr(other, k) for k in self.__slots__)
+            getattr(self, k) == getattr(other, k) for k in self.__slots__
+        )
 
 
 def _as_source(filepath, op):
@@ -35,14 +39,18 @@ def _as_source(filepath, op):
     if hasattr(filepath, "read"):
         data = filepath.read()
         if not isinstance(data, (bytes, bytearray)):
-            raise TypeError(f"{op}: the file-like object must be opened in binary mode "
-                            f"(read() returned {type(data).__name__})")
+            raise TypeError(
+                f"{op}: the file-like object must be opened in binary mode "
+                f"(read() returned {type(data).__name__})"
+            )
         return "bytes", bytes(data)
     try:
         return "path", os.fspath(filepath)
     except TypeError:
-        raise TypeError(f"{op}: expected a path, a binary file-like object or bytes, "
-                        f"got {type(filepath).__name__}") from None
+        raise TypeError(
+            f"{op}: expected a path, a binary file-like object or bytes, "
+            f"got {type(filepath).__name__}"
+        ) from None
 
 
 def info(filepath, format=None):
@@ -52,8 +60,7 @@ def info(filepath, format=None):
     return AudioMetaData(*fn(src, format or ""))
 
 
-def load(filepath, frame_offset=0, num_frames=-1, normalize=True, channels_first=True,
-         format=None):
+def load(filepath, frame_offset=0, num_frames=-1, normalize=True, channels_first=True, format=None):
     """Decodes audio into a (channels, frames) tensor (or (frames, channels)).
 
     normalize=True gives float32 in [-1, 1). normalize=False keeps a WAV file's PCM integer
@@ -62,20 +69,34 @@ def load(filepath, frame_offset=0, num_frames=-1, normalize=True, channels_first
     """
     kind, src = _as_source(filepath, "audio.load")
     fn = _audio.load if kind == "path" else _audio.load_bytes
-    return fn(src, int(frame_offset), int(num_frames), bool(normalize), bool(channels_first),
-              format or "")
+    return fn(
+        src, int(frame_offset), int(num_frames), bool(normalize), bool(channels_first), format or ""
+    )
 
 
-def save(filepath, src, sample_rate, channels_first=True, compression=None, format=None,
-         encoding=None, bits_per_sample=None):
+def save(
+    filepath,
+    src,
+    sample_rate,
+    channels_first=True,
+    compression=None,
+    format=None,
+    encoding=None,
+    bits_per_sample=None,
+):
     """Encodes `src` (2-d; float32/float64/int32/int16/uint8) to a path or binary file object.
 
     WAV/SPH encodings follow the dtype unless `encoding` ("PCM_S", "PCM_U", "PCM_F", "ULAW",
     "ALAW") or `bits_per_sample` say otherwise, so an int16 tensor is written as 16-bit PCM.
     `compression`: FLAC level 0-8, MP3 bit rate in kbps, Vorbis quality -1..10.
     """
-    args = (bool(channels_first), format or "", encoding or "", int(bits_per_sample or 0),
-            None if compression is None else float(compression))
+    args = (
+        bool(channels_first),
+        format or "",
+        encoding or "",
+        int(bits_per_sample or 0),
+        None if compression is None else float(compression),
+    )
     if hasattr(filepath, "write"):
         if not format:
             raise ValueError("audio.save: format= is required when saving to a file-like object")
@@ -84,6 +105,8 @@ def save(filepath, src, sample_rate, channels_first=True, compression=None, form
     try:
         path = os.fspath(filepath)
     except TypeError:
-        raise TypeError(f"audio.save: expected a path or a binary file-like object, "
-                        f"got {type(filepath).__name__}") from None
+        raise TypeError(
+            f"audio.save: expected a path or a binary file-like object, "
+            f"got {type(filepath).__name__}"
+        ) from None
     _audio.save(path, src, int(sample_rate), *args)

@@ -1,5 +1,6 @@
 """SoX effect chains (torchaudio.sox_effects): each effect is a list of strings, as on the sox
 command line, e.g. [["gain", "-n"], ["rate", "16000"], ["reverb", "50"]]."""
+
 from ._io import _as_source, _audio
 
 
@@ -29,9 +30,12 @@ def _check_effects(effects, op):
 
 def apply_effects_tensor(tensor, sample_rate, effects, channels_first=True):
     """Runs `tensor` (2-d) through the chain; returns (float32 waveform, sample_rate)."""
-    return _audio.apply_effects_tensor(tensor, int(sample_rate),
-                                       _check_effects(effects, "apply_effects_tensor"),
-                                       bool(channels_first))
+    return _audio.apply_effects_tensor(
+        tensor,
+        int(sample_rate),
+        _check_effects(effects, "apply_effects_tensor"),
+        bool(channels_first),
+    )
 
 
 def apply_effects_file(path, effects, normalize=True, channels_first=True, format=None):

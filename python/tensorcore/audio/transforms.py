@@ -1,4 +1,5 @@
 """torchaudio.transforms over tensorcore: Module-like callables (forward / __call__)."""
+
 import math
 
 import tensorcore as tc
@@ -8,6 +9,7 @@ from . import functional as F
 try:  # the nn package lands separately; transforms become real Modules once it exists
     from ..nn import Module as _Base
 except Exception:  # pragma: no cover - depends on the build
+
     class _Base:
         """Minimal stand-in for tensorcore.nn.Module: __call__ runs forward."""
 
@@ -34,11 +36,27 @@ except Exception:  # pragma: no cover - depends on the build
 class Resample(_Base):
     """Resamples (..., time) from orig_freq to new_freq (see functional.resample)."""
 
-    def __init__(self, orig_freq=16000, new_freq=16000, resampling_method="sinc_interpolation",
-                 lowpass_filter_width=6, rolloff=0.99, beta=None, *, dtype=None):
+    def __init__(
+        self,
+        orig_freq=16000,
+        new_freq=16000,
+        resampling_method="sinc_interpolation",
+        lowpass_filter_width=6,
+        rolloff=0.99,
+        beta=None,
+        *,
+        dtype=None,
+    ):
         super().__init__()
-        if int(orig_freq) != orig_freq or int(new_freq) != new_freq or orig_freq <= 0 or new_freq <= 0:
-            raise ValueError(f"Resample: frequencies must be positive integers, got {orig_freq}, {new_freq}")
+        if (
+            int(orig_freq) != orig_freq
+            or int(new_freq) != new_freq
+            or orig_freq <= 0
+            or new_freq <= 0
+        ):
+            raise ValueError(
+                f"Resample: frequencies must be positive integers, got {orig_freq}, {new_freq}"
+            )
         self.orig_freq, self.new_freq = int(orig_freq), int(new_freq)
         self.gcd = math.gcd(self.orig_freq, self.new_freq)
         self.resampling_method = resampling_method
@@ -49,8 +67,15 @@ class Resample(_Base):
     def forward(self, waveform):
         if self.orig_freq == self.new_freq:
             return waveform
-        return F.resample(waveform, self.orig_freq, self.new_freq, self.lowpass_filter_width,
-                          self.rolloff, self.resampling_method, self.beta)
+        return F.resample(
+            waveform,
+            self.orig_freq,
+            self.new_freq,
+            self.lowpass_filter_width,
+            self.rolloff,
+            self.resampling_method,
+            self.beta,
+        )
 
 
 class MuLawEncoding(_Base):
@@ -129,8 +154,10 @@ class Fade(_Base):
     def forward(self, waveform):
         n = waveform.shape[-1]
         if self.fade_in_len > n or self.fade_out_len > n:
-            raise ValueError(f"Fade: fade lengths ({self.fade_in_len}, {self.fade_out_len}) exceed "
-                             f"the waveform length {n}")
+            raise ValueError(
+                f"Fade: fade lengths ({self.fade_in_len}, {self.fade_out_len}) exceed "
+                f"the waveform length {n}"
+            )
         dev = waveform.device
         return self._fade_in(n, dev) * self._fade_out(n, dev) * waveform
 
@@ -182,8 +209,9 @@ class SlidingWindowCmn(_Base):
         self.norm_vars = norm_vars
 
     def forward(self, specgram):
-        return F.sliding_window_cmn(specgram, self.cmn_window, self.min_cmn_window, self.center,
-                                    self.norm_vars)
+        return F.sliding_window_cmn(
+            specgram, self.cmn_window, self.min_cmn_window, self.center, self.norm_vars
+        )
 
 
 class _AxisMasking(_Base):
@@ -199,10 +227,17 @@ class _AxisMasking(_Base):
 
     def forward(self, specgram, mask_value=0.0):
         if self.iid_masks and specgram.dim() == 4:
-            return F.mask_along_axis_iid(specgram, self.mask_param, mask_value, self.axis + 1, p=self.p,
-                                         generator=self.generator)
-        return F.mask_along_axis(specgram, self.mask_param, mask_value, self.axis, p=self.p,
-                                 generator=self.generator)
+            return F.mask_along_axis_iid(
+                specgram,
+                self.mask_param,
+                mask_value,
+                self.axis + 1,
+                p=self.p,
+                generator=self.generator,
+            )
+        return F.mask_along_axis(
+            specgram, self.mask_param, mask_value, self.axis, p=self.p, generator=self.generator
+        )
 
 
 class FrequencyMasking(_AxisMasking):
@@ -222,14 +257,24 @@ class TimeMasking(_AxisMasking):
 
 def _along_freq(specgram, matrix):
     """(..., n, time) through an (n, m) matrix along the frequency axis: (..., m, time)."""
-    return tc.matmul(specgram.transpose(-1, -2), matrix.to(specgram.device, specgram.dtype)).transpose(-1, -2)
+    return tc.matmul(
+        specgram.transpose(-1, -2), matrix.to(specgram.device, specgram.dtype)
+    ).transpose(-1, -2)
 
 
 class MelScale(_Base):
     """Linear-frequency spectrogram (..., n_stft, time) to mel scale (..., n_mels, time)."""
 
-    def __init__(self, n_mels=128, sample_rate=16000, f_min=0.0, f_max=None, n_stft=201, norm=None,
-                 mel_scale="htk"):
+    def __init__(
+        self,
+        n_mels=128,
+        sample_rate=16000,
+        f_min=0.0,
+        f_max=None,
+        n_stft=201,
+        norm=None,
+        mel_scale="htk",
+    ):
         super().__init__()
         self.n_mels = n_mels
         self.sample_rate = sample_rate
@@ -239,13 +284,17 @@ class MelScale(_Base):
         self.mel_scale = mel_scale
         if f_min > self.f_max:
             raise ValueError(f"MelScale: require f_min ({f_min}) <= f_max ({self.f_max})")
-        self.register_buffer("fb", F.melscale_fbanks(n_stft, self.f_min, self.f_max, n_mels,
-                                                     sample_rate, norm, mel_scale))
+        self.register_buffer(
+            "fb",
+            F.melscale_fbanks(n_stft, self.f_min, self.f_max, n_mels, sample_rate, norm, mel_scale),
+        )
 
     def forward(self, specgram):
         if specgram.shape[-2] != self.fb.shape[0]:
-            raise ValueError(f"MelScale: expected {self.fb.shape[0]} frequency bins at dim -2, "
-                             f"got shape {tuple(specgram.shape)}")
+            raise ValueError(
+                f"MelScale: expected {self.fb.shape[0]} frequency bins at dim -2, "
+                f"got shape {tuple(specgram.shape)}"
+            )
         return _along_freq(specgram, self.fb)
 
 
@@ -253,9 +302,20 @@ class InverseMelScale(_Base):
     """Estimates a linear-frequency spectrogram from a mel one: minimizes
     ||mel - fb^T S||^2 over S >= 0 by projected SGD with momentum (torchaudio 0.13's method)."""
 
-    def __init__(self, n_stft, n_mels=128, sample_rate=16000, f_min=0.0, f_max=None,
-                 max_iter=100000, tolerance_loss=1e-5, tolerance_change=1e-8, sgdargs=None,
-                 norm=None, mel_scale="htk"):
+    def __init__(
+        self,
+        n_stft,
+        n_mels=128,
+        sample_rate=16000,
+        f_min=0.0,
+        f_max=None,
+        max_iter=100000,
+        tolerance_loss=1e-5,
+        tolerance_change=1e-8,
+        sgdargs=None,
+        norm=None,
+        mel_scale="htk",
+    ):
         super().__init__()
         self.n_mels = n_mels
         self.sample_rate = sample_rate
@@ -267,14 +327,20 @@ class InverseMelScale(_Base):
         self.sgdargs = sgdargs or {"lr": 0.1, "momentum": 0.9}
         if f_min > self.f_max:
             raise ValueError(f"InverseMelScale: require f_min ({f_min}) <= f_max ({self.f_max})")
-        self.register_buffer("fb", F.melscale_fbanks(n_stft, self.f_min, self.f_max, n_mels,
-                                                     sample_rate, norm, mel_scale))
+        self.register_buffer(
+            "fb",
+            F.melscale_fbanks(n_stft, self.f_min, self.f_max, n_mels, sample_rate, norm, mel_scale),
+        )
 
     def forward(self, melspec):
         shape = tuple(melspec.shape)
         if shape[-2] != self.n_mels:
-            raise ValueError(f"InverseMelScale: expected {self.n_mels} mel bins at dim -2, got shape {shape}")
-        mel = melspec.reshape(-1, shape[-2], shape[-1]).transpose(-1, -2).detach()  # (b, time, mels)
+            raise ValueError(
+                f"InverseMelScale: expected {self.n_mels} mel bins at dim -2, got shape {shape}"
+            )
+        mel = (
+            melspec.reshape(-1, shape[-2], shape[-1]).transpose(-1, -2).detach()
+        )  # (b, time, mels)
         fb = self.fb.to(mel.device, mel.dtype)
         freq = fb.shape[0]
         # drawn on the CPU generator, so CPU and CUDA runs start from the same point
@@ -299,11 +365,14 @@ class InverseMelScale(_Base):
 
 # ---- spectrogram-based transforms (need tensorcore's FFT: tc.stft / tc.istft / windows) ----
 
+
 def _window(window_fn, win_length, wkwargs):
     if window_fn is None:
         if not hasattr(tc, "hann_window"):
-            raise NotImplementedError("spectrogram transforms need tensorcore's FFT and window "
-                                      "functions (tc.hann_window), which this build lacks")
+            raise NotImplementedError(
+                "spectrogram transforms need tensorcore's FFT and window "
+                "functions (tc.hann_window), which this build lacks"
+            )
         window_fn = tc.hann_window
     return window_fn(win_length) if wkwargs is None else window_fn(win_length, **wkwargs)
 
@@ -311,9 +380,21 @@ def _window(window_fn, win_length, wkwargs):
 class Spectrogram(_Base):
     """(..., time) -> (..., n_fft // 2 + 1, frames) power (or complex, power=None) spectrogram."""
 
-    def __init__(self, n_fft=400, win_length=None, hop_length=None, pad=0, window_fn=None,
-                 power=2.0, normalized=False, wkwargs=None, center=True, pad_mode="reflect",
-                 onesided=True, return_complex=None):
+    def __init__(
+        self,
+        n_fft=400,
+        win_length=None,
+        hop_length=None,
+        pad=0,
+        window_fn=None,
+        power=2.0,
+        normalized=False,
+        wkwargs=None,
+        center=True,
+        pad_mode="reflect",
+        onesided=True,
+        return_complex=None,
+    ):
         super().__init__()
         self.n_fft = n_fft
         self.win_length = win_length if win_length is not None else n_fft
@@ -327,14 +408,35 @@ class Spectrogram(_Base):
         self.onesided = onesided
 
     def forward(self, waveform):
-        return F.spectrogram(waveform, self.pad, self.window.to(waveform.device, waveform.dtype), self.n_fft,
-                             self.hop_length, self.win_length, self.power, self.normalized,
-                             self.center, self.pad_mode, self.onesided)
+        return F.spectrogram(
+            waveform,
+            self.pad,
+            self.window.to(waveform.device, waveform.dtype),
+            self.n_fft,
+            self.hop_length,
+            self.win_length,
+            self.power,
+            self.normalized,
+            self.center,
+            self.pad_mode,
+            self.onesided,
+        )
 
 
 class InverseSpectrogram(_Base):
-    def __init__(self, n_fft=400, win_length=None, hop_length=None, pad=0, window_fn=None,
-                 normalized=False, wkwargs=None, center=True, pad_mode="reflect", onesided=True):
+    def __init__(
+        self,
+        n_fft=400,
+        win_length=None,
+        hop_length=None,
+        pad=0,
+        window_fn=None,
+        normalized=False,
+        wkwargs=None,
+        center=True,
+        pad_mode="reflect",
+        onesided=True,
+    ):
         super().__init__()
         self.n_fft = n_fft
         self.win_length = win_length if win_length is not None else n_fft
@@ -348,14 +450,35 @@ class InverseSpectrogram(_Base):
 
     def forward(self, spectrogram, length=None):
         window = self.window.to(spectrogram.device, tc.real(spectrogram).dtype)
-        return F.inverse_spectrogram(spectrogram, length, self.pad, window, self.n_fft,
-                                     self.hop_length, self.win_length, self.normalized,
-                                     self.center, self.pad_mode, self.onesided)
+        return F.inverse_spectrogram(
+            spectrogram,
+            length,
+            self.pad,
+            window,
+            self.n_fft,
+            self.hop_length,
+            self.win_length,
+            self.normalized,
+            self.center,
+            self.pad_mode,
+            self.onesided,
+        )
 
 
 class GriffinLim(_Base):
-    def __init__(self, n_fft=400, n_iter=32, win_length=None, hop_length=None, window_fn=None,
-                 power=2.0, wkwargs=None, momentum=0.99, length=None, rand_init=True):
+    def __init__(
+        self,
+        n_fft=400,
+        n_iter=32,
+        win_length=None,
+        hop_length=None,
+        window_fn=None,
+        power=2.0,
+        wkwargs=None,
+        momentum=0.99,
+        length=None,
+        rand_init=True,
+    ):
         super().__init__()
         if not 0 <= momentum < 1:
             raise ValueError(f"GriffinLim: momentum must be in [0, 1), got {momentum}")
@@ -370,18 +493,43 @@ class GriffinLim(_Base):
         self.rand_init = rand_init
 
     def forward(self, specgram):
-        return F.griffinlim(specgram, self.window.to(specgram.device, specgram.dtype), self.n_fft, self.hop_length,
-                            self.win_length, self.power, self.n_iter, self.momentum, self.length,
-                            self.rand_init)
+        return F.griffinlim(
+            specgram,
+            self.window.to(specgram.device, specgram.dtype),
+            self.n_fft,
+            self.hop_length,
+            self.win_length,
+            self.power,
+            self.n_iter,
+            self.momentum,
+            self.length,
+            self.rand_init,
+        )
 
 
 class MelSpectrogram(_Base):
     """Spectrogram followed by MelScale."""
 
-    def __init__(self, sample_rate=16000, n_fft=400, win_length=None, hop_length=None, f_min=0.0,
-                 f_max=None, pad=0, n_mels=128, window_fn=None, power=2.0, normalized=False,
-                 wkwargs=None, center=True, pad_mode="reflect", onesided=True, norm=None,
-                 mel_scale="htk"):
+    def __init__(
+        self,
+        sample_rate=16000,
+        n_fft=400,
+        win_length=None,
+        hop_length=None,
+        f_min=0.0,
+        f_max=None,
+        pad=0,
+        n_mels=128,
+        window_fn=None,
+        power=2.0,
+        normalized=False,
+        wkwargs=None,
+        center=True,
+        pad_mode="reflect",
+        onesided=True,
+        norm=None,
+        mel_scale="htk",
+    ):
         super().__init__()
         self.sample_rate = sample_rate
         self.n_fft = n_fft
@@ -393,19 +541,31 @@ class MelSpectrogram(_Base):
         self.n_mels = n_mels
         self.f_max = f_max
         self.f_min = f_min
-        self.spectrogram = Spectrogram(n_fft=n_fft, win_length=self.win_length,
-                                       hop_length=self.hop_length, pad=pad, window_fn=window_fn,
-                                       power=power, normalized=normalized, wkwargs=wkwargs,
-                                       center=center, pad_mode=pad_mode, onesided=onesided)
-        self.mel_scale = MelScale(n_mels, sample_rate, f_min, f_max, n_fft // 2 + 1, norm, mel_scale)
+        self.spectrogram = Spectrogram(
+            n_fft=n_fft,
+            win_length=self.win_length,
+            hop_length=self.hop_length,
+            pad=pad,
+            window_fn=window_fn,
+            power=power,
+            normalized=normalized,
+            wkwargs=wkwargs,
+            center=center,
+            pad_mode=pad_mode,
+            onesided=onesided,
+        )
+        self.mel_scale = MelScale(
+            n_mels, sample_rate, f_min, f_max, n_fft // 2 + 1, norm, mel_scale
+        )
 
     def forward(self, waveform):
         return self.mel_scale(self.spectrogram(waveform))
 
 
 class MFCC(_Base):
-    def __init__(self, sample_rate=16000, n_mfcc=40, dct_type=2, norm="ortho", log_mels=False,
-                 melkwargs=None):
+    def __init__(
+        self, sample_rate=16000, n_mfcc=40, dct_type=2, norm="ortho", log_mels=False, melkwargs=None
+    ):
         super().__init__()
         if dct_type != 2:
             raise ValueError(f"MFCC: only DCT type 2 is supported, got {dct_type}")
@@ -428,8 +588,18 @@ class MFCC(_Base):
 
 
 class LFCC(_Base):
-    def __init__(self, sample_rate=16000, n_filter=128, f_min=0.0, f_max=None, n_lfcc=40,
-                 dct_type=2, norm="ortho", log_lf=False, speckwargs=None):
+    def __init__(
+        self,
+        sample_rate=16000,
+        n_filter=128,
+        f_min=0.0,
+        f_max=None,
+        n_lfcc=40,
+        dct_type=2,
+        norm="ortho",
+        log_lf=False,
+        speckwargs=None,
+    ):
         super().__init__()
         if dct_type != 2:
             raise ValueError(f"LFCC: only DCT type 2 is supported, got {dct_type}")
@@ -445,8 +615,12 @@ class LFCC(_Base):
         self.Spectrogram = Spectrogram(**(speckwargs or {}))
         if n_lfcc > self.Spectrogram.n_fft:
             raise ValueError("LFCC: cannot select more LFCC coefficients than FFT bins")
-        self.register_buffer("filter_mat", F.linear_fbanks(self.Spectrogram.n_fft // 2 + 1, f_min,
-                                                           self.f_max, n_filter, sample_rate))
+        self.register_buffer(
+            "filter_mat",
+            F.linear_fbanks(
+                self.Spectrogram.n_fft // 2 + 1, f_min, self.f_max, n_filter, sample_rate
+            ),
+        )
         self.register_buffer("dct_mat", F.create_dct(n_lfcc, n_filter, norm))
         self.log_lf = log_lf
 
@@ -463,7 +637,9 @@ class TimeStretch(_Base):
         self.fixed_rate = fixed_rate
         n_fft = (n_freq - 1) * 2
         hop_length = hop_length if hop_length is not None else n_fft // 2
-        self.register_buffer("phase_advance", tc.linspace(0, math.pi * hop_length, n_freq).unsqueeze(-1))
+        self.register_buffer(
+            "phase_advance", tc.linspace(0, math.pi * hop_length, n_freq).unsqueeze(-1)
+        )
 
     def forward(self, complex_specgrams, overriding_rate=None):
         rate = overriding_rate if overriding_rate is not None else self.fixed_rate
@@ -474,8 +650,16 @@ class TimeStretch(_Base):
 
 
 class SpectralCentroid(_Base):
-    def __init__(self, sample_rate, n_fft=400, win_length=None, hop_length=None, pad=0,
-                 window_fn=None, wkwargs=None):
+    def __init__(
+        self,
+        sample_rate,
+        n_fft=400,
+        win_length=None,
+        hop_length=None,
+        pad=0,
+        window_fn=None,
+        wkwargs=None,
+    ):
         super().__init__()
         self.sample_rate = sample_rate
         self.n_fft = n_fft
@@ -485,28 +669,60 @@ class SpectralCentroid(_Base):
         self.pad = pad
 
     def forward(self, waveform):
-        return F.spectral_centroid(waveform, self.sample_rate, self.pad, self.window.to(waveform.device, waveform.dtype),
-                                   self.n_fft, self.hop_length, self.win_length)
+        return F.spectral_centroid(
+            waveform,
+            self.sample_rate,
+            self.pad,
+            self.window.to(waveform.device, waveform.dtype),
+            self.n_fft,
+            self.hop_length,
+            self.win_length,
+        )
 
 
 class Vad(_Base):
     """Trims leading silence (SoX vad); see functional.vad for the parameters."""
 
-    def __init__(self, sample_rate, trigger_level=7.0, trigger_time=0.25, search_time=1.0,
-                 allowed_gap=0.25, pre_trigger_time=0.0, boot_time=0.35, noise_up_time=0.1,
-                 noise_down_time=0.01, noise_reduction_amount=1.35, measure_freq=20.0,
-                 measure_duration=None, measure_smooth_time=0.4, hp_filter_freq=50.0,
-                 lp_filter_freq=6000.0, hp_lifter_freq=150.0, lp_lifter_freq=2000.0):
+    def __init__(
+        self,
+        sample_rate,
+        trigger_level=7.0,
+        trigger_time=0.25,
+        search_time=1.0,
+        allowed_gap=0.25,
+        pre_trigger_time=0.0,
+        boot_time=0.35,
+        noise_up_time=0.1,
+        noise_down_time=0.01,
+        noise_reduction_amount=1.35,
+        measure_freq=20.0,
+        measure_duration=None,
+        measure_smooth_time=0.4,
+        hp_filter_freq=50.0,
+        lp_filter_freq=6000.0,
+        hp_lifter_freq=150.0,
+        lp_lifter_freq=2000.0,
+    ):
         super().__init__()
         self.sample_rate = sample_rate
         self.kwargs = dict(
-            trigger_level=trigger_level, trigger_time=trigger_time, search_time=search_time,
-            allowed_gap=allowed_gap, pre_trigger_time=pre_trigger_time, boot_time=boot_time,
-            noise_up_time=noise_up_time, noise_down_time=noise_down_time,
-            noise_reduction_amount=noise_reduction_amount, measure_freq=measure_freq,
-            measure_duration=measure_duration, measure_smooth_time=measure_smooth_time,
-            hp_filter_freq=hp_filter_freq, lp_filter_freq=lp_filter_freq,
-            hp_lifter_freq=hp_lifter_freq, lp_lifter_freq=lp_lifter_freq)
+            trigger_level=trigger_level,
+            trigger_time=trigger_time,
+            search_time=search_time,
+            allowed_gap=allowed_gap,
+            pre_trigger_time=pre_trigger_time,
+            boot_time=boot_time,
+            noise_up_time=noise_up_time,
+            noise_down_time=noise_down_time,
+            noise_reduction_amount=noise_reduction_amount,
+            measure_freq=measure_freq,
+            measure_duration=measure_duration,
+            measure_smooth_time=measure_smooth_time,
+            hp_filter_freq=hp_filter_freq,
+            lp_filter_freq=lp_filter_freq,
+            hp_lifter_freq=hp_lifter_freq,
+            lp_lifter_freq=lp_lifter_freq,
+        )
 
     def forward(self, waveform):
         return F.vad(waveform, self.sample_rate, **self.kwargs)
@@ -519,12 +735,26 @@ class StreamingResample(_Base):
     in a history buffer of a few filter widths. Chunks are (..., time) with the same leading dims.
     """
 
-    def __init__(self, orig_freq, new_freq, resampling_method="sinc_interpolation",
-                 lowpass_filter_width=6, rolloff=0.99, beta=None):
+    def __init__(
+        self,
+        orig_freq,
+        new_freq,
+        resampling_method="sinc_interpolation",
+        lowpass_filter_width=6,
+        rolloff=0.99,
+        beta=None,
+    ):
         super().__init__()
-        if int(orig_freq) != orig_freq or int(new_freq) != new_freq or orig_freq <= 0 or new_freq <= 0:
-            raise ValueError(f"StreamingResample: frequencies must be positive integers, got "
-                             f"{orig_freq}, {new_freq}")
+        if (
+            int(orig_freq) != orig_freq
+            or int(new_freq) != new_freq
+            or orig_freq <= 0
+            or new_freq <= 0
+        ):
+            raise ValueError(
+                f"StreamingResample: frequencies must be positive integers, got "
+                f"{orig_freq}, {new_freq}"
+            )
         self.orig_freq, self.new_freq = int(orig_freq), int(new_freq)
         g = math.gcd(self.orig_freq, self.new_freq)
         self._o, self._n = self.orig_freq // g, self.new_freq // g
@@ -534,10 +764,10 @@ class StreamingResample(_Base):
         self.reset()
 
     def reset(self):
-        self._buffer = None      # input samples from absolute index self._buffer_start on
+        self._buffer = None  # input samples from absolute index self._buffer_start on
         self._buffer_start = 0
         self._total_in = 0
-        self._next_block = 0     # output block i covers outputs i * new .. i * new + new - 1
+        self._next_block = 0  # output block i covers outputs i * new .. i * new + new - 1
 
     def _blocks(self, i0, i1, pad_end):
         """Outputs of blocks [i0, i1) from the buffered input (zeros past the end if pad_end)."""
@@ -556,17 +786,21 @@ class StreamingResample(_Base):
         segment = tc.cat(pieces, -1) if len(pieces) > 1 else pieces[0]
         out = F.resample(segment, self._o, self._n, *self._args)
         first = self._history_blocks * self._n
-        return out[..., first:first + (i1 - i0) * self._n]
+        return out[..., first : first + (i1 - i0) * self._n]
 
     def forward(self, chunk):
         if not chunk.is_floating_point():
-            raise TypeError(f"StreamingResample: expected a floating point chunk, got {chunk.dtype}")
+            raise TypeError(
+                f"StreamingResample: expected a floating point chunk, got {chunk.dtype}"
+            )
         if self._buffer is None:
             self._buffer = chunk
         else:
             if tuple(chunk.shape[:-1]) != tuple(self._buffer.shape[:-1]):
-                raise ValueError(f"StreamingResample: chunk leading dims {tuple(chunk.shape[:-1])} "
-                                 f"differ from earlier chunks' {tuple(self._buffer.shape[:-1])}")
+                raise ValueError(
+                    f"StreamingResample: chunk leading dims {tuple(chunk.shape[:-1])} "
+                    f"differ from earlier chunks' {tuple(self._buffer.shape[:-1])}"
+                )
             self._buffer = tc.cat([self._buffer, chunk.to(self._buffer.dtype)], -1)
         self._total_in += chunk.shape[-1]
         if self._o == self._n:
@@ -590,7 +824,7 @@ class StreamingResample(_Base):
         out = self._buffer[..., :0]
         if last_block > self._next_block:
             out = self._blocks(self._next_block, last_block, pad_end=True)
-            out = out[..., :total_out - self._next_block * self._n]
+            out = out[..., : total_out - self._next_block * self._n]
         self.reset()
         return out
 

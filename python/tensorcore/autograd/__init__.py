@@ -1,4 +1,5 @@
 """tensorcore.autograd: backward, grad, grad-mode switches."""
+
 from .. import _C
 from .grad_mode import no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled  # noqa: F401
 
@@ -21,8 +22,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     _ag.backward(tensors, grads, retain_graph, create_graph, _as_list(inputs))
 
 
-def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
-         allow_unused=False):
+def grad(
+    outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=False
+):
     outputs = _as_list(outputs)
     inputs = _as_list(inputs)
     grad_outputs = _as_list(grad_outputs) or [None] * len(outputs)

@@ -1,19 +1,20 @@
 """tensorcore.autograd.Function: user-defined differentiable ops.
 
-    class Exp(tc.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            y = x.exp()
-            ctx.save_for_backward(y)
-            return y
+class Exp(tc.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        y = x.exp()
+        ctx.save_for_backward(y)
+        return y
 
-        @staticmethod
-        def backward(ctx, grad):
-            (y,) = ctx.saved_tensors
-            return grad * y
+    @staticmethod
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return grad * y
 
-    y = Exp.apply(x)
+y = Exp.apply(x)
 """
+
 import functools
 
 from .. import _C
@@ -34,8 +35,10 @@ class FunctionCtx:
     def save_for_backward(self, *tensors):
         for t in tensors:
             if t is not None and not isinstance(t, _C.Tensor):
-                raise TypeError("save_for_backward can only save variables, but argument is of type "
-                                f"{type(t).__name__}")
+                raise TypeError(
+                    "save_for_backward can only save variables, but argument is of type "
+                    f"{type(t).__name__}"
+                )
         self._to_save = tensors
 
     @property
@@ -67,18 +70,24 @@ class Function(metaclass=_FunctionMeta):
     then call Cls.apply(...)."""
 
     def __init__(self, *args, **kwargs):
-        raise RuntimeError("Legacy autograd function with non-static forward method is deprecated. "
-                           "Please use new-style autograd function with static forward method "
-                           "(call Cls.apply(...)).")
+        raise RuntimeError(
+            "Legacy autograd function with non-static forward method is deprecated. "
+            "Please use new-style autograd function with static forward method "
+            "(call Cls.apply(...))."
+        )
 
     @staticmethod
     def forward(ctx, *args, **kwargs):
-        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+        raise NotImplementedError(
+            "You must implement the forward function for custom autograd.Function."
+        )
 
     @staticmethod
     def backward(ctx, *grad_outputs):
-        raise NotImplementedError("You must implement either the backward or vjp method for your custom "
-                                  "autograd.Function to use it with backward mode AD.")
+        raise NotImplementedError(
+            "You must implement either the backward or vjp method for your custom "
+            "autograd.Function to use it with backward mode AD."
+        )
 
     @classmethod
     def vjp(cls, ctx, *grad_outputs):
@@ -89,7 +98,8 @@ class Function(metaclass=_FunctionMeta):
         ctx = FunctionCtx()
         grad_on = is_grad_enabled()
         ctx.needs_input_grad = tuple(
-            grad_on and isinstance(a, _C.Tensor) and a.requires_grad for a in args)
+            grad_on and isinstance(a, _C.Tensor) and a.requires_grad for a in args
+        )
         with no_grad():
             out = cls.forward(ctx, *args)
         is_tuple = isinstance(out, (tuple, list))
@@ -98,9 +108,18 @@ class Function(metaclass=_FunctionMeta):
             backward = cls.backward
             if backward is Function.backward and cls.vjp.__func__ is not Function.vjp.__func__:
                 backward = cls.vjp
-            outs = tuple(_C._autograd_function._attach_function(
-                cls.__name__ + "Backward", ctx, backward, list(args), list(outs),
-                list(ctx._to_save), list(ctx._non_differentiable), ctx._materialize_grads))
+            outs = tuple(
+                _C._autograd_function._attach_function(
+                    cls.__name__ + "Backward",
+                    ctx,
+                    backward,
+                    list(args),
+                    list(outs),
+                    list(ctx._to_save),
+                    list(ctx._non_differentiable),
+                    ctx._materialize_grads,
+                )
+            )
             ctx._to_save = ()
             ctx._attached = True
         return outs if is_tuple else outs[0]
@@ -111,4 +130,5 @@ def once_differentiable(fn):
     def wrapper(ctx, *args):
         with no_grad():
             return fn(ctx, *args)
+
     return wrapper

@@ -1,5 +1,6 @@
 """tensorcore.autograd.functional: jacobian, hessian, vjp, jvp, hvp, vhp (reverse mode; jvp via
 the double-vjp trick)."""
+
 from .. import _C
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
@@ -30,6 +31,7 @@ def _grad_postprocess(xs, create_graph):
 
 def _grad(outputs, inputs, grad_outputs, create_graph, retain_graph=True):
     from . import grad as _autograd_grad
+
     outs, gos = [], []
     for o, g in zip(outputs, grad_outputs):
         if o is not None and o.requires_grad:
@@ -37,8 +39,14 @@ def _grad(outputs, inputs, grad_outputs, create_graph, retain_graph=True):
             gos.append(g)
     if not outs:
         return (None,) * len(inputs)
-    return _autograd_grad(outs, list(inputs), gos, retain_graph=retain_graph,
-                          create_graph=create_graph, allow_unused=True)
+    return _autograd_grad(
+        outs,
+        list(inputs),
+        gos,
+        retain_graph=retain_graph,
+        create_graph=create_graph,
+        allow_unused=True,
+    )
 
 
 def _fill_none(grads, refs, strict, what):
@@ -46,8 +54,9 @@ def _fill_none(grads, refs, strict, what):
     for i, (g, r) in enumerate(zip(grads, refs)):
         if g is None:
             if strict:
-                raise RuntimeError(f"The {what} for input {i} is independent of the output "
-                                   "(strict=True was given)")
+                raise RuntimeError(
+                    f"The {what} for input {i} is independent of the output (strict=True was given)"
+                )
             g = _C.zeros_like(r)
         res.append(g)
     return tuple(res)
@@ -58,18 +67,23 @@ def _check_v(v, refs, what, when_none):
     when refs is one single-element tensor."""
     if v is None:
         if any(r.numel() != 1 for r in refs):
-            raise RuntimeError(f"The vector v can only be None if {when_none} with a single element.")
+            raise RuntimeError(
+                f"The vector v can only be None if {when_none} with a single element."
+            )
         return tuple(_C.ones_like(r) for r in refs)
     v, _ = _as_tuple(v)
     for r, vv in zip(refs, v):
         if tuple(r.shape) != tuple(vv.shape):
-            raise RuntimeError(f"Mismatch in shape: {what} has shape {tuple(r.shape)} but v has "
-                               f"shape {tuple(vv.shape)}")
+            raise RuntimeError(
+                f"Mismatch in shape: {what} has shape {tuple(r.shape)} but v has "
+                f"shape {tuple(vv.shape)}"
+            )
     return v
 
 
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
     from .grad_mode import enable_grad
+
     with enable_grad():
         inputs, single_in = _as_tuple(inputs)
         inputs = _grad_preprocess(inputs, create_graph)
@@ -85,10 +99,13 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
     from .grad_mode import enable_grad
+
     with enable_grad():
         inputs, single_in = _as_tuple(inputs)
         inputs = _grad_preprocess(inputs, create_graph)
-        v = _check_v(v, inputs, "input", "the input to the user-provided function is a single Tensor")
+        v = _check_v(
+            v, inputs, "input", "the input to the user-provided function is a single Tensor"
+        )
         outputs, single_out = _as_tuple(func(*inputs))
         # Double-vjp: g(u) = J^T u is linear in u, so d<g(u), v>/du = J v.
         us = tuple(_C.zeros_like(o).requires_grad_(True) for o in outputs)
@@ -106,10 +123,12 @@ def _stack(ts):
     return _C.cat([t.unsqueeze(0) for t in ts]) if hasattr(_C, "cat") else None
 
 
-def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
-             strategy="reverse-mode"):
+def jacobian(
+    func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"
+):
     """J[i][j] has shape outputs[i].shape + inputs[j].shape."""
     from .grad_mode import enable_grad
+
     with enable_grad():
         inputs, single_in = _as_tuple(inputs)
         inputs = _grad_preprocess(inputs, create_graph)
@@ -121,15 +140,24 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
             for k in range(o.numel()):
                 if flat.requires_grad:
                     from . import grad as _autograd_grad
-                    gs = _autograd_grad([flat.select(0, k)], list(inputs), None, retain_graph=True,
-                                        create_graph=create_graph, allow_unused=True)
+
+                    gs = _autograd_grad(
+                        [flat.select(0, k)],
+                        list(inputs),
+                        None,
+                        retain_graph=True,
+                        create_graph=create_graph,
+                        allow_unused=True,
+                    )
                 else:
                     gs = (None,) * len(inputs)
                 for j, (g, x) in enumerate(zip(gs, inputs)):
                     if g is None:
                         if strict:
-                            raise RuntimeError(f"Output {len(jac)} of the user-provided function is "
-                                               f"independent of input {j} (strict=True was given)")
+                            raise RuntimeError(
+                                f"Output {len(jac)} of the user-provided function is "
+                                f"independent of input {j} (strict=True was given)"
+                            )
                         g = _C.zeros_like(x)
                     rows[j].append(g)
             per_in = []
@@ -145,20 +173,28 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
     return tuple(j[0] for j in jac) if single_in else tuple(jac)
 
 
-def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
-            outer_jacobian_strategy="reverse-mode"):
+def hessian(
+    func,
+    inputs,
+    create_graph=False,
+    strict=False,
+    vectorize=False,
+    outer_jacobian_strategy="reverse-mode",
+):
     inputs_t, single_in = _as_tuple(inputs)
 
     def check_scalar(*xs):
         out = func(*xs)
         if not isinstance(out, _C.Tensor) or out.numel() != 1:
-            raise RuntimeError("The function given to hessian should return a single Tensor with "
-                               "a single element")
+            raise RuntimeError(
+                "The function given to hessian should return a single Tensor with a single element"
+            )
         return out.reshape(())
 
     def jac_func(*xs):
         j = jacobian(check_scalar, xs, create_graph=True, strict=strict)
         return j
+
     res = jacobian(jac_func, inputs_t, create_graph=create_graph, strict=strict)
     if single_in:
         return res[0][0] if isinstance(res[0], tuple) else res[0]
@@ -167,13 +203,15 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
 
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
     from .grad_mode import enable_grad
+
     with enable_grad():
         inputs, single_in = _as_tuple(inputs)
         inputs = _grad_preprocess(inputs, create_graph)
         out = func(*inputs)
         if not isinstance(out, _C.Tensor) or out.numel() != 1:
-            raise RuntimeError("The function given to hvp/vhp should return a single Tensor with "
-                               "a single element")
+            raise RuntimeError(
+                "The function given to hvp/vhp should return a single Tensor with a single element"
+            )
         if v is None:
             v = tuple(_C.ones_like(x) for x in inputs)
         else:

@@ -1,4 +1,5 @@
 """Grad-mode context managers (also usable as decorators), as in torch.autograd.grad_mode."""
+
 import functools
 
 from .. import _C

@@ -2,6 +2,7 @@
 central finite differences. Complex inputs are perturbed along the real and imaginary axes;
 complex outputs are probed with grad_output 1 and 1j (PyTorch's conjugate-Wirtinger convention:
 for L = Re(sum(conj(v) * out)), grad = dL/dRe(x) + 1j * dL/dIm(x))."""
+
 import numpy as np
 
 from .. import _C
@@ -20,7 +21,9 @@ def _tensors(x):
 
 
 def _is_diff(t):
-    return isinstance(t, _C.Tensor) and t.requires_grad and (t.is_floating_point() or t.is_complex())
+    return (
+        isinstance(t, _C.Tensor) and t.requires_grad and (t.is_floating_point() or t.is_complex())
+    )
 
 
 def _outputs(func, inputs):
@@ -37,8 +40,11 @@ def _np(t):
 def _eval(func, inputs, i, arr):
     """Runs func with inputs[i] replaced by a tensor holding `arr` (no grad)."""
     new = list(inputs)
-    new[i] = _C.from_numpy(np.ascontiguousarray(arr)).to(inputs[i].dtype).requires_grad_(
-        inputs[i].requires_grad)
+    new[i] = (
+        _C.from_numpy(np.ascontiguousarray(arr))
+        .to(inputs[i].dtype)
+        .requires_grad_(inputs[i].requires_grad)
+    )
     outs = _outputs(func, new)
     return [_np(o).astype(np.complex128 if o.is_complex() else np.float64).ravel() for o in outs]
 
@@ -72,23 +78,43 @@ def _fail(msg, raise_exception):
     return False
 
 
-def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
-              nondet_tol=0.0, check_undefined_grad=True, check_grad_dtypes=False,
-              check_batched_grad=False, check_batched_forward_grad=False, check_forward_ad=False,
-              check_backward_ad=True, fast_mode=False, masked=None):
+def gradcheck(
+    func,
+    inputs,
+    *,
+    eps=1e-6,
+    atol=1e-5,
+    rtol=1e-3,
+    raise_exception=True,
+    nondet_tol=0.0,
+    check_undefined_grad=True,
+    check_grad_dtypes=False,
+    check_batched_grad=False,
+    check_batched_forward_grad=False,
+    check_forward_ad=False,
+    check_backward_ad=True,
+    fast_mode=False,
+    masked=None,
+):
     """Checks gradients of `func` at `inputs` against finite differences (use float64)."""
     from . import grad as _grad
+
     inputs = _tensors(inputs)
     diff_idx = [i for i, t in enumerate(inputs) if _is_diff(t)]
     if not diff_idx:
-        raise ValueError("gradcheck expects at least one input tensor to require gradient, "
-                         "but none of the them have requires_grad=True.")
+        raise ValueError(
+            "gradcheck expects at least one input tensor to require gradient, "
+            "but none of the them have requires_grad=True."
+        )
     for i in diff_idx:
         if inputs[i].dtype not in (_C.float64, _C.complex128):
             import warnings
-            warnings.warn(f"Input #{i} requires gradient and is not a double precision floating point "
-                          "or complex. This check will likely fail if all the inputs are not of double "
-                          "precision floating point or complex.")
+
+            warnings.warn(
+                f"Input #{i} requires gradient and is not a double precision floating point "
+                "or complex. This check will likely fail if all the inputs are not of double "
+                "precision floating point or complex."
+            )
     outputs = _outputs(func, inputs)
     num = _numerical(func, inputs, diff_idx, eps)
     diff_inputs = [inputs[i] for i in diff_idx]
@@ -109,20 +135,27 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
                 for p in range(parts):
                     d = num[i][j][p][oi]
                     for vi, v in enumerate(vs):
-                        numerical[j * parts + p, vi::len(vs)] = np.real(np.conj(v) * d)
+                        numerical[j * parts + p, vi :: len(vs)] = np.real(np.conj(v) * d)
             if out.requires_grad:
                 for k in range(n_out):
                     for vi, v in enumerate(vs):
-                        go = np.zeros(n_out, dtype=np.complex128 if out.is_complex() else np.float64)
+                        go = np.zeros(
+                            n_out, dtype=np.complex128 if out.is_complex() else np.float64
+                        )
                         go[k] = v
                         go_t = _C.from_numpy(go.reshape(tuple(out.shape))).to(out.dtype)
-                        grads = _grad([out], diff_inputs, [go_t], retain_graph=True, allow_unused=True)
+                        grads = _grad(
+                            [out], diff_inputs, [go_t], retain_graph=True, allow_unused=True
+                        )
                         g = grads[i_pos]
                         if g is None:
                             continue
                         if tuple(g.shape) != tuple(x.shape):
-                            return _fail(f"Gradient for input {i} has shape {tuple(g.shape)} but the input "
-                                         f"has shape {tuple(x.shape)}", raise_exception)
+                            return _fail(
+                                f"Gradient for input {i} has shape {tuple(g.shape)} but the input "
+                                f"has shape {tuple(x.shape)}",
+                                raise_exception,
+                            )
                         ga = _np(g).reshape(-1)
                         col = k * len(vs) + vi
                         if xc:
@@ -135,16 +168,34 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
                 return _fail(
                     f"Jacobian mismatch for output {oi} with respect to input {i},\n"
                     f"{kind}numerical:{numerical.T}\nanalytical:{analytical.T}\n"
-                    f"max abs difference {np.abs(analytical - numerical).max()}", raise_exception)
+                    f"max abs difference {np.abs(analytical - numerical).max()}",
+                    raise_exception,
+                )
     return True
 
 
-def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
-                  gen_non_contig_grad_outputs=False, raise_exception=True, nondet_tol=0.0,
-                  check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
-                  check_fwd_over_rev=False, check_rev_over_rev=True, fast_mode=False, masked=False):
+def gradgradcheck(
+    func,
+    inputs,
+    grad_outputs=None,
+    *,
+    eps=1e-6,
+    atol=1e-5,
+    rtol=1e-3,
+    gen_non_contig_grad_outputs=False,
+    raise_exception=True,
+    nondet_tol=0.0,
+    check_undefined_grad=True,
+    check_grad_dtypes=False,
+    check_batched_grad=False,
+    check_fwd_over_rev=False,
+    check_rev_over_rev=True,
+    fast_mode=False,
+    masked=False,
+):
     """Checks second derivatives: gradcheck of (inputs, grad_outputs) -> vjp(func)."""
     from . import grad as _grad
+
     inputs = _tensors(inputs)
     diff_idx = [i for i, t in enumerate(inputs) if _is_diff(t)]
     outputs = [o for o in _outputs(func, inputs) if o.is_floating_point() or o.is_complex()]
@@ -166,5 +217,11 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
         grads = _grad(outs, diff, list(gos), create_graph=True, allow_unused=True)
         return tuple(g for g in grads if g is not None)
 
-    return gradcheck(first_grad, tuple(inputs) + tuple(grad_outputs), eps=eps, atol=atol, rtol=rtol,
-                     raise_exception=raise_exception)
+    return gradcheck(
+        first_grad,
+        tuple(inputs) + tuple(grad_outputs),
+        eps=eps,
+        atol=atol,
+        rtol=rtol,
+        raise_exception=raise_exception,
+    )

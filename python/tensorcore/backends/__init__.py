@@ -1,3 +1,4 @@
 """tensorcore.backends: backend switches (torch.backends names)."""
+
 from . import cuda  # noqa: F401
 from . import cudnn  # noqa: F401

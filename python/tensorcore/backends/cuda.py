@@ -1,4 +1,5 @@
 """tensorcore.backends.cuda: cuBLAS matmul settings (torch.backends.cuda.matmul)."""
+
 from .. import _C
 
 
@@ -42,6 +43,7 @@ def _device_index(device):
         return device
     if isinstance(device, str):
         from .. import device as _device_cls
+
         device = _device_cls(device)
     index = getattr(device, "index", None)
     if getattr(device, "type", "cuda") != "cuda":
@@ -89,6 +91,7 @@ class cuFFTPlanCacheManager:
         index = _device_index(device)
         if index < 0:
             from .. import cuda as _cuda
+
             index = _cuda.current_device()
         if index not in self.caches:
             self.caches[index] = cuFFTPlanCache(index)

@@ -9,6 +9,7 @@
 The attributes are read on every convolution (a changed setting applies to the next one);
 ``tc.use_deterministic_algorithms(True)`` also restricts cuDNN to deterministic algorithms.
 """
+
 import contextlib
 import sys
 import types
@@ -36,8 +37,12 @@ def is_acceptable(tensor):
     """Whether cuDNN can run on this tensor (a float CUDA tensor, cuDNN compiled and enabled)."""
     import tensorcore as tc
 
-    return bool(_C._cudnn.enabled() and tensor.is_cuda and is_available()
-                and tensor.dtype in (tc.float16, tc.bfloat16, tc.float32, tc.float64))
+    return bool(
+        _C._cudnn.enabled()
+        and tensor.is_cuda
+        and is_available()
+        and tensor.dtype in (tc.float16, tc.bfloat16, tc.float32, tc.float64)
+    )
 
 
 def clear_algorithm_cache():

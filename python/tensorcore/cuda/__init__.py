@@ -2,7 +2,6 @@
 with torch.cuda's names and semantics. Importable in every build: without CUDA (or without a
 GPU) is_available() is False and device_count() is 0."""
 
-
 from .. import _C
 
 _cuda = _C._cuda
@@ -247,6 +246,7 @@ def empty_cache():
 
 def memory_stats(device=None):
     import collections
+
     return collections.OrderedDict(sorted(_cuda.memory_stats(_index(device)).items()))
 
 

@@ -4,6 +4,7 @@ Computed by tensorcore's own FFT engine on the CPU (mixed-radix Stockham, Rader 
 plans cached per length) and by cuFFT on CUDA tensors (plans cached per device:
 tensorcore.backends.cuda.cufft_plan_cache); every function is differentiable (complex autograd,
 PyTorch's convention)."""
+
 from .._C import _fft as _impl
 
 fft = _impl.fft
@@ -30,6 +31,27 @@ fftshift = _impl.fftshift
 ifftshift = _impl.ifftshift
 next_fast_len = _impl.next_fast_len
 
-__all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2",
-           "rfftn", "irfftn", "hfft", "ihfft", "hfft2", "ihfft2", "hfftn", "ihfftn",
-           "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
+__all__ = [
+    "fft",
+    "ifft",
+    "fft2",
+    "ifft2",
+    "fftn",
+    "ifftn",
+    "rfft",
+    "irfft",
+    "rfft2",
+    "irfft2",
+    "rfftn",
+    "irfftn",
+    "hfft",
+    "ihfft",
+    "hfft2",
+    "ihfft2",
+    "hfftn",
+    "ihfftn",
+    "fftfreq",
+    "rfftfreq",
+    "fftshift",
+    "ifftshift",
+]

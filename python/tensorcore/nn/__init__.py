@@ -1,4 +1,5 @@
 """tensorcore.nn: modules, parameters, initialisation and functional layers (torch.nn's API)."""
+
 from .parameter import Parameter, UninitializedParameter  # noqa: F401
 from .modules import *  # noqa: F401,F403
 from . import functional, init, utils  # noqa: F401

@@ -4,12 +4,25 @@ They are torch-exact references, differentiable to any order, and serve as the i
 when the native nn kernels (tensorcore._C._nn) are not built; nn/functional.py re-exports them
 and replaces them by the native ones when nn/_native.py exists.
 """
+
 from .. import _C
 from .._tensor import tensor as _tensor
 from ..autograd.grad_mode import no_grad
 
-__all__ = ["layer_norm", "group_norm", "batch_norm", "instance_norm", "embedding", "lstm_cell", "gru_cell",
-           "rnn_tanh_cell", "rnn_relu_cell", "pixel_shuffle", "pixel_unshuffle", "pad_reflect_replicate_circular"]
+__all__ = [
+    "layer_norm",
+    "group_norm",
+    "batch_norm",
+    "instance_norm",
+    "embedding",
+    "lstm_cell",
+    "gru_cell",
+    "rnn_tanh_cell",
+    "rnn_relu_cell",
+    "pixel_shuffle",
+    "pixel_unshuffle",
+    "pad_reflect_replicate_circular",
+]
 
 
 def _normalize(x, dims, eps):
@@ -23,9 +36,11 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     if isinstance(normalized_shape, int):
         normalized_shape = (normalized_shape,)
     n = len(normalized_shape)
-    if tuple(input.shape[input.dim() - n:]) != tuple(normalized_shape):
-        raise ValueError(f"layer_norm: expected input with trailing shape {tuple(normalized_shape)}, got "
-                         f"{tuple(input.shape)}")
+    if tuple(input.shape[input.dim() - n :]) != tuple(normalized_shape):
+        raise ValueError(
+            f"layer_norm: expected input with trailing shape {tuple(normalized_shape)}, got "
+            f"{tuple(input.shape)}"
+        )
     out = _normalize(input, tuple(range(input.dim() - n, input.dim())), eps)
     if weight is not None:
         out = out * weight
@@ -40,8 +55,10 @@ def _channel_shape(x):
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     if input.dim() < 2 or input.shape[1] % num_groups != 0:
-        raise ValueError(f"group_norm: expected input with channels divisible by num_groups={num_groups}, got "
-                         f"shape {tuple(input.shape)}")
+        raise ValueError(
+            f"group_norm: expected input with channels divisible by num_groups={num_groups}, got "
+            f"shape {tuple(input.shape)}"
+        )
     n = input.shape[0]
     grouped = input.reshape(n, num_groups, -1)
     out = _normalize(grouped, (2,), eps).reshape(tuple(input.shape))
@@ -52,7 +69,9 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     return out
 
 
-def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
+def batch_norm(
+    input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5
+):
     if input.dim() < 2:
         raise ValueError(f"batch_norm: expected at least 2-D input, got shape {tuple(input.shape)}")
     dims = (0,) + tuple(range(2, input.dim()))
@@ -60,8 +79,10 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     if training:
         count = input.numel() // input.shape[1]
         if count <= 1:
-            raise ValueError(f"Expected more than 1 value per channel when training, got input size "
-                             f"{tuple(input.shape)}")
+            raise ValueError(
+                f"Expected more than 1 value per channel when training, got input size "
+                f"{tuple(input.shape)}"
+            )
         mean = input.mean(dims)
         centered = input - mean.reshape(shape)
         var = (centered * centered).mean(dims)
@@ -72,7 +93,9 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         out = centered * _C.rsqrt(var + eps).reshape(shape)
     else:
         if running_mean is None or running_var is None:
-            raise ValueError("batch_norm: running_mean and running_var are required when training=False")
+            raise ValueError(
+                "batch_norm: running_mean and running_var are required when training=False"
+            )
         out = (input - running_mean.reshape(shape)) * _C.rsqrt(running_var + eps).reshape(shape)
     if weight is not None:
         out = out * weight.reshape(shape)
@@ -81,8 +104,16 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     return out
 
 
-def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
-                  momentum=0.1, eps=1e-5):
+def instance_norm(
+    input,
+    running_mean=None,
+    running_var=None,
+    weight=None,
+    bias=None,
+    use_input_stats=True,
+    momentum=0.1,
+    eps=1e-5,
+):
     dims = tuple(range(2, input.dim()))
     shape = _channel_shape(input)
     if use_input_stats:
@@ -105,18 +136,29 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     return out
 
 
-def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
-              sparse=False):
+def embedding(
+    input,
+    weight,
+    padding_idx=None,
+    max_norm=None,
+    norm_type=2.0,
+    scale_grad_by_freq=False,
+    sparse=False,
+):
     if input.dtype not in (_C.int64, _C.int32):
         raise TypeError(f"embedding: expected indices of dtype int64 or int32, got {input.dtype}")
     if scale_grad_by_freq or sparse:
-        raise NotImplementedError("embedding: scale_grad_by_freq and sparse need the native nn kernels")
+        raise NotImplementedError(
+            "embedding: scale_grad_by_freq and sparse need the native nn kernels"
+        )
     flat = input.reshape(-1).long()
     if flat.numel():
         lo, hi = int(flat.min().item()), int(flat.max().item())
         if lo < 0 or hi >= weight.shape[0]:
-            raise IndexError(f"embedding: index {lo if lo < 0 else hi} is out of range for {weight.shape[0]} "
-                             "embeddings")
+            raise IndexError(
+                f"embedding: index {lo if lo < 0 else hi} is out of range for {weight.shape[0]} "
+                "embeddings"
+            )
     if max_norm is not None:
         with no_grad():
             rows = _C.unique(flat)
@@ -173,8 +215,10 @@ def pixel_shuffle(input, upscale_factor):
     r = upscale_factor
     *lead, c, h, w = input.shape
     if c % (r * r) != 0:
-        raise ValueError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
-                         f"upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")
+        raise ValueError(
+            f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+            f"upscale_factor, but input.size(-3)={c} is not divisible by {r * r}"
+        )
     lead = tuple(lead)
     x = input.reshape(lead + (c // (r * r), r, r, h, w))
     k = len(lead)
@@ -186,8 +230,10 @@ def pixel_unshuffle(input, downscale_factor):
     r = downscale_factor
     *lead, c, h, w = input.shape
     if h % r != 0 or w % r != 0:
-        raise ValueError(f"pixel_unshuffle expects height and width to be divisible by downscale_factor={r}, got "
-                         f"{(h, w)}")
+        raise ValueError(
+            f"pixel_unshuffle expects height and width to be divisible by downscale_factor={r}, got "
+            f"{(h, w)}"
+        )
     lead = tuple(lead)
     x = input.reshape(lead + (c, h // r, r, w // r, r))
     k = len(lead)
@@ -206,17 +252,23 @@ def pad_reflect_replicate_circular(input, pad, mode):
         n = out.shape[dim]
         if mode == "reflect":
             if left >= n or right >= n:
-                raise ValueError(f"pad: padding ({left}, {right}) should be less than the input size {n} of "
-                                 f"dimension {dim} in reflect mode")
+                raise ValueError(
+                    f"pad: padding ({left}, {right}) should be less than the input size {n} of "
+                    f"dimension {dim} in reflect mode"
+                )
             idx = list(range(left, 0, -1)) + list(range(n)) + list(range(n - 2, n - 2 - right, -1))
         elif mode == "replicate":
             idx = [0] * left + list(range(n)) + [n - 1] * right
         elif mode == "circular":
             if left > n or right > n:
-                raise ValueError(f"pad: padding ({left}, {right}) is larger than the size {n} of dimension {dim} in "
-                                 "circular mode")
+                raise ValueError(
+                    f"pad: padding ({left}, {right}) is larger than the size {n} of dimension {dim} in "
+                    "circular mode"
+                )
             idx = list(range(n - left, n)) + list(range(n)) + list(range(right))
         else:
-            raise ValueError(f"pad: unsupported padding mode '{mode}' (constant, reflect, replicate, circular)")
+            raise ValueError(
+                f"pad: unsupported padding mode '{mode}' (constant, reflect, replicate, circular)"
+            )
         out = out.index_select(dim, _tensor(idx, dtype=_C.int64))
     return out

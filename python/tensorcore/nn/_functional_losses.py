@@ -1,4 +1,5 @@
 """Loss functions of tensorcore.nn.functional, written over core ops."""
+
 import math
 
 from .. import _C
@@ -7,10 +8,25 @@ from .._tensor import tensor as _tensor
 from .._C import Tensor
 
 __all__ = [
-    "cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "mse_loss",
-    "l1_loss", "smooth_l1_loss", "huber_loss", "kl_div", "cosine_embedding_loss", "margin_ranking_loss",
-    "triplet_margin_loss", "triplet_margin_with_distance_loss", "poisson_nll_loss", "gaussian_nll_loss",
-    "hinge_embedding_loss", "soft_margin_loss", "multilabel_soft_margin_loss", "multi_margin_loss",
+    "cross_entropy",
+    "nll_loss",
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+    "mse_loss",
+    "l1_loss",
+    "smooth_l1_loss",
+    "huber_loss",
+    "kl_div",
+    "cosine_embedding_loss",
+    "margin_ranking_loss",
+    "triplet_margin_loss",
+    "triplet_margin_with_distance_loss",
+    "poisson_nll_loss",
+    "gaussian_nll_loss",
+    "hinge_embedding_loss",
+    "soft_margin_loss",
+    "multilabel_soft_margin_loss",
+    "multi_margin_loss",
     "multilabel_margin_loss",
 ]
 
@@ -38,13 +54,17 @@ def _reduce(loss, reduction, op):
         return loss.mean()
     if reduction == "sum":
         return loss.sum()
-    raise ValueError(f"{op}: {reduction} is not a valid value for reduction (use 'none', 'mean' or 'sum')")
+    raise ValueError(
+        f"{op}: {reduction} is not a valid value for reduction (use 'none', 'mean' or 'sum')"
+    )
 
 
 def _check_same_shape(input, target, op):
     if tuple(input.shape) != tuple(target.shape):
-        raise ValueError(f"{op}: Using a target size ({tuple(target.shape)}) that is different to the input size "
-                         f"({tuple(input.shape)}) is not supported; make sure they have the same size.")
+        raise ValueError(
+            f"{op}: Using a target size ({tuple(target.shape)}) that is different to the input size "
+            f"({tuple(input.shape)}) is not supported; make sure they have the same size."
+        )
 
 
 # Inputs the fused CPU kernels (log_softmax, cross_entropy) take.
@@ -63,24 +83,34 @@ def _check_index_target(input, target, weight, op):
     _check_tensor(input, op, "input")
     _check_tensor(target, op, "target")
     if input.dim() < 1:
-        raise ValueError(f"{op}: input must have at least 1 dimension (C) or 2 (N, C), got a 0-d tensor")
+        raise ValueError(
+            f"{op}: input must have at least 1 dimension (C) or 2 (N, C), got a 0-d tensor"
+        )
     if target.dtype not in (_C.int64, _C.int32, _C.int16, _C.int8, _C.uint8):
-        raise TypeError(f"{op}: expected target of an integer dtype (class indices), got {target.dtype}")
+        raise TypeError(
+            f"{op}: expected target of an integer dtype (class indices), got {target.dtype}"
+        )
     target = target.long()
     unbatched = input.dim() == 1
     if unbatched:
         if target.dim() != 0:
-            raise ValueError(f"{op}: for a 1-D input of shape {tuple(input.shape)} expected a 0-d target, "
-                             f"got shape {tuple(target.shape)}")
+            raise ValueError(
+                f"{op}: for a 1-D input of shape {tuple(input.shape)} expected a 0-d target, "
+                f"got shape {tuple(target.shape)}"
+            )
         input, target = input.unsqueeze(0), target.unsqueeze(0)
     n_classes = input.shape[1]
     expected = (input.shape[0],) + tuple(input.shape[2:])
     if tuple(target.shape) != expected:
-        raise ValueError(f"{op}: expected target of shape {expected} for input of shape {tuple(input.shape)}, "
-                         f"got {tuple(target.shape)}")
+        raise ValueError(
+            f"{op}: expected target of shape {expected} for input of shape {tuple(input.shape)}, "
+            f"got {tuple(target.shape)}"
+        )
     if weight is not None and (weight.dim() != 1 or weight.shape[0] != n_classes):
-        raise ValueError(f"{op}: weight tensor should be defined either for all {n_classes} classes or no classes "
-                         f"but got weight tensor of shape: {tuple(weight.shape)}")
+        raise ValueError(
+            f"{op}: weight tensor should be defined either for all {n_classes} classes or no classes "
+            f"but got weight tensor of shape: {tuple(weight.shape)}"
+        )
     return input, target, unbatched
 
 
@@ -94,7 +124,9 @@ def _nll_parts(input, target, weight, ignore_index, op):
         lo, hi = int(safe.min().item()), int(safe.max().item())
         if lo < 0 or hi >= n_classes:
             bad = lo if lo < 0 else hi
-            raise IndexError(f"{op}: Target {bad} is out of bounds (number of classes: {n_classes}).")
+            raise IndexError(
+                f"{op}: Target {bad} is out of bounds (number of classes: {n_classes})."
+            )
     picked = -input.gather(1, safe.unsqueeze(1)).squeeze(1)
     w = valid.to(input.dtype)
     if weight is not None:
@@ -103,7 +135,9 @@ def _nll_parts(input, target, weight, ignore_index, op):
 
 
 @autocast_op("nll_loss")
-def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+def nll_loss(
+    input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"
+):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     picked, w, _, _, unbatched = _nll_parts(input, target, weight, ignore_index, "nll_loss")
     loss = picked * w
@@ -117,20 +151,37 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 
 
 @autocast_op("cross_entropy_loss")
-def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
-                  reduction="mean", label_smoothing=0.0):
+def cross_entropy(
+    input,
+    target,
+    weight=None,
+    size_average=None,
+    ignore_index=-100,
+    reduce=None,
+    reduction="mean",
+    label_smoothing=0.0,
+):
     """Log-softmax over dim 1 (dim 0 for unbatched input) followed by NLL, or by a dot with target
     probabilities when target is floating point and has input's shape."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    if (type(input) is Tensor and type(target) is Tensor and target.dtype is _C.int64
-            and input.dtype in _FUSED_DTYPES and input.is_cpu):
+    if (
+        type(input) is Tensor
+        and type(target) is Tensor
+        and target.dtype is _C.int64
+        and input.dtype in _FUSED_DTYPES
+        and input.is_cpu
+    ):
         # The fused kernel checks shapes, weight, reduction, smoothing and target range itself;
         # the Python checks below would triple a small call's time.
-        return _C._nncpp.cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing)
+        return _C._nncpp.cross_entropy(
+            input, target, weight, ignore_index, reduction, label_smoothing
+        )
     _check_tensor(input, "cross_entropy", "input")
     _check_tensor(target, "cross_entropy", "target")
     if not 0.0 <= label_smoothing <= 1.0:
-        raise ValueError(f"cross_entropy: label_smoothing must be between 0.0 and 1.0, got {label_smoothing}")
+        raise ValueError(
+            f"cross_entropy: label_smoothing must be between 0.0 and 1.0, got {label_smoothing}"
+        )
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(f"cross_entropy: {reduction} is not a valid value for reduction")
     class_dim = 0 if input.dim() == 1 else 1
@@ -138,7 +189,9 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         # Fused kernel: log-softmax + NLL (+ weights, smoothing) in one pass, the gradient in
         # another; out-of-range targets raise the same IndexError there.
         _check_index_target(input, target, weight, "cross_entropy")
-        return _C._nncpp.cross_entropy(input, target.long(), weight, ignore_index, reduction, label_smoothing)
+        return _C._nncpp.cross_entropy(
+            input, target.long(), weight, ignore_index, reduction, label_smoothing
+        )
     logp = _log_softmax(input, class_dim)
     n_classes = input.shape[class_dim]
 
@@ -156,7 +209,9 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
             return loss.sum()
         return loss.sum() / (input.numel() / n_classes) if input.numel() else loss.sum() / 0.0
 
-    picked, w, safe, valid, unbatched = _nll_parts(logp, target, weight, ignore_index, "cross_entropy")
+    picked, w, safe, valid, unbatched = _nll_parts(
+        logp, target, weight, ignore_index, "cross_entropy"
+    )
     nll = picked * w
     if label_smoothing > 0:
         lp = logp.unsqueeze(0) if unbatched else logp
@@ -164,7 +219,11 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
             lp = lp * weight.to(lp.dtype).reshape((n_classes,) + (1,) * (lp.dim() - 2))
         smooth = -lp.sum(1) * valid.to(lp.dtype)
     if reduction == "none":
-        loss = nll if label_smoothing == 0 else (1 - label_smoothing) * nll + label_smoothing / n_classes * smooth
+        loss = (
+            nll
+            if label_smoothing == 0
+            else (1 - label_smoothing) * nll + label_smoothing / n_classes * smooth
+        )
         return loss.squeeze(0) if unbatched else loss
     if reduction == "sum":
         loss = nll.sum()
@@ -179,13 +238,17 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
 
 
 @autocast_op("binary_cross_entropy")
-def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+def binary_cross_entropy(
+    input, target, weight=None, size_average=None, reduce=None, reduction="mean"
+):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_same_shape(input, target, "binary_cross_entropy")
     if input.numel():
         lo, hi = float(input.min().item()), float(input.max().item())
         if lo < 0 or hi > 1 or math.isnan(lo):
-            raise ValueError("binary_cross_entropy: all elements of input should be between 0 and 1")
+            raise ValueError(
+                "binary_cross_entropy: all elements of input should be between 0 and 1"
+            )
     # torch clamps the logs at -100 so a probability of exactly 0/1 gives a finite loss.
     log_x = _C.clamp(_C.log(input), min=-100.0)
     log_1mx = _C.clamp(_C.log(1.0 - input), min=-100.0)
@@ -196,8 +259,9 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
 
 
 @autocast_op("binary_cross_entropy_with_logits")
-def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
-                                     pos_weight=None):
+def binary_cross_entropy_with_logits(
+    input, target, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None
+):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_same_shape(input, target, "binary_cross_entropy_with_logits")
     # log(1 + e^-x) computed stably: max(-x, 0) + log1p(e^-|x|).
@@ -217,9 +281,12 @@ def _pointwise(input, target, op):
     _check_tensor(target, op, "target")
     if tuple(input.shape) != tuple(target.shape):
         import warnings
-        warnings.warn(f"{op}: Using a target size ({tuple(target.shape)}) that is different to the input size "
-                      f"({tuple(input.shape)}). This will likely lead to incorrect results due to broadcasting.",
-                      stacklevel=3)
+
+        warnings.warn(
+            f"{op}: Using a target size ({tuple(target.shape)}) that is different to the input size "
+            f"({tuple(input.shape)}). This will likely lead to incorrect results due to broadcasting.",
+            stacklevel=3,
+        )
     return input - target
 
 
@@ -272,11 +339,15 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
 
 
 @autocast_op("cosine_embedding_loss")
-def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+def cosine_embedding_loss(
+    input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"
+):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if input1.dim() not in (1, 2) or tuple(input1.shape) != tuple(input2.shape):
-        raise ValueError(f"cosine_embedding_loss: expected 1-D or 2-D inputs of equal shape, got "
-                         f"{tuple(input1.shape)} and {tuple(input2.shape)}")
+        raise ValueError(
+            f"cosine_embedding_loss: expected 1-D or 2-D inputs of equal shape, got "
+            f"{tuple(input1.shape)} and {tuple(input2.shape)}"
+        )
     dim = input1.dim() - 1
     eps = 1e-12
     prod = (input1 * input2).sum(dim)
@@ -289,11 +360,15 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None,
 
 
 @autocast_op("margin_ranking_loss")
-def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+def margin_ranking_loss(
+    input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"
+):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if not (input1.dim() == input2.dim() == target.dim()):
-        raise ValueError(f"margin_ranking_loss: all input tensors should have same dimension but got sizes: "
-                         f"input1: {tuple(input1.shape)}, input2: {tuple(input2.shape)}, target: {tuple(target.shape)}")
+        raise ValueError(
+            f"margin_ranking_loss: all input tensors should have same dimension but got sizes: "
+            f"input1: {tuple(input1.shape)}, input2: {tuple(input2.shape)}, target: {tuple(target.shape)}"
+        )
     loss = _C.clamp(-target * (input1 - input2) + margin, min=0.0)
     return _reduce(loss, reduction, "margin_ranking_loss")
 
@@ -303,13 +378,25 @@ def _pairwise(x1, x2, p, eps):
 
 
 @autocast_op("triplet_margin_loss")
-def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
-                        reduce=None, reduction="mean"):
+def triplet_margin_loss(
+    anchor,
+    positive,
+    negative,
+    margin=1.0,
+    p=2,
+    eps=1e-6,
+    swap=False,
+    size_average=None,
+    reduce=None,
+    reduction="mean",
+):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     dims = (anchor.dim(), positive.dim(), negative.dim())
     if len(set(dims)) != 1 or dims[0] not in (1, 2):
-        raise ValueError(f"triplet_margin_loss: expected anchor, positive and negative to be 1-D or 2-D with the "
-                         f"same number of dimensions, got {dims}")
+        raise ValueError(
+            f"triplet_margin_loss: expected anchor, positive and negative to be 1-D or 2-D with the "
+            f"same number of dimensions, got {dims}"
+        )
     d_pos = _pairwise(anchor, positive, p, eps)
     d_neg = _pairwise(anchor, negative, p, eps)
     if swap:
@@ -317,19 +404,34 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
     return _reduce(_C.clamp(d_pos - d_neg + margin, min=0.0), reduction, "triplet_margin_loss")
 
 
-def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0,
-                                      swap=False, reduction="mean"):
-    dist = distance_function if distance_function is not None else (lambda a, b: _pairwise(a, b, 2, 1e-6))
+def triplet_margin_with_distance_loss(
+    anchor, positive, negative, *, distance_function=None, margin=1.0, swap=False, reduction="mean"
+):
+    dist = (
+        distance_function
+        if distance_function is not None
+        else (lambda a, b: _pairwise(a, b, 2, 1e-6))
+    )
     d_pos = dist(anchor, positive)
     d_neg = dist(anchor, negative)
     if swap:
         d_neg = _C.minimum(d_neg, dist(positive, negative))
-    return _reduce(_C.clamp(d_pos - d_neg + margin, min=0.0), reduction, "triplet_margin_with_distance_loss")
+    return _reduce(
+        _C.clamp(d_pos - d_neg + margin, min=0.0), reduction, "triplet_margin_with_distance_loss"
+    )
 
 
 @autocast_op("poisson_nll_loss")
-def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
-                     reduction="mean"):
+def poisson_nll_loss(
+    input,
+    target,
+    log_input=True,
+    full=False,
+    size_average=None,
+    eps=1e-8,
+    reduce=None,
+    reduction="mean",
+):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if log_input:
         loss = _C.exp(input) - target * input
@@ -352,8 +454,10 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
         elif tuple(input.shape[:-1]) == tuple(var.shape[:-1]) and var.shape[-1] == 1:
             pass
         else:
-            raise ValueError(f"gaussian_nll_loss: var is of incorrect size {tuple(var.shape)} for input of shape "
-                             f"{tuple(input.shape)}")
+            raise ValueError(
+                f"gaussian_nll_loss: var is of incorrect size {tuple(var.shape)} for input of shape "
+                f"{tuple(input.shape)}"
+            )
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(f"gaussian_nll_loss: {reduction} is not valid")
     if var.numel() and float(var.min().item()) < 0:
@@ -367,7 +471,9 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
 
 
 @autocast_op("hinge_embedding_loss")
-def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+def hinge_embedding_loss(
+    input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"
+):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     zeros = _C.zeros_like(input)
     pos = _C.where(target == 1, input, zeros)
@@ -383,7 +489,9 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     return _reduce(loss, reduction, "soft_margin_loss")
 
 
-def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+def multilabel_soft_margin_loss(
+    input, target, weight=None, size_average=None, reduce=None, reduction="mean"
+):
     reduction = _legacy_reduction(size_average, reduce, reduction)
 
     def logsig(x):
@@ -397,8 +505,9 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
 
 
 @autocast_op("multi_margin_loss")
-def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None,
-                      reduction="mean"):
+def multi_margin_loss(
+    input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction="mean"
+):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if p not in (1, 2):
         raise ValueError("multi_margin_loss: only p == 1 and p == 2 supported")
@@ -438,7 +547,9 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
         total = x[i].sum() * 0.0
         non_target = is_target.logical_not()
         for j in labels:
-            total = total + (_C.clamp(1.0 - (x[i, j] - x[i]), min=0.0) * non_target.to(x.dtype)).sum()
+            total = (
+                total + (_C.clamp(1.0 - (x[i, j] - x[i]), min=0.0) * non_target.to(x.dtype)).sum()
+            )
         losses.append(total / c)
     loss = _C.stack(losses)
     if input.dim() == 1:

@@ -2,6 +2,7 @@
 
 tensorcore.nn.functional re-exports everything listed in __all__.
 """
+
 from tensorcore._C import _nn as _C_nn
 
 conv1d = _C_nn.conv1d
@@ -12,7 +13,12 @@ conv_transpose2d = _C_nn.conv_transpose2d
 conv_transpose3d = _C_nn.conv_transpose3d
 
 __all__ = [
-    "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+    "conv1d",
+    "conv2d",
+    "conv3d",
+    "conv_transpose1d",
+    "conv_transpose2d",
+    "conv_transpose3d",
 ]
 
 max_pool1d = _C_nn.max_pool1d
@@ -28,9 +34,17 @@ adaptive_max_pool1d = _C_nn.adaptive_max_pool1d
 adaptive_max_pool2d = _C_nn.adaptive_max_pool2d
 
 __all__ += [
-    "max_pool1d", "max_pool2d", "max_pool1d_with_indices", "max_pool2d_with_indices",
-    "max_unpool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
-    "adaptive_max_pool1d", "adaptive_max_pool2d",
+    "max_pool1d",
+    "max_pool2d",
+    "max_pool1d_with_indices",
+    "max_pool2d_with_indices",
+    "max_unpool2d",
+    "avg_pool1d",
+    "avg_pool2d",
+    "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d",
+    "adaptive_max_pool1d",
+    "adaptive_max_pool2d",
 ]
 
 batch_norm = _C_nn.batch_norm
@@ -57,27 +71,39 @@ __all__ += ["lstm_cell", "gru_cell", "rnn_tanh_cell", "rnn_relu_cell"]
 def _ntuple(value, n, name):
     if isinstance(value, (list, tuple)):
         if len(value) != n:
-            raise ValueError(f"interpolate: {name} must have {n} entries for a {n + 2}-d input, "
-                             f"got {len(value)}")
+            raise ValueError(
+                f"interpolate: {name} must have {n} entries for a {n + 2}-d input, got {len(value)}"
+            )
         return list(value)
     return [value] * n
 
 
-def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
-                recompute_scale_factor=None, antialias=False):
+def interpolate(
+    input,
+    size=None,
+    scale_factor=None,
+    mode="nearest",
+    align_corners=None,
+    recompute_scale_factor=None,
+    antialias=False,
+):
     """torch.nn.functional.interpolate: resolves size/scale_factor as torch 1.13 does, then runs
     the native separable resampler (or adaptive average pooling for mode='area')."""
     import math
 
     if mode in ("nearest", "area", "nearest-exact"):
         if align_corners is not None:
-            raise ValueError("interpolate: align_corners option can only be set with the "
-                             "interpolating modes: linear | bilinear | bicubic | trilinear")
+            raise ValueError(
+                "interpolate: align_corners option can only be set with the "
+                "interpolating modes: linear | bilinear | bicubic | trilinear"
+            )
     elif align_corners is None:
         align_corners = False
     dim = input.dim() - 2
     if dim < 1:
-        raise ValueError(f"interpolate: expected a 3-d, 4-d or 5-d input, got shape {tuple(input.shape)}")
+        raise ValueError(
+            f"interpolate: expected a 3-d, 4-d or 5-d input, got shape {tuple(input.shape)}"
+        )
     if size is not None and scale_factor is not None:
         raise ValueError("interpolate: only one of size or scale_factor should be defined")
     if size is not None:
@@ -86,28 +112,37 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     elif scale_factor is not None:
         scale_factors = [float(s) for s in _ntuple(scale_factor, dim, "scale_factor")]
         if not all(math.isfinite(s) and s > 0 for s in scale_factors):
-            raise ValueError(f"interpolate: scale_factor must be positive and finite, got "
-                             f"{scale_factor!r}")
+            raise ValueError(
+                f"interpolate: scale_factor must be positive and finite, got {scale_factor!r}"
+            )
         output_size = None
     else:
         raise ValueError("interpolate: either size or scale_factor should be defined")
     if recompute_scale_factor and size is not None:
-        raise ValueError("interpolate: recompute_scale_factor is not meaningful with an explicit size.")
+        raise ValueError(
+            "interpolate: recompute_scale_factor is not meaningful with an explicit size."
+        )
     if mode == "area" and output_size is None:
         recompute_scale_factor = True
     if output_size is None:
-        output_size = [int(math.floor(float(input.shape[i + 2]) * scale_factors[i])) for i in range(dim)]
+        output_size = [
+            int(math.floor(float(input.shape[i + 2]) * scale_factors[i])) for i in range(dim)
+        ]
         if recompute_scale_factor:
             scale_factors = None
     if antialias and not (mode in ("bilinear", "bicubic") and input.dim() == 4):
-        raise ValueError("interpolate: anti-alias option is only supported for bilinear and bicubic modes")
+        raise ValueError(
+            "interpolate: anti-alias option is only supported for bilinear and bicubic modes"
+        )
     if mode == "area":
         if dim == 1:
             return _C_nn.adaptive_avg_pool1d(input, output_size)
         if dim == 2:
             return _C_nn.adaptive_avg_pool2d(input, output_size)
         return _C_nn.adaptive_avg_pool3d(input, output_size)
-    return _C_nn._interpolate(input, output_size, mode, bool(align_corners), scale_factors, antialias)
+    return _C_nn._interpolate(
+        input, output_size, mode, bool(align_corners), scale_factors, antialias
+    )
 
 
 __all__ += ["interpolate"]
@@ -145,7 +180,14 @@ lstm_layer_packed = _C_nn.lstm_layer_packed
 gru_layer_packed = _C_nn.gru_layer_packed
 rnn_layer_packed = _C_nn.rnn_layer_packed
 
-__all__ += ["lstm_layer", "gru_layer", "rnn_layer", "lstm_layer_packed", "gru_layer_packed", "rnn_layer_packed"]
+__all__ += [
+    "lstm_layer",
+    "gru_layer",
+    "rnn_layer",
+    "lstm_layer_packed",
+    "gru_layer_packed",
+    "rnn_layer_packed",
+]
 
 dropout = _C_nn.dropout
 alpha_dropout = _C_nn.alpha_dropout
@@ -177,7 +219,14 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
     return _C_nn.feature_dropout(input, p, training, inplace)
 
 
-__all__ += ["dropout", "alpha_dropout", "feature_alpha_dropout", "dropout1d", "dropout2d", "dropout3d"]
+__all__ += [
+    "dropout",
+    "alpha_dropout",
+    "feature_alpha_dropout",
+    "dropout1d",
+    "dropout2d",
+    "dropout3d",
+]
 
 max_pool3d = _C_nn.max_pool3d
 max_pool3d_with_indices = _C_nn.max_pool3d_with_indices
@@ -185,8 +234,13 @@ avg_pool3d = _C_nn.avg_pool3d
 adaptive_avg_pool3d = _C_nn.adaptive_avg_pool3d
 adaptive_max_pool3d = _C_nn.adaptive_max_pool3d
 
-__all__ += ["max_pool3d", "max_pool3d_with_indices", "avg_pool3d", "adaptive_avg_pool3d",
-            "adaptive_max_pool3d"]
+__all__ += [
+    "max_pool3d",
+    "max_pool3d_with_indices",
+    "avg_pool3d",
+    "adaptive_avg_pool3d",
+    "adaptive_max_pool3d",
+]
 
 max_unpool1d = _C_nn.max_unpool1d
 max_unpool3d = _C_nn.max_unpool3d

@@ -14,6 +14,7 @@ Python hooks see them. `cpp.Sequential` accepts C++ modules and Python modules a
 entry is mirrored on the C++ side (its parameters appear in the C++ module's state_dict under the
 same keys) and called back from C++ with the GIL held.
 """
+
 from .. import _C
 from .._C import Tensor
 from .modules.module import Module
@@ -22,43 +23,100 @@ from .parameter import Parameter
 _cpp = _C._nncpp
 _set_data = _C._nn_py.set_data
 
-__all__ = ["CppModule", "CppSequential", "Linear", "Conv1d", "Conv2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm",
-           "GroupNorm", "MaxPool2d", "AdaptiveAvgPool2d", "Flatten", "ReLU", "GELU", "SiLU", "Tanh", "Sigmoid",
-           "Dropout", "Embedding", "LSTM", "GRU", "MultiheadAttention", "TransformerEncoderLayer",
-           "TransformerDecoderLayer", "Transformer", "Sequential"]
+__all__ = [
+    "CppModule",
+    "CppSequential",
+    "Linear",
+    "Conv1d",
+    "Conv2d",
+    "BatchNorm1d",
+    "BatchNorm2d",
+    "LayerNorm",
+    "GroupNorm",
+    "MaxPool2d",
+    "AdaptiveAvgPool2d",
+    "Flatten",
+    "ReLU",
+    "GELU",
+    "SiLU",
+    "Tanh",
+    "Sigmoid",
+    "Dropout",
+    "Embedding",
+    "LSTM",
+    "GRU",
+    "MultiheadAttention",
+    "TransformerEncoderLayer",
+    "TransformerDecoderLayer",
+    "Transformer",
+    "Sequential",
+]
 
 
 # Argument names of the C++ forwards that take more than one argument (keywords map onto these).
-_TWO_TENSOR_LOSSES = ("CrossEntropyLoss", "NLLLoss", "BCEWithLogitsLoss", "BCELoss", "MSELoss", "L1Loss",
-                      "SmoothL1Loss", "HuberLoss", "KLDivLoss", "PoissonNLLLoss")
+_TWO_TENSOR_LOSSES = (
+    "CrossEntropyLoss",
+    "NLLLoss",
+    "BCEWithLogitsLoss",
+    "BCELoss",
+    "MSELoss",
+    "L1Loss",
+    "SmoothL1Loss",
+    "HuberLoss",
+    "KLDivLoss",
+    "PoissonNLLLoss",
+)
 _SIGNATURES = {name: ("input", "target") for name in _TWO_TENSOR_LOSSES}
-_SIGNATURES.update({
-    "LSTM": ("input", "hx"),
-    "GRU": ("input", "hx"),
-    "MultiheadAttention": ("query", "key", "value", "key_padding_mask", "need_weights", "attn_mask"),
-    "TransformerEncoderLayer": ("src", "src_mask", "src_key_padding_mask"),
-    "TransformerEncoder": ("src", "mask", "src_key_padding_mask"),
-    "TransformerDecoderLayer": ("tgt", "memory", "tgt_mask", "memory_mask", "tgt_key_padding_mask",
-                                "memory_key_padding_mask"),
-    "Transformer": ("src", "tgt", "src_mask", "tgt_mask", "memory_mask", "src_key_padding_mask",
-                    "tgt_key_padding_mask", "memory_key_padding_mask"),
-    "RNN": ("input", "hx"),
-    "ConvTranspose1d": ("input", "output_size"),
-    "ConvTranspose2d": ("input", "output_size"),
-    "ConvTranspose3d": ("input", "output_size"),
-    "EmbeddingBag": ("input", "offsets", "per_sample_weights"),
-    "MaxUnpool1d": ("input", "indices", "output_size"),
-    "MaxUnpool2d": ("input", "indices", "output_size"),
-    "MaxUnpool3d": ("input", "indices", "output_size"),
-    "Bilinear": ("input1", "input2"),
-    "CTCLoss": ("log_probs", "targets", "input_lengths", "target_lengths"),
-    "MarginRankingLoss": ("input1", "input2", "target"),
-    "CosineEmbeddingLoss": ("input1", "input2", "target"),
-    "TripletMarginLoss": ("anchor", "positive", "negative"),
-    "GaussianNLLLoss": ("input", "target", "var"),
-    "CosineSimilarity": ("x1", "x2"),
-    "PairwiseDistance": ("x1", "x2"),
-})
+_SIGNATURES.update(
+    {
+        "LSTM": ("input", "hx"),
+        "GRU": ("input", "hx"),
+        "MultiheadAttention": (
+            "query",
+            "key",
+            "value",
+            "key_padding_mask",
+            "need_weights",
+            "attn_mask",
+        ),
+        "TransformerEncoderLayer": ("src", "src_mask", "src_key_padding_mask"),
+        "TransformerEncoder": ("src", "mask", "src_key_padding_mask"),
+        "TransformerDecoderLayer": (
+            "tgt",
+            "memory",
+            "tgt_mask",
+            "memory_mask",
+            "tgt_key_padding_mask",
+            "memory_key_padding_mask",
+        ),
+        "Transformer": (
+            "src",
+            "tgt",
+            "src_mask",
+            "tgt_mask",
+            "memory_mask",
+            "src_key_padding_mask",
+            "tgt_key_padding_mask",
+            "memory_key_padding_mask",
+        ),
+        "RNN": ("input", "hx"),
+        "ConvTranspose1d": ("input", "output_size"),
+        "ConvTranspose2d": ("input", "output_size"),
+        "ConvTranspose3d": ("input", "output_size"),
+        "EmbeddingBag": ("input", "offsets", "per_sample_weights"),
+        "MaxUnpool1d": ("input", "indices", "output_size"),
+        "MaxUnpool2d": ("input", "indices", "output_size"),
+        "MaxUnpool3d": ("input", "indices", "output_size"),
+        "Bilinear": ("input1", "input2"),
+        "CTCLoss": ("log_probs", "targets", "input_lengths", "target_lengths"),
+        "MarginRankingLoss": ("input1", "input2", "target"),
+        "CosineEmbeddingLoss": ("input1", "input2", "target"),
+        "TripletMarginLoss": ("anchor", "positive", "negative"),
+        "GaussianNLLLoss": ("input", "target", "var"),
+        "CosineSimilarity": ("x1", "x2"),
+        "PairwiseDistance": ("x1", "x2"),
+    }
+)
 
 
 def _adopt(t):
@@ -84,7 +142,9 @@ class CppModule(Module):
                 self._non_persistent_buffers_set.add(name)
         python_children = python_children or {}
         for name, child in handle.named_children():
-            self._modules[name] = python_children[name] if name in python_children else CppModule(child)
+            self._modules[name] = (
+                python_children[name] if name in python_children else CppModule(child)
+            )
         self.training = handle.is_training()
 
     @property
@@ -120,6 +180,7 @@ class CppModule(Module):
         for m in self.children():
             m._apply(fn)
         from ..autograd.grad_mode import no_grad
+
         with no_grad():
             for p in self._parameters.values():
                 if p is not None:
@@ -137,7 +198,7 @@ class CppModule(Module):
     def extra_repr(self):
         text = self._cpp_module.pretty_print()
         start = text.find("(")
-        return text[start + 1:-1] if start >= 0 and text.endswith(")") else ""
+        return text[start + 1 : -1] if start >= 0 and text.endswith(")") else ""
 
 
 class CppSequential(CppModule):
@@ -167,13 +228,16 @@ def _mirror(module, call=True):
             mirror.add_buffer(name, b, name not in module._non_persistent_buffers_set)
     for name, child in module._modules.items():
         if child is not None:
-            mirror.add_child(name, child.cpp if isinstance(child, CppModule) else _mirror(child, False))
+            mirror.add_child(
+                name, child.cpp if isinstance(child, CppModule) else _mirror(child, False)
+            )
     return mirror
 
 
 def _wrap(factory):
     def make(*args, **kwargs):
         return CppModule(factory(*args, **kwargs))
+
     make.__name__ = factory.__name__
     make.__doc__ = f"The C++ tc::nn::{factory.__name__} (torch's arguments), as a CppModule."
     return make
@@ -183,18 +247,58 @@ def _ints(v):
     return list(v) if isinstance(v, (tuple, list)) else [v]
 
 
-def Conv2d(in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-           padding_mode="zeros"):
+def Conv2d(
+    in_channels,
+    out_channels,
+    kernel_size,
+    stride=1,
+    padding=0,
+    dilation=1,
+    groups=1,
+    bias=True,
+    padding_mode="zeros",
+):
     """The C++ tc::nn::Conv2d (padding numbers, 'same' or 'valid'; any padding_mode), as a CppModule."""
-    return CppModule(_cpp.Conv2dFull(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
-                                     padding_mode))
+    return CppModule(
+        _cpp.Conv2dFull(
+            in_channels,
+            out_channels,
+            kernel_size,
+            stride,
+            padding,
+            dilation,
+            groups,
+            bias,
+            padding_mode,
+        )
+    )
 
 
-def Conv1d(in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-           padding_mode="zeros"):
+def Conv1d(
+    in_channels,
+    out_channels,
+    kernel_size,
+    stride=1,
+    padding=0,
+    dilation=1,
+    groups=1,
+    bias=True,
+    padding_mode="zeros",
+):
     """The C++ tc::nn::Conv1d (padding numbers, 'same' or 'valid'; any padding_mode), as a CppModule."""
-    return CppModule(_cpp.Conv1dFull(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
-                                     padding_mode))
+    return CppModule(
+        _cpp.Conv1dFull(
+            in_channels,
+            out_channels,
+            kernel_size,
+            stride,
+            padding,
+            dilation,
+            groups,
+            bias,
+            padding_mode,
+        )
+    )
 
 
 class CppMaxPool(CppModule):
@@ -211,8 +315,13 @@ class CppMaxPool(CppModule):
 
 
 def _max_pool(factory):
-    def make(kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
-        return CppMaxPool(factory(kernel_size, stride, padding, dilation, ceil_mode), return_indices)
+    def make(
+        kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False
+    ):
+        return CppMaxPool(
+            factory(kernel_size, stride, padding, dilation, ceil_mode), return_indices
+        )
+
     make.__name__ = factory.__name__
     make.__doc__ = f"The C++ tc::nn::{factory.__name__} (torch's arguments), as a CppModule."
     return make
@@ -221,6 +330,7 @@ def _max_pool(factory):
 def _adaptive_max_pool(factory):
     def make(output_size, return_indices=False):
         return CppMaxPool(factory(output_size), return_indices)
+
     make.__name__ = factory.__name__
     make.__doc__ = f"The C++ tc::nn::{factory.__name__} (torch's arguments), as a CppModule."
     return make
@@ -265,23 +375,99 @@ Tanh = _wrap(_cpp.Tanh)
 Sigmoid = _wrap(_cpp.Sigmoid)
 
 # Layers bound in python/src/nncpp_layers.cpp (torch's arguments; sizes as ints or tuples).
-_MORE = ("Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
-         "AdaptiveAvgPool1d", "AdaptiveAvgPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "BatchNorm3d",
-         "SyncBatchNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm",
-         "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
-         "ReplicationPad3d", "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "Dropout1d",
-         "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout", "Bilinear", "CosineSimilarity",
-         "PairwiseDistance", "EmbeddingBag", "RNN", "Unfold", "Fold", "PixelShuffle", "PixelUnshuffle", "Unflatten",
-         "Upsample", "ReLU6", "SELU", "Hardswish", "Hardsigmoid", "Mish", "Softsign", "Tanhshrink", "Identity",
-         "LeakyReLU", "ELU", "CELU", "Hardtanh", "Softplus", "Threshold", "PReLU", "Softmax", "LogSoftmax",
-         "Softmin", "GLU", "LogSigmoid", "Softmax2d", "Hardshrink", "Softshrink", "ChannelShuffle", "LPPool1d",
-         "LPPool2d") + _TWO_TENSOR_LOSSES + ("CTCLoss", "MarginRankingLoss", "CosineEmbeddingLoss",
-                                                   "TripletMarginLoss", "GaussianNLLLoss")
+_MORE = (
+    (
+        "Conv3d",
+        "ConvTranspose1d",
+        "ConvTranspose2d",
+        "ConvTranspose3d",
+        "AvgPool1d",
+        "AvgPool2d",
+        "AvgPool3d",
+        "AdaptiveAvgPool1d",
+        "AdaptiveAvgPool3d",
+        "MaxUnpool1d",
+        "MaxUnpool2d",
+        "MaxUnpool3d",
+        "BatchNorm3d",
+        "SyncBatchNorm",
+        "InstanceNorm1d",
+        "InstanceNorm2d",
+        "InstanceNorm3d",
+        "LocalResponseNorm",
+        "ReflectionPad1d",
+        "ReflectionPad2d",
+        "ReflectionPad3d",
+        "ReplicationPad1d",
+        "ReplicationPad2d",
+        "ReplicationPad3d",
+        "ZeroPad2d",
+        "ConstantPad1d",
+        "ConstantPad2d",
+        "ConstantPad3d",
+        "Dropout1d",
+        "Dropout2d",
+        "Dropout3d",
+        "AlphaDropout",
+        "FeatureAlphaDropout",
+        "Bilinear",
+        "CosineSimilarity",
+        "PairwiseDistance",
+        "EmbeddingBag",
+        "RNN",
+        "Unfold",
+        "Fold",
+        "PixelShuffle",
+        "PixelUnshuffle",
+        "Unflatten",
+        "Upsample",
+        "ReLU6",
+        "SELU",
+        "Hardswish",
+        "Hardsigmoid",
+        "Mish",
+        "Softsign",
+        "Tanhshrink",
+        "Identity",
+        "LeakyReLU",
+        "ELU",
+        "CELU",
+        "Hardtanh",
+        "Softplus",
+        "Threshold",
+        "PReLU",
+        "Softmax",
+        "LogSoftmax",
+        "Softmin",
+        "GLU",
+        "LogSigmoid",
+        "Softmax2d",
+        "Hardshrink",
+        "Softshrink",
+        "ChannelShuffle",
+        "LPPool1d",
+        "LPPool2d",
+    )
+    + _TWO_TENSOR_LOSSES
+    + (
+        "CTCLoss",
+        "MarginRankingLoss",
+        "CosineEmbeddingLoss",
+        "TripletMarginLoss",
+        "GaussianNLLLoss",
+    )
+)
 for _name in _MORE:
     globals()[_name] = _wrap(getattr(_cpp, _name))
 del _name
-__all__ += list(_MORE) + ["MaxPool1d", "MaxPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
-                          "CppMaxPool"]
+__all__ += list(_MORE) + [
+    "MaxPool1d",
+    "MaxPool3d",
+    "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d",
+    "AdaptiveMaxPool3d",
+    "CppMaxPool",
+]
 
 
 def Sequential(*modules):
@@ -294,6 +480,8 @@ def Sequential(*modules):
         elif isinstance(m, Module):
             handles.append(_mirror(m))
         else:
-            raise TypeError(f"cpp.Sequential: entry {i} must be an nn.Module, got {type(m).__name__}")
+            raise TypeError(
+                f"cpp.Sequential: entry {i} must be an nn.Module, got {type(m).__name__}"
+            )
         python_children[str(i)] = m
     return CppSequential(_cpp.Sequential(handles), python_children)

@@ -5,6 +5,7 @@ core ops (so autograd and double backward come for free); losses live in _functi
 Convolution, pooling, normalisation, interpolation, embedding, CTC and RNN cells are native
 kernels bound in tensorcore._C._nn and imported at the end of this file once that module exists.
 """
+
 import math
 import os as _os
 
@@ -23,8 +24,10 @@ def linear(input, weight, bias=None):
     if input.dim() == 0:
         raise ValueError("linear: expected input with at least 1 dimension, got a 0-d tensor")
     if weight.dim() not in (1, 2) or input.shape[-1] != weight.shape[-1]:
-        raise ValueError(f"linear: input's last dimension ({input.shape[-1]}) must match weight's in_features; "
-                         f"got input shape {tuple(input.shape)} and weight shape {tuple(weight.shape)}")
+        raise ValueError(
+            f"linear: input's last dimension ({input.shape[-1]}) must match weight's in_features; "
+            f"got input shape {tuple(input.shape)} and weight shape {tuple(weight.shape)}"
+        )
     if weight.dim() == 1:
         out = _C.matmul(input, weight)
         return out if bias is None else out + bias
@@ -38,11 +41,19 @@ def linear(input, weight, bias=None):
 def bilinear(input1, input2, weight, bias=None):
     """y_k = x1^T W_k x2 + b_k over the last dimension of both inputs."""
     if input1.shape[:-1] != input2.shape[:-1]:
-        raise ValueError(f"bilinear: input1 and input2 must have the same leading dimensions, got "
-                         f"{tuple(input1.shape)} and {tuple(input2.shape)}")
-    if weight.dim() != 3 or weight.shape[1] != input1.shape[-1] or weight.shape[2] != input2.shape[-1]:
-        raise ValueError(f"bilinear: weight of shape (out, {input1.shape[-1]}, {input2.shape[-1]}) expected, "
-                         f"got {tuple(weight.shape)}")
+        raise ValueError(
+            f"bilinear: input1 and input2 must have the same leading dimensions, got "
+            f"{tuple(input1.shape)} and {tuple(input2.shape)}"
+        )
+    if (
+        weight.dim() != 3
+        or weight.shape[1] != input1.shape[-1]
+        or weight.shape[2] != input2.shape[-1]
+    ):
+        raise ValueError(
+            f"bilinear: weight of shape (out, {input1.shape[-1]}, {input2.shape[-1]}) expected, "
+            f"got {tuple(weight.shape)}"
+        )
     lead = tuple(input1.shape[:-1])
     x1 = input1.reshape(-1, input1.shape[-1])
     x2 = input2.reshape(-1, input2.shape[-1])
@@ -57,6 +68,7 @@ def bilinear(input1, input2, weight, bias=None):
 
 def identity(input):
     return input
+
 
 # ---------------------------------------------------------------- activations
 
@@ -89,7 +101,9 @@ def threshold_(input, threshold_value, value):
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     if min_val > max_val:
-        raise ValueError(f"hardtanh: min_val ({min_val}) cannot be greater than max_val ({max_val})")
+        raise ValueError(
+            f"hardtanh: min_val ({min_val}) cannot be greater than max_val ({max_val})"
+        )
     if inplace:
         return input.clamp_(min_val, max_val)
     return _C.clamp(input, min_val, max_val)
@@ -117,8 +131,10 @@ def prelu(input, weight):
     if weight.numel() != 1:
         if input.dim() < 2 or input.shape[1] != weight.numel():
             channels = input.shape[1] if input.dim() >= 2 else 1
-            raise ValueError(f"prelu: weight has {weight.numel()} parameters but input has {channels} channels "
-                             f"(input shape {tuple(input.shape)})")
+            raise ValueError(
+                f"prelu: weight has {weight.numel()} parameters but input has {channels} channels "
+                f"(input shape {tuple(input.shape)})"
+            )
         weight = weight.reshape((1, -1) + (1,) * (input.dim() - 2))
     return _C.where(input > 0, input, weight * input)
 
@@ -252,7 +268,9 @@ def glu(input, dim=-1):
     if input.dim() == 0:
         raise ValueError("glu: does not support scalars because halving size must be even")
     if input.shape[dim] % 2 != 0:
-        raise ValueError(f"glu: halving dimension must be even, but dimension {dim} is size {input.shape[dim]}")
+        raise ValueError(
+            f"glu: halving dimension must be even, but dimension {dim} is size {input.shape[dim]}"
+        )
     a, b = _C.chunk(input, 2, dim)
     return a * _C.sigmoid(b)
 
@@ -304,6 +322,7 @@ def gumbel_softmax(logits, tau=1.0, hard=False, eps=1e-10, dim=-1):
     y_hard = _C.zeros_like(logits).scatter_(dim, index, 1.0)
     return y_hard - y_soft.detach() + y_soft
 
+
 # ---------------------------------------------------------------- dropout
 
 
@@ -331,8 +350,10 @@ def _feature_dropout(input, p, training, inplace, name, feature_dims):
     if not training or p == 0.0:
         return input
     if input.dim() not in (feature_dims + 1, feature_dims + 2):
-        raise ValueError(f"{name}: expected {feature_dims + 1}-D or {feature_dims + 2}-D input, "
-                         f"got shape {tuple(input.shape)}")
+        raise ValueError(
+            f"{name}: expected {feature_dims + 1}-D or {feature_dims + 2}-D input, "
+            f"got shape {tuple(input.shape)}"
+        )
     batched = input.dim() == feature_dims + 2
     lead = 2 if batched else 1
     shape = tuple(input.shape[:lead]) + (1,) * (input.dim() - lead)
@@ -363,7 +384,7 @@ def _alpha_dropout(input, p, training, inplace, shape, name):
         return input
     if p == 1.0:
         return _inplace_result(input, input * 0.0, inplace)
-    a = 1.0 / math.sqrt((_ALPHA_DROPOUT ** 2 * p + 1) * (1 - p))
+    a = 1.0 / math.sqrt((_ALPHA_DROPOUT**2 * p + 1) * (1 - p))
     keep = _keep_mask(input, shape, p)
     # Dropped units take SELU's negative saturation value, then an affine map restores mean/var.
     out = input * (keep * a) + (keep - 1.0) * (_ALPHA_DROPOUT * a) + _ALPHA_DROPOUT * a * p
@@ -378,6 +399,7 @@ def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
     shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2)
     return _alpha_dropout(input, p, training, inplace, shape, "feature_alpha_dropout")
 
+
 # ---------------------------------------------------------------- distances, encodings
 
 
@@ -391,7 +413,9 @@ def one_hot(tensor, num_classes=-1):
         if lo < 0:
             raise ValueError("one_hot: Class values must be non-negative.")
         if hi >= num_classes:
-            raise ValueError(f"one_hot: Class values must be smaller than num_classes ({num_classes}), got {hi}.")
+            raise ValueError(
+                f"one_hot: Class values must be smaller than num_classes ({num_classes}), got {hi}."
+            )
     out = _C.zeros(tuple(tensor.shape) + (num_classes,), dtype=_C.int64, device=tensor.device)
     return out.scatter_(-1, tensor.unsqueeze(-1), 1)
 
@@ -407,7 +431,11 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
 
 @autocast_op("cosine_similarity")
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
-    x1, x2 = _C.broadcast_tensors(x1, x2) if hasattr(_C, "broadcast_tensors") else _broadcast_pair(x1, x2)
+    x1, x2 = (
+        _C.broadcast_tensors(x1, x2)
+        if hasattr(_C, "broadcast_tensors")
+        else _broadcast_pair(x1, x2)
+    )
     n1 = _C.clamp(_C.norm(x1, 2, dim, keepdim=True), min=eps)
     n2 = _C.clamp(_C.norm(x2, 2, dim, keepdim=True), min=eps)
     return ((x1 / n1) * (x2 / n2)).sum(dim)
@@ -448,10 +476,12 @@ def pdist(input, p=2):
     # The upper-triangle pairs come from NumPy's vectorized triu_indices: the former Python
     # loop over n*(n-1)/2 pairs ran for minutes at n = 20000.
     import numpy as np
+
     rows, cols = np.triu_indices(n, 1)
     ri = _C.from_numpy(np.ascontiguousarray(rows, dtype=np.int64))
     ci = _C.from_numpy(np.ascontiguousarray(cols, dtype=np.int64))
     return _C.norm(input.index_select(0, ri) - input.index_select(0, ci), p, 1)
+
 
 # ---------------------------------------------------------------- attention
 
@@ -464,11 +494,15 @@ def _mask_to_additive(mask, dtype):
     return mask.to(dtype)
 
 
-def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None):
+def scaled_dot_product_attention(
+    query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None
+):
     """softmax(Q K^T * scale + mask) V. A boolean attn_mask marks positions that MAY attend."""
     if query.shape[-1] != key.shape[-1]:
-        raise ValueError(f"scaled_dot_product_attention: query and key must have the same embedding size, "
-                         f"got {query.shape[-1]} and {key.shape[-1]}")
+        raise ValueError(
+            f"scaled_dot_product_attention: query and key must have the same embedding size, "
+            f"got {query.shape[-1]} and {key.shape[-1]}"
+        )
     L, S = query.shape[-2], key.shape[-2]
     scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
     scores = _C.matmul(query, key.transpose(-2, -1)) * scale
@@ -488,25 +522,46 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
 
 def _in_projection(q, k, v, w, b, E, separate=None):
     if separate is None:
-        wq, wk, wv = w[:E], w[E:2 * E], w[2 * E:]
+        wq, wk, wv = w[:E], w[E : 2 * E], w[2 * E :]
     else:
         wq, wk, wv = separate
     if b is None:
         bq = bk = bv = None
     else:
-        bq, bk, bv = b[:E], b[E:2 * E], b[2 * E:]
+        bq, bk, bv = b[:E], b[E : 2 * E], b[2 * E :]
     if q is k and k is v and separate is None:
         qkv = linear(q, w, b)
-        return qkv[..., :E], qkv[..., E:2 * E], qkv[..., 2 * E:]
+        return qkv[..., :E], qkv[..., E : 2 * E], qkv[..., 2 * E :]
     return linear(q, wq, bq), linear(k, wk, bk), linear(v, wv, bv)
 
 
-def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias,
-                                 bias_k, bias_v, add_zero_attn, dropout_p, out_proj_weight, out_proj_bias,
-                                 training=True, key_padding_mask=None, need_weights=True, attn_mask=None,
-                                 use_separate_proj_weight=False, q_proj_weight=None, k_proj_weight=None,
-                                 v_proj_weight=None, static_k=None, static_v=None, average_attn_weights=True,
-                                 is_causal=False):
+def multi_head_attention_forward(
+    query,
+    key,
+    value,
+    embed_dim_to_check,
+    num_heads,
+    in_proj_weight,
+    in_proj_bias,
+    bias_k,
+    bias_v,
+    add_zero_attn,
+    dropout_p,
+    out_proj_weight,
+    out_proj_bias,
+    training=True,
+    key_padding_mask=None,
+    need_weights=True,
+    attn_mask=None,
+    use_separate_proj_weight=False,
+    q_proj_weight=None,
+    k_proj_weight=None,
+    v_proj_weight=None,
+    static_k=None,
+    static_v=None,
+    average_attn_weights=True,
+    is_causal=False,
+):
     """Sequence-first (L, N, E) multi-head attention, as torch.nn.functional's version."""
     is_batched = query.dim() == 3
     if not is_batched:
@@ -515,11 +570,15 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
             key_padding_mask = key_padding_mask.unsqueeze(0)
     tgt_len, bsz, embed_dim = query.shape
     if embed_dim != embed_dim_to_check:
-        raise ValueError(f"MultiheadAttention: was expecting embedding dimension of {embed_dim_to_check}, "
-                         f"but got {embed_dim}")
+        raise ValueError(
+            f"MultiheadAttention: was expecting embedding dimension of {embed_dim_to_check}, "
+            f"but got {embed_dim}"
+        )
     head_dim = embed_dim // num_heads
     if head_dim * num_heads != embed_dim:
-        raise ValueError(f"MultiheadAttention: embed_dim {embed_dim} not divisible by num_heads {num_heads}")
+        raise ValueError(
+            f"MultiheadAttention: embed_dim {embed_dim} not divisible by num_heads {num_heads}"
+        )
     separate = (q_proj_weight, k_proj_weight, v_proj_weight) if use_separate_proj_weight else None
     q, k, v = _in_projection(query, key, value, in_proj_weight, in_proj_bias, embed_dim, separate)
 
@@ -527,11 +586,15 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         attn_mask = _mask_to_additive(attn_mask, q.dtype)
         if attn_mask.dim() == 2:
             if tuple(attn_mask.shape) != (tgt_len, key.shape[0]):
-                raise ValueError(f"MultiheadAttention: the shape of the 2D attn_mask is {tuple(attn_mask.shape)}, "
-                                 f"but should be {(tgt_len, key.shape[0])}.")
+                raise ValueError(
+                    f"MultiheadAttention: the shape of the 2D attn_mask is {tuple(attn_mask.shape)}, "
+                    f"but should be {(tgt_len, key.shape[0])}."
+                )
             attn_mask = attn_mask.unsqueeze(0)
         elif attn_mask.dim() != 3:
-            raise ValueError(f"MultiheadAttention: attn_mask's dimension {attn_mask.dim()} is not supported")
+            raise ValueError(
+                f"MultiheadAttention: attn_mask's dimension {attn_mask.dim()} is not supported"
+            )
     if bias_k is not None and bias_v is not None:
         k = _C.cat([k, bias_k.expand(1, bsz, embed_dim)])
         v = _C.cat([v, bias_v.expand(1, bsz, embed_dim)])
@@ -541,8 +604,16 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
             key_padding_mask = pad(key_padding_mask, (0, 1))
 
     q = q.reshape(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
-    k = (static_k if static_k is not None else k.reshape(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1))
-    v = (static_v if static_v is not None else v.reshape(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1))
+    k = (
+        static_k
+        if static_k is not None
+        else k.reshape(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+    )
+    v = (
+        static_v
+        if static_v is not None
+        else v.reshape(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+    )
     if add_zero_attn:
         k = _C.cat([k, _C.zeros(bsz * num_heads, 1, head_dim, dtype=k.dtype)], 1)
         v = _C.cat([v, _C.zeros(bsz * num_heads, 1, head_dim, dtype=v.dtype)], 1)
@@ -554,8 +625,10 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
 
     if key_padding_mask is not None:
         if tuple(key_padding_mask.shape) != (bsz, src_len):
-            raise ValueError(f"MultiheadAttention: expecting key_padding_mask shape of {(bsz, src_len)}, but got "
-                             f"{tuple(key_padding_mask.shape)}")
+            raise ValueError(
+                f"MultiheadAttention: expecting key_padding_mask shape of {(bsz, src_len)}, but got "
+                f"{tuple(key_padding_mask.shape)}"
+            )
         kpm = _mask_to_additive(key_padding_mask, q.dtype).reshape(bsz, 1, 1, src_len)
         kpm = kpm.expand(bsz, num_heads, 1, src_len).reshape(bsz * num_heads, 1, src_len)
         attn_mask = kpm if attn_mask is None else attn_mask + kpm
@@ -582,6 +655,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     if not is_batched:
         weights = weights.squeeze(0)
     return out, weights
+
 
 # ---------------------------------------------------------------- padding
 
@@ -636,8 +710,10 @@ _native_pad = None
 def _native_fn(name):
     fn = globals().get(name)
     if fn is None:
-        raise NotImplementedError(f"{name} needs the native nn kernels (tensorcore._C._nn), which this build "
-                                  "does not include")
+        raise NotImplementedError(
+            f"{name} needs the native nn kernels (tensorcore._C._nn), which this build "
+            "does not include"
+        )
     return fn
 
 
@@ -686,24 +762,66 @@ native_channel_shuffle = channel_shuffle
 def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
     return rrelu(input, lower, upper, training, True)
 
+
 # ---------------------------------------------------------------- native kernels
 
 # Composite versions first; the native kernels replace them below when they are built.
 from . import _functional_composite as _composite  # noqa: E402
 from ._functional_composite import (  # noqa: E402,F401
-    layer_norm, group_norm, batch_norm, instance_norm, embedding, lstm_cell, gru_cell, rnn_tanh_cell,
-    rnn_relu_cell, pixel_shuffle, pixel_unshuffle,
+    layer_norm,
+    group_norm,
+    batch_norm,
+    instance_norm,
+    embedding,
+    lstm_cell,
+    gru_cell,
+    rnn_tanh_cell,
+    rnn_relu_cell,
+    pixel_shuffle,
+    pixel_unshuffle,
 )
 
 _NATIVE_NAMES = (
-    "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
-    "max_pool1d", "max_pool2d", "max_pool3d", "max_pool1d_with_indices", "max_pool2d_with_indices",
-    "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
-    "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool1d_with_indices",
-    "adaptive_max_pool2d_with_indices", "max_unpool2d", "batch_norm", "group_norm", "layer_norm",
-    "instance_norm", "local_response_norm", "interpolate", "upsample", "grid_sample", "affine_grid",
-    "unfold", "fold", "pixel_shuffle", "pixel_unshuffle", "embedding", "embedding_bag", "ctc_loss",
-    "lstm_cell", "gru_cell", "rnn_tanh_cell", "rnn_relu_cell",
+    "conv1d",
+    "conv2d",
+    "conv3d",
+    "conv_transpose1d",
+    "conv_transpose2d",
+    "max_pool1d",
+    "max_pool2d",
+    "max_pool3d",
+    "max_pool1d_with_indices",
+    "max_pool2d_with_indices",
+    "avg_pool1d",
+    "avg_pool2d",
+    "avg_pool3d",
+    "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d",
+    "adaptive_max_pool1d",
+    "adaptive_max_pool2d",
+    "adaptive_max_pool1d_with_indices",
+    "adaptive_max_pool2d_with_indices",
+    "max_unpool2d",
+    "batch_norm",
+    "group_norm",
+    "layer_norm",
+    "instance_norm",
+    "local_response_norm",
+    "interpolate",
+    "upsample",
+    "grid_sample",
+    "affine_grid",
+    "unfold",
+    "fold",
+    "pixel_shuffle",
+    "pixel_unshuffle",
+    "embedding",
+    "embedding_bag",
+    "ctc_loss",
+    "lstm_cell",
+    "gru_cell",
+    "rnn_tanh_cell",
+    "rnn_relu_cell",
 )
 
 if _os.path.exists(_os.path.join(_os.path.dirname(__file__), "_native.py")):
@@ -712,7 +830,9 @@ if _os.path.exists(_os.path.join(_os.path.dirname(__file__), "_native.py")):
     from . import _native
 
     # The listed kernels, plus any other public function the native module exports.
-    _exported = getattr(_native, "__all__", None) or [n for n in dir(_native) if not n.startswith("_")]
+    _exported = getattr(_native, "__all__", None) or [
+        n for n in dir(_native) if not n.startswith("_")
+    ]
     for _name in dict.fromkeys(list(_NATIVE_NAMES) + list(_exported)):
         _value = getattr(_native, _name, None)
         if _value is None or isinstance(_value, (_types.ModuleType, type)):
@@ -725,5 +845,6 @@ if _os.path.exists(_os.path.join(_os.path.dirname(__file__), "_native.py")):
 
 
 from tensorcore._argcheck import harden as _harden  # noqa: E402
+
 _harden(globals(), "nn.functional")
 del _harden

@@ -1,4 +1,5 @@
 """Parameter initialisation (torch.nn.init): fills tensors in place, without recording autograd."""
+
 import math
 import warnings
 
@@ -7,8 +8,15 @@ from ..autograd.grad_mode import no_grad
 
 
 def calculate_gain(nonlinearity, param=None):
-    linear_fns = ["linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
-                  "conv_transpose3d"]
+    linear_fns = [
+        "linear",
+        "conv1d",
+        "conv2d",
+        "conv3d",
+        "conv_transpose1d",
+        "conv_transpose2d",
+        "conv_transpose3d",
+    ]
     if nonlinearity in linear_fns or nonlinearity == "sigmoid":
         return 1
     if nonlinearity == "tanh":
@@ -22,7 +30,7 @@ def calculate_gain(nonlinearity, param=None):
             negative_slope = param
         else:
             raise ValueError(f"negative_slope {param} not a valid number")
-        return math.sqrt(2.0 / (1 + negative_slope ** 2))
+        return math.sqrt(2.0 / (1 + negative_slope**2))
     if nonlinearity == "selu":
         return 3.0 / 4
     raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
@@ -30,7 +38,9 @@ def calculate_gain(nonlinearity, param=None):
 
 def _calculate_fan_in_and_fan_out(tensor):
     if tensor.dim() < 2:
-        raise ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 dimensions")
+        raise ValueError(
+            "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions"
+        )
     num_input_fmaps = tensor.shape[1]
     num_output_fmaps = tensor.shape[0]
     receptive_field_size = 1
@@ -67,12 +77,16 @@ def normal_(tensor, mean=0.0, std=1.0, generator=None):
 
 def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
     """Normal(mean, std) truncated to [a, b], by inverse-CDF sampling (as torch does)."""
+
     def norm_cdf(x):
         return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
 
     if mean < a - 2 * std or mean > b + 2 * std:
-        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
-                      "The distribution of values may be incorrect.", stacklevel=2)
+        warnings.warn(
+            "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
+            "The distribution of values may be incorrect.",
+            stacklevel=2,
+        )
     with no_grad():
         lo = norm_cdf((a - mean) / std)
         hi = norm_cdf((b - mean) / std)
@@ -159,6 +173,7 @@ def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gener
 def orthogonal_(tensor, gain=1, generator=None):
     """Fills with a (semi-)orthogonal matrix from the QR of a Gaussian matrix (sign-corrected)."""
     import numpy as np
+
     if tensor.dim() < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
     if tensor.numel() == 0:
@@ -175,7 +190,11 @@ def orthogonal_(tensor, gain=1, generator=None):
     if rows < cols:
         q = q.T
     with no_grad():
-        tensor.copy_(_C.from_numpy(np.ascontiguousarray(q * gain)).reshape(tuple(tensor.shape)).to(tensor.dtype))
+        tensor.copy_(
+            _C.from_numpy(np.ascontiguousarray(q * gain))
+            .reshape(tuple(tensor.shape))
+            .to(tensor.dtype)
+        )
     return tensor
 
 
@@ -187,7 +206,11 @@ def sparse_(tensor, sparsity, std=0.01, generator=None):
     with no_grad():
         normal_(tensor, 0, std, generator)
         for c in range(cols):
-            idx = _C.randperm(rows, generator=generator) if generator is not None else _C.randperm(rows)
+            idx = (
+                _C.randperm(rows, generator=generator)
+                if generator is not None
+                else _C.randperm(rows)
+            )
             tensor[idx[:num_zeros], c] = 0
     return tensor
 

@@ -1,4 +1,5 @@
 """nn.Parameter and nn.Buffer-style tensors: Tensor subclasses that alias existing data."""
+
 from .. import _C
 from .._C import Tensor
 
@@ -35,6 +36,7 @@ class Parameter(Tensor):
 
 def _rebuild_parameter(array, dtype_name, requires_grad):
     from .._tensor import _rebuild_tensor
+
     return Parameter(_rebuild_tensor(array, dtype_name, False), requires_grad)
 
 

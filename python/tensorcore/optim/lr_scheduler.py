@@ -1,4 +1,5 @@
 """Learning-rate schedulers with torch.optim.lr_scheduler's names and (chainable) update rules."""
+
 import math
 import warnings
 from bisect import bisect_right
@@ -6,9 +7,25 @@ from collections import Counter
 
 from .optimizer import Optimizer
 
-__all__ = ["LRScheduler", "_LRScheduler", "LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR", "ConstantLR",
-           "LinearLR", "ExponentialLR", "SequentialLR", "CosineAnnealingLR", "ChainedScheduler",
-           "ReduceLROnPlateau", "CyclicLR", "CosineAnnealingWarmRestarts", "OneCycleLR", "PolynomialLR"]
+__all__ = [
+    "LRScheduler",
+    "_LRScheduler",
+    "LambdaLR",
+    "MultiplicativeLR",
+    "StepLR",
+    "MultiStepLR",
+    "ConstantLR",
+    "LinearLR",
+    "ExponentialLR",
+    "SequentialLR",
+    "CosineAnnealingLR",
+    "ChainedScheduler",
+    "ReduceLROnPlateau",
+    "CyclicLR",
+    "CosineAnnealingWarmRestarts",
+    "OneCycleLR",
+    "PolynomialLR",
+]
 
 
 class LRScheduler:
@@ -22,8 +39,10 @@ class LRScheduler:
         else:
             for i, group in enumerate(optimizer.param_groups):
                 if "initial_lr" not in group:
-                    raise KeyError(f"param 'initial_lr' is not specified in param_groups[{i}] when resuming an "
-                                   "optimizer")
+                    raise KeyError(
+                        f"param 'initial_lr' is not specified in param_groups[{i}] when resuming an "
+                        "optimizer"
+                    )
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
         self.verbose = verbose
@@ -55,7 +74,11 @@ class LRScheduler:
             self.last_epoch += 1
             values = self.get_lr()
         else:
-            warnings.warn("The epoch parameter in `scheduler.step()` is deprecated.", UserWarning, stacklevel=2)
+            warnings.warn(
+                "The epoch parameter in `scheduler.step()` is deprecated.",
+                UserWarning,
+                stacklevel=2,
+            )
             self.last_epoch = epoch
             closed = self._closed_form()
             values = closed if closed is not None else self.get_lr()
@@ -74,7 +97,9 @@ def _lrs(opt):
 class LambdaLR(LRScheduler):
     def __init__(self, optimizer, lr_lambda, last_epoch=-1, verbose=False):
         n = len(optimizer.param_groups)
-        self.lr_lambdas = list(lr_lambda) if isinstance(lr_lambda, (list, tuple)) else [lr_lambda] * n
+        self.lr_lambdas = (
+            list(lr_lambda) if isinstance(lr_lambda, (list, tuple)) else [lr_lambda] * n
+        )
         if len(self.lr_lambdas) != n:
             raise ValueError(f"Expected {n} lr_lambdas, but got {len(self.lr_lambdas)}")
         super().__init__(optimizer, last_epoch, verbose)
@@ -96,7 +121,10 @@ class LambdaLR(LRScheduler):
 class MultiplicativeLR(LambdaLR):
     def get_lr(self):
         if self.last_epoch > 0:
-            return [g["lr"] * fn(self.last_epoch) for fn, g in zip(self.lr_lambdas, self.optimizer.param_groups)]
+            return [
+                g["lr"] * fn(self.last_epoch)
+                for fn, g in zip(self.lr_lambdas, self.optimizer.param_groups)
+            ]
         return _lrs(self.optimizer)
 
 
@@ -123,7 +151,10 @@ class MultiStepLR(LRScheduler):
     def get_lr(self):
         if self.last_epoch not in self.milestones:
             return _lrs(self.optimizer)
-        return [g["lr"] * self.gamma ** self.milestones[self.last_epoch] for g in self.optimizer.param_groups]
+        return [
+            g["lr"] * self.gamma ** self.milestones[self.last_epoch]
+            for g in self.optimizer.param_groups
+        ]
 
     def _closed_form(self):
         ms = sorted(self.milestones.elements())
@@ -145,14 +176,26 @@ class ConstantLR(LRScheduler):
         return [g["lr"] * (1.0 / self.factor) for g in self.optimizer.param_groups]
 
     def _closed_form(self):
-        return [b * (self.factor + (self.last_epoch >= self.total_iters) * (1 - self.factor)) for b in self.base_lrs]
+        return [
+            b * (self.factor + (self.last_epoch >= self.total_iters) * (1 - self.factor))
+            for b in self.base_lrs
+        ]
 
 
 class LinearLR(LRScheduler):
-    def __init__(self, optimizer, start_factor=1.0 / 3, end_factor=1.0, total_iters=5, last_epoch=-1,
-                 verbose=False):
+    def __init__(
+        self,
+        optimizer,
+        start_factor=1.0 / 3,
+        end_factor=1.0,
+        total_iters=5,
+        last_epoch=-1,
+        verbose=False,
+    ):
         if start_factor > 1.0 or start_factor <= 0:
-            raise ValueError("Starting multiplicative factor expected to be greater than 0 and less or equal to 1.")
+            raise ValueError(
+                "Starting multiplicative factor expected to be greater than 0 and less or equal to 1."
+            )
         if end_factor > 1.0 or end_factor < 0:
             raise ValueError("Ending multiplicative factor expected to be between 0 and 1.")
         self.start_factor, self.end_factor, self.total_iters = start_factor, end_factor, total_iters
@@ -164,7 +207,9 @@ class LinearLR(LRScheduler):
         if self.last_epoch > self.total_iters:
             return _lrs(self.optimizer)
         ratio = 1.0 + (self.end_factor - self.start_factor) / (
-            self.total_iters * self.start_factor + (self.last_epoch - 1) * (self.end_factor - self.start_factor))
+            self.total_iters * self.start_factor
+            + (self.last_epoch - 1) * (self.end_factor - self.start_factor)
+        )
         return [g["lr"] * ratio for g in self.optimizer.param_groups]
 
 
@@ -179,7 +224,7 @@ class ExponentialLR(LRScheduler):
         return [g["lr"] * self.gamma for g in self.optimizer.param_groups]
 
     def _closed_form(self):
-        return [b * self.gamma ** self.last_epoch for b in self.base_lrs]
+        return [b * self.gamma**self.last_epoch for b in self.base_lrs]
 
 
 class PolynomialLR(LRScheduler):
@@ -190,8 +235,10 @@ class PolynomialLR(LRScheduler):
     def get_lr(self):
         if self.last_epoch == 0 or self.last_epoch > self.total_iters:
             return _lrs(self.optimizer)
-        factor = ((1.0 - self.last_epoch / self.total_iters) / (1.0 - (self.last_epoch - 1) / self.total_iters)) \
-            ** self.power
+        factor = (
+            (1.0 - self.last_epoch / self.total_iters)
+            / (1.0 - (self.last_epoch - 1) / self.total_iters)
+        ) ** self.power
         return [g["lr"] * factor for g in self.optimizer.param_groups]
 
 
@@ -206,17 +253,29 @@ class CosineAnnealingLR(LRScheduler):
         if e == 0:
             return [g["lr"] for g in groups]
         if self._step_count == 1 and e > 0:
-            return [self.eta_min + (b - self.eta_min) * (1 + math.cos(e * math.pi / T)) / 2
-                    for b in self.base_lrs]
+            return [
+                self.eta_min + (b - self.eta_min) * (1 + math.cos(e * math.pi / T)) / 2
+                for b in self.base_lrs
+            ]
         if (e - 1 - T) % (2 * T) == 0:
-            return [g["lr"] + (b - self.eta_min) * (1 - math.cos(math.pi / T)) / 2
-                    for b, g in zip(self.base_lrs, groups)]
-        return [(1 + math.cos(math.pi * e / T)) / (1 + math.cos(math.pi * (e - 1) / T)) * (g["lr"] - self.eta_min)
-                + self.eta_min for g in groups]
+            return [
+                g["lr"] + (b - self.eta_min) * (1 - math.cos(math.pi / T)) / 2
+                for b, g in zip(self.base_lrs, groups)
+            ]
+        return [
+            (1 + math.cos(math.pi * e / T))
+            / (1 + math.cos(math.pi * (e - 1) / T))
+            * (g["lr"] - self.eta_min)
+            + self.eta_min
+            for g in groups
+        ]
 
     def _closed_form(self):
-        return [self.eta_min + (b - self.eta_min) * (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
-                for b in self.base_lrs]
+        return [
+            self.eta_min
+            + (b - self.eta_min) * (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
+            for b in self.base_lrs
+        ]
 
 
 class _OfSchedulers(LRScheduler):
@@ -240,11 +299,15 @@ class SequentialLR(_OfSchedulers):
     def __init__(self, optimizer, schedulers, milestones, last_epoch=-1, verbose=False):
         for i, s in enumerate(schedulers):
             if s.optimizer is not optimizer:
-                raise ValueError(f"Sequential Schedulers expects all schedulers to belong to the same optimizer, but "
-                                 f"got schedulers at index {i} to be different than the optimizer passed in.")
+                raise ValueError(
+                    f"Sequential Schedulers expects all schedulers to belong to the same optimizer, but "
+                    f"got schedulers at index {i} to be different than the optimizer passed in."
+                )
         if len(milestones) != len(schedulers) - 1:
-            raise ValueError(f"Sequential Schedulers expects number of schedulers provided to be one more than the "
-                             f"number of milestone points, but got {len(schedulers)} and {len(milestones)}")
+            raise ValueError(
+                f"Sequential Schedulers expects number of schedulers provided to be one more than the "
+                f"number of milestone points, but got {len(schedulers)} and {len(milestones)}"
+            )
         self._schedulers = schedulers
         self._milestones = milestones
         self.last_epoch = last_epoch + 1
@@ -272,7 +335,9 @@ class ChainedScheduler(_OfSchedulers):
     def __init__(self, schedulers):
         for i in range(1, len(schedulers)):
             if schedulers[i].optimizer is not schedulers[0].optimizer:
-                raise ValueError("ChainedScheduler expects all schedulers to belong to the same optimizer")
+                raise ValueError(
+                    "ChainedScheduler expects all schedulers to belong to the same optimizer"
+                )
         self._schedulers = list(schedulers)
         self.optimizer = schedulers[0].optimizer
         self._last_lr = [g["lr"] for g in self.optimizer.param_groups]
@@ -284,8 +349,19 @@ class ChainedScheduler(_OfSchedulers):
 
 
 class ReduceLROnPlateau:
-    def __init__(self, optimizer, mode="min", factor=0.1, patience=10, threshold=1e-4, threshold_mode="rel",
-                 cooldown=0, min_lr=0, eps=1e-8, verbose=False):
+    def __init__(
+        self,
+        optimizer,
+        mode="min",
+        factor=0.1,
+        patience=10,
+        threshold=1e-4,
+        threshold_mode="rel",
+        cooldown=0,
+        min_lr=0,
+        eps=1e-8,
+        verbose=False,
+    ):
         if factor >= 1.0:
             raise ValueError("Factor should be < 1.0.")
         if not isinstance(optimizer, Optimizer):
@@ -365,9 +441,23 @@ def _per_group(value, optimizer, name):
 
 
 class CyclicLR(LRScheduler):
-    def __init__(self, optimizer, base_lr, max_lr, step_size_up=2000, step_size_down=None, mode="triangular",
-                 gamma=1.0, scale_fn=None, scale_mode="cycle", cycle_momentum=True, base_momentum=0.8,
-                 max_momentum=0.9, last_epoch=-1, verbose=False):
+    def __init__(
+        self,
+        optimizer,
+        base_lr,
+        max_lr,
+        step_size_up=2000,
+        step_size_down=None,
+        mode="triangular",
+        gamma=1.0,
+        scale_fn=None,
+        scale_mode="cycle",
+        cycle_momentum=True,
+        base_momentum=0.8,
+        max_momentum=0.9,
+        last_epoch=-1,
+        verbose=False,
+    ):
         if not isinstance(optimizer, Optimizer):
             raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
         self.optimizer = optimizer
@@ -385,14 +475,19 @@ class CyclicLR(LRScheduler):
         self.mode, self.gamma = mode, gamma
         if scale_fn is None:
             self.scale_mode = "iterations" if mode == "exp_range" else "cycle"
-            self._scale = {"triangular": lambda x: 1.0, "triangular2": lambda x: 1 / (2.0 ** (x - 1)),
-                           "exp_range": lambda x: gamma ** x}[mode]
+            self._scale = {
+                "triangular": lambda x: 1.0,
+                "triangular2": lambda x: 1 / (2.0 ** (x - 1)),
+                "exp_range": lambda x: gamma**x,
+            }[mode]
         else:
             self.scale_mode, self._scale = scale_mode, scale_fn
         self.cycle_momentum = cycle_momentum
         if cycle_momentum:
             if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
-                raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` option enabled")
+                raise ValueError(
+                    "optimizer must support momentum or beta1 with `cycle_momentum` option enabled"
+                )
             self.use_beta1 = "betas" in optimizer.defaults
             self.base_momentums = _per_group(base_momentum, optimizer, "base_momentum")
             self.max_momentums = _per_group(max_momentum, optimizer, "max_momentum")
@@ -411,14 +506,18 @@ class CyclicLR(LRScheduler):
     def get_lr(self):
         cycle = math.floor(1 + self.last_epoch / self.total_size)
         x = 1.0 + self.last_epoch / self.total_size - cycle
-        scale_factor = x / self.step_ratio if x <= self.step_ratio else (x - 1) / (self.step_ratio - 1)
+        scale_factor = (
+            x / self.step_ratio if x <= self.step_ratio else (x - 1) / (self.step_ratio - 1)
+        )
         arg = cycle if self.scale_mode == "cycle" else self.last_epoch
         lrs = []
         for base, mx in zip(self.base_lrs, self.max_lrs):
             height = (mx - base) * scale_factor
             lrs.append(base + height * self._scale(arg))
         if self.cycle_momentum:
-            for g, bm, mm in zip(self.optimizer.param_groups, self.base_momentums, self.max_momentums):
+            for g, bm, mm in zip(
+                self.optimizer.param_groups, self.base_momentums, self.max_momentums
+            ):
                 height = (mm - bm) * scale_factor
                 m = mm - height * self._scale(arg)
                 if self.use_beta1:
@@ -444,8 +543,10 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         super().__init__(optimizer, last_epoch, verbose)
 
     def get_lr(self):
-        return [self.eta_min + (b - self.eta_min) * (1 + math.cos(math.pi * self.T_cur / self.T_i)) / 2
-                for b in self.base_lrs]
+        return [
+            self.eta_min + (b - self.eta_min) * (1 + math.cos(math.pi * self.T_cur / self.T_i)) / 2
+            for b in self.base_lrs
+        ]
 
     def step(self, epoch=None):
         if epoch is None and self.last_epoch < 0:
@@ -464,8 +565,8 @@ class CosineAnnealingWarmRestarts(LRScheduler):
                     self.T_cur = epoch % self.T_0
                 else:
                     n = int(math.log(epoch / self.T_0 * (self.T_mult - 1) + 1, self.T_mult))
-                    self.T_cur = epoch - self.T_0 * (self.T_mult ** n - 1) / (self.T_mult - 1)
-                    self.T_i = self.T_0 * self.T_mult ** n
+                    self.T_cur = epoch - self.T_0 * (self.T_mult**n - 1) / (self.T_mult - 1)
+                    self.T_i = self.T_0 * self.T_mult**n
             else:
                 self.T_i = self.T_0
                 self.T_cur = epoch
@@ -477,9 +578,24 @@ class CosineAnnealingWarmRestarts(LRScheduler):
 
 
 class OneCycleLR(LRScheduler):
-    def __init__(self, optimizer, max_lr, total_steps=None, epochs=None, steps_per_epoch=None, pct_start=0.3,
-                 anneal_strategy="cos", cycle_momentum=True, base_momentum=0.85, max_momentum=0.95,
-                 div_factor=25.0, final_div_factor=1e4, three_phase=False, last_epoch=-1, verbose=False):
+    def __init__(
+        self,
+        optimizer,
+        max_lr,
+        total_steps=None,
+        epochs=None,
+        steps_per_epoch=None,
+        pct_start=0.3,
+        anneal_strategy="cos",
+        cycle_momentum=True,
+        base_momentum=0.85,
+        max_momentum=0.95,
+        div_factor=25.0,
+        final_div_factor=1e4,
+        three_phase=False,
+        last_epoch=-1,
+        verbose=False,
+    ):
         if not isinstance(optimizer, Optimizer):
             raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
         self.optimizer = optimizer
@@ -496,24 +612,51 @@ class OneCycleLR(LRScheduler):
         if pct_start < 0 or pct_start > 1:
             raise ValueError(f"Expected float between 0 and 1 pct_start, but got {pct_start}")
         if anneal_strategy not in ("cos", "linear"):
-            raise ValueError(f"anneal_strategy must by one of 'cos' or 'linear', instead got {anneal_strategy}")
+            raise ValueError(
+                f"anneal_strategy must by one of 'cos' or 'linear', instead got {anneal_strategy}"
+            )
         self.anneal_strategy = anneal_strategy
         t = float(self.total_steps)
         if three_phase:
             self._schedule_phases = [
-                {"end_step": float(pct_start * t) - 1, "start_lr": "initial_lr", "end_lr": "max_lr",
-                 "start_momentum": "max_momentum", "end_momentum": "base_momentum"},
-                {"end_step": float(2 * pct_start * t) - 2, "start_lr": "max_lr", "end_lr": "initial_lr",
-                 "start_momentum": "base_momentum", "end_momentum": "max_momentum"},
-                {"end_step": t - 1, "start_lr": "initial_lr", "end_lr": "min_lr",
-                 "start_momentum": "max_momentum", "end_momentum": "max_momentum"},
+                {
+                    "end_step": float(pct_start * t) - 1,
+                    "start_lr": "initial_lr",
+                    "end_lr": "max_lr",
+                    "start_momentum": "max_momentum",
+                    "end_momentum": "base_momentum",
+                },
+                {
+                    "end_step": float(2 * pct_start * t) - 2,
+                    "start_lr": "max_lr",
+                    "end_lr": "initial_lr",
+                    "start_momentum": "base_momentum",
+                    "end_momentum": "max_momentum",
+                },
+                {
+                    "end_step": t - 1,
+                    "start_lr": "initial_lr",
+                    "end_lr": "min_lr",
+                    "start_momentum": "max_momentum",
+                    "end_momentum": "max_momentum",
+                },
             ]
         else:
             self._schedule_phases = [
-                {"end_step": float(pct_start * t) - 1, "start_lr": "initial_lr", "end_lr": "max_lr",
-                 "start_momentum": "max_momentum", "end_momentum": "base_momentum"},
-                {"end_step": t - 1, "start_lr": "max_lr", "end_lr": "min_lr",
-                 "start_momentum": "base_momentum", "end_momentum": "max_momentum"},
+                {
+                    "end_step": float(pct_start * t) - 1,
+                    "start_lr": "initial_lr",
+                    "end_lr": "max_lr",
+                    "start_momentum": "max_momentum",
+                    "end_momentum": "base_momentum",
+                },
+                {
+                    "end_step": t - 1,
+                    "start_lr": "max_lr",
+                    "end_lr": "min_lr",
+                    "start_momentum": "base_momentum",
+                    "end_momentum": "max_momentum",
+                },
             ]
         max_lrs = _per_group(max_lr, optimizer, "max_lr")
         if last_epoch == -1:
@@ -524,10 +667,15 @@ class OneCycleLR(LRScheduler):
         self.cycle_momentum = cycle_momentum
         if cycle_momentum:
             if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
-                raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` option enabled")
+                raise ValueError(
+                    "optimizer must support momentum or beta1 with `cycle_momentum` option enabled"
+                )
             self.use_beta1 = "betas" in optimizer.defaults
-            for g, bm, mm in zip(optimizer.param_groups, _per_group(base_momentum, optimizer, "base_momentum"),
-                                 _per_group(max_momentum, optimizer, "max_momentum")):
+            for g, bm, mm in zip(
+                optimizer.param_groups,
+                _per_group(base_momentum, optimizer, "base_momentum"),
+                _per_group(max_momentum, optimizer, "max_momentum"),
+            ):
                 if last_epoch == -1:
                     if self.use_beta1:
                         g["betas"] = (mm, *g["betas"][1:])
@@ -545,7 +693,9 @@ class OneCycleLR(LRScheduler):
     def get_lr(self):
         step = self.last_epoch
         if step > self.total_steps:
-            raise ValueError(f"Tried to step {step} times. The specified number of total steps is {self.total_steps}")
+            raise ValueError(
+                f"Tried to step {step} times. The specified number of total steps is {self.total_steps}"
+            )
         lrs = []
         for g in self.optimizer.param_groups:
             start_step = 0

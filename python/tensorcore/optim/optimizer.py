@@ -4,6 +4,7 @@ Subclasses implement _step_group(group) with ONE call into tensorcore._C._optim 
 every parameter of the group in place; the lists of state tensors handed to C++ are cached per
 group, so a steady-state step does no per-parameter Python work.
 """
+
 from collections import defaultdict
 from copy import deepcopy
 from itertools import chain
@@ -28,8 +29,10 @@ class Optimizer:
         self._optimizer_step_pre_hooks = {}
         self._optimizer_step_post_hooks = {}
         if isinstance(params, Tensor):
-            raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
-                            f"but got {type(params).__name__}")
+            raise TypeError(
+                "params argument given to the optimizer should be an iterable of Tensors or dicts, "
+                f"but got {type(params).__name__}"
+            )
         self.state = defaultdict(dict)
         self.param_groups = []
         self._caches = {}
@@ -65,18 +68,24 @@ class Optimizer:
         if isinstance(params, Tensor):
             param_group["params"] = [params]
         elif isinstance(params, set):
-            raise TypeError("optimizer parameters need to be organized in ordered collections, but the ordering "
-                            "of tensors in sets will change between runs. Please use a list instead.")
+            raise TypeError(
+                "optimizer parameters need to be organized in ordered collections, but the ordering "
+                "of tensors in sets will change between runs. Please use a list instead."
+            )
         else:
             param_group["params"] = list(params)
         for p in param_group["params"]:
             if not isinstance(p, Tensor):
-                raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {type(p).__name__}")
+                raise TypeError(
+                    f"optimizer can only optimize Tensors, but one of the params is {type(p).__name__}"
+                )
             if not p.is_leaf:
                 raise ValueError("can't optimize a non-leaf Tensor")
         for name, default in self.defaults.items():
             if default is required and name not in param_group:
-                raise ValueError(f"parameter group didn't specify a value of required optimization parameter {name}")
+                raise ValueError(
+                    f"parameter group didn't specify a value of required optimization parameter {name}"
+                )
             param_group.setdefault(name, default)
         existing = set()
         for group in self.param_groups:
@@ -109,14 +118,23 @@ class Optimizer:
         groups = self.param_groups
         saved_groups = state_dict["param_groups"]
         if len(groups) != len(saved_groups):
-            raise ValueError(f"loaded state dict has {len(saved_groups)} parameter groups but the optimizer has "
-                             f"{len(groups)}")
+            raise ValueError(
+                f"loaded state dict has {len(saved_groups)} parameter groups but the optimizer has "
+                f"{len(groups)}"
+            )
         for i, (g, sg) in enumerate(zip(groups, saved_groups)):
             if len(g["params"]) != len(sg["params"]):
-                raise ValueError(f"loaded state dict contains a parameter group ({i}) that doesn't match the size of "
-                                 f"optimizer's group: {len(sg['params'])} saved vs {len(g['params'])} parameters")
-        id_map = {old: p for old, p in zip(chain.from_iterable(g["params"] for g in saved_groups),
-                                           chain.from_iterable(g["params"] for g in groups))}
+                raise ValueError(
+                    f"loaded state dict contains a parameter group ({i}) that doesn't match the size of "
+                    f"optimizer's group: {len(sg['params'])} saved vs {len(g['params'])} parameters"
+                )
+        id_map = {
+            old: p
+            for old, p in zip(
+                chain.from_iterable(g["params"] for g in saved_groups),
+                chain.from_iterable(g["params"] for g in groups),
+            )
+        }
         state = defaultdict(dict)
         for k, v in state_dict["state"].items():
             if k not in id_map:
@@ -173,6 +191,7 @@ class Optimizer:
         loss = None
         if closure is not None:
             from ..autograd.grad_mode import enable_grad
+
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:
@@ -186,7 +205,10 @@ class Optimizer:
 def deepcopy_state(state_dict):
     out = {"param_groups": [dict(g) for g in state_dict["param_groups"]], "state": {}}
     for k, v in state_dict["state"].items():
-        out["state"][k] = {key: (val.clone() if isinstance(val, Tensor) else deepcopy(val)) for key, val in v.items()}
+        out["state"][k] = {
+            key: (val.clone() if isinstance(val, Tensor) else deepcopy(val))
+            for key, val in v.items()
+        }
     return out
 
 

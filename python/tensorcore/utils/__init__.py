@@ -1,4 +1,5 @@
 """tensorcore.utils: benchmark helpers, data loading (tensorcore.utils.data) and a progress bar."""
+
 import os as _os
 
 from . import benchmark  # noqa: F401

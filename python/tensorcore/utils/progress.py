@@ -1,4 +1,5 @@
 """A small tqdm-style progress bar for training loops: `for batch in tqdm(loader, desc="epoch 1")`."""
+
 import sys
 import time
 
@@ -14,8 +15,20 @@ class tqdm:
     """Wraps an iterable (or counts manual update() calls) and redraws one status line:
     `desc: 42%|████      | 42/100 [00:03<00:04, 12.1it/s, loss=0.31]`."""
 
-    def __init__(self, iterable=None, desc=None, total=None, leave=True, file=None, ncols=None, mininterval=0.1,
-                 disable=False, unit="it", initial=0, postfix=None):
+    def __init__(
+        self,
+        iterable=None,
+        desc=None,
+        total=None,
+        leave=True,
+        file=None,
+        ncols=None,
+        mininterval=0.1,
+        disable=False,
+        unit="it",
+        initial=0,
+        postfix=None,
+    ):
         self.iterable, self.desc, self.leave, self.unit = iterable, desc, leave, unit
         if total is None and iterable is not None:
             try:
@@ -54,7 +67,9 @@ class tqdm:
     def update(self, n=1):
         self.n += n
         now = time.monotonic()
-        if now - self._last_print >= self.mininterval or (self.total is not None and self.n >= self.total):
+        if now - self._last_print >= self.mininterval or (
+            self.total is not None and self.n >= self.total
+        ):
             self._last_print = now
             self.refresh()
 

@@ -1,4 +1,5 @@
 """tensorcore.vision: torchvision's IO, transforms and detection ops on tensorcore tensors."""
+
 from . import io  # noqa: F401
 from . import ops  # noqa: F401
 from . import transforms  # noqa: F401

@@ -1,8 +1,10 @@
 """Base class for transforms and op modules: tensorcore.nn.Module when the nn package is present,
 otherwise a minimal stand-in with the same calling convention (forward / __call__ / __repr__)."""
+
 try:
     from tensorcore.nn import Module
 except ImportError:  # nn not built into this tree yet
+
     class Module:
         def __init__(self):
             self.training = True

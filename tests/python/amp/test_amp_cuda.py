@@ -1,4 +1,5 @@
 """CUDA autocast policies and the GradScaler kernels on a GPU (skipped without one)."""
+
 import numpy as np
 import pytest
 

@@ -1,5 +1,6 @@
 """A small classifier trained with autocast (bfloat16 on the CPU) and GradScaler reaches a set
 accuracy, and its loss curve stays close to the float32 run's."""
+
 import numpy as np
 
 import tensorcore as tc
@@ -20,9 +21,11 @@ def make_data(n=600, d=16, classes=4, seed=0):
 def train(use_amp, steps=150, seed=0):
     tc.manual_seed(seed)
     x, y = make_data()
-    model = nn.Sequential(nn.Linear(16, 64), nn.ReLU(), nn.Linear(64, 64), nn.ReLU(), nn.Linear(64, 4))
+    model = nn.Sequential(
+        nn.Linear(16, 64), nn.ReLU(), nn.Linear(64, 64), nn.ReLU(), nn.Linear(64, 4)
+    )
     opt = tc.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
-    scaler = tc.amp.GradScaler(init_scale=2.0 ** 12, growth_interval=50, enabled=use_amp)
+    scaler = tc.amp.GradScaler(init_scale=2.0**12, growth_interval=50, enabled=use_amp)
     losses = []
     for step in range(steps):
         idx = tc.tensor(np.random.default_rng(step).integers(0, 600, 64).astype(np.int64))
@@ -49,7 +52,7 @@ def test_autocast_gradscaler_training_reaches_accuracy():
     assert acc >= 0.95, acc
     assert np.mean(losses[-20:]) < 0.25 * np.mean(losses[:5])
     # growth_interval=50 and no overflow in 150 steps: the scale grew three times.
-    assert scaler.get_scale() == 2.0 ** 15
+    assert scaler.get_scale() == 2.0**15
 
 
 def test_amp_loss_curve_tracks_float32():

@@ -1,5 +1,6 @@
 """tc.autocast on the CPU (bfloat16): per-op policies against torch.autocast("cpu") in torch 1.13,
 gradients through the casts, the weight-cast cache, nesting and the state functions."""
+
 import numpy as np
 import pytest
 
@@ -349,9 +350,17 @@ def test_custom_fwd_bwd_cpu():
 
 def _cnn(lib):
     nn = lib.nn
-    return nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(), nn.MaxPool2d(2),
-                         nn.Conv2d(8, 8, 3, padding=1), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
-                         nn.Linear(8, 5))
+    return nn.Sequential(
+        nn.Conv2d(3, 8, 3, padding=1),
+        nn.BatchNorm2d(8),
+        nn.ReLU(),
+        nn.MaxPool2d(2),
+        nn.Conv2d(8, 8, 3, padding=1),
+        nn.ReLU(),
+        nn.AdaptiveAvgPool2d(1),
+        nn.Flatten(),
+        nn.Linear(8, 5),
+    )
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -359,7 +368,9 @@ def test_cnn_under_cpu_autocast_matches_torch(torch_ref, seed):
     torch_ref.manual_seed(seed)
     torch_model = _cnn(torch_ref)
     model = _cnn(tc)
-    model.load_state_dict({k: tc.tensor(v.detach().numpy()) for k, v in torch_model.state_dict().items()})
+    model.load_state_dict(
+        {k: tc.tensor(v.detach().numpy()) for k, v in torch_model.state_dict().items()}
+    )
     x = np.random.default_rng(seed).standard_normal((4, 3, 12, 12)).astype(np.float32)
     y = np.array([0, 1, 2, 4])
 
@@ -375,7 +386,9 @@ def test_cnn_under_cpu_autocast_matches_torch(torch_ref, seed):
     out_c, loss_c, grads_c = run(tc, model, F)
     assert dtype_name(out_c.dtype) == dtype_name(out_t.dtype) == "bfloat16"
     assert dtype_name(loss_c.dtype) == dtype_name(loss_t.dtype) == "float32"
-    np.testing.assert_allclose(out_c.detach().float().numpy(), out_t.detach().float().numpy(), rtol=0.05, atol=0.05)
+    np.testing.assert_allclose(
+        out_c.detach().float().numpy(), out_t.detach().float().numpy(), rtol=0.05, atol=0.05
+    )
     np.testing.assert_allclose(loss_c.item(), loss_t.item(), rtol=0.02)
     for name, g in grads_t.items():
         assert grads_c[name].dtype == np.float32
@@ -383,8 +396,9 @@ def test_cnn_under_cpu_autocast_matches_torch(torch_ref, seed):
         # in norm (measured worst over 20 seeds: 8.8%).
         rel = np.linalg.norm(grads_c[name] - g) / (np.linalg.norm(g) + 1e-3)
         assert rel < 0.2, (name, rel)
-    np.testing.assert_allclose(model[1].running_mean.numpy(), torch_model[1].running_mean.numpy(),
-                               rtol=0.02, atol=0.02)
+    np.testing.assert_allclose(
+        model[1].running_mean.numpy(), torch_model[1].running_mean.numpy(), rtol=0.02, atol=0.02
+    )
 
 
 def test_explicit_dtype_argument_passes_through_the_hook():

@@ -1,5 +1,6 @@
 """bfloat16 matmul on the CPU (oneDNN kernels, float32 accumulation): every layout agrees with
 the float32 product of the same bfloat16 inputs to bfloat16 rounding."""
+
 import numpy as np
 import pytest
 
@@ -16,7 +17,7 @@ def check(got, a, b):
     ref = (a.float() @ b.float()).numpy()
     assert got.dtype == tc.bfloat16
     # One bfloat16 rounding of the float32 result (2^-8 relative), plus summation order.
-    np.testing.assert_allclose(got.float().numpy(), ref, rtol=2 ** -7, atol=1e-2)
+    np.testing.assert_allclose(got.float().numpy(), ref, rtol=2**-7, atol=1e-2)
 
 
 LAYOUTS = {
@@ -44,12 +45,18 @@ def test_gradients_bfloat16():
     b = bf(16, 4).requires_grad_()
     (a @ b).float().sum().backward()
     assert a.grad.dtype == tc.bfloat16 and b.grad.dtype == tc.bfloat16
-    np.testing.assert_allclose(a.grad.float().numpy(),
-                               np.ones((8, 4)) @ b.detach().float().numpy().T, rtol=2 ** -7, atol=1e-2)
+    np.testing.assert_allclose(
+        a.grad.float().numpy(),
+        np.ones((8, 4)) @ b.detach().float().numpy().T,
+        rtol=2**-7,
+        atol=1e-2,
+    )
 
 
 def test_matches_torch(torch_ref):
     a, b = bf(64, 96), bf(96, 48)
     ta = torch_ref.tensor(a.float().numpy()).bfloat16()
     tb = torch_ref.tensor(b.float().numpy()).bfloat16()
-    np.testing.assert_allclose((a @ b).float().numpy(), (ta @ tb).float().numpy(), rtol=2 ** -7, atol=1e-2)
+    np.testing.assert_allclose(
+        (a @ b).float().numpy(), (ta @ tb).float().numpy(), rtol=2**-7, atol=1e-2
+    )

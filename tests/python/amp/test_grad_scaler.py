@@ -1,5 +1,6 @@
 """GradScaler on CPU tensors and its two native primitives. torch's own GradScaler needs CUDA, so
 trajectories are checked against torch's documented update rule, re-implemented naively here."""
+
 import pickle
 
 import numpy as np
@@ -42,6 +43,7 @@ def set_grad(w, values):
 
 
 # ---------------------------------------------------------------- native primitives
+
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
 def test_unscale_values_and_found_inf(dtype):
@@ -117,11 +119,13 @@ def test_update_scale_rule():
 
 # ---------------------------------------------------------------- GradScaler
 
+
 @pytest.mark.parametrize("interval", [1, 3, 7])
 def test_trajectory_matches_update_rule(interval):
     rng = np.random.default_rng(interval)
-    scaler = tc.amp.GradScaler(init_scale=1024.0, growth_factor=3.0, backoff_factor=0.25,
-                               growth_interval=interval)
+    scaler = tc.amp.GradScaler(
+        init_scale=1024.0, growth_factor=3.0, backoff_factor=0.25, growth_interval=interval
+    )
     naive = NaiveScaler(1024.0, 3.0, 0.25, interval)
     w, opt = model_and_opt()
     for it in range(60):
@@ -244,8 +248,9 @@ def test_update_with_new_scale():
 
 
 def test_state_dict_round_trip_and_pickle():
-    scaler = tc.amp.GradScaler(init_scale=256.0, growth_factor=4.0, backoff_factor=0.125,
-                               growth_interval=5)
+    scaler = tc.amp.GradScaler(
+        init_scale=256.0, growth_factor=4.0, backoff_factor=0.125, growth_interval=5
+    )
     w, opt = model_and_opt()
     for _ in range(3):
         opt.zero_grad()
@@ -253,8 +258,13 @@ def test_state_dict_round_trip_and_pickle():
         scaler.step(opt)
         scaler.update()
     sd = scaler.state_dict()
-    assert sd == {"scale": 256.0, "growth_factor": 4.0, "backoff_factor": 0.125,
-                  "growth_interval": 5, "_growth_tracker": 3}
+    assert sd == {
+        "scale": 256.0,
+        "growth_factor": 4.0,
+        "backoff_factor": 0.125,
+        "growth_interval": 5,
+        "_growth_tracker": 3,
+    }
     fresh = tc.amp.GradScaler()
     fresh.load_state_dict(sd)
     assert fresh.state_dict() == sd
@@ -272,8 +282,15 @@ def test_state_dict_round_trip_and_pickle():
         fresh.load_state_dict({})
     assert tc.amp.GradScaler(enabled=False).state_dict() == {}
     # torch's state_dict loads too (same keys).
-    tc.amp.GradScaler().load_state_dict({"scale": 8.0, "growth_factor": 2.0, "backoff_factor": 0.5,
-                                         "growth_interval": 2000, "_growth_tracker": 0})
+    tc.amp.GradScaler().load_state_dict(
+        {
+            "scale": 8.0,
+            "growth_factor": 2.0,
+            "backoff_factor": 0.5,
+            "growth_interval": 2000,
+            "_growth_tracker": 0,
+        }
+    )
 
 
 def test_disabled_scaler_is_a_passthrough():

@@ -2,6 +2,7 @@
 (what CPU autocast feeds them): dtypes as torch's, values equal to the float32 computation on the
 same (rounded) inputs, gradients in the inputs' dtypes, running stats written back. bfloat16
 convolution has its own oneDNN kernels (equal to one rounding of the float32 result)."""
+
 import numpy as np
 import pytest
 
@@ -29,7 +30,9 @@ OPS = {
     "group_norm": lambda x, dt: F.group_norm(x, 3),
     "instance_norm": lambda x, dt: F.instance_norm(x),
     "unfold": lambda x, dt: F.unfold(x, 3),
-    "interpolate": lambda x, dt: F.interpolate(x, scale_factor=2, mode="bilinear", align_corners=False),
+    "interpolate": lambda x, dt: F.interpolate(
+        x, scale_factor=2, mode="bilinear", align_corners=False
+    ),
 }
 
 
@@ -43,7 +46,7 @@ def test_reduced_input_matches_float32_on_rounded_input(name, dtype):
     ref = OPS[name](x.float(), dt).to(dt)
     if name.startswith("conv") and dtype == "bfloat16":
         # oneDNN's bf16 kernels: float32 accumulation in their own order, one rounding.
-        np.testing.assert_allclose(y.float().numpy(), ref.float().numpy(), rtol=2 ** -7, atol=2 ** -7)
+        np.testing.assert_allclose(y.float().numpy(), ref.float().numpy(), rtol=2**-7, atol=2**-7)
     else:
         np.testing.assert_array_equal(y.float().numpy(), ref.float().numpy())
 
@@ -72,8 +75,14 @@ def test_batch_norm_running_stats_are_updated(stats_dtype):
 
 
 def test_batchnorm_module_under_cpu_autocast():
-    model = nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU(),
-                          nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(4, 2))
+    model = nn.Sequential(
+        nn.Conv2d(3, 4, 3, padding=1),
+        nn.BatchNorm2d(4),
+        nn.ReLU(),
+        nn.AdaptiveAvgPool2d(1),
+        nn.Flatten(),
+        nn.Linear(4, 2),
+    )
     x = tc.tensor(IMG)
     with tc.autocast("cpu"):
         out = model(x)
@@ -123,7 +132,9 @@ def test_bf16_conv_forward_backward_matches_float32(name):
         w = tc.tensor(wa).to(tc.bfloat16).to(dt).requires_grad_()
         b = tc.tensor(ba).to(tc.bfloat16).to(dt).requires_grad_() if with_bias else None
         y = fn(x, w, b, **kw)
-        (y.float() * tc.tensor(np.linspace(-1, 1, y.numel()).reshape(y.shape).astype(np.float32))).sum().backward()
+        (
+            y.float() * tc.tensor(np.linspace(-1, 1, y.numel()).reshape(y.shape).astype(np.float32))
+        ).sum().backward()
         return y, x.grad, w.grad, (b.grad if with_bias else None)
 
     got, ref = run(tc.bfloat16), run(tc.float32)

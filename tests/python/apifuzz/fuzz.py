@@ -23,6 +23,7 @@ Usage:
   TC_FUZZ_LONG=1 python tests/python/apifuzz/fuzz.py  # exploration: pairwise + random mutations
   python tests/python/apifuzz/fuzz.py --only tc.sum,F.conv2d -v   # a few targets, verbose
 """
+
 from __future__ import annotations
 
 import gc
@@ -42,28 +43,65 @@ BAD_MESSAGE = re.compile(
     r"bad_alloc|_M_range_check|_M_|basic_string|\bstoi\b|\bstol\b|unordered_map::at|"
     r"map::at|Assertion|assert(ion)? failed|std::|vector::|bad_variant|bad_optional|"
     r"Unable to cast Python instance|pybind11::|internal error|__cxa|terminate called",
-    re.I)
+    re.I,
+)
 # Not a C++ type leak: pybind's own "incompatible function arguments" lists the signatures,
 # which is a clear TypeError naming the op.
 
 # Names whose calls change process-wide state or touch the file system: never fuzzed.
 DENY = {
-    "save", "load", "manual_seed", "seed", "initial_seed", "use_deterministic_algorithms",
-    "set_deterministic", "set_default_dtype", "set_default_tensor_type", "set_printoptions",
-    "set_num_threads", "set_num_interop_threads", "set_grad_enabled", "set_flush_denormal",
-    "set_rng_state", "get_rng_state", "set_anomaly_enabled", "compile", "from_file",
-    "share_memory_", "register_hook", "autocast_op", "set_autocast_enabled",
-    "set_warn_always", "set_default_device", "no_grad", "enable_grad", "inference_mode",
-    "__init__", "__new__", "__del__", "__setstate__", "__reduce__", "__reduce_ex__",
-    "__init_subclass__", "__subclasshook__", "__class__", "__getattribute__", "__setattr__",
-    "__delattr__", "__dir__", "__sizeof__", "__format__",
+    "save",
+    "load",
+    "manual_seed",
+    "seed",
+    "initial_seed",
+    "use_deterministic_algorithms",
+    "set_deterministic",
+    "set_default_dtype",
+    "set_default_tensor_type",
+    "set_printoptions",
+    "set_num_threads",
+    "set_num_interop_threads",
+    "set_grad_enabled",
+    "set_flush_denormal",
+    "set_rng_state",
+    "get_rng_state",
+    "set_anomaly_enabled",
+    "compile",
+    "from_file",
+    "share_memory_",
+    "register_hook",
+    "autocast_op",
+    "set_autocast_enabled",
+    "set_warn_always",
+    "set_default_device",
+    "no_grad",
+    "enable_grad",
+    "inference_mode",
+    "__init__",
+    "__new__",
+    "__del__",
+    "__setstate__",
+    "__reduce__",
+    "__reduce_ex__",
+    "__init_subclass__",
+    "__subclasshook__",
+    "__class__",
+    "__getattribute__",
+    "__setattr__",
+    "__delattr__",
+    "__dir__",
+    "__sizeof__",
+    "__format__",
 }
 
 
 # ----------------------------------------------------------------------------- targets
 
+
 def _public(mod):
     import inspect
+
     out = []
     for n in sorted(dir(mod)):
         if n.startswith("_") or n in DENY:
@@ -77,35 +115,78 @@ def _public(mod):
 
 def target_modules():
     import tensorcore as tc
+
     mods = {"tc": tc}
     import tensorcore.nn.functional as F
+
     mods["F"] = F
     mods["fft"] = tc.fft
     try:
         import tensorcore.linalg as linalg  # noqa: F401
+
         mods["linalg"] = tc.linalg
     except Exception:
         pass
     import tensorcore.vision.transforms.functional as VF
     import tensorcore.vision.ops as VO
     import tensorcore.audio.functional as AF
+
     mods.update(VF=VF, VO=VO, AF=AF)
     return mods
 
 
-TENSOR_DUNDERS = ["__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__", "__mod__",
-                  "__pow__", "__matmul__", "__and__", "__or__", "__xor__", "__lshift__",
-                  "__rshift__", "__lt__", "__le__", "__eq__", "__ne__", "__gt__", "__ge__",
-                  "__neg__", "__abs__", "__invert__", "__getitem__", "__setitem__", "__len__",
-                  "__iter__", "__bool__", "__float__", "__int__", "__index__", "__repr__",
-                  "__contains__", "__iadd__", "__imul__", "__itruediv__", "__rsub__",
-                  "__rtruediv__", "__rpow__", "__rmatmul__", "__array__", "__dlpack__",
-                  "__deepcopy__", "__hash__", "__complex__"]
+TENSOR_DUNDERS = [
+    "__add__",
+    "__sub__",
+    "__mul__",
+    "__truediv__",
+    "__floordiv__",
+    "__mod__",
+    "__pow__",
+    "__matmul__",
+    "__and__",
+    "__or__",
+    "__xor__",
+    "__lshift__",
+    "__rshift__",
+    "__lt__",
+    "__le__",
+    "__eq__",
+    "__ne__",
+    "__gt__",
+    "__ge__",
+    "__neg__",
+    "__abs__",
+    "__invert__",
+    "__getitem__",
+    "__setitem__",
+    "__len__",
+    "__iter__",
+    "__bool__",
+    "__float__",
+    "__int__",
+    "__index__",
+    "__repr__",
+    "__contains__",
+    "__iadd__",
+    "__imul__",
+    "__itruediv__",
+    "__rsub__",
+    "__rtruediv__",
+    "__rpow__",
+    "__rmatmul__",
+    "__array__",
+    "__dlpack__",
+    "__deepcopy__",
+    "__hash__",
+    "__complex__",
+]
 
 
 def all_targets():
     """Sorted list of target ids: 'tc.sum', 'F.conv2d', 'Tensor.view', ..."""
     import tensorcore as tc
+
     ids = []
     for key, mod in target_modules().items():
         ids += [f"{key}.{n}" for n in _public(mod)]
@@ -118,6 +199,7 @@ def all_targets():
 def resolve(tid):
     if tid.startswith("py:"):  # "py:module:function", used by the harness's own self-test
         import importlib
+
         _, mod, name = tid.split(":")
         return getattr(importlib.import_module(mod), name)
     key, name = tid.split(".", 1)
@@ -152,6 +234,7 @@ def _split_params(text):
 def signature(func, name, is_method):
     """[(name, type-text, has_default, default-text)] for the callable, self excluded."""
     import inspect
+
     params = []
     try:
         sig = inspect.signature(func)
@@ -182,21 +265,31 @@ def signature(func, name, is_method):
             if "=" in part:
                 part, default = part.split("=", 1)
             pname, _, ptype = part.partition(":")
-            params.append((pname.strip(), ptype.strip(), default is not None,
-                           default.strip() if default else None))
+            params.append(
+                (
+                    pname.strip(),
+                    ptype.strip(),
+                    default is not None,
+                    default.strip() if default else None,
+                )
+            )
         break
     if is_method and params and params[0][0] == "self":
         params = params[1:]
     # tc functions wrapped to take out= (python/src/out_args.cpp) show the inner signature
-    if type(func).__name__ == "builtin_function_with_out" and not any(p[0] == "out" for p in params):
+    if type(func).__name__ == "builtin_function_with_out" and not any(
+        p[0] == "out" for p in params
+    ):
         params.append(("out", "Tensor", True, "None"))
     return params
 
 
 # ----------------------------------------------------------------------------- catalogue
 
+
 def tensor_catalogue():
     import tensorcore as tc
+
     g = tc.Generator().manual_seed(0) if hasattr(tc, "Generator") else None
 
     def rn(*s):
@@ -223,41 +316,58 @@ def tensor_catalogue():
         "u8[3,8,8]": tc.randint(0, 255, (3, 8, 8), dtype=tc.uint8),
         "i64[oob]": tc.tensor([0, 100, -100]),
         # right shape for a (2, 3) input, wrong values: indices far outside every dim
-        "i64[2,3,oob]": tc.tensor([[2 ** 40, 0, -2 ** 40], [5, 0, -7]]),
-        "i64[huge]": tc.tensor([2 ** 62, -2 ** 63, 0]),
-        "i32[2,oob]": tc.tensor([2 ** 31 - 1, -2 ** 31], dtype=tc.int32),
+        "i64[2,3,oob]": tc.tensor([[2**40, 0, -(2**40)], [5, 0, -7]]),
+        "i64[huge]": tc.tensor([2**62, -(2**63), 0]),
+        "i32[2,oob]": tc.tensor([2**31 - 1, -(2**31)], dtype=tc.int32),
         "f32[grad]": rn(2, 3).requires_grad_(),
         "f32[1,1]": rn(1, 1),
     }
-    for dt in ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
-               "float64", "complex64", "complex128", "uint16"):
+    for dt in (
+        "bool",
+        "uint8",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "float16",
+        "bfloat16",
+        "float64",
+        "complex64",
+        "complex128",
+        "uint16",
+    ):
         if hasattr(tc, dt):
             cat[f"{dt}[2,3]"] = (rn(2, 3) * 3).to(getattr(tc, dt))
     return cat
 
 
-INTS = [0, -1, -7, 100, 2 ** 31, 2 ** 62, -2 ** 62, 2 ** 63 - 1, 2 ** 64]
+INTS = [0, -1, -7, 100, 2**31, 2**62, -(2**62), 2**63 - 1, 2**64]
 FLOATS = [float("nan"), float("inf"), -float("inf"), -1.5, 0.0, 1e308]
 WRONG = [None, "abc", [], object(), (1.5, "x"), True]
-INT_LISTS = [[-1, -1], [0], [2 ** 40, 2 ** 40], [2 ** 62], [1, 2, 3, 4, 5, 6, 7, 8, 9], [0, 0],
-             [1, 100]]
+INT_LISTS = [[-1, -1], [0], [2**40, 2**40], [2**62], [1, 2, 3, 4, 5, 6, 7, 8, 9], [0, 0], [1, 100]]
 STRINGS = ["bogus", "", "cuda", "cuda:7", "cpu:5", "tpu"]
 
-DIM_NAMES = re.compile(r"^(dim\d?|dims|axis|axes|start_dim|end_dim|source|destination|"
-                       r"dim[01]|offset|diagonal)$")
-SIZE_NAMES = re.compile(r"size|shape|^n$|^k$|steps|num|kernel|stride|padding|dilation|groups|"
-                        r"chunks|split|repeats|bins|minlength|sections|n_fft|hop|win_length|"
-                        r"length|channels|upscale|downscale|^s$|^p$|max_size|out_|ratio|"
-                        r"top|nfft|n_mels|n_iter|shifts|batch|dilat|crop|sample_rate|freq")
-TENSOR_NAMES = re.compile(r"^(input\d?|x\d?|y|other|tensor\d?|img|image|waveform|specgram|boxes\d?|"
-                          r"scores|idxs|weight|bias|target|a|b|mat\d?|vec\d?|t|self|end|start|"
-                          r"mask|src|source|index|indices|offsets|labels|log_probs|targets|"
-                          r"input_lengths|target_lengths|query|key|value|rois|grid|theta|"
-                          r"anchor|positive|negative|x1|x2|input1|input2|exponent|values|"
-                          r"mean|std|var|running_mean|running_var|condition|elements|"
-                          r"test_elements|sorted_sequence|boundaries|tensors|inputs|"
-                          r"complex_specgrams|b_coeffs|a_coeffs|waveforms|spectrogram|offset|"
-                          r"matrix|mat1|mat2|batch1|batch2|vec1|vec2|tau|lengths|probs)$")
+DIM_NAMES = re.compile(
+    r"^(dim\d?|dims|axis|axes|start_dim|end_dim|source|destination|"
+    r"dim[01]|offset|diagonal)$"
+)
+SIZE_NAMES = re.compile(
+    r"size|shape|^n$|^k$|steps|num|kernel|stride|padding|dilation|groups|"
+    r"chunks|split|repeats|bins|minlength|sections|n_fft|hop|win_length|"
+    r"length|channels|upscale|downscale|^s$|^p$|max_size|out_|ratio|"
+    r"top|nfft|n_mels|n_iter|shifts|batch|dilat|crop|sample_rate|freq"
+)
+TENSOR_NAMES = re.compile(
+    r"^(input\d?|x\d?|y|other|tensor\d?|img|image|waveform|specgram|boxes\d?|"
+    r"scores|idxs|weight|bias|target|a|b|mat\d?|vec\d?|t|self|end|start|"
+    r"mask|src|source|index|indices|offsets|labels|log_probs|targets|"
+    r"input_lengths|target_lengths|query|key|value|rois|grid|theta|"
+    r"anchor|positive|negative|x1|x2|input1|input2|exponent|values|"
+    r"mean|std|var|running_mean|running_var|condition|elements|"
+    r"test_elements|sorted_sequence|boundaries|tensors|inputs|"
+    r"complex_specgrams|b_coeffs|a_coeffs|waveforms|spectrogram|offset|"
+    r"matrix|mat1|mat2|batch1|batch2|vec1|vec2|tau|lengths|probs)$"
+)
 
 
 def param_kind(name, ptype, default):
@@ -274,10 +384,29 @@ def param_kind(name, ptype, default):
         return "tensor_list"
     if "tensor" in t and "list" not in t:
         return "tensor"
-    if t == "str" or (default or "").startswith(("'", '"')) or name in (
-            "mode", "reduction", "padding_mode", "fmt", "in_fmt", "out_fmt", "norm", "equation",
-            "interpolation", "nonlinearity", "approximate", "rounding_mode", "side",
-            "memory_format", "window", "scale"):
+    if (
+        t == "str"
+        or (default or "").startswith(("'", '"'))
+        or name
+        in (
+            "mode",
+            "reduction",
+            "padding_mode",
+            "fmt",
+            "in_fmt",
+            "out_fmt",
+            "norm",
+            "equation",
+            "interpolation",
+            "nonlinearity",
+            "approximate",
+            "rounding_mode",
+            "side",
+            "memory_format",
+            "window",
+            "scale",
+        )
+    ):
         return "str"
     if DIM_NAMES.match(name):
         return "dim"
@@ -300,16 +429,26 @@ def param_kind(name, ptype, default):
 
 def hostile_values(kind, tcat):
     import tensorcore as tc
+
     vals = []
     tens = [k for k in tcat]
     if kind in ("tensor", "any"):
         vals += [("T", k) for k in tens]
         vals += [("V", v) for v in (None, 1.5, "abc", [1.0, 2.0])]
     if kind == "tensor_list":
-        vals += [("V", []), ("V", None), ("TL", ("f32[2,3]", "f32[5]")),
-                 ("TL", ("f32[2,3]", "int64[2,3]")), ("TL", ("f32[]",)), ("TL", ("f32[0]",)),
-                 ("TL", ("f32[2,3]", "complex64[2,3]")), ("V", [1, 2]), ("TL", ("f32[rank9]",)),
-                 ("V", [None]), ("TL", ("u8[3,8,8]", "f32[3,8,8]"))]
+        vals += [
+            ("V", []),
+            ("V", None),
+            ("TL", ("f32[2,3]", "f32[5]")),
+            ("TL", ("f32[2,3]", "int64[2,3]")),
+            ("TL", ("f32[]",)),
+            ("TL", ("f32[0]",)),
+            ("TL", ("f32[2,3]", "complex64[2,3]")),
+            ("V", [1, 2]),
+            ("TL", ("f32[rank9]",)),
+            ("V", [None]),
+            ("TL", ("u8[3,8,8]", "f32[3,8,8]")),
+        ]
     if kind in ("dim", "size", "any"):
         vals += [("V", v) for v in INTS]
         vals += [("V", v) for v in INT_LISTS]
@@ -324,8 +463,7 @@ def hostile_values(kind, tcat):
     if kind == "generator":
         vals += [("V", 3)]
     if kind == "out":
-        vals += [("T", "int64[2,3]"), ("T", "f32[noncontig]"), ("T", "f32[expanded]"),
-                 ("V", 3)]
+        vals += [("T", "int64[2,3]"), ("T", "f32[noncontig]"), ("T", "f32[expanded]"), ("V", 3)]
     vals += [("V", v) for v in WRONG if ("V", v) not in vals]
     return vals
 
@@ -374,12 +512,20 @@ def materialize(tok, tcat):
     if kind == "T":
         if v == "i64[idx]":
             import tensorcore as tc
+
             return tc.tensor([0, 1])
         t = tcat[v]
         if t.requires_grad:
             return t  # never written in place by a test value; keep the leaf
-        return t.clone() if t.is_contiguous() else t.clone().t() if v.endswith("noncontig]") \
-            else t.clone() if not v.endswith("expanded]") else t.clone()[:1].expand(t.shape)
+        return (
+            t.clone()
+            if t.is_contiguous()
+            else t.clone().t()
+            if v.endswith("noncontig]")
+            else t.clone()
+            if not v.endswith("expanded]")
+            else t.clone()[:1].expand(t.shape)
+        )
     if kind == "G":  # a fresh float64 leaf that requires grad (backward is run on the result)
         return materialize(("T", v), tcat).detach().double().requires_grad_()
     if kind == "TL":
@@ -390,8 +536,9 @@ def materialize(tok, tcat):
 def plans(tid, params, tcat, long_mode, rng, base="f32[2,3]"):
     """Yield (label, self_tok, [(pname, tok, as_kw)]) for one target, deterministically."""
     is_method = tid.startswith("Tensor.")
-    kinds = [(n, param_kind(n, t, d), d) for n, t, d_has, d in
-             [(p[0], p[1], p[2], p[3]) for p in params]]
+    kinds = [
+        (n, param_kind(n, t, d), d) for n, t, d_has, d in [(p[0], p[1], p[2], p[3]) for p in params]
+    ]
     required = [(n, k, d) for (n, k, d), p in zip(kinds, params) if not p[2] and p[1] != "*"]
     varargs = any(p[1] == "*" for p in params)
     self_choices = list(tcat) if is_method else [None]
@@ -448,9 +595,12 @@ def plans(tid, params, tcat, long_mode, rng, base="f32[2,3]"):
     if varargs:
         for v in INTS + [-2, 3]:
             for extra in ([v], [2, v], [v, v, v]):
-                p = emit("varargs", ("T", base) if is_method else None,
-                         ([("_", ("T", base), False)] if not is_method else [])
-                         + [("_", ("V", x), False) for x in extra])
+                p = emit(
+                    "varargs",
+                    ("T", base) if is_method else None,
+                    ([("_", ("T", base), False)] if not is_method else [])
+                    + [("_", ("V", x), False) for x in extra],
+                )
                 if p:
                     out.append(p)
         if is_method:
@@ -461,33 +611,56 @@ def plans(tid, params, tcat, long_mode, rng, base="f32[2,3]"):
     # 4. mismatched tensor pairs for binary-looking ops
     tensor_req = [r for r in required if r[1] == "tensor"]
     if (is_method and tensor_req) or len(tensor_req) >= 2:
-        pairs = [("f32[2,3]", "f32[5]"), ("f32[0]", "f32[2,3]"), ("f32[2,3]", "complex64[2,3]"),
-                 ("bool[2,3]", "bool[2,3]"), ("f32[]", "f32[rank9]"),
-                 ("int64[2,3]", "uint8[2,3]"), ("f32[2,0,3]", "f32[2,3]"),
-                 ("float16[2,3]", "f32[2,3]")]
+        pairs = [
+            ("f32[2,3]", "f32[5]"),
+            ("f32[0]", "f32[2,3]"),
+            ("f32[2,3]", "complex64[2,3]"),
+            ("bool[2,3]", "bool[2,3]"),
+            ("f32[]", "f32[rank9]"),
+            ("int64[2,3]", "uint8[2,3]"),
+            ("f32[2,0,3]", "f32[2,3]"),
+            ("float16[2,3]", "f32[2,3]"),
+        ]
         for a, b in pairs:
             if is_method:
                 args = call_with(base, (tensor_req[0][0], ("T", b)))
                 p = emit("pair", ("T", a), args)
             else:
                 args = call_with(base)
-                args = [(x[0], ("T", a) if x[0] == tensor_req[0][0] else
-                         ("T", b) if x[0] == tensor_req[1][0] else x[1], False) for x in args]
+                args = [
+                    (
+                        x[0],
+                        ("T", a)
+                        if x[0] == tensor_req[0][0]
+                        else ("T", b)
+                        if x[0] == tensor_req[1][0]
+                        else x[1],
+                        False,
+                    )
+                    for x in args
+                ]
                 p = emit("pair", None, args)
             if p:
                 out.append(p)
     # 5. gradients: the plain call with float64 leaves that require grad (on the accepted base
     #    and on 0-d / empty / zero-size ones), then backward through the result
     for gbase in (base, "f32[]", "f32[0]", "f32[2,0,3]", "f32[0,3,8,8]", "f32[2,3,0,8]"):
-        args = [(a[0], ("G", a[1][1]) if a[1][0] == "T" and a[1][1] != "i64[idx]" else a[1], a[2])
-                for a in call_with(gbase)]
+        args = [
+            (a[0], ("G", a[1][1]) if a[1][0] == "T" and a[1][1] != "i64[idx]" else a[1], a[2])
+            for a in call_with(gbase)
+        ]
         p = emit("grad", ("G", gbase) if is_method else None, args)
         if p:
             out.append(p)
     # 6. too few / too many positional arguments
     out.append(("arity", ("T", base) if is_method else None, []))
-    out.append(("arity", ("T", base) if is_method else None,
-                call_with(base) + [("_", ("V", 1), False)] * 12))
+    out.append(
+        (
+            "arity",
+            ("T", base) if is_method else None,
+            call_with(base) + [("_", ("V", 1), False)] * 12,
+        )
+    )
     # 7. exploration: random multi-parameter mutations
     if long_mode:
         names = [p for p in kinds if params[kinds.index(p)][1] != "*"]
@@ -515,7 +688,7 @@ def probe_plans(tid, params):
     out = []
     for base in BASES:
         args = []
-        for (n, t, has_def, d) in params:
+        for n, t, has_def, d in params:
             if has_def or t == "*":
                 continue
             k = param_kind(n, t, d)
@@ -544,7 +717,7 @@ def _write_progress(mm, ti, ci, text):
 
 def read_progress(mm):
     ti, ci, n = struct.unpack("<qqq", mm[0:24])
-    return ti, ci, mm[24:24 + n].decode("utf-8", "replace")
+    return ti, ci, mm[24 : 24 + n].decode("utf-8", "replace")
 
 
 def classify(exc):
@@ -583,6 +756,7 @@ def _invoke(tid, func, self_tok, args, tcat):
 
 def _backward(r):
     import tensorcore as tc
+
     outs = r if isinstance(r, (tuple, list)) else [r]
     outs = [o for o in outs if isinstance(o, tc.Tensor) and o.requires_grad]
     if not outs:
@@ -598,16 +772,19 @@ def _backward(r):
         total.backward()
 
 
-def child_main(progress_path, targets, start_ti, start_ci, skip_json, results_path, long_mode,
-               max_calls=-1):
+def child_main(
+    progress_path, targets, start_ti, start_ci, skip_json, results_path, long_mode, max_calls=-1
+):
     import faulthandler
     import resource
     import warnings
+
     warnings.simplefilter("ignore")
     faulthandler.enable()
     limit = int(os.environ.get("TC_FUZZ_MEM_GB", "6")) << 30
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     import tensorcore as tc
+
     tc.set_num_threads(1)
     tcat = tensor_catalogue()
     skip = set(map(tuple, json.loads(skip_json)))
@@ -618,8 +795,18 @@ def child_main(progress_path, targets, start_ti, start_ci, skip_json, results_pa
     def report(exc, text, tid):
         kind = classify(exc)
         if kind:
-            res.write(json.dumps({"kind": kind, "call": text, "target": tid, "exc": type(exc).__name__,
-                                  "msg": str(exc)[:300]}) + "\n")
+            res.write(
+                json.dumps(
+                    {
+                        "kind": kind,
+                        "call": text,
+                        "target": tid,
+                        "exc": type(exc).__name__,
+                        "msg": str(exc)[:300],
+                    }
+                )
+                + "\n"
+            )
 
     for ti in range(start_ti, len(targets)):
         tid = targets[ti]
@@ -628,15 +815,17 @@ def child_main(progress_path, targets, start_ti, start_ci, skip_json, results_pa
             meth = getattr(tc.Tensor, tid.split(".", 1)[1]) if func is None else None
             params = signature(func if func is not None else meth, tid, func is None)
         except Exception as e:  # pragma: no cover - resolution failure is itself reported
-            res.write(json.dumps({"kind": "resolve", "call": tid, "target": tid,
-                                  "msg": repr(e)}) + "\n")
+            res.write(
+                json.dumps({"kind": "resolve", "call": tid, "target": tid, "msg": repr(e)}) + "\n"
+            )
             continue
         gc.collect()
         mem_before = tc._C._cpu_memory_allocated()
         rng = random.Random(sum(map(ord, tid)))
         base = BASES[0]
-        for k, (pbase, self_tok, args) in enumerate(probe_plans(tid, params)
-                                                    if max_calls < 0 else []):
+        for k, (pbase, self_tok, args) in enumerate(
+            probe_plans(tid, params) if max_calls < 0 else []
+        ):
             ci = -(k + 1)  # probes are numbered below zero so a crashing one can be skipped
             if (ti, ci) in skip:
                 continue
@@ -651,7 +840,8 @@ def child_main(progress_path, targets, start_ti, start_ci, skip_json, results_pa
                     raise
                 report(e, text, tid)
         for ci, (label, self_tok, args) in enumerate(
-                plans(tid, params, tcat, long_mode, rng, base)):
+            plans(tid, params, tcat, long_mode, rng, base)
+        ):
             if ti == start_ti and ci < start_ci:
                 continue
             if 0 <= max_calls <= ci:
@@ -671,23 +861,41 @@ def child_main(progress_path, targets, start_ti, start_ci, skip_json, results_pa
         gc.collect()
         grown = tc._C._cpu_memory_allocated() - mem_before
         if grown > LEAK_BYTES:
-            res.write(json.dumps({"kind": "leak", "call": tid, "target": tid,
-                                  "msg": f"{grown} bytes still allocated"}) + "\n")
+            res.write(
+                json.dumps(
+                    {
+                        "kind": "leak",
+                        "call": tid,
+                        "target": tid,
+                        "msg": f"{grown} bytes still allocated",
+                    }
+                )
+                + "\n"
+            )
     _write_progress(mm, len(targets), 0, "done")
     res.close()
 
 
 # ----------------------------------------------------------------------------- parent
 
-def _spawn(progress_path, targets_path, ti, ci, skip, results_path, long_mode, err_path,
-           max_calls):
+
+def _spawn(progress_path, targets_path, ti, ci, skip, results_path, long_mode, err_path, max_calls):
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
     here = os.path.dirname(os.path.abspath(__file__))
-    cmd = [sys.executable, os.path.join(here, "fuzz.py"), "--child", progress_path,
-           targets_path, str(ti), str(ci), json.dumps(sorted(skip)), results_path,
-           "1" if long_mode else "0", str(max_calls)]
-    return subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL,
-                            stderr=open(err_path, "wb"))
+    cmd = [
+        sys.executable,
+        os.path.join(here, "fuzz.py"),
+        "--child",
+        progress_path,
+        targets_path,
+        str(ti),
+        str(ci),
+        json.dumps(sorted(skip)),
+        results_path,
+        "1" if long_mode else "0",
+        str(max_calls),
+    ]
+    return subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=open(err_path, "wb"))
 
 
 def run_shard(targets, long_mode=False, timeout=20.0, verbose=False, max_calls=-1):
@@ -710,8 +918,17 @@ def run_shard(targets, long_mode=False, timeout=20.0, verbose=False, max_calls=-
         restarts = 0
         while True:
             _write_progress(mm, -1, -1, "")
-            proc = _spawn(progress_path, targets_path, ti, ci, skip, results_path, long_mode,
-                          err_path, max_calls)
+            proc = _spawn(
+                progress_path,
+                targets_path,
+                ti,
+                ci,
+                skip,
+                results_path,
+                long_mode,
+                err_path,
+                max_calls,
+            )
             last, since = None, time.monotonic()
             while True:
                 rc = proc.poll()
@@ -738,9 +955,15 @@ def run_shard(targets, long_mode=False, timeout=20.0, verbose=False, max_calls=-
                 break
             with open(err_path, "rb") as f:
                 tail = f.read()[-1500:].decode("utf-8", "replace")
-            findings.append({"kind": "hang" if rc == "hang" else "crash", "call": text,
-                             "target": targets[cti] if 0 <= cti < len(targets) else "?",
-                             "exc": f"exit {rc}", "msg": tail})
+            findings.append(
+                {
+                    "kind": "hang" if rc == "hang" else "crash",
+                    "call": text,
+                    "target": targets[cti] if 0 <= cti < len(targets) else "?",
+                    "exc": f"exit {rc}",
+                    "msg": tail,
+                }
+            )
             skip.add((cti, cci))
             ti, ci = cti, 0  # earlier calls of this target run again (cheap), skip list grows
             restarts += 1
@@ -767,6 +990,7 @@ def run(targets=None, long_mode=None, workers=2, timeout=20.0, verbose=False):
     if workers == 1:
         return run_shard(shards[0], long_mode, timeout, verbose)
     from concurrent.futures import ThreadPoolExecutor
+
     with ThreadPoolExecutor(workers) as ex:
         parts = list(ex.map(lambda s: run_shard(s, long_mode, timeout, verbose), shards))
     return [f for p in parts for f in p]
@@ -776,8 +1000,10 @@ def format_findings(findings):
     lines = []
     for r in sorted(findings, key=lambda r: (r["kind"], r["call"])):
         msg = r.get("msg", "").strip().splitlines()
-        lines.append(f"[{r['kind']}] {r['call']}  -> {r.get('exc', '')}: "
-                     f"{msg[-1] if r['kind'] in ('crash', 'hang') and msg else ' '.join(msg)[:200]}")
+        lines.append(
+            f"[{r['kind']}] {r['call']}  -> {r.get('exc', '')}: "
+            f"{msg[-1] if r['kind'] in ('crash', 'hang') and msg else ' '.join(msg)[:200]}"
+        )
     return "\n".join(lines)
 
 
@@ -786,24 +1012,30 @@ def main(argv):
         _, _, progress_path, targets_path, ti, ci, skip_json, results_path, lm, mc = argv
         with open(targets_path) as f:
             targets = json.load(f)
-        child_main(progress_path, targets, int(ti), int(ci), skip_json, results_path, lm == "1",
-                   int(mc))
+        child_main(
+            progress_path, targets, int(ti), int(ci), skip_json, results_path, lm == "1", int(mc)
+        )
         return 0
     import argparse
+
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default="")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=20.0)
     ap.add_argument("--long", action="store_true")
     ap.add_argument("-v", "--verbose", action="store_true")
-    ap.add_argument("--write-known", action="store_true",
-                    help="record the current unclear-error findings in known_findings.json")
+    ap.add_argument(
+        "--write-known",
+        action="store_true",
+        help="record the current unclear-error findings in known_findings.json",
+    )
     a = ap.parse_args(argv[1:])
     targets = None
     if a.only:
         pats = a.only.split(",")
-        targets = [t for t in all_targets() if any(re.fullmatch(p.replace("*", ".*"), t)
-                                                   for p in pats)]
+        targets = [
+            t for t in all_targets() if any(re.fullmatch(p.replace("*", ".*"), t) for p in pats)
+        ]
     t0 = time.time()
     findings = run(targets, True if a.long else None, a.workers, a.timeout, a.verbose)
     print(format_findings(findings))

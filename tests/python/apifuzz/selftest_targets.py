@@ -1,4 +1,5 @@
 """Deliberately broken callables for the harness's self-test (test_sweep.py)."""
+
 import ctypes
 import time
 
@@ -19,4 +20,5 @@ _kept = []
 def leak(x):
     """Keeps a tensorcore tensor alive on every call."""
     import tensorcore as tc
+
     _kept.append(tc.ones(16))

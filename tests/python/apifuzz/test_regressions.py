@@ -1,5 +1,6 @@
 """Crashes and unclear errors found by the API fuzzer (tests/python/apifuzz/fuzz.py), one test
 per root cause. Each call used to kill the interpreter or raise a message naming no op."""
+
 import pytest
 
 import tensorcore as tc
@@ -7,12 +8,15 @@ import tensorcore.nn.functional as F
 
 
 # --- None where the input tensor is required (undefined tensor reached the op: SIGSEGV) ------
-@pytest.mark.parametrize("call", [
-    lambda: tc.sum(None),
-    lambda: tc.sum(input=None),
-    lambda: tc.view_as_complex(None),
-    lambda: F.conv2d(None, tc.ones(1, 1, 1, 1)),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: tc.sum(None),
+        lambda: tc.sum(input=None),
+        lambda: tc.view_as_complex(None),
+        lambda: F.conv2d(None, tc.ones(1, 1, 1, 1)),
+    ],
+)
 def test_none_input_is_type_error(call):
     with pytest.raises(TypeError, match="incompatible function arguments"):
         call()
@@ -26,13 +30,16 @@ def test_optional_tensor_none_still_accepted():
 
 
 # --- pybind11 cast errors inside bindings ("Unable to cast Python instance ... 'long'") -------
-@pytest.mark.parametrize("call,op,expected", [
-    (lambda: tc.sum(tc.ones(2), dim="abc"), "sum()", "an int"),
-    (lambda: tc.ones(2, 3).view("abc"), "view()", "an int"),
-    (lambda: tc.sum(tc.ones(2), dim=2 ** 64), "sum()", "an int"),
-    (lambda: tc.zeros(2, dtype=1), "zeros()", "a dtype"),
-    (lambda: tc.zeros(2, device=[]), "zeros()", "a device"),
-])
+@pytest.mark.parametrize(
+    "call,op,expected",
+    [
+        (lambda: tc.sum(tc.ones(2), dim="abc"), "sum()", "an int"),
+        (lambda: tc.ones(2, 3).view("abc"), "view()", "an int"),
+        (lambda: tc.sum(tc.ones(2), dim=2**64), "sum()", "an int"),
+        (lambda: tc.zeros(2, dtype=1), "zeros()", "a dtype"),
+        (lambda: tc.zeros(2, device=[]), "zeros()", "a device"),
+    ],
+)
 def test_cast_errors_name_op_and_expected_type(call, op, expected):
     with pytest.raises(TypeError) as info:
         call()
@@ -41,27 +48,33 @@ def test_cast_errors_name_op_and_expected_type(call, op, expected):
 
 
 # --- huge sizes: the byte count wrapped around, a tiny block was written far past its end -----
-@pytest.mark.parametrize("call", [
-    lambda: tc.full(2 ** 62, 1),
-    lambda: tc.full([2 ** 62], 1),
-    lambda: tc.empty(2 ** 40, 2 ** 40),
-    lambda: tc.ones(1, 3).expand(2 ** 40, 2 ** 40, 3).contiguous(),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: tc.full(2**62, 1),
+        lambda: tc.full([2**62], 1),
+        lambda: tc.empty(2**40, 2**40),
+        lambda: tc.ones(1, 3).expand(2**40, 2**40, 3).contiguous(),
+    ],
+)
 def test_huge_shapes_rejected_with_value_error(call):
     with pytest.raises(ValueError, match="too large|more than 2\\^63"):
         call()
 
 
 # --- None for a later required tensor (mm's mat2, index_select's index, ...): SIGSEGV --------
-@pytest.mark.parametrize("call", [
-    lambda: tc.mm(tc.ones(2, 2), None),
-    lambda: tc.ones(2, 3).index_select(0, None),
-    lambda: tc.masked_fill(tc.ones(2), None, 1.0),
-    lambda: tc.ones(2).equal(None),
-    lambda: tc.gather(tc.ones(2, 3), 0, None),
-    lambda: F.scaled_dot_product_attention(tc.ones(1, 2, 4), tc.ones(1, 2, 4), None),
-    lambda: tc.ones(2, 3).copy_(None),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: tc.mm(tc.ones(2, 2), None),
+        lambda: tc.ones(2, 3).index_select(0, None),
+        lambda: tc.masked_fill(tc.ones(2), None, 1.0),
+        lambda: tc.ones(2).equal(None),
+        lambda: tc.gather(tc.ones(2, 3), 0, None),
+        lambda: F.scaled_dot_product_attention(tc.ones(1, 2, 4), tc.ones(1, 2, 4), None),
+        lambda: tc.ones(2, 3).copy_(None),
+    ],
+)
 def test_none_for_later_required_tensor_is_type_error(call):
     with pytest.raises(TypeError, match="incompatible function arguments"):
         call()
@@ -87,7 +100,7 @@ def test_flip_and_movedim_on_scalar_match_torch():
 
 
 # --- resize_ to a huge shape: the byte count wrapped, the storage grew too little (abort) -----
-@pytest.mark.parametrize("shape", [(2 ** 63 - 1,), (2 ** 62, 4)])
+@pytest.mark.parametrize("shape", [(2**63 - 1,), (2**62, 4)])
 def test_resize_huge_is_value_error(shape):
     x = tc.ones(2, 3)
     with pytest.raises(ValueError, match="resize_"):
@@ -98,18 +111,26 @@ def test_resize_huge_is_value_error(shape):
 # --- detect_pitch_frequency looped once per lag in Python: sample_rate=2**31 never returned ---
 def test_detect_pitch_frequency_bounds_lags():
     import tensorcore.audio.functional as AF
+
     with pytest.raises(ValueError, match="detect_pitch_frequency: .*lags"):
-        AF.detect_pitch_frequency(tc.ones(2, 3), 2 ** 31)
+        AF.detect_pitch_frequency(tc.ones(2, 3), 2**31)
     with pytest.raises(ValueError, match="sample_rate must be a positive finite number"):
         AF.detect_pitch_frequency(tc.ones(2, 3), float("nan"))
 
 
 # --- C++ container types in cast errors ('std::vector<long, ...>', 'std::shared_ptr<...>') ----
-@pytest.mark.parametrize("call,expected", [
-    (lambda: tc.randn(2, generator=3), "a tensorcore.Generator"),
-    (lambda: F.ctc_loss(F.log_softmax(tc.randn(5, 1, 3), 2), tc.tensor([[1, 2]]), "abc", [2]),
-     "a sequence of ints"),
-])
+@pytest.mark.parametrize(
+    "call,expected",
+    [
+        (lambda: tc.randn(2, generator=3), "a tensorcore.Generator"),
+        (
+            lambda: F.ctc_loss(
+                F.log_softmax(tc.randn(5, 1, 3), 2), tc.tensor([[1, 2]]), "abc", [2]
+            ),
+            "a sequence of ints",
+        ),
+    ],
+)
 def test_cast_errors_name_python_types(call, expected):
     with pytest.raises(TypeError) as info:
         call()
@@ -117,14 +138,29 @@ def test_cast_errors_name_python_types(call, expected):
 
 
 # --- Python-level functional APIs: a str / list where a Tensor belongs gave AttributeError ----
-@pytest.mark.parametrize("call,match", [
-    (lambda: F.softmax("abc", 0), r"nn.functional.softmax\(\): argument 'input' must be a Tensor, got str"),
-    (lambda: F.pad((1.5, "x"), [1, 1]), r"nn.functional.pad\(\): argument 'input' must be a Tensor, got tuple"),
-    (lambda: __import__("tensorcore.vision.ops", fromlist=["x"]).roi_align([1.0], tc.ones(1, 5), 2),
-     r"vision.ops.roi_align\(\): argument 'input' must be a Tensor, got list"),
-    (lambda: __import__("tensorcore.audio.functional", fromlist=["x"]).phaser("abc", 2),
-     r"audio.functional.phaser\(\): argument 'waveform' must be a Tensor, got str"),
-])
+@pytest.mark.parametrize(
+    "call,match",
+    [
+        (
+            lambda: F.softmax("abc", 0),
+            r"nn.functional.softmax\(\): argument 'input' must be a Tensor, got str",
+        ),
+        (
+            lambda: F.pad((1.5, "x"), [1, 1]),
+            r"nn.functional.pad\(\): argument 'input' must be a Tensor, got tuple",
+        ),
+        (
+            lambda: __import__("tensorcore.vision.ops", fromlist=["x"]).roi_align(
+                [1.0], tc.ones(1, 5), 2
+            ),
+            r"vision.ops.roi_align\(\): argument 'input' must be a Tensor, got list",
+        ),
+        (
+            lambda: __import__("tensorcore.audio.functional", fromlist=["x"]).phaser("abc", 2),
+            r"audio.functional.phaser\(\): argument 'waveform' must be a Tensor, got str",
+        ),
+    ],
+)
 def test_python_functional_wrong_type_is_type_error(call, match):
     with pytest.raises(TypeError, match=match) as info:
         call()
@@ -133,20 +169,23 @@ def test_python_functional_wrong_type_is_type_error(call, match):
 
 def test_python_functional_zero_division_is_value_error():
     import tensorcore.audio.functional as AF
+
     with pytest.raises(ValueError, match=r"audio.functional.vad\(\)"):
         AF.vad("abc", 2)
 
 
 def test_hardened_functions_keep_name_and_signature():
     import inspect
+
     assert F.softmax.__name__ == "softmax"
     assert "dim" in inspect.signature(F.softmax).parameters
 
 
 # --- resample with an absurd reduced ratio built a 2**30-phase kernel (bad_alloc) ------------
-@pytest.mark.parametrize("orig,new", [(2, 2 ** 31), (2 ** 62, 2)])
+@pytest.mark.parametrize("orig,new", [(2, 2**31), (2**62, 2)])
 def test_resample_absurd_ratio_is_value_error(orig, new):
     import tensorcore.audio.functional as AF
+
     with pytest.raises(ValueError, match="resample: .*polyphase kernel"):
         AF.resample(tc.ones(2, 3), orig, new)
 
@@ -167,12 +206,16 @@ def test_numel_and_python_memory_errors_name_the_op():
 
 # --- interpolate / resize to an absurd size filled gigabytes of tap tables before the output
 #     allocation could fail (interpolate(size=2**31) got the process OOM-killed) -------------
-@pytest.mark.parametrize("call", [
-    lambda: F.upsample_nearest(tc.ones(3, 8, 8), size=2 ** 31),
-    lambda: F.interpolate(tc.ones(1, 1, 4, 4), size=(2 ** 40, 2 ** 40)),
-    lambda: __import__("tensorcore.vision.transforms.functional", fromlist=["x"]).resize(
-        tc.ones(2, 3), 2 ** 31),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: F.upsample_nearest(tc.ones(3, 8, 8), size=2**31),
+        lambda: F.interpolate(tc.ones(1, 1, 4, 4), size=(2**40, 2**40)),
+        lambda: __import__("tensorcore.vision.transforms.functional", fromlist=["x"]).resize(
+            tc.ones(2, 3), 2**31
+        ),
+    ],
+)
 def test_absurd_resize_refused_before_allocating(call):
     with pytest.raises(ValueError, match=r"output of shape .* (too large|GiB)"):
         call()
@@ -180,9 +223,10 @@ def test_absurd_resize_refused_before_allocating(call):
 
 # --- SoX effects built sample-rate-sized tables: sample_rate=2**31 asked NumPy for 32 GiB ----
 @pytest.mark.parametrize("name", ["phaser", "flanger", "vad"])
-@pytest.mark.parametrize("rate", [2 ** 31, 0, float("nan"), -5])
+@pytest.mark.parametrize("rate", [2**31, 0, float("nan"), -5])
 def test_sox_effects_validate_sample_rate(name, rate):
     import tensorcore.audio.functional as AF
+
     with pytest.raises(ValueError, match=f"{name}: sample_rate must be a positive number"):
         getattr(AF, name)(tc.zeros(2, 300), rate)
 
@@ -199,7 +243,7 @@ def test_arange_too_many_elements_is_value_error():
     with pytest.raises(ValueError, match="arange: .*too many"):
         tc.arange(0, 1e19)  # used to return an empty tensor (the count wrapped)
     with pytest.raises(ValueError, match="arange: .*too many"):
-        tc.arange(-2 ** 63, 2 ** 63 - 1)
+        tc.arange(-(2**63), 2**63 - 1)
     assert tc.arange(10, 0, -3).tolist() == [10, 7, 4, 1]
     assert tc.arange(-3, 3, 2).tolist() == [-3, -1, 1]
 
@@ -207,9 +251,9 @@ def test_arange_too_many_elements_is_value_error():
 def test_as_strided_bounds_are_overflow_checked():
     x = tc.ones(2, 3)
     with pytest.raises(ValueError, match="as_strided: .*out of bounds"):
-        x.as_strided((2, 3), (1, 1), 2 ** 62)  # used to succeed and point at wild memory
+        x.as_strided((2, 3), (1, 1), 2**62)  # used to succeed and point at wild memory
     with pytest.raises(ValueError, match="as_strided: .*out of bounds"):
-        x.as_strided((2, 3), (2 ** 62, 1))
+        x.as_strided((2, 3), (2**62, 1))
     with pytest.raises(ValueError, match="as_strided: negative strides"):
         x.as_strided((2, 3), (-1, 1))
     assert x.as_strided((3, 2), (1, 3)).shape == (3, 2)
@@ -217,9 +261,10 @@ def test_as_strided_bounds_are_overflow_checked():
 
 def test_searchsorted_sorter_range_checked():
     with pytest.raises(IndexError, match=r"searchsorted\(\): sorter entries"):
-        tc.searchsorted(tc.tensor([3.0, 1.0]), tc.tensor([2.0]), sorter=tc.tensor([2 ** 40, 0]))
-    assert tc.searchsorted(tc.tensor([3.0, 1.0]), tc.tensor([2.0]),
-                           sorter=tc.tensor([1, 0])).tolist() == [1]
+        tc.searchsorted(tc.tensor([3.0, 1.0]), tc.tensor([2.0]), sorter=tc.tensor([2**40, 0]))
+    assert tc.searchsorted(
+        tc.tensor([3.0, 1.0]), tc.tensor([2.0]), sorter=tc.tensor([1, 0])
+    ).tolist() == [1]
 
 
 # --- silent wrong results found by manual probes ---------------------------------------------
@@ -232,10 +277,13 @@ def test_from_numpy_refuses_non_native_byte_order():
     assert tc.from_numpy(np.ones(2, dtype=">u1")).tolist() == [1, 1]  # 1 byte: no order
 
 
-@pytest.mark.parametrize("call", [
-    lambda: tc.normal(tc.ones(2), tc.tensor([-1.0, 1.0])),
-    lambda: tc.normal(0.0, tc.tensor([float("nan")])),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: tc.normal(tc.ones(2), tc.tensor([-1.0, 1.0])),
+        lambda: tc.normal(0.0, tc.tensor([float("nan")])),
+    ],
+)
 def test_normal_tensor_std_must_be_non_negative(call):
     with pytest.raises(ValueError, match="normal expects all elements of std >= 0.0"):
         call()

@@ -9,6 +9,7 @@ cores): every public callable with hostile arguments, each call in a supervised 
   backlog listed in docs/robustness.md. Regenerate the file after fixing some with
   `python tests/python/apifuzz/fuzz.py --write-known`.
 """
+
 import json
 import os
 import sys
@@ -35,24 +36,34 @@ def test_no_crash_or_hang(findings):
 def test_no_new_unclear_errors(findings):
     with open(os.path.join(HERE, "known_findings.json")) as f:
         known = {k: set(v) for k, v in json.load(f).items()}
-    new = [f for f in findings if f["kind"] not in ("crash", "hang", "setup", "resolve", "leak")
-           and f["kind"] not in known.get(f.get("target", "?"), ())]
-    assert not new, ("new unclear errors (fix them, or if intended run fuzz.py --write-known):\n"
-                     + fuzz.format_findings(new))
+    new = [
+        f
+        for f in findings
+        if f["kind"] not in ("crash", "hang", "setup", "resolve", "leak")
+        and f["kind"] not in known.get(f.get("target", "?"), ())
+    ]
+    assert not new, (
+        "new unclear errors (fix them, or if intended run fuzz.py --write-known):\n"
+        + fuzz.format_findings(new)
+    )
 
 
 def test_supervisor_reports_crash_and_hang():
     """The harness itself: every call of selftest_targets.crash segfaults and every call of
     selftest_targets.hang sleeps past the timeout; each is reported with the exact call and the
     child is restarted so that the calls after it still run."""
-    found = fuzz.run_shard(["py:selftest_targets:crash", "py:selftest_targets:hang"],
-                           timeout=1.0, max_calls=3)
+    found = fuzz.run_shard(
+        ["py:selftest_targets:crash", "py:selftest_targets:hang"], timeout=1.0, max_calls=3
+    )
     crashes = [f for f in found if f["kind"] == "crash"]
     hangs = [f for f in found if f["kind"] == "hang"]
-    assert len(crashes) == 3 and all(f["call"].startswith("py:selftest_targets:crash(")
-                                    for f in crashes), found
+    assert len(crashes) == 3 and all(
+        f["call"].startswith("py:selftest_targets:crash(") for f in crashes
+    ), found
     assert "py:selftest_targets:crash(<f32[2,3]>)" in {f["call"] for f in crashes}, crashes
-    assert len(hangs) == 3 and all(f["call"].startswith("py:selftest_targets:hang(") for f in hangs), found
+    assert len(hangs) == 3 and all(
+        f["call"].startswith("py:selftest_targets:hang(") for f in hangs
+    ), found
 
 
 def test_supervisor_reports_leak():

@@ -30,8 +30,23 @@ def audio_dir(tmp_path_factory):
     d = tmp_path_factory.mktemp("audio")
     src = d / "src.wav"
     # Two channels, non-trivial content: a chirp and pink noise, 1.3 s at 16 kHz, 24-bit master.
-    run_sox("-n", "-r", 16000, "-c", 2, "-b", 24, src, "synth", "1.3", "sine", "200-3000",
-            "pinknoise", "gain", "-6")
+    run_sox(
+        "-n",
+        "-r",
+        16000,
+        "-c",
+        2,
+        "-b",
+        24,
+        src,
+        "synth",
+        "1.3",
+        "sine",
+        "200-3000",
+        "pinknoise",
+        "gain",
+        "-6",
+    )
     files = {}
     for name, opts in {
         "pcm_u8.wav": ["-b", "8", "-e", "unsigned-integer"],
@@ -54,8 +69,11 @@ def audio_dir(tmp_path_factory):
     files["t.amr-nb"] = d / "t.amr-nb"
     if shutil.which("espeak-ng"):
         speech = d / "speech.wav"
-        subprocess.run(["espeak-ng", "-w", str(speech), "tensorcore reads audio files"],
-                       check=True, capture_output=True)
+        subprocess.run(
+            ["espeak-ng", "-w", str(speech), "tensorcore reads audio files"],
+            check=True,
+            capture_output=True,
+        )
         files["speech.wav"] = speech
     files["src.wav"] = src
     return files

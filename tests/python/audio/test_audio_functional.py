@@ -23,11 +23,14 @@ def _pair(torch, x):
 @pytest.fixture
 def TF(ta_ref):
     import torchaudio.functional as TF
+
     return TF
 
 
-@pytest.mark.parametrize("orig,new", [(48000, 16000), (44100, 16000), (16000, 44100), (8000, 22050),
-                                      (16000, 16000), (3, 7)])
+@pytest.mark.parametrize(
+    "orig,new",
+    [(48000, 16000), (44100, 16000), (16000, 44100), (8000, 22050), (16000, 16000), (3, 7)],
+)
 @pytest.mark.parametrize("method", ["sinc_interpolation", "kaiser_window"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_resample(torch_ref, TF, orig, new, method, dtype):
@@ -62,7 +65,9 @@ def test_resample_threads_and_grad():
     np.testing.assert_array_equal(_np(one), _np(many))
     xd = tc.from_numpy(_wave((2, 37), dtype=np.float64)).requires_grad_()
     assert tc.autograd.gradcheck(lambda v: F.resample(v, 5, 3), (xd,))
-    assert tc.autograd.gradcheck(lambda v: F.resample(v, 2, 3, resampling_method="kaiser_window"), (xd,))
+    assert tc.autograd.gradcheck(
+        lambda v: F.resample(v, 2, 3, resampling_method="kaiser_window"), (xd,)
+    )
     with pytest.raises(TypeError, match="floating"):
         F.resample(tc.zeros(10, dtype=tc.int32), 2, 1)
     with pytest.raises(ValueError, match="positive"):
@@ -83,11 +88,15 @@ def test_melscale_fbanks(TF, norm, scale):
 
 
 def test_linear_fbanks_and_dct(TF):
-    np.testing.assert_allclose(_np(F.linear_fbanks(201, 10.0, 7000.0, 30, 16000)),
-                               TF.linear_fbanks(201, 10.0, 7000.0, 30, 16000).numpy(), atol=1e-6)
+    np.testing.assert_allclose(
+        _np(F.linear_fbanks(201, 10.0, 7000.0, 30, 16000)),
+        TF.linear_fbanks(201, 10.0, 7000.0, 30, 16000).numpy(),
+        atol=1e-6,
+    )
     for norm in (None, "ortho"):
-        np.testing.assert_allclose(_np(F.create_dct(13, 40, norm)), TF.create_dct(13, 40, norm).numpy(),
-                                   atol=1e-6)
+        np.testing.assert_allclose(
+            _np(F.create_dct(13, 40, norm)), TF.create_dct(13, 40, norm).numpy(), atol=1e-6
+        )
 
 
 @pytest.mark.parametrize("top_db", [None, 40.0])
@@ -97,8 +106,12 @@ def test_db(torch_ref, TF, top_db):
     ours = F.amplitude_to_DB(a, 10.0, 1e-10, 0.0, top_db)
     ref = TF.amplitude_to_DB(b, 10.0, 1e-10, 0.0, top_db)
     np.testing.assert_allclose(_np(ours), ref.numpy(), atol=1e-4)
-    np.testing.assert_allclose(_np(F.DB_to_amplitude(ours, 1.0, 0.5)),
-                               TF.DB_to_amplitude(ref, 1.0, 0.5).numpy(), rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(
+        _np(F.DB_to_amplitude(ours, 1.0, 0.5)),
+        TF.DB_to_amplitude(ref, 1.0, 0.5).numpy(),
+        rtol=1e-5,
+        atol=1e-7,
+    )
 
 
 def test_mu_law(torch_ref, TF):
@@ -106,16 +119,20 @@ def test_mu_law(torch_ref, TF):
     a, b = _pair(torch_ref, x)
     enc = F.mu_law_encoding(a, 256)
     np.testing.assert_array_equal(_np(enc), TF.mu_law_encoding(b, 256).numpy())
-    np.testing.assert_allclose(_np(F.mu_law_decoding(enc, 256)),
-                               TF.mu_law_decoding(torch_ref.from_numpy(_np(enc)), 256).numpy(), atol=1e-6)
+    np.testing.assert_allclose(
+        _np(F.mu_law_decoding(enc, 256)),
+        TF.mu_law_decoding(torch_ref.from_numpy(_np(enc)), 256).numpy(),
+        atol=1e-6,
+    )
 
 
 def test_compute_deltas(torch_ref, TF):
     x = _wave((2, 10, 50))
     a, b = _pair(torch_ref, x)
     for win in (3, 5, 9):
-        np.testing.assert_allclose(_np(F.compute_deltas(a, win)), TF.compute_deltas(b, win).numpy(),
-                                   atol=1e-6)
+        np.testing.assert_allclose(
+            _np(F.compute_deltas(a, win)), TF.compute_deltas(b, win).numpy(), atol=1e-6
+        )
 
 
 def test_detect_pitch(torch_ref, TF):
@@ -155,12 +172,18 @@ def test_masking():
 
 
 BIQUADS = [
-    ("lowpass_biquad", (16000, 1000.0)), ("highpass_biquad", (16000, 500.0, 0.5)),
-    ("bandpass_biquad", (16000, 1500.0, 1.0, True)), ("bandpass_biquad", (16000, 1500.0)),
-    ("bandreject_biquad", (16000, 2000.0)), ("allpass_biquad", (16000, 800.0)),
-    ("band_biquad", (16000, 1000.0, 2.0, True)), ("band_biquad", (16000, 1000.0)),
-    ("treble_biquad", (16000, 6.0)), ("bass_biquad", (16000, -4.0, 150.0)),
-    ("equalizer_biquad", (16000, 1200.0, 5.0, 1.5)), ("riaa_biquad", (44100,)),
+    ("lowpass_biquad", (16000, 1000.0)),
+    ("highpass_biquad", (16000, 500.0, 0.5)),
+    ("bandpass_biquad", (16000, 1500.0, 1.0, True)),
+    ("bandpass_biquad", (16000, 1500.0)),
+    ("bandreject_biquad", (16000, 2000.0)),
+    ("allpass_biquad", (16000, 800.0)),
+    ("band_biquad", (16000, 1000.0, 2.0, True)),
+    ("band_biquad", (16000, 1000.0)),
+    ("treble_biquad", (16000, 6.0)),
+    ("bass_biquad", (16000, -4.0, 150.0)),
+    ("equalizer_biquad", (16000, 1200.0, 5.0, 1.5)),
+    ("riaa_biquad", (44100,)),
     ("deemph_biquad", (48000,)),
 ]
 
@@ -197,7 +220,9 @@ def test_lfilter_grad(torch_ref, TF):
     acoef = tc.tensor([1.0, -0.6, 0.2], dtype=tc.float64).requires_grad_()
     bcoef = tc.tensor([0.4, 0.2, 0.1], dtype=tc.float64).requires_grad_()
     assert tc.autograd.gradcheck(lambda v, p, q: F.lfilter(v, p, q, clamp=False), (x, acoef, bcoef))
-    assert tc.autograd.gradgradcheck(lambda v, p, q: F.lfilter(v, p, q, clamp=False), (x, acoef, bcoef))
+    assert tc.autograd.gradgradcheck(
+        lambda v, p, q: F.lfilter(v, p, q, clamp=False), (x, acoef, bcoef)
+    )
     # gradients agree with torchaudio's autograd
     out = F.lfilter(x, acoef, bcoef, clamp=False).sum()
     out.backward()
@@ -211,15 +236,31 @@ def test_lfilter_grad(torch_ref, TF):
     np.testing.assert_allclose(_np(x.grad)[:, :10], 0.7 / 0.6, rtol=1e-6)
 
 
-@pytest.mark.parametrize("name,kwargs", [
-    ("contrast", {"enhancement_amount": 60.0}), ("dcshift", {"shift": 0.3}),
-    ("dcshift", {"shift": 0.3, "limiter_gain": 0.05}), ("dcshift", {"shift": -0.2, "limiter_gain": 0.1}),
-    ("gain", {"gain_db": -3.0}), ("overdrive", {"gain": 15, "colour": 30}),
-    ("phaser", {"sample_rate": 16000}), ("phaser", {"sample_rate": 16000, "sinusoidal": False}),
-    ("flanger", {"sample_rate": 16000}),
-    ("flanger", {"sample_rate": 16000, "modulation": "triangular", "interpolation": "quadratic", "regen": 20}),
-    ("dither", {}), ("dither", {"noise_shaping": True}),
-])
+@pytest.mark.parametrize(
+    "name,kwargs",
+    [
+        ("contrast", {"enhancement_amount": 60.0}),
+        ("dcshift", {"shift": 0.3}),
+        ("dcshift", {"shift": 0.3, "limiter_gain": 0.05}),
+        ("dcshift", {"shift": -0.2, "limiter_gain": 0.1}),
+        ("gain", {"gain_db": -3.0}),
+        ("overdrive", {"gain": 15, "colour": 30}),
+        ("phaser", {"sample_rate": 16000}),
+        ("phaser", {"sample_rate": 16000, "sinusoidal": False}),
+        ("flanger", {"sample_rate": 16000}),
+        (
+            "flanger",
+            {
+                "sample_rate": 16000,
+                "modulation": "triangular",
+                "interpolation": "quadratic",
+                "regen": 20,
+            },
+        ),
+        ("dither", {}),
+        ("dither", {"noise_shaping": True}),
+    ],
+)
 def test_effects(torch_ref, TF, name, kwargs):
     x = _wave((2, 3000)) * 1.5
     a, b = _pair(torch_ref, x)
@@ -231,6 +272,8 @@ def test_effects(torch_ref, TF, name, kwargs):
 def test_batch_dims():
     x = tc.from_numpy(_wave((2, 3, 4, 500)))
     y = F.lowpass_biquad(x, 16000, 1000.0)
-    np.testing.assert_allclose(_np(y[1, 2]), _np(F.lowpass_biquad(x[1, 2], 16000, 1000.0)), atol=1e-6)
+    np.testing.assert_allclose(
+        _np(y[1, 2]), _np(F.lowpass_biquad(x[1, 2], 16000, 1000.0)), atol=1e-6
+    )
     r = F.resample(x, 16000, 8000)
     assert tuple(r.shape) == (2, 3, 4, 250)

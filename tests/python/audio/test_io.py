@@ -8,8 +8,16 @@ import pytest
 import tensorcore as tc
 import tensorcore.audio as ta
 
-PCM_WAV = ["pcm_u8.wav", "pcm_s16.wav", "pcm_s24.wav", "pcm_s32.wav", "pcm_f32.wav",
-           "pcm_f64.wav", "ulaw.wav", "alaw.wav"]
+PCM_WAV = [
+    "pcm_u8.wav",
+    "pcm_s16.wav",
+    "pcm_s24.wav",
+    "pcm_s32.wav",
+    "pcm_f32.wav",
+    "pcm_f64.wav",
+    "ulaw.wav",
+    "alaw.wav",
+]
 ALL = PCM_WAV + ["s16.flac", "s24.flac", "t.mp3", "t.ogg", "s16.sph", "t.amr-nb"]
 
 
@@ -33,15 +41,26 @@ def test_load_matches_torchaudio(ta_ref, audio_dir, name):
     np.testing.assert_allclose(ours.numpy(), ref.numpy(), rtol=0, atol=1e-6)
     md, ref_md = ta.info(path), ta_ref.info(path)
     assert (md.sample_rate, md.num_channels, md.encoding) == (
-        ref_md.sample_rate, ref_md.num_channels, ref_md.encoding)
+        ref_md.sample_rate,
+        ref_md.num_channels,
+        ref_md.encoding,
+    )
     if not name.endswith(".mp3"):  # torchaudio's mp3 num_frames is an estimate
         assert md.num_frames == ref_md.num_frames
         assert md.bits_per_sample == ref_md.bits_per_sample
 
 
-@pytest.mark.parametrize("name,dtype", [("pcm_u8.wav", tc.uint8), ("pcm_s16.wav", tc.int16),
-                                        ("pcm_s24.wav", tc.int32), ("pcm_s32.wav", tc.int32),
-                                        ("pcm_f32.wav", tc.float32), ("s16.flac", tc.float32)])
+@pytest.mark.parametrize(
+    "name,dtype",
+    [
+        ("pcm_u8.wav", tc.uint8),
+        ("pcm_s16.wav", tc.int16),
+        ("pcm_s24.wav", tc.int32),
+        ("pcm_s32.wav", tc.int32),
+        ("pcm_f32.wav", tc.float32),
+        ("s16.flac", tc.float32),
+    ],
+)
 def test_load_without_normalize(ta_ref, audio_dir, name, dtype):
     ours, _ = ta.load(audio_dir[name], normalize=False)
     assert ours.dtype == dtype
@@ -50,8 +69,9 @@ def test_load_without_normalize(ta_ref, audio_dir, name, dtype):
 
 
 @pytest.mark.parametrize("name", ["pcm_s16.wav", "s24.flac", "t.mp3", "t.ogg"])
-@pytest.mark.parametrize("offset,count", [(0, 100), (1000, 2000), (20000, -1), (20700, 100),
-                                          (10 ** 7, -1)])
+@pytest.mark.parametrize(
+    "offset,count", [(0, 100), (1000, 2000), (20000, -1), (20700, 100), (10**7, -1)]
+)
 def test_offset_and_count(ta_ref, audio_dir, name, offset, count):
     path = str(audio_dir[name])
     ours, _ = ta.load(path, frame_offset=offset, num_frames=count)
@@ -84,30 +104,50 @@ def _tone(channels=2, n=4000, sr=16000):
     return tc.from_numpy(x.astype(np.float32))
 
 
-@pytest.mark.parametrize("encoding,bits,tol", [
-    ("PCM_U", 8, 1 / 64), ("PCM_S", 16, 1e-4), ("PCM_S", 24, 1e-6),
-    ("PCM_S", 32, 1e-8), ("PCM_F", 32, 0), ("PCM_F", 64, 0), ("ULAW", 8, 0.02),
-    ("ALAW", 8, 0.02)])
+@pytest.mark.parametrize(
+    "encoding,bits,tol",
+    [
+        ("PCM_U", 8, 1 / 64),
+        ("PCM_S", 16, 1e-4),
+        ("PCM_S", 24, 1e-6),
+        ("PCM_S", 32, 1e-8),
+        ("PCM_F", 32, 0),
+        ("PCM_F", 64, 0),
+        ("ULAW", 8, 0.02),
+        ("ALAW", 8, 0.02),
+    ],
+)
 def test_wav_round_trip(tmp_path, encoding, bits, tol):
     x = _tone()
     path = tmp_path / "x.wav"
     ta.save(path, x, 16000, encoding=encoding, bits_per_sample=bits)
     md = ta.info(path)
     assert (md.encoding, md.bits_per_sample, md.num_frames, md.num_channels) == (
-        encoding, bits, 4000, 2)
+        encoding,
+        bits,
+        4000,
+        2,
+    )
     y, sr = ta.load(path)
     assert sr == 16000
     np.testing.assert_allclose(y.numpy(), x.numpy(), atol=tol + 1e-7)
 
 
-@pytest.mark.parametrize("dtype,enc,bits", [(tc.int16, "PCM_S", 16), (tc.int32, "PCM_S", 32),
-                                            (tc.uint8, "PCM_U", 8), (tc.float32, "PCM_F", 32)])
+@pytest.mark.parametrize(
+    "dtype,enc,bits",
+    [
+        (tc.int16, "PCM_S", 16),
+        (tc.int32, "PCM_S", 32),
+        (tc.uint8, "PCM_U", 8),
+        (tc.float32, "PCM_F", 32),
+    ],
+)
 def test_save_keeps_dtype(tmp_path, dtype, enc, bits):
     x = _tone()
     if dtype == tc.int16:
         x = (x * 32767).to(tc.int16)
     elif dtype == tc.int32:
-        x = (x.double() * 2 ** 31).to(tc.int32)
+        x = (x.double() * 2**31).to(tc.int32)
     elif dtype == tc.uint8:
         x = (x * 127 + 128).to(tc.uint8)
     path = tmp_path / "x.wav"
@@ -120,10 +160,17 @@ def test_save_keeps_dtype(tmp_path, dtype, enc, bits):
     np.testing.assert_allclose(y.numpy(), x.numpy(), rtol=0, atol=6e-8)
 
 
-@pytest.mark.parametrize("fmt,kwargs,tol", [
-    ("flac", {}, 1e-6), ("flac", {"bits_per_sample": 16, "compression": 8}, 1e-4),
-    ("sph", {}, 1e-8), ("mp3", {"compression": 128}, None), ("ogg", {"compression": 5}, None),
-    ("amb", {}, 0)])
+@pytest.mark.parametrize(
+    "fmt,kwargs,tol",
+    [
+        ("flac", {}, 1e-6),
+        ("flac", {"bits_per_sample": 16, "compression": 8}, 1e-4),
+        ("sph", {}, 1e-8),
+        ("mp3", {"compression": 128}, None),
+        ("ogg", {"compression": 5}, None),
+        ("amb", {}, 0),
+    ],
+)
 def test_other_format_round_trips(tmp_path, fmt, kwargs, tol):
     x = _tone()
     path = tmp_path / f"x.{fmt}"
@@ -133,9 +180,9 @@ def test_other_format_round_trips(tmp_path, fmt, kwargs, tol):
     assert sr == 16000 and y.shape[0] == 2 and y.shape[1] == md.num_frames
     if tol is None:  # lossy: the tone survives
         n = min(y.shape[1], 4000)
-        a, b = x.numpy()[:, 1000:n - 1000], y.numpy()[:, 1000:n - 1000]
+        a, b = x.numpy()[:, 1000 : n - 1000], y.numpy()[:, 1000 : n - 1000]
         lag = np.argmax(np.correlate(b[0], a[0][:500], "valid"))
-        assert np.corrcoef(a[0][:500], b[0][lag:lag + 500])[0, 1] > 0.95
+        assert np.corrcoef(a[0][:500], b[0][lag : lag + 500])[0, 1] > 0.95
     else:
         assert md.num_frames == 4000
         np.testing.assert_allclose(y.numpy(), x.numpy(), atol=tol + 1e-7)
@@ -183,7 +230,9 @@ def test_bad_inputs(tmp_path, audio_dir):
     for name in ("s16.flac", "t.ogg", "t.mp3"):  # cut compressed streams: error or fewer frames
         blob = audio_dir[name].read_bytes()
         try:
-            w, _ = ta.load(blob[: len(blob) // 3], format=name.split(".")[1].replace("ogg", "vorbis"))
+            w, _ = ta.load(
+                blob[: len(blob) // 3], format=name.split(".")[1].replace("ogg", "vorbis")
+            )
             assert w.shape[1] < ta.info(audio_dir[name]).num_frames
         except tc.DecodeError:
             pass
@@ -289,10 +338,13 @@ def test_fork_workers(audio_dir):
 def test_empty_multichannel_file_loads_as_zero_frames(tmp_path):
     # Regression (found by fuzz_audio): zero decoded frames with more than two channels.
     import subprocess
+
     path = tmp_path / "empty3.wav"
-    subprocess.run(["sox", "-n", "-r", "8000", "-c", "3", "-b", "16", str(path), "trim", "0", "0"],
-                   check=True)
+    subprocess.run(
+        ["sox", "-n", "-r", "8000", "-c", "3", "-b", "16", str(path), "trim", "0", "0"], check=True
+    )
     import tensorcore.audio as ta
+
     w, sr = ta.load(str(path))
     assert tuple(w.shape) == (3, 0) and sr == 8000
     w, _ = ta.load(str(path), channels_first=False)

@@ -18,7 +18,12 @@ CHAINS = [
     [["lowpass", "1000"], ["highpass", "-2", "300"]],
     [["vol", "0.5"], ["remix", "2", "1"], ["pad", "0.1", "0.05"]],
     [["fade", "q", "0.1", "0", "0.1"], ["gain", "-3"], ["reverse"]],
-    [["equalizer", "1000", "1q", "6"], ["bass", "5"], ["treble", "-3"], ["compand", "0.3,1", "6:-70,-60,-20", "-5"]],
+    [
+        ["equalizer", "1000", "1q", "6"],
+        ["bass", "5"],
+        ["treble", "-3"],
+        ["compand", "0.3,1", "6:-70,-60,-20", "-5"],
+    ],
 ]
 
 
@@ -32,6 +37,7 @@ def _wave(channels=2, n=16000):
 @pytest.mark.parametrize("chain", CHAINS, ids=lambda c: "+".join(e[0] for e in c))
 def test_tensor_matches_torchaudio(ta_ref, chain):
     import torch
+
     x = _wave()
     ours, sr = ta.sox_effects.apply_effects_tensor(tc.from_numpy(x), 16000, chain)
     ref, ref_sr = ta_ref.sox_effects.apply_effects_tensor(torch.from_numpy(x), 16000, chain)
@@ -43,8 +49,9 @@ def test_tensor_matches_torchaudio(ta_ref, chain):
 def test_channels_last():
     x = _wave()
     a, _ = ta.sox_effects.apply_effects_tensor(tc.from_numpy(x), 16000, [["gain", "-6"]])
-    b, _ = ta.sox_effects.apply_effects_tensor(tc.from_numpy(x.T.copy()), 16000, [["gain", "-6"]],
-                                               channels_first=False)
+    b, _ = ta.sox_effects.apply_effects_tensor(
+        tc.from_numpy(x.T.copy()), 16000, [["gain", "-6"]], channels_first=False
+    )
     np.testing.assert_array_equal(a.numpy(), b.numpy().T)
     np.testing.assert_allclose(a.numpy(), x * 10 ** (-6 / 20), atol=1e-6)
 

@@ -13,13 +13,16 @@ pytestmark = pytest.mark.skipif(not hasattr(tc, "stft"), reason="tensorcore buil
 def _wave(shape=(2, 8000), seed=0):
     rng = np.random.default_rng(seed)
     t = np.arange(shape[-1]) / 16000
-    return (0.3 * np.sin(2 * np.pi * 440 * t) + 0.05 * rng.standard_normal(shape)).astype(np.float32)
+    return (0.3 * np.sin(2 * np.pi * 440 * t) + 0.05 * rng.standard_normal(shape)).astype(
+        np.float32
+    )
 
 
 @pytest.fixture
 def TA(ta_ref):
     import torchaudio.functional as TF
     import torchaudio.transforms as TT
+
     return TF, TT
 
 
@@ -27,8 +30,10 @@ def _close(a, b, atol=1e-4, rtol=1e-4):
     np.testing.assert_allclose(np.asarray(a.numpy()), b.detach().numpy(), atol=atol, rtol=rtol)
 
 
-@pytest.mark.parametrize("power,normalized", [(2.0, False), (1.0, True), (None, False),
-                                              (2.0, "frame_length"), (2.0, "window")])
+@pytest.mark.parametrize(
+    "power,normalized",
+    [(2.0, False), (1.0, True), (None, False), (2.0, "frame_length"), (2.0, "window")],
+)
 def test_spectrogram(torch_ref, TA, power, normalized):
     TF, _ = TA
     x = _wave((2, 3, 4000))
@@ -53,12 +58,24 @@ def test_mel_mfcc_lfcc_centroid(torch_ref, TA):
     _, TT = TA
     x = _wave((2, 8000))
     xt, xr = tc.from_numpy(x), torch_ref.from_numpy(x)
-    _close(T.MelSpectrogram(16000, 400, hop_length=160, n_mels=80)(xt),
-           TT.MelSpectrogram(16000, 400, hop_length=160, n_mels=80)(xr), atol=1e-3, rtol=1e-3)
-    _close(T.MFCC(16000, 13, melkwargs={"n_mels": 40})(xt),
-           TT.MFCC(16000, 13, melkwargs={"n_mels": 40})(xr), atol=2e-3, rtol=1e-3)
-    _close(T.LFCC(16000, n_filter=64, n_lfcc=20)(xt), TT.LFCC(16000, n_filter=64, n_lfcc=20)(xr),
-           atol=2e-3, rtol=1e-3)
+    _close(
+        T.MelSpectrogram(16000, 400, hop_length=160, n_mels=80)(xt),
+        TT.MelSpectrogram(16000, 400, hop_length=160, n_mels=80)(xr),
+        atol=1e-3,
+        rtol=1e-3,
+    )
+    _close(
+        T.MFCC(16000, 13, melkwargs={"n_mels": 40})(xt),
+        TT.MFCC(16000, 13, melkwargs={"n_mels": 40})(xr),
+        atol=2e-3,
+        rtol=1e-3,
+    )
+    _close(
+        T.LFCC(16000, n_filter=64, n_lfcc=20)(xt),
+        TT.LFCC(16000, n_filter=64, n_lfcc=20)(xr),
+        atol=2e-3,
+        rtol=1e-3,
+    )
     _close(T.SpectralCentroid(16000)(xt), TT.SpectralCentroid(16000)(xr), atol=1e-2, rtol=1e-4)
 
 
@@ -74,5 +91,6 @@ def test_time_stretch_and_griffinlim(torch_ref, TA):
     mag = T.Spectrogram(400)(tc.from_numpy(x))
     wave = T.GriffinLim(400, n_iter=16, rand_init=False, length=4000)(mag)
     ref = TT.GriffinLim(400, n_iter=16, rand_init=False, length=4000)(
-        TT.Spectrogram(400)(torch_ref.from_numpy(x)))
+        TT.Spectrogram(400)(torch_ref.from_numpy(x))
+    )
     _close(wave, ref, atol=1e-3, rtol=1e-3)

@@ -71,7 +71,10 @@ def test_function_multi_output_and_non_tensor():
     a, b = ScaleMul.apply(x, 1.0, y)
     b.sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), np.ones(3))
-    assert gradcheck(lambda x, y: ScaleMul.apply(x, 3.0, y), (T(np.random.rand(3), True), T(np.random.rand(3), True)))
+    assert gradcheck(
+        lambda x, y: ScaleMul.apply(x, 3.0, y),
+        (T(np.random.rand(3), True), T(np.random.rand(3), True)),
+    )
 
 
 def test_function_no_grad_inputs():
@@ -208,5 +211,8 @@ def test_vs_torch_functional(torch_ref):
     xn = np.random.rand(3)
     f_tc = lambda a: (a.exp() * a).sum()  # noqa: E731
     f_t = lambda a: (a.exp() * a).sum()  # noqa: E731
-    np.testing.assert_allclose(F.hessian(f_tc, T(xn)).numpy(),
-                               torch.autograd.functional.hessian(f_t, torch.from_numpy(xn)).numpy(), rtol=1e-10)
+    np.testing.assert_allclose(
+        F.hessian(f_tc, T(xn)).numpy(),
+        torch.autograd.functional.hessian(f_t, torch.from_numpy(xn)).numpy(),
+        rtol=1e-10,
+    )

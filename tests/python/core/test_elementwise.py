@@ -1,4 +1,5 @@
 """Elementwise math family: values vs NumPy, result dtypes, layouts, gradients, errors."""
+
 import math
 
 import numpy as np
@@ -7,10 +8,21 @@ import pytest
 import tensorcore as tc
 
 RNG = np.random.default_rng(1234)
-NP_DT = {"float32": np.float32, "float64": np.float64, "int64": np.int64, "int32": np.int32,
-         "bool": np.bool_, "complex64": np.complex64, "complex128": np.complex128}
-TOL = {np.dtype(np.float32): 2e-5, np.dtype(np.float64): 1e-10, np.dtype(np.complex64): 2e-5,
-       np.dtype(np.complex128): 1e-10}
+NP_DT = {
+    "float32": np.float32,
+    "float64": np.float64,
+    "int64": np.int64,
+    "int32": np.int32,
+    "bool": np.bool_,
+    "complex64": np.complex64,
+    "complex128": np.complex128,
+}
+TOL = {
+    np.dtype(np.float32): 2e-5,
+    np.dtype(np.float64): 1e-10,
+    np.dtype(np.complex64): 2e-5,
+    np.dtype(np.complex128): 1e-10,
+}
 
 FLOAT = ["float32", "float64"]
 INTS = ["int64", "int32"]
@@ -21,7 +33,9 @@ def sample(dt, shape, domain="any"):
     if dt == "bool":
         return RNG.random(shape) > 0.5
     if dt in INTS:
-        lo, hi = {"any": (-5, 6), "pos": (1, 6), "unit": (0, 1), "ge1": (1, 6), "small": (0, 3)}[domain]
+        lo, hi = {"any": (-5, 6), "pos": (1, 6), "unit": (0, 1), "ge1": (1, 6), "small": (0, 3)}[
+            domain
+        ]
         return RNG.integers(lo, hi, shape).astype(NP_DT[dt])
     if domain == "pos":
         a = RNG.uniform(0.2, 3.0, shape)
@@ -134,7 +148,13 @@ UNARY = [
     ("round", np.round, FLOAT + INTS, "any", "same"),
     ("trunc", np.trunc, FLOAT + INTS, "any", "same"),
     ("frac", lambda a: a - np.trunc(a), FLOAT, "any", "same"),
-    ("reciprocal", lambda a: 1 / a.astype(np.result_type(a, np.float32)), FLOAT + CPLX, "pos", "float"),
+    (
+        "reciprocal",
+        lambda a: 1 / a.astype(np.result_type(a, np.float32)),
+        FLOAT + CPLX,
+        "pos",
+        "float",
+    ),
     ("square", np.square, FLOAT + INTS + CPLX, "any", "same"),
     ("relu", lambda a: np.maximum(a, 0), FLOAT + INTS, "any", "same"),
     ("angle", np.angle, FLOAT + CPLX, "any", "same_real"),
@@ -181,9 +201,13 @@ def test_special_values():
     # float32 large-argument trig falls back to libm
     big = np.array([1e10, -3e9, 1e30, np.inf, np.nan, 1.5], dtype=np.float32)
     for f in ("sin", "cos", "tan"):
-        np.testing.assert_allclose(getattr(tc, f)(tc.from_numpy(big)).numpy(),
-                                   getattr(np, f)(big.astype(np.float64)).astype(np.float32),
-                                   rtol=1e-5, atol=1e-6, equal_nan=True)
+        np.testing.assert_allclose(
+            getattr(tc, f)(tc.from_numpy(big)).numpy(),
+            getattr(np, f)(big.astype(np.float64)).astype(np.float32),
+            rtol=1e-5,
+            atol=1e-6,
+            equal_nan=True,
+        )
 
 
 def test_round_decimals_and_half_even():
@@ -195,7 +219,12 @@ def test_round_decimals_and_half_even():
 
 def test_nan_to_num():
     x = tc.tensor([math.nan, math.inf, -math.inf, 1.0])
-    assert tc.nan_to_num(x).tolist() == [0.0, np.finfo(np.float32).max, np.finfo(np.float32).min, 1.0]
+    assert tc.nan_to_num(x).tolist() == [
+        0.0,
+        np.finfo(np.float32).max,
+        np.finfo(np.float32).min,
+        1.0,
+    ]
     assert x.nan_to_num(nan=1.0, posinf=2.0, neginf=-2.0).tolist() == [1.0, 2.0, -2.0, 1.0]
     x.nan_to_num_(nan=5.0)
     assert x.tolist()[0] == 5.0
@@ -271,32 +300,39 @@ def test_binary_values(name, ref, dtypes, domain, rule):
 
 def test_binary_type_promotion(torch_ref):
     for name in ["atan2", "pow", "maximum", "fmod", "remainder", "eq", "lt", "logical_and"]:
-        for da, db in [("int64", "float32"), ("int32", "int64"), ("float32", "float64"), ("bool", "int32")]:
+        for da, db in [
+            ("int64", "float32"),
+            ("int32", "int64"),
+            ("float32", "float64"),
+            ("bool", "int32"),
+        ]:
             if name == "pow" and da == "bool":
                 continue
             a = tc.ones(3, dtype=getattr(tc, da))
             b = tc.ones(3, dtype=getattr(tc, db))
             ta = torch_ref.ones(3, dtype=getattr(torch_ref, da))
             tb = torch_ref.ones(3, dtype=getattr(torch_ref, db))
-            assert tname(getattr(tc, name)(a, b).dtype) == tname(getattr(torch_ref, name)(ta, tb).dtype)
+            assert tname(getattr(tc, name)(a, b).dtype) == tname(
+                getattr(torch_ref, name)(ta, tb).dtype
+            )
 
 
 def test_binary_scalar_promotion():
     i = tc.tensor([1, 2, 3])
-    assert (i ** 2).dtype == tc.int64 and (i ** 2).tolist() == [1, 4, 9]
-    assert (i ** 0.5).dtype == tc.float32
-    assert (2 ** i).tolist() == [2, 4, 8]
-    assert (2.0 ** i).dtype == tc.float32
+    assert (i**2).dtype == tc.int64 and (i**2).tolist() == [1, 4, 9]
+    assert (i**0.5).dtype == tc.float32
+    assert (2**i).tolist() == [2, 4, 8]
+    assert (2.0**i).dtype == tc.float32
     assert (i % 2).tolist() == [1, 0, 1]
     assert (tc.atan2(i, 1)).dtype == tc.float32
     assert tc.pow(i, tc.tensor([-1, 0, 2])).tolist() == [1, 1, 9]
     assert tc.pow(tc.tensor([2, -1]), tc.tensor([-1, -3])).tolist() == [0, -1]
     with pytest.raises(ValueError, match="negative integer powers"):
-        i ** -1
+        i**-1
     f = tc.tensor([1.5, -2.0])
-    assert (f ** 2).tolist() == [2.25, 4.0]
-    assert (f ** 3).tolist() == [3.375, -8.0]
-    np.testing.assert_allclose((f ** -1).numpy(), [1 / 1.5, -0.5], rtol=1e-6)
+    assert (f**2).tolist() == [2.25, 4.0]
+    assert (f**3).tolist() == [3.375, -8.0]
+    np.testing.assert_allclose((f**-1).numpy(), [1 / 1.5, -0.5], rtol=1e-6)
     assert (tc.tensor([True, False]) ** 2).dtype == tc.int64
 
 
@@ -475,7 +511,10 @@ def test_inplace_dtype_error_and_leaf_check():
 # ---- gradients ----
 def _loss(out, v):
     if out.dtype.is_complex:
-        return (tc.real(out) * tc.from_numpy(v.real.copy()) + tc.imag(out) * tc.from_numpy(v.imag.copy())).sum()
+        return (
+            tc.real(out) * tc.from_numpy(v.real.copy())
+            + tc.imag(out) * tc.from_numpy(v.imag.copy())
+        ).sum()
     return (out * tc.from_numpy(v)).sum()
 
 
@@ -485,7 +524,9 @@ def gradcheck(fn, inputs, eps=1e-6, rtol=1e-5, atol=1e-6, double=True):
     ts = [tc.from_numpy(a.copy()).requires_grad_(True) for a in inputs]
     out = fn(*ts)
     o = out.detach().numpy()
-    v = RNG.standard_normal(o.shape) + (1j * RNG.standard_normal(o.shape) if np.iscomplexobj(o) else 0)
+    v = RNG.standard_normal(o.shape) + (
+        1j * RNG.standard_normal(o.shape) if np.iscomplexobj(o) else 0
+    )
     grads = tc.autograd.grad(_loss(out, v), ts, create_graph=double)
 
     def L(arrs):
@@ -495,19 +536,22 @@ def gradcheck(fn, inputs, eps=1e-6, rtol=1e-5, atol=1e-6, double=True):
     for k, a in enumerate(inputs):
         num = np.zeros(a.shape, dtype=a.dtype)
         for idx in np.ndindex(a.shape):
-            for d in ([1.0, 1j] if np.iscomplexobj(a) else [1.0]):
+            for d in [1.0, 1j] if np.iscomplexobj(a) else [1.0]:
                 p = [x.copy() for x in inputs]
                 m = [x.copy() for x in inputs]
                 p[k][idx] += eps * d
                 m[k][idx] -= eps * d
                 num[idx] += d * (L(p) - L(m)) / (2 * eps)
-        np.testing.assert_allclose(grads[k].detach().numpy(), num, rtol=rtol, atol=atol,
-                                   err_msg=f"input {k}")
+        np.testing.assert_allclose(
+            grads[k].detach().numpy(), num, rtol=rtol, atol=atol, err_msg=f"input {k}"
+        )
     if double:
         # d/dx of sum(grad * w): check the graph of the gradient against finite differences.
         ws = [RNG.standard_normal(a.shape) for a in inputs]
-        s = sum((tc.real(g) if g.dtype.is_complex else g).mul(tc.from_numpy(w)).sum()
-                for g, w in zip(grads, ws))
+        s = sum(
+            (tc.real(g) if g.dtype.is_complex else g).mul(tc.from_numpy(w)).sum()
+            for g, w in zip(grads, ws)
+        )
         if not s.requires_grad:  # the gradient is constant in the inputs
             return
         gg = tc.autograd.grad(s, ts, allow_unused=True)
@@ -532,16 +576,43 @@ def gradcheck(fn, inputs, eps=1e-6, rtol=1e-5, atol=1e-6, double=True):
 
 
 GRAD_UNARY = [
-    ("abs", "any", True), ("neg", "any", True), ("exp", "any", True), ("exp2", "any", False),
-    ("expm1", "any", True), ("log", "pos", True), ("log2", "pos", True), ("log10", "pos", True),
-    ("log1p", "pos", True), ("sqrt", "pos", True), ("rsqrt", "pos", True), ("sin", "any", True),
-    ("cos", "any", True), ("tan", "unit", True), ("asin", "unit", True), ("acos", "unit", True),
-    ("atan", "any", True), ("sinh", "any", True), ("cosh", "any", True), ("tanh", "any", True),
-    ("asinh", "any", True), ("acosh", "ge1", True), ("atanh", "unit", True), ("sigmoid", "any", True),
-    ("erf", "any", False), ("erfc", "any", False), ("erfinv", "unit", False), ("lgamma", "pos", False),
-    ("digamma", "pos", False), ("reciprocal", "pos", True), ("square", "any", True),
-    ("relu", "any", False), ("frac", "any", False), ("sgn", "any", True), ("angle", "any", True),
-    ("floor", "any", False), ("sign", "any", False),
+    ("abs", "any", True),
+    ("neg", "any", True),
+    ("exp", "any", True),
+    ("exp2", "any", False),
+    ("expm1", "any", True),
+    ("log", "pos", True),
+    ("log2", "pos", True),
+    ("log10", "pos", True),
+    ("log1p", "pos", True),
+    ("sqrt", "pos", True),
+    ("rsqrt", "pos", True),
+    ("sin", "any", True),
+    ("cos", "any", True),
+    ("tan", "unit", True),
+    ("asin", "unit", True),
+    ("acos", "unit", True),
+    ("atan", "any", True),
+    ("sinh", "any", True),
+    ("cosh", "any", True),
+    ("tanh", "any", True),
+    ("asinh", "any", True),
+    ("acosh", "ge1", True),
+    ("atanh", "unit", True),
+    ("sigmoid", "any", True),
+    ("erf", "any", False),
+    ("erfc", "any", False),
+    ("erfinv", "unit", False),
+    ("lgamma", "pos", False),
+    ("digamma", "pos", False),
+    ("reciprocal", "pos", True),
+    ("square", "any", True),
+    ("relu", "any", False),
+    ("frac", "any", False),
+    ("sgn", "any", True),
+    ("angle", "any", True),
+    ("floor", "any", False),
+    ("sign", "any", False),
 ]
 
 
@@ -568,9 +639,15 @@ def test_inplace_grad():
 
 
 GRAD_BINARY = [
-    ("atan2", "any", "any", False), ("pow", "pos", "any", True), ("maximum", "any", "any", False),
-    ("minimum", "any", "any", False), ("fmax", "any", "any", False), ("fmin", "any", "any", False),
-    ("fmod", "any", "pos", False), ("remainder", "any", "pos", False), ("hypot", "any", "any", False),
+    ("atan2", "any", "any", False),
+    ("pow", "pos", "any", True),
+    ("maximum", "any", "any", False),
+    ("minimum", "any", "any", False),
+    ("fmax", "any", "any", False),
+    ("fmin", "any", "any", False),
+    ("fmod", "any", "pos", False),
+    ("remainder", "any", "pos", False),
+    ("hypot", "any", "any", False),
 ]
 
 
@@ -581,14 +658,16 @@ def test_binary_grad(name, da, db, cplx):
     b = sample("float64", (3,), db)
     gradcheck(fn, [a, b])
     if cplx:
-        gradcheck(fn, [sample("complex128", (3,), da), sample("complex128", (3,), db)], double=False)
+        gradcheck(
+            fn, [sample("complex128", (3,), da), sample("complex128", (3,), db)], double=False
+        )
 
 
 def test_scalar_and_misc_grads():
     x = sample("float64", (4,), "pos")
-    gradcheck(lambda t: t ** 2.5, [x])
-    gradcheck(lambda t: t ** 3, [x])
-    gradcheck(lambda t: 1.7 ** t, [x])
+    gradcheck(lambda t: t**2.5, [x])
+    gradcheck(lambda t: t**3, [x])
+    gradcheck(lambda t: 1.7**t, [x])
     gradcheck(lambda t: tc.clamp(t, 0.5, 2.0), [x + 0.013])
     lo = sample("float64", (4,), "pos")
     gradcheck(lambda t, l: tc.clamp(t, min=l), [x, lo + 0.01])

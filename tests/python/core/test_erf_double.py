@@ -1,5 +1,6 @@
 """float64 erf/erfc run the vectorized vec_math versions (< 1 ulp): values against math.erf/erfc
 over the whole range, the erfc tail down to the subnormals, specials, strided and in-place."""
+
 import math
 
 import numpy as np
@@ -15,9 +16,14 @@ def test_erf_erfc_float64_within_one_ulp(name):
     # glibc's own double erfc is up to ~3 ulp off near x = 1.2, so the reference is mpmath.
     mp = pytest.importorskip("mpmath")
     mp.mp.dps = 40
-    x = np.concatenate([RNG.uniform(-7, 28, 3_000), RNG.standard_normal(3_000),
-                        RNG.uniform(26.0, 27.3, 500),  # erfc's subnormal tail
-                        [0.5, 0.75, 3.0, 6.0, -0.5, -0.75, -3.0, -6.0, 1e-300, 5e-324]])
+    x = np.concatenate(
+        [
+            RNG.uniform(-7, 28, 3_000),
+            RNG.standard_normal(3_000),
+            RNG.uniform(26.0, 27.3, 500),  # erfc's subnormal tail
+            [0.5, 0.75, 3.0, 6.0, -0.5, -0.75, -3.0, -6.0, 1e-300, 5e-324],
+        ]
+    )
     ref_fn = getattr(mp, name)
     got = getattr(tc, name)(tc.from_numpy(x)).numpy()
     exact = [ref_fn(mp.mpf(float(v))) for v in x]

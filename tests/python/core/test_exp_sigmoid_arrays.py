@@ -1,6 +1,7 @@
 """exp and sigmoid on contiguous float32/float64 run vec_math's guarded array loops: the results
 must equal the strided (scalar) path bit for bit, in place too, including blocks that hold
 overflowing, underflowing, infinite or NaN elements, and match numpy within an ulp or two."""
+
 import numpy as np
 import pytest
 

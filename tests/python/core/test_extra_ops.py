@@ -1,4 +1,5 @@
 """The torch functions composed in python/tensorcore/_extra_ops.py, against torch 1.13."""
+
 import math
 
 import numpy as np
@@ -36,8 +37,10 @@ SPECIAL = [-3.5, -1.0, -0.0, 0.0, 0.25, 1.0, 2.0, math.inf, -math.inf, math.nan,
 def test_binary_elementwise(torch_ref, name):
     a = np.array(SPECIAL)[:, None] * np.ones(len(SPECIAL))
     b = a.T.copy()
-    same(getattr(tc, name)(tc.from_numpy(a), tc.from_numpy(b)),
-         getattr(torch_ref, name)(torch_ref.from_numpy(a), torch_ref.from_numpy(b)))
+    same(
+        getattr(tc, name)(tc.from_numpy(a), tc.from_numpy(b)),
+        getattr(torch_ref, name)(torch_ref.from_numpy(a), torch_ref.from_numpy(b)),
+    )
 
 
 @pytest.mark.parametrize("name", ["sinc", "rad2deg", "deg2rad", "logit", "signbit"])
@@ -98,9 +101,14 @@ def test_trace_diff_repeat_interleave(torch_ref):
 def test_cross_rot90_splits(torch_ref):
     rng = np.random.default_rng(2)
     a, b = rng.standard_normal((2, 3, 5)), rng.standard_normal((2, 3, 5))
-    same(tc.cross(tc.from_numpy(a), tc.from_numpy(b), dim=1),
-         torch_ref.cross(torch_ref.from_numpy(a), torch_ref.from_numpy(b), dim=1))
-    same(tc.cross(tc.from_numpy(a), tc.from_numpy(b)), torch_ref.cross(torch_ref.from_numpy(a), torch_ref.from_numpy(b)))
+    same(
+        tc.cross(tc.from_numpy(a), tc.from_numpy(b), dim=1),
+        torch_ref.cross(torch_ref.from_numpy(a), torch_ref.from_numpy(b), dim=1),
+    )
+    same(
+        tc.cross(tc.from_numpy(a), tc.from_numpy(b)),
+        torch_ref.cross(torch_ref.from_numpy(a), torch_ref.from_numpy(b)),
+    )
     x, t = both(torch_ref, np.arange(24).reshape(2, 3, 4))
     for k in (-1, 0, 1, 2, 3, 5):
         same(tc.rot90(x, k, [1, 2]), torch_ref.rot90(t, k, [1, 2]))
@@ -151,13 +159,20 @@ def test_tensor_factories_and_methods():
     assert y.tolist() == [0.5, 1.5, 3.0]
 
 
-@pytest.mark.parametrize("fn", [
-    lambda a, b: tc.logaddexp(a, b), lambda a, b: tc.xlogy(a.abs() + 0.1, b.abs() + 0.1),
-    lambda a, b: tc.cross(a[:, :3], b[:, :3], dim=1), lambda a, b: tc.diff(a, 2, dim=1, append=b),
-    lambda a, b: tc.repeat_interleave(a, tc.tensor([2, 0, 1]), dim=0) * 1.0,
-    lambda a, b: tc.diag_embed(a, 1), lambda a, b: tc.addcdiv(a, b, a.abs() + 1, value=0.3),
-    lambda a, b: tc.sinc(a) + tc.logit(b.sigmoid()), lambda a, b: tc.rot90(a, 1, [0, 1]).sum(0),
-])
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda a, b: tc.logaddexp(a, b),
+        lambda a, b: tc.xlogy(a.abs() + 0.1, b.abs() + 0.1),
+        lambda a, b: tc.cross(a[:, :3], b[:, :3], dim=1),
+        lambda a, b: tc.diff(a, 2, dim=1, append=b),
+        lambda a, b: tc.repeat_interleave(a, tc.tensor([2, 0, 1]), dim=0) * 1.0,
+        lambda a, b: tc.diag_embed(a, 1),
+        lambda a, b: tc.addcdiv(a, b, a.abs() + 1, value=0.3),
+        lambda a, b: tc.sinc(a) + tc.logit(b.sigmoid()),
+        lambda a, b: tc.rot90(a, 1, [0, 1]).sum(0),
+    ],
+)
 def test_gradients(fn):
     a = tc.randn(3, 4, dtype=tc.float64, requires_grad=True)
     b = tc.randn(3, 4, dtype=tc.float64, requires_grad=True)

@@ -1,5 +1,6 @@
 """Vectorized CPU fast paths (float-lane sum cascade, amax/amin runs, blocked transpose copy)
 checked against NumPy float64 references over odd sizes, tails, non-contiguous inputs and NaNs."""
+
 import numpy as np
 import pytest
 
@@ -56,8 +57,9 @@ def test_rowwise_and_columnwise_sum_amax(shape, layout):
     r64 = ref.astype(np.float64)
     for dim in (0, 1, -1):
         np.testing.assert_allclose(t.sum(dim).numpy(), r64.sum(dim), rtol=1e-5, atol=1e-5)
-        np.testing.assert_allclose(t.mean(dim, keepdim=True).numpy(), r64.mean(dim, keepdims=True),
-                                   rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(
+            t.mean(dim, keepdim=True).numpy(), r64.mean(dim, keepdims=True), rtol=1e-5, atol=1e-6
+        )
         np.testing.assert_array_equal(t.amax(dim).numpy(), ref.max(dim))
         np.testing.assert_array_equal(t.amin(dim).numpy(), ref.min(dim))
 
@@ -133,12 +135,18 @@ def test_softmax_like_composite_matches_numpy():
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_transcendental_vectorized_paths(name, dtype):
     import math
+
     x = np.concatenate([RNG.standard_normal(10_007) * 4, [0.0, -0.0, 30.0, -30.0, 1e-8]])
     if name == "log1p":
         x = np.abs(x)
     x = x.astype(dtype)
-    ref_fn = {"sigmoid": lambda v: 1.0 / (1.0 + math.exp(-v)), "tanh": math.tanh,
-              "erf": math.erf, "expm1": math.expm1, "log1p": math.log1p}[name]
+    ref_fn = {
+        "sigmoid": lambda v: 1.0 / (1.0 + math.exp(-v)),
+        "tanh": math.tanh,
+        "erf": math.erf,
+        "expm1": math.expm1,
+        "log1p": math.log1p,
+    }[name]
     ref = np.array([ref_fn(float(v)) for v in x])
     tol = 2e-7 if dtype == np.float32 else 1e-15
     for t in (tc.from_numpy(x), tc.from_numpy(np.repeat(x, 2))[::2]):

@@ -1,5 +1,6 @@
 """bfloat16/float16 elementwise ops, fill_ and sum: the vectorized chunk loops must give the same
 bits as computing in float32 and rounding once (round to nearest even), for every layout."""
+
 import numpy as np
 import pytest
 
@@ -36,8 +37,27 @@ def edge_values(n, seed):
     """Random normals mixed with rounding ties, subnormals, overflow, infinities, NaNs, zeros."""
     rng = np.random.default_rng(seed)
     x = (rng.standard_normal(n) * 4).astype(np.float32)
-    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 65504.0, 1e-6, -3e-8,
-                        6e-5, 3.0e38, 1.00390625, 1.01171875, 255.5, 2049.0], dtype=np.float32)
+    special = np.array(
+        [
+            0.0,
+            -0.0,
+            np.inf,
+            -np.inf,
+            np.nan,
+            1.0,
+            -1.0,
+            65504.0,
+            1e-6,
+            -3e-8,
+            6e-5,
+            3.0e38,
+            1.00390625,
+            1.01171875,
+            255.5,
+            2049.0,
+        ],
+        dtype=np.float32,
+    )
     x[rng.integers(0, n, size=len(special) * 8)] = np.tile(special, 8)
     return x
 
@@ -97,8 +117,9 @@ def test_scalar_broadcast_and_inplace(dt):
     row = make(edge_values(64, 5), dt).reshape(1, 64)
     mat = make(edge_values(64 * 9, 6), dt).reshape(9, 64)
     with np.errstate(all="ignore"):
-        np.testing.assert_array_equal(bits(mat * row).reshape(-1),
-                                      ref_bits((widened(mat) * widened(row)).reshape(-1), dt))
+        np.testing.assert_array_equal(
+            bits(mat * row).reshape(-1), ref_bits((widened(mat) * widened(row)).reshape(-1), dt)
+        )
 
 
 @pytest.mark.parametrize("dt", DTYPES)
@@ -163,10 +184,12 @@ def test_sum(dt):
         ref = fa.sum() if dims is None else fa.sum(axis=dims)
         ref_r = widened(make(np.asarray(ref, dtype=np.float32), dt))
         # Within one rounding step of the 16-bit result.
-        tol = 2 ** -7 if dt == "bfloat16" else 2 ** -10
+        tol = 2**-7 if dt == "bfloat16" else 2**-10
         np.testing.assert_allclose(got, ref_r, rtol=tol, atol=tol)
     m = widened(a.mean(2))
-    np.testing.assert_allclose(m, widened(make(fa.mean(axis=2).astype(np.float32), dt)), rtol=1e-2, atol=1e-3)
+    np.testing.assert_allclose(
+        m, widened(make(fa.mean(axis=2).astype(np.float32), dt)), rtol=1e-2, atol=1e-3
+    )
 
 
 @pytest.mark.parametrize("dt", DTYPES)
@@ -186,22 +209,41 @@ def test_against_torch(dt, torch_ref):
     ta = torch.from_numpy(x).to(getattr(torch, dt))
     tb = torch.from_numpy(y).to(getattr(torch, dt))
     a, b = make(x, dt), make(y, dt)
-    for name, f in (("add", lambda p, q: p + q), ("sub", lambda p, q: p - q),
-                    ("mul", lambda p, q: p * q), ("div", lambda p, q: p / q)):
+    for name, f in (
+        ("add", lambda p, q: p + q),
+        ("sub", lambda p, q: p - q),
+        ("mul", lambda p, q: p * q),
+        ("div", lambda p, q: p / q),
+    ):
         got, ref = f(a, b), f(ta, tb)
         # Same bits, except that the NaNs (from NaN inputs, inf - inf) may carry other payloads.
         nan = np.isnan(widened(got))
         np.testing.assert_array_equal(nan, np.isnan(ref.float().numpy()), err_msg=name)
-        np.testing.assert_array_equal(bits(got)[~nan],
-                                      ref.view(torch.int16).numpy().view(np.uint16)[~nan], err_msg=name)
+        np.testing.assert_array_equal(
+            bits(got)[~nan], ref.view(torch.int16).numpy().view(np.uint16)[~nan], err_msg=name
+        )
     c, tcc = a.clone(), ta.clone()
     c.fill_(0.3)
     tcc.fill_(0.3)
     np.testing.assert_array_equal(bits(c), tcc.view(torch.int16).numpy().view(np.uint16))
 
 
-UNARY = ("neg", "abs", "sqrt", "log", "tanh", "sigmoid", "erf", "exp2", "expm1", "log1p", "sin",
-         "floor", "round", "rsqrt")
+UNARY = (
+    "neg",
+    "abs",
+    "sqrt",
+    "log",
+    "tanh",
+    "sigmoid",
+    "erf",
+    "exp2",
+    "expm1",
+    "log1p",
+    "sin",
+    "floor",
+    "round",
+    "rsqrt",
+)
 
 
 @pytest.mark.parametrize("dt", DTYPES)
@@ -229,8 +271,11 @@ def test_float32_casts(dt):
     dst[:, 1].copy_(tc.from_numpy(x))
     np.testing.assert_array_equal(bits(dst[:, 1]), ref_bits(x, dt))
     back = got.to(tc.float32).numpy()
-    expect = ref_bits(x, dt).view(np.float16).astype(np.float32) if dt == "float16" else \
-        (ref_bits(x, dt).astype(np.uint32) << 16).view(np.float32)
+    expect = (
+        ref_bits(x, dt).view(np.float16).astype(np.float32)
+        if dt == "float16"
+        else (ref_bits(x, dt).astype(np.uint32) << 16).view(np.float32)
+    )
     np.testing.assert_array_equal(back, expect)
     np.testing.assert_array_equal(got[::3].to(tc.float32).numpy(), expect[::3])
 

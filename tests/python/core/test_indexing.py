@@ -1,5 +1,6 @@
 """__getitem__/__setitem__ against NumPy, index ops (gather/scatter/index_*/masked_*/nonzero/take),
 views sharing storage, gradients by finite differences, error messages."""
+
 import numpy as np
 import pytest
 
@@ -11,20 +12,65 @@ M34 = (np.arange(12).reshape(3, 4) % 3) == 0
 
 # Index expressions where torch and NumPy agree.
 GETITEM_CASES = [
-    0, -1, 1, (0, 1), (1, -1, 2), (0, 1, 2, 3), (-2, -3, -4, -5),
-    slice(None), slice(1, None), slice(None, 1), slice(0, 2, 1), slice(-1, None), slice(5, 10),
-    (slice(None), 1), (slice(None), slice(None, None, 2)), (slice(None), slice(0, 3, 2), slice(1, 4, 2)),
-    (Ellipsis, 0), (Ellipsis, slice(1, 3)), (0, Ellipsis, 1), (Ellipsis,), (),
-    None, (None, 0), (0, None, 1), (Ellipsis, None), (None, Ellipsis, None), (slice(None), None, 1),
-    [0, 1], [1, 0, 1], [-1], ([0, 1], [2, 0]), (slice(None), [0, 2]), (slice(None), [[0, 1], [2, 1]]),
-    (slice(None), [0, 2], [1, 3]), ([0, 1], slice(None), [1, 2]), ([1, 0], slice(None), slice(None), [4, 0]),
-    (Ellipsis, [0, 1]), (Ellipsis, [1, 1], [0, 4]), (None, [0, 1]), ([0, 1], None),
-    (slice(None), M1), (0, M1), (slice(None), M1, [0, 2]), (0, M34), (slice(None), M34),
-    (M1.copy()[None].repeat(2, 0)[:, :, None].repeat(4, 2).repeat(1, 1) if False else slice(None), [True, True, False]),
-    ([[0], [1]], [[0, 1, 2]]), (np.array([[1, 0]]), slice(1, 3), 2),
-    (slice(None), slice(None), slice(None), [0, -1]), (0, 1, [0, 3], [1, 4]),
-    (np.array([True, False]),), (np.array([0, 1]), np.array([1, 2])),
-    ([], ), (slice(None), []),
+    0,
+    -1,
+    1,
+    (0, 1),
+    (1, -1, 2),
+    (0, 1, 2, 3),
+    (-2, -3, -4, -5),
+    slice(None),
+    slice(1, None),
+    slice(None, 1),
+    slice(0, 2, 1),
+    slice(-1, None),
+    slice(5, 10),
+    (slice(None), 1),
+    (slice(None), slice(None, None, 2)),
+    (slice(None), slice(0, 3, 2), slice(1, 4, 2)),
+    (Ellipsis, 0),
+    (Ellipsis, slice(1, 3)),
+    (0, Ellipsis, 1),
+    (Ellipsis,),
+    (),
+    None,
+    (None, 0),
+    (0, None, 1),
+    (Ellipsis, None),
+    (None, Ellipsis, None),
+    (slice(None), None, 1),
+    [0, 1],
+    [1, 0, 1],
+    [-1],
+    ([0, 1], [2, 0]),
+    (slice(None), [0, 2]),
+    (slice(None), [[0, 1], [2, 1]]),
+    (slice(None), [0, 2], [1, 3]),
+    ([0, 1], slice(None), [1, 2]),
+    ([1, 0], slice(None), slice(None), [4, 0]),
+    (Ellipsis, [0, 1]),
+    (Ellipsis, [1, 1], [0, 4]),
+    (None, [0, 1]),
+    ([0, 1], None),
+    (slice(None), M1),
+    (0, M1),
+    (slice(None), M1, [0, 2]),
+    (0, M34),
+    (slice(None), M34),
+    (
+        M1.copy()[None].repeat(2, 0)[:, :, None].repeat(4, 2).repeat(1, 1)
+        if False
+        else slice(None),
+        [True, True, False],
+    ),
+    ([[0], [1]], [[0, 1, 2]]),
+    (np.array([[1, 0]]), slice(1, 3), 2),
+    (slice(None), slice(None), slice(None), [0, -1]),
+    (0, 1, [0, 3], [1, 4]),
+    (np.array([True, False]),),
+    (np.array([0, 1]), np.array([1, 2])),
+    ([],),
+    (slice(None), []),
 ]
 
 
@@ -33,6 +79,7 @@ def idx_to_tc(idx):
         if isinstance(x, np.ndarray):
             return tc.tensor(x)
         return x
+
     if isinstance(idx, tuple):
         return tuple(conv(x) for x in idx)
     return conv(idx)
@@ -41,7 +88,9 @@ def idx_to_tc(idx):
 def np_index(idx):
     # NumPy treats an empty list as float: use an explicit int array.
     if isinstance(idx, tuple):
-        return tuple(np.array([], dtype=np.int64) if isinstance(x, list) and len(x) == 0 else x for x in idx)
+        return tuple(
+            np.array([], dtype=np.int64) if isinstance(x, list) and len(x) == 0 else x for x in idx
+        )
     return idx
 
 
@@ -89,7 +138,12 @@ def test_torch_int_semantics_nonadjacent():
     x = tc.tensor(A)
     r = x[:, [0, 1], :, 0]
     assert tuple(r.shape) == (2, 2, 4)
-    np.testing.assert_array_equal(r.numpy(), A[:, [0, 1], :, 0].transpose(1, 0, 2).transpose(1, 0, 2) if False else A[:, :, :, 0][:, [0, 1], :])
+    np.testing.assert_array_equal(
+        r.numpy(),
+        A[:, [0, 1], :, 0].transpose(1, 0, 2).transpose(1, 0, 2)
+        if False
+        else A[:, :, :, 0][:, [0, 1], :],
+    )
 
 
 def test_nonadjacent_advanced_go_first():
@@ -111,7 +165,14 @@ def test_python_bool_and_0dim_tensor_index():
 
 def test_basic_indexing_returns_views():
     x = tc.tensor(A)
-    for idx in [0, (slice(None), 1), (Ellipsis, slice(1, 3)), (None, 0), (0, slice(None, None, 2)), ()]:
+    for idx in [
+        0,
+        (slice(None), 1),
+        (Ellipsis, slice(1, 3)),
+        (None, 0),
+        (0, slice(None, None, 2)),
+        (),
+    ]:
         v = x[idx]
         v.fill_(123.0)
         assert np.all(x[idx].numpy() == 123.0)
@@ -186,7 +247,10 @@ def test_setitem_self_overlap():
     np.testing.assert_array_equal(y.numpy(), [0, 0, 1, 2, 4, 5])
 
 
-@pytest.mark.parametrize("dtype", [tc.bool, tc.uint8, tc.int16, tc.int64, tc.float16, tc.bfloat16, tc.float32, tc.complex128])
+@pytest.mark.parametrize(
+    "dtype",
+    [tc.bool, tc.uint8, tc.int16, tc.int64, tc.float16, tc.bfloat16, tc.float32, tc.complex128],
+)
 def test_getitem_dtypes(dtype):
     base = np.arange(24).reshape(4, 6) % 5
     x = tc.tensor(base).to(dtype)
@@ -198,11 +262,14 @@ def test_getitem_dtypes(dtype):
 
 # ---- index ops ----
 
+
 def test_index_select():
     x = tc.tensor(A)
     idx = tc.tensor([2, 0, 2])
     np.testing.assert_array_equal(tc.index_select(x, 1, idx).numpy(), A[:, [2, 0, 2]])
-    np.testing.assert_array_equal(x.index_select(-1, tc.tensor([4], dtype=tc.int32)).numpy(), A[..., [4]])
+    np.testing.assert_array_equal(
+        x.index_select(-1, tc.tensor([4], dtype=tc.int32)).numpy(), A[..., [4]]
+    )
     with pytest.raises(IndexError, match="index 3 is out of bounds for dimension 1 with size 3"):
         x.index_select(1, tc.tensor([3]))
 
@@ -213,12 +280,18 @@ def test_gather_and_take_along_dim():
     idx = rng.integers(0, 4, size=(3, 2, 5))
     got = tc.gather(tc.tensor(a), 1, tc.tensor(idx))
     np.testing.assert_array_equal(got.numpy(), np.take_along_axis(a, idx, 1))
-    np.testing.assert_array_equal(tc.take_along_dim(tc.tensor(a), tc.tensor(idx), 1).numpy(), np.take_along_axis(a, idx, 1))
+    np.testing.assert_array_equal(
+        tc.take_along_dim(tc.tensor(a), tc.tensor(idx), 1).numpy(), np.take_along_axis(a, idx, 1)
+    )
     idx2 = rng.integers(0, 5, size=(1, 4, 2))
-    np.testing.assert_array_equal(tc.take_along_dim(tc.tensor(a), tc.tensor(idx2), dim=2).numpy(),
-                                  np.take_along_axis(a, np.broadcast_to(idx2, (3, 4, 2)), 2))
+    np.testing.assert_array_equal(
+        tc.take_along_dim(tc.tensor(a), tc.tensor(idx2), dim=2).numpy(),
+        np.take_along_axis(a, np.broadcast_to(idx2, (3, 4, 2)), 2),
+    )
     flat = rng.integers(0, 60, size=(7,))
-    np.testing.assert_array_equal(tc.take_along_dim(tc.tensor(a), tc.tensor(flat)).numpy(), a.reshape(-1)[flat])
+    np.testing.assert_array_equal(
+        tc.take_along_dim(tc.tensor(a), tc.tensor(flat)).numpy(), a.reshape(-1)[flat]
+    )
     with pytest.raises(IndexError, match="out of bounds for dimension 1 with size 4"):
         tc.gather(tc.tensor(a), 1, tc.tensor(idx + 4))
     with pytest.raises(ValueError, match="same number of dimensions"):
@@ -234,11 +307,17 @@ def test_scatter_variants():
     for i in range(2):
         for j in range(5):
             ref[idx[i, j], j] = src[i, j]
-    np.testing.assert_array_equal(tc.tensor(self_).scatter(0, tc.tensor(idx), tc.tensor(src)).numpy(), ref)
+    np.testing.assert_array_equal(
+        tc.tensor(self_).scatter(0, tc.tensor(idx), tc.tensor(src)).numpy(), ref
+    )
     ref = self_.copy()
     np.add.at(ref, (idx, np.arange(5)[None].repeat(2, 0)), src)
-    np.testing.assert_allclose(tc.tensor(self_).scatter_add(0, tc.tensor(idx), tc.tensor(src)).numpy(), ref)
-    np.testing.assert_allclose(tc.tensor(self_).scatter(0, tc.tensor(idx), tc.tensor(src), reduce="add").numpy(), ref)
+    np.testing.assert_allclose(
+        tc.tensor(self_).scatter_add(0, tc.tensor(idx), tc.tensor(src)).numpy(), ref
+    )
+    np.testing.assert_allclose(
+        tc.tensor(self_).scatter(0, tc.tensor(idx), tc.tensor(src), reduce="add").numpy(), ref
+    )
     ref = self_.copy()
     for i in range(2):
         for j in range(5):
@@ -255,7 +334,9 @@ def test_scatter_variants():
     for i in range(2):
         for j in range(5):
             ref[idx[i, j], j] = big[i, j]
-    np.testing.assert_array_equal(tc.tensor(self_).scatter(0, tc.tensor(idx), tc.tensor(big)).numpy(), ref)
+    np.testing.assert_array_equal(
+        tc.tensor(self_).scatter(0, tc.tensor(idx), tc.tensor(big)).numpy(), ref
+    )
 
 
 @pytest.mark.parametrize("reduce", ["sum", "prod", "mean", "amax", "amin"])
@@ -279,22 +360,34 @@ def test_scatter_reduce(reduce, include_self, dtype):
             elif reduce == "prod":
                 ref[r, j] = np.prod(vals)
             elif reduce == "mean":
-                ref[r, j] = (sum(vals) / len(vals)) if dtype == "float64" else (sum(vals) // len(vals))
+                ref[r, j] = (
+                    (sum(vals) / len(vals)) if dtype == "float64" else (sum(vals) // len(vals))
+                )
             elif reduce == "amax":
                 ref[r, j] = max(vals)
             else:
                 ref[r, j] = min(vals)
-    got = tc.tensor(self_).scatter_reduce(0, tc.tensor(idx), tc.tensor(src), reduce, include_self=include_self)
+    got = tc.tensor(self_).scatter_reduce(
+        0, tc.tensor(idx), tc.tensor(src), reduce, include_self=include_self
+    )
     np.testing.assert_allclose(got.numpy(), ref)
 
 
 def test_scatter_reduce_torch(torch_ref):
     rng = np.random.default_rng(4)
-    s, src, idx = rng.standard_normal((4, 3)), rng.standard_normal((6, 3)), rng.integers(0, 4, (6, 3))
+    s, src, idx = (
+        rng.standard_normal((4, 3)),
+        rng.standard_normal((6, 3)),
+        rng.integers(0, 4, (6, 3)),
+    )
     for red in ["sum", "prod", "mean", "amax", "amin"]:
         for inc in [True, False]:
-            e = torch_ref.tensor(s).scatter_reduce(0, torch_ref.tensor(idx), torch_ref.tensor(src), red, include_self=inc)
-            g = tc.tensor(s).scatter_reduce(0, tc.tensor(idx), tc.tensor(src), red, include_self=inc)
+            e = torch_ref.tensor(s).scatter_reduce(
+                0, torch_ref.tensor(idx), torch_ref.tensor(src), red, include_self=inc
+            )
+            g = tc.tensor(s).scatter_reduce(
+                0, tc.tensor(idx), tc.tensor(src), red, include_self=inc
+            )
             np.testing.assert_allclose(g.numpy(), e.numpy())
 
 
@@ -305,10 +398,14 @@ def test_index_add_copy_fill():
     idx = np.array([0, 4, 0, 2])
     ref = s.copy()
     np.add.at(ref, idx, 2.0 * src)
-    np.testing.assert_allclose(tc.tensor(s).index_add(0, tc.tensor(idx), tc.tensor(src), alpha=2.0).numpy(), ref)
+    np.testing.assert_allclose(
+        tc.tensor(s).index_add(0, tc.tensor(idx), tc.tensor(src), alpha=2.0).numpy(), ref
+    )
     ref = s.copy()
     ref[[1, 3]] = src[:2]
-    np.testing.assert_array_equal(tc.tensor(s).index_copy(0, tc.tensor([1, 3]), tc.tensor(src[:2])).numpy(), ref)
+    np.testing.assert_array_equal(
+        tc.tensor(s).index_copy(0, tc.tensor([1, 3]), tc.tensor(src[:2])).numpy(), ref
+    )
     ref = s.copy()
     ref[:, [0, 2]] = -1
     np.testing.assert_array_equal(tc.tensor(s).index_fill(1, tc.tensor([0, 2]), -1).numpy(), ref)
@@ -321,21 +418,33 @@ def test_index_add_torch(torch_ref):
     rng = np.random.default_rng(6)
     s, src, idx = rng.standard_normal((5, 3)), rng.standard_normal((4, 3)), np.array([0, 4, 0, 2])
     e = torch_ref.tensor(s).index_add(0, torch_ref.tensor(idx), torch_ref.tensor(src), alpha=3)
-    np.testing.assert_allclose(tc.tensor(s).index_add(0, tc.tensor(idx), tc.tensor(src), alpha=3).numpy(), e.numpy())
+    np.testing.assert_allclose(
+        tc.tensor(s).index_add(0, tc.tensor(idx), tc.tensor(src), alpha=3).numpy(), e.numpy()
+    )
 
 
 def test_masked_ops():
     rng = np.random.default_rng(7)
     a = rng.standard_normal((3, 4))
     m = a > 0
-    np.testing.assert_array_equal(tc.tensor(a).masked_fill(tc.tensor(m), 9.0).numpy(), np.where(m, 9.0, a))
-    np.testing.assert_array_equal(tc.tensor(a).masked_fill(tc.tensor(m[0]), tc.scalar_tensor(1.5, dtype=tc.float64)).numpy(), np.where(m[0], 1.5, a))
+    np.testing.assert_array_equal(
+        tc.tensor(a).masked_fill(tc.tensor(m), 9.0).numpy(), np.where(m, 9.0, a)
+    )
+    np.testing.assert_array_equal(
+        tc.tensor(a).masked_fill(tc.tensor(m[0]), tc.scalar_tensor(1.5, dtype=tc.float64)).numpy(),
+        np.where(m[0], 1.5, a),
+    )
     np.testing.assert_array_equal(tc.masked_select(tc.tensor(a), tc.tensor(m)).numpy(), a[m])
-    np.testing.assert_array_equal(tc.masked_select(tc.tensor(a), tc.tensor(m[1])).numpy(), a[:, m[1]].T.reshape(-1) if False else a[np.broadcast_to(m[1], a.shape)])
+    np.testing.assert_array_equal(
+        tc.masked_select(tc.tensor(a), tc.tensor(m[1])).numpy(),
+        a[:, m[1]].T.reshape(-1) if False else a[np.broadcast_to(m[1], a.shape)],
+    )
     src = np.arange(12.0)
     ref = a.copy()
-    ref[m] = src[:m.sum()]
-    np.testing.assert_array_equal(tc.tensor(a).masked_scatter(tc.tensor(m), tc.tensor(src)).numpy(), ref)
+    ref[m] = src[: m.sum()]
+    np.testing.assert_array_equal(
+        tc.tensor(a).masked_scatter(tc.tensor(m), tc.tensor(src)).numpy(), ref
+    )
     x = tc.tensor(a)
     x.masked_fill_(tc.tensor(m), 0.0)
     np.testing.assert_array_equal(x.numpy(), np.where(m, 0.0, a))
@@ -361,6 +470,7 @@ def test_nonzero_argwhere_take():
 
 
 # ---- gradients ----
+
 
 def numgrad(f, x, eps=1e-6):
     x0 = x.detach().numpy().copy()
@@ -390,30 +500,67 @@ def check_grad(f, shape, seed=0):
 IDX = tc.tensor([0, 2, 2])
 
 
-@pytest.mark.parametrize("name,f,shape", [
-    ("getitem_basic", lambda x: x[1:, None, ::2], (3, 4)),
-    ("getitem_int", lambda x: x[1, -1], (3, 4)),
-    ("getitem_adv_dup", lambda x: x[[0, 2, 2], 1:], (3, 4)),
-    ("getitem_adv_2", lambda x: x[[0, 2], :, [1, 1]], (3, 2, 4)),
-    ("getitem_mask", lambda x: x[tc.tensor([True, False, True])], (3, 4)),
-    ("index_select", lambda x: x.index_select(1, IDX), (2, 3)),
-    ("gather", lambda x: x.gather(1, tc.tensor([[0, 0, 2], [1, 2, 1]])), (2, 3)),
-    ("take", lambda x: tc.take(x, tc.tensor([[0, 5], [5, 3]])), (2, 3)),
-    ("masked_select", lambda x: x.masked_select(tc.tensor([True, False, True])), (2, 3)),
-    ("masked_fill", lambda x: x.masked_fill(tc.tensor([True, False, True]), 2.0), (2, 3)),
-    ("index_put", lambda x: tc.index_put(x, (IDX,), tc.scalar_tensor(1.0, dtype=tc.float64)), (3, 2)),
-    ("index_put_acc", lambda x: tc.index_put(tc.zeros(4, 2, dtype=tc.float64), (tc.tensor([0, 3, 0]),), x, accumulate=True), (3, 2)),
-    ("scatter_self", lambda x: x.scatter(0, tc.tensor([[0, 2]]), 0.0), (3, 2)),
-    ("scatter_add_src", lambda x: tc.zeros(3, 2, dtype=tc.float64).scatter_add(0, tc.tensor([[0, 2], [0, 0]]), x), (2, 2)),
-    ("scatter_src", lambda x: tc.zeros(3, 2, dtype=tc.float64).scatter(0, tc.tensor([[0, 2], [1, 0]]), x), (2, 2)),
-    ("scatter_src_big", lambda x: tc.zeros(3, 2, dtype=tc.float64).scatter(0, tc.tensor([[0, 2]]), x), (2, 3)),
-    ("scatter_reduce_sum", lambda x: x[:3].scatter_reduce(0, tc.tensor([[0, 2], [0, 0]]), x[3:], "sum", include_self=False), (5, 2)),
-    ("scatter_reduce_mean", lambda x: x[:3].scatter_reduce(0, tc.tensor([[0, 2], [0, 0]]), x[3:], "mean"), (5, 2)),
-    ("index_add", lambda x: x[:3].index_add(0, tc.tensor([0, 0]), x[3:], alpha=2.0), (5, 2)),
-    ("index_copy", lambda x: x[:3].index_copy(0, tc.tensor([2, 0]), x[3:]), (5, 2)),
-    ("index_fill", lambda x: x.index_fill(0, tc.tensor([1]), 3.0), (3, 2)),
-    ("take_along_dim", lambda x: tc.take_along_dim(x, tc.tensor([[1], [0]]), dim=1), (2, 3)),
-])
+@pytest.mark.parametrize(
+    "name,f,shape",
+    [
+        ("getitem_basic", lambda x: x[1:, None, ::2], (3, 4)),
+        ("getitem_int", lambda x: x[1, -1], (3, 4)),
+        ("getitem_adv_dup", lambda x: x[[0, 2, 2], 1:], (3, 4)),
+        ("getitem_adv_2", lambda x: x[[0, 2], :, [1, 1]], (3, 2, 4)),
+        ("getitem_mask", lambda x: x[tc.tensor([True, False, True])], (3, 4)),
+        ("index_select", lambda x: x.index_select(1, IDX), (2, 3)),
+        ("gather", lambda x: x.gather(1, tc.tensor([[0, 0, 2], [1, 2, 1]])), (2, 3)),
+        ("take", lambda x: tc.take(x, tc.tensor([[0, 5], [5, 3]])), (2, 3)),
+        ("masked_select", lambda x: x.masked_select(tc.tensor([True, False, True])), (2, 3)),
+        ("masked_fill", lambda x: x.masked_fill(tc.tensor([True, False, True]), 2.0), (2, 3)),
+        (
+            "index_put",
+            lambda x: tc.index_put(x, (IDX,), tc.scalar_tensor(1.0, dtype=tc.float64)),
+            (3, 2),
+        ),
+        (
+            "index_put_acc",
+            lambda x: tc.index_put(
+                tc.zeros(4, 2, dtype=tc.float64), (tc.tensor([0, 3, 0]),), x, accumulate=True
+            ),
+            (3, 2),
+        ),
+        ("scatter_self", lambda x: x.scatter(0, tc.tensor([[0, 2]]), 0.0), (3, 2)),
+        (
+            "scatter_add_src",
+            lambda x: tc.zeros(3, 2, dtype=tc.float64).scatter_add(
+                0, tc.tensor([[0, 2], [0, 0]]), x
+            ),
+            (2, 2),
+        ),
+        (
+            "scatter_src",
+            lambda x: tc.zeros(3, 2, dtype=tc.float64).scatter(0, tc.tensor([[0, 2], [1, 0]]), x),
+            (2, 2),
+        ),
+        (
+            "scatter_src_big",
+            lambda x: tc.zeros(3, 2, dtype=tc.float64).scatter(0, tc.tensor([[0, 2]]), x),
+            (2, 3),
+        ),
+        (
+            "scatter_reduce_sum",
+            lambda x: x[:3].scatter_reduce(
+                0, tc.tensor([[0, 2], [0, 0]]), x[3:], "sum", include_self=False
+            ),
+            (5, 2),
+        ),
+        (
+            "scatter_reduce_mean",
+            lambda x: x[:3].scatter_reduce(0, tc.tensor([[0, 2], [0, 0]]), x[3:], "mean"),
+            (5, 2),
+        ),
+        ("index_add", lambda x: x[:3].index_add(0, tc.tensor([0, 0]), x[3:], alpha=2.0), (5, 2)),
+        ("index_copy", lambda x: x[:3].index_copy(0, tc.tensor([2, 0]), x[3:]), (5, 2)),
+        ("index_fill", lambda x: x.index_fill(0, tc.tensor([1]), 3.0), (3, 2)),
+        ("take_along_dim", lambda x: tc.take_along_dim(x, tc.tensor([[1], [0]]), dim=1), (2, 3)),
+    ],
+)
 def test_gradients(name, f, shape):
     check_grad(f, shape)
 
@@ -438,7 +585,11 @@ def test_setitem_grad():
 
 def test_double_backward_getitem():
     x = tc.tensor(np.arange(4.0), requires_grad=True)
-    y = (x[[0, 0, 3]] ** 2).sum() if hasattr(tc.Tensor, "__pow__") else (x[[0, 0, 3]] * x[[0, 0, 3]]).sum()
+    y = (
+        (x[[0, 0, 3]] ** 2).sum()
+        if hasattr(tc.Tensor, "__pow__")
+        else (x[[0, 0, 3]] * x[[0, 0, 3]]).sum()
+    )
     (g,) = tc.autograd.grad(y, [x], create_graph=True)
     np.testing.assert_allclose(g.detach().numpy(), [0, 0, 0, 6])
     (gg,) = tc.autograd.grad(g.sum(), [x])
@@ -451,6 +602,8 @@ def test_inplace_leaf_error():
         x[0] = 1.0
     with pytest.raises(RuntimeError, match="leaf Variable"):
         x.index_put_((tc.tensor([0]),), tc.tensor(1.0))
+
+
 import pytest  # noqa: E402
 import tensorcore as tc  # noqa: E402
 
@@ -519,4 +672,5 @@ def test_scatter_reduce_prod_gradcheck(include_self):
     x = tc.tensor(rng.uniform(0.5, 1.5, (5, 4)), requires_grad=True)
     idx = tc.tensor(rng.integers(0, 3, (5, 4)))
     assert tc.autograd.gradcheck(
-        lambda a, b: tc.scatter_reduce(a, 0, idx, b, "prod", include_self=include_self), (s, x))
+        lambda a, b: tc.scatter_reduce(a, 0, idx, b, "prod", include_self=include_self), (s, x)
+    )

@@ -1,6 +1,7 @@
 """In-place ops through views that change dtype: real/imag/view_as_real/view_as_complex (they
 write through to the base and rewrite its autograd history, compared with torch) and
 Tensor.view(dtype) (a bitcast view sharing memory, compared with torch/NumPy)."""
+
 import numpy as np
 import pytest
 
@@ -68,8 +69,16 @@ def sibling_real_view_refreshes(lib, z, r):
     return lib.complex(re * re, y.imag)
 
 
-CASES = [real_mul, imag_add_tensor, imag_then_real_slices, view_as_real_mul, view_as_real_column,
-         view_as_complex_of_real, complex_into_zeros, sibling_real_view_refreshes]
+CASES = [
+    real_mul,
+    imag_add_tensor,
+    imag_then_real_slices,
+    view_as_real_mul,
+    view_as_real_column,
+    view_as_complex_of_real,
+    complex_into_zeros,
+    sibling_real_view_refreshes,
+]
 
 
 def _run(lib, case):
@@ -79,8 +88,11 @@ def _run(lib, case):
     w = np.linspace(0.5, 2.0, n).reshape(tuple(out.shape))
     if out.is_complex():
         w = w + 1j * np.linspace(-1.0, 1.0, n).reshape(tuple(out.shape))
-    loss = (out * lib.tensor(w, dtype=out.dtype)).abs().sum() if out.is_complex() else \
-        (out * lib.tensor(w, dtype=out.dtype)).sum()
+    loss = (
+        (out * lib.tensor(w, dtype=out.dtype)).abs().sum()
+        if out.is_complex()
+        else (out * lib.tensor(w, dtype=out.dtype)).sum()
+    )
     loss.backward()
     grads = [t.grad.numpy() if t.grad is not None else None for t in (z, r)]
     return [out.detach().numpy()] + grads
@@ -115,6 +127,7 @@ def test_gradcheck_and_gradgradcheck():
         y.real.mul_(r)
         tc.view_as_real(y)[:, 1].add_(r * r)
         return y
+
     z = tc.tensor(Z0, dtype=tc.complex128, requires_grad=True)
     r = tc.tensor(R0, dtype=tc.float64, requires_grad=True)
     assert tc.autograd.gradcheck(f, (z, r))
@@ -138,10 +151,18 @@ def test_saved_value_modified_through_a_real_view_is_detected():
         p.abs().sum().backward()
 
 
-@pytest.mark.parametrize("src,dst", [("float32", "int32"), ("float32", "float16"),
-                                     ("uint8", "int16"), ("complex64", "float64"),
-                                     ("float64", "complex128"), ("int64", "uint8"),
-                                     ("complex128", "float32")])
+@pytest.mark.parametrize(
+    "src,dst",
+    [
+        ("float32", "int32"),
+        ("float32", "float16"),
+        ("uint8", "int16"),
+        ("complex64", "float64"),
+        ("float64", "complex128"),
+        ("int64", "uint8"),
+        ("complex128", "float32"),
+    ],
+)
 def test_view_dtype_matches_torch(torch_ref, src, dst):
     rng = np.random.default_rng(0)
     a = (rng.standard_normal((3, 8)) * 100).astype(np.float64)

@@ -1,4 +1,5 @@
 """Autograd through in-place ops on views (torch's CopySlices), compared with torch."""
+
 import numpy as np
 import pytest
 
@@ -9,8 +10,9 @@ def _run(lib, fn, w0, extra0):
     w = lib.tensor(w0, dtype=lib.float64, requires_grad=True)
     e = lib.tensor(extra0, dtype=lib.float64, requires_grad=True)
     out = fn(lib, w, e)
-    weights = lib.tensor(np.linspace(0.5, 2.0, int(np.prod(out.shape))).reshape(tuple(out.shape)),
-                         dtype=lib.float64)
+    weights = lib.tensor(
+        np.linspace(0.5, 2.0, int(np.prod(out.shape))).reshape(tuple(out.shape)), dtype=lib.float64
+    )
     (out * weights).sum().backward()
     return out.detach().numpy(), w.grad.numpy(), e.grad.numpy() if e.grad is not None else None
 
@@ -74,8 +76,15 @@ def masked_and_clamp(lib, w, e):
     return x
 
 
-CASES = [mul_slice, add_tensor_into_row, copy_into_zeros, exp_of_transposed_column,
-         chained_views, sibling_view_sees_update, masked_and_clamp]
+CASES = [
+    mul_slice,
+    add_tensor_into_row,
+    copy_into_zeros,
+    exp_of_transposed_column,
+    chained_views,
+    sibling_view_sees_update,
+    masked_and_clamp,
+]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.__name__ for c in CASES])
@@ -105,7 +114,9 @@ def test_aliased_operand_uses_the_old_value():
     x.sum().backward()
     wn = np.array([1.0, 2.0])
     # f = [1, (w1/w0)^2]  ->  df/dw0 = -2 w1^2 / w0^3, df/dw1 = 2 w1 / w0^2
-    np.testing.assert_allclose(w.grad.numpy(), [-2 * wn[1] ** 2 / wn[0] ** 3, 2 * wn[1] / wn[0] ** 2])
+    np.testing.assert_allclose(
+        w.grad.numpy(), [-2 * wn[1] ** 2 / wn[0] ** 3, 2 * wn[1] / wn[0] ** 2]
+    )
 
 
 def test_gradcheck_through_view_inplace():
@@ -114,6 +125,7 @@ def test_gradcheck_through_view_inplace():
         x[1:3].mul_(e)
         x[0].exp_()
         return x
+
     w = tc.tensor([0.1, 0.2, 0.3, 0.4], dtype=tc.float64, requires_grad=True)
     e = tc.tensor([1.5, -0.5], dtype=tc.float64, requires_grad=True)
     assert tc.autograd.gradcheck(f, (w, e))

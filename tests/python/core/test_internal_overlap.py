@@ -1,5 +1,6 @@
 """Writes into a tensor whose elements alias (expanded: stride 0 on a dim of size > 1) raise,
 warn or proceed exactly as torch 1.13 does; ordinary views keep working."""
+
 import warnings
 
 import numpy as np
@@ -37,8 +38,14 @@ def _outcome(lib, fn):
         except RuntimeError as e:
             assert "more than one element of the written-to tensor" in str(e)
             return "raise"
-    return "warn" if any("memory location" in str(w.message) or "deprecated" in str(w.message).lower()
-                         for w in caught) else "ok"
+    return (
+        "warn"
+        if any(
+            "memory location" in str(w.message) or "deprecated" in str(w.message).lower()
+            for w in caught
+        )
+        else "ok"
+    )
 
 
 @pytest.mark.parametrize("name", list(CASES))
@@ -55,7 +62,7 @@ def test_non_overlapping_strided_targets_still_work():
     base = tc.arange(12, dtype=tc.float32).reshape(3, 4)
     base.t().add_(1)
     base[:, ::2].mul_(2)
-    expected = (np.arange(12, dtype=np.float32).reshape(3, 4) + 1)
+    expected = np.arange(12, dtype=np.float32).reshape(3, 4) + 1
     expected[:, ::2] *= 2
     assert np.array_equal(base.numpy(), expected)
     y = tc.zeros(4, 3)

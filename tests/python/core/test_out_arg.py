@@ -1,4 +1,5 @@
 """The out= keyword of the common functions (python/tensorcore/_out.py) and Tensor.resize_."""
+
 import warnings
 
 import numpy as np
@@ -109,16 +110,19 @@ def test_wrapped_functions_keep_names_and_plain_calls():
     np.testing.assert_array_equal(tc.add(tc.ones(2), 2).numpy(), [3.0, 3.0])
 
 
-@pytest.mark.parametrize("name,args", [
-    ("matmul", lambda t: (t.ones(2, 3), t.ones(3, 4))),
-    ("cat", lambda t: ([t.ones(2), t.zeros(3)],)),
-    ("where", lambda t: (t.tensor([True, False]), t.ones(2), t.zeros(2))),
-    ("cumsum", lambda t: (t.arange(5.0), 0)),
-    ("clamp", lambda t: (t.arange(5.0), 1.0, 3.0)),
-    ("index_select", lambda t: (t.arange(6.0), 0, t.tensor([4, 1]))),
-    ("sigmoid", lambda t: (t.arange(3.0),)),
-    ("arange", lambda t: (5,)),
-])
+@pytest.mark.parametrize(
+    "name,args",
+    [
+        ("matmul", lambda t: (t.ones(2, 3), t.ones(3, 4))),
+        ("cat", lambda t: ([t.ones(2), t.zeros(3)],)),
+        ("where", lambda t: (t.tensor([True, False]), t.ones(2), t.zeros(2))),
+        ("cumsum", lambda t: (t.arange(5.0), 0)),
+        ("clamp", lambda t: (t.arange(5.0), 1.0, 3.0)),
+        ("index_select", lambda t: (t.arange(6.0), 0, t.tensor([4, 1]))),
+        ("sigmoid", lambda t: (t.arange(3.0),)),
+        ("arange", lambda t: (5,)),
+    ],
+)
 def test_out_matches_torch_across_families(torch_ref, name, args):
     want = getattr(torch_ref, name)(*args(torch_ref))
     o = tc.empty(0, dtype=getattr(tc, str(want.dtype).split(".")[1]))

@@ -1,6 +1,7 @@
 """out= on single-kernel elementwise ops writes straight into `out` (no temporary + copy) when
 out has the result's shape and dtype, is contiguous and shares no memory with the inputs; every
 other case computes the result and copies it, with the same values."""
+
 import warnings
 
 import numpy as np
@@ -109,10 +110,12 @@ def test_which_calls_write_directly():
     o = tc.empty(1000, dtype=tc.float64)
     r, direct = tc._C._call_into_out(exp, (x,), {}, o)
     assert direct and r.data_ptr() == o.data_ptr()
-    for out in (x,                                            # aliases the input
-                tc.empty(1000, dtype=tc.float32),             # other dtype
-                tc.empty(2000, dtype=tc.float64)[::2],        # not contiguous
-                tc.empty(999, dtype=tc.float64)):             # other shape
+    for out in (
+        x,  # aliases the input
+        tc.empty(1000, dtype=tc.float32),  # other dtype
+        tc.empty(2000, dtype=tc.float64)[::2],  # not contiguous
+        tc.empty(999, dtype=tc.float64),
+    ):  # other shape
         r, direct = tc._C._call_into_out(exp, (x,), {}, out)
         assert not direct and r.data_ptr() != out.data_ptr()
 

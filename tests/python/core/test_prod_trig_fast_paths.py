@@ -1,6 +1,7 @@
 """prod over contiguous runs (double accumulators, software prefetch for runs beyond L2) and
 float64 sin/cos/tan (three-piece FMA reduction by pi/2): values against float64 / long double
 numpy references, around the kernels' size thresholds, with special values."""
+
 import numpy as np
 import pytest
 
@@ -67,10 +68,20 @@ def test_prod_special_values_large_runs(dtype):
 
 
 # The doubles <= 2^20 closest to a multiple of pi/2 (smallest |x - k pi/2| first).
-HARD = [float.fromhex(h) for h in (
-    "0x1.6c6cbc45dc8dep+5", "0x1.6c6cbc45dc8dep+11", "0x1.39c6fd67805a7p+18",
-    "0x1.921fb54442d18p+0", "0x1.39c6fd67805a7p+19", "0x1.921fb54442d18p+1",
-    "0x1.67e57cdd4dc54p+15", "0x1.93c05c9ed3cbcp+18", "0x1.2d97c7f3321d2p+2")]
+HARD = [
+    float.fromhex(h)
+    for h in (
+        "0x1.6c6cbc45dc8dep+5",
+        "0x1.6c6cbc45dc8dep+11",
+        "0x1.39c6fd67805a7p+18",
+        "0x1.921fb54442d18p+0",
+        "0x1.39c6fd67805a7p+19",
+        "0x1.921fb54442d18p+1",
+        "0x1.67e57cdd4dc54p+15",
+        "0x1.93c05c9ed3cbcp+18",
+        "0x1.2d97c7f3321d2p+2",
+    )
+]
 
 
 def _ulp_err(got, ref):
@@ -82,24 +93,41 @@ def _ulp_err(got, ref):
 
 @pytest.mark.parametrize("op", ["sin", "cos", "tan"])
 def test_trig_float64_accuracy_through_the_library(op):
-    x = np.concatenate([
-        RNG.standard_normal(100000) * 4,
-        RNG.uniform(-2.0**20, 2.0**20, 100000),
-        np.exp2(RNG.uniform(-40, 0, 20000)) * RNG.choice([-1.0, 1.0], 20000),
-        np.array(HARD), -np.array(HARD),
-    ])
+    x = np.concatenate(
+        [
+            RNG.standard_normal(100000) * 4,
+            RNG.uniform(-(2.0**20), 2.0**20, 100000),
+            np.exp2(RNG.uniform(-40, 0, 20000)) * RNG.choice([-1.0, 1.0], 20000),
+            np.array(HARD),
+            -np.array(HARD),
+        ]
+    )
     got = getattr(tc, op)(tc.from_numpy(x)).numpy()
     ref = getattr(np, op)(x.astype(np.longdouble))
     err = _ulp_err(got, ref)
     assert float(err.max()) <= (0.8 if op != "tan" else 1.0), x[np.argmax(err)]
     # at the hardest arguments the results are correctly rounded
     k = len(HARD)
-    assert float(err[-2 * k:].max()) <= 0.501
+    assert float(err[-2 * k :].max()) <= 0.501
 
 
 def test_trig_float64_large_and_special_arguments():
-    x = np.array([0.0, -0.0, 2.0**20, np.nextafter(2.0**20, np.inf), 1e22, -1e300, 1e300,
-                  np.finfo(np.float64).max, np.inf, -np.inf, np.nan] + [0.5] * 300)
+    x = np.array(
+        [
+            0.0,
+            -0.0,
+            2.0**20,
+            np.nextafter(2.0**20, np.inf),
+            1e22,
+            -1e300,
+            1e300,
+            np.finfo(np.float64).max,
+            np.inf,
+            -np.inf,
+            np.nan,
+        ]
+        + [0.5] * 300
+    )
     for op in ("sin", "cos", "tan"):
         got = getattr(tc, op)(tc.from_numpy(x)).numpy()
         ref = getattr(np, op)(x)
@@ -112,11 +140,13 @@ def test_trig_float64_large_and_special_arguments():
 @pytest.mark.parametrize("op", ["sin", "cos"])
 def test_trig_float32_correctly_rounded_and_signed_zeros(op):
     # the float kernels compute in double; sin restores -0 on the float result
-    x = np.concatenate([
-        RNG.standard_normal(200000) * 10,
-        RNG.uniform(-2.0**25, 2.0**25, 50000),
-        np.array([0.0, -0.0, 1e-40, -1e-40, 1e-45, -1e-45, 2.0**25, 3e38, -3e38]),
-    ]).astype(np.float32)
+    x = np.concatenate(
+        [
+            RNG.standard_normal(200000) * 10,
+            RNG.uniform(-(2.0**25), 2.0**25, 50000),
+            np.array([0.0, -0.0, 1e-40, -1e-40, 1e-45, -1e-45, 2.0**25, 3e38, -3e38]),
+        ]
+    ).astype(np.float32)
     got = getattr(tc, op)(tc.from_numpy(x)).numpy().astype(np.float64)
     ref = getattr(np, op)(x.astype(np.float64))
     ulp = np.spacing(np.abs(ref).astype(np.float32)).astype(np.float64)

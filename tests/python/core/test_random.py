@@ -25,12 +25,19 @@ def test_generator_api():
         g.set_state(tc.zeros(16))
 
 
-@pytest.mark.parametrize("fn", [
-    lambda g: tc.rand(100, generator=g), lambda g: tc.randn(3, 50, generator=g),
-    lambda g: tc.randint(0, 1000, (100,), generator=g), lambda g: tc.randperm(50, generator=g),
-    lambda g: tc.multinomial(tc.ones(20), 5, generator=g), lambda g: tc.normal(0.0, 2.0, (20,), generator=g),
-    lambda g: tc.bernoulli(tc.full((50,), 0.5), generator=g), lambda g: tc.empty(30).exponential_(generator=g),
-])
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda g: tc.rand(100, generator=g),
+        lambda g: tc.randn(3, 50, generator=g),
+        lambda g: tc.randint(0, 1000, (100,), generator=g),
+        lambda g: tc.randperm(50, generator=g),
+        lambda g: tc.multinomial(tc.ones(20), 5, generator=g),
+        lambda g: tc.normal(0.0, 2.0, (20,), generator=g),
+        lambda g: tc.bernoulli(tc.full((50,), 0.5), generator=g),
+        lambda g: tc.empty(30).exponential_(generator=g),
+    ],
+)
 def test_determinism(fn):
     a = fn(tc.Generator().manual_seed(42))
     b = fn(tc.Generator().manual_seed(42))
@@ -110,7 +117,7 @@ def test_random_():
     x = tc.empty(1000, dtype=tc.uint8).random_(generator=g).numpy()
     assert x.max() > 200
     x = tc.empty(1000).random_(generator=g).numpy()
-    assert x.min() >= 0 and x.max() <= 2 ** 24 and np.all(x == np.round(x))
+    assert x.min() >= 0 and x.max() <= 2**24 and np.all(x == np.round(x))
     b = tc.empty(1000, dtype=tc.bool).random_(generator=g).numpy()
     assert b.any() and not b.all()
 

@@ -1,4 +1,5 @@
 """Reductions and scans: op table vs NumPy (torch via torch_ref where NumPy differs), gradchecks."""
+
 import math
 
 import numpy as np
@@ -58,39 +59,132 @@ ALL = [tc.float32, tc.float64, tc.int64, tc.bool]
 
 # name -> (tc fn(t, dim, keepdim), np fn(a, dim, keepdim), dtypes, accepts tuple dims)
 VALUE_OPS = {
-    "sum": (lambda t, d, k: tc.sum(t, d, k), lambda a, d, k: np.sum(a, axis=d, keepdims=k), ALL, True),
-    "mean": (lambda t, d, k: tc.mean(t, d, k), lambda a, d, k: np.mean(a, axis=d, keepdims=k), FLOATS, True),
-    "prod": (lambda t, d, k: tc.prod(t, d, k) if d is not None else tc.prod(t),
-             lambda a, d, k: np.prod(a, axis=d, keepdims=k if d is not None else False), NUMERIC, False),
-    "amax": (lambda t, d, k: tc.amax(t, () if d is None else d, k),
-             lambda a, d, k: np.max(a, axis=d, keepdims=k), ALL, True),
-    "amin": (lambda t, d, k: tc.amin(t, () if d is None else d, k),
-             lambda a, d, k: np.min(a, axis=d, keepdims=k), ALL, True),
-    "nansum": (lambda t, d, k: tc.nansum(t, d, k), lambda a, d, k: np.nansum(a, axis=d, keepdims=k), NUMERIC, True),
-    "nanmean": (lambda t, d, k: tc.nanmean(t, d, k), lambda a, d, k: np.nanmean(a, axis=d, keepdims=k), FLOATS, True),
-    "var": (lambda t, d, k: tc.var(t, d, keepdim=k), lambda a, d, k: np.var(a, axis=d, keepdims=k, ddof=1), FLOATS, True),
-    "var_c0": (lambda t, d, k: tc.var(t, d, keepdim=k, correction=0),
-               lambda a, d, k: np.var(a, axis=d, keepdims=k), FLOATS, True),
-    "std": (lambda t, d, k: tc.std(t, d, keepdim=k), lambda a, d, k: np.std(a, axis=d, keepdims=k, ddof=1), FLOATS, True),
-    "std_unbiased_false": (lambda t, d, k: tc.std(t, d, False, k),
-                           lambda a, d, k: np.std(a, axis=d, keepdims=k), FLOATS, True),
-    "norm2": (lambda t, d, k: tc.norm(t, 2, d, k),
-              lambda a, d, k: np.sqrt(np.sum(a * a, axis=d, keepdims=k)), FLOATS, True),
-    "norm1": (lambda t, d, k: tc.norm(t, 1, d, k), lambda a, d, k: np.sum(np.abs(a), axis=d, keepdims=k), FLOATS, True),
-    "norm3": (lambda t, d, k: tc.norm(t, 3, d, k),
-              lambda a, d, k: np.sum(np.abs(a) ** 3, axis=d, keepdims=k) ** (1 / 3), FLOATS, True),
-    "norm_inf": (lambda t, d, k: tc.norm(t, math.inf, d, k),
-                 lambda a, d, k: np.max(np.abs(a), axis=d, keepdims=k), FLOATS, True),
-    "norm_ninf": (lambda t, d, k: tc.norm(t, -math.inf, d, k),
-                  lambda a, d, k: np.min(np.abs(a), axis=d, keepdims=k), FLOATS, True),
-    "norm0": (lambda t, d, k: tc.norm(t, 0, d, k),
-              lambda a, d, k: np.sum(a != 0, axis=d, keepdims=k).astype(a.dtype), FLOATS, True),
-    "logsumexp": (lambda t, d, k: tc.logsumexp(t, tuple(range(t.dim())) if d is None else d, k),
-                  lambda a, d, k: _lse(a, d, k), FLOATS, True),
-    "all": (lambda t, d, k: tc.all(t, d, k), lambda a, d, k: np.all(a, axis=d, keepdims=k), ALL, True),
-    "any": (lambda t, d, k: tc.any(t, d, k), lambda a, d, k: np.any(a, axis=d, keepdims=k), ALL, True),
-    "count_nonzero": (lambda t, d, k: tc.count_nonzero(t, d),
-                      lambda a, d, k: np.count_nonzero(a, axis=d), ALL, True),
+    "sum": (
+        lambda t, d, k: tc.sum(t, d, k),
+        lambda a, d, k: np.sum(a, axis=d, keepdims=k),
+        ALL,
+        True,
+    ),
+    "mean": (
+        lambda t, d, k: tc.mean(t, d, k),
+        lambda a, d, k: np.mean(a, axis=d, keepdims=k),
+        FLOATS,
+        True,
+    ),
+    "prod": (
+        lambda t, d, k: tc.prod(t, d, k) if d is not None else tc.prod(t),
+        lambda a, d, k: np.prod(a, axis=d, keepdims=k if d is not None else False),
+        NUMERIC,
+        False,
+    ),
+    "amax": (
+        lambda t, d, k: tc.amax(t, () if d is None else d, k),
+        lambda a, d, k: np.max(a, axis=d, keepdims=k),
+        ALL,
+        True,
+    ),
+    "amin": (
+        lambda t, d, k: tc.amin(t, () if d is None else d, k),
+        lambda a, d, k: np.min(a, axis=d, keepdims=k),
+        ALL,
+        True,
+    ),
+    "nansum": (
+        lambda t, d, k: tc.nansum(t, d, k),
+        lambda a, d, k: np.nansum(a, axis=d, keepdims=k),
+        NUMERIC,
+        True,
+    ),
+    "nanmean": (
+        lambda t, d, k: tc.nanmean(t, d, k),
+        lambda a, d, k: np.nanmean(a, axis=d, keepdims=k),
+        FLOATS,
+        True,
+    ),
+    "var": (
+        lambda t, d, k: tc.var(t, d, keepdim=k),
+        lambda a, d, k: np.var(a, axis=d, keepdims=k, ddof=1),
+        FLOATS,
+        True,
+    ),
+    "var_c0": (
+        lambda t, d, k: tc.var(t, d, keepdim=k, correction=0),
+        lambda a, d, k: np.var(a, axis=d, keepdims=k),
+        FLOATS,
+        True,
+    ),
+    "std": (
+        lambda t, d, k: tc.std(t, d, keepdim=k),
+        lambda a, d, k: np.std(a, axis=d, keepdims=k, ddof=1),
+        FLOATS,
+        True,
+    ),
+    "std_unbiased_false": (
+        lambda t, d, k: tc.std(t, d, False, k),
+        lambda a, d, k: np.std(a, axis=d, keepdims=k),
+        FLOATS,
+        True,
+    ),
+    "norm2": (
+        lambda t, d, k: tc.norm(t, 2, d, k),
+        lambda a, d, k: np.sqrt(np.sum(a * a, axis=d, keepdims=k)),
+        FLOATS,
+        True,
+    ),
+    "norm1": (
+        lambda t, d, k: tc.norm(t, 1, d, k),
+        lambda a, d, k: np.sum(np.abs(a), axis=d, keepdims=k),
+        FLOATS,
+        True,
+    ),
+    "norm3": (
+        lambda t, d, k: tc.norm(t, 3, d, k),
+        lambda a, d, k: np.sum(np.abs(a) ** 3, axis=d, keepdims=k) ** (1 / 3),
+        FLOATS,
+        True,
+    ),
+    "norm_inf": (
+        lambda t, d, k: tc.norm(t, math.inf, d, k),
+        lambda a, d, k: np.max(np.abs(a), axis=d, keepdims=k),
+        FLOATS,
+        True,
+    ),
+    "norm_ninf": (
+        lambda t, d, k: tc.norm(t, -math.inf, d, k),
+        lambda a, d, k: np.min(np.abs(a), axis=d, keepdims=k),
+        FLOATS,
+        True,
+    ),
+    "norm0": (
+        lambda t, d, k: tc.norm(t, 0, d, k),
+        lambda a, d, k: np.sum(a != 0, axis=d, keepdims=k).astype(a.dtype),
+        FLOATS,
+        True,
+    ),
+    "logsumexp": (
+        lambda t, d, k: tc.logsumexp(t, tuple(range(t.dim())) if d is None else d, k),
+        lambda a, d, k: _lse(a, d, k),
+        FLOATS,
+        True,
+    ),
+    "all": (
+        lambda t, d, k: tc.all(t, d, k),
+        lambda a, d, k: np.all(a, axis=d, keepdims=k),
+        ALL,
+        True,
+    ),
+    "any": (
+        lambda t, d, k: tc.any(t, d, k),
+        lambda a, d, k: np.any(a, axis=d, keepdims=k),
+        ALL,
+        True,
+    ),
+    "count_nonzero": (
+        lambda t, d, k: tc.count_nonzero(t, d),
+        lambda a, d, k: np.count_nonzero(a, axis=d),
+        ALL,
+        True,
+    ),
 }
 
 SHAPES_DIMS = [
@@ -106,7 +200,9 @@ def _cases():
                 for dim in dims:
                     if isinstance(dim, tuple) and not tuples:
                         continue
-                    for layout in (["contig", "transposed", "strided"] if len(shape) > 1 else ["contig"]):
+                    for layout in (
+                        ["contig", "transposed", "strided"] if len(shape) > 1 else ["contig"]
+                    ):
                         yield name, dt, shape, dim, layout
 
 
@@ -166,7 +262,9 @@ def test_nan_propagation():
 def test_logsumexp_infinities():
     assert tc.logsumexp(tc.tensor([-math.inf, -math.inf]), 0).item() == -math.inf
     assert tc.logsumexp(tc.tensor([math.inf, 1.0]), 0).item() == math.inf
-    np.testing.assert_allclose(tc.logsumexp(tc.tensor([1000.0, 1000.0]), 0).item(), 1000 + math.log(2))
+    np.testing.assert_allclose(
+        tc.logsumexp(tc.tensor([1000.0, 1000.0]), 0).item(), 1000 + math.log(2)
+    )
 
 
 def test_var_mean_std_mean():
@@ -190,7 +288,11 @@ def test_norm_variants():
     close(tc.norm(t), np.linalg.norm(a), rtol=1e-12)
     close(t.norm(p="fro", dim=(0, 1)), np.linalg.norm(a), rtol=1e-12)
     close(tc.norm(t, 2.5, 1), np.sum(np.abs(a) ** 2.5, 1) ** (1 / 2.5), rtol=1e-12)
-    close(tc.norm(t.float(), dtype=tc.float64), np.linalg.norm(a.astype(np.float32).astype(np.float64)), rtol=1e-6)
+    close(
+        tc.norm(t.float(), dtype=tc.float64),
+        np.linalg.norm(a.astype(np.float32).astype(np.float64)),
+        rtol=1e-6,
+    )
 
 
 # ---------------------------------------------------------------- max/min/arg with dim
@@ -300,7 +402,10 @@ def test_median_global_and_torch(torch_ref):
     close(r.indices, tr.indices.numpy())
     x = np.array([[1.0, np.nan, 3.0, np.nan], [2.0, 1.0, 1.0, 5.0]], dtype=np.float32)
     for f in ("median", "nanmedian"):
-        r, tr = getattr(tc, f)(tc.from_numpy(x), 1), getattr(torch_ref, f)(torch_ref.from_numpy(x), 1)
+        r, tr = (
+            getattr(tc, f)(tc.from_numpy(x), 1),
+            getattr(torch_ref, f)(torch_ref.from_numpy(x), 1),
+        )
         close(r.values, tr.values.numpy())
         close(r.indices, tr.indices.numpy())
 
@@ -338,14 +443,24 @@ def _np_logcumsumexp(a, axis):
 SCANS = {
     "cumsum": (tc.cumsum, np.cumsum, NUMERIC + [tc.bool]),
     "cumprod": (tc.cumprod, np.cumprod, NUMERIC),
-    "cummax": (lambda t, d: tc.cummax(t, d).values, lambda a, axis: np.maximum.accumulate(a, axis=axis), NUMERIC),
-    "cummin": (lambda t, d: tc.cummin(t, d).values, lambda a, axis: np.minimum.accumulate(a, axis=axis), NUMERIC),
+    "cummax": (
+        lambda t, d: tc.cummax(t, d).values,
+        lambda a, axis: np.maximum.accumulate(a, axis=axis),
+        NUMERIC,
+    ),
+    "cummin": (
+        lambda t, d: tc.cummin(t, d).values,
+        lambda a, axis: np.minimum.accumulate(a, axis=axis),
+        NUMERIC,
+    ),
     "logcumsumexp": (tc.logcumsumexp, _np_logcumsumexp, FLOATS),
 }
 
 
 @pytest.mark.parametrize("name", list(SCANS))
-@pytest.mark.parametrize("shape,dim", [((9,), 0), ((9,), -1), ((3, 4, 5), 0), ((3, 4, 5), 1), ((3, 4, 5), -1)])
+@pytest.mark.parametrize(
+    "shape,dim", [((9,), 0), ((9,), -1), ((3, 4, 5), 0), ((3, 4, 5), 1), ((3, 4, 5), -1)]
+)
 @pytest.mark.parametrize("layout", ["contig", "transposed", "strided"])
 def test_scans(name, shape, dim, layout):
     tfn, nfn, dtypes = SCANS[name]
@@ -499,15 +614,22 @@ def _complex_with_zeros(shape, zeros):
     return a
 
 
-@pytest.mark.parametrize("zeros", [(), ((0, 1),), ((0, 1), (1, 0), (1, 2)), ((0, 0), (0, 3))],
-                         ids=["none", "one", "spread", "two_in_row"])
+@pytest.mark.parametrize(
+    "zeros",
+    [(), ((0, 1),), ((0, 1), (1, 0), (1, 2)), ((0, 0), (0, 3))],
+    ids=["none", "one", "spread", "two_in_row"],
+)
 def test_complex_prod_cumprod_match_torch(torch_ref, zeros):
     # Forward values and conjugate-Wirtinger gradients (torch's convention), zeros included.
     a = _complex_with_zeros((2, 4), zeros)
     g = RNG.standard_normal((2, 4)) + 1j * RNG.standard_normal((2, 4))
-    cases = [(lambda m, t: m.cumprod(t, 1), g), (lambda m, t: m.cumprod(t, 0), g),
-             (lambda m, t: m.prod(t, 1), g[:, 0]), (lambda m, t: m.prod(t, 0, True), g[:1]),
-             (lambda m, t: m.prod(t), g[0, 0])]
+    cases = [
+        (lambda m, t: m.cumprod(t, 1), g),
+        (lambda m, t: m.cumprod(t, 0), g),
+        (lambda m, t: m.prod(t, 1), g[:, 0]),
+        (lambda m, t: m.prod(t, 0, True), g[:1]),
+        (lambda m, t: m.prod(t), g[0, 0]),
+    ]
     for fn, gout in cases:
         x = tc.from_numpy(a.copy()).requires_grad_()
         xt = torch_ref.from_numpy(a.copy()).requires_grad_()
@@ -521,8 +643,12 @@ def test_complex_prod_cumprod_match_torch(torch_ref, zeros):
 def test_complex_prod_cumprod_gradcheck_with_zeros():
     a = _complex_with_zeros((2, 4), ((0, 1), (1, 3)))
     x = tc.from_numpy(a).requires_grad_()
-    for fn in (lambda t: tc.cumprod(t, 1), lambda t: tc.cumprod(t, 0), lambda t: tc.prod(t, 1),
-               lambda t: tc.prod(t)):
+    for fn in (
+        lambda t: tc.cumprod(t, 1),
+        lambda t: tc.cumprod(t, 0),
+        lambda t: tc.prod(t, 1),
+        lambda t: tc.prod(t),
+    ):
         assert tc.autograd.gradcheck(fn, (x,))
 
 

@@ -1,6 +1,7 @@
 """logsumexp and var/std fold contiguous runs with vectorized two-pass loops: values against
 float64 numpy (and torch when present) for full, per-row and strided reductions, with NaN, +-inf,
 large offsets and empty inputs."""
+
 import numpy as np
 import pytest
 
@@ -53,8 +54,12 @@ def test_var_std_two_pass(dtype):
     x64 = x.astype(np.float64)
     rtol = 1e-5 if dtype == np.float32 else 1e-11
     np.testing.assert_allclose(tc.var(tc.from_numpy(x)).numpy(), np.var(x64, ddof=1), rtol=rtol)
-    np.testing.assert_allclose(tc.std(tc.from_numpy(x), 1).numpy(), np.std(x64, 1, ddof=1), rtol=rtol)
-    np.testing.assert_allclose(tc.var(tc.from_numpy(x), 0).numpy(), np.var(x64, 0, ddof=1), rtol=rtol)
+    np.testing.assert_allclose(
+        tc.std(tc.from_numpy(x), 1).numpy(), np.std(x64, 1, ddof=1), rtol=rtol
+    )
+    np.testing.assert_allclose(
+        tc.var(tc.from_numpy(x), 0).numpy(), np.var(x64, 0, ddof=1), rtol=rtol
+    )
     one = np.array([3.0], dtype=dtype)
     assert np.isnan(tc.var(tc.from_numpy(one)).numpy())
     with_nan = x[0].copy()

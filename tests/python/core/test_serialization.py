@@ -5,8 +5,20 @@ import pytest
 
 import tensorcore as tc
 
-ALL_DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
-              "float32", "float64", "complex64", "complex128"]
+ALL_DTYPES = [
+    "bool",
+    "uint8",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+]
 
 
 def _sample(dtype, shape=(3, 4)):
@@ -36,13 +48,22 @@ def test_round_trip_every_dtype(tmp_path, dtype, fmt):
 
 @pytest.mark.parametrize("fmt", ["safetensors", "pt"])
 def test_nested_containers_and_scalars(fmt):
-    obj = {"a": [1, 2.5, "s", None, True, (3, -4)], "b": {"c": tc.ones(2)}, 7: -(2**40),
-           "big": 2**62, "neg": -2**31 - 1, ("k", 1): "tuple key", "empty": [], "e2": {}, "e3": ()}
+    obj = {
+        "a": [1, 2.5, "s", None, True, (3, -4)],
+        "b": {"c": tc.ones(2)},
+        7: -(2**40),
+        "big": 2**62,
+        "neg": -(2**31) - 1,
+        ("k", 1): "tuple key",
+        "empty": [],
+        "e2": {},
+        "e3": (),
+    }
     buf = io.BytesIO()
     tc.save(obj, buf, format=fmt)
     out = tc.load(io.BytesIO(buf.getvalue()))
     assert out["a"] == [1, 2.5, "s", None, True, (3, -4)]
-    assert out[7] == -(2**40) and out["big"] == 2**62 and out["neg"] == -2**31 - 1
+    assert out[7] == -(2**40) and out["big"] == 2**62 and out["neg"] == -(2**31) - 1
     assert out[("k", 1)] == "tuple key"
     assert out["empty"] == [] and out["e2"] == {} and out["e3"] == ()
     np.testing.assert_array_equal(out["b"]["c"].numpy(), np.ones(2, np.float32))
@@ -110,9 +131,17 @@ def test_map_location_callable_and_dict(tmp_path):
 def test_torch_loads_what_we_save(tmp_path, torch_ref):
     torch = torch_ref
     base = tc.arange(20.0).reshape(4, 5)
-    obj = {"w": base, "wT": base.t(), "half": tc.ones(3, dtype=tc.float16),
-           "c": _sample("complex64"), "i": tc.tensor([1, -2], dtype=tc.int64), "lr": 0.1,
-           "steps": [1, 2], "flag": False, "name": "m"}
+    obj = {
+        "w": base,
+        "wT": base.t(),
+        "half": tc.ones(3, dtype=tc.float16),
+        "c": _sample("complex64"),
+        "i": tc.tensor([1, -2], dtype=tc.int64),
+        "lr": 0.1,
+        "steps": [1, 2],
+        "flag": False,
+        "name": "m",
+    }
     tc.save(obj, tmp_path / "tc.pt", format="pt")
     out = torch.load(tmp_path / "tc.pt")
     np.testing.assert_array_equal(out["w"].numpy(), base.numpy())
@@ -121,14 +150,17 @@ def test_torch_loads_what_we_save(tmp_path, torch_ref):
     assert out["w"].data_ptr() == out["wT"].data_ptr()  # still one storage
     assert out["half"].dtype == torch.float16
     np.testing.assert_array_equal(out["c"].numpy(), obj["c"].numpy())
-    assert out["lr"] == 0.1 and out["steps"] == [1, 2] and out["flag"] is False and out["name"] == "m"
+    assert (
+        out["lr"] == 0.1 and out["steps"] == [1, 2] and out["flag"] is False and out["name"] == "m"
+    )
 
 
 def test_we_load_what_torch_saves(tmp_path, torch_ref):
     torch = torch_ref
     torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3), torch.nn.BatchNorm2d(8),
-                                torch.nn.Flatten(), torch.nn.Linear(8, 4))
+    model = torch.nn.Sequential(
+        torch.nn.Conv2d(3, 8, 3), torch.nn.BatchNorm2d(8), torch.nn.Flatten(), torch.nn.Linear(8, 4)
+    )
     model[3].weight = torch.nn.Parameter(torch.randn(4, 8))
     sd = model.state_dict()
     sd["tied"] = sd["3.weight"]
@@ -165,14 +197,24 @@ def test_safetensors_round_trip(tmp_path):
     for k, v in tensors.items():
         assert out[k].dtype == v.dtype
         np.testing.assert_array_equal(_np(out[k]), _np(v))
-    assert tc.serialization._S.safetensors_metadata(str(tmp_path / "t.safetensors")) == {"format": "pt"}
+    assert tc.serialization._S.safetensors_metadata(str(tmp_path / "t.safetensors")) == {
+        "format": "pt"
+    }
     assert tc.load(tmp_path / "t.safetensors")["noncontig"].shape == (4, 3)
 
 
 def test_safetensors_default_keeps_structure_and_names(tmp_path):
-    obj = {"model": {"fc.weight": tc.ones(2, 3), "fc.bias": tc.zeros(2)}, "epoch": 3,
-           "hist": [0.5, float("inf")], True: "bool key", 1.5: None, "a": {"b": tc.ones(1)},
-           "a.b": tc.zeros(1), "w": tc.ones(2, requires_grad=True), "t": (tc.ones(1), "x")}
+    obj = {
+        "model": {"fc.weight": tc.ones(2, 3), "fc.bias": tc.zeros(2)},
+        "epoch": 3,
+        "hist": [0.5, float("inf")],
+        True: "bool key",
+        1.5: None,
+        "a": {"b": tc.ones(1)},
+        "a.b": tc.zeros(1),
+        "w": tc.ones(2, requires_grad=True),
+        "t": (tc.ones(1), "x"),
+    }
     tc.save(obj, tmp_path / "ck.safetensors")
     plain = tc.serialization.load_safetensors(tmp_path / "ck.safetensors")
     assert "model.fc.weight" in plain and "t.0" in plain  # other readers see dotted names
@@ -190,12 +232,13 @@ def test_safetensors_file_layout_is_standard(tmp_path):
     """Parses the file by hand as the safetensors spec describes, as another reader would."""
     import json
     import struct
+
     tc.save({"x": tc.arange(6, dtype=tc.float32).reshape(2, 3)}, tmp_path / "s.safetensors")
     data = (tmp_path / "s.safetensors").read_bytes()
     (n,) = struct.unpack("<Q", data[:8])
-    header = json.loads(data[8:8 + n])
+    header = json.loads(data[8 : 8 + n])
     entry = header["x"]
     assert entry["dtype"] == "F32" and entry["shape"] == [2, 3]
     b, e = entry["data_offsets"]
-    np.testing.assert_array_equal(np.frombuffer(data[8 + n + b:8 + n + e], "<f4"), np.arange(6))
+    np.testing.assert_array_equal(np.frombuffer(data[8 + n + b : 8 + n + e], "<f4"), np.arange(6))
     assert "tensorcore.structure" in header["__metadata__"]

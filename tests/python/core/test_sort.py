@@ -1,4 +1,5 @@
 """Sorting and searching vs NumPy (torch via torch_ref where NumPy differs), with gradchecks."""
+
 import numpy as np
 import pytest
 
@@ -9,7 +10,9 @@ NUMERIC = [tc.float32, tc.float64, tc.int64]
 
 
 @pytest.mark.parametrize("dt", NUMERIC)
-@pytest.mark.parametrize("shape,dim", [((9,), 0), ((9,), -1), ((3, 4, 5), 0), ((3, 4, 5), 1), ((3, 4, 5), -1)])
+@pytest.mark.parametrize(
+    "shape,dim", [((9,), 0), ((9,), -1), ((3, 4, 5), 0), ((3, 4, 5), 1), ((3, 4, 5), -1)]
+)
 @pytest.mark.parametrize("layout", ["contig", "transposed", "strided"])
 @pytest.mark.parametrize("descending", [False, True])
 def test_sort_argsort(dt, shape, dim, layout, descending):
@@ -40,8 +43,11 @@ def test_topk(dt, dim, largest, layout):
     k = 3
     r = tc.topk(t, k, dim, largest)
     s = np.sort(a, axis=dim)
-    ref = np.flip(np.take(s, range(a.shape[dim] - k, a.shape[dim]), axis=dim), dim) if largest \
+    ref = (
+        np.flip(np.take(s, range(a.shape[dim] - k, a.shape[dim]), axis=dim), dim)
+        if largest
         else np.take(s, range(k), axis=dim)
+    )
     close(r.values, ref)
     close(np.take_along_axis(a, r.indices.numpy(), axis=dim), ref)
     assert tc.topk(t, 0, dim).values.shape[dim if dim >= 0 else 3 + dim] == 0
@@ -89,8 +95,12 @@ def test_unique(dt):
 
 def test_unique_torch(torch_ref):
     a = RNG.integers(0, 5, size=(3, 4))
-    for kw in ({}, {"return_inverse": True}, {"return_counts": True},
-               {"return_inverse": True, "return_counts": True}):
+    for kw in (
+        {},
+        {"return_inverse": True},
+        {"return_counts": True},
+        {"return_inverse": True, "return_counts": True},
+    ):
         r, tr = tc.unique(tc.from_numpy(a), **kw), torch_ref.unique(torch_ref.from_numpy(a), **kw)
         if not kw:
             r, tr = (r,), (tr,)
@@ -121,11 +131,15 @@ def test_searchsorted_1d(right, dt):
     perm = RNG.permutation(10)
     unsorted = seq[perm]
     sorter = np.argsort(unsorted, kind="stable")
-    r = tc.searchsorted(tc.from_numpy(unsorted), tc.from_numpy(vals), side=side, sorter=tc.from_numpy(sorter))
+    r = tc.searchsorted(
+        tc.from_numpy(unsorted), tc.from_numpy(vals), side=side, sorter=tc.from_numpy(sorter)
+    )
     close(r, np.searchsorted(unsorted, vals, side=side, sorter=sorter))
     # bucketize == searchsorted (right=False -> side left)
-    close(tc.bucketize(tc.from_numpy(vals), tc.from_numpy(seq), right=right),
-          np.searchsorted(seq, vals, side=side))
+    close(
+        tc.bucketize(tc.from_numpy(vals), tc.from_numpy(seq), right=right),
+        np.searchsorted(seq, vals, side=side),
+    )
     assert tc.searchsorted(tc.from_numpy(seq), 0.5 if dt == tc.float64 else 0).shape == ()
 
 
@@ -148,7 +162,12 @@ def test_histc():
     r = tc.histc(tc.from_numpy(a), bins=7)  # min == max: use data range
     ref, _ = np.histogram(a, bins=7)
     close(r, ref.astype(np.float32))
-    assert tc.histc(tc.tensor([1.0, 2.0, 1.0]), bins=4, min=0, max=3).tolist() == [0.0, 2.0, 1.0, 0.0]
+    assert tc.histc(tc.tensor([1.0, 2.0, 1.0]), bins=4, min=0, max=3).tolist() == [
+        0.0,
+        2.0,
+        1.0,
+        0.0,
+    ]
 
 
 def test_bincount():
@@ -203,7 +222,9 @@ def test_unique_dim_matches_torch(torch_ref, name, consecutive):
         f = "unique_consecutive" if consecutive else "unique"
         got, want = getattr(tc, f)(t, **kw), getattr(torch_ref, f)(tt, **kw)
         for g, w in zip(got, want):
-            assert tuple(g.shape) == tuple(w.shape) and str(g.dtype) == str(w.dtype).replace("torch", "tensorcore")
+            assert tuple(g.shape) == tuple(w.shape) and str(g.dtype) == str(w.dtype).replace(
+                "torch", "tensorcore"
+            )
             np.testing.assert_array_equal(g.numpy(), w.numpy())
         # The method and the plain forms agree.
         assert np.array_equal(getattr(t, f)(dim=dim).numpy(), got[0].numpy(), equal_nan=True)

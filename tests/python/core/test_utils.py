@@ -6,7 +6,9 @@ from tensorcore.utils import benchmark
 
 def test_timer_measurement_statistics():
     x = tc.ones(100)
-    m = benchmark.Timer(stmt="x + x", globals={"x": x}, label="add").blocked_autorange(min_run_time=0.05)
+    m = benchmark.Timer(stmt="x + x", globals={"x": x}, label="add").blocked_autorange(
+        min_run_time=0.05
+    )
     assert m.median > 0 and m.iqr >= 0 and len(m.times) >= 3
     text = repr(m)
     assert "Median:" in text and "IQR:" in text and "runs per measurement" in text

@@ -1,6 +1,7 @@
 """float64 math that now runs vec_math's vectorized double versions (log1p, expm1, log2, log10,
 exp2, sin/cos/tan, asin/acos/atan, sinh/cosh, atan2) and the vectorized float hypot, sqrt, rsqrt
 and floor family: values against numpy within the documented ulp bounds, specials, strided."""
+
 import math
 
 import numpy as np
@@ -24,6 +25,7 @@ def _ulps(got, ref):
 def _libm(fn):
     def ref(x):
         return np.array([fn(v) if np.isfinite(v) else np.nan for v in x])
+
     return ref
 
 
@@ -34,9 +36,18 @@ CASES = {
     "log10": (lambda: np.exp(RNG.uniform(-700, 700, 20_000)), np.log10),
     "exp2": (lambda: RNG.uniform(-1070, 1020, 20_000), np.exp2),
     # numpy's own SIMD sin/cos/tan are ~3 ulp off here: glibc's scalar ones are the reference.
-    "sin": (lambda: np.concatenate([RNG.standard_normal(20_000) * 100, [1e7, 3e15, -1e300]]), _libm(math.sin)),
-    "cos": (lambda: np.concatenate([RNG.standard_normal(20_000) * 100, [1e7, 3e15, -1e300]]), _libm(math.cos)),
-    "tan": (lambda: np.concatenate([RNG.standard_normal(20_000) * 100, [1e7, 3e15]]), _libm(math.tan)),
+    "sin": (
+        lambda: np.concatenate([RNG.standard_normal(20_000) * 100, [1e7, 3e15, -1e300]]),
+        _libm(math.sin),
+    ),
+    "cos": (
+        lambda: np.concatenate([RNG.standard_normal(20_000) * 100, [1e7, 3e15, -1e300]]),
+        _libm(math.cos),
+    ),
+    "tan": (
+        lambda: np.concatenate([RNG.standard_normal(20_000) * 100, [1e7, 3e15]]),
+        _libm(math.tan),
+    ),
     "asin": (lambda: RNG.uniform(-1, 1, 20_000), np.arcsin),
     "acos": (lambda: RNG.uniform(-1, 1, 20_000), np.arccos),
     "atan": (lambda: RNG.standard_normal(20_000) * 50, np.arctan),
@@ -67,8 +78,12 @@ def test_atan2_float64():
 
 
 def test_hypot_float32():
-    a = np.concatenate([RNG.standard_normal(20_000) * 1e30, [np.inf, np.nan, -np.inf, 3e38]]).astype(np.float32)
-    b = np.concatenate([RNG.standard_normal(20_000) * 1e-30, [np.nan, np.inf, 1.0, 3e38]]).astype(np.float32)
+    a = np.concatenate(
+        [RNG.standard_normal(20_000) * 1e30, [np.inf, np.nan, -np.inf, 3e38]]
+    ).astype(np.float32)
+    b = np.concatenate([RNG.standard_normal(20_000) * 1e-30, [np.nan, np.inf, 1.0, 3e38]]).astype(
+        np.float32
+    )
     got = tc.hypot(tc.from_numpy(a), tc.from_numpy(b)).numpy()
     ref = np.hypot(a.astype(np.float64), b.astype(np.float64)).astype(np.float32)
     np.testing.assert_array_equal(got, ref)  # one rounding of the double result
@@ -77,11 +92,15 @@ def test_hypot_float32():
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_sqrt_rsqrt_floor_family(dtype):
-    x = np.concatenate([RNG.standard_normal(10_000) * 100, [0.0, -0.0, np.inf, -np.inf, np.nan, -1.0]]).astype(dtype)
+    x = np.concatenate(
+        [RNG.standard_normal(10_000) * 100, [0.0, -0.0, np.inf, -np.inf, np.nan, -1.0]]
+    ).astype(dtype)
     t = tc.from_numpy(x)
     with np.errstate(all="ignore"):
         np.testing.assert_array_equal(tc.sqrt(t).numpy(), np.sqrt(x))
-        np.testing.assert_allclose(tc.rsqrt(t).numpy(), 1 / np.sqrt(x), rtol=1e-6 if dtype == np.float32 else 1e-15)
+        np.testing.assert_allclose(
+            tc.rsqrt(t).numpy(), 1 / np.sqrt(x), rtol=1e-6 if dtype == np.float32 else 1e-15
+        )
     for name, ref in (("floor", np.floor), ("ceil", np.ceil), ("trunc", np.trunc)):
         got = getattr(tc, name)(t).numpy()
         np.testing.assert_array_equal(got, ref(x))
@@ -89,10 +108,22 @@ def test_sqrt_rsqrt_floor_family(dtype):
 
 
 def test_hypot_float64():
-    a = np.concatenate([RNG.standard_normal(20_000), RNG.standard_normal(2000) * 1e300,
-                        RNG.standard_normal(2000) * 1e-310, [np.inf, np.nan, 0.0, -0.0, 3.0]])
-    b = np.concatenate([RNG.standard_normal(20_000), RNG.standard_normal(2000) * 1e300,
-                        RNG.standard_normal(2000) * 1e-310, [np.nan, -np.inf, -0.0, -0.0, -4.0]])
+    a = np.concatenate(
+        [
+            RNG.standard_normal(20_000),
+            RNG.standard_normal(2000) * 1e300,
+            RNG.standard_normal(2000) * 1e-310,
+            [np.inf, np.nan, 0.0, -0.0, 3.0],
+        ]
+    )
+    b = np.concatenate(
+        [
+            RNG.standard_normal(20_000),
+            RNG.standard_normal(2000) * 1e300,
+            RNG.standard_normal(2000) * 1e-310,
+            [np.nan, -np.inf, -0.0, -0.0, -4.0],
+        ]
+    )
     got = tc.hypot(tc.from_numpy(a), tc.from_numpy(b)).numpy()
     with np.errstate(all="ignore"):
         ref = np.hypot(a, b)

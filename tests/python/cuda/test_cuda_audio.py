@@ -3,6 +3,7 @@ core ops: stft -> cuFFT, filter banks -> matmul, ...), internal tensors (windows
 masks, frequency axes) created on the input's device, and a clear NotImplementedError naming the
 op for the ops that only have a CPU kernel (resample, lfilter and the SoX-style effects).
 Skipped without a GPU (conftest.py)."""
+
 import numpy as np
 import pytest
 
@@ -31,7 +32,9 @@ def both(transform, x, **tol):
 WAVE_TRANSFORMS = {
     "spectrogram": lambda: T.Spectrogram(n_fft=256, hop_length=64, pad=4, normalized=True),
     "spectrogram_complex": lambda: T.Spectrogram(n_fft=128, power=None),
-    "melspectrogram": lambda: T.MelSpectrogram(sample_rate=16000, n_fft=400, hop_length=160, n_mels=40),
+    "melspectrogram": lambda: T.MelSpectrogram(
+        sample_rate=16000, n_fft=400, hop_length=160, n_mels=40
+    ),
     "mfcc": lambda: T.MFCC(sample_rate=16000, n_mfcc=13, melkwargs={"n_fft": 256, "n_mels": 32}),
     "lfcc": lambda: T.LFCC(sample_rate=16000, n_lfcc=20, speckwargs={"n_fft": 256}),
     "fade": lambda: T.Fade(500, 900, "half_sine"),
@@ -45,13 +48,22 @@ WAVE_TRANSFORMS = {
 def test_waveform_transform_matches_cpu(name):
     x = wave((2, 4000))
     # dB / centroid outputs are in large units: compare relative to their scale
-    tol = {"mfcc": dict(rtol=1e-3, atol=1e-2), "lfcc": dict(rtol=1e-3, atol=1e-2),
-           "spectral_centroid": dict(rtol=1e-4, atol=1e-2), "mulaw": dict(rtol=0, atol=1)}
+    tol = {
+        "mfcc": dict(rtol=1e-3, atol=1e-2),
+        "lfcc": dict(rtol=1e-3, atol=1e-2),
+        "spectral_centroid": dict(rtol=1e-4, atol=1e-2),
+        "mulaw": dict(rtol=0, atol=1),
+    }
     both(WAVE_TRANSFORMS[name](), x, **tol.get(name, {}))
 
 
 def test_spectrogram_float64_and_batched():
-    both(T.MelSpectrogram(n_fft=256, n_mels=20), wave((2, 3, 3000), dtype=np.float64), rtol=1e-9, atol=1e-9)
+    both(
+        T.MelSpectrogram(n_fft=256, n_mels=20),
+        wave((2, 3, 3000), dtype=np.float64),
+        rtol=1e-9,
+        atol=1e-9,
+    )
 
 
 def test_feature_transforms_match_cpu():
@@ -104,7 +116,9 @@ CPU_ONLY = {
 @pytest.mark.parametrize("name", sorted(CPU_ONLY))
 def test_cpu_only_ops_raise_not_implemented(name):
     op = {"Resample": "resample", "lowpass_biquad": "lfilter"}.get(name, name)
-    with pytest.raises(NotImplementedError, match=f"{op}: has a CPU kernel only, got a tensor on cuda"):
+    with pytest.raises(
+        NotImplementedError, match=f"{op}: has a CPU kernel only, got a tensor on cuda"
+    ):
         CPU_ONLY[name](wave((2, 4000)).cuda())
 
 

@@ -2,6 +2,7 @@
 (primes, powers of two, Bluestein-sized lengths), batched, arbitrary dims, non-contiguous inputs,
 all norm modes; gradients against the CPU's; the plan cache; stft/istft. Skipped without a GPU
 (tests marked nogpu check the API of a build or machine without one)."""
+
 import numpy as np
 import pytest
 
@@ -10,8 +11,12 @@ import tensorcore as tc
 RNG = np.random.default_rng(7)
 NORMS = [None, "forward", "ortho"]
 SIZES = [1, 2, 3, 5, 7, 8, 16, 17, 64, 97, 100, 128, 243, 256, 1000, 1024, 4093, 4096, 44100]
-TOL = {tc.float32: dict(rtol=2e-4, atol=2e-4), tc.float64: dict(rtol=1e-10, atol=1e-10),
-       tc.complex64: dict(rtol=2e-4, atol=2e-4), tc.complex128: dict(rtol=1e-10, atol=1e-10)}
+TOL = {
+    tc.float32: dict(rtol=2e-4, atol=2e-4),
+    tc.float64: dict(rtol=1e-10, atol=1e-10),
+    tc.complex64: dict(rtol=2e-4, atol=2e-4),
+    tc.complex128: dict(rtol=1e-10, atol=1e-10),
+}
 
 
 def real_np(*shape):
@@ -58,7 +63,11 @@ def test_rfft_irfft_sizes(n, dtype):
         assert X.dtype == cdt
         check(X, np.fft.rfft(a, norm=norm), cdt)
         spec = np.fft.rfft(a, norm=norm)
-        check(tc.fft.irfft(to_cuda(spec, cdt), n=n, norm=norm), np.fft.irfft(spec, n=n, norm=norm), dtype)
+        check(
+            tc.fft.irfft(to_cuda(spec, cdt), n=n, norm=norm),
+            np.fft.irfft(spec, n=n, norm=norm),
+            dtype,
+        )
         # fft of a real input: the full (two-sided) spectrum
         check(tc.fft.fft(x, norm=norm), np.fft.fft(a, norm=norm), cdt)
 
@@ -96,8 +105,11 @@ def test_fft_along_any_dim(dim):
     check(tc.fft.rfft(xr, dim=dim), np.fft.rfft(r, axis=dim), tc.complex128)
     spec = np.fft.rfft(r, axis=dim)
     n = r.shape[dim]
-    check(tc.fft.irfft(to_cuda(spec, tc.complex128), n=n, dim=dim), np.fft.irfft(spec, n=n, axis=dim),
-          tc.float64)
+    check(
+        tc.fft.irfft(to_cuda(spec, tc.complex128), n=n, dim=dim),
+        np.fft.irfft(spec, n=n, axis=dim),
+        tc.float64,
+    )
 
 
 @pytest.mark.parametrize("n", [None, 5, 20])
@@ -116,21 +128,38 @@ def test_fft2_fftn_rfftn_irfftn(norm):
     check(tc.fft.fft2(x, norm=norm), np.fft.fft2(a, norm=norm), tc.complex128)
     check(tc.fft.ifft2(x, norm=norm), np.fft.ifft2(a, norm=norm), tc.complex128)
     check(tc.fft.fftn(x, norm=norm), np.fft.fftn(a, norm=norm), tc.complex128)  # 4 dims: two plans
-    check(tc.fft.ifftn(x, dim=(0, 2), norm=norm), np.fft.ifftn(a, axes=(0, 2), norm=norm), tc.complex128)
-    check(tc.fft.fftn(x, s=(5, 12), dim=(3, 1), norm=norm), np.fft.fftn(a, s=(5, 12), axes=(3, 1), norm=norm),
-          tc.complex128)
+    check(
+        tc.fft.ifftn(x, dim=(0, 2), norm=norm),
+        np.fft.ifftn(a, axes=(0, 2), norm=norm),
+        tc.complex128,
+    )
+    check(
+        tc.fft.fftn(x, s=(5, 12), dim=(3, 1), norm=norm),
+        np.fft.fftn(a, s=(5, 12), axes=(3, 1), norm=norm),
+        tc.complex128,
+    )
     r = real_np(3, 8, 10, 6)
     xr = to_cuda(r, tc.float64)
     check(tc.fft.rfft2(xr, norm=norm), np.fft.rfft2(r, norm=norm), tc.complex128)
     check(tc.fft.rfftn(xr, norm=norm), np.fft.rfftn(r, norm=norm), tc.complex128)
-    check(tc.fft.rfftn(xr, dim=(2, 0), norm=norm), np.fft.rfftn(r, axes=(2, 0), norm=norm), tc.complex128)
+    check(
+        tc.fft.rfftn(xr, dim=(2, 0), norm=norm),
+        np.fft.rfftn(r, axes=(2, 0), norm=norm),
+        tc.complex128,
+    )
     check(tc.fft.fftn(xr, norm=norm), np.fft.fftn(r, norm=norm), tc.complex128)
     spec = np.fft.rfftn(r, norm=norm)
-    check(tc.fft.irfftn(to_cuda(spec, tc.complex128), s=r.shape, norm=norm),
-          np.fft.irfftn(spec, s=r.shape, norm=norm), tc.float64)
+    check(
+        tc.fft.irfftn(to_cuda(spec, tc.complex128), s=r.shape, norm=norm),
+        np.fft.irfftn(spec, s=r.shape, norm=norm),
+        tc.float64,
+    )
     spec2 = np.fft.rfft2(r, norm=norm)
-    check(tc.fft.irfft2(to_cuda(spec2, tc.complex128), s=(10, 6), norm=norm),
-          np.fft.irfft2(spec2, s=(10, 6), norm=norm), tc.float64)
+    check(
+        tc.fft.irfft2(to_cuda(spec2, tc.complex128), s=(10, 6), norm=norm),
+        np.fft.irfft2(spec2, s=(10, 6), norm=norm),
+        tc.float64,
+    )
 
 
 def test_non_contiguous_inputs():
@@ -185,8 +214,24 @@ def test_empty_and_errors():
         tc.fft.rfft(tc.zeros(4, dtype=tc.complex64, device="cuda"))
 
 
-@pytest.mark.parametrize("fn", ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "rfft2",
-                                "irfft2", "fftn", "ifftn", "rfftn", "irfftn"])
+@pytest.mark.parametrize(
+    "fn",
+    [
+        "fft",
+        "ifft",
+        "rfft",
+        "irfft",
+        "hfft",
+        "ihfft",
+        "fft2",
+        "rfft2",
+        "irfft2",
+        "fftn",
+        "ifftn",
+        "rfftn",
+        "irfftn",
+    ],
+)
 @pytest.mark.parametrize("norm", NORMS)
 def test_gradients_match_cpu(fn, norm):
     f = getattr(tc.fft, fn)
@@ -199,7 +244,9 @@ def test_gradients_match_cpu(fn, norm):
         y = f(x, norm=norm)
         w_np = real_np(*y.shape) if w_np is None else w_np  # the same weights on both devices
         w = tc.from_numpy(w_np).to(device)
-        loss = (tc.view_as_real(y.contiguous()).sum(-1) * w).sum() if y.is_complex() else (y * w).sum()
+        loss = (
+            (tc.view_as_real(y.contiguous()).sum(-1) * w).sum() if y.is_complex() else (y * w).sum()
+        )
         loss.backward()
         assert x.grad.device.type == device
         grads.append(x.grad.cpu().numpy())
@@ -222,15 +269,27 @@ def test_stft_istft_on_cuda():
     w = tc.hann_window(400, dtype=tc.float64)
     for window in (w, None):
         cpu = tc.stft(tc.from_numpy(sig), 400, hop_length=160, window=window, return_complex=True)
-        gpu = tc.stft(tc.from_numpy(sig).cuda(), 400, hop_length=160,
-                      window=None if window is None else window.cuda(), return_complex=True)
+        gpu = tc.stft(
+            tc.from_numpy(sig).cuda(),
+            400,
+            hop_length=160,
+            window=None if window is None else window.cuda(),
+            return_complex=True,
+        )
         check(gpu, cpu.numpy(), tc.complex128)
-    spec = tc.stft(tc.from_numpy(sig).cuda(), 400, hop_length=160, window=w.cuda(), return_complex=True)
+    spec = tc.stft(
+        tc.from_numpy(sig).cuda(), 400, hop_length=160, window=w.cuda(), return_complex=True
+    )
     back = tc.istft(spec, 400, hop_length=160, window=w.cuda(), length=4000)
     check(back, sig, tc.float64)
     # win_length < n_fft and no window: the ones window must live on the GPU too
-    back = tc.istft(tc.stft(tc.from_numpy(sig).cuda(), 256, hop_length=64, win_length=200,
-                            return_complex=True), 256, hop_length=64, win_length=200, length=4000)
+    back = tc.istft(
+        tc.stft(tc.from_numpy(sig).cuda(), 256, hop_length=64, win_length=200, return_complex=True),
+        256,
+        hop_length=64,
+        win_length=200,
+        length=4000,
+    )
     check(back, sig, tc.float64)
 
 

@@ -1,4 +1,5 @@
 """Indexing kernels and host-fallback ops on CUDA against the CPU."""
+
 import pytest
 
 import tensorcore as tc
@@ -14,7 +15,10 @@ def test_index_select_gather_take():
     g = x.cuda()
     idx = tc.tensor([0, 6, 2, 2, -1 + 7])
     same(tc.index_select(g, 0, idx.cuda()), tc.index_select(x, 0, idx))
-    same(tc.index_select(g.transpose(0, 2), 2, idx.cuda()), tc.index_select(x.transpose(0, 2), 2, idx))
+    same(
+        tc.index_select(g.transpose(0, 2), 2, idx.cuda()),
+        tc.index_select(x.transpose(0, 2), 2, idx),
+    )
     gi = tc.randint(0, 9, (7, 4, 5))
     same(tc.gather(g, 1, gi.cuda()), tc.gather(x, 1, gi))
     same(g[idx.cuda()], x[idx])

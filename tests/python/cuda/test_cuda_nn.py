@@ -1,6 +1,7 @@
 """nn on CUDA: convolution through cuDNN, pooling and normalization kernels, the composite
 functionals, layers and losses, against the CPU result (gradients included), plus the
 tc.backends.cudnn switches. Without a GPU only the tests marked `nogpu` run."""
+
 import numpy as np
 import pytest
 
@@ -9,8 +10,12 @@ import tensorcore.nn.functional as F
 
 # (rtol, atol) against a CPU reference computed in float64 (float32 for 16-bit inputs, whose CPU
 # kernels do not exist): cuDNN sums in a different order, and 16-bit outputs round once more.
-TOL = {tc.float32: (1e-4, 1e-4), tc.float64: (1e-10, 1e-10), tc.float16: (1e-2, 1e-2),
-       tc.bfloat16: (5e-2, 5e-2)}
+TOL = {
+    tc.float32: (1e-4, 1e-4),
+    tc.float64: (1e-10, 1e-10),
+    tc.float16: (1e-2, 1e-2),
+    tc.bfloat16: (5e-2, 5e-2),
+}
 FLOATS = [tc.float32, tc.float64, tc.float16, tc.bfloat16]
 
 
@@ -40,7 +45,9 @@ def close(gpu, cpu, dtype, scale=1.0):
     g = gpu.detach().cpu().to(tc.float64).numpy()
     c = cpu.detach().to(tc.float64).numpy()
     assert g.shape == c.shape
-    np.testing.assert_allclose(g, c, rtol=r * scale, atol=a * scale * max(1.0, float(np.abs(c).max(initial=0))))
+    np.testing.assert_allclose(
+        g, c, rtol=r * scale, atol=a * scale * max(1.0, float(np.abs(c).max(initial=0)))
+    )
 
 
 def run_both(fn, tensors, dtype, grad=True):
@@ -75,8 +82,8 @@ CONV_CASES = [
     (1, 2, 4, 6, (19,), 5, 2, 0, 2, 2),
     (2, 2, 3, 8, (11, 9), 3, 1, 1, 1, 1),
     (2, 2, 4, 8, (12, 10), (3, 2), (2, 1), (1, 0), (1, 2), 2),
-    (2, 1, 6, 6, (9, 9), 3, 1, 1, 1, 6),          # depthwise
-    (2, 3, 8, 16, (7, 7), 1, 1, 0, 1, 1),         # 1x1
+    (2, 1, 6, 6, (9, 9), 3, 1, 1, 1, 6),  # depthwise
+    (2, 3, 8, 16, (7, 7), 1, 1, 0, 1, 1),  # 1x1
     (3, 2, 3, 4, (6, 7, 5), 3, 1, 1, 1, 1),
     (3, 1, 4, 4, (7, 6, 6), (1, 3, 3), (1, 2, 2), (0, 1, 1), 1, 2),
 ]
@@ -190,7 +197,9 @@ def check_second_order(fn, tensors):
 def test_conv_double_backward():
     x, w = randn(2, 3, 7, 7, seed=1), randn(4, 3, 3, 3, seed=2)
     check_second_order(lambda x, w: F.conv2d(x, w, None, 2, 1), [x, w])
-    check_second_order(lambda x, w: F.conv_transpose2d(x[:, :3], w.transpose(0, 1), None, 2, 1, 1), [x, w])
+    check_second_order(
+        lambda x, w: F.conv_transpose2d(x[:, :3], w.transpose(0, 1), None, 2, 1, 1), [x, w]
+    )
 
 
 def test_conv_benchmark_mode_caches_and_matches():
@@ -243,7 +252,11 @@ def test_conv_errors():
 
 
 def test_conv_empty_batch():
-    x, w, b = tc.randn(0, 2, 5, 5, device="cuda"), tc.randn(3, 2, 3, 3, device="cuda"), tc.randn(3, device="cuda")
+    x, w, b = (
+        tc.randn(0, 2, 5, 5, device="cuda"),
+        tc.randn(3, 2, 3, 3, device="cuda"),
+        tc.randn(3, device="cuda"),
+    )
     assert tuple(F.conv2d(x, w, b).shape) == (0, 3, 3, 3)
 
 
@@ -268,6 +281,7 @@ def test_conv_modules(module):
 
 
 # --------------------------------------------------------------------------------- pooling
+
 
 def distinct(*shape, seed=0):
     """Values without ties (a permutation of 0..n-1, scaled), so max indices are unambiguous."""
@@ -322,8 +336,15 @@ def test_avg_pool(case, dtype):
 
 
 @pytest.mark.parametrize("dtype", FLOATS)
-@pytest.mark.parametrize("nd,shape,out", [(1, (2, 3, 17), 5), (2, (2, 3, 9, 11), (4, 3)),
-                                          (2, (1, 2, 7, 7), 1), (3, (1, 2, 6, 7, 5), (2, 3, 4))])
+@pytest.mark.parametrize(
+    "nd,shape,out",
+    [
+        (1, (2, 3, 17), 5),
+        (2, (2, 3, 9, 11), (4, 3)),
+        (2, (1, 2, 7, 7), 1),
+        (3, (1, 2, 6, 7, 5), (2, 3, 4)),
+    ],
+)
 def test_adaptive_pool(nd, shape, out, dtype):
     x = distinct(*shape, seed=2) / (8.0 if dtype in (tc.float16, tc.bfloat16) else 1.0)
     check_fn(lambda t: getattr(F, f"adaptive_avg_pool{nd}d")(t, out), [x], dtype)
@@ -347,6 +368,7 @@ def test_pool_double_backward():
 
 # --------------------------------------------------------------------------- normalization
 
+
 @pytest.mark.parametrize("use_cudnn", [True, False], ids=["cudnn", "composite"])
 @pytest.mark.parametrize("dtype", FLOATS)
 @pytest.mark.parametrize("shape", [(4, 3), (4, 3, 10), (2, 5, 6, 7), (2, 3, 4, 5, 3)])
@@ -357,6 +379,7 @@ def test_batch_norm_training(shape, dtype, use_cudnn):
     rm, rv = randn(c, seed=4), randn(c, seed=5).abs() + 0.5
     rmg, rvg = rm.to(dtype).cuda(), rv.to(dtype).cuda()
     rmc, rvc = rm.to(dtype).to(ref_dtype(dtype)), rv.to(dtype).to(ref_dtype(dtype))
+
     def fn(x, w, b):
         cuda = x.is_cuda
         return F.batch_norm(x, rmg if cuda else rmc, rvg if cuda else rvc, w, b, True, 0.2, 1e-5)
@@ -375,8 +398,13 @@ def test_batch_norm_eval(dtype, use_cudnn):
     w, b = randn(4, seed=2), randn(4, seed=3)
     rmc, rvc = rm.to(dtype).to(ref_dtype(dtype)), rv.to(dtype).to(ref_dtype(dtype))
     rmg, rvg = rm.to(dtype).cuda(), rv.to(dtype).cuda()
-    check_fn(lambda x, w, b: F.batch_norm(x, rmg if x.is_cuda else rmc, rvg if x.is_cuda else rvc, w, b,
-                                          False, 0.1, 1e-5), [x, w, b], dtype)
+    check_fn(
+        lambda x, w, b: F.batch_norm(
+            x, rmg if x.is_cuda else rmc, rvg if x.is_cuda else rvc, w, b, False, 0.1, 1e-5
+        ),
+        [x, w, b],
+        dtype,
+    )
 
 
 def test_batch_norm_half_input_float_params():
@@ -393,7 +421,7 @@ def test_batch_norm_half_input_float_params():
 @pytest.mark.parametrize("module", ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm2d"])
 def test_norm_modules_train_step(module):
     nd = {"1d": 1, "2d": 2, "3d": 3}[module[-2:]]
-    shape = (4, 3, 7)[: 2] + (5,) * nd if nd > 1 else (4, 3, 7)
+    shape = (4, 3, 7)[:2] + (5,) * nd if nd > 1 else (4, 3, 7)
     kwargs = {"affine": True, "track_running_stats": True} if module.startswith("Instance") else {}
     m = getattr(tc.nn, module)(3, **kwargs).double()
     mg = getattr(tc.nn, module)(3, **kwargs).double()
@@ -433,6 +461,7 @@ def test_norm_double_backward(use_cudnn):
 
 # ------------------------------------------------------------- layers, losses, composites
 
+
 @pytest.mark.parametrize("name", ["LSTM", "GRU", "RNN"])
 def test_recurrent_modules(name):
     tc.manual_seed(0)
@@ -453,9 +482,14 @@ def test_recurrent_cells():
     x, h, c = randn(3, 4, seed=1), randn(3, 6, seed=2), randn(3, 6, seed=3)
     w_ih, w_hh = randn(24, 4, seed=4), randn(24, 6, seed=5)
     b_ih, b_hh = randn(24, seed=6), randn(24, seed=7)
-    check_fn(lambda *a: F.lstm_cell(a[0], (a[1], a[2]), *a[3:])[0], [x, h, c, w_ih, w_hh, b_ih, b_hh],
-             tc.float64)
-    check_fn(lambda *a: F.gru_cell(*a), [x, h, w_ih[:18], w_hh[:18], b_ih[:18], b_hh[:18]], tc.float64)
+    check_fn(
+        lambda *a: F.lstm_cell(a[0], (a[1], a[2]), *a[3:])[0],
+        [x, h, c, w_ih, w_hh, b_ih, b_hh],
+        tc.float64,
+    )
+    check_fn(
+        lambda *a: F.gru_cell(*a), [x, h, w_ih[:18], w_hh[:18], b_ih[:18], b_hh[:18]], tc.float64
+    )
 
 
 LOSSES = {
@@ -491,10 +525,19 @@ def test_class_losses(name):
 
 
 COMPOSITES = {
-    "relu": F.relu, "gelu": F.gelu, "silu": F.silu, "elu": F.elu, "leaky_relu": F.leaky_relu,
-    "hardswish": F.hardswish, "mish": F.mish, "softplus": F.softplus, "logsigmoid": F.logsigmoid,
-    "softmax": lambda x: F.softmax(x, 1), "log_softmax": lambda x: F.log_softmax(x, 1),
-    "normalize": lambda x: F.normalize(x, dim=1), "glu": lambda x: F.glu(x, 1),
+    "relu": F.relu,
+    "gelu": F.gelu,
+    "silu": F.silu,
+    "elu": F.elu,
+    "leaky_relu": F.leaky_relu,
+    "hardswish": F.hardswish,
+    "mish": F.mish,
+    "softplus": F.softplus,
+    "logsigmoid": F.logsigmoid,
+    "softmax": lambda x: F.softmax(x, 1),
+    "log_softmax": lambda x: F.log_softmax(x, 1),
+    "normalize": lambda x: F.normalize(x, dim=1),
+    "glu": lambda x: F.glu(x, 1),
     "dropout_eval": lambda x: F.dropout(x, 0.5, training=False),
     "pad_constant": lambda x: F.pad(x, (1, 2, 0, 1), value=0.5),
     "pixel_shuffle": lambda x: F.pixel_shuffle(x, 2),
@@ -525,9 +568,16 @@ def test_sequential_training_step_matches_cpu():
     tc.manual_seed(0)
 
     def model():
-        return tc.nn.Sequential(tc.nn.Conv2d(3, 8, 3, padding=1), tc.nn.BatchNorm2d(8), tc.nn.ReLU(),
-                                tc.nn.MaxPool2d(2), tc.nn.Conv2d(8, 8, 3, stride=2), tc.nn.AdaptiveAvgPool2d(1),
-                                tc.nn.Flatten(), tc.nn.Linear(8, 5)).double()
+        return tc.nn.Sequential(
+            tc.nn.Conv2d(3, 8, 3, padding=1),
+            tc.nn.BatchNorm2d(8),
+            tc.nn.ReLU(),
+            tc.nn.MaxPool2d(2),
+            tc.nn.Conv2d(8, 8, 3, stride=2),
+            tc.nn.AdaptiveAvgPool2d(1),
+            tc.nn.Flatten(),
+            tc.nn.Linear(8, 5),
+        ).double()
 
     m, mg = model(), model()
     mg.load_state_dict(m.state_dict())
@@ -559,6 +609,7 @@ def test_embedding(padding_idx, freq):
 
     def fn(w):
         return F.embedding(idx.to(w.device), w, padding_idx=padding_idx, scale_grad_by_freq=freq)
+
     check_fn(fn, [w], tc.float64)
     m = tc.nn.Embedding(6, 4).cuda()
     assert m(idx.cuda()).is_cuda
@@ -587,7 +638,9 @@ def test_interpolate(shape, kwargs, dtype):
 
 def test_unfold_fold():
     x = randn(2, 3, 6, 7, seed=1)
-    check_fn(lambda t: F.unfold(t, (3, 2), dilation=(1, 2), padding=1, stride=(2, 1)), [x], tc.float64)
+    check_fn(
+        lambda t: F.unfold(t, (3, 2), dilation=(1, 2), padding=1, stride=(2, 1)), [x], tc.float64
+    )
     cols = randn(2, 3 * 4, 9, seed=2)
     check_fn(lambda t: F.fold(t, (4, 4), 2, padding=0, stride=1), [cols], tc.float64)
 
@@ -597,6 +650,7 @@ def test_unfold_fold():
 
 
 # ---------------------------------------------------------------- switches (no GPU needed)
+
 
 @pytest.mark.nogpu
 def test_cudnn_flags_roundtrip():

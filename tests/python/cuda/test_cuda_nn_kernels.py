@@ -2,6 +2,7 @@
 bicubic, 5-d: trilinear / nearest; zeros / border / reflection, align_corners), embedding_bag (sum / mean / max,
 per_sample_weights, padding_idx) and ctc_loss, forward and backward, against the CPU kernels on
 the same inputs. Skipped without a GPU (see conftest.py)."""
+
 import numpy as np
 import pytest
 
@@ -45,8 +46,11 @@ def test_grid_sample_matches_cpu(dtype, mode, padding_mode, align_corners):
     x = arr(2, 3, 7, 9, seed=1, dtype=dtype)
     grid = arr(2, 5, 6, 2, seed=2, dtype=dtype, scale=0.8)  # some points outside [-1, 1]
     (oc, gc), (og, gg) = run_both(
-        lambda a, g: F.grid_sample(a, g, mode=mode, padding_mode=padding_mode,
-                                   align_corners=align_corners), [x, grid])
+        lambda a, g: F.grid_sample(
+            a, g, mode=mode, padding_mode=padding_mode, align_corners=align_corners
+        ),
+        [x, grid],
+    )
     tol = TOL[dtype] * (10 if mode == "bicubic" else 1)
     np.testing.assert_allclose(og, oc, rtol=tol, atol=tol)
     for a, b in zip(gg, gc):
@@ -61,8 +65,11 @@ def test_grid_sample_5d_matches_cpu(dtype, mode, padding_mode, align_corners):
     x = arr(2, 2, 4, 5, 6, seed=3, dtype=dtype)
     grid = arr(2, 3, 2, 4, 3, seed=4, dtype=dtype, scale=0.8)
     (oc, gc), (og, gg) = run_both(
-        lambda a, g: F.grid_sample(a, g, mode=mode, padding_mode=padding_mode,
-                                   align_corners=align_corners), [x, grid])
+        lambda a, g: F.grid_sample(
+            a, g, mode=mode, padding_mode=padding_mode, align_corners=align_corners
+        ),
+        [x, grid],
+    )
     np.testing.assert_allclose(og, oc, rtol=TOL[dtype], atol=TOL[dtype])
     for a, b in zip(gg, gc):
         np.testing.assert_allclose(a, b, rtol=10 * TOL[dtype], atol=10 * TOL[dtype])
@@ -82,8 +89,11 @@ BAG_CASES = [
     (np.array([1, 2, 4, 5, 4, 3, 2, 9]), np.array([0, 4]), dict(mode="sum")),
     (np.array([1, 2, 4, 5, 4, 3, 2, 9]), np.array([0, 3, 3, 6]), dict(mode="mean")),
     (np.array([1, 2, 4, 5, 4, 3, 2, 9]), np.array([0, 2, 5]), dict(mode="max")),
-    (np.array([1, 2, 4, 5, 4, 3, 2, 9]), np.array([0, 2, 5, 8]),
-     dict(mode="sum", include_last_offset=True)),
+    (
+        np.array([1, 2, 4, 5, 4, 3, 2, 9]),
+        np.array([0, 2, 5, 8]),
+        dict(mode="sum", include_last_offset=True),
+    ),
     (np.array([[1, 2, 4], [5, 4, 3]]), None, dict(mode="mean", padding_idx=4)),
     (np.array([[1, 2, 4], [5, 4, 3]]), None, dict(mode="max")),
     (np.array([[1, 2, 4], [5, 4, 3]]), None, dict(mode="sum", scale_grad_by_freq=True)),
@@ -97,9 +107,12 @@ def test_embedding_bag_matches_cpu(dtype, idx, offsets, kwargs):
 
     def fn(weight):
         dev = weight.device
-        return F.embedding_bag(tc.from_numpy(idx).to(dev), weight,
-                               None if offsets is None else tc.from_numpy(offsets).to(dev),
-                               **kwargs)
+        return F.embedding_bag(
+            tc.from_numpy(idx).to(dev),
+            weight,
+            None if offsets is None else tc.from_numpy(offsets).to(dev),
+            **kwargs,
+        )
 
     (oc, gc), (og, gg) = run_both(fn, [w])
     np.testing.assert_allclose(og, oc, rtol=TOL[dtype], atol=TOL[dtype])
@@ -110,8 +123,11 @@ def test_embedding_bag_per_sample_weights_and_errors_on_cuda():
     w, psw = arr(10, 3, seed=4), arr(8, seed=5)
     idx, off = tc.tensor([1, 2, 4, 5, 4, 3, 2, 9]), tc.tensor([0, 4])
     (oc, gc), (og, gg) = run_both(
-        lambda weight, p: F.embedding_bag(idx.to(weight.device), weight, off.to(weight.device),
-                                          mode="sum", per_sample_weights=p), [w, psw])
+        lambda weight, p: F.embedding_bag(
+            idx.to(weight.device), weight, off.to(weight.device), mode="sum", per_sample_weights=p
+        ),
+        [w, psw],
+    )
     np.testing.assert_allclose(og, oc, rtol=1e-11)
     for a, b in zip(gg, gc):
         np.testing.assert_allclose(a, b, rtol=1e-11, atol=1e-12)
@@ -127,8 +143,10 @@ def test_max_norm_renormalizes_rows_on_cuda(norm_type):
     # embedding and embedding_bag rescale the referenced weight rows in place, as on the CPU.
     w = arr(7, 4, seed=6, scale=2.0)
     idx = np.array([[0, 2, 6], [2, 2, 5]])
-    for fn in (lambda i, wt: F.embedding(i, wt, max_norm=1.0, norm_type=norm_type),
-               lambda i, wt: F.embedding_bag(i, wt, max_norm=1.0, norm_type=norm_type)):
+    for fn in (
+        lambda i, wt: F.embedding(i, wt, max_norm=1.0, norm_type=norm_type),
+        lambda i, wt: F.embedding_bag(i, wt, max_norm=1.0, norm_type=norm_type),
+    ):
         wc, wg = tc.from_numpy(w.copy()), tc.from_numpy(w.copy()).cuda()
         outc, outg = fn(tc.from_numpy(idx), wc), fn(tc.from_numpy(idx).cuda(), wg)
         assert wg.is_cuda and outg.is_cuda
@@ -155,15 +173,20 @@ def test_ctc_loss_matches_cpu(dtype, padded, reduction):
     if padded:
         targets = np.zeros((N, max(lengths)), dtype=np.int64)
         for i, r in enumerate(rows):
-            targets[i, :len(r)] = r
+            targets[i, : len(r)] = r
     else:
         targets = np.concatenate(rows).astype(np.int64)
     in_len = [12, 7, 11, 12]
 
     def fn(x):
         dev = x.device
-        return F.ctc_loss(x, tc.from_numpy(targets).to(dev), tc.tensor(in_len).to(dev),
-                          tc.tensor(lengths), reduction=reduction)
+        return F.ctc_loss(
+            x,
+            tc.from_numpy(targets).to(dev),
+            tc.tensor(in_len).to(dev),
+            tc.tensor(lengths),
+            reduction=reduction,
+        )
 
     (oc, gc), (og, gg) = run_both(fn, [lp])
     tol = 1e-4 if dtype == np.float32 else 1e-10
@@ -178,8 +201,16 @@ def test_ctc_loss_infeasible_and_zero_infinity_on_cuda():
     lp = log_softmax_np(arr(3, 1, 4, seed=8))
     for zero_infinity in (False, True):
         (oc, gc), (og, gg) = run_both(
-            lambda x: F.ctc_loss(x, tc.tensor([[1, 2, 3]]).to(x.device), [3], [3],
-                                 reduction="sum", zero_infinity=zero_infinity), [lp])
+            lambda x: F.ctc_loss(
+                x,
+                tc.tensor([[1, 2, 3]]).to(x.device),
+                [3],
+                [3],
+                reduction="sum",
+                zero_infinity=zero_infinity,
+            ),
+            [lp],
+        )
         np.testing.assert_array_equal(og, oc)
         np.testing.assert_array_equal(np.isnan(gg[0]), np.isnan(gc[0]))
         np.testing.assert_allclose(np.nan_to_num(gg[0]), np.nan_to_num(gc[0]))

@@ -1,13 +1,20 @@
 """Every CUDA kernel against the CPU result, per dtype, over contiguous, transposed and
 broadcast inputs."""
+
 import numpy as np
 import pytest
 
 import tensorcore as tc
 
 FLOATS = [tc.float32, tc.float64, tc.float16, tc.bfloat16]
-TOL = {tc.float32: (1e-5, 1e-5), tc.float64: (1e-12, 1e-12), tc.float16: (2e-3, 2e-3),
-       tc.bfloat16: (1.6e-2, 1.6e-2), tc.complex64: (1e-5, 1e-5), tc.complex128: (1e-12, 1e-12)}
+TOL = {
+    tc.float32: (1e-5, 1e-5),
+    tc.float64: (1e-12, 1e-12),
+    tc.float16: (2e-3, 2e-3),
+    tc.bfloat16: (1.6e-2, 1.6e-2),
+    tc.complex64: (1e-5, 1e-5),
+    tc.complex128: (1e-12, 1e-12),
+}
 
 
 def close(gpu, cpu, dtype=None, rtol=None, atol=None):
@@ -16,14 +23,16 @@ def close(gpu, cpu, dtype=None, rtol=None, atol=None):
     assert g.dtype == cpu.dtype and tuple(g.shape) == tuple(cpu.shape)
     r, a = TOL.get(dtype or cpu.dtype, (0, 0))
     r, a = rtol if rtol is not None else r, atol if atol is not None else a
-    gn, cn = g.to(tc.float64).numpy() if g.dtype in (tc.float16, tc.bfloat16) else g.numpy(), \
-        cpu.to(tc.float64).numpy() if cpu.dtype in (tc.float16, tc.bfloat16) else cpu.numpy()
+    gn, cn = (
+        g.to(tc.float64).numpy() if g.dtype in (tc.float16, tc.bfloat16) else g.numpy(),
+        cpu.to(tc.float64).numpy() if cpu.dtype in (tc.float16, tc.bfloat16) else cpu.numpy(),
+    )
     np.testing.assert_allclose(gn, cn, rtol=r, atol=a, equal_nan=True)
 
 
 def inputs(dtype, lo=-2.0, hi=2.0, shape=(17, 33)):
     g = tc.Generator().manual_seed(0)
-    x = (tc.rand(*shape, generator=g, dtype=tc.float64) * (hi - lo) + lo)
+    x = tc.rand(*shape, generator=g, dtype=tc.float64) * (hi - lo) + lo
     return x.to(dtype)
 
 
@@ -31,13 +40,64 @@ VIEWS = [lambda t: t, lambda t: t.t(), lambda t: t[:1].expand(t.shape[0], t.shap
 """contiguous, transposed (strided) and broadcast views, applied on each device."""
 
 
-UNARY = ["neg", "abs", "exp", "log", "sqrt", "sin", "cos", "tan", "tanh", "sigmoid", "erf", "erfc",
-         "floor", "ceil", "round", "trunc", "frac", "reciprocal", "square", "relu", "expm1", "log1p",
-         "log2", "log10", "exp2", "rsqrt", "asin", "acos", "atan", "sinh", "cosh", "asinh", "atanh",
-         "sign", "isnan", "isinf", "isfinite", "logical_not", "lgamma", "digamma", "erfinv"]
-DOMAIN = {"log": (0.1, 3), "sqrt": (0.1, 3), "log1p": (0.1, 3), "log2": (0.1, 3), "log10": (0.1, 3),
-          "rsqrt": (0.1, 3), "asin": (-0.9, 0.9), "acos": (-0.9, 0.9), "atanh": (-0.9, 0.9),
-          "reciprocal": (0.5, 3), "lgamma": (0.1, 5), "digamma": (0.1, 5), "erfinv": (-0.9, 0.9)}
+UNARY = [
+    "neg",
+    "abs",
+    "exp",
+    "log",
+    "sqrt",
+    "sin",
+    "cos",
+    "tan",
+    "tanh",
+    "sigmoid",
+    "erf",
+    "erfc",
+    "floor",
+    "ceil",
+    "round",
+    "trunc",
+    "frac",
+    "reciprocal",
+    "square",
+    "relu",
+    "expm1",
+    "log1p",
+    "log2",
+    "log10",
+    "exp2",
+    "rsqrt",
+    "asin",
+    "acos",
+    "atan",
+    "sinh",
+    "cosh",
+    "asinh",
+    "atanh",
+    "sign",
+    "isnan",
+    "isinf",
+    "isfinite",
+    "logical_not",
+    "lgamma",
+    "digamma",
+    "erfinv",
+]
+DOMAIN = {
+    "log": (0.1, 3),
+    "sqrt": (0.1, 3),
+    "log1p": (0.1, 3),
+    "log2": (0.1, 3),
+    "log10": (0.1, 3),
+    "rsqrt": (0.1, 3),
+    "asin": (-0.9, 0.9),
+    "acos": (-0.9, 0.9),
+    "atanh": (-0.9, 0.9),
+    "reciprocal": (0.5, 3),
+    "lgamma": (0.1, 5),
+    "digamma": (0.1, 5),
+    "erfinv": (-0.9, 0.9),
+}
 
 
 @pytest.mark.parametrize("dtype", FLOATS)
@@ -48,20 +108,45 @@ def test_unary_float(op, dtype):
     x = inputs(dtype, *DOMAIN.get(op, (-2, 2)))
     g = x.cuda()
     for view in VIEWS:
-        close(getattr(tc, op)(view(g)), getattr(tc, op)(view(x)), dtype, rtol=TOL[dtype][0] * 10,
-              atol=TOL[dtype][1] * 10)
+        close(
+            getattr(tc, op)(view(g)),
+            getattr(tc, op)(view(x)),
+            dtype,
+            rtol=TOL[dtype][0] * 10,
+            atol=TOL[dtype][1] * 10,
+        )
 
 
 @pytest.mark.parametrize("dtype", [tc.complex64, tc.complex128])
-@pytest.mark.parametrize("op", ["neg", "exp", "log", "sqrt", "sin", "tanh", "abs", "conj", "sigmoid",
-                                "reciprocal", "isnan", "angle", "sgn"])
+@pytest.mark.parametrize(
+    "op",
+    [
+        "neg",
+        "exp",
+        "log",
+        "sqrt",
+        "sin",
+        "tanh",
+        "abs",
+        "conj",
+        "sigmoid",
+        "reciprocal",
+        "isnan",
+        "angle",
+        "sgn",
+    ],
+)
 def test_unary_complex(op, dtype):
-    x = tc.complex(inputs(tc.float64, 0.2, 2), inputs(tc.float64, -1, 1, (17, 33)).flip(0)).to(dtype)
+    x = tc.complex(inputs(tc.float64, 0.2, 2), inputs(tc.float64, -1, 1, (17, 33)).flip(0)).to(
+        dtype
+    )
     close(getattr(tc, op)(x.cuda()), getattr(tc, op)(x), dtype, rtol=1e-4, atol=1e-5)
 
 
 @pytest.mark.parametrize("dtype", [tc.int8, tc.int16, tc.int32, tc.int64, tc.uint8])
-@pytest.mark.parametrize("op", ["neg", "abs", "square", "sign", "bitwise_not", "logical_not", "relu"])
+@pytest.mark.parametrize(
+    "op", ["neg", "abs", "square", "sign", "bitwise_not", "logical_not", "relu"]
+)
 def test_unary_int(op, dtype):
     if op == "neg" and dtype == tc.uint8:
         pytest.skip("neg of uint8 wraps identically; covered by int8")
@@ -69,9 +154,30 @@ def test_unary_int(op, dtype):
     close(getattr(tc, op)(x.cuda()), getattr(tc, op)(x))
 
 
-BINARY = ["add", "sub", "mul", "div", "pow", "atan2", "maximum", "minimum", "fmax", "fmin", "fmod",
-          "remainder", "hypot", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or",
-          "logical_xor"]
+BINARY = [
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "pow",
+    "atan2",
+    "maximum",
+    "minimum",
+    "fmax",
+    "fmin",
+    "fmod",
+    "remainder",
+    "hypot",
+    "eq",
+    "ne",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "logical_and",
+    "logical_or",
+    "logical_xor",
+]
 
 
 @pytest.mark.parametrize("dtype", FLOATS)
@@ -88,9 +194,25 @@ def test_binary_float(op, dtype):
 
 
 @pytest.mark.parametrize("dtype", [tc.int32, tc.int64, tc.int16, tc.uint8])
-@pytest.mark.parametrize("op", ["add", "sub", "mul", "maximum", "minimum", "bitwise_and", "bitwise_or",
-                                "bitwise_xor", "remainder", "fmod", "eq", "lt", "ge",
-                                "floor_divide"])
+@pytest.mark.parametrize(
+    "op",
+    [
+        "add",
+        "sub",
+        "mul",
+        "maximum",
+        "minimum",
+        "bitwise_and",
+        "bitwise_or",
+        "bitwise_xor",
+        "remainder",
+        "fmod",
+        "eq",
+        "lt",
+        "ge",
+        "floor_divide",
+    ],
+)
 def test_binary_int(op, dtype):
     lo = 0 if dtype == tc.uint8 else -100
     a = inputs(tc.float64, lo, 100).to(dtype)
@@ -184,8 +306,9 @@ def test_large_full_reduction_uses_split_path():
     assert x.cuda().max().item() == x.max().item()
 
 
-@pytest.mark.parametrize("dtype", [tc.float32, tc.float64, tc.float16, tc.bfloat16, tc.complex64,
-                                   tc.int64])
+@pytest.mark.parametrize(
+    "dtype", [tc.float32, tc.float64, tc.float16, tc.bfloat16, tc.complex64, tc.int64]
+)
 def test_matmul(dtype):
     g = tc.Generator().manual_seed(1)
     a = (tc.rand(3, 65, 47, generator=g, dtype=tc.float64) - 0.5).to(dtype)
@@ -193,24 +316,41 @@ def test_matmul(dtype):
     if dtype == tc.int64:
         a = (tc.rand(3, 65, 47, generator=g) * 20 - 10).to(dtype)
         b = (tc.rand(3, 47, 31, generator=g) * 20 - 10).to(dtype)
-    tol = {tc.float32: 1e-4, tc.float64: 1e-12, tc.float16: 1e-2, tc.bfloat16: 5e-2,
-           tc.complex64: 1e-4, tc.int64: 0}[dtype]
-    ref = tc.bmm(a.to(tc.float64) if dtype in (tc.float16, tc.bfloat16) else a,
-                 b.to(tc.float64) if dtype in (tc.float16, tc.bfloat16) else b).to(dtype)
+    tol = {
+        tc.float32: 1e-4,
+        tc.float64: 1e-12,
+        tc.float16: 1e-2,
+        tc.bfloat16: 5e-2,
+        tc.complex64: 1e-4,
+        tc.int64: 0,
+    }[dtype]
+    ref = tc.bmm(
+        a.to(tc.float64) if dtype in (tc.float16, tc.bfloat16) else a,
+        b.to(tc.float64) if dtype in (tc.float16, tc.bfloat16) else b,
+    ).to(dtype)
     close(tc.bmm(a.cuda(), b.cuda()), ref, rtol=tol, atol=tol * 10)
     # transposed operands go to cuBLAS as transposes
     ga, gb = a.cuda(), b.cuda()
-    at, bt = ga.transpose(1, 2).contiguous().transpose(1, 2), gb.transpose(1, 2).contiguous().transpose(1, 2)
+    at, bt = (
+        ga.transpose(1, 2).contiguous().transpose(1, 2),
+        gb.transpose(1, 2).contiguous().transpose(1, 2),
+    )
     assert not at.is_contiguous()
     close(tc.matmul(at, bt), ref, rtol=tol, atol=tol * 10)
-    close(tc.matmul(ga, gb.transpose(1, 2).contiguous().transpose(1, 2)), ref, rtol=tol, atol=tol * 10)
+    close(
+        tc.matmul(ga, gb.transpose(1, 2).contiguous().transpose(1, 2)), ref, rtol=tol, atol=tol * 10
+    )
     close(tc.mm(a[0].cuda(), b[0].cuda()), ref[0], rtol=tol, atol=tol * 10)
 
 
 def test_addmm_and_tf32_switch():
     a, b, c = tc.randn(64, 32), tc.randn(32, 16), tc.randn(16)
-    close(tc.addmm(c.cuda(), a.cuda(), b.cuda(), beta=0.5, alpha=2), tc.addmm(c, a, b, beta=0.5, alpha=2),
-          rtol=1e-4, atol=1e-4)
+    close(
+        tc.addmm(c.cuda(), a.cuda(), b.cuda(), beta=0.5, alpha=2),
+        tc.addmm(c, a, b, beta=0.5, alpha=2),
+        rtol=1e-4,
+        atol=1e-4,
+    )
     tc.backends.cuda.matmul.allow_tf32 = True
     try:
         close(a.cuda() @ b.cuda(), a @ b, rtol=1e-2, atol=2e-2)

@@ -1,6 +1,7 @@
 """The generic op table (tests/python/optable/op_db.py) on CUDA: every op x dtype x layout
 runs on the GPU and must agree with the CPU result (skipped without a GPU by conftest.py).
 Ops without a CUDA kernel are reported as skips naming the op, not silently dropped."""
+
 import os
 import sys
 
@@ -33,7 +34,11 @@ def test_op_on_cuda_matches_cpu(op, dtype, layout):
     except (NotImplementedError, RuntimeError, TypeError) as e:
         msg = str(e)
         # A named gap of the CUDA backend (e.g. scatter-add for int8) is a skip, not a failure.
-        if "CUDA" in msg.upper() and (isinstance(e, NotImplementedError) or "not implemented" in msg
-                                       or "not supported" in msg or "not compiled" in msg):
+        if "CUDA" in msg.upper() and (
+            isinstance(e, NotImplementedError)
+            or "not implemented" in msg
+            or "not supported" in msg
+            or "not compiled" in msg
+        ):
             pytest.skip(f"{op.name}: no CUDA kernel ({msg.splitlines()[0][:120]})")
         raise

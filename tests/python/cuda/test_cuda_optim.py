@@ -2,6 +2,7 @@
 against the CPU's fused loops, state placement, clip_grad_norm_/clip_grad_value_/zero_grad on CUDA
 gradients, loading a CPU optimizer checkpoint into a CUDA model, and a small training step on the
 GPU matching the CPU. Without a GPU these skip (see conftest.py)."""
+
 import numpy as np
 import pytest
 
@@ -16,7 +17,10 @@ CONFIGS = [
     ("Adam", {"lr": 0.01}),
     ("Adam", {"lr": 0.01, "weight_decay": 0.1, "amsgrad": True, "maximize": True}),
     ("AdamW", {"lr": 0.01, "weight_decay": 0.3, "amsgrad": True}),
-    ("Adagrad", {"lr": 0.1, "lr_decay": 0.01, "weight_decay": 0.1, "initial_accumulator_value": 0.2}),
+    (
+        "Adagrad",
+        {"lr": 0.1, "lr_decay": 0.01, "weight_decay": 0.1, "initial_accumulator_value": 0.2},
+    ),
     ("RMSprop", {"lr": 0.01}),
     ("RMSprop", {"lr": 0.01, "momentum": 0.9, "centered": True, "weight_decay": 0.1}),
     ("Adadelta", {"lr": 1.0, "weight_decay": 0.05}),
@@ -62,8 +66,9 @@ def test_optimizer_on_cuda_matches_cpu(name, kw, dtype):
     gpu_ps, gpu_opt = _trajectory(name, kw, init, "cuda")
     for cp, gp in zip(cpu_ps, gpu_ps):
         assert gp.is_cuda
-        np.testing.assert_allclose(gp.detach().cpu().numpy(), cp.detach().numpy(), rtol=TOL[dtype],
-                                   atol=TOL[dtype])
+        np.testing.assert_allclose(
+            gp.detach().cpu().numpy(), cp.detach().numpy(), rtol=TOL[dtype], atol=TOL[dtype]
+        )
         cs, gs = cpu_opt.state[cp], gpu_opt.state[gp]
         assert sorted(cs) == sorted(gs)
         for key, value in gs.items():
@@ -72,16 +77,34 @@ def test_optimizer_on_cuda_matches_cpu(name, kw, dtype):
                 assert float(value) == pytest.approx(float(cs[key]))
             else:
                 assert value.is_cuda, f"state {key} should live on the parameter's device"
-                np.testing.assert_allclose(value.cpu().numpy(), cs[key].numpy(), rtol=TOL[dtype],
-                                           atol=TOL[dtype], err_msg=key)
+                np.testing.assert_allclose(
+                    value.cpu().numpy(),
+                    cs[key].numpy(),
+                    rtol=TOL[dtype],
+                    atol=TOL[dtype],
+                    err_msg=key,
+                )
 
 
 def test_cuda_state_on_wrong_device_is_a_clear_error():
     p = nn.Parameter(tc.zeros(3, device="cuda"))
     p.grad = tc.ones(3, device="cuda")
     with pytest.raises(ValueError, match="exp_avg state of parameter 0 is on cpu"):
-        tc._C._optim.adam_step([p], [tc.zeros(3)], [tc.zeros(3, device="cuda")], [], [tc.zeros(())], 0.1, 0.9,
-                               0.999, 1e-8, 0.0, False, False, False)
+        tc._C._optim.adam_step(
+            [p],
+            [tc.zeros(3)],
+            [tc.zeros(3, device="cuda")],
+            [],
+            [tc.zeros(())],
+            0.1,
+            0.9,
+            0.999,
+            1e-8,
+            0.0,
+            False,
+            False,
+            False,
+        )
 
 
 def test_clip_grad_and_zero_grad_on_cuda():
@@ -99,7 +122,9 @@ def test_clip_grad_and_zero_grad_on_cuda():
         results[device] = (float(total), float(inf_total), [p.grad.cpu().numpy() for p in ps])
         opt = optim.SGD(ps, lr=0.1)
         opt.zero_grad(set_to_none=False)
-        assert all(p.grad.is_cuda == (device == "cuda") and float(p.grad.abs().sum()) == 0 for p in ps)
+        assert all(
+            p.grad.is_cuda == (device == "cuda") and float(p.grad.abs().sum()) == 0 for p in ps
+        )
         opt.zero_grad()
         assert all(p.grad is None for p in ps)
     (ct, ci, cg), (gt, gi, gg) = results["cpu"], results["cuda"]
@@ -122,7 +147,9 @@ def test_cpu_checkpoint_loads_into_cuda_optimizer():
     gp.grad = tc.from_numpy(g.copy()).to("cuda")
     cpu_opt.step()
     gpu_opt.step()
-    np.testing.assert_allclose(gp.detach().cpu().numpy(), cpu_ps[0].detach().numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        gp.detach().cpu().numpy(), cpu_ps[0].detach().numpy(), rtol=1e-5, atol=1e-6
+    )
 
 
 def _training_run(device, opt_name, opt_kw, steps=4):
@@ -144,7 +171,9 @@ def _training_run(device, opt_name, opt_kw, steps=4):
     return losses, [p.detach().cpu().numpy() for p in model.parameters()]
 
 
-@pytest.mark.parametrize("opt_name,opt_kw", [("SGD", {"lr": 0.1, "momentum": 0.9}), ("AdamW", {"lr": 0.01})])
+@pytest.mark.parametrize(
+    "opt_name,opt_kw", [("SGD", {"lr": 0.1, "momentum": 0.9}), ("AdamW", {"lr": 0.01})]
+)
 def test_training_step_on_gpu_matches_cpu(opt_name, opt_kw):
     cpu_losses, cpu_params = _training_run("cpu", opt_name, opt_kw)
     gpu_losses, gpu_params = _training_run("cuda", opt_name, opt_kw)

@@ -1,4 +1,5 @@
 """tc.cuda runtime: devices, streams, events, allocator statistics, pinned memory, copies."""
+
 import numpy as np
 import pytest
 
@@ -32,8 +33,20 @@ def test_device_queries():
 
 
 def test_to_cuda_and_back_all_dtypes():
-    for dt in [tc.bool, tc.uint8, tc.int8, tc.int16, tc.int32, tc.int64, tc.float16,
-               tc.bfloat16, tc.float32, tc.float64, tc.complex64, tc.complex128]:
+    for dt in [
+        tc.bool,
+        tc.uint8,
+        tc.int8,
+        tc.int16,
+        tc.int32,
+        tc.int64,
+        tc.float16,
+        tc.bfloat16,
+        tc.float32,
+        tc.float64,
+        tc.complex64,
+        tc.complex128,
+    ]:
         x = tc.arange(24).reshape(2, 3, 4).to(dt)
         g = x.cuda()
         assert g.is_cuda and g.device == tc.device("cuda:0") and g.dtype == dt
@@ -65,7 +78,9 @@ def test_copy_across_devices_and_casts():
     back.copy_(dst)
     assert np.allclose(back.float().numpy(), src.numpy(), atol=1e-2)
     g16 = src.cuda().half()
-    assert g16.dtype == tc.float16 and np.allclose(g16.float().cpu().numpy(), src.numpy(), atol=1e-2)
+    assert g16.dtype == tc.float16 and np.allclose(
+        g16.float().cpu().numpy(), src.numpy(), atol=1e-2
+    )
 
 
 def test_mixing_devices_raises_naming_both():

@@ -2,6 +2,7 @@
 kthvalue, median, nanmedian, mode) and unique against the CPU kernels and NumPy: short rows
 (warp path), long rows (block path, chunked when rows are few), many rows, every dim,
 non-contiguous inputs, ties, NaNs and signed zeros. Skipped without a GPU."""
+
 import numpy as np
 import pytest
 
@@ -9,8 +10,19 @@ import tensorcore as tc
 
 RNG = np.random.default_rng(3)
 # (rows, n): warp rows (n <= 512), one block per row, chunked single rows, many short rows.
-SHAPES = [(1, 1), (1, 7), (5, 32), (3, 33), (64, 512), (2, 513), (1, 4096), (7, 5000), (1, 100003),
-          (2, 1 << 20), (20000, 3)]
+SHAPES = [
+    (1, 1),
+    (1, 7),
+    (5, 32),
+    (3, 33),
+    (64, 512),
+    (2, 513),
+    (1, 4096),
+    (7, 5000),
+    (1, 100003),
+    (2, 1 << 20),
+    (20000, 3),
+]
 
 
 def cpu_and_gpu(a):
@@ -21,7 +33,12 @@ def cpu_and_gpu(a):
 def same(gpu, cpu, rtol=0, atol=0):
     assert gpu.is_cuda, "the result should stay on the GPU"
     g = gpu.cpu()
-    assert g.dtype == cpu.dtype and tuple(g.shape) == tuple(cpu.shape), (g.dtype, cpu.dtype, g.shape, cpu.shape)
+    assert g.dtype == cpu.dtype and tuple(g.shape) == tuple(cpu.shape), (
+        g.dtype,
+        cpu.dtype,
+        g.shape,
+        cpu.shape,
+    )
     if g.dtype in (tc.float16, tc.bfloat16):  # NumPy has no bfloat16
         g, cpu = g.to(tc.float64), cpu.to(tc.float64)
     if rtol == 0 and atol == 0:
@@ -32,6 +49,7 @@ def same(gpu, cpu, rtol=0, atol=0):
 
 # ---------------------------------------------------------------- scans
 
+
 @pytest.mark.parametrize("shape", SHAPES)
 @pytest.mark.parametrize("dtype", [tc.float32, tc.float64, tc.int64])
 def test_cumsum_cumprod_shapes(shape, dtype):
@@ -41,13 +59,25 @@ def test_cumsum_cumprod_shapes(shape, dtype):
         a = RNG.standard_normal(shape)
     x, g = cpu_and_gpu(a)
     x, g = x.to(dtype), g.to(dtype)
-    tol = dict(rtol=1e-5, atol=1e-4 * np.sqrt(shape[1])) if dtype == tc.float32 else \
-        dict(rtol=1e-9, atol=1e-9 * np.sqrt(shape[1])) if dtype == tc.float64 else {}
+    tol = (
+        dict(rtol=1e-5, atol=1e-4 * np.sqrt(shape[1]))
+        if dtype == tc.float32
+        else dict(rtol=1e-9, atol=1e-9 * np.sqrt(shape[1]))
+        if dtype == tc.float64
+        else {}
+    )
     same(tc.cumsum(g, 1), tc.cumsum(x, 1), **tol)
     # products of values near 1 stay finite for long rows
     p = (x / 8 + 1) if dtype != tc.int64 else x.clamp(-1, 1)
-    same(tc.cumprod(p.cuda(), 1), tc.cumprod(p, 1), **({} if dtype == tc.int64 else
-                                                        dict(rtol=1e-4 if dtype == tc.float32 else 1e-9, atol=1e-30)))
+    same(
+        tc.cumprod(p.cuda(), 1),
+        tc.cumprod(p, 1),
+        **(
+            {}
+            if dtype == tc.int64
+            else dict(rtol=1e-4 if dtype == tc.float32 else 1e-9, atol=1e-30)
+        ),
+    )
 
 
 @pytest.mark.parametrize("shape", SHAPES)
@@ -56,7 +86,12 @@ def test_logcumsumexp_shapes(shape, dtype):
     a = RNG.standard_normal(shape) * 3
     x, g = cpu_and_gpu(a)
     x, g = x.to(dtype), g.to(dtype)
-    same(tc.logcumsumexp(g, 1), tc.logcumsumexp(x, 1), rtol=1e-5 if dtype == tc.float32 else 1e-10, atol=1e-5)
+    same(
+        tc.logcumsumexp(g, 1),
+        tc.logcumsumexp(x, 1),
+        rtol=1e-5 if dtype == tc.float32 else 1e-10,
+        atol=1e-5,
+    )
 
 
 def test_logcumsumexp_infinities_and_nan():
@@ -122,6 +157,7 @@ def test_scan_gradients_match_cpu(op):
 
 
 # ---------------------------------------------------------------- sort family
+
 
 def tricky(shape, dtype):
     """Values with many ties, NaNs and signed zeros (floats), extreme values (int64)."""
@@ -212,7 +248,9 @@ def test_kthvalue_median_mode(shape):
 
 
 def test_median_nan_rows():
-    a = np.array([[1.0, np.nan, 3.0, np.nan], [np.nan, np.nan, np.nan, np.nan], [4.0, 2.0, 3.0, 1.0]])
+    a = np.array(
+        [[1.0, np.nan, 3.0, np.nan], [np.nan, np.nan, np.nan, np.nan], [4.0, 2.0, 3.0, 1.0]]
+    )
     x, g = cpu_and_gpu(a)
     for op in ("median", "nanmedian"):
         vg, ig = getattr(tc, op)(g, 1)
@@ -235,12 +273,15 @@ def test_sort_family_gradients(op):
             y = tc.kthvalue(x, 100, 1)[0]
         else:
             y = tc.median(x, 1)[0]
-        (y * tc.arange(y.numel(), dtype=tc.float64, device=device).reshape(y.shape)).sum().backward()
+        (
+            y * tc.arange(y.numel(), dtype=tc.float64, device=device).reshape(y.shape)
+        ).sum().backward()
         grads.append(x.grad.cpu().numpy())
     np.testing.assert_allclose(grads[1], grads[0], rtol=1e-12, atol=1e-12)
 
 
 # ---------------------------------------------------------------- unique
+
 
 @pytest.mark.parametrize("n", [1, 2, 100, 4097, 1 << 20])
 @pytest.mark.parametrize("dtype", [tc.float32, tc.float64, tc.int64, tc.int32, tc.bool])
@@ -278,6 +319,7 @@ def test_unique_numpy_and_shapes():
 
 # ---------------------------------------------------------------- searching and counting
 
+
 @pytest.mark.parametrize("dtype", [tc.float32, tc.float64, tc.int64])
 def test_searchsorted_bucketize(dtype):
     bnd = np.sort(RNG.integers(-20, 20, size=(4, 50)).astype(np.float64), axis=1)
@@ -290,8 +332,10 @@ def test_searchsorted_bucketize(dtype):
     b, bg, v, vg = b.to(dtype), bg.to(dtype), v.to(dtype), vg.to(dtype)
     for right in (False, True):
         for out_int32 in (False, True):
-            same(tc.searchsorted(bg, vg, right=right, out_int32=out_int32),
-                 tc.searchsorted(b, v, right=right, out_int32=out_int32))
+            same(
+                tc.searchsorted(bg, vg, right=right, out_int32=out_int32),
+                tc.searchsorted(b, v, right=right, out_int32=out_int32),
+            )
         same(tc.searchsorted(bg[0], vg, right=right), tc.searchsorted(b[0], v, right=right))
         same(tc.bucketize(vg, bg[1], right=right), tc.bucketize(v, b[1], right=right))
     perm = RNG.permuted(np.tile(np.arange(50), (4, 1)), axis=1)

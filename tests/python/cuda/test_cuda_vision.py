@@ -3,6 +3,7 @@ crop/flip classes) run on the device and agree with the CPU; the native kernels 
 color, equalize, the RoI ops, deform_conv2d, the C++ Pipeline) keep CUDA images on the device
 (their comparisons with the CPU: test_cuda_vision_warps.py, test_cuda_vision_roi.py).
 Skipped without a GPU (see conftest.py)."""
+
 import numpy as np
 import pytest
 
@@ -30,8 +31,13 @@ def same(gpu, cpu, u8_tol=0, atol=1e-5):
 
 
 COMPOSED = [
-    ("normalize", lambda x: F.normalize(F.convert_image_dtype(x, tc.float32), [0.4, 0.5, 0.6],
-                                        [0.2, 0.25, 0.3]), 0),
+    (
+        "normalize",
+        lambda x: F.normalize(
+            F.convert_image_dtype(x, tc.float32), [0.4, 0.5, 0.6], [0.2, 0.25, 0.3]
+        ),
+        0,
+    ),
     ("convert_image_dtype", lambda x: F.convert_image_dtype(x, tc.float32), 0),
     ("hflip", F.hflip, 0),
     ("vflip", F.vflip, 0),
@@ -70,9 +76,13 @@ def test_posterize_equalize_on_cuda():
 
 def test_per_sample_color_jitter_and_normalize_classes_on_cuda():
     x = image("uint8", (4, 3, 16, 20))
-    pipe = lambda g: T.Compose([  # noqa: E731
-        T.ColorJitter(0.4, 0.3, 0.5, 0.1, generator=g), T.ConvertImageDtype(tc.float32),
-        T.Normalize([0.5], [0.25])])
+    pipe = lambda g: T.Compose(
+        [  # noqa: E731
+            T.ColorJitter(0.4, 0.3, 0.5, 0.1, generator=g),
+            T.ConvertImageDtype(tc.float32),
+            T.Normalize([0.5], [0.25]),
+        ]
+    )
     ours = pipe(tc.Generator().manual_seed(3))(x.cuda())
     ref = pipe(tc.Generator().manual_seed(3))(x)
     same(ours, ref, atol=2e-5)
@@ -82,28 +92,42 @@ def test_seed_pipeline_and_erasing_run_on_cuda_with_the_cpu_parameters():
     # On CUDA the crop/flip/convert/normalize stages run as the same fused kernel; they draw the
     # same parameters, so the result equals the CPU's.
     x = image("uint8", (6, 3, 40, 48))
-    pipe = lambda g: T.Compose([  # noqa: E731
-        T.RandomCrop(32, generator=g), T.RandomHorizontalFlip(0.5, generator=g),
-        T.RandomVerticalFlip(0.5, generator=g), T.ConvertImageDtype(tc.float32),
-        T.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225]),
-        T.RandomErasing(0.8, generator=g)])
+    pipe = lambda g: T.Compose(
+        [  # noqa: E731
+            T.RandomCrop(32, generator=g),
+            T.RandomHorizontalFlip(0.5, generator=g),
+            T.RandomVerticalFlip(0.5, generator=g),
+            T.ConvertImageDtype(tc.float32),
+            T.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225]),
+            T.RandomErasing(0.8, generator=g),
+        ]
+    )
     for seed in (0, 1):
-        same(pipe(tc.Generator().manual_seed(seed))(x.cuda()),
-             pipe(tc.Generator().manual_seed(seed))(x), atol=1e-5)
+        same(
+            pipe(tc.Generator().manual_seed(seed))(x.cuda()),
+            pipe(tc.Generator().manual_seed(seed))(x),
+            atol=1e-5,
+        )
 
 
 def test_native_kernels_keep_cuda_images_on_the_device():
     # Every transform kernel has a CUDA path now (test_cuda_vision_warps.py compares them with
     # the CPU); none of them raises for a CUDA image any more.
     x = image("uint8").cuda()
-    for out in (F.rotate(x, 30.0), F.gaussian_blur(x, 3), F.equalize(x),
-                F.perspective(x, [[0, 0], [25, 0], [25, 20], [0, 20]],
-                              [[1, 2], [24, 0], [23, 19], [2, 18]])):
+    for out in (
+        F.rotate(x, 30.0),
+        F.gaussian_blur(x, 3),
+        F.equalize(x),
+        F.perspective(
+            x, [[0, 0], [25, 0], [25, 20], [0, 20]], [[1, 2], [24, 0], [23, 19], [2, 18]]
+        ),
+    ):
         assert out.is_cuda and out.dtype == tc.uint8
     feats = tc.rand(1, 2, 8, 8).cuda()
     rois = tc.tensor([[0.0, 1.0, 1.0, 6.0, 6.0]]).cuda()
     assert ops.roi_pool(feats, rois, 2).is_cuda
     pipe = _C._vision.Pipeline.from_json(
         '{"format": "tensorcore.vision.transforms", "version": 1, '
-        '"transforms": [{"name": "GaussianBlur", "params": {"kernel_size": 3, "sigma": [1, 2]}}]}')
+        '"transforms": [{"name": "GaussianBlur", "params": {"kernel_size": 3, "sigma": [1, 2]}}]}'
+    )
     assert pipe(x).is_cuda

@@ -1,6 +1,7 @@
 """Native vision kernels on CUDA (nms, roi_align forward/backward, resize) against the CPU
 kernels on the same inputs (the other RoI ops and deform_conv2d: test_cuda_vision_roi.py).
 Skipped without a GPU (see conftest.py)."""
+
 import numpy as np
 import pytest
 
@@ -27,6 +28,7 @@ def random_boxes(n, seed, dtype=np.float32, size=200.0):
 
 # ---- nms ----
 
+
 @pytest.mark.parametrize("n", [1, 63, 64, 65, 1000])
 @pytest.mark.parametrize("threshold", [0.3, 0.7])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -42,8 +44,9 @@ def test_nms_matches_cpu(n, threshold, dtype):
 def test_nms_equal_scores_keep_input_order():
     boxes, _ = random_boxes(300, seed=3)
     scores = tc.from_numpy(np.repeat(np.float32([0.5, 0.9, 0.1]), 100))
-    np.testing.assert_array_equal(ops.nms(boxes.cuda(), scores.cuda(), 0.4).cpu().numpy(),
-                                  ops.nms(boxes, scores, 0.4).numpy())
+    np.testing.assert_array_equal(
+        ops.nms(boxes.cuda(), scores.cuda(), 0.4).cpu().numpy(), ops.nms(boxes, scores, 0.4).numpy()
+    )
 
 
 def test_nms_empty_and_device_mismatch():
@@ -65,6 +68,7 @@ def test_batched_nms_matches_cpu():
 
 # ---- roi_align ----
 
+
 def roi_inputs(dtype, seed=0, n=2, c=5, h=20, w=24, k=30):
     rng = np.random.default_rng(seed)
     x = tc.from_numpy(rng.standard_normal((n, c, h, w)).astype(dtype))
@@ -80,8 +84,9 @@ def roi_inputs(dtype, seed=0, n=2, c=5, h=20, w=24, k=30):
 @pytest.mark.parametrize("dtype,atol", [(np.float32, 1e-5), (np.float64, 1e-12)])
 def test_roi_align_forward_backward_match_cpu(aligned, sampling_ratio, dtype, atol):
     x, rois = roi_inputs(dtype)
-    args = dict(output_size=(3, 4), spatial_scale=0.8, sampling_ratio=sampling_ratio,
-                aligned=aligned)
+    args = dict(
+        output_size=(3, 4), spatial_scale=0.8, sampling_ratio=sampling_ratio, aligned=aligned
+    )
     xc = x.clone().requires_grad_()
     xg = x.cuda().requires_grad_()
     yc = ops.roi_align(xc, rois, **args)
@@ -92,8 +97,9 @@ def test_roi_align_forward_backward_match_cpu(aligned, sampling_ratio, dtype, at
     (yc * grad).sum().backward()
     (yg * grad.cuda()).sum().backward()
     assert xg.grad.is_cuda
-    np.testing.assert_allclose(xg.grad.cpu().numpy(), xc.grad.numpy(), atol=10 * atol,
-                               rtol=10 * atol)
+    np.testing.assert_allclose(
+        xg.grad.cpu().numpy(), xc.grad.numpy(), atol=10 * atol, rtol=10 * atol
+    )
     assert np.abs(xc.grad.numpy()).sum() > 0
 
 
@@ -101,11 +107,14 @@ def test_roi_align_list_of_boxes_and_fpn_size():
     rng = np.random.default_rng(2)
     x = tc.from_numpy(rng.standard_normal((2, 64, 50, 68)).astype(np.float32))
     # Sorted coordinates give x1 <= y1 <= x2 <= y2: valid xyxy boxes.
-    boxes = [tc.from_numpy(np.sort(rng.uniform(0, 400, (40, 4)), axis=1).astype(np.float32))
-             for _ in range(2)]
+    boxes = [
+        tc.from_numpy(np.sort(rng.uniform(0, 400, (40, 4)), axis=1).astype(np.float32))
+        for _ in range(2)
+    ]
     cpu = ops.roi_align(x, boxes, 7, spatial_scale=1 / 8, sampling_ratio=2, aligned=True)
-    gpu = ops.roi_align(x.cuda(), [b.cuda() for b in boxes], 7, spatial_scale=1 / 8,
-                        sampling_ratio=2, aligned=True)
+    gpu = ops.roi_align(
+        x.cuda(), [b.cuda() for b in boxes], 7, spatial_scale=1 / 8, sampling_ratio=2, aligned=True
+    )
     np.testing.assert_allclose(gpu.cpu().numpy(), cpu.numpy(), atol=1e-5, rtol=1e-5)
 
 
@@ -130,6 +139,7 @@ def test_roi_align_backward_is_flagged_nondeterministic():
 
 # ---- resize ----
 
+
 def image(dtype, shape=(2, 3, 37, 45), seed=0):
     rng = np.random.default_rng(seed)
     x = rng.integers(0, 256, shape, dtype=np.uint8)
@@ -139,8 +149,9 @@ def image(dtype, shape=(2, 3, 37, 45), seed=0):
 
 
 @pytest.mark.parametrize("dtype", ["uint8", np.float32, np.float64])
-@pytest.mark.parametrize("mode", [T.InterpolationMode.NEAREST, T.InterpolationMode.BILINEAR,
-                                  T.InterpolationMode.BICUBIC])
+@pytest.mark.parametrize(
+    "mode", [T.InterpolationMode.NEAREST, T.InterpolationMode.BILINEAR, T.InterpolationMode.BICUBIC]
+)
 @pytest.mark.parametrize("antialias", [True, False])
 @pytest.mark.parametrize("size", [[12, 17], [37, 20], [60, 45], [80, 91], [20, 70]])
 def test_resize_matches_cpu(dtype, mode, antialias, size):
@@ -157,8 +168,11 @@ def test_resize_matches_cpu(dtype, mode, antialias, size):
 
 def test_resize_large_downscale_and_random_resized_crop():
     x = image("uint8", shape=(3, 270, 480), seed=4)
-    np.testing.assert_allclose(F.resize(x.cuda(), 64).cpu().numpy().astype(int),
-                               F.resize(x, 64).numpy().astype(int), atol=1)
+    np.testing.assert_allclose(
+        F.resize(x.cuda(), 64).cpu().numpy().astype(int),
+        F.resize(x, 64).numpy().astype(int),
+        atol=1,
+    )
     batch = image("uint8", shape=(4, 3, 40, 50), seed=5)
     for seed in (0, 1):
         cpu = T.RandomResizedCrop(16, generator=tc.Generator().manual_seed(seed))(batch)

@@ -1,5 +1,6 @@
 """The RoI ops added on CUDA (roi_pool, ps_roi_align, ps_roi_pool) and deform_conv2d, forward and
 backward, against the CPU kernels on the same inputs. Skipped without a GPU (see conftest.py)."""
+
 import numpy as np
 import pytest
 
@@ -37,8 +38,10 @@ OPS = [
     ("roi_pool_3x4", lambda x, r: ops.roi_pool(x, r, (3, 4), spatial_scale=1.3)),
     ("ps_roi_pool", lambda x, r: ops.ps_roi_pool(x, r, (2, 2), spatial_scale=0.7)),
     ("ps_roi_align", lambda x, r: ops.ps_roi_align(x, r, (2, 2), spatial_scale=0.7)),
-    ("ps_roi_align_sr2", lambda x, r: ops.ps_roi_align(x, r, (2, 4), spatial_scale=1.1,
-                                                       sampling_ratio=2)),
+    (
+        "ps_roi_align_sr2",
+        lambda x, r: ops.ps_roi_align(x, r, (2, 4), spatial_scale=1.1, sampling_ratio=2),
+    ),
 ]
 
 
@@ -89,22 +92,41 @@ def test_roi_backward_is_flagged_nondeterministic():
 
 # ---- deform_conv2d ----
 
-def deform_inputs(rng, n=2, cin=4, h=9, w=10, cout=6, groups=2, og=2, k=(3, 3), stride=(2, 2),
-                  padding=(1, 2), dilation=(1, 1), dtype=np.float64):
+
+def deform_inputs(
+    rng,
+    n=2,
+    cin=4,
+    h=9,
+    w=10,
+    cout=6,
+    groups=2,
+    og=2,
+    k=(3, 3),
+    stride=(2, 2),
+    padding=(1, 2),
+    dilation=(1, 1),
+    dtype=np.float64,
+):
     oh = (h + 2 * padding[0] - dilation[0] * (k[0] - 1) - 1) // stride[0] + 1
     ow = (w + 2 * padding[1] - dilation[1] * (k[1] - 1) - 1) // stride[1] + 1
-    arrays = [rng.standard_normal((n, cin, h, w)),
-              rng.standard_normal((n, 2 * og * k[0] * k[1], oh, ow)) * 2,
-              rng.standard_normal((cout, cin // groups, k[0], k[1])), rng.standard_normal(cout),
-              rng.random((n, og * k[0] * k[1], oh, ow))]
-    return [tc.from_numpy(a.astype(dtype)) for a in arrays], dict(stride=stride, padding=padding,
-                                                                  dilation=dilation)
+    arrays = [
+        rng.standard_normal((n, cin, h, w)),
+        rng.standard_normal((n, 2 * og * k[0] * k[1], oh, ow)) * 2,
+        rng.standard_normal((cout, cin // groups, k[0], k[1])),
+        rng.standard_normal(cout),
+        rng.random((n, og * k[0] * k[1], oh, ow)),
+    ]
+    return [tc.from_numpy(a.astype(dtype)) for a in arrays], dict(
+        stride=stride, padding=padding, dilation=dilation
+    )
 
 
 @pytest.mark.parametrize("use_mask", [False, True])
 @pytest.mark.parametrize("dtype,atol", [(np.float32, 2e-4), (np.float64, 1e-10)])
-@pytest.mark.parametrize("cfg", [{}, {"groups": 1, "og": 1, "stride": (1, 1), "padding": (0, 0),
-                                      "dilation": (2, 1)}])
+@pytest.mark.parametrize(
+    "cfg", [{}, {"groups": 1, "og": 1, "stride": (1, 1), "padding": (0, 0), "dilation": (2, 1)}]
+)
 def test_deform_conv2d_matches_cpu(use_mask, dtype, atol, cfg):
     tensors, kw = deform_inputs(np.random.default_rng(0), dtype=dtype, **cfg)
     results = []

@@ -4,6 +4,7 @@ Compose, the fused color kernels, equalize, and the C++ deployment Pipeline on C
 The warp and the blur share their per-pixel code with the CPU and both sides compile it without
 FMA contraction, so results must be identical; the fused normalize allows float rounding.
 Skipped without a GPU (see conftest.py)."""
+
 import numpy as np
 import pytest
 
@@ -43,18 +44,37 @@ DTYPES = ["uint8", np.float32, np.float64]
 
 WARPS = [
     ("rotate", lambda x, i: F.rotate(x, 30.0, interpolation=i)),
-    ("rotate_expand_fill", lambda x, i: F.rotate(x, -75.0, interpolation=i, expand=True,
-                                                 fill=[10.0])),
-    ("rotate_center_fill3", lambda x, i: F.rotate(x, 12.5, interpolation=i, center=[5, 9],
-                                                  fill=[1.0, 2.0, 3.0])),
-    ("affine", lambda x, i: F.affine(x, 17.0, [3, -2], 0.8, [10.0, -5.0], interpolation=i,
-                                     fill=[0.5])),
-    ("perspective", lambda x, i: F.perspective(x, [[0, 0], [36, 0], [36, 28], [0, 28]],
-                                               [[3, 2], [33, 1], [35, 27], [2, 26]],
-                                               interpolation=i)),
-    ("perspective_fill", lambda x, i: F.perspective(x, [[0, 0], [36, 0], [36, 28], [0, 28]],
-                                                    [[5, 4], [30, 0], [36, 20], [1, 28]],
-                                                    interpolation=i, fill=[7.0])),
+    (
+        "rotate_expand_fill",
+        lambda x, i: F.rotate(x, -75.0, interpolation=i, expand=True, fill=[10.0]),
+    ),
+    (
+        "rotate_center_fill3",
+        lambda x, i: F.rotate(x, 12.5, interpolation=i, center=[5, 9], fill=[1.0, 2.0, 3.0]),
+    ),
+    (
+        "affine",
+        lambda x, i: F.affine(x, 17.0, [3, -2], 0.8, [10.0, -5.0], interpolation=i, fill=[0.5]),
+    ),
+    (
+        "perspective",
+        lambda x, i: F.perspective(
+            x,
+            [[0, 0], [36, 0], [36, 28], [0, 28]],
+            [[3, 2], [33, 1], [35, 27], [2, 26]],
+            interpolation=i,
+        ),
+    ),
+    (
+        "perspective_fill",
+        lambda x, i: F.perspective(
+            x,
+            [[0, 0], [36, 0], [36, 28], [0, 28]],
+            [[5, 4], [30, 0], [36, 20], [1, 28]],
+            interpolation=i,
+            fill=[7.0],
+        ),
+    ),
 ]
 
 
@@ -72,16 +92,20 @@ def test_per_sample_warps_equal_cpu(dtype):
     # with (N, 9) matrices.
     x = image(dtype, (5, 3, 32, 40), seed=1)
     for seed in (0, 1):
-        for make in (lambda g: T.RandomRotation(40, expand=True, generator=g),
-                     lambda g: T.RandomAffine(20, (0.1, 0.2), (0.8, 1.2), 10, fill=3,
-                                              interpolation="bilinear", generator=g),
-                     lambda g: T.RandomPerspective(0.5, p=1.0, generator=g)):
+        for make in (
+            lambda g: T.RandomRotation(40, expand=True, generator=g),
+            lambda g: T.RandomAffine(
+                20, (0.1, 0.2), (0.8, 1.2), 10, fill=3, interpolation="bilinear", generator=g
+            ),
+            lambda g: T.RandomPerspective(0.5, p=1.0, generator=g),
+        ):
             exact(make(gen(seed))(x.cuda()), make(gen(seed))(x))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("kernel,sigma", [(3, None), ((5, 9), (0.7, 2.5)), ((1, 7), 1.1),
-                                          ((21, 3), 4.0)])
+@pytest.mark.parametrize(
+    "kernel,sigma", [(3, None), ((5, 9), (0.7, 2.5)), ((1, 7), 1.1), ((21, 3), 4.0)]
+)
 def test_gaussian_blur_equals_cpu(dtype, kernel, sigma):
     x = image(dtype, (2, 3, 23, 31))
     exact(F.gaussian_blur(x.cuda(), kernel, sigma), F.gaussian_blur(x, kernel, sigma))
@@ -90,8 +114,10 @@ def test_gaussian_blur_equals_cpu(dtype, kernel, sigma):
 def test_gaussian_blur_per_sample_sigma_and_edge_sizes():
     x = image("uint8", (6, 3, 20, 24), seed=2)
     for seed in (0, 3):
-        exact(T.GaussianBlur((7, 5), (0.2, 3.0), generator=gen(seed))(x.cuda()),
-              T.GaussianBlur((7, 5), (0.2, 3.0), generator=gen(seed))(x))
+        exact(
+            T.GaussianBlur((7, 5), (0.2, 3.0), generator=gen(seed))(x.cuda()),
+            T.GaussianBlur((7, 5), (0.2, 3.0), generator=gen(seed))(x),
+        )
     # Kernels nearly as large as the image (reflection of up to H - 1 rows) and 1-pixel images.
     small = image(np.float32, (1, 2, 4, 33))
     exact(F.gaussian_blur(small.cuda(), [5, 7]), F.gaussian_blur(small, [5, 7]))
@@ -115,10 +141,15 @@ def test_native_kernels_reject_other_dtypes_on_cuda():
 def test_fused_crop_flip_normalize_on_cuda(dtype):
     # Compose fuses the crops, flips, conversion and Normalize into one kernel on CUDA too.
     x = image(dtype, (6, 3, 40, 48), seed=3)
-    pipe = lambda g: T.Compose([  # noqa: E731
-        T.RandomCrop(32, generator=g), T.RandomHorizontalFlip(0.5, generator=g),
-        T.RandomVerticalFlip(0.5, generator=g), T.ConvertImageDtype(tc.float32),
-        T.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])])
+    pipe = lambda g: T.Compose(
+        [  # noqa: E731
+            T.RandomCrop(32, generator=g),
+            T.RandomHorizontalFlip(0.5, generator=g),
+            T.RandomVerticalFlip(0.5, generator=g),
+            T.ConvertImageDtype(tc.float32),
+            T.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225]),
+        ]
+    )
     for seed in (0, 1, 2):
         gpu, cpu = pipe(gen(seed))(x.cuda()), pipe(gen(seed))(x)
         assert gpu.is_cuda and gpu.dtype == tc.float32
@@ -130,13 +161,18 @@ def test_fused_crop_flip_normalize_on_cuda(dtype):
 @pytest.mark.parametrize("dtype", ["uint8", np.float32])
 def test_fused_color_kernels_equal_cpu(dtype):
     x = image(dtype, (4, 3, 19, 23), seed=4)
-    for fn in (lambda t: F.adjust_brightness(t, 1.3), lambda t: F.adjust_saturation(t, 1.7),
-               lambda t: F.adjust_hue(t, -0.3)):
+    for fn in (
+        lambda t: F.adjust_brightness(t, 1.3),
+        lambda t: F.adjust_saturation(t, 1.7),
+        lambda t: F.adjust_hue(t, -0.3),
+    ):
         exact(fn(x.cuda()), fn(x))
     # Contrast blends towards the image's mean gray level, a device reduction.
     tol = 1 if dtype == "uint8" else 1e-6
-    for fn in (lambda t: F.adjust_contrast(t, 0.6),
-               lambda t: T.ColorJitter(0.4, 0.3, 0.5, 0.2, generator=gen(5))(t)):
+    for fn in (
+        lambda t: F.adjust_contrast(t, 0.6),
+        lambda t: T.ColorJitter(0.4, 0.3, 0.5, 0.2, generator=gen(5))(t),
+    ):
         exact(fn(x.cuda()), fn(x), tol)
 
 
@@ -150,24 +186,38 @@ def test_equalize_equals_cpu():
 # The deployment pipelines of tests/python/vision/test_deploy.py, run by the C++ Pipeline on CUDA
 # images: every stage now has a CUDA path, so the result equals the C++ Pipeline on the CPU.
 CPP_PIPELINES = {
-    "seed": lambda g: [T.RandomCrop(48, generator=g), T.RandomHorizontalFlip(0.3, generator=g),
-                       T.ConvertImageDtype(tc.float32), T.Normalize([0.5, 0.4, 0.3], [0.2] * 3)],
+    "seed": lambda g: [
+        T.RandomCrop(48, generator=g),
+        T.RandomHorizontalFlip(0.3, generator=g),
+        T.ConvertImageDtype(tc.float32),
+        T.Normalize([0.5, 0.4, 0.3], [0.2] * 3),
+    ],
     "eval": lambda g: [T.Resize(60), T.CenterCrop(52), T.ConvertImageDtype(tc.float32)],
-    "pad": lambda g: [T.Pad([1, 2, 3, 4], fill=7),
-                      T.RandomCrop(80, pad_if_needed=True, fill=3, generator=g),
-                      T.Pad(2, padding_mode="symmetric"), T.Pad([-3, 1], padding_mode="edge"),
-                      T.RandomVerticalFlip(0.5, generator=g)],
-    "color": lambda g: [T.ColorJitter(0.4, 0.3, 0.5, 0.1, generator=g), T.Grayscale(3),
-                        T.RandomEqualize(0.6, generator=g), T.RandomInvert(0.5, generator=g),
-                        T.RandomAutocontrast(0.6, generator=g)],
-    "warps": lambda g: [T.RandomRotation(30, expand=True, generator=g),
-                        T.RandomAffine(20, translate=(0.1, 0.2), interpolation="bilinear",
-                                       fill=7, generator=g),
-                        T.RandomPerspective(0.4, p=0.6, fill=[1, 2, 3], generator=g),
-                        T.GaussianBlur(5, (0.5, 2.0), generator=g)],
-    "erase": lambda g: [T.ConvertImageDtype(tc.float32),
-                        T.RandomErasing(p=0.9, value="random", generator=g),
-                        T.RandomErasing(p=0.9, value=[0.1, 0.2, 0.3], generator=g)],
+    "pad": lambda g: [
+        T.Pad([1, 2, 3, 4], fill=7),
+        T.RandomCrop(80, pad_if_needed=True, fill=3, generator=g),
+        T.Pad(2, padding_mode="symmetric"),
+        T.Pad([-3, 1], padding_mode="edge"),
+        T.RandomVerticalFlip(0.5, generator=g),
+    ],
+    "color": lambda g: [
+        T.ColorJitter(0.4, 0.3, 0.5, 0.1, generator=g),
+        T.Grayscale(3),
+        T.RandomEqualize(0.6, generator=g),
+        T.RandomInvert(0.5, generator=g),
+        T.RandomAutocontrast(0.6, generator=g),
+    ],
+    "warps": lambda g: [
+        T.RandomRotation(30, expand=True, generator=g),
+        T.RandomAffine(20, translate=(0.1, 0.2), interpolation="bilinear", fill=7, generator=g),
+        T.RandomPerspective(0.4, p=0.6, fill=[1, 2, 3], generator=g),
+        T.GaussianBlur(5, (0.5, 2.0), generator=g),
+    ],
+    "erase": lambda g: [
+        T.ConvertImageDtype(tc.float32),
+        T.RandomErasing(p=0.9, value="random", generator=g),
+        T.RandomErasing(p=0.9, value=[0.1, 0.2, 0.3], generator=g),
+    ],
 }
 
 

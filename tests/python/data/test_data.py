@@ -7,9 +7,21 @@ import pytest
 
 import tensorcore as tc
 from tensorcore.utils.data import (
-    BatchSampler, ConcatDataset, DataLoader, Dataset, DistributedSampler, IterableDataset, RandomSampler,
-    SequentialSampler, Subset, SubsetRandomSampler, TensorDataset, WeightedRandomSampler, default_collate,
-    get_worker_info, random_split,
+    BatchSampler,
+    ConcatDataset,
+    DataLoader,
+    Dataset,
+    DistributedSampler,
+    IterableDataset,
+    RandomSampler,
+    SequentialSampler,
+    Subset,
+    SubsetRandomSampler,
+    TensorDataset,
+    WeightedRandomSampler,
+    default_collate,
+    get_worker_info,
+    random_split,
 )
 from tensorcore.utils.progress import tqdm
 
@@ -29,8 +41,12 @@ class Squares(Dataset):
         if self.sleep:
             time.sleep(self.sleep)
         info = get_worker_info()
-        return {"x": tc.full((3,), float(i * i)), "i": i, "worker": -1 if info is None else info.id,
-                "big": np.full((200, 100), i, dtype=np.float32)}
+        return {
+            "x": tc.full((3,), float(i * i)),
+            "i": i,
+            "worker": -1 if info is None else info.id,
+            "big": np.full((200, 100), i, dtype=np.float32),
+        }
 
 
 class Stream(IterableDataset):
@@ -49,8 +65,14 @@ class Stream(IterableDataset):
 
 def test_default_collate_structures():
     batch = default_collate([Point(np.ones(2), 1), Point(np.zeros(2), 0)])
-    assert isinstance(batch, Point) and tuple(batch.x.shape) == (2, 2) and batch.label.dtype == tc.int64
-    d = default_collate([{"a": 1.5, "s": "u", "t": (tc.ones(1), 2)}, {"a": 2.5, "s": "v", "t": (tc.zeros(1), 3)}])
+    assert (
+        isinstance(batch, Point)
+        and tuple(batch.x.shape) == (2, 2)
+        and batch.label.dtype == tc.int64
+    )
+    d = default_collate(
+        [{"a": 1.5, "s": "u", "t": (tc.ones(1), 2)}, {"a": 2.5, "s": "v", "t": (tc.zeros(1), 3)}]
+    )
     assert d["a"].dtype == tc.float64 and d["s"] == ["u", "v"]
     assert tuple(d["t"][0].shape) == (2, 1) and d["t"][1].tolist() == [2, 3]
     assert default_collate([True, False]).dtype == tc.bool
@@ -92,9 +114,12 @@ def test_samplers(torch_ref):
     assert counts[0] == 0 and abs(counts[2] / counts[1] - 3) < 0.4
     for drop_last in (False, True):
         for rank in range(3):
-            ours = DistributedSampler(list(range(11)), num_replicas=3, rank=rank, shuffle=False, drop_last=drop_last)
-            ref = torch.utils.data.DistributedSampler(list(range(11)), num_replicas=3, rank=rank, shuffle=False,
-                                                      drop_last=drop_last)
+            ours = DistributedSampler(
+                list(range(11)), num_replicas=3, rank=rank, shuffle=False, drop_last=drop_last
+            )
+            ref = torch.utils.data.DistributedSampler(
+                list(range(11)), num_replicas=3, rank=rank, shuffle=False, drop_last=drop_last
+            )
             assert list(ours) == list(ref) and len(ours) == len(ref)
     parts = []
     for rank in range(2):
@@ -123,7 +148,9 @@ def test_shuffle_reproducible_with_generator_and_seed():
     ds = TensorDataset(tc.arange(40))
 
     def order(**kw):
-        return [int(v) for b in DataLoader(ds, batch_size=5, shuffle=True, **kw) for v in b[0].tolist()]
+        return [
+            int(v) for b in DataLoader(ds, batch_size=5, shuffle=True, **kw) for v in b[0].tolist()
+        ]
 
     g = tc.Generator()
     g.manual_seed(7)
@@ -146,8 +173,13 @@ def test_worker_seeds_and_init_fn():
 
     seen = []
     tc.manual_seed(0)
-    a = tc.cat(list(DataLoader(RandomDs(), batch_size=2, num_workers=2,
-                               worker_init_fn=lambda wid: seen.append(wid)))).numpy()
+    a = tc.cat(
+        list(
+            DataLoader(
+                RandomDs(), batch_size=2, num_workers=2, worker_init_fn=lambda wid: seen.append(wid)
+            )
+        )
+    ).numpy()
     tc.manual_seed(0)
     b = tc.cat(list(DataLoader(RandomDs(), batch_size=2, num_workers=2))).numpy()
     np.testing.assert_array_equal(a, b)
@@ -205,6 +237,7 @@ def test_loader_argument_errors_and_batch_sampler():
     unbatched = list(DataLoader(ds, batch_size=None))
     assert len(unbatched) == 6 and unbatched[2][0].item() == 2
     import warnings
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "no CUDA device" on machines without a GPU
         pinned = next(iter(DataLoader(ds, batch_size=2, pin_memory=True)))
@@ -232,6 +265,7 @@ def test_early_break_shuts_workers_down():
     workers = list(it._workers)
     del it
     import gc
+
     gc.collect()
     for w in workers:
         w.join(timeout=10)
@@ -251,6 +285,7 @@ class DiesInWorker(Dataset):
 
     def __getitem__(self, i):
         import os
+
         if get_worker_info() is not None and i == 3:
             os._exit(3)
         return i

@@ -1,4 +1,5 @@
 """tensorcore.fft against numpy.fft: every function, many lengths, all norms, dtypes, layouts."""
+
 import numpy as np
 import pytest
 
@@ -9,8 +10,41 @@ RNG = np.random.default_rng(0)
 # All lengths up to 64, then a sample of primes, prime powers, smooth products, sizes with a
 # large prime factor (Bluestein) and large sizes up to 4096.
 LENGTHS = list(range(1, 65)) + [
-    81, 97, 101, 121, 125, 127, 169, 210, 243, 256, 257, 289, 343, 360, 509, 512, 625, 729, 961,
-    1000, 1021, 1024, 1331, 2039, 2048, 2187, 2310, 2401, 3000, 3125, 4093, 4096, 2 * 1021, 3 * 1031]
+    81,
+    97,
+    101,
+    121,
+    125,
+    127,
+    169,
+    210,
+    243,
+    256,
+    257,
+    289,
+    343,
+    360,
+    509,
+    512,
+    625,
+    729,
+    961,
+    1000,
+    1021,
+    1024,
+    1331,
+    2039,
+    2048,
+    2187,
+    2310,
+    2401,
+    3000,
+    3125,
+    4093,
+    4096,
+    2 * 1021,
+    3 * 1031,
+]
 NORMS = [None, "backward", "forward", "ortho"]
 
 
@@ -55,12 +89,20 @@ def test_norms_and_n(fn, norm):
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128, np.int64])
 def test_dtypes_and_promotion(dtype):
-    x = (crandn(4, 30) * 10).astype(dtype) if np.iscomplexobj(np.zeros(1, dtype)) else \
-        (RNG.standard_normal((4, 30)) * 10).astype(dtype)
+    x = (
+        (crandn(4, 30) * 10).astype(dtype)
+        if np.iscomplexobj(np.zeros(1, dtype))
+        else (RNG.standard_normal((4, 30)) * 10).astype(dtype)
+    )
     t = tc.from_numpy(x)
     y = tc.fft.fft(t)
-    expect_dtype = {np.float32: tc.complex64, np.float64: tc.complex128, np.complex64: tc.complex64,
-                    np.complex128: tc.complex128, np.int64: tc.complex64}[dtype]
+    expect_dtype = {
+        np.float32: tc.complex64,
+        np.float64: tc.complex128,
+        np.complex64: tc.complex64,
+        np.complex128: tc.complex128,
+        np.int64: tc.complex64,
+    }[dtype]
     assert y.dtype == expect_dtype
     prec = np.float32 if expect_dtype == tc.complex64 else np.float64
     assert_close(y, np.fft.fft(x.astype(np.complex128)).astype(y.numpy().dtype), prec)
@@ -68,11 +110,13 @@ def test_dtypes_and_promotion(dtype):
         r = tc.fft.rfft(t)
         assert r.dtype == expect_dtype
         assert_close(r, np.fft.rfft(x.astype(np.float64)).astype(r.numpy().dtype), prec)
-        assert_close(tc.fft.ifft(t), np.fft.ifft(x.astype(np.float64)).astype(r.numpy().dtype), prec)
+        assert_close(
+            tc.fft.ifft(t), np.fft.ifft(x.astype(np.float64)).astype(r.numpy().dtype), prec
+        )
 
 
 def test_float32_accuracy_large():
-    for n in (4096, 4093, 44100, 2 ** 16):
+    for n in (4096, 4093, 44100, 2**16):
         x = RNG.standard_normal(n).astype(np.float32)
         ref = np.fft.fft(x.astype(np.float64))
         got = tc.fft.fft(tc.from_numpy(x)).numpy()
@@ -195,9 +239,14 @@ def test_column_lane_path(dtype):
     for shape, dim in [((24, 37), 0), ((5, 53, 40), 1), ((97, 3, 16), 0), ((7, 11, 13, 2), 1)]:
         x = crandn(*shape, dtype=dtype)
         prec = np.float32 if dtype == np.complex64 else np.float64
-        assert_close(tc.fft.fft(tc.from_numpy(x), dim=dim), np.fft.fft(x, axis=dim).astype(dtype), prec)
-        assert_close(tc.fft.ifft(tc.from_numpy(x), dim=dim, norm="ortho"),
-                     np.fft.ifft(x, axis=dim, norm="ortho").astype(dtype), prec)
+        assert_close(
+            tc.fft.fft(tc.from_numpy(x), dim=dim), np.fft.fft(x, axis=dim).astype(dtype), prec
+        )
+        assert_close(
+            tc.fft.ifft(tc.from_numpy(x), dim=dim, norm="ortho"),
+            np.fft.ifft(x, axis=dim, norm="ortho").astype(dtype),
+            prec,
+        )
     x = crandn(64, 48, 40)
     assert_close(tc.fft.fftn(tc.from_numpy(x)), np.fft.fftn(x))
 
@@ -205,6 +254,7 @@ def test_column_lane_path(dtype):
 def test_python_threads():
     # The bindings release the GIL while transforming; results stay correct under threads.
     import threading
+
     xs = [crandn(16, 300 + i) for i in range(6)]
     results = [None] * len(xs)
 

@@ -1,5 +1,6 @@
 """gradcheck (float64/complex128) through every tensorcore.fft function, stft and istft, and
 gradients of real->complex ops against torch's (conjugate-Wirtinger convention)."""
+
 import numpy as np
 import pytest
 
@@ -14,7 +15,9 @@ def real_input(*shape):
 
 
 def complex_input(*shape):
-    return tc.from_numpy(RNG.standard_normal(shape) + 1j * RNG.standard_normal(shape)).requires_grad_()
+    return tc.from_numpy(
+        RNG.standard_normal(shape) + 1j * RNG.standard_normal(shape)
+    ).requires_grad_()
 
 
 ONE_D = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft"]
@@ -35,7 +38,9 @@ def test_gradcheck_1d(fn, norm):
             assert gradcheck(lambda t: f(t, n=n, norm=norm), (x,))
 
 
-@pytest.mark.parametrize("fn", ["fft2", "ifft2", "fftn", "ifftn", "rfft2", "rfftn", "irfft2", "irfftn"])
+@pytest.mark.parametrize(
+    "fn", ["fft2", "ifft2", "fftn", "ifftn", "rfft2", "rfftn", "irfft2", "irfftn"]
+)
 def test_gradcheck_nd(fn):
     f = getattr(tc.fft, fn)
     x = real_input(3, 4, 5) if fn.startswith("rfft") else complex_input(3, 4, 5)
@@ -62,13 +67,26 @@ def test_gradgradcheck():
 def test_stft_istft_gradcheck():
     w = tc.hann_window(16, dtype=tc.float64)
     assert gradcheck(lambda t: tc.stft(t, 16, 4, window=w, return_complex=True), (real_input(40),))
-    assert gradcheck(lambda t: tc.stft(t, 16, 5, win_length=12, window=tc.hann_window(12, dtype=tc.float64),
-                                       center=False, normalized=True, return_complex=True), (real_input(2, 37),))
+    assert gradcheck(
+        lambda t: tc.stft(
+            t,
+            16,
+            5,
+            win_length=12,
+            window=tc.hann_window(12, dtype=tc.float64),
+            center=False,
+            normalized=True,
+            return_complex=True,
+        ),
+        (real_input(2, 37),),
+    )
     assert gradcheck(lambda t: tc.istft(t, 16, 4, window=w), (complex_input(9, 7),))
     assert gradcheck(lambda t: tc.istft(t, 16, 4, window=w, length=30), (complex_input(2, 9, 7),))
     wr = real_input(16)
-    assert gradcheck(lambda win: tc.stft(tc.from_numpy(np.arange(40.0)), 16, 4, window=win,
-                                         return_complex=True), (wr,))
+    assert gradcheck(
+        lambda win: tc.stft(tc.from_numpy(np.arange(40.0)), 16, 4, window=win, return_complex=True),
+        (wr,),
+    )
 
 
 @pytest.mark.parametrize("fn", ["rfft", "ihfft", "fft", "irfft", "hfft"])
@@ -79,7 +97,9 @@ def test_grad_matches_torch(fn, torch_ref):
         x = x + 1j * RNG.standard_normal((3, 10))
     g_shape_fn = getattr(np.fft, fn)
     out_np = g_shape_fn(x)
-    go = RNG.standard_normal(out_np.shape) + (1j * RNG.standard_normal(out_np.shape) if np.iscomplexobj(out_np) else 0)
+    go = RNG.standard_normal(out_np.shape) + (
+        1j * RNG.standard_normal(out_np.shape) if np.iscomplexobj(out_np) else 0
+    )
     t = tc.from_numpy(x).requires_grad_()
     getattr(tc.fft, fn)(t).backward(tc.from_numpy(go))
     tt = torch.from_numpy(x).requires_grad_()

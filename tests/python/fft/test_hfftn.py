@@ -1,5 +1,6 @@
 """torch 1.13's hfft2/hfftn/ihfft2/ihfftn against torch.fft (values, shapes, norms, s/dim, errors,
 gradients), and half-precision inputs, which torch 1.13 rejects on the CPU as tensorcore does."""
+
 import numpy as np
 import pytest
 
@@ -49,7 +50,11 @@ def test_hfftn_ihfftn_match_torch(shape, kw, norm, torch_ref):
         for name in ("hfft2", "ihfft2"):
             x = xc if name == "hfft2" else xr
             got = getattr(tc.fft, name)(tc.from_numpy(x), norm=norm, **kw)
-            want = getattr(torch.fft, name)(torch.from_numpy(x), norm=norm, **kw).resolve_conj().numpy()
+            want = (
+                getattr(torch.fft, name)(torch.from_numpy(x), norm=norm, **kw)
+                .resolve_conj()
+                .numpy()
+            )
             close(got, want)
     if not kw and len(shape) == 3:  # hfft2 of a 3-d input transforms its last two dims
         got = tc.fft.hfft2(tc.from_numpy(xc), norm=norm)
@@ -103,7 +108,9 @@ def test_errors():
 def test_gradcheck(fn):
     f = getattr(tc.fft, fn)
     real_in = fn.startswith("i")
-    x = tc.from_numpy(RNG.standard_normal((3, 4, 5)) if real_in else crandn(3, 4, 5)).requires_grad_()
+    x = tc.from_numpy(
+        RNG.standard_normal((3, 4, 5)) if real_in else crandn(3, 4, 5)
+    ).requires_grad_()
     assert gradcheck(lambda t: f(t), (x,))
     assert gradcheck(lambda t: f(t, s=(3, 6), norm="ortho"), (x,))
     if fn.endswith("n"):

@@ -1,4 +1,5 @@
 """tc.stft / tc.istft and the window functions against torch (skipped without torch)."""
+
 import numpy as np
 import pytest
 
@@ -13,7 +14,10 @@ def test_windows_match_torch(name, torch_ref):
     torch = torch_ref
     for length in (0, 1, 2, 5, 16, 400, 1023):
         for periodic in (True, False):
-            for tdt, tcd, atol in ((torch.float64, tc.float64, 1e-12), (torch.float32, tc.float32, 1e-6)):
+            for tdt, tcd, atol in (
+                (torch.float64, tc.float64, 1e-12),
+                (torch.float32, tc.float32, 1e-6),
+            ):
                 got = getattr(tc, name)(length, periodic, dtype=tcd)
                 want = getattr(torch, name)(length, periodic, dtype=tdt)
                 assert got.dtype == tcd
@@ -23,10 +27,15 @@ def test_windows_match_torch(name, torch_ref):
 
 def test_window_extra_args_and_errors(torch_ref):
     torch = torch_ref
-    np.testing.assert_allclose(tc.hamming_window(10, False, 0.6, 0.4, dtype=tc.float64).numpy(),
-                               torch.hamming_window(10, False, 0.6, 0.4, dtype=torch.float64).numpy())
-    np.testing.assert_allclose(tc.kaiser_window(10, True, 5.0, dtype=tc.float64).numpy(),
-                               torch.kaiser_window(10, True, 5.0, dtype=torch.float64).numpy(), atol=1e-12)
+    np.testing.assert_allclose(
+        tc.hamming_window(10, False, 0.6, 0.4, dtype=tc.float64).numpy(),
+        torch.hamming_window(10, False, 0.6, 0.4, dtype=torch.float64).numpy(),
+    )
+    np.testing.assert_allclose(
+        tc.kaiser_window(10, True, 5.0, dtype=tc.float64).numpy(),
+        torch.kaiser_window(10, True, 5.0, dtype=torch.float64).numpy(),
+        atol=1e-12,
+    )
     with pytest.raises(TypeError, match="floating point"):
         tc.hann_window(4, dtype=tc.int64)
     with pytest.raises(ValueError, match="non-negative"):
@@ -58,35 +67,103 @@ def test_stft_istft_match_torch(case, batched, torch_ref):
     n_fft, hop, win, center, mode, normalized, wkind = case
     x = RNG.standard_normal((3, 1000) if batched else (1000,))
     wl = win or n_fft
-    got = tc.stft(tc.from_numpy(x), n_fft, hop, win, make_window(wkind, wl, tc), center, mode,
-                  normalized, return_complex=True)
-    want = torch.stft(torch.from_numpy(x), n_fft, hop, win, make_window(wkind, wl, torch), center, mode,
-                      normalized, return_complex=True)
+    got = tc.stft(
+        tc.from_numpy(x),
+        n_fft,
+        hop,
+        win,
+        make_window(wkind, wl, tc),
+        center,
+        mode,
+        normalized,
+        return_complex=True,
+    )
+    want = torch.stft(
+        torch.from_numpy(x),
+        n_fft,
+        hop,
+        win,
+        make_window(wkind, wl, torch),
+        center,
+        mode,
+        normalized,
+        return_complex=True,
+    )
     assert tuple(got.shape) == tuple(want.shape)
     np.testing.assert_allclose(got.numpy(), want.numpy(), atol=1e-9)
     # Real view (return_complex=False) and the two-sided form.
-    got_r = tc.stft(tc.from_numpy(x), n_fft, hop, win, make_window(wkind, wl, tc), center, mode,
-                    normalized, return_complex=False)
+    got_r = tc.stft(
+        tc.from_numpy(x),
+        n_fft,
+        hop,
+        win,
+        make_window(wkind, wl, tc),
+        center,
+        mode,
+        normalized,
+        return_complex=False,
+    )
     np.testing.assert_allclose(got_r.numpy(), torch.view_as_real(want).numpy(), atol=1e-9)
-    got2 = tc.stft(tc.from_numpy(x), n_fft, hop, win, make_window(wkind, wl, tc), center, mode,
-                   normalized, onesided=False, return_complex=True)
-    want2 = torch.stft(torch.from_numpy(x), n_fft, hop, win, make_window(wkind, wl, torch), center, mode,
-                       normalized, onesided=False, return_complex=True)
+    got2 = tc.stft(
+        tc.from_numpy(x),
+        n_fft,
+        hop,
+        win,
+        make_window(wkind, wl, tc),
+        center,
+        mode,
+        normalized,
+        onesided=False,
+        return_complex=True,
+    )
+    want2 = torch.stft(
+        torch.from_numpy(x),
+        n_fft,
+        hop,
+        win,
+        make_window(wkind, wl, torch),
+        center,
+        mode,
+        normalized,
+        onesided=False,
+        return_complex=True,
+    )
     np.testing.assert_allclose(got2.numpy(), want2.numpy(), atol=1e-9)
     if not center or wkind is None:
         return  # the window's zeros at the edges break NOLA without centring
     for length in (None, 900, 1000, 1100):
         try:
-            w = torch.istft(want, n_fft, hop, win, make_window(wkind, wl, torch), center, normalized,
-                            length=length)
+            w = torch.istft(
+                want,
+                n_fft,
+                hop,
+                win,
+                make_window(wkind, wl, torch),
+                center,
+                normalized,
+                length=length,
+            )
         except RuntimeError:  # torch rejects it (NOLA fails in the padded tail): so must we
             with pytest.raises(ValueError, match="NOLA"):
-                tc.istft(got, n_fft, hop, win, make_window(wkind, wl, tc), center, normalized, length=length)
+                tc.istft(
+                    got,
+                    n_fft,
+                    hop,
+                    win,
+                    make_window(wkind, wl, tc),
+                    center,
+                    normalized,
+                    length=length,
+                )
             continue
-        y = tc.istft(got, n_fft, hop, win, make_window(wkind, wl, tc), center, normalized, length=length)
+        y = tc.istft(
+            got, n_fft, hop, win, make_window(wkind, wl, tc), center, normalized, length=length
+        )
         assert tuple(y.shape) == tuple(w.shape)
         np.testing.assert_allclose(y.numpy(), w.numpy(), atol=1e-9)
-    full = tc.istft(got, n_fft, hop, win, make_window(wkind, wl, tc), center, normalized, length=1000)
+    full = tc.istft(
+        got, n_fft, hop, win, make_window(wkind, wl, tc), center, normalized, length=1000
+    )
     np.testing.assert_allclose(full.numpy(), x, atol=1e-9)
 
 
@@ -94,7 +171,9 @@ def test_stft_float32_and_complex_input(torch_ref):
     torch = torch_ref
     x = RNG.standard_normal(500).astype(np.float32)
     got = tc.stft(tc.from_numpy(x), 128, 32, window=tc.hann_window(128), return_complex=True)
-    want = torch.stft(torch.from_numpy(x), 128, 32, window=torch.hann_window(128), return_complex=True)
+    want = torch.stft(
+        torch.from_numpy(x), 128, 32, window=torch.hann_window(128), return_complex=True
+    )
     assert got.dtype == tc.complex64
     np.testing.assert_allclose(got.numpy(), want.numpy(), atol=2e-4)
     xc = RNG.standard_normal(300) + 1j * RNG.standard_normal(300)
@@ -102,8 +181,9 @@ def test_stft_float32_and_complex_input(torch_ref):
     want = torch.stft(torch.from_numpy(xc), 64, 16, return_complex=True)
     np.testing.assert_allclose(got.numpy(), want.numpy(), atol=1e-9)
     y = tc.istft(got, 64, 16, onesided=False, return_complex=True)
-    np.testing.assert_allclose(y.numpy(), torch.istft(want, 64, 16, onesided=False, return_complex=True).numpy(),
-                               atol=1e-9)
+    np.testing.assert_allclose(
+        y.numpy(), torch.istft(want, 64, 16, onesided=False, return_complex=True).numpy(), atol=1e-9
+    )
 
 
 def test_stft_errors():
@@ -141,7 +221,11 @@ def test_fast_and_differentiable_paths_agree(dtype):
     # goes through frame_signal * window -> rfft. Both must give the same spectrum.
     x = tc.from_numpy(RNG.standard_normal((2, 700))).to(dtype)
     w = tc.hann_window(100, dtype=dtype)
-    for kw in ({}, {"win_length": 100, "center": False}, {"normalized": True, "pad_mode": "constant"}):
+    for kw in (
+        {},
+        {"win_length": 100, "center": False},
+        {"normalized": True, "pad_mode": "constant"},
+    ):
         n_fft = 128 if "win_length" in kw else 100
         win = w if n_fft == 100 or "win_length" in kw else None
         fast = tc.stft(x, n_fft, 25, window=win, return_complex=True, **kw)

@@ -5,6 +5,7 @@
 Every #include in a library's folder must name a file of that library or of one below it, and
 must resolve to a file of the source tree (so a stale path cannot hide behind a system header).
 """
+
 import os
 import re
 
@@ -42,7 +43,9 @@ def include_violations(folder):
         for bracket, included in INCLUDE.findall(text):
             top = included.split("/", 1)[0]
             if "/" not in included or top not in LIBRARY_FOLDERS:
-                if bracket == '"' and not os.path.exists(os.path.join(os.path.dirname(path), included)):
+                if bracket == '"' and not os.path.exists(
+                    os.path.join(os.path.dirname(path), included)
+                ):
                     if not os.path.exists(os.path.join(ROOT, included)):
                         bad.append((rel, included, "does not resolve to a file of the tree"))
                 continue
@@ -53,7 +56,9 @@ def include_violations(folder):
     return bad
 
 
-@pytest.mark.parametrize("folder", sorted(f for f in ALLOWED if os.path.isdir(os.path.join(ROOT, f))))
+@pytest.mark.parametrize(
+    "folder", sorted(f for f in ALLOWED if os.path.isdir(os.path.join(ROOT, f)))
+)
 def test_includes_point_down_the_stack(folder):
     bad = include_violations(folder)
     assert not bad, "\n".join(f"{f}: #include {inc}: {why}" for f, inc, why in bad)
@@ -68,7 +73,8 @@ def test_checker_catches_an_upward_include(tmp_path, monkeypatch):
     (tmp_path / "vision/ops/ok.cpp").write_text('#include "vision/ops/ops.h"\n#include <vector>\n')
     monkeypatch.setattr(__import__(__name__), "ROOT", str(tmp_path))
     assert include_violations("tensorcore") == [
-        ("tensorcore/core/bad.cpp", "vision/ops/ops.h", "tensorcore/ may not include from vision/")]
+        ("tensorcore/core/bad.cpp", "vision/ops/ops.h", "tensorcore/ may not include from vision/")
+    ]
     assert include_violations("vision") == []
 
 
@@ -76,5 +82,6 @@ def test_library_folders_are_where_the_layout_says():
     for folder in ("tensorcore", "io", "vision", "audio"):
         assert os.path.isfile(os.path.join(ROOT, folder, "CMakeLists.txt")), folder
     for moved in ("io", "vision", "audio"):
-        assert not os.path.exists(os.path.join(ROOT, "tensorcore", moved)), \
+        assert not os.path.exists(os.path.join(ROOT, "tensorcore", moved)), (
             f"tensorcore/{moved} belongs at the top level ({moved}/)"
+        )

@@ -3,6 +3,7 @@ out-of-tree project, and the Python package (`pip install .`) in a fresh virtual
 
 Both reuse the build tree scripts/setup.sh made (build/), so they repackage rather than rebuild.
 """
+
 import os
 import re
 import shutil
@@ -18,8 +19,10 @@ WHEELHOUSE = os.path.join(BUILD, "wheelhouse")
 
 def run(cmd, **kw):
     proc = subprocess.run(cmd, capture_output=True, text=True, **kw)
-    assert proc.returncode == 0, f"{' '.join(map(str, cmd))} failed ({proc.returncode}):\n" \
+    assert proc.returncode == 0, (
+        f"{' '.join(map(str, cmd))} failed ({proc.returncode}):\n"
         f"{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
+    )
     return proc.stdout
 
 
@@ -31,8 +34,9 @@ def built_areas():
 
 @pytest.fixture(scope="module")
 def install_prefix(tmp_path_factory):
-    assert os.path.isfile(os.path.join(BUILD, "CMakeCache.txt")), \
+    assert os.path.isfile(os.path.join(BUILD, "CMakeCache.txt")), (
         "no build tree at build/: run scripts/setup.sh first"
+    )
     prefix = tmp_path_factory.mktemp("prefix")
     run(["cmake", "--install", BUILD, "--prefix", str(prefix)])
     return prefix
@@ -58,26 +62,45 @@ def test_cpp_examples_build_out_of_tree(install_prefix, tmp_path):
     # drops every library the program references no symbol of: the kernels the core registers
     # at load time must still be there.
     build = tmp_path / "examples"
-    run(["cmake", "-S", os.path.join(ROOT, "examples"), "-B", str(build), "-G", "Ninja",
-         "-DCMAKE_BUILD_TYPE=Release", f"-DCMAKE_PREFIX_PATH={install_prefix}",
-         "-DCMAKE_EXE_LINKER_FLAGS=-Wl,--as-needed"])
+    run(
+        [
+            "cmake",
+            "-S",
+            os.path.join(ROOT, "examples"),
+            "-B",
+            str(build),
+            "-G",
+            "Ninja",
+            "-DCMAKE_BUILD_TYPE=Release",
+            f"-DCMAKE_PREFIX_PATH={install_prefix}",
+            "-DCMAKE_EXE_LINKER_FLAGS=-Wl,--as-needed",
+        ]
+    )
     run(["cmake", "--build", str(build), "-j2"])
     env = dict(os.environ, LD_LIBRARY_PATH="")  # the programs' RUNPATH must be enough
 
-    for area, script in (("vision", "vision_transforms_deploy"), ("audio", "audio_transforms_deploy")):
+    for area, script in (
+        ("vision", "vision_transforms_deploy"),
+        ("audio", "audio_transforms_deploy"),
+    ):
         if area == "audio" and "audio" not in built_areas():
             continue
         saved = tmp_path / f"{script}.json"
-        python_out = run([sys.executable, os.path.join(ROOT, "examples", f"{script}.py"),
-                          str(saved), "3"], cwd=tmp_path)
+        python_out = run(
+            [sys.executable, os.path.join(ROOT, "examples", f"{script}.py"), str(saved), "3"],
+            cwd=tmp_path,
+        )
         cpp_out = run([str(build / script), str(saved), "3"], env=env, cwd=tmp_path)
         # Same pipeline, same seed, same input: the same numbers to the last printed digit.
         python_sums = [line for line in python_out.splitlines() if line.startswith("checksum")]
         cpp_sums = [line for line in cpp_out.splitlines() if line.startswith("checksum")]
         assert len(python_sums) == 1 and python_sums == cpp_sums, (python_out, cpp_out)
 
-    out = run([str(build / "cpp_train_mnist_like"), "1", str(tmp_path / "net.safetensors")],
-              env=env, cwd=tmp_path)
+    out = run(
+        [str(build / "cpp_train_mnist_like"), "1", str(tmp_path / "net.safetensors")],
+        env=env,
+        cwd=tmp_path,
+    )
     accuracy = [float(m) for m in re.findall(r"test accuracy ([0-9.]+)", out)]
     assert len(accuracy) == 2 and accuracy[0] > 0.5 and accuracy[1] == accuracy[0], out
 
@@ -88,13 +111,36 @@ def test_pip_install_into_fresh_venv(tmp_path):
     # --system-site-packages: Debian's NumPy (and pybind11 for the build); not .venv's packages.
     run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)])
     py = str(venv / "bin" / "python")
-    run([py, "-m", "pip", "install", "--quiet", "--no-index", "--find-links", WHEELHOUSE,
-         "scikit-build-core>=0.10"])
+    run(
+        [
+            py,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-index",
+            "--find-links",
+            WHEELHOUSE,
+            "scikit-build-core>=0.10",
+        ]
+    )
     env = dict(os.environ, CCACHE_BASEDIR=ROOT)
     env.pop("PYTHONPATH", None)
-    run([py, "-m", "pip", "install", "--no-build-isolation", "--no-deps", "--quiet",
-         f"--config-settings=build-dir={BUILD}",
-         "--config-settings=cmake.define.TC_TESTS=ON", ROOT], env=env)
+    run(
+        [
+            py,
+            "-m",
+            "pip",
+            "install",
+            "--no-build-isolation",
+            "--no-deps",
+            "--quiet",
+            f"--config-settings=build-dir={BUILD}",
+            "--config-settings=cmake.define.TC_TESTS=ON",
+            ROOT,
+        ],
+        env=env,
+    )
     check = r"""
 import os, sys, numpy as np
 import tensorcore as tc

@@ -1,4 +1,5 @@
 """Composite layers, activations and losses against torch 1.13, plus float64 gradchecks."""
+
 import numpy as np
 import pytest
 
@@ -15,17 +16,38 @@ def arr(*shape, lo=-2.0, hi=2.0, dtype=np.float64):
 
 
 ACTIVATIONS = [
-    ("relu", {}), ("relu6", {}), ("leaky_relu", {"negative_slope": 0.2}), ("elu", {"alpha": 0.7}), ("selu", {}),
-    ("celu", {"alpha": 1.3}), ("gelu", {}), ("gelu", {"approximate": "tanh"}), ("silu", {}), ("mish", {}),
-    ("hardtanh", {"min_val": -0.5, "max_val": 1.5}), ("hardswish", {}), ("hardsigmoid", {}), ("tanh", {}),
-    ("sigmoid", {}), ("softplus", {"beta": 2.0, "threshold": 3.0}), ("softsign", {}), ("tanhshrink", {}),
-    ("logsigmoid", {}), ("hardshrink", {"lambd": 0.3}), ("softshrink", {"lambd": 0.3}),
-    ("threshold", {"threshold": 0.1, "value": -3.0}), ("softmax", {"dim": 1}), ("log_softmax", {"dim": 0}),
-    ("softmin", {"dim": -1}), ("glu", {"dim": 1}),
+    ("relu", {}),
+    ("relu6", {}),
+    ("leaky_relu", {"negative_slope": 0.2}),
+    ("elu", {"alpha": 0.7}),
+    ("selu", {}),
+    ("celu", {"alpha": 1.3}),
+    ("gelu", {}),
+    ("gelu", {"approximate": "tanh"}),
+    ("silu", {}),
+    ("mish", {}),
+    ("hardtanh", {"min_val": -0.5, "max_val": 1.5}),
+    ("hardswish", {}),
+    ("hardsigmoid", {}),
+    ("tanh", {}),
+    ("sigmoid", {}),
+    ("softplus", {"beta": 2.0, "threshold": 3.0}),
+    ("softsign", {}),
+    ("tanhshrink", {}),
+    ("logsigmoid", {}),
+    ("hardshrink", {"lambd": 0.3}),
+    ("softshrink", {"lambd": 0.3}),
+    ("threshold", {"threshold": 0.1, "value": -3.0}),
+    ("softmax", {"dim": 1}),
+    ("log_softmax", {"dim": 0}),
+    ("softmin", {"dim": -1}),
+    ("glu", {"dim": 1}),
 ]
 
 
-@pytest.mark.parametrize("name,kw", ACTIVATIONS, ids=[f"{n}-{i}" for i, (n, _) in enumerate(ACTIVATIONS)])
+@pytest.mark.parametrize(
+    "name,kw", ACTIVATIONS, ids=[f"{n}-{i}" for i, (n, _) in enumerate(ACTIVATIONS)]
+)
 def test_activation_matches_torch_and_gradcheck(torch_ref, name, kw):
     torch = torch_ref
     x = arr(3, 4, 5, lo=-4, hi=4)
@@ -39,22 +61,37 @@ def test_activation_matches_torch_and_gradcheck(torch_ref, name, kw):
 def test_activation_modules_and_prelu(torch_ref):
     torch = torch_ref
     x = arr(2, 3, 4)
-    for mod, tmod in [(nn.ReLU6(), torch.nn.ReLU6()), (nn.ELU(0.5), torch.nn.ELU(0.5)),
-                      (nn.Softplus(), torch.nn.Softplus()), (nn.Hardswish(), torch.nn.Hardswish()),
-                      (nn.Threshold(0.2, 5.0), torch.nn.Threshold(0.2, 5.0)), (nn.Softmax(1), torch.nn.Softmax(1)),
-                      (nn.LogSoftmax(2), torch.nn.LogSoftmax(2)), (nn.GLU(1), torch.nn.GLU(1) if False else None)]:
+    for mod, tmod in [
+        (nn.ReLU6(), torch.nn.ReLU6()),
+        (nn.ELU(0.5), torch.nn.ELU(0.5)),
+        (nn.Softplus(), torch.nn.Softplus()),
+        (nn.Hardswish(), torch.nn.Hardswish()),
+        (nn.Threshold(0.2, 5.0), torch.nn.Threshold(0.2, 5.0)),
+        (nn.Softmax(1), torch.nn.Softmax(1)),
+        (nn.LogSoftmax(2), torch.nn.LogSoftmax(2)),
+        (nn.GLU(1), torch.nn.GLU(1) if False else None),
+    ]:
         if tmod is None:
             continue
-        np.testing.assert_allclose(mod(tc.from_numpy(x)).numpy(), tmod(torch.from_numpy(x)).numpy(), rtol=1e-10)
+        np.testing.assert_allclose(
+            mod(tc.from_numpy(x)).numpy(), tmod(torch.from_numpy(x)).numpy(), rtol=1e-10
+        )
     p = nn.PReLU(3).double()
     tp = torch.nn.PReLU(3).double()
     with tc.no_grad():
         p.weight.copy_(tc.tensor([0.1, 0.2, 0.3], dtype=tc.float64))
     with torch.no_grad():
         tp.weight.copy_(torch.tensor([0.1, 0.2, 0.3], dtype=torch.float64))
-    np.testing.assert_allclose(p(tc.from_numpy(x)).detach().numpy(), tp(torch.from_numpy(x)).detach().numpy())
-    assert gradcheck(lambda t, w: F.prelu(t, w), (tc.from_numpy(x).requires_grad_(True),
-                                                  tc.from_numpy(np.array([0.1, 0.2, 0.3])).requires_grad_(True)))
+    np.testing.assert_allclose(
+        p(tc.from_numpy(x)).detach().numpy(), tp(torch.from_numpy(x)).detach().numpy()
+    )
+    assert gradcheck(
+        lambda t, w: F.prelu(t, w),
+        (
+            tc.from_numpy(x).requires_grad_(True),
+            tc.from_numpy(np.array([0.1, 0.2, 0.3])).requires_grad_(True),
+        ),
+    )
     with pytest.raises(ValueError, match="prelu: weight has 3 parameters but input has 5 channels"):
         F.prelu(tc.zeros(2, 5), p.weight)
 
@@ -65,18 +102,31 @@ def test_linear_bilinear(torch_ref):
     lin.load_state_dict({k: tc.from_numpy(v.numpy()) for k, v in tlin.state_dict().items()})
     for shape in [(5,), (4, 5), (2, 3, 5)]:
         x = arr(*shape)
-        np.testing.assert_allclose(lin(tc.from_numpy(x)).detach().numpy(),
-                                   tlin(torch.from_numpy(x)).detach().numpy(), rtol=1e-12)
-    with pytest.raises(ValueError, match="Linear: expected input with last dimension 5, got shape \\(4, 6\\)"):
+        np.testing.assert_allclose(
+            lin(tc.from_numpy(x)).detach().numpy(),
+            tlin(torch.from_numpy(x)).detach().numpy(),
+            rtol=1e-12,
+        )
+    with pytest.raises(
+        ValueError, match="Linear: expected input with last dimension 5, got shape \\(4, 6\\)"
+    ):
         lin(tc.zeros(4, 6, dtype=tc.float64))
     bil, tbil = nn.Bilinear(3, 4, 2).double(), torch.nn.Bilinear(3, 4, 2).double()
     bil.load_state_dict({k: tc.from_numpy(v.numpy()) for k, v in tbil.state_dict().items()})
     a, b = arr(6, 3), arr(6, 4)
-    np.testing.assert_allclose(bil(tc.from_numpy(a), tc.from_numpy(b)).detach().numpy(),
-                               tbil(torch.from_numpy(a), torch.from_numpy(b)).detach().numpy(), rtol=1e-10)
-    assert gradcheck(lambda x1, x2, w: F.bilinear(x1, x2, w),
-                     (tc.from_numpy(arr(2, 3)).requires_grad_(True), tc.from_numpy(arr(2, 4)).requires_grad_(True),
-                      tc.from_numpy(arr(2, 3, 4)).requires_grad_(True)))
+    np.testing.assert_allclose(
+        bil(tc.from_numpy(a), tc.from_numpy(b)).detach().numpy(),
+        tbil(torch.from_numpy(a), torch.from_numpy(b)).detach().numpy(),
+        rtol=1e-10,
+    )
+    assert gradcheck(
+        lambda x1, x2, w: F.bilinear(x1, x2, w),
+        (
+            tc.from_numpy(arr(2, 3)).requires_grad_(True),
+            tc.from_numpy(arr(2, 4)).requires_grad_(True),
+            tc.from_numpy(arr(2, 3, 4)).requires_grad_(True),
+        ),
+    )
 
 
 def test_flatten_unflatten_identity_pad():
@@ -91,7 +141,9 @@ def test_flatten_unflatten_identity_pad():
     np.testing.assert_array_equal(out, ref)
     z = nn.ZeroPad2d((1, 0, 2, 1))(tc.from_numpy(a[None]))
     assert tuple(z.shape) == (1, 1, 6, 5)
-    assert gradcheck(lambda t: F.pad(t, (2, 1, 0, 3)), (tc.from_numpy(arr(2, 3)).requires_grad_(True),))
+    assert gradcheck(
+        lambda t: F.pad(t, (2, 1, 0, 3)), (tc.from_numpy(arr(2, 3)).requires_grad_(True),)
+    )
 
 
 def test_dropout_family():
@@ -115,40 +167,58 @@ def test_dropout_family():
 def test_one_hot_normalize_distances(torch_ref):
     torch = torch_ref
     idx = np.array([[0, 3], [2, 1]])
-    np.testing.assert_array_equal(F.one_hot(tc.from_numpy(idx), 5).numpy(),
-                                  torch.nn.functional.one_hot(torch.from_numpy(idx), 5).numpy())
+    np.testing.assert_array_equal(
+        F.one_hot(tc.from_numpy(idx), 5).numpy(),
+        torch.nn.functional.one_hot(torch.from_numpy(idx), 5).numpy(),
+    )
     with pytest.raises(ValueError, match="smaller than num_classes"):
         F.one_hot(tc.from_numpy(idx), 3)
     x, y = arr(4, 6), arr(4, 6)
     tx, ty = torch.from_numpy(x), torch.from_numpy(y)
     for p in (1.0, 2.0, 3.0):
-        np.testing.assert_allclose(F.normalize(tc.from_numpy(x), p, 1).numpy(),
-                                   torch.nn.functional.normalize(tx, p, 1).numpy(), rtol=1e-10)
-        np.testing.assert_allclose(F.pairwise_distance(tc.from_numpy(x), tc.from_numpy(y), p).numpy(),
-                                   torch.nn.functional.pairwise_distance(tx, ty, p).numpy(), rtol=1e-10)
-    np.testing.assert_allclose(F.cosine_similarity(tc.from_numpy(x), tc.from_numpy(y)).numpy(),
-                               torch.nn.functional.cosine_similarity(tx, ty).numpy(), rtol=1e-10)
-    assert gradcheck(lambda a, b: F.cosine_similarity(a, b, dim=1),
-                     (tc.from_numpy(x).requires_grad_(True), tc.from_numpy(y).requires_grad_(True)))
+        np.testing.assert_allclose(
+            F.normalize(tc.from_numpy(x), p, 1).numpy(),
+            torch.nn.functional.normalize(tx, p, 1).numpy(),
+            rtol=1e-10,
+        )
+        np.testing.assert_allclose(
+            F.pairwise_distance(tc.from_numpy(x), tc.from_numpy(y), p).numpy(),
+            torch.nn.functional.pairwise_distance(tx, ty, p).numpy(),
+            rtol=1e-10,
+        )
+    np.testing.assert_allclose(
+        F.cosine_similarity(tc.from_numpy(x), tc.from_numpy(y)).numpy(),
+        torch.nn.functional.cosine_similarity(tx, ty).numpy(),
+        rtol=1e-10,
+    )
+    assert gradcheck(
+        lambda a, b: F.cosine_similarity(a, b, dim=1),
+        (tc.from_numpy(x).requires_grad_(True), tc.from_numpy(y).requires_grad_(True)),
+    )
 
 
 def test_scaled_dot_product_attention():
     q, k, v = arr(2, 3, 5, 4), arr(2, 3, 6, 4), arr(2, 3, 6, 7)
     mask = RNG.uniform(size=(5, 6)) > 0.3
     mask[:, 0] = True
-    out = F.scaled_dot_product_attention(tc.from_numpy(q), tc.from_numpy(k), tc.from_numpy(v),
-                                         attn_mask=tc.from_numpy(mask)).numpy()
+    out = F.scaled_dot_product_attention(
+        tc.from_numpy(q), tc.from_numpy(k), tc.from_numpy(v), attn_mask=tc.from_numpy(mask)
+    ).numpy()
     s = q @ k.swapaxes(-1, -2) / 2.0
     s = np.where(mask, s, -np.inf)
     w = np.exp(s - s.max(-1, keepdims=True))
     w /= w.sum(-1, keepdims=True)
     np.testing.assert_allclose(out, w @ v, rtol=1e-10)
-    assert gradcheck(lambda a, b, c: F.scaled_dot_product_attention(a, b, c, is_causal=True),
-                     tuple(tc.from_numpy(t[:1, :1, :4]).requires_grad_(True) for t in (q, k, v)))
+    assert gradcheck(
+        lambda a, b, c: F.scaled_dot_product_attention(a, b, c, is_causal=True),
+        tuple(tc.from_numpy(t[:1, :1, :4]).requires_grad_(True) for t in (q, k, v)),
+    )
 
 
 def _copy_weights(mod, tmod):
-    mod.load_state_dict({k: tc.from_numpy(v.detach().numpy().copy()) for k, v in tmod.state_dict().items()})
+    mod.load_state_dict(
+        {k: tc.from_numpy(v.detach().numpy().copy()) for k, v in tmod.state_dict().items()}
+    )
 
 
 @pytest.mark.parametrize("batch_first", [False, True])
@@ -164,21 +234,37 @@ def test_multihead_attention_matches_torch(torch_ref, batch_first):
     kpm = np.zeros((N, S), dtype=bool)
     kpm[1, 3:] = True
     am = arr(L, S)
-    out, w = m(tc.from_numpy(q), tc.from_numpy(k), tc.from_numpy(v), key_padding_mask=tc.from_numpy(kpm),
-               attn_mask=tc.from_numpy(am))
-    tout, tw = tm(torch.from_numpy(q), torch.from_numpy(k), torch.from_numpy(v),
-                  key_padding_mask=torch.from_numpy(kpm), attn_mask=torch.from_numpy(am))
+    out, w = m(
+        tc.from_numpy(q),
+        tc.from_numpy(k),
+        tc.from_numpy(v),
+        key_padding_mask=tc.from_numpy(kpm),
+        attn_mask=tc.from_numpy(am),
+    )
+    tout, tw = tm(
+        torch.from_numpy(q),
+        torch.from_numpy(k),
+        torch.from_numpy(v),
+        key_padding_mask=torch.from_numpy(kpm),
+        attn_mask=torch.from_numpy(am),
+    )
     np.testing.assert_allclose(out.detach().numpy(), tout.detach().numpy(), rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(w.detach().numpy(), tw.detach().numpy(), rtol=1e-9, atol=1e-12)
 
 
 LOSSES = [
-    ("mse_loss", {}, "float"), ("l1_loss", {"reduction": "sum"}, "float"),
-    ("smooth_l1_loss", {"beta": 0.5}, "float"), ("huber_loss", {"delta": 0.7, "reduction": "none"}, "float"),
-    ("binary_cross_entropy", {}, "prob"), ("binary_cross_entropy_with_logits", {}, "prob01"),
-    ("kl_div", {"reduction": "batchmean"}, "logprob"), ("kl_div", {"log_target": True, "reduction": "sum"}, "logt"),
-    ("poisson_nll_loss", {}, "count"), ("poisson_nll_loss", {"log_input": False, "full": True}, "poscount"),
-    ("soft_margin_loss", {}, "sign"), ("hinge_embedding_loss", {"margin": 0.5}, "sign"),
+    ("mse_loss", {}, "float"),
+    ("l1_loss", {"reduction": "sum"}, "float"),
+    ("smooth_l1_loss", {"beta": 0.5}, "float"),
+    ("huber_loss", {"delta": 0.7, "reduction": "none"}, "float"),
+    ("binary_cross_entropy", {}, "prob"),
+    ("binary_cross_entropy_with_logits", {}, "prob01"),
+    ("kl_div", {"reduction": "batchmean"}, "logprob"),
+    ("kl_div", {"log_target": True, "reduction": "sum"}, "logt"),
+    ("poisson_nll_loss", {}, "count"),
+    ("poisson_nll_loss", {"log_input": False, "full": True}, "poscount"),
+    ("soft_margin_loss", {}, "sign"),
+    ("hinge_embedding_loss", {"margin": 0.5}, "sign"),
     ("multilabel_soft_margin_loss", {}, "prob01"),
 ]
 
@@ -199,7 +285,9 @@ def _loss_target(kind, shape):
     return np.where(RNG.uniform(size=shape) > 0.5, 1.0, -1.0)
 
 
-@pytest.mark.parametrize("name,kw,kind", LOSSES, ids=[f"{n}-{i}" for i, (n, _, _) in enumerate(LOSSES)])
+@pytest.mark.parametrize(
+    "name,kw,kind", LOSSES, ids=[f"{n}-{i}" for i, (n, _, _) in enumerate(LOSSES)]
+)
 def test_losses_match_torch(torch_ref, name, kw, kind):
     torch = torch_ref
     shape = (4, 5)
@@ -208,7 +296,10 @@ def test_losses_match_torch(torch_ref, name, kw, kind):
     out = getattr(F, name)(tc.from_numpy(x), tc.from_numpy(t), **kw)
     ref = getattr(torch.nn.functional, name)(torch.from_numpy(x), torch.from_numpy(t), **kw)
     np.testing.assert_allclose(out.numpy(), ref.numpy(), rtol=1e-9, atol=1e-12)
-    assert gradcheck(lambda a: getattr(F, name)(a, tc.from_numpy(t), **kw), (tc.from_numpy(x).requires_grad_(True),))
+    assert gradcheck(
+        lambda a: getattr(F, name)(a, tc.from_numpy(t), **kw),
+        (tc.from_numpy(x).requires_grad_(True),),
+    )
 
 
 @pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
@@ -221,13 +312,23 @@ def test_cross_entropy_indices(torch_ref, reduction, smoothing):
     w = RNG.uniform(0.5, 2, size=4)
     for weight in (None, w):
         kw = dict(reduction=reduction, label_smoothing=smoothing)
-        out = F.cross_entropy(tc.from_numpy(x), tc.from_numpy(t), None if weight is None else tc.from_numpy(weight),
-                              **kw)
-        ref = torch.nn.functional.cross_entropy(torch.from_numpy(x), torch.from_numpy(t),
-                                                None if weight is None else torch.from_numpy(weight), **kw)
+        out = F.cross_entropy(
+            tc.from_numpy(x),
+            tc.from_numpy(t),
+            None if weight is None else tc.from_numpy(weight),
+            **kw,
+        )
+        ref = torch.nn.functional.cross_entropy(
+            torch.from_numpy(x),
+            torch.from_numpy(t),
+            None if weight is None else torch.from_numpy(weight),
+            **kw,
+        )
         np.testing.assert_allclose(out.numpy(), ref.numpy(), rtol=1e-9, atol=1e-12)
-    assert gradcheck(lambda a: F.cross_entropy(a, tc.from_numpy(t), tc.from_numpy(w), **kw),
-                     (tc.from_numpy(x).requires_grad_(True),))
+    assert gradcheck(
+        lambda a: F.cross_entropy(a, tc.from_numpy(t), tc.from_numpy(w), **kw),
+        (tc.from_numpy(x).requires_grad_(True),),
+    )
 
 
 def test_cross_entropy_probabilities_and_nll(torch_ref):
@@ -238,16 +339,23 @@ def test_cross_entropy_probabilities_and_nll(torch_ref):
     w = np.array([1.0, 2.0, 0.5])
     for kw in ({}, {"label_smoothing": 0.1}, {"reduction": "sum"}):
         out = F.cross_entropy(tc.from_numpy(x), tc.from_numpy(p), tc.from_numpy(w), **kw)
-        ref = torch.nn.functional.cross_entropy(torch.from_numpy(x), torch.from_numpy(p), torch.from_numpy(w), **kw)
+        ref = torch.nn.functional.cross_entropy(
+            torch.from_numpy(x), torch.from_numpy(p), torch.from_numpy(w), **kw
+        )
         np.testing.assert_allclose(out.numpy(), ref.numpy(), rtol=1e-10)
     t = np.array([0, 2, 1, 1, 0])
     loss = nn.NLLLoss(weight=tc.from_numpy(w), ignore_index=1)
     tloss = torch.nn.NLLLoss(weight=torch.from_numpy(w), ignore_index=1)
-    np.testing.assert_allclose(loss(tc.from_numpy(x), tc.from_numpy(t)).numpy(),
-                               tloss(torch.from_numpy(x), torch.from_numpy(t)).numpy(), rtol=1e-12)
+    np.testing.assert_allclose(
+        loss(tc.from_numpy(x), tc.from_numpy(t)).numpy(),
+        tloss(torch.from_numpy(x), torch.from_numpy(t)).numpy(),
+        rtol=1e-12,
+    )
     # Unbatched input.
-    np.testing.assert_allclose(F.cross_entropy(tc.from_numpy(x[0]), tc.tensor(2)).numpy(),
-                               torch.nn.functional.cross_entropy(torch.from_numpy(x[0]), torch.tensor(2)).numpy())
+    np.testing.assert_allclose(
+        F.cross_entropy(tc.from_numpy(x[0]), tc.tensor(2)).numpy(),
+        torch.nn.functional.cross_entropy(torch.from_numpy(x[0]), torch.tensor(2)).numpy(),
+    )
     with pytest.raises(IndexError, match="Target 3 is out of bounds"):
         F.cross_entropy(tc.from_numpy(x), tc.tensor([0, 1, 2, 3, 0]))
     with pytest.raises(ValueError, match="expected target of shape \\(5,\\)"):
@@ -259,21 +367,36 @@ def test_bce_weights_and_pairwise_losses(torch_ref):
     x, t = arr(4, 3), RNG.uniform(size=(4, 3))
     pw = np.array([1.0, 3.0, 0.2])
     out = nn.BCEWithLogitsLoss(pos_weight=tc.from_numpy(pw))(tc.from_numpy(x), tc.from_numpy(t))
-    ref = torch.nn.BCEWithLogitsLoss(pos_weight=torch.from_numpy(pw))(torch.from_numpy(x), torch.from_numpy(t))
+    ref = torch.nn.BCEWithLogitsLoss(pos_weight=torch.from_numpy(pw))(
+        torch.from_numpy(x), torch.from_numpy(t)
+    )
     np.testing.assert_allclose(out.numpy(), ref.numpy(), rtol=1e-10)
     a, b, c = arr(6, 4), arr(6, 4), arr(6, 4)
     y = np.where(RNG.uniform(size=6) > 0.5, 1.0, -1.0)
     checks = [
         (nn.CosineEmbeddingLoss(0.2), torch.nn.CosineEmbeddingLoss(0.2), (a, b, y)),
         (nn.MarginRankingLoss(0.3), torch.nn.MarginRankingLoss(0.3), (a[:, 0], b[:, 0], y)),
-        (nn.TripletMarginLoss(1.0, swap=True), torch.nn.TripletMarginLoss(1.0, swap=True), (a, b, c)),
-        (nn.GaussianNLLLoss(full=True), torch.nn.GaussianNLLLoss(full=True), (a, b, RNG.uniform(0.1, 2, (6, 1)))),
+        (
+            nn.TripletMarginLoss(1.0, swap=True),
+            torch.nn.TripletMarginLoss(1.0, swap=True),
+            (a, b, c),
+        ),
+        (
+            nn.GaussianNLLLoss(full=True),
+            torch.nn.GaussianNLLLoss(full=True),
+            (a, b, RNG.uniform(0.1, 2, (6, 1))),
+        ),
     ]
     for mod, tmod, args in checks:
-        np.testing.assert_allclose(mod(*[tc.from_numpy(v) for v in args]).numpy(),
-                                   tmod(*[torch.from_numpy(v) for v in args]).numpy(), rtol=1e-9)
-        assert gradcheck(lambda p: mod(p, *[tc.from_numpy(v) for v in args[1:]]),
-                         (tc.from_numpy(args[0]).requires_grad_(True),))
+        np.testing.assert_allclose(
+            mod(*[tc.from_numpy(v) for v in args]).numpy(),
+            tmod(*[torch.from_numpy(v) for v in args]).numpy(),
+            rtol=1e-9,
+        )
+        assert gradcheck(
+            lambda p: mod(p, *[tc.from_numpy(v) for v in args[1:]]),
+            (tc.from_numpy(args[0]).requires_grad_(True),),
+        )
     with pytest.raises(ValueError, match="between 0 and 1"):
         F.binary_cross_entropy(tc.tensor([1.5]), tc.tensor([1.0]))
 
@@ -282,7 +405,9 @@ def _native():
     return hasattr(tc._C, "_nn")
 
 
-native = pytest.mark.skipif(not _native(), reason="needs the native nn kernels (tensorcore._C._nn, wt/nnnative)")
+native = pytest.mark.skipif(
+    not _native(), reason="needs the native nn kernels (tensorcore._C._nn, wt/nnnative)"
+)
 
 
 def _close(mod, tmod, *inputs, rtol=1e-5, atol=1e-6):
@@ -296,6 +421,7 @@ def _close(mod, tmod, *inputs, rtol=1e-5, atol=1e-6):
 
 def torch_from(x):
     import torch
+
     return torch.from_numpy(x)
 
 
@@ -305,13 +431,22 @@ def test_native_layer_modules_match_torch(torch_ref):
     f = np.float32
     x2 = arr(2, 4, 9, 9, dtype=f)
     cases = [
-        (nn.Conv2d(4, 6, 3, padding="same", padding_mode="reflect"),
-         torch.nn.Conv2d(4, 6, 3, padding="same", padding_mode="reflect"), (x2,)),
-        (nn.Conv2d(4, 6, 3, stride=2, groups=2, dilation=2), torch.nn.Conv2d(4, 6, 3, stride=2, groups=2, dilation=2),
-         (x2,)),
+        (
+            nn.Conv2d(4, 6, 3, padding="same", padding_mode="reflect"),
+            torch.nn.Conv2d(4, 6, 3, padding="same", padding_mode="reflect"),
+            (x2,),
+        ),
+        (
+            nn.Conv2d(4, 6, 3, stride=2, groups=2, dilation=2),
+            torch.nn.Conv2d(4, 6, 3, stride=2, groups=2, dilation=2),
+            (x2,),
+        ),
         (nn.Conv1d(4, 3, 2), torch.nn.Conv1d(4, 3, 2), (arr(2, 4, 7, dtype=f),)),
-        (nn.ConvTranspose2d(4, 2, 3, stride=2, output_padding=1), torch.nn.ConvTranspose2d(4, 2, 3, stride=2,
-                                                                                           output_padding=1), (x2,)),
+        (
+            nn.ConvTranspose2d(4, 2, 3, stride=2, output_padding=1),
+            torch.nn.ConvTranspose2d(4, 2, 3, stride=2, output_padding=1),
+            (x2,),
+        ),
         (nn.MaxPool2d(3, 2, 1), torch.nn.MaxPool2d(3, 2, 1), (x2,)),
         (nn.AvgPool2d(2), torch.nn.AvgPool2d(2), (x2,)),
         (nn.AdaptiveAvgPool2d((2, 3)), torch.nn.AdaptiveAvgPool2d((2, 3)), (x2,)),
@@ -320,8 +455,11 @@ def test_native_layer_modules_match_torch(torch_ref):
         (nn.LayerNorm(9), torch.nn.LayerNorm(9), (x2,)),
         (nn.InstanceNorm2d(4, affine=True), torch.nn.InstanceNorm2d(4, affine=True), (x2,)),
         (nn.PixelShuffle(2), torch.nn.PixelShuffle(2), (x2,)),
-        (nn.Upsample(scale_factor=2, mode="bilinear", align_corners=False),
-         torch.nn.Upsample(scale_factor=2, mode="bilinear", align_corners=False), (x2,)),
+        (
+            nn.Upsample(scale_factor=2, mode="bilinear", align_corners=False),
+            torch.nn.Upsample(scale_factor=2, mode="bilinear", align_corners=False),
+            (x2,),
+        ),
         (nn.ReflectionPad2d((1, 2, 0, 1)), torch.nn.ReflectionPad2d((1, 2, 0, 1)), (x2,)),
         (nn.ReplicationPad1d(2), torch.nn.ReplicationPad1d(2), (arr(2, 3, 5, dtype=f),)),
     ]
@@ -333,7 +471,9 @@ def test_native_layer_modules_match_torch(torch_ref):
     emb, temb = nn.Embedding(10, 3, padding_idx=0), torch.nn.Embedding(10, 3, padding_idx=0)
     idx = np.array([[1, 0, 9], [3, 3, 2]])
     _copy_weights(emb, temb)
-    np.testing.assert_allclose(emb(tc.from_numpy(idx)).detach().numpy(), temb(torch.from_numpy(idx)).detach().numpy())
+    np.testing.assert_allclose(
+        emb(tc.from_numpy(idx)).detach().numpy(), temb(torch.from_numpy(idx)).detach().numpy()
+    )
     with pytest.raises(ValueError, match="expected input with 4 channels, got 3"):
         nn.Conv2d(4, 6, 3)(tc.zeros(1, 3, 9, 9))
 
@@ -350,12 +490,17 @@ def test_native_recurrent_modules_match_torch(torch_ref, cls):
     tout, _ = tm(torch.from_numpy(x))
     np.testing.assert_allclose(out.detach().numpy(), tout.detach().numpy(), rtol=1e-4, atol=1e-5)
     lengths = [6, 2, 4]
-    packed = nn.utils.rnn.pack_padded_sequence(tc.from_numpy(x), lengths, batch_first=True, enforce_sorted=False)
-    tpacked = torch.nn.utils.rnn.pack_padded_sequence(torch.from_numpy(x), lengths, batch_first=True,
-                                                      enforce_sorted=False)
+    packed = nn.utils.rnn.pack_padded_sequence(
+        tc.from_numpy(x), lengths, batch_first=True, enforce_sorted=False
+    )
+    tpacked = torch.nn.utils.rnn.pack_padded_sequence(
+        torch.from_numpy(x), lengths, batch_first=True, enforce_sorted=False
+    )
     out, h = m(packed)
     tout, th = tm(tpacked)
-    np.testing.assert_allclose(out.data.detach().numpy(), tout.data.detach().numpy(), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(
+        out.data.detach().numpy(), tout.data.detach().numpy(), rtol=1e-4, atol=1e-5
+    )
     h, th = (h[0], th[0]) if cls == "LSTM" else (h, th)
     np.testing.assert_allclose(h.detach().numpy(), th.detach().numpy(), rtol=1e-4, atol=1e-5)
 
@@ -374,14 +519,18 @@ def test_native_transformer_and_ctc(torch_ref):
     lp = np.log(RNG.dirichlet(np.ones(5), size=(12, 2))).astype(np.float32)
     targets = np.array([[1, 2, 2], [3, 1, 0]])
     args = (lp, targets, np.array([12, 10]), np.array([3, 2]))
-    np.testing.assert_allclose(nn.CTCLoss()(*[tc.from_numpy(a) for a in args]).numpy(),
-                               torch.nn.CTCLoss()(*[torch.from_numpy(a) for a in args]).numpy(), rtol=1e-4)
+    np.testing.assert_allclose(
+        nn.CTCLoss()(*[tc.from_numpy(a) for a in args]).numpy(),
+        torch.nn.CTCLoss()(*[torch.from_numpy(a) for a in args]).numpy(),
+        rtol=1e-4,
+    )
 
 
 @pytest.mark.parametrize("dim", [0, 1, -1])
 def test_fused_softmax_family_and_double_backward(torch_ref, dim):
     torch = torch_ref
     from tensorcore.autograd import gradgradcheck
+
     x = arr(3, 4, 6, lo=-5, hi=5)
     for name in ("softmax", "log_softmax"):
         out = getattr(F, name)(tc.from_numpy(x.astype(np.float32)), dim)
@@ -400,7 +549,9 @@ def test_fused_softmax_family_and_double_backward(torch_ref, dim):
         np.testing.assert_allclose(ours.grad.numpy(), tb.grad.numpy(), rtol=1e-5, atol=1e-5)
     # A row of -inf gives NaN like torch; a single -inf entry gets probability 0.
     row = tc.tensor([[0.0, float("-inf"), 1.0]])
-    np.testing.assert_allclose(F.softmax(row, 1).numpy(), torch.softmax(torch.tensor([[0.0, float("-inf"), 1.0]]), 1))
+    np.testing.assert_allclose(
+        F.softmax(row, 1).numpy(), torch.softmax(torch.tensor([[0.0, float("-inf"), 1.0]]), 1)
+    )
 
 
 @native
@@ -408,8 +559,10 @@ def test_native_lp_pool_and_upsample_wrappers(torch_ref):
     torch = torch_ref
     x = np.abs(arr(2, 3, 8, 8, dtype=np.float32))
     _close(nn.LPPool2d(2, 2), torch.nn.LPPool2d(2, 2), x)
-    np.testing.assert_allclose(F.upsample_nearest(tc.from_numpy(x), scale_factor=2).numpy(),
-                               torch.nn.functional.interpolate(torch.from_numpy(x), scale_factor=2).numpy())
+    np.testing.assert_allclose(
+        F.upsample_nearest(tc.from_numpy(x), scale_factor=2).numpy(),
+        torch.nn.functional.interpolate(torch.from_numpy(x), scale_factor=2).numpy(),
+    )
 
 
 @native
@@ -426,9 +579,17 @@ def test_small_cnn_trains_to_accuracy():
             images[i, 0, :, pos] += 1.5
         else:
             images[i, 0, pos, :] += 1.5
-    model = nn.Sequential(nn.Conv2d(1, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(), nn.MaxPool2d(2),
-                          nn.Conv2d(8, 8, 3, padding=1), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
-                          nn.Linear(8, 2))
+    model = nn.Sequential(
+        nn.Conv2d(1, 8, 3, padding=1),
+        nn.BatchNorm2d(8),
+        nn.ReLU(),
+        nn.MaxPool2d(2),
+        nn.Conv2d(8, 8, 3, padding=1),
+        nn.ReLU(),
+        nn.AdaptiveAvgPool2d(1),
+        nn.Flatten(),
+        nn.Linear(8, 2),
+    )
     opt = tc.optim.Adam(model.parameters(), lr=0.01)
     X, Y = tc.from_numpy(images), tc.from_numpy(labels)
     for _ in range(60):

@@ -26,16 +26,43 @@ class Net(nn.Module):
 def test_registration_and_traversal():
     net = Net()
     names = [n for n, _ in net.named_parameters()]
-    assert names == ["scale", "fc1.weight", "fc1.bias", "blocks.0.weight", "blocks.0.bias", "blocks.1.weight",
-                     "blocks.1.bias", "head.0.weight", "head.0.bias"]
+    assert names == [
+        "scale",
+        "fc1.weight",
+        "fc1.bias",
+        "blocks.0.weight",
+        "blocks.0.bias",
+        "blocks.1.weight",
+        "blocks.1.bias",
+        "head.0.weight",
+        "head.0.bias",
+    ]
     assert [n for n, _ in net.named_buffers()] == ["steps", "scratch"]
-    assert [n for n, _ in net.named_modules()] == ["", "fc1", "act", "blocks", "blocks.0", "blocks.1", "head",
-                                                   "head.0"]
+    assert [n for n, _ in net.named_modules()] == [
+        "",
+        "fc1",
+        "act",
+        "blocks",
+        "blocks.0",
+        "blocks.1",
+        "head",
+        "head.0",
+    ]
     assert len(list(net.children())) == 4
     assert net.get_submodule("blocks.1") is net.blocks[1]
     assert net.get_parameter("head.0.bias") is net.head[0].bias
-    assert list(net.state_dict()) == ["scale", "steps", "fc1.weight", "fc1.bias", "blocks.0.weight", "blocks.0.bias",
-                                      "blocks.1.weight", "blocks.1.bias", "head.0.weight", "head.0.bias"]
+    assert list(net.state_dict()) == [
+        "scale",
+        "steps",
+        "fc1.weight",
+        "fc1.bias",
+        "blocks.0.weight",
+        "blocks.0.bias",
+        "blocks.1.weight",
+        "blocks.1.bias",
+        "head.0.weight",
+        "head.0.bias",
+    ]
     # Shared modules/parameters are reported once.
     shared = nn.Linear(2, 2)
     seq = nn.Sequential(shared, shared)
@@ -117,25 +144,41 @@ def test_state_dict_round_trip_and_errors():
     assert "size mismatch for head.0.weight" in msg and "[5, 8]" in msg and "[3, 8]" in msg
     del sd["head.0.weight"]
     res = b.load_state_dict(sd, strict=False)
-    assert res.missing_keys == ["fc1.bias", "head.0.weight"] and res.unexpected_keys == ["extra.weight"]
+    assert res.missing_keys == ["fc1.bias", "head.0.weight"] and res.unexpected_keys == [
+        "extra.weight"
+    ]
 
 
 def test_state_dict_loads_torch_weights(torch_ref):
     torch = torch_ref
     tm = torch.nn.Sequential(torch.nn.Linear(4, 5), torch.nn.Tanh(), torch.nn.Linear(5, 2))
     m = nn.Sequential(nn.Linear(4, 5), nn.Tanh(), nn.Linear(5, 2))
-    m.load_state_dict({k: tc.from_numpy(v.detach().numpy().copy()) for k, v in tm.state_dict().items()})
+    m.load_state_dict(
+        {k: tc.from_numpy(v.detach().numpy().copy()) for k, v in tm.state_dict().items()}
+    )
     x = np.random.default_rng(0).standard_normal((3, 4)).astype(np.float32)
-    np.testing.assert_allclose(m(tc.from_numpy(x)).detach().numpy(), tm(torch.from_numpy(x)).detach().numpy(),
-                               rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        m(tc.from_numpy(x)).detach().numpy(),
+        tm(torch.from_numpy(x)).detach().numpy(),
+        rtol=1e-5,
+        atol=1e-6,
+    )
 
 
 def test_repr_matches_torch(torch_ref):
     torch = torch_ref
-    tm = torch.nn.Sequential(torch.nn.Linear(4, 5, bias=False), torch.nn.ReLU(inplace=True), torch.nn.Dropout(0.2),
-                             torch.nn.ModuleList([torch.nn.GELU(approximate="tanh"), torch.nn.LeakyReLU(0.1)]))
-    m = nn.Sequential(nn.Linear(4, 5, bias=False), nn.ReLU(inplace=True), nn.Dropout(0.2),
-                      nn.ModuleList([nn.GELU(approximate="tanh"), nn.LeakyReLU(0.1)]))
+    tm = torch.nn.Sequential(
+        torch.nn.Linear(4, 5, bias=False),
+        torch.nn.ReLU(inplace=True),
+        torch.nn.Dropout(0.2),
+        torch.nn.ModuleList([torch.nn.GELU(approximate="tanh"), torch.nn.LeakyReLU(0.1)]),
+    )
+    m = nn.Sequential(
+        nn.Linear(4, 5, bias=False),
+        nn.ReLU(inplace=True),
+        nn.Dropout(0.2),
+        nn.ModuleList([nn.GELU(approximate="tanh"), nn.LeakyReLU(0.1)]),
+    )
     assert repr(m) == repr(tm)
 
 
@@ -167,11 +210,15 @@ def test_init_functions_statistics():
     nn.init.kaiming_uniform_(w, a=0, nonlinearity="relu")
     bound = np.sqrt(6.0 / 300)
     a = w.numpy()
-    assert a.max() <= bound + 1e-6 and a.min() >= -bound - 1e-6 and abs(a.std() - bound / np.sqrt(3)) < 0.01 * bound
+    assert (
+        a.max() <= bound + 1e-6
+        and a.min() >= -bound - 1e-6
+        and abs(a.std() - bound / np.sqrt(3)) < 0.01 * bound
+    )
     nn.init.xavier_normal_(w)
     assert abs(w.numpy().std() - np.sqrt(2.0 / 700)) < 0.002
     nn.init.kaiming_normal_(w, mode="fan_out")
-    assert abs(w.numpy().std() - np.sqrt(2.0 / (1 + 0.01 ** 2)) / np.sqrt(400)) < 0.003
+    assert abs(w.numpy().std() - np.sqrt(2.0 / (1 + 0.01**2)) / np.sqrt(400)) < 0.003
     nn.init.trunc_normal_(w, std=1.0, a=-1.5, b=1.5)
     assert w.numpy().max() <= 1.5 and w.numpy().min() >= -1.5
     q = tc.empty(6, 10)
@@ -215,7 +262,10 @@ def test_clip_grad_and_vector_conversion(torch_ref):
 
 def test_pack_pad_sequences(torch_ref):
     torch = torch_ref
-    seqs = [np.random.default_rng(i).standard_normal((n, 2)).astype(np.float32) for i, n in enumerate([2, 4, 3])]
+    seqs = [
+        np.random.default_rng(i).standard_normal((n, 2)).astype(np.float32)
+        for i, n in enumerate([2, 4, 3])
+    ]
     padded = nn.utils.rnn.pad_sequence([tc.from_numpy(s) for s in seqs])
     tpadded = torch.nn.utils.rnn.pad_sequence([torch.from_numpy(s) for s in seqs])
     np.testing.assert_array_equal(padded.numpy(), tpadded.numpy())
@@ -234,10 +284,13 @@ def test_pack_pad_sequences(torch_ref):
 def test_deepcopy_and_pickle_modules():
     import copy
     import pickle
+
     net = Net()
     clone = copy.deepcopy(net)
     assert clone.fc1.weight is not net.fc1.weight and isinstance(clone.fc1.weight, nn.Parameter)
-    np.testing.assert_array_equal(clone.fc1.weight.detach().numpy(), net.fc1.weight.detach().numpy())
+    np.testing.assert_array_equal(
+        clone.fc1.weight.detach().numpy(), net.fc1.weight.detach().numpy()
+    )
     with tc.no_grad():
         clone.fc1.weight.add_(1.0)
     assert not np.allclose(clone.fc1.weight.detach().numpy(), net.fc1.weight.detach().numpy())
@@ -252,7 +305,9 @@ def test_deepcopy_and_pickle_modules():
 def test_full_backward_hook_matches_torch(torch_ref):
     torch = torch_ref
     lin, tlin = nn.Linear(3, 2).double(), torch.nn.Linear(3, 2).double()
-    lin.load_state_dict({k: tc.from_numpy(v.detach().numpy()) for k, v in tlin.state_dict().items()})
+    lin.load_state_dict(
+        {k: tc.from_numpy(v.detach().numpy()) for k, v in tlin.state_dict().items()}
+    )
     seen, tseen = [], []
     lin.register_full_backward_hook(lambda m, gi, go: seen.append((gi, go)))
     tlin.register_full_backward_hook(lambda m, gi, go: tseen.append((gi, go)))
@@ -294,10 +349,14 @@ def test_to_cpu_and_sync_batchnorm_conversion():
 def test_weight_norm_matches_torch(torch_ref):
     torch = torch_ref
     lin, tlin = nn.Linear(4, 3).double(), torch.nn.Linear(4, 3).double()
-    lin.load_state_dict({k: tc.from_numpy(v.detach().numpy()) for k, v in tlin.state_dict().items()})
+    lin.load_state_dict(
+        {k: tc.from_numpy(v.detach().numpy()) for k, v in tlin.state_dict().items()}
+    )
     nn.utils.weight_norm(lin)
     torch.nn.utils.weight_norm(tlin)
-    assert sorted(n for n, _ in lin.named_parameters()) == sorted(n for n, _ in tlin.named_parameters())
+    assert sorted(n for n, _ in lin.named_parameters()) == sorted(
+        n for n, _ in tlin.named_parameters()
+    )
     np.testing.assert_allclose(lin.weight_g.detach().numpy(), tlin.weight_g.detach().numpy())
     x = np.random.default_rng(0).standard_normal((5, 4))
     lin(tc.from_numpy(x)).pow(2).sum().backward()
@@ -306,13 +365,17 @@ def test_weight_norm_matches_torch(torch_ref):
     np.testing.assert_allclose(lin.weight_v.grad.numpy(), tlin.weight_v.grad.numpy(), rtol=1e-10)
     nn.utils.remove_weight_norm(lin)
     assert sorted(n for n, _ in lin.named_parameters()) == ["bias", "weight"]
-    np.testing.assert_allclose(lin.weight.detach().numpy(), tlin.weight.detach().numpy(), rtol=1e-12)
+    np.testing.assert_allclose(
+        lin.weight.detach().numpy(), tlin.weight.detach().numpy(), rtol=1e-12
+    )
 
 
 def test_spectral_norm_matches_torch(torch_ref):
     torch = torch_ref
     lin, tlin = nn.Linear(5, 4).double(), torch.nn.Linear(5, 4).double()
-    lin.load_state_dict({k: tc.from_numpy(v.detach().numpy()) for k, v in tlin.state_dict().items()})
+    lin.load_state_dict(
+        {k: tc.from_numpy(v.detach().numpy()) for k, v in tlin.state_dict().items()}
+    )
     nn.utils.spectral_norm(lin, n_power_iterations=2)
     torch.nn.utils.spectral_norm(tlin, n_power_iterations=2)
     # Same starting vectors for the power iteration.
@@ -326,9 +389,13 @@ def test_spectral_norm_matches_torch(torch_ref):
         np.testing.assert_allclose(out.detach().numpy(), tout.detach().numpy(), rtol=1e-9)
     out.sum().backward()
     tout.sum().backward()
-    np.testing.assert_allclose(lin.weight_orig.grad.numpy(), tlin.weight_orig.grad.numpy(), rtol=1e-8, atol=1e-12)
+    np.testing.assert_allclose(
+        lin.weight_orig.grad.numpy(), tlin.weight_orig.grad.numpy(), rtol=1e-8, atol=1e-12
+    )
     sigma = np.linalg.svd(lin.weight_orig.detach().numpy(), compute_uv=False)[0]
-    np.testing.assert_allclose(np.linalg.svd(lin.weight.detach().numpy(), compute_uv=False)[0], 1.0, rtol=1e-3)
+    np.testing.assert_allclose(
+        np.linalg.svd(lin.weight.detach().numpy(), compute_uv=False)[0], 1.0, rtol=1e-3
+    )
     assert sigma > 0
     nn.utils.remove_spectral_norm(lin)
     assert sorted(n for n, _ in lin.named_parameters()) == ["bias", "weight"]

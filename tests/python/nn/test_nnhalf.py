@@ -2,6 +2,7 @@
 values read and written in the 16-bit type, statistics and sums in float32, one rounding per
 output. Checked against torch 1.13's CPU bfloat16 kernels (float16 has none on the CPU in 1.13,
 so float16 is checked against the float32 computation rounded once) and against float32."""
+
 import numpy as np
 import pytest
 
@@ -11,7 +12,7 @@ import tensorcore.nn.functional as F
 
 RNG = np.random.default_rng(7)
 # ulp of 1.0 in each dtype: tolerances are in these units.
-EPS = {"bfloat16": 2.0 ** -7, "float16": 2.0 ** -10}
+EPS = {"bfloat16": 2.0**-7, "float16": 2.0**-10}
 
 
 def arr(*shape, scale=1.0, shift=0.0):
@@ -72,8 +73,9 @@ def _norm_call(lib, name, x, dt, params):
     f = lib.nn.functional if hasattr(lib, "nn") else lib
     if name.startswith("batch_norm"):
         rm, rv, w, b = params
-        return f.batch_norm(x, rm, rv, w, b, training="train" in name or "no_affine" in name,
-                            momentum=0.3, eps=1e-5)
+        return f.batch_norm(
+            x, rm, rv, w, b, training="train" in name or "no_affine" in name, momentum=0.3, eps=1e-5
+        )
     if name.startswith("layer_norm"):
         w, b = params
         return f.layer_norm(x, x.shape[-1:], w, b, eps=1e-5)
@@ -105,9 +107,14 @@ def _run_norm(lib, name, xa, grad_a, dt, param_dt, to_tensor, params_np):
     x = to_tensor(xa).to(dt).requires_grad_()
     y = _norm_call(lib, name, x, dt, params)
     (y.float() * to_tensor(grad_a)).sum().backward()
-    out = [y, x.grad] + [p.grad for i, p in enumerate(params)
-                         if p is not None and not (name.startswith("batch_norm") and i < 2)]
-    stats = [p for i, p in enumerate(params) if p is not None and name.startswith("batch_norm") and i < 2]
+    out = [y, x.grad] + [
+        p.grad
+        for i, p in enumerate(params)
+        if p is not None and not (name.startswith("batch_norm") and i < 2)
+    ]
+    stats = [
+        p for i, p in enumerate(params) if p is not None and name.startswith("batch_norm") and i < 2
+    ]
     return out, stats
 
 
@@ -123,25 +130,41 @@ def test_bf16_norms_match_torch(name, torch_ref):
     ga = bf16_round(arr(*shape))
     ps = [bf16_round(p) for p in _norm_params(name, shape)]
     param_f32 = "half_params" not in name and "norm_affine" not in name and name != "group_norm"
-    got, got_stats = _run_norm(tc, name, xa, ga, tc.bfloat16, tc.float32 if param_f32 else tc.bfloat16,
-                               tc.tensor, ps)
-    ref, ref_stats = _run_norm(torch_ref, name, xa, ga, torch_ref.bfloat16,
-                               torch_ref.float32 if param_f32 else torch_ref.bfloat16,
-                               torch_ref.tensor, ps)
-    exact, _ = _run_norm(torch_ref, name, xa, ga, torch_ref.float32, torch_ref.float32, torch_ref.tensor, ps)
+    got, got_stats = _run_norm(
+        tc, name, xa, ga, tc.bfloat16, tc.float32 if param_f32 else tc.bfloat16, tc.tensor, ps
+    )
+    ref, ref_stats = _run_norm(
+        torch_ref,
+        name,
+        xa,
+        ga,
+        torch_ref.bfloat16,
+        torch_ref.float32 if param_f32 else torch_ref.bfloat16,
+        torch_ref.tensor,
+        ps,
+    )
+    exact, _ = _run_norm(
+        torch_ref, name, xa, ga, torch_ref.float32, torch_ref.float32, torch_ref.tensor, ps
+    )
     assert got[0].dtype == tc.bfloat16 and got[1].dtype == tc.bfloat16
     for g, r in zip(got[2:], ref[2:]):  # parameter gradients keep the parameter's dtype
         assert str(g.dtype).split(".")[-1] == str(r.dtype).split(".")[-1]
     # Output: exactly the float32 result rounded once; within an ulp of torch's bf16 kernel.
     # (Float32 sums in another order: an element may round the other way.)
-    assert_close_half(as_np(got[0]), as_np(exact[0].bfloat16()), "bfloat16", min_equal=0.999, ulps=1)
+    assert_close_half(
+        as_np(got[0]), as_np(exact[0].bfloat16()), "bfloat16", min_equal=0.999, ulps=1
+    )
     assert_matches_torch(as_np(got[0]), as_np(ref[0]), as_np(exact[0].bfloat16()), max_ulps=2)
     # Input gradient: a longer formula; torch's bf16 backward rounds more intermediates.
     assert_close_half(as_np(got[1]), as_np(exact[1].bfloat16()), "bfloat16", min_equal=0.99, ulps=1)
     assert_matches_torch(as_np(got[1]), as_np(ref[1]), as_np(exact[1].bfloat16()), max_ulps=4)
     for g, r, e in zip(got[2:], ref[2:], exact[2:]):
-        np.testing.assert_allclose(as_np(g), as_np(r), rtol=2e-2, atol=2e-2 * np.abs(as_np(r)).max())
-        np.testing.assert_allclose(as_np(g), as_np(e), rtol=1e-2, atol=1e-2 * np.abs(as_np(e)).max())
+        np.testing.assert_allclose(
+            as_np(g), as_np(r), rtol=2e-2, atol=2e-2 * np.abs(as_np(r)).max()
+        )
+        np.testing.assert_allclose(
+            as_np(g), as_np(e), rtol=1e-2, atol=1e-2 * np.abs(as_np(e)).max()
+        )
     for s, r in zip(got_stats, ref_stats):  # running stats (float32 stay float32)
         assert str(s.dtype).split(".")[-1] == str(r.dtype).split(".")[-1]
         np.testing.assert_allclose(as_np(s), as_np(r), rtol=1e-2, atol=1e-3)
@@ -162,16 +185,23 @@ def test_half_norms_match_float32(name, dtype):
     assert_close_half(as_np(got[1]), as_np(ref[1].to(dt)), dtype, min_equal=0.99, ulps=1)
     for g, r in zip(got[2:] + got_stats, ref[2:] + ref_stats):
         assert g.dtype == tc.float32
-        np.testing.assert_allclose(as_np(g), as_np(r), rtol=1e-4, atol=1e-4 * np.abs(as_np(r)).max())
+        np.testing.assert_allclose(
+            as_np(g), as_np(r), rtol=1e-4, atol=1e-4 * np.abs(as_np(r)).max()
+        )
 
 
 POOL_CASES = {
     "max_pool2d_3x3s2p1": (lambda f, x: f.max_pool2d(x, 3, 2, 1), (2, 8, 33, 29)),
-    "max_pool2d_ceil_dil": (lambda f, x: f.max_pool2d(x, 3, 2, 1, dilation=2, ceil_mode=True), (1, 4, 20, 21)),
+    "max_pool2d_ceil_dil": (
+        lambda f, x: f.max_pool2d(x, 3, 2, 1, dilation=2, ceil_mode=True),
+        (1, 4, 20, 21),
+    ),
     "max_pool1d": (lambda f, x: f.max_pool1d(x, 4, 3), (3, 5, 50)),
     "avg_pool2d_pad": (lambda f, x: f.avg_pool2d(x, 3, 2, 1), (2, 8, 33, 29)),
-    "avg_pool2d_nopadcount_ceil": (lambda f, x: f.avg_pool2d(x, 3, 2, 1, ceil_mode=True, count_include_pad=False),
-                                   (2, 3, 16, 17)),
+    "avg_pool2d_nopadcount_ceil": (
+        lambda f, x: f.avg_pool2d(x, 3, 2, 1, ceil_mode=True, count_include_pad=False),
+        (2, 3, 16, 17),
+    ),
     "avg_pool2d_divisor": (lambda f, x: f.avg_pool2d(x, 2, divisor_override=3), (1, 3, 10, 12)),
     "avg_pool1d": (lambda f, x: f.avg_pool1d(x, 5, 2, 2), (2, 3, 40)),
     "adaptive_avg_pool2d": (lambda f, x: f.adaptive_avg_pool2d(x, (5, 7)), (2, 6, 23, 30)),
@@ -189,6 +219,7 @@ def _run_pool(f, fn, xa, ga, dt, to_tensor):
 
 def _grad_shape(fn, shape):
     import tensorcore.nn.functional as tf
+
     return tuple(fn(tf, tc.zeros(*shape)).shape)
 
 
@@ -224,7 +255,10 @@ def test_bf16_pooling_matches_torch(name, torch_ref):
 # torch 1.13 has no bfloat16 CPU kernels for these: checked against float32 only.
 POOL3D_CASES = {
     "max_pool3d": (lambda f, x: f.max_pool3d(x, 3, 2, 1), (2, 3, 9, 10, 11)),
-    "avg_pool3d": (lambda f, x: f.avg_pool3d(x, 2, 2, 1, count_include_pad=False), (2, 3, 9, 10, 11)),
+    "avg_pool3d": (
+        lambda f, x: f.avg_pool3d(x, 2, 2, 1, count_include_pad=False),
+        (2, 3, 9, 10, 11),
+    ),
     "adaptive_avg_pool3d": (lambda f, x: f.adaptive_avg_pool3d(x, (2, 3, 4)), (2, 3, 9, 10, 11)),
     "adaptive_max_pool3d": (lambda f, x: f.adaptive_max_pool3d(x, (2, 3, 4)), (2, 3, 9, 10, 11)),
     "adaptive_max_pool1d": (lambda f, x: f.adaptive_max_pool1d(x, 7), (2, 3, 40)),
@@ -279,31 +313,42 @@ def test_double_backward_through_half_norm(dtype):
     x32 = tc.tensor(x.detach().float().numpy()).requires_grad_()
     w32 = tc.tensor(w.detach().numpy()).requires_grad_()
     y32 = F.batch_norm(x32, None, None, w32, None, training=True)
-    (g32,) = tc.autograd.grad((y32 ** 2).sum(), [x32], create_graph=True)
+    (g32,) = tc.autograd.grad((y32**2).sum(), [x32], create_graph=True)
     g32.sum().backward()
     np.testing.assert_allclose(w.grad.numpy(), w32.grad.numpy(), rtol=5e-2, atol=5e-2)
 
 
 def test_mismatched_parameter_dtype_is_rejected():
     x = tc.zeros(2, 3, 4, dtype=tc.bfloat16)
-    with pytest.raises(TypeError, match="batch_norm: parameter dtype float16 does not match input dtype bfloat16"):
+    with pytest.raises(
+        TypeError, match="batch_norm: parameter dtype float16 does not match input dtype bfloat16"
+    ):
         F.batch_norm(x, None, None, tc.ones(3, dtype=tc.float16), None, training=True)
     with pytest.raises(TypeError, match="layer_norm: weight dtype float64"):
         F.layer_norm(x, (4,), tc.ones(4, dtype=tc.float64))
-    with pytest.raises(TypeError, match="max_pool2d: expected a float32, float64, float16 or bfloat16 input, got int64"):
+    with pytest.raises(
+        TypeError,
+        match="max_pool2d: expected a float32, float64, float16 or bfloat16 input, got int64",
+    ):
         F.max_pool2d(tc.zeros(1, 2, 4, 4, dtype=tc.int64), 2)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16", "float16"])
-@pytest.mark.parametrize("args", [(3, 2, 1, 1, False), (3, 2, 1, 2, True), (2, 1, 0, 1, False), (5, 3, 2, 1, True)])
+@pytest.mark.parametrize(
+    "args", [(3, 2, 1, 1, False), (3, 2, 1, 2, True), (2, 1, 0, 1, False), (5, 3, 2, 1, True)]
+)
 def test_max_pool_ties_and_nans_pick_torch_indices(dtype, args, torch_ref):
     # Integer data: many equal values per window; the first maximum wins (and the last NaN), as
     # torch's float32 kernel. Exercises the row-at-a-time interior path and the border path.
     k, s, p, d, ceil = args
     xa = RNG.integers(-3, 4, size=(2, 3, 23, 26)).astype(np.float32)
     xa[0, 0, 5, 7] = xa[1, 2, 10, 3] = xa[1, 2, 10, 4] = np.nan
-    y, idx = F.max_pool2d(tc.tensor(xa).to(getattr(tc, dtype)), k, s, p, d, ceil, return_indices=True)
-    ry, ridx = torch_ref.nn.functional.max_pool2d(torch_ref.tensor(xa), k, s, p, d, ceil, return_indices=True)
+    y, idx = F.max_pool2d(
+        tc.tensor(xa).to(getattr(tc, dtype)), k, s, p, d, ceil, return_indices=True
+    )
+    ry, ridx = torch_ref.nn.functional.max_pool2d(
+        torch_ref.tensor(xa), k, s, p, d, ceil, return_indices=True
+    )
     np.testing.assert_array_equal(idx.numpy(), ridx.numpy())
     np.testing.assert_array_equal(as_np(y), ry.numpy())
 
@@ -329,7 +374,9 @@ def test_batch_norm_eval_input_gradient_without_parameter_grads(dtype):
     rm, rv, w = arr(3), np.abs(arr(3)) + 0.5, arr(3)
     x = tc.tensor(xa).to(dt).requires_grad_()
     pdt = tc.float64 if dtype == "float64" else tc.float32
-    y = F.batch_norm(x, tc.tensor(rm).to(pdt), tc.tensor(rv).to(pdt), tc.tensor(w).to(pdt), None, training=False)
+    y = F.batch_norm(
+        x, tc.tensor(rm).to(pdt), tc.tensor(rv).to(pdt), tc.tensor(w).to(pdt), None, training=False
+    )
     (gx,) = tc.autograd.grad(y, [x], tc.tensor(ga).to(dt))
     gq = tc.tensor(ga).to(dt).float().numpy()
     expect = gq * (w / np.sqrt(rv + 1e-5))[None, :, None, None]
@@ -365,8 +412,10 @@ def _avg_pool2d_reference(x, g, k, s, p, ceil, count_include_pad):
     return y, gx
 
 
-@pytest.mark.parametrize("args", [(3, 2, 1, False, True), (3, 1, 1, True, False), (4, 3, 2, True, True),
-                                  (2, 2, 0, False, True)])
+@pytest.mark.parametrize(
+    "args",
+    [(3, 2, 1, False, True), (3, 1, 1, True, False), (4, 3, 2, True, True), (2, 2, 0, False, True)],
+)
 def test_avg_pool2d_bit_equal_to_per_output_loops(args):
     # The row-at-a-time interior path must add in the per-output order (forward and backward).
     k, s, p, ceil, cip = args

@@ -1,4 +1,5 @@
 """Constant padding (one output, negative amounts crop) against torch and gradcheck."""
+
 import numpy as np
 import pytest
 

@@ -1,5 +1,6 @@
 """The whole-layer LSTM/GRU path (one autograd node per layer and direction, rnn_layer.cpp)
 against the per-step cell composition and torch: outputs, final states and every gradient."""
+
 import numpy as np
 import pytest
 
@@ -24,7 +25,7 @@ def steps_reference(kind, x, h0, c0, w_ih, w_hh, b_ih, b_hh, reverse):
     T = x.shape[0]
     h, c = h0, c0
     outs = [None] * T
-    for t in (range(T - 1, -1, -1) if reverse else range(T)):
+    for t in range(T - 1, -1, -1) if reverse else range(T):
         if kind == "lstm":
             h, c = F.lstm_cell(x[t], (h, c), w_ih, w_hh, b_ih, b_hh)
         else:
@@ -40,7 +41,15 @@ def steps_reference(kind, x, h0, c0, w_ih, w_hh, b_ih, b_hh, reverse):
 def test_fused_layer_matches_per_step_cells(kind, reverse, bias, with_state):
     T, N, I, H = 6, 3, 5, 4
     G = 4 if kind == "lstm" else 3
-    arrays = [randn(T, N, I), randn(N, H), randn(N, H), randn(G * H, I), randn(G * H, H), randn(G * H), randn(G * H)]
+    arrays = [
+        randn(T, N, I),
+        randn(N, H),
+        randn(N, H),
+        randn(G * H, I),
+        randn(G * H, H),
+        randn(G * H),
+        randn(G * H),
+    ]
     gouts = [randn(T, N, H), randn(N, H), randn(N, H)]
 
     def run(fused):
@@ -51,21 +60,39 @@ def test_fused_layer_matches_per_step_cells(kind, reverse, bias, with_state):
         if not bias:
             b_ih = b_hh = None
         if fused:
-            res = (F.lstm_layer(x, h0, c0, w_ih, w_hh, b_ih, b_hh, reverse=reverse) if kind == "lstm"
-                   else F.gru_layer(x, h0, w_ih, w_hh, b_ih, b_hh, reverse=reverse))
+            res = (
+                F.lstm_layer(x, h0, c0, w_ih, w_hh, b_ih, b_hh, reverse=reverse)
+                if kind == "lstm"
+                else F.gru_layer(x, h0, w_ih, w_hh, b_ih, b_hh, reverse=reverse)
+            )
         else:
             z = tc.zeros(N, H, dtype=tc.float64)
-            res = steps_reference(kind, x, h0 if with_state else z, c0 if with_state else z, w_ih, w_hh, b_ih, b_hh,
-                                  reverse)
+            res = steps_reference(
+                kind,
+                x,
+                h0 if with_state else z,
+                c0 if with_state else z,
+                w_ih,
+                w_hh,
+                b_ih,
+                b_hh,
+                reverse,
+            )
             res = res if kind == "lstm" else res[:2]
         loss = sum((o * tc.tensor(g)).sum() for o, g in zip(res, gouts))
         loss.backward()
-        return [r.detach().numpy() for r in res], [None if p.grad is None else p.grad.numpy() for p in t]
+        return [r.detach().numpy() for r in res], [
+            None if p.grad is None else p.grad.numpy() for p in t
+        ]
 
     (outs, grads), (routs, rgrads) = run(True), run(False)
     for a, b in zip(outs, routs):
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-13)
-    used = [0, 3, 4] + ([1] + ([2] if kind == "lstm" else []) if with_state else []) + ([5, 6] if bias else [])
+    used = (
+        [0, 3, 4]
+        + ([1] + ([2] if kind == "lstm" else []) if with_state else [])
+        + ([5, 6] if bias else [])
+    )
     for i in range(7):
         if i in used:
             np.testing.assert_allclose(grads[i], rgrads[i], rtol=1e-11, atol=1e-12)
@@ -91,14 +118,15 @@ def test_fused_layer_matches_torch_float32(torch_ref, kind, reverse):
         out, h, c = F.lstm_layer(tx, tc.tensor(h0[d]), tc.tensor(c0[d]), *tp, reverse=reverse)
         rout, (rh, rc) = ref(rx, (torch_ref.tensor(h0), torch_ref.tensor(c0)))
         loss = out.sum() + (h * 2).sum() + (c * 3).sum()
-        rloss = rout[..., d * H:(d + 1) * H].sum() + (rh[d] * 2).sum() + (rc[d] * 3).sum()
+        rloss = rout[..., d * H : (d + 1) * H].sum() + (rh[d] * 2).sum() + (rc[d] * 3).sum()
     else:
         out, h = F.gru_layer(tx, tc.tensor(h0[d]), *tp, reverse=reverse)
         rout, rh = ref(rx, torch_ref.tensor(h0))
         loss = out.sum() + (h * 2).sum()
-        rloss = rout[..., d * H:(d + 1) * H].sum() + (rh[d] * 2).sum()
-    np.testing.assert_allclose(out.detach().numpy(), rout[..., d * H:(d + 1) * H].detach().numpy(),
-                               rtol=1e-5, atol=1e-6)
+        rloss = rout[..., d * H : (d + 1) * H].sum() + (rh[d] * 2).sum()
+    np.testing.assert_allclose(
+        out.detach().numpy(), rout[..., d * H : (d + 1) * H].detach().numpy(), rtol=1e-5, atol=1e-6
+    )
     loss.backward()
     rloss.backward()
     np.testing.assert_allclose(tx.grad.numpy(), rx.grad.numpy(), rtol=1e-4, atol=1e-5)
@@ -109,13 +137,20 @@ def test_fused_layer_matches_torch_float32(torch_ref, kind, reverse):
 def test_fused_layer_gradcheck_and_gradgradcheck():
     T, N, I, H = 3, 2, 3, 2
     x, h0, c0 = leaf(randn(T, N, I)), leaf(randn(N, H)), leaf(randn(N, H))
-    w4, u4, b4, b4h = leaf(randn(4 * H, I)), leaf(randn(4 * H, H)), leaf(randn(4 * H)), leaf(randn(4 * H))
+    w4, u4, b4, b4h = (
+        leaf(randn(4 * H, I)),
+        leaf(randn(4 * H, H)),
+        leaf(randn(4 * H)),
+        leaf(randn(4 * H)),
+    )
     w3, u3, b3 = leaf(randn(3 * H, I)), leaf(randn(3 * H, H)), leaf(randn(3 * H))
     lstm = lambda *a: F.lstm_layer(*a, reverse=False)
     lstm_r = lambda *a: F.lstm_layer(*a, reverse=True)
     for fn in (lstm, lstm_r):
         assert tc.autograd.gradcheck(fn, (x, h0, c0, w4, u4, b4, b4h))
-    assert tc.autograd.gradgradcheck(lambda x, h, c, w, u, b: lstm_r(x, h, c, w, u, b, None), (x, h0, c0, w4, u4, b4))
+    assert tc.autograd.gradgradcheck(
+        lambda x, h, c, w, u, b: lstm_r(x, h, c, w, u, b, None), (x, h0, c0, w4, u4, b4)
+    )
     gru = lambda x, h, w, u, b: F.gru_layer(x, h, w, u, b, b, reverse=True)
     assert tc.autograd.gradcheck(gru, (x, h0, w3, u3, b3))
     assert tc.autograd.gradgradcheck(gru, (x, h0, w3, u3, b3))
@@ -147,19 +182,29 @@ def test_partial_requires_grad_no_grad_and_retain_graph():
 def test_empty_sequence_and_errors():
     out, h = F.gru_layer(tc.zeros(0, 2, 3), None, tc.zeros(12, 3), tc.zeros(12, 4))
     assert tuple(out.shape) == (0, 2, 4) and tuple(h.shape) == (2, 4)
-    with pytest.raises(ValueError, match=r"lstm_layer: expected weight_ih of shape \[16, 3\], got \[16, 5\]"):
+    with pytest.raises(
+        ValueError, match=r"lstm_layer: expected weight_ih of shape \[16, 3\], got \[16, 5\]"
+    ):
         F.lstm_layer(tc.zeros(4, 2, 3), None, None, tc.zeros(16, 5), tc.zeros(16, 4))
-    with pytest.raises(ValueError, match=r"gru_layer: expected hidden state of shape \[2, 4\], got \[3, 4\]"):
+    with pytest.raises(
+        ValueError, match=r"gru_layer: expected hidden state of shape \[2, 4\], got \[3, 4\]"
+    ):
         F.gru_layer(tc.zeros(4, 2, 3), tc.zeros(3, 4), tc.zeros(12, 3), tc.zeros(12, 4))
 
 
-def _module_case(torch_ref, make_ours, mode, layers, bidir, batch_first, with_state, dtype, **ref_kwargs):
+def _module_case(
+    torch_ref, make_ours, mode, layers, bidir, batch_first, with_state, dtype, **ref_kwargs
+):
     T, N, I, H = 5, 3, 4, 6
     D = 2 if bidir else 1
-    ref = getattr(torch_ref.nn, mode)(I, H, layers, batch_first=batch_first, bidirectional=bidir, **ref_kwargs)
+    ref = getattr(torch_ref.nn, mode)(
+        I, H, layers, batch_first=batch_first, bidirectional=bidir, **ref_kwargs
+    )
     ref = ref.double() if dtype == np.float64 else ref
     ours = make_ours(I, H, layers, batch_first, bidir)
-    ours.load_state_dict({k: tc.tensor(v.detach().numpy().copy()) for k, v in ref.state_dict().items()})
+    ours.load_state_dict(
+        {k: tc.tensor(v.detach().numpy().copy()) for k, v in ref.state_dict().items()}
+    )
     if dtype == np.float64 and hasattr(ours, "double"):
         ours = ours.double()
     x = randn(*((N, T, I) if batch_first else (T, N, I)), dtype=dtype)
@@ -181,7 +226,9 @@ def _module_case(torch_ref, make_ours, mode, layers, bidir, batch_first, with_st
         np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=tol, atol=tol)
     wo = randn(*out.shape, dtype=dtype)
     loss = (out * tc.tensor(wo)).sum() + sum((h * (k + 2)).sum() for k, h in enumerate(hs))
-    rloss = (rout * torch_ref.tensor(wo)).sum() + sum((h * (k + 2)).sum() for k, h in enumerate(rhs))
+    rloss = (rout * torch_ref.tensor(wo)).sum() + sum(
+        (h * (k + 2)).sum() for k, h in enumerate(rhs)
+    )
     loss.backward()
     rloss.backward()
     gtol = 1e-10 if dtype == np.float64 else 2e-4
@@ -191,25 +238,44 @@ def _module_case(torch_ref, make_ours, mode, layers, bidir, batch_first, with_st
             np.testing.assert_allclose(ts[k].grad.numpy(), rs[k].grad.numpy(), rtol=gtol, atol=gtol)
     params = dict(ours.named_parameters())
     for name, p in ref.named_parameters():
-        np.testing.assert_allclose(params[name].grad.numpy(), p.grad.numpy(), rtol=gtol, atol=gtol, err_msg=name)
+        np.testing.assert_allclose(
+            params[name].grad.numpy(), p.grad.numpy(), rtol=gtol, atol=gtol, err_msg=name
+        )
 
 
 @pytest.mark.parametrize("mode", ["LSTM", "GRU"])
 @pytest.mark.parametrize("layers,bidir", [(1, False), (2, False), (1, True), (2, True)])
 @pytest.mark.parametrize("batch_first,with_state", [(False, True), (True, False)])
 def test_python_modules_match_torch(torch_ref, mode, layers, bidir, batch_first, with_state):
-    make = lambda I, H, L, bf, bi: getattr(tnn, mode)(I, H, L, batch_first=bf, bidirectional=bi, dtype=tc.float64)
+    make = lambda I, H, L, bf, bi: getattr(tnn, mode)(
+        I, H, L, batch_first=bf, bidirectional=bi, dtype=tc.float64
+    )
     _module_case(torch_ref, make, mode, layers, bidir, batch_first, with_state, np.float64)
 
 
 @pytest.mark.parametrize("nonlinearity", ["tanh", "relu"])
-@pytest.mark.parametrize("layers,bidir,batch_first,with_state", [(1, False, False, True), (2, True, True, False)])
-def test_python_rnn_module_matches_torch(torch_ref, nonlinearity, layers, bidir, batch_first, with_state):
+@pytest.mark.parametrize(
+    "layers,bidir,batch_first,with_state", [(1, False, False, True), (2, True, True, False)]
+)
+def test_python_rnn_module_matches_torch(
+    torch_ref, nonlinearity, layers, bidir, batch_first, with_state
+):
     def make(I, H, L, bf, bi):
-        return tnn.RNN(I, H, L, nonlinearity=nonlinearity, batch_first=bf, bidirectional=bi, dtype=tc.float64)
+        return tnn.RNN(
+            I, H, L, nonlinearity=nonlinearity, batch_first=bf, bidirectional=bi, dtype=tc.float64
+        )
 
-    _module_case(torch_ref, make, "RNN", layers, bidir, batch_first, with_state, np.float64,
-                 nonlinearity=nonlinearity)
+    _module_case(
+        torch_ref,
+        make,
+        "RNN",
+        layers,
+        bidir,
+        batch_first,
+        with_state,
+        np.float64,
+        nonlinearity=nonlinearity,
+    )
 
 
 @pytest.mark.parametrize("nonlinearity", ["tanh", "relu"])
@@ -226,7 +292,7 @@ def test_rnn_layer_matches_cells_and_gradchecks(nonlinearity, reverse):
             res = F.rnn_layer(*t, nonlinearity=nonlinearity, reverse=reverse)
         else:
             h, outs = t[1], [None] * T
-            for k in (range(T - 1, -1, -1) if reverse else range(T)):
+            for k in range(T - 1, -1, -1) if reverse else range(T):
                 h = cell(t[0][k], h, *t[2:])
                 outs[k] = h
             res = (tc.stack(outs), h)
@@ -259,10 +325,13 @@ def test_cpp_frontend_matches_torch(torch_ref, mode, bidir, batch_first):
 @pytest.mark.parametrize("mode", ["LSTM", "GRU"])
 def test_packed_sequences_still_match_torch(torch_ref, mode):
     from tensorcore.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
     T, N, I, H = 6, 3, 4, 5
     ref = getattr(torch_ref.nn, mode)(I, H, 2, bidirectional=True).double()
     ours = getattr(tnn, mode)(I, H, 2, bidirectional=True, dtype=tc.float64)
-    ours.load_state_dict({k: tc.tensor(v.detach().numpy().copy()) for k, v in ref.state_dict().items()})
+    ours.load_state_dict(
+        {k: tc.tensor(v.detach().numpy().copy()) for k, v in ref.state_dict().items()}
+    )
     x = randn(T, N, I)
     lengths = [6, 2, 4]
     tx, rx = leaf(x), torch_ref.tensor(x, requires_grad=True)
@@ -270,7 +339,9 @@ def test_packed_sequences_still_match_torch(torch_ref, mode):
     rout, _ = ref(torch_ref.nn.utils.rnn.pack_padded_sequence(rx, lengths, enforce_sorted=False))
     pout, _ = pad_packed_sequence(out)
     rpout, _ = torch_ref.nn.utils.rnn.pad_packed_sequence(rout)
-    np.testing.assert_allclose(pout.detach().numpy(), rpout.detach().numpy(), rtol=1e-11, atol=1e-12)
+    np.testing.assert_allclose(
+        pout.detach().numpy(), rpout.detach().numpy(), rtol=1e-11, atol=1e-12
+    )
     pout.sum().backward()
     rpout.sum().backward()
     np.testing.assert_allclose(tx.grad.numpy(), rx.grad.numpy(), rtol=1e-10, atol=1e-11)
@@ -322,12 +393,17 @@ def test_non_contiguous_output_gradients(kind):
     def run(fused):
         x, w, u = [leaf(a) for a in arrays]
         if fused:
-            res = F.lstm_layer(x, None, None, w, u) if kind == "lstm" else F.gru_layer(x, None, w, u)
+            res = (
+                F.lstm_layer(x, None, None, w, u) if kind == "lstm" else F.gru_layer(x, None, w, u)
+            )
         else:
             z = tc.zeros(N, H, dtype=tc.float64)
             res = steps_reference(kind, x, z, z, w, u, None, None, False)
-        loss = res[0].sum() + (res[1].t() * wt).sum() + (res[2].t() * wt * 2).sum() if kind == "lstm" else \
-            res[0].sum() + (res[1].t() * wt).sum()
+        loss = (
+            res[0].sum() + (res[1].t() * wt).sum() + (res[2].t() * wt * 2).sum()
+            if kind == "lstm"
+            else res[0].sum() + (res[1].t() * wt).sum()
+        )
         loss.backward()
         return [p.grad.numpy() for p in (x, w, u)]
 

@@ -1,6 +1,7 @@
 """Packed sequences and LSTM projections through the whole-layer RNN node (rnn_layer.cpp):
 modules against torch in float64 (outputs, h_n/c_n and every gradient), the packed layer ops'
 gradcheck/gradgradcheck, and argument errors."""
+
 import numpy as np
 import pytest
 
@@ -31,21 +32,35 @@ def close(a, b, tol=1e-10):
     np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=tol, atol=tol)
 
 
-MODES = [("LSTM", {}), ("GRU", {}), ("RNN", {"nonlinearity": "tanh"}), ("RNN", {"nonlinearity": "relu"}),
-         ("LSTM", {"proj_size": 3})]
+MODES = [
+    ("LSTM", {}),
+    ("GRU", {}),
+    ("RNN", {"nonlinearity": "tanh"}),
+    ("RNN", {"nonlinearity": "relu"}),
+    ("LSTM", {"proj_size": 3}),
+]
 
 
-@pytest.mark.parametrize("mode,extra", MODES, ids=["lstm", "gru", "rnn_tanh", "rnn_relu", "lstm_proj"])
+@pytest.mark.parametrize(
+    "mode,extra", MODES, ids=["lstm", "gru", "rnn_tanh", "rnn_relu", "lstm_proj"]
+)
 @pytest.mark.parametrize("layers,bidir", [(1, False), (2, True)])
-@pytest.mark.parametrize("enforce_sorted,batch_first,with_state", [(True, False, True), (False, True, False),
-                                                                   (False, False, True)])
-def test_packed_module_matches_torch(torch_ref, mode, extra, layers, bidir, enforce_sorted, batch_first,
-                                     with_state):
+@pytest.mark.parametrize(
+    "enforce_sorted,batch_first,with_state",
+    [(True, False, True), (False, True, False), (False, False, True)],
+)
+def test_packed_module_matches_torch(
+    torch_ref, mode, extra, layers, bidir, enforce_sorted, batch_first, with_state
+):
     torch = torch_ref
     T, N, I, H = 6, 5, 4, 5
     lengths = [6, 6, 4, 3, 1] if enforce_sorted else [3, 6, 1, 6, 4]
-    ref = getattr(torch.nn, mode)(I, H, layers, bidirectional=bidir, batch_first=batch_first, **extra).double()
-    ours = getattr(tnn, mode)(I, H, layers, bidirectional=bidir, batch_first=batch_first, **extra).double()
+    ref = getattr(torch.nn, mode)(
+        I, H, layers, bidirectional=bidir, batch_first=batch_first, **extra
+    ).double()
+    ours = getattr(tnn, mode)(
+        I, H, layers, bidirectional=bidir, batch_first=batch_first, **extra
+    ).double()
     copy_weights(ref, ours)
     x = randn(N, T, I) if batch_first else randn(T, N, I)
     D = 2 if bidir else 1
@@ -54,9 +69,12 @@ def test_packed_module_matches_torch(torch_ref, mode, extra, layers, bidir, enfo
     rx, tx = torch.tensor(x, requires_grad=True), leaf(x)
     rh0, th0 = torch.tensor(h0, requires_grad=True), leaf(h0)
     rc0, tc0 = torch.tensor(c0, requires_grad=True), leaf(c0)
-    rpack = torch.nn.utils.rnn.pack_padded_sequence(rx, lengths, batch_first=batch_first,
-                                                    enforce_sorted=enforce_sorted)
-    tpack = rnn_utils.pack_padded_sequence(tx, lengths, batch_first=batch_first, enforce_sorted=enforce_sorted)
+    rpack = torch.nn.utils.rnn.pack_padded_sequence(
+        rx, lengths, batch_first=batch_first, enforce_sorted=enforce_sorted
+    )
+    tpack = rnn_utils.pack_padded_sequence(
+        tx, lengths, batch_first=batch_first, enforce_sorted=enforce_sorted
+    )
     lstm = mode == "LSTM"
     if with_state:
         rout, rstate = ref(rpack, (rh0, rc0) if lstm else rh0)
@@ -74,8 +92,12 @@ def test_packed_module_matches_torch(torch_ref, mode, extra, layers, bidir, enfo
         close(a, b)
     # A loss touching the output, h_n and c_n with different weights.
     gout = randn(*tuple(rout.data.shape))
-    rloss = (rout.data * torch.tensor(gout)).sum() + sum((s * (k + 2)).sum() for k, s in enumerate(rstates))
-    tloss = (tout.data * tc.tensor(gout)).sum() + sum((s * (k + 2)).sum() for k, s in enumerate(tstates))
+    rloss = (rout.data * torch.tensor(gout)).sum() + sum(
+        (s * (k + 2)).sum() for k, s in enumerate(rstates)
+    )
+    tloss = (tout.data * tc.tensor(gout)).sum() + sum(
+        (s * (k + 2)).sum() for k, s in enumerate(tstates)
+    )
     rloss.backward()
     tloss.backward()
     close(tx.grad, rx.grad)
@@ -152,14 +174,20 @@ def test_packed_layer_ops_gradcheck(reverse):
     fn = lambda x, h, c, w, u, b, bh: F.lstm_layer_packed(x, bs, h, c, w, u, b, bh, reverse=reverse)
     assert tc.autograd.gradcheck(fn, tuple(a))
     bs, a = packed_args("lstm", lengths, 3, 3, P=2, proj=True)
-    fn = lambda x, h, c, w, u, b, bh, r: F.lstm_layer_packed(x, bs, h, c, w, u, b, bh, reverse=reverse, w_hr=r)
+    fn = lambda x, h, c, w, u, b, bh, r: F.lstm_layer_packed(
+        x, bs, h, c, w, u, b, bh, reverse=reverse, w_hr=r
+    )
     assert tc.autograd.gradcheck(fn, tuple(a))
     bs, a = packed_args("gru", lengths, 3, 2)
-    assert tc.autograd.gradcheck(lambda *t: F.gru_layer_packed(t[0], bs, *t[1:], reverse=reverse), tuple(a))
+    assert tc.autograd.gradcheck(
+        lambda *t: F.gru_layer_packed(t[0], bs, *t[1:], reverse=reverse), tuple(a)
+    )
     for nl in ("tanh", "relu"):
         bs, a = packed_args("rnn", lengths, 3, 2)
         assert tc.autograd.gradcheck(
-            lambda *t: F.rnn_layer_packed(t[0], bs, *t[1:], nonlinearity=nl, reverse=reverse), tuple(a))
+            lambda *t: F.rnn_layer_packed(t[0], bs, *t[1:], nonlinearity=nl, reverse=reverse),
+            tuple(a),
+        )
 
 
 def test_packed_and_proj_gradgradcheck():
@@ -167,11 +195,15 @@ def test_packed_and_proj_gradgradcheck():
     bs, a = packed_args("lstm", lengths, 2, 3, P=2, proj=True)
     x, h, c, w, u, b, bh, r = a
     assert tc.autograd.gradgradcheck(
-        lambda x, h, c, u, r: F.lstm_layer_packed(x, bs, h, c, w, u, b, None, reverse=True, w_hr=r), (x, h, c, u, r))
+        lambda x, h, c, u, r: F.lstm_layer_packed(x, bs, h, c, w, u, b, None, reverse=True, w_hr=r),
+        (x, h, c, u, r),
+    )
     bs, a = packed_args("gru", lengths, 2, 2)
     assert tc.autograd.gradgradcheck(lambda *t: F.gru_layer_packed(t[0], bs, *t[1:]), tuple(a[:4]))
     bs, a = packed_args("rnn", lengths, 2, 2)
-    assert tc.autograd.gradgradcheck(lambda *t: F.rnn_layer_packed(t[0], bs, *t[1:], reverse=True), tuple(a[:4]))
+    assert tc.autograd.gradgradcheck(
+        lambda *t: F.rnn_layer_packed(t[0], bs, *t[1:], reverse=True), tuple(a[:4])
+    )
     # lstm_layer (padded) with a projection.
     x, h0, c0 = leaf(randn(3, 2, 2)), leaf(randn(2, 2)), leaf(randn(2, 3))
     w, u, r = leaf(randn(12, 2)), leaf(randn(12, 2)), leaf(randn(2, 3))
@@ -191,7 +223,9 @@ def test_packed_equals_each_sequence_alone():
         for n, L in enumerate(lengths):
             rows = [int(offs[t]) + n for t in range(L)]
             xs = x.numpy()[rows][:, None, :]
-            o1, h1, c1 = F.lstm_layer(tc.tensor(xs), h0[n:n + 1], c0[n:n + 1], w, u, b, bh, reverse=reverse, w_hr=r)
+            o1, h1, c1 = F.lstm_layer(
+                tc.tensor(xs), h0[n : n + 1], c0[n : n + 1], w, u, b, bh, reverse=reverse, w_hr=r
+            )
             np.testing.assert_allclose(out.numpy()[rows], o1.numpy()[:, 0], rtol=1e-12, atol=1e-13)
             np.testing.assert_allclose(hn.numpy()[n], h1.numpy()[0], rtol=1e-12, atol=1e-13)
             np.testing.assert_allclose(cn.numpy()[n], c1.numpy()[0], rtol=1e-12, atol=1e-13)
@@ -226,36 +260,69 @@ def test_reduced_precision_packed_runs_in_float32():
     m16.to(tc.bfloat16)
     out16, (h16, _) = m16(p16)
     assert out16.data.dtype == tc.bfloat16 and h16.dtype == tc.bfloat16
-    np.testing.assert_allclose(out16.data.float().detach().numpy(), out32.data.detach().numpy(), atol=0.05)
+    np.testing.assert_allclose(
+        out16.data.float().detach().numpy(), out32.data.detach().numpy(), atol=0.05
+    )
 
 
 def test_errors():
     x = tc.zeros(6, 3, dtype=tc.float64)
     w, u = tc.zeros(16, 3, dtype=tc.float64), tc.zeros(16, 4, dtype=tc.float64)
-    with pytest.raises(ValueError, match=r"lstm_layer_packed: batch_sizes must be positive and non-increasing"):
+    with pytest.raises(
+        ValueError, match=r"lstm_layer_packed: batch_sizes must be positive and non-increasing"
+    ):
         F.lstm_layer_packed(x, [2, 3, 1], None, None, w, u)
-    with pytest.raises(ValueError, match=r"lstm_layer_packed: batch_sizes sum to 5 but the packed data has 6 rows"):
+    with pytest.raises(
+        ValueError, match=r"lstm_layer_packed: batch_sizes sum to 5 but the packed data has 6 rows"
+    ):
         F.lstm_layer_packed(x, [3, 2], None, None, w, u)
     with pytest.raises(ValueError, match=r"batch_sizes is empty"):
         F.lstm_layer_packed(x, [], None, None, w, u)
     with pytest.raises(ValueError, match=r"lstm_layer_packed: expected packed data of shape"):
         F.lstm_layer_packed(tc.zeros(2, 3, 3, dtype=tc.float64), [3, 3], None, None, w, u)
-    with pytest.raises(ValueError, match=r"expected weight_hr of shape \[proj_size, 4\], got \[2, 3\]"):
-        F.lstm_layer_packed(x, [3, 3], None, None, w, tc.zeros(16, 2, dtype=tc.float64),
-                            w_hr=tc.zeros(2, 3, dtype=tc.float64))
+    with pytest.raises(
+        ValueError, match=r"expected weight_hr of shape \[proj_size, 4\], got \[2, 3\]"
+    ):
+        F.lstm_layer_packed(
+            x,
+            [3, 3],
+            None,
+            None,
+            w,
+            tc.zeros(16, 2, dtype=tc.float64),
+            w_hr=tc.zeros(2, 3, dtype=tc.float64),
+        )
     with pytest.raises(ValueError, match=r"expected weight_hh of shape \[16, 2\], got \[16, 4\]"):
         F.lstm_layer_packed(x, [3, 3], None, None, w, u, w_hr=tc.zeros(2, 4, dtype=tc.float64))
-    with pytest.raises(ValueError, match=r"gru_layer_packed: expected hidden state of shape \[3, 4\], got \[2, 4\]"):
-        F.gru_layer_packed(x, [3, 3], tc.zeros(2, 4, dtype=tc.float64), tc.zeros(12, 3, dtype=tc.float64),
-                           tc.zeros(12, 4, dtype=tc.float64))
+    with pytest.raises(
+        ValueError, match=r"gru_layer_packed: expected hidden state of shape \[3, 4\], got \[2, 4\]"
+    ):
+        F.gru_layer_packed(
+            x,
+            [3, 3],
+            tc.zeros(2, 4, dtype=tc.float64),
+            tc.zeros(12, 3, dtype=tc.float64),
+            tc.zeros(12, 4, dtype=tc.float64),
+        )
     with pytest.raises(ValueError, match=r"rnn_layer_packed: unknown nonlinearity 'gelu'"):
-        F.rnn_layer_packed(x, [3, 3], None, tc.zeros(4, 3, dtype=tc.float64), tc.zeros(4, 4, dtype=tc.float64),
-                           nonlinearity="gelu")
+        F.rnn_layer_packed(
+            x,
+            [3, 3],
+            None,
+            tc.zeros(4, 3, dtype=tc.float64),
+            tc.zeros(4, 4, dtype=tc.float64),
+            nonlinearity="gelu",
+        )
     with pytest.raises(TypeError, match=r"lstm_layer_packed: expected a float32 or float64 input"):
         F.lstm_layer_packed(x.long(), [3, 3], None, None, w, u)
     m = tnn.LSTM(3, 4)
-    with pytest.raises(ValueError, match=r"LSTM: Expected hidden size \(1, 2, 4\), got \(1, 3, 4\) for hx"):
-        m(rnn_utils.pack_padded_sequence(tc.zeros(2, 2, 3), [2, 1]), (tc.zeros(1, 3, 4), tc.zeros(1, 2, 4)))
+    with pytest.raises(
+        ValueError, match=r"LSTM: Expected hidden size \(1, 2, 4\), got \(1, 3, 4\) for hx"
+    ):
+        m(
+            rnn_utils.pack_padded_sequence(tc.zeros(2, 2, 3), [2, 1]),
+            (tc.zeros(1, 3, 4), tc.zeros(1, 2, 4)),
+        )
     with pytest.raises(ValueError, match=r"input.size\(-1\) must be equal to input_size"):
         m(rnn_utils.pack_padded_sequence(tc.zeros(2, 2, 5), [2, 1]))
 
@@ -265,7 +332,9 @@ def test_cpp_frontend_packed_matches_python_module():
     lengths = [2, 5, 3]
     ours = cpp.LSTM(3, 4, 2, bidirectional=True)
     py = tnn.LSTM(3, 4, 2, bidirectional=True)
-    py.load_state_dict({k: tc.tensor(v.detach().numpy().copy()) for k, v in ours.state_dict().items()})
+    py.load_state_dict(
+        {k: tc.tensor(v.detach().numpy().copy()) for k, v in ours.state_dict().items()}
+    )
     x = tc.tensor(randn(5, 3, 3, dtype=np.float32))
     packed = rnn_utils.pack_padded_sequence(x, lengths, enforce_sorted=False)
     out_c, (h_c, c_c) = ours(packed)
@@ -290,7 +359,9 @@ def test_cpp_frontend_lstm_proj_matches_torch(torch_ref, packed):
     if packed:
         lengths = [4, 6, 2]
         tin = rnn_utils.pack_padded_sequence(tx, lengths, batch_first=True, enforce_sorted=False)
-        rin = torch.nn.utils.rnn.pack_padded_sequence(rx, lengths, batch_first=True, enforce_sorted=False)
+        rin = torch.nn.utils.rnn.pack_padded_sequence(
+            rx, lengths, batch_first=True, enforce_sorted=False
+        )
     else:
         tin, rin = tx, rx
     tout, (th, tcs) = ours(tin, (tc.tensor(h0), tc.tensor(c0)))
@@ -315,8 +386,8 @@ def test_module_double_backward_on_packed_input():
     def grad_norm(xa):
         xt = tc.tensor(xa).requires_grad_()
         out, h = m(rnn_utils.pack_padded_sequence(xt, [3, 2]))
-        (g,) = tc.autograd.grad([(out.data ** 2).sum() + h.sum()], [xt], create_graph=True)
-        return xt, (g ** 2).sum()
+        (g,) = tc.autograd.grad([(out.data**2).sum() + h.sum()], [xt], create_graph=True)
+        return xt, (g**2).sum()
 
     xt, gn = grad_norm(x)
     (gg,) = tc.autograd.grad([gn], [xt])

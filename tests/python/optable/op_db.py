@@ -9,6 +9,7 @@ the dtypes it supports, which dtypes are differentiable, per-dtype tolerances, t
 rule and the layouts that make sense for it. Samples name their tensor arguments as NumPy
 arrays; `layout_input` turns each into a tc tensor of the requested layout *through views of a
 base tensor*, so gradcheck differentiates through the transposes/slices/expands as well."""
+
 import numpy as np
 
 import tensorcore as tc
@@ -26,15 +27,28 @@ GRAD_ALL = ("float64", "complex128")
 
 # rtol/atol per dtype; an op may override entries.
 DEFAULT_TOL = {
-    "float16": (2e-3, 2e-3), "bfloat16": (1.6e-2, 1.6e-2),
-    "float32": (2e-5, 2e-5), "float64": (1e-9, 1e-9),
-    "complex64": (2e-5, 2e-5), "complex128": (1e-9, 1e-9),
+    "float16": (2e-3, 2e-3),
+    "bfloat16": (1.6e-2, 1.6e-2),
+    "float32": (2e-5, 2e-5),
+    "float64": (1e-9, 1e-9),
+    "complex64": (2e-5, 2e-5),
+    "complex128": (1e-9, 1e-9),
 }
 
-_NP = {"bool": np.bool_, "uint8": np.uint8, "int8": np.int8, "int16": np.int16,
-       "int32": np.int32, "int64": np.int64, "float16": np.float16, "bfloat16": np.float32,
-       "float32": np.float32, "float64": np.float64, "complex64": np.complex64,
-       "complex128": np.complex128}
+_NP = {
+    "bool": np.bool_,
+    "uint8": np.uint8,
+    "int8": np.int8,
+    "int16": np.int16,
+    "int32": np.int32,
+    "int64": np.int64,
+    "float16": np.float16,
+    "bfloat16": np.float32,
+    "float32": np.float32,
+    "float64": np.float64,
+    "complex64": np.complex64,
+    "complex128": np.complex128,
+}
 
 
 def tc_dtype(name):
@@ -79,8 +93,12 @@ class SampleInput:
         self.kwargs = kwargs
 
     def __repr__(self):
-        parts = [f"array{a.shape}:{a.dtype}" if isinstance(a, np.ndarray) else
-                 (f"idx{a.arr.shape}" if isinstance(a, Idx) else repr(a)) for a in self.args]
+        parts = [
+            f"array{a.shape}:{a.dtype}"
+            if isinstance(a, np.ndarray)
+            else (f"idx{a.arr.shape}" if isinstance(a, Idx) else repr(a))
+            for a in self.args
+        ]
         parts += [f"{k}={v!r}" for k, v in self.kwargs.items()]
         return "SampleInput(" + ", ".join(parts) + ")"
 
@@ -91,8 +109,14 @@ def make_arr(rng, shape, dtype, domain="any"):
     if dtype == "bool":
         return np.asarray(rng.random(shape) > 0.5)
     if is_int(dtype):
-        lo, hi = {"any": (-5, 6), "pos": (1, 6), "unit": (0, 1), "ge1": (1, 6), "small": (0, 4),
-                  "nonzero": (1, 6)}.get(domain, (-5, 6))
+        lo, hi = {
+            "any": (-5, 6),
+            "pos": (1, 6),
+            "unit": (0, 1),
+            "ge1": (1, 6),
+            "small": (0, 4),
+            "nonzero": (1, 6),
+        }.get(domain, (-5, 6))
         if dtype == "uint8":
             lo = max(lo, 0)
         a = rng.integers(lo, hi, shape)
@@ -114,8 +138,11 @@ def make_arr(rng, shape, dtype, domain="any"):
         frac = a * 2 - np.round(a * 2)
         a = np.where(np.abs(frac) < 0.1, a + 0.05 * np.sign(frac + 1e-9), a)
     if is_complex(dtype):
-        b = rng.uniform(0.2, 0.8, shape) if domain in ("unit", "pos", "small", "ge1") \
+        b = (
+            rng.uniform(0.2, 0.8, shape)
+            if domain in ("unit", "pos", "small", "ge1")
             else rng.standard_normal(shape)
+        )
         if domain == "unit":
             a = a * 0.6
         a = a + 1j * b
@@ -165,8 +192,8 @@ class Prepared:
     def __init__(self, sample, dtype, layout, device="cpu"):
         self.sample = sample
         self.ref_args = []
-        self.bases = []     # (position, base tc tensor, view fn) for the data arguments
-        self.fixed = {}     # position -> tc tensor (indices, masks) or plain value
+        self.bases = []  # (position, base tc tensor, view fn) for the data arguments
+        self.fixed = {}  # position -> tc tensor (indices, masks) or plain value
         for i, a in enumerate(sample.args):
             if isinstance(a, np.ndarray):
                 base, fn, ref = layout_input(a, layout)
@@ -207,23 +234,40 @@ class Prepared:
 
 # ---------------------------------------------------------------- op info
 class OpInfo:
-    def __init__(self, name, op, ref, samples, dtypes, *, method=None, grad_dtypes=(),
-                 out="same", tol=None, layouts=LAYOUTS, ref_upcast=None, xfail=None,
-                 compare=None, grad_max_numel=64, family="", skip=None):
+    def __init__(
+        self,
+        name,
+        op,
+        ref,
+        samples,
+        dtypes,
+        *,
+        method=None,
+        grad_dtypes=(),
+        out="same",
+        tol=None,
+        layouts=LAYOUTS,
+        ref_upcast=None,
+        xfail=None,
+        compare=None,
+        grad_max_numel=64,
+        family="",
+        skip=None,
+    ):
         self.name = name
         self.op = op
         self.ref = ref
-        self.samples = samples           # (dtype, rng) -> list[SampleInput]
+        self.samples = samples  # (dtype, rng) -> list[SampleInput]
         self.dtypes = tuple(dtypes)
-        self.method = method             # Tensor method name, or None
+        self.method = method  # Tensor method name, or None
         self.grad_dtypes = tuple(d for d in grad_dtypes)
-        self.out = out                   # result dtype rule: same/float/bool/real/int64/complex/None
+        self.out = out  # result dtype rule: same/float/bool/real/int64/complex/None
         self.tol = dict(DEFAULT_TOL, **(tol or {}))
         self.layouts = tuple(layouts)
         # reference computes in float64 for int inputs of float-valued ops, float32->f64 for halves
         self.ref_upcast = (out == "float") if ref_upcast is None else ref_upcast
-        self.xfail = xfail or {}         # (dtype or "*", check) -> reason
-        self.compare = compare           # custom (got, expected, prepared, tol) comparison
+        self.xfail = xfail or {}  # (dtype or "*", check) -> reason
+        self.compare = compare  # custom (got, expected, prepared, tol) comparison
         self.grad_max_numel = grad_max_numel
         self.family = family
         self.skip = skip or {}
@@ -237,11 +281,15 @@ class OpInfo:
             return None
         if callable(rule):
             return rule(dtype)
-        return {"same": dtype,
-                "float": dtype if (is_float(dtype) or is_complex(dtype)) else "float32",
-                "bool": "bool", "real": real_of(dtype), "int64": "int64",
-                "complex": complex_of(dtype),
-                "sum": "int64" if (is_int(dtype) or dtype == "bool") else dtype}[rule]
+        return {
+            "same": dtype,
+            "float": dtype if (is_float(dtype) or is_complex(dtype)) else "float32",
+            "bool": "bool",
+            "real": real_of(dtype),
+            "int64": "int64",
+            "complex": complex_of(dtype),
+            "sum": "int64" if (is_int(dtype) or dtype == "bool") else dtype,
+        }[rule]
 
     def result_tol(self, dtype):
         """Tolerance of the result: int inputs of float-valued ops use the result's dtype."""
@@ -253,11 +301,17 @@ class OpInfo:
     def reference(self, prepared, dtype):
         args = list(prepared.ref_args)
         if dtype in HALF or (self.ref_upcast and (is_int(dtype) or dtype == "bool")):
-            args = [a.astype(np.float64) if isinstance(a, np.ndarray) and a.dtype.kind in "fiub"
-                    and i in {p for p, _, _ in prepared.bases} else a
-                    for i, a in enumerate(args)]
+            args = [
+                a.astype(np.float64)
+                if isinstance(a, np.ndarray)
+                and a.dtype.kind in "fiub"
+                and i in {p for p, _, _ in prepared.bases}
+                else a
+                for i, a in enumerate(args)
+            ]
         # bool/int samples hit the domain edges (log(0) = -inf, as in torch): no NumPy warnings
         import warnings
+
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return self.ref(*args, **prepared.ref_kwargs)
@@ -285,7 +339,9 @@ def to_numpy(t):
 
 def assert_close(got, expected, tol, msg=""):
     g_leaves, e_leaves = _leaves(got), _leaves(expected)
-    assert len(g_leaves) == len(e_leaves), f"{msg}: {len(g_leaves)} outputs, expected {len(e_leaves)}"
+    assert len(g_leaves) == len(e_leaves), (
+        f"{msg}: {len(g_leaves)} outputs, expected {len(e_leaves)}"
+    )
     for k, (g, e) in enumerate(zip(g_leaves, e_leaves)):
         gn, en = to_numpy(g), np.asarray(e)
         assert gn.shape == en.shape, f"{msg} output {k}: shape {gn.shape}, expected {en.shape}"
@@ -293,14 +349,20 @@ def assert_close(got, expected, tol, msg=""):
             np.testing.assert_array_equal(gn, en.astype(gn.dtype), err_msg=f"{msg} output {k}")
         else:
             rtol, atol = tol
-            np.testing.assert_allclose(gn.astype(np.complex128 if gn.dtype.kind == "c" else np.float64),
-                                       en, rtol=rtol, atol=atol, equal_nan=True,
-                                       err_msg=f"{msg} output {k}")
+            np.testing.assert_allclose(
+                gn.astype(np.complex128 if gn.dtype.kind == "c" else np.float64),
+                en,
+                rtol=rtol,
+                atol=atol,
+                equal_nan=True,
+                err_msg=f"{msg} output {k}",
+            )
 
 
 def compare_values_indices(dim_of, keep_of=lambda p: True):
     """(values, indices) results: values must match the reference exactly-ish, and indices must
     point at those values in the input (ties make the reference's indices one valid choice)."""
+
     def compare(got, exp, p, tol, msg):
         vals, idx = got[0], got[1]
         assert_close(vals, exp[0], tol, msg)
@@ -315,8 +377,12 @@ def compare_values_indices(dim_of, keep_of=lambda p: True):
         if not keep_of(p):
             i = np.expand_dims(i, dim)
         picked = np.take_along_axis(a, i.astype(np.int64), axis=dim)
-        np.testing.assert_array_equal(picked.reshape(v.shape).astype(v.dtype), v,
-                                      err_msg=msg + " (values at the returned indices)")
+        np.testing.assert_array_equal(
+            picked.reshape(v.shape).astype(v.dtype),
+            v,
+            err_msg=msg + " (values at the returned indices)",
+        )
+
     return compare
 
 
@@ -354,8 +420,12 @@ def check_method(op, dtype, layout, seed=0):
         args = p.build()
         a = op.op(*args, **p.kwargs)
         b = getattr(args[0], op.method)(*args[1:], **p.kwargs)
-        assert_close(b, [to_numpy(v) if isinstance(v, tc.Tensor) else v for v in _leaves(a)],
-                     (0, 0), f"{op.name}.{op.method} {dtype} {layout} {s}")
+        assert_close(
+            b,
+            [to_numpy(v) if isinstance(v, tc.Tensor) else v for v in _leaves(a)],
+            (0, 0),
+            f"{op.name}.{op.method} {dtype} {layout} {s}",
+        )
 
 
 def check_grad(op, dtype, layout, seed=0):
@@ -378,8 +448,11 @@ def check_grad(op, dtype, layout, seed=0):
 
         def fn(*ls):
             out = op.op(*p.build(list(ls)), **p.kwargs)
-            outs = [o for o in _leaves(out) if isinstance(o, tc.Tensor)
-                    and (o.is_floating_point() or o.is_complex())]
+            outs = [
+                o
+                for o in _leaves(out)
+                if isinstance(o, tc.Tensor) and (o.is_floating_point() or o.is_complex())
+            ]
             return tuple(outs)
 
         tc.autograd.gradcheck(fn, tuple(leaves), eps=1e-6, atol=1e-5, rtol=1e-4)
@@ -408,15 +481,21 @@ def run_on_device(op, dtype, layout, device, seed=0):
         got = op.op(*dev.build(), **dev.kwargs)
         t = first_tensor(got)
         if t is not None:
-            assert str(t.device).startswith(device.split(":")[0]), f"{op.name}: result on {t.device}"
+            assert str(t.device).startswith(device.split(":")[0]), (
+                f"{op.name}: result on {t.device}"
+            )
         msg = f"{op.name} {dtype} {layout} {s} on {device}"
         if op.compare is not None:
             # Custom comparators read results through NumPy: bring device results home first.
             got = _to_cpu(got)
             op.compare(got, op.reference(cpu, dtype), dev, tol, msg)
         else:
-            assert_close(got, [to_numpy(v) if isinstance(v, tc.Tensor) else v for v in _leaves(want)],
-                         tol, msg)
+            assert_close(
+                got,
+                [to_numpy(v) if isinstance(v, tc.Tensor) else v for v in _leaves(want)],
+                tol,
+                msg,
+            )
 
 
 def cases(ops, check):
@@ -442,6 +521,7 @@ def _all_ops():
     from op_db_shape import OPS as S
     from op_db_misc import OPS as M
     from op_db_dtypes import EXTRA_DTYPES
+
     ops = E + R + S + M
     for op in ops:
         op.dtypes += tuple(d for d in EXTRA_DTYPES.get(op.name, ()) if d not in op.dtypes)
@@ -454,6 +534,7 @@ OP_DB = _all_ops()
 def probe_dtypes():
     """Prints the op_db_dtypes.py table: PROBE_DTYPES an op handles correctly on every layout."""
     import warnings
+
     warnings.simplefilter("ignore")
     print("EXTRA_DTYPES = {")
     for op in OP_DB:
@@ -474,5 +555,6 @@ def probe_dtypes():
 
 if __name__ == "__main__":
     import sys
+
     if "--probe-dtypes" in sys.argv:
         probe_dtypes()

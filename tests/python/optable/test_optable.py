@@ -1,6 +1,7 @@
 """The generic op table (op_db.OP_DB) run over every op x dtype x layout:
 forward values and result dtype vs NumPy, gradcheck in float64/complex128 through the layout
 views, and the Tensor method form against the function form."""
+
 import os
 import sys
 
@@ -12,8 +13,10 @@ import op_db  # noqa: E402
 from op_db import OP_DB, cases, check_forward, check_grad, check_method  # noqa: E402
 
 # NumPy warns on the empty-input references (mean of nothing is nan, as in torch)
-pytestmark = [pytest.mark.filterwarnings("ignore:Mean of empty slice"),
-              pytest.mark.filterwarnings("ignore:invalid value encountered")]
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:Mean of empty slice"),
+    pytest.mark.filterwarnings("ignore:invalid value encountered"),
+]
 
 
 def _params(check):
@@ -45,8 +48,18 @@ def test_method_matches_function(op, dtype, layout):
 
 def test_table_covers_every_family():
     families = {op.family for op in OP_DB}
-    assert {"creation", "shape", "indexing", "elementwise", "reduction", "scan", "sort", "linalg",
-            "complex", "conversion"} <= families
+    assert {
+        "creation",
+        "shape",
+        "indexing",
+        "elementwise",
+        "reduction",
+        "scan",
+        "sort",
+        "linalg",
+        "complex",
+        "conversion",
+    } <= families
     names = [op.name for op in OP_DB]
     assert len(names) == len(set(names)), "duplicate op names in the table"
 
@@ -54,6 +67,7 @@ def test_table_covers_every_family():
 def test_layouts_really_differ():
     """The layout helper yields what it claims (non-contiguous / stride-0 views, same values)."""
     import numpy as np
+
     a = np.arange(24.0).reshape(2, 3, 4)
     for lay in op_db.LAYOUTS:
         base, fn, ref = op_db.layout_input(a, lay)

@@ -1,4 +1,5 @@
 """Optimizer trajectories and scheduler lr sequences against torch.optim (1.13)."""
+
 import math
 
 import numpy as np
@@ -9,15 +10,24 @@ import tensorcore.nn as nn
 import tensorcore.optim as optim
 
 CONFIGS = [
-    ("SGD", {"lr": 0.1}), ("SGD", {"lr": 0.1, "momentum": 0.9, "dampening": 0.1, "weight_decay": 0.01}),
+    ("SGD", {"lr": 0.1}),
+    ("SGD", {"lr": 0.1, "momentum": 0.9, "dampening": 0.1, "weight_decay": 0.01}),
     ("SGD", {"lr": 0.05, "momentum": 0.9, "nesterov": True, "maximize": True}),
-    ("Adam", {"lr": 0.01}), ("Adam", {"lr": 0.01, "weight_decay": 0.1, "amsgrad": True}),
+    ("Adam", {"lr": 0.01}),
+    ("Adam", {"lr": 0.01, "weight_decay": 0.1, "amsgrad": True}),
     ("Adam", {"lr": 0.01, "maximize": True, "betas": (0.8, 0.9)}),
-    ("AdamW", {"lr": 0.01}), ("AdamW", {"lr": 0.01, "weight_decay": 0.3, "amsgrad": True}),
-    ("Adagrad", {"lr": 0.1, "lr_decay": 0.01, "weight_decay": 0.1, "initial_accumulator_value": 0.2}),
-    ("RMSprop", {"lr": 0.01}), ("RMSprop", {"lr": 0.01, "momentum": 0.9, "centered": True, "weight_decay": 0.1}),
-    ("Adadelta", {"lr": 1.0, "weight_decay": 0.05}), ("Adamax", {"lr": 0.02, "weight_decay": 0.05}),
-    ("NAdam", {"lr": 0.02, "weight_decay": 0.05}), ("RAdam", {"lr": 0.02, "weight_decay": 0.05}),
+    ("AdamW", {"lr": 0.01}),
+    ("AdamW", {"lr": 0.01, "weight_decay": 0.3, "amsgrad": True}),
+    (
+        "Adagrad",
+        {"lr": 0.1, "lr_decay": 0.01, "weight_decay": 0.1, "initial_accumulator_value": 0.2},
+    ),
+    ("RMSprop", {"lr": 0.01}),
+    ("RMSprop", {"lr": 0.01, "momentum": 0.9, "centered": True, "weight_decay": 0.1}),
+    ("Adadelta", {"lr": 1.0, "weight_decay": 0.05}),
+    ("Adamax", {"lr": 0.02, "weight_decay": 0.05}),
+    ("NAdam", {"lr": 0.02, "weight_decay": 0.05}),
+    ("RAdam", {"lr": 0.02, "weight_decay": 0.05}),
 ]
 
 
@@ -38,7 +48,9 @@ def test_trajectory_matches_torch(torch_ref, name, kw, dtype):
     # torch 1.13's single-tensor NAdam applies mu twice in mu_product_next (fixed in torch 2.0);
     # its foreach path has the published formula, which we follow.
     tkw = dict(kw, foreach=True) if name == "NAdam" else kw
-    topt = getattr(torch.optim, name)([{"params": tps[:2]}, {"params": tps[2:], "lr": kw["lr"] * 0.5}], **tkw)
+    topt = getattr(torch.optim, name)(
+        [{"params": tps[:2]}, {"params": tps[2:], "lr": kw["lr"] * 0.5}], **tkw
+    )
     for step in range(6):
         grads = _quadratic_grads([p.detach().numpy() for p in ps], step)
         for p, tp, g in zip(ps, tps, grads):
@@ -48,7 +60,9 @@ def test_trajectory_matches_torch(torch_ref, name, kw, dtype):
         opt.step()
         topt.step()
         assert ps[0]._version > v0
-    tol = 1e-5 if dtype == np.float32 else (1e-8 if name == "NAdam" else 1e-10)  # NAdam's mu_product is float32
+    tol = (
+        1e-5 if dtype == np.float32 else (1e-8 if name == "NAdam" else 1e-10)
+    )  # NAdam's mu_product is float32
     for p, tp in zip(ps, tps):
         np.testing.assert_allclose(p.detach().numpy(), tp.detach().numpy(), rtol=tol, atol=tol)
 
@@ -63,7 +77,7 @@ def test_adam_matches_update_formula():
         opt.step()
         m = 0.9 * m + 0.1 * g
         v = 0.99 * v + 0.01 * g * g
-        x = x - 0.1 * (m / (1 - 0.9 ** t)) / (np.sqrt(v / (1 - 0.99 ** t)) + 1e-8)
+        x = x - 0.1 * (m / (1 - 0.9**t)) / (np.sqrt(v / (1 - 0.99**t)) + 1e-8)
     np.testing.assert_allclose(p.detach().numpy(), x, rtol=1e-12)
 
 
@@ -99,9 +113,15 @@ def test_param_without_grad_is_skipped_and_state_dict_round_trip(torch_ref):
     tsd = topt.state_dict()
     p = nn.Parameter(tc.ones(3))
     o = optim.SGD([p], lr=0.3, momentum=0.9)
-    o.load_state_dict({"param_groups": tsd["param_groups"],
-                       "state": {k: {"momentum_buffer": tc.from_numpy(v["momentum_buffer"].numpy())}
-                                 for k, v in tsd["state"].items()}})
+    o.load_state_dict(
+        {
+            "param_groups": tsd["param_groups"],
+            "state": {
+                k: {"momentum_buffer": tc.from_numpy(v["momentum_buffer"].numpy())}
+                for k, v in tsd["state"].items()
+            },
+        }
+    )
     p.grad = tc.ones(3)
     tp.grad = torch.ones(3)
     o.step()
@@ -139,21 +159,39 @@ def test_zero_grad_and_errors():
 
 
 SCHEDULERS = [
-    ("StepLR", {"step_size": 3, "gamma": 0.5}), ("MultiStepLR", {"milestones": [2, 5, 5], "gamma": 0.3}),
-    ("ExponentialLR", {"gamma": 0.9}), ("CosineAnnealingLR", {"T_max": 5, "eta_min": 0.01}),
+    ("StepLR", {"step_size": 3, "gamma": 0.5}),
+    ("MultiStepLR", {"milestones": [2, 5, 5], "gamma": 0.3}),
+    ("ExponentialLR", {"gamma": 0.9}),
+    ("CosineAnnealingLR", {"T_max": 5, "eta_min": 0.01}),
     ("CosineAnnealingWarmRestarts", {"T_0": 3, "T_mult": 2, "eta_min": 0.001}),
-    ("LinearLR", {"start_factor": 0.25, "total_iters": 4}), ("ConstantLR", {"factor": 0.5, "total_iters": 3}),
-    ("LambdaLR", {"lr_lambda": lambda e: 0.95 ** e}), ("MultiplicativeLR", {"lr_lambda": lambda e: 0.9}),
+    ("LinearLR", {"start_factor": 0.25, "total_iters": 4}),
+    ("ConstantLR", {"factor": 0.5, "total_iters": 3}),
+    ("LambdaLR", {"lr_lambda": lambda e: 0.95**e}),
+    ("MultiplicativeLR", {"lr_lambda": lambda e: 0.9}),
     ("PolynomialLR", {"total_iters": 6, "power": 2.0}),
     ("OneCycleLR", {"max_lr": 1.0, "total_steps": 14}),
-    ("OneCycleLR", {"max_lr": 1.0, "total_steps": 14, "three_phase": True, "anneal_strategy": "linear"}),
+    (
+        "OneCycleLR",
+        {"max_lr": 1.0, "total_steps": 14, "three_phase": True, "anneal_strategy": "linear"},
+    ),
     ("CyclicLR", {"base_lr": 0.01, "max_lr": 0.1, "step_size_up": 3, "mode": "triangular2"}),
-    ("CyclicLR", {"base_lr": 0.01, "max_lr": 0.1, "step_size_up": 2, "step_size_down": 4, "mode": "exp_range",
-                  "gamma": 0.9}),
+    (
+        "CyclicLR",
+        {
+            "base_lr": 0.01,
+            "max_lr": 0.1,
+            "step_size_up": 2,
+            "step_size_down": 4,
+            "mode": "exp_range",
+            "gamma": 0.9,
+        },
+    ),
 ]
 
 
-@pytest.mark.parametrize("name,kw", SCHEDULERS, ids=[f"{n}-{i}" for i, (n, _) in enumerate(SCHEDULERS)])
+@pytest.mark.parametrize(
+    "name,kw", SCHEDULERS, ids=[f"{n}-{i}" for i, (n, _) in enumerate(SCHEDULERS)]
+)
 def test_scheduler_sequence_matches_torch(torch_ref, name, kw):
     torch = torch_ref
     p = nn.Parameter(tc.ones(1))
@@ -180,11 +218,21 @@ def test_sequential_chained_plateau(torch_ref):
     def run(lib, sched_lib, params, kind):
         opt = lib.SGD(params, lr=1.0)
         if kind == "seq":
-            s = sched_lib.SequentialLR(opt, [sched_lib.ConstantLR(opt, factor=0.1, total_iters=2),
-                                             sched_lib.ExponentialLR(opt, gamma=0.9)], milestones=[2])
+            s = sched_lib.SequentialLR(
+                opt,
+                [
+                    sched_lib.ConstantLR(opt, factor=0.1, total_iters=2),
+                    sched_lib.ExponentialLR(opt, gamma=0.9),
+                ],
+                milestones=[2],
+            )
         elif kind == "chain":
-            s = sched_lib.ChainedScheduler([sched_lib.ConstantLR(opt, factor=0.1, total_iters=2),
-                                            sched_lib.ExponentialLR(opt, gamma=0.9)])
+            s = sched_lib.ChainedScheduler(
+                [
+                    sched_lib.ConstantLR(opt, factor=0.1, total_iters=2),
+                    sched_lib.ExponentialLR(opt, gamma=0.9),
+                ]
+            )
         else:
             s = sched_lib.ReduceLROnPlateau(opt, factor=0.5, patience=1, cooldown=1)
         out = []
@@ -199,7 +247,9 @@ def test_sequential_chained_plateau(torch_ref):
 
     for kind in ("seq", "chain", "plateau"):
         ours = run(optim, optim.lr_scheduler, [nn.Parameter(tc.ones(1))], kind)
-        theirs = run(torch.optim, torch.optim.lr_scheduler, [torch.nn.Parameter(torch.ones(1))], kind)
+        theirs = run(
+            torch.optim, torch.optim.lr_scheduler, [torch.nn.Parameter(torch.ones(1))], kind
+        )
         np.testing.assert_allclose(ours, theirs, rtol=1e-12)
 
 
@@ -210,9 +260,13 @@ def test_mlp_trains_to_accuracy():
     n = 200
     t = np.sqrt(rng.uniform(0, 1, n)) * 3 * math.pi
     a = np.stack([t * np.cos(t), t * np.sin(t)], 1) / 10
-    x = np.concatenate([a, -a]).astype(np.float32) + rng.normal(0, 0.02, (2 * n, 2)).astype(np.float32)
+    x = np.concatenate([a, -a]).astype(np.float32) + rng.normal(0, 0.02, (2 * n, 2)).astype(
+        np.float32
+    )
     y = np.concatenate([np.zeros(n), np.ones(n)]).astype(np.int64)
-    model = nn.Sequential(nn.Linear(2, 64), nn.Tanh(), nn.Linear(64, 64), nn.Tanh(), nn.Linear(64, 2))
+    model = nn.Sequential(
+        nn.Linear(2, 64), nn.Tanh(), nn.Linear(64, 64), nn.Tanh(), nn.Linear(64, 2)
+    )
     opt = optim.Adam(model.parameters(), lr=0.01)
     sched = optim.lr_scheduler.StepLR(opt, 300, 0.5)
     loss_fn = nn.CrossEntropyLoss()
@@ -245,4 +299,7 @@ def test_scheduler_state_dict_round_trip():
         opt2.step()
         s2.step()
     assert s2.get_last_lr() == s.get_last_lr()
-    assert s.last_epoch == 7 and abs(s.get_last_lr()[0] - 0.5 * (1 + math.cos(math.pi * 7 / 10))) < 1e-12
+    assert (
+        s.last_epoch == 7
+        and abs(s.get_last_lr()[0] - 0.5 * (1 + math.cos(math.pi * 7 / 10))) < 1e-12
+    )

@@ -2,6 +2,7 @@
 the fused CPU loops: every optimizer and option combination, several steps, float32 and float64.
 The generic path is forced on the CPU through the test-only switch _C._optim._force_generic, or
 taken naturally by non-contiguous parameters."""
+
 import numpy as np
 import pytest
 
@@ -26,7 +27,10 @@ CONFIGS = [
     ("AdamW", {"lr": 0.01, "weight_decay": 0.3, "amsgrad": True}),
     ("AdamW", {"lr": 0.02, "maximize": True, "betas": (0.5, 0.99)}),
     ("Adagrad", {"lr": 0.1}),
-    ("Adagrad", {"lr": 0.1, "lr_decay": 0.01, "weight_decay": 0.1, "initial_accumulator_value": 0.2}),
+    (
+        "Adagrad",
+        {"lr": 0.1, "lr_decay": 0.01, "weight_decay": 0.1, "initial_accumulator_value": 0.2},
+    ),
     ("Adagrad", {"lr": 0.1, "maximize": True, "eps": 1e-6}),
     ("RMSprop", {"lr": 0.01}),
     ("RMSprop", {"lr": 0.01, "centered": True}),
@@ -79,8 +83,10 @@ def _run(name, kw, init, make_param, force=False):
             opt.step()
     finally:
         _F._force_generic(False)
-    state = [{k: (v.numpy().copy() if isinstance(v, tc.Tensor) else v) for k, v in opt.state[p].items()}
-             for p in ps]
+    state = [
+        {k: (v.numpy().copy() if isinstance(v, tc.Tensor) else v) for k, v in opt.state[p].items()}
+        for p in ps
+    ]
     return [p.detach().numpy().copy() for p in ps], state
 
 
@@ -162,9 +168,35 @@ def test_generic_path_checks_state(forced_generic):
     p.grad = tc.ones(3)
     step = tc.zeros((), dtype=tc.float32)
     with pytest.raises(ValueError, match="exp_avg state of parameter 0 has a different shape"):
-        _F.adam_step([p], [tc.zeros(4)], [tc.zeros(3)], [], [step], 0.1, 0.9, 0.999, 1e-8, 0.0, False, False,
-                     False)
+        _F.adam_step(
+            [p],
+            [tc.zeros(4)],
+            [tc.zeros(3)],
+            [],
+            [step],
+            0.1,
+            0.9,
+            0.999,
+            1e-8,
+            0.0,
+            False,
+            False,
+            False,
+        )
     with pytest.raises(TypeError, match="dtype"):
-        _F.adam_step([p], [tc.zeros(3, dtype=tc.float64)], [tc.zeros(3)], [], [step], 0.1, 0.9, 0.999, 1e-8, 0.0,
-                     False, False, False)
+        _F.adam_step(
+            [p],
+            [tc.zeros(3, dtype=tc.float64)],
+            [tc.zeros(3)],
+            [],
+            [step],
+            0.1,
+            0.9,
+            0.999,
+            1e-8,
+            0.0,
+            False,
+            False,
+            False,
+        )
     assert float(step) == 0.0

@@ -1,6 +1,7 @@
 """Functional-transform cases shared by the torchvision comparison and the recorded references
 (scripts/vision/record_torchvision_reference.py writes data/torchvision_reference.npz from them,
 so the comparison still runs on machines without torchvision)."""
+
 import numpy as np
 
 # (name, args, kwargs, uint8 tolerance): torchvision functional name and arguments; the same

@@ -5,8 +5,20 @@ import tensorcore as tc
 from tensorcore.vision import ops
 
 
-def make(rng, n=2, cin=4, h=9, w=10, cout=6, groups=2, og=2, k=(3, 3), stride=(2, 2),
-         padding=(1, 2), dilation=(1, 1)):
+def make(
+    rng,
+    n=2,
+    cin=4,
+    h=9,
+    w=10,
+    cout=6,
+    groups=2,
+    og=2,
+    k=(3, 3),
+    stride=(2, 2),
+    padding=(1, 2),
+    dilation=(1, 1),
+):
     oh = (h + 2 * padding[0] - dilation[0] * (k[0] - 1) - 1) // stride[0] + 1
     ow = (w + 2 * padding[1] - dilation[1] * (k[1] - 1) - 1) // stride[1] + 1
     x = rng.standard_normal((n, cin, h, w))
@@ -18,8 +30,9 @@ def make(rng, n=2, cin=4, h=9, w=10, cout=6, groups=2, og=2, k=(3, 3), stride=(2
 
 
 @pytest.mark.parametrize("use_mask", [False, True])
-@pytest.mark.parametrize("cfg", [{}, {"groups": 1, "og": 1, "stride": (1, 1), "padding": (0, 0),
-                                      "dilation": (2, 1)}])
+@pytest.mark.parametrize(
+    "cfg", [{}, {"groups": 1, "og": 1, "stride": (1, 1), "padding": (0, 0), "dilation": (2, 1)}]
+)
 def test_deform_conv2d_matches_torchvision(torch_ref, use_mask, cfg):
     tv = pytest.importorskip("torchvision")
     rng = np.random.default_rng(0)
@@ -38,22 +51,26 @@ def test_deform_conv2d_matches_torchvision(torch_ref, use_mask, cfg):
 
 def test_deform_conv2d_gradcheck():
     rng = np.random.default_rng(1)
-    x, off, w, b, m, kw = make(rng, n=1, cin=2, h=5, w=6, cout=2, groups=1, og=1, k=(2, 2),
-                               stride=(1, 1), padding=(0, 1))
+    x, off, w, b, m, kw = make(
+        rng, n=1, cin=2, h=5, w=6, cout=2, groups=1, og=1, k=(2, 2), stride=(1, 1), padding=(0, 1)
+    )
     # Keep sample points away from integer coordinates, where bilinear sampling has kinks.
     off = np.floor(off) + 0.3
     args = [tc.from_numpy(a).requires_grad_() for a in (x, off, w, b, m)]
     assert tc.autograd.gradcheck(
-        lambda *t: ops.deform_conv2d(t[0], t[1], t[2], t[3], mask=t[4], **kw), tuple(args))
+        lambda *t: ops.deform_conv2d(t[0], t[1], t[2], t[3], mask=t[4], **kw), tuple(args)
+    )
 
 
 def test_deform_conv2d_zero_offset_is_conv(torch_ref):
     rng = np.random.default_rng(2)
     x, off, w, b, m, kw = make(rng, groups=1, og=1)
-    out = ops.deform_conv2d(tc.from_numpy(x), tc.from_numpy(off * 0), tc.from_numpy(w),
-                            tc.from_numpy(b), **kw)
-    ref = torch_ref.nn.functional.conv2d(torch_ref.from_numpy(x), torch_ref.from_numpy(w),
-                                         torch_ref.from_numpy(b), **kw)
+    out = ops.deform_conv2d(
+        tc.from_numpy(x), tc.from_numpy(off * 0), tc.from_numpy(w), tc.from_numpy(b), **kw
+    )
+    ref = torch_ref.nn.functional.conv2d(
+        torch_ref.from_numpy(x), torch_ref.from_numpy(w), torch_ref.from_numpy(b), **kw
+    )
     np.testing.assert_allclose(out.numpy(), ref.numpy(), atol=1e-10)
 
 

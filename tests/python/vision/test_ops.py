@@ -76,17 +76,25 @@ def test_box_ops_torchvision(torch_ref):
     ta, tb = tc.from_numpy(a), tc.from_numpy(b)
     ra, rb = torch_ref.from_numpy(a), torch_ref.from_numpy(b)
     for name in ["box_iou", "generalized_box_iou", "distance_box_iou", "complete_box_iou"]:
-        np.testing.assert_allclose(getattr(ops, name)(ta, tb).numpy(),
-                                   getattr(tv.ops, name)(ra, rb).numpy(), rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(
+            getattr(ops, name)(ta, tb).numpy(),
+            getattr(tv.ops, name)(ra, rb).numpy(),
+            rtol=1e-10,
+            atol=1e-12,
+        )
     np.testing.assert_allclose(ops.box_area(ta).numpy(), tv.ops.box_area(ra).numpy())
     for i in ["xyxy", "xywh", "cxcywh"]:
         for o in ["xyxy", "xywh", "cxcywh"]:
-            np.testing.assert_allclose(ops.box_convert(ta, i, o).numpy(),
-                                       tv.ops.box_convert(ra, i, o).numpy())
-    np.testing.assert_array_equal(ops.clip_boxes_to_image(ta, (40, 60)).numpy(),
-                                  tv.ops.clip_boxes_to_image(ra, (40, 60)).numpy())
-    np.testing.assert_array_equal(ops.remove_small_boxes(ta, 20.0).numpy(),
-                                  tv.ops.remove_small_boxes(ra, 20.0).numpy())
+            np.testing.assert_allclose(
+                ops.box_convert(ta, i, o).numpy(), tv.ops.box_convert(ra, i, o).numpy()
+            )
+    np.testing.assert_array_equal(
+        ops.clip_boxes_to_image(ta, (40, 60)).numpy(),
+        tv.ops.clip_boxes_to_image(ra, (40, 60)).numpy(),
+    )
+    np.testing.assert_array_equal(
+        ops.remove_small_boxes(ta, 20.0).numpy(), tv.ops.remove_small_boxes(ra, 20.0).numpy()
+    )
     with pytest.raises(ValueError, match="box_convert"):
         ops.box_convert(ta, "xyxy", "yxyx")
 
@@ -109,8 +117,13 @@ def naive_roi_align(x, rois, ph, pw, scale, sr, aligned):
         else:
             xh = xl + 1
         ly, lx = y - yl, xx - xl
-        return ((1 - ly) * (1 - lx) * plane[yl, xl] + (1 - ly) * lx * plane[yl, xh] +
-                ly * (1 - lx) * plane[yh, xl] + ly * lx * plane[yh, xh])
+        return (
+            (1 - ly) * (1 - lx) * plane[yl, xl]
+            + (1 - ly) * lx * plane[yl, xh]
+            + ly * (1 - lx) * plane[yh, xl]
+            + ly * lx * plane[yh, xh]
+        )
+
     out = np.zeros((len(rois), x.shape[1], ph, pw))
     off = 0.5 if aligned else 0.0
     for k, r in enumerate(rois):
@@ -128,8 +141,11 @@ def naive_roi_align(x, rois, ph, pw, scale, sr, aligned):
                     acc = 0.0
                     for iy in range(gh):
                         for ix in range(gw):
-                            acc += bilinear(x[b, c], y1 + i * bh + (iy + 0.5) * bh / gh,
-                                            x1 + j * bw + (ix + 0.5) * bw / gw)
+                            acc += bilinear(
+                                x[b, c],
+                                y1 + i * bh + (iy + 0.5) * bh / gh,
+                                x1 + j * bw + (ix + 0.5) * bw / gw,
+                            )
                     out[k, c, i, j] = acc / max(gh * gw, 1)
     return out
 
@@ -149,8 +165,16 @@ def test_roi_align_naive(aligned, sr):
 
 
 # 40 RoIs on a 20x24 map take roi_align's channels-last path when C >= 16; 3 RoIs do not.
-@pytest.mark.parametrize("name,nrois", [("roi_align", 40), ("roi_align", 3), ("roi_pool", 40),
-                                        ("ps_roi_align", 40), ("ps_roi_pool", 40)])
+@pytest.mark.parametrize(
+    "name,nrois",
+    [
+        ("roi_align", 40),
+        ("roi_align", 3),
+        ("roi_pool", 40),
+        ("ps_roi_align", 40),
+        ("ps_roi_pool", 40),
+    ],
+)
 def test_roi_ops_torchvision_forward_backward(torch_ref, name, nrois):
     tv = pytest.importorskip("torchvision")
     rng = np.random.default_rng(5)
@@ -200,8 +224,11 @@ def test_sigmoid_focal_loss_and_frozen_bn(torch_ref):
     for red in ["none", "mean", "sum"]:
         np.testing.assert_allclose(
             ops.sigmoid_focal_loss(tc.from_numpy(x), tc.from_numpy(t), reduction=red).numpy(),
-            tv.ops.sigmoid_focal_loss(torch_ref.from_numpy(x), torch_ref.from_numpy(t),
-                                      reduction=red).numpy(), rtol=1e-10)
+            tv.ops.sigmoid_focal_loss(
+                torch_ref.from_numpy(x), torch_ref.from_numpy(t), reduction=red
+            ).numpy(),
+            rtol=1e-10,
+        )
     bn = ops.FrozenBatchNorm2d(3)
     bn.weight = tc.tensor([1.0, 2.0, 3.0])
     bn.running_mean = tc.tensor([0.5, 0.0, -1.0])
@@ -209,22 +236,28 @@ def test_sigmoid_focal_loss_and_frozen_bn(torch_ref):
     ref = tv.ops.FrozenBatchNorm2d(3)
     ref.weight.copy_(torch_ref.tensor([1.0, 2.0, 3.0]))
     ref.running_mean.copy_(torch_ref.tensor([0.5, 0.0, -1.0]))
-    np.testing.assert_allclose(bn(tc.from_numpy(img)).numpy(),
-                               ref(torch_ref.from_numpy(img)).numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        bn(tc.from_numpy(img)).numpy(), ref(torch_ref.from_numpy(img)).numpy(), rtol=1e-5, atol=1e-6
+    )
 
 
 def test_multiscale_roi_align_torchvision(torch_ref):
     tv = pytest.importorskip("torchvision")
     rng = np.random.default_rng(8)
-    feats = {"p2": rng.standard_normal((2, 4, 64, 64)).astype(np.float32),
-             "p3": rng.standard_normal((2, 4, 32, 32)).astype(np.float32),
-             "p4": rng.standard_normal((2, 4, 16, 16)).astype(np.float32),
-             "pool": rng.standard_normal((2, 4, 8, 8)).astype(np.float32)}
+    feats = {
+        "p2": rng.standard_normal((2, 4, 64, 64)).astype(np.float32),
+        "p3": rng.standard_normal((2, 4, 32, 32)).astype(np.float32),
+        "p4": rng.standard_normal((2, 4, 16, 16)).astype(np.float32),
+        "pool": rng.standard_normal((2, 4, 8, 8)).astype(np.float32),
+    }
     boxes = [random_boxes(rng, 30, 250.0), random_boxes(rng, 20, 250.0)]
     shapes = [(256, 256), (240, 250)]
     ours = ops.MultiScaleRoIAlign(["p2", "p3", "p4"], 7, 2)(
-        {k: tc.from_numpy(v) for k, v in feats.items()}, [tc.from_numpy(b) for b in boxes], shapes)
+        {k: tc.from_numpy(v) for k, v in feats.items()}, [tc.from_numpy(b) for b in boxes], shapes
+    )
     ref = tv.ops.MultiScaleRoIAlign(["p2", "p3", "p4"], 7, 2)(
         {k: torch_ref.from_numpy(v) for k, v in feats.items()},
-        [torch_ref.from_numpy(b) for b in boxes], shapes)
+        [torch_ref.from_numpy(b) for b in boxes],
+        shapes,
+    )
     np.testing.assert_allclose(ours.numpy(), ref.numpy(), atol=1e-5)

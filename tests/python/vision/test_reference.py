@@ -1,5 +1,6 @@
 """Functional transforms against torchvision outputs recorded by
 scripts/vision/record_torchvision_reference.py: runs without torch installed."""
+
 import os
 
 import numpy as np

@@ -1,4 +1,5 @@
 """Transform classes: per-sample batch randomness, fusion, joint targets, save/load."""
+
 import numpy as np
 import pytest
 
@@ -25,8 +26,9 @@ RANDOM_CASES = [
     lambda g: T.RandomVerticalFlip(0.5, generator=g),
     lambda g: T.RandomResizedCrop(20, generator=g),
     lambda g: T.RandomRotation(30, interpolation="bilinear", generator=g),
-    lambda g: T.RandomAffine(20, translate=(0.1, 0.2), scale=(0.8, 1.2), shear=(-5, 5, -3, 3),
-                             generator=g),
+    lambda g: T.RandomAffine(
+        20, translate=(0.1, 0.2), scale=(0.8, 1.2), shear=(-5, 5, -3, 3), generator=g
+    ),
     lambda g: T.RandomPerspective(0.4, p=0.7, generator=g),
     lambda g: T.ColorJitter(0.4, 0.4, 0.4, 0.1, generator=g),
     lambda g: T.RandomGrayscale(0.5, generator=g),
@@ -55,8 +57,8 @@ def test_batch_equals_per_image_with_per_sample_params(make):
     params = t2._draw(x.shape[0], prepared.shape[-2], prepared.shape[-1])
     assert len(params) == x.shape[0]
     for i in range(x.shape[0]):
-        single = t2._apply(prepared[i:i + 1], [params[i]])
-        np.testing.assert_array_equal(out[i:i + 1].numpy(), single.numpy())
+        single = t2._apply(prepared[i : i + 1], [params[i]])
+        np.testing.assert_array_equal(out[i : i + 1].numpy(), single.numpy())
 
 
 @pytest.mark.parametrize("make", RANDOM_CASES[:9])
@@ -86,18 +88,27 @@ def test_generator_reproducible_and_manual_seed():
 
 
 @pytest.mark.parametrize("dtype", [tc.uint8, tc.float32])
-@pytest.mark.parametrize("stages", [
-    lambda g: [T.RandomCrop(24, generator=g), T.RandomHorizontalFlip(0.5, generator=g)],
-    lambda g: [T.RandomHorizontalFlip(0.5, generator=g), T.RandomCrop(30, generator=g),
-               T.RandomVerticalFlip(0.5, generator=g), T.CenterCrop(20)],
-    lambda g: [],
-])
+@pytest.mark.parametrize(
+    "stages",
+    [
+        lambda g: [T.RandomCrop(24, generator=g), T.RandomHorizontalFlip(0.5, generator=g)],
+        lambda g: [
+            T.RandomHorizontalFlip(0.5, generator=g),
+            T.RandomCrop(30, generator=g),
+            T.RandomVerticalFlip(0.5, generator=g),
+            T.CenterCrop(20),
+        ],
+        lambda g: [],
+    ],
+)
 def test_fused_chain_equals_unfused(dtype, stages):
     x = batch_u8(8)
     if dtype == tc.float32:
         x = x.float() / 255
-    tail = [T.ConvertImageDtype(tc.float32), T.Normalize([0.485, 0.456, 0.406],
-                                                         [0.229, 0.224, 0.225])]
+    tail = [
+        T.ConvertImageDtype(tc.float32),
+        T.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225]),
+    ]
     fused = T.Compose(stages(gen(7)) + tail)
     plain = T.Compose(stages(gen(7)) + tail, fuse=False)
     np.testing.assert_allclose(fused(x).numpy(), plain(x).numpy(), rtol=1e-5, atol=2e-6)
@@ -112,16 +123,23 @@ def test_deterministic_classes_match_torchvision(torch_ref):
     pairs = [
         (T.Resize(20, antialias=True), tv.transforms.Resize(20, antialias=True), 1),
         (T.CenterCrop(30), tv.transforms.CenterCrop(30), 0),
-        (T.Pad([1, 2, 3, 4], padding_mode="symmetric"),
-         tv.transforms.Pad([1, 2, 3, 4], padding_mode="symmetric"), 0),
+        (
+            T.Pad([1, 2, 3, 4], padding_mode="symmetric"),
+            tv.transforms.Pad([1, 2, 3, 4], padding_mode="symmetric"),
+            0,
+        ),
         (T.Grayscale(3), tv.transforms.Grayscale(3), 0),
     ]
     for ours, ref, tol in pairs:
         d = np.abs(ours(x).numpy().astype(int) - ref(xr).numpy().astype(int))
         assert d.max() <= tol, ours
     f = T.Compose([T.ConvertImageDtype(tc.float32), T.Normalize([0.5, 0.4, 0.3], [0.2, 0.3, 0.4])])
-    r = tv.transforms.Compose([tv.transforms.ConvertImageDtype(torch_ref.float32),
-                               tv.transforms.Normalize([0.5, 0.4, 0.3], [0.2, 0.3, 0.4])])
+    r = tv.transforms.Compose(
+        [
+            tv.transforms.ConvertImageDtype(torch_ref.float32),
+            tv.transforms.Normalize([0.5, 0.4, 0.3], [0.2, 0.3, 0.4]),
+        ]
+    )
     np.testing.assert_allclose(f(x).numpy(), r(xr).numpy(), rtol=1e-5, atol=1e-6)
     fc = T.FiveCrop(10)(x)
     rc = tv.transforms.FiveCrop(10)(xr)
@@ -136,8 +154,7 @@ def test_random_params_replayed_through_torchvision(torch_ref):
     xr = torch_ref.from_numpy(x.numpy())
     t = T.RandomAffine(25, translate=(0.1, 0.1), scale=(0.7, 1.3), shear=10, generator=gen(4))
     angle, tr, sc, sh = t._draw(1, 40, 48)[0]
-    out = T.RandomAffine(25, translate=(0.1, 0.1), scale=(0.7, 1.3), shear=10,
-                         generator=gen(4))(x)
+    out = T.RandomAffine(25, translate=(0.1, 0.1), scale=(0.7, 1.3), shear=10, generator=gen(4))(x)
     ref = TF.affine(xr, angle, list(tr), sc, list(sh), fill=[0.0])
     assert (np.abs(out.numpy().astype(int) - ref.numpy().astype(int)) > 0).mean() < 0.01
     cj = T.ColorJitter(0.5, 0.5, 0.5, 0.2, generator=gen(6))
@@ -167,13 +184,21 @@ def _mask_boxes(masks):
     return np.array(out, dtype=np.float64)
 
 
-@pytest.mark.parametrize("t", [
-    T.RandomHorizontalFlip(1.0), T.RandomVerticalFlip(1.0), T.CenterCrop(30),
-    T.Resize([80, 120], interpolation="nearest"), T.Pad([3, 4, 5, 6]),
-    T.RandomCrop(36, padding=3, generator=gen(1)), T.RandomAffine([90, 90]),
-    T.RandomResizedCrop([30, 40], scale=(0.7, 1.0), interpolation="nearest", generator=gen(2)),
-    T.RandomRotation([180, 180]), T.RandomAffine([0, 0], translate=(0.2, 0.2), generator=gen(3)),
-])
+@pytest.mark.parametrize(
+    "t",
+    [
+        T.RandomHorizontalFlip(1.0),
+        T.RandomVerticalFlip(1.0),
+        T.CenterCrop(30),
+        T.Resize([80, 120], interpolation="nearest"),
+        T.Pad([3, 4, 5, 6]),
+        T.RandomCrop(36, padding=3, generator=gen(1)),
+        T.RandomAffine([90, 90]),
+        T.RandomResizedCrop([30, 40], scale=(0.7, 1.0), interpolation="nearest", generator=gen(2)),
+        T.RandomRotation([180, 180]),
+        T.RandomAffine([0, 0], translate=(0.2, 0.2), generator=gen(3)),
+    ],
+)
 def test_joint_boxes_follow_masks(t):
     out = t(_sample())
     assert out["image"].shape[-2:] == out["masks"].shape[-2:]
@@ -201,8 +226,15 @@ def test_joint_crop_drops_boxes_outside():
 
 
 def test_save_load_roundtrip(tmp_path):
-    p = T.Compose([T.Resize(50), T.RandomCrop(32), T.RandomHorizontalFlip(0.3),
-                   T.ConvertImageDtype(tc.float32), T.Normalize([0.5] * 3, [0.25] * 3)])
+    p = T.Compose(
+        [
+            T.Resize(50),
+            T.RandomCrop(32),
+            T.RandomHorizontalFlip(0.3),
+            T.ConvertImageDtype(tc.float32),
+            T.Normalize([0.5] * 3, [0.25] * 3),
+        ]
+    )
     path = tmp_path / "pipe.json"
     p.save(str(path))
     q = T.load(str(path))
@@ -240,8 +272,13 @@ def test_containers_and_misc():
 
 def test_any_leading_dims_and_2d_images():
     x = tc.from_numpy(np.random.default_rng(0).integers(0, 256, (2, 2, 3, 20, 24), dtype=np.uint8))
-    out = T.Compose([T.RandomCrop(10, generator=gen(1)), T.RandomHorizontalFlip(generator=gen(2)),
-                     T.ColorJitter(0.3, 0.3, 0.3, 0.1, generator=gen(3))])(x)
+    out = T.Compose(
+        [
+            T.RandomCrop(10, generator=gen(1)),
+            T.RandomHorizontalFlip(generator=gen(2)),
+            T.ColorJitter(0.3, 0.3, 0.3, 0.1, generator=gen(3)),
+        ]
+    )(x)
     assert out.shape == (2, 2, 3, 10, 10) and out.dtype == tc.uint8
     assert F.resize(x, [8, 9]).shape == (2, 2, 3, 8, 9)
     assert F.rotate(x, 15.0).shape == x.shape
@@ -266,10 +303,10 @@ def test_rotation_expand_on_a_batch_renders_into_the_largest_canvas():
         elif (oh - eh) % 2 == 0 and (ow - ew) % 2 == 0:
             # The single-image rotation sits at the canvas centre; the rest is fill.
             top, left = (oh - eh) // 2, (ow - ew) // 2
-            inner = out[i].numpy()[:, top:top + eh, left:left + ew]
+            inner = out[i].numpy()[:, top : top + eh, left : left + ew]
             assert (inner != single).mean() < 0.01
             border = out[i].numpy().copy()
-            border[:, top:top + eh, left:left + ew] = 0
+            border[:, top : top + eh, left : left + ew] = 0
             assert border.max() == 0
             checked += 1
     assert checked >= 2
@@ -292,8 +329,9 @@ def test_gaussian_blur_per_sample_sigmas_in_one_call_match_single_calls():
                 np.testing.assert_array_equal(out[i].numpy(), single.numpy())
         if dtype == tc.int16:
             ref = F.gaussian_blur(x[0].float(), [5, 3], [0.4, 0.4]).round().to(tc.int16)
-            np.testing.assert_array_equal(F.gaussian_blur(xb[0], [5, 3], [0.4]).numpy(),
-                                          ref.numpy())
+            np.testing.assert_array_equal(
+                F.gaussian_blur(xb[0], [5, 3], [0.4]).numpy(), ref.numpy()
+            )
     with pytest.raises(ValueError, match="reflect padding"):
         F.gaussian_blur(x[:, :, :2], 5)
     with pytest.raises(TypeError, match="gaussian_blur"):
@@ -303,12 +341,15 @@ def test_gaussian_blur_per_sample_sigmas_in_one_call_match_single_calls():
 def test_composed_crop_flip_equals_the_kernel():
     # The core-op path CUDA tensors take (checked here on the CPU against the C++ kernel).
     from tensorcore.vision.transforms import _geometric_transforms as G
+
     x = batch_u8(5, h=20, w=24)
     args = ([1, 0, 5, 3, 2], [4, 0, 7, 1, 9], [1, 0, 1, 0, 1], [0, 0, 1, 1, 1], 12, 15)
-    np.testing.assert_array_equal(G._crop_flip_composed(x, *args).numpy(),
-                                  tc._C._vision.crop_flip(x, *args).numpy())
+    np.testing.assert_array_equal(
+        G._crop_flip_composed(x, *args).numpy(), tc._C._vision.crop_flip(x, *args).numpy()
+    )
     shared = ([2], [3], [1], [0], 10, 10)
-    np.testing.assert_array_equal(G._crop_flip_composed(x, *shared).numpy(),
-                                  tc._C._vision.crop_flip(x, *shared).numpy())
+    np.testing.assert_array_equal(
+        G._crop_flip_composed(x, *shared).numpy(), tc._C._vision.crop_flip(x, *shared).numpy()
+    )
     with pytest.raises(ValueError, match="outside"):
         G._crop_flip_composed(x, [15], [0], [0], [0], 10, 10)

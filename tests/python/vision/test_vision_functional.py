@@ -1,4 +1,5 @@
 """Functional transforms against torchvision 0.14's tensor backend on the same inputs."""
+
 import numpy as np
 import pytest
 
@@ -60,8 +61,10 @@ def test_posterize_equalize(dtype):
         F.posterize(x.float(), 3)
 
 
-@pytest.mark.parametrize("src,dst", [("uint8", tc.float32), ("float32", tc.uint8),
-                                     ("uint8", tc.int32), ("float32", tc.float64)])
+@pytest.mark.parametrize(
+    "src,dst",
+    [("uint8", tc.float32), ("float32", tc.uint8), ("uint8", tc.int32), ("float32", tc.float64)],
+)
 def test_convert_image_dtype(src, dst):
     x, xr = images(src)
     tdst = getattr(torch, str(dst).split(".")[-1])
@@ -80,8 +83,10 @@ def test_normalize():
 
 @pytest.mark.parametrize("dtype", ["uint8", "float32"])
 @pytest.mark.parametrize("interp", ["nearest", "bilinear", "bicubic"])
-@pytest.mark.parametrize("size,antialias", [([20, 30], True), ([20, 30], False), (60, False),
-                                            (25, True), ([41, 19], True)])
+@pytest.mark.parametrize(
+    "size,antialias",
+    [([20, 30], True), ([20, 30], False), (60, False), (25, True), ([41, 19], True)],
+)
 def test_resize(dtype, interp, size, antialias):
     x, xr = images(dtype)
     out = F.resize(x, size, interpolation=interp, antialias=antialias)
@@ -95,14 +100,19 @@ def test_resize(dtype, interp, size, antialias):
         compare(out, ref, max_u8_diff=1, frac=0.01)
         assert np.abs(out.numpy().astype(int) - ref.numpy().astype(int)).max() <= 3
         return
-    compare(out, ref, atol=1e-3 if dtype == "float32" else 0,
-            max_u8_diff=0 if interp == "nearest" else 1)
+    compare(
+        out,
+        ref,
+        atol=1e-3 if dtype == "float32" else 0,
+        max_u8_diff=0 if interp == "nearest" else 1,
+    )
 
 
 def test_resize_max_size_and_errors():
     x, xr = images("uint8", (3, 40, 80))
-    compare(F.resize(x, 30, max_size=50), TF.resize(xr, 30, max_size=50, antialias=True),
-            max_u8_diff=1)
+    compare(
+        F.resize(x, 30, max_size=50), TF.resize(xr, 30, max_size=50, antialias=True), max_u8_diff=1
+    )
     with pytest.raises(ValueError, match="max_size"):
         F.resize(x, 30, max_size=20)
     with pytest.raises(ValueError, match="interpolation"):
@@ -117,11 +127,12 @@ def test_resize_matches_pil(interp):
     rng = np.random.default_rng(3)
     # A smooth image plus noise: photo-like content.
     yy, xx = np.mgrid[0:300, 0:400]
-    img = ((np.sin(xx / 17.0) + np.cos(yy / 23.0)) * 60 + 128 + rng.normal(0, 20, (300, 400)))
+    img = (np.sin(xx / 17.0) + np.cos(yy / 23.0)) * 60 + 128 + rng.normal(0, 20, (300, 400))
     img = np.clip(img, 0, 255).astype(np.uint8)
-    for (h, w) in [(75, 100), (224, 150), (600, 500), (31, 397)]:
-        ours = F.resize(tc.from_numpy(img[None].copy()), [h, w], interpolation=interp,
-                        antialias=True).numpy()[0]
+    for h, w in [(75, 100), (224, 150), (600, 500), (31, 397)]:
+        ours = F.resize(
+            tc.from_numpy(img[None].copy()), [h, w], interpolation=interp, antialias=True
+        ).numpy()[0]
         mode = pil.BILINEAR if interp == "bilinear" else pil.BICUBIC
         ref = np.asarray(pil.fromarray(img).resize((w, h), mode))
         assert np.abs(ours.astype(int) - ref.astype(int)).max() <= 1
@@ -129,8 +140,10 @@ def test_resize_matches_pil(interp):
 
 @pytest.mark.parametrize("dtype", ["uint8", "float32"])
 @pytest.mark.parametrize("interp", ["nearest", "bilinear"])
-@pytest.mark.parametrize("angle,expand,center,fill", [(30, False, None, None), (-75, True, None, [10]),
-                                                      (12.5, False, [5, 9], [1, 2, 3])])
+@pytest.mark.parametrize(
+    "angle,expand,center,fill",
+    [(30, False, None, None), (-75, True, None, [10]), (12.5, False, [5, 9], [1, 2, 3])],
+)
 def test_rotate(dtype, interp, angle, expand, center, fill):
     x, xr = images(dtype)
     out = F.rotate(x, angle, interpolation=interp, expand=expand, center=center, fill=fill)

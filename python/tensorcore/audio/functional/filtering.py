@@ -1,4 +1,5 @@
 """IIR filtering (lfilter, biquads) and SoX-style effects, as in torchaudio.functional."""
+
 import math
 
 import numpy as np
@@ -27,8 +28,10 @@ def lfilter(waveform, a_coeffs, b_coeffs, clamp=True, batching=True):
     if not isinstance(waveform, tc.Tensor):
         raise TypeError(f"lfilter: expected waveform to be a Tensor, got {type(waveform).__name__}")
     if tuple(a_coeffs.shape) != tuple(b_coeffs.shape):
-        raise ValueError(f"lfilter: expected coeffs of the same size, got a_coeffs "
-                         f"{tuple(a_coeffs.shape)} and b_coeffs {tuple(b_coeffs.shape)}")
+        raise ValueError(
+            f"lfilter: expected coeffs of the same size, got a_coeffs "
+            f"{tuple(a_coeffs.shape)} and b_coeffs {tuple(b_coeffs.shape)}"
+        )
     if a_coeffs.dim() > 2 or a_coeffs.dim() == 0:
         raise ValueError(f"lfilter: expected 1-d or 2-d coeffs, got {a_coeffs.dim()}-d")
     if not waveform.is_floating_point():
@@ -39,8 +42,10 @@ def lfilter(waveform, a_coeffs, b_coeffs, clamp=True, batching=True):
     if a_coeffs.dim() > 1:
         if batching:
             if waveform.dim() < 2 or waveform.shape[-2] != a_coeffs.shape[0]:
-                raise ValueError(f"lfilter: expected waveform.shape[-2] == {a_coeffs.shape[0]} "
-                                 f"(number of filters), got shape {tuple(waveform.shape)}")
+                raise ValueError(
+                    f"lfilter: expected waveform.shape[-2] == {a_coeffs.shape[0]} "
+                    f"(number of filters), got shape {tuple(waveform.shape)}"
+                )
         else:
             waveform = tc.stack([waveform] * a_coeffs.shape[0], -2)
     else:
@@ -54,10 +59,14 @@ def lfilter(waveform, a_coeffs, b_coeffs, clamp=True, batching=True):
     b_norm = (b_coeffs / a0).unsqueeze(0).unsqueeze(-1)  # (1, C, order, 1)
     t = x.shape[-1]
     # FIR part: u[n] = sum_k b[k] x[n - k]
-    xp = tc.cat([tc.zeros(x.shape[0], x.shape[1], order - 1, dtype=x.dtype), x], -1) if order > 1 else x
+    xp = (
+        tc.cat([tc.zeros(x.shape[0], x.shape[1], order - 1, dtype=x.dtype), x], -1)
+        if order > 1
+        else x
+    )
     u = None
     for k in range(order):
-        term = b_norm[:, :, k] * xp[..., order - 1 - k:order - 1 - k + t]
+        term = b_norm[:, :, k] * xp[..., order - 1 - k : order - 1 - k + t]
         u = term if u is None else u + term
     y = _audio.lfilter_iir(u.contiguous(), a_norm.contiguous())
     if clamp:
@@ -87,8 +96,9 @@ def allpass_biquad(waveform, sample_rate, central_freq, Q=0.707):
     dt = waveform.dtype
     w0 = 2 * math.pi * _t(central_freq, dt) / sample_rate
     alpha = tc.sin(w0) / 2 / _t(Q, dt)
-    return biquad(waveform, 1 - alpha, -2 * tc.cos(w0), 1 + alpha, 1 + alpha, -2 * tc.cos(w0),
-                  1 - alpha)
+    return biquad(
+        waveform, 1 - alpha, -2 * tc.cos(w0), 1 + alpha, 1 + alpha, -2 * tc.cos(w0), 1 - alpha
+    )
 
 
 def band_biquad(waveform, sample_rate, central_freq, Q=0.707, noise=False):
@@ -158,8 +168,15 @@ def equalizer_biquad(waveform, sample_rate, center_freq, gain, Q=0.707):
     w0 = 2 * math.pi * _t(center_freq, dt) / sample_rate
     A = tc.exp(_t(gain, dt) / 40.0 * math.log(10))
     alpha = tc.sin(w0) / 2 / _t(Q, dt)
-    return biquad(waveform, 1 + alpha * A, -2 * tc.cos(w0), 1 - alpha * A, 1 + alpha / A,
-                  -2 * tc.cos(w0), 1 - alpha / A)
+    return biquad(
+        waveform,
+        1 + alpha * A,
+        -2 * tc.cos(w0),
+        1 - alpha * A,
+        1 + alpha / A,
+        -2 * tc.cos(w0),
+        1 - alpha / A,
+    )
 
 
 def highpass_biquad(waveform, sample_rate, cutoff_freq, Q=0.707):
@@ -192,9 +209,15 @@ def deemph_biquad(waveform, sample_rate):
     temp1 = 2 * math.sqrt(A) * alpha
     temp2 = (A - 1) * math.cos(w0)
     temp3 = (A + 1) * math.cos(w0)
-    return biquad(waveform, A * ((A + 1) + temp2 + temp1), -2 * A * ((A - 1) + temp3),
-                  A * ((A + 1) + temp2 - temp1), (A + 1) - temp2 + temp1, 2 * ((A - 1) - temp3),
-                  (A + 1) - temp2 - temp1)
+    return biquad(
+        waveform,
+        A * ((A + 1) + temp2 + temp1),
+        -2 * A * ((A - 1) + temp3),
+        A * ((A + 1) + temp2 - temp1),
+        (A + 1) - temp2 + temp1,
+        2 * ((A - 1) - temp3),
+        (A + 1) - temp2 - temp1,
+    )
 
 
 _RIAA = {
@@ -208,8 +231,9 @@ _RIAA = {
 def riaa_biquad(waveform, sample_rate):
     """RIAA vinyl playback equalization (44.1k, 48k, 88.2k or 96k)."""
     if sample_rate not in _RIAA:
-        raise ValueError(f"riaa_biquad: sample_rate must be 44100, 48000, 88200 or 96000, "
-                         f"got {sample_rate}")
+        raise ValueError(
+            f"riaa_biquad: sample_rate must be 44100, 48000, 88200 or 96000, got {sample_rate}"
+        )
     zeros, poles = _RIAA[sample_rate]
     b0, b1, b2 = 1.0, -(zeros[0] + zeros[1]), zeros[0] * zeros[1]
     a0, a1, a2 = 1.0, -(poles[0] + poles[1]), poles[0] * poles[1]
@@ -218,14 +242,16 @@ def riaa_biquad(waveform, sample_rate):
     a_re = a0 + a1 * math.cos(-y) + a2 * math.cos(-2 * y)
     b_im = b1 * math.sin(-y) + b2 * math.sin(-2 * y)
     a_im = a1 * math.sin(-y) + a2 * math.sin(-2 * y)
-    g = 1 / math.sqrt((b_re ** 2 + b_im ** 2) / (a_re ** 2 + a_im ** 2))
+    g = 1 / math.sqrt((b_re**2 + b_im**2) / (a_re**2 + a_im**2))
     return biquad(waveform, b0 * g, b1 * g, b2 * g, a0, a1, a2)
 
 
 def contrast(waveform, enhancement_amount=75.0):
     """SoX contrast: sin(x pi/2 + c sin(2 pi x)), c = amount / 750."""
     if not 0 <= enhancement_amount <= 100:
-        raise ValueError(f"contrast: enhancement_amount must be in [0, 100], got {enhancement_amount}")
+        raise ValueError(
+            f"contrast: enhancement_amount must be in [0, 100], got {enhancement_amount}"
+        )
     c = enhancement_amount / 750.0
     temp1 = waveform * (math.pi / 2)
     return tc.sin(temp1 + c * tc.sin(temp1 * 4))
@@ -238,12 +264,16 @@ def dcshift(waveform, shift, limiter_gain=None):
     threshold = 1.0 - (abs(shift) - limiter_gain)
     if shift > 0:
         mask = waveform > threshold
-        limited = tc.clamp((waveform - threshold) * limiter_gain / (1 - threshold) + threshold + shift,
-                           max=threshold)
+        limited = tc.clamp(
+            (waveform - threshold) * limiter_gain / (1 - threshold) + threshold + shift,
+            max=threshold,
+        )
     else:
         mask = waveform < -threshold
-        limited = tc.clamp((waveform + threshold) * limiter_gain / (1 - threshold) - threshold + shift,
-                           min=-threshold)
+        limited = tc.clamp(
+            (waveform + threshold) * limiter_gain / (1 - threshold) - threshold + shift,
+            min=-threshold,
+        )
     return tc.where(mask, limited, tc.clamp(waveform + shift, min=-1, max=1))
 
 
@@ -262,8 +292,11 @@ def overdrive(waveform, gain=20, colour=20):
     g = math.exp(gain * math.log(10) / 20.0)
     temp = x * g + colour / 200
     cubic = temp - temp * temp * temp * (1.0 / 3)
-    temp = tc.where(temp < -1, tc.full_like(temp, -2.0 / 3.0),
-                    tc.where(temp > 1, tc.full_like(temp, 2.0 / 3.0), cubic))
+    temp = tc.where(
+        temp < -1,
+        tc.full_like(temp, -2.0 / 3.0),
+        tc.where(temp > 1, tc.full_like(temp, 2.0 / 3.0), cubic),
+    )
     # last_out[n] = temp[n] - temp[n-1] + 0.995 last_out[n-1]: an IIR over the first difference
     prev = tc.cat([tc.zeros(x.shape[0], 1, dtype=x.dtype), temp[:, :-1]], -1)
     a = tc.tensor([[1.0, -0.995]], dtype=x.dtype)
@@ -287,8 +320,16 @@ def _wave_table(wave_type, data_type, table_size, lo, hi, phase):
     return d.astype(np.float32)
 
 
-def phaser(waveform, sample_rate, gain_in=0.4, gain_out=0.74, delay_ms=3.0, decay=0.4,
-           mod_speed=0.5, sinusoidal=True):
+def phaser(
+    waveform,
+    sample_rate,
+    gain_in=0.4,
+    gain_out=0.74,
+    delay_ms=3.0,
+    decay=0.4,
+    mod_speed=0.5,
+    sinusoidal=True,
+):
     """SoX phaser: a modulated feedback delay line (not differentiable)."""
     _cpu_only(waveform, "phaser")
     _check_sample_rate(sample_rate, "phaser")
@@ -296,8 +337,9 @@ def phaser(waveform, sample_rate, gain_in=0.4, gain_out=0.74, delay_ms=3.0, deca
     x = waveform.reshape(-1, shape[-1]).numpy() * gain_in
     delay_len = int(delay_ms * 0.001 * sample_rate + 0.5)
     mod_len = int(sample_rate / mod_speed + 0.5)
-    mod = _wave_table("SINE" if sinusoidal else "TRIANGLE", "INT", mod_len, 1.0,
-                      float(delay_len), math.pi / 2)
+    mod = _wave_table(
+        "SINE" if sinusoidal else "TRIANGLE", "INT", mod_len, 1.0, float(delay_len), math.pi / 2
+    )
     buf = np.zeros((delay_len, x.shape[0]), dtype=x.dtype)
     out = np.empty_like(x)
     delay_pos = mod_pos = 0
@@ -313,15 +355,29 @@ def phaser(waveform, sample_rate, gain_in=0.4, gain_out=0.74, delay_ms=3.0, deca
     return tc.from_numpy(out.astype(x.dtype)).reshape(shape)
 
 
-def flanger(waveform, sample_rate, delay=0.0, depth=2.0, regen=0.0, width=71.0, speed=0.5,
-            phase=25.0, modulation="sinusoidal", interpolation="linear"):
+def flanger(
+    waveform,
+    sample_rate,
+    delay=0.0,
+    depth=2.0,
+    regen=0.0,
+    width=71.0,
+    speed=0.5,
+    phase=25.0,
+    modulation="sinusoidal",
+    interpolation="linear",
+):
     """SoX flanger on (..., channels, time) with at most 4 channels (not differentiable)."""
     _cpu_only(waveform, "flanger")
     _check_sample_rate(sample_rate, "flanger")
     if modulation not in ("sinusoidal", "triangular"):
-        raise ValueError(f"flanger: modulation must be 'sinusoidal' or 'triangular', got {modulation!r}")
+        raise ValueError(
+            f"flanger: modulation must be 'sinusoidal' or 'triangular', got {modulation!r}"
+        )
     if interpolation not in ("linear", "quadratic"):
-        raise ValueError(f"flanger: interpolation must be 'linear' or 'quadratic', got {interpolation!r}")
+        raise ValueError(
+            f"flanger: interpolation must be 'linear' or 'quadratic', got {interpolation!r}"
+        )
     shape = tuple(waveform.shape)
     if len(shape) < 2 or shape[-2] > 4:
         raise ValueError(f"flanger: expected (..., channels <= 4, time), got shape {shape}")
@@ -342,8 +398,14 @@ def flanger(waveform, sample_rate, delay=0.0, depth=2.0, regen=0.0, width=71.0, 
     lfo_len = int(sample_rate / speed)
     table_min = math.floor(delay_min * sample_rate + 0.5)
     table_max = buf_len - 2.0
-    lfo = _wave_table("SINE" if modulation == "sinusoidal" else "TRIANGLE", "FLOAT", lfo_len,
-                      float(table_min), float(table_max), 3 * math.pi / 2)
+    lfo = _wave_table(
+        "SINE" if modulation == "sinusoidal" else "TRIANGLE",
+        "FLOAT",
+        lfo_len,
+        float(table_min),
+        float(table_max),
+        3 * math.pi / 2,
+    )
     out = np.zeros_like(x)
     chans = np.arange(n_channels)
     phase_off = (chans * lfo_len * channel_phase + 0.5).astype(np.int64)
@@ -375,15 +437,17 @@ def dither(waveform, density_function="TPDF", noise_shaping=False):
     """Quantizes to 16 bits with dither: "TPDF" (triangular), "RPDF" or "GPDF" (torchaudio's
     sample-borrowing schemes), optionally with first-order noise shaping."""
     if density_function not in ("TPDF", "RPDF", "GPDF"):
-        raise ValueError(f"dither: density_function must be TPDF, RPDF or GPDF, got {density_function!r}")
+        raise ValueError(
+            f"dither: density_function must be TPDF, RPDF or GPDF, got {density_function!r}"
+        )
     shape = tuple(waveform.shape)
     x = waveform.reshape(-1, shape[-1])
     channel_size = x.shape[0] - 1
     time_size = x.shape[-1] - 1
     rand_channel = int(tc.randint(channel_size, (1,))) if channel_size > 0 else 0
     rand_time = int(tc.randint(time_size, (1,))) if time_size > 0 else 0
-    up = 2 ** 15 - 2
-    down = 2 ** 15
+    up = 2**15 - 2
+    down = 2**15
     scaled = x * up
     if density_function == "RPDF":
         dis = scaled + (x[rand_channel][rand_time] - 0.5)
@@ -401,7 +465,7 @@ def dither(waveform, density_function="TPDF", noise_shaping=False):
             k = tc.arange(n, dtype=x.dtype) * (2.0 / n)
             tpdf = tc.where(k <= 1.0, k, 2.0 - k)
         dis = scaled + tpdf
-    dithered = (tc.round(dis) / down)
+    dithered = tc.round(dis) / down
     if noise_shaping:
         error = dithered - x
         shifted = tc.cat([tc.zeros(x.shape[0], 1, dtype=x.dtype), error[:, :-1]], -1)

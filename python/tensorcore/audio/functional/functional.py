@@ -1,4 +1,5 @@
 """Filter banks, scaling, companding, resampling, deltas, pitch, CMN and masking."""
+
 import math
 import warnings
 
@@ -20,17 +21,23 @@ _MAX_SAMPLE_RATE = 1 << 24  # 16.7 MHz, far above any audio rate
 
 
 def _check_sample_rate(sample_rate, op):
-    if not (isinstance(sample_rate, (int, float)) and math.isfinite(sample_rate)
-            and 0 < sample_rate <= _MAX_SAMPLE_RATE):
-        raise ValueError(f"{op}: sample_rate must be a positive number of at most "
-                         f"{_MAX_SAMPLE_RATE} Hz, got {sample_rate!r}")
+    if not (
+        isinstance(sample_rate, (int, float))
+        and math.isfinite(sample_rate)
+        and 0 < sample_rate <= _MAX_SAMPLE_RATE
+    ):
+        raise ValueError(
+            f"{op}: sample_rate must be a positive number of at most "
+            f"{_MAX_SAMPLE_RATE} Hz, got {sample_rate!r}"
+        )
 
 
 def _cpu_only(x, op):
     """Ops with a native CPU kernel (or a NumPy loop) and no CUDA one yet."""
     if isinstance(x, tc.Tensor) and x.device.type != "cpu":
-        raise NotImplementedError(f"{op}: has a CPU kernel only, got a tensor on {x.device} "
-                                  "(move it with .cpu())")
+        raise NotImplementedError(
+            f"{op}: has a CPU kernel only, got a tensor on {x.device} (move it with .cpu())"
+        )
 
 
 def _hz_to_mel(freq, mel_scale="htk"):
@@ -74,12 +81,14 @@ def melscale_fbanks(n_freqs, f_min, f_max, n_mels, sample_rate, norm=None, mel_s
     f_pts = _mel_to_hz(m_pts, mel_scale)
     fb = _triangular_filterbank(all_freqs, f_pts)
     if norm == "slaney":
-        enorm = 2.0 / (f_pts[2:n_mels + 2] - f_pts[:n_mels])
+        enorm = 2.0 / (f_pts[2 : n_mels + 2] - f_pts[:n_mels])
         fb = fb * enorm.unsqueeze(0)
     if bool((fb.amax(dim=0) == 0.0).any()):
-        warnings.warn(f"At least one mel filterbank has all zero values. The value for `n_mels` "
-                      f"({n_mels}) may be set too high. Or, the value for `n_freqs` ({n_freqs}) "
-                      f"may be set too low.")
+        warnings.warn(
+            f"At least one mel filterbank has all zero values. The value for `n_mels` "
+            f"({n_mels}) may be set too high. Or, the value for `n_freqs` ({n_freqs}) "
+            f"may be set too low."
+        )
     return fb
 
 
@@ -148,18 +157,34 @@ def mu_law_decoding(x_mu, quantization_channels):
     return tc.sign(x) * (tc.exp(tc.abs(x) * tc.log1p(mu_t)) - 1.0) / mu_t
 
 
-def resample(waveform, orig_freq, new_freq, lowpass_filter_width=6, rolloff=0.99,
-             resampling_method="sinc_interpolation", beta=None):
+def resample(
+    waveform,
+    orig_freq,
+    new_freq,
+    lowpass_filter_width=6,
+    rolloff=0.99,
+    resampling_method="sinc_interpolation",
+    beta=None,
+):
     """Band-limited resampling of (..., time) with a windowed sinc (polyphase C++ kernel)."""
     _check_tensor(waveform, "resample")
     if int(orig_freq) != orig_freq or int(new_freq) != new_freq:
-        raise ValueError("resample: orig_freq and new_freq must be integers (scale both to keep "
-                         f"their ratio), got {orig_freq} and {new_freq}")
+        raise ValueError(
+            "resample: orig_freq and new_freq must be integers (scale both to keep "
+            f"their ratio), got {orig_freq} and {new_freq}"
+        )
     if not waveform.is_floating_point():
         raise TypeError(f"resample: expected a floating point waveform, got {waveform.dtype}")
     _cpu_only(waveform, "resample")
-    return _audio.resample(waveform, int(orig_freq), int(new_freq), int(lowpass_filter_width),
-                           float(rolloff), resampling_method, beta)
+    return _audio.resample(
+        waveform,
+        int(orig_freq),
+        int(new_freq),
+        int(lowpass_filter_width),
+        float(rolloff),
+        resampling_method,
+        beta,
+    )
 
 
 def _replicate_pad(x, n):
@@ -183,7 +208,7 @@ def compute_deltas(specgram, win_length=5, mode="replicate"):
     padded = _replicate_pad(specgram, n)
     out = None
     for k in range(1, n + 1):
-        term = (padded[..., n + k:n + k + t] - padded[..., n - k:n - k + t]) * float(k)
+        term = (padded[..., n + k : n + k + t] - padded[..., n - k : n - k + t]) * float(k)
         out = term if out is None else out + term
     return out / denom
 
@@ -203,8 +228,10 @@ def _compute_nccf(waveform, sample_rate, frame_time, freq_low):
     length = waveform.shape[-1]
     num_frames = int(math.ceil(length / frame_size))
     p = lags + num_frames * frame_size - length
-    waveform = tc.cat([waveform, tc.zeros(*waveform.shape[:-1], p, dtype=waveform.dtype,
-                                          device=waveform.device)], -1)
+    waveform = tc.cat(
+        [waveform, tc.zeros(*waveform.shape[:-1], p, dtype=waveform.dtype, device=waveform.device)],
+        -1,
+    )
     s1_all = _unfold_frames(waveform, frame_size, frame_size, num_frames)
     e1 = (eps + tc.norm(s1_all, dim=-1)).pow(2)
     out = []
@@ -235,20 +262,29 @@ def _median_smoothing(indices, win_length):
     return values
 
 
-def detect_pitch_frequency(waveform, sample_rate, frame_time=10 ** (-2), win_length=30,
-                           freq_low=85, freq_high=3400):
+def detect_pitch_frequency(
+    waveform, sample_rate, frame_time=10 ** (-2), win_length=30, freq_low=85, freq_high=3400
+):
     """Pitch (Hz) per frame by normalized cross-correlation and median smoothing."""
     _check_tensor(waveform, "detect_pitch_frequency")
-    for name, v in (("sample_rate", sample_rate), ("frame_time", frame_time),
-                    ("freq_low", freq_low), ("freq_high", freq_high), ("win_length", win_length)):
+    for name, v in (
+        ("sample_rate", sample_rate),
+        ("frame_time", frame_time),
+        ("freq_low", freq_low),
+        ("freq_high", freq_high),
+        ("win_length", win_length),
+    ):
         if not (isinstance(v, (int, float)) and math.isfinite(v) and v > 0):
-            raise ValueError(f"detect_pitch_frequency: {name} must be a positive finite number, "
-                             f"got {v!r}")
+            raise ValueError(
+                f"detect_pitch_frequency: {name} must be a positive finite number, got {v!r}"
+            )
     # One correlation per lag runs in a Python loop: bound it so that an absurd sample_rate
     # is an error rather than a hang (192 kHz down to 3 Hz is 64000 lags).
     if sample_rate / freq_low > 65536:
-        raise ValueError(f"detect_pitch_frequency: sample_rate / freq_low = "
-                         f"{sample_rate / freq_low:.0f} lags, at most 65536 are supported")
+        raise ValueError(
+            f"detect_pitch_frequency: sample_rate / freq_low = "
+            f"{sample_rate / freq_low:.0f} lags, at most 65536 are supported"
+        )
     shape = list(waveform.shape)
     waveform = waveform.reshape([-1] + shape[-1:])
     nccf = _compute_nccf(waveform, sample_rate, frame_time, freq_low)
@@ -282,8 +318,7 @@ def _cmn_windows(num_frames, cmn_window, min_cmn_window, center):
     return starts, ends
 
 
-def sliding_window_cmn(specgram, cmn_window=600, min_cmn_window=100, center=False,
-                       norm_vars=False):
+def sliding_window_cmn(specgram, cmn_window=600, min_cmn_window=100, center=False, norm_vars=False):
     """Cepstral mean (and variance) normalization over a sliding window of frames.
 
     specgram: (..., frames, feats). Window sums come from a float64 prefix sum.
@@ -296,7 +331,9 @@ def sliding_window_cmn(specgram, cmn_window=600, min_cmn_window=100, center=Fals
     dev = specgram.device
     start_t = tc.tensor(starts, dtype=tc.int64).to(dev)
     end_t = tc.tensor(ends, dtype=tc.int64).to(dev)
-    counts = tc.tensor([e - s for s, e in zip(starts, ends)], dtype=tc.float64).reshape(1, -1, 1).to(dev)
+    counts = (
+        tc.tensor([e - s for s, e in zip(starts, ends)], dtype=tc.float64).reshape(1, -1, 1).to(dev)
+    )
     xd = x.to(tc.float64)
     zero = tc.zeros(x.shape[0], 1, num_feats, dtype=tc.float64, device=dev)
     cs = tc.cat([zero, tc.cumsum(xd, 1)], 1)
@@ -328,7 +365,9 @@ def mask_along_axis_iid(specgrams, mask_param, mask_value, axis, p=1.0, *, gener
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"mask_along_axis_iid: p must be between 0.0 and 1.0, got {p}")
     if specgrams.dim() != 4:
-        raise ValueError(f"mask_along_axis_iid: expected a 4-d tensor, got shape {tuple(specgrams.shape)}")
+        raise ValueError(
+            f"mask_along_axis_iid: expected a 4-d tensor, got shape {tuple(specgrams.shape)}"
+        )
     mask_param = _mask_param(mask_param, p, specgrams.shape[axis])
     if mask_param < 1:
         return specgrams

@@ -1,4 +1,5 @@
 """Spectrogram-based functions (need tensorcore's FFT: tc.stft / tc.istft)."""
+
 import math
 
 import tensorcore as tc
@@ -12,7 +13,9 @@ def _require_fft(op):
 def _spec_norms(normalized):
     if isinstance(normalized, str):
         if normalized not in ("frame_length", "window"):
-            raise ValueError(f"normalized must be a bool, 'frame_length' or 'window', got {normalized!r}")
+            raise ValueError(
+                f"normalized must be a bool, 'frame_length' or 'window', got {normalized!r}"
+            )
         return normalized == "frame_length", normalized == "window"
     return False, bool(normalized)
 
@@ -21,8 +24,20 @@ def _complex_dtype(real_dtype):
     return tc.complex128 if real_dtype == tc.float64 else tc.complex64
 
 
-def spectrogram(waveform, pad, window, n_fft, hop_length, win_length, power, normalized,
-                center=True, pad_mode="reflect", onesided=True, return_complex=None):
+def spectrogram(
+    waveform,
+    pad,
+    window,
+    n_fft,
+    hop_length,
+    win_length,
+    power,
+    normalized,
+    center=True,
+    pad_mode="reflect",
+    onesided=True,
+    return_complex=None,
+):
     """(..., time) -> (..., freq, frames): |STFT|^power, or the complex STFT when power is None."""
     _require_fft("spectrogram")
     if pad > 0:
@@ -30,9 +45,18 @@ def spectrogram(waveform, pad, window, n_fft, hop_length, win_length, power, nor
         waveform = tc.cat([zeros, waveform, zeros], -1)
     frame_length_norm, window_norm = _spec_norms(normalized)
     shape = tuple(waveform.shape)
-    spec = tc.stft(waveform.reshape(-1, shape[-1]), n_fft=n_fft, hop_length=hop_length,
-                   win_length=win_length, window=window, center=center, pad_mode=pad_mode,
-                   normalized=frame_length_norm, onesided=onesided, return_complex=True)
+    spec = tc.stft(
+        waveform.reshape(-1, shape[-1]),
+        n_fft=n_fft,
+        hop_length=hop_length,
+        win_length=win_length,
+        window=window,
+        center=center,
+        pad_mode=pad_mode,
+        normalized=frame_length_norm,
+        onesided=onesided,
+        return_complex=True,
+    )
     spec = spec.reshape(shape[:-1] + tuple(spec.shape[-2:]))
     if window_norm:
         spec = spec / window.pow(2.0).sum().sqrt()
@@ -52,8 +76,19 @@ def spectrogram(waveform, pad, window, n_fft, hop_length, win_length, power, nor
     return spec
 
 
-def inverse_spectrogram(spectrogram, length, pad, window, n_fft, hop_length, win_length,
-                        normalized, center=True, pad_mode="reflect", onesided=True):
+def inverse_spectrogram(
+    spectrogram,
+    length,
+    pad,
+    window,
+    n_fft,
+    hop_length,
+    win_length,
+    normalized,
+    center=True,
+    pad_mode="reflect",
+    onesided=True,
+):
     """Complex (..., freq, frames) -> (..., time) by inverse STFT."""
     _require_fft("inverse_spectrogram")
     frame_length_norm, window_norm = _spec_norms(normalized)
@@ -63,16 +98,26 @@ def inverse_spectrogram(spectrogram, length, pad, window, n_fft, hop_length, win
         spectrogram = spectrogram * window.pow(2.0).sum().sqrt()
     shape = tuple(spectrogram.shape)
     spec = spectrogram.reshape(-1, shape[-2], shape[-1])
-    wave = tc.istft(spec, n_fft=n_fft, hop_length=hop_length, win_length=win_length,
-                    window=window, center=center, normalized=frame_length_norm, onesided=onesided,
-                    length=length + 2 * pad if length is not None else None, return_complex=False)
+    wave = tc.istft(
+        spec,
+        n_fft=n_fft,
+        hop_length=hop_length,
+        win_length=win_length,
+        window=window,
+        center=center,
+        normalized=frame_length_norm,
+        onesided=onesided,
+        length=length + 2 * pad if length is not None else None,
+        return_complex=False,
+    )
     if length is not None and pad > 0:
         wave = wave[:, pad:-pad]
     return wave.reshape(shape[:-2] + tuple(wave.shape[-1:]))
 
 
-def griffinlim(specgram, window, n_fft, hop_length, win_length, power, n_iter, momentum, length,
-               rand_init):
+def griffinlim(
+    specgram, window, n_fft, hop_length, win_length, power, n_iter, momentum, length, rand_init
+):
     """Waveform from a magnitude spectrogram by the fast Griffin-Lim algorithm."""
     _require_fft("griffinlim")
     if not 0 <= momentum < 1:
@@ -83,22 +128,45 @@ def griffinlim(specgram, window, n_fft, hop_length, win_length, power, n_iter, m
     cdt = _complex_dtype(specgram.dtype)
     if rand_init:
         # drawn on the CPU generator, so CPU and CUDA runs start from the same phases
-        angles = tc.complex(tc.rand(*specgram.shape, dtype=specgram.dtype),
-                            tc.rand(*specgram.shape, dtype=specgram.dtype)).to(specgram.device)
+        angles = tc.complex(
+            tc.rand(*specgram.shape, dtype=specgram.dtype),
+            tc.rand(*specgram.shape, dtype=specgram.dtype),
+        ).to(specgram.device)
     else:
         angles = tc.ones(*specgram.shape, dtype=cdt, device=specgram.device)
     tprev = None
     for _ in range(n_iter):
-        inverse = tc.istft(specgram * angles, n_fft=n_fft, hop_length=hop_length,
-                           win_length=win_length, window=window, length=length)
-        rebuilt = tc.stft(inverse, n_fft=n_fft, hop_length=hop_length, win_length=win_length,
-                          window=window, center=True, pad_mode="reflect", normalized=False,
-                          onesided=True, return_complex=True)
+        inverse = tc.istft(
+            specgram * angles,
+            n_fft=n_fft,
+            hop_length=hop_length,
+            win_length=win_length,
+            window=window,
+            length=length,
+        )
+        rebuilt = tc.stft(
+            inverse,
+            n_fft=n_fft,
+            hop_length=hop_length,
+            win_length=win_length,
+            window=window,
+            center=True,
+            pad_mode="reflect",
+            normalized=False,
+            onesided=True,
+            return_complex=True,
+        )
         angles = rebuilt if (not momentum or tprev is None) else rebuilt - tprev * momentum
         angles = angles / (angles.abs() + 1e-16)
         tprev = rebuilt
-    wave = tc.istft(specgram * angles, n_fft=n_fft, hop_length=hop_length, win_length=win_length,
-                    window=window, length=length)
+    wave = tc.istft(
+        specgram * angles,
+        n_fft=n_fft,
+        hop_length=hop_length,
+        win_length=win_length,
+        window=window,
+        length=length,
+    )
     return wave.reshape(shape[:-2] + tuple(wave.shape[-1:]))
 
 
@@ -127,7 +195,15 @@ def phase_vocoder(complex_specgrams, rate, phase_advance):
 
 def spectral_centroid(waveform, sample_rate, pad, window, n_fft, hop_length, win_length):
     """Frequency centroid (Hz) of each frame of the magnitude spectrogram."""
-    spec = spectrogram(waveform, pad=pad, window=window, n_fft=n_fft, hop_length=hop_length,
-                       win_length=win_length, power=1.0, normalized=False)
+    spec = spectrogram(
+        waveform,
+        pad=pad,
+        window=window,
+        n_fft=n_fft,
+        hop_length=hop_length,
+        win_length=win_length,
+        power=1.0,
+        normalized=False,
+    )
     freqs = tc.linspace(0, sample_rate // 2, 1 + n_fft // 2, device=spec.device).reshape(-1, 1)
     return (freqs * spec).sum(dim=-2) / spec.sum(dim=-2)

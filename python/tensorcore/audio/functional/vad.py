@@ -1,6 +1,7 @@
 """Voice activity detection (SoX's vad effect, as torchaudio.functional.vad): trims leading
 silence. The per-measure spectral analysis runs in NumPy; measures are taken directly at their
 sample positions instead of stepping through every sample."""
+
 import math
 
 import numpy as np
@@ -12,20 +13,40 @@ from .functional import _check_sample_rate, _cpu_only
 
 def _hann(n):
     # torch.hann_window(n) (periodic)
-    return (0.5 - 0.5 * np.cos(2 * np.pi * np.arange(n) / n)).astype(np.float32) if n > 0 else \
-        np.zeros(0, np.float32)
+    return (
+        (0.5 - 0.5 * np.cos(2 * np.pi * np.arange(n) / n)).astype(np.float32)
+        if n > 0
+        else np.zeros(0, np.float32)
+    )
 
 
-def vad(waveform, sample_rate, trigger_level=7.0, trigger_time=0.25, search_time=1.0,
-        allowed_gap=0.25, pre_trigger_time=0.0, boot_time=0.35, noise_up_time=0.1,
-        noise_down_time=0.01, noise_reduction_amount=1.35, measure_freq=20.0,
-        measure_duration=None, measure_smooth_time=0.4, hp_filter_freq=50.0,
-        lp_filter_freq=6000.0, hp_lifter_freq=150.0, lp_lifter_freq=2000.0):
+def vad(
+    waveform,
+    sample_rate,
+    trigger_level=7.0,
+    trigger_time=0.25,
+    search_time=1.0,
+    allowed_gap=0.25,
+    pre_trigger_time=0.0,
+    boot_time=0.35,
+    noise_up_time=0.1,
+    noise_down_time=0.01,
+    noise_reduction_amount=1.35,
+    measure_freq=20.0,
+    measure_duration=None,
+    measure_smooth_time=0.4,
+    hp_filter_freq=50.0,
+    lp_filter_freq=6000.0,
+    hp_lifter_freq=150.0,
+    lp_lifter_freq=2000.0,
+):
     """Trims (..., time) audio before the first detected voice activity."""
     _check_sample_rate(sample_rate, "vad")
     measure_duration = 2.0 / measure_freq if measure_duration is None else measure_duration
     if not (isinstance(measure_duration, (int, float)) and 0 < measure_duration <= 60):
-        raise ValueError(f"vad: measure_duration must be in (0, 60] seconds, got {measure_duration!r}")
+        raise ValueError(
+            f"vad: measure_duration must be in (0, 60] seconds, got {measure_duration!r}"
+        )
     measure_len = int(sample_rate * measure_duration + 0.5)
     dft_len = 16
     while dft_len < measure_len:
@@ -45,8 +66,10 @@ def vad(waveform, sample_rate, trigger_level=7.0, trigger_time=0.25, search_time
     cepstrum_start = math.ceil(sample_rate * 0.5 / lp_lifter_freq)
     cepstrum_end = min(math.floor(sample_rate * 0.5 / hp_lifter_freq), dft_len // 4)
     if cepstrum_end <= cepstrum_start:
-        raise ValueError(f"vad: expected cepstrum_start ({cepstrum_start}) < cepstrum_end "
-                         f"({cepstrum_end}); check the lifter frequencies and sample_rate")
+        raise ValueError(
+            f"vad: expected cepstrum_start ({cepstrum_start}) < cepstrum_end "
+            f"({cepstrum_end}); check the lifter frequencies and sample_rate"
+        )
     noise_up_mult = math.exp(-1.0 / (noise_up_time * measure_freq))
     noise_down_mult = math.exp(-1.0 / (noise_down_time * measure_freq))
     smooth_mult = math.exp(-1.0 / (measure_smooth_time * measure_freq))
@@ -65,19 +88,20 @@ def vad(waveform, sample_rate, trigger_level=7.0, trigger_time=0.25, search_time
 
     def measure(c, end, boot_count):
         buf = np.zeros(dft_len, np.float32)
-        seg = x[c, end - measure_len:end]
+        seg = x[c, end - measure_len : end]
         buf[:measure_len] = seg * spectrum_window
         dft = np.fft.rfft(buf)
         mult = boot_count / (1.0 + boot_count) if boot_count >= 0 else smooth_mult
         d = np.abs(dft[spectrum_start:spectrum_end]).astype(np.float32)
         sp = spectrum[c, spectrum_start:spectrum_end]
         sp[:] = sp * mult + d * (1 - mult)
-        d = sp ** 2
+        d = sp**2
         if boot_count >= 0:
             m = np.zeros(n_spec, np.float32)
         else:
-            m = np.where(d > noise[c, spectrum_start:spectrum_end], noise_up_mult,
-                         noise_down_mult).astype(np.float32)
+            m = np.where(
+                d > noise[c, spectrum_start:spectrum_end], noise_up_mult, noise_down_mult
+            ).astype(np.float32)
         ns = noise[c, spectrum_start:spectrum_end]
         ns[:] = ns * m + d * (1 - m)
         d = np.sqrt(np.maximum(0, d - noise_reduction_amount * ns))
@@ -122,5 +146,5 @@ def vad(waveform, sample_rate, trigger_level=7.0, trigger_time=0.25, search_time
             flushed = (measures_len - num_to_flush) * measure_period
         t += measure_period
     start = pos - samples_len + flushed
-    res = wave2[:, start:] if start >= 0 else wave2[:, max(ilen + start, 0):]
+    res = wave2[:, start:] if start >= 0 else wave2[:, max(ilen + start, 0) :]
     return res.reshape(shape[:-1] + tuple(res.shape[-1:]))

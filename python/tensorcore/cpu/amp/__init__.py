@@ -1,4 +1,5 @@
 """torch.cpu.amp: autocast with device_type='cpu' (bfloat16 by default)."""
+
 from ... import _C
 from ...amp.autocast_mode import autocast as _autocast
 

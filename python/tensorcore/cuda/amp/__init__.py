@@ -1,8 +1,13 @@
 """torch.cuda.amp: autocast with device_type='cuda' (float16 by default) and GradScaler."""
+
 import functools as _functools
 
 from ... import _C
-from ...amp.autocast_mode import autocast as _autocast, custom_fwd as _custom_fwd, custom_bwd as _custom_bwd
+from ...amp.autocast_mode import (
+    autocast as _autocast,
+    custom_fwd as _custom_fwd,
+    custom_bwd as _custom_bwd,
+)
 from ...amp.grad_scaler import GradScaler  # noqa: F401
 
 

@@ -1,4 +1,5 @@
 """Activation modules (thin wrappers over nn.functional)."""
+
 from ... import _C
 from .. import functional as F
 from ..init import constant_ as init_constant_
@@ -15,7 +16,9 @@ class Threshold(Module):
         return F.threshold(input, self.threshold, self.value, self.inplace)
 
     def extra_repr(self):
-        return f"threshold={self.threshold}, value={self.value}" + (", inplace=True" if self.inplace else "")
+        return f"threshold={self.threshold}, value={self.value}" + (
+            ", inplace=True" if self.inplace else ""
+        )
 
 
 class _Inplace(Module):
@@ -36,14 +39,18 @@ class Hardtanh(Module):
     def __init__(self, min_val=-1.0, max_val=1.0, inplace=False):
         super().__init__()
         if max_val <= min_val:
-            raise ValueError(f"Hardtanh: max_val ({max_val}) must be greater than min_val ({min_val})")
+            raise ValueError(
+                f"Hardtanh: max_val ({max_val}) must be greater than min_val ({min_val})"
+            )
         self.min_val, self.max_val, self.inplace = min_val, max_val, inplace
 
     def forward(self, input):
         return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
 
     def extra_repr(self):
-        return f"min_val={self.min_val}, max_val={self.max_val}" + (", inplace=True" if self.inplace else "")
+        return f"min_val={self.min_val}, max_val={self.max_val}" + (
+            ", inplace=True" if self.inplace else ""
+        )
 
 
 class ReLU6(Hardtanh):
@@ -141,7 +148,9 @@ class RReLU(Module):
         return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
 
     def extra_repr(self):
-        return f"lower={self.lower}, upper={self.upper}" + (", inplace=True" if self.inplace else "")
+        return f"lower={self.lower}, upper={self.upper}" + (
+            ", inplace=True" if self.inplace else ""
+        )
 
 
 class PReLU(Module):
@@ -149,8 +158,13 @@ class PReLU(Module):
         super().__init__()
         self.num_parameters = num_parameters
         self.init = init
-        self.weight = Parameter(_C.full((num_parameters,), init,
-                                        dtype=dtype if dtype is not None else _C.get_default_dtype()))
+        self.weight = Parameter(
+            _C.full(
+                (num_parameters,),
+                init,
+                dtype=dtype if dtype is not None else _C.get_default_dtype(),
+            )
+        )
 
     def reset_parameters(self):
         init_constant_(self.weight, self.init)
@@ -245,5 +259,7 @@ class Softmin(_SoftmaxBase):
 class Softmax2d(Module):
     def forward(self, input):
         if input.dim() not in (3, 4):
-            raise ValueError(f"Softmax2d: expected a 3-D or 4-D input, got shape {tuple(input.shape)}")
+            raise ValueError(
+                f"Softmax2d: expected a 3-D or 4-D input, got shape {tuple(input.shape)}"
+            )
         return F.softmax(input, -3)

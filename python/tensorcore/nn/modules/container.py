@@ -1,4 +1,5 @@
 """Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict."""
+
 import operator
 from collections import OrderedDict
 from itertools import islice
@@ -142,7 +143,10 @@ class ModuleList(Module):
 
     def extend(self, modules):
         if isinstance(modules, (Tensor, str)) or not hasattr(modules, "__iter__"):
-            raise TypeError("ModuleList.extend should be called with an iterable, but got " + type(modules).__name__)
+            raise TypeError(
+                "ModuleList.extend should be called with an iterable, but got "
+                + type(modules).__name__
+            )
         for m in modules:
             self.append(m)
         return self
@@ -207,7 +211,9 @@ class ModuleDict(Module):
         else:
             for j, pair in enumerate(modules):
                 if len(pair) != 2:
-                    raise ValueError(f"ModuleDict update sequence element #{j} has length {len(pair)}; 2 is required")
+                    raise ValueError(
+                        f"ModuleDict update sequence element #{j} has length {len(pair)}; 2 is required"
+                    )
                 self[pair[0]] = pair[1]
 
     def forward(self, *args):
@@ -264,7 +270,9 @@ class ParameterList(Module):
         for k, p in self._parameters.items():
             if p is not None:
                 size = "x".join(str(s) for s in p.shape)
-                lines.append(f"  ({k}): Parameter containing: [{type(p.detach()).__name__} of size {size}]")
+                lines.append(
+                    f"  ({k}): Parameter containing: [{type(p.detach()).__name__} of size {size}]"
+                )
         return "\n".join(lines)
 
     def forward(self, *args):

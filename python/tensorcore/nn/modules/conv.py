@@ -1,4 +1,5 @@
 """Conv1d/2d/3d and ConvTranspose1d/2d over the native convolution kernels."""
+
 import math
 
 from .. import functional as F
@@ -16,25 +17,48 @@ class _ConvNd(Module):
     _dims = 2
     _transposed = False
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
-                 bias=True, padding_mode="zeros", device=None, dtype=None, output_padding=0):
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        kernel_size,
+        stride=1,
+        padding=0,
+        dilation=1,
+        groups=1,
+        bias=True,
+        padding_mode="zeros",
+        device=None,
+        dtype=None,
+        output_padding=0,
+    ):
         super().__init__()
         n = self._dims
         name = type(self).__name__
         if groups <= 0:
             raise ValueError(f"{name}: groups must be a positive integer, got {groups}")
         if in_channels % groups != 0:
-            raise ValueError(f"{name}: in_channels ({in_channels}) must be divisible by groups ({groups})")
+            raise ValueError(
+                f"{name}: in_channels ({in_channels}) must be divisible by groups ({groups})"
+            )
         if out_channels % groups != 0:
-            raise ValueError(f"{name}: out_channels ({out_channels}) must be divisible by groups ({groups})")
+            raise ValueError(
+                f"{name}: out_channels ({out_channels}) must be divisible by groups ({groups})"
+            )
         if padding_mode not in ("zeros", "reflect", "replicate", "circular"):
-            raise ValueError(f"{name}: padding_mode must be one of 'zeros', 'reflect', 'replicate' or 'circular', "
-                             f"got '{padding_mode}'")
+            raise ValueError(
+                f"{name}: padding_mode must be one of 'zeros', 'reflect', 'replicate' or 'circular', "
+                f"got '{padding_mode}'"
+            )
         if isinstance(padding, str):
             if padding not in ("same", "valid"):
-                raise ValueError(f"{name}: invalid padding string '{padding}', should be one of 'valid', 'same'")
+                raise ValueError(
+                    f"{name}: invalid padding string '{padding}', should be one of 'valid', 'same'"
+                )
             if padding == "same" and any(s != 1 for s in _tuple(stride, n)):
-                raise ValueError(f"{name}: padding='same' is not supported for strided convolutions")
+                raise ValueError(
+                    f"{name}: padding='same' is not supported for strided convolutions"
+                )
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size = _tuple(kernel_size, n)
         self.stride = _tuple(stride, n)
@@ -54,7 +78,9 @@ class _ConvNd(Module):
                     self._reversed_padding_repeated_twice[2 * i] = left
                     self._reversed_padding_repeated_twice[2 * i + 1] = total - left
         else:
-            self._reversed_padding_repeated_twice = [p for p in reversed(self.padding) for _ in range(2)]
+            self._reversed_padding_repeated_twice = [
+                p for p in reversed(self.padding) for _ in range(2)
+            ]
         if self._transposed:
             shape = (in_channels, out_channels // groups) + self.kernel_size
         else:
@@ -78,12 +104,16 @@ class _ConvNd(Module):
         n = self._dims
         name = type(self).__name__
         if input.dim() not in (n + 1, n + 2):
-            raise ValueError(f"{name}: expected {n + 1}-D (unbatched) or {n + 2}-D (batched) input, got shape "
-                             f"{tuple(input.shape)}")
+            raise ValueError(
+                f"{name}: expected {n + 1}-D (unbatched) or {n + 2}-D (batched) input, got shape "
+                f"{tuple(input.shape)}"
+            )
         channels = input.shape[-n - 1]
         if channels != self.in_channels:
-            raise ValueError(f"{name}: expected input with {self.in_channels} channels, got {channels} "
-                             f"(input shape {tuple(input.shape)})")
+            raise ValueError(
+                f"{name}: expected input with {self.in_channels} channels, got {channels} "
+                f"(input shape {tuple(input.shape)})"
+            )
 
     def extra_repr(self):
         s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
@@ -111,7 +141,9 @@ class _Conv(_ConvNd):
         if self.padding_mode != "zeros":
             padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
             return fn(padded, self.weight, self.bias, self.stride, 0, self.dilation, self.groups)
-        return fn(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+        return fn(
+            input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups
+        )
 
 
 class Conv1d(_Conv):
@@ -129,14 +161,39 @@ class Conv3d(_Conv):
 class _ConvTranspose(_ConvNd):
     _transposed = True
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
-                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        kernel_size,
+        stride=1,
+        padding=0,
+        output_padding=0,
+        groups=1,
+        bias=True,
+        dilation=1,
+        padding_mode="zeros",
+        device=None,
+        dtype=None,
+    ):
         if padding_mode != "zeros":
             raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
         if isinstance(padding, str):
             raise ValueError(f"{type(self).__name__}: string padding is not supported")
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
-                         padding_mode, device, dtype, output_padding)
+        super().__init__(
+            in_channels,
+            out_channels,
+            kernel_size,
+            stride,
+            padding,
+            dilation,
+            groups,
+            bias,
+            padding_mode,
+            device,
+            dtype,
+            output_padding,
+        )
 
     def _output_padding(self, input, output_size):
         if output_size is None:
@@ -146,20 +203,34 @@ class _ConvTranspose(_ConvNd):
         spatial = tuple(input.shape[-n:])
         out = []
         for d in range(n):
-            min_size = ((spatial[d] - 1) * self.stride[d] - 2 * self.padding[d]
-                        + self.dilation[d] * (self.kernel_size[d] - 1) + 1)
+            min_size = (
+                (spatial[d] - 1) * self.stride[d]
+                - 2 * self.padding[d]
+                + self.dilation[d] * (self.kernel_size[d] - 1)
+                + 1
+            )
             extra = output_size[d] - min_size
             if not 0 <= extra < max(self.stride[d], self.dilation[d]):
-                raise ValueError(f"{type(self).__name__}: requested output size {output_size} is not reachable "
-                                 f"from input spatial size {spatial}")
+                raise ValueError(
+                    f"{type(self).__name__}: requested output size {output_size} is not reachable "
+                    f"from input spatial size {spatial}"
+                )
             out.append(extra)
         return tuple(out)
 
     def forward(self, input, output_size=None):
         self._check_input(input)
         fn = getattr(F, self._fn_name)
-        return fn(input, self.weight, self.bias, self.stride, self.padding, self._output_padding(input, output_size),
-                  self.groups, self.dilation)
+        return fn(
+            input,
+            self.weight,
+            self.bias,
+            self.stride,
+            self.padding,
+            self._output_padding(input, output_size),
+            self.groups,
+            self.dilation,
+        )
 
 
 class ConvTranspose1d(_ConvTranspose):

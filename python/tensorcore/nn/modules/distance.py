@@ -1,4 +1,5 @@
 """PairwiseDistance and CosineSimilarity."""
+
 from .. import functional as F
 from .module import Module
 

@@ -1,4 +1,5 @@
 """Dropout modules: active in training mode, identity in eval mode."""
+
 from .. import functional as F
 from .module import Module
 
@@ -7,7 +8,9 @@ class _DropoutNd(Module):
     def __init__(self, p=0.5, inplace=False):
         super().__init__()
         if p < 0 or p > 1:
-            raise ValueError(f"{type(self).__name__}: dropout probability has to be between 0 and 1, but got {p}")
+            raise ValueError(
+                f"{type(self).__name__}: dropout probability has to be between 0 and 1, but got {p}"
+            )
         self.p, self.inplace = p, inplace
 
     def extra_repr(self):

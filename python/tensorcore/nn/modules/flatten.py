@@ -1,4 +1,5 @@
 """Flatten and Unflatten."""
+
 from .module import Module
 
 
@@ -17,16 +18,22 @@ class Flatten(Module):
 class Unflatten(Module):
     def __init__(self, dim, unflattened_size):
         super().__init__()
-        if isinstance(unflattened_size, (list, tuple)) and unflattened_size and isinstance(unflattened_size[0], tuple):
+        if (
+            isinstance(unflattened_size, (list, tuple))
+            and unflattened_size
+            and isinstance(unflattened_size[0], tuple)
+        ):
             self.names = [n for n, _ in unflattened_size]
             unflattened_size = tuple(s for _, s in unflattened_size)
         if not isinstance(unflattened_size, (list, tuple)):
-            raise TypeError(f"Unflatten: unflattened_size must be a tuple of ints, got {type(unflattened_size).__name__}")
+            raise TypeError(
+                f"Unflatten: unflattened_size must be a tuple of ints, got {type(unflattened_size).__name__}"
+            )
         self.dim, self.unflattened_size = dim, tuple(unflattened_size)
 
     def forward(self, input):
         dim = self.dim if self.dim >= 0 else self.dim + input.dim()
-        shape = tuple(input.shape[:dim]) + self.unflattened_size + tuple(input.shape[dim + 1:])
+        shape = tuple(input.shape[:dim]) + self.unflattened_size + tuple(input.shape[dim + 1 :])
         return input.reshape(shape)
 
     def extra_repr(self):

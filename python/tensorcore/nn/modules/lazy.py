@@ -4,6 +4,7 @@ An UninitializedParameter is materialized in place (same Python object, so refer
 optimizers or user code stay valid) on the first forward, or from a loaded state dict; the module
 then turns into its regular class (LazyLinear -> Linear).
 """
+
 from ... import _C
 from ..parameter import Parameter, UninitializedParameter
 from .conv import Conv1d, Conv2d, Conv3d
@@ -36,8 +37,9 @@ class LazyModuleMixin:
         if self.cls_to_become is not None:
             self.__class__ = self.cls_to_become
 
-    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
-                              error_msgs):
+    def _load_from_state_dict(
+        self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs
+    ):
         for name, param in self._parameters.items():
             key = prefix + name
             if isinstance(param, UninitializedParameter) and key in state_dict:
@@ -47,8 +49,16 @@ class LazyModuleMixin:
             self._set_sizes_from_parameters()
             if self.cls_to_become is not None:
                 self.__class__ = self.cls_to_become
-        Module._load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
-                                     unexpected_keys, error_msgs)
+        Module._load_from_state_dict(
+            self,
+            state_dict,
+            prefix,
+            local_metadata,
+            strict,
+            missing_keys,
+            unexpected_keys,
+            error_msgs,
+        )
 
 
 class _LazyMixinHook:
@@ -86,11 +96,34 @@ class LazyLinear(LazyModuleMixin, Linear):
 
 
 class _LazyConvNd(LazyModuleMixin):
-    def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-                 padding_mode="zeros", device=None, dtype=None):
+    def __init__(
+        self,
+        out_channels,
+        kernel_size,
+        stride=1,
+        padding=0,
+        dilation=1,
+        groups=1,
+        bias=True,
+        padding_mode="zeros",
+        device=None,
+        dtype=None,
+    ):
         # Build as a 1-input-channel-per-group conv, then replace the parameters by lazy ones.
-        self.cls_to_become.__init__(self, groups, out_channels, kernel_size, stride, padding, dilation, groups,
-                                    bias, padding_mode, device, dtype)
+        self.cls_to_become.__init__(
+            self,
+            groups,
+            out_channels,
+            kernel_size,
+            stride,
+            padding,
+            dilation,
+            groups,
+            bias,
+            padding_mode,
+            device,
+            dtype,
+        )
         self.in_channels = 0
         self.weight = UninitializedParameter()
         if bias:
@@ -105,10 +138,15 @@ class _LazyConvNd(LazyModuleMixin):
     def initialize_parameters(self, input):
         self.in_channels = input.shape[1] if input.dim() == self._dims + 2 else input.shape[0]
         if self.in_channels % self.groups != 0:
-            raise ValueError(f"{type(self).__name__}: in_channels ({self.in_channels}) must be divisible by groups "
-                             f"({self.groups})")
-        _materialize(self.weight, (self.out_channels, self.in_channels // self.groups) + self.kernel_size,
-                     self._dtype)
+            raise ValueError(
+                f"{type(self).__name__}: in_channels ({self.in_channels}) must be divisible by groups "
+                f"({self.groups})"
+            )
+        _materialize(
+            self.weight,
+            (self.out_channels, self.in_channels // self.groups) + self.kernel_size,
+            self._dtype,
+        )
         if self.bias is not None:
             _materialize(self.bias, (self.out_channels,), self._dtype)
 

@@ -1,4 +1,5 @@
 """Identity, Linear, Bilinear, LazyLinear-free versions of torch.nn's linear layers."""
+
 import math
 
 from ... import _C
@@ -9,8 +10,11 @@ from .module import Module
 
 
 def _empty(*shape, device=None, dtype=None):
-    return _C.empty(shape, dtype=dtype if dtype is not None else _C.get_default_dtype(),
-                    device=device if device is not None else "cpu")
+    return _C.empty(
+        shape,
+        dtype=dtype if dtype is not None else _C.get_default_dtype(),
+        device=device if device is not None else "cpu",
+    )
 
 
 class Identity(Module):
@@ -45,8 +49,10 @@ class Linear(Module):
 
     def forward(self, input):
         if input.dim() == 0 or input.shape[-1] != self.in_features:
-            raise ValueError(f"Linear: expected input with last dimension {self.in_features}, got shape "
-                             f"{tuple(input.shape)}")
+            raise ValueError(
+                f"Linear: expected input with last dimension {self.in_features}, got shape "
+                f"{tuple(input.shape)}"
+            )
         return F.linear(input, self.weight, self.bias)
 
     def extra_repr(self):
@@ -54,12 +60,16 @@ class Linear(Module):
 
 
 class Bilinear(Module):
-    def __init__(self, in1_features, in2_features, out_features, bias=True, device=None, dtype=None):
+    def __init__(
+        self, in1_features, in2_features, out_features, bias=True, device=None, dtype=None
+    ):
         super().__init__()
         self.in1_features = in1_features
         self.in2_features = in2_features
         self.out_features = out_features
-        self.weight = Parameter(_empty(out_features, in1_features, in2_features, device=device, dtype=dtype))
+        self.weight = Parameter(
+            _empty(out_features, in1_features, in2_features, device=device, dtype=dtype)
+        )
         if bias:
             self.bias = Parameter(_empty(out_features, device=device, dtype=dtype))
         else:
@@ -76,5 +86,7 @@ class Bilinear(Module):
         return F.bilinear(input1, input2, self.weight, self.bias)
 
     def extra_repr(self):
-        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
-                f"out_features={self.out_features}, bias={self.bias is not None}")
+        return (
+            f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+            f"out_features={self.out_features}, bias={self.bias is not None}"
+        )

@@ -1,4 +1,5 @@
 """nn.Module: the base class of every layer, with PyTorch's registration and traversal rules."""
+
 import itertools
 from collections import OrderedDict, namedtuple
 
@@ -103,7 +104,9 @@ class Module:
         object.__setattr__(self, "_load_state_dict_pre_hooks", OrderedDict())
 
     def forward(self, *args, **kwargs):
-        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
+        raise NotImplementedError(
+            f'Module [{type(self).__name__}] is missing the required "forward" function'
+        )
 
     # ---- registration ----
     def _check_registration(self, name, kind):
@@ -121,7 +124,9 @@ class Module:
         if hasattr(self, name) and name not in self._buffers:
             raise KeyError(f"attribute '{name}' already exists")
         if tensor is not None and not isinstance(tensor, Tensor):
-            raise TypeError(f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' (Tensor or None required)")
+            raise TypeError(
+                f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' (Tensor or None required)"
+            )
         self._buffers[name] = tensor
         if persistent:
             self._non_persistent_buffers_set.discard(name)
@@ -136,11 +141,15 @@ class Module:
             self._parameters[name] = None
             return
         if not isinstance(param, Parameter):
-            raise TypeError(f"cannot assign '{type(param).__name__}' object to parameter '{name}' "
-                            "(nn.Parameter or None required)")
+            raise TypeError(
+                f"cannot assign '{type(param).__name__}' object to parameter '{name}' "
+                "(nn.Parameter or None required)"
+            )
         if param.grad_fn is not None:
-            raise ValueError(f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be "
-                             "created explicitly: use nn.Parameter(tensor.detach()) for a computed value")
+            raise ValueError(
+                f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be "
+                "created explicitly: use nn.Parameter(tensor.detach()) for a computed value"
+            )
         self._parameters[name] = param
 
     def add_module(self, name, module):
@@ -197,32 +206,42 @@ class Module:
         if isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
-            remove_from(self.__dict__, self._buffers, self._modules, self._non_persistent_buffers_set)
+            remove_from(
+                self.__dict__, self._buffers, self._modules, self._non_persistent_buffers_set
+            )
             self.register_parameter(name, value)
             return
         if params is not None and name in params:
             if value is not None:
-                raise TypeError(f"cannot assign '{type(value).__name__}' as parameter '{name}' "
-                                "(nn.Parameter or None expected)")
+                raise TypeError(
+                    f"cannot assign '{type(value).__name__}' as parameter '{name}' "
+                    "(nn.Parameter or None expected)"
+                )
             self.register_parameter(name, value)
             return
         modules = self.__dict__.get("_modules")
         if isinstance(value, Module):
             if modules is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
-            remove_from(self.__dict__, self._parameters, self._buffers, self._non_persistent_buffers_set)
+            remove_from(
+                self.__dict__, self._parameters, self._buffers, self._non_persistent_buffers_set
+            )
             modules[name] = value
             return
         if modules is not None and name in modules:
             if value is not None:
-                raise TypeError(f"cannot assign '{type(value).__name__}' as child module '{name}' "
-                                "(nn.Module or None expected)")
+                raise TypeError(
+                    f"cannot assign '{type(value).__name__}' as child module '{name}' "
+                    "(nn.Module or None expected)"
+                )
             modules[name] = value
             return
         buffers = self.__dict__.get("_buffers")
         if buffers is not None and name in buffers:
             if value is not None and not isinstance(value, Tensor):
-                raise TypeError(f"cannot assign '{type(value).__name__}' as buffer '{name}' (Tensor or None expected)")
+                raise TypeError(
+                    f"cannot assign '{type(value).__name__}' as buffer '{name}' (Tensor or None expected)"
+                )
             buffers[name] = value
             return
         object.__setattr__(self, name, value)
@@ -284,7 +303,9 @@ class Module:
         tensor_pos = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a.requires_grad]
         state.n_inputs = len(tensor_pos)
         if tensor_pos:
-            wrapped = _BackwardHookFunction.apply(state.on_grad_input, *[args[i] for i in tensor_pos])
+            wrapped = _BackwardHookFunction.apply(
+                state.on_grad_input, *[args[i] for i in tensor_pos]
+            )
             args = list(args)
             for i, t in zip(tensor_pos, wrapped):
                 args[i] = t
@@ -305,7 +326,11 @@ class Module:
     # ---- traversal ----
     def _named_members(self, get_members, prefix="", recurse=True, remove_duplicate=True):
         memo = set()
-        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse else [(prefix, self)]
+        modules = (
+            self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
+            if recurse
+            else [(prefix, self)]
+        )
         for module_prefix, module in modules:
             for k, v in get_members(module):
                 if v is None or (remove_duplicate and id(v) in memo):
@@ -315,14 +340,18 @@ class Module:
                 yield (module_prefix + ("." if module_prefix else "") + k, v)
 
     def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
-        yield from self._named_members(lambda m: m._parameters.items(), prefix, recurse, remove_duplicate)
+        yield from self._named_members(
+            lambda m: m._parameters.items(), prefix, recurse, remove_duplicate
+        )
 
     def parameters(self, recurse=True):
         for _, p in self.named_parameters(recurse=recurse):
             yield p
 
     def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
-        yield from self._named_members(lambda m: m._buffers.items(), prefix, recurse, remove_duplicate)
+        yield from self._named_members(
+            lambda m: m._buffers.items(), prefix, recurse, remove_duplicate
+        )
 
     def buffers(self, recurse=True):
         for _, b in self.named_buffers(recurse=recurse):
@@ -403,10 +432,14 @@ class Module:
     def to(self, *args, **kwargs):
         device, dtype = _parse_to(*args, **kwargs)
         if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
-            raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired dtype={dtype}")
+            raise TypeError(
+                f"nn.Module.to only accepts floating point or complex dtypes, but got desired dtype={dtype}"
+            )
 
         def convert(t):
-            target = dtype if (dtype is not None and (t.is_floating_point() or t.is_complex())) else None
+            target = (
+                dtype if (dtype is not None and (t.is_floating_point() or t.is_complex())) else None
+            )
             return t.to(device=device, dtype=target)
 
         return self._apply(convert)
@@ -415,7 +448,9 @@ class Module:
         return self._apply(lambda t: t.to(device="cpu"))
 
     def cuda(self, device=None):
-        dev = "cuda" if device is None else (f"cuda:{device}" if isinstance(device, int) else device)
+        dev = (
+            "cuda" if device is None else (f"cuda:{device}" if isinstance(device, int) else device)
+        )
         return self._apply(lambda t: t.to(device=dev))
 
     def type(self, dst_type):
@@ -469,20 +504,36 @@ class Module:
         self._save_to_state_dict(destination, prefix, keep_vars)
         for name, module in self._modules.items():
             if module is not None:
-                module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
+                module.state_dict(
+                    destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars
+                )
         for hook in self._state_dict_hooks.values():
             result = hook(self, destination, prefix, {})
             if result is not None:
                 destination = result
         return destination
 
-    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
-                              unexpected_keys, error_msgs):
+    def _load_from_state_dict(
+        self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs
+    ):
         for hook in self._load_state_dict_pre_hooks.values():
-            hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)
-        persistent_buffers = {k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set}
-        local_state = {k: v for k, v in itertools.chain(self._parameters.items(), persistent_buffers.items())
-                       if v is not None}
+            hook(
+                state_dict,
+                prefix,
+                local_metadata,
+                strict,
+                missing_keys,
+                unexpected_keys,
+                error_msgs,
+            )
+        persistent_buffers = {
+            k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set
+        }
+        local_state = {
+            k: v
+            for k, v in itertools.chain(self._parameters.items(), persistent_buffers.items())
+            if v is not None
+        }
         for name, param in local_state.items():
             key = prefix + name
             if key not in state_dict:
@@ -491,31 +542,39 @@ class Module:
                 continue
             input_param = state_dict[key]
             if not isinstance(input_param, Tensor):
-                error_msgs.append(f'While copying the parameter named "{key}", expected a Tensor from checkpoint '
-                                  f"but received {type(input_param).__name__}")
+                error_msgs.append(
+                    f'While copying the parameter named "{key}", expected a Tensor from checkpoint '
+                    f"but received {type(input_param).__name__}"
+                )
                 continue
             if tuple(input_param.shape) != tuple(param.shape):
-                error_msgs.append(f"size mismatch for {key}: copying a param with shape "
-                                  f"{_fmt_shape(input_param.shape)} from checkpoint, the shape in current model "
-                                  f"is {_fmt_shape(param.shape)}.")
+                error_msgs.append(
+                    f"size mismatch for {key}: copying a param with shape "
+                    f"{_fmt_shape(input_param.shape)} from checkpoint, the shape in current model "
+                    f"is {_fmt_shape(param.shape)}."
+                )
                 continue
             try:
                 with no_grad():
                     param.copy_(input_param)
             except Exception as ex:  # dtype/device problems: report with the key, keep going
-                error_msgs.append(f'While copying the parameter named "{key}", whose dimensions in the model are '
-                                  f"{_fmt_shape(param.shape)} and whose dimensions in the checkpoint are "
-                                  f"{_fmt_shape(input_param.shape)}, an exception occurred : {ex}.")
+                error_msgs.append(
+                    f'While copying the parameter named "{key}", whose dimensions in the model are '
+                    f"{_fmt_shape(param.shape)} and whose dimensions in the checkpoint are "
+                    f"{_fmt_shape(input_param.shape)}, an exception occurred : {ex}."
+                )
         if strict:
             for key in state_dict.keys():
                 if key.startswith(prefix) and key != prefix + "_metadata":
-                    input_name = key[len(prefix):].split(".", 1)[0]
+                    input_name = key[len(prefix) :].split(".", 1)[0]
                     if input_name not in self._modules and input_name not in local_state:
                         unexpected_keys.append(key)
 
     def load_state_dict(self, state_dict, strict=True):
         if not hasattr(state_dict, "keys") or not hasattr(state_dict, "__getitem__"):
-            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict).__name__}.")
+            raise TypeError(
+                f"Expected state_dict to be dict-like, got {type(state_dict).__name__}."
+            )
         missing_keys, unexpected_keys, error_msgs = [], [], []
         metadata = getattr(state_dict, "_metadata", None)
         state_dict = OrderedDict(state_dict)
@@ -524,8 +583,9 @@ class Module:
 
         def load(module, prefix=""):
             local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
-            module._load_from_state_dict(state_dict, prefix, local_metadata, True, missing_keys,
-                                         unexpected_keys, error_msgs)
+            module._load_from_state_dict(
+                state_dict, prefix, local_metadata, True, missing_keys, unexpected_keys, error_msgs
+            )
             for name, child in module._modules.items():
                 if child is not None:
                     load(child, prefix + name + ".")
@@ -533,14 +593,25 @@ class Module:
         load(self)
         if strict:
             if unexpected_keys:
-                error_msgs.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
-                    ", ".join(f'"{k}"' for k in unexpected_keys)))
+                error_msgs.insert(
+                    0,
+                    "Unexpected key(s) in state_dict: {}. ".format(
+                        ", ".join(f'"{k}"' for k in unexpected_keys)
+                    ),
+                )
             if missing_keys:
-                error_msgs.insert(0, "Missing key(s) in state_dict: {}. ".format(
-                    ", ".join(f'"{k}"' for k in missing_keys)))
+                error_msgs.insert(
+                    0,
+                    "Missing key(s) in state_dict: {}. ".format(
+                        ", ".join(f'"{k}"' for k in missing_keys)
+                    ),
+                )
         if error_msgs:
-            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
-                type(self).__name__, "\n\t".join(error_msgs)))
+            raise RuntimeError(
+                "Error(s) in loading state_dict for {}:\n\t{}".format(
+                    type(self).__name__, "\n\t".join(error_msgs)
+                )
+            )
         return _IncompatibleKeys(missing_keys, unexpected_keys)
 
     # ---- printing ----
@@ -569,8 +640,13 @@ class Module:
     def __setstate__(self, state):
         self.__dict__.update(state)
         # Objects pickled by an older version may lack newer bookkeeping attributes.
-        for name in ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_state_dict_hooks",
-                     "_load_state_dict_pre_hooks"):
+        for name in (
+            "_forward_hooks",
+            "_forward_pre_hooks",
+            "_backward_hooks",
+            "_state_dict_hooks",
+            "_load_state_dict_pre_hooks",
+        ):
             self.__dict__.setdefault(name, OrderedDict())
         self.__dict__.setdefault("_non_persistent_buffers_set", set())
         self.__dict__.setdefault("_forward_hooks_with_kwargs", set())
@@ -598,8 +674,10 @@ class _BackwardHookState:
             if result is not None:
                 result = tuple(result) if isinstance(result, (tuple, list)) else (result,)
                 if len(result) != len(grad_input):
-                    raise RuntimeError(f"Backward hook returned an invalid number of grad_input, got "
-                                       f"{len(result)}, but expected {len(grad_input)}")
+                    raise RuntimeError(
+                        f"Backward hook returned an invalid number of grad_input, got "
+                        f"{len(result)}, but expected {len(grad_input)}"
+                    )
                 grad_input = replaced = result
         return replaced
 

@@ -1,4 +1,5 @@
 """BatchNorm, InstanceNorm, GroupNorm, LayerNorm, LocalResponseNorm over the native kernels."""
+
 from ... import _C
 from ...autograd.grad_mode import no_grad
 from .. import functional as F
@@ -11,8 +12,16 @@ from .module import Module
 class _NormBase(Module):
     _expected_dims = (2, 3, 4)
 
-    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None,
-                 dtype=None):
+    def __init__(
+        self,
+        num_features,
+        eps=1e-5,
+        momentum=0.1,
+        affine=True,
+        track_running_stats=True,
+        device=None,
+        dtype=None,
+    ):
         super().__init__()
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
@@ -49,29 +58,37 @@ class _NormBase(Module):
     def _check_input_dim(self, input):
         if input.dim() not in self._expected_dims:
             dims = " or ".join(f"{d}D" for d in self._expected_dims)
-            raise ValueError(f"{type(self).__name__}: expected {dims} input (got {input.dim()}D input of shape "
-                             f"{tuple(input.shape)})")
+            raise ValueError(
+                f"{type(self).__name__}: expected {dims} input (got {input.dim()}D input of shape "
+                f"{tuple(input.shape)})"
+            )
 
-    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
-                              error_msgs):
+    def _load_from_state_dict(
+        self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs
+    ):
         # Checkpoints from before num_batches_tracked existed load with a zero counter.
         key = prefix + "num_batches_tracked"
         if self.track_running_stats and key not in state_dict:
             state_dict[key] = _C.zeros((), dtype=_C.int64)
-        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
-                                      error_msgs)
+        super()._load_from_state_dict(
+            state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs
+        )
 
     def extra_repr(self):
-        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
-                f"track_running_stats={self.track_running_stats}")
+        return (
+            f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+            f"track_running_stats={self.track_running_stats}"
+        )
 
 
 class _BatchNorm(_NormBase):
     def forward(self, input):
         self._check_input_dim(input)
         if input.shape[1] != self.num_features:
-            raise ValueError(f"{type(self).__name__}: expected input with {self.num_features} channels, got "
-                             f"{input.shape[1]} (input shape {tuple(input.shape)})")
+            raise ValueError(
+                f"{type(self).__name__}: expected input with {self.num_features} channels, got "
+                f"{input.shape[1]} (input shape {tuple(input.shape)})"
+            )
         momentum = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats:
             with no_grad():
@@ -79,10 +96,16 @@ class _BatchNorm(_NormBase):
             if self.momentum is None:  # cumulative moving average
                 momentum = 1.0 / float(self.num_batches_tracked.item())
         use_batch_stats = self.training or self.running_mean is None
-        return F.batch_norm(input,
-                            self.running_mean if not self.training or self.track_running_stats else None,
-                            self.running_var if not self.training or self.track_running_stats else None,
-                            self.weight, self.bias, use_batch_stats, momentum, self.eps)
+        return F.batch_norm(
+            input,
+            self.running_mean if not self.training or self.track_running_stats else None,
+            self.running_var if not self.training or self.track_running_stats else None,
+            self.weight,
+            self.bias,
+            use_batch_stats,
+            momentum,
+            self.eps,
+        )
 
 
 class BatchNorm1d(_BatchNorm):
@@ -99,10 +122,20 @@ class BatchNorm3d(_BatchNorm):
 
 class SyncBatchNorm(_BatchNorm):
     """Placeholder for the distributed issue: behaves as BatchNorm over the local batch."""
+
     _expected_dims = (2, 3, 4, 5)
 
-    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
-                 process_group=None, device=None, dtype=None):
+    def __init__(
+        self,
+        num_features,
+        eps=1e-5,
+        momentum=0.1,
+        affine=True,
+        track_running_stats=True,
+        process_group=None,
+        device=None,
+        dtype=None,
+    ):
         super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
         self.process_group = process_group
 
@@ -111,9 +144,15 @@ class SyncBatchNorm(_BatchNorm):
         out = module
         if isinstance(module, _BatchNorm) and not isinstance(module, SyncBatchNorm):
             ref = module.weight if module.weight is not None else module.running_mean
-            out = SyncBatchNorm(module.num_features, module.eps, module.momentum, module.affine,
-                                module.track_running_stats, process_group,
-                                dtype=ref.dtype if ref is not None else None)
+            out = SyncBatchNorm(
+                module.num_features,
+                module.eps,
+                module.momentum,
+                module.affine,
+                module.track_running_stats,
+                process_group,
+                dtype=ref.dtype if ref is not None else None,
+            )
             out.load_state_dict(module.state_dict())
             out.train(module.training)
         for name, child in module.named_children():
@@ -122,16 +161,32 @@ class SyncBatchNorm(_BatchNorm):
 
 
 class _InstanceNorm(_NormBase):
-    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False, track_running_stats=False, device=None,
-                 dtype=None):
+    def __init__(
+        self,
+        num_features,
+        eps=1e-5,
+        momentum=0.1,
+        affine=False,
+        track_running_stats=False,
+        device=None,
+        dtype=None,
+    ):
         super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
 
     def forward(self, input):
         self._check_input_dim(input)
         batched = input.dim() == self._expected_dims[-1]
         x = input if batched else input.unsqueeze(0)
-        out = F.instance_norm(x, self.running_mean, self.running_var, self.weight, self.bias,
-                              self.training or not self.track_running_stats, self.momentum, self.eps)
+        out = F.instance_norm(
+            x,
+            self.running_mean,
+            self.running_var,
+            self.weight,
+            self.bias,
+            self.training or not self.track_running_stats,
+            self.momentum,
+            self.eps,
+        )
         return out if batched else out.squeeze(0)
 
 
@@ -148,7 +203,9 @@ class InstanceNorm3d(_InstanceNorm):
 
 
 class LayerNorm(Module):
-    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, device=None, dtype=None):
+    def __init__(
+        self, normalized_shape, eps=1e-5, elementwise_affine=True, device=None, dtype=None
+    ):
         super().__init__()
         if isinstance(normalized_shape, int):
             normalized_shape = (normalized_shape,)
@@ -170,21 +227,32 @@ class LayerNorm(Module):
     def forward(self, input):
         n = len(self.normalized_shape)
         if tuple(input.shape[-n:]) != self.normalized_shape:
-            raise ValueError(f"LayerNorm: expected input with trailing shape {self.normalized_shape}, got "
-                             f"{tuple(input.shape)}")
+            raise ValueError(
+                f"LayerNorm: expected input with trailing shape {self.normalized_shape}, got "
+                f"{tuple(input.shape)}"
+            )
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
 
     def extra_repr(self):
-        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+        return (
+            f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+        )
 
 
 class GroupNorm(Module):
     def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None, dtype=None):
         super().__init__()
         if num_channels % num_groups != 0:
-            raise ValueError(f"GroupNorm: num_channels ({num_channels}) must be divisible by num_groups "
-                             f"({num_groups})")
-        self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
+            raise ValueError(
+                f"GroupNorm: num_channels ({num_channels}) must be divisible by num_groups "
+                f"({num_groups})"
+            )
+        self.num_groups, self.num_channels, self.eps, self.affine = (
+            num_groups,
+            num_channels,
+            eps,
+            affine,
+        )
         if affine:
             self.weight = Parameter(_empty(num_channels, device=device, dtype=dtype))
             self.bias = Parameter(_empty(num_channels, device=device, dtype=dtype))

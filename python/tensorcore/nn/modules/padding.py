@@ -1,4 +1,5 @@
 """Padding modules: constant padding is composite, reflect/replicate/circular use the native pad."""
+
 from .. import functional as F
 from .module import Module
 
@@ -24,8 +25,10 @@ class _PadNd(Module):
     def forward(self, input):
         expected = self.n_pads // 2
         if input.dim() not in (expected + 1, expected + 2):
-            raise ValueError(f"{type(self).__name__}: expected {expected + 1}-D or {expected + 2}-D input, got shape "
-                             f"{tuple(input.shape)}")
+            raise ValueError(
+                f"{type(self).__name__}: expected {expected + 1}-D or {expected + 2}-D input, got shape "
+                f"{tuple(input.shape)}"
+            )
         if self.mode == "constant":
             return F.pad(input, self.padding, "constant", self.value)
         return F.pad(input, self.padding, self.mode)

@@ -6,6 +6,7 @@ PackedSequence's data, LSTM projections through lstm_layer's w_hr): on the CPU t
 sequence is one autograd node. The layer loop, direction handling and state permutations live
 here; builds without the native layer ops fall back to a Python loop over the cells.
 """
+
 import math
 
 from ... import _C
@@ -17,31 +18,56 @@ from .module import Module
 
 
 def _cell_fn(mode):
-    name = {"LSTM": "lstm_cell", "GRU": "gru_cell", "RNN_TANH": "rnn_tanh_cell", "RNN_RELU": "rnn_relu_cell"}[mode]
+    name = {
+        "LSTM": "lstm_cell",
+        "GRU": "gru_cell",
+        "RNN_TANH": "rnn_tanh_cell",
+        "RNN_RELU": "rnn_relu_cell",
+    }[mode]
     fn = getattr(F, name, None)
     if fn is None:
-        raise NotImplementedError(f"{mode} needs the native nn kernels (tensorcore._C._nn: {name}), which this "
-                                  "build does not include")
+        raise NotImplementedError(
+            f"{mode} needs the native nn kernels (tensorcore._C._nn: {name}), which this "
+            "build does not include"
+        )
     return fn
 
 
 class RNNBase(Module):
     _gates = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
-    def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
-                 bidirectional=False, proj_size=0, device=None, dtype=None):
+    def __init__(
+        self,
+        mode,
+        input_size,
+        hidden_size,
+        num_layers=1,
+        bias=True,
+        batch_first=False,
+        dropout=0.0,
+        bidirectional=False,
+        proj_size=0,
+        device=None,
+        dtype=None,
+    ):
         super().__init__()
         if not 0 <= dropout <= 1 or isinstance(dropout, bool):
-            raise ValueError("dropout should be a number in range [0, 1] representing the probability of an "
-                             "element being zeroed")
+            raise ValueError(
+                "dropout should be a number in range [0, 1] representing the probability of an "
+                "element being zeroed"
+            )
         if proj_size < 0:
-            raise ValueError("proj_size should be a positive integer or zero to disable projections")
+            raise ValueError(
+                "proj_size should be a positive integer or zero to disable projections"
+            )
         if proj_size >= hidden_size:
             raise ValueError("proj_size has to be smaller than hidden_size")
         if proj_size and mode != "LSTM":
             raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
         if hidden_size <= 0 or num_layers <= 0:
-            raise ValueError(f"{mode}: hidden_size and num_layers must be positive, got {hidden_size}, {num_layers}")
+            raise ValueError(
+                f"{mode}: hidden_size and num_layers must be positive, got {hidden_size}, {num_layers}"
+            )
         self.mode, self.input_size, self.hidden_size = mode, input_size, hidden_size
         self.num_layers, self.bias, self.batch_first = num_layers, bias, batch_first
         self.dropout, self.bidirectional, self.proj_size = float(dropout), bidirectional, proj_size
@@ -84,7 +110,12 @@ class RNNBase(Module):
         w_ih = getattr(self, f"weight_ih_l{layer}{suffix}")
         w_hh = getattr(self, f"weight_hh_l{layer}{suffix}")
         if self.bias:
-            return w_ih, w_hh, getattr(self, f"bias_ih_l{layer}{suffix}"), getattr(self, f"bias_hh_l{layer}{suffix}")
+            return (
+                w_ih,
+                w_hh,
+                getattr(self, f"bias_ih_l{layer}{suffix}"),
+                getattr(self, f"bias_hh_l{layer}{suffix}"),
+            )
         return w_ih, w_hh, None, None
 
     def _run_direction(self, cell, x, state, weights, reverse, lengths, w_hr=None):
@@ -118,11 +149,16 @@ class RNNBase(Module):
         fn = getattr(F, ("gru_layer" if self.mode == "GRU" else "rnn_layer") + suffix, None)
         if fn is None:
             return None
-        kwargs = {} if self.mode == "GRU" else {"nonlinearity": "relu" if self.mode == "RNN_RELU" else "tanh"}
+        kwargs = (
+            {}
+            if self.mode == "GRU"
+            else {"nonlinearity": "relu" if self.mode == "RNN_RELU" else "tanh"}
+        )
         c = 3 if packed else 2  # where c0 (no such state here) sits in the arguments
 
         def layer(*args, reverse, w_hr):
-            return tuple(fn(*args[:c], *args[c + 1:], reverse=reverse, **kwargs)) + (None,)
+            return tuple(fn(*args[:c], *args[c + 1 :], reverse=reverse, **kwargs)) + (None,)
+
         return layer
 
     def _state_shapes(self, batch):
@@ -134,8 +170,10 @@ class RNNBase(Module):
     def _check_states(self, h0, c0, batch):
         for name, st, shape in zip(("hx", "cx"), (h0, c0), self._state_shapes(batch)):
             if st is not None and tuple(st.shape) != shape:
-                raise ValueError(f"{type(self).__name__}: Expected hidden size {shape}, got "
-                                 f"{tuple(st.shape)} for {name}")
+                raise ValueError(
+                    f"{type(self).__name__}: Expected hidden size {shape}, got "
+                    f"{tuple(st.shape)} for {name}"
+                )
 
     def _run_layers(self, x, run, cat_dim):
         """Every layer and direction through run(layer_input, layer, direction, state_index, w_hr)
@@ -149,7 +187,9 @@ class RNNBase(Module):
             for direction in range(num_directions):
                 suffix = "_reverse" if direction == 1 else ""
                 w_hr = getattr(self, f"weight_hr_l{layer}{suffix}") if self.proj_size > 0 else None
-                out, h, c = run(layer_input, layer, direction, layer * num_directions + direction, w_hr)
+                out, h, c = run(
+                    layer_input, layer, direction, layer * num_directions + direction, w_hr
+                )
                 outs.append(out)
                 h_n.append(h)
                 c_n.append(c)
@@ -161,10 +201,13 @@ class RNNBase(Module):
     def _forward_packed(self, input, hx, layer_fn):
         """A PackedSequence through the packed layer ops: data stays packed from layer to layer."""
         from ..utils.rnn import PackedSequence
+
         data, batch_sizes = input.data, input.batch_sizes
         if data.dim() != 2 or data.shape[-1] != self.input_size:
-            raise ValueError(f"{type(self).__name__}: input.size(-1) must be equal to input_size. Expected "
-                             f"{self.input_size}, got {data.shape[-1]} (packed data of shape {tuple(data.shape)})")
+            raise ValueError(
+                f"{type(self).__name__}: input.size(-1) must be equal to input_size. Expected "
+                f"{self.input_size}, got {data.shape[-1]} (packed data of shape {tuple(data.shape)})"
+            )
         sizes = [int(b) for b in batch_sizes.tolist()]
         is_lstm = self.mode == "LSTM"
         h0 = c0 = None
@@ -176,18 +219,28 @@ class RNNBase(Module):
                 c0 = c0.index_select(1, input.sorted_indices) if c0 is not None else None
 
         def run(layer_input, layer, direction, idx, w_hr):
-            return layer_fn(layer_input, sizes, None if h0 is None else h0[idx], None if c0 is None else c0[idx],
-                            *self._weights(layer, direction), reverse=direction == 1, w_hr=w_hr)
+            return layer_fn(
+                layer_input,
+                sizes,
+                None if h0 is None else h0[idx],
+                None if c0 is None else c0[idx],
+                *self._weights(layer, direction),
+                reverse=direction == 1,
+                w_hr=w_hr,
+            )
 
         layer_input, h_n, c_n = self._run_layers(data, run, cat_dim=1)
         if input.unsorted_indices is not None:
             h_n = h_n.index_select(1, input.unsorted_indices)
             c_n = c_n.index_select(1, input.unsorted_indices) if is_lstm else None
-        output = PackedSequence(layer_input, batch_sizes, input.sorted_indices, input.unsorted_indices)
+        output = PackedSequence(
+            layer_input, batch_sizes, input.sorted_indices, input.unsorted_indices
+        )
         return output, ((h_n, c_n) if is_lstm else h_n)
 
     def forward(self, input, hx=None):
         from ..utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_sequence
+
         packed = isinstance(input, PackedSequence)
         lengths = None
         if packed:
@@ -201,14 +254,18 @@ class RNNBase(Module):
         else:
             is_batched = input.dim() == 3
             if input.dim() not in (2, 3):
-                raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got {input.dim()}D instead "
-                                 f"(shape {tuple(input.shape)})")
+                raise ValueError(
+                    f"{type(self).__name__}: Expected input to be 2D or 3D, got {input.dim()}D instead "
+                    f"(shape {tuple(input.shape)})"
+                )
             x = input if is_batched else input.unsqueeze(1)
             if self.batch_first and is_batched:
                 x = x.transpose(0, 1)
         if x.shape[-1] != self.input_size:
-            raise ValueError(f"{type(self).__name__}: input.size(-1) must be equal to input_size. Expected "
-                             f"{self.input_size}, got {x.shape[-1]}")
+            raise ValueError(
+                f"{type(self).__name__}: input.size(-1) must be equal to input_size. Expected "
+                f"{self.input_size}, got {x.shape[-1]}"
+            )
         state_shape, cell_shape = self._state_shapes(x.shape[1])
         is_lstm = self.mode == "LSTM"
         if hx is None:
@@ -235,11 +292,24 @@ class RNNBase(Module):
 
         def run(layer_input, layer, direction, idx, w_hr):
             if layer_fn is not None:
-                return layer_fn(layer_input, h0[idx], c0[idx] if is_lstm else None, *self._weights(layer, direction),
-                                reverse=direction == 1, w_hr=w_hr)
+                return layer_fn(
+                    layer_input,
+                    h0[idx],
+                    c0[idx] if is_lstm else None,
+                    *self._weights(layer, direction),
+                    reverse=direction == 1,
+                    w_hr=w_hr,
+                )
             state = (h0[idx], c0[idx]) if is_lstm else h0[idx]
-            out, final = self._run_direction(cell, layer_input, state, self._weights(layer, direction),
-                                             direction == 1, lengths, w_hr)
+            out, final = self._run_direction(
+                cell,
+                layer_input,
+                state,
+                self._weights(layer, direction),
+                direction == 1,
+                lengths,
+                w_hr,
+            )
             return (out,) + tuple(final) if is_lstm else (out, final, None)
 
         output, h_n, c_n = self._run_layers(x, run, cat_dim=2)
@@ -273,11 +343,15 @@ class RNNBase(Module):
 
 class RNN(RNNBase):
     def __init__(self, *args, nonlinearity="tanh", **kwargs):
-        if len(args) > 3:  # torch's positional order: input_size, hidden_size, num_layers, nonlinearity, ...
+        if (
+            len(args) > 3
+        ):  # torch's positional order: input_size, hidden_size, num_layers, nonlinearity, ...
             nonlinearity = args[3]
             args = args[:3] + args[4:]
         if nonlinearity not in ("tanh", "relu"):
-            raise ValueError(f"RNN: Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'.")
+            raise ValueError(
+                f"RNN: Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'."
+            )
         self.nonlinearity = nonlinearity
         super().__init__("RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", *args, **kwargs)
 
@@ -296,8 +370,12 @@ class RNNCellBase(Module):
     def __init__(self, input_size, hidden_size, bias, num_chunks, device=None, dtype=None):
         super().__init__()
         self.input_size, self.hidden_size, self.bias = input_size, hidden_size, bias
-        self.weight_ih = Parameter(_empty(num_chunks * hidden_size, input_size, device=device, dtype=dtype))
-        self.weight_hh = Parameter(_empty(num_chunks * hidden_size, hidden_size, device=device, dtype=dtype))
+        self.weight_ih = Parameter(
+            _empty(num_chunks * hidden_size, input_size, device=device, dtype=dtype)
+        )
+        self.weight_hh = Parameter(
+            _empty(num_chunks * hidden_size, hidden_size, device=device, dtype=dtype)
+        )
         if bias:
             self.bias_ih = Parameter(_empty(num_chunks * hidden_size, device=device, dtype=dtype))
             self.bias_hh = Parameter(_empty(num_chunks * hidden_size, device=device, dtype=dtype))
@@ -316,8 +394,10 @@ class RNNCellBase(Module):
         if input.dim() not in (1, 2):
             raise ValueError(f"{name}: Expected input to be 1D or 2D, got {input.dim()}D instead")
         if input.shape[-1] != self.input_size:
-            raise ValueError(f"{name}: input has inconsistent input_size: got {input.shape[-1]} expected "
-                             f"{self.input_size}")
+            raise ValueError(
+                f"{name}: input has inconsistent input_size: got {input.shape[-1]} expected "
+                f"{self.input_size}"
+            )
         batched = input.dim() == 2
         x = input if batched else input.unsqueeze(0)
         if hx is None:
@@ -335,7 +415,9 @@ class RNNCellBase(Module):
 
 
 class RNNCell(RNNCellBase):
-    def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None, dtype=None):
+    def __init__(
+        self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None, dtype=None
+    ):
         super().__init__(input_size, hidden_size, bias, 1, device, dtype)
         if nonlinearity not in ("tanh", "relu"):
             raise ValueError(f"RNNCell: Unknown nonlinearity: {nonlinearity}")
@@ -344,7 +426,8 @@ class RNNCell(RNNCellBase):
     def forward(self, input, hx=None):
         x, hx, batched = self._prepare(input, hx, 1)
         h = _cell_fn("RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU")(
-            x, hx, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+            x, hx, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh
+        )
         return h if batched else h.squeeze(0)
 
 

@@ -1,4 +1,5 @@
 """Embedding and EmbeddingBag over the native kernels."""
+
 from ...autograd.grad_mode import no_grad
 from .. import functional as F
 from .. import init
@@ -8,24 +9,45 @@ from .module import Module
 
 
 class Embedding(Module):
-    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0,
-                 scale_grad_by_freq=False, sparse=False, _weight=None, device=None, dtype=None):
+    def __init__(
+        self,
+        num_embeddings,
+        embedding_dim,
+        padding_idx=None,
+        max_norm=None,
+        norm_type=2.0,
+        scale_grad_by_freq=False,
+        sparse=False,
+        _weight=None,
+        device=None,
+        dtype=None,
+    ):
         super().__init__()
         if padding_idx is not None:
             if not -num_embeddings <= padding_idx < num_embeddings:
-                raise ValueError(f"Embedding: padding_idx ({padding_idx}) must be within num_embeddings "
-                                 f"({num_embeddings})")
+                raise ValueError(
+                    f"Embedding: padding_idx ({padding_idx}) must be within num_embeddings "
+                    f"({num_embeddings})"
+                )
             if padding_idx < 0:
                 padding_idx += num_embeddings
-        self.num_embeddings, self.embedding_dim, self.padding_idx = num_embeddings, embedding_dim, padding_idx
+        self.num_embeddings, self.embedding_dim, self.padding_idx = (
+            num_embeddings,
+            embedding_dim,
+            padding_idx,
+        )
         self.max_norm, self.norm_type = max_norm, norm_type
         self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
         if _weight is None:
-            self.weight = Parameter(_empty(num_embeddings, embedding_dim, device=device, dtype=dtype))
+            self.weight = Parameter(
+                _empty(num_embeddings, embedding_dim, device=device, dtype=dtype)
+            )
             self.reset_parameters()
         else:
             if tuple(_weight.shape) != (num_embeddings, embedding_dim):
-                raise ValueError("Embedding: shape of _weight does not match num_embeddings and embedding_dim")
+                raise ValueError(
+                    "Embedding: shape of _weight does not match num_embeddings and embedding_dim"
+                )
             self.weight = Parameter(_weight)
 
     def reset_parameters(self):
@@ -35,8 +57,15 @@ class Embedding(Module):
                 self.weight[self.padding_idx] = 0.0
 
     def forward(self, input):
-        return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
-                           self.scale_grad_by_freq, self.sparse)
+        return F.embedding(
+            input,
+            self.weight,
+            self.padding_idx,
+            self.max_norm,
+            self.norm_type,
+            self.scale_grad_by_freq,
+            self.sparse,
+        )
 
     def extra_repr(self):
         s = f"{self.num_embeddings}, {self.embedding_dim}"
@@ -47,31 +76,66 @@ class Embedding(Module):
         return s
 
     @classmethod
-    def from_pretrained(cls, embeddings, freeze=True, padding_idx=None, max_norm=None, norm_type=2.0,
-                        scale_grad_by_freq=False, sparse=False):
+    def from_pretrained(
+        cls,
+        embeddings,
+        freeze=True,
+        padding_idx=None,
+        max_norm=None,
+        norm_type=2.0,
+        scale_grad_by_freq=False,
+        sparse=False,
+    ):
         if embeddings.dim() != 2:
             raise ValueError("Embeddings parameter is expected to be 2-dimensional")
         rows, cols = embeddings.shape
-        emb = cls(rows, cols, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse, _weight=embeddings)
+        emb = cls(
+            rows,
+            cols,
+            padding_idx,
+            max_norm,
+            norm_type,
+            scale_grad_by_freq,
+            sparse,
+            _weight=embeddings,
+        )
         emb.weight.requires_grad_(not freeze)
         return emb
 
 
 class EmbeddingBag(Module):
-    def __init__(self, num_embeddings, embedding_dim, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
-                 mode="mean", sparse=False, _weight=None, include_last_offset=False, padding_idx=None, device=None,
-                 dtype=None):
+    def __init__(
+        self,
+        num_embeddings,
+        embedding_dim,
+        max_norm=None,
+        norm_type=2.0,
+        scale_grad_by_freq=False,
+        mode="mean",
+        sparse=False,
+        _weight=None,
+        include_last_offset=False,
+        padding_idx=None,
+        device=None,
+        dtype=None,
+    ):
         super().__init__()
         if mode not in ("sum", "mean", "max"):
             raise ValueError(f"EmbeddingBag: mode must be 'sum', 'mean' or 'max', got '{mode}'")
         self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
-        self.max_norm, self.norm_type, self.scale_grad_by_freq = max_norm, norm_type, scale_grad_by_freq
+        self.max_norm, self.norm_type, self.scale_grad_by_freq = (
+            max_norm,
+            norm_type,
+            scale_grad_by_freq,
+        )
         self.mode, self.sparse, self.include_last_offset = mode, sparse, include_last_offset
         if padding_idx is not None and padding_idx < 0:
             padding_idx += num_embeddings
         self.padding_idx = padding_idx
         if _weight is None:
-            self.weight = Parameter(_empty(num_embeddings, embedding_dim, device=device, dtype=dtype))
+            self.weight = Parameter(
+                _empty(num_embeddings, embedding_dim, device=device, dtype=dtype)
+            )
             self.reset_parameters()
         else:
             self.weight = Parameter(_weight)
@@ -83,18 +147,48 @@ class EmbeddingBag(Module):
                 self.weight[self.padding_idx] = 0.0
 
     def forward(self, input, offsets=None, per_sample_weights=None):
-        return F.embedding_bag(input, self.weight, offsets, self.max_norm, self.norm_type, self.scale_grad_by_freq,
-                               self.mode, self.sparse, per_sample_weights, self.include_last_offset,
-                               self.padding_idx)
+        return F.embedding_bag(
+            input,
+            self.weight,
+            offsets,
+            self.max_norm,
+            self.norm_type,
+            self.scale_grad_by_freq,
+            self.mode,
+            self.sparse,
+            per_sample_weights,
+            self.include_last_offset,
+            self.padding_idx,
+        )
 
     def extra_repr(self):
         return f"{self.num_embeddings}, {self.embedding_dim}, mode='{self.mode}'"
 
     @classmethod
-    def from_pretrained(cls, embeddings, freeze=True, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
-                        mode="mean", sparse=False, include_last_offset=False, padding_idx=None):
+    def from_pretrained(
+        cls,
+        embeddings,
+        freeze=True,
+        max_norm=None,
+        norm_type=2.0,
+        scale_grad_by_freq=False,
+        mode="mean",
+        sparse=False,
+        include_last_offset=False,
+        padding_idx=None,
+    ):
         rows, cols = embeddings.shape
-        bag = cls(rows, cols, max_norm, norm_type, scale_grad_by_freq, mode, sparse, embeddings,
-                  include_last_offset, padding_idx)
+        bag = cls(
+            rows,
+            cols,
+            max_norm,
+            norm_type,
+            scale_grad_by_freq,
+            mode,
+            sparse,
+            embeddings,
+            include_last_offset,
+            padding_idx,
+        )
         bag.weight.requires_grad_(not freeze)
         return bag

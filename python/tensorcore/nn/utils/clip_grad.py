@@ -1,5 +1,6 @@
 """clip_grad_norm_ and clip_grad_value_, and the gradient zeroing of Module.zero_grad and
 Optimizer.zero_grad."""
+
 import math
 
 from ... import _C
@@ -49,9 +50,11 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
             total = _C.norm(norms, norm_type)
         total_value = float(total.item())
         if error_if_nonfinite and not math.isfinite(total_value):
-            raise RuntimeError(f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, "
-                               "so it cannot be clipped. To disable this error and scale the gradients by the "
-                               "non-finite norm anyway, set `error_if_nonfinite=False`")
+            raise RuntimeError(
+                f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, "
+                "so it cannot be clipped. To disable this error and scale the gradients by the "
+                "non-finite norm anyway, set `error_if_nonfinite=False`"
+            )
         coef = max_norm / (total_value + 1e-6)
         if coef < 1.0:
             for g in grads:

@@ -1,4 +1,5 @@
 """parameters_to_vector / vector_to_parameters."""
+
 from ... import _C
 from ..._C import Tensor
 from ...autograd.grad_mode import no_grad
@@ -15,9 +16,11 @@ def vector_to_parameters(vec, parameters):
     params = list(parameters)
     total = sum(p.numel() for p in params)
     if vec.numel() != total:
-        raise ValueError(f"vector_to_parameters: vector has {vec.numel()} elements but the parameters need {total}")
+        raise ValueError(
+            f"vector_to_parameters: vector has {vec.numel()} elements but the parameters need {total}"
+        )
     with no_grad():
         for p in params:
             n = p.numel()
-            p.copy_(vec[offset:offset + n].reshape(tuple(p.shape)))
+            p.copy_(vec[offset : offset + n].reshape(tuple(p.shape)))
             offset += n

@@ -1,4 +1,5 @@
 """PackedSequence and the pack/pad helpers (torch.nn.utils.rnn)."""
+
 from collections import namedtuple
 
 from ... import _C
@@ -6,7 +7,9 @@ from ..._tensor import tensor as _tensor
 from ..._C import Tensor
 
 
-class PackedSequence(namedtuple("PackedSequence", ["data", "batch_sizes", "sorted_indices", "unsorted_indices"])):
+class PackedSequence(
+    namedtuple("PackedSequence", ["data", "batch_sizes", "sorted_indices", "unsorted_indices"])
+):
     """data holds the time-major concatenation of the sequences' valid steps; batch_sizes[t] is how
     many sequences are still running at step t (sequences sorted by decreasing length)."""
 
@@ -16,8 +19,12 @@ class PackedSequence(namedtuple("PackedSequence", ["data", "batch_sizes", "sorte
         return super().__new__(cls, data, batch_sizes, sorted_indices, unsorted_indices)
 
     def to(self, *args, **kwargs):
-        return type(self)(self.data.to(*args, **kwargs), self.batch_sizes, self.sorted_indices,
-                          self.unsorted_indices)
+        return type(self)(
+            self.data.to(*args, **kwargs),
+            self.batch_sizes,
+            self.sorted_indices,
+            self.unsorted_indices,
+        )
 
     @property
     def is_cuda(self):
@@ -43,12 +50,16 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
     if any(n <= 0 for n in lengths_list):
         raise ValueError("pack_padded_sequence: Length of all samples has to be greater than 0")
     if any(n > input.shape[0] for n in lengths_list):
-        raise ValueError(f"pack_padded_sequence: a length exceeds the padded length {input.shape[0]}")
+        raise ValueError(
+            f"pack_padded_sequence: a length exceeds the padded length {input.shape[0]}"
+        )
     if enforce_sorted:
         if any(lengths_list[i] < lengths_list[i + 1] for i in range(batch - 1)):
-            raise RuntimeError("`lengths` array must be sorted in decreasing order when `enforce_sorted` is True. "
-                               "You can pass `enforce_sorted=False` to pack_padded_sequence and/or pack_sequence "
-                               "to sidestep this requirement if you do not need ONNX exportability.")
+            raise RuntimeError(
+                "`lengths` array must be sorted in decreasing order when `enforce_sorted` is True. "
+                "You can pass `enforce_sorted=False` to pack_padded_sequence and/or pack_sequence "
+                "to sidestep this requirement if you do not need ONNX exportability."
+            )
         order = list(range(batch))
         sorted_indices = None
     else:
@@ -58,7 +69,7 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
     sorted_lengths = [lengths_list[i] for i in order]
     max_len = sorted_lengths[0]
     batch_sizes = [sum(1 for n in sorted_lengths if n > t) for t in range(max_len)]
-    data = _C.cat([input[t, :batch_sizes[t]] for t in range(max_len)])
+    data = _C.cat([input[t, : batch_sizes[t]] for t in range(max_len)])
     return PackedSequence(data, _tensor(batch_sizes, dtype=_C.int64), sorted_indices, None)
 
 
@@ -68,15 +79,17 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
     max_len = len(batch_sizes)
     if total_length is not None:
         if total_length < max_len:
-            raise ValueError(f"pad_packed_sequence: total_length ({total_length}) is less than the longest sequence "
-                             f"length ({max_len})")
+            raise ValueError(
+                f"pad_packed_sequence: total_length ({total_length}) is less than the longest sequence "
+                f"length ({max_len})"
+            )
     else:
         total_length = max_len
     steps, offset = [], 0
     trailing = tuple(data.shape[1:])
     for t in range(total_length):
         b = batch_sizes[t] if t < max_len else 0
-        piece = data[offset:offset + b]
+        piece = data[offset : offset + b]
         offset += b
         if b < max_batch:
             pad = _C.full((max_batch - b,) + trailing, padding_value, dtype=data.dtype)
@@ -115,5 +128,7 @@ def pack_sequence(sequences, enforce_sorted=True):
 def unpad_sequence(padded_sequences, lengths, batch_first=False):
     if not batch_first:
         padded_sequences = padded_sequences.transpose(0, 1)
-    return [padded_sequences[i, :int(n)] for i, n in enumerate(lengths.tolist() if isinstance(lengths, Tensor)
-                                                                  else lengths)]
+    return [
+        padded_sequences[i, : int(n)]
+        for i, n in enumerate(lengths.tolist() if isinstance(lengths, Tensor) else lengths)
+    ]

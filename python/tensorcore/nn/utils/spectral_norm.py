@@ -1,4 +1,5 @@
 """spectral_norm / remove_spectral_norm: w = w_orig / sigma(w_orig), sigma by power iteration."""
+
 from ... import _C
 from ...autograd.grad_mode import no_grad
 from ..parameter import Parameter
@@ -12,8 +13,10 @@ def _normalize(v, eps):
 class SpectralNorm:
     def __init__(self, name="weight", n_power_iterations=1, dim=0, eps=1e-12):
         if n_power_iterations <= 0:
-            raise ValueError(f"Expected n_power_iterations to be positive, but got n_power_iterations="
-                             f"{n_power_iterations}")
+            raise ValueError(
+                f"Expected n_power_iterations to be positive, but got n_power_iterations="
+                f"{n_power_iterations}"
+            )
         self.name, self.dim, self.n_power_iterations, self.eps = name, dim, n_power_iterations, eps
 
     def reshape_weight_to_matrix(self, weight):
@@ -54,7 +57,9 @@ class SpectralNorm:
     def apply(module, name, n_power_iterations, dim, eps):
         for hook in module._forward_pre_hooks.values():
             if isinstance(hook, SpectralNorm) and hook.name == name:
-                raise RuntimeError(f"Cannot register two spectral_norm hooks on the same parameter {name}")
+                raise RuntimeError(
+                    f"Cannot register two spectral_norm hooks on the same parameter {name}"
+                )
         fn = SpectralNorm(name, n_power_iterations, dim, eps)
         weight = module._parameters[name]
         with no_grad():

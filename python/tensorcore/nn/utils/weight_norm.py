@@ -1,4 +1,5 @@
 """weight_norm / remove_weight_norm: w = g * v / ||v|| recomputed before every forward."""
+
 from ... import _C
 from ..parameter import Parameter
 
@@ -24,13 +25,17 @@ class WeightNorm:
     def apply(module, name, dim):
         for hook in module._forward_pre_hooks.values():
             if isinstance(hook, WeightNorm) and hook.name == name:
-                raise RuntimeError(f"Cannot register two weight_norm hooks on the same parameter {name}")
+                raise RuntimeError(
+                    f"Cannot register two weight_norm hooks on the same parameter {name}"
+                )
         if dim is None:
             dim = -1
         fn = WeightNorm(name, dim if dim != -1 else None)
         weight = getattr(module, name)
         del module._parameters[name]
-        module.register_parameter(name + "_g", Parameter(_norm_except_dim(weight, fn.dim).detach().clone()))
+        module.register_parameter(
+            name + "_g", Parameter(_norm_except_dim(weight, fn.dim).detach().clone())
+        )
         module.register_parameter(name + "_v", Parameter(weight.detach().clone()))
         object.__setattr__(module, name, fn.compute_weight(module))
         module.register_forward_pre_hook(fn)

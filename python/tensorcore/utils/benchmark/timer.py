@@ -3,6 +3,7 @@
 Mirrors torch.utils.benchmark.Timer: `timeit(number)` for a fixed count, `blocked_autorange()`
 to pick a block size that makes each measurement long enough to trust the clock.
 """
+
 import statistics
 import textwrap
 import timeit as _timeit
@@ -58,27 +59,46 @@ class Measurement:
         lines = [f"<tensorcore.utils.benchmark.Measurement object at {hex(id(self))}>"]
         if spec["label"]:
             lines.append(f"{spec['label']}: {spec['sub_label'] or ''}".rstrip(": "))
-        lines.append(textwrap.indent(spec["stmt"], "") if not spec["description"] else spec["description"])
+        lines.append(
+            textwrap.indent(spec["stmt"], "") if not spec["description"] else spec["description"]
+        )
         lines.append(f"  Median: {med}")
         q1, q3 = self._quantile(0.25) / scale, self._quantile(0.75) / scale
         lines.append(f"  IQR:    {self.iqr / scale:.2f} {unit} ({q1:.2f} to {q3:.2f})")
         threads = spec["num_threads"]
-        lines.append(f"  {len(self.times)} measurement{'s' if len(self.times) != 1 else ''}, "
-                     f"{self.number_per_run} runs per measurement, {threads} thread{'s' if threads != 1 else ''}")
+        lines.append(
+            f"  {len(self.times)} measurement{'s' if len(self.times) != 1 else ''}, "
+            f"{self.number_per_run} runs per measurement, {threads} thread{'s' if threads != 1 else ''}"
+        )
         return "\n".join(lines)
 
 
 class Timer:
-    def __init__(self, stmt="pass", setup="pass", globals=None, label=None, sub_label=None,
-                 description=None, num_threads=1, timer=_timeit.default_timer):
+    def __init__(
+        self,
+        stmt="pass",
+        setup="pass",
+        globals=None,
+        label=None,
+        sub_label=None,
+        description=None,
+        num_threads=1,
+        timer=_timeit.default_timer,
+    ):
         self._stmt = textwrap.dedent(stmt).strip() if isinstance(stmt, str) else stmt
         self._num_threads = num_threads
         self._globals = dict(globals or {})
         self._globals.setdefault("tc", __import__("tensorcore"))
-        self._timer = _timeit.Timer(stmt=self._stmt, setup=setup, timer=timer, globals=self._globals)
-        self._spec = {"stmt": self._stmt if isinstance(self._stmt, str) else repr(self._stmt),
-                      "label": label, "sub_label": sub_label, "description": description,
-                      "num_threads": num_threads}
+        self._timer = _timeit.Timer(
+            stmt=self._stmt, setup=setup, timer=timer, globals=self._globals
+        )
+        self._spec = {
+            "stmt": self._stmt if isinstance(self._stmt, str) else repr(self._stmt),
+            "label": label,
+            "sub_label": sub_label,
+            "description": description,
+            "num_threads": num_threads,
+        }
 
     def _run(self, number):
         prev = _C.get_num_threads()
@@ -110,7 +130,7 @@ class Timer:
         number = 1
         while True:
             t = self._run(number)
-            if t >= 0.01 or number >= 10 ** 9:
+            if t >= 0.01 or number >= 10**9:
                 break
             number *= 10
         times = []

@@ -1,9 +1,21 @@
 """tensorcore.utils.data: datasets, samplers, collation and the DataLoader (torch.utils.data's API)."""
+
 from .dataset import (  # noqa: F401
-    Dataset, IterableDataset, TensorDataset, ConcatDataset, ChainDataset, Subset, random_split,
+    Dataset,
+    IterableDataset,
+    TensorDataset,
+    ConcatDataset,
+    ChainDataset,
+    Subset,
+    random_split,
 )
 from .sampler import (  # noqa: F401
-    Sampler, SequentialSampler, RandomSampler, SubsetRandomSampler, WeightedRandomSampler, BatchSampler,
+    Sampler,
+    SequentialSampler,
+    RandomSampler,
+    SubsetRandomSampler,
+    WeightedRandomSampler,
+    BatchSampler,
     DistributedSampler,
 )
 from ._collate import default_collate, default_convert  # noqa: F401

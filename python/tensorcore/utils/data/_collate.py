@@ -1,4 +1,5 @@
 """default_collate / default_convert: stack samples into batches, recursing into containers."""
+
 import collections.abc
 import numbers
 
@@ -10,8 +11,10 @@ from ..._C import Tensor
 
 def _from_numpy(a):
     if a.dtype.kind in "SaUO":
-        raise TypeError(f"default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found "
-                        f"a numpy array of dtype {a.dtype}")
+        raise TypeError(
+            f"default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found "
+            f"a numpy array of dtype {a.dtype}"
+        )
     return _C.from_numpy(np.ascontiguousarray(a))
 
 
@@ -23,8 +26,11 @@ def default_convert(data):
     if isinstance(data, np.generic):
         return _from_numpy(np.asarray(data))
     if isinstance(data, collections.abc.Mapping):
-        return type(data)({k: default_convert(v) for k, v in data.items()}) if not isinstance(data, dict) \
+        return (
+            type(data)({k: default_convert(v) for k, v in data.items()})
+            if not isinstance(data, dict)
             else {k: default_convert(v) for k, v in data.items()}
+        )
     if isinstance(data, tuple) and hasattr(data, "_fields"):
         return type(data)(*(default_convert(d) for d in data))
     if isinstance(data, (list, tuple)):
@@ -39,13 +45,17 @@ def default_collate(batch):
     if isinstance(elem, Tensor):
         shapes = {tuple(b.shape) for b in batch}
         if len(shapes) != 1:
-            raise RuntimeError(f"default_collate: stack expects each tensor to be equal size, but got shapes "
-                               f"{sorted(shapes)}")
+            raise RuntimeError(
+                f"default_collate: stack expects each tensor to be equal size, but got shapes "
+                f"{sorted(shapes)}"
+            )
         return _C.stack(list(batch))
     if isinstance(elem, np.ndarray):
         if elem.dtype.kind in "SaUO":
-            raise TypeError(f"default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; "
-                            f"found {elem.dtype}")
+            raise TypeError(
+                f"default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; "
+                f"found {elem.dtype}"
+            )
         return default_collate([_from_numpy(b) for b in batch])
     if isinstance(elem, np.generic):
         return _from_numpy(np.asarray(batch))
@@ -71,5 +81,7 @@ def default_collate(batch):
         return [default_collate(s) for s in transposed]
     if elem is None:
         return list(batch)
-    raise TypeError(f"default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found "
-                    f"{type(elem).__name__}")
+    raise TypeError(
+        f"default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found "
+        f"{type(elem).__name__}"
+    )

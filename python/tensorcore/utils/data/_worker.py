@@ -1,5 +1,6 @@
 """Worker-process side of DataLoader: the fetch loop, worker info, exception wrapping, and the
 transport that moves tensors to the main process (large ones through shared memory)."""
+
 import queue
 import random
 import sys
@@ -70,6 +71,7 @@ class _SharedArray:
         # Ownership passes to the receiver, which unlinks the block as soon as it maps it; the
         # worker's resource tracker must not try to clean it up again at exit.
         from multiprocessing import resource_tracker
+
         resource_tracker.unregister(shm._name, "shared_memory")
 
     def open(self):
@@ -175,8 +177,20 @@ def create_fetcher(dataset, auto_collation, collate_fn, drop_last, iterable):
     return cls(dataset, auto_collation, collate_fn, drop_last)
 
 
-def worker_loop(dataset, index_queue, data_queue, done_event, auto_collation, collate_fn, drop_last, base_seed,
-                init_fn, worker_id, num_workers, iterable):
+def worker_loop(
+    dataset,
+    index_queue,
+    data_queue,
+    done_event,
+    auto_collation,
+    collate_fn,
+    drop_last,
+    base_seed,
+    init_fn,
+    worker_id,
+    num_workers,
+    iterable,
+):
     global _worker_info
     try:
         # Forked children must not use the parent's OpenMP pool; one thread per worker is also
@@ -192,7 +206,9 @@ def worker_loop(dataset, index_queue, data_queue, done_event, auto_collation, co
                 init_fn(worker_id)
             fetcher = create_fetcher(dataset, auto_collation, collate_fn, drop_last, iterable)
         except Exception:
-            init_exception = ExceptionWrapper(sys.exc_info(), f"in DataLoader worker process {worker_id}")
+            init_exception = ExceptionWrapper(
+                sys.exc_info(), f"in DataLoader worker process {worker_id}"
+            )
         iteration_end = False
         while True:
             try:
@@ -221,14 +237,25 @@ def worker_loop(dataset, index_queue, data_queue, done_event, auto_collation, co
                         data = _IterableStop(worker_id)
                         iteration_end = True
                     else:
-                        data = ExceptionWrapper(sys.exc_info(), f"in DataLoader worker process {worker_id}")
+                        data = ExceptionWrapper(
+                            sys.exc_info(), f"in DataLoader worker process {worker_id}"
+                        )
                 except Exception:
-                    data = ExceptionWrapper(sys.exc_info(), f"in DataLoader worker process {worker_id}")
+                    data = ExceptionWrapper(
+                        sys.exc_info(), f"in DataLoader worker process {worker_id}"
+                    )
             try:
                 data_queue.put((idx, data))
             except Exception:
-                data_queue.put((idx, ExceptionWrapper(sys.exc_info(),
-                                                      f"sending a batch from DataLoader worker process {worker_id}")))
+                data_queue.put(
+                    (
+                        idx,
+                        ExceptionWrapper(
+                            sys.exc_info(),
+                            f"sending a batch from DataLoader worker process {worker_id}",
+                        ),
+                    )
+                )
     except KeyboardInterrupt:
         pass
     if done_event.is_set():

@@ -1,4 +1,5 @@
 """DataLoader: batching, shuffling and parallel loading with worker processes (torch's semantics)."""
+
 import itertools
 import multiprocessing
 import queue
@@ -15,6 +16,7 @@ _POLL_INTERVAL = 1.0
 
 def _cuda_available():
     import tensorcore
+
     cuda = getattr(tensorcore, "cuda", None)
     return cuda is not None and cuda.is_available()
 
@@ -42,18 +44,38 @@ class _InfiniteSampler:
 
 
 class DataLoader:
-    def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None, num_workers=0,
-                 collate_fn=None, pin_memory=False, drop_last=False, timeout=0, worker_init_fn=None,
-                 multiprocessing_context=None, generator=None, *, prefetch_factor=None, persistent_workers=False,
-                 pin_memory_device=""):
+    def __init__(
+        self,
+        dataset,
+        batch_size=1,
+        shuffle=None,
+        sampler=None,
+        batch_sampler=None,
+        num_workers=0,
+        collate_fn=None,
+        pin_memory=False,
+        drop_last=False,
+        timeout=0,
+        worker_init_fn=None,
+        multiprocessing_context=None,
+        generator=None,
+        *,
+        prefetch_factor=None,
+        persistent_workers=False,
+        pin_memory_device="",
+    ):
         if num_workers < 0:
-            raise ValueError("num_workers option should be non-negative; use num_workers=0 to disable "
-                             "multiprocessing.")
+            raise ValueError(
+                "num_workers option should be non-negative; use num_workers=0 to disable "
+                "multiprocessing."
+            )
         if timeout < 0:
             raise ValueError("timeout option should be non-negative")
         if num_workers == 0 and prefetch_factor is not None:
-            raise ValueError("prefetch_factor option could only be specified in multiprocessing. Let num_workers > 0 "
-                             "to enable multiprocessing, otherwise set prefetch_factor to None.")
+            raise ValueError(
+                "prefetch_factor option could only be specified in multiprocessing. Let num_workers > 0 "
+                "to enable multiprocessing, otherwise set prefetch_factor to None."
+            )
         if prefetch_factor is None and num_workers > 0:
             prefetch_factor = 2
         if prefetch_factor is not None and prefetch_factor < 1:
@@ -64,32 +86,47 @@ class DataLoader:
         if pin_memory and not _cuda_available():
             # As torch: pinning needs a GPU; without one the flag is ignored with a warning.
             import warnings
+
             warnings.warn("pin_memory=True but no CUDA device is available; batches are not pinned")
             pin_memory = False
-        self.pin_memory, self.pin_memory_device, self.timeout = pin_memory, pin_memory_device, timeout
+        self.pin_memory, self.pin_memory_device, self.timeout = (
+            pin_memory,
+            pin_memory_device,
+            timeout,
+        )
         self.worker_init_fn, self.multiprocessing_context = worker_init_fn, multiprocessing_context
         self.persistent_workers = persistent_workers
         self._iterable = isinstance(dataset, IterableDataset)
         if self._iterable:
             if shuffle not in (None, False):
-                raise ValueError(f"DataLoader with IterableDataset: expected unspecified shuffle option, but got "
-                                 f"shuffle={shuffle}")
+                raise ValueError(
+                    f"DataLoader with IterableDataset: expected unspecified shuffle option, but got "
+                    f"shuffle={shuffle}"
+                )
             if sampler is not None:
-                raise ValueError("DataLoader with IterableDataset: expected unspecified sampler option")
+                raise ValueError(
+                    "DataLoader with IterableDataset: expected unspecified sampler option"
+                )
             if batch_sampler is not None:
-                raise ValueError("DataLoader with IterableDataset: expected unspecified batch_sampler option")
+                raise ValueError(
+                    "DataLoader with IterableDataset: expected unspecified batch_sampler option"
+                )
         else:
             shuffle = bool(shuffle)
         if sampler is not None and shuffle:
             raise ValueError("sampler option is mutually exclusive with shuffle")
         if batch_sampler is not None:
             if batch_size != 1 or shuffle or sampler is not None or drop_last:
-                raise ValueError("batch_sampler option is mutually exclusive with batch_size, shuffle, sampler, and "
-                                 "drop_last")
+                raise ValueError(
+                    "batch_sampler option is mutually exclusive with batch_size, shuffle, sampler, and "
+                    "drop_last"
+                )
             batch_size, drop_last = None, False
         elif batch_size is None and drop_last:
-            raise ValueError("batch_size=None option disables auto-batching and is mutually exclusive with "
-                             "drop_last")
+            raise ValueError(
+                "batch_size=None option disables auto-batching and is mutually exclusive with "
+                "drop_last"
+            )
         if sampler is None:
             if self._iterable:
                 sampler = _InfiniteSampler()
@@ -160,8 +197,9 @@ class _BaseIter:
 class _SingleProcessIter(_BaseIter):
     def __init__(self, loader):
         super().__init__(loader)
-        self._fetcher = _worker.create_fetcher(self._dataset, self._auto_collation, self._collate_fn,
-                                               self._drop_last, self._iterable)
+        self._fetcher = _worker.create_fetcher(
+            self._dataset, self._auto_collation, self._collate_fn, self._drop_last, self._iterable
+        )
 
     def __next__(self):
         index = self._next_index()
@@ -190,10 +228,24 @@ class _MultiProcessIter(_BaseIter):
         for wid in range(self._num_workers):
             iq = ctx.Queue()
             iq.cancel_join_thread()
-            w = ctx.Process(target=_worker.worker_loop, daemon=True,
-                            args=(self._dataset, iq, self._data_queue, self._done_event, self._auto_collation,
-                                  self._collate_fn, self._drop_last, base_seed, loader.worker_init_fn, wid,
-                                  self._num_workers, self._iterable))
+            w = ctx.Process(
+                target=_worker.worker_loop,
+                daemon=True,
+                args=(
+                    self._dataset,
+                    iq,
+                    self._data_queue,
+                    self._done_event,
+                    self._auto_collation,
+                    self._collate_fn,
+                    self._drop_last,
+                    base_seed,
+                    loader.worker_init_fn,
+                    wid,
+                    self._num_workers,
+                    self._iterable,
+                ),
+            )
             w.start()
             self._index_queues.append(iq)
             self._workers.append(w)
@@ -252,7 +304,9 @@ class _MultiProcessIter(_BaseIter):
                 if dead:
                     pids = ", ".join(str(w.pid) for w in dead)
                     self._shutdown_workers()
-                    raise RuntimeError(f"DataLoader worker (pid(s) {pids}) exited unexpectedly") from None
+                    raise RuntimeError(
+                        f"DataLoader worker (pid(s) {pids}) exited unexpectedly"
+                    ) from None
 
     def __next__(self):
         while True:

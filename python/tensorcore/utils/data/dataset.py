@@ -1,4 +1,5 @@
 """Dataset, IterableDataset, TensorDataset, Subset, ConcatDataset, ChainDataset, random_split."""
+
 import bisect
 import math
 import warnings
@@ -33,8 +34,10 @@ class TensorDataset(Dataset):
             raise ValueError("TensorDataset needs at least one tensor")
         n = tensors[0].shape[0] if tensors[0].dim() else None
         if any(t.dim() == 0 or t.shape[0] != n for t in tensors):
-            raise ValueError("Size mismatch between tensors: every tensor must have the same size in dimension 0, "
-                             f"got {[tuple(t.shape) for t in tensors]}")
+            raise ValueError(
+                "Size mismatch between tensors: every tensor must have the same size in dimension 0, "
+                f"got {[tuple(t.shape) for t in tensors]}"
+            )
         self.tensors = tensors
 
     def __getitem__(self, index):
@@ -109,13 +112,17 @@ def random_split(dataset, lengths, generator=None):
             counts[i % len(counts)] += 1
         for i, c in enumerate(counts):
             if c == 0:
-                warnings.warn(f"Length of split at index {i} is 0. This might result in an empty dataset.")
+                warnings.warn(
+                    f"Length of split at index {i} is 0. This might result in an empty dataset."
+                )
         lengths = counts
     if sum(lengths) != n:
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
-    perm = (_C.randperm(n, generator=generator) if generator is not None else _C.randperm(n)).tolist()
+    perm = (
+        _C.randperm(n, generator=generator) if generator is not None else _C.randperm(n)
+    ).tolist()
     out, offset = [], 0
     for length in lengths:
-        out.append(Subset(dataset, perm[offset:offset + length]))
+        out.append(Subset(dataset, perm[offset : offset + length]))
         offset += length
     return out

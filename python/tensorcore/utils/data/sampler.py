@@ -1,4 +1,5 @@
 """Samplers: which indices a DataLoader draws, and in what order."""
+
 import math
 
 from ... import _C
@@ -35,9 +36,13 @@ class RandomSampler(Sampler):
         self.data_source, self.replacement = data_source, replacement
         self._num_samples, self.generator = num_samples, generator
         if not isinstance(replacement, bool):
-            raise TypeError(f"replacement should be a boolean value, but got replacement={replacement}")
+            raise TypeError(
+                f"replacement should be a boolean value, but got replacement={replacement}"
+            )
         if not isinstance(self.num_samples, int) or self.num_samples <= 0:
-            raise ValueError(f"num_samples should be a positive integer value, but got num_samples={self.num_samples}")
+            raise ValueError(
+                f"num_samples should be a positive integer value, but got num_samples={self.num_samples}"
+            )
 
     @property
     def num_samples(self):
@@ -55,7 +60,7 @@ class RandomSampler(Sampler):
         else:
             for _ in range(self.num_samples // n):
                 yield from _C.randperm(n, generator=g).tolist()
-            yield from _C.randperm(n, generator=g).tolist()[:self.num_samples % n]
+            yield from _C.randperm(n, generator=g).tolist()[: self.num_samples % n]
 
     def __len__(self):
         return self.num_samples
@@ -77,19 +82,30 @@ class SubsetRandomSampler(Sampler):
 class WeightedRandomSampler(Sampler):
     def __init__(self, weights, num_samples, replacement=True, generator=None):
         if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
-            raise ValueError(f"num_samples should be a positive integer value, but got num_samples={num_samples}")
+            raise ValueError(
+                f"num_samples should be a positive integer value, but got num_samples={num_samples}"
+            )
         if not isinstance(replacement, bool):
-            raise ValueError(f"replacement should be a boolean value, but got replacement={replacement}")
-        w = weights if isinstance(weights, Tensor) else _C.from_numpy(__import__("numpy").asarray(weights,
-                                                                                                 dtype="float64"))
+            raise ValueError(
+                f"replacement should be a boolean value, but got replacement={replacement}"
+            )
+        w = (
+            weights
+            if isinstance(weights, Tensor)
+            else _C.from_numpy(__import__("numpy").asarray(weights, dtype="float64"))
+        )
         if w.dim() != 1:
-            raise ValueError(f"weights should be a 1d sequence but given weights have shape {tuple(w.shape)}")
+            raise ValueError(
+                f"weights should be a 1d sequence but given weights have shape {tuple(w.shape)}"
+            )
         self.weights = w.to(_C.float64)
         self.num_samples, self.replacement, self.generator = num_samples, replacement, generator
 
     def __iter__(self):
         g = self.generator if self.generator is not None else _new_generator()
-        return iter(_C.multinomial(self.weights, self.num_samples, self.replacement, generator=g).tolist())
+        return iter(
+            _C.multinomial(self.weights, self.num_samples, self.replacement, generator=g).tolist()
+        )
 
     def __len__(self):
         return self.num_samples
@@ -98,7 +114,9 @@ class WeightedRandomSampler(Sampler):
 class BatchSampler(Sampler):
     def __init__(self, sampler, batch_size, drop_last):
         if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
-            raise ValueError(f"batch_size should be a positive integer value, but got batch_size={batch_size}")
+            raise ValueError(
+                f"batch_size should be a positive integer value, but got batch_size={batch_size}"
+            )
         if not isinstance(drop_last, bool):
             raise ValueError(f"drop_last should be a boolean value, but got drop_last={drop_last}")
         self.sampler, self.batch_size, self.drop_last = sampler, batch_size, drop_last
@@ -115,24 +133,33 @@ class BatchSampler(Sampler):
 
     def __len__(self):
         n = len(self.sampler)
-        return n // self.batch_size if self.drop_last else (n + self.batch_size - 1) // self.batch_size
+        return (
+            n // self.batch_size if self.drop_last else (n + self.batch_size - 1) // self.batch_size
+        )
 
 
 class DistributedSampler(Sampler):
     """Gives each of num_replicas processes a disjoint 1/num_replicas share of the dataset; call
     set_epoch(e) each epoch so shuffling differs between epochs but agrees across replicas."""
 
-    def __init__(self, dataset, num_replicas=None, rank=None, shuffle=True, seed=0, drop_last=False):
+    def __init__(
+        self, dataset, num_replicas=None, rank=None, shuffle=True, seed=0, drop_last=False
+    ):
         if num_replicas is None or rank is None:
             try:
                 from ... import distributed as dist
+
                 num_replicas = dist.get_world_size() if num_replicas is None else num_replicas
                 rank = dist.get_rank() if rank is None else rank
             except Exception as err:
-                raise RuntimeError("DistributedSampler: pass num_replicas and rank explicitly (the distributed "
-                                   "package is not initialized)") from err
+                raise RuntimeError(
+                    "DistributedSampler: pass num_replicas and rank explicitly (the distributed "
+                    "package is not initialized)"
+                ) from err
         if rank >= num_replicas or rank < 0:
-            raise ValueError(f"Invalid rank {rank}, rank should be in the interval [0, {num_replicas - 1}]")
+            raise ValueError(
+                f"Invalid rank {rank}, rank should be in the interval [0, {num_replicas - 1}]"
+            )
         self.dataset, self.num_replicas, self.rank = dataset, num_replicas, rank
         self.epoch, self.drop_last, self.shuffle, self.seed = 0, drop_last, shuffle, seed
         n = len(dataset)
@@ -157,8 +184,8 @@ class DistributedSampler(Sampler):
             else:
                 indices += (indices * math.ceil(pad / len(indices)))[:pad]
         else:
-            indices = indices[:self.total_size]
-        return iter(indices[self.rank:self.total_size:self.num_replicas])
+            indices = indices[: self.total_size]
+        return iter(indices[self.rank : self.total_size : self.num_replicas])
 
     def __len__(self):
         return self.num_samples

@@ -6,14 +6,24 @@ memory). Corrupt, truncated, empty or non-image input raises ``tensorcore.Decode
 RuntimeError) naming the problem. Decoding releases the GIL; a list of inputs is decoded in
 parallel.
 """
+
 import os
 from enum import Enum
 
 from ..._C import _image_io as _C
 
 __all__ = [
-    "ImageReadMode", "read_file", "write_file", "decode_jpeg", "encode_jpeg", "decode_png",
-    "encode_png", "decode_image", "read_image", "write_jpeg", "write_png",
+    "ImageReadMode",
+    "read_file",
+    "write_file",
+    "decode_jpeg",
+    "encode_jpeg",
+    "decode_png",
+    "encode_png",
+    "decode_image",
+    "read_image",
+    "write_jpeg",
+    "write_png",
 ]
 
 
@@ -28,8 +38,16 @@ class ImageReadMode(Enum):
     RGB_ALPHA = 4
 
 
-_MODE_NAMES = {"UNCHANGED": 0, "GRAY": 1, "L": 1, "GRAY_ALPHA": 2, "LA": 2, "RGB": 3,
-               "RGB_ALPHA": 4, "RGBA": 4}
+_MODE_NAMES = {
+    "UNCHANGED": 0,
+    "GRAY": 1,
+    "L": 1,
+    "GRAY_ALPHA": 2,
+    "LA": 2,
+    "RGB": 3,
+    "RGB_ALPHA": 4,
+    "RGBA": 4,
+}
 
 
 def _mode_value(mode):
@@ -39,8 +57,9 @@ def _mode_value(mode):
         try:
             return _MODE_NAMES[mode.upper()]
         except KeyError:
-            raise ValueError(f"unknown image read mode {mode!r}; expected one of "
-                             f"{sorted(_MODE_NAMES)}") from None
+            raise ValueError(
+                f"unknown image read mode {mode!r}; expected one of {sorted(_MODE_NAMES)}"
+            ) from None
     value = getattr(mode, "value", mode)
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"mode must be an ImageReadMode, got {mode!r}")
@@ -64,8 +83,14 @@ def write_file(filename, data):
     _C.write_file(os.fspath(filename), data)
 
 
-def decode_jpeg(input, mode=ImageReadMode.UNCHANGED, device="cpu", *,
-                apply_exif_orientation=False, num_threads=0):
+def decode_jpeg(
+    input,
+    mode=ImageReadMode.UNCHANGED,
+    device="cpu",
+    *,
+    apply_exif_orientation=False,
+    num_threads=0,
+):
     """Decodes JPEG bytes into a C x H x W uint8 tensor.
 
     ``input`` may be a list of byte tensors: they are decoded in parallel on ``num_threads``
@@ -83,8 +108,9 @@ def decode_png(input, mode=ImageReadMode.UNCHANGED, apply_exif_orientation=False
     return _C.decode_png(input, _mode_value(mode), bool(apply_exif_orientation))
 
 
-def decode_image(input, mode=ImageReadMode.UNCHANGED, apply_exif_orientation=False, *,
-                 num_threads=0):
+def decode_image(
+    input, mode=ImageReadMode.UNCHANGED, apply_exif_orientation=False, *, num_threads=0
+):
     """Decodes JPEG or PNG bytes, picking the format from the magic bytes.
 
     ``input`` may be a list of byte tensors, decoded in parallel (see decode_jpeg).

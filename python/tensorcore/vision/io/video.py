@@ -2,6 +2,7 @@
 
 Backed by tc::io::VideoReader (FFmpeg); frames are decoded with the GIL released.
 """
+
 import math
 from fractions import Fraction
 
@@ -53,8 +54,10 @@ class VideoReader:
     def get_metadata(self):
         """``{"video": {"duration": [...], "fps": [...]}, "audio": {"duration": [...],
         "framerate": [...], "sample_rate": [...]}}``, one entry per stream of each type."""
-        meta = {"video": {"duration": [], "fps": []},
-                "audio": {"duration": [], "framerate": [], "sample_rate": []}}
+        meta = {
+            "video": {"duration": [], "fps": []},
+            "audio": {"duration": [], "framerate": [], "sample_rate": []},
+        }
         for s in self._c.streams():
             if s["type"] == "video":
                 meta["video"]["duration"].append(s["duration"])
@@ -97,7 +100,8 @@ def read_video(filename, start_pts=0, end_pts=None, pts_unit="sec", output_forma
     end = math.inf if end_pts is None else end_pts
     if end < start_pts:
         raise ValueError(
-            f"end_pts should be larger than start_pts, got start_pts={start_pts} and end_pts={end_pts}")
+            f"end_pts should be larger than start_pts, got start_pts={start_pts} and end_pts={end_pts}"
+        )
     if pts_unit == "pts":
         num, den = _video_time_base(filename)
         # Same arithmetic as the reader's pts (ticks * time_base), so boundaries compare exactly.

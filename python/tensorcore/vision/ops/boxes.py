@@ -1,4 +1,5 @@
 """Box utilities (torchvision.ops.boxes) written over tensor ops; nms runs in C++."""
+
 import tensorcore as tc
 from tensorcore import _C
 
@@ -52,8 +53,10 @@ def box_convert(boxes, in_fmt, out_fmt):
     _check_boxes("box_convert", boxes)
     allowed = ("xyxy", "xywh", "cxcywh")
     if in_fmt not in allowed or out_fmt not in allowed:
-        raise ValueError(f"box_convert: unsupported format pair ({in_fmt!r}, {out_fmt!r}); "
-                         f"expected formats among {allowed}")
+        raise ValueError(
+            f"box_convert: unsupported format pair ({in_fmt!r}, {out_fmt!r}); "
+            f"expected formats among {allowed}"
+        )
     if in_fmt == out_fmt:
         return boxes.clone()
     a, b, c, d = boxes.unbind(-1)
@@ -144,7 +147,7 @@ def complete_box_iou(boxes1, boxes2, eps=1e-7):
     iou, diou = _diou_parts(boxes1, boxes2, eps)
     w1, h1 = boxes1[:, None, 2] - boxes1[:, None, 0], boxes1[:, None, 3] - boxes1[:, None, 1]
     w2, h2 = boxes2[:, 2] - boxes2[:, 0], boxes2[:, 3] - boxes2[:, 1]
-    v = (4 / (3.141592653589793 ** 2)) * (tc.atan(w1 / h1) - tc.atan(w2 / h2)) ** 2
+    v = (4 / (3.141592653589793**2)) * (tc.atan(w1 / h1) - tc.atan(w2 / h2)) ** 2
     with tc.no_grad():
         alpha = v / (1 - iou + v + eps)
     return diou - alpha * v

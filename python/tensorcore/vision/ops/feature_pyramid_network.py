@@ -2,6 +2,7 @@
 
 Parameter names follow torchvision 0.14 (inner_blocks.{i}.0.weight, layer_blocks.{i}.0.weight),
 so its state dicts load unchanged."""
+
 from collections import OrderedDict
 
 from ... import nn
@@ -9,8 +10,15 @@ from ...nn import functional as F
 
 
 def _conv_block(in_channels, out_channels, kernel_size, norm_layer):
-    layers = [nn.Conv2d(in_channels, out_channels, kernel_size, padding=kernel_size // 2,
-                        bias=norm_layer is None)]
+    layers = [
+        nn.Conv2d(
+            in_channels,
+            out_channels,
+            kernel_size,
+            padding=kernel_size // 2,
+            bias=norm_layer is None,
+        )
+    ]
     if norm_layer is not None:
         layers.append(norm_layer(out_channels))
     return nn.Sequential(*layers)
@@ -59,7 +67,9 @@ class FeaturePyramidNetwork(nn.Module):
         self.layer_blocks = nn.ModuleList()
         for in_channels in in_channels_list:
             if in_channels <= 0:
-                raise ValueError(f"FeaturePyramidNetwork: in_channels must be positive, got {in_channels}")
+                raise ValueError(
+                    f"FeaturePyramidNetwork: in_channels must be positive, got {in_channels}"
+                )
             self.inner_blocks.append(_conv_block(in_channels, out_channels, 1, norm_layer))
             self.layer_blocks.append(_conv_block(out_channels, out_channels, 3, norm_layer))
         for m in self.modules():
@@ -68,16 +78,22 @@ class FeaturePyramidNetwork(nn.Module):
                 if m.bias is not None:
                     nn.init.constant_(m.bias, 0)
         if extra_blocks is not None and not isinstance(extra_blocks, ExtraFPNBlock):
-            raise TypeError(f"extra_blocks should be an ExtraFPNBlock, got {type(extra_blocks).__name__}")
+            raise TypeError(
+                f"extra_blocks should be an ExtraFPNBlock, got {type(extra_blocks).__name__}"
+            )
         self.extra_blocks = extra_blocks
 
     def forward(self, x):
         if not isinstance(x, dict):
-            raise TypeError(f"FeaturePyramidNetwork expects an (ordered) dict of feature maps, got {type(x).__name__}")
+            raise TypeError(
+                f"FeaturePyramidNetwork expects an (ordered) dict of feature maps, got {type(x).__name__}"
+            )
         names, feats = list(x.keys()), list(x.values())
         if len(feats) != len(self.inner_blocks):
-            raise ValueError(f"FeaturePyramidNetwork: built for {len(self.inner_blocks)} feature maps, "
-                             f"got {len(feats)}")
+            raise ValueError(
+                f"FeaturePyramidNetwork: built for {len(self.inner_blocks)} feature maps, "
+                f"got {len(feats)}"
+            )
         last_inner = self.inner_blocks[-1](feats[-1])
         results = [self.layer_blocks[-1](last_inner)]
         for idx in range(len(feats) - 2, -1, -1):

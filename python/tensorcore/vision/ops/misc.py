@@ -1,4 +1,5 @@
 """sigmoid_focal_loss and FrozenBatchNorm2d (torchvision.ops)."""
+
 import tensorcore as tc
 
 from .._module import Module
@@ -7,8 +8,9 @@ from .._module import Module
 def sigmoid_focal_loss(inputs, targets, alpha=0.25, gamma=2.0, reduction="none"):
     """Focal loss (Lin et al. 2017) on logits; reduction 'none' | 'mean' | 'sum'."""
     if reduction not in ("none", "mean", "sum"):
-        raise ValueError(f"sigmoid_focal_loss: invalid reduction {reduction!r}; "
-                         "expected 'none', 'mean' or 'sum'")
+        raise ValueError(
+            f"sigmoid_focal_loss: invalid reduction {reduction!r}; expected 'none', 'mean' or 'sum'"
+        )
     p = tc.sigmoid(inputs)
     # Numerically stable binary cross entropy with logits.
     ce = inputs.clamp(min=0) - inputs * targets + tc.log1p(tc.exp(-inputs.abs()))
@@ -42,8 +44,10 @@ class FrozenBatchNorm2d(Module):
 
     def forward(self, x):
         if x.dim() != 4 or x.shape[1] != self.num_features:
-            raise ValueError(f"FrozenBatchNorm2d: expected input (N, {self.num_features}, H, W), "
-                             f"got {list(x.shape)}")
+            raise ValueError(
+                f"FrozenBatchNorm2d: expected input (N, {self.num_features}, H, W), "
+                f"got {list(x.shape)}"
+            )
         scale = self.weight * (self.running_var + self.eps).rsqrt()
         bias = self.bias - self.running_mean * scale
         return x * scale.reshape(1, -1, 1, 1) + bias.reshape(1, -1, 1, 1)

@@ -1,8 +1,16 @@
 """tensorcore.vision.transforms: torchvision.transforms on tensors, batched and per-sample."""
+
 from . import functional  # noqa: F401
 from ._common import InterpolationMode  # noqa: F401
 from .transforms import *  # noqa: F401,F403
 from .transforms import (  # noqa: F401
-    Compose, ConvertImageDtype, Normalize, Lambda, LinearTransformation, RandomApply,
-    RandomChoice, RandomOrder, load,
+    Compose,
+    ConvertImageDtype,
+    Normalize,
+    Lambda,
+    LinearTransformation,
+    RandomApply,
+    RandomChoice,
+    RandomOrder,
+    load,
 )

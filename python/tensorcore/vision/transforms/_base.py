@@ -1,5 +1,6 @@
 """Base class and helpers shared by the transform classes: batching, per-sample random draws and
 joint image/boxes/masks targets."""
+
 import numpy as np
 
 import tensorcore as tc
@@ -47,8 +48,10 @@ class Transform(Module):
 
     def _forward_image(self, img):
         if not isinstance(img, tc.Tensor):
-            raise TypeError(f"{type(self).__name__}: expected a tensorcore Tensor image or a dict, "
-                            f"got {type(img).__name__}")
+            raise TypeError(
+                f"{type(self).__name__}: expected a tensorcore Tensor image or a dict, "
+                f"got {type(img).__name__}"
+            )
         if img.dim() < 3:
             out = self._forward_image(img.unsqueeze(0))
             return out.squeeze(0) if isinstance(out, tc.Tensor) else out
@@ -71,8 +74,10 @@ class Transform(Module):
             raise ValueError(f"{type(self).__name__}: a dict input needs an 'image' entry")
         img = sample["image"]
         if img.dim() != 3:
-            raise ValueError(f"{type(self).__name__}: dict inputs hold one (C, H, W) image, got "
-                             f"shape {list(img.shape)}")
+            raise ValueError(
+                f"{type(self).__name__}: dict inputs hold one (C, H, W) image, got "
+                f"shape {list(img.shape)}"
+            )
         prepared = self._prepare(img.unsqueeze(0))
         if prepared.shape[-2:] != img.shape[-2:]:
             sample = self._prepare_target(dict(sample), img.shape[-2:])
@@ -122,8 +127,10 @@ def apply_where(batch, flags, fn):
     index = tc.tensor(idx, dtype=tc.int64, device=batch.device)
     done = fn(batch.index_select(0, index))
     if done.dtype != batch.dtype or list(done.shape[1:]) != list(batch.shape[1:]):
-        raise ValueError("a randomly applied transform must keep the image shape and dtype "
-                         "when applied per sample; use same_on_batch=True")
+        raise ValueError(
+            "a randomly applied transform must keep the image shape and dtype "
+            "when applied per sample; use same_on_batch=True"
+        )
     return batch.index_copy(0, index, done)
 
 
@@ -131,15 +138,18 @@ def apply_each(batch, params, fn):
     """fn(sample (1, C, H, W), p) for each sample, stacked; one call when parameters are shared."""
     if len(params) == 1:
         return fn(batch, params[0])
-    outs = [fn(batch[i:i + 1], p) for i, p in enumerate(params)]
+    outs = [fn(batch[i : i + 1], p) for i, p in enumerate(params)]
     shapes = {tuple(o.shape) for o in outs}
     if len(shapes) != 1:
-        raise ValueError("per-sample parameters gave images of different sizes; use "
-                         "same_on_batch=True or transform the images one by one")
+        raise ValueError(
+            "per-sample parameters gave images of different sizes; use "
+            "same_on_batch=True or transform the images one by one"
+        )
     return tc.cat(outs, 0)
 
 
 # -- joint targets ---------------------------------------------------------------------------
+
 
 def _boxes_np(sample):
     b = sample["boxes"]
@@ -159,8 +169,12 @@ def finish_boxes(out, sample, boxes, size, keep_extra=None):
     out["boxes"] = tc.from_numpy(boxes[keep].copy()).to(dtype)
     idx = tc.from_numpy(np.nonzero(keep)[0].astype(np.int64))
     for key in ("labels", "masks", "area", "iscrowd"):
-        if key in out and isinstance(out[key], tc.Tensor) and out[key].dim() >= 1 and \
-                out[key].shape[0] == len(keep):
+        if (
+            key in out
+            and isinstance(out[key], tc.Tensor)
+            and out[key].dim() >= 1
+            and out[key].shape[0] == len(keep)
+        ):
             out[key] = out[key].index_select(0, idx)
     return out
 

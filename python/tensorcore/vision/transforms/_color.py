@@ -1,4 +1,5 @@
 """Color and pixel functional transforms, dtype conversion, normalize, blur and erase."""
+
 import numbers
 
 import tensorcore as tc
@@ -14,9 +15,12 @@ def convert_image_dtype(image, dtype=tc.float32):
         if dtype in (tc.float16, tc.bfloat16, tc.float32, tc.float64):
             return image.to(dtype)
         if (image.dtype == tc.float32 and dtype in (tc.int32, tc.int64)) or (
-                image.dtype == tc.float64 and dtype == tc.int64):
-            raise RuntimeError(f"convert_image_dtype: the cast from {image.dtype} to {dtype} "
-                               "cannot be performed safely.")
+            image.dtype == tc.float64 and dtype == tc.int64
+        ):
+            raise RuntimeError(
+                f"convert_image_dtype: the cast from {image.dtype} to {dtype} "
+                "cannot be performed safely."
+            )
         eps = 1e-3
         return image.mul(max_value(dtype) + 1.0 - eps).to(dtype)
     in_max = max_value(image.dtype)
@@ -46,8 +50,10 @@ def normalize(tensor, mean, std, inplace=False):
     mean_t = _per_channel(mean, tensor, "normalize", "mean")
     std_t = _per_channel(std, tensor, "normalize", "std")
     if bool((std_t == 0).any()):
-        raise ValueError(f"normalize: std evaluated to zero after conversion to {tensor.dtype}, "
-                         "leading to division by zero.")
+        raise ValueError(
+            f"normalize: std evaluated to zero after conversion to {tensor.dtype}, "
+            "leading to division by zero."
+        )
     if inplace:
         tensor.sub_(mean_t).div_(std_t)
         return tensor
@@ -66,8 +72,9 @@ def _blend(img1, img2, ratio):
 def _check_rgb(img, op, allowed=(1, 3)):
     check_image(img, op, 3)
     if channels(img) not in allowed:
-        raise ValueError(f"{op}: expected {' or '.join(map(str, allowed))} channels, got "
-                         f"{channels(img)}")
+        raise ValueError(
+            f"{op}: expected {' or '.join(map(str, allowed))} channels, got {channels(img)}"
+        )
 
 
 def rgb_to_grayscale(img, num_output_channels=1):
@@ -166,8 +173,9 @@ def _hsv2rgb(img):
     a2 = tc.stack((t, v, v, q, p, p), dim=-3)
     a3 = tc.stack((p, p, t, v, v, q), dim=-3)
     a4 = tc.stack((a1, a2, a3), dim=-4)
-    mask = (i.unsqueeze(-3) == tc.arange(6, dtype=tc.int32, device=img.device)
-            .reshape(-1, 1, 1)).to(img.dtype)
+    mask = (
+        i.unsqueeze(-3) == tc.arange(6, dtype=tc.int32, device=img.device).reshape(-1, 1, 1)
+    ).to(img.dtype)
     return (a4 * mask.unsqueeze(-4)).sum(dim=-3)
 
 
@@ -196,7 +204,7 @@ def adjust_gamma(img, gamma, gain=1.0):
     if gamma < 0:
         raise ValueError("adjust_gamma: gamma should be a non-negative real number")
     result = img if img.is_floating_point() else convert_image_dtype(img, tc.float32)
-    result = (gain * result ** gamma).clamp(0, 1)
+    result = (gain * result**gamma).clamp(0, 1)
     return convert_image_dtype(result, img.dtype)
 
 
@@ -245,8 +253,10 @@ def gaussian_blur(img, kernel_size, sigma=None):
         raise ValueError(f"gaussian_blur: kernel_size should have 1 or 2 values, got {kernel_size}")
     for k in kernel_size:
         if k <= 0 or k % 2 == 0:
-            raise ValueError(f"gaussian_blur: kernel_size should have odd and positive integers, "
-                             f"got {kernel_size}")
+            raise ValueError(
+                f"gaussian_blur: kernel_size should have odd and positive integers, "
+                f"got {kernel_size}"
+            )
     if sigma is None:
         sigma = [ksize * 0.15 + 0.35 for ksize in kernel_size]
     if isinstance(sigma, numbers.Number):

@@ -1,4 +1,5 @@
 """Photometric transform classes (per-sample parameters on batches)."""
+
 import numbers
 
 import tensorcore as tc
@@ -23,8 +24,9 @@ def _check_jitter(value, name, center=1.0, bound=(0, float("inf")), clip_first_o
             raise ValueError(f"ColorJitter: {name} values should be between {bound}")
         value = [float(value[0]), float(value[1])]
     else:
-        raise TypeError(f"ColorJitter: {name} should be a single number or a list/tuple with "
-                        "length 2.")
+        raise TypeError(
+            f"ColorJitter: {name} should be a single number or a list/tuple with length 2."
+        )
     if value[0] == value[1] == center:
         return None
     return value
@@ -34,8 +36,9 @@ class ColorJitter(Transform):
     random = True
     _FNS = ("brightness", "contrast", "saturation", "hue")
 
-    def __init__(self, brightness=0, contrast=0, saturation=0, hue=0, generator=None,
-                 same_on_batch=False):
+    def __init__(
+        self, brightness=0, contrast=0, saturation=0, hue=0, generator=None, same_on_batch=False
+    ):
         super().__init__(generator, same_on_batch)
         self.brightness = _check_jitter(brightness, "brightness")
         self.contrast = _check_jitter(contrast, "contrast")
@@ -47,7 +50,7 @@ class ColorJitter(Transform):
         u = self._rand(n * 8)
         out = []
         for s in range(n):
-            us = u[s * 8:(s + 1) * 8]
+            us = u[s * 8 : (s + 1) * 8]
             order = sorted(range(4), key=lambda k: us[k])
             factors = []
             for k, name in enumerate(self._FNS):
@@ -68,12 +71,16 @@ class ColorJitter(Transform):
         params = per_sample(params, batch.shape[0])
         for step in range(4):
             for k in range(4):
-                idx = [i for i, (order, f) in enumerate(params) if order[step] == k and
-                       f[k] is not None]
+                idx = [
+                    i
+                    for i, (order, f) in enumerate(params)
+                    if order[step] == k and f[k] is not None
+                ]
                 if not idx:
                     continue
-                fac = tc.tensor([params[i][1][k] for i in idx], dtype=tc.float32,
-                                device=batch.device)
+                fac = tc.tensor(
+                    [params[i][1][k] for i in idx], dtype=tc.float32, device=batch.device
+                )
                 fac = fac.reshape(-1, 1, 1) if k == 3 else fac.reshape(-1, 1, 1, 1)
                 if len(idx) == batch.shape[0]:
                     batch = self._adjust(batch, k, fac)
@@ -109,6 +116,7 @@ class Grayscale(Transform):
 
 class _RandomApplyOp(Transform):
     """Applies `_op` to each sample with probability p."""
+
     random = True
 
     def __init__(self, p=0.5, generator=None, same_on_batch=False):
@@ -213,8 +221,9 @@ class GaussianBlur(Transform):
                 raise ValueError("GaussianBlur: if sigma is a single number, it must be positive")
             sigma = (float(sigma), float(sigma))
         if not 0 < sigma[0] <= sigma[1]:
-            raise ValueError("GaussianBlur: sigma values should be positive and of the form "
-                             "(min, max)")
+            raise ValueError(
+                "GaussianBlur: sigma values should be positive and of the form (min, max)"
+            )
         self.sigma = tuple(sigma)
 
     def _draw(self, n, h, w):
@@ -225,8 +234,11 @@ class GaussianBlur(Transform):
         return blur_batch(batch, self.kernel_size, params, params)
 
     def _config(self):
-        return {"kernel_size": list(self.kernel_size), "sigma": list(self.sigma),
-                "same_on_batch": self.same_on_batch}
+        return {
+            "kernel_size": list(self.kernel_size),
+            "sigma": list(self.sigma),
+            "same_on_batch": self.same_on_batch,
+        }
 
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, sigma={self.sigma}"
@@ -235,12 +247,21 @@ class GaussianBlur(Transform):
 class RandomErasing(Transform):
     random = True
 
-    def __init__(self, p=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0, inplace=False,
-                 generator=None, same_on_batch=False):
+    def __init__(
+        self,
+        p=0.5,
+        scale=(0.02, 0.33),
+        ratio=(0.3, 3.3),
+        value=0,
+        inplace=False,
+        generator=None,
+        same_on_batch=False,
+    ):
         super().__init__(generator, same_on_batch)
         if not isinstance(value, (numbers.Number, str, tuple, list)):
-            raise TypeError("RandomErasing: argument value should be either a number, str, tuple "
-                            "or list")
+            raise TypeError(
+                "RandomErasing: argument value should be either a number, str, tuple or list"
+            )
         if isinstance(value, str) and value != "random":
             raise ValueError("RandomErasing: if value is a str, it should be 'random'")
         if scale[0] > scale[1] or ratio[0] > ratio[1]:
@@ -251,18 +272,19 @@ class RandomErasing(Transform):
 
     def _draw(self, n, h, w):
         import math
+
         u = self._rand(n * 41)
         area = h * w
         lr0, lr1 = math.log(self.ratio[0]), math.log(self.ratio[1])
         out = []
         for s in range(n):
-            us = u[s * 41:(s + 1) * 41]
+            us = u[s * 41 : (s + 1) * 41]
             if us[0] >= self.p:
                 out.append(None)
                 continue
             found = None
             for a in range(10):
-                ua = us[1 + 4 * a:5 + 4 * a]
+                ua = us[1 + 4 * a : 5 + 4 * a]
                 erase_area = area * (self.scale[0] + (self.scale[1] - self.scale[0]) * ua[0])
                 aspect = math.exp(lr0 + (lr1 - lr0) * ua[1])
                 eh = int(round(math.sqrt(erase_area * aspect)))
@@ -283,11 +305,11 @@ class RandomErasing(Transform):
         out = batch if self.inplace else batch.clone()
         c = batch.shape[1]
         if isinstance(self.value, (tuple, list)) and len(self.value) not in (1, c):
-            raise ValueError(f"RandomErasing: value needs 1 or {c} entries, got "
-                             f"{len(self.value)}")
+            raise ValueError(f"RandomErasing: value needs 1 or {c} entries, got {len(self.value)}")
         if isinstance(self.value, (tuple, list)):
-            fixed = tc.tensor([float(x) for x in self.value], dtype=tc.float64,
-                              device=batch.device).reshape(-1, 1, 1)
+            fixed = tc.tensor(
+                [float(x) for x in self.value], dtype=tc.float64, device=batch.device
+            ).reshape(-1, 1, 1)
         elif self.value != "random":
             fixed = tc.tensor(float(self.value), dtype=tc.float64, device=batch.device)
         for n, p in enumerate(params):
@@ -302,11 +324,22 @@ class RandomErasing(Transform):
         return out
 
     def _config(self):
-        value = self.value if isinstance(self.value, str) else (
-            [float(v) for v in self.value] if isinstance(self.value, (tuple, list))
-            else float(self.value))
-        return {"p": self.p, "scale": list(self.scale), "ratio": list(self.ratio),
-                "value": value, "same_on_batch": self.same_on_batch}
+        value = (
+            self.value
+            if isinstance(self.value, str)
+            else (
+                [float(v) for v in self.value]
+                if isinstance(self.value, (tuple, list))
+                else float(self.value)
+            )
+        )
+        return {
+            "p": self.p,
+            "scale": list(self.scale),
+            "ratio": list(self.ratio),
+            "value": value,
+            "same_on_batch": self.same_on_batch,
+        }
 
     def extra_repr(self):
         return f"p={self.p}, scale={self.scale}, ratio={self.ratio}, value={self.value}"

@@ -1,4 +1,5 @@
 """Shared helpers for the functional transforms."""
+
 import enum
 
 import tensorcore as tc
@@ -13,11 +14,17 @@ class InterpolationMode(enum.Enum):
     BICUBIC = "bicubic"
 
 
-_KERNEL_CODE = {InterpolationMode.NEAREST: 0, InterpolationMode.BILINEAR: 2,
-                InterpolationMode.BICUBIC: 3}
+_KERNEL_CODE = {
+    InterpolationMode.NEAREST: 0,
+    InterpolationMode.BILINEAR: 2,
+    InterpolationMode.BICUBIC: 3,
+}
 # PIL's integer codes, accepted like torchvision does.
-_PIL_CODES = {0: InterpolationMode.NEAREST, 2: InterpolationMode.BILINEAR,
-              3: InterpolationMode.BICUBIC}
+_PIL_CODES = {
+    0: InterpolationMode.NEAREST,
+    2: InterpolationMode.BILINEAR,
+    3: InterpolationMode.BICUBIC,
+}
 
 
 def interpolation_mode(value, op="transform"):
@@ -30,8 +37,10 @@ def interpolation_mode(value, op="transform"):
             pass
     if isinstance(value, int) and value in _PIL_CODES:
         return _PIL_CODES[value]
-    raise ValueError(f"{op}: unsupported interpolation {value!r}; expected nearest, bilinear or "
-                     "bicubic (an InterpolationMode)")
+    raise ValueError(
+        f"{op}: unsupported interpolation {value!r}; expected nearest, bilinear or "
+        "bicubic (an InterpolationMode)"
+    )
 
 
 def kernel_code(mode):
@@ -42,8 +51,10 @@ def check_image(img, op, min_dims=2):
     if not isinstance(img, tc.Tensor):
         raise TypeError(f"{op}: expected a tensorcore Tensor image, got {type(img).__name__}")
     if img.dim() < min_dims:
-        raise ValueError(f"{op}: expected an image with at least {min_dims} dims "
-                         f"(..., C, H, W), got shape {list(img.shape)}")
+        raise ValueError(
+            f"{op}: expected an image with at least {min_dims} dims "
+            f"(..., C, H, W), got shape {list(img.shape)}"
+        )
 
 
 def max_value(dtype):

@@ -1,5 +1,6 @@
 """Geometric transform classes. Each works on single images, batches (per-sample parameters) and
 dict samples {"image", "boxes", "labels", "masks"} (boxes xyxy, clipped, degenerate ones dropped)."""
+
 import math
 import numbers
 
@@ -9,8 +10,16 @@ import tensorcore as tc
 
 from . import functional as F
 from . import _geometry as _G
-from ._base import (Transform, apply_each, apply_where, finish_boxes, masks_as_batch, per_sample,
-                    transform_points_boxes, _boxes_np)
+from ._base import (
+    Transform,
+    apply_each,
+    apply_where,
+    finish_boxes,
+    masks_as_batch,
+    per_sample,
+    transform_points_boxes,
+    _boxes_np,
+)
 from ._common import V, InterpolationMode, interpolation_mode
 
 
@@ -61,11 +70,14 @@ def _crop_flip_composed(batch, tops, lefts, hflip, vflip, h, w):
     for i in range(n):
         t, l = tops[0 if len(tops) == 1 else i], lefts[0 if len(lefts) == 1 else i]
         if t < 0 or l < 0 or t + h > batch.shape[-2] or l + w > batch.shape[-1]:
-            raise ValueError(f"crop_flip: window ({t}, {l}, {h}, {w}) is outside the image "
-                             f"{list(batch.shape[-2:])}")
-        out = batch[i:i + 1, :, t:t + h, l:l + w]
-        dims = ([-1] if hflip[0 if len(hflip) == 1 else i] else []) + \
-            ([-2] if vflip[0 if len(vflip) == 1 else i] else [])
+            raise ValueError(
+                f"crop_flip: window ({t}, {l}, {h}, {w}) is outside the image "
+                f"{list(batch.shape[-2:])}"
+            )
+        out = batch[i : i + 1, :, t : t + h, l : l + w]
+        dims = ([-1] if hflip[0 if len(hflip) == 1 else i] else []) + (
+            [-2] if vflip[0 if len(vflip) == 1 else i] else []
+        )
         outs.append(out.flip(dims) if dims else out)
     return tc.cat(outs, 0) if n > 1 else outs[0].contiguous()
 
@@ -75,11 +87,14 @@ def _window_crop(batch, tops, lefts, h, w):
 
 
 class Resize(Transform):
-    def __init__(self, size, interpolation=InterpolationMode.BILINEAR, max_size=None,
-                 antialias=None):
+    def __init__(
+        self, size, interpolation=InterpolationMode.BILINEAR, max_size=None, antialias=None
+    ):
         super().__init__()
         if not isinstance(size, (numbers.Integral, list, tuple)):
-            raise TypeError(f"Resize: size should be an int or a sequence, got {type(size).__name__}")
+            raise TypeError(
+                f"Resize: size should be an int or a sequence, got {type(size).__name__}"
+            )
         self.size = size if isinstance(size, numbers.Integral) else list(size)
         self.interpolation = interpolation_mode(interpolation, "Resize")
         self.max_size, self.antialias = max_size, antialias
@@ -96,12 +111,18 @@ class Resize(Transform):
         return _map_masks(out, lambda m: F.resize(m, [oh, ow], InterpolationMode.NEAREST))
 
     def _config(self):
-        return {"size": self.size, "interpolation": self.interpolation.value,
-                "max_size": self.max_size, "antialias": self.antialias}
+        return {
+            "size": self.size,
+            "interpolation": self.interpolation.value,
+            "max_size": self.max_size,
+            "antialias": self.antialias,
+        }
 
     def extra_repr(self):
-        return (f"size={self.size}, interpolation={self.interpolation.value}, "
-                f"max_size={self.max_size}, antialias={self.antialias}")
+        return (
+            f"size={self.size}, interpolation={self.interpolation.value}, "
+            f"max_size={self.max_size}, antialias={self.antialias}"
+        )
 
 
 class CenterCrop(Transform):
@@ -140,8 +161,16 @@ class CenterCrop(Transform):
 class RandomCrop(Transform):
     random = True
 
-    def __init__(self, size, padding=None, pad_if_needed=False, fill=0, padding_mode="constant",
-                 generator=None, same_on_batch=False):
+    def __init__(
+        self,
+        size,
+        padding=None,
+        pad_if_needed=False,
+        fill=0,
+        padding_mode="constant",
+        generator=None,
+        same_on_batch=False,
+    ):
         super().__init__(generator, same_on_batch)
         self.size = _size_pair(size, "RandomCrop")
         self.padding, self.pad_if_needed = padding, pad_if_needed
@@ -173,15 +202,22 @@ class RandomCrop(Transform):
 
     def _prepare_target(self, sample, size):
         pads = self._pads(*size)
-        out = _shift_boxes(dict(sample), sample, pads[0], pads[1],
-                           (size[0] + pads[1] + pads[3], size[1] + pads[0] + pads[2]))
+        out = _shift_boxes(
+            dict(sample),
+            sample,
+            pads[0],
+            pads[1],
+            (size[0] + pads[1] + pads[3], size[1] + pads[0] + pads[2]),
+        )
         return _map_masks(out, lambda m: F.pad(m, pads, 0))
 
     def _draw(self, n, h, w):
         th, tw = self.size
         if h < th or w < tw:
-            raise ValueError(f"RandomCrop: required crop size {(th, tw)} is larger than input "
-                             f"image size {(h, w)}")
+            raise ValueError(
+                f"RandomCrop: required crop size {(th, tw)} is larger than input "
+                f"image size {(h, w)}"
+            )
         if h == th and w == tw:
             return [(0, 0)] * n
         tops = self._randint(n, 0, h - th + 1)
@@ -200,9 +236,14 @@ class RandomCrop(Transform):
         return _map_masks(out, lambda m: F.crop(m, p[0], p[1], th, tw))
 
     def _config(self):
-        return {"size": list(self.size), "padding": self.padding,
-                "pad_if_needed": self.pad_if_needed, "fill": self.fill,
-                "padding_mode": self.padding_mode, "same_on_batch": self.same_on_batch}
+        return {
+            "size": list(self.size),
+            "padding": self.padding,
+            "pad_if_needed": self.pad_if_needed,
+            "fill": self.fill,
+            "padding_mode": self.padding_mode,
+            "same_on_batch": self.same_on_batch,
+        }
 
     def extra_repr(self):
         return f"size={self.size}, padding={self.padding}"
@@ -263,9 +304,16 @@ class RandomVerticalFlip(_RandomFlip):
 class RandomResizedCrop(Transform):
     random = True
 
-    def __init__(self, size, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0),
-                 interpolation=InterpolationMode.BILINEAR, antialias=None, generator=None,
-                 same_on_batch=False):
+    def __init__(
+        self,
+        size,
+        scale=(0.08, 1.0),
+        ratio=(3.0 / 4.0, 4.0 / 3.0),
+        interpolation=InterpolationMode.BILINEAR,
+        antialias=None,
+        generator=None,
+        same_on_batch=False,
+    ):
         super().__init__(generator, same_on_batch)
         self.size = _size_pair(size, "RandomResizedCrop")
         if scale[0] > scale[1] or ratio[0] > ratio[1]:
@@ -282,7 +330,7 @@ class RandomResizedCrop(Transform):
         lr0, lr1 = math.log(self.ratio[0]), math.log(self.ratio[1])
         out = []
         for s in range(n):
-            us = u[s * 22:(s + 1) * 22]
+            us = u[s * 22 : (s + 1) * 22]
             found = None
             for a in range(10):
                 target_area = area * (self.scale[0] + (self.scale[1] - self.scale[0]) * us[2 * a])
@@ -307,28 +355,48 @@ class RandomResizedCrop(Transform):
         return out
 
     def _apply(self, batch, params):
-        return apply_each(batch, params, lambda b, p: F.resized_crop(
-            b, p[0], p[1], p[2], p[3], list(self.size), self.interpolation,
-            antialias=self.antialias))
+        return apply_each(
+            batch,
+            params,
+            lambda b, p: F.resized_crop(
+                b,
+                p[0],
+                p[1],
+                p[2],
+                p[3],
+                list(self.size),
+                self.interpolation,
+                antialias=self.antialias,
+            ),
+        )
 
     def _apply_target(self, out, sample, p, size):
         i, j, ch, cw = p
         oh, ow = self.size
         if "boxes" in sample:
-            b = (_boxes_np(sample).reshape(-1, 4) - np.array([j, i, j, i])) * \
-                np.array([ow / cw, oh / ch, ow / cw, oh / ch])
+            b = (_boxes_np(sample).reshape(-1, 4) - np.array([j, i, j, i])) * np.array(
+                [ow / cw, oh / ch, ow / cw, oh / ch]
+            )
             finish_boxes(out, sample, b, (oh, ow))
-        return _map_masks(out, lambda m: F.resized_crop(m, i, j, ch, cw, [oh, ow],
-                                                        InterpolationMode.NEAREST))
+        return _map_masks(
+            out, lambda m: F.resized_crop(m, i, j, ch, cw, [oh, ow], InterpolationMode.NEAREST)
+        )
 
     def _config(self):
-        return {"size": list(self.size), "scale": list(self.scale), "ratio": list(self.ratio),
-                "interpolation": self.interpolation.value, "antialias": self.antialias,
-                "same_on_batch": self.same_on_batch}
+        return {
+            "size": list(self.size),
+            "scale": list(self.scale),
+            "ratio": list(self.ratio),
+            "interpolation": self.interpolation.value,
+            "antialias": self.antialias,
+            "same_on_batch": self.same_on_batch,
+        }
 
     def extra_repr(self):
-        return (f"size={self.size}, scale={self.scale}, ratio={self.ratio}, "
-                f"interpolation={self.interpolation.value}")
+        return (
+            f"size={self.size}, scale={self.scale}, ratio={self.ratio}, "
+            f"interpolation={self.interpolation.value}"
+        )
 
 
 class FiveCrop(Transform):
@@ -361,8 +429,10 @@ class Pad(Transform):
         super().__init__()
         _G._parse_padding(padding)
         if padding_mode not in ("constant", "edge", "reflect", "symmetric"):
-            raise ValueError(f"Pad: padding_mode should be constant, edge, reflect or symmetric, "
-                             f"got {padding_mode!r}")
+            raise ValueError(
+                f"Pad: padding_mode should be constant, edge, reflect or symmetric, "
+                f"got {padding_mode!r}"
+            )
         self.padding, self.fill, self.padding_mode = padding, fill, padding_mode
 
     def _apply(self, batch, params):
@@ -406,12 +476,14 @@ def _forward_points(mat):
     def fn(pts):
         p = np.concatenate([pts - 0.5, np.ones((len(pts), 1))], 1) @ inv.T
         return p[:, :2] / p[:, 2:3] + 0.5
+
     return fn
 
 
 class _Warp(Transform):
     """Shared by RandomRotation / RandomAffine / RandomPerspective: per-sample matrices through
     one warp kernel call."""
+
     random = True
 
     def _matrix(self, p, h, w):
@@ -431,19 +503,32 @@ class _Warp(Transform):
         mats = []
         for p in params:
             mats.extend(self._matrix(p, h, w))
-        return _G._warp(batch, mats, h, w, self.interpolation, self._fill_for(batch),
-                                 type(self).__name__)
+        return _G._warp(
+            batch, mats, h, w, self.interpolation, self._fill_for(batch), type(self).__name__
+        )
 
     def _apply_target(self, out, sample, p, size):
         mat = self._matrix(p, *size)
         transform_points_boxes(out, sample, _forward_points(mat), size)
-        return _map_masks(out, lambda m: _G._warp(
-            m, mat, size[0], size[1], InterpolationMode.NEAREST, None, type(self).__name__))
+        return _map_masks(
+            out,
+            lambda m: _G._warp(
+                m, mat, size[0], size[1], InterpolationMode.NEAREST, None, type(self).__name__
+            ),
+        )
 
 
 class RandomRotation(_Warp):
-    def __init__(self, degrees, interpolation=InterpolationMode.NEAREST, expand=False,
-                 center=None, fill=0, generator=None, same_on_batch=False):
+    def __init__(
+        self,
+        degrees,
+        interpolation=InterpolationMode.NEAREST,
+        expand=False,
+        center=None,
+        fill=0,
+        generator=None,
+        same_on_batch=False,
+    ):
         super().__init__(generator, same_on_batch)
         self.degrees = _range(degrees, "RandomRotation: degrees")
         self.interpolation = interpolation_mode(interpolation, "RandomRotation")
@@ -466,14 +551,20 @@ class RandomRotation(_Warp):
             mats = []
             for a in params:
                 mats.extend(F.rotation_matrix((h, w), a, self.center, (oh, ow)))
-            return _G._warp(batch, mats, oh, ow, self.interpolation, self._fill_for(batch),
-                            type(self).__name__)
+            return _G._warp(
+                batch, mats, oh, ow, self.interpolation, self._fill_for(batch), type(self).__name__
+            )
         return super()._apply(batch, params)
 
     def _config(self):
-        return {"degrees": list(self.degrees), "interpolation": self.interpolation.value,
-                "expand": self.expand, "center": _center_config(self.center), "fill": self.fill,
-                "same_on_batch": self.same_on_batch}
+        return {
+            "degrees": list(self.degrees),
+            "interpolation": self.interpolation.value,
+            "expand": self.expand,
+            "center": _center_config(self.center),
+            "fill": self.fill,
+            "same_on_batch": self.same_on_batch,
+        }
 
     def _apply_target(self, out, sample, p, size):
         if self.expand:
@@ -485,9 +576,18 @@ class RandomRotation(_Warp):
 
 
 class RandomAffine(_Warp):
-    def __init__(self, degrees, translate=None, scale=None, shear=None,
-                 interpolation=InterpolationMode.NEAREST, fill=0, center=None, generator=None,
-                 same_on_batch=False):
+    def __init__(
+        self,
+        degrees,
+        translate=None,
+        scale=None,
+        shear=None,
+        interpolation=InterpolationMode.NEAREST,
+        fill=0,
+        center=None,
+        generator=None,
+        same_on_batch=False,
+    ):
         super().__init__(generator, same_on_batch)
         self.degrees = _range(degrees, "RandomAffine: degrees")
         if translate is not None and not all(0.0 <= t <= 1.0 for t in translate):
@@ -496,8 +596,11 @@ class RandomAffine(_Warp):
             raise ValueError("RandomAffine: scale values should be positive")
         self.translate, self.scale = translate, scale
         if shear is not None:
-            shear = _range(shear, "RandomAffine: shear") if isinstance(shear, numbers.Number) or \
-                len(shear) == 2 else [float(s) for s in shear]
+            shear = (
+                _range(shear, "RandomAffine: shear")
+                if isinstance(shear, numbers.Number) or len(shear) == 2
+                else [float(s) for s in shear]
+            )
             if len(shear) not in (2, 4):
                 raise ValueError("RandomAffine: shear should be a number or 2 or 4 numbers")
         self.shear = shear
@@ -505,12 +608,16 @@ class RandomAffine(_Warp):
         self.fill, self.center = fill, center
 
     def _draw(self, n, h, w):
-        per = 1 + (2 if self.translate else 0) + (1 if self.scale else 0) + \
-            (len(self.shear) // 2 if self.shear else 0)
+        per = (
+            1
+            + (2 if self.translate else 0)
+            + (1 if self.scale else 0)
+            + (len(self.shear) // 2 if self.shear else 0)
+        )
         u = self._rand(n * per)
         out = []
         for s in range(n):
-            us = iter(u[s * per:(s + 1) * per])
+            us = iter(u[s * per : (s + 1) * per])
             angle = self.degrees[0] + (self.degrees[1] - self.degrees[0]) * next(us)
             tx = ty = 0
             if self.translate:
@@ -533,19 +640,34 @@ class RandomAffine(_Warp):
         return F.affine_matrix((h, w), angle, list(translate), sc, list(shear), self.center)
 
     def _config(self):
-        return {"degrees": list(self.degrees), "translate": _opt_list(self.translate),
-                "scale": _opt_list(self.scale), "shear": _opt_list(self.shear),
-                "interpolation": self.interpolation.value, "fill": self.fill,
-                "center": _center_config(self.center), "same_on_batch": self.same_on_batch}
+        return {
+            "degrees": list(self.degrees),
+            "translate": _opt_list(self.translate),
+            "scale": _opt_list(self.scale),
+            "shear": _opt_list(self.shear),
+            "interpolation": self.interpolation.value,
+            "fill": self.fill,
+            "center": _center_config(self.center),
+            "same_on_batch": self.same_on_batch,
+        }
 
     def extra_repr(self):
-        return (f"degrees={self.degrees}, translate={self.translate}, scale={self.scale}, "
-                f"shear={self.shear}")
+        return (
+            f"degrees={self.degrees}, translate={self.translate}, scale={self.scale}, "
+            f"shear={self.shear}"
+        )
 
 
 class RandomPerspective(_Warp):
-    def __init__(self, distortion_scale=0.5, p=0.5, interpolation=InterpolationMode.BILINEAR,
-                 fill=0, generator=None, same_on_batch=False):
+    def __init__(
+        self,
+        distortion_scale=0.5,
+        p=0.5,
+        interpolation=InterpolationMode.BILINEAR,
+        fill=0,
+        generator=None,
+        same_on_batch=False,
+    ):
         super().__init__(generator, same_on_batch)
         if not 0 <= distortion_scale <= 1:
             raise ValueError("RandomPerspective: distortion_scale should be in [0, 1]")
@@ -560,9 +682,10 @@ class RandomPerspective(_Warp):
 
         def rint(x, lo, hi):
             return lo + min(int(x * (hi - lo)), hi - lo - 1)
+
         out = []
         for s in range(n):
-            us = u[s * 9:(s + 1) * 9]
+            us = u[s * 9 : (s + 1) * 9]
             if us[0] >= self.p:
                 out.append(None)
                 continue
@@ -591,9 +714,13 @@ class RandomPerspective(_Warp):
         return super()._apply_target(out, sample, p, size)
 
     def _config(self):
-        return {"distortion_scale": self.distortion_scale, "p": self.p,
-                "interpolation": self.interpolation.value, "fill": self.fill,
-                "same_on_batch": self.same_on_batch}
+        return {
+            "distortion_scale": self.distortion_scale,
+            "p": self.p,
+            "interpolation": self.interpolation.value,
+            "fill": self.fill,
+            "same_on_batch": self.same_on_batch,
+        }
 
     def extra_repr(self):
         return f"distortion_scale={self.distortion_scale}, p={self.p}"

@@ -1,12 +1,12 @@
 """Geometric functional transforms: resize, crops, pad, flips, rotate, affine, perspective."""
+
 import numbers
 
 import numpy as np
 
 import tensorcore as tc
 
-from ._common import (V, InterpolationMode, as_batch, check_image, interpolation_mode,
-                      kernel_code)
+from ._common import V, InterpolationMode, as_batch, check_image, interpolation_mode, kernel_code
 
 
 def get_dimensions(img):
@@ -27,14 +27,17 @@ def _resized_output_size(h, w, size, max_size):
         new_short, new_long = requested, int(requested * long / short)
         if max_size is not None:
             if max_size <= requested:
-                raise ValueError(f"resize: max_size = {max_size} must be strictly greater than the "
-                                 f"requested size for the smaller edge size = {size}")
+                raise ValueError(
+                    f"resize: max_size = {max_size} must be strictly greater than the "
+                    f"requested size for the smaller edge size = {size}"
+                )
             if new_long > max_size:
                 new_short, new_long = int(max_size * new_short / new_long), max_size
         return (new_long, new_short) if w <= h else (new_short, new_long)
     if max_size is not None:
-        raise ValueError("resize: max_size is only supported when size is an int or a "
-                         "1-element sequence")
+        raise ValueError(
+            "resize: max_size is only supported when size is an int or a 1-element sequence"
+        )
     return int(size[0]), int(size[1])
 
 
@@ -44,7 +47,8 @@ def resize(img, size, interpolation=InterpolationMode.BILINEAR, max_size=None, a
     check_image(img, "resize")
     mode = interpolation_mode(interpolation, "resize")
     if not isinstance(size, (numbers.Integral, list, tuple)) or (
-            not isinstance(size, numbers.Integral) and len(size) not in (1, 2)):
+        not isinstance(size, numbers.Integral) and len(size) not in (1, 2)
+    ):
         raise TypeError(f"resize: size should be an int or a sequence of 1 or 2 ints, got {size!r}")
     h, w = img.shape[-2], img.shape[-1]
     if h == 0 or w == 0:
@@ -69,10 +73,17 @@ def crop(img, top, left, height, width):
     if left < 0 or top < 0 or right > w or bottom > h:
         # A window partly or wholly outside the image: the kept part, then zero padding up to
         # the requested size (torchvision's bookkeeping, including windows beyond an edge).
-        pad_ltrb = [max(-left + min(0, right), 0), max(-top + min(0, bottom), 0),
-                    max(right - max(w, left), 0), max(bottom - max(h, top), 0)]
-        sub = img[..., max(top, 0):max(min(bottom, h), max(top, 0)),
-                  max(left, 0):max(min(right, w), max(left, 0))]
+        pad_ltrb = [
+            max(-left + min(0, right), 0),
+            max(-top + min(0, bottom), 0),
+            max(right - max(w, left), 0),
+            max(bottom - max(h, top), 0),
+        ]
+        sub = img[
+            ...,
+            max(top, 0) : max(min(bottom, h), max(top, 0)),
+            max(left, 0) : max(min(right, w), max(left, 0)),
+        ]
         return pad(sub, pad_ltrb, fill=0)
     return img[..., top:bottom, left:right]
 
@@ -86,8 +97,12 @@ def center_crop(img, output_size):
     ch, cw = output_size
     h, w = img.shape[-2], img.shape[-1]
     if ch > h or cw > w:
-        pad_ltrb = [(cw - w) // 2 if cw > w else 0, (ch - h) // 2 if ch > h else 0,
-                    (cw - w + 1) // 2 if cw > w else 0, (ch - h + 1) // 2 if ch > h else 0]
+        pad_ltrb = [
+            (cw - w) // 2 if cw > w else 0,
+            (ch - h) // 2 if ch > h else 0,
+            (cw - w + 1) // 2 if cw > w else 0,
+            (ch - h + 1) // 2 if ch > h else 0,
+        ]
         img = pad(img, pad_ltrb, fill=0)
         h, w = img.shape[-2], img.shape[-1]
         if ch == h and cw == w:
@@ -96,8 +111,9 @@ def center_crop(img, output_size):
     return crop(img, top, left, ch, cw)
 
 
-def resized_crop(img, top, left, height, width, size, interpolation=InterpolationMode.BILINEAR,
-                 antialias=None):
+def resized_crop(
+    img, top, left, height, width, size, interpolation=InterpolationMode.BILINEAR, antialias=None
+):
     return resize(crop(img, top, left, height, width), size, interpolation, antialias=antialias)
 
 
@@ -111,7 +127,9 @@ def five_crop(img, size):
     _, h, w = get_dimensions(img)
     ch, cw = size
     if cw > w or ch > h:
-        raise ValueError(f"five_crop: requested crop size {size} is bigger than input size {(h, w)}")
+        raise ValueError(
+            f"five_crop: requested crop size {size} is bigger than input size {(h, w)}"
+        )
     tl = crop(img, 0, 0, ch, cw)
     tr = crop(img, 0, w - cw, ch, cw)
     bl = crop(img, h - ch, 0, ch, cw)
@@ -145,7 +163,9 @@ def _parse_padding(padding):
             return [int(padding[0]), int(padding[1])] * 2
         if len(padding) == 4:
             return [int(p) for p in padding]
-    raise ValueError(f"pad: padding must be an int or a sequence of 1, 2 or 4 ints, got {padding!r}")
+    raise ValueError(
+        f"pad: padding must be an int or a sequence of 1, 2 or 4 ints, got {padding!r}"
+    )
 
 
 def _pad_index(n, before, after, mode):
@@ -154,8 +174,10 @@ def _pad_index(n, before, after, mode):
         idx = np.clip(idx, 0, n - 1)
     elif mode == "reflect":
         if before >= n or after >= n:
-            raise ValueError(f"pad: reflect padding ({before}, {after}) must be smaller than the "
-                             f"dimension size {n}")
+            raise ValueError(
+                f"pad: reflect padding ({before}, {after}) must be smaller than the "
+                f"dimension size {n}"
+            )
         period = 2 * (n - 1) if n > 1 else 1
         idx = np.abs(idx) % period if n > 1 else np.zeros_like(idx)
         idx = np.where(idx >= n, period - idx, idx)
@@ -170,12 +192,14 @@ def pad(img, padding, fill=0, padding_mode="constant"):
     """Pads the last two dims by [left, top, right, bottom]; negative padding crops."""
     check_image(img, "pad")
     if padding_mode not in ("constant", "edge", "reflect", "symmetric"):
-        raise ValueError(f"pad: padding_mode should be constant, edge, reflect or symmetric, "
-                         f"got {padding_mode!r}")
+        raise ValueError(
+            f"pad: padding_mode should be constant, edge, reflect or symmetric, "
+            f"got {padding_mode!r}"
+        )
     left, top, right, bottom = _parse_padding(padding)
     # Negative padding crops first.
     h, w = img.shape[-2], img.shape[-1]
-    img = img[..., max(-top, 0):h - max(-bottom, 0), max(-left, 0):w - max(-right, 0)]
+    img = img[..., max(-top, 0) : h - max(-bottom, 0), max(-left, 0) : w - max(-right, 0)]
     left, top, right, bottom = max(left, 0), max(top, 0), max(right, 0), max(bottom, 0)
     if left == top == right == bottom == 0:
         return img
@@ -187,7 +211,7 @@ def pad(img, padding, fill=0, padding_mode="constant"):
             fill = fill[0]
         shape = list(img.shape[:-2]) + [h + top + bottom, w + left + right]
         out = tc.full(shape, fill if fill is not None else 0, dtype=img.dtype, device=img.device)
-        out[..., top:top + h, left:left + w] = img
+        out[..., top : top + h, left : left + w] = img
         return out
     rows = _pad_index(h, top, bottom, padding_mode).to(img.device)
     cols = _pad_index(w, left, right, padding_mode).to(img.device)
@@ -195,6 +219,7 @@ def pad(img, padding, fill=0, padding_mode="constant"):
 
 
 # ---- affine family -------------------------------------------------------------------------
+
 
 def _center_arg(center):
     return None if center is None else (float(center[0]), float(center[1]))
@@ -242,8 +267,9 @@ def _warp(img, matrices, oh, ow, interpolation, fill, op):
     batch, restore = as_batch(img)
     fl = _fill_list(fill, op)
     if fl is not None and len(fl) not in (1, batch.shape[1]):
-        raise ValueError(f"{op}: fill has {len(fl)} values but the image has {batch.shape[1]} "
-                         "channels")
+        raise ValueError(
+            f"{op}: fill has {len(fl)} values but the image has {batch.shape[1]} channels"
+        )
     dtype = batch.dtype
     if dtype not in (tc.uint8, tc.float32, tc.float64):
         out = V.warp(batch.float(), matrices, oh, ow, kernel_code(mode), fl)
@@ -258,14 +284,16 @@ def _check_angle(angle, op):
         raise TypeError(f"{op}: angle should be a number, got {type(angle).__name__}")
 
 
-def rotate(img, angle, interpolation=InterpolationMode.NEAREST, expand=False, center=None,
-           fill=None):
+def rotate(
+    img, angle, interpolation=InterpolationMode.NEAREST, expand=False, center=None, fill=None
+):
     check_image(img, "rotate")
     _check_angle(angle, "rotate")
     h, w = img.shape[-2], img.shape[-1]
     oh, ow = rotated_size((h, w), angle, center) if expand else (h, w)
-    return _warp(img, rotation_matrix((h, w), angle, center, (oh, ow)), oh, ow, interpolation,
-                 fill, "rotate")
+    return _warp(
+        img, rotation_matrix((h, w), angle, center, (oh, ow)), oh, ow, interpolation, fill, "rotate"
+    )
 
 
 def _parse_shear(shear):
@@ -276,8 +304,9 @@ def _parse_shear(shear):
             return [float(shear[0]), float(shear[0])]
         if len(shear) == 2:
             return [float(shear[0]), float(shear[1])]
-    raise ValueError(f"affine: shear should be a number or a sequence of 1 or 2 numbers, got "
-                     f"{shear!r}")
+    raise ValueError(
+        f"affine: shear should be a number or a sequence of 1 or 2 numbers, got {shear!r}"
+    )
 
 
 def affine_matrix(img_size, angle, translate, scale, shear, center=None):
@@ -286,13 +315,30 @@ def affine_matrix(img_size, angle, translate, scale, shear, center=None):
     shx, shy = _parse_shear(shear)
     if scale <= 0.0:
         raise ValueError(f"affine: scale should be positive, got {scale}")
-    m = V.affine_for_image(h, w, float(angle), float(translate[0]), float(translate[1]),
-                           float(scale), shx, shy, _center_arg(center))
+    m = V.affine_for_image(
+        h,
+        w,
+        float(angle),
+        float(translate[0]),
+        float(translate[1]),
+        float(scale),
+        shx,
+        shy,
+        _center_arg(center),
+    )
     return _affine_pixel_matrix(m, h, w, h, w)
 
 
-def affine(img, angle, translate, scale, shear, interpolation=InterpolationMode.NEAREST,
-           fill=None, center=None):
+def affine(
+    img,
+    angle,
+    translate,
+    scale,
+    shear,
+    interpolation=InterpolationMode.NEAREST,
+    fill=None,
+    center=None,
+):
     check_image(img, "affine")
     _check_angle(angle, "affine")
     if not isinstance(translate, (list, tuple)) or len(translate) != 2:
@@ -315,11 +361,11 @@ def perspective_matrix(startpoints, endpoints):
     return list(V.perspective_matrix(flat[0], flat[1]))
 
 
-def perspective(img, startpoints, endpoints, interpolation=InterpolationMode.BILINEAR,
-                fill=None):
+def perspective(img, startpoints, endpoints, interpolation=InterpolationMode.BILINEAR, fill=None):
     check_image(img, "perspective")
     if len(startpoints) != 4 or len(endpoints) != 4:
         raise ValueError("perspective: startpoints and endpoints must each hold 4 points")
     h, w = img.shape[-2], img.shape[-1]
-    return _warp(img, perspective_matrix(startpoints, endpoints), h, w, interpolation, fill,
-                 "perspective")
+    return _warp(
+        img, perspective_matrix(startpoints, endpoints), h, w, interpolation, fill, "perspective"
+    )

@@ -1,5 +1,6 @@
 """torchvision.transforms classes on tensorcore tensors: single images, batches with per-sample
 random parameters (same_on_batch=True for one draw per batch), dict samples for detection."""
+
 import json
 
 import tensorcore as tc
@@ -8,16 +9,41 @@ from . import functional as F
 from ._base import Transform, apply_where, per_sample
 from ._common import V
 from ._geometric_transforms import (  # noqa: F401
-    Resize, CenterCrop, RandomCrop, RandomHorizontalFlip, RandomVerticalFlip, RandomResizedCrop,
-    FiveCrop, TenCrop, Pad, RandomRotation, RandomAffine, RandomPerspective,
+    Resize,
+    CenterCrop,
+    RandomCrop,
+    RandomHorizontalFlip,
+    RandomVerticalFlip,
+    RandomResizedCrop,
+    FiveCrop,
+    TenCrop,
+    Pad,
+    RandomRotation,
+    RandomAffine,
+    RandomPerspective,
 )
 from ._color_transforms import (  # noqa: F401
-    ColorJitter, Grayscale, RandomGrayscale, RandomInvert, RandomPosterize, RandomSolarize,
-    RandomAdjustSharpness, RandomAutocontrast, RandomEqualize, GaussianBlur, RandomErasing,
+    ColorJitter,
+    Grayscale,
+    RandomGrayscale,
+    RandomInvert,
+    RandomPosterize,
+    RandomSolarize,
+    RandomAdjustSharpness,
+    RandomAutocontrast,
+    RandomEqualize,
+    GaussianBlur,
+    RandomErasing,
 )
 
-_DTYPES = {"uint8": tc.uint8, "float32": tc.float32, "float64": tc.float64,
-           "float16": tc.float16, "int32": tc.int32, "int64": tc.int64}
+_DTYPES = {
+    "uint8": tc.uint8,
+    "float32": tc.float32,
+    "float64": tc.float64,
+    "float16": tc.float16,
+    "int32": tc.int32,
+    "int64": tc.int64,
+}
 
 
 def _dtype_name(dtype):
@@ -73,18 +99,23 @@ class LinearTransformation(Transform):
         super().__init__()
         m = transformation_matrix
         if m.dim() != 2 or m.shape[0] != m.shape[1]:
-            raise ValueError(f"LinearTransformation: transformation_matrix should be square, got "
-                             f"{list(m.shape)}")
+            raise ValueError(
+                f"LinearTransformation: transformation_matrix should be square, got {list(m.shape)}"
+            )
         if mean_vector.shape[0] != m.shape[0]:
-            raise ValueError(f"LinearTransformation: mean_vector should have {m.shape[0]} "
-                             f"elements, got {mean_vector.shape[0]}")
+            raise ValueError(
+                f"LinearTransformation: mean_vector should have {m.shape[0]} "
+                f"elements, got {mean_vector.shape[0]}"
+            )
         self.transformation_matrix, self.mean_vector = m, mean_vector
 
     def _apply(self, batch, params):
         d = batch.shape[1] * batch.shape[2] * batch.shape[3]
         if d != self.transformation_matrix.shape[0]:
-            raise ValueError(f"LinearTransformation: input has {d} elements per image, the "
-                             f"matrix expects {self.transformation_matrix.shape[0]}")
+            raise ValueError(
+                f"LinearTransformation: input has {d} elements per image, the "
+                f"matrix expects {self.transformation_matrix.shape[0]}"
+            )
         if not batch.is_floating_point():
             raise TypeError("LinearTransformation: expected a float image")
         flat = batch.reshape(batch.shape[0], -1) - self.mean_vector.to(batch.dtype)
@@ -103,8 +134,10 @@ class _Container(Transform):
         return x
 
     def _config(self):
-        return {"transforms": [_spec(t) for t in self.transforms],
-                "same_on_batch": self.same_on_batch}
+        return {
+            "transforms": [_spec(t) for t in self.transforms],
+            "same_on_batch": self.same_on_batch,
+        }
 
     def extra_repr(self):
         return "\n" + "".join(f"    {t!r},\n" for t in self.transforms)
@@ -136,8 +169,9 @@ class RandomChoice(_Container):
     def __init__(self, transforms, p=None, generator=None, same_on_batch=False):
         super().__init__(transforms, generator, same_on_batch)
         if p is not None and len(p) != len(self.transforms):
-            raise ValueError("RandomChoice: the number of probabilities must match the number "
-                             "of transforms")
+            raise ValueError(
+                "RandomChoice: the number of probabilities must match the number of transforms"
+            )
         total = sum(p) if p is not None else len(self.transforms)
         self.p = [x / total for x in p] if p is not None else [1.0 / total] * len(self.transforms)
 
@@ -179,14 +213,15 @@ class RandomOrder(_Container):
     def _draw(self, n, h, w):
         m = len(self.transforms)
         u = self._rand(n * m)
-        return [self._order(u[s * m:(s + 1) * m]) for s in range(n)]
+        return [self._order(u[s * m : (s + 1) * m]) for s in range(n)]
 
     def _apply(self, batch, params):
         params = per_sample(params, batch.shape[0])
         for order in sorted(set(params)):
             seq = [self.transforms[k] for k in order]
-            batch = apply_where(batch, [p == order for p in params],
-                                lambda b, seq=seq: self._run(seq, b))
+            batch = apply_where(
+                batch, [p == order for p in params], lambda b, seq=seq: self._run(seq, b)
+            )
         return batch
 
 
@@ -266,15 +301,19 @@ class Compose(Transform):
             bias = [-m / s for m, s in zip(mean, std)]
         else:
             scale, bias = [unit], [0.0]
-        out = V.crop_flip_normalize(batch, tops, lefts, [int(f) for f in hf],
-                                    [int(f) for f in vf], h, w, scale, bias)
+        out = V.crop_flip_normalize(
+            batch, tops, lefts, [int(f) for f in hf], [int(f) for f in vf], h, w, scale, bias
+        )
         return (out if img.dim() == 4 else out.squeeze(0)), j
 
     def save(self, path):
         """Writes the pipeline (transform names and parameters) as JSON; load it with load() or
         the C++ tc::vision::transforms::Pipeline."""
-        spec = {"format": "tensorcore.vision.transforms", "version": 1,
-                "transforms": [_spec(t) for t in self.transforms]}
+        spec = {
+            "format": "tensorcore.vision.transforms",
+            "version": 1,
+            "transforms": [_spec(t) for t in self.transforms],
+        }
         with open(path, "w") as f:
             json.dump(spec, f, indent=1)
 
@@ -284,17 +323,44 @@ class Compose(Transform):
 
 def _spec(t):
     if not isinstance(t, Transform):
-        raise TypeError(f"Compose.save: {t!r} is not a tensorcore transform and cannot be saved "
-                        "to a pipeline file")
+        raise TypeError(
+            f"Compose.save: {t!r} is not a tensorcore transform and cannot be saved "
+            "to a pipeline file"
+        )
     return {"name": type(t).__name__, "params": t._config()}
 
 
-_LOADABLE = {c.__name__: c for c in (
-    ConvertImageDtype, Normalize, Resize, CenterCrop, RandomCrop, RandomHorizontalFlip,
-    RandomVerticalFlip, RandomResizedCrop, Pad, ColorJitter, Grayscale, RandomRotation,
-    RandomAffine, RandomPerspective, GaussianBlur, RandomErasing, RandomApply, RandomChoice,
-    RandomOrder, RandomGrayscale, RandomInvert, RandomPosterize, RandomSolarize,
-    RandomAdjustSharpness, RandomAutocontrast, RandomEqualize)}
+_LOADABLE = {
+    c.__name__: c
+    for c in (
+        ConvertImageDtype,
+        Normalize,
+        Resize,
+        CenterCrop,
+        RandomCrop,
+        RandomHorizontalFlip,
+        RandomVerticalFlip,
+        RandomResizedCrop,
+        Pad,
+        ColorJitter,
+        Grayscale,
+        RandomRotation,
+        RandomAffine,
+        RandomPerspective,
+        GaussianBlur,
+        RandomErasing,
+        RandomApply,
+        RandomChoice,
+        RandomOrder,
+        RandomGrayscale,
+        RandomInvert,
+        RandomPosterize,
+        RandomSolarize,
+        RandomAdjustSharpness,
+        RandomAutocontrast,
+        RandomEqualize,
+    )
+}
 
 
 def _build(entry, generator, path):

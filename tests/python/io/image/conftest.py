@@ -7,7 +7,6 @@ sys.path.insert(0, os.path.dirname(__file__))
 import media  # noqa: E402
 
 
-
 @pytest.fixture(scope="session")
 def pil():
     return pytest.importorskip("PIL.Image")

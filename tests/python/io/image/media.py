@@ -1,5 +1,6 @@
 """Generates the test media with real tools (PIL, ImageMagick's convert, libjpeg-turbo's cjpeg)
 into a directory; each entry records how the file was made so tests can pick a reference."""
+
 import io
 import os
 import shutil
@@ -16,8 +17,14 @@ def photo(h=H, w=W, seed=0):
     """A smooth RGB picture with some texture (compresses like a photo, not like noise)."""
     rng = np.random.default_rng(seed)
     y, x = np.mgrid[0:h, 0:w]
-    img = np.stack([(x * 255 // max(w - 1, 1)), (y * 255 // max(h - 1, 1)),
-                    ((x + y) * 127 // max(h + w - 2, 1))], -1).astype(np.int32)
+    img = np.stack(
+        [
+            (x * 255 // max(w - 1, 1)),
+            (y * 255 // max(h - 1, 1)),
+            ((x + y) * 127 // max(h + w - 2, 1)),
+        ],
+        -1,
+    ).astype(np.int32)
     img += rng.integers(-6, 7, size=img.shape)
     return np.clip(img, 0, 255).astype(np.uint8)
 
@@ -92,20 +99,29 @@ def make_pngs(root):
         "gray8": (pil_save(gray, "PNG"), (8, 0, 0)),
         "gray1": (pil_save(gray.convert("1"), "PNG"), (1, 0, 0)),
         "gray8_trns": (pil_save(gray, "PNG", transparency=int(np.asarray(gray)[3, 4])), (8, 0, 0)),
-        "gray_alpha8": (pil_save(Image.fromarray(np.dstack([np.asarray(gray), alpha]), "LA"), "PNG"),
-                        (8, 4, 0)),
+        "gray_alpha8": (
+            pil_save(Image.fromarray(np.dstack([np.asarray(gray), alpha]), "LA"), "PNG"),
+            (8, 4, 0),
+        ),
         "rgb8": (pil_save(Image.fromarray(rgb), "PNG"), (8, 2, 0)),
-        "rgb8_trns": (pil_save(Image.fromarray(rgb), "PNG", transparency=tuple(int(v) for v in rgb[2, 2])),
-                      (8, 2, 0)),
+        "rgb8_trns": (
+            pil_save(Image.fromarray(rgb), "PNG", transparency=tuple(int(v) for v in rgb[2, 2])),
+            (8, 2, 0),
+        ),
         "rgba8": (pil_save(Image.fromarray(np.dstack([rgb, alpha]), "RGBA"), "PNG"), (8, 6, 0)),
         "palette8": (pil_save(Image.fromarray(rgb).quantize(200), "PNG"), (8, 3, 0)),
         "palette4": (pil_save(Image.fromarray(rgb).quantize(16), "PNG", bits=4), (4, 3, 0)),
-        "gray16": (pil_save(Image.fromarray((rgb[..., 0].astype(np.uint16) * 257 + 3), "I;16"), "PNG"),
-                   (16, 0, 0)),
+        "gray16": (
+            pil_save(Image.fromarray((rgb[..., 0].astype(np.uint16) * 257 + 3), "I;16"), "PNG"),
+            (16, 0, 0),
+        ),
     }
     pal = Image.fromarray(rgb).quantize(64)
     pal.info["transparency"] = bytes(range(0, 256, 4))[:64]
-    out["palette8_trns"] = (pil_save(pal, "PNG", transparency=bytes(range(0, 256, 4))[:64]), (8, 3, 0))
+    out["palette8_trns"] = (
+        pil_save(pal, "PNG", transparency=bytes(range(0, 256, 4))[:64]),
+        (8, 3, 0),
+    )
     if have("convert"):
         src = os.path.join(root, "src.png")
         Image.fromarray(rgb).save(src)
@@ -118,15 +134,28 @@ def make_pngs(root):
             run("convert", src, *args, "png:" + path)
             out[name] = (open(path, "rb").read(), kind)
         # 16-bit RGB(A)/gray+alpha from known raw samples (big-endian, as ImageMagick reads them).
-        for name, ch, fmt, kind in [("rgb16", 3, "rgb", (16, 2, 0)), ("rgba16", 4, "rgba", (16, 6, 0)),
-                                    ("rgba16_interlaced", 4, "rgba", (16, 6, 1))]:
+        for name, ch, fmt, kind in [
+            ("rgb16", 3, "rgb", (16, 2, 0)),
+            ("rgba16", 4, "rgba", (16, 6, 0)),
+            ("rgba16_interlaced", 4, "rgba", (16, 6, 1)),
+        ]:
             raw = known16(ch)
             rawpath = os.path.join(root, name + ".raw")
             raw.astype(">u2").tofile(rawpath)
             path = os.path.join(root, name + ".png")
             extra = ["-interlace", "PNG"] if "interlaced" in name else []
-            run("convert", "-size", f"{W}x{H}", "-depth", "16", "-endian", "MSB", f"{fmt}:{rawpath}", *extra,
-                "png:" + path)
+            run(
+                "convert",
+                "-size",
+                f"{W}x{H}",
+                "-depth",
+                "16",
+                "-endian",
+                "MSB",
+                f"{fmt}:{rawpath}",
+                *extra,
+                "png:" + path,
+            )
             out[name] = (open(path, "rb").read(), kind)
     return out
 

@@ -7,9 +7,18 @@ import media
 from media import hwc, to_tc
 
 import tensorcore as tc
-from tensorcore.vision.io import (ImageReadMode, decode_image, decode_jpeg, decode_png,
-                                  encode_png, read_file, read_image, write_file, write_jpeg,
-                                  write_png)
+from tensorcore.vision.io import (
+    ImageReadMode,
+    decode_image,
+    decode_jpeg,
+    decode_png,
+    encode_png,
+    read_file,
+    read_image,
+    write_file,
+    write_jpeg,
+    write_png,
+)
 
 # How each EXIF orientation maps the stored pixels to the upright picture (H x W x C arrays).
 UPRIGHT = {
@@ -50,8 +59,9 @@ def test_jpeg_exif_orientation(pil, orientation):
     for mode in (ImageReadMode.RGB, ImageReadMode.GRAY_ALPHA):
         upright = hwc(decode_jpeg(t, mode, apply_exif_orientation=True))
         np.testing.assert_array_equal(upright, UPRIGHT[orientation](hwc(decode_jpeg(t, mode))))
-    np.testing.assert_array_equal(hwc(decode_image(t, ImageReadMode.RGB, True)),
-                                  UPRIGHT[orientation](stored))
+    np.testing.assert_array_equal(
+        hwc(decode_image(t, ImageReadMode.RGB, True)), UPRIGHT[orientation](stored)
+    )
     outs = decode_jpeg([t, t], apply_exif_orientation=True)
     np.testing.assert_array_equal(hwc(outs[1]), UPRIGHT[orientation](stored))
 
@@ -97,8 +107,10 @@ def test_truncated_files_raise(jpegs, pngs):
         for n in (0, 2, 50, len(data) // 2, len(data) - 10):
             with pytest.raises(tc.DecodeError, match="decode_jpeg: ") as e:
                 decode_jpeg(to_tc(data[:n]))
-            assert any(w in str(e.value) for w in ("empty", "Premature end", "not a JPEG", "EOI",
-                                                    "Corrupt", "corrupt")), str(e.value)
+            assert any(
+                w in str(e.value)
+                for w in ("empty", "Premature end", "not a JPEG", "EOI", "Corrupt", "corrupt")
+            ), str(e.value)
     for name in ("rgb8", "rgb8_interlaced", "palette8_trns", "gray16"):
         if name not in pngs:
             continue
@@ -110,8 +122,11 @@ def test_truncated_files_raise(jpegs, pngs):
 
 def test_empty_and_non_image_input():
     empty = tc.from_numpy(np.zeros(0, np.uint8))
-    for fn, word in ((decode_jpeg, "decode_jpeg"), (decode_png, "decode_png"),
-                     (decode_image, "decode_image")):
+    for fn, word in (
+        (decode_jpeg, "decode_jpeg"),
+        (decode_png, "decode_png"),
+        (decode_image, "decode_image"),
+    ):
         with pytest.raises(RuntimeError, match=f"{word}: the input is empty"):
             fn(empty)
     text = to_tc(b"GIF89a this is not something we decode")
@@ -154,7 +169,9 @@ def test_non_contiguous_input_bytes(jpegs):
     doubled = np.repeat(data, 2)  # every other element is the file
     view = tc.from_numpy(doubled)[::2]
     assert not view.is_contiguous()
-    np.testing.assert_array_equal(decode_jpeg(view).numpy(), decode_jpeg(to_tc(data.tobytes())).numpy())
+    np.testing.assert_array_equal(
+        decode_jpeg(view).numpy(), decode_jpeg(to_tc(data.tobytes())).numpy()
+    )
 
 
 def test_file_roundtrip(tmp_path, pngs):
@@ -191,8 +208,8 @@ def test_forged_huge_progressive_header_is_refused(pil):
     pil.fromarray(np.zeros((64, 64, 3), np.uint8)).save(buf, "JPEG", progressive=True)
     data = bytearray(buf.getvalue())
     sof = data.find(b"\xff\xc2")
-    assert sof > 0 and data[sof + 5:sof + 9] == b"\x00\x40\x00\x40"
-    data[sof + 5:sof + 9] = b"\xff\xdc\xff\xdc"
+    assert sof > 0 and data[sof + 5 : sof + 9] == b"\x00\x40\x00\x40"
+    data[sof + 5 : sof + 9] = b"\xff\xdc\xff\xdc"
     with pytest.raises(tc.DecodeError, match="forged or corrupt header"):
         decode_jpeg(to_tc(bytes(data)))
 

@@ -24,7 +24,7 @@ def test_generated_kinds_are_what_they_claim(jpegs):
             m = data[i + 1]
             if 0xC0 <= m <= 0xCF and m not in (0xC4, 0xC8, 0xCC):
                 return m
-            i += 2 + int.from_bytes(data[i + 2:i + 4], "big")
+            i += 2 + int.from_bytes(data[i + 2 : i + 4], "big")
         return None
 
     assert sof(jpegs["baseline_420"]) == 0xC0
@@ -112,8 +112,9 @@ def test_encode_matches_torchvision_bytes(tv_io):
         ref = tv_io.encode_jpeg(ref_in, quality=q).numpy()
         np.testing.assert_array_equal(ours, ref)
     gray = chw[:1]
-    np.testing.assert_array_equal(encode_jpeg(gray, 90).numpy(),
-                                  tv_io.encode_jpeg(ref_in[:1], 90).numpy())
+    np.testing.assert_array_equal(
+        encode_jpeg(gray, 90).numpy(), tv_io.encode_jpeg(ref_in[:1], 90).numpy()
+    )
 
 
 def test_encode_roundtrip_and_strided_input():
@@ -165,8 +166,9 @@ def test_batched_decode_reports_the_bad_index(jpegs):
 
 def test_accepts_torchvision_read_modes(jpegs, tv_io):
     t = to_tc(jpegs["baseline_420"])
-    np.testing.assert_array_equal(decode_jpeg(t, tv_io.ImageReadMode.GRAY).numpy(),
-                                  decode_jpeg(t, ImageReadMode.GRAY).numpy())
+    np.testing.assert_array_equal(
+        decode_jpeg(t, tv_io.ImageReadMode.GRAY).numpy(), decode_jpeg(t, ImageReadMode.GRAY).numpy()
+    )
     assert decode_image(t, 4).shape[0] == 4
     assert decode_image(t, "RGBA").shape[0] == 4 and decode_image(t, "gray").shape[0] == 1
     with pytest.raises(ValueError, match="unknown image read mode"):

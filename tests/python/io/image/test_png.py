@@ -60,8 +60,21 @@ PIL_MODE = {M.GRAY: "L", M.GRAY_ALPHA: "LA", M.RGB: "RGB", M.RGB_ALPHA: "RGBA"}
 
 
 @pytest.mark.filterwarnings("ignore:Palette images with Transparency")
-@pytest.mark.parametrize("name", ["palette8", "palette4", "palette8_trns", "gray8_trns",
-                                  "rgb8_trns", "gray1", "gray2", "gray4", "gray_alpha8", "rgba8"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "palette8",
+        "palette4",
+        "palette8_trns",
+        "gray8_trns",
+        "rgb8_trns",
+        "gray1",
+        "gray2",
+        "gray4",
+        "gray_alpha8",
+        "rgba8",
+    ],
+)
 def test_alpha_and_palettes_match_pil(pngs, pil, name):
     if name not in pngs:
         pytest.skip("ImageMagick not installed")
@@ -84,8 +97,19 @@ def test_alpha_and_palettes_match_pil(pngs, pil, name):
 
 
 def test_unchanged_channels(pngs):
-    want = {"gray8": 1, "gray1": 1, "gray8_trns": 1, "gray_alpha8": 2, "rgb8": 3, "rgba8": 4,
-            "palette8": 3, "palette8_trns": 4, "gray16": 1, "rgb16": 3, "rgba16": 4}
+    want = {
+        "gray8": 1,
+        "gray1": 1,
+        "gray8_trns": 1,
+        "gray_alpha8": 2,
+        "rgb8": 3,
+        "rgba8": 4,
+        "palette8": 3,
+        "palette8_trns": 4,
+        "gray16": 1,
+        "rgb16": 3,
+        "rgba16": 4,
+    }
     for name, c in want.items():
         if name in pngs:
             assert decode_png(to_tc(pngs[name][0])).shape == (c, media.H, media.W), name
@@ -172,7 +196,9 @@ def test_decode_image_detects_the_format_from_bytes(pngs, jpegs):
     np.testing.assert_array_equal(decode_image(png).numpy(), decode_png(png).numpy())
     from tensorcore.vision.io import decode_jpeg
 
-    np.testing.assert_array_equal(decode_image(jpg, M.GRAY).numpy(), decode_jpeg(jpg, M.GRAY).numpy())
+    np.testing.assert_array_equal(
+        decode_image(jpg, M.GRAY).numpy(), decode_jpeg(jpg, M.GRAY).numpy()
+    )
     with pytest.raises(RuntimeError, match="not a PNG"):
         decode_png(jpg)
     with pytest.raises(RuntimeError, match="not a JPEG"):

@@ -1,4 +1,5 @@
 """VideoReader on audio streams: planar float frames, continuity, content, sample-exact seeks."""
+
 import numpy as np
 import pytest
 

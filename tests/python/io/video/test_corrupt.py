@@ -1,4 +1,5 @@
 """Bad input raises a clear error (DecodeError, a RuntimeError); never a crash or a hang."""
+
 import subprocess
 import zlib
 
@@ -19,12 +20,18 @@ def read_everything(src):
     return n
 
 
-@pytest.mark.parametrize("src,match", [
-    (b"", "empty"),
-    (b"this is not a video\n" * 200, "cannot open input"),
-    (np.random.default_rng(0).integers(0, 256, 20000, dtype=np.uint8).tobytes(), "cannot open input"),
-    ("/nonexistent/clip.mp4", "No such file"),
-])
+@pytest.mark.parametrize(
+    "src,match",
+    [
+        (b"", "empty"),
+        (b"this is not a video\n" * 200, "cannot open input"),
+        (
+            np.random.default_rng(0).integers(0, 256, 20000, dtype=np.uint8).tobytes(),
+            "cannot open input",
+        ),
+        ("/nonexistent/clip.mp4", "No such file"),
+    ],
+)
 def test_not_a_video(src, match):
     with pytest.raises(RuntimeError, match=match):
         VideoReader(src)
@@ -46,8 +53,22 @@ def test_truncated_mp4(media, tmp_path):
         VideoReader(raw[: len(raw) // 2])
     # moov first (faststart): the index promises packets the file no longer has.
     fast = tmp_path / "fast.mp4"
-    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-i", media["h264.mp4"].path, "-c", "copy",
-                    "-movflags", "+faststart", str(fast)], check=True)
+    subprocess.run(
+        [
+            "ffmpeg",
+            "-loglevel",
+            "error",
+            "-y",
+            "-i",
+            media["h264.mp4"].path,
+            "-c",
+            "copy",
+            "-movflags",
+            "+faststart",
+            str(fast),
+        ],
+        check=True,
+    )
     cut = fast.read_bytes()
     cut = cut[: len(cut) * 6 // 10]
     with pytest.raises(RuntimeError, match="truncated"):
@@ -77,7 +98,9 @@ def test_mutated_files_never_crash(media, name):
                 data[i] ^= int(rng.integers(1, 256))
         elif kind == 1:  # zero a block
             start = int(rng.integers(0, len(data)))
-            data[start:start + int(rng.integers(16, 4096))] = bytes(4096)[: len(data[start:start + 4096])]
+            data[start : start + int(rng.integers(16, 4096))] = bytes(4096)[
+                : len(data[start : start + 4096])
+            ]
         else:  # cut
             data = data[: int(rng.integers(16, len(data)))]
         try:

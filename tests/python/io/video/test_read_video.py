@@ -1,4 +1,5 @@
 """read_video / read_video_timestamps: clip selection [start, end], audio span, units, formats."""
+
 import math
 from fractions import Fraction
 
@@ -53,7 +54,7 @@ def test_clip_selection(media, name, span):
         last = min(math.floor(end * sr + 1e-6), full.shape[1] - 1)
         assert audio.shape[1] == last - first + 1
         tol = 0 if name == "mpeg4.avi" else 1e-2
-        np.testing.assert_allclose(np.asarray(audio), full[:, first:last + 1], atol=tol, rtol=0)
+        np.testing.assert_allclose(np.asarray(audio), full[:, first : last + 1], atol=tol, rtol=0)
 
 
 def test_clip_boundaries_inclusive(media):
@@ -99,7 +100,9 @@ def test_bytes_source(media):
     m = media["vp9.webm"]
     a, aa, info = read_video(m.read_bytes(), 0.3, 1.1)
     b, bb, info2 = read_video(m.path, 0.3, 1.1)
-    assert np.array_equal(np.asarray(a), np.asarray(b)) and np.array_equal(np.asarray(aa), np.asarray(bb))
+    assert np.array_equal(np.asarray(a), np.asarray(b)) and np.array_equal(
+        np.asarray(aa), np.asarray(bb)
+    )
     assert info == info2
 
 
@@ -118,4 +121,5 @@ def test_read_video_timestamps(media, name):
 def test_vfr_exact_fractions(media):
     pts, _ = read_video_timestamps(media["vfr.mkv"].path)
     assert pts == [Fraction(50 * i, 1000) for i in range(10)] + [
-        Fraction(500 + 200 * i, 1000) for i in range(10)]
+        Fraction(500 + 200 * i, 1000) for i in range(10)
+    ]

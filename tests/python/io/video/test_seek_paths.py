@@ -1,6 +1,7 @@
 """Exact seeks on textured, moving video with B-frames: every path a seek can take (decode on
 within the GOP, restart from a keyframe, backwards, onto B-frames, variable frame rate) returns
 exactly the pixels a sequential decode returns, then continues in order."""
+
 import json
 import shutil
 import subprocess
@@ -14,24 +15,94 @@ from tensorcore.vision.io import VideoReader
 # a wrong reference differs from the sequential one.
 _CLIPS = {
     # B-pyramid (x264 default: 3 B-frames, middle one a reference), keyframe every 25 frames.
-    "bframes.mp4": ["-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25:duration=3", "-c:v",
-                    "libx264", "-g", "25", "-sc_threshold", "0", "-pix_fmt", "yuv420p"],
+    "bframes.mp4": [
+        "-f",
+        "lavfi",
+        "-i",
+        "testsrc2=size=160x90:rate=25:duration=3",
+        "-c:v",
+        "libx264",
+        "-g",
+        "25",
+        "-sc_threshold",
+        "0",
+        "-pix_fmt",
+        "yuv420p",
+    ],
     # Variable frame rate with B-frames: pts 0, 40, ..., 360 ms, then 100 ms apart (1 ms ticks).
-    "vfr.mkv": ["-f", "lavfi", "-i", "testsrc2=size=160x90:rate=100:duration=0.4", "-vf",
-                "settb=1/1000,setpts='if(lt(N,10),N*40,400+(N-10)*100)'", "-fps_mode",
-                "passthrough", "-c:v", "libx264", "-g", "12", "-sc_threshold", "0",
-                "-pix_fmt", "yuv420p"],
+    "vfr.mkv": [
+        "-f",
+        "lavfi",
+        "-i",
+        "testsrc2=size=160x90:rate=100:duration=0.4",
+        "-vf",
+        "settb=1/1000,setpts='if(lt(N,10),N*40,400+(N-10)*100)'",
+        "-fps_mode",
+        "passthrough",
+        "-c:v",
+        "libx264",
+        "-g",
+        "12",
+        "-sc_threshold",
+        "0",
+        "-pix_fmt",
+        "yuv420p",
+    ],
     # The same B-pyramid in MPEG-TS: H.264 with start codes (Annex B) instead of length prefixes.
-    "bframes.ts": ["-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25:duration=3", "-c:v",
-                   "libx264", "-g", "25", "-sc_threshold", "0", "-pix_fmt", "yuv420p"],
+    "bframes.ts": [
+        "-f",
+        "lavfi",
+        "-i",
+        "testsrc2=size=160x90:rate=25:duration=3",
+        "-c:v",
+        "libx264",
+        "-g",
+        "25",
+        "-sc_threshold",
+        "0",
+        "-pix_fmt",
+        "yuv420p",
+    ],
     # Interlaced H.264 (x264's MBAFF): non-reference pictures go to the decoder to skip.
-    "interlaced.mp4": ["-f", "lavfi", "-i", "testsrc2=size=160x96:rate=25:duration=2", "-c:v",
-                       "libx264", "-g", "25", "-sc_threshold", "0", "-flags", "+ildct+ilme",
-                       "-x264opts", "interlaced=1", "-pix_fmt", "yuv420p"],
+    "interlaced.mp4": [
+        "-f",
+        "lavfi",
+        "-i",
+        "testsrc2=size=160x96:rate=25:duration=2",
+        "-c:v",
+        "libx264",
+        "-g",
+        "25",
+        "-sc_threshold",
+        "0",
+        "-flags",
+        "+ildct+ilme",
+        "-x264opts",
+        "interlaced=1",
+        "-pix_fmt",
+        "yuv420p",
+    ],
     # VP9 with hidden alt-ref frames (packets that show nothing by themselves).
-    "altref.webm": ["-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25:duration=2", "-c:v",
-                    "libvpx-vp9", "-g", "20", "-auto-alt-ref", "1", "-lag-in-frames", "16",
-                    "-deadline", "good", "-cpu-used", "8", "-b:v", "300k"],
+    "altref.webm": [
+        "-f",
+        "lavfi",
+        "-i",
+        "testsrc2=size=160x90:rate=25:duration=2",
+        "-c:v",
+        "libvpx-vp9",
+        "-g",
+        "20",
+        "-auto-alt-ref",
+        "1",
+        "-lag-in-frames",
+        "16",
+        "-deadline",
+        "good",
+        "-cpu-used",
+        "8",
+        "-b:v",
+        "300k",
+    ],
 }
 
 
@@ -43,12 +114,28 @@ def clips(tmp_path_factory):
     out = {}
     for name, args in _CLIPS.items():
         path = str(root / name)
-        subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", *args, path],
-                       check=True)
-        probe = json.loads(subprocess.run(
-            ["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
-             "frame=pict_type,key_frame", "-of", "json", path],
-            check=True, capture_output=True, text=True).stdout)
+        subprocess.run(
+            ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", *args, path], check=True
+        )
+        probe = json.loads(
+            subprocess.run(
+                [
+                    "ffprobe",
+                    "-v",
+                    "error",
+                    "-select_streams",
+                    "v:0",
+                    "-show_entries",
+                    "frame=pict_type,key_frame",
+                    "-of",
+                    "json",
+                    path,
+                ],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+        )
         frames = list(VideoReader(path))
         assert len(frames) == len(probe["frames"])
         out[name] = {
@@ -69,8 +156,9 @@ def check_seek(reader, clip, t, follow=2):
     for i in range(first, min(first + 1 + follow, len(pts))):
         f = next(reader)
         assert f["pts"] == pytest.approx(pts[i], abs=1e-9), (t, i)
-        np.testing.assert_array_equal(np.asarray(f["data"].contiguous()), clip["pixels"][i],
-                                      err_msg=f"seek({t}) frame {i}")
+        np.testing.assert_array_equal(
+            np.asarray(f["data"].contiguous()), clip["pixels"][i], err_msg=f"seek({t}) frame {i}"
+        )
     return first
 
 
@@ -179,8 +267,11 @@ def test_forward_seek_then_reading_to_the_end(clips):
 def test_only_progressive_h264_packets_are_left_out(clips):
     """Left out only where safe: progressive H.264; interlaced H.264 and VP9 use the decoder's
     own skip (field pictures may pair a reference and a non-reference field)."""
-    for name, expect_disposed in (("bframes.mp4", True), ("interlaced.mp4", False),
-                                  ("altref.webm", False)):
+    for name, expect_disposed in (
+        ("bframes.mp4", True),
+        ("interlaced.mp4", False),
+        ("altref.webm", False),
+    ):
         clip = clips[name]
         reader = VideoReader(clip["path"])
         for i in range(len(clip["pts"]) - 1, 0, -7):
@@ -197,8 +288,11 @@ def test_rewinds_return_every_frame(clips, name):
     reader = VideoReader(clip["path"])
     for _ in range(10):
         next(reader)
-    for rewind in (lambda: reader.seek(clip["pts"][0]), lambda: reader.seek(-5.0),
-                   lambda: reader.set_current_stream("video")):
+    for rewind in (
+        lambda: reader.seek(clip["pts"][0]),
+        lambda: reader.seek(-5.0),
+        lambda: reader.set_current_stream("video"),
+    ):
         rewind()
         frames = list(reader)
         assert [f["pts"] for f in frames] == pytest.approx(clip["pts"], abs=1e-9)

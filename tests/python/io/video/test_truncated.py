@@ -1,6 +1,7 @@
 """Files cut short raise DecodeError ("truncated") when reading reaches the cut, after the
 complete frames before it; files that are simply short (complete, or live streams that declare
 no size) read without error."""
+
 import subprocess
 
 import numpy as np
@@ -10,17 +11,23 @@ from tensorcore.vision.io import VideoReader, read_video, read_video_timestamps
 
 
 def _remux(src, dst, *args):
-    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-i", src, "-c", "copy",
-                    *args, dst], check=True)
+    subprocess.run(
+        ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-i", src, "-c", "copy", *args, dst],
+        check=True,
+    )
 
 
 @pytest.fixture(scope="module")
 def containers(media, tmp_path_factory):
     """name -> path: each container as ffmpeg writes it, and MP4/MOV with the index first."""
     root = tmp_path_factory.mktemp("truncated")
-    out = {"h264.mp4": media["h264.mp4"].path, "vp9.webm": media["vp9.webm"].path,
-           "mpeg4.avi": media["mpeg4.avi"].path, "mjpeg.mov": media["mjpeg.mov"].path,
-           "vfr.mkv": media["vfr.mkv"].path}
+    out = {
+        "h264.mp4": media["h264.mp4"].path,
+        "vp9.webm": media["vp9.webm"].path,
+        "mpeg4.avi": media["mpeg4.avi"].path,
+        "mjpeg.mov": media["mjpeg.mov"].path,
+        "vfr.mkv": media["vfr.mkv"].path,
+    }
     for name in ("h264.mp4", "mjpeg.mov"):
         fast = str(root / ("fast_" + name))
         _remux(out[name], fast, "-movflags", "+faststart")
@@ -29,15 +36,27 @@ def containers(media, tmp_path_factory):
 
 
 def _frames(src, stream="video"):
-    return [(f["pts"], np.asarray(f["data"].contiguous()) if stream == "video" else None)
-            for f in VideoReader(src, stream)]
+    return [
+        (f["pts"], np.asarray(f["data"].contiguous()) if stream == "video" else None)
+        for f in VideoReader(src, stream)
+    ]
 
 
 CUTS = [0.3, 0.5, 0.7, 0.9, -1]  # fractions of the file; -1: all but the last byte
 
 
-@pytest.mark.parametrize("name", ["h264.mp4", "fast_h264.mp4", "vp9.webm", "mpeg4.avi",
-                                  "mjpeg.mov", "fast_mjpeg.mov", "vfr.mkv"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "h264.mp4",
+        "fast_h264.mp4",
+        "vp9.webm",
+        "mpeg4.avi",
+        "mjpeg.mov",
+        "fast_mjpeg.mov",
+        "vfr.mkv",
+    ],
+)
 def test_truncated_files_raise_after_the_frames_before_the_cut(containers, name):
     path = containers[name]
     with open(path, "rb") as f:
@@ -78,8 +97,12 @@ def test_truncated_audio_and_whole_file_readers_raise(containers, name, tmp_path
     cut = tmp_path / ("cut_" + name)
     cut.write_bytes(raw[: len(raw) * 7 // 10])
     for src in (str(cut), cut.read_bytes()):  # the file reader and the in-memory one
-        for call in (lambda: list(VideoReader(src, "audio")), lambda: read_video(src),
-                     lambda: read_video_timestamps(src), lambda: list(VideoReader(src))):
+        for call in (
+            lambda: list(VideoReader(src, "audio")),
+            lambda: read_video(src),
+            lambda: read_video_timestamps(src),
+            lambda: list(VideoReader(src)),
+        ):
             with pytest.raises(RuntimeError, match="truncated|cannot open input|corrupt"):
                 call()
 
@@ -93,9 +116,23 @@ def test_complete_files_read_without_error(containers):
 def test_live_webm_cut_short_is_simply_short(media, tmp_path):
     # Written to a pipe, WebM declares no segment size (a live stream): a cut copy cannot be told
     # from a short stream, so it reads what it holds.
-    live = subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-i",
-                           media["vp9.webm"].path, "-c", "copy", "-f", "webm", "pipe:1"],
-                          check=True, capture_output=True).stdout
+    live = subprocess.run(
+        [
+            "ffmpeg",
+            "-hide_banner",
+            "-loglevel",
+            "error",
+            "-i",
+            media["vp9.webm"].path,
+            "-c",
+            "copy",
+            "-f",
+            "webm",
+            "pipe:1",
+        ],
+        check=True,
+        capture_output=True,
+    ).stdout
     full = _frames(live)
     assert len(full) == len(media["vp9.webm"].pts)
     frames = list(VideoReader(live[: len(live) // 2]))

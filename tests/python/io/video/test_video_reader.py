@@ -1,4 +1,5 @@
 """tensorcore.vision.io.VideoReader on video streams: frames, pts, content, seeking."""
+
 import itertools
 
 import numpy as np
@@ -35,10 +36,12 @@ def test_sequential_frames(media, name):
 def test_known_pts(media):
     # By construction, independent of ffprobe.
     assert [f["pts"] for f in VideoReader(media["h264.mp4"].path)] == pytest.approx(
-        [i / 15 for i in range(30)], abs=1e-9)
+        [i / 15 for i in range(30)], abs=1e-9
+    )
     vfr = [f["pts"] for f in VideoReader(media["vfr.mkv"].path)]
-    assert vfr == pytest.approx([0.05 * i for i in range(10)] + [0.5 + 0.2 * i for i in range(10)],
-                                abs=1e-9)
+    assert vfr == pytest.approx(
+        [0.05 * i for i in range(10)] + [0.5 + 0.2 * i for i in range(10)], abs=1e-9
+    )
     assert len(list(VideoReader(media["one.mp4"].path))) == 1
 
 
@@ -62,8 +65,15 @@ def test_metadata(media, name):
 def _seek_times(m):
     pts = m.pts
     mid = len(pts) // 2
-    times = {0.0, -1.0, pts[mid], pts[-1], (pts[mid] + pts[mid + 1]) / 2 if len(pts) > 1 else 0.0,
-             pts[1] if len(pts) > 1 else 0.0, pts[-1] - 1e-4}
+    times = {
+        0.0,
+        -1.0,
+        pts[mid],
+        pts[-1],
+        (pts[mid] + pts[mid + 1]) / 2 if len(pts) > 1 else 0.0,
+        pts[1] if len(pts) > 1 else 0.0,
+        pts[-1] - 1e-4,
+    }
     times.update(m.keyframes)
     times.update(k + 1e-3 for k in m.keyframes)
     times.update(k - 1e-3 for k in m.keyframes if k > 0)
@@ -140,11 +150,16 @@ def test_iterator_protocol(media):
 @pytest.mark.parametrize("kind", ["bytes", "bytearray", "memoryview", "tensor", "pathlib"])
 def test_sources(media, kind):
     import pathlib
+
     m = media["vp9.webm"]
     raw = m.read_bytes()
-    src = {"bytes": raw, "bytearray": bytearray(raw), "memoryview": memoryview(raw),
-           "tensor": tc.tensor(list(raw), dtype=tc.uint8) if kind == "tensor" else None,
-           "pathlib": pathlib.Path(m.path)}[kind]
+    src = {
+        "bytes": raw,
+        "bytearray": bytearray(raw),
+        "memoryview": memoryview(raw),
+        "tensor": tc.tensor(list(raw), dtype=tc.uint8) if kind == "tensor" else None,
+        "pathlib": pathlib.Path(m.path),
+    }[kind]
     frames = list(VideoReader(src))
     ref = list(VideoReader(m.path))
     assert len(frames) == len(ref)
@@ -209,6 +224,7 @@ def test_frames_are_independent(media):
 
 def test_decoding_in_threads(media):
     import concurrent.futures
+
     m = media["h264.mp4"]
 
     def count(_):
@@ -236,10 +252,15 @@ def test_no_deadlock_with_python_log_callback(media):
     # Regression: with PyAV imported, destroying a frame-threaded reader under the GIL hung.
     import subprocess
     import sys
+
     try:
         import av  # noqa: F401
     except Exception:
         pytest.skip("PyAV not installed")
-    out = subprocess.run([sys.executable, "-c", _PYAV_LOG_CALLBACK_SCRIPT, media["h264.mp4"].path],
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", _PYAV_LOG_CALLBACK_SCRIPT, media["h264.mp4"].path],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0 and "done" in out.stdout, out.stderr

@@ -1,5 +1,6 @@
 """Side by side with torchvision's FFmpeg readers (same libraries underneath): same frames,
 same pts, same seek semantics. Skipped when torchvision or its video_reader backend is absent."""
+
 import numpy as np
 import pytest
 
@@ -47,6 +48,7 @@ def test_audio_matches_pyav(media, tmp_path, name):
     # child process: PyAV and torchvision's video_reader in one process can crash each other.
     import subprocess
     import sys
+
     try:
         import av  # noqa: F401
     except Exception:

@@ -1,5 +1,6 @@
 """The fused cross-entropy kernel (log-softmax + NLL + weights + label smoothing in one pass, the
 gradient in another) against torch, in float32 at a realistic size and with double backward."""
+
 import numpy as np
 import pytest
 
@@ -25,7 +26,9 @@ def test_fused_cross_entropy_matches_torch_float32(torch_ref, reduction, smoothi
     out = F.cross_entropy(xc, tc.from_numpy(t), None if w is None else tc.from_numpy(w), **kw)
     out.backward(tc.from_numpy(np.asarray(g)))
     xt = torch.from_numpy(x).requires_grad_()
-    ref = torch.nn.functional.cross_entropy(xt, torch.from_numpy(t), None if w is None else torch.from_numpy(w), **kw)
+    ref = torch.nn.functional.cross_entropy(
+        xt, torch.from_numpy(t), None if w is None else torch.from_numpy(w), **kw
+    )
     ref.backward(torch.from_numpy(np.asarray(g)))
     np.testing.assert_allclose(out.detach().numpy(), ref.detach().numpy(), rtol=2e-5, atol=1e-5)
     np.testing.assert_allclose(xc.grad.numpy(), xt.grad.numpy(), rtol=1e-4, atol=1e-7)
@@ -41,13 +44,20 @@ def test_fused_cross_entropy_double_backward_and_errors(torch_ref):
     x, t, w = tc.from_numpy(xn).requires_grad_(), tc.from_numpy(tn), tc.from_numpy(wn)
     f = lambda a: F.cross_entropy(a, t, w, label_smoothing=0.15)
     assert gradcheck(f, (x,))
-    assert gradgradcheck(lambda a: F.cross_entropy(a, t, w, reduction="none", label_smoothing=0.15), (x,))
+    assert gradgradcheck(
+        lambda a: F.cross_entropy(a, t, w, reduction="none", label_smoothing=0.15), (x,)
+    )
     # Scalar reduction under create_graph: d/dx |grad|^2 as torch computes it.
-    g, = tc.autograd.grad(f(x), x, create_graph=True)
+    (g,) = tc.autograd.grad(f(x), x, create_graph=True)
     (g * g).sum().backward()
     xt = torch.from_numpy(xn).requires_grad_()
-    gt, = torch.autograd.grad(torch.nn.functional.cross_entropy(xt, torch.from_numpy(tn), torch.from_numpy(wn),
-                                                                label_smoothing=0.15), xt, create_graph=True)
+    (gt,) = torch.autograd.grad(
+        torch.nn.functional.cross_entropy(
+            xt, torch.from_numpy(tn), torch.from_numpy(wn), label_smoothing=0.15
+        ),
+        xt,
+        create_graph=True,
+    )
     (gt * gt).sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), xt.grad.numpy(), rtol=1e-9, atol=1e-12)
     with pytest.raises(IndexError, match="Target 7 is out of bounds"):

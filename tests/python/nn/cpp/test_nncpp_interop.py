@@ -1,5 +1,6 @@
 """State dicts move between the C++ frontend (tc::nn) and torch.nn: the C++ test
 NnCppInterop.TorchStateDictBothWays loads torch's file and writes its own, checked here."""
+
 import json
 import os
 import pathlib
@@ -19,7 +20,9 @@ class InteropNet(nn.Module):
     # Mirrors InteropNet in tests/cpp/nn/train_test.cpp.
     def __init__(self):
         super().__init__()
-        self.features = nn.Sequential(nn.Conv2d(3, 4, 3, 1, 1), nn.BatchNorm2d(4), nn.ReLU(), nn.MaxPool2d(2))
+        self.features = nn.Sequential(
+            nn.Conv2d(3, 4, 3, 1, 1), nn.BatchNorm2d(4), nn.ReLU(), nn.MaxPool2d(2)
+        )
         self.classifier = nn.Linear(64, 5)
         self.rnn = nn.LSTM(5, 6, 2)
         self.ln = nn.LayerNorm(6)
@@ -35,7 +38,9 @@ class SeqNet(nn.Module):
     def __init__(self):
         super().__init__()
         self.emb = nn.Embedding(20, 8, padding_idx=0)
-        layer = nn.TransformerEncoderLayer(8, 2, 16, 0.0, activation="gelu", batch_first=True, norm_first=True)
+        layer = nn.TransformerEncoderLayer(
+            8, 2, 16, 0.0, activation="gelu", batch_first=True, norm_first=True
+        )
         self.enc = nn.TransformerEncoder(layer, 2, norm=nn.LayerNorm(8))
         self.gru = nn.GRU(8, 5, 2, batch_first=True, bidirectional=True)
         self.up = nn.ConvTranspose2d(1, 2, 3, 2, 1, 1)
@@ -72,8 +77,13 @@ def test_state_dict_both_ways(tmp_path):
     torch.save({"tokens": tokens, "y": seq(tokens).detach()}, tmp_path / "torch_seq_io.pt")
 
     env = dict(os.environ, NNCPP_INTEROP_DIR=str(tmp_path))
-    run = subprocess.run([str(TC_TESTS), "--gtest_filter=NnCppInterop.*"], env=env, capture_output=True,
-                         text=True, timeout=120)
+    run = subprocess.run(
+        [str(TC_TESTS), "--gtest_filter=NnCppInterop.*"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "[  PASSED  ] 2 tests" in run.stdout, run.stdout
 
@@ -91,11 +101,13 @@ def test_state_dict_both_ways(tmp_path):
     # The safetensors file, read by hand (8-byte header size, JSON header, raw little-endian data).
     raw = (tmp_path / "cpp_sd.safetensors").read_bytes()
     n = int.from_bytes(raw[:8], "little")
-    header = json.loads(raw[8:8 + n])
+    header = json.loads(raw[8 : 8 + n])
     header.pop("__metadata__", None)
     assert set(header) == set(sd)
     np_dtype = {"F32": np.float32, "I64": np.int64}
     for k, info in header.items():
         b, e = info["data_offsets"]
-        arr = np.frombuffer(raw[8 + n + b:8 + n + e], dtype=np_dtype[info["dtype"]]).reshape(info["shape"])
+        arr = np.frombuffer(raw[8 + n + b : 8 + n + e], dtype=np_dtype[info["dtype"]]).reshape(
+            info["shape"]
+        )
         assert torch.equal(torch.from_numpy(arr.copy()), sd[k]), k

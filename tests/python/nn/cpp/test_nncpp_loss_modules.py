@@ -1,6 +1,7 @@
 """The C++ loss modules (tc::nn::*Loss through tensorcore.nn.cpp) against torch.nn's losses in
 float64: every reduction, the loss value and the input gradients; weight / pos_weight buffers
 appear in the state_dict under torch's names. Without torch they run against tensorcore.nn."""
+
 import numpy as np
 import pytest
 
@@ -51,9 +52,19 @@ CASES = [
     ("KLDivLoss", dict(log_target=True), [np.log(softmax_rows(X)), np.log(softmax_rows(T))], 2),
     ("MarginRankingLoss", dict(margin=0.2), [X[:, 0], T[:, 0], SIGN], 2),
     ("CosineEmbeddingLoss", dict(margin=0.1), [X, T, SIGN], 2),
-    ("TripletMarginLoss", dict(margin=0.5, p=1.5, swap=True), [X, T, RNG.standard_normal((N, C))], 3),
+    (
+        "TripletMarginLoss",
+        dict(margin=0.5, p=1.5, swap=True),
+        [X, T, RNG.standard_normal((N, C))],
+        3,
+    ),
     ("PoissonNLLLoss", dict(full=True), [X, RNG.integers(0, 5, (N, C)).astype(np.float64)], 1),
-    ("PoissonNLLLoss", dict(log_input=False), [np.exp(X), RNG.integers(0, 5, (N, C)).astype(np.float64)], 1),
+    (
+        "PoissonNLLLoss",
+        dict(log_input=False),
+        [np.exp(X), RNG.integers(0, 5, (N, C)).astype(np.float64)],
+        1,
+    ),
     ("GaussianNLLLoss", dict(full=True), [X, T, RNG.uniform(0.2, 2.0, (N, C))], 3),
     ("GaussianNLLLoss", {}, [X, T, RNG.uniform(0.2, 2.0, (N, 1))], 3),
 ]
@@ -93,8 +104,11 @@ def run(lib, name, kwargs, reduction, inputs, grads):
     out = module(*xs)
     g = np.random.default_rng(2).standard_normal(tuple(out.shape))
     (out * lib_tensor(lib, g)).sum().backward()
-    return (out.detach().numpy(), [x.grad.numpy() for x in xs if x.grad is not None],
-            {k: v.detach().numpy() for k, v in module.state_dict().items()})
+    return (
+        out.detach().numpy(),
+        [x.grad.numpy() for x in xs if x.grad is not None],
+        {k: v.detach().numpy() for k, v in module.state_dict().items()},
+    )
 
 
 def check(name, kwargs, inputs, grads, ref_lib):
@@ -139,8 +153,12 @@ def test_cpp_ctc_loss_module(torch_ref):
                 xt = torch_ref.tensor(logits, requires_grad=True)
                 g = np.random.default_rng(4).standard_normal(tuple(out_t.shape))
                 lc2 = mod_c(tnn.functional.log_softmax(xc, 2), *[tc.tensor(a) for a in inputs[1:]])
-                lt2 = mod_t(torch_ref.log_softmax(xt, 2), *[torch_ref.tensor(a) for a in inputs[1:]])
-                if not zero_infinity:  # the infeasible sample's infinite loss gets no gradient weight
+                lt2 = mod_t(
+                    torch_ref.log_softmax(xt, 2), *[torch_ref.tensor(a) for a in inputs[1:]]
+                )
+                if (
+                    not zero_infinity
+                ):  # the infeasible sample's infinite loss gets no gradient weight
                     g[2] = 0.0
                 (lc2 * tc.tensor(g)).sum().backward()
                 (lt2 * torch_ref.tensor(g)).sum().backward()
@@ -150,8 +168,12 @@ def test_cpp_ctc_loss_module(torch_ref):
 def test_cpp_loss_module_errors_and_keywords():
     loss = cpp.CrossEntropyLoss()
     x = tc.tensor(X)
-    np.testing.assert_allclose(loss(input=x, target=tc.tensor(LABELS)).numpy(), loss(x, tc.tensor(LABELS)).numpy())
-    with pytest.raises(TypeError, match=r"CrossEntropyLoss.forward: expected 2 tensor arguments, got 3"):
+    np.testing.assert_allclose(
+        loss(input=x, target=tc.tensor(LABELS)).numpy(), loss(x, tc.tensor(LABELS)).numpy()
+    )
+    with pytest.raises(
+        TypeError, match=r"CrossEntropyLoss.forward: expected 2 tensor arguments, got 3"
+    ):
         loss(x, tc.tensor(LABELS), x)
     with pytest.raises(ValueError, match="reduction"):
         cpp.MSELoss(reduction="avg")(x, x)

@@ -1,5 +1,6 @@
 """The C++ frontend's extra losses (tc::nn::functional::l1_loss ... gaussian_nll_loss) against
 torch.nn.functional: NnCppLossInterop.Values evaluates them on the inputs written here."""
+
 import os
 import pathlib
 import subprocess
@@ -29,7 +30,9 @@ def test_cpp_losses_match_torch(tmp_path):
         "var1": torch.rand(n, 1, generator=g, dtype=torch.float64) + 0.1,
         "y": torch.randint(0, 2, (n, d), generator=g).double() * 2 - 1,
         "y1": torch.tensor([1.0, -1.0, 1.0, -1.0, -1.0], dtype=torch.float64),
-        "gw": torch.randn(n, d, generator=g, dtype=torch.float64),  # output-gradient weights for "none"
+        "gw": torch.randn(
+            n, d, generator=g, dtype=torch.float64
+        ),  # output-gradient weights for "none"
     }
     inp["p"][0, 0] = 0.0  # kl_div's 0 * log 0 = 0
     inp["logp"] = torch.log_softmax(torch.randn(n, d, generator=g, dtype=torch.float64), 1)
@@ -51,26 +54,50 @@ def test_cpp_losses_match_torch(tmp_path):
             "gaussian_homo": Fn.gaussian_nll_loss(x, t, inp["var1"], reduction=red),
             "cosine": Fn.cosine_embedding_loss(x, t, inp["y1"], margin=0.2, reduction=red),
             "triplet": Fn.triplet_margin_loss(x, t, inp["n"], margin=1.0, p=2, reduction=red),
-            "triplet_swap_p1": Fn.triplet_margin_loss(x, t, inp["n"], margin=0.5, p=1, swap=True, reduction=red),
+            "triplet_swap_p1": Fn.triplet_margin_loss(
+                x, t, inp["n"], margin=0.5, p=1, swap=True, reduction=red
+            ),
         }
 
     # "none" outputs are (n, d), or (n,) for the pairwise losses, which use gw's first column.
     assert {tuple(v.shape) for v in losses(inp["x"], "none").values()} == {(n, d), (n,)}
     torch.save({k: v for k, v in inp.items()}, tmp_path / "inputs.pt")
-    run = subprocess.run([str(TC_TESTS), "--gtest_filter=NnCppLossInterop.*"], env=env, capture_output=True,
-                         text=True, timeout=120)
+    run = subprocess.run(
+        [str(TC_TESTS), "--gtest_filter=NnCppLossInterop.*"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     got = torch.load(tmp_path / "cpp_losses.pt")
     for red in ("none", "mean", "sum"):
         for name in losses(inp["x"], red):
             x = inp["x"].clone().requires_grad_()
             val = losses(x, red)[name]
-            s = (val * (inp["gw"] if val.dim() == 2 else inp["gw"][:, 0])).sum() if red == "none" else val
+            s = (
+                (val * (inp["gw"] if val.dim() == 2 else inp["gw"][:, 0])).sum()
+                if red == "none"
+                else val
+            )
             s.backward()
-            np.testing.assert_allclose(got[f"{name}.{red}"].numpy(), val.detach().numpy(), rtol=1e-10, atol=1e-12,
-                                       err_msg=f"{name} {red}")
-            np.testing.assert_allclose(got[f"{name}.{red}.grad"].numpy(), x.grad.numpy(), rtol=1e-9, atol=1e-12,
-                                       err_msg=f"{name} {red} grad")
+            np.testing.assert_allclose(
+                got[f"{name}.{red}"].numpy(),
+                val.detach().numpy(),
+                rtol=1e-10,
+                atol=1e-12,
+                err_msg=f"{name} {red}",
+            )
+            np.testing.assert_allclose(
+                got[f"{name}.{red}.grad"].numpy(),
+                x.grad.numpy(),
+                rtol=1e-9,
+                atol=1e-12,
+                err_msg=f"{name} {red} grad",
+            )
     x = inp["x"].clone()
-    np.testing.assert_allclose(got["kl.batchmean"].numpy(), Fn.kl_div(x, inp["p"], reduction="batchmean").numpy(),
-                               rtol=1e-12)
+    np.testing.assert_allclose(
+        got["kl.batchmean"].numpy(),
+        Fn.kl_div(x, inp["p"], reduction="batchmean").numpy(),
+        rtol=1e-12,
+    )

@@ -1,5 +1,6 @@
 """C++ tc::nn modules inside Python nn.Modules and Python modules inside C++ ones
 (tensorcore.nn.cpp): parameters, state_dict, gradients, optimizers, hooks, dtype conversion."""
+
 import numpy as np
 import pytest
 
@@ -112,7 +113,9 @@ def test_mixed_model_trains():
     g = tc.Generator().manual_seed(3)
     x = tc.randn(256, 2, generator=g)
     y = ((x[:, 0] * x[:, 1]) > 0).long()  # XOR-like quadrants
-    model = nn.Sequential(cpp.Linear(2, 32), cpp.ReLU(), nn.Linear(32, 32), nn.ReLU(), cpp.Linear(32, 2))
+    model = nn.Sequential(
+        cpp.Linear(2, 32), cpp.ReLU(), nn.Linear(32, 32), nn.ReLU(), cpp.Linear(32, 2)
+    )
     opt = tc.optim.Adam(model.parameters(), lr=0.02)
     for _ in range(150):
         opt.zero_grad()
@@ -142,6 +145,7 @@ def test_cpp_rnn_matches_python_layer():
 def test_cpp_rnn_takes_packed_sequences():
     tc.manual_seed(5)
     from tensorcore.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
     x = tc.randn(4, 6, 3)
     lengths = [3, 6, 2, 5]
     for kind in ("LSTM", "GRU"):
@@ -163,8 +167,15 @@ def test_cpp_rnn_takes_packed_sequences():
 
 def test_cpp_transformer_and_attention_match_python_layers():
     tc.manual_seed(6)
-    ref = nn.Transformer(d_model=8, nhead=2, num_encoder_layers=2, num_decoder_layers=1, dim_feedforward=16,
-                         dropout=0.0, batch_first=True)
+    ref = nn.Transformer(
+        d_model=8,
+        nhead=2,
+        num_encoder_layers=2,
+        num_decoder_layers=1,
+        dim_feedforward=16,
+        dropout=0.0,
+        batch_first=True,
+    )
     mod = cpp.Transformer(8, 2, 2, 1, 16, 0.0, batch_first=True)
     assert list(mod.state_dict().keys()) == list(ref.state_dict().keys())
     mod.load_state_dict(ref.state_dict())

@@ -1,5 +1,6 @@
 """The C++ schedulers (tc::optim) produce torch.optim.lr_scheduler's lr and momentum sequences:
 NnCppSchedInterop.Sequences writes them, torch computes the same schedules here."""
+
 import os
 import pathlib
 import subprocess
@@ -16,8 +17,10 @@ STEPS = 20
 
 
 def groups():
-    return [{"params": [torch.zeros(2, requires_grad=True)]},
-            {"params": [torch.zeros(3, requires_grad=True)], "lr": 0.05}]
+    return [
+        {"params": [torch.zeros(2, requires_grad=True)]},
+        {"params": [torch.zeros(3, requires_grad=True)], "lr": 0.05},
+    ]
 
 
 def sgd():
@@ -53,7 +56,7 @@ def torch_sequences():
         s = make(opt)
         out[name] = record(opt, STEPS, lambda i: s.step())
 
-    simple("lambda", lambda o: S.LambdaLR(o, lambda e: 0.95 ** e))
+    simple("lambda", lambda o: S.LambdaLR(o, lambda e: 0.95**e))
     simple("multiplicative", lambda o: S.MultiplicativeLR(o, lambda e: 0.9))
     simple("step", lambda o: S.StepLR(o, 3, 0.5))
     simple("multistep", lambda o: S.MultiStepLR(o, [2, 5, 5, 8], 0.3))
@@ -73,7 +76,9 @@ def torch_sequences():
     s = S.OneCycleLR(opt, 0.1, STEPS)
     out["onecycle"] = record(opt, STEPS - 1, lambda i: s.step(), "momentum")
     opt = adam()
-    s = S.OneCycleLR(opt, [0.1, 0.3], STEPS, pct_start=0.25, anneal_strategy="linear", three_phase=True)
+    s = S.OneCycleLR(
+        opt, [0.1, 0.3], STEPS, pct_start=0.25, anneal_strategy="linear", three_phase=True
+    )
     out["onecycle3_adam"] = record(opt, STEPS - 1, lambda i: s.step(), "beta1")
     opt = sgd()
     s = S.ReduceLROnPlateau(opt, patience=2, cooldown=1, factor=0.5, min_lr=[0.01, 0.0])
@@ -92,14 +97,23 @@ def torch_sequences():
 @pytest.mark.filterwarnings("ignore::UserWarning")
 def test_scheduler_sequences_match_torch(tmp_path):
     env = dict(os.environ, NNCPP_SCHED_DIR=str(tmp_path))
-    run = subprocess.run([str(TC_TESTS), "--gtest_filter=NnCppSchedInterop.*"], env=env, capture_output=True,
-                         text=True, timeout=120)
+    run = subprocess.run(
+        [str(TC_TESTS), "--gtest_filter=NnCppSchedInterop.*"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     got = torch.load(tmp_path / "cpp_sched.pt")
     ref = torch_sequences()
     for name, (lr, mom) in ref.items():
-        np.testing.assert_allclose(got[name + ".lr"].numpy(), lr, rtol=1e-12, atol=1e-15, err_msg=name)
+        np.testing.assert_allclose(
+            got[name + ".lr"].numpy(), lr, rtol=1e-12, atol=1e-15, err_msg=name
+        )
         if mom is not None:
-            np.testing.assert_allclose(got[name + ".momentum"].numpy(), mom, rtol=1e-12, atol=1e-15, err_msg=name)
+            np.testing.assert_allclose(
+                got[name + ".momentum"].numpy(), mom, rtol=1e-12, atol=1e-15, err_msg=name
+            )
         else:
             assert name + ".momentum" not in got

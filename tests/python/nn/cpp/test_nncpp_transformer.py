@@ -1,5 +1,6 @@
 """tc::nn::Transformer (C++) against torch.nn.Transformer: torch's weights load strictly and give
 torch's outputs (NnCppTransformerInterop.MatchesTorch), and a C++ state dict loads into torch."""
+
 import os
 import pathlib
 import subprocess
@@ -15,8 +16,15 @@ CONFIGS = [dict(activation="gelu", batch_first=True, norm_first=True), dict()]
 
 
 def make(cfg):
-    return torch.nn.Transformer(d_model=8, nhead=2, num_encoder_layers=2, num_decoder_layers=2, dim_feedforward=16,
-                                dropout=0.0, **cfg)
+    return torch.nn.Transformer(
+        d_model=8,
+        nhead=2,
+        num_encoder_layers=2,
+        num_decoder_layers=2,
+        dim_feedforward=16,
+        dropout=0.0,
+        **cfg,
+    )
 
 
 @pytest.mark.skipif(not TC_TESTS.exists(), reason="build/tc_tests not built")
@@ -36,14 +44,27 @@ def test_transformer_matches_torch(tmp_path):
         src_kpm = torch.zeros(N, S, dtype=torch.bool)
         src_kpm[1, 4:] = True
         tgt_mask = model.generate_square_subsequent_mask(T)
-        y = model(src, tgt, tgt_mask=tgt_mask, src_key_padding_mask=src_kpm, memory_key_padding_mask=src_kpm)
+        y = model(
+            src,
+            tgt,
+            tgt_mask=tgt_mask,
+            src_key_padding_mask=src_kpm,
+            memory_key_padding_mask=src_kpm,
+        )
         torch.save(model.state_dict(), tmp_path / f"torch_sd{i}.pt")
-        torch.save({"src": src, "tgt": tgt, "tgt_mask": tgt_mask, "src_kpm": src_kpm, "y": y.detach()},
-                   tmp_path / f"torch_io{i}.pt")
+        torch.save(
+            {"src": src, "tgt": tgt, "tgt_mask": tgt_mask, "src_kpm": src_kpm, "y": y.detach()},
+            tmp_path / f"torch_io{i}.pt",
+        )
 
     env = dict(os.environ, NNCPP_TRANSFORMER_DIR=str(tmp_path))
-    run = subprocess.run([str(TC_TESTS), "--gtest_filter=NnCppTransformerInterop.*"], env=env, capture_output=True,
-                         text=True, timeout=120)
+    run = subprocess.run(
+        [str(TC_TESTS), "--gtest_filter=NnCppTransformerInterop.*"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "[  PASSED  ] 1 test" in run.stdout, run.stdout
 

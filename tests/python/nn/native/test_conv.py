@@ -37,6 +37,7 @@ def test_conv_matches_torch(F, torch_ref, dtype, nd, xs, ws, kw):
     (y * tc.tensor(g)).sum().backward()
     rx, rw, rb = (torch_ref.tensor(a, requires_grad=True) for a in (x, w, b))
     import warnings
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ry = getattr(torch_ref.nn.functional, f"conv{nd}d")(rx, rw, rb, **kw)
@@ -83,7 +84,7 @@ def naive_conv2d(x, w, stride, pad):
     y = np.zeros((n, o, oh, ow))
     for i in range(oh):
         for j in range(ow):
-            patch = xp[:, :, i * stride:i * stride + kh, j * stride:j * stride + kw]
+            patch = xp[:, :, i * stride : i * stride + kh, j * stride : j * stride + kw]
             y[:, :, i, j] = np.einsum("nckl,ockl->no", patch, w)
     return y
 
@@ -93,8 +94,9 @@ def test_conv2d_matches_naive_numpy(F, dtype):
     x, w = randn(2, 3, 10, 9, dtype=dtype), randn(4, 3, 3, 3, dtype=dtype)
     y = F.conv2d(tc.tensor(x), tc.tensor(w), stride=2, padding=1).numpy()
     tol = 1e-4 if dtype == np.float32 else 1e-12
-    np.testing.assert_allclose(y, naive_conv2d(x.astype(np.float64), w.astype(np.float64), 2, 1),
-                               rtol=tol, atol=tol)
+    np.testing.assert_allclose(
+        y, naive_conv2d(x.astype(np.float64), w.astype(np.float64), 2, 1), rtol=tol, atol=tol
+    )
 
 
 def test_conv_gradcheck_and_gradgradcheck(F):
@@ -122,7 +124,9 @@ def test_weight_cache_sees_in_place_updates(F):
 
 def test_conv_errors_name_op_and_shapes(F):
     x = tc.zeros(2, 3, 8, 8)
-    with pytest.raises(ValueError, match=r"conv2d: expected input \[2, 3, 8, 8\] to have 4 channels"):
+    with pytest.raises(
+        ValueError, match=r"conv2d: expected input \[2, 3, 8, 8\] to have 4 channels"
+    ):
         F.conv2d(x, tc.zeros(5, 4, 3, 3))
     with pytest.raises(ValueError, match=r"conv2d: expected a 4-d weight, got shape \[5, 3, 3\]"):
         F.conv2d(x, tc.zeros(5, 3, 3))

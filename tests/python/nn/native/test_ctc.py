@@ -28,16 +28,22 @@ def brute_force_nll(lp, target, blank):
 def test_ctc_matches_brute_force(F, target):
     T, C = 5, 3
     lp = log_softmax_np(RNG.standard_normal((T, C)))
-    loss = F.ctc_loss(tc.tensor(lp[:, None, :]), tc.tensor(np.array([target + [1] * (3 - len(target))])),
-                      [T], [len(target)], reduction="none")
+    loss = F.ctc_loss(
+        tc.tensor(lp[:, None, :]),
+        tc.tensor(np.array([target + [1] * (3 - len(target))])),
+        [T],
+        [len(target)],
+        reduction="none",
+    )
     np.testing.assert_allclose(loss.numpy()[0], brute_force_nll(lp, target, 0), rtol=1e-10)
 
 
 def test_ctc_brute_force_with_nonzero_blank_and_short_input(F):
     T, C = 4, 3
     lp = log_softmax_np(RNG.standard_normal((T, C)))
-    loss = F.ctc_loss(tc.tensor(lp[:, None, :]), tc.tensor(np.array([0, 1])), [3], [2], blank=2,
-                      reduction="sum")
+    loss = F.ctc_loss(
+        tc.tensor(lp[:, None, :]), tc.tensor(np.array([0, 1])), [3], [2], blank=2, reduction="sum"
+    )
     np.testing.assert_allclose(loss.item(), brute_force_nll(lp[:3], [0, 1], 2), rtol=1e-10)
 
 
@@ -51,13 +57,18 @@ def test_ctc_matches_torch(F, torch_ref, dtype, reduction, concatenated):
     ilen = np.array([30, 25, 10, 12])
     targets = RNG.integers(1, C, size=(N, S))
     if concatenated:
-        targets = np.concatenate([targets[n, :tlen[n]] for n in range(N)])
+        targets = np.concatenate([targets[n, : tlen[n]] for n in range(N)])
     x = tc.tensor(logits).requires_grad_(True)
     lp = x - x.logsumexp(-1, keepdim=True)
     loss = F.ctc_loss(lp, tc.tensor(targets), tc.tensor(ilen), tc.tensor(tlen), reduction=reduction)
     rx = torch_ref.tensor(logits, requires_grad=True)
-    rloss = torch_ref.nn.functional.ctc_loss(rx.log_softmax(-1), torch_ref.tensor(targets),
-                                             torch_ref.tensor(ilen), torch_ref.tensor(tlen), reduction=reduction)
+    rloss = torch_ref.nn.functional.ctc_loss(
+        rx.log_softmax(-1),
+        torch_ref.tensor(targets),
+        torch_ref.tensor(ilen),
+        torch_ref.tensor(tlen),
+        reduction=reduction,
+    )
     tol = 1e-4 if dtype == np.float32 else 1e-10
     np.testing.assert_allclose(loss.detach().numpy(), rloss.detach().numpy(), rtol=tol, atol=tol)
     g = RNG.standard_normal(tuple(loss.shape)).astype(dtype)
@@ -73,8 +84,14 @@ def test_ctc_zero_infinity_and_unbatched(F, torch_ref):
     targets = np.array([[1, 1, 1, 2], [1, 2, 0, 0]])  # sample 0 needs >= 6 frames: infeasible
     x = tc.tensor(lp).requires_grad_(True)
     loss = F.ctc_loss(x, tc.tensor(targets), [3, 3], [4, 2], reduction="none", zero_infinity=True)
-    rloss = torch_ref.nn.functional.ctc_loss(torch_ref.tensor(lp), torch_ref.tensor(targets), [3, 3], [4, 2],
-                                             reduction="none", zero_infinity=True)
+    rloss = torch_ref.nn.functional.ctc_loss(
+        torch_ref.tensor(lp),
+        torch_ref.tensor(targets),
+        [3, 3],
+        [4, 2],
+        reduction="none",
+        zero_infinity=True,
+    )
     np.testing.assert_allclose(loss.detach().numpy(), rloss.numpy(), rtol=1e-10)
     assert loss.detach().numpy()[0] == 0.0
     loss.sum().backward()
@@ -94,11 +111,16 @@ def test_ctc_gradcheck(F):
 
 def test_ctc_errors(F):
     lp = tc.zeros(5, 2, 4)
-    with pytest.raises(ValueError, match=r"ctc_loss: expected log_probs of shape \(T, N, C\) or \(T, C\), got \[5\]"):
+    with pytest.raises(
+        ValueError,
+        match=r"ctc_loss: expected log_probs of shape \(T, N, C\) or \(T, C\), got \[5\]",
+    ):
         F.ctc_loss(tc.zeros(5), tc.tensor([[1]]), [5], [1])
     with pytest.raises(ValueError, match="input_lengths\\[1\\] = 7 must be in \\[0, 5\\]"):
         F.ctc_loss(lp, tc.tensor([[1], [2]]), [5, 7], [1, 1])
-    with pytest.raises(IndexError, match="target 0 of sample 0 must be a class in \\[0, 4\\) other than blank"):
+    with pytest.raises(
+        IndexError, match="target 0 of sample 0 must be a class in \\[0, 4\\) other than blank"
+    ):
         F.ctc_loss(lp, tc.tensor([[0], [2]]), [5, 5], [1, 1])
     with pytest.raises(ValueError, match="expected target_lengths to have 2 entries"):
         F.ctc_loss(lp, tc.tensor([[1], [2]]), [5, 5], [1])

@@ -38,7 +38,9 @@ def test_alpha_dropout_keeps_selu_statistics(F):
 
 
 def test_dropout_errors(F):
-    with pytest.raises(ValueError, match="dropout: dropout probability has to be between 0 and 1, but got 1.5"):
+    with pytest.raises(
+        ValueError, match="dropout: dropout probability has to be between 0 and 1, but got 1.5"
+    ):
         F.dropout(tc.ones(3), 1.5)
     with pytest.raises(ValueError, match="dropout2d: expected a 3-d or 4-d input"):
         F.dropout2d(tc.ones(3), 0.5)

@@ -46,17 +46,24 @@ def test_identity_grid_reproduces_input(F):
     x = tc.tensor(RNG.standard_normal((1, 2, 4, 5)))
     theta = tc.tensor(np.array([[[1.0, 0, 0], [0, 1.0, 0]]]))
     grid = F.affine_grid(theta, (1, 2, 4, 5), align_corners=False)
-    np.testing.assert_allclose(F.grid_sample(x, grid, align_corners=False).numpy(), x.numpy(), atol=1e-12)
+    np.testing.assert_allclose(
+        F.grid_sample(x, grid, align_corners=False).numpy(), x.numpy(), atol=1e-12
+    )
 
 
 def test_grid_sample_gradcheck(F):
     x = tc.tensor(RNG.standard_normal((1, 2, 3, 4))).requires_grad_(True)
     grid = tc.tensor(RNG.uniform(-0.9, 0.9, size=(1, 2, 3, 2))).requires_grad_(True)
-    assert tc.autograd.gradcheck(lambda x, g: F.grid_sample(x, g, padding_mode="border", align_corners=True), (x, grid))
+    assert tc.autograd.gradcheck(
+        lambda x, g: F.grid_sample(x, g, padding_mode="border", align_corners=True), (x, grid)
+    )
 
 
 def test_grid_sample_errors(F):
-    with pytest.raises(ValueError, match=r"grid_sample: expected grid of shape \[1, H_out, W_out, 2\], got \[1, 3, 3\]"):
+    with pytest.raises(
+        ValueError,
+        match=r"grid_sample: expected grid of shape \[1, H_out, W_out, 2\], got \[1, 3, 3\]",
+    ):
         F.grid_sample(tc.zeros(1, 1, 3, 3), tc.zeros(1, 3, 3))
     with pytest.raises(ValueError, match="padding_mode must be"):
         F.grid_sample(tc.zeros(1, 1, 3, 3), tc.zeros(1, 3, 3, 2), padding_mode="wrap")

@@ -58,15 +58,22 @@ def test_bilinear_matches_naive_numpy(F):
             r0, c0 = min(int(r), 2), min(int(c), 2)
             fr, fc = r - r0, c - c0
             p = x[0, 0]
-            ref[i, j] = (p[r0, c0] * (1 - fr) * (1 - fc) + p[r0 + 1, c0] * fr * (1 - fc)
-                         + p[r0, c0 + 1] * (1 - fr) * fc + p[r0 + 1, c0 + 1] * fr * fc)
+            ref[i, j] = (
+                p[r0, c0] * (1 - fr) * (1 - fc)
+                + p[r0 + 1, c0] * fr * (1 - fc)
+                + p[r0, c0 + 1] * (1 - fr) * fc
+                + p[r0 + 1, c0 + 1] * fr * fc
+            )
     np.testing.assert_allclose(y[0, 0], ref, rtol=1e-12)
 
 
 def test_interpolate_gradcheck(F):
     x = tc.tensor(randn(1, 2, 4, 5)).requires_grad_(True)
-    for kw in [dict(size=(6, 3), mode="bilinear"), dict(size=(7, 6), mode="bicubic", align_corners=True),
-               dict(size=(2, 2), mode="bicubic", antialias=True)]:
+    for kw in [
+        dict(size=(6, 3), mode="bilinear"),
+        dict(size=(7, 6), mode="bicubic", align_corners=True),
+        dict(size=(2, 2), mode="bicubic", antialias=True),
+    ]:
         fn = lambda x: F.interpolate(x, **kw)
         assert tc.autograd.gradcheck(fn, (x,))
         assert tc.autograd.gradgradcheck(fn, (x,))
@@ -76,7 +83,10 @@ def test_interpolate_errors(F):
     x = tc.zeros(1, 1, 4, 4)
     with pytest.raises(ValueError, match="only one of size or scale_factor"):
         F.interpolate(x, size=2, scale_factor=2)
-    with pytest.raises(ValueError, match="interpolate: mode 'linear' expects a 3-d input, got shape \\[1, 1, 4, 4\\]"):
+    with pytest.raises(
+        ValueError,
+        match="interpolate: mode 'linear' expects a 3-d input, got shape \\[1, 1, 4, 4\\]",
+    ):
         F.interpolate(x, size=2, mode="linear")
     with pytest.raises(ValueError, match="align_corners option can only be set"):
         F.interpolate(x, size=2, align_corners=True)

@@ -31,13 +31,24 @@ def test_batch_norm_matches_torch(F, torch_ref, dtype, training, shape):
     y = F.batch_norm(tx, trm, trv, tw, tb, training=training, momentum=0.2, eps=1e-3)
     rx, rw, rb = (torch_ref.tensor(a, requires_grad=True) for a in (x, w, b))
     rrm, rrv = torch_ref.tensor(rm0.copy()), torch_ref.tensor(rv0.copy())
-    ry = torch_ref.nn.functional.batch_norm(rx, rrm, rrv, rw, rb, training=training, momentum=0.2, eps=1e-3)
+    ry = torch_ref.nn.functional.batch_norm(
+        rx, rrm, rrv, rw, rb, training=training, momentum=0.2, eps=1e-3
+    )
     g = randn(*shape, dtype=dtype)
     (y * tc.tensor(g)).sum().backward()
     (ry * torch_ref.tensor(g)).sum().backward()
     tol = 1e-4 if dtype == np.float32 else 1e-10
-    check_grads([(y, ry), (trm, rrm), (trv, rrv), (tx.grad, rx.grad), (tw.grad, rw.grad),
-                 (tb.grad, rb.grad)], tol)
+    check_grads(
+        [
+            (y, ry),
+            (trm, rrm),
+            (trv, rrv),
+            (tx.grad, rx.grad),
+            (tw.grad, rw.grad),
+            (tb.grad, rb.grad),
+        ],
+        tol,
+    )
 
 
 def test_batch_norm_without_running_stats_and_affine(F, torch_ref):
@@ -51,7 +62,9 @@ def test_batch_norm_without_running_stats_and_affine(F, torch_ref):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("shape,normalized", [((4, 7), (7,)), ((2, 3, 4, 5), (4, 5)), ((3, 50), (50,))])
+@pytest.mark.parametrize(
+    "shape,normalized", [((4, 7), (7,)), ((2, 3, 4, 5), (4, 5)), ((3, 50), (50,))]
+)
 @pytest.mark.parametrize("affine", [True, False])
 def test_layer_norm_matches_torch(F, torch_ref, dtype, shape, normalized, affine):
     x = randn(*shape, dtype=dtype)
@@ -59,7 +72,9 @@ def test_layer_norm_matches_torch(F, torch_ref, dtype, shape, normalized, affine
     tx, tw, tb = leaf(x), leaf(w), leaf(b)
     rx, rw, rb = (torch_ref.tensor(a, requires_grad=True) for a in (x, w, b))
     y = F.layer_norm(tx, normalized, tw if affine else None, tb if affine else None, eps=1e-4)
-    ry = torch_ref.nn.functional.layer_norm(rx, normalized, rw if affine else None, rb if affine else None, eps=1e-4)
+    ry = torch_ref.nn.functional.layer_norm(
+        rx, normalized, rw if affine else None, rb if affine else None, eps=1e-4
+    )
     g = randn(*shape, dtype=dtype)
     (y * tc.tensor(g)).sum().backward()
     (ry * torch_ref.tensor(g)).sum().backward()
@@ -94,13 +109,27 @@ def test_instance_norm_matches_torch(F, torch_ref):
     rx, rw, rb = (torch_ref.tensor(a, requires_grad=True) for a in (x, w, b))
     rrm, rrv = torch_ref.tensor(rm0.copy()), torch_ref.tensor(rv0.copy())
     y = F.instance_norm(tx, trm, trv, tw, tb, use_input_stats=True, momentum=0.3)
-    ry = torch_ref.nn.functional.instance_norm(rx, rrm, rrv, rw, rb, use_input_stats=True, momentum=0.3)
+    ry = torch_ref.nn.functional.instance_norm(
+        rx, rrm, rrv, rw, rb, use_input_stats=True, momentum=0.3
+    )
     g = randn(2, 3, 4, 5)
     (y * tc.tensor(g)).sum().backward()
     (ry * torch_ref.tensor(g)).sum().backward()
-    check_grads([(y, ry), (trm, rrm), (trv, rrv), (tx.grad, rx.grad), (tw.grad, rw.grad), (tb.grad, rb.grad)], 1e-10)
+    check_grads(
+        [
+            (y, ry),
+            (trm, rrm),
+            (trv, rrv),
+            (tx.grad, rx.grad),
+            (tw.grad, rw.grad),
+            (tb.grad, rb.grad),
+        ],
+        1e-10,
+    )
     y2 = F.instance_norm(tc.tensor(x), trm, trv, use_input_stats=False)
-    ry2 = torch_ref.nn.functional.instance_norm(torch_ref.tensor(x), rrm, rrv, use_input_stats=False)
+    ry2 = torch_ref.nn.functional.instance_norm(
+        torch_ref.tensor(x), rrm, rrv, use_input_stats=False
+    )
     check_grads([(y2, ry2)], 1e-10)
 
 
@@ -128,15 +157,25 @@ def test_norm_gradcheck_and_gradgradcheck(F):
         assert tc.autograd.gradcheck(fn, args)
         assert tc.autograd.gradgradcheck(fn, args)
     rm, rv = tc.tensor(randn(4)), tc.tensor(np.abs(randn(4)) + 1)
-    assert tc.autograd.gradcheck(lambda x, w: F.batch_norm(x, rm, rv, w, None, training=False), (x, w))
+    assert tc.autograd.gradcheck(
+        lambda x, w: F.batch_norm(x, rm, rv, w, None, training=False), (x, w)
+    )
 
 
 def test_norm_errors(F):
-    with pytest.raises(ValueError, match=r"batch_norm: expected running stats, weight and bias of shape \[3\]"):
+    with pytest.raises(
+        ValueError, match=r"batch_norm: expected running stats, weight and bias of shape \[3\]"
+    ):
         F.batch_norm(tc.zeros(2, 3, 4), tc.zeros(4), tc.ones(4))
     with pytest.raises(ValueError, match="expected more than 1 value per channel when training"):
         F.batch_norm(tc.zeros(1, 3), None, None, training=True)
-    with pytest.raises(ValueError, match=r"layer_norm: expected input with shape \[\*, 4, 5\], but got input of size \[2, 3, 5\]"):
+    with pytest.raises(
+        ValueError,
+        match=r"layer_norm: expected input with shape \[\*, 4, 5\], but got input of size \[2, 3, 5\]",
+    ):
         F.layer_norm(tc.zeros(2, 3, 5), (4, 5))
-    with pytest.raises(ValueError, match=r"group_norm: expected number of channels in input \(6\) to be divisible by num_groups \(4\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"group_norm: expected number of channels in input \(6\) to be divisible by num_groups \(4\)",
+    ):
         F.group_norm(tc.zeros(2, 6, 3), 4)

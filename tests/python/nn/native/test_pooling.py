@@ -29,13 +29,29 @@ def compare(F, torch_ref, name, x, kwargs, dtype, n_out=1):
 
 POOL_CASES = [
     ("max_pool2d", (2, 3, 9, 8), dict(kernel_size=3, stride=2, padding=1)),
-    ("max_pool2d", (2, 3, 9, 8), dict(kernel_size=(3, 2), stride=(2, 1), dilation=(2, 1), ceil_mode=True)),
+    (
+        "max_pool2d",
+        (2, 3, 9, 8),
+        dict(kernel_size=(3, 2), stride=(2, 1), dilation=(2, 1), ceil_mode=True),
+    ),
     ("max_pool2d", (3, 7, 7), dict(kernel_size=2, ceil_mode=True, return_indices=True)),
-    ("max_pool1d", (2, 3, 11), dict(kernel_size=4, stride=3, padding=2, ceil_mode=True, return_indices=True)),
+    (
+        "max_pool1d",
+        (2, 3, 11),
+        dict(kernel_size=4, stride=3, padding=2, ceil_mode=True, return_indices=True),
+    ),
     ("avg_pool2d", (2, 3, 9, 8), dict(kernel_size=3, stride=2, padding=1)),
-    ("avg_pool2d", (2, 3, 9, 8), dict(kernel_size=3, stride=2, padding=1, count_include_pad=False, ceil_mode=True)),
+    (
+        "avg_pool2d",
+        (2, 3, 9, 8),
+        dict(kernel_size=3, stride=2, padding=1, count_include_pad=False, ceil_mode=True),
+    ),
     ("avg_pool2d", (2, 3, 9, 8), dict(kernel_size=(2, 3), divisor_override=5)),
-    ("avg_pool1d", (2, 3, 10), dict(kernel_size=3, stride=2, padding=1, ceil_mode=True, count_include_pad=False)),
+    (
+        "avg_pool1d",
+        (2, 3, 10),
+        dict(kernel_size=3, stride=2, padding=1, ceil_mode=True, count_include_pad=False),
+    ),
     ("adaptive_avg_pool2d", (2, 3, 9, 7), dict(output_size=(4, 3))),
     ("adaptive_avg_pool2d", (2, 3, 9, 7), dict(output_size=(None, 5))),
     ("adaptive_avg_pool1d", (2, 3, 10), dict(output_size=4)),
@@ -43,8 +59,16 @@ POOL_CASES = [
     ("adaptive_max_pool1d", (2, 3, 10), dict(output_size=3, return_indices=True)),
     ("max_pool3d", (2, 2, 5, 6, 7), dict(kernel_size=3, stride=2, padding=1, return_indices=True)),
     ("max_pool3d", (2, 5, 6, 7), dict(kernel_size=(2, 3, 2), dilation=(1, 1, 2), ceil_mode=True)),
-    ("avg_pool3d", (2, 2, 5, 6, 7), dict(kernel_size=3, stride=2, padding=1, count_include_pad=False)),
-    ("avg_pool3d", (2, 2, 5, 6, 7), dict(kernel_size=(2, 3, 3), ceil_mode=True, divisor_override=7)),
+    (
+        "avg_pool3d",
+        (2, 2, 5, 6, 7),
+        dict(kernel_size=3, stride=2, padding=1, count_include_pad=False),
+    ),
+    (
+        "avg_pool3d",
+        (2, 2, 5, 6, 7),
+        dict(kernel_size=(2, 3, 3), ceil_mode=True, divisor_override=7),
+    ),
     ("adaptive_avg_pool3d", (2, 2, 5, 6, 7), dict(output_size=(2, 4, 1))),
     ("adaptive_avg_pool3d", (2, 2, 5, 6, 7), dict(output_size=1)),
     ("adaptive_max_pool3d", (2, 2, 5, 6, 7), dict(output_size=(3, 2, 4), return_indices=True)),
@@ -82,7 +106,9 @@ def test_max_unpool2d_matches_torch(F, torch_ref):
 def test_max_unpool_1d_3d_match_torch(F, torch_ref, nd, shape):
     x = randn(*shape)
     y, idx = getattr(F, f"max_pool{nd}d")(tc.tensor(x), 2, return_indices=True)
-    ry, ridx = getattr(torch_ref.nn.functional, f"max_pool{nd}d")(torch_ref.tensor(x), 2, return_indices=True)
+    ry, ridx = getattr(torch_ref.nn.functional, f"max_pool{nd}d")(
+        torch_ref.tensor(x), 2, return_indices=True
+    )
     np.testing.assert_array_equal(idx.numpy(), ridx.numpy())
     out_size = shape[2:]
     u = getattr(F, f"max_unpool{nd}d")(y, idx, 2, output_size=out_size)
@@ -92,22 +118,29 @@ def test_max_unpool_1d_3d_match_torch(F, torch_ref, nd, shape):
 
 def test_pooling_gradcheck(F):
     x = tc.tensor(randn(1, 2, 6, 5)).requires_grad_(True)
-    for fn in [lambda x: F.avg_pool2d(x, 3, 2, 1, ceil_mode=True, count_include_pad=False),
-               lambda x: F.adaptive_avg_pool2d(x, (4, 3)),
-               lambda x: F.max_pool2d(x, 2, 1, dilation=(1, 2)),
-               lambda x: F.adaptive_max_pool2d(x, 3)]:
+    for fn in [
+        lambda x: F.avg_pool2d(x, 3, 2, 1, ceil_mode=True, count_include_pad=False),
+        lambda x: F.adaptive_avg_pool2d(x, (4, 3)),
+        lambda x: F.max_pool2d(x, 2, 1, dilation=(1, 2)),
+        lambda x: F.adaptive_max_pool2d(x, 3),
+    ]:
         assert tc.autograd.gradcheck(fn, (x,))
         assert tc.autograd.gradgradcheck(fn, (x,))
 
 
 def test_pooling_errors(F):
-    with pytest.raises(ValueError, match=r"max_pool2d: expected a 3-d or 4-d input, got shape \[4, 4\]"):
+    with pytest.raises(
+        ValueError, match=r"max_pool2d: expected a 3-d or 4-d input, got shape \[4, 4\]"
+    ):
         F.max_pool2d(tc.zeros(4, 4), 2)
     with pytest.raises(ValueError, match="avg_pool2d: padding should be at most half"):
         F.avg_pool2d(tc.zeros(1, 1, 4, 4), 2, padding=2)
     with pytest.raises(ValueError, match="max_pool2d: output size is too small"):
         F.max_pool2d(tc.zeros(1, 1, 2, 2), 3)
-    with pytest.raises(TypeError, match="max_pool1d: expected a float32, float64, float16 or bfloat16 input, got int32"):
+    with pytest.raises(
+        TypeError,
+        match="max_pool1d: expected a float32, float64, float16 or bfloat16 input, got int32",
+    ):
         F.max_pool1d(tc.zeros(1, 1, 4, dtype=tc.int32), 2)
     y, idx = F.max_pool2d(tc.zeros(1, 1, 4, 4), 2, return_indices=True)
     with pytest.raises(ValueError, match="max_unpool2d: indices shape"):

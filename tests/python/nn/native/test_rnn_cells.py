@@ -35,8 +35,14 @@ def test_cells_match_torch(F, torch_ref, dtype, kind, gates, bias):
     ref = run(torch_ref._VF, refs, True)
     outs = out if isinstance(out, tuple) else (out,)
     rs = ref if isinstance(ref, tuple) else (ref,)
-    loss = sum((o * tc.tensor(np.arange(o.numel()).reshape(o.shape).astype(dtype) / 10)).sum() for o in outs)
-    rloss = sum((o * torch_ref.tensor(np.arange(o.numel()).reshape(o.shape).astype(dtype) / 10)).sum() for o in rs)
+    loss = sum(
+        (o * tc.tensor(np.arange(o.numel()).reshape(o.shape).astype(dtype) / 10)).sum()
+        for o in outs
+    )
+    rloss = sum(
+        (o * torch_ref.tensor(np.arange(o.numel()).reshape(o.shape).astype(dtype) / 10)).sum()
+        for o in rs
+    )
     loss.backward()
     rloss.backward()
     tol = 1e-5 if dtype == np.float32 else 1e-12
@@ -64,16 +70,26 @@ def test_cells_gradcheck_and_gradgradcheck(F):
 def test_cell_unbatched_and_default_state(F, torch_ref):
     x, w, u = randn(5), randn(12, 5), randn(12, 4)
     h = F.gru_cell(tc.tensor(x), None, tc.tensor(w), tc.tensor(u))
-    rh = torch_ref._VF.gru_cell(torch_ref.tensor(x)[None], torch_ref.zeros(1, 4, dtype=torch_ref.float64),
-                                torch_ref.tensor(w), torch_ref.tensor(u), None, None)[0]
+    rh = torch_ref._VF.gru_cell(
+        torch_ref.tensor(x)[None],
+        torch_ref.zeros(1, 4, dtype=torch_ref.float64),
+        torch_ref.tensor(w),
+        torch_ref.tensor(u),
+        None,
+        None,
+    )[0]
     assert tuple(h.shape) == (4,)
     np.testing.assert_allclose(h.numpy(), rh.numpy(), rtol=1e-12)
 
 
 def test_cell_errors(F):
-    with pytest.raises(ValueError, match=r"lstm_cell: expected weight_ih of shape \[16, 5\], got \[16, 6\]"):
+    with pytest.raises(
+        ValueError, match=r"lstm_cell: expected weight_ih of shape \[16, 5\], got \[16, 6\]"
+    ):
         F.lstm_cell(tc.zeros(2, 5), None, tc.zeros(16, 6), tc.zeros(16, 4))
-    with pytest.raises(ValueError, match=r"gru_cell: expected hidden state of shape \[2, 4\], got \[3, 4\]"):
+    with pytest.raises(
+        ValueError, match=r"gru_cell: expected hidden state of shape \[2, 4\], got \[3, 4\]"
+    ):
         F.gru_cell(tc.zeros(2, 5), tc.zeros(3, 4), tc.zeros(12, 5), tc.zeros(12, 4))
 
 
@@ -86,19 +102,28 @@ def test_sequence_layers_match_torch(F, torch_ref, kind, reverse):
     x = randn(T, N, I)
     h0, c0 = randn(1 + reverse, N, H), randn(1 + reverse, N, H)
     sfx = "_reverse" if reverse else ""
-    params = [getattr(ref, f"{n}_l0{sfx}").detach().numpy() for n in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")]
+    params = [
+        getattr(ref, f"{n}_l0{sfx}").detach().numpy()
+        for n in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")
+    ]
     tp = [leaf(p) for p in params]
     tx = leaf(x)
     d = 1 if reverse else 0
     if kind == "lstm":
         out, h, c = F.lstm_layer(tx, tc.tensor(h0[d]), tc.tensor(c0[d]), *tp, reverse=reverse)
-        rout, (rh, rc) = ref(torch_ref.tensor(x, requires_grad=True), (torch_ref.tensor(h0), torch_ref.tensor(c0)))
-        np.testing.assert_allclose(c.detach().numpy(), rc[d].detach().numpy(), rtol=1e-10, atol=1e-12)
+        rout, (rh, rc) = ref(
+            torch_ref.tensor(x, requires_grad=True), (torch_ref.tensor(h0), torch_ref.tensor(c0))
+        )
+        np.testing.assert_allclose(
+            c.detach().numpy(), rc[d].detach().numpy(), rtol=1e-10, atol=1e-12
+        )
     else:
         out, h = F.gru_layer(tx, tc.tensor(h0[d]), *tp, reverse=reverse)
         rout, rh = ref(torch_ref.tensor(x, requires_grad=True), torch_ref.tensor(h0))
-    rout_dir = rout[..., d * H:(d + 1) * H]
-    np.testing.assert_allclose(out.detach().numpy(), rout_dir.detach().numpy(), rtol=1e-10, atol=1e-12)
+    rout_dir = rout[..., d * H : (d + 1) * H]
+    np.testing.assert_allclose(
+        out.detach().numpy(), rout_dir.detach().numpy(), rtol=1e-10, atol=1e-12
+    )
     np.testing.assert_allclose(h.detach().numpy(), rh[d].detach().numpy(), rtol=1e-10, atol=1e-12)
     out.sum().backward()
     rout_dir.sum().backward()
@@ -111,6 +136,8 @@ def test_sequence_layer_gradcheck(F):
     T, N, I, H = 3, 2, 3, 2
     x = leaf(randn(T, N, I))
     w, u, b = leaf(randn(3 * H, I)), leaf(randn(3 * H, H)), leaf(randn(3 * H))
-    assert tc.autograd.gradcheck(lambda x, w, u, b: F.gru_layer(x, None, w, u, b, b, reverse=True)[0], (x, w, u, b))
+    assert tc.autograd.gradcheck(
+        lambda x, w, u, b: F.gru_layer(x, None, w, u, b, b, reverse=True)[0], (x, w, u, b)
+    )
     w4, u4 = leaf(randn(4 * H, I)), leaf(randn(4 * H, H))
     assert tc.autograd.gradcheck(lambda x, w, u: F.lstm_layer(x, None, None, w, u)[0], (x, w4, u4))

@@ -56,7 +56,10 @@ def test_pixel_shuffle_roundtrip_matches_torch(F, torch_ref, r):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("kwargs", [dict(kernel_size=3), dict(kernel_size=(2, 3), dilation=(2, 1), padding=1, stride=(1, 2))])
+@pytest.mark.parametrize(
+    "kwargs",
+    [dict(kernel_size=3), dict(kernel_size=(2, 3), dilation=(2, 1), padding=1, stride=(1, 2))],
+)
 def test_unfold_fold_match_torch(F, torch_ref, dtype, kwargs):
     tol = 1e-5 if dtype == np.float32 else 1e-12
     run_both(F, torch_ref, "unfold", randn(2, 3, 7, 8, dtype=dtype), (), kwargs, tol)
@@ -72,11 +75,20 @@ def test_unfold_fold_gradcheck(F):
 
 
 def test_spatial_errors(F):
-    with pytest.raises(ValueError, match="pad: reflect padding \\(5, 0\\) must be non-negative and smaller than the input dim 2 of size 5"):
+    with pytest.raises(
+        ValueError,
+        match="pad: reflect padding \\(5, 0\\) must be non-negative and smaller than the input dim 2 of size 5",
+    ):
         F.pad(tc.zeros(2, 3, 5), (5, 0), mode="reflect")
     with pytest.raises(ValueError, match="pad: padding length must be divisible by 2"):
         F.pad(tc.zeros(2, 3), (1,))
-    with pytest.raises(ValueError, match=r"pixel_shuffle: channels \(6\) must be divisible by upscale_factor squared \(4\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"pixel_shuffle: channels \(6\) must be divisible by upscale_factor squared \(4\)",
+    ):
         F.pixel_shuffle(tc.zeros(1, 6, 2, 2), 2)
-    with pytest.raises(ValueError, match="fold: expected input's dimension 2 to match the calculated number of sliding blocks"):
+    with pytest.raises(
+        ValueError,
+        match="fold: expected input's dimension 2 to match the calculated number of sliding blocks",
+    ):
         F.fold(tc.zeros(1, 12, 5), (4, 4), 2)
