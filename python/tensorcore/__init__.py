@@ -30,13 +30,13 @@ _out.install(globals())
 
 from ._tensor import tensor, as_tensor  # noqa: E402,F401
 from . import _tensor_str  # noqa: E402,F401
-from .autograd.grad_mode import (
+from .autograd.grad_mode import (  # noqa: E402,F401
     no_grad,
     enable_grad,
     set_grad_enabled,
     inference_mode,
     is_grad_enabled,
-)  # noqa: E402,F401
+)
 from . import autograd  # noqa: E402,F401
 from . import utils  # noqa: E402,F401
 from . import serialization  # noqa: E402,F401
