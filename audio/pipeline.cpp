@@ -25,9 +25,23 @@ namespace tc::audio::transforms {
 namespace json = tc::serialize::json;
 
 enum class Kind {
-  Spectrogram, Matrix, AmplitudeToDB, Log, Resample, MuLawEncoding, MuLawDecoding, Masking, Vol,
-  ComputeDeltas, Fade, SlidingWindowCmn, SpectralCentroid, TimeStretch,
-  InverseSpectrogram, GriffinLim, InverseMelScale
+  Spectrogram,
+  Matrix,
+  AmplitudeToDB,
+  Log,
+  Resample,
+  MuLawEncoding,
+  MuLawDecoding,
+  Masking,
+  Vol,
+  ComputeDeltas,
+  Fade,
+  SlidingWindowCmn,
+  SpectralCentroid,
+  TimeStretch,
+  InverseSpectrogram,
+  GriffinLim,
+  InverseMelScale
 };
 
 struct Step {
@@ -101,11 +115,13 @@ double num(const json::Value& params, const char* key, const std::string& where)
 
 int64_t integer(const json::Value& params, const char* key, const std::string& where) {
   const double d = num(params, key, where);
-  TC_CHECK(d == std::floor(d), "audio Pipeline: ", where, ".", key, " should be an integer, got ", d);
+  TC_CHECK(d == std::floor(d), "audio Pipeline: ", where, ".", key, " should be an integer, got ",
+           d);
   return int64_t(d);
 }
 
-std::optional<double> opt_num(const json::Value& params, const char* key, const std::string& where) {
+std::optional<double> opt_num(const json::Value& params, const char* key,
+                              const std::string& where) {
   const json::Value* v = params.find(key);
   if (is_null(v)) return std::nullopt;
   return number(*v, where + "." + key);
@@ -144,7 +160,8 @@ Tensor tensor_param(const json::Value& params, const char* key, const std::strin
 Step parse_step(const json::Value& entry) {
   Step s;
   const json::Value& name = need(entry, "name", "transform");
-  TC_CHECK(name.kind == json::Value::Kind::kString, "audio Pipeline: transform name should be a string");
+  TC_CHECK(name.kind == json::Value::Kind::kString,
+           "audio Pipeline: transform name should be a string");
   s.name = name.text;
   const json::Value& params = need(entry, "params", s.name);
   const std::string& w = s.name;
@@ -154,16 +171,19 @@ Step parse_step(const json::Value& entry) {
     s.win_length = integer(params, "win_length", w);
     s.hop_length = integer(params, "hop_length", w);
     s.pad = integer(params, "pad", w);
-    TC_CHECK(s.n_fft > 0 && s.win_length > 0 && s.win_length <= s.n_fft && s.hop_length > 0 && s.pad >= 0,
-             "audio Pipeline: ", w, " needs 0 < win_length <= n_fft, hop_length > 0 and pad >= 0 (got n_fft=",
-             s.n_fft, ", win_length=", s.win_length, ", hop_length=", s.hop_length, ", pad=", s.pad, ")");
+    TC_CHECK(s.n_fft > 0 && s.win_length > 0 && s.win_length <= s.n_fft && s.hop_length > 0 &&
+                 s.pad >= 0,
+             "audio Pipeline: ", w,
+             " needs 0 < win_length <= n_fft, hop_length > 0 and pad >= 0 (got n_fft=", s.n_fft,
+             ", win_length=", s.win_length, ", hop_length=", s.hop_length, ", pad=", s.pad, ")");
     s.window = tensor_param(params, "window", w, {s.win_length});
     s.power = opt_num(params, "power", w);
     const json::Value& norm = need(params, "normalized", w);
     if (norm.kind == json::Value::Kind::kBool) {
       s.window_norm = norm.boolean;
     } else {
-      TC_CHECK(norm.kind == json::Value::Kind::kString && (norm.text == "window" || norm.text == "frame_length"),
+      TC_CHECK(norm.kind == json::Value::Kind::kString &&
+                   (norm.text == "window" || norm.text == "frame_length"),
                "audio Pipeline: ", w, ".normalized should be a bool, 'window' or 'frame_length'");
       s.window_norm = norm.text == "window";
       s.frame_length_norm = norm.text == "frame_length";
@@ -179,19 +199,23 @@ Step parse_step(const json::Value& entry) {
     s.delta_win_length = integer(params, "win_length", w);
     TC_CHECK(s.delta_win_length >= 3, "audio Pipeline: ComputeDeltas.win_length must be >= 3, got ",
              s.delta_win_length);
-    TC_CHECK(text(params, "mode", w) == "replicate", "audio Pipeline: ComputeDeltas supports mode 'replicate' only");
+    TC_CHECK(text(params, "mode", w) == "replicate",
+             "audio Pipeline: ComputeDeltas supports mode 'replicate' only");
   } else if (w == "Fade") {
     s.kind = Kind::Fade;
     s.fade_in_len = integer(params, "fade_in_len", w);
     s.fade_out_len = integer(params, "fade_out_len", w);
-    TC_CHECK(s.fade_in_len >= 0 && s.fade_out_len >= 0, "audio Pipeline: Fade lengths must be >= 0, got ",
-             s.fade_in_len, " and ", s.fade_out_len);
+    TC_CHECK(s.fade_in_len >= 0 && s.fade_out_len >= 0,
+             "audio Pipeline: Fade lengths must be >= 0, got ", s.fade_in_len, " and ",
+             s.fade_out_len);
     s.fade_shape = text(params, "fade_shape", w);
     const auto& f = s.fade_shape;
     TC_CHECK(f == "linear" || f == "exponential" || f == "logarithmic" || f == "quarter_sine" ||
                  f == "half_sine",
-             "audio Pipeline: Fade.fade_shape should be linear, exponential, logarithmic, quarter_sine or "
-             "half_sine, got '", f, "'");
+             "audio Pipeline: Fade.fade_shape should be linear, exponential, logarithmic, "
+             "quarter_sine or "
+             "half_sine, got '",
+             f, "'");
   } else if (w == "SlidingWindowCmn") {
     s.kind = Kind::SlidingWindowCmn;
     s.cmn_window = integer(params, "cmn_window", w);
@@ -207,21 +231,26 @@ Step parse_step(const json::Value& entry) {
     s.win_length = integer(params, "win_length", w);
     s.hop_length = integer(params, "hop_length", w);
     s.pad = integer(params, "pad", w);
-    TC_CHECK(s.n_fft > 0 && s.win_length > 0 && s.win_length <= s.n_fft && s.hop_length > 0 && s.pad >= 0,
-             "audio Pipeline: SpectralCentroid needs 0 < win_length <= n_fft, hop_length > 0 and pad >= 0 "
-             "(got n_fft=", s.n_fft, ", win_length=", s.win_length, ", hop_length=", s.hop_length,
-             ", pad=", s.pad, ")");
+    TC_CHECK(s.n_fft > 0 && s.win_length > 0 && s.win_length <= s.n_fft && s.hop_length > 0 &&
+                 s.pad >= 0,
+             "audio Pipeline: SpectralCentroid needs 0 < win_length <= n_fft, hop_length > 0 and "
+             "pad >= 0 "
+             "(got n_fft=",
+             s.n_fft, ", win_length=", s.win_length, ", hop_length=", s.hop_length, ", pad=", s.pad,
+             ")");
     s.window = tensor_param(params, "window", w, {s.win_length});
     s.power = 1.0;
     const double fmax = num(params, "fmax", w);
-    s.centroid_fmax = fmax == std::floor(fmax) && need(params, "fmax", w).text.find_first_of(".eE") == std::string::npos
+    s.centroid_fmax = fmax == std::floor(fmax) &&
+                              need(params, "fmax", w).text.find_first_of(".eE") == std::string::npos
                           ? Scalar(int64_t(fmax))
                           : Scalar(fmax);
   } else if (w == "InverseMelScale") {
     s.kind = Kind::InverseMelScale;
     const int64_t n_stft = integer(params, "n_stft", w), n_mels = integer(params, "n_mels", w);
-    TC_CHECK(n_stft > 0 && n_mels > 0, "audio Pipeline: InverseMelScale needs n_stft > 0 and n_mels > 0, got ",
-             n_stft, " and ", n_mels);
+    TC_CHECK(n_stft > 0 && n_mels > 0,
+             "audio Pipeline: InverseMelScale needs n_stft > 0 and n_mels > 0, got ", n_stft,
+             " and ", n_mels);
     s.matrix = tensor_param(params, "fb", w, {n_stft, n_mels});
     s.max_iter = integer(params, "max_iter", w);
     s.tolerance_loss = num(params, "tolerance_loss", w);
@@ -233,17 +262,18 @@ Step parse_step(const json::Value& entry) {
     s.n_fft = integer(params, "n_fft", w);
     s.win_length = integer(params, "win_length", w);
     s.hop_length = integer(params, "hop_length", w);
-    TC_CHECK(s.n_fft > 0 && s.win_length > 0 && s.win_length <= s.n_fft && s.hop_length > 0,
-             "audio Pipeline: GriffinLim needs 0 < win_length <= n_fft and hop_length > 0 (got n_fft=",
-             s.n_fft, ", win_length=", s.win_length, ", hop_length=", s.hop_length, ")");
+    TC_CHECK(
+        s.n_fft > 0 && s.win_length > 0 && s.win_length <= s.n_fft && s.hop_length > 0,
+        "audio Pipeline: GriffinLim needs 0 < win_length <= n_fft and hop_length > 0 (got n_fft=",
+        s.n_fft, ", win_length=", s.win_length, ", hop_length=", s.hop_length, ")");
     s.window = tensor_param(params, "window", w, {s.win_length});
     s.power = num(params, "power", w);
     TC_CHECK(*s.power > 0, "audio Pipeline: GriffinLim.power must be positive, got ", *s.power);
     s.n_iter = integer(params, "n_iter", w);
     TC_CHECK(s.n_iter >= 0, "audio Pipeline: GriffinLim.n_iter must be >= 0, got ", s.n_iter);
     s.momentum = num(params, "momentum", w);
-    TC_CHECK(s.momentum >= 0 && s.momentum < 1, "audio Pipeline: GriffinLim.momentum must be in [0, 1), got ",
-             s.momentum);
+    TC_CHECK(s.momentum >= 0 && s.momentum < 1,
+             "audio Pipeline: GriffinLim.momentum must be in [0, 1), got ", s.momentum);
     if (!is_null(params.find("length"))) s.length = integer(params, "length", w);
     s.rand_init = boolean(params, "rand_init", w);
   } else if (w == "TimeStretch") {
@@ -256,7 +286,8 @@ Step parse_step(const json::Value& entry) {
   } else if (w == "MelScale" || w == "DCT" || w == "LinearFilterbank") {
     s.kind = Kind::Matrix;
     const int64_t rows = integer(params, "rows", w), cols = integer(params, "cols", w);
-    TC_CHECK(rows > 0 && cols > 0, "audio Pipeline: ", w, " matrix must be non-empty, got ", rows, "x", cols);
+    TC_CHECK(rows > 0 && cols > 0, "audio Pipeline: ", w, " matrix must be non-empty, got ", rows,
+             "x", cols);
     s.matrix = tensor_param(params, "matrix", w, {rows, cols});
   } else if (w == "AmplitudeToDB") {
     s.kind = Kind::AmplitudeToDB;
@@ -271,8 +302,9 @@ Step parse_step(const json::Value& entry) {
     s.kind = Kind::Resample;
     s.orig_freq = integer(params, "orig_freq", w);
     s.new_freq = integer(params, "new_freq", w);
-    TC_CHECK(s.orig_freq > 0 && s.new_freq > 0, "audio Pipeline: Resample frequencies must be positive, got ",
-             s.orig_freq, " and ", s.new_freq);
+    TC_CHECK(s.orig_freq > 0 && s.new_freq > 0,
+             "audio Pipeline: Resample frequencies must be positive, got ", s.orig_freq, " and ",
+             s.new_freq);
     s.lowpass_filter_width = integer(params, "lowpass_filter_width", w);
     s.rolloff = num(params, "rolloff", w);
     s.resampling_method = text(params, "resampling_method", w);
@@ -284,20 +316,23 @@ Step parse_step(const json::Value& entry) {
     s.kind = Kind::Masking;
     s.mask_param = integer(params, "mask_param", w);
     s.axis = integer(params, "axis", w);
-    TC_CHECK(s.axis == (w == "FrequencyMasking" ? 1 : 2), "audio Pipeline: ", w, " has axis ", s.axis);
+    TC_CHECK(s.axis == (w == "FrequencyMasking" ? 1 : 2), "audio Pipeline: ", w, " has axis ",
+             s.axis);
     s.iid_masks = boolean(params, "iid_masks", w);
     s.p = num(params, "p", w);
     TC_CHECK(s.p >= 0.0 && s.p <= 1.0, "audio Pipeline: ", w, ".p must be in [0, 1], got ", s.p);
     s.mask_value = num(params, "mask_value", w);
   } else {
-    TC_CHECK(false, "audio Pipeline: transform '", s.name, "' is not supported by the C++ pipeline");
+    TC_CHECK(false, "audio Pipeline: transform '", s.name,
+             "' is not supported by the C++ pipeline");
   }
   return s;
 }
 
 // F.spectrogram
 Tensor spectrogram(const Step& s, Tensor x) {
-  TC_CHECK_TYPE(x.is_floating_point(), "Spectrogram: expected a float waveform, got ", dtype_name(x.dtype()));
+  TC_CHECK_TYPE(x.is_floating_point(), "Spectrogram: expected a float waveform, got ",
+                dtype_name(x.dtype()));
   TC_CHECK(x.dim() >= 1, "Spectrogram: expected a waveform (..., time), got a 0-d tensor");
   if (s.pad > 0) {
     Shape zs = x.sizes();
@@ -339,7 +374,8 @@ Tensor amplitude_to_db(const Step& s, const Tensor& x) {
   db = sub(db, Scalar(s.multiplier * s.db_multiplier));
   if (!s.top_db) return db;
   Shape shape = db.sizes();
-  TC_CHECK(db.dim() >= 2, "AmplitudeToDB: top_db needs a (..., freq, time) input, got shape ", shape_str(shape));
+  TC_CHECK(db.dim() >= 2, "AmplitudeToDB: top_db needs a (..., freq, time) input, got shape ",
+           shape_str(shape));
   const int64_t packed = db.dim() > 2 ? shape[shape.size() - 3] : 1;
   Tensor x4 = reshape(db, {-1, packed, shape[shape.size() - 2], shape.back()});
   Tensor floor = reshape(sub(amax(x4, {-3, -2, -1}), Scalar(*s.top_db)), {-1, 1, 1, 1});
@@ -352,8 +388,9 @@ Tensor mu_law(const Step& s, Tensor x, bool encode) {
   Tensor mu_t = scalar_tensor(Scalar(mu), x.dtype(), x.device());
   if (encode) {
     Tensor x_mu = div(mul(sign(x), log1p(mul(mu_t, abs(x)))), log1p(mu_t));
-    return to_dtype(add(mul(div(add(x_mu, Scalar(int64_t(1))), Scalar(int64_t(2))), mu_t), Scalar(0.5)),
-                    DType::Int64);
+    return to_dtype(
+        add(mul(div(add(x_mu, Scalar(int64_t(1))), Scalar(int64_t(2))), mu_t), Scalar(0.5)),
+        DType::Int64);
   }
   Tensor y = sub(mul(div(x, mu_t), Scalar(int64_t(2))), Scalar(1.0));
   return div(mul(sign(y), sub(exp(mul(abs(y), log1p(mu_t))), Scalar(1.0))), mu_t);
@@ -369,7 +406,8 @@ Tensor range_mask(int64_t rows, int64_t length, const std::vector<int64_t>& star
   Tensor mask = empty({rows, length}, TensorOptions(DType::Bool));
   bool* m = mask.data<bool>();
   for (int64_t r = 0; r < rows; ++r)
-    for (int64_t i = 0; i < length; ++i) m[r * length + i] = i >= start[size_t(r)] && i < end[size_t(r)];
+    for (int64_t i = 0; i < length; ++i)
+      m[r * length + i] = i >= start[size_t(r)] && i < end[size_t(r)];
   return mask;
 }
 
@@ -424,10 +462,12 @@ Tensor compute_deltas(const Step& s, const Tensor& x) {
   const double denom = double(n * (n + 1) * (2 * n + 1)) / 3.0;
   Shape edge = x.sizes();
   edge.back() = n;
-  Tensor padded = cat({expand(narrow(x, -1, 0, 1), edge), x, expand(narrow(x, -1, t - 1, 1), edge)}, -1);
+  Tensor padded =
+      cat({expand(narrow(x, -1, 0, 1), edge), x, expand(narrow(x, -1, t - 1, 1), edge)}, -1);
   Tensor out;
   for (int64_t k = 1; k <= n; ++k) {
-    Tensor term = mul(sub(narrow(padded, -1, n + k, t), narrow(padded, -1, n - k, t)), Scalar(double(k)));
+    Tensor term =
+        mul(sub(narrow(padded, -1, n + k, t), narrow(padded, -1, n - k, t)), Scalar(double(k)));
     out = out.defined() ? add(out, term) : term;
   }
   return div(out, Scalar(denom));
@@ -530,15 +570,18 @@ Tensor sliding_window_cmn(const Step& s, const Tensor& spec) {
 // F.spectral_centroid: frequency-weighted mean of each frame of the magnitude spectrogram.
 Tensor spectral_centroid(const Step& s, const Tensor& x) {
   Tensor spec = spectrogram(s, x);
-  Tensor freqs = linspace(Scalar(int64_t(0)), s.centroid_fmax, 1 + s.n_fft / 2, TensorOptions(spec.device()));
+  Tensor freqs =
+      linspace(Scalar(int64_t(0)), s.centroid_fmax, 1 + s.n_fft / 2, TensorOptions(spec.device()));
   freqs = reshape(freqs, {-1, 1});
   return div(sum(mul(freqs, spec), {-2}), sum(spec, {-2}));
 }
 
 // F.phase_vocoder with TimeStretch's fixed rate, op for op as in Python.
 Tensor time_stretch(const Step& s, const Tensor& complex_specgrams) {
-  TC_CHECK_TYPE(complex_specgrams.is_complex(), "TimeStretch: expected a complex spectrogram (Spectrogram with "
-                "power=None), got ", dtype_name(complex_specgrams.dtype()));
+  TC_CHECK_TYPE(complex_specgrams.is_complex(),
+                "TimeStretch: expected a complex spectrogram (Spectrogram with "
+                "power=None), got ",
+                dtype_name(complex_specgrams.dtype()));
   TC_CHECK(complex_specgrams.dim() >= 2 && complex_specgrams.size(-2) == s.matrix.size(0),
            "TimeStretch: expected ", s.matrix.size(0), " frequency bins at dim -2, got shape ",
            shape_str(complex_specgrams.sizes()));
@@ -574,12 +617,14 @@ Tensor time_stretch(const Step& s, const Tensor& complex_specgrams) {
 Tensor inverse_spectrogram(const Step& s, Tensor spec) {
   TC_CHECK_TYPE(spec.is_complex(), "InverseSpectrogram: expected a complex spectrogram, got ",
                 dtype_name(spec.dtype()));
-  TC_CHECK(spec.dim() >= 2, "InverseSpectrogram: expected (..., freq, frames), got shape ", shape_str(spec.sizes()));
+  TC_CHECK(spec.dim() >= 2, "InverseSpectrogram: expected (..., freq, frames), got shape ",
+           shape_str(spec.sizes()));
   const Tensor window = to(s.window, spec.device(), real(spec).dtype());
   if (s.window_norm) spec = mul(spec, sqrt(sum(pow(window, Scalar(2.0)))));
   const Shape shape = spec.sizes();
-  Tensor wave = istft(reshape(spec, {-1, shape[shape.size() - 2], shape.back()}), s.n_fft, s.hop_length,
-                      s.win_length, window, s.center, s.frame_length_norm, s.onesided, std::nullopt, false);
+  Tensor wave =
+      istft(reshape(spec, {-1, shape[shape.size() - 2], shape.back()}), s.n_fft, s.hop_length,
+            s.win_length, window, s.center, s.frame_length_norm, s.onesided, std::nullopt, false);
   Shape out_shape(shape.begin(), shape.end() - 2);
   out_shape.push_back(wave.size(-1));
   return reshape(wave, out_shape);
@@ -588,19 +633,23 @@ Tensor inverse_spectrogram(const Step& s, Tensor spec) {
 // F.griffinlim, op for op. The random initial phases come from the default generator, as in
 // Python (GriffinLim takes no generator there).
 Tensor griffin_lim(const Step& s, const Tensor& specgram_in) {
-  TC_CHECK_TYPE(specgram_in.is_floating_point(), "GriffinLim: expected a real magnitude spectrogram, got ",
+  TC_CHECK_TYPE(specgram_in.is_floating_point(),
+                "GriffinLim: expected a real magnitude spectrogram, got ",
                 dtype_name(specgram_in.dtype()));
-  TC_CHECK(specgram_in.dim() >= 2 && specgram_in.size(-2) == s.n_fft / 2 + 1, "GriffinLim: expected ",
-           s.n_fft / 2 + 1, " frequency bins at dim -2, got shape ", shape_str(specgram_in.sizes()));
+  TC_CHECK(specgram_in.dim() >= 2 && specgram_in.size(-2) == s.n_fft / 2 + 1,
+           "GriffinLim: expected ", s.n_fft / 2 + 1, " frequency bins at dim -2, got shape ",
+           shape_str(specgram_in.sizes()));
   const Shape shape = specgram_in.sizes();
   const Device dev = specgram_in.device();
   const Tensor window = to(s.window, dev, specgram_in.dtype());
   const double momentum = s.momentum / (1 + s.momentum);
-  Tensor specgram = pow(reshape(specgram_in, {-1, shape[shape.size() - 2], shape.back()}), wrap(1 / *s.power));
+  Tensor specgram =
+      pow(reshape(specgram_in, {-1, shape[shape.size() - 2], shape.back()}), wrap(1 / *s.power));
   const DType cdt = specgram.dtype() == DType::Float64 ? DType::Complex128 : DType::Complex64;
   Tensor angles;
   if (s.rand_init) {
-    Tensor re = rand(specgram.sizes(), {}, TensorOptions(specgram.dtype()));  // real first, as in Python
+    Tensor re =
+        rand(specgram.sizes(), {}, TensorOptions(specgram.dtype()));  // real first, as in Python
     Tensor im = rand(specgram.sizes(), {}, TensorOptions(specgram.dtype()));
     angles = to_device(complex(re, im), dev);
   } else {
@@ -608,15 +657,17 @@ Tensor griffin_lim(const Step& s, const Tensor& specgram_in) {
   }
   Tensor tprev;
   for (int64_t i = 0; i < s.n_iter; ++i) {
-    Tensor inverse = istft(mul(specgram, angles), s.n_fft, s.hop_length, s.win_length, window, true, false,
-                           std::nullopt, s.length, false);
-    Tensor rebuilt = stft(inverse, s.n_fft, s.hop_length, s.win_length, window, true, "reflect", false, true, true);
-    angles = (momentum == 0.0 || !tprev.defined()) ? rebuilt : sub(rebuilt, mul(tprev, wrap(momentum)));
+    Tensor inverse = istft(mul(specgram, angles), s.n_fft, s.hop_length, s.win_length, window, true,
+                           false, std::nullopt, s.length, false);
+    Tensor rebuilt = stft(inverse, s.n_fft, s.hop_length, s.win_length, window, true, "reflect",
+                          false, true, true);
+    angles =
+        (momentum == 0.0 || !tprev.defined()) ? rebuilt : sub(rebuilt, mul(tprev, wrap(momentum)));
     angles = div(angles, add(abs(angles), wrap(1e-16)));
     tprev = rebuilt;
   }
-  Tensor wave = istft(mul(specgram, angles), s.n_fft, s.hop_length, s.win_length, window, true, false,
-                      std::nullopt, s.length, false);
+  Tensor wave = istft(mul(specgram, angles), s.n_fft, s.hop_length, s.win_length, window, true,
+                      false, std::nullopt, s.length, false);
   Shape out_shape(shape.begin(), shape.end() - 2);
   out_shape.push_back(wave.size(-1));
   return reshape(wave, out_shape);
@@ -628,14 +679,16 @@ Tensor inverse_mel_scale(const Step& s, const Tensor& melspec) {
   const int64_t n_mels = s.matrix.size(1);
   TC_CHECK(melspec.dim() >= 2 && melspec.size(-2) == n_mels, "InverseMelScale: expected ", n_mels,
            " mel bins at dim -2, got shape ", shape_str(melspec.sizes()));
-  TC_CHECK_TYPE(melspec.is_floating_point(), "InverseMelScale: expected a float mel spectrogram, got ",
+  TC_CHECK_TYPE(melspec.is_floating_point(),
+                "InverseMelScale: expected a float mel spectrogram, got ",
                 dtype_name(melspec.dtype()));
   const Shape shape = melspec.sizes();
   const int64_t time = shape.back();
   Tensor mel = transpose(reshape(melspec, {-1, n_mels, time}), -1, -2);  // (batch, time, mels)
   const Tensor fb = to(s.matrix, mel.device(), mel.dtype());
   const int64_t freq = fb.size(0);
-  Tensor spec = to_device(rand({mel.size(0), time, freq}, {}, TensorOptions(mel.dtype())), mel.device());
+  Tensor spec =
+      to_device(rand({mel.size(0), time, freq}, {}, TensorOptions(mel.dtype())), mel.device());
   Tensor velocity = zeros_like(spec);
   const int64_t frames = mel.size(0) * mel.size(1);
   const Tensor fb_t = transpose(fb, 0, 1);
@@ -657,29 +710,45 @@ Tensor inverse_mel_scale(const Step& s, const Tensor& melspec) {
 
 Tensor run_step(const Step& s, const Tensor& x, const GeneratorPtr& gen) {
   switch (s.kind) {
-    case Kind::Spectrogram: return spectrogram(s, x);
-    case Kind::Matrix: return apply_matrix(s, x);
-    case Kind::AmplitudeToDB: return amplitude_to_db(s, x);
-    case Kind::Log: return log(add(x, Scalar(s.offset)));
+    case Kind::Spectrogram:
+      return spectrogram(s, x);
+    case Kind::Matrix:
+      return apply_matrix(s, x);
+    case Kind::AmplitudeToDB:
+      return amplitude_to_db(s, x);
+    case Kind::Log:
+      return log(add(x, Scalar(s.offset)));
     case Kind::Resample:
       if (s.orig_freq == s.new_freq) return x;
       TC_CHECK_TYPE(x.is_floating_point(), "resample: expected a floating point waveform, got ",
                     dtype_name(x.dtype()));
       return resample(x, s.orig_freq, s.new_freq, s.lowpass_filter_width, s.rolloff,
                       s.resampling_method, s.beta);
-    case Kind::MuLawEncoding: return mu_law(s, x, true);
-    case Kind::MuLawDecoding: return mu_law(s, x, false);
-    case Kind::Masking: return s.iid_masks && x.dim() == 4 ? mask_iid(s, x, gen) : mask_shared(s, x, gen);
+    case Kind::MuLawEncoding:
+      return mu_law(s, x, true);
+    case Kind::MuLawDecoding:
+      return mu_law(s, x, false);
+    case Kind::Masking:
+      return s.iid_masks && x.dim() == 4 ? mask_iid(s, x, gen) : mask_shared(s, x, gen);
     case Kind::Vol:
-      return clamp(s.factor ? mul(x, Scalar(*s.factor)) : x, Scalar(int64_t(-1)), Scalar(int64_t(1)));
-    case Kind::ComputeDeltas: return compute_deltas(s, x);
-    case Kind::Fade: return fade(s, x);
-    case Kind::SlidingWindowCmn: return sliding_window_cmn(s, x);
-    case Kind::SpectralCentroid: return spectral_centroid(s, x);
-    case Kind::TimeStretch: return time_stretch(s, x);
-    case Kind::InverseSpectrogram: return inverse_spectrogram(s, x);
-    case Kind::GriffinLim: return griffin_lim(s, x);
-    case Kind::InverseMelScale: return inverse_mel_scale(s, x);
+      return clamp(s.factor ? mul(x, Scalar(*s.factor)) : x, Scalar(int64_t(-1)),
+                   Scalar(int64_t(1)));
+    case Kind::ComputeDeltas:
+      return compute_deltas(s, x);
+    case Kind::Fade:
+      return fade(s, x);
+    case Kind::SlidingWindowCmn:
+      return sliding_window_cmn(s, x);
+    case Kind::SpectralCentroid:
+      return spectral_centroid(s, x);
+    case Kind::TimeStretch:
+      return time_stretch(s, x);
+    case Kind::InverseSpectrogram:
+      return inverse_spectrogram(s, x);
+    case Kind::GriffinLim:
+      return griffin_lim(s, x);
+    case Kind::InverseMelScale:
+      return inverse_mel_scale(s, x);
   }
   TC_FAIL("audio Pipeline: internal error: unknown step");
 }
@@ -703,7 +772,8 @@ Pipeline Pipeline::from_json(std::string_view text) {
   TC_CHECK(version != nullptr && version->text == "1", "audio Pipeline: unsupported version ",
            version ? version->text : std::string("missing"), " (expected 1)");
   const json::Value& list = need(root, "transforms", "pipeline");
-  TC_CHECK(list.kind == json::Value::Kind::kArray, "audio Pipeline: 'transforms' should be an array");
+  TC_CHECK(list.kind == json::Value::Kind::kArray,
+           "audio Pipeline: 'transforms' should be an array");
   Pipeline p;
   for (const auto& e : list.array) p.steps_.push_back(std::make_shared<const Step>(parse_step(e)));
   return p;

@@ -102,8 +102,7 @@ int64_t output_length(const Plan& p, int64_t length) {
 // `comp` scratch of orig * comp_len values.
 template <typename T>
 void resample_chunk(const Plan& p, const T* x, int64_t length, T* out, int64_t out_len,
-                    int64_t i_begin, int64_t i_end, std::vector<T>& comp,
-                    std::vector<T>& block) {
+                    int64_t i_begin, int64_t i_end, std::vector<T>& comp, std::vector<T>& block) {
   const int64_t n_i = i_end - i_begin;
   const int64_t n_blocks = (n_i + kBlock - 1) / kBlock;
   const int64_t comp_len = n_blocks * kBlock + p.max_offset + 1;
@@ -169,8 +168,8 @@ void resample_all(const Plan& p, const T* in, int64_t channels, int64_t length, 
     for (int64_t task = begin; task < end; ++task) {
       const int64_t c = task / chunks, k = task % chunks;
       const int64_t i_begin = k * chunk, i_end = std::min(n_i, i_begin + chunk);
-      resample_chunk(p, in + c * length, length, out + c * out_len, out_len, i_begin, i_end,
-                     comp, block);
+      resample_chunk(p, in + c * length, length, out + c * out_len, out_len, i_begin, i_end, comp,
+                     block);
     }
   });
 }
@@ -201,11 +200,15 @@ Tensor run(const Plan& p, const Tensor& x2d, int64_t out_len, bool adjoint, int6
   const int64_t channels = x2d.size(0);
   Tensor out = empty({channels, adjoint ? length : out_len}, TensorOptions(x2d.dtype()));
   if (x2d.dtype() == DType::Float32) {
-    if (adjoint) resample_adjoint(p, x2d.data<float>(), channels, length, out.data<float>(), out_len);
-    else resample_all(p, x2d.data<float>(), channels, length, out.data<float>(), out_len);
+    if (adjoint)
+      resample_adjoint(p, x2d.data<float>(), channels, length, out.data<float>(), out_len);
+    else
+      resample_all(p, x2d.data<float>(), channels, length, out.data<float>(), out_len);
   } else {
-    if (adjoint) resample_adjoint(p, x2d.data<double>(), channels, length, out.data<double>(), out_len);
-    else resample_all(p, x2d.data<double>(), channels, length, out.data<double>(), out_len);
+    if (adjoint)
+      resample_adjoint(p, x2d.data<double>(), channels, length, out.data<double>(), out_len);
+    else
+      resample_all(p, x2d.data<double>(), channels, length, out.data<double>(), out_len);
   }
   return out;
 }
@@ -244,13 +247,14 @@ Tensor resample(const Tensor& waveform, int64_t orig_freq, int64_t new_freq,
   TC_CHECK(rolloff > 0 && rolloff <= 1, op, ": rolloff must be in (0, 1], got ", rolloff);
   TC_CHECK(method == "sinc_interpolation" || method == "kaiser_window" ||
                method == "sinc_interp_hann" || method == "sinc_interp_kaiser",
-           op, ": resampling_method must be 'sinc_interpolation' or 'kaiser_window', got '",
-           method, "'");
+           op, ": resampling_method must be 'sinc_interpolation' or 'kaiser_window', got '", method,
+           "'");
   TC_CHECK_TYPE(waveform.dtype() == DType::Float32 || waveform.dtype() == DType::Float64, op,
                 ": expected a float32 or float64 waveform, got ", dtype_name(waveform.dtype()));
   TC_CHECK(waveform.dim() >= 1, op, ": expected a waveform of shape (..., time), got a 0-d tensor");
-  TC_CHECK_AS(NotImplementedError, waveform.is_cpu(), op, ": has a CPU kernel only, got a tensor on ",
-              waveform.device().str(), " (move it with .cpu())");
+  TC_CHECK_AS(NotImplementedError, waveform.is_cpu(), op,
+              ": has a CPU kernel only, got a tensor on ", waveform.device().str(),
+              " (move it with .cpu())");
   if (orig_freq == new_freq) return waveform;
   const bool kaiser = method == "kaiser_window" || method == "sinc_interp_kaiser";
   const double beta_v = beta.value_or(14.769656459379492);

@@ -44,14 +44,14 @@ class SyntheticDigits : public tc::data::Dataset<tc::TensorList> {
 struct NetImpl : nn::Module {
   NetImpl() : nn::Module("Net") {
     features = register_module("features", nn::Sequential({
-        {"conv1", nn::AnyModule(nn::Conv2d(1, 16, 5))},
-        {"bn1", nn::AnyModule(nn::BatchNorm2d(16))},
-        {"relu1", nn::AnyModule(nn::ReLU())},
-        {"pool1", nn::AnyModule(nn::MaxPool2d(2))},
-        {"conv2", nn::AnyModule(nn::Conv2d(16, 32, 5))},
-        {"relu2", nn::AnyModule(nn::ReLU())},
-        {"pool2", nn::AnyModule(nn::MaxPool2d(2))},
-    }));
+                                               {"conv1", nn::AnyModule(nn::Conv2d(1, 16, 5))},
+                                               {"bn1", nn::AnyModule(nn::BatchNorm2d(16))},
+                                               {"relu1", nn::AnyModule(nn::ReLU())},
+                                               {"pool1", nn::AnyModule(nn::MaxPool2d(2))},
+                                               {"conv2", nn::AnyModule(nn::Conv2d(16, 32, 5))},
+                                               {"relu2", nn::AnyModule(nn::ReLU())},
+                                               {"pool2", nn::AnyModule(nn::MaxPool2d(2))},
+                                           }));
     fc = register_module("fc", nn::Linear(32 * 4 * 4, 10));
     dropout = register_module("dropout", nn::Dropout(0.2));
   }
@@ -80,7 +80,8 @@ int main(int argc, char** argv) {
   tc::manual_seed(0);
   auto train_set = std::make_shared<SyntheticDigits>(6000, 1);
   auto test_set = std::make_shared<SyntheticDigits>(1000, 2);
-  tc::data::DataLoader<SyntheticDigits> train(train_set, {.batch_size = 64, .shuffle = true, .num_workers = 2});
+  tc::data::DataLoader<SyntheticDigits> train(
+      train_set, {.batch_size = 64, .shuffle = true, .num_workers = 2});
   tc::data::DataLoader<SyntheticDigits> test(test_set, {.batch_size = 256, .num_workers = 2});
 
   Net net;
@@ -106,6 +107,7 @@ int main(int argc, char** argv) {
   net->save(checkpoint);
   Net restored;
   restored->load(checkpoint);
-  std::printf("restored from %s: test accuracy %.3f\n", checkpoint.c_str(), evaluate(restored, test));
+  std::printf("restored from %s: test accuracy %.3f\n", checkpoint.c_str(),
+              evaluate(restored, test));
   return 0;
 }

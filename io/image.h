@@ -6,8 +6,8 @@
 // Corrupt, truncated, empty or non-image input throws tc::DecodeError naming the problem.
 #include <string>
 
-#include "tensorcore/core/tensor.h"
 #include "io/image/codec.h"
+#include "tensorcore/core/tensor.h"
 
 namespace tc::io {
 

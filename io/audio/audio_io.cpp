@@ -32,8 +32,12 @@ SoxPtr open_input(const Source& src, const std::string& format, const char* op) 
 // Encodings whose length in the header is exact and whose libsox seek is sample-accurate.
 bool exact_length_encoding(sox_encoding_t e) {
   switch (e) {
-    case SOX_ENCODING_SIGN2: case SOX_ENCODING_UNSIGNED: case SOX_ENCODING_FLOAT:
-    case SOX_ENCODING_ULAW: case SOX_ENCODING_ALAW: case SOX_ENCODING_FLAC:
+    case SOX_ENCODING_SIGN2:
+    case SOX_ENCODING_UNSIGNED:
+    case SOX_ENCODING_FLOAT:
+    case SOX_ENCODING_ULAW:
+    case SOX_ENCODING_ALAW:
+    case SOX_ENCODING_FLAC:
     case SOX_ENCODING_VORBIS:
       return true;
     default:
@@ -153,8 +157,8 @@ LoadResult load_impl(const Source& src, const LoadOptions& opt) {
       if (opt.frame_offset >= declared) {
         seeked = true;  // nothing left to read
       } else {
-        seeked = sox_seek(ft.get(), uint64_t(opt.frame_offset * channels), SOX_SEEK_SET) ==
-                 SOX_SUCCESS;
+        seeked =
+            sox_seek(ft.get(), uint64_t(opt.frame_offset * channels), SOX_SEEK_SET) == SOX_SUCCESS;
         if (!seeked) ft = open_input(src, opt.format, op);  // retry by decoding from the start
       }
     }
@@ -173,9 +177,9 @@ LoadResult load_impl(const Source& src, const LoadOptions& opt) {
   }
   const int64_t frames = samples.size / channels;
   if (expected >= 0 && frames < expected)
-    throw_sox_error(op, tc::detail::concat(src.describe(), " is truncated: the header declares ",
-                                           declared, " frames, only ", opt.frame_offset + frames,
-                                           " could be decoded"));
+    throw_sox_error(
+        op, tc::detail::concat(src.describe(), " is truncated: the header declares ", declared,
+                               " frames, only ", opt.frame_offset + frames, " could be decoded"));
   const DType dtype = opt.normalize ? DType::Float32 : native_dtype(ft.get());
   LoadResult r;
   r.waveform = samples_to_tensor(samples.data.get(), frames, channels, dtype, opt.channels_first);
@@ -212,8 +216,7 @@ struct Target {
 };
 
 // torchaudio's defaults: the dtype picks the PCM encoding unless encoding / bits say otherwise.
-Target choose_target(const std::string& fmt_in, DType dtype, const SaveOptions& o,
-                     const char* op) {
+Target choose_target(const std::string& fmt_in, DType dtype, const SaveOptions& o, const char* op) {
   Target t;
   std::string fmt = lower(fmt_in);
   if (fmt == "ogg") fmt = "vorbis";
@@ -223,8 +226,8 @@ Target choose_target(const std::string& fmt_in, DType dtype, const SaveOptions& 
   t.encoding.compression = o.compression ? *o.compression : HUGE_VAL;
   const bool is_float = dtype == DType::Float32 || dtype == DType::Float64;
   unsigned bits = unsigned(o.bits_per_sample);
-  const bool pcm_container = fmt == "wav" || fmt == "amb" || fmt == "sph" || fmt == "au" ||
-                             fmt == "aiff" || fmt == "aif";
+  const bool pcm_container =
+      fmt == "wav" || fmt == "amb" || fmt == "sph" || fmt == "au" || fmt == "aiff" || fmt == "aif";
   TC_CHECK(o.encoding.empty() || pcm_container, op, ": encoding= applies to wav/amb/sph/au/aiff, ",
            "not to '", fmt, "'");
   if (pcm_container) {
@@ -232,25 +235,40 @@ Target choose_target(const std::string& fmt_in, DType dtype, const SaveOptions& 
     if (!o.encoding.empty()) {
       enc = parse_encoding(o.encoding, op);
       if (bits == 0)
-        bits = enc == SOX_ENCODING_UNSIGNED || enc == SOX_ENCODING_ULAW ||
-                       enc == SOX_ENCODING_ALAW ? 8 : enc == SOX_ENCODING_SIGN2 && dtype == DType::Int16 ? 16 : 32;
+        bits = enc == SOX_ENCODING_UNSIGNED || enc == SOX_ENCODING_ULAW || enc == SOX_ENCODING_ALAW
+                   ? 8
+               : enc == SOX_ENCODING_SIGN2 && dtype == DType::Int16 ? 16
+                                                                    : 32;
     } else if (bits != 0) {
-      enc = bits == 8 ? SOX_ENCODING_UNSIGNED
+      enc = bits == 8                                ? SOX_ENCODING_UNSIGNED
             : bits == 64 || (bits == 32 && is_float) ? SOX_ENCODING_FLOAT
-                                                      : SOX_ENCODING_SIGN2;
+                                                     : SOX_ENCODING_SIGN2;
     } else {
       switch (dtype) {
-        case DType::UInt8: enc = SOX_ENCODING_UNSIGNED; bits = 8; break;
-        case DType::Int16: enc = SOX_ENCODING_SIGN2; bits = 16; break;
-        case DType::Int32: enc = SOX_ENCODING_SIGN2; bits = 32; break;
-        default: enc = SOX_ENCODING_FLOAT; bits = 32; break;
+        case DType::UInt8:
+          enc = SOX_ENCODING_UNSIGNED;
+          bits = 8;
+          break;
+        case DType::Int16:
+          enc = SOX_ENCODING_SIGN2;
+          bits = 16;
+          break;
+        case DType::Int32:
+          enc = SOX_ENCODING_SIGN2;
+          bits = 32;
+          break;
+        default:
+          enc = SOX_ENCODING_FLOAT;
+          bits = 32;
+          break;
       }
     }
     if (fmt == "sph" && enc == SOX_ENCODING_FLOAT) enc = SOX_ENCODING_SIGN2;
-    const bool ok = (enc == SOX_ENCODING_UNSIGNED && bits == 8) ||
-                    (enc == SOX_ENCODING_SIGN2 && (bits == 8 || bits == 16 || bits == 24 || bits == 32)) ||
-                    (enc == SOX_ENCODING_FLOAT && (bits == 32 || bits == 64)) ||
-                    ((enc == SOX_ENCODING_ULAW || enc == SOX_ENCODING_ALAW) && bits == 8);
+    const bool ok =
+        (enc == SOX_ENCODING_UNSIGNED && bits == 8) ||
+        (enc == SOX_ENCODING_SIGN2 && (bits == 8 || bits == 16 || bits == 24 || bits == 32)) ||
+        (enc == SOX_ENCODING_FLOAT && (bits == 32 || bits == 64)) ||
+        ((enc == SOX_ENCODING_ULAW || enc == SOX_ENCODING_ALAW) && bits == 8);
     TC_CHECK(ok, op, ": unsupported encoding/bits_per_sample combination: ", encoding_name(enc),
              " with ", bits, " bits");
     TC_CHECK(!(fmt == "wav" && enc == SOX_ENCODING_SIGN2 && bits == 8), op,
@@ -258,7 +276,8 @@ Target choose_target(const std::string& fmt_in, DType dtype, const SaveOptions& 
     t.encoding.encoding = enc;
     t.encoding.bits_per_sample = bits;
     t.precision = enc == SOX_ENCODING_ULAW || enc == SOX_ENCODING_ALAW ? 14
-                  : enc == SOX_ENCODING_FLOAT ? (bits == 64 ? 53 : 24) : bits;
+                  : enc == SOX_ENCODING_FLOAT                          ? (bits == 64 ? 53 : 24)
+                                                                       : bits;
   } else if (fmt == "flac") {
     if (bits == 0) bits = dtype == DType::Int16 ? 16 : dtype == DType::UInt8 ? 8 : 24;
     TC_CHECK(bits == 8 || bits == 16 || bits == 24, op,
@@ -274,8 +293,8 @@ Target choose_target(const std::string& fmt_in, DType dtype, const SaveOptions& 
                                             : SOX_ENCODING_AMR_WB;
     t.precision = fmt == "mp3" || fmt == "vorbis" ? 24 : 16;
   } else {
-    TC_CHECK(sox_find_format(fmt.c_str(), sox_false) != nullptr, op, ": unsupported format '",
-             fmt, "'");
+    TC_CHECK(sox_find_format(fmt.c_str(), sox_false) != nullptr, op, ": unsupported format '", fmt,
+             "'");
     t.encoding.bits_per_sample = bits;
     t.precision = bits ? bits : is_float ? 24 : unsigned(itemsize(dtype) * 8);
   }

@@ -36,8 +36,8 @@ struct LoadResult {
 
 struct SaveOptions {
   bool channels_first = true;
-  std::string format;  // "" takes it from the file extension
-  std::string encoding;  // "PCM_S", "PCM_U", "PCM_F", "ULAW", "ALAW" or "" (from the dtype)
+  std::string format;           // "" takes it from the file extension
+  std::string encoding;         // "PCM_S", "PCM_U", "PCM_F", "ULAW", "ALAW" or "" (from the dtype)
   int64_t bits_per_sample = 0;  // 0: from the dtype / format default
   // Format-specific: FLAC level 0-8, MP3 bit rate in kbps (negative: VBR quality), Vorbis quality.
   std::optional<double> compression;

@@ -8,13 +8,13 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
-#include <cstdlib>
 #include <string_view>
 
-#include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/copy.h"
+#include "tensorcore/ops/creation.h"
 
 namespace tc::audio::detail {
 namespace {
@@ -49,7 +49,8 @@ void ensure_sox_initialized() {
     g->output_message_handler = capture_message;
     g->verbosity = 1;
     g->use_threads = sox_false;  // we parallelize across calls, not inside libsox
-    // Idempotent inside libsox (it keeps its own flag), so a torchaudio in the same process is fine.
+    // Idempotent inside libsox (it keeps its own flag), so a torchaudio in the same process is
+    // fine.
     sox_format_init();
     pthread_atfork(lock_before_fork, unlock_after_fork, unlock_after_fork);
   });
@@ -57,7 +58,8 @@ void ensure_sox_initialized() {
 
 namespace {
 int find_torchaudio(struct dl_phdr_info* info, size_t, void* found) {
-  if (info->dlpi_name && std::strstr(info->dlpi_name, "libtorchaudio")) *static_cast<bool*>(found) = true;
+  if (info->dlpi_name && std::strstr(info->dlpi_name, "libtorchaudio"))
+    *static_cast<bool*>(found) = true;
   return 0;
 }
 }  // namespace
@@ -108,19 +110,32 @@ void SoxFormatCloser::operator()(sox_format_t* f) const {
 
 std::string encoding_name(sox_encoding_t enc) {
   switch (enc) {
-    case SOX_ENCODING_SIGN2: return "PCM_S";
-    case SOX_ENCODING_UNSIGNED: return "PCM_U";
-    case SOX_ENCODING_FLOAT: return "PCM_F";
-    case SOX_ENCODING_FLAC: return "FLAC";
-    case SOX_ENCODING_ULAW: return "ULAW";
-    case SOX_ENCODING_ALAW: return "ALAW";
-    case SOX_ENCODING_MP3: return "MP3";
-    case SOX_ENCODING_VORBIS: return "VORBIS";
-    case SOX_ENCODING_AMR_WB: return "AMR_WB";
-    case SOX_ENCODING_AMR_NB: return "AMR_NB";
-    case SOX_ENCODING_OPUS: return "OPUS";
-    case SOX_ENCODING_GSM: return "GSM";
-    default: return "UNKNOWN";
+    case SOX_ENCODING_SIGN2:
+      return "PCM_S";
+    case SOX_ENCODING_UNSIGNED:
+      return "PCM_U";
+    case SOX_ENCODING_FLOAT:
+      return "PCM_F";
+    case SOX_ENCODING_FLAC:
+      return "FLAC";
+    case SOX_ENCODING_ULAW:
+      return "ULAW";
+    case SOX_ENCODING_ALAW:
+      return "ALAW";
+    case SOX_ENCODING_MP3:
+      return "MP3";
+    case SOX_ENCODING_VORBIS:
+      return "VORBIS";
+    case SOX_ENCODING_AMR_WB:
+      return "AMR_WB";
+    case SOX_ENCODING_AMR_NB:
+      return "AMR_NB";
+    case SOX_ENCODING_OPUS:
+      return "OPUS";
+    case SOX_ENCODING_GSM:
+      return "GSM";
+    default:
+      return "UNKNOWN";
   }
 }
 
@@ -211,8 +226,8 @@ SoxPtr open_input(const std::string* path, std::string_view bytes, const std::st
   if (!type && !path && looks_like_mp3(bytes)) type = "mp3";
   const std::string hazard = check_known_hazards(path, bytes);
   if (!hazard.empty())
-    throw DecodeError(tc::detail::concat(op, ": ", hazard, " in ",
-                                         path ? "'" + *path + "'" : std::string("the given bytes")));
+    throw DecodeError(tc::detail::concat(
+        op, ": ", hazard, " in ", path ? "'" + *path + "'" : std::string("the given bytes")));
   if (type && !sox_find_format(type, sox_false))
     throw ValueError(tc::detail::concat(op, ": unsupported format '", format, "'"));
   sox_format_t* f;
@@ -222,16 +237,18 @@ SoxPtr open_input(const std::string* path, std::string_view bytes, const std::st
       f = sox_open_read(path->c_str(), nullptr, nullptr, type);
     } else {
       // fmemopen only reads the buffer; libsox's signature is merely not const-correct.
-      f = sox_open_mem_read(const_cast<char*>(bytes.data()), bytes.size(), nullptr,
-                            nullptr, type);
+      f = sox_open_mem_read(const_cast<char*>(bytes.data()), bytes.size(), nullptr, nullptr, type);
     }
   }
-  if (!f) throw_sox_error(op, "cannot open or decode " + (path ? "'" + *path + "'" : std::string("the given bytes")));
+  if (!f)
+    throw_sox_error(
+        op, "cannot open or decode " + (path ? "'" + *path + "'" : std::string("the given bytes")));
   SoxPtr ft(f);
   const sox_signalinfo_t& s = ft->signal;
   if (s.channels == 0 || s.channels > kMaxChannels || !(s.rate > 0) || !std::isfinite(s.rate))
-    throw DecodeError(tc::detail::concat(op, ": invalid stream in ", (path ? "'" + *path + "'" : std::string("the given bytes")), " (",
-                                         s.channels, " channels at ", s.rate, " Hz)"));
+    throw DecodeError(tc::detail::concat(
+        op, ": invalid stream in ", (path ? "'" + *path + "'" : std::string("the given bytes")),
+        " (", s.channels, " channels at ", s.rate, " Hz)"));
   return ft;
 }
 
@@ -240,9 +257,12 @@ DType native_dtype(const sox_format_t* ft) {
   if (type != "wav" && type != "wavpcm" && type != "amb") return DType::Float32;
   const unsigned bits = ft->encoding.bits_per_sample;
   switch (ft->encoding.encoding) {
-    case SOX_ENCODING_UNSIGNED: return bits <= 8 ? DType::UInt8 : DType::Int32;
-    case SOX_ENCODING_SIGN2: return bits <= 8 ? DType::Int32 : bits <= 16 ? DType::Int16 : DType::Int32;
-    default: return DType::Float32;
+    case SOX_ENCODING_UNSIGNED:
+      return bits <= 8 ? DType::UInt8 : DType::Int32;
+    case SOX_ENCODING_SIGN2:
+      return bits <= 8 ? DType::Int32 : bits <= 16 ? DType::Int16 : DType::Int32;
+    default:
+      return DType::Float32;
   }
 }
 
@@ -295,8 +315,8 @@ Tensor samples_to_tensor(const sox_sample_t* s, int64_t frames, int64_t channels
                    [](sox_sample_t v) { return uint8_t((v >> 24) + 128); });
       break;
     default:
-      throw TypeError(tc::detail::concat("audio: cannot produce samples of dtype ",
-                                         dtype_name(dtype)));
+      throw TypeError(
+          tc::detail::concat("audio: cannot produce samples of dtype ", dtype_name(dtype)));
   }
   return out;
 }
@@ -329,8 +349,9 @@ sox_sample_t float_to_sample(F v) {
 
 std::vector<sox_sample_t> tensor_to_samples(const Tensor& src_in, bool channels_first,
                                             const char* op) {
-  TC_CHECK(src_in.dim() == 2, op, ": expected a 2-d tensor (channels, time) or (time, channels), got ",
-           src_in.dim(), "-d tensor of shape ", shape_str(src_in.sizes()));
+  TC_CHECK(src_in.dim() == 2, op,
+           ": expected a 2-d tensor (channels, time) or (time, channels), got ", src_in.dim(),
+           "-d tensor of shape ", shape_str(src_in.sizes()));
   TC_CHECK(src_in.is_cpu(), op, ": expected a CPU tensor");
   Tensor src = contiguous(src_in);
   const int64_t channels = channels_first ? src.size(0) : src.size(1);
@@ -358,8 +379,10 @@ std::vector<sox_sample_t> tensor_to_samples(const Tensor& src_in, bool channels_
                  [](uint8_t v) { return sox_sample_t(uint32_t(int32_t(v) - 128) << 24); });
       break;
     default:
-      throw TypeError(tc::detail::concat(op, ": expected a tensor of dtype float32, float64, "
-                                         "int32, int16 or uint8, got ", dtype_name(src.dtype())));
+      throw TypeError(tc::detail::concat(op,
+                                         ": expected a tensor of dtype float32, float64, "
+                                         "int32, int16 or uint8, got ",
+                                         dtype_name(src.dtype())));
   }
   return out;
 }

@@ -48,11 +48,10 @@ DType native_dtype(const sox_format_t* ft);
 
 // Interleaved libsox samples (int32 full scale) -> tensor of `dtype` shaped (C, N) or (N, C).
 // dtype: Float32 (divided by 2^31), Int32 (as is), Int16 (>> 16), UInt8 ((>> 24) + 128).
-Tensor samples_to_tensor(const sox_sample_t* samples, int64_t frames, int64_t channels,
-                         DType dtype, bool channels_first);
+Tensor samples_to_tensor(const sox_sample_t* samples, int64_t frames, int64_t channels, DType dtype,
+                         bool channels_first);
 // Tensor (C, N) or (N, C) of float32/float64/int32/int16/uint8 -> interleaved libsox samples;
 // floats are clipped to [-1, 1). `clips` counts clipped samples.
-std::vector<sox_sample_t> tensor_to_samples(const Tensor& src, bool channels_first,
-                                            const char* op);
+std::vector<sox_sample_t> tensor_to_samples(const Tensor& src, bool channels_first, const char* op);
 
 }  // namespace tc::audio::detail

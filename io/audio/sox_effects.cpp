@@ -21,7 +21,10 @@ struct TensorSource {
 };
 
 // libsox copies an effect's private area per flow; ours holds one pointer to shared state.
-template <typename T> T* state(sox_effect_t* e) { return *static_cast<T**>(e->priv); }
+template <typename T>
+T* state(sox_effect_t* e) {
+  return *static_cast<T**>(e->priv);
+}
 
 int source_drain(sox_effect_t* e, sox_sample_t* obuf, size_t* osamp) {
   TensorSource* s = state<TensorSource>(e);
@@ -42,16 +45,16 @@ int sink_flow(sox_effect_t* e, const sox_sample_t* ibuf, sox_sample_t*, size_t* 
 }
 
 const sox_effect_handler_t* source_handler() {
-  static const sox_effect_handler_t h = {"tc_tensor_input", nullptr, SOX_EFF_MCHAN, nullptr,
-                                         nullptr, nullptr, source_drain, nullptr, nullptr,
-                                         sizeof(void*)};
+  static const sox_effect_handler_t h = {"tc_tensor_input", nullptr,      SOX_EFF_MCHAN, nullptr,
+                                         nullptr,           nullptr,      source_drain,  nullptr,
+                                         nullptr,           sizeof(void*)};
   return &h;
 }
 
 const sox_effect_handler_t* sink_handler() {
-  static const sox_effect_handler_t h = {"tc_tensor_output", nullptr, SOX_EFF_MCHAN, nullptr,
-                                         nullptr, sink_flow, nullptr, nullptr, nullptr,
-                                         sizeof(void*)};
+  static const sox_effect_handler_t h = {
+      "tc_tensor_output", nullptr, SOX_EFF_MCHAN, nullptr, nullptr,
+      sink_flow,          nullptr, nullptr,       nullptr, sizeof(void*)};
   return &h;
 }
 
@@ -72,8 +75,8 @@ bool effect_allowed(const sox_effect_handler_t* h) {
 
 // Runs `effects` between a prepared source effect and the collecting sink.
 LoadResult run_chain(sox_effect_t* source, sox_signalinfo_t in_signal,
-                     const sox_encodinginfo_t& in_enc, const EffectChain& effects,
-                     const char* op, DType out_dtype, bool channels_first) {
+                     const sox_encodinginfo_t& in_enc, const EffectChain& effects, const char* op,
+                     DType out_dtype, bool channels_first) {
   sox_encodinginfo_t out_enc = in_enc;
   std::unique_ptr<sox_effects_chain_t, ChainDeleter> chain;
   std::vector<sox_sample_t> collected;
@@ -181,8 +184,8 @@ LoadResult apply_effects_tensor(const Tensor& waveform, int64_t sample_rate,
   return run_chain(source, signal, enc, effects, op, DType::Float32, channels_first);
 }
 
-LoadResult apply_effects_file(const std::string& path, const EffectChain& effects,
-                              bool normalize, bool channels_first, const std::string& format) {
+LoadResult apply_effects_file(const std::string& path, const EffectChain& effects, bool normalize,
+                              bool channels_first, const std::string& format) {
   const char* op = "sox_effects.apply_effects_file";
   ensure_sox_effects_initialized();
   SoxPtr ft = open_input(&path, {}, format, op);

@@ -57,13 +57,41 @@ DecodedImage apply_orientation(const DecodedImage& img, const Allocator& alloc) 
   // Output pixel (y, x) reads input pixel off0 + y * step_y + x * step_x (row-major, in pixels).
   int64_t off0 = 0, step_y = 0, step_x = 0;
   switch (o) {
-    case 2: off0 = w - 1;               step_y = w;  step_x = -1; break;  // mirror
-    case 3: off0 = (h - 1) * w + w - 1; step_y = -w; step_x = -1; break;  // rotate 180
-    case 4: off0 = (h - 1) * w;         step_y = -w; step_x = 1;  break;  // flip
-    case 5: off0 = 0;                   step_y = 1;  step_x = w;  break;  // transpose
-    case 6: off0 = (h - 1) * w;         step_y = 1;  step_x = -w; break;  // rotate 90 cw
-    case 7: off0 = (h - 1) * w + w - 1; step_y = -1; step_x = -w; break;  // transverse
-    case 8: off0 = w - 1;               step_y = -1; step_x = w;  break;  // rotate 90 ccw
+    case 2:
+      off0 = w - 1;
+      step_y = w;
+      step_x = -1;
+      break;  // mirror
+    case 3:
+      off0 = (h - 1) * w + w - 1;
+      step_y = -w;
+      step_x = -1;
+      break;  // rotate 180
+    case 4:
+      off0 = (h - 1) * w;
+      step_y = -w;
+      step_x = 1;
+      break;  // flip
+    case 5:
+      off0 = 0;
+      step_y = 1;
+      step_x = w;
+      break;  // transpose
+    case 6:
+      off0 = (h - 1) * w;
+      step_y = 1;
+      step_x = -w;
+      break;  // rotate 90 cw
+    case 7:
+      off0 = (h - 1) * w + w - 1;
+      step_y = -1;
+      step_x = -w;
+      break;  // transverse
+    case 8:
+      off0 = w - 1;
+      step_y = -1;
+      step_x = w;
+      break;  // rotate 90 ccw
   }
   DecodedImage out = img;
   out.exif_orientation = 1;

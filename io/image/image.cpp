@@ -33,8 +33,7 @@ const uint8_t* byte_view(const Tensor& data, const char* op, Tensor& holder) {
 using DecodeFn = DecodedImage (*)(const uint8_t*, size_t, ImageReadMode, bool,
                                   const codec::Allocator&);
 
-Tensor decode_with(DecodeFn fn, const Tensor& data, ImageReadMode mode, bool exif,
-                   const char* op) {
+Tensor decode_with(DecodeFn fn, const Tensor& data, ImageReadMode mode, bool exif, const char* op) {
   Tensor holder;
   const uint8_t* bytes = byte_view(data, op, holder);
   Storage storage;
@@ -55,9 +54,12 @@ Tensor decode_with(DecodeFn fn, const Tensor& data, ImageReadMode mode, bool exi
 DecodedImage decode_any(const uint8_t* data, size_t size, ImageReadMode mode, bool exif,
                         const codec::Allocator& alloc) {
   switch (codec::detect_format(data, size)) {
-    case codec::ImageFormat::JPEG: return codec::decode_jpeg(data, size, mode, exif, alloc);
-    case codec::ImageFormat::PNG: return codec::decode_png(data, size, mode, exif, alloc);
-    default: break;
+    case codec::ImageFormat::JPEG:
+      return codec::decode_jpeg(data, size, mode, exif, alloc);
+    case codec::ImageFormat::PNG:
+      return codec::decode_png(data, size, mode, exif, alloc);
+    default:
+      break;
   }
   if (size == 0) throw DecodeError("decode_image: the input is empty (0 bytes)");
   char head[40];
@@ -65,7 +67,8 @@ DecodedImage decode_any(const uint8_t* data, size_t size, ImageReadMode mode, bo
   for (size_t i = 0; i < std::min<size_t>(size, 8); ++i)
     n += std::snprintf(head + n, sizeof head - size_t(n), "%s%02X", i ? " " : "", data[i]);
   throw DecodeError(std::string("decode_image: unsupported image format (expected JPEG or PNG "
-                                "magic bytes, the data starts with ") + head + ")");
+                                "magic bytes, the data starts with ") +
+                    head + ")");
 }
 
 TensorList decode_batch(DecodeFn fn, const TensorList& data, ImageReadMode mode, bool exif,
@@ -152,7 +155,8 @@ Tensor bytes_tensor(const std::vector<uint8_t>& bytes) {
 
 Tensor read_file(const std::string& path) {
   std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), std::fclose);
-  if (!f) throw Error(detail::concat("read_file: cannot open '", path, "': ", std::strerror(errno)));
+  if (!f)
+    throw Error(detail::concat("read_file: cannot open '", path, "': ", std::strerror(errno)));
   if (std::fseek(f.get(), 0, SEEK_END) != 0)
     throw Error(detail::concat("read_file: cannot seek in '", path, "'"));
   long size = std::ftell(f.get());
@@ -168,7 +172,8 @@ void write_file(const std::string& path, const Tensor& data) {
   Tensor holder;
   const uint8_t* bytes = byte_view(data, "write_file", holder);
   std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "wb"), std::fclose);
-  if (!f) throw Error(detail::concat("write_file: cannot open '", path, "': ", std::strerror(errno)));
+  if (!f)
+    throw Error(detail::concat("write_file: cannot open '", path, "': ", std::strerror(errno)));
   size_t n = size_t(data.numel());
   if (n > 0 && std::fwrite(bytes, 1, n, f.get()) != n)
     throw Error(detail::concat("write_file: short write to '", path, "'"));
@@ -196,8 +201,7 @@ TensorList decode_jpeg(const TensorList& data, ImageReadMode mode, bool apply_ex
 }
 TensorList decode_image(const TensorList& data, ImageReadMode mode, bool apply_exif_orientation,
                         int num_threads) {
-  return decode_batch(decode_any, data, mode, apply_exif_orientation, num_threads,
-                      "decode_image");
+  return decode_batch(decode_any, data, mode, apply_exif_orientation, num_threads, "decode_image");
 }
 
 Tensor encode_jpeg(const Tensor& image, int quality) {

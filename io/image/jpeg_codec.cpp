@@ -9,8 +9,8 @@
 #include <cstring>
 #include <exception>
 
-#include <jpeglib.h>
 #include <jerror.h>
+#include <jpeglib.h>
 
 #include "io/image/codec.h"
 
@@ -153,11 +153,21 @@ bool run_decode(DecodeJob& job) {
   const bool gray_source = cinfo.jpeg_color_space == JCS_GRAYSCALE;
   int channels = 0;
   switch (job.mode) {
-    case ImageReadMode::Unchanged: channels = gray_source ? 1 : 3; break;
-    case ImageReadMode::Gray: channels = 1; break;
-    case ImageReadMode::GrayAlpha: channels = 2; break;
-    case ImageReadMode::RGB: channels = 3; break;
-    case ImageReadMode::RGBAlpha: channels = 4; break;
+    case ImageReadMode::Unchanged:
+      channels = gray_source ? 1 : 3;
+      break;
+    case ImageReadMode::Gray:
+      channels = 1;
+      break;
+    case ImageReadMode::GrayAlpha:
+      channels = 2;
+      break;
+    case ImageReadMode::RGB:
+      channels = 3;
+      break;
+    case ImageReadMode::RGBAlpha:
+      channels = 4;
+      break;
   }
   if (cmyk) {
     cinfo.out_color_space = JCS_CMYK;
@@ -275,7 +285,9 @@ DecodedImage decode_jpeg(const uint8_t* data, size_t size, ImageReadMode mode, b
   bool ok = run_decode(job);
   std::free(job.cmyk_row);
   if (job.alloc_error) std::rethrow_exception(job.alloc_error);
-  if (!ok) throw DecodeError(detail::concat("decode_jpeg: corrupt or unsupported JPEG: ", job.err.message));
+  if (!ok)
+    throw DecodeError(
+        detail::concat("decode_jpeg: corrupt or unsupported JPEG: ", job.err.message));
   return job.out;
 }
 

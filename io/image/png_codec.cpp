@@ -41,8 +41,8 @@ void read_bytes(png_structp png, png_bytep dst, png_size_t n) {
 }
 
 bool run_decode(PngDecodeJob& job) {
-  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, job.message, on_png_error,
-                                           on_png_warning);
+  png_structp png =
+      png_create_read_struct(PNG_LIBPNG_VER_STRING, job.message, on_png_error, on_png_warning);
   if (!png) {
     std::snprintf(job.message, sizeof job.message, "out of memory");
     return false;
@@ -56,7 +56,8 @@ bool run_decode(PngDecodeJob& job) {
   png_set_read_fn(png, &job, read_bytes);
   // Ancillary chunks the pixels do not depend on are skipped unread (text, ICC profiles, ...):
   // faster, and a forged multi-GB chunk length cannot make libpng allocate it.
-  static const png_byte ignored[] = "tEXt\0zTXt\0iTXt\0iCCP\0sPLT\0tIME\0pHYs\0bKGD\0hIST\0oFFs\0pCAL\0sCAL\0";
+  static const png_byte ignored[] =
+      "tEXt\0zTXt\0iTXt\0iCCP\0sPLT\0tIME\0pHYs\0bKGD\0hIST\0oFFs\0pCAL\0sCAL\0";
   png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, nullptr, 0);
   png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, ignored, int(sizeof ignored / 5));
   png_set_chunk_malloc_max(png, png_alloc_size_t(16) << 20);
@@ -85,7 +86,8 @@ bool run_decode(PngDecodeJob& job) {
   // Same luma weights as torchvision, so GRAY from color matches it exactly.
   auto to_gray = [&] { png_set_rgb_to_gray(png, 1, 0.2989, 0.587); };
   switch (job.mode) {
-    case ImageReadMode::Unchanged: break;
+    case ImageReadMode::Unchanged:
+      break;
     case ImageReadMode::Gray:
       if (alpha) png_set_strip_alpha(png);
       if (color) to_gray();
@@ -114,7 +116,8 @@ bool run_decode(PngDecodeJob& job) {
   job.out.height = int(height);
   job.out.channels = png_get_channels(png, info);
   job.out.bytes_per_sample = png_get_bit_depth(png, info) == 16 ? 2 : 1;
-  const size_t row_bytes = size_t(width) * size_t(job.out.channels) * size_t(job.out.bytes_per_sample);
+  const size_t row_bytes =
+      size_t(width) * size_t(job.out.channels) * size_t(job.out.bytes_per_sample);
   if (png_get_rowbytes(png, info) != row_bytes) png_error(png, "unexpected row layout");
   try {
     job.out.data = (*job.alloc)(job.out.nbytes());
@@ -158,8 +161,8 @@ void write_bytes(png_structp png, png_bytep src, png_size_t n) {
 void flush_bytes(png_structp) {}
 
 bool run_encode(PngEncodeJob& job) {
-  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, job.message, on_png_error,
-                                            on_png_warning);
+  png_structp png =
+      png_create_write_struct(PNG_LIBPNG_VER_STRING, job.message, on_png_error, on_png_warning);
   if (!png) return false;
   png_infop info = png_create_info_struct(png);
   if (!info || setjmp(png_jmpbuf(png))) {
@@ -169,17 +172,16 @@ bool run_encode(PngEncodeJob& job) {
   static const int color_types[] = {PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA,
                                     PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA};
   png_set_write_fn(png, &job, write_bytes, flush_bytes);
-  png_set_IHDR(png, info, png_uint_32(job.width), png_uint_32(job.height),
-               job.bytes_per_sample * 8, color_types[job.channels - 1], PNG_INTERLACE_NONE,
-               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_set_IHDR(png, info, png_uint_32(job.width), png_uint_32(job.height), job.bytes_per_sample * 8,
+               color_types[job.channels - 1], PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+               PNG_FILTER_TYPE_DEFAULT);
   png_set_compression_level(png, job.level);
   png_write_info(png, info);
   if (job.bytes_per_sample == 2) {
     const uint16_t probe = 1;
     if (*reinterpret_cast<const uint8_t*>(&probe) == 1) png_set_swap(png);
   }
-  for (int y = 0; y < job.height; ++y)
-    png_write_row(png, const_cast<png_bytep>((*job.rows)(y)));
+  for (int y = 0; y < job.height; ++y) png_write_row(png, const_cast<png_bytep>((*job.rows)(y)));
   png_write_end(png, nullptr);
   png_destroy_write_struct(&png, &info);
   return true;

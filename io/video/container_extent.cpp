@@ -129,7 +129,7 @@ std::optional<int64_t> ebml_end(ByteSource& in) {
     const auto id = ebml_varint(in, pos, false);
     if (!id) return std::nullopt;
     const auto size = ebml_varint(in, pos + id->length, true);
-    if (!size) return pos + id->length + 1;  // the header ends with the input
+    if (!size) return pos + id->length + 1;    // the header ends with the input
     if (size->value < 0) return std::nullopt;  // unknown size: a live stream
     pos += id->length + size->length + size->value;
   }

@@ -12,8 +12,8 @@ extern "C" {
 #include <memory>
 #include <string>
 
-#include "tensorcore/core/error.h"
 #include "io/video.h"
+#include "tensorcore/core/error.h"
 
 namespace tc::io::detail {
 

@@ -124,7 +124,7 @@ struct VideoReader::Impl {
   bool demux_eof = false;  // the demuxer reported the end of the input
   // Timestamp of the last video frame returned since the decoder was last flushed.
   int64_t last_output_ts = AV_NOPTS_VALUE;
-  int64_t demuxer_seeks = 0;  // diagnostics: how often the demuxer was repositioned
+  int64_t demuxer_seeks = 0;     // diagnostics: how often the demuxer was repositioned
   int64_t disposed_packets = 0;  // diagnostics: packets left out before an exact-seek target
   // Read from the input the first time the demuxer reports its end.
   std::optional<ContainerExtent> extent;
@@ -446,13 +446,14 @@ struct VideoReader::Impl {
     }
     if (pkt->flags & AV_PKT_FLAG_CORRUPT) {
       av_packet_unref(pkt);
-      throw DecodeError(concat("VideoReader: truncated or corrupt ", info.type, " packet in stream '",
-                               stream_spec, "' of ", name()));
+      throw DecodeError(concat("VideoReader: truncated or corrupt ", info.type,
+                               " packet in stream '", stream_spec, "' of ", name()));
     }
     // While catching up to an exact-seek target, frames that nothing references and that
     // would be dropped anyway need not be decoded at all: left out when the bitstream says so
     // (H.264), otherwise handed to the decoder to skip.
-    const bool before_target = is_video() && pkt->pts != AV_NOPTS_VALUE && pkt->pts < discard_before;
+    const bool before_target =
+        is_video() && pkt->pts != AV_NOPTS_VALUE && pkt->pts < discard_before;
     if (before_target && disposable.disposable(pkt->data, pkt->size)) {
       ++disposed_packets;
       av_packet_unref(pkt);

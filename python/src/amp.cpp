@@ -11,7 +11,8 @@ namespace {
 DeviceType device_type_arg(const std::string& name) {
   if (name == "cpu") return DeviceType::CPU;
   if (name == "cuda") return DeviceType::CUDA;
-  throw ValueError(detail::concat("autocast: device_type must be 'cpu' or 'cuda', got '", name, "'"));
+  throw ValueError(
+      detail::concat("autocast: device_type must be 'cpu' or 'cuda', got '", name, "'"));
 }
 
 // Tensors in a Python argument: the object itself or the items of a list/tuple.
@@ -73,30 +74,40 @@ py::object autocast_call(const std::string& op, py::object fn, py::tuple args, p
 
 void bind_amp(py::module_& m, TensorClass&) {
   // torch's names; tc.is_autocast_enabled() with no argument is the CUDA state, as in torch.
-  m.def("is_autocast_enabled", [](std::optional<std::string> device_type) {
-    return amp::is_autocast_enabled(device_type ? device_type_arg(*device_type) : DeviceType::CUDA);
-  }, py::arg("device_type") = py::none());
-  m.def("set_autocast_enabled", [](py::object a, std::optional<bool> b) {
-    // set_autocast_enabled(enabled) (CUDA, torch 1.13) or set_autocast_enabled(device_type, enabled).
-    if (py::isinstance<py::str>(a)) {
-      TC_CHECK(b.has_value(), "set_autocast_enabled: missing the enabled flag");
-      amp::set_autocast_enabled(device_type_arg(a.cast<std::string>()), *b);
-    } else {
-      amp::set_autocast_enabled(DeviceType::CUDA, a.cast<bool>());
-    }
-  }, py::arg("enabled"), py::arg("value") = py::none());
+  m.def(
+      "is_autocast_enabled",
+      [](std::optional<std::string> device_type) {
+        return amp::is_autocast_enabled(device_type ? device_type_arg(*device_type)
+                                                    : DeviceType::CUDA);
+      },
+      py::arg("device_type") = py::none());
+  m.def(
+      "set_autocast_enabled",
+      [](py::object a, std::optional<bool> b) {
+        // set_autocast_enabled(enabled) (CUDA, torch 1.13) or set_autocast_enabled(device_type,
+        // enabled).
+        if (py::isinstance<py::str>(a)) {
+          TC_CHECK(b.has_value(), "set_autocast_enabled: missing the enabled flag");
+          amp::set_autocast_enabled(device_type_arg(a.cast<std::string>()), *b);
+        } else {
+          amp::set_autocast_enabled(DeviceType::CUDA, a.cast<bool>());
+        }
+      },
+      py::arg("enabled"), py::arg("value") = py::none());
   m.def("is_autocast_cpu_enabled", [] { return amp::is_autocast_enabled(DeviceType::CPU); });
   m.def("set_autocast_cpu_enabled", [](bool e) { amp::set_autocast_enabled(DeviceType::CPU, e); });
   m.def("get_autocast_gpu_dtype", [] { return amp::get_autocast_dtype(DeviceType::CUDA); });
   m.def("get_autocast_cpu_dtype", [] { return amp::get_autocast_dtype(DeviceType::CPU); });
   m.def("set_autocast_gpu_dtype", [](DType d) { amp::set_autocast_dtype(DeviceType::CUDA, d); });
   m.def("set_autocast_cpu_dtype", [](DType d) { amp::set_autocast_dtype(DeviceType::CPU, d); });
-  m.def("get_autocast_dtype", [](const std::string& dev) {
-    return amp::get_autocast_dtype(device_type_arg(dev));
-  }, py::arg("device_type"));
-  m.def("set_autocast_dtype", [](const std::string& dev, DType d) {
-    amp::set_autocast_dtype(device_type_arg(dev), d);
-  }, py::arg("device_type"), py::arg("dtype"));
+  m.def(
+      "get_autocast_dtype",
+      [](const std::string& dev) { return amp::get_autocast_dtype(device_type_arg(dev)); },
+      py::arg("device_type"));
+  m.def(
+      "set_autocast_dtype",
+      [](const std::string& dev, DType d) { amp::set_autocast_dtype(device_type_arg(dev), d); },
+      py::arg("device_type"), py::arg("dtype"));
   m.def("autocast_increment_nesting", &amp::increment_nesting);
   m.def("autocast_decrement_nesting", &amp::decrement_nesting);
   m.def("clear_autocast_cache", &amp::clear_cache);
@@ -107,27 +118,37 @@ void bind_amp(py::module_& m, TensorClass&) {
   a.def("hook_armed", &amp::hook_armed);
   a.def("_autocast_call", &autocast_call, py::arg("op"), py::arg("fn"), py::arg("args"),
         py::arg("kwargs"), py::arg("native") = false, py::arg("explicit_dtype") = false);
-  a.def("cast_policy", [](const std::string& op, const std::string& dev) {
-    return std::string(amp::policy_name(amp::cast_policy(op, device_type_arg(dev))));
-  }, py::arg("op"), py::arg("device_type"));
-  a.def("policy_table", [](const std::string& dev) {
-    std::vector<std::pair<std::string, std::string>> out;
-    for (auto& [op, policy] : amp::policy_table(device_type_arg(dev)))
-      out.emplace_back(op, amp::policy_name(policy));
-    return out;
-  }, py::arg("device_type"));
+  a.def(
+      "cast_policy",
+      [](const std::string& op, const std::string& dev) {
+        return std::string(amp::policy_name(amp::cast_policy(op, device_type_arg(dev))));
+      },
+      py::arg("op"), py::arg("device_type"));
+  a.def(
+      "policy_table",
+      [](const std::string& dev) {
+        std::vector<std::pair<std::string, std::string>> out;
+        for (auto& [op, policy] : amp::policy_table(device_type_arg(dev)))
+          out.emplace_back(op, amp::policy_name(policy));
+        return out;
+      },
+      py::arg("device_type"));
   a.def("cache_size", &amp::cache_size);
-  a.def("_amp_foreach_non_finite_check_and_unscale_",
-        [](const TensorList& grads, const Tensor& found_inf, const Tensor& inv_scale) {
-          amp::foreach_non_finite_check_and_unscale_(grads, found_inf, inv_scale);
-        }, py::arg("self"), py::arg("found_inf"), py::arg("inv_scale"));
-  a.def("_amp_update_scale_",
-        [](const Tensor& scale, const Tensor& tracker, const Tensor& found_inf, double growth_factor,
-           double backoff_factor, int64_t growth_interval) {
-          return amp::update_scale_(scale, tracker, found_inf, growth_factor, backoff_factor,
-                                    growth_interval);
-        }, py::arg("self"), py::arg("growth_tracker"), py::arg("found_inf"),
-        py::arg("growth_factor"), py::arg("backoff_factor"), py::arg("growth_interval"));
+  a.def(
+      "_amp_foreach_non_finite_check_and_unscale_",
+      [](const TensorList& grads, const Tensor& found_inf, const Tensor& inv_scale) {
+        amp::foreach_non_finite_check_and_unscale_(grads, found_inf, inv_scale);
+      },
+      py::arg("self"), py::arg("found_inf"), py::arg("inv_scale"));
+  a.def(
+      "_amp_update_scale_",
+      [](const Tensor& scale, const Tensor& tracker, const Tensor& found_inf, double growth_factor,
+         double backoff_factor, int64_t growth_interval) {
+        return amp::update_scale_(scale, tracker, found_inf, growth_factor, backoff_factor,
+                                  growth_interval);
+      },
+      py::arg("self"), py::arg("growth_tracker"), py::arg("found_inf"), py::arg("growth_factor"),
+      py::arg("backoff_factor"), py::arg("growth_interval"));
 }
 
 Registrar registrar(bind_amp);

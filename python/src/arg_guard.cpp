@@ -53,18 +53,18 @@ SelfOverlap self_overlap_policy(const py::detail::function_record& rec) {
     return SelfOverlap::kAllow;
   const std::string name = rec.name;
   static const char* const kInplaceDunders[] = {
-      "__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__idiv__",
-      "__imod__", "__ipow__", "__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__",
-      "__imatmul__"};
+      "__iadd__", "__isub__",    "__imul__",    "__itruediv__", "__ifloordiv__",
+      "__idiv__", "__imod__",    "__ipow__",    "__iand__",     "__ior__",
+      "__ixor__", "__ilshift__", "__irshift__", "__imatmul__"};
   for (const char* d : kInplaceDunders)
     if (name == d) return SelfOverlap::kRaise;
   if (name.size() < 2 || name.back() != '_' || name.front() == '_') return SelfOverlap::kAllow;
   // Metadata-only methods, and the fills torch allows on an expanded tensor (every alias gets
   // the same value, so the result is well defined).
-  static const char* const kAllowed[] = {"requires_grad_", "resize_", "resize_as_", "detach_",
-                                         "set_", "share_memory_", "as_strided_", "t_",
-                                         "transpose_", "swapdims_", "swapaxes_", "squeeze_",
-                                         "unsqueeze_", "fill_", "zero_", "tril_", "triu_"};
+  static const char* const kAllowed[] = {
+      "requires_grad_", "resize_", "resize_as_", "detach_",   "set_",      "share_memory_",
+      "as_strided_",    "t_",      "transpose_", "swapdims_", "swapaxes_", "squeeze_",
+      "unsqueeze_",     "fill_",   "zero_",      "tril_",     "triu_"};
   for (const char* a : kAllowed)
     if (name == a) return SelfOverlap::kAllow;
   static const char* const kWarned[] = {"masked_fill_", "index_fill_", "index_put_"};
@@ -99,7 +99,8 @@ std::string op_name(const py::detail::function_record& rec) {
 // "Unable to cast Python instance of type <class 'str'> to C++ type 'long'"
 //   -> "expected an int, got str"
 std::string describe_cast_error(const std::string& what) {
-  static const std::regex re(R"(Unable to cast Python instance of type <class '([^']*)'> to C\+\+ type '([^']*)')");
+  static const std::regex re(
+      R"(Unable to cast Python instance of type <class '([^']*)'> to C\+\+ type '([^']*)')");
   std::smatch m;
   if (!std::regex_search(what, m, re)) return what;
   const std::string cpp = m[2].str();
@@ -211,9 +212,9 @@ bool is_required_tensor_param(const std::string& param) {
 // Required tensor parameters for which None means "absent" (batch_norm without running stats,
 // an RNN without an initial state, amp's optional bookkeeping tensors).
 bool none_is_meaningful(const char* name) {
-  static const char* const kNames[] = {"running_mean", "running_var", "hx", "h0", "c0",
-                                       "new_state", "found_inf", "inv_scale", "growth_tracker",
-                                       "data"};
+  static const char* const kNames[] = {
+      "running_mean", "running_var",    "hx",  "h0", "c0", "new_state", "found_inf",
+      "inv_scale",    "growth_tracker", "data"};
   for (const char* n : kNames)
     if (std::strcmp(n, name) == 0) return true;
   return false;
@@ -278,9 +279,11 @@ void harden_namespace(py::handle dict, const std::string& module_prefix, int dep
       continue;
     }
     if (PyType_Check(v.ptr())) {
-      const std::string mod = py::str(py::getattr(v, "__module__", py::str(""))).cast<std::string>();
+      const std::string mod =
+          py::str(py::getattr(v, "__module__", py::str(""))).cast<std::string>();
       if (depth < 4 && mod.rfind(module_prefix, 0) == 0)
-        harden_namespace(reinterpret_cast<PyTypeObject*>(v.ptr())->tp_dict, module_prefix, depth + 1);
+        harden_namespace(reinterpret_cast<PyTypeObject*>(v.ptr())->tp_dict, module_prefix,
+                         depth + 1);
       continue;
     }
     if (PyObject_TypeCheck(v.ptr(), &PyStaticMethod_Type)) {

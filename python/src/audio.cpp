@@ -1,10 +1,10 @@
 // Bindings for audio IO, SoX effects and the C++ audio kernels, in the private submodule
 // tensorcore._C._audio (the public API is python/tensorcore/audio). IO releases the GIL.
+#include "audio/lfilter.h"
+#include "audio/resample.h"
 #include "bind.h"
 #include "io/audio/audio_io.h"
 #include "io/audio/sox_effects.h"
-#include "audio/lfilter.h"
-#include "audio/resample.h"
 
 namespace tc::python {
 namespace {
@@ -17,8 +17,7 @@ std::string_view bytes_view(const py::bytes& b) {
 }
 
 py::tuple meta_tuple(const audio::AudioMetaData& m) {
-  return py::make_tuple(m.sample_rate, m.num_frames, m.num_channels, m.bits_per_sample,
-                        m.encoding);
+  return py::make_tuple(m.sample_rate, m.num_frames, m.num_channels, m.bits_per_sample, m.encoding);
 }
 
 py::tuple result_tuple(const audio::LoadResult& r) {
@@ -50,111 +49,145 @@ audio::SaveOptions save_options(bool channels_first, const std::string& format,
 
 void bind_audio(py::module_& m, TensorClass&) {
   py::module_ a = m.def_submodule("_audio", "SoX-backed audio IO and audio kernels");
-  a.def("info", [](const std::string& path, const std::string& format) {
-    audio::AudioMetaData md;
-    {
-      py::gil_scoped_release nogil;
-      md = audio::info(path, format);
-    }
-    return meta_tuple(md);
-  }, py::arg("path"), py::arg("format") = "");
-  a.def("info_bytes", [](const py::bytes& data, const std::string& format) {
-    std::string_view v = bytes_view(data);
-    audio::AudioMetaData md;
-    {
-      py::gil_scoped_release nogil;
-      md = audio::info_bytes(v, format);
-    }
-    return meta_tuple(md);
-  }, py::arg("data"), py::arg("format") = "");
-  a.def("load", [](const std::string& path, int64_t frame_offset, int64_t num_frames,
-                   bool normalize, bool channels_first, const std::string& format) {
-    audio::LoadResult r;
-    {
-      py::gil_scoped_release nogil;
-      r = audio::load(path, load_options(frame_offset, num_frames, normalize, channels_first, format));
-    }
-    return result_tuple(r);
-  }, py::arg("path"), py::arg("frame_offset") = 0, py::arg("num_frames") = -1,
-     py::arg("normalize") = true, py::arg("channels_first") = true, py::arg("format") = "");
-  a.def("load_bytes", [](const py::bytes& data, int64_t frame_offset, int64_t num_frames,
-                         bool normalize, bool channels_first, const std::string& format) {
-    std::string_view v = bytes_view(data);
-    audio::LoadResult r;
-    {
-      py::gil_scoped_release nogil;
-      r = audio::load_bytes(v, load_options(frame_offset, num_frames, normalize, channels_first, format));
-    }
-    return result_tuple(r);
-  }, py::arg("data"), py::arg("frame_offset") = 0, py::arg("num_frames") = -1,
-     py::arg("normalize") = true, py::arg("channels_first") = true, py::arg("format") = "");
-  a.def("save", [](const std::string& path, const Tensor& src, int64_t sample_rate,
-                   bool channels_first, const std::string& format, const std::string& encoding,
-                   int64_t bits, std::optional<double> compression) {
-    py::gil_scoped_release nogil;
-    audio::save(path, src, sample_rate,
-                save_options(channels_first, format, encoding, bits, compression));
-  }, py::arg("path"), py::arg("src"), py::arg("sample_rate"), py::arg("channels_first") = true,
-     py::arg("format") = "", py::arg("encoding") = "", py::arg("bits_per_sample") = 0,
-     py::arg("compression") = py::none());
-  a.def("save_bytes", [](const Tensor& src, int64_t sample_rate, bool channels_first,
-                         const std::string& format, const std::string& encoding, int64_t bits,
-                         std::optional<double> compression) {
-    std::string out;
-    {
-      py::gil_scoped_release nogil;
-      out = audio::save_bytes(src, sample_rate,
-                              save_options(channels_first, format, encoding, bits, compression));
-    }
-    return py::bytes(out);
-  }, py::arg("src"), py::arg("sample_rate"), py::arg("channels_first") = true,
-     py::arg("format") = "", py::arg("encoding") = "", py::arg("bits_per_sample") = 0,
-     py::arg("compression") = py::none());
+  a.def(
+      "info",
+      [](const std::string& path, const std::string& format) {
+        audio::AudioMetaData md;
+        {
+          py::gil_scoped_release nogil;
+          md = audio::info(path, format);
+        }
+        return meta_tuple(md);
+      },
+      py::arg("path"), py::arg("format") = "");
+  a.def(
+      "info_bytes",
+      [](const py::bytes& data, const std::string& format) {
+        std::string_view v = bytes_view(data);
+        audio::AudioMetaData md;
+        {
+          py::gil_scoped_release nogil;
+          md = audio::info_bytes(v, format);
+        }
+        return meta_tuple(md);
+      },
+      py::arg("data"), py::arg("format") = "");
+  a.def(
+      "load",
+      [](const std::string& path, int64_t frame_offset, int64_t num_frames, bool normalize,
+         bool channels_first, const std::string& format) {
+        audio::LoadResult r;
+        {
+          py::gil_scoped_release nogil;
+          r = audio::load(
+              path, load_options(frame_offset, num_frames, normalize, channels_first, format));
+        }
+        return result_tuple(r);
+      },
+      py::arg("path"), py::arg("frame_offset") = 0, py::arg("num_frames") = -1,
+      py::arg("normalize") = true, py::arg("channels_first") = true, py::arg("format") = "");
+  a.def(
+      "load_bytes",
+      [](const py::bytes& data, int64_t frame_offset, int64_t num_frames, bool normalize,
+         bool channels_first, const std::string& format) {
+        std::string_view v = bytes_view(data);
+        audio::LoadResult r;
+        {
+          py::gil_scoped_release nogil;
+          r = audio::load_bytes(
+              v, load_options(frame_offset, num_frames, normalize, channels_first, format));
+        }
+        return result_tuple(r);
+      },
+      py::arg("data"), py::arg("frame_offset") = 0, py::arg("num_frames") = -1,
+      py::arg("normalize") = true, py::arg("channels_first") = true, py::arg("format") = "");
+  a.def(
+      "save",
+      [](const std::string& path, const Tensor& src, int64_t sample_rate, bool channels_first,
+         const std::string& format, const std::string& encoding, int64_t bits,
+         std::optional<double> compression) {
+        py::gil_scoped_release nogil;
+        audio::save(path, src, sample_rate,
+                    save_options(channels_first, format, encoding, bits, compression));
+      },
+      py::arg("path"), py::arg("src"), py::arg("sample_rate"), py::arg("channels_first") = true,
+      py::arg("format") = "", py::arg("encoding") = "", py::arg("bits_per_sample") = 0,
+      py::arg("compression") = py::none());
+  a.def(
+      "save_bytes",
+      [](const Tensor& src, int64_t sample_rate, bool channels_first, const std::string& format,
+         const std::string& encoding, int64_t bits, std::optional<double> compression) {
+        std::string out;
+        {
+          py::gil_scoped_release nogil;
+          out = audio::save_bytes(
+              src, sample_rate, save_options(channels_first, format, encoding, bits, compression));
+        }
+        return py::bytes(out);
+      },
+      py::arg("src"), py::arg("sample_rate"), py::arg("channels_first") = true,
+      py::arg("format") = "", py::arg("encoding") = "", py::arg("bits_per_sample") = 0,
+      py::arg("compression") = py::none());
 
-  a.def("apply_effects_tensor", [](const Tensor& x, int64_t sample_rate,
-                                   const audio::EffectChain& effects, bool channels_first) {
-    audio::LoadResult r;
-    {
-      py::gil_scoped_release nogil;
-      r = audio::apply_effects_tensor(x, sample_rate, effects, channels_first);
-    }
-    return result_tuple(r);
-  }, py::arg("tensor"), py::arg("sample_rate"), py::arg("effects"),
-     py::arg("channels_first") = true);
-  a.def("apply_effects_file", [](const std::string& path, const audio::EffectChain& effects,
-                                 bool normalize, bool channels_first, const std::string& format) {
-    audio::LoadResult r;
-    {
-      py::gil_scoped_release nogil;
-      r = audio::apply_effects_file(path, effects, normalize, channels_first, format);
-    }
-    return result_tuple(r);
-  }, py::arg("path"), py::arg("effects"), py::arg("normalize") = true,
-     py::arg("channels_first") = true, py::arg("format") = "");
-  a.def("apply_effects_bytes", [](const py::bytes& data, const audio::EffectChain& effects,
-                                  bool normalize, bool channels_first, const std::string& format) {
-    std::string_view v = bytes_view(data);
-    audio::LoadResult r;
-    {
-      py::gil_scoped_release nogil;
-      r = audio::apply_effects_bytes(v, effects, normalize, channels_first, format);
-    }
-    return result_tuple(r);
-  }, py::arg("data"), py::arg("effects"), py::arg("normalize") = true,
-     py::arg("channels_first") = true, py::arg("format") = "");
+  a.def(
+      "apply_effects_tensor",
+      [](const Tensor& x, int64_t sample_rate, const audio::EffectChain& effects,
+         bool channels_first) {
+        audio::LoadResult r;
+        {
+          py::gil_scoped_release nogil;
+          r = audio::apply_effects_tensor(x, sample_rate, effects, channels_first);
+        }
+        return result_tuple(r);
+      },
+      py::arg("tensor"), py::arg("sample_rate"), py::arg("effects"),
+      py::arg("channels_first") = true);
+  a.def(
+      "apply_effects_file",
+      [](const std::string& path, const audio::EffectChain& effects, bool normalize,
+         bool channels_first, const std::string& format) {
+        audio::LoadResult r;
+        {
+          py::gil_scoped_release nogil;
+          r = audio::apply_effects_file(path, effects, normalize, channels_first, format);
+        }
+        return result_tuple(r);
+      },
+      py::arg("path"), py::arg("effects"), py::arg("normalize") = true,
+      py::arg("channels_first") = true, py::arg("format") = "");
+  a.def(
+      "apply_effects_bytes",
+      [](const py::bytes& data, const audio::EffectChain& effects, bool normalize,
+         bool channels_first, const std::string& format) {
+        std::string_view v = bytes_view(data);
+        audio::LoadResult r;
+        {
+          py::gil_scoped_release nogil;
+          r = audio::apply_effects_bytes(v, effects, normalize, channels_first, format);
+        }
+        return result_tuple(r);
+      },
+      py::arg("data"), py::arg("effects"), py::arg("normalize") = true,
+      py::arg("channels_first") = true, py::arg("format") = "");
   a.def("effect_names", &audio::effect_names);
 
-  a.def("lfilter_iir", [](const Tensor& u, const Tensor& a) {
-    py::gil_scoped_release nogil;
-    return audio::lfilter_iir(u, a);
-  }, py::arg("u"), py::arg("a"));
-  a.def("resample", [](const Tensor& x, int64_t orig, int64_t new_freq, int64_t lpw, double rolloff,
-                       const std::string& method, std::optional<double> beta) {
-    py::gil_scoped_release nogil;
-    return audio::resample(x, orig, new_freq, lpw, rolloff, method, beta);
-  }, py::arg("waveform"), py::arg("orig_freq"), py::arg("new_freq"),
-     py::arg("lowpass_filter_width") = 6, py::arg("rolloff") = 0.99,
-     py::arg("resampling_method") = "sinc_interpolation", py::arg("beta") = py::none());
+  a.def(
+      "lfilter_iir",
+      [](const Tensor& u, const Tensor& a) {
+        py::gil_scoped_release nogil;
+        return audio::lfilter_iir(u, a);
+      },
+      py::arg("u"), py::arg("a"));
+  a.def(
+      "resample",
+      [](const Tensor& x, int64_t orig, int64_t new_freq, int64_t lpw, double rolloff,
+         const std::string& method, std::optional<double> beta) {
+        py::gil_scoped_release nogil;
+        return audio::resample(x, orig, new_freq, lpw, rolloff, method, beta);
+      },
+      py::arg("waveform"), py::arg("orig_freq"), py::arg("new_freq"),
+      py::arg("lowpass_filter_width") = 6, py::arg("rolloff") = 0.99,
+      py::arg("resampling_method") = "sinc_interpolation", py::arg("beta") = py::none());
 }
 
 static Registrar r(bind_audio);

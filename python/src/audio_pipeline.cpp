@@ -1,8 +1,8 @@
 // Binding for the C++ audio transforms runtime (tc::audio::transforms::Pipeline), in the private
 // submodule tensorcore._C._audio_pipeline: Python tests load saved pipelines through it.
+#include "audio/pipeline.h"
 #include "bind.h"
 #include "pipeline_binding.h"
-#include "audio/pipeline.h"
 
 namespace tc::python {
 namespace {

@@ -46,8 +46,10 @@ struct PyFunctionNode final : autograd::CustomNodeBase {
         per_arg.push_back(res.is_none() ? Tensor() : res.cast<Tensor>());
       } else {
         for (auto x : res) {
-          if (x.is_none()) per_arg.push_back(Tensor());
-          else if (is_tensor(x)) per_arg.push_back(x.cast<Tensor>());
+          if (x.is_none())
+            per_arg.push_back(Tensor());
+          else if (is_tensor(x))
+            per_arg.push_back(x.cast<Tensor>());
           else
             throw TypeError(detail::concat("function ", node_name,
                                            " returned a gradient that is not a Tensor or None"));
@@ -97,8 +99,10 @@ py::list attach_function(const std::string& name, py::object ctx, py::object bac
   py::list result;
   size_t i = 0;
   for (auto o : outputs) {
-    if (is_t[i]) result.append(py::cast(outs[i]));
-    else result.append(o);
+    if (is_t[i])
+      result.append(py::cast(outs[i]));
+    else
+      result.append(o);
     ++i;
   }
   return result;

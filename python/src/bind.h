@@ -61,7 +61,8 @@ void def_fn_and_method(py::module_& m, TensorClass& cls, const char* name, Fn&& 
 
 namespace pybind11::detail {
 
-template <> struct type_caster<tc::Tensor> {
+template <>
+struct type_caster<tc::Tensor> {
   PYBIND11_TYPE_CASTER(tc::Tensor, const_name("Tensor"));
   bool load(handle src, bool convert) {
     copyable_holder_caster<tc::TensorImpl, std::shared_ptr<tc::TensorImpl>> inner;
@@ -80,7 +81,8 @@ template <> struct type_caster<tc::Tensor> {
   }
 };
 
-template <> struct type_caster<tc::DType> {
+template <>
+struct type_caster<tc::DType> {
   PYBIND11_TYPE_CASTER(tc::DType, const_name("dtype"));
   bool load(handle src, bool);
   static handle cast(tc::DType d, return_value_policy, handle) {
@@ -88,7 +90,8 @@ template <> struct type_caster<tc::DType> {
   }
 };
 
-template <> struct type_caster<tc::Device> {
+template <>
+struct type_caster<tc::Device> {
   PYBIND11_TYPE_CASTER(tc::Device, const_name("device"));
   bool load(handle src, bool);
   static handle cast(const tc::Device& d, return_value_policy, handle) {
@@ -96,7 +99,8 @@ template <> struct type_caster<tc::Device> {
   }
 };
 
-template <> struct type_caster<tc::Scalar> {
+template <>
+struct type_caster<tc::Scalar> {
   PYBIND11_TYPE_CASTER(tc::Scalar, const_name("Number"));
   bool load(handle src, bool);
   static handle cast(const tc::Scalar& s, return_value_policy, handle) {

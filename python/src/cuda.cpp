@@ -1,7 +1,7 @@
 // Bindings for tc.cuda (private submodule _C._cuda; the Python package wraps it) and the CUDA
 // Tensor methods (record_stream, pin_memory, is_pinned).
-#include "bind.h"
 #include "tensorcore/cuda/cuda.h"
+#include "bind.h"
 
 namespace tc::python {
 namespace {
@@ -41,7 +41,8 @@ void bind_cuda(py::module_& root, TensorClass& cls) {
       .def("query", &cuda::Stream::query)
       .def("synchronize", &cuda::Stream::synchronize, py::call_guard<py::gil_scoped_release>())
       .def("__eq__", [](const cuda::Stream& a, const cuda::Stream& b) { return a == b; })
-      .def("__hash__", [](const cuda::Stream& s) { return py::hash(py::int_(s.id() ^ uint64_t(s.device))); });
+      .def("__hash__",
+           [](const cuda::Stream& s) { return py::hash(py::int_(s.id() ^ uint64_t(s.device))); });
   m.def("new_stream", &cuda::new_stream, py::arg("device") = -1, py::arg("priority") = 0);
   m.def("default_stream", &cuda::default_stream, py::arg("device") = -1);
   m.def("current_stream", &cuda::current_stream, py::arg("device") = -1);
@@ -77,10 +78,13 @@ void bind_cuda(py::module_& root, TensorClass& cls) {
   m.def("allow_reduced_precision_reduction", &cuda::allow_reduced_precision_reduction);
 
   // Accepts tensorcore.cuda.Stream (which wraps a _Stream in `_s`) or a raw _Stream.
-  cls.def("record_stream", [](const Tensor& t, py::object s) {
-    py::object raw = py::hasattr(s, "_s") ? s.attr("_s") : s;
-    cuda::record_stream(t, raw.cast<cuda::Stream>());
-  }, py::arg("stream"));
+  cls.def(
+      "record_stream",
+      [](const Tensor& t, py::object s) {
+        py::object raw = py::hasattr(s, "_s") ? s.attr("_s") : s;
+        cuda::record_stream(t, raw.cast<cuda::Stream>());
+      },
+      py::arg("stream"));
   cls.def("pin_memory", [](const Tensor& t) { return cuda::pin_memory(t); });
   cls.def("is_pinned", [](const Tensor& t) { return cuda::is_pinned(t); });
 }

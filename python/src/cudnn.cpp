@@ -1,7 +1,7 @@
 // Bindings for tc.backends.cudnn (private submodule _C._cudnn; python/tensorcore/backends/cudnn.py
 // wraps it with torch.backends.cudnn's attribute names).
-#include "bind.h"
 #include "tensorcore/cudnn/cudnn.h"
+#include "bind.h"
 
 namespace tc::python {
 namespace {

@@ -1,6 +1,6 @@
 // Bindings of the cuFFT plan cache (_C._cufft; used by tensorcore.backends.cuda.cufft_plan_cache).
-#include "bind.h"
 #include "tensorcore/cuda/cufft.h"
+#include "bind.h"
 
 namespace tc::python {
 namespace {

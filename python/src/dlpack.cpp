@@ -79,7 +79,8 @@ struct ExportContext {
 };
 
 py::capsule to_dlpack(const Tensor& t, py::object /*stream*/) {
-  TC_CHECK_AS(Error, !t.requires_grad(), "Can't export tensors that require gradient, use "
+  TC_CHECK_AS(Error, !t.requires_grad(),
+              "Can't export tensors that require gradient, use "
               "tensor.detach()");
   auto* ctx = new ExportContext{t, t.sizes(), t.strides(), {}};
   DLTensor& dl = ctx->managed.dl_tensor;
@@ -91,7 +92,9 @@ py::capsule to_dlpack(const Tensor& t, py::object /*stream*/) {
   dl.shape = ctx->shape.data();
   dl.strides = ctx->strides.data();
   ctx->managed.manager_ctx = ctx;
-  ctx->managed.deleter = [](DLManagedTensor* self) { delete static_cast<ExportContext*>(self->manager_ctx); };
+  ctx->managed.deleter = [](DLManagedTensor* self) {
+    delete static_cast<ExportContext*>(self->manager_ctx);
+  };
   // A consumer renames the capsule to "used_dltensor"; only an unconsumed one frees itself.
   return py::capsule(&ctx->managed, "dltensor", [](PyObject* cap) {
     if (PyCapsule_IsValid(cap, "dltensor")) {
@@ -104,13 +107,15 @@ py::capsule to_dlpack(const Tensor& t, py::object /*stream*/) {
 Tensor from_dlpack(py::object obj) {
   py::object cap = obj;
   if (py::hasattr(obj, "__dlpack__")) cap = obj.attr("__dlpack__")();
-  TC_CHECK_TYPE(PyCapsule_IsValid(cap.ptr(), "dltensor"), "from_dlpack: expected an object with "
+  TC_CHECK_TYPE(PyCapsule_IsValid(cap.ptr(), "dltensor"),
+                "from_dlpack: expected an object with "
                 "__dlpack__ or an unconsumed DLPack capsule ('dltensor')");
   auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(cap.ptr(), "dltensor"));
   const DLTensor& dl = m->dl_tensor;
   TC_CHECK(dl.device.device_type == 1 || dl.device.device_type == 2 || dl.device.device_type == 3,
            "from_dlpack: unsupported device type ", dl.device.device_type);
-  Device dev = dl.device.device_type == 2 ? Device(DeviceType::CUDA, dl.device.device_id) : Device();
+  Device dev =
+      dl.device.device_type == 2 ? Device(DeviceType::CUDA, dl.device.device_id) : Device();
   DType dt = from_dl(dl.dtype);
   Shape sizes(dl.shape, dl.shape + dl.ndim);
   Shape strides = dl.strides ? Shape(dl.strides, dl.strides + dl.ndim) : contiguous_strides(sizes);
@@ -128,7 +133,8 @@ void bind_dlpack(py::module_& m, TensorClass& cls) {
   m.def("from_dlpack", &from_dlpack, py::arg("ext_tensor"));
   cls.def("__dlpack__", &to_dlpack, py::arg("stream") = py::none());
   cls.def("__dlpack_device__", [](const Tensor& t) {
-    return py::make_tuple(t.is_cuda() ? 2 : 1, t.is_cuda() ? std::max<int>(0, t.device().index) : 0);
+    return py::make_tuple(t.is_cuda() ? 2 : 1,
+                          t.is_cuda() ? std::max<int>(0, t.device().index) : 0);
   });
   m.def("to_dlpack", [](const Tensor& t) { return to_dlpack(t, py::none()); });
 }

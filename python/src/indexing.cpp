@@ -14,11 +14,14 @@ std::optional<int64_t> slice_part(PyObject* o) {
   if (PyLong_Check(o)) {
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (overflow) return overflow > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+    if (overflow)
+      return overflow > 0 ? std::numeric_limits<int64_t>::max()
+                          : std::numeric_limits<int64_t>::min();
     return int64_t(v);
   }
   py::handle h(o);
-  if (is_tensor(h) || PyIndex_Check(o)) return py::int_(py::reinterpret_borrow<py::object>(h)).cast<int64_t>();
+  if (is_tensor(h) || PyIndex_Check(o))
+    return py::int_(py::reinterpret_borrow<py::object>(h)).cast<int64_t>();
   throw TypeError("slice indices must be integers or None or have an __index__ method");
 }
 
@@ -30,9 +33,10 @@ Tensor seq_to_tensor(py::handle obj) {
 }
 
 [[noreturn]] void bad_index(py::handle obj) {
-  throw IndexError(detail::concat("only integers, slices (`:`), ellipsis (`...`), None and long "
-                                  "or byte Variables are valid indices (got ",
-                                  std::string(py::str(obj.get_type().attr("__name__"))), ")"));
+  throw IndexError(
+      detail::concat("only integers, slices (`:`), ellipsis (`...`), None and long "
+                     "or byte Variables are valid indices (got ",
+                     std::string(py::str(obj.get_type().attr("__name__"))), ")"));
 }
 
 TensorIndex to_index(py::handle obj) {
@@ -102,7 +106,8 @@ Tensor value_tensor(const Tensor& self, py::handle value) {
 Tensor getitem(const Tensor& self, py::handle idx) {
   PyObject* p = idx.ptr();
   if (PyLong_Check(p) && !PyBool_Check(p)) {  // fast paths
-    TC_CHECK_INDEX(self.dim() > 0, "invalid index of a 0-dim tensor. Use `tensor.item()` in "
+    TC_CHECK_INDEX(self.dim() > 0,
+                   "invalid index of a 0-dim tensor. Use `tensor.item()` in "
                    "Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
     return select(self, 0, *slice_part(p));
   }
@@ -126,12 +131,13 @@ void check_setitem_overlap(const Tensor& self, py::handle idx, const Tensor& val
     if (PyErr_WarnEx(PyExc_UserWarning,
                      "Use of index_put_ on expanded tensors is deprecated. Please clone() the "
                      "tensor before performing this operation. This also applies to advanced "
-                     "indexing e.g. tensor[mask] = scalar", 1) < 0)
+                     "indexing e.g. tensor[mask] = scalar",
+                     1) < 0)
       throw py::error_already_set();
     return;
   }
-  TC_CHECK_AS(Error, value.dim() == 0 || !has_internal_overlap(target), "__setitem__: ",
-              kInternalOverlapMessage);
+  TC_CHECK_AS(Error, value.dim() == 0 || !has_internal_overlap(target),
+              "__setitem__: ", kInternalOverlapMessage);
 }
 
 TensorList tensor_list(py::handle seq) {
@@ -148,12 +154,14 @@ void bind_indexing(py::module_& m, TensorClass& cls) {
     index_put_(self, to_index_list(idx), v);
   });
 
-  def_fn_and_method(m, cls, "index_select", [](const Tensor& a, int64_t dim, const Tensor& index) {
-    return index_select(a, dim, index);
-  }, py::arg("dim"), py::arg("index"));
-  def_fn_and_method(m, cls, "gather", [](const Tensor& a, int64_t dim, const Tensor& index, bool) {
-    return gather(a, dim, index);
-  }, py::arg("dim"), py::arg("index"), py::kw_only(), py::arg("sparse_grad") = false);
+  def_fn_and_method(
+      m, cls, "index_select",
+      [](const Tensor& a, int64_t dim, const Tensor& index) { return index_select(a, dim, index); },
+      py::arg("dim"), py::arg("index"));
+  def_fn_and_method(
+      m, cls, "gather",
+      [](const Tensor& a, int64_t dim, const Tensor& index, bool) { return gather(a, dim, index); },
+      py::arg("dim"), py::arg("index"), py::kw_only(), py::arg("sparse_grad") = false);
 
   auto scatter_fn = [](const Tensor& a, int64_t dim, const Tensor& index, py::object src,
                        py::object value, std::optional<std::string> reduce) {
@@ -165,81 +173,133 @@ void bind_indexing(py::module_& m, TensorClass& cls) {
   def_fn_and_method(m, cls, "scatter", scatter_fn, py::arg("dim"), py::arg("index"),
                     py::arg("src") = py::none(), py::kw_only(), py::arg("value") = py::none(),
                     py::arg("reduce") = py::none());
-  cls.def("scatter_", [](Tensor& a, int64_t dim, const Tensor& index, py::object src, py::object value,
-                         std::optional<std::string> reduce) -> Tensor& {
-    py::object s = src.is_none() ? value : src;
-    TC_CHECK_TYPE(!s.is_none(), "scatter_(): expected src or value");
-    if (is_tensor(s)) return scatter_(a, dim, index, s.cast<Tensor>(), reduce.value_or(""));
-    return scatter_(a, dim, index, to_scalar(s, "scatter_"), reduce.value_or(""));
-  }, py::arg("dim"), py::arg("index"), py::arg("src") = py::none(), py::kw_only(),
-     py::arg("value") = py::none(), py::arg("reduce") = py::none());
-  def_fn_and_method(m, cls, "scatter_add", [](const Tensor& a, int64_t dim, const Tensor& index, const Tensor& src) {
-    return scatter_add(a, dim, index, src);
-  }, py::arg("dim"), py::arg("index"), py::arg("src"));
-  cls.def("scatter_add_", [](Tensor& a, int64_t dim, const Tensor& index, const Tensor& src) -> Tensor& {
-    return scatter_add_(a, dim, index, src);
-  }, py::arg("dim"), py::arg("index"), py::arg("src"));
-  def_fn_and_method(m, cls, "scatter_reduce", [](const Tensor& a, int64_t dim, const Tensor& index,
-                                                  const Tensor& src, const std::string& reduce, bool include_self) {
-    return scatter_reduce(a, dim, index, src, reduce, include_self);
-  }, py::arg("dim"), py::arg("index"), py::arg("src"), py::arg("reduce"), py::kw_only(),
-     py::arg("include_self") = true);
-  cls.def("scatter_reduce_", [](Tensor& a, int64_t dim, const Tensor& index, const Tensor& src,
-                                const std::string& reduce, bool include_self) -> Tensor& {
-    return scatter_reduce_(a, dim, index, src, reduce, include_self);
-  }, py::arg("dim"), py::arg("index"), py::arg("src"), py::arg("reduce"), py::kw_only(),
-     py::arg("include_self") = true);
-  def_fn_and_method(m, cls, "index_add", [](const Tensor& a, int64_t dim, const Tensor& index,
-                                             const Tensor& source, py::object alpha) {
-    return index_add(a, dim, index, source, to_scalar(alpha, "index_add"));
-  }, py::arg("dim"), py::arg("index"), py::arg("source"), py::kw_only(), py::arg("alpha") = 1);
-  cls.def("index_add_", [](Tensor& a, int64_t dim, const Tensor& index, const Tensor& source,
-                           py::object alpha) -> Tensor& {
-    return index_add_(a, dim, index, source, to_scalar(alpha, "index_add_"));
-  }, py::arg("dim"), py::arg("index"), py::arg("source"), py::kw_only(), py::arg("alpha") = 1);
-  def_fn_and_method(m, cls, "index_copy", [](const Tensor& a, int64_t dim, const Tensor& index, const Tensor& source) {
-    return index_copy(a, dim, index, source);
-  }, py::arg("dim"), py::arg("index"), py::arg("source"));
-  cls.def("index_copy_", [](Tensor& a, int64_t dim, const Tensor& index, const Tensor& source) -> Tensor& {
-    return index_copy_(a, dim, index, source);
-  }, py::arg("dim"), py::arg("index"), py::arg("source"));
-  def_fn_and_method(m, cls, "index_fill", [](const Tensor& a, int64_t dim, const Tensor& index, py::object value) {
-    return index_fill(a, dim, index, to_scalar(value, "index_fill"));
-  }, py::arg("dim"), py::arg("index"), py::arg("value"));
-  cls.def("index_fill_", [](Tensor& a, int64_t dim, const Tensor& index, py::object value) -> Tensor& {
-    return index_fill_(a, dim, index, to_scalar(value, "index_fill_"));
-  }, py::arg("dim"), py::arg("index"), py::arg("value"));
-  def_fn_and_method(m, cls, "index_put", [](const Tensor& a, py::object indices, const Tensor& values, bool acc) {
-    return advanced_index_put(a, tensor_list(indices), values, acc);
-  }, py::arg("indices"), py::arg("values"), py::arg("accumulate") = false);
-  cls.def("index_put_", [](Tensor& a, py::object indices, const Tensor& values, bool acc) -> Tensor& {
-    return advanced_index_put_(a, tensor_list(indices), values, acc);
-  }, py::arg("indices"), py::arg("values"), py::arg("accumulate") = false);
+  cls.def(
+      "scatter_",
+      [](Tensor& a, int64_t dim, const Tensor& index, py::object src, py::object value,
+         std::optional<std::string> reduce) -> Tensor& {
+        py::object s = src.is_none() ? value : src;
+        TC_CHECK_TYPE(!s.is_none(), "scatter_(): expected src or value");
+        if (is_tensor(s)) return scatter_(a, dim, index, s.cast<Tensor>(), reduce.value_or(""));
+        return scatter_(a, dim, index, to_scalar(s, "scatter_"), reduce.value_or(""));
+      },
+      py::arg("dim"), py::arg("index"), py::arg("src") = py::none(), py::kw_only(),
+      py::arg("value") = py::none(), py::arg("reduce") = py::none());
+  def_fn_and_method(
+      m, cls, "scatter_add",
+      [](const Tensor& a, int64_t dim, const Tensor& index, const Tensor& src) {
+        return scatter_add(a, dim, index, src);
+      },
+      py::arg("dim"), py::arg("index"), py::arg("src"));
+  cls.def(
+      "scatter_add_",
+      [](Tensor& a, int64_t dim, const Tensor& index, const Tensor& src) -> Tensor& {
+        return scatter_add_(a, dim, index, src);
+      },
+      py::arg("dim"), py::arg("index"), py::arg("src"));
+  def_fn_and_method(
+      m, cls, "scatter_reduce",
+      [](const Tensor& a, int64_t dim, const Tensor& index, const Tensor& src,
+         const std::string& reduce,
+         bool include_self) { return scatter_reduce(a, dim, index, src, reduce, include_self); },
+      py::arg("dim"), py::arg("index"), py::arg("src"), py::arg("reduce"), py::kw_only(),
+      py::arg("include_self") = true);
+  cls.def(
+      "scatter_reduce_",
+      [](Tensor& a, int64_t dim, const Tensor& index, const Tensor& src, const std::string& reduce,
+         bool include_self) -> Tensor& {
+        return scatter_reduce_(a, dim, index, src, reduce, include_self);
+      },
+      py::arg("dim"), py::arg("index"), py::arg("src"), py::arg("reduce"), py::kw_only(),
+      py::arg("include_self") = true);
+  def_fn_and_method(
+      m, cls, "index_add",
+      [](const Tensor& a, int64_t dim, const Tensor& index, const Tensor& source,
+         py::object alpha) {
+        return index_add(a, dim, index, source, to_scalar(alpha, "index_add"));
+      },
+      py::arg("dim"), py::arg("index"), py::arg("source"), py::kw_only(), py::arg("alpha") = 1);
+  cls.def(
+      "index_add_",
+      [](Tensor& a, int64_t dim, const Tensor& index, const Tensor& source, py::object alpha)
+          -> Tensor& { return index_add_(a, dim, index, source, to_scalar(alpha, "index_add_")); },
+      py::arg("dim"), py::arg("index"), py::arg("source"), py::kw_only(), py::arg("alpha") = 1);
+  def_fn_and_method(
+      m, cls, "index_copy",
+      [](const Tensor& a, int64_t dim, const Tensor& index, const Tensor& source) {
+        return index_copy(a, dim, index, source);
+      },
+      py::arg("dim"), py::arg("index"), py::arg("source"));
+  cls.def(
+      "index_copy_",
+      [](Tensor& a, int64_t dim, const Tensor& index, const Tensor& source) -> Tensor& {
+        return index_copy_(a, dim, index, source);
+      },
+      py::arg("dim"), py::arg("index"), py::arg("source"));
+  def_fn_and_method(
+      m, cls, "index_fill",
+      [](const Tensor& a, int64_t dim, const Tensor& index, py::object value) {
+        return index_fill(a, dim, index, to_scalar(value, "index_fill"));
+      },
+      py::arg("dim"), py::arg("index"), py::arg("value"));
+  cls.def(
+      "index_fill_",
+      [](Tensor& a, int64_t dim, const Tensor& index, py::object value) -> Tensor& {
+        return index_fill_(a, dim, index, to_scalar(value, "index_fill_"));
+      },
+      py::arg("dim"), py::arg("index"), py::arg("value"));
+  def_fn_and_method(
+      m, cls, "index_put",
+      [](const Tensor& a, py::object indices, const Tensor& values, bool acc) {
+        return advanced_index_put(a, tensor_list(indices), values, acc);
+      },
+      py::arg("indices"), py::arg("values"), py::arg("accumulate") = false);
+  cls.def(
+      "index_put_",
+      [](Tensor& a, py::object indices, const Tensor& values, bool acc) -> Tensor& {
+        return advanced_index_put_(a, tensor_list(indices), values, acc);
+      },
+      py::arg("indices"), py::arg("values"), py::arg("accumulate") = false);
 
-  def_fn_and_method(m, cls, "masked_fill", [](const Tensor& a, const Tensor& mask, py::object value) {
-    if (is_tensor(value)) return masked_fill(a, mask, value.cast<Tensor>());
-    return masked_fill(a, mask, to_scalar(value, "masked_fill"));
-  }, py::arg("mask"), py::arg("value"));
-  cls.def("masked_fill_", [](Tensor& a, const Tensor& mask, py::object value) -> Tensor& {
-    if (is_tensor(value)) return masked_fill_(a, mask, value.cast<Tensor>());
-    return masked_fill_(a, mask, to_scalar(value, "masked_fill_"));
-  }, py::arg("mask"), py::arg("value"));
-  def_fn_and_method(m, cls, "masked_select", [](const Tensor& a, const Tensor& mask) {
-    return masked_select(a, mask);
-  }, py::arg("mask"));
-  def_fn_and_method(m, cls, "masked_scatter", [](const Tensor& a, const Tensor& mask, const Tensor& src) {
-    return masked_scatter(a, mask, src);
-  }, py::arg("mask"), py::arg("source"));
-  def_fn_and_method(m, cls, "nonzero", [](const Tensor& a, bool as_tuple) -> py::object {
-    if (as_tuple) return py::tuple(py::cast(nonzero_tuple(a)));
-    return py::cast(nonzero(a));
-  }, py::kw_only(), py::arg("as_tuple") = false);
+  def_fn_and_method(
+      m, cls, "masked_fill",
+      [](const Tensor& a, const Tensor& mask, py::object value) {
+        if (is_tensor(value)) return masked_fill(a, mask, value.cast<Tensor>());
+        return masked_fill(a, mask, to_scalar(value, "masked_fill"));
+      },
+      py::arg("mask"), py::arg("value"));
+  cls.def(
+      "masked_fill_",
+      [](Tensor& a, const Tensor& mask, py::object value) -> Tensor& {
+        if (is_tensor(value)) return masked_fill_(a, mask, value.cast<Tensor>());
+        return masked_fill_(a, mask, to_scalar(value, "masked_fill_"));
+      },
+      py::arg("mask"), py::arg("value"));
+  def_fn_and_method(
+      m, cls, "masked_select",
+      [](const Tensor& a, const Tensor& mask) { return masked_select(a, mask); }, py::arg("mask"));
+  def_fn_and_method(
+      m, cls, "masked_scatter",
+      [](const Tensor& a, const Tensor& mask, const Tensor& src) {
+        return masked_scatter(a, mask, src);
+      },
+      py::arg("mask"), py::arg("source"));
+  def_fn_and_method(
+      m, cls, "nonzero",
+      [](const Tensor& a, bool as_tuple) -> py::object {
+        if (as_tuple) return py::tuple(py::cast(nonzero_tuple(a)));
+        return py::cast(nonzero(a));
+      },
+      py::kw_only(), py::arg("as_tuple") = false);
   def_fn_and_method(m, cls, "argwhere", [](const Tensor& a) { return argwhere(a); });
-  def_fn_and_method(m, cls, "take", [](const Tensor& a, const Tensor& index) { return take(a, index); },
-                    py::arg("index"));
-  def_fn_and_method(m, cls, "take_along_dim", [](const Tensor& a, const Tensor& indices, std::optional<int64_t> dim) {
-    return take_along_dim(a, indices, dim);
-  }, py::arg("indices"), py::arg("dim") = py::none());
+  def_fn_and_method(
+      m, cls, "take", [](const Tensor& a, const Tensor& index) { return take(a, index); },
+      py::arg("index"));
+  def_fn_and_method(
+      m, cls, "take_along_dim",
+      [](const Tensor& a, const Tensor& indices, std::optional<int64_t> dim) {
+        return take_along_dim(a, indices, dim);
+      },
+      py::arg("indices"), py::arg("dim") = py::none());
 }
 
 Registrar registrar(bind_indexing);

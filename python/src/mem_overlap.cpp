@@ -6,8 +6,9 @@ namespace tc::python {
 namespace {
 
 void bind_mem_overlap(py::module_& m, TensorClass&) {
-  m.def("_has_internal_overlap", [](const Tensor& t) { return has_internal_overlap(t); },
-        py::arg("tensor"));
+  m.def(
+      "_has_internal_overlap", [](const Tensor& t) { return has_internal_overlap(t); },
+      py::arg("tensor"));
   m.attr("_INTERNAL_OVERLAP_MESSAGE") = kInternalOverlapMessage;
 }
 

@@ -52,21 +52,28 @@ Scalar to_scalar(py::handle obj, const char* op) {
   }
   if (PyFloat_Check(obj.ptr())) return Scalar(PyFloat_AS_DOUBLE(obj.ptr()));
   if (PyComplex_Check(obj.ptr()))
-    return Scalar(std::complex<double>(PyComplex_RealAsDouble(obj.ptr()), PyComplex_ImagAsDouble(obj.ptr())));
+    return Scalar(
+        std::complex<double>(PyComplex_RealAsDouble(obj.ptr()), PyComplex_ImagAsDouble(obj.ptr())));
   if (is_tensor(obj)) return obj.cast<Tensor>().item();
   // NumPy scalars and anything with __index__/__float__.
-  if (py::hasattr(obj, "dtype") && py::hasattr(obj, "item")) return to_scalar(obj.attr("item")(), op);
-  if (PyIndex_Check(obj.ptr())) return Scalar(int64_t(py::int_(py::reinterpret_borrow<py::object>(obj))));
+  if (py::hasattr(obj, "dtype") && py::hasattr(obj, "item"))
+    return to_scalar(obj.attr("item")(), op);
+  if (PyIndex_Check(obj.ptr()))
+    return Scalar(int64_t(py::int_(py::reinterpret_borrow<py::object>(obj))));
   throw TypeError(detail::concat(op, ": expected a number or Tensor, but got ",
                                  std::string(py::str(obj.get_type().attr("__name__")))));
 }
 
 py::object scalar_to_py(const Scalar& s) {
   switch (s.kind()) {
-    case Scalar::Kind::Bool: return py::bool_(s.to<bool>());
-    case Scalar::Kind::Int: return py::int_(s.to_int());
-    case Scalar::Kind::Float: return py::float_(s.to_double());
-    default: return py::cast(s.to_complex());
+    case Scalar::Kind::Bool:
+      return py::bool_(s.to<bool>());
+    case Scalar::Kind::Int:
+      return py::int_(s.to_int());
+    case Scalar::Kind::Float:
+      return py::float_(s.to_double());
+    default:
+      return py::cast(s.to_complex());
   }
 }
 
@@ -98,18 +105,30 @@ namespace {
 
 py::dtype numpy_dtype(DType d) {
   switch (d) {
-    case DType::Bool: return py::dtype("bool");
-    case DType::UInt8: return py::dtype("uint8");
-    case DType::Int8: return py::dtype("int8");
-    case DType::Int16: return py::dtype("int16");
-    case DType::UInt16: return py::dtype("uint16");
-    case DType::Int32: return py::dtype("int32");
-    case DType::Int64: return py::dtype("int64");
-    case DType::Float16: return py::dtype("float16");
-    case DType::Float32: return py::dtype("float32");
-    case DType::Float64: return py::dtype("float64");
-    case DType::Complex64: return py::dtype("complex64");
-    case DType::Complex128: return py::dtype("complex128");
+    case DType::Bool:
+      return py::dtype("bool");
+    case DType::UInt8:
+      return py::dtype("uint8");
+    case DType::Int8:
+      return py::dtype("int8");
+    case DType::Int16:
+      return py::dtype("int16");
+    case DType::UInt16:
+      return py::dtype("uint16");
+    case DType::Int32:
+      return py::dtype("int32");
+    case DType::Int64:
+      return py::dtype("int64");
+    case DType::Float16:
+      return py::dtype("float16");
+    case DType::Float32:
+      return py::dtype("float32");
+    case DType::Float64:
+      return py::dtype("float64");
+    case DType::Complex64:
+      return py::dtype("complex64");
+    case DType::Complex128:
+      return py::dtype("complex128");
     default:
       throw TypeError(detail::concat("numpy() does not support dtype ", dtype_name(d),
                                      " (NumPy has no such type); convert with .float() first"));
@@ -120,10 +139,12 @@ DType dtype_from_numpy(const py::dtype& dt) {
   char kind = dt.kind();
   size_t size = size_t(dt.itemsize());
   // A big-endian array was read as native bytes: from_numpy(np.arange(3, dtype='>f4')) gave
-  // [0, 4.6e-41, 9e-44]. Refused as torch does (convert with arr.astype(arr.dtype.newbyteorder('=')))
+  // [0, 4.6e-41, 9e-44]. Refused as torch does (convert with
+  // arr.astype(arr.dtype.newbyteorder('=')))
   TC_CHECK_TYPE(size <= 1 || dt.attr("isnative").cast<bool>(),
                 "given numpy array has byte order different from the native byte order (dtype ",
-                std::string(py::str(py::object(dt))), "); convert it first with "
+                std::string(py::str(py::object(dt))),
+                "); convert it first with "
                 "arr.astype(arr.dtype.newbyteorder('='))");
   if (kind == 'b') return DType::Bool;
   if (kind == 'u' && size == 1) return DType::UInt8;
@@ -143,16 +164,19 @@ DType dtype_from_numpy(const py::dtype& dt) {
     if (size == 8) return DType::Complex64;
     if (size == 16) return DType::Complex128;
   }
-  throw TypeError(detail::concat("can't convert np.ndarray of type ", std::string(py::str(py::object(dt))),
+  throw TypeError(detail::concat("can't convert np.ndarray of type ",
+                                 std::string(py::str(py::object(dt))),
                                  ". The only supported types are: float64, float32, float16, "
                                  "complex64, complex128, int64, int32, int16, int8, uint16, "
                                  "uint8, and bool."));
 }
 
 py::array to_numpy(const Tensor& t) {
-  TC_CHECK_AS(Error, !t.requires_grad(), "Can't call numpy() on Tensor that requires grad. Use "
+  TC_CHECK_AS(Error, !t.requires_grad(),
+              "Can't call numpy() on Tensor that requires grad. Use "
               "tensor.detach().numpy() instead.");
-  TC_CHECK_AS(TypeError, t.is_cpu(), "can't convert ", t.device().str(), " device type tensor to "
+  TC_CHECK_AS(TypeError, t.is_cpu(), "can't convert ", t.device().str(),
+              " device type tensor to "
               "numpy. Use Tensor.cpu() to copy the tensor to host memory first.");
   std::vector<py::ssize_t> shape(t.sizes().begin(), t.sizes().end()), strides;
   for (int64_t s : t.strides()) strides.push_back(s * py::ssize_t(t.itemsize()));
@@ -169,7 +193,8 @@ Tensor from_numpy(py::array arr) {
   for (py::ssize_t i = 0; i < arr.ndim(); ++i) {
     sizes.push_back(arr.shape(i));
     py::ssize_t st = arr.strides(i);
-    TC_CHECK(st >= 0 && st % py::ssize_t(item) == 0, "from_numpy: at least one stride in the "
+    TC_CHECK(st >= 0 && st % py::ssize_t(item) == 0,
+             "from_numpy: at least one stride in the "
              "given numpy array is negative or not a multiple of the element size (got strides ",
              std::string(py::str(arr.attr("strides"))), "); make a copy with arr.copy() first");
     strides.push_back(st / py::ssize_t(item));
@@ -178,10 +203,11 @@ Tensor from_numpy(py::array arr) {
   for (size_t i = 0; i < sizes.size(); ++i) span += sizes[i] > 0 ? (sizes[i] - 1) * strides[i] : 0;
   py::object ref = py::reinterpret_borrow<py::object>(arr);
   auto* holder = new py::object(ref);
-  Storage st = storage_from_blob(const_cast<void*>(arr.data()), size_t(span) * item, Device(), [holder] {
-    py::gil_scoped_acquire gil;
-    delete holder;
-  });
+  Storage st =
+      storage_from_blob(const_cast<void*>(arr.data()), size_t(span) * item, Device(), [holder] {
+        py::gil_scoped_acquire gil;
+        delete holder;
+      });
   return make_tensor(st, sizes, strides, 0, dt);
 }
 
@@ -223,13 +249,15 @@ void bind_module(py::module_& m) {
   translate_exceptions(m);
 
   py::class_<DTypeObject>(m, "dtype")
-      .def_property_readonly("is_floating_point", [](const DTypeObject& d) { return is_floating(d.value); })
+      .def_property_readonly("is_floating_point",
+                             [](const DTypeObject& d) { return is_floating(d.value); })
       .def_property_readonly("is_complex", [](const DTypeObject& d) { return is_complex(d.value); })
       .def_property_readonly("is_signed", [](const DTypeObject& d) { return is_signed(d.value); })
       .def_property_readonly("itemsize", [](const DTypeObject& d) { return itemsize(d.value); })
       .def("to_real", [](const DTypeObject& d) { return to_real(d.value); })
       .def("to_complex", [](const DTypeObject& d) { return to_complex(d.value); })
-      .def("__repr__", [](const DTypeObject& d) { return std::string("tensorcore.") + dtype_name(d.value); })
+      .def("__repr__",
+           [](const DTypeObject& d) { return std::string("tensorcore.") + dtype_name(d.value); })
       .def("__reduce__", [](const DTypeObject& d) { return std::string(dtype_name(d.value)); });
   for (int i = 0; i < kNumDTypes; ++i) {
     DType d = DType(i);
@@ -245,14 +273,20 @@ void bind_module(py::module_& m) {
 
   TensorClass cls(m, "Tensor", py::dynamic_attr());
   cls.def_property_readonly("shape", [](const Tensor& t) { return size_object(t.sizes()); })
-      .def("size", [](const Tensor& t, py::object dim) -> py::object {
-        if (dim.is_none()) return size_object(t.sizes());
-        return py::int_(t.size(dim.cast<int64_t>()));
-      }, py::arg("dim") = py::none())
-      .def("stride", [](const Tensor& t, py::object dim) -> py::object {
-        if (dim.is_none()) return py::cast(t.strides());
-        return py::int_(t.stride(dim.cast<int64_t>()));
-      }, py::arg("dim") = py::none())
+      .def(
+          "size",
+          [](const Tensor& t, py::object dim) -> py::object {
+            if (dim.is_none()) return size_object(t.sizes());
+            return py::int_(t.size(dim.cast<int64_t>()));
+          },
+          py::arg("dim") = py::none())
+      .def(
+          "stride",
+          [](const Tensor& t, py::object dim) -> py::object {
+            if (dim.is_none()) return py::cast(t.strides());
+            return py::int_(t.stride(dim.cast<int64_t>()));
+          },
+          py::arg("dim") = py::none())
       .def("dim", [](const Tensor& t) { return t.dim(); })
       .def("ndimension", [](const Tensor& t) { return t.dim(); })
       .def_property_readonly("ndim", [](const Tensor& t) { return t.dim(); })
@@ -267,71 +301,102 @@ void bind_module(py::module_& m) {
       .def_property_readonly("is_cpu", [](const Tensor& t) { return t.is_cpu(); })
       .def("storage_offset", [](const Tensor& t) { return t.storage_offset(); })
       .def("data_ptr", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.data_ptr()); })
-      .def("untyped_storage_ptr", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.storage()->data()); })
-      .def("is_contiguous", [](const Tensor& t, py::object) { return t.is_contiguous(); },
-           py::arg("memory_format") = py::none())
+      .def("untyped_storage_ptr",
+           [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.storage()->data()); })
+      .def(
+          "is_contiguous", [](const Tensor& t, py::object) { return t.is_contiguous(); },
+          py::arg("memory_format") = py::none())
       .def("is_floating_point", [](const Tensor& t) { return t.is_floating_point(); })
       .def("is_complex", [](const Tensor& t) { return t.is_complex(); })
       .def_property_readonly("_version", [](const Tensor& t) { return t.version(); })
       .def("item", [](const Tensor& t) { return scalar_to_py(t.item()); })
-      .def("__len__", [](const Tensor& t) {
-        TC_CHECK_TYPE(t.dim() > 0, "len() of a 0-d tensor");
-        return t.size(0);
-      })
+      .def("__len__",
+           [](const Tensor& t) {
+             TC_CHECK_TYPE(t.dim() > 0, "len() of a 0-d tensor");
+             return t.size(0);
+           })
       // autograd
-      .def_property("requires_grad", [](const Tensor& t) { return t.requires_grad(); },
-                    [](Tensor& t, bool r) { t.requires_grad_(r); })
-      .def("requires_grad_", [](Tensor& t, bool r) { t.requires_grad_(r); return t; },
-           py::arg("requires_grad") = true)
-      .def_property("grad", [](const Tensor& t) { return t.grad(); }, [](const Tensor& t, const Tensor& g) { t.set_grad(g); })
+      .def_property(
+          "requires_grad", [](const Tensor& t) { return t.requires_grad(); },
+          [](Tensor& t, bool r) { t.requires_grad_(r); })
+      .def(
+          "requires_grad_",
+          [](Tensor& t, bool r) {
+            t.requires_grad_(r);
+            return t;
+          },
+          py::arg("requires_grad") = true)
+      .def_property(
+          "grad", [](const Tensor& t) { return t.grad(); },
+          [](const Tensor& t, const Tensor& g) { t.set_grad(g); })
       .def_property_readonly("is_leaf", [](const Tensor& t) { return t.is_leaf(); })
-      .def_property_readonly("grad_fn", [](const Tensor& t) -> py::object {
-        auto fn = t.grad_fn();
-        if (!fn) return py::none();
-        return py::cast(fn);
-      })
-      .def("backward", [](const Tensor& t, const Tensor& gradient, std::optional<bool> retain_graph,
-                          bool create_graph, py::object inputs) {
-        TensorList in;
-        if (!inputs.is_none()) {
-          if (is_tensor(inputs)) in.push_back(inputs.cast<Tensor>());
-          else for (auto x : inputs) in.push_back(x.cast<Tensor>());
-        }
-        py::gil_scoped_release release;
-        t.backward(gradient, retain_graph.value_or(create_graph), create_graph, in);
-      }, py::arg("gradient") = py::none(), py::arg("retain_graph") = py::none(),
-         py::arg("create_graph") = false, py::arg("inputs") = py::none())
+      .def_property_readonly("grad_fn",
+                             [](const Tensor& t) -> py::object {
+                               auto fn = t.grad_fn();
+                               if (!fn) return py::none();
+                               return py::cast(fn);
+                             })
+      .def(
+          "backward",
+          [](const Tensor& t, const Tensor& gradient, std::optional<bool> retain_graph,
+             bool create_graph, py::object inputs) {
+            TensorList in;
+            if (!inputs.is_none()) {
+              if (is_tensor(inputs))
+                in.push_back(inputs.cast<Tensor>());
+              else
+                for (auto x : inputs) in.push_back(x.cast<Tensor>());
+            }
+            py::gil_scoped_release release;
+            t.backward(gradient, retain_graph.value_or(create_graph), create_graph, in);
+          },
+          py::arg("gradient") = py::none(), py::arg("retain_graph") = py::none(),
+          py::arg("create_graph") = false, py::arg("inputs") = py::none())
       .def("detach", [](const Tensor& t) { return t.detach(); })
-      .def("detach_", [](Tensor& t) { t.detach_(); return t; })
+      .def("detach_",
+           [](Tensor& t) {
+             t.detach_();
+             return t;
+           })
       .def("retain_grad", [](const Tensor& t) { return t.retain_grad(); })
       .def_property_readonly("retains_grad", [](const Tensor& t) { return t.retains_grad(); })
-      .def("_register_hook", [](const Tensor& t, py::function fn) {
-        return t.register_hook([fn](const Tensor& g) -> Tensor {
-          py::gil_scoped_acquire gil;
-          py::object r = fn(g);
-          return r.is_none() ? Tensor() : r.cast<Tensor>();
-        });
-      })
-      .def("numpy", [](const Tensor& t, bool force) {
-        return to_numpy(force ? to_device(t.detach(), Device()) : t);
-      }, py::arg("force") = false)
-      .def("__array__", [](const Tensor& t, py::object dtype) {
-        py::array a = to_numpy(to_device(t.detach(), Device()));
-        return dtype.is_none() ? a : py::array(a.attr("astype")(dtype));
-      }, py::arg("dtype") = py::none())
+      .def("_register_hook",
+           [](const Tensor& t, py::function fn) {
+             return t.register_hook([fn](const Tensor& g) -> Tensor {
+               py::gil_scoped_acquire gil;
+               py::object r = fn(g);
+               return r.is_none() ? Tensor() : r.cast<Tensor>();
+             });
+           })
+      .def(
+          "numpy",
+          [](const Tensor& t, bool force) {
+            return to_numpy(force ? to_device(t.detach(), Device()) : t);
+          },
+          py::arg("force") = false)
+      .def(
+          "__array__",
+          [](const Tensor& t, py::object dtype) {
+            py::array a = to_numpy(to_device(t.detach(), Device()));
+            return dtype.is_none() ? a : py::array(a.attr("astype")(dtype));
+          },
+          py::arg("dtype") = py::none())
       .def("_str_cpp", [](const Tensor& t) { return t.str(); });
 
   py::class_<autograd::Node, std::shared_ptr<autograd::Node>>(m, "Node")
       .def("name", &autograd::Node::name)
       .def("__repr__", [](const autograd::Node& n) { return "<" + n.name() + ">"; })
-      .def_property_readonly("next_functions", [](const autograd::Node& n) {
-        py::list out;
-        for (auto& e : n.next_edges)
-          out.append(py::make_tuple(e.fn ? py::cast(e.fn) : py::none(), e.input_nr));
-        return py::tuple(out);
-      })
+      .def_property_readonly(
+          "next_functions",
+          [](const autograd::Node& n) {
+            py::list out;
+            for (auto& e : n.next_edges)
+              out.append(py::make_tuple(e.fn ? py::cast(e.fn) : py::none(), e.input_nr));
+            return py::tuple(out);
+          })
       .def("register_hook", [](autograd::Node& n, py::function fn) {
-        (void)n; (void)fn;
+        (void)n;
+        (void)fn;
         throw NotImplementedError("Node.register_hook is not supported; use Tensor.register_hook");
       });
 
@@ -341,24 +406,29 @@ void bind_module(py::module_& m) {
   // Devices: a tiny Python-visible class with type and index.
   py::class_<DeviceObject>(m, "device")
       .def(py::init([](py::object spec, py::object index) {
-        if (py::isinstance<DeviceObject>(spec)) return spec.cast<DeviceObject>();
-        Device d(spec.cast<std::string>());
-        if (!index.is_none()) d.index = int8_t(index.cast<int>());
-        return DeviceObject{d};
-      }), py::arg("type"), py::arg("index") = py::none())
-      .def_property_readonly("type", [](const DeviceObject& d) { return std::string(device_type_name(d.value.type)); })
-      .def_property_readonly("index", [](const DeviceObject& d) -> py::object {
-        if (d.value.index < 0) return py::none();
-        return py::int_(int(d.value.index));
-      })
-      .def("__eq__", [](const DeviceObject& a, py::object b) {
-        try {
-          return a.value == b.cast<Device>();
-        } catch (...) {
-          return false;
-        }
-      })
-      .def("__hash__", [](const DeviceObject& d) { return std::hash<std::string>()(d.value.str()); })
+             if (py::isinstance<DeviceObject>(spec)) return spec.cast<DeviceObject>();
+             Device d(spec.cast<std::string>());
+             if (!index.is_none()) d.index = int8_t(index.cast<int>());
+             return DeviceObject{d};
+           }),
+           py::arg("type"), py::arg("index") = py::none())
+      .def_property_readonly(
+          "type", [](const DeviceObject& d) { return std::string(device_type_name(d.value.type)); })
+      .def_property_readonly("index",
+                             [](const DeviceObject& d) -> py::object {
+                               if (d.value.index < 0) return py::none();
+                               return py::int_(int(d.value.index));
+                             })
+      .def("__eq__",
+           [](const DeviceObject& a, py::object b) {
+             try {
+               return a.value == b.cast<Device>();
+             } catch (...) {
+               return false;
+             }
+           })
+      .def("__hash__",
+           [](const DeviceObject& d) { return std::hash<std::string>()(d.value.str()); })
       .def("__str__", [](const DeviceObject& d) { return d.value.str(); })
       .def("__repr__", [](const DeviceObject& d) {
         std::string s = "device(type='" + std::string(device_type_name(d.value.type)) + "'";
@@ -376,7 +446,8 @@ void bind_module(py::module_& m) {
   m.def("is_deterministic_algorithms_warn_only_enabled", &deterministic_algorithms_warn_only);
   m.def("set_deterministic", [](bool d) { use_deterministic_algorithms(d, false); });
   m.def("is_deterministic", &deterministic_algorithms_enabled);
-  m.def("_alert_not_deterministic", [](const std::string& op) { alert_not_deterministic(op.c_str()); });
+  m.def("_alert_not_deterministic",
+        [](const std::string& op) { alert_not_deterministic(op.c_str()); });
 
   for (BindFn fn : registry()) fn(m, cls);
   harden_bindings(m);  // arg_guard.cpp: runs last, over every binding
@@ -392,10 +463,22 @@ bool type_caster<tc::DType>::load(handle src, bool) {
     return true;
   }
   // Python builtin types as dtypes: float -> default float, int -> int64, bool, complex.
-  if (src.ptr() == reinterpret_cast<PyObject*>(&PyFloat_Type)) { value = tc::get_default_dtype(); return true; }
-  if (src.ptr() == reinterpret_cast<PyObject*>(&PyLong_Type)) { value = tc::DType::Int64; return true; }
-  if (src.ptr() == reinterpret_cast<PyObject*>(&PyBool_Type)) { value = tc::DType::Bool; return true; }
-  if (src.ptr() == reinterpret_cast<PyObject*>(&PyComplex_Type)) { value = tc::DType::Complex64; return true; }
+  if (src.ptr() == reinterpret_cast<PyObject*>(&PyFloat_Type)) {
+    value = tc::get_default_dtype();
+    return true;
+  }
+  if (src.ptr() == reinterpret_cast<PyObject*>(&PyLong_Type)) {
+    value = tc::DType::Int64;
+    return true;
+  }
+  if (src.ptr() == reinterpret_cast<PyObject*>(&PyBool_Type)) {
+    value = tc::DType::Bool;
+    return true;
+  }
+  if (src.ptr() == reinterpret_cast<PyObject*>(&PyComplex_Type)) {
+    value = tc::DType::Complex64;
+    return true;
+  }
   if (PyUnicode_Check(src.ptr())) {
     value = tc::dtype_from_name(src.cast<std::string>());
     return true;

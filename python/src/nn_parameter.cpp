@@ -15,7 +15,8 @@ void bind_nn_parameter(py::module_& m, TensorClass& cls) {
             if (requires_grad) {
               TC_CHECK_AS(TypeError, is_floating(alias.dtype()) || alias.is_complex(),
                           "Parameter(): only floating point or complex tensors can require "
-                          "gradients, got dtype ", dtype_name(alias.dtype()));
+                          "gradients, got dtype ",
+                          dtype_name(alias.dtype()));
               alias.requires_grad_(true);
             }
             return alias.impl_ptr();

@@ -34,7 +34,9 @@ inline Tensor arg_tensor(const py::args& a, size_t i) {
 }
 
 // tensorcore.nn.utils.rnn.PackedSequence <-> tc::nn::PackedSequence (same four fields).
-inline bool is_packed(py::handle h) { return py::hasattr(h, "batch_sizes") && py::hasattr(h, "data"); }
+inline bool is_packed(py::handle h) {
+  return py::hasattr(h, "batch_sizes") && py::hasattr(h, "data");
+}
 inline nn::PackedSequence to_packed(py::handle h) {
   return {h.attr("data").cast<Tensor>(), h.attr("batch_sizes").cast<Tensor>(),
           h.attr("sorted_indices").cast<Tensor>(), h.attr("unsorted_indices").cast<Tensor>()};

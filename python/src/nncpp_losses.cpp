@@ -14,7 +14,8 @@ using ModulePtr = nn::ModulePtr;
 template <typename Impl, size_t... I>
 py::object call_loss(nn::Module& m, const py::args& a, std::index_sequence<I...>) {
   constexpr size_t n = sizeof...(I);
-  TC_CHECK_TYPE(a.size() == n, m.name(), ".forward: expected ", n, " tensor arguments, got ", a.size());
+  TC_CHECK_TYPE(a.size() == n, m.name(), ".forward: expected ", n, " tensor arguments, got ",
+                a.size());
   std::array<Tensor, n> t{arg_tensor(a, I)...};
   Tensor y;
   {
@@ -41,88 +42,137 @@ void bind_nncpp_losses(py::module_& m, TensorClass&) {
   const auto none = py::none();
 
   add_loss_forward<nn::CrossEntropyLossImpl, 2>();
-  sub.def("CrossEntropyLoss", [](Tensor w, py::object sa, int64_t ii, py::object rd, std::string r, double ls) -> ModulePtr {
-    check_legacy("CrossEntropyLoss", sa, rd);
-    return std::make_shared<nn::CrossEntropyLossImpl>(w, ii, r, ls);
-  }, py::arg("weight") = none, py::arg("size_average") = none, py::arg("ignore_index") = -100,
-     py::arg("reduce") = none, py::arg("reduction") = "mean", py::arg("label_smoothing") = 0.0);
+  sub.def(
+      "CrossEntropyLoss",
+      [](Tensor w, py::object sa, int64_t ii, py::object rd, std::string r,
+         double ls) -> ModulePtr {
+        check_legacy("CrossEntropyLoss", sa, rd);
+        return std::make_shared<nn::CrossEntropyLossImpl>(w, ii, r, ls);
+      },
+      py::arg("weight") = none, py::arg("size_average") = none, py::arg("ignore_index") = -100,
+      py::arg("reduce") = none, py::arg("reduction") = "mean", py::arg("label_smoothing") = 0.0);
   add_loss_forward<nn::NLLLossImpl, 2>();
-  sub.def("NLLLoss", [](Tensor w, py::object sa, int64_t ii, py::object rd, std::string r) -> ModulePtr {
-    check_legacy("NLLLoss", sa, rd);
-    return std::make_shared<nn::NLLLossImpl>(w, ii, r);
-  }, py::arg("weight") = none, py::arg("size_average") = none, py::arg("ignore_index") = -100,
-     py::arg("reduce") = none, py::arg("reduction") = "mean");
+  sub.def(
+      "NLLLoss",
+      [](Tensor w, py::object sa, int64_t ii, py::object rd, std::string r) -> ModulePtr {
+        check_legacy("NLLLoss", sa, rd);
+        return std::make_shared<nn::NLLLossImpl>(w, ii, r);
+      },
+      py::arg("weight") = none, py::arg("size_average") = none, py::arg("ignore_index") = -100,
+      py::arg("reduce") = none, py::arg("reduction") = "mean");
   add_loss_forward<nn::BCEWithLogitsLossImpl, 2>();
-  sub.def("BCEWithLogitsLoss", [](Tensor w, py::object sa, py::object rd, std::string r, Tensor pw) -> ModulePtr {
-    check_legacy("BCEWithLogitsLoss", sa, rd);
-    return std::make_shared<nn::BCEWithLogitsLossImpl>(w, r, pw);
-  }, py::arg("weight") = none, py::arg("size_average") = none, py::arg("reduce") = none,
-     py::arg("reduction") = "mean", py::arg("pos_weight") = none);
+  sub.def(
+      "BCEWithLogitsLoss",
+      [](Tensor w, py::object sa, py::object rd, std::string r, Tensor pw) -> ModulePtr {
+        check_legacy("BCEWithLogitsLoss", sa, rd);
+        return std::make_shared<nn::BCEWithLogitsLossImpl>(w, r, pw);
+      },
+      py::arg("weight") = none, py::arg("size_average") = none, py::arg("reduce") = none,
+      py::arg("reduction") = "mean", py::arg("pos_weight") = none);
   add_loss_forward<nn::BCELossImpl, 2>();
-  sub.def("BCELoss", [](Tensor w, py::object sa, py::object rd, std::string r) -> ModulePtr {
-    check_legacy("BCELoss", sa, rd);
-    return std::make_shared<nn::BCELossImpl>(w, r);
-  }, py::arg("weight") = none, py::arg("size_average") = none, py::arg("reduce") = none,
-     py::arg("reduction") = "mean");
+  sub.def(
+      "BCELoss",
+      [](Tensor w, py::object sa, py::object rd, std::string r) -> ModulePtr {
+        check_legacy("BCELoss", sa, rd);
+        return std::make_shared<nn::BCELossImpl>(w, r);
+      },
+      py::arg("weight") = none, py::arg("size_average") = none, py::arg("reduce") = none,
+      py::arg("reduction") = "mean");
   add_loss_forward<nn::CTCLossImpl, 4>();
-  sub.def("CTCLoss", [](int64_t blank, std::string r, bool zi) -> ModulePtr {
-    return std::make_shared<nn::CTCLossImpl>(blank, r, zi);
-  }, py::arg("blank") = 0, py::arg("reduction") = "mean", py::arg("zero_infinity") = false);
+  sub.def(
+      "CTCLoss",
+      [](int64_t blank, std::string r, bool zi) -> ModulePtr {
+        return std::make_shared<nn::CTCLossImpl>(blank, r, zi);
+      },
+      py::arg("blank") = 0, py::arg("reduction") = "mean", py::arg("zero_infinity") = false);
 
   // reduction-only losses.
   add_loss_forward<nn::MSELossImpl, 2>();
-  sub.def("MSELoss", [](py::object sa, py::object rd, std::string r) -> ModulePtr {
-    check_legacy("MSELoss", sa, rd);
-    return std::make_shared<nn::MSELossImpl>(r);
-  }, py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean");
+  sub.def(
+      "MSELoss",
+      [](py::object sa, py::object rd, std::string r) -> ModulePtr {
+        check_legacy("MSELoss", sa, rd);
+        return std::make_shared<nn::MSELossImpl>(r);
+      },
+      py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean");
   add_loss_forward<nn::L1LossImpl, 2>();
-  sub.def("L1Loss", [](py::object sa, py::object rd, std::string r) -> ModulePtr {
-    check_legacy("L1Loss", sa, rd);
-    return std::make_shared<nn::L1LossImpl>(r);
-  }, py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean");
+  sub.def(
+      "L1Loss",
+      [](py::object sa, py::object rd, std::string r) -> ModulePtr {
+        check_legacy("L1Loss", sa, rd);
+        return std::make_shared<nn::L1LossImpl>(r);
+      },
+      py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean");
   add_loss_forward<nn::SmoothL1LossImpl, 2>();
-  sub.def("SmoothL1Loss", [](py::object sa, py::object rd, std::string r, double beta) -> ModulePtr {
-    check_legacy("SmoothL1Loss", sa, rd);
-    return std::make_shared<nn::SmoothL1LossImpl>(r, beta);
-  }, py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean", py::arg("beta") = 1.0);
+  sub.def(
+      "SmoothL1Loss",
+      [](py::object sa, py::object rd, std::string r, double beta) -> ModulePtr {
+        check_legacy("SmoothL1Loss", sa, rd);
+        return std::make_shared<nn::SmoothL1LossImpl>(r, beta);
+      },
+      py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean",
+      py::arg("beta") = 1.0);
   add_loss_forward<nn::HuberLossImpl, 2>();
-  sub.def("HuberLoss", [](std::string r, double delta) -> ModulePtr {
-    return std::make_shared<nn::HuberLossImpl>(r, delta);
-  }, py::arg("reduction") = "mean", py::arg("delta") = 1.0);
+  sub.def(
+      "HuberLoss",
+      [](std::string r, double delta) -> ModulePtr {
+        return std::make_shared<nn::HuberLossImpl>(r, delta);
+      },
+      py::arg("reduction") = "mean", py::arg("delta") = 1.0);
   add_loss_forward<nn::KLDivLossImpl, 2>();
-  sub.def("KLDivLoss", [](py::object sa, py::object rd, std::string r, bool lt) -> ModulePtr {
-    check_legacy("KLDivLoss", sa, rd);
-    return std::make_shared<nn::KLDivLossImpl>(r, lt);
-  }, py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean",
-     py::arg("log_target") = false);
+  sub.def(
+      "KLDivLoss",
+      [](py::object sa, py::object rd, std::string r, bool lt) -> ModulePtr {
+        check_legacy("KLDivLoss", sa, rd);
+        return std::make_shared<nn::KLDivLossImpl>(r, lt);
+      },
+      py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean",
+      py::arg("log_target") = false);
   add_loss_forward<nn::MarginRankingLossImpl, 3>();
-  sub.def("MarginRankingLoss", [](double margin, py::object sa, py::object rd, std::string r) -> ModulePtr {
-    check_legacy("MarginRankingLoss", sa, rd);
-    return std::make_shared<nn::MarginRankingLossImpl>(margin, r);
-  }, py::arg("margin") = 0.0, py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean");
+  sub.def(
+      "MarginRankingLoss",
+      [](double margin, py::object sa, py::object rd, std::string r) -> ModulePtr {
+        check_legacy("MarginRankingLoss", sa, rd);
+        return std::make_shared<nn::MarginRankingLossImpl>(margin, r);
+      },
+      py::arg("margin") = 0.0, py::arg("size_average") = none, py::arg("reduce") = none,
+      py::arg("reduction") = "mean");
   add_loss_forward<nn::CosineEmbeddingLossImpl, 3>();
-  sub.def("CosineEmbeddingLoss", [](double margin, py::object sa, py::object rd, std::string r) -> ModulePtr {
-    check_legacy("CosineEmbeddingLoss", sa, rd);
-    return std::make_shared<nn::CosineEmbeddingLossImpl>(margin, r);
-  }, py::arg("margin") = 0.0, py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean");
+  sub.def(
+      "CosineEmbeddingLoss",
+      [](double margin, py::object sa, py::object rd, std::string r) -> ModulePtr {
+        check_legacy("CosineEmbeddingLoss", sa, rd);
+        return std::make_shared<nn::CosineEmbeddingLossImpl>(margin, r);
+      },
+      py::arg("margin") = 0.0, py::arg("size_average") = none, py::arg("reduce") = none,
+      py::arg("reduction") = "mean");
   add_loss_forward<nn::TripletMarginLossImpl, 3>();
-  sub.def("TripletMarginLoss", [](double margin, double p, double eps, bool swap, py::object sa, py::object rd,
-                                  std::string r) -> ModulePtr {
-    check_legacy("TripletMarginLoss", sa, rd);
-    return std::make_shared<nn::TripletMarginLossImpl>(margin, p, eps, swap, r);
-  }, py::arg("margin") = 1.0, py::arg("p") = 2.0, py::arg("eps") = 1e-6, py::arg("swap") = false,
-     py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean");
+  sub.def(
+      "TripletMarginLoss",
+      [](double margin, double p, double eps, bool swap, py::object sa, py::object rd,
+         std::string r) -> ModulePtr {
+        check_legacy("TripletMarginLoss", sa, rd);
+        return std::make_shared<nn::TripletMarginLossImpl>(margin, p, eps, swap, r);
+      },
+      py::arg("margin") = 1.0, py::arg("p") = 2.0, py::arg("eps") = 1e-6, py::arg("swap") = false,
+      py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean");
   add_loss_forward<nn::PoissonNLLLossImpl, 2>();
-  sub.def("PoissonNLLLoss", [](bool log_input, bool full, py::object sa, double eps, py::object rd,
-                               std::string r) -> ModulePtr {
-    check_legacy("PoissonNLLLoss", sa, rd);
-    return std::make_shared<nn::PoissonNLLLossImpl>(log_input, full, eps, r);
-  }, py::arg("log_input") = true, py::arg("full") = false, py::arg("size_average") = none, py::arg("eps") = 1e-8,
-     py::arg("reduce") = none, py::arg("reduction") = "mean");
+  sub.def(
+      "PoissonNLLLoss",
+      [](bool log_input, bool full, py::object sa, double eps, py::object rd,
+         std::string r) -> ModulePtr {
+        check_legacy("PoissonNLLLoss", sa, rd);
+        return std::make_shared<nn::PoissonNLLLossImpl>(log_input, full, eps, r);
+      },
+      py::arg("log_input") = true, py::arg("full") = false, py::arg("size_average") = none,
+      py::arg("eps") = 1e-8, py::arg("reduce") = none, py::arg("reduction") = "mean");
   add_loss_forward<nn::GaussianNLLLossImpl, 3>();
-  sub.def("GaussianNLLLoss", [](bool full, double eps, std::string r) -> ModulePtr {
-    return std::make_shared<nn::GaussianNLLLossImpl>(full, eps, r);
-  }, py::arg("full") = false, py::arg("eps") = 1e-6, py::arg("reduction") = "mean");
+  sub.def(
+      "GaussianNLLLoss",
+      [](bool full, double eps, std::string r) -> ModulePtr {
+        return std::make_shared<nn::GaussianNLLLossImpl>(full, eps, r);
+      },
+      py::arg("full") = false, py::arg("eps") = 1e-6, py::arg("reduction") = "mean");
 }
 
 Registrar registrar(bind_nncpp_losses);

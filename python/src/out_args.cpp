@@ -6,8 +6,9 @@
 // keyword names and nothing else; the rare call with `out` goes to _out._write_out (checks,
 // resize, cast-copy), except for the single-kernel elementwise ops (_out._DIRECT): their
 // TensorIter writes into `out` directly (OutputHintGuard) with no Python frame, and only a
-// result that did not land in `out` goes through _out._finish_out. One wrapper around each function keeps pybind11's overload resolution of
-// the wrapped function intact (no extra overload that could capture a call meant for another).
+// result that did not land in `out` goes through _out._finish_out. One wrapper around each function
+// keeps pybind11's overload resolution of the wrapped function intact (no extra overload that could
+// capture a call meant for another).
 #include "bind.h"
 #include "tensorcore/core/tensor_iter.h"
 
@@ -33,10 +34,10 @@ void grow_storage(const Tensor& t, size_t nbytes) {
 // the first min(old, new) elements are kept when the tensor was contiguous.
 Tensor resize(const Tensor& t, const Shape& sizes) {
   TC_CHECK_AS(Error, !t.requires_grad() || !autograd::grad_enabled(),
-           "resize_(): cannot resize variables that require grad");
+              "resize_(): cannot resize variables that require grad");
   for (int64_t s : sizes)
-    TC_CHECK_AS(Error, s >= 0, "resize_(): trying to create tensor with negative dimension ", s, ": ",
-             shape_str(sizes));
+    TC_CHECK_AS(Error, s >= 0, "resize_(): trying to create tensor with negative dimension ", s,
+                ": ", shape_str(sizes));
   int64_t numel = shape_numel(sizes);
   int64_t nbytes = 0;  // overflow-checked: a wrapped count grew the storage too little (abort)
   TC_CHECK(!__builtin_add_overflow(t.storage_offset(), numel, &nbytes) &&
@@ -51,11 +52,10 @@ Tensor resize(const Tensor& t, const Shape& sizes) {
 }
 
 struct OutFn {
-  PyObject_HEAD
-  vectorcallfunc vectorcall;
-  PyObject* fn;         // the wrapped pybind11 function
-  PyObject* name;       // str, the op's name for error messages
-  PyObject* write_out;  // _out._write_out(name, fn, args, kwargs, out)
+  PyObject_HEAD vectorcallfunc vectorcall;
+  PyObject* fn;          // the wrapped pybind11 function
+  PyObject* name;        // str, the op's name for error messages
+  PyObject* write_out;   // _out._write_out(name, fn, args, kwargs, out)
   PyObject* finish_out;  // _out._finish_out(name, result, out), or null: no direct path
 };
 
@@ -117,7 +117,8 @@ PyObject* out_fn_direct_call(OutFn* self, PyObject* const* args, size_t nargs, P
     Py_INCREF(out_obj);
     return out_obj;
   }
-  PyObject* done = PyObject_CallFunctionObjArgs(self->finish_out, self->name, result, out_obj, nullptr);
+  PyObject* done =
+      PyObject_CallFunctionObjArgs(self->finish_out, self->name, result, out_obj, nullptr);
   Py_DECREF(result);
   return done;
 }
@@ -145,11 +146,10 @@ PyObject* out_fn_slow_call(OutFn* self, PyObject* const* args, size_t nargs, PyO
     }
   }
   PyObject* out = args[nargs + size_t(out_index)];
-  PyObject* result =
-      out == Py_None
-          ? PyObject_Call(self->fn, pos, kwargs)
-          : PyObject_CallFunctionObjArgs(self->write_out, self->name, self->fn, pos, kwargs, out,
-                                         nullptr);
+  PyObject* result = out == Py_None
+                         ? PyObject_Call(self->fn, pos, kwargs)
+                         : PyObject_CallFunctionObjArgs(self->write_out, self->name, self->fn, pos,
+                                                        kwargs, out, nullptr);
   Py_DECREF(pos);
   Py_DECREF(kwargs);
   return result;
@@ -200,14 +200,15 @@ PyObject* out_fn_getattro(PyObject* obj, PyObject* attr) {
     Py_INCREF(self->fn);
     return self->fn;
   }
-  if (PyUnicode_CompareWithASCIIString(attr, "__class__") == 0) return PyObject_GenericGetAttr(obj, attr);
+  if (PyUnicode_CompareWithASCIIString(attr, "__class__") == 0)
+    return PyObject_GenericGetAttr(obj, attr);
   return PyObject_GetAttr(self->fn, attr);
 }
 
 PyObject* out_fn_repr(PyObject* obj) { return PyObject_Repr(reinterpret_cast<OutFn*>(obj)->fn); }
 
 PyTypeObject out_fn_type = [] {
-  PyTypeObject t{};  // zeroed; PyType_Ready sets ob_type
+  PyTypeObject t{};                 // zeroed; PyType_Ready sets ob_type
   t.ob_base.ob_base.ob_refcnt = 1;  // static: never freed
   t.tp_name = "tensorcore._C.builtin_function_with_out";
   t.tp_basicsize = sizeof(OutFn);
@@ -238,8 +239,9 @@ void bind_out_args(py::module_& m, TensorClass& cls) {
   m.def("_with_out", &make_out_fn, py::arg("name"), py::arg("fn"), py::arg("write_out"),
         py::arg("finish_out") = py::none());
   cls.def("resize_", [](const Tensor& t, py::args size) { return resize(t, to_shape(size)); });
-  cls.def("resize_as_", [](const Tensor& t, const Tensor& other) { return resize(t, other.sizes()); },
-          py::arg("other"));
+  cls.def(
+      "resize_as_", [](const Tensor& t, const Tensor& other) { return resize(t, other.sizes()); },
+      py::arg("other"));
   // Runs fn(*args, **kwargs) letting its output TensorIter write straight into `out` (see
   // OutputHintGuard): returns (result, True) when it did, and then bumps out's version as the
   // copy would have; (result, False) otherwise, and the caller copies.

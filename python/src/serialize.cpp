@@ -145,16 +145,17 @@ void bind_serialize(py::module_& m, TensorClass&) {
         py::gil_scoped_release nogil;
         save_safetensors(tensors, path, metadata);
       },
-      py::arg("tensors"), py::arg("path"), py::arg("metadata") = std::map<std::string, std::string>{});
-  s.def("dumps_safetensors", [](const NamedTensors& tensors,
-                                const std::map<std::string, std::string>& metadata) {
-    std::string bytes;
-    {
-      py::gil_scoped_release nogil;
-      bytes = safetensors_bytes(tensors, metadata);
-    }
-    return py::bytes(bytes);
-  });
+      py::arg("tensors"), py::arg("path"),
+      py::arg("metadata") = std::map<std::string, std::string>{});
+  s.def("dumps_safetensors",
+        [](const NamedTensors& tensors, const std::map<std::string, std::string>& metadata) {
+          std::string bytes;
+          {
+            py::gil_scoped_release nogil;
+            bytes = safetensors_bytes(tensors, metadata);
+          }
+          return py::bytes(bytes);
+        });
   s.def("loads_safetensors", [](const py::bytes& data) {
     const std::string_view view(data);
     SafetensorsFile file;
@@ -178,9 +179,8 @@ void bind_serialize(py::module_& m, TensorClass&) {
     for (auto& [name, t] : out) d[py::str(name)] = py::cast(t);
     return d;
   });
-  s.def("safetensors_metadata", [](const std::filesystem::path& path) {
-    return read_safetensors_file(path).metadata;
-  });
+  s.def("safetensors_metadata",
+        [](const std::filesystem::path& path) { return read_safetensors_file(path).metadata; });
 }
 
 Registrar registrar(bind_serialize);

@@ -61,7 +61,7 @@ void bind_vision(py::module_& m, TensorClass&) {
     py::gil_scoped_release nogil;
     return vk::crop_flip(img, tops, lefts, hflip, vflip, h, w);
   });
-  
+
   bind_deploy_pipeline<tc::vision::transforms::Pipeline>(v, "img");
   v.def("blend", [](const Tensor& img, const std::vector<double>& factors, int other,
                     const std::vector<double>& values) {
@@ -87,8 +87,8 @@ void bind_vision(py::module_& m, TensorClass&) {
       },
       py::arg("img"), py::arg("kernel_x"), py::arg("kernel_y"), py::arg("sigma_x"),
       py::arg("sigma_y"));
-  v.def("erase", &vk::erase, py::arg("img"), py::arg("i"), py::arg("j"), py::arg("h"),
-        py::arg("w"), py::arg("value"), py::arg("inplace"));
+  v.def("erase", &vk::erase, py::arg("img"), py::arg("i"), py::arg("j"), py::arg("h"), py::arg("w"),
+        py::arg("value"), py::arg("inplace"));
   v.def("invert", &vk::invert, py::arg("img"));
   v.def("posterize", &vk::posterize, py::arg("img"), py::arg("bits"));
   v.def("solarize", &vk::solarize, py::arg("img"), py::arg("threshold"));
@@ -102,8 +102,8 @@ void bind_vision(py::module_& m, TensorClass&) {
   v.def("affine_for_image", &vk::affine_for_image, py::arg("h"), py::arg("w"), py::arg("angle"),
         py::arg("tx"), py::arg("ty"), py::arg("scale"), py::arg("shear_x"), py::arg("shear_y"),
         py::arg("center"));
-  v.def("affine_pixel_matrix", &vk::affine_pixel_matrix, py::arg("m"), py::arg("h"),
-        py::arg("w"), py::arg("out_h"), py::arg("out_w"));
+  v.def("affine_pixel_matrix", &vk::affine_pixel_matrix, py::arg("m"), py::arg("h"), py::arg("w"),
+        py::arg("out_h"), py::arg("out_w"));
   v.def("expanded_size", &vk::expanded_size, py::arg("m"), py::arg("h"), py::arg("w"));
   v.def("perspective_matrix", &vk::perspective_matrix, py::arg("start"), py::arg("end"));
 }

@@ -35,9 +35,9 @@ struct CacheEntry {
 thread_local std::unordered_map<const TensorImpl*, CacheEntry> cast_cache;
 
 void check_lower_dtype(DeviceType device, DType dtype) {
-  TC_CHECK_TYPE(dtype == DType::Float16 || dtype == DType::BFloat16,
-                "autocast: the ", device_type_name(device),
-                " autocast dtype must be float16 or bfloat16, got ", dtype_name(dtype));
+  TC_CHECK_TYPE(dtype == DType::Float16 || dtype == DType::BFloat16, "autocast: the ",
+                device_type_name(device), " autocast dtype must be float16 or bfloat16, got ",
+                dtype_name(dtype));
 }
 
 }  // namespace
@@ -101,8 +101,7 @@ bool is_eligible(const Tensor& t, DeviceType device) {
 Tensor cached_cast(DType target, const Tensor& t, DeviceType device) {
   if (!is_eligible(t, device) || t.dtype() == target) return t;
   bool cacheable = target == get_autocast_dtype(device) && t.dtype() == DType::Float32 &&
-                   state.cache_enabled && t.requires_grad() && t.is_leaf() &&
-                   !t.impl()->view_base;
+                   state.cache_enabled && t.requires_grad() && t.is_leaf() && !t.impl()->view_base;
   if (!cacheable) return to_dtype(t, target);
   bool grad_now = autograd::grad_enabled();
   auto it = cast_cache.find(t.impl());

@@ -74,7 +74,10 @@ struct CastPlan {
   Tensor operator()(const Tensor& t) const;
   TensorList operator()(const TensorList& ts) const;
   std::optional<Tensor> operator()(const std::optional<Tensor>& t) const;
-  template <typename T> const T& operator()(const T& other) const { return other; }
+  template <typename T>
+  const T& operator()(const T& other) const {
+    return other;
+  }
 };
 
 // Collects what the plan depends on: the tensors' device and dtypes, and whether an explicit
@@ -89,8 +92,11 @@ class PlanBuilder {
   void add(const std::optional<Tensor>& t) {
     if (t) add(*t);
   }
-  void add(const std::optional<DType>& dtype) { explicit_dtype_ = explicit_dtype_ || dtype.has_value(); }
-  template <typename T> void add(const T&) {}
+  void add(const std::optional<DType>& dtype) {
+    explicit_dtype_ = explicit_dtype_ || dtype.has_value();
+  }
+  template <typename T>
+  void add(const T&) {}
   CastPlan build() const;
 
  private:
@@ -148,7 +154,7 @@ auto call_with_plan(const CastPlan& plan, Fn&& fn, const Args&... args) {
 // ops they are built from (mm) are not cast where torch's kernel would not be.
 #define TC_AUTOCAST_NATIVE(op_name, fn, ...) TC_AUTOCAST_IMPL(true, op_name, fn, __VA_ARGS__)
 
-#define TC_AUTOCAST_IMPL(native, op_name, fn, ...)                                          \
+#define TC_AUTOCAST_IMPL(native, op_name, fn, ...)                                         \
   do {                                                                                     \
     if (::tc::amp::hook_armed()) {                                                         \
       const ::tc::amp::CastPlan tc_amp_plan_ = ::tc::amp::make_plan(op_name, __VA_ARGS__); \

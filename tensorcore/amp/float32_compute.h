@@ -33,7 +33,10 @@ struct Float32Args {
     versions.push_back(f.version());
     return f;
   }
-  template <typename T> const T& operator()(const T& other) { return other; }
+  template <typename T>
+  const T& operator()(const T& other) {
+    return other;
+  }
 
   void write_back() {
     // Not differentiable (running stats, embedding max_norm renorm), like the kernels' own
@@ -70,7 +73,7 @@ auto call_in_float32(DType out_dtype, Fn&& fn, const Args&... args) {
 // First statement of a float32/float64-only kernel entry point: when `dtype_of` (a tensor
 // argument) is float16/bfloat16, re-runs `fn` on float32 copies of every reduced-precision tensor
 // argument and returns the outputs in dtype_of's dtype. Pass every argument of the op, in order.
-#define TC_REDUCED_FLOAT_VIA_FLOAT32(dtype_of, fn, ...)                                      \
+#define TC_REDUCED_FLOAT_VIA_FLOAT32(dtype_of, fn, ...)                                     \
   do {                                                                                      \
     if (::tc::amp::is_reduced_float(dtype_of))                                              \
       return ::tc::amp::detail::call_in_float32(                                            \

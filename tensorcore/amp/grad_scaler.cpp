@@ -64,11 +64,20 @@ void unscale_cpu(const Tensor& grad, const Tensor& found_inf, const Tensor& inv_
   std::atomic<bool> found{false};
   const int64_t n = grad.numel();
   switch (grad.dtype()) {
-    case DType::Float32: unscale_loop(grad.data<float>(), n, inv, found); break;
-    case DType::Float16: unscale_loop(grad.data<Half>(), n, inv, found); break;
-    case DType::BFloat16: unscale_loop(grad.data<BFloat16>(), n, inv, found); break;
-    case DType::Float64: unscale_loop_double(grad.data<double>(), n, inv, found); break;
-    default: break;  // rejected by the op
+    case DType::Float32:
+      unscale_loop(grad.data<float>(), n, inv, found);
+      break;
+    case DType::Float16:
+      unscale_loop(grad.data<Half>(), n, inv, found);
+      break;
+    case DType::BFloat16:
+      unscale_loop(grad.data<BFloat16>(), n, inv, found);
+      break;
+    case DType::Float64:
+      unscale_loop_double(grad.data<double>(), n, inv, found);
+      break;
+    default:
+      break;  // rejected by the op
   }
   if (found.load()) *found_inf.data<float>() = 1.0f;
 }
@@ -108,10 +117,9 @@ void foreach_non_finite_check_and_unscale_(const TensorList& scaled_grads, const
     const Tensor& g = scaled_grads[i];
     TC_CHECK(g.defined(), op, ": scaled_grads[", i, "] is None");
     DType d = g.dtype();
-    TC_CHECK_TYPE(d == DType::Float32 || d == DType::Float16 || d == DType::BFloat16 ||
-                      d == DType::Float64,
-                  op, ": scaled_grads[", i, "] must be a floating-point tensor, got ",
-                  dtype_name(d));
+    TC_CHECK_TYPE(
+        d == DType::Float32 || d == DType::Float16 || d == DType::BFloat16 || d == DType::Float64,
+        op, ": scaled_grads[", i, "] must be a floating-point tensor, got ", dtype_name(d));
     check_same_device(op, g, "a scaled grad", found_inf, "found_inf");
   }
   autograd::NoGradGuard no_grad;

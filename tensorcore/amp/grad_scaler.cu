@@ -52,13 +52,18 @@ void launch_unscale(const Tensor& grad, const Tensor& found_inf, const Tensor& i
 void unscale_cuda(const Tensor& grad, const Tensor& found_inf, const Tensor& inv_scale) {
   DeviceGuard guard(grad.device().index);
   switch (grad.dtype()) {
-    case DType::Float32: return launch_unscale<float>(grad, found_inf, inv_scale);
-    case DType::Float64: return launch_unscale<double>(grad, found_inf, inv_scale);
-    case DType::Float16: return launch_unscale<half>(grad, found_inf, inv_scale);
-    case DType::BFloat16: return launch_unscale<bf16>(grad, found_inf, inv_scale);
+    case DType::Float32:
+      return launch_unscale<float>(grad, found_inf, inv_scale);
+    case DType::Float64:
+      return launch_unscale<double>(grad, found_inf, inv_scale);
+    case DType::Float16:
+      return launch_unscale<half>(grad, found_inf, inv_scale);
+    case DType::BFloat16:
+      return launch_unscale<bf16>(grad, found_inf, inv_scale);
     default:
-      throw TypeError(detail::concat("_amp_foreach_non_finite_check_and_unscale_: unsupported dtype ",
-                                     dtype_name(grad.dtype())));
+      throw TypeError(
+          detail::concat("_amp_foreach_non_finite_check_and_unscale_: unsupported dtype ",
+                         dtype_name(grad.dtype())));
   }
 }
 

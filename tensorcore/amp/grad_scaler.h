@@ -23,7 +23,8 @@ const Tensor& update_scale_(const Tensor& current_scale, const Tensor& growth_tr
 
 // Device kernels. `grad` is contiguous; found_inf/inv_scale/scale/tracker are 1-element tensors
 // on grad's device.
-using UnscaleKernel = void (*)(const Tensor& grad, const Tensor& found_inf, const Tensor& inv_scale);
+using UnscaleKernel = void (*)(const Tensor& grad, const Tensor& found_inf,
+                               const Tensor& inv_scale);
 using UpdateScaleKernel = void (*)(const Tensor& current_scale, const Tensor& growth_tracker,
                                    const Tensor& found_inf, double growth_factor,
                                    double backoff_factor, int64_t growth_interval);

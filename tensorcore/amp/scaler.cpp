@@ -27,8 +27,7 @@ void GradScaler::check_initialized(const char* fn) const {
 
 void GradScaler::lazy_init(Device device) {
   scale_ = full({1}, options_.init_scale, TensorOptions(DType::Float32).device(device));
-  growth_tracker_ =
-      full({1}, init_growth_tracker_, TensorOptions(DType::Int32).device(device));
+  growth_tracker_ = full({1}, init_growth_tracker_, TensorOptions(DType::Int32).device(device));
 }
 
 Tensor GradScaler::scale(const Tensor& output) {
@@ -94,7 +93,8 @@ bool GradScaler::step(optim::Optimizer& opt) {
   }
   check_initialized("step");
   OptState& state = states_[&opt];
-  TC_CHECK(state.stage != Stage::Stepped, "step() has already been called since the last update().");
+  TC_CHECK(state.stage != Stage::Stepped,
+           "step() has already been called since the last update().");
   if (state.stage == Stage::Ready) unscale_(opt);
   TC_CHECK(!state.found_inf_per_device.empty(), "No inf checks were recorded for this optimizer.");
   double found = 0;
@@ -145,11 +145,12 @@ std::vector<std::pair<std::string, double>> GradScaler::state_dict() const {
 
 void GradScaler::load_state_dict(const std::vector<std::pair<std::string, double>>& state) {
   if (!options_.enabled) return;
-  TC_CHECK(!state.empty(), "The source state dict is empty, possibly because it was saved from a "
+  TC_CHECK(!state.empty(),
+           "The source state dict is empty, possibly because it was saved from a "
            "disabled instance of GradScaler.");
   std::map<std::string, double> m(state.begin(), state.end());
-  for (const char* key : {"scale", "growth_factor", "backoff_factor", "growth_interval",
-                          "_growth_tracker"})
+  for (const char* key :
+       {"scale", "growth_factor", "backoff_factor", "growth_interval", "_growth_tracker"})
     TC_CHECK(m.count(key), "GradScaler.load_state_dict: missing key '", key, "'");
   options_.init_scale = m["scale"];
   options_.growth_factor = m["growth_factor"];

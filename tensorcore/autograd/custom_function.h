@@ -112,8 +112,10 @@ struct Function {
       return T::forward(ctx, std::forward<Args>(args)...);
     }();
     TensorList outs;
-    if constexpr (std::is_same_v<std::decay_t<Out>, Tensor>) outs = {result};
-    else outs = TensorList(result.begin(), result.end());
+    if constexpr (std::is_same_v<std::decay_t<Out>, Tensor>)
+      outs = {result};
+    else
+      outs = TensorList(result.begin(), result.end());
     if (record) {
       attach_custom_node(node, inputs, outs, ctx->non_differentiable_);
       ctx->node_ = node;
@@ -121,8 +123,10 @@ struct Function {
     } else {
       ctx->to_save_.clear();
     }
-    if constexpr (std::is_same_v<std::decay_t<Out>, Tensor>) return outs[0];
-    else return outs;
+    if constexpr (std::is_same_v<std::decay_t<Out>, Tensor>)
+      return outs[0];
+    else
+      return outs;
   }
 };
 

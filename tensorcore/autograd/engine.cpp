@@ -62,9 +62,8 @@ Tensor unalias_operand(const Tensor& other, const Tensor& self) {
 
 void record_overwrite(const Tensor& t, const char* op) {
   if (!needs_grad({t})) return;
-  record(op, {t}, {t}, {}, [](const TensorList&, const TensorList& g) -> TensorList {
-    return {zeros_like(g[0])};
-  });
+  record(op, {t}, {t}, {},
+         [](const TensorList&, const TensorList& g) -> TensorList { return {zeros_like(g[0])}; });
 }
 
 void check_inplace(const Tensor& self, const char* op) {
@@ -103,7 +102,8 @@ TensorList run_backward(const TensorList& roots, const TensorList& grad_roots, b
   std::vector<CaptureSlot> captures;
   std::vector<std::shared_ptr<Node>> keep_alive;
   for (const Tensor& t : capture_inputs) {
-    TC_CHECK_AS(Error, t.requires_grad(), "one of the differentiated Tensors does not require grad");
+    TC_CHECK_AS(Error, t.requires_grad(),
+                "one of the differentiated Tensors does not require grad");
     Edge e = gradient_edge(t);
     keep_alive.push_back(e.fn);
     captures.push_back({e.fn.get(), e.input_nr});
@@ -122,9 +122,7 @@ TensorList run_backward(const TensorList& roots, const TensorList& grad_roots, b
     TC_CHECK_AS(Error, r.requires_grad(), "element ", i,
                 " of tensors does not require grad and does not have a grad_fn");
     Edge e = gradient_edge(r);
-    Tensor g = grad_roots.size() > i && grad_roots[i].defined()
-                   ? grad_roots[i]
-                   : ones_like(r);
+    Tensor g = grad_roots.size() > i && grad_roots[i].defined() ? grad_roots[i] : ones_like(r);
     TC_CHECK(g.sizes() == r.sizes(), "backward: gradient has shape ", shape_str(g.sizes()),
              " but the output has shape ", shape_str(r.sizes()));
     Node* n = e.fn.get();
@@ -229,9 +227,8 @@ TensorList run_backward(const TensorList& roots, const TensorList& grad_roots, b
   return captured;
 }
 
-TensorList grad(const TensorList& outputs, const TensorList& inputs,
-                const TensorList& grad_outputs, std::optional<bool> retain_graph,
-                bool create_graph, bool allow_unused) {
+TensorList grad(const TensorList& outputs, const TensorList& inputs, const TensorList& grad_outputs,
+                std::optional<bool> retain_graph, bool create_graph, bool allow_unused) {
   TC_CHECK(!inputs.empty(), "autograd.grad: grad requires at least one input");
   return run_backward(outputs, grad_outputs, retain_graph.value_or(create_graph), create_graph,
                       inputs, allow_unused, false);

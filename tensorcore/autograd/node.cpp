@@ -78,8 +78,9 @@ Tensor SavedTensor::unpack(const std::shared_ptr<Node>& owner, const char* op_na
               "retain_graph=True if you need to backward through the graph a second time.");
   TC_CHECK_AS(Error, data_.version() == version_,
               "one of the variables needed for gradient computation has been modified by an "
-              "inplace operation: it is an input or output of ", op_name, ", is at version ",
-              data_.version(), "; expected version ", version_, " instead");
+              "inplace operation: it is an input or output of ",
+              op_name, ", is at version ", data_.version(), "; expected version ", version_,
+              " instead");
   if (!is_output_) return data_;
   Tensor t = data_.detach();
   if (requires_grad_ && owner) {
@@ -108,12 +109,14 @@ Tensor match_input_meta(Tensor g, const InputMeta& m) {
   g = sum_to_size(g, m.shape);
   if (g.dtype() != m.dtype) {
     g = is_complex(g.dtype()) && !is_complex(m.dtype) ? to_dtype(real(g), m.dtype)
-                                                       : to_dtype(g, m.dtype);
+                                                      : to_dtype(g, m.dtype);
   }
   return g;
 }
 
-Tensor zeros_for(const InputMeta& m) { return zeros(m.shape, TensorOptions(m.dtype).device(m.device)); }
+Tensor zeros_for(const InputMeta& m) {
+  return zeros(m.shape, TensorOptions(m.dtype).device(m.device));
+}
 
 TensorList FunctionNode::apply(TensorList&& grads) {
   TC_CHECK_AS(Error, !released, name_,

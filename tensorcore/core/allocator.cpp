@@ -51,7 +51,8 @@ struct CpuAllocator final : Allocator {
   Allocation allocate(size_t nbytes, Device) override {
     size_t total = kAlign + ((nbytes + kAlign - 1) / kAlign) * kAlign;
     void* base = std::aligned_alloc(kAlign, total);
-    if (!base) throw Error(detail::concat("CPU out of memory: failed to allocate ", nbytes, " bytes"));
+    if (!base)
+      throw Error(detail::concat("CPU out of memory: failed to allocate ", nbytes, " bytes"));
     if (total >= kHugePageMin && huge_pages_enabled()) advise_huge_pages(base, total);
     *static_cast<size_t*>(base) = nbytes;
     g_cpu_bytes.fetch_add(int64_t(nbytes), std::memory_order_relaxed);
@@ -82,7 +83,9 @@ Allocator& get_allocator(DeviceType type) {
   return *a;
 }
 
-void register_allocator(DeviceType type, Allocator* allocator) { g_allocators[int(type)] = allocator; }
+void register_allocator(DeviceType type, Allocator* allocator) {
+  g_allocators[int(type)] = allocator;
+}
 
 int64_t cpu_memory_allocated() { return g_cpu_bytes.load(); }
 

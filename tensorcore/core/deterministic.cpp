@@ -22,7 +22,8 @@ bool deterministic_algorithms_warn_only() { return g_warn_only; }
 void alert_not_deterministic(const char* op) {
   if (!g_enabled) return;
   std::string msg = detail::concat(
-      op, " does not have a deterministic implementation, but you set "
+      op,
+      " does not have a deterministic implementation, but you set "
       "'use_deterministic_algorithms(True)'. You can turn off determinism just for this operation, "
       "or you can use the 'warn_only=True' option, if that's acceptable for your application.");
   if (g_warn_only) {

@@ -13,7 +13,10 @@
 
 namespace tc {
 
-template <typename T> struct TypeTag { using type = T; };
+template <typename T>
+struct TypeTag {
+  using type = T;
+};
 
 enum DTypeSet : uint32_t {
   kBoolSet = 1u << int(DType::Bool),
@@ -31,8 +34,8 @@ enum DTypeSet : uint32_t {
 template <uint32_t Set, typename F>
 decltype(auto) dispatch_dtype(DType dt, const char* op, F&& f) {
   switch (dt) {
-#define TC_DISPATCH_CASE(E, T, N, S)                                          \
-  case DType::E:                                                              \
+#define TC_DISPATCH_CASE(E, T, N, S)                                   \
+  case DType::E:                                                       \
     if constexpr ((Set >> int(DType::E)) & 1u) return f(TypeTag<T>{}); \
     break;
     TC_FORALL_DTYPES(TC_DISPATCH_CASE)
@@ -66,10 +69,10 @@ struct KernelTable {
 // Registers a kernel at load time: TC_REGISTER_KERNEL(add_table, CPU, add_cpu);
 #define TC_CONCAT_INNER(a, b) a##b
 #define TC_CONCAT(a, b) TC_CONCAT_INNER(a, b)
-#define TC_REGISTER_KERNEL(table, device, fn)                              \
-  static const bool TC_CONCAT(tc_registered_, __COUNTER__) = [] {         \
-    table.set(::tc::DeviceType::device, fn);                               \
-    return true;                                                           \
+#define TC_REGISTER_KERNEL(table, device, fn)                     \
+  static const bool TC_CONCAT(tc_registered_, __COUNTER__) = [] { \
+    table.set(::tc::DeviceType::device, fn);                      \
+    return true;                                                  \
   }()
 
 }  // namespace tc

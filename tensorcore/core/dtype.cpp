@@ -34,8 +34,8 @@ DType dtype_from_name(std::string_view name) {
   TC_FORALL_DTYPES(TC_PARSE)
 #undef TC_PARSE
   static const std::pair<const char*, DType> aliases[] = {
-      {"float", DType::Float32},   {"double", DType::Float64},     {"half", DType::Float16},
-      {"long", DType::Int64},      {"int", DType::Int32},          {"short", DType::Int16},
+      {"float", DType::Float32},    {"double", DType::Float64},     {"half", DType::Float16},
+      {"long", DType::Int64},       {"int", DType::Int32},          {"short", DType::Int16},
       {"cfloat", DType::Complex64}, {"cdouble", DType::Complex128}, {"uint", DType::UInt8}};
   for (auto& [alias, dt] : aliases)
     if (name == alias) return dt;
@@ -46,10 +46,14 @@ static int int_bits(DType d) { return int(itemsize(d)) * 8; }
 
 static DType signed_int_of_bits(int bits) {
   switch (bits) {
-    case 8: return DType::Int8;
-    case 16: return DType::Int16;
-    case 32: return DType::Int32;
-    default: return DType::Int64;
+    case 8:
+      return DType::Int8;
+    case 16:
+      return DType::Int16;
+    case 32:
+      return DType::Int32;
+    default:
+      return DType::Int64;
   }
 }
 
@@ -62,8 +66,10 @@ DType to_real(DType d) {
 DType to_complex(DType d) {
   switch (d) {
     case DType::Float64:
-    case DType::Complex128: return DType::Complex128;
-    default: return DType::Complex64;
+    case DType::Complex128:
+      return DType::Complex128;
+    default:
+      return DType::Complex64;
   }
 }
 
@@ -76,7 +82,8 @@ DType promote_types(DType a, DType b) {
     return real == DType::Float64 ? DType::Complex128 : DType::Complex64;
   }
   if (is_floating(a) && is_floating(b)) {
-    if ((a == DType::Float16 && b == DType::BFloat16) || (a == DType::BFloat16 && b == DType::Float16))
+    if ((a == DType::Float16 && b == DType::BFloat16) ||
+        (a == DType::BFloat16 && b == DType::Float16))
       return DType::Float32;
     return itemsize(a) >= itemsize(b) ? a : b;
   }

@@ -40,10 +40,11 @@ Tensor Generator::get_state() const {
 }
 
 void Generator::set_state(const Tensor& state) {
-  TC_CHECK_TYPE(state.dtype() == DType::UInt8, "Generator.set_state: expected a torch.ByteTensor (uint8), got ",
+  TC_CHECK_TYPE(state.dtype() == DType::UInt8,
+                "Generator.set_state: expected a torch.ByteTensor (uint8), got ",
                 dtype_name(state.dtype()));
-  TC_CHECK(state.numel() == 16, "Generator.set_state: RNG state is wrong size: expected 16 bytes, got ",
-           state.numel());
+  TC_CHECK(state.numel() == 16,
+           "Generator.set_state: RNG state is wrong size: expected 16 bytes, got ", state.numel());
   Tensor c = contiguous(to_device(state, Device()));
   const uint8_t* p = c.data<uint8_t>();
   std::lock_guard<std::mutex> lock(mu_);

@@ -7,8 +7,16 @@
 namespace tc {
 
 namespace detail {
-inline uint32_t f32_bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
-inline float bits_f32(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
+inline uint32_t f32_bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+inline float bits_f32(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
 }  // namespace detail
 
 struct Half {
@@ -16,7 +24,11 @@ struct Half {
   Half() = default;
   Half(float f) : bits(from_float(f)) {}
   operator float() const { return to_float(bits); }
-  static Half from_bits(uint16_t b) { Half h; h.bits = b; return h; }
+  static Half from_bits(uint16_t b) {
+    Half h;
+    h.bits = b;
+    return h;
+  }
 
   static float to_float(uint16_t h) {
     uint32_t sign = uint32_t(h & 0x8000) << 16;
@@ -35,7 +47,7 @@ struct Half {
     uint32_t x = detail::f32_bits(f);
     uint16_t sign = uint16_t((x >> 16) & 0x8000);
     uint32_t ax = x & 0x7fffffffu;
-    if (ax > 0x7f800000u) return uint16_t(sign | 0x7e00);  // nan
+    if (ax > 0x7f800000u) return uint16_t(sign | 0x7e00);   // nan
     if (ax >= 0x477ff000u) return uint16_t(sign | 0x7c00);  // overflow -> inf
     if (ax < 0x38800000u) {                                 // subnormal or zero in half
       // Adding 0.5 (2^-1) aligns the mantissa so float rounding does RNE for us.
@@ -53,7 +65,11 @@ struct BFloat16 {
   BFloat16() = default;
   BFloat16(float f) : bits(from_float(f)) {}
   operator float() const { return detail::bits_f32(uint32_t(bits) << 16); }
-  static BFloat16 from_bits(uint16_t b) { BFloat16 h; h.bits = b; return h; }
+  static BFloat16 from_bits(uint16_t b) {
+    BFloat16 h;
+    h.bits = b;
+    return h;
+  }
   static uint16_t from_float(float f) {
     uint32_t x = detail::f32_bits(f);
     if ((x & 0x7fffffffu) > 0x7f800000u) return uint16_t((x >> 16) | 0x40);  // keep nan quiet
@@ -65,7 +81,8 @@ struct BFloat16 {
 }  // namespace tc
 
 namespace std {
-template <> class numeric_limits<tc::Half> {
+template <>
+class numeric_limits<tc::Half> {
  public:
   static constexpr bool is_specialized = true, is_signed = true, is_integer = false,
                         has_infinity = true, has_quiet_NaN = true;
@@ -76,7 +93,8 @@ template <> class numeric_limits<tc::Half> {
   static tc::Half infinity() { return tc::Half::from_bits(0x7c00); }
   static tc::Half quiet_NaN() { return tc::Half::from_bits(0x7e00); }
 };
-template <> class numeric_limits<tc::BFloat16> {
+template <>
+class numeric_limits<tc::BFloat16> {
  public:
   static constexpr bool is_specialized = true, is_signed = true, is_integer = false,
                         has_infinity = true, has_quiet_NaN = true;

@@ -16,8 +16,10 @@ int g_num_threads = 0;  // 0: not yet initialised from the environment
 // as PyTorch does.
 bool g_forked_child = false;
 void mark_forked_child() { g_forked_child = true; }
-const bool g_atfork_registered = [] { return pthread_atfork(nullptr, nullptr, mark_forked_child) == 0; }();
-}
+const bool g_atfork_registered = [] {
+  return pthread_atfork(nullptr, nullptr, mark_forked_child) == 0;
+}();
+}  // namespace
 
 int get_num_threads() {
   if (g_num_threads == 0) g_num_threads = std::max(1, omp_get_max_threads());

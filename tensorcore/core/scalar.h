@@ -13,7 +13,8 @@ class Scalar {
   enum class Kind : int8_t { Bool, Int, Float, Complex };
   Scalar() : kind_(Kind::Int), i_(0) {}
   Scalar(bool v) : kind_(Kind::Bool), i_(v) {}
-  template <typename T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
+  template <typename T,
+            std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
   Scalar(T v) : kind_(Kind::Int), i_(int64_t(v)) {}
   Scalar(double v) : kind_(Kind::Float), d_(v) {}
   Scalar(float v) : kind_(Kind::Float), d_(v) {}
@@ -31,25 +32,35 @@ class Scalar {
   // The dtype a Python number of this kind gets (int64, float32 by default, complex64).
   DType default_dtype() const;
 
-  template <typename T> T to() const {
+  template <typename T>
+  T to() const {
     if constexpr (is_complex_v<T>) {
       using R = typename T::value_type;
       switch (kind_) {
-        case Kind::Complex: return T(R(c_.real()), R(c_.imag()));
-        case Kind::Float: return T(R(d_), R(0));
-        default: return T(R(i_), R(0));
+        case Kind::Complex:
+          return T(R(c_.real()), R(c_.imag()));
+        case Kind::Float:
+          return T(R(d_), R(0));
+        default:
+          return T(R(i_), R(0));
       }
     } else if constexpr (std::is_same_v<T, bool>) {
       switch (kind_) {
-        case Kind::Complex: return c_ != std::complex<double>(0, 0);
-        case Kind::Float: return d_ != 0;
-        default: return i_ != 0;
+        case Kind::Complex:
+          return c_ != std::complex<double>(0, 0);
+        case Kind::Float:
+          return d_ != 0;
+        default:
+          return i_ != 0;
       }
     } else {
       switch (kind_) {
-        case Kind::Complex: return static_cast<T>(c_.real());
-        case Kind::Float: return static_cast<T>(d_);
-        default: return static_cast<T>(i_);
+        case Kind::Complex:
+          return static_cast<T>(c_.real());
+        case Kind::Float:
+          return static_cast<T>(d_);
+        default:
+          return static_cast<T>(i_);
       }
     }
   }

@@ -8,7 +8,7 @@ namespace tc {
 
 int64_t memory_capacity_bytes() {
   static const int64_t bytes = [] {
-    struct sysinfo info{};
+    struct sysinfo info {};
     if (sysinfo(&info) != 0) return INT64_MAX;
     const double total = (double(info.totalram) + double(info.totalswap)) * double(info.mem_unit);
     return total >= 9.2e18 ? INT64_MAX : int64_t(total);

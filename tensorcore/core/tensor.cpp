@@ -73,16 +73,14 @@ Tensor empty_strided_raw(const Shape& sizes, const Shape& strides, DType dtype, 
              "tensor of shape ", shape_str(sizes), " is too large (more than 2^63 elements)");
   }
   int64_t nbytes = 0;
-  TC_CHECK(!__builtin_mul_overflow(span, int64_t(itemsize(dtype)), &nbytes),
-           "tensor of shape ", shape_str(sizes), " and dtype ", dtype_name(dtype),
+  TC_CHECK(!__builtin_mul_overflow(span, int64_t(itemsize(dtype)), &nbytes), "tensor of shape ",
+           shape_str(sizes), " and dtype ", dtype_name(dtype),
            " is too large (more than 2^63 bytes)");
   Storage st = make_storage(size_t(nbytes), device);
   return make_tensor(std::move(st), sizes, strides, 0, dtype);
 }
 
-int64_t Tensor::size(int64_t dim) const {
-  return impl_->sizes[wrap_dim(dim, this->dim(), "size")];
-}
+int64_t Tensor::size(int64_t dim) const { return impl_->sizes[wrap_dim(dim, this->dim(), "size")]; }
 int64_t Tensor::stride(int64_t dim) const {
   return impl_->strides[wrap_dim(dim, this->dim(), "stride")];
 }
@@ -177,7 +175,8 @@ void Tensor::backward(const Tensor& gradient, bool retain_graph, bool create_gra
 }
 
 Tensor make_view_of(const Tensor& base, Shape sizes, Shape strides, int64_t offset) {
-  Tensor v = make_tensor(base.storage(), std::move(sizes), std::move(strides), offset, base.dtype());
+  Tensor v =
+      make_tensor(base.storage(), std::move(sizes), std::move(strides), offset, base.dtype());
   const auto& root = base.impl()->view_base;
   v.impl()->view_base = root ? root : base.impl_ptr();
   return v;

@@ -70,7 +70,8 @@ class Tensor {
   void* data_ptr() const {
     return static_cast<char*>(impl_->storage->data()) + impl_->offset * int64_t(itemsize());
   }
-  template <typename T> T* data() const {
+  template <typename T>
+  T* data() const {
     TC_CHECK_TYPE(dtype_of_v<T> == dtype(), "Tensor.data<T>(): tensor has dtype ",
                   dtype_name(dtype()));
     return static_cast<T*>(data_ptr());
@@ -103,7 +104,10 @@ class Tensor {
   autograd::AutogradMeta& ensure_autograd_meta() const;
 
   Scalar item() const;
-  template <typename T> T item() const { return item().to<T>(); }
+  template <typename T>
+  T item() const {
+    return item().to<T>();
+  }
   std::string str() const;  // repr like torch's
 
  private:

@@ -42,12 +42,15 @@ DType result_type(const TensorList& tensors) {
     int l = t.impl()->is_wrapped_number ? 2 : (t.dim() == 0 ? 1 : 0);
     DType d = t.dtype();
     if (l == 2) {  // a Python float/complex takes the default dtype, not float64
-      if (is_floating(d)) d = DType::Float32;
-      else if (is_complex(d)) d = DType::Complex64;
+      if (is_floating(d))
+        d = DType::Float32;
+      else if (is_complex(d))
+        d = DType::Complex64;
     }
     level[l] = level[l] ? promote_types(*level[l], d) : d;
   }
-  return combine_categories(level[0], combine_categories(level[1], level[2])).value_or(DType::Float32);
+  return combine_categories(level[0], combine_categories(level[1], level[2]))
+      .value_or(DType::Float32);
 }
 
 namespace {
@@ -63,7 +66,8 @@ TensorIter::TensorIter(Tensor out, const TensorList& inputs, const TensorIterCon
   TC_CHECK(int(inputs.size()) + 1 <= kMaxOperands, config.op_name, ": too many operands");
   // Broadcast shape of the inputs.
   Shape shape = inputs.empty() ? Shape{} : inputs[0].sizes();
-  for (size_t i = 1; i < inputs.size(); ++i) shape = broadcast_shapes(shape, inputs[i].sizes(), config.op_name);
+  for (size_t i = 1; i < inputs.size(); ++i)
+    shape = broadcast_shapes(shape, inputs[i].sizes(), config.op_name);
   if (out.defined() && inputs.empty()) shape = out.sizes();
   if (out.defined()) {
     TC_CHECK(out.sizes() == shape, config.op_name, ": output with shape ", shape_str(out.sizes()),
@@ -89,15 +93,17 @@ TensorIter::TensorIter(Tensor out, const TensorList& inputs, const TensorIterCon
     if (all_scalars) device = out.device();
   }
   if (out.defined()) {
-    TC_CHECK(out.device() == device, config.op_name, ": expected all tensors to be on the same "
-             "device, but found ", device.str(), " (inputs) and ", out.device().str(), " (output)");
+    TC_CHECK(out.device() == device, config.op_name,
+             ": expected all tensors to be on the same "
+             "device, but found ",
+             device.str(), " (inputs) and ", out.device().str(), " (output)");
   }
   for (const Tensor& t : inputs) {
     if (t.device() != device) {
       // A Python number (CPU 0-dim) may join a tensor on any device.
       TC_CHECK(t.impl()->is_wrapped_number || (t.dim() == 0 && t.is_cpu()), config.op_name,
-               ": expected all tensors to be on the same device, but found ", device.str(),
-               " and ", t.device().str());
+               ": expected all tensors to be on the same device, but found ", device.str(), " and ",
+               t.device().str());
     }
   }
 
@@ -113,10 +119,12 @@ TensorIter::TensorIter(Tensor out, const TensorList& inputs, const TensorIterCon
   operands_.reserve(inputs.size() + 1);
   operands_.push_back(Tensor());
   for (const Tensor& t : inputs) {
-    Tensor op = config.promote_inputs && t.dtype() != common_dtype_ ? to_dtype(t, common_dtype_) : t;
+    Tensor op =
+        config.promote_inputs && t.dtype() != common_dtype_ ? to_dtype(t, common_dtype_) : t;
     // CPU scalars stay on the host: device loops pass their value as a kernel argument
     // instead of paying a synchronous host-to-device copy.
-    if (op.device() != device && !(device.is_cuda() && is_cpu_scalar(op))) op = to_device(op, device);
+    if (op.device() != device && !(device.is_cuda() && is_cpu_scalar(op)))
+      op = to_device(op, device);
     operands_.push_back(op);
   }
 

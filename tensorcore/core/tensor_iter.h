@@ -60,7 +60,7 @@ class TensorIter {
   Tensor user_out_;      // the caller's output when it needed a dtype cast
   DType common_dtype_ = DType::Float32;
   Shape full_shape_;
-  Shape shape_;                                    // iteration shape, innermost first
+  Shape shape_;                                             // iteration shape, innermost first
   std::vector<std::array<int64_t, kMaxOperands>> strides_;  // per dim, per operand, in bytes
   int64_t numel_ = 0;
 };

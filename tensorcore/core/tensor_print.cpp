@@ -11,16 +11,20 @@ namespace tc {
 
 namespace {
 
-void print_rec(std::ostringstream& os, const Tensor& t, const char* base, int64_t dim, int64_t offset,
-               int indent) {
+void print_rec(std::ostringstream& os, const Tensor& t, const char* base, int64_t dim,
+               int64_t offset, int indent) {
   if (t.dim() == 0 || dim == t.dim()) {
     dispatch_dtype<kAllTypes>(t.dtype(), "print", [&](auto tag) {
       using T = typename decltype(tag)::type;
       T v = *reinterpret_cast<const T*>(base + offset * int64_t(sizeof(T)));
-      if constexpr (std::is_same_v<T, bool>) os << (v ? "True" : "False");
-      else if constexpr (is_complex_v<T>) os << v.real() << (v.imag() < 0 ? "" : "+") << v.imag() << "j";
-      else if constexpr (is_floating_v<T>) os << std::setprecision(4) << std::fixed << double(float(v));
-      else os << int64_t(v);
+      if constexpr (std::is_same_v<T, bool>)
+        os << (v ? "True" : "False");
+      else if constexpr (is_complex_v<T>)
+        os << v.real() << (v.imag() < 0 ? "" : "+") << v.imag() << "j";
+      else if constexpr (is_floating_v<T>)
+        os << std::setprecision(4) << std::fixed << double(float(v));
+      else
+        os << int64_t(v);
     });
     return;
   }

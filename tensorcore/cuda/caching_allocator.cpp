@@ -28,13 +28,13 @@ namespace tc::cuda {
 
 namespace {
 
-constexpr size_t kRound = 512;                 // every block size is a multiple of this
-constexpr size_t kSmallSize = 1 << 20;         // requests up to 1 MiB use the small pool
-constexpr size_t kSmallSegment = 2 << 20;      // small pool segments
-constexpr size_t kLargeSegment = 20 << 20;     // requests under 10 MiB share 20 MiB segments
+constexpr size_t kRound = 512;              // every block size is a multiple of this
+constexpr size_t kSmallSize = 1 << 20;      // requests up to 1 MiB use the small pool
+constexpr size_t kSmallSegment = 2 << 20;   // small pool segments
+constexpr size_t kLargeSegment = 20 << 20;  // requests under 10 MiB share 20 MiB segments
 constexpr size_t kMinLargeAlloc = 10 << 20;
-constexpr size_t kRoundLarge = 2 << 20;        // larger requests round to 2 MiB
-constexpr size_t kMinLargeSplit = 1 << 20;     // large-pool remainders below this are not split off
+constexpr size_t kRoundLarge = 2 << 20;     // larger requests round to 2 MiB
+constexpr size_t kMinLargeSplit = 1 << 20;  // large-pool remainders below this are not split off
 
 struct Block;
 struct BlockLess {
@@ -66,8 +66,10 @@ struct Stat {
   int64_t current = 0, peak = 0, allocated = 0, freed = 0;
   void add(int64_t n) {
     current += n;
-    if (n > 0) allocated += n;
-    else freed -= n;
+    if (n > 0)
+      allocated += n;
+    else
+      freed -= n;
     peak = std::max(peak, current);
   }
 };
@@ -324,10 +326,14 @@ class CachingAllocator final : public Allocator {
     std::ostringstream os;
     os.precision(2);
     os << std::fixed;
-    if (n >= (int64_t(1) << 30)) os << double(n) / double(1 << 30) << " GiB";
-    else if (n >= (1 << 20)) os << double(n) / double(1 << 20) << " MiB";
-    else if (n >= 1024) os << double(n) / 1024.0 << " KiB";
-    else os << n << " bytes";
+    if (n >= (int64_t(1) << 30))
+      os << double(n) / double(1 << 30) << " GiB";
+    else if (n >= (1 << 20))
+      os << double(n) / double(1 << 20) << " MiB";
+    else if (n >= 1024)
+      os << double(n) / 1024.0 << " KiB";
+    else
+      os << n << " bytes";
     return os.str();
   }
 
@@ -422,8 +428,8 @@ std::string memory_summary(int device) {
        << "  " << f(m[key + ".all.peak"]) << "  " << f(m[key + ".all.allocated"]) << "  "
        << f(m[key + ".all.freed"]) << "\n";
   }
-  os << "  active blocks: " << m["active.all.current"] << ", segments: "
-     << m["segment.all.current"] << ", cached free blocks: " << m["inactive_split.all.current"]
+  os << "  active blocks: " << m["active.all.current"] << ", segments: " << m["segment.all.current"]
+     << ", cached free blocks: " << m["inactive_split.all.current"]
      << ", alloc retries: " << m["num_alloc_retries"] << ", OOMs: " << m["num_ooms"] << "\n";
   return os.str();
 }

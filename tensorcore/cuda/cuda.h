@@ -38,7 +38,7 @@ struct Stream {
   void* handle = nullptr;
   int device = 0;
   bool operator==(const Stream& o) const { return handle == o.handle && device == o.device; }
-  bool query() const;        // true when all work queued on it has finished
+  bool query() const;  // true when all work queued on it has finished
   void synchronize() const;
   uint64_t id() const { return uint64_t(reinterpret_cast<uintptr_t>(handle)); }
 };

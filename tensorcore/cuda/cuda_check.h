@@ -5,15 +5,14 @@
 #include "tensorcore/core/error.h"
 #include "tensorcore/cuda/cuda.h"
 
-#define TC_CUDA_CHECK(expr)                                                                 \
-  do {                                                                                      \
-    cudaError_t tc_err_ = (expr);                                                           \
-    if (tc_err_ != cudaSuccess) {                                                           \
-      cudaGetLastError();                                                                   \
-      throw ::tc::Error(::tc::detail::concat("CUDA error: ", cudaGetErrorString(tc_err_),   \
-                                             " (", #expr, " at ", __FILE__, ":", __LINE__, \
-                                             ")"));                                         \
-    }                                                                                       \
+#define TC_CUDA_CHECK(expr)                                                                     \
+  do {                                                                                          \
+    cudaError_t tc_err_ = (expr);                                                               \
+    if (tc_err_ != cudaSuccess) {                                                               \
+      cudaGetLastError();                                                                       \
+      throw ::tc::Error(::tc::detail::concat("CUDA error: ", cudaGetErrorString(tc_err_), " (", \
+                                             #expr, " at ", __FILE__, ":", __LINE__, ")"));     \
+    }                                                                                           \
   } while (0)
 
 namespace tc::cuda {

@@ -58,7 +58,8 @@ int device_count() { return count_devices(); }
 int resolve_device(int device, const char* op) {
   int n = count_devices();
   // NotImplementedError (a RuntimeError in Python), like a build without CUDA.
-  TC_CHECK_AS(NotImplementedError, n > 0, op, ": no CUDA device is available (the CUDA driver "
+  TC_CHECK_AS(NotImplementedError, n > 0, op,
+              ": no CUDA device is available (the CUDA driver "
               "reports 0 devices)");
   if (device < 0) {
     int d = 0;
@@ -165,7 +166,8 @@ Event::~Event() {
 
 void Event::ensure(int device) {
   if (event_) {
-    TC_CHECK(device == device_, "Event: recorded on cuda:", device_, " and then used on cuda:", device);
+    TC_CHECK(device == device_, "Event: recorded on cuda:", device_,
+             " and then used on cuda:", device);
     return;
   }
   DeviceGuard g(device);
@@ -178,7 +180,8 @@ void Event::ensure(int device) {
 void Event::record(const Stream& s) {
   ensure(s.device);
   DeviceGuard g(s.device);
-  TC_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(event_), static_cast<cudaStream_t>(s.handle)));
+  TC_CUDA_CHECK(
+      cudaEventRecord(static_cast<cudaEvent_t>(event_), static_cast<cudaStream_t>(s.handle)));
   recorded_ = true;
 }
 

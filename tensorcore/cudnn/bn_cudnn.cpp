@@ -67,8 +67,8 @@ struct Scalars {
 Tensor batch_norm_cudnn(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
                         const Tensor& weight, const Tensor& bias, bool training, double momentum,
                         double eps) {
-  if (!cudnn::enabled() || !input.is_cuda() || input.dim() < 2 || input.dim() > 5 || input.numel() == 0 ||
-      input.numel() > INT_MAX || eps < CUDNN_BN_MIN_EPSILON ||
+  if (!cudnn::enabled() || !input.is_cuda() || input.dim() < 2 || input.dim() > 5 ||
+      input.numel() == 0 || input.numel() > INT_MAX || eps < CUDNN_BN_MIN_EPSILON ||
       running_mean.defined() != running_var.defined())
     return Tensor();
   const int64_t C = input.size(1);
@@ -89,10 +89,10 @@ Tensor batch_norm_cudnn(const Tensor& input, const Tensor& running_mean, const T
     save_mean = empty({C}, TensorOptions(pdt).device(device));
     save_invstd = empty({C}, TensorOptions(pdt).device(device));
     // Running stats are left to us (nullptr): updated below from the saved batch statistics.
-    check(cudnnBatchNormalizationForwardTraining(h, kMode, sc.one(), sc.zero(), d.x.get(), x.data_ptr(),
-                                                 d.x.get(), y.data_ptr(), d.param.get(), w.data_ptr(),
-                                                 b.data_ptr(), 0.0, nullptr, nullptr, eps,
-                                                 save_mean.data_ptr(), save_invstd.data_ptr()),
+    check(cudnnBatchNormalizationForwardTraining(
+              h, kMode, sc.one(), sc.zero(), d.x.get(), x.data_ptr(), d.x.get(), y.data_ptr(),
+              d.param.get(), w.data_ptr(), b.data_ptr(), 0.0, nullptr, nullptr, eps,
+              save_mean.data_ptr(), save_invstd.data_ptr()),
           "cudnnBatchNormalizationForwardTraining", ctx);
     if (running_mean.defined()) {
       const int64_t M = input.numel() / C;
@@ -105,45 +105,48 @@ Tensor batch_norm_cudnn(const Tensor& input, const Tensor& running_mean, const T
   } else {
     rm_saved = contiguous(to_dtype(running_mean.detach(), pdt, /*copy=*/true));
     rv_saved = contiguous(to_dtype(running_var.detach(), pdt, /*copy=*/true));
-    check(cudnnBatchNormalizationForwardInference(h, kMode, sc.one(), sc.zero(), d.x.get(), x.data_ptr(),
-                                                  d.x.get(), y.data_ptr(), d.param.get(), w.data_ptr(),
-                                                  b.data_ptr(), rm_saved.data_ptr(), rv_saved.data_ptr(), eps),
+    check(cudnnBatchNormalizationForwardInference(h, kMode, sc.one(), sc.zero(), d.x.get(),
+                                                  x.data_ptr(), d.x.get(), y.data_ptr(),
+                                                  d.param.get(), w.data_ptr(), b.data_ptr(),
+                                                  rm_saved.data_ptr(), rv_saved.data_ptr(), eps),
           "cudnnBatchNormalizationForwardInference", ctx);
   }
   if (autograd::needs_grad({input, weight, bias})) {
     bool need_x = input.requires_grad(), need_w = weight.defined() && weight.requires_grad();
     bool need_b = bias.defined() && bias.requires_grad();
-    DType w_dtype = weight.defined() ? weight.dtype() : pdt, b_dtype = bias.defined() ? bias.dtype() : pdt;
+    DType w_dtype = weight.defined() ? weight.dtype() : pdt,
+          b_dtype = bias.defined() ? bias.dtype() : pdt;
     TensorList saved = training ? TensorList{input, weight, save_mean, save_invstd}
                                 : TensorList{input, weight, rm_saved, rv_saved};
     autograd::record("CudnnBatchNormBackward0", {input, weight, bias}, {y}, saved,
                      [training, eps, need_x, need_w, need_b, w_dtype, b_dtype, dev, ctx](
                          const TensorList& s, const TensorList& gr) -> TensorList {
-      if (autograd::grad_enabled() || !training) {
-        TensorList r = batch_norm_backward_formula(gr[0], s[0], s[1], s[2], s[3], training, eps, need_x,
-                                                   need_w, need_b);
-        if (need_b) r[2] = to_dtype(r[2], b_dtype);
-        return r;
-      }
-      cuda::DeviceGuard guard(dev);
-      Tensor xs = contiguous(s[0].detach()), gy = contiguous(gr[0].detach());
-      const int64_t C = xs.size(1);
-      DType pdt = param_dtype(xs.dtype());
-      Tensor w = param_or(s[1], C, pdt, xs.device(), 1.0);
-      Tensor gx = empty(xs.sizes(), TensorOptions(xs.dtype()).device(xs.device()));
-      Tensor gw = empty({C}, TensorOptions(pdt).device(xs.device()));
-      Tensor gb = empty({C}, TensorOptions(pdt).device(xs.device()));
-      BnDescs d = make_bn_descs(xs, ctx);
-      Scalars sc(xs.dtype());
-      check(cudnnBatchNormalizationBackward(
-                cudnn::detail::handle(dev, cuda::stream_of(dev)), kMode, sc.one(), sc.zero(), sc.one(),
-                sc.zero(), d.x.get(), xs.data_ptr(), d.x.get(), gy.data_ptr(), d.x.get(), gx.data_ptr(),
-                d.param.get(), w.data_ptr(), gw.data_ptr(), gb.data_ptr(), eps, s[2].data_ptr(),
-                s[3].data_ptr()),
-            "cudnnBatchNormalizationBackward", ctx);
-      return {need_x ? gx : Tensor(), need_w ? to_dtype(gw, w_dtype) : Tensor(),
-              need_b ? to_dtype(gb, b_dtype) : Tensor()};
-    });
+                       if (autograd::grad_enabled() || !training) {
+                         TensorList r = batch_norm_backward_formula(
+                             gr[0], s[0], s[1], s[2], s[3], training, eps, need_x, need_w, need_b);
+                         if (need_b) r[2] = to_dtype(r[2], b_dtype);
+                         return r;
+                       }
+                       cuda::DeviceGuard guard(dev);
+                       Tensor xs = contiguous(s[0].detach()), gy = contiguous(gr[0].detach());
+                       const int64_t C = xs.size(1);
+                       DType pdt = param_dtype(xs.dtype());
+                       Tensor w = param_or(s[1], C, pdt, xs.device(), 1.0);
+                       Tensor gx = empty(xs.sizes(), TensorOptions(xs.dtype()).device(xs.device()));
+                       Tensor gw = empty({C}, TensorOptions(pdt).device(xs.device()));
+                       Tensor gb = empty({C}, TensorOptions(pdt).device(xs.device()));
+                       BnDescs d = make_bn_descs(xs, ctx);
+                       Scalars sc(xs.dtype());
+                       check(
+                           cudnnBatchNormalizationBackward(
+                               cudnn::detail::handle(dev, cuda::stream_of(dev)), kMode, sc.one(),
+                               sc.zero(), sc.one(), sc.zero(), d.x.get(), xs.data_ptr(), d.x.get(),
+                               gy.data_ptr(), d.x.get(), gx.data_ptr(), d.param.get(), w.data_ptr(),
+                               gw.data_ptr(), gb.data_ptr(), eps, s[2].data_ptr(), s[3].data_ptr()),
+                           "cudnnBatchNormalizationBackward", ctx);
+                       return {need_x ? gx : Tensor(), need_w ? to_dtype(gw, w_dtype) : Tensor(),
+                               need_b ? to_dtype(gb, b_dtype) : Tensor()};
+                     });
   }
   return y;
 }
@@ -153,8 +156,8 @@ Tensor batch_norm_cudnn(const Tensor& input, const Tensor& running_mean, const T
 #else  // no cuDNN: batch norm on CUDA always uses the composition
 
 namespace tc::nn::detail {
-Tensor batch_norm_cudnn(const Tensor&, const Tensor&, const Tensor&, const Tensor&, const Tensor&, bool,
-                        double, double) {
+Tensor batch_norm_cudnn(const Tensor&, const Tensor&, const Tensor&, const Tensor&, const Tensor&,
+                        bool, double, double) {
   return Tensor();
 }
 }  // namespace tc::nn::detail

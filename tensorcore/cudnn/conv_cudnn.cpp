@@ -29,8 +29,9 @@ using cudnn::detail::handle;
 
 enum class Kind { Forward, BackwardData, BackwardFilter };
 const char* kind_name(Kind k) {
-  return k == Kind::Forward ? "conv forward" : k == Kind::BackwardData ? "conv backward (input)"
-                                                                      : "conv backward (weight)";
+  return k == Kind::Forward        ? "conv forward"
+         : k == Kind::BackwardData ? "conv backward (input)"
+                                   : "conv backward (weight)";
 }
 
 // True when `t` is a 4-d/5-d tensor whose memory is channels-last dense (N, *spatial, C order)
@@ -79,7 +80,7 @@ Shape layout_strides(const Shape& sizes, bool channels_last) {
 
 // What cuDNN runs: the geometry made symmetric and at least 2-d, in one layout.
 struct Plan {
-  ConvGeometry g;  // normalized: nd >= 2, input includes `extra`, pad_l == pad_r
+  ConvGeometry g;                 // normalized: nd >= 2, input includes `extra`, pad_l == pad_r
   Shape orig_input, orig_output;  // spatial sizes asked for by the caller (after lifting)
   Shape extra;                    // zeros appended on the right of each input spatial dim
   bool lifted = false;            // 1-d lifted to 2-d
@@ -111,7 +112,8 @@ struct Plan {
   // The tensor in this plan's layout (a copy only when it is not already laid out so).
   Tensor arrange(const Tensor& t) const {
     if (!channels_last) return contiguous(t);
-    if (is_channels_last(t) || (t.is_contiguous() && layout_strides(t.sizes(), true) == t.strides()))
+    if (is_channels_last(t) ||
+        (t.is_contiguous() && layout_strides(t.sizes(), true) == t.strides()))
       return t;
     return permute(contiguous(permute(t, to_last_perm(t.dim()))), from_last_perm(t.dim()));
   }
@@ -170,7 +172,8 @@ Plan make_plan(const ConvGeometry& g0, DType dtype, int device, bool channels_la
     g.pad_r[size_t(i)] = g.pad_l[size_t(i)];
     int64_t span = g.dilation[size_t(i)] * (g.kernel[size_t(i)] - 1) + 1;
     // >= the requested output: a smaller right padding only adds trailing outputs, cropped later.
-    g.output[size_t(i)] = (g.input[size_t(i)] + 2 * g.pad_l[size_t(i)] - span) / g.stride[size_t(i)] + 1;
+    g.output[size_t(i)] =
+        (g.input[size_t(i)] + 2 * g.pad_l[size_t(i)] - span) / g.stride[size_t(i)] + 1;
   }
   return p;
 }
@@ -193,8 +196,8 @@ Descs make_descs(const Plan& p, const std::string& ctx) {
   Shape xs = p.g.input_shape(), ys = p.g.output_shape();
   d.x = cudnn::detail::make_tensor_desc(p.type, xs, layout_strides(xs, p.channels_last), ctx);
   d.y = cudnn::detail::make_tensor_desc(p.type, ys, layout_strides(ys, p.channels_last), ctx);
-  d.w = cudnn::detail::make_filter_desc(p.type, p.channels_last ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW,
-                                        p.g.weight_shape(), ctx);
+  d.w = cudnn::detail::make_filter_desc(
+      p.type, p.channels_last ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW, p.g.weight_shape(), ctx);
   cudnnConvolutionDescriptor_t raw = nullptr;
   check(cudnnCreateConvolutionDescriptor(&raw), "cudnnCreateConvolutionDescriptor", ctx);
   d.conv.reset(raw);
@@ -221,7 +224,8 @@ struct Candidate {
 };
 
 template <typename Perf>
-std::vector<Candidate> filter_candidates(const Perf* perf, int n, const Plan& p, bool deterministic) {
+std::vector<Candidate> filter_candidates(const Perf* perf, int n, const Plan& p,
+                                         bool deterministic) {
   std::vector<Candidate> out;
   for (int i = 0; i < n; ++i) {
     const Perf& r = perf[i];
@@ -231,7 +235,8 @@ std::vector<Candidate> filter_candidates(const Perf* perf, int n, const Plan& p,
     if ((p.dtype == DType::Float32 || p.dtype == DType::Float64) &&
         r.mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION)
       continue;
-    if (p.dtype == DType::Float32 && !cudnn::allow_tf32() && r.mathType == CUDNN_TENSOR_OP_MATH) continue;
+    if (p.dtype == DType::Float32 && !cudnn::allow_tf32() && r.mathType == CUDNN_TENSOR_OP_MATH)
+      continue;
     Candidate c;
     c.algo = int(r.algo);
     // float32 without TF32 must run with FMA math even where the heuristic reports the default.
@@ -247,9 +252,9 @@ struct Call {
   const Plan& plan;
   Descs& d;
   cudnnHandle_t h;
-  void* x;   // forward/filter: input; data: grad input (output)
-  void* w;   // forward/data: weight; filter: grad weight (output)
-  void* y;   // forward: output; data/filter: grad output
+  void* x;  // forward/filter: input; data: grad input (output)
+  void* w;  // forward/data: weight; filter: grad weight (output)
+  void* y;  // forward: output; data/filter: grad output
   std::string ctx;
 };
 
@@ -297,7 +302,8 @@ Tensor workspace_at_most(size_t want, int device, size_t& got) {
 // candidate (halved until it fits), and returns the successful ones fastest first.
 std::vector<Candidate> benchmark_candidates(Kind kind, Call& c, bool det) {
   size_t want = 0;
-  for (const Candidate& cand : heuristic_candidates(kind, c, false)) want = std::max(want, cand.workspace);
+  for (const Candidate& cand : heuristic_candidates(kind, c, false))
+    want = std::max(want, cand.workspace);
   size_t ws_size = 0;
   Tensor ws = workspace_at_most(want, c.plan.device, ws_size);
   void* wsp = ws.defined() ? ws.data_ptr() : nullptr;
@@ -305,15 +311,16 @@ std::vector<Candidate> benchmark_candidates(Kind kind, Call& c, bool det) {
   std::vector<Candidate> out;
   if (kind == Kind::Forward) {
     cudnnConvolutionFwdAlgoPerf_t perf[kMaxAlgos];
-    check(cudnnFindConvolutionForwardAlgorithmEx(c.h, c.d.x.get(), c.x, c.d.w.get(), c.w, c.d.conv.get(),
-                                                 c.d.y.get(), c.y, kMaxAlgos, &n, perf, wsp, ws_size),
+    check(cudnnFindConvolutionForwardAlgorithmEx(c.h, c.d.x.get(), c.x, c.d.w.get(), c.w,
+                                                 c.d.conv.get(), c.d.y.get(), c.y, kMaxAlgos, &n,
+                                                 perf, wsp, ws_size),
           "cudnnFindConvolutionForwardAlgorithmEx", c.ctx);
     out = filter_candidates(perf, n, c.plan, det);
   } else if (kind == Kind::BackwardData) {
     cudnnConvolutionBwdDataAlgoPerf_t perf[kMaxAlgos];
     check(cudnnFindConvolutionBackwardDataAlgorithmEx(c.h, c.d.w.get(), c.w, c.d.y.get(), c.y,
-                                                      c.d.conv.get(), c.d.x.get(), c.x, kMaxAlgos, &n,
-                                                      perf, wsp, ws_size),
+                                                      c.d.conv.get(), c.d.x.get(), c.x, kMaxAlgos,
+                                                      &n, perf, wsp, ws_size),
           "cudnnFindConvolutionBackwardDataAlgorithmEx", c.ctx);
     out = filter_candidates(perf, n, c.plan, det);
   } else {
@@ -341,13 +348,13 @@ cudnnStatus_t execute(Kind kind, Call& c, const Candidate& cand, void* ws, size_
                                      cudnnConvolutionFwdAlgo_t(cand.algo), ws, ws_size, zero,
                                      c.d.y.get(), c.y);
     case Kind::BackwardData:
-      return cudnnConvolutionBackwardData(c.h, one, c.d.w.get(), c.w, c.d.y.get(), c.y, c.d.conv.get(),
-                                          cudnnConvolutionBwdDataAlgo_t(cand.algo), ws, ws_size, zero,
-                                          c.d.x.get(), c.x);
+      return cudnnConvolutionBackwardData(c.h, one, c.d.w.get(), c.w, c.d.y.get(), c.y,
+                                          c.d.conv.get(), cudnnConvolutionBwdDataAlgo_t(cand.algo),
+                                          ws, ws_size, zero, c.d.x.get(), c.x);
     case Kind::BackwardFilter:
-      return cudnnConvolutionBackwardFilter(c.h, one, c.d.x.get(), c.x, c.d.y.get(), c.y,
-                                            c.d.conv.get(), cudnnConvolutionBwdFilterAlgo_t(cand.algo),
-                                            ws, ws_size, zero, c.d.w.get(), c.w);
+      return cudnnConvolutionBackwardFilter(
+          c.h, one, c.d.x.get(), c.x, c.d.y.get(), c.y, c.d.conv.get(),
+          cudnnConvolutionBwdFilterAlgo_t(cand.algo), ws, ws_size, zero, c.d.w.get(), c.w);
   }
   return CUDNN_STATUS_BAD_PARAM;
 }
@@ -359,16 +366,17 @@ cudnnStatus_t query_workspace(Kind kind, Call& c, Candidate& cand) {
   if (st != CUDNN_STATUS_SUCCESS) return st;
   size_t size = 0;
   if (kind == Kind::Forward)
-    st = cudnnGetConvolutionForwardWorkspaceSize(c.h, c.d.x.get(), c.d.w.get(), c.d.conv.get(), c.d.y.get(),
-                                                 cudnnConvolutionFwdAlgo_t(cand.algo), &size);
+    st = cudnnGetConvolutionForwardWorkspaceSize(c.h, c.d.x.get(), c.d.w.get(), c.d.conv.get(),
+                                                 c.d.y.get(), cudnnConvolutionFwdAlgo_t(cand.algo),
+                                                 &size);
   else if (kind == Kind::BackwardData)
-    st = cudnnGetConvolutionBackwardDataWorkspaceSize(c.h, c.d.w.get(), c.d.y.get(), c.d.conv.get(),
-                                                      c.d.x.get(), cudnnConvolutionBwdDataAlgo_t(cand.algo),
-                                                      &size);
+    st = cudnnGetConvolutionBackwardDataWorkspaceSize(
+        c.h, c.d.w.get(), c.d.y.get(), c.d.conv.get(), c.d.x.get(),
+        cudnnConvolutionBwdDataAlgo_t(cand.algo), &size);
   else
-    st = cudnnGetConvolutionBackwardFilterWorkspaceSize(c.h, c.d.x.get(), c.d.y.get(), c.d.conv.get(),
-                                                        c.d.w.get(), cudnnConvolutionBwdFilterAlgo_t(cand.algo),
-                                                        &size);
+    st = cudnnGetConvolutionBackwardFilterWorkspaceSize(
+        c.h, c.d.x.get(), c.d.y.get(), c.d.conv.get(), c.d.w.get(),
+        cudnnConvolutionBwdFilterAlgo_t(cand.algo), &size);
   if (st == CUDNN_STATUS_SUCCESS) cand.workspace = std::max(cand.workspace, size);
   return st;
 }
@@ -385,7 +393,8 @@ AlgoCache& algo_cache() {
 // Runs the convolution with the cached algorithm, or finds one: candidates in order of preference,
 // the first whose workspace can be allocated and which cuDNN accepts wins and is cached.
 void run(Kind kind, Call& c) {
-  bool bench = cudnn::benchmark(), det = cudnn::deterministic_requested(), tf32 = cudnn::allow_tf32();
+  bool bench = cudnn::benchmark(), det = cudnn::deterministic_requested(),
+       tf32 = cudnn::allow_tf32();
   std::string key = c.plan.key(kind, bench, det, tf32);
   Candidate cached;
   bool hit = false;
@@ -407,7 +416,8 @@ void run(Kind kind, Call& c) {
           "cudnnConvolution (cached algorithm)", c.ctx);
     return;
   }
-  std::vector<Candidate> cands = bench ? benchmark_candidates(kind, c, det) : heuristic_candidates(kind, c, det);
+  std::vector<Candidate> cands =
+      bench ? benchmark_candidates(kind, c, det) : heuristic_candidates(kind, c, det);
   TC_CHECK_AS(NotImplementedError, !cands.empty(), c.ctx, ": cuDNN offers no ",
               det ? "deterministic " : "", "algorithm for this convolution");
   cudnnStatus_t last = CUDNN_STATUS_NOT_SUPPORTED;
@@ -434,7 +444,8 @@ void run(Kind kind, Call& c) {
   }
   // Every usable candidate was skipped for its workspace (the others cuDNN rejected): memory.
   int category = int(last) / 1000;
-  bool memory_bound = last == CUDNN_STATUS_SUCCESS || (workspace_failed && (category == 2 || category == 3));
+  bool memory_bound =
+      last == CUDNN_STATUS_SUCCESS || (workspace_failed && (category == 2 || category == 3));
   TC_CHECK_AS(cuda::OutOfMemoryError, !memory_bound, c.ctx,
               ": CUDA out of memory: no candidate algorithm's workspace could be allocated");
   check(last, "cudnnConvolution (every candidate algorithm failed)", c.ctx);
@@ -445,11 +456,14 @@ void require_cudnn(const char* op) {
               ": CUDA convolution needs cuDNN, but tc.backends.cudnn.enabled is False");
 }
 
-int device_of(const Tensor& t) { return t.device().index < 0 ? cuda::current_device() : t.device().index; }
+int device_of(const Tensor& t) {
+  return t.device().index < 0 ? cuda::current_device() : t.device().index;
+}
 
 void check_operand(const char* op, const Tensor& t, const Tensor& ref) {
-  TC_CHECK(t.device() == ref.device(), op, ": expected all tensors to be on the same device, but found ",
-           ref.device().str(), " and ", t.device().str());
+  TC_CHECK(t.device() == ref.device(), op,
+           ": expected all tensors to be on the same device, but found ", ref.device().str(),
+           " and ", t.device().str());
   TC_CHECK_TYPE(t.dtype() == ref.dtype(), op, ": expected all tensors to have dtype ",
                 dtype_name(ref.dtype()), ", got ", dtype_name(t.dtype()));
 }
@@ -481,7 +495,12 @@ Tensor forward_impl(const Tensor& x_in, const Tensor& w_in, const Tensor& b, con
   Tensor w = p.arrange(p.lift(w_in));
   Tensor y = p.alloc(p.g.output_shape());
   Descs d = make_descs(p, p.describe(Kind::Forward));
-  Call c{p, d, handle(dev, cuda::stream_of(dev)), x.data_ptr(), w.data_ptr(), y.data_ptr(),
+  Call c{p,
+         d,
+         handle(dev, cuda::stream_of(dev)),
+         x.data_ptr(),
+         w.data_ptr(),
+         y.data_ptr(),
          p.describe(Kind::Forward)};
   run(Kind::Forward, c);
   if (b.defined()) {
@@ -499,7 +518,8 @@ Tensor forward_impl(const Tensor& x_in, const Tensor& w_in, const Tensor& b, con
   return p.unlift(y);
 }
 
-Tensor backward_data_impl(const Tensor& gy_in, const Tensor& w_in, const ConvGeometry& g0, bool channels_last) {
+Tensor backward_data_impl(const Tensor& gy_in, const Tensor& w_in, const ConvGeometry& g0,
+                          bool channels_last) {
   require_cudnn("conv backward");
   check_operand("conv backward", w_in, gy_in);
   int dev = device_of(gy_in);
@@ -513,14 +533,20 @@ Tensor backward_data_impl(const Tensor& gy_in, const Tensor& w_in, const ConvGeo
   Tensor w = p.arrange(p.lift(w_in));
   Tensor gx = p.alloc(p.g.input_shape());
   Descs d = make_descs(p, p.describe(Kind::BackwardData));
-  Call c{p, d, handle(dev, cuda::stream_of(dev)), gx.data_ptr(), w.data_ptr(), gy.data_ptr(),
+  Call c{p,
+         d,
+         handle(dev, cuda::stream_of(dev)),
+         gx.data_ptr(),
+         w.data_ptr(),
+         gy.data_ptr(),
          p.describe(Kind::BackwardData)};
   run(Kind::BackwardData, c);
   if (p.padded_input()) gx = p.crop(gx, p.orig_input);
   return p.unlift(gx);
 }
 
-Tensor backward_weight_impl(const Tensor& x_in, const Tensor& gy_in, const ConvGeometry& g0, bool channels_last) {
+Tensor backward_weight_impl(const Tensor& x_in, const Tensor& gy_in, const ConvGeometry& g0,
+                            bool channels_last) {
   require_cudnn("conv backward");
   check_operand("conv backward", gy_in, x_in);
   int dev = device_of(x_in);
@@ -536,7 +562,12 @@ Tensor backward_weight_impl(const Tensor& x_in, const Tensor& gy_in, const ConvG
   gy = p.arrange(gy);
   Tensor gw = p.alloc(p.g.weight_shape());
   Descs d = make_descs(p, p.describe(Kind::BackwardFilter));
-  Call c{p, d, handle(dev, cuda::stream_of(dev)), x.data_ptr(), gw.data_ptr(), gy.data_ptr(),
+  Call c{p,
+         d,
+         handle(dev, cuda::stream_of(dev)),
+         x.data_ptr(),
+         gw.data_ptr(),
+         gy.data_ptr(),
          p.describe(Kind::BackwardFilter)};
   run(Kind::BackwardFilter, c);
   return p.unlift(gw);
@@ -556,12 +587,15 @@ Tensor with_layout_fallback(bool channels_last, Body&& body) {
 
 }  // namespace
 
-Tensor conv_forward_cudnn(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeometry& g) {
-  return with_layout_fallback(is_channels_last(x), [&](bool cl) { return forward_impl(x, w, b, g, cl); });
+Tensor conv_forward_cudnn(const Tensor& x, const Tensor& w, const Tensor& b,
+                          const ConvGeometry& g) {
+  return with_layout_fallback(is_channels_last(x),
+                              [&](bool cl) { return forward_impl(x, w, b, g, cl); });
 }
 
 Tensor conv_backward_data_cudnn(const Tensor& gy, const Tensor& w, const ConvGeometry& g) {
-  return with_layout_fallback(is_channels_last(gy), [&](bool cl) { return backward_data_impl(gy, w, g, cl); });
+  return with_layout_fallback(is_channels_last(gy),
+                              [&](bool cl) { return backward_data_impl(gy, w, g, cl); });
 }
 
 Tensor conv_backward_weight_cudnn(const Tensor& x, const Tensor& gy, const ConvGeometry& g) {
@@ -593,7 +627,9 @@ namespace {
       "conv: convolution on CUDA tensors needs cuDNN, and tensorcore was not compiled with cuDNN");
 }
 }  // namespace
-Tensor conv_forward_cudnn(const Tensor&, const Tensor&, const Tensor&, const ConvGeometry&) { no_cudnn(); }
+Tensor conv_forward_cudnn(const Tensor&, const Tensor&, const Tensor&, const ConvGeometry&) {
+  no_cudnn();
+}
 Tensor conv_backward_data_cudnn(const Tensor&, const Tensor&, const ConvGeometry&) { no_cudnn(); }
 Tensor conv_backward_weight_cudnn(const Tensor&, const Tensor&, const ConvGeometry&) { no_cudnn(); }
 }  // namespace tc::nn::detail

@@ -17,8 +17,8 @@ int version() { return int(cudnnGetVersion()); }
 namespace detail {
 
 void throw_status(cudnnStatus_t status, const char* call, const std::string& context) {
-  std::string msg = tc::detail::concat(context, ": cuDNN error ", cudnnGetErrorString(status),
-                                       " in ", call);
+  std::string msg =
+      tc::detail::concat(context, ": cuDNN error ", cudnnGetErrorString(status), " in ", call);
   // cuDNN 9 groups its status codes by thousands: 2xxx bad parameter, 3xxx not supported.
   if (int(status) / 1000 == 3) throw NotImplementedError(msg);
   if (int(status) / 1000 == 2) throw ValueError(msg);
@@ -40,13 +40,17 @@ cudnnHandle_t handle(int device, cudaStream_t stream) {
 
 cudnnDataType_t data_type(DType dtype, const char* op) {
   switch (dtype) {
-    case DType::Float32: return CUDNN_DATA_FLOAT;
-    case DType::Float64: return CUDNN_DATA_DOUBLE;
-    case DType::Float16: return CUDNN_DATA_HALF;
-    case DType::BFloat16: return CUDNN_DATA_BFLOAT16;
+    case DType::Float32:
+      return CUDNN_DATA_FLOAT;
+    case DType::Float64:
+      return CUDNN_DATA_DOUBLE;
+    case DType::Float16:
+      return CUDNN_DATA_HALF;
+    case DType::BFloat16:
+      return CUDNN_DATA_BFLOAT16;
     default:
-      throw TypeError(tc::detail::concat(op, ": cuDNN supports float16, bfloat16, float32 and float64, got ",
-                                         dtype_name(dtype)));
+      throw TypeError(tc::detail::concat(
+          op, ": cuDNN supports float16, bfloat16, float32 and float64, got ", dtype_name(dtype)));
   }
 }
 
@@ -54,8 +58,8 @@ namespace {
 std::vector<int> to_int(const Shape& s, const std::string& context) {
   std::vector<int> r;
   for (int64_t v : s) {
-    TC_CHECK(v >= 0 && v <= INT32_MAX, context, ": size or stride ", v, " does not fit cuDNN's 32-bit ",
-             "descriptors (split the batch)");
+    TC_CHECK(v >= 0 && v <= INT32_MAX, context, ": size or stride ", v,
+             " does not fit cuDNN's 32-bit ", "descriptors (split the batch)");
     r.push_back(int(v));
   }
   return r;

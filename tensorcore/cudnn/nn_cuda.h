@@ -32,10 +32,12 @@ struct PoolParams {
   int64_t divisor_override = 0;
 };
 // y and idx (int64, flat per-plane input index) are preallocated outputs.
-void max_pool_forward_cuda(const Tensor& x, const Tensor& y, const Tensor& idx, const PoolParams& p);
+void max_pool_forward_cuda(const Tensor& x, const Tensor& y, const Tensor& idx,
+                           const PoolParams& p);
 // gx[plane][i] = sum of gy[plane][o] over the outputs o whose index is i (a gather: no atomics,
 // deterministic).
-void max_pool_backward_cuda(const Tensor& gy, const Tensor& idx, const Tensor& gx, const PoolParams& p);
+void max_pool_backward_cuda(const Tensor& gy, const Tensor& idx, const Tensor& gx,
+                            const PoolParams& p);
 void avg_pool_forward_cuda(const Tensor& x, const Tensor& y, const PoolParams& p);
 void avg_pool_backward_cuda(const Tensor& gy, const Tensor& gx, const PoolParams& p);
 
@@ -52,10 +54,10 @@ Tensor batch_norm_cudnn(const Tensor& input, const Tensor& running_mean, const T
                         double eps);
 // Batch-norm gradients {grad_input, grad_weight, grad_bias} in core ops (differentiable again):
 // training recomputes the batch statistics from x; eval uses the running stats. Any device.
-TensorList batch_norm_backward_formula(const Tensor& grad_out, const Tensor& x, const Tensor& weight,
-                                       const Tensor& running_mean, const Tensor& running_var,
-                                       bool training, double eps, bool need_input, bool need_weight,
-                                       bool need_bias);
+TensorList batch_norm_backward_formula(const Tensor& grad_out, const Tensor& x,
+                                       const Tensor& weight, const Tensor& running_mean,
+                                       const Tensor& running_var, bool training, double eps,
+                                       bool need_input, bool need_weight, bool need_bias);
 // In place, under no_grad: stat = (1 - momentum) * stat + momentum * value.
 void update_running_stat(const Tensor& stat, const Tensor& value, double momentum);
 // Normalizes over the trailing `normalized_dims` dims; weight/bias have those dims' shape.

@@ -17,9 +17,7 @@ bool is_reduced(DType d) { return d == DType::Float16 || d == DType::BFloat16; }
 // The compute dtype for an input: float32 for 16-bit floats, else the input's own.
 DType compute_dtype(DType d) { return is_reduced(d) ? DType::Float32 : d; }
 
-Tensor as_compute(const Tensor& t, DType compute) {
-  return t.defined() ? to_dtype(t, compute) : t;
-}
+Tensor as_compute(const Tensor& t, DType compute) { return t.defined() ? to_dtype(t, compute) : t; }
 
 // Per-channel [C] tensor viewed as [1, C, 1, ...] for an input of `dims` dims.
 Tensor channel_view(const Tensor& t, int64_t dims) {
@@ -30,20 +28,23 @@ Tensor channel_view(const Tensor& t, int64_t dims) {
 
 // y = x * scale + shift, with scale/shift broadcasting (fewer full-size passes than
 // ((x - mean) * rstd) * w + b).
-Tensor affine(const Tensor& x, const Tensor& scale, const Tensor& shift) { return add(mul(x, scale), shift); }
+Tensor affine(const Tensor& x, const Tensor& scale, const Tensor& shift) {
+  return add(mul(x, scale), shift);
+}
 
 }  // namespace
 
 void update_running_stat(const Tensor& stat, const Tensor& value, double momentum) {
   autograd::NoGradGuard no_grad;
-  Tensor blended = add(mul(to_dtype(stat, value.dtype()), Scalar(1 - momentum)), mul(value, Scalar(momentum)));
+  Tensor blended =
+      add(mul(to_dtype(stat, value.dtype()), Scalar(1 - momentum)), mul(value, Scalar(momentum)));
   copy_(stat, blended);  // copy_ converts the dtype and bumps the version counter
 }
 
-TensorList batch_norm_backward_formula(const Tensor& grad_out, const Tensor& x_in, const Tensor& weight,
-                                       const Tensor& running_mean, const Tensor& running_var,
-                                       bool training, double eps, bool need_input, bool need_weight,
-                                       bool need_bias) {
+TensorList batch_norm_backward_formula(const Tensor& grad_out, const Tensor& x_in,
+                                       const Tensor& weight, const Tensor& running_mean,
+                                       const Tensor& running_var, bool training, double eps,
+                                       bool need_input, bool need_weight, bool need_bias) {
   const int64_t dims = x_in.dim();
   DType compute = compute_dtype(x_in.dtype());
   Tensor x = as_compute(x_in, compute), gy = as_compute(grad_out, compute);
@@ -62,7 +63,8 @@ TensorList batch_norm_backward_formula(const Tensor& grad_out, const Tensor& x_i
   if (need_input) {
     Tensor gyw = weight.defined() ? mul(gy, channel_view(as_compute(weight, compute), dims)) : gy;
     if (training)
-      gx = mul(rstd, sub(sub(gyw, mean(gyw, stat_dims, true)), mul(xhat, mean(mul(gyw, xhat), stat_dims, true))));
+      gx = mul(rstd, sub(sub(gyw, mean(gyw, stat_dims, true)),
+                         mul(xhat, mean(mul(gyw, xhat), stat_dims, true))));
     else
       gx = mul(gyw, rstd);
     gx = to_dtype(gx, x_in.dtype());
@@ -75,7 +77,8 @@ TensorList batch_norm_backward_formula(const Tensor& grad_out, const Tensor& x_i
 Tensor batch_norm_cuda(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
                        const Tensor& weight, const Tensor& bias, bool training, double momentum,
                        double eps) {
-  Tensor fused = batch_norm_cudnn(input, running_mean, running_var, weight, bias, training, momentum, eps);
+  Tensor fused =
+      batch_norm_cudnn(input, running_mean, running_var, weight, bias, training, momentum, eps);
   if (fused.defined()) return fused;
   const int64_t dims = input.dim(), C = input.size(1);
   DType compute = compute_dtype(input.dtype());
@@ -87,7 +90,8 @@ Tensor batch_norm_cuda(const Tensor& input, const Tensor& running_mean, const Te
     mu = mean(x, stat_dims, true);
     var_b = var(x, stat_dims, /*correction=*/0, true);
     int64_t M = C ? input.numel() / C : 0;
-    if (running_mean.defined()) update_running_stat(running_mean, reshape(mu.detach(), {C}), momentum);
+    if (running_mean.defined())
+      update_running_stat(running_mean, reshape(mu.detach(), {C}), momentum);
     if (running_var.defined()) {
       Tensor unbiased = mul(reshape(var_b.detach(), {C}), Scalar(double(M) / double(M - 1)));
       update_running_stat(running_var, unbiased, momentum);

@@ -10,8 +10,8 @@
 namespace tc::nn::detail {
 namespace {
 
-using cuda_kernels::dev_t;
 using cuda_kernels::cvt;
+using cuda_kernels::dev_t;
 using cuda_kernels::opmath_t;
 
 constexpr uint32_t kPoolTypes = kFloating;
@@ -73,20 +73,22 @@ __device__ __forceinline__ void outputs_touching(const PoolAxisParams& a, bool a
   if (ohi > a.out) ohi = a.out;
 }
 
-__device__ __forceinline__ double avg_scale(const PoolParams& p, const AvgWindow& d, const AvgWindow& h,
-                                            const AvgWindow& w) {
+__device__ __forceinline__ double avg_scale(const PoolParams& p, const AvgWindow& d,
+                                            const AvgWindow& h, const AvgWindow& w) {
   int64_t count = (d.hi - d.lo) * (h.hi - h.lo) * (w.hi - w.lo);
-  int64_t divisor = p.divisor_override ? p.divisor_override
+  int64_t divisor = p.divisor_override                     ? p.divisor_override
                     : (p.count_include_pad && !p.adaptive) ? d.padded * h.padded * w.padded
-                                                          : count;
+                                                           : count;
   return divisor > 0 ? 1.0 / double(divisor) : 0.0;
 }
 
-#define TC_GRID_STRIDE(i, n) \
-  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); i += int64_t(gridDim.x) * blockDim.x)
+#define TC_GRID_STRIDE(i, n)                                                \
+  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); \
+       i += int64_t(gridDim.x) * blockDim.x)
 
 template <typename T>
-__global__ void max_pool_forward_kernel(const T* x, T* y, int64_t* idx, PoolParams p, int64_t total) {
+__global__ void max_pool_forward_kernel(const T* x, T* y, int64_t* idx, PoolParams p,
+                                        int64_t total) {
   using A = opmath_t<T>;
   const PoolAxisParams &ad = p.axis[0], &ah = p.axis[1], &aw = p.axis[2];
   const int64_t in_plane = ad.in * ah.in * aw.in, out_plane = ad.out * ah.out * aw.out;
@@ -116,7 +118,8 @@ __global__ void max_pool_forward_kernel(const T* x, T* y, int64_t* idx, PoolPara
 }
 
 template <typename T>
-__global__ void max_pool_backward_kernel(const T* gy, const int64_t* idx, T* gx, PoolParams p, int64_t total) {
+__global__ void max_pool_backward_kernel(const T* gy, const int64_t* idx, T* gx, PoolParams p,
+                                         int64_t total) {
   using A = opmath_t<T>;
   const PoolAxisParams &ad = p.axis[0], &ah = p.axis[1], &aw = p.axis[2];
   const int64_t in_plane = ad.in * ah.in * aw.in, out_plane = ad.out * ah.out * aw.out;
@@ -155,7 +158,8 @@ __global__ void avg_pool_forward_kernel(const T* x, T* y, PoolParams p, int64_t 
     A acc = 0;
     for (int64_t id = wd.lo; id < wd.hi; ++id)
       for (int64_t ih = wh.lo; ih < wh.hi; ++ih)
-        for (int64_t iw = ww.lo; iw < ww.hi; ++iw) acc += cvt<A>(xp[(id * ah.in + ih) * aw.in + iw]);
+        for (int64_t iw = ww.lo; iw < ww.hi; ++iw)
+          acc += cvt<A>(xp[(id * ah.in + ih) * aw.in + iw]);
     y[i] = cvt<T>(acc * A(avg_scale(p, wd, wh, ww)));
   }
 }
@@ -191,14 +195,19 @@ __global__ void avg_pool_backward_kernel(const T* gy, T* gx, PoolParams p, int64
   }
 }
 
-int64_t in_elems(const PoolParams& p) { return p.planes * p.axis[0].in * p.axis[1].in * p.axis[2].in; }
-int64_t out_elems(const PoolParams& p) { return p.planes * p.axis[0].out * p.axis[1].out * p.axis[2].out; }
+int64_t in_elems(const PoolParams& p) {
+  return p.planes * p.axis[0].in * p.axis[1].in * p.axis[2].in;
+}
+int64_t out_elems(const PoolParams& p) {
+  return p.planes * p.axis[0].out * p.axis[1].out * p.axis[2].out;
+}
 
 using cuda_kernels::launch_on;
 
 }  // namespace
 
-void max_pool_forward_cuda(const Tensor& x, const Tensor& y, const Tensor& idx, const PoolParams& p) {
+void max_pool_forward_cuda(const Tensor& x, const Tensor& y, const Tensor& idx,
+                           const PoolParams& p) {
   int64_t n = out_elems(p);
   cuda_kernels::dispatch_dev<kPoolTypes>(x.dtype(), "max_pool (CUDA)", [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -210,7 +219,8 @@ void max_pool_forward_cuda(const Tensor& x, const Tensor& y, const Tensor& idx, 
   });
 }
 
-void max_pool_backward_cuda(const Tensor& gy, const Tensor& idx, const Tensor& gx, const PoolParams& p) {
+void max_pool_backward_cuda(const Tensor& gy, const Tensor& idx, const Tensor& gx,
+                            const PoolParams& p) {
   int64_t n = in_elems(p);
   cuda_kernels::dispatch_dev<kPoolTypes>(gy.dtype(), "max_pool backward (CUDA)", [&](auto tag) {
     using T = typename decltype(tag)::type;

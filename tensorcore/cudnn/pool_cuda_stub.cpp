@@ -6,14 +6,19 @@
 namespace tc::nn::detail {
 namespace {
 [[noreturn]] void no_cuda(const char* op) {
-  throw NotImplementedError(::tc::detail::concat(op, ": tensorcore was not compiled with CUDA support"));
+  throw NotImplementedError(
+      ::tc::detail::concat(op, ": tensorcore was not compiled with CUDA support"));
 }
 }  // namespace
-void max_pool_forward_cuda(const Tensor&, const Tensor&, const Tensor&, const PoolParams&) { no_cuda("max_pool"); }
+void max_pool_forward_cuda(const Tensor&, const Tensor&, const Tensor&, const PoolParams&) {
+  no_cuda("max_pool");
+}
 void max_pool_backward_cuda(const Tensor&, const Tensor&, const Tensor&, const PoolParams&) {
   no_cuda("max_pool backward");
 }
 void avg_pool_forward_cuda(const Tensor&, const Tensor&, const PoolParams&) { no_cuda("avg_pool"); }
-void avg_pool_backward_cuda(const Tensor&, const Tensor&, const PoolParams&) { no_cuda("avg_pool backward"); }
+void avg_pool_backward_cuda(const Tensor&, const Tensor&, const PoolParams&) {
+  no_cuda("avg_pool backward");
+}
 }  // namespace tc::nn::detail
 #endif

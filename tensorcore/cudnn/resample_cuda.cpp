@@ -13,8 +13,9 @@ namespace tc::nn::detail {
 Tensor resample_gather_cuda(const Tensor& input, int64_t dim, int64_t out, int64_t k,
                             const std::vector<int64_t>& idx, const std::vector<double>& w) {
   // 16-bit inputs accumulate the taps in float32 and round once.
-  DType compute = input.dtype() == DType::Float16 || input.dtype() == DType::BFloat16 ? DType::Float32
-                                                                                      : input.dtype();
+  DType compute = input.dtype() == DType::Float16 || input.dtype() == DType::BFloat16
+                      ? DType::Float32
+                      : input.dtype();
   Tensor x = to_dtype(input, compute);
   Tensor idx_t = from_vector(idx, {out, k}, TensorOptions(DType::Int64).device(input.device()));
   Tensor w_t = from_vector(w, {out, k}, TensorOptions(compute).device(input.device()));

@@ -48,7 +48,8 @@ Tensor fold_cuda(const Tensor& cols, int64_t C, const Geo3& g) {
   const int64_t N = cols.size(0), Hp = g.in[1] + 2 * g.p[1], Wp = g.in[2] + 2 * g.p[2];
   Tensor src = reshape(cols, {N, C, g.k_size() * g.out_size()});
   Tensor canvas = zeros({N, C, Hp * Wp}, TensorOptions(cols.dtype()).device(cols.device()));
-  Tensor summed = reshape(index_add(canvas, 2, window_index(g, cols.device()), src), {N, C, Hp, Wp});
+  Tensor summed =
+      reshape(index_add(canvas, 2, window_index(g, cols.device()), src), {N, C, Hp, Wp});
   return contiguous(narrow(narrow(summed, 2, g.p[1], g.in[1]), 3, g.p[2], g.in[2]));
 }
 

@@ -44,16 +44,22 @@ class DataLoader {
   using Example = typename DatasetT::Example;
   using Collate = std::function<Batch(const std::vector<Example>&)>;
 
-  DataLoader(std::shared_ptr<DatasetT> dataset, DataLoaderOptions options = {}, Collate collate = {},
-             std::shared_ptr<Sampler> sampler = {})
-      : dataset_(std::move(dataset)), options_(options), collate_(std::move(collate)), sampler_(std::move(sampler)) {
+  DataLoader(std::shared_ptr<DatasetT> dataset, DataLoaderOptions options = {},
+             Collate collate = {}, std::shared_ptr<Sampler> sampler = {})
+      : dataset_(std::move(dataset)),
+        options_(options),
+        collate_(std::move(collate)),
+        sampler_(std::move(sampler)) {
     TC_CHECK(dataset_ != nullptr, "DataLoader: dataset is null");
     TC_CHECK(options_.batch_size > 0, "DataLoader: batch_size must be positive");
     TC_CHECK(options_.prefetch_factor > 0, "DataLoader: prefetch_factor must be positive");
-    TC_CHECK(!(sampler_ && options_.shuffle), "DataLoader: sampler and shuffle are mutually exclusive");
+    TC_CHECK(!(sampler_ && options_.shuffle),
+             "DataLoader: sampler and shuffle are mutually exclusive");
     if (!sampler_) {
-      if (options_.shuffle) sampler_ = std::make_shared<RandomSampler>(options_.generator);
-      else sampler_ = std::make_shared<SequentialSampler>();
+      if (options_.shuffle)
+        sampler_ = std::make_shared<RandomSampler>(options_.generator);
+      else
+        sampler_ = std::make_shared<SequentialSampler>();
     }
     if (!collate_) {
       if constexpr (requires(const std::vector<Example>& e) {
@@ -90,7 +96,8 @@ class DataLoader {
         batches_.emplace_back(order.begin() + s, order.begin() + std::min(order.size(), s + b));
       }
       window_ = loader.options_.prefetch_factor * loader.options_.num_workers;
-      for (size_t w = 0; w < loader.options_.num_workers; ++w) workers_.emplace_back([this] { work(); });
+      for (size_t w = 0; w < loader.options_.num_workers; ++w)
+        workers_.emplace_back([this] { work(); });
     }
     ~Epoch() {
       {
@@ -128,7 +135,9 @@ class DataLoader {
         size_t i;
         {
           std::unique_lock<std::mutex> lock(mu_);
-          cv_.wait(lock, [&] { return stop_ || next_ >= batches_.size() || next_ < consumed_ + window_; });
+          cv_.wait(lock, [&] {
+            return stop_ || next_ >= batches_.size() || next_ < consumed_ + window_;
+          });
           if (stop_ || next_ >= batches_.size()) return;
           i = next_++;
         }
@@ -168,7 +177,9 @@ class DataLoader {
       fetch();
       return *this;
     }
-    bool operator==(const Iterator& o) const { return at_end() == o.at_end() && (at_end() || index_ == o.index_); }
+    bool operator==(const Iterator& o) const {
+      return at_end() == o.at_end() && (at_end() || index_ == o.index_);
+    }
     bool operator!=(const Iterator& o) const { return !(*this == o); }
 
    private:

@@ -11,61 +11,87 @@
 namespace tc::fft::detail {
 
 // AVX-width vectors through GCC's vector extensions; scalar constants broadcast in arithmetic.
-template <typename T> struct Simd;
-template <> struct Simd<float> {
+template <typename T>
+struct Simd;
+template <>
+struct Simd<float> {
   typedef float type __attribute__((vector_size(32)));
   static constexpr int width = 8;
 };
-template <> struct Simd<double> {
+template <>
+struct Simd<double> {
   typedef double type __attribute__((vector_size(32)));
   static constexpr int width = 4;
 };
-template <typename V, typename T> inline V load_vec(const T* p) {
+template <typename V, typename T>
+inline V load_vec(const T* p) {
   V v;
   __builtin_memcpy(&v, p, sizeof(V));
   return v;
 }
-template <typename V, typename T> inline void store_vec(T* p, const V& v) { __builtin_memcpy(p, &v, sizeof(V)); }
+template <typename V, typename T>
+inline void store_vec(T* p, const V& v) {
+  __builtin_memcpy(p, &v, sizeof(V));
+}
 
 // In-place forward DFT of R points held in registers; V is T or a vector of T.
-template <typename T, int R> struct Butterfly;
+template <typename T, int R>
+struct Butterfly;
 
-template <typename T> struct Butterfly<T, 2> {
-  template <typename V> static inline void run(V* ar, V* ai) {
+template <typename T>
+struct Butterfly<T, 2> {
+  template <typename V>
+  static inline void run(V* ar, V* ai) {
     V r0 = ar[0] + ar[1], i0 = ai[0] + ai[1];
     V r1 = ar[0] - ar[1], i1 = ai[0] - ai[1];
-    ar[0] = r0; ai[0] = i0; ar[1] = r1; ai[1] = i1;
+    ar[0] = r0;
+    ai[0] = i0;
+    ar[1] = r1;
+    ai[1] = i1;
   }
 };
 
-template <typename T> struct Butterfly<T, 3> {
-  template <typename V> static inline void run(V* ar, V* ai) {
+template <typename T>
+struct Butterfly<T, 3> {
+  template <typename V>
+  static inline void run(V* ar, V* ai) {
     constexpr T c = T(0.86602540378443864676);  // sin(2 pi/3)
     V tr = ar[1] + ar[2], ti = ai[1] + ai[2];
     V dr = ar[1] - ar[2], di = ai[1] - ai[2];
     V ur = ar[0] - T(0.5) * tr, ui = ai[0] - T(0.5) * ti;
-    ar[0] += tr; ai[0] += ti;
+    ar[0] += tr;
+    ai[0] += ti;
     // -i*c*d = (c*di, -c*dr)
-    ar[1] = ur + c * di; ai[1] = ui - c * dr;
-    ar[2] = ur - c * di; ai[2] = ui + c * dr;
+    ar[1] = ur + c * di;
+    ai[1] = ui - c * dr;
+    ar[2] = ur - c * di;
+    ai[2] = ui + c * dr;
   }
 };
 
-template <typename T> struct Butterfly<T, 4> {
-  template <typename V> static inline void run(V* ar, V* ai) {
+template <typename T>
+struct Butterfly<T, 4> {
+  template <typename V>
+  static inline void run(V* ar, V* ai) {
     V t0r = ar[0] + ar[2], t0i = ai[0] + ai[2];
     V t1r = ar[0] - ar[2], t1i = ai[0] - ai[2];
     V t2r = ar[1] + ar[3], t2i = ai[1] + ai[3];
     V t3r = ar[1] - ar[3], t3i = ai[1] - ai[3];
-    ar[0] = t0r + t2r; ai[0] = t0i + t2i;
-    ar[2] = t0r - t2r; ai[2] = t0i - t2i;
-    ar[1] = t1r + t3i; ai[1] = t1i - t3r;  // t1 - i*t3
-    ar[3] = t1r - t3i; ai[3] = t1i + t3r;  // t1 + i*t3
+    ar[0] = t0r + t2r;
+    ai[0] = t0i + t2i;
+    ar[2] = t0r - t2r;
+    ai[2] = t0i - t2i;
+    ar[1] = t1r + t3i;
+    ai[1] = t1i - t3r;  // t1 - i*t3
+    ar[3] = t1r - t3i;
+    ai[3] = t1i + t3r;  // t1 + i*t3
   }
 };
 
-template <typename T> struct Butterfly<T, 5> {
-  template <typename V> static inline void run(V* ar, V* ai) {
+template <typename T>
+struct Butterfly<T, 5> {
+  template <typename V>
+  static inline void run(V* ar, V* ai) {
     constexpr T c1 = T(0.30901699437494742410), c2 = T(-0.80901699437494742410);
     constexpr T s1 = T(0.95105651629515357212), s2 = T(0.58778525229247312917);
     V t1r = ar[1] + ar[4], t1i = ai[1] + ai[4];
@@ -76,17 +102,24 @@ template <typename T> struct Butterfly<T, 5> {
     V a2r = ar[0] + c2 * t1r + c1 * t2r, a2i = ai[0] + c2 * t1i + c1 * t2i;
     V b1r = s1 * t3r + s2 * t4r, b1i = s1 * t3i + s2 * t4i;
     V b2r = s2 * t3r - s1 * t4r, b2i = s2 * t3i - s1 * t4i;
-    ar[0] += t1r + t2r; ai[0] += t1i + t2i;
+    ar[0] += t1r + t2r;
+    ai[0] += t1i + t2i;
     // a -/+ i*b
-    ar[1] = a1r + b1i; ai[1] = a1i - b1r;
-    ar[4] = a1r - b1i; ai[4] = a1i + b1r;
-    ar[2] = a2r + b2i; ai[2] = a2i - b2r;
-    ar[3] = a2r - b2i; ai[3] = a2i + b2r;
+    ar[1] = a1r + b1i;
+    ai[1] = a1i - b1r;
+    ar[4] = a1r - b1i;
+    ai[4] = a1i + b1r;
+    ar[2] = a2r + b2i;
+    ai[2] = a2i - b2r;
+    ar[3] = a2r - b2i;
+    ai[3] = a2i + b2r;
   }
 };
 
-template <typename T> struct Butterfly<T, 8> {
-  template <typename V> static inline void run(V* ar, V* ai) {
+template <typename T>
+struct Butterfly<T, 8> {
+  template <typename V>
+  static inline void run(V* ar, V* ai) {
     constexpr T c = T(0.70710678118654752440);
     V er[4] = {ar[0], ar[2], ar[4], ar[6]}, ei[4] = {ai[0], ai[2], ai[4], ai[6]};
     V orr[4] = {ar[1], ar[3], ar[5], ar[7]}, oi[4] = {ai[1], ai[3], ai[5], ai[7]};
@@ -96,20 +129,29 @@ template <typename T> struct Butterfly<T, 8> {
     V r1 = c * (orr[1] + oi[1]), i1 = c * (oi[1] - orr[1]);
     V r2 = oi[2], i2 = -orr[2];
     V r3 = c * (oi[3] - orr[3]), i3 = -c * (orr[3] + oi[3]);
-    ar[0] = er[0] + orr[0]; ai[0] = ei[0] + oi[0];
-    ar[4] = er[0] - orr[0]; ai[4] = ei[0] - oi[0];
-    ar[1] = er[1] + r1; ai[1] = ei[1] + i1;
-    ar[5] = er[1] - r1; ai[5] = ei[1] - i1;
-    ar[2] = er[2] + r2; ai[2] = ei[2] + i2;
-    ar[6] = er[2] - r2; ai[6] = ei[2] - i2;
-    ar[3] = er[3] + r3; ai[3] = ei[3] + i3;
-    ar[7] = er[3] - r3; ai[7] = ei[3] - i3;
+    ar[0] = er[0] + orr[0];
+    ai[0] = ei[0] + oi[0];
+    ar[4] = er[0] - orr[0];
+    ai[4] = ei[0] - oi[0];
+    ar[1] = er[1] + r1;
+    ai[1] = ei[1] + i1;
+    ar[5] = er[1] - r1;
+    ai[5] = ei[1] - i1;
+    ar[2] = er[2] + r2;
+    ai[2] = ei[2] + i2;
+    ar[6] = er[2] - r2;
+    ai[6] = ei[2] - i2;
+    ar[3] = er[3] + r3;
+    ai[3] = ei[3] + i3;
+    ar[7] = er[3] - r3;
+    ai[7] = ei[3] - i3;
   }
 };
 
 // Any odd radix with compile-time R (7, 11, 13): pairs a_j +/- a_{R-j} share one set of
 // cos/sin products, so a point costs ~R^2/2 multiply-adds held in registers.
-template <typename T, int R> struct OddButterfly {
+template <typename T, int R>
+struct OddButterfly {
   static constexpr int H = (R - 1) / 2;
   T cs[H * H], sn[H * H];  // cos/sin(2 pi j k / R) at [(k-1)*H + (j-1)]
   OddButterfly() {
@@ -120,31 +162,43 @@ template <typename T, int R> struct OddButterfly {
         sn[(k - 1) * H + j - 1] = T(std::sin(a));
       }
   }
-  template <typename V> inline void run(V* ar, V* ai) const {
+  template <typename V>
+  inline void run(V* ar, V* ai) const {
     V pr[H], pi[H], mr[H], mi[H];
     V r0 = ar[0], i0 = ai[0];
     for (int j = 1; j <= H; ++j) {
-      pr[j - 1] = ar[j] + ar[R - j]; pi[j - 1] = ai[j] + ai[R - j];
-      mr[j - 1] = ar[j] - ar[R - j]; mi[j - 1] = ai[j] - ai[R - j];
-      ar[0] += pr[j - 1]; ai[0] += pi[j - 1];
+      pr[j - 1] = ar[j] + ar[R - j];
+      pi[j - 1] = ai[j] + ai[R - j];
+      mr[j - 1] = ar[j] - ar[R - j];
+      mi[j - 1] = ai[j] - ai[R - j];
+      ar[0] += pr[j - 1];
+      ai[0] += pi[j - 1];
     }
     for (int k = 1; k <= H; ++k) {
       V er = r0, ei = i0, orr = V{} * T(0), oi = V{} * T(0);
       for (int j = 0; j < H; ++j) {
         const T c = cs[(k - 1) * H + j], sv = sn[(k - 1) * H + j];
-        er += c * pr[j]; ei += c * pi[j];
-        orr += sv * mr[j]; oi += sv * mi[j];
+        er += c * pr[j];
+        ei += c * pi[j];
+        orr += sv * mr[j];
+        oi += sv * mi[j];
       }
       // b_k = e - i*o, b_{R-k} = e + i*o
-      ar[k] = er + oi; ai[k] = ei - orr;
-      ar[R - k] = er - oi; ai[R - k] = ei + orr;
+      ar[k] = er + oi;
+      ai[k] = ei - orr;
+      ar[R - k] = er - oi;
+      ai[R - k] = ei + orr;
     }
   }
 };
 
 // Adapter so the fixed radices and OddButterfly share one stage loop.
-template <typename T, int R> struct StaticButterfly {
-  template <typename V> inline void run(V* ar, V* ai) const { Butterfly<T, R>::run(ar, ai); }
+template <typename T, int R>
+struct StaticButterfly {
+  template <typename V>
+  inline void run(V* ar, V* ai) const {
+    Butterfly<T, R>::run(ar, ai);
+  }
 };
 
 // Stages whose stride is below the vector width (the first stages): vectors run over p instead,
@@ -188,7 +242,10 @@ void stage_small_stride(const T* __restrict xr, const T* __restrict xi, T* __res
             wi = load_vec<V>(twi + (k - 1) * m + p);
           } else {
             alignas(32) T tr[W] = {}, ti[W] = {};
-            for (int l = 0; l < valid; ++l) { tr[l] = twr[(k - 1) * m + p + l]; ti[l] = twi[(k - 1) * m + p + l]; }
+            for (int l = 0; l < valid; ++l) {
+              tr[l] = twr[(k - 1) * m + p + l];
+              ti[l] = twi[(k - 1) * m + p + l];
+            }
             wr = load_vec<V>(tr);
             wi = load_vec<V>(ti);
           }
@@ -210,8 +267,8 @@ void stage_small_stride(const T* __restrict xr, const T* __restrict xi, T* __res
 // `s` is the stage's stride times the number of interleaved lanes (rows transformed together:
 // element i of lane v lives at i*lanes + v, which is the same stage with a wider stride).
 template <typename T, int R, typename BF = StaticButterfly<T, R>>
-void stage_fixed(const T* __restrict xr, const T* __restrict xi, T* __restrict yr,
-                 T* __restrict yi, const Stage<T>& st, int64_t s, const BF& bf = BF()) {
+void stage_fixed(const T* __restrict xr, const T* __restrict xi, T* __restrict yr, T* __restrict yi,
+                 const Stage<T>& st, int64_t s, const BF& bf = BF()) {
   const int64_t m = st.m;
   const T* __restrict twr = st.tw_re.data();
   const T* __restrict twi = st.tw_im.data();
@@ -222,9 +279,13 @@ void stage_fixed(const T* __restrict xr, const T* __restrict xi, T* __restrict y
   if (s == 1) {
     for (int64_t p = 0; p < m; ++p) {
       T ar[R], ai[R];
-      for (int j = 0; j < R; ++j) { ar[j] = xr[p + j * m]; ai[j] = xi[p + j * m]; }
+      for (int j = 0; j < R; ++j) {
+        ar[j] = xr[p + j * m];
+        ai[j] = xi[p + j * m];
+      }
       bf.run(ar, ai);
-      yr[R * p] = ar[0]; yi[R * p] = ai[0];
+      yr[R * p] = ar[0];
+      yi[R * p] = ai[0];
       for (int k = 1; k < R; ++k) {
         T wr = twr[(k - 1) * m + p], wi = twi[(k - 1) * m + p];
         yr[R * p + k] = ar[k] * wr - ai[k] * wi;
@@ -240,7 +301,10 @@ void stage_fixed(const T* __restrict xr, const T* __restrict xi, T* __restrict y
   const int64_t s_vec = s - s % W;
   for (int64_t p = 0; p < m; ++p) {
     T wr[R], wi[R];
-    for (int k = 1; k < R; ++k) { wr[k] = twr[(k - 1) * m + p]; wi[k] = twi[(k - 1) * m + p]; }
+    for (int k = 1; k < R; ++k) {
+      wr[k] = twr[(k - 1) * m + p];
+      wi[k] = twi[(k - 1) * m + p];
+    }
     const T* x0r = xr + s * p;
     const T* x0i = xi + s * p;
     T* y0r = yr + s * R * p;
@@ -261,9 +325,13 @@ void stage_fixed(const T* __restrict xr, const T* __restrict xi, T* __restrict y
     }
     for (int64_t q = s_vec; q < s; ++q) {
       T ar[R], ai[R];
-      for (int j = 0; j < R; ++j) { ar[j] = x0r[q + j * in_step]; ai[j] = x0i[q + j * in_step]; }
+      for (int j = 0; j < R; ++j) {
+        ar[j] = x0r[q + j * in_step];
+        ai[j] = x0i[q + j * in_step];
+      }
       bf.run(ar, ai);
-      y0r[q] = ar[0]; y0i[q] = ai[0];
+      y0r[q] = ar[0];
+      y0i[q] = ai[0];
       for (int k = 1; k < R; ++k) {
         y0r[q + k * s] = ar[k] * wr[k] - ai[k] * wi[k];
         y0i[q + k * s] = ar[k] * wi[k] + ai[k] * wr[k];

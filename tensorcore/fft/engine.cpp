@@ -38,9 +38,15 @@ ComplexPlan<T>::ComplexPlan(int64_t n) : n_(n) {
   std::vector<int> radices = detail::factorize(n, large);
   if (large) {
     switch (detail::large_algorithm(n)) {
-      case LargeAlgo::Rader: init_rader(); break;
-      case LargeAlgo::FourStep: init_four_step(); break;
-      default: init_bluestein(); break;
+      case LargeAlgo::Rader:
+        init_rader();
+        break;
+      case LargeAlgo::FourStep:
+        init_four_step();
+        break;
+      default:
+        init_bluestein();
+        break;
     }
     return;
   }
@@ -69,10 +75,12 @@ int64_t ComplexPlan<T>::scratch_size(int64_t lanes) const {
   if (algo_ == Algo::Bluestein)
     return 2 * (conv_plan_->size() * lanes + kArrayPad) + conv_plan_->scratch_size(lanes);
   if (algo_ == Algo::FourStep)
-    return 2 * (n_ * lanes + kArrayPad) + std::max(sub_plan_->scratch_size(conv_plan_->size() * lanes),
-                                                   conv_plan_->scratch_size(four_a_ * lanes));
+    return 2 * (n_ * lanes + kArrayPad) +
+           std::max(sub_plan_->scratch_size(conv_plan_->size() * lanes),
+                    conv_plan_->scratch_size(four_a_ * lanes));
   if (algo_ == Algo::Rader)
-    return 2 * (conv_plan_->size() * lanes + kArrayPad) + 2 * lanes + conv_plan_->scratch_size(lanes);
+    return 2 * (conv_plan_->size() * lanes + kArrayPad) + 2 * lanes +
+           conv_plan_->scratch_size(lanes);
   return 2 * (n_ * lanes + kArrayPad);
 }
 
@@ -91,20 +99,47 @@ void ComplexPlan<T>::run_stages(T* re, T* im, T* scratch, int64_t lanes) const {
   for (const Stage<T>& st : stages_) {
     const int64_t s = st.stride * lanes;
     switch (st.radix) {
-      case 2: detail::stage_fixed<T, 2>(xr, xi, yr, yi, st, s); break;
-      case 3: detail::stage_fixed<T, 3>(xr, xi, yr, yi, st, s); break;
-      case 4: detail::stage_fixed<T, 4>(xr, xi, yr, yi, st, s); break;
-      case 5: detail::stage_fixed<T, 5>(xr, xi, yr, yi, st, s); break;
-      case 8: detail::stage_fixed<T, 8>(xr, xi, yr, yi, st, s); break;
-      case 7: odd_stage<T, 7>(xr, xi, yr, yi, st, s); break;
-      case 11: odd_stage<T, 11>(xr, xi, yr, yi, st, s); break;
-      case 13: odd_stage<T, 13>(xr, xi, yr, yi, st, s); break;
-      case 17: odd_stage<T, 17>(xr, xi, yr, yi, st, s); break;
-      case 19: odd_stage<T, 19>(xr, xi, yr, yi, st, s); break;
-      case 23: odd_stage<T, 23>(xr, xi, yr, yi, st, s); break;
-      case 29: odd_stage<T, 29>(xr, xi, yr, yi, st, s); break;
-      case 31: odd_stage<T, 31>(xr, xi, yr, yi, st, s); break;
-      default: TC_FAIL("fft: internal error: no butterfly for radix ", st.radix);
+      case 2:
+        detail::stage_fixed<T, 2>(xr, xi, yr, yi, st, s);
+        break;
+      case 3:
+        detail::stage_fixed<T, 3>(xr, xi, yr, yi, st, s);
+        break;
+      case 4:
+        detail::stage_fixed<T, 4>(xr, xi, yr, yi, st, s);
+        break;
+      case 5:
+        detail::stage_fixed<T, 5>(xr, xi, yr, yi, st, s);
+        break;
+      case 8:
+        detail::stage_fixed<T, 8>(xr, xi, yr, yi, st, s);
+        break;
+      case 7:
+        odd_stage<T, 7>(xr, xi, yr, yi, st, s);
+        break;
+      case 11:
+        odd_stage<T, 11>(xr, xi, yr, yi, st, s);
+        break;
+      case 13:
+        odd_stage<T, 13>(xr, xi, yr, yi, st, s);
+        break;
+      case 17:
+        odd_stage<T, 17>(xr, xi, yr, yi, st, s);
+        break;
+      case 19:
+        odd_stage<T, 19>(xr, xi, yr, yi, st, s);
+        break;
+      case 23:
+        odd_stage<T, 23>(xr, xi, yr, yi, st, s);
+        break;
+      case 29:
+        odd_stage<T, 29>(xr, xi, yr, yi, st, s);
+        break;
+      case 31:
+        odd_stage<T, 31>(xr, xi, yr, yi, st, s);
+        break;
+      default:
+        TC_FAIL("fft: internal error: no butterfly for radix ", st.radix);
     }
     std::swap(xr, yr);
     std::swap(xi, yi);
@@ -118,10 +153,18 @@ void ComplexPlan<T>::run_stages(T* re, T* im, T* scratch, int64_t lanes) const {
 template <typename T>
 void ComplexPlan<T>::execute(T* re, T* im, T* scratch, int64_t lanes) const {
   switch (algo_) {
-    case Algo::Stockham: run_stages(re, im, scratch, lanes); return;
-    case Algo::Bluestein: execute_bluestein(re, im, scratch, lanes); return;
-    case Algo::Rader: execute_rader(re, im, scratch, lanes); return;
-    case Algo::FourStep: execute_four_step(re, im, scratch, lanes); return;
+    case Algo::Stockham:
+      run_stages(re, im, scratch, lanes);
+      return;
+    case Algo::Bluestein:
+      execute_bluestein(re, im, scratch, lanes);
+      return;
+    case Algo::Rader:
+      execute_rader(re, im, scratch, lanes);
+      return;
+    case Algo::FourStep:
+      execute_four_step(re, im, scratch, lanes);
+      return;
   }
 }
 
@@ -131,11 +174,13 @@ RealPlan<T>::RealPlan(int64_t n) : n_(n) {
   if (n % 2 == 0) {
     const int64_t h = n / 2;
     plan_ = complex_plan<T>(h);
-    w_re_.resize(h + 1); w_im_.resize(h + 1);
+    w_re_.resize(h + 1);
+    w_im_.resize(h + 1);
     for (int64_t k = 0; k <= h; ++k) {
       double re, im;
       detail::unit_root(k, n, re, im);
-      w_re_[k] = T(re); w_im_[k] = T(im);
+      w_re_[k] = T(re);
+      w_im_[k] = T(im);
     }
   } else {
     plan_ = complex_plan<T>(n);
@@ -184,9 +229,9 @@ void RealPlan<T>::forward(const T* in, std::complex<T>* out, T scale, T* scratch
         const int64_t kk = (n_ - k) % n_;
         const T zr1 = zr[k * P + u], zi1 = zi[k * P + u];
         const T zr2 = zr[kk * P + u], zi2 = -zi[kk * P + u];  // conj(Z[n-k])
-        oa[2 * k] = half * (zr1 + zr2);      // (Z + conj Z')/2
+        oa[2 * k] = half * (zr1 + zr2);                       // (Z + conj Z')/2
         oa[2 * k + 1] = half * (zi1 + zi2);
-        if (has_b) {                          // (Z - conj Z')/(2i)
+        if (has_b) {  // (Z - conj Z')/(2i)
           ob[2 * k] = half * (zi1 - zi2);
           ob[2 * k + 1] = -half * (zr1 - zr2);
         }
@@ -197,7 +242,10 @@ void RealPlan<T>::forward(const T* in, std::complex<T>* out, T scale, T* scratch
   const int64_t h = len;
   for (int64_t v = 0; v < L; ++v) {
     const T* x = in + v * n_;
-    for (int64_t k = 0; k < h; ++k) { zr[k * L + v] = x[2 * k]; zi[k * L + v] = x[2 * k + 1]; }
+    for (int64_t k = 0; k < h; ++k) {
+      zr[k * L + v] = x[2 * k];
+      zi[k * L + v] = x[2 * k + 1];
+    }
   }
   plan_->execute(zr, zi, inner, L);
   const T half = T(0.5) * scale;
@@ -206,8 +254,10 @@ void RealPlan<T>::forward(const T* in, std::complex<T>* out, T scale, T* scratch
   for (int64_t v = 0; v < L; ++v) {
     T* ov = o + 2 * v * nout;
     // DC and Nyquist come from Z[0] alone.
-    ov[0] = (zr[v] + zi[v]) * scale; ov[1] = 0;
-    ov[2 * h] = (zr[v] - zi[v]) * scale; ov[2 * h + 1] = 0;
+    ov[0] = (zr[v] + zi[v]) * scale;
+    ov[1] = 0;
+    ov[2 * h] = (zr[v] - zi[v]) * scale;
+    ov[2 * h + 1] = 0;
     for (int64_t k = 1; k < h; ++k) {
       T ar = zr[k * L + v], ai = zi[k * L + v];
       T br = zr[(h - k) * L + v], bi = -zi[(h - k) * L + v];
@@ -221,7 +271,8 @@ void RealPlan<T>::forward(const T* in, std::complex<T>* out, T scale, T* scratch
 }
 
 template <typename T>
-void RealPlan<T>::backward(const std::complex<T>* in, T* out, T scale, T* scratch, int64_t L) const {
+void RealPlan<T>::backward(const std::complex<T>* in, T* out, T scale, T* scratch,
+                           int64_t L) const {
   const int64_t len = plan_->size(), nin = n_ / 2 + 1;
   T* __restrict zr = scratch;
   T* __restrict zi = scratch + len * L + kArrayPad;
@@ -230,10 +281,13 @@ void RealPlan<T>::backward(const std::complex<T>* in, T* out, T scale, T* scratc
   if (n_ % 2) {
     for (int64_t v = 0; v < L; ++v) {
       const T* x = xin + 2 * v * nin;
-      zr[v] = x[0]; zi[v] = 0;
+      zr[v] = x[0];
+      zi[v] = 0;
       for (int64_t k = 1; k < nin; ++k) {
-        zr[k * L + v] = x[2 * k]; zi[k * L + v] = x[2 * k + 1];
-        zr[(n_ - k) * L + v] = x[2 * k]; zi[(n_ - k) * L + v] = -x[2 * k + 1];
+        zr[k * L + v] = x[2 * k];
+        zi[k * L + v] = x[2 * k + 1];
+        zr[(n_ - k) * L + v] = x[2 * k];
+        zi[(n_ - k) * L + v] = -x[2 * k + 1];
       }
     }
     plan_->execute(zi, zr, inner, L);
@@ -261,7 +315,10 @@ void RealPlan<T>::backward(const std::complex<T>* in, T* out, T scale, T* scratc
   plan_->execute(zi, zr, inner, L);  // inverse
   for (int64_t v = 0; v < L; ++v) {
     T* y = out + v * n_;
-    for (int64_t j = 0; j < h; ++j) { y[2 * j] = zr[j * L + v] * scale; y[2 * j + 1] = zi[j * L + v] * scale; }
+    for (int64_t j = 0; j < h; ++j) {
+      y[2 * j] = zr[j * L + v] * scale;
+      y[2 * j + 1] = zi[j * L + v] * scale;
+    }
   }
 }
 
@@ -334,7 +391,8 @@ void c2c(const std::complex<T>* in, std::complex<T>* out, int64_t n, int64_t bat
   auto plan = complex_plan<T>(n);
   const int64_t V = batch_lanes(n, batch);
   parallel_for(0, batch, std::max(row_grain(n), V), [&](int64_t b0, int64_t b1) {
-    std::unique_ptr<T[]> buf(new T[size_t(2 * (n * V + kArrayPad) + plan->scratch_size(V))]);  // no zero-fill
+    std::unique_ptr<T[]> buf(
+        new T[size_t(2 * (n * V + kArrayPad) + plan->scratch_size(V))]);  // no zero-fill
     T* re = buf.get();
     T* im = re + n * V + kArrayPad;
     T* sc = im + n * V + kArrayPad;
@@ -342,12 +400,21 @@ void c2c(const std::complex<T>* in, std::complex<T>* out, int64_t n, int64_t bat
       const int64_t L = std::min(V, b1 - b);
       for (int64_t v = 0; v < L; ++v) {
         const T* x = reinterpret_cast<const T*>(in + (b + v) * n);
-        for (int64_t j = 0; j < n; ++j) { re[j * L + v] = x[2 * j]; im[j * L + v] = x[2 * j + 1]; }
+        for (int64_t j = 0; j < n; ++j) {
+          re[j * L + v] = x[2 * j];
+          im[j * L + v] = x[2 * j + 1];
+        }
       }
-      if (inverse) plan->execute(im, re, sc, L); else plan->execute(re, im, sc, L);
+      if (inverse)
+        plan->execute(im, re, sc, L);
+      else
+        plan->execute(re, im, sc, L);
       for (int64_t v = 0; v < L; ++v) {
         T* y = reinterpret_cast<T*>(out + (b + v) * n);
-        for (int64_t j = 0; j < n; ++j) { y[2 * j] = re[j * L + v] * scale; y[2 * j + 1] = im[j * L + v] * scale; }
+        for (int64_t j = 0; j < n; ++j) {
+          y[2 * j] = re[j * L + v] * scale;
+          y[2 * j + 1] = im[j * L + v] * scale;
+        }
       }
     }
   });
@@ -361,26 +428,36 @@ void c2c_strided(const std::complex<T>* in, std::complex<T>* out, int64_t outer,
   constexpr int64_t kColumnLanes = 16;
   const int64_t V = std::min(kColumnLanes, inner);
   const int64_t blocks = (inner + V - 1) / V;
-  parallel_for(0, outer * blocks, std::max<int64_t>(1, 16384 / (n * V)), [&](int64_t t0, int64_t t1) {
-    std::unique_ptr<T[]> buf(new T[size_t(2 * (n * V + kArrayPad) + plan->scratch_size(V))]);
-    T* re = buf.get();
-    T* im = re + n * V + kArrayPad;
-    T* sc = im + n * V + kArrayPad;
-    for (int64_t t = t0; t < t1; ++t) {
-      const int64_t o = t / blocks, c0 = (t % blocks) * V, L = std::min(V, inner - c0);
-      const T* x = reinterpret_cast<const T*>(in + o * n * inner + c0);
-      for (int64_t j = 0; j < n; ++j) {
-        const T* xj = x + 2 * j * inner;
-        for (int64_t v = 0; v < L; ++v) { re[j * L + v] = xj[2 * v]; im[j * L + v] = xj[2 * v + 1]; }
-      }
-      if (inverse) plan->execute(im, re, sc, L); else plan->execute(re, im, sc, L);
-      T* y = reinterpret_cast<T*>(out + o * n * inner + c0);
-      for (int64_t j = 0; j < n; ++j) {
-        T* yj = y + 2 * j * inner;
-        for (int64_t v = 0; v < L; ++v) { yj[2 * v] = re[j * L + v] * scale; yj[2 * v + 1] = im[j * L + v] * scale; }
-      }
-    }
-  });
+  parallel_for(
+      0, outer * blocks, std::max<int64_t>(1, 16384 / (n * V)), [&](int64_t t0, int64_t t1) {
+        std::unique_ptr<T[]> buf(new T[size_t(2 * (n * V + kArrayPad) + plan->scratch_size(V))]);
+        T* re = buf.get();
+        T* im = re + n * V + kArrayPad;
+        T* sc = im + n * V + kArrayPad;
+        for (int64_t t = t0; t < t1; ++t) {
+          const int64_t o = t / blocks, c0 = (t % blocks) * V, L = std::min(V, inner - c0);
+          const T* x = reinterpret_cast<const T*>(in + o * n * inner + c0);
+          for (int64_t j = 0; j < n; ++j) {
+            const T* xj = x + 2 * j * inner;
+            for (int64_t v = 0; v < L; ++v) {
+              re[j * L + v] = xj[2 * v];
+              im[j * L + v] = xj[2 * v + 1];
+            }
+          }
+          if (inverse)
+            plan->execute(im, re, sc, L);
+          else
+            plan->execute(re, im, sc, L);
+          T* y = reinterpret_cast<T*>(out + o * n * inner + c0);
+          for (int64_t j = 0; j < n; ++j) {
+            T* yj = y + 2 * j * inner;
+            for (int64_t v = 0; v < L; ++v) {
+              yj[2 * v] = re[j * L + v] * scale;
+              yj[2 * v + 1] = im[j * L + v] * scale;
+            }
+          }
+        }
+      });
 }
 
 template <typename T>
@@ -389,7 +466,8 @@ void r2c(const T* in, std::complex<T>* out, int64_t n, int64_t batch, T scale, b
   auto plan = real_plan<T>(n);
   const int64_t half = n / 2 + 1, nout = onesided ? half : n;
   int64_t V = onesided ? batch_lanes(n / 2, batch) : 1;
-  if (onesided && n % 2) V = std::min(2 * batch_lanes(n, batch), batch + batch % 2);  // odd n: rows go in pairs
+  if (onesided && n % 2)
+    V = std::min(2 * batch_lanes(n, batch), batch + batch % 2);  // odd n: rows go in pairs
   V = std::max<int64_t>(V, 1);
   parallel_for(0, batch, std::max(row_grain(n), V), [&](int64_t b0, int64_t b1) {
     std::unique_ptr<T[]> buf(new T[size_t(plan->scratch_size(V))]);
@@ -433,15 +511,16 @@ void c2r(const std::complex<T>* in, T* out, int64_t n, int64_t batch, T scale) {
   });
 }
 
-#define TC_FFT_INSTANTIATE(T)                                                               \
-  template class ComplexPlan<T>;                                                            \
-  template class RealPlan<T>;                                                               \
-  template std::shared_ptr<const ComplexPlan<T>> complex_plan<T>(int64_t);                  \
-  template std::shared_ptr<const RealPlan<T>> real_plan<T>(int64_t);                        \
+#define TC_FFT_INSTANTIATE(T)                                                                \
+  template class ComplexPlan<T>;                                                             \
+  template class RealPlan<T>;                                                                \
+  template std::shared_ptr<const ComplexPlan<T>> complex_plan<T>(int64_t);                   \
+  template std::shared_ptr<const RealPlan<T>> real_plan<T>(int64_t);                         \
   template void c2c<T>(const std::complex<T>*, std::complex<T>*, int64_t, int64_t, bool, T); \
-  template void r2c<T>(const T*, std::complex<T>*, int64_t, int64_t, T, bool);              \
-  template void c2c_strided<T>(const std::complex<T>*, std::complex<T>*, int64_t, int64_t, int64_t, bool, T); \
-  template void c2r<T>(const std::complex<T>*, T*, int64_t, int64_t, T);                    \
+  template void r2c<T>(const T*, std::complex<T>*, int64_t, int64_t, T, bool);               \
+  template void c2c_strided<T>(const std::complex<T>*, std::complex<T>*, int64_t, int64_t,   \
+                               int64_t, bool, T);                                            \
+  template void c2r<T>(const std::complex<T>*, T*, int64_t, int64_t, T);                     \
   template void r2c_frames<T>(const T*, int64_t, const T*, std::complex<T>*, int64_t, int64_t, T);
 TC_FFT_INSTANTIATE(float)
 TC_FFT_INSTANTIATE(double)

@@ -2,8 +2,9 @@
 // tensorcore's own FFT engine: mixed-radix Stockham (radix 8/4/2/3/5 plus generic small odd
 // primes) over split real/imaginary arrays; Rader for large primes p whose p-1 is smooth, a
 // four-step split (smooth part x large part) or Bluestein for other lengths with a large prime
-// factor, by estimated cost; and a real-input path through a half-length complex transform. Plans are immutable once built and
-// cached per (length, kind, precision), so any number of threads may execute them at once.
+// factor, by estimated cost; and a real-input path through a half-length complex transform. Plans
+// are immutable once built and cached per (length, kind, precision), so any number of threads may
+// execute them at once.
 #include <complex>
 #include <cstdint>
 #include <memory>
@@ -75,8 +76,10 @@ class RealPlan {
 };
 
 // Cached, thread-safe plan lookup.
-template <typename T> std::shared_ptr<const ComplexPlan<T>> complex_plan(int64_t n);
-template <typename T> std::shared_ptr<const RealPlan<T>> real_plan(int64_t n);
+template <typename T>
+std::shared_ptr<const ComplexPlan<T>> complex_plan(int64_t n);
+template <typename T>
+std::shared_ptr<const RealPlan<T>> real_plan(int64_t n);
 // Number of cached plans, and clearing (tests, memory pressure).
 int64_t plan_cache_size();
 void clear_plan_cache();
@@ -89,7 +92,8 @@ int64_t bluestein_length(int64_t n);
 const char* plan_algorithm(int64_t n);
 
 // Batched row transforms over contiguous rows, threaded over the batch with tc::parallel_for.
-// c2c: rows of n complex -> n complex. r2c: n real -> n/2+1 (or n) complex. c2r: n/2+1 complex -> n real.
+// c2c: rows of n complex -> n complex. r2c: n real -> n/2+1 (or n) complex. c2r: n/2+1 complex -> n
+// real.
 template <typename T>
 void c2c(const std::complex<T>* in, std::complex<T>* out, int64_t n, int64_t batch, bool inverse,
          T scale);
@@ -100,11 +104,13 @@ void c2c_strided(const std::complex<T>* in, std::complex<T>* out, int64_t outer,
                  int64_t inner, bool inverse, T scale);
 // onesided = false writes all n bins per row, the upper ones by Hermitian symmetry.
 template <typename T>
-void r2c(const T* in, std::complex<T>* out, int64_t n, int64_t batch, T scale, bool onesided = true);
+void r2c(const T* in, std::complex<T>* out, int64_t n, int64_t batch, T scale,
+         bool onesided = true);
 template <typename T>
 void c2r(const std::complex<T>* in, T* out, int64_t n, int64_t batch, T scale);
 // Windowed frames straight from a signal (stft without materialising frames): row b reads
-// n samples at in + b*hop, multiplies them by window[0..n) and writes n/2+1 bins at out + b*(n/2+1).
+// n samples at in + b*hop, multiplies them by window[0..n) and writes n/2+1 bins at out +
+// b*(n/2+1).
 template <typename T>
 void r2c_frames(const T* in, int64_t hop, const T* window, std::complex<T>* out, int64_t n,
                 int64_t frames, T scale);

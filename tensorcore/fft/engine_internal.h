@@ -29,19 +29,31 @@ inline std::vector<int> factorize(int64_t n, bool& large_factor) {
   large_factor = false;
   // Powers of two as radix 8 (fewest passes over memory), finishing with 4s rather than a 2.
   int twos = 0;
-  while (n % 2 == 0) { ++twos; n /= 2; }
+  while (n % 2 == 0) {
+    ++twos;
+    n /= 2;
+  }
   if (twos == 1) {
     f.push_back(2);
   } else if (twos > 1) {
     int eights = twos / 3, rest = twos % 3;
-    if (rest == 1) { eights -= 1; rest = 4; }  // 2^4 as 4*4
+    if (rest == 1) {
+      eights -= 1;
+      rest = 4;
+    }  // 2^4 as 4*4
     for (int i = 0; i < eights; ++i) f.push_back(8);
     if (rest == 2) f.push_back(4);
-    if (rest == 4) { f.push_back(4); f.push_back(4); }
+    if (rest == 4) {
+      f.push_back(4);
+      f.push_back(4);
+    }
   }
   std::vector<int> small, large;
   for (int p = 3; p <= kMaxRadix && n > 1; p += 2)
-    while (n % p == 0) { (p >= 17 ? large : small).push_back(p); n /= p; }
+    while (n % p == 0) {
+      (p >= 17 ? large : small).push_back(p);
+      n /= p;
+    }
   // Radices >= 17 go first, at stride 1, where their p-vectorized stage pays for its gathers;
   // the others run at wide strides with contiguous vectors (faster for them, measured at 44100).
   std::reverse(large.begin(), large.end());
@@ -50,7 +62,6 @@ inline std::vector<int> factorize(int64_t n, bool& large_factor) {
   if (n > 1) large_factor = true;
   return f;
 }
-
 
 // Plans for a length with a prime factor > kMaxRadix, by estimated cost:
 // - Rader when n is prime with a smooth n-1 (two length n-1 FFTs plus permuted gathers);

@@ -36,7 +36,8 @@ Tensor promote_real(const Tensor& x, const char* op) {
 }
 
 Tensor require_real(const Tensor& x, const char* op) {
-  TC_CHECK_TYPE(!x.is_complex(), op, " expects a real input tensor, but got ", dtype_name(x.dtype()));
+  TC_CHECK_TYPE(!x.is_complex(), op, " expects a real input tensor, but got ",
+                dtype_name(x.dtype()));
   return promote_real(x, op);
 }
 
@@ -133,7 +134,8 @@ C2rInput c2r_input(const Tensor& in, const OptDims& s, const OptDims& dim, const
   Tensor x = promote_complex(in, op);
   NdArgs a = nd_args(x, s, dim, op);
   TC_CHECK(!a.dims.empty(), op, " must transform at least one axis");
-  const int64_t last_size = (s && s->back() != -1) ? a.shape.back() : 2 * (x.size(a.dims.back()) - 1);
+  const int64_t last_size =
+      (s && s->back() != -1) ? a.shape.back() : 2 * (x.size(a.dims.back()) - 1);
   check_points(last_size, op);
   a.shape.back() = last_size / 2 + 1;
   x = resize_dims(x, a.dims, a.shape, op);

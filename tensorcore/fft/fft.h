@@ -32,10 +32,14 @@ Tensor irfft(const Tensor& x, OptInt n = {}, int64_t dim = -1, const OptNorm& no
 Tensor hfft(const Tensor& x, OptInt n = {}, int64_t dim = -1, const OptNorm& norm = {});
 Tensor ihfft(const Tensor& x, OptInt n = {}, int64_t dim = -1, const OptNorm& norm = {});
 
-Tensor fft2(const Tensor& x, OptDims s = {}, std::vector<int64_t> dim = {-2, -1}, const OptNorm& norm = {});
-Tensor ifft2(const Tensor& x, OptDims s = {}, std::vector<int64_t> dim = {-2, -1}, const OptNorm& norm = {});
-Tensor rfft2(const Tensor& x, OptDims s = {}, std::vector<int64_t> dim = {-2, -1}, const OptNorm& norm = {});
-Tensor irfft2(const Tensor& x, OptDims s = {}, std::vector<int64_t> dim = {-2, -1}, const OptNorm& norm = {});
+Tensor fft2(const Tensor& x, OptDims s = {}, std::vector<int64_t> dim = {-2, -1},
+            const OptNorm& norm = {});
+Tensor ifft2(const Tensor& x, OptDims s = {}, std::vector<int64_t> dim = {-2, -1},
+             const OptNorm& norm = {});
+Tensor rfft2(const Tensor& x, OptDims s = {}, std::vector<int64_t> dim = {-2, -1},
+             const OptNorm& norm = {});
+Tensor irfft2(const Tensor& x, OptDims s = {}, std::vector<int64_t> dim = {-2, -1},
+              const OptNorm& norm = {});
 
 Tensor fftn(const Tensor& x, OptDims s = {}, OptDims dim = {}, const OptNorm& norm = {});
 Tensor ifftn(const Tensor& x, OptDims s = {}, OptDims dim = {}, const OptNorm& norm = {});
@@ -43,8 +47,10 @@ Tensor rfftn(const Tensor& x, OptDims s = {}, OptDims dim = {}, const OptNorm& n
 Tensor irfftn(const Tensor& x, OptDims s = {}, OptDims dim = {}, const OptNorm& norm = {});
 // torch 1.13's Hermitian n-d transforms: hfftn takes the one-sided half (last dim) of a
 // Hermitian-symmetric signal and returns the real spectrum; ihfftn is its inverse.
-Tensor hfft2(const Tensor& x, OptDims s = {}, std::vector<int64_t> dim = {-2, -1}, const OptNorm& norm = {});
-Tensor ihfft2(const Tensor& x, OptDims s = {}, std::vector<int64_t> dim = {-2, -1}, const OptNorm& norm = {});
+Tensor hfft2(const Tensor& x, OptDims s = {}, std::vector<int64_t> dim = {-2, -1},
+             const OptNorm& norm = {});
+Tensor ihfft2(const Tensor& x, OptDims s = {}, std::vector<int64_t> dim = {-2, -1},
+              const OptNorm& norm = {});
 Tensor hfftn(const Tensor& x, OptDims s = {}, OptDims dim = {}, const OptNorm& norm = {});
 Tensor ihfftn(const Tensor& x, OptDims s = {}, OptDims dim = {}, const OptNorm& norm = {});
 

@@ -21,9 +21,12 @@ namespace {
 
 double norm_scale(Norm norm, double n) {
   switch (norm) {
-    case Norm::None: return 1.0;
-    case Norm::BySqrtN: return 1.0 / std::sqrt(n);
-    case Norm::ByN: return 1.0 / n;
+    case Norm::None:
+      return 1.0;
+    case Norm::BySqrtN:
+      return 1.0 / std::sqrt(n);
+    case Norm::ByN:
+      return 1.0 / n;
   }
   return 1.0;
 }
@@ -48,11 +51,17 @@ Tensor c2c_pass(const Tensor& x_in, int64_t dim, bool forward, double scale) {
   for (int64_t d = dim + 1; d < x.dim(); ++d) inner *= x.size(d);
   const int64_t outer = (n > 0 && inner > 0) ? x.numel() / (n * inner) : 0;
   if (x.dtype() == DType::Complex64) {
-    if (inner == 1) c2c<float>(x.data<complex64>(), out.data<complex64>(), n, outer, !forward, float(scale));
-    else c2c_strided<float>(x.data<complex64>(), out.data<complex64>(), outer, n, inner, !forward, float(scale));
+    if (inner == 1)
+      c2c<float>(x.data<complex64>(), out.data<complex64>(), n, outer, !forward, float(scale));
+    else
+      c2c_strided<float>(x.data<complex64>(), out.data<complex64>(), outer, n, inner, !forward,
+                         float(scale));
   } else {
-    if (inner == 1) c2c<double>(x.data<complex128>(), out.data<complex128>(), n, outer, !forward, scale);
-    else c2c_strided<double>(x.data<complex128>(), out.data<complex128>(), outer, n, inner, !forward, scale);
+    if (inner == 1)
+      c2c<double>(x.data<complex128>(), out.data<complex128>(), n, outer, !forward, scale);
+    else
+      c2c_strided<double>(x.data<complex128>(), out.data<complex128>(), outer, n, inner, !forward,
+                          scale);
   }
   return out;
 }
@@ -96,7 +105,8 @@ Tensor r2c_cpu(const Tensor& x, const std::vector<int64_t>& dims, double scale, 
   return out;
 }
 
-Tensor c2r_cpu(const Tensor& x, const std::vector<int64_t>& dims, double scale, int64_t last_dim_size) {
+Tensor c2r_cpu(const Tensor& x, const std::vector<int64_t>& dims, double scale,
+               int64_t last_dim_size) {
   const int64_t last = dims.back();
   Tensor t = x;
   for (size_t i = 0; i + 1 < dims.size(); ++i) t = c2c_pass(t, dims[i], false, 1.0);
@@ -125,7 +135,8 @@ Tensor fft_c2c(const Tensor& x, const std::vector<int64_t>& dims_in, Norm norm, 
   double n = 1;
   for (int64_t d : dims) n *= double(x.size(d));
   Tensor out = dims.empty() ? clone(x.detach())
-                            : fft_c2c_kernel.get(x.device().type)(x.detach(), dims, norm_scale(norm, n), forward);
+                            : fft_c2c_kernel.get(x.device().type)(x.detach(), dims,
+                                                                  norm_scale(norm, n), forward);
   if (autograd::needs_grad({x})) {
     autograd::record("FftC2CBackward0", {x}, {out}, {},
                      [dims, norm, forward](const TensorList&, const TensorList& g) -> TensorList {
@@ -145,41 +156,47 @@ Tensor fft_r2c(const Tensor& x, const std::vector<int64_t>& dims_in, Norm norm, 
   for (int64_t d : dims) n *= double(x.size(d));
   Tensor out = fft_r2c_kernel.get(x.device().type)(x.detach(), dims, norm_scale(norm, n), onesided);
   if (autograd::needs_grad({x})) {
-    autograd::record("FftR2CBackward0", {x}, {out}, {},
-                     [dims, norm, onesided, n_last](const TensorList&, const TensorList& g) -> TensorList {
-                       Tensor full = onesided ? zero_pad(g[0], dims.back(), n_last) : g[0];
-                       return {real(fft_c2c(full, dims, norm, false))};
-                     });
+    autograd::record(
+        "FftR2CBackward0", {x}, {out}, {},
+        [dims, norm, onesided, n_last](const TensorList&, const TensorList& g) -> TensorList {
+          Tensor full = onesided ? zero_pad(g[0], dims.back(), n_last) : g[0];
+          return {real(fft_c2c(full, dims, norm, false))};
+        });
   }
   return out;
 }
 
-Tensor fft_c2r(const Tensor& x, const std::vector<int64_t>& dims_in, Norm norm, int64_t last_dim_size) {
+Tensor fft_c2r(const Tensor& x, const std::vector<int64_t>& dims_in, Norm norm,
+               int64_t last_dim_size) {
   TC_CHECK_TYPE(x.is_complex(), "fft_c2r: expected a complex tensor, got ", dtype_name(x.dtype()));
   auto dims = wrap_dims(dims_in, x.dim(), "irfft");
   TC_CHECK(!dims.empty(), "irfft: at least one dim is required");
-  TC_CHECK(last_dim_size >= 1, "irfft: Invalid number of data points (", last_dim_size, ") specified");
+  TC_CHECK(last_dim_size >= 1, "irfft: Invalid number of data points (", last_dim_size,
+           ") specified");
   const int64_t last = dims.back();
   TC_CHECK(x.size(last) == last_dim_size / 2 + 1, "fft_c2r: expected ", last_dim_size / 2 + 1,
-           " bins along dim ", last, " for an output of size ", last_dim_size, ", got ", x.size(last));
+           " bins along dim ", last, " for an output of size ", last_dim_size, ", got ",
+           x.size(last));
   double n = double(last_dim_size);
   for (size_t i = 0; i + 1 < dims.size(); ++i) n *= double(x.size(dims[i]));
-  Tensor out = fft_c2r_kernel.get(x.device().type)(x.detach(), dims, norm_scale(norm, n), last_dim_size);
+  Tensor out =
+      fft_c2r_kernel.get(x.device().type)(x.detach(), dims, norm_scale(norm, n), last_dim_size);
   if (autograd::needs_grad({x})) {
-    autograd::record("FftC2RBackward0", {x}, {out}, {},
-                     [dims, norm, last_dim_size](const TensorList&, const TensorList& g) -> TensorList {
-                       Tensor gi = fft_r2c(g[0], dims, norm, true);
-                       // Bins other than DC and Nyquist stand for two entries of the full spectrum.
-                       const int64_t bins = last_dim_size / 2 + 1;
-                       const int64_t doubled = last_dim_size - bins;
-                       if (doubled <= 0) return {gi};
-                       Shape ws(gi.dim(), 1);
-                       ws[dims.back()] = bins;
-                       Tensor w = full({bins}, 2.0, TensorOptions(to_real(gi.dtype())).device(gi.device()));
-                       fill_(narrow(w, 0, 0, 1), 1.0);
-                       if (doubled + 1 < bins) fill_(narrow(w, 0, doubled + 1, bins - doubled - 1), 1.0);
-                       return {mul(gi, reshape(w, ws))};
-                     });
+    autograd::record(
+        "FftC2RBackward0", {x}, {out}, {},
+        [dims, norm, last_dim_size](const TensorList&, const TensorList& g) -> TensorList {
+          Tensor gi = fft_r2c(g[0], dims, norm, true);
+          // Bins other than DC and Nyquist stand for two entries of the full spectrum.
+          const int64_t bins = last_dim_size / 2 + 1;
+          const int64_t doubled = last_dim_size - bins;
+          if (doubled <= 0) return {gi};
+          Shape ws(gi.dim(), 1);
+          ws[dims.back()] = bins;
+          Tensor w = full({bins}, 2.0, TensorOptions(to_real(gi.dtype())).device(gi.device()));
+          fill_(narrow(w, 0, 0, 1), 1.0);
+          if (doubled + 1 < bins) fill_(narrow(w, 0, doubled + 1, bins - doubled - 1), 1.0);
+          return {mul(gi, reshape(w, ws))};
+        });
   }
   return out;
 }

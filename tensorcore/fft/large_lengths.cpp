@@ -17,13 +17,20 @@ namespace {
 // against measured single-row timings on AVX2: radix-8 passes do the most work per memory pass).
 double radix_cost(int r) {
   switch (r) {
-    case 2: return 1.0;
-    case 3: return 1.35;
-    case 4: return 1.3;
-    case 5: return 1.8;
-    case 8: return 1.75;
-    case 7: return 2.6;
-    default: return 1.0 + 0.25 * r;  // the generic odd butterflies cost ~r/2 multiply-adds
+    case 2:
+      return 1.0;
+    case 3:
+      return 1.35;
+    case 4:
+      return 1.3;
+    case 5:
+      return 1.8;
+    case 8:
+      return 1.75;
+    case 7:
+      return 2.6;
+    default:
+      return 1.0 + 0.25 * r;  // the generic odd butterflies cost ~r/2 multiply-adds
   }
 }
 
@@ -46,7 +53,10 @@ int64_t best_conv_length(int64_t lo) {
         int64_t v = p3;
         while (v < lo) v *= 2;
         const double c = smooth_cost(v);
-        if (c < best_cost || (c == best_cost && v < best)) { best_cost = c; best = v; }
+        if (c < best_cost || (c == best_cost && v < best)) {
+          best_cost = c;
+          best = v;
+        }
       }
   return best;
 }
@@ -57,7 +67,6 @@ bool is_prime(int64_t n) {
     if (n % d == 0) return false;
   return true;
 }
-
 
 // n = a * b: a collects the factors <= kMaxRadix, b the rest.
 void split_smooth(int64_t n, int64_t& a, int64_t& b) {
@@ -74,7 +83,10 @@ LargeAlgo large_algorithm(int64_t n, double* cost_out) {
   double cost = 2 * smooth_cost(best_conv_length(2 * n - 1)) + 2.0 * double(2 * n);
   if (is_prime(n)) {
     const double rader = 2 * smooth_cost(n - 1) + 2.5 * double(n);
-    if (rader < cost) { cost = rader; best = LargeAlgo::Rader; }
+    if (rader < cost) {
+      cost = rader;
+      best = LargeAlgo::Rader;
+    }
   }
   int64_t a, b;
   split_smooth(n, a, b);
@@ -85,8 +97,12 @@ LargeAlgo large_algorithm(int64_t n, double* cost_out) {
     // rows up to 16384 run 8 at a time as lanes (batch_lanes), which hides that, so only longer
     // rows pay it (a single short row pays up to 1.5x, still far below torch's time).
     const double lane_penalty = (a < 8 && n > 16384) ? 2.5 : 1.0;
-    const double four = double(b) * smooth_cost(a) + 1.5 * double(n) + lane_penalty * double(a) * inner;
-    if (four < cost) { cost = four; best = LargeAlgo::FourStep; }
+    const double four =
+        double(b) * smooth_cost(a) + 1.5 * double(n) + lane_penalty * double(a) * inner;
+    if (four < cost) {
+      cost = four;
+      best = LargeAlgo::FourStep;
+    }
   }
   if (cost_out) *cost_out = cost;
   return best;
@@ -106,12 +122,18 @@ int64_t primitive_root(int64_t p) {
   std::vector<int64_t> qs;
   int64_t m = p - 1;
   for (int64_t d = 2; d * d <= m; ++d)
-    if (m % d == 0) { qs.push_back(d); while (m % d == 0) m /= d; }
+    if (m % d == 0) {
+      qs.push_back(d);
+      while (m % d == 0) m /= d;
+    }
   if (m > 1) qs.push_back(m);
   for (int64_t g = 2; g < p; ++g) {
     bool ok = true;
     for (int64_t q : qs)
-      if (pow_mod(g, (p - 1) / q, p) == 1) { ok = false; break; }
+      if (pow_mod(g, (p - 1) / q, p) == 1) {
+        ok = false;
+        break;
+      }
     if (ok) return g;
   }
   return 1;  // p == 2
@@ -120,12 +142,12 @@ int64_t primitive_root(int64_t p) {
 }  // namespace
 }  // namespace detail
 
+using detail::best_conv_length;
 using detail::kArrayPad;
 using detail::LargeAlgo;
-using detail::unit_root;
-using detail::best_conv_length;
 using detail::primitive_root;
 using detail::split_smooth;
+using detail::unit_root;
 
 int64_t bluestein_length(int64_t n) { return best_conv_length(std::max<int64_t>(1, 2 * n - 1)); }
 
@@ -134,9 +156,12 @@ const char* plan_algorithm(int64_t n) {
   detail::factorize(n, large);
   if (!large) return "stockham";
   switch (detail::large_algorithm(n)) {
-    case LargeAlgo::Rader: return "rader";
-    case LargeAlgo::FourStep: return "fourstep";
-    default: return "bluestein";
+    case LargeAlgo::Rader:
+      return "rader";
+    case LargeAlgo::FourStep:
+      return "fourstep";
+    default:
+      return "bluestein";
   }
 }
 
@@ -150,8 +175,12 @@ void filter_spectrum(std::vector<double>& fr, std::vector<double>& fi, std::vect
   auto dplan = complex_plan<double>(M);
   std::vector<double> sc(size_t(dplan->scratch_size()));
   dplan->execute(fr.data(), fi.data(), sc.data());
-  out_re.resize(M); out_im.resize(M);
-  for (int64_t k = 0; k < M; ++k) { out_re[k] = T(fr[k] / double(M)); out_im[k] = T(fi[k] / double(M)); }
+  out_re.resize(M);
+  out_im.resize(M);
+  for (int64_t k = 0; k < M; ++k) {
+    out_re[k] = T(fr[k] / double(M));
+    out_im[k] = T(fi[k] / double(M));
+  }
 }
 
 }  // namespace
@@ -161,15 +190,21 @@ void ComplexPlan<T>::init_bluestein() {
   algo_ = Algo::Bluestein;
   const int64_t n = n_, M = bluestein_length(n);
   conv_plan_ = complex_plan<T>(M);
-  chirp_re_.resize(n); chirp_im_.resize(n);
+  chirp_re_.resize(n);
+  chirp_im_.resize(n);
   std::vector<double> fr(M, 0.0), fi(M, 0.0);
   for (int64_t j = 0; j < n; ++j) {
     double re, im;
     // e^{-pi i j^2/n} = e^{-2 pi i (j^2 mod 2n) / 2n}
     unit_root(int64_t((__int128)j * j % (2 * n)), 2 * n, re, im);
-    chirp_re_[j] = T(re); chirp_im_[j] = T(im);
-    fr[j] = re; fi[j] = -im;  // conj(c_j), wrapped to M - j for negative lags
-    if (j) { fr[M - j] = re; fi[M - j] = -im; }
+    chirp_re_[j] = T(re);
+    chirp_im_[j] = T(im);
+    fr[j] = re;
+    fi[j] = -im;  // conj(c_j), wrapped to M - j for negative lags
+    if (j) {
+      fr[M - j] = re;
+      fi[M - j] = -im;
+    }
   }
   filter_spectrum(fr, fi, filt_re_, filt_im_);
 }
@@ -183,12 +218,14 @@ void ComplexPlan<T>::init_four_step() {
   sub_plan_ = complex_plan<T>(a);
   conv_plan_ = complex_plan<T>(b);
   // twiddle W_n^(j2 k1) at [k1 * b + j2]
-  chirp_re_.resize(n_); chirp_im_.resize(n_);
+  chirp_re_.resize(n_);
+  chirp_im_.resize(n_);
   for (int64_t k1 = 0; k1 < a; ++k1)
     for (int64_t j2 = 0; j2 < b; ++j2) {
       double re, im;
       unit_root(j2 * k1, n_, re, im);
-      chirp_re_[k1 * b + j2] = T(re); chirp_im_[k1 * b + j2] = T(im);
+      chirp_re_[k1 * b + j2] = T(re);
+      chirp_im_[k1 * b + j2] = T(im);
     }
 }
 
@@ -197,7 +234,8 @@ void ComplexPlan<T>::init_rader() {
   algo_ = Algo::Rader;
   const int64_t p = n_, m = p - 1, g = primitive_root(p);
   conv_plan_ = complex_plan<T>(m);
-  in_index_.resize(m); out_index_.resize(m);
+  in_index_.resize(m);
+  out_index_.resize(m);
   std::vector<double> fr(m), fi(m);
   int64_t gq = 1;
   for (int64_t q = 0; q < m; ++q, gq = gq * g % p) {
@@ -217,7 +255,8 @@ void multiply_spectrum(T* __restrict ar, T* __restrict ai, const T* __restrict f
     for (int64_t k = 0; k < count; ++k) {
       const T r = ar[k] * fr[k] - ai[k] * fi[k];
       const T i = ar[k] * fi[k] + ai[k] * fr[k];
-      ar[k] = r; ai[k] = i;
+      ar[k] = r;
+      ai[k] = i;
     }
     return;
   }
@@ -228,7 +267,8 @@ void multiply_spectrum(T* __restrict ar, T* __restrict ai, const T* __restrict f
     for (int64_t v = 0; v < L; ++v) {
       const T r = pr[v] * wr - pi[v] * wi;
       const T i = pr[v] * wi + pi[v] * wr;
-      pr[v] = r; pi[v] = i;
+      pr[v] = r;
+      pi[v] = i;
     }
   }
 }
@@ -295,30 +335,48 @@ void ComplexPlan<T>::execute_rader(T* re, T* im, T* scratch, int64_t lanes) cons
   const int64_t* __restrict in_idx = in_index_.data();
   const int64_t* __restrict out_idx = out_index_.data();
   if (L == 1) {
-    for (int64_t q = 0; q < m; ++q) { ar[q] = re[in_idx[q]]; ai[q] = im[in_idx[q]]; }
+    for (int64_t q = 0; q < m; ++q) {
+      ar[q] = re[in_idx[q]];
+      ai[q] = im[in_idx[q]];
+    }
   } else {
     for (int64_t q = 0; q < m; ++q) {
       const T* xr = re + in_idx[q] * L;
       const T* xi = im + in_idx[q] * L;
-      for (int64_t v = 0; v < L; ++v) { ar[q * L + v] = xr[v]; ai[q * L + v] = xi[v]; }
+      for (int64_t v = 0; v < L; ++v) {
+        ar[q * L + v] = xr[v];
+        ai[q * L + v] = xi[v];
+      }
     }
   }
   conv_plan_->execute(ar, ai, inner, L);
-  for (int64_t v = 0; v < L; ++v) { sum_r[v] = ar[v]; sum_i[v] = ai[v]; }
+  for (int64_t v = 0; v < L; ++v) {
+    sum_r[v] = ar[v];
+    sum_i[v] = ai[v];
+  }
   multiply_spectrum(ar, ai, filt_re_.data(), filt_im_.data(), m, L);
   conv_plan_->execute(ai, ar, inner, L);  // inverse by swapping the parts; 1/m is in the filter
   // X[g^-q] = x_0 + c_q (no output index is 0, so x_0 in re[0..L) stays readable until the end).
   if (L == 1) {
     const T x0r = re[0], x0i = im[0];
-    for (int64_t q = 0; q < m; ++q) { re[out_idx[q]] = x0r + ar[q]; im[out_idx[q]] = x0i + ai[q]; }
+    for (int64_t q = 0; q < m; ++q) {
+      re[out_idx[q]] = x0r + ar[q];
+      im[out_idx[q]] = x0i + ai[q];
+    }
   } else {
     for (int64_t q = 0; q < m; ++q) {
       T* yr = re + out_idx[q] * L;
       T* yi = im + out_idx[q] * L;
-      for (int64_t v = 0; v < L; ++v) { yr[v] = re[v] + ar[q * L + v]; yi[v] = im[v] + ai[q * L + v]; }
+      for (int64_t v = 0; v < L; ++v) {
+        yr[v] = re[v] + ar[q * L + v];
+        yi[v] = im[v] + ai[q * L + v];
+      }
     }
   }
-  for (int64_t v = 0; v < L; ++v) { re[v] += sum_r[v]; im[v] += sum_i[v]; }
+  for (int64_t v = 0; v < L; ++v) {
+    re[v] += sum_r[v];
+    im[v] += sum_i[v];
+  }
 }
 
 template <typename T>
@@ -338,12 +396,12 @@ void ComplexPlan<T>::execute_bluestein(T* re, T* im, T* scratch, int64_t lanes) 
   multiply_chirp(ar, ai, re, im, cr, ci, n, L);
 }
 
-#define TC_FFT_LARGE_INSTANTIATE(T)                                                     \
-  template void ComplexPlan<T>::init_bluestein();                                         \
-  template void ComplexPlan<T>::init_rader();                                             \
-  template void ComplexPlan<T>::init_four_step();                                         \
-  template void ComplexPlan<T>::execute_bluestein(T*, T*, T*, int64_t) const;             \
-  template void ComplexPlan<T>::execute_rader(T*, T*, T*, int64_t) const;                 \
+#define TC_FFT_LARGE_INSTANTIATE(T)                                           \
+  template void ComplexPlan<T>::init_bluestein();                             \
+  template void ComplexPlan<T>::init_rader();                                 \
+  template void ComplexPlan<T>::init_four_step();                             \
+  template void ComplexPlan<T>::execute_bluestein(T*, T*, T*, int64_t) const; \
+  template void ComplexPlan<T>::execute_rader(T*, T*, T*, int64_t) const;     \
   template void ComplexPlan<T>::execute_four_step(T*, T*, T*, int64_t) const;
 TC_FFT_LARGE_INSTANTIATE(float)
 TC_FFT_LARGE_INSTANTIATE(double)

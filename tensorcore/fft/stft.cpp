@@ -29,11 +29,20 @@ namespace {
 template <typename Fn>
 void dispatch_fft_dtype(DType d, const char* op, Fn&& fn) {
   switch (d) {
-    case DType::Float32: fn(float{}); break;
-    case DType::Float64: fn(double{}); break;
-    case DType::Complex64: fn(complex64{}); break;
-    case DType::Complex128: fn(complex128{}); break;
-    default: throw TypeError(detail::concat(op, ": unsupported dtype ", dtype_name(d)));
+    case DType::Float32:
+      fn(float{});
+      break;
+    case DType::Float64:
+      fn(double{});
+      break;
+    case DType::Complex64:
+      fn(complex64{});
+      break;
+    case DType::Complex128:
+      fn(complex128{});
+      break;
+    default:
+      throw TypeError(detail::concat(op, ": unsupported dtype ", dtype_name(d)));
   }
 }
 
@@ -41,9 +50,15 @@ Tensor pad_zeros(const Tensor& x, int64_t dim, int64_t left, int64_t right) {
   TensorList parts;
   Shape s = x.sizes();
   auto opts = TensorOptions(x.dtype()).device(x.device());
-  if (left > 0) { s[dim] = left; parts.push_back(zeros(s, opts)); }
+  if (left > 0) {
+    s[dim] = left;
+    parts.push_back(zeros(s, opts));
+  }
   parts.push_back(x);
-  if (right > 0) { s[dim] = right; parts.push_back(zeros(s, opts)); }
+  if (right > 0) {
+    s[dim] = right;
+    parts.push_back(zeros(s, opts));
+  }
   return parts.size() == 1 ? x : cat(parts, dim);
 }
 
@@ -53,8 +68,8 @@ Tensor pad_signal(const Tensor& x, int64_t p, const std::string& mode) {
   if (mode == "constant") return pad_zeros(x, 1, p, p);
   const int64_t L = x.size(1);
   if (mode == "reflect") {  // mirrored edges without repeating the edge sample: one copy via cat
-    TC_CHECK(p < L, "stft: reflect padding size (", p, ") should be less than the input length (", L,
-             "); use a smaller n_fft or pad_mode='constant'");
+    TC_CHECK(p < L, "stft: reflect padding size (", p, ") should be less than the input length (",
+             L, "); use a smaller n_fft or pad_mode='constant'");
     return cat({flip(slice(x, 1, 1, p + 1), {1}), x, flip(slice(x, 1, L - 1 - p, L - 1), {1})}, 1);
   }
   Tensor idx = empty({L + 2 * p}, TensorOptions(DType::Int64));
@@ -62,11 +77,14 @@ Tensor pad_signal(const Tensor& x, int64_t p, const std::string& mode) {
   if (mode == "replicate") {
     for (int64_t i = -p; i < L + p; ++i) ip[i + p] = std::min(std::max<int64_t>(i, 0), L - 1);
   } else if (mode == "circular") {
-    TC_CHECK(p <= L, "stft: circular padding size (", p, ") must not exceed the input length (", L, ")");
+    TC_CHECK(p <= L, "stft: circular padding size (", p, ") must not exceed the input length (", L,
+             ")");
     for (int64_t i = -p; i < L + p; ++i) ip[i + p] = ((i % L) + L) % L;
   } else {
-    throw ValueError(detail::concat("stft: pad_mode must be 'reflect', 'constant', 'replicate' or "
-                                    "'circular', got '", mode, "'"));
+    throw ValueError(
+        detail::concat("stft: pad_mode must be 'reflect', 'constant', 'replicate' or "
+                       "'circular', got '",
+                       mode, "'"));
   }
   return index_select(x, 1, to_device(idx, x.device()));
 }
@@ -78,8 +96,10 @@ Tensor full_window(const Tensor& window, int64_t n_fft, int64_t win_length, DTyp
   if (!w.defined()) {
     w = ones({win_length}, TensorOptions(real_dtype).device(device));
   } else {
-    TC_CHECK(w.dim() == 1 && w.size(0) == win_length, op, ": expected a 1D window tensor of size "
-             "equal to win_length=", win_length, ", but got window with size ", shape_str(w.sizes()));
+    TC_CHECK(w.dim() == 1 && w.size(0) == win_length, op,
+             ": expected a 1D window tensor of size "
+             "equal to win_length=",
+             win_length, ", but got window with size ", shape_str(w.sizes()));
   }
   const int64_t left = (n_fft - win_length) / 2;
   return pad_zeros(w, 0, left, n_fft - win_length - left);
@@ -91,12 +111,13 @@ void frame_signal_cpu(const Tensor& out, const Tensor& x, int64_t frame_length, 
     using T_ = decltype(tag);
     const T_* src = static_cast<const T_*>(x.data_ptr());
     T_* dst = static_cast<T_*>(out.data_ptr());
-    parallel_for(0, B * T, std::max<int64_t>(1, kGrainSize / frame_length), [&](int64_t i0, int64_t i1) {
-      for (int64_t i = i0; i < i1; ++i) {
-        const T_* s = src + (i / T) * L + (i % T) * hop;
-        std::copy(s, s + frame_length, dst + i * frame_length);
-      }
-    });
+    parallel_for(0, B * T, std::max<int64_t>(1, kGrainSize / frame_length),
+                 [&](int64_t i0, int64_t i1) {
+                   for (int64_t i = i0; i < i1; ++i) {
+                     const T_* s = src + (i / T) * L + (i % T) * hop;
+                     std::copy(s, s + frame_length, dst + i * frame_length);
+                   }
+                 });
   });
 }
 
@@ -106,14 +127,15 @@ void overlap_add_cpu(const Tensor& out, const Tensor& f, int64_t hop) {
     using T_ = decltype(tag);
     const T_* src = static_cast<const T_*>(f.data_ptr());
     T_* dst = static_cast<T_*>(out.data_ptr());
-    parallel_for(0, B, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, T * n)), [&](int64_t b0, int64_t b1) {
-      for (int64_t b = b0; b < b1; ++b)
-        for (int64_t t = 0; t < T; ++t) {
-          const T_* s = src + (b * T + t) * n;
-          T_* d = dst + b * out_len + t * hop;
-          for (int64_t j = 0; j < n; ++j) d[j] += s[j];
-        }
-    });
+    parallel_for(0, B, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, T * n)),
+                 [&](int64_t b0, int64_t b1) {
+                   for (int64_t b = b0; b < b1; ++b)
+                     for (int64_t t = 0; t < T; ++t) {
+                       const T_* s = src + (b * T + t) * n;
+                       T_* d = dst + b * out_len + t * hop;
+                       for (int64_t j = 0; j < n; ++j) d[j] += s[j];
+                     }
+                 });
   });
 }
 
@@ -123,7 +145,8 @@ TC_REGISTER_KERNEL(fft::overlap_add_kernel, CPU, overlap_add_cpu);
 }  // namespace
 
 Tensor frame_signal(const Tensor& x_in, int64_t frame_length, int64_t hop) {
-  TC_CHECK(x_in.dim() == 2, "frame_signal: expected [batch, time], got shape ", shape_str(x_in.sizes()));
+  TC_CHECK(x_in.dim() == 2, "frame_signal: expected [batch, time], got shape ",
+           shape_str(x_in.sizes()));
   TC_CHECK(frame_length > 0 && hop > 0, "frame_signal: frame_length and hop must be positive");
   const int64_t B = x_in.size(0), L = x_in.size(1);
   TC_CHECK(L >= frame_length, "frame_signal: signal of length ", L, " is shorter than a frame (",
@@ -175,12 +198,14 @@ Tensor stft(const Tensor& input, int64_t n_fft, std::optional<int64_t> hop_lengt
   const int64_t win = win_length.value_or(n_fft);
   TC_CHECK(n_fft > 0, "stft: expected n_fft > 0, got n_fft=", n_fft);
   TC_CHECK(hop > 0, "stft: expected hop_length > 0, but got hop_length=", hop);
-  TC_CHECK(win > 0 && win <= n_fft, "stft: expected 0 < win_length <= n_fft, but got win_length=", win);
+  TC_CHECK(win > 0 && win <= n_fft,
+           "stft: expected 0 < win_length <= n_fft, but got win_length=", win);
   Tensor x = input;
   if (!is_floating(x.dtype()) && !x.is_complex()) x = to_dtype(x, get_default_dtype());
   if (x.dim() == 1) x = unsqueeze(x, 0);
   if (center) x = pad_signal(x, n_fft / 2, pad_mode);
-  TC_CHECK(n_fft <= x.size(1), "stft: expected 0 < n_fft <= ", x.size(1), ", but got n_fft=", n_fft);
+  TC_CHECK(n_fft <= x.size(1), "stft: expected 0 < n_fft <= ", x.size(1),
+           ", but got n_fft=", n_fft);
   const bool one = onesided.value_or(!complex_in);
   TC_CHECK(!(one && complex_in), "stft: cannot have onesided output if window or input is complex");
   const DType real_dtype = is_complex(x.dtype()) ? to_real(x.dtype()) : x.dtype();
@@ -189,13 +214,15 @@ Tensor stft(const Tensor& input, int64_t n_fft, std::optional<int64_t> hop_lengt
     // Fast path: window and transform each frame straight from the padded signal.
     Tensor xc = contiguous(x.detach());
     Tensor wc = contiguous(w_full.detach());
-    const int64_t B = xc.size(0), L = xc.size(1), frames = 1 + (L - n_fft) / hop, bins = n_fft / 2 + 1;
+    const int64_t B = xc.size(0), L = xc.size(1), frames = 1 + (L - n_fft) / hop,
+                  bins = n_fft / 2 + 1;
     Tensor spec = empty({B, frames, bins}, TensorOptions(to_complex(x.dtype())).device(x.device()));
     const double scale = normalized ? 1.0 / std::sqrt(double(n_fft)) : 1.0;
     for (int64_t b = 0; b < B; ++b) {
       if (x.dtype() == DType::Float32)
         fft::r2c_frames<float>(xc.data<float>() + b * L, hop, wc.data<float>(),
-                               spec.data<complex64>() + b * frames * bins, n_fft, frames, float(scale));
+                               spec.data<complex64>() + b * frames * bins, n_fft, frames,
+                               float(scale));
       else
         fft::r2c_frames<double>(xc.data<double>() + b * L, hop, wc.data<double>(),
                                 spec.data<complex128>() + b * frames * bins, n_fft, frames, scale);
@@ -223,32 +250,42 @@ Tensor istft(const Tensor& input, int64_t n_fft, std::optional<int64_t> hop_leng
   if (!spec.is_complex()) {
     TC_CHECK_TYPE(spec.dim() >= 1 && spec.size(-1) == 2 && is_floating(spec.dtype()),
                   "istft requires a complex-valued input tensor (or a real one with a trailing dim "
-                  "of 2), got ", dtype_name(spec.dtype()), " of shape ", shape_str(spec.sizes()));
+                  "of 2), got ",
+                  dtype_name(spec.dtype()), " of shape ", shape_str(spec.sizes()));
     spec = view_as_complex(contiguous(spec));
   }
-  TC_CHECK(spec.dim() == 2 || spec.dim() == 3, "istft: expected a tensor with 2 or 3 dimensions of "
-           "complex dtype, got shape ", shape_str(spec.sizes()));
+  TC_CHECK(spec.dim() == 2 || spec.dim() == 3,
+           "istft: expected a tensor with 2 or 3 dimensions of "
+           "complex dtype, got shape ",
+           shape_str(spec.sizes()));
   const bool batched = spec.dim() == 3;
   if (!batched) spec = unsqueeze(spec, 0);
   const int64_t hop = hop_length.value_or(n_fft / 4);
   const int64_t win = win_length.value_or(n_fft);
   TC_CHECK(n_fft > 0, "istft: expected n_fft > 0, got n_fft=", n_fft);
-  TC_CHECK(hop > 0 && hop <= win, "istft: expected 0 < hop_length <= win_length, got hop_length=", hop);
-  TC_CHECK(win > 0 && win <= n_fft, "istft: expected 0 < win_length <= n_fft, but got win_length=", win);
+  TC_CHECK(hop > 0 && hop <= win,
+           "istft: expected 0 < hop_length <= win_length, got hop_length=", hop);
+  TC_CHECK(win > 0 && win <= n_fft,
+           "istft: expected 0 < win_length <= n_fft, but got win_length=", win);
   const int64_t F = spec.size(1), T = spec.size(2);
   TC_CHECK(T > 0, "istft: input has no frames");
   const bool one = onesided.value_or(F != n_fft);
   if (one) {
-    TC_CHECK(F == n_fft / 2 + 1, "istft: expected the frequency dimension (3rd to the last) of the "
-             "input tensor to match n_fft / 2 + 1 when onesided=True, but got ", F);
+    TC_CHECK(F == n_fft / 2 + 1,
+             "istft: expected the frequency dimension (3rd to the last) of the "
+             "input tensor to match n_fft / 2 + 1 when onesided=True, but got ",
+             F);
   } else {
-    TC_CHECK(F == n_fft, "istft: expected the frequency dimension (3rd to the last) of the input "
-             "tensor to match n_fft when onesided=False, but got ", F);
+    TC_CHECK(F == n_fft,
+             "istft: expected the frequency dimension (3rd to the last) of the input "
+             "tensor to match n_fft when onesided=False, but got ",
+             F);
   }
   TC_CHECK(!(one && return_complex), "istft: cannot have onesided input with return_complex=True");
   const std::optional<std::string> norm = normalized ? "ortho" : "backward";
   Tensor frames_spec = transpose(spec, 1, 2);  // [B, T, F]
-  Tensor y = one ? fft::irfft(frames_spec, n_fft, -1, norm) : fft::ifft(frames_spec, n_fft, -1, norm);
+  Tensor y =
+      one ? fft::irfft(frames_spec, n_fft, -1, norm) : fft::ifft(frames_spec, n_fft, -1, norm);
   if (!one && !return_complex) y = real(y);
   Tensor w = full_window(window, n_fft, win, to_real(spec.dtype()), spec.device(), "istft");
   y = mul(y, w);

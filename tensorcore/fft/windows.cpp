@@ -27,8 +27,8 @@ double bessel_i0(double x) {
 Tensor make_window(const char* op, int64_t length, bool periodic, const TensorOptions& opts,
                    const std::function<double(double, double)>& value) {
   TC_CHECK(length >= 0, op, " requires non-negative window_length, got window_length=", length);
-  TC_CHECK_TYPE(is_floating(opts.dtype_), op, " expects floating point dtypes, got: ",
-                dtype_name(opts.dtype_));
+  TC_CHECK_TYPE(is_floating(opts.dtype_), op,
+                " expects floating point dtypes, got: ", dtype_name(opts.dtype_));
   Tensor w = empty({length}, TensorOptions(DType::Float64));
   double* p = w.data<double>();
   if (length == 1) {
@@ -44,7 +44,8 @@ Tensor make_window(const char* op, int64_t length, bool periodic, const TensorOp
 
 }  // namespace
 
-Tensor hamming_window(int64_t length, bool periodic, double alpha, double beta, TensorOptions opts) {
+Tensor hamming_window(int64_t length, bool periodic, double alpha, double beta,
+                      TensorOptions opts) {
   return make_window("hamming_window", length, periodic, opts, [=](double n, double N) {
     return alpha - beta * std::cos(2 * kPi * n / (N - 1));
   });
@@ -64,9 +65,8 @@ Tensor blackman_window(int64_t length, bool periodic, TensorOptions opts) {
 }
 
 Tensor bartlett_window(int64_t length, bool periodic, TensorOptions opts) {
-  return make_window("bartlett_window", length, periodic, opts, [](double n, double N) {
-    return 1.0 - std::abs(2.0 * n / (N - 1) - 1.0);
-  });
+  return make_window("bartlett_window", length, periodic, opts,
+                     [](double n, double N) { return 1.0 - std::abs(2.0 * n / (N - 1) - 1.0); });
 }
 
 Tensor kaiser_window(int64_t length, bool periodic, double beta, TensorOptions opts) {

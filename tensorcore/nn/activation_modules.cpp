@@ -19,8 +19,8 @@ Tensor prelu(const Tensor& x, const Tensor& w) {
   Tensor slope = w;
   if (w.numel() != 1) {
     TC_CHECK(x.dim() >= 2 && x.size(1) == w.numel(), "prelu: weight has ", w.numel(),
-             " parameters but the input has ", x.dim() >= 2 ? x.size(1) : 1, " channels (input of size ",
-             shape_str(x.sizes()), ")");
+             " parameters but the input has ", x.dim() >= 2 ? x.size(1) : 1,
+             " channels (input of size ", shape_str(x.sizes()), ")");
     Shape view(size_t(x.dim()), 1);
     view[1] = w.numel();
     slope = reshape(w, view);
@@ -33,7 +33,8 @@ Tensor elu(const Tensor& x, double alpha) {
   return where(gt(x, s(0, x)), x, mul(expm1(minimum(x, s(0, x))), alpha));
 }
 Tensor selu(const Tensor& x) {
-  constexpr double kAlpha = 1.6732632423543772848170429916717, kScale = 1.0507009873554804934193349852946;
+  constexpr double kAlpha = 1.6732632423543772848170429916717,
+                   kScale = 1.0507009873554804934193349852946;
   return mul(elu(x, kAlpha), kScale);
 }
 Tensor celu(const Tensor& x, double alpha) {
@@ -44,10 +45,13 @@ Tensor hardtanh(const Tensor& x, double lo, double hi) {
   TC_CHECK(lo <= hi, "hardtanh: min_val (", lo, ") cannot be greater than max_val (", hi, ")");
   return clamp(x, Scalar(lo), Scalar(hi));
 }
-Tensor hardsigmoid(const Tensor& x) { return div(clamp(add(x, 3.0), Scalar(0.0), Scalar(6.0)), 6.0); }
+Tensor hardsigmoid(const Tensor& x) {
+  return div(clamp(add(x, 3.0), Scalar(0.0), Scalar(6.0)), 6.0);
+}
 Tensor hardswish(const Tensor& x) { return mul(x, hardsigmoid(x)); }
 Tensor softplus(const Tensor& x, double beta, double threshold) {
-  // log1p(exp(beta x)) / beta in the stable form max(z, 0) + log1p(exp(-|z|)); linear above threshold.
+  // log1p(exp(beta x)) / beta in the stable form max(z, 0) + log1p(exp(-|z|)); linear above
+  // threshold.
   Tensor z = mul(x, beta);
   Tensor soft = div(add(relu(z), log1p(exp(neg(abs(z))))), beta);
   return where(gt(z, s(threshold, z)), x, soft);
@@ -55,7 +59,9 @@ Tensor softplus(const Tensor& x, double beta, double threshold) {
 Tensor mish(const Tensor& x) { return mul(x, tanh(softplus(x))); }
 Tensor softsign(const Tensor& x) { return div(x, add(abs(x), 1.0)); }
 Tensor tanhshrink(const Tensor& x) { return sub(x, tanh(x)); }
-Tensor threshold(const Tensor& x, double th, double value) { return where(gt(x, s(th, x)), x, full_like(x, value)); }
+Tensor threshold(const Tensor& x, double th, double value) {
+  return where(gt(x, s(th, x)), x, full_like(x, value));
+}
 
 Tensor hardshrink(const Tensor& x, double lambd) {
   return where(gt(abs(x), s(lambd, x)), x, zeros_like(x));
@@ -69,11 +75,11 @@ Tensor logsigmoid(const Tensor& x) { return sub(minimum(x, s(0, x)), log1p(exp(n
 
 }  // namespace functional
 
-#define TC_CLONE(Name, ...)                                 \
-  ModulePtr Name##Impl::clone() const {                     \
-    auto c = std::make_shared<Name##Impl>(__VA_ARGS__);     \
-    c->copy_state_from(*this);                              \
-    return c;                                               \
+#define TC_CLONE(Name, ...)                             \
+  ModulePtr Name##Impl::clone() const {                 \
+    auto c = std::make_shared<Name##Impl>(__VA_ARGS__); \
+    c->copy_state_from(*this);                          \
+    return c;                                           \
   }
 
 ReLU6Impl::ReLU6Impl() : Module("ReLU6") {}
@@ -115,7 +121,8 @@ TC_CLONE(Softshrink, lambd)
 LogSigmoidImpl::LogSigmoidImpl() : Module("LogSigmoid") {}
 TC_CLONE(LogSigmoid)
 
-PReLUImpl::PReLUImpl(int64_t n, double init_value) : Module("PReLU"), num_parameters(n), init(init_value) {
+PReLUImpl::PReLUImpl(int64_t n, double init_value)
+    : Module("PReLU"), num_parameters(n), init(init_value) {
   TC_CHECK(n > 0, "PReLU: num_parameters must be positive, got ", n);
   weight = register_parameter("weight", full({n}, init_value));
 }

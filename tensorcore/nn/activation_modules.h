@@ -2,7 +2,8 @@
 // More activations for the C++ frontend (torch.nn names, arguments and formulas) as functions in
 // tc::nn::functional and modules: ReLU6, LeakyReLU, PReLU (parameter `weight`), ELU, SELU,
 // CELU, Hardtanh, Hardswish, Hardsigmoid, Mish, Softplus, Softsign, Tanhshrink, Threshold,
-// Identity, Hardshrink, Softshrink, LogSigmoid. Tensor-op composites, so autograd follows from the core ops.
+// Identity, Hardshrink, Softshrink, LogSigmoid. Tensor-op composites, so autograd follows from the
+// core ops.
 #include "tensorcore/nn/module.h"
 
 namespace tc::nn {
@@ -27,33 +28,33 @@ Tensor logsigmoid(const Tensor& x);
 }  // namespace functional
 
 // A parameterless activation module: Name(args) calls functional::fn(x, args).
-#define TC_ACTIVATION(Name, Ctor, Fields, Call)   \
-  class Name##Impl : public Module {              \
-   public:                                        \
-    explicit Name##Impl Ctor;                     \
-    ModulePtr clone() const override;             \
+#define TC_ACTIVATION(Name, Ctor, Fields, Call)      \
+  class Name##Impl : public Module {                 \
+   public:                                           \
+    explicit Name##Impl Ctor;                        \
+    ModulePtr clone() const override;                \
     Tensor forward(const Tensor& x) { return Call; } \
-    Fields                                        \
-  };                                              \
+    Fields                                           \
+  };                                                 \
   TC_MODULE(Name)
 
 TC_ACTIVATION(ReLU6, (), , functional::relu6(x));
-TC_ACTIVATION(LeakyReLU, (double negative_slope = 0.01), double negative_slope;,
-              functional::leaky_relu(x, negative_slope));
+TC_ACTIVATION(LeakyReLU, (double negative_slope = 0.01), double negative_slope;
+              , functional::leaky_relu(x, negative_slope));
 TC_ACTIVATION(ELU, (double alpha = 1.0), double alpha;, functional::elu(x, alpha));
 TC_ACTIVATION(SELU, (), , functional::selu(x));
 TC_ACTIVATION(CELU, (double alpha = 1.0), double alpha;, functional::celu(x, alpha));
-TC_ACTIVATION(Hardtanh, (double min_val = -1.0, double max_val = 1.0), double min_val; double max_val;,
-              functional::hardtanh(x, min_val, max_val));
+TC_ACTIVATION(Hardtanh, (double min_val = -1.0, double max_val = 1.0), double min_val;
+              double max_val;, functional::hardtanh(x, min_val, max_val));
 TC_ACTIVATION(Hardswish, (), , functional::hardswish(x));
 TC_ACTIVATION(Hardsigmoid, (), , functional::hardsigmoid(x));
 TC_ACTIVATION(Mish, (), , functional::mish(x));
-TC_ACTIVATION(Softplus, (double beta = 1.0, double threshold = 20.0), double beta; double threshold;,
-              functional::softplus(x, beta, threshold));
+TC_ACTIVATION(Softplus, (double beta = 1.0, double threshold = 20.0), double beta; double threshold;
+              , functional::softplus(x, beta, threshold));
 TC_ACTIVATION(Softsign, (), , functional::softsign(x));
 TC_ACTIVATION(Tanhshrink, (), , functional::tanhshrink(x));
-TC_ACTIVATION(Threshold, (double threshold, double value), double threshold; double value;,
-              functional::threshold(x, threshold, value));
+TC_ACTIVATION(Threshold, (double threshold, double value), double threshold; double value;
+              , functional::threshold(x, threshold, value));
 TC_ACTIVATION(Identity, (), , x);
 TC_ACTIVATION(Hardshrink, (double lambd = 0.5), double lambd;, functional::hardshrink(x, lambd));
 TC_ACTIVATION(Softshrink, (double lambd = 0.5), double lambd;, functional::softshrink(x, lambd));

@@ -44,7 +44,9 @@ SequentialImpl::SequentialImpl(std::initializer_list<std::pair<std::string, AnyM
   for (auto& [n, m] : named) push_back(n, m);
 }
 
-void SequentialImpl::push_back(AnyModule m) { push_back(std::to_string(entries_.size()), std::move(m)); }
+void SequentialImpl::push_back(AnyModule m) {
+  push_back(std::to_string(entries_.size()), std::move(m));
+}
 
 void SequentialImpl::push_back(const std::string& name, AnyModule m) {
   for (auto& [n, c] : named_children())
@@ -68,7 +70,8 @@ const ModulePtr& SequentialImpl::operator[](size_t i) const {
 ModulePtr SequentialImpl::clone() const {
   auto c = std::make_shared<SequentialImpl>();
   auto names = named_children();
-  for (size_t i = 0; i < entries_.size(); ++i) c->push_back(names[i].first, entries_[i].rebind(entries_[i].module->clone()));
+  for (size_t i = 0; i < entries_.size(); ++i)
+    c->push_back(names[i].first, entries_[i].rebind(entries_[i].module->clone()));
   c->copy_state_from(*this);
   return c;
 }
@@ -100,12 +103,14 @@ void ModuleListImpl::append(ModulePtr m) {
 }
 
 const ModulePtr& ModuleListImpl::operator[](size_t i) const {
-  TC_CHECK_INDEX(i < items_.size(), "ModuleList: index ", i, " is out of range for ",
-                 items_.size(), " modules");
+  TC_CHECK_INDEX(i < items_.size(), "ModuleList: index ", i, " is out of range for ", items_.size(),
+                 " modules");
   return items_[i];
 }
 
-void ModuleDictImpl::put(const std::string& key, ModulePtr m) { register_module(key, std::move(m)); }
+void ModuleDictImpl::put(const std::string& key, ModulePtr m) {
+  register_module(key, std::move(m));
+}
 
 bool ModuleDictImpl::contains(const std::string& key) const {
   for (auto& [n, c] : named_children())
@@ -135,8 +140,8 @@ void ParameterListImpl::append(const Tensor& param, bool requires_grad) {
 }
 
 const Tensor& ParameterListImpl::operator[](size_t i) const {
-  TC_CHECK_INDEX(i < items_.size(), "ParameterList: index ", i, " is out of range for ", items_.size(),
-                 " parameters");
+  TC_CHECK_INDEX(i < items_.size(), "ParameterList: index ", i, " is out of range for ",
+                 items_.size(), " parameters");
   return items_[i];
 }
 

@@ -21,7 +21,8 @@ struct AnyModule {
   // The same kind of entry around another module of the same type (used by clone()).
   std::function<AnyModule(ModulePtr)> rebind;
 
-  template <typename H, typename = decltype(std::declval<const H&>().ptr()->forward(std::declval<const Tensor&>()))>
+  template <typename H, typename = decltype(std::declval<const H&>().ptr()->forward(
+                            std::declval<const Tensor&>()))>
   AnyModule(const H& holder) : AnyModule(holder.ptr()) {}
   template <typename M>
   AnyModule(std::shared_ptr<M> m)
@@ -33,9 +34,9 @@ struct AnyModule {
   using ErasedForward = std::function<Tensor(Module&, const Tensor&)>;
   static AnyModule erased(ModulePtr m, ErasedForward forward);
   template <typename F>
-    requires(std::is_invocable_r_v<Tensor, F, const Tensor&> && !requires(F f) { f.ptr(); } &&
-             !std::is_same_v<std::decay_t<F>, std::function<Tensor(const Tensor&)>>)
-  AnyModule(F fn) : AnyModule(std::function<Tensor(const Tensor&)>(std::move(fn))) {}
+  requires(std::is_invocable_r_v<Tensor, F, const Tensor&> && !requires(F f) { f.ptr(); } &&
+           !std::is_same_v<std::decay_t<F>, std::function<Tensor(const Tensor&)>>) AnyModule(F fn)
+      : AnyModule(std::function<Tensor(const Tensor&)>(std::move(fn))) {}
 };
 
 class SequentialImpl : public Module {
@@ -51,7 +52,8 @@ class SequentialImpl : public Module {
   size_t size() const { return entries_.size(); }
   bool is_empty() const { return entries_.empty(); }
   const ModulePtr& operator[](size_t i) const;
-  template <typename M> std::shared_ptr<M> ptr(size_t i) const {
+  template <typename M>
+  std::shared_ptr<M> ptr(size_t i) const {
     return std::dynamic_pointer_cast<M>((*this)[i]);
   }
 
@@ -73,11 +75,18 @@ class ModuleListImpl : public Module {
  public:
   ModulePtr clone() const override;
   ModuleListImpl() : Module("ModuleList") {}
-  template <typename H> void push_back(const H& holder) { append(holder.ptr()); }
-  template <typename M> void push_back(std::shared_ptr<M> m) { append(std::move(m)); }
+  template <typename H>
+  void push_back(const H& holder) {
+    append(holder.ptr());
+  }
+  template <typename M>
+  void push_back(std::shared_ptr<M> m) {
+    append(std::move(m));
+  }
   size_t size() const { return items_.size(); }
   const ModulePtr& operator[](size_t i) const;
-  template <typename M> std::shared_ptr<M> ptr(size_t i) const {
+  template <typename M>
+  std::shared_ptr<M> ptr(size_t i) const {
     return std::dynamic_pointer_cast<M>((*this)[i]);
   }
   auto begin() const { return items_.begin(); }
@@ -93,8 +102,14 @@ class ModuleDictImpl : public Module {
  public:
   ModulePtr clone() const override;
   ModuleDictImpl() : Module("ModuleDict") {}
-  template <typename H> void insert(const std::string& key, const H& holder) { put(key, holder.ptr()); }
-  template <typename M> void insert(const std::string& key, std::shared_ptr<M> m) { put(key, std::move(m)); }
+  template <typename H>
+  void insert(const std::string& key, const H& holder) {
+    put(key, holder.ptr());
+  }
+  template <typename M>
+  void insert(const std::string& key, std::shared_ptr<M> m) {
+    put(key, std::move(m));
+  }
   bool contains(const std::string& key) const;
   ModulePtr operator[](const std::string& key) const;
   std::vector<std::string> keys() const;

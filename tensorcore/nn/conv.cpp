@@ -139,31 +139,33 @@ Tensor conv_forward_op(const Tensor& x_in, const Tensor& w_in, const Tensor& b_i
   if (autograd::needs_grad({x_in, w_in, b_in})) {
     bool need_x = x_in.requires_grad(), need_w = w_in.requires_grad();
     bool need_b = b_in.defined() && b_in.requires_grad();
-    autograd::record("ConvolutionBackward0", {x_in, w_in, b_in}, {y}, {x_in, w_in},
-                     [g, need_x, need_w, need_b](const TensorList& s, const TensorList& gr)
-                         -> TensorList {
-      Tensor gy = dense(gr[0]);
-      Tensor gx, gw, gb;
-      if (need_x && need_w && !autograd::grad_enabled() && gy.is_cpu() && use_dnnl(gy.dtype(), g)) {
-        try {
-          auto r = conv_backward_dnnl(dense(s[0]).detach(), gy.detach(), dense(s[1]).detach(), g, need_b);
-          return {std::get<0>(r), std::get<1>(r), std::get<2>(r)};
-        } catch (const DnnlError&) {
-          // fall through to the separate paths
-        }
-      }
-      if (need_x) gx = conv_data_op(gy, s[1], g);
-      // The fused oneDNN kernel returns the bias gradient alongside the weight gradient.
-      if (need_w && !autograd::grad_enabled()) {
-        auto r = raw_backward_weight(dense(s[0]).detach(), gy.detach(), g, need_b);
-        gw = r.first;
-        gb = r.second;
-      } else {
-        if (need_w) gw = conv_weight_op(s[0], gy, g);
-        if (need_b) gb = sum(gy, bias_dims(g.nd));
-      }
-      return {gx, gw, gb};
-    });
+    autograd::record(
+        "ConvolutionBackward0", {x_in, w_in, b_in}, {y}, {x_in, w_in},
+        [g, need_x, need_w, need_b](const TensorList& s, const TensorList& gr) -> TensorList {
+          Tensor gy = dense(gr[0]);
+          Tensor gx, gw, gb;
+          if (need_x && need_w && !autograd::grad_enabled() && gy.is_cpu() &&
+              use_dnnl(gy.dtype(), g)) {
+            try {
+              auto r = conv_backward_dnnl(dense(s[0]).detach(), gy.detach(), dense(s[1]).detach(),
+                                          g, need_b);
+              return {std::get<0>(r), std::get<1>(r), std::get<2>(r)};
+            } catch (const DnnlError&) {
+              // fall through to the separate paths
+            }
+          }
+          if (need_x) gx = conv_data_op(gy, s[1], g);
+          // The fused oneDNN kernel returns the bias gradient alongside the weight gradient.
+          if (need_w && !autograd::grad_enabled()) {
+            auto r = raw_backward_weight(dense(s[0]).detach(), gy.detach(), g, need_b);
+            gw = r.first;
+            gb = r.second;
+          } else {
+            if (need_w) gw = conv_weight_op(s[0], gy, g);
+            if (need_b) gb = sum(gy, bias_dims(g.nd));
+          }
+          return {gx, gw, gb};
+        });
   }
   return y;
 }
@@ -175,12 +177,12 @@ Tensor conv_data_op(const Tensor& gy_in, const Tensor& w_in, const ConvGeometry&
     bool need_gy = gy_in.requires_grad(), need_w = w_in.requires_grad();
     autograd::record("ConvolutionBackwardData", {gy_in, w_in}, {gx}, {gy_in, w_in},
                      [g, need_gy, need_w](const TensorList& s, const TensorList& gr) -> TensorList {
-      Tensor gg = dense(gr[0]);
-      Tensor a, b;
-      if (need_gy) a = conv_forward_op(gg, s[1], Tensor(), g);
-      if (need_w) b = conv_weight_op(gg, s[0], g);
-      return {a, b};
-    });
+                       Tensor gg = dense(gr[0]);
+                       Tensor a, b;
+                       if (need_gy) a = conv_forward_op(gg, s[1], Tensor(), g);
+                       if (need_w) b = conv_weight_op(gg, s[0], g);
+                       return {a, b};
+                     });
   }
   return gx;
 }
@@ -192,12 +194,12 @@ Tensor conv_weight_op(const Tensor& x_in, const Tensor& gy_in, const ConvGeometr
     bool need_x = x_in.requires_grad(), need_gy = gy_in.requires_grad();
     autograd::record("ConvolutionBackwardWeight", {x_in, gy_in}, {gw}, {x_in, gy_in},
                      [g, need_x, need_gy](const TensorList& s, const TensorList& gr) -> TensorList {
-      Tensor gg = dense(gr[0]);
-      Tensor a, b;
-      if (need_x) a = conv_data_op(s[1], gg, g);
-      if (need_gy) b = conv_forward_op(s[0], gg, Tensor(), g);
-      return {a, b};
-    });
+                       Tensor gg = dense(gr[0]);
+                       Tensor a, b;
+                       if (need_x) a = conv_data_op(s[1], gg, g);
+                       if (need_gy) b = conv_forward_op(s[0], gg, Tensor(), g);
+                       return {a, b};
+                     });
   }
   return gw;
 }
@@ -231,8 +233,9 @@ ConvArgs check_conv_inputs(const char* op, int nd, const Tensor& input, const Te
                 ") and weight (", dtype_name(weight.dtype()), ") must have the same dtype");
   TC_CHECK(weight.dim() == nd + 2, op, ": expected a ", nd + 2, "-d weight, got shape ",
            shape_str(weight.sizes()));
-  TC_CHECK(input.dim() == nd + 2 || input.dim() == nd + 1, op, ": expected a ", nd + 1, "-d (unbatched) or ",
-           nd + 2, "-d (batched) input, got shape ", shape_str(input.sizes()));
+  TC_CHECK(input.dim() == nd + 2 || input.dim() == nd + 1, op, ": expected a ", nd + 1,
+           "-d (unbatched) or ", nd + 2, "-d (batched) input, got shape ",
+           shape_str(input.sizes()));
   ConvArgs a{input, weight, bias, input.dim() == nd + 1};
   if (a.unbatched) a.input = unsqueeze(input, 0);
   if (bias.defined()) {
@@ -252,8 +255,8 @@ Tensor convolution(const char* op, int nd, const Tensor& input_in, const Tensor&
               dilation_in, groups);
   // bfloat16 has its own kernels (oneDNN); float16 computes through float32.
   if (input_in.dtype() == DType::Float16)
-    TC_REDUCED_FLOAT_VIA_FLOAT32(input_in, convolution, op, nd, input_in, weight, bias,
-                                 stride_in, padding_in, mode, dilation_in, groups);
+    TC_REDUCED_FLOAT_VIA_FLOAT32(input_in, convolution, op, nd, input_in, weight, bias, stride_in,
+                                 padding_in, mode, dilation_in, groups);
   ConvArgs a = check_conv_inputs(op, nd, input_in, weight, bias);
   const Tensor& x = a.input;
   TC_CHECK(groups > 0, op, ": groups must be positive, got ", groups);
@@ -284,7 +287,8 @@ Tensor convolution(const char* op, int nd, const Tensor& input_in, const Tensor&
   }
   if (mode == PadMode::Explicit) {
     g.pad_l = expand_param(padding_in, nd, op, "padding");
-    for (auto p : g.pad_l) TC_CHECK(p >= 0, op, ": padding must be non-negative, got ", shape_str(g.pad_l));
+    for (auto p : g.pad_l)
+      TC_CHECK(p >= 0, op, ": padding must be non-negative, got ", shape_str(g.pad_l));
     g.pad_r = g.pad_l;
   } else if (mode == PadMode::Valid) {
     g.pad_l = g.pad_r = Shape(size_t(nd), 0);
@@ -374,29 +378,29 @@ Tensor conv_transpose(const char* op, int nd, const Tensor& input_in, const Tens
 namespace functional {
 using detail::PadMode;
 
-#define TC_CONV_ND(name, nd)                                                                     \
-  Tensor name(const Tensor& input, const Tensor& weight, const Tensor& bias,                     \
-              const IntList& stride, const IntList& padding, const IntList& dilation,           \
-              int64_t groups) {                                                                  \
-    return detail::convolution(#name, nd, input, weight, bias, stride, padding,                  \
-                               PadMode::Explicit, dilation, groups);                            \
-  }                                                                                              \
-  Tensor name(const Tensor& input, const Tensor& weight, const Tensor& bias,                     \
-              const IntList& stride, const char* padding_c, const IntList& dilation,            \
-              int64_t groups) {                                                                  \
-    std::string padding(padding_c ? padding_c : "");                                             \
-    TC_CHECK(padding == "same" || padding == "valid", #name,                                    \
-             ": padding must be 'same', 'valid' or ints, got '", padding, "'");                  \
-    return detail::convolution(#name, nd, input, weight, bias, stride, {0},                      \
-                               padding == "same" ? PadMode::Same : PadMode::Valid, dilation,     \
-                               groups);                                                          \
-  }                                                                                              \
-  Tensor conv_transpose##nd##d(const Tensor& input, const Tensor& weight, const Tensor& bias,   \
-                               const IntList& stride, const IntList& padding,                   \
-                               const IntList& output_padding, int64_t groups,                   \
-                               const IntList& dilation) {                                       \
-    return detail::conv_transpose("conv_transpose" #nd "d", nd, input, weight, bias, stride,    \
-                                  padding, output_padding, groups, dilation);                    \
+#define TC_CONV_ND(name, nd)                                                                       \
+  Tensor name(const Tensor& input, const Tensor& weight, const Tensor& bias,                       \
+              const IntList& stride, const IntList& padding, const IntList& dilation,              \
+              int64_t groups) {                                                                    \
+    return detail::convolution(#name, nd, input, weight, bias, stride, padding, PadMode::Explicit, \
+                               dilation, groups);                                                  \
+  }                                                                                                \
+  Tensor name(const Tensor& input, const Tensor& weight, const Tensor& bias,                       \
+              const IntList& stride, const char* padding_c, const IntList& dilation,               \
+              int64_t groups) {                                                                    \
+    std::string padding(padding_c ? padding_c : "");                                               \
+    TC_CHECK(padding == "same" || padding == "valid", #name,                                       \
+             ": padding must be 'same', 'valid' or ints, got '", padding, "'");                    \
+    return detail::convolution(#name, nd, input, weight, bias, stride, {0},                        \
+                               padding == "same" ? PadMode::Same : PadMode::Valid, dilation,       \
+                               groups);                                                            \
+  }                                                                                                \
+  Tensor conv_transpose##nd##d(const Tensor& input, const Tensor& weight, const Tensor& bias,      \
+                               const IntList& stride, const IntList& padding,                      \
+                               const IntList& output_padding, int64_t groups,                      \
+                               const IntList& dilation) {                                          \
+    return detail::conv_transpose("conv_transpose" #nd "d", nd, input, weight, bias, stride,       \
+                                  padding, output_padding, groups, dilation);                      \
   }
 
 TC_CONV_ND(conv1d, 1)

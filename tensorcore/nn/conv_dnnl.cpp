@@ -1,7 +1,7 @@
 // float32 and bfloat16 convolution through oneDNN. Primitives (and the reorders around them) are
-// built once per geometry and dtype, and cached; a weight reordered into oneDNN's blocked layout is kept with the
-// entry and reused while the same weight storage is unmodified (same version counter), so
-// inference loops never re-reorder weights.
+// built once per geometry and dtype, and cached; a weight reordered into oneDNN's blocked layout is
+// kept with the entry and reused while the same weight storage is unmodified (same version
+// counter), so inference loops never re-reorder weights.
 #ifdef TC_WITH_DNNL
 #include <dnnl.hpp>
 
@@ -122,17 +122,15 @@ std::shared_ptr<ConvEntry> make_entry(const ConvGeometry& g, bool with_bias) {
   e->dst_plain = memory::desc(dst_dims, data_type(g), plain_act_tag(g.nd));
   e->wei_plain = memory::desc(wei_dims, data_type(g), plain_wei_tag(g.nd, g.groups > 1));
   e->bias_md = memory::desc({g.out_channels}, data_type(g), tag::x);
-  memory::desc src_any(src_dims, data_type(g), tag::any),
-      dst_any(dst_dims, data_type(g), tag::any), wei_any(wei_dims, data_type(g), tag::any);
-  auto fd = with_bias
-                ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training,
-                                                  dnnl::algorithm::convolution_direct, src_any,
-                                                  wei_any, e->bias_md, dst_any, d.strides,
-                                                  d.dilation, d.pad_l, d.pad_r)
-                : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training,
-                                                  dnnl::algorithm::convolution_direct, src_any,
-                                                  wei_any, dst_any, d.strides, d.dilation,
-                                                  d.pad_l, d.pad_r);
+  memory::desc src_any(src_dims, data_type(g), tag::any), dst_any(dst_dims, data_type(g), tag::any),
+      wei_any(wei_dims, data_type(g), tag::any);
+  auto fd = with_bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training,
+                                                        dnnl::algorithm::convolution_direct,
+                                                        src_any, wei_any, e->bias_md, dst_any,
+                                                        d.strides, d.dilation, d.pad_l, d.pad_r)
+                      : dnnl::convolution_forward::desc(
+                            dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct,
+                            src_any, wei_any, dst_any, d.strides, d.dilation, d.pad_l, d.pad_r);
   e->fwd_pd = dnnl::convolution_forward::primitive_desc(fd, eng);
   if (g.dtype == DType::BFloat16) require_fast(e->fwd_pd);
   e->fwd = dnnl::convolution_forward(e->fwd_pd);
@@ -166,8 +164,8 @@ std::shared_ptr<ConvEntry> get_entry(const ConvGeometry& g, bool with_bias) {
 }
 
 // Runs `r` (if any) from user memory into a fresh memory of the primitive's layout.
-memory prepare_input(const std::optional<dnnl::reorder>& r, memory user,
-                     const memory::desc& want, dnnl::stream& s) {
+memory prepare_input(const std::optional<dnnl::reorder>& r, memory user, const memory::desc& want,
+                     dnnl::stream& s) {
   if (!r) return user;
   memory m(want, cpu_engine());
   r->execute(s, user, m);
@@ -249,7 +247,8 @@ Tensor conv_forward_dnnl(const Tensor& x, const Tensor& w, const Tensor& b, cons
   memory user_dst(e->dst_plain, cpu_engine(), y.data_ptr());
   memory src = prepare_input(e->fwd_src_in, user_src, e->fwd_pd.src_desc(), s);
   std::lock_guard<std::mutex> lock(e->mu);
-  memory wei = weight_for(e->fwd_weight, e->fwd_wei_in, w, e->wei_plain, e->fwd_pd.weights_desc(), s);
+  memory wei =
+      weight_for(e->fwd_weight, e->fwd_wei_in, w, e->wei_plain, e->fwd_pd.weights_desc(), s);
   memory dst = e->fwd_dst_out ? memory(e->fwd_pd.dst_desc(), cpu_engine()) : user_dst;
   std::unordered_map<int, memory> args{
       {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}};
@@ -269,10 +268,11 @@ Tensor conv_backward_data_dnnl(const Tensor& gy, const Tensor& w, const ConvGeom
   Tensor gx = empty(g.input_shape(), TensorOptions(g.dtype));
   memory user_gy(e->dst_plain, eng, gy.data_ptr()), user_gx(e->src_plain, eng, gx.data_ptr());
   memory dst = prepare_input(e->bd_dst_in, user_gy, e->bwd_data_pd.diff_dst_desc(), s);
-  memory wei = weight_for(e->bwd_weight, e->bd_wei_in, w, e->wei_plain,
-                          e->bwd_data_pd.weights_desc(), s);
+  memory wei =
+      weight_for(e->bwd_weight, e->bd_wei_in, w, e->wei_plain, e->bwd_data_pd.weights_desc(), s);
   memory src = e->bd_src_out ? memory(e->bwd_data_pd.diff_src_desc(), eng) : user_gx;
-  e->bwd_data.execute(s, {{DNNL_ARG_DIFF_DST, dst}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DIFF_SRC, src}});
+  e->bwd_data.execute(
+      s, {{DNNL_ARG_DIFF_DST, dst}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DIFF_SRC, src}});
   if (e->bd_src_out) e->bd_src_out->execute(s, src, user_gx);
   s.wait();
   return gx;
@@ -302,8 +302,9 @@ std::pair<Tensor, Tensor> conv_backward_weight_dnnl(const Tensor& x, const Tenso
   return {gw, gb};
 }
 
-std::tuple<Tensor, Tensor, Tensor> conv_backward_dnnl(const Tensor& x, const Tensor& gy, const Tensor& w,
-                                                      const ConvGeometry& g, bool with_bias) {
+std::tuple<Tensor, Tensor, Tensor> conv_backward_dnnl(const Tensor& x, const Tensor& gy,
+                                                      const Tensor& w, const ConvGeometry& g,
+                                                      bool with_bias) {
   // Data and weight gradients share one reorder of grad_output when both primitives want the
   // same blocked layout (the common case).
   auto ed = get_entry(g, false);
@@ -324,13 +325,16 @@ std::tuple<Tensor, Tensor, Tensor> conv_backward_dnnl(const Tensor& x, const Ten
   memory dst_w = ew->bwd_w_pd.diff_dst_desc() == ed->bwd_data_pd.diff_dst_desc()
                      ? dst_d
                      : prepare_input(ew->bw_dst_in, user_gy, ew->bwd_w_pd.diff_dst_desc(), s);
-  memory wei = weight_for(ed->bwd_weight, ed->bd_wei_in, w, ed->wei_plain, ed->bwd_data_pd.weights_desc(), s);
+  memory wei = weight_for(ed->bwd_weight, ed->bd_wei_in, w, ed->wei_plain,
+                          ed->bwd_data_pd.weights_desc(), s);
   memory src_d = ed->bd_src_out ? memory(ed->bwd_data_pd.diff_src_desc(), eng) : user_gx;
-  ed->bwd_data.execute(s, {{DNNL_ARG_DIFF_DST, dst_d}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DIFF_SRC, src_d}});
+  ed->bwd_data.execute(
+      s, {{DNNL_ARG_DIFF_DST, dst_d}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DIFF_SRC, src_d}});
   if (ed->bd_src_out) ed->bd_src_out->execute(s, src_d, user_gx);
   memory src_w = prepare_input(ew->bw_src_in, user_x, ew->bwd_w_pd.src_desc(), s);
   memory dwei = ew->bw_wei_out ? memory(ew->bwd_w_pd.diff_weights_desc(), eng) : user_gw;
-  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src_w}, {DNNL_ARG_DIFF_DST, dst_w}, {DNNL_ARG_DIFF_WEIGHTS, dwei}};
+  std::unordered_map<int, memory> args{
+      {DNNL_ARG_SRC, src_w}, {DNNL_ARG_DIFF_DST, dst_w}, {DNNL_ARG_DIFF_WEIGHTS, dwei}};
   if (with_bias) args.emplace(DNNL_ARG_DIFF_BIAS, memory(ew->bias_md, eng, gb.data_ptr()));
   ew->bwd_w.execute(s, args);
   if (ew->bw_wei_out) ew->bw_wei_out->execute(s, dwei, user_gw);
@@ -351,9 +355,12 @@ namespace {
 [[noreturn]] void no_dnnl() { throw std::logic_error("tensorcore was built without oneDNN"); }
 }  // namespace
 bool dnnl_conv_available(const ConvGeometry&) { return false; }
-Tensor conv_forward_dnnl(const Tensor&, const Tensor&, const Tensor&, const ConvGeometry&) { no_dnnl(); }
+Tensor conv_forward_dnnl(const Tensor&, const Tensor&, const Tensor&, const ConvGeometry&) {
+  no_dnnl();
+}
 Tensor conv_backward_data_dnnl(const Tensor&, const Tensor&, const ConvGeometry&) { no_dnnl(); }
-std::pair<Tensor, Tensor> conv_backward_weight_dnnl(const Tensor&, const Tensor&, const ConvGeometry&, bool) {
+std::pair<Tensor, Tensor> conv_backward_weight_dnnl(const Tensor&, const Tensor&,
+                                                    const ConvGeometry&, bool) {
   no_dnnl();
 }
 std::tuple<Tensor, Tensor, Tensor> conv_backward_dnnl(const Tensor&, const Tensor&, const Tensor&,

@@ -61,7 +61,8 @@ struct GroupGemm {
   void each_group(Fn&& fn) const {
     for (int64_t n = 0; n < cg.batch; ++n)
       for (int64_t gi = 0; gi < cg.groups; ++gi)
-        fn(n, (n * cg.in_channels + gi * Cg) * g.in_size(), (n * cg.out_channels + gi * Og) * L, gi * Og * K);
+        fn(n, (n * cg.in_channels + gi * Cg) * g.in_size(), (n * cg.out_channels + gi * Og) * L,
+           gi * Og * K);
   }
 
   template <typename T>
@@ -93,18 +94,20 @@ void forward_impl(const Tensor& x, const Tensor& w, const Tensor& b, const ConvG
   const T* wp = w.data<T>();
   T* yp = y.data<T>();
   gg.each_group([&](int64_t, int64_t xo, int64_t yo, int64_t wo) {
-    gemm(false, false, gg.Og, L, K, T(1), wp + wo, K, gg.columns(xp + xo, col), L, T(0), yp + yo, L);
+    gemm(false, false, gg.Og, L, K, T(1), wp + wo, K, gg.columns(xp + xo, col), L, T(0), yp + yo,
+         L);
   });
   if (b.defined()) {
     const T* bp = b.data<T>();
-    parallel_for(0, cg.batch * cg.out_channels, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(L, 1)),
+    parallel_for(0, cg.batch * cg.out_channels,
+                 std::max<int64_t>(1, kGrainSize / std::max<int64_t>(L, 1)),
                  [&](int64_t r0, int64_t r1) {
-      for (int64_t r = r0; r < r1; ++r) {
-        T bv = bp[r % cg.out_channels];
-        T* row = yp + r * L;
-        for (int64_t i = 0; i < L; ++i) row[i] += bv;
-      }
-    });
+                   for (int64_t r = r0; r < r1; ++r) {
+                     T bv = bp[r % cg.out_channels];
+                     T* row = yp + r * L;
+                     for (int64_t i = 0; i < L; ++i) row[i] += bv;
+                   }
+                 });
   }
 }
 
@@ -137,8 +140,8 @@ void backward_weight_impl(const Tensor& x, const Tensor& gy, const ConvGeometry&
   const T* gyp = gy.data<T>();
   T* gwp = gw.data<T>();
   gg.each_group([&](int64_t n, int64_t xo, int64_t yo, int64_t wo) {
-    gemm(false, true, gg.Og, K, L, T(1), gyp + yo, L, gg.columns(xp + xo, col), L, n == 0 ? T(0) : T(1),
-         gwp + wo, K);
+    gemm(false, true, gg.Og, K, L, T(1), gyp + yo, L, gg.columns(xp + xo, col), L,
+         n == 0 ? T(0) : T(1), gwp + wo, K);
   });
 }
 

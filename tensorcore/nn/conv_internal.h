@@ -10,13 +10,13 @@
 namespace tc::nn::detail {
 
 struct ConvGeometry {
-  int nd = 2;                 // spatial dims (1..3)
+  int nd = 2;  // spatial dims (1..3)
   int64_t batch = 0, in_channels = 0, out_channels = 0, groups = 1;
   Shape input, kernel, output;  // spatial sizes
   Shape stride, pad_l, pad_r, dilation;
   DType dtype = DType::Float32;  // of input/weight/output: float32, float64 or bfloat16 (oneDNN)
 
-  std::string key() const;  // identifies the geometry for primitive caches
+  std::string key() const;     // identifies the geometry for primitive caches
   Shape input_shape() const;   // [N, C, *input]
   Shape weight_shape() const;  // [O, C/groups, *kernel]
   Shape output_shape() const;  // [N, O, *output]
@@ -27,7 +27,8 @@ Tensor conv_forward_gemm(const Tensor& x, const Tensor& w, const Tensor& b, cons
 Tensor conv_backward_data_gemm(const Tensor& gy, const Tensor& w, const ConvGeometry& g);
 Tensor conv_backward_weight_gemm(const Tensor& x, const Tensor& gy, const ConvGeometry& g);
 
-// oneDNN float32 / bfloat16 path. Returns an undefined tensor when oneDNN declines (the caller falls back).
+// oneDNN float32 / bfloat16 path. Returns an undefined tensor when oneDNN declines (the caller
+// falls back).
 bool dnnl_conv_available(const ConvGeometry& g);
 Tensor conv_forward_dnnl(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeometry& g);
 Tensor conv_backward_data_dnnl(const Tensor& gy, const Tensor& w, const ConvGeometry& g);
@@ -36,7 +37,8 @@ std::pair<Tensor, Tensor> conv_backward_weight_dnnl(const Tensor& x, const Tenso
                                                     const ConvGeometry& g, bool with_bias);
 
 // Both gradients at once (shares the grad_output reorder): {grad_input, grad_weight, grad_bias}.
-std::tuple<Tensor, Tensor, Tensor> conv_backward_dnnl(const Tensor& x, const Tensor& gy, const Tensor& w,
-                                                      const ConvGeometry& g, bool with_bias);
+std::tuple<Tensor, Tensor, Tensor> conv_backward_dnnl(const Tensor& x, const Tensor& gy,
+                                                      const Tensor& w, const ConvGeometry& g,
+                                                      bool with_bias);
 
 }  // namespace tc::nn::detail

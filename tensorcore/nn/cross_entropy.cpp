@@ -26,48 +26,48 @@ namespace vm = tc::vec_math;
 
 // Per-row kernels with 8 independent accumulators (the reductions vectorize without
 // -ffast-math). `w` is the class-weight vector or null.
-#define TC_CE_ROWS(T)                                                                                   \
-  TC_CE_CLONES T ce_row_lse(const T* __restrict x, int64_t C) {                                         \
-    T m[8];                                                                                             \
-    for (int k = 0; k < 8; ++k) m[k] = -std::numeric_limits<T>::infinity();                            \
-    int64_t c = 0;                                                                                      \
-    for (; c + 8 <= C; c += 8)                                                                          \
-      for (int k = 0; k < 8; ++k) m[k] = x[c + k] > m[k] ? x[c + k] : m[k];                             \
-    T mx = m[0];                                                                                        \
-    for (int k = 1; k < 8; ++k) mx = m[k] > mx ? m[k] : mx;                                             \
-    for (; c < C; ++c) mx = x[c] > mx ? x[c] : mx;                                                      \
-    if (std::isinf(mx)) return mx; /* all -inf (or a +inf): torch gives the same inf/nan */            \
-    T s[8] = {};                                                                                        \
-    c = 0;                                                                                              \
-    for (; c + 8 <= C; c += 8)                                                                          \
-      for (int k = 0; k < 8; ++k) s[k] += vm::exp(x[c + k] - mx);                                       \
-    T total = 0;                                                                                        \
-    for (int k = 0; k < 8; ++k) total += s[k];                                                          \
-    for (; c < C; ++c) total += vm::exp(x[c] - mx);                                                     \
-    return mx + std::log(total);                                                                        \
-  }                                                                                                     \
-  TC_CE_CLONES T ce_row_dot(const T* __restrict x, const T* __restrict w, int64_t C) {                  \
-    T s[8] = {};                                                                                        \
-    int64_t c = 0;                                                                                      \
-    if (w) {                                                                                            \
-      for (; c + 8 <= C; c += 8)                                                                        \
-        for (int k = 0; k < 8; ++k) s[k] += w[c + k] * x[c + k];                                        \
-    } else {                                                                                            \
-      for (; c + 8 <= C; c += 8)                                                                        \
-        for (int k = 0; k < 8; ++k) s[k] += x[c + k];                                                   \
-    }                                                                                                   \
-    T total = 0;                                                                                        \
-    for (int k = 0; k < 8; ++k) total += s[k];                                                          \
-    for (; c < C; ++c) total += w ? w[c] * x[c] : x[c];                                                 \
-    return total;                                                                                       \
-  }                                                                                                     \
-  /* g[c] = p_c * a_all - b * w_c, p_c = exp(x_c - lse) */                                           \
-  TC_CE_CLONES void ce_row_grad(const T* __restrict x, const T* __restrict w, T* __restrict g, int64_t C, \
-                                T lse, T a_all, T b) {                                                  \
-    if (w)                                                                                              \
-      for (int64_t c = 0; c < C; ++c) g[c] = vm::exp(x[c] - lse) * a_all - b * w[c];                    \
-    else                                                                                                \
-      for (int64_t c = 0; c < C; ++c) g[c] = vm::exp(x[c] - lse) * a_all - b;                           \
+#define TC_CE_ROWS(T)                                                                          \
+  TC_CE_CLONES T ce_row_lse(const T* __restrict x, int64_t C) {                                \
+    T m[8];                                                                                    \
+    for (int k = 0; k < 8; ++k) m[k] = -std::numeric_limits<T>::infinity();                    \
+    int64_t c = 0;                                                                             \
+    for (; c + 8 <= C; c += 8)                                                                 \
+      for (int k = 0; k < 8; ++k) m[k] = x[c + k] > m[k] ? x[c + k] : m[k];                    \
+    T mx = m[0];                                                                               \
+    for (int k = 1; k < 8; ++k) mx = m[k] > mx ? m[k] : mx;                                    \
+    for (; c < C; ++c) mx = x[c] > mx ? x[c] : mx;                                             \
+    if (std::isinf(mx)) return mx; /* all -inf (or a +inf): torch gives the same inf/nan */    \
+    T s[8] = {};                                                                               \
+    c = 0;                                                                                     \
+    for (; c + 8 <= C; c += 8)                                                                 \
+      for (int k = 0; k < 8; ++k) s[k] += vm::exp(x[c + k] - mx);                              \
+    T total = 0;                                                                               \
+    for (int k = 0; k < 8; ++k) total += s[k];                                                 \
+    for (; c < C; ++c) total += vm::exp(x[c] - mx);                                            \
+    return mx + std::log(total);                                                               \
+  }                                                                                            \
+  TC_CE_CLONES T ce_row_dot(const T* __restrict x, const T* __restrict w, int64_t C) {         \
+    T s[8] = {};                                                                               \
+    int64_t c = 0;                                                                             \
+    if (w) {                                                                                   \
+      for (; c + 8 <= C; c += 8)                                                               \
+        for (int k = 0; k < 8; ++k) s[k] += w[c + k] * x[c + k];                               \
+    } else {                                                                                   \
+      for (; c + 8 <= C; c += 8)                                                               \
+        for (int k = 0; k < 8; ++k) s[k] += x[c + k];                                          \
+    }                                                                                          \
+    T total = 0;                                                                               \
+    for (int k = 0; k < 8; ++k) total += s[k];                                                 \
+    for (; c < C; ++c) total += w ? w[c] * x[c] : x[c];                                        \
+    return total;                                                                              \
+  }                                                                                            \
+  /* g[c] = p_c * a_all - b * w_c, p_c = exp(x_c - lse) */                                     \
+  TC_CE_CLONES void ce_row_grad(const T* __restrict x, const T* __restrict w, T* __restrict g, \
+                                int64_t C, T lse, T a_all, T b) {                              \
+    if (w)                                                                                     \
+      for (int64_t c = 0; c < C; ++c) g[c] = vm::exp(x[c] - lse) * a_all - b * w[c];           \
+    else                                                                                       \
+      for (int64_t c = 0; c < C; ++c) g[c] = vm::exp(x[c] - lse) * a_all - b;                  \
   }
 TC_CE_ROWS(float)
 TC_CE_ROWS(double)
@@ -75,8 +75,10 @@ TC_CE_ROWS(double)
 
 template <typename F>
 void dispatch_float(DType d, F&& f) {
-  if (d == DType::Float32) f(float{});
-  else f(double{});
+  if (d == DType::Float32)
+    f(float{});
+  else
+    f(double{});
 }
 
 int64_t grain_rows(int64_t C) { return std::max<int64_t>(1, kGrainSize / std::max<int64_t>(C, 1)); }
@@ -152,19 +154,21 @@ Tensor grad_ops(const Tensor& x, const Tensor& g, const Saved& s) {
 
 }  // namespace
 
-Tensor cross_entropy_fused(const Tensor& input, const Tensor& target, const Tensor& weight, int64_t ignore_index,
-                           const std::string& reduction, double label_smoothing) {
+Tensor cross_entropy_fused(const Tensor& input, const Tensor& target, const Tensor& weight,
+                           int64_t ignore_index, const std::string& reduction,
+                           double label_smoothing) {
   const char* op = "cross_entropy";
   TC_CHECK(reduction == "none" || reduction == "mean" || reduction == "sum", op, ": ", reduction,
            " is not a valid value for reduction");
-  TC_CHECK(label_smoothing >= 0 && label_smoothing <= 1, op, ": label_smoothing must be in [0, 1], got ",
-           label_smoothing);
+  TC_CHECK(label_smoothing >= 0 && label_smoothing <= 1, op,
+           ": label_smoothing must be in [0, 1], got ", label_smoothing);
   TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64, op,
-                ": the fused kernel takes float32 or float64 input, got ", dtype_name(input.dtype()));
+                ": the fused kernel takes float32 or float64 input, got ",
+                dtype_name(input.dtype()));
   TC_CHECK(input.is_cpu(), op, ": the fused kernel runs on the CPU");
   TC_CHECK(input.dim() >= 1, op, ": input must have a class dim, got a 0-d tensor");
-  TC_CHECK_TYPE(target.dtype() == DType::Int64, op, ": expected int64 class indices as target, got ",
-                dtype_name(target.dtype()));
+  TC_CHECK_TYPE(target.dtype() == DType::Int64, op,
+                ": expected int64 class indices as target, got ", dtype_name(target.dtype()));
   // [M, C] rows and [M] targets.
   const bool unbatched = input.dim() == 1;
   const int64_t C = unbatched ? input.size(0) : input.size(1);
@@ -174,10 +178,12 @@ Tensor cross_entropy_fused(const Tensor& input, const Tensor& target, const Tens
   } else {
     target_shape.erase(target_shape.begin() + 1);
   }
-  TC_CHECK(target.sizes() == target_shape, op, ": expected target of shape ", shape_str(target_shape),
-           " for input of shape ", shape_str(input.sizes()), ", but got ", shape_str(target.sizes()));
+  TC_CHECK(target.sizes() == target_shape, op, ": expected target of shape ",
+           shape_str(target_shape), " for input of shape ", shape_str(input.sizes()), ", but got ",
+           shape_str(target.sizes()));
   if (weight.defined())
-    TC_CHECK(weight.dim() == 1 && weight.size(0) == C, op, ": weight tensor should be defined either for all ", C,
+    TC_CHECK(weight.dim() == 1 && weight.size(0) == C, op,
+             ": weight tensor should be defined either for all ", C,
              " classes or no classes but got weight tensor of shape: ", shape_str(weight.sizes()));
   auto to_rows = [C](const Tensor& t) {
     if (t.dim() <= 2) return contiguous(reshape(t, {-1, C}));
@@ -200,8 +206,8 @@ Tensor cross_entropy_fused(const Tensor& input, const Tensor& target, const Tens
         t[r] = -1;
         continue;
       }
-      TC_CHECK_INDEX(t[r] >= 0 && t[r] < C, op, ": Target ", t[r], " is out of bounds (number of classes: ", C,
-                     ").");
+      TC_CHECK_INDEX(t[r] >= 0 && t[r] < C, op, ": Target ", t[r],
+                     " is out of bounds (number of classes: ", C, ").");
     }
   }
   s.target = tg;
@@ -255,18 +261,19 @@ Tensor cross_entropy_fused(const Tensor& input, const Tensor& target, const Tens
   Tensor out = reduction == "none" ? reshape(loss_rows, target_shape) : reduced;
   if (autograd::needs_grad({input})) {
     const Shape in_shape = input.sizes();
-    autograd::record("CrossEntropyBackward0", {input}, {out}, {input},
-                     [s, in_shape, C, to_rows](const TensorList& saved, const TensorList& g) -> TensorList {
-                       const bool graph = autograd::grad_enabled() && autograd::needs_grad({saved[0], g[0]});
-                       Tensor g_rows = s.reduction == "none" ? reshape(g[0], {-1}) : g[0];
-                       Tensor gx = graph ? grad_ops(to_rows(saved[0]), g_rows, s)
-                                         : grad_kernel(to_rows(saved[0].detach()), g_rows, s);
-                       if (in_shape.size() <= 2) return {reshape(gx, in_shape)};
-                       Shape moved = in_shape;  // [N, d..., C]
-                       moved.erase(moved.begin() + 1);
-                       moved.push_back(C);
-                       return {movedim(reshape(gx, moved), {-1}, {1})};
-                     });
+    autograd::record(
+        "CrossEntropyBackward0", {input}, {out}, {input},
+        [s, in_shape, C, to_rows](const TensorList& saved, const TensorList& g) -> TensorList {
+          const bool graph = autograd::grad_enabled() && autograd::needs_grad({saved[0], g[0]});
+          Tensor g_rows = s.reduction == "none" ? reshape(g[0], {-1}) : g[0];
+          Tensor gx = graph ? grad_ops(to_rows(saved[0]), g_rows, s)
+                            : grad_kernel(to_rows(saved[0].detach()), g_rows, s);
+          if (in_shape.size() <= 2) return {reshape(gx, in_shape)};
+          Shape moved = in_shape;  // [N, d..., C]
+          moved.erase(moved.begin() + 1);
+          moved.push_back(C);
+          return {movedim(reshape(gx, moved), {-1}, {1})};
+        });
   }
   return out;
 }

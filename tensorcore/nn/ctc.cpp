@@ -47,7 +47,7 @@ inline T log_add3(T a, T b, T c) {
 
 struct CtcProblem {
   int64_t T, N, C, blank;
-  const int64_t* targets;      // flattened targets
+  const int64_t* targets;       // flattened targets
   std::vector<int64_t> offset;  // start of sample n's targets
   const int64_t* in_len;
   const int64_t* tgt_len;
@@ -128,7 +128,8 @@ void ctc_backward(const T* lp, const CtcProblem& p, const T* nll, const T* alpha
           for (int64_t s = s_lo; s < s_hi; ++s) {
             int64_t l = label(s);
             T b = s + 1 < E ? beta_next[size_t(s + 1)] : ninf;
-            T c = (s + 2 < E && l != p.blank && l != label(s + 2)) ? beta_next[size_t(s + 2)] : ninf;
+            T c =
+                (s + 2 < E && l != p.blank && l != label(s + 2)) ? beta_next[size_t(s + 2)] : ninf;
             T v = log_add3(beta_next[size_t(s)], b, c);
             beta_cur[size_t(s)] = v == ninf ? ninf : v + lp[(t * p.N + n) * p.C + l];
           }
@@ -169,22 +170,25 @@ Tensor lengths_tensor(const Tensor& t, const char* op, const char* what, int64_t
 
 namespace functional {
 
-Tensor ctc_loss(const Tensor& log_probs_in, const Tensor& targets_in, const Tensor& input_lengths_in,
-                const Tensor& target_lengths_in, int64_t blank, const std::string& reduction,
-                bool zero_infinity) {
+Tensor ctc_loss(const Tensor& log_probs_in, const Tensor& targets_in,
+                const Tensor& input_lengths_in, const Tensor& target_lengths_in, int64_t blank,
+                const std::string& reduction, bool zero_infinity) {
   TC_AUTOCAST("ctc_loss", ctc_loss, log_probs_in, targets_in, input_lengths_in, target_lengths_in,
               blank, reduction, zero_infinity);
   const char* op = "ctc_loss";
-  TC_CHECK(log_probs_in.defined() && targets_in.defined(), op, ": log_probs and targets must be tensors");
+  TC_CHECK(log_probs_in.defined() && targets_in.defined(), op,
+           ": log_probs and targets must be tensors");
   // Targets and lengths may be on the CPU (as torch allows) or on log_probs' device.
   for (const Tensor* t : {&targets_in, &input_lengths_in, &target_lengths_in})
     TC_CHECK(!t->defined() || t->is_cpu() || t->device() == log_probs_in.device(), op,
              ": expected targets and lengths on the CPU or on log_probs' device (",
              log_probs_in.device().str(), "), got ", t->device().str());
-  TC_CHECK_TYPE(log_probs_in.dtype() == DType::Float32 || log_probs_in.dtype() == DType::Float64, op,
-                ": expected float32 or float64 log_probs, got ", dtype_name(log_probs_in.dtype()));
+  TC_CHECK_TYPE(log_probs_in.dtype() == DType::Float32 || log_probs_in.dtype() == DType::Float64,
+                op, ": expected float32 or float64 log_probs, got ",
+                dtype_name(log_probs_in.dtype()));
   TC_CHECK(log_probs_in.dim() == 3 || log_probs_in.dim() == 2, op,
-           ": expected log_probs of shape (T, N, C) or (T, C), got ", shape_str(log_probs_in.sizes()));
+           ": expected log_probs of shape (T, N, C) or (T, C), got ",
+           shape_str(log_probs_in.sizes()));
   TC_CHECK(reduction == "none" || reduction == "mean" || reduction == "sum", op,
            ": reduction must be 'none', 'mean' or 'sum', got '", reduction, "'");
   bool unbatched = log_probs_in.dim() == 2;
@@ -200,11 +204,13 @@ Tensor ctc_loss(const Tensor& log_probs_in, const Tensor& targets_in, const Tens
       targets.numel() != tg_len.data<int64_t>()[0])
     targets = unsqueeze(targets, 0);  // unbatched padded target (S,)
 
-  CtcProblem p{T, N, C, blank, targets.data<int64_t>(), {}, in_len.data<int64_t>(),
-               tg_len.data<int64_t>(), 1};
+  CtcProblem p{
+      T, N, C, blank, targets.data<int64_t>(), {}, in_len.data<int64_t>(), tg_len.data<int64_t>(),
+      1};
   p.offset.resize(size_t(N));
   const bool padded = targets.dim() == 2;
-  TC_CHECK(padded || targets.dim() == 1, op, ": expected targets of shape (N, S) or (sum(target_lengths),), got ",
+  TC_CHECK(padded || targets.dim() == 1, op,
+           ": expected targets of shape (N, S) or (sum(target_lengths),), got ",
            shape_str(targets_in.sizes()));
   if (padded)
     TC_CHECK(targets.size(0) == N, op, ": padded targets ", shape_str(targets.sizes()),
@@ -247,16 +253,18 @@ Tensor ctc_loss(const Tensor& log_probs_in, const Tensor& targets_in, const Tens
     if (autograd::needs_grad({log_probs_in})) {
       Shape lp_shape = log_probs_in.sizes();
       const int64_t max_ext = p.max_ext;
-      autograd::record(
-          "CtcLossBackward0", {log_probs_in}, {nll}, {lp_user, nll, alpha, d_targets, d_off, d_in, d_tg},
-          [blank, max_ext, zero_infinity, lp_shape](const TensorList& s, const TensorList& gr) -> TensorList {
-            Tensor lps = contiguous(s[0]).detach();
-            Tensor go = contiguous(gr[0]).detach();
-            Tensor grad = empty(lps.sizes(), TensorOptions(lps.dtype()).device(lps.device()));
-            gpu::ctc_backward(lps, s[3], s[4], s[5], s[6], blank, max_ext, s[1], s[2], go,
-                              zero_infinity, grad);
-            return {reshape(grad, lp_shape)};
-          });
+      autograd::record("CtcLossBackward0", {log_probs_in}, {nll},
+                       {lp_user, nll, alpha, d_targets, d_off, d_in, d_tg},
+                       [blank, max_ext, zero_infinity, lp_shape](
+                           const TensorList& s, const TensorList& gr) -> TensorList {
+                         Tensor lps = contiguous(s[0]).detach();
+                         Tensor go = contiguous(gr[0]).detach();
+                         Tensor grad =
+                             empty(lps.sizes(), TensorOptions(lps.dtype()).device(lps.device()));
+                         gpu::ctc_backward(lps, s[3], s[4], s[5], s[6], blank, max_ext, s[1], s[2],
+                                           go, zero_infinity, grad);
+                         return {reshape(grad, lp_shape)};
+                       });
     }
   } else {
     dispatch_dtype<kF32F64>(lp.dtype(), op, [&](auto tag) {
@@ -266,22 +274,23 @@ Tensor ctc_loss(const Tensor& log_probs_in, const Tensor& targets_in, const Tens
   }
   if (!lp.is_cuda() && autograd::needs_grad({log_probs_in})) {
     Shape lp_shape = log_probs_in.sizes();
-    autograd::record("CtcLossBackward0", {log_probs_in}, {nll}, {lp_user, nll, alpha, targets, in_len, tg_len},
-                     [p, zero_infinity, lp_shape](const TensorList& s, const TensorList& gr) -> TensorList {
-      Tensor lps = contiguous(s[0]).detach();
-      Tensor go = contiguous(gr[0]).detach();
-      Tensor grad = empty(lps.sizes(), TensorOptions(lps.dtype()));
-      CtcProblem q = p;
-      q.targets = s[3].data<int64_t>();
-      q.in_len = s[4].data<int64_t>();
-      q.tgt_len = s[5].data<int64_t>();
-      dispatch_dtype<kF32F64>(lps.dtype(), "ctc_loss backward", [&](auto tag) {
-        using U = typename decltype(tag)::type;
-        ctc_backward<U>(lps.data<U>(), q, s[1].data<U>(), s[2].data<U>(), go.data<U>(), zero_infinity,
-                        grad.data<U>());
-      });
-      return {reshape(grad, lp_shape)};
-    });
+    autograd::record(
+        "CtcLossBackward0", {log_probs_in}, {nll}, {lp_user, nll, alpha, targets, in_len, tg_len},
+        [p, zero_infinity, lp_shape](const TensorList& s, const TensorList& gr) -> TensorList {
+          Tensor lps = contiguous(s[0]).detach();
+          Tensor go = contiguous(gr[0]).detach();
+          Tensor grad = empty(lps.sizes(), TensorOptions(lps.dtype()));
+          CtcProblem q = p;
+          q.targets = s[3].data<int64_t>();
+          q.in_len = s[4].data<int64_t>();
+          q.tgt_len = s[5].data<int64_t>();
+          dispatch_dtype<kF32F64>(lps.dtype(), "ctc_loss backward", [&](auto tag) {
+            using U = typename decltype(tag)::type;
+            ctc_backward<U>(lps.data<U>(), q, s[1].data<U>(), s[2].data<U>(), go.data<U>(),
+                            zero_infinity, grad.data<U>());
+          });
+          return {reshape(grad, lp_shape)};
+        });
   }
   Tensor loss = nll;
   if (zero_infinity) {
@@ -290,8 +299,8 @@ Tensor ctc_loss(const Tensor& log_probs_in, const Tensor& targets_in, const Tens
   }
   if (reduction == "none") return unbatched ? squeeze(loss, 0) : loss;
   if (reduction == "sum") return sum(loss);
-  Tensor denom = clamp(to_dtype(to_device(tg_len, loss.device()), loss.dtype()), Scalar(1),
-                       std::nullopt);
+  Tensor denom =
+      clamp(to_dtype(to_device(tg_len, loss.device()), loss.dtype()), Scalar(1), std::nullopt);
   return mean(div(loss, denom));
 }
 

@@ -20,13 +20,15 @@ Tensor noise_like(const Tensor& input, bool feature, double keep) {
   return noise;
 }
 
-Tensor dropout_impl(const char* op, const Tensor& input, double p, bool training, bool inplace, bool feature,
-                    bool alpha) {
+Tensor dropout_impl(const char* op, const Tensor& input, double p, bool training, bool inplace,
+                    bool feature, bool alpha) {
   TC_CHECK(input.defined(), op, ": input must be a tensor");
   TC_CHECK(p >= 0 && p <= 1, op, ": dropout probability has to be between 0 and 1, but got ", p);
-  TC_CHECK_TYPE(input.is_floating_point(), op, ": expected a floating point input, got ", dtype_name(input.dtype()));
+  TC_CHECK_TYPE(input.is_floating_point(), op, ": expected a floating point input, got ",
+                dtype_name(input.dtype()));
   if (feature)
-    TC_CHECK(input.dim() >= 2, op, ": feature dropout needs an input of at least 2 dims (N, C, *), got shape ",
+    TC_CHECK(input.dim() >= 2, op,
+             ": feature dropout needs an input of at least 2 dims (N, C, *), got shape ",
              shape_str(input.sizes()));
   if (!training || p == 0 || input.numel() == 0) return input;
   Tensor x = input;

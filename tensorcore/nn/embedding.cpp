@@ -24,7 +24,8 @@ namespace tc::nn {
 namespace {
 // zeros(shape).index_add(dim, index, source) without index_add's clone of the zero tensor: the
 // same autograd record, but the V x D table is written once, not cloned (a second full pass).
-Tensor add_into_zeros(const Shape& shape, TensorOptions opts, int64_t dim, const Tensor& index, const Tensor& source) {
+Tensor add_into_zeros(const Shape& shape, TensorOptions opts, int64_t dim, const Tensor& index,
+                      const Tensor& source) {
   Tensor z = zeros(shape, opts);
   index_add_(z, dim, index, source);
   return z;
@@ -46,19 +47,21 @@ Tensor checked_indices(const char* op, const Tensor& input, int64_t num_weights)
   }
   const int64_t* p = idx.data<int64_t>();
   for (int64_t i = 0; i < idx.numel(); ++i)
-    TC_CHECK_INDEX(p[i] >= 0 && p[i] < num_weights, op, ": index ", p[i], " is out of range for a weight with ",
-                   num_weights, " rows");
+    TC_CHECK_INDEX(p[i] >= 0 && p[i] < num_weights, op, ": index ", p[i],
+                   " is out of range for a weight with ", num_weights, " rows");
   return idx;
 }
 
 void check_weight(const char* op, const Tensor& weight) {
-  TC_CHECK(weight.defined() && weight.dim() == 2, op, ": expected a 2-d weight (num_embeddings, embedding_dim), got ",
+  TC_CHECK(weight.defined() && weight.dim() == 2, op,
+           ": expected a 2-d weight (num_embeddings, embedding_dim), got ",
            weight.defined() ? shape_str(weight.sizes()) : "None");
   TC_CHECK_TYPE(weight.dtype() == DType::Float32 || weight.dtype() == DType::Float64, op,
                 ": expected a float32 or float64 weight, got ", dtype_name(weight.dtype()));
 }
 
-int64_t normalize_padding_idx(const char* op, std::optional<int64_t> padding_idx, int64_t num_weights) {
+int64_t normalize_padding_idx(const char* op, std::optional<int64_t> padding_idx,
+                              int64_t num_weights) {
   if (!padding_idx) return -1;
   int64_t p = *padding_idx;
   TC_CHECK_INDEX(p >= -num_weights && p < num_weights, op, ": padding_idx ", p, " must be within [",
@@ -119,7 +122,7 @@ namespace functional {
 Tensor embedding(const Tensor& input, const Tensor& weight_in, std::optional<int64_t> padding_idx,
                  std::optional<double> max_norm, double norm_type, bool scale_grad_by_freq) {
   TC_REDUCED_FLOAT_VIA_FLOAT32(weight_in, embedding, input, weight_in, padding_idx, max_norm,
-              norm_type, scale_grad_by_freq);
+                               norm_type, scale_grad_by_freq);
   const char* op = "embedding";
   check_weight(op, weight_in);
   detail::require_same_device(op, {&input, &weight_in});
@@ -141,29 +144,34 @@ Tensor embedding(const Tensor& input, const Tensor& weight_in, std::optional<int
   if (autograd::needs_grad({weight_in})) {
     // Entries equal to padding_idx contribute no gradient.
     Tensor keep;
-    if (pad >= 0) keep = to_dtype(unsqueeze(ne(flat, full({}, Scalar(pad), TensorOptions(DType::Int64).device(flat.device()))), 1),
-                                  weight_in.dtype());
-    autograd::record("EmbeddingBackward0", {weight_in}, {out}, {flat, keep},
-                     [V, D, scale_grad_by_freq](const TensorList& s, const TensorList& g) -> TensorList {
-      const Tensor& ids = s[0];
-      TensorOptions opts = TensorOptions(g[0].dtype()).device(g[0].device());
-      Tensor g2 = reshape(g[0], {ids.numel(), D});
-      if (s[1].defined()) g2 = mul(g2, s[1]);
-      if (scale_grad_by_freq) {
-        Tensor counts = add_into_zeros({V}, opts, 0, ids, ones({ids.numel()}, opts));
-        g2 = div(g2, unsqueeze(index_select(counts, 0, ids), 1));
-      }
-      return {add_into_zeros({V, D}, opts, 0, ids, g2)};
-    });
+    if (pad >= 0)
+      keep = to_dtype(unsqueeze(ne(flat, full({}, Scalar(pad),
+                                              TensorOptions(DType::Int64).device(flat.device()))),
+                                1),
+                      weight_in.dtype());
+    autograd::record(
+        "EmbeddingBackward0", {weight_in}, {out}, {flat, keep},
+        [V, D, scale_grad_by_freq](const TensorList& s, const TensorList& g) -> TensorList {
+          const Tensor& ids = s[0];
+          TensorOptions opts = TensorOptions(g[0].dtype()).device(g[0].device());
+          Tensor g2 = reshape(g[0], {ids.numel(), D});
+          if (s[1].defined()) g2 = mul(g2, s[1]);
+          if (scale_grad_by_freq) {
+            Tensor counts = add_into_zeros({V}, opts, 0, ids, ones({ids.numel()}, opts));
+            g2 = div(g2, unsqueeze(index_select(counts, 0, ids), 1));
+          }
+          return {add_into_zeros({V, D}, opts, 0, ids, g2)};
+        });
   }
   return out;
 }
 
 // Bags: rows of a 2-d input, or segments of a 1-d input starting at `offsets`.
 std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
-    const Tensor& input, const Tensor& weight_in, const Tensor& offsets_in, std::optional<double> max_norm,
-    double norm_type, bool scale_grad_by_freq, const std::string& mode, const Tensor& per_sample_weights,
-    bool include_last_offset, std::optional<int64_t> padding_idx) {
+    const Tensor& input, const Tensor& weight_in, const Tensor& offsets_in,
+    std::optional<double> max_norm, double norm_type, bool scale_grad_by_freq,
+    const std::string& mode, const Tensor& per_sample_weights, bool include_last_offset,
+    std::optional<int64_t> padding_idx) {
   const char* op = "embedding_bag";
   check_weight(op, weight_in);
   detail::require_same_device(op, {&weight_in, &input, &offsets_in, &per_sample_weights});
@@ -171,10 +179,12 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
   // reduction runs on the device (nn/kernels_cuda.cu) and backward is device tensor ops.
   const bool on_cuda = weight_in.is_cuda();
   const Device dev = weight_in.device();
-  auto host = [](const Tensor& t) { return t.is_cuda() ? to_device(t, Device(DeviceType::CPU)) : t; };
+  auto host = [](const Tensor& t) {
+    return t.is_cuda() ? to_device(t, Device(DeviceType::CPU)) : t;
+  };
   auto on_dev = [&](const Tensor& t) { return on_cuda ? to_device(t, dev) : t; };
-  TC_CHECK(mode == "sum" || mode == "mean" || mode == "max", op, ": mode must be 'sum', 'mean' or 'max', got '",
-           mode, "'");
+  TC_CHECK(mode == "sum" || mode == "mean" || mode == "max", op,
+           ": mode must be 'sum', 'mean' or 'max', got '", mode, "'");
   const int64_t V = weight_in.size(0), D = weight_in.size(1);
   Tensor idx = checked_indices(op, input, V);
   const Tensor idx_host = host(idx);
@@ -184,7 +194,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
   std::vector<int64_t> starts;
   const int64_t n = idx.numel();
   if (input.dim() == 2) {
-    TC_CHECK(!offsets_in.defined(), op, ": offsets has to be None if input is 2-d, but got offsets of shape ",
+    TC_CHECK(!offsets_in.defined(), op,
+             ": offsets has to be None if input is 2-d, but got offsets of shape ",
              shape_str(offsets_in.sizes()));
     for (int64_t b = 0; b < input.size(0); ++b) starts.push_back(b * input.size(1));
   } else {
@@ -196,26 +207,33 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
       TC_CHECK(!starts.empty(), op, ": include_last_offset needs at least one offset");
       starts.pop_back();
     }
-    TC_CHECK(starts.empty() || starts[0] == 0, op, ": offsets[0] must be 0, got ", starts.empty() ? 0 : starts[0]);
+    TC_CHECK(starts.empty() || starts[0] == 0, op, ": offsets[0] must be 0, got ",
+             starts.empty() ? 0 : starts[0]);
     for (size_t b = 1; b < starts.size(); ++b)
-      TC_CHECK(starts[b] >= starts[b - 1] && starts[b] <= n, op, ": offsets must be non-decreasing and at most ",
-               n, ", got offsets[", b, "] = ", starts[b]);
+      TC_CHECK(starts[b] >= starts[b - 1] && starts[b] <= n, op,
+               ": offsets must be non-decreasing and at most ", n, ", got offsets[", b,
+               "] = ", starts[b]);
   }
   const int64_t B = int64_t(starts.size());
   auto bag_end = [&](int64_t b) { return b + 1 < B ? starts[size_t(b + 1)] : n; };
   if (input.dim() == 1 && include_last_offset && offsets_in.numel() > 0) {
     Tensor off = contiguous(host(to_dtype(offsets_in, DType::Int64)));
     int64_t last = off.data<int64_t>()[off.numel() - 1];
-    TC_CHECK(last <= n, op, ": the last offset (", last, ") exceeds the number of indices (", n, ")");
+    TC_CHECK(last <= n, op, ": the last offset (", last, ") exceeds the number of indices (", n,
+             ")");
   }
   Tensor psw;
   if (per_sample_weights.defined()) {
-    TC_CHECK(mode == "sum", op, ": per_sample_weights was not None. per_sample_weights is only supported for mode='sum' (got mode='",
+    TC_CHECK(mode == "sum", op,
+             ": per_sample_weights was not None. per_sample_weights is only supported for "
+             "mode='sum' (got mode='",
              mode, "')");
-    TC_CHECK(per_sample_weights.sizes() == input.sizes(), op, ": expected per_sample_weights of shape ",
-             shape_str(input.sizes()), ", got ", shape_str(per_sample_weights.sizes()));
-    TC_CHECK_TYPE(per_sample_weights.dtype() == weight_in.dtype(), op, ": per_sample_weights dtype ",
-                  dtype_name(per_sample_weights.dtype()), " does not match weight dtype ", dtype_name(weight_in.dtype()));
+    TC_CHECK(per_sample_weights.sizes() == input.sizes(), op,
+             ": expected per_sample_weights of shape ", shape_str(input.sizes()), ", got ",
+             shape_str(per_sample_weights.sizes()));
+    TC_CHECK_TYPE(per_sample_weights.dtype() == weight_in.dtype(), op,
+                  ": per_sample_weights dtype ", dtype_name(per_sample_weights.dtype()),
+                  " does not match weight dtype ", dtype_name(weight_in.dtype()));
     psw = contiguous(reshape(per_sample_weights, {n}));
   }
   if (max_norm) {
@@ -251,33 +269,39 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
     gpu::embedding_bag_forward(w, reshape(idx, {n}), starts, ends, entry_scale, psw, pad,
                                mode == "max", out, max_idx);
     bag_size = to_device(bag_size, dev);
-  } else dispatch_dtype<kF32F64>(w.dtype(), op, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const T* wp = w.data<T>();
-    T* op_ = out.data<T>();
-    const T* sp = psw.defined() ? psw.data<T>() : nullptr;
-    int64_t* mp = mode == "max" ? max_idx.data<int64_t>() : nullptr;
-    parallel_for(0, B, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(D * std::max<int64_t>(n / std::max<int64_t>(B, 1), 1), 1)), [&](int64_t b0, int64_t b1) {
-      for (int64_t b = b0; b < b1; ++b) {
-        T* o = op_ + b * D;
-        for (int64_t j = starts[size_t(b)]; j < bag_end(b); ++j) {
-          if (ip[j] == pad) continue;
-          const T* row = wp + ip[j] * D;
-          if (mp) {
-            int64_t* m = mp + b * D;
-            for (int64_t d = 0; d < D; ++d)
-              if (m[d] < 0 || row[d] > o[d]) {
-                o[d] = row[d];
-                m[d] = ip[j];
+  } else
+    dispatch_dtype<kF32F64>(w.dtype(), op, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T* wp = w.data<T>();
+      T* op_ = out.data<T>();
+      const T* sp = psw.defined() ? psw.data<T>() : nullptr;
+      int64_t* mp = mode == "max" ? max_idx.data<int64_t>() : nullptr;
+      parallel_for(
+          0, B,
+          std::max<int64_t>(
+              1, kGrainSize /
+                     std::max<int64_t>(D * std::max<int64_t>(n / std::max<int64_t>(B, 1), 1), 1)),
+          [&](int64_t b0, int64_t b1) {
+            for (int64_t b = b0; b < b1; ++b) {
+              T* o = op_ + b * D;
+              for (int64_t j = starts[size_t(b)]; j < bag_end(b); ++j) {
+                if (ip[j] == pad) continue;
+                const T* row = wp + ip[j] * D;
+                if (mp) {
+                  int64_t* m = mp + b * D;
+                  for (int64_t d = 0; d < D; ++d)
+                    if (m[d] < 0 || row[d] > o[d]) {
+                      o[d] = row[d];
+                      m[d] = ip[j];
+                    }
+                } else {
+                  T s = T(entry_scale[size_t(j)]) * (sp ? sp[j] : T(1));
+                  for (int64_t d = 0; d < D; ++d) o[d] += s * row[d];
+                }
               }
-          } else {
-            T s = T(entry_scale[size_t(j)]) * (sp ? sp[j] : T(1));
-            for (int64_t d = 0; d < D; ++d) o[d] += s * row[d];
-          }
-        }
-      }
+            }
+          });
     });
-  });
   Tensor offsets_out = from_vector(starts, {B}, i64);
   if (autograd::needs_grad({weight_in, psw})) {
     std::vector<int64_t> kept_entry, kept_bag;
@@ -306,34 +330,34 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
       win_pos = from_vector(wp, {int64_t(wp.size())}, i64);
       out_pos = from_vector(opos, {int64_t(opos.size())}, i64);
     }
-    autograd::record("EmbeddingBagBackward0", {weight_in, psw}, {out},
-                     {e_rows, e_bag, e_scale, e_idx, win_pos, psw, weight_in, out_pos},
-                     [V, D, is_max, scale_grad_by_freq](const TensorList& s, const TensorList& g) -> TensorList {
-      const Tensor &rows = s[0], &bags = s[1], &scale = s[2], &entries = s[3];
-      const TensorOptions opts = TensorOptions(g[0].dtype()).device(g[0].device());
-      Tensor gw, gpsw;
-      if (is_max) {
-        // Route each output element's gradient to the row that won it (s[4]: weight position,
-        // s[7]: output position; empty bags send nothing).
-        Tensor picked = index_select(reshape(g[0], {-1}), 0, s[7]);
-        Tensor gflat = add_into_zeros({V * D}, opts, 0, s[4], picked);
-        return {reshape(gflat, {V, D}), Tensor()};
-      }
-      Tensor ge_rows = mul(index_select(g[0], 0, bags), scale);  // [k, D]
-      if (s[5].defined()) {
-        Tensor wsel = index_select(s[5], 0, entries);
-        gpsw = add_into_zeros(s[5].sizes(), opts, 0, entries,
-                         sum(mul(ge_rows, index_select(s[6], 0, rows)), {1}));
-        ge_rows = mul(ge_rows, unsqueeze(wsel, 1));
-      }
-      if (scale_grad_by_freq) {
-        Tensor counts = add_into_zeros({V}, opts, 0, rows,
-                                  ones({rows.numel()}, opts));
-        ge_rows = div(ge_rows, unsqueeze(index_select(counts, 0, rows), 1));
-      }
-      gw = add_into_zeros({V, D}, opts, 0, rows, ge_rows);
-      return {gw, gpsw};
-    });
+    autograd::record(
+        "EmbeddingBagBackward0", {weight_in, psw}, {out},
+        {e_rows, e_bag, e_scale, e_idx, win_pos, psw, weight_in, out_pos},
+        [V, D, is_max, scale_grad_by_freq](const TensorList& s, const TensorList& g) -> TensorList {
+          const Tensor &rows = s[0], &bags = s[1], &scale = s[2], &entries = s[3];
+          const TensorOptions opts = TensorOptions(g[0].dtype()).device(g[0].device());
+          Tensor gw, gpsw;
+          if (is_max) {
+            // Route each output element's gradient to the row that won it (s[4]: weight position,
+            // s[7]: output position; empty bags send nothing).
+            Tensor picked = index_select(reshape(g[0], {-1}), 0, s[7]);
+            Tensor gflat = add_into_zeros({V * D}, opts, 0, s[4], picked);
+            return {reshape(gflat, {V, D}), Tensor()};
+          }
+          Tensor ge_rows = mul(index_select(g[0], 0, bags), scale);  // [k, D]
+          if (s[5].defined()) {
+            Tensor wsel = index_select(s[5], 0, entries);
+            gpsw = add_into_zeros(s[5].sizes(), opts, 0, entries,
+                                  sum(mul(ge_rows, index_select(s[6], 0, rows)), {1}));
+            ge_rows = mul(ge_rows, unsqueeze(wsel, 1));
+          }
+          if (scale_grad_by_freq) {
+            Tensor counts = add_into_zeros({V}, opts, 0, rows, ones({rows.numel()}, opts));
+            ge_rows = div(ge_rows, unsqueeze(index_select(counts, 0, rows), 1));
+          }
+          gw = add_into_zeros({V, D}, opts, 0, rows, ge_rows);
+          return {gw, gpsw};
+        });
   }
   return {out, offsets_out, bag_size, max_idx};
 }

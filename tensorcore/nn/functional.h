@@ -124,14 +124,14 @@ Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, const Tensor& in
 // Recurrent cells (torch._VF.*_cell). Gate order as torch: LSTM (i, f, g, o), GRU (r, z, n).
 // Undefined hidden/cell states mean zeros.
 std::pair<Tensor, Tensor> lstm_cell(const Tensor& input, const Tensor& h, const Tensor& c,
-                                    const Tensor& w_ih, const Tensor& w_hh,
-                                    const Tensor& b_ih = {}, const Tensor& b_hh = {});
+                                    const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih = {},
+                                    const Tensor& b_hh = {});
 Tensor gru_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
                 const Tensor& b_ih = {}, const Tensor& b_hh = {});
-Tensor rnn_tanh_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih,
-                     const Tensor& w_hh, const Tensor& b_ih = {}, const Tensor& b_hh = {});
-Tensor rnn_relu_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih,
-                     const Tensor& w_hh, const Tensor& b_ih = {}, const Tensor& b_hh = {});
+Tensor rnn_tanh_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
+                     const Tensor& b_ih = {}, const Tensor& b_hh = {});
+Tensor rnn_relu_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
+                     const Tensor& b_ih = {}, const Tensor& b_hh = {});
 
 // interpolate with the output size already resolved (tensorcore.nn.functional.interpolate does
 // torch's size/scale_factor handling in Python). scales: per spatial dim, the user's
@@ -176,35 +176,38 @@ Tensor affine_grid(const Tensor& theta, const IntList& size, bool align_corners 
 // step. Returns (output (T, N, H), h_T[, c_T]). Multi-layer/bidirectional stacks compose these.
 // LSTM projections (torch's proj_size): w_hr [P, H], h_t = W_hr (o_t * tanh(c_t)) has P
 // features (w_hh is then [4H, P], h0 [N, P]); output (T, N, P).
-std::tuple<Tensor, Tensor, Tensor> lstm_layer(const Tensor& input, const Tensor& h0, const Tensor& c0,
-                                              const Tensor& w_ih, const Tensor& w_hh,
-                                              const Tensor& b_ih = {}, const Tensor& b_hh = {},
-                                              bool reverse = false, const Tensor& w_hr = {});
+std::tuple<Tensor, Tensor, Tensor> lstm_layer(const Tensor& input, const Tensor& h0,
+                                              const Tensor& c0, const Tensor& w_ih,
+                                              const Tensor& w_hh, const Tensor& b_ih = {},
+                                              const Tensor& b_hh = {}, bool reverse = false,
+                                              const Tensor& w_hr = {});
 // The same layers over a packed batch (PackedSequence's data [sum(batch_sizes), input_size] and
 // batch_sizes: sequences sorted by decreasing length, batch_sizes[t] of them active at step t).
 // Returns (packed output [sum(batch_sizes), H or P], h_n [N, ·][, c_n]) where h_n/c_n are each
 // sequence's state after its own last step (reverse: after step 0). h0/c0 in the packed order.
-std::tuple<Tensor, Tensor, Tensor> lstm_layer_packed(const Tensor& data, const std::vector<int64_t>& batch_sizes,
-                                                     const Tensor& h0, const Tensor& c0, const Tensor& w_ih,
-                                                     const Tensor& w_hh, const Tensor& b_ih = {},
-                                                     const Tensor& b_hh = {}, bool reverse = false,
-                                                     const Tensor& w_hr = {});
-std::pair<Tensor, Tensor> gru_layer_packed(const Tensor& data, const std::vector<int64_t>& batch_sizes,
+std::tuple<Tensor, Tensor, Tensor> lstm_layer_packed(
+    const Tensor& data, const std::vector<int64_t>& batch_sizes, const Tensor& h0, const Tensor& c0,
+    const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih = {}, const Tensor& b_hh = {},
+    bool reverse = false, const Tensor& w_hr = {});
+std::pair<Tensor, Tensor> gru_layer_packed(const Tensor& data,
+                                           const std::vector<int64_t>& batch_sizes,
                                            const Tensor& h0, const Tensor& w_ih, const Tensor& w_hh,
                                            const Tensor& b_ih = {}, const Tensor& b_hh = {},
                                            bool reverse = false);
-std::pair<Tensor, Tensor> rnn_layer_packed(const Tensor& data, const std::vector<int64_t>& batch_sizes,
+std::pair<Tensor, Tensor> rnn_layer_packed(const Tensor& data,
+                                           const std::vector<int64_t>& batch_sizes,
                                            const Tensor& h0, const Tensor& w_ih, const Tensor& w_hh,
                                            const Tensor& b_ih = {}, const Tensor& b_hh = {},
-                                           const std::string& nonlinearity = "tanh", bool reverse = false);
+                                           const std::string& nonlinearity = "tanh",
+                                           bool reverse = false);
 std::pair<Tensor, Tensor> gru_layer(const Tensor& input, const Tensor& h0, const Tensor& w_ih,
                                     const Tensor& w_hh, const Tensor& b_ih = {},
                                     const Tensor& b_hh = {}, bool reverse = false);
 // Elman RNN layer, h_t = act(x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh), act "tanh" or "relu".
 std::pair<Tensor, Tensor> rnn_layer(const Tensor& input, const Tensor& h0, const Tensor& w_ih,
                                     const Tensor& w_hh, const Tensor& b_ih = {},
-                                    const Tensor& b_hh = {}, const std::string& nonlinearity = "tanh",
-                                    bool reverse = false);
+                                    const Tensor& b_hh = {},
+                                    const std::string& nonlinearity = "tanh", bool reverse = false);
 
 // Dropout (default generator). feature_* drop whole (N, C) maps (dropout1d/2d/3d);
 // alpha_* keep SELU's mean and variance. training=false or p=0 returns the input itself.

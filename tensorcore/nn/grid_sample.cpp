@@ -14,8 +14,8 @@
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/nn/functional.h"
-#include "tensorcore/nn/kernels_cuda.h"
 #include "tensorcore/nn/grid_sample_point.h"
+#include "tensorcore/nn/kernels_cuda.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/linalg.h"
@@ -27,8 +27,8 @@ namespace {
 constexpr uint32_t kF32F64 = (1u << int(DType::Float32)) | (1u << int(DType::Float64));
 
 using Pad = detail::GridPad;
-using detail::GridGeom;
 using detail::grid_source_index;
+using detail::GridGeom;
 
 // Input-gradient accumulation on the CPU: threads own disjoint samples.
 struct PlainAdd {
@@ -41,9 +41,10 @@ struct PlainAdd {
 template <typename T>
 void grid_forward(const T* in, const T* grid, T* out, const GridGeom& g) {
   const int64_t P = g.Ho * g.Wo;
-  parallel_for(0, g.N * P, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(4 * g.C, 1)), [&](int64_t i0, int64_t i1) {
-    for (int64_t i = i0; i < i1; ++i) detail::grid_point_forward(in, grid, out, g, i);
-  });
+  parallel_for(0, g.N * P, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(4 * g.C, 1)),
+               [&](int64_t i0, int64_t i1) {
+                 for (int64_t i = i0; i < i1; ++i) detail::grid_point_forward(in, grid, out, g, i);
+               });
 }
 
 // Input gradients scatter into the sample's planes: parallel over samples keeps writes disjoint.
@@ -61,7 +62,8 @@ using detail::GridGeom3;
 // Volumetric sampling; with gout, the backward pass (input gradient scattered per sample, grid
 // gradient per location). Parallel over samples keeps the input-gradient writes disjoint.
 template <typename T>
-void grid3d(const T* in, const T* grid, T* out, const T* gout, T* gin, T* ggrid, const GridGeom3& g) {
+void grid3d(const T* in, const T* grid, T* out, const T* gout, T* gin, T* ggrid,
+            const GridGeom3& g) {
   const int64_t P = g.Do * g.Ho * g.Wo;
   parallel_for(0, g.N, 1, [&](int64_t n0, int64_t n1) {
     for (int64_t i = n0 * P; i < n1 * P; ++i)
@@ -73,21 +75,22 @@ void grid3d(const T* in, const T* grid, T* out, const T* gout, T* gin, T* ggrid,
 // (zero-initialised; undefined when not needed) and the grid gradient (likewise) on the inputs'
 // device.
 template <typename Run>
-void record_grid_backward(const char* node, const char* cuda_op, const Tensor& input, const Tensor& grid,
-                          const Tensor& out, Run run) {
+void record_grid_backward(const char* node, const char* cuda_op, const Tensor& input,
+                          const Tensor& grid, const Tensor& out, Run run) {
   if (!autograd::needs_grad({input, grid})) return;
   const bool need_x = input.requires_grad(), need_g = grid.requires_grad();
   autograd::record(node, {input, grid}, {out}, {input, grid},
                    [=](const TensorList& s, const TensorList& gr_) -> TensorList {
-    Tensor go = contiguous(gr_[0]).detach(), xs = contiguous(s[0]).detach(), gs = contiguous(s[1]).detach();
-    const TensorOptions opts = TensorOptions(xs.dtype()).device(xs.device());
-    Tensor gx = need_x ? zeros(xs.sizes(), opts) : Tensor();
-    Tensor gg = need_g ? empty(gs.sizes(), opts) : Tensor();
-    // The CUDA input gradient is scattered with atomicAdd.
-    if (xs.is_cuda() && need_x) alert_not_deterministic(cuda_op);
-    run(go, xs, gs, gx, gg);
-    return {gx, gg};
-  });
+                     Tensor go = contiguous(gr_[0]).detach(), xs = contiguous(s[0]).detach(),
+                            gs = contiguous(s[1]).detach();
+                     const TensorOptions opts = TensorOptions(xs.dtype()).device(xs.device());
+                     Tensor gx = need_x ? zeros(xs.sizes(), opts) : Tensor();
+                     Tensor gg = need_g ? empty(gs.sizes(), opts) : Tensor();
+                     // The CUDA input gradient is scattered with atomicAdd.
+                     if (xs.is_cuda() && need_x) alert_not_deterministic(cuda_op);
+                     run(go, xs, gs, gx, gg);
+                     return {gx, gg};
+                   });
 }
 
 template <typename T>
@@ -96,22 +99,35 @@ T* data_or_null(const Tensor& t) {
 }
 
 Pad parse_grid_padding(const std::string& padding_mode) {
-  TC_CHECK(padding_mode == "zeros" || padding_mode == "border" || padding_mode == "reflection", "grid_sample",
-           ": padding_mode must be 'zeros', 'border' or 'reflection', got '", padding_mode, "'");
-  return padding_mode == "zeros" ? Pad::Zeros : padding_mode == "border" ? Pad::Border : Pad::Reflection;
+  TC_CHECK(padding_mode == "zeros" || padding_mode == "border" || padding_mode == "reflection",
+           "grid_sample", ": padding_mode must be 'zeros', 'border' or 'reflection', got '",
+           padding_mode, "'");
+  return padding_mode == "zeros"    ? Pad::Zeros
+         : padding_mode == "border" ? Pad::Border
+                                    : Pad::Reflection;
 }
 
 Tensor grid_sample_3d(const Tensor& input, const Tensor& grid, const std::string& mode, Pad pad,
                       bool align_corners) {
   const char* op = "grid_sample";
   TC_CHECK(grid.dim() == 5 && grid.size(4) == 3 && grid.size(0) == input.size(0), op,
-           ": expected grid of shape [", input.size(0), ", D_out, H_out, W_out, 3] for a 5-d input, got ",
-           shape_str(grid.sizes()));
+           ": expected grid of shape [", input.size(0),
+           ", D_out, H_out, W_out, 3] for a 5-d input, got ", shape_str(grid.sizes()));
   TC_CHECK(mode == "bilinear" || mode == "nearest", op,
            ": mode must be 'bilinear' or 'nearest' for 5-d inputs, got '", mode, "'");
-  GridGeom3 g{input.size(0), input.size(1), input.size(2), input.size(3), input.size(4), grid.size(1),
-              grid.size(2), grid.size(3), mode == "nearest", align_corners, pad};
-  TC_CHECK(g.D > 0 && g.H > 0 && g.W > 0, op, ": input ", shape_str(input.sizes()), " has an empty spatial dim");
+  GridGeom3 g{input.size(0),
+              input.size(1),
+              input.size(2),
+              input.size(3),
+              input.size(4),
+              grid.size(1),
+              grid.size(2),
+              grid.size(3),
+              mode == "nearest",
+              align_corners,
+              pad};
+  TC_CHECK(g.D > 0 && g.H > 0 && g.W > 0, op, ": input ", shape_str(input.sizes()),
+           " has an empty spatial dim");
   Tensor x = contiguous(input), gr = contiguous(grid);
   Tensor out = empty({g.N, g.C, g.Do, g.Ho, g.Wo}, TensorOptions(x.dtype()).device(x.device()));
   if (x.is_cuda()) {
@@ -122,14 +138,18 @@ Tensor grid_sample_3d(const Tensor& input, const Tensor& grid, const std::string
       grid3d<T>(x.data<T>(), gr.data<T>(), out.data<T>(), nullptr, nullptr, nullptr, g);
     });
   }
-  record_grid_backward("GridSampler3DBackward0", "grid_sampler_3d_backward (CUDA)", input, grid, out,
-                       [g](const Tensor& go, const Tensor& xs, const Tensor& gs, const Tensor& gx, const Tensor& gg) {
-    if (xs.is_cuda()) return gpu::grid_sample3d(xs, gs, Tensor(), go, gx, gg, g);
-    dispatch_dtype<kF32F64>(xs.dtype(), "grid_sample backward", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      grid3d<T>(xs.data<T>(), gs.data<T>(), nullptr, go.data<T>(), data_or_null<T>(gx), data_or_null<T>(gg), g);
-    });
-  });
+  record_grid_backward("GridSampler3DBackward0", "grid_sampler_3d_backward (CUDA)", input, grid,
+                       out,
+                       [g](const Tensor& go, const Tensor& xs, const Tensor& gs, const Tensor& gx,
+                           const Tensor& gg) {
+                         if (xs.is_cuda())
+                           return gpu::grid_sample3d(xs, gs, Tensor(), go, gx, gg, g);
+                         dispatch_dtype<kF32F64>(xs.dtype(), "grid_sample backward", [&](auto tag) {
+                           using T = typename decltype(tag)::type;
+                           grid3d<T>(xs.data<T>(), gs.data<T>(), nullptr, go.data<T>(),
+                                     data_or_null<T>(gx), data_or_null<T>(gg), g);
+                         });
+                       });
   return out;
 }
 
@@ -148,18 +168,22 @@ Tensor grid_sample(const Tensor& input, const Tensor& grid, const std::string& m
                 ": expected a float32 or float64 input, got ", dtype_name(input.dtype()));
   TC_CHECK_TYPE(grid.dtype() == input.dtype(), op, ": grid dtype ", dtype_name(grid.dtype()),
                 " must match input dtype ", dtype_name(input.dtype()));
-  TC_CHECK(input.dim() == 4 || input.dim() == 5, op, ": expected a 4-d (N, C, H, W) or 5-d (N, C, D, H, W) input, got shape ",
+  TC_CHECK(input.dim() == 4 || input.dim() == 5, op,
+           ": expected a 4-d (N, C, H, W) or 5-d (N, C, D, H, W) input, got shape ",
            shape_str(input.sizes()));
   const Pad pad = parse_grid_padding(padding_mode);
   if (input.dim() == 5) return grid_sample_3d(input, grid, mode, pad, align_corners);
   TC_CHECK(grid.dim() == 4 && grid.size(3) == 2 && grid.size(0) == input.size(0), op,
-           ": expected grid of shape [", input.size(0), ", H_out, W_out, 2], got ", shape_str(grid.sizes()));
+           ": expected grid of shape [", input.size(0), ", H_out, W_out, 2], got ",
+           shape_str(grid.sizes()));
   TC_CHECK(mode == "bilinear" || mode == "nearest" || mode == "bicubic", op,
            ": mode must be 'bilinear', 'nearest' or 'bicubic', got '", mode, "'");
-  GridGeom g{input.size(0), input.size(1), input.size(2), input.size(3), grid.size(1), grid.size(2),
+  GridGeom g{input.size(0),     input.size(1), input.size(2),
+             input.size(3),     grid.size(1),  grid.size(2),
              mode == "nearest", align_corners, pad};
   g.bicubic = mode == "bicubic";
-  TC_CHECK(g.H > 0 && g.W > 0, op, ": input ", shape_str(input.sizes()), " has an empty spatial dim");
+  TC_CHECK(g.H > 0 && g.W > 0, op, ": input ", shape_str(input.sizes()),
+           " has an empty spatial dim");
   Tensor x = contiguous(input), gr = contiguous(grid);
   Tensor out = empty({g.N, g.C, g.Ho, g.Wo}, TensorOptions(x.dtype()).device(x.device()));
   if (x.is_cuda()) {
@@ -170,26 +194,31 @@ Tensor grid_sample(const Tensor& input, const Tensor& grid, const std::string& m
       grid_forward<T>(x.data<T>(), gr.data<T>(), out.data<T>(), g);
     });
   }
-  record_grid_backward("GridSampler2DBackward0", "grid_sampler_2d_backward (CUDA)", input, grid, out,
-                       [g](const Tensor& go, const Tensor& xs, const Tensor& gs, const Tensor& gx, const Tensor& gg) {
-    if (xs.is_cuda()) return gpu::grid_sample_backward(go, xs, gs, g, gx, gg);
-    dispatch_dtype<kF32F64>(xs.dtype(), "grid_sample backward", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      grid_backward<T>(go.data<T>(), xs.data<T>(), gs.data<T>(), data_or_null<T>(gx), data_or_null<T>(gg), g);
-    });
-  });
+  record_grid_backward("GridSampler2DBackward0", "grid_sampler_2d_backward (CUDA)", input, grid,
+                       out,
+                       [g](const Tensor& go, const Tensor& xs, const Tensor& gs, const Tensor& gx,
+                           const Tensor& gg) {
+                         if (xs.is_cuda()) return gpu::grid_sample_backward(go, xs, gs, g, gx, gg);
+                         dispatch_dtype<kF32F64>(xs.dtype(), "grid_sample backward", [&](auto tag) {
+                           using T = typename decltype(tag)::type;
+                           grid_backward<T>(go.data<T>(), xs.data<T>(), gs.data<T>(),
+                                            data_or_null<T>(gx), data_or_null<T>(gg), g);
+                         });
+                       });
   return out;
 }
 
 Tensor affine_grid(const Tensor& theta, const IntList& size, bool align_corners) {
   const char* op = "affine_grid";
-  TC_CHECK(theta.defined() && theta.is_floating_point(), op, ": theta must be a floating point tensor");
-  TC_CHECK(size.size() == 4 || size.size() == 5, op, ": size must be (N, C, H, W) or (N, C, D, H, W), got ",
-           shape_str(size));
+  TC_CHECK(theta.defined() && theta.is_floating_point(), op,
+           ": theta must be a floating point tensor");
+  TC_CHECK(size.size() == 4 || size.size() == 5, op,
+           ": size must be (N, C, H, W) or (N, C, D, H, W), got ", shape_str(size));
   int64_t sd = int64_t(size.size()) - 2;
-  TC_CHECK(theta.dim() == 3 && theta.size(0) == size[0] && theta.size(1) == sd && theta.size(2) == sd + 1, op,
-           ": expected theta of shape [", size[0], ", ", sd, ", ", sd + 1, "] for size ", shape_str(size), ", got ",
-           shape_str(theta.sizes()));
+  TC_CHECK(theta.dim() == 3 && theta.size(0) == size[0] && theta.size(1) == sd &&
+               theta.size(2) == sd + 1,
+           op, ": expected theta of shape [", size[0], ", ", sd, ", ", sd + 1, "] for size ",
+           shape_str(size), ", got ", shape_str(theta.sizes()));
   // base[..., :] = (x, y[, z], 1) for each output location, x varying fastest.
   auto axis = [&](int64_t n) {
     std::vector<double> v(static_cast<size_t>(n));
@@ -212,7 +241,8 @@ Tensor affine_grid(const Tensor& theta, const IntList& size, bool align_corners)
       rem /= spatial[size_t(d)];
     }
     // Component k of the base is the coordinate along spatial dim sd-1-k (x is the last dim).
-    for (int64_t k = 0; k < sd; ++k) base[size_t(p * (sd + 1) + k)] = ax[size_t(sd - 1 - k)][size_t(coord[size_t(sd - 1 - k)])];
+    for (int64_t k = 0; k < sd; ++k)
+      base[size_t(p * (sd + 1) + k)] = ax[size_t(sd - 1 - k)][size_t(coord[size_t(sd - 1 - k)])];
     base[size_t(p * (sd + 1) + sd)] = 1.0;
   }
   Tensor b = to_dtype(from_vector(base, {1, P, sd + 1}), theta.dtype());

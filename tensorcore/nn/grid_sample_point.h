@@ -133,8 +133,8 @@ TC_HOST_DEVICE T unnormalize(T v, int64_t size, bool align, T& grad) {
 // Bicubic sampling of one output location; with go (gradient of the output), accumulates the
 // input gradient into gsrc and returns d out/d(ix, iy) contracted with go in dix/diy.
 template <typename T, typename Add>
-TC_HOST_DEVICE void bicubic_point(const T* src, T* dst, int64_t P, const T* go, T* gsrc,
-                                         T& dix, T& diy, T ix, T iy, const GridGeom& g, Add add) {
+TC_HOST_DEVICE void bicubic_point(const T* src, T* dst, int64_t P, const T* go, T* gsrc, T& dix,
+                                  T& diy, T ix, T iy, const GridGeom& g, Add add) {
   T fx = hd::floor(ix), fy = hd::floor(iy);
   T tx = ix - fx, ty = iy - fy;
   T wx[4], wy[4], dwx[4], dwy[4];
@@ -171,7 +171,7 @@ TC_HOST_DEVICE void bicubic_point(const T* src, T* dst, int64_t P, const T* go, 
 // Output location i = n * P + p (P = Ho * Wo): writes out[n, :, p].
 template <typename T>
 TC_HOST_DEVICE void grid_point_forward(const T* in, const T* grid, T* out, const GridGeom& g,
-                                              int64_t i) {
+                                       int64_t i) {
   const int64_t P = g.Ho * g.Wo, n = i / P, p = i % P;
   T gx, gy;
   const T* src = in + n * g.C * g.H * g.W;
@@ -208,8 +208,8 @@ TC_HOST_DEVICE void grid_point_forward(const T* in, const T* grid, T* out, const
 // Backward of output location i: adds its input gradient into gin (through `add`; gin may be
 // null) and writes its grid gradient into ggrid[i] (may be null).
 template <typename T, typename Add>
-TC_HOST_DEVICE void grid_point_backward(const T* gout, const T* in, const T* grid, T* gin,
-                                               T* ggrid, const GridGeom& g, int64_t i, Add add) {
+TC_HOST_DEVICE void grid_point_backward(const T* gout, const T* in, const T* grid, T* gin, T* ggrid,
+                                        const GridGeom& g, int64_t i, Add add) {
   const int64_t P = g.Ho * g.Wo, n = i / P, p = i % P;
   const T* src = in + n * g.C * g.H * g.W;
   T* gsrc = gin ? gin + n * g.C * g.H * g.W : nullptr;
@@ -270,7 +270,7 @@ struct GridGeom3 {
 // gradient added through `add` into gin when given, grid gradient written to ggrid when given).
 template <typename T, typename Add>
 TC_HOST_DEVICE void grid3d_point(const T* in, const T* grid, T* out, const T* gout, T* gin,
-                                        T* ggrid, const GridGeom3& g, int64_t i, Add add) {
+                                 T* ggrid, const GridGeom3& g, int64_t i, Add add) {
   const int64_t P = g.Do * g.Ho * g.Wo, V = g.D * g.H * g.W, n = i / P, p = i % P;
   const T* src = in + n * g.C * V;
   T* gsrc = gin ? gin + n * g.C * V : nullptr;

@@ -33,8 +33,10 @@ inline float to_compute(BFloat16 v) { return half_vec::to_float(v); }
 inline float to_compute(Half v) { return half_vec::to_float(v); }
 template <typename T>
 inline T from_compute(compute_t<T> v) {
-  if constexpr (is_half_v<T>) return half_vec::from_float<T>(v);
-  else return T(v);
+  if constexpr (is_half_v<T>)
+    return half_vec::from_float<T>(v);
+  else
+    return T(v);
 }
 
 // Calls f(const C* span, offset, length) over x[0, n).
@@ -117,7 +119,8 @@ inline void map_spans2(const T* a, const T* b, T* y, int64_t n, F&& f) {
       int64_t len = n - off < kSpanChunk ? n - off : kSpanChunk;
       widen(a + off, ba, len);
       widen(b + off, bb, len);
-      f(static_cast<const float*>(ba), static_cast<const float*>(bb), static_cast<float*>(bo), off, len);
+      f(static_cast<const float*>(ba), static_cast<const float*>(bb), static_cast<float*>(bo), off,
+        len);
       narrow(bo, y + off, len);
     }
   }

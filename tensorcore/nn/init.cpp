@@ -56,9 +56,10 @@ Tensor xavier_normal_(Tensor t, double gain, const GeneratorPtr& gen) {
   return init::normal_(t, 0, gain * std::sqrt(2.0 / double(fi + fo)), gen);
 }
 
-static double kaiming_std(const Tensor& t, double a, const std::string& mode, const std::string& nl) {
-  TC_CHECK(mode == "fan_in" || mode == "fan_out", "kaiming init: mode must be 'fan_in' or 'fan_out', got '",
-           mode, "'");
+static double kaiming_std(const Tensor& t, double a, const std::string& mode,
+                          const std::string& nl) {
+  TC_CHECK(mode == "fan_in" || mode == "fan_out",
+           "kaiming init: mode must be 'fan_in' or 'fan_out', got '", mode, "'");
   auto [fi, fo] = calculate_fan_in_and_fan_out(t);
   int64_t fan = mode == "fan_in" ? fi : fo;
   TC_CHECK(fan > 0, "kaiming init: zero fan for a tensor of shape ", shape_str(t.sizes()));

@@ -9,7 +9,8 @@
 
 namespace tc::nn::init {
 
-// "linear", "conv*", "sigmoid" (1), "tanh" (5/3), "relu" (sqrt 2), "leaky_relu" (sqrt(2/(1+a^2))), "selu" (3/4).
+// "linear", "conv*", "sigmoid" (1), "tanh" (5/3), "relu" (sqrt 2), "leaky_relu" (sqrt(2/(1+a^2))),
+// "selu" (3/4).
 double calculate_gain(const std::string& nonlinearity, double param = 0.01);
 std::pair<int64_t, int64_t> calculate_fan_in_and_fan_out(const Tensor& t);
 
@@ -22,8 +23,10 @@ Tensor xavier_uniform_(Tensor t, double gain = 1, const GeneratorPtr& gen = {});
 Tensor xavier_normal_(Tensor t, double gain = 1, const GeneratorPtr& gen = {});
 // mode "fan_in" or "fan_out"; a is the leaky_relu slope.
 Tensor kaiming_uniform_(Tensor t, double a = 0, const std::string& mode = "fan_in",
-                        const std::string& nonlinearity = "leaky_relu", const GeneratorPtr& gen = {});
+                        const std::string& nonlinearity = "leaky_relu",
+                        const GeneratorPtr& gen = {});
 Tensor kaiming_normal_(Tensor t, double a = 0, const std::string& mode = "fan_in",
-                       const std::string& nonlinearity = "leaky_relu", const GeneratorPtr& gen = {});
+                       const std::string& nonlinearity = "leaky_relu",
+                       const GeneratorPtr& gen = {});
 
 }  // namespace tc::nn::init

@@ -1,8 +1,8 @@
 // interpolate: every mode torch offers for these ranks is separable, so each spatial dim is
-// resampled in turn by one "weighted gather" op: y[.., o, ..] = sum_k w[o, k] * x[.., idx[o, k], ..].
-// The per-dim (idx, w) tables encode nearest / linear / cubic / antialiased filters with torch's
-// coordinate conventions. The gather and its adjoint (a weighted scatter) are each other's vjp,
-// so gradients of any order work.
+// resampled in turn by one "weighted gather" op: y[.., o, ..] = sum_k w[o, k] * x[.., idx[o, k],
+// ..]. The per-dim (idx, w) tables encode nearest / linear / cubic / antialiased filters with
+// torch's coordinate conventions. The gather and its adjoint (a weighted scatter) are each other's
+// vjp, so gradients of any order work.
 #include <cmath>
 #include <vector>
 
@@ -41,8 +41,8 @@ double cubic_weight(double x, double a) {
   return 0;
 }
 
-Taps make_taps(const std::string& mode, int64_t in, int64_t out, bool align_corners, double scale_opt,
-               bool antialias) {
+Taps make_taps(const std::string& mode, int64_t in, int64_t out, bool align_corners,
+               double scale_opt, bool antialias) {
   Taps t;
   t.in = in;
   t.out = out;
@@ -52,7 +52,8 @@ Taps make_taps(const std::string& mode, int64_t in, int64_t out, bool align_corn
     double s = scale_opt > 0 ? 1.0 / scale_opt : double(in) / double(out);
     t.k = 1;
     for (int64_t o = 0; o < out; ++o) {
-      double src = mode == "nearest" ? std::floor(double(o) * s) : std::floor((double(o) + 0.5) * s);
+      double src =
+          mode == "nearest" ? std::floor(double(o) * s) : std::floor((double(o) + 0.5) * s);
       t.idx.push_back(std::min<int64_t>(int64_t(src), in - 1));
       t.w.push_back(1.0);
     }
@@ -117,43 +118,47 @@ Taps make_taps(const std::string& mode, int64_t in, int64_t out, bool align_corn
 template <typename T>
 void gather_kernel(const T* x, T* y, const Taps& t, int64_t outer, int64_t inner) {
   std::vector<T> w(t.w.begin(), t.w.end());
-  parallel_for(0, outer, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(t.out * t.k * inner, 1)), [&](int64_t a0, int64_t a1) {
-    for (int64_t a = a0; a < a1; ++a) {
-      const T* xa = x + a * t.in * inner;
-      T* ya = y + a * t.out * inner;
-      for (int64_t o = 0; o < t.out; ++o) {
-        T* yo = ya + o * inner;
-        std::fill(yo, yo + inner, T(0));
-        for (int64_t k = 0; k < t.k; ++k) {
-          T wk = w[size_t(o * t.k + k)];
-          if (wk == T(0)) continue;
-          const T* xi = xa + t.idx[size_t(o * t.k + k)] * inner;
-          for (int64_t i = 0; i < inner; ++i) yo[i] += wk * xi[i];
-        }
-      }
-    }
-  });
+  parallel_for(0, outer,
+               std::max<int64_t>(1, kGrainSize / std::max<int64_t>(t.out * t.k * inner, 1)),
+               [&](int64_t a0, int64_t a1) {
+                 for (int64_t a = a0; a < a1; ++a) {
+                   const T* xa = x + a * t.in * inner;
+                   T* ya = y + a * t.out * inner;
+                   for (int64_t o = 0; o < t.out; ++o) {
+                     T* yo = ya + o * inner;
+                     std::fill(yo, yo + inner, T(0));
+                     for (int64_t k = 0; k < t.k; ++k) {
+                       T wk = w[size_t(o * t.k + k)];
+                       if (wk == T(0)) continue;
+                       const T* xi = xa + t.idx[size_t(o * t.k + k)] * inner;
+                       for (int64_t i = 0; i < inner; ++i) yo[i] += wk * xi[i];
+                     }
+                   }
+                 }
+               });
 }
 
 template <typename T>
 void scatter_kernel(const T* gy, T* gx, const Taps& t, int64_t outer, int64_t inner) {
   std::vector<T> w(t.w.begin(), t.w.end());
-  parallel_for(0, outer, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(t.out * t.k * inner, 1)), [&](int64_t a0, int64_t a1) {
-    for (int64_t a = a0; a < a1; ++a) {
-      T* xa = gx + a * t.in * inner;
-      const T* ya = gy + a * t.out * inner;
-      std::fill(xa, xa + t.in * inner, T(0));
-      for (int64_t o = 0; o < t.out; ++o) {
-        const T* yo = ya + o * inner;
-        for (int64_t k = 0; k < t.k; ++k) {
-          T wk = w[size_t(o * t.k + k)];
-          if (wk == T(0)) continue;
-          T* xi = xa + t.idx[size_t(o * t.k + k)] * inner;
-          for (int64_t i = 0; i < inner; ++i) xi[i] += wk * yo[i];
-        }
-      }
-    }
-  });
+  parallel_for(0, outer,
+               std::max<int64_t>(1, kGrainSize / std::max<int64_t>(t.out * t.k * inner, 1)),
+               [&](int64_t a0, int64_t a1) {
+                 for (int64_t a = a0; a < a1; ++a) {
+                   T* xa = gx + a * t.in * inner;
+                   const T* ya = gy + a * t.out * inner;
+                   std::fill(xa, xa + t.in * inner, T(0));
+                   for (int64_t o = 0; o < t.out; ++o) {
+                     const T* yo = ya + o * inner;
+                     for (int64_t k = 0; k < t.k; ++k) {
+                       T wk = w[size_t(o * t.k + k)];
+                       if (wk == T(0)) continue;
+                       T* xi = xa + t.idx[size_t(o * t.k + k)] * inner;
+                       for (int64_t i = 0; i < inner; ++i) xi[i] += wk * yo[i];
+                     }
+                   }
+                 }
+               });
 }
 
 Tensor resample_scatter(const Tensor& gy, const std::shared_ptr<Taps>& t, int64_t dim);
@@ -173,9 +178,10 @@ Tensor resample_gather(const Tensor& x_in, const std::shared_ptr<Taps>& t, int64
     gather_kernel<T>(x.data<T>(), y.data<T>(), *t, outer, inner);
   });
   if (autograd::needs_grad({x_in})) {
-    autograd::record("UpsampleBackward0", {x_in}, {y}, {}, [t, dim](const TensorList&, const TensorList& g) -> TensorList {
-      return {resample_scatter(g[0], t, dim)};
-    });
+    autograd::record("UpsampleBackward0", {x_in}, {y}, {},
+                     [t, dim](const TensorList&, const TensorList& g) -> TensorList {
+                       return {resample_scatter(g[0], t, dim)};
+                     });
   }
   return y;
 }
@@ -193,9 +199,10 @@ Tensor resample_scatter(const Tensor& gy_in, const std::shared_ptr<Taps>& t, int
     scatter_kernel<T>(gy.data<T>(), gx.data<T>(), *t, outer, inner);
   });
   if (autograd::needs_grad({gy_in})) {
-    autograd::record("UpsampleBackwardBackward0", {gy_in}, {gx}, {}, [t, dim](const TensorList&, const TensorList& g) -> TensorList {
-      return {resample_gather(g[0], t, dim)};
-    });
+    autograd::record("UpsampleBackwardBackward0", {gy_in}, {gx}, {},
+                     [t, dim](const TensorList&, const TensorList& g) -> TensorList {
+                       return {resample_gather(g[0], t, dim)};
+                     });
   }
   return gx;
 }
@@ -206,36 +213,45 @@ namespace functional {
 
 Tensor interpolate_to_size(const Tensor& input, const IntList& size, const std::string& mode,
                            bool align_corners, const std::vector<double>& scales, bool antialias) {
-  TC_REDUCED_FLOAT_VIA_FLOAT32(input, interpolate_to_size, input, size, mode, align_corners,
-              scales, antialias);
+  TC_REDUCED_FLOAT_VIA_FLOAT32(input, interpolate_to_size, input, size, mode, align_corners, scales,
+                               antialias);
   const char* op = "interpolate";
   TC_CHECK(input.defined(), op, ": input must be a tensor");
   // CUDA inputs (core-op resampling) may also be float16/bfloat16.
-  bool reduced_ok = input.is_cuda() && (input.dtype() == DType::Float16 || input.dtype() == DType::BFloat16);
-  TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64 || reduced_ok, op,
-                ": expected a float32 or float64 input", input.is_cuda() ? " (or float16/bfloat16 on CUDA)" : "",
-                ", got ", dtype_name(input.dtype()));
+  bool reduced_ok =
+      input.is_cuda() && (input.dtype() == DType::Float16 || input.dtype() == DType::BFloat16);
+  TC_CHECK_TYPE(input.dtype() == DType::Float32 || input.dtype() == DType::Float64 || reduced_ok,
+                op, ": expected a float32 or float64 input",
+                input.is_cuda() ? " (or float16/bfloat16 on CUDA)" : "", ", got ",
+                dtype_name(input.dtype()));
   int64_t nd = input.dim() - 2;
-  TC_CHECK(nd >= 1 && nd <= 3, op, ": expected a 3-d, 4-d or 5-d input (N, C, *spatial), got shape ",
+  TC_CHECK(nd >= 1 && nd <= 3, op,
+           ": expected a 3-d, 4-d or 5-d input (N, C, *spatial), got shape ",
            shape_str(input.sizes()));
   TC_CHECK(int64_t(size.size()) == nd, op, ": output size ", shape_str(size), " must have ", nd,
            " entries for input ", shape_str(input.sizes()));
   TC_CHECK(scales.empty() || int64_t(scales.size()) == nd, op, ": expected ", nd, " scales");
-  static const char* modes[] = {"nearest", "nearest-exact", "linear", "bilinear", "bicubic", "trilinear"};
+  static const char* modes[] = {"nearest",  "nearest-exact", "linear",
+                                "bilinear", "bicubic",       "trilinear"};
   bool known = false;
   for (const char* m : modes) known |= mode == m;
   TC_CHECK(known, op, ": unsupported mode '", mode,
            "' (expected nearest, nearest-exact, linear, bilinear, bicubic, trilinear or area)");
-  int64_t want_nd = mode == "linear" ? 1 : mode == "bilinear" || mode == "bicubic" ? 2 : mode == "trilinear" ? 3 : nd;
+  int64_t want_nd = mode == "linear"                          ? 1
+                    : mode == "bilinear" || mode == "bicubic" ? 2
+                    : mode == "trilinear"                     ? 3
+                                                              : nd;
   TC_CHECK(want_nd == nd, op, ": mode '", mode, "' expects a ", want_nd + 2, "-d input, got shape ",
            shape_str(input.sizes()));
   TC_CHECK(!antialias || mode == "bilinear" || mode == "bicubic", op,
            ": antialias is only supported for bilinear and bicubic modes");
   TC_CHECK(!(align_corners && (mode == "nearest" || mode == "nearest-exact")), op,
-           ": align_corners option can only be set with the interpolating modes: linear | bilinear | bicubic | trilinear");
+           ": align_corners option can only be set with the interpolating modes: linear | bilinear "
+           "| bicubic | trilinear");
   for (int64_t i = 0; i < nd; ++i) {
     TC_CHECK(size[size_t(i)] > 0, op, ": output size must be positive, got ", shape_str(size));
-    TC_CHECK(input.size(2 + i) > 0, op, ": input ", shape_str(input.sizes()), " has an empty spatial dim");
+    TC_CHECK(input.size(2 + i) > 0, op, ": input ", shape_str(input.sizes()),
+             " has an empty spatial dim");
   }
   Shape out_shape = input.sizes();
   for (int64_t i = 0; i < nd; ++i) out_shape[size_t(2 + i)] = size[size_t(i)];

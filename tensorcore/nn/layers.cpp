@@ -39,8 +39,9 @@ namespace functional {
 
 Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
   TC_AUTOCAST("linear", linear, x, weight, bias);
-  TC_CHECK(x.dim() >= 1 && x.size(-1) == weight.size(1), "linear: expected input with last dimension ",
-           weight.size(1), " (in_features of weight ", shape_str(weight.sizes()), "), but got input of size ",
+  TC_CHECK(x.dim() >= 1 && x.size(-1) == weight.size(1),
+           "linear: expected input with last dimension ", weight.size(1),
+           " (in_features of weight ", shape_str(weight.sizes()), "), but got input of size ",
            shape_str(x.sizes()));
   if (x.dim() == 2 && bias.defined()) return addmm(bias, x, t(weight));
   Tensor y = matmul(x, t(weight));
@@ -48,8 +49,8 @@ Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
 }
 Tensor relu(const Tensor& x) { return tc::relu(x); }
 Tensor gelu(const Tensor& x, const std::string& approximate) {
-  TC_CHECK(approximate == "none" || approximate == "tanh", "gelu: approximate must be 'none' or 'tanh', got '",
-           approximate, "'");
+  TC_CHECK(approximate == "none" || approximate == "tanh",
+           "gelu: approximate must be 'none' or 'tanh', got '", approximate, "'");
   return nnfused::gelu(x, approximate == "tanh");
 }
 Tensor silu(const Tensor& x) { return mul(x, sigmoid(x)); }
@@ -61,7 +62,8 @@ Tensor log_softmax(const Tensor& x, int64_t dim) { return nnfused::log_softmax(x
 // ---- Linear ----
 LinearImpl::LinearImpl(int64_t in, int64_t out, bool has_bias)
     : Module("Linear"), in_features(in), out_features(out) {
-  TC_CHECK(in >= 0 && out >= 0, "Linear: in_features and out_features must be >= 0, got ", in, " and ", out);
+  TC_CHECK(in >= 0 && out >= 0, "Linear: in_features and out_features must be >= 0, got ", in,
+           " and ", out);
   weight = register_parameter("weight", empty({out, in}));
   bias = register_parameter("bias", has_bias ? empty({out}) : Tensor());
   reset_parameters();
@@ -84,36 +86,49 @@ void LinearImpl::pretty_print(std::ostream& os) const {
 }
 
 // ---- Convolutions ----
-ConvNdImpl::ConvNdImpl(std::string type, int n, int64_t in, int64_t out, IntList k, IntList s, IntList p,
-                       IntList d, int64_t g, bool has_bias, bool tr, IntList op, std::string pm, std::string ps)
-    : Module(type), spatial(n), in_channels(in), out_channels(out), groups(g), transposed(tr),
-      padding_mode(std::move(pm)), padding_string(std::move(ps)) {
+ConvNdImpl::ConvNdImpl(std::string type, int n, int64_t in, int64_t out, IntList k, IntList s,
+                       IntList p, IntList d, int64_t g, bool has_bias, bool tr, IntList op,
+                       std::string pm, std::string ps)
+    : Module(type),
+      spatial(n),
+      in_channels(in),
+      out_channels(out),
+      groups(g),
+      transposed(tr),
+      padding_mode(std::move(pm)),
+      padding_string(std::move(ps)) {
   const char* name = this->name().c_str();
   kernel_size = expand_list(name, "kernel_size", std::move(k), n);
   stride = expand_list(name, "stride", std::move(s), n);
   padding = expand_list(name, "padding", std::move(p), n);
   dilation = expand_list(name, "dilation", std::move(d), n);
   output_padding = expand_list(name, "output_padding", std::move(op), n);
-  TC_CHECK(in > 0 && out > 0, name, ": in_channels and out_channels must be positive, got ", in, " and ", out);
-  TC_CHECK(g > 0 && in % g == 0 && out % g == 0, name, ": in_channels (", in, ") and out_channels (", out,
-           ") must be divisible by groups (", g, ")");
+  TC_CHECK(in > 0 && out > 0, name, ": in_channels and out_channels must be positive, got ", in,
+           " and ", out);
+  TC_CHECK(g > 0 && in % g == 0 && out % g == 0, name, ": in_channels (", in,
+           ") and out_channels (", out, ") must be divisible by groups (", g, ")");
   for (int i = 0; i < n; ++i)
-    TC_CHECK(kernel_size[size_t(i)] > 0 && stride[size_t(i)] > 0 && dilation[size_t(i)] > 0 && padding[size_t(i)] >= 0,
-             name, ": kernel_size, stride and dilation must be positive and padding non-negative, got kernel_size ",
-             shape_str(kernel_size), ", stride ", shape_str(stride), ", dilation ", shape_str(dilation),
-             ", padding ", shape_str(padding));
+    TC_CHECK(kernel_size[size_t(i)] > 0 && stride[size_t(i)] > 0 && dilation[size_t(i)] > 0 &&
+                 padding[size_t(i)] >= 0,
+             name,
+             ": kernel_size, stride and dilation must be positive and padding non-negative, got "
+             "kernel_size ",
+             shape_str(kernel_size), ", stride ", shape_str(stride), ", dilation ",
+             shape_str(dilation), ", padding ", shape_str(padding));
   TC_CHECK(padding_mode == "zeros" || padding_mode == "reflect" || padding_mode == "replicate" ||
                padding_mode == "circular",
-           name, ": padding_mode must be 'zeros', 'reflect', 'replicate' or 'circular', got '", padding_mode, "'");
-  TC_CHECK(!tr || padding_mode == "zeros", name, ": only 'zeros' padding_mode is supported, got '", padding_mode,
-           "'");
+           name, ": padding_mode must be 'zeros', 'reflect', 'replicate' or 'circular', got '",
+           padding_mode, "'");
+  TC_CHECK(!tr || padding_mode == "zeros", name, ": only 'zeros' padding_mode is supported, got '",
+           padding_mode, "'");
   TC_CHECK(padding_string.empty() || padding_string == "same" || padding_string == "valid", name,
            ": padding must be numbers, 'same' or 'valid', got '", padding_string, "'");
   if (!padding_string.empty()) {
     padding.assign(size_t(n), 0);
     if (padding_string == "same")
       for (auto v : stride)
-        TC_CHECK(v == 1, name, ": padding='same' is not supported for strided convolutions (stride ",
+        TC_CHECK(v == 1, name,
+                 ": padding='same' is not supported for strided convolutions (stride ",
                  shape_str(stride), ")");
   }
   Shape wshape = tr ? Shape{in, out / g} : Shape{out, in / g};
@@ -129,7 +144,8 @@ void ConvNdImpl::reset_parameters() {
 }
 
 void ConvNdImpl::check_input(const Tensor& x) const {
-  TC_CHECK((x.dim() == spatial + 2 || x.dim() == spatial + 1) && x.size(x.dim() - spatial - 1) == in_channels,
+  TC_CHECK((x.dim() == spatial + 2 || x.dim() == spatial + 1) &&
+               x.size(x.dim() - spatial - 1) == in_channels,
            name(), ": expected input of shape [N, ", in_channels, ", *] with ", spatial,
            " spatial dims, but got input of size ", shape_str(x.sizes()));
 }
@@ -141,21 +157,25 @@ Tensor ConvNdImpl::run(const Tensor& x, const IntList& output_size) const {
     IntList op = output_padding;
     if (!output_size.empty()) {
       TC_CHECK(int(output_size.size()) == spatial || int(output_size.size()) == x.dim(), name(),
-               ": output_size must have ", spatial, " or ", x.dim(), " entries, got ", shape_str(output_size));
+               ": output_size must have ", spatial, " or ", x.dim(), " entries, got ",
+               shape_str(output_size));
       for (int i = 0; i < spatial; ++i) {
         const size_t u = size_t(i);
         const int64_t in = x.size(x.dim() - spatial + i);
-        const int64_t lo = (in - 1) * stride[u] - 2 * padding[u] + dilation[u] * (kernel_size[u] - 1) + 1;
+        const int64_t lo =
+            (in - 1) * stride[u] - 2 * padding[u] + dilation[u] * (kernel_size[u] - 1) + 1;
         const int64_t hi = lo + std::max(stride[u], dilation[u]) - 1;
         const int64_t want = output_size[output_size.size() - size_t(spatial) + u];
-        TC_CHECK(want >= lo && want <= hi, name(), ": requested an output size of ", shape_str(output_size),
-                 ", but valid sizes of spatial dim ", i, " range from ", lo, " to ", hi, " (for an input of ",
-                 shape_str(x.sizes()), ")");
+        TC_CHECK(want >= lo && want <= hi, name(), ": requested an output size of ",
+                 shape_str(output_size), ", but valid sizes of spatial dim ", i, " range from ", lo,
+                 " to ", hi, " (for an input of ", shape_str(x.sizes()), ")");
         op[u] = want - lo;
       }
     }
-    if (spatial == 1) return F::conv_transpose1d(x, weight, bias, stride, padding, op, groups, dilation);
-    if (spatial == 2) return F::conv_transpose2d(x, weight, bias, stride, padding, op, groups, dilation);
+    if (spatial == 1)
+      return F::conv_transpose1d(x, weight, bias, stride, padding, op, groups, dilation);
+    if (spatial == 2)
+      return F::conv_transpose2d(x, weight, bias, stride, padding, op, groups, dilation);
     return F::conv_transpose3d(x, weight, bias, stride, padding, op, groups, dilation);
   }
   auto conv = [&](const Tensor& in, const IntList& pad) {
@@ -190,48 +210,58 @@ ModulePtr ConvNdImpl::finish_clone(std::shared_ptr<ConvNdImpl> copy) const {
 }
 
 void ConvNdImpl::pretty_print(std::ostream& os) const {
-  os << name() << "(" << in_channels << ", " << out_channels << ", kernel_size=" << list_str(kernel_size)
-     << ", stride=" << list_str(stride);
-  if (!padding_string.empty()) os << ", padding=" << padding_string;
-  else if (padding != IntList(size_t(spatial), 0)) os << ", padding=" << list_str(padding);
+  os << name() << "(" << in_channels << ", " << out_channels
+     << ", kernel_size=" << list_str(kernel_size) << ", stride=" << list_str(stride);
+  if (!padding_string.empty())
+    os << ", padding=" << padding_string;
+  else if (padding != IntList(size_t(spatial), 0))
+    os << ", padding=" << list_str(padding);
   if (dilation != IntList(size_t(spatial), 1)) os << ", dilation=" << list_str(dilation);
-  if (transposed && output_padding != IntList(size_t(spatial), 0)) os << ", output_padding=" << list_str(output_padding);
+  if (transposed && output_padding != IntList(size_t(spatial), 0))
+    os << ", output_padding=" << list_str(output_padding);
   if (groups != 1) os << ", groups=" << groups;
   if (!bias.defined()) os << ", bias=false";
   if (padding_mode != "zeros") os << ", padding_mode=" << padding_mode;
   os << ")";
 }
 
-Conv1dImpl::Conv1dImpl(int64_t in, int64_t out, IntList k, IntList s, IntList p, IntList d, int64_t g, bool b,
-                       std::string pm)
-    : ConvNdImpl("Conv1d", 1, in, out, std::move(k), std::move(s), std::move(p), std::move(d), g, b, false, {0},
-                 std::move(pm)) {}
-Conv1dImpl::Conv1dImpl(int64_t in, int64_t out, IntList k, IntList s, ConvPadding p, IntList d, int64_t g, bool b,
-                       std::string pm)
-    : ConvNdImpl("Conv1d", 1, in, out, std::move(k), std::move(s), {0}, std::move(d), g, b, false, {0},
-                 std::move(pm), conv_padding_name(p)) {}
+Conv1dImpl::Conv1dImpl(int64_t in, int64_t out, IntList k, IntList s, IntList p, IntList d,
+                       int64_t g, bool b, std::string pm)
+    : ConvNdImpl("Conv1d", 1, in, out, std::move(k), std::move(s), std::move(p), std::move(d), g, b,
+                 false, {0}, std::move(pm)) {}
+Conv1dImpl::Conv1dImpl(int64_t in, int64_t out, IntList k, IntList s, ConvPadding p, IntList d,
+                       int64_t g, bool b, std::string pm)
+    : ConvNdImpl("Conv1d", 1, in, out, std::move(k), std::move(s), {0}, std::move(d), g, b, false,
+                 {0}, std::move(pm), conv_padding_name(p)) {}
 Tensor Conv1dImpl::forward(const Tensor& x) { return run(x); }
 
-Conv2dImpl::Conv2dImpl(int64_t in, int64_t out, IntList k, IntList s, IntList p, IntList d, int64_t g, bool b,
-                       std::string pm)
-    : ConvNdImpl("Conv2d", 2, in, out, std::move(k), std::move(s), std::move(p), std::move(d), g, b, false, {0},
-                 std::move(pm)) {}
-Conv2dImpl::Conv2dImpl(int64_t in, int64_t out, IntList k, IntList s, ConvPadding p, IntList d, int64_t g, bool b,
-                       std::string pm)
-    : ConvNdImpl("Conv2d", 2, in, out, std::move(k), std::move(s), {0}, std::move(d), g, b, false, {0},
-                 std::move(pm), conv_padding_name(p)) {}
+Conv2dImpl::Conv2dImpl(int64_t in, int64_t out, IntList k, IntList s, IntList p, IntList d,
+                       int64_t g, bool b, std::string pm)
+    : ConvNdImpl("Conv2d", 2, in, out, std::move(k), std::move(s), std::move(p), std::move(d), g, b,
+                 false, {0}, std::move(pm)) {}
+Conv2dImpl::Conv2dImpl(int64_t in, int64_t out, IntList k, IntList s, ConvPadding p, IntList d,
+                       int64_t g, bool b, std::string pm)
+    : ConvNdImpl("Conv2d", 2, in, out, std::move(k), std::move(s), {0}, std::move(d), g, b, false,
+                 {0}, std::move(pm), conv_padding_name(p)) {}
 Tensor Conv2dImpl::forward(const Tensor& x) { return run(x); }
 
-ConvTranspose2dImpl::ConvTranspose2dImpl(int64_t in, int64_t out, IntList k, IntList s, IntList p, IntList op,
-                                         int64_t g, bool b, IntList d)
-    : ConvNdImpl("ConvTranspose2d", 2, in, out, std::move(k), std::move(s), std::move(p), std::move(d), g, b, true,
-                 std::move(op)) {}
+ConvTranspose2dImpl::ConvTranspose2dImpl(int64_t in, int64_t out, IntList k, IntList s, IntList p,
+                                         IntList op, int64_t g, bool b, IntList d)
+    : ConvNdImpl("ConvTranspose2d", 2, in, out, std::move(k), std::move(s), std::move(p),
+                 std::move(d), g, b, true, std::move(op)) {}
 Tensor ConvTranspose2dImpl::forward(const Tensor& x) { return run(x); }
-Tensor ConvTranspose2dImpl::forward(const Tensor& x, const IntList& output_size) { return run(x, output_size); }
+Tensor ConvTranspose2dImpl::forward(const Tensor& x, const IntList& output_size) {
+  return run(x, output_size);
+}
 
 // ---- BatchNorm ----
-BatchNormImpl::BatchNormImpl(std::string type, int64_t nf, double eps, double momentum, bool affine, bool track)
-    : Module(std::move(type)), num_features(nf), eps(eps), momentum(momentum), affine(affine),
+BatchNormImpl::BatchNormImpl(std::string type, int64_t nf, double eps, double momentum, bool affine,
+                             bool track)
+    : Module(std::move(type)),
+      num_features(nf),
+      eps(eps),
+      momentum(momentum),
+      affine(affine),
       track_running_stats(track) {
   TC_CHECK(nf > 0, name(), ": num_features must be positive, got ", nf);
   weight = register_parameter("weight", affine ? ones({nf}) : Tensor());
@@ -255,7 +285,8 @@ Tensor BatchNormImpl::forward(const Tensor& x) {
   bool dim_ok = false;
   for (auto d : allowed_dims_) dim_ok |= x.dim() == d;
   if (!dim_ok || x.size(1) != num_features) {
-    static const char* layouts[] = {"", "", "[N, C]", "[N, C, L]", "[N, C, H, W]", "[N, C, D, H, W]"};
+    static const char* layouts[] = {
+        "", "", "[N, C]", "[N, C, L]", "[N, C, H, W]", "[N, C, D, H, W]"};
     std::string expect;
     for (auto d : allowed_dims_) expect += std::string(expect.empty() ? "" : " or ") + layouts[d];
     TC_CHECK(false, name(), ": expected input of shape ", expect, " with C = ", num_features,
@@ -270,8 +301,8 @@ Tensor BatchNormImpl::forward(const Tensor& x) {
   }
   bool use_batch_stats = training_ || !track_running_stats;
   return functional::batch_norm(x, use_batch_stats && !training_ ? Tensor() : running_mean,
-                                use_batch_stats && !training_ ? Tensor() : running_var, weight, bias,
-                                use_batch_stats, factor, eps);
+                                use_batch_stats && !training_ ? Tensor() : running_var, weight,
+                                bias, use_batch_stats, factor, eps);
 }
 
 void BatchNormImpl::pretty_print(std::ostream& os) const {
@@ -305,13 +336,14 @@ void LayerNormImpl::pretty_print(std::ostream& os) const {
 
 GroupNormImpl::GroupNormImpl(int64_t g, int64_t c, double eps, bool affine)
     : Module("GroupNorm"), num_groups(g), num_channels(c), eps(eps) {
-  TC_CHECK(g > 0 && c % g == 0, "GroupNorm: num_channels (", c, ") must be divisible by num_groups (", g, ")");
+  TC_CHECK(g > 0 && c % g == 0, "GroupNorm: num_channels (", c,
+           ") must be divisible by num_groups (", g, ")");
   weight = register_parameter("weight", affine ? ones({c}) : Tensor());
   bias = register_parameter("bias", affine ? zeros({c}) : Tensor());
 }
 Tensor GroupNormImpl::forward(const Tensor& x) {
-  TC_CHECK(x.dim() >= 2 && x.size(1) == num_channels, "GroupNorm: expected input of shape [N, ", num_channels,
-           ", *], but got input of size ", shape_str(x.sizes()));
+  TC_CHECK(x.dim() >= 2 && x.size(1) == num_channels, "GroupNorm: expected input of shape [N, ",
+           num_channels, ", *], but got input of size ", shape_str(x.sizes()));
   return functional::group_norm(x, num_groups, weight, bias, eps);
 }
 void GroupNormImpl::pretty_print(std::ostream& os) const {
@@ -326,12 +358,18 @@ DropoutImpl::DropoutImpl(double p) : Module("Dropout"), p(p) {
 Tensor DropoutImpl::forward(const Tensor& x) { return functional::dropout(x, p, training_); }
 void DropoutImpl::pretty_print(std::ostream& os) const { os << "Dropout(p=" << p << ")"; }
 
-EmbeddingImpl::EmbeddingImpl(int64_t n, int64_t d, std::optional<int64_t> pad, std::optional<double> mn, double nt,
-                             bool sgf)
-    : Module("Embedding"), num_embeddings(n), embedding_dim(d), padding_idx(pad), max_norm(mn), norm_type(nt),
+EmbeddingImpl::EmbeddingImpl(int64_t n, int64_t d, std::optional<int64_t> pad,
+                             std::optional<double> mn, double nt, bool sgf)
+    : Module("Embedding"),
+      num_embeddings(n),
+      embedding_dim(d),
+      padding_idx(pad),
+      max_norm(mn),
+      norm_type(nt),
       scale_grad_by_freq(sgf) {
   if (pad) {
-    TC_CHECK(*pad >= -n && *pad < n, "Embedding: padding_idx must be within num_embeddings (", n, "), got ", *pad);
+    TC_CHECK(*pad >= -n && *pad < n, "Embedding: padding_idx must be within num_embeddings (", n,
+             "), got ", *pad);
     if (*pad < 0) padding_idx = *pad + n;
   }
   weight = register_parameter("weight", empty({n, d}));
@@ -344,7 +382,8 @@ EmbeddingImpl::EmbeddingImpl(int64_t n, int64_t d, std::optional<int64_t> pad, s
 }
 Tensor EmbeddingImpl::forward(const Tensor& idx) {
   TC_CHECK_TYPE(idx.dtype() == DType::Int64 || idx.dtype() == DType::Int32,
-                "Embedding: expected integer indices (int64 or int32), got ", dtype_name(idx.dtype()));
+                "Embedding: expected integer indices (int64 or int32), got ",
+                dtype_name(idx.dtype()));
   return functional::embedding(idx, weight, padding_idx, max_norm, norm_type, scale_grad_by_freq);
 }
 void EmbeddingImpl::pretty_print(std::ostream& os) const {
@@ -357,8 +396,12 @@ void EmbeddingImpl::pretty_print(std::ostream& os) const {
 
 // ---- Pooling / Flatten ----
 MaxPool2dImpl::MaxPool2dImpl(IntList k, IntList s, IntList p, IntList d, bool c)
-    : Module("MaxPool2d"), kernel_size(std::move(k)), stride(s.empty() ? kernel_size : std::move(s)),
-      padding(std::move(p)), dilation(std::move(d)), ceil_mode(c) {}
+    : Module("MaxPool2d"),
+      kernel_size(std::move(k)),
+      stride(s.empty() ? kernel_size : std::move(s)),
+      padding(std::move(p)),
+      dilation(std::move(d)),
+      ceil_mode(c) {}
 Tensor MaxPool2dImpl::forward(const Tensor& x) {
   return functional::max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode);
 }
@@ -371,23 +414,33 @@ void MaxPool2dImpl::pretty_print(std::ostream& os) const {
      << ", ceil_mode=" << (ceil_mode ? "true" : "false") << ")";
 }
 
-AvgPool2dImpl::AvgPool2dImpl(IntList k, IntList s, IntList p, bool c, bool cip, std::optional<int64_t> div)
-    : Module("AvgPool2d"), kernel_size(std::move(k)), stride(s.empty() ? kernel_size : std::move(s)),
-      padding(std::move(p)), ceil_mode(c), count_include_pad(cip), divisor_override(div) {
+AvgPool2dImpl::AvgPool2dImpl(IntList k, IntList s, IntList p, bool c, bool cip,
+                             std::optional<int64_t> div)
+    : Module("AvgPool2d"),
+      kernel_size(std::move(k)),
+      stride(s.empty() ? kernel_size : std::move(s)),
+      padding(std::move(p)),
+      ceil_mode(c),
+      count_include_pad(cip),
+      divisor_override(div) {
   TC_CHECK(!div || *div != 0, "AvgPool2d: divisor_override must be non-zero");
 }
 Tensor AvgPool2dImpl::forward(const Tensor& x) {
-  return functional::avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  return functional::avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                                divisor_override);
 }
 void AvgPool2dImpl::pretty_print(std::ostream& os) const {
   os << "AvgPool2d(kernel_size=" << list_str(kernel_size) << ", stride=" << list_str(stride)
      << ", padding=" << list_str(padding) << ")";
 }
 
-AdaptiveAvgPool2dImpl::AdaptiveAvgPool2dImpl(IntList o) : Module("AdaptiveAvgPool2d"), output_size(std::move(o)) {
+AdaptiveAvgPool2dImpl::AdaptiveAvgPool2dImpl(IntList o)
+    : Module("AdaptiveAvgPool2d"), output_size(std::move(o)) {
   if (output_size.size() == 1) output_size.push_back(output_size[0]);
 }
-Tensor AdaptiveAvgPool2dImpl::forward(const Tensor& x) { return functional::adaptive_avg_pool2d(x, output_size); }
+Tensor AdaptiveAvgPool2dImpl::forward(const Tensor& x) {
+  return functional::adaptive_avg_pool2d(x, output_size);
+}
 void AdaptiveAvgPool2dImpl::pretty_print(std::ostream& os) const {
   os << "AdaptiveAvgPool2d(output_size=" << list_str(output_size) << ")";
 }
@@ -401,8 +454,8 @@ void FlattenImpl::pretty_print(std::ostream& os) const {
 // ---- Activations ----
 Tensor ReLUImpl::forward(const Tensor& x) { return tc::relu(x); }
 GELUImpl::GELUImpl(std::string a) : Module("GELU"), approximate(std::move(a)) {
-  TC_CHECK(approximate == "none" || approximate == "tanh", "GELU: approximate must be 'none' or 'tanh', got '",
-           approximate, "'");
+  TC_CHECK(approximate == "none" || approximate == "tanh",
+           "GELU: approximate must be 'none' or 'tanh', got '", approximate, "'");
 }
 Tensor GELUImpl::forward(const Tensor& x) { return functional::gelu(x, approximate); }
 Tensor SiLUImpl::forward(const Tensor& x) { return functional::silu(x); }

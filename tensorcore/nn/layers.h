@@ -30,7 +30,9 @@ TC_MODULE(Linear);
 enum class ConvPadding { Same, Valid };
 inline constexpr ConvPadding kSame = ConvPadding::Same;
 inline constexpr ConvPadding kValid = ConvPadding::Valid;
-inline const char* conv_padding_name(ConvPadding p) { return p == ConvPadding::Same ? "same" : "valid"; }
+inline const char* conv_padding_name(ConvPadding p) {
+  return p == ConvPadding::Same ? "same" : "valid";
+}
 
 // Base of Conv1d/2d/3d and ConvTranspose1d/2d/3d. padding is numbers, or (direct convolutions)
 // kSame (stride 1 only; an odd total puts the extra element at the end) or kValid;
@@ -38,9 +40,10 @@ inline const char* conv_padding_name(ConvPadding p) { return p == ConvPadding::S
 // input is padded by functional::pad, then convolved without padding, as torch).
 class ConvNdImpl : public Module {
  public:
-  ConvNdImpl(std::string type, int spatial, int64_t in_channels, int64_t out_channels, IntList kernel_size,
-             IntList stride, IntList padding, IntList dilation, int64_t groups, bool bias, bool transposed,
-             IntList output_padding, std::string padding_mode = "zeros", std::string padding_string = "");
+  ConvNdImpl(std::string type, int spatial, int64_t in_channels, int64_t out_channels,
+             IntList kernel_size, IntList stride, IntList padding, IntList dilation, int64_t groups,
+             bool bias, bool transposed, IntList output_padding, std::string padding_mode = "zeros",
+             std::string padding_string = "");
   void reset_parameters();
   void pretty_print(std::ostream& os) const override;
   int spatial;
@@ -68,16 +71,19 @@ class Conv1dImpl : public ConvNdImpl {
              IntList padding = {0}, IntList dilation = {1}, int64_t groups = 1, bool bias = true,
              std::string padding_mode = "zeros");
   // padding kSame or kValid.
-  Conv1dImpl(int64_t in_channels, int64_t out_channels, IntList kernel_size, IntList stride, ConvPadding padding,
-             IntList dilation = {1}, int64_t groups = 1, bool bias = true, std::string padding_mode = "zeros");
-  Conv1dImpl(int64_t in_channels, int64_t out_channels, int64_t kernel_size, int64_t stride = 1, int64_t padding = 0,
-             int64_t dilation = 1, int64_t groups = 1, bool bias = true, std::string padding_mode = "zeros")
-      : Conv1dImpl(in_channels, out_channels, IntList{kernel_size}, IntList{stride}, IntList{padding},
+  Conv1dImpl(int64_t in_channels, int64_t out_channels, IntList kernel_size, IntList stride,
+             ConvPadding padding, IntList dilation = {1}, int64_t groups = 1, bool bias = true,
+             std::string padding_mode = "zeros");
+  Conv1dImpl(int64_t in_channels, int64_t out_channels, int64_t kernel_size, int64_t stride = 1,
+             int64_t padding = 0, int64_t dilation = 1, int64_t groups = 1, bool bias = true,
+             std::string padding_mode = "zeros")
+      : Conv1dImpl(in_channels, out_channels, IntList{kernel_size}, IntList{stride},
+                   IntList{padding}, IntList{dilation}, groups, bias, std::move(padding_mode)) {}
+  Conv1dImpl(int64_t in_channels, int64_t out_channels, int64_t kernel_size, int64_t stride,
+             ConvPadding padding, int64_t dilation = 1, int64_t groups = 1, bool bias = true,
+             std::string padding_mode = "zeros")
+      : Conv1dImpl(in_channels, out_channels, IntList{kernel_size}, IntList{stride}, padding,
                    IntList{dilation}, groups, bias, std::move(padding_mode)) {}
-  Conv1dImpl(int64_t in_channels, int64_t out_channels, int64_t kernel_size, int64_t stride, ConvPadding padding,
-             int64_t dilation = 1, int64_t groups = 1, bool bias = true, std::string padding_mode = "zeros")
-      : Conv1dImpl(in_channels, out_channels, IntList{kernel_size}, IntList{stride}, padding, IntList{dilation},
-                   groups, bias, std::move(padding_mode)) {}
   Tensor forward(const Tensor& x);
 };
 TC_MODULE(Conv1d);
@@ -89,17 +95,20 @@ class Conv2dImpl : public ConvNdImpl {
              IntList padding = {0}, IntList dilation = {1}, int64_t groups = 1, bool bias = true,
              std::string padding_mode = "zeros");
   // padding kSame or kValid.
-  Conv2dImpl(int64_t in_channels, int64_t out_channels, IntList kernel_size, IntList stride, ConvPadding padding,
-             IntList dilation = {1}, int64_t groups = 1, bool bias = true, std::string padding_mode = "zeros");
+  Conv2dImpl(int64_t in_channels, int64_t out_channels, IntList kernel_size, IntList stride,
+             ConvPadding padding, IntList dilation = {1}, int64_t groups = 1, bool bias = true,
+             std::string padding_mode = "zeros");
   // Square kernels with scalar arguments: Conv2d(3, 16, 3, 1, 1) works through the holder.
-  Conv2dImpl(int64_t in_channels, int64_t out_channels, int64_t kernel_size, int64_t stride = 1, int64_t padding = 0,
-             int64_t dilation = 1, int64_t groups = 1, bool bias = true, std::string padding_mode = "zeros")
-      : Conv2dImpl(in_channels, out_channels, IntList{kernel_size}, IntList{stride}, IntList{padding},
+  Conv2dImpl(int64_t in_channels, int64_t out_channels, int64_t kernel_size, int64_t stride = 1,
+             int64_t padding = 0, int64_t dilation = 1, int64_t groups = 1, bool bias = true,
+             std::string padding_mode = "zeros")
+      : Conv2dImpl(in_channels, out_channels, IntList{kernel_size}, IntList{stride},
+                   IntList{padding}, IntList{dilation}, groups, bias, std::move(padding_mode)) {}
+  Conv2dImpl(int64_t in_channels, int64_t out_channels, int64_t kernel_size, int64_t stride,
+             ConvPadding padding, int64_t dilation = 1, int64_t groups = 1, bool bias = true,
+             std::string padding_mode = "zeros")
+      : Conv2dImpl(in_channels, out_channels, IntList{kernel_size}, IntList{stride}, padding,
                    IntList{dilation}, groups, bias, std::move(padding_mode)) {}
-  Conv2dImpl(int64_t in_channels, int64_t out_channels, int64_t kernel_size, int64_t stride, ConvPadding padding,
-             int64_t dilation = 1, int64_t groups = 1, bool bias = true, std::string padding_mode = "zeros")
-      : Conv2dImpl(in_channels, out_channels, IntList{kernel_size}, IntList{stride}, padding, IntList{dilation},
-                   groups, bias, std::move(padding_mode)) {}
   Tensor forward(const Tensor& x);
 };
 TC_MODULE(Conv2d);
@@ -110,11 +119,12 @@ class ConvTranspose2dImpl : public ConvNdImpl {
   ConvTranspose2dImpl(int64_t in_channels, int64_t out_channels, IntList kernel_size,
                       IntList stride = {1}, IntList padding = {0}, IntList output_padding = {0},
                       int64_t groups = 1, bool bias = true, IntList dilation = {1});
-  ConvTranspose2dImpl(int64_t in_channels, int64_t out_channels, int64_t kernel_size, int64_t stride = 1,
-                      int64_t padding = 0, int64_t output_padding = 0, int64_t groups = 1, bool bias = true,
-                      int64_t dilation = 1)
-      : ConvTranspose2dImpl(in_channels, out_channels, IntList{kernel_size}, IntList{stride}, IntList{padding},
-                            IntList{output_padding}, groups, bias, IntList{dilation}) {}
+  ConvTranspose2dImpl(int64_t in_channels, int64_t out_channels, int64_t kernel_size,
+                      int64_t stride = 1, int64_t padding = 0, int64_t output_padding = 0,
+                      int64_t groups = 1, bool bias = true, int64_t dilation = 1)
+      : ConvTranspose2dImpl(in_channels, out_channels, IntList{kernel_size}, IntList{stride},
+                            IntList{padding}, IntList{output_padding}, groups, bias,
+                            IntList{dilation}) {}
   Tensor forward(const Tensor& x);
   // output_size (spatial, or the full shape) chooses output_padding, as torch.
   Tensor forward(const Tensor& x, const IntList& output_size);
@@ -156,7 +166,8 @@ TC_MODULE(BatchNorm2d);
 class LayerNormImpl : public Module {
  public:
   ModulePtr clone() const override;
-  explicit LayerNormImpl(IntList normalized_shape, double eps = 1e-5, bool elementwise_affine = true);
+  explicit LayerNormImpl(IntList normalized_shape, double eps = 1e-5,
+                         bool elementwise_affine = true);
   Tensor forward(const Tensor& x);
   void pretty_print(std::ostream& os) const override;
   IntList normalized_shape;
@@ -191,8 +202,9 @@ class EmbeddingImpl : public Module {
  public:
   ModulePtr clone() const override;
   // max_norm renormalizes the looked-up rows in place (torch's semantics).
-  EmbeddingImpl(int64_t num_embeddings, int64_t embedding_dim, std::optional<int64_t> padding_idx = {},
-                std::optional<double> max_norm = {}, double norm_type = 2.0, bool scale_grad_by_freq = false);
+  EmbeddingImpl(int64_t num_embeddings, int64_t embedding_dim,
+                std::optional<int64_t> padding_idx = {}, std::optional<double> max_norm = {},
+                double norm_type = 2.0, bool scale_grad_by_freq = false);
   Tensor forward(const Tensor& indices);
   void pretty_print(std::ostream& os) const override;
   int64_t num_embeddings, embedding_dim;
@@ -211,7 +223,8 @@ class MaxPool2dImpl : public Module {
                          IntList dilation = {1}, bool ceil_mode = false);
   // stride 0 means stride = kernel_size.
   explicit MaxPool2dImpl(int64_t kernel_size, int64_t stride = 0, int64_t padding = 0)
-      : MaxPool2dImpl(IntList{kernel_size}, stride ? IntList{stride} : IntList{}, IntList{padding}) {}
+      : MaxPool2dImpl(IntList{kernel_size}, stride ? IntList{stride} : IntList{},
+                      IntList{padding}) {}
   Tensor forward(const Tensor& x);
   // torch's return_indices=True: (values, flat per-plane indices for MaxUnpool2d).
   std::pair<Tensor, Tensor> forward_with_indices(const Tensor& x);
@@ -228,7 +241,8 @@ class AvgPool2dImpl : public Module {
                          bool ceil_mode = false, bool count_include_pad = true,
                          std::optional<int64_t> divisor_override = {});
   explicit AvgPool2dImpl(int64_t kernel_size, int64_t stride = 0, int64_t padding = 0)
-      : AvgPool2dImpl(IntList{kernel_size}, stride ? IntList{stride} : IntList{}, IntList{padding}) {}
+      : AvgPool2dImpl(IntList{kernel_size}, stride ? IntList{stride} : IntList{},
+                      IntList{padding}) {}
   Tensor forward(const Tensor& x);
   void pretty_print(std::ostream& os) const override;
   IntList kernel_size, stride, padding;
@@ -241,7 +255,8 @@ class AdaptiveAvgPool2dImpl : public Module {
  public:
   ModulePtr clone() const override;
   explicit AdaptiveAvgPool2dImpl(IntList output_size);
-  explicit AdaptiveAvgPool2dImpl(int64_t output_size) : AdaptiveAvgPool2dImpl(IntList{output_size}) {}
+  explicit AdaptiveAvgPool2dImpl(int64_t output_size)
+      : AdaptiveAvgPool2dImpl(IntList{output_size}) {}
   Tensor forward(const Tensor& x);
   void pretty_print(std::ostream& os) const override;
   IntList output_size;

@@ -21,7 +21,8 @@ ModulePtr finish(std::shared_ptr<M> c, const Module& src) {
 
 int64_t wrap_dim(const char* op, int64_t dim, int64_t ndim) {
   const int64_t n = ndim == 0 ? 1 : ndim;
-  TC_CHECK_INDEX(dim >= -n && dim < n, op, ": dim ", dim, " is out of range for a ", ndim, "-d input");
+  TC_CHECK_INDEX(dim >= -n && dim < n, op, ": dim ", dim, " is out of range for a ", ndim,
+                 "-d input");
   return dim < 0 ? dim + n : dim;
 }
 
@@ -45,15 +46,16 @@ namespace functional {
 
 Tensor bilinear(const Tensor& x1, const Tensor& x2, const Tensor& weight, const Tensor& bias) {
   TC_CHECK(x1.dim() >= 1 && x2.dim() == x1.dim() &&
-               Shape(x1.sizes().begin(), x1.sizes().end() - 1) == Shape(x2.sizes().begin(), x2.sizes().end() - 1),
-           "bilinear: input1 and input2 must have the same leading dimensions, got ", shape_str(x1.sizes()), " and ",
-           shape_str(x2.sizes()));
+               Shape(x1.sizes().begin(), x1.sizes().end() - 1) ==
+                   Shape(x2.sizes().begin(), x2.sizes().end() - 1),
+           "bilinear: input1 and input2 must have the same leading dimensions, got ",
+           shape_str(x1.sizes()), " and ", shape_str(x2.sizes()));
   TC_CHECK(weight.dim() == 3 && weight.size(1) == x1.size(-1) && weight.size(2) == x2.size(-1),
-           "bilinear: expected weight of shape [out, ", x1.size(-1), ", ", x2.size(-1), "], but got ",
-           shape_str(weight.sizes()));
+           "bilinear: expected weight of shape [out, ", x1.size(-1), ", ", x2.size(-1),
+           "], but got ", shape_str(weight.sizes()));
   const int64_t O = weight.size(0), I = weight.size(1), J = weight.size(2);
-  TC_CHECK(!bias.defined() || bias.sizes() == Shape{O}, "bilinear: expected bias of shape [", O, "], but got ",
-           shape_str(bias.sizes()));
+  TC_CHECK(!bias.defined() || bias.sizes() == Shape{O}, "bilinear: expected bias of shape [", O,
+           "], but got ", shape_str(bias.sizes()));
   Shape lead(x1.sizes().begin(), x1.sizes().end() - 1);
   Tensor a = reshape(x1, {-1, I}), b = reshape(x2, {-1, J});
   // (B, I) @ (I, O*J) -> (B, O, J), then contract J with x2 as one batched matrix-vector product.
@@ -65,20 +67,22 @@ Tensor bilinear(const Tensor& x1, const Tensor& x2, const Tensor& weight, const 
 }
 
 Tensor one_hot(const Tensor& t, int64_t num_classes) {
-  TC_CHECK_TYPE(t.dtype() == DType::Int64, "one_hot: expected an int64 index tensor, got ", dtype_name(t.dtype()));
+  TC_CHECK_TYPE(t.dtype() == DType::Int64, "one_hot: expected an int64 index tensor, got ",
+                dtype_name(t.dtype()));
   if (t.numel() > 0) {
     const int64_t lo = min(t).item<int64_t>(), hi = max(t).item<int64_t>();
     TC_CHECK(lo >= 0, "one_hot: class values must be non-negative, got ", lo);
     if (num_classes == -1) num_classes = hi + 1;
-    TC_CHECK(hi < num_classes, "one_hot: class values must be smaller than num_classes (", num_classes, "), got ",
-             hi);
+    TC_CHECK(hi < num_classes, "one_hot: class values must be smaller than num_classes (",
+             num_classes, "), got ", hi);
   } else if (num_classes == -1) {
     num_classes = 0;
   }
   TC_CHECK(num_classes >= 0, "one_hot: num_classes must be -1 or non-negative, got ", num_classes);
   Shape shape = t.sizes();
   shape.push_back(num_classes);
-  return scatter(zeros(shape, TensorOptions(DType::Int64).device(t.device())), -1, unsqueeze(t, -1), Scalar(1));
+  return scatter(zeros(shape, TensorOptions(DType::Int64).device(t.device())), -1, unsqueeze(t, -1),
+                 Scalar(1));
 }
 
 Tensor normalize(const Tensor& x, double p, int64_t dim, double eps) {
@@ -101,16 +105,20 @@ Tensor pairwise_distance(const Tensor& x1, const Tensor& x2, double p, double ep
   return norm(add(sub(x1, x2), eps), p, {nd > 0 ? -1 : 0}, keepdim);
 }
 
-Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& attn_mask,
-                                    double dropout_p, bool is_causal, std::optional<double> scale) {
-  TC_CHECK(q.dim() >= 2 && k.dim() >= 2 && v.dim() >= 2 && q.size(-1) == k.size(-1) && k.size(-2) == v.size(-2),
-           "scaled_dot_product_attention: expected query [*, L, E], key [*, S, E] and value [*, S, Ev], but got ",
+Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v,
+                                    const Tensor& attn_mask, double dropout_p, bool is_causal,
+                                    std::optional<double> scale) {
+  TC_CHECK(q.dim() >= 2 && k.dim() >= 2 && v.dim() >= 2 && q.size(-1) == k.size(-1) &&
+               k.size(-2) == v.size(-2),
+           "scaled_dot_product_attention: expected query [*, L, E], key [*, S, E] and value [*, S, "
+           "Ev], but got ",
            shape_str(q.sizes()), ", ", shape_str(k.sizes()), " and ", shape_str(v.sizes()));
   const int64_t L = q.size(-2), S = k.size(-2);
   const double s = scale ? *scale : 1.0 / std::sqrt(double(q.size(-1)));
   Tensor scores = mul(matmul(q, transpose(k, -2, -1)), s);
   const double neg_inf = -std::numeric_limits<double>::infinity();
-  if (is_causal) scores = masked_fill(scores, logical_not(tril(ones({L, S}, DType::Bool))), neg_inf);
+  if (is_causal)
+    scores = masked_fill(scores, logical_not(tril(ones({L, S}, DType::Bool))), neg_inf);
   if (attn_mask.defined())
     scores = attn_mask.dtype() == DType::Bool ? masked_fill(scores, logical_not(attn_mask), neg_inf)
                                               : add(scores, attn_mask);
@@ -124,47 +132,56 @@ Tensor softmin(const Tensor& x, int64_t dim) { return softmax(neg(x), dim); }
 Tensor glu(const Tensor& x, int64_t dim) {
   TC_CHECK(x.dim() > 0, "glu: expected an input with at least 1 dim");
   const int64_t d = wrap_dim("glu", dim, x.dim());
-  TC_CHECK(x.size(d) % 2 == 0, "glu: halving dimension ", dim, " of input of size ", shape_str(x.sizes()),
-           " must be even");
+  TC_CHECK(x.size(d) % 2 == 0, "glu: halving dimension ", dim, " of input of size ",
+           shape_str(x.sizes()), " must be even");
   const int64_t h = x.size(d) / 2;
   return mul(narrow(x, d, 0, h), sigmoid(narrow(x, d, h, h)));
 }
 
 Tensor channel_shuffle(const Tensor& x, int64_t groups) {
-  TC_CHECK(x.dim() >= 3, "channel_shuffle: expected an input [N, C, *] with at least 3 dims, but got input of size ",
-           shape_str(x.sizes()));
-  TC_CHECK(groups > 0 && x.size(1) % groups == 0, "channel_shuffle: the number of channels (", x.size(1),
-           ") must be divisible by groups (", groups, ")");
+  TC_CHECK(
+      x.dim() >= 3,
+      "channel_shuffle: expected an input [N, C, *] with at least 3 dims, but got input of size ",
+      shape_str(x.sizes()));
+  TC_CHECK(groups > 0 && x.size(1) % groups == 0, "channel_shuffle: the number of channels (",
+           x.size(1), ") must be divisible by groups (", groups, ")");
   Shape split{x.size(0), groups, x.size(1) / groups};
   split.insert(split.end(), x.sizes().begin() + 2, x.sizes().end());
   return reshape(transpose(reshape(x, split), 1, 2), x.sizes());
 }
 
 Tensor interpolate(const Tensor& x, const IntList& size, const std::vector<double>& scale_factor,
-                   const std::string& mode, std::optional<bool> align_corners, bool recompute_scale_factor,
-                   bool antialias) {
-  const bool linear = mode == "linear" || mode == "bilinear" || mode == "bicubic" || mode == "trilinear";
-  TC_CHECK(linear || mode == "nearest" || mode == "nearest-exact" || mode == "area", "interpolate: unknown mode '",
-           mode, "'");
-  TC_CHECK(linear || !align_corners, "interpolate: align_corners can only be set with the interpolating modes: "
+                   const std::string& mode, std::optional<bool> align_corners,
+                   bool recompute_scale_factor, bool antialias) {
+  const bool linear =
+      mode == "linear" || mode == "bilinear" || mode == "bicubic" || mode == "trilinear";
+  TC_CHECK(linear || mode == "nearest" || mode == "nearest-exact" || mode == "area",
+           "interpolate: unknown mode '", mode, "'");
+  TC_CHECK(linear || !align_corners,
+           "interpolate: align_corners can only be set with the interpolating modes: "
            "linear | bilinear | bicubic | trilinear");
   const int64_t dim = x.dim() - 2;
-  TC_CHECK(dim >= 1 && dim <= 3, "interpolate: expected a 3-d, 4-d or 5-d input, got input of size ",
+  TC_CHECK(dim >= 1 && dim <= 3,
+           "interpolate: expected a 3-d, 4-d or 5-d input, got input of size ",
            shape_str(x.sizes()));
-  TC_CHECK(size.empty() != scale_factor.empty(), "interpolate: exactly one of size and scale_factor must be given");
+  TC_CHECK(size.empty() != scale_factor.empty(),
+           "interpolate: exactly one of size and scale_factor must be given");
   TC_CHECK(!recompute_scale_factor || size.empty(),
            "interpolate: recompute_scale_factor is not meaningful with an explicit size");
   IntList out = size;
   std::vector<double> scales;
   if (!size.empty()) {
     if (out.size() == 1) out.assign(size_t(dim), size[0]);
-    TC_CHECK(int64_t(out.size()) == dim, "interpolate: expected 1 or ", dim, " output sizes for input of size ",
-             shape_str(x.sizes()), ", got ", size.size());
+    TC_CHECK(int64_t(out.size()) == dim, "interpolate: expected 1 or ", dim,
+             " output sizes for input of size ", shape_str(x.sizes()), ", got ", size.size());
   } else {
-    scales = scale_factor.size() == 1 ? std::vector<double>(size_t(dim), scale_factor[0]) : scale_factor;
-    TC_CHECK(int64_t(scales.size()) == dim, "interpolate: expected 1 or ", dim, " scale factors for input of size ",
-             shape_str(x.sizes()), ", got ", scale_factor.size());
-    for (int64_t i = 0; i < dim; ++i) out.push_back(int64_t(std::floor(double(x.size(2 + i)) * scales[size_t(i)])));
+    scales =
+        scale_factor.size() == 1 ? std::vector<double>(size_t(dim), scale_factor[0]) : scale_factor;
+    TC_CHECK(int64_t(scales.size()) == dim, "interpolate: expected 1 or ", dim,
+             " scale factors for input of size ", shape_str(x.sizes()), ", got ",
+             scale_factor.size());
+    for (int64_t i = 0; i < dim; ++i)
+      out.push_back(int64_t(std::floor(double(x.size(2 + i)) * scales[size_t(i)])));
     if (recompute_scale_factor || mode == "area") scales.clear();
   }
   TC_CHECK(!antialias || ((mode == "bilinear" || mode == "bicubic") && x.dim() == 4),
@@ -182,8 +199,10 @@ Tensor interpolate(const Tensor& x, const IntList& size, const std::vector<doubl
 // ---- Bilinear ----
 BilinearImpl::BilinearImpl(int64_t in1, int64_t in2, int64_t out, bool has_bias)
     : Module("Bilinear"), in1_features(in1), in2_features(in2), out_features(out) {
-  TC_CHECK(in1 > 0 && in2 > 0 && out > 0, "Bilinear: in1_features, in2_features and out_features must be positive, "
-           "got ", in1, ", ", in2, ", ", out);
+  TC_CHECK(in1 > 0 && in2 > 0 && out > 0,
+           "Bilinear: in1_features, in2_features and out_features must be positive, "
+           "got ",
+           in1, ", ", in2, ", ", out);
   weight = register_parameter("weight", empty({out, in1, in2}));
   bias = register_parameter("bias", has_bias ? empty({out}) : Tensor());
   reset_parameters();
@@ -194,29 +213,37 @@ void BilinearImpl::reset_parameters() {
   if (bias.defined()) init::uniform_(bias, -bound, bound);
 }
 Tensor BilinearImpl::forward(const Tensor& x1, const Tensor& x2) {
-  TC_CHECK(x1.dim() >= 1 && x1.size(-1) == in1_features && x2.dim() == x1.dim() && x2.size(-1) == in2_features &&
-               Shape(x1.sizes().begin(), x1.sizes().end() - 1) == Shape(x2.sizes().begin(), x2.sizes().end() - 1),
+  TC_CHECK(x1.dim() >= 1 && x1.size(-1) == in1_features && x2.dim() == x1.dim() &&
+               x2.size(-1) == in2_features &&
+               Shape(x1.sizes().begin(), x1.sizes().end() - 1) ==
+                   Shape(x2.sizes().begin(), x2.sizes().end() - 1),
            "Bilinear: expected inputs [*, ", in1_features, "] and [*, ", in2_features,
-           "] with the same leading dims, but got ", shape_str(x1.sizes()), " and ", shape_str(x2.sizes()));
+           "] with the same leading dims, but got ", shape_str(x1.sizes()), " and ",
+           shape_str(x2.sizes()));
   return functional::bilinear(x1, x2, weight, bias);
 }
 void BilinearImpl::pretty_print(std::ostream& os) const {
   os << "Bilinear(in1_features=" << in1_features << ", in2_features=" << in2_features
-     << ", out_features=" << out_features << ", bias=" << (bias.defined() ? "true" : "false") << ")";
+     << ", out_features=" << out_features << ", bias=" << (bias.defined() ? "true" : "false")
+     << ")";
 }
 ModulePtr BilinearImpl::clone() const {
-  return finish(std::make_shared<BilinearImpl>(in1_features, in2_features, out_features, bias.defined()), *this);
+  return finish(
+      std::make_shared<BilinearImpl>(in1_features, in2_features, out_features, bias.defined()),
+      *this);
 }
 
 // ---- EmbeddingBag ----
 EmbeddingBagImpl::EmbeddingBagImpl(int64_t n, int64_t d, EmbeddingBagOptions o)
     : Module("EmbeddingBag"), num_embeddings(n), embedding_dim(d), options(std::move(o)) {
-  TC_CHECK(n > 0 && d > 0, "EmbeddingBag: num_embeddings and embedding_dim must be positive, got ", n, " and ", d);
+  TC_CHECK(n > 0 && d > 0, "EmbeddingBag: num_embeddings and embedding_dim must be positive, got ",
+           n, " and ", d);
   TC_CHECK(options.mode == "sum" || options.mode == "mean" || options.mode == "max",
            "EmbeddingBag: mode must be 'sum', 'mean' or 'max', got '", options.mode, "'");
   if (options.padding_idx) {
     const int64_t p = *options.padding_idx;
-    TC_CHECK(p >= -n && p < n, "EmbeddingBag: padding_idx must be within num_embeddings (", n, "), got ", p);
+    TC_CHECK(p >= -n && p < n, "EmbeddingBag: padding_idx must be within num_embeddings (", n,
+             "), got ", p);
     if (p < 0) options.padding_idx = p + n;
   }
   weight = register_parameter("weight", empty({n, d}));
@@ -229,18 +256,26 @@ EmbeddingBagImpl::EmbeddingBagImpl(int64_t n, int64_t d, EmbeddingBagOptions o)
 }
 Tensor EmbeddingBagImpl::forward(const Tensor& input, const Tensor& offsets, const Tensor& psw) {
   TC_CHECK_TYPE(input.dtype() == DType::Int64 || input.dtype() == DType::Int32,
-                "EmbeddingBag: expected integer indices (int64 or int32), got ", dtype_name(input.dtype()));
-  TC_CHECK(input.dim() == 2 ? !offsets.defined() : (input.dim() == 1 && offsets.defined() && offsets.dim() == 1),
-           "EmbeddingBag: expected a 2-d input [B, L] without offsets or a 1-d input with 1-d offsets, but got input ",
+                "EmbeddingBag: expected integer indices (int64 or int32), got ",
+                dtype_name(input.dtype()));
+  TC_CHECK(input.dim() == 2 ? !offsets.defined()
+                            : (input.dim() == 1 && offsets.defined() && offsets.dim() == 1),
+           "EmbeddingBag: expected a 2-d input [B, L] without offsets or a 1-d input with 1-d "
+           "offsets, but got input ",
            "of size ", shape_str(input.sizes()), " and ",
-           offsets.defined() ? "offsets of size " + shape_str(offsets.sizes()) : std::string("no offsets"));
-  TC_CHECK(!psw.defined() || psw.sizes() == input.sizes(), "EmbeddingBag: expected per_sample_weights of the input's ",
-           "size ", shape_str(input.sizes()), ", but got ", psw.defined() ? shape_str(psw.sizes()) : std::string());
-  TC_CHECK(!psw.defined() || options.mode == "sum", "EmbeddingBag: per_sample_weights are only supported with mode "
-           "'sum', got mode '", options.mode, "'");
-  return std::get<0>(functional::embedding_bag(input, weight, offsets, options.max_norm, options.norm_type,
-                                               options.scale_grad_by_freq, options.mode, psw,
-                                               options.include_last_offset, options.padding_idx));
+           offsets.defined() ? "offsets of size " + shape_str(offsets.sizes())
+                             : std::string("no offsets"));
+  TC_CHECK(!psw.defined() || psw.sizes() == input.sizes(),
+           "EmbeddingBag: expected per_sample_weights of the input's ", "size ",
+           shape_str(input.sizes()), ", but got ",
+           psw.defined() ? shape_str(psw.sizes()) : std::string());
+  TC_CHECK(!psw.defined() || options.mode == "sum",
+           "EmbeddingBag: per_sample_weights are only supported with mode "
+           "'sum', got mode '",
+           options.mode, "'");
+  return std::get<0>(functional::embedding_bag(
+      input, weight, offsets, options.max_norm, options.norm_type, options.scale_grad_by_freq,
+      options.mode, psw, options.include_last_offset, options.padding_idx));
 }
 void EmbeddingBagImpl::pretty_print(std::ostream& os) const {
   os << "EmbeddingBag(" << num_embeddings << ", " << embedding_dim << ", mode=" << options.mode;
@@ -259,8 +294,8 @@ PadNdImpl::PadNdImpl(std::string type, int n, IntList p, std::string m, double v
            " values (left, right, ...), got ", padding.size(), " values");
 }
 Tensor PadNdImpl::forward(const Tensor& x) {
-  TC_CHECK(x.dim() == spatial + 1 || x.dim() == spatial + 2, name(), ": expected a ", spatial + 1, "-d or ",
-           spatial + 2, "-d input, but got input of size ", shape_str(x.sizes()));
+  TC_CHECK(x.dim() == spatial + 1 || x.dim() == spatial + 2, name(), ": expected a ", spatial + 1,
+           "-d or ", spatial + 2, "-d input, but got input of size ", shape_str(x.sizes()));
   return functional::pad(x, padding, mode, value);
 }
 void PadNdImpl::pretty_print(std::ostream& os) const {
@@ -273,10 +308,14 @@ ModulePtr PadNdImpl::clone() const {
   const std::string& n = name();
   if (n == "ReflectionPad1d") return finish(std::make_shared<ReflectionPad1dImpl>(padding), *this);
   if (n == "ReflectionPad3d") return finish(std::make_shared<ReflectionPad3dImpl>(padding), *this);
-  if (n == "ReplicationPad1d") return finish(std::make_shared<ReplicationPad1dImpl>(padding), *this);
-  if (n == "ReplicationPad3d") return finish(std::make_shared<ReplicationPad3dImpl>(padding), *this);
-  if (n == "ConstantPad1d") return finish(std::make_shared<ConstantPad1dImpl>(padding, value), *this);
-  if (n == "ConstantPad3d") return finish(std::make_shared<ConstantPad3dImpl>(padding, value), *this);
+  if (n == "ReplicationPad1d")
+    return finish(std::make_shared<ReplicationPad1dImpl>(padding), *this);
+  if (n == "ReplicationPad3d")
+    return finish(std::make_shared<ReplicationPad3dImpl>(padding), *this);
+  if (n == "ConstantPad1d")
+    return finish(std::make_shared<ConstantPad1dImpl>(padding, value), *this);
+  if (n == "ConstantPad3d")
+    return finish(std::make_shared<ConstantPad3dImpl>(padding, value), *this);
   return finish(std::make_shared<PadNdImpl>(n, spatial, padding, mode, value), *this);
 }
 
@@ -290,8 +329,8 @@ Tensor DropoutVariantImpl::forward(const Tensor& x) {
   if (n == "FeatureAlphaDropout") return functional::feature_alpha_dropout(x, p, training_);
   // Channel dropout: [N, C, *spatial] or unbatched [C, *spatial] (masks per (N, C) map).
   const int64_t spatial = n == "Dropout1d" ? 1 : 3;
-  TC_CHECK(x.dim() == spatial + 1 || x.dim() == spatial + 2, n, ": expected a ", spatial + 1, "-d or ", spatial + 2,
-           "-d input, but got input of size ", shape_str(x.sizes()));
+  TC_CHECK(x.dim() == spatial + 1 || x.dim() == spatial + 2, n, ": expected a ", spatial + 1,
+           "-d or ", spatial + 2, "-d input, but got input of size ", shape_str(x.sizes()));
   if (x.dim() == spatial + 2) return functional::feature_dropout(x, p, training_);
   return squeeze(functional::feature_dropout(unsqueeze(x, 0), p, training_), 0);
 }
@@ -305,11 +344,14 @@ ModulePtr DropoutVariantImpl::clone() const {
 }
 
 // ---- Distances ----
-CosineSimilarityImpl::CosineSimilarityImpl(int64_t d, double e) : Module("CosineSimilarity"), dim(d), eps(e) {}
+CosineSimilarityImpl::CosineSimilarityImpl(int64_t d, double e)
+    : Module("CosineSimilarity"), dim(d), eps(e) {}
 Tensor CosineSimilarityImpl::forward(const Tensor& a, const Tensor& b) {
   return functional::cosine_similarity(a, b, dim, eps);
 }
-ModulePtr CosineSimilarityImpl::clone() const { return finish(std::make_shared<CosineSimilarityImpl>(dim, eps), *this); }
+ModulePtr CosineSimilarityImpl::clone() const {
+  return finish(std::make_shared<CosineSimilarityImpl>(dim, eps), *this);
+}
 
 PairwiseDistanceImpl::PairwiseDistanceImpl(double pp, double e, bool k)
     : Module("PairwiseDistance"), p(pp), eps(e), keepdim(k) {}
@@ -322,8 +364,8 @@ ModulePtr PairwiseDistanceImpl::clone() const {
 
 // ---- Softmax2d / ChannelShuffle ----
 Tensor Softmax2dImpl::forward(const Tensor& x) {
-  TC_CHECK(x.dim() == 3 || x.dim() == 4, "Softmax2d: expected a 3-d or 4-d input, but got input of size ",
-           shape_str(x.sizes()));
+  TC_CHECK(x.dim() == 3 || x.dim() == 4,
+           "Softmax2d: expected a 3-d or 4-d input, but got input of size ", shape_str(x.sizes()));
   return functional::softmax(x, -3);
 }
 ModulePtr Softmax2dImpl::clone() const { return finish(std::make_shared<Softmax2dImpl>(), *this); }
@@ -331,13 +373,20 @@ ModulePtr Softmax2dImpl::clone() const { return finish(std::make_shared<Softmax2
 ChannelShuffleImpl::ChannelShuffleImpl(int64_t g) : Module("ChannelShuffle"), groups(g) {
   TC_CHECK(g > 0, "ChannelShuffle: groups must be positive, got ", g);
 }
-ModulePtr ChannelShuffleImpl::clone() const { return finish(std::make_shared<ChannelShuffleImpl>(groups), *this); }
+ModulePtr ChannelShuffleImpl::clone() const {
+  return finish(std::make_shared<ChannelShuffleImpl>(groups), *this);
+}
 
 // ---- Fold / Unfold ----
 UnfoldImpl::UnfoldImpl(IntList k, IntList d, IntList p, IntList s)
-    : Module("Unfold"), kernel_size(std::move(k)), dilation(std::move(d)), padding(std::move(p)), stride(std::move(s)) {}
+    : Module("Unfold"),
+      kernel_size(std::move(k)),
+      dilation(std::move(d)),
+      padding(std::move(p)),
+      stride(std::move(s)) {}
 Tensor UnfoldImpl::forward(const Tensor& x) {
-  TC_CHECK(x.dim() == 3 || x.dim() == 4, "Unfold: expected a 3-d or 4-d input [N, C, H, W], but got input of size ",
+  TC_CHECK(x.dim() == 3 || x.dim() == 4,
+           "Unfold: expected a 3-d or 4-d input [N, C, H, W], but got input of size ",
            shape_str(x.sizes()));
   return functional::unfold(x, kernel_size, dilation, padding, stride);
 }
@@ -346,15 +395,21 @@ ModulePtr UnfoldImpl::clone() const {
 }
 
 FoldImpl::FoldImpl(IntList o, IntList k, IntList d, IntList p, IntList s)
-    : Module("Fold"), output_size(std::move(o)), kernel_size(std::move(k)), dilation(std::move(d)),
-      padding(std::move(p)), stride(std::move(s)) {}
+    : Module("Fold"),
+      output_size(std::move(o)),
+      kernel_size(std::move(k)),
+      dilation(std::move(d)),
+      padding(std::move(p)),
+      stride(std::move(s)) {}
 Tensor FoldImpl::forward(const Tensor& x) {
-  TC_CHECK(x.dim() == 2 || x.dim() == 3, "Fold: expected a 2-d or 3-d input [N, C * prod(kernel_size), L], but got ",
+  TC_CHECK(x.dim() == 2 || x.dim() == 3,
+           "Fold: expected a 2-d or 3-d input [N, C * prod(kernel_size), L], but got ",
            "input of size ", shape_str(x.sizes()));
   return functional::fold(x, output_size, kernel_size, dilation, padding, stride);
 }
 ModulePtr FoldImpl::clone() const {
-  return finish(std::make_shared<FoldImpl>(output_size, kernel_size, dilation, padding, stride), *this);
+  return finish(std::make_shared<FoldImpl>(output_size, kernel_size, dilation, padding, stride),
+                *this);
 }
 
 }  // namespace tc::nn

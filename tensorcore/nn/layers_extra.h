@@ -2,10 +2,10 @@
 // More layers and functional forms for the C++ frontend (torch.nn names, arguments, parameter
 // names and init): Bilinear, EmbeddingBag, ConstantPad1d/3d, ReflectionPad1d/3d,
 // ReplicationPad1d/3d, Dropout1d/3d, AlphaDropout, FeatureAlphaDropout, CosineSimilarity,
-// PairwiseDistance, Fold, Unfold, Softmax2d, ChannelShuffle; functional bilinear, one_hot, normalize, cosine_similarity,
-// pairwise_distance, scaled_dot_product_attention, softmin, glu, interpolate. Built on the native
-// kernels of tc::nn::functional where one exists, otherwise the same core-op composites as
-// tensorcore.nn.functional.
+// PairwiseDistance, Fold, Unfold, Softmax2d, ChannelShuffle; functional bilinear, one_hot,
+// normalize, cosine_similarity, pairwise_distance, scaled_dot_product_attention, softmin, glu,
+// interpolate. Built on the native kernels of tc::nn::functional where one exists, otherwise the
+// same core-op composites as tensorcore.nn.functional.
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,7 +18,8 @@ using IntList = std::vector<int64_t>;
 
 namespace functional {
 // y_k = x1^T W_k x2 + b_k over the last dims; weight [out, in1, in2].
-Tensor bilinear(const Tensor& input1, const Tensor& input2, const Tensor& weight, const Tensor& bias = {});
+Tensor bilinear(const Tensor& input1, const Tensor& input2, const Tensor& weight,
+                const Tensor& bias = {});
 // int64 class indices -> int64 [*, num_classes] (num_classes -1: max + 1).
 Tensor one_hot(const Tensor& tensor, int64_t num_classes = -1);
 Tensor normalize(const Tensor& input, double p = 2.0, int64_t dim = 1, double eps = 1e-12);
@@ -27,8 +28,8 @@ Tensor pairwise_distance(const Tensor& x1, const Tensor& x2, double p = 2.0, dou
                          bool keepdim = false);
 // softmax(Q K^T * scale + mask) V; a bool attn_mask marks the positions that may attend (true).
 Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, const Tensor& value,
-                                    const Tensor& attn_mask = {}, double dropout_p = 0.0, bool is_causal = false,
-                                    std::optional<double> scale = {});
+                                    const Tensor& attn_mask = {}, double dropout_p = 0.0,
+                                    bool is_causal = false, std::optional<double> scale = {});
 Tensor softmin(const Tensor& input, int64_t dim);
 Tensor glu(const Tensor& input, int64_t dim = -1);
 // (N, g*c, *) -> (N, c*g, *): the group and per-group channel axes transposed.
@@ -36,7 +37,8 @@ Tensor channel_shuffle(const Tensor& input, int64_t groups);
 // torch's interpolate: exactly one of size (1 or one per spatial dim) and scale_factor; the output
 // is floor(in * scale) and the coordinate mapping uses the given scale unless
 // recompute_scale_factor. align_corners only for linear modes.
-Tensor interpolate(const Tensor& input, const IntList& size = {}, const std::vector<double>& scale_factor = {},
+Tensor interpolate(const Tensor& input, const IntList& size = {},
+                   const std::vector<double>& scale_factor = {},
                    const std::string& mode = "nearest", std::optional<bool> align_corners = {},
                    bool recompute_scale_factor = false, bool antialias = false);
 }  // namespace functional
@@ -69,7 +71,8 @@ class EmbeddingBagImpl : public Module {
  public:
   EmbeddingBagImpl(int64_t num_embeddings, int64_t embedding_dim, EmbeddingBagOptions options = {});
   ModulePtr clone() const override;
-  Tensor forward(const Tensor& input, const Tensor& offsets = {}, const Tensor& per_sample_weights = {});
+  Tensor forward(const Tensor& input, const Tensor& offsets = {},
+                 const Tensor& per_sample_weights = {});
   void pretty_print(std::ostream& os) const override;
   int64_t num_embeddings, embedding_dim;
   EmbeddingBagOptions options;
@@ -90,11 +93,11 @@ class PadNdImpl : public Module {
   std::string mode;
   double value;
 };
-#define TC_PAD_MODULE(Name, N, Mode)                                                                        \
-  class Name##Impl : public PadNdImpl {                                                                     \
-   public:                                                                                                  \
-    explicit Name##Impl(IntList padding) : PadNdImpl(#Name, N, std::move(padding), Mode, 0.0) {}            \
-  };                                                                                                        \
+#define TC_PAD_MODULE(Name, N, Mode)                                                             \
+  class Name##Impl : public PadNdImpl {                                                          \
+   public:                                                                                       \
+    explicit Name##Impl(IntList padding) : PadNdImpl(#Name, N, std::move(padding), Mode, 0.0) {} \
+  };                                                                                             \
   TC_MODULE(Name)
 TC_PAD_MODULE(ReflectionPad1d, 1, "reflect");
 TC_PAD_MODULE(ReflectionPad3d, 3, "reflect");
@@ -103,12 +106,14 @@ TC_PAD_MODULE(ReplicationPad3d, 3, "replicate");
 #undef TC_PAD_MODULE
 class ConstantPad1dImpl : public PadNdImpl {
  public:
-  ConstantPad1dImpl(IntList padding, double value) : PadNdImpl("ConstantPad1d", 1, std::move(padding), "constant", value) {}
+  ConstantPad1dImpl(IntList padding, double value)
+      : PadNdImpl("ConstantPad1d", 1, std::move(padding), "constant", value) {}
 };
 TC_MODULE(ConstantPad1d);
 class ConstantPad3dImpl : public PadNdImpl {
  public:
-  ConstantPad3dImpl(IntList padding, double value) : PadNdImpl("ConstantPad3d", 3, std::move(padding), "constant", value) {}
+  ConstantPad3dImpl(IntList padding, double value)
+      : PadNdImpl("ConstantPad3d", 3, std::move(padding), "constant", value) {}
 };
 TC_MODULE(ConstantPad3d);
 
@@ -122,11 +127,11 @@ class DropoutVariantImpl : public Module {
   void pretty_print(std::ostream& os) const override;
   double p;
 };
-#define TC_DROPOUT_MODULE(Name)                                                          \
-  class Name##Impl : public DropoutVariantImpl {                                         \
-   public:                                                                               \
-    explicit Name##Impl(double p = 0.5) : DropoutVariantImpl(#Name, p) {}                \
-  };                                                                                     \
+#define TC_DROPOUT_MODULE(Name)                                           \
+  class Name##Impl : public DropoutVariantImpl {                          \
+   public:                                                                \
+    explicit Name##Impl(double p = 0.5) : DropoutVariantImpl(#Name, p) {} \
+  };                                                                      \
   TC_MODULE(Name)
 TC_DROPOUT_MODULE(Dropout1d);
 TC_DROPOUT_MODULE(Dropout3d);
@@ -175,7 +180,8 @@ TC_MODULE(ChannelShuffle);
 // im2col / col2im as modules (functional::unfold / fold).
 class UnfoldImpl : public Module {
  public:
-  explicit UnfoldImpl(IntList kernel_size, IntList dilation = {1}, IntList padding = {0}, IntList stride = {1});
+  explicit UnfoldImpl(IntList kernel_size, IntList dilation = {1}, IntList padding = {0},
+                      IntList stride = {1});
   ModulePtr clone() const override;
   Tensor forward(const Tensor& x);
   IntList kernel_size, dilation, padding, stride;

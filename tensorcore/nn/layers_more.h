@@ -55,17 +55,20 @@ class Pad2dImpl : public Module {
 };
 class ConstantPad2dImpl : public Pad2dImpl {
  public:
-  ConstantPad2dImpl(IntList padding, double value) : Pad2dImpl("ConstantPad2d", std::move(padding), "constant", value) {}
+  ConstantPad2dImpl(IntList padding, double value)
+      : Pad2dImpl("ConstantPad2d", std::move(padding), "constant", value) {}
 };
 TC_MODULE(ConstantPad2d);
 class ZeroPad2dImpl : public Pad2dImpl {
  public:
-  explicit ZeroPad2dImpl(IntList padding) : Pad2dImpl("ZeroPad2d", std::move(padding), "constant", 0.0) {}
+  explicit ZeroPad2dImpl(IntList padding)
+      : Pad2dImpl("ZeroPad2d", std::move(padding), "constant", 0.0) {}
 };
 TC_MODULE(ZeroPad2d);
 class ReflectionPad2dImpl : public Pad2dImpl {
  public:
-  explicit ReflectionPad2dImpl(IntList padding) : Pad2dImpl("ReflectionPad2d", std::move(padding), "reflect", 0.0) {}
+  explicit ReflectionPad2dImpl(IntList padding)
+      : Pad2dImpl("ReflectionPad2d", std::move(padding), "reflect", 0.0) {}
 };
 TC_MODULE(ReflectionPad2d);
 class ReplicationPad2dImpl : public Pad2dImpl {

@@ -10,8 +10,8 @@ namespace functional {
 namespace {
 
 void check_reduction(const char* op, const std::string& r) {
-  TC_CHECK(r == "mean" || r == "sum" || r == "none", op, ": reduction must be 'mean', 'sum' or 'none', got '", r,
-           "'");
+  TC_CHECK(r == "mean" || r == "sum" || r == "none", op,
+           ": reduction must be 'mean', 'sum' or 'none', got '", r, "'");
 }
 
 Tensor reduce(const Tensor& loss, const std::string& r) {
@@ -21,10 +21,11 @@ Tensor reduce(const Tensor& loss, const std::string& r) {
 }
 
 // [N, C, *] -> [M, C] with the class dim last; target [N, *] -> [M].
-std::pair<Tensor, Tensor> flatten_classes(const char* op, const Tensor& input, const Tensor& target) {
+std::pair<Tensor, Tensor> flatten_classes(const char* op, const Tensor& input,
+                                          const Tensor& target) {
   TC_CHECK(input.dim() >= 1, op, ": input must have a class dim, got a 0-d tensor");
-  TC_CHECK_TYPE(target.dtype() == DType::Int64, op, ": expected int64 class indices as target, got ",
-                dtype_name(target.dtype()));
+  TC_CHECK_TYPE(target.dtype() == DType::Int64, op,
+                ": expected int64 class indices as target, got ", dtype_name(target.dtype()));
   if (input.dim() == 1) {
     TC_CHECK(target.dim() == 0, op, ": for unbatched input ", shape_str(input.sizes()),
              " expected a 0-d target, got ", shape_str(target.sizes()));
@@ -32,26 +33,27 @@ std::pair<Tensor, Tensor> flatten_classes(const char* op, const Tensor& input, c
   }
   Shape expect = input.sizes();
   expect.erase(expect.begin() + 1);
-  TC_CHECK(target.sizes() == expect, op, ": expected target of shape ", shape_str(expect), " for input ",
-           shape_str(input.sizes()), ", but got ", shape_str(target.sizes()));
+  TC_CHECK(target.sizes() == expect, op, ": expected target of shape ", shape_str(expect),
+           " for input ", shape_str(input.sizes()), ", but got ", shape_str(target.sizes()));
   int64_t C = input.size(1);
   Tensor x = input.dim() == 2 ? input : reshape(movedim(input, {1}, {-1}), {-1, C});
   return {x, reshape(target, {-1})};
 }
 
 // Per-element weighted NLL of a [M, C] log-prob matrix, plus the per-element weights.
-std::pair<Tensor, Tensor> nll_terms(const char* op, const Tensor& lp, const Tensor& tgt, const Tensor& weight,
-                                    int64_t ignore_index) {
+std::pair<Tensor, Tensor> nll_terms(const char* op, const Tensor& lp, const Tensor& tgt,
+                                    const Tensor& weight, int64_t ignore_index) {
   int64_t C = lp.size(1);
   Tensor keep = ne(tgt, scalar_tensor(ignore_index, DType::Int64));
   Tensor safe = where(keep, tgt, zeros_like(tgt));
-  TC_CHECK_INDEX(safe.numel() == 0 || (amin(safe).item<int64_t>() >= 0 && amax(safe).item<int64_t>() < C), op,
-                 ": target classes must be in [0, ", C, ") or ignore_index (", ignore_index, ")");
+  TC_CHECK_INDEX(
+      safe.numel() == 0 || (amin(safe).item<int64_t>() >= 0 && amax(safe).item<int64_t>() < C), op,
+      ": target classes must be in [0, ", C, ") or ignore_index (", ignore_index, ")");
   Tensor picked = squeeze(gather(lp, 1, unsqueeze(safe, 1)), 1);
   Tensor w = to_dtype(keep, lp.dtype());
   if (weight.defined()) {
-    TC_CHECK(weight.dim() == 1 && weight.size(0) == C, op, ": weight must have shape [", C, "], got ",
-             shape_str(weight.sizes()));
+    TC_CHECK(weight.dim() == 1 && weight.size(0) == C, op, ": weight must have shape [", C,
+             "], got ", shape_str(weight.sizes()));
     w = mul(w, index_select(weight, 0, safe));
   }
   return {neg(mul(picked, w)), w};
@@ -61,29 +63,34 @@ std::pair<Tensor, Tensor> nll_terms(const char* op, const Tensor& lp, const Tens
 // q = (1 - s) target + s / C; "mean" divides by the number of samples (weights do not), as torch.
 Tensor cross_entropy_probs(const Tensor& input, const Tensor& target, const Tensor& weight,
                            const std::string& reduction, double label_smoothing) {
-  TC_CHECK(input.dim() >= 1 && target.sizes() == input.sizes(), "cross_entropy: expected probability targets of "
-           "the input's shape ", shape_str(input.sizes()), ", but got ", shape_str(target.sizes()));
+  TC_CHECK(input.dim() >= 1 && target.sizes() == input.sizes(),
+           "cross_entropy: expected probability targets of "
+           "the input's shape ",
+           shape_str(input.sizes()), ", but got ", shape_str(target.sizes()));
   const int64_t cdim = input.dim() == 1 ? 0 : 1, C = input.size(cdim);
   Tensor lp = log_softmax(input, cdim);
-  Tensor q = label_smoothing > 0 ? add(mul(target, 1 - label_smoothing), label_smoothing / double(C)) : target;
+  Tensor q = label_smoothing > 0
+                 ? add(mul(target, 1 - label_smoothing), label_smoothing / double(C))
+                 : target;
   Tensor terms = mul(lp, q);
   if (weight.defined()) {
-    TC_CHECK(weight.dim() == 1 && weight.size(0) == C, "cross_entropy: weight must have shape [", C, "], got ",
-             shape_str(weight.sizes()));
+    TC_CHECK(weight.dim() == 1 && weight.size(0) == C, "cross_entropy: weight must have shape [", C,
+             "], got ", shape_str(weight.sizes()));
     Shape ws(size_t(input.dim()), 1);
     ws[size_t(cdim)] = C;
     terms = mul(terms, reshape(weight, ws));
   }
   Tensor loss = neg(sum(terms, {cdim}));
   if (reduction == "sum") return sum(loss);
-  if (reduction == "mean") return input.dim() == 1 ? loss : div(sum(loss), double(input.numel() / C));
+  if (reduction == "mean")
+    return input.dim() == 1 ? loss : div(sum(loss), double(input.numel() / C));
   return loss;
 }
 
 }  // namespace
 
-Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight, int64_t ignore_index,
-                const std::string& reduction) {
+Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
+                int64_t ignore_index, const std::string& reduction) {
   TC_AUTOCAST("nll_loss", nll_loss, input, target, weight, ignore_index, reduction);
   check_reduction("nll_loss", reduction);
   auto [lp, tgt] = flatten_classes("nll_loss", input, target);
@@ -93,13 +100,13 @@ Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
   return input.dim() == 1 ? reshape(loss, {}) : reshape(loss, target.sizes());
 }
 
-Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& weight, int64_t ignore_index,
-                     const std::string& reduction, double label_smoothing) {
+Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& weight,
+                     int64_t ignore_index, const std::string& reduction, double label_smoothing) {
   TC_AUTOCAST("cross_entropy_loss", cross_entropy, input, target, weight, ignore_index, reduction,
               label_smoothing);
   check_reduction("cross_entropy", reduction);
-  TC_CHECK(label_smoothing >= 0 && label_smoothing <= 1, "cross_entropy: label_smoothing must be in [0, 1], got ",
-           label_smoothing);
+  TC_CHECK(label_smoothing >= 0 && label_smoothing <= 1,
+           "cross_entropy: label_smoothing must be in [0, 1], got ", label_smoothing);
   if (is_floating(target.dtype()))
     return cross_entropy_probs(input, target, weight, reduction, label_smoothing);
   if ((input.dtype() == DType::Float32 || input.dtype() == DType::Float64) && input.is_cpu() &&
@@ -136,8 +143,8 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& we
 Tensor mse_loss(const Tensor& input, const Tensor& target, const std::string& reduction) {
   TC_AUTOCAST("mse_loss", mse_loss, input, target, reduction);
   check_reduction("mse_loss", reduction);
-  TC_CHECK(input.sizes() == target.sizes(), "mse_loss: input ", shape_str(input.sizes()), " and target ",
-           shape_str(target.sizes()), " must have the same shape");
+  TC_CHECK(input.sizes() == target.sizes(), "mse_loss: input ", shape_str(input.sizes()),
+           " and target ", shape_str(target.sizes()), " must have the same shape");
   return reduce(square(sub(input, target)), reduction);
 }
 
@@ -195,7 +202,8 @@ Tensor BCEWithLogitsLossImpl::forward(const Tensor& input, const Tensor& target)
 
 CTCLossImpl::CTCLossImpl(int64_t b, std::string r, bool zi)
     : Module("CTCLoss"), blank(b), reduction(std::move(r)), zero_infinity(zi) {}
-Tensor CTCLossImpl::forward(const Tensor& lp, const Tensor& targets, const Tensor& il, const Tensor& tl) {
+Tensor CTCLossImpl::forward(const Tensor& lp, const Tensor& targets, const Tensor& il,
+                            const Tensor& tl) {
   return functional::ctc_loss(lp, targets, il, tl, blank, reduction, zero_infinity);
 }
 

@@ -23,7 +23,8 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& we
                      double label_smoothing = 0.0);
 Tensor mse_loss(const Tensor& input, const Tensor& target, const std::string& reduction = "mean");
 Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& target,
-                                        const Tensor& weight = {}, const std::string& reduction = "mean",
+                                        const Tensor& weight = {},
+                                        const std::string& reduction = "mean",
                                         const Tensor& pos_weight = {});
 }  // namespace functional
 
@@ -43,7 +44,8 @@ TC_MODULE(CrossEntropyLoss);
 class NLLLossImpl : public Module {
  public:
   ModulePtr clone() const override;
-  explicit NLLLossImpl(Tensor weight = {}, int64_t ignore_index = -100, std::string reduction = "mean");
+  explicit NLLLossImpl(Tensor weight = {}, int64_t ignore_index = -100,
+                       std::string reduction = "mean");
   Tensor forward(const Tensor& input, const Tensor& target);
   int64_t ignore_index;
   std::string reduction;
@@ -63,7 +65,8 @@ TC_MODULE(MSELoss);
 class BCEWithLogitsLossImpl : public Module {
  public:
   ModulePtr clone() const override;
-  explicit BCEWithLogitsLossImpl(Tensor weight = {}, std::string reduction = "mean", Tensor pos_weight = {});
+  explicit BCEWithLogitsLossImpl(Tensor weight = {}, std::string reduction = "mean",
+                                 Tensor pos_weight = {});
   Tensor forward(const Tensor& input, const Tensor& target);
   std::string reduction;
   Tensor weight, pos_weight;
@@ -73,7 +76,8 @@ TC_MODULE(BCEWithLogitsLoss);
 class CTCLossImpl : public Module {
  public:
   ModulePtr clone() const override;
-  explicit CTCLossImpl(int64_t blank = 0, std::string reduction = "mean", bool zero_infinity = false);
+  explicit CTCLossImpl(int64_t blank = 0, std::string reduction = "mean",
+                       bool zero_infinity = false);
   Tensor forward(const Tensor& log_probs, const Tensor& targets, const Tensor& input_lengths,
                  const Tensor& target_lengths);
   int64_t blank;

@@ -59,8 +59,10 @@ Tensor& Module::register_buffer(const std::string& name, Tensor t, bool persiste
   check_name(type_name_, "buffer", name);
   TC_CHECK(find_entry(params_, name) == nullptr, type_name_, ".register_buffer: '", name,
            "' is already a parameter");
-  if (persistent) non_persistent_.erase(name);
-  else non_persistent_.insert(name);
+  if (persistent)
+    non_persistent_.erase(name);
+  else
+    non_persistent_.insert(name);
   if (Tensor* e = find_entry(buffers_, name)) return *e = t;
   buffers_.emplace_back(name, t);
   return buffers_.back().second;
@@ -96,9 +98,11 @@ void Module::collect(NamedTensors& out, const std::string& prefix, bool params, 
       if (t.defined()) out.emplace_back(prefix + n, t);
   if (bufs)
     for (auto& [n, t] : buffers_)
-      if (t.defined() && !(persistent_only && non_persistent_.count(n))) out.emplace_back(prefix + n, t);
+      if (t.defined() && !(persistent_only && non_persistent_.count(n)))
+        out.emplace_back(prefix + n, t);
   if (recurse)
-    for (auto& [n, c] : children_) c->collect(out, prefix + n + ".", params, bufs, persistent_only, true);
+    for (auto& [n, c] : children_)
+      c->collect(out, prefix + n + ".", params, bufs, persistent_only, true);
 }
 
 NamedTensors Module::named_parameters(bool recurse) const {
@@ -161,8 +165,10 @@ void Module::zero_grad(bool set_to_none) {
   for (auto& p : parameters()) {
     Tensor g = p.grad();
     if (!g.defined()) continue;
-    if (set_to_none) p.set_grad(Tensor());
-    else zero_(g);
+    if (set_to_none)
+      p.set_grad(Tensor());
+    else
+      zero_(g);
   }
 }
 
@@ -246,8 +252,10 @@ void Module::load_state_dict(const NamedTensors& state, bool strict) {
 }
 
 void Module::save(const std::filesystem::path& path) const {
-  if (path.extension() == ".safetensors") serialize::save_safetensors(state_dict(), path);
-  else serialize::save(state_dict(), path);
+  if (path.extension() == ".safetensors")
+    serialize::save_safetensors(state_dict(), path);
+  else
+    serialize::save(state_dict(), path);
 }
 
 void Module::load(const std::filesystem::path& path, bool strict) {
@@ -317,8 +325,10 @@ void Module::run_forward_hooks(const TensorList& inputs, TensorList& outputs) {
 
 // ---- clone ----
 ModulePtr Module::clone() const {
-  throw NotImplementedError(type_name_ + ".clone(): this module does not implement clone(); derive its Impl from "
-                            "tc::nn::Cloneable<Impl> and register its members in reset(), or override clone()");
+  throw NotImplementedError(
+      type_name_ +
+      ".clone(): this module does not implement clone(); derive its Impl from "
+      "tc::nn::Cloneable<Impl> and register its members in reset(), or override clone()");
 }
 
 void Module::copy_state_from(const Module& src) {
@@ -326,8 +336,8 @@ void Module::copy_state_from(const Module& src) {
   auto copy_list = [&](NamedTensors& dst, const NamedTensors& from, const char* kind) {
     for (auto& [name, t] : from) {
       Tensor* own = find_entry(dst, name);
-      TC_CHECK(own != nullptr, type_name_, ".copy_state_from: ", src.name(), " has a ", kind, " '", name,
-               "' that this module lacks");
+      TC_CHECK(own != nullptr, type_name_, ".copy_state_from: ", src.name(), " has a ", kind, " '",
+               name, "' that this module lacks");
       if (!t.defined() || !own->defined()) {
         TC_CHECK(t.defined() == own->defined(), type_name_, ".copy_state_from: ", kind, " '", name,
                  "' is defined in only one of the two modules");
@@ -346,9 +356,10 @@ void Module::copy_state_from(const Module& src) {
   non_persistent_ = src.non_persistent_;
   training_ = src.training_;
   for (auto& [name, c] : src.children_) {
-    auto it = std::find_if(children_.begin(), children_.end(), [&](auto& e) { return e.first == name; });
-    TC_CHECK(it != children_.end(), type_name_, ".copy_state_from: ", src.name(), " has a submodule '", name,
-             "' that this module lacks");
+    auto it =
+        std::find_if(children_.begin(), children_.end(), [&](auto& e) { return e.first == name; });
+    TC_CHECK(it != children_.end(), type_name_, ".copy_state_from: ", src.name(),
+             " has a submodule '", name, "' that this module lacks");
     it->second->copy_state_from(*c);
   }
 }

@@ -35,7 +35,8 @@ using NamedModules = std::vector<std::pair<std::string, ModulePtr>>;
 // untouched) and its Tensor results (a Tensor, or the Tensors of a pair / tuple / vector, flattened
 // depth-first). A pre-hook may replace inputs; a forward hook may replace outputs (same count).
 using ForwardPreHook = std::function<void(Module& module, TensorList& inputs)>;
-using ForwardHook = std::function<void(Module& module, const TensorList& inputs, TensorList& outputs)>;
+using ForwardHook =
+    std::function<void(Module& module, const TensorList& inputs, TensorList& outputs)>;
 
 namespace detail {
 struct HookStore {
@@ -50,7 +51,8 @@ struct HookStore {
 class HookHandle {
  public:
   HookHandle() = default;
-  HookHandle(std::weak_ptr<detail::HookStore> store, int64_t id) : store_(std::move(store)), id_(id) {}
+  HookHandle(std::weak_ptr<detail::HookStore> store, int64_t id)
+      : store_(std::move(store)), id_(id) {}
   void remove();
 
  private:
@@ -69,8 +71,8 @@ class Module : public std::enable_shared_from_this<Module> {
   const std::string& name() const { return type_name_; }
 
   // Registration returns a handle sharing the stored tensor (members may keep it). Registering
-  // an existing name replaces the entry. An undefined tensor registers an absent entry (bias=false),
-  // which is skipped by parameters() and state_dict() as torch does with None.
+  // an existing name replaces the entry. An undefined tensor registers an absent entry
+  // (bias=false), which is skipped by parameters() and state_dict() as torch does with None.
   Tensor& register_parameter(const std::string& name, Tensor t, bool requires_grad = true);
   Tensor& register_buffer(const std::string& name, Tensor t, bool persistent = true);
   template <typename M>
@@ -134,7 +136,9 @@ class Module : public std::enable_shared_from_this<Module> {
   // hooks after it.
   HookHandle register_forward_pre_hook(ForwardPreHook hook);
   HookHandle register_forward_hook(ForwardHook hook);
-  bool has_forward_hooks() const { return hooks_ && (!hooks_->pre.empty() || !hooks_->post.empty()); }
+  bool has_forward_hooks() const {
+    return hooks_ && (!hooks_->pre.empty() || !hooks_->post.empty());
+  }
   void run_forward_pre_hooks(TensorList& inputs);
   void run_forward_hooks(const TensorList& inputs, TensorList& outputs);
 
@@ -150,7 +154,8 @@ class Module : public std::enable_shared_from_this<Module> {
  protected:
   void register_module_impl(const std::string& name, ModulePtr m);
   // For Cloneable: name and training mode only; registries start empty.
-  Module(const std::string& type_name, bool training) : training_(training), type_name_(type_name) {}
+  Module(const std::string& type_name, bool training)
+      : training_(training), type_name_(type_name) {}
   bool training_ = true;
 
  private:
@@ -196,9 +201,12 @@ class Cloneable : public Module {
 
 namespace detail {
 
-template <typename T> struct IsTupleLike : std::false_type {};
-template <typename A, typename B> struct IsTupleLike<std::pair<A, B>> : std::true_type {};
-template <typename... T> struct IsTupleLike<std::tuple<T...>> : std::true_type {};
+template <typename T>
+struct IsTupleLike : std::false_type {};
+template <typename A, typename B>
+struct IsTupleLike<std::pair<A, B>> : std::true_type {};
+template <typename... T>
+struct IsTupleLike<std::tuple<T...>> : std::true_type {};
 
 template <typename T>
 void flatten_tensors(TensorList& out, const T& v) {
@@ -234,8 +242,8 @@ auto call(Impl& impl, Args&&... args) {
   detail::flatten_tensors(inputs, copies);
   const size_t n_in = inputs.size();
   impl.run_forward_pre_hooks(inputs);
-  TC_CHECK(inputs.size() == n_in, impl.name(), ": a forward pre-hook changed the number of inputs from ", n_in,
-           " to ", inputs.size());
+  TC_CHECK(inputs.size() == n_in, impl.name(),
+           ": a forward pre-hook changed the number of inputs from ", n_in, " to ", inputs.size());
   size_t i = 0;
   detail::unflatten_tensors(inputs, i, copies);
   auto out = std::apply([&](auto&... a) { return impl.forward(a...); }, copies);
@@ -243,8 +251,8 @@ auto call(Impl& impl, Args&&... args) {
   detail::flatten_tensors(outputs, out);
   const size_t n_out = outputs.size();
   impl.run_forward_hooks(inputs, outputs);
-  TC_CHECK(outputs.size() == n_out, impl.name(), ": a forward hook changed the number of outputs from ", n_out,
-           " to ", outputs.size());
+  TC_CHECK(outputs.size() == n_out, impl.name(),
+           ": a forward hook changed the number of outputs from ", n_out, " to ", outputs.size());
   i = 0;
   detail::unflatten_tensors(outputs, i, out);
   return out;
@@ -259,8 +267,9 @@ class ModuleHolder {
   ModuleHolder(std::nullptr_t) {}
   ModuleHolder(std::shared_ptr<Impl> p) : impl_(std::move(p)) {}
   template <typename... Args>
-    requires std::is_constructible_v<Impl, Args...>
-  explicit ModuleHolder(Args&&... args) : impl_(std::make_shared<Impl>(std::forward<Args>(args)...)) {}
+  requires std::is_constructible_v<Impl, Args...>
+  explicit ModuleHolder(Args&&... args)
+      : impl_(std::make_shared<Impl>(std::forward<Args>(args)...)) {}
 
   Impl* operator->() const { return get(); }
   Impl& operator*() const { return *get(); }
@@ -278,7 +287,8 @@ class ModuleHolder {
   // A deep copy (Module::clone): `Linear copy = lin.clone();`
   std::shared_ptr<Impl> clone() const {
     auto c = std::dynamic_pointer_cast<Impl>(get()->clone());
-    TC_CHECK(c != nullptr, "ModuleHolder::clone: clone() of ", get()->name(), " returned another type");
+    TC_CHECK(c != nullptr, "ModuleHolder::clone: clone() of ", get()->name(),
+             " returned another type");
     return c;
   }
 
@@ -289,8 +299,8 @@ class ModuleHolder {
 }  // namespace tc::nn
 
 // Declares `Name` as a ModuleHolder of `NameImpl`.
-#define TC_MODULE(Name)                                       \
-  class Name : public ::tc::nn::ModuleHolder<Name##Impl> {   \
-   public:                                                    \
-    using ::tc::nn::ModuleHolder<Name##Impl>::ModuleHolder;   \
+#define TC_MODULE(Name)                                     \
+  class Name : public ::tc::nn::ModuleHolder<Name##Impl> {  \
+   public:                                                  \
+    using ::tc::nn::ModuleHolder<Name##Impl>::ModuleHolder; \
   }

@@ -10,8 +10,8 @@ namespace tc::nn {
 class BatchNorm3dImpl : public BatchNormImpl {
  public:
   ModulePtr clone() const override;
-  explicit BatchNorm3dImpl(int64_t num_features, double eps = 1e-5, double momentum = 0.1, bool affine = true,
-                           bool track_running_stats = true);
+  explicit BatchNorm3dImpl(int64_t num_features, double eps = 1e-5, double momentum = 0.1,
+                           bool affine = true, bool track_running_stats = true);
 };
 TC_MODULE(BatchNorm3d);
 
@@ -20,8 +20,8 @@ TC_MODULE(BatchNorm3d);
 class SyncBatchNormImpl : public BatchNormImpl {
  public:
   ModulePtr clone() const override;
-  explicit SyncBatchNormImpl(int64_t num_features, double eps = 1e-5, double momentum = 0.1, bool affine = true,
-                             bool track_running_stats = true);
+  explicit SyncBatchNormImpl(int64_t num_features, double eps = 1e-5, double momentum = 0.1,
+                             bool affine = true, bool track_running_stats = true);
 };
 TC_MODULE(SyncBatchNorm);
 
@@ -29,8 +29,8 @@ TC_MODULE(SyncBatchNorm);
 // Inputs [N, C, *spatial] or unbatched [C, *spatial].
 class InstanceNormImpl : public Module {
  public:
-  InstanceNormImpl(std::string type, int spatial, int64_t num_features, double eps, double momentum, bool affine,
-                   bool track_running_stats);
+  InstanceNormImpl(std::string type, int spatial, int64_t num_features, double eps, double momentum,
+                   bool affine, bool track_running_stats);
   ModulePtr clone() const override;
   Tensor forward(const Tensor& x);
   void pretty_print(std::ostream& os) const override;
@@ -40,13 +40,13 @@ class InstanceNormImpl : public Module {
   bool affine, track_running_stats;
   Tensor weight, bias, running_mean, running_var, num_batches_tracked;
 };
-#define TC_INSTANCE_NORM(Name, N)                                                                            \
-  class Name##Impl : public InstanceNormImpl {                                                               \
-   public:                                                                                                   \
-    explicit Name##Impl(int64_t num_features, double eps = 1e-5, double momentum = 0.1, bool affine = false, \
-                        bool track_running_stats = false)                                                    \
-        : InstanceNormImpl(#Name, N, num_features, eps, momentum, affine, track_running_stats) {}            \
-  };                                                                                                         \
+#define TC_INSTANCE_NORM(Name, N)                                                                 \
+  class Name##Impl : public InstanceNormImpl {                                                    \
+   public:                                                                                        \
+    explicit Name##Impl(int64_t num_features, double eps = 1e-5, double momentum = 0.1,           \
+                        bool affine = false, bool track_running_stats = false)                    \
+        : InstanceNormImpl(#Name, N, num_features, eps, momentum, affine, track_running_stats) {} \
+  };                                                                                              \
   TC_MODULE(Name)
 TC_INSTANCE_NORM(InstanceNorm1d, 1);
 TC_INSTANCE_NORM(InstanceNorm2d, 2);
@@ -56,7 +56,8 @@ TC_INSTANCE_NORM(InstanceNorm3d, 3);
 // Normalizes each element by the sum of squares over `size` neighbouring channels.
 class LocalResponseNormImpl : public Module {
  public:
-  explicit LocalResponseNormImpl(int64_t size, double alpha = 1e-4, double beta = 0.75, double k = 1.0);
+  explicit LocalResponseNormImpl(int64_t size, double alpha = 1e-4, double beta = 0.75,
+                                 double k = 1.0);
   ModulePtr clone() const override;
   Tensor forward(const Tensor& x);
   void pretty_print(std::ostream& os) const override;

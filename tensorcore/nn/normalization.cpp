@@ -47,9 +47,13 @@ Tensor compute_param(const Tensor& t, DType input_dtype) {
 }
 
 template <typename C>
-const C* ptr_or_null(const Tensor& t) { return t.defined() ? t.data<C>() : nullptr; }
+const C* ptr_or_null(const Tensor& t) {
+  return t.defined() ? t.data<C>() : nullptr;
+}
 template <typename C>
-C* mut_ptr_or_null(Tensor& t) { return t.defined() ? t.data<C>() : nullptr; }
+C* mut_ptr_or_null(Tensor& t) {
+  return t.defined() ? t.data<C>() : nullptr;
+}
 
 struct RowGeom {
   int64_t R, M, G, L;
@@ -59,51 +63,60 @@ struct RowGeom {
 // T is the storage type; statistics and affine parameters are in C = compute_t<T>.
 template <typename T>
 void row_norm_forward(const T* x, const compute_t<T>* w, const compute_t<T>* b, T* y,
-                      compute_t<T>* mean_out, compute_t<T>* rstd_out, const RowGeom& g, double eps) {
+                      compute_t<T>* mean_out, compute_t<T>* rstd_out, const RowGeom& g,
+                      double eps) {
   using C = compute_t<T>;
-  parallel_for(0, g.R, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(g.M, 1)), [&](int64_t r0, int64_t r1) {
-    for (int64_t r = r0; r < r1; ++r) {
-      const T* xr = x + r * g.M;
-      T* yr = y + r * g.M;
-      double mean = span_sum(xr, g.M, [](C v) { return v; }) / double(g.M);
-      C m = C(mean);
-      double var = span_sum(xr, g.M, [m](C v) { C d = v - m; return d * d; }) / double(g.M);
-      C rstd = C(1.0 / std::sqrt(var + eps));
-      mean_out[r] = m;
-      rstd_out[r] = rstd;
-      int64_t a0 = (r % g.G) * g.per_group();
-      if (g.L == 1) {  // layer_norm: one affine entry per element
-        // Scalars by value and __restrict spans: otherwise GCC must assume the output store
-        // may change them and leaves the loop scalar.
-        map_spans(xr, yr, g.M, [m, rstd, w, b, a0](auto in, C* __restrict out, int64_t off,
-                                                   int64_t len) {
-          const C* __restrict wj = w ? w + a0 + off : nullptr;
-          const C* __restrict bj = b ? b + a0 + off : nullptr;
-          if (wj && bj) {
-            for (int64_t j = 0; j < len; ++j) out[j] = (in[j] - m) * rstd * wj[j] + bj[j];
-          } else if (!wj && !bj) {
-            for (int64_t j = 0; j < len; ++j) out[j] = (in[j] - m) * rstd;
-          } else {
-            for (int64_t j = 0; j < len; ++j) {
-              C v = (in[j] - m) * rstd;
-              if (wj) v *= wj[j];
-              if (bj) v += bj[j];
-              out[j] = v;
-            }
-          }
-        });
-        continue;
-      }
-      for (int64_t c = 0; c < g.per_group(); ++c) {
-        C scale = rstd * (w ? w[a0 + c] : C(1));
-        C shift = (b ? b[a0 + c] : C(0)) - m * scale;
-        map_spans(xr + c * g.L, yr + c * g.L, g.L, [scale, shift](auto in, C* __restrict out,
-                                                                  int64_t, int64_t len) {
-          for (int64_t l = 0; l < len; ++l) out[l] = in[l] * scale + shift;
-        });
-      }
-    }
-  });
+  parallel_for(0, g.R, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(g.M, 1)),
+               [&](int64_t r0, int64_t r1) {
+                 for (int64_t r = r0; r < r1; ++r) {
+                   const T* xr = x + r * g.M;
+                   T* yr = y + r * g.M;
+                   double mean = span_sum(xr, g.M, [](C v) { return v; }) / double(g.M);
+                   C m = C(mean);
+                   double var = span_sum(xr, g.M,
+                                         [m](C v) {
+                                           C d = v - m;
+                                           return d * d;
+                                         }) /
+                                double(g.M);
+                   C rstd = C(1.0 / std::sqrt(var + eps));
+                   mean_out[r] = m;
+                   rstd_out[r] = rstd;
+                   int64_t a0 = (r % g.G) * g.per_group();
+                   if (g.L == 1) {  // layer_norm: one affine entry per element
+                     // Scalars by value and __restrict spans: otherwise GCC must assume the output
+                     // store may change them and leaves the loop scalar.
+                     map_spans(
+                         xr, yr, g.M,
+                         [m, rstd, w, b, a0](auto in, C* __restrict out, int64_t off, int64_t len) {
+                           const C* __restrict wj = w ? w + a0 + off : nullptr;
+                           const C* __restrict bj = b ? b + a0 + off : nullptr;
+                           if (wj && bj) {
+                             for (int64_t j = 0; j < len; ++j)
+                               out[j] = (in[j] - m) * rstd * wj[j] + bj[j];
+                           } else if (!wj && !bj) {
+                             for (int64_t j = 0; j < len; ++j) out[j] = (in[j] - m) * rstd;
+                           } else {
+                             for (int64_t j = 0; j < len; ++j) {
+                               C v = (in[j] - m) * rstd;
+                               if (wj) v *= wj[j];
+                               if (bj) v += bj[j];
+                               out[j] = v;
+                             }
+                           }
+                         });
+                     continue;
+                   }
+                   for (int64_t c = 0; c < g.per_group(); ++c) {
+                     C scale = rstd * (w ? w[a0 + c] : C(1));
+                     C shift = (b ? b[a0 + c] : C(0)) - m * scale;
+                     map_spans(xr + c * g.L, yr + c * g.L, g.L,
+                               [scale, shift](auto in, C* __restrict out, int64_t, int64_t len) {
+                                 for (int64_t l = 0; l < len; ++l) out[l] = in[l] * scale + shift;
+                               });
+                   }
+                 }
+               });
 }
 
 template <typename T>
@@ -112,99 +125,111 @@ void row_norm_backward(const T* gy, const T* x, const compute_t<T>* w, const com
                        const RowGeom& g) {
   using C = compute_t<T>;
   if (gx) {
-    parallel_for(0, g.R, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(g.M, 1)), [&](int64_t r0, int64_t r1) {
-      for (int64_t r = r0; r < r1; ++r) {
-        const T* xr = x + r * g.M;
-        const T* gr = gy + r * g.M;
-        T* out = gx + r * g.M;
-        int64_t a0 = (r % g.G) * g.per_group();
-        double s_gy = 0, s_gyx = 0;  // sums of w*gy and w*gy*x
-        if (g.L == 1) {
-          for_spans2(gr, xr, g.M, [&](const C* __restrict pg, const C* __restrict px, int64_t off, int64_t len) {
-            const C* wr = w ? w + a0 + off : nullptr;
-            s_gy += wr ? lane_sum<C>(len, [&](int64_t i) { return pg[i] * wr[i]; })
-                       : lane_sum<C>(len, [&](int64_t i) { return pg[i]; });
-            s_gyx += wr ? lane_sum<C>(len, [&](int64_t i) { return pg[i] * wr[i] * px[i]; })
-                        : lane_sum<C>(len, [&](int64_t i) { return pg[i] * px[i]; });
-          });
-        } else {
-          for (int64_t c = 0; c < g.per_group(); ++c) {
-            double wv = w ? double(w[a0 + c]) : 1.0;
-            const T* xc = xr + c * g.L;
-            const T* gc = gr + c * g.L;
-            double sg = 0, sgx = 0;
-            for_spans2(gc, xc, g.L, [&](const C* pg, const C* px, int64_t, int64_t len) {
-              sg += lane_sum<C>(len, [&](int64_t i) { return pg[i]; });
-              sgx += lane_sum<C>(len, [&](int64_t i) { return pg[i] * px[i]; });
-            });
-            s_gy += wv * sg;
-            s_gyx += wv * sgx;
-          }
-        }
-        double m = mean[r], rs = rstd[r], M = double(g.M);
-        double A = s_gy / M, B = rs * (s_gyx - m * s_gy) / M;
-        C cx = C(-rs * rs * B), c0 = C(rs * (m * rs * B - A)), rst = C(rs);
-        if (g.L == 1) {
-          map_spans2(gr, xr, out, g.M, [rst, cx, c0, w, a0](auto pg, auto px, C* __restrict po, int64_t off, int64_t len) {
-            const C* __restrict wr = w ? w + a0 + off : nullptr;
-            if (wr) {
-              for (int64_t j = 0; j < len; ++j) po[j] = rst * wr[j] * pg[j] + cx * px[j] + c0;
+    parallel_for(
+        0, g.R, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(g.M, 1)),
+        [&](int64_t r0, int64_t r1) {
+          for (int64_t r = r0; r < r1; ++r) {
+            const T* xr = x + r * g.M;
+            const T* gr = gy + r * g.M;
+            T* out = gx + r * g.M;
+            int64_t a0 = (r % g.G) * g.per_group();
+            double s_gy = 0, s_gyx = 0;  // sums of w*gy and w*gy*x
+            if (g.L == 1) {
+              for_spans2(
+                  gr, xr, g.M,
+                  [&](const C* __restrict pg, const C* __restrict px, int64_t off, int64_t len) {
+                    const C* wr = w ? w + a0 + off : nullptr;
+                    s_gy += wr ? lane_sum<C>(len, [&](int64_t i) { return pg[i] * wr[i]; })
+                               : lane_sum<C>(len, [&](int64_t i) { return pg[i]; });
+                    s_gyx += wr ? lane_sum<C>(len, [&](int64_t i) { return pg[i] * wr[i] * px[i]; })
+                                : lane_sum<C>(len, [&](int64_t i) { return pg[i] * px[i]; });
+                  });
             } else {
-              for (int64_t j = 0; j < len; ++j) po[j] = rst * pg[j] + cx * px[j] + c0;
+              for (int64_t c = 0; c < g.per_group(); ++c) {
+                double wv = w ? double(w[a0 + c]) : 1.0;
+                const T* xc = xr + c * g.L;
+                const T* gc = gr + c * g.L;
+                double sg = 0, sgx = 0;
+                for_spans2(gc, xc, g.L, [&](const C* pg, const C* px, int64_t, int64_t len) {
+                  sg += lane_sum<C>(len, [&](int64_t i) { return pg[i]; });
+                  sgx += lane_sum<C>(len, [&](int64_t i) { return pg[i] * px[i]; });
+                });
+                s_gy += wv * sg;
+                s_gyx += wv * sgx;
+              }
             }
-          });
-          continue;
-        }
-        for (int64_t c = 0; c < g.per_group(); ++c) {
-          C k = rst * (w ? w[a0 + c] : C(1));
-          map_spans2(gr + c * g.L, xr + c * g.L, out + c * g.L, g.L,
-                     [k, cx, c0](auto pg, auto px, C* __restrict po, int64_t,
-                                 int64_t len) {
-            for (int64_t l = 0; l < len; ++l) po[l] = k * pg[l] + cx * px[l] + c0;
-          });
-        }
-      }
-    });
+            double m = mean[r], rs = rstd[r], M = double(g.M);
+            double A = s_gy / M, B = rs * (s_gyx - m * s_gy) / M;
+            C cx = C(-rs * rs * B), c0 = C(rs * (m * rs * B - A)), rst = C(rs);
+            if (g.L == 1) {
+              map_spans2(gr, xr, out, g.M,
+                         [rst, cx, c0, w, a0](auto pg, auto px, C* __restrict po, int64_t off,
+                                              int64_t len) {
+                           const C* __restrict wr = w ? w + a0 + off : nullptr;
+                           if (wr) {
+                             for (int64_t j = 0; j < len; ++j)
+                               po[j] = rst * wr[j] * pg[j] + cx * px[j] + c0;
+                           } else {
+                             for (int64_t j = 0; j < len; ++j)
+                               po[j] = rst * pg[j] + cx * px[j] + c0;
+                           }
+                         });
+              continue;
+            }
+            for (int64_t c = 0; c < g.per_group(); ++c) {
+              C k = rst * (w ? w[a0 + c] : C(1));
+              map_spans2(gr + c * g.L, xr + c * g.L, out + c * g.L, g.L,
+                         [k, cx, c0](auto pg, auto px, C* __restrict po, int64_t, int64_t len) {
+                           for (int64_t l = 0; l < len; ++l) po[l] = k * pg[l] + cx * px[l] + c0;
+                         });
+            }
+          }
+        });
   }
   if ((gw || gb) && g.L == 1 && g.G == 1) {
     // layer_norm: column sums over rows; threads own disjoint column ranges.
-    parallel_for(0, g.M, std::max<int64_t>(64, kGrainSize / std::max<int64_t>(g.R, 1)), [&](int64_t j0, int64_t j1) {
-      std::vector<C> dw(size_t(j1 - j0), C(0)), db(size_t(j1 - j0), C(0));
-      for (int64_t r = 0; r < g.R; ++r) {
-        C m = mean[r], rs = rstd[r];
-        for_spans2(gy + r * g.M + j0, x + r * g.M + j0, j1 - j0,
-                   [&dw, &db, m, rs](const C* __restrict pg, const C* __restrict px, int64_t off, int64_t len) {
-          C* __restrict dwp = dw.data() + off;
-          C* __restrict dbp = db.data() + off;
-          for (int64_t j = 0; j < len; ++j) {
-            dwp[j] += pg[j] * (px[j] - m) * rs;
-            dbp[j] += pg[j];
-          }
-        });
-      }
-      for (int64_t j = j0; j < j1; ++j) {
-        if (gw) gw[j] = dw[size_t(j - j0)];
-        if (gb) gb[j] = db[size_t(j - j0)];
-      }
-    });
+    parallel_for(0, g.M, std::max<int64_t>(64, kGrainSize / std::max<int64_t>(g.R, 1)),
+                 [&](int64_t j0, int64_t j1) {
+                   std::vector<C> dw(size_t(j1 - j0), C(0)), db(size_t(j1 - j0), C(0));
+                   for (int64_t r = 0; r < g.R; ++r) {
+                     C m = mean[r], rs = rstd[r];
+                     for_spans2(gy + r * g.M + j0, x + r * g.M + j0, j1 - j0,
+                                [&dw, &db, m, rs](const C* __restrict pg, const C* __restrict px,
+                                                  int64_t off, int64_t len) {
+                                  C* __restrict dwp = dw.data() + off;
+                                  C* __restrict dbp = db.data() + off;
+                                  for (int64_t j = 0; j < len; ++j) {
+                                    dwp[j] += pg[j] * (px[j] - m) * rs;
+                                    dbp[j] += pg[j];
+                                  }
+                                });
+                   }
+                   for (int64_t j = j0; j < j1; ++j) {
+                     if (gw) gw[j] = dw[size_t(j - j0)];
+                     if (gb) gb[j] = db[size_t(j - j0)];
+                   }
+                 });
   } else if (gw || gb) {
     const int64_t A = g.G * g.per_group(), rows_per_group = g.R / g.G;
-    parallel_for(0, A, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(rows_per_group * g.L, 1)), [&](int64_t a0, int64_t a1) {
-      for (int64_t a = a0; a < a1; ++a) {
-        int64_t grp = a / g.per_group(), c = a % g.per_group();
-        double dw = 0, db = 0;
-        for (int64_t n = 0; n < rows_per_group; ++n) {
-          int64_t r = n * g.G + grp;
-          const T* xc = x + r * g.M + c * g.L;
-          const T* gc = gy + r * g.M + c * g.L;
-          C m = mean[r];
-          dw += double(rstd[r]) * span_sum2(gc, xc, g.L, [m](C gv, C xv) { return gv * (xv - m); });
-          db += span_sum(gc, g.L, [](C gv) { return gv; });
-        }
-        if (gw) gw[a] = C(dw);
-        if (gb) gb[a] = C(db);
-      }
-    });
+    parallel_for(0, A,
+                 std::max<int64_t>(1, kGrainSize / std::max<int64_t>(rows_per_group * g.L, 1)),
+                 [&](int64_t a0, int64_t a1) {
+                   for (int64_t a = a0; a < a1; ++a) {
+                     int64_t grp = a / g.per_group(), c = a % g.per_group();
+                     double dw = 0, db = 0;
+                     for (int64_t n = 0; n < rows_per_group; ++n) {
+                       int64_t r = n * g.G + grp;
+                       const T* xc = x + r * g.M + c * g.L;
+                       const T* gc = gy + r * g.M + c * g.L;
+                       C m = mean[r];
+                       dw += double(rstd[r]) *
+                             span_sum2(gc, xc, g.L, [m](C gv, C xv) { return gv * (xv - m); });
+                       db += span_sum(gc, g.L, [](C gv) { return gv; });
+                     }
+                     if (gw) gw[a] = C(dw);
+                     if (gb) gb[a] = C(db);
+                   }
+                 });
   }
 }
 
@@ -223,7 +248,8 @@ TensorList row_norm_backward_composite(const Tensor& gy, const Tensor& x, const 
   Tensor gx, gw, gb;
   if (need_x) {
     Tensor gyw = w.defined() ? mul(g4, reshape(w, {1, g.G, g.per_group(), 1})) : g4;
-    gx = mul(rstd, sub(sub(gyw, mean(gyw, stat, true)), mul(xhat, mean(mul(gyw, xhat), stat, true))));
+    gx = mul(rstd,
+             sub(sub(gyw, mean(gyw, stat, true)), mul(xhat, mean(mul(gyw, xhat), stat, true))));
     gx = reshape(gx, x.sizes());
   }
   if (need_w) gw = reshape(sum(mul(g4, xhat), aff), w.sizes());
@@ -242,7 +268,8 @@ TensorList composite_in_float32(const Tensor& gy, const Tensor& x, const Tensor&
   if (!amp::is_reduced_float(x)) return fn(gy, x, w);
   auto f32 = [](const Tensor& t) { return t.defined() ? to_dtype(t, DType::Float32) : t; };
   TensorList r = fn(f32(gy), f32(x), f32(w));
-  return {to_param_dtype(r[0], x.dtype()), to_param_dtype(r[1], w_dtype), to_param_dtype(r[2], b_dtype)};
+  return {to_param_dtype(r[0], x.dtype()), to_param_dtype(r[1], w_dtype),
+          to_param_dtype(r[2], b_dtype)};
 }
 
 Tensor row_norm(const Tensor& input, const Tensor& weight, const Tensor& bias, const RowGeom& g,
@@ -261,36 +288,43 @@ Tensor row_norm(const Tensor& input, const Tensor& weight, const Tensor& bias, c
   if (autograd::needs_grad({input, weight, bias})) {
     bool need_x = input.requires_grad(), need_w = weight.defined() && weight.requires_grad();
     bool need_b = bias.defined() && bias.requires_grad();
-    Shape affine_shape = weight.defined() ? weight.sizes() : bias.defined() ? bias.sizes() : Shape{};
-    DType w_dtype = weight.defined() ? weight.dtype() : cdt, b_dtype = bias.defined() ? bias.dtype() : cdt;
-    autograd::record("NativeNormBackward0", {input, weight, bias}, {y}, {input, weight, mean_t, rstd_t},
-                     [g, eps, need_x, need_w, need_b, affine_shape, w_dtype, b_dtype](const TensorList& s, const TensorList& gr) -> TensorList {
-      if (autograd::grad_enabled()) {
-        TensorList r = composite_in_float32(gr[0], s[0], s[1], w_dtype, b_dtype,
-                                            [&](const Tensor& gy, const Tensor& x, const Tensor& w) {
-          return row_norm_backward_composite(gy, x, w, g, eps, need_x, need_w, need_b);
+    Shape affine_shape = weight.defined() ? weight.sizes()
+                         : bias.defined() ? bias.sizes()
+                                          : Shape{};
+    DType w_dtype = weight.defined() ? weight.dtype() : cdt,
+          b_dtype = bias.defined() ? bias.dtype() : cdt;
+    autograd::record(
+        "NativeNormBackward0", {input, weight, bias}, {y}, {input, weight, mean_t, rstd_t},
+        [g, eps, need_x, need_w, need_b, affine_shape, w_dtype, b_dtype](
+            const TensorList& s, const TensorList& gr) -> TensorList {
+          if (autograd::grad_enabled()) {
+            TensorList r = composite_in_float32(
+                gr[0], s[0], s[1], w_dtype, b_dtype,
+                [&](const Tensor& gy, const Tensor& x, const Tensor& w) {
+                  return row_norm_backward_composite(gy, x, w, g, eps, need_x, need_w, need_b);
+                });
+            if (need_b) r[2] = reshape(r[2], affine_shape);
+            return r;
+          }
+          Tensor gy = contiguous(gr[0]), xs = contiguous(s[0]);
+          const DType cdt = compute_dtype(xs.dtype());
+          Tensor ws = compute_param(s[1], xs.dtype());
+          Tensor gx = need_x ? empty(xs.sizes(), TensorOptions(xs.dtype())) : Tensor();
+          int64_t A = g.G * g.per_group();
+          Tensor gw = need_w ? empty({A}, TensorOptions(cdt)) : Tensor();
+          Tensor gb = need_b ? empty({A}, TensorOptions(cdt)) : Tensor();
+          dispatch_dtype<kNormTypes>(xs.dtype(), "norm backward", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            using C = compute_t<T>;
+            row_norm_backward<T>(gy.data<T>(), xs.data<T>(), ptr_or_null<C>(ws), s[2].data<C>(),
+                                 s[3].data<C>(), need_x ? gx.data<T>() : nullptr,
+                                 need_w ? gw.data<C>() : nullptr, need_b ? gb.data<C>() : nullptr,
+                                 g);
+          });
+          if (need_w) gw = to_param_dtype(reshape(gw, affine_shape), w_dtype);
+          if (need_b) gb = to_param_dtype(reshape(gb, affine_shape), b_dtype);
+          return {gx, gw, gb};
         });
-        if (need_b) r[2] = reshape(r[2], affine_shape);
-        return r;
-      }
-      Tensor gy = contiguous(gr[0]), xs = contiguous(s[0]);
-      const DType cdt = compute_dtype(xs.dtype());
-      Tensor ws = compute_param(s[1], xs.dtype());
-      Tensor gx = need_x ? empty(xs.sizes(), TensorOptions(xs.dtype())) : Tensor();
-      int64_t A = g.G * g.per_group();
-      Tensor gw = need_w ? empty({A}, TensorOptions(cdt)) : Tensor();
-      Tensor gb = need_b ? empty({A}, TensorOptions(cdt)) : Tensor();
-      dispatch_dtype<kNormTypes>(xs.dtype(), "norm backward", [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        using C = compute_t<T>;
-        row_norm_backward<T>(gy.data<T>(), xs.data<T>(), ptr_or_null<C>(ws), s[2].data<C>(),
-                             s[3].data<C>(), need_x ? gx.data<T>() : nullptr,
-                             need_w ? gw.data<C>() : nullptr, need_b ? gb.data<C>() : nullptr, g);
-      });
-      if (need_w) gw = to_param_dtype(reshape(gw, affine_shape), w_dtype);
-      if (need_b) gb = to_param_dtype(reshape(gb, affine_shape), b_dtype);
-      return {gx, gw, gb};
-    });
   }
   return y;
 }
@@ -299,13 +333,15 @@ Tensor row_norm(const Tensor& input, const Tensor& weight, const Tensor& bias, c
 // cuDNN/CUDA kernels on the GPU).
 void check_input_dtype(const char* op, const Tensor& input) {
   TC_CHECK_TYPE(is_floating(input.dtype()), op,
-                ": expected a float32, float64, float16 or bfloat16 input, got ", dtype_name(input.dtype()));
+                ": expected a float32, float64, float16 or bfloat16 input, got ",
+                dtype_name(input.dtype()));
 }
 
 void check_float(const char* op, const Tensor& t, const char* what, DType want) {
   if (!t.defined()) return;
   // A float16/bfloat16 input may come with float32 parameters (mixed precision), as in torch.
-  bool mixed_ok = t.dtype() == DType::Float32 && (want == DType::Float16 || want == DType::BFloat16);
+  bool mixed_ok =
+      t.dtype() == DType::Float32 && (want == DType::Float16 || want == DType::BFloat16);
   TC_CHECK_TYPE(t.dtype() == want || mixed_ok, op, ": ", what, " dtype ", dtype_name(t.dtype()),
                 " does not match input dtype ", dtype_name(want));
 }
@@ -324,39 +360,46 @@ void batch_norm_forward(const T* x, const compute_t<T>* w, const compute_t<T>* b
                         double eps) {
   using C = compute_t<T>;
   const int64_t M = g.N * g.L;
-  parallel_for(0, g.C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(M, 1)), [&](int64_t c0, int64_t c1) {
-    for (int64_t c = c0; c < c1; ++c) {
-      double mean, var;
-      if (training) {
-        double s = 0;
-        for (int64_t n = 0; n < g.N; ++n) s += span_sum(x + (n * g.C + c) * g.L, g.L, [](C v) { return v; });
-        mean = s / double(M);
-        C m = C(mean);
-        double ss = 0;
-        for (int64_t n = 0; n < g.N; ++n)
-          ss += span_sum(x + (n * g.C + c) * g.L, g.L, [m](C v) { C d = v - m; return d * d; });
-        var = ss / double(M);
-        if (run_mean) run_mean[c] = C((1 - momentum) * double(run_mean[c]) + momentum * mean);
-        if (run_var)
-          run_var[c] = C((1 - momentum) * double(run_var[c]) + momentum * var * double(M) / double(M - 1));
-      } else {
-        mean = double(run_mean[c]);
-        var = double(run_var[c]);
-      }
-      C rstd = C(1.0 / std::sqrt(var + eps));
-      save_mean[c] = C(mean);
-      save_rstd[c] = rstd;
-      C scale = rstd * (w ? w[c] : C(1));
-      C shift = (b ? b[c] : C(0)) - C(mean) * scale;
-      for (int64_t n = 0; n < g.N; ++n) {
-        int64_t off = (n * g.C + c) * g.L;
-        map_spans(x + off, y + off, g.L, [scale, shift](auto in, C* __restrict out, int64_t,
-                                                        int64_t len) {
-          for (int64_t i = 0; i < len; ++i) out[i] = in[i] * scale + shift;
-        });
-      }
-    }
-  });
+  parallel_for(0, g.C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(M, 1)),
+               [&](int64_t c0, int64_t c1) {
+                 for (int64_t c = c0; c < c1; ++c) {
+                   double mean, var;
+                   if (training) {
+                     double s = 0;
+                     for (int64_t n = 0; n < g.N; ++n)
+                       s += span_sum(x + (n * g.C + c) * g.L, g.L, [](C v) { return v; });
+                     mean = s / double(M);
+                     C m = C(mean);
+                     double ss = 0;
+                     for (int64_t n = 0; n < g.N; ++n)
+                       ss += span_sum(x + (n * g.C + c) * g.L, g.L, [m](C v) {
+                         C d = v - m;
+                         return d * d;
+                       });
+                     var = ss / double(M);
+                     if (run_mean)
+                       run_mean[c] = C((1 - momentum) * double(run_mean[c]) + momentum * mean);
+                     if (run_var)
+                       run_var[c] = C((1 - momentum) * double(run_var[c]) +
+                                      momentum * var * double(M) / double(M - 1));
+                   } else {
+                     mean = double(run_mean[c]);
+                     var = double(run_var[c]);
+                   }
+                   C rstd = C(1.0 / std::sqrt(var + eps));
+                   save_mean[c] = C(mean);
+                   save_rstd[c] = rstd;
+                   C scale = rstd * (w ? w[c] : C(1));
+                   C shift = (b ? b[c] : C(0)) - C(mean) * scale;
+                   for (int64_t n = 0; n < g.N; ++n) {
+                     int64_t off = (n * g.C + c) * g.L;
+                     map_spans(x + off, y + off, g.L,
+                               [scale, shift](auto in, C* __restrict out, int64_t, int64_t len) {
+                                 for (int64_t i = 0; i < len; ++i) out[i] = in[i] * scale + shift;
+                               });
+                   }
+                 }
+               });
 }
 
 template <typename T>
@@ -365,42 +408,46 @@ void batch_norm_backward(const T* gy, const T* x, const compute_t<T>* w, const c
                          const ChanGeom& g, bool training) {
   using C = compute_t<T>;
   const int64_t M = g.N * g.L;
-  parallel_for(0, g.C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(M, 1)), [&](int64_t c0, int64_t c1) {
-    for (int64_t c = c0; c < c1; ++c) {
-      C m = mean[c];
-      double s_gy = 0, dot = 0;  // sum(gy), sum(gy * (x - mean))
-      // Eval mode without weight/bias gradients: gx = w * rstd * gy needs no sums.
-      const bool need_sums = training || gw || gb;
-      for (int64_t n = 0; n < g.N && need_sums; ++n) {
-        int64_t off = (n * g.C + c) * g.L;
-        for_spans2(gy + off, x + off, g.L, [&s_gy, &dot, m](const C* __restrict pg, const C* __restrict px,
-                                                           int64_t, int64_t len) {
-          s_gy += lane_sum<C>(len, [&](int64_t i) { return pg[i]; });
-          dot += lane_sum<C>(len, [&](int64_t i) { return pg[i] * (px[i] - m); });
-        });
-      }
-      double rs = rstd[c], wv = w ? double(w[c]) : 1.0;
-      if (gw) gw[c] = C(dot * rs);
-      if (gb) gb[c] = C(s_gy);
-      if (!gx) continue;
-      C k = C(rs * wv), cx, c0v;
-      if (training) {
-        // gx = w*rs*(gy - s_gy/M - (x-m)*rs^2*dot/M)
-        double proj = rs * rs * dot / double(M);
-        cx = C(-wv * rs * proj);
-        c0v = C(wv * rs * (double(m) * proj - s_gy / double(M)));
-      } else {
-        cx = C(0);
-        c0v = C(0);
-      }
-      for (int64_t n = 0; n < g.N; ++n) {
-        int64_t off = (n * g.C + c) * g.L;
-        map_spans2(gy + off, x + off, gx + off, g.L, [k, cx, c0v](auto pg, auto px, C* __restrict po, int64_t, int64_t len) {
-          for (int64_t i = 0; i < len; ++i) po[i] = k * pg[i] + cx * px[i] + c0v;
-        });
-      }
-    }
-  });
+  parallel_for(
+      0, g.C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(M, 1)),
+      [&](int64_t c0, int64_t c1) {
+        for (int64_t c = c0; c < c1; ++c) {
+          C m = mean[c];
+          double s_gy = 0, dot = 0;  // sum(gy), sum(gy * (x - mean))
+          // Eval mode without weight/bias gradients: gx = w * rstd * gy needs no sums.
+          const bool need_sums = training || gw || gb;
+          for (int64_t n = 0; n < g.N && need_sums; ++n) {
+            int64_t off = (n * g.C + c) * g.L;
+            for_spans2(gy + off, x + off, g.L,
+                       [&s_gy, &dot, m](const C* __restrict pg, const C* __restrict px, int64_t,
+                                        int64_t len) {
+                         s_gy += lane_sum<C>(len, [&](int64_t i) { return pg[i]; });
+                         dot += lane_sum<C>(len, [&](int64_t i) { return pg[i] * (px[i] - m); });
+                       });
+          }
+          double rs = rstd[c], wv = w ? double(w[c]) : 1.0;
+          if (gw) gw[c] = C(dot * rs);
+          if (gb) gb[c] = C(s_gy);
+          if (!gx) continue;
+          C k = C(rs * wv), cx, c0v;
+          if (training) {
+            // gx = w*rs*(gy - s_gy/M - (x-m)*rs^2*dot/M)
+            double proj = rs * rs * dot / double(M);
+            cx = C(-wv * rs * proj);
+            c0v = C(wv * rs * (double(m) * proj - s_gy / double(M)));
+          } else {
+            cx = C(0);
+            c0v = C(0);
+          }
+          for (int64_t n = 0; n < g.N; ++n) {
+            int64_t off = (n * g.C + c) * g.L;
+            map_spans2(gy + off, x + off, gx + off, g.L,
+                       [k, cx, c0v](auto pg, auto px, C* __restrict po, int64_t, int64_t len) {
+                         for (int64_t i = 0; i < len; ++i) po[i] = k * pg[i] + cx * px[i] + c0v;
+                       });
+          }
+        }
+      });
 }
 
 TensorList batch_norm_backward_composite(const Tensor& gy, const Tensor& x, const Tensor& w,
@@ -423,7 +470,8 @@ TensorList batch_norm_backward_composite(const Tensor& gy, const Tensor& x, cons
   if (need_x) {
     Tensor gyw = w.defined() ? mul(g3, reshape(w, {1, g.C, 1})) : g3;
     if (training)
-      gx = mul(rstd, sub(sub(gyw, mean(gyw, stat, true)), mul(xhat, mean(mul(gyw, xhat), stat, true))));
+      gx = mul(rstd,
+               sub(sub(gyw, mean(gyw, stat, true)), mul(xhat, mean(mul(gyw, xhat), stat, true))));
     else
       gx = mul(gyw, rstd);
     gx = reshape(gx, x.sizes());
@@ -501,18 +549,21 @@ Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor&
   int64_t L = (N * C != 0) ? input.numel() / (N * C) : 0;
   for (const Tensor* t : {&running_mean, &running_var, &weight, &bias}) {
     if (!t->defined()) continue;
-    TC_CHECK(t->dim() == 1 && t->size(0) == C, op, ": expected running stats, weight and bias of shape [",
-             C, "] for input ", shape_str(input.sizes()), ", got ", shape_str(t->sizes()));
+    TC_CHECK(t->dim() == 1 && t->size(0) == C, op,
+             ": expected running stats, weight and bias of shape [", C, "] for input ",
+             shape_str(input.sizes()), ", got ", shape_str(t->sizes()));
     check_float(op, *t, "parameter", input.dtype());
   }
   TC_CHECK(training || (running_mean.defined() && running_var.defined()), op,
            ": running_mean and running_var must be given when training=False");
   if (training)
-    TC_CHECK(N * L > 1, op, ": expected more than 1 value per channel when training, got input size ",
+    TC_CHECK(N * L > 1, op,
+             ": expected more than 1 value per channel when training, got input size ",
              shape_str(input.sizes()));
   detail::require_same_device(op, {&input, &running_mean, &running_var, &weight, &bias});
   if (input.is_cuda())
-    return detail::batch_norm_cuda(input, running_mean, running_var, weight, bias, training, momentum, eps);
+    return detail::batch_norm_cuda(input, running_mean, running_var, weight, bias, training,
+                                   momentum, eps);
   ChanGeom g{N, C, L};
   Tensor x = contiguous(input);
   const DType cdt = compute_dtype(x.dtype());
@@ -545,32 +596,36 @@ Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor&
   if (autograd::needs_grad({input, weight, bias})) {
     bool need_x = input.requires_grad(), need_w = weight.defined() && weight.requires_grad();
     bool need_b = bias.defined() && bias.requires_grad();
-    DType w_dtype = weight.defined() ? weight.dtype() : cdt, b_dtype = bias.defined() ? bias.dtype() : cdt;
+    DType w_dtype = weight.defined() ? weight.dtype() : cdt,
+          b_dtype = bias.defined() ? bias.dtype() : cdt;
     autograd::record("NativeBatchNormBackward0", {input, weight, bias}, {y},
                      {input, weight, save_mean, save_rstd},
-                     [g, eps, training, need_x, need_w, need_b, w_dtype, b_dtype](const TensorList& s, const TensorList& gr) -> TensorList {
-      if (autograd::grad_enabled())
-        return composite_in_float32(gr[0], s[0], s[1], w_dtype, b_dtype,
-                                    [&](const Tensor& gy, const Tensor& x, const Tensor& w) {
-          return batch_norm_backward_composite(gy, x, w, s[2], s[3], g, training, eps, need_x,
-                                               need_w, need_b);
-        });
-      Tensor gy = contiguous(gr[0]), xs = contiguous(s[0]);
-      const DType cdt = compute_dtype(xs.dtype());
-      Tensor ws = compute_param(s[1], xs.dtype());
-      Tensor gx = need_x ? empty(xs.sizes(), TensorOptions(xs.dtype())) : Tensor();
-      Tensor gw = need_w ? empty({g.C}, TensorOptions(cdt)) : Tensor();
-      Tensor gb = need_b ? empty({g.C}, TensorOptions(cdt)) : Tensor();
-      dispatch_dtype<kNormTypes>(xs.dtype(), "batch_norm backward", [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        using Cc = compute_t<T>;
-        batch_norm_backward<T>(gy.data<T>(), xs.data<T>(), ptr_or_null<Cc>(ws), s[2].data<Cc>(),
-                               s[3].data<Cc>(), need_x ? gx.data<T>() : nullptr,
-                               need_w ? gw.data<Cc>() : nullptr, need_b ? gb.data<Cc>() : nullptr, g,
-                               training);
-      });
-      return {gx, to_param_dtype(gw, w_dtype), to_param_dtype(gb, b_dtype)};
-    });
+                     [g, eps, training, need_x, need_w, need_b, w_dtype, b_dtype](
+                         const TensorList& s, const TensorList& gr) -> TensorList {
+                       if (autograd::grad_enabled())
+                         return composite_in_float32(
+                             gr[0], s[0], s[1], w_dtype, b_dtype,
+                             [&](const Tensor& gy, const Tensor& x, const Tensor& w) {
+                               return batch_norm_backward_composite(
+                                   gy, x, w, s[2], s[3], g, training, eps, need_x, need_w, need_b);
+                             });
+                       Tensor gy = contiguous(gr[0]), xs = contiguous(s[0]);
+                       const DType cdt = compute_dtype(xs.dtype());
+                       Tensor ws = compute_param(s[1], xs.dtype());
+                       Tensor gx = need_x ? empty(xs.sizes(), TensorOptions(xs.dtype())) : Tensor();
+                       Tensor gw = need_w ? empty({g.C}, TensorOptions(cdt)) : Tensor();
+                       Tensor gb = need_b ? empty({g.C}, TensorOptions(cdt)) : Tensor();
+                       dispatch_dtype<kNormTypes>(xs.dtype(), "batch_norm backward", [&](auto tag) {
+                         using T = typename decltype(tag)::type;
+                         using Cc = compute_t<T>;
+                         batch_norm_backward<T>(gy.data<T>(), xs.data<T>(), ptr_or_null<Cc>(ws),
+                                                s[2].data<Cc>(), s[3].data<Cc>(),
+                                                need_x ? gx.data<T>() : nullptr,
+                                                need_w ? gw.data<Cc>() : nullptr,
+                                                need_b ? gb.data<Cc>() : nullptr, g, training);
+                       });
+                       return {gx, to_param_dtype(gw, w_dtype), to_param_dtype(gb, b_dtype)};
+                     });
   }
   return y;
 }
@@ -585,8 +640,9 @@ Tensor instance_norm(const Tensor& input, const Tensor& running_mean, const Tens
   int64_t N = input.size(0), C = input.size(1);
   for (const Tensor* t : {&running_mean, &running_var, &weight, &bias})
     if (t->defined())
-      TC_CHECK(t->dim() == 1 && t->size(0) == C, op, ": expected running stats, weight and bias of shape [",
-               C, "], got ", shape_str(t->sizes()));
+      TC_CHECK(t->dim() == 1 && t->size(0) == C, op,
+               ": expected running stats, weight and bias of shape [", C, "], got ",
+               shape_str(t->sizes()));
   // Each (sample, channel) is its own batch-norm channel.
   Shape flat = {1, N * C};
   flat.insert(flat.end(), input.sizes().begin() + 2, input.sizes().end());

@@ -23,17 +23,18 @@ struct PackedSequence {
 // input [T, N, *] ([N, T, *] with batch_first); lengths: one positive length <= T per sequence
 // (an int64 tensor or a list). enforce_sorted requires decreasing lengths; otherwise the batch
 // is sorted here and the permutation recorded.
-PackedSequence pack_padded_sequence(const Tensor& input, const std::vector<int64_t>& lengths, bool batch_first = false,
-                                    bool enforce_sorted = true);
-PackedSequence pack_padded_sequence(const Tensor& input, const Tensor& lengths, bool batch_first = false,
-                                    bool enforce_sorted = true);
+PackedSequence pack_padded_sequence(const Tensor& input, const std::vector<int64_t>& lengths,
+                                    bool batch_first = false, bool enforce_sorted = true);
+PackedSequence pack_padded_sequence(const Tensor& input, const Tensor& lengths,
+                                    bool batch_first = false, bool enforce_sorted = true);
 // Returns (padded [T, N, *] or [N, T, *], lengths int64 [N]) in the original batch order;
 // total_length pads to at least that many steps.
-std::pair<Tensor, Tensor> pad_packed_sequence(const PackedSequence& sequence, bool batch_first = false,
-                                              double padding_value = 0.0,
+std::pair<Tensor, Tensor> pad_packed_sequence(const PackedSequence& sequence,
+                                              bool batch_first = false, double padding_value = 0.0,
                                               std::optional<int64_t> total_length = std::nullopt);
 // Stacks [L_i, *] tensors into [max L, N, *] (or [N, max L, *]) padded with padding_value.
-Tensor pad_sequence(const TensorList& sequences, bool batch_first = false, double padding_value = 0.0);
+Tensor pad_sequence(const TensorList& sequences, bool batch_first = false,
+                    double padding_value = 0.0);
 PackedSequence pack_sequence(const TensorList& sequences, bool enforce_sorted = true);
 
 }  // namespace tc::nn

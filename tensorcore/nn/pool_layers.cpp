@@ -26,9 +26,9 @@ IntList expand(const std::string& layer, const char* what, IntList v, int n) {
 }
 
 void check_rank(const std::string& layer, int spatial, const Tensor& x) {
-  TC_CHECK(x.dim() == spatial + 1 || x.dim() == spatial + 2, layer, ": expected a ", spatial + 1, "-d or ",
-           spatial + 2, "-d input ([C, *] or [N, C, *] with ", spatial, " spatial dims), but got input of size ",
-           shape_str(x.sizes()));
+  TC_CHECK(x.dim() == spatial + 1 || x.dim() == spatial + 2, layer, ": expected a ", spatial + 1,
+           "-d or ", spatial + 2, "-d input ([C, *] or [N, C, *] with ", spatial,
+           " spatial dims), but got input of size ", shape_str(x.sizes()));
 }
 
 template <typename M>
@@ -48,11 +48,12 @@ PoolNdImpl::PoolNdImpl(std::string type, int n, IntList k, IntList s, IntList p,
   for (int i = 0; i < n; ++i) {
     const size_t u = size_t(i);
     TC_CHECK(kernel_size[u] > 0 && stride[u] > 0 && dilation[u] > 0, name(),
-             ": kernel_size, stride and dilation must be positive, got kernel_size ", shape_str(kernel_size),
-             ", stride ", shape_str(stride), ", dilation ", shape_str(dilation));
+             ": kernel_size, stride and dilation must be positive, got kernel_size ",
+             shape_str(kernel_size), ", stride ", shape_str(stride), ", dilation ",
+             shape_str(dilation));
     TC_CHECK(padding[u] >= 0 && 2 * padding[u] <= kernel_size[u], name(),
-             ": padding should be at most half of the kernel size, got padding ", shape_str(padding),
-             " and kernel_size ", shape_str(kernel_size));
+             ": padding should be at most half of the kernel size, got padding ",
+             shape_str(padding), " and kernel_size ", shape_str(kernel_size));
   }
 }
 
@@ -67,35 +68,45 @@ void PoolNdImpl::pretty_print(std::ostream& os) const {
 
 std::pair<Tensor, Tensor> MaxPoolNdImpl::forward_with_indices(const Tensor& x) {
   check_input(x);
-  if (spatial == 1) return F::max_pool1d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode);
-  if (spatial == 2) return F::max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode);
+  if (spatial == 1)
+    return F::max_pool1d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode);
+  if (spatial == 2)
+    return F::max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode);
   return F::max_pool3d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode);
 }
 Tensor MaxPoolNdImpl::forward(const Tensor& x) { return forward_with_indices(x).first; }
 ModulePtr MaxPoolNdImpl::clone() const {
   if (spatial == 1)
-    return finish(std::make_shared<MaxPool1dImpl>(kernel_size, stride, padding, dilation, ceil_mode), *this);
-  return finish(std::make_shared<MaxPool3dImpl>(kernel_size, stride, padding, dilation, ceil_mode), *this);
+    return finish(
+        std::make_shared<MaxPool1dImpl>(kernel_size, stride, padding, dilation, ceil_mode), *this);
+  return finish(std::make_shared<MaxPool3dImpl>(kernel_size, stride, padding, dilation, ceil_mode),
+                *this);
 }
 
-AvgPoolNdImpl::AvgPoolNdImpl(std::string type, int n, IntList k, IntList s, IntList p, bool c, bool cip,
-                             std::optional<int64_t> div)
-    : PoolNdImpl(std::move(type), n, std::move(k), std::move(s), std::move(p), {1}, c), count_include_pad(cip),
+AvgPoolNdImpl::AvgPoolNdImpl(std::string type, int n, IntList k, IntList s, IntList p, bool c,
+                             bool cip, std::optional<int64_t> div)
+    : PoolNdImpl(std::move(type), n, std::move(k), std::move(s), std::move(p), {1}, c),
+      count_include_pad(cip),
       divisor_override(div) {
   TC_CHECK(!div || *div != 0, name(), ": divisor_override must be non-zero");
 }
 Tensor AvgPoolNdImpl::forward(const Tensor& x) {
   check_input(x);
-  if (spatial == 1) return F::avg_pool1d(x, kernel_size, stride, padding, ceil_mode, count_include_pad);
+  if (spatial == 1)
+    return F::avg_pool1d(x, kernel_size, stride, padding, ceil_mode, count_include_pad);
   if (spatial == 2)
-    return F::avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
-  return F::avg_pool3d(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+    return F::avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                         divisor_override);
+  return F::avg_pool3d(x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                       divisor_override);
 }
 ModulePtr AvgPoolNdImpl::clone() const {
   if (spatial == 1)
-    return finish(std::make_shared<AvgPool1dImpl>(kernel_size, stride, padding, ceil_mode, count_include_pad), *this);
-  return finish(std::make_shared<AvgPool3dImpl>(kernel_size, stride, padding, ceil_mode, count_include_pad,
-                                                divisor_override),
+    return finish(
+        std::make_shared<AvgPool1dImpl>(kernel_size, stride, padding, ceil_mode, count_include_pad),
+        *this);
+  return finish(std::make_shared<AvgPool3dImpl>(kernel_size, stride, padding, ceil_mode,
+                                                count_include_pad, divisor_override),
                 *this);
 }
 
@@ -103,7 +114,8 @@ AdaptivePoolNdImpl::AdaptivePoolNdImpl(std::string type, int n, bool m, IntList 
     : Module(std::move(type)), spatial(n), max(m) {
   output_size = expand(name(), "output_size", std::move(o), n);
   for (auto v : output_size)
-    TC_CHECK(v >= 0 || v == -1, name(), ": output_size entries must be non-negative (or -1 for the input size), got ",
+    TC_CHECK(v >= 0 || v == -1, name(),
+             ": output_size entries must be non-negative (or -1 for the input size), got ",
              shape_str(output_size));
 }
 std::pair<Tensor, Tensor> AdaptivePoolNdImpl::forward_with_indices(const Tensor& x) {
@@ -124,7 +136,8 @@ void AdaptivePoolNdImpl::pretty_print(std::ostream& os) const {
   os << name() << "(output_size=" << list_str(output_size) << ")";
 }
 ModulePtr AdaptivePoolNdImpl::clone() const {
-  if (spatial == 1 && max) return finish(std::make_shared<AdaptiveMaxPool1dImpl>(output_size), *this);
+  if (spatial == 1 && max)
+    return finish(std::make_shared<AdaptiveMaxPool1dImpl>(output_size), *this);
   if (spatial == 1) return finish(std::make_shared<AdaptiveAvgPool1dImpl>(output_size), *this);
   if (max) return finish(std::make_shared<AdaptiveMaxPool3dImpl>(output_size), *this);
   return finish(std::make_shared<AdaptiveAvgPool3dImpl>(output_size), *this);
@@ -138,12 +151,15 @@ MaxUnpoolNdImpl::MaxUnpoolNdImpl(std::string type, int n, IntList k, IntList s, 
   for (int i = 0; i < n; ++i)
     TC_CHECK(kernel_size[size_t(i)] > 0 && stride[size_t(i)] > 0 && padding[size_t(i)] >= 0, name(),
              ": kernel_size and stride must be positive and padding non-negative, got kernel_size ",
-             shape_str(kernel_size), ", stride ", shape_str(stride), ", padding ", shape_str(padding));
+             shape_str(kernel_size), ", stride ", shape_str(stride), ", padding ",
+             shape_str(padding));
 }
-Tensor MaxUnpoolNdImpl::forward(const Tensor& x, const Tensor& indices, const IntList& output_size) {
+Tensor MaxUnpoolNdImpl::forward(const Tensor& x, const Tensor& indices,
+                                const IntList& output_size) {
   check_rank(name(), spatial, x);
-  TC_CHECK(indices.defined() && indices.sizes() == x.sizes(), name(), ": expected indices of the input's size ",
-           shape_str(x.sizes()), ", but got ", indices.defined() ? shape_str(indices.sizes()) : std::string("none"));
+  TC_CHECK(indices.defined() && indices.sizes() == x.sizes(), name(),
+           ": expected indices of the input's size ", shape_str(x.sizes()), ", but got ",
+           indices.defined() ? shape_str(indices.sizes()) : std::string("none"));
   TC_CHECK_TYPE(indices.dtype() == DType::Int64, name(), ": expected int64 indices, got ",
                 dtype_name(indices.dtype()));
   // torch also accepts the full output shape; keep its spatial tail.
@@ -158,14 +174,17 @@ void MaxUnpoolNdImpl::pretty_print(std::ostream& os) const {
      << ", padding=" << list_str(padding) << ")";
 }
 ModulePtr MaxUnpoolNdImpl::clone() const {
-  if (spatial == 1) return finish(std::make_shared<MaxUnpool1dImpl>(kernel_size, stride, padding), *this);
-  if (spatial == 2) return finish(std::make_shared<MaxUnpool2dImpl>(kernel_size, stride, padding), *this);
+  if (spatial == 1)
+    return finish(std::make_shared<MaxUnpool1dImpl>(kernel_size, stride, padding), *this);
+  if (spatial == 2)
+    return finish(std::make_shared<MaxUnpool2dImpl>(kernel_size, stride, padding), *this);
   return finish(std::make_shared<MaxUnpool3dImpl>(kernel_size, stride, padding), *this);
 }
 
 namespace functional {
 namespace {
-Tensor lp_pool(const char* op, int n, const Tensor& x, double p, const IntList& k, const IntList& s, bool ceil) {
+Tensor lp_pool(const char* op, int n, const Tensor& x, double p, const IntList& k, const IntList& s,
+               bool ceil) {
   TC_CHECK(p > 0, op, ": norm_type must be positive, got ", p);
   check_rank(op, n, x);
   IntList ks = expand(op, "kernel_size", k, n);
@@ -201,7 +220,8 @@ void LPPoolNdImpl::pretty_print(std::ostream& os) const {
      << ", stride=" << list_str(stride) << ", ceil_mode=" << (ceil_mode ? "true" : "false") << ")";
 }
 ModulePtr LPPoolNdImpl::clone() const {
-  if (spatial == 1) return finish(std::make_shared<LPPool1dImpl>(norm_type, kernel_size, stride, ceil_mode), *this);
+  if (spatial == 1)
+    return finish(std::make_shared<LPPool1dImpl>(norm_type, kernel_size, stride, ceil_mode), *this);
   return finish(std::make_shared<LPPool2dImpl>(norm_type, kernel_size, stride, ceil_mode), *this);
 }
 

@@ -18,8 +18,8 @@ using IntList = std::vector<int64_t>;
 // padding, dilation (max only), ceil_mode, count_include_pad / divisor_override (avg only).
 class PoolNdImpl : public Module {
  public:
-  PoolNdImpl(std::string type, int spatial, IntList kernel_size, IntList stride, IntList padding, IntList dilation,
-             bool ceil_mode);
+  PoolNdImpl(std::string type, int spatial, IntList kernel_size, IntList stride, IntList padding,
+             IntList dilation, bool ceil_mode);
   void pretty_print(std::ostream& os) const override;
   int spatial;
   IntList kernel_size, stride, padding, dilation;
@@ -38,29 +38,31 @@ class MaxPoolNdImpl : public PoolNdImpl {
 };
 class MaxPool1dImpl : public MaxPoolNdImpl {
  public:
-  explicit MaxPool1dImpl(IntList kernel_size, IntList stride = {}, IntList padding = {0}, IntList dilation = {1},
-                         bool ceil_mode = false)
+  explicit MaxPool1dImpl(IntList kernel_size, IntList stride = {}, IntList padding = {0},
+                         IntList dilation = {1}, bool ceil_mode = false)
       : MaxPoolNdImpl("MaxPool1d", 1, std::move(kernel_size), std::move(stride), std::move(padding),
                       std::move(dilation), ceil_mode) {}
   explicit MaxPool1dImpl(int64_t kernel_size, int64_t stride = 0, int64_t padding = 0)
-      : MaxPool1dImpl(IntList{kernel_size}, stride ? IntList{stride} : IntList{}, IntList{padding}) {}
+      : MaxPool1dImpl(IntList{kernel_size}, stride ? IntList{stride} : IntList{},
+                      IntList{padding}) {}
 };
 TC_MODULE(MaxPool1d);
 class MaxPool3dImpl : public MaxPoolNdImpl {
  public:
-  explicit MaxPool3dImpl(IntList kernel_size, IntList stride = {}, IntList padding = {0}, IntList dilation = {1},
-                         bool ceil_mode = false)
+  explicit MaxPool3dImpl(IntList kernel_size, IntList stride = {}, IntList padding = {0},
+                         IntList dilation = {1}, bool ceil_mode = false)
       : MaxPoolNdImpl("MaxPool3d", 3, std::move(kernel_size), std::move(stride), std::move(padding),
                       std::move(dilation), ceil_mode) {}
   explicit MaxPool3dImpl(int64_t kernel_size, int64_t stride = 0, int64_t padding = 0)
-      : MaxPool3dImpl(IntList{kernel_size}, stride ? IntList{stride} : IntList{}, IntList{padding}) {}
+      : MaxPool3dImpl(IntList{kernel_size}, stride ? IntList{stride} : IntList{},
+                      IntList{padding}) {}
 };
 TC_MODULE(MaxPool3d);
 
 class AvgPoolNdImpl : public PoolNdImpl {
  public:
-  AvgPoolNdImpl(std::string type, int spatial, IntList kernel_size, IntList stride, IntList padding, bool ceil_mode,
-                bool count_include_pad, std::optional<int64_t> divisor_override);
+  AvgPoolNdImpl(std::string type, int spatial, IntList kernel_size, IntList stride, IntList padding,
+                bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor_override);
   ModulePtr clone() const override;
   Tensor forward(const Tensor& x);
   bool count_include_pad;
@@ -68,22 +70,25 @@ class AvgPoolNdImpl : public PoolNdImpl {
 };
 class AvgPool1dImpl : public AvgPoolNdImpl {
  public:
-  explicit AvgPool1dImpl(IntList kernel_size, IntList stride = {}, IntList padding = {0}, bool ceil_mode = false,
-                         bool count_include_pad = true)
-      : AvgPoolNdImpl("AvgPool1d", 1, std::move(kernel_size), std::move(stride), std::move(padding), ceil_mode,
-                      count_include_pad, {}) {}
+  explicit AvgPool1dImpl(IntList kernel_size, IntList stride = {}, IntList padding = {0},
+                         bool ceil_mode = false, bool count_include_pad = true)
+      : AvgPoolNdImpl("AvgPool1d", 1, std::move(kernel_size), std::move(stride), std::move(padding),
+                      ceil_mode, count_include_pad, {}) {}
   explicit AvgPool1dImpl(int64_t kernel_size, int64_t stride = 0, int64_t padding = 0)
-      : AvgPool1dImpl(IntList{kernel_size}, stride ? IntList{stride} : IntList{}, IntList{padding}) {}
+      : AvgPool1dImpl(IntList{kernel_size}, stride ? IntList{stride} : IntList{},
+                      IntList{padding}) {}
 };
 TC_MODULE(AvgPool1d);
 class AvgPool3dImpl : public AvgPoolNdImpl {
  public:
-  explicit AvgPool3dImpl(IntList kernel_size, IntList stride = {}, IntList padding = {0}, bool ceil_mode = false,
-                         bool count_include_pad = true, std::optional<int64_t> divisor_override = {})
-      : AvgPoolNdImpl("AvgPool3d", 3, std::move(kernel_size), std::move(stride), std::move(padding), ceil_mode,
-                      count_include_pad, divisor_override) {}
+  explicit AvgPool3dImpl(IntList kernel_size, IntList stride = {}, IntList padding = {0},
+                         bool ceil_mode = false, bool count_include_pad = true,
+                         std::optional<int64_t> divisor_override = {})
+      : AvgPoolNdImpl("AvgPool3d", 3, std::move(kernel_size), std::move(stride), std::move(padding),
+                      ceil_mode, count_include_pad, divisor_override) {}
   explicit AvgPool3dImpl(int64_t kernel_size, int64_t stride = 0, int64_t padding = 0)
-      : AvgPool3dImpl(IntList{kernel_size}, stride ? IntList{stride} : IntList{}, IntList{padding}) {}
+      : AvgPool3dImpl(IntList{kernel_size}, stride ? IntList{stride} : IntList{},
+                      IntList{padding}) {}
 };
 TC_MODULE(AvgPool3d);
 
@@ -100,12 +105,13 @@ class AdaptivePoolNdImpl : public Module {
   bool max;
   IntList output_size;
 };
-#define TC_ADAPTIVE_POOL(Name, N, Max)                                                                   \
-  class Name##Impl : public AdaptivePoolNdImpl {                                                         \
-   public:                                                                                               \
-    explicit Name##Impl(IntList output_size) : AdaptivePoolNdImpl(#Name, N, Max, std::move(output_size)) {} \
-    explicit Name##Impl(int64_t output_size) : Name##Impl(IntList{output_size}) {}                       \
-  };                                                                                                     \
+#define TC_ADAPTIVE_POOL(Name, N, Max)                                             \
+  class Name##Impl : public AdaptivePoolNdImpl {                                   \
+   public:                                                                         \
+    explicit Name##Impl(IntList output_size)                                       \
+        : AdaptivePoolNdImpl(#Name, N, Max, std::move(output_size)) {}             \
+    explicit Name##Impl(int64_t output_size) : Name##Impl(IntList{output_size}) {} \
+  };                                                                               \
   TC_MODULE(Name)
 TC_ADAPTIVE_POOL(AdaptiveAvgPool1d, 1, false);
 TC_ADAPTIVE_POOL(AdaptiveAvgPool3d, 3, false);
@@ -118,21 +124,24 @@ TC_ADAPTIVE_POOL(AdaptiveMaxPool3d, 3, true);
 // default (in - 1) * stride - 2 * padding + kernel_size).
 class MaxUnpoolNdImpl : public Module {
  public:
-  MaxUnpoolNdImpl(std::string type, int spatial, IntList kernel_size, IntList stride, IntList padding);
+  MaxUnpoolNdImpl(std::string type, int spatial, IntList kernel_size, IntList stride,
+                  IntList padding);
   ModulePtr clone() const override;
   Tensor forward(const Tensor& x, const Tensor& indices, const IntList& output_size = {});
   void pretty_print(std::ostream& os) const override;
   int spatial;
   IntList kernel_size, stride, padding;
 };
-#define TC_MAX_UNPOOL(Name, N)                                                                             \
-  class Name##Impl : public MaxUnpoolNdImpl {                                                              \
-   public:                                                                                                 \
-    explicit Name##Impl(IntList kernel_size, IntList stride = {}, IntList padding = {0})                   \
-        : MaxUnpoolNdImpl(#Name, N, std::move(kernel_size), std::move(stride), std::move(padding)) {}      \
-    explicit Name##Impl(int64_t kernel_size, int64_t stride = 0, int64_t padding = 0)                      \
-        : Name##Impl(IntList{kernel_size}, stride ? IntList{stride} : IntList{}, IntList{padding}) {}      \
-  };                                                                                                       \
+#define TC_MAX_UNPOOL(Name, N)                                                                    \
+  class Name##Impl : public MaxUnpoolNdImpl {                                                     \
+   public:                                                                                        \
+    explicit Name##Impl(IntList kernel_size, IntList stride = {}, IntList padding = {0})          \
+        : MaxUnpoolNdImpl(#Name, N, std::move(kernel_size), std::move(stride),                    \
+                          std::move(padding)) {}                                                  \
+    explicit Name##Impl(int64_t kernel_size, int64_t stride = 0, int64_t padding = 0)             \
+        : Name                                                                                    \
+          ##Impl(IntList{kernel_size}, stride ? IntList{stride} : IntList{}, IntList{padding}) {} \
+  };                                                                                              \
   TC_MODULE(Name)
 TC_MAX_UNPOOL(MaxUnpool1d, 1);
 TC_MAX_UNPOOL(MaxUnpool2d, 2);
@@ -141,15 +150,16 @@ TC_MAX_UNPOOL(MaxUnpool3d, 3);
 
 namespace functional {
 // (sum over the window of x^p)^(1/p), as torch: avg_pool of x^p times the window size (no padding).
-Tensor lp_pool1d(const Tensor& x, double norm_type, const IntList& kernel_size, const IntList& stride = {},
-                 bool ceil_mode = false);
-Tensor lp_pool2d(const Tensor& x, double norm_type, const IntList& kernel_size, const IntList& stride = {},
-                 bool ceil_mode = false);
+Tensor lp_pool1d(const Tensor& x, double norm_type, const IntList& kernel_size,
+                 const IntList& stride = {}, bool ceil_mode = false);
+Tensor lp_pool2d(const Tensor& x, double norm_type, const IntList& kernel_size,
+                 const IntList& stride = {}, bool ceil_mode = false);
 }  // namespace functional
 
 class LPPoolNdImpl : public Module {
  public:
-  LPPoolNdImpl(std::string type, int spatial, double norm_type, IntList kernel_size, IntList stride, bool ceil_mode);
+  LPPoolNdImpl(std::string type, int spatial, double norm_type, IntList kernel_size, IntList stride,
+               bool ceil_mode);
   ModulePtr clone() const override;
   Tensor forward(const Tensor& x);
   void pretty_print(std::ostream& os) const override;
@@ -158,12 +168,13 @@ class LPPoolNdImpl : public Module {
   IntList kernel_size, stride;
   bool ceil_mode;
 };
-#define TC_LP_POOL(Name, N)                                                                                  \
-  class Name##Impl : public LPPoolNdImpl {                                                                   \
-   public:                                                                                                   \
-    Name##Impl(double norm_type, IntList kernel_size, IntList stride = {}, bool ceil_mode = false)           \
-        : LPPoolNdImpl(#Name, N, norm_type, std::move(kernel_size), std::move(stride), ceil_mode) {}         \
-  };                                                                                                         \
+#define TC_LP_POOL(Name, N)                                                                        \
+  class Name##Impl : public LPPoolNdImpl {                                                         \
+   public:                                                                                         \
+    Name##Impl(double norm_type, IntList kernel_size, IntList stride = {}, bool ceil_mode = false) \
+        : LPPoolNdImpl(#Name, N, norm_type, std::move(kernel_size), std::move(stride),             \
+                       ceil_mode) {}                                                               \
+  };                                                                                               \
   TC_MODULE(Name)
 TC_LP_POOL(LPPool1d, 1);
 TC_LP_POOL(LPPool2d, 2);

@@ -1,7 +1,7 @@
-// Pooling over 1-d, 2-d and 3-d windows (lower ranks run as 3-d with size-1 leading axes). Forward kernels are direct
-// loops parallel over (N*C) planes. Max-pool gradients route through the saved indices with the
-// core's scatter_add/gather (so double backward works); average pooling's forward and backward
-// kernels are each other's adjoints, so each is the other's vjp.
+// Pooling over 1-d, 2-d and 3-d windows (lower ranks run as 3-d with size-1 leading axes). Forward
+// kernels are direct loops parallel over (N*C) planes. Max-pool gradients route through the saved
+// indices with the core's scatter_add/gather (so double backward works); average pooling's forward
+// and backward kernels are each other's adjoints, so each is the other's vjp.
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -42,14 +42,18 @@ struct GradPlane {
   }
   compute_t<T>* begin(T* gx_plane, int64_t n) {
     compute_t<T>* p;
-    if constexpr (is_half_v<T>) p = acc.data();
-    else p = gx_plane;
+    if constexpr (is_half_v<T>)
+      p = acc.data();
+    else
+      p = gx_plane;
     std::fill(p, p + n, compute_t<T>(0));
     return p;
   }
   void finish(T* gx_plane, int64_t n) {
-    if constexpr (is_half_v<T>) detail::narrow(acc.data(), gx_plane, n);
-    else (void)gx_plane, (void)n;
+    if constexpr (is_half_v<T>)
+      detail::narrow(acc.data(), gx_plane, n);
+    else
+      (void)gx_plane, (void)n;
   }
 };
 
@@ -79,7 +83,8 @@ detail::PoolParams cuda_params(const Pool2d& g) {
   detail::PoolParams p;
   p.planes = g.planes;
   const Axis* axes[3] = {&g.d, &g.h, &g.w};
-  for (int i = 0; i < 3; ++i) p.axis[i] = {axes[i]->in, axes[i]->out, axes[i]->k, axes[i]->s, axes[i]->p, axes[i]->d};
+  for (int i = 0; i < 3; ++i)
+    p.axis[i] = {axes[i]->in, axes[i]->out, axes[i]->k, axes[i]->s, axes[i]->p, axes[i]->d};
   p.adaptive = g.w.adaptive;
   p.count_include_pad = g.count_include_pad;
   p.divisor_override = g.divisor_override;
@@ -95,7 +100,8 @@ int64_t pooled_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool
 }
 
 // First index >= 0 reachable from `start` in steps of `step`, and the end bound clamped to `n`.
-inline void clamp_window(int64_t start, int64_t end, int64_t step, int64_t n, int64_t& lo, int64_t& hi) {
+inline void clamp_window(int64_t start, int64_t end, int64_t step, int64_t n, int64_t& lo,
+                         int64_t& hi) {
   lo = start < 0 ? start + ((-start + step - 1) / step) * step : start;
   hi = std::min(end, n);
 }
@@ -120,8 +126,9 @@ inline void interior_range(const Axis& a, int64_t d, int64_t& lo, int64_t& hi) {
 
 // One max-pool output (any window, clamped at the borders).
 template <typename T>
-inline void max_pool_one(const T* xp, const Pool2d& g, int64_t dl, int64_t dh, int64_t ds, int64_t hl,
-                         int64_t hh, int64_t hs, int64_t wl, int64_t wh, int64_t ws, T* y, int64_t* idx) {
+inline void max_pool_one(const T* xp, const Pool2d& g, int64_t dl, int64_t dh, int64_t ds,
+                         int64_t hl, int64_t hh, int64_t hs, int64_t wl, int64_t wh, int64_t ws,
+                         T* y, int64_t* idx) {
   using C = compute_t<T>;
   C best = -std::numeric_limits<C>::infinity();
   int64_t best_i = (dl * g.h.in + hl) * g.w.in + wl;
@@ -152,89 +159,93 @@ void max_pool_kernel(const T* x, T* y, int64_t* idx, const Pool2d& g) {
   const Axis& aw = g.w;
   std::vector<int64_t> w_lo(size_t(aw.out)), w_hi(size_t(aw.out));
   int64_t ws = 1;
-  for (int64_t ow = 0; ow < aw.out; ++ow) max_window(aw, ow, w_lo[size_t(ow)], w_hi[size_t(ow)], ws);
+  for (int64_t ow = 0; ow < aw.out; ++ow)
+    max_window(aw, ow, w_lo[size_t(ow)], w_hi[size_t(ow)], ws);
   // Interior outputs along w: [ow_lo, ow_hi), full windows in bounds.
   int64_t ow_lo = 0, ow_hi = 0;
   if (in_plane < (int64_t(1) << 31)) interior_range(aw, aw.d, ow_lo, ow_hi);  // int32 row indices
-  parallel_for(0, g.planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(out_plane * g.window(), 1)),
+  parallel_for(0, g.planes,
+               std::max<int64_t>(1, kGrainSize / std::max<int64_t>(out_plane * g.window(), 1)),
                [&](int64_t p0, int64_t p1) {
-    std::vector<C> best(size_t(std::max<int64_t>(ow_hi - ow_lo, 1)));
-    std::vector<int32_t> best_idx(best.size());
-    std::vector<float> row_buf(std::is_same_v<T, Half> ? size_t(aw.in) : 0);
-    for (int64_t pl = p0; pl < p1; ++pl) {
-      const T* xp = x + pl * in_plane;
-      T* yp = y + pl * out_plane;
-      int64_t* ip = idx + pl * out_plane;
-      int64_t o = 0;
-      for (int64_t od = 0; od < g.d.out; ++od) {
-        int64_t dl, dh, ds;
-        max_window(g.d, od, dl, dh, ds);
-        for (int64_t oh = 0; oh < g.h.out; ++oh, o += aw.out) {
-          int64_t hl, hh, hs;
-          max_window(g.h, oh, hl, hh, hs);
-          for (int64_t ow = 0; ow < aw.out; ++ow) {
-            if (ow == ow_lo) ow = ow_hi;  // interior outputs below
-            if (ow >= aw.out) break;
-            max_pool_one(xp, g, dl, dh, ds, hl, hh, hs, w_lo[size_t(ow)], w_hi[size_t(ow)], ws, yp + o + ow,
-                         ip + o + ow);
-          }
-          const int64_t n = ow_hi - ow_lo;
-          if (n <= 0) continue;
-          C* __restrict bv = best.data();
-          int32_t* __restrict bi = best_idx.data();
-          const int64_t first_row = (dl * g.h.in + hl) * aw.in;
-          for (int64_t j = 0; j < n; ++j) {
-            bv[j] = -std::numeric_limits<C>::infinity();
-            bi[j] = int32_t(first_row + (ow_lo + j) * aw.s - aw.p);
-          }
-          for (int64_t id = dl; id < dh; id += ds)
-            for (int64_t ih = hl; ih < hh; ih += hs) {
-              const int64_t row0 = (id * g.h.in + ih) * aw.in;
-              // float16's scalar conversion does not vectorize: widen the row once instead.
-              using RowT = std::conditional_t<std::is_same_v<T, Half>, float, T>;
-              const RowT* row;
-              if constexpr (std::is_same_v<T, Half>) {
-                detail::widen(xp + row0, row_buf.data(), aw.in);
-                row = row_buf.data();
-              } else {
-                row = xp + row0;
-              }
-              for (int64_t kw = 0; kw < aw.k; ++kw) {
-                const int32_t start = int32_t(row0 + ow_lo * aw.s - aw.p + kw * aw.d);
-                const int32_t step = int32_t(aw.s);
-                const RowT* __restrict src = row + (ow_lo * aw.s - aw.p + kw * aw.d);
-                for (int64_t j = 0; j < n; ++j) {
-                  C v = to_compute(src[j * step]);
-                  C cur = bv[j];
-                  int32_t cur_i = bi[j];
-                  bool take = (v > cur) | (v != v);
-                  bv[j] = take ? v : cur;
-                  bi[j] = take ? start + int32_t(j) * step : cur_i;
-                }
-              }
-            }
-          for (int64_t j = 0; j < n; ++j) ip[o + ow_lo + j] = bi[j];
-          for (int64_t j = 0; j < n; ++j) yp[o + ow_lo + j] = from_compute<T>(bv[j]);
-        }
-      }
-    }
-  });
+                 std::vector<C> best(size_t(std::max<int64_t>(ow_hi - ow_lo, 1)));
+                 std::vector<int32_t> best_idx(best.size());
+                 std::vector<float> row_buf(std::is_same_v<T, Half> ? size_t(aw.in) : 0);
+                 for (int64_t pl = p0; pl < p1; ++pl) {
+                   const T* xp = x + pl * in_plane;
+                   T* yp = y + pl * out_plane;
+                   int64_t* ip = idx + pl * out_plane;
+                   int64_t o = 0;
+                   for (int64_t od = 0; od < g.d.out; ++od) {
+                     int64_t dl, dh, ds;
+                     max_window(g.d, od, dl, dh, ds);
+                     for (int64_t oh = 0; oh < g.h.out; ++oh, o += aw.out) {
+                       int64_t hl, hh, hs;
+                       max_window(g.h, oh, hl, hh, hs);
+                       for (int64_t ow = 0; ow < aw.out; ++ow) {
+                         if (ow == ow_lo) ow = ow_hi;  // interior outputs below
+                         if (ow >= aw.out) break;
+                         max_pool_one(xp, g, dl, dh, ds, hl, hh, hs, w_lo[size_t(ow)],
+                                      w_hi[size_t(ow)], ws, yp + o + ow, ip + o + ow);
+                       }
+                       const int64_t n = ow_hi - ow_lo;
+                       if (n <= 0) continue;
+                       C* __restrict bv = best.data();
+                       int32_t* __restrict bi = best_idx.data();
+                       const int64_t first_row = (dl * g.h.in + hl) * aw.in;
+                       for (int64_t j = 0; j < n; ++j) {
+                         bv[j] = -std::numeric_limits<C>::infinity();
+                         bi[j] = int32_t(first_row + (ow_lo + j) * aw.s - aw.p);
+                       }
+                       for (int64_t id = dl; id < dh; id += ds)
+                         for (int64_t ih = hl; ih < hh; ih += hs) {
+                           const int64_t row0 = (id * g.h.in + ih) * aw.in;
+                           // float16's scalar conversion does not vectorize: widen the row once
+                           // instead.
+                           using RowT = std::conditional_t<std::is_same_v<T, Half>, float, T>;
+                           const RowT* row;
+                           if constexpr (std::is_same_v<T, Half>) {
+                             detail::widen(xp + row0, row_buf.data(), aw.in);
+                             row = row_buf.data();
+                           } else {
+                             row = xp + row0;
+                           }
+                           for (int64_t kw = 0; kw < aw.k; ++kw) {
+                             const int32_t start = int32_t(row0 + ow_lo * aw.s - aw.p + kw * aw.d);
+                             const int32_t step = int32_t(aw.s);
+                             const RowT* __restrict src = row + (ow_lo * aw.s - aw.p + kw * aw.d);
+                             for (int64_t j = 0; j < n; ++j) {
+                               C v = to_compute(src[j * step]);
+                               C cur = bv[j];
+                               int32_t cur_i = bi[j];
+                               bool take = (v > cur) | (v != v);
+                               bv[j] = take ? v : cur;
+                               bi[j] = take ? start + int32_t(j) * step : cur_i;
+                             }
+                           }
+                         }
+                       for (int64_t j = 0; j < n; ++j) ip[o + ow_lo + j] = bi[j];
+                       for (int64_t j = 0; j < n; ++j) yp[o + ow_lo + j] = from_compute<T>(bv[j]);
+                     }
+                   }
+                 }
+               });
 }
 
 // gx[plane][idx] += gy[plane][o]; parallel over planes so writes never collide.
 template <typename T>
-void max_pool_backward_kernel(const T* gy, const int64_t* idx, T* gx, int64_t planes, int64_t out_plane,
-                              int64_t in_plane) {
-  parallel_for(0, planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(in_plane, 1)), [&](int64_t p0, int64_t p1) {
-    GradPlane<T> plane(in_plane);
-    for (int64_t pl = p0; pl < p1; ++pl) {
-      auto* xp = plane.begin(gx + pl * in_plane, in_plane);
-      const T* yp = gy + pl * out_plane;
-      const int64_t* ip = idx + pl * out_plane;
-      for (int64_t o = 0; o < out_plane; ++o) xp[ip[o]] += to_compute(yp[o]);
-      plane.finish(gx + pl * in_plane, in_plane);
-    }
-  });
+void max_pool_backward_kernel(const T* gy, const int64_t* idx, T* gx, int64_t planes,
+                              int64_t out_plane, int64_t in_plane) {
+  parallel_for(0, planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(in_plane, 1)),
+               [&](int64_t p0, int64_t p1) {
+                 GradPlane<T> plane(in_plane);
+                 for (int64_t pl = p0; pl < p1; ++pl) {
+                   auto* xp = plane.begin(gx + pl * in_plane, in_plane);
+                   const T* yp = gy + pl * out_plane;
+                   const int64_t* ip = idx + pl * out_plane;
+                   for (int64_t o = 0; o < out_plane; ++o) xp[ip[o]] += to_compute(yp[o]);
+                   plane.finish(gx + pl * in_plane, in_plane);
+                 }
+               });
 }
 
 // Averaging window along one axis: clamped bounds and the padded extent (for count_include_pad).
@@ -252,11 +263,12 @@ inline AxisWindow avg_axis(const Axis& a, int64_t o) {
   return {std::max<int64_t>(s0, 0), std::min(s1, a.in), s1 - s0};
 }
 
-inline double avg_scale(const Pool2d& g, const AxisWindow& d, const AxisWindow& h, const AxisWindow& w) {
+inline double avg_scale(const Pool2d& g, const AxisWindow& d, const AxisWindow& h,
+                        const AxisWindow& w) {
   int64_t count = (d.hi - d.lo) * (h.hi - h.lo) * (w.hi - w.lo);
-  int64_t divisor = g.divisor_override ? g.divisor_override
+  int64_t divisor = g.divisor_override                       ? g.divisor_override
                     : (g.count_include_pad && !g.w.adaptive) ? d.padded * h.padded * w.padded
-                                                              : count;
+                                                             : count;
   return divisor > 0 ? 1.0 / double(divisor) : 0.0;
 }
 
@@ -269,65 +281,69 @@ void avg_pool_kernel(const T* x, T* y, const Pool2d& g) {
   const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
   if (g.w.adaptive && out_plane == 1) {  // global average pooling: one lane sum per plane
     const C scale = C(1.0 / double(in_plane));
-    parallel_for(0, g.planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(in_plane, 1)),
-                 [&](int64_t p0, int64_t p1) {
-      for (int64_t pl = p0; pl < p1; ++pl)
-        y[pl] = from_compute<T>(C(detail::span_sum(x + pl * in_plane, in_plane, [](C v) { return v; })) * scale);
-    });
+    parallel_for(
+        0, g.planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(in_plane, 1)),
+        [&](int64_t p0, int64_t p1) {
+          for (int64_t pl = p0; pl < p1; ++pl)
+            y[pl] = from_compute<T>(
+                C(detail::span_sum(x + pl * in_plane, in_plane, [](C v) { return v; })) * scale);
+        });
     return;
   }
   int64_t ow_lo, ow_hi;
   interior_range(g.w, 1, ow_lo, ow_hi);
   parallel_for(0, g.planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(in_plane, 1)),
                [&](int64_t p0, int64_t p1) {
-    std::vector<C> acc_row(size_t(std::max<int64_t>(ow_hi - ow_lo, 1)));
-    std::vector<float> row_buf(std::is_same_v<T, Half> ? size_t(g.w.in) : 0);
-    for (int64_t pl = p0; pl < p1; ++pl) {
-      const T* xp = x + pl * in_plane;
-      T* yp = y + pl * out_plane;
-      int64_t o = 0;
-      for (int64_t od = 0; od < g.d.out; ++od) {
-        AxisWindow wd = avg_axis(g.d, od);
-        for (int64_t oh = 0; oh < g.h.out; ++oh, o += g.w.out) {
-          AxisWindow wh = avg_axis(g.h, oh);
-          for (int64_t ow = 0; ow < g.w.out; ++ow) {
-            if (ow == ow_lo) ow = ow_hi;  // interior outputs below
-            if (ow >= g.w.out) break;
-            AxisWindow ww = avg_axis(g.w, ow);
-            C acc = 0;
-            for (int64_t id = wd.lo; id < wd.hi; ++id)
-              for (int64_t ih = wh.lo; ih < wh.hi; ++ih) {
-                const T* row = xp + (id * g.h.in + ih) * g.w.in;
-                for (int64_t iw = ww.lo; iw < ww.hi; ++iw) acc += to_compute(row[iw]);
-              }
-            yp[o + ow] = from_compute<T>(acc * C(avg_scale(g, wd, wh, ww)));
-          }
-          const int64_t n = ow_hi - ow_lo;
-          if (n <= 0) continue;
-          const C scale = C(avg_scale(g, wd, wh, avg_axis(g.w, ow_lo)));
-          C* __restrict acc = acc_row.data();
-          std::fill(acc, acc + n, C(0));
-          const int64_t step = g.w.s;
-          for (int64_t id = wd.lo; id < wd.hi; ++id)
-            for (int64_t ih = wh.lo; ih < wh.hi; ++ih) {
-              using RowT = std::conditional_t<std::is_same_v<T, Half>, float, T>;
-              const RowT* row;
-              if constexpr (std::is_same_v<T, Half>) {
-                detail::widen(xp + (id * g.h.in + ih) * g.w.in, row_buf.data(), g.w.in);
-                row = row_buf.data();
-              } else {
-                row = xp + (id * g.h.in + ih) * g.w.in;
-              }
-              for (int64_t kw = 0; kw < g.w.k; ++kw) {
-                const RowT* __restrict src = row + ow_lo * step - g.w.p + kw;
-                for (int64_t j = 0; j < n; ++j) acc[j] += to_compute(src[j * step]);
-              }
-            }
-          for (int64_t j = 0; j < n; ++j) yp[o + ow_lo + j] = from_compute<T>(acc[j] * scale);
-        }
-      }
-    }
-  });
+                 std::vector<C> acc_row(size_t(std::max<int64_t>(ow_hi - ow_lo, 1)));
+                 std::vector<float> row_buf(std::is_same_v<T, Half> ? size_t(g.w.in) : 0);
+                 for (int64_t pl = p0; pl < p1; ++pl) {
+                   const T* xp = x + pl * in_plane;
+                   T* yp = y + pl * out_plane;
+                   int64_t o = 0;
+                   for (int64_t od = 0; od < g.d.out; ++od) {
+                     AxisWindow wd = avg_axis(g.d, od);
+                     for (int64_t oh = 0; oh < g.h.out; ++oh, o += g.w.out) {
+                       AxisWindow wh = avg_axis(g.h, oh);
+                       for (int64_t ow = 0; ow < g.w.out; ++ow) {
+                         if (ow == ow_lo) ow = ow_hi;  // interior outputs below
+                         if (ow >= g.w.out) break;
+                         AxisWindow ww = avg_axis(g.w, ow);
+                         C acc = 0;
+                         for (int64_t id = wd.lo; id < wd.hi; ++id)
+                           for (int64_t ih = wh.lo; ih < wh.hi; ++ih) {
+                             const T* row = xp + (id * g.h.in + ih) * g.w.in;
+                             for (int64_t iw = ww.lo; iw < ww.hi; ++iw) acc += to_compute(row[iw]);
+                           }
+                         yp[o + ow] = from_compute<T>(acc * C(avg_scale(g, wd, wh, ww)));
+                       }
+                       const int64_t n = ow_hi - ow_lo;
+                       if (n <= 0) continue;
+                       const C scale = C(avg_scale(g, wd, wh, avg_axis(g.w, ow_lo)));
+                       C* __restrict acc = acc_row.data();
+                       std::fill(acc, acc + n, C(0));
+                       const int64_t step = g.w.s;
+                       for (int64_t id = wd.lo; id < wd.hi; ++id)
+                         for (int64_t ih = wh.lo; ih < wh.hi; ++ih) {
+                           using RowT = std::conditional_t<std::is_same_v<T, Half>, float, T>;
+                           const RowT* row;
+                           if constexpr (std::is_same_v<T, Half>) {
+                             detail::widen(xp + (id * g.h.in + ih) * g.w.in, row_buf.data(),
+                                           g.w.in);
+                             row = row_buf.data();
+                           } else {
+                             row = xp + (id * g.h.in + ih) * g.w.in;
+                           }
+                           for (int64_t kw = 0; kw < g.w.k; ++kw) {
+                             const RowT* __restrict src = row + ow_lo * step - g.w.p + kw;
+                             for (int64_t j = 0; j < n; ++j) acc[j] += to_compute(src[j * step]);
+                           }
+                         }
+                       for (int64_t j = 0; j < n; ++j)
+                         yp[o + ow_lo + j] = from_compute<T>(acc[j] * scale);
+                     }
+                   }
+                 }
+               });
 }
 
 // The adjoint of avg_pool_kernel: each output adds its scaled gradient over its window. Interior
@@ -342,56 +358,58 @@ void avg_pool_backward_kernel(const T* gy, T* gx, const Pool2d& g) {
     const C scale = C(1.0 / double(in_plane));
     parallel_for(0, g.planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(in_plane, 1)),
                  [&](int64_t p0, int64_t p1) {
-      for (int64_t pl = p0; pl < p1; ++pl)
-        std::fill(gx + pl * in_plane, gx + (pl + 1) * in_plane, from_compute<T>(to_compute(gy[pl]) * scale));
-    });
+                   for (int64_t pl = p0; pl < p1; ++pl)
+                     std::fill(gx + pl * in_plane, gx + (pl + 1) * in_plane,
+                               from_compute<T>(to_compute(gy[pl]) * scale));
+                 });
     return;
   }
   int64_t ow_lo, ow_hi;
   interior_range(g.w, 1, ow_lo, ow_hi);
   parallel_for(0, g.planes, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(in_plane, 1)),
                [&](int64_t p0, int64_t p1) {
-    GradPlane<T> plane(in_plane);
-    std::vector<C> v_row(size_t(std::max<int64_t>(ow_hi - ow_lo, 1)));
-    for (int64_t pl = p0; pl < p1; ++pl) {
-      C* xp = plane.begin(gx + pl * in_plane, in_plane);
-      const T* yp = gy + pl * out_plane;
-      int64_t o = 0;
-      for (int64_t od = 0; od < g.d.out; ++od) {
-        AxisWindow wd = avg_axis(g.d, od);
-        for (int64_t oh = 0; oh < g.h.out; ++oh, o += g.w.out) {
-          AxisWindow wh = avg_axis(g.h, oh);
-          auto one = [&](int64_t ow) {
-            AxisWindow ww = avg_axis(g.w, ow);
-            C v = to_compute(yp[o + ow]) * C(avg_scale(g, wd, wh, ww));
-            for (int64_t id = wd.lo; id < wd.hi; ++id)
-              for (int64_t ih = wh.lo; ih < wh.hi; ++ih) {
-                C* row = xp + (id * g.h.in + ih) * g.w.in;
-                for (int64_t iw = ww.lo; iw < ww.hi; ++iw) row[iw] += v;
-              }
-          };
-          for (int64_t ow = 0; ow < ow_lo; ++ow) one(ow);
-          const int64_t n = ow_hi - ow_lo;
-          if (n > 0) {
-            const C scale = C(avg_scale(g, wd, wh, avg_axis(g.w, ow_lo)));
-            C* __restrict v = v_row.data();
-            for (int64_t j = 0; j < n; ++j) v[j] = to_compute(yp[o + ow_lo + j]) * scale;
-            const int64_t step = g.w.s;
-            for (int64_t id = wd.lo; id < wd.hi; ++id)
-              for (int64_t ih = wh.lo; ih < wh.hi; ++ih) {
-                C* row = xp + (id * g.h.in + ih) * g.w.in;
-                for (int64_t kw = g.w.k - 1; kw >= 0; --kw) {
-                  C* __restrict dst = row + ow_lo * step - g.w.p + kw;
-                  for (int64_t j = 0; j < n; ++j) dst[j * step] += v[j];
-                }
-              }
-          }
-          for (int64_t ow = std::max(ow_hi, ow_lo); ow < g.w.out; ++ow) one(ow);
-        }
-      }
-      plane.finish(gx + pl * in_plane, in_plane);
-    }
-  });
+                 GradPlane<T> plane(in_plane);
+                 std::vector<C> v_row(size_t(std::max<int64_t>(ow_hi - ow_lo, 1)));
+                 for (int64_t pl = p0; pl < p1; ++pl) {
+                   C* xp = plane.begin(gx + pl * in_plane, in_plane);
+                   const T* yp = gy + pl * out_plane;
+                   int64_t o = 0;
+                   for (int64_t od = 0; od < g.d.out; ++od) {
+                     AxisWindow wd = avg_axis(g.d, od);
+                     for (int64_t oh = 0; oh < g.h.out; ++oh, o += g.w.out) {
+                       AxisWindow wh = avg_axis(g.h, oh);
+                       auto one = [&](int64_t ow) {
+                         AxisWindow ww = avg_axis(g.w, ow);
+                         C v = to_compute(yp[o + ow]) * C(avg_scale(g, wd, wh, ww));
+                         for (int64_t id = wd.lo; id < wd.hi; ++id)
+                           for (int64_t ih = wh.lo; ih < wh.hi; ++ih) {
+                             C* row = xp + (id * g.h.in + ih) * g.w.in;
+                             for (int64_t iw = ww.lo; iw < ww.hi; ++iw) row[iw] += v;
+                           }
+                       };
+                       for (int64_t ow = 0; ow < ow_lo; ++ow) one(ow);
+                       const int64_t n = ow_hi - ow_lo;
+                       if (n > 0) {
+                         const C scale = C(avg_scale(g, wd, wh, avg_axis(g.w, ow_lo)));
+                         C* __restrict v = v_row.data();
+                         for (int64_t j = 0; j < n; ++j)
+                           v[j] = to_compute(yp[o + ow_lo + j]) * scale;
+                         const int64_t step = g.w.s;
+                         for (int64_t id = wd.lo; id < wd.hi; ++id)
+                           for (int64_t ih = wh.lo; ih < wh.hi; ++ih) {
+                             C* row = xp + (id * g.h.in + ih) * g.w.in;
+                             for (int64_t kw = g.w.k - 1; kw >= 0; --kw) {
+                               C* __restrict dst = row + ow_lo * step - g.w.p + kw;
+                               for (int64_t j = 0; j < n; ++j) dst[j * step] += v[j];
+                             }
+                           }
+                       }
+                       for (int64_t ow = std::max(ow_hi, ow_lo); ow < g.w.out; ++ow) one(ow);
+                     }
+                   }
+                   plane.finish(gx + pl * in_plane, in_plane);
+                 }
+               });
 }
 
 // Input viewed as [planes, H, W]: the caller passes the batch/channel shape to restore.
@@ -410,9 +428,10 @@ Tensor avg_forward_op(const Tensor& x_in, const Pool2d& g, const Shape& out_shap
   }
   if (autograd::needs_grad({x_in})) {
     Shape in_shape = x_in.sizes();
-    autograd::record("AvgPoolBackward0", {x_in}, {y}, {}, [g, in_shape](const TensorList&, const TensorList& gr) -> TensorList {
-      return {avg_backward_op(gr[0], g, in_shape)};
-    });
+    autograd::record("AvgPoolBackward0", {x_in}, {y}, {},
+                     [g, in_shape](const TensorList&, const TensorList& gr) -> TensorList {
+                       return {avg_backward_op(gr[0], g, in_shape)};
+                     });
   }
   return y;
 }
@@ -430,15 +449,17 @@ Tensor avg_backward_op(const Tensor& gy_in, const Pool2d& g, const Shape& in_sha
   }
   if (autograd::needs_grad({gy_in})) {
     Shape out_shape = gy_in.sizes();
-    autograd::record("AvgPoolBackwardBackward0", {gy_in}, {gx}, {}, [g, out_shape](const TensorList&, const TensorList& gr) -> TensorList {
-      return {avg_forward_op(gr[0], g, out_shape)};
-    });
+    autograd::record("AvgPoolBackwardBackward0", {gy_in}, {gx}, {},
+                     [g, out_shape](const TensorList&, const TensorList& gr) -> TensorList {
+                       return {avg_forward_op(gr[0], g, out_shape)};
+                     });
   }
   return gx;
 }
 
 // The max-pool gradient: scatter-add through the indices. Its own vjp is a gather.
-Tensor max_backward_op(const Tensor& gy_in, const Tensor& idx, const Pool2d& g, const Shape& in_shape) {
+Tensor max_backward_op(const Tensor& gy_in, const Tensor& idx, const Pool2d& g,
+                       const Shape& in_shape) {
   Tensor gy = contiguous(gy_in);
   Tensor gx = empty(in_shape, TensorOptions(gy.dtype()).device(gy.device()));
   const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
@@ -447,7 +468,8 @@ Tensor max_backward_op(const Tensor& gy_in, const Tensor& idx, const Pool2d& g, 
   } else {
     dispatch_dtype<kPoolTypes>(gy.dtype(), "max_pool backward", [&](auto tag) {
       using T = typename decltype(tag)::type;
-      max_pool_backward_kernel<T>(gy.data<T>(), idx.data<int64_t>(), gx.data<T>(), g.planes, out_plane, in_plane);
+      max_pool_backward_kernel<T>(gy.data<T>(), idx.data<int64_t>(), gx.data<T>(), g.planes,
+                                  out_plane, in_plane);
     });
   }
   if (autograd::needs_grad({gy_in})) {
@@ -455,15 +477,16 @@ Tensor max_backward_op(const Tensor& gy_in, const Tensor& idx, const Pool2d& g, 
     int64_t planes = g.planes;
     autograd::record("MaxPoolBackwardBackward0", {gy_in}, {gx}, {idx},
                      [out_shape, planes](const TensorList& s, const TensorList& gr) -> TensorList {
-      Tensor flat = reshape(gr[0], {planes, -1});
-      return {reshape(gather(flat, 1, reshape(s[0], {planes, -1})), out_shape)};
-    });
+                       Tensor flat = reshape(gr[0], {planes, -1});
+                       return {reshape(gather(flat, 1, reshape(s[0], {planes, -1})), out_shape)};
+                     });
   }
   return gx;
 }
 
 // Max pooling: values and flat per-plane indices; the gradient scatters through the indices.
-std::pair<Tensor, Tensor> max_forward_op(const Tensor& x_in, const Pool2d& g, const Shape& out_shape) {
+std::pair<Tensor, Tensor> max_forward_op(const Tensor& x_in, const Pool2d& g,
+                                         const Shape& out_shape) {
   Tensor x = contiguous(x_in);
   Tensor y = empty(out_shape, TensorOptions(x.dtype()).device(x.device()));
   Tensor idx = empty(out_shape, TensorOptions(DType::Int64).device(x.device()));
@@ -479,8 +502,8 @@ std::pair<Tensor, Tensor> max_forward_op(const Tensor& x_in, const Pool2d& g, co
     Shape in_shape = x_in.sizes();
     autograd::record("MaxPoolBackward0", {x_in}, {y}, {idx},
                      [in_shape, g](const TensorList& s, const TensorList& gr) -> TensorList {
-      return {max_backward_op(gr[0], s[0], g, in_shape)};
-    });
+                       return {max_backward_op(gr[0], s[0], g, in_shape)};
+                     });
   }
   return {y, idx};
 }
@@ -489,7 +512,8 @@ std::pair<Tensor, Tensor> max_forward_op(const Tensor& x_in, const Pool2d& g, co
 
 Shape param(const functional::IntList& v, int nd, const char* op, const char* what) {
   if (int64_t(v.size()) == nd) return v;
-  TC_CHECK(v.size() == 1, op, ": ", what, " must be one int or ", nd, " ints, got ", v.size(), " values");
+  TC_CHECK(v.size() == 1, op, ": ", what, " must be one int or ", nd, " ints, got ", v.size(),
+           " values");
   return Shape(size_t(nd), v[0]);
 }
 
@@ -502,7 +526,8 @@ struct PoolInput {
 PoolInput pool_input(const char* op, int nd, const Tensor& input) {
   TC_CHECK(input.defined(), op, ": input must be a tensor");
   TC_CHECK_TYPE(is_floating(input.dtype()), op,
-                ": expected a float32, float64, float16 or bfloat16 input, got ", dtype_name(input.dtype()));
+                ": expected a float32, float64, float16 or bfloat16 input, got ",
+                dtype_name(input.dtype()));
   TC_CHECK(input.dim() == nd + 1 || input.dim() == nd + 2, op, ": expected a ", nd + 1, "-d or ",
            nd + 2, "-d input, got shape ", shape_str(input.sizes()));
   PoolInput p;
@@ -515,8 +540,9 @@ PoolInput pool_input(const char* op, int nd, const Tensor& input) {
   return p;
 }
 
-Pool2d window_geometry(const char* op, int nd, const Tensor& input, const functional::IntList& kernel_size,
-                       const functional::IntList& stride_in, const functional::IntList& padding_in,
+Pool2d window_geometry(const char* op, int nd, const Tensor& input,
+                       const functional::IntList& kernel_size, const functional::IntList& stride_in,
+                       const functional::IntList& padding_in,
                        const functional::IntList& dilation_in, bool ceil_mode) {
   Shape k = param(kernel_size, nd, op, "kernel_size");
   Shape s = stride_in.empty() ? k : param(stride_in, nd, op, "stride");
@@ -531,10 +557,12 @@ Pool2d window_geometry(const char* op, int nd, const Tensor& input, const functi
     a.s = s[i];
     a.p = p[i];
     a.d = d[i];
-    TC_CHECK(a.k > 0 && a.s > 0 && a.d > 0, op, ": kernel_size, stride and dilation must be positive, got kernel_size ",
-             shape_str(k), " stride ", shape_str(s), " dilation ", shape_str(d));
-    TC_CHECK(a.p >= 0 && 2 * a.p <= a.k, op, ": padding should be at most half of kernel size, got padding ",
-             shape_str(p), " and kernel_size ", shape_str(k));
+    TC_CHECK(a.k > 0 && a.s > 0 && a.d > 0, op,
+             ": kernel_size, stride and dilation must be positive, got kernel_size ", shape_str(k),
+             " stride ", shape_str(s), " dilation ", shape_str(d));
+    TC_CHECK(a.p >= 0 && 2 * a.p <= a.k, op,
+             ": padding should be at most half of kernel size, got padding ", shape_str(p),
+             " and kernel_size ", shape_str(k));
     a.out = pooled_size(a.in, a.k, a.s, a.p, a.d, ceil_mode);
     TC_CHECK(a.out > 0, op, ": output size is too small for input ", shape_str(input.sizes()),
              " with kernel_size ", shape_str(k), " (computed output size ", a.out, ")");
@@ -551,9 +579,10 @@ Shape out_shape_of(const PoolInput& p, int nd, const Pool2d& g) {
 }
 
 std::pair<Tensor, Tensor> max_pool(const char* op, int nd, const Tensor& input,
-                                   const functional::IntList& kernel_size, const functional::IntList& stride,
-                                   const functional::IntList& padding, const functional::IntList& dilation,
-                                   bool ceil_mode) {
+                                   const functional::IntList& kernel_size,
+                                   const functional::IntList& stride,
+                                   const functional::IntList& padding,
+                                   const functional::IntList& dilation, bool ceil_mode) {
   PoolInput p = pool_input(op, nd, input);
   Pool2d g = window_geometry(op, nd, input, kernel_size, stride, padding, dilation, ceil_mode);
   g.planes = p.planes;
@@ -561,8 +590,8 @@ std::pair<Tensor, Tensor> max_pool(const char* op, int nd, const Tensor& input,
 }
 
 Tensor avg_pool(const char* op, int nd, const Tensor& input, const functional::IntList& kernel_size,
-                const functional::IntList& stride, const functional::IntList& padding, bool ceil_mode,
-                bool count_include_pad, std::optional<int64_t> divisor_override) {
+                const functional::IntList& stride, const functional::IntList& padding,
+                bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor_override) {
   PoolInput p = pool_input(op, nd, input);
   Pool2d g = window_geometry(op, nd, input, kernel_size, stride, padding, {1}, ceil_mode);
   g.planes = p.planes;
@@ -574,7 +603,8 @@ Tensor avg_pool(const char* op, int nd, const Tensor& input, const functional::I
   return avg_forward_op(input, g, out_shape_of(p, nd, g));
 }
 
-Pool2d adaptive_geometry(const char* op, int nd, const Tensor& input, const functional::IntList& output_size) {
+Pool2d adaptive_geometry(const char* op, int nd, const Tensor& input,
+                         const functional::IntList& output_size) {
   Shape o = param(output_size, nd, op, "output_size");
   Pool2d g;
   g.d.adaptive = g.h.adaptive = g.w.adaptive = true;  // unused leading axes are 1 -> 1 identities
@@ -613,13 +643,14 @@ Tensor max_pool2d(const Tensor& input, const IntList& kernel_size, const IntList
 
 Tensor avg_pool1d(const Tensor& input, const IntList& kernel_size, const IntList& stride,
                   const IntList& padding, bool ceil_mode, bool count_include_pad) {
-  return avg_pool("avg_pool1d", 1, input, kernel_size, stride, padding, ceil_mode, count_include_pad, {});
+  return avg_pool("avg_pool1d", 1, input, kernel_size, stride, padding, ceil_mode,
+                  count_include_pad, {});
 }
 Tensor avg_pool2d(const Tensor& input, const IntList& kernel_size, const IntList& stride,
                   const IntList& padding, bool ceil_mode, bool count_include_pad,
                   std::optional<int64_t> divisor_override) {
-  return avg_pool("avg_pool2d", 2, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
-                  divisor_override);
+  return avg_pool("avg_pool2d", 2, input, kernel_size, stride, padding, ceil_mode,
+                  count_include_pad, divisor_override);
 }
 
 Tensor adaptive_avg_pool1d(const Tensor& input, const IntList& output_size) {
@@ -634,13 +665,15 @@ Tensor adaptive_avg_pool2d(const Tensor& input, const IntList& output_size) {
   g.planes = p.planes;
   return avg_forward_op(input, g, out_shape_of(p, 2, g));
 }
-std::pair<Tensor, Tensor> adaptive_max_pool1d_with_indices(const Tensor& input, const IntList& output_size) {
+std::pair<Tensor, Tensor> adaptive_max_pool1d_with_indices(const Tensor& input,
+                                                           const IntList& output_size) {
   PoolInput p = pool_input("adaptive_max_pool1d", 1, input);
   Pool2d g = adaptive_geometry("adaptive_max_pool1d", 1, input, output_size);
   g.planes = p.planes;
   return max_forward_op(input, g, out_shape_of(p, 1, g));
 }
-std::pair<Tensor, Tensor> adaptive_max_pool2d_with_indices(const Tensor& input, const IntList& output_size) {
+std::pair<Tensor, Tensor> adaptive_max_pool2d_with_indices(const Tensor& input,
+                                                           const IntList& output_size) {
   PoolInput p = pool_input("adaptive_max_pool2d", 2, input);
   Pool2d g = adaptive_geometry("adaptive_max_pool2d", 2, input, output_size);
   g.planes = p.planes;
@@ -663,8 +696,8 @@ Tensor avg_pool3d(const Tensor& input, const IntList& kernel_size, const IntList
                   std::optional<int64_t> divisor_override) {
   TC_AUTOCAST("avg_pool3d", avg_pool3d, input, kernel_size, stride, padding, ceil_mode,
               count_include_pad, divisor_override);
-  return avg_pool("avg_pool3d", 3, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
-                  divisor_override);
+  return avg_pool("avg_pool3d", 3, input, kernel_size, stride, padding, ceil_mode,
+                  count_include_pad, divisor_override);
 }
 Tensor adaptive_avg_pool3d(const Tensor& input, const IntList& output_size) {
   TC_AUTOCAST("adaptive_avg_pool3d", adaptive_avg_pool3d, input, output_size);
@@ -673,7 +706,8 @@ Tensor adaptive_avg_pool3d(const Tensor& input, const IntList& output_size) {
   g.planes = p.planes;
   return avg_forward_op(input, g, out_shape_of(p, 3, g));
 }
-std::pair<Tensor, Tensor> adaptive_max_pool3d_with_indices(const Tensor& input, const IntList& output_size) {
+std::pair<Tensor, Tensor> adaptive_max_pool3d_with_indices(const Tensor& input,
+                                                           const IntList& output_size) {
   TC_AUTOCAST("adaptive_max_pool3d", adaptive_max_pool3d_with_indices, input, output_size);
   PoolInput p = pool_input("adaptive_max_pool3d", 3, input);
   Pool2d g = adaptive_geometry("adaptive_max_pool3d", 3, input, output_size);
@@ -682,27 +716,31 @@ std::pair<Tensor, Tensor> adaptive_max_pool3d_with_indices(const Tensor& input, 
 }
 
 namespace {
-Tensor max_unpool(const char* op, int nd, const Tensor& input, const Tensor& indices, const IntList& kernel_size,
-                  const IntList& stride, const IntList& padding, const IntList& output_size) {
+Tensor max_unpool(const char* op, int nd, const Tensor& input, const Tensor& indices,
+                  const IntList& kernel_size, const IntList& stride, const IntList& padding,
+                  const IntList& output_size) {
   TC_AUTOCAST(op, max_unpool, op, nd, input, indices, kernel_size, stride, padding, output_size);
   TC_CHECK(input.defined() && indices.defined(), op, ": input and indices must be tensors");
-  TC_CHECK(input.dim() == nd + 1 || input.dim() == nd + 2, op, ": expected a ", nd + 1, "-d or ", nd + 2,
-           "-d input, got shape ", shape_str(input.sizes()));
+  TC_CHECK(input.dim() == nd + 1 || input.dim() == nd + 2, op, ": expected a ", nd + 1, "-d or ",
+           nd + 2, "-d input, got shape ", shape_str(input.sizes()));
   TC_CHECK(indices.sizes() == input.sizes(), op, ": indices shape ", shape_str(indices.sizes()),
            " must match input shape ", shape_str(input.sizes()));
-  TC_CHECK_TYPE(indices.dtype() == DType::Int64, op, ": indices must be int64, got ", dtype_name(indices.dtype()));
+  TC_CHECK_TYPE(indices.dtype() == DType::Int64, op, ": indices must be int64, got ",
+                dtype_name(indices.dtype()));
   Shape k = param(kernel_size, nd, op, "kernel_size");
   Shape s = stride.empty() ? k : param(stride, nd, op, "stride");
   Shape p = param(padding, nd, op, "padding");
   Shape in(input.sizes().end() - nd, input.sizes().end()), out(static_cast<size_t>(nd));
-  for (int i = 0; i < nd; ++i) out[size_t(i)] = (in[size_t(i)] - 1) * s[size_t(i)] - 2 * p[size_t(i)] + k[size_t(i)];
+  for (int i = 0; i < nd; ++i)
+    out[size_t(i)] = (in[size_t(i)] - 1) * s[size_t(i)] - 2 * p[size_t(i)] + k[size_t(i)];
   if (!output_size.empty()) {
-    TC_CHECK(int64_t(output_size.size()) >= nd, op, ": output_size must have at least ", nd, " entries, got ",
-             shape_str(output_size));
+    TC_CHECK(int64_t(output_size.size()) >= nd, op, ": output_size must have at least ", nd,
+             " entries, got ", shape_str(output_size));
     Shape o(output_size.end() - nd, output_size.end());
     for (int i = 0; i < nd; ++i)
-      TC_CHECK(std::abs(o[size_t(i)] - out[size_t(i)]) < s[size_t(i)], op, ": output_size ", shape_str(o),
-               " is not within one stride of the default output size ", shape_str(out));
+      TC_CHECK(std::abs(o[size_t(i)] - out[size_t(i)]) < s[size_t(i)], op, ": output_size ",
+               shape_str(o), " is not within one stride of the default output size ",
+               shape_str(out));
     out = o;
   }
   Shape lead(input.sizes().begin(), input.sizes().end() - nd);
@@ -713,24 +751,25 @@ Tensor max_unpool(const char* op, int nd, const Tensor& input, const Tensor& ind
     TC_CHECK_INDEX(mn >= 0 && mx < out_plane, op, ": found an invalid max index ", mn < 0 ? mn : mx,
                    " (output plane has ", out_plane, " elements)");
   }
-  Tensor res = scatter(zeros({planes, out_plane}, TensorOptions(input.dtype()).device(input.device())), 1, flat_idx,
-                       reshape(input, {planes, in_plane}));
+  Tensor res =
+      scatter(zeros({planes, out_plane}, TensorOptions(input.dtype()).device(input.device())), 1,
+              flat_idx, reshape(input, {planes, in_plane}));
   Shape out_shape = lead;
   out_shape.insert(out_shape.end(), out.begin(), out.end());
   return reshape(res, out_shape);
 }
 }  // namespace
 
-Tensor max_unpool1d(const Tensor& input, const Tensor& indices, const IntList& kernel_size, const IntList& stride,
-                    const IntList& padding, const IntList& output_size) {
+Tensor max_unpool1d(const Tensor& input, const Tensor& indices, const IntList& kernel_size,
+                    const IntList& stride, const IntList& padding, const IntList& output_size) {
   return max_unpool("max_unpool1d", 1, input, indices, kernel_size, stride, padding, output_size);
 }
-Tensor max_unpool2d(const Tensor& input, const Tensor& indices, const IntList& kernel_size, const IntList& stride,
-                    const IntList& padding, const IntList& output_size) {
+Tensor max_unpool2d(const Tensor& input, const Tensor& indices, const IntList& kernel_size,
+                    const IntList& stride, const IntList& padding, const IntList& output_size) {
   return max_unpool("max_unpool2d", 2, input, indices, kernel_size, stride, padding, output_size);
 }
-Tensor max_unpool3d(const Tensor& input, const Tensor& indices, const IntList& kernel_size, const IntList& stride,
-                    const IntList& padding, const IntList& output_size) {
+Tensor max_unpool3d(const Tensor& input, const Tensor& indices, const IntList& kernel_size,
+                    const IntList& stride, const IntList& padding, const IntList& output_size) {
   return max_unpool("max_unpool3d", 3, input, indices, kernel_size, stride, padding, output_size);
 }
 

@@ -12,14 +12,16 @@
 
 namespace tc::nn {
 
-RNNBaseImpl::RNNBaseImpl(std::string type, int64_t gates, RNNOptions o) : Module(std::move(type)), options_(o) {
+RNNBaseImpl::RNNBaseImpl(std::string type, int64_t gates, RNNOptions o)
+    : Module(std::move(type)), options_(o) {
   TC_CHECK(o.input_size > 0 && o.hidden_size > 0 && o.num_layers > 0, name(),
-           ": input_size, hidden_size and num_layers must be positive, got ", o.input_size, ", ", o.hidden_size,
-           ", ", o.num_layers);
-  TC_CHECK(o.dropout >= 0 && o.dropout <= 1, name(), ": dropout must be in [0, 1], got ", o.dropout);
+           ": input_size, hidden_size and num_layers must be positive, got ", o.input_size, ", ",
+           o.hidden_size, ", ", o.num_layers);
+  TC_CHECK(o.dropout >= 0 && o.dropout <= 1, name(), ": dropout must be in [0, 1], got ",
+           o.dropout);
   TC_CHECK(o.proj_size == 0 || name() == "LSTM", name(), ": proj_size is only supported for LSTM");
-  TC_CHECK(o.proj_size >= 0 && o.proj_size < o.hidden_size, name(), ": proj_size must be in [0, hidden_size) (",
-           o.hidden_size, "), got ", o.proj_size);
+  TC_CHECK(o.proj_size >= 0 && o.proj_size < o.hidden_size, name(),
+           ": proj_size must be in [0, hidden_size) (", o.hidden_size, "), got ", o.proj_size);
   int64_t D = o.bidirectional ? 2 : 1, H = o.hidden_size, P = o.proj_size > 0 ? o.proj_size : H;
   for (int64_t l = 0; l < o.num_layers; ++l)
     for (int64_t d = 0; d < D; ++d) {
@@ -30,7 +32,8 @@ RNNBaseImpl::RNNBaseImpl(std::string type, int64_t gates, RNNOptions o) : Module
       w.push_back(register_parameter("weight_hh" + sfx, empty({gates * H, P})));
       w.push_back(register_parameter("bias_ih" + sfx, o.bias ? empty({gates * H}) : Tensor()));
       w.push_back(register_parameter("bias_hh" + sfx, o.bias ? empty({gates * H}) : Tensor()));
-      w.push_back(o.proj_size > 0 ? register_parameter("weight_hr" + sfx, empty({P, H})) : Tensor());
+      w.push_back(o.proj_size > 0 ? register_parameter("weight_hr" + sfx, empty({P, H}))
+                                  : Tensor());
       weights_.push_back(w);
     }
   reset_parameters();
@@ -60,9 +63,10 @@ void RNNBaseImpl::pretty_print(std::ostream& os) const {
 
 std::pair<Tensor, bool> RNNBaseImpl::prepare(const Tensor& input) const {
   TC_CHECK((input.dim() == 3 || input.dim() == 2) && input.size(-1) == options_.input_size, name(),
-           ": expected input of shape [T, N, ", options_.input_size, "]", options_.batch_first ? " (batch_first: [N, T, " : "",
-           options_.batch_first ? std::to_string(options_.input_size) + "])" : "", " or [T, ", options_.input_size,
-           "], but got input of size ", shape_str(input.sizes()));
+           ": expected input of shape [T, N, ", options_.input_size, "]",
+           options_.batch_first ? " (batch_first: [N, T, " : "",
+           options_.batch_first ? std::to_string(options_.input_size) + "])" : "", " or [T, ",
+           options_.input_size, "], but got input of size ", shape_str(input.sizes()));
   if (input.dim() == 2) return {unsqueeze(input, 1), true};
   return {options_.batch_first ? contiguous(transpose(input, 0, 1)) : input, false};
 }
@@ -72,8 +76,8 @@ Tensor RNNBaseImpl::check_state(const Tensor& h, const char* what, int64_t batch
   if (!h.defined()) return h;
   int64_t L = options_.num_layers * (options_.bidirectional ? 2 : 1);
   Shape expect = unbatched ? Shape{L, features} : Shape{L, batch, features};
-  TC_CHECK(h.sizes() == expect, name(), ": expected ", what, " of shape ", shape_str(expect), ", but got ",
-           shape_str(h.sizes()));
+  TC_CHECK(h.sizes() == expect, name(), ": expected ", what, " of shape ", shape_str(expect),
+           ", but got ", shape_str(h.sizes()));
   return unbatched ? unsqueeze(h, 1) : h;
 }
 
@@ -88,34 +92,41 @@ namespace {
 // CPU). Returns (output rows [sum(bs), H], h_n [N, H], c_n).
 using Cell = RNNBaseImpl::Cell;
 
-std::tuple<Tensor, Tensor, Tensor> packed_layer(Cell kind, const Tensor& data, const std::vector<int64_t>& bs,
-                                                const Tensor& h0, const Tensor& c0, const TensorList& w,
+std::tuple<Tensor, Tensor, Tensor> packed_layer(Cell kind, const Tensor& data,
+                                                const std::vector<int64_t>& bs, const Tensor& h0,
+                                                const Tensor& c0, const TensorList& w,
                                                 bool reverse) {
   if (kind == Cell::LSTM)
     return functional::lstm_layer_packed(data, bs, h0, c0, w[0], w[1], w[2], w[3], reverse, w[4]);
   std::pair<Tensor, Tensor> r =
-      kind == Cell::GRU ? functional::gru_layer_packed(data, bs, h0, w[0], w[1], w[2], w[3], reverse)
-                        : functional::rnn_layer_packed(data, bs, h0, w[0], w[1], w[2], w[3],
-                                                       kind == Cell::RNNRelu ? "relu" : "tanh", reverse);
+      kind == Cell::GRU
+          ? functional::gru_layer_packed(data, bs, h0, w[0], w[1], w[2], w[3], reverse)
+          : functional::rnn_layer_packed(data, bs, h0, w[0], w[1], w[2], w[3],
+                                         kind == Cell::RNNRelu ? "relu" : "tanh", reverse);
   return {r.first, r.second, Tensor()};
 }
 
 }  // namespace
 
-std::tuple<PackedSequence, Tensor, Tensor> RNNBaseImpl::forward_packed(Cell kind, const PackedSequence& input,
-                                                                       const Tensor& h0_in, const Tensor& c0_in) {
+std::tuple<PackedSequence, Tensor, Tensor> RNNBaseImpl::forward_packed(Cell kind,
+                                                                       const PackedSequence& input,
+                                                                       const Tensor& h0_in,
+                                                                       const Tensor& c0_in) {
   const bool lstm = kind == Cell::LSTM;
-  TC_CHECK(input.data.defined() && input.data.dim() == 2 && input.data.size(1) == options_.input_size, name(),
-           ": expected packed data of shape [*, ", options_.input_size, "], but got ",
-           input.data.defined() ? shape_str(input.data.sizes()) : std::string("undefined data"));
+  TC_CHECK(
+      input.data.defined() && input.data.dim() == 2 && input.data.size(1) == options_.input_size,
+      name(), ": expected packed data of shape [*, ", options_.input_size, "], but got ",
+      input.data.defined() ? shape_str(input.data.sizes()) : std::string("undefined data"));
   std::vector<int64_t> bs = input.sizes();
   TC_CHECK(!bs.empty(), name(), ": the PackedSequence is empty");
   const int64_t N = bs[0];
   for (size_t t = 1; t < bs.size(); ++t)
-    TC_CHECK(bs[t] <= bs[t - 1] && bs[t] > 0, name(), ": PackedSequence batch_sizes must be positive and "
+    TC_CHECK(bs[t] <= bs[t - 1] && bs[t] > 0, name(),
+             ": PackedSequence batch_sizes must be positive and "
              "non-increasing");
   const int64_t P = options_.proj_size > 0 ? options_.proj_size : options_.hidden_size;
-  Tensor h0 = check_state(h0_in, "h0", N, false, P), c0 = check_state(c0_in, "c0", N, false, options_.hidden_size);
+  Tensor h0 = check_state(h0_in, "h0", N, false, P),
+         c0 = check_state(c0_in, "c0", N, false, options_.hidden_size);
   // States come in the caller's order; the packed rows are length-sorted.
   if (input.sorted_indices.defined()) {
     if (h0.defined()) h0 = index_select(h0, 1, input.sorted_indices);
@@ -128,8 +139,9 @@ std::tuple<PackedSequence, Tensor, Tensor> RNNBaseImpl::forward_packed(Cell kind
     TensorList outs;
     for (int64_t d = 0; d < D; ++d) {
       const int64_t k = l * D + d;
-      auto [o, h, c] = packed_layer(kind, x, bs, h0.defined() ? select(h0, 0, k) : Tensor(),
-                                    c0.defined() ? select(c0, 0, k) : Tensor(), weights_[size_t(k)], d == 1);
+      auto [o, h, c] =
+          packed_layer(kind, x, bs, h0.defined() ? select(h0, 0, k) : Tensor(),
+                       c0.defined() ? select(c0, 0, k) : Tensor(), weights_[size_t(k)], d == 1);
       outs.push_back(o);
       hs.push_back(h);
       if (lstm) cs.push_back(c);
@@ -147,8 +159,8 @@ std::tuple<PackedSequence, Tensor, Tensor> RNNBaseImpl::forward_packed(Cell kind
   return {out, hn, cn};
 }
 
-std::tuple<PackedSequence, std::tuple<Tensor, Tensor>> LSTMImpl::forward(const PackedSequence& input, const Tensor& h0,
-                                                                         const Tensor& c0) {
+std::tuple<PackedSequence, std::tuple<Tensor, Tensor>> LSTMImpl::forward(
+    const PackedSequence& input, const Tensor& h0, const Tensor& c0) {
   auto [out, hn, cn] = forward_packed(Cell::LSTM, input, h0, c0);
   return {out, {hn, cn}};
 }
@@ -158,7 +170,8 @@ std::tuple<PackedSequence, Tensor> GRUImpl::forward(const PackedSequence& input,
   return {out, hn};
 }
 
-std::tuple<Tensor, std::tuple<Tensor, Tensor>> LSTMImpl::forward(const Tensor& input, const Tensor& h0_in,
+std::tuple<Tensor, std::tuple<Tensor, Tensor>> LSTMImpl::forward(const Tensor& input,
+                                                                 const Tensor& h0_in,
                                                                  const Tensor& c0_in) {
   auto [x, unbatched] = prepare(input);
   const int64_t P = options_.proj_size > 0 ? options_.proj_size : options_.hidden_size;
@@ -172,8 +185,8 @@ std::tuple<Tensor, std::tuple<Tensor, Tensor>> LSTMImpl::forward(const Tensor& i
       int64_t k = l * D + d;
       const TensorList& w = weights_[size_t(k)];
       auto [o, h, c] = functional::lstm_layer(x, h0.defined() ? select(h0, 0, k) : Tensor(),
-                                              c0.defined() ? select(c0, 0, k) : Tensor(), w[0], w[1], w[2], w[3],
-                                              d == 1, w[4]);
+                                              c0.defined() ? select(c0, 0, k) : Tensor(), w[0],
+                                              w[1], w[2], w[3], d == 1, w[4]);
       outs.push_back(o);
       hs.push_back(h);
       cs.push_back(c);
@@ -200,8 +213,8 @@ std::tuple<Tensor, Tensor> GRUImpl::forward(const Tensor& input, const Tensor& h
     for (int64_t d = 0; d < D; ++d) {
       int64_t k = l * D + d;
       const TensorList& w = weights_[size_t(k)];
-      auto [o, h] = functional::gru_layer(x, h0.defined() ? select(h0, 0, k) : Tensor(), w[0], w[1], w[2], w[3],
-                                          d == 1);
+      auto [o, h] = functional::gru_layer(x, h0.defined() ? select(h0, 0, k) : Tensor(), w[0], w[1],
+                                          w[2], w[3], d == 1);
       outs.push_back(o);
       hs.push_back(h);
     }
@@ -216,15 +229,16 @@ std::tuple<Tensor, Tensor> GRUImpl::forward(const Tensor& input, const Tensor& h
 
 // ---- RNN (Elman) ----
 RNNImpl::RNNImpl(RNNOptions o) : RNNBaseImpl("RNN", 1, o) {
-  TC_CHECK(o.nonlinearity == "tanh" || o.nonlinearity == "relu", "RNN: nonlinearity must be 'tanh' or 'relu', got '",
-           o.nonlinearity, "'");
+  TC_CHECK(o.nonlinearity == "tanh" || o.nonlinearity == "relu",
+           "RNN: nonlinearity must be 'tanh' or 'relu', got '", o.nonlinearity, "'");
 }
 
 void RNNImpl::pretty_print(std::ostream& os) const {
   std::ostringstream base;
   RNNBaseImpl::pretty_print(base);
   std::string s = base.str();
-  if (options_.nonlinearity != "tanh") s.insert(s.size() - 1, ", nonlinearity=" + options_.nonlinearity);
+  if (options_.nonlinearity != "tanh")
+    s.insert(s.size() - 1, ", nonlinearity=" + options_.nonlinearity);
   os << s;
 }
 
@@ -239,8 +253,8 @@ std::tuple<Tensor, Tensor> RNNImpl::forward(const Tensor& input, const Tensor& h
     for (int64_t d = 0; d < D; ++d) {
       const int64_t k = l * D + d;
       const TensorList& w = weights_[size_t(k)];
-      auto [o, h] = functional::rnn_layer(x, h0.defined() ? select(h0, 0, k) : Tensor(), w[0], w[1], w[2], w[3],
-                                          relu_act ? "relu" : "tanh", d == 1);
+      auto [o, h] = functional::rnn_layer(x, h0.defined() ? select(h0, 0, k) : Tensor(), w[0], w[1],
+                                          w[2], w[3], relu_act ? "relu" : "tanh", d == 1);
       outs.push_back(o);
       hs.push_back(h);
     }
@@ -254,8 +268,8 @@ std::tuple<Tensor, Tensor> RNNImpl::forward(const Tensor& input, const Tensor& h
 }
 
 std::tuple<PackedSequence, Tensor> RNNImpl::forward(const PackedSequence& input, const Tensor& h0) {
-  auto [out, hn, cn] =
-      forward_packed(options_.nonlinearity == "relu" ? Cell::RNNRelu : Cell::RNNTanh, input, h0, Tensor());
+  auto [out, hn, cn] = forward_packed(
+      options_.nonlinearity == "relu" ? Cell::RNNRelu : Cell::RNNTanh, input, h0, Tensor());
   return {out, hn};
 }
 

@@ -21,7 +21,7 @@ struct RNNOptions {
   double dropout = 0;
   bool bidirectional = false;
   std::string nonlinearity = "tanh";  // RNN only: "tanh" | "relu"
-  int64_t proj_size = 0;              // LSTM only: h_t = W_hr (o_t * tanh(c_t)), 0 < proj_size < hidden_size
+  int64_t proj_size = 0;  // LSTM only: h_t = W_hr (o_t * tanh(c_t)), 0 < proj_size < hidden_size
 };
 
 class RNNBaseImpl : public Module {
@@ -39,12 +39,13 @@ class RNNBaseImpl : public Module {
   // Input as (T, N, I) plus whether it was unbatched; checks shapes.
   std::pair<Tensor, bool> prepare(const Tensor& input) const;
   // features: the state's last dim (hidden_size, or proj_size for an LSTM's h).
-  Tensor check_state(const Tensor& h, const char* what, int64_t batch, bool unbatched, int64_t features) const;
+  Tensor check_state(const Tensor& h, const char* what, int64_t batch, bool unbatched,
+                     int64_t features) const;
   Tensor finish_output(const Tensor& out, bool unbatched) const;
   // The stack over a PackedSequence (the *_layer_packed ops per layer and direction); h0/c0 in the
   // caller's batch order. Returns (output, h_n, c_n); c_n undefined for GRU.
-  std::tuple<PackedSequence, Tensor, Tensor> forward_packed(Cell cell, const PackedSequence& input, const Tensor& h0,
-                                                            const Tensor& c0);
+  std::tuple<PackedSequence, Tensor, Tensor> forward_packed(Cell cell, const PackedSequence& input,
+                                                            const Tensor& h0, const Tensor& c0);
   RNNOptions options_;
   std::vector<TensorList> weights_;  // per (layer, dir)
 };
@@ -59,7 +60,8 @@ class LSTMImpl : public RNNBaseImpl {
   std::tuple<Tensor, std::tuple<Tensor, Tensor>> forward(const Tensor& input, const Tensor& h0 = {},
                                                          const Tensor& c0 = {});
   // Packed input: returns (packed output, (h_n, c_n)); padded steps do not advance the states.
-  std::tuple<PackedSequence, std::tuple<Tensor, Tensor>> forward(const PackedSequence& input, const Tensor& h0 = {},
+  std::tuple<PackedSequence, std::tuple<Tensor, Tensor>> forward(const PackedSequence& input,
+                                                                 const Tensor& h0 = {},
                                                                  const Tensor& c0 = {});
 };
 TC_MODULE(LSTM);

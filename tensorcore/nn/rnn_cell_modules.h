@@ -11,7 +11,8 @@ namespace tc::nn {
 
 class RNNCellBaseImpl : public Module {
  public:
-  RNNCellBaseImpl(std::string type, int64_t gates, int64_t input_size, int64_t hidden_size, bool bias);
+  RNNCellBaseImpl(std::string type, int64_t gates, int64_t input_size, int64_t hidden_size,
+                  bool bias);
   void reset_parameters();
   void pretty_print(std::ostream& os) const override;
   int64_t input_size, hidden_size;
@@ -19,13 +20,15 @@ class RNNCellBaseImpl : public Module {
 
  protected:
   // Checks shapes; returns (input as [N, I], state as [N, H] or undefined, unbatched).
-  std::tuple<Tensor, Tensor, bool> prepare(const Tensor& input, const Tensor& hx, const char* what) const;
+  std::tuple<Tensor, Tensor, bool> prepare(const Tensor& input, const Tensor& hx,
+                                           const char* what) const;
 };
 
 class RNNCellImpl : public RNNCellBaseImpl {
  public:
   // nonlinearity "tanh" or "relu".
-  RNNCellImpl(int64_t input_size, int64_t hidden_size, bool bias = true, std::string nonlinearity = "tanh");
+  RNNCellImpl(int64_t input_size, int64_t hidden_size, bool bias = true,
+              std::string nonlinearity = "tanh");
   ModulePtr clone() const override;
   Tensor forward(const Tensor& input, const Tensor& hx = {});
   std::string nonlinearity;
@@ -37,7 +40,8 @@ class LSTMCellImpl : public RNNCellBaseImpl {
   LSTMCellImpl(int64_t input_size, int64_t hidden_size, bool bias = true);
   ModulePtr clone() const override;
   // Returns (h', c').
-  std::pair<Tensor, Tensor> forward(const Tensor& input, const Tensor& hx = {}, const Tensor& cx = {});
+  std::pair<Tensor, Tensor> forward(const Tensor& input, const Tensor& hx = {},
+                                    const Tensor& cx = {});
 };
 TC_MODULE(LSTMCell);
 

@@ -41,8 +41,9 @@ struct LayerWeights {
 // CUDA, twice differentiable). input (T, N, I) or packed (total, I); h0 [N, P], c0 [N, H] (LSTM).
 // Returns (output shaped like input with P features, h_n, c_n); h_n/c_n hold each sequence's
 // state after its last step (c_n undefined but for LSTM).
-std::tuple<Tensor, Tensor, Tensor> layer_steps(CellKind kind, const Tensor& input, const RowLayout& layout,
-                                               const Tensor& h0, const Tensor& c0, const LayerWeights& w,
+std::tuple<Tensor, Tensor, Tensor> layer_steps(CellKind kind, const Tensor& input,
+                                               const RowLayout& layout, const Tensor& h0,
+                                               const Tensor& c0, const LayerWeights& w,
                                                bool reverse);
 
 // Whether the whole-layer CPU path applies: CPU float32/float64 tensors of one dtype, T, N > 0,
@@ -52,32 +53,39 @@ bool rnn_layer_fusable(const TensorList& tensors);
 // Whole-layer path: one autograd node per layer and direction over any layout; backward is
 // back-propagation through time written directly, with the weight gradients as one GEMM over
 // all steps. Under create_graph the backward re-runs layer_steps, so double backward works.
-std::tuple<Tensor, Tensor, Tensor> layer_fused(CellKind kind, const Tensor& input, const RowLayout& layout,
-                                               const Tensor& h0, const Tensor& c0, const LayerWeights& w,
+std::tuple<Tensor, Tensor, Tensor> layer_fused(CellKind kind, const Tensor& input,
+                                               const RowLayout& layout, const Tensor& h0,
+                                               const Tensor& c0, const LayerWeights& w,
                                                bool reverse);
 
 // lstm_layer with a projection weight w_hr [P, H] (padded input (T, N, I)).
-std::tuple<Tensor, Tensor, Tensor> lstm_layer_proj(const Tensor& input, const Tensor& h0, const Tensor& c0,
-                                                   const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
-                                                   const Tensor& b_hh, bool reverse, const Tensor& w_hr);
+std::tuple<Tensor, Tensor, Tensor> lstm_layer_proj(const Tensor& input, const Tensor& h0,
+                                                   const Tensor& c0, const Tensor& w_ih,
+                                                   const Tensor& w_hh, const Tensor& b_ih,
+                                                   const Tensor& b_hh, bool reverse,
+                                                   const Tensor& w_hr);
 
 // Padded-sequence shorthands (T, N, I) of the above, as the functional ops call them.
-std::tuple<Tensor, Tensor, Tensor> lstm_layer_steps(const Tensor& input, const Tensor& h0, const Tensor& c0,
-                                                    const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
+std::tuple<Tensor, Tensor, Tensor> lstm_layer_steps(const Tensor& input, const Tensor& h0,
+                                                    const Tensor& c0, const Tensor& w_ih,
+                                                    const Tensor& w_hh, const Tensor& b_ih,
                                                     const Tensor& b_hh, bool reverse);
 std::pair<Tensor, Tensor> gru_layer_steps(const Tensor& input, const Tensor& h0, const Tensor& w_ih,
-                                          const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh, bool reverse);
-std::tuple<Tensor, Tensor, Tensor> lstm_layer_fused(const Tensor& input, const Tensor& h0, const Tensor& c0,
-                                                    const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
+                                          const Tensor& w_hh, const Tensor& b_ih,
+                                          const Tensor& b_hh, bool reverse);
+std::tuple<Tensor, Tensor, Tensor> lstm_layer_fused(const Tensor& input, const Tensor& h0,
+                                                    const Tensor& c0, const Tensor& w_ih,
+                                                    const Tensor& w_hh, const Tensor& b_ih,
                                                     const Tensor& b_hh, bool reverse);
 std::pair<Tensor, Tensor> gru_layer_fused(const Tensor& input, const Tensor& h0, const Tensor& w_ih,
-                                          const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh, bool reverse);
+                                          const Tensor& w_hh, const Tensor& b_ih,
+                                          const Tensor& b_hh, bool reverse);
 std::pair<Tensor, Tensor> rnn_layer_fused(const Tensor& input, const Tensor& h0, const Tensor& w_ih,
-                                          const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh, bool relu,
-                                          bool reverse);
+                                          const Tensor& w_hh, const Tensor& b_ih,
+                                          const Tensor& b_hh, bool relu, bool reverse);
 // The Elman layer step by step through the public rnn_tanh_cell / rnn_relu_cell.
 std::pair<Tensor, Tensor> rnn_layer_cells(const Tensor& input, const Tensor& h0, const Tensor& w_ih,
-                                          const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh, bool relu,
-                                          bool reverse);
+                                          const Tensor& w_hh, const Tensor& b_ih,
+                                          const Tensor& b_hh, bool relu, bool reverse);
 
 }  // namespace tc::nn::detail

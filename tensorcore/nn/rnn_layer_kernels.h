@@ -17,15 +17,15 @@ constexpr uint32_t kF32F64 = (1u << int(DType::Float32)) | (1u << int(DType::Flo
 
 // Row-major C = A' B' + beta C with A' = A or A^T (ta), B' likewise.
 template <typename T>
-void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b, int64_t ldb,
-          T beta, T* c, int64_t ldc) {
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b,
+          int64_t ldb, T beta, T* c, int64_t ldc) {
   auto op = [](bool tr) { return tr ? CblasTrans : CblasNoTrans; };
   if constexpr (std::is_same_v<T, float>)
-    cblas_sgemm(CblasRowMajor, op(ta), op(tb), int(m), int(n), int(k), 1.0f, a, int(lda), b, int(ldb), beta, c,
-                int(ldc));
+    cblas_sgemm(CblasRowMajor, op(ta), op(tb), int(m), int(n), int(k), 1.0f, a, int(lda), b,
+                int(ldb), beta, c, int(ldc));
   else
-    cblas_dgemm(CblasRowMajor, op(ta), op(tb), int(m), int(n), int(k), 1.0, a, int(lda), b, int(ldb), beta, c,
-                int(ldc));
+    cblas_dgemm(CblasRowMajor, op(ta), op(tb), int(m), int(n), int(k), 1.0, a, int(lda), b,
+                int(ldb), beta, c, int(ldc));
 }
 
 // out[c] = sum over rows of m[r, c] (m is rows x cols, contiguous).
@@ -66,9 +66,10 @@ TC_RNN_ROW void lstm_row_forward(T* __restrict a, const T* __restrict bias, cons
 // dc is the running cell gradient, updated in place to dc_{t-1}. Writes the pre-activation
 // gradients d [4H].
 template <typename T>
-TC_RNN_ROW void lstm_row_backward(const T* __restrict s, const T* __restrict cp, const T* __restrict cn,
-                                  const T* __restrict go, const T* __restrict dhn, T* __restrict dc,
-                                  T* __restrict d, int64_t H) {
+TC_RNN_ROW void lstm_row_backward(const T* __restrict s, const T* __restrict cp,
+                                  const T* __restrict cn, const T* __restrict go,
+                                  const T* __restrict dhn, T* __restrict dc, T* __restrict d,
+                                  int64_t H) {
   for (int64_t j = 0; j < H; ++j) {
     T i = s[j], f = s[H + j], g = s[2 * H + j], o = s[3 * H + j];
     T tcn = vm::tanh(cn[j]);
@@ -83,7 +84,8 @@ TC_RNN_ROW void lstm_row_backward(const T* __restrict s, const T* __restrict cp,
 }
 
 template <typename T>
-void lstm_step_forward(T* g, const T* bias, const T* c_prev, T* c_new, T* h_new, int64_t N, int64_t H) {
+void lstm_step_forward(T* g, const T* bias, const T* c_prev, T* c_new, T* h_new, int64_t N,
+                       int64_t H) {
   parallel_for(0, N, row_grain(H), [&](int64_t n0, int64_t n1) {
     for (int64_t n = n0; n < n1; ++n)
       lstm_row_forward<T>(g + n * 4 * H, bias, c_prev + n * H, c_new + n * H, h_new + n * H, H);
@@ -91,12 +93,12 @@ void lstm_step_forward(T* g, const T* bias, const T* c_prev, T* c_new, T* h_new,
 }
 
 template <typename T>
-void lstm_step_backward(const T* act, const T* c_prev, const T* c_new, const T* g_out, const T* dh_next, T* dc,
-                        T* d_gates, int64_t N, int64_t H) {
+void lstm_step_backward(const T* act, const T* c_prev, const T* c_new, const T* g_out,
+                        const T* dh_next, T* dc, T* d_gates, int64_t N, int64_t H) {
   parallel_for(0, N, row_grain(H), [&](int64_t n0, int64_t n1) {
     for (int64_t n = n0; n < n1; ++n)
-      lstm_row_backward<T>(act + n * 4 * H, c_prev + n * H, c_new + n * H, g_out + n * H, dh_next + n * H,
-                           dc + n * H, d_gates + n * 4 * H, H);
+      lstm_row_backward<T>(act + n * 4 * H, c_prev + n * H, c_new + n * H, g_out + n * H,
+                           dh_next + n * H, dc + n * H, d_gates + n * 4 * H, H);
   });
 }
 
@@ -122,9 +124,9 @@ TC_RNN_ROW void gru_row_forward(T* __restrict a, const T* __restrict b, const T*
 // dh: on entry the gradient from step t+1, on exit go * z (the direct part of dh_{t-1}; the
 // caller adds d_gh @ W_hh).
 template <typename T>
-TC_RNN_ROW void gru_row_backward(const T* __restrict s, const T* __restrict hnn, const T* __restrict hp,
-                                 const T* __restrict go, T* __restrict dh, T* __restrict di, T* __restrict dg,
-                                 int64_t H) {
+TC_RNN_ROW void gru_row_backward(const T* __restrict s, const T* __restrict hnn,
+                                 const T* __restrict hp, const T* __restrict go, T* __restrict dh,
+                                 T* __restrict di, T* __restrict dg, int64_t H) {
   for (int64_t j = 0; j < H; ++j) {
     T r = s[j], z = s[H + j], nn = s[2 * H + j];
     T g = dh[j] + go[j];
@@ -142,17 +144,18 @@ TC_RNN_ROW void gru_row_backward(const T* __restrict s, const T* __restrict hnn,
 }
 
 template <typename T>
-void gru_step_forward(T* g, const T* gh, const T* b_ih, const T* b_hh, const T* h_prev, T* ghn, T* h_new,
-                      int64_t N, int64_t H) {
+void gru_step_forward(T* g, const T* gh, const T* b_ih, const T* b_hh, const T* h_prev, T* ghn,
+                      T* h_new, int64_t N, int64_t H) {
   parallel_for(0, N, row_grain(H), [&](int64_t n0, int64_t n1) {
     for (int64_t n = n0; n < n1; ++n)
-      gru_row_forward<T>(g + n * 3 * H, gh + n * 3 * H, b_ih, b_hh, h_prev + n * H, ghn + n * H, h_new + n * H, H);
+      gru_row_forward<T>(g + n * 3 * H, gh + n * 3 * H, b_ih, b_hh, h_prev + n * H, ghn + n * H,
+                         h_new + n * H, H);
   });
 }
 
 template <typename T>
-void gru_step_backward(const T* act, const T* ghn, const T* h_prev, const T* g_out, T* dh, T* d_gi, T* d_gh,
-                       int64_t N, int64_t H) {
+void gru_step_backward(const T* act, const T* ghn, const T* h_prev, const T* g_out, T* dh, T* d_gi,
+                       T* d_gh, int64_t N, int64_t H) {
   parallel_for(0, N, row_grain(H), [&](int64_t n0, int64_t n1) {
     for (int64_t n = n0; n < n1; ++n)
       gru_row_backward<T>(act + n * 3 * H, ghn + n * H, h_prev + n * H, g_out + n * H, dh + n * H,
@@ -177,8 +180,8 @@ TC_RNN_ROW void elman_row_forward(T* __restrict p, const T* __restrict bias, int
 
 // d = (dh_next + go) * act'(h), with act' from the output: 1 - h^2 (tanh), h > 0 (relu).
 template <typename T>
-TC_RNN_ROW void elman_row_backward(const T* __restrict h, const T* __restrict go, const T* __restrict dhn,
-                                   T* __restrict d, int64_t H, bool relu) {
+TC_RNN_ROW void elman_row_backward(const T* __restrict h, const T* __restrict go,
+                                   const T* __restrict dhn, T* __restrict d, int64_t H, bool relu) {
   if (relu) {
     for (int64_t j = 0; j < H; ++j) d[j] = h[j] > T(0) ? dhn[j] + go[j] : T(0);
   } else {
@@ -190,8 +193,8 @@ TC_RNN_ROW void elman_row_backward(const T* __restrict h, const T* __restrict go
 // of the hidden projection is sum_t d_t^T h_{t-1}, where h_{t-1} is the previous step's output
 // row block (or h0 for the first step): two GEMMs, no gathering.
 template <typename T>
-void hidden_weight_grad(const T* d, int64_t G, const T* out, const T* h0, int64_t T_, int64_t N, int64_t H,
-                        bool reverse, T* dw) {
+void hidden_weight_grad(const T* d, int64_t G, const T* out, const T* h0, int64_t T_, int64_t N,
+                        int64_t H, bool reverse, T* dw) {
   const int64_t rows = (T_ - 1) * N;
   // Forward: steps 1..T-1 read out[0..T-2]; the first step reads h0. Reverse: steps T-2..0 read
   // out[1..T-1]; the first step processed (t = T-1) reads h0.

@@ -55,12 +55,13 @@ Tensor unfold_op(const Tensor& x_in, const UnfoldGeom& u) {
   dispatch_dtype<kF32F64>(x.dtype(), "unfold", [&](auto tag) {
     using T = typename decltype(tag)::type;
     for (int64_t n = 0; n < u.N; ++n)
-      detail::im2col<T>(x.data<T>() + n * u.C * u.g.in_size(), u.C, u.g, cols.data<T>() + n * K * L);
+      detail::im2col<T>(x.data<T>() + n * u.C * u.g.in_size(), u.C, u.g,
+                        cols.data<T>() + n * K * L);
   });
   if (autograd::needs_grad({x_in}))
-    autograd::record("Im2ColBackward0", {x_in}, {cols}, {}, [u](const TensorList&, const TensorList& g) -> TensorList {
-      return {fold_op(g[0], u)};
-    });
+    autograd::record(
+        "Im2ColBackward0", {x_in}, {cols}, {},
+        [u](const TensorList&, const TensorList& g) -> TensorList { return {fold_op(g[0], u)}; });
   return cols;
 }
 
@@ -72,12 +73,13 @@ Tensor fold_op(const Tensor& cols_in, const UnfoldGeom& u) {
   dispatch_dtype<kF32F64>(cols.dtype(), "fold", [&](auto tag) {
     using T = typename decltype(tag)::type;
     for (int64_t n = 0; n < u.N; ++n)
-      detail::col2im<T>(cols.data<T>() + n * K * L, u.C, u.g, x.data<T>() + n * u.C * u.g.in_size());
+      detail::col2im<T>(cols.data<T>() + n * K * L, u.C, u.g,
+                        x.data<T>() + n * u.C * u.g.in_size());
   });
   if (autograd::needs_grad({cols_in}))
-    autograd::record("Col2ImBackward0", {cols_in}, {x}, {}, [u](const TensorList&, const TensorList& g) -> TensorList {
-      return {unfold_op(g[0], u)};
-    });
+    autograd::record(
+        "Col2ImBackward0", {cols_in}, {x}, {},
+        [u](const TensorList&, const TensorList& g) -> TensorList { return {unfold_op(g[0], u)}; });
   return x;
 }
 
@@ -93,7 +95,12 @@ detail::Geo3 geo_for(const char* op, int64_t H, int64_t W, const functional::Int
   Shape k = pair_param(kernel_size, op, "kernel_size"), d = pair_param(dilation, op, "dilation");
   Shape p = pair_param(padding, op, "padding"), s = pair_param(stride, op, "stride");
   detail::Geo3 g{};
-  g.in[0] = 1; g.k[0] = 1; g.out[0] = 1; g.s[0] = 1; g.p[0] = 0; g.d[0] = 1;
+  g.in[0] = 1;
+  g.k[0] = 1;
+  g.out[0] = 1;
+  g.s[0] = 1;
+  g.p[0] = 0;
+  g.d[0] = 1;
   int64_t in[2] = {H, W};
   for (int i = 0; i < 2; ++i) {
     TC_CHECK(k[i] > 0 && d[i] > 0 && s[i] > 0 && p[i] >= 0, op,
@@ -104,8 +111,8 @@ detail::Geo3 geo_for(const char* op, int64_t H, int64_t W, const functional::Int
     g.p[i + 1] = p[i];
     g.s[i + 1] = s[i];
     g.out[i + 1] = (in[i] + 2 * p[i] - d[i] * (k[i] - 1) - 1) / s[i] + 1;
-    TC_CHECK(in[i] + 2 * p[i] - d[i] * (k[i] - 1) - 1 >= 0, op, ": the (dilated) kernel ", shape_str(k),
-             " does not fit in the padded input of spatial size [", H, ", ", W, "]");
+    TC_CHECK(in[i] + 2 * p[i] - d[i] * (k[i] - 1) - 1 >= 0, op, ": the (dilated) kernel ",
+             shape_str(k), " does not fit in the padded input of spatial size [", H, ", ", W, "]");
   }
   return g;
 }
@@ -120,8 +127,8 @@ Tensor constant_pad(const Tensor& input, const functional::IntList& pad, double 
   for (int64_t i = 0; i < npad; ++i) {
     const int64_t dim = input.dim() - 1 - i, l = pad[size_t(2 * i)], r = pad[size_t(2 * i + 1)];
     const int64_t n = input.size(dim);
-    TC_CHECK(n + l + r >= 0, op, ": padding ", shape_str(pad), " would give a negative size for input ",
-             shape_str(input.sizes()));
+    TC_CHECK(n + l + r >= 0, op, ": padding ", shape_str(pad),
+             " would give a negative size for input ", shape_str(input.sizes()));
     out_shape[size_t(dim)] = n + l + r;
     const int64_t cut_l = std::min(std::max<int64_t>(-l, 0), n), cut_r = std::max<int64_t>(-r, 0);
     src = narrow(src, dim, cut_l, std::max<int64_t>(n - cut_l - cut_r, 0));
@@ -170,7 +177,8 @@ Tensor pad(const Tensor& input, const IntList& pad, const std::string& mode, dou
   if (mode == "constant") return constant_pad(input, pad, value);
   TC_CHECK(value == 0, op, ": padding mode '", mode, "' doesn't take in value argument");
   TC_CHECK(npad <= 3 && input.dim() >= npad + 1, op, ": ", mode, " padding of ", npad,
-           " dims expects a ", npad + 1, "-d or ", npad + 2, "-d input, got shape ", shape_str(input.sizes()));
+           " dims expects a ", npad + 1, "-d or ", npad + 2, "-d input, got shape ",
+           shape_str(input.sizes()));
   Tensor y = input;
   for (int64_t i = 0; i < npad; ++i) {
     int64_t dim = input.dim() - 1 - i, l = pad[size_t(2 * i)], r = pad[size_t(2 * i + 1)];
@@ -182,7 +190,8 @@ Tensor pad(const Tensor& input, const IntList& pad, const std::string& mode, dou
       TC_CHECK(l <= n && r <= n && l >= 0 && r >= 0, op, ": circular padding (", l, ", ", r,
                ") must be non-negative and at most the input dim ", dim, " of size ", n);
     else
-      TC_CHECK(l >= 0 && r >= 0 && n > 0, op, ": replicate padding must be non-negative on a non-empty dim");
+      TC_CHECK(l >= 0 && r >= 0 && n > 0, op,
+               ": replicate padding must be non-negative on a non-empty dim");
     if (l == 0 && r == 0) continue;
     std::vector<int64_t> idx = pad_index(mode, n, l, r);
     y = index_select(y, dim, to_device(from_vector(idx, {int64_t(idx.size())}), input.device()));
@@ -192,11 +201,13 @@ Tensor pad(const Tensor& input, const IntList& pad, const std::string& mode, dou
 
 Tensor pixel_shuffle(const Tensor& input, int64_t r) {
   const char* op = "pixel_shuffle";
-  TC_CHECK(input.defined() && input.dim() >= 3, op, ": expected an input of at least 3 dims (*, C, H, W), got shape ",
+  TC_CHECK(input.defined() && input.dim() >= 3, op,
+           ": expected an input of at least 3 dims (*, C, H, W), got shape ",
            input.defined() ? shape_str(input.sizes()) : "None");
   TC_CHECK(r > 0, op, ": upscale_factor must be positive, got ", r);
   int64_t d = input.dim(), C = input.size(d - 3), H = input.size(d - 2), W = input.size(d - 1);
-  TC_CHECK(C % (r * r) == 0, op, ": channels (", C, ") must be divisible by upscale_factor squared (", r * r, ")");
+  TC_CHECK(C % (r * r) == 0, op, ": channels (", C,
+           ") must be divisible by upscale_factor squared (", r * r, ")");
   Shape lead(input.sizes().begin(), input.sizes().end() - 3);
   int64_t B = shape_numel(lead);
   Tensor x = reshape(input, {B, C / (r * r), r, r, H, W});
@@ -208,11 +219,13 @@ Tensor pixel_shuffle(const Tensor& input, int64_t r) {
 
 Tensor pixel_unshuffle(const Tensor& input, int64_t r) {
   const char* op = "pixel_unshuffle";
-  TC_CHECK(input.defined() && input.dim() >= 3, op, ": expected an input of at least 3 dims (*, C, H, W), got shape ",
+  TC_CHECK(input.defined() && input.dim() >= 3, op,
+           ": expected an input of at least 3 dims (*, C, H, W), got shape ",
            input.defined() ? shape_str(input.sizes()) : "None");
   TC_CHECK(r > 0, op, ": downscale_factor must be positive, got ", r);
   int64_t d = input.dim(), C = input.size(d - 3), H = input.size(d - 2), W = input.size(d - 1);
-  TC_CHECK(H % r == 0 && W % r == 0, op, ": spatial size [", H, ", ", W, "] must be divisible by downscale_factor (", r, ")");
+  TC_CHECK(H % r == 0 && W % r == 0, op, ": spatial size [", H, ", ", W,
+           "] must be divisible by downscale_factor (", r, ")");
   Shape lead(input.sizes().begin(), input.sizes().end() - 3);
   int64_t B = shape_numel(lead);
   Tensor x = reshape(input, {B, C, H / r, r, W / r, r});
@@ -233,7 +246,8 @@ Tensor unfold(const Tensor& input, const IntList& kernel_size, const IntList& di
                 ": expected a float32 or float64 input, got ", dtype_name(input.dtype()));
   bool unbatched = input.dim() == 3;
   Tensor x = unbatched ? unsqueeze(input, 0) : input;
-  UnfoldGeom u{geo_for(op, x.size(2), x.size(3), kernel_size, dilation, padding, stride), x.size(0), x.size(1)};
+  UnfoldGeom u{geo_for(op, x.size(2), x.size(3), kernel_size, dilation, padding, stride), x.size(0),
+               x.size(1)};
   Tensor y = unfold_op(x, u);
   return unbatched ? squeeze(y, 0) : y;
 }
@@ -255,7 +269,8 @@ Tensor fold(const Tensor& input, const IntList& output_size, const IntList& kern
   int64_t ks = g.k_size();
   TC_CHECK(x.size(1) % ks == 0, op, ": expected size of input's dimension 1 (", x.size(1),
            ") to be divisible by the product of kernel_size (", ks, ")");
-  TC_CHECK(x.size(2) == g.out_size(), op, ": expected input's dimension 2 to match the calculated number of sliding blocks ",
+  TC_CHECK(x.size(2) == g.out_size(), op,
+           ": expected input's dimension 2 to match the calculated number of sliding blocks ",
            g.out[1], " * ", g.out[2], " = ", g.out_size(), ", but got ", x.size(2));
   UnfoldGeom u{g, x.size(0), x.size(1) / ks};
   Tensor y = fold_op(x, u);

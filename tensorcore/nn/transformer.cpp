@@ -11,8 +11,8 @@ namespace tc::nn {
 
 MultiheadAttentionImpl::MultiheadAttentionImpl(int64_t e, int64_t h, double p, bool bias, bool bf)
     : Module("MultiheadAttention"), embed_dim(e), num_heads(h), dropout(p), batch_first(bf) {
-  TC_CHECK(e > 0 && h > 0 && e % h == 0, "MultiheadAttention: embed_dim (", e, ") must be divisible by num_heads (",
-           h, ")");
+  TC_CHECK(e > 0 && h > 0 && e % h == 0, "MultiheadAttention: embed_dim (", e,
+           ") must be divisible by num_heads (", h, ")");
   in_proj_weight = register_parameter("in_proj_weight", empty({3 * e, e}));
   in_proj_bias = register_parameter("in_proj_bias", bias ? zeros({3 * e}) : Tensor());
   out_proj = register_module("out_proj", Linear(e, e, bias));
@@ -22,13 +22,13 @@ MultiheadAttentionImpl::MultiheadAttentionImpl(int64_t e, int64_t h, double p, b
 
 void MultiheadAttentionImpl::pretty_print(std::ostream& os) const { os << "MultiheadAttention"; }
 
-std::pair<Tensor, Tensor> MultiheadAttentionImpl::forward(const Tensor& query_in, const Tensor& key_in,
-                                                          const Tensor& value_in, const Tensor& key_padding_mask,
-                                                          bool need_weights, const Tensor& attn_mask,
-                                                          bool average) {
+std::pair<Tensor, Tensor> MultiheadAttentionImpl::forward(
+    const Tensor& query_in, const Tensor& key_in, const Tensor& value_in,
+    const Tensor& key_padding_mask, bool need_weights, const Tensor& attn_mask, bool average) {
   auto check = [&](const Tensor& t, const char* what) {
-    TC_CHECK(t.dim() == 3 && t.size(2) == embed_dim, "MultiheadAttention: expected ", what, " of shape [",
-             batch_first ? "N, L, " : "L, N, ", embed_dim, "], but got ", shape_str(t.sizes()));
+    TC_CHECK(t.dim() == 3 && t.size(2) == embed_dim, "MultiheadAttention: expected ", what,
+             " of shape [", batch_first ? "N, L, " : "L, N, ", embed_dim, "], but got ",
+             shape_str(t.sizes()));
   };
   check(query_in, "query");
   check(key_in, "key");
@@ -37,13 +37,13 @@ std::pair<Tensor, Tensor> MultiheadAttentionImpl::forward(const Tensor& query_in
   Tensor key = batch_first ? transpose(key_in, 0, 1) : key_in;
   Tensor value = batch_first ? transpose(value_in, 0, 1) : value_in;
   int64_t L = query.size(0), N = query.size(1), S = key.size(0), E = embed_dim, hd = E / num_heads;
-  TC_CHECK(key.size(1) == N && value.size(1) == N && value.size(0) == S, "MultiheadAttention: query ",
-           shape_str(query.sizes()), ", key ", shape_str(key.sizes()), " and value ", shape_str(value.sizes()),
-           " disagree on batch or source length");
+  TC_CHECK(key.size(1) == N && value.size(1) == N && value.size(0) == S,
+           "MultiheadAttention: query ", shape_str(query.sizes()), ", key ", shape_str(key.sizes()),
+           " and value ", shape_str(value.sizes()), " disagree on batch or source length");
   auto proj = [&](const Tensor& x, int64_t i) {
     Tensor w = narrow(in_proj_weight, 0, i * E, E);
     Tensor b = in_proj_bias.defined() ? narrow(in_proj_bias, 0, i * E, E) : Tensor();
-    Tensor y = functional::linear(x, w, b);  // [len, N, E]
+    Tensor y = functional::linear(x, w, b);                              // [len, N, E]
     return transpose(reshape(y, {x.size(0), N * num_heads, hd}), 0, 1);  // [N*h, len, hd]
   };
   Tensor q = mul(proj(query, 0), 1.0 / std::sqrt(double(hd)));
@@ -52,13 +52,16 @@ std::pair<Tensor, Tensor> MultiheadAttentionImpl::forward(const Tensor& query_in
   const double neg_inf = -std::numeric_limits<double>::infinity();
   if (attn_mask.defined()) {
     Shape m2{L, S}, m3{N * num_heads, L, S};
-    TC_CHECK(attn_mask.sizes() == m2 || attn_mask.sizes() == m3, "MultiheadAttention: expected attn_mask of shape ",
-             shape_str(m2), " or ", shape_str(m3), ", but got ", shape_str(attn_mask.sizes()));
-    scores = attn_mask.dtype() == DType::Bool ? masked_fill(scores, attn_mask, neg_inf) : add(scores, attn_mask);
+    TC_CHECK(attn_mask.sizes() == m2 || attn_mask.sizes() == m3,
+             "MultiheadAttention: expected attn_mask of shape ", shape_str(m2), " or ",
+             shape_str(m3), ", but got ", shape_str(attn_mask.sizes()));
+    scores = attn_mask.dtype() == DType::Bool ? masked_fill(scores, attn_mask, neg_inf)
+                                              : add(scores, attn_mask);
   }
   if (key_padding_mask.defined()) {
-    TC_CHECK(key_padding_mask.sizes() == Shape({N, S}), "MultiheadAttention: expected key_padding_mask of shape ",
-             shape_str({N, S}), ", but got ", shape_str(key_padding_mask.sizes()));
+    TC_CHECK(key_padding_mask.sizes() == Shape({N, S}),
+             "MultiheadAttention: expected key_padding_mask of shape ", shape_str({N, S}),
+             ", but got ", shape_str(key_padding_mask.sizes()));
     Tensor mask = reshape(key_padding_mask, {N, 1, 1, S});
     Tensor s4 = reshape(scores, {N, num_heads, L, S});
     s4 = mask.dtype() == DType::Bool ? masked_fill(s4, mask, neg_inf) : add(s4, mask);
@@ -81,8 +84,10 @@ std::pair<Tensor, Tensor> MultiheadAttentionImpl::forward(const Tensor& query_in
 TransformerEncoderLayerImpl::TransformerEncoderLayerImpl(TransformerEncoderLayerOptions o)
     : Module("TransformerEncoderLayer"), options(o) {
   TC_CHECK(o.activation == "relu" || o.activation == "gelu",
-           "TransformerEncoderLayer: activation must be 'relu' or 'gelu', got '", o.activation, "'");
-  self_attn = register_module("self_attn", MultiheadAttention(o.d_model, o.nhead, o.dropout, true, o.batch_first));
+           "TransformerEncoderLayer: activation must be 'relu' or 'gelu', got '", o.activation,
+           "'");
+  self_attn = register_module(
+      "self_attn", MultiheadAttention(o.d_model, o.nhead, o.dropout, true, o.batch_first));
   linear1 = register_module("linear1", Linear(o.d_model, o.dim_feedforward));
   dropout = register_module("dropout", Dropout(o.dropout));
   linear2 = register_module("linear2", Linear(o.dim_feedforward, o.d_model));
@@ -107,14 +112,18 @@ Tensor activate(const Tensor& h, const std::string& activation) {
 
 }  // namespace
 
-Tensor TransformerEncoderLayerImpl::forward(const Tensor& src, const Tensor& mask, const Tensor& kpm) {
+Tensor TransformerEncoderLayerImpl::forward(const Tensor& src, const Tensor& mask,
+                                            const Tensor& kpm) {
   auto sa = [&](const Tensor& x) { return dropout1(self_attn(x, x, x, kpm, false, mask).first); };
-  auto ff = [&](const Tensor& x) { return dropout2(linear2(dropout(activate(linear1(x), options.activation)))); };
+  auto ff = [&](const Tensor& x) {
+    return dropout2(linear2(dropout(activate(linear1(x), options.activation))));
+  };
   Tensor x = residual(src, norm1, options.norm_first, sa);
   return residual(x, norm2, options.norm_first, ff);
 }
 
-TransformerEncoderImpl::TransformerEncoderImpl(TransformerEncoderLayerOptions o, int64_t n, bool final_norm)
+TransformerEncoderImpl::TransformerEncoderImpl(TransformerEncoderLayerOptions o, int64_t n,
+                                               bool final_norm)
     : Module("TransformerEncoder") {
   TC_CHECK(n > 0, "TransformerEncoder: num_layers must be positive, got ", n);
   layers = register_module("layers", ModuleList());
@@ -124,17 +133,20 @@ TransformerEncoderImpl::TransformerEncoderImpl(TransformerEncoderLayerOptions o,
 
 Tensor TransformerEncoderImpl::forward(const Tensor& src, const Tensor& mask, const Tensor& kpm) {
   Tensor x = src;
-  for (size_t i = 0; i < layers->size(); ++i) x = call(*layers->ptr<TransformerEncoderLayerImpl>(i), x, mask, kpm);
+  for (size_t i = 0; i < layers->size(); ++i)
+    x = call(*layers->ptr<TransformerEncoderLayerImpl>(i), x, mask, kpm);
   return norm ? norm(x) : x;
 }
 
 TransformerDecoderLayerImpl::TransformerDecoderLayerImpl(TransformerDecoderLayerOptions o)
     : Module("TransformerDecoderLayer"), options(o) {
   TC_CHECK(o.activation == "relu" || o.activation == "gelu",
-           "TransformerDecoderLayer: activation must be 'relu' or 'gelu', got '", o.activation, "'");
-  self_attn = register_module("self_attn", MultiheadAttention(o.d_model, o.nhead, o.dropout, true, o.batch_first));
-  multihead_attn =
-      register_module("multihead_attn", MultiheadAttention(o.d_model, o.nhead, o.dropout, true, o.batch_first));
+           "TransformerDecoderLayer: activation must be 'relu' or 'gelu', got '", o.activation,
+           "'");
+  self_attn = register_module(
+      "self_attn", MultiheadAttention(o.d_model, o.nhead, o.dropout, true, o.batch_first));
+  multihead_attn = register_module(
+      "multihead_attn", MultiheadAttention(o.d_model, o.nhead, o.dropout, true, o.batch_first));
   linear1 = register_module("linear1", Linear(o.d_model, o.dim_feedforward));
   dropout = register_module("dropout", Dropout(o.dropout));
   linear2 = register_module("linear2", Linear(o.dim_feedforward, o.d_model));
@@ -146,19 +158,25 @@ TransformerDecoderLayerImpl::TransformerDecoderLayerImpl(TransformerDecoderLayer
   dropout3 = register_module("dropout3", Dropout(o.dropout));
 }
 
-Tensor TransformerDecoderLayerImpl::forward(const Tensor& tgt, const Tensor& memory, const Tensor& tgt_mask,
-                                            const Tensor& memory_mask, const Tensor& tgt_kpm, const Tensor& memory_kpm) {
-  auto sa = [&](const Tensor& x) { return dropout1(self_attn(x, x, x, tgt_kpm, false, tgt_mask).first); };
+Tensor TransformerDecoderLayerImpl::forward(const Tensor& tgt, const Tensor& memory,
+                                            const Tensor& tgt_mask, const Tensor& memory_mask,
+                                            const Tensor& tgt_kpm, const Tensor& memory_kpm) {
+  auto sa = [&](const Tensor& x) {
+    return dropout1(self_attn(x, x, x, tgt_kpm, false, tgt_mask).first);
+  };
   auto mha = [&](const Tensor& x) {
     return dropout2(multihead_attn(x, memory, memory, memory_kpm, false, memory_mask).first);
   };
-  auto ff = [&](const Tensor& x) { return dropout3(linear2(dropout(activate(linear1(x), options.activation)))); };
+  auto ff = [&](const Tensor& x) {
+    return dropout3(linear2(dropout(activate(linear1(x), options.activation))));
+  };
   Tensor x = residual(tgt, norm1, options.norm_first, sa);
   x = residual(x, norm2, options.norm_first, mha);
   return residual(x, norm3, options.norm_first, ff);
 }
 
-TransformerDecoderImpl::TransformerDecoderImpl(TransformerDecoderLayerOptions o, int64_t n, bool final_norm)
+TransformerDecoderImpl::TransformerDecoderImpl(TransformerDecoderLayerOptions o, int64_t n,
+                                               bool final_norm)
     : Module("TransformerDecoder") {
   TC_CHECK(n > 0, "TransformerDecoder: num_layers must be positive, got ", n);
   layers = register_module("layers", ModuleList());
@@ -166,40 +184,49 @@ TransformerDecoderImpl::TransformerDecoderImpl(TransformerDecoderLayerOptions o,
   if (final_norm) norm = register_module("norm", LayerNorm(IntList{o.d_model}, o.layer_norm_eps));
 }
 
-Tensor TransformerDecoderImpl::forward(const Tensor& tgt, const Tensor& memory, const Tensor& tgt_mask,
-                                       const Tensor& memory_mask, const Tensor& tgt_kpm, const Tensor& memory_kpm) {
+Tensor TransformerDecoderImpl::forward(const Tensor& tgt, const Tensor& memory,
+                                       const Tensor& tgt_mask, const Tensor& memory_mask,
+                                       const Tensor& tgt_kpm, const Tensor& memory_kpm) {
   Tensor x = tgt;
   for (size_t i = 0; i < layers->size(); ++i)
-    x = call(*layers->ptr<TransformerDecoderLayerImpl>(i), x, memory, tgt_mask, memory_mask, tgt_kpm, memory_kpm);
+    x = call(*layers->ptr<TransformerDecoderLayerImpl>(i), x, memory, tgt_mask, memory_mask,
+             tgt_kpm, memory_kpm);
   return norm ? norm(x) : x;
 }
 
 TransformerImpl::TransformerImpl(TransformerOptions o) : Module("Transformer"), options(o) {
-  TransformerEncoderLayerOptions lo{o.d_model,      o.nhead,       o.dim_feedforward, o.dropout,
-                                    o.activation,   o.layer_norm_eps, o.batch_first,  o.norm_first};
+  TransformerEncoderLayerOptions lo{o.d_model,     o.nhead,      o.dim_feedforward,
+                                    o.dropout,     o.activation, o.layer_norm_eps,
+                                    o.batch_first, o.norm_first};
   encoder = register_module("encoder", TransformerEncoder(lo, o.num_encoder_layers, true));
   decoder = register_module("decoder", TransformerDecoder(lo, o.num_decoder_layers, true));
   for (auto& p : parameters())
     if (p.dim() > 1) init::xavier_uniform_(p);
 }
 
-Tensor TransformerImpl::forward(const Tensor& src, const Tensor& tgt, const Tensor& src_mask, const Tensor& tgt_mask,
-                                const Tensor& memory_mask, const Tensor& src_kpm, const Tensor& tgt_kpm,
+Tensor TransformerImpl::forward(const Tensor& src, const Tensor& tgt, const Tensor& src_mask,
+                                const Tensor& tgt_mask, const Tensor& memory_mask,
+                                const Tensor& src_kpm, const Tensor& tgt_kpm,
                                 const Tensor& memory_kpm) {
   const int bdim = options.batch_first ? 0 : 1;
-  TC_CHECK(src.dim() == 3 && tgt.dim() == 3, "Transformer: expected 3-d src and tgt, but got src of size ",
-           shape_str(src.sizes()), " and tgt of size ", shape_str(tgt.sizes()));
-  TC_CHECK(src.size(bdim) == tgt.size(bdim), "Transformer: the batch number of src and tgt must be equal, got src ",
-           shape_str(src.sizes()), " and tgt ", shape_str(tgt.sizes()), options.batch_first ? " (batch_first)" : "");
+  TC_CHECK(src.dim() == 3 && tgt.dim() == 3,
+           "Transformer: expected 3-d src and tgt, but got src of size ", shape_str(src.sizes()),
+           " and tgt of size ", shape_str(tgt.sizes()));
+  TC_CHECK(src.size(bdim) == tgt.size(bdim),
+           "Transformer: the batch number of src and tgt must be equal, got src ",
+           shape_str(src.sizes()), " and tgt ", shape_str(tgt.sizes()),
+           options.batch_first ? " (batch_first)" : "");
   TC_CHECK(src.size(2) == options.d_model && tgt.size(2) == options.d_model,
-           "Transformer: the feature number of src and tgt must be equal to d_model (", options.d_model,
-           "), got src ", shape_str(src.sizes()), " and tgt ", shape_str(tgt.sizes()));
+           "Transformer: the feature number of src and tgt must be equal to d_model (",
+           options.d_model, "), got src ", shape_str(src.sizes()), " and tgt ",
+           shape_str(tgt.sizes()));
   Tensor memory = encoder(src, src_mask, src_kpm);
   return decoder(tgt, memory, tgt_mask, memory_mask, tgt_kpm, memory_kpm);
 }
 
 Tensor TransformerImpl::generate_square_subsequent_mask(int64_t sz, DType dtype) {
-  TC_CHECK(sz >= 0, "Transformer.generate_square_subsequent_mask: size must be non-negative, got ", sz);
+  TC_CHECK(sz >= 0, "Transformer.generate_square_subsequent_mask: size must be non-negative, got ",
+           sz);
   return triu(full({sz, sz}, -std::numeric_limits<double>::infinity(), dtype), 1);
 }
 

@@ -13,8 +13,8 @@ namespace tc::nn {
 class MultiheadAttentionImpl : public Module {
  public:
   ModulePtr clone() const override;
-  MultiheadAttentionImpl(int64_t embed_dim, int64_t num_heads, double dropout = 0.0, bool bias = true,
-                         bool batch_first = false);
+  MultiheadAttentionImpl(int64_t embed_dim, int64_t num_heads, double dropout = 0.0,
+                         bool bias = true, bool batch_first = false);
   // query [L, N, E], key/value [S, N, E] ([N, *, E] with batch_first). attn_mask [L, S] or
   // [N*heads, L, S], bool (true = masked out) or float (added); key_padding_mask [N, S] bool
   // (true = padding). Returns (output, attention weights [N, L, S] averaged over heads, or
@@ -45,7 +45,8 @@ class TransformerEncoderLayerImpl : public Module {
   explicit TransformerEncoderLayerImpl(TransformerEncoderLayerOptions options);
   TransformerEncoderLayerImpl(int64_t d_model, int64_t nhead)
       : TransformerEncoderLayerImpl(TransformerEncoderLayerOptions{d_model, nhead}) {}
-  Tensor forward(const Tensor& src, const Tensor& src_mask = {}, const Tensor& src_key_padding_mask = {});
+  Tensor forward(const Tensor& src, const Tensor& src_mask = {},
+                 const Tensor& src_key_padding_mask = {});
   TransformerEncoderLayerOptions options;
   MultiheadAttention self_attn{nullptr};
   Linear linear1{nullptr}, linear2{nullptr};
@@ -59,8 +60,10 @@ TC_MODULE(TransformerEncoderLayer);
 class TransformerEncoderImpl : public Module {
  public:
   ModulePtr clone() const override;
-  TransformerEncoderImpl(TransformerEncoderLayerOptions layer_options, int64_t num_layers, bool final_norm = false);
-  Tensor forward(const Tensor& src, const Tensor& mask = {}, const Tensor& src_key_padding_mask = {});
+  TransformerEncoderImpl(TransformerEncoderLayerOptions layer_options, int64_t num_layers,
+                         bool final_norm = false);
+  Tensor forward(const Tensor& src, const Tensor& mask = {},
+                 const Tensor& src_key_padding_mask = {});
   ModuleList layers{nullptr};
   LayerNorm norm{nullptr};
 };
@@ -77,8 +80,9 @@ class TransformerDecoderLayerImpl : public Module {
   explicit TransformerDecoderLayerImpl(TransformerDecoderLayerOptions options);
   TransformerDecoderLayerImpl(int64_t d_model, int64_t nhead)
       : TransformerDecoderLayerImpl(TransformerDecoderLayerOptions{d_model, nhead}) {}
-  Tensor forward(const Tensor& tgt, const Tensor& memory, const Tensor& tgt_mask = {}, const Tensor& memory_mask = {},
-                 const Tensor& tgt_key_padding_mask = {}, const Tensor& memory_key_padding_mask = {});
+  Tensor forward(const Tensor& tgt, const Tensor& memory, const Tensor& tgt_mask = {},
+                 const Tensor& memory_mask = {}, const Tensor& tgt_key_padding_mask = {},
+                 const Tensor& memory_key_padding_mask = {});
   TransformerDecoderLayerOptions options;
   MultiheadAttention self_attn{nullptr}, multihead_attn{nullptr};
   Linear linear1{nullptr}, linear2{nullptr};
@@ -90,16 +94,19 @@ TC_MODULE(TransformerDecoderLayer);
 class TransformerDecoderImpl : public Module {
  public:
   ModulePtr clone() const override;
-  TransformerDecoderImpl(TransformerDecoderLayerOptions layer_options, int64_t num_layers, bool final_norm = false);
-  Tensor forward(const Tensor& tgt, const Tensor& memory, const Tensor& tgt_mask = {}, const Tensor& memory_mask = {},
-                 const Tensor& tgt_key_padding_mask = {}, const Tensor& memory_key_padding_mask = {});
+  TransformerDecoderImpl(TransformerDecoderLayerOptions layer_options, int64_t num_layers,
+                         bool final_norm = false);
+  Tensor forward(const Tensor& tgt, const Tensor& memory, const Tensor& tgt_mask = {},
+                 const Tensor& memory_mask = {}, const Tensor& tgt_key_padding_mask = {},
+                 const Tensor& memory_key_padding_mask = {});
   ModuleList layers{nullptr};
   LayerNorm norm{nullptr};
 };
 TC_MODULE(TransformerDecoder);
 
 struct TransformerOptions {
-  int64_t d_model = 512, nhead = 8, num_encoder_layers = 6, num_decoder_layers = 6, dim_feedforward = 2048;
+  int64_t d_model = 512, nhead = 8, num_encoder_layers = 6, num_decoder_layers = 6,
+          dim_feedforward = 2048;
   double dropout = 0.1;
   std::string activation = "relu";  // or "gelu"
   double layer_norm_eps = 1e-5;
@@ -113,9 +120,10 @@ class TransformerImpl : public Module {
   ModulePtr clone() const override;
   explicit TransformerImpl(TransformerOptions options = {});
   // src [S, N, E], tgt [T, N, E] ([N, *, E] with batch_first). Masks as in the layers.
-  Tensor forward(const Tensor& src, const Tensor& tgt, const Tensor& src_mask = {}, const Tensor& tgt_mask = {},
-                 const Tensor& memory_mask = {}, const Tensor& src_key_padding_mask = {},
-                 const Tensor& tgt_key_padding_mask = {}, const Tensor& memory_key_padding_mask = {});
+  Tensor forward(const Tensor& src, const Tensor& tgt, const Tensor& src_mask = {},
+                 const Tensor& tgt_mask = {}, const Tensor& memory_mask = {},
+                 const Tensor& src_key_padding_mask = {}, const Tensor& tgt_key_padding_mask = {},
+                 const Tensor& memory_key_padding_mask = {});
   // [sz, sz] float mask: -inf above the diagonal, 0 elsewhere.
   static Tensor generate_square_subsequent_mask(int64_t sz, DType dtype = DType::Float32);
   TransformerOptions options;

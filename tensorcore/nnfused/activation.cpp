@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <type_traits>
 #include <vector>
@@ -25,8 +25,10 @@ namespace {
 
 template <typename F>
 void dispatch_float(DType d, F&& f) {
-  if (d == DType::Float32) f(float{});
-  else f(double{});
+  if (d == DType::Float32)
+    f(float{});
+  else
+    f(double{});
 }
 
 void check_input(const Tensor& x, const char* op) {
@@ -38,8 +40,8 @@ void check_input(const Tensor& x, const char* op) {
 
 int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op) {
   const int64_t n = std::max<int64_t>(ndim, 1);
-  TC_CHECK_INDEX(dim >= -n && dim < n, op, ": dim ", dim, " is out of range for a tensor with ", ndim,
-                 " dimensions");
+  TC_CHECK_INDEX(dim >= -n && dim < n, op, ": dim ", dim, " is out of range for a tensor with ",
+                 ndim, " dimensions");
   return dim < 0 ? dim + n : dim;
 }
 
@@ -62,12 +64,14 @@ Geometry geometry(const Tensor& x, int64_t dim) {
   return g;
 }
 
-int64_t grain_rows(const Geometry& g) { return std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, g.channels * g.inner)); }
+int64_t grain_rows(const Geometry& g) {
+  return std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, g.channels * g.inner));
+}
 
 // Forward over one outer slice: out = exp(x - max) / sum  (or x - max - log(sum) when log).
 template <typename T, bool Log>
-void softmax_slice(const T* __restrict x, T* __restrict out, int64_t C, int64_t inner, T* __restrict mx,
-                   T* __restrict sum) {
+void softmax_slice(const T* __restrict x, T* __restrict out, int64_t C, int64_t inner,
+                   T* __restrict mx, T* __restrict sum) {
   for (int64_t i = 0; i < inner; ++i) {
     mx[i] = -std::numeric_limits<T>::infinity();
     sum[i] = T(0);
@@ -122,7 +126,8 @@ inline __attribute__((always_inline)) T row_max(const T* __restrict x, int64_t n
 
 // out[i] = exp(x[i] - shift) (when Store) and returns the sum of those values.
 template <typename T, bool Store>
-inline __attribute__((always_inline)) T row_exp_sum(const T* __restrict x, T* __restrict out, int64_t n, T shift) {
+inline __attribute__((always_inline)) T row_exp_sum(const T* __restrict x, T* __restrict out,
+                                                    int64_t n, T shift) {
   T acc[kLanes] = {};
   int64_t i = 0;
   for (; i + kLanes <= n; i += kLanes)
@@ -143,7 +148,8 @@ inline __attribute__((always_inline)) T row_exp_sum(const T* __restrict x, T* __
 
 // sum(a[i] * b[i]) (or sum(a[i]) when b is null).
 template <typename T>
-inline __attribute__((always_inline)) T row_dot(const T* __restrict a, const T* __restrict b, int64_t n) {
+inline __attribute__((always_inline)) T row_dot(const T* __restrict a, const T* __restrict b,
+                                                int64_t n) {
   T acc[kLanes] = {};
   int64_t i = 0;
   if (b) {
@@ -161,7 +167,8 @@ inline __attribute__((always_inline)) T row_dot(const T* __restrict a, const T* 
 
 // Inner dimension 1 (softmax over the last dim): one contiguous row per slice.
 template <typename T, bool Log>
-inline __attribute__((always_inline)) void softmax_row(const T* __restrict x, T* __restrict out, int64_t C) {
+inline __attribute__((always_inline)) void softmax_row(const T* __restrict x, T* __restrict out,
+                                                       int64_t C) {
   T m = row_max(x, C);
   if (std::isinf(m) && m < 0) m = T(0);
   if constexpr (Log) {
@@ -174,27 +181,29 @@ inline __attribute__((always_inline)) void softmax_row(const T* __restrict x, T*
 }
 
 // Softmax over contiguous rows (the last dim), and its backward, as AVX-512/AVX2 clones.
-#define TC_SOFTMAX_ROWS(T)                                                                           \
-  TC_GELU_CLONES void softmax_rows(const T* x, T* out, int64_t rows, int64_t C, bool log) {        \
-    for (int64_t r = 0; r < rows; ++r) {                                                            \
-      if (log) softmax_row<T, true>(x + r * C, out + r * C, C);                                      \
-      else softmax_row<T, false>(x + r * C, out + r * C, C);                                         \
-    }                                                                                               \
-  }                                                                                                 \
-  TC_GELU_CLONES void softmax_backward_rows(const T* gd, const T* yd, T* od, int64_t rows, int64_t C, \
-                                            bool log) {                                             \
-    for (int64_t r = 0; r < rows; ++r) {                                                            \
-      const T* __restrict go = gd + r * C;                                                          \
-      const T* __restrict yo = yd + r * C;                                                          \
-      T* __restrict oo = od + r * C;                                                                \
-      if (log) {                                                                                    \
-        const T a = row_dot<T>(go, nullptr, C);                                                     \
-        for (int64_t c = 0; c < C; ++c) oo[c] = go[c] - vm::exp(yo[c]) * a;                         \
-      } else {                                                                                      \
-        const T a = row_dot<T>(go, yo, C);                                                          \
-        for (int64_t c = 0; c < C; ++c) oo[c] = yo[c] * (go[c] - a);                                \
-      }                                                                                             \
-    }                                                                                               \
+#define TC_SOFTMAX_ROWS(T)                                                                  \
+  TC_GELU_CLONES void softmax_rows(const T* x, T* out, int64_t rows, int64_t C, bool log) { \
+    for (int64_t r = 0; r < rows; ++r) {                                                    \
+      if (log)                                                                              \
+        softmax_row<T, true>(x + r * C, out + r * C, C);                                    \
+      else                                                                                  \
+        softmax_row<T, false>(x + r * C, out + r * C, C);                                   \
+    }                                                                                       \
+  }                                                                                         \
+  TC_GELU_CLONES void softmax_backward_rows(const T* gd, const T* yd, T* od, int64_t rows,  \
+                                            int64_t C, bool log) {                          \
+    for (int64_t r = 0; r < rows; ++r) {                                                    \
+      const T* __restrict go = gd + r * C;                                                  \
+      const T* __restrict yo = yd + r * C;                                                  \
+      T* __restrict oo = od + r * C;                                                        \
+      if (log) {                                                                            \
+        const T a = row_dot<T>(go, nullptr, C);                                             \
+        for (int64_t c = 0; c < C; ++c) oo[c] = go[c] - vm::exp(yo[c]) * a;                 \
+      } else {                                                                              \
+        const T a = row_dot<T>(go, yo, C);                                                  \
+        for (int64_t c = 0; c < C; ++c) oo[c] = yo[c] * (go[c] - a);                        \
+      }                                                                                     \
+    }                                                                                       \
   }
 TC_SOFTMAX_ROWS(float)
 TC_SOFTMAX_ROWS(double)
@@ -220,7 +229,8 @@ Tensor softmax_forward(const Tensor& x_in, int64_t dim, const char* op) {
       }
       std::vector<T> mx(static_cast<size_t>(g.inner)), sum(static_cast<size_t>(g.inner));
       for (int64_t o = b; o < e; ++o)
-        softmax_slice<T, Log>(xd + o * slice, od + o * slice, g.channels, g.inner, mx.data(), sum.data());
+        softmax_slice<T, Log>(xd + o * slice, od + o * slice, g.channels, g.inner, mx.data(),
+                              sum.data());
     });
   });
   return out;
@@ -254,7 +264,8 @@ Tensor softmax_backward_kernel(const Tensor& grad_in, const Tensor& y_in, int64_
         std::fill(acc.begin(), acc.end(), T(0));
         T* __restrict a = acc.data();
         for (int64_t c = 0; c < C; ++c)
-          for (int64_t i = 0; i < inner; ++i) a[i] += Log ? go[c * inner + i] : go[c * inner + i] * yo[c * inner + i];
+          for (int64_t i = 0; i < inner; ++i)
+            a[i] += Log ? go[c * inner + i] : go[c * inner + i] * yo[c * inner + i];
         for (int64_t c = 0; c < C; ++c)
           for (int64_t i = 0; i < inner; ++i) {
             const int64_t k = c * inner + i;
@@ -281,9 +292,10 @@ inline __attribute__((always_inline)) float gelu_exp_nonpos(float y) {
   const int32_t ki = std::bit_cast<int32_t>(kbig) - 0x4b400000;
   float r = std::fma(k, -0x1.62e4p-1f, yc);
   r = std::fma(k, -0x1.7f7d1cp-20f, r);
-  const float p = std::fma(
-      std::fma(std::fma(std::fma(0x1.6ad158p-10f, r, 0x1.123f3p-7f), r, 0x1.55584ep-5f), r, 0x1.55548ap-3f), r,
-      0x1.fffffcp-2f);
+  const float p =
+      std::fma(std::fma(std::fma(std::fma(0x1.6ad158p-10f, r, 0x1.123f3p-7f), r, 0x1.55584ep-5f), r,
+                        0x1.55548ap-3f),
+               r, 0x1.fffffcp-2f);
   const float v = (std::fma(r * r, p, r) + 1.0f) * std::bit_cast<float>((ki + 127) << 23);
   return y < -87.0f ? 0.0f : v;
 }
@@ -293,8 +305,10 @@ inline __attribute__((always_inline)) float gelu_exp_nonpos(float y) {
 inline __attribute__((always_inline)) float gelu_erf(float x) {
   const float ax = std::fabs(x);
   const float t = 1.0f / (1.0f + 0.3275911f * ax);
-  const float poly = ((((1.061405429f * t - 1.453152027f) * t + 1.421413741f) * t - 0.284496736f) * t +
-                      0.254829592f) * t;
+  const float poly =
+      ((((1.061405429f * t - 1.453152027f) * t + 1.421413741f) * t - 0.284496736f) * t +
+       0.254829592f) *
+      t;
   const float r = 1.0f - poly * gelu_exp_nonpos(-ax * ax);
   return std::copysign(r, x);
 }
@@ -302,7 +316,8 @@ inline __attribute__((always_inline)) double gelu_erf(double x) { return vm::erf
 
 template <typename T>
 inline __attribute__((always_inline)) T gelu_value(T x, bool approx) {
-  if (approx) return T(0.5) * x * (T(1) + vm::tanh(T(kTanhScale) * (x + T(kTanhCubic) * x * x * x)));
+  if (approx)
+    return T(0.5) * x * (T(1) + vm::tanh(T(kTanhScale) * (x + T(kTanhCubic) * x * x * x)));
   return T(0.5) * x * (T(1) + gelu_erf(x * T(kSqrt1_2)));
 }
 
@@ -319,8 +334,10 @@ inline __attribute__((always_inline)) T gelu_derivative(T x, bool approx) {
     const float ax = std::fabs(x) * float(kSqrt1_2);
     const float e = gelu_exp_nonpos(-ax * ax);
     const float t = 1.0f / (1.0f + 0.3275911f * ax);
-    const float poly = ((((1.061405429f * t - 1.453152027f) * t + 1.421413741f) * t - 0.284496736f) * t +
-                        0.254829592f) * t;
+    const float poly =
+        ((((1.061405429f * t - 1.453152027f) * t + 1.421413741f) * t - 0.284496736f) * t +
+         0.254829592f) *
+        t;
     const float cdf = 0.5f * (1.0f + std::copysign(1.0f - poly * e, x));
     return cdf + x * float(kInvSqrt2Pi) * e;
   } else {
@@ -333,19 +350,20 @@ inline __attribute__((always_inline)) T gelu_derivative(T x, bool approx) {
 // CPU has it, picked once at load time through an ifunc): GELU is arithmetic-bound, so 16 lanes
 // instead of 8 halve its time, as PyTorch's AVX-512 dispatch does on the same machines.
 
-#define TC_GELU_LOOPS(T)                                                                             \
-  TC_GELU_CLONES void gelu_forward_loop(const T* __restrict x, T* __restrict o, int64_t n, bool approx) { \
-    if (approx)                                                                                      \
-      for (int64_t j = 0; j < n; ++j) o[j] = gelu_value<T>(x[j], true);                              \
-    else                                                                                             \
-      for (int64_t j = 0; j < n; ++j) o[j] = gelu_value<T>(x[j], false);                             \
-  }                                                                                                  \
-  TC_GELU_CLONES void gelu_backward_loop(const T* __restrict g, const T* __restrict x, T* __restrict o,  \
-                                         int64_t n, bool approx) {                                   \
-    if (approx)                                                                                      \
-      for (int64_t j = 0; j < n; ++j) o[j] = g[j] * gelu_derivative<T>(x[j], true);                  \
-    else                                                                                             \
-      for (int64_t j = 0; j < n; ++j) o[j] = g[j] * gelu_derivative<T>(x[j], false);                 \
+#define TC_GELU_LOOPS(T)                                                                   \
+  TC_GELU_CLONES void gelu_forward_loop(const T* __restrict x, T* __restrict o, int64_t n, \
+                                        bool approx) {                                     \
+    if (approx)                                                                            \
+      for (int64_t j = 0; j < n; ++j) o[j] = gelu_value<T>(x[j], true);                    \
+    else                                                                                   \
+      for (int64_t j = 0; j < n; ++j) o[j] = gelu_value<T>(x[j], false);                   \
+  }                                                                                        \
+  TC_GELU_CLONES void gelu_backward_loop(const T* __restrict g, const T* __restrict x,     \
+                                         T* __restrict o, int64_t n, bool approx) {        \
+    if (approx)                                                                            \
+      for (int64_t j = 0; j < n; ++j) o[j] = g[j] * gelu_derivative<T>(x[j], true);        \
+    else                                                                                   \
+      for (int64_t j = 0; j < n; ++j) o[j] = g[j] * gelu_derivative<T>(x[j], false);       \
   }
 TC_GELU_LOOPS(float)
 TC_GELU_LOOPS(double)
@@ -436,8 +454,9 @@ Tensor gelu_backward(const Tensor& grad, const Tensor& x_in, bool approx) {
     const T* __restrict xd = x.data<T>();
     const T* __restrict gd = g.data<T>();
     T* __restrict od = out.data<T>();
-    parallel_for(0, x.numel(), kGrainSize,
-                 [=](int64_t b, int64_t e) { gelu_backward_loop(gd + b, xd + b, od + b, e - b, approx); });
+    parallel_for(0, x.numel(), kGrainSize, [=](int64_t b, int64_t e) {
+      gelu_backward_loop(gd + b, xd + b, od + b, e - b, approx);
+    });
   });
   return out;
 }

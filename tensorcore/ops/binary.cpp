@@ -45,12 +45,12 @@ void record_add(const char* name, const Tensor& a, const Tensor& b, const Tensor
                 const Scalar& alpha) {
   if (!autograd::needs_grad({a, b})) return;
   bool unit = alpha.is_integral() && alpha.to_int() == 1;
-  autograd::record(name, {a, b}, {out}, {},
-                   [alpha, unit](const TensorList&, const TensorList& g) -> TensorList {
-                     return {g[0], unit ? g[0] : mul(g[0], alpha.is_complex()
-                                                              ? Scalar(std::conj(alpha.to_complex()))
-                                                              : alpha)};
-                   });
+  autograd::record(
+      name, {a, b}, {out}, {}, [alpha, unit](const TensorList&, const TensorList& g) -> TensorList {
+        return {g[0], unit ? g[0]
+                           : mul(g[0], alpha.is_complex() ? Scalar(std::conj(alpha.to_complex()))
+                                                          : alpha)};
+      });
 }
 
 Tensor div_impl(Tensor out, const Tensor& a, const Tensor& b, const std::string& mode) {
@@ -59,8 +59,10 @@ Tensor div_impl(Tensor out, const Tensor& a, const Tensor& b, const std::string&
     div_true_kernel.get(iter.output().device().type)(iter);
     return iter.finish();
   }
-  TC_CHECK(mode == "trunc" || mode == "floor", "div expected rounding_mode to be one of None, "
-           "'trunc', or 'floor' but found '", mode, "'");
+  TC_CHECK(mode == "trunc" || mode == "floor",
+           "div expected rounding_mode to be one of None, "
+           "'trunc', or 'floor' but found '",
+           mode, "'");
   TensorIter iter(out, {a, b}, config("div"));
   TC_CHECK_TYPE(!is_complex(iter.common_dtype()), "div: rounding_mode='", mode,
                 "' is not supported for complex inputs");
@@ -91,7 +93,8 @@ void record_div(const char* name, const Tensor& a_saved, const Tensor& b, const 
 
 // For in-place ops whose vjp needs the old value of self.
 Tensor saved_self(const Tensor& self, const Tensor& other) {
-  return autograd::needs_grad({other}) ? clone(self) : self.detach();  // clone keeps the graph (double backward)
+  return autograd::needs_grad({other}) ? clone(self)
+                                       : self.detach();  // clone keeps the graph (double backward)
 }
 
 }  // namespace
@@ -104,7 +107,8 @@ Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha) {
 Tensor add(const Tensor& a, const Scalar& b, const Scalar& alpha) { return add(a, wrap(b), alpha); }
 
 Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
-  TC_CHECK_TYPE(!(a.dtype() == DType::Bool && b.dtype() == DType::Bool), "sub: subtraction, the "
+  TC_CHECK_TYPE(!(a.dtype() == DType::Bool && b.dtype() == DType::Bool),
+                "sub: subtraction, the "
                 "`-` operator, with two bool tensors is not supported. Use the `^` or "
                 "`logical_xor()` operator instead.");
   Tensor out = add_impl(Tensor(), a, b, -alpha, "sub");
@@ -128,7 +132,9 @@ Tensor div(const Tensor& a, const Tensor& b, const std::string& mode) {
   if (mode.empty()) record_div("DivBackward0", a, b, out, a);
   return out;
 }
-Tensor div(const Tensor& a, const Scalar& b, const std::string& mode) { return div(a, wrap(b), mode); }
+Tensor div(const Tensor& a, const Scalar& b, const std::string& mode) {
+  return div(a, wrap(b), mode);
+}
 Tensor rdiv(const Tensor& a, const Scalar& b) { return div(wrap(b), a); }
 
 Tensor& add_(Tensor& a, const Tensor& b, const Scalar& alpha) {

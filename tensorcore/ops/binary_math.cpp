@@ -18,7 +18,9 @@ TC_DEFINE_KERNEL(lerp_tensor, IterKernel);
 namespace {
 
 Tensor wrap(const Scalar& s) { return scalar_tensor(s, {}, Device(), /*wrapped=*/true); }
-Tensor zero_of(const Tensor& like) { return zeros({}, TensorOptions(like.dtype()).device(like.device())); }
+Tensor zero_of(const Tensor& like) {
+  return zeros({}, TensorOptions(like.dtype()).device(like.device()));
+}
 Tensor as_dt(const Tensor& mask, const Tensor& like) { return to_dtype(mask, like.dtype()); }
 
 // vjp(a, b, out, grad) -> {grad_a, grad_b}
@@ -41,7 +43,8 @@ Tensor run_binary(Tensor out, const Tensor& a, const Tensor& b, const BSpec& s, 
   c.promote_int_to_float = s.int_to_float;
   if (s.bool_out) c.output_dtype = DType::Bool;
   TensorIter iter(out, {a, b}, c);
-  (s.compare ? compare_op_kernel : binary_op_kernel).get(iter.output().device().type)(iter, s.op, {});
+  (s.compare ? compare_op_kernel : binary_op_kernel)
+      .get(iter.output().device().type)(iter, s.op, {});
   return iter.finish();
 }
 
@@ -55,7 +58,8 @@ void recordB(const BSpec& s, const Tensor& a_in, const Tensor& b, const Tensor& 
 }
 
 Tensor bapply(const BSpec& s, const Tensor& a, const Tensor& b) {
-  TC_AUTOCAST(s.name, [&s](const Tensor& x, const Tensor& y) { return bapply(s, x, y); }, a, b);
+  TC_AUTOCAST(
+      s.name, [&s](const Tensor& x, const Tensor& y) { return bapply(s, x, y); }, a, b);
   Tensor out = run_binary(Tensor(), a, b, s, s.name);
   if (s.vjp && autograd::needs_grad({a, b})) recordB(s, a, b, out, a);
   return out;
@@ -72,8 +76,13 @@ Tensor& bapply_(const BSpec& s, Tensor& a, const Tensor& b_in) {
   return a;
 }
 
-#define TC_VJPB(...) [](const Tensor& a, const Tensor& b, const Tensor& out, const Tensor& g) \
-    -> TensorList { (void)a; (void)b; (void)out; return __VA_ARGS__; }
+#define TC_VJPB(...)                                                                       \
+  [](const Tensor& a, const Tensor& b, const Tensor& out, const Tensor& g) -> TensorList { \
+    (void)a;                                                                               \
+    (void)b;                                                                               \
+    (void)out;                                                                             \
+    return __VA_ARGS__;                                                                    \
+  }
 
 TensorList max_vjp(const Tensor& a, const Tensor& b, const Tensor&, const Tensor& g) {
   Tensor half = mul(as_dt(eq(a, b), g), 0.5);
@@ -92,31 +101,50 @@ TensorList fmin_vjp(const Tensor& a, const Tensor& b, const Tensor&, const Tenso
   return {mul(g, m), mul(g, logical_not(m))};
 }
 
-const BSpec kAtan2{BinaryOp::Atan2, "atan2", "atan2_", "Atan2Backward0", true, false, false,
+const BSpec kAtan2{BinaryOp::Atan2,
+                   "atan2",
+                   "atan2_",
+                   "Atan2Backward0",
+                   true,
+                   false,
+                   false,
                    TC_VJPB({div(mul(g, b), add(square(a), square(b))),
                             div(mul(g, neg(a)), add(square(a), square(b)))})};
-const BSpec kMaximum{BinaryOp::Maximum, "maximum", "maximum_", "MaximumBackward0", false, false,
-                     false, max_vjp};
-const BSpec kMinimum{BinaryOp::Minimum, "minimum", "minimum_", "MinimumBackward0", false, false,
-                     false, min_vjp};
+const BSpec kMaximum{
+    BinaryOp::Maximum, "maximum", "maximum_", "MaximumBackward0", false, false, false, max_vjp};
+const BSpec kMinimum{
+    BinaryOp::Minimum, "minimum", "minimum_", "MinimumBackward0", false, false, false, min_vjp};
 const BSpec kFmax{BinaryOp::Fmax, "fmax", "fmax_", "FmaxBackward0", false, false, false, fmax_vjp};
 const BSpec kFmin{BinaryOp::Fmin, "fmin", "fmin_", "FminBackward0", false, false, false, fmin_vjp};
-const BSpec kFmod{BinaryOp::Fmod, "fmod", "fmod_", "FmodBackward1", false, false, false,
-                  TC_VJPB({g, neg(mul(g, div(a, b, "trunc")))})};
-const BSpec kRemainder{BinaryOp::Remainder, "remainder", "remainder_", "RemainderBackward1", false,
-                       false, false, TC_VJPB({g, neg(mul(g, div(a, b, "floor")))})};
-const BSpec kHypot{BinaryOp::Hypot, "hypot", "hypot_", "HypotBackward0", false, false, false,
-                   TC_VJPB({mul(g, div(a, out)), mul(g, div(b, out))})};
-const BSpec kBitAnd{BinaryOp::BitAnd, "bitwise_and", "bitwise_and_", "", false, false, false, nullptr};
+const BSpec kFmod{BinaryOp::Fmod, "fmod", "fmod_", "FmodBackward1",
+                  false,          false,  false,   TC_VJPB({g, neg(mul(g, div(a, b, "trunc")))})};
+const BSpec kRemainder{BinaryOp::Remainder,
+                       "remainder",
+                       "remainder_",
+                       "RemainderBackward1",
+                       false,
+                       false,
+                       false,
+                       TC_VJPB({g, neg(mul(g, div(a, b, "floor")))})};
+const BSpec kHypot{
+    BinaryOp::Hypot, "hypot", "hypot_", "HypotBackward0",
+    false,           false,   false,    TC_VJPB({mul(g, div(a, out)), mul(g, div(b, out))})};
+const BSpec kBitAnd{BinaryOp::BitAnd, "bitwise_and", "bitwise_and_", "", false, false, false,
+                    nullptr};
 const BSpec kBitOr{BinaryOp::BitOr, "bitwise_or", "bitwise_or_", "", false, false, false, nullptr};
-const BSpec kBitXor{BinaryOp::BitXor, "bitwise_xor", "bitwise_xor_", "", false, false, false, nullptr};
-const BSpec kLshift{BinaryOp::Lshift, "bitwise_left_shift", "bitwise_left_shift_", "", false, false,
-                    false, nullptr};
-const BSpec kRshift{BinaryOp::Rshift, "bitwise_right_shift", "bitwise_right_shift_", "", false,
-                    false, false, nullptr};
-const BSpec kLAnd{BinaryOp::LogicalAnd, "logical_and", "logical_and_", "", false, true, false, nullptr};
+const BSpec kBitXor{BinaryOp::BitXor, "bitwise_xor", "bitwise_xor_", "", false, false, false,
+                    nullptr};
+const BSpec kLshift{
+    BinaryOp::Lshift, "bitwise_left_shift", "bitwise_left_shift_", "", false, false, false,
+    nullptr};
+const BSpec kRshift{
+    BinaryOp::Rshift, "bitwise_right_shift", "bitwise_right_shift_", "", false, false, false,
+    nullptr};
+const BSpec kLAnd{
+    BinaryOp::LogicalAnd, "logical_and", "logical_and_", "", false, true, false, nullptr};
 const BSpec kLOr{BinaryOp::LogicalOr, "logical_or", "logical_or_", "", false, true, false, nullptr};
-const BSpec kLXor{BinaryOp::LogicalXor, "logical_xor", "logical_xor_", "", false, true, false, nullptr};
+const BSpec kLXor{
+    BinaryOp::LogicalXor, "logical_xor", "logical_xor_", "", false, true, false, nullptr};
 const BSpec kEq{BinaryOp::Eq, "eq", "eq_", "", false, true, true, nullptr};
 const BSpec kNe{BinaryOp::Ne, "ne", "ne_", "", false, true, true, nullptr};
 const BSpec kLt{BinaryOp::Lt, "lt", "lt_", "", false, true, true, nullptr};
@@ -126,8 +154,8 @@ const BSpec kGe{BinaryOp::Ge, "ge", "ge_", "", false, true, true, nullptr};
 
 }  // namespace
 
-#define TC_BINARY_DEF(fname, spec)                                                  \
-  Tensor fname(const Tensor& a, const Tensor& b) { return bapply(spec, a, b); }     \
+#define TC_BINARY_DEF(fname, spec)                                              \
+  Tensor fname(const Tensor& a, const Tensor& b) { return bapply(spec, a, b); } \
   Tensor& fname##_(Tensor& a, const Tensor& b) { return bapply_(spec, a, b); }
 TC_BINARY_DEF(atan2, kAtan2)
 TC_BINARY_DEF(maximum, kMaximum)
@@ -289,8 +317,8 @@ void check_lerp(const Tensor& s, const Tensor& e, const Tensor& w, const char* n
   TC_CHECK_TYPE(!w.defined() || w.dtype() == s.dtype(), name, ": expected dtype ",
                 dtype_name(s.dtype()), " for `weight` but got dtype ",
                 w.defined() ? dtype_name(w.dtype()) : "");
-  TC_CHECK_TYPE(s.is_floating_point() || s.is_complex(), name,
-                ": not implemented for dtype ", dtype_name(s.dtype()));
+  TC_CHECK_TYPE(s.is_floating_point() || s.is_complex(), name, ": not implemented for dtype ",
+                dtype_name(s.dtype()));
 }
 
 Tensor lerp_scalar_impl(Tensor out, const Tensor& s, const Tensor& e, const Scalar& w,
@@ -369,8 +397,10 @@ Tensor& lerp_(Tensor& s, const Tensor& e, const Tensor& w) {
 
 // ---- where ----
 Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
-  TC_CHECK_TYPE(cond.dtype() == DType::Bool, "where expected condition to be a boolean tensor, "
-                "but got a tensor with dtype ", dtype_name(cond.dtype()));
+  TC_CHECK_TYPE(cond.dtype() == DType::Bool,
+                "where expected condition to be a boolean tensor, "
+                "but got a tensor with dtype ",
+                dtype_name(cond.dtype()));
   DType dt = result_type({a, b});
   TensorIterConfig c;
   c.op_name = "where";

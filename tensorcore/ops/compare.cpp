@@ -24,8 +24,10 @@ bool equal(const Tensor& a, const Tensor& b) {
 }
 
 Tensor isclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {
-  TC_CHECK_TYPE(a.dtype() == b.dtype(), "isclose: expected self and other to have the same dtype, "
-                "but got ", dtype_name(a.dtype()), " and ", dtype_name(b.dtype()));
+  TC_CHECK_TYPE(a.dtype() == b.dtype(),
+                "isclose: expected self and other to have the same dtype, "
+                "but got ",
+                dtype_name(a.dtype()), " and ", dtype_name(b.dtype()));
   TC_CHECK(rtol >= 0, "isclose: rtol must be greater than or equal to zero, but got ", rtol);
   TC_CHECK(atol >= 0, "isclose: atol must be greater than or equal to zero, but got ", atol);
   autograd::NoGradGuard guard;
@@ -52,7 +54,8 @@ Tensor complex(const Tensor& re, const Tensor& im) {
   auto ok = [](DType d) { return d == DType::Float32 || d == DType::Float64; };
   TC_CHECK_TYPE(ok(re.dtype()) && ok(im.dtype()) && re.dtype() == im.dtype(),
                 "complex: expected both inputs to be Float or Double tensors of the same dtype "
-                "but got ", dtype_name(re.dtype()), " and ", dtype_name(im.dtype()));
+                "but got ",
+                dtype_name(re.dtype()), " and ", dtype_name(im.dtype()));
   TensorIterConfig c;
   c.op_name = "complex";
   c.output_dtype = to_complex(re.dtype());
@@ -72,7 +75,8 @@ Tensor polar(const Tensor& r, const Tensor& theta) {
   auto ok = [](DType d) { return d == DType::Float32 || d == DType::Float64; };
   TC_CHECK_TYPE(ok(r.dtype()) && r.dtype() == theta.dtype(),
                 "polar: expected both inputs to be Float or Double tensors of the same dtype "
-                "but got ", dtype_name(r.dtype()), " and ", dtype_name(theta.dtype()));
+                "but got ",
+                dtype_name(r.dtype()), " and ", dtype_name(theta.dtype()));
   return complex(mul(r, cos(theta)), mul(r, sin(theta)));
 }
 
@@ -96,14 +100,17 @@ Tensor view_as_complex(const Tensor& a) {
   TC_AUTOCAST("view_as_complex", view_as_complex, a);
   TC_CHECK_TYPE(a.dtype() == DType::Float32 || a.dtype() == DType::Float64,
                 "view_as_complex is only supported for float and double tensors, but got a tensor "
-                "of scalar type: ", dtype_name(a.dtype()));
+                "of scalar type: ",
+                dtype_name(a.dtype()));
   TC_CHECK(a.dim() >= 1 && a.sizes().back() == 2,
            "view_as_complex: Tensor must have a last dimension of size 2");
-  TC_CHECK(a.strides().back() == 1, "view_as_complex: Tensor must have a last dimension with stride 1");
+  TC_CHECK(a.strides().back() == 1,
+           "view_as_complex: Tensor must have a last dimension with stride 1");
   Shape sizes(a.sizes().begin(), a.sizes().end() - 1);
   Shape strides(a.strides().begin(), a.strides().end() - 1);
   for (auto& s : strides) {
-    TC_CHECK(s % 2 == 0, "view_as_complex: Tensor must have a stride divisible by 2 for all but "
+    TC_CHECK(s % 2 == 0,
+             "view_as_complex: Tensor must have a stride divisible by 2 for all but "
              "last dimension");
     s /= 2;
   }
@@ -111,10 +118,9 @@ Tensor view_as_complex(const Tensor& a) {
            "view_as_complex: Tensor must have a storage_offset divisible by 2");
   Tensor out = scalar_view(a, sizes, strides, a.storage_offset() / 2, to_complex(a.dtype()));
   if (autograd::needs_grad({a}))
-    autograd::record("ViewAsComplexBackward0", {a}, {out}, {},
-                     [](const TensorList&, const TensorList& g) -> TensorList {
-                       return {view_as_real(g[0])};
-                     });
+    autograd::record(
+        "ViewAsComplexBackward0", {a}, {out}, {},
+        [](const TensorList&, const TensorList& g) -> TensorList { return {view_as_real(g[0])}; });
   return out;
 }
 

@@ -27,7 +27,9 @@ void copy_raw(const Tensor& dst, const Tensor& src_in) {
     Device other = dst.is_cpu() ? src.device() : dst.device();
     Tensor s = contiguous(to_dtype(src.detach(), dst.dtype()));
     if (s.sizes() != dst.sizes()) s = contiguous(expand(s, dst.sizes()));
-    Tensor d = dst.is_contiguous() ? dst : empty(dst.sizes(), TensorOptions(dst.dtype()).device(dst.device()));
+    Tensor d = dst.is_contiguous()
+                   ? dst
+                   : empty(dst.sizes(), TensorOptions(dst.dtype()).device(dst.device()));
     get_allocator(other.type).copy(d.data_ptr(), d.device(), s.data_ptr(), s.device(), s.nbytes());
     if (!d.is_same(dst)) copy_raw(dst, d);
     return;

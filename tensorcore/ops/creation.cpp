@@ -18,13 +18,16 @@ Tensor finish(Tensor t, const TensorOptions& opts) {
 
 DType get_default_dtype() { return g_default_dtype; }
 void set_default_dtype(DType d) {
-  TC_CHECK_TYPE(is_floating(d), "set_default_dtype: only floating point types are supported as "
-                "the default type (got ", dtype_name(d), ")");
+  TC_CHECK_TYPE(is_floating(d),
+                "set_default_dtype: only floating point types are supported as "
+                "the default type (got ",
+                dtype_name(d), ")");
   g_default_dtype = d;
 }
 
 Tensor empty(const Shape& sizes, TensorOptions opts) {
-  return finish(empty_strided_raw(sizes, contiguous_strides(sizes), opts.dtype_, opts.device_), opts);
+  return finish(empty_strided_raw(sizes, contiguous_strides(sizes), opts.dtype_, opts.device_),
+                opts);
 }
 
 Tensor empty_strided(const Shape& sizes, const Shape& strides, TensorOptions opts) {
@@ -56,8 +59,8 @@ Tensor ones(const Shape& sizes, TensorOptions opts) {
 }
 
 Tensor full(const Shape& sizes, const Scalar& value, std::optional<TensorOptions> opts) {
-  TensorOptions o = opts.value_or(TensorOptions(
-      value.is_floating() ? get_default_dtype() : value.default_dtype()));
+  TensorOptions o = opts.value_or(
+      TensorOptions(value.is_floating() ? get_default_dtype() : value.default_dtype()));
   Tensor t = empty(sizes, o.requires_grad(false));
   fill_(t, value);
   return finish(t, o);
@@ -112,12 +115,14 @@ Tensor full_like(const Tensor& t, const Scalar& value, std::optional<TensorOptio
 }
 
 Tensor scalar_tensor(const Scalar& value, std::optional<DType> dtype, Device device, bool wrapped) {
-  DType dt = dtype.value_or(value.is_floating() ? DType::Float64
-                                                : (value.is_complex() ? DType::Complex128
-                                                                      : value.default_dtype()));
+  DType dt = dtype.value_or(value.is_floating()
+                                ? DType::Float64
+                                : (value.is_complex() ? DType::Complex128 : value.default_dtype()));
   if (wrapped) {
     // Wrapped numbers keep full precision; promotion treats them as the default dtype.
-    dt = value.is_floating() ? DType::Float64 : value.is_complex() ? DType::Complex128 : value.default_dtype();
+    dt = value.is_floating()  ? DType::Float64
+         : value.is_complex() ? DType::Complex128
+                              : value.default_dtype();
   }
   Tensor t = empty({}, TensorOptions(dt).device(device));
   fill_(t, value);
@@ -130,8 +135,10 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step,
   double s = start.to_double(), e = end.to_double(), st = step.to_double();
   TC_CHECK(st != 0, "arange: step must be nonzero");
   TC_CHECK(std::isfinite(s) && std::isfinite(e), "arange: unsupported range: ", s, " -> ", e);
-  TC_CHECK((st > 0 && e >= s) || (st < 0 && e <= s), "arange: upper bound and larger bound "
-           "inconsistent with step sign (start=", s, ", end=", e, ", step=", st, ")");
+  TC_CHECK((st > 0 && e >= s) || (st < 0 && e <= s),
+           "arange: upper bound and larger bound "
+           "inconsistent with step sign (start=",
+           s, ", end=", e, ", step=", st, ")");
   bool all_int = start.is_integral() && end.is_integral() && step.is_integral();
   TensorOptions o = opts.value_or(TensorOptions(all_int ? DType::Int64 : get_default_dtype()));
   // Counted in long double (exact for 64-bit integer bounds): the int64 formula overflowed and
@@ -172,8 +179,10 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, TensorOpt
     int64_t half = steps / 2;
     for (int64_t i = 0; i < steps; ++i) {
       double v = i < half ? s + step * double(i) : e - step * double(steps - 1 - i);
-      if constexpr (is_complex_v<T>) p[i] = T(typename T::value_type(v), 0);
-      else p[i] = T(v);
+      if constexpr (is_complex_v<T>)
+        p[i] = T(typename T::value_type(v), 0);
+      else
+        p[i] = T(v);
     }
   });
   return finish(to_device(host, opts.device_), opts);

@@ -31,13 +31,18 @@ Tensor logspace(const Scalar& start, const Scalar& end, int64_t steps, double ba
 Tensor eye(int64_t n, std::optional<int64_t> m = {}, TensorOptions opts = {});
 // From flat host data (C++ convenience for tc::tensor({1, 2, 3})).
 template <typename T>
-Tensor from_vector(const std::vector<T>& data, const Shape& sizes, TensorOptions opts = TensorOptions(dtype_of_v<T>));
+Tensor from_vector(const std::vector<T>& data, const Shape& sizes,
+                   TensorOptions opts = TensorOptions(dtype_of_v<T>));
 template <typename T>
 Tensor tensor(std::initializer_list<T> data) {
   return from_vector(std::vector<T>(data), {int64_t(data.size())}, TensorOptions(dtype_of_v<T>));
 }
 Tensor fill_(Tensor& t, const Scalar& value);
-inline const Tensor& fill_(const Tensor& t, const Scalar& value) { Tensor x = t; fill_(x, value); return t; }
+inline const Tensor& fill_(const Tensor& t, const Scalar& value) {
+  Tensor x = t;
+  fill_(x, value);
+  return t;
+}
 Tensor zero_(Tensor& t);
 
 }  // namespace tc

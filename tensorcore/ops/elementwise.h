@@ -36,16 +36,16 @@ Tensor real(const Tensor& a);  // a view for complex tensors, `a` itself otherwi
 Tensor imag(const Tensor& a);
 Tensor conj(const Tensor& a);
 
-
 // ---- unary math (elementwise_ops: unary_math.cpp). Each has an in-place form `name_`. ----
-#define TC_UNARY_DECL(name) \
+#define TC_UNARY_DECL(name)     \
   Tensor name(const Tensor& a); \
   Tensor& name##_(Tensor& a);
-#define TC_UNARY_OPS(_)                                                                        \
-  _(abs) _(sign) _(sgn) _(exp2) _(expm1) _(log2) _(log10) _(log1p) _(rsqrt) _(sin) _(cos) _(tan) \
-  _(asin) _(acos) _(atan) _(sinh) _(cosh) _(tanh) _(asinh) _(acosh) _(atanh) _(sigmoid) _(erf)  \
-  _(erfc) _(erfinv) _(lgamma) _(digamma) _(floor) _(ceil) _(trunc) _(frac) _(reciprocal)       \
-  _(square) _(relu) _(bitwise_not) _(logical_not)
+#define TC_UNARY_OPS(_)                                                                            \
+  _(abs)                                                                                           \
+  _(sign) _(sgn) _(exp2) _(expm1) _(log2) _(log10) _(log1p) _(rsqrt) _(sin) _(cos) _(tan) _(asin)  \
+      _(acos) _(atan) _(sinh) _(cosh) _(tanh) _(asinh) _(acosh) _(atanh) _(sigmoid) _(erf) _(erfc) \
+          _(erfinv) _(lgamma) _(digamma) _(floor) _(ceil) _(trunc) _(frac) _(reciprocal) _(square) \
+              _(relu) _(bitwise_not) _(logical_not)
 TC_UNARY_OPS(TC_UNARY_DECL)
 #undef TC_UNARY_DECL
 Tensor& neg_(Tensor& a);
@@ -58,8 +58,8 @@ Tensor& round_(Tensor& a, int64_t decimals = 0);
 Tensor angle(const Tensor& a);
 Tensor nan_to_num(const Tensor& a, std::optional<double> nan = 0.0,
                   std::optional<double> posinf = {}, std::optional<double> neginf = {});
-Tensor& nan_to_num_(Tensor& a, std::optional<double> nan = 0.0,
-                    std::optional<double> posinf = {}, std::optional<double> neginf = {});
+Tensor& nan_to_num_(Tensor& a, std::optional<double> nan = 0.0, std::optional<double> posinf = {},
+                    std::optional<double> neginf = {});
 // clamp: either bound may be absent (not both).
 Tensor clamp(const Tensor& a, const std::optional<Scalar>& min, const std::optional<Scalar>& max);
 Tensor clamp(const Tensor& a, const Tensor& min, const Tensor& max);  // undefined = absent
@@ -80,13 +80,14 @@ Tensor pow(const Tensor& a, const Scalar& b);
 Tensor pow(const Scalar& a, const Tensor& b);
 Tensor& pow_(Tensor& a, const Tensor& b);
 Tensor& pow_(Tensor& a, const Scalar& b);
-#define TC_BINARY_DECL(name)                       \
-  Tensor name(const Tensor& a, const Tensor& b);   \
+#define TC_BINARY_DECL(name)                     \
+  Tensor name(const Tensor& a, const Tensor& b); \
   Tensor& name##_(Tensor& a, const Tensor& b);
-#define TC_BINARY_OPS(_)                                                                       \
-  _(atan2) _(maximum) _(minimum) _(fmax) _(fmin) _(fmod) _(remainder) _(hypot) _(bitwise_and) \
-  _(bitwise_or) _(bitwise_xor) _(bitwise_left_shift) _(bitwise_right_shift) _(logical_and)     \
-  _(logical_or) _(logical_xor) _(eq) _(ne) _(lt) _(le) _(gt) _(ge)
+#define TC_BINARY_OPS(_)                                                                           \
+  _(atan2)                                                                                         \
+  _(maximum) _(minimum) _(fmax) _(fmin) _(fmod) _(remainder) _(hypot) _(bitwise_and) _(bitwise_or) \
+      _(bitwise_xor) _(bitwise_left_shift) _(bitwise_right_shift) _(logical_and) _(logical_or)     \
+          _(logical_xor) _(eq) _(ne) _(lt) _(le) _(gt) _(ge)
 TC_BINARY_OPS(TC_BINARY_DECL)
 #undef TC_BINARY_DECL
 Tensor lerp(const Tensor& start, const Tensor& end, const Scalar& weight);

@@ -7,16 +7,81 @@
 namespace tc {
 
 enum class UnaryOp : int {
-  Abs, Sign, Sgn, Exp2, Expm1, Log2, Log10, Log1p, Rsqrt, Sin, Cos, Tan, Asin, Acos, Atan, Sinh,
-  Cosh, Tanh, Asinh, Acosh, Atanh, Sigmoid, Erf, Erfc, Erfinv, Lgamma, Digamma, Trigamma, Floor,
-  Ceil, Round, RoundDecimals, Trunc, Frac, Reciprocal, Square, Relu, Angle, NanToNum,
-  BitwiseNot, LogicalNot, IsNan, IsInf, IsPosInf, IsNegInf, IsFinite, IsReal,
+  Abs,
+  Sign,
+  Sgn,
+  Exp2,
+  Expm1,
+  Log2,
+  Log10,
+  Log1p,
+  Rsqrt,
+  Sin,
+  Cos,
+  Tan,
+  Asin,
+  Acos,
+  Atan,
+  Sinh,
+  Cosh,
+  Tanh,
+  Asinh,
+  Acosh,
+  Atanh,
+  Sigmoid,
+  Erf,
+  Erfc,
+  Erfinv,
+  Lgamma,
+  Digamma,
+  Trigamma,
+  Floor,
+  Ceil,
+  Round,
+  RoundDecimals,
+  Trunc,
+  Frac,
+  Reciprocal,
+  Square,
+  Relu,
+  Angle,
+  NanToNum,
+  BitwiseNot,
+  LogicalNot,
+  IsNan,
+  IsInf,
+  IsPosInf,
+  IsNegInf,
+  IsFinite,
+  IsReal,
   ClampScalar,  // p.a = min (if p.has_a), p.b = max (if p.has_b)
 };
 
 enum class BinaryOp : int {
-  Atan2, Pow, Maximum, Minimum, Fmax, Fmin, Fmod, Remainder, Hypot, BitAnd, BitOr, BitXor,
-  Lshift, Rshift, LogicalAnd, LogicalOr, LogicalXor, Eq, Ne, Lt, Le, Gt, Ge, Complex,
+  Atan2,
+  Pow,
+  Maximum,
+  Minimum,
+  Fmax,
+  Fmin,
+  Fmod,
+  Remainder,
+  Hypot,
+  BitAnd,
+  BitOr,
+  BitXor,
+  Lshift,
+  Rshift,
+  LogicalAnd,
+  LogicalOr,
+  LogicalXor,
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Complex,
   LerpScalar,  // inputs start, end; weight in p.a (or p.ca for complex)
 };
 
@@ -32,10 +97,10 @@ using UnaryOpKernel = void (*)(TensorIter&, UnaryOp, const OpParams&);
 using BinaryOpKernel = void (*)(TensorIter&, BinaryOp, const OpParams&);
 
 TC_DECLARE_KERNEL(unary_op, UnaryOpKernel);
-TC_DECLARE_KERNEL(binary_op, BinaryOpKernel);     // math + bitwise + logical
-TC_DECLARE_KERNEL(compare_op, BinaryOpKernel);    // Eq..Ge, output bool
-TC_DECLARE_KERNEL(where, IterKernel);             // (cond, a, b)
-TC_DECLARE_KERNEL(lerp_tensor, IterKernel);       // (start, end, weight)
-TC_DECLARE_KERNEL(clamp_tensor, IterKernel);      // (x, min, max), both defined
+TC_DECLARE_KERNEL(binary_op, BinaryOpKernel);   // math + bitwise + logical
+TC_DECLARE_KERNEL(compare_op, BinaryOpKernel);  // Eq..Ge, output bool
+TC_DECLARE_KERNEL(where, IterKernel);           // (cond, a, b)
+TC_DECLARE_KERNEL(lerp_tensor, IterKernel);     // (start, end, weight)
+TC_DECLARE_KERNEL(clamp_tensor, IterKernel);    // (x, min, max), both defined
 
 }  // namespace tc

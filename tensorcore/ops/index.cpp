@@ -81,13 +81,14 @@ void check_long_index(const Tensor& index, const char* op) {
 
 void check_gather_shapes(const Tensor& self, int64_t dim, const Tensor& index, const Tensor* src,
                          const char* op) {
-  TC_CHECK(index.dim() == self.dim(), op, "(): Index tensor must have the same number of "
-           "dimensions as ", src ? "self" : "input", " tensor (got ", index.dim(), " and ",
-           self.dim(), ")");
+  TC_CHECK(index.dim() == self.dim(), op,
+           "(): Index tensor must have the same number of "
+           "dimensions as ",
+           src ? "self" : "input", " tensor (got ", index.dim(), " and ", self.dim(), ")");
   for (int64_t d = 0; d < self.dim(); ++d) {
     if (d != dim)
-      TC_CHECK(index.sizes()[d] <= self.sizes()[d], op, "(): Size does not match at dimension ",
-               d, " expected index ", shape_str(index.sizes()), " to be smaller than self ",
+      TC_CHECK(index.sizes()[d] <= self.sizes()[d], op, "(): Size does not match at dimension ", d,
+               " expected index ", shape_str(index.sizes()), " to be smaller than self ",
                shape_str(self.sizes()), " apart from dimension ", dim);
     if (src)
       TC_CHECK(src->dim() == self.dim() && index.sizes()[d] <= src->sizes()[d], op,
@@ -103,9 +104,9 @@ void scatter_raw(const Tensor& self, int64_t dim, const Tensor& index, const Ten
   Tensor s = src.detach();
   if (s.dtype() != self.dtype()) s = to_dtype(s, self.dtype());
   if (s.storage() == self.storage()) s = clone(s);
-  Tensor sv = s.dim() == 0 && self.dim() != 0
-                  ? expand(s, index.sizes())
-                  : make_tensor(s.storage(), index.sizes(), s.strides(), s.storage_offset(), s.dtype());
+  Tensor sv = s.dim() == 0 && self.dim() != 0 ? expand(s, index.sizes())
+                                              : make_tensor(s.storage(), index.sizes(), s.strides(),
+                                                            s.storage_offset(), s.dtype());
   Tensor off = offsets_for(index, self.sizes()[dim], self.strides()[dim], dim);
   run_scatter(restride(self, index.sizes(), dim), sv, off, mode, op);
 }
@@ -136,7 +137,8 @@ Tensor untouched_mask(const Shape& shape, DType dt, Device dev, int64_t dim, con
 }
 
 // Like untouched_mask, along `dim` with a 1-d index (index_copy / index_fill).
-Tensor untouched_index_mask(const Shape& shape, DType dt, Device dev, int64_t dim, const Tensor& index) {
+Tensor untouched_index_mask(const Shape& shape, DType dt, Device dev, int64_t dim,
+                            const Tensor& index) {
   Tensor m = ones(shape, TensorOptions(dt).device(dev));
   index_fill_(m, dim, index, 0);
   return m;
@@ -152,7 +154,8 @@ void check_index_1d(const Tensor& index, const char* op) {
 
 // Offsets of a 1-d index along dim, viewed with `shape` (stride 1 on dim, 0 elsewhere).
 Tensor offsets_1d(const Tensor& self, int64_t dim, const Tensor& index, const Shape& shape) {
-  Tensor off = offsets_for(reshape(index.detach(), {-1}), self.sizes()[dim], self.strides()[dim], dim);
+  Tensor off =
+      offsets_for(reshape(index.detach(), {-1}), self.sizes()[dim], self.strides()[dim], dim);
   Shape st(shape.size(), 0);
   st[dim] = 1;
   return make_tensor(off.storage(), shape, st, 0, DType::Int64);
@@ -225,7 +228,9 @@ AdvIndex make_adv(const Tensor& self, const TensorList& in) {
         std::string shapes;
         for (const Tensor& t : idx)
           if (t.defined()) shapes += (shapes.empty() ? "" : ", ") + shape_str(t.sizes());
-        throw IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes " + shapes);
+        throw IndexError(
+            "shape mismatch: indexing tensors could not be broadcast together with shapes " +
+            shapes);
       }
     }
     pos.push_back(int64_t(k));
@@ -290,7 +295,8 @@ void index_put_raw(const Tensor& self, const AdvIndex& a, const Tensor& values, 
   if (v.device() != self.device()) v = to_device(v, self.device());
   if (v.storage() == self.storage()) v = clone(v);
   v = broadcast_value(v, a.result_shape);
-  run_scatter(a.view, v, a.offsets, accumulate ? ScatterMode::Add : ScatterMode::Assign, "index_put_");
+  run_scatter(a.view, v, a.offsets, accumulate ? ScatterMode::Add : ScatterMode::Assign,
+              "index_put_");
 }
 
 Tensor reduce_identity(DType dt, const std::string& reduce) {
@@ -301,10 +307,14 @@ Tensor reduce_identity(DType dt, const std::string& reduce) {
     bool mx = reduce == "amax";
     v = dispatch_dtype<kAllReal>(dt, "scatter_reduce", [&](auto tag) -> Scalar {
       using T = typename decltype(tag)::type;
-      if constexpr (std::is_same_v<T, bool>) return Scalar(!mx);
+      if constexpr (std::is_same_v<T, bool>)
+        return Scalar(!mx);
       else if constexpr (is_floating_v<T>)
-        return Scalar(mx ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity());
-      else return Scalar(int64_t(mx ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max()));
+        return Scalar(mx ? -std::numeric_limits<double>::infinity()
+                         : std::numeric_limits<double>::infinity());
+      else
+        return Scalar(
+            int64_t(mx ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max()));
     });
   }
   return scalar_tensor(v, dt);
@@ -333,7 +343,8 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
     Tensor idx = index.detach();
     autograd::record("IndexSelectBackward0", {self}, {out}, {},
                      [in_shape, dim, idx](const TensorList&, const TensorList& g) -> TensorList {
-                       Tensor z = zeros(in_shape, TensorOptions(g[0].dtype()).device(g[0].device()));
+                       Tensor z =
+                           zeros(in_shape, TensorOptions(g[0].dtype()).device(g[0].device()));
                        return {index_add(z, dim, idx, g[0])};
                      });
   }
@@ -358,7 +369,8 @@ Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
     Tensor idx = index.detach();
     autograd::record("GatherBackward0", {self}, {out}, {},
                      [in_shape, dim, idx](const TensorList&, const TensorList& g) -> TensorList {
-                       Tensor z = zeros(in_shape, TensorOptions(g[0].dtype()).device(g[0].device()));
+                       Tensor z =
+                           zeros(in_shape, TensorOptions(g[0].dtype()).device(g[0].device()));
                        return {scatter_add(z, dim, idx, g[0])};
                      });
   }
@@ -370,7 +382,8 @@ ScatterMode legacy_mode(const std::string& reduce) {
   if (reduce.empty()) return ScatterMode::Assign;
   if (reduce == "add") return ScatterMode::Add;
   if (reduce == "multiply") return ScatterMode::Mul;
-  throw ValueError("scatter(): reduce argument must be either add or multiply (got '" + reduce + "')");
+  throw ValueError("scatter(): reduce argument must be either add or multiply (got '" + reduce +
+                   "')");
 }
 
 // In-place scatter of src (a tensor of self's dtype, or a 0-dim value when is_value) with autograd.
@@ -384,8 +397,10 @@ Tensor& scatter_impl(Tensor& self, int64_t dim, const Tensor& index, const Tenso
   } else {
     dim = wrap_dim(dim, self.dim(), op);
     if (!is_value) {
-      TC_CHECK_TYPE(src.dtype() == self.dtype(), op, "(): Expected self.dtype to be equal to "
-                    "src.dtype (got ", dtype_name(self.dtype()), " and ", dtype_name(src.dtype()), ")");
+      TC_CHECK_TYPE(src.dtype() == self.dtype(), op,
+                    "(): Expected self.dtype to be equal to "
+                    "src.dtype (got ",
+                    dtype_name(self.dtype()), " and ", dtype_name(src.dtype()), ")");
       check_gather_shapes(self, dim, index, &src, op);
     } else {
       check_gather_shapes(self, dim, index, nullptr, op);
@@ -400,11 +415,11 @@ Tensor& scatter_impl(Tensor& self, int64_t dim, const Tensor& index, const Tenso
     Tensor idx = index.detach();
     Shape src_shape = is_value ? Shape{} : src.sizes();
     autograd::record(mode == ScatterMode::Add ? "ScatterAddBackward0" : "ScatterBackward0", inputs,
-                     {self}, {},
-                     [=](const TensorList&, const TensorList& g) -> TensorList {
+                     {self}, {}, [=](const TensorList&, const TensorList& g) -> TensorList {
                        Tensor gs = g[0];
                        if (mode == ScatterMode::Assign && gs.dim() > 0)
-                         gs = mul(gs, untouched_mask(gs.sizes(), gs.dtype(), gs.device(), dim, idx));
+                         gs =
+                             mul(gs, untouched_mask(gs.sizes(), gs.dtype(), gs.device(), dim, idx));
                        if (is_value) return {gs};
                        if (g[0].dim() == 0) return {gs, g[0]};
                        return {gs, pad_to(gather(g[0], dim, idx), src_shape)};
@@ -414,19 +429,25 @@ Tensor& scatter_impl(Tensor& self, int64_t dim, const Tensor& index, const Tenso
 }
 }  // namespace
 
-Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, const std::string& reduce) {
+Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                 const std::string& reduce) {
   return scatter_impl(self, dim, index, src, false, legacy_mode(reduce), "scatter_");
 }
-Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& value, const std::string& reduce) {
-  return scatter_impl(self, dim, index, wrap_value(value, self), true, legacy_mode(reduce), "scatter_");
+Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& value,
+                 const std::string& reduce) {
+  return scatter_impl(self, dim, index, wrap_value(value, self), true, legacy_mode(reduce),
+                      "scatter_");
 }
-Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, const std::string& reduce) {
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+               const std::string& reduce) {
   Tensor out = clone(self);
   return scatter_impl(out, dim, index, src, false, legacy_mode(reduce), "scatter");
 }
-Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value, const std::string& reduce) {
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value,
+               const std::string& reduce) {
   Tensor out = clone(self);
-  return scatter_impl(out, dim, index, wrap_value(value, self), true, legacy_mode(reduce), "scatter");
+  return scatter_impl(out, dim, index, wrap_value(value, self), true, legacy_mode(reduce),
+                      "scatter");
 }
 Tensor& scatter_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
   return scatter_impl(self, dim, index, src, false, ScatterMode::Add, "scatter_add_");
@@ -444,11 +465,14 @@ Tensor& scatter_reduce_(Tensor& self, int64_t dim, const Tensor& index, const Te
   check_long_index(index, "scatter_reduce");
   TC_CHECK(reduce == "sum" || reduce == "prod" || reduce == "mean" || reduce == "amax" ||
                reduce == "amin",
-           "scatter_reduce(): reduce argument must be either sum, prod, mean, amax or amin, got ", reduce);
+           "scatter_reduce(): reduce argument must be either sum, prod, mean, amax or amin, got ",
+           reduce);
   TC_CHECK(self.dim() > 0, "scatter_reduce(): self must have at least one dimension");
   dim = wrap_dim(dim, self.dim(), "scatter_reduce");
-  TC_CHECK_TYPE(src.dtype() == self.dtype(), "scatter_reduce(): Expected self.dtype to be equal to "
-                "src.dtype (got ", dtype_name(self.dtype()), " and ", dtype_name(src.dtype()), ")");
+  TC_CHECK_TYPE(src.dtype() == self.dtype(),
+                "scatter_reduce(): Expected self.dtype to be equal to "
+                "src.dtype (got ",
+                dtype_name(self.dtype()), " and ", dtype_name(src.dtype()), ")");
   check_gather_shapes(self, dim, index, &src, "scatter_reduce");
   Tensor count;
   const bool extremum = reduce == "amax" || reduce == "amin";
@@ -461,13 +485,16 @@ Tensor& scatter_reduce_(Tensor& self, int64_t dim, const Tensor& index, const Te
     if (!include_self)
       scatter_raw(s, dim, index, to_device(reduce_identity(self.dtype(), reduce), self.device()),
                   ScatterMode::Assign, op);
-    ScatterMode mode = reduce == "prod" ? ScatterMode::Mul
+    ScatterMode mode = reduce == "prod"   ? ScatterMode::Mul
                        : reduce == "amax" ? ScatterMode::Max
-                       : reduce == "amin" ? ScatterMode::Min : ScatterMode::Add;
+                       : reduce == "amin" ? ScatterMode::Min
+                                          : ScatterMode::Add;
     scatter_raw(s, dim, index, src, mode, op);
     if (reduce == "mean") {
-      count = full(self.sizes(), include_self ? 1 : 0, TensorOptions(self.dtype()).device(self.device()));
-      scatter_raw(count, dim, index, scalar_tensor(1, self.dtype(), self.device()), ScatterMode::Add, op);
+      count = full(self.sizes(), include_self ? 1 : 0,
+                   TensorOptions(self.dtype()).device(self.device()));
+      scatter_raw(count, dim, index, scalar_tensor(1, self.dtype(), self.device()),
+                  ScatterMode::Add, op);
       Tensor c = contiguous(s);
       div_count_kernel.get(self.device().type)(c, count);
       if (!c.is_same(s)) copy_(s, c);
@@ -482,58 +509,62 @@ Tensor& scatter_reduce_(Tensor& self, int64_t dim, const Tensor& index, const Te
     Tensor src_used = self_old.defined() ? crop_to(src.detach(), idx.sizes()) : Tensor();
     if (extremum) {
       // As torch: the gradient goes to every value equal to the result, split evenly among ties.
-      autograd::record("ScatterReduceBackward0", {self, src}, {self}, {},
-                       [=](const TensorList&, const TensorList& g) -> TensorList {
-                         DType dt = g[0].dtype();
-                         Tensor mask_src = to_dtype(eq(src_used, gather(result, dim, idx)), dt);
-                         Tensor mask_self =
-                             include_self ? to_dtype(eq(self_old, result), dt)
-                                          : untouched_mask(result.sizes(), dt, result.device(), dim, idx);
-                         Tensor ties = scatter_add(mask_self, dim, idx, mask_src);
-                         Tensor gn = div(g[0], ties);
-                         return {mul(gn, mask_self), pad_to(mul(gather(gn, dim, idx), mask_src), src_shape)};
-                       });
+      autograd::record(
+          "ScatterReduceBackward0", {self, src}, {self}, {},
+          [=](const TensorList&, const TensorList& g) -> TensorList {
+            DType dt = g[0].dtype();
+            Tensor mask_src = to_dtype(eq(src_used, gather(result, dim, idx)), dt);
+            Tensor mask_self = include_self
+                                   ? to_dtype(eq(self_old, result), dt)
+                                   : untouched_mask(result.sizes(), dt, result.device(), dim, idx);
+            Tensor ties = scatter_add(mask_self, dim, idx, mask_src);
+            Tensor gn = div(g[0], ties);
+            return {mul(gn, mask_self), pad_to(mul(gather(gn, dim, idx), mask_src), src_shape)};
+          });
     } else if (reduce == "prod") {
       // d(prod)/dx = prod / x, with zeros handled as torch does: where a group holds exactly one
       // zero, that zero gets the product of the others and everyone else 0; two or more zeros
       // give every member 0.
-      autograd::record("ScatterReduceBackward0", {self, src}, {self}, {},
-                       [=](const TensorList&, const TensorList& g) -> TensorList {
-                         const DType dt = g[0].dtype();
-                         const Device dev = g[0].device();
-                         Tensor zero = scalar_tensor(0, dt, dev), one = scalar_tensor(1, dt, dev);
-                         Tensor self_zero = eq(self_old, zero), src_zero = eq(src_used, zero);
-                         Tensor masked_self = where(self_zero, one, self_old);
-                         Tensor masked_src = where(src_zero, one, src_used);
-                         // Product of the non-zero members of each group, and its zero count.
-                         Tensor nonzero_prod =
-                             scatter_reduce(masked_self, dim, idx, masked_src, "prod", include_self);
-                         Tensor untouched = untouched_mask(result.sizes(), dt, dev, dim, idx);
-                         Tensor self_counts = include_self ? to_dtype(self_zero, dt) : zeros_like(result);
-                         Tensor zeros_in_group = scatter_add(self_counts, dim, idx, to_dtype(src_zero, dt));
-                         Tensor none = eq(zeros_in_group, zero), single = eq(zeros_in_group, one);
-                         Tensor g_res = mul(g[0], result), g_nz = mul(g[0], nonzero_prod);
-                         Tensor grad_self;
-                         if (include_self) {
-                           grad_self = where(none, div(g_res, masked_self),
-                                             where(logical_and(single, self_zero), g_nz, zero));
-                         } else {
-                           grad_self = mul(g[0], untouched);  // excluded values pass through only where untouched
-                         }
-                         Tensor none_s = gather(to_dtype(none, dt), dim, idx);
-                         Tensor single_s = gather(to_dtype(single, dt), dim, idx);
-                         Tensor grad_src = where(eq(none_s, one), div(gather(g_res, dim, idx), masked_src),
-                                                 where(logical_and(eq(single_s, one), src_zero),
-                                                       gather(g_nz, dim, idx), zero));
-                         return {grad_self, pad_to(grad_src, src_shape)};
-                       });
+      autograd::record(
+          "ScatterReduceBackward0", {self, src}, {self}, {},
+          [=](const TensorList&, const TensorList& g) -> TensorList {
+            const DType dt = g[0].dtype();
+            const Device dev = g[0].device();
+            Tensor zero = scalar_tensor(0, dt, dev), one = scalar_tensor(1, dt, dev);
+            Tensor self_zero = eq(self_old, zero), src_zero = eq(src_used, zero);
+            Tensor masked_self = where(self_zero, one, self_old);
+            Tensor masked_src = where(src_zero, one, src_used);
+            // Product of the non-zero members of each group, and its zero count.
+            Tensor nonzero_prod =
+                scatter_reduce(masked_self, dim, idx, masked_src, "prod", include_self);
+            Tensor untouched = untouched_mask(result.sizes(), dt, dev, dim, idx);
+            Tensor self_counts = include_self ? to_dtype(self_zero, dt) : zeros_like(result);
+            Tensor zeros_in_group = scatter_add(self_counts, dim, idx, to_dtype(src_zero, dt));
+            Tensor none = eq(zeros_in_group, zero), single = eq(zeros_in_group, one);
+            Tensor g_res = mul(g[0], result), g_nz = mul(g[0], nonzero_prod);
+            Tensor grad_self;
+            if (include_self) {
+              grad_self = where(none, div(g_res, masked_self),
+                                where(logical_and(single, self_zero), g_nz, zero));
+            } else {
+              grad_self =
+                  mul(g[0], untouched);  // excluded values pass through only where untouched
+            }
+            Tensor none_s = gather(to_dtype(none, dt), dim, idx);
+            Tensor single_s = gather(to_dtype(single, dt), dim, idx);
+            Tensor grad_src = where(
+                eq(none_s, one), div(gather(g_res, dim, idx), masked_src),
+                where(logical_and(eq(single_s, one), src_zero), gather(g_nz, dim, idx), zero));
+            return {grad_self, pad_to(grad_src, src_shape)};
+          });
     } else {
       autograd::record("ScatterReduceBackward0", {self, src}, {self}, {},
                        [=](const TensorList&, const TensorList& g) -> TensorList {
                          Tensor gg = count.defined() ? div(g[0], count) : g[0];
                          Tensor gs = gg;
                          if (!include_self)
-                           gs = mul(g[0], untouched_mask(gg.sizes(), gg.dtype(), gg.device(), dim, idx));
+                           gs = mul(g[0],
+                                    untouched_mask(gg.sizes(), gg.dtype(), gg.device(), dim, idx));
                          return {gs, pad_to(gather(gg, dim, idx), src_shape)};
                        });
     }
@@ -547,7 +578,8 @@ Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, cons
   return scatter_reduce_(out, dim, index, src, reduce, include_self);
 }
 
-Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha) {
+Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                   const Scalar& alpha) {
   autograd::check_inplace(self, "index_add_");
   check_index_1d(index, "index_add_");
   bool zero_dim = self.dim() == 0;
@@ -557,7 +589,8 @@ Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor&
     autograd::NoGradGuard ng;
     Tensor src = source.detach();
     if (zero_dim) src = reshape(src, {-1});
-    bool unit = alpha.is_integral() ? alpha.to_int() == 1 : (alpha.is_floating() && alpha.to_double() == 1.0);
+    bool unit = alpha.is_integral() ? alpha.to_int() == 1
+                                    : (alpha.is_floating() && alpha.to_double() == 1.0);
     if (!unit) src = mul(src, alpha);
     index_scatter_raw(s, d, index, src, ScatterMode::Add, "index_add_");
   }
@@ -573,7 +606,8 @@ Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor&
   }
   return self;
 }
-Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha) {
+Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                 const Scalar& alpha) {
   Tensor out = clone(self);
   return index_add_(out, dim, index, source, alpha);
 }
@@ -589,7 +623,8 @@ Tensor& index_copy_(Tensor& self, int64_t dim, const Tensor& index, const Tensor
     Tensor idx = index.detach();
     autograd::record("IndexCopyBackward0", {self, source}, {self}, {},
                      [=](const TensorList&, const TensorList& g) -> TensorList {
-                       Tensor m = untouched_index_mask(g[0].sizes(), g[0].dtype(), g[0].device(), dim, idx);
+                       Tensor m = untouched_index_mask(g[0].sizes(), g[0].dtype(), g[0].device(),
+                                                       dim, idx);
                        return {mul(g[0], m), index_select(g[0], dim, idx)};
                      });
   }
@@ -606,7 +641,8 @@ Tensor& index_fill_(Tensor& self, int64_t dim, const Tensor& index, const Scalar
   check_index_1d(index, "index_fill_");
   TC_CHECK(self.dim() > 0, "index_fill_(): self must have at least one dimension");
   dim = wrap_dim(dim, self.dim(), "index_fill_");
-  index_scatter_raw(self.detach(), dim, index, wrap_value(value, self), ScatterMode::Assign, "index_fill_");
+  index_scatter_raw(self.detach(), dim, index, wrap_value(value, self), ScatterMode::Assign,
+                    "index_fill_");
   self.bump_version();
   if (autograd::needs_grad({self})) {
     Tensor idx = index.detach();
@@ -633,31 +669,35 @@ Tensor advanced_index(const Tensor& self, const TensorList& indices) {
     TensorList idx = a.indices;
     autograd::record("IndexBackward0", {self}, {out}, {},
                      [in_shape, idx](const TensorList&, const TensorList& g) -> TensorList {
-                       Tensor z = zeros(in_shape, TensorOptions(g[0].dtype()).device(g[0].device()));
+                       Tensor z =
+                           zeros(in_shape, TensorOptions(g[0].dtype()).device(g[0].device()));
                        return {advanced_index_put(z, idx, g[0], true)};
                      });
   }
   return out;
 }
 
-Tensor& advanced_index_put_(Tensor& self, const TensorList& indices, const Tensor& values, bool accumulate) {
+Tensor& advanced_index_put_(Tensor& self, const TensorList& indices, const Tensor& values,
+                            bool accumulate) {
   autograd::check_inplace(self, "index_put_");
   AdvIndex a = make_adv(self, indices);
   index_put_raw(self, a, values, accumulate);
   self.bump_version();
   if (autograd::needs_grad({self, values})) {
     TensorList idx = a.indices;
-    autograd::record("IndexPutBackward0", {self, values}, {self}, {},
-                     [idx, accumulate](const TensorList&, const TensorList& g) -> TensorList {
-                       Tensor gs = accumulate ? g[0]
-                                              : advanced_index_put(g[0], idx, scalar_tensor(0, g[0].dtype()));
-                       return {gs, advanced_index(g[0], idx)};
-                     });
+    autograd::record(
+        "IndexPutBackward0", {self, values}, {self}, {},
+        [idx, accumulate](const TensorList&, const TensorList& g) -> TensorList {
+          Tensor gs =
+              accumulate ? g[0] : advanced_index_put(g[0], idx, scalar_tensor(0, g[0].dtype()));
+          return {gs, advanced_index(g[0], idx)};
+        });
   }
   return self;
 }
 
-Tensor advanced_index_put(const Tensor& self, const TensorList& indices, const Tensor& values, bool accumulate) {
+Tensor advanced_index_put(const Tensor& self, const TensorList& indices, const Tensor& values,
+                          bool accumulate) {
   Tensor out = clone(self);
   return advanced_index_put_(out, indices, values, accumulate);
 }
@@ -666,16 +706,18 @@ Tensor advanced_index_put(const Tensor& self, const TensorList& indices, const T
 
 namespace {
 void check_bool_mask(const Tensor& mask, const char* op) {
-  TC_CHECK_TYPE(mask.dtype() == DType::Bool, op, " only supports boolean masks, but got mask with dtype ",
-                dtype_name(mask.dtype()));
+  TC_CHECK_TYPE(mask.dtype() == DType::Bool, op,
+                " only supports boolean masks, but got mask with dtype ", dtype_name(mask.dtype()));
 }
 }  // namespace
 
 Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Tensor& value) {
   autograd::check_inplace(self, "masked_fill_");
   check_bool_mask(mask, "masked_fill_");
-  TC_CHECK(value.dim() == 0, "masked_fill_ only supports a 0-dimensional value tensor, but got "
-           "tensor with ", value.dim(), " dimension(s).");
+  TC_CHECK(value.dim() == 0,
+           "masked_fill_ only supports a 0-dimensional value tensor, but got "
+           "tensor with ",
+           value.dim(), " dimension(s).");
   Shape bs = broadcast_shapes(self.sizes(), mask.sizes(), "masked_fill_");
   TC_CHECK(bs == self.sizes(), "masked_fill_: mask of shape ", shape_str(mask.sizes()),
            " is not broadcastable to self of shape ", shape_str(self.sizes()));
@@ -719,8 +761,10 @@ Tensor masked_select(const Tensor& self, const Tensor& mask) {
 
 Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source) {
   check_bool_mask(mask, "masked_scatter:");
-  TC_CHECK_TYPE(source.dtype() == self.dtype(), "masked_scatter: expected self and source to have "
-                "same dtypes but got ", dtype_name(self.dtype()), " and ", dtype_name(source.dtype()));
+  TC_CHECK_TYPE(source.dtype() == self.dtype(),
+                "masked_scatter: expected self and source to have "
+                "same dtypes but got ",
+                dtype_name(self.dtype()), " and ", dtype_name(source.dtype()));
   Shape bs = broadcast_shapes(self.sizes(), mask.sizes(), "masked_scatter");
   Tensor out = contiguous(clone(self.sizes() == bs ? self : expand(self, bs)));
   Tensor m = mask.sizes() == bs ? mask.detach() : expand(mask.detach(), bs);
@@ -761,9 +805,10 @@ Tensor take(const Tensor& self, const Tensor& index) {
 Tensor take_along_dim(const Tensor& self, const Tensor& indices, std::optional<int64_t> dim) {
   check_long_index(indices, "take_along_dim");
   if (!dim) return gather(reshape(self, {-1}), 0, reshape(indices, {-1}));
-  TC_CHECK(self.dim() == indices.dim(), "torch.take_along_dim(): input and indices should have "
-           "the same number of dimensions, but got ", self.dim(), " dimensions for input, and ",
-           indices.dim(), " dimensions for indices");
+  TC_CHECK(self.dim() == indices.dim(),
+           "torch.take_along_dim(): input and indices should have "
+           "the same number of dimensions, but got ",
+           self.dim(), " dimensions for input, and ", indices.dim(), " dimensions for indices");
   int64_t d = wrap_dim(*dim, self.dim(), "take_along_dim");
   Shape ss = self.sizes();
   ss[d] = indices.sizes()[d];

@@ -53,7 +53,7 @@ Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Tensor& value);
 Tensor masked_select(const Tensor& self, const Tensor& mask);
 Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source);
 
-Tensor nonzero(const Tensor& self);  // int64 [n, ndim]
+Tensor nonzero(const Tensor& self);            // int64 [n, ndim]
 TensorList nonzero_tuple(const Tensor& self);  // nonzero(as_tuple=True)
 Tensor argwhere(const Tensor& self);
 Tensor take(const Tensor& self, const Tensor& index);

@@ -18,8 +18,8 @@ namespace {
 bool is_mask(const Tensor& t) { return t.dtype() == DType::Bool || t.dtype() == DType::UInt8; }
 
 struct Parsed {
-  Tensor view;      // after basic indexing (a view of self)
-  TensorList adv;   // one entry per dim of `view` (masks cover several); undefined = none
+  Tensor view;     // after basic indexing (a view of self)
+  TensorList adv;  // one entry per dim of `view` (masks cover several); undefined = none
   bool has_adv = false;
 };
 
@@ -50,13 +50,15 @@ Parsed apply_indices(const Tensor& self, const IndexList& indices) {
   for (const TensorIndex& ix : indices) {
     const auto& v = ix.value();
     if (const int64_t* i = std::get_if<int64_t>(&v)) {
-      TC_CHECK_INDEX(r.dim() > 0, "invalid index of a 0-dim tensor. Use `tensor.item()` in "
+      TC_CHECK_INDEX(r.dim() > 0,
+                     "invalid index of a 0-dim tensor. Use `tensor.item()` in "
                      "Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
       r = select(r, dim, *i);
     } else if (const Slice* s = std::get_if<Slice>(&v)) {
       int64_t step = s->step.value_or(1);
       TC_CHECK(step > 0, "step must be greater than zero");
-      r = slice(r, dim, s->start.value_or(0), s->stop.value_or(std::numeric_limits<int64_t>::max()), step);
+      r = slice(r, dim, s->start.value_or(0), s->stop.value_or(std::numeric_limits<int64_t>::max()),
+                step);
       p.adv.emplace_back();
       ++dim;
     } else if (std::holds_alternative<NoneIndex>(v)) {
@@ -103,7 +105,8 @@ void check_value_shape(const Tensor& value, const Shape& shape) {
 }
 
 // Writes self[indices] (+)= value without autograd.
-void index_put_raw(const Tensor& self, const IndexList& indices, const Tensor& value, bool accumulate) {
+void index_put_raw(const Tensor& self, const IndexList& indices, const Tensor& value,
+                   bool accumulate) {
   autograd::NoGradGuard ng;
   Parsed p = apply_indices(self.detach(), indices);
   Tensor v = value.detach();
@@ -115,8 +118,10 @@ void index_put_raw(const Tensor& self, const IndexList& indices, const Tensor& v
   check_value_shape(v, p.view.sizes());
   while (v.dim() > p.view.dim()) v = squeeze(v, 0);
   Tensor view = p.view;
-  if (accumulate) add_(view, v);
-  else copy_(view, v);
+  if (accumulate)
+    add_(view, v);
+  else
+    copy_(view, v);
 }
 
 }  // namespace
@@ -136,7 +141,8 @@ Tensor& index_put_(Tensor& self, const IndexList& indices, const Tensor& value, 
                      [idx, accumulate](const TensorList&, const TensorList& g) -> TensorList {
                        Tensor gs = g[0];
                        if (!accumulate) {
-                         Tensor mask = ones(g[0].sizes(), TensorOptions(g[0].dtype()).device(g[0].device()));
+                         Tensor mask =
+                             ones(g[0].sizes(), TensorOptions(g[0].dtype()).device(g[0].device()));
                          index_put_raw(mask, idx, scalar_tensor(0, g[0].dtype()), false);
                          gs = mul(g[0], mask);
                        }
@@ -150,7 +156,8 @@ Tensor& index_put_(Tensor& self, const IndexList& indices, const Scalar& value) 
   return index_put_(self, indices, scalar_tensor(value, self.dtype(), self.device()));
 }
 
-Tensor index_put(const Tensor& self, const IndexList& indices, const Tensor& value, bool accumulate) {
+Tensor index_put(const Tensor& self, const IndexList& indices, const Tensor& value,
+                 bool accumulate) {
   TC_AUTOCAST("index_put", index_put, self, indices, value, accumulate);
   Tensor out = clone(self);
   return index_put_(out, indices, value, accumulate);

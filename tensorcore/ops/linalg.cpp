@@ -20,21 +20,30 @@ namespace {
 
 const char* short_name(DType d) {
   switch (d) {
-    case DType::Float32: return "float";
-    case DType::Float64: return "double";
-    case DType::Float16: return "c10::Half";
-    case DType::BFloat16: return "c10::BFloat16";
-    case DType::Int64: return "long int";
-    case DType::Int32: return "int";
-    default: return dtype_name(d);
+    case DType::Float32:
+      return "float";
+    case DType::Float64:
+      return "double";
+    case DType::Float16:
+      return "c10::Half";
+    case DType::BFloat16:
+      return "c10::BFloat16";
+    case DType::Int64:
+      return "long int";
+    case DType::Int32:
+      return "int";
+    default:
+      return dtype_name(d);
   }
 }
 
 void check_same_dtype(const char* op, const Tensor& a, const Tensor& b) {
-  TC_CHECK_TYPE(a.dtype() == b.dtype(), op, ": expected both operands to have the same dtype, but got: ",
-                short_name(a.dtype()), " != ", short_name(b.dtype()));
-  TC_CHECK(a.device() == b.device(), op, ": expected both operands to be on the same device, but got ",
-           a.device().str(), " and ", b.device().str());
+  TC_CHECK_TYPE(a.dtype() == b.dtype(), op,
+                ": expected both operands to have the same dtype, but got: ", short_name(a.dtype()),
+                " != ", short_name(b.dtype()));
+  TC_CHECK(a.device() == b.device(), op,
+           ": expected both operands to be on the same device, but got ", a.device().str(), " and ",
+           b.device().str());
 }
 
 void check_matmul_dtype(const char* op, DType d) {
@@ -78,11 +87,11 @@ Tensor bmm_autograd(const Tensor& a, const Tensor& b, const char* name) {
   }
   if (autograd::needs_grad({a, b})) {
     bool ga = req(a), gb = req(b);
-    autograd::record(name, {a, b}, {out}, {a, b},
-                     [ga, gb](const TensorList& s, const TensorList& g) -> TensorList {
-                       return {ga ? bmm(g[0], mH(s[1])) : Tensor(),
-                               gb ? bmm(mH(s[0]), g[0]) : Tensor()};
-                     });
+    autograd::record(
+        name, {a, b}, {out}, {a, b},
+        [ga, gb](const TensorList& s, const TensorList& g) -> TensorList {
+          return {ga ? bmm(g[0], mH(s[1])) : Tensor(), gb ? bmm(mH(s[0]), g[0]) : Tensor()};
+        });
   }
   return out;
 }
@@ -113,11 +122,11 @@ Tensor mm(const Tensor& a, const Tensor& b) {
   }
   if (autograd::needs_grad({a, b})) {
     bool ga = req(a), gb = req(b);
-    autograd::record("MmBackward0", {a, b}, {out}, {a, b},
-                     [ga, gb](const TensorList& s, const TensorList& g) -> TensorList {
-                       return {ga ? mm(g[0], mH(s[1])) : Tensor(),
-                               gb ? mm(mH(s[0]), g[0]) : Tensor()};
-                     });
+    autograd::record(
+        "MmBackward0", {a, b}, {out}, {a, b},
+        [ga, gb](const TensorList& s, const TensorList& g) -> TensorList {
+          return {ga ? mm(g[0], mH(s[1])) : Tensor(), gb ? mm(mH(s[0]), g[0]) : Tensor()};
+        });
   }
   return out;
 }
@@ -178,8 +187,9 @@ Tensor outer(const Tensor& a, const Tensor& b) {
 Tensor matmul(const Tensor& a, const Tensor& b) {
   TC_AUTOCAST("matmul", matmul, a, b);
   int64_t da = a.dim(), db = b.dim();
-  TC_CHECK(da > 0 && db > 0, "matmul: both arguments to matmul need to be at least 1D, but they are ",
-           da, "D and ", db, "D");
+  TC_CHECK(da > 0 && db > 0,
+           "matmul: both arguments to matmul need to be at least 1D, but they are ", da, "D and ",
+           db, "D");
   check_same_dtype("matmul", a, b);
   if (da == 1 && db == 1) return dot(a, b);
   if (da == 2 && db == 1) return mv(a, b);
@@ -245,8 +255,9 @@ Tensor add_scaled(const char* op, const Tensor& self, const Tensor& prod, const 
   bool beta_one = beta.to_complex() == std::complex<double>(1, 0);
   bool beta_zero = beta.to_complex() == std::complex<double>(0, 0);
   if (!is_floating(prod.dtype()) && !is_complex(prod.dtype())) {
-    TC_CHECK_TYPE(!alpha.is_floating() && !beta.is_floating(), op,
-                  ": for integral input tensors, argument alpha/beta must not be a floating point number.");
+    TC_CHECK_TYPE(
+        !alpha.is_floating() && !beta.is_floating(), op,
+        ": for integral input tensors, argument alpha/beta must not be a floating point number.");
   }
   if (!alpha_one) r = mul(r, alpha);
   if (beta_zero) return r;
@@ -285,27 +296,38 @@ Tensor baddbmm(const Tensor& self, const Tensor& b1, const Tensor& b2, const Sca
 Tensor tensordot(const Tensor& a, const Tensor& b, const std::vector<int64_t>& dims_a,
                  const std::vector<int64_t>& dims_b) {
   TC_AUTOCAST("tensordot", tensordot, a, b, dims_a, dims_b);
-  TC_CHECK(dims_a.size() == dims_b.size(), "tensordot: both dimension lists should have same length, got ",
-           dims_a.size(), " and ", dims_b.size());
+  TC_CHECK(dims_a.size() == dims_b.size(),
+           "tensordot: both dimension lists should have same length, got ", dims_a.size(), " and ",
+           dims_b.size());
   check_same_dtype("tensordot", a, b);
   std::vector<bool> ca(a.dim(), false), cb(b.dim(), false);
   std::vector<int64_t> pa, pb, out_shape;
   int64_t csize = 1;
   for (size_t i = 0; i < dims_a.size(); ++i) {
-    int64_t x = wrap_dim(dims_a[i], a.dim(), "tensordot"), y = wrap_dim(dims_b[i], b.dim(), "tensordot");
+    int64_t x = wrap_dim(dims_a[i], a.dim(), "tensordot"),
+            y = wrap_dim(dims_b[i], b.dim(), "tensordot");
     TC_CHECK(!ca[x] && !cb[y], "tensordot: a dimension appears twice in dims");
-    TC_CHECK(a.size(x) == b.size(y), "tensordot: contracted dimensions need to match, but first has size ",
-             a.size(x), " in dim ", x, " and second has size ", b.size(y), " in dim ", y);
+    TC_CHECK(a.size(x) == b.size(y),
+             "tensordot: contracted dimensions need to match, but first has size ", a.size(x),
+             " in dim ", x, " and second has size ", b.size(y), " in dim ", y);
     ca[x] = cb[y] = true;
     csize *= a.size(x);
   }
   int64_t fa = 1, fb = 1;
   for (int64_t i = 0; i < a.dim(); ++i)
-    if (!ca[i]) { pa.push_back(i); out_shape.push_back(a.size(i)); fa *= a.size(i); }
+    if (!ca[i]) {
+      pa.push_back(i);
+      out_shape.push_back(a.size(i));
+      fa *= a.size(i);
+    }
   for (size_t i = 0; i < dims_a.size(); ++i) pa.push_back(wrap_dim(dims_a[i], a.dim()));
   for (size_t i = 0; i < dims_b.size(); ++i) pb.push_back(wrap_dim(dims_b[i], b.dim()));
   for (int64_t i = 0; i < b.dim(); ++i)
-    if (!cb[i]) { pb.push_back(i); out_shape.push_back(b.size(i)); fb *= b.size(i); }
+    if (!cb[i]) {
+      pb.push_back(i);
+      out_shape.push_back(b.size(i));
+      fb *= b.size(i);
+    }
   Tensor A = reshape(permute(a, pa), {fa, csize});
   Tensor B = reshape(permute(b, pb), {csize, fb});
   return reshape(mm(A, B), out_shape);
@@ -314,8 +336,9 @@ Tensor tensordot(const Tensor& a, const Tensor& b, const std::vector<int64_t>& d
 Tensor tensordot(const Tensor& a, const Tensor& b, int64_t dims) {
   TC_AUTOCAST("tensordot", tensordot, a, b, dims);
   TC_CHECK(dims >= 0, "tensordot: expects dims >= 0, but got dims=", dims);
-  TC_CHECK(dims <= a.dim() && dims <= b.dim(), "tensordot: expects dims <= the number of dimensions (",
-           a.dim(), " and ", b.dim(), "), but got dims=", dims);
+  TC_CHECK(dims <= a.dim() && dims <= b.dim(),
+           "tensordot: expects dims <= the number of dimensions (", a.dim(), " and ", b.dim(),
+           "), but got dims=", dims);
   std::vector<int64_t> da, db;
   for (int64_t i = 0; i < dims; ++i) {
     da.push_back(a.dim() - dims + i);
@@ -356,8 +379,9 @@ constexpr int kEllBase = 52;
 
 // Diagonal over dims d0 < d1 (same size): differentiable, via as_strided on a contiguous copy.
 Tensor diagonal_pair(const Tensor& x, int64_t d0, int64_t d1) {
-  TC_CHECK(x.size(d0) == x.size(d1), "einsum(): subscript repeated for operand but the sizes don't match, ",
-           x.size(d0), " != ", x.size(d1));
+  TC_CHECK(x.size(d0) == x.size(d1),
+           "einsum(): subscript repeated for operand but the sizes don't match, ", x.size(d0),
+           " != ", x.size(d1));
   Tensor c = contiguous(x);
   Shape sizes, strides;
   for (int64_t i = 0; i < c.dim(); ++i) {
@@ -372,10 +396,14 @@ Tensor diagonal_pair(const Tensor& x, int64_t d0, int64_t d1) {
 Operand contract(const Operand& A, const Operand& B, const std::vector<bool>& keep,
                  const std::map<int, int64_t>& size_of) {
   std::vector<int> batch, left, right, red;
-  auto in = [](const std::vector<int>& v, int l) { return std::find(v.begin(), v.end(), l) != v.end(); };
+  auto in = [](const std::vector<int>& v, int l) {
+    return std::find(v.begin(), v.end(), l) != v.end();
+  };
   for (int l : A.labels) {
-    if (in(B.labels, l)) (keep[l] ? batch : red).push_back(l);
-    else left.push_back(l);
+    if (in(B.labels, l))
+      (keep[l] ? batch : red).push_back(l);
+    else
+      left.push_back(l);
   }
   for (int l : B.labels)
     if (!in(A.labels, l)) right.push_back(l);
@@ -411,7 +439,10 @@ Operand contract(const Operand& A, const Operand& B, const std::vector<bool>& ke
   r.t = bmm(a3, b3);
   Shape out_shape;
   for (auto* g : {&batch, &left, &right})
-    for (int l : *g) { out_shape.push_back(size_of.at(l)); r.labels.push_back(l); }
+    for (int l : *g) {
+      out_shape.push_back(size_of.at(l));
+      r.labels.push_back(l);
+    }
   r.t = reshape(r.t, out_shape);
   return r;
 }
@@ -432,13 +463,16 @@ Tensor einsum(const std::string& equation_in, const TensorList& operands) {
     size_t start = 0;
     for (;;) {
       size_t comma = lhs.find(',', start);
-      terms.push_back(lhs.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+      terms.push_back(
+          lhs.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
       if (comma == std::string::npos) break;
       start = comma + 1;
     }
   }
-  TC_CHECK(terms.size() == operands.size(), "einsum(): more operands were provided than specified in the equation"
-           " or fewer; the equation has ", terms.size(), " operand(s) but ", operands.size(), " were given");
+  TC_CHECK(terms.size() == operands.size(),
+           "einsum(): more operands were provided than specified in the equation"
+           " or fewer; the equation has ",
+           terms.size(), " operand(s) but ", operands.size(), " were given");
   // Parse each term into labels, with -1 marking the ellipsis.
   std::vector<std::vector<int>> raw(terms.size());
   int64_t ell_dims = 0;
@@ -456,7 +490,8 @@ Tensor einsum(const std::string& equation_in, const TensorList& operands) {
         continue;
       }
       int id = label_id(s[j]);
-      TC_CHECK(id >= 0, "einsum(): invalid subscript given at index ", j, " in the equation string, subscripts must be in [a-zA-Z]");
+      TC_CHECK(id >= 0, "einsum(): invalid subscript given at index ", j,
+               " in the equation string, subscripts must be in [a-zA-Z]");
       raw[i].push_back(id);
     }
     int64_t nlab = int64_t(raw[i].size()) - (has_ell ? 1 : 0);
@@ -480,7 +515,8 @@ Tensor einsum(const std::string& equation_in, const TensorList& operands) {
   for (size_t i = 0; i < ops.size(); ++i) {
     for (int l : raw[i]) {
       if (l == -1) {
-        for (int64_t e = 0; e < ell_of[i]; ++e) ops[i].labels.push_back(kEllBase + int(ell_dims - ell_of[i] + e));
+        for (int64_t e = 0; e < ell_of[i]; ++e)
+          ops[i].labels.push_back(kEllBase + int(ell_dims - ell_of[i] + e));
       } else {
         ops[i].labels.push_back(l);
       }
@@ -490,10 +526,15 @@ Tensor einsum(const std::string& equation_in, const TensorList& operands) {
       int l = ops[i].labels[d];
       int64_t sz = operands[i].size(int64_t(d));
       auto it = size_of.find(l);
-      if (it == size_of.end() || it->second == 1) size_of[l] = sz;
+      if (it == size_of.end() || it->second == 1)
+        size_of[l] = sz;
       else
-        TC_CHECK(sz == it->second || sz == 1, "einsum(): operands do not broadcast with remapped shapes (original->remapped): "
-                 "dimension for subscript '", l < 26 ? char('A' + l) : l < 52 ? char('a' + l - 26) : '.',
+        TC_CHECK(sz == it->second || sz == 1,
+                 "einsum(): operands do not broadcast with remapped shapes (original->remapped): "
+                 "dimension for subscript '",
+                 l < 26   ? char('A' + l)
+                 : l < 52 ? char('a' + l - 26)
+                          : '.',
                  "' has size ", sz, " in operand ", i, " but ", it->second, " elsewhere");
     }
   }
@@ -518,17 +559,20 @@ Tensor einsum(const std::string& equation_in, const TensorList& operands) {
     bool has_ell = false;
     for (size_t j = 0; j < rhs.size(); ++j) {
       if (rhs[j] == '.') {
-        TC_CHECK(!has_ell && rhs.compare(j, 3, "...") == 0, "einsum(): found '.' for output that is not part of any ellipsis");
+        TC_CHECK(!has_ell && rhs.compare(j, 3, "...") == 0,
+                 "einsum(): found '.' for output that is not part of any ellipsis");
         has_ell = true;
         for (int e = 0; e < ell_dims; ++e) out_labels.push_back(kEllBase + e);
         j += 2;
         continue;
       }
       int id = label_id(rhs[j]);
-      TC_CHECK(id >= 0, "einsum(): invalid subscript given at index ", arrow + 2 + j, " in the equation string, subscripts must be in [a-zA-Z]");
+      TC_CHECK(id >= 0, "einsum(): invalid subscript given at index ", arrow + 2 + j,
+               " in the equation string, subscripts must be in [a-zA-Z]");
       TC_CHECK(std::find(out_labels.begin(), out_labels.end(), id) == out_labels.end(),
                "einsum(): output subscript ", rhs[j], " appears more than once in the output");
-      TC_CHECK(count[id] > 0, "einsum(): output subscript ", rhs[j], " does not appear in the equation for any input operand");
+      TC_CHECK(count[id] > 0, "einsum(): output subscript ", rhs[j],
+               " does not appear in the equation for any input operand");
       out_labels.push_back(id);
     }
     // Ellipsis dims missing from an explicit output are summed.
@@ -550,8 +594,10 @@ Tensor einsum(const std::string& equation_in, const TensorList& operands) {
     std::vector<int> kept;
     for (size_t d = 0; d < op.labels.size(); ++d) {
       int l = op.labels[d];
-      if (!in_out[l] && count[l] == 1) sum_dims.push_back(int64_t(d));
-      else kept.push_back(l);
+      if (!in_out[l] && count[l] == 1)
+        sum_dims.push_back(int64_t(d));
+      else
+        kept.push_back(l);
     }
     if (!sum_dims.empty()) {
       op.t = sum(op.t, sum_dims);
@@ -573,8 +619,10 @@ Tensor einsum(const std::string& equation_in, const TensorList& operands) {
     std::vector<int64_t> sum_dims;
     std::vector<int> kept;
     for (size_t d = 0; d < acc.labels.size(); ++d) {
-      if (!in_out[acc.labels[d]]) sum_dims.push_back(int64_t(d));
-      else kept.push_back(acc.labels[d]);
+      if (!in_out[acc.labels[d]])
+        sum_dims.push_back(int64_t(d));
+      else
+        kept.push_back(acc.labels[d]);
     }
     if (!sum_dims.empty()) {
       acc.t = sum(acc.t, sum_dims);

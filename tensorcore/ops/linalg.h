@@ -15,7 +15,7 @@ Tensor mm(const Tensor& a, const Tensor& b);
 Tensor bmm(const Tensor& a, const Tensor& b);
 Tensor mv(const Tensor& a, const Tensor& v);
 Tensor dot(const Tensor& a, const Tensor& b);
-Tensor vdot(const Tensor& a, const Tensor& b);   // sum(conj(a) * b)
+Tensor vdot(const Tensor& a, const Tensor& b);  // sum(conj(a) * b)
 Tensor inner(const Tensor& a, const Tensor& b);
 Tensor outer(const Tensor& a, const Tensor& b);
 inline Tensor ger(const Tensor& a, const Tensor& b) { return outer(a, b); }

@@ -45,7 +45,8 @@ Tensor& fill_random(Tensor& self, const RandomArgs& args, const GeneratorPtr& g,
 }
 
 void check_float(const Tensor& t, const char* op) {
-  TC_CHECK_TYPE(t.is_floating_point(), op, " expects a floating point tensor, but got ", dtype_name(t.dtype()));
+  TC_CHECK_TYPE(t.is_floating_point(), op, " expects a floating point tensor, but got ",
+                dtype_name(t.dtype()));
 }
 
 Tensor finish(Tensor t, const TensorOptions& o) {
@@ -57,9 +58,10 @@ Tensor finish(Tensor t, const TensorOptions& o) {
 
 Tensor& uniform_(Tensor& self, double from, double to, const GeneratorPtr& gen) {
   autograd::check_inplace(self, "uniform_");
-  TC_CHECK_TYPE(self.is_floating_point() || self.is_complex(), "uniform_: expects a floating point tensor, got ",
-                dtype_name(self.dtype()));
-  TC_CHECK(from <= to, "uniform_ expects to return a [from, to) range, but found from=", from, " > to=", to);
+  TC_CHECK_TYPE(self.is_floating_point() || self.is_complex(),
+                "uniform_: expects a floating point tensor, got ", dtype_name(self.dtype()));
+  TC_CHECK(from <= to, "uniform_ expects to return a [from, to) range, but found from=", from,
+           " > to=", to);
   if (self.is_complex()) {
     Tensor re = real(self), im = imag(self);
     uniform_(re, from, to, gen);
@@ -75,8 +77,8 @@ Tensor& uniform_(Tensor& self, double from, double to, const GeneratorPtr& gen) 
 
 Tensor& normal_(Tensor& self, double mean, double std, const GeneratorPtr& gen) {
   autograd::check_inplace(self, "normal_");
-  TC_CHECK_TYPE(self.is_floating_point() || self.is_complex(), "normal_: expects a floating point tensor, got ",
-                dtype_name(self.dtype()));
+  TC_CHECK_TYPE(self.is_floating_point() || self.is_complex(),
+                "normal_: expects a floating point tensor, got ", dtype_name(self.dtype()));
   TC_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", std);
   if (self.is_complex()) {
     // torch: real and imaginary parts each have variance std^2 / 2.
@@ -105,7 +107,8 @@ Tensor& exponential_(Tensor& self, double lambd, const GeneratorPtr& gen) {
 Tensor& bernoulli_(Tensor& self, double p, const GeneratorPtr& gen) {
   autograd::check_inplace(self, "bernoulli_");
   TC_CHECK(p >= 0 && p <= 1, "bernoulli_ expects p to be in [0, 1], but got p=", p);
-  TC_CHECK_TYPE(!self.is_complex(), "bernoulli_: not implemented for dtype ", dtype_name(self.dtype()));
+  TC_CHECK_TYPE(!self.is_complex(), "bernoulli_: not implemented for dtype ",
+                dtype_name(self.dtype()));
   RandomArgs a;
   a.dist = RandomDist::Bernoulli;
   a.a = p;
@@ -114,7 +117,8 @@ Tensor& bernoulli_(Tensor& self, double p, const GeneratorPtr& gen) {
 
 Tensor& bernoulli_(Tensor& self, const Tensor& p, const GeneratorPtr& gen) {
   autograd::check_inplace(self, "bernoulli_");
-  TC_CHECK_TYPE(!self.is_complex() && !p.is_complex(), "bernoulli_: not implemented for complex tensors");
+  TC_CHECK_TYPE(!self.is_complex() && !p.is_complex(),
+                "bernoulli_: not implemented for complex tensors");
   if (self.numel() == 0) return self;
   Generator& g = gen_for(gen, self, "bernoulli_");
   autograd::GradModeGuard guard(false);
@@ -122,10 +126,13 @@ Tensor& bernoulli_(Tensor& self, const Tensor& p, const GeneratorPtr& gen) {
   if (pc.is_cpu()) {  // the CUDA kernel treats out-of-range p as the nearest bound
     const double* pp = pc.data<double>();
     for (int64_t i = 0; i < pc.numel(); ++i)
-      TC_CHECK(pp[i] >= 0 && pp[i] <= 1, "bernoulli: all elements of p must be in [0, 1], got ", pp[i]);
+      TC_CHECK(pp[i] >= 0 && pp[i] <= 1, "bernoulli: all elements of p must be in [0, 1], got ",
+               pp[i]);
   }
   PhiloxState st = g.next();
-  Tensor out = self.is_contiguous() ? self : empty(self.sizes(), TensorOptions(self.dtype()).device(self.device()));
+  Tensor out = self.is_contiguous()
+                   ? self
+                   : empty(self.sizes(), TensorOptions(self.dtype()).device(self.device()));
   bernoulli_tensor_kernel.get(self.device().type)(out, pc, st);
   if (!out.is_same(self)) copy_(self, out);
   self.bump_version();
@@ -134,36 +141,63 @@ Tensor& bernoulli_(Tensor& self, const Tensor& p, const GeneratorPtr& gen) {
 
 Tensor& random_(Tensor& self, int64_t from, std::optional<int64_t> to, const GeneratorPtr& gen) {
   autograd::check_inplace(self, "random_");
-  TC_CHECK_TYPE(!self.is_complex(), "random_: not implemented for dtype ", dtype_name(self.dtype()));
+  TC_CHECK_TYPE(!self.is_complex(), "random_: not implemented for dtype ",
+                dtype_name(self.dtype()));
   RandomArgs a;
   a.dist = RandomDist::Integer;
   a.lo = from;
   if (to) {
-    TC_CHECK(from < *to, "random_ expects 'from' to be less than 'to', but got from=", from, " >= to=", *to);
+    TC_CHECK(from < *to, "random_ expects 'from' to be less than 'to', but got from=", from,
+             " >= to=", *to);
     a.range = uint64_t(*to) - uint64_t(from);
   } else {
     // [from, max of dtype] (floats: 2^mantissa+1 as in torch)
     int64_t hi;
     switch (self.dtype()) {
-      case DType::Bool: hi = 1; break;
-      case DType::UInt8: hi = 255; break;
-      case DType::Int8: hi = 127; break;
-      case DType::Int16: hi = 32767; break;
-      case DType::UInt16: hi = 65535; break;
-      case DType::Int32: hi = std::numeric_limits<int32_t>::max(); break;
-      case DType::Float16: hi = int64_t(1) << 11; break;
-      case DType::BFloat16: hi = int64_t(1) << 8; break;
-      case DType::Float32: hi = int64_t(1) << 24; break;
-      case DType::Float64: hi = int64_t(1) << 53; break;
-      default: hi = std::numeric_limits<int64_t>::max(); break;
+      case DType::Bool:
+        hi = 1;
+        break;
+      case DType::UInt8:
+        hi = 255;
+        break;
+      case DType::Int8:
+        hi = 127;
+        break;
+      case DType::Int16:
+        hi = 32767;
+        break;
+      case DType::UInt16:
+        hi = 65535;
+        break;
+      case DType::Int32:
+        hi = std::numeric_limits<int32_t>::max();
+        break;
+      case DType::Float16:
+        hi = int64_t(1) << 11;
+        break;
+      case DType::BFloat16:
+        hi = int64_t(1) << 8;
+        break;
+      case DType::Float32:
+        hi = int64_t(1) << 24;
+        break;
+      case DType::Float64:
+        hi = int64_t(1) << 53;
+        break;
+      default:
+        hi = std::numeric_limits<int64_t>::max();
+        break;
     }
-    TC_CHECK(from <= hi, "random_ expects 'from' to be less than or equal to the maximum of the dtype");
+    TC_CHECK(from <= hi,
+             "random_ expects 'from' to be less than or equal to the maximum of the dtype");
     a.range = uint64_t(hi) - uint64_t(from) + 1;  // 0 means the full 2^64 range
   }
   return fill_random(self, a, gen, "random_");
 }
 
-Tensor& random_(Tensor& self, const GeneratorPtr& gen) { return random_(self, 0, std::nullopt, gen); }
+Tensor& random_(Tensor& self, const GeneratorPtr& gen) {
+  return random_(self, 0, std::nullopt, gen);
+}
 
 Tensor rand(const Shape& size, const GeneratorPtr& gen, TensorOptions opts) {
   Tensor t = empty(size, opts.requires_grad(false));
@@ -177,8 +211,10 @@ Tensor randn(const Shape& size, const GeneratorPtr& gen, TensorOptions opts) {
   return finish(t, opts);
 }
 
-Tensor randint(int64_t low, int64_t high, const Shape& size, const GeneratorPtr& gen, TensorOptions opts) {
-  TC_CHECK(low < high, "random_ expects 'from' to be less than 'to', but got from=", low, " >= to=", high);
+Tensor randint(int64_t low, int64_t high, const Shape& size, const GeneratorPtr& gen,
+               TensorOptions opts) {
+  TC_CHECK(low < high, "random_ expects 'from' to be less than 'to', but got from=", low,
+           " >= to=", high);
   Tensor t = empty(size, opts.requires_grad(false));
   random_(t, low, high, gen);
   return finish(t, opts);
@@ -241,7 +277,8 @@ Tensor normal(double mean, const Tensor& std, const GeneratorPtr& gen) {
   return add(mul(randn_like(std, gen), std), mean);
 }
 
-Tensor normal(double mean, double std, const Shape& size, const GeneratorPtr& gen, TensorOptions opts) {
+Tensor normal(double mean, double std, const Shape& size, const GeneratorPtr& gen,
+              TensorOptions opts) {
   Tensor t = empty(size, opts.requires_grad(false));
   normal_(t, mean, std, gen);
   return finish(t, opts);
@@ -258,9 +295,12 @@ Tensor bernoulli(const Tensor& input, double p, const GeneratorPtr& gen) {
   return bernoulli_(out, p, gen);
 }
 
-Tensor multinomial(const Tensor& probs, int64_t num_samples, bool replacement, const GeneratorPtr& gen) {
-  TC_CHECK(probs.dim() == 1 || probs.dim() == 2, "multinomial: prob_dist must be 1 or 2 dim, got ", probs.dim());
-  TC_CHECK_TYPE(probs.is_floating_point(), "multinomial only supports floating-point dtypes for input, got: ",
+Tensor multinomial(const Tensor& probs, int64_t num_samples, bool replacement,
+                   const GeneratorPtr& gen) {
+  TC_CHECK(probs.dim() == 1 || probs.dim() == 2, "multinomial: prob_dist must be 1 or 2 dim, got ",
+           probs.dim());
+  TC_CHECK_TYPE(probs.is_floating_point(),
+                "multinomial only supports floating-point dtypes for input, got: ",
                 dtype_name(probs.dtype()));
   TC_CHECK(num_samples > 0, "multinomial: cannot sample n_sample <= 0 samples");
   int64_t ncat = probs.size(-1);
@@ -268,7 +308,8 @@ Tensor multinomial(const Tensor& probs, int64_t num_samples, bool replacement, c
   TC_CHECK(replacement || num_samples <= ncat,
            "multinomial: cannot sample n_sample > prob_dist.size(-1) samples without replacement");
   autograd::GradModeGuard guard(false);
-  Tensor p2 = contiguous(to_dtype(probs.dim() == 1 ? unsqueeze(probs.detach(), 0) : probs.detach(), DType::Float64));
+  Tensor p2 = contiguous(
+      to_dtype(probs.dim() == 1 ? unsqueeze(probs.detach(), 0) : probs.detach(), DType::Float64));
   Tensor out = empty({p2.size(0), num_samples}, TensorOptions(DType::Int64).device(probs.device()));
   Generator& g = gen_for(gen, probs, "multinomial");
   multinomial_kernel.get(probs.device().type)(out, p2, replacement, g.next());

@@ -14,9 +14,12 @@ Tensor rand(const Shape& size, const GeneratorPtr& gen = {}, TensorOptions opts 
 Tensor randn(const Shape& size, const GeneratorPtr& gen = {}, TensorOptions opts = {});
 Tensor randint(int64_t low, int64_t high, const Shape& size, const GeneratorPtr& gen = {},
                TensorOptions opts = TensorOptions(DType::Int64));
-Tensor randperm(int64_t n, const GeneratorPtr& gen = {}, TensorOptions opts = TensorOptions(DType::Int64));
-Tensor rand_like(const Tensor& t, const GeneratorPtr& gen = {}, std::optional<TensorOptions> opts = {});
-Tensor randn_like(const Tensor& t, const GeneratorPtr& gen = {}, std::optional<TensorOptions> opts = {});
+Tensor randperm(int64_t n, const GeneratorPtr& gen = {},
+                TensorOptions opts = TensorOptions(DType::Int64));
+Tensor rand_like(const Tensor& t, const GeneratorPtr& gen = {},
+                 std::optional<TensorOptions> opts = {});
+Tensor randn_like(const Tensor& t, const GeneratorPtr& gen = {},
+                  std::optional<TensorOptions> opts = {});
 Tensor randint_like(const Tensor& t, int64_t low, int64_t high, const GeneratorPtr& gen = {},
                     std::optional<TensorOptions> opts = {});
 Tensor normal(const Tensor& mean, const Tensor& std, const GeneratorPtr& gen = {});
@@ -30,7 +33,8 @@ Tensor& exponential_(Tensor& self, double lambd = 1, const GeneratorPtr& gen = {
 Tensor& bernoulli_(Tensor& self, double p = 0.5, const GeneratorPtr& gen = {});
 Tensor& bernoulli_(Tensor& self, const Tensor& p, const GeneratorPtr& gen = {});
 // Integers in [from, to); without `to`, [from, max] (torch.Tensor.random_(from, to)).
-Tensor& random_(Tensor& self, int64_t from, std::optional<int64_t> to, const GeneratorPtr& gen = {});
+Tensor& random_(Tensor& self, int64_t from, std::optional<int64_t> to,
+                const GeneratorPtr& gen = {});
 // [0, 2^mantissa] for floating dtypes, [0, max] for integers.
 Tensor& random_(Tensor& self, const GeneratorPtr& gen = {});
 Tensor bernoulli(const Tensor& p, const GeneratorPtr& gen = {});
@@ -41,8 +45,9 @@ Tensor multinomial(const Tensor& probs, int64_t num_samples, bool replacement = 
 enum class RandomDist : int8_t { Uniform, Normal, Exponential, Bernoulli, Integer };
 struct RandomArgs {
   RandomDist dist = RandomDist::Uniform;
-  double a = 0, b = 1;         // uniform [a, b), normal (mean a, std b), exponential (lambda a), bernoulli (p a)
-  int64_t lo = 0;              // integer: lo + [0, range)
+  double a = 0,
+         b = 1;  // uniform [a, b), normal (mean a, std b), exponential (lambda a), bernoulli (p a)
+  int64_t lo = 0;  // integer: lo + [0, range)
   uint64_t range = 0;
 };
 // out: contiguous. p (bernoulli_tensor): contiguous float64 with out's shape.

@@ -23,7 +23,8 @@ std::vector<bool> reduce_mask(const Tensor& a, const DimList& dims, const char* 
   }
   for (int64_t d : dims) {
     int64_t w = wrap_dim(d, a.dim(), op);
-    TC_CHECK(!mask[size_t(w)] || dims.empty(), op, ": dim ", w, " appears multiple times in the "
+    TC_CHECK(!mask[size_t(w)] || dims.empty(), op, ": dim ", w,
+             " appears multiple times in the "
              "list of dims");
     mask[size_t(w)] = true;
   }
@@ -33,15 +34,18 @@ std::vector<bool> reduce_mask(const Tensor& a, const DimList& dims, const char* 
 Shape reduced_shape(const Tensor& a, const std::vector<bool>& mask, bool keepdim) {
   Shape out;
   for (int64_t d = 0; d < a.dim(); ++d) {
-    if (!mask[size_t(d)]) out.push_back(a.sizes()[d]);
-    else if (keepdim) out.push_back(1);
+    if (!mask[size_t(d)])
+      out.push_back(a.sizes()[d]);
+    else if (keepdim)
+      out.push_back(1);
   }
   return out;
 }
 
 Tensor run_reduce(KernelTable<ReduceKernel>& table, const Tensor& in, const std::vector<bool>& mask,
                   bool keepdim, DType out_dtype) {
-  Tensor out = empty(reduced_shape(in, mask, keepdim), TensorOptions(out_dtype).device(in.device()));
+  Tensor out =
+      empty(reduced_shape(in, mask, keepdim), TensorOptions(out_dtype).device(in.device()));
   if (out.numel() > 0) table.get(in.device().type)(out, in, mask);
   return out;
 }
@@ -75,7 +79,8 @@ Tensor sum(const Tensor& a, const DimList& dims, bool keepdim, std::optional<DTy
 
 Tensor mean(const Tensor& a, const DimList& dims, bool keepdim, std::optional<DType> dtype) {
   DType out_dtype = dtype.value_or(a.dtype());
-  TC_CHECK_TYPE(is_floating(out_dtype) || is_complex(out_dtype), "mean(): could not infer output "
+  TC_CHECK_TYPE(is_floating(out_dtype) || is_complex(out_dtype),
+                "mean(): could not infer output "
                 "dtype. Input dtype must be either a floating point or complex dtype. Got: ",
                 dtype_name(out_dtype));
   Tensor in = to_dtype(a.detach(), out_dtype);

@@ -18,7 +18,6 @@ Tensor mean(const Tensor& a, const DimList& dims = {}, bool keepdim = false,
 // Sums a broadcast result back down to `shape` (vjp of broadcasting).
 Tensor sum_to_size(const Tensor& a, const Shape& shape);
 
-
 // ---- value reductions (empty `dims` = all dims) ----
 Tensor prod(const Tensor& a, std::optional<int64_t> dim = {}, bool keepdim = false,
             std::optional<DType> dtype = {});

@@ -16,31 +16,31 @@ TC_DECLARE_KERNEL(amax, ReduceKernelP);
 TC_DECLARE_KERNEL(amin, ReduceKernelP);
 TC_DECLARE_KERNEL(nansum, ReduceKernelP);
 TC_DECLARE_KERNEL(logsumexp, ReduceKernelP);
-TC_DECLARE_KERNEL(norm, ReduceKernelP);     // p = order (inf / -inf / 0 / any)
-TC_DECLARE_KERNEL(var, ReduceKernelP);      // p = correction
-TC_DECLARE_KERNEL(all, ReduceKernelP);      // bool in, bool out
-TC_DECLARE_KERNEL(any, ReduceKernelP);      // bool in, bool out
+TC_DECLARE_KERNEL(norm, ReduceKernelP);  // p = order (inf / -inf / 0 / any)
+TC_DECLARE_KERNEL(var, ReduceKernelP);   // p = correction
+TC_DECLARE_KERNEL(all, ReduceKernelP);   // bool in, bool out
+TC_DECLARE_KERNEL(any, ReduceKernelP);   // bool in, bool out
 
 // Row kernels: `in` is contiguous [rows, n] (the op moves the dim last); outputs are contiguous
 // [rows, k] (values in in's dtype, indices int64), k depending on the op.
 struct RowParams {
-  int64_t k = 0;            // topk/kthvalue k
-  bool flag = false;        // descending / largest / reverse / ignore_nan
-  bool flag2 = false;       // stable / sorted
+  int64_t k = 0;       // topk/kthvalue k
+  bool flag = false;   // descending / largest / reverse / ignore_nan
+  bool flag2 = false;  // stable / sorted
 };
 using RowKernel = void (*)(const Tensor& in, const Tensor& values, const Tensor& indices,
                            const RowParams& p);
-TC_DECLARE_KERNEL(argmax, RowKernel);     // values+indices [rows]
+TC_DECLARE_KERNEL(argmax, RowKernel);  // values+indices [rows]
 TC_DECLARE_KERNEL(argmin, RowKernel);
-TC_DECLARE_KERNEL(cumsum, RowKernel);     // values [rows, n]; flag = reverse
+TC_DECLARE_KERNEL(cumsum, RowKernel);  // values [rows, n]; flag = reverse
 TC_DECLARE_KERNEL(cumprod, RowKernel);
 TC_DECLARE_KERNEL(logcumsumexp, RowKernel);
-TC_DECLARE_KERNEL(cummax, RowKernel);     // values+indices [rows, n]
+TC_DECLARE_KERNEL(cummax, RowKernel);  // values+indices [rows, n]
 TC_DECLARE_KERNEL(cummin, RowKernel);
-TC_DECLARE_KERNEL(sort, RowKernel);       // flag = descending
-TC_DECLARE_KERNEL(topk, RowKernel);       // flag = largest, flag2 = sorted
-TC_DECLARE_KERNEL(kthvalue, RowKernel);   // k is 1-based
-TC_DECLARE_KERNEL(median, RowKernel);     // flag = ignore_nan (nanmedian)
+TC_DECLARE_KERNEL(sort, RowKernel);      // flag = descending
+TC_DECLARE_KERNEL(topk, RowKernel);      // flag = largest, flag2 = sorted
+TC_DECLARE_KERNEL(kthvalue, RowKernel);  // k is 1-based
+TC_DECLARE_KERNEL(median, RowKernel);    // flag = ignore_nan (nanmedian)
 TC_DECLARE_KERNEL(mode, RowKernel);
 TC_DECLARE_KERNEL(prod_others, RowKernel);  // values[i] = prod_{j != i} in[j]
 

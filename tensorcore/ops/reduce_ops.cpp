@@ -107,7 +107,10 @@ Tensor take_along(const Tensor& x_in, const Tensor& idx, int64_t dim) {
 Tensor scatter_add_along(const Shape& shape, const Tensor& idx, const Tensor& src_in, int64_t dim) {
   Tensor src = float_for_grad(src_in);
   Tensor ir = to_rows(idx, dim), sr = to_rows(src.detach(), dim);
-  Shape rshape = shape.empty() ? Shape{1, 1} : Shape{shape_numel(shape) / std::max<int64_t>(1, shape[size_t(dim)]), shape[size_t(dim)]};
+  Shape rshape = shape.empty()
+                     ? Shape{1, 1}
+                     : Shape{shape_numel(shape) / std::max<int64_t>(1, shape[size_t(dim)]),
+                             shape[size_t(dim)]};
   if (!shape.empty() && shape[size_t(dim)] == 0) rshape[0] = 0;
   Tensor out = zeros(rshape, TensorOptions(src.dtype()).device(src.device()));
   if (ir.numel() > 0) rows_scatter_add_kernel.get(src.device().type)(out, sr, ir);
@@ -149,10 +152,11 @@ Tensor pow_abs(const Tensor& a, double p) {
   if (p == 1) return reduce_detail::abs(a);
   Tensor out = pointwise(a, Tensor(), PointwiseCode::PowAbs, p);
   if (autograd::needs_grad({a}))
-    autograd::record("PowBackward0", {a}, {out}, {a},
-                     [p](const TensorList& s, const TensorList& g) -> TensorList {
-                       return {mul(mul(g[0], reduce_detail::sign(s[0])), mul(pow_abs(s[0], p - 1), p))};
-                     });
+    autograd::record(
+        "PowBackward0", {a}, {out}, {a},
+        [p](const TensorList& s, const TensorList& g) -> TensorList {
+          return {mul(mul(g[0], reduce_detail::sign(s[0])), mul(pow_abs(s[0], p - 1), p))};
+        });
   return out;
 }
 
@@ -171,7 +175,8 @@ namespace {
 
 Tensor run_p(KernelTable<ReduceKernelP>& table, const Tensor& in, const std::vector<bool>& mask,
              bool keepdim, DType out_dtype, double p = 0) {
-  Tensor out = empty(reduced_shape(in, mask, keepdim), TensorOptions(out_dtype).device(in.device()));
+  Tensor out =
+      empty(reduced_shape(in, mask, keepdim), TensorOptions(out_dtype).device(in.device()));
   if (out.numel() > 0) table.get(in.device().type)(out, in, mask, p);
   return out;
 }
@@ -213,7 +218,8 @@ Tensor amaxmin(const Tensor& a, const DimList& dims, bool keepdim, bool is_max, 
   auto mask = reduce_mask(a, dims, op);
   check_nonempty(a, mask, op);
   DType kd = rd::kernel_dtype(a.dtype());
-  Tensor out = run_p(is_max ? amax_kernel : amin_kernel, to_dtype(a.detach(), kd), mask, keepdim, kd);
+  Tensor out =
+      run_p(is_max ? amax_kernel : amin_kernel, to_dtype(a.detach(), kd), mask, keepdim, kd);
   out = to_dtype(out, a.dtype());
   if (autograd::needs_grad({a}))
     autograd::record(is_max ? "AmaxBackward0" : "AminBackward0", {a}, {out}, {a, out},
@@ -235,39 +241,41 @@ Tensor prod(const Tensor& a, std::optional<int64_t> dim, bool keepdim, std::opti
   Tensor x = to_dtype(a, out_dtype);
   Tensor out = to_dtype(run_p(prod_kernel, to_dtype(x.detach(), kd), mask, keepdim, kd), out_dtype);
   if (autograd::needs_grad({x})) {
-    autograd::record("ProdBackward0", {x}, {out}, {x, out},
-                     [=](const TensorList& s, const TensorList& g) -> TensorList {
-      // d(prod)/dx_i = prod / x_i; complex inputs take its conjugate (Wirtinger convention).
-      const Tensor& x = s[0];
-      Tensor gk = rd::keep_dims(g[0], mask, keepdim);
-      Tensor nz = all(x.detach());
-      if (nz.item<bool>())
-        return {div(mul(gk, conj(rd::keep_dims(s[1], mask, keepdim))), conj(x))};
-      // Zeros present: product of the other elements of each slice (first-order only). The
-      // product of conjugates is the conjugate of the product.
-      Tensor xf = is_complex(x.dtype()) ? conj(x.detach()) : rd::float_for_grad(x.detach());
-      Tensor others;
-      if (x.dim() == 0) {
-        others = ones_like(xf);
-      } else {
-        std::vector<int64_t> perm, inv(size_t(x.dim()));
-        for (int64_t d = 0; d < x.dim(); ++d)
-          if (!mask[size_t(d)]) perm.push_back(d);
-        int64_t nkept = int64_t(perm.size());
-        for (int64_t d = 0; d < x.dim(); ++d)
-          if (mask[size_t(d)]) perm.push_back(d);
-        for (size_t i = 0; i < perm.size(); ++i) inv[size_t(perm[i])] = int64_t(i);
-        Tensor p = contiguous(permute(xf, perm));
-        Shape pshape = p.sizes();
-        int64_t n = 1;
-        for (size_t i = size_t(nkept); i < pshape.size(); ++i) n *= pshape[i];
-        Tensor rows = reshape(p, {n ? p.numel() / n : 0, n});
-        Tensor o = empty(rows.sizes(), TensorOptions(xf.dtype()).device(rows.device()));
-        if (o.numel() > 0) prod_others_kernel.get(x.device().type)(rows, o, Tensor(), RowParams{});
-        others = permute(reshape(o, pshape), inv);
-      }
-      return {mul(gk, others)};
-    });
+    autograd::record(
+        "ProdBackward0", {x}, {out}, {x, out},
+        [=](const TensorList& s, const TensorList& g) -> TensorList {
+          // d(prod)/dx_i = prod / x_i; complex inputs take its conjugate (Wirtinger convention).
+          const Tensor& x = s[0];
+          Tensor gk = rd::keep_dims(g[0], mask, keepdim);
+          Tensor nz = all(x.detach());
+          if (nz.item<bool>())
+            return {div(mul(gk, conj(rd::keep_dims(s[1], mask, keepdim))), conj(x))};
+          // Zeros present: product of the other elements of each slice (first-order only). The
+          // product of conjugates is the conjugate of the product.
+          Tensor xf = is_complex(x.dtype()) ? conj(x.detach()) : rd::float_for_grad(x.detach());
+          Tensor others;
+          if (x.dim() == 0) {
+            others = ones_like(xf);
+          } else {
+            std::vector<int64_t> perm, inv(size_t(x.dim()));
+            for (int64_t d = 0; d < x.dim(); ++d)
+              if (!mask[size_t(d)]) perm.push_back(d);
+            int64_t nkept = int64_t(perm.size());
+            for (int64_t d = 0; d < x.dim(); ++d)
+              if (mask[size_t(d)]) perm.push_back(d);
+            for (size_t i = 0; i < perm.size(); ++i) inv[size_t(perm[i])] = int64_t(i);
+            Tensor p = contiguous(permute(xf, perm));
+            Shape pshape = p.sizes();
+            int64_t n = 1;
+            for (size_t i = size_t(nkept); i < pshape.size(); ++i) n *= pshape[i];
+            Tensor rows = reshape(p, {n ? p.numel() / n : 0, n});
+            Tensor o = empty(rows.sizes(), TensorOptions(xf.dtype()).device(rows.device()));
+            if (o.numel() > 0)
+              prod_others_kernel.get(x.device().type)(rows, o, Tensor(), RowParams{});
+            others = permute(reshape(o, pshape), inv);
+          }
+          return {mul(gk, others)};
+        });
   }
   return out;
 }
@@ -279,12 +287,14 @@ Tensor amin(const Tensor& a, const DimList& dims, bool keepdim) {
   return amaxmin(a, dims, keepdim, false, "amin");
 }
 Tensor max(const Tensor& a) {
-  TC_CHECK(a.numel() > 0, "max(): Expected reduction dim to be specified for input.numel() == 0. "
+  TC_CHECK(a.numel() > 0,
+           "max(): Expected reduction dim to be specified for input.numel() == 0. "
            "Specify the reduction dim with the 'dim' argument.");
   return amaxmin(a, {}, false, true, "max");
 }
 Tensor min(const Tensor& a) {
-  TC_CHECK(a.numel() > 0, "min(): Expected reduction dim to be specified for input.numel() == 0. "
+  TC_CHECK(a.numel() > 0,
+           "min(): Expected reduction dim to be specified for input.numel() == 0. "
            "Specify the reduction dim with the 'dim' argument.");
   return amaxmin(a, {}, false, false, "min");
 }
@@ -300,7 +310,8 @@ std::pair<Tensor, Tensor> select_along(KernelTable<RowKernel>& table, const Tens
                  " to have non-zero size.");
   DType kd = rd::kernel_dtype(a.dtype());
   Tensor rows = rd::to_rows(to_dtype(a.detach(), kd), d);
-  Tensor vals = need_values ? empty({rows.size(0)}, TensorOptions(kd).device(rows.device())) : Tensor();
+  Tensor vals =
+      need_values ? empty({rows.size(0)}, TensorOptions(kd).device(rows.device())) : Tensor();
   Tensor idx = empty({rows.size(0)}, TensorOptions(DType::Int64).device(rows.device()));
   if (rows.size(0) > 0) table.get(a.device().type)(rows, vals, idx, prm);
   std::vector<bool> mask(size_t(a.dim()), false);
@@ -356,7 +367,8 @@ Tensor var(const Tensor& a, const DimList& dims, double correction, bool keepdim
   DType dt = check_floating(a, {}, "var");
   DType kd = rd::kernel_dtype(dt);
   auto mask = reduce_mask(a, dims, "var");
-  Tensor out = to_dtype(run_p(var_kernel, to_dtype(a.detach(), kd), mask, keepdim, kd, correction), dt);
+  Tensor out =
+      to_dtype(run_p(var_kernel, to_dtype(a.detach(), kd), mask, keepdim, kd, correction), dt);
   if (autograd::needs_grad({a})) {
     double n = double(reduced_count(a, mask));
     int64_t ad = a.dim();
@@ -391,21 +403,25 @@ Tensor std(const Tensor& a, const DimList& dims, double correction, bool keepdim
                        Tensor mu = ad ? mean(s[0], rdims, true) : s[0];
                        Tensor sd = rd::keep_dims(s[1], mask, keepdim);
                        Tensor gk = rd::keep_dims(g[0], mask, keepdim);
-                       Tensor denom = mul(add(sd, rd::zero_mask(sd)), std::max(0.0, n - correction));
+                       Tensor denom =
+                           mul(add(sd, rd::zero_mask(sd)), std::max(0.0, n - correction));
                        return {div(mul(gk, sub(s[0], mu)), denom)};
                      });
   }
   return out;
 }
 
-std::pair<Tensor, Tensor> var_mean(const Tensor& a, const DimList& dims, double correction, bool keepdim) {
+std::pair<Tensor, Tensor> var_mean(const Tensor& a, const DimList& dims, double correction,
+                                   bool keepdim) {
   return {var(a, dims, correction, keepdim), mean(a, dims, keepdim)};
 }
-std::pair<Tensor, Tensor> std_mean(const Tensor& a, const DimList& dims, double correction, bool keepdim) {
+std::pair<Tensor, Tensor> std_mean(const Tensor& a, const DimList& dims, double correction,
+                                   bool keepdim) {
   return {std(a, dims, correction, keepdim), mean(a, dims, keepdim)};
 }
 
-Tensor norm(const Tensor& a, double p, const DimList& dims, bool keepdim, std::optional<DType> dtype) {
+Tensor norm(const Tensor& a, double p, const DimList& dims, bool keepdim,
+            std::optional<DType> dtype) {
   TC_AUTOCAST("norm", norm, a, p, dims, keepdim, dtype);
   // Complex (as torch): the norm of the magnitudes, real-valued.
   if (is_complex(a.dtype()))
@@ -419,22 +435,23 @@ Tensor norm(const Tensor& a, double p, const DimList& dims, bool keepdim, std::o
   Tensor x = to_dtype(a, dt);
   Tensor out = to_dtype(run_p(norm_kernel, to_dtype(x.detach(), kd), mask, keepdim, kd, p), dt);
   if (autograd::needs_grad({x})) {
-    autograd::record("NormBackward1", {x}, {out}, {x, out},
-                     [=](const TensorList& s, const TensorList& g) -> TensorList {
-      const Tensor& xs = s[0];
-      Tensor nk = rd::keep_dims(s[1], mask, keepdim);
-      Tensor gk = rd::keep_dims(g[0], mask, keepdim);
-      if (p == 0) return {mul(xs, 0.0)};
-      if (p == 1) return {mul(gk, rd::sign(xs))};
-      if (std::isinf(p)) {
-        Tensor ax = rd::abs(xs);
-        return {mul(evenly_distribute(ax, s[1], g[0], mask, keepdim), rd::sign(xs))};
-      }
-      Tensor safe = add(nk, rd::zero_mask(nk));
-      if (p == 2) return {div(mul(gk, xs), safe)};
-      Tensor num = mul(rd::sign(xs), rd::pow_abs(xs, p - 1));
-      return {div(mul(gk, num), rd::pow_abs(safe, p - 1))};
-    });
+    autograd::record(
+        "NormBackward1", {x}, {out}, {x, out},
+        [=](const TensorList& s, const TensorList& g) -> TensorList {
+          const Tensor& xs = s[0];
+          Tensor nk = rd::keep_dims(s[1], mask, keepdim);
+          Tensor gk = rd::keep_dims(g[0], mask, keepdim);
+          if (p == 0) return {mul(xs, 0.0)};
+          if (p == 1) return {mul(gk, rd::sign(xs))};
+          if (std::isinf(p)) {
+            Tensor ax = rd::abs(xs);
+            return {mul(evenly_distribute(ax, s[1], g[0], mask, keepdim), rd::sign(xs))};
+          }
+          Tensor safe = add(nk, rd::zero_mask(nk));
+          if (p == 2) return {div(mul(gk, xs), safe)};
+          Tensor num = mul(rd::sign(xs), rd::pow_abs(xs, p - 1));
+          return {div(mul(gk, num), rd::pow_abs(safe, p - 1))};
+        });
   }
   return out;
 }
@@ -578,18 +595,20 @@ Tensor cumprod(const Tensor& a, int64_t dim, std::optional<DType> dtype) {
   if (autograd::needs_grad({x}))
     autograd::record("CumprodBackward0", {x}, {out}, {x, out},
                      [=](const TensorList& s, const TensorList& g) -> TensorList {
-      // dout_j/dx_i = out_j / x_i for j >= i; complex inputs take conjugates (Wirtinger).
-      if (all(s[0].detach()).item<bool>())
-        return {div(cumsum_dir(mul(g[0], conj(s[1])), d, true), conj(s[0]))};
-      // Zeros present (first-order only): the kernel works on conj(x), whose partial products
-      // are the conjugates of x's.
-      Tensor xc = is_complex(s[0].dtype()) ? conj(s[0].detach()) : rd::float_for_grad(s[0].detach());
-      Tensor xr = rd::to_rows(xc, d), gr = rd::to_rows(g[0].detach(), d);
-      gr = to_dtype(gr, xr.dtype());
-      Tensor o = empty(xr.sizes(), TensorOptions(xr.dtype()).device(xr.device()));
-      if (o.numel() > 0) cumprod_backward_kernel.get(xr.device().type)(o, xr, gr);
-      return {rd::from_rows(o, s[0].sizes(), d)};
-    });
+                       // dout_j/dx_i = out_j / x_i for j >= i; complex inputs take conjugates
+                       // (Wirtinger).
+                       if (all(s[0].detach()).item<bool>())
+                         return {div(cumsum_dir(mul(g[0], conj(s[1])), d, true), conj(s[0]))};
+                       // Zeros present (first-order only): the kernel works on conj(x), whose
+                       // partial products are the conjugates of x's.
+                       Tensor xc = is_complex(s[0].dtype()) ? conj(s[0].detach())
+                                                            : rd::float_for_grad(s[0].detach());
+                       Tensor xr = rd::to_rows(xc, d), gr = rd::to_rows(g[0].detach(), d);
+                       gr = to_dtype(gr, xr.dtype());
+                       Tensor o = empty(xr.sizes(), TensorOptions(xr.dtype()).device(xr.device()));
+                       if (o.numel() > 0) cumprod_backward_kernel.get(xr.device().type)(o, xr, gr);
+                       return {rd::from_rows(o, s[0].sizes(), d)};
+                     });
   return out;
 }
 
@@ -597,7 +616,8 @@ Tensor logcumsumexp(const Tensor& a, int64_t dim) {
   int64_t d = wrap_dim(dim, a.dim(), "logcumsumexp");
   DType dt = check_floating(a, {}, "logcumsumexp");
   Tensor x = a;
-  Tensor out = to_dtype(scan(logcumsumexp_kernel, to_dtype(x.detach(), rd::kernel_dtype(dt)), d, false), dt);
+  Tensor out =
+      to_dtype(scan(logcumsumexp_kernel, to_dtype(x.detach(), rd::kernel_dtype(dt)), d, false), dt);
   if (autograd::needs_grad({x}))
     autograd::record("LogcumsumexpBackward0", {x}, {out}, {x, out},
                      [=](const TensorList& s, const TensorList& g) -> TensorList {
@@ -615,7 +635,8 @@ std::pair<Tensor, Tensor> cumminmax(const Tensor& a, int64_t dim, bool is_max) {
   Tensor rows = rd::to_rows(to_dtype(a.detach(), kd), d);
   Tensor vals = empty(rows.sizes(), TensorOptions(kd).device(rows.device()));
   Tensor idx = empty(rows.sizes(), TensorOptions(DType::Int64).device(rows.device()));
-  if (rows.numel() > 0) (is_max ? cummax_kernel : cummin_kernel).get(a.device().type)(rows, vals, idx, {});
+  if (rows.numel() > 0)
+    (is_max ? cummax_kernel : cummin_kernel).get(a.device().type)(rows, vals, idx, {});
   vals = to_dtype(rd::from_rows(vals, a.sizes(), d), a.dtype());
   idx = rd::from_rows(idx, a.sizes(), d);
   if (autograd::needs_grad({a})) {

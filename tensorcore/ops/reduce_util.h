@@ -17,7 +17,6 @@ Tensor run_reduce(KernelTable<ReduceKernel>& table, const Tensor& in, const std:
 Tensor expand_reduced_grad(const Tensor& g, const Shape& in_shape, const std::vector<bool>& mask,
                            bool keepdim);
 
-
 // ---- private helpers of the reduction / sort family (not part of the public API) ----
 namespace reduce_detail {
 // Dtype the CPU kernels compute in: float32/float64/int64 (reduced floats -> float32, other
@@ -37,9 +36,9 @@ Tensor scatter_add_along(const Shape& shape, const Tensor& idx, const Tensor& sr
 Tensor eq_mask(const Tensor& a, const Tensor& b);
 Tensor notnan_mask(const Tensor& a);
 Tensor zero_mask(const Tensor& a);
-Tensor sign(const Tensor& a);              // not differentiable (zero gradient)
-Tensor abs(const Tensor& a);               // differentiable
-Tensor pow_abs(const Tensor& a, double p); // |a|^p, differentiable
+Tensor sign(const Tensor& a);               // not differentiable (zero gradient)
+Tensor abs(const Tensor& a);                // differentiable
+Tensor pow_abs(const Tensor& a, double p);  // |a|^p, differentiable
 // Unsqueezes the reduced dims of a non-keepdim result so it broadcasts against the input.
 Tensor keep_dims(const Tensor& r, const std::vector<bool>& mask, bool keepdim);
 }  // namespace reduce_detail

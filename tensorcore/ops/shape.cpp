@@ -20,7 +20,8 @@ Tensor make_view(const Tensor& a, Shape sizes, Shape strides, int64_t offset) {
 
 // Gradient of a view that picks a region of the input: zeros with the region filled. Recorded
 // as an op itself (its vjp picks the region again), so double backward works.
-Tensor embed_grad(const Tensor& g, const Shape& in_shape, const std::function<Tensor(const Tensor&)>& region) {
+Tensor embed_grad(const Tensor& g, const Shape& in_shape,
+                  const std::function<Tensor(const Tensor&)>& region) {
   Tensor z = zeros(in_shape, TensorOptions(g.dtype()).device(g.device()));
   {
     autograd::NoGradGuard ng;
@@ -29,7 +30,9 @@ Tensor embed_grad(const Tensor& g, const Shape& in_shape, const std::function<Te
   }
   if (autograd::needs_grad({g}))
     autograd::record("EmbedBackward0", {g}, {z}, {},
-                     [region](const TensorList&, const TensorList& gg) -> TensorList { return {region(gg[0])}; });
+                     [region](const TensorList&, const TensorList& gg) -> TensorList {
+                       return {region(gg[0])};
+                     });
   return z;
 }
 
@@ -105,11 +108,11 @@ Tensor as_strided(const Tensor& a, const Shape& sizes, const Shape& strides, int
       overflow |= __builtin_mul_overflow(sizes[i] - 1, strides[i], &reach) ||
                   __builtin_add_overflow(span, reach, &span);
   }
-  TC_CHECK(shape_numel(sizes) == 0 ||
-               (!overflow && span < int64_t(a.storage()->nbytes / a.itemsize())),
-           "as_strided: size ", shape_str(sizes), ", stride ", shape_str(strides), " and offset ",
-           offset, " are out of bounds for the storage of ", a.storage()->nbytes / a.itemsize(),
-           " elements");
+  TC_CHECK(
+      shape_numel(sizes) == 0 || (!overflow && span < int64_t(a.storage()->nbytes / a.itemsize())),
+      "as_strided: size ", shape_str(sizes), ", stride ", shape_str(strides), " and offset ",
+      offset, " are out of bounds for the storage of ", a.storage()->nbytes / a.itemsize(),
+      " elements");
   Tensor out = make_view(a, sizes, strides, offset);
   if (autograd::needs_grad({a})) {
     Shape in_shape = a.sizes(), in_strides = a.strides();
@@ -117,9 +120,11 @@ Tensor as_strided(const Tensor& a, const Shape& sizes, const Shape& strides, int
     int64_t storage_elems = int64_t(a.storage()->nbytes / a.itemsize());
     autograd::record("AsStridedBackward0", {a}, {out}, {},
                      [=](const TensorList&, const TensorList& g) -> TensorList {
-                       // Scatter into a zero buffer shaped like the storage (non-overlapping views).
+                       // Scatter into a zero buffer shaped like the storage (non-overlapping
+                       // views).
                        DType dt = g[0].dtype();
-                       Tensor base = zeros({storage_elems}, TensorOptions(dt).device(g[0].device()));
+                       Tensor base =
+                           zeros({storage_elems}, TensorOptions(dt).device(g[0].device()));
                        Tensor region = make_tensor(base.storage(), sizes, strides, offset, dt);
                        copy_(region, g[0]);
                        return {make_tensor(base.storage(), in_shape, in_strides, in_off, dt)};
@@ -131,8 +136,10 @@ Tensor as_strided(const Tensor& a, const Shape& sizes, const Shape& strides, int
 Tensor view(const Tensor& a, Shape sizes) {
   sizes = infer_size(std::move(sizes), a.numel());
   auto st = view_strides(a, sizes);
-  TC_CHECK(st.has_value(), "view size is not compatible with input tensor's size and stride (at "
-           "least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
+  TC_CHECK(
+      st.has_value(),
+      "view size is not compatible with input tensor's size and stride (at "
+      "least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
   Tensor out = make_view(a, sizes, *st, a.storage_offset());
   if (autograd::needs_grad({a})) {
     Shape in_shape = a.sizes();
@@ -154,12 +161,13 @@ Tensor scalar_view(const Tensor& a, Shape sizes, Shape strides, int64_t offset, 
 Tensor view(const Tensor& a, DType dtype) {
   const size_t from = a.itemsize(), to = itemsize(dtype);
   // Not differentiable (as in torch): the result shares memory and the version counter only.
-  if (from == to) return make_tensor(a.storage(), a.sizes(), a.strides(), a.storage_offset(), dtype);
+  if (from == to)
+    return make_tensor(a.storage(), a.sizes(), a.strides(), a.storage_offset(), dtype);
   const std::string what = std::string(" to view ") + dtype_name(a.dtype()) + " as " +
                            dtype_name(dtype) + " (different element sizes)";
   TC_CHECK_AS(Error, a.dim() > 0, "view(dtype): self.dim() cannot be 0", what);
-  TC_CHECK_AS(Error, a.strides().back() == 1, "view(dtype): self.stride(-1) must be 1", what, ", but got ",
-           a.strides().back());
+  TC_CHECK_AS(Error, a.strides().back() == 1, "view(dtype): self.stride(-1) must be 1", what,
+              ", but got ", a.strides().back());
   Shape sizes = a.sizes(), strides = a.strides();
   int64_t offset = a.storage_offset();
   if (from > to) {
@@ -169,13 +177,13 @@ Tensor view(const Tensor& a, DType dtype) {
     offset *= r;
   } else {
     const int64_t r = int64_t(to / from);
-    TC_CHECK_AS(Error, sizes.back() % r == 0, "view(dtype): self.size(-1) must be divisible by ", r, what,
-             ", but got ", sizes.back());
-    TC_CHECK_AS(Error, offset % r == 0, "view(dtype): self.storage_offset() must be divisible by ", r, what,
-             ", but got ", offset);
+    TC_CHECK_AS(Error, sizes.back() % r == 0, "view(dtype): self.size(-1) must be divisible by ", r,
+                what, ", but got ", sizes.back());
+    TC_CHECK_AS(Error, offset % r == 0, "view(dtype): self.storage_offset() must be divisible by ",
+                r, what, ", but got ", offset);
     for (size_t d = 0; d + 1 < strides.size(); ++d) {
-      TC_CHECK_AS(Error, strides[d] % r == 0, "view(dtype): self.stride(", d, ") must be divisible by ", r,
-               what, ", but got ", strides[d]);
+      TC_CHECK_AS(Error, strides[d] % r == 0, "view(dtype): self.stride(", d,
+                  ") must be divisible by ", r, what, ", but got ", strides[d]);
       strides[d] /= r;
     }
     sizes.back() /= r;
@@ -192,8 +200,8 @@ Tensor reshape(const Tensor& a, Shape sizes) {
 
 Tensor expand(const Tensor& a, const Shape& sizes_in) {
   TC_CHECK(sizes_in.size() >= size_t(a.dim()), "expand: the number of sizes provided (",
-           sizes_in.size(), ") must be greater or equal to the number of dimensions in the tensor (",
-           a.dim(), ")");
+           sizes_in.size(),
+           ") must be greater or equal to the number of dimensions in the tensor (", a.dim(), ")");
   size_t n = sizes_in.size(), lead = n - size_t(a.dim());
   Shape sizes(n), strides(n);
   for (size_t i = 0; i < n; ++i) {
@@ -222,8 +230,10 @@ Tensor expand_as(const Tensor& a, const Tensor& other) { return expand(a, other.
 Tensor broadcast_to(const Tensor& a, const Shape& sizes) { return expand(a, sizes); }
 
 Tensor permute(const Tensor& a, const std::vector<int64_t>& dims) {
-  TC_CHECK(int64_t(dims.size()) == a.dim(), "permute: number of dims don't match in permute "
-           "(got ", dims.size(), " dims for a ", a.dim(), "-d tensor)");
+  TC_CHECK(int64_t(dims.size()) == a.dim(),
+           "permute: number of dims don't match in permute "
+           "(got ",
+           dims.size(), " dims for a ", a.dim(), "-d tensor)");
   Shape sizes(dims.size()), strides(dims.size());
   std::vector<int64_t> inverse(dims.size(), -1);
   for (size_t i = 0; i < dims.size(); ++i) {

@@ -38,7 +38,8 @@ Shape infer_size(Shape sizes, int64_t numel);
 // ---- joining, splitting and rearranging (shape_ops.cpp) ----
 namespace tc {
 
-// Inputs promote to a common dtype; 1-d empty tensors (shape [0]) are skipped (torch's legacy rule).
+// Inputs promote to a common dtype; 1-d empty tensors (shape [0]) are skipped (torch's legacy
+// rule).
 Tensor cat(const TensorList& tensors, int64_t dim = 0);
 inline Tensor concat(const TensorList& tensors, int64_t dim = 0) { return cat(tensors, dim); }
 Tensor stack(const TensorList& tensors, int64_t dim = 0);
@@ -55,11 +56,14 @@ Tensor flip(const Tensor& a, const std::vector<int64_t>& dims);
 Tensor fliplr(const Tensor& a);
 Tensor flipud(const Tensor& a);
 // No dims: roll the flattened tensor and restore the shape.
-Tensor roll(const Tensor& a, const std::vector<int64_t>& shifts, const std::vector<int64_t>& dims = {});
+Tensor roll(const Tensor& a, const std::vector<int64_t>& shifts,
+            const std::vector<int64_t>& dims = {});
 Tensor repeat(const Tensor& a, const Shape& repeats);
 Tensor tile(const Tensor& a, const Shape& reps);
-Tensor movedim(const Tensor& a, const std::vector<int64_t>& source, const std::vector<int64_t>& destination);
-inline Tensor moveaxis(const Tensor& a, const std::vector<int64_t>& s, const std::vector<int64_t>& d) {
+Tensor movedim(const Tensor& a, const std::vector<int64_t>& source,
+               const std::vector<int64_t>& destination);
+inline Tensor moveaxis(const Tensor& a, const std::vector<int64_t>& s,
+                       const std::vector<int64_t>& d) {
   return movedim(a, s, d);
 }
 Tensor diagonal(const Tensor& a, int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1);  // view

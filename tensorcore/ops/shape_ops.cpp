@@ -33,12 +33,17 @@ Tensor cat(const TensorList& tensors, int64_t dim) {
   for (size_t i = 0; i < tensors.size(); ++i) {
     const Tensor& t = tensors[i];
     if (t.dim() == 1 && t.numel() == 0) continue;
-    TC_CHECK(t.dim() == nd, "Tensors must have same number of dimensions: got ", nd, " and ", t.dim());
-    TC_CHECK(t.device() == dev, "Expected all tensors to be on the same device, but found at least "
-             "two devices, ", dev.str(), " and ", t.device().str(), "!");
+    TC_CHECK(t.dim() == nd, "Tensors must have same number of dimensions: got ", nd, " and ",
+             t.dim());
+    TC_CHECK(t.device() == dev,
+             "Expected all tensors to be on the same device, but found at least "
+             "two devices, ",
+             dev.str(), " and ", t.device().str(), "!");
     for (int64_t d = 0; d < nd; ++d)
-      TC_CHECK(d == dim || t.sizes()[d] == shape[d], "Sizes of tensors must match except in "
-               "dimension ", dim, ". Expected size ", shape[d], " but got size ", t.sizes()[d],
+      TC_CHECK(d == dim || t.sizes()[d] == shape[d],
+               "Sizes of tensors must match except in "
+               "dimension ",
+               dim, ". Expected size ", shape[d], " but got size ", t.sizes()[d],
                " for tensor number ", i, " in the list.");
     total += t.sizes()[dim];
   }
@@ -58,13 +63,14 @@ Tensor cat(const TensorList& tensors, int64_t dim) {
     }
   }
   if (autograd::needs_grad(tensors)) {
-    autograd::record("CatBackward0", tensors, {out}, {},
-                     [dim, offsets, lengths](const TensorList&, const TensorList& g) -> TensorList {
-                       TensorList r;
-                       for (size_t i = 0; i < offsets.size(); ++i)
-                         r.push_back(lengths[i] < 0 ? Tensor() : narrow(g[0], dim, offsets[i], lengths[i]));
-                       return r;
-                     });
+    autograd::record(
+        "CatBackward0", tensors, {out}, {},
+        [dim, offsets, lengths](const TensorList&, const TensorList& g) -> TensorList {
+          TensorList r;
+          for (size_t i = 0; i < offsets.size(); ++i)
+            r.push_back(lengths[i] < 0 ? Tensor() : narrow(g[0], dim, offsets[i], lengths[i]));
+          return r;
+        });
   }
   return out;
 }
@@ -75,9 +81,11 @@ Tensor stack(const TensorList& tensors, int64_t dim) {
   dim = wrap_dim(dim, tensors[0].dim() + 1, "stack");
   TensorList u;
   for (size_t i = 0; i < tensors.size(); ++i) {
-    TC_CHECK(tensors[i].sizes() == tensors[0].sizes(), "stack expects each tensor to be equal size, "
-             "but got ", shape_str(tensors[0].sizes()), " at entry 0 and ",
-             shape_str(tensors[i].sizes()), " at entry ", i);
+    TC_CHECK(tensors[i].sizes() == tensors[0].sizes(),
+             "stack expects each tensor to be equal size, "
+             "but got ",
+             shape_str(tensors[0].sizes()), " at entry 0 and ", shape_str(tensors[i].sizes()),
+             " at entry ", i);
     u.push_back(unsqueeze(tensors[i], dim));
   }
   return cat(u, dim);
@@ -105,13 +113,16 @@ Tensor vstack(const TensorList& tensors) {
 
 TensorList split(const Tensor& a, int64_t split_size, int64_t dim) {
   TC_CHECK(a.dim() > 0, "split expects at least a 1-dimensional tensor");
-  TC_CHECK(split_size >= 0, "split expects split_size be non-negative, but got split_size=", split_size);
+  TC_CHECK(split_size >= 0,
+           "split expects split_size be non-negative, but got split_size=", split_size);
   dim = wrap_dim(dim, a.dim(), "split");
   int64_t size = a.sizes()[dim];
-  TC_CHECK(split_size > 0 || size == 0, "split_size can only be 0 if dimension size is 0, but got dimension size of ", size);
+  TC_CHECK(split_size > 0 || size == 0,
+           "split_size can only be 0 if dimension size is 0, but got dimension size of ", size);
   TensorList out;
   if (size == 0) return {a};
-  for (int64_t s = 0; s < size; s += split_size) out.push_back(narrow(a, dim, s, std::min(split_size, size - s)));
+  for (int64_t s = 0; s < size; s += split_size)
+    out.push_back(narrow(a, dim, s, std::min(split_size, size - s)));
   return out;
 }
 
@@ -120,12 +131,15 @@ TensorList split_with_sizes(const Tensor& a, const Shape& sizes, int64_t dim) {
   dim = wrap_dim(dim, a.dim(), "split");
   int64_t total = 0;
   for (int64_t s : sizes) {
-    TC_CHECK(s >= 0, "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=", shape_str(sizes));
+    TC_CHECK(
+        s >= 0,
+        "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=",
+        shape_str(sizes));
     total += s;
   }
   TC_CHECK(total == a.sizes()[dim], "split_with_sizes expects split_sizes to sum exactly to ",
-           a.sizes()[dim], " (input tensor's size at dimension ", dim, "), but got split_sizes=",
-           shape_str(sizes));
+           a.sizes()[dim], " (input tensor's size at dimension ", dim,
+           "), but got split_sizes=", shape_str(sizes));
   TensorList out;
   int64_t off = 0;
   for (int64_t s : sizes) {
@@ -180,7 +194,9 @@ Tensor flip(const Tensor& a, const std::vector<int64_t>& dims) {
   }
   if (autograd::needs_grad({a}))
     autograd::record("FlipBackward0", {a}, {out}, {},
-                     [dims](const TensorList&, const TensorList& g) -> TensorList { return {flip(g[0], dims)}; });
+                     [dims](const TensorList&, const TensorList& g) -> TensorList {
+                       return {flip(g[0], dims)};
+                     });
   return out;
 }
 
@@ -196,11 +212,12 @@ Tensor flipud(const Tensor& a) {
 Tensor roll(const Tensor& a, const std::vector<int64_t>& shifts, const std::vector<int64_t>& dims) {
   TC_CHECK(!shifts.empty(), "`shifts` required");
   if (dims.empty()) {
-    TC_CHECK(shifts.size() == 1, "roll: shifts and dims must align (got ", shifts.size(), " shifts and no dims)");
+    TC_CHECK(shifts.size() == 1, "roll: shifts and dims must align (got ", shifts.size(),
+             " shifts and no dims)");
     return reshape(roll(flatten(a), shifts, {0}), a.sizes());
   }
-  TC_CHECK(shifts.size() == dims.size(), "shifts and dimensions must align. shifts: ", shifts.size(),
-           ", dims:", dims.size());
+  TC_CHECK(shifts.size() == dims.size(),
+           "shifts and dimensions must align. shifts: ", shifts.size(), ", dims:", dims.size());
   Tensor r = a;
   for (size_t i = 0; i < dims.size(); ++i) {
     int64_t d = wrap_dim(dims[i], a.dim(), "roll");
@@ -214,9 +231,12 @@ Tensor roll(const Tensor& a, const std::vector<int64_t>& shifts, const std::vect
 }
 
 Tensor repeat(const Tensor& a, const Shape& repeats) {
-  TC_CHECK(int64_t(repeats.size()) >= a.dim(), "Number of dimensions of repeat dims can not be "
+  TC_CHECK(int64_t(repeats.size()) >= a.dim(),
+           "Number of dimensions of repeat dims can not be "
            "smaller than number of dimensions of tensor");
-  for (int64_t r : repeats) TC_CHECK(r >= 0, "Trying to create tensor with negative dimension ", r, ": ", shape_str(repeats));
+  for (int64_t r : repeats)
+    TC_CHECK(r >= 0, "Trying to create tensor with negative dimension ", r, ": ",
+             shape_str(repeats));
   size_t n = repeats.size(), lead = n - size_t(a.dim());
   Shape padded(lead, 1), inter, expanded, final_shape;
   for (int64_t s : a.sizes()) padded.push_back(s);
@@ -236,10 +256,12 @@ Tensor tile(const Tensor& a, const Shape& reps) {
   return repeat(a, r);
 }
 
-Tensor movedim(const Tensor& a, const std::vector<int64_t>& source, const std::vector<int64_t>& destination) {
-  TC_CHECK(source.size() == destination.size(), "movedim: Invalid source or destination dims: source (",
-           shape_str(source), " dims) should contain the same number of dims as destination (",
-           shape_str(destination), " dims)");
+Tensor movedim(const Tensor& a, const std::vector<int64_t>& source,
+               const std::vector<int64_t>& destination) {
+  TC_CHECK(source.size() == destination.size(),
+           "movedim: Invalid source or destination dims: source (", shape_str(source),
+           " dims) should contain the same number of dims as destination (", shape_str(destination),
+           " dims)");
   int64_t nd = a.dim();
   if (nd == 0) {  // dims 0 / -1 name the only "dimension" of a scalar: nothing moves (as torch)
     for (size_t i = 0; i < source.size(); ++i) {
@@ -269,7 +291,8 @@ Tensor movedim(const Tensor& a, const std::vector<int64_t>& source, const std::v
 
 namespace {
 // zeros(in_shape) with `g` on the given diagonal (the vjp of diagonal; differentiable in g).
-Tensor diagonal_embed(const Tensor& g, const Shape& in_shape, int64_t offset, int64_t d1, int64_t d2) {
+Tensor diagonal_embed(const Tensor& g, const Shape& in_shape, int64_t offset, int64_t d1,
+                      int64_t d2) {
   Tensor z = zeros(in_shape, TensorOptions(g.dtype()).device(g.device()));
   {
     autograd::NoGradGuard ng;

@@ -138,14 +138,16 @@ void group_rows(const Tensor& rows, bool consecutive, std::vector<int64_t>& orde
 
 std::tuple<Tensor, Tensor, Tensor> unique_dim(const Tensor& a, int64_t dim, bool consecutive) {
   const char* op = consecutive ? "unique_consecutive" : "unique";
-  TC_CHECK_INDEX(a.dim() > 0, op, "(): dimension specified as ", dim, " but tensor has no dimensions");
+  TC_CHECK_INDEX(a.dim() > 0, op, "(): dimension specified as ", dim,
+                 " but tensor has no dimensions");
   int64_t d = wrap_dim(dim, a.dim(), op);
   TC_CHECK_TYPE(!is_complex(a.dtype()), op, "(dim=", dim, ") is not implemented for ",
                 dtype_name(a.dtype()), " tensors");
   for (int64_t k = 0; k < a.dim(); ++k)
-    TC_CHECK_AS(Error, k == d || a.size(k) > 0 || a.size(d) == 0, op, "(dim=", dim, "): there are 0 sized "
-             "dimensions, and they aren't selected, so unique cannot be applied (shape ",
-             shape_str(a.sizes()), ")");
+    TC_CHECK_AS(Error, k == d || a.size(k) > 0 || a.size(d) == 0, op, "(dim=", dim,
+                "): there are 0 sized "
+                "dimensions, and they aren't selected, so unique cannot be applied (shape ",
+                shape_str(a.sizes()), ")");
   const int64_t n = a.size(d);
   int64_t m = 1;
   for (int64_t k = 0; k < a.dim(); ++k)
@@ -158,11 +160,11 @@ std::tuple<Tensor, Tensor, Tensor> unique_dim(const Tensor& a, int64_t dim, bool
   DType kd = rd::kernel_dtype(x.dtype());
   Tensor rows = contiguous(to_device(reshape(transpose(to_dtype(x, kd), 0, d), {n, m}), Device()));
   std::vector<int64_t> order, group, starts;
-  dispatch_dtype<(1u << int(DType::Float32)) | (1u << int(DType::Float64)) | (1u << int(DType::Int64))>(
-      kd, op, [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        group_rows<T>(rows, consecutive, order, group, starts);
-      });
+  dispatch_dtype<(1u << int(DType::Float32)) | (1u << int(DType::Float64)) |
+                 (1u << int(DType::Int64))>(kd, op, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    group_rows<T>(rows, consecutive, order, group, starts);
+  });
   const int64_t k = int64_t(starts.size());
   std::vector<int64_t> first(static_cast<size_t>(k)), counts(static_cast<size_t>(k));
   for (int64_t gi = 0; gi < k; ++gi) {
@@ -179,17 +181,18 @@ Tensor searchsorted(const Tensor& seq, const Tensor& values, bool out_int32, boo
                     const Tensor& sorter) {
   TC_CHECK(seq.dim() >= 1, "searchsorted(): boundaries tensor should have at least 1 dimension");
   if (seq.dim() > 1) {
-    TC_CHECK(values.dim() == seq.dim() &&
-                 Shape(seq.sizes().begin(), seq.sizes().end() - 1) ==
-                     Shape(values.sizes().begin(), values.sizes().end() - 1),
-             "searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions "
-             "of boundaries tensor and input value tensor must match, but we got boundaries tensor ",
-             shape_str(seq.sizes()), " and input value tensor ", shape_str(values.sizes()));
+    TC_CHECK(
+        values.dim() == seq.dim() && Shape(seq.sizes().begin(), seq.sizes().end() - 1) ==
+                                         Shape(values.sizes().begin(), values.sizes().end() - 1),
+        "searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions "
+        "of boundaries tensor and input value tensor must match, but we got boundaries tensor ",
+        shape_str(seq.sizes()), " and input value tensor ", shape_str(values.sizes()));
   }
   if (sorter.defined())
-    TC_CHECK(sorter.sizes() == seq.sizes(), "searchsorted(): boundary and sorter must have the "
-             "same size, but got boundary tensor ", shape_str(seq.sizes()), " and sorter tensor ",
-             shape_str(sorter.sizes()));
+    TC_CHECK(sorter.sizes() == seq.sizes(),
+             "searchsorted(): boundary and sorter must have the "
+             "same size, but got boundary tensor ",
+             shape_str(seq.sizes()), " and sorter tensor ", shape_str(sorter.sizes()));
   DType kd = rd::kernel_dtype(promote_types(seq.dtype(), values.dtype()));
   int64_t nb = seq.size(-1);
   Tensor b = contiguous(reshape(to_dtype(seq.detach(), kd), {-1, nb}));
@@ -210,14 +213,16 @@ Tensor searchsorted(const Tensor& seq, const Tensor& values, bool out_int32, boo
                      nb, "), got values in [", lo, ", ", hi, "]");
     }
   }
-  Tensor out = empty(v.sizes(), TensorOptions(out_int32 ? DType::Int32 : DType::Int64).device(v.device()));
+  Tensor out =
+      empty(v.sizes(), TensorOptions(out_int32 ? DType::Int32 : DType::Int64).device(v.device()));
   if (out.numel() > 0) searchsorted_kernel.get(seq.device().type)(out, b, v, s, right);
   return reshape(out, values.sizes());
 }
 
 Tensor bucketize(const Tensor& a, const Tensor& boundaries, bool out_int32, bool right) {
-  TC_CHECK(boundaries.dim() == 1, "bucketize(): boundaries tensor must be 1 dimension, but got dim(",
-           boundaries.dim(), ")");
+  TC_CHECK(boundaries.dim() == 1,
+           "bucketize(): boundaries tensor must be 1 dimension, but got dim(", boundaries.dim(),
+           ")");
   return searchsorted(boundaries, a, out_int32, right);
 }
 
@@ -257,8 +262,10 @@ Tensor bincount(const Tensor& a, const Tensor& weights, int64_t minlength) {
   Tensor w;
   DType out_dtype = DType::Int64;
   if (weights.defined()) {
-    TC_CHECK(weights.dim() == 1 && weights.numel() == a.numel(), "bincount(): weights should be "
-             "1-d and have the same length as input, got ", shape_str(weights.sizes()));
+    TC_CHECK(weights.dim() == 1 && weights.numel() == a.numel(),
+             "bincount(): weights should be "
+             "1-d and have the same length as input, got ",
+             shape_str(weights.sizes()));
     out_dtype = weights.dtype() == DType::Float32 ? DType::Float32 : DType::Float64;
     w = contiguous(to_dtype(weights.detach(), out_dtype));
   }

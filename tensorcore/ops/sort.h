@@ -22,7 +22,8 @@ std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor& a);
 // The same over slices along `dim` (torch's unique(dim=) / unique_consecutive(dim=)): values keep
 // the distinct slices (sorted lexicographically unless consecutive), inverse and counts have
 // size(dim) / the number of distinct slices.
-std::tuple<Tensor, Tensor, Tensor> unique_dim(const Tensor& a, int64_t dim, bool consecutive = false);
+std::tuple<Tensor, Tensor, Tensor> unique_dim(const Tensor& a, int64_t dim,
+                                              bool consecutive = false);
 Tensor searchsorted(const Tensor& sorted_sequence, const Tensor& values, bool out_int32 = false,
                     bool right = false, const Tensor& sorter = Tensor());
 Tensor bucketize(const Tensor& a, const Tensor& boundaries, bool out_int32 = false,

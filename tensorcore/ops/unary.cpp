@@ -27,13 +27,15 @@ Tensor run_unary(KernelTable<IterKernel>& table, const Tensor& a, const char* na
 }  // namespace
 
 Tensor neg(const Tensor& a) {
-  TC_CHECK_TYPE(a.dtype() != DType::Bool, "neg: negation, the `-` operator, on a bool tensor is "
+  TC_CHECK_TYPE(a.dtype() != DType::Bool,
+                "neg: negation, the `-` operator, on a bool tensor is "
                 "not supported. If you are trying to invert a mask, use the `~` or "
                 "`logical_not()` operator instead.");
   Tensor out = run_unary(neg_kernel, a, "neg", false);
   if (autograd::needs_grad({a}))
-    autograd::record("NegBackward0", {a}, {out}, {},
-                     [](const TensorList&, const TensorList& g) -> TensorList { return {neg(g[0])}; });
+    autograd::record(
+        "NegBackward0", {a}, {out}, {},
+        [](const TensorList&, const TensorList& g) -> TensorList { return {neg(g[0])}; });
   return out;
 }
 
@@ -73,8 +75,9 @@ Tensor conj(const Tensor& a) {
   if (!a.is_complex()) return a;
   Tensor out = run_unary(conj_kernel, a, "conj", false);
   if (autograd::needs_grad({a}))
-    autograd::record("ConjBackward0", {a}, {out}, {},
-                     [](const TensorList&, const TensorList& g) -> TensorList { return {conj(g[0])}; });
+    autograd::record(
+        "ConjBackward0", {a}, {out}, {},
+        [](const TensorList&, const TensorList& g) -> TensorList { return {conj(g[0])}; });
   return out;
 }
 
@@ -82,7 +85,8 @@ Tensor conj(const Tensor& a) {
 static Tensor complex_part(const Tensor& a, int part) {
   Shape strides = a.strides();
   for (auto& s : strides) s *= 2;
-  Tensor out = scalar_view(a, a.sizes(), strides, a.storage_offset() * 2 + part, to_real(a.dtype()));
+  Tensor out =
+      scalar_view(a, a.sizes(), strides, a.storage_offset() * 2 + part, to_real(a.dtype()));
   if (autograd::needs_grad({a})) {
     DType cdt = a.dtype();
     autograd::record(part ? "ImagBackward0" : "RealBackward0", {a}, {out}, {},

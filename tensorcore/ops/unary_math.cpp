@@ -59,7 +59,8 @@ void record1(const Spec& s, const Tensor& in, const Tensor& out, const Tensor& s
 }
 
 Tensor apply(const Spec& s, const Tensor& a, const OpParams& p = {}) {
-  TC_AUTOCAST(s.name, [&](const Tensor& x) { return apply(s, x, p); }, a);
+  TC_AUTOCAST(
+      s.name, [&](const Tensor& x) { return apply(s, x, p); }, a);
   Tensor out = run_unary(Tensor(), a, s.op, s.name, s.int_to_float, p);
   if (s.vjp && autograd::needs_grad({a})) record1(s, a, out, a);
   return out;
@@ -77,79 +78,192 @@ Tensor& apply_(const Spec& s, Tensor& a, const OpParams& p = {}) {
 
 Tensor cj(const Tensor& t) { return conj(t); }
 
-#define TC_VJP(expr) [](const Tensor& x, const Tensor& out, const Tensor& g) -> Tensor { \
-    (void)x; (void)out; return expr; }
+#define TC_VJP(expr)                                                  \
+  [](const Tensor& x, const Tensor& out, const Tensor& g) -> Tensor { \
+    (void)x;                                                          \
+    (void)out;                                                        \
+    return expr;                                                      \
+  }
 
 const Spec kSign{UnaryOp::Sign, "sign", "sign_", "SignBackward0", false, false, zero_grad};
-const Spec kExp2{UnaryOp::Exp2, "exp2", "exp2_", "Exp2Backward0", true, false,
+const Spec kExp2{UnaryOp::Exp2,
+                 "exp2",
+                 "exp2_",
+                 "Exp2Backward0",
+                 true,
+                 false,
                  TC_VJP(mul(g, cj(mul(out, kLn2))))};
-const Spec kExpm1{UnaryOp::Expm1, "expm1", "expm1_", "Expm1Backward0", true, false,
+const Spec kExpm1{UnaryOp::Expm1,
+                  "expm1",
+                  "expm1_",
+                  "Expm1Backward0",
+                  true,
+                  false,
                   TC_VJP(mul(g, cj(add(out, 1))))};
-const Spec kLog2{UnaryOp::Log2, "log2", "log2_", "Log2Backward0", true, true,
-                 TC_VJP(div(g, cj(mul(x, kLn2))))};
-const Spec kLog10{UnaryOp::Log10, "log10", "log10_", "Log10Backward0", true, true,
+const Spec kLog2{
+    UnaryOp::Log2, "log2", "log2_", "Log2Backward0", true, true, TC_VJP(div(g, cj(mul(x, kLn2))))};
+const Spec kLog10{UnaryOp::Log10,
+                  "log10",
+                  "log10_",
+                  "Log10Backward0",
+                  true,
+                  true,
                   TC_VJP(div(g, cj(mul(x, kLn10))))};
-const Spec kLog1p{UnaryOp::Log1p, "log1p", "log1p_", "Log1PBackward0", true, true,
-                  TC_VJP(div(g, cj(add(x, 1))))};
-const Spec kRsqrt{UnaryOp::Rsqrt, "rsqrt", "rsqrt_", "RsqrtBackward0", true, true,
+const Spec kLog1p{
+    UnaryOp::Log1p, "log1p", "log1p_", "Log1PBackward0", true, true, TC_VJP(div(g, cj(add(x, 1))))};
+const Spec kRsqrt{UnaryOp::Rsqrt,
+                  "rsqrt",
+                  "rsqrt_",
+                  "RsqrtBackward0",
+                  true,
+                  true,
                   TC_VJP(mul(g, cj(mul(div(out, x), -0.5))))};
-const Spec kSin{UnaryOp::Sin, "sin", "sin_", "SinBackward0", true, true, TC_VJP(mul(g, cj(cos(x))))};
-const Spec kCos{UnaryOp::Cos, "cos", "cos_", "CosBackward0", true, true,
-                TC_VJP(mul(g, cj(neg(sin(x)))))};
-const Spec kTan{UnaryOp::Tan, "tan", "tan_", "TanBackward0", true, false,
+const Spec kSin{
+    UnaryOp::Sin, "sin", "sin_", "SinBackward0", true, true, TC_VJP(mul(g, cj(cos(x))))};
+const Spec kCos{
+    UnaryOp::Cos, "cos", "cos_", "CosBackward0", true, true, TC_VJP(mul(g, cj(neg(sin(x)))))};
+const Spec kTan{UnaryOp::Tan,
+                "tan",
+                "tan_",
+                "TanBackward0",
+                true,
+                false,
                 TC_VJP(mul(g, cj(add(square(out), 1))))};
-const Spec kAsin{UnaryOp::Asin, "asin", "asin_", "AsinBackward0", true, true,
+const Spec kAsin{UnaryOp::Asin,
+                 "asin",
+                 "asin_",
+                 "AsinBackward0",
+                 true,
+                 true,
                  TC_VJP(div(g, cj(sqrt(rsub(square(x), 1)))))};
-const Spec kAcos{UnaryOp::Acos, "acos", "acos_", "AcosBackward0", true, true,
+const Spec kAcos{UnaryOp::Acos,
+                 "acos",
+                 "acos_",
+                 "AcosBackward0",
+                 true,
+                 true,
                  TC_VJP(neg(div(g, cj(sqrt(rsub(square(x), 1))))))};
-const Spec kAtan{UnaryOp::Atan, "atan", "atan_", "AtanBackward0", true, true,
+const Spec kAtan{UnaryOp::Atan,
+                 "atan",
+                 "atan_",
+                 "AtanBackward0",
+                 true,
+                 true,
                  TC_VJP(div(g, cj(add(square(x), 1))))};
-const Spec kSinh{UnaryOp::Sinh, "sinh", "sinh_", "SinhBackward0", true, true,
-                 TC_VJP(mul(g, cj(cosh(x))))};
-const Spec kCosh{UnaryOp::Cosh, "cosh", "cosh_", "CoshBackward0", true, true,
-                 TC_VJP(mul(g, cj(sinh(x))))};
-const Spec kTanh{UnaryOp::Tanh, "tanh", "tanh_", "TanhBackward0", true, false,
+const Spec kSinh{
+    UnaryOp::Sinh, "sinh", "sinh_", "SinhBackward0", true, true, TC_VJP(mul(g, cj(cosh(x))))};
+const Spec kCosh{
+    UnaryOp::Cosh, "cosh", "cosh_", "CoshBackward0", true, true, TC_VJP(mul(g, cj(sinh(x))))};
+const Spec kTanh{UnaryOp::Tanh,
+                 "tanh",
+                 "tanh_",
+                 "TanhBackward0",
+                 true,
+                 false,
                  TC_VJP(mul(g, cj(rsub(square(out), 1))))};
-const Spec kAsinh{UnaryOp::Asinh, "asinh", "asinh_", "AsinhBackward0", true, true,
+const Spec kAsinh{UnaryOp::Asinh,
+                  "asinh",
+                  "asinh_",
+                  "AsinhBackward0",
+                  true,
+                  true,
                   TC_VJP(div(g, cj(sqrt(add(square(x), 1)))))};
-const Spec kAcosh{UnaryOp::Acosh, "acosh", "acosh_", "AcoshBackward0", true, true,
+const Spec kAcosh{UnaryOp::Acosh,
+                  "acosh",
+                  "acosh_",
+                  "AcoshBackward0",
+                  true,
+                  true,
                   TC_VJP(div(g, cj(mul(sqrt(sub(x, 1)), sqrt(add(x, 1))))))};
-const Spec kAtanh{UnaryOp::Atanh, "atanh", "atanh_", "AtanhBackward0", true, true,
+const Spec kAtanh{UnaryOp::Atanh,
+                  "atanh",
+                  "atanh_",
+                  "AtanhBackward0",
+                  true,
+                  true,
                   TC_VJP(div(g, cj(rsub(square(x), 1))))};
-const Spec kSigmoid{UnaryOp::Sigmoid, "sigmoid", "sigmoid_", "SigmoidBackward0", true, false,
+const Spec kSigmoid{UnaryOp::Sigmoid,
+                    "sigmoid",
+                    "sigmoid_",
+                    "SigmoidBackward0",
+                    true,
+                    false,
                     TC_VJP(mul(g, cj(mul(out, rsub(out, 1)))))};
-const Spec kErf{UnaryOp::Erf, "erf", "erf_", "ErfBackward0", true, true,
+const Spec kErf{UnaryOp::Erf,
+                "erf",
+                "erf_",
+                "ErfBackward0",
+                true,
+                true,
                 TC_VJP(mul(g, mul(exp(neg(square(x))), 1.12837916709551257390)))};
-const Spec kErfc{UnaryOp::Erfc, "erfc", "erfc_", "ErfcBackward0", true, true,
+const Spec kErfc{UnaryOp::Erfc,
+                 "erfc",
+                 "erfc_",
+                 "ErfcBackward0",
+                 true,
+                 true,
                  TC_VJP(mul(g, mul(exp(neg(square(x))), -1.12837916709551257390)))};
-const Spec kErfinv{UnaryOp::Erfinv, "erfinv", "erfinv_", "ErfinvBackward0", true, false,
+const Spec kErfinv{UnaryOp::Erfinv,
+                   "erfinv",
+                   "erfinv_",
+                   "ErfinvBackward0",
+                   true,
+                   false,
                    TC_VJP(mul(g, mul(exp(square(out)), 0.886226925452758013649)))};
-const Spec kLgamma{UnaryOp::Lgamma, "lgamma", "lgamma_", "LgammaBackward0", true, true,
+const Spec kLgamma{UnaryOp::Lgamma,           "lgamma", "lgamma_", "LgammaBackward0", true, true,
                    TC_VJP(mul(g, digamma(x)))};
-const Spec kDigamma{UnaryOp::Digamma, "digamma", "digamma_", "DigammaBackward0", true, true,
+const Spec kDigamma{UnaryOp::Digamma,
+                    "digamma",
+                    "digamma_",
+                    "DigammaBackward0",
+                    true,
+                    true,
                     TC_VJP(mul(g, polygamma(1, x)))};
-const Spec kTrigamma{UnaryOp::Trigamma, "polygamma", "polygamma_", "PolygammaBackward0", true,
-                     true, [](const Tensor&, const Tensor&, const Tensor&) -> Tensor {
-                       throw NotImplementedError("polygamma: backward of polygamma(1, x) is not "
-                                                 "implemented");
+const Spec kTrigamma{UnaryOp::Trigamma,
+                     "polygamma",
+                     "polygamma_",
+                     "PolygammaBackward0",
+                     true,
+                     true,
+                     [](const Tensor&, const Tensor&, const Tensor&) -> Tensor {
+                       throw NotImplementedError(
+                           "polygamma: backward of polygamma(1, x) is not "
+                           "implemented");
                      }};
 const Spec kFloor{UnaryOp::Floor, "floor", "floor_", "FloorBackward0", false, false, zero_grad};
 const Spec kCeil{UnaryOp::Ceil, "ceil", "ceil_", "CeilBackward0", false, false, zero_grad};
 const Spec kTrunc{UnaryOp::Trunc, "trunc", "trunc_", "TruncBackward0", false, false, zero_grad};
 const Spec kRound{UnaryOp::Round, "round", "round_", "RoundBackward0", false, false, zero_grad};
-const Spec kRoundD{UnaryOp::RoundDecimals, "round", "round_", "RoundBackward1", false, false,
-                   zero_grad};
+const Spec kRoundD{
+    UnaryOp::RoundDecimals, "round", "round_", "RoundBackward1", false, false, zero_grad};
 const Spec kFrac{UnaryOp::Frac, "frac", "frac_", "FracBackward0", false, false, TC_VJP(g)};
-const Spec kReciprocal{UnaryOp::Reciprocal, "reciprocal", "reciprocal_", "ReciprocalBackward0",
-                       true, false, TC_VJP(mul(g, cj(neg(square(out)))))};
-const Spec kSquare{UnaryOp::Square, "square", "square_", "PowBackward0", false, true,
+const Spec kReciprocal{UnaryOp::Reciprocal,
+                       "reciprocal",
+                       "reciprocal_",
+                       "ReciprocalBackward0",
+                       true,
+                       false,
+                       TC_VJP(mul(g, cj(neg(square(out)))))};
+const Spec kSquare{UnaryOp::Square,
+                   "square",
+                   "square_",
+                   "PowBackward0",
+                   false,
+                   true,
                    TC_VJP(mul(g, cj(mul(x, 2))))};
-const Spec kRelu{UnaryOp::Relu, "relu", "relu_", "ReluBackward0", false, false,
+const Spec kRelu{UnaryOp::Relu,
+                 "relu",
+                 "relu_",
+                 "ReluBackward0",
+                 false,
+                 false,
                  TC_VJP(mul(g, gt(out, wrap(0))))};
 const Spec kBitNot{UnaryOp::BitwiseNot, "bitwise_not", "bitwise_not_", "", false, false, nullptr};
-const Spec kLogicalNot{UnaryOp::LogicalNot, "logical_not", "logical_not_", "", false, false, nullptr};
-const Spec kNanToNum{UnaryOp::NanToNum, "nan_to_num", "nan_to_num_", "NanToNumBackward0", false,
-                     true, TC_VJP(mul(g, isfinite(x)))};
+const Spec kLogicalNot{
+    UnaryOp::LogicalNot, "logical_not", "logical_not_", "", false, false, nullptr};
+const Spec kNanToNum{UnaryOp::NanToNum,          "nan_to_num", "nan_to_num_",
+                     "NanToNumBackward0",        false,        true,
+                     TC_VJP(mul(g, isfinite(x)))};
 
 Tensor abs_vjp(const Tensor& x, const Tensor&, const Tensor& g) { return mul(g, sgn(x)); }
 Tensor sgn_vjp(const Tensor& x, const Tensor& out, const Tensor& g) {
@@ -171,7 +285,7 @@ void check_not_complex(const Tensor& a, const char* name, const char* hint = "")
 }  // namespace
 
 // ---- simple unary ops ----
-#define TC_SIMPLE_UNARY(fname, spec)                     \
+#define TC_SIMPLE_UNARY(fname, spec)                       \
   Tensor fname(const Tensor& a) { return apply(spec, a); } \
   Tensor& fname##_(Tensor& a) { return apply_(spec, a); }
 TC_SIMPLE_UNARY(exp2, kExp2)
@@ -199,9 +313,15 @@ TC_SIMPLE_UNARY(relu, kRelu)
 #undef TC_SIMPLE_UNARY
 
 // Real-only float functions (erf & co.): complex inputs get a clear TypeError.
-#define TC_REAL_UNARY(fname, spec)                                                  \
-  Tensor fname(const Tensor& a) { check_not_complex(a, #fname); return apply(spec, a); } \
-  Tensor& fname##_(Tensor& a) { check_not_complex(a, #fname "_"); return apply_(spec, a); }
+#define TC_REAL_UNARY(fname, spec)    \
+  Tensor fname(const Tensor& a) {     \
+    check_not_complex(a, #fname);     \
+    return apply(spec, a);            \
+  }                                   \
+  Tensor& fname##_(Tensor& a) {       \
+    check_not_complex(a, #fname "_"); \
+    return apply_(spec, a);           \
+  }
 TC_REAL_UNARY(erf, kErf)
 TC_REAL_UNARY(erfc, kErfc)
 TC_REAL_UNARY(lgamma, kLgamma)
@@ -209,16 +329,16 @@ TC_REAL_UNARY(digamma, kDigamma)
 #undef TC_REAL_UNARY
 
 // Rounding: identity (a copy) on integers, like torch.
-#define TC_ROUNDING_UNARY(fname, spec)                                          \
-  Tensor fname(const Tensor& a) {                                               \
-    check_not_complex(a, #fname);                                               \
-    if (is_int_like(a)) return clone(a);                                        \
-    return apply(spec, a);                                                      \
-  }                                                                             \
-  Tensor& fname##_(Tensor& a) {                                                 \
-    check_not_complex(a, #fname "_");                                           \
-    if (is_int_like(a)) return a;                                               \
-    return apply_(spec, a);                                                     \
+#define TC_ROUNDING_UNARY(fname, spec)   \
+  Tensor fname(const Tensor& a) {        \
+    check_not_complex(a, #fname);        \
+    if (is_int_like(a)) return clone(a); \
+    return apply(spec, a);               \
+  }                                      \
+  Tensor& fname##_(Tensor& a) {          \
+    check_not_complex(a, #fname "_");    \
+    if (is_int_like(a)) return a;        \
+    return apply_(spec, a);              \
   }
 TC_ROUNDING_UNARY(floor, kFloor)
 TC_ROUNDING_UNARY(ceil, kCeil)
@@ -240,11 +360,18 @@ Tensor& round_(Tensor& a, int64_t decimals) {
   return apply_(decimals == 0 ? kRound : kRoundD, a, p);
 }
 
-Tensor frac(const Tensor& a) { check_not_complex(a, "frac"); return apply(kFrac, a); }
-Tensor& frac_(Tensor& a) { check_not_complex(a, "frac_"); return apply_(kFrac, a); }
+Tensor frac(const Tensor& a) {
+  check_not_complex(a, "frac");
+  return apply(kFrac, a);
+}
+Tensor& frac_(Tensor& a) {
+  check_not_complex(a, "frac_");
+  return apply_(kFrac, a);
+}
 
 Tensor sign(const Tensor& a) {
-  check_not_complex(a, "sign", "; unlike NumPy, torch.sign is not intended to support complex "
+  check_not_complex(a, "sign",
+                    "; unlike NumPy, torch.sign is not intended to support complex "
                     "numbers. Please use torch.sgn instead.");
   return apply(kSign, a);
 }
@@ -272,7 +399,8 @@ Tensor square(const Tensor& a) {
   return apply(kSquare, a.dtype() == DType::Bool ? to_dtype(a, DType::Int64) : a);
 }
 Tensor& square_(Tensor& a) {
-  TC_CHECK_TYPE(a.dtype() != DType::Bool, "square_: result type Long can't be cast to the "
+  TC_CHECK_TYPE(a.dtype() != DType::Bool,
+                "square_: result type Long can't be cast to the "
                 "desired output type Bool");
   return apply_(kSquare, a);
 }
@@ -305,8 +433,10 @@ Tensor& core_inplace(Tensor& a, KernelTable<IterKernel>& table, const char* name
   iter.finish();
   a.bump_version();
   if (ng) {
-    const char* node = which == 0 ? "ExpBackward0" : which == 1 ? "LogBackward0"
-                       : which == 2 ? "SqrtBackward0" : "NegBackward0";
+    const char* node = which == 0   ? "ExpBackward0"
+                       : which == 1 ? "LogBackward0"
+                       : which == 2 ? "SqrtBackward0"
+                                    : "NegBackward0";
     autograd::record(node, {a}, {a}, {old, a},
                      [which](const TensorList& s, const TensorList& g) -> TensorList {
                        if (which == 0) return {mul(g[0], conj(s[1]))};
@@ -323,7 +453,8 @@ Tensor& exp_(Tensor& a) { return core_inplace(a, exp_kernel, "exp_", 0); }
 Tensor& log_(Tensor& a) { return core_inplace(a, log_kernel, "log_", 1); }
 Tensor& sqrt_(Tensor& a) { return core_inplace(a, sqrt_kernel, "sqrt_", 2); }
 Tensor& neg_(Tensor& a) {
-  TC_CHECK_TYPE(a.dtype() != DType::Bool, "neg_: negation, the `-` operator, on a bool tensor is "
+  TC_CHECK_TYPE(a.dtype() != DType::Bool,
+                "neg_: negation, the `-` operator, on a bool tensor is "
                 "not supported. If you are trying to invert a mask, use the `~` or "
                 "`logical_not()` operator instead.");
   return core_inplace(a, neg_kernel, "neg_", 3);
@@ -375,7 +506,8 @@ Tensor& nan_to_num_(Tensor& a, std::optional<double> nan, std::optional<double> 
 // ---- predicates ----
 namespace {
 Tensor predicate(const Tensor& a, UnaryOp op, const char* name, bool int_value) {
-  if (is_int_like(a)) return full(a.sizes(), int_value, TensorOptions(DType::Bool).device(a.device()));
+  if (is_int_like(a))
+    return full(a.sizes(), int_value, TensorOptions(DType::Bool).device(a.device()));
   return run_unary(Tensor(), a, op, name, false, {}, DType::Bool);
 }
 }  // namespace
@@ -404,7 +536,8 @@ Tensor extreme(DType dt, bool high, Device dev) {
   Scalar v = dispatch_dtype<kIntegral | kFloating>(dt, "clamp", [&](auto tag) -> Scalar {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_integral_v<T>) {
-      return Scalar(int64_t(high ? std::numeric_limits<T>::max() : std::numeric_limits<T>::lowest()));
+      return Scalar(
+          int64_t(high ? std::numeric_limits<T>::max() : std::numeric_limits<T>::lowest()));
     } else {
       return Scalar(high ? std::numeric_limits<double>::infinity()
                          : -std::numeric_limits<double>::infinity());
@@ -416,10 +549,14 @@ Tensor extreme(DType dt, bool high, Device dev) {
 void record_clamp(const Tensor& in, const Tensor& out, const Tensor& x, const Tensor& lo,
                   const Tensor& hi, bool inplace) {
   TensorList inputs{in};
-  if (lo.defined() && !lo.impl()->is_wrapped_number) inputs.push_back(lo);
-  else inputs.push_back(Tensor());
-  if (hi.defined() && !hi.impl()->is_wrapped_number) inputs.push_back(hi);
-  else inputs.push_back(Tensor());
+  if (lo.defined() && !lo.impl()->is_wrapped_number)
+    inputs.push_back(lo);
+  else
+    inputs.push_back(Tensor());
+  if (hi.defined() && !hi.impl()->is_wrapped_number)
+    inputs.push_back(hi);
+  else
+    inputs.push_back(Tensor());
   if (!autograd::needs_grad(inputs)) return;
   (void)inplace;
   autograd::record("ClampBackward1", inputs, {out}, {x, lo, hi},
@@ -438,17 +575,23 @@ void record_clamp(const Tensor& in, const Tensor& out, const Tensor& x, const Te
 Tensor clamp_impl(Tensor out, const Tensor& a, const Tensor& lo, const Tensor& hi,
                   const char* name) {
   TC_CHECK(lo.defined() || hi.defined(), name, ": At least one of 'min' or 'max' must not be None");
-  TC_CHECK_TYPE(!a.is_complex() && !(lo.defined() && lo.is_complex()) &&
-                    !(hi.defined() && hi.is_complex()),
-                name, ": clamp is not supported for complex types");
+  TC_CHECK_TYPE(
+      !a.is_complex() && !(lo.defined() && lo.is_complex()) && !(hi.defined() && hi.is_complex()),
+      name, ": clamp is not supported for complex types");
   DType dt = result_type({a, lo, hi});
   TC_CHECK_TYPE(dt != DType::Bool, name, ": not implemented for dtype bool");
   bool scalar_bounds = (!lo.defined() || lo.impl()->is_wrapped_number) &&
                        (!hi.defined() || hi.impl()->is_wrapped_number);
   if (scalar_bounds) {
     OpParams p;
-    if (lo.defined()) { p.has_a = true; p.a = lo.item().to_double(); }
-    if (hi.defined()) { p.has_b = true; p.b = hi.item().to_double(); }
+    if (lo.defined()) {
+      p.has_a = true;
+      p.a = lo.item().to_double();
+    }
+    if (hi.defined()) {
+      p.has_b = true;
+      p.b = hi.item().to_double();
+    }
     TensorIterConfig c;
     c.op_name = name;
     c.compute_dtype = dt;

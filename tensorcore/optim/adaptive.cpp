@@ -18,19 +18,23 @@ void check_betas(const char* name, double b1, double b2) {
 
 }  // namespace
 
-#define TC_OPTIM_VALUE(name) {#name, double(name##_)}
-#define TC_OPTIM_SET(name) \
-  if (n == #name) {        \
-    name##_ = decltype(name##_)(v); return; }
+#define TC_OPTIM_VALUE(name) \
+  { #name, double(name##_) }
+#define TC_OPTIM_SET(name)          \
+  if (n == #name) {                 \
+    name##_ = decltype(name##_)(v); \
+    return;                         \
+  }
 
 // ---- Adadelta ----
 std::vector<std::pair<std::string, double>> AdadeltaOpts::values() const {
-  return {TC_OPTIM_VALUE(lr), TC_OPTIM_VALUE(rho), TC_OPTIM_VALUE(eps), TC_OPTIM_VALUE(weight_decay),
-          TC_OPTIM_VALUE(maximize)};
+  return {TC_OPTIM_VALUE(lr), TC_OPTIM_VALUE(rho), TC_OPTIM_VALUE(eps),
+          TC_OPTIM_VALUE(weight_decay), TC_OPTIM_VALUE(maximize)};
 }
 void AdadeltaOpts::set_value(const std::string& n, double v) {
-  TC_OPTIM_SET(lr) TC_OPTIM_SET(rho) TC_OPTIM_SET(eps) TC_OPTIM_SET(weight_decay) TC_OPTIM_SET(maximize)
-  throw ValueError("Adadelta.load_state_dict: unknown option '" + n + "'");
+  TC_OPTIM_SET(lr)
+  TC_OPTIM_SET(rho) TC_OPTIM_SET(eps) TC_OPTIM_SET(weight_decay) TC_OPTIM_SET(
+      maximize) throw ValueError("Adadelta.load_state_dict: unknown option '" + n + "'");
 }
 
 Adadelta::Adadelta(std::vector<OptimizerParamGroup> groups, AdadeltaOpts d)
@@ -52,16 +56,17 @@ void Adadelta::step() {
 
 // ---- Adamax ----
 std::vector<std::pair<std::string, double>> AdamaxOpts::values() const {
-  return {TC_OPTIM_VALUE(lr), TC_OPTIM_VALUE(beta1), TC_OPTIM_VALUE(beta2), TC_OPTIM_VALUE(eps),
-          TC_OPTIM_VALUE(weight_decay), TC_OPTIM_VALUE(maximize)};
+  return {TC_OPTIM_VALUE(lr),  TC_OPTIM_VALUE(beta1),        TC_OPTIM_VALUE(beta2),
+          TC_OPTIM_VALUE(eps), TC_OPTIM_VALUE(weight_decay), TC_OPTIM_VALUE(maximize)};
 }
 void AdamaxOpts::set_value(const std::string& n, double v) {
-  TC_OPTIM_SET(lr) TC_OPTIM_SET(beta1) TC_OPTIM_SET(beta2) TC_OPTIM_SET(eps) TC_OPTIM_SET(weight_decay)
-  TC_OPTIM_SET(maximize)
-  throw ValueError("Adamax.load_state_dict: unknown option '" + n + "'");
+  TC_OPTIM_SET(lr)
+  TC_OPTIM_SET(beta1) TC_OPTIM_SET(beta2) TC_OPTIM_SET(eps) TC_OPTIM_SET(weight_decay)
+      TC_OPTIM_SET(maximize) throw ValueError("Adamax.load_state_dict: unknown option '" + n + "'");
 }
 
-Adamax::Adamax(std::vector<OptimizerParamGroup> groups, AdamaxOpts d) : Optimizer({}, std::make_unique<AdamaxOpts>(d)) {
+Adamax::Adamax(std::vector<OptimizerParamGroup> groups, AdamaxOpts d)
+    : Optimizer({}, std::make_unique<AdamaxOpts>(d)) {
   check_common("Adamax", d.lr(), d.eps(), d.weight_decay());
   check_betas("Adamax", d.beta1(), d.beta2());
   for (auto& g : groups) add_param_group(std::move(g));
@@ -72,23 +77,25 @@ void Adamax::step() {
   for (auto& g : groups_) {
     auto& o = static_cast<AdamaxOpts&>(*g.options);
     auto in = step_inputs(g, {"exp_avg", "exp_inf"});
-    adamax_step(in.params, in.state[0], in.state[1], in.steps,
-                AdamaxOptions{o.lr(), o.beta1(), o.beta2(), o.eps(), o.weight_decay(), o.maximize()});
+    adamax_step(
+        in.params, in.state[0], in.state[1], in.steps,
+        AdamaxOptions{o.lr(), o.beta1(), o.beta2(), o.eps(), o.weight_decay(), o.maximize()});
   }
 }
 
 // ---- NAdam ----
 std::vector<std::pair<std::string, double>> NAdamOpts::values() const {
-  return {TC_OPTIM_VALUE(lr), TC_OPTIM_VALUE(beta1), TC_OPTIM_VALUE(beta2), TC_OPTIM_VALUE(eps),
-          TC_OPTIM_VALUE(weight_decay), TC_OPTIM_VALUE(momentum_decay)};
+  return {TC_OPTIM_VALUE(lr),  TC_OPTIM_VALUE(beta1),        TC_OPTIM_VALUE(beta2),
+          TC_OPTIM_VALUE(eps), TC_OPTIM_VALUE(weight_decay), TC_OPTIM_VALUE(momentum_decay)};
 }
 void NAdamOpts::set_value(const std::string& n, double v) {
-  TC_OPTIM_SET(lr) TC_OPTIM_SET(beta1) TC_OPTIM_SET(beta2) TC_OPTIM_SET(eps) TC_OPTIM_SET(weight_decay)
-  TC_OPTIM_SET(momentum_decay)
-  throw ValueError("NAdam.load_state_dict: unknown option '" + n + "'");
+  TC_OPTIM_SET(lr)
+  TC_OPTIM_SET(beta1) TC_OPTIM_SET(beta2) TC_OPTIM_SET(eps) TC_OPTIM_SET(weight_decay) TC_OPTIM_SET(
+      momentum_decay) throw ValueError("NAdam.load_state_dict: unknown option '" + n + "'");
 }
 
-NAdam::NAdam(std::vector<OptimizerParamGroup> groups, NAdamOpts d) : Optimizer({}, std::make_unique<NAdamOpts>(d)) {
+NAdam::NAdam(std::vector<OptimizerParamGroup> groups, NAdamOpts d)
+    : Optimizer({}, std::make_unique<NAdamOpts>(d)) {
   check_common("NAdam", d.lr(), d.eps(), d.weight_decay());
   check_betas("NAdam", d.beta1(), d.beta2());
   TC_CHECK(d.momentum_decay() >= 0, "NAdam: invalid momentum_decay ", d.momentum_decay());
@@ -106,8 +113,9 @@ void NAdam::step() {
       if (!st.count("mu_product")) st["mu_product"] = ones({}, DType::Float32);
       mu_products.push_back(st["mu_product"]);
     }
-    nadam_step(in.params, in.state[0], in.state[1], mu_products, in.steps,
-               NadamOptions{o.lr(), o.beta1(), o.beta2(), o.eps(), o.weight_decay(), o.momentum_decay()});
+    nadam_step(
+        in.params, in.state[0], in.state[1], mu_products, in.steps,
+        NadamOptions{o.lr(), o.beta1(), o.beta2(), o.eps(), o.weight_decay(), o.momentum_decay()});
   }
 }
 
@@ -117,11 +125,13 @@ std::vector<std::pair<std::string, double>> RAdamOpts::values() const {
           TC_OPTIM_VALUE(weight_decay)};
 }
 void RAdamOpts::set_value(const std::string& n, double v) {
-  TC_OPTIM_SET(lr) TC_OPTIM_SET(beta1) TC_OPTIM_SET(beta2) TC_OPTIM_SET(eps) TC_OPTIM_SET(weight_decay)
-  throw ValueError("RAdam.load_state_dict: unknown option '" + n + "'");
+  TC_OPTIM_SET(lr)
+  TC_OPTIM_SET(beta1) TC_OPTIM_SET(beta2) TC_OPTIM_SET(eps) TC_OPTIM_SET(
+      weight_decay) throw ValueError("RAdam.load_state_dict: unknown option '" + n + "'");
 }
 
-RAdam::RAdam(std::vector<OptimizerParamGroup> groups, RAdamOpts d) : Optimizer({}, std::make_unique<RAdamOpts>(d)) {
+RAdam::RAdam(std::vector<OptimizerParamGroup> groups, RAdamOpts d)
+    : Optimizer({}, std::make_unique<RAdamOpts>(d)) {
   check_common("RAdam", d.lr(), d.eps(), d.weight_decay());
   check_betas("RAdam", d.beta1(), d.beta2());
   for (auto& g : groups) add_param_group(std::move(g));
@@ -132,7 +142,8 @@ void RAdam::step() {
   for (auto& g : groups_) {
     auto& o = static_cast<RAdamOpts&>(*g.options);
     auto in = step_inputs(g, {"exp_avg", "exp_avg_sq"});
-    radam_step(in.params, in.state[0], in.state[1], in.steps, RadamOptions{o.lr(), o.beta1(), o.beta2(), o.eps(), o.weight_decay()});
+    radam_step(in.params, in.state[0], in.state[1], in.steps,
+               RadamOptions{o.lr(), o.beta1(), o.beta2(), o.eps(), o.weight_decay()});
   }
 }
 

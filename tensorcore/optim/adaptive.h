@@ -13,7 +13,9 @@ struct AdadeltaOpts : OptimizerOptions {
   TC_OPTIM_ARG(double, eps) = 1e-6;
   TC_OPTIM_ARG(double, weight_decay) = 0;
   TC_OPTIM_ARG(bool, maximize) = false;
-  std::unique_ptr<OptimizerOptions> clone() const override { return std::make_unique<AdadeltaOpts>(*this); }
+  std::unique_ptr<OptimizerOptions> clone() const override {
+    return std::make_unique<AdadeltaOpts>(*this);
+  }
   double get_lr() const override { return lr_; }
   void set_lr(double lr) override { lr_ = lr; }
   std::vector<std::pair<std::string, double>> values() const override;
@@ -24,7 +26,8 @@ class Adadelta : public Optimizer {
  public:
   Adadelta(std::vector<OptimizerParamGroup> groups, AdadeltaOpts defaults = AdadeltaOpts());
   Adadelta(TensorList params, AdadeltaOpts defaults = AdadeltaOpts())
-      : Adadelta(std::vector<OptimizerParamGroup>{OptimizerParamGroup(std::move(params))}, defaults) {}
+      : Adadelta(std::vector<OptimizerParamGroup>{OptimizerParamGroup(std::move(params))},
+                 defaults) {}
   void step() override;
   using Options = AdadeltaOpts;
 };
@@ -38,8 +41,14 @@ struct AdamaxOpts : OptimizerOptions {
   TC_OPTIM_ARG(double, eps) = 1e-8;
   TC_OPTIM_ARG(double, weight_decay) = 0;
   TC_OPTIM_ARG(bool, maximize) = false;
-  auto& betas(std::pair<double, double> b) { beta1_ = b.first; beta2_ = b.second; return *this; }
-  std::unique_ptr<OptimizerOptions> clone() const override { return std::make_unique<AdamaxOpts>(*this); }
+  auto& betas(std::pair<double, double> b) {
+    beta1_ = b.first;
+    beta2_ = b.second;
+    return *this;
+  }
+  std::unique_ptr<OptimizerOptions> clone() const override {
+    return std::make_unique<AdamaxOpts>(*this);
+  }
   double get_lr() const override { return lr_; }
   void set_lr(double lr) override { lr_ = lr; }
   std::vector<std::pair<std::string, double>> values() const override;
@@ -50,7 +59,8 @@ class Adamax : public Optimizer {
  public:
   Adamax(std::vector<OptimizerParamGroup> groups, AdamaxOpts defaults = AdamaxOpts());
   Adamax(TensorList params, AdamaxOpts defaults = AdamaxOpts())
-      : Adamax(std::vector<OptimizerParamGroup>{OptimizerParamGroup(std::move(params))}, defaults) {}
+      : Adamax(std::vector<OptimizerParamGroup>{OptimizerParamGroup(std::move(params))}, defaults) {
+  }
   void step() override;
   using Options = AdamaxOpts;
 };
@@ -63,8 +73,14 @@ struct NAdamOpts : OptimizerOptions {
   TC_OPTIM_ARG(double, eps) = 1e-8;
   TC_OPTIM_ARG(double, weight_decay) = 0;
   TC_OPTIM_ARG(double, momentum_decay) = 4e-3;
-  auto& betas(std::pair<double, double> b) { beta1_ = b.first; beta2_ = b.second; return *this; }
-  std::unique_ptr<OptimizerOptions> clone() const override { return std::make_unique<NAdamOpts>(*this); }
+  auto& betas(std::pair<double, double> b) {
+    beta1_ = b.first;
+    beta2_ = b.second;
+    return *this;
+  }
+  std::unique_ptr<OptimizerOptions> clone() const override {
+    return std::make_unique<NAdamOpts>(*this);
+  }
   double get_lr() const override { return lr_; }
   void set_lr(double lr) override { lr_ = lr; }
   std::vector<std::pair<std::string, double>> values() const override;
@@ -88,8 +104,14 @@ struct RAdamOpts : OptimizerOptions {
   TC_OPTIM_ARG(double, beta2) = 0.999;
   TC_OPTIM_ARG(double, eps) = 1e-8;
   TC_OPTIM_ARG(double, weight_decay) = 0;
-  auto& betas(std::pair<double, double> b) { beta1_ = b.first; beta2_ = b.second; return *this; }
-  std::unique_ptr<OptimizerOptions> clone() const override { return std::make_unique<RAdamOpts>(*this); }
+  auto& betas(std::pair<double, double> b) {
+    beta1_ = b.first;
+    beta2_ = b.second;
+    return *this;
+  }
+  std::unique_ptr<OptimizerOptions> clone() const override {
+    return std::make_unique<RAdamOpts>(*this);
+  }
   double get_lr() const override { return lr_; }
   void set_lr(double lr) override { lr_ = lr; }
   std::vector<std::pair<std::string, double>> values() const override;

@@ -16,17 +16,19 @@ namespace {
 
 std::atomic<bool> g_force_generic{false};
 
-void check_state(const char* op, size_t i, const Tensor& p, const TensorList& list, const char* name) {
-  TC_CHECK(list.size() > i, op, ": expected one ", name, " tensor per parameter, got ", list.size(), " for ",
-           "parameter index ", i);
+void check_state(const char* op, size_t i, const Tensor& p, const TensorList& list,
+                 const char* name) {
+  TC_CHECK(list.size() > i, op, ": expected one ", name, " tensor per parameter, got ", list.size(),
+           " for ", "parameter index ", i);
   const Tensor& s = list[i];
   TC_CHECK(s.defined(), op, ": ", name, " state of parameter ", i, " is missing");
   TC_CHECK(s.sizes() == p.sizes(), op, ": ", name, " state of parameter ", i,
            " has a different shape from the parameter (was the state loaded for another model?)");
   TC_CHECK_TYPE(s.dtype() == p.dtype(), op, ": ", name, " state of parameter ", i, " has dtype ",
                 dtype_name(s.dtype()), " but the parameter has ", dtype_name(p.dtype()));
-  TC_CHECK(s.device() == p.device(), op, ": ", name, " state of parameter ", i, " is on ", s.device().str(),
-           " but the parameter is on ", p.device().str(), " (move the optimizer state with the model)");
+  TC_CHECK(s.device() == p.device(), op, ": ", name, " state of parameter ", i, " is on ",
+           s.device().str(), " but the parameter is on ", p.device().str(),
+           " (move the optimizer state with the model)");
 }
 
 // The fused loops need contiguous CPU tensors; anything else (CUDA, strided views) takes the
@@ -39,11 +41,12 @@ bool fusable(std::initializer_list<Tensor> ts) {
 }
 
 float& step_of(const char* op, const TensorList& steps, size_t i) {
-  TC_CHECK(steps.size() > i && steps[i].defined() && steps[i].dtype() == DType::Float32 && steps[i].numel() == 1,
+  TC_CHECK(steps.size() > i && steps[i].defined() && steps[i].dtype() == DType::Float32 &&
+               steps[i].numel() == 1,
            op, ": expected a float32 step counter for parameter ", i);
   // Counters stay on the host even for CUDA parameters, so the step's scalars need no sync.
-  TC_CHECK(steps[i].is_cpu(), op, ": the step counter of parameter ", i, " must be a CPU tensor, got one on ",
-           steps[i].device().str());
+  TC_CHECK(steps[i].is_cpu(), op, ": the step counter of parameter ", i,
+           " must be a CPU tensor, got one on ", steps[i].device().str());
   return *steps[i].data<float>();
 }
 
@@ -57,17 +60,21 @@ void each_param(const char* op, const TensorList& params, Fn&& fn) {
     Tensor g = p.grad();
     if (!g.defined()) continue;
     TC_CHECK_TYPE(p.dtype() == DType::Float32 || p.dtype() == DType::Float64, op,
-                  ": fused step supports float32 and float64 parameters, parameter ", i, " has dtype ",
-                  dtype_name(p.dtype()));
-    TC_CHECK(g.sizes() == p.sizes(), op, ": gradient of parameter ", i, " has a different shape from the parameter");
-    TC_CHECK_TYPE(g.dtype() == p.dtype(), op, ": gradient of parameter ", i, " has dtype ", dtype_name(g.dtype()),
-                  " but the parameter has ", dtype_name(p.dtype()));
-    TC_CHECK(g.device() == p.device(), op, ": gradient of parameter ", i, " is on ", g.device().str(),
-             " but the parameter is on ", p.device().str());
-    const bool generic = g_force_generic.load(std::memory_order_relaxed) || !fusable(p) || !g.is_cpu();
+                  ": fused step supports float32 and float64 parameters, parameter ", i,
+                  " has dtype ", dtype_name(p.dtype()));
+    TC_CHECK(g.sizes() == p.sizes(), op, ": gradient of parameter ", i,
+             " has a different shape from the parameter");
+    TC_CHECK_TYPE(g.dtype() == p.dtype(), op, ": gradient of parameter ", i, " has dtype ",
+                  dtype_name(g.dtype()), " but the parameter has ", dtype_name(p.dtype()));
+    TC_CHECK(g.device() == p.device(), op, ": gradient of parameter ", i, " is on ",
+             g.device().str(), " but the parameter is on ", p.device().str());
+    const bool generic =
+        g_force_generic.load(std::memory_order_relaxed) || !fusable(p) || !g.is_cpu();
     if (!generic && !g.is_contiguous()) g = contiguous(g);
-    if (p.dtype() == DType::Float32) fn(i, p, g, float{}, generic);
-    else fn(i, p, g, double{}, generic);
+    if (p.dtype() == DType::Float32)
+      fn(i, p, g, float{}, generic);
+    else
+      fn(i, p, g, double{}, generic);
     p.bump_version();
   }
 }
@@ -88,8 +95,8 @@ template <typename T>
 // The element loop NAdam and RAdam share: L2 weight decay, the moment update, then
 // `step(p, g, m, v)` returns the parameter's decrement.
 template <typename T, typename Step>
-void moments_loop(const Tensor& p, const Tensor& g, const Tensor& exp_avg, const Tensor& exp_avg_sq, T b1, T b2,
-                  T wd, Step step) {
+void moments_loop(const Tensor& p, const Tensor& g, const Tensor& exp_avg, const Tensor& exp_avg_sq,
+                  T b1, T b2, T wd, Step step) {
   T* pd = p.data<T>();
   const T* gd = g.data<T>();
   T* m = exp_avg.template data<T>();
@@ -109,9 +116,9 @@ void moments_loop(const Tensor& p, const Tensor& g, const Tensor& exp_avg, const
 // AMSGrad's Adam loop as a function of its own: GCC vectorizes it with restrict parameters, but
 // not inside the capturing lambda.
 template <typename T>
-void adam_amsgrad_loop(int64_t b, int64_t e, T* __restrict pd, const T* __restrict gd, T* __restrict m,
-                       T* __restrict v, T* __restrict vmax, T decay, T sign, T l2, T b1, T b2, T step_size,
-                       T inv_bc2_sqrt, T eps) {
+void adam_amsgrad_loop(int64_t b, int64_t e, T* __restrict pd, const T* __restrict gd,
+                       T* __restrict m, T* __restrict v, T* __restrict vmax, T decay, T sign, T l2,
+                       T b1, T b2, T step_size, T inv_bc2_sqrt, T eps) {
   for (int64_t j = b; j < e; ++j) {
     const T pj = pd[j] * decay;
     const T gj = sign * gd[j] + l2 * pd[j];
@@ -232,8 +239,8 @@ void adam_step(const TensorList& params, const TensorList& exp_avgs, const Tenso
     const T decay = o.decoupled_weight_decay ? T(1 - o.lr * o.weight_decay) : T(1);
     const Tensor vmax_state = o.amsgrad ? max_exp_avg_sqs[i] : Tensor();
     if (generic || !fusable({exp_avgs[i], exp_avg_sqs[i], vmax_state})) {
-      generic::adam(p, g, exp_avgs[i], exp_avg_sqs[i], vmax_state, decay, sign, l2, T(1) - b1, b2, T(1) - b2,
-                    step_size, inv_bc2_sqrt, eps);
+      generic::adam(p, g, exp_avgs[i], exp_avg_sqs[i], vmax_state, decay, sign, l2, T(1) - b1, b2,
+                    T(1) - b2, step_size, inv_bc2_sqrt, eps);
       return;
     }
     T* pd = p.data<T>();
@@ -243,7 +250,8 @@ void adam_step(const TensorList& params, const TensorList& exp_avgs, const Tenso
     T* vmax = o.amsgrad ? max_exp_avg_sqs[i].template data<T>() : nullptr;
     elems(p.numel(), [=](int64_t b, int64_t e) {
       if (vmax) {
-        adam_amsgrad_loop<T>(b, e, pd, gd, m, v, vmax, decay, sign, l2, b1, b2, step_size, inv_bc2_sqrt, eps);
+        adam_amsgrad_loop<T>(b, e, pd, gd, m, v, vmax, decay, sign, l2, b1, b2, step_size,
+                             inv_bc2_sqrt, eps);
       } else {
         for (int64_t j = b; j < e; ++j) {
           const T pj = pd[j] * decay;
@@ -287,8 +295,9 @@ void adagrad_step(const TensorList& params, const TensorList& sums, const Tensor
   });
 }
 
-void rmsprop_step(const TensorList& params, const TensorList& square_avgs, const TensorList& momentum_buffers,
-                  const TensorList& grad_avgs, const TensorList& steps, const RmspropOptions& o) {
+void rmsprop_step(const TensorList& params, const TensorList& square_avgs,
+                  const TensorList& momentum_buffers, const TensorList& grad_avgs,
+                  const TensorList& steps, const RmspropOptions& o) {
   const char* op = "RMSprop.step";
   each_param(op, params, [&](size_t i, const Tensor& p, const Tensor& g, auto tag, bool generic) {
     using T = decltype(tag);
@@ -296,12 +305,14 @@ void rmsprop_step(const TensorList& params, const TensorList& square_avgs, const
     if (o.momentum > 0) check_state(op, i, p, momentum_buffers, "momentum_buffer");
     if (o.centered) check_state(op, i, p, grad_avgs, "grad_avg");
     step_of(op, steps, i) += 1;
-    const T lr = T(o.lr), alpha = T(o.alpha), eps = T(o.eps), wd = T(o.weight_decay), mom = T(o.momentum);
+    const T lr = T(o.lr), alpha = T(o.alpha), eps = T(o.eps), wd = T(o.weight_decay),
+            mom = T(o.momentum);
     const T sign = o.maximize ? T(-1) : T(1);
     const Tensor buf_state = o.momentum > 0 ? momentum_buffers[i] : Tensor();
     const Tensor avg_state = o.centered ? grad_avgs[i] : Tensor();
     if (generic || !fusable({square_avgs[i], buf_state, avg_state})) {
-      generic::rmsprop(p, g, square_avgs[i], buf_state, avg_state, lr, alpha, T(1) - alpha, eps, wd, mom, sign);
+      generic::rmsprop(p, g, square_avgs[i], buf_state, avg_state, lr, alpha, T(1) - alpha, eps, wd,
+                       mom, sign);
       return;
     }
     T* pd = p.data<T>();
@@ -310,16 +321,23 @@ void rmsprop_step(const TensorList& params, const TensorList& square_avgs, const
     T* buf = o.momentum > 0 ? momentum_buffers[i].template data<T>() : nullptr;
     T* ga = o.centered ? grad_avgs[i].template data<T>() : nullptr;
     const T c[] = {sign, wd, alpha, eps, mom, lr};
-    auto run = [&](auto loop) { elems(p.numel(), [=](int64_t b, int64_t e) { loop(b, e, pd, gd, sq, buf, ga, c); }); };
-    if (ga && buf) run(rmsprop_loop<T, true, true>);
-    else if (ga) run(rmsprop_loop<T, true, false>);
-    else if (buf) run(rmsprop_loop<T, false, true>);
-    else run(rmsprop_loop<T, false, false>);
+    auto run = [&](auto loop) {
+      elems(p.numel(), [=](int64_t b, int64_t e) { loop(b, e, pd, gd, sq, buf, ga, c); });
+    };
+    if (ga && buf)
+      run(rmsprop_loop<T, true, true>);
+    else if (ga)
+      run(rmsprop_loop<T, true, false>);
+    else if (buf)
+      run(rmsprop_loop<T, false, true>);
+    else
+      run(rmsprop_loop<T, false, false>);
   });
 }
 
-void adadelta_step(const TensorList& params, const TensorList& square_avgs, const TensorList& acc_deltas,
-                   const TensorList& steps, const AdadeltaOptions& o) {
+void adadelta_step(const TensorList& params, const TensorList& square_avgs,
+                   const TensorList& acc_deltas, const TensorList& steps,
+                   const AdadeltaOptions& o) {
   const char* op = "Adadelta.step";
   each_param(op, params, [&](size_t i, const Tensor& p, const Tensor& g, auto tag, bool generic) {
     using T = decltype(tag);
@@ -392,8 +410,9 @@ void nadam_step(const TensorList& params, const TensorList& exp_avgs, const Tens
     check_state(op, i, p, exp_avg_sqs, "exp_avg_sq");
     float& step = step_of(op, steps, i);
     step += 1;
-    TC_CHECK(mu_products.size() > i && mu_products[i].defined() && mu_products[i].dtype() == DType::Float32 &&
-                 mu_products[i].numel() == 1 && mu_products[i].is_cpu(),
+    TC_CHECK(mu_products.size() > i && mu_products[i].defined() &&
+                 mu_products[i].dtype() == DType::Float32 && mu_products[i].numel() == 1 &&
+                 mu_products[i].is_cpu(),
              op, ": expected a float32 CPU mu_product for parameter ", i);
     float& mu_product = *mu_products[i].data<float>();
     const double t = step;
@@ -404,9 +423,11 @@ void nadam_step(const TensorList& params, const TensorList& exp_avgs, const Tens
     const double mu_product_next = double(mu_product) * mu_next;
     const T c_grad = T(o.lr * (1 - mu) / (1 - double(mu_product)));
     const T c_avg = T(o.lr * mu_next / (1 - mu_product_next));
-    const T inv_bc2 = T(1 / bc2), b1 = T(o.beta1), b2 = T(o.beta2), eps = T(o.eps), wd = T(o.weight_decay);
+    const T inv_bc2 = T(1 / bc2), b1 = T(o.beta1), b2 = T(o.beta2), eps = T(o.eps),
+            wd = T(o.weight_decay);
     if (generic || !fusable({exp_avgs[i], exp_avg_sqs[i]})) {
-      generic::nadam(p, g, exp_avgs[i], exp_avg_sqs[i], c_grad, c_avg, inv_bc2, T(1) - b1, b2, T(1) - b2, eps, wd);
+      generic::nadam(p, g, exp_avgs[i], exp_avg_sqs[i], c_grad, c_avg, inv_bc2, T(1) - b1, b2,
+                     T(1) - b2, eps, wd);
       return;
     }
     moments_loop(p, g, exp_avgs[i], exp_avg_sqs[i], b1, b2, wd, [=](T gj, T mj, T vj) {
@@ -433,11 +454,13 @@ void radam_step(const TensorList& params, const TensorList& exp_avgs, const Tens
     const bool rectify = rho_t > 5;
     double rect = 0;
     if (rectify)
-      rect = std::sqrt((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t));
+      rect =
+          std::sqrt((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t));
     const T c_rect = T(o.lr / bc1 * rect * std::sqrt(bc2)), c_plain = T(o.lr / bc1);
     const T b1 = T(o.beta1), b2 = T(o.beta2), eps = T(o.eps), wd = T(o.weight_decay);
     if (generic || !fusable({exp_avgs[i], exp_avg_sqs[i]})) {
-      generic::radam(p, g, exp_avgs[i], exp_avg_sqs[i], rectify, c_rect, c_plain, T(1) - b1, b2, T(1) - b2, eps, wd);
+      generic::radam(p, g, exp_avgs[i], exp_avg_sqs[i], rectify, c_rect, c_plain, T(1) - b1, b2,
+                     T(1) - b2, eps, wd);
       return;
     }
     moments_loop(p, g, exp_avgs[i], exp_avg_sqs[i], b1, b2, wd, [=](T, T mj, T vj) {

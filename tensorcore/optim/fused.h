@@ -23,7 +23,8 @@ struct SgdOptions {
 };
 // momentum_buffers[i] undefined means "first step": it is created (a copy of the gradient) and
 // returned in the result, which has one entry per parameter.
-TensorList sgd_step(const TensorList& params, const TensorList& momentum_buffers, const SgdOptions& o);
+TensorList sgd_step(const TensorList& params, const TensorList& momentum_buffers,
+                    const SgdOptions& o);
 
 struct AdamOptions {
   double lr = 1e-3, beta1 = 0.9, beta2 = 0.999, eps = 1e-8, weight_decay = 0;
@@ -43,15 +44,16 @@ struct RmspropOptions {
   double lr = 1e-2, alpha = 0.99, eps = 1e-8, weight_decay = 0, momentum = 0;
   bool centered = false, maximize = false;
 };
-void rmsprop_step(const TensorList& params, const TensorList& square_avgs, const TensorList& momentum_buffers,
-                  const TensorList& grad_avgs, const TensorList& steps, const RmspropOptions& o);
+void rmsprop_step(const TensorList& params, const TensorList& square_avgs,
+                  const TensorList& momentum_buffers, const TensorList& grad_avgs,
+                  const TensorList& steps, const RmspropOptions& o);
 
 struct AdadeltaOptions {
   double lr = 1.0, rho = 0.9, eps = 1e-6, weight_decay = 0;
   bool maximize = false;
 };
-void adadelta_step(const TensorList& params, const TensorList& square_avgs, const TensorList& acc_deltas,
-                   const TensorList& steps, const AdadeltaOptions& o);
+void adadelta_step(const TensorList& params, const TensorList& square_avgs,
+                   const TensorList& acc_deltas, const TensorList& steps, const AdadeltaOptions& o);
 
 struct AdamaxOptions {
   double lr = 2e-3, beta1 = 0.9, beta2 = 0.999, eps = 1e-8, weight_decay = 0;

@@ -25,11 +25,13 @@ void ema_square(Tensor s, const Tensor& x, double a, double one_minus_a) {
 }
 
 // m = m + (x - m) * (1 - b1)
-void ema(Tensor m, const Tensor& x, double one_minus_b1) { add_(m, sub(x, m), Scalar(one_minus_b1)); }
+void ema(Tensor m, const Tensor& x, double one_minus_b1) {
+  add_(m, sub(x, m), Scalar(one_minus_b1));
+}
 
 // The Adam family's moments (fused.cpp's update_moments): m = ema of gj, v = ema of gj^2.
-void update_moments(const Tensor& m, const Tensor& v, const Tensor& gj, double one_minus_b1, double b2,
-                    double one_minus_b2) {
+void update_moments(const Tensor& m, const Tensor& v, const Tensor& gj, double one_minus_b1,
+                    double b2, double one_minus_b2) {
   ema(m, gj, one_minus_b1);
   ema_square(v, gj, b2, one_minus_b2);
 }
@@ -43,8 +45,8 @@ void sub_scaled_ratio(Tensor p, const Tensor& num, double c, const Tensor& denom
 
 }  // namespace
 
-Tensor sgd(const Tensor& param, const Tensor& g, Tensor buf, bool use_momentum, double lr, double wd, double mom,
-           double damp, double sign, bool nesterov) {
+Tensor sgd(const Tensor& param, const Tensor& g, Tensor buf, bool use_momentum, double lr,
+           double wd, double mom, double damp, double sign, bool nesterov) {
   autograd::NoGradGuard no_grad;
   Tensor p = param;
   Tensor d = grad_term(g, p, sign, wd);
@@ -66,9 +68,9 @@ Tensor sgd(const Tensor& param, const Tensor& g, Tensor buf, bool use_momentum, 
   return buf;
 }
 
-void adam(const Tensor& param, const Tensor& g, const Tensor& m, const Tensor& v, const Tensor& vmax, double decay,
-          double sign, double l2, double one_minus_b1, double b2, double one_minus_b2, double step_size,
-          double inv_bc2_sqrt, double eps) {
+void adam(const Tensor& param, const Tensor& g, const Tensor& m, const Tensor& v,
+          const Tensor& vmax, double decay, double sign, double l2, double one_minus_b1, double b2,
+          double one_minus_b2, double step_size, double inv_bc2_sqrt, double eps) {
   autograd::NoGradGuard no_grad;
   Tensor p = param;
   Tensor gj = grad_term(g, p, sign, l2);  // uses p before the decoupled decay
@@ -87,8 +89,8 @@ void adam(const Tensor& param, const Tensor& g, const Tensor& m, const Tensor& v
   sub_scaled_ratio(p, m, step_size, denom);
 }
 
-void adagrad(const Tensor& param, const Tensor& g, const Tensor& sum, double clr, double wd, double eps,
-             double sign) {
+void adagrad(const Tensor& param, const Tensor& g, const Tensor& sum, double clr, double wd,
+             double eps, double sign) {
   autograd::NoGradGuard no_grad;
   Tensor p = param, s = sum;
   Tensor gj = grad_term(g, p, sign, wd);
@@ -100,8 +102,8 @@ void adagrad(const Tensor& param, const Tensor& g, const Tensor& sum, double clr
 }
 
 void rmsprop(const Tensor& param, const Tensor& g, const Tensor& square_avg, const Tensor& buf,
-             const Tensor& grad_avg, double lr, double alpha, double one_minus_alpha, double eps, double wd,
-             double mom, double sign) {
+             const Tensor& grad_avg, double lr, double alpha, double one_minus_alpha, double eps,
+             double wd, double mom, double sign) {
   autograd::NoGradGuard no_grad;
   Tensor p = param;
   Tensor gj = grad_term(g, p, sign, wd);
@@ -127,8 +129,9 @@ void rmsprop(const Tensor& param, const Tensor& g, const Tensor& square_avg, con
   }
 }
 
-void adadelta(const Tensor& param, const Tensor& g, const Tensor& square_avg, const Tensor& acc_delta, double lr,
-              double rho, double one_minus_rho, double eps, double wd, double sign) {
+void adadelta(const Tensor& param, const Tensor& g, const Tensor& square_avg,
+              const Tensor& acc_delta, double lr, double rho, double one_minus_rho, double eps,
+              double wd, double sign) {
   autograd::NoGradGuard no_grad;
   Tensor p = param;
   Tensor gj = grad_term(g, p, sign, wd);
@@ -141,8 +144,8 @@ void adadelta(const Tensor& param, const Tensor& g, const Tensor& square_avg, co
   sub_(p, delta, Scalar(lr));  // p -= lr * delta
 }
 
-void adamax(const Tensor& param, const Tensor& g, const Tensor& m, const Tensor& u, double clr, double one_minus_b1,
-            double b2, double eps, double wd, double sign) {
+void adamax(const Tensor& param, const Tensor& g, const Tensor& m, const Tensor& u, double clr,
+            double one_minus_b1, double b2, double eps, double wd, double sign) {
   autograd::NoGradGuard no_grad;
   Tensor p = param, un = u;
   Tensor gj = grad_term(g, p, sign, wd);
@@ -155,8 +158,9 @@ void adamax(const Tensor& param, const Tensor& g, const Tensor& m, const Tensor&
   sub_scaled_ratio(p, m, clr, un);  // p -= (clr * m) / u
 }
 
-void nadam(const Tensor& param, const Tensor& g, const Tensor& m, const Tensor& v, double c_grad, double c_avg,
-           double inv_bc2, double one_minus_b1, double b2, double one_minus_b2, double eps, double wd) {
+void nadam(const Tensor& param, const Tensor& g, const Tensor& m, const Tensor& v, double c_grad,
+           double c_avg, double inv_bc2, double one_minus_b1, double b2, double one_minus_b2,
+           double eps, double wd) {
   autograd::NoGradGuard no_grad;
   Tensor p = param;
   Tensor gj = grad_term(g, p, 1.0, wd);
@@ -173,8 +177,9 @@ void nadam(const Tensor& param, const Tensor& g, const Tensor& m, const Tensor& 
   sub_(p, upd);
 }
 
-void radam(const Tensor& param, const Tensor& g, const Tensor& m, const Tensor& v, bool rectify, double c_rect,
-           double c_plain, double one_minus_b1, double b2, double one_minus_b2, double eps, double wd) {
+void radam(const Tensor& param, const Tensor& g, const Tensor& m, const Tensor& v, bool rectify,
+           double c_rect, double c_plain, double one_minus_b1, double b2, double one_minus_b2,
+           double eps, double wd) {
   autograd::NoGradGuard no_grad;
   Tensor p = param;
   Tensor gj = grad_term(g, p, 1.0, wd);

@@ -13,9 +13,11 @@ namespace {
 constexpr double kPi = std::numbers::pi;
 
 // One value for every group, or one per group.
-std::vector<double> per_group(const std::vector<double>& v, size_t groups, const char* who, const char* what) {
+std::vector<double> per_group(const std::vector<double>& v, size_t groups, const char* who,
+                              const char* what) {
   if (v.size() == 1) return std::vector<double>(groups, v[0]);
-  TC_CHECK(v.size() == groups, who, ": expected 1 or ", groups, " values for ", what, ", got ", v.size());
+  TC_CHECK(v.size() == groups, who, ": expected 1 or ", groups, " values for ", what, ", got ",
+           v.size());
   return v;
 }
 
@@ -26,7 +28,8 @@ std::string momentum_option(Optimizer& opt, const char* who) {
     if (name == "beta1") return name;
     if (name == "momentum") has_momentum = true;
   }
-  TC_CHECK(has_momentum, who, ": optimizer must support momentum or beta1 with `cycle_momentum` option enabled");
+  TC_CHECK(has_momentum, who,
+           ": optimizer must support momentum or beta1 with `cycle_momentum` option enabled");
   return "momentum";
 }
 
@@ -48,7 +51,8 @@ std::vector<double> cosine_annealed(const std::vector<double>& base_lrs, double 
 }
 
 void put_list(NamedTensors& out, const std::string& name, const std::vector<double>& v) {
-  for (size_t i = 0; i < v.size(); ++i) out.emplace_back(name + "." + std::to_string(i), scalar(v[i]));
+  for (size_t i = 0; i < v.size(); ++i)
+    out.emplace_back(name + "." + std::to_string(i), scalar(v[i]));
 }
 
 }  // namespace
@@ -90,10 +94,12 @@ void LRScheduler::step(int64_t epoch) {
 }
 
 NamedTensors LRScheduler::state_dict() const {
-  NamedTensors out{{"last_epoch", scalar(double(last_epoch_))}, {"_step_count", scalar(double(step_count_))}};
+  NamedTensors out{{"last_epoch", scalar(double(last_epoch_))},
+                   {"_step_count", scalar(double(step_count_))}};
   put_list(out, "base_lrs", base_lrs_);
   put_list(out, "_last_lr", last_lr_);
-  for (auto& [name, ptr] : const_cast<LRScheduler*>(this)->extra_state()) out.emplace_back(name, scalar(*ptr));
+  for (auto& [name, ptr] : const_cast<LRScheduler*>(this)->extra_state())
+    out.emplace_back(name, scalar(*ptr));
   return out;
 }
 
@@ -124,9 +130,11 @@ void LRScheduler::load_state_dict(const NamedTensors& state) {
 }
 
 // ---- LambdaLR / MultiplicativeLR ----
-LambdaLR::LambdaLR(Optimizer& o, Fn fn) : LambdaLR(o, std::vector<Fn>(o.param_groups().size(), fn)) {}
+LambdaLR::LambdaLR(Optimizer& o, Fn fn)
+    : LambdaLR(o, std::vector<Fn>(o.param_groups().size(), fn)) {}
 LambdaLR::LambdaLR(Optimizer& o, std::vector<Fn> fns) : LambdaLR(o, std::move(fns), true) {}
-LambdaLR::LambdaLR(Optimizer& o, std::vector<Fn> fns, bool initial) : LRScheduler(o), fns_(std::move(fns)) {
+LambdaLR::LambdaLR(Optimizer& o, std::vector<Fn> fns, bool initial)
+    : LRScheduler(o), fns_(std::move(fns)) {
   TC_CHECK(fns_.size() == o.param_groups().size(), "LambdaLR: expected ", o.param_groups().size(),
            " lr_lambdas, but got ", fns_.size());
   for (auto& f : fns_) TC_CHECK(bool(f), "LambdaLR: lr_lambda is empty");
@@ -140,7 +148,8 @@ std::vector<double> LambdaLR::get_lr() {
 
 MultiplicativeLR::MultiplicativeLR(Optimizer& o, Fn fn)
     : MultiplicativeLR(o, std::vector<Fn>(o.param_groups().size(), fn)) {}
-MultiplicativeLR::MultiplicativeLR(Optimizer& o, std::vector<Fn> fns) : LambdaLR(o, std::move(fns), false) {
+MultiplicativeLR::MultiplicativeLR(Optimizer& o, std::vector<Fn> fns)
+    : LambdaLR(o, std::move(fns), false) {
   initial_step();
 }
 std::vector<double> MultiplicativeLR::get_lr() {
@@ -151,7 +160,8 @@ std::vector<double> MultiplicativeLR::get_lr() {
 }
 
 // ---- StepLR / MultiStepLR ----
-StepLR::StepLR(Optimizer& o, int64_t step_size, double gamma) : LRScheduler(o), step_size_(step_size), gamma_(gamma) {
+StepLR::StepLR(Optimizer& o, int64_t step_size, double gamma)
+    : LRScheduler(o), step_size_(step_size), gamma_(gamma) {
   TC_CHECK(step_size > 0, "StepLR: step_size must be positive, got ", step_size);
   initial_step();
 }
@@ -176,7 +186,8 @@ std::vector<double> MultiStepLR::get_lr() {
   return scaled(std::move(lrs), std::pow(gamma_, double(n)));
 }
 std::optional<std::vector<double>> MultiStepLR::closed_form() const {
-  auto passed = std::upper_bound(milestones_.begin(), milestones_.end(), last_epoch_) - milestones_.begin();
+  auto passed =
+      std::upper_bound(milestones_.begin(), milestones_.end(), last_epoch_) - milestones_.begin();
   return scaled(base_lrs_, std::pow(gamma_, double(passed)));
 }
 
@@ -211,7 +222,8 @@ std::vector<double> LinearLR::get_lr() {
   if (last_epoch_ == 0) {
     for (auto& lr : lrs) lr *= start_;
   } else if (last_epoch_ <= total_iters_) {
-    double ratio = 1.0 + (end_ - start_) / (double(total_iters_) * start_ + double(last_epoch_ - 1) * (end_ - start_));
+    double ratio = 1.0 + (end_ - start_) / (double(total_iters_) * start_ +
+                                            double(last_epoch_ - 1) * (end_ - start_));
     for (auto& lr : lrs) lr *= ratio;
   }
   return lrs;
@@ -222,7 +234,9 @@ std::optional<std::vector<double>> LinearLR::closed_form() const {
 }
 
 // ---- ExponentialLR / PolynomialLR ----
-ExponentialLR::ExponentialLR(Optimizer& o, double gamma) : LRScheduler(o), gamma_(gamma) { initial_step(); }
+ExponentialLR::ExponentialLR(Optimizer& o, double gamma) : LRScheduler(o), gamma_(gamma) {
+  initial_step();
+}
 std::vector<double> ExponentialLR::get_lr() {
   return last_epoch_ == 0 ? group_lrs() : scaled(group_lrs(), gamma_);
 }
@@ -261,7 +275,9 @@ std::vector<double> CosineAnnealingLR::get_lr() {
     if ((last_epoch_ - 1 - t_max_) % (2 * t_max_) == 0)
       lrs[g] += (base_lrs_[g] - eta_min_) * (1 - std::cos(kPi / T)) / 2;
     else
-      lrs[g] = (1 + std::cos(kPi * e / T)) / (1 + std::cos(kPi * (e - 1) / T)) * (lrs[g] - eta_min_) + eta_min_;
+      lrs[g] =
+          (1 + std::cos(kPi * e / T)) / (1 + std::cos(kPi * (e - 1) / T)) * (lrs[g] - eta_min_) +
+          eta_min_;
   }
   return lrs;
 }
@@ -270,10 +286,12 @@ std::optional<std::vector<double>> CosineAnnealingLR::closed_form() const {
 }
 
 // ---- CosineAnnealingWarmRestarts ----
-CosineAnnealingWarmRestarts::CosineAnnealingWarmRestarts(Optimizer& o, int64_t T_0, int64_t T_mult, double eta_min)
+CosineAnnealingWarmRestarts::CosineAnnealingWarmRestarts(Optimizer& o, int64_t T_0, int64_t T_mult,
+                                                         double eta_min)
     : LRScheduler(o), t_0_(T_0), t_mult_(T_mult), eta_min_(eta_min), t_i_(double(T_0)), t_cur_(-1) {
   TC_CHECK(T_0 > 0, "CosineAnnealingWarmRestarts: expected positive integer T_0, but got ", T_0);
-  TC_CHECK(T_mult >= 1, "CosineAnnealingWarmRestarts: expected integer T_mult >= 1, but got ", T_mult);
+  TC_CHECK(T_mult >= 1, "CosineAnnealingWarmRestarts: expected integer T_mult >= 1, but got ",
+           T_mult);
   initial_step();
 }
 std::vector<double> CosineAnnealingWarmRestarts::get_lr() {
@@ -337,12 +355,16 @@ CyclicLR::CyclicLR(Optimizer& opt, CyclicLROptions o) : LRScheduler(opt), o_(std
   step_ratio_ = up / total_size_;
   if (!o_.scale_fn) {
     TC_CHECK(o_.mode == "triangular" || o_.mode == "triangular2" || o_.mode == "exp_range",
-             "CyclicLR: mode must be 'triangular', 'triangular2' or 'exp_range', got '", o_.mode, "'");
+             "CyclicLR: mode must be 'triangular', 'triangular2' or 'exp_range', got '", o_.mode,
+             "'");
     cycle_iterations_ = o_.mode == "exp_range";
     double gamma = o_.gamma;
-    if (o_.mode == "triangular") o_.scale_fn = [](double) { return 1.0; };
-    else if (o_.mode == "triangular2") o_.scale_fn = [](double x) { return 1.0 / std::pow(2.0, x - 1); };
-    else o_.scale_fn = [gamma](double x) { return std::pow(gamma, x); };
+    if (o_.mode == "triangular")
+      o_.scale_fn = [](double) { return 1.0; };
+    else if (o_.mode == "triangular2")
+      o_.scale_fn = [](double x) { return 1.0 / std::pow(2.0, x - 1); };
+    else
+      o_.scale_fn = [gamma](double x) { return std::pow(gamma, x); };
   } else {
     TC_CHECK(o_.scale_mode == "cycle" || o_.scale_mode == "iterations",
              "CyclicLR: scale_mode must be 'cycle' or 'iterations', got '", o_.scale_mode, "'");
@@ -352,7 +374,8 @@ CyclicLR::CyclicLR(Optimizer& opt, CyclicLROptions o) : LRScheduler(opt), o_(std
     momentum_name_ = momentum_option(opt, "CyclicLR");
     base_momentums_ = per_group(o_.base_momentum, groups.size(), "CyclicLR", "base_momentum");
     max_momentums_ = per_group(o_.max_momentum, groups.size(), "CyclicLR", "max_momentum");
-    for (size_t g = 0; g < groups.size(); ++g) groups[g].options->set_value(momentum_name_, max_momentums_[g]);
+    for (size_t g = 0; g < groups.size(); ++g)
+      groups[g].options->set_value(momentum_name_, max_momentums_[g]);
   }
   init_base_lrs();
   base_lrs_ = base;  // torch overrides the initial_lr-derived base lrs with base_lr
@@ -367,19 +390,22 @@ std::vector<double> CyclicLR::get_lr() {
   const double scale_factor = x <= step_ratio_ ? x / step_ratio_ : (x - 1) / (step_ratio_ - 1);
   const double scale = o_.scale_fn(cycle_iterations_ ? e : cycle);
   std::vector<double> lrs;
-  for (size_t g = 0; g < base_lrs_.size(); ++g) lrs.push_back(base_lrs_[g] + (max_lrs_[g] - base_lrs_[g]) * scale_factor * scale);
+  for (size_t g = 0; g < base_lrs_.size(); ++g)
+    lrs.push_back(base_lrs_[g] + (max_lrs_[g] - base_lrs_[g]) * scale_factor * scale);
   if (o_.cycle_momentum) {
     auto& groups = optimizer_.param_groups();
     for (size_t g = 0; g < groups.size(); ++g)
-      groups[g].options->set_value(momentum_name_,
-                                   max_momentums_[g] - (max_momentums_[g] - base_momentums_[g]) * scale_factor * scale);
+      groups[g].options->set_value(
+          momentum_name_,
+          max_momentums_[g] - (max_momentums_[g] - base_momentums_[g]) * scale_factor * scale);
   }
   return lrs;
 }
 
 // ---- OneCycleLR ----
-OneCycleLR::OneCycleLR(Optimizer& opt, double max_lr, int64_t total_steps, double pct_start, std::string anneal,
-                       double div_factor, double final_div_factor, bool three_phase, bool cycle_momentum)
+OneCycleLR::OneCycleLR(Optimizer& opt, double max_lr, int64_t total_steps, double pct_start,
+                       std::string anneal, double div_factor, double final_div_factor,
+                       bool three_phase, bool cycle_momentum)
     : OneCycleLR(opt, [&] {
         OneCycleLROptions o;
         o.max_lr = {max_lr};
@@ -398,11 +424,14 @@ OneCycleLR::OneCycleLR(Optimizer& opt, OneCycleLROptions o) : LRScheduler(opt), 
     total_steps_ = o_.total_steps;
   } else {
     TC_CHECK(o_.epochs > 0 && o_.steps_per_epoch > 0,
-             "OneCycleLR: you must define either total_steps OR (epochs AND steps_per_epoch) as positive integers, "
-             "got total_steps=", o_.total_steps, ", epochs=", o_.epochs, ", steps_per_epoch=", o_.steps_per_epoch);
+             "OneCycleLR: you must define either total_steps OR (epochs AND steps_per_epoch) as "
+             "positive integers, "
+             "got total_steps=",
+             o_.total_steps, ", epochs=", o_.epochs, ", steps_per_epoch=", o_.steps_per_epoch);
     total_steps_ = o_.epochs * o_.steps_per_epoch;
   }
-  TC_CHECK(o_.pct_start >= 0 && o_.pct_start <= 1, "OneCycleLR: pct_start must be in [0, 1], got ", o_.pct_start);
+  TC_CHECK(o_.pct_start >= 0 && o_.pct_start <= 1, "OneCycleLR: pct_start must be in [0, 1], got ",
+           o_.pct_start);
   TC_CHECK(o_.anneal_strategy == "cos" || o_.anneal_strategy == "linear",
            "OneCycleLR: anneal_strategy must be 'cos' or 'linear', got '", o_.anneal_strategy, "'");
   auto& groups = opt.param_groups();
@@ -471,12 +500,15 @@ SequentialLR::SequentialLR(Optimizer& opt, std::vector<std::shared_ptr<LRSchedul
   TC_CHECK(!schedulers_.empty(), "SequentialLR: expected at least one scheduler");
   for (size_t i = 0; i < schedulers_.size(); ++i) {
     TC_CHECK(schedulers_[i] != nullptr, "SequentialLR: scheduler ", i, " is null");
-    TC_CHECK(&schedulers_[i]->optimizer() == &opt, "SequentialLR: expects all schedulers to belong to the same "
-             "optimizer, but got scheduler at index ", i, " to be different than the optimizer passed in");
+    TC_CHECK(&schedulers_[i]->optimizer() == &opt,
+             "SequentialLR: expects all schedulers to belong to the same "
+             "optimizer, but got scheduler at index ",
+             i, " to be different than the optimizer passed in");
   }
-  TC_CHECK(milestones_.size() + 1 == schedulers_.size(), "SequentialLR: expects number of schedulers provided to "
-           "be one more than the number of milestone points, but got ", schedulers_.size(), " schedulers and ",
-           milestones_.size(), " milestones");
+  TC_CHECK(milestones_.size() + 1 == schedulers_.size(),
+           "SequentialLR: expects number of schedulers provided to "
+           "be one more than the number of milestone points, but got ",
+           schedulers_.size(), " schedulers and ", milestones_.size(), " milestones");
   last_epoch_ = 0;
   // Back to the initial lrs, undo the other schedulers' initial steps, then start the first.
   for (auto& g : opt.param_groups())
@@ -490,10 +522,13 @@ SequentialLR::SequentialLR(Optimizer& opt, std::vector<std::shared_ptr<LRSchedul
 
 void SequentialLR::step() {
   ++last_epoch_;
-  size_t idx = size_t(std::upper_bound(milestones_.begin(), milestones_.end(), last_epoch_) - milestones_.begin());
+  size_t idx = size_t(std::upper_bound(milestones_.begin(), milestones_.end(), last_epoch_) -
+                      milestones_.begin());
   auto& s = schedulers_[idx];
-  if (idx > 0 && milestones_[idx - 1] == last_epoch_) s->step(0);
-  else s->step();
+  if (idx > 0 && milestones_[idx - 1] == last_epoch_)
+    s->step(0);
+  else
+    s->step();
   last_lr_ = s->get_last_lr();
 }
 
@@ -504,7 +539,8 @@ void SequentialLR::step(int64_t) {
 NamedTensors SequentialLR::state_dict() const {
   NamedTensors out = LRScheduler::state_dict();
   for (size_t i = 0; i < schedulers_.size(); ++i)
-    for (auto& [k, t] : schedulers_[i]->state_dict()) out.emplace_back("_schedulers." + std::to_string(i) + "." + k, t);
+    for (auto& [k, t] : schedulers_[i]->state_dict())
+      out.emplace_back("_schedulers." + std::to_string(i) + "." + k, t);
   return out;
 }
 
@@ -521,8 +557,8 @@ static NamedTensors split_children(const NamedTensors& state, std::vector<NamedT
     auto dot = rest.find('.');
     TC_CHECK(dot != std::string::npos, "LRScheduler.load_state_dict: malformed key '", k, "'");
     size_t i = std::stoul(rest.substr(0, dot));
-    TC_CHECK(i < children.size(), "LRScheduler.load_state_dict: state for scheduler ", i, " but there are ",
-             children.size());
+    TC_CHECK(i < children.size(), "LRScheduler.load_state_dict: state for scheduler ", i,
+             " but there are ", children.size());
     children[i].emplace_back(rest.substr(dot + 1), t);
   }
   return own;
@@ -545,7 +581,8 @@ ChainedScheduler::ChainedScheduler(std::vector<std::shared_ptr<LRScheduler>> sch
   for (size_t i = 1; i < schedulers_.size(); ++i) {
     TC_CHECK(schedulers_[i] != nullptr, "ChainedScheduler: scheduler ", i, " is null");
     TC_CHECK(&schedulers_[i]->optimizer() == &optimizer_,
-             "ChainedScheduler: expects all schedulers to belong to the same optimizer, but got scheduler at index ",
+             "ChainedScheduler: expects all schedulers to belong to the same optimizer, but got "
+             "scheduler at index ",
              i, " to be different");
   }
   last_lr_ = group_lrs();
@@ -564,7 +601,8 @@ NamedTensors ChainedScheduler::state_dict() const {
   NamedTensors out;
   put_list(out, "_last_lr", last_lr_);
   for (size_t i = 0; i < schedulers_.size(); ++i)
-    for (auto& [k, t] : schedulers_[i]->state_dict()) out.emplace_back("_schedulers." + std::to_string(i) + "." + k, t);
+    for (auto& [k, t] : schedulers_[i]->state_dict())
+      out.emplace_back("_schedulers." + std::to_string(i) + "." + k, t);
   return out;
 }
 
@@ -575,13 +613,16 @@ void ChainedScheduler::load_state_dict(const NamedTensors& state) {
 }
 
 // ---- ReduceLROnPlateau ----
-ReduceLROnPlateau::ReduceLROnPlateau(Optimizer& opt, ReduceLROnPlateauOptions o) : optimizer_(opt), o_(std::move(o)) {
+ReduceLROnPlateau::ReduceLROnPlateau(Optimizer& opt, ReduceLROnPlateauOptions o)
+    : optimizer_(opt), o_(std::move(o)) {
   TC_CHECK(o_.factor < 1.0, "ReduceLROnPlateau: factor should be < 1.0, got ", o_.factor);
-  TC_CHECK(o_.mode == "min" || o_.mode == "max", "ReduceLROnPlateau: mode ", o_.mode, " is unknown!");
-  TC_CHECK(o_.threshold_mode == "rel" || o_.threshold_mode == "abs", "ReduceLROnPlateau: threshold mode ",
-           o_.threshold_mode, " is unknown!");
+  TC_CHECK(o_.mode == "min" || o_.mode == "max", "ReduceLROnPlateau: mode ", o_.mode,
+           " is unknown!");
+  TC_CHECK(o_.threshold_mode == "rel" || o_.threshold_mode == "abs",
+           "ReduceLROnPlateau: threshold mode ", o_.threshold_mode, " is unknown!");
   min_lrs_ = per_group(o_.min_lr, opt.param_groups().size(), "ReduceLROnPlateau", "min_lr");
-  best_ = o_.mode == "min" ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
+  best_ = o_.mode == "min" ? std::numeric_limits<double>::infinity()
+                           : -std::numeric_limits<double>::infinity();
   for (auto& g : opt.param_groups()) last_lr_.push_back(g.options->get_lr());
 }
 
@@ -630,10 +671,14 @@ NamedTensors ReduceLROnPlateau::state_dict() const {
 void ReduceLROnPlateau::load_state_dict(const NamedTensors& state) {
   for (auto& [k, t] : state) {
     double v = t.item<double>();
-    if (k == "best") best_ = v;
-    else if (k == "num_bad_epochs") num_bad_epochs_ = int64_t(v);
-    else if (k == "cooldown_counter") cooldown_counter_ = int64_t(v);
-    else if (k == "last_epoch") last_epoch_ = int64_t(v);
+    if (k == "best")
+      best_ = v;
+    else if (k == "num_bad_epochs")
+      num_bad_epochs_ = int64_t(v);
+    else if (k == "cooldown_counter")
+      cooldown_counter_ = int64_t(v);
+    else if (k == "last_epoch")
+      last_epoch_ = int64_t(v);
     else if (k.rfind("_last_lr.", 0) == 0) {
       size_t i = std::stoul(k.substr(9));
       if (last_lr_.size() <= i) last_lr_.resize(i + 1);

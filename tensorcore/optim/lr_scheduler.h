@@ -126,7 +126,8 @@ class ConstantLR : public LRScheduler {
 // The factor goes linearly from start_factor to end_factor over total_iters epochs.
 class LinearLR : public LRScheduler {
  public:
-  LinearLR(Optimizer& optimizer, double start_factor = 1.0 / 3, double end_factor = 1.0, int64_t total_iters = 5);
+  LinearLR(Optimizer& optimizer, double start_factor = 1.0 / 3, double end_factor = 1.0,
+           int64_t total_iters = 5);
 
  protected:
   std::vector<double> get_lr() override;
@@ -174,7 +175,8 @@ class CosineAnnealingLR : public LRScheduler {
 // SGDR: cosine annealing restarted every T_i epochs, T_i = T_0 * T_mult^k.
 class CosineAnnealingWarmRestarts : public LRScheduler {
  public:
-  CosineAnnealingWarmRestarts(Optimizer& optimizer, int64_t T_0, int64_t T_mult = 1, double eta_min = 0);
+  CosineAnnealingWarmRestarts(Optimizer& optimizer, int64_t T_0, int64_t T_mult = 1,
+                              double eta_min = 0);
   void step() override;
   void step(int64_t epoch) override;
   double T_cur() const { return t_cur_; }
@@ -236,8 +238,8 @@ class OneCycleLR : public LRScheduler {
  public:
   OneCycleLR(Optimizer& optimizer, OneCycleLROptions options);
   OneCycleLR(Optimizer& optimizer, double max_lr, int64_t total_steps, double pct_start = 0.3,
-             std::string anneal_strategy = "cos", double div_factor = 25.0, double final_div_factor = 1e4,
-             bool three_phase = false, bool cycle_momentum = true);
+             std::string anneal_strategy = "cos", double div_factor = 25.0,
+             double final_div_factor = 1e4, bool three_phase = false, bool cycle_momentum = true);
   int64_t total_steps() const { return total_steps_; }
 
  protected:

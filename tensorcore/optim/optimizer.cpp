@@ -9,7 +9,8 @@
 
 namespace tc::optim {
 
-Optimizer::Optimizer(std::vector<OptimizerParamGroup> groups, std::unique_ptr<OptimizerOptions> defaults)
+Optimizer::Optimizer(std::vector<OptimizerParamGroup> groups,
+                     std::unique_ptr<OptimizerOptions> defaults)
     : defaults_(std::move(defaults)) {
   for (auto& g : groups) add_param_group(std::move(g));
 }
@@ -21,7 +22,8 @@ void Optimizer::add_param_group(OptimizerParamGroup group) {
     const Tensor& p = group.params[i];
     TC_CHECK(p.defined(), "Optimizer: parameter ", i, " of a param group is undefined");
     TC_CHECK(p.is_leaf(), "Optimizer: can't optimize a non-leaf tensor (parameter ", i, ")");
-    TC_CHECK(seen.insert(p.impl()).second, "Optimizer: some parameters appear in more than one parameter group");
+    TC_CHECK(seen.insert(p.impl()).second,
+             "Optimizer: some parameters appear in more than one parameter group");
   }
   if (!group.options) group.options = defaults_->clone();
   groups_.push_back(std::move(group));
@@ -37,8 +39,10 @@ void Optimizer::zero_grad(bool set_to_none) {
   for (auto& p : parameters()) {
     Tensor g = p.grad();
     if (!g.defined()) continue;
-    if (set_to_none) p.set_grad(Tensor());
-    else zero_(g);
+    if (set_to_none)
+      p.set_grad(Tensor());
+    else
+      zero_(g);
   }
 }
 
@@ -47,7 +51,8 @@ NamedTensors Optimizer::state_dict() const {
   size_t index = 0;
   for (size_t gi = 0; gi < groups_.size(); ++gi) {
     for (auto& [k, v] : groups_[gi].options->values())
-      out.emplace_back("param_groups." + std::to_string(gi) + "." + k, scalar_tensor(v, DType::Float64));
+      out.emplace_back("param_groups." + std::to_string(gi) + "." + k,
+                       scalar_tensor(v, DType::Float64));
     if (groups_[gi].initial_lr)
       out.emplace_back("param_groups." + std::to_string(gi) + ".initial_lr",
                        scalar_tensor(*groups_[gi].initial_lr, DType::Float64));
@@ -71,30 +76,35 @@ void Optimizer::load_state_dict(const NamedTensors& state) {
       auto dot = rest.find('.');
       TC_CHECK(dot != std::string::npos, "Optimizer.load_state_dict: malformed key '", key, "'");
       size_t gi = std::stoul(rest.substr(0, dot));
-      TC_CHECK(gi < groups_.size(), "Optimizer.load_state_dict: state has param group ", gi, " but the optimizer has ",
-               groups_.size(), " groups");
+      TC_CHECK(gi < groups_.size(), "Optimizer.load_state_dict: state has param group ", gi,
+               " but the optimizer has ", groups_.size(), " groups");
       std::string option = rest.substr(dot + 1);
-      if (option == "initial_lr") groups_[gi].initial_lr = t.item<double>();
-      else groups_[gi].options->set_value(option, t.item<double>());
+      if (option == "initial_lr")
+        groups_[gi].initial_lr = t.item<double>();
+      else
+        groups_[gi].options->set_value(option, t.item<double>());
     } else if (key.rfind("state.", 0) == 0) {
       auto rest = key.substr(6);
       auto dot = rest.find('.');
       TC_CHECK(dot != std::string::npos, "Optimizer.load_state_dict: malformed key '", key, "'");
       size_t pi = std::stoul(rest.substr(0, dot));
-      TC_CHECK(pi < params.size(), "Optimizer.load_state_dict: state for parameter ", pi, " but the optimizer has ",
-               params.size(), " parameters");
+      TC_CHECK(pi < params.size(), "Optimizer.load_state_dict: state for parameter ", pi,
+               " but the optimizer has ", params.size(), " parameters");
       std::string name = rest.substr(dot + 1);
       Tensor v = clone(t);
       // 0-d entries are counters kept in float32 (torch's step, NAdam's mu_product); the rest
       // are per-element buffers shaped like the parameter.
       const bool counter = name == "step" || name == "mu_product";
       if (!counter && v.sizes() != params[pi].sizes())
-        throw ValueError("Optimizer.load_state_dict: state '" + key + "' has shape " + shape_str(v.sizes()) +
-                         " but parameter " + std::to_string(pi) + " has shape " + shape_str(params[pi].sizes()));
+        throw ValueError("Optimizer.load_state_dict: state '" + key + "' has shape " +
+                         shape_str(v.sizes()) + " but parameter " + std::to_string(pi) +
+                         " has shape " + shape_str(params[pi].sizes()));
       // Buffers follow the parameter's device (a CPU checkpoint loads into a CUDA model); counters
       // stay on the host, where the steps read them.
-      if (!counter) v = contiguous(to_device(to_dtype(v, params[pi].dtype()), params[pi].device()));
-      else v = contiguous(to_device(to_dtype(reshape(v, {}), DType::Float32), Device()));
+      if (!counter)
+        v = contiguous(to_device(to_dtype(v, params[pi].dtype()), params[pi].device()));
+      else
+        v = contiguous(to_device(to_dtype(reshape(v, {}), DType::Float32), Device()));
       loaded[pi][name] = v;
     } else {
       throw ValueError("Optimizer.load_state_dict: unexpected key '" + key + "'");
@@ -129,17 +139,28 @@ Optimizer::StepInputs Optimizer::step_inputs(const OptimizerParamGroup& group,
 
 // ---- SGD ----
 std::vector<std::pair<std::string, double>> SGDOptions::values() const {
-  return {{"lr", lr_}, {"momentum", momentum_}, {"dampening", dampening_}, {"weight_decay", weight_decay_},
-          {"nesterov", double(nesterov_)}, {"maximize", double(maximize_)}};
+  return {{"lr", lr_},
+          {"momentum", momentum_},
+          {"dampening", dampening_},
+          {"weight_decay", weight_decay_},
+          {"nesterov", double(nesterov_)},
+          {"maximize", double(maximize_)}};
 }
 void SGDOptions::set_value(const std::string& n, double v) {
-  if (n == "lr") lr_ = v;
-  else if (n == "momentum") momentum_ = v;
-  else if (n == "dampening") dampening_ = v;
-  else if (n == "weight_decay") weight_decay_ = v;
-  else if (n == "nesterov") nesterov_ = v != 0;
-  else if (n == "maximize") maximize_ = v != 0;
-  else throw ValueError("SGD.load_state_dict: unknown option '" + n + "'");
+  if (n == "lr")
+    lr_ = v;
+  else if (n == "momentum")
+    momentum_ = v;
+  else if (n == "dampening")
+    dampening_ = v;
+  else if (n == "weight_decay")
+    weight_decay_ = v;
+  else if (n == "nesterov")
+    nesterov_ = v != 0;
+  else if (n == "maximize")
+    maximize_ = v != 0;
+  else
+    throw ValueError("SGD.load_state_dict: unknown option '" + n + "'");
 }
 
 SGD::SGD(std::vector<OptimizerParamGroup> groups, SGDOptions d)
@@ -169,29 +190,42 @@ void SGD::step() {
 
 // ---- Adam / AdamW ----
 std::vector<std::pair<std::string, double>> AdamOpts::values() const {
-  return {{"lr", lr_},         {"beta1", beta1_},     {"beta2", beta2_},
-          {"eps", eps_},       {"weight_decay", weight_decay_}, {"amsgrad", double(amsgrad_)},
+  return {{"lr", lr_},
+          {"beta1", beta1_},
+          {"beta2", beta2_},
+          {"eps", eps_},
+          {"weight_decay", weight_decay_},
+          {"amsgrad", double(amsgrad_)},
           {"maximize", double(maximize_)}};
 }
 void AdamOpts::set_value(const std::string& n, double v) {
-  if (n == "lr") lr_ = v;
-  else if (n == "beta1") beta1_ = v;
-  else if (n == "beta2") beta2_ = v;
-  else if (n == "eps") eps_ = v;
-  else if (n == "weight_decay") weight_decay_ = v;
-  else if (n == "amsgrad") amsgrad_ = v != 0;
-  else if (n == "maximize") maximize_ = v != 0;
-  else throw ValueError("Adam.load_state_dict: unknown option '" + n + "'");
+  if (n == "lr")
+    lr_ = v;
+  else if (n == "beta1")
+    beta1_ = v;
+  else if (n == "beta2")
+    beta2_ = v;
+  else if (n == "eps")
+    eps_ = v;
+  else if (n == "weight_decay")
+    weight_decay_ = v;
+  else if (n == "amsgrad")
+    amsgrad_ = v != 0;
+  else if (n == "maximize")
+    maximize_ = v != 0;
+  else
+    throw ValueError("Adam.load_state_dict: unknown option '" + n + "'");
 }
 
-Adam::Adam(std::vector<OptimizerParamGroup> groups, std::unique_ptr<OptimizerOptions> d, bool decoupled)
+Adam::Adam(std::vector<OptimizerParamGroup> groups, std::unique_ptr<OptimizerOptions> d,
+           bool decoupled)
     : Optimizer({}, std::move(d)), decoupled_(decoupled) {
   auto& o = static_cast<const AdamOpts&>(*defaults_);
   const char* name = decoupled ? "AdamW" : "Adam";
   TC_CHECK(o.lr() >= 0, name, ": invalid learning rate ", o.lr());
   TC_CHECK(o.eps() >= 0, name, ": invalid epsilon ", o.eps());
-  TC_CHECK(o.beta1() >= 0 && o.beta1() < 1 && o.beta2() >= 0 && o.beta2() < 1, name, ": invalid betas (",
-           o.beta1(), ", ", o.beta2(), ")");
+  TC_CHECK(o.beta1() >= 0 && o.beta1() < 1 && o.beta2() >= 0 && o.beta2() < 1, name,
+           ": invalid betas (", o.beta1(), ", ", o.beta2(), ")");
   for (auto& g : groups) add_param_group(std::move(g));
 }
 
@@ -221,17 +255,28 @@ void Adam::step() {
 
 // ---- Adagrad ----
 std::vector<std::pair<std::string, double>> AdagradOpts::values() const {
-  return {{"lr", lr_}, {"lr_decay", lr_decay_}, {"weight_decay", weight_decay_},
-          {"initial_accumulator_value", initial_accumulator_value_}, {"eps", eps_}, {"maximize", double(maximize_)}};
+  return {{"lr", lr_},
+          {"lr_decay", lr_decay_},
+          {"weight_decay", weight_decay_},
+          {"initial_accumulator_value", initial_accumulator_value_},
+          {"eps", eps_},
+          {"maximize", double(maximize_)}};
 }
 void AdagradOpts::set_value(const std::string& n, double v) {
-  if (n == "lr") lr_ = v;
-  else if (n == "lr_decay") lr_decay_ = v;
-  else if (n == "weight_decay") weight_decay_ = v;
-  else if (n == "initial_accumulator_value") initial_accumulator_value_ = v;
-  else if (n == "eps") eps_ = v;
-  else if (n == "maximize") maximize_ = v != 0;
-  else throw ValueError("Adagrad.load_state_dict: unknown option '" + n + "'");
+  if (n == "lr")
+    lr_ = v;
+  else if (n == "lr_decay")
+    lr_decay_ = v;
+  else if (n == "weight_decay")
+    weight_decay_ = v;
+  else if (n == "initial_accumulator_value")
+    initial_accumulator_value_ = v;
+  else if (n == "eps")
+    eps_ = v;
+  else if (n == "maximize")
+    maximize_ = v != 0;
+  else
+    throw ValueError("Adagrad.load_state_dict: unknown option '" + n + "'");
 }
 
 Adagrad::Adagrad(std::vector<OptimizerParamGroup> groups, AdagradOpts d)
@@ -269,19 +314,31 @@ void Adagrad::step() {
 
 // ---- RMSprop ----
 std::vector<std::pair<std::string, double>> RMSpropOpts::values() const {
-  return {{"lr", lr_},           {"alpha", alpha_},       {"eps", eps_},
-          {"weight_decay", weight_decay_}, {"momentum", momentum_}, {"centered", double(centered_)},
+  return {{"lr", lr_},
+          {"alpha", alpha_},
+          {"eps", eps_},
+          {"weight_decay", weight_decay_},
+          {"momentum", momentum_},
+          {"centered", double(centered_)},
           {"maximize", double(maximize_)}};
 }
 void RMSpropOpts::set_value(const std::string& n, double v) {
-  if (n == "lr") lr_ = v;
-  else if (n == "alpha") alpha_ = v;
-  else if (n == "eps") eps_ = v;
-  else if (n == "weight_decay") weight_decay_ = v;
-  else if (n == "momentum") momentum_ = v;
-  else if (n == "centered") centered_ = v != 0;
-  else if (n == "maximize") maximize_ = v != 0;
-  else throw ValueError("RMSprop.load_state_dict: unknown option '" + n + "'");
+  if (n == "lr")
+    lr_ = v;
+  else if (n == "alpha")
+    alpha_ = v;
+  else if (n == "eps")
+    eps_ = v;
+  else if (n == "weight_decay")
+    weight_decay_ = v;
+  else if (n == "momentum")
+    momentum_ = v;
+  else if (n == "centered")
+    centered_ = v != 0;
+  else if (n == "maximize")
+    maximize_ = v != 0;
+  else
+    throw ValueError("RMSprop.load_state_dict: unknown option '" + n + "'");
 }
 
 RMSprop::RMSprop(std::vector<OptimizerParamGroup> groups, RMSpropOpts d)

@@ -41,7 +41,9 @@ struct OptimizerParamGroup {
   OptimizerParamGroup(TensorList p, std::unique_ptr<OptimizerOptions> o)
       : params(std::move(p)), options(std::move(o)) {}
   OptimizerParamGroup(const OptimizerParamGroup& o)
-      : params(o.params), options(o.options ? o.options->clone() : nullptr), initial_lr(o.initial_lr) {}
+      : params(o.params),
+        options(o.options ? o.options->clone() : nullptr),
+        initial_lr(o.initial_lr) {}
   OptimizerParamGroup(OptimizerParamGroup&&) = default;
   OptimizerParamGroup& operator=(OptimizerParamGroup&&) = default;
 };
@@ -83,9 +85,12 @@ class Optimizer {
   std::map<const TensorImpl*, ParamState> state_;
 };
 
-#define TC_OPTIM_ARG(T, name)                    \
-  auto& name(T v) { this->name##_ = v; return *this; } \
-  T name() const { return name##_; }           \
+#define TC_OPTIM_ARG(T, name)        \
+  auto& name(T v) {                  \
+    this->name##_ = v;               \
+    return *this;                    \
+  }                                  \
+  T name() const { return name##_; } \
   T name##_
 
 struct SGDOptions : OptimizerOptions {
@@ -96,7 +101,9 @@ struct SGDOptions : OptimizerOptions {
   TC_OPTIM_ARG(double, weight_decay) = 0;
   TC_OPTIM_ARG(bool, nesterov) = false;
   TC_OPTIM_ARG(bool, maximize) = false;
-  std::unique_ptr<OptimizerOptions> clone() const override { return std::make_unique<SGDOptions>(*this); }
+  std::unique_ptr<OptimizerOptions> clone() const override {
+    return std::make_unique<SGDOptions>(*this);
+  }
   double get_lr() const override { return lr_; }
   void set_lr(double lr) override { lr_ = lr; }
   std::vector<std::pair<std::string, double>> values() const override;
@@ -106,7 +113,8 @@ struct SGDOptions : OptimizerOptions {
 class SGD : public Optimizer {
  public:
   SGD(std::vector<OptimizerParamGroup> groups, SGDOptions defaults);
-  SGD(TensorList params, SGDOptions defaults) : SGD(std::vector<OptimizerParamGroup>{OptimizerParamGroup(std::move(params))}, defaults) {}
+  SGD(TensorList params, SGDOptions defaults)
+      : SGD(std::vector<OptimizerParamGroup>{OptimizerParamGroup(std::move(params))}, defaults) {}
   void step() override;
   using Options = SGDOptions;
 };
@@ -121,8 +129,14 @@ struct AdamOpts : OptimizerOptions {
   TC_OPTIM_ARG(double, weight_decay) = 0;
   TC_OPTIM_ARG(bool, amsgrad) = false;
   TC_OPTIM_ARG(bool, maximize) = false;
-  auto& betas(std::pair<double, double> b) { beta1_ = b.first; beta2_ = b.second; return *this; }
-  std::unique_ptr<OptimizerOptions> clone() const override { return std::make_unique<AdamOpts>(*this); }
+  auto& betas(std::pair<double, double> b) {
+    beta1_ = b.first;
+    beta2_ = b.second;
+    return *this;
+  }
+  std::unique_ptr<OptimizerOptions> clone() const override {
+    return std::make_unique<AdamOpts>(*this);
+  }
   double get_lr() const override { return lr_; }
   void set_lr(double lr) override { lr_ = lr; }
   std::vector<std::pair<std::string, double>> values() const override;
@@ -134,7 +148,9 @@ struct AdamWOptions : AdamOpts {
   explicit AdamWOptions(double lr = 1e-3) : AdamOpts(lr) { weight_decay_ = 1e-2; }
   // From a chained AdamOpts expression (AdamWOptions(1e-3).amsgrad(true) returns AdamOpts&).
   AdamWOptions(const AdamOpts& o) : AdamOpts(o) {}
-  std::unique_ptr<OptimizerOptions> clone() const override { return std::make_unique<AdamWOptions>(*this); }
+  std::unique_ptr<OptimizerOptions> clone() const override {
+    return std::make_unique<AdamWOptions>(*this);
+  }
 };
 
 class Adam : public Optimizer {
@@ -146,7 +162,8 @@ class Adam : public Optimizer {
   using Options = AdamOpts;
 
  protected:
-  Adam(std::vector<OptimizerParamGroup> groups, std::unique_ptr<OptimizerOptions> defaults, bool decoupled);
+  Adam(std::vector<OptimizerParamGroup> groups, std::unique_ptr<OptimizerOptions> defaults,
+       bool decoupled);
   bool decoupled_ = false;
 };
 
@@ -166,7 +183,9 @@ struct AdagradOpts : OptimizerOptions {
   TC_OPTIM_ARG(double, initial_accumulator_value) = 0;
   TC_OPTIM_ARG(double, eps) = 1e-10;
   TC_OPTIM_ARG(bool, maximize) = false;
-  std::unique_ptr<OptimizerOptions> clone() const override { return std::make_unique<AdagradOpts>(*this); }
+  std::unique_ptr<OptimizerOptions> clone() const override {
+    return std::make_unique<AdagradOpts>(*this);
+  }
   double get_lr() const override { return lr_; }
   void set_lr(double lr) override { lr_ = lr; }
   std::vector<std::pair<std::string, double>> values() const override;
@@ -177,7 +196,8 @@ class Adagrad : public Optimizer {
  public:
   Adagrad(std::vector<OptimizerParamGroup> groups, AdagradOpts defaults = AdagradOpts());
   Adagrad(TensorList params, AdagradOpts defaults = AdagradOpts())
-      : Adagrad(std::vector<OptimizerParamGroup>{OptimizerParamGroup(std::move(params))}, defaults) {}
+      : Adagrad(std::vector<OptimizerParamGroup>{OptimizerParamGroup(std::move(params))},
+                defaults) {}
   void step() override;
   using Options = AdagradOpts;
 };
@@ -191,7 +211,9 @@ struct RMSpropOpts : OptimizerOptions {
   TC_OPTIM_ARG(double, momentum) = 0;
   TC_OPTIM_ARG(bool, centered) = false;
   TC_OPTIM_ARG(bool, maximize) = false;
-  std::unique_ptr<OptimizerOptions> clone() const override { return std::make_unique<RMSpropOpts>(*this); }
+  std::unique_ptr<OptimizerOptions> clone() const override {
+    return std::make_unique<RMSpropOpts>(*this);
+  }
   double get_lr() const override { return lr_; }
   void set_lr(double lr) override { lr_ = lr; }
   std::vector<std::pair<std::string, double>> values() const override;
@@ -202,7 +224,8 @@ class RMSprop : public Optimizer {
  public:
   RMSprop(std::vector<OptimizerParamGroup> groups, RMSpropOpts defaults = RMSpropOpts());
   RMSprop(TensorList params, RMSpropOpts defaults = RMSpropOpts())
-      : RMSprop(std::vector<OptimizerParamGroup>{OptimizerParamGroup(std::move(params))}, defaults) {}
+      : RMSprop(std::vector<OptimizerParamGroup>{OptimizerParamGroup(std::move(params))},
+                defaults) {}
   void step() override;
   using Options = RMSpropOpts;
 };

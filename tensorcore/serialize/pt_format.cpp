@@ -142,8 +142,8 @@ PtValue read_pt_from(const detail::ByteSource& src, const PtReadOptions& options
       }
       it = cache
                // Non-const object: tensors built from it may be written in place later.
-               .emplace(key, std::make_shared<std::string>(
-                                 zip.read(*entry, options.verify_storage_crc)))
+               .emplace(key,
+                        std::make_shared<std::string>(zip.read(*entry, options.verify_storage_crc)))
                .first;
     }
     uint64_t nbytes = 0;

@@ -46,9 +46,9 @@ void ZipWriter::add(std::string_view name, std::string_view data) {
   std::string h;
   put32(h, kLocalHeaderSig);
   put16(h, kVersionNeeded);
-  put16(h, 0);  // flags
-  put16(h, 0);  // method: stored
-  put16(h, 0);  // mod time
+  put16(h, 0);     // flags
+  put16(h, 0);     // method: stored
+  put16(h, 0);     // mod time
   put16(h, 0x21);  // mod date: 1980-01-01, fixed so archives are reproducible
   put32(h, crc);
   put32(h, uint32_t(data.size()));

@@ -20,8 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     if (img.nbytes() <= (size_t(1) << 20)) {
       auto bytes = codec::encode_jpeg(codec::interleaved_rows(img.data, img.width, img.channels, 1),
                                       img.height, img.width, img.channels, 90);
-      codec::DecodedImage again = codec::decode_jpeg(bytes.data(), bytes.size(),
-                                                     tc::io::ImageReadMode::Unchanged, false, alloc);
+      codec::DecodedImage again = codec::decode_jpeg(
+          bytes.data(), bytes.size(), tc::io::ImageReadMode::Unchanged, false, alloc);
       if (again.height != img.height || again.width != img.width) __builtin_trap();
     }
   } catch (const tc::DecodeError&) {

@@ -20,7 +20,7 @@ using cuda_kernels::kBlockSize;
 constexpr uint32_t kOpTypes = (1u << int(DType::Float32)) | (1u << int(DType::Float64));
 constexpr int kBoxesPerWord = 64;
 
-#define TC_VISION_GRID_STRIDE(i, n)                                               \
+#define TC_VISION_GRID_STRIDE(i, n)                                         \
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); \
        i += int64_t(gridDim.x) * blockDim.x)
 
@@ -45,7 +45,8 @@ __global__ void nms_mask_kernel(const T* boxes, int64_t n, int64_t col_blocks, T
                                 unsigned long long* mask) {
   const int64_t row_block = blockIdx.y, col_block = blockIdx.x;
   if (col_block < row_block) return;  // only j > i matters; the host pass never reads these
-  const int64_t rows_left = n - row_block * kBoxesPerWord, cols_left = n - col_block * kBoxesPerWord;
+  const int64_t rows_left = n - row_block * kBoxesPerWord,
+                cols_left = n - col_block * kBoxesPerWord;
   const int row_size = int(rows_left < kBoxesPerWord ? rows_left : kBoxesPerWord);
   const int col_size = int(cols_left < kBoxesPerWord ? cols_left : kBoxesPerWord);
   __shared__ T cols[kBoxesPerWord * 4];
@@ -73,8 +74,8 @@ __device__ __forceinline__ detail::AlignGeometry<T> geometry_of(const T* roi,
 }
 
 // Input channel read by output channel c at bin (py, px).
-__device__ __forceinline__ int64_t align_input_channel(const RoiAlignArgs& a, int64_t c,
-                                                       int64_t py, int64_t px) {
+__device__ __forceinline__ int64_t align_input_channel(const RoiAlignArgs& a, int64_t c, int64_t py,
+                                                       int64_t px) {
   return a.position_sensitive ? (c * a.pooled_height + py) * a.pooled_width + px : c;
 }
 
@@ -147,8 +148,8 @@ template <typename T>
 __device__ __forceinline__ detail::PoolBin bin_of(const T* roi, const PoolArgs& a, int64_t py,
                                                   int64_t px) {
   // roi_pool: one extra pixel, bins clamped to the image; ps_roi_pool: clamped to the last pixel.
-  return detail::pool_bin<T>(roi, T(a.spatial_scale), a.ph, a.pw, a.H, a.W,
-                             !a.position_sensitive, a.position_sensitive, py, px);
+  return detail::pool_bin<T>(roi, T(a.spatial_scale), a.ph, a.pw, a.H, a.W, !a.position_sensitive,
+                             a.position_sensitive, py, px);
 }
 
 // Plane of the input (or its gradient) that output element (k, c, py, px) pools.
@@ -268,8 +269,14 @@ namespace {
 
 PoolArgs pool_args(const Tensor& input_like, const Tensor& out_like, double scale, int64_t ph,
                    int64_t pw, bool position_sensitive) {
-  return {scale,          ph, pw, input_like.size(1), out_like.size(1), input_like.size(2),
-          input_like.size(3), position_sensitive};
+  return {scale,
+          ph,
+          pw,
+          input_like.size(1),
+          out_like.size(1),
+          input_like.size(2),
+          input_like.size(3),
+          position_sensitive};
 }
 
 void pool_forward(const char* op, const Tensor& input, const Tensor& rois, const PoolArgs& a,

@@ -55,8 +55,7 @@ void resize_vertical(const Tensor&, int64_t, int64_t, int64_t, const Tensor&, in
                      const ResizeAxis&) {
   no_cuda_resize();
 }
-void resize_horizontal(const Tensor&, int64_t, int64_t, const Tensor&, int64_t,
-                       const ResizeAxis&) {
+void resize_horizontal(const Tensor&, int64_t, int64_t, const Tensor&, int64_t, const ResizeAxis&) {
   no_cuda_resize();
 }
 void resize_nearest(const Tensor&, int64_t, int64_t, int64_t, const Tensor&, int64_t, int64_t,

@@ -12,7 +12,7 @@ using cuda_kernels::kBlockSize;
 
 constexpr int kPrecisionBits = 22;  // Pillow's, as in resize.cpp
 
-#define TC_RESIZE_GRID_STRIDE(i, n)                                               \
+#define TC_RESIZE_GRID_STRIDE(i, n)                                         \
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); \
        i += int64_t(gridDim.x) * blockDim.x)
 
@@ -23,8 +23,10 @@ __device__ __forceinline__ double mul_exact(double a, double b) { return __dmul_
 // Accumulator type W for image type T: int32 fixed point for uint8, else T itself.
 template <typename T, typename W>
 __device__ __forceinline__ W acc_init() {
-  if constexpr (std::is_same_v<T, uint8_t>) return W(1 << (kPrecisionBits - 1));
-  else return W(0);
+  if constexpr (std::is_same_v<T, uint8_t>)
+    return W(1 << (kPrecisionBits - 1));
+  else
+    return W(0);
 }
 
 template <typename T, typename W>
@@ -93,9 +95,15 @@ using cuda_kernels::launch_on;
 template <typename F>
 void dispatch_image(DType dt, const char* op, F&& f) {
   switch (dt) {
-    case DType::UInt8: f(uint8_t{}, int32_t{}); break;
-    case DType::Float32: f(float{}, float{}); break;
-    case DType::Float64: f(double{}, double{}); break;
+    case DType::UInt8:
+      f(uint8_t{}, int32_t{});
+      break;
+    case DType::Float32:
+      f(float{}, float{});
+      break;
+    case DType::Float64:
+      f(double{}, double{});
+      break;
     default:
       throw TypeError(::tc::detail::concat(op, ": expected a uint8, float32 or float64 image, got ",
                                            dtype_name(dt)));
@@ -104,9 +112,9 @@ void dispatch_image(DType dt, const char* op, F&& f) {
 
 void check_axis(const char* op, const ResizeAxis& a, DType image_dtype, int64_t out) {
   const DType wt = image_dtype == DType::UInt8 ? DType::Int32 : image_dtype;
-  TC_CHECK(a.start.dtype() == DType::Int64 && a.start.numel() == out &&
-               a.weights.dtype() == wt && a.weights.numel() == out * a.ksize &&
-               a.start.is_contiguous() && a.weights.is_contiguous(),
+  TC_CHECK(a.start.dtype() == DType::Int64 && a.start.numel() == out && a.weights.dtype() == wt &&
+               a.weights.numel() == out * a.ksize && a.start.is_contiguous() &&
+               a.weights.is_contiguous(),
            op, ": malformed resize weights (internal error)");
 }
 
@@ -158,12 +166,18 @@ void resize_nearest(const Tensor& src, int64_t planes, int64_t in_h, int64_t in_
     });
   };
   switch (src.itemsize()) {
-    case 1: run(uint8_t{}); break;
-    case 4: run(uint32_t{}); break;
-    case 8: run(uint64_t{}); break;
+    case 1:
+      run(uint8_t{});
+      break;
+    case 4:
+      run(uint32_t{});
+      break;
+    case 8:
+      run(uint64_t{});
+      break;
     default:
-      throw TypeError(::tc::detail::concat("resize (CUDA): unsupported dtype ",
-                                           dtype_name(src.dtype())));
+      throw TypeError(
+          ::tc::detail::concat("resize (CUDA): unsupported dtype ", dtype_name(src.dtype())));
   }
 }
 
@@ -171,8 +185,7 @@ void round_to_uint8(const Tensor& src, const Tensor& dst) {
   const int64_t total = src.numel();
   launch_on(src, total, [&](int grid, cudaStream_t s) {
     round_to_uint8_kernel<<<grid, kBlockSize, 0, s>>>(static_cast<const float*>(src.data_ptr()),
-                                                       static_cast<uint8_t*>(dst.data_ptr()),
-                                                       total);
+                                                      static_cast<uint8_t*>(dst.data_ptr()), total);
   });
 }
 

@@ -4,16 +4,16 @@
 // column gradient back to the input, and differentiates the sampling w.r.t. offsets and mask.
 // CUDA tensors run the sampling kernels of vision/cuda/deform_cuda.cu (the same deform_sample.h
 // code) and the products through cuBLAS; backward scatters with atomics (nondeterministic).
-#include "tensorcore/core/deterministic.h"
-#include "vision/cuda/ops_cuda.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/autograd/grad_mode.h"
+#include "tensorcore/core/deterministic.h"
 #include "tensorcore/ops/elementwise.h"
 #include "tensorcore/ops/linalg.h"
 #include "tensorcore/ops/reduce.h"
 #include "tensorcore/ops/shape.h"
-#include "vision/ops/ops.h"
+#include "vision/cuda/ops_cuda.h"
 #include "vision/ops/deform_sample.h"
+#include "vision/ops/ops.h"
 #include "vision/ops/roi_common.h"
 
 namespace tc::vision::ops {

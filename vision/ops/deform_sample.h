@@ -24,8 +24,8 @@ struct DeformPos {
 };
 
 template <typename T>
-TC_HOST_DEVICE DeformPos<T> deform_position(const DeformGeometry& g, const T* off,
-                                                   const T* msk, int64_t og, int64_t k, int64_t l) {
+TC_HOST_DEVICE DeformPos<T> deform_position(const DeformGeometry& g, const T* off, const T* msk,
+                                            int64_t og, int64_t k, int64_t l) {
   const int64_t i = k / g.kw, j = k % g.kw, oy = l / g.ow, ox = l % g.ow;
   const T* o = off + (og * 2 * g.K() + 2 * k) * g.L();
   T y = T(oy * g.sh - g.ph + i * g.dh) + o[l];
@@ -91,8 +91,8 @@ TC_HOST_DEVICE T deform_tap_grad(const DeformTaps<T>& t, int q, T gv) {
 // Contribution of one channel's column gradient gc at a sample to the offset (y, x) and mask
 // gradients (added to acc_y, acc_x, acc_m).
 template <typename T>
-TC_HOST_DEVICE void deform_coord_grads(const DeformTaps<T>& t, const T* plane, T gc, T m,
-                                              T& acc_y, T& acc_x, T& acc_m) {
+TC_HOST_DEVICE void deform_coord_grads(const DeformTaps<T>& t, const T* plane, T gc, T m, T& acc_y,
+                                       T& acc_x, T& acc_m) {
   const T v00 = t.off[0] >= 0 ? plane[t.off[0]] : T(0);
   const T v01 = t.off[1] >= 0 ? plane[t.off[1]] : T(0);
   const T v10 = t.off[2] >= 0 ? plane[t.off[2]] : T(0);

@@ -7,13 +7,13 @@
 #include <numeric>
 #include <vector>
 
-#include "vision/device_check.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/index.h"
 #include "tensorcore/ops/sort.h"
 #include "vision/cuda/ops_cuda.h"
+#include "vision/device_check.h"
 #include "vision/ops/ops.h"
 
 namespace tc::vision::ops {
@@ -60,8 +60,8 @@ Tensor nms_cpu(const Tensor& boxes, const Tensor& scores, T threshold) {
 
 Tensor nms_cuda(const Tensor& boxes, const Tensor& scores, double iou_threshold) {
   TC_CHECK_AS(::tc::Error, scores.device() == boxes.device(),
-           "nms: boxes and scores must be on the same device, got ", boxes.device().str(),
-           " and ", scores.device().str());
+              "nms: boxes and scores must be on the same device, got ", boxes.device().str(),
+              " and ", scores.device().str());
   const Device device = boxes.device();
   const int64_t n = boxes.size(0);
   if (n == 0) return empty({0}, TensorOptions(DType::Int64).device(device));

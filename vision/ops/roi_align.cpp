@@ -238,14 +238,14 @@ cuda::RoiAlignArgs cuda_args(const AlignParams& p) {
 Tensor align_backward_cuda(const Tensor& grad, const Tensor& rois, const AlignParams& p,
                            const Shape& input_shape) {
   TC_CHECK_AS(::tc::Error, rois.device() == grad.device(),
-           "roi_align_backward: grad and rois must be on the same device, got ",
-           grad.device().str(), " and ", rois.device().str());
+              "roi_align_backward: grad and rois must be on the same device, got ",
+              grad.device().str(), " and ", rois.device().str());
   const int64_t out_c = p.position_sensitive ? input_shape[1] / (p.ph * p.pw) : input_shape[1];
   const char* op = p.position_sensitive ? "ps_roi_align_backward" : "roi_align_backward";
   TC_CHECK(grad.dim() == 4 && grad.size(0) == rois.size(0) && grad.size(1) == out_c &&
                grad.size(2) == p.ph && grad.size(3) == p.pw,
-           op, ": grad should be (K, C, ph, pw) = (", rois.size(0), ", ", out_c, ", ", p.ph,
-           ", ", p.pw, "), got shape ", shape_str(grad.sizes()));
+           op, ": grad should be (K, C, ph, pw) = (", rois.size(0), ", ", out_c, ", ", p.ph, ", ",
+           p.pw, "), got shape ", shape_str(grad.sizes()));
   alert_not_deterministic(p.position_sensitive ? "ps_roi_align_backward (CUDA)"
                                                : "roi_align_backward (CUDA)");
   Tensor g = contiguous(grad), r = contiguous(rois);

@@ -5,12 +5,12 @@
 #include <cmath>
 #include <vector>
 
-#include "vision/ops/bilinear_sample.h"
-#include "vision/ops/roi_geometry.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
+#include "vision/ops/bilinear_sample.h"
+#include "vision/ops/roi_geometry.h"
 
 namespace tc::vision::ops::detail {
 

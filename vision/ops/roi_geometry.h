@@ -20,8 +20,8 @@ struct AlignGeometry {
 // legacy, non-aligned mode).
 template <typename T>
 TC_HOST_DEVICE AlignGeometry<T> align_geometry(const T* roi, T scale, int64_t ph, int64_t pw,
-                                                      int64_t sampling_ratio, bool aligned,
-                                                      bool clamp_size) {
+                                               int64_t sampling_ratio, bool aligned,
+                                               bool clamp_size) {
   T offset = aligned ? T(0.5) : T(0);
   T sw = roi[1] * scale - offset, sh = roi[2] * scale - offset;
   T ew = roi[3] * scale - offset, eh = roi[4] * scale - offset;
@@ -59,9 +59,8 @@ struct PoolBin {
 // (clamp_last). (torchvision's ps_roi_pool backward clamps to the image instead, which disagrees
 // with its own forward; ours uses the forward's bins so the gradient is exact.)
 template <typename T>
-TC_HOST_DEVICE PoolBin pool_bin(const T* roi, T scale, int64_t ph, int64_t pw, int64_t H,
-                                       int64_t W, bool plus_one, bool clamp_last, int64_t py,
-                                       int64_t px) {
+TC_HOST_DEVICE PoolBin pool_bin(const T* roi, T scale, int64_t ph, int64_t pw, int64_t H, int64_t W,
+                                bool plus_one, bool clamp_last, int64_t py, int64_t px) {
   const int64_t sw = int64_t(hd::round(roi[1] * scale)), sh = int64_t(hd::round(roi[2] * scale));
   const int64_t ew = int64_t(hd::round(roi[3] * scale)), eh = int64_t(hd::round(roi[4] * scale));
   const int64_t extra = plus_one ? 1 : 0;

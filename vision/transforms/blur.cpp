@@ -101,10 +101,9 @@ Tensor gaussian_blur(const Tensor& img, int64_t kernel_x, int64_t kernel_y,
                      const std::vector<double>& sigma_x, const std::vector<double>& sigma_y) {
   TC_CHECK(img.dim() == 4, "gaussian_blur: expected (N, C, H, W), got shape ",
            shape_str(img.sizes()));
-  TC_CHECK_TYPE(img.dtype() == DType::UInt8 || img.dtype() == DType::Float32 ||
-                    img.dtype() == DType::Float64,
-                "gaussian_blur: expected a uint8, float32 or float64 image, got ",
-                dtype_name(img.dtype()));
+  TC_CHECK_TYPE(
+      img.dtype() == DType::UInt8 || img.dtype() == DType::Float32 || img.dtype() == DType::Float64,
+      "gaussian_blur: expected a uint8, float32 or float64 image, got ", dtype_name(img.dtype()));
   for (int64_t k : {kernel_x, kernel_y})
     TC_CHECK(k > 0 && k % 2 == 1 && k <= 63,
              "gaussian_blur: kernel_size should be odd, positive and at most 63, got ", k);
@@ -114,9 +113,8 @@ Tensor gaussian_blur(const Tensor& img, int64_t kernel_x, int64_t kernel_y,
              " sigma values, got ", s->size());
     for (double v : *s) TC_CHECK(v > 0, "gaussian_blur: sigma should be positive, got ", v);
   }
-  TC_CHECK(kernel_x / 2 < W && kernel_y / 2 < H, "gaussian_blur: reflect padding (",
-           kernel_x / 2, ", ", kernel_y / 2, ") must be smaller than the image size (", H, ", ",
-           W, ")");
+  TC_CHECK(kernel_x / 2 < W && kernel_y / 2 < H, "gaussian_blur: reflect padding (", kernel_x / 2,
+           ", ", kernel_y / 2, ") must be smaller than the image size (", H, ", ", W, ")");
   std::vector<std::vector<float>> kx, ky;
   for (double s : sigma_x) kx.push_back(gaussian_kernel1d(kernel_x, s));
   for (double s : sigma_y) ky.push_back(gaussian_kernel1d(kernel_y, s));
@@ -140,9 +138,8 @@ Tensor erase(const Tensor& img, int64_t i, int64_t j, int64_t h, int64_t w, cons
   TC_CHECK(img.dim() >= 3, "erase: expected an image (..., C, H, W), got shape ",
            shape_str(img.sizes()));
   const int64_t H = img.size(-2), W = img.size(-1);
-  TC_CHECK(i >= 0 && j >= 0 && h >= 0 && w >= 0 && i + h <= H && j + w <= W,
-           "erase: region (i=", i, ", j=", j, ", h=", h, ", w=", w,
-           ") is not inside the image of size (", H, ", ", W, ")");
+  TC_CHECK(i >= 0 && j >= 0 && h >= 0 && w >= 0 && i + h <= H && j + w <= W, "erase: region (i=", i,
+           ", j=", j, ", h=", h, ", w=", w, ") is not inside the image of size (", H, ", ", W, ")");
   Tensor out = inplace ? img : clone(img);
   Tensor region = narrow(narrow(out, -2, i, h), -1, j, w);
   copy_(region, value);

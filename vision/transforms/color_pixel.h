@@ -43,7 +43,7 @@ TC_HOST_DEVICE T blend_value(float ratio, T x, float rest, float other, float hi
 
 // torchvision's _rgb2hsv -> hue shift -> _hsv2rgb on one pixel (values in [0, 1]).
 TC_HOST_DEVICE void shift_hue(float r, float g, float b, float hue, float& ro, float& go,
-                                     float& bo) {
+                              float& bo) {
   float maxc = hd::max(hd::max(r, g), b), minc = hd::min(hd::min(r, g), b);
   bool eqc = maxc == minc;
   float cr = maxc - minc;

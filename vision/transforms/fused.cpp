@@ -88,8 +88,8 @@ Tensor crop_flip_composed(const Tensor& img, const std::vector<int64_t>& tops,
   const int64_t N = img.size(0);
   TensorList parts;
   for (int64_t n = 0; n < N; ++n) {
-    Tensor part = narrow(narrow(narrow(img, 0, n, 1), 2, pick(tops, n), out_h), 3,
-                         pick(lefts, n), out_w);
+    Tensor part =
+        narrow(narrow(narrow(img, 0, n, 1), 2, pick(tops, n), out_h), 3, pick(lefts, n), out_w);
     std::vector<int64_t> dims;
     if (pick(hflip, n)) dims.push_back(3);
     if (pick(vflip, n)) dims.push_back(2);

@@ -56,8 +56,10 @@ Matrix3x3 affine_pixel_matrix(const Affine2x3& m, int64_t h, int64_t w, int64_t 
 std::pair<int64_t, int64_t> expanded_size(const Affine2x3& m, int64_t h, int64_t w) {
   // float32 like torchvision's _compute_affine_output_size, so sizes agree with it.
   const float fw = float(w), fh = float(h);
-  const float pts[4][2] = {{-0.5f * fw, -0.5f * fh}, {-0.5f * fw, 0.5f * fh},
-                           {0.5f * fw, 0.5f * fh},   {0.5f * fw, -0.5f * fh}};
+  const float pts[4][2] = {{-0.5f * fw, -0.5f * fh},
+                           {-0.5f * fw, 0.5f * fh},
+                           {0.5f * fw, 0.5f * fh},
+                           {0.5f * fw, -0.5f * fh}};
   float lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
   for (const auto& p : pts)
     for (int j = 0; j < 2; ++j) {
@@ -110,11 +112,15 @@ Matrix3x3 perspective_matrix(const std::array<double, 8>& start, const std::arra
   }
   // Pixel centres (x + 0.5) through the homography, back to index space (- 0.5).
   const double den[3] = {c[6], c[7], 1.0 + 0.5 * c[6] + 0.5 * c[7]};
-  return {c[0] - 0.5 * den[0], c[1] - 0.5 * den[1],
+  return {c[0] - 0.5 * den[0],
+          c[1] - 0.5 * den[1],
           c[2] + 0.5 * c[0] + 0.5 * c[1] - 0.5 * den[2],
-          c[3] - 0.5 * den[0], c[4] - 0.5 * den[1],
+          c[3] - 0.5 * den[0],
+          c[4] - 0.5 * den[1],
           c[5] + 0.5 * c[3] + 0.5 * c[4] - 0.5 * den[2],
-          den[0], den[1], den[2]};
+          den[0],
+          den[1],
+          den[2]};
 }
 
 }  // namespace tc::vision::kernels

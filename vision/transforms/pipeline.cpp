@@ -167,16 +167,15 @@ std::vector<int64_t> pad_index(int64_t n, int64_t before, int64_t after, const s
 // pad_image on a CUDA image: the same row/column maps as index_select gathers on the device,
 // then the fill value where a map is -1 (constant mode).
 Tensor pad_image_gather(const Tensor& x, const std::vector<int64_t>& rows,
-                        const std::vector<int64_t>& cols, int64_t top, int64_t left,
-                        double fill) {
+                        const std::vector<int64_t>& cols, int64_t top, int64_t left, double fill) {
   const Device dev = x.device();
   auto gather_index = [&](const std::vector<int64_t>& map, int64_t offset) {
     std::vector<int64_t> idx;
     for (int64_t v : map) idx.push_back(v < 0 ? 0 : v + offset);
     return from_vector(idx, {int64_t(idx.size())}, TensorOptions(DType::Int64).device(dev));
   };
-  Tensor out = index_select(index_select(x, 2, gather_index(rows, top)), 3,
-                            gather_index(cols, left));
+  Tensor out =
+      index_select(index_select(x, 2, gather_index(rows, top)), 3, gather_index(cols, left));
   std::vector<uint8_t> outside;
   bool any = false;
   for (int64_t r : rows)
@@ -403,9 +402,7 @@ std::vector<std::array<int64_t, 4>> resized_crop_params(const Step& s, const Gen
 
 }  // namespace
 
-Tensor grayscale_image(const Tensor& x, int64_t out_channels) {
-  return grayscale(x, out_channels);
-}
+Tensor grayscale_image(const Tensor& x, int64_t out_channels) { return grayscale(x, out_channels); }
 
 Tensor apply_step(const Step& s, const Tensor& input, const GeneratorPtr& gen) {
   Tensor x = input;
@@ -484,10 +481,10 @@ Tensor apply_step(const Step& s, const Tensor& input, const GeneratorPtr& gen) {
       for (double v : s.std)
         TC_CHECK(v != 0, "normalize: std evaluated to zero, leading to division by zero.");
       const TensorOptions on_image = TensorOptions(DType::Float64).device(x.device());
-      Tensor mt = reshape(from_vector<double>(s.mean, {int64_t(s.mean.size())}, on_image),
-                          {-1, 1, 1});
-      Tensor st_ = reshape(from_vector<double>(s.std, {int64_t(s.std.size())}, on_image),
-                           {-1, 1, 1});
+      Tensor mt =
+          reshape(from_vector<double>(s.mean, {int64_t(s.mean.size())}, on_image), {-1, 1, 1});
+      Tensor st_ =
+          reshape(from_vector<double>(s.std, {int64_t(s.std.size())}, on_image), {-1, 1, 1});
       x = div(sub(x, to_dtype(mt, x.dtype())), to_dtype(st_, x.dtype()));
       break;
     }

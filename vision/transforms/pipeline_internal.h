@@ -165,9 +165,7 @@ inline std::vector<int64_t> draw_int(const GeneratorPtr& gen, int64_t n, int64_t
   return out;
 }
 
-inline int64_t draw_count(const Step& s, int64_t n) {
-  return (s.same_on_batch || n == 1) ? 1 : n;
-}
+inline int64_t draw_count(const Step& s, int64_t n) { return (s.same_on_batch || n == 1) ? 1 : n; }
 
 template <typename T>
 T pick(const std::vector<T>& v, int64_t i) {

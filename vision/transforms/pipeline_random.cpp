@@ -125,8 +125,8 @@ Tensor rotation(const Step& s, const Tensor& x, const GeneratorPtr& gen) {
 
 Tensor affine(const Step& s, const Tensor& x, const GeneratorPtr& gen) {
   const int64_t n = x.size(0), h = x.size(2), w = x.size(3), cnt = draw_count(s, n);
-  const int64_t per = 1 + (s.translate ? 2 : 0) + (s.affine_scale ? 1 : 0) +
-                      int64_t(s.shear.size() / 2);
+  const int64_t per =
+      1 + (s.translate ? 2 : 0) + (s.affine_scale ? 1 : 0) + int64_t(s.shear.size() / 2);
   auto u = draw(gen, cnt * per);
   std::vector<double> mats;
   for (int64_t q = 0; q < cnt; ++q) {
@@ -163,16 +163,16 @@ Tensor perspective(const Step& s, const Tensor& x, const GeneratorPtr& gen) {
   };
   std::vector<uint8_t> flags;
   std::vector<double> mats;
-  const std::array<double, 8> start{0, 0, double(w - 1), 0, double(w - 1), double(h - 1),
-                                    0, double(h - 1)};
+  const std::array<double, 8> start{
+      0, 0, double(w - 1), 0, double(w - 1), double(h - 1), 0, double(h - 1)};
   for (int64_t q = 0; q < cnt; ++q) {
     const double* us = u.data() + q * 9;
     flags.push_back(us[0] < s.p ? 1 : 0);
     if (!flags.back()) continue;
-    const std::array<double, 8> end{
-        rint(us[1], 0, dw + 1),     rint(us[2], 0, dh + 1),     rint(us[3], w - dw - 1, w),
-        rint(us[4], 0, dh + 1),     rint(us[5], w - dw - 1, w), rint(us[6], h - dh - 1, h),
-        rint(us[7], 0, dw + 1),     rint(us[8], h - dh - 1, h)};
+    const std::array<double, 8> end{rint(us[1], 0, dw + 1),     rint(us[2], 0, dh + 1),
+                                    rint(us[3], w - dw - 1, w), rint(us[4], 0, dh + 1),
+                                    rint(us[5], w - dw - 1, w), rint(us[6], h - dh - 1, h),
+                                    rint(us[7], 0, dw + 1),     rint(us[8], h - dh - 1, h)};
     auto m = kernels::perspective_matrix(start, end);
     mats.insert(mats.end(), m.begin(), m.end());
   }
@@ -190,12 +190,18 @@ Tensor perspective(const Step& s, const Tensor& x, const GeneratorPtr& gen) {
 // _common.max_value for integer dtypes.
 int64_t integer_max(DType d) {
   switch (d) {
-    case DType::UInt8: return 255;
-    case DType::Int8: return 127;
-    case DType::Int16: return 32767;
-    case DType::UInt16: return 65535;
-    case DType::Int32: return 2147483647;
-    default: return INT64_MAX;
+    case DType::UInt8:
+      return 255;
+    case DType::Int8:
+      return 127;
+    case DType::Int16:
+      return 32767;
+    case DType::UInt16:
+      return 65535;
+    case DType::Int32:
+      return 2147483647;
+    default:
+      return INT64_MAX;
   }
 }
 
@@ -209,8 +215,7 @@ Tensor blur(const Step& s, const Tensor& x, const GeneratorPtr& gen) {
   Tensor out = kernels::gaussian_blur(to_dtype(x, DType::Float32), s.kernel_size[0],
                                       s.kernel_size[1], sigmas, sigmas);
   if (is_floating(x.dtype())) return to_dtype(out, x.dtype());
-  return to_dtype(clamp(round(out), Scalar(int64_t(0)), Scalar(integer_max(x.dtype()))),
-                  x.dtype());
+  return to_dtype(clamp(round(out), Scalar(int64_t(0)), Scalar(integer_max(x.dtype()))), x.dtype());
 }
 
 Tensor erasing(const Step& s, const Tensor& x, const GeneratorPtr& gen) {
@@ -308,7 +313,8 @@ Tensor random_choice(const Step& s, const Tensor& x, const GeneratorPtr& gen) {
   for (size_t k = 0; k < s.children.size(); ++k) {
     std::vector<uint8_t> flags;
     for (size_t p : picks) flags.push_back(p == k ? 1 : 0);
-    out = apply_where(out, flags, [&](const Tensor& b) { return apply_step(*s.children[k], b, gen); });
+    out = apply_where(out, flags,
+                      [&](const Tensor& b) { return apply_step(*s.children[k], b, gen); });
   }
   return out;
 }
@@ -390,7 +396,8 @@ bool parse_random_step(Step& s, const json::Value& params) {
     s.kernel_size = {int64_t(ks[0]), int64_t(ks.back())};
     for (int64_t k : s.kernel_size)
       TC_CHECK(k > 0 && k % 2 == 1 && k <= 63,
-               "Pipeline: GaussianBlur.kernel_size should be odd, positive and at most 63, got ", k);
+               "Pipeline: GaussianBlur.kernel_size should be odd, positive and at most 63, got ",
+               k);
     auto sg = numbers(need(params, "sigma", s.name), "GaussianBlur.sigma");
     TC_CHECK(sg.size() == 1 || sg.size() == 2, "Pipeline: GaussianBlur.sigma needs 1 or 2 values");
     s.sigma = {sg[0], sg.back()};

@@ -15,7 +15,6 @@
 #include <cmath>
 #include <vector>
 
-#include "vision/device_check.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/core/size_check.h"
@@ -23,6 +22,7 @@
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/shape.h"
 #include "vision/cuda/resize_cuda.h"
+#include "vision/device_check.h"
 #include "vision/transforms/kernels.h"
 
 namespace tc::vision::kernels {
@@ -318,10 +318,9 @@ Tensor resize_cuda(const Tensor& src, int64_t planes, int64_t out_h, int64_t out
                           device_axis(aw, fixed_weights(aw), DType::Int32, device),
                           horizontal_first, out_shape);
   if (dt == DType::Float64)
-    return separable_cuda(src, planes, in_h, in_w, out_h, out_w,
-                          device_axis(ah, ah.w, DType::Float64, device),
-                          device_axis(aw, aw.w, DType::Float64, device), horizontal_first,
-                          out_shape);
+    return separable_cuda(
+        src, planes, in_h, in_w, out_h, out_w, device_axis(ah, ah.w, DType::Float64, device),
+        device_axis(aw, aw.w, DType::Float64, device), horizontal_first, out_shape);
   Tensor fsrc = dt == DType::Float32 ? src : to_dtype(src, DType::Float32);
   Tensor fout = separable_cuda(fsrc, planes, in_h, in_w, out_h, out_w,
                                device_axis(ah, cast_weights<float>(ah.w), DType::Float32, device),

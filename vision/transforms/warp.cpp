@@ -22,8 +22,8 @@
 
 namespace tc::vision::kernels {
 namespace {
-using detail::WarpArgs;
 using detail::warp_pixel;
+using detail::WarpArgs;
 
 template <typename T>
 void warp_rows(const T* src, int64_t N, const WarpArgs& args, T* dst) {
@@ -51,14 +51,22 @@ Tensor warp(const Tensor& img, const std::vector<double>& matrices, int64_t out_
   if (fill)
     TC_CHECK(fill->size() == 1 || int64_t(fill->size()) == C, "warp: fill needs 1 or C=", C,
              " values, got ", fill->size());
-  TC_CHECK_TYPE(img.dtype() == DType::UInt8 || img.dtype() == DType::Float32 ||
-                    img.dtype() == DType::Float64,
-                "warp: expected a uint8, float32 or float64 image, got ", dtype_name(img.dtype()));
+  TC_CHECK_TYPE(
+      img.dtype() == DType::UInt8 || img.dtype() == DType::Float32 || img.dtype() == DType::Float64,
+      "warp: expected a uint8, float32 or float64 image, got ", dtype_name(img.dtype()));
   Tensor src = contiguous(img);
   Tensor out = empty({N, C, out_h, out_w}, TensorOptions(src.dtype()).device(src.device()));
   if (out.numel() == 0 || H == 0 || W == 0) return out;
-  WarpArgs args{matrices.data(), matrices.size() != 9, mode == Interpolation::Nearest, C, H, W,
-                out_h, out_w, fill ? fill->data() : nullptr, fill ? int64_t(fill->size()) : 0};
+  WarpArgs args{matrices.data(),
+                matrices.size() != 9,
+                mode == Interpolation::Nearest,
+                C,
+                H,
+                W,
+                out_h,
+                out_w,
+                fill ? fill->data() : nullptr,
+                fill ? int64_t(fill->size()) : 0};
   if (src.is_cuda()) {
     cuda::warp(src, matrices, fill ? *fill : std::vector<double>{}, args, out);
     return out;

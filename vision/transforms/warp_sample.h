@@ -26,7 +26,7 @@ struct WarpArgs {
 // F: float for uint8/float32 images, double for float64. uint8 rounds half to even and clamps.
 template <typename T, typename F>
 TC_HOST_DEVICE void warp_pixel(const T* src, T* dst, const WarpArgs& a, int64_t n, int64_t y,
-                                      int64_t x) {
+                               int64_t x) {
   const int64_t C = a.C, H = a.H, W = a.W;
   const double* m = a.mats + (a.per_sample ? n * 9 : 0);
   const double den = m[6] * double(x) + m[7] * double(y) + m[8];

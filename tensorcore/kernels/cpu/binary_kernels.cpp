@@ -18,8 +18,10 @@ void add_cpu(TensorIter& iter, const Scalar& alpha) {
     } else if constexpr (is_reduced_float_v<T>) {
       // float16/bfloat16: chunked float32 loops (sub is add with alpha -1).
       M a = alpha.to<M>();
-      if (a == M(1)) cpu_half_binary_kernel<T>(iter, [](auto x, auto y) { return x + y; });
-      else cpu_half_binary_kernel<T>(iter, [a](auto x, auto y) { return x + a * y; });
+      if (a == M(1))
+        cpu_half_binary_kernel<T>(iter, [](auto x, auto y) { return x + y; });
+      else
+        cpu_half_binary_kernel<T>(iter, [a](auto x, auto y) { return x + a * y; });
     } else {
       M a = alpha.to<M>();
       if (a == M(1)) {

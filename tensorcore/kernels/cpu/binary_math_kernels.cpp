@@ -24,7 +24,8 @@ void map2(TensorIter& iter, const char* name, F f) {
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
     if constexpr (is_reduced_float_v<T>)  // float16/bfloat16: widened chunks, rounded once
-      cpu_half_binary_kernel<T>(iter, [f](float x, float y) TC_INLINE_LAMBDA -> float { return f(x, y); });
+      cpu_half_binary_kernel<T>(
+          iter, [f](float x, float y) TC_INLINE_LAMBDA -> float { return f(x, y); });
     else
       cpu_kernel(iter, [f](T x, T y) TC_INLINE_LAMBDA -> T { return T(f(M(x), M(y))); });
   });
@@ -59,9 +60,12 @@ T int_pow(T base, T e) {
   return T(r);
 }
 
-template <typename T> constexpr bool is_nan_like(T x) {
-  if constexpr (std::is_floating_point_v<T>) return x != x;
-  else return false;
+template <typename T>
+constexpr bool is_nan_like(T x) {
+  if constexpr (std::is_floating_point_v<T>)
+    return x != x;
+  else
+    return false;
 }
 
 [[noreturn]] void zero_div() { throw ValueError("ZeroDivisionError: integer division by zero"); }
@@ -80,13 +84,16 @@ void binary_cpu(TensorIter& iter, BinaryOp op, const OpParams& p) {
     case BinaryOp::Pow:
       return map2<kIntegral | kFC>(iter, "pow", [](auto x, auto y) {
         using X = decltype(x);
-        if constexpr (std::is_integral_v<X>) return int_pow(x, y);
-        else return X(std::pow(x, y));
+        if constexpr (std::is_integral_v<X>)
+          return int_pow(x, y);
+        else
+          return X(std::pow(x, y));
       });
     case BinaryOp::Maximum:
       return map2<kAllReal>(iter, "maximum", [](auto a, auto b) {
         using X = decltype(a);
-        if constexpr (std::is_same_v<X, bool>) return bool(a || b);
+        if constexpr (std::is_same_v<X, bool>)
+          return bool(a || b);
         else {
           X r = a > b ? a : b;
           r = is_nan_like(b) ? b : r;
@@ -96,7 +103,8 @@ void binary_cpu(TensorIter& iter, BinaryOp op, const OpParams& p) {
     case BinaryOp::Minimum:
       return map2<kAllReal>(iter, "minimum", [](auto a, auto b) {
         using X = decltype(a);
-        if constexpr (std::is_same_v<X, bool>) return bool(a && b);
+        if constexpr (std::is_same_v<X, bool>)
+          return bool(a && b);
         else {
           X r = a < b ? a : b;
           r = is_nan_like(b) ? b : r;
@@ -105,13 +113,17 @@ void binary_cpu(TensorIter& iter, BinaryOp op, const OpParams& p) {
       });
     case BinaryOp::Fmax:
       return map2<kIntegral | kFloating>(iter, "fmax", [](auto a, auto b) {
-        if constexpr (std::is_floating_point_v<decltype(a)>) return std::fmax(a, b);
-        else return a > b ? a : b;
+        if constexpr (std::is_floating_point_v<decltype(a)>)
+          return std::fmax(a, b);
+        else
+          return a > b ? a : b;
       });
     case BinaryOp::Fmin:
       return map2<kIntegral | kFloating>(iter, "fmin", [](auto a, auto b) {
-        if constexpr (std::is_floating_point_v<decltype(a)>) return std::fmin(a, b);
-        else return a < b ? a : b;
+        if constexpr (std::is_floating_point_v<decltype(a)>)
+          return std::fmin(a, b);
+        else
+          return a < b ? a : b;
       });
     case BinaryOp::Fmod:
       return map2<kIntegral | kFloating>(iter, "fmod", [](auto a, auto b) {
@@ -158,11 +170,14 @@ void binary_cpu(TensorIter& iter, BinaryOp op, const OpParams& p) {
         }
       });
     case BinaryOp::BitAnd:
-      return map2<kIntegral | kBoolSet>(iter, "bitwise_and", [](auto a, auto b) { return decltype(a)(a & b); });
+      return map2<kIntegral | kBoolSet>(iter, "bitwise_and",
+                                        [](auto a, auto b) { return decltype(a)(a & b); });
     case BinaryOp::BitOr:
-      return map2<kIntegral | kBoolSet>(iter, "bitwise_or", [](auto a, auto b) { return decltype(a)(a | b); });
+      return map2<kIntegral | kBoolSet>(iter, "bitwise_or",
+                                        [](auto a, auto b) { return decltype(a)(a | b); });
     case BinaryOp::BitXor:
-      return map2<kIntegral | kBoolSet>(iter, "bitwise_xor", [](auto a, auto b) { return decltype(a)(a ^ b); });
+      return map2<kIntegral | kBoolSet>(iter, "bitwise_xor",
+                                        [](auto a, auto b) { return decltype(a)(a ^ b); });
     case BinaryOp::Lshift:
       return map2<kIntegral>(iter, "bitwise_left_shift", [](auto a, auto b) {
         using X = decltype(a);
@@ -210,8 +225,10 @@ void binary_cpu(TensorIter& iter, BinaryOp op, const OpParams& p) {
         using T = typename decltype(tag)::type;
         using M = opmath_t<T>;
         M w;
-        if constexpr (is_complex_v<M>) w = M(p.ca);
-        else w = M(p.a);
+        if constexpr (is_complex_v<M>)
+          w = M(p.ca);
+        else
+          w = M(p.a);
         const bool small = std::abs(w) < 0.5;
         const M w1 = M(1) - w;
         if (small)

@@ -18,13 +18,20 @@ void cmp(TensorIter& iter, const char* name, F f) {
 
 void compare_cpu(TensorIter& iter, BinaryOp op, const OpParams&) {
   switch (op) {
-    case BinaryOp::Eq: return cmp<kAllTypes>(iter, "eq", [](auto a, auto b) { return a == b; });
-    case BinaryOp::Ne: return cmp<kAllTypes>(iter, "ne", [](auto a, auto b) { return a != b; });
-    case BinaryOp::Lt: return cmp<kAllReal>(iter, "lt", [](auto a, auto b) { return a < b; });
-    case BinaryOp::Le: return cmp<kAllReal>(iter, "le", [](auto a, auto b) { return a <= b; });
-    case BinaryOp::Gt: return cmp<kAllReal>(iter, "gt", [](auto a, auto b) { return a > b; });
-    case BinaryOp::Ge: return cmp<kAllReal>(iter, "ge", [](auto a, auto b) { return a >= b; });
-    default: break;
+    case BinaryOp::Eq:
+      return cmp<kAllTypes>(iter, "eq", [](auto a, auto b) { return a == b; });
+    case BinaryOp::Ne:
+      return cmp<kAllTypes>(iter, "ne", [](auto a, auto b) { return a != b; });
+    case BinaryOp::Lt:
+      return cmp<kAllReal>(iter, "lt", [](auto a, auto b) { return a < b; });
+    case BinaryOp::Le:
+      return cmp<kAllReal>(iter, "le", [](auto a, auto b) { return a <= b; });
+    case BinaryOp::Gt:
+      return cmp<kAllReal>(iter, "gt", [](auto a, auto b) { return a > b; });
+    case BinaryOp::Ge:
+      return cmp<kAllReal>(iter, "ge", [](auto a, auto b) { return a >= b; });
+    default:
+      break;
   }
   throw ValueError("compare_op: unknown op");
 }

@@ -15,7 +15,10 @@ namespace tc {
 namespace {
 
 // Element-sized trivially copyable stand-ins so one template per size covers every dtype.
-template <size_t N> struct Bytes { unsigned char b[N]; };
+template <size_t N>
+struct Bytes {
+  unsigned char b[N];
+};
 
 template <typename E>
 inline void scalar_row(char* out, int64_t out_row, const char* in, int64_t in_col, int64_t i,
@@ -28,8 +31,8 @@ inline void scalar_row(char* out, int64_t out_row, const char* in, int64_t in_co
 #if defined(__AVX2__)
 // Output rows i..i+7, columns j..j+7: load 8 input rows (unit stride along i), transpose in
 // registers (unpack, shuffle, 128-bit lane swap), store 8 output rows.
-inline void transpose8x8_f32(char* out, int64_t out_row, const char* in, int64_t in_col,
-                             int64_t i, int64_t j) {
+inline void transpose8x8_f32(char* out, int64_t out_row, const char* in, int64_t in_col, int64_t i,
+                             int64_t j) {
   __m256 r[8], t[8];
   for (int b = 0; b < 8; ++b)
     r[b] = _mm256_loadu_ps(reinterpret_cast<const float*>(in + (j + b) * in_col) + i);
@@ -115,26 +118,46 @@ bool try_transpose_copy(TensorIter& iter) {
     const int64_t row_blocks = (rows + 31) / 32;
     parallel_for(0, planes * row_blocks, std::max<int64_t>(1, 65536 / (32 * cols)),
                  [&](int64_t b, int64_t e) {
-      for (int64_t w = b; w < e; ++w) {
-        int64_t p = w / row_blocks, r0 = (w % row_blocks) * 32;
-        int64_t oo, io;
-        plane_offsets(p, oo, io);
-        transpose_plane<E>(out0 + oo, out_row, in0 + io, in_col, rows, cols, r0,
-                           std::min(rows, r0 + 32));
-      }
-    });
+                   for (int64_t w = b; w < e; ++w) {
+                     int64_t p = w / row_blocks, r0 = (w % row_blocks) * 32;
+                     int64_t oo, io;
+                     plane_offsets(p, oo, io);
+                     transpose_plane<E>(out0 + oo, out_row, in0 + io, in_col, rows, cols, r0,
+                                        std::min(rows, r0 + 32));
+                   }
+                 });
   };
-  struct T1 { using type = uint8_t; };
-  struct T2 { using type = uint16_t; };
-  struct T4 { using type = uint32_t; };
-  struct T8 { using type = uint64_t; };
-  struct T16 { using type = Bytes<16>; };
+  struct T1 {
+    using type = uint8_t;
+  };
+  struct T2 {
+    using type = uint16_t;
+  };
+  struct T4 {
+    using type = uint32_t;
+  };
+  struct T8 {
+    using type = uint64_t;
+  };
+  struct T16 {
+    using type = Bytes<16>;
+  };
   switch (item) {
-    case 1: run(T1{}); break;
-    case 2: run(T2{}); break;
-    case 4: run(T4{}); break;
-    case 8: run(T8{}); break;
-    default: run(T16{}); break;
+    case 1:
+      run(T1{});
+      break;
+    case 2:
+      run(T2{});
+      break;
+    case 4:
+      run(T4{});
+      break;
+    case 8:
+      run(T8{});
+      break;
+    default:
+      run(T16{});
+      break;
   }
   return true;
 }
@@ -147,25 +170,34 @@ void half_float_copy(TensorIter& iter) {
     D* out = reinterpret_cast<D*>(data[0]);
     const S* in = reinterpret_cast<const S*>(data[1]);
     if (strides[0] == int64_t(sizeof(D)) && strides[1] == int64_t(sizeof(S))) {
-      if constexpr (std::is_same_v<S, float>) half_vec::narrow(in, out, n);
-      else half_vec::widen(in, out, n);
+      if constexpr (std::is_same_v<S, float>)
+        half_vec::narrow(in, out, n);
+      else
+        half_vec::widen(in, out, n);
       return;
     }
     for (int64_t i = 0; i < n; ++i) {
       const S v = *reinterpret_cast<const S*>(data[1] + i * strides[1]);
       D& o = *reinterpret_cast<D*>(data[0] + i * strides[0]);
-      if constexpr (std::is_same_v<S, float>) o = half_vec::from_float<D>(v);
-      else o = half_vec::to_float(v);
+      if constexpr (std::is_same_v<S, float>)
+        o = half_vec::from_float<D>(v);
+      else
+        o = half_vec::to_float(v);
     }
   });
 }
 
 bool try_half_float_copy(TensorIter& iter, DType dst, DType src) {
-  if (src == DType::Float32 && dst == DType::BFloat16) half_float_copy<BFloat16, float>(iter);
-  else if (src == DType::Float32 && dst == DType::Float16) half_float_copy<Half, float>(iter);
-  else if (src == DType::BFloat16 && dst == DType::Float32) half_float_copy<float, BFloat16>(iter);
-  else if (src == DType::Float16 && dst == DType::Float32) half_float_copy<float, Half>(iter);
-  else return false;
+  if (src == DType::Float32 && dst == DType::BFloat16)
+    half_float_copy<BFloat16, float>(iter);
+  else if (src == DType::Float32 && dst == DType::Float16)
+    half_float_copy<Half, float>(iter);
+  else if (src == DType::BFloat16 && dst == DType::Float32)
+    half_float_copy<float, BFloat16>(iter);
+  else if (src == DType::Float16 && dst == DType::Float32)
+    half_float_copy<float, Half>(iter);
+  else
+    return false;
   return true;
 }
 
@@ -196,8 +228,10 @@ void fill_cpu(const Tensor& t, const Scalar& value) {
   dispatch_dtype<kAllTypes>(t.dtype(), "fill_", [&](auto tag) {
     using T = typename decltype(tag)::type;
     T v;
-    if constexpr (is_reduced_float_v<T>) v = T(value.to<float>());
-    else v = value.to<T>();
+    if constexpr (is_reduced_float_v<T>)
+      v = T(value.to<float>());
+    else
+      v = value.to<T>();
     if (t.is_contiguous()) {
       // Store the value's bit pattern through an integer type of its size (a loop storing the
       // Half/BFloat16 struct was not vectorized); the value is captured by value so the stores

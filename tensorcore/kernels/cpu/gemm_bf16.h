@@ -6,8 +6,8 @@
 namespace tc {
 
 // out [B, M, N] (contiguous, bfloat16) = a [B, M, K] @ b [B, K, N], any strides (zero-stride
-// operands are packed first). Returns false, leaving `out` untouched, when oneDNN is not built in or
-// has only a reference implementation for this case; the caller then computes in float32.
+// operands are packed first). Returns false, leaving `out` untouched, when oneDNN is not built in
+// or has only a reference implementation for this case; the caller then computes in float32.
 bool bmm_bf16_dnnl(const Tensor& out, const Tensor& a, const Tensor& b);
 
 }  // namespace tc

@@ -78,16 +78,15 @@ bool bmm_bf16_dnnl(const Tensor& out, const Tensor& a_in, const Tensor& b_in) {
   const Tensor a = packed(a_in), b = packed(b_in);
   const int64_t M = a.size(1), K = a.size(2), N = b.size(2);
   const int64_t Ba = a.size(0), Bb = b.size(0);
-  Key key{Ba, Bb, M, K, N, a.stride(0), a.stride(1), a.stride(2), b.stride(0), b.stride(1),
-          b.stride(2)};
+  Key key{Ba,          Bb,          M,           K,           N,          a.stride(0),
+          a.stride(1), a.stride(2), b.stride(0), b.stride(1), b.stride(2)};
   std::shared_ptr<const Entry> e;
   {
     std::lock_guard<std::mutex> lock(cache_mu);
     auto& c = cache();
     if (c.size() > 512) c.clear();
     auto it = c.find(key);
-    if (it == c.end())
-      it = c.emplace(key, std::make_shared<const Entry>(make_entry(key))).first;
+    if (it == c.end()) it = c.emplace(key, std::make_shared<const Entry>(make_entry(key))).first;
     e = it->second;
   }
   if (!e->prim) return false;

@@ -61,7 +61,8 @@ void bmm_blas(const Tensor& out, Tensor a, Tensor b) {
   T* pc = static_cast<T*>(out.data_ptr());
   int64_t sa = a.stride(0), sb = b.stride(0);
   for (int64_t i = 0; i < B; ++i)
-    gemm<T>(ta, tb, M, N, K, pa + i * sa, lda, pb + i * sb, ldb, pc + i * M * N, std::max<int64_t>(1, N));
+    gemm<T>(ta, tb, M, N, K, pa + i * sa, lda, pb + i * sb, ldb, pc + i * M * N,
+            std::max<int64_t>(1, N));
 }
 
 // Integer product: i-k-j loop over blocks of k so rows of b stay in cache.
@@ -96,8 +97,10 @@ void bmm_cpu(const Tensor& out, const Tensor& a, const Tensor& b) {
   dispatch_dtype<kIntegral | (1u << int(DType::Float32)) | (1u << int(DType::Float64)) | kComplex>(
       a.dtype(), "bmm", [&](auto tag) {
         using T = typename decltype(tag)::type;
-        if constexpr (std::is_floating_point_v<T> || is_complex_v<T>) bmm_blas<T>(out, a, b);
-        else bmm_loop<T>(out, a, b);
+        if constexpr (std::is_floating_point_v<T> || is_complex_v<T>)
+          bmm_blas<T>(out, a, b);
+        else
+          bmm_loop<T>(out, a, b);
       });
 }
 

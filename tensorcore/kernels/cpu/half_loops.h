@@ -42,7 +42,7 @@ void cpu_half_binary_kernel(TensorIter& iter, Op op, int64_t grain = 32768) {
         }
         const float a0 = half_vec::to_float(a[0]), b0 = half_vec::to_float(b[0]);
 #if defined(__AVX2__)
-        if constexpr (std::is_same_v<T, BFloat16> && requires(Op& f, __m256 v) { f(v, v); }) {
+        if constexpr (std::is_same_v<T, BFloat16> && requires(Op & f, __m256 v) { f(v, v); }) {
           // bfloat16 widens and narrows cheaply in registers: one pass, no buffers.
           const __m256 va = _mm256_set1_ps(a0), vb = _mm256_set1_ps(b0);
           int64_t i = 0;
@@ -54,8 +54,8 @@ void cpu_half_binary_kernel(TensorIter& iter, Op op, int64_t grain = 32768) {
             half_vec::store_bf16x16(out + i, op(x0, y0), op(x1, y1));
           }
           for (; i < n; ++i)
-            out[i] = half_vec::from_float<T>(op(a_run ? half_vec::to_float(a[i]) : a0,
-                                                b_run ? half_vec::to_float(b[i]) : b0));
+            out[i] = half_vec::from_float<T>(
+                op(a_run ? half_vec::to_float(a[i]) : a0, b_run ? half_vec::to_float(b[i]) : b0));
           return;
         }
 #endif
@@ -117,7 +117,7 @@ void cpu_half_unary_kernel(TensorIter& iter, ArrayFn array, ScalarFn scalar,
 template <typename T, typename F>
 void cpu_half_map(TensorIter& iter, F f, int64_t grain = 32768) {
 #if defined(__AVX2__)
-  if constexpr (std::is_same_v<T, BFloat16> && requires(F& g, __m256 v) { g(v); }) {
+  if constexpr (std::is_same_v<T, BFloat16> && requires(F & g, __m256 v) { g(v); }) {
     constexpr int64_t E = int64_t(sizeof(T));
     iter.for_each(
         [&](char** data, const int64_t* s, int64_t n) {
@@ -133,7 +133,8 @@ void cpu_half_map(TensorIter& iter, F f, int64_t grain = 32768) {
           }
           for (int64_t i = 0; i < n; ++i) {
             T x = *reinterpret_cast<const T*>(data[1] + i * s[1]);
-            *reinterpret_cast<T*>(data[0] + i * s[0]) = half_vec::from_float<T>(f(half_vec::to_float(x)));
+            *reinterpret_cast<T*>(data[0] + i * s[0]) =
+                half_vec::from_float<T>(f(half_vec::to_float(x)));
           }
         },
         grain);

@@ -30,9 +30,14 @@ inline uint16_t bf16_bits(float f) {
   uint32_t quiet = (u >> 16) | 0x40u;
   return uint16_t((u & 0x7fffffffu) > 0x7f800000u ? quiet : rounded);
 }
-template <typename H> inline H from_float(float f);
-template <> inline BFloat16 from_float<BFloat16>(float f) { return BFloat16::from_bits(bf16_bits(f)); }
-template <> inline Half from_float<Half>(float f) {
+template <typename H>
+inline H from_float(float f);
+template <>
+inline BFloat16 from_float<BFloat16>(float f) {
+  return BFloat16::from_bits(bf16_bits(f));
+}
+template <>
+inline Half from_float<Half>(float f) {
 #if defined(__F16C__)
   return Half::from_bits(uint16_t(_cvtss_sh(f, _MM_FROUND_TO_NEAREST_INT)));
 #else
@@ -84,7 +89,8 @@ inline void widen(const BFloat16* x, float* y, int64_t n) {
 inline void narrow(const float* x, BFloat16* y, int64_t n) {
   int64_t i = 0;
 #if defined(__AVX2__)
-  for (; i + 16 <= n; i += 16) store_bf16x16(y + i, _mm256_loadu_ps(x + i), _mm256_loadu_ps(x + i + 8));
+  for (; i + 16 <= n; i += 16)
+    store_bf16x16(y + i, _mm256_loadu_ps(x + i), _mm256_loadu_ps(x + i + 8));
 #endif
   for (; i < n; ++i) y[i] = from_float<BFloat16>(x[i]);
 }
@@ -93,7 +99,8 @@ inline void widen(const Half* x, float* y, int64_t n) {
   int64_t i = 0;
 #if defined(__F16C__)
   for (; i + 8 <= n; i += 8)
-    _mm256_storeu_ps(y + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i))));
+    _mm256_storeu_ps(y + i,
+                     _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i))));
 #endif
   for (; i < n; ++i) y[i] = to_float(x[i]);
 }

@@ -18,12 +18,18 @@ struct Bytes16 {
 template <typename F>
 void dispatch_itemsize(size_t size, F&& f) {
   switch (size) {
-    case 1: return f(TypeTag<uint8_t>{});
-    case 2: return f(TypeTag<uint16_t>{});
-    case 4: return f(TypeTag<uint32_t>{});
-    case 8: return f(TypeTag<uint64_t>{});
-    case 16: return f(TypeTag<Bytes16>{});
-    default: TC_FAIL("indexing: unsupported element size ", size);
+    case 1:
+      return f(TypeTag<uint8_t>{});
+    case 2:
+      return f(TypeTag<uint16_t>{});
+    case 4:
+      return f(TypeTag<uint32_t>{});
+    case 8:
+      return f(TypeTag<uint64_t>{});
+    case 16:
+      return f(TypeTag<Bytes16>{});
+    default:
+      TC_FAIL("indexing: unsupported element size ", size);
   }
 }
 
@@ -75,9 +81,12 @@ void scatter_loop(TensorIter& iter, Op op) {
       0, iter.numel());
 }
 
-template <typename T> bool is_nan(const T& v) {
-  if constexpr (is_floating_v<T>) return std::isnan(float(opmath_t<T>(v)));
-  else return false;
+template <typename T>
+bool is_nan(const T& v) {
+  if constexpr (is_floating_v<T>)
+    return std::isnan(float(opmath_t<T>(v)));
+  else
+    return false;
 }
 
 void index_scatter_cpu(TensorIter& iter, ScatterMode mode) {
@@ -95,8 +104,10 @@ void index_scatter_cpu(TensorIter& iter, ScatterMode mode) {
       using T = typename decltype(tag)::type;
       using O = opmath_t<T>;
       if constexpr (std::is_same_v<T, bool>) {
-        if (mode == ScatterMode::Add) scatter_loop<T>(iter, [](T& d, const T& v) { d = d || v; });
-        else scatter_loop<T>(iter, [](T& d, const T& v) { d = d && v; });
+        if (mode == ScatterMode::Add)
+          scatter_loop<T>(iter, [](T& d, const T& v) { d = d || v; });
+        else
+          scatter_loop<T>(iter, [](T& d, const T& v) { d = d && v; });
       } else if (mode == ScatterMode::Add) {
         scatter_loop<T>(iter, [](T& d, const T& v) { d = T(O(d) + O(v)); });
       } else {

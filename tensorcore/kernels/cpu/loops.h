@@ -10,7 +10,8 @@
 
 namespace tc {
 
-template <typename F> struct function_traits : function_traits<decltype(&F::operator())> {};
+template <typename F>
+struct function_traits : function_traits<decltype(&F::operator())> {};
 template <typename C, typename R, typename... A>
 struct function_traits<R (C::*)(A...) const> {
   using result_type = R;
@@ -46,8 +47,7 @@ inline void loop_with_scalar(char** data, int64_t n, Op& op, std::index_sequence
   const ST scalar = *reinterpret_cast<const ST*>(data[1 + S]);
   std::tuple<const std::tuple_element_t<I, typename traits::args>*...> in{
       reinterpret_cast<const std::tuple_element_t<I, typename traits::args>*>(data[1 + I])...};
-  for (int64_t i = 0; i < n; ++i)
-    out[i] = op((I == S ? scalar : std::get<I>(in)[i])...);
+  for (int64_t i = 0; i < n; ++i) out[i] = op((I == S ? scalar : std::get<I>(in)[i])...);
 }
 
 template <typename Op, size_t... I>

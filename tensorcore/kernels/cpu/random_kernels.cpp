@@ -101,12 +101,15 @@ void multinomial_cpu(const Tensor& out, const Tensor& probs, bool replacement, P
     int64_t nonzero = 0;
     for (int64_t j = 0; j < ncat; ++j) {
       double v = pp[r * ncat + j];
-      TC_CHECK(std::isfinite(v), "multinomial: probability tensor contains either `inf`, `nan` or element < 0");
-      TC_CHECK(v >= 0, "multinomial: probability tensor contains either `inf`, `nan` or element < 0");
+      TC_CHECK(std::isfinite(v),
+               "multinomial: probability tensor contains either `inf`, `nan` or element < 0");
+      TC_CHECK(v >= 0,
+               "multinomial: probability tensor contains either `inf`, `nan` or element < 0");
       total += v;
       nonzero += v > 0;
     }
-    TC_CHECK(total > 0, "multinomial: invalid multinomial distribution (sum of probabilities <= 0)");
+    TC_CHECK(total > 0,
+             "multinomial: invalid multinomial distribution (sum of probabilities <= 0)");
     TC_CHECK(replacement || nonzero >= ns,
              "multinomial: invalid multinomial distribution (with replacement=False, not enough "
              "non-negative category to sample)");

@@ -63,22 +63,28 @@ inline T minmax_vec(const T* p, int64_t n, T init) {
     for (int r = 0; r < kRegs; ++r) {
       vec x;
       std::memcpy(&x, p + i + kW * r, sizeof(x));
-      if constexpr (Max) lanes[r] = x > lanes[r] ? x : lanes[r];
-      else lanes[r] = x < lanes[r] ? x : lanes[r];
+      if constexpr (Max)
+        lanes[r] = x > lanes[r] ? x : lanes[r];
+      else
+        lanes[r] = x < lanes[r] ? x : lanes[r];
       fin[r % kFin] += x;
     }
   }
   T acc = init, fin_acc = 0;
   for (int r = 0; r < kRegs; ++r)
     for (int k = 0; k < kW; ++k) {
-      if constexpr (Max) acc = lanes[r][k] > acc ? lanes[r][k] : acc;
-      else acc = lanes[r][k] < acc ? lanes[r][k] : acc;
+      if constexpr (Max)
+        acc = lanes[r][k] > acc ? lanes[r][k] : acc;
+      else
+        acc = lanes[r][k] < acc ? lanes[r][k] : acc;
     }
   for (int r = 0; r < kFin; ++r)
     for (int k = 0; k < kW; ++k) fin_acc += fin[r][k];
   for (; i < n; ++i) {
-    if constexpr (Max) acc = p[i] > acc ? p[i] : acc;
-    else acc = p[i] < acc ? p[i] : acc;
+    if constexpr (Max)
+      acc = p[i] > acc ? p[i] : acc;
+    else
+      acc = p[i] < acc ? p[i] : acc;
     fin_acc += p[i];
   }
   if (fin_acc != fin_acc) {
@@ -155,7 +161,7 @@ template <typename T>
 inline double prod_d(const T* p, int64_t n) {
   constexpr int64_t kPrefetchBytes = int64_t{1} << 19;  // above ~L2 size
   return n * int64_t(sizeof(T)) >= kPrefetchBytes ? prod_d_impl<T, true>(p, n)
-                                                   : prod_d_impl<T, false>(p, n);
+                                                  : prod_d_impl<T, false>(p, n);
 }
 #endif
 
@@ -175,8 +181,10 @@ inline T minmax(const T* p, int64_t n, T init) {
     int nan_block = 0;
     for (int k = 0; k < kLanes; ++k) {
       T x = p[i + k];
-      if constexpr (Max) lanes[k] = x > lanes[k] ? x : lanes[k];
-      else lanes[k] = x < lanes[k] ? x : lanes[k];
+      if constexpr (Max)
+        lanes[k] = x > lanes[k] ? x : lanes[k];
+      else
+        lanes[k] = x < lanes[k] ? x : lanes[k];
       nan_block |= int(x != x);
     }
     nan |= nan_block;
@@ -185,13 +193,17 @@ inline T minmax(const T* p, int64_t n, T init) {
   for (; i < n; ++i) {
     T x = p[i];
     nan |= int(x != x);
-    if constexpr (Max) acc = x > acc ? x : acc;
-    else acc = x < acc ? x : acc;
+    if constexpr (Max)
+      acc = x > acc ? x : acc;
+    else
+      acc = x < acc ? x : acc;
   }
   if (nan) return std::numeric_limits<T>::quiet_NaN();
   for (T l : lanes) {
-    if constexpr (Max) acc = l > acc ? l : acc;
-    else acc = l < acc ? l : acc;
+    if constexpr (Max)
+      acc = l > acc ? l : acc;
+    else
+      acc = l < acc ? l : acc;
   }
   return acc;
 #endif

@@ -9,23 +9,27 @@ namespace tc {
 namespace {
 
 // Accumulate floats in double and ints in int64: more accurate than the output type.
-template <typename T> using sum_acc_t =
-    std::conditional_t<is_complex_v<T>, complex128,
-                       std::conditional_t<is_floating_v<T>, double, int64_t>>;
+template <typename T>
+using sum_acc_t = std::conditional_t<is_complex_v<T>, complex128,
+                                     std::conditional_t<is_floating_v<T>, double, int64_t>>;
 
 template <typename T, typename Out, bool Mean>
 struct SumOp {
   using Acc = sum_acc_t<T>;
   Acc init() const { return Acc(0); }
   Acc fold(Acc a, T x) const {
-    if constexpr (is_complex_v<T>) return a + Acc(x.real(), x.imag());
-    else return a + Acc(opmath_t<T>(x));
+    if constexpr (is_complex_v<T>)
+      return a + Acc(x.real(), x.imag());
+    else
+      return a + Acc(opmath_t<T>(x));
   }
   Acc merge(Acc a, Acc b) const { return a + b; }
   Out finish(Acc a, int64_t n) const {
     if constexpr (Mean) {
-      if constexpr (is_complex_v<Out>) return Out(a / double(n));
-      else return Out(static_cast<opmath_t<Out>>(double(a) / double(n)));
+      if constexpr (is_complex_v<Out>)
+        return Out(a / double(n));
+      else
+        return Out(static_cast<opmath_t<Out>>(double(a) / double(n)));
     } else if constexpr (is_complex_v<Out>) {
       return Out(typename Out::value_type(a.real()), typename Out::value_type(a.imag()));
     } else {
@@ -54,9 +58,11 @@ double sum_half_run(const T* p, int64_t n) {
     float lanes[32] = {};
     int64_t i = 0;
 #if defined(__AVX2__) && defined(__F16C__)
-    __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+    __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(),
+                     _mm256_setzero_ps()};
     for (; i + 32 <= m; i += 32)
-      for (int k = 0; k < 4; ++k) acc[k] = _mm256_add_ps(acc[k], half_vec::load8(p + j + i + 8 * k));
+      for (int k = 0; k < 4; ++k)
+        acc[k] = _mm256_add_ps(acc[k], half_vec::load8(p + j + i + 8 * k));
     for (int k = 0; k < 4; ++k) _mm256_storeu_ps(lanes + 8 * k, acc[k]);
 #endif
     for (; i + 32 <= m; i += 32)
@@ -77,9 +83,12 @@ struct SumOpHalf : SumOp<T, T, Mean> {
 
 template <bool Mean, typename T>
 void run_sum(const Tensor& out, const Tensor& in, const std::vector<bool>& mask) {
-  if constexpr (std::is_same_v<T, float>) cpu_reduce<T, T>(out, in, mask, SumOpF32<Mean>{});
-  else if constexpr (is_reduced_float_v<T>) cpu_reduce<T, T>(out, in, mask, SumOpHalf<T, Mean>{});
-  else cpu_reduce<T, T>(out, in, mask, SumOp<T, T, Mean>{});
+  if constexpr (std::is_same_v<T, float>)
+    cpu_reduce<T, T>(out, in, mask, SumOpF32<Mean>{});
+  else if constexpr (is_reduced_float_v<T>)
+    cpu_reduce<T, T>(out, in, mask, SumOpHalf<T, Mean>{});
+  else
+    cpu_reduce<T, T>(out, in, mask, SumOp<T, T, Mean>{});
 }
 
 void sum_cpu(const Tensor& out, const Tensor& in, const std::vector<bool>& mask) {

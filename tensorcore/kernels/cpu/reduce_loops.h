@@ -23,10 +23,12 @@ struct ReduceGeometry {
 // Ops: Acc init(); Acc fold(Acc, T); Acc merge(Acc, Acc); Out finish(Acc, int64_t n).
 // Optional: Acc fold_contiguous(const T*, int64_t n), a hand-vectorized fold of a contiguous run
 // (see reduce_fast.h); it replaces the generic 16-lane loop when present.
-template <typename Op, typename T, typename = void> struct has_fold_contiguous : std::false_type {};
+template <typename Op, typename T, typename = void>
+struct has_fold_contiguous : std::false_type {};
 template <typename Op, typename T>
-struct has_fold_contiguous<Op, T, std::void_t<decltype(std::declval<const Op&>().fold_contiguous(
-                                      std::declval<const T*>(), int64_t(0)))>> : std::true_type {};
+struct has_fold_contiguous<Op, T,
+                           std::void_t<decltype(std::declval<const Op&>().fold_contiguous(
+                               std::declval<const T*>(), int64_t(0)))>> : std::true_type {};
 
 template <typename T, typename Op>
 auto fold_contiguous_run(const Op& op, const T* p, int64_t n) {
@@ -105,28 +107,30 @@ void cpu_reduce(const Tensor& out, const Tensor& in, const std::vector<bool>& re
     Shape outer_strides(g.kept_strides.begin(), g.kept_strides.end() - 1);
     parallel_for(0, outer * row, std::max<int64_t>(1, 32768 / std::max<int64_t>(n, 1)),
                  [&](int64_t b, int64_t e) {
-      std::vector<Acc> acc;
-      for (int64_t o = b / row; o * row < e; ++o) {
-        int64_t k0 = std::max(b, o * row) - o * row, k1 = std::min(e, (o + 1) * row) - o * row;
-        const T* p0 = base + offset_of(o, outer_sizes, outer_strides);
-        acc.assign(size_t(k1 - k0), op.init());
-        Acc* a = acc.data();
-        for (int64_t r = 0; r < n; ++r) {
-          const T* p = p0 + offset_of(r, g.red_sizes, g.red_strides) + k0;
-          for (int64_t k = 0; k < k1 - k0; ++k) a[k] = op.fold(a[k], p[k]);
-        }
-        Out* d = dst + o * row + k0;
-        for (int64_t k = 0; k < k1 - k0; ++k) d[k] = op.finish(a[k], n);
-      }
-    });
+                   std::vector<Acc> acc;
+                   for (int64_t o = b / row; o * row < e; ++o) {
+                     int64_t k0 = std::max(b, o * row) - o * row,
+                             k1 = std::min(e, (o + 1) * row) - o * row;
+                     const T* p0 = base + offset_of(o, outer_sizes, outer_strides);
+                     acc.assign(size_t(k1 - k0), op.init());
+                     Acc* a = acc.data();
+                     for (int64_t r = 0; r < n; ++r) {
+                       const T* p = p0 + offset_of(r, g.red_sizes, g.red_strides) + k0;
+                       for (int64_t k = 0; k < k1 - k0; ++k) a[k] = op.fold(a[k], p[k]);
+                     }
+                     Out* d = dst + o * row + k0;
+                     for (int64_t k = 0; k < k1 - k0; ++k) d[k] = op.finish(a[k], n);
+                   }
+                 });
     return;
   }
 
   parallel_for(0, g.num_outputs, std::max<int64_t>(1, 32768 / std::max<int64_t>(n, 1)),
                [&](int64_t b, int64_t e) {
-    for (int64_t o = b; o < e; ++o)
-      dst[o] = op.finish(fold_slice(base + offset_of(o, g.kept_sizes, g.kept_strides)), n);
-  });
+                 for (int64_t o = b; o < e; ++o)
+                   dst[o] =
+                       op.finish(fold_slice(base + offset_of(o, g.kept_sizes, g.kept_strides)), n);
+               });
 }
 
 }  // namespace tc

@@ -18,11 +18,14 @@ constexpr uint32_t kF32 = 1u << int(DType::Float32), kF64 = 1u << int(DType::Flo
                    kI64 = 1u << int(DType::Int64);
 constexpr uint32_t kFloats = kF32 | kF64;
 
-template <typename T> using wide_t = std::conditional_t<std::is_floating_point_v<T>, double, int64_t>;
+template <typename T>
+using wide_t = std::conditional_t<std::is_floating_point_v<T>, double, int64_t>;
 // Products of complex64/complex128 accumulate in complex128.
-template <typename T> using prod_acc_t = std::conditional_t<is_complex_v<T>, complex128, wide_t<T>>;
+template <typename T>
+using prod_acc_t = std::conditional_t<is_complex_v<T>, complex128, wide_t<T>>;
 
-template <typename T> struct ProdOp {
+template <typename T>
+struct ProdOp {
   using Acc = prod_acc_t<T>;
   Acc init() const { return Acc(1); }
   Acc fold(Acc a, T x) const { return a * Acc(x); }
@@ -37,7 +40,8 @@ template <typename T> struct ProdOp {
 };
 
 // NaN-propagating max/min: once the accumulator is NaN it stays NaN.
-template <typename T, bool Max> struct MinMaxOp {
+template <typename T, bool Max>
+struct MinMaxOp {
   T init() const {
     if constexpr (std::is_floating_point_v<T>)
       return Max ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
@@ -46,8 +50,10 @@ template <typename T, bool Max> struct MinMaxOp {
   }
   T fold(T a, T x) const {
     // Branch-free (bitwise |) so GCC turns it into compare + blend across the lanes.
-    if constexpr (Max) return ((x > a) | (x != x)) ? x : a;
-    else return ((x < a) | (x != x)) ? x : a;
+    if constexpr (Max)
+      return ((x > a) | (x != x)) ? x : a;
+    else
+      return ((x < a) | (x != x)) ? x : a;
   }
   T merge(T a, T b) const { return fold(a, b); }
   T finish(T a, int64_t) const { return a; }
@@ -69,7 +75,8 @@ template <typename T, bool Max> struct MinMaxOp {
   }
 };
 
-template <typename T> struct NanSumOp {
+template <typename T>
+struct NanSumOp {
   double init() const { return 0; }
   double fold(double a, T x) const { return a + (x != x ? 0.0 : double(x)); }
   double merge(double a, double b) const { return a + b; }
@@ -80,7 +87,8 @@ template <typename T> struct NanSumOp {
 struct LseAcc {
   double m, s;
 };
-template <typename T> struct LogSumExpOp {
+template <typename T>
+struct LogSumExpOp {
   LseAcc init() const { return {-std::numeric_limits<double>::infinity(), 0.0}; }
   LseAcc fold(LseAcc a, T x) const { return merge(a, LseAcc{double(x), 1.0}); }
   LseAcc merge(LseAcc a, LseAcc b) const {
@@ -112,7 +120,8 @@ template <typename T> struct LogSumExpOp {
       if constexpr (std::is_same_v<T, float>) {
         s += reduce_fast::sum_f32(buf, m);
       } else {
-        s += reduce_fast::sum_lanes_d(buf, m, [](double x) __attribute__((always_inline)) { return x; });
+        s += reduce_fast::sum_lanes_d(
+            buf, m, [](double x) __attribute__((always_inline)) { return x; });
       }
     }
     return {double(mx), s};
@@ -125,7 +134,8 @@ template <typename T> struct LogSumExpOp {
 };
 
 enum class NormKind { P2, P1, Inf, NegInf, Zero, General };
-template <typename T, NormKind K> struct NormOp {
+template <typename T, NormKind K>
+struct NormOp {
   double p;
   double init() const {
     if constexpr (K == NormKind::NegInf) return std::numeric_limits<double>::infinity();
@@ -133,29 +143,42 @@ template <typename T, NormKind K> struct NormOp {
   }
   double fold(double a, T x) const {
     double ax = std::abs(double(x));
-    if constexpr (K == NormKind::P2) return a + double(x) * double(x);
-    else if constexpr (K == NormKind::P1) return a + ax;
-    else if constexpr (K == NormKind::Inf) return (ax > a || ax != ax) ? ax : a;
-    else if constexpr (K == NormKind::NegInf) return (ax < a || ax != ax) ? ax : a;
-    else if constexpr (K == NormKind::Zero) return a + (x != T(0) ? 1.0 : 0.0);
-    else return a + std::pow(ax, p);
+    if constexpr (K == NormKind::P2)
+      return a + double(x) * double(x);
+    else if constexpr (K == NormKind::P1)
+      return a + ax;
+    else if constexpr (K == NormKind::Inf)
+      return (ax > a || ax != ax) ? ax : a;
+    else if constexpr (K == NormKind::NegInf)
+      return (ax < a || ax != ax) ? ax : a;
+    else if constexpr (K == NormKind::Zero)
+      return a + (x != T(0) ? 1.0 : 0.0);
+    else
+      return a + std::pow(ax, p);
   }
   double merge(double a, double b) const {
-    if constexpr (K == NormKind::Inf) return (b > a || b != b) ? b : a;
-    else if constexpr (K == NormKind::NegInf) return (b < a || b != b) ? b : a;
-    else return a + b;
+    if constexpr (K == NormKind::Inf)
+      return (b > a || b != b) ? b : a;
+    else if constexpr (K == NormKind::NegInf)
+      return (b < a || b != b) ? b : a;
+    else
+      return a + b;
   }
   T finish(double a, int64_t) const {
-    if constexpr (K == NormKind::P2) return T(std::sqrt(a));
-    else if constexpr (K == NormKind::General) return T(std::pow(a, 1.0 / p));
-    else return T(a);
+    if constexpr (K == NormKind::P2)
+      return T(std::sqrt(a));
+    else if constexpr (K == NormKind::General)
+      return T(std::pow(a, 1.0 / p));
+    else
+      return T(a);
   }
 };
 
 struct WelfordAcc {
   double n, mean, m2;
 };
-template <typename T> struct VarOp {
+template <typename T>
+struct VarOp {
   double correction;
   WelfordAcc init() const { return {0, 0, 0}; }
   WelfordAcc fold(WelfordAcc a, T x) const {
@@ -168,29 +191,32 @@ template <typename T> struct VarOp {
     double n = a.n + b.n, d = b.mean - a.mean;
     return {n, a.mean + d * b.n / n, a.m2 + b.m2 + d * d * a.n * b.n / n};
   }
-  T finish(WelfordAcc a, int64_t) const {
-    return T(a.m2 / std::max(0.0, a.n - correction));
-  }
+  T finish(WelfordAcc a, int64_t) const { return T(a.m2 / std::max(0.0, a.n - correction)); }
   // Contiguous run: two passes in double lanes (the mean, then the squared deviations with the
   // mean's rounding error taken out: sum d^2 - (sum d)^2 / n), more accurate than Welford and
   // without its division per element (1.5x PyTorch's time before).
   WelfordAcc fold_contiguous(const T* p, int64_t n) const {
     if (n == 0) return init();
-    const double mean =
-        reduce_fast::sum_lanes_d(p, n, [](T x) __attribute__((always_inline)) { return double(x); }) / double(n);
+    const double mean = reduce_fast::sum_lanes_d(
+                            p, n, [](T x) __attribute__((always_inline)) { return double(x); }) /
+                        double(n);
     const double sd = reduce_fast::sum_lanes_d(
         p, n, [mean](T x) __attribute__((always_inline)) { return double(x) - mean; });
-    const double sd2 = reduce_fast::sum_lanes_d(p, n, [mean](T x) __attribute__((always_inline)) {
-      const double d = double(x) - mean;
-      return d * d;
-    });
+    const double sd2 = reduce_fast::sum_lanes_d(
+        p, n, [mean](T x) __attribute__((always_inline)) {
+          const double d = double(x) - mean;
+          return d * d;
+        });
     return {double(n), mean + sd / double(n), sd2 - sd * sd / double(n)};
   }
 };
 
-template <bool All> struct AllAnyOp {
+template <bool All>
+struct AllAnyOp {
   uint8_t init() const { return All ? 1 : 0; }
-  uint8_t fold(uint8_t a, bool x) const { return All ? uint8_t(a & uint8_t(x)) : uint8_t(a | uint8_t(x)); }
+  uint8_t fold(uint8_t a, bool x) const {
+    return All ? uint8_t(a & uint8_t(x)) : uint8_t(a | uint8_t(x));
+  }
   uint8_t merge(uint8_t a, uint8_t b) const { return fold(a, bool(b)); }
   bool finish(uint8_t a, int64_t) const { return a != 0; }
 };
@@ -223,12 +249,18 @@ void logsumexp_cpu(const Tensor& out, const Tensor& in, const std::vector<bool>&
 void norm_cpu(const Tensor& out, const Tensor& in, const std::vector<bool>& mask, double p) {
   dispatch_dtype<kFloats>(in.dtype(), "norm", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if (p == 2) cpu_reduce<T, T>(out, in, mask, NormOp<T, NormKind::P2>{p});
-    else if (p == 1) cpu_reduce<T, T>(out, in, mask, NormOp<T, NormKind::P1>{p});
-    else if (std::isinf(p) && p > 0) cpu_reduce<T, T>(out, in, mask, NormOp<T, NormKind::Inf>{p});
-    else if (std::isinf(p)) cpu_reduce<T, T>(out, in, mask, NormOp<T, NormKind::NegInf>{p});
-    else if (p == 0) cpu_reduce<T, T>(out, in, mask, NormOp<T, NormKind::Zero>{p});
-    else cpu_reduce<T, T>(out, in, mask, NormOp<T, NormKind::General>{p});
+    if (p == 2)
+      cpu_reduce<T, T>(out, in, mask, NormOp<T, NormKind::P2>{p});
+    else if (p == 1)
+      cpu_reduce<T, T>(out, in, mask, NormOp<T, NormKind::P1>{p});
+    else if (std::isinf(p) && p > 0)
+      cpu_reduce<T, T>(out, in, mask, NormOp<T, NormKind::Inf>{p});
+    else if (std::isinf(p))
+      cpu_reduce<T, T>(out, in, mask, NormOp<T, NormKind::NegInf>{p});
+    else if (p == 0)
+      cpu_reduce<T, T>(out, in, mask, NormOp<T, NormKind::Zero>{p});
+    else
+      cpu_reduce<T, T>(out, in, mask, NormOp<T, NormKind::General>{p});
   });
 }
 void var_cpu(const Tensor& out, const Tensor& in, const std::vector<bool>& mask, double c) {

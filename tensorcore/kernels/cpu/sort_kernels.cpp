@@ -21,17 +21,24 @@ constexpr uint32_t kFloats = kF32 | kF64;
 constexpr uint32_t kRowTypes = kFloats | kI64;
 // Accumulator of products (cumprod and its vjp helpers): complex types accumulate in complex128.
 template <typename T>
-using prod_acc_t = std::conditional_t<is_complex_v<T>, complex128,
-                                      std::conditional_t<std::is_floating_point_v<T>, double, int64_t>>;
+using prod_acc_t =
+    std::conditional_t<is_complex_v<T>, complex128,
+                       std::conditional_t<std::is_floating_point_v<T>, double, int64_t>>;
 
-template <typename T> inline bool isnan_(T x) {
-  if constexpr (std::is_floating_point_v<T>) return std::isnan(x);
-  else return (void)x, false;
+template <typename T>
+inline bool isnan_(T x) {
+  if constexpr (std::is_floating_point_v<T>)
+    return std::isnan(x);
+  else
+    return (void)x, false;
 }
 // Total order with NaN largest (torch's sort order).
-template <typename T> inline bool lt_nan(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) return (!std::isnan(a) && std::isnan(b)) || a < b;
-  else return a < b;
+template <typename T>
+inline bool lt_nan(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>)
+    return (!std::isnan(a) && std::isnan(b)) || a < b;
+  else
+    return a < b;
 }
 
 // Runs f(row, in_row_ptr, n) over rows in parallel.
@@ -41,12 +48,13 @@ void for_rows(const Tensor& in, F f) {
   const T* base = static_cast<const T*>(in.data_ptr());
   parallel_for(0, rows, std::max<int64_t>(1, 32768 / std::max<int64_t>(n, 1)),
                [&](int64_t b, int64_t e) {
-    for (int64_t r = b; r < e; ++r) f(r, base + r * n, n);
-  });
+                 for (int64_t r = b; r < e; ++r) f(r, base + r * n, n);
+               });
 }
 
 template <bool Max>
-void argminmax_cpu(const Tensor& in, const Tensor& values, const Tensor& indices, const RowParams&) {
+void argminmax_cpu(const Tensor& in, const Tensor& values, const Tensor& indices,
+                   const RowParams&) {
   dispatch_dtype<kRowTypes>(in.dtype(), Max ? "argmax" : "argmin", [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* v = values.defined() ? static_cast<T*>(values.data_ptr()) : nullptr;
@@ -80,17 +88,23 @@ void scan_cpu(const Tensor& in, const Tensor& values, const Tensor&, const RowPa
     T* out = static_cast<T*>(values.data_ptr());
     for_rows<T>(in, [&](int64_t r, const T* p, int64_t n) {
       T* o = out + r * n;
-      Acc acc = K == ScanKind::Prod ? Acc(1) : K == ScanKind::Sum ? Acc(0)
-                                             : Acc(-std::numeric_limits<double>::infinity());
+      Acc acc = K == ScanKind::Prod  ? Acc(1)
+                : K == ScanKind::Sum ? Acc(0)
+                                     : Acc(-std::numeric_limits<double>::infinity());
       for (int64_t jj = 0; jj < n; ++jj) {
         int64_t j = prm.flag ? n - 1 - jj : jj;
-        if constexpr (K == ScanKind::Sum) acc += Acc(p[j]);
-        else if constexpr (K == ScanKind::Prod) acc *= Acc(p[j]);
+        if constexpr (K == ScanKind::Sum)
+          acc += Acc(p[j]);
+        else if constexpr (K == ScanKind::Prod)
+          acc *= Acc(p[j]);
         else if constexpr (!is_complex_v<T>) {
           double x = double(p[j]), a = double(acc), m = std::max(a, x);
-          if (std::isnan(x) || std::isnan(a)) acc = Acc(NAN);
-          else if (std::isinf(m)) acc = Acc(m);
-          else acc = Acc(m + std::log(std::exp(a - m) + std::exp(x - m)));
+          if (std::isnan(x) || std::isnan(a))
+            acc = Acc(NAN);
+          else if (std::isinf(m))
+            acc = Acc(m);
+          else
+            acc = Acc(m + std::log(std::exp(a - m) + std::exp(x - m)));
         }
         o[j] = T(acc);
       }
@@ -99,7 +113,8 @@ void scan_cpu(const Tensor& in, const Tensor& values, const Tensor&, const RowPa
 }
 
 template <bool Max>
-void cumminmax_cpu(const Tensor& in, const Tensor& values, const Tensor& indices, const RowParams&) {
+void cumminmax_cpu(const Tensor& in, const Tensor& values, const Tensor& indices,
+                   const RowParams&) {
   dispatch_dtype<kRowTypes>(in.dtype(), Max ? "cummax" : "cummin", [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* out = static_cast<T*>(values.data_ptr());
@@ -162,7 +177,8 @@ void topk_cpu(const Tensor& in, const Tensor& values, const Tensor& indices, con
   });
 }
 
-void kthvalue_cpu(const Tensor& in, const Tensor& values, const Tensor& indices, const RowParams& prm) {
+void kthvalue_cpu(const Tensor& in, const Tensor& values, const Tensor& indices,
+                  const RowParams& prm) {
   dispatch_dtype<kRowTypes>(in.dtype(), "kthvalue", [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* out = static_cast<T*>(values.data_ptr());
@@ -180,7 +196,8 @@ void kthvalue_cpu(const Tensor& in, const Tensor& values, const Tensor& indices,
 }
 
 // Lower median; NaN propagates (index of the first NaN) unless flag (nanmedian).
-void median_cpu(const Tensor& in, const Tensor& values, const Tensor& indices, const RowParams& prm) {
+void median_cpu(const Tensor& in, const Tensor& values, const Tensor& indices,
+                const RowParams& prm) {
   dispatch_dtype<kRowTypes>(in.dtype(), "median", [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* out = static_cast<T*>(values.data_ptr());
@@ -270,13 +287,16 @@ void rows_indexed(const Tensor& wide, const Tensor& narrow, const Tensor& idx, c
     T* w = static_cast<T*>(wide.data_ptr());
     T* v = static_cast<T*>(narrow.data_ptr());
     const int64_t* ix = static_cast<const int64_t*>(idx.data_ptr());
-    parallel_for(0, rows, std::max<int64_t>(1, 32768 / std::max<int64_t>(k, 1)), [&](int64_t b, int64_t e) {
-      for (int64_t r = b; r < e; ++r)
-        for (int64_t j = 0; j < k; ++j) {
-          if constexpr (Scatter) w[r * n + ix[r * k + j]] += v[r * k + j];
-          else v[r * k + j] = w[r * n + ix[r * k + j]];
-        }
-    });
+    parallel_for(0, rows, std::max<int64_t>(1, 32768 / std::max<int64_t>(k, 1)),
+                 [&](int64_t b, int64_t e) {
+                   for (int64_t r = b; r < e; ++r)
+                     for (int64_t j = 0; j < k; ++j) {
+                       if constexpr (Scatter)
+                         w[r * n + ix[r * k + j]] += v[r * k + j];
+                       else
+                         v[r * k + j] = w[r * n + ix[r * k + j]];
+                     }
+                 });
   });
 }
 
@@ -328,7 +348,8 @@ void cumprod_backward_cpu(const Tensor& out, const Tensor& x, const Tensor& g) {
   });
 }
 
-void pointwise_cpu(const Tensor& out, const Tensor& a, const Tensor& b, PointwiseCode code, double pw) {
+void pointwise_cpu(const Tensor& out, const Tensor& a, const Tensor& b, PointwiseCode code,
+                   double pw) {
   dispatch_dtype<kFloats>(a.dtype(), "reduce_pointwise", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* x = static_cast<const T*>(a.data_ptr());
@@ -364,7 +385,8 @@ void pointwise_cpu(const Tensor& out, const Tensor& a, const Tensor& b, Pointwis
   });
 }
 
-void unique_cpu(const Tensor& in, Tensor& values, Tensor& inverse, Tensor& counts, bool consecutive) {
+void unique_cpu(const Tensor& in, Tensor& values, Tensor& inverse, Tensor& counts,
+                bool consecutive) {
   dispatch_dtype<kRowTypes | (1u << int(DType::Bool))>(in.dtype(), "unique", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* p = static_cast<const T*>(in.data_ptr());
@@ -372,7 +394,8 @@ void unique_cpu(const Tensor& in, Tensor& values, Tensor& inverse, Tensor& count
     std::vector<int64_t> order(static_cast<size_t>(n));
     std::iota(order.begin(), order.end(), int64_t(0));
     if (!consecutive)
-      std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return lt_nan(p[a], p[b]); });
+      std::stable_sort(order.begin(), order.end(),
+                       [&](int64_t a, int64_t b) { return lt_nan(p[a], p[b]); });
     std::vector<T> vals;
     std::vector<int64_t> cnt, inv(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) {
@@ -395,8 +418,8 @@ void unique_cpu(const Tensor& in, Tensor& values, Tensor& inverse, Tensor& count
   });
 }
 
-void searchsorted_cpu(const Tensor& out, const Tensor& bnd, const Tensor& vals, const Tensor& sorter,
-                      bool right) {
+void searchsorted_cpu(const Tensor& out, const Tensor& bnd, const Tensor& vals,
+                      const Tensor& sorter, bool right) {
   dispatch_dtype<kRowTypes>(bnd.dtype(), "searchsorted", [&](auto tag) {
     using T = typename decltype(tag)::type;
     int64_t rows = vals.size(0), nv = vals.size(1), nb = bnd.size(1);
@@ -416,11 +439,15 @@ void searchsorted_cpu(const Tensor& out, const Tensor& bnd, const Tensor& vals, 
           int64_t mid = (lo + hi) / 2;
           T m = srow ? row[srow[mid]] : row[mid];
           bool go_right = right ? !lt_nan(v, m) : lt_nan(m, v);
-          if (go_right) lo = mid + 1;
-          else hi = mid;
+          if (go_right)
+            lo = mid + 1;
+          else
+            hi = mid;
         }
-        if (i32) static_cast<int32_t*>(out.data_ptr())[q] = int32_t(lo);
-        else static_cast<int64_t*>(out.data_ptr())[q] = lo;
+        if (i32)
+          static_cast<int32_t*>(out.data_ptr())[q] = int32_t(lo);
+        else
+          static_cast<int64_t*>(out.data_ptr())[q] = lo;
       }
     });
   });

@@ -62,7 +62,8 @@ inline T digamma(T xin) {
   }
   if (x == std::numeric_limits<double>::infinity()) return T(result + x);
   double z = 1 / (x * x);
-  double poly = z * (1.0 / 12 - z * (1.0 / 120 - z * (1.0 / 252 - z * (1.0 / 240 - z * (1.0 / 132)))));
+  double poly =
+      z * (1.0 / 12 - z * (1.0 / 120 - z * (1.0 / 252 - z * (1.0 / 240 - z * (1.0 / 132)))));
   return T(result + std::log(x) - 0.5 / x - poly);
 }
 
@@ -86,7 +87,8 @@ inline T trigamma(T xin) {
     x += 1;
   }
   double z = 1 / (x * x);
-  double tail = 1 / x + z / 2 + z / x * (1.0 / 6 - z * (1.0 / 30 - z * (1.0 / 42 - z * (1.0 / 30))));
+  double tail =
+      1 / x + z / 2 + z / x * (1.0 / 6 - z * (1.0 / 30 - z * (1.0 / 42 - z * (1.0 / 30))));
   return T(result + sign * (acc + tail));
 }
 

@@ -34,7 +34,8 @@ void float_unary(TensorIter& iter, const char* name, F f) {
 
 // float and double go through vec_math (branch-free, vectorizes; within 1 ulp); complex uses
 // std::.
-template <typename X> constexpr bool is_real_fp = std::is_same_v<X, float> || std::is_same_v<X, double>;
+template <typename X>
+constexpr bool is_real_fp = std::is_same_v<X, float> || std::is_same_v<X, double>;
 void exp_cpu(TensorIter& iter) {
   // Contiguous float/double runs: exp_array (a range-check-free loop, ~20% faster).
   if (iter.common_dtype() == DType::Float32) {
@@ -51,22 +52,34 @@ void exp_cpu(TensorIter& iter) {
   if (iter.common_dtype() == DType::BFloat16 || iter.common_dtype() == DType::Float16) {
     auto array = [](const float* in, float* out, int64_t n) { vec_math::exp_array(in, out, n); };
     auto scalar = [](float x) { return vec_math::exp(x); };
-    if (iter.common_dtype() == DType::BFloat16) return cpu_half_unary_kernel<BFloat16>(iter, array, scalar);
+    if (iter.common_dtype() == DType::BFloat16)
+      return cpu_half_unary_kernel<BFloat16>(iter, array, scalar);
     return cpu_half_unary_kernel<Half>(iter, array, scalar);
   }
   float_unary(iter, "exp", [](auto x) {
-    if constexpr (is_real_fp<decltype(x)>) return vec_math::exp(x);
-    else { using std::exp; return exp(x); }
+    if constexpr (is_real_fp<decltype(x)>)
+      return vec_math::exp(x);
+    else {
+      using std::exp;
+      return exp(x);
+    }
   });
 }
 void log_cpu(TensorIter& iter) {
   float_unary(iter, "log", [](auto x) {
-    if constexpr (is_real_fp<decltype(x)>) return vec_math::log(x);
-    else { using std::log; return log(x); }
+    if constexpr (is_real_fp<decltype(x)>)
+      return vec_math::log(x);
+    else {
+      using std::log;
+      return log(x);
+    }
   });
 }
 void sqrt_cpu(TensorIter& iter) {
-  float_unary(iter, "sqrt", [](auto x) { using std::sqrt; return sqrt(x); });
+  float_unary(iter, "sqrt", [](auto x) {
+    using std::sqrt;
+    return sqrt(x);
+  });
 }
 void conj_cpu(TensorIter& iter) {
   dispatch_dtype<kComplex>(iter.common_dtype(), "conj", [&](auto tag) {

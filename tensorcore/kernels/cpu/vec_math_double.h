@@ -444,7 +444,14 @@ TC_VM_INLINE double erfc_big_dd(double a, double& lo) {
   double pu_lo;
   const double pu = two_prod(u, kG1, pu_lo);
   const double sn = an + pu;  // Fast2Sum: |pu| <= 0.17 < an
-  const double rest = (u * u) * poly(u, 0x1.3d53b8e680a43p-5, -0x1.89a87b48fe5d5p-7, 0x1.9bf6fac5487f3p-9, -0x1.53ae4ffa149c1p-11, 0x1.49ea486560e0cp-14, 0x1.634097b3b07f5p-17, -0x1.65fbe8797074ep-17, 0x1.12ba997c266dfp-18, -0x1.1c5e254c31b98p-20, 0x1.67394d819b477p-23, 0x1.e44759456461ep-28, -0x1.21685b054a917p-26, 0x1.f77d1f9912216p-28, -0x1.1c66f3512b469p-29, 0x1.9dd247b050e6cp-32, -0x1.7736afdbe5038p-38, -0x1.0ed1813f1cda2p-35, 0x1.01161bfdf57cfp-36, -0x1.efae6eb0cd343p-39, 0x1.9e1f94f0f2616p-42);
+  const double rest =
+      (u * u) * poly(u, 0x1.3d53b8e680a43p-5, -0x1.89a87b48fe5d5p-7, 0x1.9bf6fac5487f3p-9,
+                     -0x1.53ae4ffa149c1p-11, 0x1.49ea486560e0cp-14, 0x1.634097b3b07f5p-17,
+                     -0x1.65fbe8797074ep-17, 0x1.12ba997c266dfp-18, -0x1.1c5e254c31b98p-20,
+                     0x1.67394d819b477p-23, 0x1.e44759456461ep-28, -0x1.21685b054a917p-26,
+                     0x1.f77d1f9912216p-28, -0x1.1c66f3512b469p-29, 0x1.9dd247b050e6cp-32,
+                     -0x1.7736afdbe5038p-38, -0x1.0ed1813f1cda2p-35, 0x1.01161bfdf57cfp-36,
+                     -0x1.efae6eb0cd343p-39, 0x1.9e1f94f0f2616p-42);
   const double sn_lo = ((an - sn) + pu) + (an_lo + (pu_lo + rest));
   // a >= 3: g = t K(t^2), t = 1/a with its rounding error t_lo folded in.
   const double t = 1.0 / a;
@@ -453,14 +460,21 @@ TC_VM_INLINE double erfc_big_dd(double a, double& lo) {
     double at_lo;
     const double at = two_prod(a, t, at_lo);
     const double t_lo = ((1.0 - at) - at_lo) * t;  // 1 - at is exact (Sterbenz)
-    const double kp = poly(t * t, 0x1.fffffffffff78p-2, -0x1.ffffffffd7e79p-2, 0x1.3fffffee33f8cp+0, -0x1.27fffbd577a7ap+2, 0x1.60ff66b8406e1p+4, -0x1.fe1139106c558p+6, 0x1.aec8533062c35p+9, -0x1.9dcad3a9e7248p+12, 0x1.b58dfcea460a9p+15, -0x1.e4eabeffb23aap+18, 0x1.07c0abbcf7e9dp+22, -0x1.0692c4992cafcp+25, 0x1.c0ac1005e941cp+27, -0x1.3687782d929c9p+30, 0x1.485a5da6f3bb6p+32, -0x1.ec69522286165p+33, 0x1.cf325e0d10ebep+34, -0x1.993244c0abab7p+34);
+    const double kp = poly(t * t, 0x1.fffffffffff78p-2, -0x1.ffffffffd7e79p-2, 0x1.3fffffee33f8cp+0,
+                           -0x1.27fffbd577a7ap+2, 0x1.60ff66b8406e1p+4, -0x1.fe1139106c558p+6,
+                           0x1.aec8533062c35p+9, -0x1.9dcad3a9e7248p+12, 0x1.b58dfcea460a9p+15,
+                           -0x1.e4eabeffb23aap+18, 0x1.07c0abbcf7e9dp+22, -0x1.0692c4992cafcp+25,
+                           0x1.c0ac1005e941cp+27, -0x1.3687782d929c9p+30, 0x1.485a5da6f3bb6p+32,
+                           -0x1.ec69522286165p+33, 0x1.cf325e0d10ebep+34, -0x1.993244c0abab7p+34);
     double gf_lo;
     const double gf = two_prod(t, kp, gf_lo);
     sf = a + gf;  // Fast2Sum
     sf_lo = ((a - sf) + gf) + (gf_lo + t_lo * kp);
   } else {
     // a in [3, 6]: error weight erfc(a) t/(a + g); fit error 0.008 u of erf.
-    const double gf = t * poly(t * t, 0x1.fffd585a8e5f3p-2, -0x1.ff218a97b129dp-2, 0x1.37fc4b502b213p+0, -0x1.f9af9132313b1p+1, 0x1.8f6e1a4a12891p+3, -0x1.cedc65b2008a6p+4, 0x1.0c17da32e57efp+5);
+    const double gf = t * poly(t * t, 0x1.fffd585a8e5f3p-2, -0x1.ff218a97b129dp-2,
+                               0x1.37fc4b502b213p+0, -0x1.f9af9132313b1p+1, 0x1.8f6e1a4a12891p+3,
+                               -0x1.cedc65b2008a6p+4, 0x1.0c17da32e57efp+5);
     sf = a + gf;
     sf_lo = (a - sf) + gf;
   }
@@ -505,13 +519,17 @@ TC_VM_INLINE double erf_y(double x) {
   double zl;
   const double z = two_prod_sq(x, zl);
   constexpr double kY0 = 0x1.06eba8214db69p-3, kY0Lo = -0x1.ca38add602500p-57;  // 2/sqrt(pi) - 1
-  const double p = poly(z, -0x1.812746b0379e7p-2, 0x1.ce2f21a042c19p-4, -0x1.b82ce31289cafp-6, 0x1.565bcd0e91debp-8, -0x1.c02db404a7a7ap-11, 0x1.f9a326a03d7d0p-14, -0x1.f4d22fca79f6ep-17, 0x1.b9e08b61169dap-20, -0x1.5ef9f3af6318bp-23, 0x1.f1d10b964e769p-27, -0x1.0b96632a02750p-30);
+  const double p = poly(z, -0x1.812746b0379e7p-2, 0x1.ce2f21a042c19p-4, -0x1.b82ce31289cafp-6,
+                        0x1.565bcd0e91debp-8, -0x1.c02db404a7a7ap-11, 0x1.f9a326a03d7d0p-14,
+                        -0x1.f4d22fca79f6ep-17, 0x1.b9e08b61169dap-20, -0x1.5ef9f3af6318bp-23,
+                        0x1.f1d10b964e769p-27, -0x1.0b96632a02750p-30);
   return mad(z, p, kY0) + mad(zl, p, kY0Lo);
 }
 }  // namespace detail
 
-// erf. Max error 0.70 ulp (Sleef's u10: 0.89 on the same sweep). |x| < 3/4: x + x Y(x^2) (one FMA rounding); above, 1 - erfc(|x|)
-// with erfc carried as hi + lo (erfc(6) < 2^-54, so |x| >= 6 gives +-1).
+// erf. Max error 0.70 ulp (Sleef's u10: 0.89 on the same sweep). |x| < 3/4: x + x Y(x^2) (one FMA
+// rounding); above, 1 - erfc(|x|) with erfc carried as hi + lo (erfc(6) < 2^-54, so |x| >= 6 gives
+// +-1).
 TC_VM_INLINE double erf(double x) {
   using namespace detail;
   const double a = std::fabs(x);
@@ -523,9 +541,9 @@ TC_VM_INLINE double erf(double x) {
   return select(a < 0.75, small, copysign_bits(big, x));
 }
 
-// erfc. Max error 0.66 ulp (Sleef's u15, torch.erfc's: 1.47), relative accuracy down to the subnormals (erfc(x) underflows to 0
-// at x = 27.23). |x| < 1/2: 1 - x - x Y(x^2) with 1 - x split exactly; x >= 1/2: erfc_big_dd;
-// x <= -1/2: 2 - erfc(-x).
+// erfc. Max error 0.66 ulp (Sleef's u15, torch.erfc's: 1.47), relative accuracy down to the
+// subnormals (erfc(x) underflows to 0 at x = 27.23). |x| < 1/2: 1 - x - x Y(x^2) with 1 - x split
+// exactly; x >= 1/2: erfc_big_dd; x <= -1/2: 2 - erfc(-x).
 TC_VM_INLINE double erfc(double x) {
   using namespace detail;
   const double a = std::fabs(x);
@@ -586,7 +604,7 @@ TC_VM_INLINE double atan(double x) {
   double t, c;
   atan_core_d(n, select(mid & !big, n_lo, 0.0), d, select(mid & !big, d_lo, 0.0), t, c);
   const double res = add_base(select(big, kPio2HiD, select(mid, kPio4HiD, 0.0)),
-                                select(big, kPio2LoD, select(mid, kPio4LoD, 0.0)), t, c);
+                              select(big, kPio2LoD, select(mid, kPio4LoD, 0.0)), t, c);
   return copysign_bits(res, x);
 }
 
@@ -684,12 +702,15 @@ TC_VM_INLINE void asin_core(double a, bool big, double& s, double& c) {
 
 namespace detail {
 // pi and pi/2 as hi + lo pairs, and NaN, for the asin/acos templates below.
-template <typename T> struct AsinConsts;
-template <> struct AsinConsts<float> {
+template <typename T>
+struct AsinConsts;
+template <>
+struct AsinConsts<float> {
   static constexpr float pi_hi = kPiHiF, pi_lo = kPiLoF, pio2_hi = kPio2HiF, pio2_lo = kPio2LoF,
                          nan = kNanF;
 };
-template <> struct AsinConsts<double> {
+template <>
+struct AsinConsts<double> {
   static constexpr double pi_hi = kPiHiD, pi_lo = kPiLoD, pio2_hi = kPio2HiD, pio2_lo = kPio2LoD,
                           nan = kNanD;
 };

@@ -47,8 +47,8 @@ namespace detail {
 TC_VM_INLINE float exp_core_f(float x, float& kbig) {
   kbig = mad(x, 0x1.715476p+0f, kShifterF);
   const float k = kbig - kShifterF;
-  const float rh = x - k * 0x1.62e4p-1f;         // exact for |k| < 2^9: ln2_hi has 15 bits
-  const float r = mad(k, -0x1.7f7d1cp-20f, rh);  // ln2_lo
+  const float rh = x - k * 0x1.62e4p-1f;                 // exact for |k| < 2^9: ln2_hi has 15 bits
+  const float r = mad(k, -0x1.7f7d1cp-20f, rh);          // ln2_lo
   const float r_err = mad(k, -0x1.7f7d1cp-20f, rh - r);  // rounding error of r (~0.25 ulp)
   // e^r = 1 + r + r^2 P(r); fit error 0.055 u.
   const float p =

@@ -14,8 +14,10 @@ struct AddF {
   opmath_t<T> alpha;
   __device__ T operator()(T a, T b) const {
     using M = opmath_t<T>;
-    if constexpr (std::is_same_v<T, bool>) return a || (alpha && b);
-    else return cvt<T>(M(cvt<M>(a) + alpha * cvt<M>(b)));
+    if constexpr (std::is_same_v<T, bool>)
+      return a || (alpha && b);
+    else
+      return cvt<T>(M(cvt<M>(a) + alpha * cvt<M>(b)));
   }
 };
 template <typename T>
@@ -42,8 +44,10 @@ void add_cuda(TensorIter& iter, const Scalar& alpha) {
         a = M(alpha.to<std::conditional_t<std::is_floating_point_v<M>, double, int64_t>>());
       }
       bool one = alpha.is_integral() && alpha.to_int() == 1;
-      if (one) gpu_kernel<T, T, T>(iter, AddOneF<T>{});
-      else gpu_kernel<T, T, T>(iter, AddF<T>{a});
+      if (one)
+        gpu_kernel<T, T, T>(iter, AddOneF<T>{});
+      else
+        gpu_kernel<T, T, T>(iter, AddF<T>{a});
     }
   });
 }
@@ -52,8 +56,10 @@ template <typename T>
 struct MulF {
   __device__ T operator()(T a, T b) const {
     using M = opmath_t<T>;
-    if constexpr (std::is_same_v<T, bool>) return a && b;
-    else return cvt<T>(M(cvt<M>(a) * cvt<M>(b)));
+    if constexpr (std::is_same_v<T, bool>)
+      return a && b;
+    else
+      return cvt<T>(M(cvt<M>(a) * cvt<M>(b)));
   }
 };
 void mul_cuda(TensorIter& iter) {
@@ -153,36 +159,52 @@ struct BinaryMathF {
         if constexpr (kFloat) return cvt<T>(M(::atan2(a, b)));
         break;
       case BinaryOp::Pow:
-        if constexpr (kInt) return int_pow(xa, xb);
-        else if constexpr (kFloat) return cvt<T>(M(::pow(a, b)));
-        else if constexpr (kCplx) return ::cuda::std::pow(a, b);
+        if constexpr (kInt)
+          return int_pow(xa, xb);
+        else if constexpr (kFloat)
+          return cvt<T>(M(::pow(a, b)));
+        else if constexpr (kCplx)
+          return ::cuda::std::pow(a, b);
         break;
       case BinaryOp::Maximum:
-        if constexpr (kBool) return xa || xb;
+        if constexpr (kBool)
+          return xa || xb;
         else if constexpr (!kCplx) {
           M r = a > b ? a : b;
-          if constexpr (kFloat) { r = b != b ? b : r; r = a != a ? a : r; }
+          if constexpr (kFloat) {
+            r = b != b ? b : r;
+            r = a != a ? a : r;
+          }
           return cvt<T>(r);
         }
         break;
       case BinaryOp::Minimum:
-        if constexpr (kBool) return xa && xb;
+        if constexpr (kBool)
+          return xa && xb;
         else if constexpr (!kCplx) {
           M r = a < b ? a : b;
-          if constexpr (kFloat) { r = b != b ? b : r; r = a != a ? a : r; }
+          if constexpr (kFloat) {
+            r = b != b ? b : r;
+            r = a != a ? a : r;
+          }
           return cvt<T>(r);
         }
         break;
       case BinaryOp::Fmax:
-        if constexpr (kFloat) return cvt<T>(M(::fmax(a, b)));
-        else if constexpr (kInt) return a > b ? a : b;
+        if constexpr (kFloat)
+          return cvt<T>(M(::fmax(a, b)));
+        else if constexpr (kInt)
+          return a > b ? a : b;
         break;
       case BinaryOp::Fmin:
-        if constexpr (kFloat) return cvt<T>(M(::fmin(a, b)));
-        else if constexpr (kInt) return a < b ? a : b;
+        if constexpr (kFloat)
+          return cvt<T>(M(::fmin(a, b)));
+        else if constexpr (kInt)
+          return a < b ? a : b;
         break;
       case BinaryOp::Fmod:
-        if constexpr (kFloat) return cvt<T>(M(::fmod(a, b)));
+        if constexpr (kFloat)
+          return cvt<T>(M(::fmod(a, b)));
         else if constexpr (kInt) {
           if (b == 0) return T(-1);
           if constexpr (std::is_signed_v<T>) {
@@ -253,9 +275,12 @@ struct LogicalF {
     using M = opmath_t<T>;
     bool a = cvt<M>(xa) != M(0), b = cvt<M>(xb) != M(0);
     switch (op) {
-      case BinaryOp::LogicalAnd: return a && b;
-      case BinaryOp::LogicalOr: return a || b;
-      default: return a != b;
+      case BinaryOp::LogicalAnd:
+        return a && b;
+      case BinaryOp::LogicalOr:
+        return a || b;
+      default:
+        return a != b;
     }
   }
 };
@@ -279,34 +304,63 @@ struct ComplexF {
 bool op_supported(BinaryOp op, DType dt) {
   bool fl = is_floating(dt), cx = is_complex(dt), in = is_integral(dt), b = dt == DType::Bool;
   switch (op) {
-    case BinaryOp::Atan2: case BinaryOp::Hypot: return fl;
-    case BinaryOp::Pow: return fl || cx || in;
-    case BinaryOp::Maximum: case BinaryOp::Minimum: return !cx;
-    case BinaryOp::Fmax: case BinaryOp::Fmin: case BinaryOp::Fmod: case BinaryOp::Remainder:
+    case BinaryOp::Atan2:
+    case BinaryOp::Hypot:
+      return fl;
+    case BinaryOp::Pow:
+      return fl || cx || in;
+    case BinaryOp::Maximum:
+    case BinaryOp::Minimum:
+      return !cx;
+    case BinaryOp::Fmax:
+    case BinaryOp::Fmin:
+    case BinaryOp::Fmod:
+    case BinaryOp::Remainder:
       return fl || in;
-    case BinaryOp::BitAnd: case BinaryOp::BitOr: case BinaryOp::BitXor: return in || b;
-    case BinaryOp::Lshift: case BinaryOp::Rshift: return in;
-    default: return false;
+    case BinaryOp::BitAnd:
+    case BinaryOp::BitOr:
+    case BinaryOp::BitXor:
+      return in || b;
+    case BinaryOp::Lshift:
+    case BinaryOp::Rshift:
+      return in;
+    default:
+      return false;
   }
 }
 
 const char* binary_name(BinaryOp op) {
   switch (op) {
-    case BinaryOp::Atan2: return "atan2";
-    case BinaryOp::Pow: return "pow";
-    case BinaryOp::Maximum: return "maximum";
-    case BinaryOp::Minimum: return "minimum";
-    case BinaryOp::Fmax: return "fmax";
-    case BinaryOp::Fmin: return "fmin";
-    case BinaryOp::Fmod: return "fmod";
-    case BinaryOp::Remainder: return "remainder";
-    case BinaryOp::Hypot: return "hypot";
-    case BinaryOp::BitAnd: return "bitwise_and";
-    case BinaryOp::BitOr: return "bitwise_or";
-    case BinaryOp::BitXor: return "bitwise_xor";
-    case BinaryOp::Lshift: return "bitwise_left_shift";
-    case BinaryOp::Rshift: return "bitwise_right_shift";
-    default: return "binary op";
+    case BinaryOp::Atan2:
+      return "atan2";
+    case BinaryOp::Pow:
+      return "pow";
+    case BinaryOp::Maximum:
+      return "maximum";
+    case BinaryOp::Minimum:
+      return "minimum";
+    case BinaryOp::Fmax:
+      return "fmax";
+    case BinaryOp::Fmin:
+      return "fmin";
+    case BinaryOp::Fmod:
+      return "fmod";
+    case BinaryOp::Remainder:
+      return "remainder";
+    case BinaryOp::Hypot:
+      return "hypot";
+    case BinaryOp::BitAnd:
+      return "bitwise_and";
+    case BinaryOp::BitOr:
+      return "bitwise_or";
+    case BinaryOp::BitXor:
+      return "bitwise_xor";
+    case BinaryOp::Lshift:
+      return "bitwise_left_shift";
+    case BinaryOp::Rshift:
+      return "bitwise_right_shift";
+    default:
+      return "binary op";
   }
 }
 
@@ -331,8 +385,10 @@ void binary_cuda(TensorIter& iter, BinaryOp op, const OpParams& p) {
         using T = typename decltype(tag)::type;
         using M = opmath_t<T>;
         M w;
-        if constexpr (is_cplx_v<M>) w = M(typename M::value_type(p.ca.real()), typename M::value_type(p.ca.imag()));
-        else w = M(p.a);
+        if constexpr (is_cplx_v<M>)
+          w = M(typename M::value_type(p.ca.real()), typename M::value_type(p.ca.imag()));
+        else
+          w = M(p.a);
         bool small = std::abs(p.ca) < 0.5 && std::abs(p.a) < 0.5;
         if constexpr (!is_cplx_v<M>) small = std::abs(p.a) < 0.5;
         gpu_kernel<T, T, T>(iter, LerpScalarF<T>{w, small});
@@ -340,7 +396,8 @@ void binary_cuda(TensorIter& iter, BinaryOp op, const OpParams& p) {
     default:
       break;
   }
-  TC_CHECK_TYPE(op_supported(op, dt), binary_name(op), ": not implemented for dtype ", dtype_name(dt));
+  TC_CHECK_TYPE(op_supported(op, dt), binary_name(op), ": not implemented for dtype ",
+                dtype_name(dt));
   dispatch_dev<kAllTypes>(dt, binary_name(op), [&](auto tag) {
     using T = typename decltype(tag)::type;
     gpu_kernel_novec<T, T, T>(iter, BinaryMathF<T>{op});
@@ -354,17 +411,25 @@ struct CompareF {
     using M = opmath_t<T>;
     M a = cvt<M>(xa), b = cvt<M>(xb);
     switch (op) {
-      case BinaryOp::Eq: return a == b;
-      case BinaryOp::Ne: return a != b;
-      default: break;
+      case BinaryOp::Eq:
+        return a == b;
+      case BinaryOp::Ne:
+        return a != b;
+      default:
+        break;
     }
     if constexpr (!is_cplx_v<M>) {
       switch (op) {
-        case BinaryOp::Lt: return a < b;
-        case BinaryOp::Le: return a <= b;
-        case BinaryOp::Gt: return a > b;
-        case BinaryOp::Ge: return a >= b;
-        default: break;
+        case BinaryOp::Lt:
+          return a < b;
+        case BinaryOp::Le:
+          return a <= b;
+        case BinaryOp::Gt:
+          return a > b;
+        case BinaryOp::Ge:
+          return a >= b;
+        default:
+          break;
       }
     }
     return false;
@@ -391,11 +456,16 @@ struct alignas(8) Pair64 {
 void where_cuda(TensorIter& iter) {
   // A bit select: one kernel per element size.
   switch (itemsize(iter.common_dtype())) {
-    case 1: return gpu_kernel<uint8_t, bool, uint8_t, uint8_t>(iter, WhereF<uint8_t>{});
-    case 2: return gpu_kernel<uint16_t, bool, uint16_t, uint16_t>(iter, WhereF<uint16_t>{});
-    case 4: return gpu_kernel<uint32_t, bool, uint32_t, uint32_t>(iter, WhereF<uint32_t>{});
-    case 8: return gpu_kernel<uint64_t, bool, uint64_t, uint64_t>(iter, WhereF<uint64_t>{});
-    default: return gpu_kernel<Pair64, bool, Pair64, Pair64>(iter, WhereF<Pair64>{});
+    case 1:
+      return gpu_kernel<uint8_t, bool, uint8_t, uint8_t>(iter, WhereF<uint8_t>{});
+    case 2:
+      return gpu_kernel<uint16_t, bool, uint16_t, uint16_t>(iter, WhereF<uint16_t>{});
+    case 4:
+      return gpu_kernel<uint32_t, bool, uint32_t, uint32_t>(iter, WhereF<uint32_t>{});
+    case 8:
+      return gpu_kernel<uint64_t, bool, uint64_t, uint64_t>(iter, WhereF<uint64_t>{});
+    default:
+      return gpu_kernel<Pair64, bool, Pair64, Pair64>(iter, WhereF<Pair64>{});
   }
 }
 
@@ -405,8 +475,10 @@ struct LerpTensorF {
     using M = opmath_t<T>;
     M w = cvt<M>(xw), a = cvt<M>(xs), b = cvt<M>(xe);
     bool small;
-    if constexpr (is_cplx_v<M>) small = ::cuda::std::abs(w) < 0.5;
-    else small = ::fabs(w) < M(0.5);
+    if constexpr (is_cplx_v<M>)
+      small = ::cuda::std::abs(w) < 0.5;
+    else
+      small = ::fabs(w) < M(0.5);
     return cvt<T>(small ? M(a + w * (b - a)) : M(b - (b - a) * (M(1) - w)));
   }
 };

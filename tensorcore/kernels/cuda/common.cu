@@ -12,7 +12,8 @@ int sm_count(int device) {
   if (dev < 0) TC_CUDA_CHECK(cudaGetDevice(&dev));
   std::lock_guard<std::mutex> lock(mu);
   if (counts.size() <= size_t(dev)) counts.resize(dev + 1, 0);
-  if (!counts[dev]) TC_CUDA_CHECK(cudaDeviceGetAttribute(&counts[dev], cudaDevAttrMultiProcessorCount, dev));
+  if (!counts[dev])
+    TC_CUDA_CHECK(cudaDeviceGetAttribute(&counts[dev], cudaDevAttrMultiProcessorCount, dev));
   return counts[dev];
 }
 

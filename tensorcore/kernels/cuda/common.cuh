@@ -4,8 +4,8 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-#include <cuda/std/complex>
 #include <cstring>
+#include <cuda/std/complex>
 #include <type_traits>
 
 #include "tensorcore/core/dispatch.h"
@@ -19,31 +19,70 @@ using ::tc::cuda::DeviceGuard;
 using ::tc::cuda::stream_of;
 using half = __half;
 using bf16 = __nv_bfloat16;
-template <typename R> using cplx = ::cuda::std::complex<R>;
+template <typename R>
+using cplx = ::cuda::std::complex<R>;
 
 // Host storage type -> device type with the same bits.
-template <typename T> struct DevType { using type = T; };
-template <> struct DevType<::tc::Half> { using type = half; };
-template <> struct DevType<::tc::BFloat16> { using type = bf16; };
-template <> struct DevType<::tc::complex64> { using type = cplx<float>; };
-template <> struct DevType<::tc::complex128> { using type = cplx<double>; };
-template <typename T> using dev_t = typename DevType<T>::type;
+template <typename T>
+struct DevType {
+  using type = T;
+};
+template <>
+struct DevType<::tc::Half> {
+  using type = half;
+};
+template <>
+struct DevType<::tc::BFloat16> {
+  using type = bf16;
+};
+template <>
+struct DevType<::tc::complex64> {
+  using type = cplx<float>;
+};
+template <>
+struct DevType<::tc::complex128> {
+  using type = cplx<double>;
+};
+template <typename T>
+using dev_t = typename DevType<T>::type;
 
-template <typename T> struct IsComplex : std::false_type {};
-template <typename R> struct IsComplex<cplx<R>> : std::true_type {};
-template <typename T> constexpr bool is_cplx_v = IsComplex<T>::value;
-template <typename T> constexpr bool is_reduced_v = std::is_same_v<T, half> || std::is_same_v<T, bf16>;
-template <typename T> constexpr bool is_float_v = is_reduced_v<T> || std::is_floating_point_v<T>;
+template <typename T>
+struct IsComplex : std::false_type {};
+template <typename R>
+struct IsComplex<cplx<R>> : std::true_type {};
+template <typename T>
+constexpr bool is_cplx_v = IsComplex<T>::value;
+template <typename T>
+constexpr bool is_reduced_v = std::is_same_v<T, half> || std::is_same_v<T, bf16>;
+template <typename T>
+constexpr bool is_float_v = is_reduced_v<T> || std::is_floating_point_v<T>;
 
 // Arithmetic type for a storage type: 16-bit floats compute in float.
-template <typename T> struct OpMath { using type = T; };
-template <> struct OpMath<half> { using type = float; };
-template <> struct OpMath<bf16> { using type = float; };
-template <typename T> using opmath_t = typename OpMath<T>::type;
+template <typename T>
+struct OpMath {
+  using type = T;
+};
+template <>
+struct OpMath<half> {
+  using type = float;
+};
+template <>
+struct OpMath<bf16> {
+  using type = float;
+};
+template <typename T>
+using opmath_t = typename OpMath<T>::type;
 
-template <typename T> struct RealOf { using type = T; };
-template <typename R> struct RealOf<cplx<R>> { using type = R; };
-template <typename T> using real_t = typename RealOf<T>::type;
+template <typename T>
+struct RealOf {
+  using type = T;
+};
+template <typename R>
+struct RealOf<cplx<R>> {
+  using type = R;
+};
+template <typename T>
+using real_t = typename RealOf<T>::type;
 
 template <typename To, typename From>
 __host__ __device__ __forceinline__ To cvt(From x) {
@@ -64,11 +103,15 @@ __host__ __device__ __forceinline__ To cvt(From x) {
   } else if constexpr (is_reduced_v<From>) {
     return cvt<To>(static_cast<float>(x));
   } else if constexpr (std::is_same_v<To, half>) {
-    if constexpr (std::is_same_v<From, double>) return __double2half(x);
-    else return __float2half_rn(static_cast<float>(x));
+    if constexpr (std::is_same_v<From, double>)
+      return __double2half(x);
+    else
+      return __float2half_rn(static_cast<float>(x));
   } else if constexpr (std::is_same_v<To, bf16>) {
-    if constexpr (std::is_same_v<From, double>) return __double2bfloat16(x);
-    else return __float2bfloat16_rn(static_cast<float>(x));
+    if constexpr (std::is_same_v<From, double>)
+      return __double2bfloat16(x);
+    else
+      return __float2bfloat16_rn(static_cast<float>(x));
   } else if constexpr (std::is_same_v<To, bool>) {
     return x != From(0);
   } else {
@@ -80,8 +123,10 @@ __host__ __device__ __forceinline__ To cvt(From x) {
 template <typename H>
 dev_t<H> scalar_as(const Scalar& s) {
   H h;
-  if constexpr (std::is_same_v<H, ::tc::Half> || std::is_same_v<H, ::tc::BFloat16>) h = H(s.to<float>());
-  else h = s.to<H>();
+  if constexpr (std::is_same_v<H, ::tc::Half> || std::is_same_v<H, ::tc::BFloat16>)
+    h = H(s.to<float>());
+  else
+    h = s.to<H>();
   dev_t<H> d;
   std::memcpy(static_cast<void*>(&d), &h, sizeof(H));
   return d;
@@ -98,9 +143,12 @@ decltype(auto) dispatch_dev(DType dt, const char* op, F&& f) {
 
 template <typename T>
 __device__ __forceinline__ bool is_nan(T x) {
-  if constexpr (is_cplx_v<T>) return x.real() != x.real() || x.imag() != x.imag();
-  else if constexpr (is_float_v<T>) return opmath_t<T>(x) != opmath_t<T>(x);
-  else return false;
+  if constexpr (is_cplx_v<T>)
+    return x.real() != x.real() || x.imag() != x.imag();
+  else if constexpr (is_float_v<T>)
+    return opmath_t<T>(x) != opmath_t<T>(x);
+  else
+    return false;
 }
 
 constexpr int kBlockSize = 256;

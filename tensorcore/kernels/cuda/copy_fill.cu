@@ -11,7 +11,9 @@ struct alignas(8) Bytes16 {
 
 struct Identity {
   template <typename T>
-  __device__ T operator()(T x) const { return x; }
+  __device__ T operator()(T x) const {
+    return x;
+  }
 };
 
 template <typename Src, typename Dst>
@@ -32,10 +34,13 @@ __global__ void __launch_bounds__(kBlockSize) cast_kernel(IterMeta<2> m, int64_t
       offsets_of<2>(m, i, off);
     }
     char* d = m.data[0] + off[0];
-    const char* s = (m.scalar_mask & 2u) ? reinterpret_cast<const char*>(m.scalar[1]) : m.data[1] + off[1];
+    const char* s =
+        (m.scalar_mask & 2u) ? reinterpret_cast<const char*>(m.scalar[1]) : m.data[1] + off[1];
     switch (src) {
-#define TC_CAST_CASE(E, T, N, S) \
-  case DType::E: cast_one<dev_t<T>, Dst>(d, s); break;
+#define TC_CAST_CASE(E, T, N, S)   \
+  case DType::E:                   \
+    cast_one<dev_t<T>, Dst>(d, s); \
+    break;
       TC_FORALL_DTYPES(TC_CAST_CASE)
 #undef TC_CAST_CASE
     }
@@ -47,11 +52,16 @@ void copy_cuda(TensorIter& iter) {
   if (iter.numel() == 0) return;
   if (dst == src) {
     switch (itemsize(dst)) {
-      case 1: return gpu_kernel<uint8_t, uint8_t>(iter, Identity{});
-      case 2: return gpu_kernel<uint16_t, uint16_t>(iter, Identity{});
-      case 4: return gpu_kernel<uint32_t, uint32_t>(iter, Identity{});
-      case 8: return gpu_kernel<uint64_t, uint64_t>(iter, Identity{});
-      default: return gpu_kernel<Bytes16, Bytes16>(iter, Identity{});
+      case 1:
+        return gpu_kernel<uint8_t, uint8_t>(iter, Identity{});
+      case 2:
+        return gpu_kernel<uint16_t, uint16_t>(iter, Identity{});
+      case 4:
+        return gpu_kernel<uint32_t, uint32_t>(iter, Identity{});
+      case 8:
+        return gpu_kernel<uint64_t, uint64_t>(iter, Identity{});
+      default:
+        return gpu_kernel<Bytes16, Bytes16>(iter, Identity{});
     }
   }
   IterMeta<2> m;
@@ -81,11 +91,16 @@ void fill_cuda(const Tensor& t, const Scalar& value) {
   dispatch_dtype<kAllTypes>(t.dtype(), "fill_", [&](auto tag) {
     using H = typename decltype(tag)::type;
     dev_t<H> v = scalar_as<H>(value);
-    if constexpr (sizeof(H) == 1) gpu_kernel<uint8_t>(iter, FillF<uint8_t>{*reinterpret_cast<uint8_t*>(&v)});
-    else if constexpr (sizeof(H) == 2) gpu_kernel<uint16_t>(iter, FillF<uint16_t>{*reinterpret_cast<uint16_t*>(&v)});
-    else if constexpr (sizeof(H) == 4) gpu_kernel<uint32_t>(iter, FillF<uint32_t>{*reinterpret_cast<uint32_t*>(&v)});
-    else if constexpr (sizeof(H) == 8) gpu_kernel<uint64_t>(iter, FillF<uint64_t>{*reinterpret_cast<uint64_t*>(&v)});
-    else gpu_kernel<Bytes16>(iter, FillF<Bytes16>{*reinterpret_cast<Bytes16*>(&v)});
+    if constexpr (sizeof(H) == 1)
+      gpu_kernel<uint8_t>(iter, FillF<uint8_t>{*reinterpret_cast<uint8_t*>(&v)});
+    else if constexpr (sizeof(H) == 2)
+      gpu_kernel<uint16_t>(iter, FillF<uint16_t>{*reinterpret_cast<uint16_t*>(&v)});
+    else if constexpr (sizeof(H) == 4)
+      gpu_kernel<uint32_t>(iter, FillF<uint32_t>{*reinterpret_cast<uint32_t*>(&v)});
+    else if constexpr (sizeof(H) == 8)
+      gpu_kernel<uint64_t>(iter, FillF<uint64_t>{*reinterpret_cast<uint64_t*>(&v)});
+    else
+      gpu_kernel<Bytes16>(iter, FillF<Bytes16>{*reinterpret_cast<Bytes16*>(&v)});
   });
 }
 

@@ -34,21 +34,36 @@ namespace {
 
 const char* cufft_error_name(cufftResult r) {
   switch (r) {
-    case CUFFT_SUCCESS: return "CUFFT_SUCCESS";
-    case CUFFT_INVALID_PLAN: return "CUFFT_INVALID_PLAN";
-    case CUFFT_ALLOC_FAILED: return "CUFFT_ALLOC_FAILED";
-    case CUFFT_INVALID_TYPE: return "CUFFT_INVALID_TYPE";
-    case CUFFT_INVALID_VALUE: return "CUFFT_INVALID_VALUE";
-    case CUFFT_INTERNAL_ERROR: return "CUFFT_INTERNAL_ERROR";
-    case CUFFT_EXEC_FAILED: return "CUFFT_EXEC_FAILED";
-    case CUFFT_SETUP_FAILED: return "CUFFT_SETUP_FAILED";
-    case CUFFT_INVALID_SIZE: return "CUFFT_INVALID_SIZE";
-    case CUFFT_UNALIGNED_DATA: return "CUFFT_UNALIGNED_DATA";
-    case CUFFT_INVALID_DEVICE: return "CUFFT_INVALID_DEVICE";
-    case CUFFT_NO_WORKSPACE: return "CUFFT_NO_WORKSPACE";
-    case CUFFT_NOT_IMPLEMENTED: return "CUFFT_NOT_IMPLEMENTED";
-    case CUFFT_NOT_SUPPORTED: return "CUFFT_NOT_SUPPORTED";
-    default: return "unknown cuFFT error";
+    case CUFFT_SUCCESS:
+      return "CUFFT_SUCCESS";
+    case CUFFT_INVALID_PLAN:
+      return "CUFFT_INVALID_PLAN";
+    case CUFFT_ALLOC_FAILED:
+      return "CUFFT_ALLOC_FAILED";
+    case CUFFT_INVALID_TYPE:
+      return "CUFFT_INVALID_TYPE";
+    case CUFFT_INVALID_VALUE:
+      return "CUFFT_INVALID_VALUE";
+    case CUFFT_INTERNAL_ERROR:
+      return "CUFFT_INTERNAL_ERROR";
+    case CUFFT_EXEC_FAILED:
+      return "CUFFT_EXEC_FAILED";
+    case CUFFT_SETUP_FAILED:
+      return "CUFFT_SETUP_FAILED";
+    case CUFFT_INVALID_SIZE:
+      return "CUFFT_INVALID_SIZE";
+    case CUFFT_UNALIGNED_DATA:
+      return "CUFFT_UNALIGNED_DATA";
+    case CUFFT_INVALID_DEVICE:
+      return "CUFFT_INVALID_DEVICE";
+    case CUFFT_NO_WORKSPACE:
+      return "CUFFT_NO_WORKSPACE";
+    case CUFFT_NOT_IMPLEMENTED:
+      return "CUFFT_NOT_IMPLEMENTED";
+    case CUFFT_NOT_SUPPORTED:
+      return "CUFFT_NOT_SUPPORTED";
+    default:
+      return "unknown cuFFT error";
   }
 }
 
@@ -158,7 +173,9 @@ class PlanCache {
   std::mutex mu_;
   int64_t max_size_ = 4096;
   std::list<std::pair<PlanKey, std::shared_ptr<Plan>>> lru_;
-  std::unordered_map<PlanKey, std::list<std::pair<PlanKey, std::shared_ptr<Plan>>>::iterator, PlanKeyHash> index_;
+  std::unordered_map<PlanKey, std::list<std::pair<PlanKey, std::shared_ptr<Plan>>>::iterator,
+                     PlanKeyHash>
+      index_;
 };
 
 constexpr int kMaxDevices = 64;
@@ -174,9 +191,12 @@ enum class Kind { C2C, R2C, C2R };
 
 cufftType plan_type(Kind kind, bool dbl) {
   switch (kind) {
-    case Kind::C2C: return dbl ? CUFFT_Z2Z : CUFFT_C2C;
-    case Kind::R2C: return dbl ? CUFFT_D2Z : CUFFT_R2C;
-    case Kind::C2R: return dbl ? CUFFT_Z2D : CUFFT_C2R;
+    case Kind::C2C:
+      return dbl ? CUFFT_Z2Z : CUFFT_C2C;
+    case Kind::R2C:
+      return dbl ? CUFFT_D2Z : CUFFT_R2C;
+    case Kind::C2R:
+      return dbl ? CUFFT_Z2D : CUFFT_C2R;
   }
   return CUFFT_C2C;
 }
@@ -186,15 +206,18 @@ void execute(const PlanKey& key, int device, void* in, void* out, bool forward) 
   DeviceGuard guard(device);
   Tensor work;
   if (plan->work_size > 0)
-    work = empty({int64_t(plan->work_size)}, TensorOptions(DType::UInt8).device(Device(DeviceType::CUDA, device)));
+    work = empty({int64_t(plan->work_size)},
+                 TensorOptions(DType::UInt8).device(Device(DeviceType::CUDA, device)));
   std::lock_guard<std::mutex> lock(plan->mu);
   check_cufft(cufftSetStream(plan->handle, stream_of(device)), "cufftSetStream", key);
-  if (work.defined()) check_cufft(cufftSetWorkArea(plan->handle, work.data_ptr()), "cufftSetWorkArea", key);
+  if (work.defined())
+    check_cufft(cufftSetWorkArea(plan->handle, work.data_ptr()), "cufftSetWorkArea", key);
   const int dir = forward ? CUFFT_FORWARD : CUFFT_INVERSE;
   cufftResult r = CUFFT_SUCCESS;
   switch (cufftType(key.type)) {
     case CUFFT_C2C:
-      r = cufftExecC2C(plan->handle, static_cast<cufftComplex*>(in), static_cast<cufftComplex*>(out), dir);
+      r = cufftExecC2C(plan->handle, static_cast<cufftComplex*>(in),
+                       static_cast<cufftComplex*>(out), dir);
       break;
     case CUFFT_Z2Z:
       r = cufftExecZ2Z(plan->handle, static_cast<cufftDoubleComplex*>(in),
@@ -204,15 +227,18 @@ void execute(const PlanKey& key, int device, void* in, void* out, bool forward) 
       r = cufftExecR2C(plan->handle, static_cast<cufftReal*>(in), static_cast<cufftComplex*>(out));
       break;
     case CUFFT_D2Z:
-      r = cufftExecD2Z(plan->handle, static_cast<cufftDoubleReal*>(in), static_cast<cufftDoubleComplex*>(out));
+      r = cufftExecD2Z(plan->handle, static_cast<cufftDoubleReal*>(in),
+                       static_cast<cufftDoubleComplex*>(out));
       break;
     case CUFFT_C2R:
       r = cufftExecC2R(plan->handle, static_cast<cufftComplex*>(in), static_cast<cufftReal*>(out));
       break;
     case CUFFT_Z2D:
-      r = cufftExecZ2D(plan->handle, static_cast<cufftDoubleComplex*>(in), static_cast<cufftDoubleReal*>(out));
+      r = cufftExecZ2D(plan->handle, static_cast<cufftDoubleComplex*>(in),
+                       static_cast<cufftDoubleReal*>(out));
       break;
-    default: break;
+    default:
+      break;
   }
   check_cufft(r, "cufftExec", key);
 }
@@ -292,7 +318,8 @@ Tensor r2c_cuda(const Tensor& x, const std::vector<int64_t>& dims, double scale,
   return scaled(c2c_groups(out, dims, begin, true), scale);
 }
 
-Tensor c2r_cuda(const Tensor& x, const std::vector<int64_t>& dims, double scale, int64_t last_dim_size) {
+Tensor c2r_cuda(const Tensor& x, const std::vector<int64_t>& dims, double scale,
+                int64_t last_dim_size) {
   // numpy's irfftn: inverse c2c along the other dims, then a 1-D c2r along the last one.
   Tensor t = c2c_groups(x, dims, dims.size() - 1, false);
   return scaled(transform(t, {dims.back()}, Kind::C2R, false, last_dim_size), scale);

@@ -35,11 +35,16 @@ __global__ void overlap_add_kernel_dev(T* out, const T* f, int64_t total, int64_
 template <typename F>
 void dispatch_frame_dtype(DType d, const char* op, F&& f) {
   switch (d) {
-    case DType::Float32: return f(TypeTag<float>{});
-    case DType::Float64: return f(TypeTag<double>{});
-    case DType::Complex64: return f(TypeTag<cplx<float>>{});
-    case DType::Complex128: return f(TypeTag<cplx<double>>{});
-    default: throw TypeError(detail::concat(op, ": unsupported dtype ", dtype_name(d)));
+    case DType::Float32:
+      return f(TypeTag<float>{});
+    case DType::Float64:
+      return f(TypeTag<double>{});
+    case DType::Complex64:
+      return f(TypeTag<cplx<float>>{});
+    case DType::Complex128:
+      return f(TypeTag<cplx<double>>{});
+    default:
+      throw TypeError(detail::concat(op, ": unsupported dtype ", dtype_name(d)));
   }
 }
 

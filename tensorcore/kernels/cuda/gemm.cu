@@ -14,21 +14,28 @@ namespace {
 
 const char* cublas_status_name(cublasStatus_t s) {
   switch (s) {
-    case CUBLAS_STATUS_NOT_INITIALIZED: return "CUBLAS_STATUS_NOT_INITIALIZED";
-    case CUBLAS_STATUS_ALLOC_FAILED: return "CUBLAS_STATUS_ALLOC_FAILED";
-    case CUBLAS_STATUS_INVALID_VALUE: return "CUBLAS_STATUS_INVALID_VALUE";
-    case CUBLAS_STATUS_ARCH_MISMATCH: return "CUBLAS_STATUS_ARCH_MISMATCH";
-    case CUBLAS_STATUS_EXECUTION_FAILED: return "CUBLAS_STATUS_EXECUTION_FAILED";
-    case CUBLAS_STATUS_NOT_SUPPORTED: return "CUBLAS_STATUS_NOT_SUPPORTED";
-    default: return "cuBLAS error";
+    case CUBLAS_STATUS_NOT_INITIALIZED:
+      return "CUBLAS_STATUS_NOT_INITIALIZED";
+    case CUBLAS_STATUS_ALLOC_FAILED:
+      return "CUBLAS_STATUS_ALLOC_FAILED";
+    case CUBLAS_STATUS_INVALID_VALUE:
+      return "CUBLAS_STATUS_INVALID_VALUE";
+    case CUBLAS_STATUS_ARCH_MISMATCH:
+      return "CUBLAS_STATUS_ARCH_MISMATCH";
+    case CUBLAS_STATUS_EXECUTION_FAILED:
+      return "CUBLAS_STATUS_EXECUTION_FAILED";
+    case CUBLAS_STATUS_NOT_SUPPORTED:
+      return "CUBLAS_STATUS_NOT_SUPPORTED";
+    default:
+      return "cuBLAS error";
   }
 }
 
-#define TC_CUBLAS_CHECK(expr)                                                              \
-  do {                                                                                     \
-    cublasStatus_t st_ = (expr);                                                           \
-    TC_CHECK_AS(::tc::Error, st_ == CUBLAS_STATUS_SUCCESS, "bmm: ", cublas_status_name(st_), \
-                " (", #expr, ")");                                                         \
+#define TC_CUBLAS_CHECK(expr)                                                                      \
+  do {                                                                                             \
+    cublasStatus_t st_ = (expr);                                                                   \
+    TC_CHECK_AS(::tc::Error, st_ == CUBLAS_STATUS_SUCCESS, "bmm: ", cublas_status_name(st_), " (", \
+                #expr, ")");                                                                       \
   } while (0)
 
 cublasHandle_t handle_for(int device) {
@@ -150,16 +157,17 @@ void bmm_cuda(const Tensor& out, const Tensor& a_in, const Tensor& b_in) {
       beta = &beta_z;
       break;
     default:
-      throw TypeError(detail::concat("bmm: not implemented for dtype ", dtype_name(dt), " on CUDA"));
+      throw TypeError(
+          detail::concat("bmm: not implemented for dtype ", dtype_name(dt), " on CUDA"));
   }
   cublasHandle_t h = handle_for(dev);
   TC_CUBLAS_CHECK(cublasSetStream(h, stream));
   TC_CUBLAS_CHECK(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST));
   // Row-major C = A B is column-major C^T = B^T A^T: swap the operands.
-  TC_CUBLAS_CHECK(cublasGemmStridedBatchedEx(
-      h, opb, opa, int(N), int(M), int(K), alpha, b.data_ptr(), type, int(ldb), sb, a.data_ptr(),
-      type, int(lda), sa, beta, out.data_ptr(), type, int(N), M * N, int(B), compute,
-      CUBLAS_GEMM_DEFAULT));
+  TC_CUBLAS_CHECK(cublasGemmStridedBatchedEx(h, opb, opa, int(N), int(M), int(K), alpha,
+                                             b.data_ptr(), type, int(ldb), sb, a.data_ptr(), type,
+                                             int(lda), sa, beta, out.data_ptr(), type, int(N),
+                                             M * N, int(B), compute, CUBLAS_GEMM_DEFAULT));
 }
 
 TC_REGISTER_KERNEL(bmm_out_kernel, CUDA, bmm_cuda);

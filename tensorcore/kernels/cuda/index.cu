@@ -16,12 +16,18 @@ struct alignas(8) Bytes16 {
 template <typename F>
 void dispatch_itemsize(size_t size, F&& f) {
   switch (size) {
-    case 1: return f(TypeTag<uint8_t>{});
-    case 2: return f(TypeTag<uint16_t>{});
-    case 4: return f(TypeTag<uint32_t>{});
-    case 8: return f(TypeTag<uint64_t>{});
-    case 16: return f(TypeTag<Bytes16>{});
-    default: TC_FAIL("indexing: unsupported element size ", size);
+    case 1:
+      return f(TypeTag<uint8_t>{});
+    case 2:
+      return f(TypeTag<uint16_t>{});
+    case 4:
+      return f(TypeTag<uint32_t>{});
+    case 8:
+      return f(TypeTag<uint64_t>{});
+    case 16:
+      return f(TypeTag<Bytes16>{});
+    default:
+      TC_FAIL("indexing: unsupported element size ", size);
   }
 }
 
@@ -129,8 +135,10 @@ __global__ void __launch_bounds__(kBlockSize) scatter_kernel(IterMeta<3> m, int6
     int64_t o = *reinterpret_cast<const int64_t*>(m.data[2] + off[2]);
     T* d = reinterpret_cast<T*>(m.data[0] + off[0] + o * int64_t(sizeof(T)));
     T v;
-    if (m.scalar_mask & 2u) memcpy(&v, m.scalar[1], sizeof(T));  // a CPU 0-dim value
-    else v = *reinterpret_cast<const T*>(m.data[1] + off[1]);
+    if (m.scalar_mask & 2u)
+      memcpy(&v, m.scalar[1], sizeof(T));  // a CPU 0-dim value
+    else
+      v = *reinterpret_cast<const T*>(m.data[1] + off[1]);
     if constexpr (Add) {
       if constexpr (std::is_same_v<T, int64_t>) {
         atomicAdd(reinterpret_cast<unsigned long long*>(d), static_cast<unsigned long long>(v));
@@ -161,9 +169,11 @@ void index_scatter_cuda(TensorIter& iter, ScatterMode mode) {
   } else if (mode == ScatterMode::Add) {
     constexpr uint32_t kAtomic = (1u << int(DType::Float32)) | (1u << int(DType::Float64)) |
                                  (1u << int(DType::Int32)) | (1u << int(DType::Int64));
-    TC_CHECK_AS(NotImplementedError, (kAtomic >> int(dt)) & 1u, "scatter add / index_add / "
+    TC_CHECK_AS(NotImplementedError, (kAtomic >> int(dt)) & 1u,
+                "scatter add / index_add / "
                 "index_put(accumulate=True) on CUDA supports float32, float64, int32 and int64, "
-                "got ", dtype_name(dt));
+                "got ",
+                dtype_name(dt));
     dispatch_dtype<kAtomic>(dt, "scatter add", [&](auto tag) {
       using T = typename decltype(tag)::type;
       scatter_kernel<T, true><<<grid, kBlockSize, 0, s>>>(m, iter.numel());
@@ -176,12 +186,14 @@ void index_scatter_cuda(TensorIter& iter, ScatterMode mode) {
 }
 
 template <typename T>
-__global__ void __launch_bounds__(kBlockSize) masked_fill_kernel_dev(IterMeta<2> m, int64_t n, T v) {
+__global__ void __launch_bounds__(kBlockSize)
+    masked_fill_kernel_dev(IterMeta<2> m, int64_t n, T v) {
   const int64_t step = int64_t(gridDim.x) * blockDim.x;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) {
     int64_t off[2];
     offsets_of<2>(m, i, off);
-    if (*reinterpret_cast<const bool*>(m.data[1] + off[1])) *reinterpret_cast<T*>(m.data[0] + off[0]) = v;
+    if (*reinterpret_cast<const bool*>(m.data[1] + off[1]))
+      *reinterpret_cast<T*>(m.data[0] + off[0]) = v;
   }
 }
 
@@ -200,13 +212,15 @@ void masked_fill_cuda(TensorIter& iter, const Tensor& value) {
     using T = typename decltype(tag)::type;
     T v;
     std::memcpy(&v, hv.data_ptr(), sizeof(T));
-    masked_fill_kernel_dev<T><<<grid_for(iter.numel()), kBlockSize, 0, stream_of(dev)>>>(m, iter.numel(), v);
+    masked_fill_kernel_dev<T>
+        <<<grid_for(iter.numel()), kBlockSize, 0, stream_of(dev)>>>(m, iter.numel(), v);
   });
   TC_CUDA_KERNEL_CHECK();
 }
 
 template <typename T>
-__global__ void tri_kernel_dev(T* out, const T* in, int64_t n, int64_t R, int64_t C, int64_t k, bool lower) {
+__global__ void tri_kernel_dev(T* out, const T* in, int64_t n, int64_t R, int64_t C, int64_t k,
+                               bool lower) {
   const int64_t step = int64_t(gridDim.x) * blockDim.x;
   for (int64_t e = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; e < n; e += step) {
     int64_t j = e % C, i = (e / C) % R;

@@ -57,8 +57,10 @@ __device__ __forceinline__ void offsets_of(const IterMeta<N>& m, int64_t i, int6
 template <typename T, int N>
 __device__ __forceinline__ T load_operand(const IterMeta<N>& m, int k, const char* p) {
   T v;
-  if (m.scalar_mask & (1u << k)) memcpy(&v, m.scalar[k], sizeof(T));
-  else v = *reinterpret_cast<const T*>(p);
+  if (m.scalar_mask & (1u << k))
+    memcpy(&v, m.scalar[k], sizeof(T));
+  else
+    v = *reinterpret_cast<const T*>(p);
   return v;
 }
 
@@ -67,13 +69,15 @@ struct alignas(sizeof(T) * Vec) VecOf {
   T v[Vec];
 };
 
-template <typename... Ts> constexpr size_t max_size() {
+template <typename... Ts>
+constexpr size_t max_size() {
   size_t m = 1;
   ((m = sizeof(Ts) > m ? sizeof(Ts) : m), ...);
   return m;
 }
 
-template <typename Out, typename InTuple> struct LoopTypes;
+template <typename Out, typename InTuple>
+struct LoopTypes;
 template <typename Out, typename... In>
 struct LoopTypes<Out, std::tuple<In...>> {
   static constexpr int N = 1 + int(sizeof...(In));

@@ -17,7 +17,8 @@ struct U4 {
 
 __device__ __forceinline__ U4 philox(uint64_t i, uint64_t offset, uint64_t seed) {
   constexpr uint32_t kM0 = 0xD2511F53u, kM1 = 0xCD9E8D57u, kW0 = 0x9E3779B9u, kW1 = 0xBB67AE85u;
-  uint32_t c0 = uint32_t(i), c1 = uint32_t(i >> 32), c2 = uint32_t(offset), c3 = uint32_t(offset >> 32);
+  uint32_t c0 = uint32_t(i), c1 = uint32_t(i >> 32), c2 = uint32_t(offset),
+           c3 = uint32_t(offset >> 32);
   uint32_t k0 = uint32_t(seed), k1 = uint32_t(seed >> 32);
 #pragma unroll
   for (int r = 0; r < 10; ++r) {
@@ -86,8 +87,8 @@ void random_fill_cuda(const Tensor& out, const RandomArgs& a, PhiloxState st) {
   DeviceGuard g(dev);
   dispatch_dev<kAllReal>(out.dtype(), "random", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    random_fill_kernel_dev<T><<<grid_for(n), kBlockSize, 0, stream_of(dev)>>>(
-        static_cast<T*>(out.data_ptr()), n, a, st);
+    random_fill_kernel_dev<T>
+        <<<grid_for(n), kBlockSize, 0, stream_of(dev)>>>(static_cast<T*>(out.data_ptr()), n, a, st);
   });
   TC_CUDA_KERNEL_CHECK();
 }

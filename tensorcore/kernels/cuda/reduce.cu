@@ -85,7 +85,8 @@ constexpr uint32_t kF32 = 1u << int(DType::Float32), kF64 = 1u << int(DType::Flo
                    kI64 = 1u << int(DType::Int64);
 constexpr uint32_t kFloats = kF32 | kF64;
 
-template <typename T> using sum_acc_t =
+template <typename T>
+using sum_acc_t =
     std::conditional_t<is_cplx_v<T>, T, std::conditional_t<is_float_v<T>, opmath_t<T>, int64_t>>;
 
 template <typename T, bool Mean>
@@ -96,8 +97,10 @@ struct SumOp {
   __device__ acc_t merge(acc_t a, acc_t b) const { return a + b; }
   __device__ void write(OutPtrs o, int64_t i, acc_t a, int64_t n) const {
     if constexpr (Mean) {
-      if constexpr (is_cplx_v<acc_t>) a = a / typename acc_t::value_type(n);
-      else a = acc_t(a / acc_t(n));
+      if constexpr (is_cplx_v<acc_t>)
+        a = a / typename acc_t::value_type(n);
+      else
+        a = acc_t(a / acc_t(n));
     }
     static_cast<T*>(o.p0)[i] = cvt<T>(a);
   }
@@ -107,8 +110,9 @@ struct SumOp {
 // under/overflow long before the result does. Complex products accumulate in complex<double>.
 template <typename T>
 struct ProdOp {
-  using acc_t = std::conditional_t<is_cplx_v<T>, cplx<double>,
-                                   std::conditional_t<std::is_floating_point_v<T>, double, int64_t>>;
+  using acc_t =
+      std::conditional_t<is_cplx_v<T>, cplx<double>,
+                         std::conditional_t<std::is_floating_point_v<T>, double, int64_t>>;
   __device__ acc_t init() const { return acc_t(1); }
   __device__ acc_t fold(acc_t a, T x, int64_t) const { return a * cvt<acc_t>(x); }
   __device__ acc_t merge(acc_t a, acc_t b) const { return a * b; }
@@ -121,15 +125,21 @@ template <typename T, bool Max>
 struct MinMaxOp {
   using acc_t = T;
   __device__ acc_t init() const {
-    if constexpr (std::is_floating_point_v<T>) return Max ? T(-INFINITY) : T(INFINITY);
-    else return Max ? ::cuda::std::numeric_limits<T>::lowest() : ::cuda::std::numeric_limits<T>::max();
+    if constexpr (std::is_floating_point_v<T>)
+      return Max ? T(-INFINITY) : T(INFINITY);
+    else
+      return Max ? ::cuda::std::numeric_limits<T>::lowest() : ::cuda::std::numeric_limits<T>::max();
   }
   __device__ acc_t fold(acc_t a, T x, int64_t) const { return merge(a, x); }
   __device__ acc_t merge(acc_t a, acc_t x) const {
-    if constexpr (Max) return ((x > a) | (x != x)) ? x : a;
-    else return ((x < a) | (x != x)) ? x : a;
+    if constexpr (Max)
+      return ((x > a) | (x != x)) ? x : a;
+    else
+      return ((x < a) | (x != x)) ? x : a;
   }
-  __device__ void write(OutPtrs o, int64_t i, acc_t a, int64_t) const { static_cast<T*>(o.p0)[i] = a; }
+  __device__ void write(OutPtrs o, int64_t i, acc_t a, int64_t) const {
+    static_cast<T*>(o.p0)[i] = a;
+  }
 };
 
 template <typename T>
@@ -138,7 +148,9 @@ struct NanSumOp {
   __device__ acc_t init() const { return 0; }
   __device__ acc_t fold(acc_t a, T x, int64_t) const { return a + (x != x ? T(0) : x); }
   __device__ acc_t merge(acc_t a, acc_t b) const { return a + b; }
-  __device__ void write(OutPtrs o, int64_t i, acc_t a, int64_t) const { static_cast<T*>(o.p0)[i] = a; }
+  __device__ void write(OutPtrs o, int64_t i, acc_t a, int64_t) const {
+    static_cast<T*>(o.p0)[i] = a;
+  }
 };
 
 template <typename T>
@@ -178,12 +190,18 @@ struct NormOp {
   __device__ acc_t fold(acc_t a, T x, int64_t) const {
     T ax = ::fabs(x);
     switch (kind) {
-      case NormKind::P2: return a + x * x;
-      case NormKind::P1: return a + ax;
-      case NormKind::Inf: return (ax > a || ax != ax) ? ax : a;
-      case NormKind::NegInf: return (ax < a || ax != ax) ? ax : a;
-      case NormKind::Zero: return a + (x != T(0) ? T(1) : T(0));
-      default: return a + ::pow(ax, p);
+      case NormKind::P2:
+        return a + x * x;
+      case NormKind::P1:
+        return a + ax;
+      case NormKind::Inf:
+        return (ax > a || ax != ax) ? ax : a;
+      case NormKind::NegInf:
+        return (ax < a || ax != ax) ? ax : a;
+      case NormKind::Zero:
+        return a + (x != T(0) ? T(1) : T(0));
+      default:
+        return a + ::pow(ax, p);
     }
   }
   __device__ acc_t merge(acc_t a, acc_t b) const {
@@ -228,7 +246,9 @@ struct AllAnyOp {
   __device__ acc_t init() const { return All; }
   __device__ acc_t fold(acc_t a, bool x, int64_t) const { return All ? (a && x) : (a || x); }
   __device__ acc_t merge(acc_t a, acc_t b) const { return All ? (a && b) : (a || b); }
-  __device__ void write(OutPtrs o, int64_t i, acc_t a, int64_t) const { static_cast<bool*>(o.p0)[i] = a; }
+  __device__ void write(OutPtrs o, int64_t i, acc_t a, int64_t) const {
+    static_cast<bool*>(o.p0)[i] = a;
+  }
 };
 
 // argmax/argmin: NaN wins, ties keep the first index.
@@ -299,8 +319,12 @@ void logsumexp_cuda(const Tensor& out, const Tensor& in, const std::vector<bool>
   });
 }
 void norm_cuda(const Tensor& out, const Tensor& in, const std::vector<bool>& mask, double p) {
-  NormKind k = p == 2 ? NormKind::P2 : p == 1 ? NormKind::P1 : (std::isinf(p) && p > 0) ? NormKind::Inf
-               : std::isinf(p) ? NormKind::NegInf : p == 0 ? NormKind::Zero : NormKind::General;
+  NormKind k = p == 2                     ? NormKind::P2
+               : p == 1                   ? NormKind::P1
+               : (std::isinf(p) && p > 0) ? NormKind::Inf
+               : std::isinf(p)            ? NormKind::NegInf
+               : p == 0                   ? NormKind::Zero
+                                          : NormKind::General;
   dispatch_dtype<kFloats>(in.dtype(), "norm", [&](auto tag) {
     using T = typename decltype(tag)::type;
     launch_reduce<T>(in, mask, NormOp<T>{k, T(p)}, out1(out));
@@ -318,7 +342,8 @@ void allany_cuda(const Tensor& out, const Tensor& in, const std::vector<bool>& m
 }
 
 template <bool Max>
-void argminmax_cuda(const Tensor& in, const Tensor& values, const Tensor& indices, const RowParams&) {
+void argminmax_cuda(const Tensor& in, const Tensor& values, const Tensor& indices,
+                    const RowParams&) {
   // in is contiguous [rows, n]: reduce the last dim.
   std::vector<bool> mask(size_t(in.dim()), false);
   mask.back() = true;

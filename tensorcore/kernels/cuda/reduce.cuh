@@ -99,8 +99,10 @@ __global__ void __launch_bounds__(kBlockSize)
     __syncthreads();
   }
   if (r_lane == 0 && o < g.n_out) {
-    if (L.splits == 1) op.write(out, o, smem[idx], g.n_red);
-    else partial[o * L.splits + split] = smem[idx];
+    if (L.splits == 1)
+      op.write(out, o, smem[idx], g.n_red);
+    else
+      partial[o * L.splits + split] = smem[idx];
   }
 }
 
@@ -140,8 +142,8 @@ void launch_reduce(const Tensor& in, const std::vector<bool>& mask, const Op& op
   Acc* partial = static_cast<Acc*>(scratch.data_ptr());
   reduce_kernel<In, Op><<<grid, kBlockSize, 0, stream>>>(data, g, L, op, out, partial);
   TC_CUDA_KERNEL_CHECK();
-  reduce_finish_kernel<Op><<<unsigned((g.n_out + 127) / 128), 128, 0, stream>>>(g, L.splits, op,
-                                                                                out, partial);
+  reduce_finish_kernel<Op>
+      <<<unsigned((g.n_out + 127) / 128), 128, 0, stream>>>(g, L.splits, op, out, partial);
   TC_CUDA_KERNEL_CHECK();
 }
 

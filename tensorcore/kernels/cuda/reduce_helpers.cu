@@ -60,23 +60,39 @@ void rows_scatter_add_cuda(const Tensor& out, const Tensor& src, const Tensor& i
 }
 
 template <typename T>
-__global__ void pointwise_dev(T* o, const T* x, const T* y, int64_t n, PointwiseCode code, double p) {
+__global__ void pointwise_dev(T* o, const T* x, const T* y, int64_t n, PointwiseCode code,
+                              double p) {
   const int64_t step = int64_t(gridDim.x) * blockDim.x;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) {
     const T v = x[i];
     switch (code) {
-      case PointwiseCode::EqMask: o[i] = (v == y[i] || (v != v && y[i] != y[i])) ? T(1) : T(0); break;
-      case PointwiseCode::NotNan: o[i] = v != v ? T(0) : T(1); break;
-      case PointwiseCode::IsZero: o[i] = v == T(0) ? T(1) : T(0); break;
-      case PointwiseCode::Abs: o[i] = v < T(0) ? -v : v; break;
-      case PointwiseCode::Sign: o[i] = T((v > T(0)) - (v < T(0))); break;
-      case PointwiseCode::PowAbs: o[i] = T(pow(fabs(double(v)), p)); break;
-      case PointwiseCode::NanToZero: o[i] = v != v ? T(0) : v; break;
+      case PointwiseCode::EqMask:
+        o[i] = (v == y[i] || (v != v && y[i] != y[i])) ? T(1) : T(0);
+        break;
+      case PointwiseCode::NotNan:
+        o[i] = v != v ? T(0) : T(1);
+        break;
+      case PointwiseCode::IsZero:
+        o[i] = v == T(0) ? T(1) : T(0);
+        break;
+      case PointwiseCode::Abs:
+        o[i] = v < T(0) ? -v : v;
+        break;
+      case PointwiseCode::Sign:
+        o[i] = T((v > T(0)) - (v < T(0)));
+        break;
+      case PointwiseCode::PowAbs:
+        o[i] = T(pow(fabs(double(v)), p));
+        break;
+      case PointwiseCode::NanToZero:
+        o[i] = v != v ? T(0) : v;
+        break;
     }
   }
 }
 
-void pointwise_cuda(const Tensor& out, const Tensor& a, const Tensor& b, PointwiseCode code, double p) {
+void pointwise_cuda(const Tensor& out, const Tensor& a, const Tensor& b, PointwiseCode code,
+                    double p) {
   const int64_t n = a.numel();
   if (n == 0) return;
   const int dev = a.device().index;

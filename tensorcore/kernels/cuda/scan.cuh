@@ -114,7 +114,8 @@ void scan_rows(const Op& op, int64_t rows, int64_t n, bool reverse, int device) 
   cudaStream_t stream = stream_of(device);
   if (n <= kWarpRowMax) {
     const int64_t blocks = (rows + kWarpsPerBlock - 1) / kWarpsPerBlock;
-    warp_rows_kernel<Op><<<unsigned(blocks), 32 * kWarpsPerBlock, 0, stream>>>(op, rows, n, reverse);
+    warp_rows_kernel<Op>
+        <<<unsigned(blocks), 32 * kWarpsPerBlock, 0, stream>>>(op, rows, n, reverse);
     TC_CUDA_KERNEL_CHECK();
     return;
   }
@@ -126,7 +127,8 @@ void scan_rows(const Op& op, int64_t rows, int64_t n, bool reverse, int device) 
   chunks = (n + chunk - 1) / chunk;
   using A = typename Op::Acc;
   if (chunks == 1) {
-    block_rows_kernel<Op><<<unsigned(rows), kScanThreads, 0, stream>>>(op, n, n, 1, reverse, nullptr, nullptr);
+    block_rows_kernel<Op>
+        <<<unsigned(rows), kScanThreads, 0, stream>>>(op, n, n, 1, reverse, nullptr, nullptr);
     TC_CUDA_KERNEL_CHECK();
     return;
   }
@@ -136,11 +138,14 @@ void scan_rows(const Op& op, int64_t rows, int64_t n, bool reverse, int device) 
   Tensor totals = empty({bytes}, opts), carry = empty({bytes}, opts);
   A* totals_p = static_cast<A*>(totals.data_ptr());
   A* carry_p = static_cast<A*>(carry.data_ptr());
-  block_rows_kernel<Op><<<unsigned(parts), kScanThreads, 0, stream>>>(op, n, chunk, chunks, reverse, nullptr, totals_p);
+  block_rows_kernel<Op><<<unsigned(parts), kScanThreads, 0, stream>>>(op, n, chunk, chunks, reverse,
+                                                                      nullptr, totals_p);
   TC_CUDA_KERNEL_CHECK();
-  carry_kernel<Op><<<unsigned((rows + 127) / 128), 128, 0, stream>>>(op, totals_p, carry_p, rows, chunks);
+  carry_kernel<Op>
+      <<<unsigned((rows + 127) / 128), 128, 0, stream>>>(op, totals_p, carry_p, rows, chunks);
   TC_CUDA_KERNEL_CHECK();
-  block_rows_kernel<Op><<<unsigned(parts), kScanThreads, 0, stream>>>(op, n, chunk, chunks, reverse, carry_p, nullptr);
+  block_rows_kernel<Op><<<unsigned(parts), kScanThreads, 0, stream>>>(op, n, chunk, chunks, reverse,
+                                                                      carry_p, nullptr);
   TC_CUDA_KERNEL_CHECK();
 }
 

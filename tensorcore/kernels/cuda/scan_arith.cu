@@ -25,14 +25,20 @@ struct ArithScan {
   T* out;
   int64_t n;
   __device__ Acc identity() const {
-    if constexpr (K == Arith::Sum) return Acc(0);
-    else if constexpr (K == Arith::Prod) return Acc(1);
-    else return -INFINITY;
+    if constexpr (K == Arith::Sum)
+      return Acc(0);
+    else if constexpr (K == Arith::Prod)
+      return Acc(1);
+    else
+      return -INFINITY;
   }
   __device__ Acc operator()(Acc a, Acc b) const {
-    if constexpr (K == Arith::Sum) return a + b;
-    else if constexpr (K == Arith::Prod) return a * b;
-    else return log_add_exp(a, b);
+    if constexpr (K == Arith::Sum)
+      return a + b;
+    else if constexpr (K == Arith::Prod)
+      return a * b;
+    else
+      return log_add_exp(a, b);
   }
   __device__ Acc load(int64_t r, int64_t j) const { return Acc(in[r * n + j]); }
   __device__ void store(int64_t r, int64_t j, Acc v) const { out[r * n + j] = T(v); }
@@ -44,12 +50,16 @@ constexpr uint32_t kF32 = 1u << int(DType::Float32), kF64 = 1u << int(DType::Flo
 template <Arith K, uint32_t Set>
 void arith_scan_cuda(const Tensor& in, const Tensor& values, const Tensor&, const RowParams& prm) {
   const int64_t rows = in.size(0), n = in.size(1);
-  dispatch_dtype<Set>(in.dtype(), K == Arith::LogSumExp ? "logcumsumexp" : K == Arith::Sum ? "cumsum" : "cumprod",
+  dispatch_dtype<Set>(in.dtype(),
+                      K == Arith::LogSumExp ? "logcumsumexp"
+                      : K == Arith::Sum     ? "cumsum"
+                                            : "cumprod",
                       [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    ArithScan<T, K> op{static_cast<const T*>(in.data_ptr()), static_cast<T*>(values.data_ptr()), n};
-    scan::scan_rows(op, rows, n, prm.flag, in.device().index);
-  });
+                        using T = typename decltype(tag)::type;
+                        ArithScan<T, K> op{static_cast<const T*>(in.data_ptr()),
+                                           static_cast<T*>(values.data_ptr()), n};
+                        scan::scan_rows(op, rows, n, prm.flag, in.device().index);
+                      });
 }
 
 constexpr RowKernel cumsum_cuda = arith_scan_cuda<Arith::Sum, kF32 | kF64 | kI64>;

@@ -35,11 +35,12 @@ struct MinMaxScan {
   }
 };
 
-constexpr uint32_t kRowTypes = (1u << int(DType::Float32)) | (1u << int(DType::Float64)) |
-                               (1u << int(DType::Int64));
+constexpr uint32_t kRowTypes =
+    (1u << int(DType::Float32)) | (1u << int(DType::Float64)) | (1u << int(DType::Int64));
 
 template <bool Max>
-void cumminmax_cuda(const Tensor& in, const Tensor& values, const Tensor& indices, const RowParams&) {
+void cumminmax_cuda(const Tensor& in, const Tensor& values, const Tensor& indices,
+                    const RowParams&) {
   const int64_t rows = in.size(0), n = in.size(1);
   dispatch_dtype<kRowTypes>(in.dtype(), Max ? "cummax" : "cummin", [&](auto tag) {
     using T = typename decltype(tag)::type;

@@ -7,8 +7,8 @@
 namespace tc::cuda_kernels {
 namespace {
 
-constexpr uint32_t kRowTypes = (1u << int(DType::Float32)) | (1u << int(DType::Float64)) |
-                               (1u << int(DType::Int64));
+constexpr uint32_t kRowTypes =
+    (1u << int(DType::Float32)) | (1u << int(DType::Float64)) | (1u << int(DType::Int64));
 
 template <typename T>
 __device__ __forceinline__ bool lt_nan(T a, T b) {
@@ -28,15 +28,17 @@ __global__ void searchsorted_dev(Out* out, const T* bnd, const T* vals, const in
     while (lo < hi) {
       const int64_t mid = (lo + hi) / 2;
       const T m = srow ? row[srow[mid]] : row[mid];
-      if (right ? !lt_nan(v, m) : lt_nan(m, v)) lo = mid + 1;
-      else hi = mid;
+      if (right ? !lt_nan(v, m) : lt_nan(m, v))
+        lo = mid + 1;
+      else
+        hi = mid;
     }
     out[q] = Out(lo);
   }
 }
 
-void searchsorted_cuda(const Tensor& out, const Tensor& bnd, const Tensor& vals, const Tensor& sorter,
-                       bool right) {
+void searchsorted_cuda(const Tensor& out, const Tensor& bnd, const Tensor& vals,
+                       const Tensor& sorter, bool right) {
   const int64_t total = vals.numel(), nv = vals.size(1), nb = bnd.size(1);
   if (total == 0) return;
   const bool shared = bnd.size(0) == 1;

@@ -20,8 +20,8 @@
 namespace tc::cuda_kernels {
 namespace {
 
-constexpr uint32_t kRowTypes = (1u << int(DType::Float32)) | (1u << int(DType::Float64)) |
-                               (1u << int(DType::Int64));
+constexpr uint32_t kRowTypes =
+    (1u << int(DType::Float32)) | (1u << int(DType::Float64)) | (1u << int(DType::Int64));
 
 __device__ __forceinline__ uint64_t order_key(float x) {
   if (x != x) return 0xFFFFFFFFull;
@@ -75,7 +75,8 @@ __global__ void finish_sort_kernel(const T* in, const int64_t* sorted, T* vals, 
 }
 
 void radix_sort_pairs(const uint64_t* keys_in, uint64_t* keys_out, const int64_t* vals_in,
-                      int64_t* vals_out, int64_t count, int end_bit, int device, cudaStream_t stream) {
+                      int64_t* vals_out, int64_t count, int end_bit, int device,
+                      cudaStream_t stream) {
   size_t temp_bytes = 0;
   TC_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys_in, keys_out, vals_in,
                                                 vals_out, count, 0, end_bit, stream));
@@ -125,7 +126,8 @@ void sort_rows(const Tensor& in, const Tensor& values, const Tensor& indices, bo
   });
 }
 
-void sort_cuda(const Tensor& in, const Tensor& values, const Tensor& indices, const RowParams& prm) {
+void sort_cuda(const Tensor& in, const Tensor& values, const Tensor& indices,
+               const RowParams& prm) {
   sort_rows(in, values, indices, prm.flag);
 }
 
@@ -139,14 +141,16 @@ std::pair<Tensor, Tensor> sorted_rows(const Tensor& in, bool descending) {
 
 // topk = the first k columns of the rows sorted largest (or smallest) first; ties keep the
 // lower index first, as on the CPU.
-void topk_cuda(const Tensor& in, const Tensor& values, const Tensor& indices, const RowParams& prm) {
+void topk_cuda(const Tensor& in, const Tensor& values, const Tensor& indices,
+               const RowParams& prm) {
   if (prm.k == in.size(1)) return sort_rows(in, values, indices, prm.flag);
   auto [v, i] = sorted_rows(in, prm.flag);
   copy_(values, narrow(v, 1, 0, prm.k));
   copy_(indices, narrow(i, 1, 0, prm.k));
 }
 
-void kthvalue_cuda(const Tensor& in, const Tensor& values, const Tensor& indices, const RowParams& prm) {
+void kthvalue_cuda(const Tensor& in, const Tensor& values, const Tensor& indices,
+                   const RowParams& prm) {
   auto [v, i] = sorted_rows(in, false);
   copy_(values, reshape(narrow(v, 1, prm.k - 1, 1), values.sizes()));
   copy_(indices, reshape(narrow(i, 1, prm.k - 1, 1), indices.sizes()));
@@ -164,8 +168,10 @@ __global__ void median_kernel_dev(const T* sorted, const int64_t* order, T* vals
   int64_t lo = 0, hi = n;  // first NaN
   while (lo < hi) {
     const int64_t mid = (lo + hi) / 2;
-    if (row[mid] != row[mid]) hi = mid;
-    else lo = mid + 1;
+    if (row[mid] != row[mid])
+      hi = mid;
+    else
+      lo = mid + 1;
   }
   const int64_t valid = lo;
   const int64_t pos = (valid < n && (!ignore_nan || valid == 0)) ? valid : (valid - 1) / 2;
@@ -173,7 +179,8 @@ __global__ void median_kernel_dev(const T* sorted, const int64_t* order, T* vals
   if (idx) idx[r] = order[r * n + pos];
 }
 
-void median_cuda(const Tensor& in, const Tensor& values, const Tensor& indices, const RowParams& prm) {
+void median_cuda(const Tensor& in, const Tensor& values, const Tensor& indices,
+                 const RowParams& prm) {
   const int64_t rows = in.size(0), n = in.size(1);
   auto [v, i] = sorted_rows(in, false);
   const int dev = in.device().index;

@@ -21,24 +21,30 @@ template <typename T>
 struct ExpF {
   __device__ T operator()(T x) const {
     using M = opmath_t<T>;
-    if constexpr (is_cplx_v<M>) return ::cuda::std::exp(x);
-    else return cvt<T>(M(::exp(cvt<M>(x))));
+    if constexpr (is_cplx_v<M>)
+      return ::cuda::std::exp(x);
+    else
+      return cvt<T>(M(::exp(cvt<M>(x))));
   }
 };
 template <typename T>
 struct LogF {
   __device__ T operator()(T x) const {
     using M = opmath_t<T>;
-    if constexpr (is_cplx_v<M>) return ::cuda::std::log(x);
-    else return cvt<T>(M(::log(cvt<M>(x))));
+    if constexpr (is_cplx_v<M>)
+      return ::cuda::std::log(x);
+    else
+      return cvt<T>(M(::log(cvt<M>(x))));
   }
 };
 template <typename T>
 struct SqrtF {
   __device__ T operator()(T x) const {
     using M = opmath_t<T>;
-    if constexpr (is_cplx_v<M>) return ::cuda::std::sqrt(x);
-    else return cvt<T>(M(::sqrt(cvt<M>(x))));
+    if constexpr (is_cplx_v<M>)
+      return ::cuda::std::sqrt(x);
+    else
+      return cvt<T>(M(::sqrt(cvt<M>(x))));
   }
 };
 template <typename T>
@@ -92,7 +98,8 @@ __device__ M digamma_of(M x) {
     x += M(1);
   }
   M f = M(1) / (x * x);
-  M t = f * (M(-1) / 12 + f * (M(1) / 120 + f * (M(-1) / 252 + f * (M(1) / 240 + f * (M(-1) / 132)))));
+  M t = f *
+        (M(-1) / 12 + f * (M(1) / 120 + f * (M(-1) / 252 + f * (M(1) / 240 + f * (M(-1) / 132)))));
   return r + ::log(x) - M(0.5) / x + t;
 }
 
@@ -112,7 +119,8 @@ __device__ M trigamma_of(M x) {
     x += M(1);
   }
   M f = M(1) / (x * x);
-  M t = M(1) / x + f / 2 + f / x * (M(1) / 6 + f * (M(-1) / 30 + f * (M(1) / 42 + f * (M(-1) / 30))));
+  M t =
+      M(1) / x + f / 2 + f / x * (M(1) / 6 + f * (M(-1) / 30 + f * (M(1) / 42 + f * (M(-1) / 30))));
   return sign * (acc + t) + r;
 }
 
@@ -135,27 +143,37 @@ struct UnaryMathF {
     M x = cvt<M>(xt);
     switch (p.op) {
       case UnaryOp::Abs:
-        if constexpr (kFloat) return cvt<T>(M(::fabs(x)));
-        else if constexpr (kInt && std::is_signed_v<T>) return T(x < 0 ? -x : x);
-        else if constexpr (kInt) return xt;
+        if constexpr (kFloat)
+          return cvt<T>(M(::fabs(x)));
+        else if constexpr (kInt && std::is_signed_v<T>)
+          return T(x < 0 ? -x : x);
+        else if constexpr (kInt)
+          return xt;
         break;
       case UnaryOp::Sign:
       case UnaryOp::Sgn:
-        if constexpr (kBool) return xt;
-        else if constexpr (std::is_unsigned_v<M>) return cvt<T>(M(x != M(0)));
+        if constexpr (kBool)
+          return xt;
+        else if constexpr (std::is_unsigned_v<M>)
+          return cvt<T>(M(x != M(0)));
         else if constexpr (kCplx) {
           auto a = ::cuda::std::abs(x);
           return a == 0 ? T(0) : T(x / a);
-        } else return cvt<T>(M((M(0) < x) - (x < M(0))));
+        } else
+          return cvt<T>(M((M(0) < x) - (x < M(0))));
         break;
-#define TC_FLOAT_FN(OP, expr_f, expr_c)                        \
-  case UnaryOp::OP:                                            \
-    if constexpr (kFloat) return cvt<T>(M(expr_f));            \
-    else if constexpr (kCplx) return T(expr_c);                \
+#define TC_FLOAT_FN(OP, expr_f, expr_c) \
+  case UnaryOp::OP:                     \
+    if constexpr (kFloat)               \
+      return cvt<T>(M(expr_f));         \
+    else if constexpr (kCplx)           \
+      return T(expr_c);                 \
     break;
-        TC_FLOAT_FN(Exp2, ::exp2(x), ::cuda::std::exp(x * typename M::value_type(0.693147180559945309417232121458)))
+        TC_FLOAT_FN(Exp2, ::exp2(x),
+                    ::cuda::std::exp(x * typename M::value_type(0.693147180559945309417232121458)))
         TC_FLOAT_FN(Expm1, ::expm1(x), ::cuda::std::exp(x) - M(1))
-        TC_FLOAT_FN(Log2, ::log2(x), ::cuda::std::log(x) / typename M::value_type(0.693147180559945309417232121458))
+        TC_FLOAT_FN(Log2, ::log2(x),
+                    ::cuda::std::log(x) / typename M::value_type(0.693147180559945309417232121458))
         TC_FLOAT_FN(Log10, ::log10(x), ::cuda::std::log10(x))
         TC_FLOAT_FN(Log1p, ::log1p(x), ::cuda::std::log(M(1) + x))
         TC_FLOAT_FN(Rsqrt, ::rsqrt(x), M(1) / ::cuda::std::sqrt(x))
@@ -218,24 +236,31 @@ struct UnaryMathF {
         if constexpr (!kBool) return cvt<T>(M(x * x));
         break;
       case UnaryOp::Relu:
-        if constexpr (std::is_unsigned_v<M>) return xt;
-        else if constexpr (!kBool && !kCplx) return cvt<T>(x < M(0) ? M(0) : x);
+        if constexpr (std::is_unsigned_v<M>)
+          return xt;
+        else if constexpr (!kBool && !kCplx)
+          return cvt<T>(x < M(0) ? M(0) : x);
         break;
       case UnaryOp::Angle:
-        if constexpr (kFloat) return cvt<T>(M(x != x ? x : (x < M(0) ? M(3.14159265358979323846) : M(0))));
+        if constexpr (kFloat)
+          return cvt<T>(M(x != x ? x : (x < M(0) ? M(3.14159265358979323846) : M(0))));
         break;
       case UnaryOp::NanToNum:
         if constexpr (kFloat) {
-          const M big = M(std::is_same_v<T, half> ? 65504.0 : std::is_same_v<T, bf16> ? 3.3895313892515355e38
-                          : std::is_same_v<M, float> ? 3.4028234663852886e38 : 1.7976931348623157e308);
+          const M big = M(std::is_same_v<T, half>    ? 65504.0
+                          : std::is_same_v<T, bf16>  ? 3.3895313892515355e38
+                          : std::is_same_v<M, float> ? 3.4028234663852886e38
+                                                     : 1.7976931348623157e308);
           const M pinf = p.has_a ? M(p.b) : big;
           const M ninf = p.has_b ? M(p.c) : -big;
           return cvt<T>(x != x ? M(p.a) : (::isinf(x) ? (x > 0 ? pinf : ninf) : x));
         }
         break;
       case UnaryOp::BitwiseNot:
-        if constexpr (kBool) return !xt;
-        else if constexpr (kInt) return T(~xt);
+        if constexpr (kBool)
+          return !xt;
+        else if constexpr (kInt)
+          return T(~xt);
         break;
       case UnaryOp::ClampScalar:
         if constexpr (kFloat) {
@@ -267,29 +292,47 @@ struct PredicateF {
       using R = typename M::value_type;
       R re = x.real(), im = x.imag();
       switch (op) {
-        case UnaryOp::LogicalNot: return re == R(0) && im == R(0);
-        case UnaryOp::IsNan: return re != re || im != im;
-        case UnaryOp::IsInf: return ::isinf(re) || ::isinf(im);
-        case UnaryOp::IsFinite: return ::isfinite(re) && ::isfinite(im);
-        case UnaryOp::IsReal: return im == R(0);
-        default: return false;
+        case UnaryOp::LogicalNot:
+          return re == R(0) && im == R(0);
+        case UnaryOp::IsNan:
+          return re != re || im != im;
+        case UnaryOp::IsInf:
+          return ::isinf(re) || ::isinf(im);
+        case UnaryOp::IsFinite:
+          return ::isfinite(re) && ::isfinite(im);
+        case UnaryOp::IsReal:
+          return im == R(0);
+        default:
+          return false;
       }
     } else if constexpr (std::is_floating_point_v<M>) {
       switch (op) {
-        case UnaryOp::LogicalNot: return x == M(0);
-        case UnaryOp::IsNan: return x != x;
-        case UnaryOp::IsInf: return ::isinf(x);
-        case UnaryOp::IsPosInf: return ::isinf(x) && x > 0;
-        case UnaryOp::IsNegInf: return ::isinf(x) && x < 0;
-        case UnaryOp::IsFinite: return ::isfinite(x);
-        case UnaryOp::IsReal: return true;
-        default: return false;
+        case UnaryOp::LogicalNot:
+          return x == M(0);
+        case UnaryOp::IsNan:
+          return x != x;
+        case UnaryOp::IsInf:
+          return ::isinf(x);
+        case UnaryOp::IsPosInf:
+          return ::isinf(x) && x > 0;
+        case UnaryOp::IsNegInf:
+          return ::isinf(x) && x < 0;
+        case UnaryOp::IsFinite:
+          return ::isfinite(x);
+        case UnaryOp::IsReal:
+          return true;
+        default:
+          return false;
       }
     } else {
       switch (op) {
-        case UnaryOp::LogicalNot: return x == M(0);
-        case UnaryOp::IsFinite: case UnaryOp::IsReal: return true;
-        default: return false;
+        case UnaryOp::LogicalNot:
+          return x == M(0);
+        case UnaryOp::IsFinite:
+        case UnaryOp::IsReal:
+          return true;
+        default:
+          return false;
       }
     }
   }
@@ -305,8 +348,13 @@ struct ComplexToRealF {
 
 bool is_predicate(UnaryOp op) {
   switch (op) {
-    case UnaryOp::LogicalNot: case UnaryOp::IsNan: case UnaryOp::IsInf: case UnaryOp::IsPosInf:
-    case UnaryOp::IsNegInf: case UnaryOp::IsFinite: case UnaryOp::IsReal:
+    case UnaryOp::LogicalNot:
+    case UnaryOp::IsNan:
+    case UnaryOp::IsInf:
+    case UnaryOp::IsPosInf:
+    case UnaryOp::IsNegInf:
+    case UnaryOp::IsFinite:
+    case UnaryOp::IsReal:
       return true;
     default:
       return false;
@@ -316,18 +364,36 @@ bool is_predicate(UnaryOp op) {
 bool supported(UnaryOp op, DType dt) {
   bool fl = is_floating(dt), cx = is_complex(dt), in = is_integral(dt), b = dt == DType::Bool;
   switch (op) {
-    case UnaryOp::Abs: case UnaryOp::Square: return in || fl || cx;
-    case UnaryOp::Sign: return !cx;
-    case UnaryOp::Sgn: return true;
-    case UnaryOp::Erf: case UnaryOp::Erfc: case UnaryOp::Erfinv: case UnaryOp::Lgamma:
-    case UnaryOp::Digamma: case UnaryOp::Trigamma: case UnaryOp::Floor: case UnaryOp::Ceil:
-    case UnaryOp::Trunc: case UnaryOp::Round: case UnaryOp::RoundDecimals: case UnaryOp::Frac:
+    case UnaryOp::Abs:
+    case UnaryOp::Square:
+      return in || fl || cx;
+    case UnaryOp::Sign:
+      return !cx;
+    case UnaryOp::Sgn:
+      return true;
+    case UnaryOp::Erf:
+    case UnaryOp::Erfc:
+    case UnaryOp::Erfinv:
+    case UnaryOp::Lgamma:
+    case UnaryOp::Digamma:
+    case UnaryOp::Trigamma:
+    case UnaryOp::Floor:
+    case UnaryOp::Ceil:
+    case UnaryOp::Trunc:
+    case UnaryOp::Round:
+    case UnaryOp::RoundDecimals:
+    case UnaryOp::Frac:
     case UnaryOp::NanToNum:
       return fl;
-    case UnaryOp::Relu: case UnaryOp::ClampScalar: return in || fl;
-    case UnaryOp::Angle: return fl || cx;
-    case UnaryOp::BitwiseNot: return in || b;
-    default: return fl || cx;  // the transcendental functions
+    case UnaryOp::Relu:
+    case UnaryOp::ClampScalar:
+      return in || fl;
+    case UnaryOp::Angle:
+      return fl || cx;
+    case UnaryOp::BitwiseNot:
+      return in || b;
+    default:
+      return fl || cx;  // the transcendental functions
   }
 }
 
@@ -346,8 +412,8 @@ void unary_cuda(TensorIter& iter, UnaryOp op, const OpParams& p) {
       gpu_kernel_novec<real_t<T>, T>(iter, ComplexToRealF<T>{op == UnaryOp::Angle});
     });
   }
-  TC_CHECK_TYPE(supported(op, dt), "unary op ", int(op), ": not implemented for dtype ", dtype_name(dt),
-                " on CUDA");
+  TC_CHECK_TYPE(supported(op, dt), "unary op ", int(op), ": not implemented for dtype ",
+                dtype_name(dt), " on CUDA");
   UnaryParams up{op, p.a, p.b, p.c, p.has_a, p.has_b, p.i};
   dispatch_dev<kAllTypes>(dt, "unary op", [&](auto tag) {
     using T = typename decltype(tag)::type;

@@ -12,8 +12,8 @@
 namespace tc::cuda_kernels {
 namespace {
 
-constexpr uint32_t kRowTypes = (1u << int(DType::Float32)) | (1u << int(DType::Float64)) |
-                               (1u << int(DType::Int64));
+constexpr uint32_t kRowTypes =
+    (1u << int(DType::Float32)) | (1u << int(DType::Float64)) | (1u << int(DType::Int64));
 
 template <typename T>
 __global__ void group_starts_kernel(const T* s, int64_t* marks, int64_t n) {
@@ -45,7 +45,8 @@ __global__ void counts_kernel(const int64_t* starts, int64_t* counts, int64_t u,
     counts[g] = (g + 1 < u ? starts[g + 1] : n) - starts[g];
 }
 
-void unique_cuda(const Tensor& in, Tensor& values, Tensor& inverse, Tensor& counts, bool consecutive) {
+void unique_cuda(const Tensor& in, Tensor& values, Tensor& inverse, Tensor& counts,
+                 bool consecutive) {
   const int64_t n = in.numel();
   const Device device = in.device();
   auto i64 = TensorOptions(DType::Int64).device(device);
@@ -90,7 +91,8 @@ void unique_cuda(const Tensor& in, Tensor& values, Tensor& inverse, Tensor& coun
   });
   TC_CUDA_KERNEL_CHECK();
   counts_kernel<<<grid_for(u), kBlockSize, 0, stream_of(dev)>>>(
-      static_cast<const int64_t*>(starts.data_ptr()), static_cast<int64_t*>(counts.data_ptr()), u, n);
+      static_cast<const int64_t*>(starts.data_ptr()), static_cast<int64_t*>(counts.data_ptr()), u,
+      n);
   TC_CUDA_KERNEL_CHECK();
   values = in.dtype() == DType::Bool ? to_dtype(vals, DType::Bool) : vals;
 }

@@ -116,9 +116,9 @@ struct DenseTensors {
     for (const auto& [name, t] : tensors) {
       keep.push_back(contiguous(on_cpu(t)));
       const Tensor& d = keep.back();
-      raw.emplace_back(name, RawTensor{dtype_code(d.dtype()), d.sizes(),
-                                       std::string_view(static_cast<const char*>(d.data_ptr()),
-                                                        d.nbytes())});
+      raw.emplace_back(
+          name, RawTensor{dtype_code(d.dtype()), d.sizes(),
+                          std::string_view(static_cast<const char*>(d.data_ptr()), d.nbytes())});
     }
   }
 };

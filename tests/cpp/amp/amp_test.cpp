@@ -9,11 +9,11 @@
 #include "tensorcore/amp/grad_scaler.h"
 #include "tensorcore/amp/scaler.h"
 #include "tensorcore/cuda/cuda.h"
-#include "tests/cpp/cuda/gpu_test_util.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/layers.h"
 #include "tensorcore/nn/loss.h"
 #include "tensorcore/tensorcore.h"
+#include "tests/cpp/cuda/gpu_test_util.h"
 
 using namespace tc;
 

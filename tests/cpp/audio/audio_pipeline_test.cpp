@@ -22,7 +22,8 @@ namespace {
 using tc::audio::transforms::Pipeline;
 
 std::string doc(const std::string& steps) {
-  return R"({"format": "tensorcore.audio.transforms", "version": 1, "transforms": [)" + steps + "]}";
+  return R"({"format": "tensorcore.audio.transforms", "version": 1, "transforms": [)" + steps +
+         "]}";
 }
 
 std::string values(const tc::Tensor& t) {
@@ -51,9 +52,11 @@ TEST(AudioPipeline, PowerMelSpectrogramMatchesDirectOps) {
   tc::Tensor window = tc::hann_window(64, true, tc::TensorOptions(tc::DType::Float32));
   tc::Tensor fb = tc::rand({33, 6}, {}, tc::TensorOptions(tc::DType::Float32));
   std::string json = doc(R"({"name": "Spectrogram", "params": {"n_fft": 64, "win_length": 64,
-      "hop_length": 16, "pad": 0, "window": )" + values(window) + R"(, "power": 2.0,
+      "hop_length": 16, "pad": 0, "window": )" +
+                         values(window) + R"(, "power": 2.0,
       "normalized": false, "center": true, "pad_mode": "reflect", "onesided": true}},
-      {"name": "MelScale", "params": {"rows": 33, "cols": 6, "matrix": )" + values(fb) + "}}");
+      {"name": "MelScale", "params": {"rows": 33, "cols": 6, "matrix": )" +
+                         values(fb) + "}}");
   Pipeline p = Pipeline::from_json(json);
   ASSERT_EQ(p.size(), 2u);
   EXPECT_EQ(p.names(), (std::vector<std::string>{"Spectrogram", "MelScale"}));
@@ -74,13 +77,17 @@ TEST(AudioPipeline, AmplitudeToDbTopDbAndMuLaw) {
   const float want[6] = {0.0f, -10.0f, -15.0f, 20.0f, -15.0f, 10.0f};  // floored at max - 35
   for (int i = 0; i < 6; ++i) EXPECT_NEAR(y.data<float>()[i], want[i], 1e-5) << i;
 
-  Pipeline mu = Pipeline::from_json(doc(R"({"name": "MuLawEncoding", "params": {"quantization_channels": 256}})"));
+  Pipeline mu = Pipeline::from_json(
+      doc(R"({"name": "MuLawEncoding", "params": {"quantization_channels": 256}})"));
   tc::Tensor s = tc::from_vector<float>({-1.0f, -0.5f, 0.0f, 0.25f, 1.0f}, {5});
   tc::Tensor e = mu(s);
   ASSERT_EQ(e.dtype(), tc::DType::Int64);
   for (int64_t i = 0; i < 5; ++i) {
     const double v = s.data<float>()[i];
-    const double m = (v < 0 ? -1 : v > 0 ? 1 : 0) * std::log1p(255 * std::abs(v)) / std::log1p(255.0);
+    const double m = (v < 0   ? -1
+                      : v > 0 ? 1
+                              : 0) *
+                     std::log1p(255 * std::abs(v)) / std::log1p(255.0);
     EXPECT_EQ(e.data<int64_t>()[i], int64_t((m + 1) / 2 * 255 + 0.5)) << i;
   }
 }
@@ -96,7 +103,8 @@ TEST(AudioPipeline, ResampleStepEqualsKernel) {
 TEST(AudioPipeline, MaskingIsSeededAndContiguous) {
   Pipeline p = Pipeline::from_json(doc(R"({"name": "TimeMasking", "params": {"mask_param": 30,
       "axis": 2, "iid_masks": false, "p": 1.0, "mask_value": 0.0}})"));
-  tc::Tensor spec = tc::add(tc::rand({2, 5, 100}, {}, tc::TensorOptions(tc::DType::Float32)), tc::Scalar(1.0));
+  tc::Tensor spec =
+      tc::add(tc::rand({2, 5, 100}, {}, tc::TensorOptions(tc::DType::Float32)), tc::Scalar(1.0));
   auto run = [&](uint64_t seed) {
     auto g = std::make_shared<tc::Generator>();
     g->manual_seed(seed);
@@ -107,13 +115,17 @@ TEST(AudioPipeline, MaskingIsSeededAndContiguous) {
   // The masked columns form one run shared by every row and example.
   int64_t first = -1, last = -1;
   for (int64_t t = 0; t < 100; ++t)
-    if (a.data<float>()[t] == 0.0f) { if (first < 0) first = t; last = t; }
+    if (a.data<float>()[t] == 0.0f) {
+      if (first < 0) first = t;
+      last = t;
+    }
   for (int64_t r = 0; r < 10; ++r)
     for (int64_t t = 0; t < 100; ++t)
       EXPECT_EQ(a.data<float>()[r * 100 + t] == 0.0f, first >= 0 && t >= first && t <= last);
   EXPECT_LE(last - first + 1, 30);
   bool differ = false;
-  for (int64_t i = 0; i < a.numel(); ++i) differ = differ || a.data<float>()[i] != c.data<float>()[i];
+  for (int64_t i = 0; i < a.numel(); ++i)
+    differ = differ || a.data<float>()[i] != c.data<float>()[i];
   EXPECT_TRUE(differ);
 }
 
@@ -183,13 +195,15 @@ TEST(AudioPipeline, ClearErrors) {
     Pipeline::from_json(doc(R"({"name": "Vad", "params": {}})"));
     FAIL() << "expected an error";
   } catch (const tc::ValueError& e) {
-    EXPECT_NE(std::string(e.what()).find("transform 'Vad' is not supported"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("transform 'Vad' is not supported"), std::string::npos)
+        << e.what();
   }
   try {
     Pipeline::from_json(doc(R"({"name": "Fade", "params": {}})"));
     FAIL() << "expected an error";
   } catch (const tc::ValueError& e) {
-    EXPECT_NE(std::string(e.what()).find("Fade is missing 'fade_in_len'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("Fade is missing 'fade_in_len'"), std::string::npos)
+        << e.what();
   }
   try {
     Pipeline::from_json(doc(R"({"name": "Spectrogram", "params": {"n_fft": 0}})"));

@@ -63,7 +63,8 @@ TEST(Autograd, ChainRuleWithBroadcast) {
   Tensor w = tensor<double>({2.0}).requires_grad_();
   Tensor y = sum(exp(x) * w);
   y.backward();
-  for (int i = 0; i < 3; ++i) EXPECT_NEAR(x.grad().data<double>()[i], 2.0 * std::exp(i + 1.0), 1e-12);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_NEAR(x.grad().data<double>()[i], 2.0 * std::exp(i + 1.0), 1e-12);
   EXPECT_NEAR(w.grad().item<double>(), std::exp(1.0) + std::exp(2.0) + std::exp(3.0), 1e-12);
 }
 

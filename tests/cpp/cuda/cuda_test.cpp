@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "tensorcore/cuda/cuda.h"
-#include "tests/cpp/cuda/gpu_test_util.h"
 #include "tensorcore/tensorcore.h"
+#include "tests/cpp/cuda/gpu_test_util.h"
 
 namespace tc {
 namespace {
@@ -22,7 +22,8 @@ TEST(CudaBuild, DeviceFactoriesWithoutGpuRaiseClearly) {
     FAIL() << "expected an error";
   } catch (const Error& e) {
     std::string msg = e.what();
-    EXPECT_TRUE(msg.find("CUDA") != std::string::npos || msg.find("cuda") != std::string::npos) << msg;
+    EXPECT_TRUE(msg.find("CUDA") != std::string::npos || msg.find("cuda") != std::string::npos)
+        << msg;
   }
   EXPECT_EQ(cuda::device_count(), 0);
 }
@@ -73,7 +74,8 @@ TEST(CudaOps, ElementwiseMatchesCpu) {
   Tensor a = host_rand({33, 65}, 1), b = host_rand({65}, 2);
   Tensor ga = to_device(a, kCuda), gb = to_device(b, kCuda);
   EXPECT_TRUE(allclose(to_device(add(ga, gb, 2), Device()), add(a, b, 2), 1e-6, 1e-6));
-  EXPECT_TRUE(allclose(to_device(exp(transpose(ga, 0, 1)), Device()), exp(transpose(a, 0, 1)), 1e-5, 1e-6));
+  EXPECT_TRUE(
+      allclose(to_device(exp(transpose(ga, 0, 1)), Device()), exp(transpose(a, 0, 1)), 1e-5, 1e-6));
   EXPECT_TRUE(equal(to_device(gt(ga, gb), Device()), gt(a, b)));
 }
 
@@ -84,7 +86,8 @@ TEST(CudaOps, ReductionsAndMatmulMatchCpu) {
   EXPECT_TRUE(allclose(to_device(sum(ga, {1}), Device()), sum(a, {1}), 1e-5, 1e-4));
   EXPECT_TRUE(allclose(to_device(sum(ga, {0}), Device()), sum(a, {0}), 1e-5, 1e-4));
   Tensor b = host_rand({300, 17}, 4);
-  EXPECT_TRUE(allclose(to_device(matmul(ga, to_device(b, kCuda)), Device()), matmul(a, b), 1e-4, 1e-4));
+  EXPECT_TRUE(
+      allclose(to_device(matmul(ga, to_device(b, kCuda)), Device()), matmul(a, b), 1e-4, 1e-4));
 }
 
 TEST(CudaOps, MixingDevicesNamesBoth) {

@@ -10,7 +10,7 @@ inline const Device kCuda(DeviceType::CUDA, 0);
 
 }  // namespace tc::gpu_test
 
-#define SKIP_WITHOUT_GPU()                                                         \
-  do {                                                                             \
+#define SKIP_WITHOUT_GPU()                                                       \
+  do {                                                                           \
     if (!::tc::cuda::is_available()) GTEST_SKIP() << "no CUDA device available"; \
   } while (0)

@@ -6,10 +6,10 @@
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/layers.h"
 #include "tensorcore/tensorcore.h"
+#include "tests/cpp/cuda/gpu_test_util.h"
 #include "vision/ops/ops.h"
 #include "vision/transforms/kernels.h"
 #include "vision/transforms/pipeline.h"
-#include "tests/cpp/cuda/gpu_test_util.h"
 
 namespace tc {
 namespace {

@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "tensorcore/cudnn/nn_cuda.h"
-#include "tensorcore/nn/im2col.h"
 #include "tensorcore/nn/functional.h"
+#include "tensorcore/nn/im2col.h"
 #include "tensorcore/tensorcore.h"
 
 namespace tc {
@@ -62,7 +62,8 @@ TEST(CudnnComposites, BatchNormBackwardFormulaMatchesNative) {
     Tensor x1 = leaf(x), w1 = leaf(w), b1 = leaf(b);
     Tensor rm1 = clone(rm), rv1 = clone(rv);
     sum(mul(F::batch_norm(x1, rm1, rv1, w1, b1, training, 0.1, 1e-5), gy)).backward();
-    TensorList g = D::batch_norm_backward_formula(gy, x, w, rm, rv, training, 1e-5, true, true, true);
+    TensorList g =
+        D::batch_norm_backward_formula(gy, x, w, rm, rv, training, 1e-5, true, true, true);
     expect_close(g[0], x1.grad(), 1e-9);
     expect_close(g[1], w1.grad(), 1e-9);
     expect_close(g[2], b1.grad(), 1e-9);
@@ -81,12 +82,14 @@ TEST(CudnnComposites, LayerNormAndGroupNormMatchNative) {
   expect_close(x2.grad(), x1.grad(), 1e-9);
   Tensor gw = randn64({6}, 5), gb = randn64({6}, 6);
   expect_close(D::group_norm_cuda(x, 3, gw, gb, 1e-5), F::group_norm(x, 3, gw, gb, 1e-5));
-  expect_close(D::group_norm_cuda(x, 2, Tensor(), Tensor(), 1e-5), F::group_norm(x, 2, Tensor(), Tensor(), 1e-5));
+  expect_close(D::group_norm_cuda(x, 2, Tensor(), Tensor(), 1e-5),
+               F::group_norm(x, 2, Tensor(), Tensor(), 1e-5));
 }
 
 TEST(CudnnComposites, RecurrentGatesMatchNativeCells) {
   Tensor x = randn64({3, 4}, 1), h = randn64({3, 5}, 2), c = randn64({3, 5}, 3);
-  Tensor w_ih = randn64({20, 4}, 4), w_hh = randn64({20, 5}, 5), b_ih = randn64({20}, 6), b_hh = randn64({20}, 7);
+  Tensor w_ih = randn64({20, 4}, 4), w_hh = randn64({20, 5}, 5), b_ih = randn64({20}, 6),
+         b_hh = randn64({20}, 7);
   auto gates = [&](const Tensor& wi, const Tensor& wh, const Tensor& bi, const Tensor& bh) {
     return std::make_pair(addmm(bi, x, t(wi)), addmm(bh, h, t(wh)));
   };
@@ -113,10 +116,12 @@ TEST(CudnnComposites, ResampleGatherMatchesInterpolate) {
     idx.insert(idx.end(), {i0, i1});
     w.insert(w.end(), {1.0 - (src - double(i0)), src - double(i0)});
   }
-  expect_close(D::resample_gather_cuda(x, 2, out, 2, idx, w), F::interpolate_to_size(x, {out}, "linear", true));
+  expect_close(D::resample_gather_cuda(x, 2, out, 2, idx, w),
+               F::interpolate_to_size(x, {out}, "linear", true));
   // nearest: one tap of weight 1.
   std::vector<int64_t> nidx;
-  for (int64_t o = 0; o < out; ++o) nidx.push_back(std::min<int64_t>(int64_t(std::floor(double(o) * in / out)), in - 1));
+  for (int64_t o = 0; o < out; ++o)
+    nidx.push_back(std::min<int64_t>(int64_t(std::floor(double(o) * in / out)), in - 1));
   expect_close(D::resample_gather_cuda(x, 2, out, 1, nidx, std::vector<double>(size_t(out), 1.0)),
                F::interpolate_to_size(x, {out}, "nearest"));
 }

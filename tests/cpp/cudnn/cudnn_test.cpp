@@ -4,10 +4,10 @@
 
 #include "tensorcore/core/deterministic.h"
 #include "tensorcore/cuda/cuda.h"
-#include "tests/cpp/cuda/gpu_test_util.h"
 #include "tensorcore/cudnn/cudnn.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/tensorcore.h"
+#include "tests/cpp/cuda/gpu_test_util.h"
 
 namespace tc {
 namespace {
@@ -36,8 +36,10 @@ TEST(CudnnSettings, FlagsRoundTripAndAvailability) {
   EXPECT_TRUE(cudnn::deterministic_requested());
   use_deterministic_algorithms(false);
   EXPECT_EQ(cudnn::deterministic_requested(), det);
-  if (cudnn::is_compiled()) EXPECT_GE(cudnn::version(), 8000);
-  else EXPECT_FALSE(cudnn::is_available());
+  if (cudnn::is_compiled())
+    EXPECT_GE(cudnn::version(), 8000);
+  else
+    EXPECT_FALSE(cudnn::is_available());
 }
 
 TEST(CudaCudnn, Conv2dForwardBackwardMatchesCpu) {
@@ -63,7 +65,8 @@ TEST(CudaCudnn, PoolingAndBatchNormMatchCpu) {
   auto [yg, ig] = F::max_pool2d_with_indices(xg, {3}, {2}, {1});
   EXPECT_TRUE(allclose(to_device(yg, Device()), y));
   EXPECT_TRUE(equal(to_device(ig, Device()), i));
-  Tensor rm = zeros({3}, TensorOptions(DType::Float64)), rv = ones({3}, TensorOptions(DType::Float64));
+  Tensor rm = zeros({3}, TensorOptions(DType::Float64)),
+         rv = ones({3}, TensorOptions(DType::Float64));
   Tensor rmg = to_device(rm, kCuda), rvg = to_device(rv, kCuda);
   Tensor z = F::batch_norm(x, rm, rv, Tensor(), Tensor(), true);
   Tensor zg = F::batch_norm(xg, rmg, rvg, Tensor(), Tensor(), true);

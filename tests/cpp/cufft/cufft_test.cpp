@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "tensorcore/cuda/cuda.h"
-#include "tests/cpp/cuda/gpu_test_util.h"
 #include "tensorcore/cuda/cufft.h"
 #include "tensorcore/fft/fft.h"
 #include "tensorcore/tensorcore.h"
+#include "tests/cpp/cuda/gpu_test_util.h"
 
 namespace tc {
 namespace {
@@ -24,7 +24,8 @@ Tensor real_host(const Tensor& t) {
   return h.is_complex() ? view_as_real(h) : h;
 }
 
-void expect_close(const Tensor& gpu, const Tensor& cpu, double rtol, double atol, const std::string& what) {
+void expect_close(const Tensor& gpu, const Tensor& cpu, double rtol, double atol,
+                  const std::string& what) {
   ASSERT_TRUE(gpu.is_cuda()) << what;
   ASSERT_EQ(gpu.sizes(), cpu.sizes()) << what;
   ASSERT_EQ(gpu.dtype(), cpu.dtype()) << what;
@@ -38,9 +39,11 @@ TEST(CudaFft, MatchesCpuEngine) {
     Tensor g = to_device(x, kCuda);
     const std::string tag = "n=" + std::to_string(n);
     expect_close(fft::rfft(g), fft::rfft(x), 1e-10, 1e-9, "rfft " + tag);
-    expect_close(fft::fft(g, {}, -1, std::string("ortho")), fft::fft(x, {}, -1, std::string("ortho")), 1e-10, 1e-9, "fft " + tag);
+    expect_close(fft::fft(g, {}, -1, std::string("ortho")),
+                 fft::fft(x, {}, -1, std::string("ortho")), 1e-10, 1e-9, "fft " + tag);
     Tensor spec = fft::rfft(x);
-    expect_close(fft::irfft(to_device(spec, kCuda), n), fft::irfft(spec, n), 1e-10, 1e-9, "irfft " + tag);
+    expect_close(fft::irfft(to_device(spec, kCuda), n), fft::irfft(spec, n), 1e-10, 1e-9,
+                 "irfft " + tag);
     Tensor xf = to_dtype(x, DType::Float32), gf = to_device(xf, kCuda);
     expect_close(fft::rfft(gf), fft::rfft(xf), 1e-4, 1e-3, "rfft f32 " + tag);
   }

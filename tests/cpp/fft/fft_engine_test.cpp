@@ -65,7 +65,10 @@ TEST_P(FftEngineLength, RealRoundTripMatchesNaiveDft) {
   const int64_t n = GetParam();
   auto xc = random_signal(n, unsigned(n) + 7);
   std::vector<double> x(n);
-  for (int64_t i = 0; i < n; ++i) { x[i] = xc[i].real(); xc[i] = x[i]; }
+  for (int64_t i = 0; i < n; ++i) {
+    x[i] = xc[i].real();
+    xc[i] = x[i];
+  }
   std::vector<cd> spec(n / 2 + 1);
   tc::fft::r2c<double>(x.data(), spec.data(), n, 1, 1.0);
   auto ref = naive_dft(xc, false);
@@ -78,9 +81,9 @@ TEST_P(FftEngineLength, RealRoundTripMatchesNaiveDft) {
 
 INSTANTIATE_TEST_SUITE_P(Lengths, FftEngineLength,
                          ::testing::Values(1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 16, 25, 27, 30,
-                                           31, 32, 37, 49, 60, 64, 97, 100, 128, 210, 243, 256,
-                                           331, 625, 961, 1000, 1024, 1031, 2048, 4097, 121,
-                                           143, 169, 616, 1001, 2197, 255, 510, 798, 29 * 23 * 4));
+                                           31, 32, 37, 49, 60, 64, 97, 100, 128, 210, 243, 256, 331,
+                                           625, 961, 1000, 1024, 1031, 2048, 4097, 121, 143, 169,
+                                           616, 1001, 2197, 255, 510, 798, 29 * 23 * 4));
 
 TEST(FftPlanCache, SharesPlansAndIsThreadSafe) {
   tc::fft::clear_plan_cache();
@@ -148,13 +151,17 @@ TEST(FftEngine, BatchedLanesAllPathsMatchNaive) {
       for (int64_t b = 0; b < batch; ++b) {
         std::vector<cd> row(x.begin() + b * n, x.begin() + (b + 1) * n);
         EXPECT_LT(max_rel_err(std::vector<cd>(y.begin() + b * n, y.begin() + (b + 1) * n),
-                              naive_dft(row, true)), 1e-12) << "n=" << n << " batch=" << batch;
+                              naive_dft(row, true)),
+                  1e-12)
+            << "n=" << n << " batch=" << batch;
         std::vector<cd> rrow(n);
         for (int64_t j = 0; j < n; ++j) rrow[j] = xr[b * n + j];
         auto ref = naive_dft(rrow, false);
         ref.resize(h);
-        EXPECT_LT(max_rel_err(std::vector<cd>(spec.begin() + b * h, spec.begin() + (b + 1) * h), ref),
-                  1e-12) << "rfft n=" << n << " batch=" << batch;
+        EXPECT_LT(
+            max_rel_err(std::vector<cd>(spec.begin() + b * h, spec.begin() + (b + 1) * h), ref),
+            1e-12)
+            << "rfft n=" << n << " batch=" << batch;
         for (int64_t j = 0; j < n; ++j) EXPECT_NEAR(back[b * n + j], xr[b * n + j], 1e-10);
       }
     }
@@ -181,7 +188,8 @@ TEST(FftEngine, InterleavedLanesMatchNaive) {
       for (int64_t v = 0; v < lanes; ++v) {
         std::vector<cd> row(x.begin() + v * n, x.begin() + (v + 1) * n), got(n);
         for (int64_t j = 0; j < n; ++j) got[j] = cd(re[j * lanes + v], im[j * lanes + v]);
-        EXPECT_LT(max_rel_err(got, naive_dft(row, false)), 1e-12) << "n=" << n << " lanes=" << lanes;
+        EXPECT_LT(max_rel_err(got, naive_dft(row, false)), 1e-12)
+            << "n=" << n << " lanes=" << lanes;
       }
     }
   }
@@ -203,7 +211,9 @@ TEST(FftEngine, RealToFullSpectrumMatchesNaive) {
       std::vector<cd> row(n);
       for (int64_t j = 0; j < n; ++j) row[j] = x[b * n + j];
       EXPECT_LT(max_rel_err(std::vector<cd>(full.begin() + b * n, full.begin() + (b + 1) * n),
-                            naive_dft(row, false)), 1e-12) << "n=" << n;
+                            naive_dft(row, false)),
+                1e-12)
+          << "n=" << n;
     }
   }
 }
@@ -216,12 +226,13 @@ namespace {
 // composite lengths with a large prime factor (always Bluestein).
 TEST(FftEngine, RaderAndBluesteinLengthsMatchNaive) {
   EXPECT_STREQ(tc::fft::plan_algorithm(1024), "stockham");
-  EXPECT_STREQ(tc::fft::plan_algorithm(1009), "rader");   // 1008 = 2^4 3^2 7
-  EXPECT_STREQ(tc::fft::plan_algorithm(65537), "rader");  // 2^16
-  EXPECT_STREQ(tc::fft::plan_algorithm(10007), "bluestein");  // 10006 = 2 * 5003
-  EXPECT_STREQ(tc::fft::plan_algorithm(4097), "fourstep");    // 17 * 241: 17 lanes of Rader 241
+  EXPECT_STREQ(tc::fft::plan_algorithm(1009), "rader");          // 1008 = 2^4 3^2 7
+  EXPECT_STREQ(tc::fft::plan_algorithm(65537), "rader");         // 2^16
+  EXPECT_STREQ(tc::fft::plan_algorithm(10007), "bluestein");     // 10006 = 2 * 5003
+  EXPECT_STREQ(tc::fft::plan_algorithm(4097), "fourstep");       // 17 * 241: 17 lanes of Rader 241
   EXPECT_STREQ(tc::fft::plan_algorithm(2 * 1031), "bluestein");  // 1030 = 2 * 5 * 103
-  for (int64_t n : {37, 41, 53, 101, 1009, 1019, 4093, 2 * 1031, 3 * 37, 4097, 2 * 1009, 2 * 3 * 37 * 41}) {
+  for (int64_t n :
+       {37, 41, 53, 101, 1009, 1019, 4093, 2 * 1031, 3 * 37, 4097, 2 * 1009, 2 * 3 * 37 * 41}) {
     for (int64_t lanes : {1, 3}) {
       if (n > 2000 && lanes > 1) continue;  // the naive reference is O(n^2) per row
       auto x = random_signal(n * lanes, unsigned(n + 17 * lanes));

@@ -24,9 +24,10 @@ std::vector<float> varied_floats() {
   }
   // Rounding ties, the largest float, subnormals, the half/bf16 overflow edge, infinities,
   // quiet and signalling NaNs, signed zeros.
-  for (uint32_t bits : {0x3f808000u, 0x3f818000u, 0x7f7fffffu, 0x00000001u, 0x80000001u, 0x38800000u,
-                        0x33800000u, 0x477ff000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0x7f800001u,
-                        0xffa00000u, 0xffc00000u, 0x3f800000u, 0x00000000u, 0x80000000u}) {
+  for (uint32_t bits :
+       {0x3f808000u, 0x3f818000u, 0x7f7fffffu, 0x00000001u, 0x80000001u, 0x38800000u, 0x33800000u,
+        0x477ff000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0x7f800001u, 0xffa00000u, 0xffc00000u,
+        0x3f800000u, 0x00000000u, 0x80000000u}) {
     float f;
     std::memcpy(&f, &bits, 4);
     v.push_back(f);

@@ -119,7 +119,8 @@ TEST(VecMathFmaTrig, SinCosTanAccuracy) {
   const Case cases[] = {
       {"sin", [](double x) { return vm::sin(x); }, [](double x) { return std::sin(x); }, sinl, 0.8},
       {"cos", [](double x) { return vm::cos(x); }, [](double x) { return std::cos(x); }, cosl, 0.8},
-      {"tan", [](double x) { return vm::tan(x); }, [](double x) { return std::tan(x); }, tanl, 1.0}};
+      {"tan", [](double x) { return vm::tan(x); }, [](double x) { return std::tan(x); }, tanl,
+       1.0}};
   for (const Case& c : cases) {
     trig_loop(xs, out, c.f, c.libm);
     double worst = 0.0, worst_x = 0.0;

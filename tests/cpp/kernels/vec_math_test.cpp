@@ -340,24 +340,15 @@ TEST(VecMathDouble, DenseSweep) {
   auto R = [](long double (*r)(long double)) { return RL(r); };
   auto trig = [](double x) { return vm::sin_cos_fast_ok(x) || !std::isfinite(x); };
   const std::vector<DoubleCase> cases = {
-      {"exp", F(vm::exp), R(std::exp), 2.0},
-      {"exp2", F(vm::exp2), R(std::exp2), 2.0},
-      {"expm1", F(vm::expm1), R(std::expm1), 2.0},
-      {"log", F(vm::log), R(std::log), 2.0},
-      {"log2", F(vm::log2), R(std::log2), 2.0},
-      {"log10", F(vm::log10), R(std::log10), 2.0},
-      {"log1p", F(vm::log1p), R(std::log1p), 2.0},
-      {"sin", F(vm::sin), R(std::sin), 2.0, trig},
-      {"cos", F(vm::cos), R(std::cos), 2.0, trig},
-      {"tan", F(vm::tan), R(std::tan), 3.0, trig},
-      {"tanh", F(vm::tanh), R(std::tanh), 3.0},
-      {"sigmoid", F(vm::sigmoid), R(sigmoid_l), 2.5},
-      {"sinh", F(vm::sinh), R(std::sinh), 2.0},
-      {"cosh", F(vm::cosh), R(std::cosh), 2.0},
-      {"erf", F(vm::erf), R(std::erf), 1.0},
-      {"erfc", F(vm::erfc), R(std::erfc), 1.0},
-      {"atan", F(vm::atan), R(std::atan), 2.0},
-      {"asin", F(vm::asin), R(std::asin), 2.0},
+      {"exp", F(vm::exp), R(std::exp), 2.0},       {"exp2", F(vm::exp2), R(std::exp2), 2.0},
+      {"expm1", F(vm::expm1), R(std::expm1), 2.0}, {"log", F(vm::log), R(std::log), 2.0},
+      {"log2", F(vm::log2), R(std::log2), 2.0},    {"log10", F(vm::log10), R(std::log10), 2.0},
+      {"log1p", F(vm::log1p), R(std::log1p), 2.0}, {"sin", F(vm::sin), R(std::sin), 2.0, trig},
+      {"cos", F(vm::cos), R(std::cos), 2.0, trig}, {"tan", F(vm::tan), R(std::tan), 3.0, trig},
+      {"tanh", F(vm::tanh), R(std::tanh), 3.0},    {"sigmoid", F(vm::sigmoid), R(sigmoid_l), 2.5},
+      {"sinh", F(vm::sinh), R(std::sinh), 2.0},    {"cosh", F(vm::cosh), R(std::cosh), 2.0},
+      {"erf", F(vm::erf), R(std::erf), 1.0},       {"erfc", F(vm::erfc), R(std::erfc), 1.0},
+      {"atan", F(vm::atan), R(std::atan), 2.0},    {"asin", F(vm::asin), R(std::asin), 2.0},
       {"acos", F(vm::acos), R(std::acos), 2.0},
   };
   for (const auto& c : cases) {
@@ -406,7 +397,8 @@ TEST(VecMathDouble, Hypot) {
   Worst w;
   auto check = [&](double a, double b) {
     const double got = vm::hypot(a, b);
-    const double e = ulp_err_d(got, std::hypot(static_cast<long double>(a), static_cast<long double>(b)));
+    const double e =
+        ulp_err_d(got, std::hypot(static_cast<long double>(a), static_cast<long double>(b)));
     if (e > w.err) w = {e, a, got, b};
   };
   for (int i = 0; i < 200000; ++i) {
@@ -548,9 +540,10 @@ void check_guarded_arrays() {
   std::normal_distribution<double> normal(0.0, 5.0);
   std::uniform_real_distribution<double> wide(-1500.0, 1500.0);
   std::vector<T> x;
-  for (int i = 0; i < 20011; ++i) x.push_back(static_cast<T>(i % 97 == 0 ? wide(rng) : normal(rng)));
-  for (double v : {0.0, -0.0, 1e-300, 86.0, -86.0, 88.7, -103.9, 708.0, -708.0, 709.8, -745.2,
-                   1e30, -1e30})
+  for (int i = 0; i < 20011; ++i)
+    x.push_back(static_cast<T>(i % 97 == 0 ? wide(rng) : normal(rng)));
+  for (double v :
+       {0.0, -0.0, 1e-300, 86.0, -86.0, 88.7, -103.9, 708.0, -708.0, 709.8, -745.2, 1e30, -1e30})
     x.push_back(static_cast<T>(v));
   x.push_back(std::numeric_limits<T>::infinity());
   x.push_back(-std::numeric_limits<T>::infinity());
@@ -560,7 +553,8 @@ void check_guarded_arrays() {
     void (*arr)(const T*, T*, int64_t);
     T (*scalar)(T);
   };
-  for (const Fn& f : {Fn{"exp", vm::exp_array, vm::exp}, Fn{"sigmoid", vm::sigmoid_array, vm::sigmoid}}) {
+  for (const Fn& f :
+       {Fn{"exp", vm::exp_array, vm::exp}, Fn{"sigmoid", vm::sigmoid_array, vm::sigmoid}}) {
     for (size_t len : {x.size(), size_t{255}, size_t{257}, size_t{3}}) {
       std::vector<T> out(len), io(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(len));
       f.arr(x.data(), out.data(), static_cast<int64_t>(len));
@@ -568,7 +562,8 @@ void check_guarded_arrays() {
       for (size_t i = 0; i < len; ++i) {
         const T want = f.scalar(x[i]);
         ASSERT_EQ(0, std::memcmp(&out[i], &want, sizeof(T))) << f.name << "(" << x[i] << ")";
-        ASSERT_EQ(0, std::memcmp(&io[i], &want, sizeof(T))) << f.name << " in place (" << x[i] << ")";
+        ASSERT_EQ(0, std::memcmp(&io[i], &want, sizeof(T)))
+            << f.name << " in place (" << x[i] << ")";
       }
     }
   }

@@ -18,7 +18,8 @@ std::shared_ptr<data::TensorDataset> make_dataset(int64_t n) {
   return std::make_shared<data::TensorDataset>(TensorList{x, y});
 }
 
-std::vector<int64_t> labels_of(data::DataLoader<data::TensorDataset>& loader, std::vector<size_t>* sizes = nullptr) {
+std::vector<int64_t> labels_of(data::DataLoader<data::TensorDataset>& loader,
+                               std::vector<size_t>* sizes = nullptr) {
   std::vector<int64_t> out;
   for (TensorList& batch : loader) {
     EXPECT_EQ(batch.size(), 2u);
@@ -71,7 +72,8 @@ TEST(NnCppData, ShuffleIsAPermutationAndReproducible) {
   g1->manual_seed(7);
   g2->manual_seed(7);
   data::DataLoader<data::TensorDataset> a(ds, {.batch_size = 8, .shuffle = true, .generator = g1});
-  data::DataLoader<data::TensorDataset> b(ds, {.batch_size = 8, .shuffle = true, .num_workers = 2, .generator = g2});
+  data::DataLoader<data::TensorDataset> b(
+      ds, {.batch_size = 8, .shuffle = true, .num_workers = 2, .generator = g2});
   auto la = labels_of(a), lb = labels_of(b);
   EXPECT_EQ(la, lb);  // same seed, same order, with or without workers
   std::set<int64_t> seen(la.begin(), la.end());
@@ -84,7 +86,8 @@ TEST(NnCppData, ShuffleIsAPermutationAndReproducible) {
 
 TEST(NnCppData, WorkersDeliverInOrder) {
   auto ds = make_dataset(37);
-  data::DataLoader<data::TensorDataset> loader(ds, {.batch_size = 3, .num_workers = 2, .prefetch_factor = 1});
+  data::DataLoader<data::TensorDataset> loader(
+      ds, {.batch_size = 3, .num_workers = 2, .prefetch_factor = 1});
   for (int epoch = 0; epoch < 2; ++epoch) {
     auto labels = labels_of(loader);
     ASSERT_EQ(labels.size(), 37u);
@@ -115,7 +118,7 @@ TEST(NnCppData, WorkerExceptionReachesConsumer) {
   EXPECT_EQ(batches, 3);  // batches 0..2 arrive before the failing batch 3
   // The loader is usable again afterwards (the failed epoch's threads are gone).
   data::DataLoader<FlakyDataset> sync(ds, {.batch_size = 4});
-  EXPECT_THROW(for (auto& b : sync) (void)b, ValueError);
+  EXPECT_THROW(for (auto& b : sync)(void) b, ValueError);
 }
 
 TEST(NnCppData, CollateErrors) {

@@ -26,7 +26,8 @@ TEST(NnHalfSpan, BatchNormBFloat16MatchesFloat32RoundedOnce) {
   EXPECT_EQ(rm.dtype(), DType::Float32);
   Tensor rm32 = zeros({6}), rv32 = ones({6});
   Tensor y32 = F::batch_norm(to_dtype(x, DType::Float32), rm32, rv32, w, b, true, 0.1, 1e-5);
-  Tensor diff = ne(to_dtype(y, DType::Float32), to_dtype(to_dtype(y32, DType::BFloat16), DType::Float32));
+  Tensor diff =
+      ne(to_dtype(y, DType::Float32), to_dtype(to_dtype(y32, DType::BFloat16), DType::Float32));
   EXPECT_LE(sum(to_dtype(diff, DType::Float32)).item<float>(), 0.001f * float(y.numel()));
   EXPECT_TRUE(allclose(rm, rm32, 1e-5, 1e-6));
   EXPECT_TRUE(allclose(rv, rv32, 1e-5, 1e-6));

@@ -9,7 +9,9 @@ namespace nn = tc::nn;
 
 namespace {
 
-bool same(const Tensor& a, const Tensor& b) { return a.sizes() == b.sizes() && allclose(a, b, 0, 0); }
+bool same(const Tensor& a, const Tensor& b) {
+  return a.sizes() == b.sizes() && allclose(a, b, 0, 0);
+}
 
 struct TwoLayerImpl : nn::Cloneable<TwoLayerImpl> {
   explicit TwoLayerImpl(int64_t hidden) : Cloneable("TwoLayer"), hidden(hidden) { reset(); }
@@ -66,7 +68,8 @@ TEST(NnCppHooks, PreAndPostHooksModifyAndRemove) {
   EXPECT_TRUE(same(lin(x), base));
   // Gradients flow through what a hook substituted.
   Tensor w = lin->weight;
-  auto h = lin->register_forward_hook([](nn::Module&, const TensorList&, TensorList& out) { out[0] = mul(out[0], 3.0); });
+  auto h = lin->register_forward_hook(
+      [](nn::Module&, const TensorList&, TensorList& out) { out[0] = mul(out[0], 3.0); });
   sum(lin(x)).backward();
   Tensor gw = w.grad();
   lin->zero_grad();
@@ -76,14 +79,16 @@ TEST(NnCppHooks, PreAndPostHooksModifyAndRemove) {
 }
 
 TEST(NnCppHooks, SequentialChildrenTuplesAndErrors) {
-  nn::Sequential seq({nn::AnyModule(nn::Linear(3, 4)), nn::AnyModule(nn::ReLU()), nn::AnyModule(nn::Linear(4, 2))});
+  nn::Sequential seq({nn::AnyModule(nn::Linear(3, 4)), nn::AnyModule(nn::ReLU()),
+                      nn::AnyModule(nn::Linear(4, 2))});
   int relu_calls = 0;
   Tensor seen;
-  auto h = seq->operator[](1)->register_forward_hook([&](nn::Module& m, const TensorList&, TensorList& out) {
-    EXPECT_EQ(m.name(), "ReLU");
-    ++relu_calls;
-    seen = out[0];
-  });
+  auto h = seq->operator[](1)->register_forward_hook(
+      [&](nn::Module& m, const TensorList&, TensorList& out) {
+        EXPECT_EQ(m.name(), "ReLU");
+        ++relu_calls;
+        seen = out[0];
+      });
   Tensor x = randn({5, 3});
   seq(x);
   EXPECT_EQ(relu_calls, 1);
@@ -103,7 +108,8 @@ TEST(NnCppHooks, SequentialChildrenTuplesAndErrors) {
   EXPECT_EQ(sum(abs(std::get<0>(state))).item<double>(), 0.0);
 
   nn::Linear lin(2, 2);
-  lin->register_forward_hook([](nn::Module&, const TensorList&, TensorList& out) { out.push_back(out[0]); });
+  lin->register_forward_hook(
+      [](nn::Module&, const TensorList&, TensorList& out) { out.push_back(out[0]); });
   EXPECT_THROW(lin(randn({1, 2})), ValueError);
 }
 
@@ -175,7 +181,8 @@ TEST(NnCppClone, ContainersTransformerAndUserModules) {
   Tensor xi = randn({4, 3});
   EXPECT_TRUE(same(net2(xi), net(xi)));
   EXPECT_FALSE(net2->bn->is_training());
-  EXPECT_EQ(net2->named_buffers().size(), net->named_buffers().size());  // the non-persistent one too
+  EXPECT_EQ(net2->named_buffers().size(),
+            net->named_buffers().size());  // the non-persistent one too
 
   Plain plain;
   EXPECT_THROW(plain->clone(), NotImplementedError);

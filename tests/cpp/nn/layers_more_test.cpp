@@ -66,7 +66,8 @@ TEST(NnCppLayersMore, NormDropoutUpsampleAdaptiveMax) {
   nn::InstanceNorm2d tracked(3, 1e-5, 0.1, true, true);
   tracked->to(DType::Float64);
   tracked(x);
-  EXPECT_EQ(tracked->num_batches_tracked.item<int64_t>(), 0);  // torch never counts instance-norm batches
+  EXPECT_EQ(tracked->num_batches_tracked.item<int64_t>(),
+            0);  // torch never counts instance-norm batches
   EXPECT_EQ(tracked->state_dict().size(), 5u);
 
   nn::Dropout2d drop(0.5);

@@ -21,7 +21,8 @@ std::vector<double> vals(const Tensor& t) {
 void expect_close(const Tensor& a, const std::vector<double>& b, double tol = 1e-4) {
   auto va = vals(a);
   ASSERT_EQ(va.size(), b.size());
-  for (size_t i = 0; i < va.size(); ++i) ASSERT_NEAR(va[i], b[i], tol * (1 + std::abs(b[i]))) << "at " << i;
+  for (size_t i = 0; i < va.size(); ++i)
+    ASSERT_NEAR(va[i], b[i], tol * (1 + std::abs(b[i]))) << "at " << i;
 }
 
 }  // namespace
@@ -53,7 +54,8 @@ TEST(NnCppLayers, LinearForwardAndInit) {
     lin(randn({3, 49}));
     FAIL();
   } catch (const ValueError& e) {
-    EXPECT_NE(std::string(e.what()).find("Linear: expected input with last dimension 50 (in_features), but got input of size [3, 49]"),
+    EXPECT_NE(std::string(e.what()).find("Linear: expected input with last dimension 50 "
+                                         "(in_features), but got input of size [3, 49]"),
               std::string::npos)
         << e.what();
   }
@@ -105,7 +107,8 @@ TEST(NnCppLayers, Conv1dAndTransposeAdjoint) {
 
   // ConvTranspose2d without bias is the adjoint of Conv2d with the same weight:
   // <convT(u), v> == <u, conv(v)>.
-  nn::ConvTranspose2d ct(4, 3, 3, /*stride=*/2, /*padding=*/1, /*output_padding=*/1, 1, /*bias=*/false);
+  nn::ConvTranspose2d ct(4, 3, 3, /*stride=*/2, /*padding=*/1, /*output_padding=*/1, 1,
+                         /*bias=*/false);
   ASSERT_EQ(ct->weight.sizes(), (Shape{4, 3, 3, 3}));
   Tensor u = randn({2, 4, 5, 5});
   Tensor out = ct(u);
@@ -227,8 +230,10 @@ TEST(NnCppLayers, EmbeddingDropoutPoolingActivations) {
   expect_close(nn::GELU()(a), gelu_ref);
   expect_close(nn::Tanh()(a), tanh_ref);
   double z = std::exp(-2.0) + std::exp(-0.5) + 1 + std::exp(1.5);
-  expect_close(nn::Softmax(0)(a), {std::exp(-2.0) / z, std::exp(-0.5) / z, 1 / z, std::exp(1.5) / z});
-  expect_close(nn::LogSoftmax(0)(a), {-2 - std::log(z), -0.5 - std::log(z), -std::log(z), 1.5 - std::log(z)});
+  expect_close(nn::Softmax(0)(a),
+               {std::exp(-2.0) / z, std::exp(-0.5) / z, 1 / z, std::exp(1.5) / z});
+  expect_close(nn::LogSoftmax(0)(a),
+               {-2 - std::log(z), -0.5 - std::log(z), -std::log(z), 1.5 - std::log(z)});
 }
 
 TEST(NnCppLayers, LstmGruMatchManualRecurrence) {
@@ -245,9 +250,10 @@ TEST(NnCppLayers, LstmGruMatchManualRecurrence) {
   {
     autograd::NoGradGuard g;
     for (int64_t t = 0; t < T; ++t) {
-      Tensor gates = add(add(matmul(select(x, 0, t), nn::functional::linear(eye(I), lstm->param("weight_ih_l0"))),
-                             lstm->param("bias_ih_l0")),
-                         add(matmul(h, tc::t(lstm->param("weight_hh_l0"))), lstm->param("bias_hh_l0")));
+      Tensor gates = add(
+          add(matmul(select(x, 0, t), nn::functional::linear(eye(I), lstm->param("weight_ih_l0"))),
+              lstm->param("bias_ih_l0")),
+          add(matmul(h, tc::t(lstm->param("weight_hh_l0"))), lstm->param("bias_hh_l0")));
       auto gs = chunk(gates, 4, 1);
       Tensor i = sigmoid(gs[0]), f = sigmoid(gs[1]), gg = tanh(gs[2]), o = sigmoid(gs[3]);
       c = add(mul(f, c), mul(i, gg));
@@ -267,8 +273,10 @@ TEST(NnCppLayers, LstmGruMatchManualRecurrence) {
   auto [gout, ghn] = gru(x1, h0);
   {
     autograd::NoGradGuard g;
-    Tensor gi = add(matmul(select(x1, 0, 0), tc::t(gru->param("weight_ih_l0"))), gru->param("bias_ih_l0"));
-    Tensor gh = add(matmul(select(h0, 0, 0), tc::t(gru->param("weight_hh_l0"))), gru->param("bias_hh_l0"));
+    Tensor gi =
+        add(matmul(select(x1, 0, 0), tc::t(gru->param("weight_ih_l0"))), gru->param("bias_ih_l0"));
+    Tensor gh =
+        add(matmul(select(h0, 0, 0), tc::t(gru->param("weight_hh_l0"))), gru->param("bias_hh_l0"));
     auto a = chunk(gi, 3, 1), b = chunk(gh, 3, 1);
     Tensor r = sigmoid(add(a[0], b[0])), z = sigmoid(add(a[1], b[1]));
     Tensor n = tanh(add(a[2], mul(r, b[2])));
@@ -321,14 +329,22 @@ TEST(NnCppLayers, MultiheadAttentionAndEncoder) {
   EXPECT_TRUE(allclose(sum(w2, {2}), ones({N, L}), 1e-5, 1e-5));
   EXPECT_THROW(mh2(q, k, v, zeros({N, S + 1}, DType::Bool)), ValueError);
 
-  nn::TransformerEncoder enc(nn::TransformerEncoderLayerOptions{E, 2, 16, 0.1}, 2, /*final_norm=*/true);
+  nn::TransformerEncoder enc(nn::TransformerEncoderLayerOptions{E, 2, 16, 0.1}, 2,
+                             /*final_norm=*/true);
   std::vector<std::string> names;
   for (auto& [n, t] : enc->state_dict()) names.push_back(n);
-  std::vector<std::string> expect_l0 = {"layers.0.self_attn.in_proj_weight", "layers.0.self_attn.in_proj_bias",
-                                        "layers.0.self_attn.out_proj.weight", "layers.0.self_attn.out_proj.bias",
-                                        "layers.0.linear1.weight", "layers.0.linear1.bias", "layers.0.linear2.weight",
-                                        "layers.0.linear2.bias", "layers.0.norm1.weight", "layers.0.norm1.bias",
-                                        "layers.0.norm2.weight", "layers.0.norm2.bias"};
+  std::vector<std::string> expect_l0 = {"layers.0.self_attn.in_proj_weight",
+                                        "layers.0.self_attn.in_proj_bias",
+                                        "layers.0.self_attn.out_proj.weight",
+                                        "layers.0.self_attn.out_proj.bias",
+                                        "layers.0.linear1.weight",
+                                        "layers.0.linear1.bias",
+                                        "layers.0.linear2.weight",
+                                        "layers.0.linear2.bias",
+                                        "layers.0.norm1.weight",
+                                        "layers.0.norm1.bias",
+                                        "layers.0.norm2.weight",
+                                        "layers.0.norm2.bias"};
   ASSERT_EQ(names.size(), 26u);
   EXPECT_EQ(std::vector<std::string>(names.begin(), names.begin() + 12), expect_l0);
   EXPECT_EQ(names.back(), "norm.bias");
@@ -369,14 +385,17 @@ TEST(NnCppLayers, Losses) {
     for (int c = 0; c < 3; ++c) s += -lp[n][c];
     ls_ref += (0.9 * -lp[n][t[n]] + 0.1 / 3 * s) / 4;
   }
-  EXPECT_NEAR(nn::CrossEntropyLoss(Tensor(), -100, "mean", 0.1)(logits, target).item<double>(), ls_ref, 1e-5);
+  EXPECT_NEAR(nn::CrossEntropyLoss(Tensor(), -100, "mean", 0.1)(logits, target).item<double>(),
+              ls_ref, 1e-5);
   Tensor none = nn::functional::cross_entropy(logits, target, {}, -100, "none");
   EXPECT_NEAR(vals(none)[1], -lp[1][2], 1e-5);
-  EXPECT_NEAR(nn::NLLLoss()(nn::functional::log_softmax(logits, 1), target).item<double>(), mean_ref, 1e-5);
+  EXPECT_NEAR(nn::NLLLoss()(nn::functional::log_softmax(logits, 1), target).item<double>(),
+              mean_ref, 1e-5);
   // Spatial targets [N, C, H, W] / [N, H, W].
   Tensor img = randn({2, 3, 2, 2});
   Tensor imt = randint(0, 3, {2, 2, 2});
-  Tensor flat = nn::functional::cross_entropy(reshape(movedim(img, {1}, {-1}), {-1, 3}), reshape(imt, {-1}));
+  Tensor flat =
+      nn::functional::cross_entropy(reshape(movedim(img, {1}, {-1}), {-1, 3}), reshape(imt, {-1}));
   EXPECT_NEAR(nn::functional::cross_entropy(img, imt).item<double>(), flat.item<double>(), 1e-5);
   EXPECT_THROW(nn::CrossEntropyLoss()(logits, tensor<int64_t>({0, 3, 1, 2})), IndexError);
   EXPECT_THROW(nn::CrossEntropyLoss()(logits, tensor<int64_t>({0, 1})), ValueError);

@@ -22,15 +22,18 @@ TEST(NnCppLossMore, HandValuesAndErrors) {
   // |d| = 0.5, 2, 0.5
   EXPECT_NEAR(F::l1_loss(x, t).item<double>(), 1.0, 1e-12);
   EXPECT_NEAR(F::smooth_l1_loss(x, t, "sum").item<double>(), 0.125 + 1.5 + 0.125, 1e-12);
-  EXPECT_NEAR(F::huber_loss(x, t, "sum", 0.5).item<double>(), 0.125 + 0.5 * (2 - 0.25) + 0.125, 1e-12);
+  EXPECT_NEAR(F::huber_loss(x, t, "sum", 0.5).item<double>(), 0.125 + 0.5 * (2 - 0.25) + 0.125,
+              1e-12);
   nn::L1Loss l1("sum");
   EXPECT_NEAR(l1(x, t).item<double>(), 3.0, 1e-12);
   EXPECT_THROW(F::l1_loss(x, tensor<double>({1.0})), ValueError);
   EXPECT_THROW(F::l1_loss(x, t, "avg"), ValueError);
   EXPECT_THROW(F::binary_cross_entropy(tensor<double>({1.5}), tensor<double>({1.0})), ValueError);
   // BCE of an exact 0/1 prediction is finite (logs clamped at -100).
-  EXPECT_NEAR(F::binary_cross_entropy(tensor<double>({0.0}), tensor<double>({1.0})).item<double>(), 100.0, 1e-12);
-  EXPECT_THROW(F::triplet_margin_loss(randn({2, 3}), randn({2, 3}), randn({2, 3}), 0.0), ValueError);
+  EXPECT_NEAR(F::binary_cross_entropy(tensor<double>({0.0}), tensor<double>({1.0})).item<double>(),
+              100.0, 1e-12);
+  EXPECT_THROW(F::triplet_margin_loss(randn({2, 3}), randn({2, 3}), randn({2, 3}), 0.0),
+               ValueError);
   nn::KLDivLoss kl("batchmean");
   nn::KLDivLoss kl2 = kl.clone();
   EXPECT_EQ(kl2->reduction, "batchmean");
@@ -38,7 +41,8 @@ TEST(NnCppLossMore, HandValuesAndErrors) {
 
 TEST(NnCppLossInterop, Values) {
   const char* dir_env = std::getenv("NNCPP_LOSS_DIR");
-  if (!dir_env) GTEST_SKIP() << "NNCPP_LOSS_DIR not set (run by tests/python/nn/cpp/test_nncpp_losses.py)";
+  if (!dir_env)
+    GTEST_SKIP() << "NNCPP_LOSS_DIR not set (run by tests/python/nn/cpp/test_nncpp_losses.py)";
   std::filesystem::path dir(dir_env);
   std::map<std::string, Tensor> in;
   for (auto& [k, t] : serialize::load(dir / "inputs.pt")) in[k] = t;
@@ -46,25 +50,33 @@ TEST(NnCppLossInterop, Values) {
   auto run = [&](const std::string& name, const std::string& red, auto fn) {
     Tensor x = clone(in["x"]).requires_grad_();
     Tensor loss = fn(x, red);
-    Tensor gw = loss.dim() == 1 ? select(in["gw"], 1, 0) : in["gw"];  // pairwise losses: first column
+    Tensor gw =
+        loss.dim() == 1 ? select(in["gw"], 1, 0) : in["gw"];  // pairwise losses: first column
     Tensor s = red == "none" ? sum(mul(loss, gw)) : loss;
     s.backward();
     out.emplace_back(name + "." + red, loss.detach());
     out.emplace_back(name + "." + red + ".grad", x.grad());
   };
   for (std::string red : {"none", "mean", "sum"}) {
-    run("l1", red, [&](const Tensor& x, const std::string& r) { return F::l1_loss(x, in["t"], r); });
-    run("smooth_l1", red, [&](const Tensor& x, const std::string& r) { return F::smooth_l1_loss(x, in["t"], r, 0.7); });
-    run("huber", red, [&](const Tensor& x, const std::string& r) { return F::huber_loss(x, in["t"], r, 0.6); });
+    run("l1", red,
+        [&](const Tensor& x, const std::string& r) { return F::l1_loss(x, in["t"], r); });
+    run("smooth_l1", red, [&](const Tensor& x, const std::string& r) {
+      return F::smooth_l1_loss(x, in["t"], r, 0.7);
+    });
+    run("huber", red,
+        [&](const Tensor& x, const std::string& r) { return F::huber_loss(x, in["t"], r, 0.6); });
     run("bce", red, [&](const Tensor& x, const std::string& r) {
       return F::binary_cross_entropy(sigmoid(x), in["p"], in["w"], r);
     });
     run("kl", red, [&](const Tensor& x, const std::string& r) { return F::kl_div(x, in["p"], r); });
-    run("kl_log", red, [&](const Tensor& x, const std::string& r) { return F::kl_div(x, in["logp"], r, true); });
+    run("kl_log", red,
+        [&](const Tensor& x, const std::string& r) { return F::kl_div(x, in["logp"], r, true); });
     run("margin_ranking", red, [&](const Tensor& x, const std::string& r) {
       return F::margin_ranking_loss(x, in["t"], in["y"], 0.3, r);
     });
-    run("poisson", red, [&](const Tensor& x, const std::string& r) { return F::poisson_nll_loss(x, in["c"], true, true, 1e-8, r); });
+    run("poisson", red, [&](const Tensor& x, const std::string& r) {
+      return F::poisson_nll_loss(x, in["c"], true, true, 1e-8, r);
+    });
     run("poisson_lin", red, [&](const Tensor& x, const std::string& r) {
       return F::poisson_nll_loss(exp(x), in["c"], false, false, 1e-8, r);
     });
@@ -84,6 +96,7 @@ TEST(NnCppLossInterop, Values) {
       return F::triplet_margin_loss(x, in["t"], in["n"], 0.5, 1.0, 1e-6, true, r);
     });
   }
-  run("kl", "batchmean", [&](const Tensor& x, const std::string& r) { return F::kl_div(x, in["p"], r); });
+  run("kl", "batchmean",
+      [&](const Tensor& x, const std::string& r) { return F::kl_div(x, in["p"], r); });
   serialize::save(out, dir / "cpp_losses.pt");
 }

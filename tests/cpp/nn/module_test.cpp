@@ -15,7 +15,8 @@ struct NetImpl : nn::Module {
   NetImpl() : nn::Module("Net") {
     fc1 = register_module("fc1", nn::Linear(4, 8));
     bn = register_module("bn", nn::BatchNorm1d(8));
-    head = register_module("head", nn::Sequential({{"act", nn::AnyModule(nn::ReLU())}, {"out", nn::AnyModule(nn::Linear(8, 3))}}));
+    head = register_module("head", nn::Sequential({{"act", nn::AnyModule(nn::ReLU())},
+                                                   {"out", nn::AnyModule(nn::Linear(8, 3))}}));
     scale = register_parameter("scale", ones({1}));
     register_buffer("scratch", zeros({2}), /*persistent=*/false);
   }
@@ -34,7 +35,9 @@ std::vector<std::string> keys(const nn::NamedTensors& v) {
 }
 
 std::string tmp_path(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("nncpp_" + std::to_string(::getpid()) + "_" + name)).string();
+  return (std::filesystem::temp_directory_path() /
+          ("nncpp_" + std::to_string(::getpid()) + "_" + name))
+      .string();
 }
 
 }  // namespace
@@ -42,15 +45,16 @@ std::string tmp_path(const std::string& name) {
 TEST(NnCppModule, NamesFollowTorchOrder) {
   Net net;
   EXPECT_EQ(keys(net->named_parameters()),
-            (std::vector<std::string>{"scale", "fc1.weight", "fc1.bias", "bn.weight", "bn.bias", "head.out.weight",
-                                      "head.out.bias"}));
+            (std::vector<std::string>{"scale", "fc1.weight", "fc1.bias", "bn.weight", "bn.bias",
+                                      "head.out.weight", "head.out.bias"}));
   EXPECT_EQ(keys(net->named_buffers()),
-            (std::vector<std::string>{"scratch", "bn.running_mean", "bn.running_var", "bn.num_batches_tracked"}));
+            (std::vector<std::string>{"scratch", "bn.running_mean", "bn.running_var",
+                                      "bn.num_batches_tracked"}));
   // state_dict: per module params then persistent buffers, pre-order; non-persistent skipped.
   EXPECT_EQ(keys(net->state_dict()),
-            (std::vector<std::string>{"scale", "fc1.weight", "fc1.bias", "bn.weight", "bn.bias", "bn.running_mean",
-                                      "bn.running_var", "bn.num_batches_tracked", "head.out.weight",
-                                      "head.out.bias"}));
+            (std::vector<std::string>{"scale", "fc1.weight", "fc1.bias", "bn.weight", "bn.bias",
+                                      "bn.running_mean", "bn.running_var", "bn.num_batches_tracked",
+                                      "head.out.weight", "head.out.bias"}));
   std::vector<std::string> mods;
   for (auto& [n, m] : net->named_modules()) mods.push_back(n);
   EXPECT_EQ(mods, (std::vector<std::string>{"", "fc1", "bn", "head", "head.act", "head.out"}));
@@ -74,7 +78,10 @@ TEST(NnCppModule, TrainEvalZeroGradApply) {
   EXPECT_FALSE(net->fc1->weight.grad().defined());
   int count = 0;
   std::vector<std::string> order;
-  net->apply([&](nn::Module& m) { ++count; order.push_back(m.name()); });
+  net->apply([&](nn::Module& m) {
+    ++count;
+    order.push_back(m.name());
+  });
   EXPECT_EQ(count, 6);
   EXPECT_EQ(order.back(), "Net");  // children first, like torch
 }
@@ -104,7 +111,8 @@ TEST(NnCppModule, StateDictRoundTripPtAndSafetensors) {
     std::filesystem::remove(path);
     auto sa = a->state_dict(), sb = b->state_dict();
     ASSERT_EQ(keys(sa), keys(sb));
-    for (size_t i = 0; i < sa.size(); ++i) EXPECT_TRUE(equal(sa[i].second, sb[i].second)) << sa[i].first << ext;
+    for (size_t i = 0; i < sa.size(); ++i)
+      EXPECT_TRUE(equal(sa[i].second, sb[i].second)) << sa[i].first << ext;
     a->eval();
     b->eval();
     Tensor x = randn({2, 4});
@@ -118,11 +126,13 @@ TEST(NnCppModule, LoadStateDictErrorsListKeys) {
   auto sd = net->state_dict();
   nn::NamedTensors bad;
   for (auto& [k, t] : sd) {
-    if (k == "fc1.bias") continue;                                      // missing
-    if (k == "fc1.weight") bad.emplace_back(k, zeros({8, 5}));          // mis-shaped
-    else bad.emplace_back(k, t);
+    if (k == "fc1.bias") continue;  // missing
+    if (k == "fc1.weight")
+      bad.emplace_back(k, zeros({8, 5}));  // mis-shaped
+    else
+      bad.emplace_back(k, t);
   }
-  bad.emplace_back("fc2.weight", zeros({1}));                            // unexpected
+  bad.emplace_back("fc2.weight", zeros({1}));  // unexpected
   try {
     net->load_state_dict(bad);
     FAIL() << "expected an error";
@@ -152,12 +162,14 @@ TEST(NnCppModule, ContainersAndPrint) {
   EXPECT_THROW(seq->push_back("0", nn::AnyModule(nn::ReLU())), ValueError);
   EXPECT_THROW((*seq)[7], IndexError);
   EXPECT_EQ(seq->str(),
-            "Sequential(\n  (0): Linear(in_features=2, out_features=3, bias=true)\n  (1): ReLU()\n  (2): Functional()\n)");
+            "Sequential(\n  (0): Linear(in_features=2, out_features=3, bias=true)\n  (1): ReLU()\n "
+            " (2): Functional()\n)");
 
   nn::ModuleList list;
   list->push_back(nn::Linear(2, 2));
   list->push_back(nn::Conv2d(1, 2, 3));
-  EXPECT_EQ(keys(list->state_dict()), (std::vector<std::string>{"0.weight", "0.bias", "1.weight", "1.bias"}));
+  EXPECT_EQ(keys(list->state_dict()),
+            (std::vector<std::string>{"0.weight", "0.bias", "1.weight", "1.bias"}));
   EXPECT_TRUE(list->ptr<nn::Conv2dImpl>(1));
   EXPECT_FALSE(list->ptr<nn::LinearImpl>(1));
 
@@ -165,7 +177,8 @@ TEST(NnCppModule, ContainersAndPrint) {
   dict->insert("enc", nn::Linear(2, 2));
   dict->insert("dec", nn::Linear(2, 2, false));
   EXPECT_TRUE(dict->contains("dec"));
-  EXPECT_EQ(keys(dict->state_dict()), (std::vector<std::string>{"enc.weight", "enc.bias", "dec.weight"}));
+  EXPECT_EQ(keys(dict->state_dict()),
+            (std::vector<std::string>{"enc.weight", "enc.bias", "dec.weight"}));
   EXPECT_THROW((*dict)["missing"], IndexError);
 
   nn::Linear empty{nullptr};

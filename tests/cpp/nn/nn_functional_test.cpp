@@ -13,11 +13,13 @@ namespace {
 
 Tensor rand_tensor(const Shape& s, DType dt) { return to_dtype(randn(s), dt); }
 
-double at(const Tensor& t, int64_t i) { return contiguous(to_dtype(t, DType::Float64)).data<double>()[i]; }
+double at(const Tensor& t, int64_t i) {
+  return contiguous(to_dtype(t, DType::Float64)).data<double>()[i];
+}
 
 // y[n, o, i, j] = sum_c,k,l x[n, c, i*s - p + k, j*s - p + l] * w[o, c, k, l]
-double naive_conv_at(const Tensor& x, const Tensor& w, int64_t n, int64_t o, int64_t i, int64_t j, int64_t s,
-                     int64_t p) {
+double naive_conv_at(const Tensor& x, const Tensor& w, int64_t n, int64_t o, int64_t i, int64_t j,
+                     int64_t s, int64_t p) {
   Tensor xd = contiguous(to_dtype(x, DType::Float64)), wd = contiguous(to_dtype(w, DType::Float64));
   const double* xp = xd.data<double>();
   const double* wp = wd.data<double>();
@@ -45,7 +47,8 @@ TEST(NnNative, Conv2dMatchesNaiveLoopsInBothBackends) {
       for (int64_t o = 0; o < 4; ++o)
         for (int64_t i = 0; i < 4; ++i)
           for (int64_t j = 0; j < 3; ++j)
-            EXPECT_NEAR(at(y, ((n * 4 + o) * 4 + i) * 3 + j), naive_conv_at(x, w, n, o, i, j, 2, 1), tol);
+            EXPECT_NEAR(at(y, ((n * 4 + o) * 4 + i) * 3 + j), naive_conv_at(x, w, n, o, i, j, 2, 1),
+                        tol);
   }
 }
 
@@ -61,7 +64,8 @@ TEST(NnNative, ConvBackwardGivesWeightGradient) {
 
 TEST(NnNative, BatchNormTrainingNormalizesAndUpdatesRunningStats) {
   Tensor x = rand_tensor({8, 3, 5}, DType::Float64);
-  Tensor rm = zeros({3}, TensorOptions(DType::Float64)), rv = ones({3}, TensorOptions(DType::Float64));
+  Tensor rm = zeros({3}, TensorOptions(DType::Float64)),
+         rv = ones({3}, TensorOptions(DType::Float64));
   Tensor y = F::batch_norm(x, rm, rv, Tensor(), Tensor(), true, 0.5);
   Tensor m = mean(y, {0, 2});
   for (int64_t c = 0; c < 3; ++c) EXPECT_NEAR(at(m, c), 0.0, 1e-10);
@@ -76,16 +80,18 @@ TEST(NnNative, PoolingAndCtcAndErrors) {
   EXPECT_EQ(at(y, 0), 5);
   EXPECT_EQ(at(y, 3), 15);
   // CTC with one frame, one class besides blank: the only alignment of target [1] emits it.
-  Tensor lp = log(to_dtype(from_vector(std::vector<double>{0.25, 0.75}, {1, 1, 2}), DType::Float64));
+  Tensor lp =
+      log(to_dtype(from_vector(std::vector<double>{0.25, 0.75}, {1, 1, 2}), DType::Float64));
   Tensor loss = F::ctc_loss(lp, from_vector(std::vector<int64_t>{1}, {1, 1}),
-                            from_vector(std::vector<int64_t>{1}, {1}), from_vector(std::vector<int64_t>{1}, {1}),
-                            0, "sum");
+                            from_vector(std::vector<int64_t>{1}, {1}),
+                            from_vector(std::vector<int64_t>{1}, {1}), 0, "sum");
   EXPECT_NEAR(loss.item<double>(), -std::log(0.75), 1e-12);
   EXPECT_THROW(F::conv2d(zeros({1, 3, 5, 5}), zeros({2, 4, 3, 3})), ValueError);
   EXPECT_THROW(F::max_pool2d(zeros({4}), {2}), ValueError);
   try {
     F::conv2d(zeros({1, 3, 5, 5}), zeros({2, 4, 3, 3}));
   } catch (const ValueError& e) {
-    EXPECT_NE(std::string(e.what()).find("conv2d: expected input [1, 3, 5, 5] to have 4 channels"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("conv2d: expected input [1, 3, 5, 5] to have 4 channels"),
+              std::string::npos);
   }
 }

@@ -30,7 +30,8 @@ const std::vector<double> kC = {1.0, 3.0, 0.5}, kP0 = {0.5, -2.0, 1.5};
 // Runs `steps` steps of opt on a fresh float64 parameter and checks against `update(step, g, p)`
 // applied element-wise in the test.
 template <typename MakeOpt, typename Update>
-void check_trajectory(const char* what, MakeOpt make, Update update, int steps = 6, double tol = 1e-12) {
+void check_trajectory(const char* what, MakeOpt make, Update update, int steps = 6,
+                      double tol = 1e-12) {
   Tensor param = from_vector(kP0, {3}, DType::Float64).requires_grad_();
   std::unique_ptr<optim::Optimizer> opt = make(TensorList{param});
   std::vector<double> p = kP0;
@@ -40,7 +41,8 @@ void check_trajectory(const char* what, MakeOpt make, Update update, int steps =
     opt->step();
     update(step, p);
     auto got = vals(param);
-    for (size_t i = 0; i < p.size(); ++i) ASSERT_NEAR(got[i], p[i], tol) << what << " step " << step << " elem " << i;
+    for (size_t i = 0; i < p.size(); ++i)
+      ASSERT_NEAR(got[i], p[i], tol) << what << " step " << step << " elem " << i;
   }
 }
 
@@ -74,7 +76,8 @@ TEST(NnCppOptimAdaptive, AdamaxFormula) {
   check_trajectory(
       "Adamax",
       [&](TensorList ps) {
-        return std::make_unique<optim::Adamax>(ps, optim::AdamaxOpts(lr).betas({b1, b2}).eps(eps).weight_decay(wd));
+        return std::make_unique<optim::Adamax>(
+            ps, optim::AdamaxOpts(lr).betas({b1, b2}).eps(eps).weight_decay(wd));
       },
       [&](int step, std::vector<double>& p) {
         for (size_t i = 0; i < 3; ++i) {
@@ -93,7 +96,8 @@ TEST(NnCppOptimAdaptive, NAdamFormula) {
   check_trajectory(
       "NAdam",
       [&](TensorList ps) {
-        return std::make_unique<optim::NAdam>(ps, optim::NAdamOpts(lr).betas({b1, b2}).weight_decay(wd));
+        return std::make_unique<optim::NAdam>(
+            ps, optim::NAdamOpts(lr).betas({b1, b2}).weight_decay(wd));
       },
       [&](int step, std::vector<double>& p) {
         // Dozat's NAdam with the momentum schedule mu_t = b1 (1 - 0.5 * 0.96^(t psi)); the fused
@@ -107,7 +111,8 @@ TEST(NnCppOptimAdaptive, NAdamFormula) {
           m[i] = b1 * m[i] + (1 - b1) * g;
           v[i] = b2 * v[i] + (1 - b2) * g * g;
           double denom = std::sqrt(v[i] / bc2) + eps;
-          p[i] -= lr * (1 - mu) / (1 - mu_product) * g / denom + lr * mu_next / (1 - mu_product * mu_next) * m[i] / denom;
+          p[i] -= lr * (1 - mu) / (1 - mu_product) * g / denom +
+                  lr * mu_next / (1 - mu_product * mu_next) * m[i] / denom;
         }
       },
       6, 1e-9);
@@ -122,7 +127,8 @@ TEST(NnCppOptimAdaptive, RAdamFormula) {
   check_trajectory(
       "RAdam",
       [&](TensorList ps) {
-        return std::make_unique<optim::RAdam>(ps, optim::RAdamOpts(lr).betas({b1, b2}).weight_decay(wd));
+        return std::make_unique<optim::RAdam>(
+            ps, optim::RAdamOpts(lr).betas({b1, b2}).weight_decay(wd));
       },
       [&](int step, std::vector<double>& p) {
         double bc1 = 1 - std::pow(b1, step), bc2 = 1 - std::pow(b2, step);
@@ -134,8 +140,10 @@ TEST(NnCppOptimAdaptive, RAdamFormula) {
           v[i] = b2 * v[i] + (1 - b2) * g * g;
           double m_hat = m[i] / bc1;
           if (rho_t > 5) {
-            double r = std::sqrt((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t));
-            p[i] -= lr * m_hat * r * std::sqrt(bc2) / (std::sqrt(v[i]) + eps);  // torch's eps placement
+            double r = std::sqrt((rho_t - 4) * (rho_t - 2) * rho_inf /
+                                 ((rho_inf - 4) * (rho_inf - 2) * rho_t));
+            p[i] -=
+                lr * m_hat * r * std::sqrt(bc2) / (std::sqrt(v[i]) + eps);  // torch's eps placement
           } else {
             p[i] -= lr * m_hat;
           }
@@ -161,19 +169,37 @@ TEST(NnCppOptimAdaptive, CheckpointResumesExactly) {
   namespace nn = tc::nn;
   auto fresh_model = [] {
     manual_seed(3);
-    return nn::Sequential({nn::AnyModule(nn::Linear(4, 8)), nn::AnyModule(nn::GELU()), nn::AnyModule(nn::Linear(8, 2))});
+    return nn::Sequential({nn::AnyModule(nn::Linear(4, 8)), nn::AnyModule(nn::GELU()),
+                           nn::AnyModule(nn::Linear(8, 2))});
   };
   using Make = std::function<std::unique_ptr<optim::Optimizer>(TensorList)>;
   std::vector<std::pair<std::string, Make>> makers = {
-      {"SGD", [](TensorList p) { return std::make_unique<optim::SGD>(p, optim::SGDOptions(0.05).momentum(0.9).nesterov(true)); }},
-      {"Adam", [](TensorList p) { return std::make_unique<optim::Adam>(p, optim::AdamOpts(0.01).amsgrad(true)); }},
-      {"AdamW", [](TensorList p) { return std::make_unique<optim::AdamW>(p, optim::AdamWOptions(0.01)); }},
-      {"Adagrad", [](TensorList p) { return std::make_unique<optim::Adagrad>(p, optim::AdagradOpts(0.05)); }},
-      {"RMSprop", [](TensorList p) { return std::make_unique<optim::RMSprop>(p, optim::RMSpropOpts(0.01).momentum(0.5).centered(true)); }},
-      {"Adadelta", [](TensorList p) { return std::make_unique<optim::Adadelta>(p, optim::AdadeltaOpts(1.0)); }},
-      {"Adamax", [](TensorList p) { return std::make_unique<optim::Adamax>(p, optim::AdamaxOpts(0.01)); }},
-      {"NAdam", [](TensorList p) { return std::make_unique<optim::NAdam>(p, optim::NAdamOpts(0.01)); }},
-      {"RAdam", [](TensorList p) { return std::make_unique<optim::RAdam>(p, optim::RAdamOpts(0.01)); }},
+      {"SGD",
+       [](TensorList p) {
+         return std::make_unique<optim::SGD>(p,
+                                             optim::SGDOptions(0.05).momentum(0.9).nesterov(true));
+       }},
+      {"Adam",
+       [](TensorList p) {
+         return std::make_unique<optim::Adam>(p, optim::AdamOpts(0.01).amsgrad(true));
+       }},
+      {"AdamW",
+       [](TensorList p) { return std::make_unique<optim::AdamW>(p, optim::AdamWOptions(0.01)); }},
+      {"Adagrad",
+       [](TensorList p) { return std::make_unique<optim::Adagrad>(p, optim::AdagradOpts(0.05)); }},
+      {"RMSprop",
+       [](TensorList p) {
+         return std::make_unique<optim::RMSprop>(
+             p, optim::RMSpropOpts(0.01).momentum(0.5).centered(true));
+       }},
+      {"Adadelta",
+       [](TensorList p) { return std::make_unique<optim::Adadelta>(p, optim::AdadeltaOpts(1.0)); }},
+      {"Adamax",
+       [](TensorList p) { return std::make_unique<optim::Adamax>(p, optim::AdamaxOpts(0.01)); }},
+      {"NAdam",
+       [](TensorList p) { return std::make_unique<optim::NAdam>(p, optim::NAdamOpts(0.01)); }},
+      {"RAdam",
+       [](TensorList p) { return std::make_unique<optim::RAdam>(p, optim::RAdamOpts(0.01)); }},
   };
   manual_seed(11);
   Tensor x = randn({16, 4}), y = randint(0, 2, {16});
@@ -204,7 +230,8 @@ TEST(NnCppOptimAdaptive, CheckpointResumesExactly) {
     train(b, *b_opt, 3);
     auto pr = ref->parameters(), pb = b->parameters();
     for (size_t i = 0; i < pr.size(); ++i)
-      EXPECT_TRUE(allclose(pr[i], pb[i], 0, 0)) << name << ": parameter " << i << " differs after resuming";
+      EXPECT_TRUE(allclose(pr[i], pb[i], 0, 0))
+          << name << ": parameter " << i << " differs after resuming";
   }
   std::filesystem::remove_all(dir);
 }

@@ -29,7 +29,8 @@ TEST(NnCppOptim, SgdMomentumNesterovWeightDecay) {
   for (bool nesterov : {false, true}) {
     std::vector<double> c = {1.0, 2.0, 0.5}, p = {1.0, -1.0, 2.0}, buf(3);
     Tensor param = from_vector(p, {3}).requires_grad_();
-    optim::SGD opt({param}, optim::SGDOptions(0.1).momentum(0.9).weight_decay(0.01).nesterov(nesterov));
+    optim::SGD opt({param},
+                   optim::SGDOptions(0.1).momentum(0.9).weight_decay(0.01).nesterov(nesterov));
     for (int step = 0; step < 4; ++step) {
       opt.zero_grad();
       compute_grad(param, c);
@@ -40,7 +41,8 @@ TEST(NnCppOptim, SgdMomentumNesterovWeightDecay) {
         p[i] -= 0.1 * (nesterov ? d + 0.9 * buf[i] : buf[i]);
       }
       auto got = vals(param);
-      for (int i = 0; i < 3; ++i) ASSERT_NEAR(got[i], p[i], 1e-5) << "step " << step << " nesterov " << nesterov;
+      for (int i = 0; i < 3; ++i)
+        ASSERT_NEAR(got[i], p[i], 1e-5) << "step " << step << " nesterov " << nesterov;
     }
   }
   Tensor q = zeros({2}).requires_grad_();
@@ -55,19 +57,22 @@ TEST(NnCppOptim, AdamAndAdamWAmsgrad) {
       std::unique_ptr<optim::Optimizer> opt;
       const double lr = 0.05, wd = 0.1, b1 = 0.9, b2 = 0.99, eps = 1e-8;
       if (decoupled)
-        opt = std::make_unique<optim::AdamW>(TensorList{param},
-                                             optim::AdamWOptions(lr).betas({b1, b2}).weight_decay(wd).amsgrad(ams));
+        opt = std::make_unique<optim::AdamW>(
+            TensorList{param},
+            optim::AdamWOptions(lr).betas({b1, b2}).weight_decay(wd).amsgrad(ams));
       else
-        opt = std::make_unique<optim::Adam>(TensorList{param},
-                                            optim::AdamOpts(lr).betas({b1, b2}).weight_decay(wd).amsgrad(ams));
+        opt = std::make_unique<optim::Adam>(
+            TensorList{param}, optim::AdamOpts(lr).betas({b1, b2}).weight_decay(wd).amsgrad(ams));
       for (int step = 1; step <= 5; ++step) {
         opt->zero_grad();
         compute_grad(param, c);
         opt->step();
         for (int i = 0; i < 2; ++i) {
           double g = c[i] * p[i];
-          if (decoupled) p[i] *= 1 - lr * wd;
-          else g += wd * p[i];
+          if (decoupled)
+            p[i] *= 1 - lr * wd;
+          else
+            g += wd * p[i];
           m[i] = b1 * m[i] + (1 - b1) * g;
           v[i] = b2 * v[i] + (1 - b2) * g * g;
           vmax[i] = std::max(vmax[i], v[i]);
@@ -76,7 +81,8 @@ TEST(NnCppOptim, AdamAndAdamWAmsgrad) {
           p[i] -= lr / bc1 * m[i] / denom;
         }
         auto got = vals(param);
-        for (int i = 0; i < 2; ++i) ASSERT_NEAR(got[i], p[i], 1e-10) << decoupled << ams << " step " << step;
+        for (int i = 0; i < 2; ++i)
+          ASSERT_NEAR(got[i], p[i], 1e-10) << decoupled << ams << " step " << step;
       }
     }
   }
@@ -86,7 +92,8 @@ TEST(NnCppOptim, ParamGroupsAndStateDict) {
   Tensor a = ones({2}).requires_grad_(), b = ones({2}).requires_grad_();
   std::vector<optim::OptimizerParamGroup> groups;
   groups.emplace_back(TensorList{a});
-  groups.emplace_back(TensorList{b}, std::make_unique<optim::SGDOptions>(optim::SGDOptions(1.0).momentum(0.5)));
+  groups.emplace_back(TensorList{b},
+                      std::make_unique<optim::SGDOptions>(optim::SGDOptions(1.0).momentum(0.5)));
   optim::SGD opt(groups, optim::SGDOptions(0.1).momentum(0.5));
   for (int s = 0; s < 2; ++s) {
     opt.zero_grad();
@@ -140,9 +147,16 @@ TEST(NnCppOptim, Schedulers) {
   // OneCycleLR(max_lr=0.1, total_steps=10): values printed by torch 1.13.
   optim::SGD opt3({p}, optim::SGDOptions(0.5));
   optim::OneCycleLR one(opt3, 0.1, 10);
-  const double torch_lrs[10] = {0.0040000000000000036, 0.052000000000000005, 0.1, 0.09504846320134738,
-                                0.0811745653949763, 0.06112620219362893, 0.03887419780637107,
-                                0.0188258346050237, 0.004951936798652629, 4e-07};
+  const double torch_lrs[10] = {0.0040000000000000036,
+                                0.052000000000000005,
+                                0.1,
+                                0.09504846320134738,
+                                0.0811745653949763,
+                                0.06112620219362893,
+                                0.03887419780637107,
+                                0.0188258346050237,
+                                0.004951936798652629,
+                                4e-07};
   for (int s = 0; s < 10; ++s) {
     ASSERT_NEAR(opt3.param_groups()[0].options->get_lr(), torch_lrs[s], 1e-9) << s;
     one.step();
@@ -150,7 +164,8 @@ TEST(NnCppOptim, Schedulers) {
 }
 
 TEST(NnCppOptim, ClipGrad) {
-  Tensor a = zeros({2}).requires_grad_(), b = zeros({1}).requires_grad_(), c = zeros({1}).requires_grad_();
+  Tensor a = zeros({2}).requires_grad_(), b = zeros({1}).requires_grad_(),
+         c = zeros({1}).requires_grad_();
   a.set_grad(tensor<float>({3.f, 0.f}));
   b.set_grad(tensor<float>({4.f}));
   double total = nn::utils::clip_grad_norm_({a, b, c}, 1.0);  // c has no gradient
@@ -169,7 +184,9 @@ TEST(NnCppOptim, AdagradAndRmsprop) {
   {
     std::vector<double> c = {1.0, 2.0}, p = {1.0, -0.5}, acc = {0.1, 0.1};
     Tensor param = from_vector(p, {2}, DType::Float64).requires_grad_();
-    optim::Adagrad opt({param}, optim::AdagradOpts(0.1).lr_decay(0.01).weight_decay(0.05).initial_accumulator_value(0.1));
+    optim::Adagrad opt(
+        {param},
+        optim::AdagradOpts(0.1).lr_decay(0.01).weight_decay(0.05).initial_accumulator_value(0.1));
     for (int step = 1; step <= 4; ++step) {
       opt.zero_grad();
       compute_grad(param, c);
@@ -187,7 +204,8 @@ TEST(NnCppOptim, AdagradAndRmsprop) {
   for (bool centered : {false, true}) {
     std::vector<double> c = {1.0, 2.0}, p = {1.0, -0.5}, sq(2), ga(2), buf(2);
     Tensor param = from_vector(p, {2}, DType::Float64).requires_grad_();
-    optim::RMSprop opt({param}, optim::RMSpropOpts(0.01).alpha(0.9).momentum(0.5).centered(centered));
+    optim::RMSprop opt({param},
+                       optim::RMSpropOpts(0.01).alpha(0.9).momentum(0.5).centered(centered));
     for (int step = 1; step <= 4; ++step) {
       opt.zero_grad();
       compute_grad(param, c);
@@ -206,7 +224,8 @@ TEST(NnCppOptim, AdagradAndRmsprop) {
         p[i] -= 0.01 * buf[i];
       }
       auto got = vals(param);
-      for (int i = 0; i < 2; ++i) ASSERT_NEAR(got[i], p[i], 1e-10) << "RMSprop centered " << centered << " step " << step;
+      for (int i = 0; i < 2; ++i)
+        ASSERT_NEAR(got[i], p[i], 1e-10) << "RMSprop centered " << centered << " step " << step;
     }
   }
 }

@@ -24,8 +24,10 @@ TEST(NnCppPacked, PackAndPadRoundTrip) {
   EXPECT_EQ(ints(p.sorted_indices), (std::vector<int64_t>{0, 2, 1}));
   EXPECT_EQ(ints(p.unsorted_indices), (std::vector<int64_t>{0, 2, 1}));
   // Step 0 holds sequences 0, 2, 1; step 2 sequences 0, 2; step 3 sequence 0.
-  EXPECT_TRUE(allclose(narrow(p.data, 0, 0, 3), index_select(select(x, 0, 0), 0, p.sorted_indices)));
-  EXPECT_TRUE(allclose(narrow(p.data, 0, 6, 2), index_select(select(x, 0, 2), 0, from_vector<int64_t>({0, 2}, {2}))));
+  EXPECT_TRUE(
+      allclose(narrow(p.data, 0, 0, 3), index_select(select(x, 0, 0), 0, p.sorted_indices)));
+  EXPECT_TRUE(allclose(narrow(p.data, 0, 6, 2),
+                       index_select(select(x, 0, 2), 0, from_vector<int64_t>({0, 2}, {2}))));
   EXPECT_TRUE(allclose(narrow(p.data, 0, 8, 1), narrow(select(x, 0, 3), 0, 0, 1)));
 
   auto [padded, lengths] = nn::pad_packed_sequence(p, true, -1.0, 5);
@@ -34,7 +36,8 @@ TEST(NnCppPacked, PackAndPadRoundTrip) {
   Tensor xb = transpose(x, 0, 1);
   EXPECT_TRUE(allclose(narrow(select(padded, 0, 0), 0, 0, 4), select(xb, 0, 0)));
   EXPECT_TRUE(allclose(narrow(select(padded, 0, 1), 0, 0, 2), narrow(select(xb, 0, 1), 0, 0, 2)));
-  EXPECT_EQ(sum(narrow(select(padded, 0, 1), 0, 2, 3)).item<double>(), -6.0);  // 3 steps x 2 features of -1
+  EXPECT_EQ(sum(narrow(select(padded, 0, 1), 0, 2, 3)).item<double>(),
+            -6.0);  // 3 steps x 2 features of -1
   EXPECT_THROW(nn::pad_packed_sequence(p, false, 0.0, 3), ValueError);  // total_length < longest
 
   // pack_sequence / pad_sequence, batch_first input and bad lengths.
@@ -63,7 +66,8 @@ TEST(NnCppPacked, RnnMatchesPerSequenceRuns) {
       nn::GRU gru(o);
       const int64_t D = bidirectional ? 2 : 1;
       Tensor x = randn({N, T, I}, {}, DType::Float64).requires_grad_();
-      Tensor h0 = randn({2 * D, N, H}, {}, DType::Float64), c0 = randn({2 * D, N, H}, {}, DType::Float64);
+      Tensor h0 = randn({2 * D, N, H}, {}, DType::Float64),
+             c0 = randn({2 * D, N, H}, {}, DType::Float64);
       lstm->to(DType::Float64);
       gru->to(DType::Float64);
       nn::PackedSequence packed = nn::pack_padded_sequence(x, lengths, true, false);
@@ -93,11 +97,16 @@ TEST(NnCppPacked, RnnMatchesPerSequenceRuns) {
           oi = o1;
           hni = h1;
         }
-        std::string what = std::string(lstm_kind ? "LSTM" : "GRU") + (bidirectional ? " bidirectional" : "") +
-                           " sequence " + std::to_string(i);
-        EXPECT_TRUE(allclose(narrow(select(out, 0, i), 0, 0, lengths[size_t(i)]), oi, 1e-10, 1e-12)) << what;
+        std::string what = std::string(lstm_kind ? "LSTM" : "GRU") +
+                           (bidirectional ? " bidirectional" : "") + " sequence " +
+                           std::to_string(i);
+        EXPECT_TRUE(allclose(narrow(select(out, 0, i), 0, 0, lengths[size_t(i)]), oi, 1e-10, 1e-12))
+            << what;
         if (lengths[size_t(i)] < T) {
-          EXPECT_EQ(sum(abs(narrow(select(out, 0, i), 0, lengths[size_t(i)], T - lengths[size_t(i)]))).item<double>(), 0.0)
+          EXPECT_EQ(
+              sum(abs(narrow(select(out, 0, i), 0, lengths[size_t(i)], T - lengths[size_t(i)])))
+                  .item<double>(),
+              0.0)
               << what;
         }
         EXPECT_TRUE(allclose(select(hn, 1, i), hni, 1e-10, 1e-12)) << what;

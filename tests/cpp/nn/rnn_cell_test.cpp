@@ -11,7 +11,9 @@ namespace nn = tc::nn;
 
 namespace {
 // x @ w^T + b for [N, I] x and [G, I] w.
-Tensor affine(const Tensor& x, const Tensor& w, const Tensor& b) { return add(matmul(x, transpose(w, 0, 1)), b); }
+Tensor affine(const Tensor& x, const Tensor& w, const Tensor& b) {
+  return add(matmul(x, transpose(w, 0, 1)), b);
+}
 }  // namespace
 
 TEST(NnCppCells, MatchHandWrittenRecurrences) {
@@ -22,12 +24,14 @@ TEST(NnCppCells, MatchHandWrittenRecurrences) {
 
   nn::RNNCell rnn(I, H, true, "relu");
   rnn->to(DType::Float64);
-  Tensor ref = relu(add(affine(x, rnn->weight_ih, rnn->bias_ih), affine(h, rnn->weight_hh, rnn->bias_hh)));
+  Tensor ref =
+      relu(add(affine(x, rnn->weight_ih, rnn->bias_ih), affine(h, rnn->weight_hh, rnn->bias_hh)));
   EXPECT_TRUE(allclose(rnn(x, h), ref, 1e-12, 1e-12));
 
   nn::LSTMCell lstm(I, H);
   lstm->to(DType::Float64);
-  Tensor gates = add(affine(x, lstm->weight_ih, lstm->bias_ih), affine(h, lstm->weight_hh, lstm->bias_hh));
+  Tensor gates =
+      add(affine(x, lstm->weight_ih, lstm->bias_ih), affine(h, lstm->weight_hh, lstm->bias_hh));
   Tensor i = sigmoid(narrow(gates, 1, 0, H)), f = sigmoid(narrow(gates, 1, H, H)),
          g = tanh(narrow(gates, 1, 2 * H, H)), o = sigmoid(narrow(gates, 1, 3 * H, H));
   Tensor c1 = add(mul(f, c), mul(i, g)), h1 = mul(o, tanh(c1));

@@ -15,7 +15,8 @@ namespace {
 
 TensorList leaves(const std::vector<Shape>& shapes) {
   TensorList t;
-  for (const Shape& s : shapes) t.push_back(mul(randn(s, {}, DType::Float64), 0.5).requires_grad_(true));
+  for (const Shape& s : shapes)
+    t.push_back(mul(randn(s, {}, DType::Float64), 0.5).requires_grad_(true));
   return t;
 }
 
@@ -86,8 +87,9 @@ TEST(RnnPerfLayer, ElmanLayerMatchesCellLoop) {
       TensorList outs(static_cast<size_t>(T));
       for (int64_t s = 0; s < T; ++s) {
         int64_t t = reverse ? T - 1 - s : s;
-        h = std::string(nl) == "relu" ? F::rnn_relu_cell(select(p[0], 0, t), h, p[2], p[3], p[4], p[5])
-                                      : F::rnn_tanh_cell(select(p[0], 0, t), h, p[2], p[3], p[4], p[5]);
+        h = std::string(nl) == "relu"
+                ? F::rnn_relu_cell(select(p[0], 0, t), h, p[2], p[3], p[4], p[5])
+                : F::rnn_tanh_cell(select(p[0], 0, t), h, p[2], p[3], p[4], p[5]);
         outs[size_t(t)] = h;
       }
       Tensor o2 = stack(outs, 0);

@@ -26,7 +26,8 @@ struct Case {
 template <typename Fn>
 TensorList run(const TensorList& base, const TensorList& gouts, Fn&& fn) {
   TensorList in;
-  for (const Tensor& t : base) in.push_back(t.defined() ? clone(t).detach().requires_grad_(true) : Tensor());
+  for (const Tensor& t : base)
+    in.push_back(t.defined() ? clone(t).detach().requires_grad_(true) : Tensor());
   auto [o, h, c] = fn(in);
   Tensor loss = sum(mul(o, gouts[0]));
   loss = add(loss, sum(mul(h, gouts[1])));
@@ -51,10 +52,16 @@ TEST(RnnPacked, FusedMatchesPerStepPathOnPackedBatches) {
     for (bool reverse : {false, true}) {
       const bool lstm = k.kind == D::CellKind::LSTM;
       const int64_t G = lstm ? 4 : k.kind == D::CellKind::GRU ? 3 : 1, P = k.P ? k.P : H;
-      TensorList base = {leaf({L.total, I}), leaf({N, P}), lstm ? leaf({N, H}) : Tensor(), leaf({G * H, I}),
-                         leaf({G * H, P}), leaf({G * H}), leaf({G * H}), k.P ? leaf({P, H}) : Tensor()};
-      TensorList gouts = {randn({L.total, P}, {}, DType::Float64), randn({N, P}, {}, DType::Float64),
-                          randn({N, H}, {}, DType::Float64)};
+      TensorList base = {leaf({L.total, I}),
+                         leaf({N, P}),
+                         lstm ? leaf({N, H}) : Tensor(),
+                         leaf({G * H, I}),
+                         leaf({G * H, P}),
+                         leaf({G * H}),
+                         leaf({G * H}),
+                         k.P ? leaf({P, H}) : Tensor()};
+      TensorList gouts = {randn({L.total, P}, {}, DType::Float64),
+                          randn({N, P}, {}, DType::Float64), randn({N, H}, {}, DType::Float64)};
       auto call = [&](bool fused) {
         return [&, fused](const TensorList& a) {
           D::LayerWeights w{a[3], a[4], a[5], a[6], a[7]};
@@ -95,8 +102,8 @@ TEST(RnnPacked, FinalStatesAreEachSequencesLastStep) {
 TEST(RnnPacked, LstmProjectionMatchesPerStepPathPadded) {
   manual_seed(9);
   const int64_t T = 5, N = 2, I = 3, H = 4, P = 2;
-  TensorList base = {leaf({T, N, I}), leaf({N, P}), leaf({N, H}), leaf({4 * H, I}), leaf({4 * H, P}), leaf({4 * H}),
-                     Tensor(), leaf({P, H})};
+  TensorList base = {leaf({T, N, I}),  leaf({N, P}),  leaf({N, H}), leaf({4 * H, I}),
+                     leaf({4 * H, P}), leaf({4 * H}), Tensor(),     leaf({P, H})};
   TensorList gouts = {randn({T, N, P}, {}, DType::Float64), randn({N, P}, {}, DType::Float64),
                       randn({N, H}, {}, DType::Float64)};
   for (bool reverse : {false, true}) {
@@ -149,7 +156,8 @@ TEST(RnnPacked, FrontendLstmProjSize) {
     TensorList outs;
     for (int64_t d = 0; d < 2; ++d) {
       TensorList w = lstm->layer_weights(l, d);
-      auto [po, h, c] = F::lstm_layer_packed(in, bs, Tensor(), Tensor(), w[0], w[1], w[2], w[3], d == 1, w[4]);
+      auto [po, h, c] =
+          F::lstm_layer_packed(in, bs, Tensor(), Tensor(), w[0], w[1], w[2], w[3], d == 1, w[4]);
       outs.push_back(po);
       hs.push_back(h);
     }

@@ -74,7 +74,8 @@ TEST(NnCppSamplers, LoaderUsesSamplerLength) {
   Tensor x = reshape(arange(20, DType::Float32), {10, 2});
   auto ds = std::make_shared<data::TensorDataset>(TensorList{x});
   auto sampler = std::make_shared<data::DistributedSampler>(2, 1, false);
-  data::DataLoader<data::TensorDataset> loader(ds, {.batch_size = 2, .num_workers = 2}, {}, sampler);
+  data::DataLoader<data::TensorDataset> loader(ds, {.batch_size = 2, .num_workers = 2}, {},
+                                               sampler);
   EXPECT_EQ(loader.size(), 3u);  // 5 indices for rank 1
   std::vector<float> firsts;
   size_t batches = 0;

@@ -22,7 +22,8 @@ namespace {
 std::vector<optim::OptimizerParamGroup> two_groups() {
   std::vector<optim::OptimizerParamGroup> g;
   g.emplace_back(TensorList{zeros({2}).requires_grad_()});
-  g.emplace_back(TensorList{zeros({3}).requires_grad_()}, std::make_unique<optim::SGDOptions>(0.05));
+  g.emplace_back(TensorList{zeros({3}).requires_grad_()},
+                 std::make_unique<optim::SGDOptions>(0.05));
   return g;
 }
 std::vector<optim::OptimizerParamGroup> two_adam_groups() {
@@ -85,7 +86,8 @@ TEST(NnCppSched, ClosedFormsAndErrors) {
   const double pi = std::numbers::pi;
   std::vector<double> tcur = {0, 1, 0, 1, 2, 3, 0}, ti = {2, 2, 4, 4, 4, 4, 8};
   for (size_t e = 0; e < tcur.size(); ++e) {
-    EXPECT_NEAR(sgdr.get_last_lr()[0], 0.1 * (1 + std::cos(pi * tcur[e] / ti[e])) / 2, 1e-15) << "epoch " << e;
+    EXPECT_NEAR(sgdr.get_last_lr()[0], 0.1 * (1 + std::cos(pi * tcur[e] / ti[e])) / 2, 1e-15)
+        << "epoch " << e;
     sgdr.step();
   }
 
@@ -144,10 +146,13 @@ TEST(NnCppSched, StateDictRoundTrip) {
 
 TEST(NnCppSchedInterop, Sequences) {
   const char* dir_env = std::getenv("NNCPP_SCHED_DIR");
-  if (!dir_env) GTEST_SKIP() << "NNCPP_SCHED_DIR not set (run by tests/python/nn/cpp/test_nncpp_sched.py)";
+  if (!dir_env)
+    GTEST_SKIP() << "NNCPP_SCHED_DIR not set (run by tests/python/nn/cpp/test_nncpp_sched.py)";
   NamedTensors out;
   const int steps = 20;
-  auto sgd = [] { return std::make_unique<optim::SGD>(two_groups(), optim::SGDOptions(0.1).momentum(0.9)); };
+  auto sgd = [] {
+    return std::make_unique<optim::SGD>(two_groups(), optim::SGDOptions(0.1).momentum(0.9));
+  };
   auto adam = [] { return std::make_unique<optim::Adam>(two_adam_groups(), optim::AdamOpts(0.1)); };
   auto simple = [&](const std::string& name, auto make_sched) {
     auto opt = sgd();
@@ -155,21 +160,30 @@ TEST(NnCppSchedInterop, Sequences) {
     run(*opt, steps, [&](int) { s->step(); }).save(out, name);
   };
   simple("lambda", [](optim::Optimizer& o) {
-    return std::make_unique<optim::LambdaLR>(o, [](int64_t e) { return std::pow(0.95, double(e)); });
+    return std::make_unique<optim::LambdaLR>(o,
+                                             [](int64_t e) { return std::pow(0.95, double(e)); });
   });
-  simple("multiplicative",
-         [](optim::Optimizer& o) { return std::make_unique<optim::MultiplicativeLR>(o, [](int64_t) { return 0.9; }); });
+  simple("multiplicative", [](optim::Optimizer& o) {
+    return std::make_unique<optim::MultiplicativeLR>(o, [](int64_t) { return 0.9; });
+  });
   simple("step", [](optim::Optimizer& o) { return std::make_unique<optim::StepLR>(o, 3, 0.5); });
   simple("multistep", [](optim::Optimizer& o) {
     return std::make_unique<optim::MultiStepLR>(o, std::vector<int64_t>{2, 5, 5, 8}, 0.3);
   });
-  simple("constant", [](optim::Optimizer& o) { return std::make_unique<optim::ConstantLR>(o, 0.25, 4); });
-  simple("linear", [](optim::Optimizer& o) { return std::make_unique<optim::LinearLR>(o, 0.2, 1.0, 5); });
-  simple("exponential", [](optim::Optimizer& o) { return std::make_unique<optim::ExponentialLR>(o, 0.9); });
-  simple("polynomial", [](optim::Optimizer& o) { return std::make_unique<optim::PolynomialLR>(o, 6, 2.0); });
-  simple("cosine", [](optim::Optimizer& o) { return std::make_unique<optim::CosineAnnealingLR>(o, 7, 0.001); });
-  simple("warm_restarts",
-         [](optim::Optimizer& o) { return std::make_unique<optim::CosineAnnealingWarmRestarts>(o, 3, 2, 0.001); });
+  simple("constant",
+         [](optim::Optimizer& o) { return std::make_unique<optim::ConstantLR>(o, 0.25, 4); });
+  simple("linear",
+         [](optim::Optimizer& o) { return std::make_unique<optim::LinearLR>(o, 0.2, 1.0, 5); });
+  simple("exponential",
+         [](optim::Optimizer& o) { return std::make_unique<optim::ExponentialLR>(o, 0.9); });
+  simple("polynomial",
+         [](optim::Optimizer& o) { return std::make_unique<optim::PolynomialLR>(o, 6, 2.0); });
+  simple("cosine", [](optim::Optimizer& o) {
+    return std::make_unique<optim::CosineAnnealingLR>(o, 7, 0.001);
+  });
+  simple("warm_restarts", [](optim::Optimizer& o) {
+    return std::make_unique<optim::CosineAnnealingWarmRestarts>(o, 3, 2, 0.001);
+  });
   {
     auto opt = sgd();
     optim::CyclicLROptions o;
@@ -179,7 +193,9 @@ TEST(NnCppSchedInterop, Sequences) {
     o.step_size_down = 2;
     o.mode = "triangular2";
     optim::CyclicLR s(*opt, o);
-    run(*opt, steps, [&](int) { s.step(); }, "momentum").save(out, "cyclic_tri2");
+    run(
+        *opt, steps, [&](int) { s.step(); }, "momentum")
+        .save(out, "cyclic_tri2");
   }
   {
     auto opt = sgd();
@@ -191,12 +207,16 @@ TEST(NnCppSchedInterop, Sequences) {
     o.gamma = 0.9;
     o.base_momentum = {0.7, 0.75};
     optim::CyclicLR s(*opt, o);
-    run(*opt, steps, [&](int) { s.step(); }, "momentum").save(out, "cyclic_exp");
+    run(
+        *opt, steps, [&](int) { s.step(); }, "momentum")
+        .save(out, "cyclic_exp");
   }
   {
     auto opt = sgd();
     optim::OneCycleLR s(*opt, 0.1, steps);
-    run(*opt, steps - 1, [&](int) { s.step(); }, "momentum").save(out, "onecycle");
+    run(
+        *opt, steps - 1, [&](int) { s.step(); }, "momentum")
+        .save(out, "onecycle");
   }
   {
     auto opt = adam();
@@ -207,7 +227,9 @@ TEST(NnCppSchedInterop, Sequences) {
     o.three_phase = true;
     o.pct_start = 0.25;
     optim::OneCycleLR s(*opt, o);
-    run(*opt, steps - 1, [&](int) { s.step(); }, "beta1").save(out, "onecycle3_adam");
+    run(
+        *opt, steps - 1, [&](int) { s.step(); }, "beta1")
+        .save(out, "onecycle3_adam");
   }
   {
     auto opt = sgd();

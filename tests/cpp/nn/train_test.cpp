@@ -39,20 +39,25 @@ std::pair<Tensor, Tensor> bars(int64_t n, const GeneratorPtr& g) {
   for (int64_t i = 0; i < n; ++i)
     for (int64_t k = 0; k < 8; ++k) {
       float* im = p + i * 64;
-      if (yl[i] == 0) im[pl[i] * 8 + k] += 1.5f;
-      else if (yl[i] == 1) im[k * 8 + pl[i]] += 1.5f;
-      else if (yl[i] == 2) im[k * 8 + k] += 1.5f;
+      if (yl[i] == 0)
+        im[pl[i] * 8 + k] += 1.5f;
+      else if (yl[i] == 1)
+        im[k * 8 + pl[i]] += 1.5f;
+      else if (yl[i] == 2)
+        im[k * 8 + k] += 1.5f;
     }
   return {img, y};
 }
 
 struct CnnImpl : nn::Module {
   CnnImpl() : nn::Module("Cnn") {
-    features = register_module("features", nn::Sequential({nn::AnyModule(nn::Conv2d(1, 8, 3, 1, 1)),
-                                                           nn::AnyModule(nn::BatchNorm2d(8)),
-                                                           nn::AnyModule(nn::ReLU()), nn::AnyModule(nn::MaxPool2d(2))}));
-    classifier = register_module("classifier", nn::Sequential({nn::AnyModule(nn::Flatten()),
-                                                               nn::AnyModule(nn::Linear(8 * 4 * 4, 4))}));
+    features = register_module(
+        "features",
+        nn::Sequential({nn::AnyModule(nn::Conv2d(1, 8, 3, 1, 1)), nn::AnyModule(nn::BatchNorm2d(8)),
+                        nn::AnyModule(nn::ReLU()), nn::AnyModule(nn::MaxPool2d(2))}));
+    classifier = register_module(
+        "classifier",
+        nn::Sequential({nn::AnyModule(nn::Flatten()), nn::AnyModule(nn::Linear(8 * 4 * 4, 4))}));
   }
   Tensor forward(const Tensor& x) { return classifier(features(x)); }
   nn::Sequential features{nullptr}, classifier{nullptr};
@@ -67,10 +72,12 @@ TEST(NnCppTrain, MlpReachesAccuracy) {
   manual_seed(0);
   auto [x, y] = blobs(512, g);
   auto [xt, yt] = blobs(256, g);
-  nn::Sequential mlp({nn::AnyModule(nn::Linear(2, 32)), nn::AnyModule(nn::ReLU()), nn::AnyModule(nn::Linear(32, 4))});
+  nn::Sequential mlp({nn::AnyModule(nn::Linear(2, 32)), nn::AnyModule(nn::ReLU()),
+                      nn::AnyModule(nn::Linear(32, 4))});
   optim::SGD opt(mlp->parameters(), optim::SGDOptions(0.1).momentum(0.9));
   auto ds = std::make_shared<data::TensorDataset>(TensorList{x, y});
-  data::DataLoader<data::TensorDataset> loader(ds, {.batch_size = 32, .shuffle = true, .generator = g});
+  data::DataLoader<data::TensorDataset> loader(ds,
+                                               {.batch_size = 32, .shuffle = true, .generator = g});
   nn::CrossEntropyLoss loss_fn;
   for (int epoch = 0; epoch < 5; ++epoch)
     for (auto& batch : loader) {
@@ -93,7 +100,8 @@ TEST(NnCppTrain, CnnReachesAccuracyWithWorkers) {
   optim::Adam opt(net->parameters(), optim::AdamOpts(1e-2));
   optim::StepLR sched(opt, 3, 0.5);
   auto ds = std::make_shared<data::TensorDataset>(TensorList{x, y});
-  data::DataLoader<data::TensorDataset> loader(ds, {.batch_size = 32, .shuffle = true, .num_workers = 2, .generator = g});
+  data::DataLoader<data::TensorDataset> loader(
+      ds, {.batch_size = 32, .shuffle = true, .num_workers = 2, .generator = g});
   for (int epoch = 0; epoch < 6; ++epoch) {
     net->train();
     for (auto& batch : loader) {
@@ -114,9 +122,10 @@ TEST(NnCppTrain, CnnReachesAccuracyWithWorkers) {
 namespace {
 struct InteropNetImpl : nn::Module {
   InteropNetImpl() : nn::Module("InteropNet") {
-    features = register_module("features", nn::Sequential({nn::AnyModule(nn::Conv2d(3, 4, 3, 1, 1)),
-                                                           nn::AnyModule(nn::BatchNorm2d(4)),
-                                                           nn::AnyModule(nn::ReLU()), nn::AnyModule(nn::MaxPool2d(2))}));
+    features = register_module(
+        "features",
+        nn::Sequential({nn::AnyModule(nn::Conv2d(3, 4, 3, 1, 1)), nn::AnyModule(nn::BatchNorm2d(4)),
+                        nn::AnyModule(nn::ReLU()), nn::AnyModule(nn::MaxPool2d(2))}));
     classifier = register_module("classifier", nn::Linear(64, 5));
     rnn = register_module("rnn", nn::LSTM(5, 6, 2));
     ln = register_module("ln", nn::LayerNorm(nn::IntList{6}));
@@ -171,18 +180,20 @@ namespace {
 struct SeqNetImpl : nn::Module {
   SeqNetImpl() : nn::Module("SeqNet") {
     emb = register_module("emb", nn::Embedding(20, 8, 0));
-    enc = register_module("enc", nn::TransformerEncoder(nn::TransformerEncoderLayerOptions{8, 2, 16, 0.0, "gelu", 1e-5,
-                                                                                           /*batch_first=*/true,
-                                                                                           /*norm_first=*/true},
-                                                        2, /*final_norm=*/true));
-    gru = register_module("gru", nn::GRU(nn::RNNOptions{8, 5, 2, true, /*batch_first=*/true, 0.0, /*bidirectional=*/true}));
+    enc = register_module("enc", nn::TransformerEncoder(
+                                     nn::TransformerEncoderLayerOptions{8, 2, 16, 0.0, "gelu", 1e-5,
+                                                                        /*batch_first=*/true,
+                                                                        /*norm_first=*/true},
+                                     2, /*final_norm=*/true));
+    gru = register_module("gru", nn::GRU(nn::RNNOptions{8, 5, 2, true, /*batch_first=*/true, 0.0,
+                                                        /*bidirectional=*/true}));
     up = register_module("up", nn::ConvTranspose2d(1, 2, 3, 2, 1, 1));
     gn = register_module("gn", nn::GroupNorm(2, 2));
   }
   Tensor forward(const Tensor& tokens) {
     Tensor x = enc(emb(tokens), Tensor(), eq(tokens, scalar_tensor(int64_t(0), DType::Int64)));
-    Tensor out = std::get<0>(gru(x));              // [N, T, 10]
-    return gn(up(unsqueeze(out, 1)));              // [N, 2, 2T, 20]
+    Tensor out = std::get<0>(gru(x));  // [N, T, 10]
+    return gn(up(unsqueeze(out, 1)));  // [N, 2, 2T, 20]
   }
   nn::Embedding emb{nullptr};
   nn::TransformerEncoder enc{nullptr};

@@ -19,21 +19,34 @@ TEST(NnCppTransformer, DecoderStructureMaskAndErrors) {
   nn::TransformerDecoderLayer layer(nn::TransformerDecoderLayerOptions{8, 2, 16, 0.0});
   std::vector<std::string> keys;
   for (auto& [k, t] : layer->state_dict()) keys.push_back(k);
-  std::vector<std::string> expect = {"self_attn.in_proj_weight", "self_attn.in_proj_bias",
-                                     "self_attn.out_proj.weight", "self_attn.out_proj.bias",
-                                     "multihead_attn.in_proj_weight", "multihead_attn.in_proj_bias",
-                                     "multihead_attn.out_proj.weight", "multihead_attn.out_proj.bias",
-                                     "linear1.weight", "linear1.bias", "linear2.weight", "linear2.bias",
-                                     "norm1.weight", "norm1.bias", "norm2.weight", "norm2.bias",
-                                     "norm3.weight", "norm3.bias"};
+  std::vector<std::string> expect = {"self_attn.in_proj_weight",
+                                     "self_attn.in_proj_bias",
+                                     "self_attn.out_proj.weight",
+                                     "self_attn.out_proj.bias",
+                                     "multihead_attn.in_proj_weight",
+                                     "multihead_attn.in_proj_bias",
+                                     "multihead_attn.out_proj.weight",
+                                     "multihead_attn.out_proj.bias",
+                                     "linear1.weight",
+                                     "linear1.bias",
+                                     "linear2.weight",
+                                     "linear2.bias",
+                                     "norm1.weight",
+                                     "norm1.bias",
+                                     "norm2.weight",
+                                     "norm2.bias",
+                                     "norm3.weight",
+                                     "norm3.bias"};
   EXPECT_EQ(keys, expect);
 
   Tensor m = nn::TransformerImpl::generate_square_subsequent_mask(3);
   const float* p = m.data<float>();
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
-      if (j > i) EXPECT_TRUE(std::isinf(p[i * 3 + j]) && p[i * 3 + j] < 0);
-      else EXPECT_EQ(p[i * 3 + j], 0.0f);
+      if (j > i)
+        EXPECT_TRUE(std::isinf(p[i * 3 + j]) && p[i * 3 + j] < 0);
+      else
+        EXPECT_EQ(p[i * 3 + j], 0.0f);
     }
 
   // A causal self-attention mask makes step t independent of later target steps.
@@ -68,7 +81,9 @@ TEST(NnCppTransformer, DecoderStructureMaskAndErrors) {
 
 TEST(NnCppTransformerInterop, MatchesTorch) {
   const char* dir_env = std::getenv("NNCPP_TRANSFORMER_DIR");
-  if (!dir_env) GTEST_SKIP() << "NNCPP_TRANSFORMER_DIR not set (run by tests/python/nn/cpp/test_nncpp_transformer.py)";
+  if (!dir_env)
+    GTEST_SKIP()
+        << "NNCPP_TRANSFORMER_DIR not set (run by tests/python/nn/cpp/test_nncpp_transformer.py)";
   std::filesystem::path dir(dir_env);
   for (int config = 0; config < 2; ++config) {
     std::string tag = std::to_string(config);
@@ -88,9 +103,10 @@ TEST(NnCppTransformerInterop, MatchesTorch) {
     model->load(dir / ("torch_sd" + tag + ".pt"), /*strict=*/true);
     std::map<std::string, Tensor> io;
     for (auto& [k, t] : serialize::load(dir / ("torch_io" + tag + ".pt"))) io[k] = t;
-    Tensor y = model(io["src"], io["tgt"], Tensor(), io["tgt_mask"], Tensor(), io["src_kpm"], Tensor(), io["src_kpm"]);
-    EXPECT_TRUE(allclose(y, io["y"], 1e-4, 1e-5)) << "config " << config << ": max diff "
-                                                 << max(abs(sub(y, io["y"]))).item<double>();
+    Tensor y = model(io["src"], io["tgt"], Tensor(), io["tgt_mask"], Tensor(), io["src_kpm"],
+                     Tensor(), io["src_kpm"]);
+    EXPECT_TRUE(allclose(y, io["y"], 1e-4, 1e-5))
+        << "config " << config << ": max diff " << max(abs(sub(y, io["y"]))).item<double>();
     serialize::save({{"y", y.detach()}}, dir / ("cpp_out" + tag + ".pt"));
     nn::Transformer fresh(o);
     fresh->save(dir / ("cpp_sd" + tag + ".pt"));

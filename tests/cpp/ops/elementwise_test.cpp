@@ -12,7 +12,8 @@ TEST(Elementwise, UnaryAndCompare) {
   Tensor m = tc::gt(x, tc::scalar_tensor(0.0, DType::Float32));
   EXPECT_EQ(m.dtype(), DType::Bool);
   EXPECT_FALSE(m.data<bool>()[0]);
-  EXPECT_TRUE(tc::equal(tc::clamp(x, Scalar(0.0), Scalar(1.0)), tc::tensor<float>({0.f, 0.25f, 1.f})));
+  EXPECT_TRUE(
+      tc::equal(tc::clamp(x, Scalar(0.0), Scalar(1.0)), tc::tensor<float>({0.f, 0.25f, 1.f})));
 }
 
 TEST(Elementwise, IntegerPowIsExact) {

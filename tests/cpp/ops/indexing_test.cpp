@@ -7,7 +7,9 @@
 using namespace tc;
 
 namespace {
-Tensor arange_2d(int64_t r, int64_t c) { return reshape(arange(r * c, TensorOptions(DType::Float32)), {r, c}); }
+Tensor arange_2d(int64_t r, int64_t c) {
+  return reshape(arange(r * c, TensorOptions(DType::Float32)), {r, c});
+}
 }  // namespace
 
 TEST(Indexing, BasicIsView) {

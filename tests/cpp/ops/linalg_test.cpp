@@ -5,17 +5,21 @@
 using namespace tc;
 
 namespace {
-double at(const Tensor& t, int64_t i) { return contiguous(to_dtype(t, DType::Float64)).data<double>()[i]; }
+double at(const Tensor& t, int64_t i) {
+  return contiguous(to_dtype(t, DType::Float64)).data<double>()[i];
+}
 }  // namespace
 
 TEST(Linalg, MatmulShapes) {
-  Tensor a = arange(6, TensorOptions(DType::Float64)), b = arange(12, TensorOptions(DType::Float64));
+  Tensor a = arange(6, TensorOptions(DType::Float64)),
+         b = arange(12, TensorOptions(DType::Float64));
   Tensor m = matmul(reshape(a, {2, 3}), reshape(b, {3, 4}));
   EXPECT_EQ(m.sizes(), (Shape{2, 4}));
   // row 0 of [[0,1,2],[3,4,5]] @ [[0..3],[4..7],[8..11]] = [20, 23, 26, 29]
   EXPECT_DOUBLE_EQ(at(m, 0), 20);
   EXPECT_DOUBLE_EQ(at(m, 3), 29);
-  EXPECT_EQ(matmul(reshape(a, {2, 3}), arange(3, TensorOptions(DType::Float64))).sizes(), (Shape{2}));
+  EXPECT_EQ(matmul(reshape(a, {2, 3}), arange(3, TensorOptions(DType::Float64))).sizes(),
+            (Shape{2}));
   EXPECT_EQ(matmul(zeros({5, 1, 2, 3}), zeros({4, 3, 7})).sizes(), (Shape{5, 4, 2, 7}));
   EXPECT_EQ(matmul(zeros({3}), zeros({3})).dim(), 0);
   EXPECT_THROW(mm(zeros({2, 3}), zeros({2, 3})), ValueError);

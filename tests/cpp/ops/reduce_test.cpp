@@ -3,9 +3,9 @@
 
 #include <cmath>
 
-#include "tensorcore/tensorcore.h"
 #include "tensorcore/ops/reduce.h"
 #include "tensorcore/ops/sort.h"
+#include "tensorcore/tensorcore.h"
 
 using namespace tc;
 

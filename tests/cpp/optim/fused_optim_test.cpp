@@ -68,7 +68,8 @@ TEST(NnFused, SoftmaxRowsSumToOneAndLogSoftmaxAgrees) {
     Tensor total = sum(s, {dim});
     for (int64_t i = 0; i < total.numel(); ++i) EXPECT_NEAR(total.data<float>()[i], 1.0f, 1e-5);
     Tensor ls = nnfused::log_softmax(x, dim);
-    for (int64_t i = 0; i < s.numel(); ++i) EXPECT_NEAR(std::log(s.data<float>()[i]), ls.data<float>()[i], 1e-5);
+    for (int64_t i = 0; i < s.numel(); ++i)
+      EXPECT_NEAR(std::log(s.data<float>()[i]), ls.data<float>()[i], 1e-5);
   }
   EXPECT_THROW(nnfused::softmax(x, 3), IndexError);
 }

@@ -8,11 +8,11 @@
 
 #include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/cuda/cuda.h"
-#include "tests/cpp/cuda/gpu_test_util.h"
 #include "tensorcore/optim/adaptive.h"
 #include "tensorcore/optim/fused.h"
 #include "tensorcore/optim/optimizer.h"
 #include "tensorcore/tensorcore.h"
+#include "tests/cpp/cuda/gpu_test_util.h"
 
 using namespace tc;
 
@@ -36,29 +36,44 @@ std::vector<Case> cases() {
   return {
       {"SGD", wrap([](TensorList ps) { return std::make_unique<SGD>(ps, SGDOptions(0.1)); })},
       {"SGD-nesterov", wrap([](TensorList ps) {
-         return std::make_unique<SGD>(ps, SGDOptions(0.05).momentum(0.9).nesterov(true).weight_decay(0.01));
+         return std::make_unique<SGD>(
+             ps, SGDOptions(0.05).momentum(0.9).nesterov(true).weight_decay(0.01));
        })},
       {"SGD-dampening", wrap([](TensorList ps) {
-         return std::make_unique<SGD>(ps, SGDOptions(0.05).momentum(0.9).dampening(0.2).maximize(true));
+         return std::make_unique<SGD>(ps,
+                                      SGDOptions(0.05).momentum(0.9).dampening(0.2).maximize(true));
        })},
-      {"Adam", wrap([](TensorList ps) { return std::make_unique<Adam>(ps, AdamOpts(0.01).weight_decay(0.1)); })},
+      {"Adam", wrap([](TensorList ps) {
+         return std::make_unique<Adam>(ps, AdamOpts(0.01).weight_decay(0.1));
+       })},
       {"Adam-amsgrad", wrap([](TensorList ps) {
          return std::make_unique<Adam>(ps, AdamOpts(0.01).amsgrad(true).maximize(true));
        })},
       {"AdamW-amsgrad", wrap([](TensorList ps) {
-         return std::make_unique<AdamW>(ps, AdamWOptions(AdamWOptions(0.01).weight_decay(0.3).amsgrad(true)));
+         return std::make_unique<AdamW>(
+             ps, AdamWOptions(AdamWOptions(0.01).weight_decay(0.3).amsgrad(true)));
        })},
       {"Adagrad", wrap([](TensorList ps) {
          return std::make_unique<Adagrad>(ps, AdagradOpts(0.1).lr_decay(0.01).weight_decay(0.1));
        })},
-      {"RMSprop", wrap([](TensorList ps) { return std::make_unique<RMSprop>(ps, RMSpropOpts(0.01)); })},
+      {"RMSprop",
+       wrap([](TensorList ps) { return std::make_unique<RMSprop>(ps, RMSpropOpts(0.01)); })},
       {"RMSprop-centered-momentum", wrap([](TensorList ps) {
-         return std::make_unique<RMSprop>(ps, RMSpropOpts(0.01).momentum(0.9).centered(true).weight_decay(0.1));
+         return std::make_unique<RMSprop>(
+             ps, RMSpropOpts(0.01).momentum(0.9).centered(true).weight_decay(0.1));
        })},
-      {"Adadelta", wrap([](TensorList ps) { return std::make_unique<Adadelta>(ps, AdadeltaOpts(1.0).weight_decay(0.05)); })},
-      {"Adamax", wrap([](TensorList ps) { return std::make_unique<Adamax>(ps, AdamaxOpts(0.02).maximize(true)); })},
-      {"NAdam", wrap([](TensorList ps) { return std::make_unique<NAdam>(ps, NAdamOpts(0.02).weight_decay(0.05)); })},
-      {"RAdam", wrap([](TensorList ps) { return std::make_unique<RAdam>(ps, RAdamOpts(0.02).weight_decay(0.05)); })},
+      {"Adadelta", wrap([](TensorList ps) {
+         return std::make_unique<Adadelta>(ps, AdadeltaOpts(1.0).weight_decay(0.05));
+       })},
+      {"Adamax", wrap([](TensorList ps) {
+         return std::make_unique<Adamax>(ps, AdamaxOpts(0.02).maximize(true));
+       })},
+      {"NAdam", wrap([](TensorList ps) {
+         return std::make_unique<NAdam>(ps, NAdamOpts(0.02).weight_decay(0.05));
+       })},
+      {"RAdam", wrap([](TensorList ps) {
+         return std::make_unique<RAdam>(ps, RAdamOpts(0.02).weight_decay(0.05));
+       })},
   };
 }
 
@@ -66,7 +81,8 @@ std::vector<Case> cases() {
 // final parameter on the CPU.
 Tensor trajectory(const MakeOptimizer& make, const Tensor& init, Device device, bool strided) {
   // A strided parameter: the transposed view of a buffer holding the transposed values.
-  Tensor p = strided ? t(contiguous(to_device(t(init), device))) : contiguous(to_device(init, device, true));
+  Tensor p = strided ? t(contiguous(to_device(t(init), device)))
+                     : contiguous(to_device(init, device, true));
   EXPECT_EQ(p.is_contiguous(), !strided);
   p.requires_grad_(true);
   auto opt = make({p});
@@ -114,8 +130,8 @@ TEST(OptimGeneric, ForcedGenericMatchesFusedOnCpu) {
 TEST(OptimGeneric, StridedParametersMatchFused) {
   const Tensor init = initial(DType::Float64);
   for (auto& c : cases())
-    expect_close(trajectory(c.make, init, Device(), true), trajectory(c.make, init, Device(), false), 1e-12,
-                 c.name);
+    expect_close(trajectory(c.make, init, Device(), true),
+                 trajectory(c.make, init, Device(), false), 1e-12, c.name);
 }
 
 TEST(OptimGeneric, StepCounterMustBeOnTheHostAndStateOnTheParamDevice) {

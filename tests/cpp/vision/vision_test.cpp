@@ -105,8 +105,8 @@ TEST(VisionPipeline, RotationBy90IsATransposeAndBlurKeepsConstants) {
       {"name": "RandomRotation", "params": {"degrees": [90, 90], "interpolation": "nearest",
                                             "expand": false, "center": null, "fill": 0}}]})");
   const int64_t S = 6;
-  Tensor img = to_dtype(reshape(arange(0, S * S, 1, TensorOptions(DType::Int64)), {1, S, S}),
-                        DType::UInt8);
+  Tensor img =
+      to_dtype(reshape(arange(0, S * S, 1, TensorOptions(DType::Int64)), {1, S, S}), DType::UInt8);
   Tensor out = pipe(img);
   ASSERT_EQ(out.sizes(), Shape({1, S, S}));
   for (int64_t y = 0; y < S; ++y)

@@ -22,13 +22,12 @@ tc::Tensor tone(int64_t channels, int64_t frames, double rate) {
   std::vector<float> v(size_t(channels * frames));
   for (int64_t c = 0; c < channels; ++c)
     for (int64_t i = 0; i < frames; ++i)
-      v[size_t(c * frames + i)] = float(0.5 * std::sin(2 * M_PI * (300 + 100 * c) * double(i) / rate));
+      v[size_t(c * frames + i)] =
+          float(0.5 * std::sin(2 * M_PI * (300 + 100 * c) * double(i) / rate));
   return tc::from_vector(v, {channels, frames});
 }
 
-std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "tc_audio_" + name;
-}
+std::string temp_path(const std::string& name) { return ::testing::TempDir() + "tc_audio_" + name; }
 
 }  // namespace
 
@@ -74,14 +73,16 @@ TEST(AudioIO, FlacInMemory) {
 }
 
 TEST(AudioIO, CorruptInputThrowsDecodeError) {
-  EXPECT_THROW(ta::load_bytes(std::string("RIFF\x10\x00\x00\x00WAVEjunkjunk", 20)), tc::DecodeError);
+  EXPECT_THROW(ta::load_bytes(std::string("RIFF\x10\x00\x00\x00WAVEjunkjunk", 20)),
+               tc::DecodeError);
   EXPECT_THROW(ta::load_bytes(""), tc::DecodeError);
   EXPECT_THROW(ta::load("/nonexistent/file.wav"), tc::DecodeError);
   tc::Tensor x = tone(1, 4000, 8000);
   ta::SaveOptions so;
   so.format = "wav";
   std::string bytes = ta::save_bytes(x, 8000, so);
-  EXPECT_THROW(ta::load_bytes(std::string_view(bytes).substr(0, bytes.size() / 2)), tc::DecodeError);
+  EXPECT_THROW(ta::load_bytes(std::string_view(bytes).substr(0, bytes.size() / 2)),
+               tc::DecodeError);
 }
 
 TEST(AudioIO, ConcurrentLoads) {
@@ -120,5 +121,6 @@ TEST(AudioResample, MatchesDirectSincSum) {
     ASSERT_NEAR(y.data<float>()[o], acc, 2e-5) << "output " << o;
   }
   EXPECT_THROW(ta::resample(x, 0, 3), tc::ValueError);
-  EXPECT_THROW(ta::resample(tc::zeros({4}, tc::TensorOptions(tc::DType::Int32)), 2, 1), tc::TypeError);
+  EXPECT_THROW(ta::resample(tc::zeros({4}, tc::TensorOptions(tc::DType::Int32)), 2, 1),
+               tc::TypeError);
 }

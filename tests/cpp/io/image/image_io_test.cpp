@@ -20,7 +20,8 @@ Tensor gradient(int64_t c, int64_t h, int64_t w) {
   uint8_t* p = t.data<uint8_t>();
   for (int64_t k = 0; k < c; ++k)
     for (int64_t y = 0; y < h; ++y)
-      for (int64_t x = 0; x < w; ++x) p[(k * h + y) * w + x] = uint8_t(std::min<int64_t>(255, x * 3 + y * 2 + k * 30));
+      for (int64_t x = 0; x < w; ++x)
+        p[(k * h + y) * w + x] = uint8_t(std::min<int64_t>(255, x * 3 + y * 2 + k * 30));
   return t;
 }
 
@@ -57,7 +58,8 @@ TEST(ImageIO, JpegRoundTripIsClose) {
   double err = 0;
   for (int64_t k = 0; k < 3; ++k)
     for (int64_t y = 0; y < 32; ++y)
-      for (int64_t x = 0; x < 48; ++x) err += std::abs(int(at(back, k, y, x)) - int(at(img, k, y, x)));
+      for (int64_t x = 0; x < 48; ++x)
+        err += std::abs(int(at(back, k, y, x)) - int(at(img, k, y, x)));
   EXPECT_LT(err / (3 * 32 * 48), 3.0);
   EXPECT_EQ(at(back, 3, 5, 5), 255);
 }
@@ -81,7 +83,8 @@ TEST(ImageIO, OrientationRotatesClockwise) {
 }
 
 TEST(ImageIO, ExifParserIgnoresGarbage) {
-  const uint8_t le[] = {'I', 'I', '*', 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 8, 0, 0, 0};
+  const uint8_t le[] = {'I',  'I', '*', 0, 8, 0, 0, 0, 1, 0, 0x12,
+                        0x01, 3,   0,   1, 0, 0, 0, 8, 0, 0, 0};
   EXPECT_EQ(io::codec::exif_orientation(le, sizeof le), 8);
   EXPECT_EQ(io::codec::exif_orientation(le, 12), 1);  // IFD cut short
   const uint8_t bad_offset[] = {'M', 'M', 0, '*', 0xff, 0xff, 0xff, 0xf0};

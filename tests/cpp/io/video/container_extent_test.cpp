@@ -11,12 +11,8 @@ using tc::io::detail::container_extent;
 
 namespace {
 
-std::string be32(uint32_t v) {
-  return {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
-}
-std::string le32(uint32_t v) {
-  return {char(v), char(v >> 8), char(v >> 16), char(v >> 24)};
-}
+std::string be32(uint32_t v) { return {char(v >> 24), char(v >> 16), char(v >> 8), char(v)}; }
+std::string le32(uint32_t v) { return {char(v), char(v >> 8), char(v >> 16), char(v >> 24)}; }
 std::string box(const std::string& type, size_t payload) {
   return be32(uint32_t(8 + payload)) + type + std::string(payload, '\0');
 }
@@ -72,8 +68,8 @@ TEST(VideoContainerExtent, Riff) {
 TEST(VideoContainerExtent, Matroska) {
   // EBML header (ID 1A45DFA3, size 4), then a Segment (ID 18538067) of 8-byte size 20.
   const std::string header = std::string("\x1A\x45\xDF\xA3\x84", 5) + "abcd";
-  const std::string segment = std::string("\x18\x53\x80\x67\x01\0\0\0\0\0\0\x14", 12) +
-                              std::string(20, 'x');
+  const std::string segment =
+      std::string("\x18\x53\x80\x67\x01\0\0\0\0\0\0\x14", 12) + std::string(20, 'x');
   auto e = container_extent(MediaSource::memory(header + segment));
   ASSERT_TRUE(e.has_value());
   EXPECT_FALSE(e->truncated());

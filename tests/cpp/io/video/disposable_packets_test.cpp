@@ -135,7 +135,8 @@ TEST(VideoDisposablePackets, OtherCodecsNeverDisposable) {
 
 TEST(VideoDisposablePackets, OnlyProgressiveStreams) {
   // Field pictures can pair a reference and a non-reference field across two packets.
-  for (AVFieldOrder order : {AV_FIELD_UNKNOWN, AV_FIELD_TT, AV_FIELD_BB, AV_FIELD_TB, AV_FIELD_BT}) {
+  for (AVFieldOrder order :
+       {AV_FIELD_UNKNOWN, AV_FIELD_TT, AV_FIELD_BB, AV_FIELD_TB, AV_FIELD_BT}) {
     Params p(AV_CODEC_ID_H264, avcc(4));
     p.par.field_order = order;
     EXPECT_FALSE(disposable(DisposablePackets(&p.par), length_prefixed({kNonRefSlice})));
