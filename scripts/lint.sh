@@ -14,7 +14,7 @@ if [ "$(.venv/bin/python -m ruff --version 2>/dev/null)" != "ruff $RUFF_VERSION"
   .venv/bin/python -m pip install --quiet "ruff==$RUFF_VERSION"
 fi
 PY_DIRS="python tests benchmarks examples scripts datasets pipelines"
-PY_DIRS=$(for d in $PY_DIRS; do [ -d "$d" ] && echo "$d"; done)
+PY_DIRS=$(for d in $PY_DIRS; do if [ -d "$d" ]; then echo "$d"; fi; done)
 mapfile -t CPP_FILES < <(git ls-files '*.cpp' '*.h' '*.cu' '*.cuh')
 if [ "${1:-}" = "--fix" ]; then
   clang-format -i "${CPP_FILES[@]}"

@@ -338,15 +338,22 @@ void bind_conversion(py::module_& m, TensorClass& cls) {
       },
       py::arg("dtype") = py::none());
 #define TC_CAST(name, dt) cls.def(name, [](const Tensor& a) { return to_dtype(a, DType::dt); });
-  TC_CAST("float", Float32)
-  TC_CAST("double", Float64) TC_CAST("half", Float16) TC_CAST("bfloat16", BFloat16)
-      TC_CAST("long", Int64) TC_CAST("int", Int32) TC_CAST("short", Int16) TC_CAST("char", Int8)
-          TC_CAST("byte", UInt8) TC_CAST("bool", Bool) TC_CAST("cfloat", Complex64)
-              TC_CAST("cdouble", Complex128)
+  TC_CAST("float", Float32);
+  TC_CAST("double", Float64);
+  TC_CAST("half", Float16);
+  TC_CAST("bfloat16", BFloat16);
+  TC_CAST("long", Int64);
+  TC_CAST("int", Int32);
+  TC_CAST("short", Int16);
+  TC_CAST("char", Int8);
+  TC_CAST("byte", UInt8);
+  TC_CAST("bool", Bool);
+  TC_CAST("cfloat", Complex64);
+  TC_CAST("cdouble", Complex128);
 #undef TC_CAST
-                  def_fn_and_method(
-                      m, cls, "clone", [](const Tensor& a, py::object) { return clone(a); },
-                      py::kw_only(), py::arg("memory_format") = py::none());
+  def_fn_and_method(
+      m, cls, "clone", [](const Tensor& a, py::object) { return clone(a); }, py::kw_only(),
+      py::arg("memory_format") = py::none());
   cls.def(
       "contiguous", [](const Tensor& a, py::object) { return contiguous(a); },
       py::arg("memory_format") = py::none());

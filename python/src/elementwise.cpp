@@ -75,9 +75,12 @@ void bind_unary(py::module_& m, TensorClass& cls) {
       py::arg("nan") = 0.0, py::arg("posinf") = py::none(), py::arg("neginf") = py::none());
 #define TC_BIND_PRED(name) \
   def_fn_and_method(m, cls, #name, [](const Tensor& a) { return tc::name(a); });
-  TC_BIND_PRED(isnan)
-  TC_BIND_PRED(isinf) TC_BIND_PRED(isposinf) TC_BIND_PRED(isneginf) TC_BIND_PRED(isfinite)
-      TC_BIND_PRED(isreal)
+  TC_BIND_PRED(isnan);
+  TC_BIND_PRED(isinf);
+  TC_BIND_PRED(isposinf);
+  TC_BIND_PRED(isneginf);
+  TC_BIND_PRED(isfinite);
+  TC_BIND_PRED(isreal);
 #undef TC_BIND_PRED
 }
 
@@ -241,33 +244,42 @@ void bind_operators(TensorClass& cls) {
         return py::cast(fn(a, y));                        \
       },                                                  \
       py::is_operator());
-  TC_OP("__eq__", eq(x, y))
-  TC_OP("__ne__", ne(x, y)) TC_OP("__lt__", lt(x, y)) TC_OP("__le__", le(x, y))
-      TC_OP("__gt__", gt(x, y)) TC_OP("__ge__", ge(x, y)) TC_OP("__pow__", pow(x, y))
-          TC_OP("__mod__", remainder(x, y)) TC_OP("__rmod__", remainder(y, x))
-              TC_OP("__and__", bitwise_and(x, y)) TC_OP("__rand__", bitwise_and(y, x))
-                  TC_OP("__or__", bitwise_or(x, y)) TC_OP("__ror__", bitwise_or(y, x)) TC_OP(
-                      "__xor__", bitwise_xor(x, y)) TC_OP("__rxor__", bitwise_xor(y, x))
-                      TC_OP("__lshift__", bitwise_left_shift(x, y)) TC_OP("__rlshift__",
-                                                                          bitwise_left_shift(y, x))
-                          TC_OP("__rshift__", bitwise_right_shift(x, y)) TC_OP(
-                              "__rrshift__", bitwise_right_shift(y, x)) TC_IOP("__ipow__", pow_)
-                              TC_IOP("__imod__", remainder_) TC_IOP("__iand__", bitwise_and_)
-                                  TC_IOP("__ior__", bitwise_or_) TC_IOP("__ixor__", bitwise_xor_)
-                                      TC_IOP("__ilshift__", bitwise_left_shift_)
-                                          TC_IOP("__irshift__", bitwise_right_shift_)
+  TC_OP("__eq__", eq(x, y));
+  TC_OP("__ne__", ne(x, y));
+  TC_OP("__lt__", lt(x, y));
+  TC_OP("__le__", le(x, y));
+  TC_OP("__gt__", gt(x, y));
+  TC_OP("__ge__", ge(x, y));
+  TC_OP("__pow__", pow(x, y));
+  TC_OP("__mod__", remainder(x, y));
+  TC_OP("__rmod__", remainder(y, x));
+  TC_OP("__and__", bitwise_and(x, y));
+  TC_OP("__rand__", bitwise_and(y, x));
+  TC_OP("__or__", bitwise_or(x, y));
+  TC_OP("__ror__", bitwise_or(y, x));
+  TC_OP("__xor__", bitwise_xor(x, y));
+  TC_OP("__rxor__", bitwise_xor(y, x));
+  TC_OP("__lshift__", bitwise_left_shift(x, y));
+  TC_OP("__rlshift__", bitwise_left_shift(y, x));
+  TC_OP("__rshift__", bitwise_right_shift(x, y));
+  TC_OP("__rrshift__", bitwise_right_shift(y, x));
+  TC_IOP("__ipow__", pow_);
+  TC_IOP("__imod__", remainder_);
+  TC_IOP("__iand__", bitwise_and_);
+  TC_IOP("__ior__", bitwise_or_);
+  TC_IOP("__ixor__", bitwise_xor_);
+  TC_IOP("__ilshift__", bitwise_left_shift_);
+  TC_IOP("__irshift__", bitwise_right_shift_);
 #undef TC_OP
 #undef TC_IOP
-                                              cls.def(
-                                                  "__rpow__",
-                                                  [](const Tensor& a, py::handle b) -> py::object {
-                                                    if (!is_number_like(b))
-                                                      return not_implemented();
-                                                    if (is_tensor(b))
-                                                      return py::cast(pow(b.cast<Tensor>(), a));
-                                                    return py::cast(pow(to_scalar(b, "pow"), a));
-                                                  },
-                                                  py::is_operator());
+  cls.def(
+      "__rpow__",
+      [](const Tensor& a, py::handle b) -> py::object {
+        if (!is_number_like(b)) return not_implemented();
+        if (is_tensor(b)) return py::cast(pow(b.cast<Tensor>(), a));
+        return py::cast(pow(to_scalar(b, "pow"), a));
+      },
+      py::is_operator());
   cls.def("__abs__", [](const Tensor& a) { return abs(a); });
   cls.def("__invert__", [](const Tensor& a) { return bitwise_not(a); });
 }

@@ -40,12 +40,14 @@ Tensor conj(const Tensor& a);
 #define TC_UNARY_DECL(name)     \
   Tensor name(const Tensor& a); \
   Tensor& name##_(Tensor& a);
+// An X-macro list, wrapped by hand.
+// clang-format off
 #define TC_UNARY_OPS(_)                                                                            \
-  _(abs)                                                                                           \
-  _(sign) _(sgn) _(exp2) _(expm1) _(log2) _(log10) _(log1p) _(rsqrt) _(sin) _(cos) _(tan) _(asin)  \
-      _(acos) _(atan) _(sinh) _(cosh) _(tanh) _(asinh) _(acosh) _(atanh) _(sigmoid) _(erf) _(erfc) \
-          _(erfinv) _(lgamma) _(digamma) _(floor) _(ceil) _(trunc) _(frac) _(reciprocal) _(square) \
-              _(relu) _(bitwise_not) _(logical_not)
+  _(abs) _(sign) _(sgn) _(exp2) _(expm1) _(log2) _(log10) _(log1p) _(rsqrt) _(sin) _(cos)          \
+  _(tan) _(asin) _(acos) _(atan) _(sinh) _(cosh) _(tanh) _(asinh) _(acosh) _(atanh) _(sigmoid)     \
+  _(erf) _(erfc) _(erfinv) _(lgamma) _(digamma) _(floor) _(ceil) _(trunc) _(frac) _(reciprocal)    \
+  _(square) _(relu) _(bitwise_not) _(logical_not)
+// clang-format on
 TC_UNARY_OPS(TC_UNARY_DECL)
 #undef TC_UNARY_DECL
 Tensor& neg_(Tensor& a);
@@ -83,11 +85,13 @@ Tensor& pow_(Tensor& a, const Scalar& b);
 #define TC_BINARY_DECL(name)                     \
   Tensor name(const Tensor& a, const Tensor& b); \
   Tensor& name##_(Tensor& a, const Tensor& b);
+// An X-macro list, wrapped by hand.
+// clang-format off
 #define TC_BINARY_OPS(_)                                                                           \
-  _(atan2)                                                                                         \
-  _(maximum) _(minimum) _(fmax) _(fmin) _(fmod) _(remainder) _(hypot) _(bitwise_and) _(bitwise_or) \
-      _(bitwise_xor) _(bitwise_left_shift) _(bitwise_right_shift) _(logical_and) _(logical_or)     \
-          _(logical_xor) _(eq) _(ne) _(lt) _(le) _(gt) _(ge)
+  _(atan2) _(maximum) _(minimum) _(fmax) _(fmin) _(fmod) _(remainder) _(hypot) _(bitwise_and)      \
+  _(bitwise_or) _(bitwise_xor) _(bitwise_left_shift) _(bitwise_right_shift) _(logical_and)         \
+  _(logical_or) _(logical_xor) _(eq) _(ne) _(lt) _(le) _(gt) _(ge)
+// clang-format on
 TC_BINARY_OPS(TC_BINARY_DECL)
 #undef TC_BINARY_DECL
 Tensor lerp(const Tensor& start, const Tensor& end, const Scalar& weight);

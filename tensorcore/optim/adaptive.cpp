@@ -32,9 +32,12 @@ std::vector<std::pair<std::string, double>> AdadeltaOpts::values() const {
           TC_OPTIM_VALUE(weight_decay), TC_OPTIM_VALUE(maximize)};
 }
 void AdadeltaOpts::set_value(const std::string& n, double v) {
-  TC_OPTIM_SET(lr)
-  TC_OPTIM_SET(rho) TC_OPTIM_SET(eps) TC_OPTIM_SET(weight_decay) TC_OPTIM_SET(
-      maximize) throw ValueError("Adadelta.load_state_dict: unknown option '" + n + "'");
+  TC_OPTIM_SET(lr);
+  TC_OPTIM_SET(rho);
+  TC_OPTIM_SET(eps);
+  TC_OPTIM_SET(weight_decay);
+  TC_OPTIM_SET(maximize);
+  throw ValueError("Adadelta.load_state_dict: unknown option '" + n + "'");
 }
 
 Adadelta::Adadelta(std::vector<OptimizerParamGroup> groups, AdadeltaOpts d)
@@ -60,9 +63,13 @@ std::vector<std::pair<std::string, double>> AdamaxOpts::values() const {
           TC_OPTIM_VALUE(eps), TC_OPTIM_VALUE(weight_decay), TC_OPTIM_VALUE(maximize)};
 }
 void AdamaxOpts::set_value(const std::string& n, double v) {
-  TC_OPTIM_SET(lr)
-  TC_OPTIM_SET(beta1) TC_OPTIM_SET(beta2) TC_OPTIM_SET(eps) TC_OPTIM_SET(weight_decay)
-      TC_OPTIM_SET(maximize) throw ValueError("Adamax.load_state_dict: unknown option '" + n + "'");
+  TC_OPTIM_SET(lr);
+  TC_OPTIM_SET(beta1);
+  TC_OPTIM_SET(beta2);
+  TC_OPTIM_SET(eps);
+  TC_OPTIM_SET(weight_decay);
+  TC_OPTIM_SET(maximize);
+  throw ValueError("Adamax.load_state_dict: unknown option '" + n + "'");
 }
 
 Adamax::Adamax(std::vector<OptimizerParamGroup> groups, AdamaxOpts d)
@@ -89,9 +96,13 @@ std::vector<std::pair<std::string, double>> NAdamOpts::values() const {
           TC_OPTIM_VALUE(eps), TC_OPTIM_VALUE(weight_decay), TC_OPTIM_VALUE(momentum_decay)};
 }
 void NAdamOpts::set_value(const std::string& n, double v) {
-  TC_OPTIM_SET(lr)
-  TC_OPTIM_SET(beta1) TC_OPTIM_SET(beta2) TC_OPTIM_SET(eps) TC_OPTIM_SET(weight_decay) TC_OPTIM_SET(
-      momentum_decay) throw ValueError("NAdam.load_state_dict: unknown option '" + n + "'");
+  TC_OPTIM_SET(lr);
+  TC_OPTIM_SET(beta1);
+  TC_OPTIM_SET(beta2);
+  TC_OPTIM_SET(eps);
+  TC_OPTIM_SET(weight_decay);
+  TC_OPTIM_SET(momentum_decay);
+  throw ValueError("NAdam.load_state_dict: unknown option '" + n + "'");
 }
 
 NAdam::NAdam(std::vector<OptimizerParamGroup> groups, NAdamOpts d)
@@ -125,9 +136,12 @@ std::vector<std::pair<std::string, double>> RAdamOpts::values() const {
           TC_OPTIM_VALUE(weight_decay)};
 }
 void RAdamOpts::set_value(const std::string& n, double v) {
-  TC_OPTIM_SET(lr)
-  TC_OPTIM_SET(beta1) TC_OPTIM_SET(beta2) TC_OPTIM_SET(eps) TC_OPTIM_SET(
-      weight_decay) throw ValueError("RAdam.load_state_dict: unknown option '" + n + "'");
+  TC_OPTIM_SET(lr);
+  TC_OPTIM_SET(beta1);
+  TC_OPTIM_SET(beta2);
+  TC_OPTIM_SET(eps);
+  TC_OPTIM_SET(weight_decay);
+  throw ValueError("RAdam.load_state_dict: unknown option '" + n + "'");
 }
 
 RAdam::RAdam(std::vector<OptimizerParamGroup> groups, RAdamOpts d)
