@@ -95,18 +95,23 @@ void bind_random(py::module_& m, TensorClass& cls) {
       TC_RAND_KW);
   m.def(
       "randint",
-      [](py::args args, py::object g, py::object, py::object dtype, py::object, py::object device,
-         bool, bool rg) {
-        // randint(high, size) or randint(low, high, size)
-        TC_CHECK_TYPE(args.size() == 2 || args.size() == 3,
+      [](py::args args, py::object size_kw, py::object g, py::object, py::object dtype, py::object,
+         py::object device, bool, bool rg) {
+        // randint(high, size) or randint(low, high, size); size may also come as size=.
+        const size_t want_min = size_kw.is_none() ? 2 : 1;
+        TC_CHECK_TYPE(args.size() >= want_min && args.size() <= want_min + 1,
                       "randint() expects (high, size) or (low, high, size), got ", args.size(),
-                      " positional arguments");
-        int64_t low = args.size() == 3 ? args[0].cast<int64_t>() : 0;
-        int64_t high = args[args.size() - 2].cast<int64_t>();
-        Shape size = to_dims(args[args.size() - 1]);
+                      " positional arguments", size_kw.is_none() ? "" : " and size=");
+        const size_t n_bounds = size_kw.is_none() ? args.size() - 1 : args.size();
+        int64_t low = n_bounds == 2 ? args[0].cast<int64_t>() : 0;
+        int64_t high = args[n_bounds - 1].cast<int64_t>();
+        Shape size = to_dims(size_kw.is_none() ? py::object(args[args.size() - 1]) : size_kw);
         return randint(low, high, size, to_gen(g), opts(dtype, device, rg, DType::Int64));
       },
-      TC_RAND_KW);
+      py::kw_only(), py::arg("size") = py::none(), py::arg("generator") = py::none(),
+      py::arg("out") = py::none(), py::arg("dtype") = py::none(), py::arg("layout") = py::none(),
+      py::arg("device") = py::none(), py::arg("pin_memory") = false,
+      py::arg("requires_grad") = false);
   m.def(
       "randperm",
       [](int64_t n, py::object g, py::object, py::object dtype, py::object, py::object device, bool,

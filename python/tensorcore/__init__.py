@@ -41,6 +41,20 @@ from . import autograd  # noqa: E402,F401
 from . import utils  # noqa: E402,F401
 from . import serialization  # noqa: E402,F401
 from .serialization import save, load  # noqa: E402,F401
+from ._size import Size  # noqa: E402,F401
+from . import random  # noqa: E402,F401
+from ._legacy_tensors import (  # noqa: E402,F401
+    BFloat16Tensor,
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
+)
 
 # Domain subpackages import eagerly, as torch.nn / torch.fft do; each is present once its area
 # lands (a missing folder is skipped, but an import error inside one is never hidden).

@@ -15,7 +15,7 @@ def _infer_dtype(data):
     def walk(x):
         if isinstance(x, Tensor):
             kinds.add(x.dtype)
-        elif isinstance(x, (list, tuple)):
+        elif isinstance(x, (list, tuple, range)):
             for v in x:
                 walk(v)
         elif isinstance(x, bool):
@@ -57,6 +57,8 @@ def _nested_to_numpy(data):
 
 def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """Copies `data` (nested lists, numbers, NumPy arrays, Tensors) into a new tensor."""
+    if isinstance(data, range):  # torch.tensor(range(3)), x[range(2)]
+        data = list(data)
     if isinstance(data, Tensor):
         out = data.detach().clone()
     elif isinstance(data, np.ndarray):

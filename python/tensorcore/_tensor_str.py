@@ -96,4 +96,14 @@ def tensor_repr(self, prefix="tensor("):
 
 
 Tensor.__repr__ = tensor_repr
+
+
+def _tensor_format(self, format_spec):
+    # As torch: a 0-d tensor formats like its Python number (f"{loss:.4f}"); others like str().
+    if self.dim() == 0 and type(self) is Tensor:
+        return self.item().__format__(format_spec)
+    return object.__format__(self, format_spec)
+
+
+Tensor.__format__ = _tensor_format
 Tensor.__str__ = tensor_repr

@@ -1,6 +1,8 @@
 """tensorcore.audio: torchaudio's IO (SoX), sox_effects, functional and transforms."""
 
 from ._io import AudioMetaData, info, load, save  # noqa: F401
+
+__version__ = "0.1.0"
 from . import sox_effects  # noqa: F401
 from . import functional  # noqa: F401
 from . import transforms  # noqa: F401

@@ -1,5 +1,7 @@
 """tensorcore.vision: torchvision's IO, transforms and detection ops on tensorcore tensors."""
 
 from . import io  # noqa: F401
+
+__version__ = "0.1.0"
 from . import ops  # noqa: F401
 from . import transforms  # noqa: F401

@@ -1,0 +1,113 @@
+"""Names that ordinary PyTorch programs use (issue 25, point 6), against torch 1.13."""
+
+import pytest
+
+import tensorcore as tc
+
+
+@pytest.mark.parametrize("spec", [".4f", "", ">10.2e", "+.1%"])
+def test_zero_dim_tensor_formats_like_its_number(spec, torch_ref):
+    for value in (1.23456, -7.0):
+        assert format(tc.tensor(value), spec) == format(torch_ref.tensor(value), spec)
+    assert format(tc.tensor(3), "05d") == format(torch_ref.tensor(3), "05d")
+    assert f"{tc.tensor(0.5):.3f}" == "0.500"
+
+
+def test_non_scalar_tensor_format():
+    t = tc.tensor([1.0, 2.0])
+    assert format(t) == str(t)
+    with pytest.raises(TypeError):
+        format(t, ".2f")  # as torch: a format spec needs a 0-d tensor
+
+
+def test_versions_and_backends():
+    for module in (tc, tc.vision, tc.audio):
+        assert isinstance(module.__version__, str) and module.__version__[0].isdigit()
+    assert tc.backends.mps.is_available() is False and tc.backends.mps.is_built() is False
+    assert tc.backends.openmp.is_available() is True
+
+
+def test_random_module(torch_ref):
+    tc.random.manual_seed(5)
+    a = tc.rand(4)
+    tc.random.manual_seed(5)
+    with tc.random.fork_rng():
+        tc.rand(10)  # draws inside the block do not shift the stream after it
+    assert tc.equal(tc.rand(4), a)
+    assert tc.random.initial_seed() == 5
+    state = tc.random.get_rng_state()
+    b = tc.randn(3)
+    tc.random.set_rng_state(state)
+    assert tc.equal(tc.randn(3), b)
+    assert sorted(n for n in tc.random.__all__ if n != "default_generator") == sorted(
+        n
+        for n in (
+            "fork_rng",
+            "get_rng_state",
+            "initial_seed",
+            "manual_seed",
+            "seed",
+            "set_rng_state",
+        )
+    )
+    assert all(hasattr(torch_ref.random, n) for n in tc.random.__all__)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "FloatTensor",
+        "DoubleTensor",
+        "HalfTensor",
+        "BFloat16Tensor",
+        "ByteTensor",
+        "CharTensor",
+        "ShortTensor",
+        "IntTensor",
+        "LongTensor",
+        "BoolTensor",
+    ],
+)
+def test_legacy_constructors(name, torch_ref):
+    ours, theirs = getattr(tc, name), getattr(torch_ref, name)
+    data = [[1, 0], [3, 1]]
+    x, y = ours(data), theirs(data)
+    assert str(x.dtype).split(".")[-1] == str(y.dtype).split(".")[-1]
+    assert x.tolist() == y.tolist()
+    assert ours(2, 3).shape == tuple(theirs(2, 3).shape)
+    assert ours(tc.Size([4])).shape == (4,)
+    assert ours().numel() == 0
+    assert isinstance(x, ours) and not isinstance(x.to(tc.complex64), ours)
+    assert isinstance(ours(tc.ones(2, dtype=tc.float64)), ours)
+    with pytest.raises(TypeError, match=name):
+        ours("a", "b")
+
+
+def test_randint_size_keyword(torch_ref):
+    tc.manual_seed(0)
+    x = tc.randint(0, 5, size=(3, 4))
+    assert x.shape == tuple(torch_ref.randint(0, 5, size=(3, 4)).shape)
+    assert x.dtype == tc.int64 and int(x.min()) >= 0 and int(x.max()) < 5
+    assert tc.randint(7, size=(2,)).shape == (2,)
+    assert tc.randint(3, 9, (5,)).shape == (5,)
+    with pytest.raises(TypeError, match="randint"):
+        tc.randint(1, 2, 3, size=(2,))
+
+
+def test_range_data_and_indices(torch_ref):
+    assert tc.tensor(range(4)).tolist() == torch_ref.tensor(range(4)).tolist()
+    x = tc.arange(10) * 2
+    assert x[range(2, 5)].tolist() == (torch_ref.arange(10) * 2)[range(2, 5)].tolist()
+
+
+def test_data_parallel_wraps_the_module(torch_ref):
+    net = tc.nn.Linear(3, 2)
+    dp = tc.nn.DataParallel(net)
+    x = tc.randn(4, 3)
+    assert tc.equal(dp(x), net(x))
+    assert list(dp.state_dict()) == list(
+        torch_ref.nn.DataParallel(torch_ref.nn.Linear(3, 2)).state_dict()
+    )
+    assert dp.module is net
+    with pytest.raises(TypeError, match="nn.Module"):
+        tc.nn.DataParallel(lambda t: t)
