@@ -188,10 +188,13 @@ void bind_arith(py::module_& m, TensorClass& cls) {
                     py::arg("rounding_mode") = py::none());
   def_fn_and_method(m, cls, "divide", div_fn, py::arg("other"), py::kw_only(),
                     py::arg("rounding_mode") = py::none());
-  def_fn_and_method(m, cls, "true_divide",
-                    [](const Tensor& a, py::handle b) { return div(a, to_tensor(b)); });
-  def_fn_and_method(m, cls, "floor_divide",
-                    [](const Tensor& a, py::handle b) { return div(a, to_tensor(b), "floor"); });
+  def_fn_and_method(
+      m, cls, "true_divide", [](const Tensor& a, py::handle b) { return div(a, to_tensor(b)); },
+      py::arg("other"));
+  def_fn_and_method(
+      m, cls, "floor_divide",
+      [](const Tensor& a, py::handle b) { return div(a, to_tensor(b), "floor"); },
+      py::arg("other"));
   def_fn_and_method(
       m, cls, "rsub",
       [](const Tensor& a, py::handle b, py::object alpha) {
@@ -210,7 +213,8 @@ void bind_arith(py::module_& m, TensorClass& cls) {
         return sub_(a, to_tensor(b), to_scalar(alpha));
       },
       py::arg("other"), py::kw_only(), py::arg("alpha") = 1);
-  cls.def("mul_", [](Tensor& a, py::handle b) { return mul_(a, to_tensor(b)); });
+  cls.def(
+      "mul_", [](Tensor& a, py::handle b) { return mul_(a, to_tensor(b)); }, py::arg("other"));
   cls.def(
       "div_",
       [](Tensor& a, py::handle b, std::optional<std::string> mode) {
@@ -236,26 +240,40 @@ void bind_views(py::module_& m, TensorClass& cls) {
       return view(a, shape[0].cast<DType>());  // view(dtype): the bytes read as another dtype
     return view(a, to_shape(shape));
   });
+  // Each *sizes method also takes its sizes by torch's keyword (x.view(size=...), ...).
+  cls.def(
+      "view", [](const Tensor& a, const Shape& s) { return view(a, s); }, py::arg("size"));
   cls.def("reshape", [](const Tensor& a, py::args shape) { return reshape(a, to_shape(shape)); });
+  cls.def(
+      "reshape", [](const Tensor& a, const Shape& s) { return reshape(a, s); }, py::arg("shape"));
   m.def(
       "reshape", [](const Tensor& a, const Shape& s) { return reshape(a, s); }, py::arg("input"),
       py::arg("shape"));
-  cls.def("view_as", [](const Tensor& a, const Tensor& o) { return view(a, o.sizes()); });
-  cls.def("reshape_as", [](const Tensor& a, const Tensor& o) { return reshape(a, o.sizes()); });
+  cls.def(
+      "view_as", [](const Tensor& a, const Tensor& o) { return view(a, o.sizes()); },
+      py::arg("other"));
+  cls.def(
+      "reshape_as", [](const Tensor& a, const Tensor& o) { return reshape(a, o.sizes()); },
+      py::arg("other"));
   cls.def("expand", [](const Tensor& a, py::args shape) { return expand(a, to_shape(shape)); });
-  cls.def("expand_as", [](const Tensor& a, const Tensor& o) { return expand_as(a, o); });
-  def_fn_and_method(m, cls, "broadcast_to",
-                    [](const Tensor& a, const Shape& s) { return broadcast_to(a, s); });
+  cls.def(
+      "expand", [](const Tensor& a, const Shape& s) { return expand(a, s); }, py::arg("size"));
+  cls.def(
+      "expand_as", [](const Tensor& a, const Tensor& o) { return expand_as(a, o); },
+      py::arg("other"));
+  def_fn_and_method(
+      m, cls, "broadcast_to", [](const Tensor& a, const Shape& s) { return broadcast_to(a, s); },
+      py::arg("size"));
   cls.def("permute", [](const Tensor& a, py::args dims) { return permute(a, to_shape(dims)); });
+  cls.def(
+      "permute", [](const Tensor& a, const Shape& d) { return permute(a, d); }, py::arg("dims"));
   m.def(
       "permute", [](const Tensor& a, const Shape& dims) { return permute(a, dims); },
       py::arg("input"), py::arg("dims"));
-  def_fn_and_method(m, cls, "transpose",
-                    [](const Tensor& a, int64_t d0, int64_t d1) { return transpose(a, d0, d1); });
-  def_fn_and_method(m, cls, "swapaxes",
-                    [](const Tensor& a, int64_t d0, int64_t d1) { return transpose(a, d0, d1); });
-  def_fn_and_method(m, cls, "swapdims",
-                    [](const Tensor& a, int64_t d0, int64_t d1) { return transpose(a, d0, d1); });
+  auto transpose_fn = [](const Tensor& a, int64_t d0, int64_t d1) { return transpose(a, d0, d1); };
+  def_fn_and_method(m, cls, "transpose", transpose_fn, py::arg("dim0"), py::arg("dim1"));
+  def_fn_and_method(m, cls, "swapaxes", transpose_fn, py::arg("axis0"), py::arg("axis1"));
+  def_fn_and_method(m, cls, "swapdims", transpose_fn, py::arg("dim0"), py::arg("dim1"));
   def_fn_and_method(m, cls, "t", [](const Tensor& a) { return t(a); });
   cls.def_property_readonly("T", [](const Tensor& a) {
     std::vector<int64_t> dims;
@@ -267,8 +285,9 @@ void bind_views(py::module_& m, TensorClass& cls) {
              a.dim(), "-D tensor.");
     return transpose(a, -2, -1);
   });
-  def_fn_and_method(m, cls, "unsqueeze",
-                    [](const Tensor& a, int64_t d) { return unsqueeze(a, d); });
+  def_fn_and_method(
+      m, cls, "unsqueeze", [](const Tensor& a, int64_t d) { return unsqueeze(a, d); },
+      py::arg("dim"));
   def_fn_and_method(
       m, cls, "squeeze",
       [](const Tensor& a, py::object d) {
@@ -278,11 +297,13 @@ void bind_views(py::module_& m, TensorClass& cls) {
   def_fn_and_method(
       m, cls, "flatten", [](const Tensor& a, int64_t s, int64_t e) { return flatten(a, s, e); },
       py::arg("start_dim") = 0, py::arg("end_dim") = -1);
-  def_fn_and_method(m, cls, "select",
-                    [](const Tensor& a, int64_t d, int64_t i) { return select(a, d, i); });
-  def_fn_and_method(m, cls, "narrow", [](const Tensor& a, int64_t d, int64_t s, int64_t l) {
-    return narrow(a, d, s, l);
-  });
+  def_fn_and_method(
+      m, cls, "select", [](const Tensor& a, int64_t d, int64_t i) { return select(a, d, i); },
+      py::arg("dim"), py::arg("index"));
+  def_fn_and_method(
+      m, cls, "narrow",
+      [](const Tensor& a, int64_t d, int64_t s, int64_t l) { return narrow(a, d, s, l); },
+      py::arg("dim"), py::arg("start"), py::arg("length"));
   def_fn_and_method(
       m, cls, "as_strided",
       [](const Tensor& a, const Shape& size, const Shape& stride, std::optional<int64_t> off) {
@@ -360,11 +381,14 @@ void bind_conversion(py::module_& m, TensorClass& cls) {
   cls.def(
       "copy_", [](Tensor& a, const Tensor& src, bool nb) { return copy_(a, src, nb); },
       py::arg("src"), py::arg("non_blocking") = false);
-  cls.def("fill_", [](Tensor& a, py::object v) {
-    autograd::check_inplace(a, "fill_");
-    fill_(a, to_scalar(v, "fill_"));
-    return a;
-  });
+  cls.def(
+      "fill_",
+      [](Tensor& a, py::object v) {
+        autograd::check_inplace(a, "fill_");
+        fill_(a, to_scalar(v, "fill_"));
+        return a;
+      },
+      py::arg("value"));
   cls.def("zero_", [](Tensor& a) {
     zero_(a);
     return a;
@@ -391,6 +415,9 @@ void bind_reduce(py::module_& m, TensorClass& cls) {
       py::arg("dim") = py::none(), py::arg("keepdim") = false, py::kw_only(),
       py::arg("dtype") = py::none());
   cls.def("sum_to_size", [](const Tensor& a, py::args s) { return sum_to_size(a, to_shape(s)); });
+  cls.def(
+      "sum_to_size", [](const Tensor& a, const Shape& s) { return sum_to_size(a, s); },
+      py::arg("size"));
 }
 
 void bind_autograd(py::module_& m) {

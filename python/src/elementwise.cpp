@@ -124,8 +124,12 @@ void bind_clamp(py::module_& m, TensorClass& cls) {
   def_fn_and_method(
       m, cls, "clamp_max",
       [](const Tensor& a, py::object hi) { return clamp_py(a, py::none(), hi); }, py::arg("max"));
-  cls.def("clamp_min_", [](Tensor& a, py::object lo) { return clamp_py_(a, lo, py::none()); });
-  cls.def("clamp_max_", [](Tensor& a, py::object hi) { return clamp_py_(a, py::none(), hi); });
+  cls.def(
+      "clamp_min_", [](Tensor& a, py::object lo) { return clamp_py_(a, lo, py::none()); },
+      py::arg("min"));
+  cls.def(
+      "clamp_max_", [](Tensor& a, py::object hi) { return clamp_py_(a, py::none(), hi); },
+      py::arg("max"));
 }
 
 Tensor pow_py(py::handle a, py::handle b) {

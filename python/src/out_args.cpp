@@ -240,6 +240,9 @@ void bind_out_args(py::module_& m, TensorClass& cls) {
         py::arg("finish_out") = py::none());
   cls.def("resize_", [](const Tensor& t, py::args size) { return resize(t, to_shape(size)); });
   cls.def(
+      "resize_", [](const Tensor& t, const Shape& size) { return resize(t, size); },
+      py::arg("size"));
+  cls.def(
       "resize_as_", [](const Tensor& t, const Tensor& other) { return resize(t, other.sizes()); },
       py::arg("other"));
   // Runs fn(*args, **kwargs) letting its output TensorIter write straight into `out` (see

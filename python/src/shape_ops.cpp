@@ -72,6 +72,9 @@ void bind_shape_ops(py::module_& m, TensorClass& cls) {
       py::arg("dim") = 0);
 
   cls.def("flip", [](const Tensor& a, py::args dims) { return flip(a, dims_from_args(dims)); });
+  cls.def(
+      "flip", [](const Tensor& a, py::object dims) { return flip(a, to_dims(dims)); },
+      py::arg("dims"));
   m.def(
       "flip", [](const Tensor& a, py::object dims) { return flip(a, to_dims(dims)); },
       py::arg("input"), py::arg("dims"));
@@ -85,7 +88,13 @@ void bind_shape_ops(py::module_& m, TensorClass& cls) {
       py::arg("shifts"), py::arg("dims") = py::none());
   cls.def("repeat",
           [](const Tensor& a, py::args sizes) { return repeat(a, dims_from_args(sizes)); });
+  cls.def(
+      "repeat", [](const Tensor& a, py::object sizes) { return repeat(a, to_dims(sizes)); },
+      py::arg("repeats"));
   cls.def("tile", [](const Tensor& a, py::args dims) { return tile(a, dims_from_args(dims)); });
+  cls.def(
+      "tile", [](const Tensor& a, py::object dims) { return tile(a, to_dims(dims)); },
+      py::arg("dims"));
   m.def(
       "tile", [](const Tensor& a, py::object dims) { return tile(a, to_dims(dims)); },
       py::arg("input"), py::arg("dims"));

@@ -111,3 +111,49 @@ def test_data_parallel_wraps_the_module(torch_ref):
     assert dp.module is net
     with pytest.raises(TypeError, match="nn.Module"):
         tc.nn.DataParallel(lambda t: t)
+
+
+KEYWORD_CALLS = {
+    "permute": dict(dims=(1, 0)),
+    "reshape": dict(shape=(3, 2)),
+    "view": dict(size=(3, 2)),
+    "expand": dict(size=(2, 2, 3)),
+    "flip": dict(dims=(0,)),
+    "repeat": dict(repeats=(1, 2)),
+    "tile": dict(dims=(2,)),
+    "narrow": dict(dim=1, start=0, length=2),
+    "transpose": dict(dim0=0, dim1=1),
+    "unsqueeze": dict(dim=0),
+    "select": dict(dim=0, index=1),
+    "swapaxes": dict(axis0=0, axis1=1),
+    "swapdims": dict(dim0=0, dim1=1),
+    "broadcast_to": dict(size=(2, 2, 3)),
+    "fill_": dict(value=1.5),
+    "mul_": dict(other=2.0),
+    "floor_divide": dict(other=2.0),
+    "true_divide": dict(other=2.0),
+    "clamp_max_": dict(max=0.5),
+    "clamp_min_": dict(min=0.5),
+    "sum_to_size": dict(size=(1, 3)),
+    "resize_": dict(size=(3, 2)),
+}
+
+
+@pytest.mark.parametrize("method", sorted(KEYWORD_CALLS))
+def test_methods_take_torch_keywords(method, torch_ref):
+    import numpy as np
+
+    data = np.arange(6, dtype=np.float32).reshape(2, 3) / 4
+    kwargs = KEYWORD_CALLS[method]
+    ours = getattr(tc.tensor(data), method)(**kwargs)
+    theirs = getattr(torch_ref.tensor(data), method)(**kwargs)
+    assert tuple(ours.shape) == tuple(theirs.shape)
+    if method != "resize_":  # resize_ leaves new elements uninitialized
+        np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+
+
+@pytest.mark.parametrize("method", ["expand_as", "view_as", "reshape_as"])
+def test_as_methods_take_other(method):
+    x = tc.ones(6)
+    other = tc.ones(3, 2) if method != "expand_as" else tc.ones(4, 6)
+    assert getattr(x, method)(other=other).shape == other.shape
