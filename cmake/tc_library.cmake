@@ -14,8 +14,10 @@ function(tc_add_library area)
   if(area STREQUAL "core")
     set(output_name tensorcore)
   endif()
+  # No <target>_EXPORTS define (nothing uses it): shared and static objects then compile with
+  # the same flags, so a static build after a shared one comes from ccache.
   set_target_properties(${target} PROPERTIES OUTPUT_NAME ${output_name} EXPORT_NAME ${area}
-    BUILD_RPATH "${CMAKE_BINARY_DIR}/lib" INSTALL_RPATH "$ORIGIN")
+    BUILD_RPATH "${CMAKE_BINARY_DIR}/lib" INSTALL_RPATH "$ORIGIN" DEFINE_SYMBOL "")
   target_include_directories(${target} PUBLIC
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}> $<INSTALL_INTERFACE:include/tensorcore>)
   target_compile_options(${target} PRIVATE
