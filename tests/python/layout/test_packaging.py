@@ -105,6 +105,77 @@ def test_cpp_examples_build_out_of_tree(install_prefix, tmp_path):
     assert len(accuracy) == 2 and accuracy[0] > 0.5 and accuracy[1] == accuracy[0], out
 
 
+def test_static_build_registers_kernels(tmp_path):
+    # The same sources as static archives (objects come from ccache: same flags as build/): the
+    # in-tree example programs link the archives whole, so the kernels that register themselves
+    # at load time are there, and the programs depend on no tensorcore shared library.
+    build = os.path.join(ROOT, "build-static")  # beside build/, so ccache's relative paths match
+    with open(os.path.join(BUILD, "CMakeCache.txt")) as f:
+        cache = f.read()
+    cuda = re.search(r"^TC_CUDA:BOOL=(\w+)$", cache, re.M)
+    skip = re.search(r"^TC_SKIP_AREAS:STRING=(.*)$", cache, re.M)
+    env = dict(os.environ, CCACHE_BASEDIR=ROOT)
+    run(
+        [
+            "cmake",
+            "-S",
+            ROOT,
+            "-B",
+            build,
+            "-G",
+            "Ninja",
+            "-DCMAKE_BUILD_TYPE=Release",
+            "-DBUILD_SHARED_LIBS=OFF",
+            "-DTC_PYTHON=OFF",
+            "-DTC_TESTS=OFF",
+            "-DTC_EXAMPLES=ON",
+            f"-DTC_CUDA={cuda.group(1) if cuda else 'OFF'}",
+            f"-DTC_SKIP_AREAS={skip.group(1) if skip else ''}",
+        ],
+        env=env,
+    )
+    run(
+        [
+            "cmake",
+            "--build",
+            build,
+            "-j2",
+            "--target",
+            "cpp_train_mnist_like",
+            "vision_transforms_deploy",
+        ],
+        env=env,
+    )
+    for program in ("cpp_train_mnist_like", "vision_transforms_deploy"):
+        assert "libtensorcore" not in run(["ldd", os.path.join(build, "examples", program)])
+    out = run(
+        [
+            os.path.join(build, "examples", "cpp_train_mnist_like"),
+            "1",
+            str(tmp_path / "net.safetensors"),
+        ],
+        cwd=tmp_path,
+    )
+    accuracy = [float(m) for m in re.findall(r"test accuracy ([0-9.]+)", out)]
+    assert len(accuracy) == 2 and accuracy[0] > 0.5, out
+    saved = tmp_path / "pipe.json"
+    python_out = run(
+        [
+            sys.executable,
+            os.path.join(ROOT, "examples", "vision_transforms_deploy.py"),
+            str(saved),
+            "1",
+        ],
+        cwd=tmp_path,
+    )
+    cpp_out = run([os.path.join(build, "examples", "vision_transforms_deploy"), str(saved), "1"])
+    sums = [
+        [line for line in o.splitlines() if line.startswith("checksum")]
+        for o in (python_out, cpp_out)
+    ]
+    assert len(sums[0]) == 1 and sums[0] == sums[1], (python_out, cpp_out)
+
+
 def test_pip_install_into_fresh_venv(tmp_path):
     assert os.path.isdir(WHEELHOUSE), "no build/wheelhouse: run scripts/setup.sh first"
     venv = tmp_path / "venv"
