@@ -2,3 +2,4 @@
 from . import io  # noqa: F401
 from . import ops  # noqa: F401
 from . import transforms  # noqa: F401
+from . import datasets  # noqa: F401
