@@ -10,9 +10,12 @@ the workers; batches of B feature tensors come back to the main process. Ours:
 tensorcore.audio.datasets.LIBRISPEECH + tensorcore.audio.transforms.MFCC in
 tensorcore.utils.data.DataLoader; reference: torchaudio.datasets.LIBRISPEECH +
 torchaudio.transforms.MFCC in torch.utils.data.DataLoader, same workers and batch size.
-Prints items/s for both and the ratio (> 1: tensorcore delivers more items per second).
+Passes alternate between the two; prints the median items/s and items per CPU-second (main
+process + workers: steadier than wall time on a shared machine) and the ratios (> 1:
+tensorcore delivers more).
 """
 import argparse
+import gc
 import os
 import statistics
 import sys
@@ -52,15 +55,19 @@ def as_list(batch):
     return batch
 
 
-def passes(make_loader, epochs):
-    """Items/s of each full pass (the first one warms the workers' caches and is dropped)."""
-    rates = []
-    for _ in range(epochs + 1):
-        loader = make_loader()
-        t0 = time.perf_counter()
-        n = sum(len(batch) for batch in loader)
-        rates.append(n / (time.perf_counter() - t0))
-    return rates[1:]
+def one_pass(make_loader):
+    """(items/s, items per CPU-second) of one full pass. CPU time counts the main process and
+    the (joined) workers, so it holds up on a machine that other jobs share."""
+    loader = make_loader()
+    c0, t0 = os.times(), time.perf_counter()
+    n = 0
+    for batch in loader:
+        n += len(batch)
+    del batch, loader
+    gc.collect()  # joins the workers so their CPU time is counted
+    wall, c1 = time.perf_counter() - t0, os.times()
+    cpu = sum(c1[:4]) - sum(c0[:4])
+    return n / wall, n / cpu
 
 
 def main():
@@ -85,22 +92,30 @@ def main():
           f"workers {args.workers}, batch {args.batch_size}")
 
     ours_features = Features(ours_ds, ta.transforms.MFCC(16000, n_mfcc=40, melkwargs=MEL))
-    ours = passes(lambda: DataLoader(ours_features, batch_size=args.batch_size,
-                                     num_workers=args.workers, collate_fn=as_list), args.epochs)
-    ours_rate = statistics.median(ours)
-    print(f"tensorcore: {ours_rate:.1f} items/s  (passes: "
-          f"{', '.join(f'{r:.1f}' for r in ours)})")
-    if torchaudio is None:
+    loaders = {"tensorcore": lambda: DataLoader(
+        ours_features, batch_size=args.batch_size, num_workers=args.workers, collate_fn=as_list)}
+    if torchaudio is not None:
+        ref_features = Features(torchaudio.datasets.LIBRISPEECH(root, "train-clean-100"),
+                                torchaudio.transforms.MFCC(16000, n_mfcc=40, melkwargs=MEL))
+        loaders["torchaudio"] = lambda: torch.utils.data.DataLoader(
+            ref_features, batch_size=args.batch_size, num_workers=args.workers,
+            collate_fn=as_list)
+    results = {name: [] for name in loaders}
+    for epoch in range(args.epochs + 1):  # alternate, so both see the same machine load
+        for name, make in loaders.items():
+            result = one_pass(make)
+            if epoch:  # the first pass warms the page cache and is dropped
+                results[name].append(result)
+    med = {}
+    for name, runs in results.items():
+        med[name] = (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs))
+        print(f"{name}: {med[name][0]:.1f} items/s, {med[name][1]:.1f} items per CPU-second "
+              f"(passes: {', '.join(f'{r[0]:.1f}' for r in runs)} items/s)")
+    if "torchaudio" not in med:
         print("torchaudio: not installed, no ratio")
         return
-    ref_features = Features(torchaudio.datasets.LIBRISPEECH(root, "train-clean-100"),
-                            torchaudio.transforms.MFCC(16000, n_mfcc=40, melkwargs=MEL))
-    ref = passes(lambda: torch.utils.data.DataLoader(
-        ref_features, batch_size=args.batch_size, num_workers=args.workers,
-        collate_fn=as_list), args.epochs)
-    ref_rate = statistics.median(ref)
-    print(f"torchaudio: {ref_rate:.1f} items/s  (passes: {', '.join(f'{r:.1f}' for r in ref)})")
-    print(f"ratio (tensorcore / torchaudio items/s): {ours_rate / ref_rate:.2f}x")
+    print(f"ratio tensorcore/torchaudio: {med['tensorcore'][0] / med['torchaudio'][0]:.2f}x items/s, "
+          f"{med['tensorcore'][1] / med['torchaudio'][1]:.2f}x items per CPU-second")
 
 
 if __name__ == "__main__":
