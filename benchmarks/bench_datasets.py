@@ -30,7 +30,6 @@ try:  # torchaudio before tensorcore's SoX use (both share libsox; docs/audio.md
 except Exception:  # pragma: no cover - reference absent
     torch = torchaudio = None
 
-import tensorcore as tc  # noqa: E402
 import tensorcore.audio as ta  # noqa: E402
 from tensorcore.utils.data import DataLoader, Dataset  # noqa: E402
 
