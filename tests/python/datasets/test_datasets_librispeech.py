@@ -141,3 +141,23 @@ def test_dataloader_with_workers(librispeech_root):
     ids = sorted(item[5] + 10000 * item[4] for item in loader)
     assert ids == sorted(ds.get_metadata(i)[5] + 10000 * ds.get_metadata(i)[4]
                          for i in range(len(ds)))
+
+
+def test_custom_text_and_bad_arguments(gen, tmp_path):
+    book = tmp_path / "book.txt"
+    book.write_text("A Short Book\n\nChapter 1\n\nThe quick brown fox jumps over the lazy dog. "
+                    "It was the best of times, it was the worst of times.\n\nChapter 2\n\n"
+                    "Call me Ishmael, said the sailor to the crowd on the quay.\n")
+    gen("librispeech", "--out", tmp_path / "o", "--seed", 0, "--hours", 0.002, "--splits",
+        "dev-clean", "--text", book, "--max-seconds", 4)
+    ds = LIBRISPEECH(str(tmp_path / "o"), "dev-clean")
+    words = {w for i in range(len(ds)) for w in ds.get_metadata(i)[2].split()}
+    assert words <= {"THE", "QUICK", "BROWN", "FOX", "JUMPS", "OVER", "LAZY", "DOG", "IT", "WAS",
+                     "BEST", "OF", "TIMES", "WORST", "CALL", "ME", "ISHMAEL", "SAID", "SAILOR",
+                     "TO", "CROWD", "ON", "QUAY"}
+    with pytest.raises(SystemExit):
+        gen("librispeech", "--out", tmp_path / "x", "--splits", "dev-clean,bogus")
+    with pytest.raises(SystemExit):
+        gen("librispeech", "--out", tmp_path / "x", "--hours", 0)
+    with pytest.raises(SystemExit):
+        gen("unknown-kind", "--out", tmp_path / "x")
