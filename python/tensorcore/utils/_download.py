@@ -18,6 +18,7 @@ import shutil
 import socket
 import tarfile
 import tempfile
+import time
 import urllib.error
 import urllib.request
 import zipfile
@@ -96,6 +97,7 @@ def _fetch(url, part, timeout, max_retries, progress):
                     reason = getattr(e, "reason", e)
                     raise RuntimeError(f"download of {url} failed after {attempts} attempts: "
                                        f"{reason}") from None
+                time.sleep(min(0.25 * 2 ** attempts, 4.0))  # a refused connection: back off
                 continue
             with response:
                 resumed = start and response.status == 206

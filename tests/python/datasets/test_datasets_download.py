@@ -216,3 +216,15 @@ def test_dataset_download_true(server, tmp_path, librispeech_root):
     n = len(server.requests)
     LIBRISPEECH(tmp_path, server.url + "/mirror/dev-clean.tar.gz", download=True)
     assert len(server.requests) == n  # already there: nothing fetched
+
+
+def test_unreachable_server_gives_a_clear_error(tmp_path):
+    import socket
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()  # nothing listens there now
+    with pytest.raises(RuntimeError, match=r"failed after 2 attempts"):
+        download_url(f"http://127.0.0.1:{port}/x.tar.gz", tmp_path, max_retries=1,
+                     progress=False)
+    assert os.listdir(tmp_path) == []
