@@ -1,0 +1,75 @@
+"""`generate libritts`: LibriTTS's layout, synthesized at 24 kHz.
+
+    <out>/LibriTTS/<split>/<speaker>/<chapter>/<spk>_<chap>_<paragraph:06d>_<sentence:06d>.wav
+        ... .original.txt    the book's sentence as printed (no line break, as LibriTTS)
+        ... .normalized.txt  numbers and abbreviations spelled out
+    <out>/LibriTTS/<split>/<speaker>/<chapter>/<spk>_<chap>.trans.tsv / .book.tsv
+    <out>/LibriTTS/speakers.tsv
+
+Utterances are single sentences (or clauses of very long ones), as LibriTTS cuts them.
+"""
+import os
+import random
+
+from . import _speech, _text
+from .librispeech import SUBSETS, validate
+
+SAMPLE_RATE = 24000
+
+
+def add_arguments(parser):
+    parser.add_argument("--hours", type=float, default=0.1,
+                        help="total length over all splits (train 80%%, dev/test the rest)")
+    parser.add_argument("--splits", default="train-clean-100,dev-clean,test-clean",
+                        help="comma-separated LibriTTS subset names (default: %(default)s)")
+    parser.add_argument("--speakers-per-split", type=int, default=None)
+    parser.add_argument("--min-seconds", type=float, default=1.0)
+    parser.add_argument("--max-seconds", type=float, default=12.0,
+                        help="longer sentences are cut at clause marks")
+    parser.add_argument("--text", default=None,
+                        help="a plain-text book to read from instead of the bundled ones")
+    parser.add_argument("--jobs", type=int, default=0, help="worker processes (0: all cores)")
+
+
+def _write(path, text):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def generate(args):
+    _speech.check_tools()
+    splits = validate(args, SUBSETS)
+    rng = random.Random(args.seed)
+    books = _text.load_books(args.text)
+    plans = _speech.plan(rng, books, splits, args.hours, args.min_seconds, args.max_seconds,
+                         args.speakers_per_split, sentence_level=True)
+    root = os.path.join(args.out, "LibriTTS")
+    jobs, speakers = [], []
+    for split in plans:
+        for speaker, chapters in split.speakers:
+            speakers.append((speaker.id, speaker.sex, split.name, speaker.name))
+            effects = _speech.channel_effects(rng, split.name)
+            for chapter in chapters:
+                folder = os.path.join(root, split.name, str(speaker.id), str(chapter.id))
+                os.makedirs(folder, exist_ok=True)
+                trans, book = [], []
+                for utt in chapter.utterances:
+                    fileid = (f"{speaker.id}_{chapter.id}_{utt.paragraph:06d}_"
+                              f"{utt.sentence:06d}")
+                    original = " ".join(utt.phrases)
+                    norm = _text.normalized(original)
+                    base = os.path.join(folder, fileid)
+                    _write(base + ".original.txt", original)
+                    _write(base + ".normalized.txt", norm)
+                    trans.append(f"{fileid}\t{original}\t{norm}")
+                    book.append(f"{fileid}\t{original}")
+                    jobs.append((_text.speakable(original), speaker, base + ".wav", SAMPLE_RATE,
+                                 effects))
+                prefix = os.path.join(folder, f"{speaker.id}_{chapter.id}")
+                _write(prefix + ".trans.tsv", "\n".join(trans) + "\n")
+                _write(prefix + ".book.tsv", "\n".join(book) + "\n")
+    _speech.run_jobs(jobs, args.jobs, "libritts")
+    lines = ["READER\tGENDER\tSUBSET\tNAME"] + [
+        f"{sid}\t{sex}\t{subset}\t{name}" for sid, sex, subset, name in sorted(speakers)]
+    _write(os.path.join(root, "speakers.tsv"), "\n".join(lines) + "\n")
+    return root
