@@ -47,10 +47,20 @@ if ! $PY -c "import scikit_build_core" 2>/dev/null; then
   $PY -m pip install --quiet --no-index --find-links "$WHEELHOUSE" "scikit-build-core>=0.10"
 fi
 
+# COCO's reference evaluator for the datasets and detection tests (they skip without it);
+# --no-deps keeps Debian's NumPy.
+if ! $PY -c "import pycocotools" 2>/dev/null; then
+  $PY -m pip install --quiet --no-deps "pycocotools>=2.0.7" ||
+    echo "note: pycocotools not installed; the tests that compare with it skip"
+fi
+
 # Older checkouts built the extension into python/tensorcore and used it through a .pth file.
 site=$($PY -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
 rm -f "$site/tensorcore-dev.pth" python/tensorcore/_C*.so python/tensorcore/libtensorcore*.so
-[ -L python/tensorcore/lib ] && rm python/tensorcore/lib  # a development link (docs/architecture.md)
+# Development links (docs/adding_ops.md) must not end up in the wheel twice.
+for link in python/tensorcore/lib python/tensorcore/datasets; do
+  if [ -L "$link" ]; then rm "$link"; fi
+done
 
 # `pip install .` builds the wheel (CMake + Ninja + ccache) and installs it into .venv. The build
 # tree is build/, shared with the C++ tests (ctest --test-dir build) and the tools that link
