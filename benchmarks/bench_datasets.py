@@ -14,6 +14,7 @@ Passes alternate between the two; prints the median items/s and items per CPU-se
 process + workers: steadier than wall time on a shared machine) and the ratios (> 1:
 tensorcore delivers more).
 """
+
 import argparse
 import gc
 import os
@@ -83,22 +84,41 @@ def main():
         root = tempfile.mkdtemp(prefix="bench_librispeech_")
         sys.path.insert(0, os.path.join(HERE, "..", "python"))
         from tensorcore.datasets.generate import main as generate
-        generate(["librispeech", "--out", root, "--seed", "0", "--hours", str(args.hours),
-                  "--splits", "train-clean-100"])
+
+        generate(
+            [
+                "librispeech",
+                "--out",
+                root,
+                "--seed",
+                "0",
+                "--hours",
+                str(args.hours),
+                "--splits",
+                "train-clean-100",
+            ]
+        )
     ours_ds = ta.datasets.LIBRISPEECH(root, "train-clean-100")
     seconds = sum(ours_ds.num_frames(i) for i in range(len(ours_ds))) / 16000
-    print(f"corpus: {len(ours_ds)} utterances, {seconds / 60:.1f} min of audio; "
-          f"workers {args.workers}, batch {args.batch_size}")
+    print(
+        f"corpus: {len(ours_ds)} utterances, {seconds / 60:.1f} min of audio; "
+        f"workers {args.workers}, batch {args.batch_size}"
+    )
 
     ours_features = Features(ours_ds, ta.transforms.MFCC(16000, n_mfcc=40, melkwargs=MEL))
-    loaders = {"tensorcore": lambda: DataLoader(
-        ours_features, batch_size=args.batch_size, num_workers=args.workers, collate_fn=as_list)}
+    loaders = {
+        "tensorcore": lambda: DataLoader(
+            ours_features, batch_size=args.batch_size, num_workers=args.workers, collate_fn=as_list
+        )
+    }
     if torchaudio is not None:
-        ref_features = Features(torchaudio.datasets.LIBRISPEECH(root, "train-clean-100"),
-                                torchaudio.transforms.MFCC(16000, n_mfcc=40, melkwargs=MEL))
+        ref_features = Features(
+            torchaudio.datasets.LIBRISPEECH(root, "train-clean-100"),
+            torchaudio.transforms.MFCC(16000, n_mfcc=40, melkwargs=MEL),
+        )
         loaders["torchaudio"] = lambda: torch.utils.data.DataLoader(
-            ref_features, batch_size=args.batch_size, num_workers=args.workers,
-            collate_fn=as_list)
+            ref_features, batch_size=args.batch_size, num_workers=args.workers, collate_fn=as_list
+        )
     results = {name: [] for name in loaders}
     for epoch in range(args.epochs + 1):  # alternate, so both see the same machine load
         for name, make in loaders.items():
@@ -108,13 +128,17 @@ def main():
     med = {}
     for name, runs in results.items():
         med[name] = (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs))
-        print(f"{name}: {med[name][0]:.1f} items/s, {med[name][1]:.1f} items per CPU-second "
-              f"(passes: {', '.join(f'{r[0]:.1f}' for r in runs)} items/s)")
+        print(
+            f"{name}: {med[name][0]:.1f} items/s, {med[name][1]:.1f} items per CPU-second "
+            f"(passes: {', '.join(f'{r[0]:.1f}' for r in runs)} items/s)"
+        )
     if "torchaudio" not in med:
         print("torchaudio: not installed, no ratio")
         return
-    print(f"ratio tensorcore/torchaudio: {med['tensorcore'][0] / med['torchaudio'][0]:.2f}x items/s, "
-          f"{med['tensorcore'][1] / med['torchaudio'][1]:.2f}x items per CPU-second")
+    print(
+        f"ratio tensorcore/torchaudio: {med['tensorcore'][0] / med['torchaudio'][0]:.2f}x items/s, "
+        f"{med['tensorcore'][1] / med['torchaudio'][1]:.2f}x items per CPU-second"
+    )
 
 
 if __name__ == "__main__":

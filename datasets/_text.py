@@ -6,6 +6,7 @@ kept in text/ so that generation needs nothing but this package. `--text FILE` u
 plain-text book instead. A book is split into its chapters (a LibriSpeech "chapter" is read
 from one), each chapter into sentences.
 """
+
 import gzip
 import os
 import re
@@ -34,11 +35,11 @@ def _sentences(paragraph_text):
     text = " ".join(paragraph_text.split())
     out, start = [], 0
     for m in _SENTENCE_END.finditer(text):
-        head = text[start:m.start()].rstrip("\"'\u201d\u2019)")
+        head = text[start : m.start()].rstrip("\"'\u201d\u2019)")
         last_word = head.rsplit(" ", 1)[-1].rstrip(".")
         if last_word in _ABBREVIATIONS:
             continue
-        out.append(text[start:m.end()].strip())
+        out.append(text[start : m.end()].strip())
         start = m.end()
     tail = text[start:].strip()
     if tail:
@@ -49,8 +50,10 @@ def _sentences(paragraph_text):
 def chapters(text):
     """List of chapters, each a list of sentences (at least 3 words of letters each)."""
     marks = list(_CHAPTER.finditer(text))
-    bodies = [text[m.end(): (marks[i + 1].start() if i + 1 < len(marks) else len(text))]
-              for i, m in enumerate(marks)] or [text]
+    bodies = [
+        text[m.end() : (marks[i + 1].start() if i + 1 < len(marks) else len(text))]
+        for i, m in enumerate(marks)
+    ] or [text]
     result = []
     for body in bodies:
         sentences = []
@@ -71,13 +74,34 @@ def load_books(text_path=None):
         if not found:
             raise ValueError(f"{text_path}: no sentences found in the text")
         return [(1, title, found)]
-    return [(book_id, title, chapters(read_book(os.path.join(_HERE, "text", name))))
-            for book_id, (title, name) in sorted(BOOKS.items())]
+    return [
+        (book_id, title, chapters(read_book(os.path.join(_HERE, "text", name))))
+        for book_id, (title, name) in sorted(BOOKS.items())
+    ]
 
 
-_ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-         "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
-         "eighteen", "nineteen"]
+_ONES = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
 _TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 
 
@@ -94,14 +118,27 @@ def number_words(n):
         if n >= size:
             rest = n % size
             joiner = " and " if 0 < rest < 100 else " "
-            return number_words(n // size) + " " + name + ("" if rest == 0 else
-                                                          joiner + number_words(rest))
+            return (
+                number_words(n // size)
+                + " "
+                + name
+                + ("" if rest == 0 else joiner + number_words(rest))
+            )
     raise ValueError(n)
 
 
-_EXPANSIONS = {"Mr.": "Mister", "Mrs.": "Missus", "Dr.": "Doctor", "St.": "Saint",
-               "Col.": "Colonel", "Capt.": "Captain", "Gen.": "General", "Rev.": "Reverend",
-               "Messrs.": "Messieurs", "Esq.": "Esquire"}
+_EXPANSIONS = {
+    "Mr.": "Mister",
+    "Mrs.": "Missus",
+    "Dr.": "Doctor",
+    "St.": "Saint",
+    "Col.": "Colonel",
+    "Capt.": "Captain",
+    "Gen.": "General",
+    "Rev.": "Reverend",
+    "Messrs.": "Messieurs",
+    "Esq.": "Esquire",
+}
 
 
 def _year_words(n):
@@ -118,16 +155,26 @@ def _spell_numbers(text):
         digits = raw.replace(",", "")
         if "," not in raw and len(digits) == 4 and 1100 <= int(digits) <= 1999:
             return _year_words(int(digits))
-        return number_words(int(digits)) if len(digits) < 10 else " ".join(
-            _ONES[int(d)] for d in digits)
+        return (
+            number_words(int(digits))
+            if len(digits) < 10
+            else " ".join(_ONES[int(d)] for d in digits)
+        )
+
     return re.sub(r"\d[\d,]*(?<!,)", spell, text)
 
 
 def normalized(sentence):
     """LibriTTS's normalized text: numbers and title abbreviations spelled out, typographic
     quotes and dashes made plain, case and punctuation kept."""
-    text = sentence.replace("\u201c", '"').replace("\u201d", '"').replace("\u2018", "'") \
-        .replace("\u2019", "'").replace("--", " - ").replace("_", "")
+    text = (
+        sentence.replace("\u201c", '"')
+        .replace("\u201d", '"')
+        .replace("\u2018", "'")
+        .replace("\u2019", "'")
+        .replace("--", " - ")
+        .replace("_", "")
+    )
     for short, long in _EXPANSIONS.items():
         text = re.sub(r"(?<![A-Za-z])" + re.escape(short), long, text)
     return " ".join(_spell_numbers(text).split())
@@ -162,7 +209,7 @@ def phrases(sentence, max_words=35):
             if all(len(p.split()) <= max_words for p in out):
                 return out
             return [q for p in out for q in phrases(p, max_words)]
-    return [" ".join(words[i:i + max_words]) for i in range(0, len(words), max_words)]
+    return [" ".join(words[i : i + max_words]) for i in range(0, len(words), max_words)]
 
 
 def speakable(sentence):

@@ -12,6 +12,7 @@ annotation with iscrowd=1), some none at all (empty images). Images are JPEG-enc
 tensorcore.vision.io. Each image is drawn from its own seed (the run seed and the image id), so
 the output does not depend on --jobs.
 """
+
 import json
 import os
 from multiprocessing import get_context
@@ -56,8 +57,23 @@ def _polygon(kind, rng, radius):
         r = np.where(np.arange(10) % 2 == 0, radius, radius * rng.uniform(0.35, 0.55))
     elif kind == "cross":
         a, b = radius, radius * rng.uniform(0.25, 0.4)
-        pts = np.array([(b, a), (b, b), (a, b), (a, -b), (b, -b), (b, -a), (-b, -a), (-b, -b),
-                        (-a, -b), (-a, b), (-b, b), (-b, a)], dtype=np.float64)
+        pts = np.array(
+            [
+                (b, a),
+                (b, b),
+                (a, b),
+                (a, -b),
+                (b, -b),
+                (b, -a),
+                (-b, -a),
+                (-b, -b),
+                (-a, -b),
+                (-a, b),
+                (-b, b),
+                (-b, a),
+            ],
+            dtype=np.float64,
+        )
         c, s = np.cos(angle), np.sin(angle)
         return pts @ np.array([[c, s], [-s, c]])
     return np.stack([r * np.cos(t), r * np.sin(t)], axis=1)
@@ -122,7 +138,7 @@ def _blob_mask(rng, h, w):
     ang = np.arctan2(ys - cy, xs - cx)
     k = rng.integers(2, 6)
     r = r0 * (1 + 0.45 * np.sin(k * ang + rng.uniform(0, 6)) * rng.uniform(0.3, 1))
-    return (xs - cx) ** 2 + (ys - cy) ** 2 <= r ** 2
+    return (xs - cx) ** 2 + (ys - cy) ** 2 <= r**2
 
 
 def rle_encode(mask):
@@ -139,9 +155,13 @@ def rle_encode(mask):
 def _annotation(mask, category, iscrowd):
     ys, xs = np.nonzero(mask)
     x0, y0 = int(xs.min()), int(ys.min())
-    return {"category_id": category, "iscrowd": iscrowd, "area": int(mask.sum()),
-            "bbox": [float(x0), float(y0), float(xs.max() - x0 + 1), float(ys.max() - y0 + 1)],
-            "segmentation": rle_encode(mask)}
+    return {
+        "category_id": category,
+        "iscrowd": iscrowd,
+        "area": int(mask.sum()),
+        "bbox": [float(x0), float(y0), float(xs.max() - x0 + 1), float(ys.max() - y0 + 1)],
+        "segmentation": rle_encode(mask),
+    }
 
 
 def draw_image(task):
@@ -156,8 +176,9 @@ def draw_image(task):
     for _ in range(int(rng.integers(2, 9))):  # clutter under the objects
         m = _blob_mask(rng, h, w) if rng.random() < 0.5 else _stroke_mask(rng, h, w)
         img[m] = _fill(rng, h, w, rng.uniform(0, 255, 3))[m]
-    n_objects = 0 if rng.random() < opts["empty_prob"] else int(
-        rng.integers(1, opts["max_objects"] + 1))
+    n_objects = (
+        0 if rng.random() < opts["empty_prob"] else int(rng.integers(1, opts["max_objects"] + 1))
+    )
     side = min(h, w)
     for _ in range(n_objects):
         cat = CATEGORIES[int(rng.integers(len(CATEGORIES)))]
@@ -176,8 +197,15 @@ def draw_image(task):
         crowd = np.zeros((h, w), dtype=bool)
         colour = rng.uniform(0, 255, 3)
         for _ in range(int(rng.integers(8, 21))):
-            m = _shape_mask(cat["name"], rng, h, w, cx + rng.normal(0, spread),
-                            cy + rng.normal(0, spread), rng.uniform(0.01, 0.025) * side + 1.5)
+            m = _shape_mask(
+                cat["name"],
+                rng,
+                h,
+                w,
+                cx + rng.normal(0, spread),
+                cy + rng.normal(0, spread),
+                rng.uniform(0.01, 0.025) * side + 1.5,
+            )
             crowd |= m
         if crowd.sum() >= 4:
             img[crowd] = _fill(rng, h, w, colour)[crowd]
@@ -195,20 +223,27 @@ def draw_image(task):
             annotations.append(_annotation(visible, category, iscrowd))
     pixels = np.clip(np.round(img), 0, 255).astype(np.uint8)
     jpeg = _encode(pixels, int(rng.integers(80, 96)))
-    record = {"id": image_id, "file_name": f"{image_id:012d}.jpg", "height": h, "width": w,
-              "license": 1}
+    record = {
+        "id": image_id,
+        "file_name": f"{image_id:012d}.jpg",
+        "height": h,
+        "width": w,
+        "license": 1,
+    }
     return record, annotations, jpeg
 
 
 def _encode(pixels, quality):
     import tensorcore as tc
     from tensorcore.vision.io import encode_jpeg
+
     chw = tc.from_numpy(np.ascontiguousarray(pixels.transpose(2, 0, 1)))
     return encode_jpeg(chw, quality).numpy().tobytes()
 
 
 def generate(args):
     from tqdm import tqdm
+
     splits = [s for s in args.splits.split(",") if s]
     if not splits or len(set(splits)) != len(splits):
         raise SystemExit("--splits: distinct, comma-separated names")
@@ -216,9 +251,13 @@ def generate(args):
         raise SystemExit("--images >= 1, 16 <= --min-size <= --max-size, --max-objects >= 1")
     root = os.path.join(args.out, "coco")
     os.makedirs(os.path.join(root, "annotations"), exist_ok=True)
-    opts = {"min_size": args.min_size, "max_size": args.max_size,
-            "max_objects": args.max_objects, "crowd_prob": args.crowd_prob,
-            "empty_prob": args.empty_prob}
+    opts = {
+        "min_size": args.min_size,
+        "max_size": args.max_size,
+        "max_objects": args.max_objects,
+        "crowd_prob": args.crowd_prob,
+        "empty_prob": args.empty_prob,
+    }
     next_image = 1
     workers = max(1, args.jobs or os.cpu_count() or 1)
     for split in splits:
@@ -248,11 +287,18 @@ def generate(args):
                     pool.close()
                     pool.join()
         dataset = {
-            "info": {"description": "tensorcore generated shapes (COCO layout)", "version": "1.0",
-                     "year": 2024, "contributor": "tensorcore.datasets.generate coco",
-                     "date_created": "", "seed": args.seed},
+            "info": {
+                "description": "tensorcore generated shapes (COCO layout)",
+                "version": "1.0",
+                "year": 2024,
+                "contributor": "tensorcore.datasets.generate coco",
+                "date_created": "",
+                "seed": args.seed,
+            },
             "licenses": [{"id": 1, "name": "CC0 1.0", "url": ""}],
-            "images": images, "annotations": annotations, "categories": CATEGORIES,
+            "images": images,
+            "annotations": annotations,
+            "categories": CATEGORIES,
         }
         with open(os.path.join(root, "annotations", f"instances_{split}.json"), "w") as f:
             json.dump(dataset, f, separators=(",", ":"))

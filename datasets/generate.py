@@ -3,6 +3,7 @@
 Kinds: librispeech, libritts, librimix, coco (`<kind> --help` lists each one's options). The
 output is a function of the arguments alone: the same seed gives the same files.
 """
+
 import argparse
 import importlib
 import sys
@@ -16,8 +17,9 @@ KINDS = {
 
 
 def build_parser():
-    parser = argparse.ArgumentParser(prog="python -m tensorcore.datasets.generate",
-                                     description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m tensorcore.datasets.generate", description=__doc__.split("\n\n")[0]
+    )
     sub = parser.add_subparsers(dest="kind", required=True, metavar="kind")
     for kind, help_text in KINDS.items():
         p = sub.add_parser(kind, help=help_text, description=help_text)

@@ -12,33 +12,65 @@ would clip. LibriSpeech subsets map to LibriMix's: train-clean-100 -> train-100,
 train-clean-360 -> train-360, dev-clean -> dev, test-clean -> test. Without --librispeech a
 LibriSpeech corpus is generated first (same seed, --hours) under <out>/LibriSpeech.
 """
+
 import csv
 import os
 import random
 
 import numpy as np
 
-SUBSET_NAMES = {"train-clean-100": "train-100", "train-clean-360": "train-360",
-                "dev-clean": "dev", "test-clean": "test"}
+SUBSET_NAMES = {
+    "train-clean-100": "train-100",
+    "train-clean-360": "train-360",
+    "dev-clean": "dev",
+    "test-clean": "test",
+}
 
 
 def add_arguments(parser):
-    parser.add_argument("--librispeech", default=None,
-                        help="folder holding LibriSpeech/ (default: generate one into --out)")
-    parser.add_argument("--hours", type=float, default=0.05,
-                        help="size of the LibriSpeech generated when --librispeech is not given")
-    parser.add_argument("--mixtures", type=int, default=0,
-                        help="mixtures per subset (default: one per utterance of the subset)")
+    parser.add_argument(
+        "--librispeech",
+        default=None,
+        help="folder holding LibriSpeech/ (default: generate one into --out)",
+    )
+    parser.add_argument(
+        "--hours",
+        type=float,
+        default=0.05,
+        help="size of the LibriSpeech generated when --librispeech is not given",
+    )
+    parser.add_argument(
+        "--mixtures",
+        type=int,
+        default=0,
+        help="mixtures per subset (default: one per utterance of the subset)",
+    )
     parser.add_argument("--sample-rates", default="8000,16000")
     parser.add_argument("--modes", default="min,max")
-    parser.add_argument("--snr-range", type=float, nargs=2, default=(-5.0, 5.0),
-                        metavar=("LOW", "HIGH"), help="source 1 over source 2, dB")
-    parser.add_argument("--noise", action="store_true",
-                        help="also write noise, mix_both and mix_single (sep_noisy, enh_*)")
-    parser.add_argument("--noise-snr-range", type=float, nargs=2, default=(0.0, 15.0),
-                        metavar=("LOW", "HIGH"), help="speech over noise, dB")
-    parser.add_argument("--jobs", type=int, default=0,
-                        help="worker processes for the LibriSpeech generation")
+    parser.add_argument(
+        "--snr-range",
+        type=float,
+        nargs=2,
+        default=(-5.0, 5.0),
+        metavar=("LOW", "HIGH"),
+        help="source 1 over source 2, dB",
+    )
+    parser.add_argument(
+        "--noise",
+        action="store_true",
+        help="also write noise, mix_both and mix_single (sep_noisy, enh_*)",
+    )
+    parser.add_argument(
+        "--noise-snr-range",
+        type=float,
+        nargs=2,
+        default=(0.0, 15.0),
+        metavar=("LOW", "HIGH"),
+        help="speech over noise, dB",
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=0, help="worker processes for the LibriSpeech generation"
+    )
 
 
 def _rms(x):
@@ -72,7 +104,8 @@ def _utterances(libri_root, subset):
             for name in sorted(os.listdir(os.path.join(sp, chapter))):
                 if name.endswith(".flac"):
                     by_speaker.setdefault(speaker, []).append(
-                        os.path.join(subset, speaker, chapter, name))
+                        os.path.join(subset, speaker, chapter, name)
+                    )
     return by_speaker
 
 
@@ -95,6 +128,7 @@ def _pairs(rng, by_speaker, count):
 def _save(path, x, sample_rate):
     import tensorcore as tc
     import tensorcore.audio as ta
+
     pcm = np.clip(np.round(x * 32768.0), -32768, 32767).astype(np.int16)[None, :]
     ta.save(path, tc.from_numpy(pcm), sample_rate)
 
@@ -114,25 +148,38 @@ def generate(args):
     if source_root is None:
         from . import librispeech
         import argparse
-        ls_args = argparse.Namespace(out=args.out, seed=args.seed, hours=args.hours,
-                                     splits=librispeech.DEFAULT_SPLITS, speakers_per_split=None,
-                                     min_seconds=3.0, max_seconds=12.0, text=None, jobs=args.jobs)
+
+        ls_args = argparse.Namespace(
+            out=args.out,
+            seed=args.seed,
+            hours=args.hours,
+            splits=librispeech.DEFAULT_SPLITS,
+            speakers_per_split=None,
+            min_seconds=3.0,
+            max_seconds=12.0,
+            text=None,
+            jobs=args.jobs,
+        )
         librispeech.generate(ls_args)
         source_root = args.out
     libri_root = os.path.join(source_root, "LibriSpeech")
     subsets = [s for s in SUBSET_NAMES if os.path.isdir(os.path.join(libri_root, s))]
     if not subsets:
-        raise SystemExit(f"librimix: no clean LibriSpeech subset ({', '.join(SUBSET_NAMES)}) "
-                         f"under {libri_root}")
+        raise SystemExit(
+            f"librimix: no clean LibriSpeech subset ({', '.join(SUBSET_NAMES)}) under {libri_root}"
+        )
     rng = random.Random(args.seed)
     root = os.path.join(args.out, "Libri2Mix")
     for subset in subsets:
         name = SUBSET_NAMES[subset]
         pairs = _pairs(rng, _utterances(libri_root, subset), args.mixtures)
         recipe = []
-        metadata = {(sr, mode, mix): [] for sr in rates for mode in modes
-                    for mix in (("mix_clean", "mix_both", "mix_single") if args.noise
-                                else ("mix_clean",))}
+        metadata = {
+            (sr, mode, mix): []
+            for sr in rates
+            for mode in modes
+            for mix in (("mix_clean", "mix_both", "mix_single") if args.noise else ("mix_clean",))
+        }
         for u1, u2 in tqdm(pairs, desc=f"librimix {name}", unit="mix"):
             mix_id = f"{os.path.basename(u1)[:-5]}_{os.path.basename(u2)[:-5]}"
             sources16 = []
@@ -143,16 +190,24 @@ def generate(args):
                 sources16.append(wave.numpy()[0].astype(np.float64))
             level = 10 ** (rng.uniform(-33, -25) / 20)
             gain1 = level / _rms(sources16[0])
-            gain2 = gain1 * _rms(sources16[0]) / _rms(sources16[1]) / \
-                10 ** (rng.uniform(*args.snr_range) / 20)
+            gain2 = (
+                gain1
+                * _rms(sources16[0])
+                / _rms(sources16[1])
+                / 10 ** (rng.uniform(*args.snr_range) / 20)
+            )
             noise_snr = rng.uniform(*args.noise_snr_range)
-            noise_seed = rng.randrange(2 ** 32)
+            noise_seed = rng.randrange(2**32)
             recipe.append((mix_id, u1, gain1, u2, gain2, noise_seed, noise_snr))
             for sr in rates:
                 srcs = [s for s in sources16]
                 if sr != 16000:
-                    srcs = [ta.functional.resample(tc.from_numpy(s.astype(np.float32)), 16000, sr)
-                            .numpy().astype(np.float64) for s in srcs]
+                    srcs = [
+                        ta.functional.resample(tc.from_numpy(s.astype(np.float32)), 16000, sr)
+                        .numpy()
+                        .astype(np.float64)
+                        for s in srcs
+                    ]
                 srcs = [srcs[0] * gain1, srcs[1] * gain2]
                 longest = max(len(s) for s in srcs)
                 noise = coloured_noise(np.random.default_rng(noise_seed), longest, sr)
@@ -178,20 +233,50 @@ def generate(args):
         for (sr, mode, mix), rows in metadata.items():
             folder = os.path.join(root, f"wav{sr // 1000}k", mode, "metadata")
             os.makedirs(folder, exist_ok=True)
-            header = {"mix_clean": ["mixture_ID", "mixture_path", "source_1_path",
-                                    "source_2_path", "length"],
-                      "mix_both": ["mixture_ID", "mixture_path", "source_1_path",
-                                   "source_2_path", "noise_path", "length"],
-                      "mix_single": ["mixture_ID", "mixture_path", "source_1_path",
-                                     "noise_path", "length"]}[mix]
+            header = {
+                "mix_clean": [
+                    "mixture_ID",
+                    "mixture_path",
+                    "source_1_path",
+                    "source_2_path",
+                    "length",
+                ],
+                "mix_both": [
+                    "mixture_ID",
+                    "mixture_path",
+                    "source_1_path",
+                    "source_2_path",
+                    "noise_path",
+                    "length",
+                ],
+                "mix_single": [
+                    "mixture_ID",
+                    "mixture_path",
+                    "source_1_path",
+                    "noise_path",
+                    "length",
+                ],
+            }[mix]
             _write_csv(os.path.join(folder, f"mixture_{name}_{mix}.csv"), header, rows)
         os.makedirs(os.path.join(root, "metadata"), exist_ok=True)
-        _write_csv(os.path.join(root, "metadata", f"libri2mix_{name}.csv"),
-                   ["mixture_ID", "source_1_path", "source_1_gain", "source_2_path",
-                    "source_2_gain", "noise_seed", "noise_snr_db"],
-                   [(m, u1, f"{g1:.6f}", u2, f"{g2:.6f}", ns, f"{snr:.3f}") if args.noise else
-                    (m, u1, f"{g1:.6f}", u2, f"{g2:.6f}", "", "")
-                    for m, u1, g1, u2, g2, ns, snr in recipe])
+        _write_csv(
+            os.path.join(root, "metadata", f"libri2mix_{name}.csv"),
+            [
+                "mixture_ID",
+                "source_1_path",
+                "source_1_gain",
+                "source_2_path",
+                "source_2_gain",
+                "noise_seed",
+                "noise_snr_db",
+            ],
+            [
+                (m, u1, f"{g1:.6f}", u2, f"{g2:.6f}", ns, f"{snr:.3f}")
+                if args.noise
+                else (m, u1, f"{g1:.6f}", u2, f"{g2:.6f}", "", "")
+                for m, u1, g1, u2, g2, ns, snr in recipe
+            ],
+        )
     return root
 
 

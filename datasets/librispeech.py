@@ -6,6 +6,7 @@
 
 16 kHz 16-bit mono FLAC; transcripts in LibriSpeech's style (upper case, no punctuation).
 """
+
 import os
 import random
 
@@ -16,16 +17,28 @@ SAMPLE_RATE = 16000
 
 
 def add_arguments(parser):
-    parser.add_argument("--hours", type=float, default=0.1,
-                        help="total length over all splits (train 80%%, dev/test the rest)")
-    parser.add_argument("--splits", default=DEFAULT_SPLITS,
-                        help="comma-separated LibriSpeech subset names (default: %(default)s)")
-    parser.add_argument("--speakers-per-split", type=int, default=None,
-                        help="default: about one per 8 minutes, at least 2")
+    parser.add_argument(
+        "--hours",
+        type=float,
+        default=0.1,
+        help="total length over all splits (train 80%%, dev/test the rest)",
+    )
+    parser.add_argument(
+        "--splits",
+        default=DEFAULT_SPLITS,
+        help="comma-separated LibriSpeech subset names (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--speakers-per-split",
+        type=int,
+        default=None,
+        help="default: about one per 8 minutes, at least 2",
+    )
     parser.add_argument("--min-seconds", type=float, default=3.0)
     parser.add_argument("--max-seconds", type=float, default=16.0)
-    parser.add_argument("--text", default=None,
-                        help="a plain-text book to read from instead of the bundled ones")
+    parser.add_argument(
+        "--text", default=None, help="a plain-text book to read from instead of the bundled ones"
+    )
     parser.add_argument("--jobs", type=int, default=0, help="worker processes (0: all cores)")
 
 
@@ -41,8 +54,15 @@ def validate(args, subsets):
     return splits
 
 
-SUBSETS = ["dev-clean", "dev-other", "test-clean", "test-other", "train-clean-100",
-           "train-clean-360", "train-other-500"]
+SUBSETS = [
+    "dev-clean",
+    "dev-other",
+    "test-clean",
+    "test-other",
+    "train-clean-100",
+    "train-clean-360",
+    "train-other-500",
+]
 
 
 def generate(args):
@@ -50,8 +70,9 @@ def generate(args):
     splits = validate(args, SUBSETS)
     rng = random.Random(args.seed)
     books = _text.load_books(args.text)
-    plans = _speech.plan(rng, books, splits, args.hours, args.min_seconds, args.max_seconds,
-                         args.speakers_per_split)
+    plans = _speech.plan(
+        rng, books, splits, args.hours, args.min_seconds, args.max_seconds, args.speakers_per_split
+    )
     root = os.path.join(args.out, "LibriSpeech")
     jobs = []
     for split in plans:
@@ -65,8 +86,15 @@ def generate(args):
                     fileid = f"{speaker.id}-{chapter.id}-{utt.index:04d}"
                     spoken = " ".join(_text.speakable(p) for p in utt.phrases)
                     lines.append(f"{fileid} {_text.librispeech_transcript(' '.join(utt.phrases))}")
-                    jobs.append((spoken, speaker, os.path.join(folder, fileid + ".flac"),
-                                 SAMPLE_RATE, effects))
+                    jobs.append(
+                        (
+                            spoken,
+                            speaker,
+                            os.path.join(folder, fileid + ".flac"),
+                            SAMPLE_RATE,
+                            effects,
+                        )
+                    )
                 with open(os.path.join(folder, f"{speaker.id}-{chapter.id}.trans.txt"), "w") as f:
                     f.write("\n".join(lines) + "\n")
     _speech.run_jobs(jobs, args.jobs, "librispeech")
@@ -78,28 +106,44 @@ def write_index_files(root, plans, books):
     """SPEAKERS.TXT / CHAPTERS.TXT / BOOKS.TXT in LibriSpeech's pipe-separated format, with
     minutes measured from the written files' headers."""
     import tensorcore.audio as ta
+
     speakers, chapters = [], []
     for split in plans:
         for speaker, chs in split.speakers:
             total = 0.0
             for ch in chs:
                 folder = os.path.join(root, split.name, str(speaker.id), str(ch.id))
-                seconds = sum(ta.info(os.path.join(folder, f)).num_frames / SAMPLE_RATE
-                              for f in os.listdir(folder) if f.endswith(".flac"))
+                seconds = sum(
+                    ta.info(os.path.join(folder, f)).num_frames / SAMPLE_RATE
+                    for f in os.listdir(folder)
+                    if f.endswith(".flac")
+                )
                 total += seconds
-                chapters.append((ch.id, speaker.id, seconds / 60, split.name, ch.book_id,
-                                 f"Chapter {ch.book_chapter}", ch.book_title))
+                chapters.append(
+                    (
+                        ch.id,
+                        speaker.id,
+                        seconds / 60,
+                        split.name,
+                        ch.book_id,
+                        f"Chapter {ch.book_chapter}",
+                        ch.book_title,
+                    )
+                )
             speakers.append((speaker.id, speaker.sex, split.name, total / 60, speaker.name))
     with open(os.path.join(root, "SPEAKERS.TXT"), "w") as f:
         f.write(";ID  |SEX| SUBSET           |MINUTES| NAME\n")
         for sid, sex, subset, minutes, name in sorted(speakers):
             f.write(f"{sid:<5}| {sex} | {subset:<17}| {minutes:5.2f} | {name}\n")
     with open(os.path.join(root, "CHAPTERS.TXT"), "w") as f:
-        f.write(";ID    |READER|MINUTES| SUBSET           | PROJ.|BOOK ID| CH. TITLE | "
-                "PROJECT TITLE\n")
+        f.write(
+            ";ID    |READER|MINUTES| SUBSET           | PROJ.|BOOK ID| CH. TITLE | PROJECT TITLE\n"
+        )
         for cid, reader, minutes, subset, book, title, book_title in sorted(chapters):
-            f.write(f"{cid:<7}| {reader:<5}| {minutes:5.2f} | {subset:<17}| {0:<5}| {book:<6}| "
-                    f"{title} | {book_title}\n")
+            f.write(
+                f"{cid:<7}| {reader:<5}| {minutes:5.2f} | {subset:<17}| {0:<5}| {book:<6}| "
+                f"{title} | {book_title}\n"
+            )
     with open(os.path.join(root, "BOOKS.TXT"), "w") as f:
         f.write(";ID     |BOOK TITLE|BOOK AUTHOR\n")
         for book_id, title, _ in books:

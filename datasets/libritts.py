@@ -8,6 +8,7 @@
 
 Utterances are single sentences (or clauses of very long ones), as LibriTTS cuts them.
 """
+
 import os
 import random
 
@@ -18,16 +19,25 @@ SAMPLE_RATE = 24000
 
 
 def add_arguments(parser):
-    parser.add_argument("--hours", type=float, default=0.1,
-                        help="total length over all splits (train 80%%, dev/test the rest)")
-    parser.add_argument("--splits", default="train-clean-100,dev-clean,test-clean",
-                        help="comma-separated LibriTTS subset names (default: %(default)s)")
+    parser.add_argument(
+        "--hours",
+        type=float,
+        default=0.1,
+        help="total length over all splits (train 80%%, dev/test the rest)",
+    )
+    parser.add_argument(
+        "--splits",
+        default="train-clean-100,dev-clean,test-clean",
+        help="comma-separated LibriTTS subset names (default: %(default)s)",
+    )
     parser.add_argument("--speakers-per-split", type=int, default=None)
     parser.add_argument("--min-seconds", type=float, default=1.0)
-    parser.add_argument("--max-seconds", type=float, default=12.0,
-                        help="longer sentences are cut at clause marks")
-    parser.add_argument("--text", default=None,
-                        help="a plain-text book to read from instead of the bundled ones")
+    parser.add_argument(
+        "--max-seconds", type=float, default=12.0, help="longer sentences are cut at clause marks"
+    )
+    parser.add_argument(
+        "--text", default=None, help="a plain-text book to read from instead of the bundled ones"
+    )
     parser.add_argument("--jobs", type=int, default=0, help="worker processes (0: all cores)")
 
 
@@ -41,8 +51,16 @@ def generate(args):
     splits = validate(args, SUBSETS)
     rng = random.Random(args.seed)
     books = _text.load_books(args.text)
-    plans = _speech.plan(rng, books, splits, args.hours, args.min_seconds, args.max_seconds,
-                         args.speakers_per_split, sentence_level=True)
+    plans = _speech.plan(
+        rng,
+        books,
+        splits,
+        args.hours,
+        args.min_seconds,
+        args.max_seconds,
+        args.speakers_per_split,
+        sentence_level=True,
+    )
     root = os.path.join(args.out, "LibriTTS")
     jobs, speakers = [], []
     for split in plans:
@@ -54,8 +72,7 @@ def generate(args):
                 os.makedirs(folder, exist_ok=True)
                 trans, book = [], []
                 for utt in chapter.utterances:
-                    fileid = (f"{speaker.id}_{chapter.id}_{utt.paragraph:06d}_"
-                              f"{utt.sentence:06d}")
+                    fileid = f"{speaker.id}_{chapter.id}_{utt.paragraph:06d}_{utt.sentence:06d}"
                     original = " ".join(utt.phrases)
                     norm = _text.normalized(original)
                     base = os.path.join(folder, fileid)
@@ -63,13 +80,15 @@ def generate(args):
                     _write(base + ".normalized.txt", norm)
                     trans.append(f"{fileid}\t{original}\t{norm}")
                     book.append(f"{fileid}\t{original}")
-                    jobs.append((_text.speakable(original), speaker, base + ".wav", SAMPLE_RATE,
-                                 effects))
+                    jobs.append(
+                        (_text.speakable(original), speaker, base + ".wav", SAMPLE_RATE, effects)
+                    )
                 prefix = os.path.join(folder, f"{speaker.id}_{chapter.id}")
                 _write(prefix + ".trans.tsv", "\n".join(trans) + "\n")
                 _write(prefix + ".book.tsv", "\n".join(book) + "\n")
     _speech.run_jobs(jobs, args.jobs, "libritts")
     lines = ["READER\tGENDER\tSUBSET\tNAME"] + [
-        f"{sid}\t{sex}\t{subset}\t{name}" for sid, sex, subset, name in sorted(speakers)]
+        f"{sid}\t{sex}\t{subset}\t{name}" for sid, sex, subset, name in sorted(speakers)
+    ]
     _write(os.path.join(root, "speakers.tsv"), "\n".join(lines) + "\n")
     return root

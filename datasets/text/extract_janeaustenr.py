@@ -10,6 +10,7 @@ STRSXP header followed by one CHARSXP per element (flags word with type 9, lengt
 reading the CHARSXPs in order gives the lines back. The texts are Project Gutenberg's
 transcriptions and in the public domain.
 """
+
 import gzip
 import io
 import os
@@ -17,17 +18,26 @@ import struct
 import sys
 import zlib
 
-NAMES = ["emma", "mansfieldpark", "northangerabbey", "persuasion", "prideprejudice",
-         "sensesensibility"]  # the objects' order in Rdata.rdb (see Rdata.rdx)
-KEEP = {"prideprejudice": "pride_and_prejudice", "persuasion": "persuasion",
-        "northangerabbey": "northanger_abbey"}
+NAMES = [
+    "emma",
+    "mansfieldpark",
+    "northangerabbey",
+    "persuasion",
+    "prideprejudice",
+    "sensesensibility",
+]  # the objects' order in Rdata.rdb (see Rdata.rdx)
+KEEP = {
+    "prideprejudice": "pride_and_prejudice",
+    "persuasion": "persuasion",
+    "northangerabbey": "northanger_abbey",
+}
 
 
 def records(rdb):
     pos = 0
     while pos < len(rdb):
         decompressor = zlib.decompressobj()
-        data = decompressor.decompress(rdb[pos + 4:])
+        data = decompressor.decompress(rdb[pos + 4 :])
         yield data
         pos = len(rdb) - len(decompressor.unused_data)
 
@@ -36,20 +46,20 @@ def strings(obj):
     if obj[:2] != b"X\n":
         raise ValueError("not an XDR-serialized R object")
     pos = 2
-    version = struct.unpack(">i", obj[pos:pos + 4])[0]
+    version = struct.unpack(">i", obj[pos : pos + 4])[0]
     pos += 12  # version, writer version, minimal reader version
     if version == 3:
-        pos += 4 + struct.unpack(">i", obj[pos:pos + 4])[0]  # native encoding name
+        pos += 4 + struct.unpack(">i", obj[pos : pos + 4])[0]  # native encoding name
     out = []
     while pos + 8 <= len(obj):
-        flags = struct.unpack(">I", obj[pos:pos + 4])[0]
+        flags = struct.unpack(">I", obj[pos : pos + 4])[0]
         if flags & 0xFF == 9:  # CHARSXP
-            n = struct.unpack(">i", obj[pos + 4:pos + 8])[0]
+            n = struct.unpack(">i", obj[pos + 4 : pos + 8])[0]
             if n < 0:  # NA_character_
                 out.append("")
                 pos += 8
                 continue
-            out.append(obj[pos + 8:pos + 8 + n].decode("utf-8"))
+            out.append(obj[pos + 8 : pos + 8 + n].decode("utf-8"))
             pos += 8 + n
             continue
         pos += 4

@@ -8,6 +8,7 @@ the archive is the common cause) and then raises. extract_archive() unpacks into
 folder beside the destination and moves the entries into place only after the whole archive
 was read, so a corrupt or truncated archive leaves nothing half-extracted behind.
 """
+
 import bz2
 import gzip
 import hashlib
@@ -26,8 +27,13 @@ import zlib
 
 from .progress import tqdm
 
-__all__ = ["calculate_checksum", "check_integrity", "download_url", "extract_archive",
-           "download_and_extract_archive"]
+__all__ = [
+    "calculate_checksum",
+    "check_integrity",
+    "download_url",
+    "extract_archive",
+    "download_and_extract_archive",
+]
 
 _CHUNK = 1 << 16
 _USER_AGENT = "tensorcore-datasets"
@@ -95,16 +101,21 @@ def _fetch(url, part, timeout, max_retries, progress):
                 attempts += 1
                 if attempts > max_retries:
                     reason = getattr(e, "reason", e)
-                    raise RuntimeError(f"download of {url} failed after {attempts} attempts: "
-                                       f"{reason}") from None
-                time.sleep(min(0.25 * 2 ** attempts, 4.0))  # a refused connection: back off
+                    raise RuntimeError(
+                        f"download of {url} failed after {attempts} attempts: {reason}"
+                    ) from None
+                time.sleep(min(0.25 * 2**attempts, 4.0))  # a refused connection: back off
                 continue
             with response:
                 resumed = start and response.status == 206
                 total = _total_size(response, start if resumed else 0)
                 if bar is None and progress:
-                    bar = tqdm(total=total, desc=os.path.basename(part[:-5]), unit="B",
-                               initial=start if resumed else 0)
+                    bar = tqdm(
+                        total=total,
+                        desc=os.path.basename(part[:-5]),
+                        unit="B",
+                        initial=start if resumed else 0,
+                    )
                 mode = "ab" if resumed else "wb"  # a 200 answer to a Range request: start over
                 if bar is not None and not resumed:
                     bar.n = 0
@@ -117,29 +128,42 @@ def _fetch(url, part, timeout, max_retries, progress):
                 except (http.client.IncompleteRead, ConnectionError, socket.timeout) as e:
                     attempts += 1
                     if attempts > max_retries:
-                        raise RuntimeError(f"download of {url} was interrupted {attempts} times "
-                                           f"(last: {type(e).__name__}); the partial file "
-                                           f"{part} is kept for a later resume") from None
+                        raise RuntimeError(
+                            f"download of {url} was interrupted {attempts} times "
+                            f"(last: {type(e).__name__}); the partial file "
+                            f"{part} is kept for a later resume"
+                        ) from None
                     continue
             have = os.path.getsize(part)
             if total is not None and have < total:
                 # The server closed the connection early without an error: resume.
                 attempts += 1
                 if attempts > max_retries:
-                    raise RuntimeError(f"download of {url} stopped at {have} of {total} bytes "
-                                       f"{attempts} times; the partial file {part} is kept")
+                    raise RuntimeError(
+                        f"download of {url} stopped at {have} of {total} bytes "
+                        f"{attempts} times; the partial file {part} is kept"
+                    )
                 continue
             if total is not None and have > total:
-                raise RuntimeError(f"download of {url}: got {have} bytes, the server announced "
-                                   f"{total}")
+                raise RuntimeError(
+                    f"download of {url}: got {have} bytes, the server announced {total}"
+                )
             return
     finally:
         if bar is not None:
             bar.close()
 
 
-def download_url(url, root, filename=None, checksum=None, hash_type="sha256", max_retries=3,
-                 timeout=30.0, progress=True):
+def download_url(
+    url,
+    root,
+    filename=None,
+    checksum=None,
+    hash_type="sha256",
+    max_retries=3,
+    timeout=30.0,
+    progress=True,
+):
     """Downloads `url` to `root/filename` (default: the URL's basename) and returns the path.
 
     Skips the download when a file that passes the checksum is already there. `checksum` is a
@@ -162,15 +186,18 @@ def download_url(url, root, filename=None, checksum=None, hash_type="sha256", ma
             return fpath
         got = calculate_checksum(part, hash_type)
         os.remove(part)
-    raise RuntimeError(f"checksum mismatch for {url}: expected {hash_type} {checksum}, got {got} "
-                       f"(downloaded twice; the file was deleted)")
+    raise RuntimeError(
+        f"checksum mismatch for {url}: expected {hash_type} {checksum}, got {got} "
+        f"(downloaded twice; the file was deleted)"
+    )
 
 
 def _check_member_path(name, archive):
     norm = os.path.normpath(name)
     if os.path.isabs(name) or norm == ".." or norm.startswith(".." + os.sep):
-        raise RuntimeError(f"{archive}: refusing to extract {name!r}, which points outside the "
-                           f"destination folder")
+        raise RuntimeError(
+            f"{archive}: refusing to extract {name!r}, which points outside the destination folder"
+        )
 
 
 def _extract_into(from_path, tmp):
@@ -191,8 +218,10 @@ def _extract_into(from_path, tmp):
                 elif m.islnk():  # relative to the archive root
                     _check_member_path(m.linkname, from_path)
                 if not (m.isfile() or m.isdir() or m.issym() or m.islnk()):
-                    raise RuntimeError(f"{from_path}: refusing to extract {m.name!r} (a device, "
-                                       f"fifo or other special file)")
+                    raise RuntimeError(
+                        f"{from_path}: refusing to extract {m.name!r} (a device, "
+                        f"fifo or other special file)"
+                    )
             tf.extractall(tmp, members=members)
         return
     for ext, opener in ((".gz", gzip.open), (".bz2", bz2.open), (".xz", lzma.open)):
@@ -201,8 +230,10 @@ def _extract_into(from_path, tmp):
             with opener(from_path, "rb") as src, open(out, "wb") as dst:
                 shutil.copyfileobj(src, dst)
             return
-    raise ValueError(f"extract_archive: unsupported archive type {from_path!r} (expected .zip, "
-                     f".tar[.gz|.bz2|.xz], .tgz, .gz, .bz2 or .xz)")
+    raise ValueError(
+        f"extract_archive: unsupported archive type {from_path!r} (expected .zip, "
+        f".tar[.gz|.bz2|.xz], .tgz, .gz, .bz2 or .xz)"
+    )
 
 
 def _move_tree(src, dst):
@@ -232,8 +263,10 @@ def extract_archive(from_path, to_path=None, remove_finished=False):
         try:
             _extract_into(from_path, tmp)
         except (tarfile.TarError, zipfile.BadZipFile, EOFError, OSError, zlib.error) as e:
-            raise RuntimeError(f"extract_archive: {from_path} is corrupt or truncated "
-                               f"({type(e).__name__}: {e}); nothing was extracted") from None
+            raise RuntimeError(
+                f"extract_archive: {from_path} is corrupt or truncated "
+                f"({type(e).__name__}: {e}); nothing was extracted"
+            ) from None
         _move_tree(tmp, to_path)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -242,14 +275,24 @@ def extract_archive(from_path, to_path=None, remove_finished=False):
     return to_path
 
 
-def download_and_extract_archive(url, download_root, extract_root=None, filename=None,
-                                 checksum=None, hash_type="sha256", remove_finished=False,
-                                 max_retries=3, timeout=30.0, progress=True):
+def download_and_extract_archive(
+    url,
+    download_root,
+    extract_root=None,
+    filename=None,
+    checksum=None,
+    hash_type="sha256",
+    remove_finished=False,
+    max_retries=3,
+    timeout=30.0,
+    progress=True,
+):
     """download_url() then extract_archive(); returns the extraction folder."""
     download_root = os.path.expanduser(os.fspath(download_root))
     extract_root = download_root if extract_root is None else os.fspath(extract_root)
-    archive = download_url(url, download_root, filename, checksum, hash_type, max_retries,
-                           timeout, progress)
+    archive = download_url(
+        url, download_root, filename, checksum, hash_type, max_retries, timeout, progress
+    )
     try:
         return extract_archive(archive, extract_root, remove_finished)
     except RuntimeError:

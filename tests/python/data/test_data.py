@@ -301,3 +301,34 @@ def test_persistent_workers_with_iterable_dataset():
     for _ in range(3):
         assert sorted(v for b in loader for v in b.tolist()) == list(range(10))
     loader._iterator._shutdown_workers()
+
+
+def test_abandoned_iterator_with_large_batches_in_flight_shuts_down():
+    # Workers blocked writing big batches into a full pipe must still be shut down cleanly when
+    # the iterator is dropped after one batch (this used to hang in the drain after terminate()).
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent(
+        """
+        import tensorcore as tc
+        from tensorcore.utils.data import DataLoader, Dataset
+
+        class Big(Dataset):
+            def __len__(self):
+                return 64
+
+            def __getitem__(self, i):
+                return [tc.zeros(3, 112, 112, dtype=tc.uint8) for _ in range(4)]
+
+        it = iter(DataLoader(Big(), batch_size=4, num_workers=2, collate_fn=lambda b: b))
+        assert len(next(it)) == 4
+        del it
+        print("clean")
+        """
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0 and proc.stdout.strip() == "clean", proc.stderr[-2000:]

@@ -1,4 +1,5 @@
 """YESNO, SPEECHCOMMANDS, LJSPEECH and VCTK_092 on tiny corpora laid out as the real ones."""
+
 import os
 
 import numpy as np
@@ -43,8 +44,13 @@ def test_yesno(yesno_root):
 @pytest.fixture
 def commands_root(tmp_path):
     base = tmp_path / "SpeechCommands" / "speech_commands_v0.02"
-    files = [("yes", "aa11_nohash_0"), ("yes", "bb22_nohash_1"), ("no", "aa11_nohash_0"),
-             ("no", "cc33_nohash_0"), ("up", "dd44_nohash_2")]
+    files = [
+        ("yes", "aa11_nohash_0"),
+        ("yes", "bb22_nohash_1"),
+        ("no", "aa11_nohash_0"),
+        ("no", "cc33_nohash_0"),
+        ("up", "dd44_nohash_2"),
+    ]
     for k, (label, stem) in enumerate(files):
         _tone(str(base / label / f"{stem}.wav"), 16000, 0.25, 300 + 40 * k)
     _tone(str(base / "_background_noise_" / "white_noise.wav"), 16000, 0.25, 50)
@@ -59,8 +65,9 @@ def test_speechcommands(commands_root):
         ours = SPEECHCOMMANDS(commands_root, subset=subset)
         ref = torchaudio.datasets.SPEECHCOMMANDS(commands_root, subset=subset)
         _compare(ours, ref)
-        assert [ours.get_metadata(i) for i in range(len(ours))] == \
-            [ref.get_metadata(i) for i in range(len(ref))]
+        assert [ours.get_metadata(i) for i in range(len(ours))] == [
+            ref.get_metadata(i) for i in range(len(ref))
+        ]
     assert len(SPEECHCOMMANDS(commands_root)) == 5
     assert len(SPEECHCOMMANDS(commands_root, subset="training")) == 2
     with pytest.raises(ValueError, match="subset"):
@@ -68,8 +75,9 @@ def test_speechcommands(commands_root):
 
 
 def test_speechcommands_malformed_list(commands_root):
-    path = os.path.join(commands_root, "SpeechCommands", "speech_commands_v0.02",
-                        "testing_list.txt")
+    path = os.path.join(
+        commands_root, "SpeechCommands", "speech_commands_v0.02", "testing_list.txt"
+    )
     with open(path, "w") as f:
         f.write("up/dd44_nohash_2.wav\nbroken-line\n")
     with pytest.raises(ValueError, match=rf"{path}:2: malformed list line"):
@@ -79,8 +87,10 @@ def test_speechcommands_malformed_list(commands_root):
 @pytest.fixture
 def ljspeech_root(tmp_path):
     base = tmp_path / "LJSpeech-1.1"
-    rows = ["LJ001-0001|Printing, in 1 sense.|Printing, in one sense.",
-            "LJ001-0002|in being comparatively modern.|in being comparatively modern."]
+    rows = [
+        "LJ001-0001|Printing, in 1 sense.|Printing, in one sense.",
+        "LJ001-0002|in being comparatively modern.|in being comparatively modern.",
+    ]
     for k, row in enumerate(rows):
         _tone(str(base / "wavs" / (row.split("|")[0] + ".wav")), 22050, 0.3, 250 + 30 * k)
     (base / "metadata.csv").write_text("\n".join(rows) + "\n")
@@ -113,19 +123,29 @@ def vctk_root(tmp_path):
             os.makedirs(base / "txt" / spk, exist_ok=True)
             (base / "txt" / spk / f"{spk}_{utt}.txt").write_text(f"Please call Stella {k}.\n")
             for mic in ("mic1", "mic2"):
-                _tone(str(base / "wav48_silence_trimmed" / spk / f"{spk}_{utt}_{mic}.flac"),
-                      48000, 0.2, 220 + 20 * k + (mic == "mic2") * 7)
+                _tone(
+                    str(base / "wav48_silence_trimmed" / spk / f"{spk}_{utt}_{mic}.flac"),
+                    48000,
+                    0.2,
+                    220 + 20 * k + (mic == "mic2") * 7,
+                )
     return str(tmp_path)
 
 
 def test_vctk(vctk_root):
     torchaudio = pytest.importorskip("torchaudio")
     for mic in ("mic1", "mic2"):
-        ours, ref = VCTK_092(vctk_root, mic_id=mic), torchaudio.datasets.VCTK_092(vctk_root,
-                                                                                mic_id=mic)
+        ours, ref = (
+            VCTK_092(vctk_root, mic_id=mic),
+            torchaudio.datasets.VCTK_092(vctk_root, mic_id=mic),
+        )
         _compare(ours, ref)
     assert len(VCTK_092(vctk_root, mic_id="mic2")) == 3  # p280 has no mic2 recordings
-    assert VCTK_092(vctk_root).get_metadata(0)[1:] == (48000, "Please call Stella 0.\n", "p225",
-                                                        "001")
+    assert VCTK_092(vctk_root).get_metadata(0)[1:] == (
+        48000,
+        "Please call Stella 0.\n",
+        "p225",
+        "001",
+    )
     with pytest.raises(RuntimeError, match="mic_id"):
         VCTK_092(vctk_root, mic_id="mic3")

@@ -8,8 +8,10 @@ from tensorcore.vision.datasets import CocoDetection, CocoDetectionTargets
 
 
 def _paths(coco_root, split="train2017"):
-    return (os.path.join(coco_root, split),
-            os.path.join(coco_root, "annotations", f"instances_{split}.json"))
+    return (
+        os.path.join(coco_root, split),
+        os.path.join(coco_root, "annotations", f"instances_{split}.json"),
+    )
 
 
 def test_pycocotools_reads_the_generated_json(coco_root):
@@ -27,8 +29,12 @@ def test_pycocotools_reads_the_generated_json(coco_root):
                 assert mask.shape == (img["height"], img["width"])
                 assert mask.sum() == a["area"] > 0
                 ys, xs = np.nonzero(mask)
-                assert a["bbox"] == [xs.min(), ys.min(), xs.max() - xs.min() + 1,
-                                     ys.max() - ys.min() + 1]
+                assert a["bbox"] == [
+                    xs.min(),
+                    ys.min(),
+                    xs.max() - xs.min() + 1,
+                    ys.max() - ys.min() + 1,
+                ]
                 crowd += a["iscrowd"]
             assert os.path.isfile(os.path.join(root, img["file_name"]))
         assert crowd + empty > 0  # --crowd-prob 0.5 / --empty-prob 0.2 over 10 images
@@ -37,8 +43,12 @@ def test_pycocotools_reads_the_generated_json(coco_root):
 def test_scale_variety_and_occlusion(coco_root):
     _, ann = _paths(coco_root)
     data = json.load(open(ann))
-    areas = [a["area"] / (img["width"] * img["height"]) for a in data["annotations"]
-             for img in data["images"] if img["id"] == a["image_id"]]
+    areas = [
+        a["area"] / (img["width"] * img["height"])
+        for a in data["annotations"]
+        for img in data["images"]
+        if img["id"] == a["image_id"]
+    ]
     assert min(areas) < 0.01 and max(areas) > 0.05
 
 
@@ -62,6 +72,7 @@ def test_transforms_argument(coco_root):
     def joint(image, target):
         seen.append(len(target))
         return image.flip(-1), [t["id"] for t in target]
+
     ds = CocoDetection(root, ann, transforms=joint)
     img, ids = ds[0]
     base_img, base_target = CocoDetection(root, ann)[0]
@@ -109,6 +120,7 @@ def test_detection_targets_crowd_and_empty_images(coco_root):
 def test_detection_targets_feed_a_dataloader(coco_root):
     from tensorcore.utils.data import DataLoader
     from tensorcore.vision.datasets import collate_detection
+
     ds = CocoDetectionTargets(CocoDetection(*_paths(coco_root)))
     loader = DataLoader(ds, batch_size=4, num_workers=2, collate_fn=collate_detection)
     # consumed to the end: abandoning a worker iterator with large batches in flight hangs
@@ -136,11 +148,16 @@ def _write(tmp_path, data, text=None):
 def test_bad_annotation_files(coco_root, tmp_path):
     root, ann = _paths(coco_root)
     data = json.load(open(ann))
-    bad = dict(data, annotations=data["annotations"] + [dict(data["annotations"][0], id=99999,
-                                                              image_id=424242)])
+    bad = dict(
+        data,
+        annotations=data["annotations"] + [dict(data["annotations"][0], id=99999, image_id=424242)],
+    )
     path = _write(tmp_path, bad)
-    with pytest.raises(ValueError, match=rf"{path}: annotations\[{len(data['annotations'])}\] "
-                                         r"\(id 99999\) refers to image_id 424242"):
+    with pytest.raises(
+        ValueError,
+        match=rf"{path}: annotations\[{len(data['annotations'])}\] "
+        r"\(id 99999\) refers to image_id 424242",
+    ):
         CocoDetection(root, path)
     bad = dict(data, annotations=[dict(data["annotations"][0], category_id=77)])
     with pytest.raises(ValueError, match="category_id 77"):
@@ -158,6 +175,7 @@ def test_bad_annotation_files(coco_root, tmp_path):
 
 def test_corrupt_image_is_named(coco_root, tmp_path):
     import shutil
+
     root, ann = _paths(coco_root)
     shutil.copytree(root, tmp_path / "imgs")
     ds = CocoDetection(str(tmp_path / "imgs"), ann)

@@ -1,5 +1,6 @@
 """download_url / extract_archive / download=True against a real HTTP server on 127.0.0.1
 (http.server in a thread, with Range support and a switch that cuts a transfer short)."""
+
 import hashlib
 import io
 import os
@@ -10,16 +11,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import numpy as np
 import pytest
 
-from tensorcore.utils._download import (download_and_extract_archive, download_url,
-                                        extract_archive)
+from tensorcore.utils._download import download_and_extract_archive, download_url, extract_archive
 
 
 class _Files:
     def __init__(self):
-        self.content = {}      # path -> bytes
-        self.cut_after = {}    # path -> bytes to send before dropping the connection (once each)
+        self.content = {}  # path -> bytes
+        self.cut_after = {}  # path -> bytes to send before dropping the connection (once each)
         self.no_range = set()  # paths served without Range support
-        self.requests = []     # (path, Range header)
+        self.requests = []  # (path, Range header)
 
 
 def _handler(files):
@@ -56,6 +56,7 @@ def _handler(files):
                 self.close_connection = True
                 return
             self.wfile.write(body)
+
     return Handler
 
 
@@ -98,8 +99,9 @@ def _leftovers(folder):
 def test_good_archive_is_fetched_verified_and_extracted(server, tmp_path):
     archive = _tar_gz({"corpus/a.txt": b"alpha", "corpus/sub/b.bin": _payload(50_000)})
     server.content["/data/corpus.tar.gz"] = archive
-    out = download_and_extract_archive(server.url + "/data/corpus.tar.gz", tmp_path,
-                                       checksum=_sha(archive), progress=False)
+    out = download_and_extract_archive(
+        server.url + "/data/corpus.tar.gz", tmp_path, checksum=_sha(archive), progress=False
+    )
     assert out == str(tmp_path)
     assert (tmp_path / "corpus" / "a.txt").read_bytes() == b"alpha"
     assert (tmp_path / "corpus" / "sub" / "b.bin").read_bytes() == _payload(50_000)
@@ -107,8 +109,9 @@ def test_good_archive_is_fetched_verified_and_extracted(server, tmp_path):
     assert _leftovers(tmp_path) == []
     # a second call finds the verified file and does not fetch again
     n = len(server.requests)
-    download_url(server.url + "/data/corpus.tar.gz", tmp_path, checksum=_sha(archive),
-                 progress=False)
+    download_url(
+        server.url + "/data/corpus.tar.gz", tmp_path, checksum=_sha(archive), progress=False
+    )
     assert len(server.requests) == n
 
 
@@ -116,8 +119,9 @@ def test_checksum_mismatch_refetches_then_fails_leaving_nothing(server, tmp_path
     archive = _tar_gz({"corpus/a.txt": b"alpha"})
     server.content["/c.tar.gz"] = archive
     with pytest.raises(RuntimeError, match=r"checksum mismatch for .*/c.tar.gz"):
-        download_and_extract_archive(server.url + "/c.tar.gz", tmp_path, checksum="0" * 64,
-                                     progress=False)
+        download_and_extract_archive(
+            server.url + "/c.tar.gz", tmp_path, checksum="0" * 64, progress=False
+        )
     assert os.listdir(tmp_path) == []  # no archive, no partial file, nothing extracted
     assert [p for p, _ in server.requests] == ["/c.tar.gz", "/c.tar.gz"]  # one re-fetch
 
@@ -168,6 +172,7 @@ def test_repeated_interruptions_give_a_clear_error_and_keep_the_partial_file(ser
     class Cuts(dict):  # cut every transfer after 1000 bytes
         def pop(self, key, default=None):
             return 1000
+
     server.cut_after = Cuts()
     with pytest.raises(RuntimeError, match=r"flaky.bin .*(interrupted|stopped)"):
         download_url(server.url + "/flaky.bin", tmp_path, max_retries=2, progress=False)
@@ -205,10 +210,13 @@ def test_dataset_download_true(server, tmp_path, librispeech_root):
     """LIBRISPEECH(download=True) from a mirror URL: fetch, extract, then read."""
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w:gz") as tf:
-        tf.add(os.path.join(librispeech_root, "LibriSpeech", "dev-clean"),
-               arcname="LibriSpeech/dev-clean")
+        tf.add(
+            os.path.join(librispeech_root, "LibriSpeech", "dev-clean"),
+            arcname="LibriSpeech/dev-clean",
+        )
     server.content["/mirror/dev-clean.tar.gz"] = buf.getvalue()
     from tensorcore.audio.datasets import LIBRISPEECH
+
     ds = LIBRISPEECH(tmp_path, server.url + "/mirror/dev-clean.tar.gz", download=True)
     ref = LIBRISPEECH(librispeech_root, "dev-clean")
     assert len(ds) == len(ref) and ds.get_metadata(0) == ref.get_metadata(0)
@@ -220,11 +228,11 @@ def test_dataset_download_true(server, tmp_path, librispeech_root):
 
 def test_unreachable_server_gives_a_clear_error(tmp_path):
     import socket
+
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     sock.close()  # nothing listens there now
     with pytest.raises(RuntimeError, match=r"failed after 2 attempts"):
-        download_url(f"http://127.0.0.1:{port}/x.tar.gz", tmp_path, max_retries=1,
-                     progress=False)
+        download_url(f"http://127.0.0.1:{port}/x.tar.gz", tmp_path, max_retries=1, progress=False)
     assert os.listdir(tmp_path) == []

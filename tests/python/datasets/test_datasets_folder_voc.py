@@ -4,8 +4,7 @@ import numpy as np
 import pytest
 
 import tensorcore as tc
-from tensorcore.vision.datasets import (DatasetFolder, ImageFolder, VOCDetection,
-                                        VOCSegmentation)
+from tensorcore.vision.datasets import DatasetFolder, ImageFolder, VOCDetection, VOCSegmentation
 from tensorcore.vision.io import encode_jpeg, encode_png
 
 
@@ -42,8 +41,11 @@ def test_image_folder_matches_torchvision(folder):
 
 
 def test_loader_and_is_valid_file(folder):
-    ds = ImageFolder(str(folder), loader=lambda p: os.path.basename(p),
-                     is_valid_file=lambda p: p.endswith(".png"))
+    ds = ImageFolder(
+        str(folder),
+        loader=lambda p: os.path.basename(p),
+        is_valid_file=lambda p: p.endswith(".png"),
+    )
     assert [s for s, _ in ds] == ["1.png", "1.png", "1.png"]
     ds = DatasetFolder(str(folder), loader=os.path.getsize, extensions=(".txt", ".jpg"))
     assert len(ds) == 5 and ds[ds.samples.index((str(folder / "cat" / "notes.txt"), 0))][0] == 12
@@ -78,8 +80,13 @@ def voc_root(tmp_path):
     Image = pytest.importorskip("PIL.Image")
     rng = np.random.default_rng(1)
     base = tmp_path / "VOCdevkit" / "VOC2012"
-    for d in ("JPEGImages", "Annotations", "SegmentationClass", "ImageSets/Main",
-              "ImageSets/Segmentation"):
+    for d in (
+        "JPEGImages",
+        "Annotations",
+        "SegmentationClass",
+        "ImageSets/Main",
+        "ImageSets/Segmentation",
+    ):
         os.makedirs(base / d)
     names = ["2008_000001", "2008_000002"]
     for k, name in enumerate(names):
@@ -92,11 +99,13 @@ def voc_root(tmp_path):
         objects = "".join(
             f"<object><name>{c}</name><difficult>0</difficult><bndbox><xmin>{1 + i}</xmin>"
             f"<ymin>2</ymin><xmax>{20 + i}</xmax><ymax>25</ymax></bndbox></object>"
-            for i, c in enumerate(["dog", "cat"][: k + 1]))
+            for i, c in enumerate(["dog", "cat"][: k + 1])
+        )
         (base / "Annotations" / f"{name}.xml").write_text(
             f"<annotation><folder>VOC2012</folder><filename>{name}.jpg</filename><size>"
             f"<width>{40 + k}</width><height>30</height><depth>3</depth></size>{objects}"
-            f"</annotation>")
+            f"</annotation>"
+        )
     for split in ("Main", "Segmentation"):
         (base / "ImageSets" / split / "train.txt").write_text("\n".join(names) + "\n")
     return str(tmp_path)

@@ -23,8 +23,9 @@ def test_layout_and_metadata(librimix_root):
                 assert names
                 for kind in ("s1", "s2", "noise", "mix_both", "mix_single"):
                     assert sorted(os.listdir(os.path.join(folder, kind))) == names
-                with open(os.path.join(root, sr, mode, "metadata",
-                                       f"mixture_{subset}_mix_both.csv")) as f:
+                with open(
+                    os.path.join(root, sr, mode, "metadata", f"mixture_{subset}_mix_both.csv")
+                ) as f:
                     rows = list(csv.DictReader(f))
                 assert sorted(r["mixture_ID"] + ".wav" for r in rows) == names
                 assert all(os.path.isfile(r["noise_path"]) for r in rows)
@@ -58,8 +59,9 @@ def test_same_items_as_torchaudio(librimix_root):
         for mode in ("min", "max"):
             for task in TASKS:
                 ours = LibriMix(librimix_root, "test", sample_rate=sr, task=task, mode=mode)
-                ref = torchaudio.datasets.LibriMix(librimix_root, "test", sample_rate=sr,
-                                                   task=task, mode=mode)
+                ref = torchaudio.datasets.LibriMix(
+                    librimix_root, "test", sample_rate=sr, task=task, mode=mode
+                )
                 assert len(ours) == len(ref)
                 for i in range(len(ours)):
                     a, b = ours[i], ref[i]

@@ -62,8 +62,17 @@ def test_same_items_as_torchaudio(librispeech_root):
 
 
 def test_generation_is_deterministic(gen, digest, tmp_path):
-    args = ["librispeech", "--hours", 0.003, "--splits", "dev-clean,test-clean",
-            "--jobs", 1, "--max-seconds", 5]
+    args = [
+        "librispeech",
+        "--hours",
+        0.003,
+        "--splits",
+        "dev-clean,test-clean",
+        "--jobs",
+        1,
+        "--max-seconds",
+        5,
+    ]
     gen(*args, "--out", tmp_path / "a", "--seed", 1)
     gen(*(args[:-2] + ["--jobs", 2, "--max-seconds", 5]), "--out", tmp_path / "b", "--seed", 1)
     gen(*args, "--out", tmp_path / "c", "--seed", 2)
@@ -73,8 +82,19 @@ def test_generation_is_deterministic(gen, digest, tmp_path):
 
 
 def test_hours_sets_the_size(gen, tmp_path):
-    gen("librispeech", "--out", tmp_path, "--seed", 4, "--hours", 0.01, "--splits",
-        "train-clean-100", "--max-seconds", 6)
+    gen(
+        "librispeech",
+        "--out",
+        tmp_path,
+        "--seed",
+        4,
+        "--hours",
+        0.01,
+        "--splits",
+        "train-clean-100",
+        "--max-seconds",
+        6,
+    )
     ds = LIBRISPEECH(str(tmp_path), "train-clean-100")
     seconds = sum(ds.num_frames(i) for i in range(len(ds))) / 16000
     assert 0.6 * 36 < seconds < 1.6 * 36, seconds
@@ -93,8 +113,9 @@ def test_malformed_transcript_line_names_file_and_line(librispeech_root, tmp_pat
     root = _copy(librispeech_root, tmp_path)
     ds = LIBRISPEECH(root, "dev-clean")
     _, _, _, spk, chap, _ = ds.get_metadata(0)
-    trans = os.path.join(root, "LibriSpeech", "dev-clean", str(spk), str(chap),
-                         f"{spk}-{chap}.trans.txt")
+    trans = os.path.join(
+        root, "LibriSpeech", "dev-clean", str(spk), str(chap), f"{spk}-{chap}.trans.txt"
+    )
     with open(trans) as f:
         lines = f.read().splitlines()
     lines.insert(1, "THIS LINE HAS NO ID")
@@ -136,25 +157,64 @@ def test_truncated_and_unreadable_audio_names_the_file(librispeech_root, tmp_pat
 
 def test_dataloader_with_workers(librispeech_root):
     from tensorcore.utils.data import DataLoader
+
     ds = LIBRISPEECH(librispeech_root, "train-clean-100")
     loader = DataLoader(ds, batch_size=1, num_workers=2, collate_fn=lambda b: b[0])
     ids = sorted(item[5] + 10000 * item[4] for item in loader)
-    assert ids == sorted(ds.get_metadata(i)[5] + 10000 * ds.get_metadata(i)[4]
-                         for i in range(len(ds)))
+    assert ids == sorted(
+        ds.get_metadata(i)[5] + 10000 * ds.get_metadata(i)[4] for i in range(len(ds))
+    )
 
 
 def test_custom_text_and_bad_arguments(gen, tmp_path):
     book = tmp_path / "book.txt"
-    book.write_text("A Short Book\n\nChapter 1\n\nThe quick brown fox jumps over the lazy dog. "
-                    "It was the best of times, it was the worst of times.\n\nChapter 2\n\n"
-                    "Call me Ishmael, said the sailor to the crowd on the quay.\n")
-    gen("librispeech", "--out", tmp_path / "o", "--seed", 0, "--hours", 0.002, "--splits",
-        "dev-clean", "--text", book, "--max-seconds", 4)
+    book.write_text(
+        "A Short Book\n\nChapter 1\n\nThe quick brown fox jumps over the lazy dog. "
+        "It was the best of times, it was the worst of times.\n\nChapter 2\n\n"
+        "Call me Ishmael, said the sailor to the crowd on the quay.\n"
+    )
+    gen(
+        "librispeech",
+        "--out",
+        tmp_path / "o",
+        "--seed",
+        0,
+        "--hours",
+        0.002,
+        "--splits",
+        "dev-clean",
+        "--text",
+        book,
+        "--max-seconds",
+        4,
+    )
     ds = LIBRISPEECH(str(tmp_path / "o"), "dev-clean")
     words = {w for i in range(len(ds)) for w in ds.get_metadata(i)[2].split()}
-    assert words <= {"THE", "QUICK", "BROWN", "FOX", "JUMPS", "OVER", "LAZY", "DOG", "IT", "WAS",
-                     "BEST", "OF", "TIMES", "WORST", "CALL", "ME", "ISHMAEL", "SAID", "SAILOR",
-                     "TO", "CROWD", "ON", "QUAY"}
+    assert words <= {
+        "THE",
+        "QUICK",
+        "BROWN",
+        "FOX",
+        "JUMPS",
+        "OVER",
+        "LAZY",
+        "DOG",
+        "IT",
+        "WAS",
+        "BEST",
+        "OF",
+        "TIMES",
+        "WORST",
+        "CALL",
+        "ME",
+        "ISHMAEL",
+        "SAID",
+        "SAILOR",
+        "TO",
+        "CROWD",
+        "ON",
+        "QUAY",
+    }
     with pytest.raises(SystemExit):
         gen("librispeech", "--out", tmp_path / "x", "--splits", "dev-clean,bogus")
     with pytest.raises(SystemExit):

@@ -1,6 +1,7 @@
 """torchaudio.datasets' corpora over tensorcore's SoX IO: same constructors, folder layouts and
 item tuples as torchaudio 0.13, audio decoded lazily, plus `get_metadata(n)` (paths, rates,
 text and ids without decoding) and `num_frames(n)` (length from the file header) on each."""
+
 from .librimix import LibriMix
 from .librispeech import LIBRISPEECH
 from .libritts import LIBRITTS

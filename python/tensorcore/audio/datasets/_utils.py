@@ -1,6 +1,7 @@
 """What the audio dataset classes share: locating the corpus (or downloading it), listing files
 in a stable order, decoding audio with errors that name the file, and parsing text files with
 errors that name the file and line."""
+
 import os
 
 from ..._C import DecodeError
@@ -17,8 +18,11 @@ def fetch(url, root, checksum=None, extract_to=None):
 
 def require_dir(path, name, download_hint=True):
     if not os.path.isdir(path):
-        hint = " Please check the `root` path or set `download=True` to download it." \
-            if download_hint else ""
+        hint = (
+            " Please check the `root` path or set `download=True` to download it."
+            if download_hint
+            else ""
+        )
         raise RuntimeError(f"{name}: dataset not found at {path}.{hint}")
 
 
@@ -52,6 +56,7 @@ def walk_files(path, depth, suffix):
                     visit(e.path, os.path.join(rel, e.name), level + 1)
             elif e.name.endswith(suffix) and e.is_file():
                 found.append(os.path.join(rel, e.name))
+
     visit(path, "", 0)
     found.sort(key=lambda p: os.path.basename(p)[: -len(suffix)] if suffix else p)
     return found
@@ -67,8 +72,9 @@ def load_audio(path, expected_sample_rate=None):
             raise FileNotFoundError(f"audio file {path} does not exist") from None
         raise RuntimeError(f"cannot decode audio file {path}: {e}") from None
     if expected_sample_rate is not None and sample_rate != expected_sample_rate:
-        raise ValueError(f"{path}: sample rate should be {expected_sample_rate}, "
-                         f"but got {sample_rate}")
+        raise ValueError(
+            f"{path}: sample rate should be {expected_sample_rate}, but got {sample_rate}"
+        )
     return waveform, sample_rate
 
 
@@ -122,8 +128,10 @@ def parse_id_text_file(path, check_id):
             continue
         key, sep, text = line.partition(" ")
         if not sep or not text.strip():
-            raise ValueError(f"{path}:{number}: malformed transcript line {line[:60]!r} "
-                             f"(expected '<utterance id> <text>')")
+            raise ValueError(
+                f"{path}:{number}: malformed transcript line {line[:60]!r} "
+                f"(expected '<utterance id> <text>')"
+            )
         reason = check_id(key)
         if reason:
             raise ValueError(f"{path}:{number}: malformed transcript line: {reason}")

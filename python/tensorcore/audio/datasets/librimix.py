@@ -1,5 +1,6 @@
 """LibriMix: `<root>/Libri<N>Mix/wav{8k,16k}/{min,max}/<subset>/{mix_clean,mix_both,mix_single,
 s1..sN,noise}/<id>.wav`, the layout LibriMix's scripts write (torchaudio 0.13's class)."""
+
 import os
 
 from ...utils.data import Dataset
@@ -25,15 +26,24 @@ class LibriMix(Dataset):
         mode: "min" (cut to the shortest source) or "max" (padded to the longest).
     """
 
-    def __init__(self, root, subset="train-360", num_speakers=2, sample_rate=8000,
-                 task="sep_clean", mode="min"):
+    def __init__(
+        self,
+        root,
+        subset="train-360",
+        num_speakers=2,
+        sample_rate=8000,
+        task="sep_clean",
+        mode="min",
+    ):
         self.root = os.path.join(os.fspath(root), f"Libri{num_speakers}Mix")
         if mode not in ("max", "min"):
             raise ValueError(f'Expect ``mode`` to be one in ["min", "max"]. Found {mode}.')
         if sample_rate not in (8000, 16000):
             raise ValueError(f"Unsupported sample rate. Found {sample_rate}.")
         if task not in _TASKS_TO_MIXTURE:
-            raise ValueError(f"Unsupported task {task!r}; expected one of {list(_TASKS_TO_MIXTURE)}")
+            raise ValueError(
+                f"Unsupported task {task!r}; expected one of {list(_TASKS_TO_MIXTURE)}"
+            )
         mix_dir = os.path.join(self.root, f"wav{sample_rate // 1000}k", mode, subset)
         self.sample_rate = sample_rate
         self.task = task
@@ -43,9 +53,11 @@ class LibriMix(Dataset):
         else:
             self.src_dirs = [os.path.join(mix_dir, f"s{i + 1}") for i in range(num_speakers)]
         if not os.path.isdir(self.mix_dir):
-            raise RuntimeError(f"LibriMix: {self.mix_dir} does not exist. Check `root`, `subset`, "
-                               f"`sample_rate`, `mode` and `task` (LibriMix is generated, not "
-                               f"downloaded: see datasets/README.md)")
+            raise RuntimeError(
+                f"LibriMix: {self.mix_dir} does not exist. Check `root`, `subset`, "
+                f"`sample_rate`, `mode` and `task` (LibriMix is generated, not "
+                f"downloaded: see datasets/README.md)"
+            )
         for d in self.src_dirs:
             _utils.require_dir(d, "LibriMix", download_hint=False)
         self.files = sorted(f for f in os.listdir(self.mix_dir) if f.endswith(".wav"))
@@ -68,8 +80,10 @@ class LibriMix(Dataset):
             path = os.path.join(self.root, path)
             src, _ = _utils.load_audio(path, sample_rate)
             if tuple(src.shape) != tuple(mixed.shape):
-                raise ValueError(f"Different waveform shapes. mixed: {tuple(mixed.shape)}, "
-                                 f"src[{i}] ({path}): {tuple(src.shape)}")
+                raise ValueError(
+                    f"Different waveform shapes. mixed: {tuple(mixed.shape)}, "
+                    f"src[{i}] ({path}): {tuple(src.shape)}"
+                )
             sources.append(src)
         return sample_rate, mixed, sources
 

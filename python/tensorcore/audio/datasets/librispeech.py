@@ -1,5 +1,6 @@
 """LIBRISPEECH: `<root>/LibriSpeech/<subset>/<speaker>/<chapter>/<speaker>-<chapter>-<utt>.flac`
 with one `<speaker>-<chapter>.trans.txt` per chapter folder (torchaudio 0.13's class)."""
+
 import os
 
 from ...utils.data import Dataset
@@ -9,8 +10,15 @@ URL = "train-clean-100"
 FOLDER_IN_ARCHIVE = "LibriSpeech"
 SAMPLE_RATE = 16000
 _BASE_URL = "http://www.openslr.org/resources/12/"
-_DATA_SUBSETS = ["dev-clean", "dev-other", "test-clean", "test-other", "train-clean-100",
-                 "train-clean-360", "train-other-500"]
+_DATA_SUBSETS = [
+    "dev-clean",
+    "dev-other",
+    "test-clean",
+    "test-other",
+    "train-clean-100",
+    "train-clean-360",
+    "train-other-500",
+]
 # sha256 of the official archives (openslr.org resource 12)
 _CHECKSUMS = {
     "dev-clean": "76f87d090650617fca0cac8f88b9416e0ebf80350acb97b343a85fa903728ab3",
@@ -32,8 +40,10 @@ def _subset_and_url(url):
         subset = name[: -len(".tar.gz")] if name.endswith(".tar.gz") else name
         if subset in _DATA_SUBSETS:
             return subset, url, None
-    raise ValueError(f"Invalid url '{url}' given; please provide one of {_DATA_SUBSETS} "
-                     f"(or the URL of a mirror's <subset>.tar.gz).")
+    raise ValueError(
+        f"Invalid url '{url}' given; please provide one of {_DATA_SUBSETS} "
+        f"(or the URL of a mirror's <subset>.tar.gz)."
+    )
 
 
 def _check_utterance_id(key):
@@ -72,8 +82,10 @@ class LIBRISPEECH(Dataset):
             reason = _check_utterance_id(fileid)
             speaker, chapter = os.path.dirname(f).split(os.sep)
             if reason or not fileid.startswith(f"{speaker}-{chapter}-"):
-                raise ValueError(f"LIBRISPEECH: {os.path.join(self._path, f)} does not follow "
-                                 f"<speaker>/<chapter>/<speaker>-<chapter>-<utterance>.flac")
+                raise ValueError(
+                    f"LIBRISPEECH: {os.path.join(self._path, f)} does not follow "
+                    f"<speaker>/<chapter>/<speaker>-<chapter>-<utterance>.flac"
+                )
         self._transcripts = {}  # per chapter file, filled on first use (and per worker)
 
     def _transcript(self, speaker, chapter, fileid):

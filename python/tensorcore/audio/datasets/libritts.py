@@ -1,5 +1,6 @@
 """LIBRITTS: `<root>/LibriTTS/<subset>/<speaker>/<chapter>/<spk>_<chap>_<seg>_<utt>.wav` with a
 `.original.txt` and a `.normalized.txt` beside each file (24 kHz; torchaudio 0.13's class)."""
+
 import os
 
 from ...utils.data import Dataset
@@ -9,8 +10,15 @@ URL = "train-clean-100"
 FOLDER_IN_ARCHIVE = "LibriTTS"
 SAMPLE_RATE = 24000
 _BASE_URL = "http://www.openslr.org/resources/60/"
-_DATA_SUBSETS = ["dev-clean", "dev-other", "test-clean", "test-other", "train-clean-100",
-                 "train-clean-360", "train-other-500"]
+_DATA_SUBSETS = [
+    "dev-clean",
+    "dev-other",
+    "test-clean",
+    "test-other",
+    "train-clean-100",
+    "train-clean-360",
+    "train-other-500",
+]
 _CHECKSUMS = {  # sha256 of the official archives (openslr.org resource 60)
     "dev-clean": "da0864e1bd26debed35da8a869dd5c04dfc27682921936de7cff9c8a254dbe1a",
     "dev-other": "d413eda26f3a152ac7c9cf3658ef85504dfb1b625296e5fa83727f5186cca79c",
@@ -56,8 +64,10 @@ class LIBRITTS(Dataset):
             fileid = os.path.basename(f)[: -len(self._ext_audio)]
             parts = fileid.split("_")
             if len(parts) != 4 or os.path.dirname(f).split(os.sep) != parts[:2]:
-                raise ValueError(f"LIBRITTS: {os.path.join(self._path, f)} does not follow "
-                                 f"<speaker>/<chapter>/<speaker>_<chapter>_<segment>_<utt>.wav")
+                raise ValueError(
+                    f"LIBRITTS: {os.path.join(self._path, f)} does not follow "
+                    f"<speaker>/<chapter>/<speaker>_<chapter>_<segment>_<utt>.wav"
+                )
             self._walker.append(fileid)
 
     def _file(self, fileid, ext):

@@ -1,5 +1,6 @@
 """LJSPEECH: `<root>/LJSpeech-1.1/metadata.csv` (`id|transcript|normalized transcript`) and
 `<root>/LJSpeech-1.1/wavs/<id>.wav` (22.05 kHz; torchaudio 0.13's class)."""
+
 import os
 
 from ...utils.data import Dataset
@@ -37,16 +38,19 @@ class LJSPEECH(Dataset):
                 continue
             fields = line.split("|")
             if len(fields) != 3 or not fields[0]:
-                raise ValueError(f"{self._metadata_path}:{number}: malformed metadata line "
-                                 f"{line[:60]!r} (expected 'id|transcript|normalized transcript', "
-                                 f"got {len(fields)} field(s))")
+                raise ValueError(
+                    f"{self._metadata_path}:{number}: malformed metadata line "
+                    f"{line[:60]!r} (expected 'id|transcript|normalized transcript', "
+                    f"got {len(fields)} field(s))"
+                )
             self._flist.append(fields)
 
     def get_metadata(self, n):
         """(audio path relative to the corpus folder, sample_rate, transcript,
         normalized_transcript) without decoding the audio."""
-        fileid, transcript, normalized = self._flist[_utils.check_index(n, len(self._flist),
-                                                                        "LJSPEECH")]
+        fileid, transcript, normalized = self._flist[
+            _utils.check_index(n, len(self._flist), "LJSPEECH")
+        ]
         relpath = os.path.relpath(os.path.join(self._path, fileid + ".wav"), self._archive)
         return relpath, SAMPLE_RATE, transcript, normalized
 

@@ -1,5 +1,6 @@
 """SPEECHCOMMANDS: `<root>/SpeechCommands/speech_commands_v0.0N/<label>/<speaker>_nohash_<k>.wav`
 with `validation_list.txt` / `testing_list.txt` defining the splits (torchaudio 0.13's class)."""
+
 import os
 
 from ...utils.data import Dataset
@@ -28,11 +29,14 @@ class SPEECHCOMMANDS(Dataset):
         subset: None (everything), "training", "validation" or "testing".
     """
 
-    def __init__(self, root, url=URL, folder_in_archive=FOLDER_IN_ARCHIVE, download=False,
-                 subset=None):
+    def __init__(
+        self, root, url=URL, folder_in_archive=FOLDER_IN_ARCHIVE, download=False, subset=None
+    ):
         if subset is not None and subset not in ("training", "validation", "testing"):
-            raise ValueError("When `subset` is not None, it must be one of "
-                             "['training', 'validation', 'testing'].")
+            raise ValueError(
+                "When `subset` is not None, it must be one of "
+                "['training', 'validation', 'testing']."
+            )
         checksum = _CHECKSUMS.get(url)
         if url in _CHECKSUMS:
             url = _BASE_URL + url + ".tar.gz"
@@ -67,8 +71,10 @@ class SPEECHCOMMANDS(Dataset):
                     continue
                 label, _, filename = line.partition("/")
                 if not filename or HASH_DIVIDER not in filename:
-                    raise ValueError(f"{path}:{number}: malformed list line {line[:60]!r} "
-                                     f"(expected '<label>/<speaker>_nohash_<n>.wav')")
+                    raise ValueError(
+                        f"{path}:{number}: malformed list line {line[:60]!r} "
+                        f"(expected '<label>/<speaker>_nohash_<n>.wav')"
+                    )
                 out.append(os.path.normpath(os.path.join(self._path, line)))
         return out
 
@@ -81,8 +87,9 @@ class SPEECHCOMMANDS(Dataset):
         stem = os.path.basename(filepath).split(".")[0]
         speaker_id, _, number = stem.partition(HASH_DIVIDER)
         if not number.isdigit():
-            raise ValueError(f"SPEECHCOMMANDS: {filepath}: the file name must be "
-                             f"<speaker>_nohash_<number>.wav")
+            raise ValueError(
+                f"SPEECHCOMMANDS: {filepath}: the file name must be <speaker>_nohash_<number>.wav"
+            )
         return relpath, SAMPLE_RATE, label, speaker_id, int(number)
 
     def num_frames(self, n):

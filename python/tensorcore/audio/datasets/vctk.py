@@ -1,5 +1,6 @@
 """VCTK_092: `<root>/VCTK-Corpus-0.92/txt/<speaker>/<speaker>_<utt>.txt` and
 `wav48_silence_trimmed/<speaker>/<speaker>_<utt>_<mic>.flac` (torchaudio 0.13's class)."""
+
 import os
 
 from ...utils.data import Dataset
@@ -46,23 +47,30 @@ class VCTK_092(Dataset):
                 utterance = name[:-4]
                 parts = utterance.split("_")
                 if len(parts) != 2 or parts[0] != speaker_id:
-                    raise ValueError(f"VCTK_092: {os.path.join(folder, name)} does not follow "
-                                     f"<speaker>/<speaker>_<utterance>.txt")
+                    raise ValueError(
+                        f"VCTK_092: {os.path.join(folder, name)} does not follow "
+                        f"<speaker>/<speaker>_<utterance>.txt"
+                    )
                 if speaker_id == "p362" and not os.path.isfile(self._audio_file(*parts)):
                     continue
                 self._sample_ids.append(parts)
 
     def _audio_file(self, speaker_id, utterance_id):
-        return os.path.join(self._audio_dir, speaker_id,
-                            f"{speaker_id}_{utterance_id}_{self._mic_id}{self._audio_ext}")
+        return os.path.join(
+            self._audio_dir,
+            speaker_id,
+            f"{speaker_id}_{utterance_id}_{self._mic_id}{self._audio_ext}",
+        )
 
     def get_metadata(self, n):
         """(audio path relative to the corpus folder, sample_rate, transcript, speaker_id,
         utterance_id) without decoding the audio."""
         speaker_id, utterance_id = self._sample_ids[
-            _utils.check_index(n, len(self._sample_ids), "VCTK_092")]
+            _utils.check_index(n, len(self._sample_ids), "VCTK_092")
+        ]
         transcript = _utils.read_first_line(
-            os.path.join(self._txt_dir, speaker_id, f"{speaker_id}_{utterance_id}.txt"))
+            os.path.join(self._txt_dir, speaker_id, f"{speaker_id}_{utterance_id}.txt")
+        )
         relpath = os.path.relpath(self._audio_file(speaker_id, utterance_id), self._path)
         return relpath, SAMPLE_RATE, transcript, speaker_id, utterance_id
 

@@ -1,5 +1,6 @@
 """YESNO: `<root>/waves_yesno/<0_1_...>.wav`, eight yes (1) / no (0) labels per file name
 (8 kHz; torchaudio 0.13's class)."""
+
 import os
 
 from ...utils.data import Dataset
@@ -29,8 +30,10 @@ class YESNO(Dataset):
         self._walker = [f[:-4] for f in _utils.walk_files(self._path, 0, ".wav")]
         for fileid in self._walker:
             if not all(c in ("0", "1") for c in fileid.split("_")):
-                raise ValueError(f"YESNO: {os.path.join(self._path, fileid)}.wav: the file name "
-                                 f"must be 0/1 labels joined by '_'")
+                raise ValueError(
+                    f"YESNO: {os.path.join(self._path, fileid)}.wav: the file name "
+                    f"must be 0/1 labels joined by '_'"
+                )
 
     def get_metadata(self, n):
         """(audio path relative to the corpus folder, sample_rate, labels)."""

@@ -258,6 +258,7 @@ def worker_loop(
                 )
     except KeyboardInterrupt:
         pass
-    if done_event.is_set():
-        data_queue.cancel_join_thread()
-        data_queue.close()
+    # Batches already handed to the queue's feeder thread are written out whole before the
+    # process exits (the main process reads them while it shuts the workers down): leaving on
+    # cancel_join_thread() could cut a message in half, and the next read would never return.
+    data_queue.close()

@@ -3,6 +3,7 @@
 import itertools
 import multiprocessing
 import queue
+import time
 
 from ... import _C
 from ..._C import Tensor
@@ -358,20 +359,37 @@ class _MultiProcessIter(_BaseIter):
                 iq.put(None)
             except Exception:
                 pass
+        # Read batches still in flight while the workers finish: a worker blocked writing into a
+        # full pipe only exits once it is read, and a worker killed mid-write would leave half a
+        # message that no later read could complete. Reading also unlinks the batches'
+        # shared-memory blocks.
+        deadline = time.monotonic() + 5.0
+        while any(w.is_alive() for w in self._workers) and time.monotonic() < deadline:
+            self._drain_one(timeout=0.05)
         for w in self._workers:
-            w.join(timeout=5.0)
             if w.is_alive():
                 w.terminate()
-        # Drain batches still in flight so their shared-memory blocks are unlinked.
-        try:
-            while True:
-                _, data = self._data_queue.get(timeout=0.05)
-                if not isinstance(data, (_worker.ExceptionWrapper, _worker._IterableStop)):
-                    _worker.unpack(data)
-        except (queue.Empty, Exception):
-            pass
+            w.join(timeout=1.0)
+        if not any(w.exitcode is not None and w.exitcode < 0 for w in self._workers):
+            while self._drain_one(timeout=0.05):  # all exited cleanly: only whole messages left
+                pass
         self._data_queue.cancel_join_thread()
         self._data_queue.close()
+
+    def _drain_one(self, timeout):
+        """Reads and frees one in-flight batch; False when none came within `timeout`."""
+        try:
+            _, data = self._data_queue.get(timeout=timeout)
+        except queue.Empty:
+            return False
+        except Exception:  # a batch that cannot be rebuilt is dropped all the same
+            return True
+        if not isinstance(data, (_worker.ExceptionWrapper, _worker._IterableStop)):
+            try:
+                _worker.unpack(data)
+            except Exception:
+                pass
+        return True
 
     def __del__(self):
         try:

@@ -6,6 +6,7 @@ annotations per image in file order) and checked on load: an annotation whose im
 category_id has no entry, a duplicate id, or a missing field raises ValueError naming the file
 and the entry, where pycocotools would silently drop or crash later.
 """
+
 import json
 import os
 
@@ -52,11 +53,15 @@ def _index(path, data):
                 raise ValueError(f"{path}: annotations[{k}] repeats annotation id {ann_id}")
             seen.add(ann_id)
         if ann["image_id"] not in by_image:
-            raise ValueError(f"{path}: annotations[{k}] (id {ann_id}) refers to image_id "
-                             f"{ann['image_id']!r}, which has no entry in 'images'")
+            raise ValueError(
+                f"{path}: annotations[{k}] (id {ann_id}) refers to image_id "
+                f"{ann['image_id']!r}, which has no entry in 'images'"
+            )
         if categories is not None and "category_id" in ann and ann["category_id"] not in categories:
-            raise ValueError(f"{path}: annotations[{k}] (id {ann_id}) refers to category_id "
-                             f"{ann['category_id']!r}, which has no entry in 'categories'")
+            raise ValueError(
+                f"{path}: annotations[{k}] (id {ann_id}) refers to category_id "
+                f"{ann['category_id']!r}, which has no entry in 'categories'"
+            )
         by_image[ann["image_id"]].append(ann)
     return images, by_image
 
@@ -104,6 +109,7 @@ def coco_to_detection_target(image_id, annotations, height, width, keep_crowd=Fa
     wants them kept as ignore regions); boxes with no width or height after clamping are
     dropped; an image without annotations gives N = 0 tensors of the right shapes."""
     import tensorcore as tc
+
     boxes, labels, areas, crowd = [], [], [], []
     for ann in annotations:
         is_crowd = int(ann.get("iscrowd", 0))
@@ -139,8 +145,9 @@ class CocoDetectionTargets(VisionDataset):
 
     def __init__(self, dataset, keep_crowd=False, remove_empty=False):
         if not isinstance(dataset, CocoDetection):
-            raise TypeError(f"CocoDetectionTargets wraps a CocoDetection, got "
-                            f"{type(dataset).__name__}")
+            raise TypeError(
+                f"CocoDetectionTargets wraps a CocoDetection, got {type(dataset).__name__}"
+            )
         super().__init__(dataset.root, transforms=dataset.transforms)
         self.dataset = dataset
         self.keep_crowd = keep_crowd
@@ -153,18 +160,23 @@ class CocoDetectionTargets(VisionDataset):
         img = self.dataset.imgs[id]
         if "width" not in img or "height" not in img:
             raise ValueError(f"{self.dataset.annFile}: image {id} lacks 'width'/'height'")
-        return coco_to_detection_target(id, self.dataset.img_to_anns[id], img["height"],
-                                        img["width"], self.keep_crowd)
+        return coco_to_detection_target(
+            id, self.dataset.img_to_anns[id], img["height"], img["width"], self.keep_crowd
+        )
 
     def __getitem__(self, index):
         id = self.ids[index]
         image = self.dataset._load_image(id)
         target = self._target(id)
-        if tuple(image.shape[-2:]) != (self.dataset.imgs[id]["height"],
-                                       self.dataset.imgs[id]["width"]):
-            raise ValueError(f"{self.dataset.imgs[id]['file_name']}: the image is "
-                             f"{tuple(image.shape[-2:])} (h, w) but {self.dataset.annFile} says "
-                             f"{(self.dataset.imgs[id]['height'], self.dataset.imgs[id]['width'])}")
+        if tuple(image.shape[-2:]) != (
+            self.dataset.imgs[id]["height"],
+            self.dataset.imgs[id]["width"],
+        ):
+            raise ValueError(
+                f"{self.dataset.imgs[id]['file_name']}: the image is "
+                f"{tuple(image.shape[-2:])} (h, w) but {self.dataset.annFile} says "
+                f"{(self.dataset.imgs[id]['height'], self.dataset.imgs[id]['width'])}"
+            )
         if self.transforms is not None:
             image, target = self.transforms(image, target)
         return image, target

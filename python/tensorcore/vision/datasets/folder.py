@@ -4,6 +4,7 @@ The default loader decodes through tensorcore.vision.io (libjpeg-turbo / libpng)
 3 x H x W uint8 tensor, so the default extensions are the formats those decoders read; pass
 `loader=` (any path -> sample callable) and `extensions=` or `is_valid_file=` for others.
 """
+
 import os
 
 from .vision import VisionDataset, read_rgb
@@ -12,8 +13,9 @@ IMG_EXTENSIONS = (".jpg", ".jpeg", ".png")
 
 
 def has_file_allowed_extension(filename, extensions):
-    return filename.lower().endswith(extensions if isinstance(extensions, str) else
-                                     tuple(extensions))
+    return filename.lower().endswith(
+        extensions if isinstance(extensions, str) else tuple(extensions)
+    )
 
 
 def is_image_file(filename):
@@ -39,10 +41,14 @@ def make_dataset(directory, class_to_idx=None, extensions=None, is_valid_file=No
     elif not class_to_idx:
         raise ValueError("'class_to_index' must have at least one entry to collect any samples.")
     if (extensions is None) == (is_valid_file is None):
-        raise ValueError("Both extensions and is_valid_file cannot be None or not None at the same time")
+        raise ValueError(
+            "Both extensions and is_valid_file cannot be None or not None at the same time"
+        )
     if extensions is not None:
+
         def is_valid_file(path):
             return has_file_allowed_extension(path, extensions)
+
     instances, found = [], set()
     for target_class in sorted(class_to_idx):
         class_index = class_to_idx[target_class]
@@ -59,8 +65,9 @@ def make_dataset(directory, class_to_idx=None, extensions=None, is_valid_file=No
     if empty:
         msg = f"Found no valid file for the classes {', '.join(sorted(empty))}. "
         if extensions is not None:
-            msg += ("Supported extensions are: " +
-                    (extensions if isinstance(extensions, str) else ", ".join(extensions)))
+            msg += "Supported extensions are: " + (
+                extensions if isinstance(extensions, str) else ", ".join(extensions)
+            )
         raise FileNotFoundError(msg)
     return instances
 
@@ -69,8 +76,15 @@ class DatasetFolder(VisionDataset):
     """Items are (loader(path), class index); attributes classes, class_to_idx, samples,
     targets as in torchvision."""
 
-    def __init__(self, root, loader, extensions=None, transform=None, target_transform=None,
-                 is_valid_file=None):
+    def __init__(
+        self,
+        root,
+        loader,
+        extensions=None,
+        transform=None,
+        target_transform=None,
+        is_valid_file=None,
+    ):
         super().__init__(root, transform=transform, target_transform=target_transform)
         classes, class_to_idx = self.find_classes(self.root)
         samples = self.make_dataset(self.root, class_to_idx, extensions, is_valid_file)
@@ -111,9 +125,15 @@ def default_loader(path):
 class ImageFolder(DatasetFolder):
     """DatasetFolder over images; `imgs` is `samples`, as in torchvision."""
 
-    def __init__(self, root, transform=None, target_transform=None, loader=default_loader,
-                 is_valid_file=None):
-        super().__init__(root, loader, IMG_EXTENSIONS if is_valid_file is None else None,
-                         transform=transform, target_transform=target_transform,
-                         is_valid_file=is_valid_file)
+    def __init__(
+        self, root, transform=None, target_transform=None, loader=default_loader, is_valid_file=None
+    ):
+        super().__init__(
+            root,
+            loader,
+            IMG_EXTENSIONS if is_valid_file is None else None,
+            transform=transform,
+            target_transform=target_transform,
+            is_valid_file=is_valid_file,
+        )
         self.imgs = self.samples

@@ -1,5 +1,6 @@
 """VisionDataset: the root / transform / target_transform / transforms plumbing of
 torchvision.datasets.VisionDataset."""
+
 import os
 
 from ...utils.data import Dataset
@@ -38,7 +39,9 @@ class VisionDataset(Dataset):
         has_transforms = transforms is not None
         has_separate = transform is not None or target_transform is not None
         if has_transforms and has_separate:
-            raise ValueError("Only transforms or transform/target_transform can be passed as argument")
+            raise ValueError(
+                "Only transforms or transform/target_transform can be passed as argument"
+            )
         self.transform = transform
         self.target_transform = target_transform
         if has_separate:

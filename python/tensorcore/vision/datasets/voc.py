@@ -5,6 +5,7 @@ Images are 3 x H x W uint8 tensors. VOCSegmentation's target is a 1 x H x W uint
 class indices (torchvision gives the palette PIL image; PILToTensor of it is this tensor).
 VOCDetection's target is the XML as nested dicts, exactly as torchvision parses it.
 """
+
 import collections
 import os
 import struct
@@ -16,27 +17,48 @@ from ..io.image import ImageReadMode, read_file, decode_png
 from .vision import VisionDataset, read_rgb
 
 DATASET_YEAR_DICT = {
-    "2012": ("http://host.robots.ox.ac.uk/pascal/VOC/voc2012/VOCtrainval_11-May-2012.tar",
-             "VOCtrainval_11-May-2012.tar", "6cd6e144f989b92b3379bac3b3de84fd",
-             os.path.join("VOCdevkit", "VOC2012")),
-    "2011": ("http://host.robots.ox.ac.uk/pascal/VOC/voc2011/VOCtrainval_25-May-2011.tar",
-             "VOCtrainval_25-May-2011.tar", "6c3384ef61512963050cb5d687e5bf1e",
-             os.path.join("TrainVal", "VOCdevkit", "VOC2011")),
-    "2010": ("http://host.robots.ox.ac.uk/pascal/VOC/voc2010/VOCtrainval_03-May-2010.tar",
-             "VOCtrainval_03-May-2010.tar", "da459979d0c395079b5c75ee67908abb",
-             os.path.join("VOCdevkit", "VOC2010")),
-    "2009": ("http://host.robots.ox.ac.uk/pascal/VOC/voc2009/VOCtrainval_11-May-2009.tar",
-             "VOCtrainval_11-May-2009.tar", "a3e00b113cfcfebf17e343f59da3caa1",
-             os.path.join("VOCdevkit", "VOC2009")),
-    "2008": ("http://host.robots.ox.ac.uk/pascal/VOC/voc2008/VOCtrainval_14-Jul-2008.tar",
-             "VOCtrainval_11-May-2012.tar", "2629fa636546599198acfcfbfcf1904a",
-             os.path.join("VOCdevkit", "VOC2008")),
-    "2007": ("http://host.robots.ox.ac.uk/pascal/VOC/voc2007/VOCtrainval_06-Nov-2007.tar",
-             "VOCtrainval_06-Nov-2007.tar", "c52e279531787c972589f7e41ab4ae64",
-             os.path.join("VOCdevkit", "VOC2007")),
-    "2007-test": ("http://host.robots.ox.ac.uk/pascal/VOC/voc2007/VOCtest_06-Nov-2007.tar",
-                  "VOCtest_06-Nov-2007.tar", "b6e924de25625d8de591ea690078ad9f",
-                  os.path.join("VOCdevkit", "VOC2007")),
+    "2012": (
+        "http://host.robots.ox.ac.uk/pascal/VOC/voc2012/VOCtrainval_11-May-2012.tar",
+        "VOCtrainval_11-May-2012.tar",
+        "6cd6e144f989b92b3379bac3b3de84fd",
+        os.path.join("VOCdevkit", "VOC2012"),
+    ),
+    "2011": (
+        "http://host.robots.ox.ac.uk/pascal/VOC/voc2011/VOCtrainval_25-May-2011.tar",
+        "VOCtrainval_25-May-2011.tar",
+        "6c3384ef61512963050cb5d687e5bf1e",
+        os.path.join("TrainVal", "VOCdevkit", "VOC2011"),
+    ),
+    "2010": (
+        "http://host.robots.ox.ac.uk/pascal/VOC/voc2010/VOCtrainval_03-May-2010.tar",
+        "VOCtrainval_03-May-2010.tar",
+        "da459979d0c395079b5c75ee67908abb",
+        os.path.join("VOCdevkit", "VOC2010"),
+    ),
+    "2009": (
+        "http://host.robots.ox.ac.uk/pascal/VOC/voc2009/VOCtrainval_11-May-2009.tar",
+        "VOCtrainval_11-May-2009.tar",
+        "a3e00b113cfcfebf17e343f59da3caa1",
+        os.path.join("VOCdevkit", "VOC2009"),
+    ),
+    "2008": (
+        "http://host.robots.ox.ac.uk/pascal/VOC/voc2008/VOCtrainval_14-Jul-2008.tar",
+        "VOCtrainval_11-May-2012.tar",
+        "2629fa636546599198acfcfbfcf1904a",
+        os.path.join("VOCdevkit", "VOC2008"),
+    ),
+    "2007": (
+        "http://host.robots.ox.ac.uk/pascal/VOC/voc2007/VOCtrainval_06-Nov-2007.tar",
+        "VOCtrainval_06-Nov-2007.tar",
+        "c52e279531787c972589f7e41ab4ae64",
+        os.path.join("VOCdevkit", "VOC2007"),
+    ),
+    "2007-test": (
+        "http://host.robots.ox.ac.uk/pascal/VOC/voc2007/VOCtest_06-Nov-2007.tar",
+        "VOCtest_06-Nov-2007.tar",
+        "b6e924de25625d8de591ea690078ad9f",
+        os.path.join("VOCdevkit", "VOC2007"),
+    ),
 }
 
 
@@ -46,10 +68,10 @@ def _png_palette(data, path):
         raise RuntimeError(f"{path} is not a PNG file")
     pos = 8
     while pos + 8 <= len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
         if kind == b"PLTE":
-            raw = data[pos + 8:pos + 8 + length]
-            return [tuple(raw[i:i + 3]) for i in range(0, len(raw) - 2, 3)]
+            raw = data[pos + 8 : pos + 8 + length]
+            return [tuple(raw[i : i + 3]) for i in range(0, len(raw) - 2, 3)]
         if kind in (b"IDAT", b"IEND"):
             return None
         pos += 12 + length
@@ -64,6 +86,7 @@ def read_index_mask(path):
     maps it to its first index)."""
     import numpy as np
     import tensorcore as tc
+
     try:
         raw = read_file(path)
     except (OSError, RuntimeError):
@@ -94,27 +117,41 @@ class _VOCBase(VisionDataset):
     _TARGET_DIR = ""
     _TARGET_FILE_EXT = ""
 
-    def __init__(self, root, year="2012", image_set="train", download=False, transform=None,
-                 target_transform=None, transforms=None):
+    def __init__(
+        self,
+        root,
+        year="2012",
+        image_set="train",
+        download=False,
+        transform=None,
+        target_transform=None,
+        transforms=None,
+    ):
         super().__init__(root, transforms, transform, target_transform)
         years = [str(y) for y in range(2007, 2013)]
         if year not in years:
-            raise ValueError(f"Unknown value '{year}' for argument year. Valid values are "
-                             f"{{{', '.join(years)}}}.")
+            raise ValueError(
+                f"Unknown value '{year}' for argument year. Valid values are "
+                f"{{{', '.join(years)}}}."
+            )
         sets = ["train", "trainval", "val"] + (["test"] if year == "2007" else [])
         if image_set not in sets:
-            raise ValueError(f"Unknown value '{image_set}' for argument image_set. Valid values "
-                             f"are {{{', '.join(sets)}}}.")
+            raise ValueError(
+                f"Unknown value '{image_set}' for argument image_set. Valid values "
+                f"are {{{', '.join(sets)}}}."
+            )
         self.year, self.image_set = year, image_set
         key = "2007-test" if year == "2007" and image_set == "test" else year
         self.url, self.filename, self.md5, base_dir = DATASET_YEAR_DICT[key]
         voc_root = os.path.join(self.root, base_dir)
         if download and not os.path.isdir(voc_root):
-            download_and_extract_archive(self.url, self.root, filename=self.filename,
-                                         checksum=self.md5, hash_type="md5")
+            download_and_extract_archive(
+                self.url, self.root, filename=self.filename, checksum=self.md5, hash_type="md5"
+            )
         if not os.path.isdir(voc_root):
-            raise RuntimeError(f"Dataset not found at {voc_root}. You can use download=True "
-                               f"to download it")
+            raise RuntimeError(
+                f"Dataset not found at {voc_root}. You can use download=True to download it"
+            )
         split_f = os.path.join(voc_root, "ImageSets", self._SPLITS_DIR, image_set + ".txt")
         try:
             with open(split_f) as f:
@@ -122,8 +159,9 @@ class _VOCBase(VisionDataset):
         except FileNotFoundError:
             raise FileNotFoundError(f"VOC split file {split_f} does not exist") from None
         self.images = [os.path.join(voc_root, "JPEGImages", x + ".jpg") for x in file_names]
-        self.targets = [os.path.join(voc_root, self._TARGET_DIR, x + self._TARGET_FILE_EXT)
-                        for x in file_names]
+        self.targets = [
+            os.path.join(voc_root, self._TARGET_DIR, x + self._TARGET_FILE_EXT) for x in file_names
+        ]
 
     def __len__(self):
         return len(self.images)
