@@ -79,13 +79,17 @@ def test_strict_load_lists_missing_and_unexpected_keys(small_state, tmp_path):
 def test_named_weights_without_the_file_say_what_to_download(monkeypatch, tmp_path):
     monkeypatch.setenv("TORCH_HOME", str(tmp_path / "torch_home"))
     cache = os.path.join(str(tmp_path / "torch_home"), "hub", "checkpoints")
-    for kwargs in ({"weights": models.ResNet50_Weights.IMAGENET1K_V2}, {"weights": "IMAGENET1K_V2"},
-                   {"weights": "ResNet50_Weights.DEFAULT"}, {"pretrained": True}, {"weights": True}):
+    # pretrained=True means the V1 weights, as torchvision's legacy handling; DEFAULT is V2.
+    for kwargs, filename in (({"weights": models.ResNet50_Weights.IMAGENET1K_V2}, "resnet50-11ad3fa6.pth"),
+                             ({"weights": "IMAGENET1K_V2"}, "resnet50-11ad3fa6.pth"),
+                             ({"weights": "ResNet50_Weights.DEFAULT"}, "resnet50-11ad3fa6.pth"),
+                             ({"pretrained": True}, "resnet50-0676ba61.pth"),
+                             ({"weights": True}, "resnet50-0676ba61.pth")):
         with pytest.raises(FileNotFoundError) as info:
             models.resnet50(**kwargs)
         msg = str(info.value)
-        assert "resnet50-11ad3fa6.pth" in msg
-        assert "https://download.pytorch.org/models/resnet50-11ad3fa6.pth" in msg
+        assert f"'{filename}'" in msg
+        assert f"https://download.pytorch.org/models/{filename}" in msg
         assert cache in msg and "weights=" in msg
     assert models.ResNet50_Weights.DEFAULT is models.ResNet50_Weights.IMAGENET1K_V2
     assert repr(models.ResNet50_Weights.IMAGENET1K_V1) == "ResNet50_Weights.IMAGENET1K_V1"

@@ -62,6 +62,19 @@ def _make_divisible(v, divisor, min_value=None):
     return new_v
 
 
+# tensorcore's in-place hardswish/hardsigmoid/silu compute out of place and copy back, which breaks
+# backward (the copy overwrites an input the composite saved) and saves no memory: these are built
+# out of place even where torchvision asks for inplace=True (outputs and state dicts are the same).
+_NO_INPLACE = (nn.Hardswish, nn.Hardsigmoid, nn.SiLU)
+
+
+def activation_module(activation_layer, inplace):
+    """activation_layer(inplace=inplace), except for the layers in _NO_INPLACE (out of place)."""
+    if inplace is None:
+        return activation_layer()
+    return activation_layer(inplace=bool(inplace) and activation_layer not in _NO_INPLACE)
+
+
 class Conv2dNormActivation(nn.Sequential):
     """Conv2d, then an optional norm layer and activation, as one Sequential (keys .0/.1/.2 as in
     torchvision.ops.Conv2dNormActivation). The convolution has a bias only without a norm layer,
@@ -78,7 +91,7 @@ class Conv2dNormActivation(nn.Sequential):
         if norm_layer is not None:
             layers.append(norm_layer(out_channels))
         if activation_layer is not None:
-            layers.append(activation_layer() if inplace is None else activation_layer(inplace=inplace))
+            layers.append(activation_module(activation_layer, inplace))
         super().__init__(*layers)
         self.out_channels = out_channels
 

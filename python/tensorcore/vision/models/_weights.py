@@ -7,7 +7,8 @@ and 0.13+'s (``weights=``, ``weights_backbone=``; default None here). A weights 
 - a path to a checkpoint file (torch.save's .pth or tc.save's file) or a state dict: loaded
   strictly with ``tc.load`` + ``load_state_dict`` (missing/unexpected keys are errors);
 - a named weight (``ResNet50_Weights.IMAGENET1K_V2``, its name as a string, torchvision's own
-  enum member, or ``pretrained=True`` for the default): these are torchvision's published files.
+  enum member, or ``pretrained=True``, which means the original V1 weights as in torchvision 0.13+'s
+  legacy handling): these are torchvision's published files.
   Nothing is downloaded: the file is read from torch's checkpoint cache
   (``$TORCH_HOME/hub/checkpoints``, by default ``~/.cache/torch/hub/checkpoints``) when it is
   there, and otherwise a FileNotFoundError says which file to download from where, where to put
@@ -123,11 +124,13 @@ def resolve_weights(enum_cls, weights=None, pretrained=None, *, builder, weights
     source = pretrained if legacy_given else weights
     if source is None or source is False:
         return None
-    if source is True:  # pretrained=True (or a positional True from 0.8 code): the default weights
+    if source is True:
+        # pretrained=True (or a positional True from 0.8 code) meant the first published weights;
+        # torchvision 0.13+ maps it to that member (IMAGENET1K_V1 ...), not to DEFAULT.
         if enum_cls is None:
             raise ValueError(f"{builder}: no pretrained weights are published for this model; pass a file path "
                              f"or a state dict as '{weights_param}'")
-        return enum_cls.DEFAULT
+        return next(iter(enum_cls))
     if enum_cls is not None and isinstance(source, enum_cls):
         return source
     if isinstance(source, enum.Enum):
