@@ -54,13 +54,13 @@ def segmentation_weights(enum_cls, backbone_enum, weights, pretrained, weights_b
     source = resolve_weights(enum_cls, weights, pretrained, builder=builder)
     backbone_source = resolve_weights(backbone_enum, weights_backbone, pretrained_backbone, builder=builder,
                                       weights_param="weights_backbone", pretrained_param="pretrained_backbone")
+    if isinstance(source, WeightsEnum):  # checked before the file is looked for, as torchvision
+        num_classes = overwrite_value_param("num_classes", num_classes, source.num_classes)
+        aux_loss = overwrite_value_param("aux_loss", aux_loss, True)
     state = weights_state_dict(source, progress)
     if source is not None:
         backbone_source = None
-        if isinstance(source, WeightsEnum):
-            num_classes = overwrite_value_param("num_classes", num_classes, source.num_classes)
-            aux_loss = overwrite_value_param("aux_loss", aux_loss, True)
-        else:
+        if not isinstance(source, WeightsEnum):
             if aux_loss is None:
                 aux_loss = any(str(k).startswith("aux_classifier.") for k in state)
             if num_classes is None and _CLASSIFIER_KEY in state:
