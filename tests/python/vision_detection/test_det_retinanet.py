@@ -70,9 +70,9 @@ def test_eval_detections_match_torchvision(eval_pair, dtype):
     for g in got:
         assert g["boxes"].dtype == dtype and g["labels"].dtype == np.int64
     # float32: torchvision resizes with float32 source coordinates (ours are exact), so inputs
-    # differ by ~1e-5 and boxes (in pixels of 200x160 images) by up to ~1e-3.
+    # differ by ~1e-5 and boxes (in pixels of 200x160 images) by up to a few 1e-3.
     tight = dtype == np.float64
-    assert_detections_equal(got, want, box_tol=1e-9 if tight else 2e-3, score_tol=1e-10 if tight else 1e-4)
+    assert_detections_equal(got, want, box_tol=1e-9 if tight else 5e-3, score_tol=1e-10 if tight else 1e-4)
 
 
 def test_state_dict_round_trips_and_attribute_paths(eval_pair, tmp_path):
@@ -170,3 +170,30 @@ def test_autocast_bfloat16_eval_runs(eval_pair):
         out = ours([tc.tensor(i) for i in _images(np.float32)])
     assert len(out) == 2 and all(o["boxes"].shape[1] == 4 for o in out)
     assert all(bool(tc.isfinite(o["boxes"].float()).all()) for o in out)
+
+
+def test_retinanet_v2_matches_torchvision(tv, tmp_path):
+    """retinanet_resnet50_fpn_v2: GroupNorm heads, P6 from C5, GIoU box loss."""
+    import torch
+    torch.manual_seed(0)
+    settings = dict(SIZES, score_thresh=0.02, detections_per_img=60)
+    ref = tv.models.detection.retinanet_resnet50_fpn_v2(weights=None, weights_backbone=None,
+                                                        num_classes=NUM_CLASSES, **settings)
+    _spread_head_init(ref, torch)
+    torch.save(ref.state_dict(), tmp_path / "v2.pth")
+    ours = D.retinanet_resnet50_fpn_v2(weights=str(tmp_path / "v2.pth"), **settings)
+    assert ours.head.regression_head._loss_type == "giou"
+    assert isinstance(ours.head.classification_head.conv[0][1], tc.nn.GroupNorm)
+    ref.eval(), ours.eval()
+    with torch.no_grad():
+        want = to_numpy(ref([to_torch(i) for i in _images(np.float32)]))
+    with tc.no_grad():
+        got = to_numpy(ours([tc.tensor(i) for i in _images(np.float32)]))
+    assert min(len(w["boxes"]) for w in want) >= 20
+    assert_detections_equal(got, want, box_tol=5e-3, score_tol=1e-4)
+    ref.train(), ours.train()
+    want = ref([to_torch(i) for i in _images(np.float32)], [to_torch(t) for t in _targets(np.float32)])
+    got = ours([tc.tensor(i) for i in _images(np.float32)], [{k: tc.tensor(v) for k, v in t.items()}
+                                                              for t in _targets(np.float32)])
+    for k in want:
+        np.testing.assert_allclose(got[k].item(), want[k].item(), rtol=1e-4)
