@@ -1,0 +1,70 @@
+"""The shared segmentation model (backbone features -> head -> upsampling to the input size) and
+the weights handling of the segmentation builders."""
+from collections import OrderedDict
+
+import tensorcore.nn as nn
+import tensorcore.nn.functional as F
+
+from .._utils import check_image_batch
+from .._weights import WeightsEnum, overwrite_value_param, resolve_weights, weights_state_dict
+
+
+class _SimpleSegmentationModel(nn.Module):
+    def __init__(self, backbone, classifier, aux_classifier=None):
+        super().__init__()
+        self.backbone = backbone
+        self.classifier = classifier
+        self.aux_classifier = aux_classifier
+
+    def _in_channels(self):
+        first = next(iter(self.backbone.values()), None) if hasattr(self.backbone, "values") else None
+        return getattr(first, "in_channels", None)
+
+    def forward(self, x):
+        check_image_batch(x, self._in_channels(), type(self).__name__)
+        input_shape = tuple(x.shape[-2:])
+        features = self.backbone(x)
+        result = OrderedDict()
+        # Heads predict at the backbone's stride (8 with dilation); bilinear upsampling brings the
+        # logits back to the input size.
+        out = self.classifier(features["out"])
+        result["out"] = F.interpolate(out, size=input_shape, mode="bilinear", align_corners=False)
+        if self.aux_classifier is not None:
+            aux = self.aux_classifier(features["aux"])
+            result["aux"] = F.interpolate(aux, size=input_shape, mode="bilinear", align_corners=False)
+        return result
+
+
+_VOC_CLASSES = 21
+# Both heads end in a 1x1 convolution at index 4 whose rows are the classes.
+_CLASSIFIER_KEY = "classifier.4.weight"
+
+
+def segmentation_weights(enum_cls, backbone_enum, weights, pretrained, weights_backbone, pretrained_backbone,
+                         num_classes, aux_loss, progress, builder, extra_kwargs):
+    """Resolves the model and backbone weights the way torchvision's segmentation builders do.
+
+    Returns (state_dict or None, backbone state_dict or None, num_classes, aux_loss). Named weights
+    fix num_classes (21 VOC classes) and aux_loss (True); a local checkpoint, for which torchvision
+    has no rule, supplies them from its own keys when they are not given. Full-model weights
+    include the backbone, so weights_backbone is then ignored, as in torchvision.
+    """
+    if extra_kwargs:
+        raise TypeError(f"{builder}() got unexpected keyword argument(s) {', '.join(map(repr, extra_kwargs))}")
+    source = resolve_weights(enum_cls, weights, pretrained, builder=builder)
+    backbone_source = resolve_weights(backbone_enum, weights_backbone, pretrained_backbone, builder=builder,
+                                      weights_param="weights_backbone", pretrained_param="pretrained_backbone")
+    state = weights_state_dict(source, progress)
+    if source is not None:
+        backbone_source = None
+        if isinstance(source, WeightsEnum):
+            num_classes = overwrite_value_param("num_classes", num_classes, source.num_classes)
+            aux_loss = overwrite_value_param("aux_loss", aux_loss, True)
+        else:
+            if aux_loss is None:
+                aux_loss = any(str(k).startswith("aux_classifier.") for k in state)
+            if num_classes is None and _CLASSIFIER_KEY in state:
+                num_classes = int(state[_CLASSIFIER_KEY].shape[0])
+    if num_classes is None:
+        num_classes = _VOC_CLASSES
+    return state, weights_state_dict(backbone_source, progress), num_classes, aux_loss
