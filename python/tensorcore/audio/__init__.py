@@ -3,6 +3,7 @@ from ._io import AudioMetaData, info, load, save  # noqa: F401
 from . import sox_effects  # noqa: F401
 from . import functional  # noqa: F401
 from . import transforms  # noqa: F401
+from . import models  # noqa: F401
 
 
 def list_audio_backends():
