@@ -2,14 +2,12 @@
 // Y[m, r] = sum_k W[r, k] * X[m, k] for a handful of input rows m (the per-sample products of
 // an autoregressive loop). With one to a few rows the cost is reading W, so the tiles stream
 // each weight row once per group of up to four inputs with AVX2 FMAs; OpenBLAS's gemv reaches
-// ~40% of the bandwidth these tiles do on this kind of matrix. Many rows are a GEMM.
-// Internal header of tensorcore::models.
-#include <cblas.h>
+// ~40% of the bandwidth these tiles do on this kind of matrix, and many inputs make it a
+// panel-blocked GEMM. Internal header of tensorcore::models.
 #include <immintrin.h>
 
 #include <algorithm>
 #include <cstdint>
-#include <type_traits>
 
 #include "tensorcore/core/parallel.h"
 
@@ -69,63 +67,56 @@ inline void product_tile(const T* w, int64_t ldw, const T* x, int64_t ldx, T* y,
     }
 }
 
-// Rows [r0, r1) of W against MB inputs.
-template <typename T, int RB, int MB>
-void product_rows(const T* w, int64_t ldw, const T* x, int64_t ldx, T* y, int64_t ldy, int64_t K,
-                  int64_t r0, int64_t r1) {
-  int64_t r = r0;
-  for (; r + RB <= r1; r += RB) product_tile<T, RB, MB>(w + r * ldw, ldw, x, ldx, y + r, ldy, K);
-  for (; r < r1; ++r) product_tile<T, 1, MB>(w + r * ldw, ldw, x, ldx, y + r, ldy, K);
-}
-
+// Rows [r0, r1) of W against inputs [0, M): panels of kPanel weight rows stay in L1 while all
+// inputs pass over them, so W streams from memory once per call whatever M is.
 template <typename T>
-void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b,
-          int64_t ldb, T beta, T* c, int64_t ldc) {
-  auto op = [](bool t) { return t ? CblasTrans : CblasNoTrans; };
-  if constexpr (std::is_same_v<T, float>)
-    cblas_sgemm(CblasRowMajor, op(ta), op(tb), int(m), int(n), int(k), 1.0f, a, int(lda), b,
-                int(ldb), beta, c, int(ldc));
-  else
-    cblas_dgemm(CblasRowMajor, op(ta), op(tb), int(m), int(n), int(k), 1.0, a, int(lda), b,
-                int(ldb), beta, c, int(ldc));
+void product_panel(const T* w, int64_t ldw, const T* x, int64_t M, int64_t ldx, T* y, int64_t ldy,
+                   int64_t K, int64_t r0, int64_t r1) {
+  constexpr int64_t kPanel = 8;
+  for (int64_t p0 = r0; p0 < r1; p0 += kPanel) {
+    const int64_t p1 = std::min(r1, p0 + kPanel);
+    for (int64_t m0 = 0; m0 < M; m0 += 4) {
+      const int64_t mb = std::min<int64_t>(4, M - m0);
+      const T* xm = x + m0 * ldx;
+      T* ym = y + m0 * ldy;
+      int64_t r = p0;
+      switch (mb) {
+        case 1:
+          for (; r + 4 <= p1; r += 4)
+            product_tile<T, 4, 1>(w + r * ldw, ldw, xm, ldx, ym + r, ldy, K);
+          for (; r < p1; ++r) product_tile<T, 1, 1>(w + r * ldw, ldw, xm, ldx, ym + r, ldy, K);
+          break;
+        case 2:
+          for (; r + 4 <= p1; r += 4)
+            product_tile<T, 4, 2>(w + r * ldw, ldw, xm, ldx, ym + r, ldy, K);
+          for (; r < p1; ++r) product_tile<T, 1, 2>(w + r * ldw, ldw, xm, ldx, ym + r, ldy, K);
+          break;
+        case 3:
+          for (; r + 3 <= p1; r += 3)
+            product_tile<T, 3, 3>(w + r * ldw, ldw, xm, ldx, ym + r, ldy, K);
+          for (; r < p1; ++r) product_tile<T, 1, 3>(w + r * ldw, ldw, xm, ldx, ym + r, ldy, K);
+          break;
+        default:
+          for (; r + 2 <= p1; r += 2)
+            product_tile<T, 2, 4>(w + r * ldw, ldw, xm, ldx, ym + r, ldy, K);
+          for (; r < p1; ++r) product_tile<T, 1, 4>(w + r * ldw, ldw, xm, ldx, ym + r, ldy, K);
+          break;
+      }
+    }
+  }
 }
 
-// Below this many inputs the weight-streaming tiles win over OpenBLAS's GEMM (measured on
-// n_rnn = 512 layers; at 16 inputs GEMM's blocking pays for itself).
-constexpr int64_t kTileMaxRows = 12;
-
-// Y[m, r] = sum_k W[r, k] X[m, k], m < M, r < R (Y row stride ldy). Threads split W's rows.
+// Y[m, r] = sum_k W[r, k] X[m, k], m < M, r < R (row strides ldw, ldx, ldy). Threads split W's
+// rows.
 template <typename T>
 void small_batch_products(const T* w, int64_t R, int64_t K, int64_t ldw, const T* x, int64_t M,
                           int64_t ldx, T* y, int64_t ldy) {
   if (M <= 0 || R <= 0) return;
-  if (M > kTileMaxRows) {
-    gemm<T>(false, true, M, R, K, x, ldx, w, ldw, T(0), y, ldy);
-    return;
-  }
   // Row chunks of at least ~32K multiply-adds each, so small layers stay on one thread.
   const int64_t grain = std::max<int64_t>(8, kGrainSize / std::max<int64_t>(1, K * M));
-  for (int64_t m0 = 0; m0 < M; m0 += 4) {
-    const int64_t mb = std::min<int64_t>(4, M - m0);
-    const T* xm = x + m0 * ldx;
-    T* ym = y + m0 * ldy;
-    parallel_for(0, R, grain, [&](int64_t r0, int64_t r1) {
-      switch (mb) {
-        case 1:
-          product_rows<T, 4, 1>(w, ldw, xm, ldx, ym, ldy, K, r0, r1);
-          break;
-        case 2:
-          product_rows<T, 4, 2>(w, ldw, xm, ldx, ym, ldy, K, r0, r1);
-          break;
-        case 3:
-          product_rows<T, 3, 3>(w, ldw, xm, ldx, ym, ldy, K, r0, r1);
-          break;
-        default:
-          product_rows<T, 2, 4>(w, ldw, xm, ldx, ym, ldy, K, r0, r1);
-          break;
-      }
-    });
-  }
+  parallel_for(0, R, grain, [&](int64_t r0, int64_t r1) {
+    product_panel<T>(w, ldw, x, M, ldx, y, ldy, K, r0, r1);
+  });
 }
 
 }  // namespace tc::models::detail

@@ -24,7 +24,6 @@ namespace tc::models::audio {
 namespace {
 
 namespace vm = tc::vec_math;
-using detail::gemm;
 using detail::small_batch_products;
 
 // One generated row: a stretch [start, start + length) of utterance `source`.
@@ -251,36 +250,40 @@ void run_rows(const WaveRNNWeights& wt, const Dims& d, const Tensor& specgram, c
   std::vector<T> P(static_cast<size_t>(block * N * R)), G1(static_cast<size_t>(block * N * 3 * R)),
       A2(static_cast<size_t>(block * N * 3 * R)), A3(static_cast<size_t>(block * N * Fc)),
       A4(static_cast<size_t>(block * N * Fc));
-  auto fill_bias = [](T* c, int64_t ldc, int64_t m, const T* bias, int64_t n) {
-    for (int64_t i = 0; i < m; ++i) std::copy(bias, bias + n, c + i * ldc);
+  auto add_bias = [](T* c, int64_t ldc, int64_t m, const T* bias, int64_t n) {
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) c[i * ldc + j] += bias[j];
   };
+  // One row's conditioning for the block, time-major: [m_t (F), a1..a4 (4A)].
+  const int64_t cond_w = F + 4 * A;
+  std::vector<T> cond(static_cast<size_t>(block * cond_w));
   auto precompute = [&](int64_t t0, int64_t live) {
     for (int64_t i = 0; i < live; ++i) {
       const RowSpan& rs = rows[size_t(i)];
       const int64_t cnt = std::min(block, rs.length - t0);
-      const T* m_src = spec + rs.source * F * src_time + rs.start + t0;  // [F, time], ld src_time
+      const T* m_src = spec + rs.source * F * src_time + rs.start + t0;
       const T* a_src = auxp + rs.source * aux_ch * src_time + rs.start + t0;
-      auto a_part = [&](int64_t k) { return a_src + k * A * src_time; };
+      for (int64_t c = 0; c < F; ++c)
+        for (int64_t k = 0; k < cnt; ++k) cond[size_t(k * cond_w + c)] = m_src[c * src_time + k];
+      for (int64_t c = 0; c < 4 * A; ++c)
+        for (int64_t k = 0; k < cnt; ++k)
+          cond[size_t(k * cond_w + F + c)] = a_src[c * src_time + k];
       T* p = P.data() + i * R;
       T* g1 = G1.data() + i * 3 * R;
       T* a2 = A2.data() + i * 3 * R;
       T* a3 = A3.data() + i * Fc;
       T* a4 = A4.data() + i * Fc;
-      fill_bias(p, N * R, cnt, Bfc, R);
-      gemm<T>(true, true, cnt, R, F, m_src, src_time, Wfc + 1, fc_in, T(1), p, N * R);
-      if (A > 0)
-        gemm<T>(true, true, cnt, R, A, a_part(0), src_time, Wfc + 1 + F, fc_in, T(1), p, N * R);
-      fill_bias(g1, N * 3 * R, cnt, Bih1, 3 * R);
-      gemm<T>(false, true, cnt, 3 * R, R, p, N * R, Wih1, R, T(1), g1, N * 3 * R);
-      fill_bias(a2, N * 3 * R, cnt, Bih2, 3 * R);
-      fill_bias(a3, N * Fc, cnt, B1, Fc);
-      fill_bias(a4, N * Fc, cnt, B2, Fc);
-      if (A > 0) {
-        gemm<T>(true, true, cnt, 3 * R, A, a_part(1), src_time, Wih2 + R, R + A, T(1), a2,
-                N * 3 * R);
-        gemm<T>(true, true, cnt, Fc, A, a_part(2), src_time, W1 + R, R + A, T(1), a3, N * Fc);
-        gemm<T>(true, true, cnt, Fc, A, a_part(3), src_time, W2 + Fc, Fc + A, T(1), a4, N * Fc);
-      }
+      const T* x = cond.data();
+      small_batch_products<T>(Wfc + 1, R, F + A, fc_in, x, cnt, cond_w, p, N * R);
+      add_bias(p, N * R, cnt, Bfc, R);
+      small_batch_products<T>(Wih1, 3 * R, R, R, p, cnt, N * R, g1, N * 3 * R);
+      add_bias(g1, N * 3 * R, cnt, Bih1, 3 * R);
+      small_batch_products<T>(Wih2 + R, 3 * R, A, R + A, x + F + A, cnt, cond_w, a2, N * 3 * R);
+      add_bias(a2, N * 3 * R, cnt, Bih2, 3 * R);
+      small_batch_products<T>(W1 + R, Fc, A, R + A, x + F + 2 * A, cnt, cond_w, a3, N * Fc);
+      add_bias(a3, N * Fc, cnt, B1, Fc);
+      small_batch_products<T>(W2 + Fc, Fc, A, Fc + A, x + F + 3 * A, cnt, cond_w, a4, N * Fc);
+      add_bias(a4, N * Fc, cnt, B2, Fc);
     }
   };
 
