@@ -1,9 +1,10 @@
 #pragma once
 // Y[m, r] = sum_k W[r, k] * X[m, k] for a handful of input rows m (the per-sample products of
-// an autoregressive loop). With one to a few rows the cost is reading W, so the tiles stream
-// each weight row once per group of up to four inputs with AVX2 FMAs; OpenBLAS's gemv reaches
-// ~40% of the bandwidth these tiles do on this kind of matrix, and many inputs make it a
-// panel-blocked GEMM. Internal header of tensorcore::models.
+// an autoregressive loop). With one to a few rows the cost is reading W, so the tiles stream each
+// weight row once per call with AVX2 FMAs, keeping a panel of rows in L1 while all inputs pass
+// over it. On this project's test machine OpenBLAS (0.3.21) falls back to its SSE3 "Prescott"
+// kernels and its sgemv reads W at ~40% of the rate these tiles do (docs/audio_models.md).
+// Internal header of tensorcore::models.
 #include <immintrin.h>
 
 #include <algorithm>

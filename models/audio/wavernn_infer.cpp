@@ -473,4 +473,26 @@ Tensor wavernn_infer(const WaveRNNWeights& weights, const Tensor& specgram, cons
   return out;
 }
 
+Tensor small_batch_linear(const Tensor& x, const Tensor& weight) {
+  TC_CHECK(x.dim() == 2 && weight.dim() == 2, "small_batch_linear: x and weight must be 2-d, got ",
+           x.dim(), " and ", weight.dim(), " dims");
+  TC_CHECK_TYPE(
+      x.dtype() == weight.dtype() && (x.dtype() == DType::Float32 || x.dtype() == DType::Float64),
+      "small_batch_linear: x and weight must both be float32 or float64, got ",
+      dtype_name(x.dtype()), " and ", dtype_name(weight.dtype()));
+  TC_CHECK(x.is_cpu() && weight.is_cpu(), "small_batch_linear: CPU tensors only");
+  TC_CHECK(x.size(1) == weight.size(1), "small_batch_linear: x has ", x.size(1),
+           " features but weight has ", weight.size(1));
+  Tensor xc = contiguous(x), wc = contiguous(weight);
+  const int64_t M = x.size(0), R = weight.size(0), K = x.size(1);
+  Tensor y = empty({M, R}, TensorOptions(x.dtype()));
+  if (x.dtype() == DType::Float32)
+    small_batch_products<float>(wc.data<float>(), R, K, K, xc.data<float>(), M, K, y.data<float>(),
+                                R);
+  else
+    small_batch_products<double>(wc.data<double>(), R, K, K, xc.data<double>(), M, K,
+                                 y.data<double>(), R);
+  return y;
+}
+
 }  // namespace tc::models::audio

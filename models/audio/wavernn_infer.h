@@ -50,4 +50,9 @@ struct WaveRNNInferOptions {
 Tensor wavernn_infer(const WaveRNNWeights& weights, const Tensor& specgram, const Tensor& aux,
                      const std::vector<int64_t>& lengths, const WaveRNNInferOptions& options);
 
+// x @ weight^T (x: [M, K], weight: [R, K], float32/float64, CPU) with the loop's product
+// kernel: streams weight once for all M rows. Benchmarks use it to time the per-step products
+// alone (what reading the weights costs on a machine).
+Tensor small_batch_linear(const Tensor& x, const Tensor& weight);
+
 }  // namespace tc::models::audio

@@ -55,6 +55,13 @@ void bind_models_audio(py::module_& m, TensorClass&) {
       py::arg("lengths") = std::vector<int64_t>(), py::arg("generator") = py::none(),
       py::arg("torch_seed") = py::none(), py::arg("mulaw") = false, py::arg("fold_target") = 0,
       py::arg("fold_overlap") = 0);
+  a.def(
+      "small_batch_linear",
+      [](const Tensor& x, const Tensor& weight) {
+        py::gil_scoped_release nogil;
+        return ma::small_batch_linear(x, weight);
+      },
+      py::arg("x"), py::arg("weight"));
 }
 
 static Registrar r(bind_models_audio);
