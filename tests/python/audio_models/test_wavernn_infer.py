@@ -278,3 +278,19 @@ def test_native_loop_checks_its_weights():
         native(weights, cond, aux, [13])
     with pytest.raises(TypeError, match="dtype"):
         native(weights, cond.double(), aux.double())
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_small_batch_linear_matches_matmul(dtype):
+    # The product kernel of the loop (also what the benchmark times alone).
+    linear = tc._C._models_audio.small_batch_linear
+    tc.manual_seed(11)
+    for m in (1, 3, 4, 6, 17):
+        for k in (5, 16, 45):
+            x = tc.randn(m, k, dtype=getattr(tc, dtype))
+            w = tc.randn(9, k, dtype=getattr(tc, dtype))
+            np.testing.assert_allclose(linear(x, w).numpy(), (x @ w.t()).numpy(), rtol=1e-5, atol=1e-5)
+    with pytest.raises(ValueError, match="features"):
+        linear(tc.randn(2, 3), tc.randn(4, 5))
+    with pytest.raises(TypeError, match="float32 or float64"):
+        linear(tc.randn(2, 3), tc.randn(4, 3).double())
