@@ -7,6 +7,7 @@ from . import sox_effects  # noqa: F401
 from . import functional  # noqa: F401
 from . import transforms  # noqa: F401
 from . import datasets  # noqa: F401
+from . import models  # noqa: F401
 
 
 def list_audio_backends():
