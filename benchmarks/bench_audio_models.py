@@ -21,6 +21,7 @@ Cases (the issue's targets; ratio = tensorcore time / torchaudio time, < 1: tens
 --quick shrinks every case (batch and length / 4) for a smoke run on a busy machine.
 Timings are medians of --reps runs after one warm-up run.
 """
+
 import argparse
 import io
 import statistics
@@ -75,6 +76,7 @@ def train_step(lib, model, loss_fn, inputs, lr=1e-3):
         loss = loss_fn(model(*inputs))
         loss.backward()
         opt.step()
+
     return step
 
 
@@ -92,6 +94,7 @@ def bench_wav2letter(args, rng):
 
         def loss(log_probs):  # (batch, classes, frames) -> CTC wants (frames, batch, classes)
             return ctc(log_probs.permute(2, 0, 1), tgt, in_len, tgt_len)
+
         return train_step(lib, model, loss, [x])
 
     ours = ta.models.Wav2Letter(num_classes=40, input_type="mfcc", num_features=13)
@@ -129,7 +132,9 @@ def bench_convtasnet(args, rng):
         def run():
             with lib.no_grad():
                 model(x)
+
         return run
+
     if ref is not None:
         ref.eval()
     ours.eval()
@@ -154,9 +159,15 @@ def bench_wavernn_train(args, rng):
         copy_weights(ref, ours)
 
     def make(lib, model):
-        x, s, y = lib.from_numpy(wave.copy()), lib.from_numpy(spec.copy()), lib.from_numpy(labels.copy())
+        x, s, y = (
+            lib.from_numpy(wave.copy()),
+            lib.from_numpy(spec.copy()),
+            lib.from_numpy(labels.copy()),
+        )
         ce = lib.nn.CrossEntropyLoss()
-        return train_step(lib, model, lambda out: ce(out.squeeze(1).reshape(-1, 256), y.reshape(-1)), [x, s])
+        return train_step(
+            lib, model, lambda out: ce(out.squeeze(1).reshape(-1, 256), y.reshape(-1)), [x, s]
+        )
 
     t_ref = median_time(make(torch, ref), args.reps) if ref is not None else None
     t_ours = median_time(make(tc, ours), args.reps)
@@ -190,22 +201,36 @@ def bench_wavernn_infer(args, rng):
         def run_ref():
             with torch.no_grad():
                 ref.infer(xr)
+
         rate_ref = ref_frames * 275 / median_time(run_ref, 1)
-    print(f"\nWaveRNN infer, {samples} samples ({samples / 22050:.2f} s at 22.05 kHz), default sizes, 1 thread")
+    print(
+        f"\nWaveRNN infer, {samples} samples ({samples / 22050:.2f} s at 22.05 kHz), default sizes, 1 thread"
+    )
     print("| mode | samples/s | x torchaudio's rate |\n|---|---|---|")
     if rate_ref:
-        print(f"| torchaudio infer (first {min(frames, args.ref_frames)} frames) | {rate_ref:.0f} | 1.00 |")
-    for name, t, goal in (("unfolded", t_unfolded, 3), ("fold, target 11000, overlap 550", t_fold, 10),
-                          ("fold, target 2750, overlap 275", t_fold_short, 10)):
+        print(
+            f"| torchaudio infer (first {min(frames, args.ref_frames)} frames) | {rate_ref:.0f} | 1.00 |"
+        )
+    for name, t, goal in (
+        ("unfolded", t_unfolded, 3),
+        ("fold, target 11000, overlap 550", t_fold, 10),
+        ("fold, target 2750, overlap 275", t_fold_short, 10),
+    ):
         rate = samples / t
         speedup = f"{rate / rate_ref:.1f} (target >= {goal})" if rate_ref else "-"
         print(f"| {name} | {rate:.0f} | {speedup} |")
 
     # What the unfolded step's products cost when the same weights stream back to back.
-    R, Fc, A = ours.n_rnn, ours.fc1.weight.shape[0], ours.n_aux
+    R, Fc = ours.n_rnn, ours.fc1.weight.shape[0]
     with tc.no_grad():
-        mats = [ours.rnn1.weight_hh_l0, ours.rnn2.weight_ih_l0[:, :R], ours.rnn2.weight_hh_l0,
-                ours.fc1.weight[:, :R], ours.fc2.weight[:, :Fc], ours.fc3.weight]
+        mats = [
+            ours.rnn1.weight_hh_l0,
+            ours.rnn2.weight_ih_l0[:, :R],
+            ours.rnn2.weight_hh_l0,
+            ours.fc1.weight[:, :R],
+            ours.fc2.weight[:, :Fc],
+            ours.fc3.weight,
+        ]
         mats = [m.detach().contiguous() for m in mats]
     vecs = [tc.randn(1, m.shape[1]) for m in mats]
     linear = tc._C._models_audio.small_batch_linear
@@ -214,16 +239,21 @@ def bench_wavernn_infer(args, rng):
     def products():
         for m, v in zip(mats, vecs):
             linear(v, m)
+
     n = 200
     t_products = median_time(lambda: [products() for _ in range(n)], 3) / n
     t_step = t_unfolded / samples
-    print(f"\nper unfolded step: {t_step * 1e6:.0f} us; its matrix-vector products read "
-          f"{step_bytes / 1e6:.1f} MB of weights, which alone take {t_products * 1e6:.0f} us "
-          f"streamed back to back ({step_bytes / t_products / 1e9:.1f} GB/s read bandwidth); "
-          f"the step runs at {t_products / t_step * 100:.0f}% of that bound "
-          f"({step_bytes / t_step / 1e9:.1f} GB/s effective)")
-    print("(the conditioning parts of fc, GRU1's input product and the aux products are computed "
-          "ahead as batched products and are not in the per-step bytes)")
+    print(
+        f"\nper unfolded step: {t_step * 1e6:.0f} us; its matrix-vector products read "
+        f"{step_bytes / 1e6:.1f} MB of weights, which alone take {t_products * 1e6:.0f} us "
+        f"streamed back to back ({step_bytes / t_products / 1e9:.1f} GB/s read bandwidth); "
+        f"the step runs at {t_products / t_step * 100:.0f}% of that bound "
+        f"({step_bytes / t_step / 1e9:.1f} GB/s effective)"
+    )
+    print(
+        "(the conditioning parts of fc, GRU1's input product and the aux products are computed "
+        "ahead as batched products and are not in the per-step bytes)"
+    )
 
 
 def main():

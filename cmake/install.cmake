@@ -15,7 +15,7 @@ install(TARGETS ${TC_LIBRARIES} EXPORT tensorcoreTargets
   LIBRARY DESTINATION ${TC_INSTALL_LIBDIR} COMPONENT runtime
   ARCHIVE DESTINATION ${TC_INSTALL_LIBDIR} COMPONENT dev
   INCLUDES DESTINATION ${TC_INSTALL_INCLUDEDIR})
-foreach(folder tensorcore io vision audio)
+foreach(folder tensorcore io vision audio models)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${folder} DESTINATION ${TC_INSTALL_INCLUDEDIR}
     COMPONENT dev FILES_MATCHING PATTERN "*.h" PATTERN "*.cuh")
 endforeach()

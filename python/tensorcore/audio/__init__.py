@@ -2,12 +2,13 @@
 
 from ._io import AudioMetaData, info, load, save  # noqa: F401
 
-__version__ = "0.1.0"
 from . import sox_effects  # noqa: F401
 from . import functional  # noqa: F401
 from . import transforms  # noqa: F401
 from . import datasets  # noqa: F401
 from . import models  # noqa: F401
+
+__version__ = "0.1.0"
 
 
 def list_audio_backends():

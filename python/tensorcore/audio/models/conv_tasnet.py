@@ -1,6 +1,7 @@
 """Conv-TasNet (Luo & Mesgarani 2019, non-causal), torchaudio.models.ConvTasNet's module tree,
 defaults and state-dict keys; plus chunked (bounded-memory) separation of long recordings in
 conv_tasnet_stream.py."""
+
 from typing import Optional, Tuple
 
 import tensorcore as tc
@@ -13,19 +14,34 @@ class ConvBlock(nn.Module):
     """1x1 conv -> PReLU -> gLN -> depthwise dilated conv -> PReLU -> gLN, then a residual and a
     skip 1x1 conv (the residual one is absent in the network's last block)."""
 
-    def __init__(self, io_channels: int, hidden_channels: int, kernel_size: int, padding: int,
-                 dilation: int = 1, no_residual: bool = False):
+    def __init__(
+        self,
+        io_channels: int,
+        hidden_channels: int,
+        kernel_size: int,
+        padding: int,
+        dilation: int = 1,
+        no_residual: bool = False,
+    ):
         super().__init__()
         self.conv_layers = nn.Sequential(
             nn.Conv1d(io_channels, hidden_channels, kernel_size=1),
             nn.PReLU(),
             nn.GroupNorm(num_groups=1, num_channels=hidden_channels, eps=1e-08),
-            nn.Conv1d(hidden_channels, hidden_channels, kernel_size=kernel_size, padding=padding,
-                      dilation=dilation, groups=hidden_channels),
+            nn.Conv1d(
+                hidden_channels,
+                hidden_channels,
+                kernel_size=kernel_size,
+                padding=padding,
+                dilation=dilation,
+                groups=hidden_channels,
+            ),
             nn.PReLU(),
             nn.GroupNorm(num_groups=1, num_channels=hidden_channels, eps=1e-08),
         )
-        self.res_out = None if no_residual else nn.Conv1d(hidden_channels, io_channels, kernel_size=1)
+        self.res_out = (
+            None if no_residual else nn.Conv1d(hidden_channels, io_channels, kernel_size=1)
+        )
         self.skip_out = nn.Conv1d(hidden_channels, io_channels, kernel_size=1)
 
     def forward(self, input) -> Tuple[Optional["tc.Tensor"], "tc.Tensor"]:
@@ -38,8 +54,17 @@ class MaskGenerator(nn.Module):
     """The temporal convolution network: num_stacks stacks of num_layers ConvBlocks with
     dilations 1, 2, 4, ...; outputs one mask per source, (batch, num_sources, input_dim, frames)."""
 
-    def __init__(self, input_dim: int, num_sources: int, kernel_size: int, num_feats: int, num_hidden: int,
-                 num_layers: int, num_stacks: int, msk_activate: str):
+    def __init__(
+        self,
+        input_dim: int,
+        num_sources: int,
+        kernel_size: int,
+        num_feats: int,
+        num_hidden: int,
+        num_layers: int,
+        num_stacks: int,
+        msk_activate: str,
+    ):
         super().__init__()
         self.input_dim = input_dim
         self.num_sources = num_sources
@@ -49,12 +74,21 @@ class MaskGenerator(nn.Module):
         self.conv_layers = nn.ModuleList([])
         for s in range(num_stacks):
             for layer in range(num_layers):
-                multi = 2 ** layer
+                multi = 2**layer
                 last = layer == num_layers - 1 and s == num_stacks - 1
-                self.conv_layers.append(ConvBlock(io_channels=num_feats, hidden_channels=num_hidden,
-                                                  kernel_size=kernel_size, dilation=multi, padding=multi,
-                                                  no_residual=last))
-                self.receptive_field += kernel_size if s == 0 and layer == 0 else (kernel_size - 1) * multi
+                self.conv_layers.append(
+                    ConvBlock(
+                        io_channels=num_feats,
+                        hidden_channels=num_hidden,
+                        kernel_size=kernel_size,
+                        dilation=multi,
+                        padding=multi,
+                        no_residual=last,
+                    )
+                )
+                self.receptive_field += (
+                    kernel_size if s == 0 and layer == 0 else (kernel_size - 1) * multi
+                )
         self.output_prelu = nn.PReLU()
         self.output_conv = nn.Conv1d(num_feats, input_dim * num_sources, kernel_size=1)
         if msk_activate == "sigmoid":
@@ -62,7 +96,9 @@ class MaskGenerator(nn.Module):
         elif msk_activate == "relu":
             self.mask_activate = nn.ReLU()
         else:
-            raise ValueError(f"MaskGenerator: unsupported msk_activate {msk_activate!r} (expected 'sigmoid' or 'relu')")
+            raise ValueError(
+                f"MaskGenerator: unsupported msk_activate {msk_activate!r} (expected 'sigmoid' or 'relu')"
+            )
 
     def forward(self, input):
         batch_size = input.shape[0]
@@ -83,25 +119,54 @@ class ConvTasNet(nn.Module):
     (batch, num_sources, frames); inputs of any length are padded to the encoder stride and the
     padding is cut from the output."""
 
-    def __init__(self, num_sources: int = 2, enc_kernel_size: int = 16, enc_num_feats: int = 512,
-                 msk_kernel_size: int = 3, msk_num_feats: int = 128, msk_num_hidden_feats: int = 512,
-                 msk_num_layers: int = 8, msk_num_stacks: int = 3, msk_activate: str = "sigmoid"):
+    def __init__(
+        self,
+        num_sources: int = 2,
+        enc_kernel_size: int = 16,
+        enc_num_feats: int = 512,
+        msk_kernel_size: int = 3,
+        msk_num_feats: int = 128,
+        msk_num_hidden_feats: int = 512,
+        msk_num_layers: int = 8,
+        msk_num_stacks: int = 3,
+        msk_activate: str = "sigmoid",
+    ):
         super().__init__()
         if int(enc_kernel_size) < 2:
-            raise ValueError(f"ConvTasNet: enc_kernel_size must be at least 2 (stride enc_kernel_size // 2), "
-                             f"got {enc_kernel_size}")
+            raise ValueError(
+                f"ConvTasNet: enc_kernel_size must be at least 2 (stride enc_kernel_size // 2), "
+                f"got {enc_kernel_size}"
+            )
         self.num_sources = num_sources
         self.enc_num_feats = enc_num_feats
         self.enc_kernel_size = enc_kernel_size
         self.enc_stride = enc_kernel_size // 2
-        self.encoder = nn.Conv1d(1, enc_num_feats, kernel_size=enc_kernel_size, stride=self.enc_stride,
-                                 padding=self.enc_stride, bias=False)
-        self.mask_generator = MaskGenerator(input_dim=enc_num_feats, num_sources=num_sources,
-                                            kernel_size=msk_kernel_size, num_feats=msk_num_feats,
-                                            num_hidden=msk_num_hidden_feats, num_layers=msk_num_layers,
-                                            num_stacks=msk_num_stacks, msk_activate=msk_activate)
-        self.decoder = nn.ConvTranspose1d(enc_num_feats, 1, kernel_size=enc_kernel_size, stride=self.enc_stride,
-                                          padding=self.enc_stride, bias=False)
+        self.encoder = nn.Conv1d(
+            1,
+            enc_num_feats,
+            kernel_size=enc_kernel_size,
+            stride=self.enc_stride,
+            padding=self.enc_stride,
+            bias=False,
+        )
+        self.mask_generator = MaskGenerator(
+            input_dim=enc_num_feats,
+            num_sources=num_sources,
+            kernel_size=msk_kernel_size,
+            num_feats=msk_num_feats,
+            num_hidden=msk_num_hidden_feats,
+            num_layers=msk_num_layers,
+            num_stacks=msk_num_stacks,
+            msk_activate=msk_activate,
+        )
+        self.decoder = nn.ConvTranspose1d(
+            enc_num_feats,
+            1,
+            kernel_size=enc_kernel_size,
+            stride=self.enc_stride,
+            padding=self.enc_stride,
+            bias=False,
+        )
 
     def _align_num_frames_with_strides(self, input) -> Tuple["tc.Tensor", int]:
         """Pads the end so the last sample sits at the centre (odd kernel) or the end of the first
@@ -113,15 +178,19 @@ class ConvTasNet(nn.Module):
         if num_remainings == 0:
             return input, 0
         num_paddings = self.enc_stride - num_remainings
-        pad = tc.zeros(batch_size, num_channels, num_paddings, dtype=input.dtype, device=input.device)
+        pad = tc.zeros(
+            batch_size, num_channels, num_paddings, dtype=input.dtype, device=input.device
+        )
         return tc.cat([input, pad], 2), num_paddings
 
     def forward(self, input):
         if not isinstance(input, tc.Tensor):
             raise TypeError(f"ConvTasNet: input must be a Tensor, got {type(input).__name__}")
         if input.dim() != 3 or input.shape[1] != 1:
-            raise ValueError(f"ConvTasNet: expected input of shape (batch, channel==1, frames). Found: "
-                             f"{tuple(input.shape)}")
+            raise ValueError(
+                f"ConvTasNet: expected input of shape (batch, channel==1, frames). Found: "
+                f"{tuple(input.shape)}"
+            )
         if input.shape[0] == 0 or input.shape[2] == 0:
             raise ValueError(f"ConvTasNet: input is empty, shape {tuple(input.shape)}")
         padded, num_pads = self._align_num_frames_with_strides(input)
@@ -139,6 +208,14 @@ class ConvTasNet(nn.Module):
 def conv_tasnet_base(num_sources: int = 2) -> ConvTasNet:
     """The non-causal configuration with the paper's best SI-SNR (mask activation relu, as
     torchaudio's factory)."""
-    return ConvTasNet(num_sources=num_sources, enc_kernel_size=16, enc_num_feats=512, msk_kernel_size=3,
-                      msk_num_feats=128, msk_num_hidden_feats=512, msk_num_layers=8, msk_num_stacks=3,
-                      msk_activate="relu")
+    return ConvTasNet(
+        num_sources=num_sources,
+        enc_kernel_size=16,
+        enc_num_feats=512,
+        msk_kernel_size=3,
+        msk_num_feats=128,
+        msk_num_hidden_feats=512,
+        msk_num_layers=8,
+        msk_num_stacks=3,
+        msk_activate="relu",
+    )

@@ -8,9 +8,10 @@ global layer norm (GroupNorm with one group), whose statistics span a window ins
 whole recording. Stated tolerance, for a stationary recording at the default chunk size: at
 least 40 dB signal-to-difference against one pass and a largest difference under 2% of the
 peak (measured: 59 dB and 0.13% for the default-size model, 42 dB for a small test model;
-docs/audio_models.md, "Long recordings"; tests/python/audio_models pins it).
+docs/audio_models.md, "Long recordings"; tests/python/audio/models pins it).
 Working memory depends on chunk_size + 2 * context, not on the recording's length.
 """
+
 from typing import Iterable, Iterator, Optional
 
 import tensorcore as tc
@@ -45,13 +46,22 @@ def _check_block(block, batch, who):
     if not isinstance(block, tc.Tensor):
         raise TypeError(f"{who}: blocks must be Tensors, got {type(block).__name__}")
     if block.dim() != 3 or block.shape[1] != 1:
-        raise ValueError(f"{who}: each block must be (batch, 1, frames), got shape {tuple(block.shape)}")
+        raise ValueError(
+            f"{who}: each block must be (batch, 1, frames), got shape {tuple(block.shape)}"
+        )
     if batch is not None and block.shape[0] != batch:
-        raise ValueError(f"{who}: block has batch size {block.shape[0]}, earlier blocks had {batch}")
+        raise ValueError(
+            f"{who}: block has batch size {block.shape[0]}, earlier blocks had {batch}"
+        )
 
 
-def separate_stream(model, blocks: Iterable["tc.Tensor"], *, chunk_size: Optional[int] = None,
-                    context: Optional[int] = None) -> Iterator["tc.Tensor"]:
+def separate_stream(
+    model,
+    blocks: Iterable["tc.Tensor"],
+    *,
+    chunk_size: Optional[int] = None,
+    context: Optional[int] = None,
+) -> Iterator["tc.Tensor"]:
     """Separates a recording that arrives as consecutive (batch, 1, n) blocks of any sizes.
 
     Yields (batch, num_sources, m) pieces in order; concatenated along time they are the
@@ -61,11 +71,11 @@ def separate_stream(model, blocks: Iterable["tc.Tensor"], *, chunk_size: Optiona
     """
     chunk, ctx = _sizes(model, chunk_size, context)
     who = "separate_stream"
-    pending = []       # blocks received and not yet merged into `buf`
-    buf = None         # samples [buf_start, buf_start + buf.shape[2])
+    pending = []  # blocks received and not yet merged into `buf`
+    buf = None  # samples [buf_start, buf_start + buf.shape[2])
     buf_start = 0
     received = 0
-    emit = 0           # first sample not yet yielded
+    emit = 0  # first sample not yet yielded
     batch = None
 
     def window(start, stop):
@@ -73,12 +83,12 @@ def separate_stream(model, blocks: Iterable["tc.Tensor"], *, chunk_size: Optiona
         if pending:
             buf = tc.cat(([buf] if buf is not None else []) + pending, dim=2)
             pending = []
-        return buf[:, :, start - buf_start: stop - buf_start]
+        return buf[:, :, start - buf_start : stop - buf_start]
 
     def separate(w0, w1, first, last):
         with tc.no_grad():
             out = model(window(w0, w1))
-        return out[:, :, first - w0: last - w0]
+        return out[:, :, first - w0 : last - w0]
 
     for block in blocks:
         _check_block(block, batch, who)
@@ -93,7 +103,7 @@ def separate_stream(model, blocks: Iterable["tc.Tensor"], *, chunk_size: Optiona
             emit += chunk
             keep_from = max(0, emit - ctx)
             window(keep_from, keep_from)  # merge pending blocks, then drop what no window needs
-            buf = buf[:, :, keep_from - buf_start:].clone()
+            buf = buf[:, :, keep_from - buf_start :].clone()
             buf_start = keep_from
     if received == 0:
         raise ValueError(f"{who}: the recording is empty")
@@ -101,8 +111,9 @@ def separate_stream(model, blocks: Iterable["tc.Tensor"], *, chunk_size: Optiona
         yield separate(max(0, emit - ctx), received, emit, received)
 
 
-def separate_chunked(model, waveform, *, chunk_size: Optional[int] = None,
-                     context: Optional[int] = None):
+def separate_chunked(
+    model, waveform, *, chunk_size: Optional[int] = None, context: Optional[int] = None
+):
     """model(waveform) for a long (batch, 1, frames) recording in chunks (see separate_stream);
     returns (batch, num_sources, frames)."""
     _check_block(waveform, None, "separate_chunked")
@@ -112,8 +123,8 @@ def separate_chunked(model, waveform, *, chunk_size: Optional[int] = None,
     chunk, ctx = _sizes(model, chunk_size, context)
     out = tc.empty(waveform.shape[0], model.num_sources, n, dtype=waveform.dtype)
     pos = 0
-    blocks = (waveform[:, :, s: s + chunk] for s in range(0, n, chunk))
+    blocks = (waveform[:, :, s : s + chunk] for s in range(0, n, chunk))
     for piece in separate_stream(model, blocks, chunk_size=chunk, context=ctx):
-        out[:, :, pos: pos + piece.shape[2]] = piece
+        out[:, :, pos : pos + piece.shape[2]] = piece
         pos += piece.shape[2]
     return out

@@ -1,4 +1,5 @@
 """Wav2Letter (Collobert et al. 2016), torchaudio.models.Wav2Letter's module tree and defaults."""
+
 import tensorcore as tc
 from tensorcore import nn
 
@@ -8,8 +9,12 @@ _INPUT_TYPES = ("waveform", "power_spectrum", "mfcc")
 
 
 def _conv_relu(in_channels, out_channels, kernel_size, stride, padding):
-    return [nn.Conv1d(in_channels, out_channels, kernel_size=kernel_size, stride=stride, padding=padding),
-            nn.ReLU(inplace=True)]
+    return [
+        nn.Conv1d(
+            in_channels, out_channels, kernel_size=kernel_size, stride=stride, padding=padding
+        ),
+        nn.ReLU(inplace=True),
+    ]
 
 
 class Wav2Letter(nn.Module):
@@ -26,13 +31,19 @@ class Wav2Letter(nn.Module):
     probabilities.
     """
 
-    def __init__(self, num_classes: int = 40, input_type: str = "waveform", num_features: int = 1) -> None:
+    def __init__(
+        self, num_classes: int = 40, input_type: str = "waveform", num_features: int = 1
+    ) -> None:
         super().__init__()
         if input_type not in _INPUT_TYPES:
-            raise ValueError(f"Wav2Letter: input_type must be one of {_INPUT_TYPES}, got {input_type!r}")
+            raise ValueError(
+                f"Wav2Letter: input_type must be one of {_INPUT_TYPES}, got {input_type!r}"
+            )
         if int(num_classes) < 1 or int(num_features) < 1:
-            raise ValueError(f"Wav2Letter: num_classes and num_features must be positive, got "
-                             f"num_classes={num_classes}, num_features={num_features}")
+            raise ValueError(
+                f"Wav2Letter: num_classes and num_features must be positive, got "
+                f"num_classes={num_classes}, num_features={num_features}"
+            )
         self.input_type = input_type
         self.num_features = int(num_features)
         acoustic_in = 250 if input_type == "waveform" else num_features
@@ -54,17 +65,23 @@ class Wav2Letter(nn.Module):
         if not isinstance(x, tc.Tensor):
             raise TypeError(f"Wav2Letter: x must be a Tensor, got {type(x).__name__}")
         if x.dim() != 3:
-            raise ValueError(f"Wav2Letter: x must be (batch, num_features, time), got shape {tuple(x.shape)}")
+            raise ValueError(
+                f"Wav2Letter: x must be (batch, num_features, time), got shape {tuple(x.shape)}"
+            )
         if x.shape[1] != self.num_features:
-            raise ValueError(f"Wav2Letter: x has {x.shape[1]} features (dim 1) but the model expects "
-                             f"num_features={self.num_features}")
+            raise ValueError(
+                f"Wav2Letter: x has {x.shape[1]} features (dim 1) but the model expects "
+                f"num_features={self.num_features}"
+            )
         if x.shape[0] == 0 or x.shape[2] == 0:
             raise ValueError(f"Wav2Letter: x is empty, shape {tuple(x.shape)}")
         # The first acoustic convolution (kernel 48, padding 23) needs two frames; a waveform
         # gives a frame per 160 samples.
         min_len = 320 if self.input_type == "waveform" else 2
         if x.shape[2] < min_len:
-            raise ValueError(f"Wav2Letter: x has {x.shape[2]} time steps, the model needs at least "
-                             f"{min_len} for input_type={self.input_type!r}")
+            raise ValueError(
+                f"Wav2Letter: x has {x.shape[2]} time steps, the model needs at least "
+                f"{min_len} for input_type={self.input_type!r}"
+            )
         x = self.acoustic_model(x)
         return nn.functional.log_softmax(x, dim=1)

@@ -1,6 +1,7 @@
 """WaveRNN vocoder (Kalchbrenner et al. 2018, fatchord's variant), torchaudio.models.WaveRNN's
 module tree, defaults and state-dict keys. `WaveRNN.infer` runs the autoregressive sampling loop
 natively (tensorcore::models, models/audio/wavernn_infer.cpp); docs/audio_models.md."""
+
 import math
 from typing import List, Optional, Tuple
 
@@ -19,9 +20,13 @@ def _check_tensor(x, who, name):
 def _check_3d(x, who, name, channels, channel_name):
     _check_tensor(x, who, name)
     if x.dim() != 3:
-        raise ValueError(f"{who}: {name} must be (n_batch, {channel_name}, n_time), got shape {tuple(x.shape)}")
+        raise ValueError(
+            f"{who}: {name} must be (n_batch, {channel_name}, n_time), got shape {tuple(x.shape)}"
+        )
     if x.shape[1] != channels:
-        raise ValueError(f"{who}: {name} has {x.shape[1]} channels (dim 1) but {channel_name}={channels}")
+        raise ValueError(
+            f"{who}: {name} has {x.shape[1]} channels (dim 1) but {channel_name}={channels}"
+        )
     if x.shape[0] == 0 or x.shape[2] == 0:
         raise ValueError(f"{who}: {name} is empty, shape {tuple(x.shape)}")
 
@@ -47,8 +52,14 @@ class MelResNet(nn.Module):
     """Convolution (kernel_size, no padding) + n_res_block ResBlocks + 1x1 output convolution:
     (n_batch, n_freq, n_time) -> (n_batch, n_output, n_time - kernel_size + 1)."""
 
-    def __init__(self, n_res_block: int = 10, n_freq: int = 128, n_hidden: int = 128, n_output: int = 128,
-                 kernel_size: int = 5) -> None:
+    def __init__(
+        self,
+        n_res_block: int = 10,
+        n_freq: int = 128,
+        n_hidden: int = 128,
+        n_output: int = 128,
+        kernel_size: int = 5,
+    ) -> None:
         super().__init__()
         self.n_freq = n_freq
         self.kernel_size = kernel_size
@@ -63,8 +74,10 @@ class MelResNet(nn.Module):
     def forward(self, specgram):
         _check_3d(specgram, "MelResNet", "specgram", self.n_freq, "n_freq")
         if specgram.shape[2] < self.kernel_size:
-            raise ValueError(f"MelResNet: specgram has {specgram.shape[2]} frames, fewer than "
-                             f"kernel_size={self.kernel_size}")
+            raise ValueError(
+                f"MelResNet: specgram has {specgram.shape[2]} frames, fewer than "
+                f"kernel_size={self.kernel_size}"
+            )
         return self.melresnet_model(specgram)
 
 
@@ -80,9 +93,13 @@ class Stretch2d(nn.Module):
     def forward(self, specgram):
         _check_tensor(specgram, "Stretch2d", "specgram")
         if specgram.dim() < 2:
-            raise ValueError(f"Stretch2d: specgram must have at least 2 dims (..., n_freq, n_time), got "
-                             f"shape {tuple(specgram.shape)}")
-        return specgram.repeat_interleave(self.freq_scale, -2).repeat_interleave(self.time_scale, -1)
+            raise ValueError(
+                f"Stretch2d: specgram must have at least 2 dims (..., n_freq, n_time), got "
+                f"shape {tuple(specgram.shape)}"
+            )
+        return specgram.repeat_interleave(self.freq_scale, -2).repeat_interleave(
+            self.time_scale, -1
+        )
 
 
 class UpsampleNetwork(nn.Module):
@@ -92,12 +109,21 @@ class UpsampleNetwork(nn.Module):
     ((n_batch, n_freq, (n_time - kernel_size + 1) * total_scale),
      (n_batch, n_output, (n_time - kernel_size + 1) * total_scale))."""
 
-    def __init__(self, upsample_scales: List[int], n_res_block: int = 10, n_freq: int = 128,
-                 n_hidden: int = 128, n_output: int = 128, kernel_size: int = 5) -> None:
+    def __init__(
+        self,
+        upsample_scales: List[int],
+        n_res_block: int = 10,
+        n_freq: int = 128,
+        n_hidden: int = 128,
+        n_output: int = 128,
+        kernel_size: int = 5,
+    ) -> None:
         super().__init__()
         upsample_scales = [int(s) for s in upsample_scales]
         if not upsample_scales or any(s < 1 for s in upsample_scales):
-            raise ValueError(f"UpsampleNetwork: upsample_scales must be positive integers, got {upsample_scales}")
+            raise ValueError(
+                f"UpsampleNetwork: upsample_scales must be positive integers, got {upsample_scales}"
+            )
         self.total_scale: int = math.prod(upsample_scales)
         # Frames the MelResNet's unpadded convolution loses on each side, in samples.
         self.indent = (kernel_size - 1) // 2 * self.total_scale
@@ -115,7 +141,7 @@ class UpsampleNetwork(nn.Module):
         resnet_output = self.resnet_stretch(resnet_output).squeeze(1)
         upsampled = self.upsample_layers(specgram.unsqueeze(1)).squeeze(1)
         # torchaudio slices [indent:-indent], which is empty when indent is 0 (kernel_size < 3).
-        upsampled = upsampled[:, :, self.indent: upsampled.shape[2] - self.indent]
+        upsampled = upsampled[:, :, self.indent : upsampled.shape[2] - self.indent]
         return upsampled, resnet_output
 
 
@@ -130,9 +156,19 @@ class WaveRNN(nn.Module):
     infer(specgram, lengths=None, ...): sampling, natively; see its docstring.
     """
 
-    def __init__(self, upsample_scales: List[int], n_classes: int, hop_length: int, n_res_block: int = 10,
-                 n_rnn: int = 512, n_fc: int = 512, kernel_size: int = 5, n_freq: int = 128,
-                 n_hidden: int = 128, n_output: int = 128) -> None:
+    def __init__(
+        self,
+        upsample_scales: List[int],
+        n_classes: int,
+        hop_length: int,
+        n_res_block: int = 10,
+        n_rnn: int = 512,
+        n_fc: int = 512,
+        kernel_size: int = 5,
+        n_freq: int = 128,
+        n_hidden: int = 128,
+        n_output: int = 128,
+    ) -> None:
         super().__init__()
         self.kernel_size = kernel_size
         self._pad = (kernel_size - 1 if kernel_size % 2 else kernel_size) // 2
@@ -146,9 +182,13 @@ class WaveRNN(nn.Module):
         self.n_bits: int = int(math.log2(self.n_classes))
         total_scale = math.prod(int(s) for s in upsample_scales)
         if total_scale != self.hop_length:
-            raise ValueError(f"WaveRNN: hop_length must equal the product of upsample_scales "
-                             f"(Expected: total_scale == hop_length, but found {total_scale} != {hop_length})")
-        self.upsample = UpsampleNetwork(upsample_scales, n_res_block, n_freq, n_hidden, n_output, kernel_size)
+            raise ValueError(
+                f"WaveRNN: hop_length must equal the product of upsample_scales "
+                f"(Expected: total_scale == hop_length, but found {total_scale} != {hop_length})"
+            )
+        self.upsample = UpsampleNetwork(
+            upsample_scales, n_res_block, n_freq, n_hidden, n_output, kernel_size
+        )
         self.fc = nn.Linear(n_freq + self.n_aux + 1, n_rnn)
         self.rnn1 = nn.GRU(n_rnn, n_rnn, batch_first=True)
         self.rnn2 = nn.GRU(n_rnn + self.n_aux, n_rnn, batch_first=True)
@@ -159,31 +199,43 @@ class WaveRNN(nn.Module):
         self.fc3 = nn.Linear(n_fc, self.n_classes)
 
     def _aux_splits(self, aux):
-        return [aux[..., self.n_aux * i: self.n_aux * (i + 1)] for i in range(4)]
+        return [aux[..., self.n_aux * i : self.n_aux * (i + 1)] for i in range(4)]
 
     def forward(self, waveform, specgram):
         _check_tensor(waveform, "WaveRNN", "waveform")
         _check_tensor(specgram, "WaveRNN", "specgram")
         if waveform.dim() != 3 or waveform.shape[1] != 1:
-            raise ValueError(f"WaveRNN: waveform must be (n_batch, 1, n_samples) (the input channel of "
-                             f"waveform must be 1), got shape {tuple(waveform.shape)}")
+            raise ValueError(
+                f"WaveRNN: waveform must be (n_batch, 1, n_samples) (the input channel of "
+                f"waveform must be 1), got shape {tuple(waveform.shape)}"
+            )
         if specgram.dim() != 4 or specgram.shape[1] != 1:
-            raise ValueError(f"WaveRNN: specgram must be (n_batch, 1, n_freq, n_time) (the input channel of "
-                             f"specgram must be 1), got shape {tuple(specgram.shape)}")
+            raise ValueError(
+                f"WaveRNN: specgram must be (n_batch, 1, n_freq, n_time) (the input channel of "
+                f"specgram must be 1), got shape {tuple(specgram.shape)}"
+            )
         if specgram.shape[2] != self.n_freq:
-            raise ValueError(f"WaveRNN: specgram has {specgram.shape[2]} frequency bins (dim 2) but "
-                             f"n_freq={self.n_freq}")
+            raise ValueError(
+                f"WaveRNN: specgram has {specgram.shape[2]} frequency bins (dim 2) but "
+                f"n_freq={self.n_freq}"
+            )
         if waveform.shape[0] != specgram.shape[0]:
-            raise ValueError(f"WaveRNN: waveform has batch size {waveform.shape[0]} but specgram has "
-                             f"{specgram.shape[0]}")
+            raise ValueError(
+                f"WaveRNN: waveform has batch size {waveform.shape[0]} but specgram has "
+                f"{specgram.shape[0]}"
+            )
         n_time = specgram.shape[3]
         expected = (n_time - self.kernel_size + 1) * self.hop_length
         if waveform.shape[0] == 0 or n_time < self.kernel_size:
-            raise ValueError(f"WaveRNN: specgram needs at least kernel_size={self.kernel_size} frames and a "
-                             f"non-empty batch, got shape {tuple(specgram.shape)}")
+            raise ValueError(
+                f"WaveRNN: specgram needs at least kernel_size={self.kernel_size} frames and a "
+                f"non-empty batch, got shape {tuple(specgram.shape)}"
+            )
         if waveform.shape[2] != expected:
-            raise ValueError(f"WaveRNN: waveform has {waveform.shape[2]} samples but specgram's {n_time} frames "
-                             f"give (n_time - kernel_size + 1) * hop_length = {expected}")
+            raise ValueError(
+                f"WaveRNN: waveform has {waveform.shape[2]} samples but specgram's {n_time} frames "
+                f"give (n_time - kernel_size + 1) * hop_length = {expected}"
+            )
         waveform, specgram = waveform.squeeze(1), specgram.squeeze(1)
         batch_size = waveform.shape[0]
         h1 = tc.zeros(1, batch_size, self.n_rnn, dtype=waveform.dtype, device=waveform.device)
@@ -211,9 +263,18 @@ class WaveRNN(nn.Module):
         names = ("fc", "rnn1", "rnn2", "fc1", "fc2", "fc3")
         return {k: v.detach() for k, v in self.state_dict().items() if k.split(".")[0] in names}
 
-    def infer(self, specgram, lengths=None, *, generator=None, torch_seed: Optional[int] = None,
-              mulaw: bool = False, fold: bool = False, target: int = 11000,
-              overlap: int = 550) -> Tuple["tc.Tensor", Optional["tc.Tensor"]]:
+    def infer(
+        self,
+        specgram,
+        lengths=None,
+        *,
+        generator=None,
+        torch_seed: Optional[int] = None,
+        mulaw: bool = False,
+        fold: bool = False,
+        target: int = 11000,
+        overlap: int = 550,
+    ) -> Tuple["tc.Tensor", Optional["tc.Tensor"]]:
         """Generates waveforms from spectrograms, one sample at a time, natively.
 
         Args:
@@ -237,26 +298,36 @@ class WaveRNN(nn.Module):
         _check_3d(specgram, "WaveRNN.infer", "specgram", self.n_freq, "n_freq")
         dtype = self.fc.weight.dtype
         if specgram.dtype != dtype:
-            raise TypeError(f"WaveRNN.infer: specgram has dtype {specgram.dtype} but the model's parameters "
-                            f"are {dtype}")
+            raise TypeError(
+                f"WaveRNN.infer: specgram has dtype {specgram.dtype} but the model's parameters "
+                f"are {dtype}"
+            )
         b_size, _, n_time = specgram.shape
         out_lengths = None
         length_list = []
         if lengths is not None:
             _check_tensor(lengths, "WaveRNN.infer", "lengths")
             if lengths.dim() != 1 or lengths.shape[0] != b_size:
-                raise ValueError(f"WaveRNN.infer: lengths must be (n_batch,) = ({b_size},), got shape "
-                                 f"{tuple(lengths.shape)}")
+                raise ValueError(
+                    f"WaveRNN.infer: lengths must be (n_batch,) = ({b_size},), got shape "
+                    f"{tuple(lengths.shape)}"
+                )
             if lengths.is_floating_point() or lengths.is_complex():
-                raise TypeError(f"WaveRNN.infer: lengths must be an integer tensor, got {lengths.dtype}")
+                raise TypeError(
+                    f"WaveRNN.infer: lengths must be an integer tensor, got {lengths.dtype}"
+                )
             frames = [int(v) for v in lengths.tolist()]
             if any(f < 0 or f > n_time for f in frames):
-                raise ValueError(f"WaveRNN.infer: lengths must be in [0, n_time={n_time}], got {frames}")
+                raise ValueError(
+                    f"WaveRNN.infer: lengths must be in [0, n_time={n_time}], got {frames}"
+                )
             length_list = [f * self.hop_length for f in frames]
             out_lengths = lengths * self.upsample.total_scale
         if fold and (int(target) < 1 or not 0 <= int(overlap) <= int(target)):
-            raise ValueError(f"WaveRNN.infer: fold needs target >= 1 and 0 <= overlap <= target, got "
-                             f"target={target}, overlap={overlap}")
+            raise ValueError(
+                f"WaveRNN.infer: fold needs target >= 1 and 0 <= overlap <= target, got "
+                f"target={target}, overlap={overlap}"
+            )
         if torch_seed is not None and generator is not None:
             raise ValueError("WaveRNN.infer: pass generator or torch_seed, not both")
         with tc.no_grad():
@@ -264,7 +335,14 @@ class WaveRNN(nn.Module):
             cond, aux = self.upsample(padded)
             seed = None if torch_seed is None else int(torch_seed) & ((1 << 64) - 1)
             waveform = tc._C._models_audio.wavernn_infer(
-                self._sampling_weights(), cond, aux, length_list, generator=generator, torch_seed=seed,
-                mulaw=bool(mulaw), fold_target=int(target) if fold else 0,
-                fold_overlap=int(overlap) if fold else 0)
+                self._sampling_weights(),
+                cond,
+                aux,
+                length_list,
+                generator=generator,
+                torch_seed=seed,
+                mulaw=bool(mulaw),
+                fold_target=int(target) if fold else 0,
+                fold_overlap=int(overlap) if fold else 0,
+            )
         return waveform, out_lengths

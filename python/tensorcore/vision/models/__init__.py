@@ -1,5 +1,6 @@
 """tensorcore.vision.models: torchvision.models' classification and segmentation models, with the
 same constructors, module trees and state-dict keys (docs/vision_models.md)."""
+
 import importlib.util as _importlib_util
 
 from ._weights import WeightsEnum, Weights, checkpoint_dir  # noqa: F401

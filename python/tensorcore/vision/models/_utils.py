@@ -1,12 +1,18 @@
 """Pieces the model families share: IntermediateLayerGetter (backbone features by layer name),
 _make_divisible (MobileNet channel rounding), the conv-norm-activation and squeeze-excitation blocks
 of torchvision.ops.misc, and the input check every model runs first."""
+
 from collections import OrderedDict
 
 import tensorcore as tc
 import tensorcore.nn as nn
 
-__all__ = ["IntermediateLayerGetter", "Conv2dNormActivation", "SqueezeExcitation", "check_image_batch"]
+__all__ = [
+    "IntermediateLayerGetter",
+    "Conv2dNormActivation",
+    "SqueezeExcitation",
+    "check_image_batch",
+]
 
 
 def check_image_batch(x, in_channels, model_name):
@@ -16,7 +22,9 @@ def check_image_batch(x, in_channels, model_name):
         raise TypeError(f"{model_name}: expected a Tensor input, got {type(x).__name__}")
     if x.dim() != 4 or (in_channels is not None and x.shape[1] != in_channels):
         channels = "C" if in_channels is None else in_channels
-        raise ValueError(f"{model_name}: expected input of shape (N, {channels}, H, W), got {tuple(x.shape)}")
+        raise ValueError(
+            f"{model_name}: expected input of shape (N, {channels}, H, W), got {tuple(x.shape)}"
+        )
     if x.shape[0] == 0:
         raise ValueError(f"{model_name}: got an empty batch (input shape {tuple(x.shape)})")
 
@@ -25,6 +33,7 @@ class IntermediateLayerGetter(nn.ModuleDict):
     """Runs the model's direct children in order up to the last one named in return_layers and
     returns an OrderedDict {return_layers[name]: output}. Children after that one are dropped, so
     the backbone's state-dict keys are the model's own, minus the unused head."""
+
     _version = 2
 
     def __init__(self, model, return_layers):
@@ -80,14 +89,36 @@ class Conv2dNormActivation(nn.Sequential):
     torchvision.ops.Conv2dNormActivation). The convolution has a bias only without a norm layer,
     unless bias says otherwise; padding defaults to 'same' for odd kernels."""
 
-    def __init__(self, in_channels, out_channels, kernel_size=3, stride=1, padding=None, groups=1,
-                 norm_layer=nn.BatchNorm2d, activation_layer=nn.ReLU, dilation=1, inplace=True, bias=None):
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        kernel_size=3,
+        stride=1,
+        padding=None,
+        groups=1,
+        norm_layer=nn.BatchNorm2d,
+        activation_layer=nn.ReLU,
+        dilation=1,
+        inplace=True,
+        bias=None,
+    ):
         if padding is None:
             padding = (kernel_size - 1) // 2 * dilation
         if bias is None:
             bias = norm_layer is None
-        layers = [nn.Conv2d(in_channels, out_channels, kernel_size, stride, padding, dilation=dilation,
-                            groups=groups, bias=bias)]
+        layers = [
+            nn.Conv2d(
+                in_channels,
+                out_channels,
+                kernel_size,
+                stride,
+                padding,
+                dilation=dilation,
+                groups=groups,
+                bias=bias,
+            )
+        ]
         if norm_layer is not None:
             layers.append(norm_layer(out_channels))
         if activation_layer is not None:
@@ -100,7 +131,9 @@ class SqueezeExcitation(nn.Module):
     """Channel attention (Hu et al.): global average pool, 1x1 conv down to squeeze_channels,
     activation, 1x1 conv back up, scale_activation, and the input scaled per channel."""
 
-    def __init__(self, input_channels, squeeze_channels, activation=nn.ReLU, scale_activation=nn.Sigmoid):
+    def __init__(
+        self, input_channels, squeeze_channels, activation=nn.ReLU, scale_activation=nn.Sigmoid
+    ):
         super().__init__()
         self.avgpool = nn.AdaptiveAvgPool2d(1)
         self.fc1 = nn.Conv2d(input_channels, squeeze_channels, 1)

@@ -14,6 +14,7 @@ and 0.13+'s (``weights=``, ``weights_backbone=``; default None here). A weights 
   there, and otherwise a FileNotFoundError says which file to download from where, where to put
   it, and that its path can be passed as ``weights=`` instead.
 """
+
 import enum
 import os
 from collections.abc import Mapping
@@ -22,15 +23,25 @@ from typing import Optional
 
 import tensorcore as tc
 
-__all__ = ["Weights", "WeightsEnum", "checkpoint_dir", "resolve_weights", "weights_state_dict",
-           "load_weights", "overwrite_named_param", "overwrite_value_param", "make_weights_enum",
-           "classifier_state_dict"]
+__all__ = [
+    "Weights",
+    "WeightsEnum",
+    "checkpoint_dir",
+    "resolve_weights",
+    "weights_state_dict",
+    "load_weights",
+    "overwrite_named_param",
+    "overwrite_value_param",
+    "make_weights_enum",
+    "classifier_state_dict",
+]
 
 
 @dataclass(frozen=True, eq=False)
 class Weights:
     """One published checkpoint: where torchvision downloads it from and how many classes it
     predicts (None for feature-only checkpoints)."""
+
     url: str
     num_classes: Optional[int]
 
@@ -67,7 +78,7 @@ class WeightsEnum(enum.Enum):
     @classmethod
     def from_name(cls, name):
         """A member from 'IMAGENET1K_V1', 'DEFAULT' or 'ResNet50_Weights.IMAGENET1K_V1'; None if unknown."""
-        short = name[len(cls.__name__) + 1:] if name.startswith(cls.__name__ + ".") else name
+        short = name[len(cls.__name__) + 1 :] if name.startswith(cls.__name__ + ".") else name
         return cls.__members__.get(short)
 
     def get_state_dict(self, progress=True):
@@ -78,7 +89,8 @@ class WeightsEnum(enum.Enum):
                 f"{self!r} needs the file '{self.filename}', which is not downloaded (tensorcore does not "
                 f"fetch weights). Download it from {self.url} and either put it in {checkpoint_dir()} "
                 f"(torch's checkpoint cache, where torchvision would have saved it) or pass its path "
-                f"as weights='/path/to/{self.filename}'.")
+                f"as weights='/path/to/{self.filename}'."
+            )
         return _load_file(path)
 
 
@@ -86,7 +98,8 @@ def checkpoint_dir():
     """torch.hub's checkpoint cache: $TORCH_HOME/hub/checkpoints (TORCH_HOME defaults to
     $XDG_CACHE_HOME/torch, i.e. ~/.cache/torch)."""
     torch_home = os.environ.get("TORCH_HOME") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "torch")
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "torch"
+    )
     return os.path.join(torch_home, "hub", "checkpoints")
 
 
@@ -105,22 +118,37 @@ def _as_state_dict(obj, what):
             if isinstance(obj.get(key), Mapping):
                 return obj[key]
     if not isinstance(obj, Mapping):
-        raise TypeError(f"{what} holds a {type(obj).__name__}, not a state dict (a mapping of names to tensors)")
+        raise TypeError(
+            f"{what} holds a {type(obj).__name__}, not a state dict (a mapping of names to tensors)"
+        )
     return obj
 
 
 def _looks_like_path(text):
-    return os.sep in text or "/" in text or text.endswith((".pth", ".pt", ".safetensors", ".bin", ".ckpt"))
+    return (
+        os.sep in text
+        or "/" in text
+        or text.endswith((".pth", ".pt", ".safetensors", ".bin", ".ckpt"))
+    )
 
 
-def resolve_weights(enum_cls, weights=None, pretrained=None, *, builder, weights_param="weights",
-                    pretrained_param="pretrained"):
+def resolve_weights(
+    enum_cls,
+    weights=None,
+    pretrained=None,
+    *,
+    builder,
+    weights_param="weights",
+    pretrained_param="pretrained",
+):
     """Merges `weights` and the legacy `pretrained` into one source: None, a member of enum_cls, a
     path string, or a state dict. `builder` names the model in error messages."""
     legacy_given = pretrained is not None and pretrained is not False
     weights_given = weights is not None and weights is not False
     if legacy_given and weights_given:
-        raise ValueError(f"{builder}: pass either '{weights_param}' or '{pretrained_param}', not both")
+        raise ValueError(
+            f"{builder}: pass either '{weights_param}' or '{pretrained_param}', not both"
+        )
     source = pretrained if legacy_given else weights
     if source is None or source is False:
         return None
@@ -128,17 +156,25 @@ def resolve_weights(enum_cls, weights=None, pretrained=None, *, builder, weights
         # pretrained=True (or a positional True from 0.8 code) meant the first published weights;
         # torchvision 0.13+ maps it to that member (IMAGENET1K_V1 ...), not to DEFAULT.
         if enum_cls is None:
-            raise ValueError(f"{builder}: no pretrained weights are published for this model; pass a file path "
-                             f"or a state dict as '{weights_param}'")
+            raise ValueError(
+                f"{builder}: no pretrained weights are published for this model; pass a file path "
+                f"or a state dict as '{weights_param}'"
+            )
         return next(iter(enum_cls))
     if enum_cls is not None and isinstance(source, enum_cls):
         return source
     if isinstance(source, enum.Enum):
         # torchvision's own enum member (or another model's): match it by class and member name.
-        if enum_cls is not None and type(source).__name__ == enum_cls.__name__ and source.name in enum_cls.__members__:
+        if (
+            enum_cls is not None
+            and type(source).__name__ == enum_cls.__name__
+            and source.name in enum_cls.__members__
+        ):
             return enum_cls[source.name]
         expected = enum_cls.__name__ if enum_cls is not None else "a file path or a state dict"
-        raise TypeError(f"{builder}: invalid weights {source!r} for '{weights_param}'; expected {expected}")
+        raise TypeError(
+            f"{builder}: invalid weights {source!r} for '{weights_param}'; expected {expected}"
+        )
     if isinstance(source, os.PathLike):
         source = os.fspath(source)
     if isinstance(source, bytes):
@@ -152,12 +188,16 @@ def resolve_weights(enum_cls, weights=None, pretrained=None, *, builder, weights
         if _looks_like_path(source) or enum_cls is None:
             raise FileNotFoundError(f"{builder}: weights file '{source}' does not exist")
         names = ", ".join(f"{enum_cls.__name__}.{n}" for n in enum_cls.__members__)
-        raise ValueError(f"{builder}: unknown weights '{source}' for '{weights_param}'; expected a file path, "
-                         f"a state dict or one of {names}")
+        raise ValueError(
+            f"{builder}: unknown weights '{source}' for '{weights_param}'; expected a file path, "
+            f"a state dict or one of {names}"
+        )
     if isinstance(source, Mapping):
         return source
-    raise TypeError(f"{builder}: '{weights_param}' must be None, a file path, a state dict or a weights enum "
-                    f"member, got {type(source).__name__}")
+    raise TypeError(
+        f"{builder}: '{weights_param}' must be None, a file path, a state dict or a weights enum "
+        f"member, got {type(source).__name__}"
+    )
 
 
 def weights_state_dict(source, progress=True):
@@ -183,14 +223,18 @@ def overwrite_named_param(kwargs, param, new_value):
     """Named weights fix a constructor argument (num_classes); a conflicting explicit value is an error."""
     if param in kwargs:
         if kwargs[param] != new_value:
-            raise ValueError(f"The parameter '{param}' expected value {new_value} but got {kwargs[param]} instead.")
+            raise ValueError(
+                f"The parameter '{param}' expected value {new_value} but got {kwargs[param]} instead."
+            )
     else:
         kwargs[param] = new_value
 
 
 def overwrite_value_param(param, actual, expected):
     if actual is not None and actual != expected:
-        raise ValueError(f"The parameter '{param}' expected value {expected} but got {actual} instead.")
+        raise ValueError(
+            f"The parameter '{param}' expected value {expected} but got {actual} instead."
+        )
     return expected
 
 

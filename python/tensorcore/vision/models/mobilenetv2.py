@@ -1,5 +1,6 @@
 """MobileNetV2 (torchvision.models.mobilenetv2): inverted residual blocks with linear bottlenecks,
 same constructor arguments and state-dict keys as torchvision."""
+
 import tensorcore as tc
 import tensorcore.nn as nn
 import tensorcore.nn.functional as F
@@ -24,11 +25,20 @@ class InvertedResidual(nn.Module):
         self.use_res_connect = stride == 1 and inp == oup
         layers = []
         if expand_ratio != 1:
-            layers.append(Conv2dNormActivation(inp, hidden_dim, kernel_size=1, norm_layer=norm_layer,
-                                               activation_layer=nn.ReLU6))
+            layers.append(
+                Conv2dNormActivation(
+                    inp, hidden_dim, kernel_size=1, norm_layer=norm_layer, activation_layer=nn.ReLU6
+                )
+            )
         layers += [
-            Conv2dNormActivation(hidden_dim, hidden_dim, stride=stride, groups=hidden_dim, norm_layer=norm_layer,
-                                 activation_layer=nn.ReLU6),
+            Conv2dNormActivation(
+                hidden_dim,
+                hidden_dim,
+                stride=stride,
+                groups=hidden_dim,
+                norm_layer=norm_layer,
+                activation_layer=nn.ReLU6,
+            ),
             nn.Conv2d(hidden_dim, oup, 1, 1, 0, bias=False),
             norm_layer(oup),
         ]
@@ -41,36 +51,72 @@ class InvertedResidual(nn.Module):
 
 
 # (expansion t, output channels c, repeats n, first stride s) per stage, from the paper.
-_DEFAULT_SETTING = [[1, 16, 1, 1], [6, 24, 2, 2], [6, 32, 3, 2], [6, 64, 4, 2], [6, 96, 3, 1], [6, 160, 3, 2],
-                    [6, 320, 1, 1]]
+_DEFAULT_SETTING = [
+    [1, 16, 1, 1],
+    [6, 24, 2, 2],
+    [6, 32, 3, 2],
+    [6, 64, 4, 2],
+    [6, 96, 3, 1],
+    [6, 160, 3, 2],
+    [6, 320, 1, 1],
+]
 
 
 class MobileNetV2(nn.Module):
-    def __init__(self, num_classes=1000, width_mult=1.0, inverted_residual_setting=None, round_nearest=8, block=None,
-                 norm_layer=None, dropout=0.2):
+    def __init__(
+        self,
+        num_classes=1000,
+        width_mult=1.0,
+        inverted_residual_setting=None,
+        round_nearest=8,
+        block=None,
+        norm_layer=None,
+        dropout=0.2,
+    ):
         super().__init__()
         block = InvertedResidual if block is None else block
         norm_layer = nn.BatchNorm2d if norm_layer is None else norm_layer
         if inverted_residual_setting is None:
             inverted_residual_setting = _DEFAULT_SETTING
         if len(inverted_residual_setting) == 0 or len(inverted_residual_setting[0]) != 4:
-            raise ValueError("inverted_residual_setting should be non-empty or a 4-element list, "
-                             f"got {inverted_residual_setting}")
+            raise ValueError(
+                "inverted_residual_setting should be non-empty or a 4-element list, "
+                f"got {inverted_residual_setting}"
+            )
         input_channel = _make_divisible(32 * width_mult, round_nearest)
         # The last convolution only ever widens: a narrow network keeps 1280 features.
         self.last_channel = _make_divisible(1280 * max(1.0, width_mult), round_nearest)
-        features = [Conv2dNormActivation(3, input_channel, stride=2, norm_layer=norm_layer,
-                                         activation_layer=nn.ReLU6)]
+        features = [
+            Conv2dNormActivation(
+                3, input_channel, stride=2, norm_layer=norm_layer, activation_layer=nn.ReLU6
+            )
+        ]
         for t, c, n, s in inverted_residual_setting:
             output_channel = _make_divisible(c * width_mult, round_nearest)
             for i in range(n):
-                features.append(block(input_channel, output_channel, s if i == 0 else 1, expand_ratio=t,
-                                      norm_layer=norm_layer))
+                features.append(
+                    block(
+                        input_channel,
+                        output_channel,
+                        s if i == 0 else 1,
+                        expand_ratio=t,
+                        norm_layer=norm_layer,
+                    )
+                )
                 input_channel = output_channel
-        features.append(Conv2dNormActivation(input_channel, self.last_channel, kernel_size=1, norm_layer=norm_layer,
-                                             activation_layer=nn.ReLU6))
+        features.append(
+            Conv2dNormActivation(
+                input_channel,
+                self.last_channel,
+                kernel_size=1,
+                norm_layer=norm_layer,
+                activation_layer=nn.ReLU6,
+            )
+        )
         self.features = nn.Sequential(*features)
-        self.classifier = nn.Sequential(nn.Dropout(p=dropout), nn.Linear(self.last_channel, num_classes))
+        self.classifier = nn.Sequential(
+            nn.Dropout(p=dropout), nn.Linear(self.last_channel, num_classes)
+        )
 
         for m in self.modules():
             if isinstance(m, nn.Conv2d):
@@ -94,13 +140,19 @@ class MobileNetV2(nn.Module):
         return self._forward_impl(x)
 
 
-MobileNet_V2_Weights = make_weights_enum("MobileNet_V2_Weights", {
-    "IMAGENET1K_V1": ("https://download.pytorch.org/models/mobilenet_v2-b0353104.pth", 1000),
-    "IMAGENET1K_V2": ("https://download.pytorch.org/models/mobilenet_v2-7ebf99e0.pth", 1000),
-}, default="IMAGENET1K_V2")
+MobileNet_V2_Weights = make_weights_enum(
+    "MobileNet_V2_Weights",
+    {
+        "IMAGENET1K_V1": ("https://download.pytorch.org/models/mobilenet_v2-b0353104.pth", 1000),
+        "IMAGENET1K_V2": ("https://download.pytorch.org/models/mobilenet_v2-7ebf99e0.pth", 1000),
+    },
+    default="IMAGENET1K_V2",
+)
 
 
 def mobilenet_v2(weights=None, progress=True, *, pretrained=None, **kwargs):
     """MobileNetV2; weights= / pretrained= as described in _weights.py."""
-    state = classifier_state_dict(MobileNet_V2_Weights, weights, pretrained, progress, kwargs, "mobilenet_v2")
+    state = classifier_state_dict(
+        MobileNet_V2_Weights, weights, pretrained, progress, kwargs, "mobilenet_v2"
+    )
     return load_weights(MobileNetV2(**kwargs), state)

@@ -1,22 +1,44 @@
 """MobileNetV3 large and small (torchvision.models.mobilenetv3): inverted residuals with optional
 squeeze-excitation and hard-swish, same constructor arguments and state-dict keys as torchvision."""
+
 from functools import partial
 
 import tensorcore as tc
 import tensorcore.nn as nn
 
-from ._utils import Conv2dNormActivation, SqueezeExcitation, _make_divisible, activation_module, check_image_batch
+from ._utils import (
+    Conv2dNormActivation,
+    SqueezeExcitation,
+    _make_divisible,
+    activation_module,
+    check_image_batch,
+)
 from ._weights import classifier_state_dict, load_weights, make_weights_enum
 
-__all__ = ["MobileNetV3", "MobileNet_V3_Large_Weights", "MobileNet_V3_Small_Weights", "mobilenet_v3_large",
-           "mobilenet_v3_small"]
+__all__ = [
+    "MobileNetV3",
+    "MobileNet_V3_Large_Weights",
+    "MobileNet_V3_Small_Weights",
+    "mobilenet_v3_large",
+    "mobilenet_v3_small",
+]
 
 
 class InvertedResidualConfig:
     """One block of the architecture table; channel counts are scaled by width_mult and rounded to 8."""
 
-    def __init__(self, input_channels, kernel, expanded_channels, out_channels, use_se, activation, stride, dilation,
-                 width_mult):
+    def __init__(
+        self,
+        input_channels,
+        kernel,
+        expanded_channels,
+        out_channels,
+        use_se,
+        activation,
+        stride,
+        dilation,
+        width_mult,
+    ):
         self.input_channels = self.adjust_channels(input_channels, width_mult)
         self.kernel = kernel
         self.expanded_channels = self.adjust_channels(expanded_channels, width_mult)
@@ -32,7 +54,9 @@ class InvertedResidualConfig:
 
 
 class InvertedResidual(nn.Module):
-    def __init__(self, cnf, norm_layer, se_layer=partial(SqueezeExcitation, scale_activation=nn.Hardsigmoid)):
+    def __init__(
+        self, cnf, norm_layer, se_layer=partial(SqueezeExcitation, scale_activation=nn.Hardsigmoid)
+    ):
         super().__init__()
         if not 1 <= cnf.stride <= 2:
             raise ValueError("illegal stride value")
@@ -40,17 +64,42 @@ class InvertedResidual(nn.Module):
         activation_layer = nn.Hardswish if cnf.use_hs else nn.ReLU
         layers = []
         if cnf.expanded_channels != cnf.input_channels:
-            layers.append(Conv2dNormActivation(cnf.input_channels, cnf.expanded_channels, kernel_size=1,
-                                               norm_layer=norm_layer, activation_layer=activation_layer))
+            layers.append(
+                Conv2dNormActivation(
+                    cnf.input_channels,
+                    cnf.expanded_channels,
+                    kernel_size=1,
+                    norm_layer=norm_layer,
+                    activation_layer=activation_layer,
+                )
+            )
         # A dilated block keeps the resolution: its stride turns into dilation.
         stride = 1 if cnf.dilation > 1 else cnf.stride
-        layers.append(Conv2dNormActivation(cnf.expanded_channels, cnf.expanded_channels, kernel_size=cnf.kernel,
-                                           stride=stride, dilation=cnf.dilation, groups=cnf.expanded_channels,
-                                           norm_layer=norm_layer, activation_layer=activation_layer))
+        layers.append(
+            Conv2dNormActivation(
+                cnf.expanded_channels,
+                cnf.expanded_channels,
+                kernel_size=cnf.kernel,
+                stride=stride,
+                dilation=cnf.dilation,
+                groups=cnf.expanded_channels,
+                norm_layer=norm_layer,
+                activation_layer=activation_layer,
+            )
+        )
         if cnf.use_se:
-            layers.append(se_layer(cnf.expanded_channels, _make_divisible(cnf.expanded_channels // 4, 8)))
-        layers.append(Conv2dNormActivation(cnf.expanded_channels, cnf.out_channels, kernel_size=1,
-                                           norm_layer=norm_layer, activation_layer=None))
+            layers.append(
+                se_layer(cnf.expanded_channels, _make_divisible(cnf.expanded_channels // 4, 8))
+            )
+        layers.append(
+            Conv2dNormActivation(
+                cnf.expanded_channels,
+                cnf.out_channels,
+                kernel_size=1,
+                norm_layer=norm_layer,
+                activation_layer=None,
+            )
+        )
         self.block = nn.Sequential(*layers)
         self.out_channels = cnf.out_channels
         self._is_cn = cnf.stride > 1
@@ -63,8 +112,15 @@ class InvertedResidual(nn.Module):
 
 
 class MobileNetV3(nn.Module):
-    def __init__(self, inverted_residual_setting, last_channel, num_classes=1000, block=None, norm_layer=None,
-                 dropout=0.2):
+    def __init__(
+        self,
+        inverted_residual_setting,
+        last_channel,
+        num_classes=1000,
+        block=None,
+        norm_layer=None,
+        dropout=0.2,
+    ):
         super().__init__()
         if not inverted_residual_setting:
             raise ValueError("The inverted_residual_setting should not be empty")
@@ -74,13 +130,28 @@ class MobileNetV3(nn.Module):
         if norm_layer is None:
             norm_layer = partial(nn.BatchNorm2d, eps=0.001, momentum=0.01)
         first_channels = inverted_residual_setting[0].input_channels
-        layers = [Conv2dNormActivation(3, first_channels, kernel_size=3, stride=2, norm_layer=norm_layer,
-                                       activation_layer=nn.Hardswish)]
+        layers = [
+            Conv2dNormActivation(
+                3,
+                first_channels,
+                kernel_size=3,
+                stride=2,
+                norm_layer=norm_layer,
+                activation_layer=nn.Hardswish,
+            )
+        ]
         layers += [block(cnf, norm_layer) for cnf in inverted_residual_setting]
         lastconv_input_channels = inverted_residual_setting[-1].out_channels
         lastconv_output_channels = 6 * lastconv_input_channels
-        layers.append(Conv2dNormActivation(lastconv_input_channels, lastconv_output_channels, kernel_size=1,
-                                           norm_layer=norm_layer, activation_layer=nn.Hardswish))
+        layers.append(
+            Conv2dNormActivation(
+                lastconv_input_channels,
+                lastconv_output_channels,
+                kernel_size=1,
+                norm_layer=norm_layer,
+                activation_layer=nn.Hardswish,
+            )
+        )
         self.features = nn.Sequential(*layers)
         self.avgpool = nn.AdaptiveAvgPool2d(1)
         self.classifier = nn.Sequential(
@@ -158,13 +229,30 @@ def _mobilenet_v3_conf(arch, width_mult=1.0, reduced_tail=False, dilated=False):
     return setting, last_channel
 
 
-MobileNet_V3_Large_Weights = make_weights_enum("MobileNet_V3_Large_Weights", {
-    "IMAGENET1K_V1": ("https://download.pytorch.org/models/mobilenet_v3_large-8738ca79.pth", 1000),
-    "IMAGENET1K_V2": ("https://download.pytorch.org/models/mobilenet_v3_large-5c1a4163.pth", 1000),
-}, default="IMAGENET1K_V2")
-MobileNet_V3_Small_Weights = make_weights_enum("MobileNet_V3_Small_Weights", {
-    "IMAGENET1K_V1": ("https://download.pytorch.org/models/mobilenet_v3_small-047dcff4.pth", 1000),
-}, default="IMAGENET1K_V1")
+MobileNet_V3_Large_Weights = make_weights_enum(
+    "MobileNet_V3_Large_Weights",
+    {
+        "IMAGENET1K_V1": (
+            "https://download.pytorch.org/models/mobilenet_v3_large-8738ca79.pth",
+            1000,
+        ),
+        "IMAGENET1K_V2": (
+            "https://download.pytorch.org/models/mobilenet_v3_large-5c1a4163.pth",
+            1000,
+        ),
+    },
+    default="IMAGENET1K_V2",
+)
+MobileNet_V3_Small_Weights = make_weights_enum(
+    "MobileNet_V3_Small_Weights",
+    {
+        "IMAGENET1K_V1": (
+            "https://download.pytorch.org/models/mobilenet_v3_small-047dcff4.pth",
+            1000,
+        ),
+    },
+    default="IMAGENET1K_V1",
+)
 
 
 def _mobilenet_v3(arch, enum_cls, weights, pretrained, progress, kwargs):
@@ -177,9 +265,14 @@ def _mobilenet_v3(arch, enum_cls, weights, pretrained, progress, kwargs):
 # weights= / pretrained= as described in _weights.py; width_mult, reduced_tail and dilated shape
 # the block table, the other keywords go to MobileNetV3.
 
+
 def mobilenet_v3_large(weights=None, progress=True, *, pretrained=None, **kwargs):
-    return _mobilenet_v3("mobilenet_v3_large", MobileNet_V3_Large_Weights, weights, pretrained, progress, kwargs)
+    return _mobilenet_v3(
+        "mobilenet_v3_large", MobileNet_V3_Large_Weights, weights, pretrained, progress, kwargs
+    )
 
 
 def mobilenet_v3_small(weights=None, progress=True, *, pretrained=None, **kwargs):
-    return _mobilenet_v3("mobilenet_v3_small", MobileNet_V3_Small_Weights, weights, pretrained, progress, kwargs)
+    return _mobilenet_v3(
+        "mobilenet_v3_small", MobileNet_V3_Small_Weights, weights, pretrained, progress, kwargs
+    )

@@ -1,5 +1,6 @@
 """ResNet, ResNeXt and Wide ResNet (torchvision.models.resnet): same constructor arguments and
 module tree, so torchvision state dicts load strictly and ``model.fc = nn.Linear(...)`` works."""
+
 import tensorcore as tc
 import tensorcore.nn as nn
 
@@ -7,19 +8,44 @@ from ._utils import check_image_batch
 from ._weights import classifier_state_dict, load_weights, make_weights_enum, overwrite_named_param
 
 __all__ = [
-    "ResNet", "BasicBlock", "Bottleneck",
-    "ResNet18_Weights", "ResNet34_Weights", "ResNet50_Weights", "ResNet101_Weights", "ResNet152_Weights",
-    "ResNeXt50_32X4D_Weights", "ResNeXt101_32X8D_Weights", "ResNeXt101_64X4D_Weights",
-    "Wide_ResNet50_2_Weights", "Wide_ResNet101_2_Weights",
-    "resnet18", "resnet34", "resnet50", "resnet101", "resnet152", "resnext50_32x4d", "resnext101_32x8d",
-    "resnext101_64x4d", "wide_resnet50_2", "wide_resnet101_2",
+    "ResNet",
+    "BasicBlock",
+    "Bottleneck",
+    "ResNet18_Weights",
+    "ResNet34_Weights",
+    "ResNet50_Weights",
+    "ResNet101_Weights",
+    "ResNet152_Weights",
+    "ResNeXt50_32X4D_Weights",
+    "ResNeXt101_32X8D_Weights",
+    "ResNeXt101_64X4D_Weights",
+    "Wide_ResNet50_2_Weights",
+    "Wide_ResNet101_2_Weights",
+    "resnet18",
+    "resnet34",
+    "resnet50",
+    "resnet101",
+    "resnet152",
+    "resnext50_32x4d",
+    "resnext101_32x8d",
+    "resnext101_64x4d",
+    "wide_resnet50_2",
+    "wide_resnet101_2",
 ]
 
 
 def conv3x3(in_planes, out_planes, stride=1, groups=1, dilation=1):
     """3x3 convolution; padding equals dilation so the spatial size only changes by the stride."""
-    return nn.Conv2d(in_planes, out_planes, kernel_size=3, stride=stride, padding=dilation, groups=groups,
-                     bias=False, dilation=dilation)
+    return nn.Conv2d(
+        in_planes,
+        out_planes,
+        kernel_size=3,
+        stride=stride,
+        padding=dilation,
+        groups=groups,
+        bias=False,
+        dilation=dilation,
+    )
 
 
 def conv1x1(in_planes, out_planes, stride=1):
@@ -28,10 +54,20 @@ def conv1x1(in_planes, out_planes, stride=1):
 
 class BasicBlock(nn.Module):
     """Two 3x3 convolutions with a residual connection (ResNet-18/34)."""
+
     expansion = 1
 
-    def __init__(self, inplanes, planes, stride=1, downsample=None, groups=1, base_width=64, dilation=1,
-                 norm_layer=None):
+    def __init__(
+        self,
+        inplanes,
+        planes,
+        stride=1,
+        downsample=None,
+        groups=1,
+        base_width=64,
+        dilation=1,
+        norm_layer=None,
+    ):
         super().__init__()
         norm_layer = nn.BatchNorm2d if norm_layer is None else norm_layer
         if groups != 1 or base_width != 64:
@@ -58,10 +94,20 @@ class BasicBlock(nn.Module):
 class Bottleneck(nn.Module):
     """1x1 reduce, 3x3 (grouped for ResNeXt, dilated on request, strided), 1x1 expand by 4; the
     stride sits on the 3x3 convolution (ResNet v1.5, as torchvision)."""
+
     expansion = 4
 
-    def __init__(self, inplanes, planes, stride=1, downsample=None, groups=1, base_width=64, dilation=1,
-                 norm_layer=None):
+    def __init__(
+        self,
+        inplanes,
+        planes,
+        stride=1,
+        downsample=None,
+        groups=1,
+        base_width=64,
+        dilation=1,
+        norm_layer=None,
+    ):
         super().__init__()
         norm_layer = nn.BatchNorm2d if norm_layer is None else norm_layer
         width = int(planes * (base_width / 64.0)) * groups
@@ -85,19 +131,32 @@ class Bottleneck(nn.Module):
 
 
 class ResNet(nn.Module):
-    def __init__(self, block, layers, num_classes=1000, zero_init_residual=False, groups=1, width_per_group=64,
-                 replace_stride_with_dilation=None, norm_layer=None):
+    def __init__(
+        self,
+        block,
+        layers,
+        num_classes=1000,
+        zero_init_residual=False,
+        groups=1,
+        width_per_group=64,
+        replace_stride_with_dilation=None,
+        norm_layer=None,
+    ):
         super().__init__()
         if norm_layer is None:
             norm_layer = nn.BatchNorm2d
         self._norm_layer = norm_layer
         if len(layers) != 4:
-            raise ValueError(f"ResNet: layers must give the block count of the 4 stages, got {list(layers)}")
+            raise ValueError(
+                f"ResNet: layers must give the block count of the 4 stages, got {list(layers)}"
+            )
         if replace_stride_with_dilation is None:
             replace_stride_with_dilation = [False, False, False]
         if len(replace_stride_with_dilation) != 3:
-            raise ValueError("replace_stride_with_dilation should be None "
-                             f"or a 3-element tuple, got {replace_stride_with_dilation}")
+            raise ValueError(
+                "replace_stride_with_dilation should be None "
+                f"or a 3-element tuple, got {replace_stride_with_dilation}"
+            )
         self.inplanes = 64
         self.dilation = 1
         self.groups = groups
@@ -107,9 +166,15 @@ class ResNet(nn.Module):
         self.relu = nn.ReLU(inplace=True)
         self.maxpool = nn.MaxPool2d(kernel_size=3, stride=2, padding=1)
         self.layer1 = self._make_layer(block, 64, layers[0])
-        self.layer2 = self._make_layer(block, 128, layers[1], stride=2, dilate=replace_stride_with_dilation[0])
-        self.layer3 = self._make_layer(block, 256, layers[2], stride=2, dilate=replace_stride_with_dilation[1])
-        self.layer4 = self._make_layer(block, 512, layers[3], stride=2, dilate=replace_stride_with_dilation[2])
+        self.layer2 = self._make_layer(
+            block, 128, layers[1], stride=2, dilate=replace_stride_with_dilation[0]
+        )
+        self.layer3 = self._make_layer(
+            block, 256, layers[2], stride=2, dilate=replace_stride_with_dilation[1]
+        )
+        self.layer4 = self._make_layer(
+            block, 512, layers[3], stride=2, dilate=replace_stride_with_dilation[2]
+        )
         self.avgpool = nn.AdaptiveAvgPool2d((1, 1))
         self.fc = nn.Linear(512 * block.expansion, num_classes)
 
@@ -135,14 +200,34 @@ class ResNet(nn.Module):
             stride = 1
         downsample = None
         if stride != 1 or self.inplanes != planes * block.expansion:
-            downsample = nn.Sequential(conv1x1(self.inplanes, planes * block.expansion, stride),
-                                       norm_layer(planes * block.expansion))
-        layers = [block(self.inplanes, planes, stride, downsample, self.groups, self.base_width, previous_dilation,
-                        norm_layer)]
+            downsample = nn.Sequential(
+                conv1x1(self.inplanes, planes * block.expansion, stride),
+                norm_layer(planes * block.expansion),
+            )
+        layers = [
+            block(
+                self.inplanes,
+                planes,
+                stride,
+                downsample,
+                self.groups,
+                self.base_width,
+                previous_dilation,
+                norm_layer,
+            )
+        ]
         self.inplanes = planes * block.expansion
         for _ in range(1, blocks):
-            layers.append(block(self.inplanes, planes, groups=self.groups, base_width=self.base_width,
-                                dilation=self.dilation, norm_layer=norm_layer))
+            layers.append(
+                block(
+                    self.inplanes,
+                    planes,
+                    groups=self.groups,
+                    base_width=self.base_width,
+                    dilation=self.dilation,
+                    norm_layer=norm_layer,
+                )
+            )
         return nn.Sequential(*layers)
 
     def _check_input(self, x):
@@ -178,15 +263,19 @@ ResNet34_Weights = _enum("ResNet34_Weights", "resnet34-b627a593.pth")
 ResNet50_Weights = _enum("ResNet50_Weights", "resnet50-0676ba61.pth", "resnet50-11ad3fa6.pth")
 ResNet101_Weights = _enum("ResNet101_Weights", "resnet101-63fe2227.pth", "resnet101-cd907fc2.pth")
 ResNet152_Weights = _enum("ResNet152_Weights", "resnet152-394f9c45.pth", "resnet152-f82ba261.pth")
-ResNeXt50_32X4D_Weights = _enum("ResNeXt50_32X4D_Weights", "resnext50_32x4d-7cdf4587.pth",
-                                "resnext50_32x4d-1a0047aa.pth")
-ResNeXt101_32X8D_Weights = _enum("ResNeXt101_32X8D_Weights", "resnext101_32x8d-8ba56ff5.pth",
-                                 "resnext101_32x8d-110c445d.pth")
+ResNeXt50_32X4D_Weights = _enum(
+    "ResNeXt50_32X4D_Weights", "resnext50_32x4d-7cdf4587.pth", "resnext50_32x4d-1a0047aa.pth"
+)
+ResNeXt101_32X8D_Weights = _enum(
+    "ResNeXt101_32X8D_Weights", "resnext101_32x8d-8ba56ff5.pth", "resnext101_32x8d-110c445d.pth"
+)
 ResNeXt101_64X4D_Weights = _enum("ResNeXt101_64X4D_Weights", "resnext101_64x4d-173b62eb.pth")
-Wide_ResNet50_2_Weights = _enum("Wide_ResNet50_2_Weights", "wide_resnet50_2-95faca4d.pth",
-                                "wide_resnet50_2-9ba9bcbe.pth")
-Wide_ResNet101_2_Weights = _enum("Wide_ResNet101_2_Weights", "wide_resnet101_2-32ee1156.pth",
-                                 "wide_resnet101_2-d733dc28.pth")
+Wide_ResNet50_2_Weights = _enum(
+    "Wide_ResNet50_2_Weights", "wide_resnet50_2-95faca4d.pth", "wide_resnet50_2-9ba9bcbe.pth"
+)
+Wide_ResNet101_2_Weights = _enum(
+    "Wide_ResNet101_2_Weights", "wide_resnet101_2-32ee1156.pth", "wide_resnet101_2-d733dc28.pth"
+)
 
 
 def _resnet(block, layers, enum_cls, weights, pretrained, progress, kwargs, builder):
@@ -197,26 +286,70 @@ def _resnet(block, layers, enum_cls, weights, pretrained, progress, kwargs, buil
 # Each builder takes weights= (a file path, a state dict, a weights enum member or its name) or
 # the legacy pretrained= (True means the DEFAULT member); see _weights.py.
 
+
 def resnet18(weights=None, progress=True, *, pretrained=None, **kwargs):
-    return _resnet(BasicBlock, [2, 2, 2, 2], ResNet18_Weights, weights, pretrained, progress, kwargs, "resnet18")
+    return _resnet(
+        BasicBlock,
+        [2, 2, 2, 2],
+        ResNet18_Weights,
+        weights,
+        pretrained,
+        progress,
+        kwargs,
+        "resnet18",
+    )
 
 
 def resnet34(weights=None, progress=True, *, pretrained=None, **kwargs):
-    return _resnet(BasicBlock, [3, 4, 6, 3], ResNet34_Weights, weights, pretrained, progress, kwargs, "resnet34")
+    return _resnet(
+        BasicBlock,
+        [3, 4, 6, 3],
+        ResNet34_Weights,
+        weights,
+        pretrained,
+        progress,
+        kwargs,
+        "resnet34",
+    )
 
 
 def resnet50(weights=None, progress=True, *, pretrained=None, **kwargs):
-    return _resnet(Bottleneck, [3, 4, 6, 3], ResNet50_Weights, weights, pretrained, progress, kwargs, "resnet50")
+    return _resnet(
+        Bottleneck,
+        [3, 4, 6, 3],
+        ResNet50_Weights,
+        weights,
+        pretrained,
+        progress,
+        kwargs,
+        "resnet50",
+    )
 
 
 def resnet101(weights=None, progress=True, *, pretrained=None, **kwargs):
-    return _resnet(Bottleneck, [3, 4, 23, 3], ResNet101_Weights, weights, pretrained, progress, kwargs,
-                   "resnet101")
+    return _resnet(
+        Bottleneck,
+        [3, 4, 23, 3],
+        ResNet101_Weights,
+        weights,
+        pretrained,
+        progress,
+        kwargs,
+        "resnet101",
+    )
 
 
 def resnet152(weights=None, progress=True, *, pretrained=None, **kwargs):
-    return _resnet(Bottleneck, [3, 8, 36, 3], ResNet152_Weights, weights, pretrained, progress, kwargs,
-                   "resnet152")
+    return _resnet(
+        Bottleneck,
+        [3, 8, 36, 3],
+        ResNet152_Weights,
+        weights,
+        pretrained,
+        progress,
+        kwargs,
+        "resnet152",
+    )
 
 
 def _with_width(kwargs, groups, width_per_group):
@@ -227,26 +360,66 @@ def _with_width(kwargs, groups, width_per_group):
 
 
 def resnext50_32x4d(weights=None, progress=True, *, pretrained=None, **kwargs):
-    return _resnet(Bottleneck, [3, 4, 6, 3], ResNeXt50_32X4D_Weights, weights, pretrained, progress,
-                   _with_width(kwargs, 32, 4), "resnext50_32x4d")
+    return _resnet(
+        Bottleneck,
+        [3, 4, 6, 3],
+        ResNeXt50_32X4D_Weights,
+        weights,
+        pretrained,
+        progress,
+        _with_width(kwargs, 32, 4),
+        "resnext50_32x4d",
+    )
 
 
 def resnext101_32x8d(weights=None, progress=True, *, pretrained=None, **kwargs):
-    return _resnet(Bottleneck, [3, 4, 23, 3], ResNeXt101_32X8D_Weights, weights, pretrained, progress,
-                   _with_width(kwargs, 32, 8), "resnext101_32x8d")
+    return _resnet(
+        Bottleneck,
+        [3, 4, 23, 3],
+        ResNeXt101_32X8D_Weights,
+        weights,
+        pretrained,
+        progress,
+        _with_width(kwargs, 32, 8),
+        "resnext101_32x8d",
+    )
 
 
 def resnext101_64x4d(weights=None, progress=True, *, pretrained=None, **kwargs):
-    return _resnet(Bottleneck, [3, 4, 23, 3], ResNeXt101_64X4D_Weights, weights, pretrained, progress,
-                   _with_width(kwargs, 64, 4), "resnext101_64x4d")
+    return _resnet(
+        Bottleneck,
+        [3, 4, 23, 3],
+        ResNeXt101_64X4D_Weights,
+        weights,
+        pretrained,
+        progress,
+        _with_width(kwargs, 64, 4),
+        "resnext101_64x4d",
+    )
 
 
 def wide_resnet50_2(weights=None, progress=True, *, pretrained=None, **kwargs):
     """ResNet-50 with twice the channels in each bottleneck's 3x3 convolution."""
-    return _resnet(Bottleneck, [3, 4, 6, 3], Wide_ResNet50_2_Weights, weights, pretrained, progress,
-                   _with_width(kwargs, 1, 128), "wide_resnet50_2")
+    return _resnet(
+        Bottleneck,
+        [3, 4, 6, 3],
+        Wide_ResNet50_2_Weights,
+        weights,
+        pretrained,
+        progress,
+        _with_width(kwargs, 1, 128),
+        "wide_resnet50_2",
+    )
 
 
 def wide_resnet101_2(weights=None, progress=True, *, pretrained=None, **kwargs):
-    return _resnet(Bottleneck, [3, 4, 23, 3], Wide_ResNet101_2_Weights, weights, pretrained, progress,
-                   _with_width(kwargs, 1, 128), "wide_resnet101_2")
+    return _resnet(
+        Bottleneck,
+        [3, 4, 23, 3],
+        Wide_ResNet101_2_Weights,
+        weights,
+        pretrained,
+        progress,
+        _with_width(kwargs, 1, 128),
+        "wide_resnet101_2",
+    )

@@ -1,16 +1,37 @@
 """VGG 11/13/16/19 with and without batch norm (torchvision.models.vgg), same module tree and
 state-dict keys as torchvision."""
+
 import tensorcore as tc
 import tensorcore.nn as nn
 
 from ._utils import check_image_batch
-from ._weights import WeightsEnum, load_weights, make_weights_enum, overwrite_named_param, resolve_weights, \
-    weights_state_dict
+from ._weights import (
+    WeightsEnum,
+    load_weights,
+    make_weights_enum,
+    overwrite_named_param,
+    resolve_weights,
+    weights_state_dict,
+)
 
 __all__ = [
-    "VGG", "VGG11_Weights", "VGG11_BN_Weights", "VGG13_Weights", "VGG13_BN_Weights", "VGG16_Weights",
-    "VGG16_BN_Weights", "VGG19_Weights", "VGG19_BN_Weights",
-    "vgg11", "vgg11_bn", "vgg13", "vgg13_bn", "vgg16", "vgg16_bn", "vgg19", "vgg19_bn",
+    "VGG",
+    "VGG11_Weights",
+    "VGG11_BN_Weights",
+    "VGG13_Weights",
+    "VGG13_BN_Weights",
+    "VGG16_Weights",
+    "VGG16_BN_Weights",
+    "VGG19_Weights",
+    "VGG19_BN_Weights",
+    "vgg11",
+    "vgg11_bn",
+    "vgg13",
+    "vgg13_bn",
+    "vgg16",
+    "vgg16_bn",
+    "vgg19",
+    "vgg19_bn",
 ]
 
 
@@ -21,8 +42,12 @@ class VGG(nn.Module):
         # A fixed 7x7 grid, so the classifier's size does not depend on the input size.
         self.avgpool = nn.AdaptiveAvgPool2d((7, 7))
         self.classifier = nn.Sequential(
-            nn.Linear(512 * 7 * 7, 4096), nn.ReLU(True), nn.Dropout(p=dropout),
-            nn.Linear(4096, 4096), nn.ReLU(True), nn.Dropout(p=dropout),
+            nn.Linear(512 * 7 * 7, 4096),
+            nn.ReLU(True),
+            nn.Dropout(p=dropout),
+            nn.Linear(4096, 4096),
+            nn.ReLU(True),
+            nn.Dropout(p=dropout),
             nn.Linear(4096, num_classes),
         )
         if init_weights:
@@ -55,7 +80,11 @@ def make_layers(cfg, batch_norm=False):
             layers.append(nn.MaxPool2d(kernel_size=2, stride=2))
             continue
         conv2d = nn.Conv2d(in_channels, v, kernel_size=3, padding=1)
-        layers += [conv2d, nn.BatchNorm2d(v), nn.ReLU(inplace=True)] if batch_norm else [conv2d, nn.ReLU(inplace=True)]
+        layers += (
+            [conv2d, nn.BatchNorm2d(v), nn.ReLU(inplace=True)]
+            if batch_norm
+            else [conv2d, nn.ReLU(inplace=True)]
+        )
         in_channels = v
     return nn.Sequential(*layers)
 
@@ -65,7 +94,29 @@ cfgs = {
     "A": [64, "M", 128, "M", 256, 256, "M", 512, 512, "M", 512, 512, "M"],
     "B": [64, 64, "M", 128, 128, "M", 256, 256, "M", 512, 512, "M", 512, 512, "M"],
     "D": [64, 64, "M", 128, 128, "M", 256, 256, 256, "M", 512, 512, 512, "M", 512, 512, 512, "M"],
-    "E": [64, 64, "M", 128, 128, "M", 256, 256, 256, 256, "M", 512, 512, 512, 512, "M", 512, 512, 512, 512, "M"],
+    "E": [
+        64,
+        64,
+        "M",
+        128,
+        128,
+        "M",
+        256,
+        256,
+        256,
+        256,
+        "M",
+        512,
+        512,
+        512,
+        512,
+        "M",
+        512,
+        512,
+        512,
+        512,
+        "M",
+    ],
 }
 
 _URL = "https://download.pytorch.org/models/"
@@ -82,8 +133,11 @@ VGG11_BN_Weights = _enum("VGG11_BN_Weights", "vgg11_bn-6002323d.pth")
 VGG13_Weights = _enum("VGG13_Weights", "vgg13-19584684.pth")
 VGG13_BN_Weights = _enum("VGG13_BN_Weights", "vgg13_bn-abd245e5.pth")
 # IMAGENET1K_FEATURES: the SSD authors' feature weights; no class count (its classifier is not trained).
-VGG16_Weights = _enum("VGG16_Weights", "vgg16-397923af.pth",
-                      {"IMAGENET1K_FEATURES": (_URL + "vgg16_features-amdegroot-88682ab5.pth", None)})
+VGG16_Weights = _enum(
+    "VGG16_Weights",
+    "vgg16-397923af.pth",
+    {"IMAGENET1K_FEATURES": (_URL + "vgg16_features-amdegroot-88682ab5.pth", None)},
+)
 VGG16_BN_Weights = _enum("VGG16_BN_Weights", "vgg16_bn-6c64b313.pth")
 VGG19_Weights = _enum("VGG19_Weights", "vgg19-dcbb9e9d.pth")
 VGG19_BN_Weights = _enum("VGG19_BN_Weights", "vgg19_bn-c79401a0.pth")
@@ -100,6 +154,7 @@ def _vgg(cfg, batch_norm, enum_cls, weights, pretrained, progress, kwargs, build
 
 
 # weights= / pretrained= as described in _weights.py.
+
 
 def vgg11(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _vgg("A", False, VGG11_Weights, weights, pretrained, progress, kwargs, "vgg11")

@@ -1,5 +1,6 @@
 """Detection building blocks shared by the detectors (torchvision.models.detection._utils):
 box encoding, anchor-to-ground-truth matching, the sampler and the box regression losses."""
+
 import math
 
 import numpy as np
@@ -9,8 +10,16 @@ from tensorcore.nn import functional as F
 
 from ...ops import FrozenBatchNorm2d, nms
 
-__all__ = ["BalancedPositiveNegativeSampler", "BoxCoder", "BoxLinearCoder", "Matcher", "SSDMatcher",
-           "encode_boxes", "overwrite_eps", "retrieve_out_channels"]
+__all__ = [
+    "BalancedPositiveNegativeSampler",
+    "BoxCoder",
+    "BoxLinearCoder",
+    "Matcher",
+    "SSDMatcher",
+    "encode_boxes",
+    "overwrite_eps",
+    "retrieve_out_channels",
+]
 
 
 def _float_tensor(values, dtype, device=None):
@@ -57,8 +66,15 @@ def encode_boxes(reference_boxes, proposals, weights):
     ex_x, ex_y, ex_w, ex_h = _corners_to_centers(proposals)
     gt_x, gt_y, gt_w, gt_h = _corners_to_centers(reference_boxes)
     # torchvision's operation order (weight times offset, then divide) keeps results bit-identical.
-    return tc.stack((wx * (gt_x - ex_x) / ex_w, wy * (gt_y - ex_y) / ex_h,
-                     ww * tc.log(gt_w / ex_w), wh * tc.log(gt_h / ex_h)), dim=1)
+    return tc.stack(
+        (
+            wx * (gt_x - ex_x) / ex_w,
+            wy * (gt_y - ex_y) / ex_h,
+            ww * tc.log(gt_w / ex_w),
+            wh * tc.log(gt_h / ex_h),
+        ),
+        dim=1,
+    )
 
 
 class BoxCoder:
@@ -66,13 +82,17 @@ class BoxCoder:
 
     def __init__(self, weights, bbox_xform_clip=math.log(1000.0 / 16)):
         if len(weights) != 4:
-            raise ValueError(f"BoxCoder: weights must have 4 entries (x, y, w, h), got {len(weights)}")
+            raise ValueError(
+                f"BoxCoder: weights must have 4 entries (x, y, w, h), got {len(weights)}"
+            )
         self.weights = tuple(weights)
         self.bbox_xform_clip = bbox_xform_clip
 
     def encode(self, reference_boxes, proposals):
         counts = [len(b) for b in reference_boxes]
-        codes = self.encode_single(tc.cat(list(reference_boxes), dim=0), tc.cat(list(proposals), dim=0))
+        codes = self.encode_single(
+            tc.cat(list(reference_boxes), dim=0), tc.cat(list(proposals), dim=0)
+        )
         return codes.split(counts, 0)
 
     def encode_single(self, reference_boxes, proposals):
@@ -81,9 +101,13 @@ class BoxCoder:
 
     def decode(self, rel_codes, boxes):
         if not isinstance(boxes, (list, tuple)):
-            raise TypeError(f"BoxCoder.decode: boxes must be a list or tuple of tensors, got {type(boxes).__name__}")
+            raise TypeError(
+                f"BoxCoder.decode: boxes must be a list or tuple of tensors, got {type(boxes).__name__}"
+            )
         if not isinstance(rel_codes, tc.Tensor):
-            raise TypeError(f"BoxCoder.decode: rel_codes must be a Tensor, got {type(rel_codes).__name__}")
+            raise TypeError(
+                f"BoxCoder.decode: rel_codes must be a Tensor, got {type(rel_codes).__name__}"
+            )
         total = sum(b.shape[0] for b in boxes)
         if total > 0:
             rel_codes = rel_codes.reshape(total, -1)
@@ -104,7 +128,9 @@ class BoxCoder:
         pred_y = dy * heights[:, None] + ctr_y[:, None]
         half_w = 0.5 * (tc.exp(dw) * widths[:, None])
         half_h = 0.5 * (tc.exp(dh) * heights[:, None])
-        return tc.stack((pred_x - half_w, pred_y - half_h, pred_x + half_w, pred_y + half_h), dim=2).flatten(1)
+        return tc.stack(
+            (pred_x - half_w, pred_y - half_h, pred_x + half_w, pred_y + half_h), dim=2
+        ).flatten(1)
 
 
 class BoxLinearCoder:
@@ -123,8 +149,15 @@ class BoxLinearCoder:
     def encode(self, reference_boxes, proposals):
         cx = 0.5 * (reference_boxes[..., 0] + reference_boxes[..., 2])
         cy = 0.5 * (reference_boxes[..., 1] + reference_boxes[..., 3])
-        codes = tc.stack((cx - proposals[..., 0], cy - proposals[..., 1],
-                          proposals[..., 2] - cx, proposals[..., 3] - cy), dim=-1)
+        codes = tc.stack(
+            (
+                cx - proposals[..., 0],
+                cy - proposals[..., 1],
+                proposals[..., 2] - cx,
+                proposals[..., 3] - cy,
+            ),
+            dim=-1,
+        )
         return codes / self._sizes(reference_boxes) if self.normalize_by_size else codes
 
     def decode(self, rel_codes, boxes):
@@ -133,8 +166,15 @@ class BoxLinearCoder:
         cy = 0.5 * (boxes[..., 1] + boxes[..., 3])
         if self.normalize_by_size:
             rel_codes = rel_codes * self._sizes(boxes)
-        return tc.stack((cx - rel_codes[..., 0], cy - rel_codes[..., 1],
-                         cx + rel_codes[..., 2], cy + rel_codes[..., 3]), dim=-1)
+        return tc.stack(
+            (
+                cx - rel_codes[..., 0],
+                cy - rel_codes[..., 1],
+                cx + rel_codes[..., 2],
+                cy + rel_codes[..., 3],
+            ),
+            dim=-1,
+        )
 
 
 class Matcher:
@@ -146,16 +186,20 @@ class Matcher:
 
     def __init__(self, high_threshold, low_threshold, allow_low_quality_matches=False):
         if low_threshold > high_threshold:
-            raise ValueError(f"Matcher: low_threshold ({low_threshold}) should be <= high_threshold "
-                             f"({high_threshold})")
+            raise ValueError(
+                f"Matcher: low_threshold ({low_threshold}) should be <= high_threshold "
+                f"({high_threshold})"
+            )
         self.high_threshold = high_threshold
         self.low_threshold = low_threshold
         self.allow_low_quality_matches = allow_low_quality_matches
 
     def __call__(self, match_quality_matrix):
         if match_quality_matrix.dim() != 2:
-            raise ValueError(f"Matcher: expected an (M ground truths, N predictions) matrix, got shape "
-                             f"{list(match_quality_matrix.shape)}")
+            raise ValueError(
+                f"Matcher: expected an (M ground truths, N predictions) matrix, got shape "
+                f"{list(match_quality_matrix.shape)}"
+            )
         if match_quality_matrix.numel() == 0:
             which = "ground-truth" if match_quality_matrix.shape[0] == 0 else "proposal"
             raise ValueError(f"No {which} boxes available for one of the images during training")
@@ -264,7 +308,9 @@ def complete_box_iou_loss(boxes1, boxes2, reduction="none", eps=1e-7):
     diou_loss, iou = _diou_loss_and_iou(boxes1, boxes2, eps)
     x1, y1, x2, y2 = boxes1.unbind(-1)
     x1g, y1g, x2g, y2g = boxes2.unbind(-1)
-    v = (4 / math.pi ** 2) * (tc.atan((x2g - x1g) / (y2g - y1g)) - tc.atan((x2 - x1) / (y2 - y1))) ** 2
+    v = (4 / math.pi**2) * (
+        tc.atan((x2g - x1g) / (y2g - y1g)) - tc.atan((x2 - x1) / (y2 - y1))
+    ) ** 2
     with tc.no_grad():
         alpha = v / (1 - iou + v + eps)
     return _reduce(diou_loss + alpha * v, reduction)
@@ -273,8 +319,14 @@ def complete_box_iou_loss(boxes1, boxes2, reduction="none", eps=1e-7):
 _BOX_LOSSES = ("l1", "smooth_l1", "ciou", "diou", "giou")
 
 
-def _box_loss(type, box_coder, anchors_per_image, matched_gt_boxes_per_image, bbox_regression_per_image,
-              cnf=None):
+def _box_loss(
+    type,
+    box_coder,
+    anchors_per_image,
+    matched_gt_boxes_per_image,
+    bbox_regression_per_image,
+    cnf=None,
+):
     """Summed regression loss of one image's foreground anchors."""
     if type not in _BOX_LOSSES:
         raise ValueError(f"Unsupported loss: {type!r}; expected one of {_BOX_LOSSES}")
@@ -283,9 +335,15 @@ def _box_loss(type, box_coder, anchors_per_image, matched_gt_boxes_per_image, bb
         target = box_coder.encode_single(matched_gt_boxes_per_image, anchors_per_image)
         if type == "l1":
             return F.l1_loss(bbox_regression_per_image, target, reduction="sum")
-        return F.smooth_l1_loss(bbox_regression_per_image, target, reduction="sum", beta=cnf.get("beta", 1.0))
+        return F.smooth_l1_loss(
+            bbox_regression_per_image, target, reduction="sum", beta=cnf.get("beta", 1.0)
+        )
     predicted = box_coder.decode_single(bbox_regression_per_image, anchors_per_image)
-    loss_fn = {"ciou": complete_box_iou_loss, "diou": distance_box_iou_loss, "giou": generalized_box_iou_loss}[type]
+    loss_fn = {
+        "ciou": complete_box_iou_loss,
+        "diou": distance_box_iou_loss,
+        "giou": generalized_box_iou_loss,
+    }[type]
     return loss_fn(predicted, matched_gt_boxes_per_image, reduction="sum", eps=cnf.get("eps", 1e-7))
 
 
@@ -318,8 +376,14 @@ def batched_nms(boxes, scores, idxs, iou_threshold):
     counts = tc.unique_consecutive(idxs[order], return_counts=True)[1].tolist()
     kept, start = [], 0
     for count in counts:
-        kept.append(_nms_upcast(sorted_boxes[start:start + count], sorted_scores[start:start + count],
-                                iou_threshold) + start)
+        kept.append(
+            _nms_upcast(
+                sorted_boxes[start : start + count],
+                sorted_scores[start : start + count],
+                iou_threshold,
+            )
+            + start
+        )
         start += count
     keep = order[tc.cat(kept)].sort()[0]  # torchvision sorts the survivors by index, then by score
     return keep[scores[keep].sort(descending=True)[1]]

@@ -1,5 +1,6 @@
 """AnchorGenerator (torchvision.models.detection.anchor_utils): a grid of anchor boxes per
 feature map, sizes x aspect ratios at every location."""
+
 import tensorcore as tc
 from tensorcore import nn
 
@@ -23,8 +24,10 @@ class AnchorGenerator(nn.Module):
         if not isinstance(aspect_ratios[0], (list, tuple)):
             aspect_ratios = (aspect_ratios,) * len(sizes)
         if len(sizes) != len(aspect_ratios):
-            raise ValueError(f"AnchorGenerator: sizes ({len(sizes)} maps) and aspect_ratios "
-                             f"({len(aspect_ratios)} maps) must describe the same number of feature maps")
+            raise ValueError(
+                f"AnchorGenerator: sizes ({len(sizes)} maps) and aspect_ratios "
+                f"({len(aspect_ratios)} maps) must describe the same number of feature maps"
+            )
         self.sizes = sizes
         self.aspect_ratios = aspect_ratios
         self.cell_anchors = [self.generate_anchors(s, a) for s, a in zip(sizes, aspect_ratios)]
@@ -50,9 +53,12 @@ class AnchorGenerator(nn.Module):
         if not (len(grid_sizes) == len(strides) == len(self.cell_anchors)):
             raise ValueError(
                 f"AnchorGenerator: got {len(grid_sizes)} feature maps but anchors are defined for "
-                f"{len(self.cell_anchors)} (sizes and aspect_ratios need one entry per feature map)")
+                f"{len(self.cell_anchors)} (sizes and aspect_ratios need one entry per feature map)"
+            )
         anchors = []
-        for (grid_h, grid_w), (stride_h, stride_w), base in zip(grid_sizes, strides, self.cell_anchors):
+        for (grid_h, grid_w), (stride_h, stride_w), base in zip(
+            grid_sizes, strides, self.cell_anchors
+        ):
             device = base.device
             shift_x = tc.arange(0, grid_w, dtype=tc.int64, device=device) * stride_w
             shift_y = tc.arange(0, grid_h, dtype=tc.int64, device=device) * stride_h
@@ -64,7 +70,9 @@ class AnchorGenerator(nn.Module):
 
     def forward(self, image_list, feature_maps):
         if not isinstance(image_list, ImageList):
-            raise TypeError(f"AnchorGenerator expects an ImageList, got {type(image_list).__name__}")
+            raise TypeError(
+                f"AnchorGenerator expects an ImageList, got {type(image_list).__name__}"
+            )
         if len(feature_maps) == 0:
             raise ValueError("AnchorGenerator: no feature maps given")
         grid_sizes = [tuple(f.shape[-2:]) for f in feature_maps]

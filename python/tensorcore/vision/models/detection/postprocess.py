@@ -8,6 +8,7 @@ class-wise NMS and detections_per_img), with the work arranged to run few, large
   every logit, ~15M per 800x1066 image);
 - decoding and clipping run once per level for all images' candidates;
 - NMS runs per image, per class on large sets as torchvision does (_utils.batched_nms)."""
+
 import math
 
 import tensorcore as tc
@@ -49,7 +50,7 @@ def _top_per_image(img, scores, num_images, k):
     pieces, start = [], 0
     for count in counts:
         if count > k:
-            pieces.append(scores[start:start + count].topk(k)[1] + start)
+            pieces.append(scores[start : start + count].topk(k)[1] + start)
         else:
             pieces.append(tc.arange(start, start + count, device=img.device))
         start += count
@@ -71,16 +72,29 @@ def _clip_rows(boxes, img, image_shapes):
     return tc.stack((x, y), dim=2).reshape(-1, 4)
 
 
-def postprocess_detections(cls_logits, bbox_regression, anchors, image_shapes, box_coder, score_thresh=0.05,
-                           nms_thresh=0.5, topk_candidates=1000, detections_per_img=300):
+def postprocess_detections(
+    cls_logits,
+    bbox_regression,
+    anchors,
+    image_shapes,
+    box_coder,
+    score_thresh=0.05,
+    nms_thresh=0.5,
+    topk_candidates=1000,
+    detections_per_img=300,
+):
     """Per image {"boxes", "scores", "labels"} from per-level outputs: cls_logits[l] is
     (N, HWA_l, K), bbox_regression[l] (N, HWA_l, 4), anchors[i][l] (HWA_l, 4) for image i."""
     num_images = len(image_shapes)
     if len(cls_logits) != len(bbox_regression):
-        raise ValueError(f"postprocess_detections: {len(cls_logits)} levels of logits but "
-                         f"{len(bbox_regression)} of box regression")
+        raise ValueError(
+            f"postprocess_detections: {len(cls_logits)} levels of logits but "
+            f"{len(bbox_regression)} of box regression"
+        )
     if len(anchors) != num_images:
-        raise ValueError(f"postprocess_detections: anchors for {len(anchors)} images, image_shapes for {num_images}")
+        raise ValueError(
+            f"postprocess_detections: anchors for {len(anchors)} images, image_shapes for {num_images}"
+        )
     image_shapes = [(int(h), int(w)) for h, w in image_shapes]
     found = {"img": [], "scores": [], "labels": [], "boxes": []}
     for level, (logits, regression) in enumerate(zip(cls_logits, bbox_regression)):
@@ -88,7 +102,9 @@ def postprocess_detections(cls_logits, bbox_regression, anchors, image_shapes, b
         top = _top_per_image(img, scores, num_images, topk_candidates)
         if top is not None:
             img, anchor, label, scores = img[top], anchor[top], label[top], scores[top]
-        boxes = box_coder.decode_single(regression[img, anchor], _level_anchors(anchors, level, img, anchor))
+        boxes = box_coder.decode_single(
+            regression[img, anchor], _level_anchors(anchors, level, img, anchor)
+        )
         found["img"].append(img)
         found["scores"].append(scores)
         found["labels"].append(label)
@@ -113,31 +129,49 @@ def check_targets(targets, num_classes=None):
     """Training targets: a list of dicts with finite float "boxes" (N, 4) and integer "labels" (N,)
     in [0, num_classes); anything else is a ValueError/TypeError naming the image and the problem."""
     if not isinstance(targets, (list, tuple)):
-        raise TypeError(f"targets should be a list of dicts (one per image), got {type(targets).__name__}")
+        raise TypeError(
+            f"targets should be a list of dicts (one per image), got {type(targets).__name__}"
+        )
     for i, target in enumerate(targets):
         if not isinstance(target, dict) or "boxes" not in target or "labels" not in target:
-            raise ValueError(f"targets[{i}] should be a dict with 'boxes' and 'labels', got "
-                             f"{sorted(target) if isinstance(target, dict) else type(target).__name__}")
+            raise ValueError(
+                f"targets[{i}] should be a dict with 'boxes' and 'labels', got "
+                f"{sorted(target) if isinstance(target, dict) else type(target).__name__}"
+            )
         boxes, labels = target["boxes"], target["labels"]
         if not isinstance(boxes, tc.Tensor):
-            raise TypeError(f"Expected target boxes to be of type Tensor, got {type(boxes).__name__} in targets[{i}]")
+            raise TypeError(
+                f"Expected target boxes to be of type Tensor, got {type(boxes).__name__} in targets[{i}]"
+            )
         if boxes.dim() != 2 or boxes.shape[-1] != 4:
-            raise ValueError(f"Expected target boxes to be a tensor of shape [N, 4], got {list(boxes.shape)} "
-                             f"in targets[{i}]")
+            raise ValueError(
+                f"Expected target boxes to be a tensor of shape [N, 4], got {list(boxes.shape)} "
+                f"in targets[{i}]"
+            )
         if not boxes.is_floating_point():
-            raise TypeError(f"Expected target boxes to be floating point, got {boxes.dtype} in targets[{i}]")
+            raise TypeError(
+                f"Expected target boxes to be floating point, got {boxes.dtype} in targets[{i}]"
+            )
         if not isinstance(labels, tc.Tensor) or labels.dim() != 1 or labels.is_floating_point():
-            raise TypeError(f"Expected target labels to be a 1-d integer tensor, got "
-                            f"{list(labels.shape) if isinstance(labels, tc.Tensor) else type(labels).__name__} "
-                            f"in targets[{i}]")
+            raise TypeError(
+                f"Expected target labels to be a 1-d integer tensor, got "
+                f"{list(labels.shape) if isinstance(labels, tc.Tensor) else type(labels).__name__} "
+                f"in targets[{i}]"
+            )
         if labels.shape[0] != boxes.shape[0]:
-            raise ValueError(f"targets[{i}] has {boxes.shape[0]} boxes but {labels.shape[0]} labels")
+            raise ValueError(
+                f"targets[{i}] has {boxes.shape[0]} boxes but {labels.shape[0]} labels"
+            )
         if boxes.numel() and not bool(tc.isfinite(boxes).all()):
             bad = tc.where(~tc.isfinite(boxes).all(dim=1))[0][0]
-            raise ValueError(f"targets[{i}]['boxes'] contains NaN or infinite values: box {int(bad)} is "
-                             f"{boxes[bad].tolist()}")
+            raise ValueError(
+                f"targets[{i}]['boxes'] contains NaN or infinite values: box {int(bad)} is "
+                f"{boxes[bad].tolist()}"
+            )
         if num_classes is not None and labels.numel():
             low, high = int(labels.min()), int(labels.max())
             if low < 0 or high >= num_classes:
-                raise ValueError(f"targets[{i}]['labels'] must be in [0, {num_classes}) for a model with "
-                                 f"num_classes={num_classes}, got values from {low} to {high}")
+                raise ValueError(
+                    f"targets[{i}]['labels'] must be in [0, {num_classes}) for a model with "
+                    f"num_classes={num_classes}, got values from {low} to {high}"
+                )

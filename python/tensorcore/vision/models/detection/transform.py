@@ -1,5 +1,6 @@
 """GeneralizedRCNNTransform (torchvision.models.detection.transform): normalize, resize to the
 detector's min/max size, batch into one padded tensor, and map predictions back afterwards."""
+
 import math
 
 import numpy as np
@@ -34,9 +35,11 @@ def _resize_image_and_masks(image, self_min_size, self_max_size, target=None, fi
     """Bilinear resize of a (C, H, W) image (and nearest resize of target['masks'])."""
     size = _resized_size(image.shape[-2], image.shape[-1], self_min_size, self_max_size, fixed_size)
     if min(size) < 1:
-        raise ValueError(f"GeneralizedRCNNTransform: image of size {tuple(image.shape[-2:])} would be resized "
-                         f"to {size}; it is too small or too elongated for min_size={self_min_size}, "
-                         f"max_size={self_max_size}")
+        raise ValueError(
+            f"GeneralizedRCNNTransform: image of size {tuple(image.shape[-2:])} would be resized "
+            f"to {size}; it is too small or too elongated for min_size={self_min_size}, "
+            f"max_size={self_max_size}"
+        )
     image = F.interpolate(image[None], size=size, mode="bilinear", align_corners=False)[0]
     if target is not None and "masks" in target:
         masks = F.interpolate(target["masks"][:, None].float(), size=size)[:, 0].to(tc.uint8)
@@ -60,7 +63,9 @@ def resize_boxes(boxes, original_size, new_size):
 def resize_keypoints(keypoints, original_size, new_size):
     """Scales (N, K, 3) keypoints (x, y, visibility) between image sizes."""
     ratio_h, ratio_w = _ratios(new_size, original_size)
-    return tc.stack((keypoints[..., 0] * ratio_w, keypoints[..., 1] * ratio_h, keypoints[..., 2]), dim=-1)
+    return tc.stack(
+        (keypoints[..., 0] * ratio_w, keypoints[..., 1] * ratio_h, keypoints[..., 2]), dim=-1
+    )
 
 
 class GeneralizedRCNNTransform(nn.Module):
@@ -71,13 +76,24 @@ class GeneralizedRCNNTransform(nn.Module):
     forward(images, targets=None) -> (ImageList, targets with boxes scaled to the resized images);
     postprocess(detections, resized_sizes, original_sizes) scales boxes back."""
 
-    def __init__(self, min_size, max_size, image_mean, image_std, size_divisible=32, fixed_size=None, **kwargs):
+    def __init__(
+        self,
+        min_size,
+        max_size,
+        image_mean,
+        image_std,
+        size_divisible=32,
+        fixed_size=None,
+        **kwargs,
+    ):
         super().__init__()
         if not isinstance(min_size, (list, tuple)):
             min_size = (min_size,)
         if len(image_mean) != len(image_std):
-            raise ValueError(f"GeneralizedRCNNTransform: image_mean has {len(image_mean)} entries but image_std "
-                             f"has {len(image_std)}")
+            raise ValueError(
+                f"GeneralizedRCNNTransform: image_mean has {len(image_mean)} entries but image_std "
+                f"has {len(image_std)}"
+            )
         self.min_size = min_size
         self.max_size = max_size
         self.image_mean = image_mean
@@ -86,23 +102,33 @@ class GeneralizedRCNNTransform(nn.Module):
         self.fixed_size = fixed_size
         self._skip_resize = kwargs.pop("_skip_resize", False)
         if kwargs:
-            raise TypeError(f"GeneralizedRCNNTransform got unexpected keyword arguments {sorted(kwargs)}")
+            raise TypeError(
+                f"GeneralizedRCNNTransform got unexpected keyword arguments {sorted(kwargs)}"
+            )
 
     def forward(self, images, targets=None):
         images = list(images)
         if not images:
-            raise ValueError("GeneralizedRCNNTransform: got an empty list of images; expected at least one "
-                             "(C, H, W) image")
+            raise ValueError(
+                "GeneralizedRCNNTransform: got an empty list of images; expected at least one "
+                "(C, H, W) image"
+            )
         if targets is not None:
             if len(targets) != len(images):
-                raise ValueError(f"GeneralizedRCNNTransform: got {len(images)} images but {len(targets)} targets")
-            targets = [dict(t) for t in targets]  # shallow copies: the caller's dicts stay untouched
+                raise ValueError(
+                    f"GeneralizedRCNNTransform: got {len(images)} images but {len(targets)} targets"
+                )
+            targets = [
+                dict(t) for t in targets
+            ]  # shallow copies: the caller's dicts stay untouched
         for i, image in enumerate(images):
             if not isinstance(image, tc.Tensor):
                 raise TypeError(f"images[{i}] must be a Tensor, got {type(image).__name__}")
             if image.dim() != 3:
-                raise ValueError(f"images is expected to be a list of 3d tensors of shape [C, H, W], "
-                                 f"got {list(image.shape)} for images[{i}]")
+                raise ValueError(
+                    f"images is expected to be a list of 3d tensors of shape [C, H, W], "
+                    f"got {list(image.shape)} for images[{i}]"
+                )
             image = self.normalize(image)
             image, target = self.resize(image, targets[i] if targets is not None else None)
             images[i] = image
@@ -114,11 +140,15 @@ class GeneralizedRCNNTransform(nn.Module):
 
     def normalize(self, image):
         if not image.is_floating_point():
-            raise TypeError(f"Expected input images to be of floating type (in range [0, 1]), "
-                            f"but found type {image.dtype} instead")
+            raise TypeError(
+                f"Expected input images to be of floating type (in range [0, 1]), "
+                f"but found type {image.dtype} instead"
+            )
         if image.shape[0] != len(self.image_mean):
-            raise ValueError(f"GeneralizedRCNNTransform: expected images with {len(self.image_mean)} channels "
-                             f"(one per image_mean entry), got an image of shape {list(image.shape)}")
+            raise ValueError(
+                f"GeneralizedRCNNTransform: expected images with {len(self.image_mean)} channels "
+                f"(one per image_mean entry), got an image of shape {list(image.shape)}"
+            )
         mean = _float_tensor(self.image_mean, image.dtype, image.device)
         std = _float_tensor(self.image_std, image.dtype, image.device)
         return (image - mean[:, None, None]) / std[:, None, None]
@@ -136,7 +166,9 @@ class GeneralizedRCNNTransform(nn.Module):
             size = float(self.torch_choice(self.min_size))
         else:
             size = float(self.min_size[-1])  # evaluation uses the largest scale
-        image, target = _resize_image_and_masks(image, size, float(self.max_size), target, self.fixed_size)
+        image, target = _resize_image_and_masks(
+            image, size, float(self.max_size), target, self.fixed_size
+        )
         if target is None:
             return image, target
         new_size = tuple(image.shape[-2:])
@@ -153,7 +185,9 @@ class GeneralizedRCNNTransform(nn.Module):
         up to multiples of size_divisible."""
         channels = {img.shape[0] for img in images}
         if len(channels) != 1:
-            raise ValueError(f"GeneralizedRCNNTransform: images have different channel counts {sorted(channels)}")
+            raise ValueError(
+                f"GeneralizedRCNNTransform: images have different channel counts {sorted(channels)}"
+            )
         max_size = self.max_by_axis([list(img.shape) for img in images])
         stride = float(size_divisible)
         max_size[1] = int(math.ceil(float(max_size[1]) / stride) * stride)
@@ -167,15 +201,21 @@ class GeneralizedRCNNTransform(nn.Module):
         """Scales each detection's boxes (and keypoints) from the resized image to the original."""
         if self.training:
             return result
-        for i, (pred, resized, original) in enumerate(zip(result, image_shapes, original_image_sizes)):
+        for i, (pred, resized, original) in enumerate(
+            zip(result, image_shapes, original_image_sizes)
+        ):
             result[i]["boxes"] = resize_boxes(pred["boxes"], resized, original)
             if "masks" in pred:
-                raise NotImplementedError("GeneralizedRCNNTransform.postprocess: pasting instance masks "
-                                          "(Mask R-CNN) is not implemented in tensorcore")
+                raise NotImplementedError(
+                    "GeneralizedRCNNTransform.postprocess: pasting instance masks "
+                    "(Mask R-CNN) is not implemented in tensorcore"
+                )
             if "keypoints" in pred:
                 result[i]["keypoints"] = resize_keypoints(pred["keypoints"], resized, original)
         return result
 
     def __repr__(self):
-        return (f"{type(self).__name__}(\n    Normalize(mean={self.image_mean}, std={self.image_std})\n"
-                f"    Resize(min_size={self.min_size}, max_size={self.max_size}, mode='bilinear')\n)")
+        return (
+            f"{type(self).__name__}(\n    Normalize(mean={self.image_mean}, std={self.image_std})\n"
+            f"    Resize(min_size={self.min_size}, max_size={self.max_size}, mode='bilinear')\n)"
+        )

@@ -1,5 +1,6 @@
 """The shared segmentation model (backbone features -> head -> upsampling to the input size) and
 the weights handling of the segmentation builders."""
+
 from collections import OrderedDict
 
 import tensorcore.nn as nn
@@ -17,7 +18,9 @@ class _SimpleSegmentationModel(nn.Module):
         self.aux_classifier = aux_classifier
 
     def _in_channels(self):
-        first = next(iter(self.backbone.values()), None) if hasattr(self.backbone, "values") else None
+        first = (
+            next(iter(self.backbone.values()), None) if hasattr(self.backbone, "values") else None
+        )
         return getattr(first, "in_channels", None)
 
     def forward(self, x):
@@ -31,7 +34,9 @@ class _SimpleSegmentationModel(nn.Module):
         result["out"] = F.interpolate(out, size=input_shape, mode="bilinear", align_corners=False)
         if self.aux_classifier is not None:
             aux = self.aux_classifier(features["aux"])
-            result["aux"] = F.interpolate(aux, size=input_shape, mode="bilinear", align_corners=False)
+            result["aux"] = F.interpolate(
+                aux, size=input_shape, mode="bilinear", align_corners=False
+            )
         return result
 
 
@@ -40,8 +45,19 @@ _VOC_CLASSES = 21
 _CLASSIFIER_KEY = "classifier.4.weight"
 
 
-def segmentation_weights(enum_cls, backbone_enum, weights, pretrained, weights_backbone, pretrained_backbone,
-                         num_classes, aux_loss, progress, builder, extra_kwargs):
+def segmentation_weights(
+    enum_cls,
+    backbone_enum,
+    weights,
+    pretrained,
+    weights_backbone,
+    pretrained_backbone,
+    num_classes,
+    aux_loss,
+    progress,
+    builder,
+    extra_kwargs,
+):
     """Resolves the model and backbone weights the way torchvision's segmentation builders do.
 
     Returns (state_dict or None, backbone state_dict or None, num_classes, aux_loss). Named weights
@@ -50,10 +66,18 @@ def segmentation_weights(enum_cls, backbone_enum, weights, pretrained, weights_b
     include the backbone, so weights_backbone is then ignored, as in torchvision.
     """
     if extra_kwargs:
-        raise TypeError(f"{builder}() got unexpected keyword argument(s) {', '.join(map(repr, extra_kwargs))}")
+        raise TypeError(
+            f"{builder}() got unexpected keyword argument(s) {', '.join(map(repr, extra_kwargs))}"
+        )
     source = resolve_weights(enum_cls, weights, pretrained, builder=builder)
-    backbone_source = resolve_weights(backbone_enum, weights_backbone, pretrained_backbone, builder=builder,
-                                      weights_param="weights_backbone", pretrained_param="pretrained_backbone")
+    backbone_source = resolve_weights(
+        backbone_enum,
+        weights_backbone,
+        pretrained_backbone,
+        builder=builder,
+        weights_param="weights_backbone",
+        pretrained_param="pretrained_backbone",
+    )
     if isinstance(source, WeightsEnum):  # checked before the file is looked for, as torchvision
         num_classes = overwrite_value_param("num_classes", num_classes, source.num_classes)
         aux_loss = overwrite_value_param("aux_loss", aux_loss, True)

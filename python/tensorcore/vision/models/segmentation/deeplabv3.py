@@ -1,5 +1,6 @@
 """DeepLabV3 with a dilated ResNet-50/101 backbone (torchvision.models.segmentation.deeplabv3):
 atrous spatial pyramid pooling head, optional FCN auxiliary head."""
+
 import tensorcore as tc
 import tensorcore.nn as nn
 import tensorcore.nn.functional as F
@@ -10,8 +11,17 @@ from ..resnet import ResNet50_Weights, ResNet101_Weights, resnet50, resnet101
 from ._utils import _SimpleSegmentationModel, segmentation_weights
 from .fcn import FCNHead
 
-__all__ = ["DeepLabV3", "DeepLabHead", "ASPP", "ASPPConv", "ASPPPooling", "DeepLabV3_ResNet50_Weights",
-           "DeepLabV3_ResNet101_Weights", "deeplabv3_resnet50", "deeplabv3_resnet101"]
+__all__ = [
+    "DeepLabV3",
+    "DeepLabHead",
+    "ASPP",
+    "ASPPConv",
+    "ASPPPooling",
+    "DeepLabV3_ResNet50_Weights",
+    "DeepLabV3_ResNet101_Weights",
+    "deeplabv3_resnet50",
+    "deeplabv3_resnet101",
+]
 
 
 class DeepLabV3(_SimpleSegmentationModel):
@@ -33,7 +43,9 @@ class DeepLabHead(nn.Sequential):
 class ASPPConv(nn.Sequential):
     def __init__(self, in_channels, out_channels, dilation):
         super().__init__(
-            nn.Conv2d(in_channels, out_channels, 3, padding=dilation, dilation=dilation, bias=False),
+            nn.Conv2d(
+                in_channels, out_channels, 3, padding=dilation, dilation=dilation, bias=False
+            ),
             nn.BatchNorm2d(out_channels),
             nn.ReLU(),
         )
@@ -63,8 +75,13 @@ class ASPP(nn.Module):
 
     def __init__(self, in_channels, atrous_rates, out_channels=256):
         super().__init__()
-        branches = [nn.Sequential(nn.Conv2d(in_channels, out_channels, 1, bias=False), nn.BatchNorm2d(out_channels),
-                                  nn.ReLU())]
+        branches = [
+            nn.Sequential(
+                nn.Conv2d(in_channels, out_channels, 1, bias=False),
+                nn.BatchNorm2d(out_channels),
+                nn.ReLU(),
+            )
+        ]
         branches += [ASPPConv(in_channels, out_channels, rate) for rate in tuple(atrous_rates)]
         branches.append(ASPPPooling(in_channels, out_channels))
         self.convs = nn.ModuleList(branches)
@@ -80,10 +97,16 @@ class ASPP(nn.Module):
 
 
 _URL = "https://download.pytorch.org/models/"
-DeepLabV3_ResNet50_Weights = make_weights_enum("DeepLabV3_ResNet50_Weights", {
-    "COCO_WITH_VOC_LABELS_V1": (_URL + "deeplabv3_resnet50_coco-cd0a2569.pth", 21)}, "COCO_WITH_VOC_LABELS_V1")
-DeepLabV3_ResNet101_Weights = make_weights_enum("DeepLabV3_ResNet101_Weights", {
-    "COCO_WITH_VOC_LABELS_V1": (_URL + "deeplabv3_resnet101_coco-586e9e4e.pth", 21)}, "COCO_WITH_VOC_LABELS_V1")
+DeepLabV3_ResNet50_Weights = make_weights_enum(
+    "DeepLabV3_ResNet50_Weights",
+    {"COCO_WITH_VOC_LABELS_V1": (_URL + "deeplabv3_resnet50_coco-cd0a2569.pth", 21)},
+    "COCO_WITH_VOC_LABELS_V1",
+)
+DeepLabV3_ResNet101_Weights = make_weights_enum(
+    "DeepLabV3_ResNet101_Weights",
+    {"COCO_WITH_VOC_LABELS_V1": (_URL + "deeplabv3_resnet101_coco-586e9e4e.pth", 21)},
+    "COCO_WITH_VOC_LABELS_V1",
+)
 
 
 def _deeplabv3_resnet(backbone, num_classes, aux):
@@ -95,11 +118,33 @@ def _deeplabv3_resnet(backbone, num_classes, aux):
     return DeepLabV3(backbone, DeepLabHead(2048, num_classes), aux_classifier)
 
 
-def _build(resnet_fn, enum_cls, backbone_enum, weights, progress, num_classes, aux_loss, weights_backbone,
-           pretrained, pretrained_backbone, kwargs, builder):
+def _build(
+    resnet_fn,
+    enum_cls,
+    backbone_enum,
+    weights,
+    progress,
+    num_classes,
+    aux_loss,
+    weights_backbone,
+    pretrained,
+    pretrained_backbone,
+    kwargs,
+    builder,
+):
     state, backbone_state, num_classes, aux_loss = segmentation_weights(
-        enum_cls, backbone_enum, weights, pretrained, weights_backbone, pretrained_backbone, num_classes, aux_loss,
-        progress, builder, kwargs)
+        enum_cls,
+        backbone_enum,
+        weights,
+        pretrained,
+        weights_backbone,
+        pretrained_backbone,
+        num_classes,
+        aux_loss,
+        progress,
+        builder,
+        kwargs,
+    )
     backbone = resnet_fn(weights=backbone_state, replace_stride_with_dilation=[False, True, True])
     return load_weights(_deeplabv3_resnet(backbone, num_classes, aux_loss), state)
 
@@ -107,13 +152,56 @@ def _build(resnet_fn, enum_cls, backbone_enum, weights, progress, num_classes, a
 # weights / weights_backbone (and the legacy pretrained / pretrained_backbone) as in _weights.py;
 # weights_backbone defaults to None here (torchvision 0.14: ImageNet weights, which need a download).
 
-def deeplabv3_resnet50(weights=None, progress=True, num_classes=None, aux_loss=None, weights_backbone=None, *,
-                       pretrained=None, pretrained_backbone=None, **kwargs):
-    return _build(resnet50, DeepLabV3_ResNet50_Weights, ResNet50_Weights, weights, progress, num_classes, aux_loss,
-                  weights_backbone, pretrained, pretrained_backbone, kwargs, "deeplabv3_resnet50")
+
+def deeplabv3_resnet50(
+    weights=None,
+    progress=True,
+    num_classes=None,
+    aux_loss=None,
+    weights_backbone=None,
+    *,
+    pretrained=None,
+    pretrained_backbone=None,
+    **kwargs,
+):
+    return _build(
+        resnet50,
+        DeepLabV3_ResNet50_Weights,
+        ResNet50_Weights,
+        weights,
+        progress,
+        num_classes,
+        aux_loss,
+        weights_backbone,
+        pretrained,
+        pretrained_backbone,
+        kwargs,
+        "deeplabv3_resnet50",
+    )
 
 
-def deeplabv3_resnet101(weights=None, progress=True, num_classes=None, aux_loss=None, weights_backbone=None, *,
-                        pretrained=None, pretrained_backbone=None, **kwargs):
-    return _build(resnet101, DeepLabV3_ResNet101_Weights, ResNet101_Weights, weights, progress, num_classes,
-                  aux_loss, weights_backbone, pretrained, pretrained_backbone, kwargs, "deeplabv3_resnet101")
+def deeplabv3_resnet101(
+    weights=None,
+    progress=True,
+    num_classes=None,
+    aux_loss=None,
+    weights_backbone=None,
+    *,
+    pretrained=None,
+    pretrained_backbone=None,
+    **kwargs,
+):
+    return _build(
+        resnet101,
+        DeepLabV3_ResNet101_Weights,
+        ResNet101_Weights,
+        weights,
+        progress,
+        num_classes,
+        aux_loss,
+        weights_backbone,
+        pretrained,
+        pretrained_backbone,
+        kwargs,
+        "deeplabv3_resnet101",
+    )

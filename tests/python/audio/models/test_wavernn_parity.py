@@ -1,6 +1,7 @@
 """WaveRNN's teacher-forced forward and its parts (ResBlock, MelResNet, Stretch2d,
 UpsampleNetwork) against torchaudio 0.13: module trees, strict state-dict loading, outputs and
 every gradient in float32 and float64; bad input."""
+
 import numpy as np
 import pytest
 
@@ -9,8 +10,18 @@ import tensorcore.audio as ta
 from tensorcore.audio.models import wavernn as ours_wavernn
 
 TOL = {"float32": (2e-4, 2e-5), "float64": (1e-9, 1e-11)}
-SMALL = dict(upsample_scales=[2, 3], n_classes=16, hop_length=6, n_res_block=2, n_rnn=12, n_fc=10,
-             kernel_size=5, n_freq=8, n_hidden=6, n_output=9)  # n_output 9: n_aux 2, one channel unused
+SMALL = dict(
+    upsample_scales=[2, 3],
+    n_classes=16,
+    hop_length=6,
+    n_res_block=2,
+    n_rnn=12,
+    n_fc=10,
+    kernel_size=5,
+    n_freq=8,
+    n_hidden=6,
+    n_output=9,
+)  # n_output 9: n_aux 2, one channel unused
 
 
 def _pair(ta_ref, bridge, dtype, **kw):
@@ -57,7 +68,11 @@ def test_parts_match_torchaudio(ta_ref, bridge):
     ta_wr = ta_ref.models.wavernn
     parts = [
         (ta_wr.ResBlock(6), ours_wavernn.ResBlock(6), [torch.randn(2, 6, 5)]),
-        (ta_wr.MelResNet(2, 8, 6, 9, 3), ours_wavernn.MelResNet(2, 8, 6, 9, 3), [torch.randn(2, 8, 7)]),
+        (
+            ta_wr.MelResNet(2, 8, 6, 9, 3),
+            ours_wavernn.MelResNet(2, 8, 6, 9, 3),
+            [torch.randn(2, 8, 7)],
+        ),
         (ta_wr.Stretch2d(3, 2), ours_wavernn.Stretch2d(3, 2), [torch.randn(2, 1, 4, 5)]),
     ]
     for ref, ours, inputs in parts:
@@ -65,7 +80,9 @@ def test_parts_match_torchaudio(ta_ref, bridge):
             bridge.load_weights(ref, ours)
             bridge.check_forward_backward(ref, ours, inputs, rtol=2e-4, atol=2e-5)
         else:
-            np.testing.assert_array_equal(ours(bridge.to_tc(inputs[0])).numpy(), ref(inputs[0]).numpy())
+            np.testing.assert_array_equal(
+                ours(bridge.to_tc(inputs[0])).numpy(), ref(inputs[0]).numpy()
+            )
     ref = ta_wr.UpsampleNetwork([2, 3], 2, 8, 6, 9, 5)
     ours = bridge.load_weights(ref, ours_wavernn.UpsampleNetwork([2, 3], 2, 8, 6, 9, 5))
     assert ours.total_scale == ref.total_scale == 6 and ours.indent == ref.indent
@@ -76,7 +93,9 @@ def test_parts_match_torchaudio(ta_ref, bridge):
     # The moving-average upsampling convolutions start at the average, as torchaudio's.
     for layer in ours.upsample_layers:
         if isinstance(layer, tc.nn.Conv2d):
-            np.testing.assert_allclose(layer.weight.detach().numpy(), 1.0 / layer.weight.shape[-1], rtol=1e-7)
+            np.testing.assert_allclose(
+                layer.weight.detach().numpy(), 1.0 / layer.weight.shape[-1], rtol=1e-7
+            )
 
 
 def test_default_module_tree_matches(ta_ref):
@@ -97,7 +116,10 @@ def test_bad_input_names_the_argument():
     wave = tc.randn(2, 1, 3 * 6)
     with pytest.raises(ValueError, match="hop_length must equal the product of upsample_scales"):
         ta.models.WaveRNN(**dict(SMALL, hop_length=5))
-    with pytest.raises(ValueError, match=r"waveform has 17 samples.*\(n_time - kernel_size \+ 1\) \* hop_length = 18"):
+    with pytest.raises(
+        ValueError,
+        match=r"waveform has 17 samples.*\(n_time - kernel_size \+ 1\) \* hop_length = 18",
+    ):
         m(tc.randn(2, 1, 17), spec)
     with pytest.raises(ValueError, match="n_freq=8"):
         m(wave, tc.randn(2, 1, 9, 7))

@@ -7,6 +7,7 @@ produce torch's numbers; it is compared sample for sample with the same loop wri
 tensorcore ops (tc.multinomial per step), and statistically with torchaudio's samples.
 Fold mode is checked for alignment with the unfolded output (torchaudio's fold shifted it,
 audio#1742)."""
+
 import numpy as np
 import pytest
 
@@ -14,8 +15,18 @@ import tensorcore as tc
 import tensorcore.audio as ta
 from tensorcore.nn import functional as F
 
-SMALL = dict(upsample_scales=[2, 3], n_classes=16, hop_length=6, n_res_block=2, n_rnn=16, n_fc=12,
-             kernel_size=5, n_freq=8, n_hidden=6, n_output=8)
+SMALL = dict(
+    upsample_scales=[2, 3],
+    n_classes=16,
+    hop_length=6,
+    n_res_block=2,
+    n_rnn=16,
+    n_fc=12,
+    kernel_size=5,
+    n_freq=8,
+    n_hidden=6,
+    n_output=8,
+)
 
 
 def _pair(ta_ref, bridge, dtype="float32", **kw):
@@ -41,7 +52,7 @@ def reference_infer(model, specgram, generator):
         h1 = tc.zeros(1, b, model.n_rnn, dtype=specgram.dtype)
         h2 = tc.zeros(1, b, model.n_rnn, dtype=specgram.dtype)
         x = tc.zeros(b, 1, dtype=specgram.dtype)
-        a = [aux[:, model.n_aux * i: model.n_aux * (i + 1), :] for i in range(4)]
+        a = [aux[:, model.n_aux * i : model.n_aux * (i + 1), :] for i in range(4)]
         out = []
         for i in range(steps):
             x = model.fc(tc.cat([x, specgram[:, :, i], a[0][:, :, i]], dim=1))
@@ -53,7 +64,7 @@ def reference_infer(model, specgram, generator):
             x = F.relu(model.fc2(tc.cat([x, a[3][:, :, i]], dim=1)))
             posterior = F.softmax(model.fc3(x), dim=1)
             x = tc.multinomial(posterior, 1, generator=generator).float()
-            x = 2 * x / (2 ** model.n_bits - 1.0) - 1.0
+            x = 2 * x / (2**model.n_bits - 1.0) - 1.0
             out.append(x)
         return tc.stack(out).permute(1, 2, 0)
 
@@ -177,7 +188,7 @@ def test_mulaw_output_matches_torchaudios_vocoder_pipeline(ta_ref, bridge):
     spec = torch.randn(2, 8, 10)
     linear, _ = _torchaudio_infer(torch, ref, spec, seed=8)
     # torchaudio.pipelines' WaveRNN vocoder: labels back from [-1, 1], then mu-law decoding.
-    labels = (linear + 1.0) * (2 ** ref.n_bits - 1) / 2
+    labels = (linear + 1.0) * (2**ref.n_bits - 1) / 2
     expected = ta_ref.functional.mu_law_decoding(labels, ref.n_classes)
     got, _ = ours.infer(bridge.to_tc(spec), torch_seed=8, mulaw=True)
     np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-5, atol=1e-6)
@@ -213,7 +224,7 @@ def test_fold_output_aligns_with_unfolded(bridge, target, overlap):
     np.testing.assert_allclose(f, u, rtol=0, atol=2e-7)
     for shift in (1, -1):
         assert np.abs(np.roll(f, shift, axis=-1) - u).max() > 0.05
-    assert not f[1, 0, 17 * 6:].any()
+    assert not f[1, 0, 17 * 6 :].any()
 
 
 def test_fold_keeps_a_random_models_first_segment(bridge):
@@ -223,10 +234,12 @@ def test_fold_keeps_a_random_models_first_segment(bridge):
     model = ta.models.WaveRNN(**SMALL).eval()
     spec = tc.randn(1, 8, 40)
     u, _ = model.infer(spec, generator=tc.Generator().manual_seed(3))
-    f, _ = model.infer(spec, generator=tc.Generator().manual_seed(3), fold=True, target=100, overlap=20)
+    f, _ = model.infer(
+        spec, generator=tc.Generator().manual_seed(3), fold=True, target=100, overlap=20
+    )
     keep = 100 - 20 + 10
     np.testing.assert_array_equal(f.numpy()[..., :keep], u.numpy()[..., :keep])
-    assert (f.numpy()[..., keep + 20:] != u.numpy()[..., keep + 20:]).any()
+    assert (f.numpy()[..., keep + 20 :] != u.numpy()[..., keep + 20 :]).any()
     assert f.shape == u.shape and np.abs(f.numpy()).max() <= 1.0
 
 
@@ -266,7 +279,9 @@ def test_native_loop_checks_its_weights():
     native = tc._C._models_audio.wavernn_infer
     bad = dict(weights)
     bad["rnn2.weight_hh_l0"] = tc.zeros(48, 15)
-    with pytest.raises(ValueError, match=r"rnn2.weight_hh_l0 has shape \[48, 15\], expected \[48, 16\]"):
+    with pytest.raises(
+        ValueError, match=r"rnn2.weight_hh_l0 has shape \[48, 15\], expected \[48, 16\]"
+    ):
         native(bad, cond, aux)
     bad = dict(weights)
     del bad["fc3.bias"]
@@ -289,7 +304,9 @@ def test_small_batch_linear_matches_matmul(dtype):
         for k in (5, 16, 45):
             x = tc.randn(m, k, dtype=getattr(tc, dtype))
             w = tc.randn(9, k, dtype=getattr(tc, dtype))
-            np.testing.assert_allclose(linear(x, w).numpy(), (x @ w.t()).numpy(), rtol=1e-5, atol=1e-5)
+            np.testing.assert_allclose(
+                linear(x, w).numpy(), (x @ w.t()).numpy(), rtol=1e-5, atol=1e-5
+            )
     with pytest.raises(ValueError, match="features"):
         linear(tc.randn(2, 3), tc.randn(4, 5))
     with pytest.raises(TypeError, match="float32 or float64"):

@@ -1,5 +1,6 @@
 """ResNet-FPN backbones, FrozenBatchNorm2d and the weights arguments of the detection builders
 (nothing is downloaded: named weights are read from torch's checkpoint cache or fail clearly)."""
+
 import os
 import warnings
 
@@ -23,11 +24,22 @@ def _flags(model):
 def test_resnet_fpn_backbone_matches_torchvision(tv, tmp_path, trainable, returned):
     import torch
     from torchvision.models.detection.backbone_utils import resnet_fpn_backbone as tv_backbone
+
     torch.manual_seed(0)
-    ref = tv_backbone(backbone_name="resnet18", weights=None, trainable_layers=trainable, returned_layers=returned,
-                      norm_layer=torch.nn.BatchNorm2d).eval()
-    ours = resnet_fpn_backbone("resnet18", None, norm_layer=nn.BatchNorm2d, trainable_layers=trainable,
-                               returned_layers=returned).eval()
+    ref = tv_backbone(
+        backbone_name="resnet18",
+        weights=None,
+        trainable_layers=trainable,
+        returned_layers=returned,
+        norm_layer=torch.nn.BatchNorm2d,
+    ).eval()
+    ours = resnet_fpn_backbone(
+        "resnet18",
+        None,
+        norm_layer=nn.BatchNorm2d,
+        trainable_layers=trainable,
+        returned_layers=returned,
+    ).eval()
     assert list(ours.state_dict()) == list(ref.state_dict())
     assert _flags(ours) == _flags(ref)
     torch.save(ref.state_dict(), tmp_path / "fpn.pth")
@@ -44,6 +56,7 @@ def test_resnet_fpn_backbone_matches_torchvision(tv, tmp_path, trainable, return
 def test_frozen_batch_norm_matches_torchvision_and_backbone_loads_bn_checkpoints(tv, tmp_path):
     import torch
     from torchvision.ops import FrozenBatchNorm2d as TvFrozen
+
     torch.manual_seed(0)
     ref, ours = TvFrozen(6, eps=1e-3), FrozenBatchNorm2d(6, eps=1e-3)
     with torch.no_grad():
@@ -52,19 +65,28 @@ def test_frozen_batch_norm_matches_torchvision_and_backbone_loads_bn_checkpoints
     assert list(ours.state_dict()) == list(ref.state_dict()) and repr(ours) == repr(ref)
     ours.load_state_dict({k: tc.tensor(v.numpy()) for k, v in ref.state_dict().items()})
     x = np.random.default_rng(0).standard_normal((2, 6, 5, 4)).astype(np.float32)
-    np.testing.assert_allclose(ours(tc.tensor(x)).numpy(), ref(torch.from_numpy(x)).numpy(), rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(
+        ours(tc.tensor(x)).numpy(), ref(torch.from_numpy(x)).numpy(), rtol=1e-6, atol=1e-6
+    )
     assert not list(ours.parameters())  # frozen: buffers only
     # A BatchNorm ResNet checkpoint (with num_batches_tracked) loads into a frozen-norm backbone.
     torch.manual_seed(1)
     resnet = tv.models.resnet18()
     torch.save(resnet.state_dict(), tmp_path / "resnet18.pth")
-    ours = resnet_fpn_backbone("resnet18", str(tmp_path / "resnet18.pth"), trainable_layers=3).eval()
+    ours = resnet_fpn_backbone(
+        "resnet18", str(tmp_path / "resnet18.pth"), trainable_layers=3
+    ).eval()
     ref = tv.models.detection.backbone_utils._resnet_fpn_extractor(
-        tv.models.resnet18(norm_layer=TvFrozen), 3).eval()
+        tv.models.resnet18(norm_layer=TvFrozen), 3
+    ).eval()
     ref.body.load_state_dict(resnet.state_dict(), strict=False)
     fpn_state = {k: v for k, v in ref.state_dict().items() if k.startswith("fpn.")}
-    ours.load_state_dict({**{k: tc.tensor(v.numpy()) for k, v in fpn_state.items()},
-                          **{k: v for k, v in ours.state_dict().items() if not k.startswith("fpn.")}})
+    ours.load_state_dict(
+        {
+            **{k: tc.tensor(v.numpy()) for k, v in fpn_state.items()},
+            **{k: v for k, v in ours.state_dict().items() if not k.startswith("fpn.")},
+        }
+    )
     x = np.random.default_rng(1).random((1, 3, 64, 64), dtype=np.float32)
     with torch.no_grad():
         want = ref(torch.from_numpy(x))
@@ -94,7 +116,9 @@ def test_retinanet_builder_weight_arguments(tmp_path, monkeypatch):
         D.retinanet_resnet50_fpn(pretrained=True)
     assert "retinanet_resnet50_fpn_coco-eeacb38b.pth" in str(info.value)
     assert "https://download.pytorch.org/models/" in str(info.value)
-    with pytest.raises(FileNotFoundError, match="resnet50-0676ba61.pth"):  # IMAGENET1K_V1, as torchvision
+    with pytest.raises(
+        FileNotFoundError, match="resnet50-0676ba61.pth"
+    ):  # IMAGENET1K_V1, as torchvision
         D.retinanet_resnet50_fpn(pretrained_backbone=True)
     with pytest.raises(FileNotFoundError, match="resnet50-11ad3fa6.pth"):
         D.retinanet_resnet50_fpn(weights_backbone="IMAGENET1K_V2")
@@ -116,6 +140,7 @@ def test_named_coco_weights_from_the_cache_match_torchvision(tv, tmp_path, monke
     """COCO_V1 read from torch's checkpoint cache (no download) by both libraries: frozen
     backbone norm with eps=0 (torchvision's overwrite_eps), 91 classes, same detections."""
     import torch
+
     monkeypatch.setenv("TORCH_HOME", str(tmp_path))
     cache = tmp_path / "hub" / "checkpoints"
     cache.mkdir(parents=True)
@@ -130,8 +155,11 @@ def test_named_coco_weights_from_the_cache_match_torchvision(tv, tmp_path, monke
     del source
     settings = dict(min_size=64, max_size=80, score_thresh=0.1, detections_per_img=50)
     ref = tv.models.detection.retinanet_resnet50_fpn(
-        weights=tv.models.detection.RetinaNet_ResNet50_FPN_Weights.COCO_V1, **settings).eval()
-    ours = D.retinanet_resnet50_fpn(weights=D.RetinaNet_ResNet50_FPN_Weights.COCO_V1, **settings).eval()
+        weights=tv.models.detection.RetinaNet_ResNet50_FPN_Weights.COCO_V1, **settings
+    ).eval()
+    ours = D.retinanet_resnet50_fpn(
+        weights=D.RetinaNet_ResNet50_FPN_Weights.COCO_V1, **settings
+    ).eval()
     assert _flags(ours) == _flags(ref)
     frozen = [m for m in ours.modules() if isinstance(m, FrozenBatchNorm2d)]
     assert len(frozen) == 53 and all(m.eps == 0.0 for m in frozen)

@@ -1,6 +1,7 @@
 """MobileNetV2 / V3 against torchvision 0.14: eval outputs (float32, float64) after a strict
 state-dict transfer, constructor arguments, train-mode loss and gradients, channels_last,
 autocast, bad input."""
+
 import numpy as np
 import pytest
 
@@ -14,28 +15,40 @@ from vmodels_parity import channels_last
 
 @pytest.mark.parametrize("name", ["mobilenet_v2", "mobilenet_v3_large", "mobilenet_v3_small"])
 def test_eval_matches_torchvision(parity, name):
-    tmodel, model = parity.pair(getattr(parity.tv.models, name), getattr(models, name), num_classes=10)
+    tmodel, model = parity.pair(
+        getattr(parity.tv.models, name), getattr(models, name), num_classes=10
+    )
     parity.check_eval(tmodel, model, (2, 3, 64, 64))
 
 
-@pytest.mark.parametrize("name,kwargs", [
-    ("mobilenet_v2", {"width_mult": 0.5, "round_nearest": 4, "dropout": 0.3}),
-    ("mobilenet_v2", {"inverted_residual_setting": [[1, 16, 1, 1], [4, 24, 2, 2], [4, 40, 2, 2]]}),
-    ("mobilenet_v3_large", {"width_mult": 0.75, "reduced_tail": True, "dilated": True}),
-    ("mobilenet_v3_small", {"width_mult": 1.25, "dropout": 0.1}),
-])
+@pytest.mark.parametrize(
+    "name,kwargs",
+    [
+        ("mobilenet_v2", {"width_mult": 0.5, "round_nearest": 4, "dropout": 0.3}),
+        (
+            "mobilenet_v2",
+            {"inverted_residual_setting": [[1, 16, 1, 1], [4, 24, 2, 2], [4, 40, 2, 2]]},
+        ),
+        ("mobilenet_v3_large", {"width_mult": 0.75, "reduced_tail": True, "dilated": True}),
+        ("mobilenet_v3_small", {"width_mult": 1.25, "dropout": 0.1}),
+    ],
+)
 def test_constructor_arguments(parity, name, kwargs):
-    tmodel, model = parity.pair(getattr(parity.tv.models, name), getattr(models, name), num_classes=6, **kwargs)
+    tmodel, model = parity.pair(
+        getattr(parity.tv.models, name), getattr(models, name), num_classes=6, **kwargs
+    )
     assert list(model.state_dict()) == list(tmodel.state_dict())
     parity.check_eval(tmodel, model, (1, 3, 64, 64))
 
 
 def test_norm_layer_argument(parity):
-    tmodel, model = parity.pair(parity.tv.models.mobilenet_v2, models.mobilenet_v2, num_classes=5,
-                                norm_layer=None)
+    tmodel, model = parity.pair(
+        parity.tv.models.mobilenet_v2, models.mobilenet_v2, num_classes=5, norm_layer=None
+    )
     parity.torch.manual_seed(0)
-    tmodel = parity.tv.models.mobilenet_v2(num_classes=5,
-                                           norm_layer=lambda c: parity.torch.nn.GroupNorm(8, c)).eval()
+    tmodel = parity.tv.models.mobilenet_v2(
+        num_classes=5, norm_layer=lambda c: parity.torch.nn.GroupNorm(8, c)
+    ).eval()
     model = models.mobilenet_v2(num_classes=5, norm_layer=lambda c: nn.GroupNorm(8, c)).eval()
     parity.transfer(tmodel, model)
     parity.check_eval(tmodel, model, (1, 3, 32, 32))
@@ -43,16 +56,21 @@ def test_norm_layer_argument(parity):
 
 def test_train_loss_and_gradients(parity):
     # dropout=0 makes the training forward deterministic in both libraries.
-    tmodel, model = parity.pair(parity.tv.models.mobilenet_v3_small, models.mobilenet_v3_small, num_classes=10,
-                                dropout=0.0)
+    tmodel, model = parity.pair(
+        parity.tv.models.mobilenet_v3_small, models.mobilenet_v3_small, num_classes=10, dropout=0.0
+    )
     x = np.random.default_rng(2).standard_normal((2, 3, 64, 64)).astype(np.float32)
     y = np.array([1, 8])
     # torch 1.13's hardsigmoid backward multiplies by a float32 1/6 even in float64, so its float64
     # gradients through the squeeze-excitation blocks are off by ~3e-8 relative (ours use 1/6 exactly).
-    parity.check_train(tmodel, model, x,
-                       lambda out: F.cross_entropy(out, tc.from_numpy(y)),
-                       lambda out: parity.torch.nn.functional.cross_entropy(out, parity.torch.from_numpy(y)),
-                       rel64=2e-7)
+    parity.check_train(
+        tmodel,
+        model,
+        x,
+        lambda out: F.cross_entropy(out, tc.from_numpy(y)),
+        lambda out: parity.torch.nn.functional.cross_entropy(out, parity.torch.from_numpy(y)),
+        rel64=2e-7,
+    )
 
 
 def test_channels_last_and_autocast(parity):
@@ -71,7 +89,9 @@ def test_channels_last_and_autocast(parity):
 
 def test_bad_input_and_arguments():
     model = models.mobilenet_v3_small().eval()
-    with pytest.raises(ValueError, match=r"expected input of shape \(N, 3, H, W\), got \(2, 4, 32, 32\)"):
+    with pytest.raises(
+        ValueError, match=r"expected input of shape \(N, 3, H, W\), got \(2, 4, 32, 32\)"
+    ):
         model(tc.randn(2, 4, 32, 32))
     with pytest.raises(ValueError, match="empty batch"):
         models.mobilenet_v2().eval()(tc.randn(0, 3, 32, 32))

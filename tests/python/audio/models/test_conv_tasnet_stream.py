@@ -1,6 +1,7 @@
 """Chunked ConvTasNet separation (tensorcore.audio.models.separate_chunked / separate_stream):
 exact where the model has no global statistics, within the stated tolerance of one pass
 otherwise, bounded windows, the same result however the recording arrives; bad input."""
+
 import numpy as np
 import pytest
 
@@ -9,14 +10,26 @@ import tensorcore.audio as ta
 from tensorcore.audio.models import separate_chunked, separate_stream
 from tensorcore.audio.models.conv_tasnet_stream import default_context
 
-SMALL = dict(num_sources=2, enc_kernel_size=8, enc_num_feats=16, msk_kernel_size=3, msk_num_feats=8,
-             msk_num_hidden_feats=16, msk_num_layers=4, msk_num_stacks=2)
+SMALL = dict(
+    num_sources=2,
+    enc_kernel_size=8,
+    enc_num_feats=16,
+    msk_kernel_size=3,
+    msk_num_feats=8,
+    msk_num_hidden_feats=16,
+    msk_num_layers=4,
+    msk_num_stacks=2,
+)
 
 
 def _recording(n, seed=0):
     t = np.arange(n) / 8000
     rng = np.random.default_rng(seed)
-    x = 0.5 * np.sin(2 * np.pi * 220 * t) + 0.3 * np.sin(2 * np.pi * 1375 * t + 1) + 0.2 * rng.standard_normal(n)
+    x = (
+        0.5 * np.sin(2 * np.pi * 220 * t)
+        + 0.3 * np.sin(2 * np.pi * 1375 * t + 1)
+        + 0.2 * rng.standard_normal(n)
+    )
     return tc.from_numpy(x.astype(np.float32)).view(1, 1, n)
 
 
@@ -67,7 +80,7 @@ def test_close_to_one_pass_within_stated_tolerance():
     for chunk in (None, 2000):
         out = separate_chunked(model, x, chunk_size=chunk).numpy()
         assert out.shape == full.shape
-        snr = 10 * np.log10((full ** 2).sum() / ((out - full) ** 2).sum())
+        snr = 10 * np.log10((full**2).sum() / ((out - full) ** 2).sum())
         assert snr > 40, snr
         assert np.abs(out - full).max() < 0.02 * np.abs(full).max()
 
@@ -84,7 +97,7 @@ def test_windows_are_bounded_and_arrival_does_not_matter():
     assert sum(sizes) == 9000
     blocks, pos = [], 0
     for s in sizes:
-        blocks.append(x[:, :, pos: pos + s])
+        blocks.append(x[:, :, pos : pos + s])
         pos += s
     model.windows.clear()
     pieces = list(separate_stream(model, iter(blocks)))

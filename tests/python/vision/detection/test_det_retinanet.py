@@ -1,6 +1,7 @@
 """The whole retinanet_resnet50_fpn against torchvision 0.14 with the same weights (torchvision's
 model initialised at random, saved by torch.save, loaded with tc.load): detections in eval mode,
 losses and every parameter's gradient in train mode, state dicts both ways."""
+
 import numpy as np
 import pytest
 
@@ -20,8 +21,10 @@ def _images(dtype):
 
 
 def _targets(dtype):
-    boxes = [np.array([[10, 20, 80, 90], [50, 60, 150, 140], [0, 0, 30, 40], [100, 5, 199, 60]], dtype),
-             np.zeros((0, 4), dtype)]  # the second image has no objects
+    boxes = [
+        np.array([[10, 20, 80, 90], [50, 60, 150, 140], [0, 0, 30, 40], [100, 5, 199, 60]], dtype),
+        np.zeros((0, 4), dtype),
+    ]  # the second image has no objects
     labels = [np.array([1, 3, 4, 1]), np.zeros((0,), np.int64)]
     return [{"boxes": b, "labels": l} for b, l in zip(boxes, labels)]
 
@@ -39,10 +42,12 @@ def _spread_head_init(ref, torch):
 @pytest.fixture(scope="module")
 def eval_pair(tv, tmp_path_factory):
     import torch
+
     torch.manual_seed(0)
     settings = dict(SIZES, score_thresh=0.1, topk_candidates=300, detections_per_img=100)
-    ref = tv.models.detection.retinanet_resnet50_fpn(weights=None, weights_backbone=None, num_classes=NUM_CLASSES,
-                                                     **settings).eval()
+    ref = tv.models.detection.retinanet_resnet50_fpn(
+        weights=None, weights_backbone=None, num_classes=NUM_CLASSES, **settings
+    ).eval()
     _spread_head_init(ref, torch)
     path = tmp_path_factory.mktemp("retinanet") / "retinanet.pth"
     torch.save(ref.state_dict(), path)
@@ -55,6 +60,7 @@ def eval_pair(tv, tmp_path_factory):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_eval_detections_match_torchvision(eval_pair, dtype):
     import torch
+
     ref, ours, _ = eval_pair
     if dtype == np.float64:
         ref, ours = ref.double(), ours.double()
@@ -72,11 +78,14 @@ def test_eval_detections_match_torchvision(eval_pair, dtype):
     # float32: torchvision resizes with float32 source coordinates (ours are exact), so inputs
     # differ by ~1e-5 and boxes (in pixels of 200x160 images) by up to a few 1e-3.
     tight = dtype == np.float64
-    assert_detections_equal(got, want, box_tol=1e-9 if tight else 5e-3, score_tol=1e-10 if tight else 1e-4)
+    assert_detections_equal(
+        got, want, box_tol=1e-9 if tight else 5e-3, score_tol=1e-10 if tight else 1e-4
+    )
 
 
 def test_state_dict_round_trips_and_attribute_paths(eval_pair, tmp_path):
     import torch
+
     ref, ours, _ = eval_pair
     assert list(ours.state_dict()) == list(ref.state_dict())
     path = tmp_path / "ours.pth"
@@ -109,6 +118,7 @@ def _train_pair(tv, torch, dtype, frozen, tmp_path):
         from torchvision.models.detection.backbone_utils import _resnet_fpn_extractor
         from torchvision.ops import FrozenBatchNorm2d
         from torchvision.ops.feature_pyramid_network import LastLevelP6P7
+
         body = tv.models.resnet50(norm_layer=FrozenBatchNorm2d)
         with torch.no_grad():  # give the frozen statistics non-trivial values
             for m in body.modules():
@@ -116,13 +126,17 @@ def _train_pair(tv, torch, dtype, frozen, tmp_path):
                     m.running_mean.uniform_(-0.1, 0.1)
                     m.running_var.uniform_(0.5, 1.5)
         torch.save(body.state_dict(), tmp_path / "resnet50.pth")
-        backbone = _resnet_fpn_extractor(body, 3, returned_layers=[2, 3, 4], extra_blocks=LastLevelP6P7(256, 256))
+        backbone = _resnet_fpn_extractor(
+            body, 3, returned_layers=[2, 3, 4], extra_blocks=LastLevelP6P7(256, 256)
+        )
         ref = tv.models.detection.RetinaNet(backbone, NUM_CLASSES, **SIZES)
-        ours = D.retinanet_resnet50_fpn(num_classes=NUM_CLASSES, weights_backbone=str(tmp_path / "resnet50.pth"),
-                                        **SIZES)
+        ours = D.retinanet_resnet50_fpn(
+            num_classes=NUM_CLASSES, weights_backbone=str(tmp_path / "resnet50.pth"), **SIZES
+        )
     else:
-        ref = tv.models.detection.retinanet_resnet50_fpn(weights=None, weights_backbone=None,
-                                                         num_classes=NUM_CLASSES, **SIZES)
+        ref = tv.models.detection.retinanet_resnet50_fpn(
+            weights=None, weights_backbone=None, num_classes=NUM_CLASSES, **SIZES
+        )
         ours = D.retinanet_resnet50_fpn(num_classes=NUM_CLASSES, **SIZES)
     torch.save(ref.state_dict(), tmp_path / "retinanet.pth")
     ours.load_state_dict(tc.load(str(tmp_path / "retinanet.pth")), strict=True)
@@ -136,14 +150,20 @@ def test_train_losses_and_every_gradient_match_torchvision(tv, tmp_path, dtype, 
     """float64 with BatchNorm in training mode (batch statistics of tiny maps make float32
     gradients too ill-conditioned to compare); float32 in the fine-tuning setup."""
     import torch
+
     ref, ours = _train_pair(tv, torch, dtype, frozen, tmp_path)
     requires = {n: p.requires_grad for n, p in ref.named_parameters()}
     assert {n: p.requires_grad for n, p in ours.named_parameters()} == requires
     if frozen:
-        assert not requires["backbone.body.layer1.0.conv1.weight"] and requires["backbone.body.layer2.0.conv1.weight"]
+        assert (
+            not requires["backbone.body.layer1.0.conv1.weight"]
+            and requires["backbone.body.layer2.0.conv1.weight"]
+        )
     want = ref([to_torch(i) for i in _images(dtype)], [to_torch(t) for t in _targets(dtype)])
-    got = ours([tc.tensor(i) for i in _images(dtype)], [{k: tc.tensor(v) for k, v in t.items()}
-                                                        for t in _targets(dtype)])
+    got = ours(
+        [tc.tensor(i) for i in _images(dtype)],
+        [{k: tc.tensor(v) for k, v in t.items()} for t in _targets(dtype)],
+    )
     assert set(got) == set(want) == {"classification", "bbox_regression"}
     rtol = 1e-10 if dtype == np.float64 else 1e-5
     for k in want:
@@ -175,10 +195,12 @@ def test_autocast_bfloat16_eval_runs(eval_pair):
 def test_retinanet_v2_matches_torchvision(tv, tmp_path):
     """retinanet_resnet50_fpn_v2: GroupNorm heads, P6 from C5, GIoU box loss."""
     import torch
+
     torch.manual_seed(0)
     settings = dict(SIZES, score_thresh=0.02, detections_per_img=60)
-    ref = tv.models.detection.retinanet_resnet50_fpn_v2(weights=None, weights_backbone=None,
-                                                        num_classes=NUM_CLASSES, **settings)
+    ref = tv.models.detection.retinanet_resnet50_fpn_v2(
+        weights=None, weights_backbone=None, num_classes=NUM_CLASSES, **settings
+    )
     _spread_head_init(ref, torch)
     torch.save(ref.state_dict(), tmp_path / "v2.pth")
     ours = D.retinanet_resnet50_fpn_v2(weights=str(tmp_path / "v2.pth"), **settings)
@@ -192,8 +214,12 @@ def test_retinanet_v2_matches_torchvision(tv, tmp_path):
     assert min(len(w["boxes"]) for w in want) >= 20
     assert_detections_equal(got, want, box_tol=5e-3, score_tol=1e-4)
     ref.train(), ours.train()
-    want = ref([to_torch(i) for i in _images(np.float32)], [to_torch(t) for t in _targets(np.float32)])
-    got = ours([tc.tensor(i) for i in _images(np.float32)], [{k: tc.tensor(v) for k, v in t.items()}
-                                                              for t in _targets(np.float32)])
+    want = ref(
+        [to_torch(i) for i in _images(np.float32)], [to_torch(t) for t in _targets(np.float32)]
+    )
+    got = ours(
+        [tc.tensor(i) for i in _images(np.float32)],
+        [{k: tc.tensor(v) for k, v in t.items()} for t in _targets(np.float32)],
+    )
     for k in want:
         np.testing.assert_allclose(got[k].item(), want[k].item(), rtol=1e-4)

@@ -1,6 +1,7 @@
 """Parity helpers for the vision model tests: torchvision models (random init) are saved with
 torch.save, loaded into ours with tc.load + strict load_state_dict, and their outputs and
 gradients compared."""
+
 import contextlib
 
 import numpy as np
@@ -21,8 +22,15 @@ def skip_random_init():
     every parameter with torchvision's right away: tc's normal_ is several times slower than
     torch's, and the largest models would spend seconds on numbers nobody reads. The random
     initialisation itself is tested separately (test_models_init.py)."""
-    names = ("normal_", "uniform_", "kaiming_normal_", "kaiming_uniform_", "trunc_normal_", "xavier_uniform_",
-             "xavier_normal_")
+    names = (
+        "normal_",
+        "uniform_",
+        "kaiming_normal_",
+        "kaiming_uniform_",
+        "trunc_normal_",
+        "xavier_uniform_",
+        "xavier_normal_",
+    )
     saved = {n: getattr(tc_init, n) for n in names if hasattr(tc_init, n)}
     try:
         for n in saved:
@@ -141,14 +149,19 @@ class Parity:
             scale = max(float(np.abs(truth).max()), floor)
             assert g64[name] is not None and g32[name] is not None, f"no gradient for {name}"
             err64 = float(np.abs(g64[name].numpy() - truth).max())
-            assert err64 <= rel64 * scale, f"float64 grad of {name}: error {err64:.3g} > {rel64:g} * {scale:.3g}"
+            assert err64 <= rel64 * scale, (
+                f"float64 grad of {name}: error {err64:.3g} > {rel64:g} * {scale:.3g}"
+            )
             ours.append(float(np.abs(g32[name].numpy() - truth).max()) / scale)
             theirs.append(float(np.abs(tg32[name].numpy() - truth).max()) / scale)
         ours, theirs = np.array(ours), np.array(theirs)
-        worst = [(list(tg64)[i], round(ours[i], 5), round(theirs[i], 5)) for i in np.argsort(-ours)[:3]]
+        worst = [
+            (list(tg64)[i], round(ours[i], 5), round(theirs[i], 5)) for i in np.argsort(-ours)[:3]
+        ]
         assert ours.mean() <= 4 * theirs.mean() + 1e-5 and ours.max() <= 4 * theirs.max() + 1e-4, (
             f"float32 gradients less accurate than torch's: mean relative error {ours.mean():.3g} vs "
-            f"{theirs.mean():.3g}, max {ours.max():.3g} vs {theirs.max():.3g}; worst (name, ours, torch): {worst}")
+            f"{theirs.mean():.3g}, max {ours.max():.3g} vs {theirs.max():.3g}; worst (name, ours, torch): {worst}"
+        )
         # Both libraries updated the running statistics twice (float32, then float64 steps).
         tbuffers = dict(tmodel.named_buffers())
         for name, b in model.named_buffers():

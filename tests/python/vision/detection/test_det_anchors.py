@@ -17,10 +17,13 @@ def _pair(tv, sizes, ratios, image_shape, map_shapes, dtype):
     import torch
     from torchvision.models.detection.anchor_utils import AnchorGenerator as TvAnchorGenerator
     from torchvision.models.detection.image_list import ImageList as TvImageList
+
     ours, ref = AnchorGenerator(sizes, ratios), TvAnchorGenerator(sizes, ratios)
     n = 2
     maps_tc = [tc.zeros((n, 4) + s, dtype=dtype) for s in map_shapes]
-    maps_t = [torch.zeros((n, 4) + s, dtype=getattr(torch, str(dtype).split(".")[-1])) for s in map_shapes]
+    maps_t = [
+        torch.zeros((n, 4) + s, dtype=getattr(torch, str(dtype).split(".")[-1])) for s in map_shapes
+    ]
     sizes_list = [image_shape, (image_shape[0] - 7, image_shape[1] - 3)]
     got = ours(ImageList(tc.zeros((n, 3) + image_shape, dtype=dtype), sizes_list), maps_tc)
     want = ref(TvImageList(torch.zeros((n, 3) + image_shape), sizes_list), maps_t)
@@ -38,13 +41,15 @@ def test_anchors_match_torchvision(tv, sizes, ratios, dtype):
     for g, w in zip(got, want):
         assert g.dtype == dtype
         np.testing.assert_array_equal(g.numpy(), w.numpy())
-    assert ours.num_anchors_per_location() == [len(s) * len(a) for s, a in
-                                               zip(ours.sizes, ours.aspect_ratios)]
+    assert ours.num_anchors_per_location() == [
+        len(s) * len(a) for s, a in zip(ours.sizes, ours.aspect_ratios)
+    ]
 
 
 def test_retinanet_default_anchors_non_divisible_maps(tv):
     """RetinaNet's 5 levels x 9 anchors, on a padded image whose maps are not exact divisors."""
     from torchvision.models.detection.retinanet import _default_anchorgen as tv_default
+
     ours, ref = _default_anchorgen(), tv_default()
     assert ours.sizes == ref.sizes and ours.aspect_ratios == ref.aspect_ratios
     assert ours.num_anchors_per_location() == ref.num_anchors_per_location() == [9] * 5

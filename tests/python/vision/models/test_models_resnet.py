@@ -1,5 +1,6 @@
 """ResNet / ResNeXt / Wide ResNet against torchvision 0.14: strict state-dict transfer both ways,
 eval outputs (float32, float64), train-mode loss and gradients, channels_last, autocast, bad input."""
+
 import numpy as np
 import pytest
 
@@ -17,20 +18,27 @@ LARGE = ["resnet101", "resnet152", "resnext101_32x8d", "resnext101_64x4d", "wide
 
 @pytest.mark.parametrize("name", SMALL)
 def test_eval_matches_torchvision(parity, name):
-    tmodel, model = parity.pair(getattr(parity.tv.models, name), getattr(models, name), num_classes=10)
+    tmodel, model = parity.pair(
+        getattr(parity.tv.models, name), getattr(models, name), num_classes=10
+    )
     parity.check_eval(tmodel, model, (1, 3, 64, 64))
 
 
 @pytest.mark.parametrize("name", LARGE)
 def test_eval_matches_torchvision_deep(parity, name):
-    tmodel, model = parity.pair(getattr(parity.tv.models, name), getattr(models, name), num_classes=10)
+    tmodel, model = parity.pair(
+        getattr(parity.tv.models, name), getattr(models, name), num_classes=10
+    )
     parity.check_eval(tmodel, model, (1, 3, 32, 32))
 
 
-@pytest.mark.parametrize("kwargs", [
-    {"replace_stride_with_dilation": [False, True, True]},
-    {"zero_init_residual": True, "groups": 2, "width_per_group": 32},
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"replace_stride_with_dilation": [False, True, True]},
+        {"zero_init_residual": True, "groups": 2, "width_per_group": 32},
+    ],
+)
 def test_constructor_arguments(parity, kwargs):
     tmodel, model = parity.pair(parity.tv.models.resnet50, models.resnet50, num_classes=7, **kwargs)
     parity.check_eval(tmodel, model, (1, 3, 48, 48))
@@ -53,12 +61,18 @@ def test_norm_layer_argument(parity):
 
 @pytest.mark.parametrize("name", ["resnet18", "resnet50"])
 def test_train_loss_and_gradients(parity, name):
-    tmodel, model = parity.pair(getattr(parity.tv.models, name), getattr(models, name), num_classes=10)
+    tmodel, model = parity.pair(
+        getattr(parity.tv.models, name), getattr(models, name), num_classes=10
+    )
     x = np.random.default_rng(2).standard_normal((2, 3, 64, 64)).astype(np.float32)
     y = np.array([3, 7])
-    parity.check_train(tmodel, model, x,
-                       lambda out: F.cross_entropy(out, tc.from_numpy(y)),
-                       lambda out: parity.torch.nn.functional.cross_entropy(out, parity.torch.from_numpy(y)))
+    parity.check_train(
+        tmodel,
+        model,
+        x,
+        lambda out: F.cross_entropy(out, tc.from_numpy(y)),
+        lambda out: parity.torch.nn.functional.cross_entropy(out, parity.torch.from_numpy(y)),
+    )
 
 
 def test_our_checkpoint_loads_in_torchvision(parity, tmp_path):
@@ -83,7 +97,9 @@ def test_channels_last_matches(parity):
         out = model(x).numpy()
     with parity.torch.no_grad():
         tmodel = tmodel.to(memory_format=parity.torch.channels_last)
-        ref = tmodel(parity.torch.from_numpy(x_np).contiguous(memory_format=parity.torch.channels_last)).numpy()
+        ref = tmodel(
+            parity.torch.from_numpy(x_np).contiguous(memory_format=parity.torch.channels_last)
+        ).numpy()
     parity.assert_close(out, ref, 2e-5)
 
 
@@ -97,7 +113,9 @@ def test_channels_last_training_gradients_match_nchw():
         F.cross_entropy(model(inp), y).backward()
         grads.append({n: p.grad.clone() for n, p in model.named_parameters()})
     for name, g in grads[0].items():
-        assert bool(tc.allclose(grads[1][name], g, rtol=1e-3, atol=1e-5 * float(g.abs().max()) + 1e-7)), name
+        assert bool(
+            tc.allclose(grads[1][name], g, rtol=1e-3, atol=1e-5 * float(g.abs().max()) + 1e-7)
+        ), name
 
 
 def test_autocast_bf16_cpu(parity):
@@ -139,7 +157,9 @@ def test_fine_tuning_replaces_fc_and_freezes_backbone():
 
 def test_bad_input_messages():
     model = models.resnet18().eval()
-    with pytest.raises(ValueError, match=r"expected input of shape \(N, 3, H, W\), got \(1, 1, 32, 32\)"):
+    with pytest.raises(
+        ValueError, match=r"expected input of shape \(N, 3, H, W\), got \(1, 1, 32, 32\)"
+    ):
         model(tc.randn(1, 1, 32, 32))
     with pytest.raises(ValueError, match="expected input of shape"):
         model(tc.randn(3, 32, 32))

@@ -1,4 +1,5 @@
 """Bad input to RetinaNet gets a clear error naming the problem. A tiny backbone keeps it fast."""
+
 import math
 
 import pytest
@@ -21,7 +22,9 @@ class TinyBackbone(nn.Module):
 
 def tiny_retinanet(num_classes=4):
     anchors = AnchorGenerator(((16, 32),), ((0.5, 1.0, 2.0),))
-    return RetinaNet(TinyBackbone(), num_classes, min_size=48, max_size=64, anchor_generator=anchors)
+    return RetinaNet(
+        TinyBackbone(), num_classes, min_size=48, max_size=64, anchor_generator=anchors
+    )
 
 
 def images():
@@ -29,8 +32,10 @@ def images():
 
 
 def good_targets():
-    return [{"boxes": tc.tensor([[2.0, 3.0, 20.0, 30.0]]), "labels": tc.tensor([1])},
-            {"boxes": tc.zeros(0, 4), "labels": tc.zeros(0, dtype=tc.int64)}]
+    return [
+        {"boxes": tc.tensor([[2.0, 3.0, 20.0, 30.0]]), "labels": tc.tensor([1])},
+        {"boxes": tc.zeros(0, 4), "labels": tc.zeros(0, dtype=tc.int64)},
+    ]
 
 
 def test_tiny_model_trains_and_predicts():
@@ -41,12 +46,15 @@ def test_tiny_model_trains_and_predicts():
     assert len(out) == 2 and set(out[0]) == {"boxes", "scores", "labels"}
 
 
-@pytest.mark.parametrize("boxes,message", [
-    ([[20.0, 3.0, 10.0, 30.0]], r"positive height and width.*target at index 0"),  # x2 < x1
-    ([[2.0, 30.0, 20.0, 30.0]], r"positive height and width"),                      # y2 == y1
-    ([[2.0, float("nan"), 20.0, 30.0]], r"NaN or infinite"),
-    ([[2.0, 3.0, float("inf"), 30.0]], r"NaN or infinite"),
-])
+@pytest.mark.parametrize(
+    "boxes,message",
+    [
+        ([[20.0, 3.0, 10.0, 30.0]], r"positive height and width.*target at index 0"),  # x2 < x1
+        ([[2.0, 30.0, 20.0, 30.0]], r"positive height and width"),  # y2 == y1
+        ([[2.0, float("nan"), 20.0, 30.0]], r"NaN or infinite"),
+        ([[2.0, 3.0, float("inf"), 30.0]], r"NaN or infinite"),
+    ],
+)
 def test_invalid_boxes(boxes, message):
     targets = good_targets()
     targets[0]["boxes"] = tc.tensor(boxes)
@@ -54,17 +62,20 @@ def test_invalid_boxes(boxes, message):
         tiny_retinanet().train()(images(), targets)
 
 
-@pytest.mark.parametrize("change,error,message", [
-    (lambda t: t[0].update(labels=tc.tensor([4])), ValueError, r"labels.*\[0, 4\)"),
-    (lambda t: t[0].update(labels=tc.tensor([-1])), ValueError, r"labels.*\[0, 4\)"),
-    (lambda t: t[0].update(labels=tc.tensor([1, 2])), ValueError, "1 boxes but 2 labels"),
-    (lambda t: t[0].update(labels=tc.tensor([1.0])), TypeError, "integer"),
-    (lambda t: t[0].update(boxes=tc.zeros(1, 5)), ValueError, r"shape \[N, 4\]"),
-    (lambda t: t[0].update(boxes=[[1, 2, 3, 4]]), TypeError, "Tensor"),
-    (lambda t: t[0].update(boxes=tc.tensor([[1, 2, 3, 4]])), TypeError, "floating point"),
-    (lambda t: t[0].pop("labels"), ValueError, "'boxes' and 'labels'"),
-    (lambda t: t.pop(), ValueError, "2 images but 1 targets"),
-])
+@pytest.mark.parametrize(
+    "change,error,message",
+    [
+        (lambda t: t[0].update(labels=tc.tensor([4])), ValueError, r"labels.*\[0, 4\)"),
+        (lambda t: t[0].update(labels=tc.tensor([-1])), ValueError, r"labels.*\[0, 4\)"),
+        (lambda t: t[0].update(labels=tc.tensor([1, 2])), ValueError, "1 boxes but 2 labels"),
+        (lambda t: t[0].update(labels=tc.tensor([1.0])), TypeError, "integer"),
+        (lambda t: t[0].update(boxes=tc.zeros(1, 5)), ValueError, r"shape \[N, 4\]"),
+        (lambda t: t[0].update(boxes=[[1, 2, 3, 4]]), TypeError, "Tensor"),
+        (lambda t: t[0].update(boxes=tc.tensor([[1, 2, 3, 4]])), TypeError, "floating point"),
+        (lambda t: t[0].pop("labels"), ValueError, "'boxes' and 'labels'"),
+        (lambda t: t.pop(), ValueError, "2 images but 1 targets"),
+    ],
+)
 def test_invalid_targets(change, error, message):
     targets = good_targets()
     change(targets)
@@ -97,6 +108,7 @@ def test_constructor_errors():
     class NoChannels(nn.Module):
         def forward(self, x):
             return x
+
     with pytest.raises(ValueError, match="out_channels"):
         RetinaNet(NoChannels(), 3)
     with pytest.raises(TypeError, match="anchor_generator"):
@@ -127,10 +139,15 @@ def test_version1_head_checkpoints_load():
         for head in ("classification_head", "regression_head"):
             prefix = f"head.{head}.conv."
             if key.startswith(prefix):
-                index, rest = key[len(prefix):].split(".0.", 1)
+                index, rest = key[len(prefix) :].split(".0.", 1)
                 key = f"{prefix}{2 * int(index)}.{rest}"
         old[key] = value
     assert "head.regression_head.conv.6.weight" in old
     fresh = tiny_retinanet()
     fresh.load_state_dict(old)
-    assert bool((fresh.head.regression_head.conv[3][0].weight == model.head.regression_head.conv[3][0].weight).all())
+    assert bool(
+        (
+            fresh.head.regression_head.conv[3][0].weight
+            == model.head.regression_head.conv[3][0].weight
+        ).all()
+    )

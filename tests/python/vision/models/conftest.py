@@ -1,4 +1,5 @@
 """The `parity` fixture (vmodels_parity.Parity) for the vision model tests."""
+
 import pytest
 
 from vmodels_parity import Parity

@@ -1,6 +1,7 @@
 """FCN / DeepLabV3 (ResNet-50/101 backbones) against torchvision 0.14: {"out", "aux"} outputs in
 eval mode (float32, float64), train-mode losses and gradients, weights / weights_backbone
 handling, autocast, fine-tuning a head, bad input."""
+
 import numpy as np
 import pytest
 
@@ -19,16 +20,26 @@ def _tv_builder(parity, name):
     return lambda **kw: fn(weights_backbone=None, **kw)
 
 
-@pytest.mark.parametrize("name,size", [("fcn_resnet50", 64), ("deeplabv3_resnet50", 64),
-                                       ("fcn_resnet101", 32), ("deeplabv3_resnet101", 32)])
+@pytest.mark.parametrize(
+    "name,size",
+    [
+        ("fcn_resnet50", 64),
+        ("deeplabv3_resnet50", 64),
+        ("fcn_resnet101", 32),
+        ("deeplabv3_resnet101", 32),
+    ],
+)
 def test_eval_matches_torchvision(parity, name, size):
-    tmodel, model = parity.pair(_tv_builder(parity, name), getattr(segmentation, name), num_classes=5,
-                                aux_loss=True)
+    tmodel, model = parity.pair(
+        _tv_builder(parity, name), getattr(segmentation, name), num_classes=5, aux_loss=True
+    )
     parity.check_eval(tmodel, model, (1, 3, size, size))
 
 
 def test_without_aux_and_default_classes(parity):
-    tmodel, model = parity.pair(_tv_builder(parity, "deeplabv3_resnet50"), segmentation.deeplabv3_resnet50)
+    tmodel, model = parity.pair(
+        _tv_builder(parity, "deeplabv3_resnet50"), segmentation.deeplabv3_resnet50
+    )
     assert model.aux_classifier is None and model.classifier[4].out_channels == 21
     x = np.random.default_rng(0).standard_normal((1, 3, 48, 40)).astype(np.float32)
     out, ref = parity.run_both(tmodel, model, x)
@@ -38,10 +49,13 @@ def test_without_aux_and_default_classes(parity):
 
 @pytest.mark.parametrize("name", ["fcn_resnet50", "deeplabv3_resnet50"])
 def test_train_losses_and_gradients(parity, name):
-    tmodel, model = parity.pair(_tv_builder(parity, name), getattr(segmentation, name), num_classes=4,
-                                aux_loss=True)
+    tmodel, model = parity.pair(
+        _tv_builder(parity, name), getattr(segmentation, name), num_classes=4, aux_loss=True
+    )
     for m in list(tmodel.modules()) + list(model.modules()):
-        if type(m).__name__ == "Dropout":  # the heads' fixed dropouts; off so both runs are deterministic
+        if (
+            type(m).__name__ == "Dropout"
+        ):  # the heads' fixed dropouts; off so both runs are deterministic
             m.p = 0.0
     rng = np.random.default_rng(3)
     x = rng.standard_normal((2, 3, 64, 64)).astype(np.float32)
@@ -60,7 +74,9 @@ def test_train_losses_and_gradients(parity, name):
 
 
 def test_channels_last_and_autocast(parity):
-    tmodel, model = parity.pair(_tv_builder(parity, "fcn_resnet50"), segmentation.fcn_resnet50, num_classes=3)
+    tmodel, model = parity.pair(
+        _tv_builder(parity, "fcn_resnet50"), segmentation.fcn_resnet50, num_classes=3
+    )
     x_np = np.random.default_rng(4).standard_normal((1, 3, 64, 64)).astype(np.float32)
     with tc.no_grad():
         out = model(channels_last(tc.from_numpy(x_np)))["out"].numpy()
@@ -91,8 +107,13 @@ def test_local_weights_set_classes_and_aux(tmp_path):
         model = segmentation.fcn_resnet50(weights=path)
     # A local checkpoint says how many classes it predicts and whether it has the auxiliary head.
     assert model.aux_classifier is not None and model.classifier[4].out_channels == 6
-    assert all(bool(tc.equal(a, b)) for a, b in zip(model.state_dict().values(), source.state_dict().values()))
-    with pytest.raises(RuntimeError, match='Unexpected key\\(s\\) in state_dict: "aux_classifier.0.weight"'):
+    assert all(
+        bool(tc.equal(a, b))
+        for a, b in zip(model.state_dict().values(), source.state_dict().values())
+    )
+    with pytest.raises(
+        RuntimeError, match='Unexpected key\\(s\\) in state_dict: "aux_classifier.0.weight"'
+    ):
         segmentation.fcn_resnet50(weights=path, aux_loss=False)
 
 
@@ -145,7 +166,9 @@ def test_fine_tuning_a_new_head():
 def test_bad_input_and_arguments():
     with skip_random_init():
         model = segmentation.fcn_resnet50(num_classes=2).eval()
-    with pytest.raises(ValueError, match=r"FCN: expected input of shape \(N, 3, H, W\), got \(1, 2, 32, 32\)"):
+    with pytest.raises(
+        ValueError, match=r"FCN: expected input of shape \(N, 3, H, W\), got \(1, 2, 32, 32\)"
+    ):
         model(tc.randn(1, 2, 32, 32))
     with pytest.raises(ValueError, match="empty batch"):
         model(tc.randn(0, 3, 32, 32))

@@ -1,5 +1,6 @@
 """Wav2Letter against torchaudio 0.13: module tree, strict state-dict loading, outputs and every
 gradient for the three input types in float32 and float64; bad input."""
+
 import numpy as np
 import pytest
 
@@ -13,7 +14,9 @@ CASES = [("waveform", 1, 500), ("power_spectrum", 21, 9), ("mfcc", 13, 7)]
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("input_type,num_features,length", CASES)
-def test_forward_and_gradients_match_torchaudio(ta_ref, bridge, input_type, num_features, length, dtype):
+def test_forward_and_gradients_match_torchaudio(
+    ta_ref, bridge, input_type, num_features, length, dtype
+):
     torch = bridge.torch
     torch.manual_seed(1)
     ref = ta_ref.models.Wav2Letter(num_classes=7, input_type=input_type, num_features=num_features)
@@ -28,15 +31,20 @@ def test_forward_and_gradients_match_torchaudio(ta_ref, bridge, input_type, num_
 
 
 def test_module_tree_and_defaults_match(ta_ref):
-    for kwargs in ({}, {"input_type": "mfcc", "num_features": 40}, {"input_type": "power_spectrum",
-                                                                   "num_features": 201, "num_classes": 29}):
+    for kwargs in (
+        {},
+        {"input_type": "mfcc", "num_features": 40},
+        {"input_type": "power_spectrum", "num_features": 201, "num_classes": 29},
+    ):
         ref = ta_ref.models.Wav2Letter(**kwargs)
         ours = ta.models.Wav2Letter(**kwargs)
         ref_sd, our_sd = ref.state_dict(), ours.state_dict()
         assert list(ref_sd) == list(our_sd)
         for k in ref_sd:
             assert tuple(ref_sd[k].shape) == tuple(our_sd[k].shape), k
-        assert [type(m).__name__ for m in ref.modules()] == [type(m).__name__ for m in ours.modules()]
+        assert [type(m).__name__ for m in ref.modules()] == [
+            type(m).__name__ for m in ours.modules()
+        ]
 
 
 def test_output_is_log_probabilities_over_classes():

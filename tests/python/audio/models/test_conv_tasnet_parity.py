@@ -1,6 +1,7 @@
 """ConvTasNet against torchaudio 0.13: module tree of the default and conv_tasnet_base models,
 strict state-dict loading, outputs and every gradient in float32 and float64 for lengths that
 hit every remainder of the encoder stride (the end padding); bad input."""
+
 import numpy as np
 import pytest
 
@@ -8,8 +9,16 @@ import tensorcore as tc
 import tensorcore.audio as ta
 
 TOL = {"float32": (2e-4, 2e-5), "float64": (1e-9, 1e-11)}
-SMALL = dict(num_sources=3, enc_kernel_size=8, enc_num_feats=12, msk_kernel_size=3, msk_num_feats=6,
-             msk_num_hidden_feats=10, msk_num_layers=3, msk_num_stacks=2)
+SMALL = dict(
+    num_sources=3,
+    enc_kernel_size=8,
+    enc_num_feats=12,
+    msk_kernel_size=3,
+    msk_num_feats=6,
+    msk_num_hidden_feats=10,
+    msk_num_layers=3,
+    msk_num_stacks=2,
+)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -34,7 +43,9 @@ def test_forward_and_gradients_match_torchaudio(ta_ref, bridge, dtype, activate)
 def test_odd_kernel_alignment_matches_torchaudio(ta_ref, bridge):
     torch = bridge.torch
     torch.manual_seed(3)
-    kw = dict(SMALL, enc_kernel_size=7)  # stride 3, odd kernel: the other branch of the padding rule
+    kw = dict(
+        SMALL, enc_kernel_size=7
+    )  # stride 3, odd kernel: the other branch of the padding rule
     ref, ours = ta_ref.models.ConvTasNet(**kw), ta.models.ConvTasNet(**kw)
     bridge.load_weights(ref, ours)
     for length in (30, 31, 32, 33):
@@ -45,15 +56,22 @@ def test_odd_kernel_alignment_matches_torchaudio(ta_ref, bridge):
 
 
 def test_default_and_base_models_have_torchaudio_module_trees(ta_ref):
-    for ref, ours in ((ta_ref.models.ConvTasNet(), ta.models.ConvTasNet()),
-                      (ta_ref.models.conv_tasnet_base(num_sources=3), ta.models.conv_tasnet_base(num_sources=3))):
+    for ref, ours in (
+        (ta_ref.models.ConvTasNet(), ta.models.ConvTasNet()),
+        (ta_ref.models.conv_tasnet_base(num_sources=3), ta.models.conv_tasnet_base(num_sources=3)),
+    ):
         ref_sd, our_sd = ref.state_dict(), ours.state_dict()
         assert list(ref_sd) == list(our_sd)
         for k in ref_sd:
             assert tuple(ref_sd[k].shape) == tuple(our_sd[k].shape), k
-        assert [type(m).__name__ for m in ref.modules()] == [type(m).__name__ for m in ours.modules()]
+        assert [type(m).__name__ for m in ref.modules()] == [
+            type(m).__name__ for m in ours.modules()
+        ]
         assert ours.mask_generator.receptive_field == ref.mask_generator.receptive_field
-        assert type(ours.mask_generator.mask_activate).__name__ == type(ref.mask_generator.mask_activate).__name__
+        assert (
+            type(ours.mask_generator.mask_activate).__name__
+            == type(ref.mask_generator.mask_activate).__name__
+        )
 
 
 def test_base_model_forward_matches_torchaudio(ta_ref, bridge):

@@ -1,6 +1,7 @@
 """weights= / pretrained= handling: local files and state dicts load strictly, named torchvision
 weights come from torch's checkpoint cache or fail saying what to download; strict-load errors
 list missing/unexpected keys as torch does."""
+
 import os
 
 import pytest
@@ -80,11 +81,13 @@ def test_named_weights_without_the_file_say_what_to_download(monkeypatch, tmp_pa
     monkeypatch.setenv("TORCH_HOME", str(tmp_path / "torch_home"))
     cache = os.path.join(str(tmp_path / "torch_home"), "hub", "checkpoints")
     # pretrained=True means the V1 weights, as torchvision's legacy handling; DEFAULT is V2.
-    for kwargs, filename in (({"weights": models.ResNet50_Weights.IMAGENET1K_V2}, "resnet50-11ad3fa6.pth"),
-                             ({"weights": "IMAGENET1K_V2"}, "resnet50-11ad3fa6.pth"),
-                             ({"weights": "ResNet50_Weights.DEFAULT"}, "resnet50-11ad3fa6.pth"),
-                             ({"pretrained": True}, "resnet50-0676ba61.pth"),
-                             ({"weights": True}, "resnet50-0676ba61.pth")):
+    for kwargs, filename in (
+        ({"weights": models.ResNet50_Weights.IMAGENET1K_V2}, "resnet50-11ad3fa6.pth"),
+        ({"weights": "IMAGENET1K_V2"}, "resnet50-11ad3fa6.pth"),
+        ({"weights": "ResNet50_Weights.DEFAULT"}, "resnet50-11ad3fa6.pth"),
+        ({"pretrained": True}, "resnet50-0676ba61.pth"),
+        ({"weights": True}, "resnet50-0676ba61.pth"),
+    ):
         with pytest.raises(FileNotFoundError) as info:
             models.resnet50(**kwargs)
         msg = str(info.value)
@@ -124,7 +127,9 @@ def test_bad_weights_arguments(small_state, tmp_path):
         models.resnet18(weights=path, pretrained=True)
     with pytest.raises(FileNotFoundError, match="does not exist"):
         models.resnet18(weights=str(tmp_path / "missing.pth"))
-    with pytest.raises(ValueError, match="unknown weights 'IMAGENET9K'.*ResNet18_Weights.IMAGENET1K_V1"):
+    with pytest.raises(
+        ValueError, match="unknown weights 'IMAGENET9K'.*ResNet18_Weights.IMAGENET1K_V1"
+    ):
         models.resnet18(weights="IMAGENET9K")
     with pytest.raises(TypeError, match="must be None, a file path, a state dict"):
         models.resnet18(weights=3.5)

@@ -1,5 +1,6 @@
 """Helpers of the detection tests: tensor conversion both ways, random well-formed boxes and the
 detections comparison."""
+
 import numpy as np
 
 import tensorcore as tc
@@ -7,6 +8,7 @@ import tensorcore as tc
 
 def to_torch(x):
     import torch
+
     if isinstance(x, dict):
         return {k: to_torch(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
@@ -43,7 +45,13 @@ def assert_detections_equal(got, want, box_tol, score_tol):
     """Same number of detections, same labels in the same order, boxes and scores within tolerance."""
     assert len(got) == len(want)
     for i, (g, w) in enumerate(zip(got, want)):
-        assert g["boxes"].shape == w["boxes"].shape, f"image {i}: {g['boxes'].shape} vs {w['boxes'].shape}"
+        assert g["boxes"].shape == w["boxes"].shape, (
+            f"image {i}: {g['boxes'].shape} vs {w['boxes'].shape}"
+        )
         np.testing.assert_array_equal(g["labels"], w["labels"], err_msg=f"image {i} labels")
-        np.testing.assert_allclose(g["scores"], w["scores"], rtol=score_tol, atol=0, err_msg=f"image {i} scores")
-        np.testing.assert_allclose(g["boxes"], w["boxes"], rtol=0, atol=box_tol, err_msg=f"image {i} boxes")
+        np.testing.assert_allclose(
+            g["scores"], w["scores"], rtol=score_tol, atol=0, err_msg=f"image {i} scores"
+        )
+        np.testing.assert_allclose(
+            g["boxes"], w["boxes"], rtol=0, atol=box_tol, err_msg=f"image {i} boxes"
+        )

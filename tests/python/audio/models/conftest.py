@@ -62,12 +62,15 @@ class Bridge:
             q = our_params[name]
             assert q.grad is not None, name
             scale = max(1.0, float(p.grad.abs().max()))
-            np.testing.assert_allclose(self.np(q.grad), self.np(p.grad), rtol=rtol, atol=atol * scale,
-                                       err_msg=name)
+            np.testing.assert_allclose(
+                self.np(q.grad), self.np(p.grad), rtol=rtol, atol=atol * scale, err_msg=name
+            )
         for a, b in zip(ours_in, ref_in):
             if b.requires_grad:
                 scale = max(1.0, float(b.grad.abs().max()))
-                np.testing.assert_allclose(self.np(a.grad), self.np(b.grad), rtol=rtol, atol=atol * scale)
+                np.testing.assert_allclose(
+                    self.np(a.grad), self.np(b.grad), rtol=rtol, atol=atol * scale
+                )
 
 
 @pytest.fixture

@@ -1,6 +1,7 @@
 """RetinaNet post-processing against torchvision's on the same head outputs: many candidates above
 the threshold, overlapping boxes, per-level top-k, both NMS paths, truncation, images of
 different sizes."""
+
 import types
 
 import numpy as np
@@ -24,7 +25,10 @@ def _case(seed, num_classes, dtype, logit_mean=-2.5):
     anchors = gen(ImageList(tc.zeros((2, 3, 128, 160), dtype=dtype), IMAGE_SHAPES), maps)
     sizes = [3 * h * w for h, w in LEVELS]
     np_dtype = np.float32 if dtype == tc.float32 else np.float64
-    logits = [(rng.standard_normal((2, n, num_classes)) * 1.5 + logit_mean).astype(np_dtype) for n in sizes]
+    logits = [
+        (rng.standard_normal((2, n, num_classes)) * 1.5 + logit_mean).astype(np_dtype)
+        for n in sizes
+    ]
     regression = [(rng.standard_normal((2, n, 4)) * 0.3).astype(np_dtype) for n in sizes]
     split_anchors = [list(a.split(sizes)) for a in anchors]
     return logits, regression, split_anchors
@@ -33,14 +37,27 @@ def _case(seed, num_classes, dtype, logit_mean=-2.5):
 def _run_both(tv, logits, regression, anchors, **settings):
     from torchvision.models.detection.retinanet import RetinaNet as TvRetinaNet
     from torchvision.models.detection import _utils as tv_utils
+
     ref_self = types.SimpleNamespace(box_coder=tv_utils.BoxCoder((1.0,) * 4), **settings)
     our_self = types.SimpleNamespace(box_coder=det_utils.BoxCoder((1.0,) * 4), **settings)
     want = TvRetinaNet.postprocess_detections(
-        ref_self, {"cls_logits": [to_torch(x) for x in logits], "bbox_regression": [to_torch(x) for x in regression]},
-        [[to_torch(a) for a in per_image] for per_image in anchors], IMAGE_SHAPES)
+        ref_self,
+        {
+            "cls_logits": [to_torch(x) for x in logits],
+            "bbox_regression": [to_torch(x) for x in regression],
+        },
+        [[to_torch(a) for a in per_image] for per_image in anchors],
+        IMAGE_SHAPES,
+    )
     got = RetinaNet.postprocess_detections(
-        our_self, {"cls_logits": [tc.tensor(x) for x in logits], "bbox_regression": [tc.tensor(x) for x in regression]},
-        anchors, IMAGE_SHAPES)
+        our_self,
+        {
+            "cls_logits": [tc.tensor(x) for x in logits],
+            "bbox_regression": [tc.tensor(x) for x in regression],
+        },
+        anchors,
+        IMAGE_SHAPES,
+    )
     return to_numpy(got), to_numpy(want)
 
 
@@ -48,17 +65,22 @@ SETTINGS = dict(score_thresh=0.05, nms_thresh=0.5, detections_per_img=300, topk_
 
 
 @pytest.mark.parametrize("dtype", [tc.float32, tc.float64])
-@pytest.mark.parametrize("overrides", [
-    {},                                                   # thousands of boxes: one NMS per class
-    {"topk_candidates": 40, "detections_per_img": 25},    # per-level top-k and truncation
-    {"score_thresh": 0.6, "nms_thresh": 0.3},             # few boxes: the coordinate-trick NMS
-    {"score_thresh": 0.0},                                # every score passes (no logit pre-filter)
-    {"score_thresh": 0.9999},                             # nothing passes
-])
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {},  # thousands of boxes: one NMS per class
+        {"topk_candidates": 40, "detections_per_img": 25},  # per-level top-k and truncation
+        {"score_thresh": 0.6, "nms_thresh": 0.3},  # few boxes: the coordinate-trick NMS
+        {"score_thresh": 0.0},  # every score passes (no logit pre-filter)
+        {"score_thresh": 0.9999},  # nothing passes
+    ],
+)
 def test_postprocess_matches_torchvision(tv, dtype, overrides):
     logits, regression, anchors = _case(0, 6, dtype)
     got, want = _run_both(tv, logits, regression, anchors, **{**SETTINGS, **overrides})
-    assert_detections_equal(got, want, box_tol=1e-4 if dtype == tc.float32 else 1e-10, score_tol=1e-6)
+    assert_detections_equal(
+        got, want, box_tol=1e-4 if dtype == tc.float32 else 1e-10, score_tol=1e-6
+    )
     for g in got:
         assert g["labels"].dtype == np.int64 and g["scores"].dtype == g["boxes"].dtype
         assert np.all(np.diff(g["scores"]) <= 0)  # sorted by decreasing score
@@ -84,7 +106,9 @@ def test_postprocess_near_threshold_scores(tv):
     edge = np.float32(np.log(0.05 / 0.95))
     for level in logits:
         flat = level.reshape(-1)
-        flat[::7] = edge + np.float32(np.random.default_rng(0).integers(-50, 50, flat[::7].shape)) * 1e-7
+        flat[::7] = (
+            edge + np.float32(np.random.default_rng(0).integers(-50, 50, flat[::7].shape)) * 1e-7
+        )
     got, want = _run_both(tv, logits, regression, anchors, **SETTINGS)
     assert_detections_equal(got, want, box_tol=1e-4, score_tol=1e-6)
 
@@ -93,8 +117,19 @@ def test_postprocess_errors():
     logits, regression, anchors = _case(3, 2, tc.float32)
     with pytest.raises(ValueError, match="levels of logits"):
         from tensorcore.vision.models.detection.postprocess import postprocess_detections
-        postprocess_detections([tc.tensor(x) for x in logits], [tc.tensor(x) for x in regression[:2]], anchors,
-                               IMAGE_SHAPES, det_utils.BoxCoder((1.0,) * 4))
+
+        postprocess_detections(
+            [tc.tensor(x) for x in logits],
+            [tc.tensor(x) for x in regression[:2]],
+            anchors,
+            IMAGE_SHAPES,
+            det_utils.BoxCoder((1.0,) * 4),
+        )
     with pytest.raises(ValueError, match="anchors for 1 images"):
-        postprocess_detections([tc.tensor(x) for x in logits], [tc.tensor(x) for x in regression], anchors[:1],
-                               IMAGE_SHAPES, det_utils.BoxCoder((1.0,) * 4))
+        postprocess_detections(
+            [tc.tensor(x) for x in logits],
+            [tc.tensor(x) for x in regression],
+            anchors[:1],
+            IMAGE_SHAPES,
+            det_utils.BoxCoder((1.0,) * 4),
+        )

@@ -1,5 +1,6 @@
 """The models' own random initialisation (the parity tests overwrite it with torchvision's
 weights): the distributions torchvision's constructors draw from."""
+
 import math
 
 import pytest

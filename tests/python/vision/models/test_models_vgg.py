@@ -7,6 +7,7 @@ code for all eight; its eval outputs are checked in full on vgg11 and vgg11_bn. 
 and for the training step, after the full module trees are compared, both models get the same
 small head (1x1 avgpool, Linear 512->64->64->classes) so the float32/float64 comparisons cover
 the distinct feature stacks without moving half a gigabyte per model (and a 100M-entry gradient)."""
+
 import numpy as np
 import pytest
 
@@ -23,14 +24,22 @@ NAMES = ["vgg11", "vgg11_bn", "vgg13", "vgg13_bn", "vgg16", "vgg16_bn", "vgg19",
 @pytest.mark.parametrize("name", ["vgg11", "vgg11_bn"])
 def test_eval_matches_torchvision(parity, name):
     # 32x32 is the smallest input (five 2x2 pools); the adaptive pool then repeats the 1x1 map 7x7.
-    tmodel, model = parity.pair(getattr(parity.tv.models, name), getattr(models, name), num_classes=10)
+    tmodel, model = parity.pair(
+        getattr(parity.tv.models, name), getattr(models, name), num_classes=10
+    )
     parity.check_eval(tmodel, model, (1, 3, 32, 32))
 
 
 def _small_head(nn_ns, num_classes):
     return nn_ns.AdaptiveAvgPool2d((1, 1)), nn_ns.Sequential(
-        nn_ns.Linear(512, 64), nn_ns.ReLU(True), nn_ns.Dropout(), nn_ns.Linear(64, 64), nn_ns.ReLU(True),
-        nn_ns.Dropout(), nn_ns.Linear(64, num_classes))
+        nn_ns.Linear(512, 64),
+        nn_ns.ReLU(True),
+        nn_ns.Dropout(),
+        nn_ns.Linear(64, 64),
+        nn_ns.ReLU(True),
+        nn_ns.Dropout(),
+        nn_ns.Linear(64, num_classes),
+    )
 
 
 def _pair_with_small_head(parity, name, **kwargs):
@@ -57,19 +66,27 @@ def test_features_match_torchvision(parity, name):
 def test_train_loss_and_gradients(parity):
     tmodel, model = _pair_with_small_head(parity, "vgg11_bn", dropout=0.0)
     for m in list(tmodel.modules()) + list(model.modules()):
-        if type(m).__name__ == "Dropout":  # the small head's dropouts, as dropout=0.0 does for the full one
+        if (
+            type(m).__name__ == "Dropout"
+        ):  # the small head's dropouts, as dropout=0.0 does for the full one
             m.p = 0.0
     x = np.random.default_rng(2).standard_normal((2, 3, 32, 32)).astype(np.float32)
     y = np.array([0, 9])
-    parity.check_train(tmodel, model, x,
-                       lambda out: F.cross_entropy(out, tc.from_numpy(y)),
-                       lambda out: parity.torch.nn.functional.cross_entropy(out, parity.torch.from_numpy(y)))
+    parity.check_train(
+        tmodel,
+        model,
+        x,
+        lambda out: F.cross_entropy(out, tc.from_numpy(y)),
+        lambda out: parity.torch.nn.functional.cross_entropy(out, parity.torch.from_numpy(y)),
+    )
 
 
 def test_bad_input():
     with skip_random_init():
         model = models.vgg11(init_weights=False).eval()
-    with pytest.raises(ValueError, match=r"expected input of shape \(N, 3, H, W\), got \(1, 1, 32, 32\)"):
+    with pytest.raises(
+        ValueError, match=r"expected input of shape \(N, 3, H, W\), got \(1, 1, 32, 32\)"
+    ):
         model(tc.randn(1, 1, 32, 32))
     with pytest.raises(ValueError, match="empty batch"):
         model(tc.randn(0, 3, 32, 32))

@@ -1,4 +1,5 @@
 """The detection tests' reference: torchvision, imported once or the test skipped."""
+
 import pytest
 
 
