@@ -6,7 +6,7 @@ import pytest
 import tensorcore as tc
 from tensorcore.vision.io import VideoReader
 
-from conftest import AUDIO_FILES
+from video_media import AUDIO_FILES
 
 # Max abs error vs the generated sine (after the codec's start-up frames).
 TOLERANCE = {"h264.mp4": 0.05, "vp9.webm": 0.05, "mpeg4.avi": 1e-4}  # AAC, Opus, PCM s16

@@ -9,7 +9,7 @@ import pytest
 import tensorcore as tc
 from tensorcore.vision.io import VideoReader, read_video, read_video_timestamps
 
-from conftest import VIDEO_FILES
+from video_media import VIDEO_FILES
 
 
 def read_everything(src):

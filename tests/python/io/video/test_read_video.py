@@ -9,7 +9,7 @@ import pytest
 import tensorcore as tc
 from tensorcore.vision.io import VideoReader, read_video, read_video_timestamps
 
-from conftest import H, W, frame_colour
+from video_media import H, W, frame_colour
 
 
 def stack_reader(path, stream="video"):

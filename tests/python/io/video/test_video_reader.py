@@ -8,7 +8,7 @@ import pytest
 import tensorcore as tc
 from tensorcore.vision.io import VideoReader
 
-from conftest import AUDIO_FILES, VIDEO_FILES, H, W, frame_colour
+from video_media import AUDIO_FILES, VIDEO_FILES, H, W, frame_colour
 
 
 def frame_index(data):

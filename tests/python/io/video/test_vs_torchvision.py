@@ -6,7 +6,7 @@ import pytest
 
 from tensorcore.vision.io import VideoReader, read_video
 
-from conftest import AUDIO_FILES, VIDEO_FILES
+from video_media import AUDIO_FILES, VIDEO_FILES
 
 
 def tv_frames(tv, path, stream="video"):
