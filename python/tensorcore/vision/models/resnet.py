@@ -3,6 +3,7 @@ module tree, so torchvision state dicts load strictly and ``model.fc = nn.Linear
 import tensorcore as tc
 import tensorcore.nn as nn
 
+from ._api import register_model
 from ._utils import check_image_batch
 from ._weights import classifier_state_dict, load_weights, make_weights_enum, overwrite_named_param
 
@@ -197,23 +198,28 @@ def _resnet(block, layers, enum_cls, weights, pretrained, progress, kwargs, buil
 # Each builder takes weights= (a file path, a state dict, a weights enum member or its name) or
 # the legacy pretrained= (True means the DEFAULT member); see _weights.py.
 
+@register_model(ResNet18_Weights)
 def resnet18(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _resnet(BasicBlock, [2, 2, 2, 2], ResNet18_Weights, weights, pretrained, progress, kwargs, "resnet18")
 
 
+@register_model(ResNet34_Weights)
 def resnet34(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _resnet(BasicBlock, [3, 4, 6, 3], ResNet34_Weights, weights, pretrained, progress, kwargs, "resnet34")
 
 
+@register_model(ResNet50_Weights)
 def resnet50(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _resnet(Bottleneck, [3, 4, 6, 3], ResNet50_Weights, weights, pretrained, progress, kwargs, "resnet50")
 
 
+@register_model(ResNet101_Weights)
 def resnet101(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _resnet(Bottleneck, [3, 4, 23, 3], ResNet101_Weights, weights, pretrained, progress, kwargs,
                    "resnet101")
 
 
+@register_model(ResNet152_Weights)
 def resnet152(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _resnet(Bottleneck, [3, 8, 36, 3], ResNet152_Weights, weights, pretrained, progress, kwargs,
                    "resnet152")
@@ -226,27 +232,32 @@ def _with_width(kwargs, groups, width_per_group):
     return kwargs
 
 
+@register_model(ResNeXt50_32X4D_Weights)
 def resnext50_32x4d(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _resnet(Bottleneck, [3, 4, 6, 3], ResNeXt50_32X4D_Weights, weights, pretrained, progress,
                    _with_width(kwargs, 32, 4), "resnext50_32x4d")
 
 
+@register_model(ResNeXt101_32X8D_Weights)
 def resnext101_32x8d(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _resnet(Bottleneck, [3, 4, 23, 3], ResNeXt101_32X8D_Weights, weights, pretrained, progress,
                    _with_width(kwargs, 32, 8), "resnext101_32x8d")
 
 
+@register_model(ResNeXt101_64X4D_Weights)
 def resnext101_64x4d(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _resnet(Bottleneck, [3, 4, 23, 3], ResNeXt101_64X4D_Weights, weights, pretrained, progress,
                    _with_width(kwargs, 64, 4), "resnext101_64x4d")
 
 
+@register_model(Wide_ResNet50_2_Weights)
 def wide_resnet50_2(weights=None, progress=True, *, pretrained=None, **kwargs):
     """ResNet-50 with twice the channels in each bottleneck's 3x3 convolution."""
     return _resnet(Bottleneck, [3, 4, 6, 3], Wide_ResNet50_2_Weights, weights, pretrained, progress,
                    _with_width(kwargs, 1, 128), "wide_resnet50_2")
 
 
+@register_model(Wide_ResNet101_2_Weights)
 def wide_resnet101_2(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _resnet(Bottleneck, [3, 4, 23, 3], Wide_ResNet101_2_Weights, weights, pretrained, progress,
                    _with_width(kwargs, 1, 128), "wide_resnet101_2")

@@ -1,6 +1,7 @@
 """FCN with a dilated ResNet-50/101 backbone (torchvision.models.segmentation.fcn)."""
 import tensorcore.nn as nn
 
+from .._api import register_model
 from .._utils import IntermediateLayerGetter
 from .._weights import load_weights, make_weights_enum
 from ..resnet import ResNet50_Weights, ResNet101_Weights, resnet50, resnet101
@@ -55,12 +56,14 @@ def _build(resnet_fn, enum_cls, backbone_enum, weights, progress, num_classes, a
 # weights / weights_backbone (and the legacy pretrained / pretrained_backbone) as in _weights.py;
 # weights_backbone defaults to None here (torchvision 0.14: ImageNet weights, which need a download).
 
+@register_model(FCN_ResNet50_Weights)
 def fcn_resnet50(weights=None, progress=True, num_classes=None, aux_loss=None, weights_backbone=None, *,
                  pretrained=None, pretrained_backbone=None, **kwargs):
     return _build(resnet50, FCN_ResNet50_Weights, ResNet50_Weights, weights, progress, num_classes, aux_loss,
                   weights_backbone, pretrained, pretrained_backbone, kwargs, "fcn_resnet50")
 
 
+@register_model(FCN_ResNet101_Weights)
 def fcn_resnet101(weights=None, progress=True, num_classes=None, aux_loss=None, weights_backbone=None, *,
                   pretrained=None, pretrained_backbone=None, **kwargs):
     return _build(resnet101, FCN_ResNet101_Weights, ResNet101_Weights, weights, progress, num_classes, aux_loss,
