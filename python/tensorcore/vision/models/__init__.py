@@ -4,6 +4,7 @@ same constructors, module trees and state-dict keys (docs/vision_models.md)."""
 import importlib.util as _importlib_util
 
 from ._weights import WeightsEnum, Weights, checkpoint_dir  # noqa: F401
+from ._api import list_models, get_model, get_model_builder, get_model_weights, get_weight  # noqa: F401
 from .resnet import *  # noqa: F401,F403
 from .mobilenetv2 import *  # noqa: F401,F403
 from .mobilenetv3 import *  # noqa: F401,F403

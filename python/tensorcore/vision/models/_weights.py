@@ -103,10 +103,23 @@ def checkpoint_dir():
     return os.path.join(torch_home, "hub", "checkpoints")
 
 
+def _is_legacy_torch_file(path):
+    # torch.save before 1.6 (or with _use_new_zipfile_serialization=False) writes a bare pickle
+    # stream (protocol 2) instead of a zip archive; tc.load reads only the zip format.
+    with open(path, "rb") as f:
+        return f.read(2) == b"\x80\x02"
+
+
 def _load_file(path):
     try:
         state = tc.load(path, map_location="cpu")
     except Exception as e:
+        if _is_legacy_torch_file(path):
+            raise RuntimeError(
+                f"the weights file '{path}' is in torch's legacy (pre-1.6) serialization format, which "
+                f"tc.load does not read; convert it once with torch: "
+                f"torch.save(torch.load('{path}'), 'converted.pth')"
+            ) from e
         raise RuntimeError(f"could not read the weights file '{path}': {e}") from e
     return _as_state_dict(state, f"the weights file '{path}'")
 

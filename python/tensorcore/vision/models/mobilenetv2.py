@@ -5,6 +5,7 @@ import tensorcore as tc
 import tensorcore.nn as nn
 import tensorcore.nn.functional as F
 
+from ._api import register_model
 from ._utils import Conv2dNormActivation, _make_divisible, check_image_batch
 from ._weights import classifier_state_dict, load_weights, make_weights_enum
 
@@ -150,6 +151,7 @@ MobileNet_V2_Weights = make_weights_enum(
 )
 
 
+@register_model(MobileNet_V2_Weights)
 def mobilenet_v2(weights=None, progress=True, *, pretrained=None, **kwargs):
     """MobileNetV2; weights= / pretrained= as described in _weights.py."""
     state = classifier_state_dict(

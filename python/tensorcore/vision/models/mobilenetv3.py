@@ -6,6 +6,7 @@ from functools import partial
 import tensorcore as tc
 import tensorcore.nn as nn
 
+from ._api import register_model
 from ._utils import (
     Conv2dNormActivation,
     SqueezeExcitation,
@@ -266,12 +267,14 @@ def _mobilenet_v3(arch, enum_cls, weights, pretrained, progress, kwargs):
 # the block table, the other keywords go to MobileNetV3.
 
 
+@register_model(MobileNet_V3_Large_Weights)
 def mobilenet_v3_large(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _mobilenet_v3(
         "mobilenet_v3_large", MobileNet_V3_Large_Weights, weights, pretrained, progress, kwargs
     )
 
 
+@register_model(MobileNet_V3_Small_Weights)
 def mobilenet_v3_small(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _mobilenet_v3(
         "mobilenet_v3_small", MobileNet_V3_Small_Weights, weights, pretrained, progress, kwargs

@@ -4,6 +4,7 @@ module tree, so torchvision state dicts load strictly and ``model.fc = nn.Linear
 import tensorcore as tc
 import tensorcore.nn as nn
 
+from ._api import register_model
 from ._utils import check_image_batch
 from ._weights import classifier_state_dict, load_weights, make_weights_enum, overwrite_named_param
 
@@ -287,6 +288,7 @@ def _resnet(block, layers, enum_cls, weights, pretrained, progress, kwargs, buil
 # the legacy pretrained= (True means the DEFAULT member); see _weights.py.
 
 
+@register_model(ResNet18_Weights)
 def resnet18(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _resnet(
         BasicBlock,
@@ -300,6 +302,7 @@ def resnet18(weights=None, progress=True, *, pretrained=None, **kwargs):
     )
 
 
+@register_model(ResNet34_Weights)
 def resnet34(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _resnet(
         BasicBlock,
@@ -313,6 +316,7 @@ def resnet34(weights=None, progress=True, *, pretrained=None, **kwargs):
     )
 
 
+@register_model(ResNet50_Weights)
 def resnet50(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _resnet(
         Bottleneck,
@@ -326,6 +330,7 @@ def resnet50(weights=None, progress=True, *, pretrained=None, **kwargs):
     )
 
 
+@register_model(ResNet101_Weights)
 def resnet101(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _resnet(
         Bottleneck,
@@ -339,6 +344,7 @@ def resnet101(weights=None, progress=True, *, pretrained=None, **kwargs):
     )
 
 
+@register_model(ResNet152_Weights)
 def resnet152(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _resnet(
         Bottleneck,
@@ -359,6 +365,7 @@ def _with_width(kwargs, groups, width_per_group):
     return kwargs
 
 
+@register_model(ResNeXt50_32X4D_Weights)
 def resnext50_32x4d(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _resnet(
         Bottleneck,
@@ -372,6 +379,7 @@ def resnext50_32x4d(weights=None, progress=True, *, pretrained=None, **kwargs):
     )
 
 
+@register_model(ResNeXt101_32X8D_Weights)
 def resnext101_32x8d(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _resnet(
         Bottleneck,
@@ -385,6 +393,7 @@ def resnext101_32x8d(weights=None, progress=True, *, pretrained=None, **kwargs):
     )
 
 
+@register_model(ResNeXt101_64X4D_Weights)
 def resnext101_64x4d(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _resnet(
         Bottleneck,
@@ -398,6 +407,7 @@ def resnext101_64x4d(weights=None, progress=True, *, pretrained=None, **kwargs):
     )
 
 
+@register_model(Wide_ResNet50_2_Weights)
 def wide_resnet50_2(weights=None, progress=True, *, pretrained=None, **kwargs):
     """ResNet-50 with twice the channels in each bottleneck's 3x3 convolution."""
     return _resnet(
@@ -412,6 +422,7 @@ def wide_resnet50_2(weights=None, progress=True, *, pretrained=None, **kwargs):
     )
 
 
+@register_model(Wide_ResNet101_2_Weights)
 def wide_resnet101_2(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _resnet(
         Bottleneck,

@@ -4,6 +4,7 @@ state-dict keys as torchvision."""
 import tensorcore as tc
 import tensorcore.nn as nn
 
+from ._api import register_model
 from ._utils import check_image_batch
 from ._weights import (
     WeightsEnum,
@@ -156,33 +157,41 @@ def _vgg(cfg, batch_norm, enum_cls, weights, pretrained, progress, kwargs, build
 # weights= / pretrained= as described in _weights.py.
 
 
+@register_model(VGG11_Weights)
 def vgg11(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _vgg("A", False, VGG11_Weights, weights, pretrained, progress, kwargs, "vgg11")
 
 
+@register_model(VGG11_BN_Weights)
 def vgg11_bn(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _vgg("A", True, VGG11_BN_Weights, weights, pretrained, progress, kwargs, "vgg11_bn")
 
 
+@register_model(VGG13_Weights)
 def vgg13(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _vgg("B", False, VGG13_Weights, weights, pretrained, progress, kwargs, "vgg13")
 
 
+@register_model(VGG13_BN_Weights)
 def vgg13_bn(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _vgg("B", True, VGG13_BN_Weights, weights, pretrained, progress, kwargs, "vgg13_bn")
 
 
+@register_model(VGG16_Weights)
 def vgg16(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _vgg("D", False, VGG16_Weights, weights, pretrained, progress, kwargs, "vgg16")
 
 
+@register_model(VGG16_BN_Weights)
 def vgg16_bn(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _vgg("D", True, VGG16_BN_Weights, weights, pretrained, progress, kwargs, "vgg16_bn")
 
 
+@register_model(VGG19_Weights)
 def vgg19(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _vgg("E", False, VGG19_Weights, weights, pretrained, progress, kwargs, "vgg19")
 
 
+@register_model(VGG19_BN_Weights)
 def vgg19_bn(weights=None, progress=True, *, pretrained=None, **kwargs):
     return _vgg("E", True, VGG19_BN_Weights, weights, pretrained, progress, kwargs, "vgg19_bn")

@@ -7,6 +7,7 @@ import pytest
 
 import tensorcore as tc
 import tensorcore.nn as nn
+import tensorcore.nn.init as tc_init
 from tensorcore.vision import models
 
 
@@ -61,10 +62,24 @@ def test_mobilenet_v3_norm_defaults():
     assert isinstance(bn, nn.BatchNorm2d) and bn.eps == 0.001 and bn.momentum == 0.01
 
 
-def test_vgg_init():
+def test_vgg_init(monkeypatch):
+    # The two big classifier matrices (120M entries) would take tc's normal_ seconds to fill; the
+    # spy records that they are drawn from N(0, 0.01) and draws only the smaller tensors.
+    real_normal = tc_init.normal_
+    big_draws = []
+
+    def spy_normal(tensor, mean=0.0, std=1.0, generator=None):
+        if tensor.numel() > 5_000_000:
+            big_draws.append((tuple(tensor.shape), mean, std))
+            return tensor
+        return real_normal(tensor, mean, std, generator)
+
+    monkeypatch.setattr(tc_init, "normal_", spy_normal)
     tc.manual_seed(2)
     model = models.vgg11()
+    assert big_draws == [((4096, 25088), 0, 0.01), ((4096, 4096), 0, 0.01)]
     _check_kaiming_fan_out(model)
-    linear = model.classifier[3]
-    assert abs(_std(linear.weight) / 0.01 - 1) < 0.02 and float(linear.bias.abs().sum()) == 0
+    last = model.classifier[6]
+    assert abs(_std(last.weight) / 0.01 - 1) < 0.02 and float(last.bias.abs().sum()) == 0
+    assert float(model.classifier[0].bias.abs().sum()) == 0
     assert float(model.features[0].bias.abs().sum()) == 0

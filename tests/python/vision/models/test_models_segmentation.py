@@ -58,8 +58,8 @@ def test_train_losses_and_gradients(parity, name):
         ):  # the heads' fixed dropouts; off so both runs are deterministic
             m.p = 0.0
     rng = np.random.default_rng(3)
-    x = rng.standard_normal((2, 3, 64, 64)).astype(np.float32)
-    target = rng.integers(0, 4, (2, 64, 64))
+    x = rng.standard_normal((2, 3, 32, 32)).astype(np.float32)
+    target = rng.integers(0, 4, (2, 32, 32))
 
     def tc_loss(out):
         t = tc.from_numpy(target)

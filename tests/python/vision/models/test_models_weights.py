@@ -10,11 +10,28 @@ import tensorcore as tc
 import tensorcore.nn as nn
 from tensorcore.vision import models
 
+from vmodels_parity import skip_random_init
+
+
+@pytest.fixture(autouse=True)
+def _no_random_init():
+    # These tests are about which numbers get loaded, not the random initialisation; the source
+    # models get distinct deterministic values instead (faster than tc's normal_).
+    with skip_random_init():
+        yield
+
+
+def _fill_distinct(model):
+    with tc.no_grad():
+        for i, t in enumerate(model.state_dict().values()):
+            if t.is_floating_point():
+                t.copy_(tc.arange(t.numel(), dtype=t.dtype).reshape(t.shape) * 1e-4 + i)
+    return model
+
 
 @pytest.fixture
 def small_state(tmp_path):
-    tc.manual_seed(0)
-    model = models.resnet18(num_classes=5)
+    model = _fill_distinct(models.resnet18(num_classes=5))
     path = tmp_path / "r18.pth"
     tc.save(model.state_dict(), path, format="pt")
     return model, path
@@ -60,6 +77,15 @@ def test_torch_saved_file_loads(torch_ref, tmp_path):
         assert (v.numpy() == ref[k].numpy()).all(), k
 
 
+def test_legacy_torch_format_is_named(torch_ref, tmp_path):
+    path = tmp_path / "legacy.pth"
+    torch_ref.save({"fc.bias": torch_ref.zeros(2)}, path, _use_new_zipfile_serialization=False)
+    with pytest.raises(
+        RuntimeError, match="legacy \\(pre-1.6\\) serialization format.*torch.save\\(torch.load"
+    ):
+        models.resnet18(weights=path)
+
+
 def test_strict_load_lists_missing_and_unexpected_keys(small_state, tmp_path):
     model, _ = small_state
     state = dict(model.state_dict())
@@ -102,8 +128,7 @@ def test_named_weights_from_the_cache(monkeypatch, tmp_path):
     monkeypatch.setenv("TORCH_HOME", str(tmp_path))
     cache = tmp_path / "hub" / "checkpoints"
     cache.mkdir(parents=True)
-    tc.manual_seed(1)
-    model = models.resnet18()
+    model = _fill_distinct(models.resnet18())
     tc.save(model.state_dict(), cache / "resnet18-f37072fd.pth", format="pt")
     loaded = models.resnet18(weights=models.ResNet18_Weights.IMAGENET1K_V1)
     assert _same_weights(loaded, model)

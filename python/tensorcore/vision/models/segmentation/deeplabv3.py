@@ -5,6 +5,7 @@ import tensorcore as tc
 import tensorcore.nn as nn
 import tensorcore.nn.functional as F
 
+from .._api import register_model
 from .._utils import IntermediateLayerGetter
 from .._weights import load_weights, make_weights_enum
 from ..resnet import ResNet50_Weights, ResNet101_Weights, resnet50, resnet101
@@ -153,6 +154,7 @@ def _build(
 # weights_backbone defaults to None here (torchvision 0.14: ImageNet weights, which need a download).
 
 
+@register_model(DeepLabV3_ResNet50_Weights)
 def deeplabv3_resnet50(
     weights=None,
     progress=True,
@@ -180,6 +182,7 @@ def deeplabv3_resnet50(
     )
 
 
+@register_model(DeepLabV3_ResNet101_Weights)
 def deeplabv3_resnet101(
     weights=None,
     progress=True,

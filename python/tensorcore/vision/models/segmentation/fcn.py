@@ -2,6 +2,7 @@
 
 import tensorcore.nn as nn
 
+from .._api import register_model
 from .._utils import IntermediateLayerGetter
 from .._weights import load_weights, make_weights_enum
 from ..resnet import ResNet50_Weights, ResNet101_Weights, resnet50, resnet101
@@ -92,6 +93,7 @@ def _build(
 # weights_backbone defaults to None here (torchvision 0.14: ImageNet weights, which need a download).
 
 
+@register_model(FCN_ResNet50_Weights)
 def fcn_resnet50(
     weights=None,
     progress=True,
@@ -119,6 +121,7 @@ def fcn_resnet50(
     )
 
 
+@register_model(FCN_ResNet101_Weights)
 def fcn_resnet101(
     weights=None,
     progress=True,
