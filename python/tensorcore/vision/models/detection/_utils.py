@@ -8,7 +8,7 @@ import numpy as np
 import tensorcore as tc
 from tensorcore.nn import functional as F
 
-from ...ops import FrozenBatchNorm2d, nms
+from ...ops import FrozenBatchNorm2d, nms, sigmoid_focal_loss
 
 __all__ = [
     "BalancedPositiveNegativeSampler",
@@ -314,6 +314,57 @@ def complete_box_iou_loss(boxes1, boxes2, reduction="none", eps=1e-7):
     with tc.no_grad():
         alpha = v / (1 - iou + v + eps)
     return _reduce(diou_loss + alpha * v, reduction)
+
+
+class _NegativeFocalSum(tc.autograd.Function):
+    """sum_r row_weight[r] * sum_k FL(logits[r, k], target 0): the focal loss every entry of a
+    one-hot target has before its few positives are corrected. One node that keeps only the
+    logits and recomputes the rest in backward, in place where it can: autograd over the
+    elementwise formula would keep a dozen (anchors x classes) intermediates alive (~60 MB each
+    for an 800x1066 image), and allocating them costs as much as computing them."""
+
+    @staticmethod
+    def _terms(x, gamma):
+        p = tc.sigmoid(x)
+        # BCE with logits for target 0: max(x, 0) + log1p(exp(-|x|)), two buffers in all.
+        ce = x.abs().neg_().exp_().log1p_().add_(x.clamp(min=0))
+        modulation = p * p if gamma == 2.0 else p**gamma
+        return p, ce, modulation
+
+    @staticmethod
+    def forward(ctx, logits, row_weight, alpha, gamma):
+        _, ce, modulation = _NegativeFocalSum._terms(logits, gamma)
+        scale = (1.0 - alpha) if alpha >= 0 else 1.0
+        ctx.save_for_backward(logits, row_weight)
+        ctx.alpha_scale, ctx.gamma = scale, gamma
+        return (ce.mul_(modulation).sum(dim=1) * row_weight).sum() * scale
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        logits, row_weight = ctx.saved_tensors
+        p, ce, modulation = _NegativeFocalSum._terms(logits, ctx.gamma)
+        # d/dx [ce * p^g] = p^g * (p + g * (1 - p) * ce)
+        local = (1 - p).mul_(ce).mul_(ctx.gamma).add_(p).mul_(modulation)
+        return local.mul_((row_weight * (grad_output * ctx.alpha_scale))[:, None]), None, None, None
+
+
+def _one_hot_focal_loss_sum(
+    logits, row_weight, positive_rows, positive_classes, alpha=0.25, gamma=2.0
+):
+    """sigmoid_focal_loss(logits, one_hot, alpha, gamma) summed over the rows with row_weight 1,
+    where one_hot is 1 at (positive_rows, positive_classes) only (positives lie in weighted rows).
+    Equals torchvision's RetinaNet classification loss without building the (anchors x classes)
+    target or copying the kept rows."""
+    total = _NegativeFocalSum.apply(logits, row_weight, float(alpha), float(gamma))
+    if positive_rows.numel() == 0:
+        return total
+    x = logits[positive_rows, positive_classes]
+    ones = tc.ones_like(x)
+    # Replace the target-0 loss counted above by the target-1 loss at the positives.
+    correction = (
+        sigmoid_focal_loss(x, ones, alpha, gamma) - sigmoid_focal_loss(x, 1 - ones, alpha, gamma)
+    ).sum()
+    return total + correction
 
 
 _BOX_LOSSES = ("l1", "smooth_l1", "ciou", "diou", "giou")

@@ -11,7 +11,7 @@ from functools import partial
 import tensorcore as tc
 from tensorcore import nn
 
-from ...ops import FrozenBatchNorm2d, LastLevelP6P7, box_iou, sigmoid_focal_loss
+from ...ops import FrozenBatchNorm2d, LastLevelP6P7, box_iou
 from .._utils import Conv2dNormActivation
 from .._weights import (
     WeightsEnum,
@@ -126,13 +126,12 @@ class RetinaNetClassificationHead(_VersionedHead):
         losses = []
         cls_logits = head_outputs["cls_logits"]
         for target, logits, matched in zip(targets, cls_logits, matched_idxs):
-            foreground = matched >= 0
-            num_foreground = int(foreground.sum())
-            gt_classes = tc.zeros_like(logits)
-            gt_classes[foreground, target["labels"][matched[foreground]]] = 1.0
-            valid = matched != self.BETWEEN_THRESHOLDS
-            loss = sigmoid_focal_loss(logits[valid], gt_classes[valid], reduction="sum")
-            losses.append(loss / max(1, num_foreground))
+            foreground = tc.where(matched >= 0)[0]
+            classes = target["labels"][matched[foreground]]
+            # Anchors between the IoU thresholds are ignored: weight 0.
+            valid = (matched != self.BETWEEN_THRESHOLDS).to(logits.dtype)
+            loss = det_utils._one_hot_focal_loss_sum(logits, valid, foreground, classes)
+            losses.append(loss / max(1, foreground.numel()))
         return _sum(losses) / len(targets)
 
     def forward(self, x):
