@@ -240,9 +240,19 @@ def bench_wavernn_infer(args, rng):
         for m, v in zip(mats, vecs):
             linear(v, m)
 
-    n = 200
-    t_products = median_time(lambda: [products() for _ in range(n)], 3) / n
-    t_step = t_unfolded / samples
+    # Pairs measured back to back (a short unfolded run, then the products alone), so load
+    # changes on a shared machine hit both; the median pair is reported.
+    short = x[:, :, :8]
+    pairs = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        ours.infer(short)
+        t_step = (time.perf_counter() - t0) / (8 * 275)
+        t0 = time.perf_counter()
+        for _ in range(100):
+            products()
+        pairs.append((t_step, (time.perf_counter() - t0) / 100))
+    t_step, t_products = sorted(pairs, key=lambda p: p[1] / p[0])[1]
     print(
         f"\nper unfolded step: {t_step * 1e6:.0f} us; its matrix-vector products read "
         f"{step_bytes / 1e6:.1f} MB of weights, which alone take {t_products * 1e6:.0f} us "

@@ -15,6 +15,7 @@ Run: PYTHONPATH=python python benchmarks/bench_detection.py [--threads N] [--run
 Prints medians and the ratio tc/torch (< 1: tensorcore is faster). Targets: eval <= 0.9,
 postprocess <= 0.5, train <= 1.0.
 """
+
 import argparse
 import os
 import statistics
@@ -72,7 +73,9 @@ def targets_np():
 
 def bench_eval_and_postprocess(args, tmp, results):
     torch.manual_seed(0)
-    ref = torchvision.models.detection.retinanet_resnet50_fpn(weights=None, weights_backbone=None).eval()
+    ref = torchvision.models.detection.retinanet_resnet50_fpn(
+        weights=None, weights_backbone=None
+    ).eval()
     spread_heads(ref)
     ours = D.retinanet_resnet50_fpn().eval()
     transfer(ref, ours, tmp)
@@ -80,6 +83,7 @@ def bench_eval_and_postprocess(args, tmp, results):
     t_imgs, o_imgs = [torch.from_numpy(i) for i in imgs], [tc.tensor(i) for i in imgs]
 
     if "eval" in args.only:
+
         def run_ref():
             with torch.no_grad():
                 return ref(t_imgs)
@@ -87,6 +91,7 @@ def bench_eval_and_postprocess(args, tmp, results):
         def run_ours():
             with tc.no_grad():
                 return ours(o_imgs)
+
         counts = [len(d["boxes"]) for d in run_ours()], [len(d["boxes"]) for d in run_ref()]
         print(f"eval detections per image: tc {counts[0]}, torch {counts[1]}")
         results["eval"] = (median_time(run_ours, args.runs), median_time(run_ref, args.runs))
@@ -106,8 +111,10 @@ def bench_eval_and_postprocess(args, tmp, results):
         o_anchors = [o_anchor_levels for _ in anchors]
         shapes = image_list.image_sizes
         logits = tc.tensor(head["cls_logits"].numpy())
-        print(f"postprocess input: {logits.shape[1]} anchors x {logits.shape[2]} classes per image, "
-              f"{int((logits > -2.944439).sum())} scores > 0.05 over both images")
+        print(
+            f"postprocess input: {logits.shape[1]} anchors x {logits.shape[2]} classes per image, "
+            f"{int((logits > -2.944439).sum())} scores > 0.05 over both images"
+        )
 
         def run_ref():
             with torch.no_grad():
@@ -116,10 +123,15 @@ def bench_eval_and_postprocess(args, tmp, results):
         def run_ours():
             with tc.no_grad():
                 return ours.postprocess_detections(o_head, o_anchors, shapes)
+
         got, want = run_ours(), run_ref()
-        same = all(np.array_equal(g["labels"].numpy(), w["labels"].numpy()) for g, w in zip(got, want))
-        print(f"postprocess detections: tc {[len(d['boxes']) for d in got]}, torch "
-              f"{[len(d['boxes']) for d in want]}, same labels in order: {same}")
+        same = all(
+            np.array_equal(g["labels"].numpy(), w["labels"].numpy()) for g, w in zip(got, want)
+        )
+        print(
+            f"postprocess detections: tc {[len(d['boxes']) for d in got]}, torch "
+            f"{[len(d['boxes']) for d in want]}, same labels in order: {same}"
+        )
         runs = max(args.runs, 5)
         results["postprocess"] = (median_time(run_ours, runs), median_time(run_ref, runs))
         if args.profile:
@@ -129,6 +141,7 @@ def bench_eval_and_postprocess(args, tmp, results):
 def profile_postprocess(ours, head, anchors, shapes):
     """Time of each stage of our post-processing (the candidates, top-k, decoding, NMS)."""
     from tensorcore.vision.models.detection import postprocess as P
+
     stages = {}
 
     def timed(name, fn):
@@ -137,8 +150,12 @@ def profile_postprocess(ours, head, anchors, shapes):
             out = fn(*a, **k)
             stages[name] = stages.get(name, 0.0) + time.perf_counter() - t0
             return out
+
         return wrapper
-    originals = {n: getattr(P, n) for n in ("_candidates", "_top_per_image", "_clip_rows", "batched_nms")}
+
+    originals = {
+        n: getattr(P, n) for n in ("_candidates", "_top_per_image", "_clip_rows", "batched_nms")
+    }
     for name, fn in originals.items():
         setattr(P, name, timed(name, fn))
     try:
@@ -160,11 +177,14 @@ def bench_train(args, tmp, results):
     from torchvision.models.detection.backbone_utils import _resnet_fpn_extractor
     from torchvision.ops import FrozenBatchNorm2d
     from torchvision.ops.feature_pyramid_network import LastLevelP6P7
+
     torch.manual_seed(0)
     body = torchvision.models.resnet50(norm_layer=FrozenBatchNorm2d)
     body_path = os.path.join(tmp, "resnet50.pth")
     torch.save(body.state_dict(), body_path)
-    backbone = _resnet_fpn_extractor(body, 3, returned_layers=[2, 3, 4], extra_blocks=LastLevelP6P7(256, 256))
+    backbone = _resnet_fpn_extractor(
+        body, 3, returned_layers=[2, 3, 4], extra_blocks=LastLevelP6P7(256, 256)
+    )
     ref = torchvision.models.detection.RetinaNet(backbone, 91).train()
     ours = D.retinanet_resnet50_fpn(weights_backbone=body_path).train()
     transfer(ref, ours, tmp)
@@ -187,6 +207,7 @@ def bench_train(args, tmp, results):
         losses = ours(o_imgs, o_targets)
         sum(losses.values()).backward()
         o_opt.step()
+
     results["train"] = (median_time(step_ours, args.runs), median_time(step_ref, args.runs))
 
 
@@ -209,7 +230,9 @@ def main():
             bench_train(args, tmp, results)
     print(f"{'case':12s} {'tc (ms)':>10s} {'torch (ms)':>11s} {'ratio':>7s} {'target':>7s}")
     for name, (ours, ref) in results.items():
-        print(f"{name:12s} {ours * 1e3:10.1f} {ref * 1e3:11.1f} {ours / ref:7.2f} {TARGETS[name]:7.2f}")
+        print(
+            f"{name:12s} {ours * 1e3:10.1f} {ref * 1e3:11.1f} {ours / ref:7.2f} {TARGETS[name]:7.2f}"
+        )
 
 
 if __name__ == "__main__":

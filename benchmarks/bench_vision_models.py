@@ -21,6 +21,7 @@ Run: PYTHONPATH=python python benchmarks/bench_vision_models.py [--threads N] [-
 --profile adds, per case, tensorcore's time per native call (cProfile over one call; backward is
 one engine call) and for the training step the forward / backward / optimizer split of both.
 """
+
 import argparse
 import json
 import os
@@ -62,7 +63,9 @@ def median_times(fn_tc, fn_torch, runs):
 
 
 def same_weights(tmodel, model):
-    model.load_state_dict({k: tc.from_numpy(v.detach().numpy().copy()) for k, v in tmodel.state_dict().items()})
+    model.load_state_dict(
+        {k: tc.from_numpy(v.detach().numpy().copy()) for k, v in tmodel.state_dict().items()}
+    )
     return model
 
 
@@ -78,6 +81,7 @@ def maybe_profile(enabled, fn, label):
         return
     import cProfile
     import pstats
+
     prof = cProfile.Profile()
     prof.runcall(fn)
     print(f"--- tensorcore, one call of: {label}")
@@ -163,9 +167,12 @@ def bench_train(args, batch=8):
             opt.step()
             return t1 - t0, t2 - t1, time.perf_counter() - t2
 
-        print("tensorcore forward / backward / step: "
-              + " / ".join(f"{t * 1e3:.0f} ms" for t in phase_split(tc_parts, args.runs)))
+        print(
+            "tensorcore forward / backward / step: "
+            + " / ".join(f"{t * 1e3:.0f} ms" for t in phase_split(tc_parts, args.runs))
+        )
         if tmodel is not None:
+
             def torch_parts():
                 topt.zero_grad()
                 t0 = time.perf_counter()
@@ -176,8 +183,10 @@ def bench_train(args, batch=8):
                 topt.step()
                 return t1 - t0, t2 - t1, time.perf_counter() - t2
 
-            print("torch forward / backward / step: "
-                  + " / ".join(f"{t * 1e3:.0f} ms" for t in phase_split(torch_parts, args.runs)))
+            print(
+                "torch forward / backward / step: "
+                + " / ".join(f"{t * 1e3:.0f} ms" for t in phase_split(torch_parts, args.runs))
+            )
     maybe_profile(args.profile, tc_step, "resnet50 train step")
 
 
@@ -224,23 +233,34 @@ print(json.dumps({"before_kib": before, "peak_kib": peak}))
 def measure_memory(lib, batch, threads):
     env = dict(os.environ, MALLOC_MMAP_THRESHOLD_="131072")
     here = os.path.dirname(os.path.abspath(__file__))
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [os.path.join(here, "..", "python"), env.get("PYTHONPATH")]))
-    out = subprocess.run([sys.executable, "-c", _MEMORY_CHILD, lib, str(batch), str(threads or 0)], env=env,
-                         capture_output=True, text=True, check=True)
+    env["PYTHONPATH"] = os.pathsep.join(
+        filter(None, [os.path.join(here, "..", "python"), env.get("PYTHONPATH")])
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", _MEMORY_CHILD, lib, str(batch), str(threads or 0)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def bench_memory(args, batch=16):
     ours = measure_memory("tc", batch, args.threads)
     step = (ours["peak_kib"] - ours["before_kib"]) / 1024
-    line = (f"resnet50 train step memory, batch {batch}: tensorcore +{step:.0f} MiB over "
-            f"{ours['before_kib'] / 1024:.0f} MiB (peak {ours['peak_kib'] / 1024:.0f} MiB)")
+    line = (
+        f"resnet50 train step memory, batch {batch}: tensorcore +{step:.0f} MiB over "
+        f"{ours['before_kib'] / 1024:.0f} MiB (peak {ours['peak_kib'] / 1024:.0f} MiB)"
+    )
     if torch is not None:
         theirs = measure_memory("torch", batch, args.threads)
         tstep = (theirs["peak_kib"] - theirs["before_kib"]) / 1024
-        line += (f"  torch +{tstep:.0f} MiB over {theirs['before_kib'] / 1024:.0f} MiB (peak "
-                 f"{theirs['peak_kib'] / 1024:.0f} MiB)  ratio of the step {step / tstep:.2f} (target <= 1.05), "
-                 f"of the whole process {ours['peak_kib'] / theirs['peak_kib']:.2f}")
+        line += (
+            f"  torch +{tstep:.0f} MiB over {theirs['before_kib'] / 1024:.0f} MiB (peak "
+            f"{theirs['peak_kib'] / 1024:.0f} MiB)  ratio of the step {step / tstep:.2f} (target <= 1.05), "
+            f"of the whole process {ours['peak_kib'] / theirs['peak_kib']:.2f}"
+        )
     print(line, flush=True)
 
 
@@ -248,7 +268,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--only", default=",".join(CASES), help="comma-separated subset of " + ", ".join(CASES))
+    ap.add_argument(
+        "--only", default=",".join(CASES), help="comma-separated subset of " + ", ".join(CASES)
+    )
     ap.add_argument("--profile", action="store_true")
     args = ap.parse_args()
     only = [c.strip() for c in args.only.split(",") if c.strip()]
@@ -259,14 +281,25 @@ def main():
     if torch is None:
         print("torch/torchvision not installed: tensorcore timings only")
     if "resnet50_infer" in only:
-        bench_inference(args, "resnet50 inference, batch 8, 224x224",
-                        lambda: torchvision.models.resnet50(), tcm.resnet50, (8, 3, 224, 224), 0.9)
+        bench_inference(
+            args,
+            "resnet50 inference, batch 8, 224x224",
+            lambda: torchvision.models.resnet50(),
+            tcm.resnet50,
+            (8, 3, 224, 224),
+            0.9,
+        )
     if "resnet50_train" in only:
         bench_train(args)
     if "deeplabv3_infer" in only:
-        bench_inference(args, "deeplabv3_resnet50 inference, batch 1, 520x520",
-                        lambda: torchvision.models.segmentation.deeplabv3_resnet50(weights_backbone=None),
-                        tcm.segmentation.deeplabv3_resnet50, (1, 3, 520, 520), 1.0)
+        bench_inference(
+            args,
+            "deeplabv3_resnet50 inference, batch 1, 520x520",
+            lambda: torchvision.models.segmentation.deeplabv3_resnet50(weights_backbone=None),
+            tcm.segmentation.deeplabv3_resnet50,
+            (1, 3, 520, 520),
+            1.0,
+        )
     if "memory" in only:
         bench_memory(args)
 

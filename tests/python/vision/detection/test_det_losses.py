@@ -12,7 +12,7 @@ from tensorcore.vision.models.detection.retinanet import (
 )
 from tensorcore.vision.ops import sigmoid_focal_loss
 
-from det_helpers import random_boxes, to_torch
+from det_helpers import random_boxes
 
 
 def _matches(rng, anchors):
