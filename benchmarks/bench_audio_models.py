@@ -202,7 +202,7 @@ def bench_wavernn_infer(args, rng):
         print(f"| {name} | {rate:.0f} | {speedup} |")
 
     # What the unfolded step's products cost when the same weights stream back to back.
-    R, Fc, A = ours.n_rnn, ours.fc1.weight.shape[0], ours.n_aux
+    R, Fc = ours.n_rnn, ours.fc1.weight.shape[0]
     with tc.no_grad():
         mats = [ours.rnn1.weight_hh_l0, ours.rnn2.weight_ih_l0[:, :R], ours.rnn2.weight_hh_l0,
                 ours.fc1.weight[:, :R], ours.fc2.weight[:, :Fc], ours.fc3.weight]
