@@ -391,6 +391,7 @@ Tensor slice(const Tensor& a, int64_t dim, int64_t start, int64_t end, int64_t s
 }
 
 Tensor narrow(const Tensor& a, int64_t dim, int64_t start, int64_t length) {
+  TC_CHECK_INDEX(a.dim() > 0, "narrow() cannot be applied to a 0-dim tensor.");
   dim = wrap_dim(dim, a.dim(), "narrow");
   int64_t size = a.sizes()[dim];
   if (start < 0) start += size;

@@ -157,3 +157,13 @@ def test_as_methods_take_other(method):
     x = tc.ones(6)
     other = tc.ones(3, 2) if method != "expand_as" else tc.ones(4, 6)
     assert getattr(x, method)(other=other).shape == other.shape
+
+
+def test_narrow_on_a_zero_dim_tensor_raises(torch_ref):
+    # Named arguments let the API sweep reach narrow(0-d, dim=0): it read past the sizes.
+    with pytest.raises(IndexError, match="0-dim"):
+        tc.tensor(1.0).narrow(0, 2, 2)
+    with pytest.raises(IndexError, match="0-dim"):
+        tc.narrow(tc.tensor(1.0), dim=0, start=0, length=1)
+    with pytest.raises((IndexError, RuntimeError)):
+        torch_ref.tensor(1.0).narrow(0, 2, 2)
