@@ -59,5 +59,5 @@ for path in glob.glob(sys.argv[1] + "/*.cpp"):
 PY
 LIB="$ROOT/build/lib"
 g++ -std=gnu++20 -O1 -w -fopenmp -pthread -I"$HERE/inc" -I"$ROOT" "$HERE/check_kernels.cpp" "$WORK"/*.cpp \
-  -o "$WORK/check_kernels" -L"$LIB" -ltensorcore -Wl,-rpath,"$LIB"
+  -o "$WORK/check_kernels" -L"$LIB" -ltensorcore_vision -ltensorcore_io -ltensorcore -Wl,-rpath,"$LIB"
 "$WORK/check_kernels"
