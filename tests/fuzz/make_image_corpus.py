@@ -4,7 +4,7 @@ files) as fuzz seeds: make_image_corpus.py OUTDIR -> OUTDIR/jpeg/*, OUTDIR/png/*
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python", "imageio"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python", "io", "image"))
 import media  # noqa: E402
 
 
