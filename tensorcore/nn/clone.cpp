@@ -1,6 +1,6 @@
 // clone() of the built-in layers: a fresh module from the same options, then copy_state_from
 // (parameters, buffers, gradients, requires_grad, training mode) into its new storage.
-#include "tensorcore/nn/layers.h"
+#include "tensorcore/nn/modules/linear.h"
 #include "tensorcore/nn/loss.h"
 #include "tensorcore/nn/rnn.h"
 #include "tensorcore/nn/transformer.h"

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "tensorcore/nn/containers.h"
-#include "tensorcore/nn/layers.h"
+#include "tensorcore/nn/modules/linear.h"
 
 namespace tc::nn {
 

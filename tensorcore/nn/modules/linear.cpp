@@ -1,4 +1,4 @@
-#include "tensorcore/nn/layers.h"
+#include "tensorcore/nn/modules/linear.h"
 
 #include <algorithm>
 #include <cmath>

@@ -2,7 +2,7 @@
 // Conv3d, ConvTranspose1d and ConvTranspose3d for the C++ frontend (Conv1d, Conv2d and
 // ConvTranspose2d are in layers.h; all share ConvNdImpl): torch.nn's arguments, parameter
 // shapes (weight [out, in/groups, *k] or, transposed, [in, out/groups, *k]) and init.
-#include "tensorcore/nn/layers.h"
+#include "tensorcore/nn/modules/linear.h"
 
 namespace tc::nn {
 

@@ -1,4 +1,4 @@
-#include "tensorcore/nn/conv_layers.h"
+#include "tensorcore/nn/modules/conv.h"
 
 namespace tc::nn {
 

@@ -1,4 +1,4 @@
-#include "tensorcore/nn/layers_extra.h"
+#include "tensorcore/nn/modules/padding.h"
 
 #include <cmath>
 #include <limits>
@@ -7,7 +7,7 @@
 #include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/init.h"
-#include "tensorcore/nn/layers.h"
+#include "tensorcore/nn/modules/linear.h"
 #include "tensorcore/tensorcore.h"
 
 namespace tc::nn {

@@ -3,7 +3,7 @@
 // SyncBatchNorm (a placeholder for the distributed issue: batch norm over the local batch, any
 // rank), InstanceNorm1d/2d/3d and LocalResponseNorm, over the native normalization kernels with
 // torch's parameter and buffer names.
-#include "tensorcore/nn/layers.h"
+#include "tensorcore/nn/modules/linear.h"
 
 namespace tc::nn {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "tensorcore/nn/module.h"
-#include "tensorcore/nn/norm_layers.h"
+#include "tensorcore/nn/modules/normalization.h"
 
 namespace tc::nn {
 

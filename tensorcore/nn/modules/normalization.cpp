@@ -1,4 +1,4 @@
-#include "tensorcore/nn/norm_layers.h"
+#include "tensorcore/nn/modules/normalization.h"
 
 #include <ostream>
 

@@ -1,4 +1,4 @@
-#include "tensorcore/nn/pool_layers.h"
+#include "tensorcore/nn/modules/pooling.h"
 
 #include <ostream>
 

@@ -1,11 +1,11 @@
-#include "tensorcore/nn/layers_more.h"
+#include "tensorcore/nn/modules/pixelshuffle.h"
 
 #include <cmath>
 
 #include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/nn/functional.h"
-#include "tensorcore/nn/layers.h"
-#include "tensorcore/nn/layers_extra.h"
+#include "tensorcore/nn/modules/linear.h"
+#include "tensorcore/nn/modules/padding.h"
 #include "tensorcore/tensorcore.h"
 
 namespace tc::nn {

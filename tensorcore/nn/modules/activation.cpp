@@ -1,4 +1,4 @@
-#include "tensorcore/nn/activation_modules.h"
+#include "tensorcore/nn/modules/activation.h"
 
 #include <cmath>
 
