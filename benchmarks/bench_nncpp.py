@@ -158,7 +158,7 @@ def main():
         ),
     )
 
-    # Layers of the coverage pass (conv_layers.h, rnn.h, layers_extra.h).
+    # Layers of the coverage pass (nn/modules/conv.h, rnn.h, nn/modules/*.h).
     def same_weights(ours, theirs):
         theirs.load_state_dict(
             {k: torch.from_numpy(v.detach().numpy().copy()) for k, v in ours.state_dict().items()}

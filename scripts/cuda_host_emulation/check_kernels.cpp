@@ -5,7 +5,7 @@
 
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/kernels_cuda.h"
-#include "tensorcore/nn/modules/linear.h"
+#include "tensorcore/nn/nn.h"
 #include "tensorcore/tensorcore.h"
 #include "vision/cuda/ops_cuda.h"
 #include "vision/cuda/resize_cuda.h"

@@ -364,3 +364,26 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
 
 }  // namespace functional
 }  // namespace tc::nn
+
+namespace tc::nn::functional {
+
+Tensor one_hot(const Tensor& t, int64_t num_classes) {
+  TC_CHECK_TYPE(t.dtype() == DType::Int64, "one_hot: expected an int64 index tensor, got ",
+                dtype_name(t.dtype()));
+  if (t.numel() > 0) {
+    const int64_t lo = min(t).item<int64_t>(), hi = max(t).item<int64_t>();
+    TC_CHECK(lo >= 0, "one_hot: class values must be non-negative, got ", lo);
+    if (num_classes == -1) num_classes = hi + 1;
+    TC_CHECK(hi < num_classes, "one_hot: class values must be smaller than num_classes (",
+             num_classes, "), got ", hi);
+  } else if (num_classes == -1) {
+    num_classes = 0;
+  }
+  TC_CHECK(num_classes >= 0, "one_hot: num_classes must be -1 or non-negative, got ", num_classes);
+  Shape shape = t.sizes();
+  shape.push_back(num_classes);
+  return scatter(zeros(shape, TensorOptions(DType::Int64).device(t.device())), -1, unsqueeze(t, -1),
+                 Scalar(1));
+}
+
+}  // namespace tc::nn::functional

@@ -219,4 +219,59 @@ Tensor alpha_dropout(const Tensor& input, double p = 0.5, bool training = false,
 Tensor feature_alpha_dropout(const Tensor& input, double p = 0.5, bool training = false,
                              bool inplace = false);
 
+Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias = {});
+Tensor relu(const Tensor& x);
+Tensor gelu(const Tensor& x, const std::string& approximate = "none");
+Tensor silu(const Tensor& x);
+Tensor softmax(const Tensor& x, int64_t dim);
+Tensor log_softmax(const Tensor& x, int64_t dim);
+// y_k = x1^T W_k x2 + b_k over the last dims; weight [out, in1, in2].
+Tensor bilinear(const Tensor& input1, const Tensor& input2, const Tensor& weight,
+                const Tensor& bias = {});
+// int64 class indices -> int64 [*, num_classes] (num_classes -1: max + 1).
+Tensor one_hot(const Tensor& tensor, int64_t num_classes = -1);
+Tensor normalize(const Tensor& input, double p = 2.0, int64_t dim = 1, double eps = 1e-12);
+Tensor cosine_similarity(const Tensor& x1, const Tensor& x2, int64_t dim = 1, double eps = 1e-8);
+Tensor pairwise_distance(const Tensor& x1, const Tensor& x2, double p = 2.0, double eps = 1e-6,
+                         bool keepdim = false);
+// softmax(Q K^T * scale + mask) V; a bool attn_mask marks the positions that may attend (true).
+Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, const Tensor& value,
+                                    const Tensor& attn_mask = {}, double dropout_p = 0.0,
+                                    bool is_causal = false, std::optional<double> scale = {});
+Tensor softmin(const Tensor& input, int64_t dim);
+Tensor glu(const Tensor& input, int64_t dim = -1);
+// (N, g*c, *) -> (N, c*g, *): the group and per-group channel axes transposed.
+Tensor channel_shuffle(const Tensor& input, int64_t groups);
+// torch's interpolate: exactly one of size (1 or one per spatial dim) and scale_factor; the output
+// is floor(in * scale) and the coordinate mapping uses the given scale unless
+// recompute_scale_factor. align_corners only for linear modes.
+Tensor interpolate(const Tensor& input, const IntList& size = {},
+                   const std::vector<double>& scale_factor = {},
+                   const std::string& mode = "nearest", std::optional<bool> align_corners = {},
+                   bool recompute_scale_factor = false, bool antialias = false);
+
+Tensor relu6(const Tensor& x);
+Tensor leaky_relu(const Tensor& x, double negative_slope = 0.01);
+Tensor prelu(const Tensor& x, const Tensor& weight);
+Tensor elu(const Tensor& x, double alpha = 1.0);
+Tensor selu(const Tensor& x);
+Tensor celu(const Tensor& x, double alpha = 1.0);
+Tensor hardtanh(const Tensor& x, double min_val = -1.0, double max_val = 1.0);
+Tensor hardswish(const Tensor& x);
+Tensor hardsigmoid(const Tensor& x);
+Tensor mish(const Tensor& x);
+Tensor softplus(const Tensor& x, double beta = 1.0, double threshold = 20.0);
+Tensor softsign(const Tensor& x);
+Tensor tanhshrink(const Tensor& x);
+Tensor threshold(const Tensor& x, double threshold, double value);
+Tensor hardshrink(const Tensor& x, double lambd = 0.5);
+Tensor softshrink(const Tensor& x, double lambd = 0.5);
+Tensor logsigmoid(const Tensor& x);
+
+// (sum over the window of x^p)^(1/p), as torch: avg_pool of x^p times the window size (no padding).
+Tensor lp_pool1d(const Tensor& x, double norm_type, const IntList& kernel_size,
+                 const IntList& stride = {}, bool ceil_mode = false);
+Tensor lp_pool2d(const Tensor& x, double norm_type, const IntList& kernel_size,
+                 const IntList& stride = {}, bool ceil_mode = false);
+
 }  // namespace tc::nn::functional

@@ -269,3 +269,51 @@ Tensor interpolate_to_size(const Tensor& input, const IntList& size, const std::
 
 }  // namespace functional
 }  // namespace tc::nn
+
+namespace tc::nn::functional {
+
+Tensor interpolate(const Tensor& x, const IntList& size, const std::vector<double>& scale_factor,
+                   const std::string& mode, std::optional<bool> align_corners,
+                   bool recompute_scale_factor, bool antialias) {
+  const bool linear =
+      mode == "linear" || mode == "bilinear" || mode == "bicubic" || mode == "trilinear";
+  TC_CHECK(linear || mode == "nearest" || mode == "nearest-exact" || mode == "area",
+           "interpolate: unknown mode '", mode, "'");
+  TC_CHECK(linear || !align_corners,
+           "interpolate: align_corners can only be set with the interpolating modes: "
+           "linear | bilinear | bicubic | trilinear");
+  const int64_t dim = x.dim() - 2;
+  TC_CHECK(dim >= 1 && dim <= 3,
+           "interpolate: expected a 3-d, 4-d or 5-d input, got input of size ",
+           shape_str(x.sizes()));
+  TC_CHECK(size.empty() != scale_factor.empty(),
+           "interpolate: exactly one of size and scale_factor must be given");
+  TC_CHECK(!recompute_scale_factor || size.empty(),
+           "interpolate: recompute_scale_factor is not meaningful with an explicit size");
+  IntList out = size;
+  std::vector<double> scales;
+  if (!size.empty()) {
+    if (out.size() == 1) out.assign(size_t(dim), size[0]);
+    TC_CHECK(int64_t(out.size()) == dim, "interpolate: expected 1 or ", dim,
+             " output sizes for input of size ", shape_str(x.sizes()), ", got ", size.size());
+  } else {
+    scales =
+        scale_factor.size() == 1 ? std::vector<double>(size_t(dim), scale_factor[0]) : scale_factor;
+    TC_CHECK(int64_t(scales.size()) == dim, "interpolate: expected 1 or ", dim,
+             " scale factors for input of size ", shape_str(x.sizes()), ", got ",
+             scale_factor.size());
+    for (int64_t i = 0; i < dim; ++i)
+      out.push_back(int64_t(std::floor(double(x.size(2 + i)) * scales[size_t(i)])));
+    if (recompute_scale_factor || mode == "area") scales.clear();
+  }
+  TC_CHECK(!antialias || ((mode == "bilinear" || mode == "bicubic") && x.dim() == 4),
+           "interpolate: anti-alias is only supported for bilinear and bicubic modes on 4-d input");
+  if (mode == "area") {
+    if (dim == 1) return adaptive_avg_pool1d(x, out);
+    if (dim == 2) return adaptive_avg_pool2d(x, out);
+    return adaptive_avg_pool3d(x, out);
+  }
+  return interpolate_to_size(x, out, mode, align_corners.value_or(false), scales, antialias);
+}
+
+}  // namespace tc::nn::functional

@@ -2,7 +2,6 @@
 
 #include "tensorcore/amp/autocast.h"
 #include "tensorcore/nn/functional.h"
-#include "tensorcore/nn/modules/linear.h"
 #include "tensorcore/tensorcore.h"
 
 namespace tc::nn {

@@ -1,4 +1,5 @@
 #include "tensorcore/nn/loss_more.h"
+#include "tensorcore/nn/modules/module_args.h"
 
 #include <cmath>
 #include <numbers>
@@ -6,6 +7,7 @@
 #include "tensorcore/tensorcore.h"
 
 namespace tc::nn {
+using detail::with_state_of;
 namespace functional {
 namespace {
 
@@ -179,11 +181,6 @@ Tensor gaussian_nll_loss(const Tensor& x, const Tensor& t, const Tensor& var_in,
 }  // namespace functional
 
 namespace {
-template <typename M>
-ModulePtr finish(std::shared_ptr<M> c, const Module& src) {
-  c->copy_state_from(src);
-  return c;
-}
 Tensor copy_of(const Tensor& t) { return t.defined() ? clone(t.detach()) : Tensor(); }
 }  // namespace
 
@@ -192,7 +189,7 @@ Tensor L1LossImpl::forward(const Tensor& x, const Tensor& t) {
   return functional::l1_loss(x, t, reduction);
 }
 ModulePtr L1LossImpl::clone() const {
-  return finish(std::make_shared<L1LossImpl>(reduction), *this);
+  return with_state_of(std::make_shared<L1LossImpl>(reduction), *this);
 }
 
 SmoothL1LossImpl::SmoothL1LossImpl(std::string r, double b)
@@ -201,7 +198,7 @@ Tensor SmoothL1LossImpl::forward(const Tensor& x, const Tensor& t) {
   return functional::smooth_l1_loss(x, t, reduction, beta);
 }
 ModulePtr SmoothL1LossImpl::clone() const {
-  return finish(std::make_shared<SmoothL1LossImpl>(reduction, beta), *this);
+  return with_state_of(std::make_shared<SmoothL1LossImpl>(reduction, beta), *this);
 }
 
 HuberLossImpl::HuberLossImpl(std::string r, double d)
@@ -210,7 +207,7 @@ Tensor HuberLossImpl::forward(const Tensor& x, const Tensor& t) {
   return functional::huber_loss(x, t, reduction, delta);
 }
 ModulePtr HuberLossImpl::clone() const {
-  return finish(std::make_shared<HuberLossImpl>(reduction, delta), *this);
+  return with_state_of(std::make_shared<HuberLossImpl>(reduction, delta), *this);
 }
 
 BCELossImpl::BCELossImpl(Tensor w, std::string r) : Module("BCELoss"), reduction(std::move(r)) {
@@ -220,7 +217,7 @@ Tensor BCELossImpl::forward(const Tensor& x, const Tensor& t) {
   return functional::binary_cross_entropy(x, t, weight, reduction);
 }
 ModulePtr BCELossImpl::clone() const {
-  return finish(std::make_shared<BCELossImpl>(copy_of(weight), reduction), *this);
+  return with_state_of(std::make_shared<BCELossImpl>(copy_of(weight), reduction), *this);
 }
 
 KLDivLossImpl::KLDivLossImpl(std::string r, bool lt)
@@ -229,7 +226,7 @@ Tensor KLDivLossImpl::forward(const Tensor& x, const Tensor& t) {
   return functional::kl_div(x, t, reduction, log_target);
 }
 ModulePtr KLDivLossImpl::clone() const {
-  return finish(std::make_shared<KLDivLossImpl>(reduction, log_target), *this);
+  return with_state_of(std::make_shared<KLDivLossImpl>(reduction, log_target), *this);
 }
 
 MarginRankingLossImpl::MarginRankingLossImpl(double m, std::string r)
@@ -238,7 +235,7 @@ Tensor MarginRankingLossImpl::forward(const Tensor& a, const Tensor& b, const Te
   return functional::margin_ranking_loss(a, b, y, margin, reduction);
 }
 ModulePtr MarginRankingLossImpl::clone() const {
-  return finish(std::make_shared<MarginRankingLossImpl>(margin, reduction), *this);
+  return with_state_of(std::make_shared<MarginRankingLossImpl>(margin, reduction), *this);
 }
 
 CosineEmbeddingLossImpl::CosineEmbeddingLossImpl(double m, std::string r)
@@ -247,7 +244,7 @@ Tensor CosineEmbeddingLossImpl::forward(const Tensor& a, const Tensor& b, const 
   return functional::cosine_embedding_loss(a, b, y, margin, reduction);
 }
 ModulePtr CosineEmbeddingLossImpl::clone() const {
-  return finish(std::make_shared<CosineEmbeddingLossImpl>(margin, reduction), *this);
+  return with_state_of(std::make_shared<CosineEmbeddingLossImpl>(margin, reduction), *this);
 }
 
 TripletMarginLossImpl::TripletMarginLossImpl(double m, double p, double e, bool s, std::string r)
@@ -256,7 +253,8 @@ Tensor TripletMarginLossImpl::forward(const Tensor& a, const Tensor& pos, const 
   return functional::triplet_margin_loss(a, pos, neg, margin, p, eps, swap, reduction);
 }
 ModulePtr TripletMarginLossImpl::clone() const {
-  return finish(std::make_shared<TripletMarginLossImpl>(margin, p, eps, swap, reduction), *this);
+  return with_state_of(std::make_shared<TripletMarginLossImpl>(margin, p, eps, swap, reduction),
+                       *this);
 }
 
 PoissonNLLLossImpl::PoissonNLLLossImpl(bool li, bool f, double e, std::string r)
@@ -265,7 +263,8 @@ Tensor PoissonNLLLossImpl::forward(const Tensor& x, const Tensor& t) {
   return functional::poisson_nll_loss(x, t, log_input, full, eps, reduction);
 }
 ModulePtr PoissonNLLLossImpl::clone() const {
-  return finish(std::make_shared<PoissonNLLLossImpl>(log_input, full, eps, reduction), *this);
+  return with_state_of(std::make_shared<PoissonNLLLossImpl>(log_input, full, eps, reduction),
+                       *this);
 }
 
 GaussianNLLLossImpl::GaussianNLLLossImpl(bool f, double e, std::string r)
@@ -274,7 +273,7 @@ Tensor GaussianNLLLossImpl::forward(const Tensor& x, const Tensor& t, const Tens
   return functional::gaussian_nll_loss(x, t, v, full, eps, reduction);
 }
 ModulePtr GaussianNLLLossImpl::clone() const {
-  return finish(std::make_shared<GaussianNLLLossImpl>(full, eps, reduction), *this);
+  return with_state_of(std::make_shared<GaussianNLLLossImpl>(full, eps, reduction), *this);
 }
 
 }  // namespace tc::nn

@@ -14,11 +14,13 @@
 #include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/half_span.h"
+#include "tensorcore/nn/modules/module_args.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/index.h"
 #include "tensorcore/ops/reduce.h"
 #include "tensorcore/ops/shape.h"
+#include "tensorcore/tensorcore.h"
 
 namespace tc::nn {
 namespace {
@@ -775,3 +777,34 @@ Tensor max_unpool3d(const Tensor& input, const Tensor& indices, const IntList& k
 
 }  // namespace functional
 }  // namespace tc::nn
+
+namespace tc::nn::functional {
+using detail::check_rank;
+using detail::expand_list;
+
+namespace {
+
+// (sum over the window of x^p)^(1/p), as torch: avg_pool of x^p times the window size.
+Tensor lp_pool(const char* op, int n, const Tensor& x, double p, const IntList& k, const IntList& s,
+               bool ceil) {
+  TC_CHECK(p > 0, op, ": norm_type must be positive, got ", p);
+  check_rank(op, n, x);
+  IntList ks = expand_list(op, "kernel_size", k, n);
+  int64_t area = 1;
+  for (auto v : ks) area *= v;
+  Tensor xp = pow(x, p);
+  Tensor pooled = n == 1 ? avg_pool1d(xp, ks, s, {0}, ceil) : avg_pool2d(xp, ks, s, {0}, ceil);
+  // sign * relu(|.|) as torch, so a slightly negative average from rounding does not give NaN.
+  return pow(mul(mul(sign(pooled), tc::relu(abs(pooled))), double(area)), 1.0 / p);
+}
+
+}  // namespace
+
+Tensor lp_pool1d(const Tensor& x, double p, const IntList& k, const IntList& s, bool ceil) {
+  return lp_pool("lp_pool1d", 1, x, p, k, s, ceil);
+}
+Tensor lp_pool2d(const Tensor& x, double p, const IntList& k, const IntList& s, bool ceil) {
+  return lp_pool("lp_pool2d", 2, x, p, k, s, ceil);
+}
+
+}  // namespace tc::nn::functional

@@ -7,7 +7,6 @@
 
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/init.h"
-#include "tensorcore/nn/modules/linear.h"
 #include "tensorcore/tensorcore.h"
 
 namespace tc::nn {

@@ -1,4 +1,5 @@
 #include "tensorcore/nn/rnn_cell_modules.h"
+#include "tensorcore/nn/modules/module_args.h"
 
 #include <cmath>
 #include <ostream>
@@ -8,6 +9,7 @@
 #include "tensorcore/tensorcore.h"
 
 namespace tc::nn {
+using detail::with_state_of;
 
 RNNCellBaseImpl::RNNCellBaseImpl(std::string type, int64_t gates, int64_t in, int64_t hidden,
                                  bool bias)
@@ -86,24 +88,18 @@ Tensor GRUCellImpl::forward(const Tensor& input, const Tensor& hx) {
   return unbatched ? squeeze(out, 0) : out;
 }
 
-namespace {
-template <typename M>
-ModulePtr finish(std::shared_ptr<M> c, const Module& src) {
-  c->copy_state_from(src);
-  return c;
-}
-}  // namespace
-
 ModulePtr RNNCellImpl::clone() const {
-  return finish(
+  return with_state_of(
       std::make_shared<RNNCellImpl>(input_size, hidden_size, bias_ih.defined(), nonlinearity),
       *this);
 }
 ModulePtr LSTMCellImpl::clone() const {
-  return finish(std::make_shared<LSTMCellImpl>(input_size, hidden_size, bias_ih.defined()), *this);
+  return with_state_of(std::make_shared<LSTMCellImpl>(input_size, hidden_size, bias_ih.defined()),
+                       *this);
 }
 ModulePtr GRUCellImpl::clone() const {
-  return finish(std::make_shared<GRUCellImpl>(input_size, hidden_size, bias_ih.defined()), *this);
+  return with_state_of(std::make_shared<GRUCellImpl>(input_size, hidden_size, bias_ih.defined()),
+                       *this);
 }
 
 }  // namespace tc::nn

@@ -311,7 +311,7 @@ Tensor rnn_relu_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, 
   TC_AUTOCAST_NATIVE("rnn_relu_cell", rnn_relu_cell, input, hx, w_ih, w_hh, b_ih, b_hh);
   TC_REDUCED_FLOAT_VIA_FLOAT32(input, rnn_relu_cell, input, hx, w_ih, w_hh, b_ih, b_hh);
   CellArgs a = check_cell("rnn_relu_cell", 1, input, hx, w_ih, w_hh, b_ih, b_hh);
-  Tensor h = relu(add(gates_of(a.x, w_ih, b_ih), gates_of(a.h, w_hh, b_hh)));
+  Tensor h = tc::relu(add(gates_of(a.x, w_ih, b_ih), gates_of(a.h, w_hh, b_hh)));
   return a.unbatched ? squeeze(h, 0) : h;
 }
 

@@ -279,3 +279,19 @@ Tensor fold(const Tensor& input, const IntList& output_size, const IntList& kern
 
 }  // namespace functional
 }  // namespace tc::nn
+
+namespace tc::nn::functional {
+
+Tensor channel_shuffle(const Tensor& x, int64_t groups) {
+  TC_CHECK(
+      x.dim() >= 3,
+      "channel_shuffle: expected an input [N, C, *] with at least 3 dims, but got input of size ",
+      shape_str(x.sizes()));
+  TC_CHECK(groups > 0 && x.size(1) % groups == 0, "channel_shuffle: the number of channels (",
+           x.size(1), ") must be divisible by groups (", groups, ")");
+  Shape split{x.size(0), groups, x.size(1) / groups};
+  split.insert(split.end(), x.sizes().begin() + 2, x.sizes().end());
+  return reshape(transpose(reshape(x, split), 1, 2), x.sizes());
+}
+
+}  // namespace tc::nn::functional

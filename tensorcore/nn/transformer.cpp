@@ -231,3 +231,29 @@ Tensor TransformerImpl::generate_square_subsequent_mask(int64_t sz, DType dtype)
 }
 
 }  // namespace tc::nn
+
+namespace tc::nn::functional {
+
+Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v,
+                                    const Tensor& attn_mask, double dropout_p, bool is_causal,
+                                    std::optional<double> scale) {
+  TC_CHECK(q.dim() >= 2 && k.dim() >= 2 && v.dim() >= 2 && q.size(-1) == k.size(-1) &&
+               k.size(-2) == v.size(-2),
+           "scaled_dot_product_attention: expected query [*, L, E], key [*, S, E] and value [*, S, "
+           "Ev], but got ",
+           shape_str(q.sizes()), ", ", shape_str(k.sizes()), " and ", shape_str(v.sizes()));
+  const int64_t L = q.size(-2), S = k.size(-2);
+  const double s = scale ? *scale : 1.0 / std::sqrt(double(q.size(-1)));
+  Tensor scores = mul(matmul(q, transpose(k, -2, -1)), s);
+  const double neg_inf = -std::numeric_limits<double>::infinity();
+  if (is_causal)
+    scores = masked_fill(scores, logical_not(tril(ones({L, S}, DType::Bool))), neg_inf);
+  if (attn_mask.defined())
+    scores = attn_mask.dtype() == DType::Bool ? masked_fill(scores, logical_not(attn_mask), neg_inf)
+                                              : add(scores, attn_mask);
+  Tensor weights = softmax(scores, -1);
+  if (dropout_p > 0) weights = dropout(weights, dropout_p, true);
+  return matmul(weights, v);
+}
+
+}  // namespace tc::nn::functional

@@ -6,7 +6,9 @@
 #include <utility>
 
 #include "tensorcore/nn/containers.h"
+#include "tensorcore/nn/modules/dropout.h"
 #include "tensorcore/nn/modules/linear.h"
+#include "tensorcore/nn/modules/normalization.h"
 
 namespace tc::nn {
 

@@ -1,31 +1,100 @@
 #pragma once
-// More activations for the C++ frontend (torch.nn names, arguments and formulas) as functions in
-// tc::nn::functional and modules: ReLU6, LeakyReLU, PReLU (parameter `weight`), ELU, SELU,
-// CELU, Hardtanh, Hardswish, Hardsigmoid, Mish, Softplus, Softsign, Tanhshrink, Threshold,
-// Identity, Hardshrink, Softshrink, LogSigmoid. Tensor-op composites, so autograd follows from the
-// core ops.
+// Activation modules (torch.nn.modules.activation): torch's names, arguments and formulas;
+// the functions are in tc::nn::functional (functional.h).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/module.h"
 
 namespace tc::nn {
-namespace functional {
-Tensor relu6(const Tensor& x);
-Tensor leaky_relu(const Tensor& x, double negative_slope = 0.01);
-Tensor prelu(const Tensor& x, const Tensor& weight);
-Tensor elu(const Tensor& x, double alpha = 1.0);
-Tensor selu(const Tensor& x);
-Tensor celu(const Tensor& x, double alpha = 1.0);
-Tensor hardtanh(const Tensor& x, double min_val = -1.0, double max_val = 1.0);
-Tensor hardswish(const Tensor& x);
-Tensor hardsigmoid(const Tensor& x);
-Tensor mish(const Tensor& x);
-Tensor softplus(const Tensor& x, double beta = 1.0, double threshold = 20.0);
-Tensor softsign(const Tensor& x);
-Tensor tanhshrink(const Tensor& x);
-Tensor threshold(const Tensor& x, double threshold, double value);
-Tensor hardshrink(const Tensor& x, double lambd = 0.5);
-Tensor softshrink(const Tensor& x, double lambd = 0.5);
-Tensor logsigmoid(const Tensor& x);
-}  // namespace functional
+
+using IntList = std::vector<int64_t>;
+
+// Activations.
+class ReLUImpl : public Module {
+ public:
+  ModulePtr clone() const override;
+  ReLUImpl() : Module("ReLU") {}
+  Tensor forward(const Tensor& x);
+};
+TC_MODULE(ReLU);
+class GELUImpl : public Module {
+ public:
+  ModulePtr clone() const override;
+  explicit GELUImpl(std::string approximate = "none");
+  Tensor forward(const Tensor& x);
+  std::string approximate;
+};
+TC_MODULE(GELU);
+class SiLUImpl : public Module {
+ public:
+  ModulePtr clone() const override;
+  SiLUImpl() : Module("SiLU") {}
+  Tensor forward(const Tensor& x);
+};
+TC_MODULE(SiLU);
+class TanhImpl : public Module {
+ public:
+  ModulePtr clone() const override;
+  TanhImpl() : Module("Tanh") {}
+  Tensor forward(const Tensor& x);
+};
+TC_MODULE(Tanh);
+class SigmoidImpl : public Module {
+ public:
+  ModulePtr clone() const override;
+  SigmoidImpl() : Module("Sigmoid") {}
+  Tensor forward(const Tensor& x);
+};
+TC_MODULE(Sigmoid);
+class SoftmaxImpl : public Module {
+ public:
+  ModulePtr clone() const override;
+  explicit SoftmaxImpl(int64_t dim) : Module("Softmax"), dim(dim) {}
+  Tensor forward(const Tensor& x);
+  void pretty_print(std::ostream& os) const override;
+  int64_t dim;
+};
+TC_MODULE(Softmax);
+class LogSoftmaxImpl : public Module {
+ public:
+  ModulePtr clone() const override;
+  explicit LogSoftmaxImpl(int64_t dim) : Module("LogSoftmax"), dim(dim) {}
+  Tensor forward(const Tensor& x);
+  void pretty_print(std::ostream& os) const override;
+  int64_t dim;
+};
+TC_MODULE(LogSoftmax);
+
+// Softmax over the channel dim of [N, C, H, W] or [C, H, W].
+class Softmax2dImpl : public Module {
+ public:
+  Softmax2dImpl() : Module("Softmax2d") {}
+  ModulePtr clone() const override;
+  Tensor forward(const Tensor& x);
+};
+TC_MODULE(Softmax2d);
+
+class SoftminImpl : public Module {
+ public:
+  explicit SoftminImpl(int64_t dim);
+  ModulePtr clone() const override;
+  Tensor forward(const Tensor& x);
+  int64_t dim;
+};
+TC_MODULE(Softmin);
+
+// a * sigmoid(b) with (a, b) the halves of `dim`.
+class GLUImpl : public Module {
+ public:
+  explicit GLUImpl(int64_t dim = -1);
+  ModulePtr clone() const override;
+  Tensor forward(const Tensor& x);
+  int64_t dim;
+};
+TC_MODULE(GLU);
 
 // A parameterless activation module: Name(args) calls functional::fn(x, args).
 #define TC_ACTIVATION(Name, Ctor, Fields, Call)      \

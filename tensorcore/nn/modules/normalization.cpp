@@ -1,25 +1,132 @@
 #include "tensorcore/nn/modules/normalization.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <ostream>
 
+#include "tensorcore/amp/autocast.h"
+#include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/nn/functional.h"
+#include "tensorcore/nn/init.h"
+#include "tensorcore/nn/modules/module_args.h"
+#include "tensorcore/nnfused/activation.h"
 #include "tensorcore/tensorcore.h"
 
 namespace tc::nn {
-namespace {
-template <typename M>
-ModulePtr finish(std::shared_ptr<M> c, const Module& src) {
-  c->copy_state_from(src);
-  return c;
+
+using namespace detail;
+namespace F = functional;
+
+// ---- BatchNorm ----
+BatchNormImpl::BatchNormImpl(std::string type, int64_t nf, double eps, double momentum, bool affine,
+                             bool track)
+    : Module(std::move(type)),
+      num_features(nf),
+      eps(eps),
+      momentum(momentum),
+      affine(affine),
+      track_running_stats(track) {
+  TC_CHECK(nf > 0, name(), ": num_features must be positive, got ", nf);
+  weight = register_parameter("weight", affine ? ones({nf}) : Tensor());
+  bias = register_parameter("bias", affine ? zeros({nf}) : Tensor());
+  if (track) {
+    running_mean = register_buffer("running_mean", zeros({nf}));
+    running_var = register_buffer("running_var", ones({nf}));
+    num_batches_tracked = register_buffer("num_batches_tracked", zeros({}, DType::Int64));
+  }
 }
-}  // namespace
+
+void BatchNormImpl::reset_running_stats() {
+  if (!track_running_stats) return;
+  autograd::NoGradGuard g;
+  zero_(running_mean);
+  fill_(running_var, 1);
+  zero_(num_batches_tracked);
+}
+
+Tensor BatchNormImpl::forward(const Tensor& x) {
+  bool dim_ok = false;
+  for (auto d : allowed_dims_) dim_ok |= x.dim() == d;
+  if (!dim_ok || x.size(1) != num_features) {
+    static const char* layouts[] = {
+        "", "", "[N, C]", "[N, C, L]", "[N, C, H, W]", "[N, C, D, H, W]"};
+    std::string expect;
+    for (auto d : allowed_dims_) expect += std::string(expect.empty() ? "" : " or ") + layouts[d];
+    TC_CHECK(false, name(), ": expected input of shape ", expect, " with C = ", num_features,
+             ", but got input of size ", shape_str(x.sizes()));
+  }
+  double factor = momentum < 0 ? 0.0 : momentum;
+  if (training_ && track_running_stats) {
+    autograd::NoGradGuard g;
+    Tensor nbt = num_batches_tracked;
+    add_(nbt, 1);
+    if (momentum < 0) factor = 1.0 / double(num_batches_tracked.item<int64_t>());
+  }
+  bool use_batch_stats = training_ || !track_running_stats;
+  return functional::batch_norm(x, use_batch_stats && !training_ ? Tensor() : running_mean,
+                                use_batch_stats && !training_ ? Tensor() : running_var, weight,
+                                bias, use_batch_stats, factor, eps);
+}
+
+void BatchNormImpl::pretty_print(std::ostream& os) const {
+  os << name() << "(" << num_features << ", eps=" << eps << ", momentum=" << momentum
+     << ", affine=" << (affine ? "true" : "false")
+     << ", track_running_stats=" << (track_running_stats ? "true" : "false") << ")";
+}
+
+BatchNorm1dImpl::BatchNorm1dImpl(int64_t nf, double eps, double m, bool a, bool t)
+    : BatchNormImpl("BatchNorm1d", nf, eps, m, a, t) {
+  allowed_dims_ = {2, 3};
+}
+
+BatchNorm2dImpl::BatchNorm2dImpl(int64_t nf, double eps, double m, bool a, bool t)
+    : BatchNormImpl("BatchNorm2d", nf, eps, m, a, t) {
+  allowed_dims_ = {4};
+}
+
+// ---- LayerNorm / GroupNorm ----
+LayerNormImpl::LayerNormImpl(IntList shape, double eps, bool affine)
+    : Module("LayerNorm"), normalized_shape(std::move(shape)), eps(eps) {
+  weight = register_parameter("weight", affine ? ones(normalized_shape) : Tensor());
+  bias = register_parameter("bias", affine ? zeros(normalized_shape) : Tensor());
+}
+
+Tensor LayerNormImpl::forward(const Tensor& x) {
+  return functional::layer_norm(x, normalized_shape, weight, bias, eps);
+}
+
+void LayerNormImpl::pretty_print(std::ostream& os) const {
+  os << "LayerNorm(" << shape_str(normalized_shape) << ", eps=" << eps
+     << ", elementwise_affine=" << (weight.defined() ? "true" : "false") << ")";
+}
+
+GroupNormImpl::GroupNormImpl(int64_t g, int64_t c, double eps, bool affine)
+    : Module("GroupNorm"), num_groups(g), num_channels(c), eps(eps) {
+  TC_CHECK(g > 0 && c % g == 0, "GroupNorm: num_channels (", c,
+           ") must be divisible by num_groups (", g, ")");
+  weight = register_parameter("weight", affine ? ones({c}) : Tensor());
+  bias = register_parameter("bias", affine ? zeros({c}) : Tensor());
+}
+
+Tensor GroupNormImpl::forward(const Tensor& x) {
+  TC_CHECK(x.dim() >= 2 && x.size(1) == num_channels, "GroupNorm: expected input of shape [N, ",
+           num_channels, ", *], but got input of size ", shape_str(x.sizes()));
+  return functional::group_norm(x, num_groups, weight, bias, eps);
+}
+
+void GroupNormImpl::pretty_print(std::ostream& os) const {
+  os << "GroupNorm(" << num_groups << ", " << num_channels << ", eps=" << eps
+     << ", affine=" << (weight.defined() ? "true" : "false") << ")";
+}
 
 BatchNorm3dImpl::BatchNorm3dImpl(int64_t nf, double eps, double m, bool a, bool t)
     : BatchNormImpl("BatchNorm3d", nf, eps, m, a, t) {
   allowed_dims_ = {5};
 }
+
 ModulePtr BatchNorm3dImpl::clone() const {
-  return finish(
+  return with_state_of(
       std::make_shared<BatchNorm3dImpl>(num_features, eps, momentum, affine, track_running_stats),
       *this);
 }
@@ -28,8 +135,9 @@ SyncBatchNormImpl::SyncBatchNormImpl(int64_t nf, double eps, double m, bool a, b
     : BatchNormImpl("SyncBatchNorm", nf, eps, m, a, t) {
   allowed_dims_ = {2, 3, 4, 5};
 }
+
 ModulePtr SyncBatchNormImpl::clone() const {
-  return finish(
+  return with_state_of(
       std::make_shared<SyncBatchNormImpl>(num_features, eps, momentum, affine, track_running_stats),
       *this);
 }
@@ -93,18 +201,43 @@ LocalResponseNormImpl::LocalResponseNormImpl(int64_t s, double a, double b, doub
     : Module("LocalResponseNorm"), size(s), alpha(a), beta(b), k(kk) {
   TC_CHECK(s > 0, "LocalResponseNorm: size must be positive, got ", s);
 }
+
 Tensor LocalResponseNormImpl::forward(const Tensor& x) {
   TC_CHECK(x.dim() >= 3,
            "LocalResponseNorm: expected an input of shape [N, C, *] with at least 3 dims, but got ",
            "input of size ", shape_str(x.sizes()));
   return functional::local_response_norm(x, size, alpha, beta, k);
 }
+
 void LocalResponseNormImpl::pretty_print(std::ostream& os) const {
   os << "LocalResponseNorm(" << size << ", alpha=" << alpha << ", beta=" << beta << ", k=" << k
      << ")";
 }
+
 ModulePtr LocalResponseNormImpl::clone() const {
-  return finish(std::make_shared<LocalResponseNormImpl>(size, alpha, beta, k), *this);
+  return with_state_of(std::make_shared<LocalResponseNormImpl>(size, alpha, beta, k), *this);
+}
+
+ModulePtr BatchNorm1dImpl::clone() const {
+  return with_state_of(
+      std::make_shared<BatchNorm1dImpl>(num_features, eps, momentum, affine, track_running_stats),
+      *this);
+}
+
+ModulePtr BatchNorm2dImpl::clone() const {
+  return with_state_of(
+      std::make_shared<BatchNorm2dImpl>(num_features, eps, momentum, affine, track_running_stats),
+      *this);
+}
+
+ModulePtr LayerNormImpl::clone() const {
+  return with_state_of(std::make_shared<LayerNormImpl>(normalized_shape, eps, weight.defined()),
+                       *this);
+}
+
+ModulePtr GroupNormImpl::clone() const {
+  return with_state_of(
+      std::make_shared<GroupNormImpl>(num_groups, num_channels, eps, weight.defined()), *this);
 }
 
 }  // namespace tc::nn

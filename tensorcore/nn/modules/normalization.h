@@ -1,11 +1,75 @@
 #pragma once
-// Normalization layers beyond BatchNorm1d/2d, LayerNorm and GroupNorm (layers.h): BatchNorm3d,
-// SyncBatchNorm (a placeholder for the distributed issue: batch norm over the local batch, any
-// rank), InstanceNorm1d/2d/3d and LocalResponseNorm, over the native normalization kernels with
-// torch's parameter and buffer names.
-#include "tensorcore/nn/modules/linear.h"
+// Normalization layers (torch.nn.modules.normalization / batchnorm / instancenorm):
+// BatchNorm1d/2d/3d, SyncBatchNorm (batch norm over the local batch until a process group is
+// given), InstanceNorm1d/2d/3d, LayerNorm, GroupNorm, LocalResponseNorm, with torch's parameter
+// and buffer names.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tensorcore/nn/functional.h"
+#include "tensorcore/nn/module.h"
 
 namespace tc::nn {
+
+using IntList = std::vector<int64_t>;
+
+// BatchNorm over [N, C] / [N, C, L] (1d) or [N, C, H, W] (2d). Buffers running_mean,
+// running_var, num_batches_tracked; momentum < 0 means a cumulative average (torch's None).
+class BatchNormImpl : public Module {
+ public:
+  BatchNormImpl(std::string type, int64_t num_features, double eps, double momentum, bool affine,
+                bool track_running_stats);
+  Tensor forward(const Tensor& x);
+  void reset_running_stats();
+  void pretty_print(std::ostream& os) const override;
+  int64_t num_features;
+  double eps, momentum;
+  bool affine, track_running_stats;
+  Tensor weight, bias, running_mean, running_var, num_batches_tracked;
+
+ protected:
+  std::vector<int64_t> allowed_dims_;
+};
+class BatchNorm1dImpl : public BatchNormImpl {
+ public:
+  ModulePtr clone() const override;
+  explicit BatchNorm1dImpl(int64_t num_features, double eps = 1e-5, double momentum = 0.1,
+                           bool affine = true, bool track_running_stats = true);
+};
+TC_MODULE(BatchNorm1d);
+class BatchNorm2dImpl : public BatchNormImpl {
+ public:
+  ModulePtr clone() const override;
+  explicit BatchNorm2dImpl(int64_t num_features, double eps = 1e-5, double momentum = 0.1,
+                           bool affine = true, bool track_running_stats = true);
+};
+TC_MODULE(BatchNorm2d);
+
+class LayerNormImpl : public Module {
+ public:
+  ModulePtr clone() const override;
+  explicit LayerNormImpl(IntList normalized_shape, double eps = 1e-5,
+                         bool elementwise_affine = true);
+  Tensor forward(const Tensor& x);
+  void pretty_print(std::ostream& os) const override;
+  IntList normalized_shape;
+  double eps;
+  Tensor weight, bias;
+};
+TC_MODULE(LayerNorm);
+
+class GroupNormImpl : public Module {
+ public:
+  ModulePtr clone() const override;
+  GroupNormImpl(int64_t num_groups, int64_t num_channels, double eps = 1e-5, bool affine = true);
+  Tensor forward(const Tensor& x);
+  void pretty_print(std::ostream& os) const override;
+  int64_t num_groups, num_channels;
+  double eps;
+  Tensor weight, bias;
+};
+TC_MODULE(GroupNorm);
 
 class BatchNorm3dImpl : public BatchNormImpl {
  public:

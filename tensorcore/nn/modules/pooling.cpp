@@ -1,50 +1,100 @@
 #include "tensorcore/nn/modules/pooling.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <ostream>
 
+#include "tensorcore/amp/autocast.h"
+#include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/nn/functional.h"
+#include "tensorcore/nn/init.h"
+#include "tensorcore/nn/modules/module_args.h"
+#include "tensorcore/nnfused/activation.h"
 #include "tensorcore/tensorcore.h"
 
 namespace tc::nn {
-namespace {
 
+using namespace detail;
 namespace F = functional;
 
-// torch's repr of a size: one number or a tuple.
-std::string list_str(const IntList& v) {
-  if (v.size() == 1) return std::to_string(v[0]);
-  std::string s = "(";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + ")";
+// ---- Pooling / Flatten ----
+MaxPool2dImpl::MaxPool2dImpl(IntList k, IntList s, IntList p, IntList d, bool c)
+    : Module("MaxPool2d"),
+      kernel_size(std::move(k)),
+      stride(s.empty() ? kernel_size : std::move(s)),
+      padding(std::move(p)),
+      dilation(std::move(d)),
+      ceil_mode(c) {}
+
+Tensor MaxPool2dImpl::forward(const Tensor& x) {
+  return functional::max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode);
 }
 
-// One value per spatial dim (a single value is repeated).
-IntList expand(const std::string& layer, const char* what, IntList v, int n) {
-  if (v.size() == 1) v.assign(size_t(n), v[0]);
-  TC_CHECK(int(v.size()) == n, layer, ": ", what, " needs 1 or ", n, " values, got ", v.size());
-  return v;
+std::pair<Tensor, Tensor> MaxPool2dImpl::forward_with_indices(const Tensor& x) {
+  return functional::max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode);
 }
 
-void check_rank(const std::string& layer, int spatial, const Tensor& x) {
-  TC_CHECK(x.dim() == spatial + 1 || x.dim() == spatial + 2, layer, ": expected a ", spatial + 1,
-           "-d or ", spatial + 2, "-d input ([C, *] or [N, C, *] with ", spatial,
-           " spatial dims), but got input of size ", shape_str(x.sizes()));
+void MaxPool2dImpl::pretty_print(std::ostream& os) const {
+  os << "MaxPool2d(kernel_size=" << list_str(kernel_size) << ", stride=" << list_str(stride)
+     << ", padding=" << list_str(padding) << ", dilation=" << list_str(dilation)
+     << ", ceil_mode=" << (ceil_mode ? "true" : "false") << ")";
 }
 
-template <typename M>
-ModulePtr finish(std::shared_ptr<M> c, const Module& src) {
-  c->copy_state_from(src);
-  return c;
+AvgPool2dImpl::AvgPool2dImpl(IntList k, IntList s, IntList p, bool c, bool cip,
+                             std::optional<int64_t> div)
+    : Module("AvgPool2d"),
+      kernel_size(std::move(k)),
+      stride(s.empty() ? kernel_size : std::move(s)),
+      padding(std::move(p)),
+      ceil_mode(c),
+      count_include_pad(cip),
+      divisor_override(div) {
+  TC_CHECK(!div || *div != 0, "AvgPool2d: divisor_override must be non-zero");
 }
 
-}  // namespace
+Tensor AvgPool2dImpl::forward(const Tensor& x) {
+  return functional::avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                                divisor_override);
+}
+
+void AvgPool2dImpl::pretty_print(std::ostream& os) const {
+  os << "AvgPool2d(kernel_size=" << list_str(kernel_size) << ", stride=" << list_str(stride)
+     << ", padding=" << list_str(padding) << ")";
+}
+
+AdaptiveAvgPool2dImpl::AdaptiveAvgPool2dImpl(IntList o)
+    : Module("AdaptiveAvgPool2d"), output_size(std::move(o)) {
+  if (output_size.size() == 1) output_size.push_back(output_size[0]);
+}
+
+Tensor AdaptiveAvgPool2dImpl::forward(const Tensor& x) {
+  return functional::adaptive_avg_pool2d(x, output_size);
+}
+
+void AdaptiveAvgPool2dImpl::pretty_print(std::ostream& os) const {
+  os << "AdaptiveAvgPool2d(output_size=" << list_str(output_size) << ")";
+}
+
+AdaptiveMaxPool2dImpl::AdaptiveMaxPool2dImpl(IntList o)
+    : Module("AdaptiveMaxPool2d"), output_size(std::move(o)) {}
+
+Tensor AdaptiveMaxPool2dImpl::forward(const Tensor& x) { return forward_with_indices(x).first; }
+
+std::pair<Tensor, Tensor> AdaptiveMaxPool2dImpl::forward_with_indices(const Tensor& x) {
+  return functional::adaptive_max_pool2d_with_indices(x, output_size);
+}
+
+ModulePtr AdaptiveMaxPool2dImpl::clone() const {
+  return with_state_of(std::make_shared<AdaptiveMaxPool2dImpl>(output_size), *this);
+}
 
 PoolNdImpl::PoolNdImpl(std::string type, int n, IntList k, IntList s, IntList p, IntList d, bool c)
     : Module(std::move(type)), spatial(n), ceil_mode(c) {
-  kernel_size = expand(name(), "kernel_size", std::move(k), n);
-  stride = s.empty() ? kernel_size : expand(name(), "stride", std::move(s), n);
-  padding = expand(name(), "padding", std::move(p), n);
-  dilation = expand(name(), "dilation", std::move(d), n);
+  kernel_size = expand_list(name(), "kernel_size", std::move(k), n);
+  stride = s.empty() ? kernel_size : expand_list(name(), "stride", std::move(s), n);
+  padding = expand_list(name(), "padding", std::move(p), n);
+  dilation = expand_list(name(), "dilation", std::move(d), n);
   for (int i = 0; i < n; ++i) {
     const size_t u = size_t(i);
     TC_CHECK(kernel_size[u] > 0 && stride[u] > 0 && dilation[u] > 0, name(),
@@ -74,13 +124,15 @@ std::pair<Tensor, Tensor> MaxPoolNdImpl::forward_with_indices(const Tensor& x) {
     return F::max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode);
   return F::max_pool3d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode);
 }
+
 Tensor MaxPoolNdImpl::forward(const Tensor& x) { return forward_with_indices(x).first; }
+
 ModulePtr MaxPoolNdImpl::clone() const {
   if (spatial == 1)
-    return finish(
+    return with_state_of(
         std::make_shared<MaxPool1dImpl>(kernel_size, stride, padding, dilation, ceil_mode), *this);
-  return finish(std::make_shared<MaxPool3dImpl>(kernel_size, stride, padding, dilation, ceil_mode),
-                *this);
+  return with_state_of(
+      std::make_shared<MaxPool3dImpl>(kernel_size, stride, padding, dilation, ceil_mode), *this);
 }
 
 AvgPoolNdImpl::AvgPoolNdImpl(std::string type, int n, IntList k, IntList s, IntList p, bool c,
@@ -90,6 +142,7 @@ AvgPoolNdImpl::AvgPoolNdImpl(std::string type, int n, IntList k, IntList s, IntL
       divisor_override(div) {
   TC_CHECK(!div || *div != 0, name(), ": divisor_override must be non-zero");
 }
+
 Tensor AvgPoolNdImpl::forward(const Tensor& x) {
   check_input(x);
   if (spatial == 1)
@@ -100,24 +153,26 @@ Tensor AvgPoolNdImpl::forward(const Tensor& x) {
   return F::avg_pool3d(x, kernel_size, stride, padding, ceil_mode, count_include_pad,
                        divisor_override);
 }
+
 ModulePtr AvgPoolNdImpl::clone() const {
   if (spatial == 1)
-    return finish(
+    return with_state_of(
         std::make_shared<AvgPool1dImpl>(kernel_size, stride, padding, ceil_mode, count_include_pad),
         *this);
-  return finish(std::make_shared<AvgPool3dImpl>(kernel_size, stride, padding, ceil_mode,
-                                                count_include_pad, divisor_override),
-                *this);
+  return with_state_of(std::make_shared<AvgPool3dImpl>(kernel_size, stride, padding, ceil_mode,
+                                                       count_include_pad, divisor_override),
+                       *this);
 }
 
 AdaptivePoolNdImpl::AdaptivePoolNdImpl(std::string type, int n, bool m, IntList o)
     : Module(std::move(type)), spatial(n), max(m) {
-  output_size = expand(name(), "output_size", std::move(o), n);
+  output_size = expand_list(name(), "output_size", std::move(o), n);
   for (auto v : output_size)
     TC_CHECK(v >= 0 || v == -1, name(),
              ": output_size entries must be non-negative (or -1 for the input size), got ",
              shape_str(output_size));
 }
+
 std::pair<Tensor, Tensor> AdaptivePoolNdImpl::forward_with_indices(const Tensor& x) {
   TC_CHECK(max, name(), ": forward_with_indices needs a max pool");
   check_rank(name(), spatial, x);
@@ -125,6 +180,7 @@ std::pair<Tensor, Tensor> AdaptivePoolNdImpl::forward_with_indices(const Tensor&
   if (spatial == 2) return F::adaptive_max_pool2d_with_indices(x, output_size);
   return F::adaptive_max_pool3d_with_indices(x, output_size);
 }
+
 Tensor AdaptivePoolNdImpl::forward(const Tensor& x) {
   if (max) return forward_with_indices(x).first;
   check_rank(name(), spatial, x);
@@ -132,28 +188,32 @@ Tensor AdaptivePoolNdImpl::forward(const Tensor& x) {
   if (spatial == 2) return F::adaptive_avg_pool2d(x, output_size);
   return F::adaptive_avg_pool3d(x, output_size);
 }
+
 void AdaptivePoolNdImpl::pretty_print(std::ostream& os) const {
   os << name() << "(output_size=" << list_str(output_size) << ")";
 }
+
 ModulePtr AdaptivePoolNdImpl::clone() const {
   if (spatial == 1 && max)
-    return finish(std::make_shared<AdaptiveMaxPool1dImpl>(output_size), *this);
-  if (spatial == 1) return finish(std::make_shared<AdaptiveAvgPool1dImpl>(output_size), *this);
-  if (max) return finish(std::make_shared<AdaptiveMaxPool3dImpl>(output_size), *this);
-  return finish(std::make_shared<AdaptiveAvgPool3dImpl>(output_size), *this);
+    return with_state_of(std::make_shared<AdaptiveMaxPool1dImpl>(output_size), *this);
+  if (spatial == 1)
+    return with_state_of(std::make_shared<AdaptiveAvgPool1dImpl>(output_size), *this);
+  if (max) return with_state_of(std::make_shared<AdaptiveMaxPool3dImpl>(output_size), *this);
+  return with_state_of(std::make_shared<AdaptiveAvgPool3dImpl>(output_size), *this);
 }
 
 MaxUnpoolNdImpl::MaxUnpoolNdImpl(std::string type, int n, IntList k, IntList s, IntList p)
     : Module(std::move(type)), spatial(n) {
-  kernel_size = expand(name(), "kernel_size", std::move(k), n);
-  stride = s.empty() ? kernel_size : expand(name(), "stride", std::move(s), n);
-  padding = expand(name(), "padding", std::move(p), n);
+  kernel_size = expand_list(name(), "kernel_size", std::move(k), n);
+  stride = s.empty() ? kernel_size : expand_list(name(), "stride", std::move(s), n);
+  padding = expand_list(name(), "padding", std::move(p), n);
   for (int i = 0; i < n; ++i)
     TC_CHECK(kernel_size[size_t(i)] > 0 && stride[size_t(i)] > 0 && padding[size_t(i)] >= 0, name(),
              ": kernel_size and stride must be positive and padding non-negative, got kernel_size ",
              shape_str(kernel_size), ", stride ", shape_str(stride), ", padding ",
              shape_str(padding));
 }
+
 Tensor MaxUnpoolNdImpl::forward(const Tensor& x, const Tensor& indices,
                                 const IntList& output_size) {
   check_rank(name(), spatial, x);
@@ -169,60 +229,59 @@ Tensor MaxUnpoolNdImpl::forward(const Tensor& x, const Tensor& indices,
   if (spatial == 2) return F::max_unpool2d(x, indices, kernel_size, stride, padding, size);
   return F::max_unpool3d(x, indices, kernel_size, stride, padding, size);
 }
+
 void MaxUnpoolNdImpl::pretty_print(std::ostream& os) const {
   os << name() << "(kernel_size=" << list_str(kernel_size) << ", stride=" << list_str(stride)
      << ", padding=" << list_str(padding) << ")";
 }
+
 ModulePtr MaxUnpoolNdImpl::clone() const {
   if (spatial == 1)
-    return finish(std::make_shared<MaxUnpool1dImpl>(kernel_size, stride, padding), *this);
+    return with_state_of(std::make_shared<MaxUnpool1dImpl>(kernel_size, stride, padding), *this);
   if (spatial == 2)
-    return finish(std::make_shared<MaxUnpool2dImpl>(kernel_size, stride, padding), *this);
-  return finish(std::make_shared<MaxUnpool3dImpl>(kernel_size, stride, padding), *this);
+    return with_state_of(std::make_shared<MaxUnpool2dImpl>(kernel_size, stride, padding), *this);
+  return with_state_of(std::make_shared<MaxUnpool3dImpl>(kernel_size, stride, padding), *this);
 }
-
-namespace functional {
-namespace {
-Tensor lp_pool(const char* op, int n, const Tensor& x, double p, const IntList& k, const IntList& s,
-               bool ceil) {
-  TC_CHECK(p > 0, op, ": norm_type must be positive, got ", p);
-  check_rank(op, n, x);
-  IntList ks = expand(op, "kernel_size", k, n);
-  int64_t area = 1;
-  for (auto v : ks) area *= v;
-  Tensor xp = pow(x, p);
-  Tensor pooled = n == 1 ? avg_pool1d(xp, ks, s, {0}, ceil) : avg_pool2d(xp, ks, s, {0}, ceil);
-  // sign * relu(|.|) as torch, so a slightly negative average from rounding does not give NaN.
-  return pow(mul(mul(sign(pooled), relu(abs(pooled))), double(area)), 1.0 / p);
-}
-}  // namespace
-Tensor lp_pool1d(const Tensor& x, double p, const IntList& k, const IntList& s, bool ceil) {
-  return lp_pool("lp_pool1d", 1, x, p, k, s, ceil);
-}
-Tensor lp_pool2d(const Tensor& x, double p, const IntList& k, const IntList& s, bool ceil) {
-  return lp_pool("lp_pool2d", 2, x, p, k, s, ceil);
-}
-}  // namespace functional
 
 LPPoolNdImpl::LPPoolNdImpl(std::string type, int n, double p, IntList k, IntList s, bool c)
     : Module(std::move(type)), spatial(n), norm_type(p), ceil_mode(c) {
   TC_CHECK(p > 0, name(), ": norm_type must be positive, got ", p);
-  kernel_size = expand(name(), "kernel_size", std::move(k), n);
-  stride = s.empty() ? kernel_size : expand(name(), "stride", std::move(s), n);
+  kernel_size = expand_list(name(), "kernel_size", std::move(k), n);
+  stride = s.empty() ? kernel_size : expand_list(name(), "stride", std::move(s), n);
 }
+
 Tensor LPPoolNdImpl::forward(const Tensor& x) {
   check_rank(name(), spatial, x);
   return spatial == 1 ? F::lp_pool1d(x, norm_type, kernel_size, stride, ceil_mode)
                       : F::lp_pool2d(x, norm_type, kernel_size, stride, ceil_mode);
 }
+
 void LPPoolNdImpl::pretty_print(std::ostream& os) const {
   os << name() << "(norm_type=" << norm_type << ", kernel_size=" << list_str(kernel_size)
      << ", stride=" << list_str(stride) << ", ceil_mode=" << (ceil_mode ? "true" : "false") << ")";
 }
+
 ModulePtr LPPoolNdImpl::clone() const {
   if (spatial == 1)
-    return finish(std::make_shared<LPPool1dImpl>(norm_type, kernel_size, stride, ceil_mode), *this);
-  return finish(std::make_shared<LPPool2dImpl>(norm_type, kernel_size, stride, ceil_mode), *this);
+    return with_state_of(std::make_shared<LPPool1dImpl>(norm_type, kernel_size, stride, ceil_mode),
+                         *this);
+  return with_state_of(std::make_shared<LPPool2dImpl>(norm_type, kernel_size, stride, ceil_mode),
+                       *this);
+}
+
+ModulePtr MaxPool2dImpl::clone() const {
+  return with_state_of(
+      std::make_shared<MaxPool2dImpl>(kernel_size, stride, padding, dilation, ceil_mode), *this);
+}
+
+ModulePtr AvgPool2dImpl::clone() const {
+  return with_state_of(std::make_shared<AvgPool2dImpl>(kernel_size, stride, padding, ceil_mode,
+                                                       count_include_pad, divisor_override),
+                       *this);
+}
+
+ModulePtr AdaptiveAvgPool2dImpl::clone() const {
+  return with_state_of(std::make_shared<AdaptiveAvgPool2dImpl>(output_size), *this);
 }
 
 }  // namespace tc::nn

@@ -1,18 +1,75 @@
 #pragma once
-// Pooling layers for the C++ frontend beyond MaxPool2d / AvgPool2d / AdaptiveAvgPool2d /
-// AdaptiveMaxPool2d (layers.h, layers_more.h): MaxPool1d/3d, AvgPool1d/3d, AdaptiveAvgPool1d/3d,
-// AdaptiveMaxPool1d/3d, MaxUnpool1d/2d/3d and LPPool1d/2d over the native pooling kernels. torch's
-// `return_indices=True` is the separate `forward_with_indices` (libtorch's convention); its
-// indices are flat per plane, as torch's, so they feed MaxUnpool.
+// Pooling layers (torch.nn.modules.pooling): MaxPool1d/2d/3d, AvgPool1d/2d/3d,
+// AdaptiveAvg/MaxPool1d/2d/3d, MaxUnpool1d/2d/3d and LPPool1d/2d over the native pooling
+// kernels. torch's `return_indices=True` is the separate `forward_with_indices` (libtorch's
+// convention); its indices are flat per plane, as torch's, so they feed MaxUnpool.
 #include <optional>
-#include <utility>
+#include <string>
 #include <vector>
 
+#include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/module.h"
 
 namespace tc::nn {
 
 using IntList = std::vector<int64_t>;
+
+class MaxPool2dImpl : public Module {
+ public:
+  ModulePtr clone() const override;
+  explicit MaxPool2dImpl(IntList kernel_size, IntList stride = {}, IntList padding = {0},
+                         IntList dilation = {1}, bool ceil_mode = false);
+  // stride 0 means stride = kernel_size.
+  explicit MaxPool2dImpl(int64_t kernel_size, int64_t stride = 0, int64_t padding = 0)
+      : MaxPool2dImpl(IntList{kernel_size}, stride ? IntList{stride} : IntList{},
+                      IntList{padding}) {}
+  Tensor forward(const Tensor& x);
+  // torch's return_indices=True: (values, flat per-plane indices for MaxUnpool2d).
+  std::pair<Tensor, Tensor> forward_with_indices(const Tensor& x);
+  void pretty_print(std::ostream& os) const override;
+  IntList kernel_size, stride, padding, dilation;
+  bool ceil_mode;
+};
+TC_MODULE(MaxPool2d);
+
+class AvgPool2dImpl : public Module {
+ public:
+  ModulePtr clone() const override;
+  explicit AvgPool2dImpl(IntList kernel_size, IntList stride = {}, IntList padding = {0},
+                         bool ceil_mode = false, bool count_include_pad = true,
+                         std::optional<int64_t> divisor_override = {});
+  explicit AvgPool2dImpl(int64_t kernel_size, int64_t stride = 0, int64_t padding = 0)
+      : AvgPool2dImpl(IntList{kernel_size}, stride ? IntList{stride} : IntList{},
+                      IntList{padding}) {}
+  Tensor forward(const Tensor& x);
+  void pretty_print(std::ostream& os) const override;
+  IntList kernel_size, stride, padding;
+  bool ceil_mode, count_include_pad;
+  std::optional<int64_t> divisor_override;
+};
+TC_MODULE(AvgPool2d);
+
+class AdaptiveAvgPool2dImpl : public Module {
+ public:
+  ModulePtr clone() const override;
+  explicit AdaptiveAvgPool2dImpl(IntList output_size);
+  explicit AdaptiveAvgPool2dImpl(int64_t output_size)
+      : AdaptiveAvgPool2dImpl(IntList{output_size}) {}
+  Tensor forward(const Tensor& x);
+  void pretty_print(std::ostream& os) const override;
+  IntList output_size;
+};
+TC_MODULE(AdaptiveAvgPool2d);
+
+class AdaptiveMaxPool2dImpl : public Module {
+ public:
+  explicit AdaptiveMaxPool2dImpl(IntList output_size);
+  ModulePtr clone() const override;
+  Tensor forward(const Tensor& x);
+  std::pair<Tensor, Tensor> forward_with_indices(const Tensor& x);
+  IntList output_size;
+};
+TC_MODULE(AdaptiveMaxPool2d);
 
 // Base of the N-d max/avg pools (N = spatial): kernel_size, stride (empty = kernel_size),
 // padding, dilation (max only), ceil_mode, count_include_pad / divisor_override (avg only).
@@ -147,14 +204,6 @@ TC_MAX_UNPOOL(MaxUnpool1d, 1);
 TC_MAX_UNPOOL(MaxUnpool2d, 2);
 TC_MAX_UNPOOL(MaxUnpool3d, 3);
 #undef TC_MAX_UNPOOL
-
-namespace functional {
-// (sum over the window of x^p)^(1/p), as torch: avg_pool of x^p times the window size (no padding).
-Tensor lp_pool1d(const Tensor& x, double norm_type, const IntList& kernel_size,
-                 const IntList& stride = {}, bool ceil_mode = false);
-Tensor lp_pool2d(const Tensor& x, double norm_type, const IntList& kernel_size,
-                 const IntList& stride = {}, bool ceil_mode = false);
-}  // namespace functional
 
 class LPPoolNdImpl : public Module {
  public:

@@ -10,8 +10,8 @@
 #include "tensorcore/amp/scaler.h"
 #include "tensorcore/cuda/cuda.h"
 #include "tensorcore/nn/functional.h"
-#include "tensorcore/nn/modules/linear.h"
 #include "tensorcore/nn/loss.h"
+#include "tensorcore/nn/nn.h"
 #include "tensorcore/tensorcore.h"
 #include "tests/cpp/cuda/gpu_test_util.h"
 

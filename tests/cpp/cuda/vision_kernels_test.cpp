@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "tensorcore/nn/functional.h"
-#include "tensorcore/nn/modules/linear.h"
+#include "tensorcore/nn/nn.h"
 #include "tensorcore/tensorcore.h"
 #include "tests/cpp/cuda/gpu_test_util.h"
 #include "vision/ops/ops.h"

@@ -1,5 +1,5 @@
-// The layers added for issue #3's full list (conv_layers.h, pool_layers.h, norm_layers.h,
-// layers_extra.h, RNN): construction (torch's parameter names, shapes and init bounds), clones,
+// The C++ layers beyond the first few (nn/modules/*.h: conv, pooling, normalization, padding,
+// dropout, distance, fold; RNN): construction (torch's parameter names, shapes and init bounds), clones,
 // forward against references written here, and errors naming the layer and the shapes. Values
 // and gradients against torch are in tests/python/nn/cpp/test_nncpp_coverage.py.
 #include <gtest/gtest.h>
@@ -463,7 +463,7 @@ TEST(NnCppCoverage, PaddingDropoutFoldDistances) {
       [&] {
         nn::CosineSimilarity()(randn({4, 5}), randn({3, 5}));
       },
-      {"cosine_similarity: shapes [4, 5] and [3, 5] are not broadcastable"});
+      {"cosine_similarity: shapes [4, 5] and [3, 5] cannot be broadcast together"});
 }
 
 TEST(NnCppCoverage, FunctionalExtras) {
