@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <iostream>
 
+#include "tensorcore/nn/device_kernels.h"
 #include "tensorcore/nn/functional.h"
-#include "tensorcore/nn/kernels_cuda.h"
 #include "tensorcore/nn/nn.h"
 #include "tensorcore/tensorcore.h"
 #include "vision/cuda/ops_cuda.h"
@@ -141,7 +141,7 @@ int main() {
               2, 3, 7, 9, 4, 5, std::string(mode) == "nearest", align, nn::detail::GridPad(pad)};
           g.bicubic = std::string(mode) == "bicubic";
           Tensor out = empty({2, 3, 4, 5}, TensorOptions(DType::Float64));
-          nn::gpu::grid_sample_forward(x, grid, g, out);
+          nn::grid_sample_forward_kernel.get(DeviceType::CUDA)(x, grid, g, out);
           Tensor xr = clone(x).requires_grad_(true), gr = clone(grid).requires_grad_(true);
           const char* pads[] = {"zeros", "border", "reflection"};
           Tensor ref = nn::functional::grid_sample(xr, gr, mode, pads[pad], align);
@@ -150,7 +150,7 @@ int main() {
           sum(mul(ref, go)).backward();
           Tensor gin = zeros({2, 3, 7, 9}, TensorOptions(DType::Float64)),
                  gg = empty({2, 4, 5, 2}, TensorOptions(DType::Float64));
-          nn::gpu::grid_sample_backward(go, x, grid, g, gin, gg);
+          nn::grid_sample_backward_kernel.get(DeviceType::CUDA)(go, x, grid, g, gin, gg);
           check("grid_sample bwd x", gin, xr.grad(), 1e-12);
           check("grid_sample bwd grid", gg, gr.grad(), 1e-12);
         }
@@ -164,7 +164,8 @@ int main() {
         for (bool align : {false, true}) {
           nn::detail::GridGeom3 g{2, 2, 4, 5, 6, 3, 2, 4, nearest, align, nn::detail::GridPad(pad)};
           Tensor out = empty({2, 2, 3, 2, 4}, TensorOptions(DType::Float64));
-          nn::gpu::grid_sample3d(x, grid, out, Tensor(), Tensor(), Tensor(), g);
+          nn::grid_sample3d_kernel.get(DeviceType::CUDA)(x, grid, out, Tensor(), Tensor(), Tensor(),
+                                                         g);
           Tensor xr = clone(x).requires_grad_(true), gr = clone(grid).requires_grad_(true);
           const char* pads[] = {"zeros", "border", "reflection"};
           Tensor ref = nn::functional::grid_sample(xr, gr, nearest ? "nearest" : "bilinear",
@@ -174,7 +175,7 @@ int main() {
           sum(mul(ref, go)).backward();
           Tensor gin = zeros(x.sizes(), TensorOptions(DType::Float64));
           Tensor gg = empty(grid.sizes(), TensorOptions(DType::Float64));
-          nn::gpu::grid_sample3d(x, grid, Tensor(), go, gin, gg, g);
+          nn::grid_sample3d_kernel.get(DeviceType::CUDA)(x, grid, Tensor(), go, gin, gg, g);
           check("grid_sample 5-d bwd x", gin, xr.grad(), 1e-12);
           check("grid_sample 5-d bwd grid", gg, gr.grad(), 1e-12);
         }
@@ -190,13 +191,14 @@ int main() {
     Tensor nll = empty({4}, TensorOptions(DType::Float64)),
            alpha = empty({4, 12, 9}, TensorOptions(DType::Float64));
     Tensor offs = from_vector<int64_t>({0, 4, 8, 12}, {4});
-    nn::gpu::ctc_forward(lp, reshape(targets, {-1}), offs, in_len, tg_len, 0, 9, nll, alpha);
+    nn::ctc_forward_kernel.get(DeviceType::CUDA)(lp, reshape(targets, {-1}), offs, in_len, tg_len,
+                                                 0, 9, nll, alpha);
     check("ctc fwd", nll, ref.detach(), 1e-12);
     Tensor go = from_vector<double>({0.5, 1.0, -2.0, 0.7}, {4});
     sum(mul(ref, go)).backward();
     Tensor grad = empty({12, 4, 6}, TensorOptions(DType::Float64));
-    nn::gpu::ctc_backward(lp, reshape(targets, {-1}), offs, in_len, tg_len, 0, 9, nll, alpha, go,
-                          false, grad);
+    nn::ctc_backward_kernel.get(DeviceType::CUDA)(lp, reshape(targets, {-1}), offs, in_len, tg_len,
+                                                  0, 9, nll, alpha, go, false, grad);
     check("ctc bwd", grad, lpr.grad(), 1e-12);
   }
   {
@@ -215,7 +217,8 @@ int main() {
       }
       Tensor out = zeros({4, 4}, TensorOptions(DType::Float64)),
              mi = full({4, 4}, Scalar(int64_t(-1)), TensorOptions(DType::Int64));
-      nn::gpu::embedding_bag_forward(w, idx, starts, ends, scale, Tensor(), 4, mode == 2, out, mi);
+      nn::embedding_bag_forward_kernel.get(DeviceType::CUDA)(w, idx, starts, ends, scale, Tensor(),
+                                                             4, mode == 2, out, mi);
       check("embedding_bag", out, std::get<0>(ref), 1e-12);
       if (mode == 2) check("embedding_bag max idx", mi, std::get<3>(ref), 0);
     }

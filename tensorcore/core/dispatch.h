@@ -66,6 +66,10 @@ struct KernelTable {
   void set(DeviceType type, Fn fn) { kernels[int(type)] = fn; }
 };
 
+// A table `name_kernel` of kernels of type `type`, declared in a header and defined once.
+#define TC_DECLARE_KERNEL(name, type) extern ::tc::KernelTable<type> name##_kernel
+#define TC_DEFINE_KERNEL(name, type) ::tc::KernelTable<type> name##_kernel(#name)
+
 // Registers a kernel at load time: TC_REGISTER_KERNEL(add_table, CPU, add_cpu);
 #define TC_CONCAT_INNER(a, b) a##b
 #define TC_CONCAT(a, b) TC_CONCAT_INNER(a, b)

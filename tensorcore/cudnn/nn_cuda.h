@@ -20,27 +20,6 @@ Tensor conv_forward_cudnn(const Tensor& x, const Tensor& w, const Tensor& b, con
 Tensor conv_backward_data_cudnn(const Tensor& gy, const Tensor& w, const ConvGeometry& g);
 Tensor conv_backward_weight_cudnn(const Tensor& x, const Tensor& gy, const ConvGeometry& g);
 
-// ---- pooling kernels (pool_cuda.cu); tensors are contiguous [planes, D, H, W] ----
-struct PoolAxisParams {
-  int64_t in = 1, out = 1, k = 1, s = 1, p = 0, d = 1;
-};
-struct PoolParams {
-  int64_t planes = 0;
-  PoolAxisParams axis[3];  // d, h, w (unused leading axes are 1 -> 1 identities)
-  bool adaptive = false;
-  bool count_include_pad = true;
-  int64_t divisor_override = 0;
-};
-// y and idx (int64, flat per-plane input index) are preallocated outputs.
-void max_pool_forward_cuda(const Tensor& x, const Tensor& y, const Tensor& idx,
-                           const PoolParams& p);
-// gx[plane][i] = sum of gy[plane][o] over the outputs o whose index is i (a gather: no atomics,
-// deterministic).
-void max_pool_backward_cuda(const Tensor& gy, const Tensor& idx, const Tensor& gx,
-                            const PoolParams& p);
-void avg_pool_forward_cuda(const Tensor& x, const Tensor& y, const PoolParams& p);
-void avg_pool_backward_cuda(const Tensor& gy, const Tensor& gx, const PoolParams& p);
-
 // ---- normalization on CUDA (norm_cuda.cpp): compositions of core ops (CUDA kernels, autograd
 // and double backward included); float16/bfloat16 compute their statistics in float32 ----
 Tensor batch_norm_cuda(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,

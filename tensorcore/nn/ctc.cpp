@@ -14,8 +14,8 @@
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/cudnn/nn_cuda.h"
+#include "tensorcore/nn/device_kernels.h"
 #include "tensorcore/nn/functional.h"
-#include "tensorcore/nn/kernels_cuda.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
@@ -249,22 +249,23 @@ Tensor ctc_loss(const Tensor& log_probs_in, const Tensor& targets_in,
     const TensorOptions i64 = TensorOptions(DType::Int64).device(dev);
     Tensor d_targets = to_device(reshape(targets, {-1}), dev), d_in = to_device(in_len, dev);
     Tensor d_tg = to_device(tg_len, dev), d_off = from_vector(p.offset, {N}, i64);
-    gpu::ctc_forward(lp, d_targets, d_off, d_in, d_tg, blank, p.max_ext, nll, alpha);
+    ctc_forward_kernel.get(lp.device().type)(lp, d_targets, d_off, d_in, d_tg, blank, p.max_ext,
+                                             nll, alpha);
     if (autograd::needs_grad({log_probs_in})) {
       Shape lp_shape = log_probs_in.sizes();
       const int64_t max_ext = p.max_ext;
-      autograd::record("CtcLossBackward0", {log_probs_in}, {nll},
-                       {lp_user, nll, alpha, d_targets, d_off, d_in, d_tg},
-                       [blank, max_ext, zero_infinity, lp_shape](
-                           const TensorList& s, const TensorList& gr) -> TensorList {
-                         Tensor lps = contiguous(s[0]).detach();
-                         Tensor go = contiguous(gr[0]).detach();
-                         Tensor grad =
-                             empty(lps.sizes(), TensorOptions(lps.dtype()).device(lps.device()));
-                         gpu::ctc_backward(lps, s[3], s[4], s[5], s[6], blank, max_ext, s[1], s[2],
-                                           go, zero_infinity, grad);
-                         return {reshape(grad, lp_shape)};
-                       });
+      autograd::record(
+          "CtcLossBackward0", {log_probs_in}, {nll},
+          {lp_user, nll, alpha, d_targets, d_off, d_in, d_tg},
+          [blank, max_ext, zero_infinity, lp_shape](const TensorList& s,
+                                                    const TensorList& gr) -> TensorList {
+            Tensor lps = contiguous(s[0]).detach();
+            Tensor go = contiguous(gr[0]).detach();
+            Tensor grad = empty(lps.sizes(), TensorOptions(lps.dtype()).device(lps.device()));
+            ctc_backward_kernel.get(lps.device().type)(lps, s[3], s[4], s[5], s[6], blank, max_ext,
+                                                       s[1], s[2], go, zero_infinity, grad);
+            return {reshape(grad, lp_shape)};
+          });
     }
   } else {
     dispatch_dtype<kF32F64>(lp.dtype(), op, [&](auto tag) {

@@ -10,8 +10,8 @@
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/cudnn/nn_cuda.h"
+#include "tensorcore/nn/device_kernels.h"
 #include "tensorcore/nn/functional.h"
-#include "tensorcore/nn/kernels_cuda.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
@@ -266,8 +266,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
   if (on_cuda) {
     std::vector<int64_t> ends;
     for (int64_t b = 0; b < B; ++b) ends.push_back(bag_end(b));
-    gpu::embedding_bag_forward(w, reshape(idx, {n}), starts, ends, entry_scale, psw, pad,
-                               mode == "max", out, max_idx);
+    embedding_bag_forward_kernel.get(w.device().type)(
+        w, reshape(idx, {n}), starts, ends, entry_scale, psw, pad, mode == "max", out, max_idx);
     bag_size = to_device(bag_size, dev);
   } else
     dispatch_dtype<kF32F64>(w.dtype(), op, [&](auto tag) {

@@ -13,9 +13,9 @@
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/cudnn/nn_cuda.h"
+#include "tensorcore/nn/device_kernels.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/grid_sample_point.h"
-#include "tensorcore/nn/kernels_cuda.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/linalg.h"
@@ -131,25 +131,25 @@ Tensor grid_sample_3d(const Tensor& input, const Tensor& grid, const std::string
   Tensor x = contiguous(input), gr = contiguous(grid);
   Tensor out = empty({g.N, g.C, g.Do, g.Ho, g.Wo}, TensorOptions(x.dtype()).device(x.device()));
   if (x.is_cuda()) {
-    gpu::grid_sample3d(x, gr, out, Tensor(), Tensor(), Tensor(), g);
+    grid_sample3d_kernel.get(x.device().type)(x, gr, out, Tensor(), Tensor(), Tensor(), g);
   } else {
     dispatch_dtype<kF32F64>(x.dtype(), op, [&](auto tag) {
       using T = typename decltype(tag)::type;
       grid3d<T>(x.data<T>(), gr.data<T>(), out.data<T>(), nullptr, nullptr, nullptr, g);
     });
   }
-  record_grid_backward("GridSampler3DBackward0", "grid_sampler_3d_backward (CUDA)", input, grid,
-                       out,
-                       [g](const Tensor& go, const Tensor& xs, const Tensor& gs, const Tensor& gx,
-                           const Tensor& gg) {
-                         if (xs.is_cuda())
-                           return gpu::grid_sample3d(xs, gs, Tensor(), go, gx, gg, g);
-                         dispatch_dtype<kF32F64>(xs.dtype(), "grid_sample backward", [&](auto tag) {
-                           using T = typename decltype(tag)::type;
-                           grid3d<T>(xs.data<T>(), gs.data<T>(), nullptr, go.data<T>(),
-                                     data_or_null<T>(gx), data_or_null<T>(gg), g);
-                         });
-                       });
+  record_grid_backward(
+      "GridSampler3DBackward0", "grid_sampler_3d_backward (CUDA)", input, grid, out,
+      [g](const Tensor& go, const Tensor& xs, const Tensor& gs, const Tensor& gx,
+          const Tensor& gg) {
+        if (xs.is_cuda())
+          return grid_sample3d_kernel.get(xs.device().type)(xs, gs, Tensor(), go, gx, gg, g);
+        dispatch_dtype<kF32F64>(xs.dtype(), "grid_sample backward", [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          grid3d<T>(xs.data<T>(), gs.data<T>(), nullptr, go.data<T>(), data_or_null<T>(gx),
+                    data_or_null<T>(gg), g);
+        });
+      });
   return out;
 }
 
@@ -187,24 +187,25 @@ Tensor grid_sample(const Tensor& input, const Tensor& grid, const std::string& m
   Tensor x = contiguous(input), gr = contiguous(grid);
   Tensor out = empty({g.N, g.C, g.Ho, g.Wo}, TensorOptions(x.dtype()).device(x.device()));
   if (x.is_cuda()) {
-    gpu::grid_sample_forward(x, gr, g, out);
+    grid_sample_forward_kernel.get(x.device().type)(x, gr, g, out);
   } else {
     dispatch_dtype<kF32F64>(x.dtype(), op, [&](auto tag) {
       using T = typename decltype(tag)::type;
       grid_forward<T>(x.data<T>(), gr.data<T>(), out.data<T>(), g);
     });
   }
-  record_grid_backward("GridSampler2DBackward0", "grid_sampler_2d_backward (CUDA)", input, grid,
-                       out,
-                       [g](const Tensor& go, const Tensor& xs, const Tensor& gs, const Tensor& gx,
-                           const Tensor& gg) {
-                         if (xs.is_cuda()) return gpu::grid_sample_backward(go, xs, gs, g, gx, gg);
-                         dispatch_dtype<kF32F64>(xs.dtype(), "grid_sample backward", [&](auto tag) {
-                           using T = typename decltype(tag)::type;
-                           grid_backward<T>(go.data<T>(), xs.data<T>(), gs.data<T>(),
-                                            data_or_null<T>(gx), data_or_null<T>(gg), g);
-                         });
-                       });
+  record_grid_backward(
+      "GridSampler2DBackward0", "grid_sampler_2d_backward (CUDA)", input, grid, out,
+      [g](const Tensor& go, const Tensor& xs, const Tensor& gs, const Tensor& gx,
+          const Tensor& gg) {
+        if (xs.is_cuda())
+          return grid_sample_backward_kernel.get(xs.device().type)(go, xs, gs, g, gx, gg);
+        dispatch_dtype<kF32F64>(xs.dtype(), "grid_sample backward", [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          grid_backward<T>(go.data<T>(), xs.data<T>(), gs.data<T>(), data_or_null<T>(gx),
+                           data_or_null<T>(gg), g);
+        });
+      });
   return out;
 }
 

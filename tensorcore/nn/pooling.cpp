@@ -11,7 +11,7 @@
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
-#include "tensorcore/cudnn/nn_cuda.h"
+#include "tensorcore/nn/device_kernels.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/half_span.h"
 #include "tensorcore/nn/modules/module_args.h"
@@ -80,9 +80,9 @@ struct Pool2d {
   int64_t window() const { return d.k * h.k * w.k; }
 };
 
-// The same geometry for the CUDA kernels (tensorcore/cudnn/pool_cuda.cu).
-detail::PoolParams cuda_params(const Pool2d& g) {
-  detail::PoolParams p;
+// The same geometry for the CUDA kernels (tensorcore/kernels/cuda/pooling.cu).
+PoolParams cuda_params(const Pool2d& g) {
+  PoolParams p;
   p.planes = g.planes;
   const Axis* axes[3] = {&g.d, &g.h, &g.w};
   for (int i = 0; i < 3; ++i)
@@ -421,7 +421,7 @@ Tensor avg_forward_op(const Tensor& x_in, const Pool2d& g, const Shape& out_shap
   Tensor x = contiguous(x_in);
   Tensor y = empty(out_shape, TensorOptions(x.dtype()).device(x.device()));
   if (x.is_cuda()) {
-    detail::avg_pool_forward_cuda(x, y, cuda_params(g));
+    avg_pool_forward_kernel.get(x.device().type)(x, y, cuda_params(g));
   } else {
     dispatch_dtype<kPoolTypes>(x.dtype(), "avg_pool", [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -442,7 +442,7 @@ Tensor avg_backward_op(const Tensor& gy_in, const Pool2d& g, const Shape& in_sha
   Tensor gy = contiguous(gy_in);
   Tensor gx = empty(in_shape, TensorOptions(gy.dtype()).device(gy.device()));
   if (gy.is_cuda()) {
-    detail::avg_pool_backward_cuda(gy, gx, cuda_params(g));
+    nn::avg_pool_backward_kernel.get(gy.device().type)(gy, gx, cuda_params(g));
   } else {
     dispatch_dtype<kPoolTypes>(gy.dtype(), "avg_pool backward", [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -466,7 +466,7 @@ Tensor max_backward_op(const Tensor& gy_in, const Tensor& idx, const Pool2d& g,
   Tensor gx = empty(in_shape, TensorOptions(gy.dtype()).device(gy.device()));
   const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
   if (gy.is_cuda()) {
-    detail::max_pool_backward_cuda(gy, contiguous(idx), gx, cuda_params(g));
+    nn::max_pool_backward_kernel.get(gy.device().type)(gy, contiguous(idx), gx, cuda_params(g));
   } else {
     dispatch_dtype<kPoolTypes>(gy.dtype(), "max_pool backward", [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -493,7 +493,7 @@ std::pair<Tensor, Tensor> max_forward_op(const Tensor& x_in, const Pool2d& g,
   Tensor y = empty(out_shape, TensorOptions(x.dtype()).device(x.device()));
   Tensor idx = empty(out_shape, TensorOptions(DType::Int64).device(x.device()));
   if (x.is_cuda()) {
-    detail::max_pool_forward_cuda(x, y, idx, cuda_params(g));
+    max_pool_forward_kernel.get(x.device().type)(x, y, idx, cuda_params(g));
   } else {
     dispatch_dtype<kPoolTypes>(x.dtype(), "max_pool", [&](auto tag) {
       using T = typename decltype(tag)::type;

@@ -10,9 +10,6 @@ using IterKernel = void (*)(TensorIter&);
 using IterScalarKernel = void (*)(TensorIter&, const Scalar&);
 using FillKernel = void (*)(const Tensor&, const Scalar&);
 
-#define TC_DECLARE_KERNEL(name, type) extern KernelTable<type> name##_kernel
-#define TC_DEFINE_KERNEL(name, type) KernelTable<type> name##_kernel(#name)
-
 TC_DECLARE_KERNEL(copy, IterKernel);
 TC_DECLARE_KERNEL(fill, FillKernel);
 TC_DECLARE_KERNEL(add, IterScalarKernel);  // out = a + alpha * b

@@ -1,12 +1,12 @@
-// nn kernels on CUDA: grid_sample (4-d and 5-d; grid_sample_point.h, the CPU kernel's own
-// per-location code, one thread per output location), embedding_bag (one thread per bag
-// element) and ctc_loss (one block per batch element running the CPU's log-space alpha / beta
-// recursions, threads across the extended target positions).
+// nn kernels on CUDA, registered into the tables of nn/device_kernels.h: grid_sample (4-d and 5-d;
+// grid_sample_point.h, the CPU kernel's own per-location code, one thread per output location),
+// embedding_bag (one thread per bag element) and ctc_loss (one block per batch element running the
+// CPU's log-space alpha / beta recursions, threads across the extended target positions).
 #include <limits>
 
 #include "tensorcore/kernels/cuda/common.cuh"
 #include "tensorcore/kernels/cuda/launch_on.cuh"
-#include "tensorcore/nn/kernels_cuda.h"
+#include "tensorcore/nn/device_kernels.h"
 #include "tensorcore/ops/creation.h"
 
 namespace tc::nn::gpu {
@@ -340,3 +340,12 @@ void ctc_backward(const Tensor& lp, const Tensor& targets, const Tensor& offsets
 }
 
 }  // namespace tc::nn::gpu
+
+namespace tc::nn {
+TC_REGISTER_KERNEL(grid_sample_forward_kernel, CUDA, gpu::grid_sample_forward);
+TC_REGISTER_KERNEL(grid_sample_backward_kernel, CUDA, gpu::grid_sample_backward);
+TC_REGISTER_KERNEL(grid_sample3d_kernel, CUDA, gpu::grid_sample3d);
+TC_REGISTER_KERNEL(embedding_bag_forward_kernel, CUDA, gpu::embedding_bag_forward);
+TC_REGISTER_KERNEL(ctc_forward_kernel, CUDA, gpu::ctc_forward);
+TC_REGISTER_KERNEL(ctc_backward_kernel, CUDA, gpu::ctc_backward);
+}  // namespace tc::nn

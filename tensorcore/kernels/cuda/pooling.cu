@@ -3,11 +3,11 @@
 // kernels in tensorcore/nn/pooling.cpp. Forward kernels use one thread per output; backward
 // kernels one thread per input element, gathering from the outputs whose window can hold it, so
 // they need no atomics and are deterministic.
-#include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/kernels/cuda/common.cuh"
 #include "tensorcore/kernels/cuda/launch_on.cuh"
+#include "tensorcore/nn/device_kernels.h"
 
-namespace tc::nn::detail {
+namespace tc::nn {
 namespace {
 
 using cuda_kernels::cvt;
@@ -87,7 +87,7 @@ __device__ __forceinline__ double avg_scale(const PoolParams& p, const AvgWindow
        i += int64_t(gridDim.x) * blockDim.x)
 
 template <typename T>
-__global__ void max_pool_forward_kernel(const T* x, T* y, int64_t* idx, PoolParams p,
+__global__ void max_pool_forward_device(const T* x, T* y, int64_t* idx, PoolParams p,
                                         int64_t total) {
   using A = opmath_t<T>;
   const PoolAxisParams &ad = p.axis[0], &ah = p.axis[1], &aw = p.axis[2];
@@ -118,7 +118,7 @@ __global__ void max_pool_forward_kernel(const T* x, T* y, int64_t* idx, PoolPara
 }
 
 template <typename T>
-__global__ void max_pool_backward_kernel(const T* gy, const int64_t* idx, T* gx, PoolParams p,
+__global__ void max_pool_backward_device(const T* gy, const int64_t* idx, T* gx, PoolParams p,
                                          int64_t total) {
   using A = opmath_t<T>;
   const PoolAxisParams &ad = p.axis[0], &ah = p.axis[1], &aw = p.axis[2];
@@ -145,7 +145,7 @@ __global__ void max_pool_backward_kernel(const T* gy, const int64_t* idx, T* gx,
 }
 
 template <typename T>
-__global__ void avg_pool_forward_kernel(const T* x, T* y, PoolParams p, int64_t total) {
+__global__ void avg_pool_forward_device(const T* x, T* y, PoolParams p, int64_t total) {
   using A = opmath_t<T>;
   const PoolAxisParams &ad = p.axis[0], &ah = p.axis[1], &aw = p.axis[2];
   const int64_t in_plane = ad.in * ah.in * aw.in;
@@ -165,7 +165,7 @@ __global__ void avg_pool_forward_kernel(const T* x, T* y, PoolParams p, int64_t 
 }
 
 template <typename T>
-__global__ void avg_pool_backward_kernel(const T* gy, T* gx, PoolParams p, int64_t total) {
+__global__ void avg_pool_backward_device(const T* gy, T* gx, PoolParams p, int64_t total) {
   using A = opmath_t<T>;
   const PoolAxisParams &ad = p.axis[0], &ah = p.axis[1], &aw = p.axis[2];
   const int64_t out_plane = ad.out * ah.out * aw.out;
@@ -204,15 +204,13 @@ int64_t out_elems(const PoolParams& p) {
 
 using cuda_kernels::launch_on;
 
-}  // namespace
-
 void max_pool_forward_cuda(const Tensor& x, const Tensor& y, const Tensor& idx,
                            const PoolParams& p) {
   int64_t n = out_elems(p);
   cuda_kernels::dispatch_dev<kPoolTypes>(x.dtype(), "max_pool (CUDA)", [&](auto tag) {
     using T = typename decltype(tag)::type;
     launch_on(x, n, [&](int grid, cudaStream_t s) {
-      max_pool_forward_kernel<T><<<grid, cuda_kernels::kBlockSize, 0, s>>>(
+      max_pool_forward_device<T><<<grid, cuda_kernels::kBlockSize, 0, s>>>(
           static_cast<const T*>(x.data_ptr()), static_cast<T*>(y.data_ptr()),
           static_cast<int64_t*>(idx.data_ptr()), p, n);
     });
@@ -225,7 +223,7 @@ void max_pool_backward_cuda(const Tensor& gy, const Tensor& idx, const Tensor& g
   cuda_kernels::dispatch_dev<kPoolTypes>(gy.dtype(), "max_pool backward (CUDA)", [&](auto tag) {
     using T = typename decltype(tag)::type;
     launch_on(gy, n, [&](int grid, cudaStream_t s) {
-      max_pool_backward_kernel<T><<<grid, cuda_kernels::kBlockSize, 0, s>>>(
+      max_pool_backward_device<T><<<grid, cuda_kernels::kBlockSize, 0, s>>>(
           static_cast<const T*>(gy.data_ptr()), static_cast<const int64_t*>(idx.data_ptr()),
           static_cast<T*>(gx.data_ptr()), p, n);
     });
@@ -237,7 +235,7 @@ void avg_pool_forward_cuda(const Tensor& x, const Tensor& y, const PoolParams& p
   cuda_kernels::dispatch_dev<kPoolTypes>(x.dtype(), "avg_pool (CUDA)", [&](auto tag) {
     using T = typename decltype(tag)::type;
     launch_on(x, n, [&](int grid, cudaStream_t s) {
-      avg_pool_forward_kernel<T><<<grid, cuda_kernels::kBlockSize, 0, s>>>(
+      avg_pool_forward_device<T><<<grid, cuda_kernels::kBlockSize, 0, s>>>(
           static_cast<const T*>(x.data_ptr()), static_cast<T*>(y.data_ptr()), p, n);
     });
   });
@@ -248,10 +246,17 @@ void avg_pool_backward_cuda(const Tensor& gy, const Tensor& gx, const PoolParams
   cuda_kernels::dispatch_dev<kPoolTypes>(gy.dtype(), "avg_pool backward (CUDA)", [&](auto tag) {
     using T = typename decltype(tag)::type;
     launch_on(gy, n, [&](int grid, cudaStream_t s) {
-      avg_pool_backward_kernel<T><<<grid, cuda_kernels::kBlockSize, 0, s>>>(
+      avg_pool_backward_device<T><<<grid, cuda_kernels::kBlockSize, 0, s>>>(
           static_cast<const T*>(gy.data_ptr()), static_cast<T*>(gx.data_ptr()), p, n);
     });
   });
 }
 
-}  // namespace tc::nn::detail
+}  // namespace
+
+TC_REGISTER_KERNEL(max_pool_forward_kernel, CUDA, max_pool_forward_cuda);
+TC_REGISTER_KERNEL(max_pool_backward_kernel, CUDA, max_pool_backward_cuda);
+TC_REGISTER_KERNEL(avg_pool_forward_kernel, CUDA, avg_pool_forward_cuda);
+TC_REGISTER_KERNEL(avg_pool_backward_kernel, CUDA, avg_pool_backward_cuda);
+
+}  // namespace tc::nn
