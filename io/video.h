@@ -38,10 +38,17 @@ struct VideoReaderOptions {
   std::string stream = "video";
   // Decoder threads; 0 lets FFmpeg pick (one per core).
   int num_threads = 0;
+  // Audio frames are N x C (samples x channels, torchvision's layout) unless this is set, which
+  // gives C x N (this library's layout before issue 24).
+  bool audio_channels_first = false;
+  // Audio samples in the stream's own dtype (uint8/int16/int32/int64/float32/float64, as PyAV
+  // and torchvision.io.read_video return them) instead of float32 scaled to [-1, 1].
+  bool audio_native_dtype = false;
 };
 
 // One decoded frame. Video: 3 x H x W uint8 RGB, a channels-first view of packed H x W x 3
-// memory (as torchvision returns it; .contiguous() for planar). Audio: C x N float32.
+// memory (as torchvision returns it; .contiguous() for planar). Audio: N x C float32 (see
+// VideoReaderOptions for C x N and the stream's own sample dtype).
 struct MediaFrame {
   Tensor data;
   double pts = 0;         // presentation time in seconds (best-effort timestamp * time base)
@@ -112,7 +119,7 @@ class VideoReader {
 struct VideoClip {
   // Empty results have torchvision's shapes: video 0 x 1 x 1 x 3, audio 1 x 0.
   Tensor video;                           // T x H x W x 3 uint8
-  Tensor audio;                           // C x N float32
+  Tensor audio;                           // C x N (float32, or the stream's dtype)
   std::vector<int64_t> video_timestamps;  // ticks of the video stream's time base
   std::vector<double> video_pts;          // seconds
   int64_t video_time_base_num = 0, video_time_base_den = 1;
@@ -120,11 +127,26 @@ struct VideoClip {
   std::optional<double> audio_fps;  // sample rate
 };
 
-// Decodes the frames of the first video stream whose pts lies in [start, end] seconds, and the
-// audio samples of the first audio stream whose time lies in [start, end] (to the end of the
-// audio when end is infinite).
+struct ReadVideoOptions {
+  bool with_video = true;
+  bool with_audio = true;
+  // torchvision's clip rule (its pyav backend, which its clip samplers rely on): when no frame's
+  // pts equals start and start > 0, the last frame before start is returned first. False gives
+  // the strict [start, end] rule of torchvision's video_reader backend.
+  bool preceding_frame = true;
+  // Audio in the stream's own sample dtype (int16 for 16-bit PCM, float32 for float codecs), as
+  // torchvision returns it; false converts to float32 scaled to [-1, 1].
+  bool audio_native_dtype = true;
+  // Bounds given in ticks of the video stream's time base (pts_unit="pts"): compared exactly.
+  // Otherwise seconds, converted to ticks as torchvision does (start rounded down, end up).
+  bool bounds_in_ticks = false;
+};
+
+// Decodes the frames of the first video stream whose pts lies in [start, end] (see
+// ReadVideoOptions::preceding_frame), and the audio samples of the first audio stream whose time
+// lies in [start, end] seconds (to the end of the audio when end is infinite).
 VideoClip read_video(const MediaSource& source, double start = 0,
-                     double end = std::numeric_limits<double>::infinity(), bool with_video = true,
-                     bool with_audio = true);
+                     double end = std::numeric_limits<double>::infinity(),
+                     const ReadVideoOptions& options = {});
 
 }  // namespace tc::io

@@ -3,6 +3,7 @@
 // dropping what precedes the target; the file is never re-opened.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <deque>
 
 #include "io/video/container_extent.h"
@@ -95,6 +96,7 @@ struct VideoReader::Impl {
   PacketPtr packet = make_packet();
   VideoConverter video_converter;
   AudioConverter audio_converter;
+  AudioLayout audio_layout;
   VideoLayout layout = VideoLayout::CHW;
   DisposablePackets disposable;  // packets an exact seek may leave out before its target
   FrameAllocator frame_allocator;
@@ -131,7 +133,10 @@ struct VideoReader::Impl {
   bool extent_checked = false;
 
   Impl(MediaSource src, const VideoReaderOptions& opts)
-      : source(std::move(src)), demux(open_demuxer(source)), num_threads(opts.num_threads) {
+      : source(std::move(src)),
+        demux(open_demuxer(source)),
+        num_threads(opts.num_threads),
+        audio_layout{opts.audio_channels_first, opts.audio_native_dtype} {
     TC_CHECK(num_threads >= 0, "VideoReader: num_threads must be >= 0, but got ", num_threads);
     open_stream(opts.stream);
   }
@@ -275,6 +280,13 @@ struct VideoReader::Impl {
     discard_before_sec = double(start_ticks()) * time_base();
     packets_from_start = 0;
     counting_from_start = true;
+  }
+
+  // Whether the container's packet count is exact: the MP4/MOV sample tables index every
+  // packet. Other headers (AVI's strh length, ASF's, MXF's) are advisory.
+  bool packet_count_is_exact() const {
+    const char* demuxer = fmt()->iformat ? fmt()->iformat->name : "";
+    return std::strncmp(demuxer, "mov,", 4) == 0;
   }
 
   double end_seconds() const {
@@ -421,8 +433,11 @@ struct VideoReader::Impl {
       pkt = queued.get();
     } else if (demux_eof || !read_stream_packet(pkt)) {
       demux_eof = true;
-      // Video only: audio stream headers count samples or blocks rather than packets.
-      if (counting_from_start && is_video() && stream->nb_frames > 0 &&
+      // Video only: audio stream headers count samples or blocks rather than packets. Only the
+      // MP4/MOV family's count is a promise (the sample table lists every packet); AVI's header
+      // count and the like are advisory (ffmpeg's own AVI muxer may declare one frame more than
+      // it writes), so those files are checked by their declared size alone.
+      if (counting_from_start && is_video() && packet_count_is_exact() && stream->nb_frames > 0 &&
           packets_from_start < stream->nb_frames) {
         throw DecodeError(concat("VideoReader: ", name(), " is truncated: stream '", stream_spec,
                                  "' declares ", stream->nb_frames,
@@ -533,7 +548,7 @@ struct VideoReader::Impl {
         out.timestamp = ts + av_rescale_q(skip, AVRational{1, f->sample_rate}, stream->time_base);
         out.duration = double(f->nb_samples - skip) / f->sample_rate;
       }
-      out.data = audio_converter.convert(f, skip, name());
+      out.data = audio_converter.convert(f, skip, name(), audio_layout);
     }
     av_frame_unref(f);
     return out;

@@ -129,11 +129,11 @@ TEST_F(VideoReaderTest, AudioFramesArePlanarFloat) {
   double expected_pts = 0;
   while (auto f = reader.next()) {
     ASSERT_EQ(f->data.dim(), 2);
-    EXPECT_EQ(f->data.size(0), 1);
+    EXPECT_EQ(f->data.size(1), 1);  // samples x channels
     EXPECT_EQ(f->data.dtype(), tc::DType::Float32);
     EXPECT_NEAR(f->pts, expected_pts, 1e-9);
-    expected_pts += f->data.size(1) / 44100.0;
-    total += f->data.size(1);
+    expected_pts += f->data.size(0) / 44100.0;
+    total += f->data.size(0);
   }
   EXPECT_GE(total, 88200);
   reader.seek(1.0);
@@ -160,8 +160,15 @@ TEST_F(VideoReaderTest, StreamsAndMetadata) {
 
 TEST_F(VideoReaderTest, ReadVideoClip) {
   auto clip = tc::io::read_video(MediaSource::file(path()), 0.5, 1.0);
-  ASSERT_EQ(clip.video.sizes(), (tc::Shape{8, 48, 64, 3}));  // frames 8..15
-  EXPECT_EQ(clip.video_pts.front(), 8 / 15.0);
+  // torchvision's rule: frames 8..15, and frame 7 since none lies on 0.5 s itself.
+  ASSERT_EQ(clip.video.sizes(), (tc::Shape{9, 48, 64, 3}));
+  EXPECT_EQ(clip.video_pts.front(), 7 / 15.0);
+  EXPECT_NEAR(clip.video.data<uint8_t>()[0], 8 * 7, 6);
+  tc::io::ReadVideoOptions strict;
+  strict.preceding_frame = false;
+  auto strict_clip = tc::io::read_video(MediaSource::file(path()), 0.5, 1.0, strict);
+  ASSERT_EQ(strict_clip.video.sizes(), (tc::Shape{8, 48, 64, 3}));  // frames 8..15
+  EXPECT_EQ(strict_clip.video_pts.front(), 8 / 15.0);
   EXPECT_EQ(clip.audio.sizes(), (tc::Shape{1, 22051}));  // samples 22050..44100
   EXPECT_EQ(*clip.video_fps, 15.0);
   EXPECT_EQ(*clip.audio_fps, 44100.0);
