@@ -65,7 +65,14 @@ struct StreamInfo {
   double start_time = 0;                                       // seconds
   double duration = std::numeric_limits<double>::quiet_NaN();  // seconds, NaN if unknown
   int64_t num_frames = 0;  // as the container declares it (0 when unknown)
-  double fps = std::numeric_limits<double>::quiet_NaN();          // video: average frame rate
+  // Video frame rates. fps: FFmpeg's average rate (avg_frame_rate: frame count over duration
+  // where the container indexes every frame, else the container's declared rate), what
+  // torchvision's read_video reports. nominal_fps: the stream's nominal rate as FFmpeg guesses
+  // it (av_guess_frame_rate: the container's declared rate, or the finest rate the timestamps
+  // fit), what torchvision's VideoReader.get_metadata() reports. They differ for
+  // variable-frame-rate files; VideoReader::average_frame_rate() measures the true average.
+  double fps = std::numeric_limits<double>::quiet_NaN();
+  double nominal_fps = std::numeric_limits<double>::quiet_NaN();
   int64_t width = 0, height = 0;                                  // video
   double sample_rate = std::numeric_limits<double>::quiet_NaN();  // audio
   int64_t channels = 0;                                           // audio
@@ -93,6 +100,11 @@ class VideoReader {
 
   std::vector<StreamInfo> streams() const;
   double container_duration() const;  // seconds, NaN if unknown
+  // The measured average frame rate of a video stream (its position in the container):
+  // (frames - 1) / (last pts - first pts), from the packet timestamps of a demux pass over the
+  // whole input (no decoding; done once, on a separate demuxer, and cached). NaN with fewer
+  // than two timestamped frames.
+  double average_frame_rate(int stream_index) const;
   // How often the demuxer has been repositioned (seeks, rewinds); for tests and diagnostics.
   int64_t demuxer_seek_count() const;
   // How many packets exact seeks left out undecoded (non-reference H.264 pictures before the

@@ -65,6 +65,9 @@ StreamInfo describe_stream(const AVFormatContext* fmt, const AVStream* st, int t
   if (par->codec_type == AVMEDIA_TYPE_VIDEO) {
     info.fps = q2d_or_nan(st->avg_frame_rate);
     if (std::isnan(info.fps)) info.fps = q2d_or_nan(st->r_frame_rate);
+    info.nominal_fps = q2d_or_nan(
+        av_guess_frame_rate(const_cast<AVFormatContext*>(fmt), const_cast<AVStream*>(st), nullptr));
+    if (std::isnan(info.nominal_fps)) info.nominal_fps = info.fps;
     info.width = par->width;
     info.height = par->height;
   } else if (par->codec_type == AVMEDIA_TYPE_AUDIO) {
@@ -128,6 +131,8 @@ struct VideoReader::Impl {
   int64_t last_output_ts = AV_NOPTS_VALUE;
   int64_t demuxer_seeks = 0;     // diagnostics: how often the demuxer was repositioned
   int64_t disposed_packets = 0;  // diagnostics: packets left out before an exact-seek target
+  // Measured average frame rate per container stream index, filled on first request.
+  std::optional<std::vector<double>> average_rates;
   // Read from the input the first time the demuxer reports its end.
   std::optional<ContainerExtent> extent;
   bool extent_checked = false;
@@ -620,6 +625,37 @@ double VideoReader::container_duration() const {
   if (fmt->duration == AV_NOPTS_VALUE || fmt->duration <= 0)
     return std::numeric_limits<double>::quiet_NaN();
   return double(fmt->duration) / AV_TIME_BASE;
+}
+
+double VideoReader::average_frame_rate(int stream_index) const {
+  Impl& impl = *impl_;
+  const int n = int(impl.fmt()->nb_streams);
+  TC_CHECK_INDEX(stream_index >= 0 && stream_index < n, "VideoReader.average_frame_rate: stream ",
+                 stream_index, " out of range for ", n, " streams");
+  if (!impl.average_rates) {
+    // A second demuxer, so the reader's own position and state are untouched.
+    Demuxer scan = open_demuxer(impl.source);
+    std::vector<std::vector<int64_t>> pts(size_t(scan.fmt->nb_streams));
+    for (unsigned i = 0; i < scan.fmt->nb_streams; ++i) {
+      const bool video = scan.fmt->streams[i]->codecpar->codec_type == AVMEDIA_TYPE_VIDEO;
+      scan.fmt->streams[i]->discard = video ? AVDISCARD_DEFAULT : AVDISCARD_ALL;
+    }
+    PacketPtr pkt = make_packet();
+    while (av_read_frame(scan.fmt.get(), pkt.get()) >= 0) {
+      const size_t s = size_t(pkt->stream_index);
+      if (s < pts.size() && pkt->pts != AV_NOPTS_VALUE) pts[s].push_back(pkt->pts);
+      av_packet_unref(pkt.get());
+    }
+    std::vector<double> rates(pts.size(), std::numeric_limits<double>::quiet_NaN());
+    for (size_t s = 0; s < pts.size() && s < size_t(n); ++s) {
+      if (pts[s].size() < 2) continue;
+      const auto [lo, hi] = std::minmax_element(pts[s].begin(), pts[s].end());
+      const double span = double(*hi - *lo) * av_q2d(scan.fmt->streams[s]->time_base);
+      if (span > 0) rates[s] = double(pts[s].size() - 1) / span;
+    }
+    impl.average_rates = std::move(rates);
+  }
+  return (*impl.average_rates)[size_t(stream_index)];
 }
 
 int64_t VideoReader::demuxer_seek_count() const { return impl_->demuxer_seeks; }

@@ -54,6 +54,7 @@ py::dict stream_dict(const io::StreamInfo& s) {
   d["num_frames"] = s.num_frames;
   if (s.type == "video") {
     d["fps"] = optional_float(s.fps);
+    d["nominal_fps"] = optional_float(s.nominal_fps);
     d["width"] = s.width;
     d["height"] = s.height;
   } else if (s.type == "audio") {
@@ -149,6 +150,12 @@ void bind_io_video(py::module_& m, TensorClass&) {
            [](PyVideoReader& r) {
              std::lock_guard lock(r.mu);
              return r.reader->disposed_packet_count();
+           })
+      .def("average_frame_rate",
+           [](PyVideoReader& r, int stream_index) {
+             py::gil_scoped_release nogil;
+             std::lock_guard lock(r.mu);
+             return r.reader->average_frame_rate(stream_index);
            })
       .def("container_duration", [](PyVideoReader& r) {
         std::lock_guard lock(r.mu);

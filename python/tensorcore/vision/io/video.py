@@ -67,16 +67,28 @@ class VideoReader:
         return self._c.current_stream
 
     def get_metadata(self):
-        """``{"video": {"duration": [...], "fps": [...]}, "audio": {"duration": [...],
-        "framerate": [...], "sample_rate": [...]}}``, one entry per stream of each type."""
+        """``{"video": {"duration": [...], "fps": [...], "nominal_fps": [...],
+        "average_fps": [...]}, "audio": {"duration": [...], "framerate": [...],
+        "sample_rate": [...]}}``, one entry per stream of each type.
+
+        ``fps`` is what torchvision's VideoReader reports: the nominal rate (FFmpeg's
+        ``av_guess_frame_rate``: the container's declared rate, or the finest rate its
+        timestamps fit), also given as ``nominal_fps``. ``average_fps`` is the measured average,
+        (frames - 1) / (last pts - first pts), from one demux pass over the file (no decoding;
+        cached). For constant-rate files they agree; for variable-frame-rate files only
+        ``average_fps`` says how many frames a second there are.
+        """
         meta = {
-            "video": {"duration": [], "fps": []},
+            "video": {"duration": [], "fps": [], "nominal_fps": [], "average_fps": []},
             "audio": {"duration": [], "framerate": [], "sample_rate": []},
         }
         for s in self._c.streams():
             if s["type"] == "video":
                 meta["video"]["duration"].append(s["duration"])
-                meta["video"]["fps"].append(s["fps"])
+                meta["video"]["fps"].append(s["nominal_fps"])
+                meta["video"]["nominal_fps"].append(s["nominal_fps"])
+                avg = self._c.average_frame_rate(s["stream_index"])
+                meta["video"]["average_fps"].append(None if math.isnan(avg) else avg)
             elif s["type"] == "audio":
                 meta["audio"]["duration"].append(s["duration"])
                 meta["audio"]["framerate"].append(s["sample_rate"])
