@@ -131,9 +131,16 @@ def _pyav_counts(paths):
 
 
 def _ours(path):
-    frames = sum(1 for _ in VideoReader(path, "video", num_threads=1))
+    # MPEG-TS takes codecs it has no stream type for as data streams: then FFmpeg (and PyAV)
+    # see no video stream, and neither do we.
+    try:
+        streams = VideoReader(path, "video").streams()
+    except ValueError:
+        streams = VideoReader(path, "audio").streams()
+    types = {s["type"] for s in streams}
+    frames = sum(1 for _ in VideoReader(path, "video", num_threads=1)) if "video" in types else None
     samples = None
-    if any(s["type"] == "audio" for s in VideoReader(path, "video").streams()):
+    if "audio" in types:
         samples = sum(f["data"].shape[0] for f in VideoReader(path, "audio"))
     return frames, samples
 
