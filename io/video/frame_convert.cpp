@@ -159,8 +159,7 @@ Tensor AudioConverter::convert(const AVFrame* f, int64_t skip, const std::string
   std::optional<DType> dtype = want.native_dtype ? native_dtype(in_fmt) : std::nullopt;
   // Formats with no tensor dtype (none in FFmpeg today) and the float request go through
   // swresample to packed float, scaled to [-1, 1].
-  const AVSampleFormat out_fmt =
-      dtype ? av_get_packed_sample_fmt(in_fmt) : AV_SAMPLE_FMT_FLT;
+  const AVSampleFormat out_fmt = dtype ? av_get_packed_sample_fmt(in_fmt) : AV_SAMPLE_FMT_FLT;
   if (!dtype) dtype = DType::Float32;
   const size_t size = size_t(av_get_bytes_per_sample(out_fmt));
   // Samples x channels: packed (interleaved) memory, as the decoder's packed formats hold it.

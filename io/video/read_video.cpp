@@ -255,7 +255,8 @@ VideoClip read_video(const MediaSource& source, double start, double end,
       start_s = start * tb;
       end_s = end * tb;
     }
-    if (options.with_video) read_video_frames(*reader, tick_bounds(start, end, tb, options), options, clip);
+    if (options.with_video)
+      read_video_frames(*reader, tick_bounds(start, end, tb, options), options, clip);
   }
   if (options.with_audio && has_stream(streams, "audio")) {
     reader->set_current_stream("audio");

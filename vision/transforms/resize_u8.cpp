@@ -94,9 +94,9 @@ void vertical_u8(const uint8_t* src, int64_t planes, int64_t in_h, int64_t width
         const uint8_t* col = base + x;
         for (int64_t k = 0; k < pairs; ++k, col += 2 * width) {
           const __m256i ra = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col));
-          const __m256i rb =
-              2 * k + 1 < ks ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + width))
-                             : zero;
+          const __m256i rb = 2 * k + 1 < ks
+                                 ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + width))
+                                 : zero;
           const __m256i lo = _mm256_unpacklo_epi8(ra, rb);  // pixels 0-7 | 16-23
           const __m256i hi = _mm256_unpackhi_epi8(ra, rb);  // pixels 8-15 | 24-31
           acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(_mm256_unpacklo_epi8(lo, zero), wp[k]));
@@ -148,15 +148,15 @@ void horizontal_u8(const uint8_t* src, int64_t rows, int64_t in_w, uint8_t* dst,
               _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in))),
               _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w)));
           for (int64_t k = 16; k < a.stride; k += 16) {
-            const __m256i px = _mm256_cvtepu8_epi16(
-                _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + k)));
+            const __m256i px =
+                _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + k)));
             const __m256i wk = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + k));
             acc = _mm256_add_epi32(acc, _mm256_madd_epi16(px, wk));
           }
           m[j] = acc;
         }
-        const __m256i s = _mm256_hadd_epi32(_mm256_hadd_epi32(m[0], m[1]),
-                                            _mm256_hadd_epi32(m[2], m[3]));
+        const __m256i s =
+            _mm256_hadd_epi32(_mm256_hadd_epi32(m[0], m[1]), _mm256_hadd_epi32(m[2], m[3]));
         __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
         sum = _mm_srai_epi32(_mm_add_epi32(sum, round), precision);
         const __m128i bytes = _mm_packus_epi16(_mm_packs_epi32(sum, sum), sum);

@@ -32,7 +32,10 @@ def _sources(tmp_path):
     if shutil.which("cjpeg"):
         ppm = tmp_path / "src.ppm"
         img.save(ppm)
-        for name, args in {"cjpeg_restart": ["-restart", "2"], "cjpeg_arith": ["-arithmetic"]}.items():
+        for name, args in {
+            "cjpeg_restart": ["-restart", "2"],
+            "cjpeg_arith": ["-arithmetic"],
+        }.items():
             proc = subprocess.run(["cjpeg", *args, str(ppm)], capture_output=True)
             if proc.returncode == 0:
                 out[name] = proc.stdout

@@ -112,7 +112,9 @@ def test_frames_are_samples_by_channels(tracks, pyav_tracks, name):
 @pytest.mark.parametrize("name", list(TRACKS))
 def test_native_dtype_and_channels_first_options(tracks, pyav_tracks, name):
     ref, fmt = pyav_tracks[name]
-    native = tc.cat([f["data"] for f in VideoReader(tracks[name], "audio", audio_native_dtype=True)])
+    native = tc.cat(
+        [f["data"] for f in VideoReader(tracks[name], "audio", audio_native_dtype=True)]
+    )
     assert str(np.asarray(native).dtype) == str(ref.dtype), fmt
     np.testing.assert_array_equal(np.asarray(native), ref)
     # The layout before issue 24, kept behind an option: C x N frames.
