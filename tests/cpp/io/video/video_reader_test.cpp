@@ -236,4 +236,48 @@ TEST_F(VideoReaderTest, TruncatedInputThrowsWhenReadingReachesTheCut) {
   EXPECT_LT(frames, 30);
 }
 
+TEST_F(VideoReaderTest, AdvisoryAviFrameCountIsNotATruncation) {
+  // ffmpeg's AVI muxer declares one frame more than it writes when re-encoding this clip to
+  // MPEG-4 + MP3; only a genuinely cut file is truncated.
+  const fs::path avi = dir_ / "reencoded.avi";
+  const std::string cmd = "ffmpeg -hide_banner -loglevel error -y -i \"" + path() +
+                          "\" -c:v mpeg4 -c:a libmp3lame \"" + avi.string() + "\"";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  VideoReader reader(avi.string());
+  int frames = 0;
+  EXPECT_NO_THROW(while (reader.next())++ frames);
+  EXPECT_GE(frames, 29);
+  EXPECT_GE(reader.current_stream_info().num_frames, frames);
+  reader.set_current_stream("audio");
+  int64_t samples = 0;
+  while (auto f = reader.next()) samples += f->data.size(0);
+  // 2 s of audio plus the AAC source's and the MP3 encoder's padding (a few frames).
+  EXPECT_GE(samples, 2 * 44100);
+  EXPECT_LE(samples, 2 * 44100 + 4 * 1152);
+}
+
+TEST_F(VideoReaderTest, AudioFramesAreSamplesByChannelsOrChannelsFirst) {
+  VideoReader nc(path(), {"audio", 0});
+  VideoReader cn(path(), {"audio", 0, /*audio_channels_first=*/true});
+  auto a = nc.next(), b = cn.next();
+  ASSERT_TRUE(a && b);
+  ASSERT_EQ(a->data.dim(), 2);
+  EXPECT_EQ(a->data.size(1), 1);  // mono
+  EXPECT_EQ(a->data.size(0), b->data.size(1));
+  for (int64_t i = 0; i < a->data.size(0); ++i) {
+    ASSERT_EQ(a->data.data<float>()[i], b->data.data<float>()[i]);
+  }
+}
+
+TEST_F(VideoReaderTest, AverageFrameRateIsMeasured) {
+  VideoReader reader(path());
+  const auto first = reader.next();
+  EXPECT_DOUBLE_EQ(reader.average_frame_rate(0), 15.0);
+  EXPECT_DOUBLE_EQ(reader.current_stream_info().nominal_fps, 15.0);
+  EXPECT_TRUE(std::isnan(reader.average_frame_rate(1)));  // the audio stream
+  EXPECT_THROW(reader.average_frame_rate(7), tc::IndexError);
+  // The measurement runs on its own demuxer: the reader goes on where it was.
+  EXPECT_EQ(frame_index(reader.next()->data), 1);
+}
+
 }  // namespace
