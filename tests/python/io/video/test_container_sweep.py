@@ -35,14 +35,13 @@ AUDIO_CODECS = ["aac", "libmp3lame", "libopus", "libvorbis", "pcm_s16le", "flac"
 
 # Each container with the codecs it usually carries (the default run).
 USUAL = {
-    "mp4": [("libx264", "aac"), ("mpeg4", "libmp3lame"), ("libx265", "aac"), ("libvpx-vp9", "libopus")],
-    "mov": [("libx264", "pcm_s16le"), ("mjpeg", "alac"), ("prores_ks", "pcm_s16be")],
-    "mkv": [("libx264", "libvorbis"), ("mpeg4", "flac"), ("ffv1", "pcm_s16le")],
-    "webm": [("libvpx", "libvorbis"), ("libvpx-vp9", "libopus")],
-    "avi": [("mpeg4", "libmp3lame"), ("libx264", "aac"), ("mjpeg", "pcm_s16le"), ("msmpeg4", "mp2"),
-            ("huffyuv", "pcm_s16le"), ("libxvid", "ac3")],
-    "flv": [("flv", "libmp3lame"), ("libx264", "aac")],
-    "ts": [("mpeg2video", "mp2"), ("libx264", "aac")],
+    "mp4": [("libx264", "aac"), ("mpeg4", "libmp3lame")],
+    "mov": [("mjpeg", "alac")],
+    "mkv": [("libx264", "libvorbis"), ("ffv1", "pcm_s16le")],
+    "webm": [("libvpx-vp9", "libopus")],
+    "avi": [("mpeg4", "libmp3lame"), ("mjpeg", "pcm_s16le"), ("msmpeg4", "mp2"), ("libxvid", "ac3")],
+    "flv": [("flv", "libmp3lame")],
+    "ts": [("mpeg2video", "mp2")],
     "nut": [("ffv1", "pcm_s16le")],
     "asf": [("wmv2", "wmav2")],
     "mxf": [("mpeg2video", "pcm_s16le")],
