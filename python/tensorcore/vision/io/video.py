@@ -166,7 +166,8 @@ def _check_audio_dtype(audio_dtype):
         return True
     from ... import float32
 
-    if audio_dtype == float32 or audio_dtype in ("float32", "float"):
+    # tensorcore.float32, torch.float32 or the name.
+    if audio_dtype == float32 or str(audio_dtype).split(".")[-1] in ("float32", "float"):
         return False
     raise ValueError(f"audio_dtype must be None (the stream's own) or float32, got {audio_dtype!r}")
 

@@ -136,6 +136,12 @@ def test_empty_and_invalid_ranges(media):
         read_video(m.path, 1.0, 0.5)
     with pytest.raises(ValueError, match="pts_unit"):
         read_video(m.path, pts_unit="frames")
+    with pytest.raises(ValueError, match="audio_dtype"):
+        read_video(m.path, audio_dtype=tc.int16)
+    # The old float32 audio for every codec, by dtype or by name.
+    for dt in (tc.float32, "float32"):
+        _, audio, _ = read_video(media["mpeg4.avi"].path, 0, 0.5, audio_dtype=dt)
+        assert audio.dtype == tc.float32 and np.abs(np.asarray(audio)).max() <= 1.0
 
 
 def test_bytes_source(media):
