@@ -22,7 +22,7 @@ class VideoReader:
     bytearray, memoryview, or a 1-D uint8 tensor of encoded bytes.
 
     Keyword-only options (not in torchvision): ``audio_channels_first=True`` gives C x N audio
-    frames (this library's layout before 0.x); ``audio_native_dtype=True`` keeps the stream's
+    frames (this library's layout before issue 24); ``audio_native_dtype=True`` keeps the stream's
     sample dtype (int16 for 16-bit PCM, ...) instead of float32 in [-1, 1].
     """
 
