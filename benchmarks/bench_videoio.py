@@ -260,7 +260,7 @@ def breakdown(path, targets, repeats, tv):
         )
 
 
-def seeks_only(path, targets, repeats, tv):
+def seeks_only(path, targets, repeats, tv, thread_counts=(1, 2, 0)):
     """The 10 random exact seeks (open + seek + decode one frame each) per decoder thread count."""
 
     def run(make_reader):
@@ -279,7 +279,7 @@ def seeks_only(path, targets, repeats, tv):
         f"{'num_threads':>11s} {'tc wall':>9s} {'tc CPU':>9s} {'tv wall':>9s} {'tv CPU':>9s} "
         f"{'ratio':>6s}"
     )
-    for nt in (1, 2, 0):
+    for nt in thread_counts:
         best = [[float("inf")] * 2, [float("inf")] * 2]
         for _ in range(repeats):
             sides = [lambda: VideoReader(path, num_threads=nt)]
@@ -310,6 +310,11 @@ def main():
         "--seeks-only",
         action="store_true",
         help="only the 10 random exact seeks, for num_threads 1, 2 and 0",
+    )
+    ap.add_argument(
+        "--seek-threads",
+        default="1,2,0",
+        help="with --seeks-only: the decoder thread counts, e.g. 1,2,16 on a 16-core machine",
     )
     ap.add_argument(
         "--breakdown",
@@ -356,7 +361,7 @@ def main():
         breakdown(path, targets, args.repeats, tv)
         return
     if args.seeks_only:
-        seeks_only(path, targets, args.repeats, tv)
+        seeks_only(path, targets, args.repeats, tv, [int(n) for n in args.seek_threads.split(",")])
         return
     n_frames = tc_seq()
     cases = {

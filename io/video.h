@@ -38,10 +38,17 @@ struct VideoReaderOptions {
   std::string stream = "video";
   // Decoder threads; 0 lets FFmpeg pick (one per core).
   int num_threads = 0;
+  // Audio frames are N x C (samples x channels, torchvision's layout) unless this is set, which
+  // gives C x N (this library's layout before issue 24).
+  bool audio_channels_first = false;
+  // Audio samples in the stream's own dtype (uint8/int16/int32/int64/float32/float64, as PyAV
+  // and torchvision.io.read_video return them) instead of float32 scaled to [-1, 1].
+  bool audio_native_dtype = false;
 };
 
 // One decoded frame. Video: 3 x H x W uint8 RGB, a channels-first view of packed H x W x 3
-// memory (as torchvision returns it; .contiguous() for planar). Audio: C x N float32.
+// memory (as torchvision returns it; .contiguous() for planar). Audio: N x C float32 (see
+// VideoReaderOptions for C x N and the stream's own sample dtype).
 struct MediaFrame {
   Tensor data;
   double pts = 0;         // presentation time in seconds (best-effort timestamp * time base)
@@ -58,7 +65,14 @@ struct StreamInfo {
   double start_time = 0;                                       // seconds
   double duration = std::numeric_limits<double>::quiet_NaN();  // seconds, NaN if unknown
   int64_t num_frames = 0;  // as the container declares it (0 when unknown)
-  double fps = std::numeric_limits<double>::quiet_NaN();          // video: average frame rate
+  // Video frame rates. fps: FFmpeg's average rate (avg_frame_rate: frame count over duration
+  // where the container indexes every frame, else the container's declared rate), what
+  // torchvision's read_video reports. nominal_fps: the stream's nominal rate as FFmpeg guesses
+  // it (av_guess_frame_rate: the container's declared rate, or the finest rate the timestamps
+  // fit), what torchvision's VideoReader.get_metadata() reports. They differ for
+  // variable-frame-rate files; VideoReader::average_frame_rate() measures the true average.
+  double fps = std::numeric_limits<double>::quiet_NaN();
+  double nominal_fps = std::numeric_limits<double>::quiet_NaN();
   int64_t width = 0, height = 0;                                  // video
   double sample_rate = std::numeric_limits<double>::quiet_NaN();  // audio
   int64_t channels = 0;                                           // audio
@@ -86,6 +100,11 @@ class VideoReader {
 
   std::vector<StreamInfo> streams() const;
   double container_duration() const;  // seconds, NaN if unknown
+  // The measured average frame rate of a video stream (its position in the container):
+  // (frames - 1) / (last pts - first pts), from the packet timestamps of a demux pass over the
+  // whole input (no decoding; done once, on a separate demuxer, and cached). NaN with fewer
+  // than two timestamped frames.
+  double average_frame_rate(int stream_index) const;
   // How often the demuxer has been repositioned (seeks, rewinds); for tests and diagnostics.
   int64_t demuxer_seek_count() const;
   // How many packets exact seeks left out undecoded (non-reference H.264 pictures before the
@@ -112,7 +131,7 @@ class VideoReader {
 struct VideoClip {
   // Empty results have torchvision's shapes: video 0 x 1 x 1 x 3, audio 1 x 0.
   Tensor video;                           // T x H x W x 3 uint8
-  Tensor audio;                           // C x N float32
+  Tensor audio;                           // C x N (float32, or the stream's dtype)
   std::vector<int64_t> video_timestamps;  // ticks of the video stream's time base
   std::vector<double> video_pts;          // seconds
   int64_t video_time_base_num = 0, video_time_base_den = 1;
@@ -120,11 +139,26 @@ struct VideoClip {
   std::optional<double> audio_fps;  // sample rate
 };
 
-// Decodes the frames of the first video stream whose pts lies in [start, end] seconds, and the
-// audio samples of the first audio stream whose time lies in [start, end] (to the end of the
-// audio when end is infinite).
+struct ReadVideoOptions {
+  bool with_video = true;
+  bool with_audio = true;
+  // torchvision's clip rule (its pyav backend, which its clip samplers rely on): when no frame's
+  // pts equals start and start > 0, the last frame before start is returned first. False gives
+  // the strict [start, end] rule of torchvision's video_reader backend.
+  bool preceding_frame = true;
+  // Audio in the stream's own sample dtype (int16 for 16-bit PCM, float32 for float codecs), as
+  // torchvision returns it; false converts to float32 scaled to [-1, 1].
+  bool audio_native_dtype = true;
+  // Bounds given in ticks of the video stream's time base (pts_unit="pts"): compared exactly.
+  // Otherwise seconds, converted to ticks as torchvision does (start rounded down, end up).
+  bool bounds_in_ticks = false;
+};
+
+// Decodes the frames of the first video stream whose pts lies in [start, end] (see
+// ReadVideoOptions::preceding_frame), and the audio samples of the first audio stream whose time
+// lies in [start, end] seconds (to the end of the audio when end is infinite).
 VideoClip read_video(const MediaSource& source, double start = 0,
-                     double end = std::numeric_limits<double>::infinity(), bool with_video = true,
-                     bool with_audio = true);
+                     double end = std::numeric_limits<double>::infinity(),
+                     const ReadVideoOptions& options = {});
 
 }  // namespace tc::io

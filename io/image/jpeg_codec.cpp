@@ -78,7 +78,13 @@ inline uint8_t pil_luma(int r, int g, int b) {
   return uint8_t((r * 19595 + g * 38470 + b * 7471 + 0x8000) >> 16);
 }
 
-void convert_cmyk_row(const uint8_t* in, uint8_t* out, int width, int channels) {
+// `keep_cmyk`: the 4 samples in PIL's convention (its "CMYK" mode: libjpeg's Adobe-inverted
+// samples un-inverted), as ImageReadMode::Unchanged returns them.
+void convert_cmyk_row(const uint8_t* in, uint8_t* out, int width, int channels, bool keep_cmyk) {
+  if (keep_cmyk) {
+    for (int i = 0; i < width * 4; ++i) out[i] = uint8_t(255 - in[i]);
+    return;
+  }
   for (int x = 0; x < width; ++x, in += 4, out += channels) {
     uint8_t r = cmyk_channel(in[0], in[3]), g = cmyk_channel(in[1], in[3]),
             b = cmyk_channel(in[2], in[3]);
@@ -154,7 +160,7 @@ bool run_decode(DecodeJob& job) {
   int channels = 0;
   switch (job.mode) {
     case ImageReadMode::Unchanged:
-      channels = gray_source ? 1 : 3;
+      channels = gray_source ? 1 : cmyk ? 4 : 3;
       break;
     case ImageReadMode::Gray:
       channels = 1;
@@ -202,7 +208,7 @@ bool run_decode(DecodeJob& job) {
       uint8_t* dst = job.out.data + size_t(cinfo.output_scanline) * row_bytes;
       JSAMPROW row = job.cmyk_row;
       jpeg_read_scanlines(&cinfo, &row, 1);
-      convert_cmyk_row(job.cmyk_row, dst, width, channels);
+      convert_cmyk_row(job.cmyk_row, dst, width, channels, job.mode == ImageReadMode::Unchanged);
     }
   } else {
     // Gray rows for GrayAlpha land packed at the front and are widened afterwards.
@@ -222,7 +228,9 @@ bool run_decode(DecodeJob& job) {
       }
     }
   }
-  // No jpeg_finish_decompress: every pixel is out, and a missing EOI marker is harmless.
+  // Damage after the last scan (an unknown marker, a missing EOI) shows only here; djpeg, PIL
+  // and torchvision reject such files, so the decoder is finished and its verdict kept.
+  jpeg_finish_decompress(&cinfo);
   jpeg_destroy_decompress(&cinfo);
   return true;
 }

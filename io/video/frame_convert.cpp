@@ -106,7 +106,48 @@ Tensor VideoConverter::convert(const AVFrame* f, bool channels_last, const std::
   return make_tensor(hwc.storage(), {3, h, w}, {1, int64_t(3) * w, 3}, 0, DType::UInt8);
 }
 
-Tensor AudioConverter::convert(const AVFrame* f, int64_t skip, const std::string& source) {
+namespace {
+
+// The tensor dtype holding a sample format's samples as they are (planar or packed alike).
+std::optional<DType> native_dtype(AVSampleFormat fmt) {
+  switch (av_get_packed_sample_fmt(fmt)) {
+    case AV_SAMPLE_FMT_U8:
+      return DType::UInt8;
+    case AV_SAMPLE_FMT_S16:
+      return DType::Int16;
+    case AV_SAMPLE_FMT_S32:
+      return DType::Int32;
+    case AV_SAMPLE_FMT_S64:
+      return DType::Int64;
+    case AV_SAMPLE_FMT_FLT:
+      return DType::Float32;
+    case AV_SAMPLE_FMT_DBL:
+      return DType::Float64;
+    default:
+      return std::nullopt;
+  }
+}
+
+// Rows [skip, n) of interleaved samples from a planar frame (bytes per sample `size`).
+void interleave(const AVFrame* f, int64_t skip, int64_t n, int channels, size_t size,
+                uint8_t* dst) {
+  for (int c = 0; c < channels; ++c) {
+    const uint8_t* src = f->extended_data[c] + size_t(skip) * size;
+    uint8_t* out = dst + size_t(c) * size;
+    const size_t step = size_t(channels) * size;
+    if (size == 4) {
+      for (int64_t i = 0; i < n - skip; ++i) std::memcpy(out + size_t(i) * step, src + 4 * i, 4);
+    } else {
+      for (int64_t i = 0; i < n - skip; ++i)
+        std::memcpy(out + size_t(i) * step, src + size_t(i) * size, size);
+    }
+  }
+}
+
+}  // namespace
+
+Tensor AudioConverter::convert(const AVFrame* f, int64_t skip, const std::string& source,
+                               const AudioLayout& want) {
   const int channels = f->ch_layout.nb_channels;
   const int64_t n = f->nb_samples;
   if (channels <= 0 || n <= 0 || f->sample_rate <= 0) {
@@ -114,63 +155,87 @@ Tensor AudioConverter::convert(const AVFrame* f, int64_t skip, const std::string
                              " channels, ", n, " samples, ", f->sample_rate, " Hz) from ", source));
   }
   skip = std::clamp<int64_t>(skip, 0, n);
-  Tensor out = empty({channels, n - skip}, TensorOptions(DType::Float32));
-  if (n == skip) return out;
-  auto* base = out.data<float>();
-  if (f->format == AV_SAMPLE_FMT_FLTP) {
-    for (int c = 0; c < channels; ++c) {
-      std::memcpy(base + c * (n - skip), reinterpret_cast<const float*>(f->extended_data[c]) + skip,
-                  size_t(n - skip) * sizeof(float));
+  const auto in_fmt = AVSampleFormat(f->format);
+  std::optional<DType> dtype = want.native_dtype ? native_dtype(in_fmt) : std::nullopt;
+  // Formats with no tensor dtype (none in FFmpeg today) and the float request go through
+  // swresample to packed float, scaled to [-1, 1].
+  const AVSampleFormat out_fmt = dtype ? av_get_packed_sample_fmt(in_fmt) : AV_SAMPLE_FMT_FLT;
+  if (!dtype) dtype = DType::Float32;
+  const size_t size = size_t(av_get_bytes_per_sample(out_fmt));
+  // Samples x channels: packed (interleaved) memory, as the decoder's packed formats hold it.
+  Tensor out = empty({n - skip, channels}, TensorOptions(*dtype));
+  auto* dst = static_cast<uint8_t*>(out.data_ptr());
+  if (n > skip) {
+    if (in_fmt == out_fmt) {
+      std::memcpy(dst, f->extended_data[0] + size_t(skip) * size_t(channels) * size,
+                  size_t(n - skip) * size_t(channels) * size);
+    } else if (av_get_packed_sample_fmt(in_fmt) == out_fmt) {
+      interleave(f, skip, n, channels, size, dst);
+    } else {
+      convert_with_swr(f, out_fmt, skip, dst, source);
     }
-    return out;
   }
+  if (!want.channels_first) return out;
+  // C x N: the old layout, kept behind an option.
+  Tensor planar = empty({channels, n - skip}, TensorOptions(*dtype));
+  auto* p = static_cast<uint8_t*>(planar.data_ptr());
+  for (int64_t i = 0; i < n - skip; ++i) {
+    for (int c = 0; c < channels; ++c) {
+      std::memcpy(p + (size_t(c) * size_t(n - skip) + size_t(i)) * size,
+                  dst + (size_t(i) * size_t(channels) + size_t(c)) * size, size);
+    }
+  }
+  return planar;
+}
+
+void AudioConverter::convert_with_swr(const AVFrame* f, AVSampleFormat out_fmt, int64_t skip,
+                                      uint8_t* dst, const std::string& source) {
+  const int channels = f->ch_layout.nb_channels;
+  const int64_t n = f->nb_samples;
   AVChannelLayout in_layout{};
   if (f->ch_layout.order == AV_CHANNEL_ORDER_UNSPEC) {
     av_channel_layout_default(&in_layout, channels);
   } else if (av_channel_layout_copy(&in_layout, &f->ch_layout) < 0) {
     throw std::bad_alloc();
   }
-  const bool same = swr_ && f->format == format_ && f->sample_rate == rate_ &&
-                    av_channel_layout_compare(&in_layout, &layout_) == 0;
+  const bool same = swr_ && f->format == format_ && out_fmt == out_format_ &&
+                    f->sample_rate == rate_ && av_channel_layout_compare(&in_layout, &layout_) == 0;
   if (!same) {
     av_channel_layout_uninit(&layout_);
     swr_.reset();
     SwrContext* raw = nullptr;
-    int err = swr_alloc_set_opts2(&raw, &in_layout, AV_SAMPLE_FMT_FLTP, f->sample_rate, &in_layout,
+    int err = swr_alloc_set_opts2(&raw, &in_layout, out_fmt, f->sample_rate, &in_layout,
                                   AVSampleFormat(f->format), f->sample_rate, 0, nullptr);
     swr_.reset(raw);
     if (err >= 0) err = swr_init(swr_.get());
     if (err < 0) {
       av_channel_layout_uninit(&in_layout);
       format_ = -1;
-      throw_av_error("cannot convert audio samples to float", source, err);
+      throw_av_error("cannot convert audio samples", source, err);
     }
     format_ = f->format;
+    out_format_ = out_fmt;
     rate_ = f->sample_rate;
     layout_ = in_layout;  // takes ownership
   } else {
     av_channel_layout_uninit(&in_layout);
   }
   // Same rate in and out: swresample converts sample for sample, with no delay.
-  Tensor full = skip == 0 ? out : empty({channels, n}, TensorOptions(DType::Float32));
-  std::vector<uint8_t*> planes(static_cast<size_t>(channels));
-  for (int c = 0; c < channels; ++c) {
-    planes[size_t(c)] = reinterpret_cast<uint8_t*>(full.data<float>() + c * n);
+  const size_t row = size_t(av_get_bytes_per_sample(out_fmt)) * size_t(channels);
+  std::vector<uint8_t> full;
+  uint8_t* target = dst;
+  if (skip > 0) {
+    full.resize(size_t(n) * row);
+    target = full.data();
   }
-  const int got = swr_convert(swr_.get(), planes.data(), int(n),
+  const int got = swr_convert(swr_.get(), &target, int(n),
                               const_cast<const uint8_t**>(f->extended_data), int(n));
-  if (got < 0) throw_av_error("cannot convert audio samples to float", source, got);
+  if (got < 0) throw_av_error("cannot convert audio samples", source, got);
   if (got != n) {
     throw DecodeError(
         concat("VideoReader: audio conversion returned ", got, " of ", n, " samples in ", source));
   }
-  if (skip > 0) {
-    for (int c = 0; c < channels; ++c) {
-      std::memcpy(base + c * (n - skip), full.data<float>() + c * n + skip,
-                  size_t(n - skip) * sizeof(float));
-    }
-  }
-  return out;
+  if (skip > 0) std::memcpy(dst, full.data() + size_t(skip) * row, size_t(n - skip) * row);
 }
 
 }  // namespace tc::io::detail

@@ -18,18 +18,28 @@ class VideoConverter {
   int width_ = 0, height_ = 0, format_ = -1, colorspace_ = -1, range_ = -1;
 };
 
+// How audio frames come out: samples x channels (torchvision's layout) or channels x samples,
+// in float32 scaled to [-1, 1] or in the stream's own sample dtype (int16 for 16-bit PCM, ...).
+struct AudioLayout {
+  bool channels_first = false;
+  bool native_dtype = false;
+};
+
 class AudioConverter {
  public:
   AudioConverter() = default;
   AudioConverter(const AudioConverter&) = delete;
   AudioConverter& operator=(const AudioConverter&) = delete;
   ~AudioConverter() { av_channel_layout_uninit(&layout_); }
-  // C x (N - skip) float32: the frame's samples from `skip` on.
-  Tensor convert(const AVFrame* frame, int64_t skip, const std::string& source);
+  // The frame's samples from `skip` on: (N - skip) x C, or C x (N - skip) when channels_first.
+  Tensor convert(const AVFrame* frame, int64_t skip, const std::string& source,
+                 const AudioLayout& layout);
 
  private:
+  void convert_with_swr(const AVFrame* f, AVSampleFormat out_fmt, int64_t skip, uint8_t* dst,
+                        const std::string& source);
   SwrPtr swr_;
-  int format_ = -1, rate_ = 0;
+  int format_ = -1, out_format_ = -1, rate_ = 0;
   AVChannelLayout layout_{};
 };
 

@@ -3,6 +3,7 @@
 // dropping what precedes the target; the file is never re-opened.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <deque>
 
 #include "io/video/container_extent.h"
@@ -64,6 +65,9 @@ StreamInfo describe_stream(const AVFormatContext* fmt, const AVStream* st, int t
   if (par->codec_type == AVMEDIA_TYPE_VIDEO) {
     info.fps = q2d_or_nan(st->avg_frame_rate);
     if (std::isnan(info.fps)) info.fps = q2d_or_nan(st->r_frame_rate);
+    info.nominal_fps = q2d_or_nan(
+        av_guess_frame_rate(const_cast<AVFormatContext*>(fmt), const_cast<AVStream*>(st), nullptr));
+    if (std::isnan(info.nominal_fps)) info.nominal_fps = info.fps;
     info.width = par->width;
     info.height = par->height;
   } else if (par->codec_type == AVMEDIA_TYPE_AUDIO) {
@@ -95,6 +99,7 @@ struct VideoReader::Impl {
   PacketPtr packet = make_packet();
   VideoConverter video_converter;
   AudioConverter audio_converter;
+  AudioLayout audio_layout;
   VideoLayout layout = VideoLayout::CHW;
   DisposablePackets disposable;  // packets an exact seek may leave out before its target
   FrameAllocator frame_allocator;
@@ -126,12 +131,17 @@ struct VideoReader::Impl {
   int64_t last_output_ts = AV_NOPTS_VALUE;
   int64_t demuxer_seeks = 0;     // diagnostics: how often the demuxer was repositioned
   int64_t disposed_packets = 0;  // diagnostics: packets left out before an exact-seek target
+  // Measured average frame rate per container stream index, filled on first request.
+  std::optional<std::vector<double>> average_rates;
   // Read from the input the first time the demuxer reports its end.
   std::optional<ContainerExtent> extent;
   bool extent_checked = false;
 
   Impl(MediaSource src, const VideoReaderOptions& opts)
-      : source(std::move(src)), demux(open_demuxer(source)), num_threads(opts.num_threads) {
+      : source(std::move(src)),
+        demux(open_demuxer(source)),
+        num_threads(opts.num_threads),
+        audio_layout{opts.audio_channels_first, opts.audio_native_dtype} {
     TC_CHECK(num_threads >= 0, "VideoReader: num_threads must be >= 0, but got ", num_threads);
     open_stream(opts.stream);
   }
@@ -275,6 +285,13 @@ struct VideoReader::Impl {
     discard_before_sec = double(start_ticks()) * time_base();
     packets_from_start = 0;
     counting_from_start = true;
+  }
+
+  // Whether the container's packet count is exact: the MP4/MOV sample tables index every
+  // packet. Other headers (AVI's strh length, ASF's, MXF's) are advisory.
+  bool packet_count_is_exact() const {
+    const char* demuxer = fmt()->iformat ? fmt()->iformat->name : "";
+    return std::strncmp(demuxer, "mov,", 4) == 0;
   }
 
   double end_seconds() const {
@@ -421,8 +438,11 @@ struct VideoReader::Impl {
       pkt = queued.get();
     } else if (demux_eof || !read_stream_packet(pkt)) {
       demux_eof = true;
-      // Video only: audio stream headers count samples or blocks rather than packets.
-      if (counting_from_start && is_video() && stream->nb_frames > 0 &&
+      // Video only: audio stream headers count samples or blocks rather than packets. Only the
+      // MP4/MOV family's count is a promise (the sample table lists every packet); AVI's header
+      // count and the like are advisory (ffmpeg's own AVI muxer may declare one frame more than
+      // it writes), so those files are checked by their declared size alone.
+      if (counting_from_start && is_video() && packet_count_is_exact() && stream->nb_frames > 0 &&
           packets_from_start < stream->nb_frames) {
         throw DecodeError(concat("VideoReader: ", name(), " is truncated: stream '", stream_spec,
                                  "' declares ", stream->nb_frames,
@@ -533,7 +553,7 @@ struct VideoReader::Impl {
         out.timestamp = ts + av_rescale_q(skip, AVRational{1, f->sample_rate}, stream->time_base);
         out.duration = double(f->nb_samples - skip) / f->sample_rate;
       }
-      out.data = audio_converter.convert(f, skip, name());
+      out.data = audio_converter.convert(f, skip, name(), audio_layout);
     }
     av_frame_unref(f);
     return out;
@@ -605,6 +625,37 @@ double VideoReader::container_duration() const {
   if (fmt->duration == AV_NOPTS_VALUE || fmt->duration <= 0)
     return std::numeric_limits<double>::quiet_NaN();
   return double(fmt->duration) / AV_TIME_BASE;
+}
+
+double VideoReader::average_frame_rate(int stream_index) const {
+  Impl& impl = *impl_;
+  const int n = int(impl.fmt()->nb_streams);
+  TC_CHECK_INDEX(stream_index >= 0 && stream_index < n, "VideoReader.average_frame_rate: stream ",
+                 stream_index, " out of range for ", n, " streams");
+  if (!impl.average_rates) {
+    // A second demuxer, so the reader's own position and state are untouched.
+    Demuxer scan = open_demuxer(impl.source);
+    std::vector<std::vector<int64_t>> pts(size_t(scan.fmt->nb_streams));
+    for (unsigned i = 0; i < scan.fmt->nb_streams; ++i) {
+      const bool video = scan.fmt->streams[i]->codecpar->codec_type == AVMEDIA_TYPE_VIDEO;
+      scan.fmt->streams[i]->discard = video ? AVDISCARD_DEFAULT : AVDISCARD_ALL;
+    }
+    PacketPtr pkt = make_packet();
+    while (av_read_frame(scan.fmt.get(), pkt.get()) >= 0) {
+      const size_t s = size_t(pkt->stream_index);
+      if (s < pts.size() && pkt->pts != AV_NOPTS_VALUE) pts[s].push_back(pkt->pts);
+      av_packet_unref(pkt.get());
+    }
+    std::vector<double> rates(pts.size(), std::numeric_limits<double>::quiet_NaN());
+    for (size_t s = 0; s < pts.size() && s < size_t(n); ++s) {
+      if (pts[s].size() < 2) continue;
+      const auto [lo, hi] = std::minmax_element(pts[s].begin(), pts[s].end());
+      const double span = double(*hi - *lo) * av_q2d(scan.fmt->streams[s]->time_base);
+      if (span > 0) rates[s] = double(pts[s].size() - 1) / span;
+    }
+    impl.average_rates = std::move(rates);
+  }
+  return (*impl.average_rates)[size_t(stream_index)];
 }
 
 int64_t VideoReader::demuxer_seek_count() const { return impl_->demuxer_seeks; }

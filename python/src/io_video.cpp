@@ -54,6 +54,7 @@ py::dict stream_dict(const io::StreamInfo& s) {
   d["num_frames"] = s.num_frames;
   if (s.type == "video") {
     d["fps"] = optional_float(s.fps);
+    d["nominal_fps"] = optional_float(s.nominal_fps);
     d["width"] = s.width;
     d["height"] = s.height;
   } else if (s.type == "audio") {
@@ -87,14 +88,18 @@ using PyVideoReaderPtr = std::unique_ptr<PyVideoReader, ReleaseGilDelete>;
 void bind_io_video(py::module_& m, TensorClass&) {
   py::module_ sub = m.def_submodule("_videoio", "FFmpeg video/audio decoding (private)");
   py::class_<PyVideoReader, PyVideoReaderPtr>(sub, "VideoReader")
-      .def(py::init([](py::handle src, const std::string& stream, int num_threads) {
+      .def(py::init([](py::handle src, const std::string& stream, int num_threads,
+                       bool audio_channels_first, bool audio_native_dtype) {
              io::MediaSource source = to_media_source(src, "VideoReader");
              PyVideoReaderPtr out(new PyVideoReader());
+             io::VideoReaderOptions opts{stream, num_threads, audio_channels_first,
+                                         audio_native_dtype};
              py::gil_scoped_release nogil;
-             out->reader.emplace(std::move(source), io::VideoReaderOptions{stream, num_threads});
+             out->reader.emplace(std::move(source), opts);
              return out;
            }),
-           py::arg("source"), py::arg("stream") = "video", py::arg("num_threads") = 0)
+           py::arg("source"), py::arg("stream") = "video", py::arg("num_threads") = 0,
+           py::arg("audio_channels_first") = false, py::arg("audio_native_dtype") = false)
       .def("next",
            [](PyVideoReader& r) -> py::object {
              std::optional<io::MediaFrame> f;
@@ -146,6 +151,12 @@ void bind_io_video(py::module_& m, TensorClass&) {
              std::lock_guard lock(r.mu);
              return r.reader->disposed_packet_count();
            })
+      .def("average_frame_rate",
+           [](PyVideoReader& r, int stream_index) {
+             py::gil_scoped_release nogil;
+             std::lock_guard lock(r.mu);
+             return r.reader->average_frame_rate(stream_index);
+           })
       .def("container_duration", [](PyVideoReader& r) {
         std::lock_guard lock(r.mu);
         return optional_float(r.reader->container_duration());
@@ -153,12 +164,19 @@ void bind_io_video(py::module_& m, TensorClass&) {
 
   sub.def(
       "read_video",
-      [](py::handle src, double start, double end, bool with_video, bool with_audio) {
+      [](py::handle src, double start, double end, bool with_video, bool with_audio,
+         bool preceding_frame, bool audio_native_dtype, bool bounds_in_ticks) {
         io::MediaSource source = to_media_source(src, "read_video");
+        io::ReadVideoOptions opts;
+        opts.with_video = with_video;
+        opts.with_audio = with_audio;
+        opts.preceding_frame = preceding_frame;
+        opts.audio_native_dtype = audio_native_dtype;
+        opts.bounds_in_ticks = bounds_in_ticks;
         io::VideoClip clip;
         {
           py::gil_scoped_release nogil;
-          clip = io::read_video(source, start, end, with_video, with_audio);
+          clip = io::read_video(source, start, end, opts);
         }
         py::dict d;
         d["video"] = clip.video;
@@ -172,7 +190,8 @@ void bind_io_video(py::module_& m, TensorClass&) {
       },
       py::arg("source"), py::arg("start") = 0.0,
       py::arg("end") = std::numeric_limits<double>::infinity(), py::arg("with_video") = true,
-      py::arg("with_audio") = true);
+      py::arg("with_audio") = true, py::arg("preceding_frame") = true,
+      py::arg("audio_native_dtype") = true, py::arg("bounds_in_ticks") = false);
 
   // Decodes (without pixel conversion) to list the true pts of every video frame.
   sub.def("read_video_timestamps", [](py::handle src) {

@@ -1,8 +1,9 @@
 // Separable resampling. Each output row/column is a weighted sum over a contiguous window of
 // input rows/columns; the windows and weights are computed once per axis. The vertical pass runs
 // first (its inner loop runs along contiguous rows and vectorizes), then the horizontal pass.
-// uint8 with antialias uses Pillow's fixed-point scheme (22-bit weights, uint8 intermediate), so
-// it never leaves 8-bit data; the other uint8 modes compute in float and round like torchvision.
+// uint8 with antialias uses Pillow-SIMD's fixed-point scheme (16-bit weights, AVX2 multiply-adds,
+// uint8 intermediate; resize_u8.*), so it never leaves 8-bit data; the other uint8 modes compute
+// in float and round like torchvision.
 // No FMA contraction: the interpolating (non-antialias) modes then round exactly like ATen's.
 // CUDA images: the same host-computed windows and weights are uploaded and applied by the passes
 // in vision/cuda/resize_cuda.cu, in the same order, so the results match the CPU's.
@@ -13,6 +14,7 @@
 #endif
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <vector>
 
 #include "tensorcore/core/dispatch.h"
@@ -24,6 +26,7 @@
 #include "vision/cuda/resize_cuda.h"
 #include "vision/device_check.h"
 #include "vision/transforms/kernels.h"
+#include "vision/transforms/resize_u8.h"
 
 namespace tc::vision::kernels {
 namespace {
@@ -129,18 +132,53 @@ void fit_windows(AxisWeights& a, int64_t in) {
   }
 }
 
-constexpr int kPrecisionBits = 22;  // Pillow's for 8-bit images
+constexpr int kCudaPrecisionBits = 22;  // the CUDA passes' fixed shift (resize_cuda.cu)
 
-std::vector<int32_t> fixed_weights(const AxisWeights& a) {
-  std::vector<int32_t> f(a.w.size());
-  for (size_t i = 0; i < a.w.size(); ++i)
-    f[i] = int32_t(std::lround(a.w[i] * double(1 << kPrecisionBits)));
-  return f;
+detail::FixedAxis16 fixed_axis(const AxisWeights& a) {
+  return detail::fixed_axis16(a.start, a.w, a.ksize);
 }
 
-inline uint8_t clip8(int32_t acc) {
-  acc >>= kPrecisionBits;
-  return uint8_t(acc < 0 ? 0 : (acc > 255 ? 255 : acc));
+// The uint8 intermediate between the passes, kept per thread: a fresh 1-2 MB buffer per call
+// costs page faults and zeroing comparable to a pass (~0.3 ms for 1080p -> 224). Buffers above
+// 64 MB are not kept.
+uint8_t* scratch_u8(size_t n, std::unique_ptr<uint8_t[]>& owned) {
+  constexpr size_t kKeep = size_t(64) << 20;
+  thread_local std::unique_ptr<uint8_t[]> kept;
+  thread_local size_t kept_size = 0;
+  if (n > kKeep) {
+    owned.reset(new uint8_t[n]);
+    return owned.get();
+  }
+  if (kept_size < n) {
+    kept.reset(new uint8_t[n]);
+    kept_size = n;
+  }
+  return kept.get();
+}
+
+// uint8 antialias: the separable passes in 16-bit fixed point.
+void separable_u8(const uint8_t* src, int64_t planes, int64_t in_h, int64_t in_w, uint8_t* dst,
+                  int64_t out_h, int64_t out_w, const AxisWeights& ah, const AxisWeights& aw,
+                  bool horizontal_first) {
+  const detail::FixedAxis16 fh = fixed_axis(ah), fw = fixed_axis(aw);
+  const bool do_v = in_h != out_h, do_h = in_w != out_w;
+  if (do_v && do_h && horizontal_first) {
+    std::unique_ptr<uint8_t[]> owned;
+    uint8_t* tmp = scratch_u8(size_t(planes * in_h * out_w), owned);
+    detail::horizontal_u8(src, planes * in_h, in_w, tmp, out_w, fw);
+    detail::vertical_u8(tmp, planes, in_h, out_w, dst, out_h, fh);
+  } else if (do_v && do_h) {
+    std::unique_ptr<uint8_t[]> owned;
+    uint8_t* tmp = scratch_u8(size_t(planes * out_h * in_w), owned);
+    detail::vertical_u8(src, planes, in_h, in_w, tmp, out_h, fh);
+    detail::horizontal_u8(tmp, planes * out_h, in_w, dst, out_w, fw);
+  } else if (do_v) {
+    detail::vertical_u8(src, planes, in_h, in_w, dst, out_h, fh);
+  } else if (do_h) {
+    detail::horizontal_u8(src, planes * in_h, in_w, dst, out_w, fw);
+  } else {
+    std::copy(src, src + planes * in_h * in_w, dst);
+  }
 }
 
 // Rows of work per task: enough to amortize, small enough to balance.
@@ -159,11 +197,7 @@ void vertical_pass(const T* src, int64_t planes, int64_t in_h, int64_t width, T*
       const T* base = src + (p * in_h + a.start[y]) * width;
       const W* w = &wts[size_t(y * a.ksize)];
       W* ac = acc.data();
-      if constexpr (std::is_same_v<T, uint8_t>) {
-        std::fill(acc.begin(), acc.end(), W(1 << (kPrecisionBits - 1)));
-      } else {
-        std::fill(acc.begin(), acc.end(), W(0));
-      }
+      std::fill(acc.begin(), acc.end(), W(0));
       for (int64_t k = 0; k < ks; ++k) {
         const W wk = w[k];
         if (wk == 0) continue;
@@ -171,11 +205,7 @@ void vertical_pass(const T* src, int64_t planes, int64_t in_h, int64_t width, T*
         for (int64_t x = 0; x < width; ++x) ac[x] += wk * W(row[x]);
       }
       T* out = dst + (p * out_h + y) * width;
-      if constexpr (std::is_same_v<T, uint8_t>) {
-        for (int64_t x = 0; x < width; ++x) out[x] = clip8(ac[x]);
-      } else {
-        for (int64_t x = 0; x < width; ++x) out[x] = T(ac[x]);
-      }
+      for (int64_t x = 0; x < width; ++x) out[x] = T(ac[x]);
     }
   });
 }
@@ -191,15 +221,9 @@ void horizontal_pass(const T* src, int64_t rows, int64_t in_w, T* dst, int64_t o
       for (int64_t x = 0; x < out_w; ++x) {
         const T* in = row + a.start[x];
         const W* w = &wts[size_t(x * a.ksize)];
-        if constexpr (std::is_same_v<T, uint8_t>) {
-          W acc = W(1 << (kPrecisionBits - 1));
-          for (int64_t k = 0; k < ks; ++k) acc += w[k] * W(in[k]);
-          out[x] = clip8(acc);
-        } else {
-          W acc = 0;
-          for (int64_t k = 0; k < ks; ++k) acc += w[k] * W(in[k]);
-          out[x] = T(acc);
-        }
+        W acc = 0;
+        for (int64_t k = 0; k < ks; ++k) acc += w[k] * W(in[k]);
+        out[x] = T(acc);
       }
     }
   });
@@ -312,11 +336,16 @@ Tensor resize_cuda(const Tensor& src, int64_t planes, int64_t out_h, int64_t out
   fit_windows(ah, in_h);
   fit_windows(aw, in_w);
   const bool horizontal_first = mode == Interpolation::Bicubic || !antialias;
-  if (dt == DType::UInt8 && antialias)
-    return separable_cuda(src, planes, in_h, in_w, out_h, out_w,
-                          device_axis(ah, fixed_weights(ah), DType::Int32, device),
-                          device_axis(aw, fixed_weights(aw), DType::Int32, device),
-                          horizontal_first, out_shape);
+  if (dt == DType::UInt8 && antialias) {
+    // The CPU's 16-bit weights, widened to the CUDA passes' fixed 22-bit shift: same bytes.
+    return separable_cuda(
+        src, planes, in_h, in_w, out_h, out_w,
+        device_axis(ah, detail::widened_weights(fixed_axis(ah), kCudaPrecisionBits), DType::Int32,
+                    device),
+        device_axis(aw, detail::widened_weights(fixed_axis(aw), kCudaPrecisionBits), DType::Int32,
+                    device),
+        horizontal_first, out_shape);
+  }
   if (dt == DType::Float64)
     return separable_cuda(
         src, planes, in_h, in_w, out_h, out_w, device_axis(ah, ah.w, DType::Float64, device),
@@ -372,9 +401,8 @@ Tensor resize(const Tensor& img, int64_t out_h, int64_t out_w, Interpolation mod
   const bool horizontal_first = mode == Interpolation::Bicubic || !antialias;
   if (dt == DType::UInt8 && antialias) {
     Tensor out = empty(out_shape, TensorOptions(dt));
-    separable<uint8_t, int32_t>(src.data<uint8_t>(), planes, in_h, in_w, out.data<uint8_t>(), out_h,
-                                out_w, ah, aw, fixed_weights(ah), fixed_weights(aw),
-                                horizontal_first);
+    separable_u8(src.data<uint8_t>(), planes, in_h, in_w, out.data<uint8_t>(), out_h, out_w, ah, aw,
+                 horizontal_first);
     return out;
   }
   if (dt == DType::Float64) {

@@ -129,11 +129,11 @@ TEST_F(VideoReaderTest, AudioFramesArePlanarFloat) {
   double expected_pts = 0;
   while (auto f = reader.next()) {
     ASSERT_EQ(f->data.dim(), 2);
-    EXPECT_EQ(f->data.size(0), 1);
+    EXPECT_EQ(f->data.size(1), 1);  // samples x channels
     EXPECT_EQ(f->data.dtype(), tc::DType::Float32);
     EXPECT_NEAR(f->pts, expected_pts, 1e-9);
-    expected_pts += f->data.size(1) / 44100.0;
-    total += f->data.size(1);
+    expected_pts += f->data.size(0) / 44100.0;
+    total += f->data.size(0);
   }
   EXPECT_GE(total, 88200);
   reader.seek(1.0);
@@ -160,8 +160,15 @@ TEST_F(VideoReaderTest, StreamsAndMetadata) {
 
 TEST_F(VideoReaderTest, ReadVideoClip) {
   auto clip = tc::io::read_video(MediaSource::file(path()), 0.5, 1.0);
-  ASSERT_EQ(clip.video.sizes(), (tc::Shape{8, 48, 64, 3}));  // frames 8..15
-  EXPECT_EQ(clip.video_pts.front(), 8 / 15.0);
+  // torchvision's rule: frames 8..15, and frame 7 since none lies on 0.5 s itself.
+  ASSERT_EQ(clip.video.sizes(), (tc::Shape{9, 48, 64, 3}));
+  EXPECT_EQ(clip.video_pts.front(), 7 / 15.0);
+  EXPECT_NEAR(clip.video.data<uint8_t>()[0], 8 * 7, 6);
+  tc::io::ReadVideoOptions strict;
+  strict.preceding_frame = false;
+  auto strict_clip = tc::io::read_video(MediaSource::file(path()), 0.5, 1.0, strict);
+  ASSERT_EQ(strict_clip.video.sizes(), (tc::Shape{8, 48, 64, 3}));  // frames 8..15
+  EXPECT_EQ(strict_clip.video_pts.front(), 8 / 15.0);
   EXPECT_EQ(clip.audio.sizes(), (tc::Shape{1, 22051}));  // samples 22050..44100
   EXPECT_EQ(*clip.video_fps, 15.0);
   EXPECT_EQ(*clip.audio_fps, 44100.0);
@@ -227,6 +234,50 @@ TEST_F(VideoReaderTest, TruncatedInputThrowsWhenReadingReachesTheCut) {
   }
   EXPECT_GT(frames, 0);
   EXPECT_LT(frames, 30);
+}
+
+TEST_F(VideoReaderTest, AdvisoryAviFrameCountIsNotATruncation) {
+  // ffmpeg's AVI muxer declares one frame more than it writes when re-encoding this clip to
+  // MPEG-4 + MP3; only a genuinely cut file is truncated.
+  const fs::path avi = dir_ / "reencoded.avi";
+  const std::string cmd = "ffmpeg -hide_banner -loglevel error -y -i \"" + path() +
+                          "\" -c:v mpeg4 -c:a libmp3lame \"" + avi.string() + "\"";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  VideoReader reader(avi.string());
+  int frames = 0;
+  EXPECT_NO_THROW(while (reader.next())++ frames);
+  EXPECT_GE(frames, 29);
+  EXPECT_GE(reader.current_stream_info().num_frames, frames);
+  reader.set_current_stream("audio");
+  int64_t samples = 0;
+  while (auto f = reader.next()) samples += f->data.size(0);
+  // 2 s of audio plus the AAC source's and the MP3 encoder's padding (a few frames).
+  EXPECT_GE(samples, 2 * 44100);
+  EXPECT_LE(samples, 2 * 44100 + 4 * 1152);
+}
+
+TEST_F(VideoReaderTest, AudioFramesAreSamplesByChannelsOrChannelsFirst) {
+  VideoReader nc(path(), {"audio", 0});
+  VideoReader cn(path(), {"audio", 0, /*audio_channels_first=*/true});
+  auto a = nc.next(), b = cn.next();
+  ASSERT_TRUE(a && b);
+  ASSERT_EQ(a->data.dim(), 2);
+  EXPECT_EQ(a->data.size(1), 1);  // mono
+  EXPECT_EQ(a->data.size(0), b->data.size(1));
+  for (int64_t i = 0; i < a->data.size(0); ++i) {
+    ASSERT_EQ(a->data.data<float>()[i], b->data.data<float>()[i]);
+  }
+}
+
+TEST_F(VideoReaderTest, AverageFrameRateIsMeasured) {
+  VideoReader reader(path());
+  const auto first = reader.next();
+  EXPECT_DOUBLE_EQ(reader.average_frame_rate(0), 15.0);
+  EXPECT_DOUBLE_EQ(reader.current_stream_info().nominal_fps, 15.0);
+  EXPECT_TRUE(std::isnan(reader.average_frame_rate(1)));  // the audio stream
+  EXPECT_THROW(reader.average_frame_rate(7), tc::IndexError);
+  // The measurement runs on its own demuxer: the reader goes on where it was.
+  EXPECT_EQ(frame_index(reader.next()->data), 1);
 }
 
 }  // namespace

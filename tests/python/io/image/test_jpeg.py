@@ -84,14 +84,31 @@ def test_cmyk_matches_pil(jpegs, pil, name):
     ref_rgb = np.asarray(im.convert("RGB"))
     ref_l = np.asarray(im.convert("L"))
     t = to_tc(data)
-    for mode in (ImageReadMode.UNCHANGED, ImageReadMode.RGB):
-        np.testing.assert_array_equal(hwc(decode_jpeg(t, mode)), ref_rgb)
+    np.testing.assert_array_equal(hwc(decode_jpeg(t, ImageReadMode.RGB)), ref_rgb)
+    # UNCHANGED keeps the 4 channels, with PIL's samples (its "CMYK" mode).
+    np.testing.assert_array_equal(hwc(decode_jpeg(t, ImageReadMode.UNCHANGED)), np.asarray(im))
+    np.testing.assert_array_equal(hwc(decode_image(t)), np.asarray(im))
     np.testing.assert_array_equal(decode_jpeg(t, ImageReadMode.GRAY).numpy()[0], ref_l)
     rgba = decode_jpeg(t, ImageReadMode.RGB_ALPHA).numpy()
     np.testing.assert_array_equal(rgba[:3].transpose(1, 2, 0), ref_rgb)
     assert (rgba[3] == 255).all()
     # And it is the picture we encoded, not an inverted or channel-swapped one.
     assert np.abs(ref_rgb.astype(int) - media.photo().astype(int)).mean() < 6
+
+
+@pytest.mark.parametrize("name", CMYK)
+def test_cmyk_unchanged_matches_torchvision(jpegs, tv_io, name):
+    # torchvision 0.14 returns the 4 channels too, as libjpeg gives them: Adobe-inverted (what
+    # the file stores); we return PIL's samples, i.e. 255 minus torchvision's.
+    import torch
+
+    if name not in jpegs:
+        pytest.skip("ImageMagick not installed")
+    data = jpegs[name]
+    ref = tv_io.decode_jpeg(torch.frombuffer(bytearray(data), dtype=torch.uint8))
+    ours = decode_jpeg(to_tc(data), ImageReadMode.UNCHANGED)
+    assert tuple(ours.shape) == tuple(ref.shape) == (4, *ours.shape[1:])
+    np.testing.assert_array_equal(ours.numpy(), 255 - ref.numpy())
 
 
 def test_ycck_is_detected(jpegs):

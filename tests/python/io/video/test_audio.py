@@ -1,4 +1,4 @@
-"""VideoReader on audio streams: planar float frames, continuity, content, sample-exact seeks."""
+"""VideoReader on audio streams: samples x channels float frames, continuity, content, sample-exact seeks."""
 
 import numpy as np
 import pytest
@@ -14,7 +14,8 @@ TOLERANCE = {"h264.mp4": 0.05, "vp9.webm": 0.05, "mpeg4.avi": 1e-4}  # AAC, Opus
 
 def decode_all(reader):
     frames = list(reader)
-    return frames, np.concatenate([np.asarray(f["data"]) for f in frames], axis=1)
+    # Frames are samples x channels (torchvision's layout); the track is returned as C x N.
+    return frames, np.concatenate([np.asarray(f["data"]) for f in frames], axis=0).T
 
 
 @pytest.mark.parametrize("name", AUDIO_FILES)
@@ -24,11 +25,11 @@ def test_audio_frames(media, name):
     sr = m.sample_rate
     for f in frames:
         assert f["data"].dtype == tc.float32 and f["data"].dim() == 2
-        assert f["data"].shape[0] == m.channels and f["data"].is_contiguous()
+        assert f["data"].shape[1] == m.channels and f["data"].is_contiguous()
     # Each frame starts where the previous one ended (WebM stores pts in whole milliseconds).
     slack = 1e-3 if name.endswith(".webm") else 1e-9
     for a, b in zip(frames, frames[1:]):
-        assert b["pts"] == pytest.approx(a["pts"] + a["data"].shape[1] / sr, abs=slack)
+        assert b["pts"] == pytest.approx(a["pts"] + a["data"].shape[0] / sr, abs=slack)
     # 2 s of audio; AAC pads its last frame.
     assert 2 * sr <= samples.shape[1] <= 2 * sr + 1024
     # Content: a 440 Hz sine, amplitude 0.5 on channel 0 and 0.25 on channel 1.
@@ -79,4 +80,4 @@ def test_audio_keyframes_only_seek(media):
     m = media["mpeg4.avi"]
     reader = VideoReader(m.path, "audio")
     f = next(reader.seek(1.0, keyframes_only=True))
-    assert abs(f["pts"] - 1.0) <= f["data"].shape[1] / m.sample_rate
+    assert abs(f["pts"] - 1.0) <= f["data"].shape[0] / m.sample_rate

@@ -1,4 +1,5 @@
-"""read_video / read_video_timestamps: clip selection [start, end], audio span, units, formats."""
+"""read_video / read_video_timestamps: clip selection (torchvision's rule: [start, end] plus the
+frame before start when none lies on it; or strict [start, end]), audio span, units, formats."""
 
 import math
 from fractions import Fraction
@@ -12,8 +13,28 @@ from tensorcore.vision.io import VideoReader, read_video, read_video_timestamps
 from video_media import H, W, frame_colour
 
 
-def stack_reader(path, stream="video"):
-    return [f for f in VideoReader(path, stream)]
+def stack_reader(path, stream="video", **kw):
+    return [f for f in VideoReader(path, stream, **kw)]
+
+
+def audio_track(path, **kw):
+    """The whole audio track as C x N (reader frames are N x C)."""
+    return np.concatenate([np.asarray(f["data"]) for f in stack_reader(path, "audio", **kw)], 0).T
+
+
+def torchvision_frames(path, start, end):
+    """Indices torchvision's read_video returns (pyav backend): pts in ticks within
+    [floor(start / time_base), ceil(end / time_base)], plus the last frame before that start
+    when start > 0 and no frame lies on it."""
+    ticks, _ = read_video_timestamps(path, pts_unit="pts")
+    num, den = next(s["time_base"] for s in VideoReader(path).streams() if s["type"] == "video")
+    start_t = math.floor(start * Fraction(den, num))
+    end_t = math.ceil(end * Fraction(den, num))
+    want = [i for i, t in enumerate(ticks) if start_t <= t <= end_t]
+    before = [i for i, t in enumerate(ticks) if t < start_t]
+    if start_t > 0 and start_t not in ticks and before:
+        want.insert(0, before[-1])
+    return want
 
 
 @pytest.mark.parametrize("name", ["h264.mp4", "vp9.webm", "mpeg4.avi", "mjpeg.mov", "vfr.mkv"])
@@ -29,7 +50,9 @@ def test_full_clip_matches_reader(media, name):
         assert info["video_fps"] == pytest.approx(m.fps)
     if m.has_audio:
         assert info["audio_fps"] == m.sample_rate
-        ref = np.concatenate([np.asarray(f["data"]) for f in stack_reader(m.path, "audio")], 1)
+        # The stream's own sample dtype: int16 for the AVI's 16-bit PCM, float32 for AAC/Opus.
+        ref = audio_track(m.path, audio_native_dtype=True)
+        assert audio.dtype == (tc.int16 if name == "mpeg4.avi" else tc.float32)
         np.testing.assert_array_equal(np.asarray(audio), ref)
     else:
         assert "audio_fps" not in info
@@ -37,20 +60,26 @@ def test_full_clip_matches_reader(media, name):
 
 
 @pytest.mark.parametrize("name", ["h264.mp4", "mpeg4.avi", "vfr.mkv"])
-@pytest.mark.parametrize("span", [(0.5, 1.0), (0.0, 0.3), (0.45, 0.9), (1.2, 100.0)])
-def test_clip_selection(media, name, span):
+@pytest.mark.parametrize("span", [(0.5, 1.0), (0.0, 0.3), (0.45, 0.9), (1.2, 100.0), (0.62, 0.63)])
+@pytest.mark.parametrize("preceding", [True, False])
+def test_clip_selection(media, name, span, preceding):
     m = media[name]
     start, end = span
-    video, audio, _ = read_video(m.path, start, end)
-    want = [i for i, p in enumerate(m.pts) if start - 1e-9 <= p <= end + 1e-9]
+    video, audio, _ = read_video(
+        m.path, start, end, preceding_frame=preceding, audio_dtype=tc.float32
+    )
+    if preceding:
+        want = torchvision_frames(m.path, start, end)
+    else:
+        want = [i for i, p in enumerate(m.pts) if start - 1e-9 <= p <= end + 1e-9]
     assert video.shape[0] == len(want)
     for row, i in zip(np.asarray(video), want):
         assert np.abs(row.astype(int) - np.array(frame_colour(i))).max() <= m.tolerance
     if m.has_audio:
+        assert audio.dtype == tc.float32
         sr = m.sample_rate
         first = math.ceil(start * sr - 1e-6)
-        last = min(math.floor(end * sr + 1e-6), audio.shape[1] + first - 1)
-        full = np.concatenate([np.asarray(f["data"]) for f in stack_reader(m.path, "audio")], 1)
+        full = audio_track(m.path)
         last = min(math.floor(end * sr + 1e-6), full.shape[1] - 1)
         assert audio.shape[1] == last - first + 1
         tol = 0 if name == "mpeg4.avi" else 1e-2
@@ -85,15 +114,34 @@ def test_output_format(media):
         read_video(m.path, output_format="HWC")
 
 
+def test_start_past_the_end(media):
+    # torchvision returns the last frame before start; the strict rule returns nothing.
+    for name in ["h264.mp4", "one.mp4", "vfr.mkv"]:
+        m = media[name]
+        video, _, _ = read_video(m.path, 10.0, 20.0)
+        assert video.shape[0] == 1, name
+        last = len(m.pts) - 1
+        assert np.abs(np.asarray(video)[0].astype(int) - frame_colour(last)).max() <= m.tolerance
+    # The one-frame video asked for a later start returns its frame (clip samplers rely on it).
+    video, _, _ = read_video(media["one.mp4"].path, 0.5, None)
+    assert video.shape[0] == 1
+
+
 def test_empty_and_invalid_ranges(media):
     m = media["h264.mp4"]
-    video, audio, info = read_video(m.path, 10.0, 20.0)
+    video, audio, info = read_video(m.path, 10.0, 20.0, preceding_frame=False)
     assert tuple(video.shape) == (0, 1, 1, 3) and tuple(audio.shape) == (1, 0)
     assert info["video_fps"] == 15
     with pytest.raises(ValueError, match="end_pts should be larger"):
         read_video(m.path, 1.0, 0.5)
     with pytest.raises(ValueError, match="pts_unit"):
         read_video(m.path, pts_unit="frames")
+    with pytest.raises(ValueError, match="audio_dtype"):
+        read_video(m.path, audio_dtype=tc.int16)
+    # The old float32 audio for every codec, by dtype or by name.
+    for dt in (tc.float32, "float32"):
+        _, audio, _ = read_video(media["mpeg4.avi"].path, 0, 0.5, audio_dtype=dt)
+        assert audio.dtype == tc.float32 and np.abs(np.asarray(audio)).max() <= 1.0
 
 
 def test_bytes_source(media):

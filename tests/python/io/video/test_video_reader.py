@@ -205,7 +205,7 @@ def test_set_current_stream_rewinds(media, name):
     switched = [np.asarray(f["data"]) for f in reader]
     assert len(switched) == len(fresh)
     assert all(np.array_equal(a, b) for a, b in zip(switched, fresh))
-    assert switched[0].dtype == np.float32 and switched[0].shape[0] == m.channels
+    assert switched[0].dtype == np.float32 and switched[0].shape[1] == m.channels
     reader.set_current_stream("video")
     assert [f["pts"] for f in reader] == pytest.approx(m.pts, abs=1e-6)
     with pytest.raises(ValueError):
