@@ -30,8 +30,10 @@ def port_imports(source):
         if m and _port_module(m.group(2)) != m.group(2):
             indent, name, alias = m.groups()
             if alias is None:
-                if "." in name:  # `import torch.nn` binds `torch`: no one-line equivalent
-                    raise ValueError(f"cannot port '{line.strip()}' (use 'import x.y as z')")
+                top = name.split(".")[0]
+                if "." in name:  # `import torch.utils.data` loads it and binds `torch`
+                    out.append(f"{indent}import {_port_module(name)}, {_port_module(top)} as {top}\n")
+                    continue
                 alias = f" as {name}"  # `import torch` keeps the name torch
             out.append(f"{indent}import {_port_module(name)}{alias}\n")
             continue
