@@ -76,7 +76,10 @@ def main():
                 rows[(name, persistent)][1].extend(l)
     print(f"{'case':<44}{'tensorcore s':>13}{'torch s':>10}{'ratio':>8}")
     for persistent in (False, True):
-        for k, label in ((0, "first epoch (workers start)"), (1, "later epoch (persistent workers)")):
+        for k, label in (
+            (0, "first epoch (workers start)"),
+            (1, "later epoch (persistent workers)"),
+        ):
             if k == 1 and not persistent:
                 continue
             ours = statistics.median(rows[("tensorcore", persistent)][k])

@@ -1,7 +1,7 @@
 // The _C extension: Tensor, dtype and device types, exception mapping, and the registry that
 // the per-area binding files (elementwise.cpp, reduce.cpp, ...) add to.
-#include <cstring>
 #include <pybind11/numpy.h>
+#include <cstring>
 
 #include <array>
 

@@ -22,7 +22,13 @@ from ._sharing import (  # noqa: F401
     share_memory_,
     is_shared,
 )
-from ._spawn import ProcessContext, ProcessExitedException, ProcessRaisedException, spawn, start_processes  # noqa: F401
+from ._spawn import (
+    ProcessContext,
+    ProcessExitedException,
+    ProcessRaisedException,
+    spawn,
+    start_processes,
+)  # noqa: F401
 
 __all__ = multiprocessing.__all__ + [
     "get_all_sharing_strategies",

@@ -184,11 +184,19 @@ def reduce_tensor(t):
     handle = (block.strategy, block.nbytes, ref)
     itemsize = t.element_size()
     if itemsize != 1 and block.nbytes % itemsize:
-        raise RuntimeError("tensorcore.multiprocessing: storage size is not a multiple of the dtype")
+        raise RuntimeError(
+            "tensorcore.multiprocessing: storage size is not a multiple of the dtype"
+        )
     return (
         _rebuild_tensor,
-        (handle, _dtype_name(t.dtype), tuple(t.shape), tuple(t.stride()), t.storage_offset(),
-         bool(t.requires_grad)),
+        (
+            handle,
+            _dtype_name(t.dtype),
+            tuple(t.shape),
+            tuple(t.stride()),
+            t.storage_offset(),
+            bool(t.requires_grad),
+        ),
     )
 
 

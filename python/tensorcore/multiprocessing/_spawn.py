@@ -5,8 +5,13 @@ import multiprocessing
 import signal
 import traceback
 
-__all__ = ["spawn", "start_processes", "ProcessContext", "ProcessRaisedException",
-           "ProcessExitedException"]
+__all__ = [
+    "spawn",
+    "start_processes",
+    "ProcessContext",
+    "ProcessRaisedException",
+    "ProcessExitedException",
+]
 
 
 class ProcessException(Exception):

@@ -30,9 +30,7 @@ def _cubic_minimum(x1, f1, g1, x2, f2, g2, bounds=None):
     return (lo + hi) / 2.0
 
 
-def _strong_wolfe(
-    evaluate, x, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_change=1e-9, max_ls=25
-):
+def _strong_wolfe(evaluate, x, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_change=1e-9, max_ls=25):
     """Step length t along d meeting the strong Wolfe conditions (Nocedal & Wright, alg. 3.5/3.6).
 
     Returns (loss, flat gradient, t, evaluations).
@@ -153,9 +151,7 @@ class LBFGS(Optimizer):
         )
         super().__init__(params, defaults)
         if len(self.param_groups) != 1:
-            raise ValueError(
-                "LBFGS doesn't support per-parameter options (parameter groups)"
-            )
+            raise ValueError("LBFGS doesn't support per-parameter options (parameter groups)")
         self._params = self.param_groups[0]["params"]
 
     def _flat_grad(self):

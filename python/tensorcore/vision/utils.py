@@ -39,7 +39,9 @@ def _as_batch(tensor):
                 )
         tensor = tc.stack(list(tensor), 0)
     elif not isinstance(tensor, tc.Tensor):
-        raise TypeError(f"make_grid: tensor or list of tensors expected, got {type(tensor).__name__}")
+        raise TypeError(
+            f"make_grid: tensor or list of tensors expected, got {type(tensor).__name__}"
+        )
     if tensor.dim() == 2:
         tensor = tensor.unsqueeze(0)
     if tensor.dim() == 3:
@@ -47,7 +49,9 @@ def _as_batch(tensor):
             tensor = tc.cat([tensor] * 3, 0)
         tensor = tensor.unsqueeze(0)
     if tensor.dim() != 4:
-        raise ValueError(f"make_grid: expected 2-d, 3-d or 4-d images, got shape {list(tensor.shape)}")
+        raise ValueError(
+            f"make_grid: expected 2-d, 3-d or 4-d images, got shape {list(tensor.shape)}"
+        )
     if tensor.shape[1] == 1:
         tensor = tc.cat([tensor] * 3, 1)
     return tensor
@@ -231,7 +235,9 @@ def draw_segmentation_masks(image, masks, alpha=0.8, colors=None):
     for mask, color in zip(masks, colors):
         rgb = ImageColor.getrgb(color) if isinstance(color, str) else color
         # Later masks paint over earlier ones, as torchvision.
-        painted = tc.where(mask.unsqueeze(0), tc.tensor(rgb, dtype=tc.uint8).reshape(3, 1, 1), painted)
+        painted = tc.where(
+            mask.unsqueeze(0), tc.tensor(rgb, dtype=tc.uint8).reshape(3, 1, 1), painted
+        )
     blended = image * (1 - alpha) + painted * alpha
     return blended.to(tc.uint8)
 

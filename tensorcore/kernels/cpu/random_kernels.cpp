@@ -112,13 +112,13 @@ void fill_impl(const Tensor& out, const RandomArgs& a, PhiloxState st) {
     if (a.dist == RandomDist::Normal) {
       const double mean = a.a, std_ = a.b;
       parallel_for(0, n, 4096, [&](int64_t begin, int64_t end) {
-        for_each_block(st, begin, end,
-                       [&](int64_t i, uint32_t w0, uint32_t w1, uint32_t w2, uint32_t w3) {
-                         double u1 = 1.0 - u53(w0, w1);  // (0, 1]
-                         double u2 = u53(w2, w3);
-                         p[i] = T(opmath_t<T>(mean + std_ * std::sqrt(-2.0 * std::log(u1)) *
-                                                         std::cos(kTwoPi * u2)));
-                       });
+        for_each_block(
+            st, begin, end, [&](int64_t i, uint32_t w0, uint32_t w1, uint32_t w2, uint32_t w3) {
+              double u1 = 1.0 - u53(w0, w1);  // (0, 1]
+              double u2 = u53(w2, w3);
+              p[i] = T(opmath_t<T>(mean +
+                                   std_ * std::sqrt(-2.0 * std::log(u1)) * std::cos(kTwoPi * u2)));
+            });
       });
       return;
     }

@@ -11,14 +11,17 @@ PROGRAMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "programs")
 
 # Module prefixes, longest first: torchvision -> tensorcore.vision, torchaudio ->
 # tensorcore.audio, torch -> tensorcore.
-_RENAMES = [("torchvision", "tensorcore.vision"), ("torchaudio", "tensorcore.audio"),
-            ("torch", "tensorcore")]
+_RENAMES = [
+    ("torchvision", "tensorcore.vision"),
+    ("torchaudio", "tensorcore.audio"),
+    ("torch", "tensorcore"),
+]
 
 
 def _port_module(name):
     for old, new in _RENAMES:
         if name == old or name.startswith(old + "."):
-            return new + name[len(old):]
+            return new + name[len(old) :]
     return name
 
 
@@ -32,7 +35,9 @@ def port_imports(source):
             if alias is None:
                 top = name.split(".")[0]
                 if "." in name:  # `import torch.utils.data` loads it and binds `torch`
-                    out.append(f"{indent}import {_port_module(name)}, {_port_module(top)} as {top}\n")
+                    out.append(
+                        f"{indent}import {_port_module(name)}, {_port_module(top)} as {top}\n"
+                    )
                     continue
                 alias = f" as {name}"  # `import torch` keeps the name torch
             out.append(f"{indent}import {_port_module(name)}{alias}\n")

@@ -53,7 +53,10 @@ PIL_CASES = [
     ("hue", lambda t: lambda i: t.functional.adjust_hue(i, -0.1)),
     ("rotate", lambda t: lambda i: t.functional.rotate(i, 30)),
     ("rotate-expand", lambda t: lambda i: t.functional.rotate(i, -17, expand=True, fill=9)),
-    ("rotate-bilinear", lambda t: lambda i: t.functional.rotate(i, 12, t.InterpolationMode.BILINEAR)),
+    (
+        "rotate-bilinear",
+        lambda t: lambda i: t.functional.rotate(i, 12, t.InterpolationMode.BILINEAR),
+    ),
     ("affine", lambda t: lambda i: t.functional.affine(i, 10, [2, 3], 1.1, [5.0, 0.0])),
     ("blur", lambda t: lambda i: t.functional.gaussian_blur(i, 5, 1.5)),
     ("crop", lambda t: lambda i: t.functional.crop(i, -2, 3, 20, 50)),
@@ -68,10 +71,14 @@ def test_pil_in_pil_out_matches_torchvision(name, make, tv):
     _same_pixels(make(T)(img), make(tv)(img))
 
 
-@pytest.mark.parametrize("name,make", [
-    ("contrast", lambda t: lambda i: t.functional.adjust_contrast(i, 0.7)),
-    ("saturation", lambda t: lambda i: t.functional.adjust_saturation(i, 0.7)),
-], ids=["contrast", "saturation"])
+@pytest.mark.parametrize(
+    "name,make",
+    [
+        ("contrast", lambda t: lambda i: t.functional.adjust_contrast(i, 0.7)),
+        ("saturation", lambda t: lambda i: t.functional.adjust_saturation(i, 0.7)),
+    ],
+    ids=["contrast", "saturation"],
+)
 def test_pil_blends_within_one_level(name, make, tv):
     # Pillow rounds its blends; tensor arithmetic (ours, torchvision's tensor path) truncates.
     img = _image()
@@ -83,8 +90,10 @@ def test_pil_blends_within_one_level(name, make, tv):
 
 def test_five_and_ten_crop_give_pil_tuples(tv):
     img = _image()
-    for ours, theirs in ((T.FiveCrop(10)(img), tv.FiveCrop(10)(img)),
-                         (T.TenCrop(9, True)(img), tv.TenCrop(9, True)(img))):
+    for ours, theirs in (
+        (T.FiveCrop(10)(img), tv.FiveCrop(10)(img)),
+        (T.TenCrop(9, True)(img), tv.TenCrop(9, True)(img)),
+    ):
         assert isinstance(ours, tuple) and len(ours) == len(theirs)
         for a, b in zip(ours, theirs):
             _same_pixels(a, b)
@@ -102,17 +111,22 @@ def test_to_tensor_and_pil_to_tensor_per_mode(mode, tv):
 @pytest.mark.parametrize("mode", ["L", "LA", "RGBA", "P", "I", "F"])
 def test_geometric_transforms_keep_the_mode(mode, tv):
     img = _image(mode)
-    for make in (lambda t: t.RandomHorizontalFlip(1.0), lambda t: t.CenterCrop(17),
-                 lambda t: t.Pad(2)):
+    for make in (
+        lambda t: t.RandomHorizontalFlip(1.0),
+        lambda t: t.CenterCrop(17),
+        lambda t: t.Pad(2),
+    ):
         _same_pixels(make(T)(img), make(tv)(img))
     if mode == "P":
         assert make(T)(img).getpalette() == img.getpalette()
 
 
 def test_to_tensor_of_ndarray(tv):
-    for arr in (np.arange(24, dtype=np.uint8).reshape(2, 4, 3),
-                np.linspace(0, 1, 8, dtype=np.float32).reshape(2, 4),
-                np.arange(8, dtype=np.int64).reshape(2, 4, 1)):
+    for arr in (
+        np.arange(24, dtype=np.uint8).reshape(2, 4, 3),
+        np.linspace(0, 1, 8, dtype=np.float32).reshape(2, 4),
+        np.arange(8, dtype=np.int64).reshape(2, 4, 1),
+    ):
         a, b = T.ToTensor()(arr), tv.ToTensor()(arr)
         assert tuple(a.shape) == tuple(b.shape)
         np.testing.assert_array_equal(a.numpy(), b.numpy())
@@ -138,7 +152,9 @@ def test_to_pil_image_modes(tv):
         _same_pixels(ours, theirs)
         hwc = np.ascontiguousarray(np.moveaxis(data, 0, -1)) if data.ndim == 3 else data
         if hwc.dtype == np.uint8:
-            _same_pixels(T.functional.to_pil_image(hwc, mode), tv.functional.to_pil_image(hwc, mode))
+            _same_pixels(
+                T.functional.to_pil_image(hwc, mode), tv.functional.to_pil_image(hwc, mode)
+            )
     with pytest.raises(ValueError, match="channels"):
         T.ToPILImage()(tc.zeros(5, 2, 2))
     with pytest.raises(ValueError, match="mode"):
@@ -151,8 +167,11 @@ def test_to_pil_image_modes(tv):
 
 def test_tensor_only_transforms_refuse_pil():
     img = _image()
-    for t in (T.Normalize([0.5] * 3, [0.5] * 3), T.ConvertImageDtype(tc.float32),
-              T.RandomErasing(p=1.0)):
+    for t in (
+        T.Normalize([0.5] * 3, [0.5] * 3),
+        T.ConvertImageDtype(tc.float32),
+        T.RandomErasing(p=1.0),
+    ):
         with pytest.raises(TypeError, match="PIL"):
             t(img)
     with pytest.raises(TypeError, match="PIL Image"):
@@ -165,10 +184,24 @@ def test_compose_of_pil_then_tensor_transforms(tv):
     import torch
 
     img = _image(size=(40, 30))
-    ours = T.Compose([T.CenterCrop(24), T.Resize(12), T.RandomHorizontalFlip(1.0),
-                      T.ToTensor(), T.Normalize([0.5] * 3, [0.25] * 3)])
-    theirs = tv.Compose([tv.CenterCrop(24), tv.Resize(12), tv.RandomHorizontalFlip(1.0),
-                         tv.ToTensor(), tv.Normalize([0.5] * 3, [0.25] * 3)])
+    ours = T.Compose(
+        [
+            T.CenterCrop(24),
+            T.Resize(12),
+            T.RandomHorizontalFlip(1.0),
+            T.ToTensor(),
+            T.Normalize([0.5] * 3, [0.25] * 3),
+        ]
+    )
+    theirs = tv.Compose(
+        [
+            tv.CenterCrop(24),
+            tv.Resize(12),
+            tv.RandomHorizontalFlip(1.0),
+            tv.ToTensor(),
+            tv.Normalize([0.5] * 3, [0.25] * 3),
+        ]
+    )
     np.testing.assert_allclose(ours(img).numpy(), theirs(img).numpy(), rtol=1e-6, atol=1e-6)
     back = T.Compose([T.ToPILImage(), T.Resize(8)])(tc.rand(3, 16, 16))
     assert isinstance(back, Image.Image) and back.size == (8, 8)
@@ -177,9 +210,15 @@ def test_compose_of_pil_then_tensor_transforms(tv):
 
 def test_random_transforms_on_pil_are_seeded():
     img = _image()
-    for t in (T.RandomResizedCrop(16), T.RandomRotation(30), T.ColorJitter(0.4, 0.4, 0.4, 0.1),
-              T.RandomCrop(20, padding=2), T.RandomAffine(15, (0.1, 0.1)),
-              T.RandomPerspective(p=1.0), T.GaussianBlur(3)):
+    for t in (
+        T.RandomResizedCrop(16),
+        T.RandomRotation(30),
+        T.ColorJitter(0.4, 0.4, 0.4, 0.1),
+        T.RandomCrop(20, padding=2),
+        T.RandomAffine(15, (0.1, 0.1)),
+        T.RandomPerspective(p=1.0),
+        T.GaussianBlur(3),
+    ):
         tc.manual_seed(3)
         a = t(img)
         tc.manual_seed(3)
@@ -191,8 +230,9 @@ def test_random_transforms_on_pil_are_seeded():
 
 def test_transform_modules_move_like_modules():
     # Transforms are nn.Modules: .to()/.cuda()/.float() must not hit a transform's own methods.
-    pipe = T.Compose([T.RandomHorizontalFlip(), T.ConvertImageDtype(tc.float32),
-                      T.Normalize([0.5], [0.5])])
+    pipe = T.Compose(
+        [T.RandomHorizontalFlip(), T.ConvertImageDtype(tc.float32), T.Normalize([0.5], [0.5])]
+    )
     assert pipe.to("cpu") is pipe and pipe.cpu() is pipe and pipe.float() is pipe
     assert pipe.eval() is pipe and list(pipe.state_dict()) == []
     out = pipe(tc.zeros(1, 4, 4, dtype=tc.uint8))

@@ -74,8 +74,18 @@ def _write_mnist(folder, n_train, n_test):
 def test_mnist_cnn(tmp_path, torch_ref):
     _write_mnist(tmp_path / "MNIST" / "raw", 96, 40)
     init = _initial_weights(torch_ref, "mnist_cnn", lambda ns: ns["Net"](), tmp_path)
-    argv = ["--data", str(tmp_path), "--batch-size", "16", "--test-batch-size", "20",
-            "--resume", init, "--save-model", str(tmp_path)]
+    argv = [
+        "--data",
+        str(tmp_path),
+        "--batch-size",
+        "16",
+        "--test-batch-size",
+        "20",
+        "--resume",
+        init,
+        "--save-model",
+        str(tmp_path),
+    ]
     ours, theirs, out, their_out = _both("mnist_cnn", argv)
     assert "Test set: Average loss" in out and "Train Epoch: 1 [32/96" in out
     # Same weights: the first test pass (eval mode, no dropout) is the same.
@@ -167,8 +177,14 @@ def test_audio_features(tmp_path, torch_ref):
         theirs = theirs_ns["main"](["--out", str(tmp_path / "b")])
     ours = ours_ns["main"](["--out", str(tmp_path / "c")])
     assert "loaded (1, 16000) at 16000 Hz, 16000 frames" in out
-    tolerances = {"resampled": 1e-5, "upsampled": 1e-5, "spec": 1e-4, "mel_db": 1e-3,
-                  "mfcc": 1e-3, "deltas": 1e-3}
+    tolerances = {
+        "resampled": 1e-5,
+        "upsampled": 1e-5,
+        "spec": 1e-4,
+        "mel_db": 1e-3,
+        "mfcc": 1e-3,
+        "deltas": 1e-3,
+    }
     for name, atol in tolerances.items():
         a, b = ours[name].numpy(), theirs[name].numpy()
         assert a.shape == b.shape, name

@@ -181,6 +181,8 @@ def test_optimizers_take_non_contiguous_grads(name, kwargs, torch_ref):
     grads = [rng.standard_normal((3, 4)).astype(np.float32) for _ in range(3)]
     strided = _optimize(tc, name, kwargs, p0, grads, transposed=True)
     np.testing.assert_array_equal(strided, _optimize(tc, name, kwargs, p0, grads, False))
-    if name != "NAdam":  # torch 1.13's NAdam multiplies mu twice into mu_product_next (fixed in 2.0)
+    if (
+        name != "NAdam"
+    ):  # torch 1.13's NAdam multiplies mu twice into mu_product_next (fixed in 2.0)
         theirs = _optimize(torch_ref, name, kwargs, p0, grads, transposed=True)
         np.testing.assert_allclose(strided, theirs, rtol=1e-5, atol=1e-6)

@@ -157,12 +157,24 @@ def _write_cifar(folder, files, label_key, meta_name, meta_key, classes):
 
 CIFAR_LAYOUT = {
     "CIFAR10": (
-        [("data_batch_1", 3), ("data_batch_2", 2), ("data_batch_3", 1), ("data_batch_4", 1),
-         ("data_batch_5", 2), ("test_batch", 4)],
-        "labels", "batches.meta", "label_names", [f"c{i}" for i in range(10)],
+        [
+            ("data_batch_1", 3),
+            ("data_batch_2", 2),
+            ("data_batch_3", 1),
+            ("data_batch_4", 1),
+            ("data_batch_5", 2),
+            ("test_batch", 4),
+        ],
+        "labels",
+        "batches.meta",
+        "label_names",
+        [f"c{i}" for i in range(10)],
     ),
     "CIFAR100": (
-        [("train", 5), ("test", 3)], "fine_labels", "meta", "fine_label_names",
+        [("train", 5), ("test", 3)],
+        "fine_labels",
+        "meta",
+        "fine_label_names",
         [f"f{i}" for i in range(100)],
     ),
 }
@@ -236,8 +248,10 @@ def test_svhn_matches_torchvision(split, tmp_path):
     _, filename, _ = datasets.SVHN.split_list[split]
     _write_svhn(tmp_path / filename, 5)
     checksum = _md5(tmp_path / filename)
-    local_lists = {k: [u, f, checksum if k == split else m] for k, (u, f, m) in
-                   datasets.SVHN.split_list.items()}
+    local_lists = {
+        k: [u, f, checksum if k == split else m]
+        for k, (u, f, m) in datasets.SVHN.split_list.items()
+    }
     ours = type("LocalSVHN", (datasets.SVHN,), {"split_list": local_lists})(tmp_path, split)
     theirs = type("LocalSVHN", (tvd.SVHN,), {"split_list": local_lists})(str(tmp_path), split)
     assert len(ours) == len(theirs) == 5

@@ -88,9 +88,15 @@ BOXES = np.array([[2, 3, 20, 25], [10.7, 5.2, 45.9, 38.1], [30, 30, 30, 39]], dt
 )
 def test_draw_bounding_boxes(kwargs, tvu):
     (img, timg), (boxes, tboxes) = _pair(IMAGE), _pair(BOXES)
-    _equal(utils.draw_bounding_boxes(img, boxes, **kwargs), tvu.draw_bounding_boxes(timg, tboxes, **kwargs))
+    _equal(
+        utils.draw_bounding_boxes(img, boxes, **kwargs),
+        tvu.draw_bounding_boxes(timg, tboxes, **kwargs),
+    )
     (gray, tgray) = _pair(IMAGE[:1])
-    _equal(utils.draw_bounding_boxes(gray, boxes, **kwargs), tvu.draw_bounding_boxes(tgray, tboxes, **kwargs))
+    _equal(
+        utils.draw_bounding_boxes(gray, boxes, **kwargs),
+        tvu.draw_bounding_boxes(tgray, tboxes, **kwargs),
+    )
 
 
 def test_draw_bounding_boxes_errors():

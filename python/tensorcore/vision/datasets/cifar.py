@@ -66,7 +66,9 @@ class CIFAR10(_Labelled):
         if download:
             self.download()
         if not self._check_integrity():
-            raise RuntimeError("Dataset not found or corrupted. You can use download=True to download it")
+            raise RuntimeError(
+                "Dataset not found or corrupted. You can use download=True to download it"
+            )
         data, self.targets = [], []
         for name, _ in self.train_list if train else self.test_list:
             entry = self._unpickle(os.path.join(self.root, self.base_folder, name))
@@ -163,7 +165,9 @@ class SVHN(_Labelled):
         if download:
             self.download()
         if not self._check_integrity():
-            raise RuntimeError("Dataset not found or corrupted. You can use download=True to download it")
+            raise RuntimeError(
+                "Dataset not found or corrupted. You can use download=True to download it"
+            )
         try:
             import scipy.io as sio
         except ImportError:  # pragma: no cover

@@ -718,7 +718,9 @@ class RandomPerspective(_Warp):
         params = per_sample(params, batch.shape[0])
         flags = [p is not None for p in params]
         chosen = [p for p in params if p is not None]
-        return apply_where(batch, flags, lambda b: super(RandomPerspective, self)._apply_batch(b, chosen))
+        return apply_where(
+            batch, flags, lambda b: super(RandomPerspective, self)._apply_batch(b, chosen)
+        )
 
     def _apply_target(self, out, sample, p, size):
         if p is None:

@@ -103,9 +103,7 @@ def to_pil_image(pic, mode=None):
                 f"to_pil_image: pic should not have > 4 channels, got {npimg.shape[-1]} channels"
             )
     else:
-        raise TypeError(
-            f"to_pil_image: pic should be Tensor or ndarray, got {type(pic).__name__}"
-        )
+        raise TypeError(f"to_pil_image: pic should be Tensor or ndarray, got {type(pic).__name__}")
     channels = npimg.shape[2]
     if channels == 1:
         npimg = npimg[:, :, 0]

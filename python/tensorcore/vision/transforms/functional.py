@@ -4,7 +4,6 @@ float. Results match torchvision 0.14's tensor backend (see docs/vision.md for t
 from ._common import InterpolationMode  # noqa: F401
 from ._geometry import (  # noqa: F401
     get_dimensions,
-    get_image_size,
     resize,
     crop,
     center_crop,

@@ -39,7 +39,9 @@ def main(argv=None):
     spec = T.Spectrogram(n_fft=400, hop_length=160)(waveform)
     mel = T.MelSpectrogram(sample_rate=sr, n_fft=400, hop_length=160, n_mels=32)(waveform)
     db = T.AmplitudeToDB(top_db=80)(mel)
-    mfcc_transform = T.MFCC(sample_rate=sr, n_mfcc=13, melkwargs={"n_fft": 400, "hop_length": 160, "n_mels": 32})
+    mfcc_transform = T.MFCC(
+        sample_rate=sr, n_mfcc=13, melkwargs={"n_fft": 400, "hop_length": 160, "n_mels": 32}
+    )
     mfcc = mfcc_transform(waveform)
     deltas = T.ComputeDeltas()(mfcc)
     features = {

@@ -3,7 +3,6 @@ LeakyReLU(inplace=True) discriminator with BatchNorm, weights_init via apply(), 
 two Adam optimizers, fixed noise and vutils.save_image of the fakes."""
 
 import argparse
-import os
 
 import torch
 import torch.nn as nn
@@ -128,12 +127,24 @@ def main(argv=None):
             optimizerG.step()
             print(
                 "[%d/%d][%d/%d] Loss_D: %.4f Loss_G: %.4f D(x): %.4f D(G(z)): %.4f / %.4f"
-                % (epoch, opt.niter, i, len(dataloader), errD.item(), errG.item(), D_x, D_G_z1, D_G_z2)
+                % (
+                    epoch,
+                    opt.niter,
+                    i,
+                    len(dataloader),
+                    errD.item(),
+                    errG.item(),
+                    D_x,
+                    D_G_z1,
+                    D_G_z2,
+                )
             )
             history.append((errD.item(), errG.item()))
         vutils.save_image(real_cpu, "%s/real_samples.png" % opt.outf, normalize=True)
         fake = netG(fixed_noise)
-        vutils.save_image(fake.detach(), "%s/fake_samples_epoch_%03d.png" % (opt.outf, epoch), normalize=True)
+        vutils.save_image(
+            fake.detach(), "%s/fake_samples_epoch_%03d.png" % (opt.outf, epoch), normalize=True
+        )
         torch.save(netG.state_dict(), "%s/netG_epoch_%d.pth" % (opt.outf, epoch))
 
 

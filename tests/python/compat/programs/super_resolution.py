@@ -87,7 +87,9 @@ def make_images(folder, count, size, seed=0):
         img = np.zeros((size, size, 3))
         for c in range(3):
             a, b, cx, cy = rng.rand(4)
-            img[..., c] = 0.5 * a * xx + 0.5 * b * yy + np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) * 8)
+            img[..., c] = (
+                0.5 * a * xx + 0.5 * b * yy + np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) * 8)
+            )
         img = (255 * img / img.max()).astype(np.uint8)
         Image.fromarray(img).save(os.path.join(folder, f"img{i:03d}.png"))
 
@@ -126,9 +128,13 @@ def main(argv=None):
             epoch_loss += loss.item()
             loss.backward()
             optimizer.step()
-            print(f"===> Epoch[{epoch}]({iteration}/{len(training_data_loader)}): Loss: {loss.item():.4f}")
+            print(
+                f"===> Epoch[{epoch}]({iteration}/{len(training_data_loader)}): Loss: {loss.item():.4f}"
+            )
             history.append(loss.item())
-        print(f"===> Epoch {epoch} Complete: Avg. Loss: {epoch_loss / len(training_data_loader):.4f}")
+        print(
+            f"===> Epoch {epoch} Complete: Avg. Loss: {epoch_loss / len(training_data_loader):.4f}"
+        )
         with torch.no_grad():
             mse = criterion(model(input), target)
             psnr = 10 * math.log10(1 / mse.item())

@@ -86,7 +86,9 @@ def main(argv=None):
             save_image(sample.view(16, 1, 28, 28), os.path.join(args.out, f"sample_{epoch}.png"))
             n = min(data.size(0), 4)
             comparison = torch.cat([data[:n], recon_batch.view(args.batch_size, 1, 28, 28)[:n]])
-            save_image(comparison.cpu(), os.path.join(args.out, f"reconstruction_{epoch}.png"), nrow=n)
+            save_image(
+                comparison.cpu(), os.path.join(args.out, f"reconstruction_{epoch}.png"), nrow=n
+            )
 
 
 if __name__ == "__main__":

@@ -171,8 +171,12 @@ def make_corpus(folder, lines=60, seed=0):
 
 def build_model(args, ntokens):
     if args.model == "Transformer":
-        return TransformerModel(ntokens, args.emsize, args.nhead, args.nhid, args.nlayers, args.dropout)
-    return RNNModel(args.model, ntokens, args.emsize, args.nhid, args.nlayers, args.dropout, args.tied)
+        return TransformerModel(
+            ntokens, args.emsize, args.nhead, args.nhid, args.nlayers, args.dropout
+        )
+    return RNNModel(
+        args.model, ntokens, args.emsize, args.nhid, args.nlayers, args.dropout, args.tied
+    )
 
 
 def main(argv=None):
@@ -244,10 +248,14 @@ def main(argv=None):
             history.append(loss.item())
             if batch % args.log_interval == 0 and batch > 0:
                 cur_loss = total_loss / args.log_interval
-                print(f"| epoch {epoch:3d} | batch {batch:3d} | lr {lr:02.2f} | loss {cur_loss:5.2f} | ppl {math.exp(cur_loss):8.2f}")
+                print(
+                    f"| epoch {epoch:3d} | batch {batch:3d} | lr {lr:02.2f} | loss {cur_loss:5.2f} | ppl {math.exp(cur_loss):8.2f}"
+                )
                 total_loss = 0
         val_loss = evaluate(val_data)
-        print(f"| end of epoch {epoch:3d} | valid loss {val_loss:5.2f} | valid ppl {math.exp(val_loss):8.2f}")
+        print(
+            f"| end of epoch {epoch:3d} | valid loss {val_loss:5.2f} | valid ppl {math.exp(val_loss):8.2f}"
+        )
         history.append(val_loss)
 
 
