@@ -256,8 +256,10 @@ void bind_views(py::module_& m, TensorClass& cls) {
       "reshape_as", [](const Tensor& a, const Tensor& o) { return reshape(a, o.sizes()); },
       py::arg("other"));
   cls.def("expand", [](const Tensor& a, py::args shape) { return expand(a, to_shape(shape)); });
+  // implicit is torch's tracing flag; it changes nothing in eager mode.
   cls.def(
-      "expand", [](const Tensor& a, const Shape& s) { return expand(a, s); }, py::arg("size"));
+      "expand", [](const Tensor& a, const Shape& s, bool) { return expand(a, s); }, py::arg("size"),
+      py::kw_only(), py::arg("implicit") = false);
   cls.def(
       "expand_as", [](const Tensor& a, const Tensor& o) { return expand_as(a, o); },
       py::arg("other"));

@@ -30,7 +30,7 @@ void bind_linalg(py::module_& m, TensorClass& cls) {
   def_fn_and_method(
       m, cls, "mv", [](const Tensor& a, const Tensor& b) { return mv(a, b); }, py::arg("vec"));
   def_fn_and_method(
-      m, cls, "dot", [](const Tensor& a, const Tensor& b) { return dot(a, b); }, py::arg("other"));
+      m, cls, "dot", [](const Tensor& a, const Tensor& b) { return dot(a, b); }, py::arg("tensor"));
   def_fn_and_method(
       m, cls, "vdot", [](const Tensor& a, const Tensor& b) { return vdot(a, b); },
       py::arg("other"));

@@ -1,6 +1,7 @@
 // The _C extension: Tensor, dtype and device types, exception mapping, and the registry that
 // the per-area binding files (elementwise.cpp, reduce.cpp, ...) add to.
 #include <pybind11/numpy.h>
+#include <cstring>
 
 #include <array>
 
@@ -303,6 +304,21 @@ void bind_module(py::module_& m) {
       .def("data_ptr", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.data_ptr()); })
       .def("untyped_storage_ptr",
            [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.storage()->data()); })
+      .def("_storage_nbytes", [](const Tensor& t) { return t.storage()->nbytes; })
+      // share_memory_(): copies the storage's bytes into `dest` (a CPU byte tensor over shared
+      // memory) and then exchanges the two memory blocks, so this tensor and every view of its
+      // storage now live in the shared block; `dest` keeps the old block until it dies.
+      .def("_move_storage_into",
+           [](const Tensor& t, const Tensor& dest) {
+             const Storage& mine = t.storage();
+             const Storage& theirs = dest.storage();
+             TC_CHECK(t.is_cpu() && dest.is_cpu(), "share_memory_: CPU tensors only");
+             TC_CHECK(theirs->nbytes == mine->nbytes, "share_memory_: the shared block holds ",
+                      theirs->nbytes, " bytes, the storage ", mine->nbytes);
+             if (mine.get() == theirs.get()) return;
+             if (mine->nbytes) std::memcpy(theirs->data(), mine->data(), mine->nbytes);
+             std::swap(mine->mem, theirs->mem);
+           })
       .def(
           "is_contiguous", [](const Tensor& t, py::object) { return t.is_contiguous(); },
           py::arg("memory_format") = py::none())

@@ -244,7 +244,7 @@ void bind_out_args(py::module_& m, TensorClass& cls) {
       py::arg("size"));
   cls.def(
       "resize_as_", [](const Tensor& t, const Tensor& other) { return resize(t, other.sizes()); },
-      py::arg("other"));
+      py::arg("the_template"));
   // Runs fn(*args, **kwargs) letting its output TensorIter write straight into `out` (see
   // OutputHintGuard): returns (result, True) when it did, and then bumps out's version as the
   // copy would have; (result, False) otherwise, and the caller copies.

@@ -207,17 +207,40 @@ void bind_random(py::module_& m, TensorClass& cls) {
         return bernoulli_(t, p.cast<double>(), to_gen(g));
       },
       py::arg("p") = 0.5, py::kw_only(), py::arg("generator") = py::none());
-  cls.def(
-      "random_",
-      [](Tensor& t, py::args args, py::object g) -> Tensor& {
-        TC_CHECK_TYPE(args.size() <= 2, "random_() takes at most 2 positional arguments");
-        if (args.size() == 0) return random_(t, to_gen(g));
-        if (args.size() == 1) return random_(t, 0, args[0].cast<int64_t>(), to_gen(g));
-        std::optional<int64_t> to;
-        if (!args[1].is_none()) to = args[1].cast<int64_t>();
-        return random_(t, args[0].cast<int64_t>(), to, to_gen(g));
-      },
-      py::kw_only(), py::arg("generator") = py::none());
+  // random_(), random_(to), random_(from, to) with torch's keyword names `from` and `to`.
+  cls.def("random_", [](Tensor& t, py::args args, py::kwargs kwargs) -> Tensor& {
+    py::object from = py::none(), to = py::none(), g = py::none();
+    bool has_to = false;
+    TC_CHECK_TYPE(args.size() <= 2, "random_() takes at most 2 positional arguments");
+    if (args.size() == 1) {
+      to = args[0];
+      has_to = true;
+    } else if (args.size() == 2) {
+      from = args[0];
+      to = args[1];
+      has_to = true;
+    }
+    for (auto item : kwargs) {
+      const auto key = item.first.cast<std::string>();
+      if (key == "generator") {
+        g = py::reinterpret_borrow<py::object>(item.second);
+      } else if ((key == "from" && args.size() == 0) || (key == "to" && args.size() < 2)) {
+        TC_CHECK_TYPE(!(key == "to" && args.size() == 1), "random_(): got 'to' twice");
+        (key == "from" ? from : to) = py::reinterpret_borrow<py::object>(item.second);
+        if (key == "to") has_to = true;
+      } else {
+        throw TypeError("random_(): unexpected or repeated keyword argument '" + key + "'");
+      }
+    }
+    if (!has_to) {
+      TC_CHECK_TYPE(from.is_none(), "random_(): 'from' needs 'to' as well");
+      return random_(t, to_gen(g));
+    }
+    if (from.is_none()) return random_(t, 0, to.cast<int64_t>(), to_gen(g));
+    std::optional<int64_t> upper;
+    if (!to.is_none()) upper = to.cast<int64_t>();
+    return random_(t, from.cast<int64_t>(), upper, to_gen(g));
+  });
 }
 
 Registrar registrar(bind_random);

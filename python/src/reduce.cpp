@@ -104,6 +104,15 @@ void bind_reduce_ops(py::module_& m, TensorClass& cls) {
       m, cls, "min",
       [](const Tensor& a, py::object dim, bool keepdim) { return minmax(a, dim, keepdim, false); },
       py::arg("dim") = py::none(), py::arg("keepdim") = false);
+  // The binary forms by torch's keyword name: x.max(other=y) is maximum(x, y).
+  def_fn_and_method(
+      m, cls, "max",
+      [](const Tensor& a, const Tensor& other) { return minmax(a, py::cast(other), false, true); },
+      py::arg("other"));
+  def_fn_and_method(
+      m, cls, "min",
+      [](const Tensor& a, const Tensor& other) { return minmax(a, py::cast(other), false, false); },
+      py::arg("other"));
   def_fn_and_method(
       m, cls, "argmax",
       [](const Tensor& a, py::object dim, bool keepdim) {

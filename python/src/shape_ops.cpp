@@ -55,8 +55,10 @@ void bind_shape_ops(py::module_& m, TensorClass& cls) {
     if (PyLong_Check(split.ptr())) return to_tuple(tc::split(a, split.cast<int64_t>(), dim));
     return to_tuple(split_with_sizes(a, to_dims(split), dim));
   };
-  def_fn_and_method(m, cls, "split", split_fn, py::arg("split_size_or_sections"),
-                    py::arg("dim") = 0);
+  // torch names the argument split_size_or_sections in tc.split and split_size in Tensor.split.
+  m.def("split", split_fn, py::arg("tensor"), py::arg("split_size_or_sections"),
+        py::arg("dim") = 0);
+  cls.def("split", split_fn, py::arg("split_size"), py::arg("dim") = 0);
   def_fn_and_method(
       m, cls, "split_with_sizes",
       [](const Tensor& a, const Shape& sizes, int64_t dim) {

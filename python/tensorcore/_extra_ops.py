@@ -267,8 +267,34 @@ def rot90(input, k=1, dims=(0, 1)):
     return input.clone()
 
 
-def tensor_split(input, indices_or_sections, dim=0):
+def _split_spec(name, indices_or_sections, sections, indices, tensor_indices_or_sections):
+    """The one split specification among torch's keyword names for it."""
+    given = [
+        v
+        for v in (indices_or_sections, sections, indices, tensor_indices_or_sections)
+        if v is not None
+    ]
+    if len(given) != 1:
+        raise TypeError(
+            f"{name}(): give exactly one of indices_or_sections, sections, indices or "
+            f"tensor_indices_or_sections (got {len(given)})"
+        )
+    return given[0]
+
+
+def tensor_split(
+    input,
+    indices_or_sections=None,
+    dim=0,
+    *,
+    sections=None,
+    indices=None,
+    tensor_indices_or_sections=None,
+):
     """Splits into sections of near-equal size (int) or at the given indices (list/tuple/tensor)."""
+    indices_or_sections = _split_spec(
+        "tensor_split", indices_or_sections, sections, indices, tensor_indices_or_sections
+    )
     _check_tensor(input, "tensor_split")
     d = _dim(input, dim, "tensor_split")
     size = input.shape[d]
@@ -303,7 +329,8 @@ def tensor_split(input, indices_or_sections, dim=0):
 
 
 def _directional_split(name, dim, min_dims):
-    def split(input, indices_or_sections):
+    def split(input, indices_or_sections=None, *, sections=None, indices=None):
+        indices_or_sections = _split_spec(name, indices_or_sections, sections, indices, None)
         _check_tensor(input, name)
         if input.dim() < min_dims:
             raise RuntimeError(
@@ -437,9 +464,23 @@ def _new(self, make, dtype, device, requires_grad):
 
 
 def _new_factory(factory):
-    def method(self, *size, dtype=None, device=None, requires_grad=False):
-        if len(size) == 1 and isinstance(size[0], (list, tuple)):
-            size = tuple(size[0])
+    def method(
+        self,
+        *sizes,
+        size=None,
+        dtype=None,
+        device=None,
+        requires_grad=False,
+        layout=None,
+        pin_memory=False,
+    ):
+        if size is not None:  # new_zeros(size=(2, 3)), as torch names it
+            if sizes:
+                raise TypeError(f"new_{factory.__name__}: size given both positionally and by name")
+            sizes = (size,)
+        if len(sizes) == 1 and isinstance(sizes[0], (list, tuple)):
+            sizes = tuple(sizes[0])
+        size = sizes
         return _new(self, lambda **opts: factory(size, **opts), dtype, device, requires_grad)
 
     return method

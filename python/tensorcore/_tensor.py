@@ -144,6 +144,25 @@ Tensor.__array_priority__ = 1000
 Tensor.data = property(lambda self: self.detach(), lambda self, v: self.detach().copy_(v))
 
 
+def _share_memory_(self):
+    """Moves the storage into shared memory (in place; views follow), as torch's."""
+    from .multiprocessing import _sharing
+
+    return _sharing.share_memory_(self)
+
+
+def _is_shared(self):
+    from .multiprocessing import _sharing
+
+    return _sharing.is_shared(self)
+
+
+Tensor.share_memory_ = _share_memory_
+Tensor.is_shared = _is_shared
+# Devices pickle as their string form (torch.device pickles the same way).
+_C.device.__reduce__ = lambda self: (_C.device, (str(self),))
+
+
 def _rebuild_tensor(array, dtype_name, requires_grad):
     t = _C.from_numpy(np.array(array)).to(getattr(_C, dtype_name))
     return t.requires_grad_(True) if requires_grad else t

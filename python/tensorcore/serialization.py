@@ -6,8 +6,11 @@ by their dotted path in the saved object, e.g. "model.fc.weight"); the object's 
 exact object. format="pt" writes PyTorch's zip format instead (torch.load reads it, and views of
 one storage stay shared). tc.load reads both, plus any torch.save checkpoint.
 
-Only data is stored: tensors, numbers, strings, None, and lists/tuples/dicts of them. Loading
-never runs code from the file, so untrusted checkpoints are safe to open.
+Data (tensors, numbers, strings, None, and lists/tuples/dicts of them) is stored without
+pickle, and tc.load reads it by default (weights_only=True) without running code from the file,
+so untrusted checkpoints are safe to open. Anything else (a whole module, NumPy arrays, any
+picklable object) is pickled in torch's zip format, as torch.save does; loading such a file runs
+code from it, so tc.load asks for an explicit weights_only=False (as torch 2 does).
 """
 
 import json as _json
@@ -95,27 +98,59 @@ def _hashable(k):
     return tuple(_hashable(x) for x in k) if isinstance(k, list) else k
 
 
-def save(obj, f, format="safetensors"):
-    """Saves obj (a tensor, a state_dict, nested containers) to a path or a binary file object.
+def save(obj, f, format="safetensors", pickle_module=None, pickle_protocol=2):
+    """Saves obj to a path or a binary file object.
 
-    format="safetensors" (default) is readable by every safetensors reader; format="pt" is
-    PyTorch's zip format, readable by torch.load.
+    Data (a tensor, a state_dict, nested containers) goes to a safetensors file by default
+    (readable by every safetensors reader) or, with format="pt", to PyTorch's zip format.
+    Other objects (a whole module, NumPy arrays, any picklable object) are pickled in PyTorch's
+    zip format whatever the format, as torch.save does; tc.load then needs weights_only=False.
+    pickle_module/pickle_protocol are accepted for torch compatibility (protocol 2 is written).
     """
-    if format == "pt":
-        if _is_path(f):
-            _S.dump_file(obj, _os.fsdecode(f))
-        else:
-            _writer(f).write(_S.dumps(obj))
-        return
-    if format != "safetensors":
+    if format not in ("safetensors", "pt"):
         raise ValueError(f"tc.save: format must be 'safetensors' or 'pt', got {format!r}")
+    if not _is_path(f):
+        _writer(f)
+    if format == "pt":
+        try:
+            data = _S.dumps(obj)
+        except (TypeError, ValueError):
+            return _save_pickled(obj, f)
+        if _is_path(f):
+            with open(_os.fsdecode(f), "wb") as fh:
+                fh.write(data)
+        else:
+            f.write(data)
+        return
     tensors = []
-    structure = _flatten(obj, "", tensors)
+    try:
+        structure = _flatten(obj, "", tensors)
+    except (TypeError, ValueError):
+        return _save_pickled(obj, f)
     metadata = {"format": "pt", _STRUCTURE_KEY: _json.dumps(structure, separators=(",", ":"))}
     if _is_path(f):
         _S.save_safetensors(tensors, _os.fsdecode(f), metadata)
     else:
         _writer(f).write(_S.dumps_safetensors(tensors, metadata))
+
+
+def _save_pickled(obj, f):
+    import pickle
+
+    from . import _pickle_format
+
+    try:
+        data = _pickle_format.dumps(obj)  # all or nothing: no half-written file on error
+    except (pickle.PicklingError, AttributeError, TypeError) as e:
+        raise TypeError(
+            f"tc.save: cannot serialize an object of type '{type(obj).__qualname__}': it holds "
+            f"something pickle cannot store ({e})"
+        ) from None
+    if _is_path(f):
+        with open(_os.fsdecode(f), "wb") as fh:
+            fh.write(data)
+    else:
+        f.write(data)
 
 
 def _writer(f):
@@ -158,17 +193,21 @@ def load(f, map_location=None, weights_only=True):
 
     map_location: None (tensors go where they were saved), a device or string ('cpu',
     'cuda:0'), a dict {saved_location: new_location}, or a callable (tensor, location) -> tensor.
-    weights_only is accepted for torch compatibility; loading is always data-only.
+    weights_only=True (default) reads data only and never runs code from the file; a file that
+    holds other objects (a pickled module, NumPy arrays) needs weights_only=False, which runs
+    the file's pickle: use it only for files from a trusted source.
     A safetensors file written by another tool loads as a dict {name: tensor}.
     """
-    del weights_only  # always data-only
     restore = _restorer(map_location)
     if _is_path(f):
         path = _os.fsdecode(f)
         with open(path, "rb") as fh:
             magic = fh.read(4)
+            if magic == b"PK\x03\x04" and not weights_only:
+                fh.seek(0)
+                return _load_pickled(fh.read(), restore)
         if magic == b"PK\x03\x04":
-            return _S.load_file(path, restore)
+            return _weights_only(lambda: _S.load_file(path, restore))
         tensors, metadata = _S.load_safetensors(path), _S.safetensors_metadata(path)
     else:
         if isinstance(f, (bytes, bytearray, memoryview)):
@@ -180,7 +219,9 @@ def load(f, map_location=None, weights_only=True):
                 f"tc.load: expected a path, bytes or a readable file object, got {type(f).__name__}"
             )
         if data[:4] == b"PK\x03\x04":
-            return _S.loads(data, restore)
+            if not weights_only:
+                return _load_pickled(data, restore)
+            return _weights_only(lambda: _S.loads(data, restore))
         tensors, metadata = _S.loads_safetensors(data)
     tensors = {k: restore(v, "cpu") for k, v in tensors.items()}
     structure = metadata.get(_STRUCTURE_KEY)
@@ -193,6 +234,28 @@ def load(f, map_location=None, weights_only=True):
             f"tc.load: the file's {_STRUCTURE_KEY} metadata is not valid JSON ({e})"
         ) from None
     return _rebuild(structure, tensors)
+
+
+def _load_pickled(data, restore):
+    from . import _pickle_format
+
+    return _pickle_format.load(data, restore)
+
+
+def _weights_only(read):
+    try:
+        return read()
+    except RuntimeError as e:
+        if "refusing to load unsupported global" not in str(e):
+            raise
+        from ._pickle_format import WeightsOnlyUnpicklingError
+
+        raise WeightsOnlyUnpicklingError(
+            f"tc.load: weights only load failed: {e}. The file holds objects beyond tensors and "
+            "containers (e.g. a whole module or NumPy arrays). Re-running tc.load with "
+            "weights_only=False will load it, but runs code from the file: do it only if you "
+            "trust its source."
+        ) from None
 
 
 def save_safetensors(tensors, path, metadata=None):

@@ -146,6 +146,14 @@ bool rebase_view_history(const Tensor& out, const std::shared_ptr<FunctionNode>&
   const auto& root = out.impl()->view_base;
   if (!root || !same_scalars(root->dtype, out.dtype())) return false;
   Tensor base(root);
+  // An op may return a view of its own scratch buffer (mm squeezes a bmm result) and record
+  // its history on the view. The buffer is outside the graph while the view is inside it: the
+  // result is no view for autograd, and rebasing onto the buffer would cut the op's history.
+  const auto* vm = out.autograd_meta();
+  if (!base.requires_grad() && vm && vm->grad_fn) {
+    out.impl()->view_base.reset();
+    return false;
+  }
   auto cs = std::make_shared<CopySlices>(op, self_slots, std::make_shared<ViewGeometry>(base, out));
   TensorList cs_inputs{base};
   for (size_t i = 0; i < inputs.size(); ++i)

@@ -237,6 +237,41 @@ def cross_entropy(
     return loss
 
 
+_BCE_FUNCTION = None
+
+
+def _bce_elementwise():
+    """The elementwise BCE as torch computes it, forward and backward.
+
+    torch clamps each log at -100 so that a probability of exactly 0 or 1 gives a finite loss,
+    and its input gradient is (x - y) / max(x (1 - x), 1e-12): finite (huge) at 0 and 1, where
+    differentiating the clamped logs would give 0 * inf = NaN.
+    """
+    global _BCE_FUNCTION
+    if _BCE_FUNCTION is None:
+        from ..autograd.function import Function
+
+        class BinaryCrossEntropy(Function):
+            @staticmethod
+            def forward(ctx, x, y):
+                ctx.save_for_backward(x, y)
+                return -(y * _clamped_log(x) + (1.0 - y) * _clamped_log(1.0 - x))
+
+            @staticmethod
+            def backward(ctx, grad):
+                x, y = ctx.saved_tensors
+                grad_x = grad * (x - y) / _C.clamp((1.0 - x) * x, min=1e-12)
+                grad_y = grad * (_C.log(1.0 - x) - _C.log(x))  # unclamped, as torch
+                return grad_x, grad_y
+
+        _BCE_FUNCTION = BinaryCrossEntropy
+    return _BCE_FUNCTION
+
+
+def _clamped_log(x):
+    return _C.clamp(_C.log(x), min=-100.0)
+
+
 @autocast_op("binary_cross_entropy")
 def binary_cross_entropy(
     input, target, weight=None, size_average=None, reduce=None, reduction="mean"
@@ -249,10 +284,7 @@ def binary_cross_entropy(
             raise ValueError(
                 "binary_cross_entropy: all elements of input should be between 0 and 1"
             )
-    # torch clamps the logs at -100 so a probability of exactly 0/1 gives a finite loss.
-    log_x = _C.clamp(_C.log(input), min=-100.0)
-    log_1mx = _C.clamp(_C.log(1.0 - input), min=-100.0)
-    loss = -(target * log_x + (1.0 - target) * log_1mx)
+    loss = _bce_elementwise().apply(input, target)
     if weight is not None:
         loss = loss * weight
     return _reduce(loss, reduction, "binary_cross_entropy")

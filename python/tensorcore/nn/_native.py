@@ -204,9 +204,36 @@ def dropout1d(input, p=0.5, training=True, inplace=False):
 
 
 def dropout2d(input, p=0.5, training=True, inplace=False):
-    """Zeroes whole channels of (N, C, H, W) inputs (torch 1.13 treats 3-d inputs as (N, C, L))."""
-    if input.dim() not in (3, 4):
-        raise ValueError(f"dropout2d: expected a 3-d or 4-d input, got shape {tuple(input.shape)}")
+    """Zeroes whole channels of (N, C, H, W) inputs, with torch 1.13's warnings.
+
+    As torch 1.13 does, a 3-d input is taken as (N, C, L) (channel-wise 1-d dropout) and other
+    ranks of at least 2 drop along dims 0 and 1, with a deprecation warning.
+    """
+    import warnings
+
+    ndim = input.dim()
+    if ndim < 2:
+        raise ValueError(
+            f"dropout2d: feature dropout needs at least 2 dimensions, got shape {tuple(input.shape)}"
+        )
+    if ndim not in (3, 4):
+        warnings.warn(
+            f"dropout2d: Received a {ndim}-D input to dropout2d, which is deprecated and will "
+            "result in an error in a future release. To retain the behavior and silence this "
+            "warning, please use dropout instead. Note that dropout2d exists to provide "
+            "channel-wise dropout on inputs with 2 spatial dimensions, a channel dimension, and "
+            "an optional batch dimension (i.e. 3D or 4D inputs).",
+            stacklevel=2,
+        )
+    if ndim == 3:
+        warnings.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D "
+            "dropout behavior is desired - input is interpreted as shape (N, C, L), where C is "
+            "the channel dim. This behavior will change in a future release to interpret the "
+            "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
+            "channel-wise dropout behavior, please switch to using dropout1d instead.",
+            stacklevel=2,
+        )
     return _C_nn.feature_dropout(input, p, training, inplace)
 
 

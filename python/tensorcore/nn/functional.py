@@ -73,6 +73,19 @@ def identity(input):
 # ---------------------------------------------------------------- activations
 
 
+def _autograd_source(input, inplace):
+    """What an in-place activation computes from: a clone when autograd records it.
+
+    The out-of-place formula saves its input for backward; copying the result back into that
+    same tensor would then fail backward's version check. Computing from a clone keeps the
+    saved values intact while `input` still becomes the result (torch saves the original the
+    same way for in-place ops whose derivative needs it).
+    """
+    if inplace and input.requires_grad and _C._autograd.is_grad_enabled():
+        return input.clone()
+    return input
+
+
 def _inplace_result(input, out, inplace):
     if inplace:
         input.copy_(out)
@@ -91,7 +104,8 @@ def relu_(input):
 
 
 def threshold(input, threshold, value, inplace=False):
-    out = _C.where(input > threshold, input, _C.scalar_tensor(value, dtype=input.dtype))
+    src = _autograd_source(input, inplace)
+    out = _C.where(src > threshold, src, _C.scalar_tensor(value, dtype=input.dtype))
     return _inplace_result(input, out, inplace)
 
 
@@ -118,7 +132,8 @@ def relu6(input, inplace=False):
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    out = _C.where(input > 0, input, input * negative_slope)
+    src = _autograd_source(input, inplace)
+    out = _C.where(src > 0, src, src * negative_slope)
     return _inplace_result(input, out, inplace)
 
 
@@ -140,17 +155,19 @@ def prelu(input, weight):
 
 
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    src = _autograd_source(input, inplace)
     if training:
         slope = _C.empty_like(input).uniform_(lower, upper)
-        out = _C.where(input >= 0, input, input * slope)
+        out = _C.where(src >= 0, src, src * slope)
     else:
-        out = leaky_relu(input, (lower + upper) / 2)
+        out = leaky_relu(src, (lower + upper) / 2)
     return _inplace_result(input, out, inplace)
 
 
 def elu(input, alpha=1.0, inplace=False):
     # expm1 on the clamped input keeps the unused branch finite (no 0*inf in backward).
-    out = _C.where(input > 0, input, alpha * _C.expm1(_C.clamp(input, max=0.0)))
+    src = _autograd_source(input, inplace)
+    out = _C.where(src > 0, src, alpha * _C.expm1(_C.clamp(src, max=0.0)))
     return _inplace_result(input, out, inplace)
 
 
@@ -163,7 +180,7 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def selu(input, inplace=False):
-    out = _SELU_SCALE * elu(input, _SELU_ALPHA)
+    out = _SELU_SCALE * elu(_autograd_source(input, inplace), _SELU_ALPHA)
     return _inplace_result(input, out, inplace)
 
 
@@ -174,7 +191,8 @@ def selu_(input):
 def celu(input, alpha=1.0, inplace=False):
     if alpha == 0:
         raise ValueError("celu: alpha must not be 0")
-    out = _C.where(input > 0, input, alpha * _C.expm1(_C.clamp(input, max=0.0) / alpha))
+    src = _autograd_source(input, inplace)
+    out = _C.where(src > 0, src, alpha * _C.expm1(_C.clamp(src, max=0.0) / alpha))
     return _inplace_result(input, out, inplace)
 
 
@@ -204,7 +222,8 @@ def gelu(input, approximate="none"):
 
 
 def silu(input, inplace=False):
-    return _inplace_result(input, input * _C.sigmoid(input), inplace)
+    src = _autograd_source(input, inplace)
+    return _inplace_result(input, src * _C.sigmoid(src), inplace)
 
 
 def _softplus_stable(x):
@@ -222,15 +241,18 @@ def softplus(input, beta=1.0, threshold=20.0):
 
 
 def mish(input, inplace=False):
-    return _inplace_result(input, input * _C.tanh(softplus(input)), inplace)
+    src = _autograd_source(input, inplace)
+    return _inplace_result(input, src * _C.tanh(softplus(src)), inplace)
 
 
 def hardswish(input, inplace=False):
-    return _inplace_result(input, input * _C.clamp(input + 3.0, 0.0, 6.0) / 6.0, inplace)
+    src = _autograd_source(input, inplace)
+    return _inplace_result(input, src * _C.clamp(src + 3.0, 0.0, 6.0) / 6.0, inplace)
 
 
 def hardsigmoid(input, inplace=False):
-    return _inplace_result(input, _C.clamp(input / 6.0 + 0.5, 0.0, 1.0), inplace)
+    src = _autograd_source(input, inplace)
+    return _inplace_result(input, _C.clamp(src / 6.0 + 0.5, 0.0, 1.0), inplace)
 
 
 def tanh(input):

@@ -97,8 +97,8 @@ def test_requires_grad_is_kept(tmp_path):
 
 
 def test_errors_name_the_problem(tmp_path):
-    with pytest.raises(TypeError, match="cannot serialize an object of type 'object'"):
-        tc.save({"x": object()}, tmp_path / "bad.pt")
+    with pytest.raises(TypeError, match="cannot serialize an object of type 'dict'.*lambda"):
+        tc.save({"x": lambda: 0}, tmp_path / "bad.pt")  # other objects pickle as torch.save
     with pytest.raises(Exception, match="uint16"):
         tc.save({"x": tc.zeros(2, dtype=tc.uint16)}, tmp_path / "u16.pt", format="pt")
     with pytest.raises(ValueError, match="format"):

@@ -57,7 +57,7 @@ def test_batch_equals_per_image_with_per_sample_params(make):
     params = t2._draw(x.shape[0], prepared.shape[-2], prepared.shape[-1])
     assert len(params) == x.shape[0]
     for i in range(x.shape[0]):
-        single = t2._apply(prepared[i : i + 1], [params[i]])
+        single = t2._apply_batch(prepared[i : i + 1], [params[i]])
         np.testing.assert_array_equal(out[i : i + 1].numpy(), single.numpy())
 
 

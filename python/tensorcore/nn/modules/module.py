@@ -472,6 +472,9 @@ class Module:
         return self._float_cast(_C.bfloat16)
 
     def share_memory(self):
+        """Moves every parameter and buffer into shared memory (for multiprocessing)."""
+        for t in list(self.parameters()) + list(self.buffers()):
+            t.share_memory_()
         return self
 
     # ---- state dict ----

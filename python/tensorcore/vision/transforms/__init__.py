@@ -1,4 +1,5 @@
-"""tensorcore.vision.transforms: torchvision.transforms on tensors, batched and per-sample."""
+"""tensorcore.vision.transforms: torchvision.transforms on tensors (batched, per-sample random
+parameters) and on PIL images."""
 
 from . import functional  # noqa: F401
 from ._common import InterpolationMode  # noqa: F401
@@ -9,6 +10,9 @@ from .transforms import (  # noqa: F401
     Normalize,
     Lambda,
     LinearTransformation,
+    PILToTensor,
+    ToPILImage,
+    ToTensor,
     RandomApply,
     RandomChoice,
     RandomOrder,

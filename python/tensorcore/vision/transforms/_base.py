@@ -6,6 +6,7 @@ import numpy as np
 import tensorcore as tc
 
 from .._module import Module
+from . import _pil
 
 
 class Transform(Module):
@@ -13,10 +14,12 @@ class Transform(Module):
     parameter set per sample (per image of the batch) unless same_on_batch=True.
 
     A subclass implements `_draw(n, h, w)` (the parameters, a list with one entry per sample, or
-    one entry for the whole batch) and `_apply(batch, params)` on an (N, C, H, W) batch; geometric
+    one entry for the whole batch) and `_apply_batch(batch, params)` on an (N, C, H, W) batch; geometric
     ones also implement `_apply_target(target, p, size)` for dict inputs."""
 
     random = False
+    # Whether a PIL image is accepted (and one returned), as torchvision's transform does.
+    accepts_pil = True
 
     def __init__(self, generator=None, same_on_batch=False):
         super().__init__()
@@ -44,7 +47,18 @@ class Transform(Module):
     def forward(self, x):
         if isinstance(x, dict):
             return self._forward_dict(x)
+        if _pil.is_pil(x):
+            return self._forward_pil(x)
         return self._forward_image(x)
+
+    def _forward_pil(self, img):
+        if not self.accepts_pil:
+            raise TypeError(
+                f"{type(self).__name__}: expected a Tensor image, got a PIL Image (convert it "
+                "with ToTensor() or PILToTensor() first)"
+            )
+        pixels, back = _pil.as_tensor(img)
+        return back(self._forward_image(pixels))
 
     def _forward_image(self, img):
         if not isinstance(img, tc.Tensor):
@@ -60,7 +74,7 @@ class Transform(Module):
         batch = self._prepare(batch)
         n = batch.shape[0]
         params = self._draw(self._draw_count(n), batch.shape[-2], batch.shape[-1])
-        out = self._apply(batch, params)
+        out = self._apply_batch(batch, params)
         return self._restore(out, lead)
 
     @staticmethod
@@ -83,7 +97,7 @@ class Transform(Module):
             sample = self._prepare_target(dict(sample), img.shape[-2:])
         out = dict(sample)
         params = self._draw(1, prepared.shape[-2], prepared.shape[-1])
-        out["image"] = self._apply(prepared, params)[0]
+        out["image"] = self._apply_batch(prepared, params)[0]
         return self._apply_target(out, sample, params[0], prepared.shape[-2:])
 
     def _prepare(self, batch):
@@ -104,7 +118,7 @@ class Transform(Module):
     def _draw(self, n, h, w):
         return [None]
 
-    def _apply(self, batch, params):
+    def _apply_batch(self, batch, params):
         raise NotImplementedError
 
     def __repr__(self):

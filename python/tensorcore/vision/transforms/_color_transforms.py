@@ -64,7 +64,14 @@ class ColorJitter(Transform):
         fn = (F.adjust_brightness, F.adjust_contrast, F.adjust_saturation, F.adjust_hue)[k]
         return fn(batch, factor)
 
-    def _apply(self, batch, params):
+    def _forward_pil(self, img):
+        order, factors = self._draw(1, img.size[1], img.size[0])[0]
+        for k in order:
+            if factors[k] is not None:
+                img = self._adjust(img, k, factors[k])
+        return img
+
+    def _apply_batch(self, batch, params):
         # Per-sample order: at each step, each adjustment runs once on the samples that have it
         # at that step, with their factors as a (m, 1, 1, 1) tensor (also for a shared draw, so
         # batched and single-image results agree bit for bit).
@@ -104,8 +111,11 @@ class Grayscale(Transform):
         super().__init__()
         self.num_output_channels = num_output_channels
 
-    def _apply(self, batch, params):
+    def _apply_batch(self, batch, params):
         return F.rgb_to_grayscale(batch, self.num_output_channels)
+
+    def _forward_pil(self, img):
+        return F.to_grayscale(img, self.num_output_channels)
 
     def _config(self):
         return {"num_output_channels": self.num_output_channels}
@@ -126,7 +136,7 @@ class _RandomApplyOp(Transform):
     def _draw(self, n, h, w):
         return [u < self.p for u in self._rand(n)]
 
-    def _apply(self, batch, params):
+    def _apply_batch(self, batch, params):
         return apply_where(batch, params, self._op)
 
     def _config(self):
@@ -145,6 +155,11 @@ class RandomGrayscale(_RandomApplyOp):
 
     def _op(self, batch):
         return F.rgb_to_grayscale(batch, batch.shape[1]).contiguous()
+
+    def _forward_pil(self, img):
+        if self._draw(1, img.size[1], img.size[0])[0]:
+            return F.to_grayscale(img, len(img.getbands()))
+        return img
 
 
 class RandomInvert(_RandomApplyOp):
@@ -229,7 +244,7 @@ class GaussianBlur(Transform):
     def _draw(self, n, h, w):
         return self._uniform(n, self.sigma[0], self.sigma[1])
 
-    def _apply(self, batch, params):
+    def _apply_batch(self, batch, params):
         # One kernel call with one sigma per sample.
         return blur_batch(batch, self.kernel_size, params, params)
 
@@ -245,6 +260,8 @@ class GaussianBlur(Transform):
 
 
 class RandomErasing(Transform):
+    accepts_pil = False  # tensor only, as torchvision
+
     random = True
 
     def __init__(
@@ -298,7 +315,7 @@ class RandomErasing(Transform):
             out.append(found)
         return out
 
-    def _apply(self, batch, params):
+    def _apply_batch(self, batch, params):
         params = per_sample(params, batch.shape[0])
         if all(p is None for p in params):
             return batch

@@ -99,8 +99,11 @@ class Resize(Transform):
         self.interpolation = interpolation_mode(interpolation, "Resize")
         self.max_size, self.antialias = max_size, antialias
 
-    def _apply(self, batch, params):
+    def _apply_batch(self, batch, params):
         return F.resize(batch, self.size, self.interpolation, self.max_size, self.antialias)
+
+    def _forward_pil(self, img):
+        return F.resize(img, self.size, self.interpolation, self.max_size)
 
     def _apply_target(self, out, sample, p, size):
         h, w = size
@@ -142,7 +145,7 @@ class CenterCrop(Transform):
     def window_params(self, n, h, w):
         return [self._offsets(h, w)]
 
-    def _apply(self, batch, params):
+    def _apply_batch(self, batch, params):
         return F.center_crop(batch, list(self.size))
 
     def _apply_target(self, out, sample, p, size):
@@ -226,7 +229,7 @@ class RandomCrop(Transform):
 
     window_params = _draw
 
-    def _apply(self, batch, params):
+    def _apply_batch(self, batch, params):
         tops, lefts = [p[0] for p in params], [p[1] for p in params]
         return _window_crop(batch, tops, lefts, *self.size)
 
@@ -265,7 +268,7 @@ class _RandomFlip(Transform):
     def fusable(self, h, w):
         return True
 
-    def _apply(self, batch, params):
+    def _apply_batch(self, batch, params):
         flags = per_sample(params, batch.shape[0])
         if not any(flags):
             return batch
@@ -354,7 +357,7 @@ class RandomResizedCrop(Transform):
             out.append(found)
         return out
 
-    def _apply(self, batch, params):
+    def _apply_batch(self, batch, params):
         return apply_each(
             batch,
             params,
@@ -369,6 +372,11 @@ class RandomResizedCrop(Transform):
                 antialias=self.antialias,
             ),
         )
+
+    def _forward_pil(self, img):
+        w, h = img.size
+        i, j, ch, cw = self._draw(1, h, w)[0]
+        return F.resized_crop(img, i, j, ch, cw, list(self.size), self.interpolation)
 
     def _apply_target(self, out, sample, p, size):
         i, j, ch, cw = p
@@ -404,7 +412,7 @@ class FiveCrop(Transform):
         super().__init__()
         self.size = _size_pair(size, "FiveCrop")
 
-    def _apply(self, batch, params):
+    def _apply_batch(self, batch, params):
         return F.five_crop(batch, list(self.size))
 
     def extra_repr(self):
@@ -417,7 +425,7 @@ class TenCrop(Transform):
         self.size = _size_pair(size, "TenCrop")
         self.vertical_flip = vertical_flip
 
-    def _apply(self, batch, params):
+    def _apply_batch(self, batch, params):
         return F.ten_crop(batch, list(self.size), self.vertical_flip)
 
     def extra_repr(self):
@@ -435,7 +443,7 @@ class Pad(Transform):
             )
         self.padding, self.fill, self.padding_mode = padding, fill, padding_mode
 
-    def _apply(self, batch, params):
+    def _apply_batch(self, batch, params):
         return F.pad(batch, self.padding, self.fill, self.padding_mode)
 
     def _apply_target(self, out, sample, p, size):
@@ -497,7 +505,7 @@ class _Warp(Transform):
             return [float(fill)] * batch.shape[1]
         return [float(f) for f in fill]
 
-    def _apply(self, batch, params):
+    def _apply_batch(self, batch, params):
         h, w = batch.shape[-2:]
         params = per_sample(params, batch.shape[0])
         mats = []
@@ -540,7 +548,11 @@ class RandomRotation(_Warp):
     def _matrix(self, angle, h, w):
         return F.rotation_matrix((h, w), angle, self.center)
 
-    def _apply(self, batch, params):
+    def _forward_pil(self, img):
+        angle = self._draw(1, img.size[1], img.size[0])[0]
+        return F.rotate(img, angle, self.interpolation, self.expand, self.center, self.fill)
+
+    def _apply_batch(self, batch, params):
         if self.expand:
             # Per-sample angles give per-sample expanded sizes: every image is rendered into the
             # largest of them (rotation centre at the canvas centre, the rest filled), so a batch
@@ -554,7 +566,7 @@ class RandomRotation(_Warp):
             return _G._warp(
                 batch, mats, oh, ow, self.interpolation, self._fill_for(batch), type(self).__name__
             )
-        return super()._apply(batch, params)
+        return super()._apply_batch(batch, params)
 
     def _config(self):
         return {
@@ -702,11 +714,13 @@ class RandomPerspective(_Warp):
             return [1.0, 0, 0, 0, 1.0, 0, 0, 0, 1.0]
         return F.perspective_matrix(p[0], p[1])
 
-    def _apply(self, batch, params):
+    def _apply_batch(self, batch, params):
         params = per_sample(params, batch.shape[0])
         flags = [p is not None for p in params]
         chosen = [p for p in params if p is not None]
-        return apply_where(batch, flags, lambda b: super(RandomPerspective, self)._apply(b, chosen))
+        return apply_where(
+            batch, flags, lambda b: super(RandomPerspective, self)._apply_batch(b, chosen)
+        )
 
     def _apply_target(self, out, sample, p, size):
         if p is None:

@@ -54,11 +54,13 @@ def _dtype_name(dtype):
 
 
 class ConvertImageDtype(Transform):
+    accepts_pil = False  # tensor only, as torchvision
+
     def __init__(self, dtype=tc.float32):
         super().__init__()
         self.dtype = dtype
 
-    def _apply(self, batch, params):
+    def _apply_batch(self, batch, params):
         return F.convert_image_dtype(batch, self.dtype)
 
     def _config(self):
@@ -69,11 +71,13 @@ class ConvertImageDtype(Transform):
 
 
 class Normalize(Transform):
+    accepts_pil = False  # tensor only, as torchvision
+
     def __init__(self, mean, std, inplace=False):
         super().__init__()
         self.mean, self.std, self.inplace = list(mean), list(std), inplace
 
-    def _apply(self, batch, params):
+    def _apply_batch(self, batch, params):
         return F.normalize(batch, self.mean, self.std, self.inplace)
 
     def _config(self):
@@ -95,6 +99,8 @@ class Lambda(Transform):
 
 
 class LinearTransformation(Transform):
+    accepts_pil = False  # tensor only, as torchvision
+
     def __init__(self, transformation_matrix, mean_vector):
         super().__init__()
         m = transformation_matrix
@@ -109,7 +115,7 @@ class LinearTransformation(Transform):
             )
         self.transformation_matrix, self.mean_vector = m, mean_vector
 
-    def _apply(self, batch, params):
+    def _apply_batch(self, batch, params):
         d = batch.shape[1] * batch.shape[2] * batch.shape[3]
         if d != self.transformation_matrix.shape[0]:
             raise ValueError(
@@ -121,6 +127,34 @@ class LinearTransformation(Transform):
         flat = batch.reshape(batch.shape[0], -1) - self.mean_vector.to(batch.dtype)
         out = flat @ self.transformation_matrix.to(batch.dtype)
         return out.reshape(batch.shape)
+
+
+class ToTensor(Transform):
+    """PIL image or (H, W, C) ndarray -> (C, H, W) float tensor in [0, 1] (uint8 data scaled)."""
+
+    def forward(self, pic):
+        return F.to_tensor(pic)
+
+
+class PILToTensor(Transform):
+    """PIL image -> (C, H, W) tensor of its pixels, unscaled."""
+
+    def forward(self, pic):
+        return F.pil_to_tensor(pic)
+
+
+class ToPILImage(Transform):
+    """(C, H, W) tensor or (H, W, C) ndarray -> PIL image (mode inferred unless given)."""
+
+    def __init__(self, mode=None):
+        super().__init__()
+        self.mode = mode
+
+    def forward(self, pic):
+        return F.to_pil_image(pic, self.mode)
+
+    def extra_repr(self):
+        return f"mode={self.mode}" if self.mode is not None else ""
 
 
 class _Container(Transform):
@@ -156,7 +190,7 @@ class RandomApply(_Container):
     def _draw(self, n, h, w):
         return [u < self.p for u in self._rand(n)]
 
-    def _apply(self, batch, params):
+    def _apply_batch(self, batch, params):
         return apply_where(batch, params, lambda b: self._run(self.transforms, b))
 
     def _config(self):
@@ -193,7 +227,7 @@ class RandomChoice(_Container):
         # The normalized probabilities: load() restores them as they are.
         return dict(super()._config(), p=list(self.p))
 
-    def _apply(self, batch, params):
+    def _apply_batch(self, batch, params):
         params = per_sample(params, batch.shape[0])
         for k, t in enumerate(self.transforms):
             batch = apply_where(batch, [p == k for p in params], t)
@@ -215,7 +249,7 @@ class RandomOrder(_Container):
         u = self._rand(n * m)
         return [self._order(u[s * m : (s + 1) * m]) for s in range(n)]
 
-    def _apply(self, batch, params):
+    def _apply_batch(self, batch, params):
         params = per_sample(params, batch.shape[0])
         for order in sorted(set(params)):
             seq = [self.transforms[k] for k in order]
