@@ -59,9 +59,11 @@ Tensor lu_backward(const Tensor& gL, const Tensor& gU, const Tensor& P, const Te
   return matmul(P, cat({gA1, gA2}, -1));
 }
 
-// Raw LU of A's LAPACK copy: (buffer, pivots [B, k], info [B]).
-std::tuple<Tensor, Tensor, Tensor> lu_raw(const Tensor& A) {
-  Tensor buf = to_lapack(A);
+// Raw LU of A's LAPACK copy: (buffer, pivots [B, k], info [B]). With `transposed` the buffer
+// holds A^T (a plain row-major copy of A, as torch's inv/solve factor it), so solves use
+// trans='T' and the singular-pivot index in info matches torch's.
+std::tuple<Tensor, Tensor, Tensor> lu_raw(const Tensor& A, bool transposed = false) {
+  Tensor buf = to_lapack(transposed ? mT(A) : A);
   const int64_t B = buf.size(0), k = std::min(A.size(-2), A.size(-1));
   Tensor piv = zeros({B, k}, int_opts(A));
   Tensor info = zeros({B}, int_opts(A));
@@ -322,11 +324,11 @@ std::tuple<Tensor, Tensor> inv_ex(const Tensor& A, bool check_errors) {
   Tensor Ainv, info;
   {
     autograd::GradModeGuard guard(false);
-    auto [buf, piv, inf] = lu_raw(A);
+    auto [buf, piv, inf] = lu_raw(A, /*transposed=*/true);
     info = inf;
     if (check_errors) check_info(op, info, InfoKind::Singular, has_batch(A));
     Tensor rhs = to_lapack(identity_like(A));
-    if (rhs.numel() > 0) lu_solve_kernel.get(A.device().type)(buf, piv, rhs, 'N');
+    if (rhs.numel() > 0) lu_solve_kernel.get(A.device().type)(buf, piv, rhs, 'T');
     Ainv = from_lapack(rhs, batch);
   }
   if (autograd::needs_grad({A})) {
@@ -369,11 +371,11 @@ std::tuple<Tensor, Tensor> solve_ex(const Tensor& A, const Tensor& B, bool left,
   Tensor X, info;
   {
     autograd::GradModeGuard guard(false);
-    auto [buf, piv, inf] = lu_raw(Ab);
+    auto [buf, piv, inf] = lu_raw(Ab, /*transposed=*/true);
     info = inf;
     if (check_errors) check_info(op, info, InfoKind::SolveSingular, !batch.empty());
     Tensor rhs = to_lapack(Bb);
-    if (rhs.numel() > 0) lu_solve_kernel.get(A.device().type)(buf, piv, rhs, 'N');
+    if (rhs.numel() > 0) lu_solve_kernel.get(A.device().type)(buf, piv, rhs, 'T');
     X = from_lapack(rhs, batch);
   }
   if (autograd::needs_grad({A, B})) {

@@ -192,7 +192,25 @@ _FUNCTIONS = [
 _NOT_METHODS = {"lu_unpack", "chain_matmul", "vander", "matrix_rank"}
 
 
+def _mH(self):
+    t = self.transpose(-2, -1)
+    return t.conj() if t.dtype.is_complex else t
+
+
+def _H(self):
+    if self.dim() != 2:
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self.dim()}-D tensor.")
+    return _mH(self)
+
+
 def install(namespace):
+    if not hasattr(Tensor, "mH"):
+        Tensor.mH = property(_mH, doc="Conjugate transpose of the last two dimensions (torch 1.13).")
+    if not hasattr(Tensor, "H"):
+        Tensor.H = property(_H, doc="Conjugate transpose of a matrix (torch 1.13).")
+    if not hasattr(Tensor, "adjoint"):
+        Tensor.adjoint = _mH
+    namespace.setdefault("adjoint", _mH)
     for fn in _FUNCTIONS:
         name = fn.__name__
         namespace.setdefault(name, fn)
