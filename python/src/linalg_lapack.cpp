@@ -51,6 +51,11 @@ void bind_linalg_lapack(py::module_& m, TensorClass& /*cls*/) {
         py::arg("unpack_data") = true, py::arg("unpack_pivots") = true);
   l.def("lu_solve", &lu_solve, py::arg("LU"), py::arg("pivots"), py::arg("B"), py::kw_only(),
         py::arg("left") = true, py::arg("adjoint") = false);
+  l.def("ldl_factor_ex", &ldl_factor_ex, py::arg("A"), py::kw_only(),
+        py::arg("hermitian") = false, py::arg("check_errors") = false);
+  l.def("ldl_factor", &ldl_factor, py::arg("A"), py::kw_only(), py::arg("hermitian") = false);
+  l.def("ldl_solve", &ldl_solve, py::arg("LD"), py::arg("pivots"), py::arg("B"), py::kw_only(),
+        py::arg("hermitian") = false);
   l.def("qr", &qr, py::arg("A"), py::arg("mode") = "reduced");
   l.def("geqrf", &geqrf, py::arg("input"));
   l.def("householder_product", &householder_product, py::arg("A"), py::arg("tau"));

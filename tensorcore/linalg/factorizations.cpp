@@ -315,6 +315,51 @@ Tensor lu_solve(const Tensor& LU, const Tensor& pivots, const Tensor& B, bool le
   return X;
 }
 
+// ---- LDL ----
+
+std::tuple<Tensor, Tensor, Tensor> ldl_factor_ex(const Tensor& A, bool hermitian,
+                                                 bool check_errors) {
+  const char* op = "torch.linalg.ldl_factor_ex";
+  check_square(op, A);
+  TC_CHECK_AS(Error, !autograd::needs_grad({A}), op,
+              ": the derivative of linalg.ldl_factor is not implemented (as in torch 1.13)");
+  Shape batch = batch_shape(A);
+  const int64_t n = A.size(-1);
+  Tensor buf = to_lapack(A);
+  Tensor piv = zeros({buf.size(0), n}, int_opts(A));
+  Tensor info = zeros({buf.size(0)}, int_opts(A));
+  if (buf.numel() > 0) ldl_factor_kernel.get(A.device().type)(buf, piv, hermitian, info);
+  if (check_errors) check_info("torch.linalg.ldl_factor", info, InfoKind::Singular, has_batch(A));
+  // sytrf leaves the upper triangle untouched: zero it, as torch does
+  return {tril(from_lapack(buf, batch)), reshape_batch(piv, batch, {n}), reshape_batch(info, batch)};
+}
+
+std::tuple<Tensor, Tensor> ldl_factor(const Tensor& A, bool hermitian) {
+  auto [LD, piv, info] = ldl_factor_ex(A, hermitian, /*check_errors=*/false);
+  check_info("torch.linalg.ldl_factor", info, InfoKind::Singular, A.dim() > 2);
+  return {LD, piv};
+}
+
+Tensor ldl_solve(const Tensor& LD, const Tensor& pivots, const Tensor& B, bool hermitian) {
+  const char* op = "torch.linalg.ldl_solve";
+  check_square(op, LD, "LD");
+  check_matrix(op, B, "B");
+  check_same_dtype_device(op, LD, B);
+  TC_CHECK_TYPE(pivots.dtype() == DType::Int32, op, ": Expected pivots to be integers. Got ",
+                torch_type_name(pivots.dtype()));
+  TC_CHECK(LD.size(-1) == B.size(-2), op, ": Incompatible shapes of A and B for the equation AX "
+           "= B (", LD.size(-2), "x", LD.size(-1), " and ", B.size(-2), "x", B.size(-1), ")");
+  TC_CHECK(!autograd::needs_grad({LD, B}), op,
+           ": the derivative of linalg.ldl_solve is not implemented (as in torch 1.13)");
+  const int64_t n = LD.size(-1);
+  Shape batch = broadcast_shapes(batch_shape(LD), batch_shape(B), op);
+  Tensor f = to_lapack(expand(LD, concat_shape(batch, {n, n})));
+  Tensor piv = contiguous(reshape(expand(pivots, concat_shape(batch, {n})), {f.size(0), n}));
+  Tensor rhs = to_lapack(expand(B, concat_shape(batch, {B.size(-2), B.size(-1)})));
+  if (rhs.numel() > 0) ldl_solve_kernel.get(LD.device().type)(f, piv, rhs, hermitian);
+  return from_lapack(rhs, batch);
+}
+
 // ---- Inverse and solve ----
 
 std::tuple<Tensor, Tensor> inv_ex(const Tensor& A, bool check_errors) {

@@ -31,6 +31,19 @@ TC_LAPACK_ALL(TC_LAPACK_GETRF)
 TC_LAPACK_ALL(TC_LAPACK_GETRS)
 TC_LAPACK_ALL(TC_LAPACK_TRTRS)
 TC_LAPACK_ALL(TC_LAPACK_GEQRF)
+#define TC_LAPACK_SYTRF(p, T) \
+  void p##sytrf_(const char*, const int*, T*, const int*, int*, T*, const int*, int*, size_t);
+#define TC_LAPACK_SYTRS(p, T)                                                                  \
+  void p##sytrs_(const char*, const int*, const int*, const T*, const int*, const int*, T*, \
+                 const int*, int*, size_t);
+TC_LAPACK_ALL(TC_LAPACK_SYTRF)
+TC_LAPACK_ALL(TC_LAPACK_SYTRS)
+void chetrf_(const char*, const int*, c64*, const int*, int*, c64*, const int*, int*, size_t);
+void zhetrf_(const char*, const int*, c128*, const int*, int*, c128*, const int*, int*, size_t);
+void chetrs_(const char*, const int*, const int*, const c64*, const int*, const int*, c64*,
+             const int*, int*, size_t);
+void zhetrs_(const char*, const int*, const int*, const c128*, const int*, const int*, c128*,
+             const int*, int*, size_t);
 void sorgqr_(const int*, const int*, const int*, float*, const int*, const float*, float*,
              const int*, int*);
 void dorgqr_(const int*, const int*, const int*, double*, const int*, const double*, double*,
@@ -102,6 +115,8 @@ void zgelss_(const int*, const int*, const int*, c128*, const int*, c128*, const
 #undef TC_LAPACK_GETRS
 #undef TC_LAPACK_TRTRS
 #undef TC_LAPACK_GEQRF
+#undef TC_LAPACK_SYTRF
+#undef TC_LAPACK_SYTRS
 }
 
 template <typename T>
@@ -179,6 +194,27 @@ void gesdd(char jobz, int m, int n, T* a, int lda, real_t<T>* s, T* u, int ldu, 
     cgesdd_(&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork, rwork, iwork, info, 1);
   else
     zgesdd_(&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork, rwork, iwork, info, 1);
+}
+// Symmetric-indefinite (Bunch-Kaufman) LDL^T; `hermitian` picks he* for complex T.
+template <typename T>
+void sytrf(bool hermitian, char uplo, int n, T* a, int lda, int* ipiv, T* work, int lwork,
+           int* info) {
+  if constexpr (std::is_same_v<T, c64>) {
+    if (hermitian) return chetrf_(&uplo, &n, a, &lda, ipiv, work, &lwork, info, 1);
+  } else if constexpr (std::is_same_v<T, c128>) {
+    if (hermitian) return zhetrf_(&uplo, &n, a, &lda, ipiv, work, &lwork, info, 1);
+  }
+  TC_LAPACK_PICK(sytrf, &uplo, &n, a, &lda, ipiv, work, &lwork, info, 1);
+}
+template <typename T>
+void sytrs(bool hermitian, char uplo, int n, int nrhs, const T* a, int lda, const int* ipiv, T* b,
+           int ldb, int* info) {
+  if constexpr (std::is_same_v<T, c64>) {
+    if (hermitian) return chetrs_(&uplo, &n, &nrhs, a, &lda, ipiv, b, &ldb, info, 1);
+  } else if constexpr (std::is_same_v<T, c128>) {
+    if (hermitian) return zhetrs_(&uplo, &n, &nrhs, a, &lda, ipiv, b, &ldb, info, 1);
+  }
+  TC_LAPACK_PICK(sytrs, &uplo, &n, &nrhs, a, &lda, ipiv, b, &ldb, info, 1);
 }
 #undef TC_LAPACK_PICK
 

@@ -45,6 +45,13 @@ std::tuple<Tensor, Tensor, Tensor> lu_unpack(const Tensor& LU, const Tensor& piv
 Tensor lu_solve(const Tensor& LU, const Tensor& pivots, const Tensor& B, bool left = true,
                 bool adjoint = false);
 
+// LDL^T / LDL^H (Bunch-Kaufman, lower); pivots in LAPACK's sytrf encoding. Not differentiable
+// (as torch 1.13).
+std::tuple<Tensor, Tensor, Tensor> ldl_factor_ex(const Tensor& A, bool hermitian = false,
+                                                 bool check_errors = false);  // (LD, pivots, info)
+std::tuple<Tensor, Tensor> ldl_factor(const Tensor& A, bool hermitian = false);
+Tensor ldl_solve(const Tensor& LD, const Tensor& pivots, const Tensor& B, bool hermitian = false);
+
 // mode: "reduced", "complete" or "r".
 std::tuple<Tensor, Tensor> qr(const Tensor& A, const std::string& mode = "reduced");
 std::tuple<Tensor, Tensor> geqrf(const Tensor& A);  // torch.geqrf: (reflectors, tau); no grad

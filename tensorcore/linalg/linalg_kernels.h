@@ -33,7 +33,15 @@ using SvdKernel = void (*)(const Tensor& a, const Tensor& s, const Tensor& u, co
 using LstsqKernel = void (*)(const Tensor& a, const Tensor& b, const Tensor& rank,
                              const Tensor& sv, double rcond, int driver, const Tensor& info);
 
+// Bunch-Kaufman LDL^T (lower); pivots int32 [B, n] in LAPACK's sytrf encoding.
+using LdlFactorKernel = void (*)(const Tensor& a, const Tensor& pivots, bool hermitian,
+                                 const Tensor& info);
+using LdlSolveKernel = void (*)(const Tensor& ld, const Tensor& pivots, const Tensor& b,
+                                bool hermitian);
+
 extern KernelTable<CholeskyKernel> cholesky_kernel;
+extern KernelTable<LdlFactorKernel> ldl_factor_kernel;
+extern KernelTable<LdlSolveKernel> ldl_solve_kernel;
 extern KernelTable<CholeskySolveKernel> cholesky_solve_kernel;
 extern KernelTable<LuFactorKernel> lu_factor_kernel;
 extern KernelTable<LuSolveKernel> lu_solve_kernel;

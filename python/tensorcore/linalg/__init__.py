@@ -88,6 +88,22 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     return _impl.lu_solve(LU, pivots, B, left=left, adjoint=adjoint)
 
 
+_LdlFactor = _nt("linalg_ldl_factor", ("LD", "pivots"))
+_LdlFactorEx = _nt("linalg_ldl_factor_ex", ("LD", "pivots", "info"))
+
+
+def ldl_factor(A, *, hermitian=False):
+    return _LdlFactor(*_impl.ldl_factor(A, hermitian=hermitian))
+
+
+def ldl_factor_ex(A, *, hermitian=False, check_errors=False):
+    return _LdlFactorEx(*_impl.ldl_factor_ex(A, hermitian=hermitian, check_errors=check_errors))
+
+
+def ldl_solve(LD, pivots, B, *, hermitian=False):
+    return _impl.ldl_solve(LD, pivots, B, hermitian=hermitian)
+
+
 def qr(A, mode="reduced"):
     return _Qr(*_impl.qr(A, mode))
 
@@ -510,7 +526,7 @@ from . import _legacy  # noqa: E402,F401
 
 __all__ = [
     "LinAlgError", "cholesky", "cholesky_ex", "cond", "cross", "det", "diagonal", "eig", "eigh",
-    "eigvals", "eigvalsh", "householder_product", "inv", "inv_ex", "lstsq", "lu", "lu_factor",
+    "eigvals", "eigvalsh", "householder_product", "inv", "inv_ex", "ldl_factor", "ldl_factor_ex", "ldl_solve", "lstsq", "lu", "lu_factor",
     "lu_factor_ex", "lu_solve", "matmul", "matrix_exp", "matrix_norm", "matrix_power",
     "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "solve_ex",
     "solve_triangular", "svd", "svdvals", "tensorinv", "tensorsolve", "vander", "vecdot",

@@ -160,6 +160,42 @@ void triangular_solve_cpu(const Tensor& a, const Tensor& rhs, bool upper, char t
   });
 }
 
+void ldl_factor_cpu(const Tensor& a, const Tensor& piv, bool hermitian, const Tensor& info) {
+  dispatch_dtype<kLapackTypes>(a.dtype(), "linalg.ldl_factor", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    Mats g(a);
+    T* p = a.data<T>();
+    int* pv = piv.data<int>();
+    int* inf = info.data<int>();
+    const int n = to_int(g.rows);
+    T query{};
+    int i0 = 0, dummy_piv = 0;
+    lapack::sytrf<T>(hermitian, 'L', n, p, g.ld(), &dummy_piv, &query, -1, &i0);
+    const int lwork = work_size(query);
+    for_each_matrix(g.batch, n, [&](int64_t b) {
+      std::vector<T> work(static_cast<size_t>(lwork));
+      lapack::sytrf<T>(hermitian, 'L', n, p + b * g.step(), g.ld(), pv + b * n, work.data(), lwork,
+                       &inf[b]);
+    });
+  });
+}
+
+void ldl_solve_cpu(const Tensor& ld, const Tensor& piv, const Tensor& rhs, bool hermitian) {
+  dispatch_dtype<kLapackTypes>(ld.dtype(), "linalg.ldl_solve", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    Mats ga(ld), gb(rhs);
+    const T* pa = ld.data<T>();
+    const int* pv = piv.data<int>();
+    T* pb = rhs.data<T>();
+    const int n = to_int(ga.rows);
+    for_each_matrix(ga.batch, n, [&](int64_t b) {
+      int inf = 0;
+      lapack::sytrs<T>(hermitian, 'L', n, to_int(gb.cols), pa + b * ga.step(), ga.ld(), pv + b * n,
+                       pb + b * gb.step(), gb.ld(), &inf);
+    });
+  });
+}
+
 void geqrf_cpu(const Tensor& a, const Tensor& tau) {
   dispatch_dtype<kLapackTypes>(a.dtype(), "linalg.qr", [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -418,6 +454,8 @@ void lstsq_cpu(const Tensor& a, const Tensor& rhs, const Tensor& rank, const Ten
 
 KernelTable<CholeskyKernel> cholesky_kernel("linalg.cholesky");
 KernelTable<CholeskySolveKernel> cholesky_solve_kernel("cholesky_solve");
+KernelTable<LdlFactorKernel> ldl_factor_kernel("linalg.ldl_factor");
+KernelTable<LdlSolveKernel> ldl_solve_kernel("linalg.ldl_solve");
 KernelTable<LuFactorKernel> lu_factor_kernel("linalg.lu_factor");
 KernelTable<LuSolveKernel> lu_solve_kernel("linalg.lu_solve");
 KernelTable<TriangularSolveKernel> triangular_solve_kernel("linalg.solve_triangular");
@@ -430,6 +468,8 @@ KernelTable<LstsqKernel> lstsq_kernel("linalg.lstsq");
 
 TC_REGISTER_KERNEL(cholesky_kernel, CPU, cholesky_cpu);
 TC_REGISTER_KERNEL(cholesky_solve_kernel, CPU, cholesky_solve_cpu);
+TC_REGISTER_KERNEL(ldl_factor_kernel, CPU, ldl_factor_cpu);
+TC_REGISTER_KERNEL(ldl_solve_kernel, CPU, ldl_solve_cpu);
 TC_REGISTER_KERNEL(lu_factor_kernel, CPU, lu_factor_cpu);
 TC_REGISTER_KERNEL(lu_solve_kernel, CPU, lu_solve_cpu);
 TC_REGISTER_KERNEL(triangular_solve_kernel, CPU, triangular_solve_cpu);

@@ -348,3 +348,19 @@ def test_eig_grad_matches_torch(torch_ref):
     tw, tV = torch.linalg.eig(tA)
     (tw.real.sum() + (tV.abs() ** 2 * torch.arange(4, dtype=torch.float64)).sum()).backward()
     np.testing.assert_allclose(A.grad.numpy(), tA.grad.numpy(), rtol=1e-8, atol=1e-10)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("hermitian", [False, True])
+def test_ldl_matches_torch(torch_ref, dtype, hermitian):
+    torch = torch_ref
+    a = rand((2, 5, 5), dtype, 7)
+    sym = a + (np.swapaxes(a, -1, -2).conj() if hermitian else np.swapaxes(a, -1, -2))
+    b = rand((2, 5, 3), dtype, 8)
+    LD, piv, info = LA.ldl_factor_ex(T(sym), hermitian=hermitian)
+    tLD, tpiv, tinfo = torch.linalg.ldl_factor_ex(torch.from_numpy(sym), hermitian=hermitian)
+    close(LD, tLD.numpy(), dtype, 10)
+    np.testing.assert_array_equal(piv.numpy(), tpiv.numpy())
+    assert info.tolist() == tinfo.tolist() == [0, 0]
+    X = LA.ldl_solve(LD, piv, T(b), hermitian=hermitian)
+    close(X, np.linalg.solve(sym, b), dtype, 100)
