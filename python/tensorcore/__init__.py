@@ -75,6 +75,10 @@ from . import _extra_ops  # noqa: E402
 _extra_ops.install(globals())
 if "linalg" in globals():
     linalg._legacy.install(globals())
+if "nn" in globals():
+    from . import _toplevel_aliases  # noqa: E402
+
+    _toplevel_aliases.install(globals())
 
 __version__ = "0.1.0"
 

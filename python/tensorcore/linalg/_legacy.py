@@ -168,6 +168,33 @@ def vander(x, N=None, increasing=False):
     return v if increasing else v.flip([-1])
 
 
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    """beta * input + alpha * sum_b batch1[b] @ batch2[b] (beta == 0 ignores input, as torch)."""
+    if not isinstance(batch1, Tensor) or batch1.dim() != 3:
+        raise RuntimeError("addbmm: batch1 must be a 3D tensor")
+    if not isinstance(batch2, Tensor) or batch2.dim() != 3:
+        raise RuntimeError("addbmm: batch2 must be a 3D tensor")
+    prod = _C.bmm(batch1, batch2).sum(0)
+    if alpha != 1:
+        prod = prod * alpha
+    if beta == 0:
+        from .._extra_ops import broadcast_shapes
+
+        return prod.expand(list(broadcast_shapes(tuple(input.shape), tuple(prod.shape)))).clone()
+    return input * beta + prod if beta != 1 else input + prod
+
+
+def _inplace_from(fn, name):
+    def method(self, *args, **kwargs):
+        result = fn(self, *args, **kwargs)
+        self.copy_(result)
+        return self
+
+    method.__name__ = name
+    method.__doc__ = f"In-place {name[:-1]}: writes the result into self."
+    return method
+
+
 def _removed(name, replacement):
     def fn(*args, **kwargs):
         raise RuntimeError(
@@ -180,13 +207,14 @@ def _removed(name, replacement):
 
 
 eig = _removed("eig", "torch.linalg.eig")
+solve = _removed("solve", "torch.linalg.solve")
 lstsq = _removed("lstsq", "torch.linalg.lstsq")
 matrix_rank = _removed("matrix_rank", "torch.linalg.matrix_rank")
 
 _FUNCTIONS = [
     det, logdet, slogdet, inverse, cholesky, cholesky_solve, cholesky_inverse, svd, qr, symeig,
     lu, lu_solve, lu_unpack, triangular_solve, matrix_exp, matrix_power, pinverse, geqrf, orgqr,
-    ormqr, chain_matmul, vander, eig, lstsq, matrix_rank,
+    ormqr, chain_matmul, vander, eig, lstsq, matrix_rank, solve, addbmm,
 ]
 # torch.* names that are not Tensor methods.
 _NOT_METHODS = {"lu_unpack", "chain_matmul", "vander", "matrix_rank"}
@@ -211,6 +239,10 @@ def install(namespace):
     if not hasattr(Tensor, "adjoint"):
         Tensor.adjoint = _mH
     namespace.setdefault("adjoint", _mH)
+    for name in ("addmm", "addmv", "addr", "baddbmm", "addbmm"):
+        fn = namespace.get(name, addbmm if name == "addbmm" else None)
+        if fn is not None and not hasattr(Tensor, name + "_"):
+            setattr(Tensor, name + "_", _inplace_from(fn, name + "_"))
     for fn in _FUNCTIONS:
         name = fn.__name__
         namespace.setdefault(name, fn)
