@@ -85,6 +85,7 @@ def main():
     p.add_argument("--reps", type=int, default=5)
     p.add_argument("--only", default="batched,single")
     p.add_argument("--cpu-time", action="store_true")
+    p.add_argument("--cases", default="", help="comma-separated subset, e.g. cholesky,solve")
     args = p.parse_args()
     tc.set_num_threads(args.threads)
     torch.set_num_threads(args.threads)
@@ -95,6 +96,8 @@ def main():
         shape, names = GROUPS[group]
         table = cases(shape)
         for name in names:
+            if args.cases and name not in args.cases.split(","):
+                continue
             ours, ref = table[name]
             a, b = race(ours, ref, args.reps, clock)
             label = f"{name} {'x'.join(map(str, shape))} f64"

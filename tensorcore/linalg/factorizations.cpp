@@ -88,7 +88,6 @@ std::tuple<Tensor, Tensor> cholesky_ex(const Tensor& A, bool upper, bool check_e
   if (buf.numel() > 0) cholesky_kernel.get(A.device().type)(buf, upper, info);
   if (check_errors) check_info(op, info, InfoKind::Cholesky, has_batch(A));
   Tensor L = from_lapack(buf, batch);
-  L = upper ? triu(L) : tril(L);
   if (autograd::needs_grad({A})) {
     autograd::record("LinalgCholeskyExBackward0", {A}, {L}, {L},
                      [upper](const TensorList& s, const TensorList& g) -> TensorList {

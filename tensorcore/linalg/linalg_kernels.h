@@ -8,6 +8,7 @@
 
 namespace tc::linalg {
 
+// Leaves the factor with the other triangle zeroed.
 using CholeskyKernel = void (*)(const Tensor& a, bool upper, const Tensor& info);
 using CholeskySolveKernel = void (*)(const Tensor& factor, const Tensor& b, bool upper);
 // pivots: int32 [B, min(m, n)], 1-based as LAPACK's ipiv.

@@ -79,8 +79,18 @@ void cholesky_cpu(const Tensor& a, bool upper, const Tensor& info) {
     Mats g(a);
     T* p = a.data<T>();
     int* inf = info.data<int>();
-    for_each_matrix(g.batch, g.rows, [&](int64_t b) {
-      lapack::potrf<T>(upper ? 'U' : 'L', to_int(g.rows), p + b * g.step(), g.ld(), &inf[b]);
+    const int64_t n = g.rows;
+    for_each_matrix(g.batch, n, [&](int64_t b) {
+      T* m = p + b * g.step();
+      lapack::potrf<T>(upper ? 'U' : 'L', to_int(n), m, g.ld(), &inf[b]);
+      // potrf leaves the other triangle as it was: zero it while the matrix is in cache.
+      for (int64_t j = 0; j < n; ++j) {
+        T* col = m + j * n;
+        if (upper)
+          std::fill(col + j + 1, col + n, T(0));
+        else
+          std::fill(col, col + j, T(0));
+      }
     });
   });
 }

@@ -202,6 +202,10 @@ void cholesky_cuda(const Tensor& a, bool upper, const Tensor& info) {
     for (int64_t b = 0; b < g.batch; ++b)
       TC_CUSOLVER_CHECK(Solver<T>::potrf(h, uplo, int(g.rows), p + b * g.step(), g.ld(),
                                          work.data<T>(), lw, inf + b));
+    // The kernel contract: the other triangle comes back zeroed. The buffer's rows are the
+    // factor's columns, so the factor's lower triangle is the buffer's upper one.
+    Tensor dst = a;
+    copy_(dst, upper ? tril(a) : triu(a));
   });
 }
 
