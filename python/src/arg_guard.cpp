@@ -27,8 +27,8 @@
 #include <vector>
 
 #include "bind.h"
-#include "tensorcore/linalg/linalg.h"
 #include "mem_overlap.h"
+#include "tensorcore/linalg/linalg.h"
 
 namespace tc::python {
 namespace {

@@ -1,7 +1,7 @@
 // Bindings for tc::linalg (submodule _C._linalg, wrapped by python/tensorcore/linalg, which adds
 // the named tuples, the legacy torch.* forms and the composite functions).
-#include "tensorcore/linalg/linalg.h"
 #include "bind.h"
+#include "tensorcore/linalg/linalg.h"
 
 namespace tc::python {
 namespace {
@@ -16,8 +16,8 @@ std::optional<double> opt_double(py::handle h) {
 
 void bind_linalg_lapack(py::module_& m, TensorClass& /*cls*/) {
   py::module_ l = m.def_submodule("_linalg", "LAPACK-backed linear algebra (tensorcore.linalg)");
-  g_linalg_error = PyErr_NewException("tensorcore.linalg.LinAlgError",
-                                      m.attr("TensorcoreError").ptr(), nullptr);
+  g_linalg_error =
+      PyErr_NewException("tensorcore.linalg.LinAlgError", m.attr("TensorcoreError").ptr(), nullptr);
   l.attr("LinAlgError") = py::handle(g_linalg_error);
   py::register_exception_translator([](std::exception_ptr p) {
     try {
@@ -36,8 +36,8 @@ void bind_linalg_lapack(py::module_& m, TensorClass& /*cls*/) {
   l.def("inv", &inv, py::arg("A"));
   l.def("inv_ex", &inv_ex, py::arg("A"), py::kw_only(), py::arg("check_errors") = false);
   l.def("solve", &solve, py::arg("A"), py::arg("B"), py::kw_only(), py::arg("left") = true);
-  l.def("solve_ex", &solve_ex, py::arg("A"), py::arg("B"), py::kw_only(),
-        py::arg("left") = true, py::arg("check_errors") = false);
+  l.def("solve_ex", &solve_ex, py::arg("A"), py::arg("B"), py::kw_only(), py::arg("left") = true,
+        py::arg("check_errors") = false);
   l.def("solve_triangular", &solve_triangular, py::arg("A"), py::arg("B"), py::kw_only(),
         py::arg("upper"), py::arg("left") = true, py::arg("unitriangular") = false);
   l.def("det", &det, py::arg("A"));
@@ -51,8 +51,8 @@ void bind_linalg_lapack(py::module_& m, TensorClass& /*cls*/) {
         py::arg("unpack_data") = true, py::arg("unpack_pivots") = true);
   l.def("lu_solve", &lu_solve, py::arg("LU"), py::arg("pivots"), py::arg("B"), py::kw_only(),
         py::arg("left") = true, py::arg("adjoint") = false);
-  l.def("ldl_factor_ex", &ldl_factor_ex, py::arg("A"), py::kw_only(),
-        py::arg("hermitian") = false, py::arg("check_errors") = false);
+  l.def("ldl_factor_ex", &ldl_factor_ex, py::arg("A"), py::kw_only(), py::arg("hermitian") = false,
+        py::arg("check_errors") = false);
   l.def("ldl_factor", &ldl_factor, py::arg("A"), py::kw_only(), py::arg("hermitian") = false);
   l.def("ldl_solve", &ldl_solve, py::arg("LD"), py::arg("pivots"), py::arg("B"), py::kw_only(),
         py::arg("hermitian") = false);

@@ -74,7 +74,7 @@ from . import _extra_ops  # noqa: E402
 
 _extra_ops.install(globals())
 if "linalg" in globals():
-    linalg._legacy.install(globals())
+    globals()["linalg"]._legacy.install(globals())
 if "nn" in globals():
     from . import _toplevel_aliases  # noqa: E402
 

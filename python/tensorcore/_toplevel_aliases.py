@@ -59,12 +59,21 @@ def install(namespace):
     def adaptive_max_pool1d(input, output_size):
         return F.adaptive_max_pool1d(input, output_size, return_indices=True)
 
-    def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
-                                ceil_mode=False):
-        return F.max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode,
-                            return_indices=True)
+    def max_pool1d_with_indices(
+        input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False
+    ):
+        return F.max_pool1d(
+            input, kernel_size, stride, padding, dilation, ceil_mode, return_indices=True
+        )
 
-    for fn in (softmax, log_softmax, layer_norm, group_norm, rrelu, adaptive_max_pool1d,
-               max_pool1d_with_indices):
+    for fn in (
+        softmax,
+        log_softmax,
+        layer_norm,
+        group_norm,
+        rrelu,
+        adaptive_max_pool1d,
+        max_pool1d_with_indices,
+    ):
         if fn.__name__ not in namespace:
             namespace[fn.__name__] = functools.wraps(fn)(fn)

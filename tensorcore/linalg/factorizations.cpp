@@ -112,9 +112,11 @@ Tensor cholesky_solve(const Tensor& B, const Tensor& L, bool upper) {
   check_square(op, L, "input2");
   check_matrix(op, B, "input");
   check_same_dtype_device(op, L, B);
-  TC_CHECK(B.size(-2) == L.size(-1), op, ": Incompatible matrix sizes for cholesky_solve: each A "
-           "matrix is ", L.size(-1), " by ", L.size(-1), " but each b matrix is ", B.size(-2),
-           " by ", B.size(-1));
+  TC_CHECK(B.size(-2) == L.size(-1), op,
+           ": Incompatible matrix sizes for cholesky_solve: each A "
+           "matrix is ",
+           L.size(-1), " by ", L.size(-1), " but each b matrix is ", B.size(-2), " by ",
+           B.size(-1));
   if (!autograd::needs_grad({B, L})) {
     auto [Lb, Bb] = broadcast_batch(L, B, op);
     Shape batch = batch_shape(Bb);
@@ -171,12 +173,16 @@ Tensor solve_triangular(const Tensor& A, const Tensor& B, bool upper, bool left,
   check_matrix(op, B, "B");
   check_same_dtype_device(op, A, B);
   if (left) {
-    TC_CHECK(A.size(-1) == B.size(-2), op, ": Incompatible shapes of A and B for the equation AX "
-             "= B (", A.size(-2), "x", A.size(-1), " and ", B.size(-2), "x", B.size(-1), ")");
+    TC_CHECK(A.size(-1) == B.size(-2), op,
+             ": Incompatible shapes of A and B for the equation AX "
+             "= B (",
+             A.size(-2), "x", A.size(-1), " and ", B.size(-2), "x", B.size(-1), ")");
     return solve_triangular_left(A, B, upper, unitriangular);
   }
-  TC_CHECK(A.size(-2) == B.size(-1), op, ": Incompatible shapes of A and B for the equation XA "
-           "= B (", A.size(-2), "x", A.size(-1), " and ", B.size(-2), "x", B.size(-1), ")");
+  TC_CHECK(A.size(-2) == B.size(-1), op,
+           ": Incompatible shapes of A and B for the equation XA "
+           "= B (",
+           A.size(-2), "x", A.size(-1), " and ", B.size(-2), "x", B.size(-1), ")");
   // X A = B  <=>  A^T X^T = B^T
   return mT(solve_triangular_left(mT(A), mT(B), !upper, unitriangular));
 }
@@ -220,7 +226,8 @@ std::tuple<Tensor, Tensor, Tensor> lu_unpack(const Tensor& LU, const Tensor& piv
   const char* op = "lu_unpack";
   check_matrix(op, LU, "LU_data");
   const int64_t m = LU.size(-2), n = LU.size(-1), k = std::min(m, n);
-  TC_CHECK_TYPE(pivots.dtype() == DType::Int32, op, ": LU_pivots is expected to be a contiguous "
+  TC_CHECK_TYPE(pivots.dtype() == DType::Int32, op,
+                ": LU_pivots is expected to be a contiguous "
                 "tensor of torch.int32 dtype. Note: this function is intended to be used with "
                 "the output produced by torch.linalg.lu_factor");
   TC_CHECK(pivots.dim() >= 1 && pivots.size(-1) == k, op, ": LU_pivots must have ", k,
@@ -229,8 +236,8 @@ std::tuple<Tensor, Tensor, Tensor> lu_unpack(const Tensor& LU, const Tensor& piv
   if (unpack_pivots) {
     Shape batch = batch_shape(LU);
     const int64_t B = shape_numel(batch);
-    Tensor piv = contiguous(to_device(reshape(expand(pivots, concat_shape(batch, {k})), {B, k}),
-                                      Device()));
+    Tensor piv =
+        contiguous(to_device(reshape(expand(pivots, concat_shape(batch, {k})), {B, k}), Device()));
     Tensor perm_host = empty({B, m, m}, TensorOptions(LU.dtype()));
     zero_(perm_host);
     dispatch_dtype<kFloating | kComplex>(LU.dtype(), op, [&](auto tag) {
@@ -282,8 +289,10 @@ Tensor lu_solve(const Tensor& LU, const Tensor& pivots, const Tensor& B, bool le
     // X A = B  <=>  A^H X^H = B^H
     return mH(lu_solve(LU, pivots, mH(B), true, !adjoint));
   }
-  TC_CHECK(LU.size(-1) == B.size(-2), op, ": Incompatible shapes of A and B for the equation AX "
-           "= B (", LU.size(-2), "x", LU.size(-1), " and ", B.size(-2), "x", B.size(-1), ")");
+  TC_CHECK(LU.size(-1) == B.size(-2), op,
+           ": Incompatible shapes of A and B for the equation AX "
+           "= B (",
+           LU.size(-2), "x", LU.size(-1), " and ", B.size(-2), "x", B.size(-1), ")");
   const int64_t n = LU.size(-1);
   Shape batch = broadcast_shapes(batch_shape(LU), batch_shape(B), op);
   Tensor X;
@@ -299,17 +308,16 @@ Tensor lu_solve(const Tensor& LU, const Tensor& pivots, const Tensor& B, bool le
   if (autograd::needs_grad({LU, B})) {
     const bool glu = req(LU);
     Tensor P = std::get<0>(lu_unpack(LU, pivots, false, true));
-    autograd::record(
-        "LinalgLuSolveBackward0", {LU, B}, {X}, {LU, pivots, X, P},
-        [adjoint, glu](const TensorList& s, const TensorList& g) -> TensorList {
-          Tensor gB = lu_solve(s[0], s[1], g[0], true, !adjoint);
-          if (!glu) return {Tensor(), gB};
-          Tensor gA = adjoint ? neg(matmul(s[2], mH(gB))) : neg(matmul(gB, mH(s[2])));
-          auto [L, U] = split_lu(s[0]);
-          Tensor PtgA = matmul(mT(s[3]), gA);
-          Tensor gLU = add(tril(matmul(PtgA, mH(U)), -1), triu(matmul(mH(L), PtgA)));
-          return {gLU, gB};
-        });
+    autograd::record("LinalgLuSolveBackward0", {LU, B}, {X}, {LU, pivots, X, P},
+                     [adjoint, glu](const TensorList& s, const TensorList& g) -> TensorList {
+                       Tensor gB = lu_solve(s[0], s[1], g[0], true, !adjoint);
+                       if (!glu) return {Tensor(), gB};
+                       Tensor gA = adjoint ? neg(matmul(s[2], mH(gB))) : neg(matmul(gB, mH(s[2])));
+                       auto [L, U] = split_lu(s[0]);
+                       Tensor PtgA = matmul(mT(s[3]), gA);
+                       Tensor gLU = add(tril(matmul(PtgA, mH(U)), -1), triu(matmul(mH(L), PtgA)));
+                       return {gLU, gB};
+                     });
   }
   return X;
 }
@@ -330,7 +338,8 @@ std::tuple<Tensor, Tensor, Tensor> ldl_factor_ex(const Tensor& A, bool hermitian
   if (buf.numel() > 0) ldl_factor_kernel.get(A.device().type)(buf, piv, hermitian, info);
   if (check_errors) check_info("torch.linalg.ldl_factor", info, InfoKind::Singular, has_batch(A));
   // sytrf leaves the upper triangle untouched: zero it, as torch does
-  return {tril(from_lapack(buf, batch)), reshape_batch(piv, batch, {n}), reshape_batch(info, batch)};
+  return {tril(from_lapack(buf, batch)), reshape_batch(piv, batch, {n}),
+          reshape_batch(info, batch)};
 }
 
 std::tuple<Tensor, Tensor> ldl_factor(const Tensor& A, bool hermitian) {
@@ -346,8 +355,10 @@ Tensor ldl_solve(const Tensor& LD, const Tensor& pivots, const Tensor& B, bool h
   check_same_dtype_device(op, LD, B);
   TC_CHECK_TYPE(pivots.dtype() == DType::Int32, op, ": Expected pivots to be integers. Got ",
                 torch_type_name(pivots.dtype()));
-  TC_CHECK(LD.size(-1) == B.size(-2), op, ": Incompatible shapes of A and B for the equation AX "
-           "= B (", LD.size(-2), "x", LD.size(-1), " and ", B.size(-2), "x", B.size(-1), ")");
+  TC_CHECK(LD.size(-1) == B.size(-2), op,
+           ": Incompatible shapes of A and B for the equation AX "
+           "= B (",
+           LD.size(-2), "x", LD.size(-1), " and ", B.size(-2), "x", B.size(-1), ")");
   TC_CHECK(!autograd::needs_grad({LD, B}), op,
            ": the derivative of linalg.ldl_solve is not implemented (as in torch 1.13)");
   const int64_t n = LD.size(-1);
@@ -395,10 +406,11 @@ std::tuple<Tensor, Tensor> solve_ex(const Tensor& A, const Tensor& B, bool left,
   check_same_dtype_device(op, A, B);
   // B is a (batch of) vector(s) when it is 1-d or has exactly A's batch shape plus one dim.
   const bool vector_rhs =
-      B.dim() == 1 || (B.dim() == A.dim() - 1 && Shape(B.sizes()) == Shape(A.sizes().begin(),
-                                                                             A.sizes().end() - 1));
+      B.dim() == 1 ||
+      (B.dim() == A.dim() - 1 && Shape(B.sizes()) == Shape(A.sizes().begin(), A.sizes().end() - 1));
   if (vector_rhs) {
-    TC_CHECK(left, op, ": Vector broadcasting of the left hand side is not supported for left="
+    TC_CHECK(left, op,
+             ": Vector broadcasting of the left hand side is not supported for left="
              "False. In this case linalg.solve is equivalent to B / A.squeeze(-1)");
     auto [X, info] = solve_ex(A, unsqueeze(B, -1), left, check_errors);
     return {squeeze(X, -1), info};
@@ -408,8 +420,10 @@ std::tuple<Tensor, Tensor> solve_ex(const Tensor& A, const Tensor& B, bool left,
     auto [Xh, info] = solve_ex(mH(A), mH(B), true, check_errors);
     return {mH(Xh), info};
   }
-  TC_CHECK(A.size(-1) == B.size(-2), op, ": Incompatible shapes of A and B for the equation AX "
-           "= B (", A.size(-2), "x", A.size(-1), " and ", B.size(-2), "x", B.size(-1), ")");
+  TC_CHECK(A.size(-1) == B.size(-2), op,
+           ": Incompatible shapes of A and B for the equation AX "
+           "= B (",
+           A.size(-2), "x", A.size(-1), " and ", B.size(-2), "x", B.size(-1), ")");
   auto [Ab, Bb] = broadcast_batch(A, B, op);
   Shape batch = batch_shape(Bb);
   Tensor X, info;

@@ -13,14 +13,15 @@ using c128 = std::complex<double>;
 
 extern "C" {
 #define TC_LAPACK_POTRF(p, T) void p##potrf_(const char*, const int*, T*, const int*, int*, size_t);
-#define TC_LAPACK_POTRS(p, T) \
-  void p##potrs_(const char*, const int*, const int*, const T*, const int*, T*, const int*, int*, size_t);
+#define TC_LAPACK_POTRS(p, T)                                                                     \
+  void p##potrs_(const char*, const int*, const int*, const T*, const int*, T*, const int*, int*, \
+                 size_t);
 #define TC_LAPACK_GETRF(p, T) void p##getrf_(const int*, const int*, T*, const int*, int*, int*);
-#define TC_LAPACK_GETRS(p, T)                                                                 \
+#define TC_LAPACK_GETRS(p, T)                                                               \
   void p##getrs_(const char*, const int*, const int*, const T*, const int*, const int*, T*, \
                  const int*, int*, size_t);
-#define TC_LAPACK_TRTRS(p, T)                                                                    \
-  void p##trtrs_(const char*, const char*, const char*, const int*, const int*, const T*,       \
+#define TC_LAPACK_TRTRS(p, T)                                                             \
+  void p##trtrs_(const char*, const char*, const char*, const int*, const int*, const T*, \
                  const int*, T*, const int*, int*, size_t, size_t, size_t);
 #define TC_LAPACK_GEQRF(p, T) \
   void p##geqrf_(const int*, const int*, T*, const int*, T*, T*, const int*, int*);
@@ -33,7 +34,7 @@ TC_LAPACK_ALL(TC_LAPACK_TRTRS)
 TC_LAPACK_ALL(TC_LAPACK_GEQRF)
 #define TC_LAPACK_SYTRF(p, T) \
   void p##sytrf_(const char*, const int*, T*, const int*, int*, T*, const int*, int*, size_t);
-#define TC_LAPACK_SYTRS(p, T)                                                                  \
+#define TC_LAPACK_SYTRS(p, T)                                                               \
   void p##sytrs_(const char*, const int*, const int*, const T*, const int*, const int*, T*, \
                  const int*, int*, size_t);
 TC_LAPACK_ALL(TC_LAPACK_SYTRF)
@@ -50,8 +51,8 @@ void dorgqr_(const int*, const int*, const int*, double*, const int*, const doub
              const int*, int*);
 void cungqr_(const int*, const int*, const int*, c64*, const int*, const c64*, c64*, const int*,
              int*);
-void zungqr_(const int*, const int*, const int*, c128*, const int*, const c128*, c128*,
-             const int*, int*);
+void zungqr_(const int*, const int*, const int*, c128*, const int*, const c128*, c128*, const int*,
+             int*);
 void ssyevd_(const char*, const char*, const int*, float*, const int*, float*, float*, const int*,
              int*, const int*, int*, size_t, size_t);
 void dsyevd_(const char*, const char*, const int*, double*, const int*, double*, double*,
@@ -70,14 +71,14 @@ void zgeev_(const char*, const char*, const int*, c128*, const int*, c128*, c128
             c128*, const int*, c128*, const int*, double*, int*, size_t, size_t);
 void sgesdd_(const char*, const int*, const int*, float*, const int*, float*, float*, const int*,
              float*, const int*, float*, const int*, int*, int*, size_t);
-void dgesdd_(const char*, const int*, const int*, double*, const int*, double*, double*,
-             const int*, double*, const int*, double*, const int*, int*, int*, size_t);
+void dgesdd_(const char*, const int*, const int*, double*, const int*, double*, double*, const int*,
+             double*, const int*, double*, const int*, int*, int*, size_t);
 void cgesdd_(const char*, const int*, const int*, c64*, const int*, float*, c64*, const int*, c64*,
              const int*, c64*, const int*, float*, int*, int*, size_t);
 void zgesdd_(const char*, const int*, const int*, c128*, const int*, double*, c128*, const int*,
              c128*, const int*, c128*, const int*, double*, int*, int*, size_t);
-void sgels_(const char*, const int*, const int*, const int*, float*, const int*, float*,
-            const int*, float*, const int*, int*, size_t);
+void sgels_(const char*, const int*, const int*, const int*, float*, const int*, float*, const int*,
+            float*, const int*, int*, size_t);
 void dgels_(const char*, const int*, const int*, const int*, double*, const int*, double*,
             const int*, double*, const int*, int*, size_t);
 void cgels_(const char*, const int*, const int*, const int*, c64*, const int*, c64*, const int*,
@@ -94,16 +95,16 @@ void zgelsy_(const int*, const int*, const int*, c128*, const int*, c128*, const
              const double*, int*, c128*, const int*, double*, int*);
 void sgelsd_(const int*, const int*, const int*, float*, const int*, float*, const int*, float*,
              const float*, int*, float*, const int*, int*, int*);
-void dgelsd_(const int*, const int*, const int*, double*, const int*, double*, const int*,
-             double*, const double*, int*, double*, const int*, int*, int*);
+void dgelsd_(const int*, const int*, const int*, double*, const int*, double*, const int*, double*,
+             const double*, int*, double*, const int*, int*, int*);
 void cgelsd_(const int*, const int*, const int*, c64*, const int*, c64*, const int*, float*,
              const float*, int*, c64*, const int*, float*, int*, int*);
 void zgelsd_(const int*, const int*, const int*, c128*, const int*, c128*, const int*, double*,
              const double*, int*, c128*, const int*, double*, int*, int*);
 void sgelss_(const int*, const int*, const int*, float*, const int*, float*, const int*, float*,
              const float*, int*, float*, const int*, int*);
-void dgelss_(const int*, const int*, const int*, double*, const int*, double*, const int*,
-             double*, const double*, int*, double*, const int*, int*);
+void dgelss_(const int*, const int*, const int*, double*, const int*, double*, const int*, double*,
+             const double*, int*, double*, const int*, int*);
 void cgelss_(const int*, const int*, const int*, c64*, const int*, c64*, const int*, float*,
              const float*, int*, c64*, const int*, float*, int*);
 void zgelss_(const int*, const int*, const int*, c128*, const int*, c128*, const int*, double*,
@@ -131,11 +132,15 @@ template <typename T>
 using real_t = typename real_of<T>::type;
 
 // One overload set per routine; T picks s/d/c/z.
-#define TC_LAPACK_PICK(fn, ...)                                                \
-  if constexpr (std::is_same_v<T, float>) s##fn##_(__VA_ARGS__);             \
-  else if constexpr (std::is_same_v<T, double>) d##fn##_(__VA_ARGS__);       \
-  else if constexpr (std::is_same_v<T, c64>) c##fn##_(__VA_ARGS__);          \
-  else z##fn##_(__VA_ARGS__)
+#define TC_LAPACK_PICK(fn, ...)                 \
+  if constexpr (std::is_same_v<T, float>)       \
+    s##fn##_(__VA_ARGS__);                      \
+  else if constexpr (std::is_same_v<T, double>) \
+    d##fn##_(__VA_ARGS__);                      \
+  else if constexpr (std::is_same_v<T, c64>)    \
+    c##fn##_(__VA_ARGS__);                      \
+  else                                          \
+    z##fn##_(__VA_ARGS__)
 
 template <typename T>
 void potrf(char uplo, int n, T* a, int lda, int* info) {
@@ -165,10 +170,14 @@ void geqrf(int m, int n, T* a, int lda, T* tau, T* work, int lwork, int* info) {
 }
 template <typename T>
 void orgqr(int m, int n, int k, T* a, int lda, const T* tau, T* work, int lwork, int* info) {
-  if constexpr (std::is_same_v<T, float>) sorgqr_(&m, &n, &k, a, &lda, tau, work, &lwork, info);
-  else if constexpr (std::is_same_v<T, double>) dorgqr_(&m, &n, &k, a, &lda, tau, work, &lwork, info);
-  else if constexpr (std::is_same_v<T, c64>) cungqr_(&m, &n, &k, a, &lda, tau, work, &lwork, info);
-  else zungqr_(&m, &n, &k, a, &lda, tau, work, &lwork, info);
+  if constexpr (std::is_same_v<T, float>)
+    sorgqr_(&m, &n, &k, a, &lda, tau, work, &lwork, info);
+  else if constexpr (std::is_same_v<T, double>)
+    dorgqr_(&m, &n, &k, a, &lda, tau, work, &lwork, info);
+  else if constexpr (std::is_same_v<T, c64>)
+    cungqr_(&m, &n, &k, a, &lda, tau, work, &lwork, info);
+  else
+    zungqr_(&m, &n, &k, a, &lda, tau, work, &lwork, info);
 }
 // Hermitian eigendecomposition; rwork is unused for real T.
 template <typename T>

@@ -21,7 +21,8 @@ struct LinAlgError : Error {
 Tensor cholesky(const Tensor& A, bool upper = false);
 std::tuple<Tensor, Tensor> cholesky_ex(const Tensor& A, bool upper = false,
                                        bool check_errors = false);  // (L, info)
-Tensor cholesky_solve(const Tensor& B, const Tensor& L, bool upper = false);  // torch.cholesky_solve
+Tensor cholesky_solve(const Tensor& B, const Tensor& L,
+                      bool upper = false);                     // torch.cholesky_solve
 Tensor cholesky_inverse(const Tensor& L, bool upper = false);  // torch.cholesky_inverse
 
 Tensor inv(const Tensor& A);
@@ -33,13 +34,13 @@ Tensor solve_triangular(const Tensor& A, const Tensor& B, bool upper, bool left 
                         bool unitriangular = false);
 Tensor det(const Tensor& A);
 std::tuple<Tensor, Tensor> slogdet(const Tensor& A);  // (sign, logabsdet)
-Tensor logdet(const Tensor& A);                        // torch.logdet: nan for det < 0
+Tensor logdet(const Tensor& A);                       // torch.logdet: nan for det < 0
 
 // LU with partial pivoting; pivots are int32 and 1-based, as LAPACK's / torch's.
 std::tuple<Tensor, Tensor> lu_factor(const Tensor& A, bool pivot = true);  // (LU, pivots)
 std::tuple<Tensor, Tensor, Tensor> lu_factor_ex(const Tensor& A, bool pivot = true,
                                                 bool check_errors = false);  // (LU, pivots, info)
-std::tuple<Tensor, Tensor, Tensor> lu(const Tensor& A, bool pivot = true);  // (P, L, U)
+std::tuple<Tensor, Tensor, Tensor> lu(const Tensor& A, bool pivot = true);   // (P, L, U)
 std::tuple<Tensor, Tensor, Tensor> lu_unpack(const Tensor& LU, const Tensor& pivots,
                                              bool unpack_data = true, bool unpack_pivots = true);
 Tensor lu_solve(const Tensor& LU, const Tensor& pivots, const Tensor& B, bool left = true,

@@ -31,8 +31,8 @@ using SvdKernel = void (*)(const Tensor& a, const Tensor& s, const Tensor& u, co
                            bool full_matrices, const Tensor& info);
 // driver: 0 gels, 1 gelsy, 2 gelsd, 3 gelss. b: [B, nrhs, max(m, n)]; rank int64 [B];
 // sv real [B, min(m, n)] (drivers gelsd/gelss).
-using LstsqKernel = void (*)(const Tensor& a, const Tensor& b, const Tensor& rank,
-                             const Tensor& sv, double rcond, int driver, const Tensor& info);
+using LstsqKernel = void (*)(const Tensor& a, const Tensor& b, const Tensor& rank, const Tensor& sv,
+                             double rcond, int driver, const Tensor& info);
 
 // Bunch-Kaufman LDL^T (lower); pivots int32 [B, n] in LAPACK's sytrf encoding.
 using LdlFactorKernel = void (*)(const Tensor& a, const Tensor& pivots, bool hermitian,

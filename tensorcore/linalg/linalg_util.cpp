@@ -38,16 +38,14 @@ const char* torch_type_name(DType d) {
 void check_floating(const char* op, const Tensor& A, const char* name) {
   TC_CHECK(A.defined(), op, ": ", name, " must be a tensor, got None");
   const DType d = A.dtype();
-  TC_CHECK_TYPE(d == DType::Float32 || d == DType::Float64 || d == DType::Complex64 ||
-                    d == DType::Complex128,
-                op, ": Expected a floating point or complex tensor as input. Got ",
-                torch_type_name(d));
+  TC_CHECK_TYPE(
+      d == DType::Float32 || d == DType::Float64 || d == DType::Complex64 || d == DType::Complex128,
+      op, ": Expected a floating point or complex tensor as input. Got ", torch_type_name(d));
 }
 
 void check_matrix(const char* op, const Tensor& A, const char* name) {
   check_floating(op, A, name);
-  TC_CHECK(A.dim() >= 2, op, ": The input tensor ", name,
-           " must have at least 2 dimensions.");
+  TC_CHECK(A.dim() >= 2, op, ": The input tensor ", name, " must have at least 2 dimensions.");
 }
 
 void check_square(const char* op, const Tensor& A, const char* name) {
@@ -96,36 +94,44 @@ void check_info(const char* op, const Tensor& info, InfoKind kind, bool batched)
     if (i == 0) continue;
     const std::string where =
         batched ? ::tc::detail::concat("(Batch element ", b, "): ") : std::string();
-    TC_CHECK(i > 0, op, ": ", where, "Argument ", -i, " has illegal value. Most certainly there "
+    TC_CHECK(i > 0, op, ": ", where, "Argument ", -i,
+             " has illegal value. Most certainly there "
              "is a bug in the implementation calling the backend library.");
     switch (kind) {
       case InfoKind::Cholesky:
         throw LinAlgError(::tc::detail::concat(
             op, ": ", where,
             "The factorization could not be completed because the input is not positive-definite "
-            "(the leading minor of order ", i, " is not positive-definite)."));
+            "(the leading minor of order ",
+            i, " is not positive-definite)."));
       case InfoKind::Singular:
-        throw LinAlgError(::tc::detail::concat(op, ": ", where, "The diagonal element ", i,
-                                         " is zero, the inversion could not be completed because "
-                                         "the input matrix is singular."));
+        throw LinAlgError(
+            ::tc::detail::concat(op, ": ", where, "The diagonal element ", i,
+                                 " is zero, the inversion could not be completed because "
+                                 "the input matrix is singular."));
       case InfoKind::SolveSingular:
-        throw LinAlgError(::tc::detail::concat(op, ": ", where, "The diagonal element ", i,
-                                         " is zero, the solve could not be completed because the "
-                                         "input matrix is singular."));
+        throw LinAlgError(
+            ::tc::detail::concat(op, ": ", where, "The diagonal element ", i,
+                                 " is zero, the solve could not be completed because the "
+                                 "input matrix is singular."));
       case InfoKind::EigConverge:
         throw LinAlgError(::tc::detail::concat(
             op, ": ", where,
             "The algorithm failed to converge because the input matrix is ill-conditioned or has "
-            "too many repeated eigenvalues (error code: ", i, ")."));
+            "too many repeated eigenvalues (error code: ",
+            i, ")."));
       case InfoKind::SvdConverge:
         throw LinAlgError(::tc::detail::concat(
             op, ": ", where,
             "The algorithm failed to converge because the input matrix is ill-conditioned or has "
-            "too many repeated singular values (error code: ", i, ")."));
+            "too many repeated singular values (error code: ",
+            i, ")."));
       case InfoKind::Lstsq:
         throw LinAlgError(::tc::detail::concat(
-            op, ": ", where, "The least squares solution could not be computed because the input "
-            "matrix does not have full rank (error code: ", i, ")."));
+            op, ": ", where,
+            "The least squares solution could not be computed because the input "
+            "matrix does not have full rank (error code: ",
+            i, ")."));
     }
   }
 }

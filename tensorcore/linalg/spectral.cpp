@@ -58,15 +58,18 @@ std::tuple<Tensor, Tensor> geqrf(const Tensor& A) {
 Tensor householder_product(const Tensor& A, const Tensor& tau) {
   const char* op = "linalg.householder_product";
   check_matrix(op, A, "input");
-  TC_CHECK(A.size(-2) >= A.size(-1), op, ": input.shape[-2] must be greater than or equal to "
+  TC_CHECK(A.size(-2) >= A.size(-1), op,
+           ": input.shape[-2] must be greater than or equal to "
            "input.shape[-1]");
   TC_CHECK(tau.dim() == A.dim() - 1, op, ": input.dim() must be greater than tau.dim() by 1");
-  TC_CHECK(tau.size(-1) <= A.size(-1), op, ": input.shape[-1] must be greater than or equal to "
+  TC_CHECK(tau.size(-1) <= A.size(-1), op,
+           ": input.shape[-1] must be greater than or equal to "
            "tau.shape[-1]");
   check_same_dtype_device(op, A, tau);
   Shape batch = batch_shape(A);
   for (int64_t i = 0; i + 1 < tau.dim(); ++i)
-    TC_CHECK(tau.size(i) == batch[size_t(i)], op, ": Expected batch dimensions of tau to be equal "
+    TC_CHECK(tau.size(i) == batch[size_t(i)], op,
+             ": Expected batch dimensions of tau to be equal "
              "to input.shape[:-2]");
   const int64_t k = tau.size(-1);
   Tensor Q;
@@ -80,27 +83,27 @@ Tensor householder_product(const Tensor& A, const Tensor& tau) {
   if (autograd::needs_grad({A, tau})) {
     // Q = H_1 ... H_k with H_i = I - tau_i v_i v_i^H: differentiate the product in tensor ops
     // (k small matrix products), which also gives double backward.
-    autograd::record(
-        "LinalgHouseholderProductBackward0", {A, tau}, {Q}, {A, tau},
-        [](const TensorList& s, const TensorList& g) -> TensorList {
-          Tensor A2 = s[0].detach().requires_grad_(true), t2 = s[1].detach().requires_grad_(true);
-          Tensor out;
-          {
-            autograd::GradModeGuard on(true);
-            const int64_t m = A2.size(-2), n = A2.size(-1), kk = t2.size(-1);
-            Tensor I = eye(m, m, opts_of(A2, A2.dtype()));
-            Tensor V = add(tril(A2, -1), eye(m, n, opts_of(A2, A2.dtype())));
-            Tensor H = expand(I, concat_shape(batch_shape(A2), {m, m}));
-            for (int64_t i = 0; i < kk; ++i) {
-              Tensor v = narrow(V, -1, i, 1);
-              Tensor ti = unsqueeze(unsqueeze(select(t2, -1, i), -1), -1);
-              H = sub(H, mul(ti, matmul(matmul(H, v), mH(v))));
-            }
-            out = narrow(H, -1, 0, n);
-          }
-          TensorList gr = autograd::grad({out}, {A2, t2}, {g[0]}, false, false, true);
-          return gr;
-        });
+    autograd::record("LinalgHouseholderProductBackward0", {A, tau}, {Q}, {A, tau},
+                     [](const TensorList& s, const TensorList& g) -> TensorList {
+                       Tensor A2 = s[0].detach().requires_grad_(true),
+                              t2 = s[1].detach().requires_grad_(true);
+                       Tensor out;
+                       {
+                         autograd::GradModeGuard on(true);
+                         const int64_t m = A2.size(-2), n = A2.size(-1), kk = t2.size(-1);
+                         Tensor I = eye(m, m, opts_of(A2, A2.dtype()));
+                         Tensor V = add(tril(A2, -1), eye(m, n, opts_of(A2, A2.dtype())));
+                         Tensor H = expand(I, concat_shape(batch_shape(A2), {m, m}));
+                         for (int64_t i = 0; i < kk; ++i) {
+                           Tensor v = narrow(V, -1, i, 1);
+                           Tensor ti = unsqueeze(unsqueeze(select(t2, -1, i), -1), -1);
+                           H = sub(H, mul(ti, matmul(matmul(H, v), mH(v))));
+                         }
+                         out = narrow(H, -1, 0, n);
+                       }
+                       TensorList gr = autograd::grad({out}, {A2, t2}, {g[0]}, false, false, true);
+                       return gr;
+                     });
   }
   return Q;
 }
@@ -138,10 +141,12 @@ std::tuple<Tensor, Tensor> qr(const Tensor& A, const std::string& mode) {
     autograd::record(
         "LinalgQrBackward0", {A}, {Q, R}, {Q, R},
         [mode, m, n](const TensorList& s, const TensorList& g) -> TensorList {
-          TC_CHECK_AS(Error, mode != "r", "The derivative of linalg.qr depends on Q, which is not "
+          TC_CHECK_AS(Error, mode != "r",
+                      "The derivative of linalg.qr depends on Q, which is not "
                       "computed when mode='r'. Please use linalg.qr(A, mode='reduced') if you are "
                       "going to differentiate through linalg.qr.");
-          TC_CHECK_AS(Error, !(mode == "complete" && m > n), "The QR decomposition is not "
+          TC_CHECK_AS(Error, !(mode == "complete" && m > n),
+                      "The QR decomposition is not "
                       "differentiable when mode='complete' and nrows > ncols.");
           const Tensor &Q = s[0], &R = s[1], &gQ = g[0], &gR = g[1];
           if (m >= n) return {qr_backward_tall(gQ, gR, Q, R)};
@@ -199,8 +204,8 @@ Tensor eig_backward(const Tensor& gL, const Tensor& gV, const Tensor& L, const T
   const int64_t n = L.size(-1);
   Tensor I = eye(n, n, opts_of(E, E.dtype()));
   E = add(E, I);  // the diagonal is replaced below; avoid 0/0 there
-  Tensor core = add(zero_diag(div(W, to_dtype(E, W.dtype()))),
-                    diag_embed_last(to_dtype(gL, W.dtype())));
+  Tensor core =
+      add(zero_diag(div(W, to_dtype(E, W.dtype()))), diag_embed_last(to_dtype(gL, W.dtype())));
   if (hermitian) return matmul(V, matmul(core, mH(V)));
   return solve(mH(V), matmul(core, mH(V)));
 }
@@ -293,8 +298,8 @@ std::tuple<Tensor, Tensor, Tensor> svd_impl(const Tensor& A, bool full, bool vec
   return {from_lapack(u, batch), s, from_lapack(vh, batch)};
 }
 
-Tensor svd_backward(Tensor gU, const Tensor& gS, Tensor gVh, Tensor U, const Tensor& S,
-                    Tensor Vh, bool full) {
+Tensor svd_backward(Tensor gU, const Tensor& gS, Tensor gVh, Tensor U, const Tensor& S, Tensor Vh,
+                    bool full) {
   const int64_t m = U.size(-2), n = Vh.size(-1), k = S.size(-1);
   if (full) {
     U = narrow(U, -1, 0, k);
@@ -311,8 +316,8 @@ Tensor svd_backward(Tensor gU, const Tensor& gS, Tensor gVh, Tensor U, const Ten
   Tensor E = sub(unsqueeze(S2, -2), unsqueeze(S2, -1));
   E = add(E, eye(k, k, opts_of(E, E.dtype())));
   Tensor Sc = to_dtype(S, U.dtype());
-  Tensor core = div(add(mul(skU, unsqueeze(Sc, -2)), mul(unsqueeze(Sc, -1), skV)),
-                    to_dtype(E, U.dtype()));
+  Tensor core =
+      div(add(mul(skU, unsqueeze(Sc, -2)), mul(unsqueeze(Sc, -1), skV)), to_dtype(E, U.dtype()));
   core = add(zero_diag(core), diag_embed_last(to_dtype(gS, U.dtype())));
   if (U.is_complex()) {
     // i Im(diag(U^H gU)) / S
@@ -401,7 +406,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> lstsq(const Tensor& A, const Tensor& 
   TC_CHECK(driver >= 0, op, ": parameter `driver` should be one of (gels, gelsy, gelsd, gelss)");
   const bool vector_rhs = B_in.dim() == A.dim() - 1;
   Tensor B = vector_rhs ? unsqueeze(B_in, -1) : B_in;
-  TC_CHECK(B.dim() >= 2, op, ": input.dim() must be greater or equal to other.dim() and "
+  TC_CHECK(B.dim() >= 2, op,
+           ": input.dim() must be greater or equal to other.dim() and "
            "(input.dim() - other.dim()) <= 1");
   const int64_t m = A.size(-2), n = A.size(-1), nrhs = B.size(-1);
   TC_CHECK(B.size(-2) == m, op, ": input.size(-2) should match other.size(-2)");
@@ -417,8 +423,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> lstsq(const Tensor& A, const Tensor& 
     Tensor a = to_lapack(expand(A, concat_shape(batch, {m, n})));
     const int64_t Bc = a.size(0);
     Tensor rhs = zeros({Bc, nrhs, mx}, opts_of(A, A.dtype()));
-    Tensor bsrc = reshape(transpose(expand(B, concat_shape(batch, {m, nrhs})), -2, -1),
-                          {Bc, nrhs, m});
+    Tensor bsrc =
+        reshape(transpose(expand(B, concat_shape(batch, {m, nrhs})), -2, -1), {Bc, nrhs, m});
     Tensor dst = narrow(rhs, 2, 0, m);
     if (bsrc.numel() > 0) copy_(dst, bsrc);
     Tensor rk = zeros({Bc}, opts_of(A, DType::Int64));
@@ -429,10 +435,14 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> lstsq(const Tensor& A, const Tensor& 
     check_info(op, info, InfoKind::Lstsq, !batch.empty());
     X = from_lapack(narrow(rhs, 2, 0, n), batch);
     X = contiguous(X);
-    if (driver != 0) rank = reshape(rk, batch);
-    else rank = empty({0}, opts_of(A, DType::Int64));
-    if (driver >= 2) sv = reshape(s, concat_shape(batch, {k}));
-    else sv = empty({0}, opts_of(A, to_real(A.dtype())));
+    if (driver != 0)
+      rank = reshape(rk, batch);
+    else
+      rank = empty({0}, opts_of(A, DType::Int64));
+    if (driver >= 2)
+      sv = reshape(s, concat_shape(batch, {k}));
+    else
+      sv = empty({0}, opts_of(A, to_real(A.dtype())));
     // Residuals exist for tall full-rank problems (not with gelsy, as torch).
     bool full_rank = driver != 1 && m > n;
     if (full_rank && driver != 0) full_rank = equal(rk, full_like(rk, n));

@@ -130,13 +130,17 @@ def eigvalsh(A, UPLO="L"):
 
 def svd(A, full_matrices=True, *, driver=None):
     if driver is not None:
-        raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs with cuSOLVER backend.")
+        raise RuntimeError(
+            "torch.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs with cuSOLVER backend."
+        )
     return _Svd(*_impl.svd(A, full_matrices))
 
 
 def svdvals(A, *, driver=None):
     if driver is not None:
-        raise RuntimeError("torch.linalg.svdvals: keyword argument `driver=` is only supported on CUDA inputs with cuSOLVER backend.")
+        raise RuntimeError(
+            "torch.linalg.svdvals: keyword argument `driver=` is only supported on CUDA inputs with cuSOLVER backend."
+        )
     return _impl.svdvals(A)
 
 
@@ -208,7 +212,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     _check(A, "linalg.matrix_norm")
     if A.dim() < 2:
         raise RuntimeError(
-            f"linalg.matrix_norm: The input tensor A must have at least 2 dimensions."
+            "linalg.matrix_norm: The input tensor A must have at least 2 dimensions."
         )
     if dtype is not None:
         A = A.to(dtype)
@@ -294,7 +298,9 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, tol=None):
     if tol is not None:  # torch 1.13's deprecated spelling: an absolute tolerance
         atol, rtol = tol, 0.0
     if A.dim() < 2:
-        raise RuntimeError("linalg.matrix_rank: The input tensor A must have at least 2 dimensions.")
+        raise RuntimeError(
+            "linalg.matrix_rank: The input tensor A must have at least 2 dimensions."
+        )
     atol, rtol = _tol_arg(atol), _tol_arg(rtol)
     m, n = A.shape[-2], A.shape[-1]
     if rtol is None:
@@ -342,9 +348,20 @@ def matrix_power(A, n):
 
 # Padé-13 coefficients for the scaling-and-squaring matrix exponential (Higham 2005).
 _PADE13 = (
-    64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353796428800.0,
-    129060195264000.0, 10559470521600.0, 670442572800.0, 33522128640.0, 1323241920.0,
-    40840800.0, 960960.0, 16380.0, 182.0, 1.0,
+    64764752532480000.0,
+    32382376266240000.0,
+    7771770303897600.0,
+    1187353796428800.0,
+    129060195264000.0,
+    10559470521600.0,
+    670442572800.0,
+    33522128640.0,
+    1323241920.0,
+    40840800.0,
+    960960.0,
+    16380.0,
+    182.0,
+    1.0,
 )
 _THETA13 = 5.371920351148152
 
@@ -352,9 +369,11 @@ _THETA13 = 5.371920351148152
 def matrix_exp(A):
     _check(A, "linalg.matrix_exp")
     if A.dim() < 2 or A.shape[-1] != A.shape[-2]:
-        raise RuntimeError("linalg.matrix_exp: Expected a floating point or complex tensor as input"
-                           if A.dim() < 2 else
-                           f"linalg.matrix_exp: A must be batches of square matrices, but they are {A.shape[-2]} by {A.shape[-1]} matrices")
+        raise RuntimeError(
+            "linalg.matrix_exp: Expected a floating point or complex tensor as input"
+            if A.dim() < 2
+            else f"linalg.matrix_exp: A must be batches of square matrices, but they are {A.shape[-2]} by {A.shape[-1]} matrices"
+        )
     if not (A.dtype.is_floating_point or A.dtype.is_complex):
         raise RuntimeError(
             "linalg.matrix_exp: Expected a floating point or complex tensor as input. Got "
@@ -366,7 +385,7 @@ def matrix_exp(A):
     # needs cost accuracy only marginally, and keep the computation a single batched expression.
     norm1 = _sum_abs(A.detach(), -2, False).amax(-1).amax().item()
     s = 0 if norm1 <= _THETA13 else int(_math.ceil(_math.log2(norm1 / _THETA13)))
-    X = A / (2.0 ** s) if s > 0 else A
+    X = A / (2.0**s) if s > 0 else A
     b = _PADE13
     I = _eye_like(X)
     X2 = _C.matmul(X, X)
@@ -374,9 +393,19 @@ def matrix_exp(A):
     X6 = _C.matmul(X4, X2)
     U = _C.matmul(
         X,
-        _C.matmul(X6, b[13] * X6 + b[11] * X4 + b[9] * X2) + b[7] * X6 + b[5] * X4 + b[3] * X2 + b[1] * I,
+        _C.matmul(X6, b[13] * X6 + b[11] * X4 + b[9] * X2)
+        + b[7] * X6
+        + b[5] * X4
+        + b[3] * X2
+        + b[1] * I,
     )
-    V = _C.matmul(X6, b[12] * X6 + b[10] * X4 + b[8] * X2) + b[6] * X6 + b[4] * X4 + b[2] * X2 + b[0] * I
+    V = (
+        _C.matmul(X6, b[12] * X6 + b[10] * X4 + b[8] * X2)
+        + b[6] * X6
+        + b[4] * X4
+        + b[2] * X2
+        + b[0] * I
+    )
     R = solve(V - U, V + U)
     for _ in range(s):
         R = _C.matmul(R, R)
@@ -394,9 +423,13 @@ def multi_dot(tensors, *, out=None):
         _check(t, "linalg.multi_dot", f"tensors[{i}]")
     first_vec, last_vec = tensors[0].dim() == 1, tensors[-1].dim() == 1
     if tensors[0].dim() not in (1, 2):
-        raise RuntimeError(f"multi_dot(): the first tensor must be 1D or 2D but got {tensors[0].dim()}D")
+        raise RuntimeError(
+            f"multi_dot(): the first tensor must be 1D or 2D but got {tensors[0].dim()}D"
+        )
     if tensors[-1].dim() not in (1, 2):
-        raise RuntimeError(f"multi_dot(): the last tensor must be 1D or 2D but got {tensors[-1].dim()}D")
+        raise RuntimeError(
+            f"multi_dot(): the last tensor must be 1D or 2D but got {tensors[-1].dim()}D"
+        )
     mats = list(tensors)
     if first_vec:
         mats[0] = mats[0].unsqueeze(0)
@@ -467,12 +500,12 @@ def tensorsolve(A, B, dims=None):
         dims = [d % nd for d in dims]
         rest = [d for d in range(nd) if d not in dims]
         A = A.permute(rest + dims)
-    result_shape = list(A.shape[B.dim():])
+    result_shape = list(A.shape[B.dim() :])
     n = _prod(result_shape)
     if _prod(A.shape[: B.dim()]) != n or list(A.shape[: B.dim()]) != list(B.shape):
         raise RuntimeError(
             "Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == prod(self.shape[:other.ndim]), "
-            f"but got {n} != {_prod(A.shape[:B.dim()])}"
+            f"but got {n} != {_prod(A.shape[: B.dim()])}"
         )
     return solve(A.reshape(n, n), B.reshape(n)).reshape(result_shape)
 
@@ -525,10 +558,46 @@ def matmul(input, other):
 from . import _legacy  # noqa: E402,F401
 
 __all__ = [
-    "LinAlgError", "cholesky", "cholesky_ex", "cond", "cross", "det", "diagonal", "eig", "eigh",
-    "eigvals", "eigvalsh", "householder_product", "inv", "inv_ex", "ldl_factor", "ldl_factor_ex", "ldl_solve", "lstsq", "lu", "lu_factor",
-    "lu_factor_ex", "lu_solve", "matmul", "matrix_exp", "matrix_norm", "matrix_power",
-    "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "solve_ex",
-    "solve_triangular", "svd", "svdvals", "tensorinv", "tensorsolve", "vander", "vecdot",
+    "LinAlgError",
+    "cholesky",
+    "cholesky_ex",
+    "cond",
+    "cross",
+    "det",
+    "diagonal",
+    "eig",
+    "eigh",
+    "eigvals",
+    "eigvalsh",
+    "householder_product",
+    "inv",
+    "inv_ex",
+    "ldl_factor",
+    "ldl_factor_ex",
+    "ldl_solve",
+    "lstsq",
+    "lu",
+    "lu_factor",
+    "lu_factor_ex",
+    "lu_solve",
+    "matmul",
+    "matrix_exp",
+    "matrix_norm",
+    "matrix_power",
+    "matrix_rank",
+    "multi_dot",
+    "norm",
+    "pinv",
+    "qr",
+    "slogdet",
+    "solve",
+    "solve_ex",
+    "solve_triangular",
+    "svd",
+    "svdvals",
+    "tensorinv",
+    "tensorsolve",
+    "vander",
+    "vecdot",
     "vector_norm",
 ]

@@ -99,8 +99,9 @@ def lu_solve(input, LU_data, LU_pivots):
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     P, L, U = _impl.lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots)
     empty = _C.empty([0], dtype=LU_data.dtype, device=LU_data.device)
-    return _LuUnpack(P if P is not None else empty, L if L is not None else empty,
-                     U if U is not None else empty)
+    return _LuUnpack(
+        P if P is not None else empty, L if L is not None else empty, U if U is not None else empty
+    )
 
 
 def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False):
@@ -132,7 +133,11 @@ def orgqr(input, tau):
 
 def ormqr(input, tau, other, left=True, transpose=False):
     """Multiplies `other` by the full Q of a geqrf result (Q^H with transpose=True)."""
-    if not isinstance(input, Tensor) or not isinstance(tau, Tensor) or not isinstance(other, Tensor):
+    if (
+        not isinstance(input, Tensor)
+        or not isinstance(tau, Tensor)
+        or not isinstance(other, Tensor)
+    ):
         raise TypeError("ormqr(): input, tau and other must be Tensors")
     m, n = input.shape[-2], input.shape[-1]
     expected = m if left else other.shape[-1]
@@ -212,9 +217,33 @@ lstsq = _removed("lstsq", "torch.linalg.lstsq")
 matrix_rank = _removed("matrix_rank", "torch.linalg.matrix_rank")
 
 _FUNCTIONS = [
-    det, logdet, slogdet, inverse, cholesky, cholesky_solve, cholesky_inverse, svd, qr, symeig,
-    lu, lu_solve, lu_unpack, triangular_solve, matrix_exp, matrix_power, pinverse, geqrf, orgqr,
-    ormqr, chain_matmul, vander, eig, lstsq, matrix_rank, solve, addbmm,
+    det,
+    logdet,
+    slogdet,
+    inverse,
+    cholesky,
+    cholesky_solve,
+    cholesky_inverse,
+    svd,
+    qr,
+    symeig,
+    lu,
+    lu_solve,
+    lu_unpack,
+    triangular_solve,
+    matrix_exp,
+    matrix_power,
+    pinverse,
+    geqrf,
+    orgqr,
+    ormqr,
+    chain_matmul,
+    vander,
+    eig,
+    lstsq,
+    matrix_rank,
+    solve,
+    addbmm,
 ]
 # torch.* names that are not Tensor methods.
 _NOT_METHODS = {"lu_unpack", "chain_matmul", "vander", "matrix_rank"}
@@ -227,13 +256,17 @@ def _mH(self):
 
 def _H(self):
     if self.dim() != 2:
-        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self.dim()}-D tensor.")
+        raise RuntimeError(
+            f"tensor.H is only supported on matrices (2-D tensors). Got {self.dim()}-D tensor."
+        )
     return _mH(self)
 
 
 def install(namespace):
     if not hasattr(Tensor, "mH"):
-        Tensor.mH = property(_mH, doc="Conjugate transpose of the last two dimensions (torch 1.13).")
+        Tensor.mH = property(
+            _mH, doc="Conjugate transpose of the last two dimensions (torch 1.13)."
+        )
     if not hasattr(Tensor, "H"):
         Tensor.H = property(_H, doc="Conjugate transpose of a matrix (torch 1.13).")
     if not hasattr(Tensor, "adjoint"):

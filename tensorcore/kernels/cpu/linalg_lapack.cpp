@@ -67,8 +67,7 @@ int work_size(T w) {
 // [B, cols, rows] buffer geometry.
 struct Mats {
   int64_t batch, rows, cols;
-  explicit Mats(const Tensor& t)
-      : batch(t.size(0)), rows(t.size(2)), cols(t.size(1)) {}
+  explicit Mats(const Tensor& t) : batch(t.size(0)), rows(t.size(2)), cols(t.size(1)) {}
   int ld() const { return to_int(std::max<int64_t>(1, rows)); }
   int64_t step() const { return rows * cols; }
 };
@@ -154,7 +153,8 @@ void triangular_solve_cpu(const Tensor& a, const Tensor& rhs, bool upper, char t
       const T* A = pa + b * ga.step();
       T* B = pb + b * gb.step();
       if constexpr (std::is_same_v<T, float>) {
-        cblas_strsm(CblasColMajor, CblasLeft, uplo, tr, diag, n, nrhs, 1.0f, A, ga.ld(), B, gb.ld());
+        cblas_strsm(CblasColMajor, CblasLeft, uplo, tr, diag, n, nrhs, 1.0f, A, ga.ld(), B,
+                    gb.ld());
       } else if constexpr (std::is_same_v<T, double>) {
         cblas_dtrsm(CblasColMajor, CblasLeft, uplo, tr, diag, n, nrhs, 1.0, A, ga.ld(), B, gb.ld());
       } else {
@@ -369,8 +369,8 @@ void svd_cpu(const Tensor& a, const Tensor& s, const Tensor& u, const Tensor& vh
     const int64_t vstep = vectors ? vh.size(1) * vh.size(2) : 0;
     const int ldu = std::max(1, m), ldvt = std::max(1, vectors ? to_int(vh.size(2)) : 1);
     int* inf = info.data<int>();
-    const size_t lrwork =
-        size_t(std::max(1, !vectors ? 7 * k : k * std::max(5 * k + 7, 2 * std::max(m, n) + 2 * k + 1)));
+    const size_t lrwork = size_t(
+        std::max(1, !vectors ? 7 * k : k * std::max(5 * k + 7, 2 * std::max(m, n) + 2 * k + 1)));
     T q{};
     R rq{};
     int iq = 0, i0 = 0;
@@ -399,25 +399,43 @@ void lstsq_one(int driver, int m, int n, int nrhs, T* a, T* b, int ldb, real_t<T
   auto run = [&](T* work, int lwork, R* rwork, int* iwork, int* jpvt, R* svals) {
     if (driver == 0) {
       const char tr = 'N';
-      if constexpr (std::is_same_v<T, float>) sgels_(&tr, &m, &n, &nrhs, a, &lda, b, &ldb, work, &lwork, info, 1);
-      else if constexpr (std::is_same_v<T, double>) dgels_(&tr, &m, &n, &nrhs, a, &lda, b, &ldb, work, &lwork, info, 1);
-      else if constexpr (std::is_same_v<T, c64>) cgels_(&tr, &m, &n, &nrhs, a, &lda, b, &ldb, work, &lwork, info, 1);
-      else zgels_(&tr, &m, &n, &nrhs, a, &lda, b, &ldb, work, &lwork, info, 1);
+      if constexpr (std::is_same_v<T, float>)
+        sgels_(&tr, &m, &n, &nrhs, a, &lda, b, &ldb, work, &lwork, info, 1);
+      else if constexpr (std::is_same_v<T, double>)
+        dgels_(&tr, &m, &n, &nrhs, a, &lda, b, &ldb, work, &lwork, info, 1);
+      else if constexpr (std::is_same_v<T, c64>)
+        cgels_(&tr, &m, &n, &nrhs, a, &lda, b, &ldb, work, &lwork, info, 1);
+      else
+        zgels_(&tr, &m, &n, &nrhs, a, &lda, b, &ldb, work, &lwork, info, 1);
     } else if (driver == 1) {
-      if constexpr (std::is_same_v<T, float>) sgelsy_(&m, &n, &nrhs, a, &lda, b, &ldb, jpvt, &rcond, &rk, work, &lwork, info);
-      else if constexpr (std::is_same_v<T, double>) dgelsy_(&m, &n, &nrhs, a, &lda, b, &ldb, jpvt, &rcond, &rk, work, &lwork, info);
-      else if constexpr (std::is_same_v<T, c64>) cgelsy_(&m, &n, &nrhs, a, &lda, b, &ldb, jpvt, &rcond, &rk, work, &lwork, rwork, info);
-      else zgelsy_(&m, &n, &nrhs, a, &lda, b, &ldb, jpvt, &rcond, &rk, work, &lwork, rwork, info);
+      if constexpr (std::is_same_v<T, float>)
+        sgelsy_(&m, &n, &nrhs, a, &lda, b, &ldb, jpvt, &rcond, &rk, work, &lwork, info);
+      else if constexpr (std::is_same_v<T, double>)
+        dgelsy_(&m, &n, &nrhs, a, &lda, b, &ldb, jpvt, &rcond, &rk, work, &lwork, info);
+      else if constexpr (std::is_same_v<T, c64>)
+        cgelsy_(&m, &n, &nrhs, a, &lda, b, &ldb, jpvt, &rcond, &rk, work, &lwork, rwork, info);
+      else
+        zgelsy_(&m, &n, &nrhs, a, &lda, b, &ldb, jpvt, &rcond, &rk, work, &lwork, rwork, info);
     } else if (driver == 2) {
-      if constexpr (std::is_same_v<T, float>) sgelsd_(&m, &n, &nrhs, a, &lda, b, &ldb, svals, &rcond, &rk, work, &lwork, iwork, info);
-      else if constexpr (std::is_same_v<T, double>) dgelsd_(&m, &n, &nrhs, a, &lda, b, &ldb, svals, &rcond, &rk, work, &lwork, iwork, info);
-      else if constexpr (std::is_same_v<T, c64>) cgelsd_(&m, &n, &nrhs, a, &lda, b, &ldb, svals, &rcond, &rk, work, &lwork, rwork, iwork, info);
-      else zgelsd_(&m, &n, &nrhs, a, &lda, b, &ldb, svals, &rcond, &rk, work, &lwork, rwork, iwork, info);
+      if constexpr (std::is_same_v<T, float>)
+        sgelsd_(&m, &n, &nrhs, a, &lda, b, &ldb, svals, &rcond, &rk, work, &lwork, iwork, info);
+      else if constexpr (std::is_same_v<T, double>)
+        dgelsd_(&m, &n, &nrhs, a, &lda, b, &ldb, svals, &rcond, &rk, work, &lwork, iwork, info);
+      else if constexpr (std::is_same_v<T, c64>)
+        cgelsd_(&m, &n, &nrhs, a, &lda, b, &ldb, svals, &rcond, &rk, work, &lwork, rwork, iwork,
+                info);
+      else
+        zgelsd_(&m, &n, &nrhs, a, &lda, b, &ldb, svals, &rcond, &rk, work, &lwork, rwork, iwork,
+                info);
     } else {
-      if constexpr (std::is_same_v<T, float>) sgelss_(&m, &n, &nrhs, a, &lda, b, &ldb, svals, &rcond, &rk, work, &lwork, info);
-      else if constexpr (std::is_same_v<T, double>) dgelss_(&m, &n, &nrhs, a, &lda, b, &ldb, svals, &rcond, &rk, work, &lwork, info);
-      else if constexpr (std::is_same_v<T, c64>) cgelss_(&m, &n, &nrhs, a, &lda, b, &ldb, svals, &rcond, &rk, work, &lwork, rwork, info);
-      else zgelss_(&m, &n, &nrhs, a, &lda, b, &ldb, svals, &rcond, &rk, work, &lwork, rwork, info);
+      if constexpr (std::is_same_v<T, float>)
+        sgelss_(&m, &n, &nrhs, a, &lda, b, &ldb, svals, &rcond, &rk, work, &lwork, info);
+      else if constexpr (std::is_same_v<T, double>)
+        dgelss_(&m, &n, &nrhs, a, &lda, b, &ldb, svals, &rcond, &rk, work, &lwork, info);
+      else if constexpr (std::is_same_v<T, c64>)
+        cgelss_(&m, &n, &nrhs, a, &lda, b, &ldb, svals, &rcond, &rk, work, &lwork, rwork, info);
+      else
+        zgelss_(&m, &n, &nrhs, a, &lda, b, &ldb, svals, &rcond, &rk, work, &lwork, rwork, info);
     }
   };
   const int mn = std::min(m, n);
@@ -454,8 +472,8 @@ void lstsq_cpu(const Tensor& a, const Tensor& rhs, const Tensor& rank, const Ten
     int* inf = info.data<int>();
     const int m = to_int(ga.rows), n = to_int(ga.cols), k = std::min(m, n);
     for_each_matrix(ga.batch, std::max(m, n), [&](int64_t b) {
-      lstsq_one<T>(driver, m, n, to_int(gb.cols), pa + b * ga.step(), pb + b * gb.step(),
-                   gb.ld(), ps ? ps + b * k : nullptr, R(rcond), pr ? pr + b : nullptr, &inf[b]);
+      lstsq_one<T>(driver, m, n, to_int(gb.cols), pa + b * ga.step(), pb + b * gb.step(), gb.ld(),
+                   ps ? ps + b * k : nullptr, R(rcond), pr ? pr + b : nullptr, &inf[b]);
     });
   });
 }

@@ -26,17 +26,17 @@ namespace {
 constexpr uint32_t kSolverTypes =
     (1u << int(DType::Float32)) | (1u << int(DType::Float64)) | kComplex;
 
-#define TC_CUSOLVER_CHECK(expr)                                                             \
-  do {                                                                                      \
-    cusolverStatus_t st_ = (expr);                                                          \
-    TC_CHECK_AS(::tc::Error, st_ == CUSOLVER_STATUS_SUCCESS, "cuSOLVER error ", int(st_), \
-                " (", #expr, ")");                                                          \
+#define TC_CUSOLVER_CHECK(expr)                                                                 \
+  do {                                                                                          \
+    cusolverStatus_t st_ = (expr);                                                              \
+    TC_CHECK_AS(::tc::Error, st_ == CUSOLVER_STATUS_SUCCESS, "cuSOLVER error ", int(st_), " (", \
+                #expr, ")");                                                                    \
   } while (0)
-#define TC_CUBLAS_LA_CHECK(expr)                                                           \
-  do {                                                                                     \
-    cublasStatus_t st_ = (expr);                                                           \
-    TC_CHECK_AS(::tc::Error, st_ == CUBLAS_STATUS_SUCCESS, "cuBLAS error ", int(st_), " (", \
-                #expr, ")");                                                               \
+#define TC_CUBLAS_LA_CHECK(expr)                                                                   \
+  do {                                                                                             \
+    cublasStatus_t st_ = (expr);                                                                   \
+    TC_CHECK_AS(::tc::Error, st_ == CUBLAS_STATUS_SUCCESS, "cuBLAS error ", int(st_), " (", #expr, \
+                ")");                                                                              \
   } while (0)
 
 // Handles are not thread-safe: one per thread and device, bound to the current stream per call.
@@ -77,11 +77,15 @@ const auto* cu(const T* p) {
 }
 
 // One overload set per routine; T picks S/D/C/Z.
-#define TC_PICK(name, ...)                                                   \
-  if constexpr (std::is_same_v<T, float>) return cusolverDnS##name(__VA_ARGS__); \
-  else if constexpr (std::is_same_v<T, double>) return cusolverDnD##name(__VA_ARGS__); \
-  else if constexpr (std::is_same_v<T, complex64>) return cusolverDnC##name(__VA_ARGS__); \
-  else return cusolverDnZ##name(__VA_ARGS__)
+#define TC_PICK(name, ...)                         \
+  if constexpr (std::is_same_v<T, float>)          \
+    return cusolverDnS##name(__VA_ARGS__);         \
+  else if constexpr (std::is_same_v<T, double>)    \
+    return cusolverDnD##name(__VA_ARGS__);         \
+  else if constexpr (std::is_same_v<T, complex64>) \
+    return cusolverDnC##name(__VA_ARGS__);         \
+  else                                             \
+    return cusolverDnZ##name(__VA_ARGS__)
 
 template <typename T>
 struct Solver {
@@ -120,45 +124,60 @@ struct Solver {
   }
   static cusolverStatus_t orgqr_ws(cusolverDnHandle_t h, int m, int n, int k, const T* a, int lda,
                                    const T* tau, int* lw) {
-    if constexpr (std::is_same_v<T, float>) return cusolverDnSorgqr_bufferSize(h, m, n, k, a, lda, tau, lw);
-    else if constexpr (std::is_same_v<T, double>) return cusolverDnDorgqr_bufferSize(h, m, n, k, a, lda, tau, lw);
-    else if constexpr (std::is_same_v<T, complex64>) return cusolverDnCungqr_bufferSize(h, m, n, k, cu(a), lda, cu(tau), lw);
-    else return cusolverDnZungqr_bufferSize(h, m, n, k, cu(a), lda, cu(tau), lw);
+    if constexpr (std::is_same_v<T, float>)
+      return cusolverDnSorgqr_bufferSize(h, m, n, k, a, lda, tau, lw);
+    else if constexpr (std::is_same_v<T, double>)
+      return cusolverDnDorgqr_bufferSize(h, m, n, k, a, lda, tau, lw);
+    else if constexpr (std::is_same_v<T, complex64>)
+      return cusolverDnCungqr_bufferSize(h, m, n, k, cu(a), lda, cu(tau), lw);
+    else
+      return cusolverDnZungqr_bufferSize(h, m, n, k, cu(a), lda, cu(tau), lw);
   }
   static cusolverStatus_t orgqr(cusolverDnHandle_t h, int m, int n, int k, T* a, int lda,
                                 const T* tau, T* w, int lw, int* info) {
-    if constexpr (std::is_same_v<T, float>) return cusolverDnSorgqr(h, m, n, k, a, lda, tau, w, lw, info);
-    else if constexpr (std::is_same_v<T, double>) return cusolverDnDorgqr(h, m, n, k, a, lda, tau, w, lw, info);
-    else if constexpr (std::is_same_v<T, complex64>) return cusolverDnCungqr(h, m, n, k, cu(a), lda, cu(tau), cu(w), lw, info);
-    else return cusolverDnZungqr(h, m, n, k, cu(a), lda, cu(tau), cu(w), lw, info);
+    if constexpr (std::is_same_v<T, float>)
+      return cusolverDnSorgqr(h, m, n, k, a, lda, tau, w, lw, info);
+    else if constexpr (std::is_same_v<T, double>)
+      return cusolverDnDorgqr(h, m, n, k, a, lda, tau, w, lw, info);
+    else if constexpr (std::is_same_v<T, complex64>)
+      return cusolverDnCungqr(h, m, n, k, cu(a), lda, cu(tau), cu(w), lw, info);
+    else
+      return cusolverDnZungqr(h, m, n, k, cu(a), lda, cu(tau), cu(w), lw, info);
   }
   static cusolverStatus_t syevd_ws(cusolverDnHandle_t h, cusolverEigMode_t j, cublasFillMode_t u,
                                    int n, T* a, int lda, R* w, int* lw) {
-    if constexpr (std::is_same_v<T, float>) return cusolverDnSsyevd_bufferSize(h, j, u, n, a, lda, w, lw);
-    else if constexpr (std::is_same_v<T, double>) return cusolverDnDsyevd_bufferSize(h, j, u, n, a, lda, w, lw);
-    else if constexpr (std::is_same_v<T, complex64>) return cusolverDnCheevd_bufferSize(h, j, u, n, cu(a), lda, w, lw);
-    else return cusolverDnZheevd_bufferSize(h, j, u, n, cu(a), lda, w, lw);
+    if constexpr (std::is_same_v<T, float>)
+      return cusolverDnSsyevd_bufferSize(h, j, u, n, a, lda, w, lw);
+    else if constexpr (std::is_same_v<T, double>)
+      return cusolverDnDsyevd_bufferSize(h, j, u, n, a, lda, w, lw);
+    else if constexpr (std::is_same_v<T, complex64>)
+      return cusolverDnCheevd_bufferSize(h, j, u, n, cu(a), lda, w, lw);
+    else
+      return cusolverDnZheevd_bufferSize(h, j, u, n, cu(a), lda, w, lw);
   }
   static cusolverStatus_t syevd(cusolverDnHandle_t h, cusolverEigMode_t j, cublasFillMode_t u,
                                 int n, T* a, int lda, R* w, T* work, int lw, int* info) {
-    if constexpr (std::is_same_v<T, float>) return cusolverDnSsyevd(h, j, u, n, a, lda, w, work, lw, info);
-    else if constexpr (std::is_same_v<T, double>) return cusolverDnDsyevd(h, j, u, n, a, lda, w, work, lw, info);
-    else if constexpr (std::is_same_v<T, complex64>) return cusolverDnCheevd(h, j, u, n, cu(a), lda, w, cu(work), lw, info);
-    else return cusolverDnZheevd(h, j, u, n, cu(a), lda, w, cu(work), lw, info);
+    if constexpr (std::is_same_v<T, float>)
+      return cusolverDnSsyevd(h, j, u, n, a, lda, w, work, lw, info);
+    else if constexpr (std::is_same_v<T, double>)
+      return cusolverDnDsyevd(h, j, u, n, a, lda, w, work, lw, info);
+    else if constexpr (std::is_same_v<T, complex64>)
+      return cusolverDnCheevd(h, j, u, n, cu(a), lda, w, cu(work), lw, info);
+    else
+      return cusolverDnZheevd(h, j, u, n, cu(a), lda, w, cu(work), lw, info);
   }
   static cusolverStatus_t gesvdj_ws(cusolverDnHandle_t h, cusolverEigMode_t j, int econ, int m,
                                     int n, T* a, int lda, R* s, T* u, int ldu, T* v, int ldv,
                                     int* lw, gesvdjInfo_t p) {
     TC_PICK(gesvdj_bufferSize, h, j, econ, m, n, cu(a), lda, s, cu(u), ldu, cu(v), ldv, lw, p);
   }
-  static cusolverStatus_t gesvdj(cusolverDnHandle_t h, cusolverEigMode_t j, int econ, int m,
-                                 int n, T* a, int lda, R* s, T* u, int ldu, T* v, int ldv, T* w,
-                                 int lw, int* info, gesvdjInfo_t p) {
+  static cusolverStatus_t gesvdj(cusolverDnHandle_t h, cusolverEigMode_t j, int econ, int m, int n,
+                                 T* a, int lda, R* s, T* u, int ldu, T* v, int ldv, T* w, int lw,
+                                 int* info, gesvdjInfo_t p) {
     TC_PICK(gesvdj, h, j, econ, m, n, cu(a), lda, s, cu(u), ldu, cu(v), ldv, cu(w), lw, info, p);
   }
   static cublasStatus_t trsm(cublasHandle_t h, cublasFillMode_t u, cublasOperation_t t,
-                             cublasDiagType_t d, int m, int n, const T* a, int lda, T* b,
-                             int ldb) {
+                             cublasDiagType_t d, int m, int n, const T* a, int lda, T* b, int ldb) {
     const T one(1);
     if constexpr (std::is_same_v<T, float>)
       return cublasStrsm(h, CUBLAS_SIDE_LEFT, u, t, d, m, n, &one, a, lda, b, ldb);
@@ -217,10 +236,10 @@ void cholesky_solve_cuda(const Tensor& f, const Tensor& rhs, bool upper) {
     Mats gf(f), gb(rhs);
     Tensor info = zeros({1}, TensorOptions(DType::Int32).device(f.device()));
     for (int64_t b = 0; b < gf.batch; ++b)
-      TC_CUSOLVER_CHECK(Solver<T>::potrs(
-          h, upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER, int(gf.rows), int(gb.cols),
-          f.data<T>() + b * gf.step(), gf.ld(), rhs.data<T>() + b * gb.step(), gb.ld(),
-          info.data<int>()));
+      TC_CUSOLVER_CHECK(Solver<T>::potrs(h, upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER,
+                                         int(gf.rows), int(gb.cols), f.data<T>() + b * gf.step(),
+                                         gf.ld(), rhs.data<T>() + b * gb.step(), gb.ld(),
+                                         info.data<int>()));
   });
 }
 
@@ -251,10 +270,9 @@ void lu_solve_cuda(const Tensor& lu, const Tensor& piv, const Tensor& rhs, char 
     const auto op = trans == 'N' ? CUBLAS_OP_N : trans == 'T' ? CUBLAS_OP_T : CUBLAS_OP_C;
     Tensor info = zeros({1}, TensorOptions(DType::Int32).device(lu.device()));
     for (int64_t b = 0; b < ga.batch; ++b)
-      TC_CUSOLVER_CHECK(Solver<T>::getrs(h, op, int(ga.rows), int(gb.cols),
-                                         lu.data<T>() + b * ga.step(), ga.ld(),
-                                         piv.data<int>() + b * ga.rows,
-                                         rhs.data<T>() + b * gb.step(), gb.ld(), info.data<int>()));
+      TC_CUSOLVER_CHECK(Solver<T>::getrs(
+          h, op, int(ga.rows), int(gb.cols), lu.data<T>() + b * ga.step(), ga.ld(),
+          piv.data<int>() + b * ga.rows, rhs.data<T>() + b * gb.step(), gb.ld(), info.data<int>()));
   });
 }
 
@@ -266,10 +284,10 @@ void triangular_solve_cuda(const Tensor& a, const Tensor& rhs, bool upper, char 
     Mats ga(a), gb(rhs);
     const auto op = trans == 'N' ? CUBLAS_OP_N : trans == 'T' ? CUBLAS_OP_T : CUBLAS_OP_C;
     for (int64_t b = 0; b < ga.batch; ++b)
-      TC_CUBLAS_LA_CHECK(Solver<T>::trsm(
-          h, upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER, op,
-          unit ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT, int(ga.rows), int(gb.cols),
-          a.data<T>() + b * ga.step(), ga.ld(), rhs.data<T>() + b * gb.step(), gb.ld()));
+      TC_CUBLAS_LA_CHECK(Solver<T>::trsm(h, upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER,
+                                         op, unit ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT,
+                                         int(ga.rows), int(gb.cols), a.data<T>() + b * ga.step(),
+                                         ga.ld(), rhs.data<T>() + b * gb.step(), gb.ld()));
   });
 }
 
@@ -344,7 +362,8 @@ void svd_cuda(const Tensor& a, const Tensor& s, const Tensor& u, const Tensor& v
     const int ucols = full ? m : k, vcols = full ? n : k;
     const auto job = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
     // gesvdj returns V (n x vcols, column-major); Vh is written into `vh` afterwards.
-    Tensor ubuf = vectors ? u : empty({g.batch, ucols, m}, TensorOptions(a.dtype()).device(a.device()));
+    Tensor ubuf =
+        vectors ? u : empty({g.batch, ucols, m}, TensorOptions(a.dtype()).device(a.device()));
     Tensor vbuf = empty({g.batch, vcols, n}, TensorOptions(a.dtype()).device(a.device()));
     gesvdjInfo_t params = nullptr;
     TC_CUSOLVER_CHECK(cusolverDnCreateGesvdjInfo(&params));
@@ -354,11 +373,11 @@ void svd_cuda(const Tensor& a, const Tensor& s, const Tensor& u, const Tensor& v
                                            std::max(1, n), &lw, params));
     Tensor work = workspace<T>(lw, a);
     for (int64_t b = 0; b < g.batch; ++b)
-      TC_CUSOLVER_CHECK(Solver<T>::gesvdj(
-          h, job, econ, m, n, a.data<T>() + b * g.step(), g.ld(), s.data<R>() + b * k,
-          ubuf.data<T>() + b * int64_t(ucols) * m, std::max(1, m),
-          vbuf.data<T>() + b * int64_t(vcols) * n, std::max(1, n), work.data<T>(), lw,
-          info.data<int>() + b, params));
+      TC_CUSOLVER_CHECK(Solver<T>::gesvdj(h, job, econ, m, n, a.data<T>() + b * g.step(), g.ld(),
+                                          s.data<R>() + b * k,
+                                          ubuf.data<T>() + b * int64_t(ucols) * m, std::max(1, m),
+                                          vbuf.data<T>() + b * int64_t(vcols) * n, std::max(1, n),
+                                          work.data<T>(), lw, info.data<int>() + b, params));
     cusolverDnDestroyGesvdjInfo(params);
     if (vectors) {
       // vbuf[b] as a [vcols, n] tensor is V^T; the vh buffer [n, vcols] holds Vh^T = conj(V).

@@ -86,7 +86,9 @@ def reference_names(module_path, kind):
         elif kind == "functions":
             if isinstance(obj, type) or inspect.ismodule(obj) or not callable(obj):
                 continue
-            if getattr(obj, "__module__", "") in ("typing", "builtins") and not inspect.isbuiltin(obj):
+            if getattr(obj, "__module__", "") in ("typing", "builtins") and not inspect.isbuiltin(
+                obj
+            ):
                 continue
         else:  # all public callables (functions and module classes)
             if inspect.ismodule(obj) or not callable(obj):

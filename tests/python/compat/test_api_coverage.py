@@ -32,8 +32,9 @@ def test_linalg_and_fft_complete(cov):
         assert not missing, f"{name} lacks {missing}"
 
 
-@pytest.mark.xfail(reason="issue 22 point 5: remaining torch 1.13 names not implemented yet",
-                   strict=False)
+@pytest.mark.xfail(
+    reason="issue 22 point 5: remaining torch 1.13 names not implemented yet", strict=False
+)
 def test_coverage_target(cov):
     groups, ratio, present, total = cov
     missing = {g: m for g, (_, _, m) in groups.items() if m}

@@ -77,15 +77,23 @@ def test_factorizations_match_torch(torch_ref, dtype):
     close(np.sort_complex(ev.reshape(-1)), np.sort_complex(tev.reshape(-1)), dtype, 100)
     close(LA.pinv(A[..., :3]), torch.linalg.pinv(ta[..., :3]).numpy(), dtype, 100)
     close(LA.matrix_exp(A * 0.3), torch.linalg.matrix_exp(ta * 0.3).numpy(), dtype, 100)
-    close(LA.householder_product(*tc.geqrf(A)), torch.linalg.householder_product(*torch.geqrf(ta)).numpy(), dtype, 10)
-    np.testing.assert_array_equal(
-        LA.matrix_rank(A).numpy(), torch.linalg.matrix_rank(ta).numpy()
+    close(
+        LA.householder_product(*tc.geqrf(A)),
+        torch.linalg.householder_product(*torch.geqrf(ta)).numpy(),
+        dtype,
+        10,
     )
+    np.testing.assert_array_equal(LA.matrix_rank(A).numpy(), torch.linalg.matrix_rank(ta).numpy())
     for ordv in ("fro", "nuc", 1, -1, 2, -2, float("inf"), float("-inf")):
         close(LA.matrix_norm(A, ordv), torch.linalg.matrix_norm(ta, ordv).numpy(), dtype, 10)
         close(LA.cond(A, ordv), torch.linalg.cond(ta, ordv).numpy(), dtype, 1e3)
     for ordv in (2, 1, 0, 3.5, float("inf"), float("-inf")):
-        close(LA.vector_norm(A, ordv, dim=(-1,)), torch.linalg.vector_norm(ta, ordv, dim=-1).numpy(), dtype, 10)
+        close(
+            LA.vector_norm(A, ordv, dim=(-1,)),
+            torch.linalg.vector_norm(ta, ordv, dim=-1).numpy(),
+            dtype,
+            10,
+        )
     close(LA.norm(A), torch.linalg.norm(ta).numpy(), dtype, 10)
 
 
@@ -123,7 +131,9 @@ def test_legacy_forms_match_torch(torch_ref):
     L = H.cholesky()
     close(L, th.cholesky().numpy(), "float64")
     close(tc.cholesky_solve(B, L), torch.cholesky_solve(tb, th.cholesky()).numpy(), "float64", 10)
-    close(tc.cholesky_inverse(L[0]), torch.cholesky_inverse(th[0].cholesky()).numpy(), "float64", 10)
+    close(
+        tc.cholesky_inverse(L[0]), torch.cholesky_inverse(th[0].cholesky()).numpy(), "float64", 10
+    )
     LU, piv = tc.lu(A)
     tLU, tpiv = torch.lu(ta)
     close(tc.lu_solve(B, LU, piv), torch.lu_solve(tb, tLU, tpiv).numpy(), "float64", 10)
@@ -144,8 +154,11 @@ def test_legacy_forms_match_torch(torch_ref):
         for tr in (True, False):
             close(
                 tc.ormqr(qa, tau, B if left else B.transpose(-2, -1), left=left, transpose=tr),
-                torch.ormqr(*torch.geqrf(ta), tb if left else tb.transpose(-2, -1), left=left, transpose=tr).numpy(),
-                "float64", 10,
+                torch.ormqr(
+                    *torch.geqrf(ta), tb if left else tb.transpose(-2, -1), left=left, transpose=tr
+                ).numpy(),
+                "float64",
+                10,
             )
     close(tc.orgqr(qa, tau), torch.orgqr(*torch.geqrf(ta)).numpy(), "float64", 10)
     close(tc.pinverse(A), torch.pinverse(ta).numpy(), "float64", 100)
@@ -154,8 +167,16 @@ def test_legacy_forms_match_torch(torch_ref):
     m = [A[0], A[1], A[0]]
     close(tc.chain_matmul(*m), torch.chain_matmul(ta[0], ta[1], ta[0]).numpy(), "float64", 10)
     x = T(np.array([1.0, 2.0, 3.0]))
-    close(tc.vander(x), torch.vander(torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64)).numpy(), "float64")
-    close(tc.vander(x, 4, True), torch.vander(torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64), 4, True).numpy(), "float64")
+    close(
+        tc.vander(x),
+        torch.vander(torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64)).numpy(),
+        "float64",
+    )
+    close(
+        tc.vander(x, 4, True),
+        torch.vander(torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64), 4, True).numpy(),
+        "float64",
+    )
     for name in ("eig", "lstsq", "matrix_rank"):
         with pytest.raises(RuntimeError, match="deprecated since version 1.9"):
             getattr(tc, name)(A[0], A[0]) if name == "lstsq" else getattr(tc, name)(A[0])
@@ -186,7 +207,12 @@ def test_errors_match_torch(torch_ref):
     _, info = LA.inv_ex(T(sing))
     assert info.tolist() == torch.linalg.inv_ex(torch.from_numpy(sing)).info.tolist()
     _, info = LA.solve_ex(T(sing), T(np.ones((2, 3, 1))))
-    assert info.tolist() == torch.linalg.solve_ex(torch.from_numpy(sing), torch.ones(2, 3, 1, dtype=torch.float64)).info.tolist()
+    assert (
+        info.tolist()
+        == torch.linalg.solve_ex(
+            torch.from_numpy(sing), torch.ones(2, 3, 1, dtype=torch.float64)
+        ).info.tolist()
+    )
     _, _, info = LA.lu_factor_ex(T(sing))
     assert info.tolist() == torch.linalg.lu_factor_ex(torch.from_numpy(sing)).info.tolist()
     with pytest.raises(LA.LinAlgError, match="singular"):
@@ -200,7 +226,9 @@ def test_errors_match_torch(torch_ref):
 
 
 def test_bad_arguments():
-    with pytest.raises(TypeError, match="Expected a floating point or complex tensor as input. Got Long"):
+    with pytest.raises(
+        TypeError, match="Expected a floating point or complex tensor as input. Got Long"
+    ):
         LA.inv(tc.ones(2, 2, dtype=tc.int64))
     with pytest.raises(ValueError, match="must be batches of square matrices, but they are 2 by 3"):
         LA.det(tc.ones(2, 3))
@@ -232,7 +260,11 @@ def test_empty_inputs(torch_ref, shape):
         np.testing.assert_allclose(got.numpy(), exp.numpy())
     U, S, Vh = LA.svd(A)
     tU, tS, tVh = torch.linalg.svd(ta)
-    assert (tuple(U.shape), tuple(S.shape), tuple(Vh.shape)) == (tuple(tU.shape), tuple(tS.shape), tuple(tVh.shape))
+    assert (tuple(U.shape), tuple(S.shape), tuple(Vh.shape)) == (
+        tuple(tU.shape),
+        tuple(tS.shape),
+        tuple(tVh.shape),
+    )
     Q, R = LA.qr(A)
     tQ, tR = torch.linalg.qr(ta)
     assert (tuple(Q.shape), tuple(R.shape)) == (tuple(tQ.shape), tuple(tR.shape))
@@ -249,7 +281,9 @@ def test_broadcast_expanded_and_noncontiguous():
     big = T(rand((4, 8), "float64", 2))
     view = big[:, ::2]  # strided columns
     np.testing.assert_allclose(LA.inv(view).numpy(), np.linalg.inv(big.numpy()[:, ::2]), rtol=1e-10)
-    np.testing.assert_allclose(LA.det(view.t()).numpy(), np.linalg.det(big.numpy()[:, ::2].T), rtol=1e-10)
+    np.testing.assert_allclose(
+        LA.det(view.t()).numpy(), np.linalg.det(big.numpy()[:, ::2].T), rtol=1e-10
+    )
 
 
 def test_batched_parallel_equals_per_matrix():
@@ -286,7 +320,9 @@ def test_ill_conditioned():
     a[:, 2] = a[:, 0] + a[:, 1]
     b = rand((6, 2), "float64", 2)
     sol = LA.lstsq(T(a), T(b), driver="gelsd")
-    np.testing.assert_allclose(sol.solution.numpy(), np.linalg.lstsq(a, b, rcond=None)[0], rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(
+        sol.solution.numpy(), np.linalg.lstsq(a, b, rcond=None)[0], rtol=1e-8, atol=1e-10
+    )
     assert sol.rank.item() == 2
 
 
