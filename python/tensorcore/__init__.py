@@ -79,6 +79,9 @@ if "nn" in globals():
     from . import _toplevel_aliases  # noqa: E402
 
     _toplevel_aliases.install(globals())
+from . import _more_ops  # noqa: E402
+
+_more_ops.install(globals())
 
 __version__ = "0.1.0"
 

@@ -11,7 +11,7 @@ pytest.importorskip("torchaudio")
 import api_coverage_util  # noqa: E402
 
 TARGET = 0.98
-FLOOR = 0.83  # 83.9% measured when the test was last updated; raise it as names land
+FLOOR = 0.87  # 87.4% measured when the test was last updated; raise it as names land
 
 
 @pytest.fixture(scope="module")
