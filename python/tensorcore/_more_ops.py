@@ -402,6 +402,13 @@ def combinations(input, r=2, with_replacement=False):
     if input.dim() != 1:
         raise RuntimeError(f"Expect a 1D vector, but got shape {list(input.shape)}")
     n = input.shape[0]
+    if not isinstance(r, int) or r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    count = math.comb(n + r - 1, r) if with_replacement else (math.comb(n, r) if r <= n else 0)
+    if count * max(r, 1) > 2**31:
+        raise ValueError(f"combinations(): {count} combinations of length {r} is too large")
+    if count == 0:
+        return _C.empty([0, r], dtype=input.dtype, device=input.device)
     gen = itertools.combinations_with_replacement if with_replacement else itertools.combinations
     idx = list(gen(range(n), r))
     if not idx:
@@ -562,8 +569,14 @@ _METHODS = {
 
 
 def install(namespace):
-    for fn in _FUNCTIONS:
-        namespace.setdefault(fn.__name__, fn)
-    for name, fn in _METHODS.items():
-        if fn is not None and not hasattr(Tensor, name):
+    from ._argcheck import harden
+
+    table = {fn.__name__: fn for fn in _FUNCTIONS}
+    harden(table, "tensorcore")
+    for name, fn in table.items():
+        namespace.setdefault(name, fn)
+    methods = {k: v for k, v in _METHODS.items() if v is not None}
+    harden(methods, "Tensor")
+    for name, fn in methods.items():
+        if not hasattr(Tensor, name):
             setattr(Tensor, name, fn)

@@ -2,8 +2,6 @@
 nn.functional ops (torch.conv2d, torch.softmax, ...), with torch's top-level signatures.
 Installed by tensorcore/__init__.py; names the package already has are left alone."""
 
-import functools
-
 
 def _inplace_alias(name):
     def fn(input, *args, **kwargs):
@@ -32,11 +30,12 @@ _SAME_AS_F = (
 
 
 def install(namespace):
+    from ._argcheck import harden
     from .nn import functional as F
 
-    for name in _INPLACE:
-        if name not in namespace:
-            namespace[name] = _inplace_alias(name)
+    aliases = {name: _inplace_alias(name) for name in _INPLACE if name not in namespace}
+    harden(aliases, "tensorcore")
+    namespace.update(aliases)
     for name in _SAME_AS_F:
         if name not in namespace and hasattr(F, name):
             namespace[name] = getattr(F, name)
@@ -66,14 +65,18 @@ def install(namespace):
             input, kernel_size, stride, padding, dilation, ceil_mode, return_indices=True
         )
 
-    for fn in (
-        softmax,
-        log_softmax,
-        layer_norm,
-        group_norm,
-        rrelu,
-        adaptive_max_pool1d,
-        max_pool1d_with_indices,
-    ):
-        if fn.__name__ not in namespace:
-            namespace[fn.__name__] = functools.wraps(fn)(fn)
+    wrapped = {
+        fn.__name__: fn
+        for fn in (
+            softmax,
+            log_softmax,
+            layer_norm,
+            group_norm,
+            rrelu,
+            adaptive_max_pool1d,
+            max_pool1d_with_indices,
+        )
+        if fn.__name__ not in namespace
+    }
+    harden(wrapped, "tensorcore")
+    namespace.update(wrapped)

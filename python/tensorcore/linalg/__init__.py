@@ -555,6 +555,10 @@ def matmul(input, other):
     return _C.matmul(input, other)
 
 
+from .._argcheck import harden as _harden  # noqa: E402
+
+_harden(globals(), "tensorcore.linalg")
+
 from . import _legacy  # noqa: E402,F401
 
 __all__ = [

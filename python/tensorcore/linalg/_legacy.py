@@ -263,6 +263,11 @@ def _H(self):
 
 
 def install(namespace):
+    from .._argcheck import harden
+
+    table = {fn.__name__: fn for fn in _FUNCTIONS}
+    harden(table, "tensorcore")
+    _FUNCTIONS[:] = list(table.values())
     if not hasattr(Tensor, "mH"):
         Tensor.mH = property(
             _mH, doc="Conjugate transpose of the last two dimensions (torch 1.13)."
@@ -271,7 +276,16 @@ def install(namespace):
         Tensor.H = property(_H, doc="Conjugate transpose of a matrix (torch 1.13).")
     if not hasattr(Tensor, "adjoint"):
         Tensor.adjoint = _mH
-    namespace.setdefault("adjoint", _mH)
+    if "adjoint" not in namespace:
+
+        def adjoint(input):
+            if not isinstance(input, Tensor):
+                raise TypeError(
+                    f"adjoint(): argument 'input' must be Tensor, not {type(input).__name__}"
+                )
+            return _mH(input)
+
+        namespace["adjoint"] = adjoint
     for name in ("addmm", "addmv", "addr", "baddbmm", "addbmm"):
         fn = namespace.get(name, addbmm if name == "addbmm" else None)
         if fn is not None and not hasattr(Tensor, name + "_"):
