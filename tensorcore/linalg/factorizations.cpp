@@ -467,6 +467,22 @@ std::pair<Tensor, Tensor> lu_diag_and_sign(const Tensor& A) {
   Tensor sign = rsub(mul(remainder(swaps, scalar_tensor(2, DType::Int64, A.device())), 2), 1);
   return {d, to_dtype(sign, A.dtype())};
 }
+// gA = g * adj(A)^H through the SVD A = U S V^H, valid for singular A as well (torch 1.13's
+// route there): adj(A) = det(U) det(V^H) V adj(S) U^H, adj(S)_ii = prod_{j != i} s_j.
+Tensor det_backward_svd(const Tensor& g, const Tensor& A) {
+  auto [U, S, Vh] = svd(A, false);
+  const int64_t n = S.size(-1);
+  // prod_{j != i} s_j as exclusive prefix * suffix products (no division by a zero s_i)
+  Tensor ones1 = ones_like(narrow(S, -1, 0, 1));
+  Tensor prefix = cat({ones1, narrow(cumprod(S, -1), -1, 0, n - 1)}, -1);
+  Tensor suffix = flip(cat({ones1, narrow(cumprod(flip(S, {-1}), -1), -1, 0, n - 1)}, -1), {-1});
+  Tensor adjS = to_dtype(mul(prefix, suffix), A.dtype());
+  Tensor phase = mul(det(U), det(Vh));  // |phase| = 1
+  Tensor c = unsqueeze(unsqueeze(mul(g, conj(phase)), -1), -1);
+  // adj(A)^H = conj(phase) U adj(S) V^H
+  return mul(c, matmul(mul(U, unsqueeze(adjS, -2)), Vh));
+}
+
 }  // namespace
 
 Tensor det(const Tensor& A) {
@@ -482,8 +498,12 @@ Tensor det(const Tensor& A) {
     autograd::record("LinalgDetBackward0", {A}, {out}, {A, out},
                      [](const TensorList& s, const TensorList& g) -> TensorList {
                        // d det = det tr(A^{-1} dA)  =>  gA = g conj(det) A^{-H}
-                       Tensor c = unsqueeze(unsqueeze(mul(g[0], conj(s[1])), -1), -1);
-                       return {mul(c, mH(inv(s[0])))};
+                       const bool singular = !all(ne(s[1], zeros_like(s[1]))).item<bool>();
+                       if (!singular) {
+                         Tensor c = unsqueeze(unsqueeze(mul(g[0], conj(s[1])), -1), -1);
+                         return {mul(c, mH(inv(s[0])))};
+                       }
+                       return {det_backward_svd(g[0], s[0])};
                      });
   }
   return out;
