@@ -28,6 +28,7 @@
 
 #include "bind.h"
 #include "mem_overlap.h"
+#include "tensorcore/linalg/linalg.h"
 
 namespace tc::python {
 namespace {
@@ -164,6 +165,8 @@ py::handle guarded_impl(py::detail::function_call& call) {
     throw NotImplementedError(with_op(call.func, e));
   } catch (const ValueError& e) {
     throw ValueError(with_op(call.func, e));
+  } catch (const linalg::LinAlgError& e) {
+    throw linalg::LinAlgError(with_op(call.func, e));
   } catch (const Error& e) {
     throw Error(with_op(call.func, e));
   } catch (const py::reference_cast_error&) {

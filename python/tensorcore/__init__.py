@@ -63,7 +63,9 @@ import importlib as _importlib  # noqa: E402
 
 # A subpackage whose area was left out of the build (-DTC_SKIP_AREAS) is not imported.
 _NEEDS_BINDING = {"audio": "_audio"}
-for _sub in ("fft", "cuda", "nn", "optim", "backends", "amp", "audio", "vision", "multiprocessing"):
+for _sub in (
+    "fft", "linalg", "cuda", "nn", "optim", "backends", "amp", "audio", "vision", "multiprocessing"
+):
     if _sub in _NEEDS_BINDING and not hasattr(_C, _NEEDS_BINDING[_sub]):
         continue
     if _os.path.isdir(_os.path.join(_os.path.dirname(__file__), _sub)):
@@ -73,6 +75,15 @@ for _sub in ("fft", "cuda", "nn", "optim", "backends", "amp", "audio", "vision",
 from . import _extra_ops  # noqa: E402
 
 _extra_ops.install(globals())
+if "linalg" in globals():
+    globals()["linalg"]._legacy.install(globals())
+if "nn" in globals():
+    from . import _toplevel_aliases  # noqa: E402
+
+    _toplevel_aliases.install(globals())
+from . import _more_ops  # noqa: E402
+
+_more_ops.install(globals())
 
 __version__ = "0.1.0"
 

@@ -75,7 +75,10 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
         elif inferred.is_complex:
             arr = arr.astype(np.complex64 if inferred == _C.complex64 else np.complex128)
         # ascontiguousarray turns 0-d into 1-d (NumPy < 2): reshape back.
-        out = _C.from_numpy(np.ascontiguousarray(arr).reshape(arr.shape)).to(inferred, copy=True)
+        # Straight to the requested dtype: tensor([0.3], dtype=float64) must not round through
+        # the inferred float32.
+        target = inferred if dtype is None else dtype
+        out = _C.from_numpy(np.ascontiguousarray(arr).reshape(arr.shape)).to(target, copy=True)
     if dtype is not None or device is not None:
         out = out.to(dtype=dtype, device=device)
     if requires_grad:

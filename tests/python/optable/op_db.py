@@ -520,9 +520,10 @@ def _all_ops():
     from op_db_reduce import OPS as R
     from op_db_shape import OPS as S
     from op_db_misc import OPS as M
+    from op_db_linalg import OPS as LA
     from op_db_dtypes import EXTRA_DTYPES
 
-    ops = E + R + S + M
+    ops = E + R + S + M + LA
     for op in ops:
         op.dtypes += tuple(d for d in EXTRA_DTYPES.get(op.name, ()) if d not in op.dtypes)
     return ops
