@@ -27,13 +27,81 @@ struct OpenSpan {
   size_t index;
 };
 
+// What every span records, kept small (56 bytes) so the hot path writes one cache line; names
+// that are not static, inputs and stacks live in `extras`.
+struct Record {
+  const std::string* static_name;
+  int64_t start_ns;
+  int64_t end_ns;
+  int64_t id;
+  int64_t parent_id;
+  int64_t sequence_nr;
+  int32_t extra;  // index into ThreadBuffer::extras, -1: none
+  EventType type;
+};
+
+struct Extra {
+  std::string name;
+  std::vector<std::vector<int64_t>> shapes;
+  std::vector<std::string> dtypes;
+  std::vector<std::string> stack;
+  std::vector<std::vector<int64_t>> int_args;
+  uint64_t lane = 0;  // External spans: the lane (tid) they are drawn on, 0: the thread's
+};
+
+// Records in fixed chunks: appending never moves what is already there.
+class RecordLog {
+ public:
+  static constexpr size_t kChunk = 4096;
+  Record& push() {
+    if (size_ == chunks_.size() * kChunk) chunks_.emplace_back(new Record[kChunk]);
+    Record& r = chunks_[size_ / kChunk][size_ % kChunk];
+    ++size_;
+    return r;
+  }
+  Record& operator[](size_t i) { return chunks_[i / kChunk][i % kChunk]; }
+  size_t size() const { return size_; }
+  void pop_back() { --size_; }
+  void clear() {
+    chunks_.clear();
+    size_ = 0;
+  }
+
+ private:
+  std::vector<std::unique_ptr<Record[]>> chunks_;
+  size_t size_ = 0;
+};
+
+// The buffer is written by its own thread and read by stop(): a spin lock is enough (and
+// cheaper than a mutex on the hot path).
+class SpinLock {
+ public:
+  void lock() {
+    while (flag_.test_and_set(std::memory_order_acquire)) {
+    }
+  }
+  void unlock() { flag_.clear(std::memory_order_release); }
+
+ private:
+  std::atomic_flag flag_ = ATOMIC_FLAG_INIT;
+};
+
 struct ThreadBuffer {
-  std::mutex mu;
+  SpinLock mu;
   uint64_t tid = 0;
   uint32_t generation = 0;
-  std::vector<Event> events;
+  RecordLog records;
+  std::vector<Extra> extras;
   std::vector<MemoryEvent> memory;
   std::vector<OpenSpan> open;
+
+  Extra& extra_of(Record& r) {
+    if (r.extra < 0) {
+      r.extra = int32_t(extras.size());
+      extras.emplace_back();
+    }
+    return extras[size_t(r.extra)];
+  }
 };
 
 std::mutex g_registry_mu;
@@ -55,14 +123,23 @@ const bool g_atfork_registered = [] {
   return true;
 }();
 
+std::shared_ptr<ThreadBuffer> new_buffer() {
+  auto b = std::make_shared<ThreadBuffer>();
+  b->tid = os_thread_id();
+  std::lock_guard<std::mutex> lock(g_registry_mu);
+  g_buffers.push_back(b);
+  return b;
+}
+
 ThreadBuffer& local_buffer() {
-  thread_local std::shared_ptr<ThreadBuffer> buffer = [] {
-    auto b = std::make_shared<ThreadBuffer>();
-    b->tid = os_thread_id();
-    std::lock_guard<std::mutex> lock(g_registry_mu);
-    g_buffers.push_back(b);
-    return b;
-  }();
+  // The owning pointer keeps the buffer registered while the thread lives; the raw pointer is
+  // the fast path.
+  thread_local std::shared_ptr<ThreadBuffer> owner;
+  thread_local ThreadBuffer* buffer = nullptr;
+  if (!buffer) [[unlikely]] {
+    owner = new_buffer();
+    buffer = owner.get();
+  }
   return *buffer;
 }
 
@@ -70,7 +147,8 @@ ThreadBuffer& local_buffer() {
 void sync_generation(ThreadBuffer& buf, uint32_t generation) {
   if (buf.generation != generation) {
     buf.generation = generation;
-    buf.events.clear();
+    buf.records.clear();
+    buf.extras.clear();
     buf.memory.clear();
     buf.open.clear();
   }
@@ -111,14 +189,32 @@ Result stop() {
   result.end_ns = now_ns();
   const uint32_t generation = g_generation.fetch_add(1);
   for (auto& b : g_buffers) {
-    std::lock_guard<std::mutex> blk(b->mu);
+    std::lock_guard<SpinLock> blk(b->mu);
     if (b->generation != generation) continue;
-    for (Event& e : b->events) {
-      if (e.end_ns < 0) e.end_ns = result.end_ns;  // open at stop (an op that never returned)
-      result.events.push_back(std::move(e));
+    for (size_t i = 0; i < b->records.size(); ++i) {
+      Record& rec = b->records[i];
+      Event& e = result.events.emplace_back();
+      e.start_ns = rec.start_ns;
+      e.end_ns = rec.end_ns < 0 ? result.end_ns : rec.end_ns;  // open at stop: never returned
+      e.tid = b->tid;
+      e.id = rec.id;
+      e.parent_id = rec.parent_id;
+      e.sequence_nr = rec.sequence_nr;
+      e.type = rec.type;
+      if (rec.extra >= 0) {
+        Extra& x = b->extras[size_t(rec.extra)];
+        e.name = std::move(x.name);
+        e.shapes = std::move(x.shapes);
+        e.dtypes = std::move(x.dtypes);
+        e.stack = std::move(x.stack);
+        e.int_args = std::move(x.int_args);
+        if (x.lane) e.tid = x.lane;
+      }
+      if (rec.static_name) e.name = *rec.static_name;
     }
     result.memory.insert(result.memory.end(), b->memory.begin(), b->memory.end());
-    b->events.clear();
+    b->records.clear();
+    b->extras.clear();
     b->memory.clear();
     b->open.clear();
   }
@@ -137,7 +233,10 @@ Result stop() {
   return result;
 }
 
-uint64_t begin(std::string_view name, EventType type, int64_t sequence_nr) {
+namespace {
+
+uint64_t begin_impl(std::string_view name, const std::string* static_name, EventType type,
+                    int64_t sequence_nr) {
   const uint32_t bits = state();
   if (!(bits & detail::kEnabled)) return 0;
   std::vector<std::string> stack;
@@ -148,19 +247,31 @@ uint64_t begin(std::string_view name, EventType type, int64_t sequence_nr) {
   ThreadBuffer& buf = local_buffer();
   const uint32_t generation = g_generation.load(std::memory_order_relaxed);
   const int64_t id = g_next_id.fetch_add(1, std::memory_order_relaxed);
-  std::lock_guard<std::mutex> lock(buf.mu);
+  std::lock_guard<SpinLock> lock(buf.mu);
   sync_generation(buf, generation);
-  Event& e = buf.events.emplace_back();
-  e.name.assign(name.data(), name.size());
-  e.tid = buf.tid;
-  e.id = id;
-  e.parent_id = buf.open.empty() ? -1 : buf.open.back().id;
-  e.type = type;
-  e.sequence_nr = sequence_nr;
-  e.stack = std::move(stack);
-  buf.open.push_back({id, buf.events.size() - 1});
-  e.start_ns = now_ns();  // last, so the bookkeeping above is not charged to the span
+  Record& r = buf.records.push();
+  r.static_name = static_name;
+  r.end_ns = -1;
+  r.id = id;
+  r.parent_id = buf.open.empty() ? -1 : buf.open.back().id;
+  r.sequence_nr = sequence_nr;
+  r.extra = -1;
+  r.type = type;
+  if (!static_name) buf.extra_of(r).name.assign(name.data(), name.size());
+  if (!stack.empty()) buf.extra_of(r).stack = std::move(stack);
+  buf.open.push_back({id, buf.records.size() - 1});
+  r.start_ns = now_ns();  // last, so the bookkeeping above is not charged to the span
   return (uint64_t(generation) << kGenerationShift) | uint64_t(id);
+}
+
+}  // namespace
+
+uint64_t begin(std::string_view name, EventType type, int64_t sequence_nr) {
+  return begin_impl(name, nullptr, type, sequence_nr);
+}
+
+uint64_t begin_static(const std::string* name, EventType type) {
+  return begin_impl({}, name, type, -1);
 }
 
 void end(uint64_t token) {
@@ -169,11 +280,11 @@ void end(uint64_t token) {
   if (generation != g_generation.load(std::memory_order_relaxed)) return;  // session ended
   const int64_t id = int64_t(token & kIdMask);
   ThreadBuffer& buf = local_buffer();
-  std::lock_guard<std::mutex> lock(buf.mu);
+  std::lock_guard<SpinLock> lock(buf.mu);
   if (buf.generation != generation) return;
   for (size_t k = buf.open.size(); k-- > 0;) {
     if (buf.open[k].id == id) {
-      buf.events[buf.open[k].index].end_ns = t;
+      buf.records[buf.open[k].index].end_ns = t;
       buf.open.erase(buf.open.begin() + std::ptrdiff_t(k));
       return;
     }
@@ -184,11 +295,14 @@ void cancel(uint64_t token) {
   const uint32_t generation = uint32_t(token >> kGenerationShift);
   const int64_t id = int64_t(token & kIdMask);
   ThreadBuffer& buf = local_buffer();
-  std::lock_guard<std::mutex> lock(buf.mu);
+  std::lock_guard<SpinLock> lock(buf.mu);
   if (buf.generation != generation || buf.open.empty() || buf.open.back().id != id) return;
   // Only the innermost span can be cancelled, and only while nothing was recorded inside it.
-  if (buf.open.back().index + 1 == buf.events.size()) buf.events.pop_back();
-  else buf.events[buf.open.back().index].end_ns = now_ns();
+  const size_t index = buf.open.back().index;
+  if (index + 1 == buf.records.size() && buf.records[index].extra < 0)
+    buf.records.pop_back();
+  else
+    buf.records[index].end_ns = now_ns();
   buf.open.pop_back();
 }
 
@@ -197,14 +311,14 @@ void set_inputs(uint64_t token, std::vector<std::vector<int64_t>> shapes,
   const uint32_t generation = uint32_t(token >> kGenerationShift);
   const int64_t id = int64_t(token & kIdMask);
   ThreadBuffer& buf = local_buffer();
-  std::lock_guard<std::mutex> lock(buf.mu);
+  std::lock_guard<SpinLock> lock(buf.mu);
   if (buf.generation != generation) return;
   for (size_t k = buf.open.size(); k-- > 0;) {
     if (buf.open[k].id == id) {
-      Event& e = buf.events[buf.open[k].index];
-      e.shapes = std::move(shapes);
-      e.dtypes = std::move(dtypes);
-      e.int_args = std::move(int_args);
+      Extra& x = buf.extra_of(buf.records[buf.open[k].index]);
+      x.shapes = std::move(shapes);
+      x.dtypes = std::move(dtypes);
+      x.int_args = std::move(int_args);
       return;
     }
   }
@@ -214,27 +328,32 @@ void add_external(std::string_view name, int64_t start_ns, int64_t end_ns, uint6
   if (!enabled()) return;
   ThreadBuffer& buf = local_buffer();
   const uint32_t generation = g_generation.load(std::memory_order_relaxed);
-  std::lock_guard<std::mutex> lock(buf.mu);
+  std::lock_guard<SpinLock> lock(buf.mu);
   sync_generation(buf, generation);
-  Event& e = buf.events.emplace_back();
-  e.name.assign(name.data(), name.size());
-  e.start_ns = start_ns;
-  e.end_ns = std::max(start_ns, end_ns);
-  e.tid = tid;
-  e.id = g_next_id.fetch_add(1, std::memory_order_relaxed);
-  e.type = EventType::External;
+  Record& r = buf.records.push();
+  r.static_name = nullptr;
+  r.start_ns = start_ns;
+  r.end_ns = std::max(start_ns, end_ns);
+  r.id = g_next_id.fetch_add(1, std::memory_order_relaxed);
+  r.parent_id = -1;
+  r.sequence_nr = -1;
+  r.extra = -1;
+  r.type = EventType::External;
+  Extra& x = buf.extra_of(r);
+  x.name.assign(name.data(), name.size());
+  x.lane = tid;
 }
 
 void on_autograd_node(int64_t sequence_nr) {
   if (!enabled()) return;
   ThreadBuffer& buf = local_buffer();
-  std::lock_guard<std::mutex> lock(buf.mu);
+  std::lock_guard<SpinLock> lock(buf.mu);
   if (buf.generation != g_generation.load(std::memory_order_relaxed) || buf.open.empty()) return;
   // The op that created the node is the innermost open span. It keeps its first node: the op's
   // own FunctionNode comes before the AccumulateGrad nodes its leaf inputs get when it connects
   // them (a composite op is linked to the first node it built).
-  Event& e = buf.events[buf.open.back().index];
-  if (e.type != EventType::Backward && e.sequence_nr < 0) e.sequence_nr = sequence_nr;
+  Record& r = buf.records[buf.open.back().index];
+  if (r.type != EventType::Backward && r.sequence_nr < 0) r.sequence_nr = sequence_nr;
 }
 
 void on_memory(const void* addr, int64_t bytes, int64_t total_allocated, int8_t device_type,
@@ -242,7 +361,7 @@ void on_memory(const void* addr, int64_t bytes, int64_t total_allocated, int8_t 
   const int64_t t = now_ns();
   ThreadBuffer& buf = local_buffer();
   const uint32_t generation = g_generation.load(std::memory_order_relaxed);
-  std::lock_guard<std::mutex> lock(buf.mu);
+  std::lock_guard<SpinLock> lock(buf.mu);
   sync_generation(buf, generation);
   MemoryEvent& m = buf.memory.emplace_back();
   m.ts_ns = t;

@@ -100,6 +100,9 @@ void set_stack_provider(StackProvider provider);
 // Low-level span API (RecordFunction and the Python binding use it). begin() returns a token,
 // 0 when nothing was recorded (profiler off), that end() takes.
 uint64_t begin(std::string_view name, EventType type, int64_t sequence_nr = -1);
+// The same for a name that outlives the session (the op hook's names): nothing is copied until
+// stop().
+uint64_t begin_static(const std::string* name, EventType type);
 void end(uint64_t token);
 // Drops the open span `token` (a call that turned out not to run the op).
 void cancel(uint64_t token);
