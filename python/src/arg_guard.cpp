@@ -259,8 +259,8 @@ void harden_record(py::detail::function_record* rec) {
         break;
       }
     }
-    original_impls().emplace(
-        rec, Guarded{rec->impl, self_overlap_policy(*rec), profiled_op_name(*rec)});
+    original_impls().emplace(rec,
+                             Guarded{rec->impl, self_overlap_policy(*rec), profiled_op_name(*rec)});
     rec->impl = &guarded_impl;
   }
 }

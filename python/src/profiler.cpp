@@ -73,18 +73,63 @@ void record_inputs(uint64_t token, const std::vector<py::handle>& args) {
 
 // Names that are queries or settings, not ops.
 bool is_query(const std::string& name) {
-  static const std::unordered_set<std::string> skip = {
-      "size", "stride", "dim", "ndimension", "numel", "nelement", "element_size", "data_ptr",
-      "storage_offset", "get_device", "tolist", "numpy", "register_hook", "retain_grad",
-      "requires_grad_", "backward", "manual_seed", "seed", "initial_seed", "promote_types",
-      "can_cast", "use_deterministic_algorithms", "are_deterministic_algorithms_enabled",
-      "autocast_increment_nesting", "autocast_decrement_nesting", "clear_autocast_cache",
-      "effect_names", "next_fast_len", "type", "storage", "untyped_storage", "share_memory_",
-      "pin_memory", "__repr__", "__str__", "__len__", "__hash__", "__bool__", "__index__",
-      "__int__", "__float__", "__complex__", "__format__", "__iter__", "__contains__",
-      "__array__", "__dlpack__", "__dlpack_device__", "__reduce__", "__reduce_ex__",
-      "__getstate__", "__setstate__", "__deepcopy__", "__copy__", "__init__", "__new__",
-      "__sizeof__"};
+  static const std::unordered_set<std::string> skip = {"size",
+                                                       "stride",
+                                                       "dim",
+                                                       "ndimension",
+                                                       "numel",
+                                                       "nelement",
+                                                       "element_size",
+                                                       "data_ptr",
+                                                       "storage_offset",
+                                                       "get_device",
+                                                       "tolist",
+                                                       "numpy",
+                                                       "register_hook",
+                                                       "retain_grad",
+                                                       "requires_grad_",
+                                                       "backward",
+                                                       "manual_seed",
+                                                       "seed",
+                                                       "initial_seed",
+                                                       "promote_types",
+                                                       "can_cast",
+                                                       "use_deterministic_algorithms",
+                                                       "are_deterministic_algorithms_enabled",
+                                                       "autocast_increment_nesting",
+                                                       "autocast_decrement_nesting",
+                                                       "clear_autocast_cache",
+                                                       "effect_names",
+                                                       "next_fast_len",
+                                                       "type",
+                                                       "storage",
+                                                       "untyped_storage",
+                                                       "share_memory_",
+                                                       "pin_memory",
+                                                       "__repr__",
+                                                       "__str__",
+                                                       "__len__",
+                                                       "__hash__",
+                                                       "__bool__",
+                                                       "__index__",
+                                                       "__int__",
+                                                       "__float__",
+                                                       "__complex__",
+                                                       "__format__",
+                                                       "__iter__",
+                                                       "__contains__",
+                                                       "__array__",
+                                                       "__dlpack__",
+                                                       "__dlpack_device__",
+                                                       "__reduce__",
+                                                       "__reduce_ex__",
+                                                       "__getstate__",
+                                                       "__setstate__",
+                                                       "__deepcopy__",
+                                                       "__copy__",
+                                                       "__init__",
+                                                       "__new__",
+                                                       "__sizeof__"};
   if (skip.count(name)) return true;
   if (name.rfind("is_", 0) == 0 || name.rfind("get_", 0) == 0 || name.rfind("set_", 0) == 0)
     return true;
@@ -92,8 +137,7 @@ bool is_query(const std::string& name) {
 }
 
 bool is_dunder(const std::string& name) {
-  return name.size() > 4 && name.rfind("__", 0) == 0 &&
-         name.compare(name.size() - 2, 2, "__") == 0;
+  return name.size() > 4 && name.rfind("__", 0) == 0 && name.compare(name.size() - 2, 2, "__") == 0;
 }
 
 // torch's op name for a Python-visible name: __add__/__radd__ -> add, __iadd__ -> add_,
@@ -104,8 +148,8 @@ std::string torch_name(const std::string& name) {
   if (core == "getitem") return "index";
   if (core == "setitem") return "index_put_";
   static const std::unordered_set<std::string> binary = {
-      "add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "pow", "and",
-      "or",  "xor", "lshift", "rshift"};
+      "add", "sub", "mul", "matmul", "truediv", "floordiv", "mod",
+      "pow", "and", "or",  "xor",    "lshift",  "rshift"};
   bool inplace = false;
   if (core.size() > 1 && core[0] == 'r' && binary.count(core.substr(1))) {
     core = core.substr(1);
@@ -114,10 +158,16 @@ std::string torch_name(const std::string& name) {
     inplace = true;
   }
   static const std::unordered_map<std::string, std::string> renamed = {
-      {"truediv", "div"},         {"floordiv", "floor_divide"}, {"mod", "remainder"},
-      {"and", "bitwise_and"},     {"or", "bitwise_or"},         {"xor", "bitwise_xor"},
-      {"invert", "bitwise_not"},  {"lshift", "bitwise_left_shift"},
-      {"rshift", "bitwise_right_shift"}, {"pos", "positive"}};
+      {"truediv", "div"},
+      {"floordiv", "floor_divide"},
+      {"mod", "remainder"},
+      {"and", "bitwise_and"},
+      {"or", "bitwise_or"},
+      {"xor", "bitwise_xor"},
+      {"invert", "bitwise_not"},
+      {"lshift", "bitwise_left_shift"},
+      {"rshift", "bitwise_right_shift"},
+      {"pos", "positive"}};
   if (auto it = renamed.find(core); it != renamed.end()) core = it->second;
   return inplace ? core + "_" : core;
 }
@@ -146,7 +196,7 @@ std::string scope_prefix(const py::detail::function_record& rec) {
 std::vector<std::string> python_stack() {
   std::vector<std::string> frames;
   if (!PyGILState_Check()) return frames;  // a C++ thread: no Python caller
-  PyFrameObject* f = PyEval_GetFrame();  // borrowed
+  PyFrameObject* f = PyEval_GetFrame();    // borrowed
   Py_XINCREF(f);
   while (f && frames.size() < 128) {
     PyCodeObject* code = PyFrame_GetCode(f);  // new reference
@@ -223,7 +273,7 @@ const std::string* profiled_op_name(const py::detail::function_record& rec) {
 }
 
 uint64_t OpSpan::begin_op(const std::string& name, const py::detail::function_call& call) {
-  const uint64_t token = prof::begin(name, prof::EventType::Op);
+  const uint64_t token = prof::begin_static(&name, prof::EventType::Op);
   if (token && (prof::state() & prof::detail::kShapes)) {
     try {
       record_inputs(token, call.args);

@@ -219,17 +219,15 @@ Result stop() {
     b->open.clear();
   }
   // Threads that have exited hold the only other reference: forget them.
-  g_buffers.erase(std::remove_if(g_buffers.begin(), g_buffers.end(),
-                                 [](const std::shared_ptr<ThreadBuffer>& b) {
-                                   return b.use_count() == 1;
-                                 }),
-                  g_buffers.end());
+  g_buffers.erase(
+      std::remove_if(g_buffers.begin(), g_buffers.end(),
+                     [](const std::shared_ptr<ThreadBuffer>& b) { return b.use_count() == 1; }),
+      g_buffers.end());
   g_running = false;
   std::stable_sort(result.events.begin(), result.events.end(),
                    [](const Event& a, const Event& b) { return a.start_ns < b.start_ns; });
-  std::stable_sort(
-      result.memory.begin(), result.memory.end(),
-      [](const MemoryEvent& a, const MemoryEvent& b) { return a.ts_ns < b.ts_ns; });
+  std::stable_sort(result.memory.begin(), result.memory.end(),
+                   [](const MemoryEvent& a, const MemoryEvent& b) { return a.ts_ns < b.ts_ns; });
   return result;
 }
 

@@ -31,9 +31,7 @@ extern std::atomic<uint32_t> g_state;
 }  // namespace detail
 
 // The one check every hook makes.
-inline bool enabled() {
-  return detail::g_state.load(std::memory_order_relaxed) & detail::kEnabled;
-}
+inline bool enabled() { return detail::g_state.load(std::memory_order_relaxed) & detail::kEnabled; }
 inline uint32_t state() { return detail::g_state.load(std::memory_order_relaxed); }
 inline bool memory_enabled() {
   constexpr uint32_t kBoth = detail::kEnabled | detail::kMemory;
@@ -62,9 +60,9 @@ struct Event {
   int64_t parent_id = -1;
   int64_t sequence_nr = -1;  // autograd link: a forward op and its backward node share it
   EventType type = EventType::Op;
-  std::vector<std::vector<int64_t>> shapes;  // per input; empty for non-tensor inputs
-  std::vector<std::string> dtypes;           // per input; "" for non-tensor inputs
-  std::vector<std::string> stack;            // Python frames, innermost first
+  std::vector<std::vector<int64_t>> shapes;    // per input; empty for non-tensor inputs
+  std::vector<std::string> dtypes;             // per input; "" for non-tensor inputs
+  std::vector<std::string> stack;              // Python frames, innermost first
   std::vector<std::vector<int64_t>> int_args;  // per input: the values of int / int-list args
 };
 
@@ -125,8 +123,7 @@ class RecordFunction {
   RecordFunction(std::string_view name, int64_t sequence_nr, EventType type)
       : token_(enabled() ? begin(name, type, sequence_nr) : 0) {}
   // Records the inputs' shapes and dtypes when record_shapes is on.
-  RecordFunction(std::string_view name, const TensorList& inputs,
-                 EventType type = EventType::Op);
+  RecordFunction(std::string_view name, const TensorList& inputs, EventType type = EventType::Op);
   ~RecordFunction() {
     if (token_) end(token_);
   }

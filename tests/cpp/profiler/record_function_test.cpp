@@ -18,7 +18,8 @@ const profiler::Event* find(const profiler::Result& r, const std::string& name) 
 
 TEST(Profiler, RecordFunctionNestsAndTimes) {
   EXPECT_FALSE(profiler::enabled());
-  { profiler::RecordFunction ignored("before");  // off: nothing recorded
+  {
+    profiler::RecordFunction ignored("before");  // off: nothing recorded
   }
   profiler::start({});
   {
@@ -64,8 +65,10 @@ TEST(Profiler, MemoryEventsAreAttributedToTheOpenSpan) {
   int64_t allocated = 0, freed = 0;
   for (const auto& m : r.memory) {
     if (m.event_id != scope->id) continue;
-    if (m.bytes > 0) allocated += m.bytes;
-    else freed -= m.bytes;
+    if (m.bytes > 0)
+      allocated += m.bytes;
+    else
+      freed -= m.bytes;
   }
   EXPECT_EQ(allocated, 1024);
   EXPECT_EQ(freed, 1024);
