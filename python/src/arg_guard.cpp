@@ -29,6 +29,7 @@
 #include "bind.h"
 #include "mem_overlap.h"
 #include "tensorcore/linalg/linalg.h"
+#include "profiler_hook.h"
 
 namespace tc::python {
 namespace {
@@ -41,6 +42,7 @@ enum class SelfOverlap : uint8_t { kAllow, kRaise, kWarn };
 struct Guarded {
   Impl impl;
   SelfOverlap self_overlap;
+  const std::string* profiled_name;  // tc.profiler's op name, null: not an op (profiler.cpp)
 };
 
 std::unordered_map<const py::detail::function_record*, Guarded>& original_impls() {
@@ -152,9 +154,12 @@ std::string with_op(const py::detail::function_record& rec, const std::exception
 
 py::handle guarded_impl(py::detail::function_call& call) {
   const Guarded& orig = original_impls().at(&call.func);
+  OpSpan span(orig.profiled_name, call);  // tc.profiler's op hook: one relaxed flag check
   try {
     if (orig.self_overlap != SelfOverlap::kAllow) check_self_overlap(call, orig.self_overlap);
-    return orig.impl(call);
+    py::handle result = orig.impl(call);
+    if (result.ptr() == PYBIND11_TRY_NEXT_OVERLOAD) span.cancel();
+    return result;
   } catch (const DecodeError& e) {
     throw DecodeError(with_op(call.func, e));
   } catch (const IndexError& e) {
@@ -257,7 +262,8 @@ void harden_record(py::detail::function_record* rec) {
         break;
       }
     }
-    original_impls().emplace(rec, Guarded{rec->impl, self_overlap_policy(*rec)});
+    original_impls().emplace(rec,
+                             Guarded{rec->impl, self_overlap_policy(*rec), profiled_op_name(*rec)});
     rec->impl = &guarded_impl;
   }
 }

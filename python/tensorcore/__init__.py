@@ -64,7 +64,17 @@ import importlib as _importlib  # noqa: E402
 # A subpackage whose area was left out of the build (-DTC_SKIP_AREAS) is not imported.
 _NEEDS_BINDING = {"audio": "_audio"}
 for _sub in (
-    "fft", "linalg", "cuda", "nn", "optim", "backends", "amp", "audio", "vision", "multiprocessing"
+    "fft",
+    "linalg",
+    "cuda",
+    "nn",
+    "optim",
+    "backends",
+    "amp",
+    "audio",
+    "vision",
+    "multiprocessing",
+    "profiler",
 ):
     if _sub in _NEEDS_BINDING and not hasattr(_C, _NEEDS_BINDING[_sub]):
         continue

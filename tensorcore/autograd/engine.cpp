@@ -7,6 +7,7 @@
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
+#include "tensorcore/profiler/profiler.h"
 
 namespace tc::autograd {
 
@@ -202,6 +203,8 @@ TensorList run_backward(const TensorList& roots, const TensorList& grad_roots, b
       FunctionNode* fn = dynamic_cast<FunctionNode*>(n);
       size_t nout = fn ? fn->output_meta.size() : 1;
       if (grads.size() < nout) grads.resize(nout);
+      profiler::RecordFunction span(profiler::enabled() ? n->name() : std::string(), n->sequence_nr,
+                                    profiler::EventType::Backward);
       out = n->apply(std::move(grads));
       if (!retain_graph) n->release_saved();
     }

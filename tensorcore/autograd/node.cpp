@@ -8,6 +8,7 @@
 #include "tensorcore/ops/elementwise.h"
 #include "tensorcore/ops/reduce.h"
 #include "tensorcore/ops/shape.h"
+#include "tensorcore/profiler/profiler.h"
 
 namespace tc::autograd {
 
@@ -15,7 +16,10 @@ namespace {
 std::atomic<uint64_t> g_sequence{0};
 }
 
-Node::Node() : sequence_nr(g_sequence.fetch_add(1, std::memory_order_relaxed)) {}
+Node::Node() : sequence_nr(g_sequence.fetch_add(1, std::memory_order_relaxed)) {
+  if (profiler::enabled()) [[unlikely]]
+    profiler::on_autograd_node(int64_t(sequence_nr));  // links the creating op to this node
+}
 
 AccumulateGrad::AccumulateGrad(Tensor leaf) : variable(std::move(leaf)) {}
 

@@ -12,6 +12,7 @@
 
 #include "tensorcore/core/error.h"
 #include "tensorcore/core/storage.h"
+#include "tensorcore/profiler/profiler.h"
 
 namespace tc {
 
@@ -55,11 +56,17 @@ struct CpuAllocator final : Allocator {
       throw Error(detail::concat("CPU out of memory: failed to allocate ", nbytes, " bytes"));
     if (total >= kHugePageMin && huge_pages_enabled()) advise_huge_pages(base, total);
     *static_cast<size_t*>(base) = nbytes;
-    g_cpu_bytes.fetch_add(int64_t(nbytes), std::memory_order_relaxed);
-    return {static_cast<char*>(base) + kAlign, base, &CpuAllocator::release};
+    int64_t total_bytes = g_cpu_bytes.fetch_add(int64_t(nbytes), std::memory_order_relaxed);
+    void* data = static_cast<char*>(base) + kAlign;
+    if (profiler::memory_enabled()) [[unlikely]]
+      profiler::on_memory(data, int64_t(nbytes), total_bytes + int64_t(nbytes), 0, -1);
+    return {data, base, &CpuAllocator::release};
   }
   static void release(void* base) {
-    g_cpu_bytes.fetch_sub(int64_t(*static_cast<size_t*>(base)), std::memory_order_relaxed);
+    const int64_t nbytes = int64_t(*static_cast<size_t*>(base));
+    int64_t total_bytes = g_cpu_bytes.fetch_sub(nbytes, std::memory_order_relaxed);
+    if (profiler::memory_enabled()) [[unlikely]]
+      profiler::on_memory(static_cast<char*>(base) + kAlign, -nbytes, total_bytes - nbytes, 0, -1);
     std::free(base);
   }
   void copy(void* dst, Device, const void* src, Device, size_t nbytes) override {

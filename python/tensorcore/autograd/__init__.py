@@ -35,3 +35,4 @@ def grad(
 from .function import Function, FunctionCtx, once_differentiable  # noqa: E402,F401
 from .gradcheck import gradcheck, gradgradcheck, GradcheckError  # noqa: E402,F401
 from . import functional  # noqa: E402,F401
+from . import profiler  # noqa: E402,F401

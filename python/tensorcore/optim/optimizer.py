@@ -10,6 +10,7 @@ from copy import deepcopy
 from itertools import chain
 
 from .. import _C
+from .._profiler_spans import profiled_method
 from .._C import Tensor
 from ..autograd.grad_mode import no_grad
 from ..nn.utils.clip_grad import _zero_grads
@@ -24,6 +25,13 @@ required = _RequiredParameter()
 
 
 class Optimizer:
+    def __init_subclass__(cls, **kwargs):
+        # Subclasses' own step/zero_grad are profiler spans too (Optimizer.step#SGD.step).
+        super().__init_subclass__(**kwargs)
+        for name in ("step", "zero_grad"):
+            if name in cls.__dict__:
+                setattr(cls, name, _profiled(cls.__dict__[name], name))
+
     def __init__(self, params, defaults):
         self.defaults = defaults
         self._optimizer_step_pre_hooks = {}
@@ -218,3 +226,11 @@ def _step_counter():
 
 def _zeros_like(p):
     return _C.zeros_like(p).contiguous()
+
+
+def _profiled(fn, what):
+    return profiled_method(fn, lambda self: f"Optimizer.{what}#{type(self).__name__}.{what}")
+
+
+Optimizer.step = _profiled(Optimizer.step, "step")
+Optimizer.zero_grad = _profiled(Optimizer.zero_grad, "zero_grad")

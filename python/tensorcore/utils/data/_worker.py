@@ -1,9 +1,11 @@
 """Worker-process side of DataLoader: the fetch loop, worker info, exception wrapping, and the
 transport that moves tensors to the main process (large ones through shared memory)."""
 
+import os
 import queue
 import random
 import sys
+import time
 import traceback
 from dataclasses import dataclass
 from multiprocessing import shared_memory
@@ -227,6 +229,7 @@ def worker_loop(
             if done_event.is_set() or iteration_end:
                 continue
             idx, index = task
+            fetch_start = time.monotonic_ns()
             if init_exception is not None:
                 data, init_exception = init_exception, None
             else:
@@ -244,8 +247,10 @@ def worker_loop(
                     data = ExceptionWrapper(
                         sys.exc_info(), f"in DataLoader worker process {worker_id}"
                     )
+            # The fetch's start and end go along for tc.profiler (a span on the worker's lane).
+            timing = (worker_id, os.getpid(), fetch_start, time.monotonic_ns())
             try:
-                data_queue.put((idx, data))
+                data_queue.put((idx, data, timing))
             except Exception:
                 data_queue.put(
                     (

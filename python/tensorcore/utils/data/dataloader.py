@@ -7,6 +7,7 @@ import time
 
 from ... import _C
 from ..._C import Tensor
+from ..._profiler_spans import add_worker_span, profiled_method
 from . import _worker
 from ._collate import default_collate, default_convert
 from .dataset import IterableDataset
@@ -185,6 +186,13 @@ class _BaseIter:
         self._sampler_iter = iter(loader._index_sampler)
         self._num_yielded = 0
 
+    def __init_subclass__(cls, **kwargs):
+        # Each batch is a profiler span, torch's enumerate(DataLoader)#<iterator>.__next__.
+        super().__init_subclass__(**kwargs)
+        if "__next__" in cls.__dict__:
+            name = f"enumerate(DataLoader)#{cls.__name__}.__next__"
+            cls.__next__ = profiled_method(cls.__dict__["__next__"], lambda self: name)
+
     def __iter__(self):
         return self
 
@@ -327,7 +335,10 @@ class _MultiProcessIter(_BaseIter):
                 del self._task_info[self._rcvd_idx]
                 self._rcvd_idx += 1
                 return self._process(info[1])
-            _, (idx, data) = self._get_data()
+            _, item = self._get_data()
+            idx, data = item[0], item[1]
+            if len(item) > 2:  # the worker's fetch time: a profiler span of its own
+                add_worker_span(*item[2])
             self._tasks_outstanding -= 1
             if isinstance(data, _worker._IterableStop):
                 self._workers_status[data.worker_id] = False
@@ -379,7 +390,7 @@ class _MultiProcessIter(_BaseIter):
     def _drain_one(self, timeout):
         """Reads and frees one in-flight batch; False when none came within `timeout`."""
         try:
-            _, data = self._data_queue.get(timeout=timeout)
+            data = self._data_queue.get(timeout=timeout)[1]
         except queue.Empty:
             return False
         except Exception:  # a batch that cannot be rebuilt is dropped all the same
