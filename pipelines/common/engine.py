@@ -60,6 +60,8 @@ class Trainer:
         np.random.seed(args.seed % 2**32)
 
         train_set, eval_set = task.datasets()
+        if args.max_train_items and len(train_set) > args.max_train_items:
+            train_set = _Subset(train_set, range(args.max_train_items))
         if args.max_eval_items and len(eval_set) > args.max_eval_items:
             eval_set = _Subset(eval_set, range(args.max_eval_items))
         self.train_set, self.eval_set = train_set, eval_set
@@ -189,7 +191,7 @@ class Trainer:
             result["interrupted"] = True
             return result
         self.task.final_evaluation = True  # the full metric set (e.g. beam search) once, at the end
-        metrics = self.evaluate()
+        metrics = {} if args.no_final_eval else self.evaluate()
         self.board.close()
         final = {
             "final": metrics,
@@ -202,7 +204,7 @@ class Trainer:
         }
         report.write_json(os.path.join(self.out, "metrics.json"), final)
         self._print_metrics(metrics)
-        result.update(metrics=metrics, plots=self._plots(curves=True))
+        result.update(metrics=metrics, plots=[] if args.no_final_eval else self._plots(curves=True))
         return result
 
     def _on_signal(self, signum, frame):
@@ -396,6 +398,9 @@ def _read_weights(path):
 
 
 class _Subset:
+    """The first items of a dataset (--max-train-items / --max-eval-items), keeping the
+    per-index helpers the tasks use (num_frames, get_metadata, ids)."""
+
     def __init__(self, dataset, indices):
         self.dataset, self.indices = dataset, list(indices)
 
@@ -405,5 +410,12 @@ class _Subset:
     def __getitem__(self, i):
         return self.dataset[self.indices[i]]
 
-    def __getattr__(self, name):
-        return getattr(self.dataset, name)
+    def num_frames(self, i):
+        return self.dataset.num_frames(self.indices[i])
+
+    def get_metadata(self, i):
+        return self.dataset.get_metadata(self.indices[i])
+
+    @property
+    def ids(self):
+        return [self.dataset.ids[i] for i in self.indices]
