@@ -54,6 +54,15 @@ if ! $PY -c "import pycocotools" 2>/dev/null; then
     echo "note: pycocotools not installed; the tests that compare with it skip"
 fi
 
+# TensorBoard: SummaryWriter writes through its protobufs and the tests read the files back with
+# its EventAccumulator; torch-tb-profiler's parser checks our profiler traces. --no-deps: their
+# wheels would pull NumPy 2 (pandas and matplotlib come from apt, scripts/apt/profiler.txt).
+if ! $PY -c "import tensorboard, google.protobuf, absl, torch_tb_profiler" 2>/dev/null; then
+  $PY -m pip install --quiet --no-deps "tensorboard==2.21.0" "protobuf==7.36.2" "absl-py==2.5.1" \
+    "torch-tb-profiler==0.4.3" ||
+    echo "note: tensorboard not installed; tensorcore.utils.tensorboard and its tests are unavailable"
+fi
+
 # Older checkouts built the extension into python/tensorcore and used it through a .pth file.
 site=$($PY -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
 rm -f "$site/tensorcore-dev.pth" python/tensorcore/_C*.so python/tensorcore/libtensorcore*.so
