@@ -22,11 +22,7 @@ class Board:
             return
         # purge_step: events past the checkpoint written by an interrupted run are dropped on
         # resume, so the curves show each step once.
-        kwargs = {"purge_step": purge_step} if purge_step else {}
-        try:
-            self.writer = SummaryWriter(log_dir, **kwargs)
-        except TypeError:
-            self.writer = SummaryWriter(log_dir)
+        self.writer = SummaryWriter(log_dir, purge_step=purge_step or None)
 
     def scalar(self, tag, value, step):
         if self.writer is not None:
@@ -44,6 +40,16 @@ class Board:
         """image_hwc: float in [0, 1] or uint8, (H, W, 3)."""
         if self.writer is not None:
             self.writer.add_image(tag, np.asarray(image_hwc), step, dataformats="HWC")
+
+    def image_with_boxes(self, tag, image_chw, boxes_xyxy, step, labels=None):
+        if self.writer is not None:
+            self.writer.add_image_with_boxes(
+                tag, np.asarray(image_chw), np.asarray(boxes_xyxy), step, labels=labels
+            )
+
+    def text(self, tag, text, step):
+        if self.writer is not None:
+            self.writer.add_text(tag, text, step)
 
     def flush(self):
         if self.writer is not None:

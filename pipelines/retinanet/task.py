@@ -203,17 +203,10 @@ class RetinaNetTask(Task):
         ax.axis("off")
 
     def log_examples(self, board, model, eval_dataset, step, device):
-        if board.writer is None or not getattr(self, "examples", None):
-            return
-        from ..common.report import new_figure
-
-        for k, (image, boxes, scores, labels) in enumerate(self.examples[:2]):
-            plt, fig, axes = new_figure(1, 1, size=(4, 4))
-            self._overlay(axes[0][0], image, boxes, scores, labels)
-            fig.canvas.draw()
-            rgb = np.asarray(fig.canvas.buffer_rgba())[..., :3]
-            plt.close(fig)
-            board.image(f"detections/{k}", rgb, step)
+        for k, (image, boxes, scores, labels) in enumerate(getattr(self, "examples", [])[:2]):
+            keep = scores >= 0.3
+            names = [f"{self.category_names.get(int(l), l)} {s:.2f}" for s, l in zip(scores[keep], labels[keep])]
+            board.image_with_boxes(f"detections/{k}", image, boxes[keep], step, labels=names)
 
     def plot_examples(self, model, eval_dataset, out_dir, device):
         from ..common.report import new_figure, save_figure

@@ -244,8 +244,7 @@ class Wav2LetterTask(Task):
         board.image("example/posteriors", _to_image(log_probs), step)
         if self.args.features == "mfcc":
             board.image("example/features", _to_image(feats), step)
-        if board.writer is not None and hasattr(board.writer, "add_text"):
-            board.writer.add_text("example/transcript", f"ref: {ref}  \nhyp: {hyp}", step)
+        board.text("example/transcript", f"ref: {ref}  \nhyp: {hyp}", step)
 
     def plot_examples(self, model, eval_dataset, out_dir, device):
         from ..common.report import new_figure, save_figure
