@@ -171,7 +171,8 @@ class Trainer:
         self.board = report.Board(
             os.path.join(self.out, "tensorboard"),
             enabled=not args.no_tensorboard,
-            purge_step=self.state["step"] if self.resumed_from else None,
+            # events past the checkpoint, logged by the interrupted run, are dropped
+            purge_step=self.state["step"] + 1 if self.resumed_from is not None else None,
         )
         self._start = time.monotonic()
         self._last_save = (self._start, self.state["step"], self.state["batch_in_epoch"])

@@ -20,8 +20,8 @@ class Board:
         except ImportError as e:
             warnings.warn(f"TensorBoard logging is off: {e}", stacklevel=2)
             return
-        # purge_step: events past the checkpoint written by an interrupted run are dropped on
-        # resume, so the curves show each step once.
+        # purge_step: on resume, events an interrupted run logged after its checkpoint are
+        # dropped, so the curves show each step once.
         self.writer = SummaryWriter(log_dir, purge_step=purge_step or None)
 
     def scalar(self, tag, value, step):
