@@ -48,6 +48,14 @@ class Trainer:
         self._stop_signal = None
 
     # ---- setup ----
+    def setup(self):
+        """Builds data, model, optimizer (and restores a checkpoint) without training; run()
+        calls it, benchmarks use it to time train_epoch() and evaluate() alone."""
+        self._setup()
+        self.board = report.Board(None, enabled=False)
+        self._start = time.monotonic()
+        self._last_save = (self._start, self.state["step"], self.state["batch_in_epoch"])
+
     def _setup(self):
         args, task = self.args, self.task
         self.out = prepare_output_dir(args.output_dir)
@@ -239,26 +247,7 @@ class Trainer:
             return "finished"
         stop = self._limit_reached()
         while state["epoch"] < args.epochs and stop is None:
-            self.sampler.set_epoch(state["epoch"], state["batch_in_epoch"])
-            with tc.random.fork_rng():  # worker seeds must not shift the training generators
-                batches = iter(self.loader)
-            total = len(self.sampler.batches(state["epoch"]))
-            bar = _progress(total, state, args)
-            self.model.train()
-            for batch in batches:
-                state["batch_in_epoch"] += 1
-                if batch.skipped:
-                    warn_skipped(batch.skipped)
-                    state["skipped_items"] += len(batch.skipped)
-                if batch.data is not None:
-                    loss = self._step(batch)
-                    bar.set_postfix(loss=f"{loss:.4g}", lr=f"{self.schedule.lr():.3g}", refresh=False)
-                bar.update(1)
-                self._maybe_checkpoint()
-                stop = self._limit_reached()
-                if stop:
-                    break
-            bar.close()
+            stop = self.train_epoch()
             if stop:
                 break
             state["epoch"] += 1
@@ -269,6 +258,31 @@ class Trainer:
             stop = "finished"
         if stop in ("finished", "early-stopping"):
             state["finished"] = True
+        return stop
+
+    def train_epoch(self):
+        """The rest of the current epoch's batches; returns why it stopped early, or None."""
+        args, state = self.args, self.state
+        self.sampler.set_epoch(state["epoch"], state["batch_in_epoch"])
+        with tc.random.fork_rng():  # worker seeds must not shift the training generators
+            batches = iter(self.loader)
+        bar = _progress(len(self.sampler.batches(state["epoch"])), state, args)
+        self.model.train()
+        stop = None
+        for batch in batches:
+            state["batch_in_epoch"] += 1
+            if batch.skipped:
+                warn_skipped(batch.skipped)
+                state["skipped_items"] += len(batch.skipped)
+            if batch.data is not None:
+                loss = self._step(batch)
+                bar.set_postfix(loss=f"{loss:.4g}", lr=f"{self.schedule.lr():.3g}", refresh=False)
+            bar.update(1)
+            self._maybe_checkpoint()
+            stop = self._limit_reached()
+            if stop:
+                break
+        bar.close()
         return stop
 
     def _step(self, batch):
