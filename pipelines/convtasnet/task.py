@@ -68,7 +68,10 @@ class ConvTasNetTask(Task):
         }
 
     def build_model(self):
-        return ta.models.ConvTasNet(**self.model_config())
+        model = ta.models.ConvTasNet(**self.model_config())
+        if self.args.amp:
+            _float32_under_cpu_autocast(model.decoder)
+        return model
 
     def datasets(self):
         a = self.args
@@ -170,3 +173,18 @@ class ConvTasNetTask(Task):
                 self.args.sample_rate,
             )
         return [save_figure(plt, fig, os.path.join(out_dir, "examples.png"))]
+
+
+def _float32_under_cpu_autocast(module):
+    """CPU autocast (as torch 1.13's) leaves conv_transpose1d out of its bfloat16 list, so the
+    decoder would get bfloat16 input and float32 weights; it runs in float32 instead. The
+    module's forward is replaced in place, keeping its state-dict keys."""
+    forward = module.forward
+
+    def float32_forward(x):
+        if x.device.type == "cpu" and x.dtype != tc.float32:
+            with tc.autocast("cpu", enabled=False):
+                return forward(x.float())
+        return forward(x)
+
+    module.forward = float32_forward

@@ -11,3 +11,10 @@ def test_convtasnet_trains_and_resumes_bit_exactly(librimix_root, tmp_path):
     metrics = json.loads((tmp_path / "straight" / "metrics.json").read_text())["final"]
     for name in ("si_snr", "si_snri", "sdr", "sdri"):
         assert name in metrics, name
+
+
+def test_convtasnet_amp_trains(librimix_root, tmp_path):
+    # bfloat16 autocast on the CPU (float16 + GradScaler on CUDA)
+    pt.run("convtasnet", librimix_root, tmp_path, "--amp", "--max-steps", 4, "--no-final-eval")
+    losses = [v for _, v in pt.load(tmp_path)["train"]["history"]["loss"]]
+    assert min(losses[-2:]) < losses[0], losses
