@@ -20,7 +20,6 @@ import time
 
 import numpy as np
 
-import tensorcore as tc
 
 sys.path.insert(0, os.path.dirname(__file__))
 from _common import apply_threads  # noqa: E402
@@ -69,8 +68,18 @@ def ours(name, data, out, threads):
     task_cls = next(v for k, v in vars(module).items() if k.endswith("Task"))
     folder, extra = SETTINGS[name]
     args = build_parser(task_cls, "").parse_args(
-        ["--data-root", os.path.join(data, folder), "--output-dir", out, "--threads", str(threads),
-         *COMMON, *extra, "--clip-grad", "0"]  # fmt: skip
+        [
+            "--data-root",
+            os.path.join(data, folder),
+            "--output-dir",
+            out,
+            "--threads",
+            str(threads),
+            *COMMON,
+            *extra,
+            "--clip-grad",
+            "0",
+        ]  # fmt: skip
     )
     trainer = Trainer(task_cls(args), args)
     trainer.setup()
@@ -101,7 +110,9 @@ class TorchRecipe:
         with torch.no_grad():
             size = self.args.eval_batch_size or self.args.batch_size
             items = [self.load_eval(i) for i in range(len(self.trainer.eval_set))]
-            return self.score([self.collate(items[k : k + size]) for k in range(0, len(items), size)])
+            return self.score(
+                [self.collate(items[k : k + size]) for k in range(0, len(items), size)]
+            )
 
 
 class TorchWav2Letter(TorchRecipe):
@@ -110,7 +121,11 @@ class TorchWav2Letter(TorchRecipe):
         a = self.args
         self.train_ds = torchaudio.datasets.LIBRISPEECH(a.data_root, a.train_split)
         self.eval_ds = torchaudio.datasets.LIBRISPEECH(a.data_root, a.eval_split)
-        self.mfcc = torchaudio.transforms.MFCC(16000, a.n_bins, melkwargs={"n_fft": 400, "n_mels": max(a.n_bins, 13), "hop_length": 160})
+        self.mfcc = torchaudio.transforms.MFCC(
+            16000,
+            a.n_bins,
+            melkwargs={"n_fft": 400, "n_mels": max(a.n_bins, 13), "hop_length": 160},
+        )
         nn = torch.nn
         h, w, c = a.hidden_channels, a.wide_channels, 29
 
@@ -144,12 +159,23 @@ class TorchWav2Letter(TorchRecipe):
         for i, (f, _) in enumerate(items):
             batch[i, :, : f.shape[-1]] = f
         targets = [self.alphabet.encode(t) for _, t in items]
-        return batch, [self.output_frames(f.shape[-1], "mfcc") for f, _ in items], targets, [t for _, t in items]
+        return (
+            batch,
+            [self.output_frames(f.shape[-1], "mfcc") for f, _ in items],
+            targets,
+            [t for _, t in items],
+        )
 
     def loss(self, data):
         x, frames, targets, _ = data
         lp = torch.log_softmax(self.model(x), 1)
-        return torch.nn.functional.ctc_loss(lp.permute(2, 0, 1), torch.tensor([c for t in targets for c in t]), frames, [len(t) for t in targets], zero_infinity=True)
+        return torch.nn.functional.ctc_loss(
+            lp.permute(2, 0, 1),
+            torch.tensor([c for t in targets for c in t]),
+            frames,
+            [len(t) for t in targets],
+            zero_infinity=True,
+        )
 
     def score(self, batches):
         rates = text.ErrorRate()
@@ -164,7 +190,14 @@ class TorchConvTasNet(TorchRecipe):
     def __init__(self, trainer):
         super().__init__(trainer)
         a = self.args
-        make = lambda subset: torchaudio.datasets.LibriMix(a.data_root, subset, num_speakers=a.num_speakers, sample_rate=a.sample_rate, task=a.task, mode=a.mode)  # noqa: E731
+        make = lambda subset: torchaudio.datasets.LibriMix(
+            a.data_root,
+            subset,
+            num_speakers=a.num_speakers,
+            sample_rate=a.sample_rate,
+            task=a.task,
+            mode=a.mode,
+        )  # noqa: E731
         self.train_ds, self.eval_ds = make(a.train_subset), make(a.eval_subset)
         self.model = torchaudio.models.ConvTasNet(**trainer.model_config)
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=a.learning_rate)
@@ -203,7 +236,11 @@ class TorchConvTasNet(TorchRecipe):
         target = scale * scale * energy
         noise = (est * est).sum(-1).unsqueeze(2) - 2 * scale * dot + target
         m = 10 * torch.log10((target + 1e-8) / (noise.clamp(min=0) + 1e-8))
-        best = torch.stack([(m[:, 0, 0] + m[:, 1, 1]) / 2, (m[:, 0, 1] + m[:, 1, 0]) / 2], 1).max(1).values
+        best = (
+            torch.stack([(m[:, 0, 0] + m[:, 1, 1]) / 2, (m[:, 0, 1] + m[:, 1, 0]) / 2], 1)
+            .max(1)
+            .values
+        )
         return -best.mean()
 
     def score(self, batches):
@@ -211,7 +248,11 @@ class TorchConvTasNet(TorchRecipe):
         for mix, src, lengths in batches:
             est = self.model(mix).numpy()
             for i, n in enumerate(lengths):
-                values.append(separation.separation_scores(est[i, :, :n], src[i, :, :n].numpy(), mix[i, 0, :n].numpy())["si_snri"])
+                values.append(
+                    separation.separation_scores(
+                        est[i, :, :n], src[i, :, :n].numpy(), mix[i, 0, :n].numpy()
+                    )["si_snri"]
+                )
         return {"si_snri": float(np.mean(values))}
 
 
@@ -221,7 +262,16 @@ class TorchWaveRNN(TorchRecipe):
         a = self.args
         self.train_ds = torchaudio.datasets.LIBRITTS(a.data_root, a.train_split)
         self.eval_ds = torchaudio.datasets.LIBRITTS(a.data_root, a.eval_split)
-        self.mel = torchaudio.transforms.MelSpectrogram(sample_rate=a.sample_rate, n_fft=a.n_fft, win_length=a.win_length, hop_length=a.hop_length, f_min=a.f_min, f_max=a.f_max, n_mels=a.n_freq, power=1.0)
+        self.mel = torchaudio.transforms.MelSpectrogram(
+            sample_rate=a.sample_rate,
+            n_fft=a.n_fft,
+            win_length=a.win_length,
+            hop_length=a.hop_length,
+            f_min=a.f_min,
+            f_max=a.f_max,
+            n_mels=a.n_freq,
+            power=1.0,
+        )
         config = dict(trainer.model_config)
         config.pop("loss")
         self.model = torchaudio.models.WaveRNN(**config)
@@ -277,7 +327,9 @@ class TorchWaveRNN(TorchRecipe):
             for i in range(len(self.trainer.eval_set)):
                 mel, wave = self.load_eval(i)
                 out, _ = self.model.infer(mel.unsqueeze(0))
-                gen = torchaudio.functional.mu_law_decoding(((out[0, 0] + 1) * 127.5).round().long(), 256).numpy()
+                gen = torchaudio.functional.mu_law_decoding(
+                    ((out[0, 0] + 1) * 127.5).round().long(), 256
+                ).numpy()
                 n = min(len(gen), len(wave))
                 baseline = self.task.griffin_lim(self.task.mel_power(mel.numpy()), len(wave))
                 values.append(self.task.analysis.distances(gen[:n], wave.numpy()[:n])["log_mel_l1"])
@@ -294,19 +346,36 @@ class TorchRetinaNet(TorchRecipe):
         from torchvision.ops.feature_pyramid_network import LastLevelP6P7
 
         self.task = trainer.task
-        backbone = resnet_fpn_backbone(backbone_name=a.backbone, weights=None, norm_layer=torch.nn.BatchNorm2d, trainable_layers=5, returned_layers=[2, 3, 4], extra_blocks=LastLevelP6P7(256, 256))
-        self.model = RetinaNet(backbone, trainer.model_config["num_classes"], min_size=a.min_size, max_size=a.max_size)
+        backbone = resnet_fpn_backbone(
+            backbone_name=a.backbone,
+            weights=None,
+            norm_layer=torch.nn.BatchNorm2d,
+            trainable_layers=5,
+            returned_layers=[2, 3, 4],
+            extra_blocks=LastLevelP6P7(256, 256),
+        )
+        self.model = RetinaNet(
+            backbone, trainer.model_config["num_classes"], min_size=a.min_size, max_size=a.max_size
+        )
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=a.learning_rate)
-        self.train_ds = torchvision.datasets.CocoDetection(os.path.join(a.data_root, a.train_split), self.task._annotation_file(a.train_split))
-        self.eval_ds = torchvision.datasets.CocoDetection(os.path.join(a.data_root, a.eval_split), self.task._annotation_file(a.eval_split))
+        self.train_ds = torchvision.datasets.CocoDetection(
+            os.path.join(a.data_root, a.train_split), self.task._annotation_file(a.train_split)
+        )
+        self.eval_ds = torchvision.datasets.CocoDetection(
+            os.path.join(a.data_root, a.eval_split), self.task._annotation_file(a.eval_split)
+        )
         self.to_tensor = torchvision.transforms.functional.pil_to_tensor
 
     def _load(self, ds, image_id):
         index = ds.ids.index(image_id)
         image, anns = ds[index]
         image = self.to_tensor(image).float() / 255
-        anns = [x for x in anns if not x.get("iscrowd", 0) and x["bbox"][2] > 0 and x["bbox"][3] > 0]
-        boxes = torch.tensor([[x, y, x + w, y + h] for x, y, w, h in (a["bbox"] for a in anns)], dtype=torch.float32).reshape(-1, 4)
+        anns = [
+            x for x in anns if not x.get("iscrowd", 0) and x["bbox"][2] > 0 and x["bbox"][3] > 0
+        ]
+        boxes = torch.tensor(
+            [[x, y, x + w, y + h] for x, y, w, h in (a["bbox"] for a in anns)], dtype=torch.float32
+        ).reshape(-1, 4)
         labels = torch.tensor([a["category_id"] for a in anns], dtype=torch.int64)
         return image, {"boxes": boxes, "labels": labels, "image_id": image_id}
 
@@ -337,13 +406,27 @@ class TorchRetinaNet(TorchRecipe):
         for images, targets in batches:
             for t, out in zip(targets, self.model(images)):
                 ids.append(t["image_id"])
-                for (x1, y1, x2, y2), s, l in zip(out["boxes"].tolist(), out["scores"].tolist(), out["labels"].tolist()):
-                    dets.append({"image_id": t["image_id"], "category_id": l, "bbox": [x1, y1, x2 - x1, y2 - y1], "score": s})
+                for (x1, y1, x2, y2), s, l in zip(
+                    out["boxes"].tolist(), out["scores"].tolist(), out["labels"].tolist()
+                ):
+                    dets.append(
+                        {
+                            "image_id": t["image_id"],
+                            "category_id": l,
+                            "bbox": [x1, y1, x2 - x1, y2 - y1],
+                            "score": s,
+                        }
+                    )
         stats, _ = coco_evaluate(self.task._annotation_file(self.args.eval_split), dets, ids)
         return {"map": stats["map"]}
 
 
-RECIPES = {"wav2letter": TorchWav2Letter, "convtasnet": TorchConvTasNet, "wavernn": TorchWaveRNN, "retinanet": TorchRetinaNet}
+RECIPES = {
+    "wav2letter": TorchWav2Letter,
+    "convtasnet": TorchConvTasNet,
+    "wavernn": TorchWaveRNN,
+    "retinanet": TorchRetinaNet,
+}
 
 
 def timed(fn):
@@ -395,7 +478,10 @@ def main():
             times["ours_eval"].append(timed(trainer.evaluate))
             times["torch_eval"].append(timed(recipe.evaluate))
         for kind in ("train", "eval"):
-            a, b = statistics.median(times[f"ours_{kind}"]), statistics.median(times[f"torch_{kind}"])
+            a, b = (
+                statistics.median(times[f"ours_{kind}"]),
+                statistics.median(times[f"torch_{kind}"]),
+            )
             print(f"{name:<11} {kind:<6} {a:8.2f} {b:8.2f} {a / b:6.2f}x", flush=True)
 
 

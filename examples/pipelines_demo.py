@@ -108,7 +108,9 @@ def main(argv=None):
           f"(total {(time.monotonic() - start) / 60:.1f} min):")  # fmt: skip
     for name, metrics in results.items():
         final = metrics["final"]
-        shown = ", ".join(f"{label} {final[key]:.3f}" for key, label in HEADLINE[name] if key in final)
+        shown = ", ".join(
+            f"{label} {final[key]:.3f}" for key, label in HEADLINE[name] if key in final
+        )
         print(f"  {name:<11} {metrics['steps']:>5} steps  {shown}")
         print(f"  {'':<11} plots: {os.path.join(args.out, name, 'curves.png')}, examples.png")
     return results

@@ -109,7 +109,9 @@ def load(path, pipeline, model_config):
     saved = obj.get("model_config", {})
     diff = sorted(k for k in set(saved) | set(model_config) if saved.get(k) != model_config.get(k))
     if diff:
-        details = ", ".join(f"{k}: checkpoint {saved.get(k)!r} vs now {model_config.get(k)!r}" for k in diff)
+        details = ", ".join(
+            f"{k}: checkpoint {saved.get(k)!r} vs now {model_config.get(k)!r}" for k in diff
+        )
         raise PipelineError(f"{path}: checkpoint of another model configuration ({details})")
     return obj
 

@@ -22,7 +22,9 @@ def build_parser(task_cls, description):
     g.add_argument("--batch-size", type=int, default=8)
     g.add_argument("--eval-batch-size", type=int, default=0, help="0: same as --batch-size")
     g.add_argument("--max-steps", type=int, default=0, help="stop after this many steps (0: off)")
-    g.add_argument("--max-minutes", type=float, default=0, help="stop after this wall time (0: off)")
+    g.add_argument(
+        "--max-minutes", type=float, default=0, help="stop after this wall time (0: off)"
+    )
     g.add_argument("--max-train-items", type=int, default=0, help="0: the whole training set")
     g.add_argument("--max-eval-items", type=int, default=0, help="0: the whole held-out set")
     g.add_argument("--no-final-eval", action="store_true", help="skip the evaluation at the end")
@@ -39,8 +41,12 @@ def build_parser(task_cls, description):
     g.add_argument("--checkpoint-every-steps", type=int, default=0, help="0: at epoch ends only")
     g.add_argument("--checkpoint-every-minutes", type=float, default=10.0)
     g.add_argument("--log-every", type=int, default=10, help="TensorBoard scalars every N steps")
-    g.add_argument("--on-bad-file", choices=("error", "skip"), default="error",
-                   help="an unreadable corpus file stops the run (naming it) or is skipped")
+    g.add_argument(
+        "--on-bad-file",
+        choices=("error", "skip"),
+        default="error",
+        help="an unreadable corpus file stops the run (naming it) or is skipped",
+    )
     g.add_argument("--no-tensorboard", action="store_true")
     g.add_argument("--no-progress", action="store_true", help="no progress bar")
     optim.add_arguments(parser)

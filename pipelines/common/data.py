@@ -42,7 +42,9 @@ class EpochBatchSampler:
         else:
             order = np.arange(self.num_items)
         if self.group_ids is None:
-            batches = [order[i : i + self.batch_size] for i in range(0, len(order), self.batch_size)]
+            batches = [
+                order[i : i + self.batch_size] for i in range(0, len(order), self.batch_size)
+            ]
         else:
             pending, batches = {}, []
             for index in order:

@@ -119,9 +119,7 @@ class Trainer:
         if self.args.test_only and not os.path.exists(self.ckpt_path):
             if self.args.init_weights:
                 return
-            raise PipelineError(
-                f"--test-only needs a checkpoint in {self.out} or --init-weights"
-            )
+            raise PipelineError(f"--test-only needs a checkpoint in {self.out} or --init-weights")
         obj = checkpoint.load(self.ckpt_path, self.task.name, self.model_config)
         checkpoint.load_model_state(self.model, obj["model"], self.ckpt_path)
         if self.args.test_only:
@@ -342,7 +340,11 @@ class Trainer:
             else metric > state["best"][task.main_metric]
         )
         if better:
-            state["best"] = {task.main_metric: metric, "epoch": state["epoch"], "step": state["step"]}
+            state["best"] = {
+                task.main_metric: metric,
+                "epoch": state["epoch"],
+                "step": state["step"],
+            }
             state["bad_epochs"] = 0
             checkpoint.save(
                 {"format": "model", "pipeline": task.name, "model": self.model.state_dict()},
@@ -373,7 +375,9 @@ class Trainer:
         paths = []
         try:
             if curves:
-                paths.append(report.plot_curves(self.state["history"], self.out, self.task.main_metric))
+                paths.append(
+                    report.plot_curves(self.state["history"], self.out, self.task.main_metric)
+                )
             with tc.random.fork_rng(), tc.no_grad():
                 self.model.eval()
                 paths += self.task.plot_examples(self.model, self.eval_set, self.out, self.device)
@@ -382,7 +386,9 @@ class Trainer:
         return paths
 
     def _print_metrics(self, metrics, prefix=""):
-        text = ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in metrics.items())
+        text = ", ".join(
+            f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in metrics.items()
+        )
         print(f"{prefix}{text}", flush=True)
 
 

@@ -119,4 +119,6 @@ def save_figure(plt, fig, path):
 def write_json(path, obj):
     from .checkpoint import atomic_write_bytes
 
-    atomic_write_bytes(path, (json.dumps(obj, indent=2, sort_keys=True, default=str) + "\n").encode())
+    atomic_write_bytes(
+        path, (json.dumps(obj, indent=2, sort_keys=True, default=str) + "\n").encode()
+    )

@@ -3,7 +3,6 @@ linear warm-up, LR steps, aspect-ratio grouping, horizontal-flip augmentation, t
 backbone layers, --test-only). Held-out COCO mAP/AR through pycocotools.
 """
 
-
 import os
 
 import numpy as np
@@ -37,7 +36,9 @@ class RetinaNetTask(Task):
         g = parser.add_argument_group("retinanet")
         g.add_argument("--train-split", default="train2017")
         g.add_argument("--eval-split", default="val2017")
-        g.add_argument("--backbone", default="resnet50", choices=("resnet50", "resnet34", "resnet18"))
+        g.add_argument(
+            "--backbone", default="resnet50", choices=("resnet50", "resnet34", "resnet18")
+        )
         g.add_argument("--trainable-backbone-layers", type=int, default=None,
                        help="0-5, with --weights-backbone (default 3)")  # fmt: skip
         g.add_argument("--weights-backbone", default=None, help="ImageNet ResNet weights file")
@@ -119,7 +120,9 @@ class RetinaNetTask(Task):
             return retinanet_resnet50_fpn(
                 num_classes=self.num_classes,
                 weights_backbone=a.weights_backbone,
-                trainable_backbone_layers=a.trainable_backbone_layers if a.weights_backbone else None,
+                trainable_backbone_layers=a.trainable_backbone_layers
+                if a.weights_backbone
+                else None,
                 **kwargs,
             )
         layers = a.trainable_backbone_layers if a.trainable_backbone_layers is not None else 5
@@ -151,7 +154,11 @@ class RetinaNetTask(Task):
             boxes[:, 0] = width - target["boxes"][:, 2]
             boxes[:, 2] = width - target["boxes"][:, 0]
             target = dict(target, boxes=boxes)
-        return image, {"boxes": target["boxes"], "labels": target["labels"], "image_id": target["image_id"]}
+        return image, {
+            "boxes": target["boxes"],
+            "labels": target["labels"],
+            "image_id": target["image_id"],
+        }
 
     def load_eval_item(self, dataset, index, rng):
         image, target = dataset[index]
@@ -162,7 +169,10 @@ class RetinaNetTask(Task):
 
     def loss(self, model, data, device):
         images = [i.to(device) for i in data["images"]]
-        targets = [{"boxes": t["boxes"].to(device), "labels": t["labels"].to(device)} for t in data["targets"]]
+        targets = [
+            {"boxes": t["boxes"].to(device), "labels": t["labels"].to(device)}
+            for t in data["targets"]
+        ]
         losses = model(images, targets)
         total = losses["classification"] + losses["bbox_regression"]
         return total, {k: float(v) for k, v in losses.items()}
@@ -186,8 +196,17 @@ class RetinaNetTask(Task):
                         "score": float(score),
                     })  # fmt: skip
                 if len(self.examples) < 4:
-                    self.examples.append((image.numpy(), boxes, out["scores"].cpu().numpy(), out["labels"].cpu().numpy()))
-        stats, summary = coco_evaluate(self._annotation_file(self.args.eval_split), detections, image_ids)
+                    self.examples.append(
+                        (
+                            image.numpy(),
+                            boxes,
+                            out["scores"].cpu().numpy(),
+                            out["labels"].cpu().numpy(),
+                        )
+                    )
+        stats, summary = coco_evaluate(
+            self._annotation_file(self.args.eval_split), detections, image_ids
+        )
         self.summary = summary
         return stats
 
@@ -199,13 +218,18 @@ class RetinaNetTask(Task):
             if s < threshold:
                 continue
             ax.add_patch(Rectangle((x1, y1), x2 - x1, y2 - y1, fill=False, color="yellow", lw=1))
-            ax.text(x1, y1, f"{self.category_names.get(int(l), l)} {s:.2f}", color="yellow", fontsize=6)
+            ax.text(
+                x1, y1, f"{self.category_names.get(int(l), l)} {s:.2f}", color="yellow", fontsize=6
+            )
         ax.axis("off")
 
     def log_examples(self, board, model, eval_dataset, step, device):
         for k, (image, boxes, scores, labels) in enumerate(getattr(self, "examples", [])[:2]):
             keep = scores >= 0.3
-            names = [f"{self.category_names.get(int(l), l)} {s:.2f}" for s, l in zip(scores[keep], labels[keep])]
+            names = [
+                f"{self.category_names.get(int(l), l)} {s:.2f}"
+                for s, l in zip(scores[keep], labels[keep])
+            ]
             board.image_with_boxes(f"detections/{k}", image, boxes[keep], step, labels=names)
 
     def plot_examples(self, model, eval_dataset, out_dir, device):
@@ -219,6 +243,3 @@ class RetinaNetTask(Task):
         for ax, (image, boxes, scores, labels) in zip(axes[0], examples):
             self._overlay(ax, image, boxes, scores, labels)
         return [save_figure(plt, fig, os.path.join(out_dir, "examples.png"))]
-
-
-

@@ -25,7 +25,9 @@ HOP, WIN = 160, 400
 
 def build_wav2letter(num_classes, input_type, num_features, hidden=250, wide=2000):
     """torchaudio's Wav2Letter; other widths keep its layer structure and state-dict keys."""
-    model = ta.models.Wav2Letter(num_classes=num_classes, input_type=input_type, num_features=num_features)
+    model = ta.models.Wav2Letter(
+        num_classes=num_classes, input_type=input_type, num_features=num_features
+    )
     if (hidden, wide) == (250, 2000):
         return model
     from tensorcore.audio.models.wav2letter import _conv_relu
@@ -132,7 +134,10 @@ class Wav2LetterTask(Task):
 
     def group_ids(self, dataset):
         # Length buckets (a factor 1.25 apart) keep padding small.
-        return [int(math.log(max(dataset.num_frames(i), 1)) / math.log(1.25)) for i in range(len(dataset))]
+        return [
+            int(math.log(max(dataset.num_frames(i), 1)) / math.log(1.25))
+            for i in range(len(dataset))
+        ]
 
     def _features(self, waveform):
         if self.args.features == "waveform":
@@ -172,7 +177,9 @@ class Wav2LetterTask(Task):
             return data
         x = data["features"]
         if a.freq_mask:
-            x = ta.transforms.FrequencyMasking(a.freq_mask, iid_masks=True)(x.unsqueeze(1)).squeeze(1)
+            x = ta.transforms.FrequencyMasking(a.freq_mask, iid_masks=True)(x.unsqueeze(1)).squeeze(
+                1
+            )
         if a.time_mask:
             x = ta.transforms.TimeMasking(a.time_mask, iid_masks=True)(x.unsqueeze(1)).squeeze(1)
         return dict(data, features=x)
@@ -224,7 +231,9 @@ class Wav2LetterTask(Task):
                 if self.final_evaluation:
                     beam.add(ref, prefix_beam_search(frames, ALPHABET, self.args.beam_width))
                     if lexicon is not None:
-                        lex.add(ref, prefix_beam_search(frames, ALPHABET, self.args.beam_width, lexicon))
+                        lex.add(
+                            ref, prefix_beam_search(frames, ALPHABET, self.args.beam_width, lexicon)
+                        )
                 if len(self.examples) < 3:
                     self.examples.append((ref, hyp))
         metrics = {"loss": losses / max(count, 1), "cer": greedy.cer, "wer": greedy.wer}
@@ -257,7 +266,9 @@ class Wav2LetterTask(Task):
             axes[row][0].set_title(f"input ({self.args.features})", fontsize=8)
             axes[row][1].imshow(log_probs, aspect="auto", origin="lower", vmin=-10, vmax=0)
             axes[row][1].set_yticks(range(ALPHABET.num_classes))
-            axes[row][1].set_yticklabels(["_"] + [c if c != " " else "|" for c in ALPHABET.characters], fontsize=5)
+            axes[row][1].set_yticklabels(
+                ["_"] + [c if c != " " else "|" for c in ALPHABET.characters], fontsize=5
+            )
             axes[row][1].set_title(f"ref: {ref[:70]}\nhyp: {hyp[:70]}", fontsize=7)
         return [save_figure(plt, fig, os.path.join(out_dir, "examples.png"))]
 

@@ -41,7 +41,9 @@ class WaveRNNTask(Task):
         g.add_argument("--min-level-db", type=float, default=-100.0)
         g.add_argument("--n-bits", type=int, default=8)
         g.add_argument("--loss", choices=("crossentropy", "mol"), default="crossentropy")
-        g.add_argument("--mulaw", action=_Bool, default=True, help="mu-law targets (--no-mulaw: linear)")
+        g.add_argument(
+            "--mulaw", action=_Bool, default=True, help="mu-law targets (--no-mulaw: linear)"
+        )
         g.add_argument("--upsample-scales", type=int, nargs="+", default=[5, 5, 11])
         g.add_argument("--seq-len-factor", type=int, default=5, help="training segment in frames")
         g.add_argument("--n-res-block", type=int, default=10)
@@ -141,7 +143,10 @@ class WaveRNNTask(Task):
         return ((db - self.args.min_level_db) / -self.args.min_level_db).clamp(0.0, 1.0)
 
     def mel_power(self, normalized):
-        db = np.asarray(normalized, dtype=np.float64) * -self.args.min_level_db + self.args.min_level_db
+        db = (
+            np.asarray(normalized, dtype=np.float64) * -self.args.min_level_db
+            + self.args.min_level_db
+        )
         return (10.0 ** (db / 20.0)) ** 2
 
     def _labels(self, wave):
@@ -170,20 +175,32 @@ class WaveRNNTask(Task):
 
     def load_eval_item(self, dataset, index, rng):
         wave = self._waveform(dataset, index)
-        n = int(self.args.eval_seconds * self.args.sample_rate) if self.args.eval_seconds else wave.shape[0]
+        n = (
+            int(self.args.eval_seconds * self.args.sample_rate)
+            if self.args.eval_seconds
+            else wave.shape[0]
+        )
         wave = wave[: max(n, self.args.hop_length * (self.args.kernel_size + 1))]
         return self.normalized_mel(wave), wave
 
     def collate(self, items):
-        if items[0][1].shape[0] == self.args.hop_length * self.args.seq_len_factor + 1 and items[0][0].shape[1] == self.args.seq_len_factor + 2 * self.pad:
-            return {"mels": tc.stack([m for m, _ in items]), "waves": tc.stack([w for _, w in items])}
+        if (
+            items[0][1].shape[0] == self.args.hop_length * self.args.seq_len_factor + 1
+            and items[0][0].shape[1] == self.args.seq_len_factor + 2 * self.pad
+        ):
+            return {
+                "mels": tc.stack([m for m, _ in items]),
+                "waves": tc.stack([w for _, w in items]),
+            }
         return {"eval": items}
 
     def loss(self, model, data, device):
         a = self.args
         mels, waves = data["mels"].to(device), data["waves"].to(device)
         labels = self._labels(waves)
-        inputs = 2 * labels[:, :-1].float() / (2**a.n_bits - 1) - 1  # the model sees quantized input
+        inputs = (
+            2 * labels[:, :-1].float() / (2**a.n_bits - 1) - 1
+        )  # the model sees quantized input
         out = model(inputs.unsqueeze(1), mels.unsqueeze(1)).squeeze(1)  # (B, L, classes)
         if a.loss == "crossentropy":
             loss = nn.functional.cross_entropy(out.float().transpose(1, 2), labels[:, 1:])
@@ -195,7 +212,9 @@ class WaveRNNTask(Task):
     # ---- evaluation ----
     def generate(self, model, mels, device):
         if self.args.loss == "mol":
-            return sample_mol(model, mels.to(device), self.args.mulaw, self.args.n_bits).float().cpu()
+            return (
+                sample_mol(model, mels.to(device), self.args.mulaw, self.args.n_bits).float().cpu()
+            )
         wave, _ = model.infer(mels.to(device), mulaw=self.args.mulaw)
         return wave[:, 0].float().cpu()
 
@@ -210,7 +229,12 @@ class WaveRNNTask(Task):
                 n = min(len(generated), len(truth))
                 baseline = self.griffin_lim(self.mel_power(mel.numpy()), len(truth))
                 scores = self.analysis.distances(generated[:n], truth[:n])
-                scores.update({f"gl_{k}": v for k, v in self.analysis.distances(baseline[:n], truth[:n]).items()})
+                scores.update(
+                    {
+                        f"gl_{k}": v
+                        for k, v in self.analysis.distances(baseline[:n], truth[:n]).items()
+                    }
+                )
                 for k, v in scores.items():
                     sums[k] = sums.get(k, 0.0) + v
                 count += 1
@@ -224,7 +248,9 @@ class WaveRNNTask(Task):
             board.audio(f"example{i}/wavernn", generated, step, sr)
             board.audio(f"example{i}/griffin_lim", baseline, step, sr)
             board.audio(f"example{i}/ground_truth", truth, step, sr)
-            board.image(f"example{i}/log_mel_wavernn", _image(self.analysis.log_mel(generated)), step)
+            board.image(
+                f"example{i}/log_mel_wavernn", _image(self.analysis.log_mel(generated)), step
+            )
             board.image(f"example{i}/log_mel_truth", _image(self.analysis.log_mel(truth)), step)
 
     def plot_examples(self, model, eval_dataset, out_dir, device):
@@ -235,12 +261,18 @@ class WaveRNNTask(Task):
             return []
         truth, generated, baseline = examples[0]
         plt, fig, axes = new_figure(1, 3, size=(15, 3.5))
-        for ax, (title, wave) in zip(axes[0], [("ground truth", truth), ("WaveRNN", generated), ("Griffin-Lim", baseline)]):
+        for ax, (title, wave) in zip(
+            axes[0], [("ground truth", truth), ("WaveRNN", generated), ("Griffin-Lim", baseline)]
+        ):
             ax.imshow(self.analysis.log_mel(wave), aspect="auto", origin="lower", vmin=-11, vmax=2)
             ax.set_title(f"{title}: log-mel", fontsize=9)
         path = save_figure(plt, fig, os.path.join(out_dir, "examples.png"))
         for name, wave in [("truth", truth), ("wavernn", generated), ("griffin_lim", baseline)]:
-            ta.save(os.path.join(out_dir, f"example_{name}.wav"), tc.as_tensor(np.asarray(wave, dtype=np.float32)).unsqueeze(0), self.args.sample_rate)
+            ta.save(
+                os.path.join(out_dir, f"example_{name}.wav"),
+                tc.as_tensor(np.asarray(wave, dtype=np.float32)).unsqueeze(0),
+                self.args.sample_rate,
+            )
         return [path]
 
 
@@ -265,7 +297,9 @@ class _Bool(__import__("argparse").Action):
     """--flag / --no-flag."""
 
     def __init__(self, option_strings, dest, **kwargs):
-        strings = list(option_strings) + ["--no-" + s[2:] for s in option_strings if s.startswith("--")]
+        strings = list(option_strings) + [
+            "--no-" + s[2:] for s in option_strings if s.startswith("--")
+        ]
         super().__init__(strings, dest, nargs=0, **kwargs)
 
     def __call__(self, parser, namespace, values, option_string=None):

@@ -68,7 +68,9 @@ def separation_scores(estimates, references, mixture):
     estimates, references = np.asarray(estimates), np.asarray(references)
     n = len(references)
     pair = np.array([[si_snr(e, r) for r in references] for e in estimates])
-    perm = max(itertools.permutations(range(n)), key=lambda p: sum(pair[i, j] for i, j in enumerate(p)))
+    perm = max(
+        itertools.permutations(range(n)), key=lambda p: sum(pair[i, j] for i, j in enumerate(p))
+    )
     si = np.mean([pair[i, j] for i, j in enumerate(perm)])
     si_mix = np.mean([si_snr(mixture, r) for r in references])
     sd = np.mean([sdr(estimates[i], references[j]) for i, j in enumerate(perm)])

@@ -19,7 +19,12 @@ class MelAnalysis:
     """The mel front end used for the distances (fixed, independent of the model's features)."""
 
     def __init__(self, sample_rate, n_fft=1024, hop_length=256, n_mels=80, n_cepstra=13):
-        self.sample_rate, self.n_fft, self.hop_length, self.n_mels = sample_rate, n_fft, hop_length, n_mels
+        self.sample_rate, self.n_fft, self.hop_length, self.n_mels = (
+            sample_rate,
+            n_fft,
+            hop_length,
+            n_mels,
+        )
         self.mel = ta.transforms.MelSpectrogram(
             sample_rate=sample_rate, n_fft=n_fft, hop_length=hop_length, n_mels=n_mels, power=1.0
         )

@@ -49,7 +49,7 @@ def test_broken_file_is_skipped_and_counted(broken_corpus, tmp_path):
     root, name = broken_corpus
     out = tmp_path / "out"
     proc = pt.run("wav2letter", root, out, "--max-steps", 2, "--on-bad-file", "skip")
-    assert f"skipped item 1" in proc.stderr and name in proc.stderr
+    assert "skipped item 1" in proc.stderr and name in proc.stderr
     metrics = json.loads((out / "metrics.json").read_text())
     assert metrics["skipped_items"] == 1
     assert pt.load(out)["train"]["skipped_items"] == 1
@@ -78,7 +78,10 @@ def test_checkpoint_of_another_pipeline_or_model_is_refused(librimix_root, tmp_p
     assert proc.returncode == 2
     proc = pt.run("convtasnet", librimix_root, out, "--resume", "--msk-num-layers", 3, check=False)
     assert proc.returncode == 2
-    assert "checkpoint of another model configuration (msk_num_layers: checkpoint 2 vs now 3)" in proc.stderr
+    assert (
+        "checkpoint of another model configuration (msk_num_layers: checkpoint 2 vs now 3)"
+        in proc.stderr
+    )
     assert (out / pt.CHECKPOINT).read_bytes() == before
 
 
@@ -87,7 +90,10 @@ def test_checkpoint_of_another_pipeline_names_it(librispeech_root, librimix_root
     pt.run("convtasnet", librimix_root, out, "--max-steps", 1, "--no-final-eval")
     proc = pt.run("wav2letter", librispeech_root, out, "--resume", check=False)
     assert proc.returncode == 2
-    assert "checkpoint of the 'convtasnet' pipeline, but this is the 'wav2letter' pipeline" in proc.stderr
+    assert (
+        "checkpoint of the 'convtasnet' pipeline, but this is the 'wav2letter' pipeline"
+        in proc.stderr
+    )
 
 
 def test_unwritable_output_dir(librimix_root, tmp_path):

@@ -77,8 +77,15 @@ def test_plateau_halves_after_patience():
 
 def test_optimizers_from_the_command_line():
     params = [tc.zeros(2, requires_grad=True)]
-    assert isinstance(optim.build_optimizer(_args(optimizer="adadelta", momentum=0.8), params), tc.optim.Adadelta)
-    assert optim.build_optimizer(_args(optimizer="adadelta", momentum=0.8), params).param_groups[0]["rho"] == 0.8
+    assert isinstance(
+        optim.build_optimizer(_args(optimizer="adadelta", momentum=0.8), params), tc.optim.Adadelta
+    )
+    assert (
+        optim.build_optimizer(_args(optimizer="adadelta", momentum=0.8), params).param_groups[0][
+            "rho"
+        ]
+        == 0.8
+    )
     assert isinstance(optim.build_optimizer(_args(optimizer="adamw"), params), tc.optim.AdamW)
     with pytest.raises(PipelineError, match="--learning-rate must be positive"):
         optim.build_optimizer(_args(learning_rate=0.0), params)

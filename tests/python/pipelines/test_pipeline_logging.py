@@ -21,7 +21,11 @@ def _events(folder):
 def test_progress_bar_tensorboard_config_and_plots(librimix_root, tmp_path):
     pytest.importorskip("tensorcore.utils.tensorboard")
     out = tmp_path / "out"
-    cmd = [c for c in pt.command("convtasnet", librimix_root, out) if c not in ("--no-progress", "--no-tensorboard")]
+    cmd = [
+        c
+        for c in pt.command("convtasnet", librimix_root, out)
+        if c not in ("--no-progress", "--no-tensorboard")
+    ]
     cmd += ["--epochs", "2", "--eval-every", "1", "--log-every", "1"]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
@@ -48,7 +52,9 @@ def test_progress_bar_tensorboard_config_and_plots(librimix_root, tmp_path):
         assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
     # One more epoch on --resume: the event log continues at the checkpoint's step.
-    proc = subprocess.run(cmd + ["--epochs", "3", "--resume"], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        cmd + ["--epochs", "3", "--resume"], capture_output=True, text=True, timeout=300
+    )
     assert proc.returncode == 0, proc.stderr
     steps = [e.step for e in _events(out / "tensorboard").Scalars("eval/si_snri")]
     assert steps == [1, 2, 3]

@@ -95,7 +95,9 @@ def test_si_snr_sdr_and_permutation():
     scores = separation.separation_scores(estimates, sources, mixture)
     expected = np.mean([10 * np.log10(np.sum(s**2) / np.sum(n**2)) for s, n in zip(sources, noise)])
     assert scores["si_snr"] == pytest.approx(expected, abs=0.05)
-    assert scores["si_snri"] == pytest.approx(scores["si_snr"] - np.mean([separation.si_snr(mixture, s) for s in sources]))
+    assert scores["si_snri"] == pytest.approx(
+        scores["si_snr"] - np.mean([separation.si_snr(mixture, s) for s in sources])
+    )
     # SDR forgives a short filter on the estimate (BSS Eval's allowed distortion), SI-SNR does not
     filtered = np.convolve(sources[0], [0.6, 0.3, 0.1])[:4000] + 0.01 * rng.standard_normal(4000)
     assert separation.sdr(filtered, sources[0]) > 35
@@ -114,7 +116,9 @@ def test_vocoder_distances_and_griffin_lim_baseline():
     far = analysis.distances(noisy, wave)
     import tensorcore.audio as ta
 
-    mel = ta.transforms.MelSpectrogram(sample_rate=sr, n_fft=256, hop_length=64, n_mels=40, power=2.0)
+    mel = ta.transforms.MelSpectrogram(
+        sample_rate=sr, n_fft=256, hop_length=64, n_mels=40, power=2.0
+    )
     power = mel(tc.as_tensor(wave).unsqueeze(0))[0].numpy()
     rebuilt = vocoder.GriffinLimFromMel(sr, 256, 64, 40, n_iter=32)(power, sr)
     near = analysis.distances(rebuilt, wave)
@@ -135,9 +139,14 @@ def test_coco_map_of_perfect_and_shifted_detections(tmp_path):
     }  # fmt: skip
     path = tmp_path / "gt.json"
     path.write_text(json.dumps(gt))
-    perfect = [dict(image_id=1, category_id=a["category_id"], bbox=a["bbox"], score=0.9) for a in gt["annotations"]]
+    perfect = [
+        dict(image_id=1, category_id=a["category_id"], bbox=a["bbox"], score=0.9)
+        for a in gt["annotations"]
+    ]
     stats, _ = coco_evaluate(str(path), perfect, [1])
     assert stats["map"] == pytest.approx(1.0) and stats["ar_100"] == pytest.approx(1.0)
-    shifted = [dict(d, bbox=[d["bbox"][0] + 8, d["bbox"][1], d["bbox"][2], d["bbox"][3]]) for d in perfect]
+    shifted = [
+        dict(d, bbox=[d["bbox"][0] + 8, d["bbox"][1], d["bbox"][2], d["bbox"][3]]) for d in perfect
+    ]
     stats, _ = coco_evaluate(str(path), shifted, [1])
     assert 0.0 < stats["map"] < 1.0 and stats["map_50"] == pytest.approx(1.0)
