@@ -18,3 +18,11 @@ def test_convtasnet_amp_trains(librimix_root, tmp_path):
     pt.run("convtasnet", librimix_root, tmp_path, "--amp", "--max-steps", 4, "--no-final-eval")
     losses = [v for _, v in pt.load(tmp_path)["train"]["history"]["loss"]]
     assert min(losses[-2:]) < losses[0], losses
+
+
+def test_convtasnet_worker_processes_give_the_same_run(librimix_root, tmp_path):
+    # per-item crops come from (seed, epoch, index), not from the process that loads the item
+    args = ("--max-steps", 3, "--no-final-eval", "--max-train-items", 8)
+    pt.run("convtasnet", librimix_root, tmp_path / "main", *args)
+    pt.run("convtasnet", librimix_root, tmp_path / "workers", *args, "--workers", 2)
+    pt.assert_same_training_state(pt.load(tmp_path / "main"), pt.load(tmp_path / "workers"))
