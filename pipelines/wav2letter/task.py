@@ -189,9 +189,11 @@ class Wav2LetterTask(Task):
         return out
 
     def loss(self, model, data, device):
-        log_probs = self._log_probs(model, data, device).float()
+        return self._ctc(self._log_probs(model, data, device).float(), data, device), {}
+
+    def _ctc(self, log_probs, data, device):
         frames = min(log_probs.shape[2], max(data["frames"]))
-        loss = nn.functional.ctc_loss(
+        return nn.functional.ctc_loss(
             log_probs[:, :, :frames].permute(2, 0, 1),
             data["targets"].to(device),
             [min(n, frames) for n in data["frames"]],
@@ -200,7 +202,6 @@ class Wav2LetterTask(Task):
             reduction="mean",
             zero_infinity=True,
         )
-        return loss, {}
 
     def lexicon(self):
         if self._lexicon is None and self.args.lexicon != "none":
@@ -220,7 +221,7 @@ class Wav2LetterTask(Task):
         self.examples = []
         for data in batches:
             log_probs = self._log_probs(model, data, device).float()
-            loss, _ = self.loss(model, data, device)
+            loss = self._ctc(log_probs, data, device)
             losses += float(loss) * len(data["transcripts"])
             count += len(data["transcripts"])
             lp = log_probs.cpu().numpy()

@@ -26,3 +26,22 @@ def test_convtasnet_worker_processes_give_the_same_run(librimix_root, tmp_path):
     pt.run("convtasnet", librimix_root, tmp_path / "main", *args)
     pt.run("convtasnet", librimix_root, tmp_path / "workers", *args, "--workers", 2)
     pt.assert_same_training_state(pt.load(tmp_path / "main"), pt.load(tmp_path / "workers"))
+
+
+def test_sigterm_checkpoints_and_says_how_to_resume(librimix_root, tmp_path):
+    import signal
+    import subprocess
+    import time
+
+    cmd = pt.command(
+        "convtasnet", librimix_root, tmp_path, "--max-steps", 1000, "--checkpoint-every-steps", 1
+    )
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while pt.checkpoint_step(tmp_path) < 1 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    step = pt.load(tmp_path)["train"]["step"]
+    assert f"interrupted at step {step}; resume with --resume" in out
