@@ -10,7 +10,7 @@ import pipeline_testing as pt
 
 def test_retinanet_trains_resumes_and_tests(coco_root, tmp_path):
     pytest.importorskip("pycocotools")
-    pt.check_pipeline("retinanet", coco_root, tmp_path, steps=5, stop_at=2)
+    pt.check_pipeline("retinanet", coco_root, tmp_path, steps=4, stop_at=1)
     straight = tmp_path / "straight"
     metrics = json.loads((straight / "metrics.json").read_text())["final"]
     assert set(metrics) >= {"map", "map_50", "map_75", "ar_100"}
