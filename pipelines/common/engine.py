@@ -108,7 +108,7 @@ class Trainer:
             "best": None,
             "bad_epochs": 0,
             "skipped_items": 0,
-            "finished": False,
+            "early_stopped": False,
             "history": {"loss": [], "lr": [], "eval": []},
         }
         self.resumed_from = None
@@ -241,8 +241,8 @@ class Trainer:
 
     def _loop(self):
         args, state = self.args, self.state
-        if state["finished"]:
-            return "finished"
+        if state["early_stopped"]:  # a resumed run that early stopping ended stays ended
+            return "early-stopping"
         stop = self._limit_reached()
         while state["epoch"] < args.epochs and stop is None:
             stop = self.train_epoch()
@@ -252,11 +252,7 @@ class Trainer:
             state["batch_in_epoch"] = 0
             stop = self._end_of_epoch()
             self.save_checkpoint()
-        if stop is None:
-            stop = "finished"
-        if stop in ("finished", "early-stopping"):
-            state["finished"] = True
-        return stop
+        return stop or "finished"
 
     def train_epoch(self):
         """The rest of the current epoch's batches; returns why it stopped early, or None."""
@@ -358,6 +354,7 @@ class Trainer:
                     f"{state['bad_epochs']} evaluations",
                     flush=True,
                 )
+                state["early_stopped"] = True
                 return "early-stopping"
         return None
 

@@ -45,3 +45,18 @@ def test_sigterm_checkpoints_and_says_how_to_resume(librimix_root, tmp_path):
     assert proc.returncode == 130, err
     step = pt.load(tmp_path)["train"]["step"]
     assert f"interrupted at step {step}; resume with --resume" in out
+
+
+def test_early_stopping_ends_the_run_for_good(librimix_root, tmp_path):
+    import json
+
+    # a vanishing learning rate leaves the held-out SI-SNRi where it was: no improvement
+    args = ("--epochs", 6, "--eval-every", 1, "--early-stop-patience", 2, "--optimizer", "sgd",
+            "--learning-rate", 1e-30, "--max-train-items", 4)  # fmt: skip
+    proc = pt.run("convtasnet", librimix_root, tmp_path, *args)
+    assert "early stopping: si_snri did not improve for 2 evaluations" in proc.stdout
+    metrics = json.loads((tmp_path / "metrics.json").read_text())
+    assert metrics["stop_reason"] == "early-stopping" and metrics["epochs_completed"] == 3
+    assert metrics["best"]["epoch"] == 1
+    proc = pt.run("convtasnet", librimix_root, tmp_path, *args, "--resume")
+    assert pt.load(tmp_path)["train"]["epoch"] == 3
