@@ -162,7 +162,7 @@ class RetinaNetTask(Task):
 
     def load_eval_item(self, dataset, index, rng):
         image, target = dataset[index]
-        return image.float() / 255.0, {"image_id": target["image_id"]}
+        return image.float() / 255.0, {"image_id": target["image_id"], "boxes": target["boxes"]}
 
     def collate(self, items):
         return {"images": [i for i, _ in items], "targets": [t for _, t in items]}
@@ -200,8 +200,9 @@ class RetinaNetTask(Task):
                         (
                             image.numpy(),
                             boxes,
-                            out["scores"].cpu().numpy(),
+                            out["scores"].float().cpu().numpy(),
                             out["labels"].cpu().numpy(),
+                            target["boxes"].numpy(),
                         )
                     )
         stats, summary = coco_evaluate(
@@ -210,10 +211,17 @@ class RetinaNetTask(Task):
         self.summary = summary
         return stats
 
-    def _overlay(self, ax, image, boxes, scores, labels, threshold=0.3):
+    def _overlay(self, ax, image, boxes, scores, labels, truth, threshold=0.3):
+        """Ground truth dashed cyan, detections scoring >= threshold yellow with class and score."""
         from matplotlib.patches import Rectangle
 
         ax.imshow(np.transpose(image, (1, 2, 0)))
+        for x1, y1, x2, y2 in truth:
+            ax.add_patch(
+                Rectangle((x1, y1), x2 - x1, y2 - y1, fill=False, color="cyan", lw=0.8, ls="--")
+            )
+        shown = int((scores >= threshold).sum())
+        ax.set_title(f"{shown} detections >= {threshold} (dashed: ground truth)", fontsize=7)
         for (x1, y1, x2, y2), s, l in zip(boxes, scores, labels):
             if s < threshold:
                 continue
@@ -224,7 +232,7 @@ class RetinaNetTask(Task):
         ax.axis("off")
 
     def log_examples(self, board, model, eval_dataset, step, device):
-        for k, (image, boxes, scores, labels) in enumerate(getattr(self, "examples", [])[:2]):
+        for k, (image, boxes, scores, labels, _) in enumerate(getattr(self, "examples", [])[:2]):
             keep = scores >= 0.3
             names = [
                 f"{self.category_names.get(int(l), l)} {s:.2f}"
@@ -240,6 +248,6 @@ class RetinaNetTask(Task):
             return []
         cols = min(4, len(examples))
         plt, fig, axes = new_figure(1, cols, size=(4 * cols, 4))
-        for ax, (image, boxes, scores, labels) in zip(axes[0], examples):
-            self._overlay(ax, image, boxes, scores, labels)
+        for ax, example in zip(axes[0], examples):
+            self._overlay(ax, *example)
         return [save_figure(plt, fig, os.path.join(out_dir, "examples.png"))]
