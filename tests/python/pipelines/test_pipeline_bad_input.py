@@ -150,3 +150,23 @@ def test_failed_checkpoint_write_keeps_the_previous_one(tmp_path):
         os.chmod(tmp_path, 0o755)
     assert open(path, "rb").read() == before
     assert os.listdir(tmp_path) == ["ckpt.safetensors"]  # no temporary file left
+
+
+def test_init_weights_load_and_weights_of_another_model_are_refused(librimix_root, tmp_path):
+    first = tmp_path / "first"
+    pt.run("convtasnet", librimix_root, first, "--max-steps", 1, "--no-final-eval")
+    trained = pt.load(first)["model"]
+    second = tmp_path / "second"
+    pt.run("convtasnet", librimix_root, second, "--max-steps", 1, "--no-final-eval",
+           "--learning-rate", 1e-30, "--optimizer", "sgd", "--init-weights", first / pt.CHECKPOINT)  # fmt: skip
+    started = pt.load(second)["model"]
+    assert all(tc.allclose(started[k].float(), trained[k].float(), atol=1e-20) for k in trained)
+
+    proc = pt.run("convtasnet", librimix_root, tmp_path / "third", "--msk-num-feats", 12,
+                  "--init-weights", first / pt.CHECKPOINT, check=False)  # fmt: skip
+    assert proc.returncode == 2
+    assert "weights of another model (shape mismatch" in proc.stderr
+    assert (
+        f"--init-weights {first / pt.CHECKPOINT}" not in proc.stderr
+        or "cannot read" not in proc.stderr
+    )
