@@ -171,7 +171,7 @@ class WaveRNNTask(Task):
         segment = wave[start : start + seq_len]
         if segment.shape[0] < seq_len:
             segment = tc.nn.functional.pad(segment, (0, seq_len - segment.shape[0]))
-        return mel[:, offset : offset + need], segment
+        return _Segment(mel[:, offset : offset + need], segment)
 
     def load_eval_item(self, dataset, index, rng):
         wave = self._waveform(dataset, index)
@@ -184,10 +184,8 @@ class WaveRNNTask(Task):
         return self.normalized_mel(wave), wave
 
     def collate(self, items):
-        if (
-            items[0][1].shape[0] == self.args.hop_length * self.args.seq_len_factor + 1
-            and items[0][0].shape[1] == self.args.seq_len_factor + 2 * self.pad
-        ):
+        # training segments (all the same size) stack; held-out clips stay a list
+        if isinstance(items[0], _Segment):
             return {
                 "mels": tc.stack([m for m, _ in items]),
                 "waves": tc.stack([w for _, w in items]),
@@ -280,6 +278,16 @@ def _image(array):
     a = np.asarray(array, dtype=np.float32)
     a = (a - a.min()) / max(float(a.max() - a.min()), 1e-6)
     return np.repeat(a[::-1, :, None], 3, axis=2)
+
+
+class _Segment(tuple):
+    """A training item (mel frames, waveform segment)."""
+
+    def __new__(cls, mel, wave):
+        return super().__new__(cls, (mel, wave))
+
+    def __getnewargs__(self):  # DataLoader workers send items back pickled
+        return tuple(self)
 
 
 class _Range:
