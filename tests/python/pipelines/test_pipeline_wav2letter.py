@@ -16,3 +16,11 @@ def test_wav2letter_trains_and_resumes_bit_exactly(librispeech_root, tmp_path):
     config = json.loads((tmp_path / "straight" / "config.json").read_text())
     assert config["pipeline"] == "wav2letter" and config["features"] == "mfcc"
     assert config["model_config"]["num_classes"] == 29
+
+
+def test_wav2letter_on_raw_waveforms(librispeech_root, tmp_path):
+    pt.run("wav2letter", librispeech_root, tmp_path, "--features", "waveform", "--max-steps", 2,
+           "--no-final-eval")  # fmt: skip
+    ckpt = pt.load(tmp_path)
+    assert ckpt["model_config"]["features"] == "waveform"
+    assert ckpt["model"]["acoustic_model.0.0.weight"].shape == (16, 1, 250)  # the front end
