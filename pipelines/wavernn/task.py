@@ -52,7 +52,6 @@ class WaveRNNTask(Task):
         g.add_argument("--kernel-size", type=int, default=5)
         g.add_argument("--n-hidden-resblock", type=int, default=128)
         g.add_argument("--n-output-melresnet", type=int, default=128)
-        g.add_argument("--eval-clips", type=int, default=4, help="held-out utterances generated")
         g.add_argument("--eval-seconds", type=float, default=1.0, help="generated per utterance")
         g.add_argument("--griffin-lim-iters", type=int, default=32)
         parser.set_defaults(
