@@ -89,3 +89,20 @@ def test_optimizers_from_the_command_line():
     assert isinstance(optim.build_optimizer(_args(optimizer="adamw"), params), tc.optim.AdamW)
     with pytest.raises(PipelineError, match="--learning-rate must be positive"):
         optim.build_optimizer(_args(learning_rate=0.0), params)
+
+
+@pytest.mark.parametrize(
+    "pipeline, option",
+    [("wav2letter", "--lexicon"), ("wavernn", "--seq-len-factor"),
+     ("convtasnet", "--crop-length"), ("retinanet", "--aspect-ratio-group-factor")],
+)  # fmt: skip
+def test_help_lists_common_and_pipeline_options(pipeline, option):
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", f"tensorcore.pipelines.{pipeline}", "--help"],
+        capture_output=True, text=True, timeout=60, check=True,
+    ).stdout  # fmt: skip
+    for name in ("--data-root", "--output-dir", "--max-minutes", "--max-steps", "--resume", option):
+        assert name in out, name
