@@ -67,7 +67,7 @@ fi
 site=$($PY -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
 rm -f "$site/tensorcore-dev.pth" python/tensorcore/_C*.so python/tensorcore/libtensorcore*.so
 # Development links (docs/adding_ops.md) must not end up in the wheel twice.
-for link in python/tensorcore/lib python/tensorcore/datasets; do
+for link in python/tensorcore/lib python/tensorcore/datasets python/tensorcore/pipelines; do
   if [ -L "$link" ]; then rm "$link"; fi
 done
 

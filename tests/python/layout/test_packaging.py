@@ -238,6 +238,11 @@ print("ok")
     assert os.path.isfile(os.path.join(package, "lib", "libtensorcore.so"))
     extension = [f for f in os.listdir(package) if f.startswith("_C") and f.endswith(".so")]
     assert len(extension) == 1
+    # the Python folders that wheel.packages maps into the package
+    assert os.path.isfile(os.path.join(package, "datasets", "generate.py"))
+    assert os.path.isfile(os.path.join(package, "pipelines", "common", "engine.py"))
+    usage = run([py, "-m", "tensorcore.pipelines.retinanet", "--help"], cwd=tmp_path, env=env)
+    assert "--test-only" in usage
     dynamic = run(["readelf", "-d", os.path.join(package, extension[0])])
     assert "$ORIGIN/lib" in dynamic and BUILD not in dynamic
     shutil.rmtree(venv)

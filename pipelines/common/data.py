@@ -1,0 +1,125 @@
+"""Data plumbing shared by the pipelines: a resumable batch sampler and bad-file handling.
+
+Resuming bit-exactly needs the data order of an epoch to be a function of (seed, epoch) alone,
+and the position inside the epoch to be part of the checkpoint. EpochBatchSampler draws each
+epoch's order from its own NumPy generator seeded with (seed, epoch) - never from the global
+generators a training step uses - and can start at any batch. Random per-item choices (crops)
+get their own generator from (seed, epoch, index) through the (epoch, index) keys it yields, so
+they are the same in any worker process and after a resume.
+"""
+
+import warnings
+
+import numpy as np
+
+from .errors import PipelineError
+
+
+class EpochBatchSampler:
+    """Batches of (epoch, index) keys for one epoch.
+
+    group_ids: optional group of each item (aspect-ratio grouping, length buckets): batches are
+    then formed within groups, in the shuffled order (torchvision's GroupedBatchSampler rule),
+    and the leftovers of each group form the last batches.
+    """
+
+    def __init__(self, num_items, batch_size, seed, shuffle=True, drop_last=False, group_ids=None):
+        if num_items <= 0:
+            raise PipelineError("the training set is empty")
+        if batch_size <= 0:
+            raise PipelineError(f"--batch-size must be positive, got {batch_size}")
+        self.num_items, self.batch_size, self.seed = num_items, batch_size, seed
+        self.shuffle, self.drop_last = shuffle, drop_last
+        self.group_ids = None if group_ids is None else np.asarray(group_ids)
+        self.epoch, self.start = 0, 0
+
+    def set_epoch(self, epoch, start_batch=0):
+        self.epoch, self.start = epoch, start_batch
+
+    def batches(self, epoch):
+        if self.shuffle:
+            order = np.random.default_rng([self.seed, epoch]).permutation(self.num_items)
+        else:
+            order = np.arange(self.num_items)
+        if self.group_ids is None:
+            batches = [
+                order[i : i + self.batch_size] for i in range(0, len(order), self.batch_size)
+            ]
+        else:
+            pending, batches = {}, []
+            for index in order:
+                bucket = pending.setdefault(self.group_ids[index], [])
+                bucket.append(index)
+                if len(bucket) == self.batch_size:
+                    batches.append(np.array(bucket))
+                    bucket.clear()
+            batches += [np.array(b) for b in pending.values() if b]
+        if self.drop_last:
+            batches = [b for b in batches if len(b) == self.batch_size]
+        return [[int(i) for i in b] for b in batches]
+
+    def __len__(self):
+        return max(0, len(self.batches(self.epoch)) - self.start)
+
+    def __iter__(self):
+        for batch in self.batches(self.epoch)[self.start :]:
+            yield [(self.epoch, i) for i in batch]
+
+
+def item_rng(seed, epoch, index):
+    """The generator for one item's random choices in one epoch."""
+    return np.random.default_rng([seed, epoch, index, 0x5EED])
+
+
+class _BadItem:
+    def __init__(self, index, message):
+        self.index, self.message = index, message
+
+
+class KeyedDataset:
+    """Maps (epoch, index) keys to items through load(dataset, index, rng).
+
+    A file that cannot be read raises (on_bad_file="error", naming it) or becomes a placeholder
+    that CollateSkipping drops and reports (on_bad_file="skip")."""
+
+    def __init__(self, dataset, load, seed, on_bad_file="error"):
+        if on_bad_file not in ("error", "skip"):
+            raise PipelineError(f"--on-bad-file must be 'error' or 'skip', got {on_bad_file!r}")
+        self.dataset, self.load, self.seed, self.on_bad_file = dataset, load, seed, on_bad_file
+
+    def __len__(self):
+        return len(self.dataset)
+
+    def __getitem__(self, key):
+        epoch, index = key if isinstance(key, tuple) else (0, key)
+        try:
+            return self.load(self.dataset, index, item_rng(self.seed, epoch, index))
+        except (RuntimeError, OSError, ValueError) as e:
+            if self.on_bad_file == "error":
+                raise PipelineError(
+                    f"item {index} of the corpus could not be read: {e} (pass --on-bad-file skip "
+                    "to skip such files with a warning)"
+                ) from None
+            return _BadItem(index, str(e))
+
+
+class Batch:
+    """A collated batch plus what was skipped while loading it."""
+
+    def __init__(self, data, skipped, size):
+        self.data, self.skipped, self.size = data, skipped, size
+
+
+class CollateSkipping:
+    def __init__(self, collate):
+        self.collate = collate
+
+    def __call__(self, items):
+        good = [x for x in items if not isinstance(x, _BadItem)]
+        skipped = [(x.index, x.message) for x in items if isinstance(x, _BadItem)]
+        return Batch(self.collate(good) if good else None, skipped, len(good))
+
+
+def warn_skipped(skipped):
+    for index, message in skipped:
+        warnings.warn(f"skipped item {index}: {message}", stacklevel=2)

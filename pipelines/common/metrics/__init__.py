@@ -1,0 +1,1 @@
+"""Metrics of the pipelines: text (CER/WER, CTC decoding), separation, vocoder, detection."""

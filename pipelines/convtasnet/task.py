@@ -1,0 +1,190 @@
+"""ConvTasNet source separation on LibriMix (torchaudio 0.8's source-separation recipe: random
+crops, permutation-invariant SI-SNR loss, LR halved when the held-out SI-SNRi stalls, early
+stopping).
+
+Held-out scores are on whole mixtures (speakers unseen in training): SI-SNRi and SDRi (BSS Eval
+SDR with a 512-tap distortion filter) under the best assignment of outputs to speakers.
+"""
+
+import os
+
+import numpy as np
+
+import tensorcore as tc
+import tensorcore.audio as ta
+
+from ..common import Task
+from ..common.errors import PipelineError
+from ..common.metrics.separation import pit_si_snr_loss, separation_scores
+
+
+class ConvTasNetTask(Task):
+    name = "convtasnet"
+    main_metric = "si_snri"
+    metric_mode = "max"
+
+    @staticmethod
+    def add_arguments(parser):
+        g = parser.add_argument_group("convtasnet")
+        g.add_argument("--task", choices=("sep_clean", "sep_noisy"), default="sep_clean",
+                       help="LibriMix task")  # fmt: skip
+        g.add_argument("--num-speakers", type=int, default=2)
+        g.add_argument("--sample-rate", type=int, default=8000, choices=(8000, 16000))
+        g.add_argument("--mode", choices=("min", "max"), default="min")
+        g.add_argument("--train-subset", default="train-360")
+        g.add_argument("--eval-subset", default="dev")
+        g.add_argument("--crop-length", type=float, default=3.0, help="training crops, seconds")
+        g.add_argument("--enc-kernel-size", type=int, default=16)
+        g.add_argument("--enc-num-feats", type=int, default=512)
+        g.add_argument("--msk-kernel-size", type=int, default=3)
+        g.add_argument("--msk-num-feats", type=int, default=128)
+        g.add_argument("--msk-num-hidden-feats", type=int, default=512)
+        g.add_argument("--msk-num-layers", type=int, default=8)
+        g.add_argument("--msk-num-stacks", type=int, default=3)
+        parser.set_defaults(
+            optimizer="adam",
+            learning_rate=1e-3,
+            clip_grad=5.0,
+            scheduler="reduceonplateau",
+            plateau_factor=0.5,
+            plateau_patience=3,
+            early_stop_patience=10,
+            batch_size=4,
+            eval_batch_size=1,
+            epochs=200,
+        )
+
+    def model_config(self):
+        a = self.args
+        return {
+            "num_sources": a.num_speakers,
+            "enc_kernel_size": a.enc_kernel_size,
+            "enc_num_feats": a.enc_num_feats,
+            "msk_kernel_size": a.msk_kernel_size,
+            "msk_num_feats": a.msk_num_feats,
+            "msk_num_hidden_feats": a.msk_num_hidden_feats,
+            "msk_num_layers": a.msk_num_layers,
+            "msk_num_stacks": a.msk_num_stacks,
+        }
+
+    def build_model(self):
+        model = ta.models.ConvTasNet(**self.model_config())
+        if self.args.amp:
+            _float32_under_cpu_autocast(model.decoder)
+        return model
+
+    def datasets(self):
+        a = self.args
+
+        def make(subset):
+            return ta.datasets.LibriMix(
+                a.data_root, subset, num_speakers=a.num_speakers, sample_rate=a.sample_rate,
+                task=a.task, mode=a.mode,
+            )  # fmt: skip
+
+        try:
+            return make(a.train_subset), make(a.eval_subset)
+        except (RuntimeError, ValueError) as e:
+            raise PipelineError(f"--data-root {a.data_root}: {e}") from None
+
+    def _item(self, dataset, index):
+        sample_rate, mixture, sources = dataset[index]
+        if sample_rate != self.args.sample_rate:
+            raise ValueError(f"expected {self.args.sample_rate} Hz audio, got {sample_rate} Hz")
+        return mixture, tc.cat(list(sources), dim=0)  # (1, L), (S, L)
+
+    def load_train_item(self, dataset, index, rng):
+        mixture, sources = self._item(dataset, index)
+        crop = int(self.args.crop_length * self.args.sample_rate)
+        length = mixture.shape[-1]
+        if length > crop:
+            start = int(rng.integers(0, length - crop + 1))
+            mixture, sources = mixture[:, start : start + crop], sources[:, start : start + crop]
+        elif length < crop:
+            mixture = tc.nn.functional.pad(mixture, (0, crop - length))
+            sources = tc.nn.functional.pad(sources, (0, crop - length))
+        return mixture, sources, min(length, crop)
+
+    def load_eval_item(self, dataset, index, rng):
+        mixture, sources = self._item(dataset, index)
+        return mixture, sources, mixture.shape[-1]
+
+    def collate(self, items):
+        width = max(m.shape[-1] for m, _, _ in items)
+        mix = tc.zeros(len(items), 1, width)
+        src = tc.zeros(len(items), items[0][1].shape[0], width)
+        for i, (m, s, _) in enumerate(items):
+            mix[i, :, : m.shape[-1]] = m
+            src[i, :, : s.shape[-1]] = s
+        return {"mixture": mix, "sources": src, "lengths": [n for _, _, n in items]}
+
+    def loss(self, model, data, device):
+        estimates = model(data["mixture"].to(device)).float()
+        return pit_si_snr_loss(estimates, data["sources"].to(device)), {}
+
+    def evaluate(self, model, batches, device):
+        sums, count = {}, 0
+        self.examples = []
+        for data in batches:
+            estimates = model(data["mixture"].to(device)).float().cpu().numpy()
+            for i, n in enumerate(data["lengths"]):
+                mix = data["mixture"][i, 0, :n].numpy()
+                ref = data["sources"][i, :, :n].numpy()
+                scores = separation_scores(estimates[i, :, :n], ref, mix)
+                for k, v in scores.items():
+                    sums[k] = sums.get(k, 0.0) + float(v)
+                count += 1
+                if len(self.examples) < 1:
+                    self.examples.append((mix, ref, estimates[i, :, :n]))
+        return {k: v / max(count, 1) for k, v in sums.items()}
+
+    def log_examples(self, board, model, eval_dataset, step, device):
+        sr = self.args.sample_rate
+        for mix, ref, est in getattr(self, "examples", [])[:1]:
+            board.audio("example/mixture", mix, step, sr)
+            for k in range(len(est)):
+                board.audio(f"example/estimate{k + 1}", est[k], step, sr)
+                board.audio(f"example/source{k + 1}", ref[k], step, sr)
+
+    def plot_examples(self, model, eval_dataset, out_dir, device):
+        from ..common.report import new_figure, save_figure
+
+        if not getattr(self, "examples", None):
+            return []
+        mix, ref, est = self.examples[0]
+        rows = 1 + len(ref)
+        plt, fig, axes = new_figure(rows, 2, size=(12, 2.2 * rows))
+        spec = ta.transforms.Spectrogram(n_fft=256, hop_length=64)
+
+        def show(ax, wave, title):
+            s = spec(tc.as_tensor(np.ascontiguousarray(wave, dtype=np.float32)))
+            ax.imshow(np.log10(s.numpy() + 1e-8), aspect="auto", origin="lower", vmin=-8)
+            ax.set_title(title, fontsize=8)
+
+        show(axes[0][0], mix, "mixture")
+        axes[0][1].axis("off")
+        for k in range(len(ref)):
+            show(axes[k + 1][0], ref[k], f"source {k + 1}")
+            show(axes[k + 1][1], est[k], f"estimate {k + 1}")
+        for k in range(len(est)):
+            ta.save(
+                os.path.join(out_dir, f"example_estimate{k + 1}.wav"),
+                tc.as_tensor(np.ascontiguousarray(est[k], dtype=np.float32)).unsqueeze(0),
+                self.args.sample_rate,
+            )
+        return [save_figure(plt, fig, os.path.join(out_dir, "examples.png"))]
+
+
+def _float32_under_cpu_autocast(module):
+    """CPU autocast (as torch 1.13's) leaves conv_transpose1d out of its bfloat16 list, so the
+    decoder would get bfloat16 input and float32 weights; it runs in float32 instead. The
+    module's forward is replaced in place, keeping its state-dict keys."""
+    forward = module.forward
+
+    def float32_forward(x):
+        if x.device.type == "cpu" and x.dtype != tc.float32:
+            with tc.autocast("cpu", enabled=False):
+                return forward(x.float())
+        return forward(x)
+
+    module.forward = float32_forward

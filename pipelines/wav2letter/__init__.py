@@ -1,0 +1,3 @@
+"""Wav2Letter + CTC speech recognition on LibriSpeech (python -m tensorcore.pipelines.wav2letter)."""
+
+from .task import Wav2LetterTask  # noqa: F401

@@ -1,0 +1,313 @@
+"""WaveRNN vocoder on LibriTTS (torchaudio 0.7's WaveRNN example: mel conditioning, mu-law
+targets, cross-entropy or mixture-of-logistics loss, random segments of --seq-len-factor frames).
+
+Held-out evaluation generates audio from ground-truth mels with the native sampling loop and
+scores it against the recording (log-mel L1, mel-cepstral distortion); Griffin-Lim from the same
+mel is the baseline to beat.
+"""
+
+import os
+
+import numpy as np
+
+import tensorcore as tc
+import tensorcore.audio as ta
+from tensorcore import nn
+
+from ..common import Task
+from ..common.errors import PipelineError
+from ..common.metrics.vocoder import GriffinLimFromMel, MelAnalysis
+from .mol import mol_loss, sample_mol
+
+
+class WaveRNNTask(Task):
+    name = "wavernn"
+    main_metric = "log_mel_l1"
+    metric_mode = "min"
+
+    @staticmethod
+    def add_arguments(parser):
+        g = parser.add_argument_group("wavernn")
+        g.add_argument("--dataset", choices=("libritts", "ljspeech"), default="libritts")
+        g.add_argument("--train-split", default="train-clean-100")
+        g.add_argument("--eval-split", default="dev-clean")
+        g.add_argument("--sample-rate", type=int, default=22050, help="audio is resampled to it")
+        g.add_argument("--n-fft", type=int, default=2048)
+        g.add_argument("--hop-length", type=int, default=275)
+        g.add_argument("--win-length", type=int, default=1100)
+        g.add_argument("--f-min", type=float, default=40.0)
+        g.add_argument("--f-max", type=float, default=11025.0)
+        g.add_argument("--n-freq", type=int, default=80, help="mel bins")
+        g.add_argument("--min-level-db", type=float, default=-100.0)
+        g.add_argument("--n-bits", type=int, default=8)
+        g.add_argument("--loss", choices=("crossentropy", "mol"), default="crossentropy")
+        g.add_argument(
+            "--mulaw", action=_Bool, default=True, help="mu-law targets (--no-mulaw: linear)"
+        )
+        g.add_argument("--upsample-scales", type=int, nargs="+", default=[5, 5, 11])
+        g.add_argument("--seq-len-factor", type=int, default=5, help="training segment in frames")
+        g.add_argument("--n-res-block", type=int, default=10)
+        g.add_argument("--n-rnn", type=int, default=512)
+        g.add_argument("--n-fc", type=int, default=512)
+        g.add_argument("--kernel-size", type=int, default=5)
+        g.add_argument("--n-hidden-resblock", type=int, default=128)
+        g.add_argument("--n-output-melresnet", type=int, default=128)
+        g.add_argument("--eval-seconds", type=float, default=1.0, help="generated per utterance")
+        g.add_argument("--griffin-lim-iters", type=int, default=32)
+        parser.set_defaults(
+            optimizer="adam",
+            learning_rate=1e-4,
+            clip_grad=4.0,
+            batch_size=256,
+            epochs=8000,
+            scheduler="none",
+            max_eval_items=4,
+        )
+
+    def __init__(self, args):
+        super().__init__(args)
+        if int(np.prod(args.upsample_scales)) != args.hop_length:
+            raise PipelineError(
+                f"--upsample-scales {args.upsample_scales} multiply to "
+                f"{int(np.prod(args.upsample_scales))}, but --hop-length is {args.hop_length}"
+            )
+        self.mel = ta.transforms.MelSpectrogram(
+            sample_rate=args.sample_rate,
+            n_fft=args.n_fft,
+            win_length=args.win_length,
+            hop_length=args.hop_length,
+            f_min=args.f_min,
+            f_max=args.f_max,
+            n_mels=args.n_freq,
+            power=1.0,
+        )
+        self.pad = (args.kernel_size - 1) // 2
+        self.analysis = MelAnalysis(args.sample_rate)
+        self.griffin_lim = GriffinLimFromMel(
+            args.sample_rate, args.n_fft, args.hop_length, args.n_freq, args.f_min, args.f_max,
+            n_iter=args.griffin_lim_iters,
+        )  # fmt: skip
+
+    @property
+    def n_classes(self):
+        return 30 if self.args.loss == "mol" else 2**self.args.n_bits
+
+    def model_config(self):
+        a = self.args
+        return {
+            "upsample_scales": list(a.upsample_scales),
+            "n_classes": self.n_classes,
+            "hop_length": a.hop_length,
+            "n_res_block": a.n_res_block,
+            "n_rnn": a.n_rnn,
+            "n_fc": a.n_fc,
+            "kernel_size": a.kernel_size,
+            "n_freq": a.n_freq,
+            "n_hidden": a.n_hidden_resblock,
+            "n_output": a.n_output_melresnet,
+            "loss": a.loss,
+        }
+
+    def build_model(self):
+        c = dict(self.model_config())
+        c.pop("loss")
+        return ta.models.WaveRNN(**c)
+
+    def datasets(self):
+        a = self.args
+        try:
+            if a.dataset == "libritts":
+                train = ta.datasets.LIBRITTS(a.data_root, a.train_split)
+                held_out = ta.datasets.LIBRITTS(a.data_root, a.eval_split)
+            else:  # LJSpeech has one speaker and no split: the last 5 % are held out
+                full = ta.datasets.LJSPEECH(a.data_root)
+                cut = max(1, len(full) // 20)
+                train = _Range(full, 0, len(full) - cut)
+                held_out = _Range(full, len(full) - cut, len(full))
+        except (RuntimeError, ValueError) as e:
+            raise PipelineError(f"--data-root {a.data_root}: {e}") from None
+        return train, held_out
+
+    # ---- features ----
+    def _waveform(self, dataset, index):
+        item = dataset[index]
+        waveform, sample_rate = item[0], item[1]
+        if sample_rate != self.args.sample_rate:
+            waveform = ta.functional.resample(waveform, sample_rate, self.args.sample_rate)
+        return waveform[0].clamp(-1.0, 1.0)
+
+    def normalized_mel(self, waveform):
+        """(n_freq, frames) in [0, 1]: 20 log10 of the mel amplitude, scaled by --min-level-db."""
+        db = 20 * tc.log10(self.mel(waveform.unsqueeze(0))[0].clamp(min=1e-5))
+        return ((db - self.args.min_level_db) / -self.args.min_level_db).clamp(0.0, 1.0)
+
+    def mel_power(self, normalized):
+        db = (
+            np.asarray(normalized, dtype=np.float64) * -self.args.min_level_db
+            + self.args.min_level_db
+        )
+        return (10.0 ** (db / 20.0)) ** 2
+
+    def _labels(self, wave):
+        bits = self.args.n_bits
+        if self.args.mulaw:
+            mu = 2**bits - 1
+            wave = tc.sign(wave) * tc.log1p(mu * wave.abs()) / np.log1p(mu)
+        return ((wave + 1.0) * (2**bits - 1) / 2).round().clamp(0, 2**bits - 1).long()
+
+    def load_train_item(self, dataset, index, rng):
+        a = self.args
+        wave = self._waveform(dataset, index)
+        mel = self.normalized_mel(wave)
+        frames = mel.shape[1]
+        need = a.seq_len_factor + 2 * self.pad
+        if frames < need + 1:
+            mel = tc.nn.functional.pad(mel, (0, need + 1 - frames))
+            frames = mel.shape[1]
+        offset = int(rng.integers(0, frames - need))
+        seq_len = a.hop_length * a.seq_len_factor + 1
+        start = (offset + self.pad) * a.hop_length
+        segment = wave[start : start + seq_len]
+        if segment.shape[0] < seq_len:
+            segment = tc.nn.functional.pad(segment, (0, seq_len - segment.shape[0]))
+        return _Segment(mel[:, offset : offset + need], segment)
+
+    def load_eval_item(self, dataset, index, rng):
+        wave = self._waveform(dataset, index)
+        n = (
+            int(self.args.eval_seconds * self.args.sample_rate)
+            if self.args.eval_seconds
+            else wave.shape[0]
+        )
+        wave = wave[: max(n, self.args.hop_length * (self.args.kernel_size + 1))]
+        return self.normalized_mel(wave), wave
+
+    def collate(self, items):
+        # training segments (all the same size) stack; held-out clips stay a list
+        if isinstance(items[0], _Segment):
+            return {
+                "mels": tc.stack([m for m, _ in items]),
+                "waves": tc.stack([w for _, w in items]),
+            }
+        return {"eval": items}
+
+    def loss(self, model, data, device):
+        a = self.args
+        mels, waves = data["mels"].to(device), data["waves"].to(device)
+        labels = self._labels(waves)
+        inputs = (
+            2 * labels[:, :-1].float() / (2**a.n_bits - 1) - 1
+        )  # the model sees quantized input
+        out = model(inputs.unsqueeze(1), mels.unsqueeze(1)).squeeze(1)  # (B, L, classes)
+        if a.loss == "crossentropy":
+            loss = nn.functional.cross_entropy(out.float().transpose(1, 2), labels[:, 1:])
+        else:
+            target = 2 * labels[:, 1:].float() / (2**a.n_bits - 1) - 1
+            loss = mol_loss(out.float(), target, num_classes=2**16)
+        return loss, {}
+
+    # ---- evaluation ----
+    def generate(self, model, mels, device):
+        if self.args.loss == "mol":
+            return (
+                sample_mol(model, mels.to(device), self.args.mulaw, self.args.n_bits).float().cpu()
+            )
+        wave, _ = model.infer(mels.to(device), mulaw=self.args.mulaw)
+        return wave[:, 0].float().cpu()
+
+    def evaluate(self, model, batches, device):
+        sums, count = {}, 0
+        self.examples = []
+        for data in batches:
+            items = data["eval"]
+            for mel, wave in items:
+                generated = self.generate(model, mel.unsqueeze(0), device)[0].numpy()
+                truth = wave.numpy()
+                n = min(len(generated), len(truth))
+                baseline = self.griffin_lim(self.mel_power(mel.numpy()), len(truth))
+                scores = self.analysis.distances(generated[:n], truth[:n])
+                scores.update(
+                    {
+                        f"gl_{k}": v
+                        for k, v in self.analysis.distances(baseline[:n], truth[:n]).items()
+                    }
+                )
+                for k, v in scores.items():
+                    sums[k] = sums.get(k, 0.0) + v
+                count += 1
+                if len(self.examples) < 2:
+                    self.examples.append((truth[:n], generated[:n], baseline[:n]))
+        return {k: v / max(count, 1) for k, v in sums.items()}
+
+    def log_examples(self, board, model, eval_dataset, step, device):
+        for i, (truth, generated, baseline) in enumerate(getattr(self, "examples", [])[:1]):
+            sr = self.args.sample_rate
+            board.audio(f"example{i}/wavernn", generated, step, sr)
+            board.audio(f"example{i}/griffin_lim", baseline, step, sr)
+            board.audio(f"example{i}/ground_truth", truth, step, sr)
+            board.image(
+                f"example{i}/log_mel_wavernn", _image(self.analysis.log_mel(generated)), step
+            )
+            board.image(f"example{i}/log_mel_truth", _image(self.analysis.log_mel(truth)), step)
+
+    def plot_examples(self, model, eval_dataset, out_dir, device):
+        from ..common.report import new_figure, save_figure
+
+        examples = getattr(self, "examples", [])
+        if not examples:
+            return []
+        truth, generated, baseline = examples[0]
+        plt, fig, axes = new_figure(1, 3, size=(15, 3.5))
+        for ax, (title, wave) in zip(
+            axes[0], [("ground truth", truth), ("WaveRNN", generated), ("Griffin-Lim", baseline)]
+        ):
+            ax.imshow(self.analysis.log_mel(wave), aspect="auto", origin="lower", vmin=-11, vmax=2)
+            ax.set_title(f"{title}: log-mel", fontsize=9)
+        path = save_figure(plt, fig, os.path.join(out_dir, "examples.png"))
+        for name, wave in [("truth", truth), ("wavernn", generated), ("griffin_lim", baseline)]:
+            ta.save(
+                os.path.join(out_dir, f"example_{name}.wav"),
+                tc.as_tensor(np.asarray(wave, dtype=np.float32)).unsqueeze(0),
+                self.args.sample_rate,
+            )
+        return [path]
+
+
+def _image(array):
+    a = np.asarray(array, dtype=np.float32)
+    a = (a - a.min()) / max(float(a.max() - a.min()), 1e-6)
+    return np.repeat(a[::-1, :, None], 3, axis=2)
+
+
+class _Segment(tuple):
+    """A training item (mel frames, waveform segment)."""
+
+    def __new__(cls, mel, wave):
+        return super().__new__(cls, (mel, wave))
+
+    def __getnewargs__(self):  # DataLoader workers send items back pickled
+        return tuple(self)
+
+
+class _Range:
+    def __init__(self, dataset, start, stop):
+        self.dataset, self.start, self.stop = dataset, start, stop
+
+    def __len__(self):
+        return self.stop - self.start
+
+    def __getitem__(self, i):
+        return self.dataset[self.start + i]
+
+
+class _Bool(__import__("argparse").Action):
+    """--flag / --no-flag."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        strings = list(option_strings) + [
+            "--no-" + s[2:] for s in option_strings if s.startswith("--")
+        ]
+        super().__init__(strings, dest, nargs=0, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, not option_string.startswith("--no-"))
