@@ -63,7 +63,7 @@ import importlib as _importlib  # noqa: E402
 
 # A subpackage whose area was left out of the build (-DTC_SKIP_AREAS) is not imported.
 _NEEDS_BINDING = {"audio": "_audio"}
-for _sub in ("fft", "cuda", "nn", "optim", "backends", "amp", "audio", "vision"):
+for _sub in ("fft", "cuda", "nn", "optim", "backends", "amp", "distributed", "audio", "vision"):
     if _sub in _NEEDS_BINDING and not hasattr(_C, _NEEDS_BINDING[_sub]):
         continue
     if _os.path.isdir(_os.path.join(_os.path.dirname(__file__), _sub)):
