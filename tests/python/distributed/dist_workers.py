@@ -205,3 +205,189 @@ def collectives(rank, ws, init_method):
     dist.barrier()
     dist.destroy_process_group()
     print("ok", rank)
+
+
+# ---------------------------------------------------------------------------------------------
+# DistributedDataParallel
+
+
+class _Net(tc.nn.Module):
+    def __init__(self, unused_branch=False):
+        super().__init__()
+        self.fc1 = tc.nn.Linear(8, 16)
+        self.fc2 = tc.nn.Linear(16, 4)
+        self.skipped = tc.nn.Linear(4, 4) if unused_branch else None
+
+    def forward(self, x):
+        return self.fc2(tc.relu(self.fc1(x)))
+
+
+def _make_net(seed, unused_branch=False):
+    tc.manual_seed(seed)
+    return _Net(unused_branch)
+
+
+def _data(step, ws, per_rank=4):
+    g = tc.Generator()
+    g.manual_seed(1000 + step)
+    x = tc.randn(ws * per_rank, 8, generator=g)
+    y = tc.randn(ws * per_rank, 4, generator=g)
+    return x, y
+
+
+def _assert_params_close(model, ref, tol, what):
+    for (name, p), q in zip(model.named_parameters(), ref.parameters()):
+        diff = (p.detach() - q.detach()).abs().max().item()
+        assert diff <= tol, f"{what}: parameter {name} differs from the reference by {diff}"
+
+
+def ddp(rank, ws, init_method, *variants):
+    init(rank, ws, init_method)
+    for variant in variants:
+        _ddp_variant(rank, ws, variant)
+    dist.destroy_process_group()
+    print("ok")
+
+
+def _ddp_variant(rank, ws, variant):
+    unused = variant in ("find_unused", "static_graph", "unused_error")
+    net = _make_net(rank, unused)  # different on each rank: DDP broadcasts rank 0's
+    ref = _make_net(0, unused)
+    kwargs = {}
+    if variant in ("find_unused",):
+        kwargs["find_unused_parameters"] = True
+    if variant == "static_graph":
+        kwargs["static_graph"] = True
+    if variant == "bucket_view":
+        kwargs["gradient_as_bucket_view"] = True
+    if variant == "small_buckets":
+        kwargs["bucket_cap_mb"] = 0.0002  # about 50 floats: several buckets
+    model = tc.nn.parallel.DistributedDataParallel(net, **kwargs)
+    _assert_params_close(model.module, ref, 0, "after construction")
+    if variant == "small_buckets":
+        buckets = model.reducer.bucket_indices()
+        assert len(buckets) > 2, buckets
+        assert buckets[0][0] == 3, f"the first bucket starts at the last parameter: {buckets}"
+    from tensorcore.distributed.algorithms.ddp_comm_hooks import default_hooks, powerSGD_hook
+
+    tol = 1e-5
+    if variant == "hook_allreduce":
+        model.register_comm_hook(None, default_hooks.allreduce_hook)
+    if variant == "hook_python":
+        model.register_comm_hook(None, lambda s, b: default_hooks.allreduce_hook(s, b))
+    if variant == "hook_fp16":
+        model.register_comm_hook(None, default_hooks.fp16_compress_hook)
+        tol = 2e-3
+    opt = tc.optim.SGD(model.parameters(), lr=0.1)
+    ref_opt = tc.optim.SGD(ref.parameters(), lr=0.1)
+    steps = 4
+    for step in range(steps):
+        micro = 3 if variant == "no_sync" else 1
+        opt.zero_grad()
+        ref_opt.zero_grad()
+        for k in range(micro):
+            x, y = _data(step * 10 + k, ws)
+            local = slice(rank * 4, rank * 4 + 4)
+            ctx = model.no_sync() if k < micro - 1 else _nullcontext()
+            with ctx:
+                loss = tc.nn.functional.mse_loss(model(x[local]), y[local])
+                loss.backward()
+            tc.nn.functional.mse_loss(ref(x), y).backward()
+        if variant in ("find_unused", "static_graph"):
+            assert model.module.skipped.weight.grad is None, "an unused parameter got a gradient"
+            assert "skipped.weight" in model._get_unused_parameters()
+        opt.step()
+        ref_opt.step()
+        _assert_params_close(model.module, ref, tol, f"{variant}: step {step}")
+
+
+class _nullcontext:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *a):
+        return False
+
+
+def ddp_unused_error(rank, ws, init_method):
+    init(rank, ws, init_method)
+    model = tc.nn.parallel.DistributedDataParallel(_make_net(0, unused_branch=True))
+    x, y = _data(0, ws)
+    tc.nn.functional.mse_loss(model(x[:4]), y[:4]).backward()
+    try:
+        model(x[:4])
+    except RuntimeError as e:
+        msg = str(e)
+        assert "find_unused_parameters=True" in msg and "skipped.weight" in msg, msg
+        assert "skipped.bias" in msg and "fc1.weight" not in msg, msg
+    else:
+        raise AssertionError("the next forward should name the parameters without a gradient")
+    dist.destroy_process_group()
+    print("ok")
+
+
+def ddp_powersgd(rank, ws, init_method):
+    """PowerSGD (rank 1, error feedback) converges on a linear regression like plain DDP."""
+    from tensorcore.distributed.algorithms.ddp_comm_hooks import powerSGD_hook as psgd
+
+    init(rank, ws, init_method)
+    g = tc.Generator()
+    g.manual_seed(7)
+    true_w = tc.randn(6, 10, generator=g)
+    x = tc.randn(64 * ws, 10, generator=g)
+    y = x.matmul(true_w.t())
+    losses = {}
+    for use_hook in (False, True):
+        tc.manual_seed(0)
+        model = tc.nn.parallel.DistributedDataParallel(tc.nn.Linear(10, 6))
+        if use_hook:
+            state = psgd.PowerSGDState(None, matrix_approximation_rank=1, start_powerSGD_iter=2)
+            model.register_comm_hook(state, psgd.powerSGD_hook)
+        opt = tc.optim.SGD(model.parameters(), lr=0.1)
+        local = slice(rank * 64, rank * 64 + 64)
+        for _ in range(150):
+            opt.zero_grad()
+            loss = tc.nn.functional.mse_loss(model(x[local]), y[local])
+            loss.backward()
+            opt.step()
+        full = tc.nn.functional.mse_loss(model.module(x), y).item()
+        losses[use_hook] = full
+    start = tc.nn.functional.mse_loss(x.matmul(tc.zeros(10, 6)), y).item()
+    assert losses[True] < 0.05 * start, f"PowerSGD did not converge: {losses} (start {start})"
+    assert losses[False] < 0.05 * start, losses
+    # the replicas agree after compressed training
+    w = model.module.weight.detach().clone()
+    dist.broadcast(w, 0)
+    assert (w - model.module.weight.detach()).abs().max().item() < 1e-5
+    dist.destroy_process_group()
+    print("ok", losses)
+
+
+def ddp_join(rank, ws, init_method):
+    """Rank r trains on r + 2 batches; join() lets the others finish. The result equals one
+    process applying, per step, (sum of the active ranks' gradients) / world_size."""
+    init(rank, ws, init_method)
+    model = tc.nn.parallel.DistributedDataParallel(_make_net(0))
+    ref = _make_net(0)
+    opt = tc.optim.SGD(model.parameters(), lr=0.1)
+    ref_opt = tc.optim.SGD(ref.parameters(), lr=0.1)
+    n_batches = [r + 2 for r in range(ws)]
+    with model.join():
+        for step in range(n_batches[rank]):
+            x, y = _data(step, ws)
+            opt.zero_grad()
+            tc.nn.functional.mse_loss(model(x[rank * 4 : rank * 4 + 4]), y[rank * 4 : rank * 4 + 4]).backward()
+            opt.step()
+    for step in range(max(n_batches)):
+        x, y = _data(step, ws)
+        ref_opt.zero_grad()
+        active = [r for r in range(ws) if step < n_batches[r]]
+        loss = sum(
+            tc.nn.functional.mse_loss(ref(x[r * 4 : r * 4 + 4]), y[r * 4 : r * 4 + 4]) for r in active
+        ) / ws  # fmt: skip
+        loss.backward()
+        ref_opt.step()
+        if step + 1 == n_batches[rank]:
+            _assert_params_close(model.module, ref, 1e-5, f"rank {rank} when it joined")
+    dist.destroy_process_group()
+    print("ok")
