@@ -10,10 +10,28 @@ from .. import _C
 _D = _C._distributed
 
 
+# When RANK / WORLD_SIZE are unset, the job may have been started by Slurm's srun or by mpirun
+# (Open MPI, or MPICH/Intel MPI's PMI), which set their own variables.
+_FALLBACKS = {
+    "RANK": ("SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_RANK"),
+    "WORLD_SIZE": ("SLURM_NTASKS", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE"),
+    "LOCAL_RANK": ("SLURM_LOCALID", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID"),
+}
+
+
+def _env(name):
+    value = os.environ.get(name)
+    for alt in _FALLBACKS.get(name, ()):
+        if value is not None:
+            break
+        value = os.environ.get(alt)
+    return value
+
+
 def _env_int(name, given):
     if given is not None and given >= 0:
         return given
-    value = os.environ.get(name)
+    value = _env(name)
     if value is None:
         raise ValueError(
             f"Error initializing torch.distributed using env:// rendezvous: environment variable "
@@ -43,7 +61,7 @@ def rendezvous(init_method, rank=-1, world_size=-1, timeout=timedelta(minutes=30
     if url.scheme == "env":
         rank = _env_int("RANK", rank)
         world_size = _env_int("WORLD_SIZE", world_size)
-        addr = os.environ.get("MASTER_ADDR")
+        addr = os.environ.get("MASTER_ADDR", os.environ.get("SLURM_LAUNCH_NODE_IPADDR"))
         if addr is None:
             raise ValueError(
                 "Error initializing torch.distributed using env:// rendezvous: environment "

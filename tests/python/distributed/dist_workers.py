@@ -391,3 +391,43 @@ def ddp_join(rank, ws, init_method):
             _assert_params_close(model.module, ref, 1e-5, f"rank {rank} when it joined")
     dist.destroy_process_group()
     print("ok")
+
+
+# ---------------------------------------------------------------------------------------------
+# Launcher scripts (run by `python -m tensorcore.distributed.run`)
+
+
+def launched_train(out_dir):
+    """A training script: DDP on env:// with a checkpoint per step; in the first attempt
+    (TORCHELASTIC_RESTART_COUNT=0) rank 1 crashes after step 1, so the relaunch resumes."""
+    import json
+
+    rank, ws = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
+    restart = int(os.environ["TORCHELASTIC_RESTART_COUNT"])
+    dist.init_process_group("gloo", timeout=timedelta(seconds=20))
+    assert dist.get_rank() == rank and dist.get_world_size() == ws
+    model = tc.nn.parallel.DistributedDataParallel(_make_net(rank))
+    opt = tc.optim.SGD(model.parameters(), lr=0.1)
+    ckpt = os.path.join(out_dir, "ckpt.pt")
+    start = 0
+    if os.path.exists(ckpt):
+        state = tc.load(ckpt)
+        model.module.load_state_dict(state["model"])
+        start = state["step"] + 1
+    for step in range(start, 4):
+        x, y = _data(step, ws)
+        opt.zero_grad()
+        tc.nn.functional.mse_loss(model(x[rank * 4 : rank * 4 + 4]), y[rank * 4 : rank * 4 + 4]).backward()
+        opt.step()
+        dist.barrier()
+        if rank == 0:
+            tmp = ckpt + ".tmp"
+            tc.save({"model": model.module.state_dict(), "step": step}, tmp)
+            os.replace(tmp, ckpt)  # atomic: a crash never leaves half a checkpoint
+        dist.barrier()
+        if restart == 0 and step == 1 and rank == ws - 1:
+            raise RuntimeError("injected failure on the last rank")
+    with open(os.path.join(out_dir, f"done_rank{rank}.json"), "w") as f:
+        json.dump({"restart": restart, "start": start, "env": {k: os.environ[k] for k in (
+            "LOCAL_RANK", "GROUP_RANK", "LOCAL_WORLD_SIZE", "MASTER_ADDR")}}, f)  # fmt: skip
+    dist.destroy_process_group()
