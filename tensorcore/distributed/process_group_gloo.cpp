@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <deque>
+#include <fstream>
 #include <sstream>
 #include <thread>
 
@@ -147,6 +148,16 @@ class GlooStore final : public gloo::rendezvous::Store {
  private:
   std::shared_ptr<distributed::Store> store_;
 };
+
+// A process that exited but was not yet reaped by its parent (a zombie) counts as dead.
+bool process_alive(long pid) {
+  if (::kill(pid_t(pid), 0) != 0 && errno == ESRCH) return false;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return true;
+  auto close = line.rfind(')');
+  return !(close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z');
+}
 
 std::string this_host() {
   char buf[256] = {0};
@@ -696,7 +707,7 @@ class ProcessGroupGloo final : public ProcessGroup {
         std::string peer_host;
         long pid = 0;
         in >> peer_host >> pid;
-        if (peer_host == host && pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH)
+        if (peer_host == host && pid > 0 && !process_alive(pid))
           dead << (dead.tellp() > 0 ? ", " : "") << "rank " << r << " (pid " << pid << ")";
       } catch (...) {
         // The store itself may be gone with the master; report what gloo said.

@@ -431,3 +431,88 @@ def launched_train(out_dir):
         json.dump({"restart": restart, "start": start, "env": {k: os.environ[k] for k in (
             "LOCAL_RANK", "GROUP_RANK", "LOCAL_WORLD_SIZE", "MASTER_ADDR")}}, f)  # fmt: skip
     dist.destroy_process_group()
+
+
+# ---------------------------------------------------------------------------------------------
+# Reliability
+
+
+def dead_rank(rank, ws, init_method):
+    """The last rank dies (SIGKILL) before collective #3; the others must raise quickly, naming
+    the op and the dead rank, although the group timeout is 60 s."""
+    import signal
+
+    init(rank, ws, init_method, timeout=60)
+    t = tc.ones(1000)
+    for _ in range(2):
+        dist.all_reduce(t)
+    if rank == ws - 1:
+        os.kill(os.getpid(), signal.SIGKILL)
+    time.sleep(0.3)  # let the kernel close the dead rank's sockets
+    t0 = time.monotonic()
+    try:
+        dist.all_reduce(t)
+    except RuntimeError as e:
+        msg = str(e)
+        took = time.monotonic() - t0
+        assert took < 15, f"took {took:.1f}s"
+        assert "all_reduce" in msg and f"rank {rank}" in msg, msg
+        assert f"rank {ws - 1} (pid" in msg, msg
+    else:
+        raise AssertionError("all_reduce with a dead peer should raise")
+    # The group stays failed: later ops raise at once with the same cause.
+    t0 = time.monotonic()
+    try:
+        dist.barrier()
+    except RuntimeError as e:
+        assert "all_reduce" in str(e) and time.monotonic() - t0 < 2, e
+    else:
+        raise AssertionError("a failed group should keep raising")
+    print("ok")
+    os._exit(0)  # skip interpreter teardown with a broken group
+
+
+def hung_rank(rank, ws, init_method):
+    """The last rank hangs (sleeps) instead of joining a collective: the others raise after the
+    group's 2 s timeout and name it."""
+    init(rank, ws, init_method, timeout=2)
+    dist.all_reduce(tc.ones(4))
+    if rank == ws - 1:
+        time.sleep(8)
+        os._exit(0)
+    t0 = time.monotonic()
+    try:
+        dist.all_reduce(tc.ones(4))
+    except RuntimeError as e:
+        msg, took = str(e), time.monotonic() - t0
+        assert took < 6, f"took {took:.1f}s"
+        assert "all_reduce" in msg and "Timed out" in msg, msg
+        assert f"did not reach this collective (hung or busy elsewhere): [{ws - 1}]" in msg, msg
+    else:
+        raise AssertionError("all_reduce with a hung peer should raise")
+    print("ok")
+    os._exit(0)
+
+
+def mismatch(rank, ws, init_method):
+    """TORCH_DISTRIBUTED_DEBUG=DETAIL: ranks calling different shapes get an error naming both."""
+    init(rank, ws, init_method, timeout=10)
+    dist.all_reduce(tc.ones(3))  # matching: fine
+    try:
+        dist.all_reduce(tc.ones(3 + rank))
+    except RuntimeError as e:
+        msg = str(e)
+        assert "Detected mismatch" in msg and "float32[3]" in msg and "float32[4]" in msg, msg
+    else:
+        raise AssertionError("mismatched collectives should raise in debug mode")
+    try:
+        if rank == 0:
+            dist.broadcast(tc.ones(2), src=0)
+        else:
+            dist.all_reduce(tc.ones(2))
+    except RuntimeError as e:
+        assert "broadcast" in str(e) and "all_reduce" in str(e), e
+    else:
+        raise AssertionError("different collectives should raise in debug mode")
+    print("ok")
+    os._exit(0)
