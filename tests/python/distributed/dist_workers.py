@@ -516,3 +516,82 @@ def mismatch(rank, ws, init_method):
         raise AssertionError("different collectives should raise in debug mode")
     print("ok")
     os._exit(0)
+
+
+# ---------------------------------------------------------------------------------------------
+# SyncBatchNorm, ZeroRedundancyOptimizer
+
+
+def sync_bn(rank, ws, init_method):
+    """DDP + SyncBatchNorm over ws ranks equals BatchNorm on the whole batch in one process."""
+    init(rank, ws, init_method)
+
+    def make():
+        tc.manual_seed(3)
+        return tc.nn.Sequential(
+            tc.nn.Conv2d(2, 3, 3, padding=1), tc.nn.BatchNorm2d(3), tc.nn.ReLU(),
+            tc.nn.Flatten(), tc.nn.Linear(3 * 4 * 4, 2),
+        )  # fmt: skip
+
+    ref = make()
+    model = tc.nn.parallel.DistributedDataParallel(tc.nn.SyncBatchNorm.convert_sync_batchnorm(make()))
+    assert isinstance(model.module[1], tc.nn.SyncBatchNorm)
+    opt = tc.optim.SGD(model.parameters(), lr=0.1)
+    ref_opt = tc.optim.SGD(ref.parameters(), lr=0.1)
+    for step in range(3):
+        g = tc.Generator()
+        g.manual_seed(step)
+        x = tc.randn(ws * 3, 2, 4, 4, generator=g) * 2 + 1
+        y = tc.randn(ws * 3, 2, generator=g)
+        opt.zero_grad()
+        ref_opt.zero_grad()
+        out = model(x[rank * 3 : rank * 3 + 3])
+        ref_out = ref(x)
+        diff = (out - ref_out[rank * 3 : rank * 3 + 3]).abs().max().item()
+        assert diff < 1e-4, f"SyncBatchNorm output differs by {diff}"
+        tc.nn.functional.mse_loss(out, y[rank * 3 : rank * 3 + 3]).backward()
+        tc.nn.functional.mse_loss(ref_out, y).backward()
+        opt.step()
+        ref_opt.step()
+    for (name, p), q in zip(model.module.state_dict().items(), ref.state_dict().values()):
+        diff = (p.double() - q.double()).abs().max().item()
+        assert diff < 1e-4, f"{name} differs by {diff}"
+    model.eval()
+    ref.eval()
+    x = tc.randn(2, 2, 4, 4)
+    assert (model(x) - ref(x)).abs().max().item() < 1e-4
+    dist.destroy_process_group()
+    print("ok")
+
+
+def zero(rank, ws, init_method):
+    """ZeroRedundancyOptimizer(Adam) + DDP gives the parameters of plain Adam + DDP, with each
+    rank holding only its shard of the state."""
+    from tensorcore.distributed.optim import ZeroRedundancyOptimizer
+
+    init(rank, ws, init_method)
+    a = tc.nn.parallel.DistributedDataParallel(_make_net(0))
+    b = tc.nn.parallel.DistributedDataParallel(_make_net(0))
+    opt_a = ZeroRedundancyOptimizer(a.parameters(), tc.optim.Adam, lr=0.01)
+    opt_b = tc.optim.Adam(b.parameters(), lr=0.01)
+    owned = opt_a.partition_parameters()
+    assert sum(len(p) for p in owned) == 4 and all(len(p) > 0 for p in owned)
+    assert len(opt_a.optim.param_groups[0]["params"]) == len(owned[rank])
+    for step in range(4):
+        x, y = _data(step, ws)
+        for model, opt in ((a, opt_a), (b, opt_b)):
+            opt.zero_grad()
+            tc.nn.functional.mse_loss(model(x[rank * 4 : rank * 4 + 4]), y[rank * 4 : rank * 4 + 4]).backward()
+            opt.step()
+        _assert_params_close(a.module, b.module, 1e-6, f"ZeRO step {step}")
+    assert len(opt_a.optim.state) == len(owned[rank])  # only this rank's shard
+    opt_a.consolidate_state_dict(to=0)
+    if rank == 0:
+        sd = opt_a.state_dict()
+        assert sorted(sd["state"]) == [0, 1, 2, 3], sd["state"].keys()
+        ref_sd = opt_b.state_dict()
+        for i in range(4):
+            d = (sd["state"][i]["exp_avg"] - ref_sd["state"][i]["exp_avg"]).abs().max().item()
+            assert d < 1e-6, (i, d)
+    dist.destroy_process_group()
+    print("ok")
