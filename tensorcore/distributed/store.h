@@ -63,6 +63,7 @@ class PrefixStore final : public Store {
   bool delete_key(const std::string& key) override;
   int64_t num_keys() override;
   void wait(const std::vector<std::string>& keys, Milliseconds timeout) override;
+  using Store::set;
   using Store::wait;
   void set_timeout(Milliseconds t) override;
   const std::shared_ptr<Store>& underlying() const { return store_; }
@@ -87,6 +88,7 @@ class FileStore final : public Store {
   bool delete_key(const std::string& key) override;
   int64_t num_keys() override;
   void wait(const std::vector<std::string>& keys, Milliseconds timeout) override;
+  using Store::set;
   using Store::wait;
   const std::string& path() const { return path_; }
 
@@ -111,6 +113,7 @@ class TCPStore final : public Store {
   bool delete_key(const std::string& key) override;
   int64_t num_keys() override;
   void wait(const std::vector<std::string>& keys, Milliseconds timeout) override;
+  using Store::set;
   using Store::wait;
   int port() const { return port_; }
   const std::string& host() const { return host_; }
