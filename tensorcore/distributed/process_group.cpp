@@ -138,13 +138,5 @@ void ProcessGroup::broadcast_coalesced(const TensorList& tensors, int root, size
   }
 }
 
-#ifndef TC_WITH_NCCL
-std::shared_ptr<ProcessGroup> make_process_group_nccl(std::shared_ptr<Store>, int, int,
-                                                      NCCLOptions) {
-  throw NotImplementedError(
-      "Distributed package doesn't have NCCL built in (tensorcore was built without NCCL)");
-}
-bool is_nccl_available() { return false; }
-#endif
 
 }  // namespace tc::distributed

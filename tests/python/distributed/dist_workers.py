@@ -22,9 +22,9 @@ FLOATS = {tc.float16, tc.bfloat16, tc.float32, tc.float64}
 COMPLEX = {tc.complex64, tc.complex128}
 
 
-def init(rank, world_size, init_method, timeout=30, **kw):
+def init(rank, world_size, init_method, timeout=30, backend="gloo", **kw):
     dist.init_process_group(
-        "gloo", init_method=init_method, rank=rank, world_size=world_size,
+        backend, init_method=init_method, rank=rank, world_size=world_size,
         timeout=timedelta(seconds=timeout), **kw,
     )  # fmt: skip
 
@@ -593,5 +593,33 @@ def zero(rank, ws, init_method):
         for i in range(4):
             d = (sd["state"][i]["exp_avg"] - ref_sd["state"][i]["exp_avg"]).abs().max().item()
             assert d < 1e-6, (i, d)
+    dist.destroy_process_group()
+    print("ok")
+
+
+def nccl_collectives(rank, ws, init_method):
+    """The nccl backend on CUDA tensors (one device per rank) against closed forms."""
+    init(rank, ws, init_method, backend="nccl")
+    tc.cuda.set_device(rank)
+    dev = f"cuda:{rank}"
+    for dt in (tc.float32, tc.float16, tc.int64, tc.float64):
+        t = tc.tensor([rank + 1.0, 2.0], device=dev).to(dt)
+        dist.all_reduce(t)
+        check(t.cpu(), [ws * (ws + 1) / 2, 2.0 * ws], f"nccl all_reduce {dt}")
+        t = tc.tensor([float(rank)], device=dev).to(dt)
+        dist.all_reduce(t, op=dist.ReduceOp.MAX)
+        check(t.cpu(), [ws - 1], "nccl all_reduce MAX")
+        t = tc.tensor([float(rank)], device=dev).to(dt)
+        dist.broadcast(t, src=ws - 1)
+        check(t.cpu(), [ws - 1], "nccl broadcast")
+        outs = [tc.zeros(1, device=dev).to(dt) for _ in range(ws)]
+        dist.all_gather(outs, tc.tensor([rank * 3.0], device=dev).to(dt))
+        for r in range(ws):
+            check(outs[r].cpu(), [3 * r], "nccl all_gather")
+    t = tc.ones(1 << 20, device=dev)
+    work = dist.all_reduce(t, async_op=True)
+    work.wait()
+    check(t[:1].cpu(), [ws], "nccl async all_reduce")
+    dist.barrier()
     dist.destroy_process_group()
     print("ok")
