@@ -79,7 +79,9 @@ def worker(rank, ws, tc_port, torch_port, args):
         tddp = torch.nn.parallel.DistributedDataParallel(tmodel)
         cddp = tc.nn.parallel.DistributedDataParallel(cmodel)
         rng = np.random.default_rng(rank)
-        x = rng.standard_normal((args.ddp_batch, 3, args.ddp_image, args.ddp_image), dtype=np.float32)
+        x = rng.standard_normal(
+            (args.ddp_batch, 3, args.ddp_image, args.ddp_image), dtype=np.float32
+        )
         y = rng.integers(0, 10, args.ddp_batch)
         cx, cy = tc.from_numpy(x), tc.from_numpy(y)
         tx, ty = torch.from_numpy(x), torch.from_numpy(y)
@@ -91,23 +93,26 @@ def worker(rank, ws, tc_port, torch_port, args):
             tc.nn.functional.cross_entropy(model(cx), cy).backward()
             copt.step()
 
-        def torch_step():
+        def torch_step(model=tddp):
             topt.zero_grad()
-            torch.nn.functional.cross_entropy(tddp(tx), ty).backward()
+            torch.nn.functional.cross_entropy(model(tx), ty).backward()
             topt.step()
 
         runs = max(3, args.runs // 2)
-        t_tc, t_torch, t_local = [], [], []
+        t_tc, t_torch, t_local, t_torch_local = [], [], [], []
         for _ in range(3):
             t_tc.append(_median_time(lambda: tc_step(cddp), runs))
             t_torch.append(_median_time(torch_step, runs))
             # Same model and step without DDP: the compute-only time (both ranks run it).
             t_local.append(_median_time(lambda: tc_step(cmodel), runs))
-        a, b, c = statistics.median(t_tc), statistics.median(t_torch), statistics.median(t_local)
+            t_torch_local.append(_median_time(lambda: torch_step(tmodel), runs))
+        a, b = statistics.median(t_tc), statistics.median(t_torch)
+        c, d = statistics.median(t_local), statistics.median(t_torch_local)
         lines.append(
             f"DDP ResNet-18 step ws=2 batch {args.ddp_batch}x3x{args.ddp_image}^2, 1 thread: "
             f"tc {a * 1e3:.0f} ms  torch {b * 1e3:.0f} ms  ratio tc/torch {a / b:.2f}x (lower is "
-            f"better); tc without communication {c * 1e3:.0f} ms -> DDP/no-comm {a / c:.2f}x"
+            f"better)\n  without communication: tc {c * 1e3:.0f} ms, torch {d * 1e3:.0f} ms -> "
+            f"DDP/no-comm: tc {a / c:.2f}x, torch {b / d:.2f}x"
         )
     if rank == 0:
         print("\n".join(lines), flush=True)
@@ -140,8 +145,9 @@ def main():
         extra = [a for a in sys.argv[1:]]
         env = dict(os.environ, OMP_NUM_THREADS="1")
         procs = [
-            subprocess.Popen([sys.executable, __file__, *extra, "--worker", str(r), str(ws), *ports],
-                             env=env)  # fmt: skip
+            subprocess.Popen(
+                [sys.executable, __file__, *extra, "--worker", str(r), str(ws), *ports], env=env
+            )  # fmt: skip
             for r in range(ws)
         ]
         codes = [p.wait() for p in procs]

@@ -70,39 +70,51 @@ void bind_distributed(py::module_& m, TensorClass&) {
       .value("BXOR", ReduceOp::BXOR);
 
   py::class_<Store, std::shared_ptr<Store>>(d, "Store")
-      .def("set", [](Store& s, const std::string& key,
-                     py::handle value) { auto b = to_store_bytes(value);
-                                         py::gil_scoped_release r;
-                                         s.set(key, b); },
-           py::arg("key"), py::arg("value"))
-      .def("get", [](Store& s, const std::string& key) {
-             Bytes b;
-             {
-               py::gil_scoped_release r;
-               b = s.get(key);
-             }
-             return to_py_bytes(b);
-           }, py::arg("key"))
+      .def(
+          "set",
+          [](Store& s, const std::string& key, py::handle value) {
+            auto b = to_store_bytes(value);
+            py::gil_scoped_release r;
+            s.set(key, b);
+          },
+          py::arg("key"), py::arg("value"))
+      .def(
+          "get",
+          [](Store& s, const std::string& key) {
+            Bytes b;
+            {
+              py::gil_scoped_release r;
+              b = s.get(key);
+            }
+            return to_py_bytes(b);
+          },
+          py::arg("key"))
       .def("add", &Store::add, py::arg("key"), py::arg("amount"),
            py::call_guard<py::gil_scoped_release>())
-      .def("compare_set", [](Store& s, const std::string& key, py::handle expected,
-                             py::handle desired) {
-             Bytes e = to_store_bytes(expected), want = to_store_bytes(desired), out;
-             {
-               py::gil_scoped_release r;
-               out = s.compare_set(key, e, want);
-             }
-             return to_py_bytes(out);
-           }, py::arg("key"), py::arg("expected_value"), py::arg("desired_value"))
+      .def(
+          "compare_set",
+          [](Store& s, const std::string& key, py::handle expected, py::handle desired) {
+            Bytes e = to_store_bytes(expected), want = to_store_bytes(desired), out;
+            {
+              py::gil_scoped_release r;
+              out = s.compare_set(key, e, want);
+            }
+            return to_py_bytes(out);
+          },
+          py::arg("key"), py::arg("expected_value"), py::arg("desired_value"))
       .def("check", &Store::check, py::arg("keys"), py::call_guard<py::gil_scoped_release>())
       .def("delete_key", &Store::delete_key, py::arg("key"),
            py::call_guard<py::gil_scoped_release>())
       .def("num_keys", &Store::num_keys, py::call_guard<py::gil_scoped_release>())
-      .def("wait", [](Store& s, const std::vector<std::string>& keys) { s.wait(keys); },
-           py::arg("keys"), py::call_guard<py::gil_scoped_release>())
-      .def("wait", [](Store& s, const std::vector<std::string>& keys,
-                      Milliseconds timeout) { s.wait(keys, timeout); },
-           py::arg("keys"), py::arg("timeout"), py::call_guard<py::gil_scoped_release>())
+      .def(
+          "wait", [](Store& s, const std::vector<std::string>& keys) { s.wait(keys); },
+          py::arg("keys"), py::call_guard<py::gil_scoped_release>())
+      .def(
+          "wait",
+          [](Store& s, const std::vector<std::string>& keys, Milliseconds timeout) {
+            s.wait(keys, timeout);
+          },
+          py::arg("keys"), py::arg("timeout"), py::call_guard<py::gil_scoped_release>())
       .def("set_timeout", &Store::set_timeout, py::arg("timeout"))
       .def_property_readonly("timeout", &Store::timeout);
 
@@ -133,19 +145,21 @@ void bind_distributed(py::module_& m, TensorClass&) {
       .def_property_readonly("underlying_store", &PrefixStore::underlying);
 
   py::class_<Work, std::shared_ptr<Work>>(d, "Work")
-      .def("wait", [](Work& w, Milliseconds timeout) { return w.wait(timeout); },
-           py::arg("timeout") = Milliseconds(0), py::call_guard<py::gil_scoped_release>())
+      .def(
+          "wait", [](Work& w, Milliseconds timeout) { return w.wait(timeout); },
+          py::arg("timeout") = Milliseconds(0), py::call_guard<py::gil_scoped_release>())
       .def("is_completed", &Work::is_completed)
       .def("is_success", &Work::is_success)
-      .def("exception", [](Work& w) -> py::object {
-        auto e = w.exception();
-        if (!e) return py::none();
-        try {
-          std::rethrow_exception(e);
-        } catch (const std::exception& ex) {
-          return py::str(ex.what());
-        }
-      })
+      .def("exception",
+           [](Work& w) -> py::object {
+             auto e = w.exception();
+             if (!e) return py::none();
+             try {
+               std::rethrow_exception(e);
+             } catch (const std::exception& ex) {
+               return py::str(ex.what());
+             }
+           })
       .def("result", &Work::result, py::call_guard<py::gil_scoped_release>())
       .def_property_readonly("op_name", &Work::op_name);
 
@@ -165,21 +179,22 @@ void bind_distributed(py::module_& m, TensorClass&) {
            py::arg("input"), py::call_guard<py::gil_scoped_release>())
       .def("gather", &ProcessGroup::gather, py::arg("outputs"), py::arg("input"), py::arg("root"),
            py::call_guard<py::gil_scoped_release>())
-      .def("scatter", &ProcessGroup::scatter, py::arg("output"), py::arg("inputs"),
-           py::arg("root"), py::call_guard<py::gil_scoped_release>())
+      .def("scatter", &ProcessGroup::scatter, py::arg("output"), py::arg("inputs"), py::arg("root"),
+           py::call_guard<py::gil_scoped_release>())
       .def("reduce_scatter", &ProcessGroup::reduce_scatter, py::arg("output"), py::arg("inputs"),
            py::arg("op"), py::call_guard<py::gil_scoped_release>())
       .def("reduce_scatter_tensor", &ProcessGroup::reduce_scatter_tensor, py::arg("output"),
            py::arg("input"), py::arg("op"), py::call_guard<py::gil_scoped_release>())
       .def("alltoall", &ProcessGroup::alltoall, py::arg("outputs"), py::arg("inputs"),
            py::call_guard<py::gil_scoped_release>())
-      .def("alltoall_single",
-           [](ProcessGroup& pg, const Tensor& out, const Tensor& in, std::vector<int64_t> out_splits,
-              std::vector<int64_t> in_splits) {
-             return pg.alltoall_single(out, in, {std::move(out_splits), std::move(in_splits)});
-           },
-           py::arg("output"), py::arg("input"), py::arg("output_split_sizes"),
-           py::arg("input_split_sizes"), py::call_guard<py::gil_scoped_release>())
+      .def(
+          "alltoall_single",
+          [](ProcessGroup& pg, const Tensor& out, const Tensor& in, std::vector<int64_t> out_splits,
+             std::vector<int64_t> in_splits) {
+            return pg.alltoall_single(out, in, {std::move(out_splits), std::move(in_splits)});
+          },
+          py::arg("output"), py::arg("input"), py::arg("output_split_sizes"),
+          py::arg("input_split_sizes"), py::call_guard<py::gil_scoped_release>())
       .def("barrier", &ProcessGroup::barrier, py::call_guard<py::gil_scoped_release>())
       .def("send", &ProcessGroup::send, py::arg("tensor"), py::arg("dst"), py::arg("tag"),
            py::call_guard<py::gil_scoped_release>())
@@ -191,27 +206,29 @@ void bind_distributed(py::module_& m, TensorClass&) {
            py::arg("root"), py::arg("buffer_bytes") = size_t(1) << 24,
            py::call_guard<py::gil_scoped_release>());
 
-  d.def("make_process_group_gloo",
-        [](std::shared_ptr<Store> store, int rank, int size, Milliseconds timeout,
-           std::string hostname, std::string iface, bool debug) {
-          GlooOptions o;
-          o.timeout = timeout;
-          o.hostname = std::move(hostname);
-          o.iface = std::move(iface);
-          o.debug_checks = debug;
-          return make_process_group_gloo(std::move(store), rank, size, o);
-        },
-        py::arg("store"), py::arg("rank"), py::arg("size"), py::arg("timeout"),
-        py::arg("hostname") = "", py::arg("iface") = "", py::arg("debug") = false,
-        py::call_guard<py::gil_scoped_release>());
-  d.def("make_process_group_nccl",
-        [](std::shared_ptr<Store> store, int rank, int size, Milliseconds timeout) {
-          NCCLOptions o;
-          o.timeout = timeout;
-          return make_process_group_nccl(std::move(store), rank, size, o);
-        },
-        py::arg("store"), py::arg("rank"), py::arg("size"), py::arg("timeout"),
-        py::call_guard<py::gil_scoped_release>());
+  d.def(
+      "make_process_group_gloo",
+      [](std::shared_ptr<Store> store, int rank, int size, Milliseconds timeout,
+         std::string hostname, std::string iface, bool debug) {
+        GlooOptions o;
+        o.timeout = timeout;
+        o.hostname = std::move(hostname);
+        o.iface = std::move(iface);
+        o.debug_checks = debug;
+        return make_process_group_gloo(std::move(store), rank, size, o);
+      },
+      py::arg("store"), py::arg("rank"), py::arg("size"), py::arg("timeout"),
+      py::arg("hostname") = "", py::arg("iface") = "", py::arg("debug") = false,
+      py::call_guard<py::gil_scoped_release>());
+  d.def(
+      "make_process_group_nccl",
+      [](std::shared_ptr<Store> store, int rank, int size, Milliseconds timeout) {
+        NCCLOptions o;
+        o.timeout = timeout;
+        return make_process_group_nccl(std::move(store), rank, size, o);
+      },
+      py::arg("store"), py::arg("rank"), py::arg("size"), py::arg("timeout"),
+      py::call_guard<py::gil_scoped_release>());
   d.def("is_gloo_available", &is_gloo_available);
   d.def("is_nccl_available", &is_nccl_available);
 
@@ -262,11 +279,12 @@ void bind_distributed(py::module_& m, TensorClass&) {
       .def("register_comm_hook", [](Reducer& r, py::object state, py::object hook) {
         auto shared_state = std::make_shared<py::object>(std::move(state));
         auto shared_hook = std::make_shared<py::object>(std::move(hook));
-        r.register_comm_hook([shared_state, shared_hook](GradBucket& bucket) -> std::shared_ptr<Work> {
-          py::gil_scoped_acquire gil;
-          py::object fut = (*shared_hook)(*shared_state, py::cast(bucket));
-          return std::make_shared<PyFutureWork>(std::move(fut));
-        });
+        r.register_comm_hook(
+            [shared_state, shared_hook](GradBucket& bucket) -> std::shared_ptr<Work> {
+              py::gil_scoped_acquire gil;
+              py::object fut = (*shared_hook)(*shared_state, py::cast(bucket));
+              return std::make_shared<PyFutureWork>(std::move(fut));
+            });
       });
 }
 

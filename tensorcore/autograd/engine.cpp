@@ -97,9 +97,8 @@ void accumulate(Tensor& slot, const Tensor& g) {
 
 namespace {
 TensorList run_backward_impl(const TensorList& roots, const TensorList& grad_roots,
-                             bool retain_graph, bool create_graph,
-                             const TensorList& capture_inputs, bool allow_unused,
-                             bool accumulate_into_grad);
+                             bool retain_graph, bool create_graph, const TensorList& capture_inputs,
+                             bool allow_unused, bool accumulate_into_grad);
 }  // namespace
 
 TensorList run_backward(const TensorList& roots, const TensorList& grad_roots, bool retain_graph,
@@ -121,9 +120,8 @@ TensorList run_backward(const TensorList& roots, const TensorList& grad_roots, b
 
 namespace {
 TensorList run_backward_impl(const TensorList& roots, const TensorList& grad_roots,
-                             bool retain_graph, bool create_graph,
-                             const TensorList& capture_inputs, bool allow_unused,
-                             bool accumulate_into_grad) {
+                             bool retain_graph, bool create_graph, const TensorList& capture_inputs,
+                             bool allow_unused, bool accumulate_into_grad) {
   GradModeGuard mode(create_graph);
   // Where gradients for the requested inputs arrive (autograd.grad / backward(inputs=...)).
   std::vector<CaptureSlot> captures;

@@ -83,7 +83,8 @@ class ProcessGroup {
   // outputs: world-size tensors shaped like input.
   virtual std::shared_ptr<Work> allgather(const TensorList& outputs, const Tensor& input) = 0;
   // output: [world * input.numel()] contiguous (torch's all_gather_into_tensor).
-  virtual std::shared_ptr<Work> allgather_into_tensor(const Tensor& output, const Tensor& input) = 0;
+  virtual std::shared_ptr<Work> allgather_into_tensor(const Tensor& output,
+                                                      const Tensor& input) = 0;
   // outputs are read on `root` only.
   virtual std::shared_ptr<Work> gather(const TensorList& outputs, const Tensor& input,
                                        int root) = 0;

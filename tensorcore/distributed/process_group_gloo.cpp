@@ -73,12 +73,16 @@ ReduceFn reduce_fn_for(ReduceOp op, const char* name) {
     switch (op) {
       case ReduceOp::SUM:
       case ReduceOp::MAX:
-      case ReduceOp::BOR: return elementwise<T>([](T a, T b) { return T(a || b); });
+      case ReduceOp::BOR:
+        return elementwise<T>([](T a, T b) { return T(a || b); });
       case ReduceOp::PRODUCT:
       case ReduceOp::MIN:
-      case ReduceOp::BAND: return elementwise<T>([](T a, T b) { return T(a && b); });
-      case ReduceOp::BXOR: return elementwise<T>([](T a, T b) { return T(a != b); });
-      default: break;
+      case ReduceOp::BAND:
+        return elementwise<T>([](T a, T b) { return T(a && b); });
+      case ReduceOp::BXOR:
+        return elementwise<T>([](T a, T b) { return T(a != b); });
+      default:
+        break;
     }
   } else if constexpr (is_reduced_float<T>) {
     switch (op) {
@@ -91,22 +95,30 @@ ReduceFn reduce_fn_for(ReduceOp op, const char* name) {
         return elementwise<T>([](T a, T b) { return float(b) < float(a) ? b : a; });
       case ReduceOp::MAX:
         return elementwise<T>([](T a, T b) { return float(b) > float(a) ? b : a; });
-      default: break;
+      default:
+        break;
     }
   } else if constexpr (is_cplx<T>) {
     switch (op) {
       case ReduceOp::SUM:
-      case ReduceOp::AVG: return elementwise<T>([](T a, T b) { return a + b; });
-      case ReduceOp::PRODUCT: return elementwise<T>([](T a, T b) { return a * b; });
-      default: break;
+      case ReduceOp::AVG:
+        return elementwise<T>([](T a, T b) { return a + b; });
+      case ReduceOp::PRODUCT:
+        return elementwise<T>([](T a, T b) { return a * b; });
+      default:
+        break;
     }
   } else {
     switch (op) {
       case ReduceOp::SUM:
-      case ReduceOp::AVG: return elementwise<T>([](T a, T b) { return T(a + b); });
-      case ReduceOp::PRODUCT: return elementwise<T>([](T a, T b) { return T(a * b); });
-      case ReduceOp::MIN: return elementwise<T>([](T a, T b) { return b < a ? b : a; });
-      case ReduceOp::MAX: return elementwise<T>([](T a, T b) { return b > a ? b : a; });
+      case ReduceOp::AVG:
+        return elementwise<T>([](T a, T b) { return T(a + b); });
+      case ReduceOp::PRODUCT:
+        return elementwise<T>([](T a, T b) { return T(a * b); });
+      case ReduceOp::MIN:
+        return elementwise<T>([](T a, T b) { return b < a ? b : a; });
+      case ReduceOp::MAX:
+        return elementwise<T>([](T a, T b) { return b > a ? b : a; });
       case ReduceOp::BAND:
       case ReduceOp::BOR:
       case ReduceOp::BXOR:
@@ -325,8 +337,9 @@ class ProcessGroupGloo final : public ProcessGroup {
     } else {
       TC_CHECK(outputs.empty(), name, ": gather_list must be empty on non-destination ranks");
     }
-    Tensor flat = rank_ == root ? empty({int64_t(size_) * input.numel()}, TensorOptions(input.dtype()))
-                                : Tensor();
+    Tensor flat = rank_ == root
+                      ? empty({int64_t(size_) * input.numel()}, TensorOptions(input.dtype()))
+                      : Tensor();
     return enqueue(name, {input}, ReduceOp::SUM, [=, this](uint32_t tag) {
       if (input.nbytes() > 0) {
         gloo::GatherOptions o(context_);
@@ -401,9 +414,8 @@ class ProcessGroupGloo final : public ProcessGroup {
 
   std::shared_ptr<Work> alltoall(const TensorList& outputs, const TensorList& inputs) override {
     const char* name = "all_to_all";
-    TC_CHECK(int(outputs.size()) == size_ && int(inputs.size()) == size_, name,
-             ": expected ", size_, " input and output tensors, got ", inputs.size(), " and ",
-             outputs.size());
+    TC_CHECK(int(outputs.size()) == size_ && int(inputs.size()) == size_, name, ": expected ",
+             size_, " input and output tensors, got ", inputs.size(), " and ", outputs.size());
     std::vector<int64_t> in_counts, out_counts;
     for (auto& t : inputs) {
       check_same(t, inputs[0], name, "an input tensor");
@@ -453,9 +465,8 @@ class ProcessGroupGloo final : public ProcessGroup {
           c.push_back(s * row);
           total += s;
         }
-        TC_CHECK(t.dim() > 0 && total == t.size(0), name, ": ", what,
-                 "_split_sizes sum to ", total, " but the first dimension is ",
-                 t.dim() ? t.size(0) : 0);
+        TC_CHECK(t.dim() > 0 && total == t.size(0), name, ": ", what, "_split_sizes sum to ", total,
+                 " but the first dimension is ", t.dim() ? t.size(0) : 0);
       }
       return c;
     };
@@ -533,10 +544,18 @@ class ProcessGroupGloo final : public ProcessGroup {
     // Gloo's reduce loops count elements by elementSize; the options API only sets it via a
     // typed setter, so pick a type of the right width.
     switch (t.itemsize()) {
-      case 1: o.template setOutput<uint8_t>(static_cast<uint8_t*>(t.data_ptr()), t.numel()); break;
-      case 2: o.template setOutput<uint16_t>(static_cast<uint16_t*>(t.data_ptr()), t.numel()); break;
-      case 4: o.template setOutput<uint32_t>(static_cast<uint32_t*>(t.data_ptr()), t.numel()); break;
-      case 8: o.template setOutput<uint64_t>(static_cast<uint64_t*>(t.data_ptr()), t.numel()); break;
+      case 1:
+        o.template setOutput<uint8_t>(static_cast<uint8_t*>(t.data_ptr()), t.numel());
+        break;
+      case 2:
+        o.template setOutput<uint16_t>(static_cast<uint16_t*>(t.data_ptr()), t.numel());
+        break;
+      case 4:
+        o.template setOutput<uint32_t>(static_cast<uint32_t*>(t.data_ptr()), t.numel());
+        break;
+      case 8:
+        o.template setOutput<uint64_t>(static_cast<uint64_t*>(t.data_ptr()), t.numel());
+        break;
       default: {
         // complex128: 16 bytes; gloo reduces in segments of whole elements of this width.
         struct alignas(16) Pair16 {
@@ -614,9 +633,9 @@ class ProcessGroupGloo final : public ProcessGroup {
         if (!is_send) result.push_back(full({}, Scalar(int64_t(src)), TensorOptions(DType::Int64)));
         work->finish(result);
       } catch (const gloo::Exception& e) {
-        work->finish_error(std::make_exception_ptr(Error(detail::concat(
-            name, " on rank ", rank_, " with peer rank ", peer, " failed: ", e.what(),
-            describe_peers()))));
+        work->finish_error(std::make_exception_ptr(
+            Error(detail::concat(name, " on rank ", rank_, " with peer rank ", peer,
+                                 " failed: ", e.what(), describe_peers()))));
       } catch (...) {
         work->finish_error(std::current_exception());
       }
@@ -638,8 +657,8 @@ class ProcessGroupGloo final : public ProcessGroup {
     auto work = std::make_shared<Work>(name);
     {
       std::lock_guard<std::mutex> g(mutex_);
-      queue_.push_back({work, std::move(task), opts_.debug_checks ? signature(name, tensors, op) : name,
-                        ++seq_});
+      queue_.push_back({work, std::move(task),
+                        opts_.debug_checks ? signature(name, tensors, op) : name, ++seq_});
     }
     cv_.notify_one();
     return work;
@@ -660,8 +679,8 @@ class ProcessGroupGloo final : public ProcessGroup {
     for (int r = 0; r < size_; ++r) {
       std::string other(all.data() + size_t(r) * kLen);
       if (other != sig)
-        TC_FAIL("Detected mismatch between collectives on ranks. Rank ", rank_, " is running ",
-                sig, " (collective #", item.seq, "), but rank ", r, " is running ", other);
+        TC_FAIL("Detected mismatch between collectives on ranks. Rank ", rank_, " is running ", sig,
+                " (collective #", item.seq, "), but rank ", r, " is running ", other);
     }
   }
 

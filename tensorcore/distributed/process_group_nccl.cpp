@@ -33,29 +33,38 @@ bool is_nccl_available() { return true; }
 
 namespace {
 
-#define TC_NCCL_CHECK(expr, what)                                                          \
-  do {                                                                                     \
-    ncclResult_t tc_r_ = (expr);                                                           \
+#define TC_NCCL_CHECK(expr, what)                                                               \
+  do {                                                                                          \
+    ncclResult_t tc_r_ = (expr);                                                                \
     TC_CHECK_AS(Error, tc_r_ == ncclSuccess, what, ": NCCL error: ", ncclGetErrorString(tc_r_), \
-                " (", #expr, ")");                                                         \
+                " (", #expr, ")");                                                              \
   } while (0)
 
 ncclDataType_t nccl_type(DType dt, const char* op) {
   switch (dt) {
     case DType::Bool:
-    case DType::UInt8: return ncclUint8;
-    case DType::Int8: return ncclInt8;
-    case DType::Int32: return ncclInt32;
-    case DType::Int64: return ncclInt64;
-    case DType::Float16: return ncclFloat16;
+    case DType::UInt8:
+      return ncclUint8;
+    case DType::Int8:
+      return ncclInt8;
+    case DType::Int32:
+      return ncclInt32;
+    case DType::Int64:
+      return ncclInt64;
+    case DType::Float16:
+      return ncclFloat16;
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 10, 0)
-    case DType::BFloat16: return ncclBfloat16;
+    case DType::BFloat16:
+      return ncclBfloat16;
 #endif
     case DType::Float32:
-    case DType::Complex64: return ncclFloat32;  // complex: the interleaved real view
+    case DType::Complex64:
+      return ncclFloat32;  // complex: the interleaved real view
     case DType::Float64:
-    case DType::Complex128: return ncclFloat64;
-    default: break;
+    case DType::Complex128:
+      return ncclFloat64;
+    default:
+      break;
   }
   throw TypeError(detail::concat(op, ": the nccl backend does not support dtype ", dtype_name(dt)));
 }
@@ -72,14 +81,20 @@ ncclRedOp_t nccl_op(ReduceOp op, DType dt, const char* name) {
     throw ValueError(detail::concat(name, ": ReduceOp.", reduce_op_name(op),
                                     " is not supported for complex tensors"));
   switch (op) {
-    case ReduceOp::SUM: return ncclSum;
-    case ReduceOp::PRODUCT: return ncclProd;
-    case ReduceOp::MIN: return ncclMin;
-    case ReduceOp::MAX: return ncclMax;
+    case ReduceOp::SUM:
+      return ncclSum;
+    case ReduceOp::PRODUCT:
+      return ncclProd;
+    case ReduceOp::MIN:
+      return ncclMin;
+    case ReduceOp::MAX:
+      return ncclMax;
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 10, 0)
-    case ReduceOp::AVG: return ncclAvg;
+    case ReduceOp::AVG:
+      return ncclAvg;
 #endif
-    default: break;
+    default:
+      break;
   }
   throw ValueError(detail::concat(name, ": ReduceOp.", reduce_op_name(op),
                                   " is not supported by the nccl backend"));
@@ -89,8 +104,13 @@ class WorkNCCL final : public Work {
  public:
   WorkNCCL(std::string name, uint64_t seq, int rank, ncclComm_t comm, Milliseconds timeout,
            TensorList keep_alive, TensorList result)
-      : Work(std::move(name)), seq_(seq), rank_(rank), comm_(comm), timeout_(timeout),
-        keep_(std::move(keep_alive)), pending_result_(std::move(result)),
+      : Work(std::move(name)),
+        seq_(seq),
+        rank_(rank),
+        comm_(comm),
+        timeout_(timeout),
+        keep_(std::move(keep_alive)),
+        pending_result_(std::move(result)),
         start_(std::chrono::steady_clock::now()) {}
 
   void record(const cuda::Stream& s) { event_.record(s); }
@@ -122,7 +142,8 @@ class WorkNCCL final : public Work {
       why = detail::concat("NCCL reported an asynchronous error: ", ncclGetErrorString(async_err),
                            " (a peer rank died or its connection broke)");
     } else if (enforce_timeout) {
-      auto ran = std::chrono::duration_cast<Milliseconds>(std::chrono::steady_clock::now() - start_);
+      auto ran =
+          std::chrono::duration_cast<Milliseconds>(std::chrono::steady_clock::now() - start_);
       if (ran > limit)
         why = detail::concat("Watchdog caught collective operation timeout: it ran for ",
                              ran.count(), " ms (timeout ", limit.count(),
@@ -162,7 +183,8 @@ class ProcessGroupNCCL final : public ProcessGroup {
     ncclRedOp_t rop = nccl_op(op, t.dtype(), "all_reduce");
     return launch("all_reduce", {t}, {t}, [&](cudaStream_t s) {
       TC_NCCL_CHECK(ncclAllReduce(t.data_ptr(), t.data_ptr(), nccl_count(t),
-                                  nccl_type(t.dtype(), "all_reduce"), rop, comm_, s), "all_reduce");
+                                  nccl_type(t.dtype(), "all_reduce"), rop, comm_, s),
+                    "all_reduce");
     });
   }
 
@@ -171,7 +193,8 @@ class ProcessGroupNCCL final : public ProcessGroup {
     check_rank(root, "broadcast");
     return launch("broadcast", {t}, {t}, [&](cudaStream_t s) {
       TC_NCCL_CHECK(ncclBroadcast(t.data_ptr(), t.data_ptr(), nccl_count(t),
-                                  nccl_type(t.dtype(), "broadcast"), root, comm_, s), "broadcast");
+                                  nccl_type(t.dtype(), "broadcast"), root, comm_, s),
+                    "broadcast");
     });
   }
 
@@ -181,7 +204,8 @@ class ProcessGroupNCCL final : public ProcessGroup {
     ncclRedOp_t rop = nccl_op(op, t.dtype(), "reduce");
     return launch("reduce", {t}, {t}, [&](cudaStream_t s) {
       TC_NCCL_CHECK(ncclReduce(t.data_ptr(), t.data_ptr(), nccl_count(t),
-                               nccl_type(t.dtype(), "reduce"), rop, root, comm_, s), "reduce");
+                               nccl_type(t.dtype(), "reduce"), rop, root, comm_, s),
+                    "reduce");
     });
   }
 
@@ -208,7 +232,8 @@ class ProcessGroupNCCL final : public ProcessGroup {
              input.numel() * size_, " elements, got ", output.numel());
     return launch("all_gather", {input, output}, {output}, [&](cudaStream_t s) {
       TC_NCCL_CHECK(ncclAllGather(input.data_ptr(), output.data_ptr(), nccl_count(input),
-                                  nccl_type(input.dtype(), "all_gather"), comm_, s), "all_gather");
+                                  nccl_type(input.dtype(), "all_gather"), comm_, s),
+                    "all_gather");
     });
   }
 
@@ -305,10 +330,12 @@ class ProcessGroupNCCL final : public ProcessGroup {
       ncclDataType_t ty = nccl_type(inputs[0].dtype(), "all_to_all");
       TC_NCCL_CHECK(ncclGroupStart(), "all_to_all");
       for (int r = 0; r < size_; ++r) {
-        TC_NCCL_CHECK(ncclSend(inputs[size_t(r)].data_ptr(), nccl_count(inputs[size_t(r)]), ty, r,
-                               comm_, s), "all_to_all");
-        TC_NCCL_CHECK(ncclRecv(outputs[size_t(r)].data_ptr(), nccl_count(outputs[size_t(r)]), ty,
-                               r, comm_, s), "all_to_all");
+        TC_NCCL_CHECK(
+            ncclSend(inputs[size_t(r)].data_ptr(), nccl_count(inputs[size_t(r)]), ty, r, comm_, s),
+            "all_to_all");
+        TC_NCCL_CHECK(ncclRecv(outputs[size_t(r)].data_ptr(), nccl_count(outputs[size_t(r)]), ty, r,
+                               comm_, s),
+                      "all_to_all");
       }
       TC_NCCL_CHECK(ncclGroupEnd(), "all_to_all");
     });
@@ -348,8 +375,9 @@ class ProcessGroupNCCL final : public ProcessGroup {
     check(t, "send");
     check_rank(dst, "send");
     return launch("send", {t}, {t}, [&](cudaStream_t s) {
-      TC_NCCL_CHECK(ncclSend(t.data_ptr(), nccl_count(t), nccl_type(t.dtype(), "send"), dst,
-                             comm_, s), "send");
+      TC_NCCL_CHECK(
+          ncclSend(t.data_ptr(), nccl_count(t), nccl_type(t.dtype(), "send"), dst, comm_, s),
+          "send");
     });
   }
 
@@ -358,8 +386,9 @@ class ProcessGroupNCCL final : public ProcessGroup {
     check(t, "recv");
     check_rank(src, "recv");
     return launch("recv", {t}, {t}, [&](cudaStream_t s) {
-      TC_NCCL_CHECK(ncclRecv(t.data_ptr(), nccl_count(t), nccl_type(t.dtype(), "recv"), src,
-                             comm_, s), "recv");
+      TC_NCCL_CHECK(
+          ncclRecv(t.data_ptr(), nccl_count(t), nccl_type(t.dtype(), "recv"), src, comm_, s),
+          "recv");
     });
   }
 
@@ -400,7 +429,8 @@ class ProcessGroupNCCL final : public ProcessGroup {
     std::string key = "nccl_unique_id";
     if (rank_ == 0) {
       TC_NCCL_CHECK(ncclGetUniqueId(&id), "ProcessGroupNCCL");
-      store_->set(key, Bytes(reinterpret_cast<uint8_t*>(&id), reinterpret_cast<uint8_t*>(&id) + sizeof(id)));
+      store_->set(key, Bytes(reinterpret_cast<uint8_t*>(&id),
+                             reinterpret_cast<uint8_t*>(&id) + sizeof(id)));
     } else {
       Bytes b = store_->get(key);
       TC_CHECK_AS(Error, b.size() == sizeof(id), "ProcessGroupNCCL: bad unique id in the store");

@@ -36,14 +36,14 @@ CommHook fp16_compress_hook(std::shared_ptr<ProcessGroup> pg) {
 
 Reducer::Reducer(TensorList parameters, std::vector<std::string> names,
                  std::shared_ptr<ProcessGroup> pg, ReducerOptions options)
-    : params_(std::move(parameters)), names_(std::move(names)), pg_(std::move(pg)),
-      opts_(options) {
+    : params_(std::move(parameters)), names_(std::move(names)), pg_(std::move(pg)), opts_(options) {
   TC_CHECK(pg_ != nullptr, "DistributedDataParallel: process group is None");
   TC_CHECK(!params_.empty(),
            "DistributedDataParallel is not needed when a module doesn't have any parameter that "
            "requires a gradient.");
   TC_CHECK(opts_.bucket_cap_mb > 0, "DistributedDataParallel: bucket_cap_mb must be positive");
-  for (size_t i = names_.size(); i < params_.size(); ++i) names_.push_back("param" + std::to_string(i));
+  for (size_t i = names_.size(); i < params_.size(); ++i)
+    names_.push_back("param" + std::to_string(i));
   size_t n = params_.size();
   param_bucket_.assign(n, 0);
   param_slot_.assign(n, 0);
@@ -122,8 +122,9 @@ Reducer::~Reducer() {
 }
 
 void Reducer::register_comm_hook(CommHook hook) {
-  TC_CHECK(!comm_hook_, "register_comm_hook: a communication hook is already registered (it can "
-                        "only be registered once)");
+  TC_CHECK(!comm_hook_,
+           "register_comm_hook: a communication hook is already registered (it can "
+           "only be registered once)");
   comm_hook_ = std::move(hook);
 }
 
@@ -199,7 +200,8 @@ void Reducer::mark_variable_ready(size_t k) {
   autograd::NoGradGuard no_grad;
   if (!callback_queued_) on_first_hook();
   TC_CHECK_AS(Error, !ready_[k], "Expected to mark a variable ready only once. Parameter ",
-              names_[k], " has been marked as ready twice (it is used in several reentrant "
+              names_[k],
+              " has been marked as ready twice (it is used in several reentrant "
               "backward passes, or shared between modules in a way DDP cannot see; try "
               "static_graph=True)");
   ready_[k] = 1;
@@ -263,8 +265,8 @@ void Reducer::finalize_backward() {
     TC_CHECK_AS(Error, !result.empty(), "DDP communication hook for bucket ", b,
                 " returned no tensor");
     if (!result[0].is_same(bucket.buffer)) {
-      TC_CHECK(result[0].numel() == bucket.buffer.numel(), "DDP communication hook for bucket ",
-               b, " returned ", result[0].numel(), " elements, expected ", bucket.buffer.numel());
+      TC_CHECK(result[0].numel() == bucket.buffer.numel(), "DDP communication hook for bucket ", b,
+               " returned ", result[0].numel(), " elements, expected ", bucket.buffer.numel());
       copy_(bucket.buffer, reshape(result[0], {-1}));
     }
   }
@@ -309,9 +311,9 @@ void Reducer::run_join_shadow() {
     works.push_back(comm_hook_ ? comm_hook_(gb) : allreduce_hook(pg_)(gb));
   }
   bool detect = opts_.find_unused_parameters || (opts_.static_graph && !static_graph_known_);
-  if (detect) works.push_back(pg_->allreduce({zeros({int64_t(params_.size())},
-                                                     TensorOptions(DType::Int32))},
-                                             ReduceOp::MAX));
+  if (detect)
+    works.push_back(pg_->allreduce({zeros({int64_t(params_.size())}, TensorOptions(DType::Int32))},
+                                   ReduceOp::MAX));
   for (auto& w : works) w->wait();
 }
 

@@ -20,8 +20,8 @@ namespace tc::distributed {
 // What a communication hook sees (torch's GradBucket).
 struct GradBucket {
   size_t index = 0;
-  Tensor buffer;                 // flat, all of the bucket's gradients
-  TensorList gradients;          // views of buffer shaped like the parameters
+  Tensor buffer;         // flat, all of the bucket's gradients
+  TensorList gradients;  // views of buffer shaped like the parameters
   TensorList parameters;
   bool is_last = false;
 };

@@ -130,7 +130,8 @@ struct FileStore::Impl {
 FileStore::FileStore(std::string path, int num_users, Milliseconds timeout)
     : Store(timeout), path_(std::move(path)), impl_(std::make_unique<Impl>()) {
   impl_->fd = ::open(path_.c_str(), O_RDWR | O_CREAT, 0644);
-  TC_CHECK_AS(Error, impl_->fd >= 0, "FileStore: cannot open '", path_, "': ", std::strerror(errno));
+  TC_CHECK_AS(Error, impl_->fd >= 0, "FileStore: cannot open '", path_,
+              "': ", std::strerror(errno));
   impl_->num_users = num_users;
   add("__filestore_users", 1);
 }
@@ -174,8 +175,7 @@ int64_t FileStore::add(const std::string& key, int64_t delta) {
   return value;
 }
 
-Bytes FileStore::compare_set(const std::string& key, const Bytes& expected,
-                             const Bytes& desired) {
+Bytes FileStore::compare_set(const std::string& key, const Bytes& expected, const Bytes& desired) {
   std::lock_guard<std::mutex> g(impl_->mutex);
   Impl::Lock lock(impl_->fd, LOCK_EX);
   impl_->refresh();
@@ -223,9 +223,8 @@ void FileStore::wait(const std::vector<std::string>& keys, Milliseconds timeout)
   auto deadline = std::chrono::steady_clock::now() + timeout;
   auto pause = std::chrono::microseconds(200);
   while (!check(keys)) {
-    TC_CHECK_AS(Error, std::chrono::steady_clock::now() < deadline,
-                "FileStore: timed out after ", timeout.count(), " ms waiting for keys ",
-                describe_keys(keys), " in '", path_, "'");
+    TC_CHECK_AS(Error, std::chrono::steady_clock::now() < deadline, "FileStore: timed out after ",
+                timeout.count(), " ms waiting for keys ", describe_keys(keys), " in '", path_, "'");
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::microseconds(20000));
   }

@@ -98,12 +98,12 @@ class TCPStore::Server {
     if (::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
       int err = errno;
       ::close(listen_fd_);
-      TC_FAIL("TCPStore: the master could not listen on port ", port, ": ", std::strerror(err),
-              err == EADDRINUSE ? " (another process uses this port; pick another master_port)"
-                                : "");
+      TC_FAIL(
+          "TCPStore: the master could not listen on port ", port, ": ", std::strerror(err),
+          err == EADDRINUSE ? " (another process uses this port; pick another master_port)" : "");
     }
-    TC_CHECK_AS(Error, ::listen(listen_fd_, 1024) == 0, "TCPStore: listen failed: ",
-                std::strerror(errno));
+    TC_CHECK_AS(Error, ::listen(listen_fd_, 1024) == 0,
+                "TCPStore: listen failed: ", std::strerror(errno));
     socklen_t len = sizeof(addr);
     getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len);
     port_ = ntohs(addr.sin_port);
@@ -314,8 +314,8 @@ void TCPStore::connect_client() {
   addrinfo* res = nullptr;
   std::string port = std::to_string(port_);
   int rc = ::getaddrinfo(host_.c_str(), port.c_str(), &hints, &res);
-  TC_CHECK_AS(Error, rc == 0, "TCPStore: cannot resolve master address '", host_, "': ",
-              gai_strerror(rc));
+  TC_CHECK_AS(Error, rc == 0, "TCPStore: cannot resolve master address '", host_,
+              "': ", gai_strerror(rc));
   auto deadline = std::chrono::steady_clock::now() + timeout_;
   std::string last_error;
   while (true) {
@@ -353,7 +353,8 @@ Bytes TCPStore::request(uint8_t cmd, const std::vector<Bytes>& args, Millisecond
   while (true) {
     size_t pos = 0;
     if (decode(buf, pos, reply)) break;
-    auto left = std::chrono::duration_cast<Milliseconds>(deadline - std::chrono::steady_clock::now());
+    auto left =
+        std::chrono::duration_cast<Milliseconds>(deadline - std::chrono::steady_clock::now());
     pollfd p{fd_, POLLIN, 0};
     int r = left.count() > 0 ? ::poll(&p, 1, int(left.count())) : 0;
     if (r < 0 && errno == EINTR) continue;
@@ -387,8 +388,8 @@ Bytes TCPStore::get(const std::string& key) {
 }
 
 int64_t TCPStore::add(const std::string& key, int64_t delta) {
-  return std::stoll(to_string(request(kAdd, {to_bytes(key), to_bytes(std::to_string(delta))},
-                                      timeout_, {key})));
+  return std::stoll(
+      to_string(request(kAdd, {to_bytes(key), to_bytes(std::to_string(delta))}, timeout_, {key})));
 }
 
 Bytes TCPStore::compare_set(const std::string& key, const Bytes& expected, const Bytes& desired) {

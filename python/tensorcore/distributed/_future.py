@@ -31,7 +31,9 @@ class Future:
                     self._parent.wait()
                     self._value = self._callback(self._parent)
                 else:
-                    raise RuntimeError("Future.wait: the future has no value and nothing to wait on")
+                    raise RuntimeError(
+                        "Future.wait: the future has no value and nothing to wait on"
+                    )
             except Exception as err:  # kept so every waiter sees the same error
                 self._error = err
             self._done = True

@@ -18,7 +18,9 @@ def _write_error(exc):
         "message": {
             "message": f"{type(exc).__name__}: {exc}",
             "extraInfo": {
-                "py_callstack": "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)),
+                "py_callstack": "".join(
+                    traceback.format_exception(type(exc), exc, exc.__traceback__)
+                ),
                 "timestamp": str(int(time.time())),
             },
         }

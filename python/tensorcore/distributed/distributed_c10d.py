@@ -141,7 +141,9 @@ def init_process_group(
     if _world is not None:
         raise RuntimeError("trying to initialize the default process group twice!")
     if not isinstance(timeout, timedelta):
-        raise TypeError(f"Expected timeout argument to be of type datetime.timedelta, got {timeout}")
+        raise TypeError(
+            f"Expected timeout argument to be of type datetime.timedelta, got {timeout}"
+        )
     backend = Backend(backend)
     if store is not None:
         if init_method is not None:

@@ -190,7 +190,9 @@ class _Agent:
         timeout = timedelta(seconds=cfg.args.rdzv_timeout)
         self.store = _D.PrefixStore(
             f"tc_agent/{cfg.run_id}",
-            _D.TCPStore(cfg.rdzv_host, cfg.rdzv_port, cfg.nnodes, cfg.node_rank == 0, timeout, False),
+            _D.TCPStore(
+                cfg.rdzv_host, cfg.rdzv_port, cfg.nnodes, cfg.node_rank == 0, timeout, False
+            ),
         )
 
     def _meet(self, round_no):

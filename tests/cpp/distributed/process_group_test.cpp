@@ -23,8 +23,8 @@ void run_ranks(int world, const std::function<void(int, std::shared_ptr<ProcessG
   for (int r = 0; r < world; ++r) {
     threads.emplace_back([&, r] {
       try {
-        auto store = std::make_shared<TCPStore>("127.0.0.1", master->port(), false,
-                                                Milliseconds(20000));
+        auto store =
+            std::make_shared<TCPStore>("127.0.0.1", master->port(), false, Milliseconds(20000));
         GlooOptions o;
         o.hostname = "127.0.0.1";
         o.timeout = Milliseconds(20000);

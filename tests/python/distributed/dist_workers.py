@@ -8,7 +8,6 @@ import os
 import time
 from datetime import timedelta
 
-import numpy as np
 
 import tensorcore as tc
 import tensorcore.distributed as dist
@@ -40,7 +39,9 @@ def check(t, expected, what):
     exp = [complex(v) if t.dtype in COMPLEX else float(v) for v in expected]
     assert len(got) == len(exp), f"{what}: {len(got)} values, expected {len(exp)}"
     for g, e in zip(got, exp):
-        assert abs(g - e) <= 1e-6 * max(1.0, abs(e)), f"{what} ({t.dtype}): got {got}, expected {exp}"
+        assert abs(g - e) <= 1e-6 * max(1.0, abs(e)), (
+            f"{what} ({t.dtype}): got {got}, expected {exp}"
+        )
 
 
 def _rank_values(dt, r):
@@ -122,7 +123,9 @@ def collectives(rank, ws, init_method):
             for r in range(ws):
                 check(gl[r], _rank_values(dt, r), "gather")
         out = tc.zeros(3, dtype=dt)
-        sl = [tc.tensor(_rank_values(dt, r + 7), dtype=dt) for r in range(ws)] if rank == 1 else None
+        sl = (
+            [tc.tensor(_rank_values(dt, r + 7), dtype=dt) for r in range(ws)] if rank == 1 else None
+        )
         dist.scatter(out, sl, src=1)
         check(out, _rank_values(dt, rank + 7), "scatter")
         if dt != tc.bool:
@@ -268,7 +271,7 @@ def _ddp_variant(rank, ws, variant):
         buckets = model.reducer.bucket_indices()
         assert len(buckets) > 2, buckets
         assert buckets[0][0] == 3, f"the first bucket starts at the last parameter: {buckets}"
-    from tensorcore.distributed.algorithms.ddp_comm_hooks import default_hooks, powerSGD_hook
+    from tensorcore.distributed.algorithms.ddp_comm_hooks import default_hooks
 
     tol = 1e-5
     if variant == "hook_allreduce":
@@ -376,7 +379,9 @@ def ddp_join(rank, ws, init_method):
         for step in range(n_batches[rank]):
             x, y = _data(step, ws)
             opt.zero_grad()
-            tc.nn.functional.mse_loss(model(x[rank * 4 : rank * 4 + 4]), y[rank * 4 : rank * 4 + 4]).backward()
+            tc.nn.functional.mse_loss(
+                model(x[rank * 4 : rank * 4 + 4]), y[rank * 4 : rank * 4 + 4]
+            ).backward()
             opt.step()
     for step in range(max(n_batches)):
         x, y = _data(step, ws)
@@ -417,7 +422,9 @@ def launched_train(out_dir):
     for step in range(start, 4):
         x, y = _data(step, ws)
         opt.zero_grad()
-        tc.nn.functional.mse_loss(model(x[rank * 4 : rank * 4 + 4]), y[rank * 4 : rank * 4 + 4]).backward()
+        tc.nn.functional.mse_loss(
+            model(x[rank * 4 : rank * 4 + 4]), y[rank * 4 : rank * 4 + 4]
+        ).backward()
         opt.step()
         dist.barrier()
         if rank == 0:
@@ -534,7 +541,9 @@ def sync_bn(rank, ws, init_method):
         )  # fmt: skip
 
     ref = make()
-    model = tc.nn.parallel.DistributedDataParallel(tc.nn.SyncBatchNorm.convert_sync_batchnorm(make()))
+    model = tc.nn.parallel.DistributedDataParallel(
+        tc.nn.SyncBatchNorm.convert_sync_batchnorm(make())
+    )
     assert isinstance(model.module[1], tc.nn.SyncBatchNorm)
     opt = tc.optim.SGD(model.parameters(), lr=0.1)
     ref_opt = tc.optim.SGD(ref.parameters(), lr=0.1)
@@ -581,7 +590,9 @@ def zero(rank, ws, init_method):
         x, y = _data(step, ws)
         for model, opt in ((a, opt_a), (b, opt_b)):
             opt.zero_grad()
-            tc.nn.functional.mse_loss(model(x[rank * 4 : rank * 4 + 4]), y[rank * 4 : rank * 4 + 4]).backward()
+            tc.nn.functional.mse_loss(
+                model(x[rank * 4 : rank * 4 + 4]), y[rank * 4 : rank * 4 + 4]
+            ).backward()
             opt.step()
         _assert_params_close(a.module, b.module, 1e-6, f"ZeRO step {step}")
     assert len(opt_a.optim.state) == len(owned[rank])  # only this rank's shard

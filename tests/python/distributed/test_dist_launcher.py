@@ -59,8 +59,15 @@ def test_two_nodes_on_localhost(tmp_path):
     common = ["--nnodes", "2", "--nproc_per_node", "1", "--master_addr", "127.0.0.1",
               "--master_port", str(port), "--max_restarts", "1", "--rdzv_id", "job2"]  # fmt: skip
     nodes = [
-        _launcher(*common, "--node_rank", str(n), "--log_dir", str(tmp_path / f"logs{n}"),
-                  out_dir=tmp_path, mode="train")  # fmt: skip
+        _launcher(
+            *common,
+            "--node_rank",
+            str(n),
+            "--log_dir",
+            str(tmp_path / f"logs{n}"),
+            out_dir=tmp_path,
+            mode="train",
+        )  # fmt: skip
         for n in (0, 1)
     ]
     results = [p.communicate(timeout=120) for p in nodes]

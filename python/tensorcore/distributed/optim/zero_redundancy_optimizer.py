@@ -97,7 +97,9 @@ class ZeroRedundancyOptimizer(Optimizer):
             return
         mine = self._partitions[self.rank]
         local = {
-            "state": {j: state_dict["state"][i] for j, i in enumerate(mine) if i in state_dict["state"]},
+            "state": {
+                j: state_dict["state"][i] for j, i in enumerate(mine) if i in state_dict["state"]
+            },
             "param_groups": [dict(state_dict["param_groups"][0], params=list(range(len(mine))))],
         }
         self.optim.load_state_dict(local)

@@ -20,7 +20,9 @@ class SyncBatchNormFunction(Function):
         dims = [0] + list(range(2, input.dim()))
         x = input.to(_C.float64)
         count = input.numel() // channels
-        stats = _C.cat([x.sum(dims), (x * x).sum(dims), _C.full((1,), float(count), dtype=_C.float64)])
+        stats = _C.cat(
+            [x.sum(dims), (x * x).sum(dims), _C.full((1,), float(count), dtype=_C.float64)]
+        )
         _all_reduce(stats, group)
         total = stats[-1]
         mean = stats[:channels] / total

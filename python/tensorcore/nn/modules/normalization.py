@@ -145,7 +145,9 @@ class SyncBatchNorm(_BatchNorm):
         from ... import distributed as dist
 
         if input.dim() < 2:
-            raise ValueError(f"SyncBatchNorm: expected at least 2D input (got {input.dim()}D input)")
+            raise ValueError(
+                f"SyncBatchNorm: expected at least 2D input (got {input.dim()}D input)"
+            )
         group_size = 1
         if self.training and dist.is_initialized():
             group_size = dist.get_world_size(self.process_group)

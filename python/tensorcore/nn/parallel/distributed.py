@@ -56,7 +56,9 @@ class DistributedDataParallel(Module):
         self.output_device = output_device
         self.dim = dim
         self.broadcast_buffers = broadcast_buffers
-        self.process_group = process_group if process_group is not None else dist._get_default_group()
+        self.process_group = (
+            process_group if process_group is not None else dist._get_default_group()
+        )
         self.find_unused_parameters = find_unused_parameters
         self.gradient_as_bucket_view = gradient_as_bucket_view
         self.static_graph = static_graph
@@ -127,7 +129,9 @@ class DistributedDataParallel(Module):
             self.require_backward_grad_sync = old
 
     @contextlib.contextmanager
-    def join(self, divide_by_initial_world_size=True, enable=True, throw_on_early_termination=False):
+    def join(
+        self, divide_by_initial_world_size=True, enable=True, throw_on_early_termination=False
+    ):
         """Training with uneven inputs: a rank that runs out of batches leaves the `with` block and
         then shadows the other ranks' collectives with zero gradients until every rank is done."""
         if not divide_by_initial_world_size:
