@@ -746,7 +746,7 @@ class ProcessGroupGloo final : public ProcessGroup {
       store_->set("tc_failed/" + std::to_string(rank_),
                   std::to_string(item.seq) + " " + item.work->op_name());
       auto deadline = std::chrono::steady_clock::now() +
-                      std::min<Milliseconds>(opts_.timeout / 2, Milliseconds(1000));
+                      std::min<Milliseconds>(opts_.timeout, Milliseconds(3000));
       std::vector<int> silent;
       std::ostringstream elsewhere;
       while (true) {
@@ -773,6 +773,8 @@ class ProcessGroupGloo final : public ProcessGroup {
         out << "]";
       }
     } catch (...) {
+      out << "; the store is unreachable (its host rank exited?), so the other ranks' state is "
+             "unknown";
     }
     return out.str();
   }
