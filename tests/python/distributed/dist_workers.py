@@ -638,3 +638,23 @@ def nccl_collectives(rank, ws, init_method):
     dist.barrier()
     dist.destroy_process_group()
     print("ok")
+
+
+def scheduler_env(rank, ws, init_method, flavour):
+    """init_process_group() with env:// under Slurm or mpirun: the rank and world size come from
+    the scheduler's variables (RANK/WORLD_SIZE unset)."""
+    host, port = init_method[len("tcp://") :].rsplit(":", 1)
+    for k in ("RANK", "WORLD_SIZE"):
+        os.environ.pop(k, None)
+    os.environ.update(MASTER_ADDR=host, MASTER_PORT=port)
+    if flavour == "slurm":
+        os.environ.update(SLURM_PROCID=str(rank), SLURM_NTASKS=str(ws), SLURM_LOCALID=str(rank))
+    else:
+        os.environ.update(OMPI_COMM_WORLD_RANK=str(rank), OMPI_COMM_WORLD_SIZE=str(ws))
+    dist.init_process_group("gloo", timeout=timedelta(seconds=20))
+    assert dist.get_rank() == rank and dist.get_world_size() == ws
+    t = tc.tensor([float(rank)])
+    dist.all_reduce(t)
+    check(t, [ws * (ws - 1) / 2], f"all_reduce under {flavour}")
+    dist.destroy_process_group()
+    print("ok")

@@ -144,3 +144,10 @@ def test_single_process_group_and_wrong_device():
             dist.init_process_group("gloo", init_method="tcp://127.0.0.1:1", rank=0, world_size=1)
     finally:
         dist.destroy_process_group()
+
+
+@pytest.mark.parametrize("flavour", ["slurm", "mpirun"])
+def test_env_init_under_slurm_and_mpirun(flavour):
+    from dist_harness import run_workers
+
+    run_workers("scheduler_env", 2, args=(flavour,))
