@@ -192,7 +192,22 @@ void check_same(const Tensor& t, const Tensor& ref, const char* op, const char* 
            " elements but the input has ", ref.numel());
 }
 
-class ProcessGroupGloo final : public ProcessGroup {
+class ProcessGroupGloo;
+
+// A queued collective. A thread that waits for it while the worker is idle and it is next in
+// line runs it itself: a blocking collective then costs no thread hand-off.
+class GlooWork final : public Work {
+ public:
+  GlooWork(std::string name, std::weak_ptr<ProcessGroupGloo> pg)
+      : Work(std::move(name)), pg_(std::move(pg)) {}
+  bool wait(Milliseconds timeout = Milliseconds(0)) override;
+
+ private:
+  std::weak_ptr<ProcessGroupGloo> pg_;
+};
+
+class ProcessGroupGloo final : public ProcessGroup,
+                               public std::enable_shared_from_this<ProcessGroupGloo> {
  public:
   ProcessGroupGloo(std::shared_ptr<Store> store, int rank, int size, GlooOptions opts)
       : ProcessGroup(rank, size), store_(std::move(store)), opts_(std::move(opts)) {
@@ -226,6 +241,24 @@ class ProcessGroupGloo final : public ProcessGroup {
     }
     cv_.notify_all();
     worker_.join();
+  }
+
+  // Runs `work` on the calling thread when it is next and the worker is idle (see GlooWork).
+  void try_run_inline(const Work* work) {
+    Item item;
+    {
+      std::lock_guard<std::mutex> g(mutex_);
+      if (busy_ || stop_ || queue_.empty() || queue_.front().work.get() != work) return;
+      item = std::move(queue_.front());
+      queue_.pop_front();
+      busy_ = true;
+    }
+    run_item(item);
+    {
+      std::lock_guard<std::mutex> g(mutex_);
+      busy_ = false;
+    }
+    cv_.notify_all();
   }
 
   std::string backend_name() const override { return "gloo"; }
@@ -654,7 +687,7 @@ class ProcessGroupGloo final : public ProcessGroup {
 
   std::shared_ptr<Work> enqueue(const std::string& name, const TensorList& tensors, ReduceOp op,
                                 Task task) {
-    auto work = std::make_shared<Work>(name);
+    auto work = std::make_shared<GlooWork>(name, weak_from_this());
     {
       std::lock_guard<std::mutex> g(mutex_);
       queue_.push_back({work, std::move(task),
@@ -689,14 +722,27 @@ class ProcessGroupGloo final : public ProcessGroup {
       Item item;
       {
         std::unique_lock<std::mutex> lock(mutex_);
-        cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+        // One item at a time, whether the worker or a waiting thread runs it (keeps the order).
+        cv_.wait(lock, [&] { return (stop_ && queue_.empty()) || (!queue_.empty() && !busy_); });
         if (queue_.empty()) return;
         item = std::move(queue_.front());
         queue_.pop_front();
+        busy_ = true;
       }
+      run_item(item);
+      {
+        std::lock_guard<std::mutex> g(mutex_);
+        busy_ = false;
+      }
+      cv_.notify_all();
+    }
+  }
+
+  void run_item(Item& item) {
+    {
       if (broken_) {
         item.work->finish_error(broken_);
-        continue;
+        return;
       }
       try {
         uint32_t tag = uint32_t(item.seq * 2);
@@ -788,9 +834,16 @@ class ProcessGroupGloo final : public ProcessGroup {
   std::condition_variable cv_;
   std::deque<Item> queue_;
   bool stop_ = false;
+  bool busy_ = false;  // an item is running (on the worker or on a waiting thread)
   uint64_t seq_ = 0;
   std::exception_ptr broken_;
 };
+
+bool GlooWork::wait(Milliseconds timeout) {
+  if (!is_completed())
+    if (auto pg = pg_.lock()) pg->try_run_inline(this);
+  return Work::wait(timeout);
+}
 
 }  // namespace
 
