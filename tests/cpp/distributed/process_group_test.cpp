@@ -8,6 +8,7 @@
 
 #include "tensorcore/distributed/process_group.h"
 #include "tensorcore/distributed/reducer.h"
+#include "tensorcore/nn/norm_layers.h"
 #include "tensorcore/tensorcore.h"
 
 using namespace tc;
@@ -95,5 +96,31 @@ TEST(DistributedReducer, AveragesGradientsDuringBackward) {
     loss.backward();
     for (int i = 0; i < 3; ++i) EXPECT_FLOAT_EQ(w.grad().data<float>()[i], 1.5f);
     for (int i = 0; i < 2; ++i) EXPECT_FLOAT_EQ(b.grad().data<float>()[i], 15.0f);
+  });
+}
+
+TEST(DistributedSyncBatchNorm, MatchesBatchNormOverTheWholeBatch) {
+  if (!is_gloo_available()) GTEST_SKIP() << "built without Gloo";
+  run_ranks(2, [](int rank, std::shared_ptr<ProcessGroup> pg) {
+    auto gen = std::make_shared<Generator>(Device(), 7);
+    Tensor whole = add(mul(randn({4, 3, 2, 2}, gen), Scalar(2.0)), Scalar(1.0));
+    Tensor weights = randn({4, 3, 2, 2}, gen);  // loss = sum(out * weights)
+    nn::SyncBatchNorm sbn(3);
+    sbn->process_group = pg;
+    nn::BatchNorm2d ref(3);
+    Tensor local = clone(narrow(whole, 0, rank * 2, 2));
+    local.requires_grad_(true);
+    Tensor whole_in = clone(whole);
+    whole_in.requires_grad_(true);
+    Tensor out = sbn(local);
+    Tensor ref_out = ref(whole_in);
+    Tensor diff = abs(sub(out, narrow(ref_out, 0, rank * 2, 2)));
+    EXPECT_LT(max(diff).item<float>(), 1e-4f);
+    sum(mul(out, narrow(weights, 0, rank * 2, 2))).backward();
+    sum(mul(ref_out, weights)).backward();
+    Tensor gdiff = abs(sub(local.grad(), narrow(whole_in.grad(), 0, rank * 2, 2)));
+    EXPECT_LT(max(gdiff).item<float>(), 1e-4f);
+    Tensor rdiff = abs(sub(sbn->running_var, ref->running_var));
+    EXPECT_LT(max(rdiff).item<float>(), 1e-5f);
   });
 }
