@@ -59,8 +59,9 @@ Tensor SyncBatchNormImpl::forward(const Tensor& x) {
     pg->allreduce({stats}, distributed::ReduceOp::SUM)->wait();
     total = stats.data<double>()[2 * channels];
     Tensor mean = div(narrow(stats, 0, 0, channels), Scalar(total));
-    Tensor var = clamp(sub(div(narrow(stats, 0, channels, channels), Scalar(total)), mul(mean, mean)),
-                       Scalar(0.0), std::nullopt);
+    Tensor var =
+        clamp(sub(div(narrow(stats, 0, channels, channels), Scalar(total)), mul(mean, mean)),
+              Scalar(0.0), std::nullopt);
     double factor = momentum < 0 ? 0.0 : momentum;
     if (track_running_stats) {
       Tensor nbt = num_batches_tracked;

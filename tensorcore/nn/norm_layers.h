@@ -1,7 +1,7 @@
 #pragma once
 // Normalization layers beyond BatchNorm1d/2d, LayerNorm and GroupNorm (layers.h): BatchNorm3d,
-// SyncBatchNorm (statistics over a process group), InstanceNorm1d/2d/3d and LocalResponseNorm, over the native normalization kernels with
-// torch's parameter and buffer names.
+// SyncBatchNorm (statistics over a process group), InstanceNorm1d/2d/3d and LocalResponseNorm, over
+// the native normalization kernels with torch's parameter and buffer names.
 #include "tensorcore/nn/layers.h"
 
 namespace tc::distributed {
