@@ -71,6 +71,7 @@ for _sub in (
     "optim",
     "backends",
     "amp",
+    "distributed",
     "audio",
     "vision",
     "multiprocessing",

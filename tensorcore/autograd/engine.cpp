@@ -2,6 +2,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "tensorcore/autograd/backward_hooks.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/autograd/view_history.h"
 #include "tensorcore/ops/copy.h"
@@ -95,9 +96,33 @@ void accumulate(Tensor& slot, const Tensor& g) {
 
 }  // namespace
 
+namespace {
+TensorList run_backward_impl(const TensorList& roots, const TensorList& grad_roots,
+                             bool retain_graph, bool create_graph, const TensorList& capture_inputs,
+                             bool allow_unused, bool accumulate_into_grad);
+}  // namespace
+
 TensorList run_backward(const TensorList& roots, const TensorList& grad_roots, bool retain_graph,
                         bool create_graph, const TensorList& capture_inputs, bool allow_unused,
                         bool accumulate_into_grad) {
+  // Callbacks queued during the pass (the DDP reducer's) run when the outermost pass ends.
+  detail::enter_backward();
+  TensorList out;
+  try {
+    out = run_backward_impl(roots, grad_roots, retain_graph, create_graph, capture_inputs,
+                            allow_unused, accumulate_into_grad);
+  } catch (...) {
+    detail::leave_backward(false);
+    throw;
+  }
+  detail::leave_backward(true);
+  return out;
+}
+
+namespace {
+TensorList run_backward_impl(const TensorList& roots, const TensorList& grad_roots,
+                             bool retain_graph, bool create_graph, const TensorList& capture_inputs,
+                             bool allow_unused, bool accumulate_into_grad) {
   GradModeGuard mode(create_graph);
   // Where gradients for the requested inputs arrive (autograd.grad / backward(inputs=...)).
   std::vector<CaptureSlot> captures;
@@ -229,6 +254,7 @@ TensorList run_backward(const TensorList& roots, const TensorList& grad_roots, b
   }
   return captured;
 }
+}  // namespace
 
 TensorList grad(const TensorList& outputs, const TensorList& inputs, const TensorList& grad_outputs,
                 std::optional<bool> retain_graph, bool create_graph, bool allow_unused) {

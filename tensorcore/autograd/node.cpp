@@ -2,6 +2,7 @@
 
 #include <atomic>
 
+#include "tensorcore/autograd/backward_hooks.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
@@ -45,6 +46,7 @@ TensorList AccumulateGrad::apply(TensorList&& grads) {
     Tensor acc = meta.grad;
     add_(acc, g);
   }
+  run_post_accumulate_hooks(this);
   return {};
 }
 

@@ -6,7 +6,9 @@
 #include <ostream>
 
 #include "tensorcore/amp/autocast.h"
+#include "tensorcore/autograd/function.h"
 #include "tensorcore/autograd/grad_mode.h"
+#include "tensorcore/distributed/process_group.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/init.h"
 #include "tensorcore/nn/modules/module_args.h"
@@ -137,9 +139,79 @@ SyncBatchNormImpl::SyncBatchNormImpl(int64_t nf, double eps, double m, bool a, b
 }
 
 ModulePtr SyncBatchNormImpl::clone() const {
-  return with_state_of(
-      std::make_shared<SyncBatchNormImpl>(num_features, eps, momentum, affine, track_running_stats),
-      *this);
+  auto copy =
+      std::make_shared<SyncBatchNormImpl>(num_features, eps, momentum, affine, track_running_stats);
+  copy->process_group = process_group;
+  return with_state_of(copy, *this);
+}
+
+Tensor SyncBatchNormImpl::forward(const Tensor& x) {
+  if (!training_ || !process_group || process_group->size() <= 1) return BatchNormImpl::forward(x);
+  TC_CHECK(x.dim() >= 2 && x.dim() <= 5 && x.size(1) == num_features,
+           "SyncBatchNorm: expected input of shape [N, C, *] with C = ", num_features,
+           ", but got input of size ", shape_str(x.sizes()));
+  auto pg = process_group;
+  int64_t channels = num_features;
+  DimList dims{0};
+  for (int64_t d = 2; d < x.dim(); ++d) dims.push_back(d);
+  Shape shape(size_t(x.dim()), 1);
+  shape[1] = channels;
+  Tensor out, xhat, invstd_x;
+  double total = 0;
+  {
+    autograd::NoGradGuard no_grad;
+    Tensor x64 = to_dtype(x, DType::Float64);
+    double count = double(x.numel() / channels);
+    Tensor stats = cat({sum(x64, dims), sum(mul(x64, x64), dims),
+                        full({1}, Scalar(count), TensorOptions(DType::Float64))});
+    pg->allreduce({stats}, distributed::ReduceOp::SUM)->wait();
+    total = stats.data<double>()[2 * channels];
+    Tensor mean = div(narrow(stats, 0, 0, channels), Scalar(total));
+    Tensor var =
+        clamp(sub(div(narrow(stats, 0, channels, channels), Scalar(total)), mul(mean, mean)),
+              Scalar(0.0), std::nullopt);
+    double factor = momentum < 0 ? 0.0 : momentum;
+    if (track_running_stats) {
+      Tensor nbt = num_batches_tracked;
+      add_(nbt, 1);
+      if (momentum < 0) factor = 1.0 / double(num_batches_tracked.item<int64_t>());
+      Tensor rm = running_mean, rv = running_var;
+      mul_(rm, Scalar(1 - factor));
+      add_(rm, to_dtype(mul(mean, Scalar(factor)), rm.dtype()));
+      mul_(rv, Scalar(1 - factor));
+      add_(rv, to_dtype(mul(var, Scalar(factor * total / std::max(total - 1, 1.0))), rv.dtype()));
+    }
+    Tensor invstd = rsqrt(add(var, Scalar(eps)));
+    xhat = to_dtype(mul(sub(x64, reshape(mean, shape)), reshape(invstd, shape)), x.dtype());
+    invstd_x = to_dtype(invstd, x.dtype());
+    out = affine ? add(mul(xhat, reshape(weight, shape)), reshape(bias, shape)) : tc::clone(xhat);
+  }
+  TensorList inputs{x};
+  if (affine) inputs.insert(inputs.end(), {weight, bias});
+  if (autograd::needs_grad(inputs)) {
+    bool has_affine = affine;
+    autograd::record(
+        "SyncBatchNormBackward", inputs, {out}, {xhat, invstd_x, has_affine ? weight : Tensor()},
+        [pg, dims, shape, channels, total, has_affine](const TensorList& saved,
+                                                       const TensorList& grads) -> TensorList {
+          const Tensor &xh = saved[0], &inv = saved[1], &w = saved[2];
+          const Tensor& dy = grads[0];
+          Tensor sum_dy = sum(dy, dims), sum_dy_xhat = sum(mul(dy, xh), dims);
+          // Weight/bias gradients stay local (DDP averages them); the input gradient needs the
+          // sums over the global batch.
+          Tensor both = cat({sum_dy, sum_dy_xhat});
+          pg->allreduce({both}, distributed::ReduceOp::SUM)->wait();
+          Tensor mean_dy = reshape(div(narrow(both, 0, 0, channels), Scalar(total)), shape);
+          Tensor mean_dy_xhat =
+              reshape(div(narrow(both, 0, channels, channels), Scalar(total)), shape);
+          Tensor scale = reshape(inv, shape);
+          if (has_affine) scale = mul(scale, reshape(w, shape));
+          Tensor gx = mul(scale, sub(sub(dy, mean_dy), mul(xh, mean_dy_xhat)));
+          if (!has_affine) return {gx};
+          return {gx, sum_dy_xhat, sum_dy};
+        });
+  }
+  return out;
 }
 
 InstanceNormImpl::InstanceNormImpl(std::string type, int n, int64_t nf, double e, double m, bool a,

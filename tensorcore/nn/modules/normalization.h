@@ -10,6 +10,10 @@
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/module.h"
 
+namespace tc::distributed {
+class ProcessGroup;
+}
+
 namespace tc::nn {
 
 using IntList = std::vector<int64_t>;
@@ -79,13 +83,17 @@ class BatchNorm3dImpl : public BatchNormImpl {
 };
 TC_MODULE(BatchNorm3d);
 
-// Statistics over the local batch only until tensorcore has process groups (as the Python
-// tensorcore.nn.SyncBatchNorm); inputs [N, C, *] of 2 to 5 dims.
+// Batch norm over the batches of every rank of `process_group` (set it before training): in
+// training mode the per-channel sums are all-reduced in forward and the two gradient sums in
+// backward, as tensorcore.nn.SyncBatchNorm does. Without a group (or of size 1), or in eval mode,
+// it is BatchNorm. Inputs [N, C, *] of 2 to 5 dims.
 class SyncBatchNormImpl : public BatchNormImpl {
  public:
   ModulePtr clone() const override;
   explicit SyncBatchNormImpl(int64_t num_features, double eps = 1e-5, double momentum = 0.1,
                              bool affine = true, bool track_running_stats = true);
+  Tensor forward(const Tensor& x);
+  std::shared_ptr<distributed::ProcessGroup> process_group;
 };
 TC_MODULE(SyncBatchNorm);
 

@@ -121,7 +121,9 @@ class BatchNorm3d(_BatchNorm):
 
 
 class SyncBatchNorm(_BatchNorm):
-    """Placeholder for the distributed issue: behaves as BatchNorm over the local batch."""
+    """Batch norm over the batch of every process of `process_group` (the default group when
+    None). In training with more than one process the statistics are all-reduced; in eval mode,
+    or when tensorcore.distributed is not initialized, it is BatchNorm."""
 
     _expected_dims = (2, 3, 4, 5)
 
@@ -138,6 +140,38 @@ class SyncBatchNorm(_BatchNorm):
     ):
         super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
         self.process_group = process_group
+
+    def forward(self, input):
+        from ... import distributed as dist
+
+        if input.dim() < 2:
+            raise ValueError(
+                f"SyncBatchNorm: expected at least 2D input (got {input.dim()}D input)"
+            )
+        group_size = 1
+        if self.training and dist.is_initialized():
+            group_size = dist.get_world_size(self.process_group)
+        if group_size <= 1:
+            return super().forward(input)
+        if input.shape[1] != self.num_features:
+            raise ValueError(
+                f"SyncBatchNorm: expected input with {self.num_features} channels, got "
+                f"{input.shape[1]} (input shape {tuple(input.shape)})"
+            )
+        from ._sync_batch_norm import SyncBatchNormFunction
+
+        momentum = 0.0 if self.momentum is None else self.momentum
+        running_mean = running_var = None
+        if self.track_running_stats:
+            with no_grad():
+                self.num_batches_tracked.add_(1)
+            if self.momentum is None:
+                momentum = 1.0 / float(self.num_batches_tracked.item())
+            running_mean, running_var = self.running_mean, self.running_var
+        return SyncBatchNormFunction.apply(
+            input, self.weight, self.bias, running_mean, running_var, self.eps, momentum,
+            self.process_group,
+        )  # fmt: skip
 
     @classmethod
     def convert_sync_batchnorm(cls, module, process_group=None):

@@ -1,3 +1,4 @@
-"""tensorcore.nn.parallel (torch.nn.parallel): DataParallel."""
+"""tensorcore.nn.parallel (torch.nn.parallel): DataParallel, DistributedDataParallel."""
 
 from .data_parallel import DataParallel  # noqa: F401
+from .distributed import DistributedDataParallel  # noqa: F401

@@ -1,0 +1,15 @@
+# NCCL (ships with the CUDA toolkit under /usr/local/cuda here): the CUDA collectives of
+# tensorcore/distributed. Optional: without it the nccl backend raises "doesn't have NCCL built in".
+if(TC_CUDA)
+  find_path(TC_NCCL_INCLUDE nccl.h HINTS ${CUDAToolkit_INCLUDE_DIRS} $ENV{NCCL_ROOT}/include)
+  find_library(TC_NCCL_LIBRARY NAMES nccl HINTS ${CUDAToolkit_LIBRARY_DIR} $ENV{NCCL_ROOT}/lib)
+  if(TC_NCCL_INCLUDE AND TC_NCCL_LIBRARY)
+    message(STATUS "NCCL: ${TC_NCCL_LIBRARY}")
+    target_include_directories(tensorcore_core PRIVATE ${TC_NCCL_INCLUDE})
+    target_link_libraries(tensorcore_core PRIVATE ${TC_NCCL_LIBRARY})
+    set_property(SOURCE ${PROJECT_SOURCE_DIR}/tensorcore/distributed/process_group_nccl.cpp
+                 APPEND PROPERTY COMPILE_DEFINITIONS TC_WITH_NCCL=1)
+  else()
+    message(WARNING "NCCL not found: the nccl backend of tensorcore.distributed is disabled")
+  endif()
+endif()

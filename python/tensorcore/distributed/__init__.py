@@ -1,0 +1,55 @@
+"""tensorcore.distributed (torch.distributed): process groups over Gloo (CPU tensors) and NCCL
+(CUDA tensors), collectives with async work handles, key-value stores, and the launcher
+(`python -m tensorcore.distributed.run`). See docs/distributed.md."""
+
+from .distributed_c10d import (  # noqa: F401
+    Backend,
+    FileStore,
+    GroupMember,
+    PrefixStore,
+    ProcessGroup,
+    ReduceOp,
+    Store,
+    TCPStore,
+    Work,
+    _all_gather_base,
+    _get_default_group,
+    _get_default_store,
+    _reduce_scatter_base,
+    all_gather,
+    all_gather_into_tensor,
+    all_gather_object,
+    all_reduce,
+    all_to_all,
+    all_to_all_single,
+    barrier,
+    broadcast,
+    broadcast_object_list,
+    default_pg_timeout,
+    destroy_process_group,
+    gather,
+    get_backend,
+    get_process_group_ranks,
+    get_rank,
+    get_world_size,
+    init_process_group,
+    irecv,
+    is_available,
+    is_gloo_available,
+    is_initialized,
+    is_mpi_available,
+    is_nccl_available,
+    is_torchelastic_launched,
+    isend,
+    new_group,
+    recv,
+    reduce,
+    reduce_scatter,
+    reduce_scatter_tensor,
+    scatter,
+    send,
+)
+from ._future import Future  # noqa: F401
+from .rendezvous import rendezvous  # noqa: F401
+
+group = GroupMember

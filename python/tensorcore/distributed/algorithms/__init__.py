@@ -1,0 +1,1 @@
+"""tensorcore.distributed.algorithms: DDP communication hooks."""

@@ -1,0 +1,3 @@
+"""tensorcore.distributed.optim: ZeroRedundancyOptimizer."""
+
+from .zero_redundancy_optimizer import ZeroRedundancyOptimizer  # noqa: F401
