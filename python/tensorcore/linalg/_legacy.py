@@ -295,3 +295,13 @@ def install(namespace):
         namespace.setdefault(name, fn)
         if name not in _NOT_METHODS and not hasattr(Tensor, name):
             setattr(Tensor, name, fn)
+
+    # torch names the Tensor methods' arguments input2/input3 (the functions: tau/other).
+    def orgqr_method(self, input2):
+        return namespace["orgqr"](self, input2)
+
+    def ormqr_method(self, input2, input3, left=True, transpose=False):
+        return namespace["ormqr"](self, input2, input3, left, transpose)
+
+    orgqr_method.__name__, ormqr_method.__name__ = "orgqr", "ormqr"
+    Tensor.orgqr, Tensor.ormqr = orgqr_method, ormqr_method

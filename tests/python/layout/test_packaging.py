@@ -197,21 +197,26 @@ def test_pip_install_into_fresh_venv(tmp_path):
     )
     env = dict(os.environ, CCACHE_BASEDIR=ROOT)
     env.pop("PYTHONPATH", None)
-    run(
-        [
-            py,
-            "-m",
-            "pip",
-            "install",
-            "--no-build-isolation",
-            "--no-deps",
-            "--quiet",
-            f"--config-settings=build-dir={BUILD}",
-            "--config-settings=cmake.define.TC_TESTS=ON",
-            ROOT,
-        ],
-        env=env,
-    )
+    try:
+        run(
+            [
+                py,
+                "-m",
+                "pip",
+                "install",
+                "--no-build-isolation",
+                "--no-deps",
+                "--quiet",
+                f"--config-settings=build-dir={BUILD}",
+                "--config-settings=cmake.define.TC_TESTS=ON",
+                ROOT,
+            ],
+            env=env,
+        )
+    finally:
+        # The install pointed the shared build tree at the temporary venv's interpreter; point it
+        # back, or later `ninja -C build` runs reconfigure against a deleted venv.
+        run(["cmake", "-S", ROOT, "-B", BUILD, f"-DPython3_EXECUTABLE={sys.executable}"])
     check = r"""
 import os, sys, numpy as np
 import tensorcore as tc
