@@ -28,8 +28,8 @@
 
 #include "bind.h"
 #include "mem_overlap.h"
-#include "tensorcore/linalg/linalg.h"
 #include "profiler_hook.h"
+#include "tensorcore/linalg/linalg.h"
 
 namespace tc::python {
 namespace {

@@ -1,7 +1,7 @@
 // The C++ layers beyond the first few (nn/modules/*.h: conv, pooling, normalization, padding,
-// dropout, distance, fold; RNN): construction (torch's parameter names, shapes and init bounds), clones,
-// forward against references written here, and errors naming the layer and the shapes. Values
-// and gradients against torch are in tests/python/nn/cpp/test_nncpp_coverage.py.
+// dropout, distance, fold; RNN): construction (torch's parameter names, shapes and init bounds),
+// clones, forward against references written here, and errors naming the layer and the shapes.
+// Values and gradients against torch are in tests/python/nn/cpp/test_nncpp_coverage.py.
 #include <gtest/gtest.h>
 
 #include <cmath>
