@@ -272,7 +272,6 @@ void register_shape() {
   register_op("Tensor.contiguous", [](const OpArgs& a) { return IValue(contiguous(a.tensor(0))); });
   fn_and_method("clone", [](const OpArgs& a) { return IValue(clone(a.tensor(0))); });
   register_op("Tensor.detach", [](const OpArgs& a) { return IValue(a.tensor(0).detach()); });
-  register_op("_C.detach", [](const OpArgs& a) { return IValue(a.tensor(0).detach()); });
   register_op("_C.cat", [](const OpArgs& a) {
     return IValue(cat(a.tensors(0), a.has(1) ? a.int_(1) : 0));
   });

@@ -100,14 +100,13 @@ const bool registered = [] {
     return IValue(
         F::group_norm(a.tensor(0), a.int_(1), a.opt_tensor(2), a.opt_tensor(3), a.double_(4)));
   });
-  reg("interpolate", [](const OpArgs& a) {  // the binding "_interpolate"
+  reg("_interpolate", [](const OpArgs& a) {
     std::vector<double> scales;
     if (a.has(4))
       for (const IValue& v : a[4].items()) scales.push_back(v.is_none() ? -1.0 : v.to_double());
     return IValue(F::interpolate_to_size(a.tensor(0), a.ints(1), a.str(2), a.bool_(3), scales,
                                          a.bool_(5)));
   });
-  register_op("_C._nn._interpolate", *find_op("_C._nn.interpolate"));
   reg("pad", [](const OpArgs& a) {
     return IValue(F::pad(a.tensor(0), a.ints(1), a.has(2) ? a.str(2) : "constant",
                          a.has(3) ? a.double_(3) : 0.0));
