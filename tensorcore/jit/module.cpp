@@ -46,6 +46,22 @@ class ZipIn {
     }
     zip_error_fini(&err);
   }
+  // Reads entries straight from the file (no copy of the whole archive in memory).
+  struct FromPath {};
+  ZipIn(FromPath, const std::string& path, const std::string& what) : what_(what) {
+    int code = 0;
+    archive_ = zip_open(path.c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &code);
+    if (!archive_) {
+      zip_error_t err;
+      zip_error_init_with_code(&err, code);
+      std::string msg = zip_error_strerror(&err);
+      zip_error_fini(&err);
+      if (code == ZIP_ER_NOENT || code == ZIP_ER_OPEN || code == ZIP_ER_READ)
+        throw ValueError(what_ + ": cannot open " + path + " (" + msg + ")");
+      throw ValueError(what_ + ": not a tensorcore jit file, or truncated or damaged (" + msg +
+                       ")");
+    }
+  }
   ~ZipIn() {
     if (archive_) zip_discard(archive_);
   }
@@ -110,14 +126,6 @@ std::string zip_bytes(const std::vector<std::pair<std::string, std::string>>& en
   zip_source_free(buf);
   TC_CHECK(got == zip_int64_t(st.size), "jit save: short read of the archive");
   return out;
-}
-
-std::string read_whole(const std::string& path) {
-  try {
-    return serialize::detail::read_whole_file(path);
-  } catch (const serialize::IoError& e) {
-    throw ValueError(std::string("jit.load: ") + e.what());
-  }
 }
 
 bool is_random_or_inplace(const std::string& op) {
@@ -232,10 +240,14 @@ IValue Module::forward(const IValueList& inputs) const {
   return run_graph(state().graph, state().constants, inputs);
 }
 
+namespace {
+Module read_module(const ZipIn& zip, std::optional<Device> map_location);
+}  // namespace
+
 Module Module::load(const std::string& path, std::optional<Device> map_location) {
-  const std::string bytes = read_whole(path);
+  load_domain_op_libraries();
   try {
-    return load_from_bytes(bytes, map_location);
+    return read_module(ZipIn(ZipIn::FromPath{}, path, "jit.load"), map_location);
   } catch (const NotImplementedError& e) {
     throw NotImplementedError(path + ": " + e.what());
   } catch (const ValueError& e) {
@@ -245,7 +257,11 @@ Module Module::load(const std::string& path, std::optional<Device> map_location)
 
 Module Module::load_from_bytes(const std::string& bytes, std::optional<Device> map_location) {
   load_domain_op_libraries();
-  ZipIn zip(bytes, "jit.load");
+  return read_module(ZipIn(bytes, "jit.load"), map_location);
+}
+
+namespace {
+Module read_module(const ZipIn& zip, std::optional<Device> map_location) {
   const std::string version_text = zip.read(kVersionEntry);
   int version = 0;
   try {
@@ -268,7 +284,7 @@ Module Module::load_from_bytes(const std::string& bytes, std::optional<Device> m
   serialize::NamedTensors named;
   try {
     auto buffer = std::make_shared<const std::string>(zip.read(kConstantsEntry));
-    named = serialize::tensors_from_safetensors(serialize::read_safetensors(buffer));
+    named = serialize::tensors_from_safetensors(serialize::read_safetensors(buffer), true);
   } catch (const serialize::FormatError& e) {
     throw ValueError(std::string("jit.load: the constants are damaged (") + e.what() + ")");
   }
@@ -289,6 +305,7 @@ Module Module::load_from_bytes(const std::string& bytes, std::optional<Device> m
   }
   return Module(std::move(graph), std::move(constants), std::move(meta));
 }
+}  // namespace
 
 std::string Module::save_to_bytes() const {
   serialize::NamedTensors named;
