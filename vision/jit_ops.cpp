@@ -44,6 +44,10 @@ const jit::OpRegistrar registrar({
      [](const OpArgs& a) { return IValue(transforms::apply_pipeline(a.str(0), a.tensor(1))); }},
     {"_C._vision.nms",
      [](const OpArgs& a) { return IValue(ops::nms(a.tensor(0), a.tensor(1), a.double_(2))); }},
+    {"_C._vision.batched_nms",
+     [](const OpArgs& a) {
+       return IValue(ops::batched_nms(a.tensor(0), a.tensor(1), a.tensor(2), a.double_(3)));
+     }},
     {"_C._vision.roi_align",
      [](const OpArgs& a) {
        return IValue(ops::roi_align(a.tensor(0), a.tensor(1), a.double_(2), a.int_(3), a.int_(4),

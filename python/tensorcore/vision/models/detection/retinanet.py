@@ -323,15 +323,14 @@ class RetinaNet(nn.Module):
                 f"of shape {list(images.shape)}"
             )
         images = list(images)
-        original_image_sizes = []
         for i, img in enumerate(images):
             if not isinstance(img, tc.Tensor) or img.dim() < 2:
                 raise ValueError(
                     f"images[{i}]: expected a (C, H, W) tensor, got "
                     f"{list(img.shape) if isinstance(img, tc.Tensor) else type(img).__name__}"
                 )
-            original_image_sizes.append((int(img.shape[-2]), int(img.shape[-1])))
 
+        original_images = images
         images, targets = self.transform(images, targets)
         if targets is not None:
             for target_idx, target in enumerate(targets):
@@ -354,14 +353,28 @@ class RetinaNet(nn.Module):
         if self.training:
             return self.compute_loss(targets, head_outputs, anchors)
 
-        # Split the concatenated outputs and anchors back into pyramid levels.
-        locations = [f.shape[2] * f.shape[3] for f in features]
-        per_location = head_outputs["cls_logits"].shape[1] // sum(locations)
-        level_sizes = [n * per_location for n in locations]
-        split_outputs = {k: list(v.split(level_sizes, dim=1)) for k, v in head_outputs.items()}
-        split_anchors = [list(a.split(level_sizes)) for a in anchors]
-        detections = self.postprocess_detections(split_outputs, split_anchors, images.image_sizes)
-        return self.transform.postprocess(detections, images.image_sizes, original_image_sizes)
+        # Split by pyramid level, post-process and map the boxes back to the input images in one
+        # native op (models/vision/detection.cpp); the sizes stay tensors, so a traced graph
+        # handles any image size and number of detections.
+        image_sizes = images.image_sizes
+        if not isinstance(image_sizes, tc.Tensor):
+            image_sizes = tc.tensor([list(s) for s in image_sizes], dtype=tc.int64).reshape(-1, 2)
+        shared = all(a is anchors[0] for a in anchors)
+        detections = tc._C._models_vision.retinanet_postprocess(
+            head_outputs["cls_logits"],
+            head_outputs["bbox_regression"],
+            anchors[0] if shared else tc.stack(anchors),
+            features,
+            image_sizes,
+            tc._C._models_vision.image_sizes(original_images),
+            [float(w) for w in self.box_coder.weights],
+            float(self.box_coder.bbox_xform_clip),
+            float(self.score_thresh),
+            float(self.nms_thresh),
+            int(self.topk_candidates),
+            int(self.detections_per_img),
+        )
+        return [{"boxes": b, "scores": sc, "labels": lab} for b, sc, lab in detections]
 
 
 _COCO_V1_URL = "https://download.pytorch.org/models/retinanet_resnet50_fpn_coco-eeacb38b.pth"
