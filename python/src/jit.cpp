@@ -139,9 +139,13 @@ const std::string& trace_name(const py::detail::function_record& rec) {
 }
 
 bool mutates(const std::string& name) {
-  const std::string n = name.substr(name.rfind('.') + 1);
-  return n == "__setitem__" || (n.size() > 1 && n.back() == '_' && n.front() != '_') ||
-         (n.rfind("__i", 0) == 0 && n.size() > 5);
+  if (name.rfind("Tensor.", 0) != 0) return false;  // only Tensor methods work in place
+  const std::string n = name.substr(7);
+  static const std::unordered_set<std::string> inplace_dunders = {
+      "__setitem__", "__iadd__", "__isub__", "__imul__",    "__itruediv__", "__ifloordiv__",
+      "__imod__",    "__ipow__", "__iand__", "__ior__",     "__ixor__",     "__ilshift__",
+      "__irshift__", "__imatmul__"};
+  return inplace_dunders.count(n) || (n.size() > 1 && n.back() == '_' && n.front() != '_');
 }
 
 }  // namespace

@@ -294,6 +294,13 @@ void bind_nn(py::module_& root, TensorClass&) {
       },
       py::arg("input"), py::arg("size"), py::arg("mode"), py::arg("align_corners") = false,
       py::arg("scales") = py::none(), py::arg("antialias") = false);
+  // interpolate to the spatial size of `ref` (read at run time, so traced graphs follow it).
+  m.def(
+      "_interpolate_like",
+      [](const Tensor& input, const Tensor& ref, const std::string& mode, bool align_corners) {
+        return F::interpolate_like(input, ref, mode, align_corners);
+      },
+      py::arg("input"), py::arg("ref"), py::arg("mode"), py::arg("align_corners") = false);
   m.def(
       "pad",
       [](const Tensor& input, const py::object& pad, const std::string& mode,

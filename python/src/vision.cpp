@@ -14,6 +14,8 @@ void bind_vision(py::module_& m, TensorClass&) {
   py::module_ v = m.def_submodule("_vision", "tensorcore.vision kernels");
   namespace vo = tc::vision::ops;
   v.def("nms", &vo::nms, py::arg("boxes"), py::arg("scores"), py::arg("iou_threshold"));
+  v.def("batched_nms", &vo::batched_nms, py::arg("boxes"), py::arg("scores"), py::arg("idxs"),
+        py::arg("iou_threshold"));
   v.def("roi_align", &vo::roi_align, py::arg("input"), py::arg("rois"), py::arg("spatial_scale"),
         py::arg("pooled_height"), py::arg("pooled_width"), py::arg("sampling_ratio"),
         py::arg("aligned"));

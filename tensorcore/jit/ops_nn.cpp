@@ -107,6 +107,9 @@ const bool registered = [] {
     return IValue(F::interpolate_to_size(a.tensor(0), a.ints(1), a.str(2), a.bool_(3), scales,
                                          a.bool_(5)));
   });
+  reg("_interpolate_like", [](const OpArgs& a) {
+    return IValue(F::interpolate_like(a.tensor(0), a.tensor(1), a.str(2), a.bool_(3)));
+  });
   reg("pad", [](const OpArgs& a) {
     return IValue(F::pad(a.tensor(0), a.ints(1), a.has(2) ? a.str(2) : "constant",
                          a.has(3) ? a.double_(3) : 0.0));

@@ -139,6 +139,9 @@ Tensor rnn_relu_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, 
 Tensor interpolate_to_size(const Tensor& input, const IntList& size, const std::string& mode,
                            bool align_corners = false, const std::vector<double>& scales = {},
                            bool antialias = false);
+// interpolate_to_size with the size of ref's trailing (input.dim() - 2) dims.
+Tensor interpolate_like(const Tensor& input, const Tensor& ref, const std::string& mode,
+                        bool align_corners = false);
 
 // pad: `pad` lists (left, right) pairs starting from the last dim; constant padding may be
 // negative (cropping).

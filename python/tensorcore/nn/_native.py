@@ -147,6 +147,12 @@ def interpolate(
 
 __all__ += ["interpolate"]
 
+
+def _interpolate_like(input, ref, mode="nearest", align_corners=None):
+    """interpolate(input, size=ref.shape[-d:], ...) with the size read from ref when it runs, so a
+    traced graph (tc.jit) follows ref's size instead of fixing the traced one."""
+    return _C_nn._interpolate_like(input, ref, mode, bool(align_corners))
+
 pad = _C_nn.pad
 pixel_shuffle = _C_nn.pixel_shuffle
 pixel_unshuffle = _C_nn.pixel_unshuffle

@@ -8,7 +8,7 @@ import numpy as np
 import tensorcore as tc
 from tensorcore.nn import functional as F
 
-from ...ops import FrozenBatchNorm2d, nms, sigmoid_focal_loss
+from ...ops import FrozenBatchNorm2d, sigmoid_focal_loss
 
 __all__ = [
     "BalancedPositiveNegativeSampler",

@@ -10,9 +10,9 @@ from tensorcore import nn
 from tensorcore.nn import functional as F
 
 from ._utils import _float_tensor
+from .image_list import ImageList
 
 _native = tc._C._models_vision
-from .image_list import ImageList
 
 __all__ = ["GeneralizedRCNNTransform", "resize_boxes", "resize_keypoints"]
 

@@ -4,7 +4,7 @@ the weights handling of the segmentation builders."""
 from collections import OrderedDict
 
 import tensorcore.nn as nn
-import tensorcore.nn.functional as F
+from tensorcore.nn._native import _interpolate_like
 
 from .._utils import check_image_batch
 from .._weights import WeightsEnum, overwrite_value_param, resolve_weights, weights_state_dict
@@ -25,18 +25,15 @@ class _SimpleSegmentationModel(nn.Module):
 
     def forward(self, x):
         check_image_batch(x, self._in_channels(), type(self).__name__)
-        input_shape = tuple(x.shape[-2:])
         features = self.backbone(x)
         result = OrderedDict()
         # Heads predict at the backbone's stride (8 with dilation); bilinear upsampling brings the
         # logits back to the input size.
         out = self.classifier(features["out"])
-        result["out"] = F.interpolate(out, size=input_shape, mode="bilinear", align_corners=False)
+        result["out"] = _interpolate_like(out, x, mode="bilinear", align_corners=False)
         if self.aux_classifier is not None:
             aux = self.aux_classifier(features["aux"])
-            result["aux"] = F.interpolate(
-                aux, size=input_shape, mode="bilinear", align_corners=False
-            )
+            result["aux"] = _interpolate_like(aux, x, mode="bilinear", align_corners=False)
         return result
 
 

@@ -3,7 +3,7 @@ atrous spatial pyramid pooling head, optional FCN auxiliary head."""
 
 import tensorcore as tc
 import tensorcore.nn as nn
-import tensorcore.nn.functional as F
+from tensorcore.nn._native import _interpolate_like
 
 from .._api import register_model
 from .._utils import IntermediateLayerGetter
@@ -64,11 +64,11 @@ class ASPPPooling(nn.Sequential):
         )
 
     def forward(self, x):
-        size = tuple(x.shape[-2:])
+        ref = x
         for module in self:
             x = module(x)
         # Bilinear from 1x1 is a broadcast; kept as interpolate so the op sequence matches torchvision.
-        return F.interpolate(x, size=size, mode="bilinear", align_corners=False)
+        return _interpolate_like(x, ref, mode="bilinear", align_corners=False)
 
 
 class ASPP(nn.Module):
