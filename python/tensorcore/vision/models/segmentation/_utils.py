@@ -25,7 +25,7 @@ class _SimpleSegmentationModel(nn.Module):
 
     def forward(self, x):
         check_image_batch(x, self._in_channels(), type(self).__name__)
-        input_shape = tuple(x.shape[-2:])
+        input_shape = x.shape[-2:]  # a Size (as torchvision), so tensorcore.fx can trace it
         features = self.backbone(x)
         result = OrderedDict()
         # Heads predict at the backbone's stride (8 with dilation); bilinear upsampling brings the

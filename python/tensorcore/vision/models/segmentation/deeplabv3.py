@@ -64,7 +64,7 @@ class ASPPPooling(nn.Sequential):
         )
 
     def forward(self, x):
-        size = tuple(x.shape[-2:])
+        size = x.shape[-2:]  # a Size (as torchvision), so tensorcore.fx can trace it
         for module in self:
             x = module(x)
         # Bilinear from 1x1 is a broadcast; kept as interpolate so the op sequence matches torchvision.
