@@ -98,7 +98,7 @@ class FeaturePyramidNetwork(nn.Module):
         results = [self.layer_blocks[-1](last_inner)]
         for idx in range(len(feats) - 2, -1, -1):
             lateral = self.inner_blocks[idx](feats[idx])
-            top_down = F.interpolate(last_inner, size=tuple(lateral.shape[-2:]), mode="nearest")
+            top_down = F.interpolate(last_inner, size=lateral.shape[-2:], mode="nearest")
             last_inner = lateral + top_down
             results.insert(0, self.layer_blocks[idx](last_inner))
         if self.extra_blocks is not None:
