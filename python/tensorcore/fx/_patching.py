@@ -220,4 +220,3 @@ def import_if_present(name):
         return importlib.import_module(name)
     except ImportError:
         return None
-

@@ -80,7 +80,9 @@ class Tracer(TracerBase):
     treat so, wherever a traced forward's module refers to them by a global name.
     """
 
-    def __init__(self, autowrap_modules=(math,), autowrap_functions=(), param_shapes_constant=False):
+    def __init__(
+        self, autowrap_modules=(math,), autowrap_functions=(), param_shapes_constant=False
+    ):
         super().__init__()
         self._autowrap_modules = tuple(autowrap_modules)
         self._autowrap_functions = tuple(autowrap_functions)
@@ -226,8 +228,7 @@ class Tracer(TracerBase):
             skip_self = False
         else:
             raise TypeError(
-                f"symbolic_trace: expected an nn.Module or a function, got "
-                f"{type(root).__name__}"
+                f"symbolic_trace: expected an nn.Module or a function, got {type(root).__name__}"
             )
         self.graph = Graph()
         self._module_paths = {id(m): name for name, m in self.root.named_modules()}
@@ -315,5 +316,3 @@ def symbolic_trace(root, concrete_args=None):
     else:
         name = getattr(root, "__name__", type(root).__name__)
     return GraphModule(tracer.root, graph, name)
-
-

@@ -1,7 +1,6 @@
 """Graph: the ordered list of Nodes of a traced program, and its Python code generator."""
 
 import builtins
-import contextlib
 import keyword
 import math
 import operator
@@ -383,7 +382,15 @@ class Graph:
                 return _NodeRef(x.name)
 
             records.append(
-                (n.name, n.op, target, map_arg(n.args, to_ref), map_arg(n.kwargs, to_ref), n.type, n.meta)
+                (
+                    n.name,
+                    n.op,
+                    target,
+                    map_arg(n.args, to_ref),
+                    map_arg(n.kwargs, to_ref),
+                    n.type,
+                    n.meta,
+                )
             )
         return {"records": records}
 
@@ -503,7 +510,9 @@ class _CodeGen:
         if isinstance(arg, list):
             return "[" + ", ".join(self._repr(a) for a in arg) + "]"
         if isinstance(arg, dict):
-            return "{" + ", ".join(f"{self._repr(k)}: {self._repr(v)}" for k, v in arg.items()) + "}"
+            return (
+                "{" + ", ".join(f"{self._repr(k)}: {self._repr(v)}" for k, v in arg.items()) + "}"
+            )
         if isinstance(arg, slice):
             return f"slice({self._repr(arg.start)}, {self._repr(arg.stop)}, {self._repr(arg.step)})"
         if arg is None or arg is Ellipsis or isinstance(arg, (bool, int, str, bytes)):

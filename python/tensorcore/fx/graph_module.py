@@ -174,8 +174,7 @@ class GraphModule(Module):
                 if node.op == "call_module":
                     sub = self.get_submodule(node.target)
                     used.update(
-                        f"{node.target}.{n}" if n else node.target
-                        for n, _ in sub.named_modules()
+                        f"{node.target}.{n}" if n else node.target for n, _ in sub.named_modules()
                     )
         for name, _ in list(self.named_modules()):
             if name and name not in used:

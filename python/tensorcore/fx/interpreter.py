@@ -150,5 +150,3 @@ class Transformer(Interpreter):
         if result is not None:
             self.new_graph.output(self.tracer.create_arg(result))
         return GraphModule(self.module, self.new_graph, type(self.module).__name__)
-
-

@@ -19,7 +19,9 @@ def _as_graph_module(fn, what):
     if isinstance(fn, GraphModule):
         return fn
     if not callable(fn):
-        raise TypeError(f"replace_pattern: {what} must be a callable or Module, got {type(fn).__name__}")
+        raise TypeError(
+            f"replace_pattern: {what} must be a callable or Module, got {type(fn).__name__}"
+        )
     return symbolic_trace(fn)
 
 
@@ -90,7 +92,9 @@ def replace_pattern(gm, pattern, replacement):
     p_output = [n for n in p_graph.nodes if n.op == "output"][0]
     p_anchor = p_output.args[0]
     if not isinstance(p_anchor, Node) or p_anchor.op == "placeholder":
-        raise ValueError("replace_pattern: the pattern must return one value computed from its inputs")
+        raise ValueError(
+            "replace_pattern: the pattern must return one value computed from its inputs"
+        )
     p_inputs = [n for n in p_graph.nodes if n.op == "placeholder"]
     r_inputs = [n for n in r_graph.nodes if n.op == "placeholder"]
     if len(p_inputs) != len(r_inputs):

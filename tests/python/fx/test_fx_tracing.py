@@ -23,6 +23,8 @@ def helper_with_branch(x):
 
 fx.wrap("helper_with_branch")
 
+_use_local = None  # rebound by test_autowrap_functions_and_math_module
+
 
 class Block(nn.Module):
     def __init__(self):
@@ -36,9 +38,9 @@ class Block(nn.Module):
         n, c, h, w = y.shape
         flat = y.reshape(n, c, h * w).mean(-1)
         z = tc.sigmoid(flat).view(n, c, 1, 1) * self.scale
-        return imported_cat([y * z, y[:, :1] - 1.0], dim=1).flatten(1).size(1) * 0 + (
-            y * z
-        ).sum(dim=(2, 3))
+        return imported_cat([y * z, y[:, :1] - 1.0], dim=1).flatten(1).size(1) * 0 + (y * z).sum(
+            dim=(2, 3)
+        )
 
 
 def _x():
@@ -58,7 +60,9 @@ def test_proxy_ops_methods_attributes_and_native_functions_trace():
     assert any(n.op == "get_attr" and n.target == "scale" for n in gm.graph.nodes)
     assert "tensorcore.cat(" in gm.code and "tensorcore.nn.functional.relu(" in gm.code
     # Eager calls are untouched once tracing ends.
-    assert tc.cat is imported_cat and type(tc.Tensor.__dict__["__add__"]).__name__ == "instancemethod"
+    assert (
+        tc.cat is imported_cat and type(tc.Tensor.__dict__["__add__"]).__name__ == "instancemethod"
+    )
 
 
 def test_leaf_modules_default_and_custom_tracer():
@@ -154,7 +158,7 @@ def test_autowrap_functions_and_math_module():
         gm = fx.GraphModule(tracer.root, g)
         assert gm(tc.ones(2, 2)).shape == (4,)
     finally:
-        del _use_local
+        _use_local = None
 
 
 def test_concrete_args_specialize_a_branch():
@@ -205,7 +209,9 @@ def test_interpreter_and_transformer():
     targets = [n.target for n in new.graph.nodes]
     assert tc.sigmoid in targets and F.relu not in targets
     y = tc.sigmoid(m.bn(m.conv(x)))
-    assert tc.allclose(new(x), (y * (tc.sigmoid(y.mean((2, 3))).view(2, 4, 1, 1) * 0.5)).sum(dim=(2, 3)))
+    assert tc.allclose(
+        new(x), (y * (tc.sigmoid(y.mean((2, 3))).view(2, 4, 1, 1) * 0.5)).sum(dim=(2, 3))
+    )
 
 
 def test_replace_pattern_as_in_torch_docs():

@@ -67,8 +67,7 @@ def _check_wavernn_inputs(waveform, specgram, n_freq, kernel_size, hop_length):
         )
     if specgram.shape[2] != n_freq:
         raise ValueError(
-            f"WaveRNN: specgram has {specgram.shape[2]} frequency bins (dim 2) but "
-            f"n_freq={n_freq}"
+            f"WaveRNN: specgram has {specgram.shape[2]} frequency bins (dim 2) but n_freq={n_freq}"
         )
     if waveform.shape[0] != specgram.shape[0]:
         raise ValueError(
