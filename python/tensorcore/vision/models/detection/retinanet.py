@@ -9,6 +9,7 @@ from collections import OrderedDict
 from functools import partial
 
 import tensorcore as tc
+from tensorcore import fx
 from tensorcore import nn
 
 from ...ops import FrozenBatchNorm2d, LastLevelP6P7, box_iou
@@ -211,6 +212,76 @@ class RetinaNetHead(nn.Module):
         }
 
 
+# RetinaNet's data-dependent stages as module-level functions that tensorcore.fx records as single
+# calls (fx.wrap, as torchvision wraps its detection helpers): per-image checks, resizing and
+# batching; anchors for the batch's image sizes; score thresholds, top-k, NMS and rescaling. The
+# dense part between them (backbone, FPN, heads) traces node by node.
+def _prepare_detector_inputs(transform, images, targets):
+    """Checks the images (and targets), resizes and batches them: (ImageList, targets, the
+    original (height, width) of every image)."""
+    if isinstance(images, tc.Tensor) and images.dim() != 4:
+        raise ValueError(
+            f"images should be a list of (C, H, W) tensors or an (N, C, H, W) tensor, got a tensor "
+            f"of shape {list(images.shape)}"
+        )
+    images = list(images)
+    original_image_sizes = []
+    for i, img in enumerate(images):
+        if not isinstance(img, tc.Tensor) or img.dim() < 2:
+            raise ValueError(
+                f"images[{i}]: expected a (C, H, W) tensor, got "
+                f"{list(img.shape) if isinstance(img, tc.Tensor) else type(img).__name__}"
+            )
+        original_image_sizes.append((int(img.shape[-2]), int(img.shape[-1])))
+
+    images, targets = transform(images, targets)
+    if targets is not None:
+        for target_idx, target in enumerate(targets):
+            boxes = target["boxes"]
+            degenerate = (boxes[:, 2:] <= boxes[:, :2]).any(dim=1)
+            if degenerate.any():
+                bad = tc.where(degenerate)[0][0]
+                raise ValueError(
+                    "All bounding boxes should have positive height and width. Found invalid box "
+                    f"{boxes[bad].tolist()} for target at index {target_idx}."
+                )
+    return images, targets, original_image_sizes
+
+
+def _generate_anchors(anchor_generator, images, features):
+    return anchor_generator(images, features)
+
+
+def _detections(
+    transform, box_coder, thresholds, images, features, head_outputs, anchors, original_image_sizes
+):
+    """Per-image detections in the original image coordinates from the batched head outputs."""
+    score_thresh, nms_thresh, topk_candidates, detections_per_img = thresholds
+    # Split the concatenated outputs and anchors back into pyramid levels.
+    locations = [f.shape[2] * f.shape[3] for f in features]
+    per_location = head_outputs["cls_logits"].shape[1] // sum(locations)
+    level_sizes = [n * per_location for n in locations]
+    split_outputs = {k: list(v.split(level_sizes, dim=1)) for k, v in head_outputs.items()}
+    split_anchors = [list(a.split(level_sizes)) for a in anchors]
+    detections = postprocess_detections(
+        split_outputs["cls_logits"],
+        split_outputs["bbox_regression"],
+        split_anchors,
+        images.image_sizes,
+        box_coder,
+        score_thresh=score_thresh,
+        nms_thresh=nms_thresh,
+        topk_candidates=topk_candidates,
+        detections_per_img=detections_per_img,
+    )
+    return transform.postprocess(detections, images.image_sizes, original_image_sizes)
+
+
+fx.wrap("_prepare_detector_inputs")
+fx.wrap("_generate_anchors")
+fx.wrap("_detections")
+
+
 class RetinaNet(nn.Module):
     """RetinaNet over any backbone that returns a feature map or an ordered dict of them and has
     an `out_channels` attribute.
@@ -317,51 +388,29 @@ class RetinaNet(nn.Module):
                 getattr(self.head, "classification_head", None), "num_classes", None
             )
             check_targets(targets, num_classes)
-        if isinstance(images, tc.Tensor) and images.dim() != 4:
-            raise ValueError(
-                f"images should be a list of (C, H, W) tensors or an (N, C, H, W) tensor, got a tensor "
-                f"of shape {list(images.shape)}"
-            )
-        images = list(images)
-        original_image_sizes = []
-        for i, img in enumerate(images):
-            if not isinstance(img, tc.Tensor) or img.dim() < 2:
-                raise ValueError(
-                    f"images[{i}]: expected a (C, H, W) tensor, got "
-                    f"{list(img.shape) if isinstance(img, tc.Tensor) else type(img).__name__}"
-                )
-            original_image_sizes.append((int(img.shape[-2]), int(img.shape[-1])))
-
-        images, targets = self.transform(images, targets)
-        if targets is not None:
-            for target_idx, target in enumerate(targets):
-                boxes = target["boxes"]
-                degenerate = (boxes[:, 2:] <= boxes[:, :2]).any(dim=1)
-                if degenerate.any():
-                    bad = tc.where(degenerate)[0][0]
-                    raise ValueError(
-                        "All bounding boxes should have positive height and width. Found invalid box "
-                        f"{boxes[bad].tolist()} for target at index {target_idx}."
-                    )
-
+        images, targets, original_image_sizes = _prepare_detector_inputs(
+            self.transform, images, targets
+        )
         features = self.backbone(images.tensors)
         if isinstance(features, tc.Tensor):
             features = OrderedDict([("0", features)])
         features = list(features.values())
         head_outputs = self.head(features)
-        anchors = self.anchor_generator(images, features)
+        anchors = _generate_anchors(self.anchor_generator, images, features)
 
         if self.training:
             return self.compute_loss(targets, head_outputs, anchors)
 
-        # Split the concatenated outputs and anchors back into pyramid levels.
-        locations = [f.shape[2] * f.shape[3] for f in features]
-        per_location = head_outputs["cls_logits"].shape[1] // sum(locations)
-        level_sizes = [n * per_location for n in locations]
-        split_outputs = {k: list(v.split(level_sizes, dim=1)) for k, v in head_outputs.items()}
-        split_anchors = [list(a.split(level_sizes)) for a in anchors]
-        detections = self.postprocess_detections(split_outputs, split_anchors, images.image_sizes)
-        return self.transform.postprocess(detections, images.image_sizes, original_image_sizes)
+        return _detections(
+            self.transform,
+            self.box_coder,
+            (self.score_thresh, self.nms_thresh, self.topk_candidates, self.detections_per_img),
+            images,
+            features,
+            head_outputs,
+            anchors,
+            original_image_sizes,
+        )
 
 
 _COCO_V1_URL = "https://download.pytorch.org/models/retinanet_resnet50_fpn_coco-eeacb38b.pth"
