@@ -146,3 +146,21 @@ def test_retinanet_traces_with_its_data_dependent_stages_wrapped(fast_init):
     assert len(counts) > 1  # the detection count varied between the images
     with pytest.raises(ValueError, match="images should be"):
         gm(tc.rand(3, 64, 64))
+
+
+def test_traced_model_retraces_transforms_copies_and_pickles():
+    import copy
+    import pickle
+
+    tc.manual_seed(0)
+    model = models.mobilenet_v3_small(num_classes=4).eval()
+    gm = fx.symbolic_trace(model)
+    x = _image()
+    with tc.no_grad():
+        expected = model(x)
+        retraced = fx.symbolic_trace(gm)  # generated code traces like the original
+        assert retraced.code == gm.code and tc.equal(retraced(x), expected)
+        assert tc.equal(fx.Transformer(gm).transform()(x), expected)
+        assert tc.equal(fx.Interpreter(gm).run(x), expected)
+        assert tc.equal(copy.deepcopy(gm)(x), expected)
+        assert tc.equal(pickle.loads(pickle.dumps(gm))(x), expected)
