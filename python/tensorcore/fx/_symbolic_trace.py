@@ -3,6 +3,7 @@
 import builtins
 import inspect
 import math
+import threading
 
 
 from .graph import Graph
@@ -17,6 +18,8 @@ _wrapped_fns_to_patch = []
 # Function objects registered by wrap(): rebound in every traced forward's globals too.
 _wrapped_fn_objects = {}
 _tracing_depth = 0
+# The patches are process-wide: one trace at a time (re-entrant, for a trace inside a traced call).
+_trace_lock = threading.RLock()
 
 
 class _PlaceholderMarker:
@@ -241,6 +244,7 @@ class Tracer(TracerBase):
         fn_globals = getattr(fn, "__globals__", None)
 
         patcher = _patching.Patcher()
+        _trace_lock.acquire()
         _tracing_depth += 1
         try:
             self._install_patches(patcher, fn_globals, parameter_proxy_cache)
@@ -254,6 +258,7 @@ class Tracer(TracerBase):
         finally:
             _tracing_depth -= 1
             patcher.restore()
+            _trace_lock.release()
         return self.graph
 
     def _install_patches(self, patcher, fn_globals, parameter_proxy_cache):

@@ -160,6 +160,18 @@ def test_graph_module_wrong_inputs_give_clear_errors():
         fx.Graph().call_function("not callable")
 
 
+def test_print_tabular_without_tabulate(capsys, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "tabulate", None)  # import fails: plain columns
+    fx.symbolic_trace(TwoLayer()).graph.print_tabular()
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["opcode", "name", "target", "args", "kwargs"]
+    assert lines[1].startswith("------")
+    assert lines[2].split()[:3] == ["placeholder", "x", "x"]
+    assert any(line.split()[:3] == ["call_function", "relu", "tensorcore.relu"] for line in lines)
+
+
 def test_graph_setter_recompiles_and_print_tabular(capsys):
     gm = fx.symbolic_trace(TwoLayer())
     g = fx.Graph()
