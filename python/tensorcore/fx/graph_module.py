@@ -180,6 +180,64 @@ class GraphModule(Module):
             if name and name not in used:
                 self.delete_submodule(name)
 
+    def to_folder(self, folder, module_name="FxModule"):
+        """Writes this module as a Python package: ``folder/module.py`` holds a Module class with
+        the generated forward as source you can edit; its direct children are pickled next to it
+        (``<name>.pt``), root-level parameters and buffers go into ``root_tensors.pt``, and
+        globals of the code that no import reaches into ``globals.pt``. ``from folder import
+        module_name`` then builds it. Loading runs pickled code (tc.load with weights_only=False):
+        only load folders you wrote."""
+        import os
+
+        from .. import serialization
+
+        if not module_name.isidentifier():
+            raise ValueError(f"to_folder: module_name must be an identifier, got {module_name!r}")
+        os.makedirs(folder, exist_ok=True)
+        python_code = self._graph.python_code(root_module="self")
+        extra = {k: v for k, v in python_code.globals.items() if k != "tensorcore"}
+        init_lines = []
+        for name, child in self.named_children():
+            serialization.save(child, os.path.join(folder, f"{name}.pt"))
+            init_lines.append(f"setattr(self, {name!r}, _load({name + '.pt'!r}))")
+        tensors = {
+            "parameters": {k: v.detach() for k, v in self._parameters.items() if v is not None},
+            "buffers": {k: v for k, v in self._buffers.items() if v is not None},
+        }
+        serialization.save(tensors, os.path.join(folder, "root_tensors.pt"))
+        init_lines.append("tensors = _load('root_tensors.pt')")
+        init_lines.append("for name, value in tensors['parameters'].items():")
+        init_lines.append("    self.register_parameter(name, Parameter(value))")
+        init_lines.append("for name, value in tensors['buffers'].items():")
+        init_lines.append("    self.register_buffer(name, value)")
+        header = [
+            "import os",
+            "",
+            "import tensorcore",
+            "from tensorcore.nn import Module, Parameter",
+            "",
+            "_here = os.path.dirname(os.path.abspath(__file__))",
+            "",
+            "",
+            "def _load(name):",
+            "    return tensorcore.load(os.path.join(_here, name), weights_only=False)",
+            "",
+        ]
+        if extra:
+            serialization.save(extra, os.path.join(folder, "globals.pt"))
+            header.append("")
+            header.append("globals().update(_load('globals.pt'))")
+        body = "\n".join(header) + f"\n\n\nclass {module_name}(Module):\n"
+        body += "    def __init__(self):\n        super().__init__()\n"
+        body += "".join(f"        {line}\n" for line in init_lines)
+        body += "".join(
+            f"    {line}\n" if line else "\n" for line in python_code.src.strip("\n").split("\n")
+        )
+        with open(os.path.join(folder, "module.py"), "w") as f:
+            f.write(body.replace("\ndef forward", "\n\n    def forward", 1))
+        with open(os.path.join(folder, "__init__.py"), "w") as f:
+            f.write(f"from .module import {module_name}  # noqa: F401\n")
+
     def __str__(self):
         return super().__repr__() + "\n\n" + self._code
 

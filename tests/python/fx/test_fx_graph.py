@@ -208,3 +208,30 @@ def test_node_names_never_shadow_builtins_or_keywords():
     gm = fx.symbolic_trace(f)
     assert [n.name for n in gm.graph.nodes if n.op == "placeholder"] == ["input_1", "len_1"]
     assert tc.equal(gm(tc.ones(2), tc.ones(2)), tc.full((2,), 2.0))
+
+
+def test_to_folder_writes_an_importable_editable_package(tmp_path, monkeypatch):
+    class WithRootTensors(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.body = TwoLayer()
+            self.scale = nn.Parameter(tc.full((2,), 3.0))
+            self.register_buffer("shift", tc.full((2,), -1.0))
+
+        def forward(self, x):
+            return self.body(x) * self.scale + self.shift + tc.ones(2)
+
+    m = WithRootTensors()
+    gm = fx.symbolic_trace(m)
+    gm.to_folder(tmp_path / "traced_pkg", "Traced")
+    source = (tmp_path / "traced_pkg" / "module.py").read_text()
+    assert "class Traced(Module):" in source and "def forward(self, x):" in source
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from traced_pkg import Traced
+
+    rebuilt = Traced()
+    x = _inputs()
+    assert tc.equal(rebuilt(x), m(x))
+    assert sorted(rebuilt.state_dict()) == sorted(gm.state_dict())
+    with pytest.raises(ValueError, match="identifier"):
+        gm.to_folder(tmp_path / "other", "not an identifier")
