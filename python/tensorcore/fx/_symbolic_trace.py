@@ -191,14 +191,12 @@ class Tracer(TracerBase):
             )
         args, kwargs = [], {}
         for p in params:
-            if p.kind is p.VAR_KEYWORD:
+            if p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
+                stars = "**" if p.kind is p.VAR_KEYWORD else "*"
                 raise TraceError(
-                    f"cannot trace a function with **{p.name}; give its keyword arguments names"
+                    f"cannot trace a signature with {stars}{p.name} (the number of inputs must be "
+                    "known); give the inputs names, or bind them with concrete_args"
                 )
-            if p.kind is p.VAR_POSITIONAL:
-                ph = self.create_proxy("placeholder", f"*{p.name}", (), {})
-                args.append(ph)
-                continue
             if p.name in concrete_args and concrete_args[p.name] is not PH:
                 value = concrete_args[p.name]
                 # Still a parameter (with the concrete value as default) so callers need not

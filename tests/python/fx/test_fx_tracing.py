@@ -174,6 +174,12 @@ def test_concrete_args_specialize_a_branch():
     with pytest.raises(fx.TraceError, match="not parameters"):
         fx.symbolic_trace(f, concrete_args={"nope": 1})
 
+    def varargs(*xs):
+        return xs[0]
+
+    with pytest.raises(fx.TraceError, match=r"\*xs"):
+        fx.symbolic_trace(varargs)
+
 
 def test_interpreter_and_transformer():
     m = Block().eval()
