@@ -33,14 +33,7 @@ def _build(lib):
 
 
 def _signature(graph):
-    out = []
-    for n in graph.nodes:
-        if n.op == "call_function":
-            target = n.target.__name__
-        else:
-            target = str(n.target)
-        out.append((n.op, target))
-    return out
+    return _signature_of(graph.nodes)
 
 
 def test_same_graph_and_outputs_as_torch_fx():
@@ -91,3 +84,24 @@ def test_same_replace_pattern_matches_as_torch_fx():
         t_gm(torch.from_numpy(x), torch.from_numpy(y)).numpy(),
         rtol=1e-6,
     )
+
+
+@pytest.mark.parametrize("name", ["resnet18", "mobilenet_v2", "mobilenet_v3_small"])
+def test_vision_models_give_torchvisions_fx_graph(name):
+    torchvision = pytest.importorskip("torchvision")
+    from tensorcore.vision import models
+
+    ours = fx.symbolic_trace(getattr(models, name)(num_classes=10))
+    theirs = torch_fx.symbolic_trace(getattr(torchvision.models, name)(num_classes=10))
+    # The one extra node: the input check that tensorcore's models run first.
+    nodes = [
+        n for n in ours.graph.nodes if getattr(n.target, "__name__", "") != "check_image_batch"
+    ]
+    assert len(nodes) == len(ours.graph.nodes) - 1
+    assert [(op, t, n.name) for (op, t), n in zip(_signature_of(nodes), nodes)] == [
+        (op, t, n.name) for (op, t), n in zip(_signature(theirs.graph), theirs.graph.nodes)
+    ]
+
+
+def _signature_of(nodes):
+    return [(n.op, n.target.__name__ if n.op == "call_function" else str(n.target)) for n in nodes]
