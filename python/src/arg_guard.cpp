@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "bind.h"
+#include "jit_hook.h"
 #include "mem_overlap.h"
 #include "profiler_hook.h"
 #include "tensorcore/linalg/linalg.h"
@@ -157,7 +158,7 @@ py::handle guarded_impl(py::detail::function_call& call) {
   OpSpan span(orig.profiled_name, call);  // tc.profiler's op hook: one relaxed flag check
   try {
     if (orig.self_overlap != SelfOverlap::kAllow) check_self_overlap(call, orig.self_overlap);
-    py::handle result = orig.impl(call);
+    py::handle result = tl_jit_trace ? jit_traced_call(orig.impl, call) : orig.impl(call);
     if (result.ptr() == PYBIND11_TRY_NEXT_OVERLOAD) span.cancel();
     return result;
   } catch (const DecodeError& e) {

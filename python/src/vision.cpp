@@ -63,6 +63,14 @@ void bind_vision(py::module_& m, TensorClass&) {
   });
 
   bind_deploy_pipeline<tc::vision::transforms::Pipeline>(v, "img");
+  v.def(
+      "apply_pipeline",
+      [](const std::string& json, const Tensor& img, py::object gen) {
+        GeneratorPtr g = gen.is_none() ? GeneratorPtr() : gen.cast<GeneratorPtr>();
+        py::gil_scoped_release nogil;
+        return tc::vision::transforms::apply_pipeline(json, img, g);
+      },
+      py::arg("json"), py::arg("img"), py::arg("generator") = py::none());
   v.def("blend", [](const Tensor& img, const std::vector<double>& factors, int other,
                     const std::vector<double>& values) {
     TC_CHECK(other >= 0 && other <= 2, "blend: other must be 0 (zero), 1 (gray) or 2 (value)");

@@ -76,6 +76,7 @@ for _sub in (
     "vision",
     "multiprocessing",
     "profiler",
+    "jit",
 ):
     if _sub in _NEEDS_BINDING and not hasattr(_C, _NEEDS_BINDING[_sub]):
         continue

@@ -10,6 +10,11 @@ namespace tc::vision::ops {
 
 // Greedy non-maximum suppression: indices (int64) of the kept boxes, by decreasing score.
 Tensor nms(const Tensor& boxes, const Tensor& scores, double iou_threshold);
+// NMS within each category (idxs): torchvision's results, by the coordinate trick (each category
+// shifted apart, one NMS) for small sets and one NMS per category for large ones, where shifted,
+// rounded coordinates would change which boxes survive. Half inputs run in float32.
+Tensor batched_nms(const Tensor& boxes, const Tensor& scores, const Tensor& idxs,
+                   double iou_threshold);
 
 // RoIAlign (Mask R-CNN). Differentiable w.r.t. input.
 Tensor roi_align(const Tensor& input, const Tensor& rois, double spatial_scale,

@@ -37,4 +37,8 @@ class Pipeline {
   std::vector<std::shared_ptr<const Step>> steps_;
 };
 
+// Runs the pipeline described by `json` (Compose.to_json()); parsed pipelines are cached by
+// their text, so a traced graph's pipeline node parses once per process.
+Tensor apply_pipeline(const std::string& json, const Tensor& img, const GeneratorPtr& gen = {});
+
 }  // namespace tc::vision::transforms

@@ -138,7 +138,7 @@ NamedTensors load_safetensors(const std::filesystem::path& path) {
   return tensors_from_safetensors(read_safetensors_file(path));
 }
 
-NamedTensors tensors_from_safetensors(const SafetensorsFile& file) {
+NamedTensors tensors_from_safetensors(const SafetensorsFile& file, bool share_buffer) {
   NamedTensors out;
   for (const auto& [name, raw] : file.tensors) {
     const DType dt = dtype_from_code(raw.dtype);
@@ -148,9 +148,17 @@ NamedTensors tensors_from_safetensors(const SafetensorsFile& file) {
       strides[i] = stride;
       stride *= raw.shape[i];
     }
-    // The file buffer has no alignment guarantee for each tensor, so copy into fresh storage.
-    Storage st = make_storage(raw.bytes.size(), Device(DeviceType::CPU));
-    if (!raw.bytes.empty()) std::memcpy(st->data(), raw.bytes.data(), raw.bytes.size());
+    // The file buffer has no alignment guarantee for each tensor: share it only where aligned.
+    const auto addr = reinterpret_cast<uintptr_t>(raw.bytes.data());
+    Storage st;
+    if (share_buffer && file.buffer && !raw.bytes.empty() && addr % itemsize(dt) == 0) {
+      std::shared_ptr<const std::string> keep = file.buffer;
+      st = storage_from_blob(const_cast<char*>(raw.bytes.data()), raw.bytes.size(),
+                             Device(DeviceType::CPU), [keep] {});
+    } else {
+      st = make_storage(raw.bytes.size(), Device(DeviceType::CPU));
+      if (!raw.bytes.empty()) std::memcpy(st->data(), raw.bytes.data(), raw.bytes.size());
+    }
     out.emplace_back(name, make_tensor(st, raw.shape, strides, 0, dt));
   }
   return out;

@@ -55,6 +55,8 @@ NamedTensors load_safetensors(const std::filesystem::path& path);
 // In-memory forms of the two above.
 std::string safetensors_bytes(const NamedTensors& tensors,
                               const std::map<std::string, std::string>& metadata = {});
-NamedTensors tensors_from_safetensors(const SafetensorsFile& file);
+// share_buffer: tensors whose bytes are aligned for their dtype view file.buffer (kept alive by
+// them) instead of being copied; for large read-mostly loads such as tc::jit::load.
+NamedTensors tensors_from_safetensors(const SafetensorsFile& file, bool share_buffer = false);
 
 }  // namespace tc::serialize

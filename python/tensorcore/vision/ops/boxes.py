@@ -20,15 +20,11 @@ def nms(boxes, scores, iou_threshold):
 
 
 def batched_nms(boxes, scores, idxs, iou_threshold):
-    """NMS within each category: boxes of different categories never suppress each other."""
+    """NMS within each category: boxes of different categories never suppress each other.
+    Small sets shift each category apart and run one NMS; large ones run one NMS per category
+    (as torchvision chooses), so results match torchvision's exactly."""
     _check_boxes("batched_nms", boxes)
-    if boxes.numel() == 0:
-        return tc.empty((0,), dtype=tc.int64, device=boxes.device)
-    # Shift each category's boxes by its own offset so they cannot overlap another category.
-    max_coordinate = boxes.max()
-    offsets = idxs.to(boxes.dtype) * (max_coordinate + 1)
-    shifted = boxes + offsets[:, None]
-    return _V.nms(shifted, scores, float(iou_threshold))
+    return _V.batched_nms(boxes, scores, idxs, float(iou_threshold))
 
 
 def remove_small_boxes(boxes, min_size):

@@ -273,6 +273,10 @@ class Compose(Transform):
         self.fuse = fuse
 
     def forward(self, x):
+        if isinstance(x, tc.Tensor) and tc.jit.is_tracing():
+            # One native node running the saved pipeline: the traced graph then resizes and
+            # crops images of any size as this pipeline would.
+            return V.apply_pipeline(self.to_json(), x)
         i, ts = 0, self.transforms
         while i < len(ts):
             if self.fuse and isinstance(x, tc.Tensor):
@@ -340,16 +344,20 @@ class Compose(Transform):
         )
         return (out if img.dim() == 4 else out.squeeze(0)), j
 
-    def save(self, path):
-        """Writes the pipeline (transform names and parameters) as JSON; load it with load() or
-        the C++ tc::vision::transforms::Pipeline."""
+    def to_json(self, indent=None):
+        """The pipeline (transform names and parameters) as the JSON text save() writes."""
         spec = {
             "format": "tensorcore.vision.transforms",
             "version": 1,
             "transforms": [_spec(t) for t in self.transforms],
         }
+        return json.dumps(spec, indent=indent)
+
+    def save(self, path):
+        """Writes the pipeline (transform names and parameters) as JSON; load it with load() or
+        the C++ tc::vision::transforms::Pipeline."""
         with open(path, "w") as f:
-            json.dump(spec, f, indent=1)
+            f.write(self.to_json(indent=1))
 
     def extra_repr(self):
         return "\n" + "".join(f"    {t!r},\n" for t in self.transforms)

@@ -400,41 +400,9 @@ def _box_loss(
 
 # torchvision switches from the coordinate trick to one NMS per class above this many box
 # coordinates (CPU, CUDA); the two differ in float rounding, so the same switch keeps results equal.
-_VANILLA_NMS_NUMEL = {"cpu": 4000, "cuda": 20000}
-
-
-def _nms_upcast(boxes, scores, iou_threshold):
-    # NMS runs in float32 for half types, as torchvision's autocast wrapper of nms does.
-    if boxes.dtype in (tc.float16, tc.bfloat16):
-        boxes, scores = boxes.float(), scores.float()
-    return nms(boxes, scores, iou_threshold)
-
-
 def batched_nms(boxes, scores, idxs, iou_threshold):
-    """Class-aware NMS giving torchvision's results: the coordinate trick (each class shifted
-    apart, one NMS) for small sets, one exact NMS per class for large ones, where the shifted,
-    rounded coordinates would change which boxes survive. Kept indices are sorted by decreasing
-    score."""
-    if boxes.numel() == 0:
-        return tc.empty((0,), dtype=tc.int64, device=boxes.device)
-    if boxes.numel() <= _VANILLA_NMS_NUMEL.get(boxes.device.type, 4000):
-        offsets = idxs.to(boxes.dtype) * (boxes.max() + 1)
-        return _nms_upcast(boxes + offsets[:, None], scores, iou_threshold)
-    # Group the boxes by class once (stable, so each class keeps index order), then run NMS on
-    # each contiguous class run: no per-class scan over all boxes.
-    order = tc.argsort(idxs, stable=True)
-    sorted_boxes, sorted_scores = boxes[order], scores[order]
-    counts = tc.unique_consecutive(idxs[order], return_counts=True)[1].tolist()
-    kept, start = [], 0
-    for count in counts:
-        kept.append(
-            _nms_upcast(
-                sorted_boxes[start : start + count],
-                sorted_scores[start : start + count],
-                iou_threshold,
-            )
-            + start
-        )
-        start += count
-    keep = order[tc.cat(kept)].sort()[0]  # torchvision sorts the survivors by index, then by score
-    return keep[scores[keep].sort(descending=True)[1]]
+    """Class-aware NMS giving torchvision's results (models/vision/detection.cpp): the coordinate
+    trick (each class shifted apart, one NMS) for small sets, one exact NMS per class for large
+    ones, where the shifted, rounded coordinates would change which boxes survive. Kept indices
+    are sorted by decreasing score."""
+    return tc._C._vision.batched_nms(boxes, scores, idxs, float(iou_threshold))

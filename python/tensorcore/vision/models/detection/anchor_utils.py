@@ -75,10 +75,10 @@ class AnchorGenerator(nn.Module):
             )
         if len(feature_maps) == 0:
             raise ValueError("AnchorGenerator: no feature maps given")
-        grid_sizes = [tuple(f.shape[-2:]) for f in feature_maps]
-        image_h, image_w = image_list.tensors.shape[-2:]
-        strides = [(image_h // g[0], image_w // g[1]) for g in grid_sizes]
+        # One native op (models/vision/detection.cpp) reads the grid sizes and strides from the
+        # tensors, so traced graphs follow the input size.
         self.set_cell_anchors(feature_maps[0].dtype, feature_maps[0].device)
-        per_map = self.grid_anchors(grid_sizes, strides)
-        all_maps = tc.cat(per_map)
+        all_maps = tc._C._models_vision.grid_anchors(
+            list(feature_maps), image_list.tensors, list(self.cell_anchors)
+        )
         return [all_maps for _ in image_list.image_sizes]

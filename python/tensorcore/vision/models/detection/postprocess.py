@@ -1,75 +1,38 @@
 """Dense-detector post-processing (RetinaNet's) batched over images, and the training-target checks.
 
-Gives torchvision's detections (same score threshold, per-level top-k, box decoding, clipping,
+The post-processing runs natively (models/vision/detection.cpp), so eager runs and traced graphs
+share it: torchvision's detections (same score threshold, per-level top-k, box decoding, clipping,
 class-wise NMS and detections_per_img), with the work arranged to run few, large ops:
 - the threshold runs once per pyramid level for all images, on the logits: sigmoid is monotone,
   so only logits above logit(score_thresh) minus a safety margin can pass, and sigmoid plus the
   exact `score > score_thresh` test run on those candidates only (torchvision takes the sigmoid of
   every logit, ~15M per 800x1066 image);
 - decoding and clipping run once per level for all images' candidates;
-- NMS runs per image, per class on large sets as torchvision does (_utils.batched_nms)."""
-
-import math
+- NMS runs per image, per class on large sets as torchvision does (batched_nms)."""
 
 import tensorcore as tc
 
-from ._utils import batched_nms
-
 __all__ = ["postprocess_detections", "check_targets"]
 
-# Candidates are taken from logits above logit(score_thresh) - _LOGIT_MARGIN: far more than the
-# float32/float64 rounding of sigmoid can move a score across the threshold (for thresholds up to
-# _MAX_PREFILTER_THRESH), so the exact test on the candidates selects what thresholding every
-# sigmoid would.
-_LOGIT_MARGIN = 0.01
-_MAX_PREFILTER_THRESH = 0.999
+_native = tc._C._models_vision
 
 
-def _candidates(logits, score_thresh):
-    """(image, anchor, class) indices and scores of the entries of logits (N, A, K) whose sigmoid
-    exceeds score_thresh, in (image, anchor, class) order."""
-    if logits.dtype in (tc.float32, tc.float64) and 0.0 < score_thresh <= _MAX_PREFILTER_THRESH:
-        bound = math.log(score_thresh / (1.0 - score_thresh)) - _LOGIT_MARGIN
-        img, anchor, label = tc.where(logits > bound)
-        scores = tc.sigmoid(logits[img, anchor, label])
-        exact = scores > score_thresh
-        if not bool(exact.all()):
-            keep = tc.where(exact)[0]
-            img, anchor, label, scores = img[keep], anchor[keep], label[keep], scores[keep]
-        return img, anchor, label, scores
-    probabilities = tc.sigmoid(logits)
-    img, anchor, label = tc.where(probabilities > score_thresh)
-    return img, anchor, label, probabilities[img, anchor, label]
-
-
-def _top_per_image(img, scores, num_images, k):
-    """Positions of each image's k best scores (all of them when it has at most k); img is sorted."""
-    counts = tc.bincount(img, minlength=num_images).tolist() if img.numel() else [0] * num_images
-    if max(counts) <= k:
-        return None
-    pieces, start = [], 0
-    for count in counts:
-        if count > k:
-            pieces.append(scores[start : start + count].topk(k)[1] + start)
+def _level_anchors(anchors, num_levels):
+    """Per level: the anchors shared by every image (HWA_l, 4), or stacked per image."""
+    out = []
+    for level in range(num_levels):
+        per_image = [a[level] for a in anchors]
+        if all(a is per_image[0] for a in per_image):
+            out.append(per_image[0])
         else:
-            pieces.append(tc.arange(start, start + count, device=img.device))
-        start += count
-    return tc.cat(pieces)
+            out.append(tc.stack(per_image))
+    return out
 
 
-def _level_anchors(anchors, level, img, anchor):
-    per_image = [a[level] for a in anchors]
-    if all(a is per_image[0] for a in per_image):  # the usual case: one anchor grid for the batch
-        return per_image[0][anchor]
-    return tc.stack(per_image)[img, anchor]
-
-
-def _clip_rows(boxes, img, image_shapes):
-    """clip_boxes_to_image with each row's own image size."""
-    sizes = tc.tensor(image_shapes, dtype=boxes.dtype, device=boxes.device)[img]
-    x = tc.minimum(boxes[:, 0::2].clamp(min=0), sizes[:, 1:2])
-    y = tc.minimum(boxes[:, 1::2].clamp(min=0), sizes[:, 0:1])
-    return tc.stack((x, y), dim=2).reshape(-1, 4)
+def _sizes_tensor(image_shapes):
+    if isinstance(image_shapes, tc.Tensor):
+        return image_shapes
+    return tc.tensor([[int(h), int(w)] for h, w in image_shapes], dtype=tc.int64).reshape(-1, 2)
 
 
 def postprocess_detections(
@@ -95,34 +58,19 @@ def postprocess_detections(
         raise ValueError(
             f"postprocess_detections: anchors for {len(anchors)} images, image_shapes for {num_images}"
         )
-    image_shapes = [(int(h), int(w)) for h, w in image_shapes]
-    found = {"img": [], "scores": [], "labels": [], "boxes": []}
-    for level, (logits, regression) in enumerate(zip(cls_logits, bbox_regression)):
-        img, anchor, label, scores = _candidates(logits, score_thresh)
-        top = _top_per_image(img, scores, num_images, topk_candidates)
-        if top is not None:
-            img, anchor, label, scores = img[top], anchor[top], label[top], scores[top]
-        boxes = box_coder.decode_single(
-            regression[img, anchor], _level_anchors(anchors, level, img, anchor)
-        )
-        found["img"].append(img)
-        found["scores"].append(scores)
-        found["labels"].append(label)
-        found["boxes"].append(_clip_rows(boxes, img, image_shapes))
-
-    # Group all levels' candidates by image (stable: level order is kept within an image).
-    img = tc.cat(found["img"])
-    order = tc.argsort(img, stable=True)
-    scores, labels, boxes = (tc.cat(found[k])[order] for k in ("scores", "labels", "boxes"))
-    counts = tc.bincount(img, minlength=num_images).tolist() if img.numel() else [0] * num_images
-    detections, start = [], 0
-    for count in counts:
-        stop = start + count
-        keep = batched_nms(boxes[start:stop], scores[start:stop], labels[start:stop], nms_thresh)
-        keep = keep[:detections_per_img] + start
-        detections.append({"boxes": boxes[keep], "scores": scores[keep], "labels": labels[keep]})
-        start = stop
-    return detections
+    detections = _native.dense_postprocess(
+        list(cls_logits),
+        list(bbox_regression),
+        _level_anchors(anchors, len(cls_logits)),
+        _sizes_tensor(image_shapes),
+        [float(w) for w in box_coder.weights],
+        float(box_coder.bbox_xform_clip),
+        float(score_thresh),
+        float(nms_thresh),
+        int(topk_candidates),
+        int(detections_per_img),
+    )
+    return [{"boxes": b, "scores": s, "labels": lab} for b, s, lab in detections]
 
 
 def check_targets(targets, num_classes=None):

@@ -217,23 +217,22 @@ class RetinaNetHead(nn.Module):
 # batching; anchors for the batch's image sizes; score thresholds, top-k, NMS and rescaling. The
 # dense part between them (backbone, FPN, heads) traces node by node.
 def _prepare_detector_inputs(transform, images, targets):
-    """Checks the images (and targets), resizes and batches them: (ImageList, targets, the
-    original (height, width) of every image)."""
+    """Checks the images (and targets), resizes and batches them: (ImageList, targets, the input
+    images as a list)."""
     if isinstance(images, tc.Tensor) and images.dim() != 4:
         raise ValueError(
             f"images should be a list of (C, H, W) tensors or an (N, C, H, W) tensor, got a tensor "
             f"of shape {list(images.shape)}"
         )
     images = list(images)
-    original_image_sizes = []
     for i, img in enumerate(images):
         if not isinstance(img, tc.Tensor) or img.dim() < 2:
             raise ValueError(
                 f"images[{i}]: expected a (C, H, W) tensor, got "
                 f"{list(img.shape) if isinstance(img, tc.Tensor) else type(img).__name__}"
             )
-        original_image_sizes.append((int(img.shape[-2]), int(img.shape[-1])))
 
+    original_images = images
     images, targets = transform(images, targets)
     if targets is not None:
         for target_idx, target in enumerate(targets):
@@ -245,36 +244,38 @@ def _prepare_detector_inputs(transform, images, targets):
                     "All bounding boxes should have positive height and width. Found invalid box "
                     f"{boxes[bad].tolist()} for target at index {target_idx}."
                 )
-    return images, targets, original_image_sizes
+    return images, targets, original_images
 
 
 def _generate_anchors(anchor_generator, images, features):
     return anchor_generator(images, features)
 
 
-def _detections(
-    transform, box_coder, thresholds, images, features, head_outputs, anchors, original_image_sizes
-):
-    """Per-image detections in the original image coordinates from the batched head outputs."""
+def _detections(box_coder, thresholds, images, features, head_outputs, anchors, original_images):
+    """Per-image detections in the input images' coordinates from the batched head outputs."""
     score_thresh, nms_thresh, topk_candidates, detections_per_img = thresholds
-    # Split the concatenated outputs and anchors back into pyramid levels.
-    locations = [f.shape[2] * f.shape[3] for f in features]
-    per_location = head_outputs["cls_logits"].shape[1] // sum(locations)
-    level_sizes = [n * per_location for n in locations]
-    split_outputs = {k: list(v.split(level_sizes, dim=1)) for k, v in head_outputs.items()}
-    split_anchors = [list(a.split(level_sizes)) for a in anchors]
-    detections = postprocess_detections(
-        split_outputs["cls_logits"],
-        split_outputs["bbox_regression"],
-        split_anchors,
-        images.image_sizes,
-        box_coder,
-        score_thresh=score_thresh,
-        nms_thresh=nms_thresh,
-        topk_candidates=topk_candidates,
-        detections_per_img=detections_per_img,
+    # Split by pyramid level, post-process and map the boxes back to the input images in one
+    # native op (models/vision/detection.cpp); the sizes stay tensors, so a traced graph
+    # handles any image size and number of detections.
+    image_sizes = images.image_sizes
+    if not isinstance(image_sizes, tc.Tensor):
+        image_sizes = tc.tensor([list(s) for s in image_sizes], dtype=tc.int64).reshape(-1, 2)
+    shared = all(a is anchors[0] for a in anchors)
+    detections = tc._C._models_vision.retinanet_postprocess(
+        head_outputs["cls_logits"],
+        head_outputs["bbox_regression"],
+        anchors[0] if shared else tc.stack(anchors),
+        features,
+        image_sizes,
+        tc._C._models_vision.image_sizes(original_images),
+        [float(w) for w in box_coder.weights],
+        float(box_coder.bbox_xform_clip),
+        float(score_thresh),
+        float(nms_thresh),
+        int(topk_candidates),
+        int(detections_per_img),
     )
-    return transform.postprocess(detections, images.image_sizes, original_image_sizes)
+    return [{"boxes": b, "scores": sc, "labels": lab} for b, sc, lab in detections]
 
 
 fx.wrap("_prepare_detector_inputs")
@@ -388,9 +389,7 @@ class RetinaNet(nn.Module):
                 getattr(self.head, "classification_head", None), "num_classes", None
             )
             check_targets(targets, num_classes)
-        images, targets, original_image_sizes = _prepare_detector_inputs(
-            self.transform, images, targets
-        )
+        images, targets, original_images = _prepare_detector_inputs(self.transform, images, targets)
         features = self.backbone(images.tensors)
         if isinstance(features, tc.Tensor):
             features = OrderedDict([("0", features)])
@@ -402,14 +401,13 @@ class RetinaNet(nn.Module):
             return self.compute_loss(targets, head_outputs, anchors)
 
         return _detections(
-            self.transform,
             self.box_coder,
             (self.score_thresh, self.nms_thresh, self.topk_candidates, self.detections_per_img),
             images,
             features,
             head_outputs,
             anchors,
-            original_image_sizes,
+            original_images,
         )
 
 

@@ -10,6 +10,8 @@ from tensorcore import nn
 from tensorcore.nn import functional as F
 
 from ._utils import _float_tensor
+
+_native = tc._C._models_vision
 from .image_list import ImageList
 
 __all__ = ["GeneralizedRCNNTransform", "resize_boxes", "resize_keypoints"]
@@ -129,13 +131,40 @@ class GeneralizedRCNNTransform(nn.Module):
                     f"images is expected to be a list of 3d tensors of shape [C, H, W], "
                     f"got {list(image.shape)} for images[{i}]"
                 )
-            image = self.normalize(image)
-            image, target = self.resize(image, targets[i] if targets is not None else None)
-            images[i] = image
-            if targets is not None and target is not None:
-                targets[i] = target
-        image_sizes = [(int(img.shape[-2]), int(img.shape[-1])) for img in images]
-        batch = self.batch_images(images, size_divisible=self.size_divisible)
+        if self.training and self._skip_resize:
+            for i, image in enumerate(images):
+                images[i] = self.normalize(image)
+            image_sizes = [(int(img.shape[-2]), int(img.shape[-1])) for img in images]
+            return ImageList(self.batch_images(images, self.size_divisible), image_sizes), targets
+        # Normalize, resize and batch run natively (models/vision/detection.cpp): one
+        # implementation for eager runs and traced graphs, which then accept any image size.
+        if self.training:
+            min_sizes = [float(self.torch_choice(self.min_size)) for _ in images]
+        else:
+            min_sizes = [float(self.min_size[-1])]  # evaluation uses the largest scale
+        fixed = None if self.fixed_size is None else tuple(int(v) for v in self.fixed_size)
+        batch, sizes = _native.detection_preprocess(
+            images,
+            [float(v) for v in self.image_mean],
+            [float(v) for v in self.image_std],
+            min_sizes,
+            float(self.max_size),
+            int(self.size_divisible),
+            fixed,
+        )
+        # A traced graph keeps the sizes as a tensor (they vary with the input); eager callers
+        # get torchvision's list of (h, w) tuples.
+        image_sizes = sizes if tc.jit.is_tracing() else [tuple(s) for s in sizes.tolist()]
+        if targets is not None:
+            for i, target in enumerate(targets):
+                original = (int(images[i].shape[-2]), int(images[i].shape[-1]))
+                new_size = tuple(sizes[i].tolist())
+                target["boxes"] = resize_boxes(target["boxes"], original, new_size)
+                if "keypoints" in target:
+                    target["keypoints"] = resize_keypoints(target["keypoints"], original, new_size)
+                if "masks" in target:
+                    masks = F.interpolate(target["masks"][:, None].float(), size=new_size)
+                    target["masks"] = masks[:, 0].to(tc.uint8)
         return ImageList(batch, image_sizes), targets
 
     def normalize(self, image):

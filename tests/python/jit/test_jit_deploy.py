@@ -1,0 +1,75 @@
+"""Deployment: a classifier traced with its image decode and transforms (examples/
+jit_export_classifier.py) gives the same top-3 lines from Python and from a plain C++ program
+(examples/jit_classify.cpp) that is compiled here against the build tree and links only
+libtensorcore (the decode and vision ops come from the libraries beside it)."""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+from jit_testing import assert_close, write_images
+
+import tensorcore as tc
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+LIB = os.path.join(ROOT, "build", "lib")
+sys.path.insert(0, os.path.join(ROOT, "examples"))
+
+
+def run(cmd, **kw):
+    proc = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    assert proc.returncode == 0, f"{cmd} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    return proc.stdout
+
+
+def test_traced_pipeline_matches_eager_on_other_images(tmp_path):
+    from jit_export_classifier import Classifier
+    from tensorcore.vision.io import read_file
+
+    jpg, png = write_images(tmp_path)
+    model = Classifier().eval()
+    traced = tc.jit.trace(model, read_file(str(jpg)))
+    assert "_C._vision.apply_pipeline" in traced.ops
+    assert "_C._image_io.decode_image" in traced.ops
+    for image in (jpg, png):  # png: another size and codec than the example
+        data = read_file(str(image))
+        with tc.no_grad():
+            assert_close(traced(data), model(data))
+
+
+@pytest.mark.skipif(
+    not shutil.which("g++") or not os.path.isfile(os.path.join(LIB, "libtensorcore.so")),
+    reason="needs g++ and the shared build tree (scripts/setup.sh)",
+)
+def test_cpp_program_prints_what_python_prints(tmp_path):
+    jpg, png = write_images(tmp_path)
+    exe = tmp_path / "jit_classify"
+    run(
+        [
+            "g++",
+            "-std=c++20",
+            "-O1",
+            f"-I{ROOT}",
+            os.path.join(ROOT, "examples", "jit_classify.cpp"),
+            "-o",
+            str(exe),
+            f"-L{LIB}",
+            "-Wl,--as-needed",
+            "-ltensorcore",
+            f"-Wl,-rpath,{LIB}",
+        ]
+    )
+    model = tmp_path / "classifier.tcj"
+    python_out = run(
+        [sys.executable, os.path.join(ROOT, "examples", "jit_export_classifier.py"), str(model),
+         str(jpg), str(png)]
+    )
+    cpp_out = run([str(exe), str(model), str(jpg), str(png)], env=dict(os.environ, LD_LIBRARY_PATH=""))
+    assert "libtensorcore_vision" not in run(["ldd", str(exe)])
+    assert python_out.splitlines() == cpp_out.splitlines() and len(cpp_out.splitlines()) == 2
+    # A damaged file is a clear error from C++ too, never a crash.
+    model.write_bytes(model.read_bytes()[:1000])
+    proc = subprocess.run([str(exe), str(model), str(jpg)], capture_output=True, text=True)
+    assert proc.returncode == 1 and "truncated or damaged" in proc.stderr
