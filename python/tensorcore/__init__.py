@@ -97,6 +97,8 @@ from . import _more_ops  # noqa: E402
 
 _more_ops.install(globals())
 
+from . import fx  # noqa: E402,F401  (symbolic tracing, docs/fx.md)
+
 __version__ = "0.1.0"
 
 

@@ -5,6 +5,7 @@ conv_tasnet_stream.py."""
 from typing import Optional, Tuple
 
 import tensorcore as tc
+from tensorcore import fx
 from tensorcore import nn
 
 __all__ = ["ConvBlock", "MaskGenerator", "ConvTasNet", "conv_tasnet_base"]
@@ -113,6 +114,37 @@ class MaskGenerator(nn.Module):
         return output.view(batch_size, self.num_sources, self.input_dim, -1)
 
 
+# Module-level functions that tensorcore.fx records as single calls (fx.wrap): both branch on the
+# input's shape, which symbolic tracing cannot follow; the traced module still runs them.
+@fx.has_side_effect
+def _check_convtasnet_input(input):
+    if not isinstance(input, tc.Tensor):
+        raise TypeError(f"ConvTasNet: input must be a Tensor, got {type(input).__name__}")
+    if input.dim() != 3 or input.shape[1] != 1:
+        raise ValueError(
+            f"ConvTasNet: expected input of shape (batch, channel==1, frames). Found: "
+            f"{tuple(input.shape)}"
+        )
+    if input.shape[0] == 0 or input.shape[2] == 0:
+        raise ValueError(f"ConvTasNet: input is empty, shape {tuple(input.shape)}")
+
+
+def _pad_to_encoder_stride(input, enc_kernel_size, enc_stride):
+    batch_size, num_channels, num_frames = input.shape
+    is_odd = enc_kernel_size % 2
+    num_strides = (num_frames - is_odd) // enc_stride
+    num_remainings = num_frames - (is_odd + num_strides * enc_stride)
+    if num_remainings == 0:
+        return input, 0
+    num_paddings = enc_stride - num_remainings
+    pad = tc.zeros(batch_size, num_channels, num_paddings, dtype=input.dtype, device=input.device)
+    return tc.cat([input, pad], 2), num_paddings
+
+
+fx.wrap("_check_convtasnet_input")
+fx.wrap("_pad_to_encoder_stride")
+
+
 class ConvTasNet(nn.Module):
     """Conv-TasNet source separation: a learned encoder (1-d conv, stride enc_kernel_size // 2),
     a TCN mask generator and a transposed-conv decoder. forward((batch, 1, frames)) returns
@@ -171,28 +203,10 @@ class ConvTasNet(nn.Module):
     def _align_num_frames_with_strides(self, input) -> Tuple["tc.Tensor", int]:
         """Pads the end so the last sample sits at the centre (odd kernel) or the end of the first
         half (even kernel) of the last encoder window; returns the padded input and the padding."""
-        batch_size, num_channels, num_frames = input.shape
-        is_odd = self.enc_kernel_size % 2
-        num_strides = (num_frames - is_odd) // self.enc_stride
-        num_remainings = num_frames - (is_odd + num_strides * self.enc_stride)
-        if num_remainings == 0:
-            return input, 0
-        num_paddings = self.enc_stride - num_remainings
-        pad = tc.zeros(
-            batch_size, num_channels, num_paddings, dtype=input.dtype, device=input.device
-        )
-        return tc.cat([input, pad], 2), num_paddings
+        return _pad_to_encoder_stride(input, self.enc_kernel_size, self.enc_stride)
 
     def forward(self, input):
-        if not isinstance(input, tc.Tensor):
-            raise TypeError(f"ConvTasNet: input must be a Tensor, got {type(input).__name__}")
-        if input.dim() != 3 or input.shape[1] != 1:
-            raise ValueError(
-                f"ConvTasNet: expected input of shape (batch, channel==1, frames). Found: "
-                f"{tuple(input.shape)}"
-            )
-        if input.shape[0] == 0 or input.shape[2] == 0:
-            raise ValueError(f"ConvTasNet: input is empty, shape {tuple(input.shape)}")
+        _check_convtasnet_input(input)
         padded, num_pads = self._align_num_frames_with_strides(input)
         batch_size, num_padded_frames = padded.shape[0], padded.shape[2]
         feats = self.encoder(padded)
@@ -200,9 +214,9 @@ class ConvTasNet(nn.Module):
         masked = masked.view(batch_size * self.num_sources, self.enc_num_feats, -1)
         decoded = self.decoder(masked)
         output = decoded.view(batch_size, self.num_sources, num_padded_frames)
-        if num_pads > 0:
-            output = output[..., :-num_pads]
-        return output
+        # Slicing to the unpadded length (a no-op view without padding) instead of branching on
+        # num_pads keeps forward traceable by tensorcore.fx.
+        return output[..., : num_padded_frames - num_pads]
 
 
 def conv_tasnet_base(num_sources: int = 2) -> ConvTasNet:

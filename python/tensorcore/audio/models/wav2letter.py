@@ -1,6 +1,7 @@
 """Wav2Letter (Collobert et al. 2016), torchaudio.models.Wav2Letter's module tree and defaults."""
 
 import tensorcore as tc
+from tensorcore import fx
 from tensorcore import nn
 
 __all__ = ["Wav2Letter"]
@@ -15,6 +16,36 @@ def _conv_relu(in_channels, out_channels, kernel_size, stride, padding):
         ),
         nn.ReLU(inplace=True),
     ]
+
+
+# A module-level function so that tensorcore.fx records it as one call (fx.wrap): it branches on
+# the input's shape, which symbolic tracing cannot follow; the traced module still runs it.
+@fx.has_side_effect
+def _check_wav2letter_input(x, num_features, input_type):
+    if not isinstance(x, tc.Tensor):
+        raise TypeError(f"Wav2Letter: x must be a Tensor, got {type(x).__name__}")
+    if x.dim() != 3:
+        raise ValueError(
+            f"Wav2Letter: x must be (batch, num_features, time), got shape {tuple(x.shape)}"
+        )
+    if x.shape[1] != num_features:
+        raise ValueError(
+            f"Wav2Letter: x has {x.shape[1]} features (dim 1) but the model expects "
+            f"num_features={num_features}"
+        )
+    if x.shape[0] == 0 or x.shape[2] == 0:
+        raise ValueError(f"Wav2Letter: x is empty, shape {tuple(x.shape)}")
+    # The first acoustic convolution (kernel 48, padding 23) needs two frames; a waveform
+    # gives a frame per 160 samples.
+    min_len = 320 if input_type == "waveform" else 2
+    if x.shape[2] < min_len:
+        raise ValueError(
+            f"Wav2Letter: x has {x.shape[2]} time steps, the model needs at least "
+            f"{min_len} for input_type={input_type!r}"
+        )
+
+
+fx.wrap("_check_wav2letter_input")
 
 
 class Wav2Letter(nn.Module):
@@ -62,26 +93,6 @@ class Wav2Letter(nn.Module):
             self.acoustic_model = acoustic_model
 
     def forward(self, x):
-        if not isinstance(x, tc.Tensor):
-            raise TypeError(f"Wav2Letter: x must be a Tensor, got {type(x).__name__}")
-        if x.dim() != 3:
-            raise ValueError(
-                f"Wav2Letter: x must be (batch, num_features, time), got shape {tuple(x.shape)}"
-            )
-        if x.shape[1] != self.num_features:
-            raise ValueError(
-                f"Wav2Letter: x has {x.shape[1]} features (dim 1) but the model expects "
-                f"num_features={self.num_features}"
-            )
-        if x.shape[0] == 0 or x.shape[2] == 0:
-            raise ValueError(f"Wav2Letter: x is empty, shape {tuple(x.shape)}")
-        # The first acoustic convolution (kernel 48, padding 23) needs two frames; a waveform
-        # gives a frame per 160 samples.
-        min_len = 320 if self.input_type == "waveform" else 2
-        if x.shape[2] < min_len:
-            raise ValueError(
-                f"Wav2Letter: x has {x.shape[2]} time steps, the model needs at least "
-                f"{min_len} for input_type={self.input_type!r}"
-            )
+        _check_wav2letter_input(x, self.num_features, self.input_type)
         x = self.acoustic_model(x)
         return nn.functional.log_softmax(x, dim=1)

@@ -6,6 +6,7 @@ import math
 from typing import List, Optional, Tuple
 
 import tensorcore as tc
+from tensorcore import fx
 from tensorcore import nn
 from tensorcore.nn import functional as F
 
@@ -29,6 +30,67 @@ def _check_3d(x, who, name, channels, channel_name):
         )
     if x.shape[0] == 0 or x.shape[2] == 0:
         raise ValueError(f"{who}: {name} is empty, shape {tuple(x.shape)}")
+
+
+# Input checks as module-level functions that tensorcore.fx records as single calls (fx.wrap):
+# they branch on shapes, which symbolic tracing cannot follow, and the traced module still runs them.
+def _check_melresnet_input(specgram, n_freq, kernel_size):
+    _check_3d(specgram, "MelResNet", "specgram", n_freq, "n_freq")
+    if specgram.shape[2] < kernel_size:
+        raise ValueError(
+            f"MelResNet: specgram has {specgram.shape[2]} frames, fewer than "
+            f"kernel_size={kernel_size}"
+        )
+
+
+def _check_stretch_input(specgram):
+    _check_tensor(specgram, "Stretch2d", "specgram")
+    if specgram.dim() < 2:
+        raise ValueError(
+            f"Stretch2d: specgram must have at least 2 dims (..., n_freq, n_time), got "
+            f"shape {tuple(specgram.shape)}"
+        )
+
+
+def _check_wavernn_inputs(waveform, specgram, n_freq, kernel_size, hop_length):
+    _check_tensor(waveform, "WaveRNN", "waveform")
+    _check_tensor(specgram, "WaveRNN", "specgram")
+    if waveform.dim() != 3 or waveform.shape[1] != 1:
+        raise ValueError(
+            f"WaveRNN: waveform must be (n_batch, 1, n_samples) (the input channel of "
+            f"waveform must be 1), got shape {tuple(waveform.shape)}"
+        )
+    if specgram.dim() != 4 or specgram.shape[1] != 1:
+        raise ValueError(
+            f"WaveRNN: specgram must be (n_batch, 1, n_freq, n_time) (the input channel of "
+            f"specgram must be 1), got shape {tuple(specgram.shape)}"
+        )
+    if specgram.shape[2] != n_freq:
+        raise ValueError(
+            f"WaveRNN: specgram has {specgram.shape[2]} frequency bins (dim 2) but n_freq={n_freq}"
+        )
+    if waveform.shape[0] != specgram.shape[0]:
+        raise ValueError(
+            f"WaveRNN: waveform has batch size {waveform.shape[0]} but specgram has "
+            f"{specgram.shape[0]}"
+        )
+    n_time = specgram.shape[3]
+    expected = (n_time - kernel_size + 1) * hop_length
+    if waveform.shape[0] == 0 or n_time < kernel_size:
+        raise ValueError(
+            f"WaveRNN: specgram needs at least kernel_size={kernel_size} frames and a "
+            f"non-empty batch, got shape {tuple(specgram.shape)}"
+        )
+    if waveform.shape[2] != expected:
+        raise ValueError(
+            f"WaveRNN: waveform has {waveform.shape[2]} samples but specgram's {n_time} frames "
+            f"give (n_time - kernel_size + 1) * hop_length = {expected}"
+        )
+
+
+for _check in (_check_melresnet_input, _check_stretch_input, _check_wavernn_inputs):
+    fx.wrap(_check.__name__)
+    fx.has_side_effect(_check)
 
 
 class ResBlock(nn.Module):
@@ -72,12 +134,7 @@ class MelResNet(nn.Module):
         )
 
     def forward(self, specgram):
-        _check_3d(specgram, "MelResNet", "specgram", self.n_freq, "n_freq")
-        if specgram.shape[2] < self.kernel_size:
-            raise ValueError(
-                f"MelResNet: specgram has {specgram.shape[2]} frames, fewer than "
-                f"kernel_size={self.kernel_size}"
-            )
+        _check_melresnet_input(specgram, self.n_freq, self.kernel_size)
         return self.melresnet_model(specgram)
 
 
@@ -91,12 +148,7 @@ class Stretch2d(nn.Module):
         self.time_scale = time_scale
 
     def forward(self, specgram):
-        _check_tensor(specgram, "Stretch2d", "specgram")
-        if specgram.dim() < 2:
-            raise ValueError(
-                f"Stretch2d: specgram must have at least 2 dims (..., n_freq, n_time), got "
-                f"shape {tuple(specgram.shape)}"
-            )
+        _check_stretch_input(specgram)
         return specgram.repeat_interleave(self.freq_scale, -2).repeat_interleave(
             self.time_scale, -1
         )
@@ -202,40 +254,7 @@ class WaveRNN(nn.Module):
         return [aux[..., self.n_aux * i : self.n_aux * (i + 1)] for i in range(4)]
 
     def forward(self, waveform, specgram):
-        _check_tensor(waveform, "WaveRNN", "waveform")
-        _check_tensor(specgram, "WaveRNN", "specgram")
-        if waveform.dim() != 3 or waveform.shape[1] != 1:
-            raise ValueError(
-                f"WaveRNN: waveform must be (n_batch, 1, n_samples) (the input channel of "
-                f"waveform must be 1), got shape {tuple(waveform.shape)}"
-            )
-        if specgram.dim() != 4 or specgram.shape[1] != 1:
-            raise ValueError(
-                f"WaveRNN: specgram must be (n_batch, 1, n_freq, n_time) (the input channel of "
-                f"specgram must be 1), got shape {tuple(specgram.shape)}"
-            )
-        if specgram.shape[2] != self.n_freq:
-            raise ValueError(
-                f"WaveRNN: specgram has {specgram.shape[2]} frequency bins (dim 2) but "
-                f"n_freq={self.n_freq}"
-            )
-        if waveform.shape[0] != specgram.shape[0]:
-            raise ValueError(
-                f"WaveRNN: waveform has batch size {waveform.shape[0]} but specgram has "
-                f"{specgram.shape[0]}"
-            )
-        n_time = specgram.shape[3]
-        expected = (n_time - self.kernel_size + 1) * self.hop_length
-        if waveform.shape[0] == 0 or n_time < self.kernel_size:
-            raise ValueError(
-                f"WaveRNN: specgram needs at least kernel_size={self.kernel_size} frames and a "
-                f"non-empty batch, got shape {tuple(specgram.shape)}"
-            )
-        if waveform.shape[2] != expected:
-            raise ValueError(
-                f"WaveRNN: waveform has {waveform.shape[2]} samples but specgram's {n_time} frames "
-                f"give (n_time - kernel_size + 1) * hop_length = {expected}"
-            )
+        _check_wavernn_inputs(waveform, specgram, self.n_freq, self.kernel_size, self.hop_length)
         waveform, specgram = waveform.squeeze(1), specgram.squeeze(1)
         batch_size = waveform.shape[0]
         h1 = tc.zeros(1, batch_size, self.n_rnn, dtype=waveform.dtype, device=waveform.device)

@@ -6,6 +6,7 @@ from collections import OrderedDict
 
 import tensorcore as tc
 import tensorcore.nn as nn
+from tensorcore import fx
 
 __all__ = [
     "IntermediateLayerGetter",
@@ -15,6 +16,7 @@ __all__ = [
 ]
 
 
+@fx.has_side_effect
 def check_image_batch(x, in_channels, model_name):
     """Rejects what the first convolution would fail on with a less direct message: non-tensors,
     non-4D input, the wrong channel count (in_channels None: not checked) and empty batches."""
@@ -27,6 +29,11 @@ def check_image_batch(x, in_channels, model_name):
         )
     if x.shape[0] == 0:
         raise ValueError(f"{model_name}: got an empty batch (input shape {tuple(x.shape)})")
+
+
+# tensorcore.fx records the check as one call (it branches on the shape, which symbolic tracing
+# cannot follow); wrap() by object also covers the models that import it by name.
+fx.wrap("check_image_batch")
 
 
 class IntermediateLayerGetter(nn.ModuleDict):

@@ -84,9 +84,10 @@ class BasicBlock(nn.Module):
         self.stride = stride
 
     def forward(self, x):
-        identity = x if self.downsample is None else self.downsample(x)
         out = self.relu(self.bn1(self.conv1(x)))
         out = self.bn2(self.conv2(out))
+        # The shortcut after the main branch, as torchvision (same node order when fx-traced).
+        identity = x if self.downsample is None else self.downsample(x)
         # In place, as torchvision: the sum and its ReLU reuse the block output's memory.
         out += identity
         return self.relu(out)
@@ -123,10 +124,10 @@ class Bottleneck(nn.Module):
         self.stride = stride
 
     def forward(self, x):
-        identity = x if self.downsample is None else self.downsample(x)
         out = self.relu(self.bn1(self.conv1(x)))
         out = self.relu(self.bn2(self.conv2(out)))
         out = self.bn3(self.conv3(out))
+        identity = x if self.downsample is None else self.downsample(x)
         out += identity
         return self.relu(out)
 

@@ -8,6 +8,7 @@ from collections import OrderedDict
 from ... import nn
 from ...nn import functional as F
 from ...nn._native import _interpolate_like
+from ... import fx
 
 
 def _conv_block(in_channels, out_channels, kernel_size, norm_layer):
@@ -57,6 +58,11 @@ class LastLevelP6P7(ExtraFPNBlock):
         p6 = self.p6(x)
         p7 = self.p7(F.relu(p6))
         return p + [p6, p7], names + ["p6", "p7"]
+
+
+# tensorcore.fx records the upsampling to the lateral's size as one call (its size is read from a
+# tensor); wrap() by object also covers the segmentation models that import it.
+fx.wrap("_interpolate_like")
 
 
 class FeaturePyramidNetwork(nn.Module):

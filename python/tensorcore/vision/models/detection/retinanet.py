@@ -9,6 +9,7 @@ from collections import OrderedDict
 from functools import partial
 
 import tensorcore as tc
+from tensorcore import fx
 from tensorcore import nn
 
 from ...ops import FrozenBatchNorm2d, LastLevelP6P7, box_iou
@@ -211,6 +212,77 @@ class RetinaNetHead(nn.Module):
         }
 
 
+# RetinaNet's data-dependent stages as module-level functions that tensorcore.fx records as single
+# calls (fx.wrap, as torchvision wraps its detection helpers): per-image checks, resizing and
+# batching; anchors for the batch's image sizes; score thresholds, top-k, NMS and rescaling. The
+# dense part between them (backbone, FPN, heads) traces node by node.
+def _prepare_detector_inputs(transform, images, targets):
+    """Checks the images (and targets), resizes and batches them: (ImageList, targets, the input
+    images as a list)."""
+    if isinstance(images, tc.Tensor) and images.dim() != 4:
+        raise ValueError(
+            f"images should be a list of (C, H, W) tensors or an (N, C, H, W) tensor, got a tensor "
+            f"of shape {list(images.shape)}"
+        )
+    images = list(images)
+    for i, img in enumerate(images):
+        if not isinstance(img, tc.Tensor) or img.dim() < 2:
+            raise ValueError(
+                f"images[{i}]: expected a (C, H, W) tensor, got "
+                f"{list(img.shape) if isinstance(img, tc.Tensor) else type(img).__name__}"
+            )
+
+    original_images = images
+    images, targets = transform(images, targets)
+    if targets is not None:
+        for target_idx, target in enumerate(targets):
+            boxes = target["boxes"]
+            degenerate = (boxes[:, 2:] <= boxes[:, :2]).any(dim=1)
+            if degenerate.any():
+                bad = tc.where(degenerate)[0][0]
+                raise ValueError(
+                    "All bounding boxes should have positive height and width. Found invalid box "
+                    f"{boxes[bad].tolist()} for target at index {target_idx}."
+                )
+    return images, targets, original_images
+
+
+def _generate_anchors(anchor_generator, images, features):
+    return anchor_generator(images, features)
+
+
+def _detections(box_coder, thresholds, images, features, head_outputs, anchors, original_images):
+    """Per-image detections in the input images' coordinates from the batched head outputs."""
+    score_thresh, nms_thresh, topk_candidates, detections_per_img = thresholds
+    # Split by pyramid level, post-process and map the boxes back to the input images in one
+    # native op (models/vision/detection.cpp); the sizes stay tensors, so a traced graph
+    # handles any image size and number of detections.
+    image_sizes = images.image_sizes
+    if not isinstance(image_sizes, tc.Tensor):
+        image_sizes = tc.tensor([list(s) for s in image_sizes], dtype=tc.int64).reshape(-1, 2)
+    shared = all(a is anchors[0] for a in anchors)
+    detections = tc._C._models_vision.retinanet_postprocess(
+        head_outputs["cls_logits"],
+        head_outputs["bbox_regression"],
+        anchors[0] if shared else tc.stack(anchors),
+        features,
+        image_sizes,
+        tc._C._models_vision.image_sizes(original_images),
+        [float(w) for w in box_coder.weights],
+        float(box_coder.bbox_xform_clip),
+        float(score_thresh),
+        float(nms_thresh),
+        int(topk_candidates),
+        int(detections_per_img),
+    )
+    return [{"boxes": b, "scores": sc, "labels": lab} for b, sc, lab in detections]
+
+
+fx.wrap("_prepare_detector_inputs")
+fx.wrap("_generate_anchors")
+fx.wrap("_detections")
+
+
 class RetinaNet(nn.Module):
     """RetinaNet over any backbone that returns a feature map or an ordered dict of them and has
     an `out_channels` attribute.
@@ -317,64 +389,26 @@ class RetinaNet(nn.Module):
                 getattr(self.head, "classification_head", None), "num_classes", None
             )
             check_targets(targets, num_classes)
-        if isinstance(images, tc.Tensor) and images.dim() != 4:
-            raise ValueError(
-                f"images should be a list of (C, H, W) tensors or an (N, C, H, W) tensor, got a tensor "
-                f"of shape {list(images.shape)}"
-            )
-        images = list(images)
-        for i, img in enumerate(images):
-            if not isinstance(img, tc.Tensor) or img.dim() < 2:
-                raise ValueError(
-                    f"images[{i}]: expected a (C, H, W) tensor, got "
-                    f"{list(img.shape) if isinstance(img, tc.Tensor) else type(img).__name__}"
-                )
-
-        original_images = images
-        images, targets = self.transform(images, targets)
-        if targets is not None:
-            for target_idx, target in enumerate(targets):
-                boxes = target["boxes"]
-                degenerate = (boxes[:, 2:] <= boxes[:, :2]).any(dim=1)
-                if degenerate.any():
-                    bad = tc.where(degenerate)[0][0]
-                    raise ValueError(
-                        "All bounding boxes should have positive height and width. Found invalid box "
-                        f"{boxes[bad].tolist()} for target at index {target_idx}."
-                    )
-
+        images, targets, original_images = _prepare_detector_inputs(self.transform, images, targets)
         features = self.backbone(images.tensors)
         if isinstance(features, tc.Tensor):
             features = OrderedDict([("0", features)])
         features = list(features.values())
         head_outputs = self.head(features)
-        anchors = self.anchor_generator(images, features)
+        anchors = _generate_anchors(self.anchor_generator, images, features)
 
         if self.training:
             return self.compute_loss(targets, head_outputs, anchors)
 
-        # Split by pyramid level, post-process and map the boxes back to the input images in one
-        # native op (models/vision/detection.cpp); the sizes stay tensors, so a traced graph
-        # handles any image size and number of detections.
-        image_sizes = images.image_sizes
-        if not isinstance(image_sizes, tc.Tensor):
-            image_sizes = tc.tensor([list(s) for s in image_sizes], dtype=tc.int64).reshape(-1, 2)
-        shared = all(a is anchors[0] for a in anchors)
-        detections = tc._C._models_vision.retinanet_postprocess(
-            head_outputs["cls_logits"],
-            head_outputs["bbox_regression"],
-            anchors[0] if shared else tc.stack(anchors),
+        return _detections(
+            self.box_coder,
+            (self.score_thresh, self.nms_thresh, self.topk_candidates, self.detections_per_img),
+            images,
             features,
-            image_sizes,
-            tc._C._models_vision.image_sizes(original_images),
-            [float(w) for w in self.box_coder.weights],
-            float(self.box_coder.bbox_xform_clip),
-            float(self.score_thresh),
-            float(self.nms_thresh),
-            int(self.topk_candidates),
-            int(self.detections_per_img),
+            head_outputs,
+            anchors,
+            original_images,
         )
-        return [{"boxes": b, "scores": sc, "labels": lab} for b, sc, lab in detections]
 
 
 _COCO_V1_URL = "https://download.pytorch.org/models/retinanet_resnet50_fpn_coco-eeacb38b.pth"
