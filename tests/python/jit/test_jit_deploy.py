@@ -39,20 +39,21 @@ def test_traced_pipeline_matches_eager_on_other_images(tmp_path):
             assert_close(traced(data), model(data))
 
 
-@pytest.mark.skipif(
+needs_cxx = pytest.mark.skipif(
     not shutil.which("g++") or not os.path.isfile(os.path.join(LIB, "libtensorcore.so")),
     reason="needs g++ and the shared build tree (scripts/setup.sh)",
 )
-def test_cpp_program_prints_what_python_prints(tmp_path):
-    jpg, png = write_images(tmp_path)
-    exe = tmp_path / "jit_classify"
+
+
+def build_example(name, tmp_path):
+    exe = tmp_path / name
     run(
         [
             "g++",
             "-std=c++20",
             "-O1",
             f"-I{ROOT}",
-            os.path.join(ROOT, "examples", "jit_classify.cpp"),
+            os.path.join(ROOT, "examples", f"{name}.cpp"),
             "-o",
             str(exe),
             f"-L{LIB}",
@@ -61,6 +62,48 @@ def test_cpp_program_prints_what_python_prints(tmp_path):
             f"-Wl,-rpath,{LIB}",
         ]
     )
+    return exe
+
+
+def test_traced_retinanet_follows_image_size_and_detection_count(tmp_path):
+    from jit_export_detector import Detector
+    from tensorcore.vision.io import read_file
+
+    jpg, png = write_images(tmp_path)
+    model = Detector().eval()
+    model.model.detections_per_img = 1000
+    traced = tc.jit.trace(model, read_file(str(jpg)))
+    assert "_C._models_vision.retinanet_postprocess" in traced.ops
+    counts = set()
+    for image in (jpg, png):
+        data = read_file(str(image))
+        with tc.no_grad():
+            want = model(data)
+        got = traced(data)
+        assert set(got) == {"boxes", "scores", "labels"}
+        for key in want:
+            assert got[key].shape == want[key].shape
+            assert_close(got[key], want[key])
+        counts.add(want["boxes"].shape[0])
+    assert len(counts) == 2  # the two images give different numbers of detections
+
+
+@needs_cxx
+def test_cpp_detector_prints_what_python_prints(tmp_path):
+    jpg, png = write_images(tmp_path)
+    exe = build_example("jit_detect", tmp_path)
+    model = tmp_path / "detector.tcj"
+    script = os.path.join(ROOT, "examples", "jit_export_detector.py")
+    python_out = run([sys.executable, script, str(model), str(jpg), str(png)])
+    cpp_out = run([str(exe), str(model), str(jpg), str(png)])
+    assert python_out.splitlines() == cpp_out.splitlines()
+    assert "detections" in cpp_out
+
+
+@needs_cxx
+def test_cpp_program_prints_what_python_prints(tmp_path):
+    jpg, png = write_images(tmp_path)
+    exe = build_example("jit_classify", tmp_path)
     model = tmp_path / "classifier.tcj"
     python_out = run(
         [sys.executable, os.path.join(ROOT, "examples", "jit_export_classifier.py"), str(model),
