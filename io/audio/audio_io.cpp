@@ -2,6 +2,8 @@
 // converts once to the requested dtype and layout.
 #include "io/audio/audio_io.h"
 
+#include "tensorcore/ops/copy.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -388,6 +390,16 @@ void save(const std::string& path, const Tensor& src, int64_t sample_rate,
 std::string save_bytes(const Tensor& src, int64_t sample_rate, const SaveOptions& options) {
   TC_CHECK(!options.format.empty(), "audio.save: format= is required when saving to memory");
   return save_impl(nullptr, src, sample_rate, options);
+}
+
+LoadResult decode_audio(const Tensor& data, const LoadOptions& options) {
+  TC_CHECK_TYPE(data.defined() && data.dtype() == DType::UInt8 && data.dim() == 1,
+                "decode_audio: expected a 1-d uint8 tensor of encoded bytes, got ",
+                data.defined() ? dtype_name(data.dtype()) : "None",
+                data.defined() ? " of shape " + shape_str(data.sizes()) : std::string());
+  Tensor bytes = contiguous(to_device(data, Device()));
+  return load_bytes(std::string_view(static_cast<const char*>(bytes.data_ptr()), size_t(bytes.numel())),
+                    options);
 }
 
 }  // namespace tc::audio

@@ -48,6 +48,8 @@ AudioMetaData info_bytes(std::string_view data, const std::string& format = "");
 
 LoadResult load(const std::string& path, const LoadOptions& options = {});
 LoadResult load_bytes(std::string_view data, const LoadOptions& options = {});
+// load_bytes over the bytes of a 1-d uint8 tensor (a file read into memory; a graph input).
+LoadResult decode_audio(const Tensor& data, const LoadOptions& options = {});
 
 void save(const std::string& path, const Tensor& src, int64_t sample_rate,
           const SaveOptions& options = {});

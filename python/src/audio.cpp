@@ -102,6 +102,18 @@ void bind_audio(py::module_& m, TensorClass&) {
       py::arg("data"), py::arg("frame_offset") = 0, py::arg("num_frames") = -1,
       py::arg("normalize") = true, py::arg("channels_first") = true, py::arg("format") = "");
   a.def(
+      "decode_audio",
+      [](const Tensor& data, bool normalize, bool channels_first, const std::string& format) {
+        audio::LoadResult r;
+        {
+          py::gil_scoped_release nogil;
+          r = audio::decode_audio(data, load_options(0, -1, normalize, channels_first, format));
+        }
+        return result_tuple(r);
+      },
+      py::arg("data"), py::arg("normalize") = true, py::arg("channels_first") = true,
+      py::arg("format") = "");
+  a.def(
       "save",
       [](const std::string& path, const Tensor& src, int64_t sample_rate, bool channels_first,
          const std::string& format, const std::string& encoding, int64_t bits,

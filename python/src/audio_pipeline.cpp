@@ -10,6 +10,13 @@ namespace {
 void bind_audio_pipeline(py::module_& m, TensorClass&) {
   py::module_ a = m.def_submodule("_audio_pipeline", "C++ runtime for saved audio transforms");
   bind_deploy_pipeline<tc::audio::transforms::Pipeline>(a, "waveform");
+  a.def(
+      "apply_pipeline",
+      [](const std::string& json, const Tensor& waveform) {
+        py::gil_scoped_release nogil;
+        return tc::audio::transforms::apply_pipeline(json, waveform);
+      },
+      py::arg("json"), py::arg("waveform"));
 }
 
 static Registrar r(bind_audio_pipeline);

@@ -1,6 +1,6 @@
 """tensorcore.audio: torchaudio's IO (SoX), sox_effects, functional and transforms."""
 
-from ._io import AudioMetaData, info, load, save  # noqa: F401
+from ._io import AudioMetaData, decode_audio, info, load, save  # noqa: F401
 
 from . import sox_effects  # noqa: F401
 from . import functional  # noqa: F401

@@ -74,6 +74,13 @@ def load(filepath, frame_offset=0, num_frames=-1, normalize=True, channels_first
     )
 
 
+def decode_audio(data, normalize=True, channels_first=True, format=None):
+    """Decodes the encoded bytes of an audio file held in a 1-d uint8 tensor (as
+    tensorcore.vision.io.decode_image does for images); returns (waveform, sample_rate). Traced
+    graphs (tc.jit) can start from a file's bytes through it."""
+    return _audio.decode_audio(data, bool(normalize), bool(channels_first), format or "")
+
+
 def save(
     filepath,
     src,

@@ -256,6 +256,12 @@ class Compose:
         self.transforms = list(transforms)
 
     def __call__(self, x):
+        import tensorcore as tc
+
+        if isinstance(x, tc.Tensor) and tc.jit.is_tracing():
+            # One native node running the saved pipeline (the C++ Pipeline), so a traced graph
+            # handles any waveform length as this pipeline would.
+            return tc._C._audio_pipeline.apply_pipeline(pipeline_json(self.transforms), x)
         for t in self.transforms:
             x = t(x)
         return x
