@@ -80,8 +80,13 @@ def main():
         sources = tc.jit.load(path)(data)
         _, rate = ta.decode_audio(data)
         for k in range(sources.shape[0]):
-            ta.save(os.path.join(out_dir, f"py_s{k}.wav"), sources[k : k + 1], rate,
-                    encoding="PCM_S", bits_per_sample=16)
+            ta.save(
+                os.path.join(out_dir, f"py_s{k}.wav"),
+                sources[k : k + 1],
+                rate,
+                encoding="PCM_S",
+                bits_per_sample=16,
+            )
         print(f"{audio} {sources.shape[0]} sources of {sources.shape[1]} samples")
 
 

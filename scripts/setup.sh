@@ -63,6 +63,13 @@ if ! $PY -c "import tensorboard, google.protobuf, absl, torch_tb_profiler" 2>/de
     echo "note: tensorboard not installed; tensorcore.utils.tensorboard and its tests are unavailable"
 fi
 
+# ONNX export (tc.onnx) writes through the onnx package; its tests run the files in onnxruntime.
+# --no-deps: NumPy stays Debian's (both wheels work with 1.24; protobuf comes from above).
+if ! $PY -c "import onnx, onnxruntime" 2>/dev/null; then
+  $PY -m pip install --quiet --no-deps "onnx==1.17.0" "onnxruntime==1.20.1" ||
+    echo "note: onnx/onnxruntime not installed; tc.onnx.export and its tests are unavailable"
+fi
+
 # Older checkouts built the extension into python/tensorcore and used it through a .pth file.
 site=$($PY -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
 rm -f "$site/tensorcore-dev.pth" python/tensorcore/_C*.so python/tensorcore/libtensorcore*.so

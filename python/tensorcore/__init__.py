@@ -77,6 +77,7 @@ for _sub in (
     "multiprocessing",
     "profiler",
     "jit",
+    "onnx",
 ):
     if _sub in _NEEDS_BINDING and not hasattr(_C, _NEEDS_BINDING[_sub]):
         continue

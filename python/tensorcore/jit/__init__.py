@@ -152,7 +152,9 @@ def trace(
         >>> traced.save("m.tcj")
     """
     if example_kwarg_inputs is not None:
-        raise NotImplementedError("jit.trace: example_kwarg_inputs is not supported; pass inputs positionally")
+        raise NotImplementedError(
+            "jit.trace: example_kwarg_inputs is not supported; pass inputs positionally"
+        )
     if example_inputs is None:
         raise TypeError("jit.trace: example_inputs is required")
     if not isinstance(example_inputs, tuple):
@@ -207,7 +209,9 @@ def script(obj, *args, **kwargs):
 def save(m, f):
     """Writes a traced module to a path (or a binary file object)."""
     if not isinstance(m, TracedModule):
-        raise TypeError(f"jit.save: expected a traced module (tc.jit.trace), got {type(m).__name__}")
+        raise TypeError(
+            f"jit.save: expected a traced module (tc.jit.trace), got {type(m).__name__}"
+        )
     if hasattr(f, "write"):
         f.write(m._c.save_to_bytes())
     else:

@@ -106,10 +106,17 @@ def test_cpp_program_prints_what_python_prints(tmp_path):
     exe = build_example("jit_classify", tmp_path)
     model = tmp_path / "classifier.tcj"
     python_out = run(
-        [sys.executable, os.path.join(ROOT, "examples", "jit_export_classifier.py"), str(model),
-         str(jpg), str(png)]
+        [
+            sys.executable,
+            os.path.join(ROOT, "examples", "jit_export_classifier.py"),
+            str(model),
+            str(jpg),
+            str(png),
+        ]
     )
-    cpp_out = run([str(exe), str(model), str(jpg), str(png)], env=dict(os.environ, LD_LIBRARY_PATH=""))
+    cpp_out = run(
+        [str(exe), str(model), str(jpg), str(png)], env=dict(os.environ, LD_LIBRARY_PATH="")
+    )
     assert "libtensorcore_vision" not in run(["ldd", str(exe)])
     assert python_out.splitlines() == cpp_out.splitlines() and len(cpp_out.splitlines()) == 2
     # A damaged file is a clear error from C++ too, never a crash.
@@ -122,8 +129,23 @@ def write_audio(tmp_path):
     if not shutil.which("sox"):
         pytest.skip("needs the sox command to write test audio")
     speech, mix = tmp_path / "speech.flac", tmp_path / "mix.wav"
-    run(["sox", "-n", "-r", "16000", "-c", "1", str(speech), "synth", "1.2", "sine", "300",
-         "sine", "700"])
+    run(
+        [
+            "sox",
+            "-n",
+            "-r",
+            "16000",
+            "-c",
+            "1",
+            str(speech),
+            "synth",
+            "1.2",
+            "sine",
+            "300",
+            "sine",
+            "700",
+        ]
+    )
     run(["sox", "-n", "-r", "8000", "-c", "1", str(mix), "synth", "0.5", "sine", "440"])
     return speech, mix
 
@@ -148,8 +170,21 @@ def test_traced_audio_models_match_eager(tmp_path):
 def test_cpp_audio_programs_match_python(tmp_path):
     speech, mix = write_audio(tmp_path)
     exe = tmp_path / "jit_audio"
-    run(["g++", "-std=c++20", "-O1", f"-I{ROOT}", os.path.join(ROOT, "examples", "jit_audio.cpp"),
-         "-o", str(exe), f"-L{LIB}", "-ltensorcore", "-ltensorcore_io", f"-Wl,-rpath,{LIB}"])
+    run(
+        [
+            "g++",
+            "-std=c++20",
+            "-O1",
+            f"-I{ROOT}",
+            os.path.join(ROOT, "examples", "jit_audio.cpp"),
+            "-o",
+            str(exe),
+            f"-L{LIB}",
+            "-ltensorcore",
+            "-ltensorcore_io",
+            f"-Wl,-rpath,{LIB}",
+        ]
+    )
     script = os.path.join(ROOT, "examples", "jit_export_audio.py")
     asr = tmp_path / "asr.tcj"
     py = run([sys.executable, script, "asr", str(asr), str(speech)])

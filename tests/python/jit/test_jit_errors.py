@@ -65,7 +65,9 @@ def test_unknown_op_names_the_node(saved, tmp_path):
     rewrite(
         saved,
         p,
-        lambda name, b: b.replace(b"_C._nn.conv2d", b"_C._nn.conv9d") if name.endswith(".json") else b,
+        lambda name, b: (
+            b.replace(b"_C._nn.conv2d", b"_C._nn.conv9d") if name.endswith(".json") else b
+        ),
     )
     with pytest.raises(NotImplementedError, match=r"node 0 \(_C._nn.conv9d\).*no op"):
         tc.jit.load(p)
