@@ -43,6 +43,7 @@ class Pipeline {
 
 // Runs the pipeline described by `json` (tensorcore.audio.pipeline.pipeline_json); parsed
 // pipelines are cached by their text, so a traced graph's pipeline node parses once.
-Tensor apply_pipeline(const std::string& json, const Tensor& waveform, const GeneratorPtr& gen = {});
+Tensor apply_pipeline(const std::string& json, const Tensor& waveform,
+                      const GeneratorPtr& gen = {});
 
 }  // namespace tc::audio::transforms

@@ -7,7 +7,10 @@ Prints the median time of ResNet-50 (batch 1, 224x224) run
   - as a traced graph on the C++ runtime (called from Python; the call releases the GIL),
   - frozen (batch norm folded into the convolutions),
   - torchvision's resnet50 traced with torch.jit.trace (torch 1.13), if installed,
-and the time to load the saved file. Ratios are ours / reference.
+and the time to load the saved file; then RetinaNet end to end (JPEG bytes -> decode -> resize /
+normalize -> model -> post-processing) as one traced graph against torchvision's eager pipeline
+(torchvision.io.decode_jpeg + retinanet_resnet50_fpn in eval mode), same weights and image.
+Ratios are ours / reference.
 """
 
 import argparse
@@ -34,6 +37,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--repeats", type=int, default=15)
+    ap.add_argument("--skip-detection", action="store_true")
     args = ap.parse_args()
     tc.set_num_threads(args.threads)
     tc.manual_seed(0)
@@ -88,6 +92,57 @@ def main():
         print(f"  traced / torch.jit   {best['traced'] / best['torch.jit (frozen)']:.3f}")
         print(f"  frozen / torch.jit   {best['frozen'] / best['torch.jit (frozen)']:.3f}")
     print(f"  load {size_mb:.1f} MB file: {load_s * 1e3:.1f} ms")
+    if torch_run is not None and not args.skip_detection:
+        bench_detection(args)
+
+
+def bench_detection(args):
+    import io
+
+    import numpy as np
+    import torch
+    import torchvision
+    from PIL import Image
+
+    from tensorcore.vision.io import ImageReadMode, decode_image
+    from tensorcore.vision.models import detection
+
+    rng = np.random.default_rng(0)
+    buf = io.BytesIO()
+    Image.fromarray(rng.integers(0, 255, (480, 640, 3), dtype=np.uint8)).save(buf, "JPEG")
+    data = tc.from_numpy(np.frombuffer(buf.getvalue(), dtype=np.uint8).copy())
+    tdata = torch.frombuffer(bytearray(buf.getvalue()), dtype=torch.uint8)
+    tc.manual_seed(0)
+    ours = detection.retinanet_resnet50_fpn(pretrained=False, pretrained_backbone=False).eval()
+    theirs = torchvision.models.detection.retinanet_resnet50_fpn(
+        weights=None, weights_backbone=None
+    ).eval()
+    theirs.load_state_dict({k: torch.from_numpy(v.numpy()) for k, v in ours.state_dict().items()})
+
+    class Pipeline(tc.nn.Module):
+        def __init__(self, model):
+            super().__init__()
+            self.model = model
+
+        def forward(self, data):
+            return self.model([decode_image(data, ImageReadMode.RGB).float() / 255.0])[0]
+
+    traced = tc.jit.trace(Pipeline(ours).eval(), data)
+
+    def torch_pipeline():
+        with torch.no_grad():
+            img = torchvision.io.decode_jpeg(tdata).float() / 255.0
+            return theirs([img])[0]
+
+    times = {"traced": [], "torchvision eager": []}
+    for _ in range(2):
+        times["traced"].append(median_time(lambda: traced(data), max(3, args.repeats // 5)))
+        times["torchvision eager"].append(median_time(torch_pipeline, max(3, args.repeats // 5)))
+    best = {k: min(v) for k, v in times.items()}
+    print(f"RetinaNet ResNet-50 FPN, 480x640 JPEG end to end, {args.threads} threads")
+    for name, t in best.items():
+        print(f"  {name:20s} {t * 1e3:8.1f} ms")
+    print(f"  traced / torchvision {best['traced'] / best['torchvision eager']:.3f}")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,8 @@ static const std::string kLabels = "_ abcdefghijklmnopqrstuvwxyz'";  // 0: CTC b
 static tc::Tensor file_bytes(const char* path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw tc::ValueError(std::string("cannot open ") + path);
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
   return tc::from_vector(bytes, {int64_t(bytes.size())});
 }
 

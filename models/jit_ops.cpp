@@ -47,8 +47,9 @@ const jit::OpRegistrar registrar({
      [](const OpArgs& a) {
        std::optional<std::pair<int64_t, int64_t>> fixed;
        if (a.has(6)) fixed = int_pair(a, 6);
-       auto [batch, sizes] = mv::detection_preprocess(a.tensors(0), doubles(a, 1), doubles(a, 2),
-                                                      doubles(a, 3), a.double_(4), a.int_(5), fixed);
+       auto [batch, sizes] =
+           mv::detection_preprocess(a.tensors(0), doubles(a, 1), doubles(a, 2), doubles(a, 3),
+                                    a.double_(4), a.int_(5), fixed);
        return IValue::tuple({batch, sizes});
      }},
     {"_C._models_vision.image_sizes",

@@ -59,8 +59,8 @@ const jit::OpRegistrar registrar({
      }},
     {"_C._vision.ps_roi_align",
      [](const OpArgs& a) {
-       return IValue(ops::ps_roi_align(a.tensor(0), a.tensor(1), a.double_(2), a.int_(3),
-                                       a.int_(4), a.int_(5)));
+       return IValue(ops::ps_roi_align(a.tensor(0), a.tensor(1), a.double_(2), a.int_(3), a.int_(4),
+                                       a.int_(5)));
      }},
     {"_C._vision.ps_roi_pool",
      [](const OpArgs& a) {

@@ -2,8 +2,6 @@
 // converts once to the requested dtype and layout.
 #include "io/audio/audio_io.h"
 
-#include "tensorcore/ops/copy.h"
-
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -14,6 +12,7 @@
 #include <vector>
 
 #include "io/audio/sox_common.h"
+#include "tensorcore/ops/copy.h"
 
 namespace tc::audio {
 namespace {
@@ -398,8 +397,8 @@ LoadResult decode_audio(const Tensor& data, const LoadOptions& options) {
                 data.defined() ? dtype_name(data.dtype()) : "None",
                 data.defined() ? " of shape " + shape_str(data.sizes()) : std::string());
   Tensor bytes = contiguous(to_device(data, Device()));
-  return load_bytes(std::string_view(static_cast<const char*>(bytes.data_ptr()), size_t(bytes.numel())),
-                    options);
+  return load_bytes(
+      std::string_view(static_cast<const char*>(bytes.data_ptr()), size_t(bytes.numel())), options);
 }
 
 }  // namespace tc::audio

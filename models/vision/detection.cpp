@@ -102,38 +102,38 @@ Tensor decode(const Tensor& rel_codes, Tensor boxes, const DensePostprocessOptio
   Tensor ctr_y = add(col(boxes, 1), mul(num(0.5), heights));
   Tensor dx = div(cols(rel_codes, 0, 4), num(o.weights[0]));
   Tensor dy = div(cols(rel_codes, 1, 4), num(o.weights[1]));
-  Tensor dw = clamp(div(cols(rel_codes, 2, 4), num(o.weights[2])), std::nullopt,
-                    Scalar(o.bbox_xform_clip));
-  Tensor dh = clamp(div(cols(rel_codes, 3, 4), num(o.weights[3])), std::nullopt,
-                    Scalar(o.bbox_xform_clip));
+  Tensor dw =
+      clamp(div(cols(rel_codes, 2, 4), num(o.weights[2])), std::nullopt, Scalar(o.bbox_xform_clip));
+  Tensor dh =
+      clamp(div(cols(rel_codes, 3, 4), num(o.weights[3])), std::nullopt, Scalar(o.bbox_xform_clip));
   Tensor w = unsqueeze(widths, 1), h = unsqueeze(heights, 1);
   Tensor pred_x = add(mul(dx, w), unsqueeze(ctr_x, 1));
   Tensor pred_y = add(mul(dy, h), unsqueeze(ctr_y, 1));
   Tensor half_w = mul(num(0.5), mul(exp(dw), w));
   Tensor half_h = mul(num(0.5), mul(exp(dh), h));
-  return flatten(stack({sub(pred_x, half_w), sub(pred_y, half_h), add(pred_x, half_w),
-                        add(pred_y, half_h)},
-                       2),
-                 1);
+  return flatten(
+      stack({sub(pred_x, half_w), sub(pred_y, half_h), add(pred_x, half_w), add(pred_y, half_h)},
+            2),
+      1);
 }
 
 // clip_boxes_to_image with each row's own image size (h, w).
 Tensor clip_rows(const Tensor& boxes, const Tensor& img, const Tensor& image_sizes) {
-  Tensor sizes = index_select(to_dtype(to_device(image_sizes, boxes.device()), boxes.dtype()), 0, img);
-  Tensor x = minimum(clamp(cols(boxes, 0, 2), Scalar(int64_t(0)), std::nullopt),
-                     slice(sizes, 1, 1, 2));
-  Tensor y = minimum(clamp(cols(boxes, 1, 2), Scalar(int64_t(0)), std::nullopt),
-                     slice(sizes, 1, 0, 1));
+  Tensor sizes =
+      index_select(to_dtype(to_device(image_sizes, boxes.device()), boxes.dtype()), 0, img);
+  Tensor x =
+      minimum(clamp(cols(boxes, 0, 2), Scalar(int64_t(0)), std::nullopt), slice(sizes, 1, 1, 2));
+  Tensor y =
+      minimum(clamp(cols(boxes, 1, 2), Scalar(int64_t(0)), std::nullopt), slice(sizes, 1, 0, 1));
   return reshape(stack({x, y}, 2), {-1, 4});
 }
 
 }  // namespace
 
-std::pair<Tensor, Tensor> detection_preprocess(const TensorList& images,
-                                               const std::vector<double>& mean,
-                                               const std::vector<double>& std,
-                                               const std::vector<double>& min_sizes, double max_size, int64_t size_divisible,
-                                               std::optional<std::pair<int64_t, int64_t>> fixed_size) {
+std::pair<Tensor, Tensor> detection_preprocess(
+    const TensorList& images, const std::vector<double>& mean, const std::vector<double>& std,
+    const std::vector<double>& min_sizes, double max_size, int64_t size_divisible,
+    std::optional<std::pair<int64_t, int64_t>> fixed_size) {
   TC_CHECK(!images.empty(), "GeneralizedRCNNTransform: no images given");
   TC_CHECK(size_divisible > 0, "GeneralizedRCNNTransform: size_divisible must be positive");
   TC_CHECK(min_sizes.size() == 1 || min_sizes.size() == images.size(),
@@ -143,11 +143,14 @@ std::pair<Tensor, Tensor> detection_preprocess(const TensorList& images,
   std::vector<int64_t> sizes;
   for (size_t i = 0; i < images.size(); ++i) {
     Tensor image = images[i];
-    TC_CHECK(image.dim() == 3, "images is expected to be a list of 3d tensors of shape [C, H, W], "
-             "got ", shape_str(image.sizes()), " for images[", i, "]");
+    TC_CHECK(image.dim() == 3,
+             "images is expected to be a list of 3d tensors of shape [C, H, W], "
+             "got ",
+             shape_str(image.sizes()), " for images[", i, "]");
     TC_CHECK_TYPE(is_floating(image.dtype()),
                   "Expected input images to be of floating type (in range [0, 1]), but found "
-                  "type ", dtype_name(image.dtype()), " instead");
+                  "type ",
+                  dtype_name(image.dtype()), " instead");
     TC_CHECK(image.size(0) == int64_t(mean.size()) && mean.size() == std.size(),
              "GeneralizedRCNNTransform: expected images with ", mean.size(),
              " channels (one per image_mean entry), got an image of shape ",
@@ -159,8 +162,8 @@ std::pair<Tensor, Tensor> detection_preprocess(const TensorList& images,
     const double min_size = min_sizes[min_sizes.size() == 1 ? 0 : i];
     auto [h, w] = fixed_size ? std::pair<int64_t, int64_t>{fixed_size->second, fixed_size->first}
                              : resized_size(image.size(1), image.size(2), min_size, max_size);
-    TC_CHECK(std::min(h, w) >= 1, "GeneralizedRCNNTransform: image of size (", image.size(1),
-             ", ", image.size(2), ") would be resized to (", h, ", ", w,
+    TC_CHECK(std::min(h, w) >= 1, "GeneralizedRCNNTransform: image of size (", image.size(1), ", ",
+             image.size(2), ") would be resized to (", h, ", ", w,
              "); it is too small or too elongated for min_size=", min_size,
              ", max_size=", max_size);
     image = select(nn::functional::interpolate_to_size(unsqueeze(image, 0), {h, w}, "bilinear",
@@ -173,7 +176,8 @@ std::pair<Tensor, Tensor> detection_preprocess(const TensorList& images,
   const int64_t channels = resized[0].size(0);
   int64_t max_h = 0, max_w = 0;
   for (const Tensor& img : resized) {
-    TC_CHECK(img.size(0) == channels, "GeneralizedRCNNTransform: images have different channel "
+    TC_CHECK(img.size(0) == channels,
+             "GeneralizedRCNNTransform: images have different channel "
              "counts");
     max_h = std::max(max_h, img.size(1));
     max_w = std::max(max_w, img.size(2));
@@ -194,8 +198,8 @@ std::pair<Tensor, Tensor> detection_preprocess(const TensorList& images,
 Tensor grid_anchors(const TensorList& feature_maps, const Tensor& batch,
                     const TensorList& cell_anchors) {
   TC_CHECK(!feature_maps.empty(), "AnchorGenerator: no feature maps given");
-  TC_CHECK(feature_maps.size() == cell_anchors.size(), "AnchorGenerator: got ",
-           feature_maps.size(), " feature maps but anchors are defined for ", cell_anchors.size(),
+  TC_CHECK(feature_maps.size() == cell_anchors.size(), "AnchorGenerator: got ", feature_maps.size(),
+           " feature maps but anchors are defined for ", cell_anchors.size(),
            " (sizes and aspect_ratios need one entry per feature map)");
   const int64_t image_h = batch.size(-2), image_w = batch.size(-1);
   const DType dtype = feature_maps[0].dtype();
@@ -206,8 +210,10 @@ Tensor grid_anchors(const TensorList& feature_maps, const Tensor& batch,
     const int64_t stride_h = image_h / gh, stride_w = image_w / gw;
     Tensor base = to_device(to_dtype(cell_anchors[i], dtype), device);
     TensorOptions opts = TensorOptions(DType::Int64).device(device);
-    Tensor sx = mul(arange(Scalar(int64_t(0)), Scalar(gw), Scalar(int64_t(1)), opts), num(stride_w));
-    Tensor sy = mul(arange(Scalar(int64_t(0)), Scalar(gh), Scalar(int64_t(1)), opts), num(stride_h));
+    Tensor sx =
+        mul(arange(Scalar(int64_t(0)), Scalar(gw), Scalar(int64_t(1)), opts), num(stride_w));
+    Tensor sy =
+        mul(arange(Scalar(int64_t(0)), Scalar(gh), Scalar(int64_t(1)), opts), num(stride_h));
     sx = reshape(expand(unsqueeze(sx, 0), {gh, gw}), {-1});
     sy = reshape(expand(unsqueeze(sy, 1), {gh, gw}), {-1});
     Tensor shifts = stack({sx, sy, sx, sy}, 1);
@@ -221,9 +227,9 @@ std::vector<Detections> dense_postprocess(const TensorList& cls_logits,
                                           const TensorList& bbox_regression,
                                           const TensorList& anchors, const Tensor& image_sizes,
                                           const DensePostprocessOptions& o) {
-  TC_CHECK(cls_logits.size() == bbox_regression.size(), "postprocess_detections: ",
-           cls_logits.size(), " levels of logits but ", bbox_regression.size(),
-           " of box regression");
+  TC_CHECK(cls_logits.size() == bbox_regression.size(),
+           "postprocess_detections: ", cls_logits.size(), " levels of logits but ",
+           bbox_regression.size(), " of box regression");
   TC_CHECK(anchors.size() == cls_logits.size(), "postprocess_detections: anchors for ",
            anchors.size(), " levels, logits for ", cls_logits.size());
   const int64_t num_images = image_sizes.size(0);
@@ -254,8 +260,9 @@ std::vector<Detections> dense_postprocess(const TensorList& cls_logits,
   int64_t start = 0;
   for (int64_t count : counts_per_image(img, num_images)) {
     const int64_t stop = start + count;
-    Tensor keep = tc::vision::ops::batched_nms(slice(boxes, 0, start, stop), slice(scores, 0, start, stop),
-                              slice(labels, 0, start, stop), o.nms_thresh);
+    Tensor keep =
+        tc::vision::ops::batched_nms(slice(boxes, 0, start, stop), slice(scores, 0, start, stop),
+                                     slice(labels, 0, start, stop), o.nms_thresh);
     keep = add(slice(keep, 0, 0, std::min(o.detections_per_img, keep.size(0))), num(start));
     out.push_back({index_select(boxes, 0, keep), index_select(scores, 0, keep),
                    index_select(labels, 0, keep)});
@@ -267,7 +274,8 @@ std::vector<Detections> dense_postprocess(const TensorList& cls_logits,
 Tensor image_sizes(const TensorList& images) {
   std::vector<int64_t> sizes;
   for (const Tensor& img : images) {
-    TC_CHECK(img.dim() >= 2, "images: expected (C, H, W) tensors, got shape ", shape_str(img.sizes()));
+    TC_CHECK(img.dim() >= 2, "images: expected (C, H, W) tensors, got shape ",
+             shape_str(img.sizes()));
     sizes.push_back(img.size(-2));
     sizes.push_back(img.size(-1));
   }
@@ -292,9 +300,9 @@ std::vector<Detections> retinanet_postprocess(const Tensor& cls_logits,
                                               const DensePostprocessOptions& o) {
   int64_t locations = 0;
   for (const Tensor& f : feature_maps) locations += f.size(2) * f.size(3);
-  TC_CHECK(locations > 0 && cls_logits.size(1) % locations == 0, "retinanet_postprocess: ",
-           cls_logits.size(1), " predictions do not tile the feature maps' ", locations,
-           " locations");
+  TC_CHECK(locations > 0 && cls_logits.size(1) % locations == 0,
+           "retinanet_postprocess: ", cls_logits.size(1),
+           " predictions do not tile the feature maps' ", locations, " locations");
   const int64_t per_location = cls_logits.size(1) / locations;
   Shape level_sizes;
   for (const Tensor& f : feature_maps) level_sizes.push_back(f.size(2) * f.size(3) * per_location);

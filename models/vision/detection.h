@@ -14,18 +14,19 @@
 namespace tc::models::vision {
 
 // Normalizes each (C, H, W) float image, resizes it (bilinear) so its shorter side is min_sizes[i]
-// (one per image, or one for all) unless the longer would exceed max_size (torchvision's float32 scale arithmetic; fixed_size
-// (w, h) overrides), and zero-pads them into one (N, C, H', W') batch with H', W' rounded up to
-// size_divisible. Returns the batch and the resized sizes (N, 2) int64 (h, w).
-std::pair<Tensor, Tensor> detection_preprocess(const TensorList& images,
-                                               const std::vector<double>& mean,
-                                               const std::vector<double>& std,
-                                               const std::vector<double>& min_sizes, double max_size, int64_t size_divisible,
-                                               std::optional<std::pair<int64_t, int64_t>> fixed_size);
+// (one per image, or one for all) unless the longer would exceed max_size (torchvision's float32
+// scale arithmetic; fixed_size (w, h) overrides), and zero-pads them into one (N, C, H', W') batch
+// with H', W' rounded up to size_divisible. Returns the batch and the resized sizes (N, 2) int64
+// (h, w).
+std::pair<Tensor, Tensor> detection_preprocess(
+    const TensorList& images, const std::vector<double>& mean, const std::vector<double>& std,
+    const std::vector<double>& min_sizes, double max_size, int64_t size_divisible,
+    std::optional<std::pair<int64_t, int64_t>> fixed_size);
 
 // (sum over maps of H_i * W_i * A_i, 4) xyxy anchors in (map, y, x, anchor) order: cell_anchors[i]
 // shifted over map i's grid, strided over the padded batch (its last two dims).
-Tensor grid_anchors(const TensorList& feature_maps, const Tensor& batch, const TensorList& cell_anchors);
+Tensor grid_anchors(const TensorList& feature_maps, const Tensor& batch,
+                    const TensorList& cell_anchors);
 
 struct DensePostprocessOptions {
   std::array<double, 4> weights{1.0, 1.0, 1.0, 1.0};  // BoxCoder weights
@@ -50,9 +51,11 @@ std::vector<Detections> dense_postprocess(const TensorList& cls_logits,
 // RetinaNet's eval tail: splits the concatenated head outputs (N, total, K) / (N, total, 4) and
 // anchors (total, 4) into the levels of feature_maps, post-processes, and maps the boxes from
 // the resized image sizes to original_sizes (N, 2).
-std::vector<Detections> retinanet_postprocess(const Tensor& cls_logits, const Tensor& bbox_regression,
-                                              const Tensor& anchors, const TensorList& feature_maps,
-                                              const Tensor& image_sizes, const Tensor& original_sizes,
+std::vector<Detections> retinanet_postprocess(const Tensor& cls_logits,
+                                              const Tensor& bbox_regression, const Tensor& anchors,
+                                              const TensorList& feature_maps,
+                                              const Tensor& image_sizes,
+                                              const Tensor& original_sizes,
                                               const DensePostprocessOptions& opts);
 
 // The (h, w) of each (..., H, W) image as an (N, 2) int64 tensor (a graph value, not constants).
@@ -60,6 +63,7 @@ Tensor image_sizes(const TensorList& images);
 
 // Boxes (K, 4) scaled from an image of size `from` (h, w) to one of size `to`, with torchvision's
 // float32 ratios.
-Tensor resize_boxes(const Tensor& boxes, std::pair<int64_t, int64_t> from, std::pair<int64_t, int64_t> to);
+Tensor resize_boxes(const Tensor& boxes, std::pair<int64_t, int64_t> from,
+                    std::pair<int64_t, int64_t> to);
 
 }  // namespace tc::models::vision

@@ -38,7 +38,8 @@ struct JitTrace {
     if (auto it = constant_of.find(t.impl()); it != constant_of.end())
       return Arg::constant(it->second);
     auto name = param_names.find(t.impl());
-    if (name == param_names.end() && traced_storages.count(static_cast<const void*>(t.storage().get())))
+    if (name == param_names.end() &&
+        traced_storages.count(static_cast<const void*>(t.storage().get())))
       throw TypeError(
           "jit.trace: " + op +
           " received a tensor that views a traced value but was not made by a traceable op "
@@ -47,9 +48,8 @@ struct JitTrace {
     const int64_t index = int64_t(constants.size());
     constant_of[t.impl()] = index;
     constants.push_back(t.detach());
-    graph.constant_names.push_back(name != param_names.end()
-                                       ? name->second
-                                       : "constant." + std::to_string(index));
+    graph.constant_names.push_back(name != param_names.end() ? name->second
+                                                             : "constant." + std::to_string(index));
     return Arg::constant(index);
   }
 
@@ -142,9 +142,9 @@ bool mutates(const std::string& name) {
   if (name.rfind("Tensor.", 0) != 0) return false;  // only Tensor methods work in place
   const std::string n = name.substr(7);
   static const std::unordered_set<std::string> inplace_dunders = {
-      "__setitem__", "__iadd__", "__isub__", "__imul__",    "__itruediv__", "__ifloordiv__",
-      "__imod__",    "__ipow__", "__iand__", "__ior__",     "__ixor__",     "__ilshift__",
-      "__irshift__", "__imatmul__"};
+      "__setitem__",   "__iadd__",    "__isub__",    "__imul__",   "__itruediv__",
+      "__ifloordiv__", "__imod__",    "__ipow__",    "__iand__",   "__ior__",
+      "__ixor__",      "__ilshift__", "__irshift__", "__imatmul__"};
   return inplace_dunders.count(n) || (n.size() > 1 && n.back() == '_' && n.front() != '_');
 }
 
@@ -266,7 +266,8 @@ class Tracer {
     if (is_tensor(x)) return Arg::value(trace_.new_value(x.cast<Tensor>()));
     if (PyTuple_Check(x.ptr()) || PyList_Check(x.ptr())) {
       std::vector<Arg> items;
-      for (py::handle e : py::reinterpret_borrow<py::sequence>(x)) items.push_back(input_pattern(e));
+      for (py::handle e : py::reinterpret_borrow<py::sequence>(x))
+        items.push_back(input_pattern(e));
       return Arg::seq(PyTuple_Check(x.ptr()) ? Arg::Kind::Tuple : Arg::Kind::List,
                       std::move(items));
     }
@@ -278,8 +279,10 @@ class Tracer {
       }
       return a;
     }
-    throw TypeError("jit.trace: example inputs must be tensors or lists/tuples/dicts of tensors, "
-                    "got " + std::string(py::str(x.get_type().attr("__name__"))));
+    throw TypeError(
+        "jit.trace: example inputs must be tensors or lists/tuples/dicts of tensors, "
+        "got " +
+        std::string(py::str(x.get_type().attr("__name__"))));
   }
   JitTrace trace_;
 };
@@ -293,21 +296,19 @@ void bind_jit(py::module_& m, TensorClass&) {
       .def("add_input", &Tracer::add_input, py::arg("x"), py::arg("name") = "")
       .def("finish", &Tracer::finish, py::arg("output"), py::arg("metadata"));
   py::class_<jit::Module>(j, "Module")
-      .def(
-          "forward",
-          [](const jit::Module& mod, const py::args& args) {
-            jit::IValueList inputs;
-            for (py::handle a : args) inputs.push_back(to_ivalue(a));
-            jit::IValue out;
-            {
-              py::gil_scoped_release nogil;  // concurrent requests run in parallel
-              out = mod.forward(inputs);
-            }
-            return from_ivalue(out);
-          })
+      .def("forward",
+           [](const jit::Module& mod, const py::args& args) {
+             jit::IValueList inputs;
+             for (py::handle a : args) inputs.push_back(to_ivalue(a));
+             jit::IValue out;
+             {
+               py::gil_scoped_release nogil;  // concurrent requests run in parallel
+               out = mod.forward(inputs);
+             }
+             return from_ivalue(out);
+           })
       .def("save", [](const jit::Module& mod, const std::string& path) { mod.save(path); })
-      .def("save_to_bytes",
-           [](const jit::Module& mod) { return py::bytes(mod.save_to_bytes()); })
+      .def("save_to_bytes", [](const jit::Module& mod) { return py::bytes(mod.save_to_bytes()); })
       .def("freeze", &jit::Module::freeze)
       .def("to", &jit::Module::to)
       .def_property_readonly("graph", [](const jit::Module& mod) { return mod.graph().str(); })

@@ -46,10 +46,9 @@ void bind_models_vision(py::module_& m, TensorClass&) {
         return detections_list(mv::dense_postprocess(
             cls, bbox, anchors, image_sizes, options(weights, clip, score, nms, topk, detections)));
       },
-      py::arg("cls_logits"), py::arg("bbox_regression"), py::arg("anchors"),
-      py::arg("image_sizes"), py::arg("weights"), py::arg("bbox_xform_clip"),
-      py::arg("score_thresh"), py::arg("nms_thresh"), py::arg("topk_candidates"),
-      py::arg("detections_per_img"));
+      py::arg("cls_logits"), py::arg("bbox_regression"), py::arg("anchors"), py::arg("image_sizes"),
+      py::arg("weights"), py::arg("bbox_xform_clip"), py::arg("score_thresh"),
+      py::arg("nms_thresh"), py::arg("topk_candidates"), py::arg("detections_per_img"));
   v.def(
       "retinanet_postprocess",
       [](const Tensor& cls, const Tensor& bbox, const Tensor& anchors, const TensorList& features,

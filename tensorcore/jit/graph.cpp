@@ -82,8 +82,8 @@ json arg_json(const Arg& a) {
   if (v.is_ellipsis()) return json{{"ellipsis", 1}};
   if (v.is_slice()) {
     const Slice& s = v.to_slice();
-    return json{{"slice", json::array({opt_int_json(s.start), opt_int_json(s.stop),
-                                       opt_int_json(s.step)})}};
+    return json{{"slice",
+                 json::array({opt_int_json(s.start), opt_int_json(s.stop), opt_int_json(s.step)})}};
   }
   throw TypeError(detail::concat("jit: a ", v.kind_name(), " cannot be a graph literal"));
 }
@@ -124,7 +124,8 @@ Arg arg_from(const json& j) {
   if (key == "device") return Arg::lit(Device(val.get<std::string>()));
   if (key == "ellipsis") return Arg::lit(Ellipsis{});
   if (key == "slice")
-    return Arg::lit(Slice{opt_int_from(val.at(0)), opt_int_from(val.at(1)), opt_int_from(val.at(2))});
+    return Arg::lit(
+        Slice{opt_int_from(val.at(0)), opt_int_from(val.at(1)), opt_int_from(val.at(2))});
   throw ValueError("jit: unknown argument kind '" + key + "' in graph");
 }
 
@@ -176,7 +177,8 @@ IValue resolve(const Arg& a, const Frame& f) {
     }
     case Arg::Kind::Dict: {
       IValueDict items;
-      for (size_t i = 0; i < a.items.size(); ++i) items.emplace_back(a.keys[i], resolve(a.items[i], f));
+      for (size_t i = 0; i < a.items.size(); ++i)
+        items.emplace_back(a.keys[i], resolve(a.items[i], f));
       return IValue::dict(std::move(items));
     }
   }
@@ -222,10 +224,11 @@ void check_input(const InputSpec& spec, const IValue& v, size_t i) {
   TC_CHECK_TYPE(v.is_tensor(), "forward: input ", i, name, " must be a Tensor, got ",
                 v.kind_name());
   const Tensor& t = v.to_tensor();
-  TC_CHECK_TYPE(dtype_name(t.dtype()) == spec.dtype, "forward: input ", i, name,
-                " must be a ", spec.dtype, " tensor (as traced), got ", dtype_name(t.dtype()));
+  TC_CHECK_TYPE(dtype_name(t.dtype()) == spec.dtype, "forward: input ", i, name, " must be a ",
+                spec.dtype, " tensor (as traced), got ", dtype_name(t.dtype()));
   TC_CHECK(spec.rank < 0 || t.dim() == spec.rank, "forward: input ", i, name, " must have ",
-           spec.rank, " dimensions (as traced), got ", t.dim(), " (shape ", shape_str(t.sizes()), ")");
+           spec.rank, " dimensions (as traced), got ", t.dim(), " (shape ", shape_str(t.sizes()),
+           ")");
 }
 
 void check_value_refs(const Arg& a, const std::vector<char>& defined, int64_t num_constants,
@@ -241,8 +244,8 @@ void check_value_refs(const Arg& a, const std::vector<char>& defined, int64_t nu
 
 void mark_defined(const Arg& pattern, std::vector<char>& defined, const std::string& where) {
   if (pattern.kind == Arg::Kind::Value) {
-    TC_CHECK(pattern.index >= 0 && size_t(pattern.index) < defined.size(), where,
-             ": value id %", pattern.index, " out of range");
+    TC_CHECK(pattern.index >= 0 && size_t(pattern.index) < defined.size(), where, ": value id %",
+             pattern.index, " out of range");
     defined[pattern.index] = 1;
   }
   for (const Arg& x : pattern.items) mark_defined(x, defined, where);
@@ -335,8 +338,8 @@ Graph Graph::from_json(const json& j) {
 }
 
 void Graph::validate() const {
-  TC_CHECK(input_specs.empty() || input_specs.size() == inputs.size(),
-           "jit: graph has ", inputs.size(), " inputs but ", input_specs.size(), " input specs");
+  TC_CHECK(input_specs.empty() || input_specs.size() == inputs.size(), "jit: graph has ",
+           inputs.size(), " inputs but ", input_specs.size(), " input specs");
   std::vector<char> defined(size_t(num_values), 0);
   const int64_t nconst = int64_t(constant_names.size());
   for (const Arg& a : inputs) mark_defined(a, defined, "graph input");
@@ -344,9 +347,8 @@ void Graph::validate() const {
     const Node& n = nodes[i];
     const std::string where = detail::concat("jit: node ", i, " (", n.op, ")");
     if (!find_op(n.op))
-      throw NotImplementedError(
-          where + ": this runtime has no op '" + n.op +
-          "' (link the library that provides it, or use a newer tensorcore)");
+      throw NotImplementedError(where + ": this runtime has no op '" + n.op +
+                                "' (link the library that provides it, or use a newer tensorcore)");
     for (const Arg& a : n.args) check_value_refs(a, defined, nconst, where);
     mark_defined(n.out, defined, where);
   }
@@ -398,8 +400,8 @@ IValue run_graph(const Graph& g, const std::vector<Tensor>& constants, const IVa
     const Node& n = g.nodes[i];
     const OpFn* fn = find_op(n.op);
     if (!fn)
-      throw NotImplementedError(detail::concat("jit: node ", i, " (", n.op,
-                                               "): this runtime has no such op"));
+      throw NotImplementedError(
+          detail::concat("jit: node ", i, " (", n.op, "): this runtime has no such op"));
     with_context(detail::concat("node ", i, " (", n.op, "): "), [&] {
       IValueList args;
       args.reserve(n.args.size());

@@ -13,10 +13,10 @@ namespace tc::jit {
 struct Arg {
   enum class Kind { Value, Constant, Literal, List, Tuple, Dict };
   Kind kind = Kind::Literal;
-  int64_t index = -1;              // Value: value id; Constant: constant index
-  IValue literal;                  // Literal: a non-container value (None, number, str, ...)
-  std::vector<Arg> items;          // List, Tuple, Dict (values)
-  std::vector<std::string> keys;   // Dict
+  int64_t index = -1;             // Value: value id; Constant: constant index
+  IValue literal;                 // Literal: a non-container value (None, number, str, ...)
+  std::vector<Arg> items;         // List, Tuple, Dict (values)
+  std::vector<std::string> keys;  // Dict
 
   static Arg value(int64_t id);
   static Arg constant(int64_t index);

@@ -36,7 +36,7 @@ IValue IValue::tensors(const std::vector<Tensor>& ts) {
 }
 
 const char* IValue::kind_name() const {
-  static const char* names[] = {"None",  "bool", "int",   "float", "str",   "Tensor",  "dtype",
+  static const char* names[] = {"None",   "bool", "int",   "float", "str",   "Tensor",  "dtype",
                                 "device", "list", "tuple", "dict",  "slice", "Ellipsis"};
   return names[v_.index()];
 }

@@ -79,9 +79,9 @@ class IValue {
 
   // Accessors throw tc::TypeError naming the expected and actual kinds.
   bool to_bool() const;
-  int64_t to_int() const;       // bool or int
-  double to_double() const;     // bool, int or float
-  Scalar to_scalar() const;     // any number, or a one-element tensor
+  int64_t to_int() const;    // bool or int
+  double to_double() const;  // bool, int or float
+  Scalar to_scalar() const;  // any number, or a one-element tensor
   const std::string& to_string() const;
   const Tensor& to_tensor() const;
   DType to_dtype() const;

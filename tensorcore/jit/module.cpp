@@ -83,11 +83,11 @@ class ZipIn {
     zip_int64_t extra = got == zip_int64_t(st.size) ? zip_fread(f, &probe, 1) : 0;
     std::string err = got < 0 || extra < 0 ? zip_file_strerror(f) : "";
     const int closed = zip_fclose(f);
-    TC_CHECK(got == zip_int64_t(st.size) && extra == 0 && closed == 0, what_, ": entry '", name,
-             "' is damaged or was modified (",
-             err.empty() ? (closed ? zip_error_strerror(zip_get_error(archive_)) : "short read")
-                         : err,
-             ")");
+    TC_CHECK(
+        got == zip_int64_t(st.size) && extra == 0 && closed == 0, what_, ": entry '", name,
+        "' is damaged or was modified (",
+        err.empty() ? (closed ? zip_error_strerror(zip_get_error(archive_)) : "short read") : err,
+        ")");
     return out;
   }
 
@@ -119,7 +119,8 @@ std::string zip_bytes(const std::vector<std::pair<std::string, std::string>>& en
   TC_CHECK(zip_close(z) == 0, "jit save: ", zip_strerror(z));
   std::string out;
   zip_stat_t st;
-  TC_CHECK(zip_source_stat(buf, &st) == 0 && zip_source_open(buf) == 0, "jit save: cannot read back");
+  TC_CHECK(zip_source_stat(buf, &st) == 0 && zip_source_open(buf) == 0,
+           "jit save: cannot read back");
   out.resize(size_t(st.size));
   zip_int64_t got = zip_source_read(buf, out.data(), st.size);
   zip_source_close(buf);
@@ -175,10 +176,12 @@ bool is_none(const Arg& a) { return a.kind == Arg::Kind::Literal && a.literal.is
 bool fold_conv_bn(Node& conv, const Node& bn, std::vector<Tensor>& constants,
                   std::vector<std::string>& names) {
   if (bn.args.size() < 8 || !is_const(bn.args[1]) || !is_const(bn.args[2])) return false;
-  if (!(is_const(bn.args[3]) || is_none(bn.args[3])) || !(is_const(bn.args[4]) || is_none(bn.args[4])))
+  if (!(is_const(bn.args[3]) || is_none(bn.args[3])) ||
+      !(is_const(bn.args[4]) || is_none(bn.args[4])))
     return false;
   if (bn.args[5].kind != Arg::Kind::Literal || bn.args[5].literal.to_bool()) return false;
-  if (conv.args.size() < 3 || !is_const(conv.args[1]) || !(is_const(conv.args[2]) || is_none(conv.args[2])))
+  if (conv.args.size() < 3 || !is_const(conv.args[1]) ||
+      !(is_const(conv.args[2]) || is_none(conv.args[2])))
     return false;
   const Tensor& w = constants[conv.args[1].index];
   const Tensor& mean = constants[bn.args[1].index];
@@ -219,7 +222,8 @@ Module::Module(Graph graph, std::vector<Tensor> constants,
   TC_CHECK(graph.constant_names.size() == constants.size(), "jit: the graph names ",
            graph.constant_names.size(), " constants but ", constants.size(), " were given");
   graph.validate();
-  state_ = std::make_shared<State>(State{std::move(graph), std::move(constants), std::move(metadata)});
+  state_ =
+      std::make_shared<State>(State{std::move(graph), std::move(constants), std::move(metadata)});
 }
 
 const Module::State& Module::state() const {
@@ -270,9 +274,9 @@ Module read_module(const ZipIn& zip, std::optional<Device> map_location) {
     throw ValueError("jit.load: the version entry is not a number: '" + version_text + "'");
   }
   if (version > Graph::kFormatVersion)
-    throw NotImplementedError(detail::concat(
-        "jit.load: the file has format version ", version, ", newer than this runtime's ",
-        Graph::kFormatVersion, "; load it with a newer tensorcore"));
+    throw NotImplementedError(detail::concat("jit.load: the file has format version ", version,
+                                             ", newer than this runtime's ", Graph::kFormatVersion,
+                                             "; load it with a newer tensorcore"));
   TC_CHECK(version >= 1, "jit.load: bad format version ", version);
   json graph_json;
   try {
@@ -322,7 +326,8 @@ std::string Module::save_to_bytes() const {
 void Module::save(const std::string& path) const {
   const std::string bytes = save_to_bytes();
   try {
-    serialize::detail::write_file_atomically(path, [&](std::ostream& os) { os.write(bytes.data(), std::streamsize(bytes.size())); });
+    serialize::detail::write_file_atomically(
+        path, [&](std::ostream& os) { os.write(bytes.data(), std::streamsize(bytes.size())); });
   } catch (const serialize::IoError& e) {
     throw ValueError(std::string("jit.save: ") + e.what());
   }
@@ -369,9 +374,9 @@ Module Module::freeze() const {
     Node& n = kept[i];
     const bool conv = n.op == "_C._nn.conv1d" || n.op == "_C._nn.conv2d" || n.op == "_C._nn.conv3d";
     if (conv && i + 1 < kept.size() && kept[i + 1].op == "_C._nn.batch_norm" &&
-        n.out.kind == Arg::Kind::Value && uses[n.out.index] == 1 &&
-        kept[i + 1].args.size() > 0 && kept[i + 1].args[0].kind == Arg::Kind::Value &&
-        kept[i + 1].args[0].index == n.out.index && fold_conv_bn(n, kept[i + 1], constants, names)) {
+        n.out.kind == Arg::Kind::Value && uses[n.out.index] == 1 && kept[i + 1].args.size() > 0 &&
+        kept[i + 1].args[0].kind == Arg::Kind::Value && kept[i + 1].args[0].index == n.out.index &&
+        fold_conv_bn(n, kept[i + 1], constants, names)) {
       fused.push_back(std::move(n));
       ++i;
       continue;

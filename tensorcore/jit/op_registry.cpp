@@ -56,8 +56,8 @@ auto OpArgs::convert(size_t i, const char* what, F&& f) const
   try {
     return f(v);
   } catch (const TypeError& e) {
-    throw TypeError(detail::concat(op_, "(): argument ", i, " must be ", what, " (", e.what(),
-                                   ")"));
+    throw TypeError(
+        detail::concat(op_, "(): argument ", i, " must be ", what, " (", e.what(), ")"));
   }
 }
 

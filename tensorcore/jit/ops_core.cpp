@@ -88,19 +88,19 @@ TensorOptions factory_options(const OpArgs& a, size_t dtype_i, size_t device_i) 
   return o;
 }
 
-#define TC_JIT_UNARY(name)                                                           \
+#define TC_JIT_UNARY(name)                                                             \
   fn_and_method(#name, [](const OpArgs& a) { return IValue(tc::name(a.tensor(0))); }); \
-  register_op("Tensor." #name "_", [](const OpArgs& a) {                             \
-    Tensor t = a.tensor(0);                                                          \
-    return IValue(tc::name##_(t));                                                   \
+  register_op("Tensor." #name "_", [](const OpArgs& a) {                               \
+    Tensor t = a.tensor(0);                                                            \
+    return IValue(tc::name##_(t));                                                     \
   });
-#define TC_JIT_BINARY(name)                                                                  \
-  fn_and_method(#name, [](const OpArgs& a) {                                                 \
-    return IValue(tc::name(a.tensor(0), a.tensor_or_number(1)));                             \
-  });                                                                                        \
-  register_op("Tensor." #name "_", [](const OpArgs& a) {                                     \
-    Tensor t = a.tensor(0);                                                                  \
-    return IValue(tc::name##_(t, a.tensor_or_number(1)));                                    \
+#define TC_JIT_BINARY(name)                                      \
+  fn_and_method(#name, [](const OpArgs& a) {                     \
+    return IValue(tc::name(a.tensor(0), a.tensor_or_number(1))); \
+  });                                                            \
+  register_op("Tensor." #name "_", [](const OpArgs& a) {         \
+    Tensor t = a.tensor(0);                                      \
+    return IValue(tc::name##_(t, a.tensor_or_number(1)));        \
   });
 
 void register_elementwise() {
@@ -131,20 +131,16 @@ void register_elementwise() {
   };
   for (const auto& [name, fn] : operators) {
     Bin f = fn;
-    register_op(std::string("Tensor.__") + name + "__", [f](const OpArgs& a) {
-      return IValue(f(a.tensor(0), a.tensor_or_number(1)));
-    });
-    register_op(std::string("Tensor.__r") + name + "__", [f](const OpArgs& a) {
-      return IValue(f(a.tensor_or_number(1), a.tensor(0)));
-    });
+    register_op(std::string("Tensor.__") + name + "__",
+                [f](const OpArgs& a) { return IValue(f(a.tensor(0), a.tensor_or_number(1))); });
+    register_op(std::string("Tensor.__r") + name + "__",
+                [f](const OpArgs& a) { return IValue(f(a.tensor_or_number(1), a.tensor(0))); });
   }
-  for (const auto& [name, fn] :
-       std::initializer_list<std::pair<const char*, Bin>>{{"eq", &eq}, {"ne", &ne}, {"lt", &lt},
-                                                          {"le", &le}, {"gt", &gt}, {"ge", &ge}}) {
+  for (const auto& [name, fn] : std::initializer_list<std::pair<const char*, Bin>>{
+           {"eq", &eq}, {"ne", &ne}, {"lt", &lt}, {"le", &le}, {"gt", &gt}, {"ge", &ge}}) {
     Bin f = fn;
-    register_op(std::string("Tensor.__") + name + "__", [f](const OpArgs& a) {
-      return IValue(f(a.tensor(0), a.tensor_or_number(1)));
-    });
+    register_op(std::string("Tensor.__") + name + "__",
+                [f](const OpArgs& a) { return IValue(f(a.tensor(0), a.tensor_or_number(1))); });
   }
   using IBin = Tensor& (*)(Tensor&, const Tensor&);
   static const std::pair<const char*, IBin> inplace[] = {
@@ -178,7 +174,8 @@ void register_elementwise() {
     return IValue(sub_(t, a.tensor_or_number(1), alpha(a)));
   });
   for (const char* n : {"mul", "multiply"})
-    fn_and_method(n, [](const OpArgs& a) { return IValue(mul(a.tensor(0), a.tensor_or_number(1))); });
+    fn_and_method(n,
+                  [](const OpArgs& a) { return IValue(mul(a.tensor(0), a.tensor_or_number(1))); });
   register_op("Tensor.mul_", [](const OpArgs& a) {
     Tensor t = a.tensor(0);
     return IValue(mul_(t, a.tensor_or_number(1)));
@@ -240,18 +237,19 @@ void register_shape() {
   });
   register_op("Tensor.reshape",
               [](const OpArgs& a) { return IValue(reshape(a.tensor(0), a.shape(1))); });
-  register_op("_C.reshape", [](const OpArgs& a) { return IValue(reshape(a.tensor(0), a.ints(1))); });
+  register_op("_C.reshape",
+              [](const OpArgs& a) { return IValue(reshape(a.tensor(0), a.ints(1))); });
   register_op("Tensor.expand",
               [](const OpArgs& a) { return IValue(expand(a.tensor(0), a.shape(1))); });
   register_op("Tensor.expand_as",
               [](const OpArgs& a) { return IValue(expand_as(a.tensor(0), a.tensor(1))); });
   register_op("Tensor.permute",
               [](const OpArgs& a) { return IValue(permute(a.tensor(0), a.shape(1))); });
-  register_op("_C.permute", [](const OpArgs& a) { return IValue(permute(a.tensor(0), a.ints(1))); });
+  register_op("_C.permute",
+              [](const OpArgs& a) { return IValue(permute(a.tensor(0), a.ints(1))); });
   for (const char* n : {"transpose", "swapaxes", "swapdims"})
-    fn_and_method(n, [](const OpArgs& a) {
-      return IValue(transpose(a.tensor(0), a.int_(1), a.int_(2)));
-    });
+    fn_and_method(
+        n, [](const OpArgs& a) { return IValue(transpose(a.tensor(0), a.int_(1), a.int_(2))); });
   fn_and_method("t", [](const OpArgs& a) { return IValue(t(a.tensor(0))); });
   fn_and_method("unsqueeze",
                 [](const OpArgs& a) { return IValue(unsqueeze(a.tensor(0), a.int_(1))); });
@@ -263,18 +261,16 @@ void register_shape() {
   fn_and_method("flatten", [](const OpArgs& a) {
     return IValue(flatten(a.tensor(0), a.has(1) ? a.int_(1) : 0, a.has(2) ? a.int_(2) : -1));
   });
-  fn_and_method("select", [](const OpArgs& a) {
-    return IValue(select(a.tensor(0), a.int_(1), a.int_(2)));
-  });
+  fn_and_method("select",
+                [](const OpArgs& a) { return IValue(select(a.tensor(0), a.int_(1), a.int_(2))); });
   fn_and_method("narrow", [](const OpArgs& a) {
     return IValue(narrow(a.tensor(0), a.int_(1), a.int_(2), a.int_(3)));
   });
   register_op("Tensor.contiguous", [](const OpArgs& a) { return IValue(contiguous(a.tensor(0))); });
   fn_and_method("clone", [](const OpArgs& a) { return IValue(clone(a.tensor(0))); });
   register_op("Tensor.detach", [](const OpArgs& a) { return IValue(a.tensor(0).detach()); });
-  register_op("_C.cat", [](const OpArgs& a) {
-    return IValue(cat(a.tensors(0), a.has(1) ? a.int_(1) : 0));
-  });
+  register_op("_C.cat",
+              [](const OpArgs& a) { return IValue(cat(a.tensors(0), a.has(1) ? a.int_(1) : 0)); });
   register_op("_C.concat", *find_op("_C.cat"));
   register_op("_C.stack", [](const OpArgs& a) {
     return IValue(stack(a.tensors(0), a.has(1) ? a.int_(1) : 0));
@@ -297,25 +293,25 @@ void register_shape() {
     for (Tensor& t : out) parts.push_back(t);
     return IValue::tuple(std::move(parts));
   });
-  register_op("Tensor.__getitem__", [](const OpArgs& a) {
-    return IValue(index(a.tensor(0), index_list(a[1])));
-  });
+  register_op("Tensor.__getitem__",
+              [](const OpArgs& a) { return IValue(index(a.tensor(0), index_list(a[1]))); });
   register_op("Tensor.__setitem__", [](const OpArgs& a) {
     Tensor self = a.tensor(0);
-    Tensor value = a[2].is_tensor() ? a.tensor(2)
-                                    : scalar_tensor(a.scalar(2), self.dtype(), self.device());
+    Tensor value =
+        a[2].is_tensor() ? a.tensor(2) : scalar_tensor(a.scalar(2), self.dtype(), self.device());
     index_put_(self, index_list(a[1]), value);
     return IValue();
   });
   register_op("Tensor.to", tensor_to);
-  register_op("Tensor.cpu", [](const OpArgs& a) { return IValue(to_device(a.tensor(0), Device())); });
+  register_op("Tensor.cpu",
+              [](const OpArgs& a) { return IValue(to_device(a.tensor(0), Device())); });
   register_op("Tensor.cuda", [](const OpArgs& a) {
     return IValue(to_device(a.tensor(0), Device(DeviceType::CUDA, a.has(1) ? int(a.int_(1)) : -1)));
   });
   static const std::pair<const char*, DType> casts[] = {
-      {"float", DType::Float32}, {"double", DType::Float64}, {"half", DType::Float16},
-      {"bfloat16", DType::BFloat16}, {"int", DType::Int32}, {"long", DType::Int64},
-      {"short", DType::Int16}, {"char", DType::Int8}, {"byte", DType::UInt8},
+      {"float", DType::Float32},     {"double", DType::Float64}, {"half", DType::Float16},
+      {"bfloat16", DType::BFloat16}, {"int", DType::Int32},      {"long", DType::Int64},
+      {"short", DType::Int16},       {"char", DType::Int8},      {"byte", DType::UInt8},
       {"bool", DType::Bool}};
   for (const auto& [name, dt] : casts) {
     DType d = dt;
@@ -346,7 +342,8 @@ void register_reduce_and_linalg() {
     const bool is_max = std::string(n) == "max";
     fn_and_method(n, [is_max](const OpArgs& a) {
       if (a.has(1) && a[1].is_tensor())
-        return IValue(is_max ? maximum(a.tensor(0), a.tensor(1)) : minimum(a.tensor(0), a.tensor(1)));
+        return IValue(is_max ? maximum(a.tensor(0), a.tensor(1))
+                             : minimum(a.tensor(0), a.tensor(1)));
       if (!a.has(1)) return IValue(is_max ? max(a.tensor(0)) : min(a.tensor(0)));
       const bool keep = a.has(2) && a.bool_(2);
       return pair(is_max ? max(a.tensor(0), a.int_(1), keep) : min(a.tensor(0), a.int_(1), keep));
@@ -367,15 +364,12 @@ void register_reduce_and_linalg() {
     return IValue(addmm(a.tensor(0), a.tensor(1), a.tensor(2), a.has(3) ? a.scalar(3) : Scalar(1),
                         a.has(4) ? a.scalar(4) : Scalar(1)));
   });
-  register_op("_C._nnfused.softmax", [](const OpArgs& a) {
-    return IValue(nnfused::softmax(a.tensor(0), a.int_(1)));
-  });
-  register_op("_C._nnfused.log_softmax", [](const OpArgs& a) {
-    return IValue(nnfused::log_softmax(a.tensor(0), a.int_(1)));
-  });
-  register_op("_C._nnfused.gelu", [](const OpArgs& a) {
-    return IValue(nnfused::gelu(a.tensor(0), a.bool_(1)));
-  });
+  register_op("_C._nnfused.softmax",
+              [](const OpArgs& a) { return IValue(nnfused::softmax(a.tensor(0), a.int_(1))); });
+  register_op("_C._nnfused.log_softmax",
+              [](const OpArgs& a) { return IValue(nnfused::log_softmax(a.tensor(0), a.int_(1))); });
+  register_op("_C._nnfused.gelu",
+              [](const OpArgs& a) { return IValue(nnfused::gelu(a.tensor(0), a.bool_(1))); });
 }
 
 void register_creation() {

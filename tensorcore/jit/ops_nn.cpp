@@ -27,10 +27,10 @@ OpFn conv(Conv c, ConvStr c_str) {
   return [=](const OpArgs& a) {
     const int64_t groups = a.has(6) ? a.int_(6) : 1;
     if (a.has(4) && a[4].is_string())
-      return IValue(c_str(a.tensor(0), a.tensor(1), a.opt_tensor(2), a.ints(3),
-                          a.str(4).c_str(), a.ints(5), groups));
-    return IValue(c(a.tensor(0), a.tensor(1), a.opt_tensor(2), a.ints(3), a.ints(4), a.ints(5),
-                    groups));
+      return IValue(c_str(a.tensor(0), a.tensor(1), a.opt_tensor(2), a.ints(3), a.str(4).c_str(),
+                          a.ints(5), groups));
+    return IValue(
+        c(a.tensor(0), a.tensor(1), a.opt_tensor(2), a.ints(3), a.ints(4), a.ints(5), groups));
   };
 }
 
@@ -67,8 +67,8 @@ const bool registered = [] {
   reg("max_pool1d_with_indices", max_pool(&F::max_pool1d_with_indices, false));
   reg("max_pool2d_with_indices", max_pool(&F::max_pool2d_with_indices, false));
   reg("avg_pool1d", [](const OpArgs& a) {
-    return IValue(F::avg_pool1d(a.tensor(0), a.ints(1), a.opt_ints(2), a.ints(3), a.bool_(4),
-                                a.bool_(5)));
+    return IValue(
+        F::avg_pool1d(a.tensor(0), a.ints(1), a.opt_ints(2), a.ints(3), a.bool_(4), a.bool_(5)));
   });
   reg("avg_pool2d", [](const OpArgs& a) {
     return IValue(F::avg_pool2d(a.tensor(0), a.ints(1), a.opt_ints(2), a.ints(3), a.bool_(4),
@@ -104,8 +104,8 @@ const bool registered = [] {
     std::vector<double> scales;
     if (a.has(4))
       for (const IValue& v : a[4].items()) scales.push_back(v.is_none() ? -1.0 : v.to_double());
-    return IValue(F::interpolate_to_size(a.tensor(0), a.ints(1), a.str(2), a.bool_(3), scales,
-                                         a.bool_(5)));
+    return IValue(
+        F::interpolate_to_size(a.tensor(0), a.ints(1), a.str(2), a.bool_(3), scales, a.bool_(5)));
   });
   reg("_interpolate_like", [](const OpArgs& a) {
     return IValue(F::interpolate_like(a.tensor(0), a.tensor(1), a.str(2), a.bool_(3)));

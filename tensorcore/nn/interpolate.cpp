@@ -323,9 +323,10 @@ namespace tc::nn::functional {
 Tensor interpolate_like(const Tensor& input, const Tensor& ref, const std::string& mode,
                         bool align_corners) {
   const int64_t dims = input.dim() - 2;
-  TC_CHECK(dims >= 1 && ref.dim() >= dims, "interpolate_like: expected a 3-d, 4-d or 5-d input and "
-           "a reference with at least ", dims, " dims, got shapes ", shape_str(input.sizes()),
-           " and ", shape_str(ref.sizes()));
+  TC_CHECK(dims >= 1 && ref.dim() >= dims,
+           "interpolate_like: expected a 3-d, 4-d or 5-d input and "
+           "a reference with at least ",
+           dims, " dims, got shapes ", shape_str(input.sizes()), " and ", shape_str(ref.sizes()));
   IntList size(ref.sizes().end() - dims, ref.sizes().end());
   return interpolate_to_size(input, size, mode, align_corners);
 }

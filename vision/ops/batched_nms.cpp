@@ -9,11 +9,9 @@ Tensor num(int64_t v) { return scalar_tensor(Scalar(v), {}, Device(), /*wrapped=
 
 Tensor nms_upcast(const Tensor& boxes, const Tensor& scores, double thr) {
   if (boxes.dtype() == DType::Float16 || boxes.dtype() == DType::BFloat16)
-    return nms(to_dtype(boxes, DType::Float32), to_dtype(scores, DType::Float32),
-                                thr);
+    return nms(to_dtype(boxes, DType::Float32), to_dtype(scores, DType::Float32), thr);
   return nms(boxes, scores, thr);
 }
-
 
 }  // namespace
 
@@ -26,8 +24,10 @@ Tensor batched_nms(const Tensor& boxes, const Tensor& scores, const Tensor& idxs
     return nms_upcast(add(boxes, unsqueeze(offsets, 1)), scores, iou_threshold);
   }
   Tensor order = argsort(idxs, 0, false, true);
-  Tensor sorted_boxes = index_select(boxes, 0, order), sorted_scores = index_select(scores, 0, order);
-  Tensor counts_t = contiguous(to_device(std::get<2>(unique_consecutive(index_select(idxs, 0, order))), Device()));
+  Tensor sorted_boxes = index_select(boxes, 0, order),
+         sorted_scores = index_select(scores, 0, order);
+  Tensor counts_t = contiguous(
+      to_device(std::get<2>(unique_consecutive(index_select(idxs, 0, order))), Device()));
   TensorList kept;
   int64_t start = 0;
   for (int64_t i = 0; i < counts_t.numel(); ++i) {
@@ -40,6 +40,5 @@ Tensor batched_nms(const Tensor& boxes, const Tensor& scores, const Tensor& idxs
   Tensor keep = sort(index_select(order, 0, cat(kept))).first;
   return index_select(keep, 0, sort(index_select(scores, 0, keep), -1, true).second);
 }
-
 
 }  // namespace tc::vision::ops
