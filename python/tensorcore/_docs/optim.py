@@ -1,0 +1,5 @@
+"""Docstrings of tensorcore.optim (attached at import by tensorcore._docs)."""
+
+TARGET = "tensorcore.optim"
+
+DOCS = {}

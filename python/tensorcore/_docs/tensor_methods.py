@@ -1,0 +1,5 @@
+"""Docstrings of tensorcore.Tensor (attached at import by tensorcore._docs)."""
+
+TARGET = "tensorcore.Tensor"
+
+DOCS = {}

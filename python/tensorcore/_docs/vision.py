@@ -1,0 +1,5 @@
+"""Docstrings of tensorcore.vision.transforms (attached at import by tensorcore._docs)."""
+
+TARGET = "tensorcore.vision.transforms"
+
+DOCS = {}
