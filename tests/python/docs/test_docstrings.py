@@ -117,3 +117,15 @@ def test_public_modules_have_docstrings():
         module = _api.resolve(modname)
         if module is not None:
             assert inspect.getdoc(module), modname
+
+
+def test_out_functions_document_out():
+    """A function declared in _out.OUT_OPS shows out=None in its documented signature."""
+    from tensorcore import _out
+
+    missing = []
+    for name in _out.OUT_OPS:
+        qual = f"tensorcore.{name}"
+        if qual in _docs.ATTACHED and "out" not in (_documented_params(getattr(tc, name).__doc__) or []):
+            missing.append(name)
+    assert not missing, f"documented without out=None although they take out=: {missing}"
