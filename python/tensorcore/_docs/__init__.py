@@ -18,9 +18,14 @@ from . import _api
 
 AREAS = (
     "torch_functions",
+    "torch_math",
+    "torch_creation",
+    "torch_reduce",
+    "torch_shape",
     "tensor_methods",
     "nn_functional",
     "nn_modules",
+    "nn_module_methods",
     "nn_init",
     "optim",
     "autograd",
@@ -40,7 +45,7 @@ DERIVED = {}
 # Qualified names documented by an area file (DOCS).
 ATTACHED = set()
 
-_SIG = re.compile(r"^(?P<name>[\w.]+)\((?P<params>.*)\)\s*(->\s*(?P<ret>.+))?$")
+_SIG = re.compile(r"^(?P<name>[\w.]+)\((?P<params>.*?)\)\s*(->\s*(?P<ret>.+))?$")
 
 
 def add_docstr(obj, doc):
