@@ -22,6 +22,7 @@ AREAS = (
     "torch_creation",
     "torch_reduce",
     "torch_shape",
+    "torch_misc",
     "tensor_methods",
     "nn_functional",
     "nn_modules",
