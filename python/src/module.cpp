@@ -284,7 +284,7 @@ void bind_module(py::module_& m) {
       .def(
           "stride",
           [](const Tensor& t, py::object dim) -> py::object {
-            if (dim.is_none()) return py::cast(t.strides());
+            if (dim.is_none()) return py::tuple(py::cast(t.strides()));  // a tuple, as torch
             return py::int_(t.stride(dim.cast<int64_t>()));
           },
           py::arg("dim") = py::none())

@@ -30,6 +30,10 @@ def test_there_are_examples_to_run():
 def test_example_runs(name, doc):
     parser = doctest.DocTestParser()
     globs = {"tc": tc, "tensorcore": tc, "nn": tc.nn, "F": tc.nn.functional}
+    if hasattr(tc, "vision"):
+        globs["transforms"] = tc.vision.transforms
+    if hasattr(tc, "audio"):
+        globs["ta"] = tc.audio
     test = parser.get_doctest(doc, globs, name, None, 0)
     runner = doctest.DocTestRunner(
         optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, verbose=False
