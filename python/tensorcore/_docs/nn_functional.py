@@ -313,3 +313,22 @@ for _n in (1, 2, 3):
         f"Partial inverse of :func:`max_pool{_n}d`: puts each value back at its argmax position, zeros elsewhere.",
         [_IN, "indices (LongTensor): from ``max_pool(..., return_indices=True)``.", "kernel_size (int or tuple): the pooling window.", "stride (int or tuple, optional): the pooling step.", "padding (int or tuple): the pooling padding.", "output_size (tuple, optional): the exact output size when ambiguous."],
     )
+
+_W = ("w_ih (Tensor): input-hidden weights.", "w_hh (Tensor): hidden-hidden weights.", "b_ih (Tensor, optional): input-hidden bias.", "b_hh (Tensor, optional): hidden-hidden bias.")
+_STEP = "One time step of {what} (the kernel behind :class:`tensorcore.nn.{cls}`; a tensorcore extension)."
+_LAYER = "A whole layer of {what} over a sequence (L, N, H_in), one direction; returns the outputs and final state (a tensorcore extension used by :class:`tensorcore.nn.{cls}`)."
+_PACKED = "Same as ``{base}`` over a packed sequence given by ``data`` and ``batch_sizes``."
+DOCS.update(
+    {
+        "rnn_tanh_cell": doc("rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None) -> Tensor", _STEP.format(what="a tanh RNN", cls="RNNCell"), ["input (Tensor): (N, H_in).", "hx (Tensor): (N, H)."] + list(_W)),
+        "rnn_relu_cell": doc("rnn_relu_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None) -> Tensor", _STEP.format(what="a ReLU RNN", cls="RNNCell"), ["input (Tensor): (N, H_in).", "hx (Tensor): (N, H)."] + list(_W)),
+        "gru_cell": doc("gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None) -> Tensor", _STEP.format(what="a GRU", cls="GRUCell"), ["input (Tensor): (N, H_in).", "hx (Tensor): (N, H)."] + list(_W)),
+        "lstm_cell": doc("lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None) -> (Tensor, Tensor)", _STEP.format(what="an LSTM", cls="LSTMCell"), ["input (Tensor): (N, H_in).", "hx (tuple): (h, c), each (N, H)."] + list(_W)),
+        "rnn_layer": doc("rnn_layer(input, h0, w_ih, w_hh, b_ih=None, b_hh=None, nonlinearity='tanh', reverse=False) -> (Tensor, Tensor)", _LAYER.format(what="an Elman RNN", cls="RNN"), ["input (Tensor): (L, N, H_in).", "h0 (Tensor): (N, H)."] + list(_W) + ["nonlinearity (str): ``'tanh'`` or ``'relu'``.", "reverse (bool): run backward in time."]),
+        "gru_layer": doc("gru_layer(input, h0, w_ih, w_hh, b_ih=None, b_hh=None, reverse=False) -> (Tensor, Tensor)", _LAYER.format(what="a GRU", cls="GRU"), ["input (Tensor): (L, N, H_in).", "h0 (Tensor): (N, H)."] + list(_W) + ["reverse (bool): run backward in time."]),
+        "lstm_layer": doc("lstm_layer(input, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None, reverse=False, w_hr=None) -> (Tensor, Tensor, Tensor)", _LAYER.format(what="an LSTM", cls="LSTM"), ["input (Tensor): (L, N, H_in).", "h0 (Tensor): (N, H).", "c0 (Tensor): (N, H)."] + list(_W) + ["reverse (bool): run backward in time.", "w_hr (Tensor, optional): projection weights (LSTMP)."]),
+        "rnn_layer_packed": doc("rnn_layer_packed(data, batch_sizes, h0, w_ih, w_hh, b_ih=None, b_hh=None, nonlinearity='tanh', reverse=False) -> (Tensor, Tensor)", _PACKED.format(base="rnn_layer"), ["data (Tensor): packed inputs.", "batch_sizes (Tensor): batch size per time step.", "h0 (Tensor): initial state."] + list(_W) + ["nonlinearity (str): ``'tanh'`` or ``'relu'``.", "reverse (bool): run backward in time."]),
+        "gru_layer_packed": doc("gru_layer_packed(data, batch_sizes, h0, w_ih, w_hh, b_ih=None, b_hh=None, reverse=False) -> (Tensor, Tensor)", _PACKED.format(base="gru_layer"), ["data (Tensor): packed inputs.", "batch_sizes (Tensor): batch size per time step.", "h0 (Tensor): initial state."] + list(_W) + ["reverse (bool): run backward in time."]),
+        "lstm_layer_packed": doc("lstm_layer_packed(data, batch_sizes, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None, reverse=False, w_hr=None) -> (Tensor, Tensor, Tensor)", _PACKED.format(base="lstm_layer"), ["data (Tensor): packed inputs.", "batch_sizes (Tensor): batch size per time step.", "h0 (Tensor): initial hidden state.", "c0 (Tensor): initial cell state."] + list(_W) + ["reverse (bool): run backward in time.", "w_hr (Tensor, optional): projection weights."]),
+    }
+)

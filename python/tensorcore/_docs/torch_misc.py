@@ -197,3 +197,62 @@ DOCS = {
     "adaptive_max_pool1d": fn("adaptive_max_pool1d", ["input", "output_size"], "1-D adaptive max pooling, returning ``(output, indices)`` (see :func:`tensorcore.nn.functional.adaptive_max_pool1d`).", [INPUT, "output_size (int): target length."], returns="(Tensor, Tensor)"),
     "max_pool1d_with_indices": fn("max_pool1d_with_indices", ["input", "kernel_size", "stride=None", "padding=0", "dilation=1", "ceil_mode=False"], "1-D max pooling returning ``(output, indices)``.", [INPUT, "kernel_size (int): window.", "stride (int, optional): step.", "padding (int): padding.", "dilation (int): spacing.", "ceil_mode (bool): round up."], returns="(Tensor, Tensor)"),
 }
+
+_AC = "device_type (str): ``'cpu'`` or ``'cuda'``."
+DOCS.update(
+    {
+        "trapz": fn("trapz", ["y", "x=None", "*", "dx=None", "dim=-1"], "Old name of :func:`trapezoid`.", ["y (Tensor): the values.", "x (Tensor, optional): the sample points."], ["dx (float, optional): constant spacing.", "dim (int): the dimension."]),
+        "is_autocast_enabled": fn("is_autocast_enabled", ["device_type=None"], "Whether autocast is active for ``device_type`` (CUDA when omitted).", [_AC], returns="bool"),
+        "set_autocast_enabled": fn("set_autocast_enabled", ["enabled", "value=None"], "Turns autocast on or off for CUDA, or ``set_autocast_enabled(device_type, value)``. Prefer the :class:`autocast` context manager.", ["enabled (bool or str): the state, or the device type.", "value (bool, optional): the state when a device type is given."], returns="None"),
+        "is_autocast_cpu_enabled": fn("is_autocast_cpu_enabled", [], "Whether CPU autocast is active.", returns="bool"),
+        "set_autocast_cpu_enabled": fn("set_autocast_cpu_enabled", ["enabled"], "Turns CPU autocast on or off.", ["enabled (bool): the state."], returns="None"),
+        "get_autocast_dtype": fn("get_autocast_dtype", ["device_type"], "The lower-precision dtype autocast uses on ``device_type``.", [_AC], returns="dtype"),
+        "set_autocast_dtype": fn("set_autocast_dtype", ["device_type", "dtype"], "Sets the lower-precision dtype of autocast on ``device_type``.", [_AC, "dtype (tensorcore.dtype): float16 or bfloat16."], returns="None"),
+        "get_autocast_cpu_dtype": fn("get_autocast_cpu_dtype", [], "The dtype of CPU autocast (bfloat16 by default).", returns="dtype"),
+        "set_autocast_cpu_dtype": fn("set_autocast_cpu_dtype", ["dtype"], "Sets the dtype of CPU autocast.", ["dtype (tensorcore.dtype): bfloat16 or float16."], returns="None"),
+        "get_autocast_gpu_dtype": fn("get_autocast_gpu_dtype", [], "The dtype of CUDA autocast (float16 by default).", returns="dtype"),
+        "set_autocast_gpu_dtype": fn("set_autocast_gpu_dtype", ["dtype"], "Sets the dtype of CUDA autocast.", ["dtype (tensorcore.dtype): float16 or bfloat16."], returns="None"),
+        "is_autocast_cache_enabled": fn("is_autocast_cache_enabled", [], "Whether autocast caches the lower-precision copies of weights within a region.", returns="bool"),
+        "set_autocast_cache_enabled": fn("set_autocast_cache_enabled", ["enabled"], "Turns the autocast weight cache on or off.", ["enabled (bool): the state."], returns="None"),
+        "clear_autocast_cache": fn("clear_autocast_cache", [], "Drops the cached lower-precision weight copies (done when the outermost autocast region exits).", returns="None"),
+        "autocast_increment_nesting": fn("autocast_increment_nesting", [], "Increments the autocast nesting depth and returns it (used by :class:`autocast`).", returns="int"),
+        "autocast_decrement_nesting": fn("autocast_decrement_nesting", [], "Decrements the autocast nesting depth and returns it; at 0 the cache is cleared.", returns="int"),
+        # classes
+        "Tensor": "A multi-dimensional array of one dtype on one device, with autograd support. Create tensors with "
+        ":func:`tensor`, the factories (:func:`zeros`, :func:`arange`, ...) or :func:`from_numpy`; most "
+        "functions of ``tensorcore`` are also methods (``x.sum()`` is ``tc.sum(x)``), and methods ending in "
+        "``_`` modify the tensor in place.\n\nExample:\n    >>> x = tc.tensor([[1.0, 2.0], [3.0, 4.0]])\n    >>> x.shape, x.dtype\n"
+        "    (tensorcore.Size([2, 2]), tensorcore.float32)\n    >>> (x @ x).sum().item()\n    54.0",
+        "dtype": "The data type of a tensor: ``tensorcore.float32``, ``float64``, ``float16``, ``bfloat16``, ``complex64``, "
+        "``complex128``, ``uint8``, ``int8``, ``int16``, ``int32``, ``int64`` and ``bool`` (with torch's aliases such as "
+        "``tensorcore.float`` and ``tensorcore.long``). Attributes ``is_floating_point``, ``is_complex``, ``is_signed`` and ``itemsize``.",
+        "device": "Where a tensor's memory lives: ``tensorcore.device('cpu')`` or ``tensorcore.device('cuda', 0)`` / "
+        "``'cuda:0'``. Attributes ``type`` (``'cpu'``/``'cuda'``) and ``index``.\n\nExample:\n    >>> tc.device('cuda:1').index\n    1",
+        "Size": "The shape of a tensor: a tuple of ints (``x.shape``, ``x.size()``), with :meth:`numel` for the product.\n\n"
+        "Example:\n    >>> tc.Size([2, 3]).numel()\n    6",
+        "Generator": "A random number generator (Philox-based counter state) with ``manual_seed(seed)``, ``seed()``, "
+        "``initial_seed()``, ``get_state()`` and ``set_state(state)``. Pass it as ``generator=`` to sampling functions "
+        "for a stream independent of the default generator.\n\nArgs:\n    device (str or device): where the generator's samples are produced.",
+        "Node": "A node of the autograd graph (the ``grad_fn`` of a tensor): ``name()``, ``next_functions`` (the nodes of its "
+        "inputs), ``register_hook`` and ``register_prehook``, and the saved tensors as ``_saved_*`` attributes.",
+        "TensorcoreError": "Base class of errors raised by the C++ library that have no more specific Python type (a RuntimeError).",
+        "DecodeError": "Raised when an image, audio or video file cannot be decoded (corrupt or unsupported data).",
+    }
+)
+
+for _name, _dtype in (
+    ("FloatTensor", "float32"),
+    ("DoubleTensor", "float64"),
+    ("HalfTensor", "float16"),
+    ("BFloat16Tensor", "bfloat16"),
+    ("ByteTensor", "uint8"),
+    ("CharTensor", "int8"),
+    ("ShortTensor", "int16"),
+    ("IntTensor", "int32"),
+    ("LongTensor", "int64"),
+    ("BoolTensor", "bool"),
+):
+    DOCS[_name] = (
+        f"Legacy tensor type of dtype {_dtype}: ``{_name}(sizes...)`` creates an uninitialized tensor, "
+        f"``{_name}(data)`` converts data, and ``isinstance(x, tensorcore.{_name})`` tests the dtype."
+    )
