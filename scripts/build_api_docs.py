@@ -23,12 +23,26 @@ def _entry(directive, qualname):
     return f".. {directive}:: {qualname}\n"
 
 
+def _identity(obj):
+    """The object behind wrappers (out= wrapper, bound method), so aliases are recognized."""
+    obj = getattr(obj, "__wrapped__", obj) if hasattr(obj, "_tc_out") else obj
+    return id(getattr(obj, "__func__", obj))
+
+
 def write_pages(srcdir):
     import inspect
 
     from tensorcore._docs import _api
 
     pages = []
+    first_name = {}  # object identity -> the qualified name it is documented under
+    # An object reachable under several names is documented under the one its docstring's
+    # signature line names (tc.gt rather than its alias tc.greater), the first one otherwise.
+    for qualname, obj in _api.public_api():
+        doc = _api.own_doc(obj).strip()
+        if doc.split("(", 1)[0] == qualname.rpartition(".")[2]:
+            first_name.setdefault(_identity(obj), qualname)
+    emitted = set()
     by_module = {}
     for qualname, obj in _api.public_api():
         owner, _, name = qualname.rpartition(".")
@@ -49,6 +63,15 @@ def write_pages(srcdir):
             if not _api.is_documented(obj):
                 gaps.append(qual)
                 continue
+            key = _identity(obj)
+            if first_name.setdefault(key, qual) != qual or key in emitted:
+                # The same object under a second name (alias): a pointer, not a second entry.
+                kind = "method" if is_class else "function"
+                role = "meth" if is_class else ("class" if isinstance(obj, type) else "func")
+                lines += [f".. py:{kind}:: {qual}", "   :noindex:", ""]
+                lines += [f"   Alias for :{role}:`{first_name[key]}`.", ""]
+                continue
+            emitted.add(key)
             if is_class:
                 directive = "autoproperty" if isinstance(obj, property) else "automethod"
             elif isinstance(obj, type):
@@ -76,7 +99,7 @@ def build(outdir, builder="html"):
     try:
         shutil.copy(os.path.join(ROOT, "docs", "api", "conf.py"), srcdir)
         write_pages(srcdir)
-        cmd = [sys.executable, "-m", "sphinx", "-b", builder, "-W", "--keep-going", "-q"]
+        cmd = [sys.executable, "-m", "sphinx", "-b", builder, "-W", "--keep-going", "-q", "-j", "auto"]
         cmd += ["-d", os.path.join(outdir, ".doctrees"), srcdir, outdir]
         return subprocess.run(cmd, capture_output=True, text=True)
     finally:

@@ -9,6 +9,12 @@ project = "tensorcore"
 extensions = ["sphinx.ext.autodoc", "sphinx.ext.napoleon"]
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
+# Parameter types stay plain text: as cross-references, "float" would resolve to
+# Tensor.float and Module.float (ambiguous-target warnings).
+napoleon_use_param = False
+napoleon_use_rtype = False
+napoleon_use_keyword = False
+autodoc_typehints = "none"  # signatures as written in the docstrings, without annotations
 autodoc_docstring_signature = True  # the first docstring line is the signature (torch's style)
 autodoc_default_options = {"undoc-members": False}
 html_theme = "alabaster"

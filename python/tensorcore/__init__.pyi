@@ -23,7 +23,16 @@ from . import utils as utils
 from . import vision as vision
 
 class Tensor:
-    ...
+    r"""
+    A multi-dimensional array of one dtype on one device, with autograd support. Create tensors with :func:`tensor`, the factories (:func:`zeros`, :func:`arange`, ...) or :func:`from_numpy`; most functions of ``tensorcore`` are also methods (``x.sum()`` is ``tc.sum(x)``), and methods ending in ``_`` modify the tensor in place.
+
+    Example:
+        >>> x = tc.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> x.shape, x.dtype
+        (tensorcore.Size([2, 2]), tensorcore.float32)
+        >>> (x @ x).sum().item()
+        54.0
+    """
     @property
     def H(self) -> Any:
         r"""
@@ -31,9 +40,15 @@ class Tensor:
         """
     @property
     def T(self) -> Any:
-        ...
+        r"""
+        The tensor with its dimensions reversed (a view); for matrices the transpose.
+        """
     def abs(self) -> Tensor:
-        ...
+        r"""
+        abs() -> Tensor
+
+        Method form of :func:`tensorcore.abs`, with this tensor as ``input``.
+        """
     def abs_(self) -> Tensor:
         r"""
         abs_()
@@ -41,11 +56,23 @@ class Tensor:
         Method form of :func:`tensorcore.abs_`, with this tensor as ``input``.
         """
     def absolute(self) -> Tensor:
-        ...
+        r"""
+        absolute() -> Tensor
+
+        Method form of :func:`tensorcore.absolute`, with this tensor as ``input``.
+        """
     def absolute_(self) -> Tensor:
-        ...
+        r"""
+        absolute_() -> Tensor
+
+        In-place version of :meth:`Tensor.absolute`.
+        """
     def acos(self) -> Tensor:
-        ...
+        r"""
+        acos() -> Tensor
+
+        Method form of :func:`tensorcore.acos`, with this tensor as ``input``.
+        """
     def acos_(self) -> Tensor:
         r"""
         acos_()
@@ -53,7 +80,11 @@ class Tensor:
         Method form of :func:`tensorcore.acos_`, with this tensor as ``input``.
         """
     def acosh(self) -> Tensor:
-        ...
+        r"""
+        acosh() -> Tensor
+
+        Method form of :func:`tensorcore.acosh`, with this tensor as ``input``.
+        """
     def acosh_(self) -> Tensor:
         r"""
         acosh_()
@@ -81,49 +112,141 @@ class Tensor:
         In-place addbmm: writes the result into self.
         """
     def addcdiv(self, input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
-        ...
+        r"""
+        addcdiv(input, tensor1, tensor2, *, value=1) -> Tensor
+
+        :math:`input + value \times tensor1 / tensor2`, element-wise with broadcasting.
+
+        Args:
+            input (Tensor): the input tensor.
+            tensor1 (Tensor): numerator.
+            tensor2 (Tensor): denominator.
+
+        Keyword Args:
+            value (Number): multiplier of the quotient.
+        """
     def addcdiv_(self, *args: Any, **kwargs: Any) -> Any:
-        ...
+        r"""
+        addcdiv_(input, tensor1, tensor2, *, value=1) -> Tensor
+
+        In-place version of :meth:`Tensor.addcdiv`.
+        """
     def addcmul(self, input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
-        ...
+        r"""
+        addcmul(input, tensor1, tensor2, *, value=1) -> Tensor
+
+        :math:`input + value \times tensor1 \times tensor2`, element-wise with broadcasting.
+
+        Args:
+            input (Tensor): the input tensor.
+            tensor1 (Tensor): first factor.
+            tensor2 (Tensor): second factor.
+
+        Keyword Args:
+            value (Number): multiplier of the product.
+        """
     def addcmul_(self, *args: Any, **kwargs: Any) -> Any:
-        ...
+        r"""
+        addcmul_(input, tensor1, tensor2, *, value=1) -> Tensor
+
+        In-place version of :meth:`Tensor.addcmul`.
+        """
     def addmm(self, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-        ...
+        r"""
+        addmm(mat1, mat2, *, beta=1, alpha=1) -> Tensor
+
+        Method form of :func:`tensorcore.addmm`, with this tensor as ``input``.
+        """
     def addmm_(self, *args: Any, **kwargs: Any) -> Any:
         r"""
         In-place addmm: writes the result into self.
         """
     def addmv(self, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-        ...
+        r"""
+        addmv(mat, vec, *, beta=1, alpha=1) -> Tensor
+
+        Method form of :func:`tensorcore.addmv`, with this tensor as ``input``.
+        """
     def addmv_(self, *args: Any, **kwargs: Any) -> Any:
         r"""
         In-place addmv: writes the result into self.
         """
     def addr(self, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-        ...
+        r"""
+        addr(vec1, vec2, *, beta=1, alpha=1) -> Tensor
+
+        Method form of :func:`tensorcore.addr`, with this tensor as ``input``.
+        """
     def addr_(self, *args: Any, **kwargs: Any) -> Any:
         r"""
         In-place addr: writes the result into self.
         """
     def adjoint(self) -> Any:
-        ...
+        r"""
+        adjoint() -> Tensor
+
+        Method form of :func:`tensorcore.adjoint`, with this tensor as ``input``.
+        """
     def all(self, dim: Any = None, keepdim: bool = False) -> Tensor:
-        ...
+        r"""
+        all(dim=None, keepdim=False) -> Tensor
+
+        Method form of :func:`tensorcore.all`, with this tensor as ``input``.
+        """
     def allclose(self, other: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
-        ...
+        r"""
+        allclose(other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool
+
+        Method form of :func:`tensorcore.allclose`, with this tensor as ``input``.
+        """
     def amax(self, dim: Any = (), keepdim: bool = False) -> Tensor:
-        ...
+        r"""
+        amax(dim=(), keepdim=False) -> Tensor
+
+        Method form of :func:`tensorcore.amax`, with this tensor as ``input``.
+        """
     def amin(self, dim: Any = (), keepdim: bool = False) -> Tensor:
-        ...
+        r"""
+        amin(dim=(), keepdim=False) -> Tensor
+
+        Method form of :func:`tensorcore.amin`, with this tensor as ``input``.
+        """
     def aminmax(self, input: Any, *, dim: Any = None, keepdim: Any = False) -> Any:
-        ...
+        r"""
+        aminmax(input, *, dim=None, keepdim=False) -> (Tensor, Tensor)
+
+        The named tuple ``(min, max)`` of the elements over ``dim`` (all elements when omitted).
+
+        Args:
+            input (Tensor): the input tensor.
+
+        Keyword Args:
+            dim (int, optional): the dimension to reduce.
+            keepdim (bool): whether the reduced dimensions are kept with size 1.
+
+        Example:
+            >>> lo, hi = tc.aminmax(tc.tensor([3, 1, 2]))
+            >>> lo, hi
+            (tensor(1), tensor(3))
+        """
     def angle(self) -> Tensor:
-        ...
+        r"""
+        angle() -> Tensor
+
+        Method form of :func:`tensorcore.angle`, with this tensor as ``input``.
+        """
     def any(self, dim: Any = None, keepdim: bool = False) -> Tensor:
-        ...
+        r"""
+        any(dim=None, keepdim=False) -> Tensor
+
+        Method form of :func:`tensorcore.any`, with this tensor as ``input``.
+        """
     def arccos(self) -> Tensor:
-        ...
+        r"""
+        arccos() -> Tensor
+
+        Method form of :func:`tensorcore.arccos`, with this tensor as ``input``.
+        """
     def arccos_(self) -> Tensor:
         r"""
         arccos_()
@@ -131,7 +254,11 @@ class Tensor:
         Method form of :func:`tensorcore.arccos_`, with this tensor as ``input``.
         """
     def arccosh(self) -> Tensor:
-        ...
+        r"""
+        arccosh() -> Tensor
+
+        Method form of :func:`tensorcore.arccosh`, with this tensor as ``input``.
+        """
     def arccosh_(self) -> Tensor:
         r"""
         arccosh_()
@@ -139,7 +266,11 @@ class Tensor:
         Method form of :func:`tensorcore.arccosh_`, with this tensor as ``input``.
         """
     def arcsin(self) -> Tensor:
-        ...
+        r"""
+        arcsin() -> Tensor
+
+        Method form of :func:`tensorcore.arcsin`, with this tensor as ``input``.
+        """
     def arcsin_(self) -> Tensor:
         r"""
         arcsin_()
@@ -147,7 +278,11 @@ class Tensor:
         Method form of :func:`tensorcore.arcsin_`, with this tensor as ``input``.
         """
     def arcsinh(self) -> Tensor:
-        ...
+        r"""
+        arcsinh() -> Tensor
+
+        Method form of :func:`tensorcore.arcsinh`, with this tensor as ``input``.
+        """
     def arcsinh_(self) -> Tensor:
         r"""
         arcsinh_()
@@ -155,11 +290,23 @@ class Tensor:
         Method form of :func:`tensorcore.arcsinh_`, with this tensor as ``input``.
         """
     def arctan(self) -> Tensor:
-        ...
+        r"""
+        arctan() -> Tensor
+
+        Method form of :func:`tensorcore.arctan`, with this tensor as ``input``.
+        """
     def arctan2(self, other: Any) -> Tensor:
-        ...
+        r"""
+        atan2(other) -> Tensor
+
+        Method form of :func:`tensorcore.atan2`, with this tensor as ``input``.
+        """
     def arctan2_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        atan2_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.atan2`.
+        """
     def arctan_(self) -> Tensor:
         r"""
         arctan_()
@@ -167,7 +314,11 @@ class Tensor:
         Method form of :func:`tensorcore.arctan_`, with this tensor as ``input``.
         """
     def arctanh(self) -> Tensor:
-        ...
+        r"""
+        arctanh() -> Tensor
+
+        Method form of :func:`tensorcore.arctanh`, with this tensor as ``input``.
+        """
     def arctanh_(self) -> Tensor:
         r"""
         arctanh_()
@@ -175,17 +326,41 @@ class Tensor:
         Method form of :func:`tensorcore.arctanh_`, with this tensor as ``input``.
         """
     def argmax(self, dim: Any = None, keepdim: bool = False) -> Tensor:
-        ...
+        r"""
+        argmax(dim=None, keepdim=False) -> Tensor
+
+        Method form of :func:`tensorcore.argmax`, with this tensor as ``input``.
+        """
     def argmin(self, dim: Any = None, keepdim: bool = False) -> Tensor:
-        ...
+        r"""
+        argmin(dim=None, keepdim=False) -> Tensor
+
+        Method form of :func:`tensorcore.argmin`, with this tensor as ``input``.
+        """
     def argsort(self, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Tensor:
-        ...
+        r"""
+        argsort(dim=-1, descending=False, *, stable=False) -> Tensor
+
+        Method form of :func:`tensorcore.argsort`, with this tensor as ``input``.
+        """
     def argwhere(self) -> Tensor:
-        ...
+        r"""
+        argwhere() -> Tensor
+
+        Method form of :func:`tensorcore.argwhere`, with this tensor as ``input``.
+        """
     def as_strided(self, size: List[int], stride: List[int], storage_offset: Optional[int] = None) -> Tensor:
-        ...
+        r"""
+        as_strided(size, stride, storage_offset=None) -> Tensor
+
+        Method form of :func:`tensorcore.as_strided`, with this tensor as ``input``.
+        """
     def asin(self) -> Tensor:
-        ...
+        r"""
+        asin() -> Tensor
+
+        Method form of :func:`tensorcore.asin`, with this tensor as ``input``.
+        """
     def asin_(self) -> Tensor:
         r"""
         asin_()
@@ -193,7 +368,11 @@ class Tensor:
         Method form of :func:`tensorcore.asin_`, with this tensor as ``input``.
         """
     def asinh(self) -> Tensor:
-        ...
+        r"""
+        asinh() -> Tensor
+
+        Method form of :func:`tensorcore.asinh`, with this tensor as ``input``.
+        """
     def asinh_(self) -> Tensor:
         r"""
         asinh_()
@@ -201,11 +380,23 @@ class Tensor:
         Method form of :func:`tensorcore.asinh_`, with this tensor as ``input``.
         """
     def atan(self) -> Tensor:
-        ...
+        r"""
+        atan() -> Tensor
+
+        Method form of :func:`tensorcore.atan`, with this tensor as ``input``.
+        """
     def atan2(self, other: Any) -> Tensor:
-        ...
+        r"""
+        atan2(other) -> Tensor
+
+        Method form of :func:`tensorcore.atan2`, with this tensor as ``input``.
+        """
     def atan2_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        atan2_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.atan2`.
+        """
     def atan_(self) -> Tensor:
         r"""
         atan_()
@@ -213,7 +404,11 @@ class Tensor:
         Method form of :func:`tensorcore.atan_`, with this tensor as ``input``.
         """
     def atanh(self) -> Tensor:
-        ...
+        r"""
+        atanh() -> Tensor
+
+        Method form of :func:`tensorcore.atanh`, with this tensor as ``input``.
+        """
     def atanh_(self) -> Tensor:
         r"""
         atanh_()
@@ -221,63 +416,178 @@ class Tensor:
         Method form of :func:`tensorcore.atanh_`, with this tensor as ``input``.
         """
     def backward(self, gradient: Tensor = None, retain_graph: Optional[bool] = None, create_graph: bool = False, inputs: Any = None) -> None:
-        ...
+        r"""
+        backward(gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None
+
+        Computes the gradient of this tensor with respect to the graph leaves and accumulates it in their ``.grad``. A non-scalar tensor needs ``gradient`` (same shape).
+
+        Args:
+            gradient (Tensor, optional): gradient with respect to this tensor.
+            retain_graph (bool, optional): keep the graph for another backward.
+            create_graph (bool): record the backward pass (higher-order derivatives).
+            inputs (sequence of Tensors, optional): accumulate only into these.
+
+        Example:
+            >>> x = tc.tensor([1.0, 2.0], requires_grad=True)
+            >>> (x * x).sum().backward()
+            >>> x.grad
+            tensor([2., 4.])
+        """
     def baddbmm(self, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-        ...
+        r"""
+        baddbmm(batch1, batch2, *, beta=1, alpha=1) -> Tensor
+
+        Method form of :func:`tensorcore.baddbmm`, with this tensor as ``input``.
+        """
     def baddbmm_(self, *args: Any, **kwargs: Any) -> Any:
         r"""
         In-place baddbmm: writes the result into self.
         """
     def bernoulli(self, p: Any = None, *, generator: Any = None) -> Tensor:
-        ...
+        r"""
+        bernoulli(p=None, *, generator=None) -> Tensor
+
+        Method form of :func:`tensorcore.bernoulli`, with this tensor as ``input``.
+        """
     def bernoulli_(self, p: Any = 0.5, *, generator: Any = None) -> Tensor:
-        ...
+        r"""
+        bernoulli_(p=None, *, generator=None) -> Tensor
+
+        In-place version of :meth:`Tensor.bernoulli`.
+        """
     def bfloat16(self) -> Tensor:
-        ...
+        r"""
+        bfloat16() -> Tensor
+
+        ``self`` converted to bfloat16 (``self.to(bfloat16)``); ``self`` itself when it already has that dtype.
+        """
     def bincount(self, weights: Tensor = None, minlength: int = 0) -> Tensor:
-        ...
+        r"""
+        bincount(weights=None, minlength=0) -> Tensor
+
+        Method form of :func:`tensorcore.bincount`, with this tensor as ``input``.
+        """
     def bitwise_and(self, other: Any) -> Tensor:
-        ...
+        r"""
+        bitwise_and(other) -> Tensor
+
+        Method form of :func:`tensorcore.bitwise_and`, with this tensor as ``input``.
+        """
     def bitwise_and_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        bitwise_and_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.bitwise_and`.
+        """
     def bitwise_left_shift(self, other: Any) -> Tensor:
-        ...
+        r"""
+        bitwise_left_shift(other) -> Tensor
+
+        Method form of :func:`tensorcore.bitwise_left_shift`, with this tensor as ``input``.
+        """
     def bitwise_left_shift_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        bitwise_left_shift_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.bitwise_left_shift`.
+        """
     def bitwise_not(self) -> Tensor:
-        ...
+        r"""
+        bitwise_not() -> Tensor
+
+        Method form of :func:`tensorcore.bitwise_not`, with this tensor as ``input``.
+        """
     def bitwise_not_(self) -> Tensor:
-        ...
+        r"""
+        bitwise_not_() -> Tensor
+
+        In-place version of :meth:`Tensor.bitwise_not`.
+        """
     def bitwise_or(self, other: Any) -> Tensor:
-        ...
+        r"""
+        bitwise_or(other) -> Tensor
+
+        Method form of :func:`tensorcore.bitwise_or`, with this tensor as ``input``.
+        """
     def bitwise_or_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        bitwise_or_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.bitwise_or`.
+        """
     def bitwise_right_shift(self, other: Any) -> Tensor:
-        ...
+        r"""
+        bitwise_right_shift(other) -> Tensor
+
+        Method form of :func:`tensorcore.bitwise_right_shift`, with this tensor as ``input``.
+        """
     def bitwise_right_shift_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        bitwise_right_shift_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.bitwise_right_shift`.
+        """
     def bitwise_xor(self, other: Any) -> Tensor:
-        ...
+        r"""
+        bitwise_xor(other) -> Tensor
+
+        Method form of :func:`tensorcore.bitwise_xor`, with this tensor as ``input``.
+        """
     def bitwise_xor_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        bitwise_xor_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.bitwise_xor`.
+        """
     def bmm(self, mat2: Tensor) -> Tensor:
-        ...
+        r"""
+        bmm(mat2) -> Tensor
+
+        Method form of :func:`tensorcore.bmm`, with this tensor as ``input``.
+        """
     def bool(self) -> Tensor:
-        ...
+        r"""
+        bool() -> Tensor
+
+        ``self`` converted to bool (``self.to(bool)``); ``self`` itself when it already has that dtype.
+        """
     def broadcast_shapes(self, *shapes: Any) -> Any:
         r"""
         The shape that tensors of these shapes broadcast to (torch's rules).
         """
     def broadcast_tensors(self, *tensors: Any) -> Any:
-        ...
+        r"""
+        broadcast_tensors(*tensors) -> tuple of Tensors
+
+        Views of the tensors expanded to their common broadcast shape.
+
+        Args:
+            *tensors (Tensor): tensors of broadcastable shapes.
+        """
     def broadcast_to(self, size: List[int]) -> Tensor:
-        ...
+        r"""
+        broadcast_to(size) -> Tensor
+
+        Method form of :func:`tensorcore.broadcast_to`, with this tensor as ``input``.
+        """
     def byte(self) -> Tensor:
-        ...
+        r"""
+        byte() -> Tensor
+
+        ``self`` converted to uint8 (``self.to(uint8)``); ``self`` itself when it already has that dtype.
+        """
     def cdouble(self) -> Tensor:
-        ...
+        r"""
+        cdouble() -> Tensor
+
+        ``self`` converted to complex128 (``self.to(complex128)``); ``self`` itself when it already has that dtype.
+        """
     def ceil(self) -> Tensor:
-        ...
+        r"""
+        ceil() -> Tensor
+
+        Method form of :func:`tensorcore.ceil`, with this tensor as ``input``.
+        """
     def ceil_(self) -> Tensor:
         r"""
         ceil_()
@@ -285,19 +595,60 @@ class Tensor:
         Method form of :func:`tensorcore.ceil_`, with this tensor as ``input``.
         """
     def cfloat(self) -> Tensor:
-        ...
+        r"""
+        cfloat() -> Tensor
+
+        ``self`` converted to complex64 (``self.to(complex64)``); ``self`` itself when it already has that dtype.
+        """
     def char(self) -> Tensor:
-        ...
+        r"""
+        char() -> Tensor
+
+        ``self`` converted to int8 (``self.to(int8)``); ``self`` itself when it already has that dtype.
+        """
     def cholesky(self, input: Any, upper: Any = False) -> Any:
-        ...
+        r"""
+        cholesky(input, upper=False) -> Tensor
+
+        Cholesky factor of symmetric (Hermitian) positive-definite matrices. Prefer :func:`tensorcore.linalg.cholesky` in new code.
+
+        Args:
+            input (Tensor): a matrix or a batch of matrices (..., n, n).
+            upper (bool): return the upper factor U (A = U^H U) instead of L.
+        """
     def cholesky_inverse(self, input: Any, upper: Any = False) -> Any:
-        ...
+        r"""
+        cholesky_inverse(input, upper=False) -> Tensor
+
+        Inverse of a matrix from its Cholesky factor.
+
+        Args:
+            input (Tensor): the factor.
+            upper (bool): the factor is upper triangular.
+        """
     def cholesky_solve(self, input: Any, input2: Any, upper: Any = False) -> Any:
-        ...
+        r"""
+        cholesky_solve(input, input2, upper=False) -> Tensor
+
+        Solves A X = B given B (``input``) and the Cholesky factor of A (``input2``).
+
+        Args:
+            input (Tensor): right-hand side B.
+            input2 (Tensor): the Cholesky factor.
+            upper (bool): the factor is upper triangular.
+        """
     def chunk(self, chunks: int, dim: int = 0) -> Any:
-        ...
+        r"""
+        chunk(chunks, dim=0) -> tuple of Tensors
+
+        Method form of :func:`tensorcore.chunk`, with this tensor as ``input``.
+        """
     def clamp(self, min: Any = None, max: Any = None) -> Tensor:
-        ...
+        r"""
+        clamp(min=None, max=None) -> Tensor
+
+        Method form of :func:`tensorcore.clamp`, with this tensor as ``input``.
+        """
     def clamp_(self, min: Any = None, max: Any = None) -> Tensor:
         r"""
         clamp_()
@@ -305,7 +656,11 @@ class Tensor:
         Method form of :func:`tensorcore.clamp_`, with this tensor as ``input``.
         """
     def clamp_max(self, max: Any) -> Tensor:
-        ...
+        r"""
+        clamp_max(max) -> Tensor
+
+        Method form of :func:`tensorcore.clamp_max`, with this tensor as ``input``.
+        """
     def clamp_max_(self, max: Any) -> Tensor:
         r"""
         clamp_max_()
@@ -313,7 +668,11 @@ class Tensor:
         Method form of :func:`tensorcore.clamp_max_`, with this tensor as ``input``.
         """
     def clamp_min(self, min: Any) -> Tensor:
-        ...
+        r"""
+        clamp_min(min) -> Tensor
+
+        Method form of :func:`tensorcore.clamp_min`, with this tensor as ``input``.
+        """
     def clamp_min_(self, min: Any) -> Tensor:
         r"""
         clamp_min_()
@@ -321,7 +680,11 @@ class Tensor:
         Method form of :func:`tensorcore.clamp_min_`, with this tensor as ``input``.
         """
     def clip(self, min: Any = None, max: Any = None) -> Tensor:
-        ...
+        r"""
+        clip(min=None, max=None) -> Tensor
+
+        Method form of :func:`tensorcore.clip`, with this tensor as ``input``.
+        """
     def clip_(self, min: Any = None, max: Any = None) -> Tensor:
         r"""
         clip_()
@@ -329,17 +692,53 @@ class Tensor:
         Method form of :func:`tensorcore.clip_`, with this tensor as ``input``.
         """
     def clone(self, *, memory_format: Any = None) -> Tensor:
-        ...
+        r"""
+        clone(*, memory_format=None) -> Tensor
+
+        Method form of :func:`tensorcore.clone`, with this tensor as ``input``.
+        """
     def conj(self) -> Tensor:
-        ...
+        r"""
+        conj() -> Tensor
+
+        Method form of :func:`tensorcore.conj`, with this tensor as ``input``.
+        """
     def conj_physical(self, input: Any) -> Any:
-        ...
+        r"""
+        conj_physical() -> Tensor
+
+        Method form of :func:`tensorcore.conj_physical`, with this tensor as ``input``.
+        """
     def conj_physical_(self) -> Any:
-        ...
+        r"""
+        conj_physical_() -> Tensor
+
+        Method form of :func:`tensorcore.conj_physical_`, with this tensor as ``input``.
+        """
     def contiguous(self, memory_format: Any = None) -> Tensor:
-        ...
+        r"""
+        contiguous(memory_format=None) -> Tensor
+
+        ``self`` if already contiguous, else a contiguous copy.
+
+        Args:
+            memory_format (optional): the required layout.
+        """
     def copy_(self, src: Tensor, non_blocking: bool = False) -> Tensor:
-        ...
+        r"""
+        copy_(src, non_blocking=False) -> Tensor
+
+        Copies the elements of ``src`` (broadcast, cast, possibly from another device) into ``self``; returns ``self``.
+
+        Args:
+            src (Tensor): the source.
+            non_blocking (bool): asynchronous copy when possible.
+
+        Example:
+            >>> x = tc.zeros(3)
+            >>> x.copy_(tc.tensor([1, 2, 3]))
+            tensor([1., 2., 3.])
+        """
     def copysign(self, input: Any, other: Any) -> Any:
         r"""
         ``|input|`` with the sign bit of other (negative zero counts as negative).
@@ -351,9 +750,17 @@ class Tensor:
         In-place version of :meth:`Tensor.copysign`.
         """
     def corrcoef(self, input: Any) -> Any:
-        ...
+        r"""
+        corrcoef() -> Tensor
+
+        Method form of :func:`tensorcore.corrcoef`, with this tensor as ``input``.
+        """
     def cos(self) -> Tensor:
-        ...
+        r"""
+        cos() -> Tensor
+
+        Method form of :func:`tensorcore.cos`, with this tensor as ``input``.
+        """
     def cos_(self) -> Tensor:
         r"""
         cos_()
@@ -361,7 +768,11 @@ class Tensor:
         Method form of :func:`tensorcore.cos_`, with this tensor as ``input``.
         """
     def cosh(self) -> Tensor:
-        ...
+        r"""
+        cosh() -> Tensor
+
+        Method form of :func:`tensorcore.cosh`, with this tensor as ``input``.
+        """
     def cosh_(self) -> Tensor:
         r"""
         cosh_()
@@ -369,9 +780,17 @@ class Tensor:
         Method form of :func:`tensorcore.cosh_`, with this tensor as ``input``.
         """
     def count_nonzero(self, dim: Any = None) -> Tensor:
-        ...
+        r"""
+        count_nonzero(dim=None) -> Tensor
+
+        Method form of :func:`tensorcore.count_nonzero`, with this tensor as ``input``.
+        """
     def cov(self, input: Any, *, correction: Any = 1, fweights: Any = None, aweights: Any = None) -> Any:
-        ...
+        r"""
+        cov(*, correction=1, fweights=None, aweights=None) -> Tensor
+
+        Method form of :func:`tensorcore.cov`, with this tensor as ``input``.
+        """
     def cpu(self) -> Tensor:
         r"""
         cpu()
@@ -389,24 +808,61 @@ class Tensor:
         Method form of :func:`tensorcore.cuda`, with this tensor as ``input``.
         """
     def cummax(self, dim: int) -> Any:
-        ...
+        r"""
+        cummax(dim) -> (Tensor, LongTensor)
+
+        Method form of :func:`tensorcore.cummax`, with this tensor as ``input``.
+        """
     def cummin(self, dim: int) -> Any:
-        ...
+        r"""
+        cummin(dim) -> (Tensor, LongTensor)
+
+        Method form of :func:`tensorcore.cummin`, with this tensor as ``input``.
+        """
     def cumprod(self, dim: int, *, dtype: Any = None) -> Tensor:
-        ...
+        r"""
+        cumprod(dim, *, dtype=None) -> Tensor
+
+        Method form of :func:`tensorcore.cumprod`, with this tensor as ``input``.
+        """
     def cumprod_(self, *args: Any, **kwargs: Any) -> Any:
-        ...
+        r"""
+        cumprod_(dim, *, dtype=None) -> Tensor
+
+        In-place version of :meth:`Tensor.cumprod`.
+        """
     def cumsum(self, dim: int, *, dtype: Any = None) -> Tensor:
-        ...
+        r"""
+        cumsum(dim, *, dtype=None) -> Tensor
+
+        Method form of :func:`tensorcore.cumsum`, with this tensor as ``input``.
+        """
     def cumsum_(self, *args: Any, **kwargs: Any) -> Any:
-        ...
+        r"""
+        cumsum_(dim, *, dtype=None) -> Tensor
+
+        In-place version of :meth:`Tensor.cumsum`.
+        """
     @property
     def data(self) -> Any:
-        ...
+        r"""
+        The tensor's data as a tensor detached from autograd (shares memory); assigning to it replaces the data in place.
+        """
     def data_ptr(self) -> int:
-        ...
+        r"""
+        data_ptr() -> int
+
+        Address of the first element.
+        """
     def deg2rad(self, input: Any) -> Any:
-        ...
+        r"""
+        deg2rad(input) -> Tensor
+
+        Each element converted from degrees to radians.
+
+        Args:
+            input (Tensor): the input tensor.
+        """
     def deg2rad_(self, *args: Any, **kwargs: Any) -> Any:
         r"""
         deg2rad_()
@@ -414,7 +870,14 @@ class Tensor:
         Method form of :func:`tensorcore.deg2rad_`, with this tensor as ``input``.
         """
     def det(self, input: Any) -> Any:
-        ...
+        r"""
+        det(input) -> Tensor
+
+        Determinant of square matrices. Prefer :func:`tensorcore.linalg.det` in new code.
+
+        Args:
+            input (Tensor): a matrix or a batch of matrices (..., n, n).
+        """
     def detach(self) -> Tensor:
         r"""
         detach()
@@ -429,58 +892,154 @@ class Tensor:
         """
     @property
     def device(self) -> Any:
-        ...
+        r"""
+        The :class:`tensorcore.device` holding the data (``cpu`` or ``cuda:N``).
+        """
     def diag(self, diagonal: int = 0) -> Tensor:
-        ...
+        r"""
+        diag(diagonal=0) -> Tensor
+
+        Method form of :func:`tensorcore.diag`, with this tensor as ``input``.
+        """
     def diag_embed(self, input: Any, offset: Any = 0, dim1: Any = -2, dim2: Any = -1) -> Any:
         r"""
         The last dim of input becomes the diagonal (at offset) of new dims dim1, dim2.
         """
     def diagflat(self, input: Any, offset: Any = 0) -> Any:
-        ...
+        r"""
+        diagflat(input, offset=0) -> Tensor
+
+        The 2-D matrix with the flattened ``input`` on diagonal ``offset``.
+
+        Args:
+            input (Tensor): the input tensor.
+            offset (int): the diagonal.
+        """
     def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
-        ...
+        r"""
+        diagonal(offset=0, dim1=0, dim2=1) -> Tensor
+
+        Method form of :func:`tensorcore.diagonal`, with this tensor as ``input``.
+        """
     def diff(self, input: Any, n: Any = 1, dim: Any = -1, prepend: Any = None, append: Any = None) -> Any:
         r"""
         n-th forward difference along dim, with optional values prepended/appended first.
         """
     def digamma(self) -> Tensor:
-        ...
+        r"""
+        digamma() -> Tensor
+
+        Method form of :func:`tensorcore.digamma`, with this tensor as ``input``.
+        """
     def digamma_(self) -> Tensor:
-        ...
+        r"""
+        digamma_() -> Tensor
+
+        In-place version of :meth:`Tensor.digamma`.
+        """
     def dim(self) -> int:
-        ...
+        r"""
+        dim() -> int
+
+        Number of dimensions (same as :attr:`ndim`).
+        """
     def dist(self, input: Any, other: Any, p: Any = 2) -> Any:
-        ...
+        r"""
+        dist(other, p=2) -> Tensor
+
+        Method form of :func:`tensorcore.dist`, with this tensor as ``input``.
+        """
     def div(self, other: Any, *, rounding_mode: Optional[str] = None) -> Tensor:
-        ...
+        r"""
+        div(other, *, rounding_mode=None) -> Tensor
+
+        Method form of :func:`tensorcore.div`, with this tensor as ``input``.
+        """
     def div_(self, other: Any, *, rounding_mode: Optional[str] = None) -> Tensor:
-        ...
+        r"""
+        div_(other, *, rounding_mode=None) -> Tensor
+
+        In-place version of :meth:`Tensor.div`.
+        """
     def divide(self, other: Any, *, rounding_mode: Optional[str] = None) -> Tensor:
-        ...
+        r"""
+        divide(other, *, rounding_mode=None) -> Tensor
+
+        Method form of :func:`tensorcore.divide`, with this tensor as ``input``.
+        """
     def divide_(self, other: Any, *, rounding_mode: Optional[str] = None) -> Tensor:
-        ...
+        r"""
+        div_(other, *, rounding_mode=None) -> Tensor
+
+        In-place version of :meth:`Tensor.div`.
+        """
     def dot(self, tensor: Tensor) -> Tensor:
-        ...
+        r"""
+        dot(tensor) -> Tensor
+
+        Method form of :func:`tensorcore.dot`, with this tensor as ``input``.
+        """
     def double(self) -> Tensor:
-        ...
+        r"""
+        double() -> Tensor
+
+        ``self`` converted to float64 (``self.to(float64)``); ``self`` itself when it already has that dtype.
+        """
     def dsplit(self, input: Any, indices_or_sections: Any = None, *, sections: Any = None, indices: Any = None) -> Any:
-        ...
+        r"""
+        dsplit(input, indices_or_sections) -> tuple of Tensors
+
+        ``tensor_split`` along dim 2 of an input with at least 3 dimensions.
+
+        Args:
+            input (Tensor): the input tensor.
+            indices_or_sections (int or list of ints): parts or split points.
+        """
     @property
     def dtype(self) -> Any:
-        ...
+        r"""
+        The data type of the elements (a :class:`tensorcore.dtype` such as ``tensorcore.float32``).
+        """
     def eig(self, *args: Any, **kwargs: Any) -> Any:
-        ...
+        r"""
+        eig(input, eigenvectors=False) -> (Tensor, Tensor)
+
+        Eigenvalues (and eigenvectors) of a real square matrix, torch 1.8 style. Deprecated: use :func:`tensorcore.linalg.eig`.
+
+        Args:
+            input (Tensor): a matrix or a batch of matrices (..., n, n).
+            eigenvectors (bool): also compute eigenvectors.
+        """
     def element_size(self) -> int:
-        ...
+        r"""
+        element_size() -> int
+
+        Bytes per element.
+        """
     def eq(self, other: Any) -> Tensor:
-        ...
+        r"""
+        eq(other) -> Tensor
+
+        Method form of :func:`tensorcore.eq`, with this tensor as ``input``.
+        """
     def eq_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        eq_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.eq`.
+        """
     def equal(self, other: Tensor) -> bool:
-        ...
+        r"""
+        equal(other) -> bool
+
+        Method form of :func:`tensorcore.equal`, with this tensor as ``input``.
+        """
     def erf(self) -> Tensor:
-        ...
+        r"""
+        erf() -> Tensor
+
+        Method form of :func:`tensorcore.erf`, with this tensor as ``input``.
+        """
     def erf_(self) -> Tensor:
         r"""
         erf_()
@@ -488,7 +1047,11 @@ class Tensor:
         Method form of :func:`tensorcore.erf_`, with this tensor as ``input``.
         """
     def erfc(self) -> Tensor:
-        ...
+        r"""
+        erfc() -> Tensor
+
+        Method form of :func:`tensorcore.erfc`, with this tensor as ``input``.
+        """
     def erfc_(self) -> Tensor:
         r"""
         erfc_()
@@ -496,13 +1059,29 @@ class Tensor:
         Method form of :func:`tensorcore.erfc_`, with this tensor as ``input``.
         """
     def erfinv(self) -> Tensor:
-        ...
+        r"""
+        erfinv() -> Tensor
+
+        Method form of :func:`tensorcore.erfinv`, with this tensor as ``input``.
+        """
     def erfinv_(self) -> Tensor:
-        ...
+        r"""
+        erfinv_() -> Tensor
+
+        In-place version of :meth:`Tensor.erfinv`.
+        """
     def exp(self) -> Tensor:
-        ...
+        r"""
+        exp() -> Tensor
+
+        Method form of :func:`tensorcore.exp`, with this tensor as ``input``.
+        """
     def exp2(self) -> Tensor:
-        ...
+        r"""
+        exp2() -> Tensor
+
+        Method form of :func:`tensorcore.exp2`, with this tensor as ``input``.
+        """
     def exp2_(self) -> Tensor:
         r"""
         exp2_()
@@ -517,14 +1096,37 @@ class Tensor:
         """
     @overload
     def expand(self, *args) -> Tensor:
-        ...
+        r"""
+        expand(*sizes) -> Tensor
+
+        A view with size-1 dimensions repeated to ``sizes`` without copying (stride 0); -1 keeps a dimension, and new leading dimensions may be added.
+
+        Args:
+            *sizes (int): the target shape.
+
+        Example:
+            >>> tc.tensor([[1], [2]]).expand(2, 3)
+            tensor([[1, 1, 1],
+                    [2, 2, 2]])
+        """
     @overload
     def expand(self, size: List[int], *, implicit: bool = False) -> Tensor:
         ...
     def expand_as(self, other: Tensor) -> Tensor:
-        ...
+        r"""
+        expand_as(other) -> Tensor
+
+        ``self.expand(other.shape)``.
+
+        Args:
+            other (Tensor): the tensor whose shape is used.
+        """
     def expm1(self) -> Tensor:
-        ...
+        r"""
+        expm1() -> Tensor
+
+        Method form of :func:`tensorcore.expm1`, with this tensor as ``input``.
+        """
     def expm1_(self) -> Tensor:
         r"""
         expm1_()
@@ -532,7 +1134,17 @@ class Tensor:
         Method form of :func:`tensorcore.expm1_`, with this tensor as ``input``.
         """
     def exponential_(self, lambd: float = 1.0, *, generator: Any = None) -> Tensor:
-        ...
+        r"""
+        exponential_(lambd=1.0, *, generator=None) -> Tensor
+
+        Fills in place with samples from the exponential distribution of rate ``lambd``.
+
+        Args:
+            lambd (float): the rate.
+
+        Keyword Args:
+            generator (Generator, optional): the random source.
+        """
     def fill_(self, value: Any) -> Tensor:
         r"""
         fill_()
@@ -540,9 +1152,21 @@ class Tensor:
         Method form of :func:`tensorcore.fill_`, with this tensor as ``input``.
         """
     def fill_diagonal_(self, fill_value: Any, wrap: Any = False) -> Any:
-        ...
+        r"""
+        fill_diagonal_(fill_value, wrap=False) -> Tensor
+
+        Writes ``fill_value`` on the main diagonal in place (all dimensions equal, or a tall matrix).
+
+        Args:
+            fill_value (Number): the value.
+            wrap (bool): for tall matrices, restart the diagonal every N+1 rows.
+        """
     def fix(self) -> Tensor:
-        ...
+        r"""
+        fix() -> Tensor
+
+        Method form of :func:`tensorcore.fix`, with this tensor as ``input``.
+        """
     def fix_(self) -> Tensor:
         r"""
         fix_()
@@ -550,19 +1174,39 @@ class Tensor:
         Method form of :func:`tensorcore.fix_`, with this tensor as ``input``.
         """
     def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
-        ...
+        r"""
+        flatten(start_dim=0, end_dim=-1) -> Tensor
+
+        Method form of :func:`tensorcore.flatten`, with this tensor as ``input``.
+        """
     @overload
     def flip(self, *args) -> Tensor:
-        ...
+        r"""
+        flip(dims) -> Tensor
+
+        Method form of :func:`tensorcore.flip`, with this tensor as ``input``.
+        """
     @overload
     def flip(self, dims: Any) -> Tensor:
         ...
     def fliplr(self) -> Tensor:
-        ...
+        r"""
+        fliplr() -> Tensor
+
+        Method form of :func:`tensorcore.fliplr`, with this tensor as ``input``.
+        """
     def flipud(self) -> Tensor:
-        ...
+        r"""
+        flipud() -> Tensor
+
+        Method form of :func:`tensorcore.flipud`, with this tensor as ``input``.
+        """
     def float(self) -> Tensor:
-        ...
+        r"""
+        float() -> Tensor
+
+        ``self`` converted to float32 (``self.to(float32)``); ``self`` itself when it already has that dtype.
+        """
     def float_power(self, input: Any, exponent: Any) -> Any:
         r"""
         pow computed in float64 (complex128 for complex operands).
@@ -574,7 +1218,11 @@ class Tensor:
         In-place version of :meth:`Tensor.float_power`.
         """
     def floor(self) -> Tensor:
-        ...
+        r"""
+        floor() -> Tensor
+
+        Method form of :func:`tensorcore.floor`, with this tensor as ``input``.
+        """
     def floor_(self) -> Tensor:
         r"""
         floor_()
@@ -582,23 +1230,59 @@ class Tensor:
         Method form of :func:`tensorcore.floor_`, with this tensor as ``input``.
         """
     def floor_divide(self, other: Any) -> Tensor:
-        ...
+        r"""
+        floor_divide(other) -> Tensor
+
+        Method form of :func:`tensorcore.floor_divide`, with this tensor as ``input``.
+        """
     def floor_divide_(self, *args: Any, **kwargs: Any) -> Any:
-        ...
+        r"""
+        floor_divide_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.floor_divide`.
+        """
     def fmax(self, other: Any) -> Tensor:
-        ...
+        r"""
+        fmax(other) -> Tensor
+
+        Method form of :func:`tensorcore.fmax`, with this tensor as ``input``.
+        """
     def fmax_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        fmax_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.fmax`.
+        """
     def fmin(self, other: Any) -> Tensor:
-        ...
+        r"""
+        fmin(other) -> Tensor
+
+        Method form of :func:`tensorcore.fmin`, with this tensor as ``input``.
+        """
     def fmin_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        fmin_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.fmin`.
+        """
     def fmod(self, other: Any) -> Tensor:
-        ...
+        r"""
+        fmod(other) -> Tensor
+
+        Method form of :func:`tensorcore.fmod`, with this tensor as ``input``.
+        """
     def fmod_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        fmod_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.fmod`.
+        """
     def frac(self) -> Tensor:
-        ...
+        r"""
+        frac() -> Tensor
+
+        Method form of :func:`tensorcore.frac`, with this tensor as ``input``.
+        """
     def frac_(self) -> Tensor:
         r"""
         frac_()
@@ -606,47 +1290,134 @@ class Tensor:
         Method form of :func:`tensorcore.frac_`, with this tensor as ``input``.
         """
     def gather(self, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
-        ...
+        r"""
+        gather(dim, index, *, sparse_grad=False) -> Tensor
+
+        Method form of :func:`tensorcore.gather`, with this tensor as ``input``.
+        """
     def gcd(self, input: Any, other: Any) -> Any:
-        ...
+        r"""
+        gcd(other) -> Tensor
+
+        Method form of :func:`tensorcore.gcd`, with this tensor as ``input``.
+        """
     def ge(self, other: Any) -> Tensor:
-        ...
+        r"""
+        ge(other) -> Tensor
+
+        Method form of :func:`tensorcore.ge`, with this tensor as ``input``.
+        """
     def ge_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        ge_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.ge`.
+        """
     def geqrf(self, input: Any) -> Any:
-        ...
+        r"""
+        geqrf(input) -> (Tensor, Tensor)
+
+        LAPACK's geqrf: QR as Householder reflectors and their scalars ``(a, tau)``.
+
+        Args:
+            input (Tensor): a matrix or a batch of matrices (..., n, n).
+        """
     def ger(self, vec2: Tensor) -> Tensor:
-        ...
+        r"""
+        ger(vec2) -> Tensor
+
+        Method form of :func:`tensorcore.ger`, with this tensor as ``input``.
+        """
     def get_device(self) -> Any:
-        ...
+        r"""
+        get_device() -> int
+
+        The CUDA device index, or -1 for a CPU tensor.
+        """
     @property
     def grad(self) -> Any:
-        ...
+        r"""
+        The gradient accumulated by :meth:`backward` (None until then); a tensor of the same shape.
+        """
     @property
     def grad_fn(self) -> Any:
-        ...
+        r"""
+        The autograd node that produced this tensor (None for leaves and for tensors created without recording).
+        """
     def greater(self, other: Any) -> Tensor:
-        ...
+        r"""
+        gt(other) -> Tensor
+
+        Method form of :func:`tensorcore.gt`, with this tensor as ``input``.
+        """
     def greater_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        gt_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.gt`.
+        """
     def greater_equal(self, other: Any) -> Tensor:
-        ...
+        r"""
+        ge(other) -> Tensor
+
+        Method form of :func:`tensorcore.ge`, with this tensor as ``input``.
+        """
     def greater_equal_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        ge_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.ge`.
+        """
     def gt(self, other: Any) -> Tensor:
-        ...
+        r"""
+        gt(other) -> Tensor
+
+        Method form of :func:`tensorcore.gt`, with this tensor as ``input``.
+        """
     def gt_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        gt_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.gt`.
+        """
     def half(self) -> Tensor:
-        ...
+        r"""
+        half() -> Tensor
+
+        ``self`` converted to float16 (``self.to(float16)``); ``self`` itself when it already has that dtype.
+        """
     def heaviside(self, input: Any, values: Any) -> Any:
-        ...
+        r"""
+        heaviside(input, other) -> Tensor
+
+        Heaviside step: 0 where ``input`` < 0, 1 where > 0 and ``other`` where it is 0.
+
+        Args:
+            input (Tensor): the first operand.
+            other (Tensor or Number): the second operand; broadcasts with ``input``.
+        """
     def heaviside_(self, *args: Any, **kwargs: Any) -> Any:
-        ...
+        r"""
+        heaviside_(input, other) -> Tensor
+
+        In-place version of :meth:`Tensor.heaviside`.
+        """
     def histc(self, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:
-        ...
+        r"""
+        histc(bins=100, min=0, max=0) -> Tensor
+
+        Method form of :func:`tensorcore.histc`, with this tensor as ``input``.
+        """
     def hsplit(self, input: Any, indices_or_sections: Any = None, *, sections: Any = None, indices: Any = None) -> Any:
-        ...
+        r"""
+        hsplit(input, indices_or_sections) -> tuple of Tensors
+
+        ``tensor_split`` along dim 1 (dim 0 for 1-D input).
+
+        Args:
+            input (Tensor): the input tensor.
+            indices_or_sections (int or list of ints): parts or split points.
+        """
     def hypot(self, other: Any) -> Tensor:
         r"""
         hypot(other) -> Tensor
@@ -661,21 +1432,51 @@ class Tensor:
         """
     @property
     def imag(self) -> Any:
-        ...
+        r"""
+        The imaginary part of a complex tensor, as a view.
+        """
     def index_add(self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
-        ...
+        r"""
+        index_add(dim, index, source, *, alpha=1) -> Tensor
+
+        Method form of :func:`tensorcore.index_add`, with this tensor as ``input``.
+        """
     def index_add_(self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
-        ...
+        r"""
+        index_add_(dim, index, source, *, alpha=1) -> Tensor
+
+        In-place version of :meth:`Tensor.index_add`.
+        """
     def index_copy(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
-        ...
+        r"""
+        index_copy(dim, index, source) -> Tensor
+
+        Method form of :func:`tensorcore.index_copy`, with this tensor as ``input``.
+        """
     def index_copy_(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
-        ...
+        r"""
+        index_copy_(dim, index, source) -> Tensor
+
+        In-place version of :meth:`Tensor.index_copy`.
+        """
     def index_fill(self, dim: int, index: Tensor, value: Any) -> Tensor:
-        ...
+        r"""
+        index_fill(dim, index, value) -> Tensor
+
+        Method form of :func:`tensorcore.index_fill`, with this tensor as ``input``.
+        """
     def index_fill_(self, dim: int, index: Tensor, value: Any) -> Tensor:
-        ...
+        r"""
+        index_fill_(dim, index, value) -> Tensor
+
+        In-place version of :meth:`Tensor.index_fill`.
+        """
     def index_put(self, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:
-        ...
+        r"""
+        index_put(indices, values, accumulate=False) -> Tensor
+
+        Method form of :func:`tensorcore.index_put`, with this tensor as ``input``.
+        """
     def index_put_(self, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:
         r"""
         index_put_()
@@ -683,99 +1484,287 @@ class Tensor:
         Method form of :func:`tensorcore.index_put_`, with this tensor as ``input``.
         """
     def index_select(self, dim: int, index: Tensor) -> Tensor:
-        ...
+        r"""
+        index_select(dim, index) -> Tensor
+
+        Method form of :func:`tensorcore.index_select`, with this tensor as ``input``.
+        """
     def inner(self, other: Tensor) -> Tensor:
-        ...
+        r"""
+        inner(other) -> Tensor
+
+        Method form of :func:`tensorcore.inner`, with this tensor as ``input``.
+        """
     def int(self) -> Tensor:
-        ...
+        r"""
+        int() -> Tensor
+
+        ``self`` converted to int32 (``self.to(int32)``); ``self`` itself when it already has that dtype.
+        """
     def inverse(self, input: Any) -> Any:
-        ...
+        r"""
+        inverse(input) -> Tensor
+
+        Inverse of square matrices. Prefer :func:`tensorcore.linalg.inv` in new code.
+
+        Args:
+            input (Tensor): a matrix or a batch of matrices (..., n, n).
+
+        Example:
+            >>> tc.inverse(tc.tensor([[2.0, 0.0], [0.0, 4.0]]))
+            tensor([[0.5000, 0.0000],
+                    [0.0000, 0.2500]])
+        """
     def is_complex(self) -> bool:
-        ...
+        r"""
+        is_complex() -> bool
+
+        Method form of :func:`tensorcore.is_complex`, with this tensor as ``input``.
+        """
     def is_conj(self, input: Any) -> Any:
         r"""
         tensorcore has no lazy conjugate bit: conj() results are materialized.
         """
     def is_contiguous(self, memory_format: Any = None) -> bool:
-        ...
+        r"""
+        is_contiguous(memory_format=None) -> bool
+
+        Whether the elements are laid out densely in row-major order (or in ``memory_format``).
+
+        Args:
+            memory_format (optional): e.g. ``tensorcore.channels_last``.
+        """
     @property
     def is_cpu(self) -> Any:
-        ...
+        r"""
+        True when the tensor lives in host memory.
+        """
     @property
     def is_cuda(self) -> Any:
-        ...
+        r"""
+        True when the tensor lives on a CUDA device.
+        """
     def is_floating_point(self) -> bool:
-        ...
+        r"""
+        is_floating_point() -> bool
+
+        Method form of :func:`tensorcore.is_floating_point`, with this tensor as ``input``.
+        """
     @property
     def is_leaf(self) -> Any:
-        ...
+        r"""
+        True for tensors not produced by a recorded operation (user-created tensors and ones with ``requires_grad=False``); only leaves get ``.grad`` by default.
+        """
     def is_neg(self, input: Any) -> Any:
-        ...
+        r"""
+        is_neg() -> bool
+
+        Method form of :func:`tensorcore.is_neg`, with this tensor as ``input``.
+        """
     def is_nonzero(self, input: Any) -> Any:
-        ...
+        r"""
+        is_nonzero(input) -> bool
+
+        The truth value of a one-element tensor (errors for other sizes).
+
+        Args:
+            input (Tensor): the input tensor.
+        """
     def is_pinned(self) -> bool:
-        ...
+        r"""
+        is_pinned() -> bool
+
+        Whether the storage is page-locked host memory.
+        """
     def is_same_size(self, other: Any) -> Any:
-        ...
+        r"""
+        is_same_size(other) -> bool
+
+        Whether ``other`` has the same shape.
+
+        Args:
+            other (Tensor): the tensor to compare.
+        """
     def is_shared(self) -> Any:
-        ...
+        r"""
+        is_shared() -> bool
+
+        Whether the storage is in shared memory (see :meth:`share_memory_`).
+        """
     def is_signed(self, input: Any) -> Any:
-        ...
+        r"""
+        is_signed(input) -> bool
+
+        True when ``input``'s dtype is signed (everything except uint8 and bool).
+
+        Args:
+            input (Tensor): the input tensor.
+        """
     def isclose(self, other: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
-        ...
+        r"""
+        isclose(other, rtol=1e-05, atol=1e-08, equal_nan=False) -> Tensor
+
+        Method form of :func:`tensorcore.isclose`, with this tensor as ``input``.
+        """
     def isfinite(self) -> Tensor:
-        ...
+        r"""
+        isfinite() -> Tensor
+
+        Method form of :func:`tensorcore.isfinite`, with this tensor as ``input``.
+        """
     def isinf(self) -> Tensor:
-        ...
+        r"""
+        isinf() -> Tensor
+
+        Method form of :func:`tensorcore.isinf`, with this tensor as ``input``.
+        """
     def isnan(self) -> Tensor:
-        ...
+        r"""
+        isnan() -> Tensor
+
+        Method form of :func:`tensorcore.isnan`, with this tensor as ``input``.
+        """
     def isneginf(self) -> Tensor:
-        ...
+        r"""
+        isneginf() -> Tensor
+
+        Method form of :func:`tensorcore.isneginf`, with this tensor as ``input``.
+        """
     def isposinf(self) -> Tensor:
-        ...
+        r"""
+        isposinf() -> Tensor
+
+        Method form of :func:`tensorcore.isposinf`, with this tensor as ``input``.
+        """
     def isreal(self) -> Tensor:
-        ...
+        r"""
+        isreal() -> Tensor
+
+        Method form of :func:`tensorcore.isreal`, with this tensor as ``input``.
+        """
     def istft(self, n_fft: int, hop_length: Any = None, win_length: Any = None, window: Tensor = None, center: bool = True, normalized: bool = False, onesided: Optional[bool] = None, length: Any = None, return_complex: bool = False) -> Tensor:
-        ...
+        r"""
+        istft(n_fft, hop_length=None, win_length=None, window=None, center=True, normalized=False, onesided=None, length=None, return_complex=False) -> Tensor
+
+        Method form of :func:`tensorcore.istft`, with this tensor as ``input``.
+        """
     def item(self) -> Any:
-        ...
+        r"""
+        item() -> number
+
+        The value of a one-element tensor as a Python number.
+
+        Example:
+            >>> tc.tensor([2.5]).item()
+            2.5
+        """
     @property
     def itemsize(self) -> Any:
-        ...
+        r"""
+        Bytes per element (same as :meth:`element_size`).
+        """
     def kron(self, other: Tensor) -> Tensor:
-        ...
+        r"""
+        kron(other) -> Tensor
+
+        Method form of :func:`tensorcore.kron`, with this tensor as ``input``.
+        """
     def kthvalue(self, k: int, dim: int = -1, keepdim: bool = False) -> Any:
-        ...
+        r"""
+        kthvalue(k, dim=-1, keepdim=False) -> (Tensor, LongTensor)
+
+        Method form of :func:`tensorcore.kthvalue`, with this tensor as ``input``.
+        """
     def lcm(self, input: Any, other: Any) -> Any:
-        ...
+        r"""
+        lcm(other) -> Tensor
+
+        Method form of :func:`tensorcore.lcm`, with this tensor as ``input``.
+        """
     def ldexp(self, input: Any, other: Any) -> Any:
-        ...
+        r"""
+        ldexp(other) -> Tensor
+
+        Method form of :func:`tensorcore.ldexp`, with this tensor as ``input``.
+        """
     def ldexp_(self, other: Any) -> Any:
-        ...
+        r"""
+        ldexp_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.ldexp`.
+        """
     def le(self, other: Any) -> Tensor:
-        ...
+        r"""
+        le(other) -> Tensor
+
+        Method form of :func:`tensorcore.le`, with this tensor as ``input``.
+        """
     def le_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        le_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.le`.
+        """
     def lerp(self, end: Tensor, weight: Any) -> Tensor:
-        ...
+        r"""
+        lerp(end, weight) -> Tensor
+
+        Method form of :func:`tensorcore.lerp`, with this tensor as ``input``.
+        """
     def lerp_(self, end: Tensor, weight: Any) -> Tensor:
-        ...
+        r"""
+        lerp_(end, weight) -> Tensor
+
+        In-place version of :meth:`Tensor.lerp`.
+        """
     def less(self, other: Any) -> Tensor:
-        ...
+        r"""
+        lt(other) -> Tensor
+
+        Method form of :func:`tensorcore.lt`, with this tensor as ``input``.
+        """
     def less_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        lt_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.lt`.
+        """
     def less_equal(self, other: Any) -> Tensor:
-        ...
+        r"""
+        le(other) -> Tensor
+
+        Method form of :func:`tensorcore.le`, with this tensor as ``input``.
+        """
     def less_equal_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        le_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.le`.
+        """
     def lgamma(self) -> Tensor:
-        ...
+        r"""
+        lgamma() -> Tensor
+
+        Method form of :func:`tensorcore.lgamma`, with this tensor as ``input``.
+        """
     def lgamma_(self) -> Tensor:
-        ...
+        r"""
+        lgamma_() -> Tensor
+
+        In-place version of :meth:`Tensor.lgamma`.
+        """
     def log(self) -> Tensor:
-        ...
+        r"""
+        log() -> Tensor
+
+        Method form of :func:`tensorcore.log`, with this tensor as ``input``.
+        """
     def log10(self) -> Tensor:
-        ...
+        r"""
+        log10() -> Tensor
+
+        Method form of :func:`tensorcore.log10`, with this tensor as ``input``.
+        """
     def log10_(self) -> Tensor:
         r"""
         log10_()
@@ -783,7 +1772,11 @@ class Tensor:
         Method form of :func:`tensorcore.log10_`, with this tensor as ``input``.
         """
     def log1p(self) -> Tensor:
-        ...
+        r"""
+        log1p() -> Tensor
+
+        Method form of :func:`tensorcore.log1p`, with this tensor as ``input``.
+        """
     def log1p_(self) -> Tensor:
         r"""
         log1p_()
@@ -791,7 +1784,11 @@ class Tensor:
         Method form of :func:`tensorcore.log1p_`, with this tensor as ``input``.
         """
     def log2(self) -> Tensor:
-        ...
+        r"""
+        log2() -> Tensor
+
+        Method form of :func:`tensorcore.log2`, with this tensor as ``input``.
+        """
     def log2_(self) -> Tensor:
         r"""
         log2_()
@@ -805,7 +1802,11 @@ class Tensor:
         Method form of :func:`tensorcore.log_`, with this tensor as ``input``.
         """
     def log_softmax(self, dim: Any, dtype: Any = None) -> Any:
-        ...
+        r"""
+        log_softmax(dim, dtype=None) -> Tensor
+
+        Method form of :func:`tensorcore.log_softmax`, with this tensor as ``input``.
+        """
     def logaddexp(self, input: Any, other: Any) -> Any:
         r"""
         log(exp(a) + exp(b)).
@@ -815,25 +1816,68 @@ class Tensor:
         log2(2^a + 2^b).
         """
     def logcumsumexp(self, dim: int) -> Tensor:
-        ...
+        r"""
+        logcumsumexp(dim) -> Tensor
+
+        Method form of :func:`tensorcore.logcumsumexp`, with this tensor as ``input``.
+        """
     def logdet(self, input: Any) -> Any:
-        ...
+        r"""
+        logdet(input) -> Tensor
+
+        Log-determinant of square matrices (NaN for a negative determinant).
+
+        Args:
+            input (Tensor): a matrix or a batch of matrices (..., n, n).
+        """
     def logical_and(self, other: Any) -> Tensor:
-        ...
+        r"""
+        logical_and(other) -> Tensor
+
+        Method form of :func:`tensorcore.logical_and`, with this tensor as ``input``.
+        """
     def logical_and_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        logical_and_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.logical_and`.
+        """
     def logical_not(self) -> Tensor:
-        ...
+        r"""
+        logical_not() -> Tensor
+
+        Method form of :func:`tensorcore.logical_not`, with this tensor as ``input``.
+        """
     def logical_not_(self) -> Tensor:
-        ...
+        r"""
+        logical_not_() -> Tensor
+
+        In-place version of :meth:`Tensor.logical_not`.
+        """
     def logical_or(self, other: Any) -> Tensor:
-        ...
+        r"""
+        logical_or(other) -> Tensor
+
+        Method form of :func:`tensorcore.logical_or`, with this tensor as ``input``.
+        """
     def logical_or_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        logical_or_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.logical_or`.
+        """
     def logical_xor(self, other: Any) -> Tensor:
-        ...
+        r"""
+        logical_xor(other) -> Tensor
+
+        Method form of :func:`tensorcore.logical_xor`, with this tensor as ``input``.
+        """
     def logical_xor_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        logical_xor_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.logical_xor`.
+        """
     def logit(self, input: Any, eps: Any = None) -> Any:
         r"""
         log(p / (1 - p)); with eps, p is first clamped to [eps, 1 - eps].
@@ -845,19 +1889,61 @@ class Tensor:
         Method form of :func:`tensorcore.logit_`, with this tensor as ``input``.
         """
     def logsumexp(self, dim: Any, keepdim: bool = False) -> Tensor:
-        ...
+        r"""
+        logsumexp(dim, keepdim=False) -> Tensor
+
+        Method form of :func:`tensorcore.logsumexp`, with this tensor as ``input``.
+        """
     def long(self) -> Tensor:
-        ...
+        r"""
+        long() -> Tensor
+
+        ``self`` converted to int64 (``self.to(int64)``); ``self`` itself when it already has that dtype.
+        """
     def lstsq(self, *args: Any, **kwargs: Any) -> Any:
-        ...
+        r"""
+        lstsq(input, A) -> (Tensor, Tensor)
+
+        Least-squares solution of A X = B (torch 1.8's argument order, B first). Deprecated: use :func:`tensorcore.linalg.lstsq`.
+
+        Args:
+            input (Tensor): B.
+            A (Tensor): the matrix.
+        """
     def lt(self, other: Any) -> Tensor:
-        ...
+        r"""
+        lt(other) -> Tensor
+
+        Method form of :func:`tensorcore.lt`, with this tensor as ``input``.
+        """
     def lt_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        lt_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.lt`.
+        """
     def lu(self, A: Any, pivot: Any = True, get_infos: Any = False) -> Any:
-        ...
+        r"""
+        lu(A, pivot=True, get_infos=False) -> tuple of Tensors
+
+        LU factorization with partial pivoting, as ``(LU, pivots)`` (and infos). Prefer :func:`tensorcore.linalg.lu_factor` in new code.
+
+        Args:
+            A (Tensor): matrices.
+            pivot (bool): must be True on the CPU.
+            get_infos (bool): also return per-matrix error codes.
+        """
     def lu_solve(self, input: Any, LU_data: Any, LU_pivots: Any) -> Any:
-        ...
+        r"""
+        lu_solve(input, LU_data, LU_pivots) -> Tensor
+
+        Solves A X = B from the LU factorization of A (from :func:`lu`).
+
+        Args:
+            input (Tensor): B.
+            LU_data (Tensor): the packed factors.
+            LU_pivots (Tensor): the pivots.
+        """
     @property
     def mH(self) -> Any:
         r"""
@@ -865,69 +1951,189 @@ class Tensor:
         """
     @property
     def mT(self) -> Any:
-        ...
+        r"""
+        The transpose of the last two dimensions (a view) of a batch of matrices.
+        """
     def masked_fill(self, mask: Tensor, value: Any) -> Tensor:
-        ...
+        r"""
+        masked_fill(mask, value) -> Tensor
+
+        Method form of :func:`tensorcore.masked_fill`, with this tensor as ``input``.
+        """
     def masked_fill_(self, mask: Tensor, value: Any) -> Tensor:
-        ...
+        r"""
+        masked_fill_(mask, value) -> Tensor
+
+        In-place version of :meth:`Tensor.masked_fill`.
+        """
     def masked_scatter(self, mask: Tensor, source: Tensor) -> Tensor:
-        ...
+        r"""
+        masked_scatter(mask, source) -> Tensor
+
+        Method form of :func:`tensorcore.masked_scatter`, with this tensor as ``input``.
+        """
     def masked_select(self, mask: Tensor) -> Tensor:
-        ...
+        r"""
+        masked_select(mask) -> Tensor
+
+        Method form of :func:`tensorcore.masked_select`, with this tensor as ``input``.
+        """
     def matmul(self, other: Tensor) -> Tensor:
-        ...
+        r"""
+        matmul(other) -> Tensor
+
+        Method form of :func:`tensorcore.matmul`, with this tensor as ``input``.
+        """
     def matrix_exp(self, input: Any) -> Any:
-        ...
+        r"""
+        matrix_exp(input) -> Tensor
+
+        Matrix exponential of square matrices.
+
+        Args:
+            input (Tensor): a matrix or a batch of matrices (..., n, n).
+        """
     def matrix_power(self, input: Any, n: Any) -> Any:
-        ...
+        r"""
+        matrix_power(input, n) -> Tensor
+
+        The ``n``-th power of square matrices (negative ``n`` uses the inverse).
+
+        Args:
+            input (Tensor): a matrix or a batch of matrices (..., n, n).
+            n (int): the exponent.
+        """
     @overload
     def max(self, dim: Any = None, keepdim: bool = False) -> Any:
-        ...
+        r"""
+        max(dim=None, keepdim=False) -> Tensor or (Tensor, LongTensor)
+
+        Method form of :func:`tensorcore.max`, with this tensor as ``input``.
+        """
     @overload
     def max(self, other: Tensor) -> Any:
         ...
     def maximum(self, other: Any) -> Tensor:
-        ...
+        r"""
+        maximum(other) -> Tensor
+
+        Method form of :func:`tensorcore.maximum`, with this tensor as ``input``.
+        """
     def maximum_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        maximum_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.maximum`.
+        """
     def mean(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
-        ...
+        r"""
+        mean(dim=None, keepdim=False, *, dtype=None) -> Tensor
+
+        Method form of :func:`tensorcore.mean`, with this tensor as ``input``.
+        """
     def median(self, dim: Any = None, keepdim: bool = False) -> Any:
-        ...
+        r"""
+        median(dim=None, keepdim=False) -> Tensor or (Tensor, LongTensor)
+
+        Method form of :func:`tensorcore.median`, with this tensor as ``input``.
+        """
     @overload
     def min(self, dim: Any = None, keepdim: bool = False) -> Any:
-        ...
+        r"""
+        min(dim=None, keepdim=False) -> Tensor or (Tensor, LongTensor)
+
+        Method form of :func:`tensorcore.min`, with this tensor as ``input``.
+        """
     @overload
     def min(self, other: Tensor) -> Any:
         ...
     def minimum(self, other: Any) -> Tensor:
-        ...
+        r"""
+        minimum(other) -> Tensor
+
+        Method form of :func:`tensorcore.minimum`, with this tensor as ``input``.
+        """
     def minimum_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        minimum_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.minimum`.
+        """
     def mm(self, mat2: Tensor) -> Tensor:
-        ...
+        r"""
+        mm(mat2) -> Tensor
+
+        Method form of :func:`tensorcore.mm`, with this tensor as ``input``.
+        """
     def mode(self, dim: int = -1, keepdim: bool = False) -> Any:
-        ...
+        r"""
+        mode(dim=-1, keepdim=False) -> (Tensor, LongTensor)
+
+        Method form of :func:`tensorcore.mode`, with this tensor as ``input``.
+        """
     def moveaxis(self, source: Any, destination: Any) -> Tensor:
-        ...
+        r"""
+        moveaxis(source, destination) -> Tensor
+
+        Method form of :func:`tensorcore.moveaxis`, with this tensor as ``input``.
+        """
     def movedim(self, source: Any, destination: Any) -> Tensor:
-        ...
+        r"""
+        movedim(source, destination) -> Tensor
+
+        Method form of :func:`tensorcore.movedim`, with this tensor as ``input``.
+        """
     def msort(self, input: Any) -> Any:
-        ...
+        r"""
+        msort(input) -> Tensor
+
+        Sorts along the first dimension (the values of ``sort(input, dim=0)``).
+
+        Args:
+            input (Tensor): the input tensor.
+        """
     def mul(self, other: Any) -> Tensor:
-        ...
+        r"""
+        mul(other) -> Tensor
+
+        Method form of :func:`tensorcore.mul`, with this tensor as ``input``.
+        """
     def mul_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        mul_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.mul`.
+        """
     def multinomial(self, num_samples: int, replacement: bool = False, *, generator: Any = None) -> Tensor:
-        ...
+        r"""
+        multinomial(num_samples, replacement=False, *, generator=None) -> Tensor
+
+        Method form of :func:`tensorcore.multinomial`, with this tensor as ``input``.
+        """
     def multiply(self, other: Any) -> Tensor:
-        ...
+        r"""
+        multiply(other) -> Tensor
+
+        Method form of :func:`tensorcore.multiply`, with this tensor as ``input``.
+        """
     def multiply_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        mul_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.mul`.
+        """
     def mv(self, vec: Tensor) -> Tensor:
-        ...
+        r"""
+        mv(vec) -> Tensor
+
+        Method form of :func:`tensorcore.mv`, with this tensor as ``input``.
+        """
     def nan_to_num(self, nan: Optional[float] = 0.0, posinf: Optional[float] = None, neginf: Optional[float] = None) -> Tensor:
-        ...
+        r"""
+        nan_to_num(nan=0.0, posinf=None, neginf=None) -> Tensor
+
+        Method form of :func:`tensorcore.nan_to_num`, with this tensor as ``input``.
+        """
     def nan_to_num_(self, nan: Optional[float] = 0.0, posinf: Optional[float] = None, neginf: Optional[float] = None) -> Tensor:
         r"""
         nan_to_num_()
@@ -935,29 +2141,69 @@ class Tensor:
         Method form of :func:`tensorcore.nan_to_num_`, with this tensor as ``input``.
         """
     def nanmean(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
-        ...
+        r"""
+        nanmean(dim=None, keepdim=False, *, dtype=None) -> Tensor
+
+        Method form of :func:`tensorcore.nanmean`, with this tensor as ``input``.
+        """
     def nanmedian(self, dim: Any = None, keepdim: bool = False) -> Any:
-        ...
+        r"""
+        nanmedian(dim=None, keepdim=False) -> Tensor or (Tensor, LongTensor)
+
+        Method form of :func:`tensorcore.nanmedian`, with this tensor as ``input``.
+        """
     def nanquantile(self, input: Any, q: Any, dim: Any = None, keepdim: Any = False, *, interpolation: Any = 'linear') -> Any:
-        ...
+        r"""
+        nanquantile(q, dim=None, keepdim=False, *, interpolation='linear') -> Tensor
+
+        Method form of :func:`tensorcore.nanquantile`, with this tensor as ``input``.
+        """
     def nansum(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
-        ...
+        r"""
+        nansum(dim=None, keepdim=False, *, dtype=None) -> Tensor
+
+        Method form of :func:`tensorcore.nansum`, with this tensor as ``input``.
+        """
     def narrow(self, dim: int, start: int, length: int) -> Tensor:
-        ...
+        r"""
+        narrow(dim, start, length) -> Tensor
+
+        Method form of :func:`tensorcore.narrow`, with this tensor as ``input``.
+        """
     @property
     def nbytes(self) -> Any:
-        ...
+        r"""
+        Bytes taken by the elements (numel * itemsize; views report their own extent).
+        """
     @property
     def ndim(self) -> Any:
-        ...
+        r"""
+        Number of dimensions (0 for a scalar tensor).
+        """
     def ndimension(self) -> int:
-        ...
+        r"""
+        ndimension() -> int
+
+        Number of dimensions (old name of :meth:`dim`).
+        """
     def ne(self, other: Any) -> Tensor:
-        ...
+        r"""
+        ne(other) -> Tensor
+
+        Method form of :func:`tensorcore.ne`, with this tensor as ``input``.
+        """
     def ne_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        ne_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.ne`.
+        """
     def neg(self) -> Tensor:
-        ...
+        r"""
+        neg() -> Tensor
+
+        Method form of :func:`tensorcore.neg`, with this tensor as ``input``.
+        """
     def neg_(self) -> Tensor:
         r"""
         neg_()
@@ -965,7 +2211,11 @@ class Tensor:
         Method form of :func:`tensorcore.neg_`, with this tensor as ``input``.
         """
     def negative(self) -> Tensor:
-        ...
+        r"""
+        negative() -> Tensor
+
+        Method form of :func:`tensorcore.negative`, with this tensor as ``input``.
+        """
     def negative_(self) -> Tensor:
         r"""
         negative_()
@@ -973,35 +2223,126 @@ class Tensor:
         Method form of :func:`tensorcore.negative_`, with this tensor as ``input``.
         """
     def nelement(self) -> int:
-        ...
+        r"""
+        nelement() -> int
+
+        Number of elements (old name of :meth:`numel`).
+        """
     def new_empty(self, *sizes: Any, size: Any = None, dtype: Any = None, device: Any = None, requires_grad: Any = False, layout: Any = None, pin_memory: Any = False) -> Any:
-        ...
+        r"""
+        new_empty(*size, dtype=None, device=None, requires_grad=False) -> Tensor
+
+        An uninitialized tensor of ``size`` with ``self``'s dtype and device by default.
+
+        Args:
+            *size (int): the shape.
+
+        Keyword Args:
+            dtype, device, requires_grad: as for :func:`tensorcore.empty`.
+        """
     def new_full(self, size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: Any = False) -> Any:
-        ...
+        r"""
+        new_full(size, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor
+
+        A tensor of ``size`` filled with ``fill_value``, with ``self``'s dtype and device by default.
+
+        Args:
+            size (tuple): the shape.
+            fill_value (Number): the value.
+
+        Keyword Args:
+            dtype, device, requires_grad: as for :func:`tensorcore.full`.
+        """
     def new_ones(self, *sizes: Any, size: Any = None, dtype: Any = None, device: Any = None, requires_grad: Any = False, layout: Any = None, pin_memory: Any = False) -> Any:
-        ...
+        r"""
+        new_ones(*size, dtype=None, device=None, requires_grad=False) -> Tensor
+
+        A tensor of ones of ``size`` with ``self``'s dtype and device by default.
+
+        Args:
+            *size (int): the shape.
+
+        Keyword Args:
+            dtype, device, requires_grad: as for :func:`tensorcore.ones`.
+        """
     def new_tensor(self, data: Any, *, dtype: Any = None, device: Any = None, requires_grad: Any = False) -> Any:
         r"""
         A copy of data with self's dtype and device unless given (also for tensor data, as torch).
         """
     def new_zeros(self, *sizes: Any, size: Any = None, dtype: Any = None, device: Any = None, requires_grad: Any = False, layout: Any = None, pin_memory: Any = False) -> Any:
-        ...
+        r"""
+        new_zeros(*size, dtype=None, device=None, requires_grad=False) -> Tensor
+
+        A zero tensor of ``size`` with ``self``'s dtype and device by default.
+
+        Args:
+            *size (int): the shape.
+
+        Keyword Args:
+            dtype, device, requires_grad: as for :func:`tensorcore.zeros`.
+        """
     def nonzero(self, *, as_tuple: bool = False) -> Any:
-        ...
+        r"""
+        nonzero(*, as_tuple=False) -> Tensor
+
+        Method form of :func:`tensorcore.nonzero`, with this tensor as ``input``.
+        """
     def norm(self, p: Any = 'fro', dim: Any = None, keepdim: bool = False, dtype: Any = None) -> Tensor:
-        ...
+        r"""
+        norm(p='fro', dim=None, keepdim=False, dtype=None) -> Tensor
+
+        Method form of :func:`tensorcore.norm`, with this tensor as ``input``.
+        """
     def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Tensor:
-        ...
+        r"""
+        normal_(mean=0.0, std=1.0, *, generator=None) -> Tensor
+
+        Fills in place with samples from N(mean, std^2).
+
+        Args:
+            mean (float): the mean.
+            std (float): the standard deviation.
+
+        Keyword Args:
+            generator (Generator, optional): the random source.
+        """
     def not_equal(self, other: Any) -> Tensor:
-        ...
+        r"""
+        ne(other) -> Tensor
+
+        Method form of :func:`tensorcore.ne`, with this tensor as ``input``.
+        """
     def not_equal_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        ne_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.ne`.
+        """
     def numel(self) -> int:
-        ...
+        r"""
+        numel() -> int
+
+        Method form of :func:`tensorcore.numel`, with this tensor as ``input``.
+        """
     def numpy(self, force: bool = False) -> Any:
-        ...
+        r"""
+        numpy(force=False) -> numpy.ndarray
+
+        A NumPy array sharing memory with this CPU tensor. Raises for tensors that require grad or live on a GPU unless ``force`` (which copies).
+
+        Args:
+            force (bool): detach and copy to the CPU if needed.
+
+        Example:
+            >>> tc.tensor([1, 2]).numpy()
+            array([1, 2])
+        """
     def orgqr(self, input2: Any) -> Any:
-        ...
+        r"""
+        orgqr(tau) -> Tensor
+
+        Method form of :func:`tensorcore.orgqr`, with this tensor as ``input``.
+        """
     def ormqr(self, input2: Any, input3: Any, left: Any = True, transpose: Any = False) -> Any:
         r"""
         ormqr()
@@ -1009,33 +2350,95 @@ class Tensor:
         Method form of :func:`tensorcore.ormqr`, with this tensor as ``input``.
         """
     def outer(self, vec2: Tensor) -> Tensor:
-        ...
+        r"""
+        outer(vec2) -> Tensor
+
+        Method form of :func:`tensorcore.outer`, with this tensor as ``input``.
+        """
     @overload
     def permute(self, *args) -> Tensor:
-        ...
+        r"""
+        permute(dims) -> Tensor
+
+        Method form of :func:`tensorcore.permute`, with this tensor as ``input``.
+        """
     @overload
     def permute(self, dims: List[int]) -> Tensor:
         ...
     def pin_memory(self) -> Tensor:
-        ...
+        r"""
+        pin_memory() -> Tensor
+
+        A copy in page-locked host memory (faster, asynchronous copies to the GPU).
+        """
     def pinverse(self, input: Any, rcond: Any = 1e-15) -> Any:
-        ...
+        r"""
+        pinverse(input, rcond=1e-15) -> Tensor
+
+        Moore-Penrose pseudo-inverse by SVD. Prefer :func:`tensorcore.linalg.pinv` in new code.
+
+        Args:
+            input (Tensor): a matrix or a batch of matrices (..., n, n).
+            rcond (float): singular values below rcond * largest are treated as zero.
+        """
     def polygamma(self, n: int) -> Tensor:
-        ...
+        r"""
+        polygamma(input) -> Tensor
+
+        Method form of :func:`tensorcore.polygamma`, with this tensor as ``input``.
+        """
     def positive(self, input: Any) -> Any:
-        ...
+        r"""
+        positive(input) -> Tensor
+
+        Returns ``input`` itself (the unary plus operator); errors on bool tensors.
+
+        Args:
+            input (Tensor): the input tensor.
+        """
     def pow(self, exponent: Any) -> Tensor:
-        ...
+        r"""
+        pow(exponent) -> Tensor
+
+        Method form of :func:`tensorcore.pow`, with this tensor as ``input``.
+        """
     def pow_(self, exponent: Any) -> Tensor:
-        ...
+        r"""
+        pow_(exponent) -> Tensor
+
+        In-place version of :meth:`Tensor.pow`.
+        """
     def prod(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
-        ...
+        r"""
+        prod(dim=None, keepdim=False, *, dtype=None) -> Tensor
+
+        Method form of :func:`tensorcore.prod`, with this tensor as ``input``.
+        """
     def qr(self, input: Any, some: Any = True) -> Any:
-        ...
+        r"""
+        qr(input, some=True) -> (Tensor, Tensor)
+
+        QR decomposition. Prefer :func:`tensorcore.linalg.qr` in new code.
+
+        Args:
+            input (Tensor): a matrix or a batch of matrices (..., n, n).
+            some (bool): reduced (True) or complete decomposition.
+        """
     def quantile(self, input: Any, q: Any, dim: Any = None, keepdim: Any = False, *, interpolation: Any = 'linear') -> Any:
-        ...
+        r"""
+        quantile(q, dim=None, keepdim=False, *, interpolation='linear') -> Tensor
+
+        Method form of :func:`tensorcore.quantile`, with this tensor as ``input``.
+        """
     def rad2deg(self, input: Any) -> Any:
-        ...
+        r"""
+        rad2deg(input) -> Tensor
+
+        Each element converted from radians to degrees.
+
+        Args:
+            input (Tensor): the input tensor.
+        """
     def rad2deg_(self, *args: Any, **kwargs: Any) -> Any:
         r"""
         rad2deg_()
@@ -1043,14 +2446,38 @@ class Tensor:
         Method form of :func:`tensorcore.rad2deg_`, with this tensor as ``input``.
         """
     def random_(self, *args, **kwargs) -> Tensor:
-        ...
+        r"""
+        random_(from=0, to=None, *, generator=None) -> Tensor
+
+        Fills in place with integers drawn uniformly from ``[from, to)`` (``random_(to)``: from 0; no bounds: the dtype's mantissa range).
+
+        Args:
+            from (int): lower bound.
+            to (int, optional): upper bound (excluded).
+
+        Keyword Args:
+            generator (Generator, optional): the random source.
+        """
     def ravel(self, input: Any) -> Any:
-        ...
+        r"""
+        ravel(input) -> Tensor
+
+        The elements as a 1-D tensor (a view when ``input`` is contiguous).
+
+        Args:
+            input (Tensor): the input tensor.
+        """
     @property
     def real(self) -> Any:
-        ...
+        r"""
+        The real part, as a view (a real tensor returns itself).
+        """
     def reciprocal(self) -> Tensor:
-        ...
+        r"""
+        reciprocal() -> Tensor
+
+        Method form of :func:`tensorcore.reciprocal`, with this tensor as ``input``.
+        """
     def reciprocal_(self) -> Tensor:
         r"""
         reciprocal_()
@@ -1058,11 +2485,36 @@ class Tensor:
         Method form of :func:`tensorcore.reciprocal_`, with this tensor as ``input``.
         """
     def record_stream(self, stream: Any) -> None:
-        ...
+        r"""
+        record_stream(stream) -> None
+
+        Marks the memory as in use by a CUDA ``stream``, so the caching allocator does not reuse it before the stream's pending work finishes.
+
+        Args:
+            stream (tensorcore.cuda.Stream): the stream.
+        """
     def register_hook(self, hook: Any) -> Any:
-        ...
+        r"""
+        register_hook(hook) -> RemovableHandle
+
+        Registers ``hook(grad)`` called when the gradient of this tensor is computed; a returned tensor replaces the gradient. ``handle.remove()`` unregisters it.
+
+        Args:
+            hook (callable): the hook.
+
+        Example:
+            >>> x = tc.tensor([1.0], requires_grad=True)
+            >>> h = x.register_hook(lambda g: g * 10)
+            >>> (x * 2).sum().backward()
+            >>> x.grad
+            tensor([20.])
+        """
     def relu(self) -> Tensor:
-        ...
+        r"""
+        relu() -> Tensor
+
+        Method form of :func:`tensorcore.relu`, with this tensor as ``input``.
+        """
     def relu_(self) -> Tensor:
         r"""
         relu_()
@@ -1070,16 +2522,43 @@ class Tensor:
         Method form of :func:`tensorcore.relu_`, with this tensor as ``input``.
         """
     def remainder(self, other: Any) -> Tensor:
-        ...
+        r"""
+        remainder(other) -> Tensor
+
+        Method form of :func:`tensorcore.remainder`, with this tensor as ``input``.
+        """
     def remainder_(self, other: Any) -> Tensor:
-        ...
+        r"""
+        remainder_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.remainder`.
+        """
     def renorm(self, input: Any, p: Any, dim: Any, maxnorm: Any) -> Any:
-        ...
+        r"""
+        renorm(p, dim, maxnorm) -> Tensor
+
+        Method form of :func:`tensorcore.renorm`, with this tensor as ``input``.
+        """
     def renorm_(self, p: Any, dim: Any, maxnorm: Any) -> Any:
-        ...
+        r"""
+        renorm_(p, dim, maxnorm) -> Tensor
+
+        In-place version of :meth:`Tensor.renorm`.
+        """
     @overload
     def repeat(self, *args) -> Tensor:
-        ...
+        r"""
+        repeat(*repeats) -> Tensor
+
+        Copies the tensor ``repeats[i]`` times along each dimension (extra leading counts add dimensions).
+
+        Args:
+            *repeats (int): repetitions per dimension.
+
+        Example:
+            >>> tc.tensor([1, 2]).repeat(2)
+            tensor([1, 2, 1, 2])
+        """
     @overload
     def repeat(self, repeats: Any) -> Tensor:
         ...
@@ -1090,40 +2569,105 @@ class Tensor:
         """
     @property
     def requires_grad(self) -> Any:
-        ...
+        r"""
+        Whether autograd records operations on this tensor; settable on leaves. See :meth:`requires_grad_`.
+        """
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
-        ...
+        r"""
+        requires_grad_(requires_grad=True) -> Tensor
+
+        Sets :attr:`requires_grad` in place (leaves only) and returns ``self``.
+
+        Args:
+            requires_grad (bool): record operations on this tensor.
+        """
     @overload
     def reshape(self, *args) -> Tensor:
-        ...
+        r"""
+        reshape(shape) -> Tensor
+
+        Method form of :func:`tensorcore.reshape`, with this tensor as ``input``.
+        """
     @overload
     def reshape(self, shape: List[int]) -> Tensor:
         ...
     def reshape_as(self, other: Tensor) -> Tensor:
-        ...
+        r"""
+        reshape_as(other) -> Tensor
+
+        ``self.reshape(other.shape)``.
+
+        Args:
+            other (Tensor): the tensor whose shape is used.
+        """
     @overload
     def resize_(self, *args) -> Tensor:
-        ...
+        r"""
+        resize_(*sizes) -> Tensor
+
+        Changes the shape in place to contiguous ``sizes``, growing the storage if needed (contents of new elements are undefined).
+
+        Args:
+            *sizes (int): the new shape.
+        """
     @overload
     def resize_(self, size: List[int]) -> Tensor:
         ...
     def resize_as_(self, the_template: Tensor) -> Tensor:
-        ...
+        r"""
+        resize_as_(the_template) -> Tensor
+
+        ``self.resize_(the_template.shape)``.
+
+        Args:
+            the_template (Tensor): the tensor whose shape is used.
+        """
     def resolve_conj(self, input: Any) -> Any:
-        ...
+        r"""
+        resolve_conj() -> Tensor
+
+        Method form of :func:`tensorcore.resolve_conj`, with this tensor as ``input``.
+        """
     def resolve_neg(self, input: Any) -> Any:
-        ...
+        r"""
+        resolve_neg() -> Tensor
+
+        Method form of :func:`tensorcore.resolve_neg`, with this tensor as ``input``.
+        """
     def retain_grad(self) -> None:
-        ...
+        r"""
+        retain_grad() -> None
+
+        Keeps the ``.grad`` of this non-leaf tensor during backward (leaves always get it).
+        """
     @property
     def retains_grad(self) -> Any:
-        ...
+        r"""
+        True when :meth:`retain_grad` was called on this non-leaf tensor, so its ``.grad`` is kept.
+        """
     def roll(self, shifts: Any, dims: Any = None) -> Tensor:
-        ...
+        r"""
+        roll(shifts, dims=None) -> Tensor
+
+        Method form of :func:`tensorcore.roll`, with this tensor as ``input``.
+        """
     def rot90(self, input: Any, k: Any = 1, dims: Any = (0, 1)) -> Any:
-        ...
+        r"""
+        rot90(input, k=1, dims=(0, 1)) -> Tensor
+
+        Rotates by 90 degrees ``k`` times in the plane of ``dims`` (from the first toward the second).
+
+        Args:
+            input (Tensor): the input tensor.
+            k (int): number of quarter turns.
+            dims (pair of ints): the plane.
+        """
     def round(self, *, decimals: int = 0) -> Tensor:
-        ...
+        r"""
+        round(*, decimals=0) -> Tensor
+
+        Method form of :func:`tensorcore.round`, with this tensor as ``input``.
+        """
     def round_(self, *, decimals: int = 0) -> Tensor:
         r"""
         round_()
@@ -1131,7 +2675,11 @@ class Tensor:
         Method form of :func:`tensorcore.round_`, with this tensor as ``input``.
         """
     def rsqrt(self) -> Tensor:
-        ...
+        r"""
+        rsqrt() -> Tensor
+
+        Method form of :func:`tensorcore.rsqrt`, with this tensor as ``input``.
+        """
     def rsqrt_(self) -> Tensor:
         r"""
         rsqrt_()
@@ -1139,36 +2687,86 @@ class Tensor:
         Method form of :func:`tensorcore.rsqrt_`, with this tensor as ``input``.
         """
     def rsub(self, other: Any, *, alpha: Any = 1) -> Tensor:
-        ...
+        r"""
+        rsub(other, *, alpha=1) -> Tensor
+
+        Method form of :func:`tensorcore.rsub`, with this tensor as ``input``.
+        """
     def scatter(self, dim: int, index: Tensor, src: Any = None, *, value: Any = None, reduce: Optional[str] = None) -> Tensor:
-        ...
+        r"""
+        scatter(dim, index, src=None, *, value=None, reduce=None) -> Tensor
+
+        Method form of :func:`tensorcore.scatter`, with this tensor as ``input``.
+        """
     def scatter_(self, dim: int, index: Tensor, src: Any = None, *, value: Any = None, reduce: Optional[str] = None) -> Tensor:
-        ...
+        r"""
+        scatter_(dim, index, src=None, *, value=None, reduce=None) -> Tensor
+
+        In-place version of :meth:`Tensor.scatter`.
+        """
     def scatter_add(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
-        ...
+        r"""
+        scatter_add(dim, index, src) -> Tensor
+
+        Method form of :func:`tensorcore.scatter_add`, with this tensor as ``input``.
+        """
     def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
-        ...
+        r"""
+        scatter_add_(dim, index, src) -> Tensor
+
+        In-place version of :meth:`Tensor.scatter_add`.
+        """
     def scatter_reduce(self, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
-        ...
+        r"""
+        scatter_reduce(dim, index, src, reduce, *, include_self=True) -> Tensor
+
+        Method form of :func:`tensorcore.scatter_reduce`, with this tensor as ``input``.
+        """
     def scatter_reduce_(self, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
-        ...
+        r"""
+        scatter_reduce_(dim, index, src, reduce, *, include_self=True) -> Tensor
+
+        In-place version of :meth:`Tensor.scatter_reduce`.
+        """
     def select(self, dim: int, index: int) -> Tensor:
-        ...
+        r"""
+        select(dim, index) -> Tensor
+
+        Method form of :func:`tensorcore.select`, with this tensor as ``input``.
+        """
     def sgn(self) -> Tensor:
-        ...
+        r"""
+        sgn() -> Tensor
+
+        Method form of :func:`tensorcore.sgn`, with this tensor as ``input``.
+        """
     def sgn_(self) -> Tensor:
-        ...
+        r"""
+        sgn_() -> Tensor
+
+        In-place version of :meth:`Tensor.sgn`.
+        """
     @property
     def shape(self) -> Any:
-        ...
+        r"""
+        The size of each dimension, as a :class:`tensorcore.Size` (a tuple subclass). Same as :meth:`size`.
+        """
     def share_memory_(self) -> Any:
         r"""
         Moves the storage into shared memory (in place; views follow), as torch's.
         """
     def short(self) -> Tensor:
-        ...
+        r"""
+        short() -> Tensor
+
+        ``self`` converted to int16 (``self.to(int16)``); ``self`` itself when it already has that dtype.
+        """
     def sigmoid(self) -> Tensor:
-        ...
+        r"""
+        sigmoid() -> Tensor
+
+        Method form of :func:`tensorcore.sigmoid`, with this tensor as ``input``.
+        """
     def sigmoid_(self) -> Tensor:
         r"""
         sigmoid_()
@@ -1176,15 +2774,27 @@ class Tensor:
         Method form of :func:`tensorcore.sigmoid_`, with this tensor as ``input``.
         """
     def sign(self) -> Tensor:
-        ...
+        r"""
+        sign() -> Tensor
+
+        Method form of :func:`tensorcore.sign`, with this tensor as ``input``.
+        """
     def sign_(self) -> Tensor:
-        ...
+        r"""
+        sign_() -> Tensor
+
+        In-place version of :meth:`Tensor.sign`.
+        """
     def signbit(self, input: Any) -> Any:
         r"""
         True where the sign bit is set (also for -0.0 and negative NaNs' sign, as torch).
         """
     def sin(self) -> Tensor:
-        ...
+        r"""
+        sin() -> Tensor
+
+        Method form of :func:`tensorcore.sin`, with this tensor as ``input``.
+        """
     def sin_(self) -> Tensor:
         r"""
         sin_()
@@ -1202,7 +2812,11 @@ class Tensor:
         Method form of :func:`tensorcore.sinc_`, with this tensor as ``input``.
         """
     def sinh(self) -> Tensor:
-        ...
+        r"""
+        sinh() -> Tensor
+
+        Method form of :func:`tensorcore.sinh`, with this tensor as ``input``.
+        """
     def sinh_(self) -> Tensor:
         r"""
         sinh_()
@@ -1210,21 +2824,70 @@ class Tensor:
         Method form of :func:`tensorcore.sinh_`, with this tensor as ``input``.
         """
     def size(self, dim: Any = None) -> Any:
-        ...
+        r"""
+        size(dim=None) -> Size or int
+
+        The shape as a :class:`tensorcore.Size`, or the size of one dimension.
+
+        Args:
+            dim (int, optional): the dimension (negative counts from the end).
+
+        Example:
+            >>> x = tc.zeros(2, 3)
+            >>> x.size()
+            tensorcore.Size([2, 3])
+            >>> x.size(-1)
+            3
+        """
     def slogdet(self, input: Any) -> Any:
-        ...
+        r"""
+        slogdet(input) -> (Tensor, Tensor)
+
+        Sign and log of the absolute determinant. Prefer :func:`tensorcore.linalg.slogdet` in new code.
+
+        Args:
+            input (Tensor): a matrix or a batch of matrices (..., n, n).
+        """
     def softmax(self, dim: Any, dtype: Any = None) -> Any:
-        ...
+        r"""
+        softmax(dim, dtype=None) -> Tensor
+
+        Method form of :func:`tensorcore.softmax`, with this tensor as ``input``.
+        """
     def solve(self, *args: Any, **kwargs: Any) -> Any:
-        ...
+        r"""
+        solve(input, A) -> (Tensor, Tensor)
+
+        Solves A X = B, returning ``(X, LU)`` (torch 1.8's argument order). Deprecated: use :func:`tensorcore.linalg.solve`.
+
+        Args:
+            input (Tensor): B.
+            A (Tensor): square matrices.
+        """
     def sort(self, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Any:
-        ...
+        r"""
+        sort(dim=-1, descending=False, *, stable=False) -> (Tensor, LongTensor)
+
+        Method form of :func:`tensorcore.sort`, with this tensor as ``input``.
+        """
     def split(self, split_size: Any, dim: int = 0) -> Any:
-        ...
+        r"""
+        split(split_size_or_sections, dim=0) -> tuple of Tensors
+
+        Method form of :func:`tensorcore.split`, with this tensor as ``input``.
+        """
     def split_with_sizes(self, split_sizes: List[int], dim: int = 0) -> Any:
-        ...
+        r"""
+        split_with_sizes(split_sizes, dim=0) -> tuple of Tensors
+
+        Method form of :func:`tensorcore.split_with_sizes`, with this tensor as ``input``.
+        """
     def sqrt(self) -> Tensor:
-        ...
+        r"""
+        sqrt() -> Tensor
+
+        Method form of :func:`tensorcore.sqrt`, with this tensor as ``input``.
+        """
     def sqrt_(self) -> Tensor:
         r"""
         sqrt_()
@@ -1232,7 +2895,11 @@ class Tensor:
         Method form of :func:`tensorcore.sqrt_`, with this tensor as ``input``.
         """
     def square(self) -> Tensor:
-        ...
+        r"""
+        square() -> Tensor
+
+        Method form of :func:`tensorcore.square`, with this tensor as ``input``.
+        """
     def square_(self) -> Tensor:
         r"""
         square_()
@@ -1240,47 +2907,143 @@ class Tensor:
         Method form of :func:`tensorcore.square_`, with this tensor as ``input``.
         """
     def squeeze(self, dim: Any = None) -> Tensor:
-        ...
+        r"""
+        squeeze(dim=None) -> Tensor
+
+        Method form of :func:`tensorcore.squeeze`, with this tensor as ``input``.
+        """
     def std(self, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> Tensor:
-        ...
+        r"""
+        std(dim=None, unbiased=True, keepdim=False, *, correction=None) -> Tensor
+
+        Method form of :func:`tensorcore.std`, with this tensor as ``input``.
+        """
     def stft(self, n_fft: int, hop_length: Any = None, win_length: Any = None, window: Tensor = None, center: bool = True, pad_mode: str = 'reflect', normalized: bool = False, onesided: Optional[bool] = None, return_complex: Optional[bool] = None) -> Tensor:
-        ...
+        r"""
+        stft(n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode='reflect', normalized=False, onesided=None, return_complex=None) -> Tensor
+
+        Method form of :func:`tensorcore.stft`, with this tensor as ``input``.
+        """
     def storage_offset(self) -> int:
-        ...
+        r"""
+        storage_offset() -> int
+
+        Position of the first element in the underlying storage, in elements.
+        """
     def stride(self, dim: Any = None) -> Any:
-        ...
+        r"""
+        stride(dim=None) -> tuple or int
+
+        The step in elements between consecutive entries of each dimension (or of ``dim``).
+
+        Args:
+            dim (int, optional): the dimension.
+
+        Example:
+            >>> tc.zeros(2, 3).stride()
+            (3, 1)
+        """
     def sub(self, other: Any, *, alpha: Any = 1) -> Tensor:
-        ...
+        r"""
+        sub(other, *, alpha=1) -> Tensor
+
+        Method form of :func:`tensorcore.sub`, with this tensor as ``input``.
+        """
     def sub_(self, other: Any, *, alpha: Any = 1) -> Tensor:
-        ...
+        r"""
+        sub_(other, *, alpha=1) -> Tensor
+
+        In-place version of :meth:`Tensor.sub`.
+        """
     def subtract(self, other: Any, *, alpha: Any = 1) -> Tensor:
-        ...
+        r"""
+        subtract(other, *, alpha=1) -> Tensor
+
+        Method form of :func:`tensorcore.subtract`, with this tensor as ``input``.
+        """
     def subtract_(self, other: Any, *, alpha: Any = 1) -> Tensor:
-        ...
+        r"""
+        sub_(other, *, alpha=1) -> Tensor
+
+        In-place version of :meth:`Tensor.sub`.
+        """
     def sum(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
-        ...
+        r"""
+        sum(dim=None, keepdim=False, *, dtype=None) -> Tensor
+
+        Method form of :func:`tensorcore.sum`, with this tensor as ``input``.
+        """
     @overload
     def sum_to_size(self, *args) -> Tensor:
-        ...
+        r"""
+        sum_to_size(*size) -> Tensor
+
+        Sums over the dimensions that broadcasting would have expanded, giving ``size`` (the reverse of :meth:`expand`).
+
+        Args:
+            *size (int): a shape ``self`` broadcasts from.
+        """
     @overload
     def sum_to_size(self, size: List[int]) -> Tensor:
         ...
     def svd(self, input: Any, some: Any = True, compute_uv: Any = True) -> Any:
-        ...
+        r"""
+        svd(input, some=True, compute_uv=True) -> (Tensor, Tensor, Tensor)
+
+        Singular value decomposition ``input = U diag(S) V^H``, returning ``(U, S, V)`` (V, not V^H). Prefer :func:`tensorcore.linalg.svd` in new code.
+
+        Args:
+            input (Tensor): a matrix or a batch of matrices (..., n, n).
+            some (bool): reduced decomposition.
+            compute_uv (bool): compute U and V (else zeros).
+        """
     def swapaxes(self, axis0: int, axis1: int) -> Tensor:
-        ...
+        r"""
+        swapaxes(axis0, axis1) -> Tensor
+
+        Method form of :func:`tensorcore.swapaxes`, with this tensor as ``input``.
+        """
     def swapdims(self, dim0: int, dim1: int) -> Tensor:
-        ...
+        r"""
+        swapdims(dim0, dim1) -> Tensor
+
+        Method form of :func:`tensorcore.swapdims`, with this tensor as ``input``.
+        """
     def symeig(self, input: Any, eigenvectors: Any = False, upper: Any = True) -> Any:
-        ...
+        r"""
+        symeig(input, eigenvectors=False, upper=True) -> (Tensor, Tensor)
+
+        Eigenvalues (ascending) and optionally eigenvectors of symmetric matrices. Deprecated: use :func:`tensorcore.linalg.eigh`.
+
+        Args:
+            input (Tensor): a matrix or a batch of matrices (..., n, n).
+            eigenvectors (bool): also compute eigenvectors.
+            upper (bool): which triangle is read.
+        """
     def t(self) -> Tensor:
-        ...
+        r"""
+        t() -> Tensor
+
+        Method form of :func:`tensorcore.t`, with this tensor as ``input``.
+        """
     def take(self, index: Tensor) -> Tensor:
-        ...
+        r"""
+        take(index) -> Tensor
+
+        Method form of :func:`tensorcore.take`, with this tensor as ``input``.
+        """
     def take_along_dim(self, indices: Tensor, dim: Optional[int] = None) -> Tensor:
-        ...
+        r"""
+        take_along_dim(indices, dim=None) -> Tensor
+
+        Method form of :func:`tensorcore.take_along_dim`, with this tensor as ``input``.
+        """
     def tan(self) -> Tensor:
-        ...
+        r"""
+        tan() -> Tensor
+
+        Method form of :func:`tensorcore.tan`, with this tensor as ``input``.
+        """
     def tan_(self) -> Tensor:
         r"""
         tan_()
@@ -1288,7 +3051,11 @@ class Tensor:
         Method form of :func:`tensorcore.tan_`, with this tensor as ``input``.
         """
     def tanh(self) -> Tensor:
-        ...
+        r"""
+        tanh() -> Tensor
+
+        Method form of :func:`tensorcore.tanh`, with this tensor as ``input``.
+        """
     def tanh_(self) -> Tensor:
         r"""
         tanh_()
@@ -1300,39 +3067,127 @@ class Tensor:
         Splits into sections of near-equal size (int) or at the given indices (list/tuple/tensor).
         """
     def tensordot(self, other: Tensor, dims: Any = 2) -> Tensor:
-        ...
+        r"""
+        tensordot(other, dims=2) -> Tensor
+
+        Method form of :func:`tensorcore.tensordot`, with this tensor as ``input``.
+        """
     @overload
     def tile(self, *args) -> Tensor:
-        ...
+        r"""
+        tile(dims) -> Tensor
+
+        Method form of :func:`tensorcore.tile`, with this tensor as ``input``.
+        """
     @overload
     def tile(self, dims: Any) -> Tensor:
         ...
     def to(self, *args, **kwargs) -> Tensor:
-        ...
+        r"""
+        to(*args, **kwargs) -> Tensor
+
+        Converts dtype and/or device: ``to(dtype)``, ``to(device, dtype=None)``, ``to(other)`` (like ``other``). Returns ``self`` when nothing changes, unless ``copy=True``.
+
+        Args:
+            dtype (tensorcore.dtype, optional): the target dtype.
+            device (tensorcore.device or str, optional): the target device.
+            non_blocking (bool): asynchronous host-device copy when possible.
+            copy (bool): always return a new tensor.
+
+        Example:
+            >>> tc.tensor([1.7]).to(tc.int64)
+            tensor([1])
+        """
     def tolist(self) -> Any:
-        ...
+        r"""
+        tolist() -> list or number
+
+        The elements as (nested) Python lists of numbers.
+
+        Example:
+            >>> tc.tensor([[1, 2], [3, 4]]).tolist()
+            [[1, 2], [3, 4]]
+        """
     def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
-        ...
+        r"""
+        topk(k, dim=-1, largest=True, sorted=True) -> (Tensor, LongTensor)
+
+        Method form of :func:`tensorcore.topk`, with this tensor as ``input``.
+        """
     def trace(self, input: Any) -> Any:
-        ...
+        r"""
+        trace(input) -> Tensor
+
+        Sum of the main diagonal of a 2-D tensor.
+
+        Args:
+            input (Tensor): the input tensor.
+
+        Example:
+            >>> tc.trace(tc.tensor([[1, 2], [3, 4]]))
+            tensor(5)
+        """
     def transpose(self, dim0: int, dim1: int) -> Tensor:
-        ...
+        r"""
+        transpose(dim0, dim1) -> Tensor
+
+        Method form of :func:`tensorcore.transpose`, with this tensor as ``input``.
+        """
     def triangular_solve(self, input: Any, A: Any, upper: Any = True, transpose: Any = False, unitriangular: Any = False) -> Any:
-        ...
+        r"""
+        triangular_solve(input, A, upper=True, transpose=False, unitriangular=False) -> (Tensor, Tensor)
+
+        Solves A X = B for triangular A; returns ``(X, A)``. Prefer :func:`tensorcore.linalg.solve_triangular` in new code.
+
+        Args:
+            input (Tensor): B.
+            A (Tensor): triangular matrices.
+            upper (bool): A is upper triangular.
+            transpose (bool): solve with A^T.
+            unitriangular (bool): assume a unit diagonal.
+        """
     def tril(self, diagonal: int = 0) -> Tensor:
-        ...
+        r"""
+        tril(diagonal=0) -> Tensor
+
+        Method form of :func:`tensorcore.tril`, with this tensor as ``input``.
+        """
     def tril_(self, diagonal: int = 0) -> Tensor:
-        ...
+        r"""
+        tril_(diagonal=0) -> Tensor
+
+        In-place version of :meth:`Tensor.tril`.
+        """
     def triu(self, diagonal: int = 0) -> Tensor:
-        ...
+        r"""
+        triu(diagonal=0) -> Tensor
+
+        Method form of :func:`tensorcore.triu`, with this tensor as ``input``.
+        """
     def triu_(self, diagonal: int = 0) -> Tensor:
-        ...
+        r"""
+        triu_(diagonal=0) -> Tensor
+
+        In-place version of :meth:`Tensor.triu`.
+        """
     def true_divide(self, other: Any) -> Tensor:
-        ...
+        r"""
+        true_divide(other) -> Tensor
+
+        Method form of :func:`tensorcore.true_divide`, with this tensor as ``input``.
+        """
     def true_divide_(self, other: Any, *, rounding_mode: Optional[str] = None) -> Tensor:
-        ...
+        r"""
+        div_(other, *, rounding_mode=None) -> Tensor
+
+        In-place version of :meth:`Tensor.div`.
+        """
     def trunc(self) -> Tensor:
-        ...
+        r"""
+        trunc() -> Tensor
+
+        Method form of :func:`tensorcore.trunc`, with this tensor as ``input``.
+        """
     def trunc_(self) -> Tensor:
         r"""
         trunc_()
@@ -1340,47 +3195,143 @@ class Tensor:
         Method form of :func:`tensorcore.trunc_`, with this tensor as ``input``.
         """
     def type(self, dtype: Any = None) -> Any:
-        ...
+        r"""
+        type(dtype=None) -> str or Tensor
+
+        Without argument, the legacy type name (``'tensorcore.FloatTensor'``); with a dtype or type name, the converted tensor.
+
+        Args:
+            dtype (dtype or str, optional): the target type.
+        """
     def type_as(self, other: Any) -> Any:
-        ...
+        r"""
+        type_as(other) -> Tensor
+
+        ``self`` converted to ``other``'s dtype.
+
+        Args:
+            other (Tensor): the tensor whose dtype is used.
+        """
     def unbind(self, dim: int = 0) -> Any:
-        ...
+        r"""
+        unbind(dim=0) -> tuple of Tensors
+
+        Method form of :func:`tensorcore.unbind`, with this tensor as ``input``.
+        """
     def unflatten(self, dim: int, sizes: List[int]) -> Tensor:
-        ...
+        r"""
+        unflatten(dim, sizes) -> Tensor
+
+        Method form of :func:`tensorcore.unflatten`, with this tensor as ``input``.
+        """
     def unfold(self, dimension: Any, size: Any, step: Any) -> Any:
         r"""
         Tensor.unfold: a view with all slices of `size` along `dimension`, `step` apart.
         """
     def uniform_(self, *args: Any, **kwargs: Any) -> Any:
-        ...
+        r"""
+        uniform_(from=0.0, to=1.0, *, generator=None) -> Tensor
+
+        Fills in place with samples from U(from, to).
+
+        Args:
+            from (float): lower bound.
+            to (float): upper bound.
+
+        Keyword Args:
+            generator (Generator, optional): the random source.
+        """
     def unique(self, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False, dim: Any = None) -> Any:
-        ...
+        r"""
+        unique(sorted=True, return_inverse=False, return_counts=False, dim=None) -> Tensor or tuple of Tensors
+
+        Method form of :func:`tensorcore.unique`, with this tensor as ``input``.
+        """
     def unique_consecutive(self, return_inverse: bool = False, return_counts: bool = False, dim: Any = None) -> Any:
-        ...
+        r"""
+        unique_consecutive(return_inverse=False, return_counts=False, dim=None) -> Tensor or tuple of Tensors
+
+        Method form of :func:`tensorcore.unique_consecutive`, with this tensor as ``input``.
+        """
     def unsqueeze(self, dim: int) -> Tensor:
-        ...
+        r"""
+        unsqueeze(dim) -> Tensor
+
+        Method form of :func:`tensorcore.unsqueeze`, with this tensor as ``input``.
+        """
     def untyped_storage_ptr(self) -> int:
-        ...
+        r"""
+        untyped_storage_ptr() -> int
+
+        Address of the start of the underlying storage (shared by all views of it).
+        """
     def var(self, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> Tensor:
-        ...
+        r"""
+        var(dim=None, unbiased=True, keepdim=False, *, correction=None) -> Tensor
+
+        Method form of :func:`tensorcore.var`, with this tensor as ``input``.
+        """
     def vdot(self, other: Tensor) -> Tensor:
-        ...
+        r"""
+        vdot(other) -> Tensor
+
+        Method form of :func:`tensorcore.vdot`, with this tensor as ``input``.
+        """
     @overload
     def view(self, *args) -> Tensor:
-        ...
+        r"""
+        view(*shape) -> Tensor
+
+        A view with another shape over the same memory (one dimension may be -1). The strides must allow it (see :meth:`reshape` otherwise). ``view(dtype)`` reinterprets the bytes as another dtype.
+
+        Args:
+            *shape (int): the new shape, or one dtype.
+
+        Example:
+            >>> tc.arange(6).view(2, 3)
+            tensor([[0, 1, 2],
+                    [3, 4, 5]])
+        """
     @overload
     def view(self, size: List[int]) -> Tensor:
         ...
     def view_as(self, other: Tensor) -> Tensor:
-        ...
+        r"""
+        view_as(other) -> Tensor
+
+        ``self.view(other.shape)``.
+
+        Args:
+            other (Tensor): the tensor whose shape is used.
+        """
     def view_as_complex(self) -> Tensor:
-        ...
+        r"""
+        view_as_complex() -> Tensor
+
+        Method form of :func:`tensorcore.view_as_complex`, with this tensor as ``input``.
+        """
     def view_as_real(self) -> Tensor:
-        ...
+        r"""
+        view_as_real() -> Tensor
+
+        Method form of :func:`tensorcore.view_as_real`, with this tensor as ``input``.
+        """
     def vsplit(self, input: Any, indices_or_sections: Any = None, *, sections: Any = None, indices: Any = None) -> Any:
-        ...
+        r"""
+        vsplit(input, indices_or_sections) -> tuple of Tensors
+
+        ``tensor_split`` along dim 0 of an input with at least 2 dimensions.
+
+        Args:
+            input (Tensor): the input tensor.
+            indices_or_sections (int or list of ints): parts or split points.
+        """
     def where(self, condition: Tensor, other: Any) -> Tensor:
-        ...
+        r"""
+        where(input, other) -> Tensor
+
+        Method form of :func:`tensorcore.where`, with this tensor as ``input``.
+        """
     def xlogy(self, input: Any, other: Any) -> Any:
         r"""
         input * log(other), 0 where input == 0 (unless other is NaN).
@@ -1400,82 +3351,133 @@ class Tensor:
     def __getattr__(self, name: str) -> Any: ...
 
 class BFloat16Tensor:
-    ...
+    r"""
+    Legacy tensor type of dtype bfloat16: ``BFloat16Tensor(sizes...)`` creates an uninitialized tensor, ``BFloat16Tensor(data)`` converts data, and ``isinstance(x, tensorcore.BFloat16Tensor)`` tests the dtype.
+    """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def __getattr__(self, name: str) -> Any: ...
 
 class BoolTensor:
-    ...
+    r"""
+    Legacy tensor type of dtype bool: ``BoolTensor(sizes...)`` creates an uninitialized tensor, ``BoolTensor(data)`` converts data, and ``isinstance(x, tensorcore.BoolTensor)`` tests the dtype.
+    """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def __getattr__(self, name: str) -> Any: ...
 
 class ByteTensor:
-    ...
+    r"""
+    Legacy tensor type of dtype uint8: ``ByteTensor(sizes...)`` creates an uninitialized tensor, ``ByteTensor(data)`` converts data, and ``isinstance(x, tensorcore.ByteTensor)`` tests the dtype.
+    """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def __getattr__(self, name: str) -> Any: ...
 
 class CharTensor:
-    ...
+    r"""
+    Legacy tensor type of dtype int8: ``CharTensor(sizes...)`` creates an uninitialized tensor, ``CharTensor(data)`` converts data, and ``isinstance(x, tensorcore.CharTensor)`` tests the dtype.
+    """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def __getattr__(self, name: str) -> Any: ...
 
 class DecodeError:
-    ...
+    r"""
+    Raised when an image, audio or video file cannot be decoded (corrupt or unsupported data).
+    """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def __getattr__(self, name: str) -> Any: ...
 
 class DoubleTensor:
-    ...
+    r"""
+    Legacy tensor type of dtype float64: ``DoubleTensor(sizes...)`` creates an uninitialized tensor, ``DoubleTensor(data)`` converts data, and ``isinstance(x, tensorcore.DoubleTensor)`` tests the dtype.
+    """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def __getattr__(self, name: str) -> Any: ...
 
 class FloatTensor:
-    ...
+    r"""
+    Legacy tensor type of dtype float32: ``FloatTensor(sizes...)`` creates an uninitialized tensor, ``FloatTensor(data)`` converts data, and ``isinstance(x, tensorcore.FloatTensor)`` tests the dtype.
+    """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def __getattr__(self, name: str) -> Any: ...
 
 class Generator:
-    ...
+    r"""
+    A random number generator (Philox-based counter state) with ``manual_seed(seed)``, ``seed()``, ``initial_seed()``, ``get_state()`` and ``set_state(state)``. Pass it as ``generator=`` to sampling functions for a stream independent of the default generator.
+
+    Args:
+        device (str or device): where the generator's samples are produced.
+    """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def __getattr__(self, name: str) -> Any: ...
 
 class HalfTensor:
-    ...
+    r"""
+    Legacy tensor type of dtype float16: ``HalfTensor(sizes...)`` creates an uninitialized tensor, ``HalfTensor(data)`` converts data, and ``isinstance(x, tensorcore.HalfTensor)`` tests the dtype.
+    """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def __getattr__(self, name: str) -> Any: ...
 
 class IntTensor:
-    ...
+    r"""
+    Legacy tensor type of dtype int32: ``IntTensor(sizes...)`` creates an uninitialized tensor, ``IntTensor(data)`` converts data, and ``isinstance(x, tensorcore.IntTensor)`` tests the dtype.
+    """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def __getattr__(self, name: str) -> Any: ...
 
 class LongTensor:
-    ...
+    r"""
+    Legacy tensor type of dtype int64: ``LongTensor(sizes...)`` creates an uninitialized tensor, ``LongTensor(data)`` converts data, and ``isinstance(x, tensorcore.LongTensor)`` tests the dtype.
+    """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def __getattr__(self, name: str) -> Any: ...
 
 class Node:
-    ...
+    r"""
+    A node of the autograd graph (the ``grad_fn`` of a tensor): ``name()``, ``next_functions`` (the nodes of its inputs), ``register_hook`` and ``register_prehook``, and the saved tensors as ``_saved_*`` attributes.
+    """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def __getattr__(self, name: str) -> Any: ...
 
 class ShortTensor:
-    ...
+    r"""
+    Legacy tensor type of dtype int16: ``ShortTensor(sizes...)`` creates an uninitialized tensor, ``ShortTensor(data)`` converts data, and ``isinstance(x, tensorcore.ShortTensor)`` tests the dtype.
+    """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def __getattr__(self, name: str) -> Any: ...
 
 class Size:
-    ...
+    r"""
+    The shape of a tensor: a tuple of ints (``x.shape``, ``x.size()``), with :meth:`numel` for the product.
+
+    Example:
+        >>> tc.Size([2, 3]).numel()
+        6
+    """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def __getattr__(self, name: str) -> Any: ...
 
 class TensorcoreError:
-    ...
+    r"""
+    Base class of errors raised by the C++ library that have no more specific Python type (a RuntimeError).
+    """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def __getattr__(self, name: str) -> Any: ...
 
-def abs(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+def abs(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    abs(input, *, out=None) -> Tensor
+
+    Absolute value of each element, :math:`|x|` (the modulus for complex inputs).
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.abs(tc.tensor([-1.5, 0.0, 2.0]))
+        tensor([1.5000, 0.0000, 2.0000])
+    """
 
 def abs_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -1483,18 +3485,42 @@ def abs_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def absolute(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    absolute(input, *, out=None) -> Tensor
 
-def acos(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    Alias for :func:`tensorcore.abs`.
+    """
+
+def acos(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    acos(input, *, out=None) -> Tensor
+
+    Arccosine of each element, in radians; inputs outside [-1, 1] give NaN.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def acos_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
     torch.acos_(input, ...): the same as input.acos_(...).
     """
 
-def acosh(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+def acosh(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    acosh(input, *, out=None) -> Tensor
+
+    Inverse hyperbolic cosine of each element; inputs below 1 give NaN.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def acosh_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -1502,10 +3528,26 @@ def acosh_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
-    ...
+    r"""
+    adaptive_avg_pool1d(input, output_size) -> Tensor
+
+    1-D adaptive avg pooling: windows are chosen so that an input of shape (N, C, L) becomes ``output_size``, whatever the input size.
+
+    Args:
+        input (Tensor): the input.
+        output_size (int or tuple): the target size (None keeps an input dimension).
+    """
 
 def adaptive_max_pool1d(input: Any, output_size: Any) -> Any:
-    ...
+    r"""
+    adaptive_max_pool1d(input, output_size) -> (Tensor, Tensor)
+
+    1-D adaptive max pooling, returning ``(output, indices)`` (see :func:`tensorcore.nn.functional.adaptive_max_pool1d`).
+
+    Args:
+        input (Tensor): the input tensor.
+        output_size (int): target length.
+    """
 
 def add(input: Tensor, other: Any, *, alpha: Any = 1, out: Optional[Tensor] = None) -> Tensor:
     r"""
@@ -1536,52 +3578,256 @@ def addbmm(input: Any, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any = 
     """
 
 def addcdiv(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
-    ...
+    r"""
+    addcdiv(input, tensor1, tensor2, *, value=1) -> Tensor
+
+    :math:`input + value \times tensor1 / tensor2`, element-wise with broadcasting.
+
+    Args:
+        input (Tensor): the input tensor.
+        tensor1 (Tensor): numerator.
+        tensor2 (Tensor): denominator.
+
+    Keyword Args:
+        value (Number): multiplier of the quotient.
+    """
 
 def addcmul(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
-    ...
+    r"""
+    addcmul(input, tensor1, tensor2, *, value=1) -> Tensor
+
+    :math:`input + value \times tensor1 \times tensor2`, element-wise with broadcasting.
+
+    Args:
+        input (Tensor): the input tensor.
+        tensor1 (Tensor): first factor.
+        tensor2 (Tensor): second factor.
+
+    Keyword Args:
+        value (Number): multiplier of the product.
+    """
 
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None) -> Tensor
+
+    :math:`\beta \cdot input + \alpha \cdot (mat1 @ mat2)`; ``input`` broadcasts to (n, p).
+
+    Args:
+        input (Tensor): added term.
+        mat1 (Tensor): (n, m).
+        mat2 (Tensor): (m, p).
+
+    Keyword Args:
+        beta (Number): multiplier of ``input``.
+        alpha (Number): multiplier of the product.
+        out (Tensor, optional): the output tensor.
+    """
 
 def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any = 1, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    addmv(input, mat, vec, *, beta=1, alpha=1, out=None) -> Tensor
+
+    :math:`\beta \cdot input + \alpha \cdot (mat @ vec)`.
+
+    Args:
+        input (Tensor): added vector.
+        mat (Tensor): (n, m).
+        vec (Tensor): (m,).
+
+    Keyword Args:
+        beta (Number): multiplier of ``input``.
+        alpha (Number): multiplier of the product.
+        out (Tensor, optional): the output tensor.
+    """
 
 def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-    ...
+    r"""
+    addr(input, vec1, vec2, *, beta=1, alpha=1) -> Tensor
+
+    :math:`\beta \cdot input + \alpha \cdot outer(vec1, vec2)`.
+
+    Args:
+        input (Tensor): added matrix.
+        vec1 (Tensor): (n,).
+        vec2 (Tensor): (m,).
+
+    Keyword Args:
+        beta (Number): multiplier of ``input``.
+        alpha (Number): multiplier of the product.
+    """
 
 def adjoint(input: Any) -> Any:
-    ...
+    r"""
+    adjoint(input) -> Tensor
+
+    Conjugate transpose of the last two dimensions (a view).
+
+    Args:
+        input (Tensor): the input tensor.
+    """
 
 def all(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    all(input, dim=None, keepdim=False, *, out=None) -> Tensor
+
+    True when every element is non-zero, as a bool tensor, over the dimension(s) ``dim``, or over all elements when ``dim`` is omitted.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int or tuple of ints, optional): the dimension(s) to reduce; all of them when omitted.
+        keepdim (bool): whether the reduced dimensions are kept with size 1.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.all(tc.tensor([True, False]))
+        tensor(False)
+    """
 
 def allclose(input: Tensor, other: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
-    ...
+    r"""
+    allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool
+
+    True when every element pair is close in the sense of :func:`tensorcore.isclose`.
+
+    Args:
+        input (Tensor): first tensor.
+        other (Tensor): second tensor.
+        rtol (float): relative tolerance.
+        atol (float): absolute tolerance.
+        equal_nan (bool): whether two NaNs count as close.
+
+    Example:
+        >>> tc.allclose(tc.tensor([1.0, 2.0]), tc.tensor([1.0, 2.0 + 1e-7]))
+        True
+    """
 
 def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
-    ...
+    r"""
+    alpha_dropout(input, p=0.5, training=False, inplace=False) -> Tensor
+
+    Dropout for SELU networks: dropped elements take SELU's negative saturation value and the result is rescaled to keep mean and variance.
+
+    Args:
+        input (Tensor): the input.
+        p (float): drop probability.
+        training (bool): apply dropout.
+        inplace (bool): write the result into ``input``.
+    """
 
 def amax(input: Tensor, dim: Any = (), keepdim: bool = False, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    amax(input, dim=(), keepdim=False, *, out=None) -> Tensor
+
+    Maximum of the elements (the gradient is shared among ties) over the dimension(s) ``dim``, or over all elements when ``dim`` is omitted.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int or tuple of ints, optional): the dimension(s) to reduce; all of them when omitted.
+        keepdim (bool): whether the reduced dimensions are kept with size 1.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def amin(input: Tensor, dim: Any = (), keepdim: bool = False, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    amin(input, dim=(), keepdim=False, *, out=None) -> Tensor
+
+    Minimum of the elements (the gradient is shared among ties) over the dimension(s) ``dim``, or over all elements when ``dim`` is omitted.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int or tuple of ints, optional): the dimension(s) to reduce; all of them when omitted.
+        keepdim (bool): whether the reduced dimensions are kept with size 1.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def aminmax(input: Any, *, dim: Any = None, keepdim: Any = False) -> Any:
-    ...
+    r"""
+    aminmax(input, *, dim=None, keepdim=False) -> (Tensor, Tensor)
 
-def angle(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    The named tuple ``(min, max)`` of the elements over ``dim`` (all elements when omitted).
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        dim (int, optional): the dimension to reduce.
+        keepdim (bool): whether the reduced dimensions are kept with size 1.
+
+    Example:
+        >>> lo, hi = tc.aminmax(tc.tensor([3, 1, 2]))
+        >>> lo, hi
+        (tensor(1), tensor(3))
+    """
+
+def angle(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    angle(input, *, out=None) -> Tensor
+
+    Argument (phase) of each element in radians; 0 or :math:`\pi` for real inputs.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def any(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    any(input, dim=None, keepdim=False, *, out=None) -> Tensor
+
+    True when some element is non-zero, as a bool tensor, over the dimension(s) ``dim``, or over all elements when ``dim`` is omitted.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int or tuple of ints, optional): the dimension(s) to reduce; all of them when omitted.
+        keepdim (bool): whether the reduced dimensions are kept with size 1.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.any(tc.tensor([True, False]))
+        tensor(True)
+    """
 
 def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    arange(start=0, end, step=1, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor
+
+    A 1-D tensor of the values ``start, start + step, ...`` up to but excluding ``end``. With one argument it is ``end``. Integer arguments give int64, otherwise the default float dtype.
+
+    Args:
+        start (Number): first value (default 0).
+        end (Number): the end of the interval (excluded).
+        step (Number): the gap between values (may be negative).
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: :func:`tensorcore.get_default_dtype` for floating values).
+        device (tensorcore.device or str, optional): where the result is allocated (default: CPU).
+        requires_grad (bool): whether autograd records operations on the result.
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.arange(5)
+        tensor([0, 1, 2, 3, 4])
+        >>> tc.arange(1, 2, 0.25)
+        tensor([1.0000, 1.2500, 1.5000, 1.7500])
+    """
 
 def arccos(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    arccos(input, *, out=None) -> Tensor
+
+    Alias for :func:`tensorcore.acos`.
+    """
 
 def arccos_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -1589,7 +3835,11 @@ def arccos_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def arccosh(input: Tensor) -> Tensor:
-    ...
+    r"""
+    arccosh(input, *, out=None) -> Tensor
+
+    Alias for :func:`tensorcore.acosh`.
+    """
 
 def arccosh_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -1597,7 +3847,11 @@ def arccosh_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def arcsin(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    arcsin(input, *, out=None) -> Tensor
+
+    Alias for :func:`tensorcore.asin`.
+    """
 
 def arcsin_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -1605,7 +3859,11 @@ def arcsin_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def arcsinh(input: Tensor) -> Tensor:
-    ...
+    r"""
+    arcsinh(input, *, out=None) -> Tensor
+
+    Alias for :func:`tensorcore.asinh`.
+    """
 
 def arcsinh_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -1613,10 +3871,25 @@ def arcsinh_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def arctan(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    arctan(input, *, out=None) -> Tensor
+
+    Alias for :func:`tensorcore.atan`.
+    """
 
 def arctan2(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    atan2(input, other, *, out=None) -> Tensor
+
+    Element-wise arctangent of ``input / other`` using the signs of both to pick the quadrant; the result is in :math:`[-\pi, \pi]`.
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def arctan_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -1624,7 +3897,11 @@ def arctan_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def arctanh(input: Tensor) -> Tensor:
-    ...
+    r"""
+    arctanh(input, *, out=None) -> Tensor
+
+    Alias for :func:`tensorcore.atanh`.
+    """
 
 def arctanh_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -1632,71 +3909,212 @@ def arctanh_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def are_deterministic_algorithms_enabled() -> bool:
-    ...
+    r"""
+    are_deterministic_algorithms_enabled() -> bool
+
+    Whether :func:`use_deterministic_algorithms` is on.
+    """
 
 def argmax(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    argmax(input, dim=None, keepdim=False, *, out=None) -> Tensor
+
+    Index of the largest element along ``dim`` (of the flattened input when ``dim`` is None); the first one on ties.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int, optional): the dimension to reduce.
+        keepdim (bool): whether the reduced dimensions are kept with size 1.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> x = tc.tensor([[1.0, 5.0, 2.0], [4.0, 3.0, 6.0]])
+        >>> tc.argmax(x)
+        tensor(5)
+        >>> tc.argmax(x, dim=1)
+        tensor([1, 2])
+    """
 
 def argmin(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    argmin(input, dim=None, keepdim=False, *, out=None) -> Tensor
+
+    Index of the smallest element along ``dim`` (of the flattened input when ``dim`` is None); the first one on ties.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int, optional): the dimension to reduce.
+        keepdim (bool): whether the reduced dimensions are kept with size 1.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def argsort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool = False, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    argsort(input, dim=-1, descending=False, *, stable=False, out=None) -> Tensor
 
-def argwhere(arg0: Tensor) -> Tensor:
-    ...
+    The indices that sort ``input`` along ``dim`` (the ``indices`` of :func:`tensorcore.sort`).
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int): the dimension to sort.
+        descending (bool): largest first.
+
+    Keyword Args:
+        stable (bool): keep the order of equal elements.
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.argsort(tc.tensor([3, 1, 2]))
+        tensor([1, 2, 0])
+    """
+
+def argwhere(input: Tensor) -> Tensor:
+    r"""
+    argwhere(input) -> Tensor
+
+    The indices of the non-zero elements as an N x ndim tensor (``nonzero(input)``).
+
+    Args:
+        input (Tensor): the input tensor.
+    """
 
 def as_strided(input: Tensor, size: List[int], stride: List[int], storage_offset: Optional[int] = None) -> Tensor:
-    ...
+    r"""
+    as_strided(input, size, stride, storage_offset=None) -> Tensor
+
+    A view of ``input``'s storage with the given shape, strides and offset (no bounds beyond the storage are allowed).
+
+    Args:
+        input (Tensor): the input tensor.
+        size (tuple of ints): the shape.
+        stride (tuple of ints): the strides.
+        storage_offset (int, optional): the first element.
+    """
 
 def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Any:
     r"""
     Like tensor(), but shares memory with a Tensor or NumPy array when it can.
     """
 
-def asin(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+def asin(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    asin(input, *, out=None) -> Tensor
+
+    Arcsine of each element, in radians; inputs outside [-1, 1] give NaN.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def asin_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
     torch.asin_(input, ...): the same as input.asin_(...).
     """
 
-def asinh(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+def asinh(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    asinh(input, *, out=None) -> Tensor
+
+    Inverse hyperbolic sine of each element.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def asinh_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
     torch.asinh_(input, ...): the same as input.asinh_(...).
     """
 
-def atan(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+def atan(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    atan(input, *, out=None) -> Tensor
+
+    Arctangent of each element, in radians, in :math:`(-\pi/2, \pi/2)`.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def atan2(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    atan2(input, other, *, out=None) -> Tensor
+
+    Element-wise arctangent of ``input / other`` using the signs of both to pick the quadrant; the result is in :math:`[-\pi, \pi]`.
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def atan_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
     torch.atan_(input, ...): the same as input.atan_(...).
     """
 
-def atanh(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+def atanh(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    atanh(input, *, out=None) -> Tensor
+
+    Inverse hyperbolic tangent of each element; inputs outside [-1, 1] give NaN.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def atanh_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
     torch.atanh_(input, ...): the same as input.atanh_(...).
     """
 
-def atleast_1d(arg0: Tensor) -> Tensor:
-    ...
+def atleast_1d(input: Tensor) -> Tensor:
+    r"""
+    atleast_1d(input) -> Tensor
 
-def atleast_2d(arg0: Tensor) -> Tensor:
-    ...
+    ``input`` with at least one dimension (0-D becomes shape (1,)).
+
+    Args:
+        input (Tensor): the input tensor.
+    """
+
+def atleast_2d(input: Tensor) -> Tensor:
+    r"""
+    atleast_2d(input) -> Tensor
+
+    ``input`` with at least two dimensions (size-1 dimensions are added in front).
+
+    Args:
+        input (Tensor): the input tensor.
+    """
 
 def atleast_3d(*tensors: Any) -> Any:
-    ...
+    r"""
+    atleast_3d(input) -> Tensor
+
+    ``input`` with at least three dimensions.
+
+    Args:
+        input (Tensor): the input tensor.
+    """
 
 class autocast:
     r"""
@@ -1714,22 +4132,85 @@ class autocast:
     def __getattr__(self, name: str) -> Any: ...
 
 def autocast_decrement_nesting() -> int:
-    ...
+    r"""
+    autocast_decrement_nesting() -> int
+
+    Decrements the autocast nesting depth and returns it; at 0 the cache is cleared.
+    """
 
 def autocast_increment_nesting() -> int:
-    ...
+    r"""
+    autocast_increment_nesting() -> int
+
+    Increments the autocast nesting depth and returns it (used by :class:`autocast`).
+    """
 
 def avg_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False, count_include_pad: bool = True) -> Tensor:
-    ...
+    r"""
+    avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True) -> Tensor
+
+    1-D average pooling over an input of shape (N, C, L) (or without the batch dimension).
+
+    Args:
+        input (Tensor): the input.
+        kernel_size (int or tuple): window size.
+        stride (int or tuple, optional): window step (default: ``kernel_size``).
+        padding (int or tuple): implicit padding (-inf for max, 0 for average).
+        ceil_mode (bool): round the output size up instead of down.
+        count_include_pad (bool): count the zero padding in the average.
+    """
 
 def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor
+
+    :math:`\beta \cdot input + \alpha \cdot bmm(batch1, batch2)`.
+
+    Args:
+        input (Tensor): added term.
+        batch1 (Tensor): (b, n, m).
+        batch2 (Tensor): (b, m, p).
+
+    Keyword Args:
+        beta (Number): multiplier of ``input``.
+        alpha (Number): multiplier of the product.
+        out (Tensor, optional): the output tensor.
+    """
 
 def bartlett_window(window_length: int, periodic: bool = True, *, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    ...
+    r"""
+    bartlett_window(window_length, periodic=True, *, dtype=None, device=None, requires_grad=False) -> Tensor
+
+    The Bartlett (triangular) window of ``window_length`` points. A periodic window (the default, for spectral analysis with :func:`tensorcore.stft`) is the symmetric window of ``window_length + 1`` points without its last point.
+
+    Args:
+        window_length (int): number of points.
+        periodic (bool): periodic (True) or symmetric (False) window.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: :func:`tensorcore.get_default_dtype` for floating values).
+        device (tensorcore.device or str, optional): where the result is allocated (default: CPU).
+        requires_grad (bool): whether autograd records operations on the result.
+    """
 
 def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None, out: Any = None) -> Tensor:
-    ...
+    r"""
+    bernoulli(input, p=None, *, generator=None, out=None) -> Tensor
+
+    Draws 0 or 1 for each element, 1 with probability given by the element of ``input`` (or by ``p`` when given). The result has ``input``'s dtype.
+
+    Args:
+        input (Tensor): probabilities in [0, 1].
+        p (float, optional): one probability for all elements.
+
+    Keyword Args:
+        generator (tensorcore.Generator, optional): the random number generator to draw from.
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.bernoulli(tc.tensor([0.0, 1.0]))
+        tensor([0., 1.])
+    """
 
 bfloat16: dtype
 def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
@@ -1738,34 +4219,147 @@ def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
     """
 
 def bincount(input: Tensor, weights: Tensor = None, minlength: int = 0) -> Tensor:
-    ...
+    r"""
+    bincount(input, weights=None, minlength=0) -> Tensor
+
+    Counts the occurrences of each value of a 1-D non-negative integer tensor (or sums ``weights`` per value). The result has ``max(input) + 1`` bins, at least ``minlength``.
+
+    Args:
+        input (Tensor): 1-D int tensor.
+        weights (Tensor, optional): weight of each element.
+        minlength (int): minimum number of bins.
+
+    Example:
+        >>> tc.bincount(tc.tensor([0, 1, 1, 3]))
+        tensor([1, 2, 0, 1])
+    """
 
 def bitwise_and(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    bitwise_and(input, other, *, out=None) -> Tensor
+
+    Bitwise AND of integer or bool tensors.
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def bitwise_left_shift(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    bitwise_left_shift(input, other, *, out=None) -> Tensor
 
-def bitwise_not(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    Shifts the bits of ``input`` left by ``other``.
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
+
+def bitwise_not(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    bitwise_not(input, *, out=None) -> Tensor
+
+    Bitwise NOT of each element of an integer or bool tensor.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def bitwise_or(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    bitwise_or(input, other, *, out=None) -> Tensor
+
+    Bitwise OR of integer or bool tensors.
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def bitwise_right_shift(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    bitwise_right_shift(input, other, *, out=None) -> Tensor
+
+    Shifts the bits of ``input`` right by ``other`` (arithmetic shift).
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def bitwise_xor(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    bitwise_xor(input, other, *, out=None) -> Tensor
+
+    Bitwise XOR of integer or bool tensors.
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def blackman_window(window_length: int, periodic: bool = True, *, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    ...
+    r"""
+    blackman_window(window_length, periodic=True, *, dtype=None, device=None, requires_grad=False) -> Tensor
+
+    The Blackman window of ``window_length`` points. A periodic window (the default, for spectral analysis with :func:`tensorcore.stft`) is the symmetric window of ``window_length + 1`` points without its last point.
+
+    Args:
+        window_length (int): number of points.
+        periodic (bool): periodic (True) or symmetric (False) window.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: :func:`tensorcore.get_default_dtype` for floating values).
+        device (tensorcore.device or str, optional): where the result is allocated (default: CPU).
+        requires_grad (bool): whether autograd records operations on the result.
+    """
 
 def block_diag(*tensors: Any) -> Any:
-    ...
+    r"""
+    block_diag(*tensors) -> Tensor
+
+    The block-diagonal matrix with the given matrices (or scalars/vectors) on its diagonal.
+
+    Args:
+        *tensors (Tensor): the blocks.
+    """
 
 def bmm(input: Tensor, mat2: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    bmm(input, mat2, *, out=None) -> Tensor
+
+    Batched matrix product of (b, n, m) and (b, m, p) tensors.
+
+    Args:
+        input (Tensor): (b, n, m).
+        mat2 (Tensor): (b, m, p).
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.bmm(tc.ones(2, 1, 3), tc.ones(2, 3, 1)).shape
+        tensorcore.Size([2, 1, 1])
+    """
 
 bool: dtype
 def broadcast_shapes(*shapes: Any) -> Any:
@@ -1774,29 +4368,127 @@ def broadcast_shapes(*shapes: Any) -> Any:
     """
 
 def broadcast_tensors(*tensors: Any) -> Any:
-    ...
+    r"""
+    broadcast_tensors(*tensors) -> tuple of Tensors
+
+    Views of the tensors expanded to their common broadcast shape.
+
+    Args:
+        *tensors (Tensor): tensors of broadcastable shapes.
+    """
 
 def broadcast_to(input: Tensor, size: List[int]) -> Tensor:
-    ...
+    r"""
+    broadcast_to(input, size) -> Tensor
+
+    ``input`` expanded to ``size`` by broadcasting (a view with zero strides).
+
+    Args:
+        input (Tensor): the input tensor.
+        size (tuple of ints): the target shape; -1 keeps a dimension.
+    """
 
 def bucketize(input: Any, boundaries: Tensor, *, out_int32: bool = False, right: bool = False) -> Tensor:
-    ...
+    r"""
+    bucketize(input, boundaries, *, out_int32=False, right=False, out=None) -> Tensor
+
+    The bucket index of each element of ``input`` given sorted 1-D ``boundaries``.
+
+    Args:
+        input (Tensor or Number): values.
+        boundaries (Tensor): sorted 1-D boundaries.
+
+    Keyword Args:
+        out_int32 (bool): int32 instead of int64 indices.
+        right (bool): which side of a boundary is inside a bucket.
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.bucketize(tc.tensor([1, 5, 9]), tc.tensor([2, 4, 6, 8]))
+        tensor([0, 2, 4])
+    """
 
 def can_cast(arg0: dtype, arg1: dtype) -> bool:
-    ...
+    r"""
+    can_cast(from_, to) -> bool
+
+    Whether type promotion allows a cast from ``from_`` to ``to`` (e.g. an out= tensor of that dtype).
+
+    Args:
+        from_ (tensorcore.dtype): source dtype.
+        to (tensorcore.dtype): target dtype.
+
+    Example:
+        >>> tc.can_cast(tc.float32, tc.int32)
+        False
+    """
 
 def cartesian_prod(*tensors: Any) -> Any:
-    ...
+    r"""
+    cartesian_prod(*tensors) -> Tensor
+
+    All combinations of one element from each 1-D tensor, one per row.
+
+    Args:
+        *tensors (Tensor): 1-D tensors.
+    """
 
 def cat(tensors: Any, dim: int = 0, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    cat(tensors, dim=0, *, out=None) -> Tensor
+
+    Concatenates tensors along an existing dimension ``dim``. All tensors have the same shape except along ``dim`` (1-D empty tensors are skipped); dtypes are promoted.
+
+    Args:
+        tensors (sequence of Tensors): the tensors to join.
+        dim (int): the dimension to join along.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> a = tc.tensor([[1, 2]])
+        >>> tc.cat([a, a], dim=0)
+        tensor([[1, 2],
+                [1, 2]])
+        >>> tc.cat([a, a], dim=1)
+        tensor([[1, 2, 1, 2]])
+    """
 
 def cdist(x1: Any, x2: Any, p: Any = 2.0, compute_mode: Any = 'use_mm_for_euclid_dist_if_necessary') -> Any:
-    ...
+    r"""
+    cdist(x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary') -> Tensor
+
+    p-norm distances between each row of ``x1`` (..., P, M) and each row of ``x2`` (..., R, M): shape (..., P, R).
+
+    Args:
+        x1 (Tensor): first set of vectors.
+        x2 (Tensor): second set of vectors.
+        p (float): the norm.
+        compute_mode (str): whether Euclidean distances may use a matrix product.
+
+    Example:
+        >>> tc.cdist(tc.tensor([[0.0, 0.0]]), tc.tensor([[3.0, 4.0], [0.0, 1.0]]))
+        tensor([[5., 1.]])
+    """
 
 cdouble: dtype
-def ceil(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+def ceil(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    ceil(input, *, out=None) -> Tensor
+
+    Smallest integer not less than each element.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.ceil(tc.tensor([-1.5, 1.5]))
+        tensor([-1.,  2.])
+    """
 
 def ceil_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -1804,32 +4496,118 @@ def ceil_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def celu(input: Any, alpha: Any = 1.0, inplace: Any = False) -> Any:
-    ...
+    r"""
+    celu(input, alpha=1.0, inplace=False) -> Tensor
+
+    :math:`\max(0, x) + \min(0, \alpha (e^{x/\alpha} - 1))`, element-wise.
+
+    Args:
+        input (Tensor): the input.
+        alpha (float): the scale of the negative part.
+        inplace (bool): write the result into ``input``.
+    """
 
 def celu_(input: Any, alpha: Any = 1.0) -> Any:
-    ...
+    r"""
+    celu_(input, alpha=1.0) -> Tensor
+
+    In-place :func:`celu`.
+
+    Args:
+        input (Tensor): the input.
+        alpha (float): the scale of the negative part.
+    """
 
 cfloat: dtype
 def chain_matmul(*matrices: Any, out: Any = None) -> Any:
-    ...
+    r"""
+    chain_matmul(*matrices, out=None) -> Tensor
+
+    Product of several matrices, in the cheapest association order. Deprecated: use :func:`tensorcore.linalg.multi_dot`.
+
+    Args:
+        *matrices (Tensor): 2-D tensors.
+    """
 
 def channel_shuffle(input: Any, groups: Any) -> Any:
-    ...
+    r"""
+    channel_shuffle(input, groups) -> Tensor
+
+    Interleaves the channels of ``groups`` groups (ShuffleNet): (N, g*c, ...) viewed as (N, g, c, ...) is transposed to (N, c, g, ...).
+
+    Args:
+        input (Tensor): the input.
+        groups (int): number of groups.
+    """
 
 def cholesky(input: Any, upper: Any = False) -> Any:
-    ...
+    r"""
+    cholesky(input, upper=False) -> Tensor
+
+    Cholesky factor of symmetric (Hermitian) positive-definite matrices. Prefer :func:`tensorcore.linalg.cholesky` in new code.
+
+    Args:
+        input (Tensor): a matrix or a batch of matrices (..., n, n).
+        upper (bool): return the upper factor U (A = U^H U) instead of L.
+    """
 
 def cholesky_inverse(input: Any, upper: Any = False) -> Any:
-    ...
+    r"""
+    cholesky_inverse(input, upper=False) -> Tensor
+
+    Inverse of a matrix from its Cholesky factor.
+
+    Args:
+        input (Tensor): the factor.
+        upper (bool): the factor is upper triangular.
+    """
 
 def cholesky_solve(input: Any, input2: Any, upper: Any = False) -> Any:
-    ...
+    r"""
+    cholesky_solve(input, input2, upper=False) -> Tensor
+
+    Solves A X = B given B (``input``) and the Cholesky factor of A (``input2``).
+
+    Args:
+        input (Tensor): right-hand side B.
+        input2 (Tensor): the Cholesky factor.
+        upper (bool): the factor is upper triangular.
+    """
 
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> Any:
-    ...
+    r"""
+    chunk(input, chunks, dim=0) -> tuple of Tensors
+
+    Splits into ``chunks`` views of (nearly) equal size along ``dim``; fewer chunks come back when the length does not allow ``chunks`` non-empty ones.
+
+    Args:
+        input (Tensor): the input tensor.
+        chunks (int): number of chunks.
+        dim (int): the dimension to split.
+
+    Example:
+        >>> tc.chunk(tc.arange(6), 3)
+        (tensor([0, 1]), tensor([2, 3]), tensor([4, 5]))
+    """
 
 def clamp(input: Tensor, min: Any = None, max: Any = None, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    clamp(input, min=None, max=None, *, out=None) -> Tensor
+
+    Limits each element to ``[min, max]``. Either bound may be omitted; bounds may be numbers or tensors that broadcast with ``input``. If ``min > max`` the result is ``max``.
+
+    Args:
+        input (Tensor): the input tensor.
+        min (Number or Tensor, optional): lower bound.
+        max (Number or Tensor, optional): upper bound.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.clamp(tc.tensor([-2.0, 0.5, 3.0]), min=-1, max=1)
+        tensor([-1.0000,  0.5000,  1.0000])
+    """
 
 def clamp_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -1837,7 +4615,15 @@ def clamp_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def clamp_max(input: Tensor, max: Any) -> Tensor:
-    ...
+    r"""
+    clamp_max(input, max) -> Tensor
+
+    Limits each element from above: ``min(input, max)``.
+
+    Args:
+        input (Tensor): the input tensor.
+        max (Number or Tensor): upper bound.
+    """
 
 def clamp_max_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -1845,7 +4631,15 @@ def clamp_max_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def clamp_min(input: Tensor, min: Any) -> Tensor:
-    ...
+    r"""
+    clamp_min(input, min) -> Tensor
+
+    Limits each element from below: ``max(input, min)``.
+
+    Args:
+        input (Tensor): the input tensor.
+        min (Number or Tensor): lower bound.
+    """
 
 def clamp_min_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -1853,10 +4647,18 @@ def clamp_min_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def clear_autocast_cache() -> None:
-    ...
+    r"""
+    clear_autocast_cache() -> None
+
+    Drops the cached lower-precision weight copies (done when the outermost autocast region exits).
+    """
 
 def clip(input: Tensor, min: Any = None, max: Any = None, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    clip(input, min=None, max=None, *, out=None) -> Tensor
+
+    Alias for :func:`tensorcore.clamp`.
+    """
 
 def clip_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -1864,51 +4666,215 @@ def clip_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:
-    ...
+    r"""
+    clone(input, *, memory_format=None) -> Tensor
+
+    A copy of ``input`` in new memory; gradients flow back to ``input``.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        memory_format (optional): the layout of the copy (default: preserve).
+    """
 
 def column_stack(tensors: Any) -> Any:
-    ...
+    r"""
+    column_stack(tensors) -> Tensor
+
+    Stacks tensors as columns: 1-D and 0-D tensors become columns, then ``hstack``.
+
+    Args:
+        tensors (sequence of Tensors): the tensors to join.
+    """
 
 def combinations(input: Any, r: Any = 2, with_replacement: Any = False) -> Any:
-    ...
+    r"""
+    combinations(input, r=2, with_replacement=False) -> Tensor
+
+    All length-``r`` combinations of the elements of a 1-D tensor, one per row (as itertools.combinations).
+
+    Args:
+        input (Tensor): the input tensor.
+        r (int): combination length.
+        with_replacement (bool): allow repeated elements.
+    """
 
 def complex(real: Tensor, imag: Tensor) -> Tensor:
-    ...
+    r"""
+    complex(real, imag) -> Tensor
+
+    Complex tensor with real part ``real`` and imaginary part ``imag`` (both float32 or both float64).
+
+    Args:
+        real (Tensor): real parts.
+        imag (Tensor): imaginary parts.
+
+    Example:
+        >>> tc.complex(tc.tensor([1.0]), tc.tensor([2.0]))
+        tensor([1.+2.j], dtype=tensorcore.complex64)
+    """
 
 complex128: dtype
 complex64: dtype
 def concat(tensors: Any, dim: int = 0, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    concat(tensors, dim=0, *, out=None) -> Tensor
+
+    Alias for :func:`tensorcore.cat`.
+    """
 
 def concatenate(tensors: Any, axis: int = 0) -> Tensor:
-    ...
+    r"""
+    concatenate(tensors, axis=0) -> Tensor
 
-def conj(arg0: Tensor) -> Tensor:
-    ...
+    NumPy's name of :func:`tensorcore.cat`: concatenates along ``axis``.
+
+    Args:
+        tensors (sequence of Tensors): the tensors to join.
+        axis (int): the dimension to join along.
+    """
+
+def conj(input: Tensor) -> Tensor:
+    r"""
+    conj(input) -> Tensor
+
+    Complex conjugate of ``input``; a real tensor is returned unchanged.
+
+    Args:
+        input (Tensor): the input tensor.
+    """
 
 def conj_physical(input: Any) -> Any:
-    ...
+    r"""
+    conj_physical(input, *, out=None) -> Tensor
+
+    Complex conjugate of each element, materialized in new memory.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def conj_physical_(self) -> Any:
-    ...
+    r"""
+    conj_physical_(input) -> Tensor
+
+    Conjugates ``input`` in place.
+
+    Args:
+        input (Tensor): the input tensor.
+    """
 
 def conv1d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
-    ...
+    r"""
+    conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
+
+    1-D convolution (cross-correlation, as in torch) over an input of shape (N, C_in, L). ``padding`` may also be ``'valid'`` (none) or ``'same'`` (output size = input size, stride 1).
+
+    Args:
+        input (Tensor): input of shape (N, C_in, L), or without the batch dimension.
+        weight (Tensor): filters of shape (C_out, C_in / groups, k).
+        bias (Tensor, optional): shape (C_out,).
+        stride (int or tuple): step of the kernel.
+        padding (int, tuple or str): implicit zero padding on both sides.
+        dilation (int or tuple): spacing between kernel elements.
+        groups (int): split input and output channels into this many independent groups.
+    """
 
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
-    ...
+    r"""
+    conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
+
+    2-D convolution (cross-correlation, as in torch) over an input of shape (N, C_in, H, W). ``padding`` may also be ``'valid'`` (none) or ``'same'`` (output size = input size, stride 1).
+
+    Args:
+        input (Tensor): input of shape (N, C_in, H, W), or without the batch dimension.
+        weight (Tensor): filters of shape (C_out, C_in / groups, k, k).
+        bias (Tensor, optional): shape (C_out,).
+        stride (int or tuple): step of the kernel.
+        padding (int, tuple or str): implicit zero padding on both sides.
+        dilation (int or tuple): spacing between kernel elements.
+        groups (int): split input and output channels into this many independent groups.
+
+    Example:
+        >>> x = tc.ones(1, 1, 4, 4)
+        >>> w = tc.ones(1, 1, 3, 3)
+        >>> F.conv2d(x, w, padding=1)[0, 0]
+        tensor([[4., 6., 6., 4.],
+                [6., 9., 9., 6.],
+                [6., 9., 9., 6.],
+                [4., 6., 6., 4.]])
+    """
 
 def conv3d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
-    ...
+    r"""
+    conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
+
+    3-D convolution (cross-correlation, as in torch) over an input of shape (N, C_in, D, H, W). ``padding`` may also be ``'valid'`` (none) or ``'same'`` (output size = input size, stride 1).
+
+    Args:
+        input (Tensor): input of shape (N, C_in, D, H, W), or without the batch dimension.
+        weight (Tensor): filters of shape (C_out, C_in / groups, k, k, k).
+        bias (Tensor, optional): shape (C_out,).
+        stride (int or tuple): step of the kernel.
+        padding (int, tuple or str): implicit zero padding on both sides.
+        dilation (int or tuple): spacing between kernel elements.
+        groups (int): split input and output channels into this many independent groups.
+    """
 
 def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
-    ...
+    r"""
+    conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
+
+    1-D transposed convolution (the gradient of conv1d with respect to its input, sometimes called deconvolution) over an input of shape (N, C_in, L).
+
+    Args:
+        input (Tensor): input of shape (N, C_in, L), or without the batch dimension.
+        weight (Tensor): filters of shape (C_in, C_out / groups, k).
+        bias (Tensor, optional): shape (C_out,).
+        stride (int or tuple): step of the kernel.
+        padding (int, tuple or str): implicit zero padding on both sides.
+        output_padding (int or tuple): extra size added to one side of each output dimension.
+        dilation (int or tuple): spacing between kernel elements.
+        groups (int): split input and output channels into this many independent groups.
+    """
 
 def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
-    ...
+    r"""
+    conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
+
+    2-D transposed convolution (the gradient of conv2d with respect to its input, sometimes called deconvolution) over an input of shape (N, C_in, H, W).
+
+    Args:
+        input (Tensor): input of shape (N, C_in, H, W), or without the batch dimension.
+        weight (Tensor): filters of shape (C_in, C_out / groups, k, k).
+        bias (Tensor, optional): shape (C_out,).
+        stride (int or tuple): step of the kernel.
+        padding (int, tuple or str): implicit zero padding on both sides.
+        output_padding (int or tuple): extra size added to one side of each output dimension.
+        dilation (int or tuple): spacing between kernel elements.
+        groups (int): split input and output channels into this many independent groups.
+    """
 
 def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
-    ...
+    r"""
+    conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
+
+    3-D transposed convolution (the gradient of conv3d with respect to its input, sometimes called deconvolution) over an input of shape (N, C_in, D, H, W).
+
+    Args:
+        input (Tensor): input of shape (N, C_in, D, H, W), or without the batch dimension.
+        weight (Tensor): filters of shape (C_in, C_out / groups, k, k, k).
+        bias (Tensor, optional): shape (C_out,).
+        stride (int or tuple): step of the kernel.
+        padding (int, tuple or str): implicit zero padding on both sides.
+        output_padding (int or tuple): extra size added to one side of each output dimension.
+        dilation (int or tuple): spacing between kernel elements.
+        groups (int): split input and output channels into this many independent groups.
+    """
 
 def copysign(input: Any, other: Any) -> Any:
     r"""
@@ -1916,18 +4882,49 @@ def copysign(input: Any, other: Any) -> Any:
     """
 
 def corrcoef(input: Any) -> Any:
-    ...
+    r"""
+    corrcoef(input) -> Tensor
 
-def cos(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    Pearson correlation coefficients of the variables in the rows of ``input``.
+
+    Args:
+        input (Tensor): (variables, observations).
+    """
+
+def cos(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    cos(input, *, out=None) -> Tensor
+
+    Cosine of each element (in radians).
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.cos(tc.tensor([0.0]))
+        tensor([1.])
+    """
 
 def cos_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
     torch.cos_(input, ...): the same as input.cos_(...).
     """
 
-def cosh(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+def cosh(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    cosh(input, *, out=None) -> Tensor
+
+    Hyperbolic cosine of each element.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def cosh_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -1935,13 +4932,54 @@ def cosh_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def cosine_similarity(x1: Any, x2: Any, dim: Any = 1, eps: Any = 1e-08) -> Any:
-    ...
+    r"""
+    cosine_similarity(x1, x2, dim=1, eps=1e-08) -> Tensor
+
+    Cosine of the angle between ``x1`` and ``x2`` along ``dim`` (they broadcast); the norms are clamped below by ``eps``.
+
+    Args:
+        x1 (Tensor): first input.
+        x2 (Tensor): second input.
+        dim (int): the vector dimension.
+        eps (float): lower bound of the norms.
+
+    Example:
+        >>> F.cosine_similarity(tc.tensor([[1.0, 0.0]]), tc.tensor([[1.0, 1.0]]))
+        tensor([0.7071])
+    """
 
 def count_nonzero(input: Tensor, dim: Any = None, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    count_nonzero(input, dim=None, *, out=None) -> Tensor
+
+    Number of non-zero elements over ``dim`` (all elements when omitted), as int64.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int or tuple of ints, optional): the dimension(s) to reduce; all of them when omitted.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.count_nonzero(tc.tensor([0, 1, 2, 0]))
+        tensor(2)
+    """
 
 def cov(input: Any, *, correction: Any = 1, fweights: Any = None, aweights: Any = None) -> Any:
-    ...
+    r"""
+    cov(input, *, correction=1, fweights=None, aweights=None) -> Tensor
+
+    Covariance matrix of the variables in the rows of ``input`` (observations in columns).
+
+    Args:
+        input (Tensor): (variables, observations), or 1-D.
+
+    Keyword Args:
+        correction (int): 1 for the sample covariance, 0 for the population one.
+        fweights (Tensor, optional): integer frequency weights of the observations.
+        aweights (Tensor, optional): observation weights.
+    """
 
 def cross(input: Any, other: Any, dim: Any = None) -> Any:
     r"""
@@ -1949,22 +4987,95 @@ def cross(input: Any, other: Any, dim: Any = None) -> Any:
     """
 
 def cummax(input: Tensor, dim: int, *, out: Optional[Tensor] = None) -> Any:
-    ...
+    r"""
+    cummax(input, dim, *, out=None) -> (Tensor, LongTensor)
+
+    Running maximum (values and their indices) along ``dim``: element ``i`` of the result combines elements ``0..i`` of the input.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int): the dimension to scan.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def cummin(input: Tensor, dim: int, *, out: Optional[Tensor] = None) -> Any:
-    ...
+    r"""
+    cummin(input, dim, *, out=None) -> (Tensor, LongTensor)
+
+    Running minimum (values and their indices) along ``dim``: element ``i`` of the result combines elements ``0..i`` of the input.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int): the dimension to scan.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def cumprod(input: Tensor, dim: int, *, dtype: Any = None, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    cumprod(input, dim, *, dtype=None, out=None) -> Tensor
+
+    Cumulative product along ``dim``: element ``i`` of the result combines elements ``0..i`` of the input.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int): the dimension to scan.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: the input's).
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.cumprod(tc.tensor([1, 2, 3]), dim=0)
+        tensor([1, 2, 6])
+    """
 
 def cumsum(input: Tensor, dim: int, *, dtype: Any = None, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    cumsum(input, dim, *, dtype=None, out=None) -> Tensor
+
+    Cumulative sum along ``dim``: element ``i`` of the result combines elements ``0..i`` of the input.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int): the dimension to scan.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: the input's).
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.cumsum(tc.tensor([1, 2, 3]), dim=0)
+        tensor([1, 3, 6])
+    """
 
 def cumulative_trapezoid(y: Any, x: Any = None, *, dx: Any = None, dim: Any = -1) -> Any:
-    ...
+    r"""
+    cumulative_trapezoid(y, x=None, *, dx=None, dim=-1) -> Tensor
+
+    Running trapezoidal integral of ``y`` along ``dim`` (one element shorter).
+
+    Args:
+        y (Tensor): the values.
+        x (Tensor, optional): the sample points.
+
+    Keyword Args:
+        dx (float, optional): constant spacing.
+        dim (int): the dimension to integrate.
+    """
 
 def deg2rad(input: Any) -> Any:
-    ...
+    r"""
+    deg2rad(input) -> Tensor
+
+    Each element converted from degrees to radians.
+
+    Args:
+        input (Tensor): the input tensor.
+    """
 
 def deg2rad_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -1972,7 +5083,14 @@ def deg2rad_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def det(input: Any) -> Any:
-    ...
+    r"""
+    det(input) -> Tensor
+
+    Determinant of square matrices. Prefer :func:`tensorcore.linalg.det` in new code.
+
+    Args:
+        input (Tensor): a matrix or a batch of matrices (..., n, n).
+    """
 
 def detach(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -1985,12 +5103,31 @@ def detach_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 class device:
-    ...
+    r"""
+    Where a tensor's memory lives: ``tensorcore.device('cpu')`` or ``tensorcore.device('cuda', 0)`` / ``'cuda:0'``. Attributes ``type`` (``'cpu'``/``'cuda'``) and ``index``.
+
+    Example:
+        >>> tc.device('cuda:1').index
+        1
+    """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def __getattr__(self, name: str) -> Any: ...
 
 def diag(input: Tensor, diagonal: int = 0) -> Tensor:
-    ...
+    r"""
+    diag(input, diagonal=0) -> Tensor
+
+    For a 1-D input, the square matrix with it on the ``diagonal``-th diagonal; for a 2-D input, that diagonal as a 1-D tensor.
+
+    Args:
+        input (Tensor): the input tensor.
+        diagonal (int): 0 is the main diagonal, positive above, negative below.
+
+    Example:
+        >>> tc.diag(tc.tensor([1, 2]))
+        tensor([[1, 0],
+                [0, 2]])
+    """
 
 def diag_embed(input: Any, offset: Any = 0, dim1: Any = -2, dim2: Any = -1) -> Any:
     r"""
@@ -1998,96 +5135,348 @@ def diag_embed(input: Any, offset: Any = 0, dim1: Any = -2, dim2: Any = -1) -> A
     """
 
 def diagflat(input: Any, offset: Any = 0) -> Any:
-    ...
+    r"""
+    diagflat(input, offset=0) -> Tensor
+
+    The 2-D matrix with the flattened ``input`` on diagonal ``offset``.
+
+    Args:
+        input (Tensor): the input tensor.
+        offset (int): the diagonal.
+    """
 
 def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
-    ...
+    r"""
+    diagonal(input, offset=0, dim1=0, dim2=1) -> Tensor
+
+    The diagonal of the planes (``dim1``, ``dim2``) as a view; it becomes the last dimension.
+
+    Args:
+        input (Tensor): the input tensor.
+        offset (int): the diagonal.
+        dim1 (int): first dimension of the plane.
+        dim2 (int): second dimension of the plane.
+    """
 
 def diff(input: Any, n: Any = 1, dim: Any = -1, prepend: Any = None, append: Any = None) -> Any:
     r"""
     n-th forward difference along dim, with optional values prepended/appended first.
     """
 
-def digamma(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+def digamma(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    digamma(input, *, out=None) -> Tensor
+
+    Logarithmic derivative of the gamma function, :math:`\psi(x)`, of each element.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def dist(input: Any, other: Any, p: Any = 2) -> Any:
-    ...
+    r"""
+    dist(input, other, p=2) -> Tensor
+
+    The p-norm of ``input - other`` (the two broadcast).
+
+    Args:
+        input (Tensor): first tensor.
+        other (Tensor): second tensor.
+        p (float): the norm.
+
+    Example:
+        >>> tc.dist(tc.tensor([0.0, 0.0]), tc.tensor([3.0, 4.0]))
+        tensor(5.)
+    """
 
 def div(input: Tensor, other: Any, *, rounding_mode: Optional[str] = None, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    div(input, other, *, rounding_mode=None, out=None) -> Tensor
+
+    Divides ``input`` by ``other`` element-wise. Integer inputs give a floating result unless ``rounding_mode`` is ``'trunc'`` (round toward zero) or ``'floor'`` (round down).
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        rounding_mode (str, optional): None (true division), ``'trunc'`` or ``'floor'``.
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.div(tc.tensor([7, -7]), 2)
+        tensor([ 3.5000, -3.5000])
+        >>> tc.div(tc.tensor([7, -7]), 2, rounding_mode='floor')
+        tensor([ 3, -4])
+    """
 
 def divide(input: Tensor, other: Any, *, rounding_mode: Optional[str] = None, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    divide(input, other, *, rounding_mode=None, out=None) -> Tensor
+
+    Alias for :func:`tensorcore.div`.
+    """
 
 def dot(input: Tensor, tensor: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    dot(input, tensor, *, out=None) -> Tensor
+
+    Dot product of two 1-D tensors of the same length (no conjugation; see :func:`vdot`).
+
+    Args:
+        input (Tensor): first vector.
+        tensor (Tensor): second vector.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.dot(tc.tensor([1, 2]), tc.tensor([3, 4]))
+        tensor(11)
+    """
 
 double: dtype
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
-    ...
+    r"""
+    dropout(input, p=0.5, training=True, inplace=False) -> Tensor
+
+    In training, zeroes each element with probability ``p`` and scales the others by ``1 / (1 - p)``; the identity otherwise.
+
+    Args:
+        input (Tensor): the input.
+        p (float): drop probability.
+        training (bool): apply dropout.
+        inplace (bool): write the result into ``input``.
+    """
 
 def dsplit(input: Any, indices_or_sections: Any = None, *, sections: Any = None, indices: Any = None) -> Any:
-    ...
+    r"""
+    dsplit(input, indices_or_sections) -> tuple of Tensors
+
+    ``tensor_split`` along dim 2 of an input with at least 3 dimensions.
+
+    Args:
+        input (Tensor): the input tensor.
+        indices_or_sections (int or list of ints): parts or split points.
+    """
 
 def dstack(tensors: Any) -> Any:
-    ...
+    r"""
+    dstack(tensors) -> Tensor
+
+    Concatenates depth-wise, along dim 2, after making each tensor at least 3-D.
+
+    Args:
+        tensors (sequence of Tensors): the tensors to join.
+    """
 
 class dtype:
-    ...
+    r"""
+    The data type of a tensor: ``tensorcore.float32``, ``float64``, ``float16``, ``bfloat16``, ``complex64``, ``complex128``, ``uint8``, ``int8``, ``int16``, ``int32``, ``int64`` and ``bool`` (with torch's aliases such as ``tensorcore.float`` and ``tensorcore.long``). Attributes ``is_floating_point``, ``is_complex``, ``is_signed`` and ``itemsize``.
+    """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def __getattr__(self, name: str) -> Any: ...
 
 def eig(*args: Any, **kwargs: Any) -> Any:
-    ...
+    r"""
+    eig(input, eigenvectors=False) -> (Tensor, Tensor)
+
+    Eigenvalues (and eigenvectors) of a real square matrix, torch 1.8 style. Deprecated: use :func:`tensorcore.linalg.eig`.
+
+    Args:
+        input (Tensor): a matrix or a batch of matrices (..., n, n).
+        eigenvectors (bool): also compute eigenvectors.
+    """
 
 def einsum(equation: str, *args) -> Tensor:
-    ...
+    r"""
+    einsum(equation, *operands) -> Tensor
+
+    Einstein summation: the equation names each operand's dimensions with letters; letters missing from the output (after ``->``) are summed. ``...`` stands for broadcast dimensions.
+
+    Args:
+        equation (str): e.g. ``'ij,jk->ik'``.
+        *operands (Tensor): the operands (or one list of them).
+
+    Example:
+        >>> a = tc.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> tc.einsum('ii->', a)
+        tensor(5.)
+        >>> tc.einsum('ij,j->i', a, tc.tensor([1.0, 1.0]))
+        tensor([3., 7.])
+    """
 
 def empty(*args, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Any = None) -> Tensor:
-    ...
+    r"""
+    empty(*size, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor
+
+    A tensor of the given shape with uninitialized contents (fast when every element is written next).
+
+    Args:
+        size (int...): the shape, as separate ints or one list/tuple.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: :func:`tensorcore.get_default_dtype` for floating values).
+        device (tensorcore.device or str, optional): where the result is allocated (default: CPU).
+        requires_grad (bool): whether autograd records operations on the result.
+        out (Tensor, optional): the output tensor.
+    """
 
 def empty_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
-    ...
+    r"""
+    empty_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor
+
+    A tensor of ``input``'s shape with uninitialized contents.
+
+    Args:
+        input (Tensor): the tensor whose shape (and by default dtype and device) is used.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: ``input``'s).
+        device (tensorcore.device or str, optional): the device of the result (default: ``input``'s).
+        requires_grad (bool): whether autograd records operations on the result.
+        memory_format (optional): accepted for torch compatibility; the result is contiguous.
+    """
 
 def empty_strided(size: List[int], stride: List[int], *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    ...
+    r"""
+    empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False) -> Tensor
+
+    An uninitialized tensor with the given shape and strides (in elements).
+
+    Args:
+        size (tuple of ints): the shape.
+        stride (tuple of ints): the stride of each dimension.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: :func:`tensorcore.get_default_dtype` for floating values).
+        device (tensorcore.device or str, optional): where the result is allocated (default: CPU).
+        requires_grad (bool): whether autograd records operations on the result.
+    """
 
 class enable_grad:
-    ...
+    r"""
+    enable_grad()
+
+    Context manager (or decorator) that enables gradient recording, e.g. inside a :class:`no_grad` block.
+    """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def __getattr__(self, name: str) -> Any: ...
 
 def eq(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    eq(input, other, *, out=None) -> Tensor
+
+    Boolean tensor: True where ``input`` is equal to ``other`` (broadcasting).
+
+    Args:
+        input (Tensor): the tensor to compare.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.eq(tc.tensor([1, 2, 3]), 2)
+        tensor([False,  True, False])
+    """
 
 def equal(input: Tensor, other: Tensor) -> bool:
-    ...
+    r"""
+    equal(input, other) -> bool
 
-def erf(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    True when both tensors have the same shape and the same elements.
+
+    Args:
+        input (Tensor): first tensor.
+        other (Tensor): second tensor.
+    """
+
+def erf(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    erf(input, *, out=None) -> Tensor
+
+    Gauss error function of each element.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def erf_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
     torch.erf_(input, ...): the same as input.erf_(...).
     """
 
-def erfc(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+def erfc(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    erfc(input, *, out=None) -> Tensor
+
+    Complementary error function of each element, :math:`1 - \mathrm{erf}(x)`.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def erfc_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
     torch.erfc_(input, ...): the same as input.erfc_(...).
     """
 
-def erfinv(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+def erfinv(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    erfinv(input, *, out=None) -> Tensor
 
-def exp(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    Inverse error function of each element; defined on (-1, 1).
 
-def exp2(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
+
+def exp(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    exp(input, *, out=None) -> Tensor
+
+    Exponential of each element, :math:`e^{x}`.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.exp(tc.tensor([0.0, 1.0]))
+        tensor([1.0000, 2.7183])
+    """
+
+def exp2(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    exp2(input, *, out=None) -> Tensor
+
+    Base-2 exponential of each element, :math:`2^{x}`.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.exp2(tc.tensor([0.0, 3.0]))
+        tensor([1., 8.])
+    """
 
 def exp2_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -2099,8 +5488,18 @@ def exp_(input: Any, *args: Any, **kwargs: Any) -> Any:
     torch.exp_(input, ...): the same as input.exp_(...).
     """
 
-def expm1(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+def expm1(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    expm1(input, *, out=None) -> Tensor
+
+    :math:`e^{x} - 1` for each element, accurate for small :math:`x` where ``exp(x) - 1`` loses digits.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def expm1_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -2108,10 +5507,39 @@ def expm1_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def eye(n: int, m: Optional[int] = None, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor
+
+    A 2-D tensor with ones on the diagonal and zeros elsewhere.
+
+    Args:
+        n (int): number of rows.
+        m (int, optional): number of columns (default ``n``).
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: :func:`tensorcore.get_default_dtype` for floating values).
+        device (tensorcore.device or str, optional): where the result is allocated (default: CPU).
+        requires_grad (bool): whether autograd records operations on the result.
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.eye(2)
+        tensor([[1., 0.],
+                [0., 1.]])
+    """
 
 def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
-    ...
+    r"""
+    feature_alpha_dropout(input, p=0.5, training=False, inplace=False) -> Tensor
+
+    Alpha dropout of whole channels (dim 1) instead of elements.
+
+    Args:
+        input (Tensor): the input.
+        p (float): drop probability.
+        training (bool): apply dropout.
+        inplace (bool): write the result into ``input``.
+    """
 
 def fill_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -2119,7 +5547,17 @@ def fill_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def fix(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    fix(input, *, out=None) -> Tensor
+
+    Each element rounded toward zero (same as :func:`tensorcore.trunc`).
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def fix_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -2127,16 +5565,58 @@ def fix_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
-    ...
+    r"""
+    flatten(input, start_dim=0, end_dim=-1) -> Tensor
+
+    Merges the dimensions ``start_dim..end_dim`` into one (a view when possible).
+
+    Args:
+        input (Tensor): the input tensor.
+        start_dim (int): first dimension to merge.
+        end_dim (int): last dimension to merge.
+
+    Example:
+        >>> tc.flatten(tc.zeros(2, 3, 4), start_dim=1).shape
+        tensorcore.Size([2, 12])
+    """
 
 def flip(input: Tensor, dims: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    flip(input, dims, *, out=None) -> Tensor
 
-def fliplr(arg0: Tensor) -> Tensor:
-    ...
+    Reverses the order of the elements along ``dims`` (a copy).
 
-def flipud(arg0: Tensor) -> Tensor:
-    ...
+    Args:
+        input (Tensor): the input tensor.
+        dims (int or tuple of ints): the dimensions to reverse.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.flip(tc.tensor([1, 2, 3]), [0])
+        tensor([3, 2, 1])
+    """
+
+def fliplr(input: Tensor) -> Tensor:
+    r"""
+    fliplr(input) -> Tensor
+
+    Reverses dimension 1 (left/right); the input has at least 2 dimensions.
+
+    Args:
+        input (Tensor): the input tensor.
+    """
+
+def flipud(input: Tensor) -> Tensor:
+    r"""
+    flipud(input) -> Tensor
+
+    Reverses dimension 0 (up/down).
+
+    Args:
+        input (Tensor): the input tensor.
+    """
 
 float: dtype
 float16: dtype
@@ -2147,8 +5627,22 @@ def float_power(input: Any, exponent: Any) -> Any:
     pow computed in float64 (complex128 for complex operands).
     """
 
-def floor(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+def floor(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    floor(input, *, out=None) -> Tensor
+
+    Largest integer not greater than each element (integers are returned unchanged).
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.floor(tc.tensor([-1.5, 1.5]))
+        tensor([-2.,  1.])
+    """
 
 def floor_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -2156,19 +5650,77 @@ def floor_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def floor_divide(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    floor_divide(input, other, *, out=None) -> Tensor
+
+    Element-wise division rounded down (toward negative infinity), like Python's ``//``.
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def fmax(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    fmax(input, other, *, out=None) -> Tensor
+
+    Element-wise maximum that ignores NaN: a NaN loses to a number.
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def fmin(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    fmin(input, other, *, out=None) -> Tensor
+
+    Element-wise minimum that ignores NaN: a NaN loses to a number.
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def fmod(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    fmod(input, other, *, out=None) -> Tensor
 
-def frac(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    C-style remainder of the division: the result has the sign of the dividend ``input``.
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.fmod(tc.tensor([-3, 3]), 2)
+        tensor([-1,  1])
+    """
+
+def frac(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    frac(input, *, out=None) -> Tensor
+
+    Fractional part of each element, ``x - trunc(x)`` (keeps the sign).
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def frac_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -2176,86 +5728,371 @@ def frac_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def frobenius_norm(input: Any, dim: Any = (-2, -1), keepdim: Any = False) -> Any:
-    ...
+    r"""
+    frobenius_norm(input, dim=(-2, -1), keepdim=False) -> Tensor
+
+    Frobenius norm over ``dim``.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (tuple of ints): the dimensions.
+        keepdim (bool): keep the reduced dimensions.
+    """
 
 def from_dlpack(ext_tensor: Any) -> Tensor:
-    ...
+    r"""
+    from_dlpack(ext_tensor) -> Tensor
 
-def from_numpy(arg0: Any) -> Tensor:
-    ...
+    A tensor sharing memory with an object implementing the DLPack protocol (``__dlpack__``) or a DLPack capsule, e.g. from NumPy or torch.
+
+    Args:
+        ext_tensor (object): the producer.
+    """
+
+def from_numpy(ndarray: Any) -> Tensor:
+    r"""
+    from_numpy(ndarray) -> Tensor
+
+    A tensor sharing memory with a NumPy array: writes through either are seen by the other. The array must have a supported dtype (bool, integers, float16/32/64, complex64/128).
+
+    Args:
+        ndarray (numpy.ndarray): the array to wrap.
+
+    Example:
+        >>> import numpy as np
+        >>> tc.from_numpy(np.array([1, 2]))
+        tensor([1, 2])
+    """
 
 def full(size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    full(size, fill_value, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor
+
+    A tensor of shape ``size`` filled with ``fill_value``. Without ``dtype``, the dtype is inferred from the value (bool, int64, the default float dtype or complex).
+
+    Args:
+        size (list or tuple of ints): the shape.
+        fill_value (Number): the value of every element.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: :func:`tensorcore.get_default_dtype` for floating values).
+        device (tensorcore.device or str, optional): where the result is allocated (default: CPU).
+        requires_grad (bool): whether autograd records operations on the result.
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.full((2, 2), 7)
+        tensor([[7, 7],
+                [7, 7]])
+    """
 
 def full_like(input: Tensor, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    ...
+    r"""
+    full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor
+
+    A tensor of ``input``'s shape filled with ``fill_value``.
+
+    Args:
+        input (Tensor): the tensor whose shape (and by default dtype and device) is used.
+        fill_value (Number): the value of every element.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: ``input``'s).
+        device (tensorcore.device or str, optional): the device of the result (default: ``input``'s).
+        requires_grad (bool): whether autograd records operations on the result.
+    """
 
 def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    gather(input, dim, index, *, sparse_grad=False, out=None) -> Tensor
+
+    Gathers values along ``dim``: ``out[i][j] = input[index[i][j]][j]`` for ``dim=0`` (and likewise for other dims). The result has ``index``'s shape.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int): the axis to index along.
+        index (LongTensor): indices, same number of dimensions as ``input``.
+
+    Keyword Args:
+        sparse_grad (bool): accepted for torch compatibility; the gradient is dense.
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> x = tc.tensor([[1, 2], [3, 4]])
+        >>> tc.gather(x, 1, tc.tensor([[0, 0], [1, 0]]))
+        tensor([[1, 1],
+                [4, 3]])
+    """
 
 def gcd(input: Any, other: Any) -> Any:
-    ...
+    r"""
+    gcd(input, other) -> Tensor
+
+    Element-wise greatest common divisor of two integer tensors.
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+    """
 
 def ge(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    ge(input, other, *, out=None) -> Tensor
+
+    Boolean tensor: True where ``input`` is greater than or equal to ``other`` (broadcasting).
+
+    Args:
+        input (Tensor): the tensor to compare.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.ge(tc.tensor([1, 2, 3]), 2)
+        tensor([False,  True,  True])
+    """
 
 def geqrf(input: Any) -> Any:
-    ...
+    r"""
+    geqrf(input) -> (Tensor, Tensor)
+
+    LAPACK's geqrf: QR as Householder reflectors and their scalars ``(a, tau)``.
+
+    Args:
+        input (Tensor): a matrix or a batch of matrices (..., n, n).
+    """
 
 def ger(input: Tensor, vec2: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    ger(input, vec2, *, out=None) -> Tensor
+
+    Deprecated name of :func:`outer`.
+
+    Args:
+        input (Tensor): (n,).
+        vec2 (Tensor): (m,).
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def get_autocast_cpu_dtype() -> dtype:
-    ...
+    r"""
+    get_autocast_cpu_dtype() -> dtype
+
+    The dtype of CPU autocast (bfloat16 by default).
+    """
 
 def get_autocast_dtype(device_type: str) -> dtype:
-    ...
+    r"""
+    get_autocast_dtype(device_type) -> dtype
+
+    The lower-precision dtype autocast uses on ``device_type``.
+
+    Args:
+        device_type (str): ``'cpu'`` or ``'cuda'``.
+    """
 
 def get_autocast_gpu_dtype() -> dtype:
-    ...
+    r"""
+    get_autocast_gpu_dtype() -> dtype
+
+    The dtype of CUDA autocast (float16 by default).
+    """
 
 def get_default_dtype() -> dtype:
-    ...
+    r"""
+    get_default_dtype() -> dtype
+
+    The current default floating dtype (float32 unless changed).
+
+    Example:
+        >>> tc.get_default_dtype()
+        tensorcore.float32
+    """
 
 def get_num_threads() -> int:
-    ...
+    r"""
+    get_num_threads() -> int
+
+    The number of threads of the CPU kernels.
+    """
 
 def get_rng_state() -> Tensor:
-    ...
+    r"""
+    get_rng_state() -> Tensor
+
+    The state of the default generator, as a uint8 tensor to pass to :func:`set_rng_state`.
+    """
 
 def greater(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    gt(input, other, *, out=None) -> Tensor
+
+    Boolean tensor: True where ``input`` is greater than ``other`` (broadcasting).
+
+    Args:
+        input (Tensor): the tensor to compare.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.gt(tc.tensor([1, 2, 3]), 2)
+        tensor([False, False,  True])
+    """
 
 def greater_equal(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    ge(input, other, *, out=None) -> Tensor
+
+    Boolean tensor: True where ``input`` is greater than or equal to ``other`` (broadcasting).
+
+    Args:
+        input (Tensor): the tensor to compare.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.ge(tc.tensor([1, 2, 3]), 2)
+        tensor([False,  True,  True])
+    """
 
 def group_norm(input: Any, num_groups: Any, weight: Any = None, bias: Any = None, eps: Any = 1e-05, cudnn_enabled: Any = True) -> Any:
-    ...
+    r"""
+    group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True) -> Tensor
+
+    Group normalization (see :func:`tensorcore.nn.functional.group_norm`).
+
+    Args:
+        input (Tensor): the input tensor.
+        num_groups (int): groups.
+        weight (Tensor, optional): scale.
+        bias (Tensor, optional): shift.
+        eps (float): added to the variance.
+        cudnn_enabled (bool): ignored.
+    """
 
 def gt(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    gt(input, other, *, out=None) -> Tensor
+
+    Boolean tensor: True where ``input`` is greater than ``other`` (broadcasting).
+
+    Args:
+        input (Tensor): the tensor to compare.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.gt(tc.tensor([1, 2, 3]), 2)
+        tensor([False, False,  True])
+    """
 
 half: dtype
 def hamming_window(window_length: int, periodic: bool = True, alpha: float = 0.54, beta: float = 0.46, *, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    ...
+    r"""
+    hamming_window(window_length, periodic=True, *, dtype=None, device=None, requires_grad=False) -> Tensor
+
+    The Hamming window of ``window_length`` points. A periodic window (the default, for spectral analysis with :func:`tensorcore.stft`) is the symmetric window of ``window_length + 1`` points without its last point.
+
+    Args:
+        window_length (int): number of points.
+        periodic (bool): periodic (True) or symmetric (False) window.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: :func:`tensorcore.get_default_dtype` for floating values).
+        device (tensorcore.device or str, optional): where the result is allocated (default: CPU).
+        requires_grad (bool): whether autograd records operations on the result.
+    """
 
 def hann_window(window_length: int, periodic: bool = True, *, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    ...
+    r"""
+    hann_window(window_length, periodic=True, *, dtype=None, device=None, requires_grad=False) -> Tensor
+
+    The Hann window of ``window_length`` points. A periodic window (the default, for spectral analysis with :func:`tensorcore.stft`) is the symmetric window of ``window_length + 1`` points without its last point.
+
+    Args:
+        window_length (int): number of points.
+        periodic (bool): periodic (True) or symmetric (False) window.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: :func:`tensorcore.get_default_dtype` for floating values).
+        device (tensorcore.device or str, optional): where the result is allocated (default: CPU).
+        requires_grad (bool): whether autograd records operations on the result.
+    """
 
 def hardshrink(input: Any, lambd: Any = 0.5) -> Any:
-    ...
+    r"""
+    hardshrink(input, lambd=0.5) -> Tensor
+
+    Hard thresholding: 0 inside ``[-lambd, lambd]``, the input elsewhere.
+
+    Args:
+        input (Tensor): the input.
+        lambd (float): the threshold.
+    """
 
 def heaviside(input: Any, values: Any) -> Any:
-    ...
+    r"""
+    heaviside(input, other) -> Tensor
+
+    Heaviside step: 0 where ``input`` < 0, 1 where > 0 and ``other`` where it is 0.
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+    """
 
 def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    histc(input, bins=100, min=0, max=0, *, out=None) -> Tensor
+
+    Histogram of the elements in ``bins`` equal-width bins over ``[min, max]`` (the data's range when both are 0); elements outside are ignored.
+
+    Args:
+        input (Tensor): the input tensor.
+        bins (int): number of bins.
+        min (float): lower end.
+        max (float): upper end.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.histc(tc.tensor([1.0, 2.0, 1.0]), bins=4, min=0, max=3)
+        tensor([0., 2., 1., 0.])
+    """
 
 def hsplit(input: Any, indices_or_sections: Any = None, *, sections: Any = None, indices: Any = None) -> Any:
-    ...
+    r"""
+    hsplit(input, indices_or_sections) -> tuple of Tensors
+
+    ``tensor_split`` along dim 1 (dim 0 for 1-D input).
+
+    Args:
+        input (Tensor): the input tensor.
+        indices_or_sections (int or list of ints): parts or split points.
+    """
 
 def hstack(tensors: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    hstack(tensors, *, out=None) -> Tensor
+
+    Concatenates horizontally: along dim 1, or dim 0 for 1-D tensors.
+
+    Args:
+        tensors (sequence of Tensors): the tensors to join.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def hypot(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
@@ -2276,20 +6113,70 @@ def hypot(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
         tensor([ 5., 13.])
     """
 
-def imag(arg0: Tensor) -> Tensor:
-    ...
+def imag(input: Tensor) -> Tensor:
+    r"""
+    imag(input) -> Tensor
+
+    Imaginary part of a complex tensor, as a view (errors on real tensors).
+
+    Args:
+        input (Tensor): the input tensor.
+    """
 
 def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
-    ...
+    r"""
+    index_add(input, dim, index, source, *, alpha=1) -> Tensor
+
+    A copy of ``input`` with the slices of ``source`` (times ``alpha``) added at the positions ``index`` along ``dim``.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int): the dimension.
+        index (LongTensor): 1-D positions.
+        source (Tensor): the slices to add.
+
+    Keyword Args:
+        alpha (Number): multiplier of ``source``.
+    """
 
 def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
-    ...
+    r"""
+    index_copy(input, dim, index, source) -> Tensor
+
+    A copy of ``input`` with the slices of ``source`` written at the positions ``index`` along ``dim``.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int): the dimension.
+        index (LongTensor): 1-D positions.
+        source (Tensor): the slices.
+    """
 
 def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
-    ...
+    r"""
+    index_fill(input, dim, index, value) -> Tensor
+
+    A copy of ``input`` with the slices at ``index`` along ``dim`` set to ``value``.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int): the dimension.
+        index (LongTensor): 1-D positions.
+        value (Number): the value.
+    """
 
 def index_put(input: Tensor, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:
-    ...
+    r"""
+    index_put(input, indices, values, accumulate=False) -> Tensor
+
+    A copy of ``input`` with ``values`` written at the advanced index ``indices`` (a tuple of index tensors, as ``x[indices] = values``); summed into place with ``accumulate=True``.
+
+    Args:
+        input (Tensor): the input tensor.
+        indices (tuple of Tensors): one index tensor per leading dimension.
+        values (Tensor): the values.
+        accumulate (bool): add instead of write.
+    """
 
 def index_put_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -2297,18 +6184,55 @@ def index_put_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def index_select(input: Tensor, dim: int, index: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    index_select(input, dim, index, *, out=None) -> Tensor
+
+    The entries of ``input`` at the positions ``index`` along ``dim`` (a copy).
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int): the dimension.
+        index (LongTensor): 1-D positions.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> x = tc.tensor([[1, 2], [3, 4], [5, 6]])
+        >>> tc.index_select(x, 0, tc.tensor([2, 0]))
+        tensor([[5, 6],
+                [1, 2]])
+    """
 
 class inference_mode:
-    ...
+    r"""
+    inference_mode(mode=True)
+
+    Context manager (or decorator) for inference: like :class:`no_grad`, and tensors created inside cannot later be used in autograd.
+
+    Args:
+        mode (bool): enable inference mode.
+    """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def __getattr__(self, name: str) -> Any: ...
 
 def initial_seed() -> int:
-    ...
+    r"""
+    initial_seed() -> int
+
+    The seed the default generator was last seeded with.
+    """
 
 def inner(input: Tensor, other: Tensor) -> Tensor:
-    ...
+    r"""
+    inner(input, other) -> Tensor
+
+    Inner product over the last dimension (the dot product for 1-D tensors).
+
+    Args:
+        input (Tensor): first tensor.
+        other (Tensor): second tensor.
+    """
 
 int: dtype
 int16: dtype
@@ -2316,19 +6240,53 @@ int32: dtype
 int64: dtype
 int8: dtype
 def inverse(input: Any) -> Any:
-    ...
+    r"""
+    inverse(input) -> Tensor
+
+    Inverse of square matrices. Prefer :func:`tensorcore.linalg.inv` in new code.
+
+    Args:
+        input (Tensor): a matrix or a batch of matrices (..., n, n).
+
+    Example:
+        >>> tc.inverse(tc.tensor([[2.0, 0.0], [0.0, 4.0]]))
+        tensor([[0.5000, 0.0000],
+                [0.0000, 0.2500]])
+    """
 
 def is_autocast_cache_enabled() -> bool:
-    ...
+    r"""
+    is_autocast_cache_enabled() -> bool
+
+    Whether autocast caches the lower-precision copies of weights within a region.
+    """
 
 def is_autocast_cpu_enabled() -> bool:
-    ...
+    r"""
+    is_autocast_cpu_enabled() -> bool
+
+    Whether CPU autocast is active.
+    """
 
 def is_autocast_enabled(device_type: Optional[str] = None) -> bool:
-    ...
+    r"""
+    is_autocast_enabled(device_type=None) -> bool
+
+    Whether autocast is active for ``device_type`` (CUDA when omitted).
+
+    Args:
+        device_type (str): ``'cpu'`` or ``'cuda'``.
+    """
 
 def is_complex(input: Any) -> Any:
-    ...
+    r"""
+    is_complex(input) -> bool
+
+    True when ``input`` has a complex dtype.
+
+    Args:
+        input (Tensor): the input tensor.
+    """
 
 def is_conj(input: Any) -> Any:
     r"""
@@ -2336,91 +6294,394 @@ def is_conj(input: Any) -> Any:
     """
 
 def is_deterministic() -> bool:
-    ...
+    r"""
+    is_deterministic() -> bool
+
+    Deprecated name of :func:`are_deterministic_algorithms_enabled`.
+    """
 
 def is_deterministic_algorithms_warn_only_enabled() -> bool:
-    ...
+    r"""
+    is_deterministic_algorithms_warn_only_enabled() -> bool
+
+    Whether deterministic mode only warns.
+    """
 
 def is_floating_point(input: Any) -> Any:
-    ...
+    r"""
+    is_floating_point(input) -> bool
+
+    True when ``input`` has a floating dtype (float16, bfloat16, float32, float64).
+
+    Args:
+        input (Tensor): the input tensor.
+    """
 
 def is_grad_enabled() -> Any:
-    ...
+    r"""
+    is_grad_enabled() -> bool
+
+    Whether gradient recording is currently on.
+    """
 
 def is_neg(input: Any) -> Any:
-    ...
+    r"""
+    is_neg(input) -> bool
+
+    Whether ``input`` carries a lazy negation bit (never, here).
+
+    Args:
+        input (Tensor): the input tensor.
+    """
 
 def is_nonzero(input: Any) -> Any:
-    ...
+    r"""
+    is_nonzero(input) -> bool
+
+    The truth value of a one-element tensor (errors for other sizes).
+
+    Args:
+        input (Tensor): the input tensor.
+    """
 
 def is_signed(input: Any) -> Any:
-    ...
+    r"""
+    is_signed(input) -> bool
+
+    True when ``input``'s dtype is signed (everything except uint8 and bool).
+
+    Args:
+        input (Tensor): the input tensor.
+    """
 
 def is_tensor(obj: Any) -> Any:
-    ...
+    r"""
+    is_tensor(obj) -> bool
+
+    True when ``obj`` is a tensorcore Tensor (or subclass such as Parameter).
+
+    Args:
+        obj (object): the object to test.
+    """
 
 def isclose(input: Tensor, other: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False, *, out=None) -> Tensor
 
-def isfinite(arg0: Tensor) -> Tensor:
-    ...
+    Boolean tensor: True where :math:`|input - other| \le atol + rtol \times |other|`.
+
+    Args:
+        input (Tensor): first tensor.
+        other (Tensor): second tensor.
+        rtol (float): relative tolerance.
+        atol (float): absolute tolerance.
+        equal_nan (bool): whether two NaNs count as close.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.isclose(tc.tensor([1.0, 2.0]), tc.tensor([1.0 + 1e-9, 2.1]))
+        tensor([ True, False])
+    """
+
+def isfinite(input: Tensor) -> Tensor:
+    r"""
+    isfinite(input) -> Tensor
+
+    Boolean tensor: True where the element is neither infinite nor NaN.
+
+    Args:
+        input (Tensor): the input tensor.
+    """
 
 def isin(elements: Any, test_elements: Any, *, assume_unique: Any = False, invert: Any = False) -> Any:
-    ...
+    r"""
+    isin(elements, test_elements, *, assume_unique=False, invert=False) -> Tensor
 
-def isinf(arg0: Tensor) -> Tensor:
-    ...
+    Boolean tensor of ``elements``' shape: True where the element occurs in ``test_elements``.
 
-def isnan(arg0: Tensor) -> Tensor:
-    ...
+    Args:
+        elements (Tensor or Number): values to look up.
+        test_elements (Tensor or Number): the set.
 
-def isneginf(arg0: Tensor) -> Tensor:
-    ...
+    Keyword Args:
+        assume_unique (bool): both inputs hold distinct values (faster).
+        invert (bool): negate the result.
 
-def isposinf(arg0: Tensor) -> Tensor:
-    ...
+    Example:
+        >>> tc.isin(tc.tensor([1, 2, 3]), tc.tensor([2, 9]))
+        tensor([False,  True, False])
+    """
 
-def isreal(arg0: Tensor) -> Tensor:
-    ...
+def isinf(input: Tensor) -> Tensor:
+    r"""
+    isinf(input) -> Tensor
+
+    Boolean tensor: True where the element is positive or negative infinity.
+
+    Args:
+        input (Tensor): the input tensor.
+    """
+
+def isnan(input: Tensor) -> Tensor:
+    r"""
+    isnan(input) -> Tensor
+
+    Boolean tensor: True where the element is NaN.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Example:
+        >>> tc.isnan(tc.tensor([1.0, float('nan')]))
+        tensor([False,  True])
+    """
+
+def isneginf(input: Tensor) -> Tensor:
+    r"""
+    isneginf(input) -> Tensor
+
+    Boolean tensor: True where the element is negative infinity.
+
+    Args:
+        input (Tensor): the input tensor.
+    """
+
+def isposinf(input: Tensor) -> Tensor:
+    r"""
+    isposinf(input) -> Tensor
+
+    Boolean tensor: True where the element is positive infinity.
+
+    Args:
+        input (Tensor): the input tensor.
+    """
+
+def isreal(input: Tensor) -> Tensor:
+    r"""
+    isreal(input) -> Tensor
+
+    Boolean tensor: True where the element has a zero imaginary part (always for real dtypes).
+
+    Args:
+        input (Tensor): the input tensor.
+    """
 
 def istft(input: Tensor, n_fft: int, hop_length: Any = None, win_length: Any = None, window: Tensor = None, center: bool = True, normalized: bool = False, onesided: Optional[bool] = None, length: Any = None, return_complex: bool = False) -> Tensor:
-    ...
+    r"""
+    istft(input, n_fft, hop_length=None, win_length=None, window=None, center=True, normalized=False, onesided=None, length=None, return_complex=False) -> Tensor
+
+    Inverse of :func:`stft` by overlap-add with window normalization.
+
+    Args:
+        input (Tensor): complex STFT (freq, frames) or (B, freq, frames).
+        n_fft (int): frame size.
+        hop_length (int, optional): frame step.
+        win_length (int, optional): window size.
+        window (Tensor, optional): the analysis window.
+        center (bool): the STFT was centered.
+        normalized (bool): the STFT was normalized.
+        onesided (bool, optional): the STFT is one-sided.
+        length (int, optional): trim or pad the signal to this length.
+        return_complex (bool): return a complex signal.
+    """
 
 def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0, *, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    ...
+    r"""
+    kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, device=None, requires_grad=False) -> Tensor
+
+    The Kaiser window of ``window_length`` points with shape parameter ``beta``.
+
+    Args:
+        window_length (int): number of points.
+        periodic (bool): periodic (True) or symmetric (False) window.
+        beta (float): shape parameter; larger values give a wider main lobe and lower side lobes.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: :func:`tensorcore.get_default_dtype` for floating values).
+        device (tensorcore.device or str, optional): where the result is allocated (default: CPU).
+        requires_grad (bool): whether autograd records operations on the result.
+    """
 
 def kron(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    kron(input, other, *, out=None) -> Tensor
+
+    Kronecker product: each element of ``input`` scales a copy of ``other``.
+
+    Args:
+        input (Tensor): first tensor.
+        other (Tensor): second tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.kron(tc.tensor([1, 2]), tc.tensor([1, 1]))
+        tensor([1, 1, 2, 2])
+    """
 
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False, *, out: Optional[Tensor] = None) -> Any:
-    ...
+    r"""
+    kthvalue(input, k, dim=-1, keepdim=False, *, out=None) -> (Tensor, LongTensor)
+
+    The ``k``-th smallest element along ``dim`` (k counts from 1) and its index.
+
+    Args:
+        input (Tensor): the input tensor.
+        k (int): the rank, from 1.
+        dim (int): the dimension to search.
+        keepdim (bool): whether the reduced dimensions are kept with size 1.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def layer_norm(input: Any, normalized_shape: Any, weight: Any = None, bias: Any = None, eps: Any = 1e-05, cudnn_enable: Any = True) -> Any:
-    ...
+    r"""
+    layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn_enable=True) -> Tensor
+
+    Layer normalization (see :func:`tensorcore.nn.functional.layer_norm`).
+
+    Args:
+        input (Tensor): the input tensor.
+        normalized_shape (tuple): trailing shape.
+        weight (Tensor, optional): scale.
+        bias (Tensor, optional): shift.
+        eps (float): added to the variance.
+        cudnn_enable (bool): ignored.
+    """
 
 def lcm(input: Any, other: Any) -> Any:
-    ...
+    r"""
+    lcm(input, other) -> Tensor
+
+    Element-wise least common multiple of two integer tensors.
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+    """
 
 def ldexp(input: Any, other: Any) -> Any:
-    ...
+    r"""
+    ldexp(input, other) -> Tensor
+
+    :math:`input \times 2^{other}` element-wise.
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+    """
 
 def le(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    le(input, other, *, out=None) -> Tensor
+
+    Boolean tensor: True where ``input`` is less than or equal to ``other`` (broadcasting).
+
+    Args:
+        input (Tensor): the tensor to compare.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.le(tc.tensor([1, 2, 3]), 2)
+        tensor([ True,  True, False])
+    """
 
 def lerp(input: Tensor, end: Tensor, weight: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    lerp(input, end, weight, *, out=None) -> Tensor
+
+    Linear interpolation :math:`input + weight \times (end - input)`.
+
+    Args:
+        input (Tensor): start points.
+        end (Tensor): end points.
+        weight (float or Tensor): interpolation weight.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.lerp(tc.tensor([0.0, 10.0]), tc.tensor([10.0, 20.0]), 0.5)
+        tensor([ 5., 15.])
+    """
 
 def less(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    lt(input, other, *, out=None) -> Tensor
+
+    Boolean tensor: True where ``input`` is less than ``other`` (broadcasting).
+
+    Args:
+        input (Tensor): the tensor to compare.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.lt(tc.tensor([1, 2, 3]), 2)
+        tensor([ True, False, False])
+    """
 
 def less_equal(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    le(input, other, *, out=None) -> Tensor
 
-def lgamma(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    Boolean tensor: True where ``input`` is less than or equal to ``other`` (broadcasting).
+
+    Args:
+        input (Tensor): the tensor to compare.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.le(tc.tensor([1, 2, 3]), 2)
+        tensor([ True,  True, False])
+    """
+
+def lgamma(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    lgamma(input, *, out=None) -> Tensor
+
+    Natural logarithm of the absolute value of the gamma function of each element.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def linspace(start: Any, end: Any, steps: int, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor
+
+    A 1-D tensor of ``steps`` evenly spaced values from ``start`` to ``end``, both included.
+
+    Args:
+        start (Number): first value.
+        end (Number): last value.
+        steps (int): number of values.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: :func:`tensorcore.get_default_dtype` for floating values).
+        device (tensorcore.device or str, optional): where the result is allocated (default: CPU).
+        requires_grad (bool): whether autograd records operations on the result.
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.linspace(0, 1, 5)
+        tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
+    """
 
 def load(f: Any, map_location: Any = None, weights_only: Any = True) -> Any:
     r"""
@@ -2434,27 +6695,79 @@ def load(f: Any, map_location: Any = None, weights_only: Any = True) -> Any:
     A safetensors file written by another tool loads as a dict {name: tensor}.
     """
 
-def log(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+def log(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    log(input, *, out=None) -> Tensor
 
-def log10(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    Natural logarithm of each element. Negative inputs give NaN and zero gives -inf.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.log(tc.tensor([1.0, 2.718281828]))
+        tensor([0., 1.])
+    """
+
+def log10(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    log10(input, *, out=None) -> Tensor
+
+    Base-10 logarithm of each element.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.log10(tc.tensor([10.0, 1000.0]))
+        tensor([1., 3.])
+    """
 
 def log10_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
     torch.log10_(input, ...): the same as input.log10_(...).
     """
 
-def log1p(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+def log1p(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    log1p(input, *, out=None) -> Tensor
+
+    :math:`\log(1 + x)` for each element, accurate for small :math:`x`.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def log1p_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
     torch.log1p_(input, ...): the same as input.log1p_(...).
     """
 
-def log2(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+def log2(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    log2(input, *, out=None) -> Tensor
+
+    Base-2 logarithm of each element.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.log2(tc.tensor([1.0, 8.0]))
+        tensor([0., 3.])
+    """
 
 def log2_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -2467,7 +6780,16 @@ def log_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def log_softmax(input: Any, dim: Any, dtype: Any = None) -> Any:
-    ...
+    r"""
+    log_softmax(input, dim, dtype=None) -> Tensor
+
+    Log-softmax along ``dim`` (see :func:`tensorcore.nn.functional.log_softmax`).
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int): the dimension.
+        dtype (tensorcore.dtype, optional): cast first.
+    """
 
 def logaddexp(input: Any, other: Any) -> Any:
     r"""
@@ -2480,22 +6802,83 @@ def logaddexp2(input: Any, other: Any) -> Any:
     """
 
 def logcumsumexp(input: Tensor, dim: int, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    logcumsumexp(input, dim, *, out=None) -> Tensor
+
+    Running :math:`\log \sum e^{x}`, computed stably, along ``dim``: element ``i`` of the result combines elements ``0..i`` of the input.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int): the dimension to scan.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def logdet(input: Any) -> Any:
-    ...
+    r"""
+    logdet(input) -> Tensor
+
+    Log-determinant of square matrices (NaN for a negative determinant).
+
+    Args:
+        input (Tensor): a matrix or a batch of matrices (..., n, n).
+    """
 
 def logical_and(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    logical_and(input, other, *, out=None) -> Tensor
 
-def logical_not(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    Boolean tensor: True where both elements are non-zero.
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
+
+def logical_not(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    logical_not(input, *, out=None) -> Tensor
+
+    Boolean tensor: True where the element is zero (logical negation).
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def logical_or(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    logical_or(input, other, *, out=None) -> Tensor
+
+    Boolean tensor: True where either element is non-zero.
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def logical_xor(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    logical_xor(input, other, *, out=None) -> Tensor
+
+    Boolean tensor: True where exactly one of the elements is non-zero.
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def logit(input: Any, eps: Any = None) -> Any:
     r"""
@@ -2508,121 +6891,567 @@ def logit_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor
+
+    A 1-D tensor of ``steps`` values :math:`base^{t}` with ``t`` evenly spaced from ``start`` to ``end``.
+
+    Args:
+        start (Number): first exponent.
+        end (Number): last exponent.
+        steps (int): number of values.
+        base (float): the base.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: :func:`tensorcore.get_default_dtype` for floating values).
+        device (tensorcore.device or str, optional): where the result is allocated (default: CPU).
+        requires_grad (bool): whether autograd records operations on the result.
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.logspace(0, 2, 3)
+        tensor([  1.,  10., 100.])
+    """
 
 def logsumexp(input: Tensor, dim: Any, keepdim: bool = False, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    logsumexp(input, dim, keepdim=False, *, out=None) -> Tensor
+
+    :math:`\log \sum_i e^{x_i}` over ``dim``, computed stably (no overflow for large inputs).
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int or tuple of ints, optional): the dimension(s) to reduce; all of them when omitted.
+        keepdim (bool): whether the reduced dimensions are kept with size 1.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.logsumexp(tc.tensor([1000.0, 1000.0], dtype=tc.float64), dim=0)
+        tensor(1000.6931, dtype=tensorcore.float64)
+    """
 
 long: dtype
 def lstsq(*args: Any, **kwargs: Any) -> Any:
-    ...
+    r"""
+    lstsq(input, A) -> (Tensor, Tensor)
+
+    Least-squares solution of A X = B (torch 1.8's argument order, B first). Deprecated: use :func:`tensorcore.linalg.lstsq`.
+
+    Args:
+        input (Tensor): B.
+        A (Tensor): the matrix.
+    """
 
 def lt(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    lt(input, other, *, out=None) -> Tensor
+
+    Boolean tensor: True where ``input`` is less than ``other`` (broadcasting).
+
+    Args:
+        input (Tensor): the tensor to compare.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.lt(tc.tensor([1, 2, 3]), 2)
+        tensor([ True, False, False])
+    """
 
 def lu(A: Any, pivot: Any = True, get_infos: Any = False) -> Any:
-    ...
+    r"""
+    lu(A, pivot=True, get_infos=False) -> tuple of Tensors
+
+    LU factorization with partial pivoting, as ``(LU, pivots)`` (and infos). Prefer :func:`tensorcore.linalg.lu_factor` in new code.
+
+    Args:
+        A (Tensor): matrices.
+        pivot (bool): must be True on the CPU.
+        get_infos (bool): also return per-matrix error codes.
+    """
 
 def lu_solve(input: Any, LU_data: Any, LU_pivots: Any) -> Any:
-    ...
+    r"""
+    lu_solve(input, LU_data, LU_pivots) -> Tensor
+
+    Solves A X = B from the LU factorization of A (from :func:`lu`).
+
+    Args:
+        input (Tensor): B.
+        LU_data (Tensor): the packed factors.
+        LU_pivots (Tensor): the pivots.
+    """
 
 def lu_unpack(LU_data: Any, LU_pivots: Any, unpack_data: Any = True, unpack_pivots: Any = True) -> Any:
-    ...
+    r"""
+    lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True) -> (Tensor, Tensor, Tensor)
+
+    Unpacks :func:`lu`'s result into the permutation P and the factors L and U.
+
+    Args:
+        LU_data (Tensor): the packed factors.
+        LU_pivots (Tensor): the pivots.
+        unpack_data (bool): return L and U.
+        unpack_pivots (bool): return P.
+    """
 
 def manual_seed(seed: Any) -> Any:
-    ...
+    r"""
+    manual_seed(seed) -> Generator
+
+    Seeds the default random number generator (and each CUDA device's); returns the generator.
+
+    Args:
+        seed (int): the seed.
+    """
 
 def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
-    ...
+    r"""
+    masked_fill(input, mask, value) -> Tensor
+
+    A copy of ``input`` with ``value`` where the boolean ``mask`` (broadcast) is True.
+
+    Args:
+        input (Tensor): the input tensor.
+        mask (BoolTensor): where to write.
+        value (Number or 0-d Tensor): the value.
+
+    Example:
+        >>> x = tc.tensor([1.0, -2.0, 3.0])
+        >>> tc.masked_fill(x, x < 0, 0.0)
+        tensor([1., 0., 3.])
+    """
 
 def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
-    ...
+    r"""
+    masked_scatter(input, mask, source) -> Tensor
+
+    A copy of ``input`` where the positions with a True ``mask`` take consecutive elements of ``source``.
+
+    Args:
+        input (Tensor): the input tensor.
+        mask (BoolTensor): where to write.
+        source (Tensor): the values, read in order.
+    """
 
 def masked_select(input: Tensor, mask: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    masked_select(input, mask, *, out=None) -> Tensor
+
+    A 1-D tensor of the elements where the boolean ``mask`` (broadcast to ``input``) is True.
+
+    Args:
+        input (Tensor): the input tensor.
+        mask (BoolTensor): the selector.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> x = tc.tensor([1, -2, 3])
+        >>> tc.masked_select(x, x > 0)
+        tensor([1, 3])
+    """
 
 def matmul(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    matmul(input, other, *, out=None) -> Tensor
+
+    Matrix product with NumPy's broadcasting rules: 1-D x 1-D is the dot product, 2-D x 2-D the matrix product, a 1-D operand is promoted to a matrix (and the added dimension removed), and batch dimensions broadcast. The ``@`` operator.
+
+    Args:
+        input (Tensor): first operand.
+        other (Tensor): second operand.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> a = tc.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> tc.matmul(a, tc.tensor([1.0, 1.0]))
+        tensor([3., 7.])
+        >>> tc.matmul(tc.ones(5, 2, 3), tc.ones(3, 4)).shape
+        tensorcore.Size([5, 2, 4])
+    """
 
 def matrix_exp(input: Any) -> Any:
-    ...
+    r"""
+    matrix_exp(input) -> Tensor
+
+    Matrix exponential of square matrices.
+
+    Args:
+        input (Tensor): a matrix or a batch of matrices (..., n, n).
+    """
 
 def matrix_power(input: Any, n: Any) -> Any:
-    ...
+    r"""
+    matrix_power(input, n) -> Tensor
+
+    The ``n``-th power of square matrices (negative ``n`` uses the inverse).
+
+    Args:
+        input (Tensor): a matrix or a batch of matrices (..., n, n).
+        n (int): the exponent.
+    """
 
 def matrix_rank(*args: Any, **kwargs: Any) -> Any:
-    ...
+    r"""
+    matrix_rank(input, tol=None, symmetric=False) -> Tensor
+
+    Numerical rank of matrices. Deprecated: use :func:`tensorcore.linalg.matrix_rank`.
+
+    Args:
+        input (Tensor): a matrix or a batch of matrices (..., n, n).
+        tol (float, optional): threshold of the singular values.
+        symmetric (bool): the matrix is symmetric.
+    """
 
 @overload
 def max(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Optional[Tensor] = None) -> Any:
-    ...
+    r"""
+    max(input, dim=None, keepdim=False, *, out=None) -> Tensor or (Tensor, LongTensor)
+
+    Three forms: ``max(input)`` is the largest element; ``max(input, dim, keepdim=False)`` is a named tuple ``(values, indices)`` of the maxima along ``dim`` and their positions; ``max(input, other)`` is :func:`tensorcore.maximum`.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int, optional): the dimension to reduce.
+        keepdim (bool): whether the reduced dimensions are kept with size 1.
+        other (Tensor, optional): compare element-wise with this tensor instead.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> x = tc.tensor([[1.0, 5.0, 2.0], [4.0, 3.0, 6.0]])
+        >>> tc.max(x)
+        tensor(6.)
+        >>> values, indices = tc.max(x, dim=1)
+        >>> values, indices
+        (tensor([5., 6.]), tensor([1, 2]))
+    """
 @overload
 def max(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Any:
     ...
 
 def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Any:
-    ...
+    r"""
+    max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False) -> Tensor
+
+    1-D max pooling over an input of shape (N, C, L) (or without the batch dimension).
+
+    Args:
+        input (Tensor): the input.
+        kernel_size (int or tuple): window size.
+        stride (int or tuple, optional): window step (default: ``kernel_size``).
+        padding (int or tuple): implicit padding (-inf for max, 0 for average).
+        dilation (int or tuple): spacing between window elements.
+        ceil_mode (bool): round the output size up instead of down.
+        return_indices (bool): also return the argmax positions (for max_unpool).
+    """
 
 def max_pool1d_with_indices(input: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: Any = False) -> Any:
-    ...
+    r"""
+    max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False) -> (Tensor, Tensor)
+
+    1-D max pooling returning ``(output, indices)``.
+
+    Args:
+        input (Tensor): the input tensor.
+        kernel_size (int): window.
+        stride (int, optional): step.
+        padding (int): padding.
+        dilation (int): spacing.
+        ceil_mode (bool): round up.
+    """
 
 def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Any:
-    ...
+    r"""
+    max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False) -> Tensor
+
+    2-D max pooling over an input of shape (N, C, H, W) (or without the batch dimension).
+
+    Args:
+        input (Tensor): the input.
+        kernel_size (int or tuple): window size.
+        stride (int or tuple, optional): window step (default: ``kernel_size``).
+        padding (int or tuple): implicit padding (-inf for max, 0 for average).
+        dilation (int or tuple): spacing between window elements.
+        ceil_mode (bool): round the output size up instead of down.
+        return_indices (bool): also return the argmax positions (for max_unpool).
+
+    Example:
+        >>> x = tc.arange(16.0).reshape(1, 1, 4, 4)
+        >>> F.max_pool2d(x, 2)
+        tensor([[[[ 5.,  7.],
+                  [13., 15.]]]])
+    """
 
 def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Any:
-    ...
+    r"""
+    max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False) -> Tensor
+
+    3-D max pooling over an input of shape (N, C, D, H, W) (or without the batch dimension).
+
+    Args:
+        input (Tensor): the input.
+        kernel_size (int or tuple): window size.
+        stride (int or tuple, optional): window step (default: ``kernel_size``).
+        padding (int or tuple): implicit padding (-inf for max, 0 for average).
+        dilation (int or tuple): spacing between window elements.
+        ceil_mode (bool): round the output size up instead of down.
+        return_indices (bool): also return the argmax positions (for max_unpool).
+    """
 
 def maximum(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    maximum(input, other, *, out=None) -> Tensor
+
+    Element-wise maximum of ``input`` and ``other``; NaN propagates.
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.maximum(tc.tensor([1, 5]), tc.tensor([3, 2]))
+        tensor([3, 5])
+    """
 
 def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    mean(input, dim=None, keepdim=False, *, dtype=None, out=None) -> Tensor
+
+    Arithmetic mean of the elements (floating or complex input) over the dimension(s) ``dim``, or over all elements when ``dim`` is omitted.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int or tuple of ints, optional): the dimension(s) to reduce; all of them when omitted.
+        keepdim (bool): whether the reduced dimensions are kept with size 1.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: the input's).
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> x = tc.tensor([[1.0, 5.0, 2.0], [4.0, 3.0, 6.0]])
+        >>> tc.mean(x, dim=0)
+        tensor([2.5000, 4.0000, 4.0000])
+    """
 
 def median(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Optional[Tensor] = None) -> Any:
-    ...
+    r"""
+    median(input, dim=None, keepdim=False, *, out=None) -> Tensor or (Tensor, LongTensor)
+
+    Median of the elements; for an even count, the lower of the two middle values (as torch). With ``dim``, a named tuple ``(values, indices)``.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int, optional): the dimension to reduce.
+        keepdim (bool): whether the reduced dimensions are kept with size 1.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.median(tc.tensor([3.0, 1.0, 4.0, 2.0]))
+        tensor(2.)
+    """
 
 def meshgrid(*tensors: Any, indexing: Any = None) -> Any:
-    ...
+    r"""
+    meshgrid(*tensors, indexing=None) -> tuple of Tensors
+
+    Coordinate grids from 1-D tensors: with N inputs, N tensors of shape (len(t1), ..., len(tN)) for ``indexing='ij'`` (the default), or with the first two dimensions swapped for ``'xy'``.
+
+    Args:
+        *tensors (Tensor): 1-D coordinate vectors.
+        indexing (str, optional): ``'ij'`` or ``'xy'``.
+
+    Example:
+        >>> ys, xs = tc.meshgrid(tc.tensor([0, 1]), tc.tensor([5, 6, 7]), indexing='ij')
+        >>> xs
+        tensor([[5, 6, 7],
+                [5, 6, 7]])
+    """
 
 @overload
 def min(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Optional[Tensor] = None) -> Any:
-    ...
+    r"""
+    min(input, dim=None, keepdim=False, *, out=None) -> Tensor or (Tensor, LongTensor)
+
+    Three forms: ``min(input)`` is the smallest element; ``min(input, dim, keepdim=False)`` is a named tuple ``(values, indices)`` of the minima along ``dim`` and their positions; ``min(input, other)`` is :func:`tensorcore.minimum`.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int, optional): the dimension to reduce.
+        keepdim (bool): whether the reduced dimensions are kept with size 1.
+        other (Tensor, optional): compare element-wise with this tensor instead.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 @overload
 def min(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Any:
     ...
 
 def minimum(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    minimum(input, other, *, out=None) -> Tensor
+
+    Element-wise minimum of ``input`` and ``other``; NaN propagates.
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def mm(input: Tensor, mat2: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    mm(input, mat2, *, out=None) -> Tensor
+
+    Matrix product of an (n, m) and an (m, p) matrix (no broadcasting; see :func:`matmul`).
+
+    Args:
+        input (Tensor): (n, m).
+        mat2 (Tensor): (m, p).
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.mm(tc.tensor([[1, 2]]), tc.tensor([[3], [4]]))
+        tensor([[11]])
+    """
 
 def mode(input: Tensor, dim: int = -1, keepdim: bool = False, *, out: Optional[Tensor] = None) -> Any:
-    ...
+    r"""
+    mode(input, dim=-1, keepdim=False, *, out=None) -> (Tensor, LongTensor)
+
+    Most frequent value along ``dim`` (the smallest on ties) and the index of one occurrence.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int): the dimension to reduce.
+        keepdim (bool): whether the reduced dimensions are kept with size 1.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def moveaxis(input: Tensor, source: Any, destination: Any) -> Tensor:
-    ...
+    r"""
+    moveaxis(input, source, destination) -> Tensor
+
+    Alias for :func:`tensorcore.movedim`.
+    """
 
 def movedim(input: Tensor, source: Any, destination: Any) -> Tensor:
-    ...
+    r"""
+    movedim(input, source, destination) -> Tensor
+
+    Moves the dimension(s) ``source`` to the position(s) ``destination``; the others keep their order. The result is a view: it shares memory with ``input``.
+
+    Args:
+        input (Tensor): the input tensor.
+        source (int or tuple of ints): dimensions to move.
+        destination (int or tuple of ints): where they go.
+    """
 
 def msort(input: Any) -> Any:
-    ...
+    r"""
+    msort(input) -> Tensor
+
+    Sorts along the first dimension (the values of ``sort(input, dim=0)``).
+
+    Args:
+        input (Tensor): the input tensor.
+    """
 
 def mul(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    mul(input, other, *, out=None) -> Tensor
+
+    Multiplies ``input`` by ``other`` element-wise (broadcasting, with type promotion).
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.mul(tc.tensor([1.0, 2.0]), 3)
+        tensor([3., 6.])
+    """
 
 def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, generator: Any = None) -> Tensor:
-    ...
+    r"""
+    multinomial(input, num_samples, replacement=False, *, generator=None) -> Tensor
+
+    Draws ``num_samples`` category indices per row from the (unnormalized, non-negative) weights in ``input`` (1-D or 2-D). Without replacement, each category appears at most once.
+
+    Args:
+        input (Tensor): weights, one row per distribution.
+        num_samples (int): number of draws.
+        replacement (bool): whether a category can be drawn again.
+
+    Keyword Args:
+        generator (tensorcore.Generator, optional): the random number generator to draw from.
+
+    Example:
+        >>> tc.multinomial(tc.tensor([0.0, 1.0, 0.0]), 2, replacement=True)
+        tensor([1, 1])
+    """
 
 def multiply(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    multiply(input, other, *, out=None) -> Tensor
+
+    Alias for :func:`tensorcore.mul`.
+    """
 
 def mv(input: Tensor, vec: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    mv(input, vec, *, out=None) -> Tensor
+
+    Matrix-vector product of an (n, m) matrix and an (m,) vector.
+
+    Args:
+        input (Tensor): (n, m).
+        vec (Tensor): (m,).
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def nan_to_num(input: Tensor, nan: Optional[float] = 0.0, posinf: Optional[float] = None, neginf: Optional[float] = None, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None) -> Tensor
+
+    Replaces NaN with ``nan`` and infinities with ``posinf``/``neginf`` (default: the largest/lowest finite value of the dtype).
+
+    Args:
+        input (Tensor): the input tensor.
+        nan (float): value for NaN.
+        posinf (float, optional): value for +inf.
+        neginf (float, optional): value for -inf.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def nan_to_num_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -2630,33 +7459,131 @@ def nan_to_num_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None) -> Tensor
+
+    Mean of the non-NaN elements over the dimension(s) ``dim``, or over all elements when ``dim`` is omitted.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int or tuple of ints, optional): the dimension(s) to reduce; all of them when omitted.
+        keepdim (bool): whether the reduced dimensions are kept with size 1.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: the input's).
+        out (Tensor, optional): the output tensor.
+    """
 
 def nanmedian(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Optional[Tensor] = None) -> Any:
-    ...
+    r"""
+    nanmedian(input, dim=None, keepdim=False, *, out=None) -> Tensor or (Tensor, LongTensor)
+
+    Median of the non-NaN elements (see :func:`tensorcore.median`).
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int, optional): the dimension to reduce.
+        keepdim (bool): whether the reduced dimensions are kept with size 1.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def nanquantile(input: Any, q: Any, dim: Any = None, keepdim: Any = False, *, interpolation: Any = 'linear') -> Any:
-    ...
+    r"""
+    nanquantile(input, q, dim=None, keepdim=False, *, interpolation='linear') -> Tensor
+
+    Like :func:`tensorcore.quantile`, ignoring NaN values.
+
+    Args:
+        input (Tensor): the input tensor.
+        q (float or Tensor): quantile(s) in [0, 1].
+        dim (int, optional): the dimension to reduce.
+        keepdim (bool): whether the reduced dimensions are kept with size 1.
+
+    Keyword Args:
+        interpolation (str): the interpolation method.
+    """
 
 def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    nansum(input, dim=None, keepdim=False, *, dtype=None, out=None) -> Tensor
+
+    Sum of the elements, treating NaN as zero over the dimension(s) ``dim``, or over all elements when ``dim`` is omitted.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int or tuple of ints, optional): the dimension(s) to reduce; all of them when omitted.
+        keepdim (bool): whether the reduced dimensions are kept with size 1.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: the input's).
+        out (Tensor, optional): the output tensor.
+    """
 
 def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
-    ...
+    r"""
+    narrow(input, dim, start, length) -> Tensor
+
+    The view ``input`` restricted to ``length`` elements from ``start`` along ``dim``.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int): the dimension.
+        start (int): first index.
+        length (int): number of elements.
+
+    Example:
+        >>> tc.narrow(tc.arange(6), 0, 2, 3)
+        tensor([2, 3, 4])
+    """
 
 def ne(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    ne(input, other, *, out=None) -> Tensor
 
-def neg(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    Boolean tensor: True where ``input`` is not equal to ``other`` (broadcasting).
+
+    Args:
+        input (Tensor): the tensor to compare.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.ne(tc.tensor([1, 2, 3]), 2)
+        tensor([ True, False,  True])
+    """
+
+def neg(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    neg(input, *, out=None) -> Tensor
+
+    Negation of each element, :math:`-x`.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.neg(tc.tensor([1, -2]))
+        tensor([-1,  2])
+    """
 
 def neg_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
     torch.neg_(input, ...): the same as input.neg_(...).
     """
 
-def negative(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+def negative(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    negative(input, *, out=None) -> Tensor
+
+    Alias for :func:`tensorcore.neg`.
+    """
 
 def negative_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -2664,36 +7591,164 @@ def negative_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 class no_grad:
-    ...
+    r"""
+    no_grad()
+
+    Context manager that disables gradient recording (the same as :class:`tensorcore.no_grad`); the init functions run under it.
+    """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def __getattr__(self, name: str) -> Any: ...
 
 def nonzero(input: Tensor, *, as_tuple: bool = False, out: Optional[Tensor] = None) -> Any:
-    ...
+    r"""
+    nonzero(input, *, as_tuple=False, out=None) -> Tensor
+
+    The indices of the non-zero elements: an N x ndim int64 tensor, or with ``as_tuple=True`` one 1-D tensor per dimension (usable as an index).
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        as_tuple (bool): return a tuple of index tensors.
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.nonzero(tc.tensor([[0, 1], [2, 0]]))
+        tensor([[0, 1],
+                [1, 0]])
+    """
 
 def norm(input: Tensor, p: Any = 'fro', dim: Any = None, keepdim: bool = False, dtype: Any = None, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    norm(input, p='fro', dim=None, keepdim=False, dtype=None, *, out=None) -> Tensor
+
+    Vector or matrix norm. ``p`` is a number (vector p-norm over ``dim``, or over all elements), ``'fro'`` (Frobenius) or ``'nuc'`` (nuclear, over two dims). Prefer :func:`tensorcore.linalg.norm` in new code.
+
+    Args:
+        input (Tensor): the input tensor.
+        p (int, float, inf or str): the norm.
+        dim (int or tuple of ints, optional): the dimension(s) to reduce; all of them when omitted.
+        keepdim (bool): whether the reduced dimensions are kept with size 1.
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: the input's).
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.norm(tc.tensor([3.0, 4.0]))
+        tensor(5.)
+    """
 
 def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None, out: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
-    ...
+    r"""
+    normal(mean, std=1.0, size=None, *, generator=None, out=None) -> Tensor
+
+    Samples from normal distributions. ``mean`` and ``std`` are numbers or tensors (which broadcast and give one sample per element); with two numbers, ``size`` gives the shape.
+
+    Args:
+        mean (float or Tensor): the mean(s).
+        std (float or Tensor): the standard deviation(s), >= 0.
+        size (tuple, optional): the shape when both are numbers.
+
+    Keyword Args:
+        generator (tensorcore.Generator, optional): the random number generator to draw from.
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.normal(0.0, 1.0, size=(2, 2)).shape
+        tensorcore.Size([2, 2])
+    """
 
 def not_equal(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    ne(input, other, *, out=None) -> Tensor
+
+    Boolean tensor: True where ``input`` is not equal to ``other`` (broadcasting).
+
+    Args:
+        input (Tensor): the tensor to compare.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.ne(tc.tensor([1, 2, 3]), 2)
+        tensor([ True, False,  True])
+    """
 
 def nuclear_norm(input: Any, dim: Any = None, keepdim: Any = False) -> Any:
-    ...
+    r"""
+    nuclear_norm(input, dim=None, keepdim=False) -> Tensor
+
+    Nuclear norm (sum of singular values) of matrices.
+
+    Args:
+        input (Tensor): a matrix or a batch of matrices (..., n, n).
+        dim (pair of ints, optional): the matrix dimensions.
+        keepdim (bool): keep the reduced dimensions.
+    """
 
 def numel(input: Any) -> Any:
-    ...
+    r"""
+    numel(input) -> int
+
+    The number of elements of ``input``.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Example:
+        >>> tc.numel(tc.zeros(2, 3))
+        6
+    """
 
 def ones(*args, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Any = None) -> Tensor:
-    ...
+    r"""
+    ones(*size, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor
+
+    A tensor of the given shape filled with 1.
+
+    Args:
+        size (int...): the shape, as separate ints or one list/tuple.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: :func:`tensorcore.get_default_dtype` for floating values).
+        device (tensorcore.device or str, optional): where the result is allocated (default: CPU).
+        requires_grad (bool): whether autograd records operations on the result.
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.ones(2, dtype=tc.int64)
+        tensor([1, 1])
+    """
 
 def ones_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
-    ...
+    r"""
+    ones_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor
+
+    A tensor of ``input``'s shape filled with 1.
+
+    Args:
+        input (Tensor): the tensor whose shape (and by default dtype and device) is used.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: ``input``'s).
+        device (tensorcore.device or str, optional): the device of the result (default: ``input``'s).
+        requires_grad (bool): whether autograd records operations on the result.
+        memory_format (optional): accepted for torch compatibility; the result is contiguous.
+    """
 
 def orgqr(input: Any, tau: Any) -> Any:
-    ...
+    r"""
+    orgqr(input, tau) -> Tensor
+
+    Forms Q from :func:`geqrf`'s reflectors (same as :func:`tensorcore.linalg.householder_product`).
+
+    Args:
+        input (Tensor): the reflectors.
+        tau (Tensor): their scalars.
+    """
 
 def ormqr(input: Any, tau: Any, other: Any, left: Any = True, transpose: Any = False) -> Any:
     r"""
@@ -2701,55 +7756,233 @@ def ormqr(input: Any, tau: Any, other: Any, left: Any = True, transpose: Any = F
     """
 
 def outer(input: Tensor, vec2: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    outer(input, vec2, *, out=None) -> Tensor
+
+    Outer product of two 1-D tensors: ``out[i, j] = input[i] * vec2[j]``.
+
+    Args:
+        input (Tensor): (n,).
+        vec2 (Tensor): (m,).
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.outer(tc.tensor([1, 2]), tc.tensor([1, 10]))
+        tensor([[ 1, 10],
+                [ 2, 20]])
+    """
 
 def pairwise_distance(x1: Any, x2: Any, p: Any = 2.0, eps: Any = 1e-06, keepdim: Any = False) -> Any:
-    ...
+    r"""
+    pairwise_distance(x1, x2, p=2.0, eps=1e-06, keepdim=False) -> Tensor
+
+    The p-norm distance between the rows of ``x1`` and ``x2`` (``eps`` is added to the difference).
+
+    Args:
+        x1 (Tensor): shape (N, D) or (D,).
+        x2 (Tensor): same shape as ``x1`` (broadcasts).
+        p (float): the norm.
+        eps (float): added to the difference.
+        keepdim (bool): keep the vector dimension.
+    """
 
 def pdist(input: Any, p: Any = 2) -> Any:
-    ...
+    r"""
+    pdist(input, p=2) -> Tensor
+
+    The p-norm distances between all pairs of rows of an (N, M) input: the upper triangle of the distance matrix, N*(N-1)/2 values.
+
+    Args:
+        input (Tensor): shape (N, M).
+        p (float): the norm.
+    """
 
 def permute(input: Tensor, dims: List[int]) -> Tensor:
-    ...
+    r"""
+    permute(input, dims) -> Tensor
+
+    Reorders the dimensions: dimension ``i`` of the result is ``dims[i]`` of the input. The result is a view: it shares memory with ``input``.
+
+    Args:
+        input (Tensor): the input tensor.
+        dims (tuple of ints): the new order.
+
+    Example:
+        >>> tc.permute(tc.zeros(2, 3, 4), (2, 0, 1)).shape
+        tensorcore.Size([4, 2, 3])
+    """
 
 def pinverse(input: Any, rcond: Any = 1e-15) -> Any:
-    ...
+    r"""
+    pinverse(input, rcond=1e-15) -> Tensor
+
+    Moore-Penrose pseudo-inverse by SVD. Prefer :func:`tensorcore.linalg.pinv` in new code.
+
+    Args:
+        input (Tensor): a matrix or a batch of matrices (..., n, n).
+        rcond (float): singular values below rcond * largest are treated as zero.
+    """
 
 def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
-    ...
+    r"""
+    pixel_shuffle(input, upscale_factor) -> Tensor
+
+    Rearranges (N, C*r*r, H, W) into (N, C, H*r, W*r) (sub-pixel convolution).
+
+    Args:
+        input (Tensor): the input.
+        upscale_factor (int): r.
+    """
 
 def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
-    ...
+    r"""
+    pixel_unshuffle(input, downscale_factor) -> Tensor
+
+    Inverse of :func:`pixel_shuffle`: (N, C, H*r, W*r) to (N, C*r*r, H, W).
+
+    Args:
+        input (Tensor): the input.
+        downscale_factor (int): r.
+    """
 
 def polar(abs: Tensor, angle: Tensor) -> Tensor:
-    ...
+    r"""
+    polar(abs, angle) -> Tensor
+
+    Complex tensor :math:`abs \times (\cos(angle) + i \sin(angle))` from polar coordinates.
+
+    Args:
+        abs (Tensor): magnitudes.
+        angle (Tensor): angles in radians.
+    """
 
 def polygamma(n: int, input: Tensor) -> Tensor:
-    ...
+    r"""
+    polygamma(n, input) -> Tensor
+
+    The ``n``-th derivative of the digamma function of each element.
+
+    Args:
+        n (int): order of the derivative (n >= 0).
+        input (Tensor): the input tensor.
+    """
 
 def positive(input: Any) -> Any:
-    ...
+    r"""
+    positive(input) -> Tensor
+
+    Returns ``input`` itself (the unary plus operator); errors on bool tensors.
+
+    Args:
+        input (Tensor): the input tensor.
+    """
 
 def pow(input: Any, exponent: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    pow(input, exponent, *, out=None) -> Tensor
+
+    ``input`` raised to the power ``exponent``, element-wise. Either may be a number; tensors broadcast.
+
+    Args:
+        input (Tensor or Number): the base.
+        exponent (Tensor or Number): the exponent.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.pow(tc.tensor([1.0, 2.0, 3.0]), 2)
+        tensor([1., 4., 9.])
+    """
 
 def prelu(input: Any, weight: Any) -> Any:
-    ...
+    r"""
+    prelu(input, weight) -> Tensor
+
+    Parametric ReLU: :math:`\max(0, x) + w \min(0, x)` with one learnable slope per channel (dim 1) or one shared.
+
+    Args:
+        input (Tensor): the input.
+        weight (Tensor): the slopes, 1 or C values.
+    """
 
 def prod(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    prod(input, dim=None, keepdim=False, *, dtype=None, out=None) -> Tensor
+
+    Product of the elements over the dimension(s) ``dim``, or over all elements when ``dim`` is omitted.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int or tuple of ints, optional): the dimension(s) to reduce; all of them when omitted.
+        keepdim (bool): whether the reduced dimensions are kept with size 1.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: the input's).
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.prod(tc.tensor([1, 2, 3, 4]))
+        tensor(24)
+    """
 
 def promote_types(arg0: dtype, arg1: dtype) -> dtype:
-    ...
+    r"""
+    promote_types(type1, type2) -> dtype
+
+    The dtype that type promotion gives for two dtypes.
+
+    Args:
+        type1 (tensorcore.dtype): first dtype.
+        type2 (tensorcore.dtype): second dtype.
+
+    Example:
+        >>> tc.promote_types(tc.int32, tc.float32)
+        tensorcore.float32
+    """
 
 def qr(input: Any, some: Any = True) -> Any:
-    ...
+    r"""
+    qr(input, some=True) -> (Tensor, Tensor)
+
+    QR decomposition. Prefer :func:`tensorcore.linalg.qr` in new code.
+
+    Args:
+        input (Tensor): a matrix or a batch of matrices (..., n, n).
+        some (bool): reduced (True) or complete decomposition.
+    """
 
 def quantile(input: Any, q: Any, dim: Any = None, keepdim: Any = False, *, interpolation: Any = 'linear') -> Any:
-    ...
+    r"""
+    quantile(input, q, dim=None, keepdim=False, *, interpolation='linear') -> Tensor
+
+    The ``q``-th quantiles over ``dim`` (of the flattened input when omitted). Between two data points the value is interpolated: ``'linear'``, ``'lower'``, ``'higher'``, ``'midpoint'`` or ``'nearest'``. A tensor ``q`` adds a leading dimension to the result.
+
+    Args:
+        input (Tensor): the input tensor.
+        q (float or Tensor): quantile(s) in [0, 1].
+        dim (int, optional): the dimension to reduce.
+        keepdim (bool): whether the reduced dimensions are kept with size 1.
+
+    Keyword Args:
+        interpolation (str): the interpolation method.
+
+    Example:
+        >>> tc.quantile(tc.tensor([0.0, 1.0, 2.0, 3.0]), 0.5)
+        tensor(1.5000)
+    """
 
 def rad2deg(input: Any) -> Any:
-    ...
+    r"""
+    rad2deg(input) -> Tensor
+
+    Each element converted from radians to degrees.
+
+    Args:
+        input (Tensor): the input tensor.
+    """
 
 def rad2deg_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -2757,25 +7990,141 @@ def rad2deg_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def rand(*args, generator: Any = None, out: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
-    ...
+    r"""
+    rand(*size, *, generator=None, dtype=None, device=None, requires_grad=False, out=None) -> Tensor
+
+    A tensor of samples from the uniform distribution on [0, 1).
+
+    Args:
+        size (int...): the shape, as separate ints or one list/tuple.
+
+    Keyword Args:
+        generator (tensorcore.Generator, optional): the random number generator to draw from.
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: :func:`tensorcore.get_default_dtype` for floating values).
+        device (tensorcore.device or str, optional): where the result is allocated (default: CPU).
+        requires_grad (bool): whether autograd records operations on the result.
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.rand(2, 3).shape
+        tensorcore.Size([2, 3])
+    """
 
 def rand_like(input: Tensor, *, generator: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
-    ...
+    r"""
+    rand_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor
+
+    A tensor of ``input``'s shape filled with uniform samples from [0, 1).
+
+    Args:
+        input (Tensor): the tensor whose shape (and by default dtype and device) is used.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: ``input``'s).
+        device (tensorcore.device or str, optional): the device of the result (default: ``input``'s).
+        requires_grad (bool): whether autograd records operations on the result.
+        memory_format (optional): accepted for torch compatibility; the result is contiguous.
+    """
 
 def randint(*args, size: Any = None, generator: Any = None, out: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
-    ...
+    r"""
+    randint(low=0, high, size, *, generator=None, dtype=None, device=None, requires_grad=False, out=None) -> Tensor
+
+    A tensor of integers drawn uniformly from ``[low, high)`` (int64 by default).
+
+    Args:
+        low (int): lowest value (default 0).
+        high (int): one above the highest value.
+        size (tuple): the shape.
+
+    Keyword Args:
+        generator (tensorcore.Generator, optional): the random number generator to draw from.
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: :func:`tensorcore.get_default_dtype` for floating values).
+        device (tensorcore.device or str, optional): where the result is allocated (default: CPU).
+        requires_grad (bool): whether autograd records operations on the result.
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> x = tc.randint(3, 10, (5,))
+        >>> bool(((x >= 3) & (x < 10)).all())
+        True
+    """
 
 def randint_like(input: Tensor, *args, generator: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
-    ...
+    r"""
+    randint_like(input, low=0, high, *, dtype=None, device=None, requires_grad=False) -> Tensor
+
+    A tensor of ``input``'s shape with integers drawn uniformly from ``[low, high)``.
+
+    Args:
+        input (Tensor): the tensor whose shape (and by default dtype and device) is used.
+        low (int): lowest value.
+        high (int): one above the highest value.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: ``input``'s).
+        device (tensorcore.device or str, optional): the device of the result (default: ``input``'s).
+        requires_grad (bool): whether autograd records operations on the result.
+    """
 
 def randn(*args, generator: Any = None, out: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
-    ...
+    r"""
+    randn(*size, *, generator=None, dtype=None, device=None, requires_grad=False, out=None) -> Tensor
+
+    A tensor of samples from the standard normal distribution (mean 0, variance 1).
+
+    Args:
+        size (int...): the shape, as separate ints or one list/tuple.
+
+    Keyword Args:
+        generator (tensorcore.Generator, optional): the random number generator to draw from.
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: :func:`tensorcore.get_default_dtype` for floating values).
+        device (tensorcore.device or str, optional): where the result is allocated (default: CPU).
+        requires_grad (bool): whether autograd records operations on the result.
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> x = tc.randn(1000)
+        >>> bool(abs(x.mean()) < 0.2)
+        True
+    """
 
 def randn_like(input: Tensor, *, generator: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
-    ...
+    r"""
+    randn_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor
+
+    A tensor of ``input``'s shape filled with standard normal samples.
+
+    Args:
+        input (Tensor): the tensor whose shape (and by default dtype and device) is used.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: ``input``'s).
+        device (tensorcore.device or str, optional): the device of the result (default: ``input``'s).
+        requires_grad (bool): whether autograd records operations on the result.
+        memory_format (optional): accepted for torch compatibility; the result is contiguous.
+    """
 
 def randperm(n: int, *, generator: Any = None, out: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
-    ...
+    r"""
+    randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False, out=None) -> Tensor
+
+    A random permutation of the integers ``0 .. n-1`` (int64 by default).
+
+    Args:
+        n (int): the number of elements.
+
+    Keyword Args:
+        generator (tensorcore.Generator, optional): the random number generator to draw from.
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: :func:`tensorcore.get_default_dtype` for floating values).
+        device (tensorcore.device or str, optional): where the result is allocated (default: CPU).
+        requires_grad (bool): whether autograd records operations on the result.
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> sorted(tc.randperm(4).tolist())
+        [0, 1, 2, 3]
+    """
 
 def range(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None, requires_grad: Any = False, out: Any = None) -> Any:
     r"""
@@ -2783,21 +8132,52 @@ def range(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, devi
     """
 
 def ravel(input: Any) -> Any:
-    ...
+    r"""
+    ravel(input) -> Tensor
 
-def real(arg0: Tensor) -> Tensor:
-    ...
+    The elements as a 1-D tensor (a view when ``input`` is contiguous).
 
-def reciprocal(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    Args:
+        input (Tensor): the input tensor.
+    """
+
+def real(input: Tensor) -> Tensor:
+    r"""
+    real(input) -> Tensor
+
+    Real part of a complex tensor, as a view; a real tensor is returned as is.
+
+    Args:
+        input (Tensor): the input tensor.
+    """
+
+def reciprocal(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    reciprocal(input, *, out=None) -> Tensor
+
+    Reciprocal :math:`1 / x` of each element; integer inputs give a float result.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def reciprocal_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
     torch.reciprocal_(input, ...): the same as input.reciprocal_(...).
     """
 
-def relu(arg0: Tensor) -> Tensor:
-    ...
+def relu(input: Tensor) -> Tensor:
+    r"""
+    relu(input) -> Tensor
+
+    Rectified linear unit :math:`\max(0, x)` (see :func:`tensorcore.nn.functional.relu`).
+
+    Args:
+        input (Tensor): the input tensor.
+    """
 
 def relu_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -2805,10 +8185,35 @@ def relu_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def remainder(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    remainder(input, other, *, out=None) -> Tensor
+
+    Python-style modulus: the remainder has the sign of the divisor ``other``.
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.remainder(tc.tensor([-3, 3]), 2)
+        tensor([1, 1])
+    """
 
 def renorm(input: Any, p: Any, dim: Any, maxnorm: Any) -> Any:
-    ...
+    r"""
+    renorm(input, p, dim, maxnorm) -> Tensor
+
+    Rescales each slice along ``dim`` whose p-norm exceeds ``maxnorm`` to norm ``maxnorm``.
+
+    Args:
+        input (Tensor): the input tensor.
+        p (float): the norm.
+        dim (int): slices are taken along this dimension.
+        maxnorm (float): the maximum norm.
+    """
 
 def repeat_interleave(input: Any, repeats: Any = None, dim: Any = None, *, output_size: Any = None) -> Any:
     r"""
@@ -2817,22 +8222,89 @@ def repeat_interleave(input: Any, repeats: Any = None, dim: Any = None, *, outpu
     """
 
 def reshape(input: Tensor, shape: List[int]) -> Tensor:
-    ...
+    r"""
+    reshape(input, shape) -> Tensor
+
+    A tensor with ``input``'s elements in the given shape; one dimension may be -1 (inferred). A view when the strides allow it, a copy otherwise.
+
+    Args:
+        input (Tensor): the input tensor.
+        shape (tuple of ints): the new shape.
+
+    Example:
+        >>> tc.reshape(tc.arange(6), (2, -1))
+        tensor([[0, 1, 2],
+                [3, 4, 5]])
+    """
 
 def resolve_conj(input: Any) -> Any:
-    ...
+    r"""
+    resolve_conj(input) -> Tensor
+
+    Returns ``input`` with any lazy conjugation materialized (tensors here are always resolved, so it returns ``input``).
+
+    Args:
+        input (Tensor): the input tensor.
+    """
 
 def resolve_neg(input: Any) -> Any:
-    ...
+    r"""
+    resolve_neg(input) -> Tensor
+
+    Returns ``input`` with any lazy negation materialized (tensors here are always resolved).
+
+    Args:
+        input (Tensor): the input tensor.
+    """
 
 def roll(input: Tensor, shifts: Any, dims: Any = None, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    roll(input, shifts, dims=None, *, out=None) -> Tensor
+
+    Rotates the elements along ``dims`` by ``shifts`` positions (wrapping around); without ``dims``, the flattened tensor is rolled and the shape restored.
+
+    Args:
+        input (Tensor): the input tensor.
+        shifts (int or tuple of ints): the shift per dimension.
+        dims (int or tuple of ints, optional): the dimensions.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.roll(tc.tensor([1, 2, 3, 4]), 1)
+        tensor([4, 1, 2, 3])
+    """
 
 def rot90(input: Any, k: Any = 1, dims: Any = (0, 1)) -> Any:
-    ...
+    r"""
+    rot90(input, k=1, dims=(0, 1)) -> Tensor
+
+    Rotates by 90 degrees ``k`` times in the plane of ``dims`` (from the first toward the second).
+
+    Args:
+        input (Tensor): the input tensor.
+        k (int): number of quarter turns.
+        dims (pair of ints): the plane.
+    """
 
 def round(input: Tensor, *, decimals: int = 0, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    round(input, *, decimals=0, out=None) -> Tensor
+
+    Rounds each element to the nearest integer (halves to even), or to ``decimals`` decimal places.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        decimals (int): number of decimal places.
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.round(tc.tensor([0.5, 1.5, 2.567]))
+        tensor([0., 2., 3.])
+    """
 
 def round_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -2840,16 +8312,55 @@ def round_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def row_stack(tensors: Any) -> Any:
-    ...
+    r"""
+    row_stack(tensors, *, out=None) -> Tensor
+
+    Alias for :func:`tensorcore.vstack`.
+    """
 
 def rrelu(input: Any, lower: Any = 0.125, upper: Any = 0.3333333333333333, training: Any = False, generator: Any = None) -> Any:
-    ...
+    r"""
+    rrelu(input, lower=1/8, upper=1/3, training=False, generator=None) -> Tensor
+
+    Randomized leaky ReLU (see :func:`tensorcore.nn.functional.rrelu`).
+
+    Args:
+        input (Tensor): the input tensor.
+        lower (float): lowest slope.
+        upper (float): highest slope.
+        training (bool): draw random slopes.
+        generator (Generator, optional): the random source.
+    """
 
 def rrelu_(input: Any, lower: Any = 0.125, upper: Any = 0.3333333333333333, training: Any = False) -> Any:
-    ...
+    r"""
+    rrelu_(input, lower=1/8, upper=1/3, training=False) -> Tensor
 
-def rsqrt(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    In-place :func:`rrelu`.
+
+    Args:
+        input (Tensor): the input.
+        lower (float): lowest slope.
+        upper (float): highest slope.
+        training (bool): draw random slopes.
+    """
+
+def rsqrt(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    rsqrt(input, *, out=None) -> Tensor
+
+    Reciprocal of the square root of each element, :math:`1 / \sqrt{x}`.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.rsqrt(tc.tensor([4.0, 0.25]))
+        tensor([0.5000, 2.0000])
+    """
 
 def rsqrt_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -2857,7 +8368,18 @@ def rsqrt_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def rsub(input: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
-    ...
+    r"""
+    rsub(input, other, *, alpha=1) -> Tensor
+
+    Reversed subtraction: :math:`other - alpha \times input`.
+
+    Args:
+        input (Tensor): the input tensor.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        alpha (Number): multiplier of ``input``.
+    """
 
 def save(obj: Any, f: Any, format: Any = 'safetensors', pickle_module: Any = None, pickle_protocol: Any = 2) -> Any:
     r"""
@@ -2871,89 +8393,344 @@ def save(obj: Any, f: Any, format: Any = 'safetensors', pickle_module: Any = Non
     """
 
 def scalar_tensor(s: Any, *, dtype: Any = None, device: Any = None) -> Tensor:
-    ...
+    r"""
+    scalar_tensor(s, *, dtype=None, device=None) -> Tensor
+
+    A 0-dimensional tensor holding the number ``s`` (default float dtype).
+
+    Args:
+        s (Number): the value.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: :func:`tensorcore.get_default_dtype` for floating values).
+        device (tensorcore.device or str, optional): where the result is allocated (default: CPU).
+    """
 
 def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None, reduce: Optional[str] = None) -> Tensor:
-    ...
+    r"""
+    scatter(input, dim, index, src=None, *, value=None, reduce=None) -> Tensor
+
+    Out-of-place :meth:`Tensor.scatter_`: a copy of ``input`` where, for ``dim=0``, ``out[index[i][j]][j] = src[i][j]`` (or ``value``). With ``reduce='add'`` or ``'multiply'`` the values are combined instead of written.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int): the axis to index along.
+        index (LongTensor): the indices.
+        src (Tensor, optional): the values to write.
+
+    Keyword Args:
+        value (Number, optional): one value to write instead of ``src``.
+        reduce (str, optional): ``'add'`` or ``'multiply'``.
+
+    Example:
+        >>> tc.scatter(tc.zeros(3), 0, tc.tensor([2, 0]), tc.tensor([5.0, 7.0]))
+        tensor([7., 0., 5.])
+    """
 
 def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
-    ...
+    r"""
+    scatter_add(input, dim, index, src) -> Tensor
+
+    A copy of ``input`` with the values of ``src`` added at ``index`` along ``dim`` (repeated indices accumulate).
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int): the axis to index along.
+        index (LongTensor): the indices.
+        src (Tensor): the values to add.
+
+    Example:
+        >>> tc.scatter_add(tc.zeros(2), 0, tc.tensor([1, 1, 0]), tc.tensor([1.0, 2.0, 3.0]))
+        tensor([3., 3.])
+    """
 
 def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
-    ...
+    r"""
+    scatter_reduce(input, dim, index, src, reduce, *, include_self=True) -> Tensor
+
+    Reduces the values of ``src`` into a copy of ``input`` at ``index`` along ``dim`` with ``'sum'``, ``'prod'``, ``'mean'``, ``'amax'`` or ``'amin'``.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int): the axis to index along.
+        index (LongTensor): the indices.
+        src (Tensor): the values.
+        reduce (str): the reduction.
+
+    Keyword Args:
+        include_self (bool): whether ``input``'s own values take part.
+    """
 
 def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False, right: bool = False, side: Any = None, sorter: Tensor = None) -> Tensor:
-    ...
+    r"""
+    searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None, out=None) -> Tensor
+
+    For each value of ``input``, the index where it would be inserted into the innermost dimension of ``sorted_sequence`` to keep it sorted (the first such index; the last with ``right=True`` or ``side='right'``).
+
+    Args:
+        sorted_sequence (Tensor): sorted along its last dimension.
+        input (Tensor or Number): values to place.
+
+    Keyword Args:
+        out_int32 (bool): int32 instead of int64 indices.
+        right (bool): take the last suitable index.
+        side (str, optional): ``'left'`` or ``'right'`` (same as ``right``).
+        sorter (LongTensor, optional): the indices that sort an unsorted ``sorted_sequence``.
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.searchsorted(tc.tensor([1, 3, 5, 7]), tc.tensor([3, 6]))
+        tensor([1, 3])
+    """
 
 def seed() -> int:
-    ...
+    r"""
+    seed() -> int
+
+    Seeds the default generator with a non-deterministic value and returns it.
+    """
 
 def select(input: Tensor, dim: int, index: int) -> Tensor:
-    ...
+    r"""
+    select(input, dim, index) -> Tensor
+
+    The slice at ``index`` along ``dim`` (that dimension is removed), as a view; ``select(x, 0, i)`` is ``x[i]``.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int): the dimension.
+        index (int): the position.
+    """
 
 def selu(input: Any, inplace: Any = False) -> Any:
-    ...
+    r"""
+    selu(input, inplace=False) -> Tensor
+
+    Scaled ELU with the self-normalizing constants (alpha ~ 1.6733, scale ~ 1.0507).
+
+    Args:
+        input (Tensor): the input.
+        inplace (bool): write the result into ``input``.
+    """
 
 def selu_(input: Any) -> Any:
-    ...
+    r"""
+    selu_(input) -> Tensor
+
+    In-place :func:`selu`.
+
+    Args:
+        input (Tensor): the input.
+    """
 
 def set_autocast_cache_enabled(enabled: bool) -> None:
-    ...
+    r"""
+    set_autocast_cache_enabled(enabled) -> None
+
+    Turns the autocast weight cache on or off.
+
+    Args:
+        enabled (bool): the state.
+    """
 
 def set_autocast_cpu_dtype(arg0: dtype) -> None:
-    ...
+    r"""
+    set_autocast_cpu_dtype(dtype) -> None
+
+    Sets the dtype of CPU autocast.
+
+    Args:
+        dtype (tensorcore.dtype): bfloat16 or float16.
+    """
 
 def set_autocast_cpu_enabled(arg0: bool) -> None:
-    ...
+    r"""
+    set_autocast_cpu_enabled(enabled) -> None
+
+    Turns CPU autocast on or off.
+
+    Args:
+        enabled (bool): the state.
+    """
 
 def set_autocast_dtype(device_type: str, dtype: dtype) -> None:
-    ...
+    r"""
+    set_autocast_dtype(device_type, dtype) -> None
+
+    Sets the lower-precision dtype of autocast on ``device_type``.
+
+    Args:
+        device_type (str): ``'cpu'`` or ``'cuda'``.
+        dtype (tensorcore.dtype): float16 or bfloat16.
+    """
 
 def set_autocast_enabled(enabled: Any, value: Optional[bool] = None) -> None:
-    ...
+    r"""
+    set_autocast_enabled(enabled, value=None) -> None
+
+    Turns autocast on or off for CUDA, or ``set_autocast_enabled(device_type, value)``. Prefer the :class:`autocast` context manager.
+
+    Args:
+        enabled (bool or str): the state, or the device type.
+        value (bool, optional): the state when a device type is given.
+    """
 
 def set_autocast_gpu_dtype(arg0: dtype) -> None:
-    ...
+    r"""
+    set_autocast_gpu_dtype(dtype) -> None
+
+    Sets the dtype of CUDA autocast.
+
+    Args:
+        dtype (tensorcore.dtype): float16 or bfloat16.
+    """
 
 def set_default_dtype(arg0: dtype) -> None:
-    ...
+    r"""
+    set_default_dtype(d) -> None
+
+    Sets the dtype of floating tensors created from Python floats and of the factories without ``dtype`` (float32 or float64; complex defaults follow).
+
+    Args:
+        d (tensorcore.dtype): float32 or float64.
+
+    Example:
+        >>> tc.set_default_dtype(tc.float64)
+        >>> tc.tensor([1.5]).dtype
+        tensorcore.float64
+        >>> tc.set_default_dtype(tc.float32)
+    """
 
 def set_deterministic(arg0: bool) -> None:
-    ...
+    r"""
+    set_deterministic(d) -> None
+
+    Deprecated name of :func:`use_deterministic_algorithms`.
+
+    Args:
+        d (bool): enable deterministic mode.
+    """
 
 class set_grad_enabled:
-    ...
+    r"""
+    set_grad_enabled(mode)
+
+    Context manager (or function) that turns gradient recording on or off.
+
+    Args:
+        mode (bool): enable (True) or disable recording.
+
+    Example:
+        >>> x = tc.ones(1, requires_grad=True)
+        >>> with tc.set_grad_enabled(False):
+        ...     y = x * 2
+        >>> y.requires_grad
+        False
+    """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def __getattr__(self, name: str) -> Any: ...
 
 def set_num_threads(arg0: int) -> None:
-    ...
+    r"""
+    set_num_threads(int) -> None
+
+    Sets the number of threads of the CPU kernels (OpenMP).
+
+    Args:
+        int (int): the thread count.
+    """
 
 def set_rng_state(new_state: Tensor) -> None:
-    ...
+    r"""
+    set_rng_state(new_state) -> None
 
-def sgn(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    Restores the default generator to a state from :func:`get_rng_state`, so the same samples follow.
+
+    Args:
+        new_state (Tensor): a saved state.
+
+    Example:
+        >>> s = tc.get_rng_state()
+        >>> a = tc.rand(2)
+        >>> tc.set_rng_state(s)
+        >>> bool((tc.rand(2) == a).all())
+        True
+    """
+
+def sgn(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    sgn(input, *, out=None) -> Tensor
+
+    Sign of each element; for complex inputs :math:`x / |x|` (0 for 0).
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 short: dtype
-def sigmoid(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+def sigmoid(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    sigmoid(input, *, out=None) -> Tensor
+
+    Logistic sigmoid of each element, :math:`1 / (1 + e^{-x})`.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.sigmoid(tc.tensor([0.0]))
+        tensor([0.5000])
+    """
 
 def sigmoid_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
     torch.sigmoid_(input, ...): the same as input.sigmoid_(...).
     """
 
-def sign(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+def sign(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    sign(input, *, out=None) -> Tensor
+
+    Sign of each element: -1, 0 or 1.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.sign(tc.tensor([-3.0, 0.0, 2.0]))
+        tensor([-1.,  0.,  1.])
+    """
 
 def signbit(input: Any) -> Any:
     r"""
     True where the sign bit is set (also for -0.0 and negative NaNs' sign, as torch).
     """
 
-def sin(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+def sin(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    sin(input, *, out=None) -> Tensor
+
+    Sine of each element (in radians).
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.sin(tc.tensor([0.0]))
+        tensor([0.])
+    """
 
 def sin_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -2970,8 +8747,18 @@ def sinc_(input: Any, *args: Any, **kwargs: Any) -> Any:
     torch.sinc_(input, ...): the same as input.sinc_(...).
     """
 
-def sinh(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+def sinh(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    sinh(input, *, out=None) -> Tensor
+
+    Hyperbolic sine of each element.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def sinh_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -2979,33 +8766,125 @@ def sinh_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def slogdet(input: Any) -> Any:
-    ...
+    r"""
+    slogdet(input) -> (Tensor, Tensor)
+
+    Sign and log of the absolute determinant. Prefer :func:`tensorcore.linalg.slogdet` in new code.
+
+    Args:
+        input (Tensor): a matrix or a batch of matrices (..., n, n).
+    """
 
 def softmax(input: Any, dim: Any, dtype: Any = None) -> Any:
-    ...
+    r"""
+    softmax(input, dim, dtype=None) -> Tensor
+
+    Softmax along ``dim`` (see :func:`tensorcore.nn.functional.softmax`).
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int): the dimension.
+        dtype (tensorcore.dtype, optional): cast first.
+    """
 
 def solve(*args: Any, **kwargs: Any) -> Any:
-    ...
+    r"""
+    solve(input, A) -> (Tensor, Tensor)
+
+    Solves A X = B, returning ``(X, LU)`` (torch 1.8's argument order). Deprecated: use :func:`tensorcore.linalg.solve`.
+
+    Args:
+        input (Tensor): B.
+        A (Tensor): square matrices.
+    """
 
 def sort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool = False, out: Optional[Tensor] = None) -> Any:
-    ...
+    r"""
+    sort(input, dim=-1, descending=False, *, stable=False, out=None) -> (Tensor, LongTensor)
+
+    Sorts along ``dim``; returns the named tuple ``(values, indices)`` with the positions of the sorted values in the input. NaN sorts as the largest value.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int): the dimension to sort.
+        descending (bool): largest first.
+
+    Keyword Args:
+        stable (bool): keep the order of equal elements.
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> values, indices = tc.sort(tc.tensor([3, 1, 2]))
+        >>> values, indices
+        (tensor([1, 2, 3]), tensor([1, 2, 0]))
+    """
 
 def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> Any:
-    ...
+    r"""
+    split(tensor, split_size_or_sections, dim=0) -> tuple of Tensors
+
+    Splits into views along ``dim``: chunks of ``split_size_or_sections`` elements (the last may be smaller), or chunks of the listed sizes.
+
+    Args:
+        tensor (Tensor): the tensor to split.
+        split_size_or_sections (int or list of ints): chunk size or sizes.
+        dim (int): the dimension to split.
+
+    Example:
+        >>> tc.split(tc.arange(5), 2)
+        (tensor([0, 1]), tensor([2, 3]), tensor([4]))
+    """
 
 def split_with_sizes(input: Tensor, split_sizes: List[int], dim: int = 0) -> Any:
-    ...
+    r"""
+    split_with_sizes(input, split_sizes, dim=0) -> tuple of Tensors
 
-def sqrt(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    Splits into views of the listed sizes along ``dim`` (they must add up to its length).
+
+    Args:
+        input (Tensor): the input tensor.
+        split_sizes (list of ints): the sizes.
+        dim (int): the dimension to split.
+    """
+
+def sqrt(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    sqrt(input, *, out=None) -> Tensor
+
+    Square root of each element; negative real inputs give NaN.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.sqrt(tc.tensor([4.0, 9.0]))
+        tensor([2., 3.])
+    """
 
 def sqrt_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
     torch.sqrt_(input, ...): the same as input.sqrt_(...).
     """
 
-def square(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+def square(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    square(input, *, out=None) -> Tensor
+
+    Square of each element.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.square(tc.tensor([2, -3]))
+        tensor([4, 9])
+    """
 
 def square_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -3013,60 +8892,268 @@ def square_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def squeeze(input: Tensor, dim: Any = None) -> Tensor:
-    ...
+    r"""
+    squeeze(input, dim=None) -> Tensor
+
+    Removes dimensions of size 1 (only ``dim`` when given). The result is a view: it shares memory with ``input``.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int, optional): the dimension to remove if it has size 1.
+
+    Example:
+        >>> tc.squeeze(tc.zeros(2, 1, 3)).shape
+        tensorcore.Size([2, 3])
+    """
 
 def stack(tensors: Any, dim: int = 0, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    stack(tensors, dim=0, *, out=None) -> Tensor
+
+    Joins tensors of the same shape along a new dimension inserted at ``dim``.
+
+    Args:
+        tensors (sequence of Tensors): the tensors to join.
+        dim (int): where the new dimension goes.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.stack([tc.tensor([1, 2]), tc.tensor([3, 4])], dim=1)
+        tensor([[1, 3],
+                [2, 4]])
+    """
 
 def std(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    std(input, dim=None, unbiased=True, keepdim=False, *, correction=None, out=None) -> Tensor
+
+    Standard deviation over ``dim`` (all elements when omitted); the sample (N - 1) estimate by default.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int or tuple of ints, optional): the dimension(s) to reduce; all of them when omitted.
+        unbiased (bool, optional): Bessel's correction (divide by N - 1); the default.
+        keepdim (bool): whether the reduced dimensions are kept with size 1.
+
+    Keyword Args:
+        correction (int, optional): the divisor is N - correction (overrides ``unbiased``).
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.std(tc.tensor([1.0, 2.0, 3.0, 4.0]))
+        tensor(1.2910)
+    """
 
 def std_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> Any:
-    ...
+    r"""
+    std_mean(input, dim=None, unbiased=True, keepdim=False, *, correction=None) -> (Tensor, Tensor)
+
+    The tuple ``(std, mean)`` over ``dim``, computed in one pass.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int or tuple of ints, optional): the dimension(s) to reduce; all of them when omitted.
+        unbiased (bool, optional): Bessel's correction (divide by N - 1); the default.
+        keepdim (bool): whether the reduced dimensions are kept with size 1.
+
+    Keyword Args:
+        correction (int, optional): the divisor is N - correction (overrides ``unbiased``).
+    """
 
 def stft(input: Tensor, n_fft: int, hop_length: Any = None, win_length: Any = None, window: Tensor = None, center: bool = True, pad_mode: str = 'reflect', normalized: bool = False, onesided: Optional[bool] = None, return_complex: Optional[bool] = None) -> Tensor:
-    ...
+    r"""
+    stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode='reflect', normalized=False, onesided=None, return_complex=None) -> Tensor
+
+    Short-time Fourier transform of a 1-D signal or a batch (B, L): the DFT of overlapping windowed frames, shape (B?, n_fft // 2 + 1, frames) when one-sided.
+
+    Args:
+        input (Tensor): the signal.
+        n_fft (int): frame size.
+        hop_length (int, optional): frame step (default n_fft // 4).
+        win_length (int, optional): window size (default n_fft).
+        window (Tensor, optional): the window (default rectangular).
+        center (bool): pad the signal so frames are centered on their time.
+        pad_mode (str): padding mode for ``center``.
+        normalized (bool): scale by :math:`1/\sqrt{n\_fft}`.
+        onesided (bool, optional): keep only non-negative frequencies (real input default).
+        return_complex (bool): return a complex tensor (required for real input, as torch).
+
+    Example:
+        >>> spec = tc.stft(tc.zeros(400), n_fft=64, window=tc.hann_window(64), return_complex=True)
+        >>> spec.shape
+        tensorcore.Size([33, 26])
+    """
 
 def sub(input: Tensor, other: Any, *, alpha: Any = 1, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    sub(input, other, *, alpha=1, out=None) -> Tensor
+
+    Subtracts ``other``, scaled by ``alpha``, from ``input``: :math:`input - alpha \times other`.
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        alpha (Number): multiplier of ``other``.
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.sub(tc.tensor([5, 6]), 1)
+        tensor([4, 5])
+    """
 
 def subtract(input: Tensor, other: Any, *, alpha: Any = 1, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    subtract(input, other, *, alpha=1, out=None) -> Tensor
+
+    Alias for :func:`tensorcore.sub`.
+    """
 
 def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    sum(input, dim=None, keepdim=False, *, dtype=None, out=None) -> Tensor
+
+    Sum of the elements over the dimension(s) ``dim``, or over all elements when ``dim`` is omitted.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int or tuple of ints, optional): the dimension(s) to reduce; all of them when omitted.
+        keepdim (bool): whether the reduced dimensions are kept with size 1.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: the input's).
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> x = tc.tensor([[1.0, 5.0, 2.0], [4.0, 3.0, 6.0]])
+        >>> tc.sum(x)
+        tensor(21.)
+        >>> tc.sum(x, dim=1)
+        tensor([ 8., 13.])
+        >>> tc.sum(x, 0, keepdim=True)
+        tensor([[5., 8., 8.]])
+    """
 
 def svd(input: Any, some: Any = True, compute_uv: Any = True) -> Any:
-    ...
+    r"""
+    svd(input, some=True, compute_uv=True) -> (Tensor, Tensor, Tensor)
+
+    Singular value decomposition ``input = U diag(S) V^H``, returning ``(U, S, V)`` (V, not V^H). Prefer :func:`tensorcore.linalg.svd` in new code.
+
+    Args:
+        input (Tensor): a matrix or a batch of matrices (..., n, n).
+        some (bool): reduced decomposition.
+        compute_uv (bool): compute U and V (else zeros).
+    """
 
 def swapaxes(input: Tensor, axis0: int, axis1: int) -> Tensor:
-    ...
+    r"""
+    swapaxes(input, axis0, axis1) -> Tensor
+
+    NumPy's name of :func:`tensorcore.transpose`: swaps two dimensions. The result is a view: it shares memory with ``input``.
+
+    Args:
+        input (Tensor): the input tensor.
+        axis0 (int): first dimension.
+        axis1 (int): second dimension.
+    """
 
 def swapdims(input: Tensor, dim0: int, dim1: int) -> Tensor:
-    ...
+    r"""
+    swapdims(input, dim0, dim1) -> Tensor
+
+    Alias for :func:`tensorcore.transpose`.
+    """
 
 def symeig(input: Any, eigenvectors: Any = False, upper: Any = True) -> Any:
-    ...
+    r"""
+    symeig(input, eigenvectors=False, upper=True) -> (Tensor, Tensor)
 
-def t(arg0: Tensor) -> Tensor:
-    ...
+    Eigenvalues (ascending) and optionally eigenvectors of symmetric matrices. Deprecated: use :func:`tensorcore.linalg.eigh`.
+
+    Args:
+        input (Tensor): a matrix or a batch of matrices (..., n, n).
+        eigenvectors (bool): also compute eigenvectors.
+        upper (bool): which triangle is read.
+    """
+
+def t(input: Tensor) -> Tensor:
+    r"""
+    t(input) -> Tensor
+
+    Transpose of a tensor with at most 2 dimensions (0-D and 1-D are returned as is). The result is a view: it shares memory with ``input``.
+
+    Args:
+        input (Tensor): the input tensor.
+    """
 
 def take(input: Tensor, index: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    take(input, index, *, out=None) -> Tensor
+
+    Elements of the flattened ``input`` at ``index``; the result has ``index``'s shape.
+
+    Args:
+        input (Tensor): the input tensor.
+        index (LongTensor): the indices.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.take(tc.tensor([[1, 2], [3, 4]]), tc.tensor([0, 3]))
+        tensor([1, 4])
+    """
 
 def take_along_dim(input: Tensor, indices: Tensor, dim: Optional[int] = None) -> Tensor:
-    ...
+    r"""
+    take_along_dim(input, indices, dim=None) -> Tensor
 
-def tan(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    Picks values along ``dim`` at ``indices`` (which broadcasts with ``input``), as returned by ``argsort``/``argmax``; the flattened input when ``dim`` is None.
+
+    Args:
+        input (Tensor): the input tensor.
+        indices (LongTensor): positions along ``dim``.
+        dim (int, optional): the dimension.
+    """
+
+def tan(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    tan(input, *, out=None) -> Tensor
+
+    Tangent of each element (in radians).
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def tan_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
     torch.tan_(input, ...): the same as input.tan_(...).
     """
 
-def tanh(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+def tanh(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    tanh(input, *, out=None) -> Tensor
+
+    Hyperbolic tangent of each element, in (-1, 1).
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.tanh(tc.tensor([0.0, 100.0]))
+        tensor([0., 1.])
+    """
 
 def tanh_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -3084,55 +9171,273 @@ def tensor_split(input: Any, indices_or_sections: Any = None, dim: Any = 0, *, s
     """
 
 def tensordot(input: Tensor, other: Tensor, dims: Any = 2, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    tensordot(input, other, dims=2, *, out=None) -> Tensor
+
+    Contracts the last ``dims`` dimensions of ``input`` with the first ``dims`` of ``other`` (or the listed pairs of dimensions).
+
+    Args:
+        input (Tensor): first tensor.
+        other (Tensor): second tensor.
+        dims (int or pair of lists): how many or which dimensions to contract.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.tensordot(tc.ones(2, 3), tc.ones(3, 4), dims=1).shape
+        tensorcore.Size([2, 4])
+    """
 
 def threshold(input: Any, threshold: Any, value: Any, inplace: Any = False) -> Any:
-    ...
+    r"""
+    threshold(input, threshold, value, inplace=False) -> Tensor
+
+    Replaces elements not greater than ``threshold`` with ``value``.
+
+    Args:
+        input (Tensor): the input.
+        threshold (float): the threshold.
+        value (float): the replacement.
+        inplace (bool): write the result into ``input``.
+    """
 
 def threshold_(input: Any, threshold_value: Any, value: Any) -> Any:
-    ...
+    r"""
+    threshold_(input, threshold, value) -> Tensor
+
+    In-place :func:`threshold`.
+
+    Args:
+        input (Tensor): the input.
+        threshold (float): the threshold.
+        value (float): the replacement.
+    """
 
 def tile(input: Tensor, dims: Any) -> Tensor:
-    ...
+    r"""
+    tile(input, dims) -> Tensor
+
+    Repeats ``input`` ``dims[i]`` times along each dimension (missing leading counts are 1).
+
+    Args:
+        input (Tensor): the input tensor.
+        dims (tuple of ints): repetitions per dimension.
+
+    Example:
+        >>> tc.tile(tc.tensor([1, 2]), (2,))
+        tensor([1, 2, 1, 2])
+    """
 
 def to_dlpack(arg0: Tensor) -> Any:
-    ...
+    r"""
+    to_dlpack(tensor) -> PyCapsule
+
+    A DLPack capsule sharing ``tensor``'s memory, for another library's ``from_dlpack`` (consumable once).
+
+    Args:
+        tensor (Tensor): the tensor to export.
+    """
 
 def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True, *, out: Optional[Tensor] = None) -> Any:
-    ...
+    r"""
+    topk(input, k, dim=-1, largest=True, sorted=True, *, out=None) -> (Tensor, LongTensor)
+
+    The ``k`` largest (or smallest) elements along ``dim`` and their indices.
+
+    Args:
+        input (Tensor): the input tensor.
+        k (int): how many elements.
+        dim (int): the dimension to search.
+        largest (bool): largest (True) or smallest (False) elements.
+        sorted (bool): return them in sorted order.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> values, indices = tc.topk(tc.tensor([1, 5, 3, 4]), 2)
+        >>> values, indices
+        (tensor([5, 4]), tensor([1, 3]))
+    """
 
 def trace(input: Any) -> Any:
-    ...
+    r"""
+    trace(input) -> Tensor
+
+    Sum of the main diagonal of a 2-D tensor.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Example:
+        >>> tc.trace(tc.tensor([[1, 2], [3, 4]]))
+        tensor(5)
+    """
 
 def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
-    ...
+    r"""
+    transpose(input, dim0, dim1) -> Tensor
+
+    Swaps dimensions ``dim0`` and ``dim1``. The result is a view: it shares memory with ``input``.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim0 (int): first dimension.
+        dim1 (int): second dimension.
+
+    Example:
+        >>> tc.transpose(tc.tensor([[1, 2, 3]]), 0, 1)
+        tensor([[1],
+                [2],
+                [3]])
+    """
 
 def trapezoid(y: Any, x: Any = None, *, dx: Any = None, dim: Any = -1) -> Any:
-    ...
+    r"""
+    trapezoid(y, x=None, *, dx=None, dim=-1) -> Tensor
+
+    Integral of ``y`` along ``dim`` by the trapezoidal rule, at sample points ``x`` or with spacing ``dx`` (default 1).
+
+    Args:
+        y (Tensor): the values.
+        x (Tensor, optional): the sample points.
+
+    Keyword Args:
+        dx (float, optional): constant spacing.
+        dim (int): the dimension to integrate.
+
+    Example:
+        >>> tc.trapezoid(tc.tensor([1.0, 2.0, 3.0]))
+        tensor(4.)
+    """
 
 def trapz(y: Any, x: Any = None, *, dx: Any = None, dim: Any = -1) -> Any:
-    ...
+    r"""
+    trapz(y, x=None, *, dx=None, dim=-1) -> Tensor
+
+    Old name of :func:`trapezoid`.
+
+    Args:
+        y (Tensor): the values.
+        x (Tensor, optional): the sample points.
+
+    Keyword Args:
+        dx (float, optional): constant spacing.
+        dim (int): the dimension.
+    """
 
 def triangular_solve(input: Any, A: Any, upper: Any = True, transpose: Any = False, unitriangular: Any = False) -> Any:
-    ...
+    r"""
+    triangular_solve(input, A, upper=True, transpose=False, unitriangular=False) -> (Tensor, Tensor)
+
+    Solves A X = B for triangular A; returns ``(X, A)``. Prefer :func:`tensorcore.linalg.solve_triangular` in new code.
+
+    Args:
+        input (Tensor): B.
+        A (Tensor): triangular matrices.
+        upper (bool): A is upper triangular.
+        transpose (bool): solve with A^T.
+        unitriangular (bool): assume a unit diagonal.
+    """
 
 def tril(input: Tensor, diagonal: int = 0, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    tril(input, diagonal=0, *, out=None) -> Tensor
+
+    The lower triangle of the matrices in ``input`` (elements above ``diagonal`` set to 0).
+
+    Args:
+        input (Tensor): the input tensor.
+        diagonal (int): which diagonal bounds the triangle.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.tril(tc.ones(2, 2))
+        tensor([[1., 0.],
+                [1., 1.]])
+    """
 
 def tril_indices(row: Any, col: Any, offset: Any = 0, *, dtype: Any = None, device: Any = None, layout: Any = None) -> Any:
-    ...
+    r"""
+    tril_indices(row, col, offset=0, *, dtype=None, device=None) -> Tensor
+
+    The (row, column) indices of the lower triangle of a ``row`` x ``col`` matrix, as a 2 x N tensor.
+
+    Args:
+        row (int): rows.
+        col (int): columns.
+        offset (int): diagonal offset (positive: above the main diagonal).
+
+    Example:
+        >>> tc.tril_indices(2, 2)
+        tensor([[0, 1, 1],
+                [0, 0, 1]])
+    """
 
 def triu(input: Tensor, diagonal: int = 0, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    triu(input, diagonal=0, *, out=None) -> Tensor
+
+    The upper triangle of the matrices in ``input`` (elements below ``diagonal`` set to 0).
+
+    Args:
+        input (Tensor): the input tensor.
+        diagonal (int): which diagonal bounds the triangle.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.triu(tc.ones(2, 2))
+        tensor([[1., 1.],
+                [0., 1.]])
+    """
 
 def triu_indices(row: Any, col: Any, offset: Any = 0, *, dtype: Any = None, device: Any = None, layout: Any = None) -> Any:
-    ...
+    r"""
+    triu_indices(row, col, offset=0, *, dtype=None, device=None) -> Tensor
+
+    The (row, column) indices of the upper triangle of a ``row`` x ``col`` matrix, as a 2 x N tensor.
+
+    Args:
+        row (int): rows.
+        col (int): columns.
+        offset (int): diagonal offset (positive: above the main diagonal).
+    """
 
 def true_divide(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    true_divide(input, other, *, out=None) -> Tensor
 
-def trunc(arg0: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    Division that always gives a floating result (``div`` without rounding).
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
+
+def trunc(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    r"""
+    trunc(input, *, out=None) -> Tensor
+
+    Each element rounded toward zero.
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.trunc(tc.tensor([-1.7, 1.7]))
+        tensor([-1.,  1.])
+    """
 
 def trunc_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
@@ -3142,49 +9447,222 @@ def trunc_(input: Any, *args: Any, **kwargs: Any) -> Any:
 uint16: dtype
 uint8: dtype
 def unbind(input: Tensor, dim: int = 0) -> Any:
-    ...
+    r"""
+    unbind(input, dim=0) -> tuple of Tensors
+
+    Removes dimension ``dim``, returning the slices along it as a tuple of views.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int): the dimension to remove.
+
+    Example:
+        >>> tc.unbind(tc.tensor([[1, 2], [3, 4]]))
+        (tensor([1, 2]), tensor([3, 4]))
+    """
 
 def unflatten(input: Tensor, dim: int, sizes: List[int]) -> Tensor:
-    ...
+    r"""
+    unflatten(input, dim, sizes) -> Tensor
+
+    Splits dimension ``dim`` into the dimensions ``sizes`` (one may be -1). The result is a view: it shares memory with ``input``.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int): the dimension to split.
+        sizes (tuple of ints): its new shape.
+    """
 
 def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False, dim: Any = None) -> Any:
-    ...
+    r"""
+    unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None) -> Tensor or tuple of Tensors
+
+    The distinct elements of ``input`` (or distinct slices along ``dim``), sorted. Optionally also the index of each input element in the result and the count of each distinct value.
+
+    Args:
+        input (Tensor): the input tensor.
+        sorted (bool): sort the result (it is always sorted here, as torch's CPU version).
+        return_inverse (bool): also return where each input element went.
+        return_counts (bool): also return the number of occurrences.
+        dim (int, optional): compare slices along this dimension instead of elements.
+
+    Example:
+        >>> tc.unique(tc.tensor([2, 1, 2, 3]), return_counts=True)
+        (tensor([1, 2, 3]), tensor([1, 2, 1]))
+    """
 
 def unique_consecutive(input: Tensor, return_inverse: bool = False, return_counts: bool = False, dim: Any = None) -> Any:
-    ...
+    r"""
+    unique_consecutive(input, return_inverse=False, return_counts=False, dim=None) -> Tensor or tuple of Tensors
+
+    Collapses runs of equal consecutive elements (or slices along ``dim``) to one.
+
+    Args:
+        input (Tensor): the input tensor.
+        return_inverse (bool): also return where each input element went.
+        return_counts (bool): also return the length of each run.
+        dim (int, optional): compare slices along this dimension.
+
+    Example:
+        >>> tc.unique_consecutive(tc.tensor([1, 1, 2, 1]))
+        tensor([1, 2, 1])
+    """
 
 def unsqueeze(input: Tensor, dim: int) -> Tensor:
-    ...
+    r"""
+    unsqueeze(input, dim) -> Tensor
+
+    Inserts a dimension of size 1 at position ``dim`` (negative counts from the end). The result is a view: it shares memory with ``input``.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int): where the new dimension goes.
+
+    Example:
+        >>> tc.unsqueeze(tc.tensor([1, 2]), 1)
+        tensor([[1],
+                [2]])
+    """
 
 def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None:
-    ...
+    r"""
+    use_deterministic_algorithms(mode, *, warn_only=False) -> None
+
+    With ``mode=True``, operations without a deterministic implementation raise (or warn with ``warn_only``) instead of running.
+
+    Args:
+        mode (bool): enable deterministic mode.
+
+    Keyword Args:
+        warn_only (bool): warn instead of raising.
+    """
 
 def vander(x: Any, N: Any = None, increasing: Any = False) -> Any:
-    ...
+    r"""
+    vander(x, N=None, increasing=False) -> Tensor
+
+    Vandermonde matrix of a 1-D tensor: columns are powers of ``x`` (decreasing by default).
+
+    Args:
+        x (Tensor): 1-D.
+        N (int, optional): number of columns (default len(x)).
+        increasing (bool): powers from 0 upward.
+    """
 
 def var(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    var(input, dim=None, unbiased=True, keepdim=False, *, correction=None, out=None) -> Tensor
+
+    Variance over ``dim`` (all elements when omitted); the sample (N - 1) estimate by default.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int or tuple of ints, optional): the dimension(s) to reduce; all of them when omitted.
+        unbiased (bool, optional): Bessel's correction (divide by N - 1); the default.
+        keepdim (bool): whether the reduced dimensions are kept with size 1.
+
+    Keyword Args:
+        correction (int, optional): the divisor is N - correction (overrides ``unbiased``).
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.var(tc.tensor([1.0, 2.0, 3.0, 4.0]), unbiased=False)
+        tensor(1.2500)
+    """
 
 def var_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> Any:
-    ...
+    r"""
+    var_mean(input, dim=None, unbiased=True, keepdim=False, *, correction=None) -> (Tensor, Tensor)
+
+    The tuple ``(var, mean)`` over ``dim``, computed in one pass.
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int or tuple of ints, optional): the dimension(s) to reduce; all of them when omitted.
+        unbiased (bool, optional): Bessel's correction (divide by N - 1); the default.
+        keepdim (bool): whether the reduced dimensions are kept with size 1.
+
+    Keyword Args:
+        correction (int, optional): the divisor is N - correction (overrides ``unbiased``).
+    """
 
 def vdot(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    vdot(input, other, *, out=None) -> Tensor
 
-def view_as_complex(arg0: Tensor) -> Tensor:
-    ...
+    Dot product of two 1-D tensors, conjugating the first.
 
-def view_as_real(arg0: Tensor) -> Tensor:
-    ...
+    Args:
+        input (Tensor): first vector (conjugated).
+        other (Tensor): second vector.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
+
+def view_as_complex(input: Tensor) -> Tensor:
+    r"""
+    view_as_complex(input) -> Tensor
+
+    A complex view of a real tensor whose last dimension has size 2 and stride 1.
+
+    Args:
+        input (Tensor): the input tensor.
+    """
+
+def view_as_real(input: Tensor) -> Tensor:
+    r"""
+    view_as_real(input) -> Tensor
+
+    A real view of a complex tensor with a trailing dimension of 2 (real, imaginary).
+
+    Args:
+        input (Tensor): the input tensor.
+    """
 
 def vsplit(input: Any, indices_or_sections: Any = None, *, sections: Any = None, indices: Any = None) -> Any:
-    ...
+    r"""
+    vsplit(input, indices_or_sections) -> tuple of Tensors
+
+    ``tensor_split`` along dim 0 of an input with at least 2 dimensions.
+
+    Args:
+        input (Tensor): the input tensor.
+        indices_or_sections (int or list of ints): parts or split points.
+    """
 
 def vstack(tensors: Any, *, out: Optional[Tensor] = None) -> Tensor:
-    ...
+    r"""
+    vstack(tensors, *, out=None) -> Tensor
+
+    Concatenates vertically, along dim 0, after making each tensor at least 2-D.
+
+    Args:
+        tensors (sequence of Tensors): the tensors to join.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+    """
 
 def where(condition: Tensor, input: Any = None, other: Any = None, *, out: Optional[Tensor] = None) -> Any:
-    ...
+    r"""
+    where(condition, input, other, *, out=None) -> Tensor
+
+    Picks ``input`` where ``condition`` is True and ``other`` elsewhere; the three broadcast. With only ``condition``, the same as ``nonzero(condition, as_tuple=True)``.
+
+    Args:
+        condition (Tensor): boolean selector.
+        input (Tensor or Number): values where ``condition`` holds.
+        other (Tensor or Number): values elsewhere.
+
+    Keyword Args:
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> x = tc.tensor([-1.0, 2.0, -3.0])
+        >>> tc.where(x > 0, x, tc.zeros(3))
+        tensor([0., 2., 0.])
+    """
 
 def xlogy(input: Any, other: Any) -> Any:
     r"""
@@ -3202,10 +9680,41 @@ def zero_(input: Any, *args: Any, **kwargs: Any) -> Any:
     """
 
 def zeros(*args, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Any = None) -> Tensor:
-    ...
+    r"""
+    zeros(*size, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor
+
+    A tensor of the given shape filled with 0.
+
+    Args:
+        size (int...): the shape, as separate ints or one list/tuple.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: :func:`tensorcore.get_default_dtype` for floating values).
+        device (tensorcore.device or str, optional): where the result is allocated (default: CPU).
+        requires_grad (bool): whether autograd records operations on the result.
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> tc.zeros(2, 3)
+        tensor([[0., 0., 0.],
+                [0., 0., 0.]])
+    """
 
 def zeros_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
-    ...
+    r"""
+    zeros_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor
+
+    A tensor of ``input``'s shape filled with 0.
+
+    Args:
+        input (Tensor): the tensor whose shape (and by default dtype and device) is used.
+
+    Keyword Args:
+        dtype (tensorcore.dtype, optional): the dtype of the result (default: ``input``'s).
+        device (tensorcore.device or str, optional): the device of the result (default: ``input``'s).
+        requires_grad (bool): whether autograd records operations on the result.
+        memory_format (optional): accepted for torch compatibility; the result is contiguous.
+    """
 
 
 def __getattr__(name: str) -> Any: ...

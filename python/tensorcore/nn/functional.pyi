@@ -12,28 +12,102 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, 
 from tensorcore import Tensor, device, dtype
 
 def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
-    ...
+    r"""
+    adaptive_avg_pool1d(input, output_size) -> Tensor
+
+    1-D adaptive avg pooling: windows are chosen so that an input of shape (N, C, L) becomes ``output_size``, whatever the input size.
+
+    Args:
+        input (Tensor): the input.
+        output_size (int or tuple): the target size (None keeps an input dimension).
+    """
 
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
-    ...
+    r"""
+    adaptive_avg_pool2d(input, output_size) -> Tensor
+
+    2-D adaptive avg pooling: windows are chosen so that an input of shape (N, C, H, W) becomes ``output_size``, whatever the input size.
+
+    Args:
+        input (Tensor): the input.
+        output_size (int or tuple): the target size (None keeps an input dimension).
+
+    Example:
+        >>> F.adaptive_avg_pool2d(tc.ones(1, 3, 7, 5), 1).shape
+        tensorcore.Size([1, 3, 1, 1])
+    """
 
 def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
-    ...
+    r"""
+    adaptive_avg_pool3d(input, output_size) -> Tensor
+
+    3-D adaptive avg pooling: windows are chosen so that an input of shape (N, C, D, H, W) becomes ``output_size``, whatever the input size.
+
+    Args:
+        input (Tensor): the input.
+        output_size (int or tuple): the target size (None keeps an input dimension).
+    """
 
 def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
-    ...
+    r"""
+    adaptive_max_pool1d(input, output_size, return_indices=False) -> Tensor
+
+    1-D adaptive max pooling: windows are chosen so that an input of shape (N, C, L) becomes ``output_size``, whatever the input size.
+
+    Args:
+        input (Tensor): the input.
+        output_size (int or tuple): the target size (None keeps an input dimension).
+        return_indices (bool): also return the argmax positions.
+    """
 
 def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
-    ...
+    r"""
+    adaptive_max_pool2d(input, output_size, return_indices=False) -> Tensor
+
+    2-D adaptive max pooling: windows are chosen so that an input of shape (N, C, H, W) becomes ``output_size``, whatever the input size.
+
+    Args:
+        input (Tensor): the input.
+        output_size (int or tuple): the target size (None keeps an input dimension).
+        return_indices (bool): also return the argmax positions.
+    """
 
 def adaptive_max_pool3d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
-    ...
+    r"""
+    adaptive_max_pool3d(input, output_size, return_indices=False) -> Tensor
+
+    3-D adaptive max pooling: windows are chosen so that an input of shape (N, C, D, H, W) becomes ``output_size``, whatever the input size.
+
+    Args:
+        input (Tensor): the input.
+        output_size (int or tuple): the target size (None keeps an input dimension).
+        return_indices (bool): also return the argmax positions.
+    """
 
 def affine_grid(theta: Tensor, size: Any, align_corners: Any = None) -> Tensor:
-    ...
+    r"""
+    affine_grid(theta, size, align_corners=None) -> Tensor
+
+    The sampling grid for :func:`grid_sample` of the affine transforms ``theta``.
+
+    Args:
+        theta (Tensor): shape (N, 2, 3) or (N, 3, 4).
+        size (tuple): the output size (N, C, H, W) or (N, C, D, H, W).
+        align_corners (bool, optional): as in :func:`grid_sample`.
+    """
 
 def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
-    ...
+    r"""
+    alpha_dropout(input, p=0.5, training=False, inplace=False) -> Tensor
+
+    Dropout for SELU networks: dropped elements take SELU's negative saturation value and the result is rescaled to keep mean and variance.
+
+    Args:
+        input (Tensor): the input.
+        p (float): drop probability.
+        training (bool): apply dropout.
+        inplace (bool): write the result into ``input``.
+    """
 
 def autocast_op(name: Any, native: Any = False) -> Any:
     r"""
@@ -48,16 +122,68 @@ def autocast_op(name: Any, native: Any = False) -> Any:
     """
 
 def avg_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False, count_include_pad: bool = True) -> Tensor:
-    ...
+    r"""
+    avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True) -> Tensor
+
+    1-D average pooling over an input of shape (N, C, L) (or without the batch dimension).
+
+    Args:
+        input (Tensor): the input.
+        kernel_size (int or tuple): window size.
+        stride (int or tuple, optional): window step (default: ``kernel_size``).
+        padding (int or tuple): implicit padding (-inf for max, 0 for average).
+        ceil_mode (bool): round the output size up instead of down.
+        count_include_pad (bool): count the zero padding in the average.
+    """
 
 def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: Optional[int] = None) -> Tensor:
-    ...
+    r"""
+    avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None) -> Tensor
+
+    2-D average pooling over an input of shape (N, C, H, W) (or without the batch dimension).
+
+    Args:
+        input (Tensor): the input.
+        kernel_size (int or tuple): window size.
+        stride (int or tuple, optional): window step (default: ``kernel_size``).
+        padding (int or tuple): implicit padding (-inf for max, 0 for average).
+        ceil_mode (bool): round the output size up instead of down.
+        count_include_pad (bool): count the zero padding in the average.
+        divisor_override (int, optional): divide by this instead of the window size.
+    """
 
 def avg_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: Optional[int] = None) -> Tensor:
-    ...
+    r"""
+    avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None) -> Tensor
+
+    3-D average pooling over an input of shape (N, C, D, H, W) (or without the batch dimension).
+
+    Args:
+        input (Tensor): the input.
+        kernel_size (int or tuple): window size.
+        stride (int or tuple, optional): window step (default: ``kernel_size``).
+        padding (int or tuple): implicit padding (-inf for max, 0 for average).
+        ceil_mode (bool): round the output size up instead of down.
+        count_include_pad (bool): count the zero padding in the average.
+        divisor_override (int, optional): divide by this instead of the window size.
+    """
 
 def batch_norm(input: Tensor, running_mean: Tensor, running_var: Tensor, weight: Tensor = None, bias: Tensor = None, training: bool = False, momentum: float = 0.1, eps: float = 1e-05) -> Tensor:
-    ...
+    r"""
+    batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-05) -> Tensor
+
+    Batch normalization over dim 1 (channels): normalizes with the batch statistics in training (and updates the running ones in place by ``momentum``), with the running statistics otherwise.
+
+    Args:
+        input (Tensor): shape (N, C, ...).
+        running_mean (Tensor, optional): shape (C,).
+        running_var (Tensor, optional): shape (C,).
+        weight (Tensor, optional): scale, shape (C,).
+        bias (Tensor, optional): shift, shape (C,).
+        training (bool): use batch statistics.
+        momentum (float): update rate of the running statistics.
+        eps (float): added to the variance.
+    """
 
 def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
     r"""
@@ -65,43 +191,211 @@ def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
     """
 
 def binary_cross_entropy(input: Any, target: Any, weight: Any = None, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Any:
-    ...
+    r"""
+    binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction='mean') -> Tensor
+
+    :math:`-(y \log x + (1 - y) \log(1 - x))` between probabilities ``input`` and targets in [0, 1] (logs are clamped at -100).
+
+    Args:
+        input (Tensor): probabilities.
+        target (Tensor): targets, same shape.
+        weight (Tensor, optional): rescales each element's loss.
+        reduction (str): ``'none'`` (one loss per element), ``'mean'`` (the default) or ``'sum'``.
+        size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
+    """
 
 def binary_cross_entropy_with_logits(input: Any, target: Any, weight: Any = None, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean', pos_weight: Any = None) -> Any:
-    ...
+    r"""
+    binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction='mean', pos_weight=None) -> Tensor
+
+    Sigmoid followed by binary cross entropy, computed stably from logits.
+
+    Args:
+        input (Tensor): logits.
+        target (Tensor): targets in [0, 1].
+        weight (Tensor, optional): rescales each element's loss.
+        pos_weight (Tensor, optional): weight of the positive term per class.
+        reduction (str): ``'none'`` (one loss per element), ``'mean'`` (the default) or ``'sum'``.
+        size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
+
+    Example:
+        >>> F.binary_cross_entropy_with_logits(tc.tensor([0.0]), tc.tensor([1.0]))
+        tensor(0.6931)
+    """
 
 def celu(input: Any, alpha: Any = 1.0, inplace: Any = False) -> Any:
-    ...
+    r"""
+    celu(input, alpha=1.0, inplace=False) -> Tensor
+
+    :math:`\max(0, x) + \min(0, \alpha (e^{x/\alpha} - 1))`, element-wise.
+
+    Args:
+        input (Tensor): the input.
+        alpha (float): the scale of the negative part.
+        inplace (bool): write the result into ``input``.
+    """
 
 def celu_(input: Any, alpha: Any = 1.0) -> Any:
-    ...
+    r"""
+    celu_(input, alpha=1.0) -> Tensor
+
+    In-place :func:`celu`.
+
+    Args:
+        input (Tensor): the input.
+        alpha (float): the scale of the negative part.
+    """
 
 def channel_shuffle(input: Any, groups: Any) -> Any:
-    ...
+    r"""
+    channel_shuffle(input, groups) -> Tensor
+
+    Interleaves the channels of ``groups`` groups (ShuffleNet): (N, g*c, ...) viewed as (N, g, c, ...) is transposed to (N, c, g, ...).
+
+    Args:
+        input (Tensor): the input.
+        groups (int): number of groups.
+    """
 
 def conv1d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
-    ...
+    r"""
+    conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
+
+    1-D convolution (cross-correlation, as in torch) over an input of shape (N, C_in, L). ``padding`` may also be ``'valid'`` (none) or ``'same'`` (output size = input size, stride 1).
+
+    Args:
+        input (Tensor): input of shape (N, C_in, L), or without the batch dimension.
+        weight (Tensor): filters of shape (C_out, C_in / groups, k).
+        bias (Tensor, optional): shape (C_out,).
+        stride (int or tuple): step of the kernel.
+        padding (int, tuple or str): implicit zero padding on both sides.
+        dilation (int or tuple): spacing between kernel elements.
+        groups (int): split input and output channels into this many independent groups.
+    """
 
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
-    ...
+    r"""
+    conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
+
+    2-D convolution (cross-correlation, as in torch) over an input of shape (N, C_in, H, W). ``padding`` may also be ``'valid'`` (none) or ``'same'`` (output size = input size, stride 1).
+
+    Args:
+        input (Tensor): input of shape (N, C_in, H, W), or without the batch dimension.
+        weight (Tensor): filters of shape (C_out, C_in / groups, k, k).
+        bias (Tensor, optional): shape (C_out,).
+        stride (int or tuple): step of the kernel.
+        padding (int, tuple or str): implicit zero padding on both sides.
+        dilation (int or tuple): spacing between kernel elements.
+        groups (int): split input and output channels into this many independent groups.
+
+    Example:
+        >>> x = tc.ones(1, 1, 4, 4)
+        >>> w = tc.ones(1, 1, 3, 3)
+        >>> F.conv2d(x, w, padding=1)[0, 0]
+        tensor([[4., 6., 6., 4.],
+                [6., 9., 9., 6.],
+                [6., 9., 9., 6.],
+                [4., 6., 6., 4.]])
+    """
 
 def conv3d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
-    ...
+    r"""
+    conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
+
+    3-D convolution (cross-correlation, as in torch) over an input of shape (N, C_in, D, H, W). ``padding`` may also be ``'valid'`` (none) or ``'same'`` (output size = input size, stride 1).
+
+    Args:
+        input (Tensor): input of shape (N, C_in, D, H, W), or without the batch dimension.
+        weight (Tensor): filters of shape (C_out, C_in / groups, k, k, k).
+        bias (Tensor, optional): shape (C_out,).
+        stride (int or tuple): step of the kernel.
+        padding (int, tuple or str): implicit zero padding on both sides.
+        dilation (int or tuple): spacing between kernel elements.
+        groups (int): split input and output channels into this many independent groups.
+    """
 
 def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
-    ...
+    r"""
+    conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
+
+    1-D transposed convolution (the gradient of conv1d with respect to its input, sometimes called deconvolution) over an input of shape (N, C_in, L).
+
+    Args:
+        input (Tensor): input of shape (N, C_in, L), or without the batch dimension.
+        weight (Tensor): filters of shape (C_in, C_out / groups, k).
+        bias (Tensor, optional): shape (C_out,).
+        stride (int or tuple): step of the kernel.
+        padding (int, tuple or str): implicit zero padding on both sides.
+        output_padding (int or tuple): extra size added to one side of each output dimension.
+        dilation (int or tuple): spacing between kernel elements.
+        groups (int): split input and output channels into this many independent groups.
+    """
 
 def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
-    ...
+    r"""
+    conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
+
+    2-D transposed convolution (the gradient of conv2d with respect to its input, sometimes called deconvolution) over an input of shape (N, C_in, H, W).
+
+    Args:
+        input (Tensor): input of shape (N, C_in, H, W), or without the batch dimension.
+        weight (Tensor): filters of shape (C_in, C_out / groups, k, k).
+        bias (Tensor, optional): shape (C_out,).
+        stride (int or tuple): step of the kernel.
+        padding (int, tuple or str): implicit zero padding on both sides.
+        output_padding (int or tuple): extra size added to one side of each output dimension.
+        dilation (int or tuple): spacing between kernel elements.
+        groups (int): split input and output channels into this many independent groups.
+    """
 
 def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
-    ...
+    r"""
+    conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
+
+    3-D transposed convolution (the gradient of conv3d with respect to its input, sometimes called deconvolution) over an input of shape (N, C_in, D, H, W).
+
+    Args:
+        input (Tensor): input of shape (N, C_in, D, H, W), or without the batch dimension.
+        weight (Tensor): filters of shape (C_in, C_out / groups, k, k, k).
+        bias (Tensor, optional): shape (C_out,).
+        stride (int or tuple): step of the kernel.
+        padding (int, tuple or str): implicit zero padding on both sides.
+        output_padding (int or tuple): extra size added to one side of each output dimension.
+        dilation (int or tuple): spacing between kernel elements.
+        groups (int): split input and output channels into this many independent groups.
+    """
 
 def cosine_embedding_loss(input1: Any, input2: Any, target: Any, margin: Any = 0.0, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Any:
-    ...
+    r"""
+    cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction='mean') -> Tensor
+
+    For target 1: :math:`1 - \cos(x_1, x_2)`; for target -1: :math:`\max(0, \cos(x_1, x_2) - margin)`.
+
+    Args:
+        input1 (Tensor): first embeddings.
+        input2 (Tensor): second embeddings.
+        target (Tensor): 1 or -1 per pair.
+        margin (float): the margin.
+        reduction (str): ``'none'`` (one loss per element), ``'mean'`` (the default) or ``'sum'``.
+        size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
+    """
 
 def cosine_similarity(x1: Any, x2: Any, dim: Any = 1, eps: Any = 1e-08) -> Any:
-    ...
+    r"""
+    cosine_similarity(x1, x2, dim=1, eps=1e-08) -> Tensor
+
+    Cosine of the angle between ``x1`` and ``x2`` along ``dim`` (they broadcast); the norms are clamped below by ``eps``.
+
+    Args:
+        x1 (Tensor): first input.
+        x2 (Tensor): second input.
+        dim (int): the vector dimension.
+        eps (float): lower bound of the norms.
+
+    Example:
+        >>> F.cosine_similarity(tc.tensor([[1.0, 0.0]]), tc.tensor([[1.0, 1.0]]))
+        tensor([0.7071])
+    """
 
 def cross_entropy(input: Any, target: Any, weight: Any = None, size_average: Any = None, ignore_index: Any = -100, reduce: Any = None, reduction: Any = 'mean', label_smoothing: Any = 0.0) -> Any:
     r"""
@@ -110,10 +404,33 @@ def cross_entropy(input: Any, target: Any, weight: Any = None, size_average: Any
     """
 
 def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Any, target_lengths: Any, blank: int = 0, reduction: str = 'mean', zero_infinity: bool = False) -> Tensor:
-    ...
+    r"""
+    ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction='mean', zero_infinity=False) -> Tensor
+
+    Connectionist temporal classification loss, summing over all alignments of the targets to the input frames. ``'mean'`` divides each sequence's loss by its target length, then averages.
+
+    Args:
+        log_probs (Tensor): shape (T, N, C), log-softmax output.
+        targets (Tensor): shape (N, S) padded, or the concatenated targets.
+        input_lengths (tuple or Tensor): frames per sequence.
+        target_lengths (tuple or Tensor): target length per sequence.
+        blank (int): the blank label.
+        zero_infinity (bool): replace infinite losses (impossible alignments) and their gradients with 0.
+        reduction (str): ``'none'`` (one loss per element), ``'mean'`` (the default) or ``'sum'``.
+    """
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
-    ...
+    r"""
+    dropout(input, p=0.5, training=True, inplace=False) -> Tensor
+
+    In training, zeroes each element with probability ``p`` and scales the others by ``1 / (1 - p)``; the identity otherwise.
+
+    Args:
+        input (Tensor): the input.
+        p (float): drop probability.
+        training (bool): apply dropout.
+        inplace (bool): write the result into ``input``.
+    """
 
 def dropout1d(input: Any, p: Any = 0.5, training: Any = True, inplace: Any = False) -> Any:
     r"""
@@ -134,76 +451,337 @@ def dropout3d(input: Any, p: Any = 0.5, training: Any = True, inplace: Any = Fal
     """
 
 def elu(input: Any, alpha: Any = 1.0, inplace: Any = False) -> Any:
-    ...
+    r"""
+    elu(input, alpha=1.0, inplace=False) -> Tensor
+
+    Exponential linear unit: :math:`x` for :math:`x > 0`, :math:`\alpha (e^{x} - 1)` otherwise.
+
+    Args:
+        input (Tensor): the input.
+        alpha (float): the saturation value for negative inputs.
+        inplace (bool): write the result into ``input``.
+    """
 
 def elu_(input: Any, alpha: Any = 1.0) -> Any:
-    ...
+    r"""
+    elu_(input, alpha=1.0) -> Tensor
+
+    In-place :func:`elu`.
+
+    Args:
+        input (Tensor): the input.
+        alpha (float): the saturation value.
+    """
 
 def embedding(input: Tensor, weight: Tensor, padding_idx: Optional[int] = None, max_norm: Optional[float] = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
-    ...
+    r"""
+    embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False) -> Tensor
+
+    Looks up rows of ``weight`` by the indices in ``input``; the result has shape ``input.shape + (embedding_dim,)``.
+
+    Args:
+        input (LongTensor): indices.
+        weight (Tensor): the table, shape (num_embeddings, embedding_dim).
+        padding_idx (int, optional): this row gets no gradient.
+        max_norm (float, optional): rows looked up are renormalized in place to at most this norm.
+        norm_type (float): the norm for ``max_norm``.
+        scale_grad_by_freq (bool): scale gradients by the inverse frequency in the batch.
+        sparse (bool): accepted for compatibility; the gradient is dense.
+
+    Example:
+        >>> w = tc.tensor([[0.0, 0.0], [1.0, 2.0]])
+        >>> F.embedding(tc.tensor([1, 0, 1]), w)
+        tensor([[1., 2.],
+                [0., 0.],
+                [1., 2.]])
+    """
 
 def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor = None, max_norm: Optional[float] = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False, mode: str = 'mean', sparse: bool = False, per_sample_weights: Tensor = None, include_last_offset: bool = False, padding_idx: Optional[int] = None) -> Tensor:
-    ...
+    r"""
+    embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, mode='mean', sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None) -> Tensor
+
+    Sums, averages or takes the max of bags of embeddings without materializing them: bags are the rows of a 2-D ``input``, or the segments of a 1-D ``input`` starting at ``offsets``.
+
+    Args:
+        input (LongTensor): indices, 1-D with ``offsets`` or 2-D.
+        weight (Tensor): the table.
+        offsets (LongTensor, optional): start of each bag.
+        max_norm (float, optional): renormalize looked-up rows.
+        norm_type (float): the norm for ``max_norm``.
+        scale_grad_by_freq (bool): scale gradients by inverse frequency.
+        mode (str): ``'sum'``, ``'mean'`` or ``'max'``.
+        sparse (bool): accepted for compatibility.
+        per_sample_weights (Tensor, optional): weights for ``'sum'``.
+        include_last_offset (bool): ``offsets`` has one extra end entry.
+        padding_idx (int, optional): entries with this index are skipped.
+    """
 
 def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
-    ...
+    r"""
+    feature_alpha_dropout(input, p=0.5, training=False, inplace=False) -> Tensor
+
+    Alpha dropout of whole channels (dim 1) instead of elements.
+
+    Args:
+        input (Tensor): the input.
+        p (float): drop probability.
+        training (bool): apply dropout.
+        inplace (bool): write the result into ``input``.
+    """
 
 def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1) -> Tensor:
-    ...
+    r"""
+    fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor
+
+    Combines sliding local blocks (N, C*prod(kernel_size), L) into an (N, C, H, W) tensor, summing overlaps (the inverse layout of :func:`unfold`).
+
+    Args:
+        input (Tensor): the input.
+        output_size (int or tuple): (H, W).
+        kernel_size (int or tuple): block size.
+        dilation (int or tuple): block element spacing.
+        padding (int or tuple): implicit zero padding.
+        stride (int or tuple): block step.
+    """
 
 def gaussian_nll_loss(input: Any, target: Any, var: Any, full: Any = False, eps: Any = 1e-06, reduction: Any = 'mean') -> Any:
-    ...
+    r"""
+    gaussian_nll_loss(input, target, var, full=False, eps=1e-06, reduction='mean') -> Tensor
+
+    Negative log-likelihood of a Gaussian with predicted mean ``input`` and variance ``var``: :math:`0.5 (\log var + (x - y)^2 / var)`.
+
+    Args:
+        input (Tensor): predicted means.
+        target (Tensor): samples.
+        var (Tensor): predicted variances (clamped below by ``eps``).
+        full (bool): add the constant term.
+        eps (float): lower bound of ``var``.
+        reduction (str): ``'none'`` (one loss per element), ``'mean'`` (the default) or ``'sum'``.
+    """
 
 def gelu(input: Any, approximate: Any = 'none') -> Any:
-    ...
+    r"""
+    gelu(input, approximate='none') -> Tensor
+
+    Gaussian error linear unit :math:`x \Phi(x)`; ``approximate='tanh'`` uses the tanh approximation.
+
+    Args:
+        input (Tensor): the input.
+        approximate (str): ``'none'`` or ``'tanh'``.
+    """
 
 def glu(input: Any, dim: Any = -1) -> Any:
-    ...
+    r"""
+    glu(input, dim=-1) -> Tensor
+
+    Gated linear unit: splits ``input`` in two halves ``a``, ``b`` along ``dim`` and returns :math:`a \sigma(b)`.
+
+    Args:
+        input (Tensor): the input.
+        dim (int): the dimension to split (even length).
+    """
 
 def grid_sample(input: Tensor, grid: Tensor, mode: str = 'bilinear', padding_mode: str = 'zeros', align_corners: Any = None) -> Tensor:
-    ...
+    r"""
+    grid_sample(input, grid, mode='bilinear', padding_mode='zeros', align_corners=None) -> Tensor
+
+    Samples ``input`` at the normalized coordinates of ``grid`` (in [-1, 1]; x then y), e.g. for spatial transformers.
+
+    Args:
+        input (Tensor): shape (N, C, H, W) or (N, C, D, H, W).
+        grid (Tensor): shape (N, H_out, W_out, 2) or (N, D_out, H_out, W_out, 3).
+        mode (str): ``'bilinear'``, ``'nearest'`` or ``'bicubic'``.
+        padding_mode (str): ``'zeros'``, ``'border'`` or ``'reflection'``.
+        align_corners (bool, optional): whether -1 and 1 are the centers (True) or outer edges (False, the default) of the corner pixels.
+    """
 
 def group_norm(input: Tensor, num_groups: int, weight: Tensor = None, bias: Tensor = None, eps: float = 1e-05) -> Tensor:
-    ...
+    r"""
+    group_norm(input, num_groups, weight=None, bias=None, eps=1e-05) -> Tensor
+
+    Splits the channels (dim 1) into ``num_groups`` groups and normalizes each group of each sample, then applies the per-channel affine.
+
+    Args:
+        input (Tensor): shape (N, C, ...).
+        num_groups (int): divides C.
+        weight (Tensor, optional): shape (C,).
+        bias (Tensor, optional): shape (C,).
+        eps (float): added to the variance.
+    """
 
 def gru_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor = None, b_hh: Tensor = None) -> Tensor:
-    ...
+    r"""
+    gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None) -> Tensor
+
+    One time step of a GRU (the kernel behind :class:`tensorcore.nn.GRUCell`; a tensorcore extension).
+
+    Args:
+        input (Tensor): (N, H_in).
+        hx (Tensor): (N, H).
+        w_ih (Tensor): input-hidden weights.
+        w_hh (Tensor): hidden-hidden weights.
+        b_ih (Tensor, optional): input-hidden bias.
+        b_hh (Tensor, optional): hidden-hidden bias.
+    """
 
 def gru_layer(input: Tensor, h0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor = None, b_hh: Tensor = None, reverse: bool = False) -> Tuple[Tensor, Tensor]:
-    ...
+    r"""
+    gru_layer(input, h0, w_ih, w_hh, b_ih=None, b_hh=None, reverse=False) -> (Tensor, Tensor)
+
+    A whole layer of a GRU over a sequence (L, N, H_in), one direction; returns the outputs and final state (a tensorcore extension used by :class:`tensorcore.nn.GRU`).
+
+    Args:
+        input (Tensor): (L, N, H_in).
+        h0 (Tensor): (N, H).
+        w_ih (Tensor): input-hidden weights.
+        w_hh (Tensor): hidden-hidden weights.
+        b_ih (Tensor, optional): input-hidden bias.
+        b_hh (Tensor, optional): hidden-hidden bias.
+        reverse (bool): run backward in time.
+    """
 
 def gru_layer_packed(data: Tensor, batch_sizes: Any, h0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor = None, b_hh: Tensor = None, reverse: bool = False) -> Tuple[Tensor, Tensor]:
-    ...
+    r"""
+    gru_layer_packed(data, batch_sizes, h0, w_ih, w_hh, b_ih=None, b_hh=None, reverse=False) -> (Tensor, Tensor)
+
+    Same as ``gru_layer`` over a packed sequence given by ``data`` and ``batch_sizes``.
+
+    Args:
+        data (Tensor): packed inputs.
+        batch_sizes (Tensor): batch size per time step.
+        h0 (Tensor): initial state.
+        w_ih (Tensor): input-hidden weights.
+        w_hh (Tensor): hidden-hidden weights.
+        b_ih (Tensor, optional): input-hidden bias.
+        b_hh (Tensor, optional): hidden-hidden bias.
+        reverse (bool): run backward in time.
+    """
 
 def gumbel_softmax(logits: Any, tau: Any = 1.0, hard: Any = False, eps: Any = 1e-10, dim: Any = -1) -> Any:
-    ...
+    r"""
+    gumbel_softmax(logits, tau=1.0, hard=False, eps=1e-10, dim=-1) -> Tensor
+
+    Samples from the Gumbel-softmax (concrete) distribution: softmax of ``(logits + gumbel noise) / tau``. With ``hard=True`` the result is one-hot, with the soft sample's gradient (straight-through).
+
+    Args:
+        logits (Tensor): unnormalized log-probabilities.
+        tau (float): temperature.
+        hard (bool): return one-hot samples.
+        eps (float): unused, kept for torch compatibility.
+        dim (int): the category dimension.
+    """
 
 def hardshrink(input: Any, lambd: Any = 0.5) -> Any:
-    ...
+    r"""
+    hardshrink(input, lambd=0.5) -> Tensor
+
+    Hard thresholding: 0 inside ``[-lambd, lambd]``, the input elsewhere.
+
+    Args:
+        input (Tensor): the input.
+        lambd (float): the threshold.
+    """
 
 def hardsigmoid(input: Any, inplace: Any = False) -> Any:
-    ...
+    r"""
+    hardsigmoid(input, inplace=False) -> Tensor
+
+    :math:`\mathrm{relu6}(x + 3) / 6`, a piecewise-linear sigmoid.
+
+    Args:
+        input (Tensor): the input.
+        inplace (bool): write the result into ``input``.
+    """
 
 def hardswish(input: Any, inplace: Any = False) -> Any:
-    ...
+    r"""
+    hardswish(input, inplace=False) -> Tensor
+
+    :math:`x \cdot \mathrm{relu6}(x + 3) / 6` (MobileNetV3).
+
+    Args:
+        input (Tensor): the input.
+        inplace (bool): write the result into ``input``.
+    """
 
 def hardtanh(input: Any, min_val: Any = -1.0, max_val: Any = 1.0, inplace: Any = False) -> Any:
-    ...
+    r"""
+    hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False) -> Tensor
+
+    Clamps to ``[min_val, max_val]``.
+
+    Args:
+        input (Tensor): the input.
+        min_val (float): lower bound.
+        max_val (float): upper bound.
+        inplace (bool): write the result into ``input``.
+    """
 
 def hardtanh_(input: Any, min_val: Any = -1.0, max_val: Any = 1.0) -> Any:
-    ...
+    r"""
+    hardtanh_(input, min_val=-1.0, max_val=1.0) -> Tensor
+
+    In-place :func:`hardtanh`.
+
+    Args:
+        input (Tensor): the input.
+        min_val (float): lower bound.
+        max_val (float): upper bound.
+    """
 
 def hinge_embedding_loss(input: Any, target: Any, margin: Any = 1.0, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Any:
-    ...
+    r"""
+    hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction='mean') -> Tensor
+
+    :math:`x` where the target is 1 and :math:`\max(0, margin - x)` where it is -1 (``input`` usually a distance).
+
+    Args:
+        input (Tensor): distances.
+        target (Tensor): 1 or -1.
+        margin (float): the margin.
+        reduction (str): ``'none'`` (one loss per element), ``'mean'`` (the default) or ``'sum'``.
+        size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
+    """
 
 def huber_loss(input: Any, target: Any, reduction: Any = 'mean', delta: Any = 1.0) -> Any:
-    ...
+    r"""
+    huber_loss(input, target, reduction='mean', delta=1.0) -> Tensor
+
+    Huber loss: :math:`0.5 d^2` below ``delta`` and :math:`\delta (|d| - 0.5 \delta)` above, for :math:`d = x - y`.
+
+    Args:
+        input (Tensor): predictions.
+        target (Tensor): targets.
+        delta (float): the switch point.
+        reduction (str): ``'none'`` (one loss per element), ``'mean'`` (the default) or ``'sum'``.
+    """
 
 def identity(input: Any) -> Any:
-    ...
+    r"""
+    identity(input) -> Tensor
+
+    Returns ``input`` unchanged (the function form of :class:`tensorcore.nn.Identity`).
+
+    Args:
+        input (Tensor): the input.
+    """
 
 def instance_norm(input: Tensor, running_mean: Tensor = None, running_var: Tensor = None, weight: Tensor = None, bias: Tensor = None, use_input_stats: bool = True, momentum: float = 0.1, eps: float = 1e-05) -> Tensor:
-    ...
+    r"""
+    instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True, momentum=0.1, eps=1e-05) -> Tensor
+
+    Normalizes each channel of each sample over its spatial dimensions.
+
+    Args:
+        input (Tensor): shape (N, C, ...).
+        running_mean (Tensor, optional): shape (C,).
+        running_var (Tensor, optional): shape (C,).
+        weight (Tensor, optional): shape (C,).
+        bias (Tensor, optional): shape (C,).
+        use_input_stats (bool): normalize with the input's statistics (else the running ones).
+        momentum (float): update rate of the running statistics.
+        eps (float): added to the variance.
+    """
 
 def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: Any = 'nearest', align_corners: Any = None, recompute_scale_factor: Any = None, antialias: Any = False) -> Any:
     r"""
@@ -212,19 +790,82 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: An
     """
 
 def kl_div(input: Any, target: Any, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean', log_target: Any = False) -> Any:
-    ...
+    r"""
+    kl_div(input, target, size_average=None, reduce=None, reduction='mean', log_target=False) -> Tensor
+
+    Kullback-Leibler divergence :math:`y (\log y - x)` with ``input`` as log-probabilities. Use ``reduction='batchmean'`` for the mathematical KL divergence (sum over all, divided by the batch size).
+
+    Args:
+        input (Tensor): log-probabilities.
+        target (Tensor): probabilities (log-probabilities with ``log_target``).
+        log_target (bool): ``target`` is given in log space.
+        reduction (str): ``'none'`` (one loss per element), ``'mean'`` (the default) or ``'sum'``.
+        size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
+    """
 
 def l1_loss(input: Any, target: Any, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Any:
-    ...
+    r"""
+    l1_loss(input, target, size_average=None, reduce=None, reduction='mean') -> Tensor
+
+    Mean absolute error :math:`|x - y|`, element-wise, then reduced.
+
+    Args:
+        input (Tensor): predictions.
+        target (Tensor): targets.
+        reduction (str): ``'none'`` (one loss per element), ``'mean'`` (the default) or ``'sum'``.
+        size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
+
+    Example:
+        >>> F.l1_loss(tc.tensor([1.0, 2.0]), tc.tensor([1.0, 4.0]))
+        tensor(1.)
+    """
 
 def layer_norm(input: Tensor, normalized_shape: Any, weight: Tensor = None, bias: Tensor = None, eps: float = 1e-05) -> Tensor:
-    ...
+    r"""
+    layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05) -> Tensor
+
+    Normalizes over the trailing dimensions ``normalized_shape`` to zero mean and unit variance, then applies the element-wise affine ``weight``/``bias``.
+
+    Args:
+        input (Tensor): the input.
+        normalized_shape (int or tuple): the trailing shape to normalize over.
+        weight (Tensor, optional): scale of that shape.
+        bias (Tensor, optional): shift of that shape.
+        eps (float): added to the variance.
+
+    Example:
+        >>> y = F.layer_norm(tc.tensor([[1.0, 2.0, 3.0]]), (3,))
+        >>> y
+        tensor([[-1.2247,  0.0000,  1.2247]])
+    """
 
 def leaky_relu(input: Any, negative_slope: Any = 0.01, inplace: Any = False) -> Any:
-    ...
+    r"""
+    leaky_relu(input, negative_slope=0.01, inplace=False) -> Tensor
+
+    :math:`x` for :math:`x \ge 0`, ``negative_slope * x`` otherwise.
+
+    Args:
+        input (Tensor): the input.
+        negative_slope (float): slope for negative inputs.
+        inplace (bool): write the result into ``input``.
+
+    Example:
+        >>> x = tc.tensor([-1.0, 0.0, 2.0])
+        >>> F.leaky_relu(x, 0.1)
+        tensor([-0.1000,  0.0000,  2.0000])
+    """
 
 def leaky_relu_(input: Any, negative_slope: Any = 0.01) -> Any:
-    ...
+    r"""
+    leaky_relu_(input, negative_slope=0.01) -> Tensor
+
+    In-place :func:`leaky_relu`.
+
+    Args:
+        input (Tensor): the input.
+        negative_slope (float): slope for negative inputs.
+    """
 
 def linear(input: Any, weight: Any, bias: Any = None) -> Any:
     r"""
@@ -232,64 +873,307 @@ def linear(input: Any, weight: Any, bias: Any = None) -> Any:
     """
 
 def local_response_norm(input: Tensor, size: int, alpha: float = 0.0001, beta: float = 0.75, k: float = 1.0) -> Tensor:
-    ...
+    r"""
+    local_response_norm(input, size, alpha=0.0001, beta=0.75, k=1.0) -> Tensor
+
+    Normalizes each element by the sum of squares over ``size`` neighbouring channels (AlexNet's LRN).
+
+    Args:
+        input (Tensor): shape (N, C, ...).
+        size (int): number of channels in the window.
+        alpha (float): scale.
+        beta (float): exponent.
+        k (float): additive constant.
+    """
 
 def log_softmax(input: Any, dim: Any = None, _stacklevel: Any = 3, dtype: Any = None) -> Any:
-    ...
+    r"""
+    log_softmax(input, dim=None, dtype=None) -> Tensor
+
+    Logarithm of :func:`softmax` along ``dim``, computed directly (stable; pair it with :func:`nll_loss`).
+
+    Args:
+        input (Tensor): the input.
+        dim (int): the dimension.
+        dtype (tensorcore.dtype, optional): cast the input to this dtype first.
+    """
 
 def logsigmoid(input: Any) -> Any:
-    ...
+    r"""
+    logsigmoid(input) -> Tensor
+
+    :math:`\log \sigma(x)`, computed stably for large negative inputs.
+
+    Args:
+        input (Tensor): the input.
+    """
 
 def lp_pool1d(input: Any, norm_type: Any, kernel_size: Any, stride: Any = None, ceil_mode: Any = False) -> Any:
-    ...
+    r"""
+    lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False) -> Tensor
+
+    1-D power-average pooling: :math:`(\sum x^p)^{1/p}` over each window.
+
+    Args:
+        input (Tensor): the input.
+        norm_type (float): p.
+        kernel_size (int): window size.
+        stride (int, optional): window step.
+        ceil_mode (bool): round the output size up.
+    """
 
 def lp_pool2d(input: Any, norm_type: Any, kernel_size: Any, stride: Any = None, ceil_mode: Any = False) -> Any:
-    ...
+    r"""
+    lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False) -> Tensor
+
+    2-D power-average pooling: :math:`(\sum x^p)^{1/p}` over each window.
+
+    Args:
+        input (Tensor): the input.
+        norm_type (float): p.
+        kernel_size (int or tuple): window size.
+        stride (int or tuple, optional): window step.
+        ceil_mode (bool): round the output size up.
+    """
 
 def lstm_cell(input: Tensor, hx: Any, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor = None, b_hh: Tensor = None) -> Tuple[Tensor, Tensor]:
-    ...
+    r"""
+    lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None) -> (Tensor, Tensor)
+
+    One time step of an LSTM (the kernel behind :class:`tensorcore.nn.LSTMCell`; a tensorcore extension).
+
+    Args:
+        input (Tensor): (N, H_in).
+        hx (tuple): (h, c), each (N, H).
+        w_ih (Tensor): input-hidden weights.
+        w_hh (Tensor): hidden-hidden weights.
+        b_ih (Tensor, optional): input-hidden bias.
+        b_hh (Tensor, optional): hidden-hidden bias.
+    """
 
 def lstm_layer(input: Tensor, h0: Tensor, c0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor = None, b_hh: Tensor = None, reverse: bool = False, w_hr: Tensor = None) -> Tuple[Tensor, Tensor, Tensor]:
-    ...
+    r"""
+    lstm_layer(input, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None, reverse=False, w_hr=None) -> (Tensor, Tensor, Tensor)
+
+    A whole layer of an LSTM over a sequence (L, N, H_in), one direction; returns the outputs and final state (a tensorcore extension used by :class:`tensorcore.nn.LSTM`).
+
+    Args:
+        input (Tensor): (L, N, H_in).
+        h0 (Tensor): (N, H).
+        c0 (Tensor): (N, H).
+        w_ih (Tensor): input-hidden weights.
+        w_hh (Tensor): hidden-hidden weights.
+        b_ih (Tensor, optional): input-hidden bias.
+        b_hh (Tensor, optional): hidden-hidden bias.
+        reverse (bool): run backward in time.
+        w_hr (Tensor, optional): projection weights (LSTMP).
+    """
 
 def lstm_layer_packed(data: Tensor, batch_sizes: Any, h0: Tensor, c0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor = None, b_hh: Tensor = None, reverse: bool = False, w_hr: Tensor = None) -> Tuple[Tensor, Tensor, Tensor]:
-    ...
+    r"""
+    lstm_layer_packed(data, batch_sizes, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None, reverse=False, w_hr=None) -> (Tensor, Tensor, Tensor)
+
+    Same as ``lstm_layer`` over a packed sequence given by ``data`` and ``batch_sizes``.
+
+    Args:
+        data (Tensor): packed inputs.
+        batch_sizes (Tensor): batch size per time step.
+        h0 (Tensor): initial hidden state.
+        c0 (Tensor): initial cell state.
+        w_ih (Tensor): input-hidden weights.
+        w_hh (Tensor): hidden-hidden weights.
+        b_ih (Tensor, optional): input-hidden bias.
+        b_hh (Tensor, optional): hidden-hidden bias.
+        reverse (bool): run backward in time.
+        w_hr (Tensor, optional): projection weights.
+    """
 
 def margin_ranking_loss(input1: Any, input2: Any, target: Any, margin: Any = 0.0, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Any:
-    ...
+    r"""
+    margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction='mean') -> Tensor
+
+    :math:`\max(0, -y (x_1 - x_2) + margin)`: ``input1`` should rank higher where the target is 1.
+
+    Args:
+        input1 (Tensor): first scores.
+        input2 (Tensor): second scores.
+        target (Tensor): 1 or -1.
+        margin (float): the margin.
+        reduction (str): ``'none'`` (one loss per element), ``'mean'`` (the default) or ``'sum'``.
+        size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
+    """
 
 def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Any:
-    ...
+    r"""
+    max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False) -> Tensor
+
+    1-D max pooling over an input of shape (N, C, L) (or without the batch dimension).
+
+    Args:
+        input (Tensor): the input.
+        kernel_size (int or tuple): window size.
+        stride (int or tuple, optional): window step (default: ``kernel_size``).
+        padding (int or tuple): implicit padding (-inf for max, 0 for average).
+        dilation (int or tuple): spacing between window elements.
+        ceil_mode (bool): round the output size up instead of down.
+        return_indices (bool): also return the argmax positions (for max_unpool).
+    """
 
 def max_pool1d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False) -> Tuple[Tensor, Tensor]:
-    ...
+    r"""
+    max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False) -> (Tensor, LongTensor)
+
+    :func:`max_pool1d` returning ``(output, indices)``; the indices feed :func:`max_unpool1d`.
+
+    Args:
+        input (Tensor): the input.
+        kernel_size (int or tuple): window size.
+        stride (int or tuple, optional): window step.
+        padding (int or tuple): implicit -inf padding.
+        dilation (int or tuple): window element spacing.
+        ceil_mode (bool): round the output size up.
+    """
 
 def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Any:
-    ...
+    r"""
+    max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False) -> Tensor
+
+    2-D max pooling over an input of shape (N, C, H, W) (or without the batch dimension).
+
+    Args:
+        input (Tensor): the input.
+        kernel_size (int or tuple): window size.
+        stride (int or tuple, optional): window step (default: ``kernel_size``).
+        padding (int or tuple): implicit padding (-inf for max, 0 for average).
+        dilation (int or tuple): spacing between window elements.
+        ceil_mode (bool): round the output size up instead of down.
+        return_indices (bool): also return the argmax positions (for max_unpool).
+
+    Example:
+        >>> x = tc.arange(16.0).reshape(1, 1, 4, 4)
+        >>> F.max_pool2d(x, 2)
+        tensor([[[[ 5.,  7.],
+                  [13., 15.]]]])
+    """
 
 def max_pool2d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False) -> Tuple[Tensor, Tensor]:
-    ...
+    r"""
+    max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False) -> (Tensor, LongTensor)
+
+    :func:`max_pool2d` returning ``(output, indices)``; the indices feed :func:`max_unpool2d`.
+
+    Args:
+        input (Tensor): the input.
+        kernel_size (int or tuple): window size.
+        stride (int or tuple, optional): window step.
+        padding (int or tuple): implicit -inf padding.
+        dilation (int or tuple): window element spacing.
+        ceil_mode (bool): round the output size up.
+    """
 
 def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Any:
-    ...
+    r"""
+    max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False) -> Tensor
+
+    3-D max pooling over an input of shape (N, C, D, H, W) (or without the batch dimension).
+
+    Args:
+        input (Tensor): the input.
+        kernel_size (int or tuple): window size.
+        stride (int or tuple, optional): window step (default: ``kernel_size``).
+        padding (int or tuple): implicit padding (-inf for max, 0 for average).
+        dilation (int or tuple): spacing between window elements.
+        ceil_mode (bool): round the output size up instead of down.
+        return_indices (bool): also return the argmax positions (for max_unpool).
+    """
 
 def max_pool3d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False) -> Tuple[Tensor, Tensor]:
-    ...
+    r"""
+    max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False) -> (Tensor, LongTensor)
+
+    :func:`max_pool3d` returning ``(output, indices)``; the indices feed :func:`max_unpool3d`.
+
+    Args:
+        input (Tensor): the input.
+        kernel_size (int or tuple): window size.
+        stride (int or tuple, optional): window step.
+        padding (int or tuple): implicit -inf padding.
+        dilation (int or tuple): window element spacing.
+        ceil_mode (bool): round the output size up.
+    """
 
 def max_unpool1d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, output_size: Any = None) -> Tensor:
-    ...
+    r"""
+    max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None) -> Tensor
+
+    Partial inverse of :func:`max_pool1d`: puts each value back at its argmax position, zeros elsewhere.
+
+    Args:
+        input (Tensor): the input.
+        indices (LongTensor): from ``max_pool(..., return_indices=True)``.
+        kernel_size (int or tuple): the pooling window.
+        stride (int or tuple, optional): the pooling step.
+        padding (int or tuple): the pooling padding.
+        output_size (tuple, optional): the exact output size when ambiguous.
+    """
 
 def max_unpool2d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, output_size: Any = None) -> Tensor:
-    ...
+    r"""
+    max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None) -> Tensor
+
+    Partial inverse of :func:`max_pool2d`: puts each value back at its argmax position, zeros elsewhere.
+
+    Args:
+        input (Tensor): the input.
+        indices (LongTensor): from ``max_pool(..., return_indices=True)``.
+        kernel_size (int or tuple): the pooling window.
+        stride (int or tuple, optional): the pooling step.
+        padding (int or tuple): the pooling padding.
+        output_size (tuple, optional): the exact output size when ambiguous.
+    """
 
 def max_unpool3d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, output_size: Any = None) -> Tensor:
-    ...
+    r"""
+    max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None) -> Tensor
+
+    Partial inverse of :func:`max_pool3d`: puts each value back at its argmax position, zeros elsewhere.
+
+    Args:
+        input (Tensor): the input.
+        indices (LongTensor): from ``max_pool(..., return_indices=True)``.
+        kernel_size (int or tuple): the pooling window.
+        stride (int or tuple, optional): the pooling step.
+        padding (int or tuple): the pooling padding.
+        output_size (tuple, optional): the exact output size when ambiguous.
+    """
 
 def mish(input: Any, inplace: Any = False) -> Any:
-    ...
+    r"""
+    mish(input, inplace=False) -> Tensor
+
+    Mish, :math:`x \tanh(\mathrm{softplus}(x))`.
+
+    Args:
+        input (Tensor): the input.
+        inplace (bool): write the result into ``input``.
+    """
 
 def mse_loss(input: Any, target: Any, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Any:
-    ...
+    r"""
+    mse_loss(input, target, size_average=None, reduce=None, reduction='mean') -> Tensor
+
+    Mean squared error :math:`(x - y)^2`, element-wise, then reduced. Shapes that differ broadcast with a warning.
+
+    Args:
+        input (Tensor): predictions.
+        target (Tensor): targets.
+        reduction (str): ``'none'`` (one loss per element), ``'mean'`` (the default) or ``'sum'``.
+        size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
+
+    Example:
+        >>> F.mse_loss(tc.tensor([1.0, 2.0]), tc.tensor([1.0, 4.0]))
+        tensor(2.)
+    """
 
 def multi_head_attention_forward(query: Any, key: Any, value: Any, embed_dim_to_check: Any, num_heads: Any, in_proj_weight: Any, in_proj_bias: Any, bias_k: Any, bias_v: Any, add_zero_attn: Any, dropout_p: Any, out_proj_weight: Any, out_proj_bias: Any, training: Any = True, key_padding_mask: Any = None, need_weights: Any = True, attn_mask: Any = None, use_separate_proj_weight: Any = False, q_proj_weight: Any = None, k_proj_weight: Any = None, v_proj_weight: Any = None, static_k: Any = None, static_v: Any = None, average_attn_weights: Any = True, is_causal: Any = False) -> Any:
     r"""
@@ -297,25 +1181,107 @@ def multi_head_attention_forward(query: Any, key: Any, value: Any, embed_dim_to_
     """
 
 def multi_margin_loss(input: Any, target: Any, p: Any = 1, margin: Any = 1.0, weight: Any = None, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Any:
-    ...
+    r"""
+    multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction='mean') -> Tensor
+
+    Multi-class hinge loss: :math:`\sum_{i \ne y} \max(0, margin - x_y + x_i)^p / C`.
+
+    Args:
+        input (Tensor): scores (N, C).
+        target (LongTensor): classes (N).
+        p (int): 1 or 2.
+        margin (float): the margin.
+        weight (Tensor, optional): per-class weights.
+        reduction (str): ``'none'`` (one loss per element), ``'mean'`` (the default) or ``'sum'``.
+        size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
+    """
 
 def multilabel_margin_loss(input: Any, target: Any, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Any:
-    ...
+    r"""
+    multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction='mean') -> Tensor
+
+    Multi-label hinge loss; ``target`` lists the positive classes of each sample, ended by -1.
+
+    Args:
+        input (Tensor): scores (N, C).
+        target (LongTensor): (N, C) class indices padded with -1.
+        reduction (str): ``'none'`` (one loss per element), ``'mean'`` (the default) or ``'sum'``.
+        size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
+    """
 
 def multilabel_soft_margin_loss(input: Any, target: Any, weight: Any = None, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Any:
-    ...
+    r"""
+    multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction='mean') -> Tensor
+
+    Multi-label one-versus-all logistic loss, averaged over the classes.
+
+    Args:
+        input (Tensor): logits (N, C).
+        target (Tensor): 0/1 labels (N, C).
+        weight (Tensor, optional): per-class weights.
+        reduction (str): ``'none'`` (one loss per element), ``'mean'`` (the default) or ``'sum'``.
+        size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
+    """
 
 def native_channel_shuffle(input: Any, groups: Any) -> Any:
-    ...
+    r"""
+    native_channel_shuffle(input, groups) -> Tensor
+
+    Same as :func:`channel_shuffle` (torch's name of the native kernel).
+
+    Args:
+        input (Tensor): the input.
+        groups (int): number of groups.
+    """
 
 def nll_loss(input: Any, target: Any, weight: Any = None, size_average: Any = None, ignore_index: Any = -100, reduce: Any = None, reduction: Any = 'mean') -> Any:
-    ...
+    r"""
+    nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean') -> Tensor
+
+    Negative log-likelihood: ``-input[n, target[n]]`` per sample, from log-probabilities (e.g. :func:`log_softmax`). The mean is weighted by the class weights of the targets.
+
+    Args:
+        input (Tensor): log-probabilities, shape (N, C) or (N, C, d1, ...).
+        target (LongTensor): class indices, shape (N) or (N, d1, ...).
+        weight (Tensor, optional): per-class weights, shape (C,).
+        ignore_index (int): targets with this value add nothing.
+        reduction (str): ``'none'`` (one loss per element), ``'mean'`` (the default) or ``'sum'``.
+        size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
+    """
 
 def normalize(input: Any, p: Any = 2.0, dim: Any = 1, eps: Any = 1e-12, out: Any = None) -> Any:
-    ...
+    r"""
+    normalize(input, p=2.0, dim=1, eps=1e-12, out=None) -> Tensor
+
+    Divides ``input`` by its ``p``-norm along ``dim`` (at least ``eps``), so each slice has unit norm.
+
+    Args:
+        input (Tensor): the input.
+        p (float): the norm.
+        dim (int): the dimension.
+        eps (float): lower bound of the divisor.
+        out (Tensor, optional): the output tensor.
+
+    Example:
+        >>> F.normalize(tc.tensor([[3.0, 4.0]]))
+        tensor([[0.6000, 0.8000]])
+    """
 
 def one_hot(tensor: Any, num_classes: Any = -1) -> Any:
-    ...
+    r"""
+    one_hot(tensor, num_classes=-1) -> LongTensor
+
+    One-hot encoding: a trailing dimension of ``num_classes`` (default: max + 1) with a 1 at each index.
+
+    Args:
+        tensor (LongTensor): class indices.
+        num_classes (int): number of classes.
+
+    Example:
+        >>> F.one_hot(tc.tensor([0, 2]), 3)
+        tensor([[1, 0, 0],
+                [0, 0, 1]])
+    """
 
 def pad(input: Any, pad: Any, mode: Any = 'constant', value: Any = None) -> Any:
     r"""
@@ -323,49 +1289,207 @@ def pad(input: Any, pad: Any, mode: Any = 'constant', value: Any = None) -> Any:
     """
 
 def pairwise_distance(x1: Any, x2: Any, p: Any = 2.0, eps: Any = 1e-06, keepdim: Any = False) -> Any:
-    ...
+    r"""
+    pairwise_distance(x1, x2, p=2.0, eps=1e-06, keepdim=False) -> Tensor
+
+    The p-norm distance between the rows of ``x1`` and ``x2`` (``eps`` is added to the difference).
+
+    Args:
+        x1 (Tensor): shape (N, D) or (D,).
+        x2 (Tensor): same shape as ``x1`` (broadcasts).
+        p (float): the norm.
+        eps (float): added to the difference.
+        keepdim (bool): keep the vector dimension.
+    """
 
 def pdist(input: Any, p: Any = 2) -> Any:
-    ...
+    r"""
+    pdist(input, p=2) -> Tensor
+
+    The p-norm distances between all pairs of rows of an (N, M) input: the upper triangle of the distance matrix, N*(N-1)/2 values.
+
+    Args:
+        input (Tensor): shape (N, M).
+        p (float): the norm.
+    """
 
 def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
-    ...
+    r"""
+    pixel_shuffle(input, upscale_factor) -> Tensor
+
+    Rearranges (N, C*r*r, H, W) into (N, C, H*r, W*r) (sub-pixel convolution).
+
+    Args:
+        input (Tensor): the input.
+        upscale_factor (int): r.
+    """
 
 def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
-    ...
+    r"""
+    pixel_unshuffle(input, downscale_factor) -> Tensor
+
+    Inverse of :func:`pixel_shuffle`: (N, C, H*r, W*r) to (N, C*r*r, H, W).
+
+    Args:
+        input (Tensor): the input.
+        downscale_factor (int): r.
+    """
 
 def poisson_nll_loss(input: Any, target: Any, log_input: Any = True, full: Any = False, size_average: Any = None, eps: Any = 1e-08, reduce: Any = None, reduction: Any = 'mean') -> Any:
-    ...
+    r"""
+    poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-08, reduce=None, reduction='mean') -> Tensor
+
+    Negative log-likelihood of a Poisson target: :math:`e^{x} - y x` with ``log_input``, else :math:`x - y \log(x + eps)`.
+
+    Args:
+        input (Tensor): the predicted rate (or its log).
+        target (Tensor): counts.
+        log_input (bool): ``input`` is the log-rate.
+        full (bool): add the Stirling term.
+        eps (float): avoids log(0).
+        reduction (str): ``'none'`` (one loss per element), ``'mean'`` (the default) or ``'sum'``.
+        size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
+    """
 
 def prelu(input: Any, weight: Any) -> Any:
-    ...
+    r"""
+    prelu(input, weight) -> Tensor
+
+    Parametric ReLU: :math:`\max(0, x) + w \min(0, x)` with one learnable slope per channel (dim 1) or one shared.
+
+    Args:
+        input (Tensor): the input.
+        weight (Tensor): the slopes, 1 or C values.
+    """
 
 def relu(input: Any, inplace: Any = False) -> Any:
-    ...
+    r"""
+    relu(input, inplace=False) -> Tensor
+
+    Rectified linear unit, :math:`\max(0, x)`, element-wise.
+
+    Args:
+        input (Tensor): the input.
+        inplace (bool): write the result into ``input``.
+
+    Example:
+        >>> x = tc.tensor([-1.0, 0.0, 2.0])
+        >>> F.relu(x)
+        tensor([0., 0., 2.])
+    """
 
 def relu6(input: Any, inplace: Any = False) -> Any:
-    ...
+    r"""
+    relu6(input, inplace=False) -> Tensor
+
+    :math:`\min(\max(0, x), 6)`, element-wise.
+
+    Args:
+        input (Tensor): the input.
+        inplace (bool): write the result into ``input``.
+    """
 
 def relu_(input: Any) -> Any:
-    ...
+    r"""
+    relu_(input) -> Tensor
+
+    In-place :func:`relu`.
+
+    Args:
+        input (Tensor): the input.
+    """
 
 def rnn_layer(input: Tensor, h0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor = None, b_hh: Tensor = None, nonlinearity: str = 'tanh', reverse: bool = False) -> Tuple[Tensor, Tensor]:
-    ...
+    r"""
+    rnn_layer(input, h0, w_ih, w_hh, b_ih=None, b_hh=None, nonlinearity='tanh', reverse=False) -> (Tensor, Tensor)
+
+    A whole layer of an Elman RNN over a sequence (L, N, H_in), one direction; returns the outputs and final state (a tensorcore extension used by :class:`tensorcore.nn.RNN`).
+
+    Args:
+        input (Tensor): (L, N, H_in).
+        h0 (Tensor): (N, H).
+        w_ih (Tensor): input-hidden weights.
+        w_hh (Tensor): hidden-hidden weights.
+        b_ih (Tensor, optional): input-hidden bias.
+        b_hh (Tensor, optional): hidden-hidden bias.
+        nonlinearity (str): ``'tanh'`` or ``'relu'``.
+        reverse (bool): run backward in time.
+    """
 
 def rnn_layer_packed(data: Tensor, batch_sizes: Any, h0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor = None, b_hh: Tensor = None, nonlinearity: str = 'tanh', reverse: bool = False) -> Tuple[Tensor, Tensor]:
-    ...
+    r"""
+    rnn_layer_packed(data, batch_sizes, h0, w_ih, w_hh, b_ih=None, b_hh=None, nonlinearity='tanh', reverse=False) -> (Tensor, Tensor)
+
+    Same as ``rnn_layer`` over a packed sequence given by ``data`` and ``batch_sizes``.
+
+    Args:
+        data (Tensor): packed inputs.
+        batch_sizes (Tensor): batch size per time step.
+        h0 (Tensor): initial state.
+        w_ih (Tensor): input-hidden weights.
+        w_hh (Tensor): hidden-hidden weights.
+        b_ih (Tensor, optional): input-hidden bias.
+        b_hh (Tensor, optional): hidden-hidden bias.
+        nonlinearity (str): ``'tanh'`` or ``'relu'``.
+        reverse (bool): run backward in time.
+    """
 
 def rnn_relu_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor = None, b_hh: Tensor = None) -> Tensor:
-    ...
+    r"""
+    rnn_relu_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None) -> Tensor
+
+    One time step of a ReLU RNN (the kernel behind :class:`tensorcore.nn.RNNCell`; a tensorcore extension).
+
+    Args:
+        input (Tensor): (N, H_in).
+        hx (Tensor): (N, H).
+        w_ih (Tensor): input-hidden weights.
+        w_hh (Tensor): hidden-hidden weights.
+        b_ih (Tensor, optional): input-hidden bias.
+        b_hh (Tensor, optional): hidden-hidden bias.
+    """
 
 def rnn_tanh_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor = None, b_hh: Tensor = None) -> Tensor:
-    ...
+    r"""
+    rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None) -> Tensor
+
+    One time step of a tanh RNN (the kernel behind :class:`tensorcore.nn.RNNCell`; a tensorcore extension).
+
+    Args:
+        input (Tensor): (N, H_in).
+        hx (Tensor): (N, H).
+        w_ih (Tensor): input-hidden weights.
+        w_hh (Tensor): hidden-hidden weights.
+        b_ih (Tensor, optional): input-hidden bias.
+        b_hh (Tensor, optional): hidden-hidden bias.
+    """
 
 def rrelu(input: Any, lower: Any = 0.125, upper: Any = 0.3333333333333333, training: Any = False, inplace: Any = False) -> Any:
-    ...
+    r"""
+    rrelu(input, lower=1/8, upper=1/3, training=False, inplace=False) -> Tensor
+
+    Randomized leaky ReLU: in training the negative slope is drawn uniformly from ``[lower, upper]`` per element; in evaluation it is their mean.
+
+    Args:
+        input (Tensor): the input.
+        lower (float): lowest slope.
+        upper (float): highest slope.
+        training (bool): draw random slopes.
+        inplace (bool): write the result into ``input``.
+    """
 
 def rrelu_(input: Any, lower: Any = 0.125, upper: Any = 0.3333333333333333, training: Any = False) -> Any:
-    ...
+    r"""
+    rrelu_(input, lower=1/8, upper=1/3, training=False) -> Tensor
+
+    In-place :func:`rrelu`.
+
+    Args:
+        input (Tensor): the input.
+        lower (float): lowest slope.
+        upper (float): highest slope.
+        training (bool): draw random slopes.
+    """
 
 def scaled_dot_product_attention(query: Any, key: Any, value: Any, attn_mask: Any = None, dropout_p: Any = 0.0, is_causal: Any = False, scale: Any = None) -> Any:
     r"""
@@ -373,58 +1497,229 @@ def scaled_dot_product_attention(query: Any, key: Any, value: Any, attn_mask: An
     """
 
 def selu(input: Any, inplace: Any = False) -> Any:
-    ...
+    r"""
+    selu(input, inplace=False) -> Tensor
+
+    Scaled ELU with the self-normalizing constants (alpha ~ 1.6733, scale ~ 1.0507).
+
+    Args:
+        input (Tensor): the input.
+        inplace (bool): write the result into ``input``.
+    """
 
 def selu_(input: Any) -> Any:
-    ...
+    r"""
+    selu_(input) -> Tensor
+
+    In-place :func:`selu`.
+
+    Args:
+        input (Tensor): the input.
+    """
 
 def sigmoid(input: Any) -> Any:
-    ...
+    r"""
+    sigmoid(input) -> Tensor
+
+    Logistic sigmoid, :math:`1 / (1 + e^{-x})`, element-wise.
+
+    Args:
+        input (Tensor): the input.
+    """
 
 def silu(input: Any, inplace: Any = False) -> Any:
-    ...
+    r"""
+    silu(input, inplace=False) -> Tensor
+
+    Sigmoid linear unit (swish), :math:`x \sigma(x)`.
+
+    Args:
+        input (Tensor): the input.
+        inplace (bool): write the result into ``input``.
+    """
 
 def smooth_l1_loss(input: Any, target: Any, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean', beta: Any = 1.0) -> Any:
-    ...
+    r"""
+    smooth_l1_loss(input, target, size_average=None, reduce=None, reduction='mean', beta=1.0) -> Tensor
+
+    Quadratic below ``beta`` (:math:`0.5 d^2 / \beta`) and linear above (:math:`|d| - 0.5 \beta`), for the difference :math:`d = x - y`.
+
+    Args:
+        input (Tensor): predictions.
+        target (Tensor): targets.
+        beta (float): the switch point.
+        reduction (str): ``'none'`` (one loss per element), ``'mean'`` (the default) or ``'sum'``.
+        size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
+    """
 
 def soft_margin_loss(input: Any, target: Any, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Any:
-    ...
+    r"""
+    soft_margin_loss(input, target, size_average=None, reduce=None, reduction='mean') -> Tensor
+
+    Two-class logistic loss :math:`\log(1 + e^{-y x})` with targets 1 or -1.
+
+    Args:
+        input (Tensor): scores.
+        target (Tensor): 1 or -1.
+        reduction (str): ``'none'`` (one loss per element), ``'mean'`` (the default) or ``'sum'``.
+        size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
+    """
 
 def softmax(input: Any, dim: Any = None, _stacklevel: Any = 3, dtype: Any = None) -> Any:
-    ...
+    r"""
+    softmax(input, dim=None, dtype=None) -> Tensor
+
+    Softmax along ``dim``: :math:`e^{x_i} / \sum_j e^{x_j}`, so each slice sums to 1 (computed stably).
+
+    Args:
+        input (Tensor): the input.
+        dim (int): the dimension that sums to 1.
+        dtype (tensorcore.dtype, optional): cast the input to this dtype first.
+
+    Example:
+        >>> F.softmax(tc.tensor([1.0, 1.0, 2.0]), dim=0)
+        tensor([0.2119, 0.2119, 0.5761])
+    """
 
 def softmin(input: Any, dim: Any = None, _stacklevel: Any = 3, dtype: Any = None) -> Any:
-    ...
+    r"""
+    softmin(input, dim=None, dtype=None) -> Tensor
+
+    Softmax of ``-input`` along ``dim``.
+
+    Args:
+        input (Tensor): the input.
+        dim (int): the dimension.
+        dtype (tensorcore.dtype, optional): cast the input first.
+    """
 
 def softplus(input: Any, beta: Any = 1.0, threshold: Any = 20.0) -> Any:
-    ...
+    r"""
+    softplus(input, beta=1.0, threshold=20.0) -> Tensor
+
+    :math:`\frac{1}{\beta} \log(1 + e^{\beta x})`; linear where :math:`\beta x` exceeds ``threshold``.
+
+    Args:
+        input (Tensor): the input.
+        beta (float): sharpness.
+        threshold (float): switch to the identity above this.
+    """
 
 def softshrink(input: Any, lambd: Any = 0.5) -> Any:
-    ...
+    r"""
+    softshrink(input, lambd=0.5) -> Tensor
+
+    Soft thresholding: shrinks values toward 0 by ``lambd`` (0 inside ``[-lambd, lambd]``).
+
+    Args:
+        input (Tensor): the input.
+        lambd (float): the threshold.
+    """
 
 def softsign(input: Any) -> Any:
-    ...
+    r"""
+    softsign(input) -> Tensor
+
+    :math:`x / (1 + |x|)`, element-wise.
+
+    Args:
+        input (Tensor): the input.
+    """
 
 def tanh(input: Any) -> Any:
-    ...
+    r"""
+    tanh(input) -> Tensor
+
+    Hyperbolic tangent, element-wise.
+
+    Args:
+        input (Tensor): the input.
+    """
 
 def tanhshrink(input: Any) -> Any:
-    ...
+    r"""
+    tanhshrink(input) -> Tensor
+
+    :math:`x - \tanh(x)`, element-wise.
+
+    Args:
+        input (Tensor): the input.
+    """
 
 def threshold(input: Any, threshold: Any, value: Any, inplace: Any = False) -> Any:
-    ...
+    r"""
+    threshold(input, threshold, value, inplace=False) -> Tensor
+
+    Replaces elements not greater than ``threshold`` with ``value``.
+
+    Args:
+        input (Tensor): the input.
+        threshold (float): the threshold.
+        value (float): the replacement.
+        inplace (bool): write the result into ``input``.
+    """
 
 def threshold_(input: Any, threshold_value: Any, value: Any) -> Any:
-    ...
+    r"""
+    threshold_(input, threshold, value) -> Tensor
+
+    In-place :func:`threshold`.
+
+    Args:
+        input (Tensor): the input.
+        threshold (float): the threshold.
+        value (float): the replacement.
+    """
 
 def triplet_margin_loss(anchor: Any, positive: Any, negative: Any, margin: Any = 1.0, p: Any = 2, eps: Any = 1e-06, swap: Any = False, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Any:
-    ...
+    r"""
+    triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False, size_average=None, reduce=None, reduction='mean') -> Tensor
+
+    :math:`\max(d(a, p) - d(a, n) + margin, 0)` with the p-norm distance ``d``.
+
+    Args:
+        anchor (Tensor): anchors (N, D).
+        positive (Tensor): positives.
+        negative (Tensor): negatives.
+        margin (float): the margin.
+        p (float): the norm.
+        eps (float): added to differences.
+        swap (bool): use the positive-negative distance when smaller (distance swap).
+        reduction (str): ``'none'`` (one loss per element), ``'mean'`` (the default) or ``'sum'``.
+        size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
+    """
 
 def triplet_margin_with_distance_loss(anchor: Any, positive: Any, negative: Any, *, distance_function: Any = None, margin: Any = 1.0, swap: Any = False, reduction: Any = 'mean') -> Any:
-    ...
+    r"""
+    triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0, swap=False, reduction='mean') -> Tensor
+
+    Triplet margin loss with a custom distance function (default: :func:`pairwise_distance`).
+
+    Args:
+        anchor (Tensor): anchors.
+        positive (Tensor): positives.
+        negative (Tensor): negatives.
+
+    Keyword Args:
+        distance_function (callable, optional): d(x1, x2) -> Tensor.
+        margin (float): the margin.
+        swap (bool): distance swap.
+        reduction (str): ``'none'`` (one loss per element), ``'mean'`` (the default) or ``'sum'``.
+    """
 
 def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1) -> Tensor:
-    ...
+    r"""
+    unfold(input, kernel_size, dilation=1, padding=0, stride=1) -> Tensor
+
+    Extracts sliding local blocks of an (N, C, H, W) input as columns: (N, C*prod(kernel_size), L) (im2col).
+
+    Args:
+        input (Tensor): the input.
+        kernel_size (int or tuple): block size.
+        dilation (int or tuple): block element spacing.
+        padding (int or tuple): implicit zero padding.
+        stride (int or tuple): block step.
+    """
 
 def upsample(input: Any, size: Any = None, scale_factor: Any = None, mode: Any = 'nearest', align_corners: Any = None) -> Any:
     r"""
@@ -432,10 +1727,28 @@ def upsample(input: Any, size: Any = None, scale_factor: Any = None, mode: Any =
     """
 
 def upsample_bilinear(input: Any, size: Any = None, scale_factor: Any = None) -> Any:
-    ...
+    r"""
+    upsample_bilinear(input, size=None, scale_factor=None) -> Tensor
+
+    Deprecated form of ``interpolate(..., mode='bilinear', align_corners=True)``.
+
+    Args:
+        input (Tensor): the input.
+        size (int or tuple, optional): output size.
+        scale_factor (float or tuple, optional): multiplier of the size.
+    """
 
 def upsample_nearest(input: Any, size: Any = None, scale_factor: Any = None) -> Any:
-    ...
+    r"""
+    upsample_nearest(input, size=None, scale_factor=None) -> Tensor
+
+    Deprecated form of ``interpolate(..., mode='nearest')``.
+
+    Args:
+        input (Tensor): the input.
+        size (int or tuple, optional): output size.
+        scale_factor (float or tuple, optional): multiplier of the size.
+    """
 
 
 def __getattr__(name: str) -> Any: ...
