@@ -19,6 +19,7 @@ import inspect
 import keyword
 import os
 import re
+import subprocess
 import sys
 import types
 
@@ -174,6 +175,19 @@ def _class_stub(name, cls, members=None, indent=""):
     return "".join(lines)
 
 
+def _fresh_submodules(modname):
+    """The public submodules a fresh `import <modname>` binds (what a user sees), asked of a new
+    interpreter: in this process other imports may have added more."""
+    code = (
+        "import importlib, types; m = importlib.import_module(%r); "
+        "print(' '.join(sorted(n for n in dir(m) if not n.startswith('_') and "
+        "isinstance(getattr(m, n), types.ModuleType) and "
+        "getattr(m, n).__name__.startswith(m.__name__ + '.'))))" % modname
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return out.stdout.split()
+
+
 def _module_stub(module, names, extra_classes=()):
     import tensorcore as tc
     from tensorcore._docs import _api
@@ -184,11 +198,7 @@ def _module_stub(module, names, extra_classes=()):
     out.append("from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, overload\n\n")
     if module is not tc:
         out.append("from tensorcore import Tensor, device, dtype\n\n")
-    submodules = sorted(
-        n for n in dir(module)
-        if not n.startswith("_") and isinstance(getattr(module, n), types.ModuleType)
-        and getattr(module, n).__name__.startswith(module.__name__ + ".")
-    )  # fmt: skip
+    submodules = _fresh_submodules(module.__name__)
     for sub in submodules:
         out.append(f"from . import {sub} as {sub}\n")
     if submodules:
@@ -219,6 +229,9 @@ def generate():
     import tensorcore as tc
     from tensorcore._docs import _api
 
+    # Import every public module first: importing one can add attributes to its parents, so the
+    # stubs must not depend on what the caller happened to import before.
+    _api.public_api()
     top = [n for n in dir(tc) if not n.startswith("_")]
     nnf = tc.nn.functional
     stubs = {
