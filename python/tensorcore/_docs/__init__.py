@@ -33,6 +33,8 @@ AREAS = (
     "fft",
     "linalg",
     "data",
+    "nn_utils",
+    "cuda",
     "vision",
     "audio",
 )
