@@ -37,6 +37,7 @@ AREAS = (
     "cuda",
     "distributed",
     "vision",
+    "vision_models",
     "audio",
 )
 
