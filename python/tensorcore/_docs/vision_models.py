@@ -116,6 +116,7 @@ _MISC = {
     },
     "tensorcore.backends.cudnn": {
         "is_built": doc("is_built() -> bool", "Whether tensorcore was built with cuDNN."),
+        "algorithm_cache_size": doc("algorithm_cache_size() -> int", "Number of convolution configurations whose cuDNN algorithm choice is cached (by the ``benchmark`` search or the heuristics); 0 without cuDNN."),
     },
     "tensorcore.amp": {
         "OptState": "The state of an optimizer within a :class:`GradScaler` step: READY, UNSCALED (``unscale_`` was called) or STEPPED.",
