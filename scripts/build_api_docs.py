@@ -99,7 +99,18 @@ def build(outdir, builder="html"):
     try:
         shutil.copy(os.path.join(ROOT, "docs", "api", "conf.py"), srcdir)
         write_pages(srcdir)
-        cmd = [sys.executable, "-m", "sphinx", "-b", builder, "-W", "--keep-going", "-q", "-j", "auto"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-b",
+            builder,
+            "-W",
+            "--keep-going",
+            "-q",
+            "-j",
+            "auto",
+        ]
         cmd += ["-d", os.path.join(outdir, ".doctrees"), srcdir, outdir]
         return subprocess.run(cmd, capture_output=True, text=True)
     finally:

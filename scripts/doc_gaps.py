@@ -16,7 +16,9 @@ PATH = os.path.join(os.path.dirname(__file__), "..", "tests", "python", "docs", 
 if __name__ == "__main__":
     gaps = _api.undocumented()
     with open(PATH, "w") as f:
-        f.write(f"# Public names still without a docstring ({len(gaps)}); the list may only shrink.\n")
+        f.write(
+            f"# Public names still without a docstring ({len(gaps)}); the list may only shrink.\n"
+        )
         f.write("# Regenerate with scripts/doc_gaps.py after documenting names.\n")
         f.write("\n".join(gaps) + "\n")
     print(f"{len(gaps)} gaps of {len(_api.public_api())} public names")

@@ -63,9 +63,9 @@ py::list overload_signatures(py::handle obj) {
 void bind_docstrings(py::module_& m, TensorClass&) {
   m.def("_add_docstr", &add_docstr, py::arg("obj"), py::arg("doc"));
   m.def("_overload_signatures", &overload_signatures, py::arg("obj"));
-  m.def("_is_bound_function",
-        [](py::handle obj) { return function_record_of(obj, nullptr) != nullptr; },
-        py::arg("obj"));
+  m.def(
+      "_is_bound_function",
+      [](py::handle obj) { return function_record_of(obj, nullptr) != nullptr; }, py::arg("obj"));
 }
 
 Registrar registrar(bind_docstrings);

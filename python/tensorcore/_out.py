@@ -198,30 +198,12 @@ OUT_OPS = {
     "randn": DTYPE_FROM_OUT,
     "randint": DTYPE_FROM_OUT,
     "randperm": DTYPE_FROM_OUT | OVERLAP_OK,
-    "sum": DTYPE_FROM_OUT | OVERLAP_OK,
-    "nansum": DTYPE_FROM_OUT | OVERLAP_OK,
-    "prod": DTYPE_FROM_OUT | OVERLAP_OK,
-    "cumsum": DTYPE_FROM_OUT,
-    "cumprod": DTYPE_FROM_OUT,
-    "zeros": DTYPE_FROM_OUT | OVERLAP_OK,
-    "ones": DTYPE_FROM_OUT | OVERLAP_OK,
-    "empty": DTYPE_FROM_OUT | OVERLAP_OK,
-    "full": DTYPE_FROM_OUT | OVERLAP_OK,
-    "arange": DTYPE_FROM_OUT,
-    "linspace": DTYPE_FROM_OUT,
-    "logspace": DTYPE_FROM_OUT,
-    "eye": DTYPE_FROM_OUT | OVERLAP_OK,
-    "rand": DTYPE_FROM_OUT,
-    "randn": DTYPE_FROM_OUT,
-    "randint": DTYPE_FROM_OUT,
-    "randperm": DTYPE_FROM_OUT | OVERLAP_OK,
 }
 
 _OUT_FUNCS = tuple(OUT_OPS)
 _DIRECT = frozenset(name for name, traits in OUT_OPS.items() if traits & DIRECT)
 _DTYPE_FROM_OUT = frozenset(name for name, traits in OUT_OPS.items() if traits & DTYPE_FROM_OUT)
 _OVERLAP_ALLOWED = frozenset(name for name, traits in OUT_OPS.items() if traits & OVERLAP_OK)
-
 
 
 def _tensors_in(values):

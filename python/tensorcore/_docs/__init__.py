@@ -134,7 +134,9 @@ def _attach_docs(target_name, docs, aliases):
     if target is None:  # the area was left out of the build
         return
     for name, doc in docs.items():
-        obj = getattr(target, name, None) if not isinstance(target, type) else vars(target).get(name)
+        obj = (
+            getattr(target, name, None) if not isinstance(target, type) else vars(target).get(name)
+        )
         if obj is None:
             UNRESOLVED.append(f"{target_name}.{name}")
             continue
@@ -154,7 +156,9 @@ def _attach_docs(target_name, docs, aliases):
         if obj is orig or _api.is_documented(obj):
             continue
         sig = _split_signature(_api.own_doc(orig))
-        head = f"{alias}({', '.join(sig[1])})" + (f" -> {sig[2]}" if sig[2] else "") if sig else alias
+        head = (
+            f"{alias}({', '.join(sig[1])})" + (f" -> {sig[2]}" if sig[2] else "") if sig else alias
+        )
         kind = "meth" if isinstance(target, type) else "func"
         add_docstr(obj, f"{head}\n\nAlias for :{kind}:`{target_name}.{original}`.")
         DERIVED[f"{target_name}.{alias}"] = f"{target_name}.{original}"
@@ -177,7 +181,9 @@ def _derive_tensor_methods(tc):
             continue
         sig = _split_signature(_api.own_doc(base))
         params = ", ".join(sig[1]) if sig else "..."
-        add_docstr(meth, f"{name}({params}) -> Tensor\n\nIn-place version of :meth:`Tensor.{name[:-1]}`.")
+        add_docstr(
+            meth, f"{name}({params}) -> Tensor\n\nIn-place version of :meth:`Tensor.{name[:-1]}`."
+        )
         DERIVED[f"tensorcore.Tensor.{name}"] = f"tensorcore.Tensor.{name[:-1]}"
 
 

@@ -166,4 +166,3 @@ def undocumented():
 
 def is_routine(obj):
     return inspect.isroutine(obj) or hasattr(obj, "_tc_out")
-

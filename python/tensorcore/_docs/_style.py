@@ -4,7 +4,9 @@ Args:, Example:), so the area files state only what differs between functions.""
 INPUT = "input (Tensor): the input tensor."
 OUT = "out (Tensor, optional): the output tensor."
 DIM = "dim (int): the dimension to reduce."
-DIM_OPT = "dim (int or tuple of ints, optional): the dimension(s) to reduce; all of them when omitted."
+DIM_OPT = (
+    "dim (int or tuple of ints, optional): the dimension(s) to reduce; all of them when omitted."
+)
 KEEPDIM = "keepdim (bool): whether the reduced dimensions are kept with size 1."
 DTYPE = "dtype (tensorcore.dtype, optional): the dtype of the result (default: the input's)."
 FACTORY_KWARGS = (

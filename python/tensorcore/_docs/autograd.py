@@ -36,9 +36,24 @@ DOCS = {
         ["mode (bool): enable (True) or disable recording."],
         example=">>> x = tc.ones(1, requires_grad=True)\n>>> with tc.set_grad_enabled(False):\n...     y = x * 2\n>>> y.requires_grad\nFalse",
     ),
-    "enable_grad": doc("enable_grad()", "Context manager (or decorator) that enables gradient recording, e.g. inside a :class:`no_grad` block."),
-    "inference_mode": doc("inference_mode(mode=True)", "Context manager (or decorator) for inference: like :class:`no_grad`, and tensors created inside cannot later be used in autograd.", ["mode (bool): enable inference mode."]),
-    "is_grad_enabled": doc("is_grad_enabled() -> bool", "Whether gradient recording is currently on."),
-    "once_differentiable": doc("once_differentiable(fn)", "Decorator for the ``backward`` of a custom :class:`Function`: it runs without recording, and a double backward through it raises."),
-    "FunctionCtx": doc("FunctionCtx()", "The ``ctx`` object of a custom :class:`Function`: ``save_for_backward(*tensors)`` / ``saved_tensors``, ``mark_dirty``, ``mark_non_differentiable``, ``set_materialize_grads`` and ``needs_input_grad``."),
+    "enable_grad": doc(
+        "enable_grad()",
+        "Context manager (or decorator) that enables gradient recording, e.g. inside a :class:`no_grad` block.",
+    ),
+    "inference_mode": doc(
+        "inference_mode(mode=True)",
+        "Context manager (or decorator) for inference: like :class:`no_grad`, and tensors created inside cannot later be used in autograd.",
+        ["mode (bool): enable inference mode."],
+    ),
+    "is_grad_enabled": doc(
+        "is_grad_enabled() -> bool", "Whether gradient recording is currently on."
+    ),
+    "once_differentiable": doc(
+        "once_differentiable(fn)",
+        "Decorator for the ``backward`` of a custom :class:`Function`: it runs without recording, and a double backward through it raises.",
+    ),
+    "FunctionCtx": doc(
+        "FunctionCtx()",
+        "The ``ctx`` object of a custom :class:`Function`: ``save_for_backward(*tensors)`` / ``saved_tensors``, ``mark_dirty``, ``mark_non_differentiable``, ``set_materialize_grads`` and ``needs_input_grad``.",
+    ),
 }

@@ -27,16 +27,76 @@ DOCS = {
         ],
         example=">>> ds = tc.utils.data.TensorDataset(tc.arange(5))\n>>> [b[0].tolist() for b in tc.utils.data.DataLoader(ds, batch_size=2)]\n[[0, 1], [2, 3], [4]]",
     ),
-    "TensorDataset": doc("TensorDataset(*tensors)", "Dataset of tensors sharing their first dimension: item ``i`` is the tuple of their ``i``-th slices.", ["*tensors (Tensor): same size along dim 0."]),
-    "ConcatDataset": doc("ConcatDataset(datasets)", "The concatenation of several map-style datasets.", ["datasets (sequence): the datasets."]),
-    "ChainDataset": doc("ChainDataset(datasets)", "Chains iterable-style datasets one after another.", ["datasets (iterable): the datasets."]),
-    "Subset": doc("Subset(dataset, indices)", "The items of ``dataset`` at ``indices``.", ["dataset (Dataset): the whole dataset.", "indices (sequence): selected indices."]),
-    "Sampler": doc("Sampler(data_source=None)", "Base class of samplers: iterables of dataset indices (``__iter__``, optionally ``__len__``)."),
-    "SequentialSampler": doc("SequentialSampler(data_source)", "Yields ``0 .. len(data_source) - 1`` in order.", ["data_source (Dataset): the dataset."]),
-    "RandomSampler": doc("RandomSampler(data_source, replacement=False, num_samples=None, generator=None)", "Yields indices in random order (a permutation, or draws with replacement).", ["data_source (Dataset): the dataset.", "replacement (bool): draw with replacement.", "num_samples (int, optional): how many (default: the dataset size).", _GEN]),
-    "SubsetRandomSampler": doc("SubsetRandomSampler(indices, generator=None)", "Yields the given indices in random order.", ["indices (sequence): the indices.", _GEN]),
-    "WeightedRandomSampler": doc("WeightedRandomSampler(weights, num_samples, replacement=True, generator=None)", "Draws ``num_samples`` indices with probabilities proportional to ``weights``.", ["weights (sequence): non-negative weights.", "num_samples (int): number of draws.", "replacement (bool): draw with replacement.", _GEN]),
-    "BatchSampler": doc("BatchSampler(sampler, batch_size, drop_last)", "Groups another sampler's indices into lists of ``batch_size``.", ["sampler (Sampler or iterable): the index source.", "batch_size (int): batch size.", "drop_last (bool): drop the last short batch."]),
-    "WorkerInfo": doc("WorkerInfo(id, num_workers, seed, dataset)", "Information about the current DataLoader worker, returned by ``get_worker_info()`` inside a worker: its ``id``, ``num_workers``, ``seed`` and its copy of the ``dataset``."),
-    "default_convert": doc("default_convert(data)", "Converts NumPy arrays (also inside lists, tuples and dicts) to tensors without batching; the collate function used when ``batch_size`` is None.", ["data: a sample."]),
+    "TensorDataset": doc(
+        "TensorDataset(*tensors)",
+        "Dataset of tensors sharing their first dimension: item ``i`` is the tuple of their ``i``-th slices.",
+        ["*tensors (Tensor): same size along dim 0."],
+    ),
+    "ConcatDataset": doc(
+        "ConcatDataset(datasets)",
+        "The concatenation of several map-style datasets.",
+        ["datasets (sequence): the datasets."],
+    ),
+    "ChainDataset": doc(
+        "ChainDataset(datasets)",
+        "Chains iterable-style datasets one after another.",
+        ["datasets (iterable): the datasets."],
+    ),
+    "Subset": doc(
+        "Subset(dataset, indices)",
+        "The items of ``dataset`` at ``indices``.",
+        ["dataset (Dataset): the whole dataset.", "indices (sequence): selected indices."],
+    ),
+    "Sampler": doc(
+        "Sampler(data_source=None)",
+        "Base class of samplers: iterables of dataset indices (``__iter__``, optionally ``__len__``).",
+    ),
+    "SequentialSampler": doc(
+        "SequentialSampler(data_source)",
+        "Yields ``0 .. len(data_source) - 1`` in order.",
+        ["data_source (Dataset): the dataset."],
+    ),
+    "RandomSampler": doc(
+        "RandomSampler(data_source, replacement=False, num_samples=None, generator=None)",
+        "Yields indices in random order (a permutation, or draws with replacement).",
+        [
+            "data_source (Dataset): the dataset.",
+            "replacement (bool): draw with replacement.",
+            "num_samples (int, optional): how many (default: the dataset size).",
+            _GEN,
+        ],
+    ),
+    "SubsetRandomSampler": doc(
+        "SubsetRandomSampler(indices, generator=None)",
+        "Yields the given indices in random order.",
+        ["indices (sequence): the indices.", _GEN],
+    ),
+    "WeightedRandomSampler": doc(
+        "WeightedRandomSampler(weights, num_samples, replacement=True, generator=None)",
+        "Draws ``num_samples`` indices with probabilities proportional to ``weights``.",
+        [
+            "weights (sequence): non-negative weights.",
+            "num_samples (int): number of draws.",
+            "replacement (bool): draw with replacement.",
+            _GEN,
+        ],
+    ),
+    "BatchSampler": doc(
+        "BatchSampler(sampler, batch_size, drop_last)",
+        "Groups another sampler's indices into lists of ``batch_size``.",
+        [
+            "sampler (Sampler or iterable): the index source.",
+            "batch_size (int): batch size.",
+            "drop_last (bool): drop the last short batch.",
+        ],
+    ),
+    "WorkerInfo": doc(
+        "WorkerInfo(id, num_workers, seed, dataset)",
+        "Information about the current DataLoader worker, returned by ``get_worker_info()`` inside a worker: its ``id``, ``num_workers``, ``seed`` and its copy of the ``dataset``.",
+    ),
+    "default_convert": doc(
+        "default_convert(data)",
+        "Converts NumPy arrays (also inside lists, tuples and dicts) to tensors without batching; the collate function used when ``batch_size`` is None.",
+        ["data: a sample."],
+    ),
 }

@@ -36,9 +36,15 @@ def _like(name, what):
 
 
 DOCS = {
-    "zeros": _filled("zeros", "filled with 0", ">>> tc.zeros(2, 3)\ntensor([[0., 0., 0.],\n        [0., 0., 0.]])"),
+    "zeros": _filled(
+        "zeros",
+        "filled with 0",
+        ">>> tc.zeros(2, 3)\ntensor([[0., 0., 0.],\n        [0., 0., 0.]])",
+    ),
     "ones": _filled("ones", "filled with 1", ">>> tc.ones(2, dtype=tc.int64)\ntensor([1, 1])"),
-    "empty": _filled("empty", "with uninitialized contents (fast when every element is written next)", ""),
+    "empty": _filled(
+        "empty", "with uninitialized contents (fast when every element is written next)", ""
+    ),
     "zeros_like": _like("zeros_like", "filled with 0"),
     "ones_like": _like("ones_like", "filled with 1"),
     "empty_like": _like("empty_like", "with uninitialized contents"),
@@ -49,7 +55,10 @@ DOCS = {
         ["size", "fill_value", "*", "dtype=None", "device=None", "requires_grad=False"],
         "A tensor of shape ``size`` filled with ``fill_value``. Without ``dtype``, the dtype is "
         "inferred from the value (bool, int64, the default float dtype or complex).",
-        ["size (list or tuple of ints): the shape.", "fill_value (Number): the value of every element."],
+        [
+            "size (list or tuple of ints): the shape.",
+            "fill_value (Number): the value of every element.",
+        ],
         FACTORY_KWARGS,
         ">>> tc.full((2, 2), 7)\ntensor([[7, 7],\n        [7, 7]])",
     ),
@@ -77,15 +86,33 @@ DOCS = {
         "linspace",
         ["start", "end", "steps", "*", "dtype=None", "device=None", "requires_grad=False"],
         "A 1-D tensor of ``steps`` evenly spaced values from ``start`` to ``end``, both included.",
-        ["start (Number): first value.", "end (Number): last value.", "steps (int): number of values."],
+        [
+            "start (Number): first value.",
+            "end (Number): last value.",
+            "steps (int): number of values.",
+        ],
         FACTORY_KWARGS,
         ">>> tc.linspace(0, 1, 5)\ntensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])",
     ),
     "logspace": fn(
         "logspace",
-        ["start", "end", "steps", "base=10.0", "*", "dtype=None", "device=None", "requires_grad=False"],
+        [
+            "start",
+            "end",
+            "steps",
+            "base=10.0",
+            "*",
+            "dtype=None",
+            "device=None",
+            "requires_grad=False",
+        ],
         "A 1-D tensor of ``steps`` values :math:`base^{t}` with ``t`` evenly spaced from ``start`` to ``end``.",
-        ["start (Number): first exponent.", "end (Number): last exponent.", "steps (int): number of values.", "base (float): the base."],
+        [
+            "start (Number): first exponent.",
+            "end (Number): last exponent.",
+            "steps (int): number of values.",
+            "base (float): the base.",
+        ],
         FACTORY_KWARGS,
         ">>> tc.logspace(0, 2, 3)\ntensor([  1.,  10., 100.])",
     ),
@@ -108,21 +135,32 @@ DOCS = {
         "empty_strided",
         ["size", "stride", "*", "dtype=None", "device=None", "requires_grad=False"],
         "An uninitialized tensor with the given shape and strides (in elements).",
-        ["size (tuple of ints): the shape.", "stride (tuple of ints): the stride of each dimension."],
+        [
+            "size (tuple of ints): the shape.",
+            "stride (tuple of ints): the stride of each dimension.",
+        ],
         FACTORY_KWARGS,
     ),
     "tril_indices": fn(
         "tril_indices",
         ["row", "col", "offset=0", "*", "dtype=None", "device=None"],
         "The (row, column) indices of the lower triangle of a ``row`` x ``col`` matrix, as a 2 x N tensor.",
-        ["row (int): rows.", "col (int): columns.", "offset (int): diagonal offset (positive: above the main diagonal)."],
+        [
+            "row (int): rows.",
+            "col (int): columns.",
+            "offset (int): diagonal offset (positive: above the main diagonal).",
+        ],
         example=">>> tc.tril_indices(2, 2)\ntensor([[0, 1, 1],\n        [0, 0, 1]])",
     ),
     "triu_indices": fn(
         "triu_indices",
         ["row", "col", "offset=0", "*", "dtype=None", "device=None"],
         "The (row, column) indices of the upper triangle of a ``row`` x ``col`` matrix, as a 2 x N tensor.",
-        ["row (int): rows.", "col (int): columns.", "offset (int): diagonal offset (positive: above the main diagonal)."],
+        [
+            "row (int): rows.",
+            "col (int): columns.",
+            "offset (int): diagonal offset (positive: above the main diagonal).",
+        ],
     ),
     "from_numpy": fn(
         "from_numpy",
@@ -150,9 +188,22 @@ DOCS = {
     ),
     "randint": fn(
         "randint",
-        ["low=0", "high", "size", "*", "generator=None", "dtype=None", "device=None", "requires_grad=False"],
+        [
+            "low=0",
+            "high",
+            "size",
+            "*",
+            "generator=None",
+            "dtype=None",
+            "device=None",
+            "requires_grad=False",
+        ],
         "A tensor of integers drawn uniformly from ``[low, high)`` (int64 by default).",
-        ["low (int): lowest value (default 0).", "high (int): one above the highest value.", "size (tuple): the shape."],
+        [
+            "low (int): lowest value (default 0).",
+            "high (int): one above the highest value.",
+            "size (tuple): the shape.",
+        ],
         (GENERATOR,) + FACTORY_KWARGS,
         ">>> x = tc.randint(3, 10, (5,))\n>>> bool(((x >= 3) & (x < 10)).all())\nTrue",
     ),
@@ -189,7 +240,10 @@ DOCS = {
         ["input", "p=None", "*", "generator=None", "out=None"],
         "Draws 0 or 1 for each element, 1 with probability given by the element of ``input`` "
         "(or by ``p`` when given). The result has ``input``'s dtype.",
-        ["input (Tensor): probabilities in [0, 1].", "p (float, optional): one probability for all elements."],
+        [
+            "input (Tensor): probabilities in [0, 1].",
+            "p (float, optional): one probability for all elements.",
+        ],
         (GENERATOR, "out (Tensor, optional): the output tensor."),
         ">>> tc.bernoulli(tc.tensor([0.0, 1.0]))\ntensor([0., 1.])",
     ),
@@ -213,9 +267,21 @@ DOCS = {
         ["seed (int): the seed."],
         returns="Generator",
     ),
-    "seed": fn("seed", [], "Seeds the default generator with a non-deterministic value and returns it.", returns="int"),
-    "initial_seed": fn("initial_seed", [], "The seed the default generator was last seeded with.", returns="int"),
-    "get_rng_state": fn("get_rng_state", [], "The state of the default generator, as a uint8 tensor to pass to :func:`set_rng_state`.", returns="Tensor"),
+    "seed": fn(
+        "seed",
+        [],
+        "Seeds the default generator with a non-deterministic value and returns it.",
+        returns="int",
+    ),
+    "initial_seed": fn(
+        "initial_seed", [], "The seed the default generator was last seeded with.", returns="int"
+    ),
+    "get_rng_state": fn(
+        "get_rng_state",
+        [],
+        "The state of the default generator, as a uint8 tensor to pass to :func:`set_rng_state`.",
+        returns="Tensor",
+    ),
     "set_rng_state": fn(
         "set_rng_state",
         ["new_state"],
@@ -238,12 +304,23 @@ for _name, _kind in (
         f"The {_kind} window of ``window_length`` points. A periodic window (the default, for "
         "spectral analysis with :func:`tensorcore.stft`) is the symmetric window of "
         "``window_length + 1`` points without its last point.",
-        ["window_length (int): number of points.", "periodic (bool): periodic (True) or symmetric (False) window."],
+        [
+            "window_length (int): number of points.",
+            "periodic (bool): periodic (True) or symmetric (False) window.",
+        ],
         FACTORY_KWARGS,
     )
 DOCS["kaiser_window"] = fn(
     "kaiser_window",
-    ["window_length", "periodic=True", "beta=12.0", "*", "dtype=None", "device=None", "requires_grad=False"],
+    [
+        "window_length",
+        "periodic=True",
+        "beta=12.0",
+        "*",
+        "dtype=None",
+        "device=None",
+        "requires_grad=False",
+    ],
     "The Kaiser window of ``window_length`` points with shape parameter ``beta``.",
     [
         "window_length (int): number of points.",

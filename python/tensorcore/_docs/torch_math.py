@@ -12,12 +12,18 @@ _UNARY = {
         "Absolute value of each element, :math:`|x|` (the modulus for complex inputs).",
         ">>> tc.abs(tc.tensor([-1.5, 0.0, 2.0]))\ntensor([1.5000, 0.0000, 2.0000])",
     ),
-    "neg": ("Negation of each element, :math:`-x`.", ">>> tc.neg(tc.tensor([1, -2]))\ntensor([-1,  2])"),
+    "neg": (
+        "Negation of each element, :math:`-x`.",
+        ">>> tc.neg(tc.tensor([1, -2]))\ntensor([-1,  2])",
+    ),
     "exp": (
         "Exponential of each element, :math:`e^{x}`.",
         ">>> tc.exp(tc.tensor([0.0, 1.0]))\ntensor([1.0000, 2.7183])",
     ),
-    "exp2": ("Base-2 exponential of each element, :math:`2^{x}`.", ">>> tc.exp2(tc.tensor([0.0, 3.0]))\ntensor([1., 8.])"),
+    "exp2": (
+        "Base-2 exponential of each element, :math:`2^{x}`.",
+        ">>> tc.exp2(tc.tensor([0.0, 3.0]))\ntensor([1., 8.])",
+    ),
     "expm1": (
         ":math:`e^{x} - 1` for each element, accurate for small :math:`x` where ``exp(x) - 1``"
         " loses digits.",
@@ -27,8 +33,14 @@ _UNARY = {
         "Natural logarithm of each element. Negative inputs give NaN and zero gives -inf.",
         ">>> tc.log(tc.tensor([1.0, 2.718281828]))\ntensor([0., 1.])",
     ),
-    "log2": ("Base-2 logarithm of each element.", ">>> tc.log2(tc.tensor([1.0, 8.0]))\ntensor([0., 3.])"),
-    "log10": ("Base-10 logarithm of each element.", ">>> tc.log10(tc.tensor([10.0, 1000.0]))\ntensor([1., 3.])"),
+    "log2": (
+        "Base-2 logarithm of each element.",
+        ">>> tc.log2(tc.tensor([1.0, 8.0]))\ntensor([0., 3.])",
+    ),
+    "log10": (
+        "Base-10 logarithm of each element.",
+        ">>> tc.log10(tc.tensor([10.0, 1000.0]))\ntensor([1., 3.])",
+    ),
     "log1p": (
         ":math:`\\log(1 + x)` for each element, accurate for small :math:`x`.",
         "",
@@ -63,8 +75,14 @@ _UNARY = {
     "erf": ("Gauss error function of each element.", ""),
     "erfc": ("Complementary error function of each element, :math:`1 - \\mathrm{erf}(x)`.", ""),
     "erfinv": ("Inverse error function of each element; defined on (-1, 1).", ""),
-    "lgamma": ("Natural logarithm of the absolute value of the gamma function of each element.", ""),
-    "digamma": ("Logarithmic derivative of the gamma function, :math:`\\psi(x)`, of each element.", ""),
+    "lgamma": (
+        "Natural logarithm of the absolute value of the gamma function of each element.",
+        "",
+    ),
+    "digamma": (
+        "Logarithmic derivative of the gamma function, :math:`\\psi(x)`, of each element.",
+        "",
+    ),
     "floor": (
         "Largest integer not greater than each element (integers are returned unchanged).",
         ">>> tc.floor(tc.tensor([-1.5, 1.5]))\ntensor([-2.,  1.])",
@@ -83,9 +101,15 @@ _UNARY = {
         ">>> tc.sign(tc.tensor([-3.0, 0.0, 2.0]))\ntensor([-1.,  0.,  1.])",
     ),
     "sgn": ("Sign of each element; for complex inputs :math:`x / |x|` (0 for 0).", ""),
-    "reciprocal": ("Reciprocal :math:`1 / x` of each element; integer inputs give a float result.", ""),
+    "reciprocal": (
+        "Reciprocal :math:`1 / x` of each element; integer inputs give a float result.",
+        "",
+    ),
     "square": ("Square of each element.", ">>> tc.square(tc.tensor([2, -3]))\ntensor([4, 9])"),
-    "angle": ("Argument (phase) of each element in radians; 0 or :math:`\\pi` for real inputs.", ""),
+    "angle": (
+        "Argument (phase) of each element in radians; 0 or :math:`\\pi` for real inputs.",
+        "",
+    ),
     "isfinite": ("Boolean tensor: True where the element is neither infinite nor NaN.", ""),
     "isinf": ("Boolean tensor: True where the element is positive or negative infinity.", ""),
     "isnan": (
@@ -94,7 +118,10 @@ _UNARY = {
     ),
     "isneginf": ("Boolean tensor: True where the element is negative infinity.", ""),
     "isposinf": ("Boolean tensor: True where the element is positive infinity.", ""),
-    "isreal": ("Boolean tensor: True where the element has a zero imaginary part (always for real dtypes).", ""),
+    "isreal": (
+        "Boolean tensor: True where the element has a zero imaginary part (always for real dtypes).",
+        "",
+    ),
     "logical_not": ("Boolean tensor: True where the element is zero (logical negation).", ""),
     "bitwise_not": ("Bitwise NOT of each element of an integer or bool tensor.", ""),
     "deg2rad": ("Each element converted from degrees to radians.", ""),
@@ -126,8 +153,18 @@ _BINARY = {
         ">>> tc.div(tc.tensor([7, -7]), 2)\ntensor([ 3.5000, -3.5000])\n"
         ">>> tc.div(tc.tensor([7, -7]), 2, rounding_mode='floor')\ntensor([ 3, -4])",
     ),
-    "true_divide": ([], "Division that always gives a floating result (``div`` without rounding).", [], ""),
-    "floor_divide": ([], "Element-wise division rounded down (toward negative infinity), like Python's ``//``.", [], ""),
+    "true_divide": (
+        [],
+        "Division that always gives a floating result (``div`` without rounding).",
+        [],
+        "",
+    ),
+    "floor_divide": (
+        [],
+        "Element-wise division rounded down (toward negative infinity), like Python's ``//``.",
+        [],
+        "",
+    ),
     "remainder": (
         [],
         "Python-style modulus: the remainder has the sign of the divisor ``other``.",
@@ -156,7 +193,12 @@ _BINARY = {
     "minimum": ([], "Element-wise minimum of ``input`` and ``other``; NaN propagates.", [], ""),
     "fmax": ([], "Element-wise maximum that ignores NaN: a NaN loses to a number.", [], ""),
     "fmin": ([], "Element-wise minimum that ignores NaN: a NaN loses to a number.", [], ""),
-    "heaviside": ([], "Heaviside step: 0 where ``input`` < 0, 1 where > 0 and ``other`` where it is 0.", [], ""),
+    "heaviside": (
+        [],
+        "Heaviside step: 0 where ``input`` < 0, 1 where > 0 and ``other`` where it is 0.",
+        [],
+        "",
+    ),
     "gcd": ([], "Element-wise greatest common divisor of two integer tensors.", [], ""),
     "lcm": ([], "Element-wise least common multiple of two integer tensors.", [], ""),
     "ldexp": ([], ":math:`input \\times 2^{other}` element-wise.", [], ""),
@@ -164,10 +206,20 @@ _BINARY = {
     "bitwise_or": ([], "Bitwise OR of integer or bool tensors.", [], ""),
     "bitwise_xor": ([], "Bitwise XOR of integer or bool tensors.", [], ""),
     "bitwise_left_shift": ([], "Shifts the bits of ``input`` left by ``other``.", [], ""),
-    "bitwise_right_shift": ([], "Shifts the bits of ``input`` right by ``other`` (arithmetic shift).", [], ""),
+    "bitwise_right_shift": (
+        [],
+        "Shifts the bits of ``input`` right by ``other`` (arithmetic shift).",
+        [],
+        "",
+    ),
     "logical_and": ([], "Boolean tensor: True where both elements are non-zero.", [], ""),
     "logical_or": ([], "Boolean tensor: True where either element is non-zero.", [], ""),
-    "logical_xor": ([], "Boolean tensor: True where exactly one of the elements is non-zero.", [], ""),
+    "logical_xor": (
+        [],
+        "Boolean tensor: True where exactly one of the elements is non-zero.",
+        [],
+        "",
+    ),
 }
 
 _COMPARE = {
@@ -184,7 +236,12 @@ for _name, (_desc, _example) in _UNARY.items():
     DOCS[_name] = fn(_name, ["input"], _desc, [INPUT], example=_example)
 for _name, (_params, _desc, _kw, _example) in _BINARY.items():
     DOCS[_name] = fn(
-        _name, ["input", "other"] + _params, _desc, ["input (Tensor): the first operand.", _OTHER], _kw, _example
+        _name,
+        ["input", "other"] + _params,
+        _desc,
+        ["input (Tensor): the first operand.", _OTHER],
+        _kw,
+        _example,
     )
 for _name, _words in _COMPARE.items():
     DOCS[_name] = fn(
@@ -192,7 +249,8 @@ for _name, _words in _COMPARE.items():
         ["input", "other"],
         f"Boolean tensor: True where ``input`` is {_words} ``other`` (broadcasting).",
         ["input (Tensor): the tensor to compare.", _OTHER],
-        example=f">>> tc.{_name}(tc.tensor([1, 2, 3]), 2)\n" + {
+        example=f">>> tc.{_name}(tc.tensor([1, 2, 3]), 2)\n"
+        + {
             "eq": "tensor([False,  True, False])",
             "ne": "tensor([ True, False,  True])",
             "lt": "tensor([ True, False, False])",
@@ -217,16 +275,34 @@ DOCS.update(
             ["input", "min=None", "max=None"],
             "Limits each element to ``[min, max]``. Either bound may be omitted; bounds may be "
             "numbers or tensors that broadcast with ``input``. If ``min > max`` the result is ``max``.",
-            [INPUT, "min (Number or Tensor, optional): lower bound.", "max (Number or Tensor, optional): upper bound."],
+            [
+                INPUT,
+                "min (Number or Tensor, optional): lower bound.",
+                "max (Number or Tensor, optional): upper bound.",
+            ],
             example=">>> tc.clamp(tc.tensor([-2.0, 0.5, 3.0]), min=-1, max=1)\ntensor([-1.0000,  0.5000,  1.0000])",
         ),
-        "clamp_min": fn("clamp_min", ["input", "min"], "Limits each element from below: ``max(input, min)``.", [INPUT, "min (Number or Tensor): lower bound."]),
-        "clamp_max": fn("clamp_max", ["input", "max"], "Limits each element from above: ``min(input, max)``.", [INPUT, "max (Number or Tensor): upper bound."]),
+        "clamp_min": fn(
+            "clamp_min",
+            ["input", "min"],
+            "Limits each element from below: ``max(input, min)``.",
+            [INPUT, "min (Number or Tensor): lower bound."],
+        ),
+        "clamp_max": fn(
+            "clamp_max",
+            ["input", "max"],
+            "Limits each element from above: ``min(input, max)``.",
+            [INPUT, "max (Number or Tensor): upper bound."],
+        ),
         "lerp": fn(
             "lerp",
             ["input", "end", "weight"],
             "Linear interpolation :math:`input + weight \\times (end - input)`.",
-            ["input (Tensor): start points.", "end (Tensor): end points.", "weight (float or Tensor): interpolation weight."],
+            [
+                "input (Tensor): start points.",
+                "end (Tensor): end points.",
+                "weight (float or Tensor): interpolation weight.",
+            ],
             example=">>> tc.lerp(tc.tensor([0.0, 10.0]), tc.tensor([10.0, 20.0]), 0.5)\ntensor([ 5., 15.])",
         ),
         "where": fn(
@@ -254,7 +330,12 @@ DOCS.update(
             ["input", "nan=0.0", "posinf=None", "neginf=None"],
             "Replaces NaN with ``nan`` and infinities with ``posinf``/``neginf`` (default: the "
             "largest/lowest finite value of the dtype).",
-            [INPUT, "nan (float): value for NaN.", "posinf (float, optional): value for +inf.", "neginf (float, optional): value for -inf."],
+            [
+                INPUT,
+                "nan (float): value for NaN.",
+                "posinf (float, optional): value for +inf.",
+                "neginf (float, optional): value for -inf.",
+            ],
         ),
         "isclose": fn(
             "isclose",
@@ -330,9 +411,24 @@ DOCS.update(
             "Complex tensor :math:`abs \\times (\\cos(angle) + i \\sin(angle))` from polar coordinates.",
             ["abs (Tensor): magnitudes.", "angle (Tensor): angles in radians."],
         ),
-        "real": fn("real", ["input"], "Real part of a complex tensor, as a view; a real tensor is returned as is.", [INPUT]),
-        "imag": fn("imag", ["input"], "Imaginary part of a complex tensor, as a view (errors on real tensors).", [INPUT]),
-        "conj": fn("conj", ["input"], "Complex conjugate of ``input``; a real tensor is returned unchanged.", [INPUT]),
+        "real": fn(
+            "real",
+            ["input"],
+            "Real part of a complex tensor, as a view; a real tensor is returned as is.",
+            [INPUT],
+        ),
+        "imag": fn(
+            "imag",
+            ["input"],
+            "Imaginary part of a complex tensor, as a view (errors on real tensors).",
+            [INPUT],
+        ),
+        "conj": fn(
+            "conj",
+            ["input"],
+            "Complex conjugate of ``input``; a real tensor is returned unchanged.",
+            [INPUT],
+        ),
     }
 )
 

@@ -11,7 +11,9 @@ _VALUES_INDICES = "A named tuple ``(values, indices)``."
 
 
 def _reduce(name, what, example="", dtype=False, dim_default="None"):
-    params = ["input", f"dim={dim_default}", "keepdim=False"] + (["*", "dtype=None"] if dtype else [])
+    params = ["input", f"dim={dim_default}", "keepdim=False"] + (
+        ["*", "dtype=None"] if dtype else []
+    )
     return fn(
         name,
         params,
@@ -48,13 +50,30 @@ DOCS = {
         _X + ">>> tc.mean(x, dim=0)\ntensor([2.5000, 4.0000, 4.0000])",
         dtype=True,
     ),
-    "prod": _reduce("prod", "Product of the elements", ">>> tc.prod(tc.tensor([1, 2, 3, 4]))\ntensor(24)", dtype=True),
+    "prod": _reduce(
+        "prod",
+        "Product of the elements",
+        ">>> tc.prod(tc.tensor([1, 2, 3, 4]))\ntensor(24)",
+        dtype=True,
+    ),
     "nansum": _reduce("nansum", "Sum of the elements, treating NaN as zero", dtype=True),
     "nanmean": _reduce("nanmean", "Mean of the non-NaN elements", dtype=True),
-    "amax": _reduce("amax", "Maximum of the elements (the gradient is shared among ties)", dim_default="()"),
-    "amin": _reduce("amin", "Minimum of the elements (the gradient is shared among ties)", dim_default="()"),
-    "all": _reduce("all", "True when every element is non-zero, as a bool tensor,", ">>> tc.all(tc.tensor([True, False]))\ntensor(False)"),
-    "any": _reduce("any", "True when some element is non-zero, as a bool tensor,", ">>> tc.any(tc.tensor([True, False]))\ntensor(True)"),
+    "amax": _reduce(
+        "amax", "Maximum of the elements (the gradient is shared among ties)", dim_default="()"
+    ),
+    "amin": _reduce(
+        "amin", "Minimum of the elements (the gradient is shared among ties)", dim_default="()"
+    ),
+    "all": _reduce(
+        "all",
+        "True when every element is non-zero, as a bool tensor,",
+        ">>> tc.all(tc.tensor([True, False]))\ntensor(False)",
+    ),
+    "any": _reduce(
+        "any",
+        "True when some element is non-zero, as a bool tensor,",
+        ">>> tc.any(tc.tensor([True, False]))\ntensor(True)",
+    ),
     "logsumexp": fn(
         "logsumexp",
         ["input", "dim", "keepdim=False"],
@@ -83,7 +102,12 @@ DOCS = {
         "Three forms: ``max(input)`` is the largest element; ``max(input, dim, keepdim=False)`` is "
         "a named tuple ``(values, indices)`` of the maxima along ``dim`` and their positions; "
         "``max(input, other)`` is :func:`tensorcore.maximum`.",
-        [INPUT, "dim (int, optional): the dimension to reduce.", KEEPDIM, "other (Tensor, optional): compare element-wise with this tensor instead."],
+        [
+            INPUT,
+            "dim (int, optional): the dimension to reduce.",
+            KEEPDIM,
+            "other (Tensor, optional): compare element-wise with this tensor instead.",
+        ],
         example=_X + ">>> tc.max(x)\ntensor(6.)\n>>> values, indices = tc.max(x, dim=1)\n"
         ">>> values, indices\n(tensor([5., 6.]), tensor([1, 2]))",
         returns="Tensor or (Tensor, LongTensor)",
@@ -94,7 +118,12 @@ DOCS = {
         "Three forms: ``min(input)`` is the smallest element; ``min(input, dim, keepdim=False)`` is "
         "a named tuple ``(values, indices)`` of the minima along ``dim`` and their positions; "
         "``min(input, other)`` is :func:`tensorcore.minimum`.",
-        [INPUT, "dim (int, optional): the dimension to reduce.", KEEPDIM, "other (Tensor, optional): compare element-wise with this tensor instead."],
+        [
+            INPUT,
+            "dim (int, optional): the dimension to reduce.",
+            KEEPDIM,
+            "other (Tensor, optional): compare element-wise with this tensor instead.",
+        ],
         returns="Tensor or (Tensor, LongTensor)",
     ),
     "std": fn(
@@ -175,7 +204,12 @@ DOCS = {
         "The ``q``-th quantiles over ``dim`` (of the flattened input when omitted). Between two "
         "data points the value is interpolated: ``'linear'``, ``'lower'``, ``'higher'``, "
         "``'midpoint'`` or ``'nearest'``. A tensor ``q`` adds a leading dimension to the result.",
-        [INPUT, "q (float or Tensor): quantile(s) in [0, 1].", "dim (int, optional): the dimension to reduce.", KEEPDIM],
+        [
+            INPUT,
+            "q (float or Tensor): quantile(s) in [0, 1].",
+            "dim (int, optional): the dimension to reduce.",
+            KEEPDIM,
+        ],
         ["interpolation (str): the interpolation method."],
         ">>> tc.quantile(tc.tensor([0.0, 1.0, 2.0, 3.0]), 0.5)\ntensor(1.5000)",
     ),
@@ -183,7 +217,12 @@ DOCS = {
         "nanquantile",
         ["input", "q", "dim=None", "keepdim=False", "*", "interpolation='linear'"],
         "Like :func:`tensorcore.quantile`, ignoring NaN values.",
-        [INPUT, "q (float or Tensor): quantile(s) in [0, 1].", "dim (int, optional): the dimension to reduce.", KEEPDIM],
+        [
+            INPUT,
+            "q (float or Tensor): quantile(s) in [0, 1].",
+            "dim (int, optional): the dimension to reduce.",
+            KEEPDIM,
+        ],
         ["interpolation (str): the interpolation method."],
     ),
     "norm": fn(
@@ -202,8 +241,18 @@ DOCS = {
         ["input (Tensor): first tensor.", "other (Tensor): second tensor.", "p (float): the norm."],
         example=">>> tc.dist(tc.tensor([0.0, 0.0]), tc.tensor([3.0, 4.0]))\ntensor(5.)",
     ),
-    "cumsum": _scan("cumsum", "Cumulative sum", ">>> tc.cumsum(tc.tensor([1, 2, 3]), dim=0)\ntensor([1, 3, 6])", dtype=True),
-    "cumprod": _scan("cumprod", "Cumulative product", ">>> tc.cumprod(tc.tensor([1, 2, 3]), dim=0)\ntensor([1, 2, 6])", dtype=True),
+    "cumsum": _scan(
+        "cumsum",
+        "Cumulative sum",
+        ">>> tc.cumsum(tc.tensor([1, 2, 3]), dim=0)\ntensor([1, 3, 6])",
+        dtype=True,
+    ),
+    "cumprod": _scan(
+        "cumprod",
+        "Cumulative product",
+        ">>> tc.cumprod(tc.tensor([1, 2, 3]), dim=0)\ntensor([1, 2, 6])",
+        dtype=True,
+    ),
     "cummax": _scan("cummax", "Running maximum (values and their indices)"),
     "cummin": _scan("cummin", "Running minimum (values and their indices)"),
     "logcumsumexp": _scan("logcumsumexp", "Running :math:`\\log \\sum e^{x}`, computed stably,"),
@@ -225,7 +274,12 @@ DOCS = {
         ["stable (bool): keep the order of equal elements."],
         ">>> tc.argsort(tc.tensor([3, 1, 2]))\ntensor([1, 2, 0])",
     ),
-    "msort": fn("msort", ["input"], "Sorts along the first dimension (the values of ``sort(input, dim=0)``).", [INPUT]),
+    "msort": fn(
+        "msort",
+        ["input"],
+        "Sorts along the first dimension (the values of ``sort(input, dim=0)``).",
+        [INPUT],
+    ),
     "topk": fn(
         "topk",
         ["input", "k", "dim=-1", "largest=True", "sorted=True"],
@@ -280,7 +334,11 @@ DOCS = {
         ["input", "weights=None", "minlength=0"],
         "Counts the occurrences of each value of a 1-D non-negative integer tensor (or sums "
         "``weights`` per value). The result has ``max(input) + 1`` bins, at least ``minlength``.",
-        ["input (Tensor): 1-D int tensor.", "weights (Tensor, optional): weight of each element.", "minlength (int): minimum number of bins."],
+        [
+            "input (Tensor): 1-D int tensor.",
+            "weights (Tensor, optional): weight of each element.",
+            "minlength (int): minimum number of bins.",
+        ],
         example=">>> tc.bincount(tc.tensor([0, 1, 1, 3]))\ntensor([1, 2, 0, 1])",
     ),
     "histc": fn(
@@ -288,16 +346,32 @@ DOCS = {
         ["input", "bins=100", "min=0", "max=0"],
         "Histogram of the elements in ``bins`` equal-width bins over ``[min, max]`` (the data's range "
         "when both are 0); elements outside are ignored.",
-        [INPUT, "bins (int): number of bins.", "min (float): lower end.", "max (float): upper end."],
+        [
+            INPUT,
+            "bins (int): number of bins.",
+            "min (float): lower end.",
+            "max (float): upper end.",
+        ],
         example=">>> tc.histc(tc.tensor([1.0, 2.0, 1.0]), bins=4, min=0, max=3)\ntensor([0., 2., 1., 0.])",
     ),
     "searchsorted": fn(
         "searchsorted",
-        ["sorted_sequence", "input", "*", "out_int32=False", "right=False", "side=None", "sorter=None"],
+        [
+            "sorted_sequence",
+            "input",
+            "*",
+            "out_int32=False",
+            "right=False",
+            "side=None",
+            "sorter=None",
+        ],
         "For each value of ``input``, the index where it would be inserted into the innermost "
         "dimension of ``sorted_sequence`` to keep it sorted (the first such index; the last with "
         "``right=True`` or ``side='right'``).",
-        ["sorted_sequence (Tensor): sorted along its last dimension.", "input (Tensor or Number): values to place."],
+        [
+            "sorted_sequence (Tensor): sorted along its last dimension.",
+            "input (Tensor or Number): values to place.",
+        ],
         [
             "out_int32 (bool): int32 instead of int64 indices.",
             "right (bool): take the last suitable index.",
@@ -311,7 +385,10 @@ DOCS = {
         ["input", "boundaries", "*", "out_int32=False", "right=False"],
         "The bucket index of each element of ``input`` given sorted 1-D ``boundaries``.",
         ["input (Tensor or Number): values.", "boundaries (Tensor): sorted 1-D boundaries."],
-        ["out_int32 (bool): int32 instead of int64 indices.", "right (bool): which side of a boundary is inside a bucket."],
+        [
+            "out_int32 (bool): int32 instead of int64 indices.",
+            "right (bool): which side of a boundary is inside a bucket.",
+        ],
         ">>> tc.bucketize(tc.tensor([1, 5, 9]), tc.tensor([2, 4, 6, 8]))\ntensor([0, 2, 4])",
     ),
 }

@@ -26,16 +26,40 @@ DOCS = {
         [_TENSORS, "dim (int): where the new dimension goes."],
         example=">>> tc.stack([tc.tensor([1, 2]), tc.tensor([3, 4])], dim=1)\ntensor([[1, 3],\n        [2, 4]])",
     ),
-    "hstack": fn("hstack", ["tensors"], "Concatenates horizontally: along dim 1, or dim 0 for 1-D tensors.", [_TENSORS]),
-    "vstack": fn("vstack", ["tensors"], "Concatenates vertically, along dim 0, after making each tensor at least 2-D.", [_TENSORS]),
-    "dstack": fn("dstack", ["tensors"], "Concatenates depth-wise, along dim 2, after making each tensor at least 3-D.", [_TENSORS]),
-    "column_stack": fn("column_stack", ["tensors"], "Stacks tensors as columns: 1-D and 0-D tensors become columns, then ``hstack``.", [_TENSORS]),
+    "hstack": fn(
+        "hstack",
+        ["tensors"],
+        "Concatenates horizontally: along dim 1, or dim 0 for 1-D tensors.",
+        [_TENSORS],
+    ),
+    "vstack": fn(
+        "vstack",
+        ["tensors"],
+        "Concatenates vertically, along dim 0, after making each tensor at least 2-D.",
+        [_TENSORS],
+    ),
+    "dstack": fn(
+        "dstack",
+        ["tensors"],
+        "Concatenates depth-wise, along dim 2, after making each tensor at least 3-D.",
+        [_TENSORS],
+    ),
+    "column_stack": fn(
+        "column_stack",
+        ["tensors"],
+        "Stacks tensors as columns: 1-D and 0-D tensors become columns, then ``hstack``.",
+        [_TENSORS],
+    ),
     "split": fn(
         "split",
         ["tensor", "split_size_or_sections", "dim=0"],
         "Splits into views along ``dim``: chunks of ``split_size_or_sections`` elements (the last "
         "may be smaller), or chunks of the listed sizes.",
-        ["tensor (Tensor): the tensor to split.", "split_size_or_sections (int or list of ints): chunk size or sizes.", "dim (int): the dimension to split."],
+        [
+            "tensor (Tensor): the tensor to split.",
+            "split_size_or_sections (int or list of ints): chunk size or sizes.",
+            "dim (int): the dimension to split.",
+        ],
         example=">>> tc.split(tc.arange(5), 2)\n(tensor([0, 1]), tensor([2, 3]), tensor([4]))",
         returns="tuple of Tensors",
     ),
@@ -55,9 +79,27 @@ DOCS = {
         example=">>> tc.chunk(tc.arange(6), 3)\n(tensor([0, 1]), tensor([2, 3]), tensor([4, 5]))",
         returns="tuple of Tensors",
     ),
-    "hsplit": fn("hsplit", ["input", "indices_or_sections"], "``tensor_split`` along dim 1 (dim 0 for 1-D input).", [INPUT, "indices_or_sections (int or list of ints): parts or split points."], returns="tuple of Tensors"),
-    "vsplit": fn("vsplit", ["input", "indices_or_sections"], "``tensor_split`` along dim 0 of an input with at least 2 dimensions.", [INPUT, "indices_or_sections (int or list of ints): parts or split points."], returns="tuple of Tensors"),
-    "dsplit": fn("dsplit", ["input", "indices_or_sections"], "``tensor_split`` along dim 2 of an input with at least 3 dimensions.", [INPUT, "indices_or_sections (int or list of ints): parts or split points."], returns="tuple of Tensors"),
+    "hsplit": fn(
+        "hsplit",
+        ["input", "indices_or_sections"],
+        "``tensor_split`` along dim 1 (dim 0 for 1-D input).",
+        [INPUT, "indices_or_sections (int or list of ints): parts or split points."],
+        returns="tuple of Tensors",
+    ),
+    "vsplit": fn(
+        "vsplit",
+        ["input", "indices_or_sections"],
+        "``tensor_split`` along dim 0 of an input with at least 2 dimensions.",
+        [INPUT, "indices_or_sections (int or list of ints): parts or split points."],
+        returns="tuple of Tensors",
+    ),
+    "dsplit": fn(
+        "dsplit",
+        ["input", "indices_or_sections"],
+        "``tensor_split`` along dim 2 of an input with at least 3 dimensions.",
+        [INPUT, "indices_or_sections (int or list of ints): parts or split points."],
+        returns="tuple of Tensors",
+    ),
     "unbind": fn(
         "unbind",
         ["input", "dim=0"],
@@ -105,7 +147,11 @@ DOCS = {
         "masked_scatter",
         ["input", "mask", "source"],
         "A copy of ``input`` where the positions with a True ``mask`` take consecutive elements of ``source``.",
-        [INPUT, "mask (BoolTensor): where to write.", "source (Tensor): the values, read in order."],
+        [
+            INPUT,
+            "mask (BoolTensor): where to write.",
+            "source (Tensor): the values, read in order.",
+        ],
     ),
     "take": fn(
         "take",
@@ -119,14 +165,22 @@ DOCS = {
         ["input", "indices", "dim=None"],
         "Picks values along ``dim`` at ``indices`` (which broadcasts with ``input``), as returned "
         "by ``argsort``/``argmax``; the flattened input when ``dim`` is None.",
-        [INPUT, "indices (LongTensor): positions along ``dim``.", "dim (int, optional): the dimension."],
+        [
+            INPUT,
+            "indices (LongTensor): positions along ``dim``.",
+            "dim (int, optional): the dimension.",
+        ],
     ),
     "gather": fn(
         "gather",
         ["input", "dim", "index", "*", "sparse_grad=False"],
         "Gathers values along ``dim``: ``out[i][j] = input[index[i][j]][j]`` for ``dim=0`` (and "
         "likewise for other dims). The result has ``index``'s shape.",
-        [INPUT, "dim (int): the axis to index along.", "index (LongTensor): indices, same number of dimensions as ``input``."],
+        [
+            INPUT,
+            "dim (int): the axis to index along.",
+            "index (LongTensor): indices, same number of dimensions as ``input``.",
+        ],
         ["sparse_grad (bool): accepted for torch compatibility; the gradient is dense."],
         ">>> x = tc.tensor([[1, 2], [3, 4]])\n>>> tc.gather(x, 1, tc.tensor([[0, 0], [1, 0]]))\ntensor([[1, 1],\n        [4, 3]])",
     ),
@@ -136,8 +190,16 @@ DOCS = {
         "Out-of-place :meth:`Tensor.scatter_`: a copy of ``input`` where, for ``dim=0``, "
         "``out[index[i][j]][j] = src[i][j]`` (or ``value``). With ``reduce='add'`` or "
         "``'multiply'`` the values are combined instead of written.",
-        [INPUT, "dim (int): the axis to index along.", _INDEX, "src (Tensor, optional): the values to write."],
-        ["value (Number, optional): one value to write instead of ``src``.", "reduce (str, optional): ``'add'`` or ``'multiply'``."],
+        [
+            INPUT,
+            "dim (int): the axis to index along.",
+            _INDEX,
+            "src (Tensor, optional): the values to write.",
+        ],
+        [
+            "value (Number, optional): one value to write instead of ``src``.",
+            "reduce (str, optional): ``'add'`` or ``'multiply'``.",
+        ],
         ">>> tc.scatter(tc.zeros(3), 0, tc.tensor([2, 0]), tc.tensor([5.0, 7.0]))\ntensor([7., 0., 5.])",
     ),
     "scatter_add": fn(
@@ -153,7 +215,13 @@ DOCS = {
         ["input", "dim", "index", "src", "reduce", "*", "include_self=True"],
         "Reduces the values of ``src`` into a copy of ``input`` at ``index`` along ``dim`` with "
         "``'sum'``, ``'prod'``, ``'mean'``, ``'amax'`` or ``'amin'``.",
-        [INPUT, "dim (int): the axis to index along.", _INDEX, "src (Tensor): the values.", "reduce (str): the reduction."],
+        [
+            INPUT,
+            "dim (int): the axis to index along.",
+            _INDEX,
+            "src (Tensor): the values.",
+            "reduce (str): the reduction.",
+        ],
         ["include_self (bool): whether ``input``'s own values take part."],
     ),
     "index_add": fn(
@@ -181,7 +249,12 @@ DOCS = {
         ["input", "indices", "values", "accumulate=False"],
         "A copy of ``input`` with ``values`` written at the advanced index ``indices`` (a tuple of "
         "index tensors, as ``x[indices] = values``); summed into place with ``accumulate=True``.",
-        [INPUT, "indices (tuple of Tensors): one index tensor per leading dimension.", "values (Tensor): the values.", "accumulate (bool): add instead of write."],
+        [
+            INPUT,
+            "indices (tuple of Tensors): one index tensor per leading dimension.",
+            "values (Tensor): the values.",
+            "accumulate (bool): add instead of write.",
+        ],
     ),
     "nonzero": fn(
         "nonzero",
@@ -192,7 +265,12 @@ DOCS = {
         ["as_tuple (bool): return a tuple of index tensors."],
         ">>> tc.nonzero(tc.tensor([[0, 1], [2, 0]]))\ntensor([[0, 1],\n        [1, 0]])",
     ),
-    "argwhere": fn("argwhere", ["input"], "The indices of the non-zero elements as an N x ndim tensor (``nonzero(input)``).", [INPUT]),
+    "argwhere": fn(
+        "argwhere",
+        ["input"],
+        "The indices of the non-zero elements as an N x ndim tensor (``nonzero(input)``).",
+        [INPUT],
+    ),
     "reshape": fn(
         "reshape",
         ["input", "shape"],
@@ -219,7 +297,11 @@ DOCS = {
         "flatten",
         ["input", "start_dim=0", "end_dim=-1"],
         "Merges the dimensions ``start_dim..end_dim`` into one (a view when possible).",
-        [INPUT, "start_dim (int): first dimension to merge.", "end_dim (int): last dimension to merge."],
+        [
+            INPUT,
+            "start_dim (int): first dimension to merge.",
+            "end_dim (int): last dimension to merge.",
+        ],
         example=">>> tc.flatten(tc.zeros(2, 3, 4), start_dim=1).shape\ntensorcore.Size([2, 12])",
     ),
     "unflatten": fn(
@@ -228,19 +310,30 @@ DOCS = {
         "Splits dimension ``dim`` into the dimensions ``sizes`` (one may be -1)." + _VIEW,
         [INPUT, "dim (int): the dimension to split.", "sizes (tuple of ints): its new shape."],
     ),
-    "ravel": fn("ravel", ["input"], "The elements as a 1-D tensor (a view when ``input`` is contiguous).", [INPUT]),
+    "ravel": fn(
+        "ravel",
+        ["input"],
+        "The elements as a 1-D tensor (a view when ``input`` is contiguous).",
+        [INPUT],
+    ),
     "permute": fn(
         "permute",
         ["input", "dims"],
-        "Reorders the dimensions: dimension ``i`` of the result is ``dims[i]`` of the input." + _VIEW,
+        "Reorders the dimensions: dimension ``i`` of the result is ``dims[i]`` of the input."
+        + _VIEW,
         [INPUT, "dims (tuple of ints): the new order."],
         example=">>> tc.permute(tc.zeros(2, 3, 4), (2, 0, 1)).shape\ntensorcore.Size([4, 2, 3])",
     ),
     "movedim": fn(
         "movedim",
         ["input", "source", "destination"],
-        "Moves the dimension(s) ``source`` to the position(s) ``destination``; the others keep their order." + _VIEW,
-        [INPUT, "source (int or tuple of ints): dimensions to move.", "destination (int or tuple of ints): where they go."],
+        "Moves the dimension(s) ``source`` to the position(s) ``destination``; the others keep their order."
+        + _VIEW,
+        [
+            INPUT,
+            "source (int or tuple of ints): dimensions to move.",
+            "destination (int or tuple of ints): where they go.",
+        ],
     ),
     "transpose": fn(
         "transpose",
@@ -261,8 +354,15 @@ DOCS = {
         "NumPy's name of :func:`tensorcore.transpose`: swaps two dimensions." + _VIEW,
         [INPUT, "axis0 (int): first dimension.", "axis1 (int): second dimension."],
     ),
-    "t": fn("t", ["input"], "Transpose of a tensor with at most 2 dimensions (0-D and 1-D are returned as is)." + _VIEW, [INPUT]),
-    "adjoint": fn("adjoint", ["input"], "Conjugate transpose of the last two dimensions (a view).", [INPUT]),
+    "t": fn(
+        "t",
+        ["input"],
+        "Transpose of a tensor with at most 2 dimensions (0-D and 1-D are returned as is)." + _VIEW,
+        [INPUT],
+    ),
+    "adjoint": fn(
+        "adjoint", ["input"], "Conjugate transpose of the last two dimensions (a view).", [INPUT]
+    ),
     "flip": fn(
         "flip",
         ["input", "dims"],
@@ -270,14 +370,23 @@ DOCS = {
         [INPUT, "dims (int or tuple of ints): the dimensions to reverse."],
         example=">>> tc.flip(tc.tensor([1, 2, 3]), [0])\ntensor([3, 2, 1])",
     ),
-    "fliplr": fn("fliplr", ["input"], "Reverses dimension 1 (left/right); the input has at least 2 dimensions.", [INPUT]),
+    "fliplr": fn(
+        "fliplr",
+        ["input"],
+        "Reverses dimension 1 (left/right); the input has at least 2 dimensions.",
+        [INPUT],
+    ),
     "flipud": fn("flipud", ["input"], "Reverses dimension 0 (up/down).", [INPUT]),
     "roll": fn(
         "roll",
         ["input", "shifts", "dims=None"],
         "Rotates the elements along ``dims`` by ``shifts`` positions (wrapping around); without "
         "``dims``, the flattened tensor is rolled and the shape restored.",
-        [INPUT, "shifts (int or tuple of ints): the shift per dimension.", "dims (int or tuple of ints, optional): the dimensions."],
+        [
+            INPUT,
+            "shifts (int or tuple of ints): the shift per dimension.",
+            "dims (int or tuple of ints, optional): the dimensions.",
+        ],
         example=">>> tc.roll(tc.tensor([1, 2, 3, 4]), 1)\ntensor([4, 1, 2, 3])",
     ),
     "rot90": fn(
@@ -311,7 +420,10 @@ DOCS = {
         ["*tensors", "indexing=None"],
         "Coordinate grids from 1-D tensors: with N inputs, N tensors of shape (len(t1), ..., len(tN)) "
         "for ``indexing='ij'`` (the default), or with the first two dimensions swapped for ``'xy'``.",
-        ["*tensors (Tensor): 1-D coordinate vectors.", "indexing (str, optional): ``'ij'`` or ``'xy'``."],
+        [
+            "*tensors (Tensor): 1-D coordinate vectors.",
+            "indexing (str, optional): ``'ij'`` or ``'xy'``.",
+        ],
         returns="tuple of Tensors",
         example=">>> ys, xs = tc.meshgrid(tc.tensor([0, 1]), tc.tensor([5, 6, 7]), indexing='ij')\n>>> xs\ntensor([[5, 6, 7],\n        [5, 6, 7]])",
     ),
@@ -323,12 +435,22 @@ DOCS = {
         [INPUT, "diagonal (int): 0 is the main diagonal, positive above, negative below."],
         example=">>> tc.diag(tc.tensor([1, 2]))\ntensor([[1, 0],\n        [0, 2]])",
     ),
-    "diagflat": fn("diagflat", ["input", "offset=0"], "The 2-D matrix with the flattened ``input`` on diagonal ``offset``.", [INPUT, "offset (int): the diagonal."]),
+    "diagflat": fn(
+        "diagflat",
+        ["input", "offset=0"],
+        "The 2-D matrix with the flattened ``input`` on diagonal ``offset``.",
+        [INPUT, "offset (int): the diagonal."],
+    ),
     "diagonal": fn(
         "diagonal",
         ["input", "offset=0", "dim1=0", "dim2=1"],
         "The diagonal of the planes (``dim1``, ``dim2``) as a view; it becomes the last dimension.",
-        [INPUT, "offset (int): the diagonal.", "dim1 (int): first dimension of the plane.", "dim2 (int): second dimension of the plane."],
+        [
+            INPUT,
+            "offset (int): the diagonal.",
+            "dim1 (int): first dimension of the plane.",
+            "dim2 (int): second dimension of the plane.",
+        ],
     ),
     "tril": fn(
         "tril",
@@ -344,19 +466,38 @@ DOCS = {
         [INPUT, "diagonal (int): which diagonal bounds the triangle."],
         example=">>> tc.triu(tc.ones(2, 2))\ntensor([[1., 1.],\n        [0., 1.]])",
     ),
-    "block_diag": fn("block_diag", ["*tensors"], "The block-diagonal matrix with the given matrices (or scalars/vectors) on its diagonal.", ["*tensors (Tensor): the blocks."]),
-    "cartesian_prod": fn("cartesian_prod", ["*tensors"], "All combinations of one element from each 1-D tensor, one per row.", ["*tensors (Tensor): 1-D tensors."]),
+    "block_diag": fn(
+        "block_diag",
+        ["*tensors"],
+        "The block-diagonal matrix with the given matrices (or scalars/vectors) on its diagonal.",
+        ["*tensors (Tensor): the blocks."],
+    ),
+    "cartesian_prod": fn(
+        "cartesian_prod",
+        ["*tensors"],
+        "All combinations of one element from each 1-D tensor, one per row.",
+        ["*tensors (Tensor): 1-D tensors."],
+    ),
     "combinations": fn(
         "combinations",
         ["input", "r=2", "with_replacement=False"],
         "All length-``r`` combinations of the elements of a 1-D tensor, one per row (as itertools.combinations).",
-        [INPUT, "r (int): combination length.", "with_replacement (bool): allow repeated elements."],
+        [
+            INPUT,
+            "r (int): combination length.",
+            "with_replacement (bool): allow repeated elements.",
+        ],
     ),
     "as_strided": fn(
         "as_strided",
         ["input", "size", "stride", "storage_offset=None"],
         "A view of ``input``'s storage with the given shape, strides and offset (no bounds beyond the storage are allowed).",
-        [INPUT, "size (tuple of ints): the shape.", "stride (tuple of ints): the strides.", "storage_offset (int, optional): the first element."],
+        [
+            INPUT,
+            "size (tuple of ints): the shape.",
+            "stride (tuple of ints): the strides.",
+            "storage_offset (int, optional): the first element.",
+        ],
     ),
     "clone": fn(
         "clone",
@@ -365,24 +506,83 @@ DOCS = {
         [INPUT],
         ["memory_format (optional): the layout of the copy (default: preserve)."],
     ),
-    "numel": fn("numel", ["input"], "The number of elements of ``input``.", [INPUT], returns="int", example=">>> tc.numel(tc.zeros(2, 3))\n6"),
-    "is_tensor": fn("is_tensor", ["obj"], "True when ``obj`` is a tensorcore Tensor (or subclass such as Parameter).", ["obj (object): the object to test."], returns="bool"),
-    "is_floating_point": fn("is_floating_point", ["input"], "True when ``input`` has a floating dtype (float16, bfloat16, float32, float64).", [INPUT], returns="bool"),
-    "is_complex": fn("is_complex", ["input"], "True when ``input`` has a complex dtype.", [INPUT], returns="bool"),
-    "is_nonzero": fn("is_nonzero", ["input"], "The truth value of a one-element tensor (errors for other sizes).", [INPUT], returns="bool"),
-    "is_signed": fn("is_signed", ["input"], "True when ``input``'s dtype is signed (everything except uint8 and bool).", [INPUT], returns="bool"),
+    "numel": fn(
+        "numel",
+        ["input"],
+        "The number of elements of ``input``.",
+        [INPUT],
+        returns="int",
+        example=">>> tc.numel(tc.zeros(2, 3))\n6",
+    ),
+    "is_tensor": fn(
+        "is_tensor",
+        ["obj"],
+        "True when ``obj`` is a tensorcore Tensor (or subclass such as Parameter).",
+        ["obj (object): the object to test."],
+        returns="bool",
+    ),
+    "is_floating_point": fn(
+        "is_floating_point",
+        ["input"],
+        "True when ``input`` has a floating dtype (float16, bfloat16, float32, float64).",
+        [INPUT],
+        returns="bool",
+    ),
+    "is_complex": fn(
+        "is_complex", ["input"], "True when ``input`` has a complex dtype.", [INPUT], returns="bool"
+    ),
+    "is_nonzero": fn(
+        "is_nonzero",
+        ["input"],
+        "The truth value of a one-element tensor (errors for other sizes).",
+        [INPUT],
+        returns="bool",
+    ),
+    "is_signed": fn(
+        "is_signed",
+        ["input"],
+        "True when ``input``'s dtype is signed (everything except uint8 and bool).",
+        [INPUT],
+        returns="bool",
+    ),
     "isin": fn(
         "isin",
         ["elements", "test_elements", "*", "assume_unique=False", "invert=False"],
         "Boolean tensor of ``elements``' shape: True where the element occurs in ``test_elements``.",
-        ["elements (Tensor or Number): values to look up.", "test_elements (Tensor or Number): the set."],
-        ["assume_unique (bool): both inputs hold distinct values (faster).", "invert (bool): negate the result."],
+        [
+            "elements (Tensor or Number): values to look up.",
+            "test_elements (Tensor or Number): the set.",
+        ],
+        [
+            "assume_unique (bool): both inputs hold distinct values (faster).",
+            "invert (bool): negate the result.",
+        ],
         ">>> tc.isin(tc.tensor([1, 2, 3]), tc.tensor([2, 9]))\ntensor([False,  True, False])",
     ),
-    "view_as_real": fn("view_as_real", ["input"], "A real view of a complex tensor with a trailing dimension of 2 (real, imaginary).", [INPUT]),
-    "view_as_complex": fn("view_as_complex", ["input"], "A complex view of a real tensor whose last dimension has size 2 and stride 1.", [INPUT]),
-    "atleast_1d": fn("atleast_1d", ["input"], "``input`` with at least one dimension (0-D becomes shape (1,)).", [INPUT]),
-    "atleast_2d": fn("atleast_2d", ["input"], "``input`` with at least two dimensions (size-1 dimensions are added in front).", [INPUT]),
+    "view_as_real": fn(
+        "view_as_real",
+        ["input"],
+        "A real view of a complex tensor with a trailing dimension of 2 (real, imaginary).",
+        [INPUT],
+    ),
+    "view_as_complex": fn(
+        "view_as_complex",
+        ["input"],
+        "A complex view of a real tensor whose last dimension has size 2 and stride 1.",
+        [INPUT],
+    ),
+    "atleast_1d": fn(
+        "atleast_1d",
+        ["input"],
+        "``input`` with at least one dimension (0-D becomes shape (1,)).",
+        [INPUT],
+    ),
+    "atleast_2d": fn(
+        "atleast_2d",
+        ["input"],
+        "``input`` with at least two dimensions (size-1 dimensions are added in front).",
+        [INPUT],
+    ),
     "atleast_3d": fn("atleast_3d", ["input"], "``input`` with at least three dimensions.", [INPUT]),
 }
 

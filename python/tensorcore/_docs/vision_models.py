@@ -57,15 +57,69 @@ for _name, (_title, _weights, _cls) in _BUILDERS.items():
     )
 _MODELS.update(
     {
-        "ResNet": doc("", "The ResNet family: a stem, four stages of residual blocks and a linear classifier.", ["block (type): BasicBlock or Bottleneck.", "layers (list of 4 ints): blocks per stage.", "num_classes (int): classifier outputs.", "zero_init_residual (bool): zero the last norm of each block.", "groups (int): ResNeXt cardinality.", "width_per_group (int): bottleneck width.", "replace_stride_with_dilation (list of 3 bools, optional): dilate instead of striding (segmentation).", "norm_layer (callable, optional): normalization (default BatchNorm2d)."]).lstrip(),
-        "VGG": doc("", "The VGG family: convolution ``features``, adaptive average pooling to 7x7 and a three-layer classifier.", ["features (Module): the convolution stack.", "num_classes (int): classifier outputs.", "init_weights (bool): torchvision's initialization.", "dropout (float): classifier dropout."]).lstrip(),
-        "MobileNetV3": doc("", "MobileNetV3 (Large or Small): inverted residual blocks with squeeze-excitation and hard-swish.", ["inverted_residual_setting (list): the block configuration.", "last_channel (int): width of the penultimate layer.", "num_classes (int): classifier outputs.", "block (callable, optional): the block class.", "norm_layer (callable, optional): normalization.", "dropout (float): classifier dropout."]).lstrip(),
-        "MobileNetV2": doc("", "MobileNetV2: inverted residual blocks with linear bottlenecks.", ["num_classes (int): classifier outputs.", "width_mult (float): channel multiplier.", "inverted_residual_setting (list, optional): block configuration.", "round_nearest (int): round channels to a multiple of this.", "block (callable, optional): the block class.", "norm_layer (callable, optional): normalization.", "dropout (float): classifier dropout."]).lstrip(),
-        "get_model_builder": doc("get_model_builder(name) -> callable", "The builder function registered under ``name`` (e.g. ``'resnet50'``).", ["name (str): the model's name."], example=">>> tc.vision.models.get_model_builder('resnet18') is tc.vision.models.resnet18\nTrue"),
+        "ResNet": doc(
+            "",
+            "The ResNet family: a stem, four stages of residual blocks and a linear classifier.",
+            [
+                "block (type): BasicBlock or Bottleneck.",
+                "layers (list of 4 ints): blocks per stage.",
+                "num_classes (int): classifier outputs.",
+                "zero_init_residual (bool): zero the last norm of each block.",
+                "groups (int): ResNeXt cardinality.",
+                "width_per_group (int): bottleneck width.",
+                "replace_stride_with_dilation (list of 3 bools, optional): dilate instead of striding (segmentation).",
+                "norm_layer (callable, optional): normalization (default BatchNorm2d).",
+            ],
+        ).lstrip(),
+        "VGG": doc(
+            "",
+            "The VGG family: convolution ``features``, adaptive average pooling to 7x7 and a three-layer classifier.",
+            [
+                "features (Module): the convolution stack.",
+                "num_classes (int): classifier outputs.",
+                "init_weights (bool): torchvision's initialization.",
+                "dropout (float): classifier dropout.",
+            ],
+        ).lstrip(),
+        "MobileNetV3": doc(
+            "",
+            "MobileNetV3 (Large or Small): inverted residual blocks with squeeze-excitation and hard-swish.",
+            [
+                "inverted_residual_setting (list): the block configuration.",
+                "last_channel (int): width of the penultimate layer.",
+                "num_classes (int): classifier outputs.",
+                "block (callable, optional): the block class.",
+                "norm_layer (callable, optional): normalization.",
+                "dropout (float): classifier dropout.",
+            ],
+        ).lstrip(),
+        "MobileNetV2": doc(
+            "",
+            "MobileNetV2: inverted residual blocks with linear bottlenecks.",
+            [
+                "num_classes (int): classifier outputs.",
+                "width_mult (float): channel multiplier.",
+                "inverted_residual_setting (list, optional): block configuration.",
+                "round_nearest (int): round channels to a multiple of this.",
+                "block (callable, optional): the block class.",
+                "norm_layer (callable, optional): normalization.",
+                "dropout (float): classifier dropout.",
+            ],
+        ).lstrip(),
+        "get_model_builder": doc(
+            "get_model_builder(name) -> callable",
+            "The builder function registered under ``name`` (e.g. ``'resnet50'``).",
+            ["name (str): the model's name."],
+            example=">>> tc.vision.models.get_model_builder('resnet18') is tc.vision.models.resnet18\nTrue",
+        ),
     }
 )
 
-_SEG_KW = ["num_classes (int, optional): output classes (21 with the COCO-VOC weights).", "aux_loss (bool, optional): add the auxiliary FCN head on layer3.", "weights_backbone (WeightsEnum, optional): pretrained backbone weights."]
+_SEG_KW = [
+    "num_classes (int, optional): output classes (21 with the COCO-VOC weights).",
+    "aux_loss (bool, optional): add the auxiliary FCN head on layer3.",
+    "weights_backbone (WeightsEnum, optional): pretrained backbone weights.",
+]
 _SEGMENTATION = {}
 for _name, _title, _weights in (
     ("fcn_resnet50", "FCN with a ResNet-50 backbone", "FCN_ResNet50_Weights"),
@@ -81,42 +135,132 @@ for _name, _title, _weights in (
     _SEGMENTATION[_weights] = _weights_doc(_name, _title)
 _SEGMENTATION.update(
     {
-        "FCNHead": doc("", "The FCN head: 3x3 convolution, batch norm, ReLU, dropout and a 1x1 classifier.", ["in_channels (int): input channels.", "channels (int): output classes."]).lstrip(),
-        "DeepLabHead": doc("", "The DeepLabV3 head: ASPP, a 3x3 convolution and a 1x1 classifier.", ["in_channels (int): input channels.", "num_classes (int): output classes."]).lstrip(),
-        "ASPPConv": doc("", "One dilated 3x3 branch of the ASPP module (convolution, batch norm, ReLU).", ["in_channels (int): input channels.", "out_channels (int): output channels.", "dilation (int): the dilation rate."]).lstrip(),
+        "FCNHead": doc(
+            "",
+            "The FCN head: 3x3 convolution, batch norm, ReLU, dropout and a 1x1 classifier.",
+            ["in_channels (int): input channels.", "channels (int): output classes."],
+        ).lstrip(),
+        "DeepLabHead": doc(
+            "",
+            "The DeepLabV3 head: ASPP, a 3x3 convolution and a 1x1 classifier.",
+            ["in_channels (int): input channels.", "num_classes (int): output classes."],
+        ).lstrip(),
+        "ASPPConv": doc(
+            "",
+            "One dilated 3x3 branch of the ASPP module (convolution, batch norm, ReLU).",
+            [
+                "in_channels (int): input channels.",
+                "out_channels (int): output channels.",
+                "dilation (int): the dilation rate.",
+            ],
+        ).lstrip(),
     }
 )
 
 _DETECTION = {
-    "RetinaNet_ResNet50_FPN_Weights": _weights_doc("retinanet_resnet50_fpn", "RetinaNet, ResNet-50 FPN"),
-    "RetinaNet_ResNet50_FPN_V2_Weights": _weights_doc("retinanet_resnet50_fpn_v2", "RetinaNet v2, ResNet-50 FPN"),
+    "RetinaNet_ResNet50_FPN_Weights": _weights_doc(
+        "retinanet_resnet50_fpn", "RetinaNet, ResNet-50 FPN"
+    ),
+    "RetinaNet_ResNet50_FPN_V2_Weights": _weights_doc(
+        "retinanet_resnet50_fpn_v2", "RetinaNet v2, ResNet-50 FPN"
+    ),
 }
 
 _ROOT = "root (str): directory of the dataset files."
-_TF = ("transform (callable, optional): applied to the image.", "target_transform (callable, optional): applied to the target.")
+_TF = (
+    "transform (callable, optional): applied to the image.",
+    "target_transform (callable, optional): applied to the target.",
+)
 _DL = "download (bool): download the archive into ``root`` if missing (needs network access)."
 _DATASETS = {
-    "VisionDataset": doc("", "Base class of the vision datasets: stores ``root`` and the transforms and gives a readable repr.", [_ROOT, "transforms (callable, optional): applied to (image, target) together.", *_TF]).lstrip(),
-    "MNIST": doc("", "MNIST handwritten digits: 28x28 grayscale images and labels 0-9 (60k train, 10k test), read from the IDX files.", [_ROOT, "train (bool): training or test split.", *_TF, _DL]).lstrip(),
-    "FashionMNIST": doc("", "Fashion-MNIST: 28x28 grayscale images of 10 clothing classes, MNIST's format.", [_ROOT, "train (bool): training or test split.", *_TF, _DL]).lstrip(),
-    "KMNIST": doc("", "Kuzushiji-MNIST: 28x28 images of 10 cursive Japanese characters, MNIST's format.", [_ROOT, "train (bool): training or test split.", *_TF, _DL]).lstrip(),
-    "CIFAR10": doc("", "CIFAR-10: 32x32 color images of 10 classes (50k train, 10k test), read from the Python pickle batches.", [_ROOT, "train (bool): training or test split.", *_TF, _DL]).lstrip(),
-    "CIFAR100": doc("", "CIFAR-100: like CIFAR-10 with 100 fine classes.", [_ROOT, "train (bool): training or test split.", *_TF, _DL]).lstrip(),
-    "SVHN": doc("", "Street View House Numbers: 32x32 color digit crops, from the .mat files.", [_ROOT, "split (str): ``'train'``, ``'test'`` or ``'extra'``.", *_TF, _DL]).lstrip(),
-    "VOCSegmentation": doc("", "Pascal VOC segmentation: (image, mask) pairs from VOCdevkit.", [_ROOT, "year (str): the VOC year.", "image_set (str): ``'train'``, ``'val'`` or ``'trainval'``.", _DL, *_TF, "transforms (callable, optional): applied to both."]).lstrip(),
-    "VOCDetection": doc("", "Pascal VOC detection: (image, annotation dict parsed from the XML) pairs.", [_ROOT, "year (str): the VOC year.", "image_set (str): ``'train'``, ``'val'`` or ``'trainval'``.", _DL, *_TF, "transforms (callable, optional): applied to both."]).lstrip(),
-    "has_file_allowed_extension": doc("has_file_allowed_extension(filename, extensions) -> bool", "Whether ``filename`` ends with one of ``extensions`` (case-insensitive).", ["filename (str): the path.", "extensions (str or tuple): allowed suffixes."]),
+    "VisionDataset": doc(
+        "",
+        "Base class of the vision datasets: stores ``root`` and the transforms and gives a readable repr.",
+        [_ROOT, "transforms (callable, optional): applied to (image, target) together.", *_TF],
+    ).lstrip(),
+    "MNIST": doc(
+        "",
+        "MNIST handwritten digits: 28x28 grayscale images and labels 0-9 (60k train, 10k test), read from the IDX files.",
+        [_ROOT, "train (bool): training or test split.", *_TF, _DL],
+    ).lstrip(),
+    "FashionMNIST": doc(
+        "",
+        "Fashion-MNIST: 28x28 grayscale images of 10 clothing classes, MNIST's format.",
+        [_ROOT, "train (bool): training or test split.", *_TF, _DL],
+    ).lstrip(),
+    "KMNIST": doc(
+        "",
+        "Kuzushiji-MNIST: 28x28 images of 10 cursive Japanese characters, MNIST's format.",
+        [_ROOT, "train (bool): training or test split.", *_TF, _DL],
+    ).lstrip(),
+    "CIFAR10": doc(
+        "",
+        "CIFAR-10: 32x32 color images of 10 classes (50k train, 10k test), read from the Python pickle batches.",
+        [_ROOT, "train (bool): training or test split.", *_TF, _DL],
+    ).lstrip(),
+    "CIFAR100": doc(
+        "",
+        "CIFAR-100: like CIFAR-10 with 100 fine classes.",
+        [_ROOT, "train (bool): training or test split.", *_TF, _DL],
+    ).lstrip(),
+    "SVHN": doc(
+        "",
+        "Street View House Numbers: 32x32 color digit crops, from the .mat files.",
+        [_ROOT, "split (str): ``'train'``, ``'test'`` or ``'extra'``.", *_TF, _DL],
+    ).lstrip(),
+    "VOCSegmentation": doc(
+        "",
+        "Pascal VOC segmentation: (image, mask) pairs from VOCdevkit.",
+        [
+            _ROOT,
+            "year (str): the VOC year.",
+            "image_set (str): ``'train'``, ``'val'`` or ``'trainval'``.",
+            _DL,
+            *_TF,
+            "transforms (callable, optional): applied to both.",
+        ],
+    ).lstrip(),
+    "VOCDetection": doc(
+        "",
+        "Pascal VOC detection: (image, annotation dict parsed from the XML) pairs.",
+        [
+            _ROOT,
+            "year (str): the VOC year.",
+            "image_set (str): ``'train'``, ``'val'`` or ``'trainval'``.",
+            _DL,
+            *_TF,
+            "transforms (callable, optional): applied to both.",
+        ],
+    ).lstrip(),
+    "has_file_allowed_extension": doc(
+        "has_file_allowed_extension(filename, extensions) -> bool",
+        "Whether ``filename`` ends with one of ``extensions`` (case-insensitive).",
+        ["filename (str): the path.", "extensions (str or tuple): allowed suffixes."],
+    ),
 }
 
 _MISC = {
     "tensorcore.audio": {
-        "list_audio_backends": doc("list_audio_backends() -> list", "The available audio I/O backends (``'sox'`` when built with SoX)."),
-        "get_audio_backend": doc("get_audio_backend() -> str", "The backend used by :func:`tensorcore.audio.load` and :func:`tensorcore.audio.save`."),
-        "set_audio_backend": doc("set_audio_backend(backend) -> None", "Selects the audio I/O backend.", ["backend (str or None): one of :func:`list_audio_backends`."]),
+        "list_audio_backends": doc(
+            "list_audio_backends() -> list",
+            "The available audio I/O backends (``'sox'`` when built with SoX).",
+        ),
+        "get_audio_backend": doc(
+            "get_audio_backend() -> str",
+            "The backend used by :func:`tensorcore.audio.load` and :func:`tensorcore.audio.save`.",
+        ),
+        "set_audio_backend": doc(
+            "set_audio_backend(backend) -> None",
+            "Selects the audio I/O backend.",
+            ["backend (str or None): one of :func:`list_audio_backends`."],
+        ),
     },
     "tensorcore.backends.cudnn": {
         "is_built": doc("is_built() -> bool", "Whether tensorcore was built with cuDNN."),
-        "algorithm_cache_size": doc("algorithm_cache_size() -> int", "Number of convolution configurations whose cuDNN algorithm choice is cached (by the ``benchmark`` search or the heuristics); 0 without cuDNN."),
+        "algorithm_cache_size": doc(
+            "algorithm_cache_size() -> int",
+            "Number of convolution configurations whose cuDNN algorithm choice is cached (by the ``benchmark`` search or the heuristics); 0 without cuDNN.",
+        ),
     },
     "tensorcore.amp": {
         "OptState": "The state of an optimizer within a :class:`GradScaler` step: READY, UNSCALED (``unscale_`` was called) or STEPPED.",

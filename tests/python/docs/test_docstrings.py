@@ -132,6 +132,8 @@ def test_out_functions_document_out():
     missing = []
     for name in _out.OUT_OPS:
         qual = f"tensorcore.{name}"
-        if qual in _docs.ATTACHED and "out" not in (_documented_params(getattr(tc, name).__doc__) or []):
+        if qual in _docs.ATTACHED and "out" not in (
+            _documented_params(getattr(tc, name).__doc__) or []
+        ):
             missing.append(name)
     assert not missing, f"documented without out=None although they take out=: {missing}"
