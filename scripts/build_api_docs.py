@@ -29,9 +29,10 @@ def _identity(obj):
     return id(getattr(obj, "__func__", obj))
 
 
-def write_pages(srcdir):
+def write_pages(srcdir, only=None):
     import inspect
 
+    from tensorcore import _docs
     from tensorcore._docs import _api
 
     pages = []
@@ -51,17 +52,24 @@ def write_pages(srcdir):
             continue
         by_module.setdefault(owner, []).append((name, obj))
     for owner, members in by_module.items():
+        if only is not None and owner not in only:
+            continue
         page = owner.replace(".", "_")
         owner_obj = _api.resolve(owner)
         is_class = isinstance(owner_obj, type)
         lines = [owner, "=" * len(owner), ""]
         if not is_class:
             lines += [f".. automodule:: {owner}", "   :no-members:", ""]
-        gaps = []
+        gaps, derived = [], []
         for name, obj in members:
             qual = f"{owner}.{name}"
             if not _api.is_documented(obj):
                 gaps.append(qual)
+                continue
+            if qual in _docs.DERIVED:
+                # Method forms, in-place variants and aliases: one line each, linking the
+                # original (keeps the site build short; their text is generated anyway).
+                derived.append((qual, name, _docs.DERIVED[qual], _api.own_doc(obj)))
                 continue
             key = _identity(obj)
             if first_name.setdefault(key, qual) != qual or key in emitted:
@@ -81,6 +89,13 @@ def write_pages(srcdir):
             if inspect.isclass(obj) and issubclass(obj, BaseException):
                 directive = "autoexception"
             lines.append(_entry(directive, qual))
+        if derived:
+            lines += ["Method forms, in-place variants and aliases", "-" * 43, ""]
+            for qual, name, original, text in derived:
+                signature = text.strip().splitlines()[0].replace("*", "\\*")
+                role = "meth" if "Tensor." in original or is_class else "func"
+                lines.append(f"- ``{signature}``: see :{role}:`{original}`")
+            lines.append("")
         if gaps:
             lines += ["Not yet documented", "------------------", ""]
             lines += [f"- ``{g}``" for g in gaps] + [""]
@@ -94,11 +109,14 @@ def write_pages(srcdir):
     return pages
 
 
-def build(outdir, builder="html"):
+def build(outdir, builder="html", only=None):
+    """Runs Sphinx; `only` limits the pages to those modules/classes (the tests build every page
+    with the dummy builder, which reads and checks all docstrings without writing HTML, and a
+    few pages as HTML)."""
     srcdir = tempfile.mkdtemp(prefix="tc-api-src-")
     try:
         shutil.copy(os.path.join(ROOT, "docs", "api", "conf.py"), srcdir)
-        write_pages(srcdir)
+        write_pages(srcdir, only)
         cmd = [
             sys.executable,
             "-m",
@@ -120,9 +138,10 @@ def build(outdir, builder="html"):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("outdir", nargs="?", default=os.path.join(ROOT, "build", "api-docs"))
-    parser.add_argument("--builder", default="html")
+    parser.add_argument("--builder", default="html", help="html, or dummy (check only)")
+    parser.add_argument("--only", nargs="*", help="build only these modules' pages")
     args = parser.parse_args()
-    result = build(args.outdir, args.builder)
+    result = build(args.outdir, args.builder, set(args.only) if args.only else None)
     sys.stdout.write(result.stdout)
     sys.stderr.write(result.stderr)
     if result.returncode == 0:

@@ -70,11 +70,11 @@ _UTILS = {
     ),
 }
 
-_SEQ = "sequences (list of Tensors): variable-length sequences (L_i, *)."
+_SEQ = "sequences (list of Tensors): variable-length sequences of shape ``(L_i, *)``."
 _RNN = {
     "pad_sequence": doc(
         "pad_sequence(sequences, batch_first=False, padding_value=0.0) -> Tensor",
-        "Stacks variable-length sequences into one tensor (L_max, N, *) (or (N, L_max, *)), padding the shorter ones.",
+        "Stacks variable-length sequences into one tensor ``(L_max, N, *)`` (or ``(N, L_max, *)``), padding the shorter ones.",
         [
             _SEQ,
             "batch_first (bool): put the batch dimension first.",
@@ -95,7 +95,7 @@ _RNN = {
         "pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True) -> PackedSequence",
         "Packs a padded batch so recurrent layers skip the padding.",
         [
-            "input (Tensor): padded batch (L, N, *) or (N, L, *).",
+            "input (Tensor): padded batch ``(L, N, *)`` or ``(N, L, *)``.",
             "lengths (Tensor or list): the true lengths.",
             "batch_first (bool): the batch dimension comes first.",
             "enforce_sorted (bool): require lengths in decreasing order (else sort and remember the order).",
