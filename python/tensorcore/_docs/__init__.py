@@ -59,6 +59,8 @@ def add_docstr(obj, doc):
     """Sets obj's docstring (dedented). Returns False when obj already had its own."""
     doc = inspect.cleandoc(doc)
     if _C._is_bound_function(obj):
+        if _api.is_documented(obj):  # e.g. the same function listed under two names
+            return False
         try:
             _C._add_docstr(obj, doc)
         except ValueError:
