@@ -163,8 +163,49 @@ def _function_stub(name, obj, indent="", method=False):
     return f"{indent}def {name}({', '.join(params)}) -> Any:\n" + _docblock(doc, indent + "    ")
 
 
+_BINARY_OPS = (
+    "add radd sub rsub mul rmul matmul rmatmul truediv rtruediv floordiv rfloordiv mod rmod pow "
+    "rpow and rand or ror xor rxor lshift rlshift rshift rrshift lt le gt ge iadd isub imul "
+    "itruediv ifloordiv imod ipow iand ior ixor ilshift irshift imatmul"
+).split()
+_UNARY_OPS = ("neg", "pos", "abs", "invert")
+# Operators spelled out on the Tensor stub (a type checker does not route operators through
+# __getattr__). __eq__/__ne__ return tensors, unlike object's, hence the ignore comments.
+_SPECIAL = (
+    "    def __getitem__(self, indices: Any) -> Tensor: ...\n"
+    "    def __setitem__(self, indices: Any, value: Any) -> None: ...\n"
+    "    def __len__(self) -> int: ...\n"
+    "    def __iter__(self) -> Iterator[Tensor]: ...\n"
+    "    def __bool__(self) -> bool: ...\n"
+    "    def __float__(self) -> float: ...\n"
+    "    def __int__(self) -> int: ...\n"
+    "    def __index__(self) -> int: ...\n"
+    "    def __eq__(self, other: Any) -> Tensor: ...  # type: ignore[override]\n"
+    "    def __ne__(self, other: Any) -> Tensor: ...  # type: ignore[override]\n"
+)
+
+
+def _operator_stubs(cls):
+    lines = []
+    for op in _BINARY_OPS:
+        if hasattr(cls, f"__{op}__"):
+            lines.append(f"    def __{op}__(self, other: Any) -> Tensor: ...\n")
+    for op in _UNARY_OPS:
+        if hasattr(cls, f"__{op}__"):
+            lines.append(f"    def __{op}__(self) -> Tensor: ...\n")
+    return "".join(lines) + _SPECIAL
+
+
 def _class_stub(name, cls, members=None, indent=""):
-    lines = [f"{indent}class {name}:\n", _docblock(_own_doc(cls), indent + "    ")]
+    bases = ""
+    if issubclass(cls, BaseException):
+        import builtins
+
+        base = next(b for b in cls.__mro__[1:] if getattr(builtins, b.__name__, None) is b)
+        bases = f"({base.__name__})"
+    lines = [f"{indent}class {name}{bases}:\n", _docblock(_own_doc(cls), indent + "    ")]
+    if name == "Tensor":
+        lines.append(_operator_stubs(cls))
     for mname, member in sorted((members or {}).items()):
         if isinstance(member, property):
             lines.append(f"{indent}    @property\n{indent}    def {mname}(self) -> Any:\n")
@@ -197,7 +238,7 @@ def _module_stub(module, names, extra_classes=()):
     if module.__doc__:
         out.append(_docblock(module.__doc__, "").replace("\n", "", 0))
     out.append(
-        "from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, overload\n\n"
+        "from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union, overload\n\n"
     )
     if module is not tc:
         out.append("from tensorcore import Tensor, device, dtype\n\n")

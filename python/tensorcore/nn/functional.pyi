@@ -7,7 +7,7 @@ core ops (so autograd and double backward come for free); losses live in _functi
 Convolution, pooling, normalisation, interpolation, embedding, CTC and RNN cells are native
 kernels bound in tensorcore._C._nn and imported at the end of this file once that module exists.
 """
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union, overload
 
 from tensorcore import Tensor, device, dtype
 
