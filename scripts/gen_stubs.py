@@ -34,10 +34,24 @@ _KNOWN_TYPES = {
 _IDENT = re.compile(r"[A-Za-z_][\w.]*")
 
 
-def _annotation(text):
+# The stubs bind names such as `float`, `int`, `bool` (dtype aliases, Tensor methods) and
+# `dtype`/`device` (Tensor properties), which would shadow the types in annotations; the
+# builtins are imported under private names, as torch's stubs do.
+_BUILTIN_ALIASES = {n: f"_{n}" for n in ("int", "float", "bool", "str", "complex", "bytes")}
+_BUILTINS_IMPORT = (
+    "from builtins import bool as _bool, bytes as _bytes, complex as _complex, float as _float, "
+    "int as _int, str as _str\n"
+)
+
+
+def _annotation(text, in_class=False):
     text = text.strip().replace("tensorcore._C.", "")
     names = set(_IDENT.findall(text))
-    return text if names and names <= _KNOWN_TYPES else "Any"
+    if not names or not names <= _KNOWN_TYPES:
+        return "Any"
+    if in_class and names & {"dtype", "device"}:
+        return "Any"
+    return _IDENT.sub(lambda m: _BUILTIN_ALIASES.get(m.group(0), m.group(0)), text)
 
 
 def _default(text):
@@ -63,11 +77,11 @@ def _split_params(text):
     return [p.strip() for p in out if p.strip()]
 
 
-def _pybind_params(signature, add_out):
+def _pybind_params(signature, add_out, in_class=False):
     """Stub parameters from pybind11's 'name(a: T = d, *, k: U = e) -> R'."""
     params = signature[signature.index("(") + 1 : signature.rindex(")")]
     ret = signature[signature.rindex(")") + 1 :].strip()
-    ret = _annotation(ret[2:]) if ret.startswith("->") else "Any"
+    ret = _annotation(ret[2:], in_class) if ret.startswith("->") else "Any"
     out = []
     for p in _split_params(params):
         if p == "*" or p == "/":
@@ -82,7 +96,10 @@ def _pybind_params(signature, add_out):
         if name == "self":
             out.append("self")
             continue
-        item = f"{name}: {_annotation(annot)}" if annot else name
+        annot = _annotation(annot, in_class) if annot else ""
+        if annot and annot != "Any" and default and default.strip() == "None":
+            annot = f"Optional[{annot}]"  # PEP 484: no implicit Optional
+        item = f"{name}: {annot}" if annot else name
         out.append(item + (f" = {_default(default)}" if default else ""))
     if add_out and not any(p.lstrip("*").startswith("out") for p in out):
         if not any(p.startswith("*") for p in out):
@@ -144,7 +161,7 @@ def _function_stub(name, obj, indent="", method=False):
     doc = _own_doc(obj)
     if tc._C._is_bound_function(obj):
         sigs = tc._C._overload_signatures(obj)
-        parsed = [_pybind_params(s, hasattr(obj, "_tc_out")) for s in sigs]
+        parsed = [_pybind_params(s, hasattr(obj, "_tc_out"), method) for s in sigs]
         if all(parsed):
             lines = []
             for i, (params, ret) in enumerate(parsed):
@@ -160,7 +177,20 @@ def _function_stub(name, obj, indent="", method=False):
     params = _python_params(obj)
     if method and (not params or params[0] != "self"):
         params = ["self"] + params
-    return f"{indent}def {name}({', '.join(params)}) -> Any:\n" + _docblock(doc, indent + "    ")
+    ret = _documented_return(doc, method)
+    return f"{indent}def {name}({', '.join(params)}) -> {ret}:\n" + _docblock(doc, indent + "    ")
+
+
+def _documented_return(doc, in_class):
+    """The return type a Python function's docstring states on its signature line (``f(x) ->
+    Tensor``) when it is a plain known type, else Any."""
+    first = doc.strip().splitlines()[0] if doc.strip() else ""
+    if "->" not in first:
+        return "Any"
+    ret = first.rsplit("->", 1)[1].strip()
+    if ret in ("Tensor", "None", "int", "float", "bool", "str"):
+        return _annotation(ret, in_class)
+    return "Any"
 
 
 _BINARY_OPS = (
@@ -174,12 +204,12 @@ _UNARY_OPS = ("neg", "pos", "abs", "invert")
 _SPECIAL = (
     "    def __getitem__(self, indices: Any) -> Tensor: ...\n"
     "    def __setitem__(self, indices: Any, value: Any) -> None: ...\n"
-    "    def __len__(self) -> int: ...\n"
+    "    def __len__(self) -> _int: ...\n"
     "    def __iter__(self) -> Iterator[Tensor]: ...\n"
-    "    def __bool__(self) -> bool: ...\n"
-    "    def __float__(self) -> float: ...\n"
-    "    def __int__(self) -> int: ...\n"
-    "    def __index__(self) -> int: ...\n"
+    "    def __bool__(self) -> _bool: ...\n"
+    "    def __float__(self) -> _float: ...\n"
+    "    def __int__(self) -> _int: ...\n"
+    "    def __index__(self) -> _int: ...\n"
     "    def __eq__(self, other: Any) -> Tensor: ...  # type: ignore[override]\n"
     "    def __ne__(self, other: Any) -> Tensor: ...  # type: ignore[override]\n"
 )
@@ -214,7 +244,7 @@ def _class_stub(name, cls, members=None, indent=""):
             lines.append(_function_stub(mname, member, indent + "    ", method=True))
     if not members:
         lines.append(f"{indent}    def __init__(self, *args: Any, **kwargs: Any) -> None: ...\n")
-    lines.append(f"{indent}    def __getattr__(self, name: str) -> Any: ...\n")
+    lines.append(f"{indent}    def __getattr__(self, name: _str) -> Any: ...\n")
     return "".join(lines)
 
 
@@ -238,7 +268,9 @@ def _module_stub(module, names, extra_classes=()):
     if module.__doc__:
         out.append(_docblock(module.__doc__, "").replace("\n", "", 0))
     out.append(
-        "from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union, overload\n\n"
+        "from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union, overload\n"
+        + _BUILTINS_IMPORT
+        + "\n"
     )
     if module is not tc:
         out.append("from tensorcore import Tensor, device, dtype\n\n")
@@ -263,8 +295,8 @@ def _module_stub(module, names, extra_classes=()):
         elif isinstance(obj, tc.dtype):
             out.append(f"{name}: dtype\n")
         elif isinstance(obj, (int, float, bool, str)):
-            out.append(f"{name}: {type(obj).__name__}\n")
-    out.append("\ndef __getattr__(name: str) -> Any: ...\n")
+            out.append(f"{name}: _{type(obj).__name__}\n")
+    out.append("\ndef __getattr__(name: _str) -> Any: ...\n")
     return "".join(out)
 
 

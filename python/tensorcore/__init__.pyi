@@ -3,6 +3,7 @@ r"""
 tensorcore: tensors, autograd and kernels with PyTorch's names and semantics.
 """
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union, overload
+from builtins import bool as _bool, bytes as _bytes, complex as _complex, float as _float, int as _int, str as _str
 
 from . import amp as amp
 from . import audio as audio
@@ -80,12 +81,12 @@ class Tensor:
     def __invert__(self) -> Tensor: ...
     def __getitem__(self, indices: Any) -> Tensor: ...
     def __setitem__(self, indices: Any, value: Any) -> None: ...
-    def __len__(self) -> int: ...
+    def __len__(self) -> _int: ...
     def __iter__(self) -> Iterator[Tensor]: ...
-    def __bool__(self) -> bool: ...
-    def __float__(self) -> float: ...
-    def __int__(self) -> int: ...
-    def __index__(self) -> int: ...
+    def __bool__(self) -> _bool: ...
+    def __float__(self) -> _float: ...
+    def __int__(self) -> _int: ...
+    def __index__(self) -> _int: ...
     def __eq__(self, other: Any) -> Tensor: ...  # type: ignore[override]
     def __ne__(self, other: Any) -> Tensor: ...  # type: ignore[override]
     @property
@@ -166,7 +167,7 @@ class Tensor:
         r"""
         In-place addbmm: writes the result into self.
         """
-    def addcdiv(self, input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
+    def addcdiv(self, input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
         r"""
         addcdiv(input, tensor1, tensor2, *, value=1) -> Tensor
 
@@ -180,13 +181,13 @@ class Tensor:
         Keyword Args:
             value (Number): multiplier of the quotient.
         """
-    def addcdiv_(self, *args: Any, **kwargs: Any) -> Any:
+    def addcdiv_(self, *args: Any, **kwargs: Any) -> Tensor:
         r"""
         addcdiv_(input, tensor1, tensor2, *, value=1) -> Tensor
 
         In-place version of :meth:`Tensor.addcdiv`.
         """
-    def addcmul(self, input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
+    def addcmul(self, input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
         r"""
         addcmul(input, tensor1, tensor2, *, value=1) -> Tensor
 
@@ -200,7 +201,7 @@ class Tensor:
         Keyword Args:
             value (Number): multiplier of the product.
         """
-    def addcmul_(self, *args: Any, **kwargs: Any) -> Any:
+    def addcmul_(self, *args: Any, **kwargs: Any) -> Tensor:
         r"""
         addcmul_(input, tensor1, tensor2, *, value=1) -> Tensor
 
@@ -236,31 +237,31 @@ class Tensor:
         r"""
         In-place addr: writes the result into self.
         """
-    def adjoint(self) -> Any:
+    def adjoint(self) -> Tensor:
         r"""
         adjoint() -> Tensor
 
         Method form of :func:`tensorcore.adjoint`, with this tensor as ``input``.
         """
-    def all(self, dim: Any = None, keepdim: bool = False) -> Tensor:
+    def all(self, dim: Any = None, keepdim: _bool = False) -> Tensor:
         r"""
         all(dim=None, keepdim=False) -> Tensor
 
         Method form of :func:`tensorcore.all`, with this tensor as ``input``.
         """
-    def allclose(self, other: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
+    def allclose(self, other: Any, rtol: _float = 1e-05, atol: _float = 1e-08, equal_nan: _bool = False) -> _bool:
         r"""
         allclose(other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool
 
         Method form of :func:`tensorcore.allclose`, with this tensor as ``input``.
         """
-    def amax(self, dim: Any = (), keepdim: bool = False) -> Tensor:
+    def amax(self, dim: Any = (), keepdim: _bool = False) -> Tensor:
         r"""
         amax(dim=(), keepdim=False) -> Tensor
 
         Method form of :func:`tensorcore.amax`, with this tensor as ``input``.
         """
-    def amin(self, dim: Any = (), keepdim: bool = False) -> Tensor:
+    def amin(self, dim: Any = (), keepdim: _bool = False) -> Tensor:
         r"""
         amin(dim=(), keepdim=False) -> Tensor
 
@@ -290,7 +291,7 @@ class Tensor:
 
         Method form of :func:`tensorcore.angle`, with this tensor as ``input``.
         """
-    def any(self, dim: Any = None, keepdim: bool = False) -> Tensor:
+    def any(self, dim: Any = None, keepdim: _bool = False) -> Tensor:
         r"""
         any(dim=None, keepdim=False) -> Tensor
 
@@ -380,19 +381,19 @@ class Tensor:
 
         Method form of :func:`tensorcore.arctanh_`, with this tensor as ``input``.
         """
-    def argmax(self, dim: Any = None, keepdim: bool = False) -> Tensor:
+    def argmax(self, dim: Any = None, keepdim: _bool = False) -> Tensor:
         r"""
         argmax(dim=None, keepdim=False) -> Tensor
 
         Method form of :func:`tensorcore.argmax`, with this tensor as ``input``.
         """
-    def argmin(self, dim: Any = None, keepdim: bool = False) -> Tensor:
+    def argmin(self, dim: Any = None, keepdim: _bool = False) -> Tensor:
         r"""
         argmin(dim=None, keepdim=False) -> Tensor
 
         Method form of :func:`tensorcore.argmin`, with this tensor as ``input``.
         """
-    def argsort(self, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Tensor:
+    def argsort(self, dim: _int = -1, descending: _bool = False, *, stable: _bool = False) -> Tensor:
         r"""
         argsort(dim=-1, descending=False, *, stable=False) -> Tensor
 
@@ -404,7 +405,7 @@ class Tensor:
 
         Method form of :func:`tensorcore.argwhere`, with this tensor as ``input``.
         """
-    def as_strided(self, size: List[int], stride: List[int], storage_offset: Optional[int] = None) -> Tensor:
+    def as_strided(self, size: List[_int], stride: List[_int], storage_offset: Optional[Optional[_int]] = None) -> Tensor:
         r"""
         as_strided(size, stride, storage_offset=None) -> Tensor
 
@@ -470,7 +471,7 @@ class Tensor:
 
         Method form of :func:`tensorcore.atanh_`, with this tensor as ``input``.
         """
-    def backward(self, gradient: Tensor = None, retain_graph: Optional[bool] = None, create_graph: bool = False, inputs: Any = None) -> None:
+    def backward(self, gradient: Optional[Tensor] = None, retain_graph: Optional[Optional[_bool]] = None, create_graph: _bool = False, inputs: Any = None) -> None:
         r"""
         backward(gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None
 
@@ -516,7 +517,7 @@ class Tensor:
 
         ``self`` converted to bfloat16 (``self.to(bfloat16)``); ``self`` itself when it already has that dtype.
         """
-    def bincount(self, weights: Tensor = None, minlength: int = 0) -> Tensor:
+    def bincount(self, weights: Optional[Tensor] = None, minlength: _int = 0) -> Tensor:
         r"""
         bincount(weights=None, minlength=0) -> Tensor
 
@@ -619,7 +620,7 @@ class Tensor:
         Args:
             *tensors (Tensor): tensors of broadcastable shapes.
         """
-    def broadcast_to(self, size: List[int]) -> Tensor:
+    def broadcast_to(self, size: List[_int]) -> Tensor:
         r"""
         broadcast_to(size) -> Tensor
 
@@ -661,7 +662,7 @@ class Tensor:
 
         ``self`` converted to int8 (``self.to(int8)``); ``self`` itself when it already has that dtype.
         """
-    def cholesky(self, input: Any, upper: Any = False) -> Any:
+    def cholesky(self, input: Any, upper: Any = False) -> Tensor:
         r"""
         cholesky(input, upper=False) -> Tensor
 
@@ -671,7 +672,7 @@ class Tensor:
             input (Tensor): a matrix or a batch of matrices (..., n, n).
             upper (bool): return the upper factor U (A = U^H U) instead of L.
         """
-    def cholesky_inverse(self, input: Any, upper: Any = False) -> Any:
+    def cholesky_inverse(self, input: Any, upper: Any = False) -> Tensor:
         r"""
         cholesky_inverse(input, upper=False) -> Tensor
 
@@ -681,7 +682,7 @@ class Tensor:
             input (Tensor): the factor.
             upper (bool): the factor is upper triangular.
         """
-    def cholesky_solve(self, input: Any, input2: Any, upper: Any = False) -> Any:
+    def cholesky_solve(self, input: Any, input2: Any, upper: Any = False) -> Tensor:
         r"""
         cholesky_solve(input, input2, upper=False) -> Tensor
 
@@ -692,7 +693,7 @@ class Tensor:
             input2 (Tensor): the Cholesky factor.
             upper (bool): the factor is upper triangular.
         """
-    def chunk(self, chunks: int, dim: int = 0) -> Any:
+    def chunk(self, chunks: _int, dim: _int = 0) -> Any:
         r"""
         chunk(chunks, dim=0) -> tuple of Tensors
 
@@ -758,13 +759,13 @@ class Tensor:
 
         Method form of :func:`tensorcore.conj`, with this tensor as ``input``.
         """
-    def conj_physical(self, input: Any) -> Any:
+    def conj_physical(self, input: Any) -> Tensor:
         r"""
         conj_physical() -> Tensor
 
         Method form of :func:`tensorcore.conj_physical`, with this tensor as ``input``.
         """
-    def conj_physical_(self) -> Any:
+    def conj_physical_(self) -> Tensor:
         r"""
         conj_physical_() -> Tensor
 
@@ -779,7 +780,7 @@ class Tensor:
         Args:
             memory_format (optional): the required layout.
         """
-    def copy_(self, src: Tensor, non_blocking: bool = False) -> Tensor:
+    def copy_(self, src: Tensor, non_blocking: _bool = False) -> Tensor:
         r"""
         copy_(src, non_blocking=False) -> Tensor
 
@@ -798,13 +799,13 @@ class Tensor:
         r"""
         ``|input|`` with the sign bit of other (negative zero counts as negative).
         """
-    def copysign_(self, *args: Any, **kwargs: Any) -> Any:
+    def copysign_(self, *args: Any, **kwargs: Any) -> Tensor:
         r"""
         copysign_(...) -> Tensor
 
         In-place version of :meth:`Tensor.copysign`.
         """
-    def corrcoef(self, input: Any) -> Any:
+    def corrcoef(self, input: Any) -> Tensor:
         r"""
         corrcoef() -> Tensor
 
@@ -840,7 +841,7 @@ class Tensor:
 
         Method form of :func:`tensorcore.count_nonzero`, with this tensor as ``input``.
         """
-    def cov(self, input: Any, *, correction: Any = 1, fweights: Any = None, aweights: Any = None) -> Any:
+    def cov(self, input: Any, *, correction: Any = 1, fweights: Any = None, aweights: Any = None) -> Tensor:
         r"""
         cov(*, correction=1, fweights=None, aweights=None) -> Tensor
 
@@ -856,43 +857,43 @@ class Tensor:
         r"""
         Cross product of 3-vectors along dim (torch 1.13: the first dim of size 3 when None).
         """
-    def cuda(self, device: Any = None, non_blocking: bool = False) -> Tensor:
+    def cuda(self, device: Any = None, non_blocking: _bool = False) -> Tensor:
         r"""
         cuda()
 
         Method form of :func:`tensorcore.cuda`, with this tensor as ``input``.
         """
-    def cummax(self, dim: int) -> Any:
+    def cummax(self, dim: _int) -> Any:
         r"""
         cummax(dim) -> (Tensor, LongTensor)
 
         Method form of :func:`tensorcore.cummax`, with this tensor as ``input``.
         """
-    def cummin(self, dim: int) -> Any:
+    def cummin(self, dim: _int) -> Any:
         r"""
         cummin(dim) -> (Tensor, LongTensor)
 
         Method form of :func:`tensorcore.cummin`, with this tensor as ``input``.
         """
-    def cumprod(self, dim: int, *, dtype: Any = None) -> Tensor:
+    def cumprod(self, dim: _int, *, dtype: Any = None) -> Tensor:
         r"""
         cumprod(dim, *, dtype=None) -> Tensor
 
         Method form of :func:`tensorcore.cumprod`, with this tensor as ``input``.
         """
-    def cumprod_(self, *args: Any, **kwargs: Any) -> Any:
+    def cumprod_(self, *args: Any, **kwargs: Any) -> Tensor:
         r"""
         cumprod_(dim, *, dtype=None) -> Tensor
 
         In-place version of :meth:`Tensor.cumprod`.
         """
-    def cumsum(self, dim: int, *, dtype: Any = None) -> Tensor:
+    def cumsum(self, dim: _int, *, dtype: Any = None) -> Tensor:
         r"""
         cumsum(dim, *, dtype=None) -> Tensor
 
         Method form of :func:`tensorcore.cumsum`, with this tensor as ``input``.
         """
-    def cumsum_(self, *args: Any, **kwargs: Any) -> Any:
+    def cumsum_(self, *args: Any, **kwargs: Any) -> Tensor:
         r"""
         cumsum_(dim, *, dtype=None) -> Tensor
 
@@ -903,13 +904,13 @@ class Tensor:
         r"""
         The tensor's data as a tensor detached from autograd (shares memory); assigning to it replaces the data in place.
         """
-    def data_ptr(self) -> int:
+    def data_ptr(self) -> _int:
         r"""
         data_ptr() -> int
 
         Address of the first element.
         """
-    def deg2rad(self, input: Any) -> Any:
+    def deg2rad(self, input: Any) -> Tensor:
         r"""
         deg2rad(input) -> Tensor
 
@@ -924,7 +925,7 @@ class Tensor:
 
         Method form of :func:`tensorcore.deg2rad_`, with this tensor as ``input``.
         """
-    def det(self, input: Any) -> Any:
+    def det(self, input: Any) -> Tensor:
         r"""
         det(input) -> Tensor
 
@@ -950,7 +951,7 @@ class Tensor:
         r"""
         The :class:`tensorcore.device` holding the data (``cpu`` or ``cuda:N``).
         """
-    def diag(self, diagonal: int = 0) -> Tensor:
+    def diag(self, diagonal: _int = 0) -> Tensor:
         r"""
         diag(diagonal=0) -> Tensor
 
@@ -960,7 +961,7 @@ class Tensor:
         r"""
         The last dim of input becomes the diagonal (at offset) of new dims dim1, dim2.
         """
-    def diagflat(self, input: Any, offset: Any = 0) -> Any:
+    def diagflat(self, input: Any, offset: Any = 0) -> Tensor:
         r"""
         diagflat(input, offset=0) -> Tensor
 
@@ -970,7 +971,7 @@ class Tensor:
             input (Tensor): the input tensor.
             offset (int): the diagonal.
         """
-    def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    def diagonal(self, offset: _int = 0, dim1: _int = 0, dim2: _int = 1) -> Tensor:
         r"""
         diagonal(offset=0, dim1=0, dim2=1) -> Tensor
 
@@ -992,37 +993,37 @@ class Tensor:
 
         In-place version of :meth:`Tensor.digamma`.
         """
-    def dim(self) -> int:
+    def dim(self) -> _int:
         r"""
         dim() -> int
 
         Number of dimensions (same as :attr:`ndim`).
         """
-    def dist(self, input: Any, other: Any, p: Any = 2) -> Any:
+    def dist(self, input: Any, other: Any, p: Any = 2) -> Tensor:
         r"""
         dist(other, p=2) -> Tensor
 
         Method form of :func:`tensorcore.dist`, with this tensor as ``input``.
         """
-    def div(self, other: Any, *, rounding_mode: Optional[str] = None) -> Tensor:
+    def div(self, other: Any, *, rounding_mode: Optional[Optional[_str]] = None) -> Tensor:
         r"""
         div(other, *, rounding_mode=None) -> Tensor
 
         Method form of :func:`tensorcore.div`, with this tensor as ``input``.
         """
-    def div_(self, other: Any, *, rounding_mode: Optional[str] = None) -> Tensor:
+    def div_(self, other: Any, *, rounding_mode: Optional[Optional[_str]] = None) -> Tensor:
         r"""
         div_(other, *, rounding_mode=None) -> Tensor
 
         In-place version of :meth:`Tensor.div`.
         """
-    def divide(self, other: Any, *, rounding_mode: Optional[str] = None) -> Tensor:
+    def divide(self, other: Any, *, rounding_mode: Optional[Optional[_str]] = None) -> Tensor:
         r"""
         divide(other, *, rounding_mode=None) -> Tensor
 
         Method form of :func:`tensorcore.divide`, with this tensor as ``input``.
         """
-    def divide_(self, other: Any, *, rounding_mode: Optional[str] = None) -> Tensor:
+    def divide_(self, other: Any, *, rounding_mode: Optional[Optional[_str]] = None) -> Tensor:
         r"""
         div_(other, *, rounding_mode=None) -> Tensor
 
@@ -1065,7 +1066,7 @@ class Tensor:
             input (Tensor): a matrix or a batch of matrices (..., n, n).
             eigenvectors (bool): also compute eigenvectors.
         """
-    def element_size(self) -> int:
+    def element_size(self) -> _int:
         r"""
         element_size() -> int
 
@@ -1083,7 +1084,7 @@ class Tensor:
 
         In-place version of :meth:`Tensor.eq`.
         """
-    def equal(self, other: Tensor) -> bool:
+    def equal(self, other: Tensor) -> _bool:
         r"""
         equal(other) -> bool
 
@@ -1165,7 +1166,7 @@ class Tensor:
                     [2, 2, 2]])
         """
     @overload
-    def expand(self, size: List[int], *, implicit: bool = False) -> Tensor:
+    def expand(self, size: List[_int], *, implicit: _bool = False) -> Tensor:
         ...
     def expand_as(self, other: Tensor) -> Tensor:
         r"""
@@ -1188,7 +1189,7 @@ class Tensor:
 
         Method form of :func:`tensorcore.expm1_`, with this tensor as ``input``.
         """
-    def exponential_(self, lambd: float = 1.0, *, generator: Any = None) -> Tensor:
+    def exponential_(self, lambd: _float = 1.0, *, generator: Any = None) -> Tensor:
         r"""
         exponential_(lambd=1.0, *, generator=None) -> Tensor
 
@@ -1206,7 +1207,7 @@ class Tensor:
 
         Method form of :func:`tensorcore.fill_`, with this tensor as ``input``.
         """
-    def fill_diagonal_(self, fill_value: Any, wrap: Any = False) -> Any:
+    def fill_diagonal_(self, fill_value: Any, wrap: Any = False) -> Tensor:
         r"""
         fill_diagonal_(fill_value, wrap=False) -> Tensor
 
@@ -1228,7 +1229,7 @@ class Tensor:
 
         Method form of :func:`tensorcore.fix_`, with this tensor as ``input``.
         """
-    def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    def flatten(self, start_dim: _int = 0, end_dim: _int = -1) -> Tensor:
         r"""
         flatten(start_dim=0, end_dim=-1) -> Tensor
 
@@ -1266,7 +1267,7 @@ class Tensor:
         r"""
         pow computed in float64 (complex128 for complex operands).
         """
-    def float_power_(self, *args: Any, **kwargs: Any) -> Any:
+    def float_power_(self, *args: Any, **kwargs: Any) -> Tensor:
         r"""
         float_power_(...) -> Tensor
 
@@ -1290,7 +1291,7 @@ class Tensor:
 
         Method form of :func:`tensorcore.floor_divide`, with this tensor as ``input``.
         """
-    def floor_divide_(self, *args: Any, **kwargs: Any) -> Any:
+    def floor_divide_(self, *args: Any, **kwargs: Any) -> Tensor:
         r"""
         floor_divide_(other) -> Tensor
 
@@ -1344,13 +1345,13 @@ class Tensor:
 
         Method form of :func:`tensorcore.frac_`, with this tensor as ``input``.
         """
-    def gather(self, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
+    def gather(self, dim: _int, index: Tensor, *, sparse_grad: _bool = False) -> Tensor:
         r"""
         gather(dim, index, *, sparse_grad=False) -> Tensor
 
         Method form of :func:`tensorcore.gather`, with this tensor as ``input``.
         """
-    def gcd(self, input: Any, other: Any) -> Any:
+    def gcd(self, input: Any, other: Any) -> Tensor:
         r"""
         gcd(other) -> Tensor
 
@@ -1383,7 +1384,7 @@ class Tensor:
 
         Method form of :func:`tensorcore.ger`, with this tensor as ``input``.
         """
-    def get_device(self) -> Any:
+    def get_device(self) -> _int:
         r"""
         get_device() -> int
 
@@ -1441,7 +1442,7 @@ class Tensor:
 
         ``self`` converted to float16 (``self.to(float16)``); ``self`` itself when it already has that dtype.
         """
-    def heaviside(self, input: Any, values: Any) -> Any:
+    def heaviside(self, input: Any, values: Any) -> Tensor:
         r"""
         heaviside(input, other) -> Tensor
 
@@ -1451,13 +1452,13 @@ class Tensor:
             input (Tensor): the first operand.
             other (Tensor or Number): the second operand; broadcasts with ``input``.
         """
-    def heaviside_(self, *args: Any, **kwargs: Any) -> Any:
+    def heaviside_(self, *args: Any, **kwargs: Any) -> Tensor:
         r"""
         heaviside_(input, other) -> Tensor
 
         In-place version of :meth:`Tensor.heaviside`.
         """
-    def histc(self, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:
+    def histc(self, bins: _int = 100, min: _float = 0, max: _float = 0) -> Tensor:
         r"""
         histc(bins=100, min=0, max=0) -> Tensor
 
@@ -1490,55 +1491,55 @@ class Tensor:
         r"""
         The imaginary part of a complex tensor, as a view.
         """
-    def index_add(self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
+    def index_add(self, dim: _int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
         r"""
         index_add(dim, index, source, *, alpha=1) -> Tensor
 
         Method form of :func:`tensorcore.index_add`, with this tensor as ``input``.
         """
-    def index_add_(self, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
+    def index_add_(self, dim: _int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
         r"""
         index_add_(dim, index, source, *, alpha=1) -> Tensor
 
         In-place version of :meth:`Tensor.index_add`.
         """
-    def index_copy(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
+    def index_copy(self, dim: _int, index: Tensor, source: Tensor) -> Tensor:
         r"""
         index_copy(dim, index, source) -> Tensor
 
         Method form of :func:`tensorcore.index_copy`, with this tensor as ``input``.
         """
-    def index_copy_(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
+    def index_copy_(self, dim: _int, index: Tensor, source: Tensor) -> Tensor:
         r"""
         index_copy_(dim, index, source) -> Tensor
 
         In-place version of :meth:`Tensor.index_copy`.
         """
-    def index_fill(self, dim: int, index: Tensor, value: Any) -> Tensor:
+    def index_fill(self, dim: _int, index: Tensor, value: Any) -> Tensor:
         r"""
         index_fill(dim, index, value) -> Tensor
 
         Method form of :func:`tensorcore.index_fill`, with this tensor as ``input``.
         """
-    def index_fill_(self, dim: int, index: Tensor, value: Any) -> Tensor:
+    def index_fill_(self, dim: _int, index: Tensor, value: Any) -> Tensor:
         r"""
         index_fill_(dim, index, value) -> Tensor
 
         In-place version of :meth:`Tensor.index_fill`.
         """
-    def index_put(self, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:
+    def index_put(self, indices: Any, values: Tensor, accumulate: _bool = False) -> Tensor:
         r"""
         index_put(indices, values, accumulate=False) -> Tensor
 
         Method form of :func:`tensorcore.index_put`, with this tensor as ``input``.
         """
-    def index_put_(self, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:
+    def index_put_(self, indices: Any, values: Tensor, accumulate: _bool = False) -> Tensor:
         r"""
         index_put_()
 
         Method form of :func:`tensorcore.index_put_`, with this tensor as ``input``.
         """
-    def index_select(self, dim: int, index: Tensor) -> Tensor:
+    def index_select(self, dim: _int, index: Tensor) -> Tensor:
         r"""
         index_select(dim, index) -> Tensor
 
@@ -1556,7 +1557,7 @@ class Tensor:
 
         ``self`` converted to int32 (``self.to(int32)``); ``self`` itself when it already has that dtype.
         """
-    def inverse(self, input: Any) -> Any:
+    def inverse(self, input: Any) -> Tensor:
         r"""
         inverse(input) -> Tensor
 
@@ -1570,7 +1571,7 @@ class Tensor:
             tensor([[0.5000, 0.0000],
                     [0.0000, 0.2500]])
         """
-    def is_complex(self) -> bool:
+    def is_complex(self) -> _bool:
         r"""
         is_complex() -> bool
 
@@ -1580,7 +1581,7 @@ class Tensor:
         r"""
         tensorcore has no lazy conjugate bit: conj() results are materialized.
         """
-    def is_contiguous(self, memory_format: Any = None) -> bool:
+    def is_contiguous(self, memory_format: Any = None) -> _bool:
         r"""
         is_contiguous(memory_format=None) -> bool
 
@@ -1599,7 +1600,7 @@ class Tensor:
         r"""
         True when the tensor lives on a CUDA device.
         """
-    def is_floating_point(self) -> bool:
+    def is_floating_point(self) -> _bool:
         r"""
         is_floating_point() -> bool
 
@@ -1610,13 +1611,13 @@ class Tensor:
         r"""
         True for tensors not produced by a recorded operation (user-created tensors and ones with ``requires_grad=False``); only leaves get ``.grad`` by default.
         """
-    def is_neg(self, input: Any) -> Any:
+    def is_neg(self, input: Any) -> _bool:
         r"""
         is_neg() -> bool
 
         Method form of :func:`tensorcore.is_neg`, with this tensor as ``input``.
         """
-    def is_nonzero(self, input: Any) -> Any:
+    def is_nonzero(self, input: Any) -> _bool:
         r"""
         is_nonzero(input) -> bool
 
@@ -1625,13 +1626,13 @@ class Tensor:
         Args:
             input (Tensor): the input tensor.
         """
-    def is_pinned(self) -> bool:
+    def is_pinned(self) -> _bool:
         r"""
         is_pinned() -> bool
 
         Whether the storage is page-locked host memory.
         """
-    def is_same_size(self, other: Any) -> Any:
+    def is_same_size(self, other: Any) -> _bool:
         r"""
         is_same_size(other) -> bool
 
@@ -1640,13 +1641,13 @@ class Tensor:
         Args:
             other (Tensor): the tensor to compare.
         """
-    def is_shared(self) -> Any:
+    def is_shared(self) -> _bool:
         r"""
         is_shared() -> bool
 
         Whether the storage is in shared memory (see :meth:`share_memory_`).
         """
-    def is_signed(self, input: Any) -> Any:
+    def is_signed(self, input: Any) -> _bool:
         r"""
         is_signed(input) -> bool
 
@@ -1655,7 +1656,7 @@ class Tensor:
         Args:
             input (Tensor): the input tensor.
         """
-    def isclose(self, other: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
+    def isclose(self, other: Any, rtol: _float = 1e-05, atol: _float = 1e-08, equal_nan: _bool = False) -> Tensor:
         r"""
         isclose(other, rtol=1e-05, atol=1e-08, equal_nan=False) -> Tensor
 
@@ -1697,7 +1698,7 @@ class Tensor:
 
         Method form of :func:`tensorcore.isreal`, with this tensor as ``input``.
         """
-    def istft(self, n_fft: int, hop_length: Any = None, win_length: Any = None, window: Tensor = None, center: bool = True, normalized: bool = False, onesided: Optional[bool] = None, length: Any = None, return_complex: bool = False) -> Tensor:
+    def istft(self, n_fft: _int, hop_length: Any = None, win_length: Any = None, window: Optional[Tensor] = None, center: _bool = True, normalized: _bool = False, onesided: Optional[Optional[_bool]] = None, length: Any = None, return_complex: _bool = False) -> Tensor:
         r"""
         istft(n_fft, hop_length=None, win_length=None, window=None, center=True, normalized=False, onesided=None, length=None, return_complex=False) -> Tensor
 
@@ -1724,25 +1725,25 @@ class Tensor:
 
         Method form of :func:`tensorcore.kron`, with this tensor as ``input``.
         """
-    def kthvalue(self, k: int, dim: int = -1, keepdim: bool = False) -> Any:
+    def kthvalue(self, k: _int, dim: _int = -1, keepdim: _bool = False) -> Any:
         r"""
         kthvalue(k, dim=-1, keepdim=False) -> (Tensor, LongTensor)
 
         Method form of :func:`tensorcore.kthvalue`, with this tensor as ``input``.
         """
-    def lcm(self, input: Any, other: Any) -> Any:
+    def lcm(self, input: Any, other: Any) -> Tensor:
         r"""
         lcm(other) -> Tensor
 
         Method form of :func:`tensorcore.lcm`, with this tensor as ``input``.
         """
-    def ldexp(self, input: Any, other: Any) -> Any:
+    def ldexp(self, input: Any, other: Any) -> Tensor:
         r"""
         ldexp(other) -> Tensor
 
         Method form of :func:`tensorcore.ldexp`, with this tensor as ``input``.
         """
-    def ldexp_(self, other: Any) -> Any:
+    def ldexp_(self, other: Any) -> Tensor:
         r"""
         ldexp_(other) -> Tensor
 
@@ -1856,7 +1857,7 @@ class Tensor:
 
         Method form of :func:`tensorcore.log_`, with this tensor as ``input``.
         """
-    def log_softmax(self, dim: Any, dtype: Any = None) -> Any:
+    def log_softmax(self, dim: Any, dtype: Any = None) -> Tensor:
         r"""
         log_softmax(dim, dtype=None) -> Tensor
 
@@ -1870,13 +1871,13 @@ class Tensor:
         r"""
         log2(2^a + 2^b).
         """
-    def logcumsumexp(self, dim: int) -> Tensor:
+    def logcumsumexp(self, dim: _int) -> Tensor:
         r"""
         logcumsumexp(dim) -> Tensor
 
         Method form of :func:`tensorcore.logcumsumexp`, with this tensor as ``input``.
         """
-    def logdet(self, input: Any) -> Any:
+    def logdet(self, input: Any) -> Tensor:
         r"""
         logdet(input) -> Tensor
 
@@ -1943,7 +1944,7 @@ class Tensor:
 
         Method form of :func:`tensorcore.logit_`, with this tensor as ``input``.
         """
-    def logsumexp(self, dim: Any, keepdim: bool = False) -> Tensor:
+    def logsumexp(self, dim: Any, keepdim: _bool = False) -> Tensor:
         r"""
         logsumexp(dim, keepdim=False) -> Tensor
 
@@ -1988,7 +1989,7 @@ class Tensor:
             pivot (bool): must be True on the CPU.
             get_infos (bool): also return per-matrix error codes.
         """
-    def lu_solve(self, input: Any, LU_data: Any, LU_pivots: Any) -> Any:
+    def lu_solve(self, input: Any, LU_data: Any, LU_pivots: Any) -> Tensor:
         r"""
         lu_solve(input, LU_data, LU_pivots) -> Tensor
 
@@ -2039,7 +2040,7 @@ class Tensor:
 
         Method form of :func:`tensorcore.matmul`, with this tensor as ``input``.
         """
-    def matrix_exp(self, input: Any) -> Any:
+    def matrix_exp(self, input: Any) -> Tensor:
         r"""
         matrix_exp(input) -> Tensor
 
@@ -2048,7 +2049,7 @@ class Tensor:
         Args:
             input (Tensor): a matrix or a batch of matrices (..., n, n).
         """
-    def matrix_power(self, input: Any, n: Any) -> Any:
+    def matrix_power(self, input: Any, n: Any) -> Tensor:
         r"""
         matrix_power(input, n) -> Tensor
 
@@ -2059,7 +2060,7 @@ class Tensor:
             n (int): the exponent.
         """
     @overload
-    def max(self, dim: Any = None, keepdim: bool = False) -> Any:
+    def max(self, dim: Any = None, keepdim: _bool = False) -> Any:
         r"""
         max(dim=None, keepdim=False) -> Tensor or (Tensor, LongTensor)
 
@@ -2080,20 +2081,20 @@ class Tensor:
 
         In-place version of :meth:`Tensor.maximum`.
         """
-    def mean(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    def mean(self, dim: Any = None, keepdim: _bool = False, *, dtype: Any = None) -> Tensor:
         r"""
         mean(dim=None, keepdim=False, *, dtype=None) -> Tensor
 
         Method form of :func:`tensorcore.mean`, with this tensor as ``input``.
         """
-    def median(self, dim: Any = None, keepdim: bool = False) -> Any:
+    def median(self, dim: Any = None, keepdim: _bool = False) -> Any:
         r"""
         median(dim=None, keepdim=False) -> Tensor or (Tensor, LongTensor)
 
         Method form of :func:`tensorcore.median`, with this tensor as ``input``.
         """
     @overload
-    def min(self, dim: Any = None, keepdim: bool = False) -> Any:
+    def min(self, dim: Any = None, keepdim: _bool = False) -> Any:
         r"""
         min(dim=None, keepdim=False) -> Tensor or (Tensor, LongTensor)
 
@@ -2120,7 +2121,7 @@ class Tensor:
 
         Method form of :func:`tensorcore.mm`, with this tensor as ``input``.
         """
-    def mode(self, dim: int = -1, keepdim: bool = False) -> Any:
+    def mode(self, dim: _int = -1, keepdim: _bool = False) -> Any:
         r"""
         mode(dim=-1, keepdim=False) -> (Tensor, LongTensor)
 
@@ -2138,7 +2139,7 @@ class Tensor:
 
         Method form of :func:`tensorcore.movedim`, with this tensor as ``input``.
         """
-    def msort(self, input: Any) -> Any:
+    def msort(self, input: Any) -> Tensor:
         r"""
         msort(input) -> Tensor
 
@@ -2159,7 +2160,7 @@ class Tensor:
 
         In-place version of :meth:`Tensor.mul`.
         """
-    def multinomial(self, num_samples: int, replacement: bool = False, *, generator: Any = None) -> Tensor:
+    def multinomial(self, num_samples: _int, replacement: _bool = False, *, generator: Any = None) -> Tensor:
         r"""
         multinomial(num_samples, replacement=False, *, generator=None) -> Tensor
 
@@ -2183,43 +2184,43 @@ class Tensor:
 
         Method form of :func:`tensorcore.mv`, with this tensor as ``input``.
         """
-    def nan_to_num(self, nan: Optional[float] = 0.0, posinf: Optional[float] = None, neginf: Optional[float] = None) -> Tensor:
+    def nan_to_num(self, nan: Optional[_float] = 0.0, posinf: Optional[Optional[_float]] = None, neginf: Optional[Optional[_float]] = None) -> Tensor:
         r"""
         nan_to_num(nan=0.0, posinf=None, neginf=None) -> Tensor
 
         Method form of :func:`tensorcore.nan_to_num`, with this tensor as ``input``.
         """
-    def nan_to_num_(self, nan: Optional[float] = 0.0, posinf: Optional[float] = None, neginf: Optional[float] = None) -> Tensor:
+    def nan_to_num_(self, nan: Optional[_float] = 0.0, posinf: Optional[Optional[_float]] = None, neginf: Optional[Optional[_float]] = None) -> Tensor:
         r"""
         nan_to_num_()
 
         Method form of :func:`tensorcore.nan_to_num_`, with this tensor as ``input``.
         """
-    def nanmean(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    def nanmean(self, dim: Any = None, keepdim: _bool = False, *, dtype: Any = None) -> Tensor:
         r"""
         nanmean(dim=None, keepdim=False, *, dtype=None) -> Tensor
 
         Method form of :func:`tensorcore.nanmean`, with this tensor as ``input``.
         """
-    def nanmedian(self, dim: Any = None, keepdim: bool = False) -> Any:
+    def nanmedian(self, dim: Any = None, keepdim: _bool = False) -> Any:
         r"""
         nanmedian(dim=None, keepdim=False) -> Tensor or (Tensor, LongTensor)
 
         Method form of :func:`tensorcore.nanmedian`, with this tensor as ``input``.
         """
-    def nanquantile(self, input: Any, q: Any, dim: Any = None, keepdim: Any = False, *, interpolation: Any = 'linear') -> Any:
+    def nanquantile(self, input: Any, q: Any, dim: Any = None, keepdim: Any = False, *, interpolation: Any = 'linear') -> Tensor:
         r"""
         nanquantile(q, dim=None, keepdim=False, *, interpolation='linear') -> Tensor
 
         Method form of :func:`tensorcore.nanquantile`, with this tensor as ``input``.
         """
-    def nansum(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    def nansum(self, dim: Any = None, keepdim: _bool = False, *, dtype: Any = None) -> Tensor:
         r"""
         nansum(dim=None, keepdim=False, *, dtype=None) -> Tensor
 
         Method form of :func:`tensorcore.nansum`, with this tensor as ``input``.
         """
-    def narrow(self, dim: int, start: int, length: int) -> Tensor:
+    def narrow(self, dim: _int, start: _int, length: _int) -> Tensor:
         r"""
         narrow(dim, start, length) -> Tensor
 
@@ -2235,7 +2236,7 @@ class Tensor:
         r"""
         Number of dimensions (0 for a scalar tensor).
         """
-    def ndimension(self) -> int:
+    def ndimension(self) -> _int:
         r"""
         ndimension() -> int
 
@@ -2277,13 +2278,13 @@ class Tensor:
 
         Method form of :func:`tensorcore.negative_`, with this tensor as ``input``.
         """
-    def nelement(self) -> int:
+    def nelement(self) -> _int:
         r"""
         nelement() -> int
 
         Number of elements (old name of :meth:`numel`).
         """
-    def new_empty(self, *sizes: Any, size: Any = None, dtype: Any = None, device: Any = None, requires_grad: Any = False, layout: Any = None, pin_memory: Any = False) -> Any:
+    def new_empty(self, *sizes: Any, size: Any = None, dtype: Any = None, device: Any = None, requires_grad: Any = False, layout: Any = None, pin_memory: Any = False) -> Tensor:
         r"""
         new_empty(*size, dtype=None, device=None, requires_grad=False) -> Tensor
 
@@ -2295,7 +2296,7 @@ class Tensor:
         Keyword Args:
             dtype, device, requires_grad: as for :func:`tensorcore.empty`.
         """
-    def new_full(self, size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: Any = False) -> Any:
+    def new_full(self, size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: Any = False) -> Tensor:
         r"""
         new_full(size, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor
 
@@ -2308,7 +2309,7 @@ class Tensor:
         Keyword Args:
             dtype, device, requires_grad: as for :func:`tensorcore.full`.
         """
-    def new_ones(self, *sizes: Any, size: Any = None, dtype: Any = None, device: Any = None, requires_grad: Any = False, layout: Any = None, pin_memory: Any = False) -> Any:
+    def new_ones(self, *sizes: Any, size: Any = None, dtype: Any = None, device: Any = None, requires_grad: Any = False, layout: Any = None, pin_memory: Any = False) -> Tensor:
         r"""
         new_ones(*size, dtype=None, device=None, requires_grad=False) -> Tensor
 
@@ -2324,7 +2325,7 @@ class Tensor:
         r"""
         A copy of data with self's dtype and device unless given (also for tensor data, as torch).
         """
-    def new_zeros(self, *sizes: Any, size: Any = None, dtype: Any = None, device: Any = None, requires_grad: Any = False, layout: Any = None, pin_memory: Any = False) -> Any:
+    def new_zeros(self, *sizes: Any, size: Any = None, dtype: Any = None, device: Any = None, requires_grad: Any = False, layout: Any = None, pin_memory: Any = False) -> Tensor:
         r"""
         new_zeros(*size, dtype=None, device=None, requires_grad=False) -> Tensor
 
@@ -2336,19 +2337,19 @@ class Tensor:
         Keyword Args:
             dtype, device, requires_grad: as for :func:`tensorcore.zeros`.
         """
-    def nonzero(self, *, as_tuple: bool = False) -> Any:
+    def nonzero(self, *, as_tuple: _bool = False) -> Any:
         r"""
         nonzero(*, as_tuple=False) -> Tensor
 
         Method form of :func:`tensorcore.nonzero`, with this tensor as ``input``.
         """
-    def norm(self, p: Any = 'fro', dim: Any = None, keepdim: bool = False, dtype: Any = None) -> Tensor:
+    def norm(self, p: Any = 'fro', dim: Any = None, keepdim: _bool = False, dtype: Any = None) -> Tensor:
         r"""
         norm(p='fro', dim=None, keepdim=False, dtype=None) -> Tensor
 
         Method form of :func:`tensorcore.norm`, with this tensor as ``input``.
         """
-    def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Tensor:
+    def normal_(self, mean: _float = 0.0, std: _float = 1.0, *, generator: Any = None) -> Tensor:
         r"""
         normal_(mean=0.0, std=1.0, *, generator=None) -> Tensor
 
@@ -2373,13 +2374,13 @@ class Tensor:
 
         In-place version of :meth:`Tensor.ne`.
         """
-    def numel(self) -> int:
+    def numel(self) -> _int:
         r"""
         numel() -> int
 
         Method form of :func:`tensorcore.numel`, with this tensor as ``input``.
         """
-    def numpy(self, force: bool = False) -> Any:
+    def numpy(self, force: _bool = False) -> Any:
         r"""
         numpy(force=False) -> numpy.ndarray
 
@@ -2392,7 +2393,7 @@ class Tensor:
             >>> tc.tensor([1, 2]).numpy()
             array([1, 2])
         """
-    def orgqr(self, input2: Any) -> Any:
+    def orgqr(self, input2: Any) -> Tensor:
         r"""
         orgqr(tau) -> Tensor
 
@@ -2418,7 +2419,7 @@ class Tensor:
         Method form of :func:`tensorcore.permute`, with this tensor as ``input``.
         """
     @overload
-    def permute(self, dims: List[int]) -> Tensor:
+    def permute(self, dims: List[_int]) -> Tensor:
         ...
     def pin_memory(self) -> Tensor:
         r"""
@@ -2426,7 +2427,7 @@ class Tensor:
 
         A copy in page-locked host memory (faster, asynchronous copies to the GPU).
         """
-    def pinverse(self, input: Any, rcond: Any = 1e-15) -> Any:
+    def pinverse(self, input: Any, rcond: Any = 1e-15) -> Tensor:
         r"""
         pinverse(input, rcond=1e-15) -> Tensor
 
@@ -2436,13 +2437,13 @@ class Tensor:
             input (Tensor): a matrix or a batch of matrices (..., n, n).
             rcond (float): singular values below rcond * largest are treated as zero.
         """
-    def polygamma(self, n: int) -> Tensor:
+    def polygamma(self, n: _int) -> Tensor:
         r"""
         polygamma(input) -> Tensor
 
         Method form of :func:`tensorcore.polygamma`, with this tensor as ``input``.
         """
-    def positive(self, input: Any) -> Any:
+    def positive(self, input: Any) -> Tensor:
         r"""
         positive(input) -> Tensor
 
@@ -2463,7 +2464,7 @@ class Tensor:
 
         In-place version of :meth:`Tensor.pow`.
         """
-    def prod(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    def prod(self, dim: Any = None, keepdim: _bool = False, *, dtype: Any = None) -> Tensor:
         r"""
         prod(dim=None, keepdim=False, *, dtype=None) -> Tensor
 
@@ -2479,13 +2480,13 @@ class Tensor:
             input (Tensor): a matrix or a batch of matrices (..., n, n).
             some (bool): reduced (True) or complete decomposition.
         """
-    def quantile(self, input: Any, q: Any, dim: Any = None, keepdim: Any = False, *, interpolation: Any = 'linear') -> Any:
+    def quantile(self, input: Any, q: Any, dim: Any = None, keepdim: Any = False, *, interpolation: Any = 'linear') -> Tensor:
         r"""
         quantile(q, dim=None, keepdim=False, *, interpolation='linear') -> Tensor
 
         Method form of :func:`tensorcore.quantile`, with this tensor as ``input``.
         """
-    def rad2deg(self, input: Any) -> Any:
+    def rad2deg(self, input: Any) -> Tensor:
         r"""
         rad2deg(input) -> Tensor
 
@@ -2513,7 +2514,7 @@ class Tensor:
         Keyword Args:
             generator (Generator, optional): the random source.
         """
-    def ravel(self, input: Any) -> Any:
+    def ravel(self, input: Any) -> Tensor:
         r"""
         ravel(input) -> Tensor
 
@@ -2588,13 +2589,13 @@ class Tensor:
 
         In-place version of :meth:`Tensor.remainder`.
         """
-    def renorm(self, input: Any, p: Any, dim: Any, maxnorm: Any) -> Any:
+    def renorm(self, input: Any, p: Any, dim: Any, maxnorm: Any) -> Tensor:
         r"""
         renorm(p, dim, maxnorm) -> Tensor
 
         Method form of :func:`tensorcore.renorm`, with this tensor as ``input``.
         """
-    def renorm_(self, p: Any, dim: Any, maxnorm: Any) -> Any:
+    def renorm_(self, p: Any, dim: Any, maxnorm: Any) -> Tensor:
         r"""
         renorm_(p, dim, maxnorm) -> Tensor
 
@@ -2627,7 +2628,7 @@ class Tensor:
         r"""
         Whether autograd records operations on this tensor; settable on leaves. See :meth:`requires_grad_`.
         """
-    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+    def requires_grad_(self, requires_grad: _bool = True) -> Tensor:
         r"""
         requires_grad_(requires_grad=True) -> Tensor
 
@@ -2644,7 +2645,7 @@ class Tensor:
         Method form of :func:`tensorcore.reshape`, with this tensor as ``input``.
         """
     @overload
-    def reshape(self, shape: List[int]) -> Tensor:
+    def reshape(self, shape: List[_int]) -> Tensor:
         ...
     def reshape_as(self, other: Tensor) -> Tensor:
         r"""
@@ -2666,7 +2667,7 @@ class Tensor:
             *sizes (int): the new shape.
         """
     @overload
-    def resize_(self, size: List[int]) -> Tensor:
+    def resize_(self, size: List[_int]) -> Tensor:
         ...
     def resize_as_(self, the_template: Tensor) -> Tensor:
         r"""
@@ -2677,13 +2678,13 @@ class Tensor:
         Args:
             the_template (Tensor): the tensor whose shape is used.
         """
-    def resolve_conj(self, input: Any) -> Any:
+    def resolve_conj(self, input: Any) -> Tensor:
         r"""
         resolve_conj() -> Tensor
 
         Method form of :func:`tensorcore.resolve_conj`, with this tensor as ``input``.
         """
-    def resolve_neg(self, input: Any) -> Any:
+    def resolve_neg(self, input: Any) -> Tensor:
         r"""
         resolve_neg() -> Tensor
 
@@ -2706,7 +2707,7 @@ class Tensor:
 
         Method form of :func:`tensorcore.roll`, with this tensor as ``input``.
         """
-    def rot90(self, input: Any, k: Any = 1, dims: Any = (0, 1)) -> Any:
+    def rot90(self, input: Any, k: Any = 1, dims: Any = (0, 1)) -> Tensor:
         r"""
         rot90(input, k=1, dims=(0, 1)) -> Tensor
 
@@ -2717,13 +2718,13 @@ class Tensor:
             k (int): number of quarter turns.
             dims (pair of ints): the plane.
         """
-    def round(self, *, decimals: int = 0) -> Tensor:
+    def round(self, *, decimals: _int = 0) -> Tensor:
         r"""
         round(*, decimals=0) -> Tensor
 
         Method form of :func:`tensorcore.round`, with this tensor as ``input``.
         """
-    def round_(self, *, decimals: int = 0) -> Tensor:
+    def round_(self, *, decimals: _int = 0) -> Tensor:
         r"""
         round_()
 
@@ -2747,43 +2748,43 @@ class Tensor:
 
         Method form of :func:`tensorcore.rsub`, with this tensor as ``input``.
         """
-    def scatter(self, dim: int, index: Tensor, src: Any = None, *, value: Any = None, reduce: Optional[str] = None) -> Tensor:
+    def scatter(self, dim: _int, index: Tensor, src: Any = None, *, value: Any = None, reduce: Optional[Optional[_str]] = None) -> Tensor:
         r"""
         scatter(dim, index, src=None, *, value=None, reduce=None) -> Tensor
 
         Method form of :func:`tensorcore.scatter`, with this tensor as ``input``.
         """
-    def scatter_(self, dim: int, index: Tensor, src: Any = None, *, value: Any = None, reduce: Optional[str] = None) -> Tensor:
+    def scatter_(self, dim: _int, index: Tensor, src: Any = None, *, value: Any = None, reduce: Optional[Optional[_str]] = None) -> Tensor:
         r"""
         scatter_(dim, index, src=None, *, value=None, reduce=None) -> Tensor
 
         In-place version of :meth:`Tensor.scatter`.
         """
-    def scatter_add(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    def scatter_add(self, dim: _int, index: Tensor, src: Tensor) -> Tensor:
         r"""
         scatter_add(dim, index, src) -> Tensor
 
         Method form of :func:`tensorcore.scatter_add`, with this tensor as ``input``.
         """
-    def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    def scatter_add_(self, dim: _int, index: Tensor, src: Tensor) -> Tensor:
         r"""
         scatter_add_(dim, index, src) -> Tensor
 
         In-place version of :meth:`Tensor.scatter_add`.
         """
-    def scatter_reduce(self, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
+    def scatter_reduce(self, dim: _int, index: Tensor, src: Tensor, reduce: _str, *, include_self: _bool = True) -> Tensor:
         r"""
         scatter_reduce(dim, index, src, reduce, *, include_self=True) -> Tensor
 
         Method form of :func:`tensorcore.scatter_reduce`, with this tensor as ``input``.
         """
-    def scatter_reduce_(self, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
+    def scatter_reduce_(self, dim: _int, index: Tensor, src: Tensor, reduce: _str, *, include_self: _bool = True) -> Tensor:
         r"""
         scatter_reduce_(dim, index, src, reduce, *, include_self=True) -> Tensor
 
         In-place version of :meth:`Tensor.scatter_reduce`.
         """
-    def select(self, dim: int, index: int) -> Tensor:
+    def select(self, dim: _int, index: _int) -> Tensor:
         r"""
         select(dim, index) -> Tensor
 
@@ -2903,7 +2904,7 @@ class Tensor:
         Args:
             input (Tensor): a matrix or a batch of matrices (..., n, n).
         """
-    def softmax(self, dim: Any, dtype: Any = None) -> Any:
+    def softmax(self, dim: Any, dtype: Any = None) -> Tensor:
         r"""
         softmax(dim, dtype=None) -> Tensor
 
@@ -2919,19 +2920,19 @@ class Tensor:
             input (Tensor): B.
             A (Tensor): square matrices.
         """
-    def sort(self, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Any:
+    def sort(self, dim: _int = -1, descending: _bool = False, *, stable: _bool = False) -> Any:
         r"""
         sort(dim=-1, descending=False, *, stable=False) -> (Tensor, LongTensor)
 
         Method form of :func:`tensorcore.sort`, with this tensor as ``input``.
         """
-    def split(self, split_size: Any, dim: int = 0) -> Any:
+    def split(self, split_size: Any, dim: _int = 0) -> Any:
         r"""
         split(split_size_or_sections, dim=0) -> tuple of Tensors
 
         Method form of :func:`tensorcore.split`, with this tensor as ``input``.
         """
-    def split_with_sizes(self, split_sizes: List[int], dim: int = 0) -> Any:
+    def split_with_sizes(self, split_sizes: List[_int], dim: _int = 0) -> Any:
         r"""
         split_with_sizes(split_sizes, dim=0) -> tuple of Tensors
 
@@ -2967,19 +2968,19 @@ class Tensor:
 
         Method form of :func:`tensorcore.squeeze`, with this tensor as ``input``.
         """
-    def std(self, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> Tensor:
+    def std(self, dim: Any = None, unbiased: Any = None, keepdim: _bool = False, *, correction: Any = None) -> Tensor:
         r"""
         std(dim=None, unbiased=True, keepdim=False, *, correction=None) -> Tensor
 
         Method form of :func:`tensorcore.std`, with this tensor as ``input``.
         """
-    def stft(self, n_fft: int, hop_length: Any = None, win_length: Any = None, window: Tensor = None, center: bool = True, pad_mode: str = 'reflect', normalized: bool = False, onesided: Optional[bool] = None, return_complex: Optional[bool] = None) -> Tensor:
+    def stft(self, n_fft: _int, hop_length: Any = None, win_length: Any = None, window: Optional[Tensor] = None, center: _bool = True, pad_mode: _str = 'reflect', normalized: _bool = False, onesided: Optional[Optional[_bool]] = None, return_complex: Optional[Optional[_bool]] = None) -> Tensor:
         r"""
         stft(n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode='reflect', normalized=False, onesided=None, return_complex=None) -> Tensor
 
         Method form of :func:`tensorcore.stft`, with this tensor as ``input``.
         """
-    def storage_offset(self) -> int:
+    def storage_offset(self) -> _int:
         r"""
         storage_offset() -> int
 
@@ -3022,7 +3023,7 @@ class Tensor:
 
         In-place version of :meth:`Tensor.sub`.
         """
-    def sum(self, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    def sum(self, dim: Any = None, keepdim: _bool = False, *, dtype: Any = None) -> Tensor:
         r"""
         sum(dim=None, keepdim=False, *, dtype=None) -> Tensor
 
@@ -3039,7 +3040,7 @@ class Tensor:
             *size (int): a shape ``self`` broadcasts from.
         """
     @overload
-    def sum_to_size(self, size: List[int]) -> Tensor:
+    def sum_to_size(self, size: List[_int]) -> Tensor:
         ...
     def svd(self, input: Any, some: Any = True, compute_uv: Any = True) -> Any:
         r"""
@@ -3052,13 +3053,13 @@ class Tensor:
             some (bool): reduced decomposition.
             compute_uv (bool): compute U and V (else zeros).
         """
-    def swapaxes(self, axis0: int, axis1: int) -> Tensor:
+    def swapaxes(self, axis0: _int, axis1: _int) -> Tensor:
         r"""
         swapaxes(axis0, axis1) -> Tensor
 
         Method form of :func:`tensorcore.swapaxes`, with this tensor as ``input``.
         """
-    def swapdims(self, dim0: int, dim1: int) -> Tensor:
+    def swapdims(self, dim0: _int, dim1: _int) -> Tensor:
         r"""
         swapdims(dim0, dim1) -> Tensor
 
@@ -3087,7 +3088,7 @@ class Tensor:
 
         Method form of :func:`tensorcore.take`, with this tensor as ``input``.
         """
-    def take_along_dim(self, indices: Tensor, dim: Optional[int] = None) -> Tensor:
+    def take_along_dim(self, indices: Tensor, dim: Optional[Optional[_int]] = None) -> Tensor:
         r"""
         take_along_dim(indices, dim=None) -> Tensor
 
@@ -3163,13 +3164,13 @@ class Tensor:
             >>> tc.tensor([[1, 2], [3, 4]]).tolist()
             [[1, 2], [3, 4]]
         """
-    def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
+    def topk(self, k: _int, dim: _int = -1, largest: _bool = True, sorted: _bool = True) -> Any:
         r"""
         topk(k, dim=-1, largest=True, sorted=True) -> (Tensor, LongTensor)
 
         Method form of :func:`tensorcore.topk`, with this tensor as ``input``.
         """
-    def trace(self, input: Any) -> Any:
+    def trace(self, input: Any) -> Tensor:
         r"""
         trace(input) -> Tensor
 
@@ -3182,7 +3183,7 @@ class Tensor:
             >>> tc.trace(tc.tensor([[1, 2], [3, 4]]))
             tensor(5)
         """
-    def transpose(self, dim0: int, dim1: int) -> Tensor:
+    def transpose(self, dim0: _int, dim1: _int) -> Tensor:
         r"""
         transpose(dim0, dim1) -> Tensor
 
@@ -3201,25 +3202,25 @@ class Tensor:
             transpose (bool): solve with A^T.
             unitriangular (bool): assume a unit diagonal.
         """
-    def tril(self, diagonal: int = 0) -> Tensor:
+    def tril(self, diagonal: _int = 0) -> Tensor:
         r"""
         tril(diagonal=0) -> Tensor
 
         Method form of :func:`tensorcore.tril`, with this tensor as ``input``.
         """
-    def tril_(self, diagonal: int = 0) -> Tensor:
+    def tril_(self, diagonal: _int = 0) -> Tensor:
         r"""
         tril_(diagonal=0) -> Tensor
 
         In-place version of :meth:`Tensor.tril`.
         """
-    def triu(self, diagonal: int = 0) -> Tensor:
+    def triu(self, diagonal: _int = 0) -> Tensor:
         r"""
         triu(diagonal=0) -> Tensor
 
         Method form of :func:`tensorcore.triu`, with this tensor as ``input``.
         """
-    def triu_(self, diagonal: int = 0) -> Tensor:
+    def triu_(self, diagonal: _int = 0) -> Tensor:
         r"""
         triu_(diagonal=0) -> Tensor
 
@@ -3231,7 +3232,7 @@ class Tensor:
 
         Method form of :func:`tensorcore.true_divide`, with this tensor as ``input``.
         """
-    def true_divide_(self, other: Any, *, rounding_mode: Optional[str] = None) -> Tensor:
+    def true_divide_(self, other: Any, *, rounding_mode: Optional[Optional[_str]] = None) -> Tensor:
         r"""
         div_(other, *, rounding_mode=None) -> Tensor
 
@@ -3258,7 +3259,7 @@ class Tensor:
         Args:
             dtype (dtype or str, optional): the target type.
         """
-    def type_as(self, other: Any) -> Any:
+    def type_as(self, other: Any) -> Tensor:
         r"""
         type_as(other) -> Tensor
 
@@ -3267,13 +3268,13 @@ class Tensor:
         Args:
             other (Tensor): the tensor whose dtype is used.
         """
-    def unbind(self, dim: int = 0) -> Any:
+    def unbind(self, dim: _int = 0) -> Any:
         r"""
         unbind(dim=0) -> tuple of Tensors
 
         Method form of :func:`tensorcore.unbind`, with this tensor as ``input``.
         """
-    def unflatten(self, dim: int, sizes: List[int]) -> Tensor:
+    def unflatten(self, dim: _int, sizes: List[_int]) -> Tensor:
         r"""
         unflatten(dim, sizes) -> Tensor
 
@@ -3296,31 +3297,31 @@ class Tensor:
         Keyword Args:
             generator (Generator, optional): the random source.
         """
-    def unique(self, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False, dim: Any = None) -> Any:
+    def unique(self, sorted: _bool = True, return_inverse: _bool = False, return_counts: _bool = False, dim: Any = None) -> Any:
         r"""
         unique(sorted=True, return_inverse=False, return_counts=False, dim=None) -> Tensor or tuple of Tensors
 
         Method form of :func:`tensorcore.unique`, with this tensor as ``input``.
         """
-    def unique_consecutive(self, return_inverse: bool = False, return_counts: bool = False, dim: Any = None) -> Any:
+    def unique_consecutive(self, return_inverse: _bool = False, return_counts: _bool = False, dim: Any = None) -> Any:
         r"""
         unique_consecutive(return_inverse=False, return_counts=False, dim=None) -> Tensor or tuple of Tensors
 
         Method form of :func:`tensorcore.unique_consecutive`, with this tensor as ``input``.
         """
-    def unsqueeze(self, dim: int) -> Tensor:
+    def unsqueeze(self, dim: _int) -> Tensor:
         r"""
         unsqueeze(dim) -> Tensor
 
         Method form of :func:`tensorcore.unsqueeze`, with this tensor as ``input``.
         """
-    def untyped_storage_ptr(self) -> int:
+    def untyped_storage_ptr(self) -> _int:
         r"""
         untyped_storage_ptr() -> int
 
         Address of the start of the underlying storage (shared by all views of it).
         """
-    def var(self, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> Tensor:
+    def var(self, dim: Any = None, unbiased: Any = None, keepdim: _bool = False, *, correction: Any = None) -> Tensor:
         r"""
         var(dim=None, unbiased=True, keepdim=False, *, correction=None) -> Tensor
 
@@ -3348,7 +3349,7 @@ class Tensor:
                     [3, 4, 5]])
         """
     @overload
-    def view(self, size: List[int]) -> Tensor:
+    def view(self, size: List[_int]) -> Tensor:
         ...
     def view_as(self, other: Tensor) -> Tensor:
         r"""
@@ -3403,56 +3404,56 @@ class Tensor:
 
         Method form of :func:`tensorcore.zero_`, with this tensor as ``input``.
         """
-    def __getattr__(self, name: str) -> Any: ...
+    def __getattr__(self, name: _str) -> Any: ...
 
 class BFloat16Tensor:
     r"""
     Legacy tensor type of dtype bfloat16: ``BFloat16Tensor(sizes...)`` creates an uninitialized tensor, ``BFloat16Tensor(data)`` converts data, and ``isinstance(x, tensorcore.BFloat16Tensor)`` tests the dtype.
     """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
-    def __getattr__(self, name: str) -> Any: ...
+    def __getattr__(self, name: _str) -> Any: ...
 
 class BoolTensor:
     r"""
     Legacy tensor type of dtype bool: ``BoolTensor(sizes...)`` creates an uninitialized tensor, ``BoolTensor(data)`` converts data, and ``isinstance(x, tensorcore.BoolTensor)`` tests the dtype.
     """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
-    def __getattr__(self, name: str) -> Any: ...
+    def __getattr__(self, name: _str) -> Any: ...
 
 class ByteTensor:
     r"""
     Legacy tensor type of dtype uint8: ``ByteTensor(sizes...)`` creates an uninitialized tensor, ``ByteTensor(data)`` converts data, and ``isinstance(x, tensorcore.ByteTensor)`` tests the dtype.
     """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
-    def __getattr__(self, name: str) -> Any: ...
+    def __getattr__(self, name: _str) -> Any: ...
 
 class CharTensor:
     r"""
     Legacy tensor type of dtype int8: ``CharTensor(sizes...)`` creates an uninitialized tensor, ``CharTensor(data)`` converts data, and ``isinstance(x, tensorcore.CharTensor)`` tests the dtype.
     """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
-    def __getattr__(self, name: str) -> Any: ...
+    def __getattr__(self, name: _str) -> Any: ...
 
 class DecodeError(RuntimeError):
     r"""
     Raised when an image, audio or video file cannot be decoded (corrupt or unsupported data).
     """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
-    def __getattr__(self, name: str) -> Any: ...
+    def __getattr__(self, name: _str) -> Any: ...
 
 class DoubleTensor:
     r"""
     Legacy tensor type of dtype float64: ``DoubleTensor(sizes...)`` creates an uninitialized tensor, ``DoubleTensor(data)`` converts data, and ``isinstance(x, tensorcore.DoubleTensor)`` tests the dtype.
     """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
-    def __getattr__(self, name: str) -> Any: ...
+    def __getattr__(self, name: _str) -> Any: ...
 
 class FloatTensor:
     r"""
     Legacy tensor type of dtype float32: ``FloatTensor(sizes...)`` creates an uninitialized tensor, ``FloatTensor(data)`` converts data, and ``isinstance(x, tensorcore.FloatTensor)`` tests the dtype.
     """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
-    def __getattr__(self, name: str) -> Any: ...
+    def __getattr__(self, name: _str) -> Any: ...
 
 class Generator:
     r"""
@@ -3462,42 +3463,42 @@ class Generator:
         device (str or device): where the generator's samples are produced.
     """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
-    def __getattr__(self, name: str) -> Any: ...
+    def __getattr__(self, name: _str) -> Any: ...
 
 class HalfTensor:
     r"""
     Legacy tensor type of dtype float16: ``HalfTensor(sizes...)`` creates an uninitialized tensor, ``HalfTensor(data)`` converts data, and ``isinstance(x, tensorcore.HalfTensor)`` tests the dtype.
     """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
-    def __getattr__(self, name: str) -> Any: ...
+    def __getattr__(self, name: _str) -> Any: ...
 
 class IntTensor:
     r"""
     Legacy tensor type of dtype int32: ``IntTensor(sizes...)`` creates an uninitialized tensor, ``IntTensor(data)`` converts data, and ``isinstance(x, tensorcore.IntTensor)`` tests the dtype.
     """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
-    def __getattr__(self, name: str) -> Any: ...
+    def __getattr__(self, name: _str) -> Any: ...
 
 class LongTensor:
     r"""
     Legacy tensor type of dtype int64: ``LongTensor(sizes...)`` creates an uninitialized tensor, ``LongTensor(data)`` converts data, and ``isinstance(x, tensorcore.LongTensor)`` tests the dtype.
     """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
-    def __getattr__(self, name: str) -> Any: ...
+    def __getattr__(self, name: _str) -> Any: ...
 
 class Node:
     r"""
     A node of the autograd graph (the ``grad_fn`` of a tensor): ``name()``, ``next_functions`` (the nodes of its inputs), ``register_hook`` and ``register_prehook``, and the saved tensors as ``_saved_*`` attributes.
     """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
-    def __getattr__(self, name: str) -> Any: ...
+    def __getattr__(self, name: _str) -> Any: ...
 
 class ShortTensor:
     r"""
     Legacy tensor type of dtype int16: ``ShortTensor(sizes...)`` creates an uninitialized tensor, ``ShortTensor(data)`` converts data, and ``isinstance(x, tensorcore.ShortTensor)`` tests the dtype.
     """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
-    def __getattr__(self, name: str) -> Any: ...
+    def __getattr__(self, name: _str) -> Any: ...
 
 class Size:
     r"""
@@ -3508,14 +3509,14 @@ class Size:
         6
     """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
-    def __getattr__(self, name: str) -> Any: ...
+    def __getattr__(self, name: _str) -> Any: ...
 
 class TensorcoreError(RuntimeError):
     r"""
     Base class of errors raised by the C++ library that have no more specific Python type (a RuntimeError).
     """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
-    def __getattr__(self, name: str) -> Any: ...
+    def __getattr__(self, name: _str) -> Any: ...
 
 def abs(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
@@ -3632,7 +3633,7 @@ def addbmm(input: Any, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any = 
     beta * input + alpha * sum_b batch1[b] @ batch2[b] (beta == 0 ignores input, as torch).
     """
 
-def addcdiv(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
+def addcdiv(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
     r"""
     addcdiv(input, tensor1, tensor2, *, value=1) -> Tensor
 
@@ -3647,7 +3648,7 @@ def addcdiv(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
         value (Number): multiplier of the quotient.
     """
 
-def addcmul(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Any:
+def addcmul(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
     r"""
     addcmul(input, tensor1, tensor2, *, value=1) -> Tensor
 
@@ -3712,7 +3713,7 @@ def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any
         alpha (Number): multiplier of the product.
     """
 
-def adjoint(input: Any) -> Any:
+def adjoint(input: Any) -> Tensor:
     r"""
     adjoint(input) -> Tensor
 
@@ -3722,7 +3723,7 @@ def adjoint(input: Any) -> Any:
         input (Tensor): the input tensor.
     """
 
-def all(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Optional[Tensor] = None) -> Tensor:
+def all(input: Tensor, dim: Any = None, keepdim: _bool = False, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
     all(input, dim=None, keepdim=False, *, out=None) -> Tensor
 
@@ -3741,7 +3742,7 @@ def all(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Optional[
         tensor(False)
     """
 
-def allclose(input: Tensor, other: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
+def allclose(input: Tensor, other: Any, rtol: _float = 1e-05, atol: _float = 1e-08, equal_nan: _bool = False) -> _bool:
     r"""
     allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool
 
@@ -3759,7 +3760,7 @@ def allclose(input: Tensor, other: Any, rtol: float = 1e-05, atol: float = 1e-08
         True
     """
 
-def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+def alpha_dropout(input: Tensor, p: _float = 0.5, training: _bool = False, inplace: _bool = False) -> Tensor:
     r"""
     alpha_dropout(input, p=0.5, training=False, inplace=False) -> Tensor
 
@@ -3772,7 +3773,7 @@ def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace
         inplace (bool): write the result into ``input``.
     """
 
-def amax(input: Tensor, dim: Any = (), keepdim: bool = False, *, out: Optional[Tensor] = None) -> Tensor:
+def amax(input: Tensor, dim: Any = (), keepdim: _bool = False, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
     amax(input, dim=(), keepdim=False, *, out=None) -> Tensor
 
@@ -3787,7 +3788,7 @@ def amax(input: Tensor, dim: Any = (), keepdim: bool = False, *, out: Optional[T
         out (Tensor, optional): the output tensor.
     """
 
-def amin(input: Tensor, dim: Any = (), keepdim: bool = False, *, out: Optional[Tensor] = None) -> Tensor:
+def amin(input: Tensor, dim: Any = (), keepdim: _bool = False, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
     amin(input, dim=(), keepdim=False, *, out=None) -> Tensor
 
@@ -3834,7 +3835,7 @@ def angle(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
         out (Tensor, optional): the output tensor.
     """
 
-def any(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Optional[Tensor] = None) -> Tensor:
+def any(input: Tensor, dim: Any = None, keepdim: _bool = False, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
     any(input, dim=None, keepdim=False, *, out=None) -> Tensor
 
@@ -3853,7 +3854,7 @@ def any(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Optional[
         tensor(True)
     """
 
-def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Optional[Tensor] = None) -> Tensor:
+def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None, requires_grad: _bool = False, out: Optional[Tensor] = None) -> Tensor:
     r"""
     arange(start=0, end, step=1, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor
 
@@ -3963,14 +3964,14 @@ def arctanh_(input: Any, *args: Any, **kwargs: Any) -> Any:
     torch.arctanh_(input, ...): the same as input.arctanh_(...).
     """
 
-def are_deterministic_algorithms_enabled() -> bool:
+def are_deterministic_algorithms_enabled() -> _bool:
     r"""
     are_deterministic_algorithms_enabled() -> bool
 
     Whether :func:`use_deterministic_algorithms` is on.
     """
 
-def argmax(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Optional[Tensor] = None) -> Tensor:
+def argmax(input: Tensor, dim: Any = None, keepdim: _bool = False, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
     argmax(input, dim=None, keepdim=False, *, out=None) -> Tensor
 
@@ -3992,7 +3993,7 @@ def argmax(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Option
         tensor([1, 2])
     """
 
-def argmin(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Optional[Tensor] = None) -> Tensor:
+def argmin(input: Tensor, dim: Any = None, keepdim: _bool = False, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
     argmin(input, dim=None, keepdim=False, *, out=None) -> Tensor
 
@@ -4007,7 +4008,7 @@ def argmin(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Option
         out (Tensor, optional): the output tensor.
     """
 
-def argsort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool = False, out: Optional[Tensor] = None) -> Tensor:
+def argsort(input: Tensor, dim: _int = -1, descending: _bool = False, *, stable: _bool = False, out: Optional[Tensor] = None) -> Tensor:
     r"""
     argsort(input, dim=-1, descending=False, *, stable=False, out=None) -> Tensor
 
@@ -4037,7 +4038,7 @@ def argwhere(input: Tensor) -> Tensor:
         input (Tensor): the input tensor.
     """
 
-def as_strided(input: Tensor, size: List[int], stride: List[int], storage_offset: Optional[int] = None) -> Tensor:
+def as_strided(input: Tensor, size: List[_int], stride: List[_int], storage_offset: Optional[Optional[_int]] = None) -> Tensor:
     r"""
     as_strided(input, size, stride, storage_offset=None) -> Tensor
 
@@ -4161,7 +4162,7 @@ def atleast_2d(input: Tensor) -> Tensor:
         input (Tensor): the input tensor.
     """
 
-def atleast_3d(*tensors: Any) -> Any:
+def atleast_3d(*tensors: Any) -> Tensor:
     r"""
     atleast_3d(input) -> Tensor
 
@@ -4184,23 +4185,23 @@ class autocast:
     float16 (computed through float32 kernels).
     """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
-    def __getattr__(self, name: str) -> Any: ...
+    def __getattr__(self, name: _str) -> Any: ...
 
-def autocast_decrement_nesting() -> int:
+def autocast_decrement_nesting() -> _int:
     r"""
     autocast_decrement_nesting() -> int
 
     Decrements the autocast nesting depth and returns it; at 0 the cache is cleared.
     """
 
-def autocast_increment_nesting() -> int:
+def autocast_increment_nesting() -> _int:
     r"""
     autocast_increment_nesting() -> int
 
     Increments the autocast nesting depth and returns it (used by :class:`autocast`).
     """
 
-def avg_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False, count_include_pad: bool = True) -> Tensor:
+def avg_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: _bool = False, count_include_pad: _bool = True) -> Tensor:
     r"""
     avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True) -> Tensor
 
@@ -4232,7 +4233,7 @@ def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alp
         out (Tensor, optional): the output tensor.
     """
 
-def bartlett_window(window_length: int, periodic: bool = True, *, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+def bartlett_window(window_length: _int, periodic: _bool = True, *, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: _bool = False) -> Tensor:
     r"""
     bartlett_window(window_length, periodic=True, *, dtype=None, device=None, requires_grad=False) -> Tensor
 
@@ -4273,7 +4274,7 @@ def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
     y_k = x1^T W_k x2 + b_k over the last dimension of both inputs.
     """
 
-def bincount(input: Tensor, weights: Tensor = None, minlength: int = 0) -> Tensor:
+def bincount(input: Tensor, weights: Optional[Tensor] = None, minlength: _int = 0) -> Tensor:
     r"""
     bincount(input, weights=None, minlength=0) -> Tensor
 
@@ -4372,7 +4373,7 @@ def bitwise_xor(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> T
         out (Tensor, optional): the output tensor.
     """
 
-def blackman_window(window_length: int, periodic: bool = True, *, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+def blackman_window(window_length: _int, periodic: _bool = True, *, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: _bool = False) -> Tensor:
     r"""
     blackman_window(window_length, periodic=True, *, dtype=None, device=None, requires_grad=False) -> Tensor
 
@@ -4388,7 +4389,7 @@ def blackman_window(window_length: int, periodic: bool = True, *, dtype: Any = N
         requires_grad (bool): whether autograd records operations on the result.
     """
 
-def block_diag(*tensors: Any) -> Any:
+def block_diag(*tensors: Any) -> Tensor:
     r"""
     block_diag(*tensors) -> Tensor
 
@@ -4432,7 +4433,7 @@ def broadcast_tensors(*tensors: Any) -> Any:
         *tensors (Tensor): tensors of broadcastable shapes.
     """
 
-def broadcast_to(input: Tensor, size: List[int]) -> Tensor:
+def broadcast_to(input: Tensor, size: List[_int]) -> Tensor:
     r"""
     broadcast_to(input, size) -> Tensor
 
@@ -4443,7 +4444,7 @@ def broadcast_to(input: Tensor, size: List[int]) -> Tensor:
         size (tuple of ints): the target shape; -1 keeps a dimension.
     """
 
-def bucketize(input: Any, boundaries: Tensor, *, out_int32: bool = False, right: bool = False) -> Tensor:
+def bucketize(input: Any, boundaries: Tensor, *, out_int32: _bool = False, right: _bool = False) -> Tensor:
     r"""
     bucketize(input, boundaries, *, out_int32=False, right=False, out=None) -> Tensor
 
@@ -4463,7 +4464,7 @@ def bucketize(input: Any, boundaries: Tensor, *, out_int32: bool = False, right:
         tensor([0, 2, 4])
     """
 
-def can_cast(arg0: dtype, arg1: dtype) -> bool:
+def can_cast(arg0: dtype, arg1: dtype) -> _bool:
     r"""
     can_cast(from_, to) -> bool
 
@@ -4478,7 +4479,7 @@ def can_cast(arg0: dtype, arg1: dtype) -> bool:
         False
     """
 
-def cartesian_prod(*tensors: Any) -> Any:
+def cartesian_prod(*tensors: Any) -> Tensor:
     r"""
     cartesian_prod(*tensors) -> Tensor
 
@@ -4488,7 +4489,7 @@ def cartesian_prod(*tensors: Any) -> Any:
         *tensors (Tensor): 1-D tensors.
     """
 
-def cat(tensors: Any, dim: int = 0, *, out: Optional[Tensor] = None) -> Tensor:
+def cat(tensors: Any, dim: _int = 0, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
     cat(tensors, dim=0, *, out=None) -> Tensor
 
@@ -4510,7 +4511,7 @@ def cat(tensors: Any, dim: int = 0, *, out: Optional[Tensor] = None) -> Tensor:
         tensor([[1, 2, 1, 2]])
     """
 
-def cdist(x1: Any, x2: Any, p: Any = 2.0, compute_mode: Any = 'use_mm_for_euclid_dist_if_necessary') -> Any:
+def cdist(x1: Any, x2: Any, p: Any = 2.0, compute_mode: Any = 'use_mm_for_euclid_dist_if_necessary') -> Tensor:
     r"""
     cdist(x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary') -> Tensor
 
@@ -4550,7 +4551,7 @@ def ceil_(input: Any, *args: Any, **kwargs: Any) -> Any:
     torch.ceil_(input, ...): the same as input.ceil_(...).
     """
 
-def celu(input: Any, alpha: Any = 1.0, inplace: Any = False) -> Any:
+def celu(input: Any, alpha: Any = 1.0, inplace: Any = False) -> Tensor:
     r"""
     celu(input, alpha=1.0, inplace=False) -> Tensor
 
@@ -4562,7 +4563,7 @@ def celu(input: Any, alpha: Any = 1.0, inplace: Any = False) -> Any:
         inplace (bool): write the result into ``input``.
     """
 
-def celu_(input: Any, alpha: Any = 1.0) -> Any:
+def celu_(input: Any, alpha: Any = 1.0) -> Tensor:
     r"""
     celu_(input, alpha=1.0) -> Tensor
 
@@ -4574,7 +4575,7 @@ def celu_(input: Any, alpha: Any = 1.0) -> Any:
     """
 
 cfloat: dtype
-def chain_matmul(*matrices: Any, out: Any = None) -> Any:
+def chain_matmul(*matrices: Any, out: Any = None) -> Tensor:
     r"""
     chain_matmul(*matrices, out=None) -> Tensor
 
@@ -4584,7 +4585,7 @@ def chain_matmul(*matrices: Any, out: Any = None) -> Any:
         *matrices (Tensor): 2-D tensors.
     """
 
-def channel_shuffle(input: Any, groups: Any) -> Any:
+def channel_shuffle(input: Any, groups: Any) -> Tensor:
     r"""
     channel_shuffle(input, groups) -> Tensor
 
@@ -4595,7 +4596,7 @@ def channel_shuffle(input: Any, groups: Any) -> Any:
         groups (int): number of groups.
     """
 
-def cholesky(input: Any, upper: Any = False) -> Any:
+def cholesky(input: Any, upper: Any = False) -> Tensor:
     r"""
     cholesky(input, upper=False) -> Tensor
 
@@ -4606,7 +4607,7 @@ def cholesky(input: Any, upper: Any = False) -> Any:
         upper (bool): return the upper factor U (A = U^H U) instead of L.
     """
 
-def cholesky_inverse(input: Any, upper: Any = False) -> Any:
+def cholesky_inverse(input: Any, upper: Any = False) -> Tensor:
     r"""
     cholesky_inverse(input, upper=False) -> Tensor
 
@@ -4617,7 +4618,7 @@ def cholesky_inverse(input: Any, upper: Any = False) -> Any:
         upper (bool): the factor is upper triangular.
     """
 
-def cholesky_solve(input: Any, input2: Any, upper: Any = False) -> Any:
+def cholesky_solve(input: Any, input2: Any, upper: Any = False) -> Tensor:
     r"""
     cholesky_solve(input, input2, upper=False) -> Tensor
 
@@ -4629,7 +4630,7 @@ def cholesky_solve(input: Any, input2: Any, upper: Any = False) -> Any:
         upper (bool): the factor is upper triangular.
     """
 
-def chunk(input: Tensor, chunks: int, dim: int = 0) -> Any:
+def chunk(input: Tensor, chunks: _int, dim: _int = 0) -> Any:
     r"""
     chunk(input, chunks, dim=0) -> tuple of Tensors
 
@@ -4733,7 +4734,7 @@ def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:
         memory_format (optional): the layout of the copy (default: preserve).
     """
 
-def column_stack(tensors: Any) -> Any:
+def column_stack(tensors: Any) -> Tensor:
     r"""
     column_stack(tensors) -> Tensor
 
@@ -4743,7 +4744,7 @@ def column_stack(tensors: Any) -> Any:
         tensors (sequence of Tensors): the tensors to join.
     """
 
-def combinations(input: Any, r: Any = 2, with_replacement: Any = False) -> Any:
+def combinations(input: Any, r: Any = 2, with_replacement: Any = False) -> Tensor:
     r"""
     combinations(input, r=2, with_replacement=False) -> Tensor
 
@@ -4772,14 +4773,14 @@ def complex(real: Tensor, imag: Tensor) -> Tensor:
 
 complex128: dtype
 complex64: dtype
-def concat(tensors: Any, dim: int = 0, *, out: Optional[Tensor] = None) -> Tensor:
+def concat(tensors: Any, dim: _int = 0, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
     concat(tensors, dim=0, *, out=None) -> Tensor
 
     Alias for :func:`tensorcore.cat`.
     """
 
-def concatenate(tensors: Any, axis: int = 0) -> Tensor:
+def concatenate(tensors: Any, axis: _int = 0) -> Tensor:
     r"""
     concatenate(tensors, axis=0) -> Tensor
 
@@ -4800,7 +4801,7 @@ def conj(input: Tensor) -> Tensor:
         input (Tensor): the input tensor.
     """
 
-def conj_physical(input: Any) -> Any:
+def conj_physical(input: Any) -> Tensor:
     r"""
     conj_physical(input, *, out=None) -> Tensor
 
@@ -4813,7 +4814,7 @@ def conj_physical(input: Any) -> Any:
         out (Tensor, optional): the output tensor.
     """
 
-def conj_physical_(self) -> Any:
+def conj_physical_(self) -> Tensor:
     r"""
     conj_physical_(input) -> Tensor
 
@@ -4823,7 +4824,7 @@ def conj_physical_(self) -> Any:
         input (Tensor): the input tensor.
     """
 
-def conv1d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+def conv1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: _int = 1) -> Tensor:
     r"""
     conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
 
@@ -4839,7 +4840,7 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, 
         groups (int): split input and output channels into this many independent groups.
     """
 
-def conv2d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+def conv2d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: _int = 1) -> Tensor:
     r"""
     conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
 
@@ -4864,7 +4865,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, 
                 [4., 6., 6., 4.]])
     """
 
-def conv3d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+def conv3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: _int = 1) -> Tensor:
     r"""
     conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
 
@@ -4880,7 +4881,7 @@ def conv3d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, 
         groups (int): split input and output channels into this many independent groups.
     """
 
-def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: _int = 1, dilation: Any = 1) -> Tensor:
     r"""
     conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
 
@@ -4897,7 +4898,7 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor = None, stride:
         groups (int): split input and output channels into this many independent groups.
     """
 
-def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: _int = 1, dilation: Any = 1) -> Tensor:
     r"""
     conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
 
@@ -4914,7 +4915,7 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor = None, stride:
         groups (int): split input and output channels into this many independent groups.
     """
 
-def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
+def conv_transpose3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: _int = 1, dilation: Any = 1) -> Tensor:
     r"""
     conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
 
@@ -4936,7 +4937,7 @@ def copysign(input: Any, other: Any) -> Any:
     ``|input|`` with the sign bit of other (negative zero counts as negative).
     """
 
-def corrcoef(input: Any) -> Any:
+def corrcoef(input: Any) -> Tensor:
     r"""
     corrcoef(input) -> Tensor
 
@@ -4986,7 +4987,7 @@ def cosh_(input: Any, *args: Any, **kwargs: Any) -> Any:
     torch.cosh_(input, ...): the same as input.cosh_(...).
     """
 
-def cosine_similarity(x1: Any, x2: Any, dim: Any = 1, eps: Any = 1e-08) -> Any:
+def cosine_similarity(x1: Any, x2: Any, dim: Any = 1, eps: Any = 1e-08) -> Tensor:
     r"""
     cosine_similarity(x1, x2, dim=1, eps=1e-08) -> Tensor
 
@@ -5021,7 +5022,7 @@ def count_nonzero(input: Tensor, dim: Any = None, *, out: Optional[Tensor] = Non
         tensor(2)
     """
 
-def cov(input: Any, *, correction: Any = 1, fweights: Any = None, aweights: Any = None) -> Any:
+def cov(input: Any, *, correction: Any = 1, fweights: Any = None, aweights: Any = None) -> Tensor:
     r"""
     cov(input, *, correction=1, fweights=None, aweights=None) -> Tensor
 
@@ -5041,7 +5042,7 @@ def cross(input: Any, other: Any, dim: Any = None) -> Any:
     Cross product of 3-vectors along dim (torch 1.13: the first dim of size 3 when None).
     """
 
-def cummax(input: Tensor, dim: int, *, out: Optional[Tensor] = None) -> Any:
+def cummax(input: Tensor, dim: _int, *, out: Optional[Tensor] = None) -> Any:
     r"""
     cummax(input, dim, *, out=None) -> (Tensor, LongTensor)
 
@@ -5055,7 +5056,7 @@ def cummax(input: Tensor, dim: int, *, out: Optional[Tensor] = None) -> Any:
         out (Tensor, optional): the output tensor.
     """
 
-def cummin(input: Tensor, dim: int, *, out: Optional[Tensor] = None) -> Any:
+def cummin(input: Tensor, dim: _int, *, out: Optional[Tensor] = None) -> Any:
     r"""
     cummin(input, dim, *, out=None) -> (Tensor, LongTensor)
 
@@ -5069,7 +5070,7 @@ def cummin(input: Tensor, dim: int, *, out: Optional[Tensor] = None) -> Any:
         out (Tensor, optional): the output tensor.
     """
 
-def cumprod(input: Tensor, dim: int, *, dtype: Any = None, out: Optional[Tensor] = None) -> Tensor:
+def cumprod(input: Tensor, dim: _int, *, dtype: Any = None, out: Optional[Tensor] = None) -> Tensor:
     r"""
     cumprod(input, dim, *, dtype=None, out=None) -> Tensor
 
@@ -5088,7 +5089,7 @@ def cumprod(input: Tensor, dim: int, *, dtype: Any = None, out: Optional[Tensor]
         tensor([1, 2, 6])
     """
 
-def cumsum(input: Tensor, dim: int, *, dtype: Any = None, out: Optional[Tensor] = None) -> Tensor:
+def cumsum(input: Tensor, dim: _int, *, dtype: Any = None, out: Optional[Tensor] = None) -> Tensor:
     r"""
     cumsum(input, dim, *, dtype=None, out=None) -> Tensor
 
@@ -5107,7 +5108,7 @@ def cumsum(input: Tensor, dim: int, *, dtype: Any = None, out: Optional[Tensor] 
         tensor([1, 3, 6])
     """
 
-def cumulative_trapezoid(y: Any, x: Any = None, *, dx: Any = None, dim: Any = -1) -> Any:
+def cumulative_trapezoid(y: Any, x: Any = None, *, dx: Any = None, dim: Any = -1) -> Tensor:
     r"""
     cumulative_trapezoid(y, x=None, *, dx=None, dim=-1) -> Tensor
 
@@ -5122,7 +5123,7 @@ def cumulative_trapezoid(y: Any, x: Any = None, *, dx: Any = None, dim: Any = -1
         dim (int): the dimension to integrate.
     """
 
-def deg2rad(input: Any) -> Any:
+def deg2rad(input: Any) -> Tensor:
     r"""
     deg2rad(input) -> Tensor
 
@@ -5137,7 +5138,7 @@ def deg2rad_(input: Any, *args: Any, **kwargs: Any) -> Any:
     torch.deg2rad_(input, ...): the same as input.deg2rad_(...).
     """
 
-def det(input: Any) -> Any:
+def det(input: Any) -> Tensor:
     r"""
     det(input) -> Tensor
 
@@ -5166,9 +5167,9 @@ class device:
         1
     """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
-    def __getattr__(self, name: str) -> Any: ...
+    def __getattr__(self, name: _str) -> Any: ...
 
-def diag(input: Tensor, diagonal: int = 0) -> Tensor:
+def diag(input: Tensor, diagonal: _int = 0) -> Tensor:
     r"""
     diag(input, diagonal=0) -> Tensor
 
@@ -5189,7 +5190,7 @@ def diag_embed(input: Any, offset: Any = 0, dim1: Any = -2, dim2: Any = -1) -> A
     The last dim of input becomes the diagonal (at offset) of new dims dim1, dim2.
     """
 
-def diagflat(input: Any, offset: Any = 0) -> Any:
+def diagflat(input: Any, offset: Any = 0) -> Tensor:
     r"""
     diagflat(input, offset=0) -> Tensor
 
@@ -5200,7 +5201,7 @@ def diagflat(input: Any, offset: Any = 0) -> Any:
         offset (int): the diagonal.
     """
 
-def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+def diagonal(input: Tensor, offset: _int = 0, dim1: _int = 0, dim2: _int = 1) -> Tensor:
     r"""
     diagonal(input, offset=0, dim1=0, dim2=1) -> Tensor
 
@@ -5231,7 +5232,7 @@ def digamma(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
         out (Tensor, optional): the output tensor.
     """
 
-def dist(input: Any, other: Any, p: Any = 2) -> Any:
+def dist(input: Any, other: Any, p: Any = 2) -> Tensor:
     r"""
     dist(input, other, p=2) -> Tensor
 
@@ -5247,7 +5248,7 @@ def dist(input: Any, other: Any, p: Any = 2) -> Any:
         tensor(5.)
     """
 
-def div(input: Tensor, other: Any, *, rounding_mode: Optional[str] = None, out: Optional[Tensor] = None) -> Tensor:
+def div(input: Tensor, other: Any, *, rounding_mode: Optional[Optional[_str]] = None, out: Optional[Tensor] = None) -> Tensor:
     r"""
     div(input, other, *, rounding_mode=None, out=None) -> Tensor
 
@@ -5268,7 +5269,7 @@ def div(input: Tensor, other: Any, *, rounding_mode: Optional[str] = None, out: 
         tensor([ 3, -4])
     """
 
-def divide(input: Tensor, other: Any, *, rounding_mode: Optional[str] = None, out: Optional[Tensor] = None) -> Tensor:
+def divide(input: Tensor, other: Any, *, rounding_mode: Optional[Optional[_str]] = None, out: Optional[Tensor] = None) -> Tensor:
     r"""
     divide(input, other, *, rounding_mode=None, out=None) -> Tensor
 
@@ -5294,7 +5295,7 @@ def dot(input: Tensor, tensor: Tensor, *, out: Optional[Tensor] = None) -> Tenso
     """
 
 double: dtype
-def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+def dropout(input: Tensor, p: _float = 0.5, training: _bool = True, inplace: _bool = False) -> Tensor:
     r"""
     dropout(input, p=0.5, training=True, inplace=False) -> Tensor
 
@@ -5318,7 +5319,7 @@ def dsplit(input: Any, indices_or_sections: Any = None, *, sections: Any = None,
         indices_or_sections (int or list of ints): parts or split points.
     """
 
-def dstack(tensors: Any) -> Any:
+def dstack(tensors: Any) -> Tensor:
     r"""
     dstack(tensors) -> Tensor
 
@@ -5333,7 +5334,7 @@ class dtype:
     The data type of a tensor: ``tensorcore.float32``, ``float64``, ``float16``, ``bfloat16``, ``complex64``, ``complex128``, ``uint8``, ``int8``, ``int16``, ``int32``, ``int64`` and ``bool`` (with torch's aliases such as ``tensorcore.float`` and ``tensorcore.long``). Attributes ``is_floating_point``, ``is_complex``, ``is_signed`` and ``itemsize``.
     """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
-    def __getattr__(self, name: str) -> Any: ...
+    def __getattr__(self, name: _str) -> Any: ...
 
 def eig(*args: Any, **kwargs: Any) -> Any:
     r"""
@@ -5346,7 +5347,7 @@ def eig(*args: Any, **kwargs: Any) -> Any:
         eigenvectors (bool): also compute eigenvectors.
     """
 
-def einsum(equation: str, *args) -> Tensor:
+def einsum(equation: _str, *args) -> Tensor:
     r"""
     einsum(equation, *operands) -> Tensor
 
@@ -5364,7 +5365,7 @@ def einsum(equation: str, *args) -> Tensor:
         tensor([3., 7.])
     """
 
-def empty(*args, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Any = None) -> Tensor:
+def empty(*args, dtype: Any = None, device: Any = None, requires_grad: _bool = False, out: Any = None) -> Tensor:
     r"""
     empty(*size, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor
 
@@ -5380,7 +5381,7 @@ def empty(*args, dtype: Any = None, device: Any = None, requires_grad: bool = Fa
         out (Tensor, optional): the output tensor.
     """
 
-def empty_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+def empty_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: _bool = False, memory_format: Any = None) -> Tensor:
     r"""
     empty_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor
 
@@ -5396,7 +5397,7 @@ def empty_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires
         memory_format (optional): accepted for torch compatibility; the result is contiguous.
     """
 
-def empty_strided(size: List[int], stride: List[int], *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+def empty_strided(size: List[_int], stride: List[_int], *, dtype: Any = None, device: Any = None, requires_grad: _bool = False) -> Tensor:
     r"""
     empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False) -> Tensor
 
@@ -5419,7 +5420,7 @@ class enable_grad:
     Context manager (or decorator) that enables gradient recording, e.g. inside a :class:`no_grad` block.
     """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
-    def __getattr__(self, name: str) -> Any: ...
+    def __getattr__(self, name: _str) -> Any: ...
 
 def eq(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
@@ -5439,7 +5440,7 @@ def eq(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
         tensor([False,  True, False])
     """
 
-def equal(input: Tensor, other: Tensor) -> bool:
+def equal(input: Tensor, other: Tensor) -> _bool:
     r"""
     equal(input, other) -> bool
 
@@ -5561,7 +5562,7 @@ def expm1_(input: Any, *args: Any, **kwargs: Any) -> Any:
     torch.expm1_(input, ...): the same as input.expm1_(...).
     """
 
-def eye(n: int, m: Optional[int] = None, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Optional[Tensor] = None) -> Tensor:
+def eye(n: _int, m: Optional[Optional[_int]] = None, *, dtype: Any = None, device: Any = None, requires_grad: _bool = False, out: Optional[Tensor] = None) -> Tensor:
     r"""
     eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor
 
@@ -5583,7 +5584,7 @@ def eye(n: int, m: Optional[int] = None, *, dtype: Any = None, device: Any = Non
                 [0., 1.]])
     """
 
-def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+def feature_alpha_dropout(input: Tensor, p: _float = 0.5, training: _bool = False, inplace: _bool = False) -> Tensor:
     r"""
     feature_alpha_dropout(input, p=0.5, training=False, inplace=False) -> Tensor
 
@@ -5619,7 +5620,7 @@ def fix_(input: Any, *args: Any, **kwargs: Any) -> Any:
     torch.fix_(input, ...): the same as input.fix_(...).
     """
 
-def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+def flatten(input: Tensor, start_dim: _int = 0, end_dim: _int = -1) -> Tensor:
     r"""
     flatten(input, start_dim=0, end_dim=-1) -> Tensor
 
@@ -5782,7 +5783,7 @@ def frac_(input: Any, *args: Any, **kwargs: Any) -> Any:
     torch.frac_(input, ...): the same as input.frac_(...).
     """
 
-def frobenius_norm(input: Any, dim: Any = (-2, -1), keepdim: Any = False) -> Any:
+def frobenius_norm(input: Any, dim: Any = (-2, -1), keepdim: Any = False) -> Tensor:
     r"""
     frobenius_norm(input, dim=(-2, -1), keepdim=False) -> Tensor
 
@@ -5819,7 +5820,7 @@ def from_numpy(ndarray: Any) -> Tensor:
         tensor([1, 2])
     """
 
-def full(size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Optional[Tensor] = None) -> Tensor:
+def full(size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: _bool = False, out: Optional[Tensor] = None) -> Tensor:
     r"""
     full(size, fill_value, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor
 
@@ -5841,7 +5842,7 @@ def full(size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, r
                 [7, 7]])
     """
 
-def full_like(input: Tensor, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+def full_like(input: Tensor, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: _bool = False) -> Tensor:
     r"""
     full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor
 
@@ -5857,7 +5858,7 @@ def full_like(input: Tensor, fill_value: Any, *, dtype: Any = None, device: Any 
         requires_grad (bool): whether autograd records operations on the result.
     """
 
-def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False, out: Optional[Tensor] = None) -> Tensor:
+def gather(input: Tensor, dim: _int, index: Tensor, *, sparse_grad: _bool = False, out: Optional[Tensor] = None) -> Tensor:
     r"""
     gather(input, dim, index, *, sparse_grad=False, out=None) -> Tensor
 
@@ -5879,7 +5880,7 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False,
                 [4, 3]])
     """
 
-def gcd(input: Any, other: Any) -> Any:
+def gcd(input: Any, other: Any) -> Tensor:
     r"""
     gcd(input, other) -> Tensor
 
@@ -5939,7 +5940,7 @@ def get_autocast_cpu_dtype() -> dtype:
     The dtype of CPU autocast (bfloat16 by default).
     """
 
-def get_autocast_dtype(device_type: str) -> dtype:
+def get_autocast_dtype(device_type: _str) -> dtype:
     r"""
     get_autocast_dtype(device_type) -> dtype
 
@@ -5967,7 +5968,7 @@ def get_default_dtype() -> dtype:
         tensorcore.float32
     """
 
-def get_num_threads() -> int:
+def get_num_threads() -> _int:
     r"""
     get_num_threads() -> int
 
@@ -6017,7 +6018,7 @@ def greater_equal(input: Tensor, other: Any, *, out: Optional[Tensor] = None) ->
         tensor([False,  True,  True])
     """
 
-def group_norm(input: Any, num_groups: Any, weight: Any = None, bias: Any = None, eps: Any = 1e-05, cudnn_enabled: Any = True) -> Any:
+def group_norm(input: Any, num_groups: Any, weight: Any = None, bias: Any = None, eps: Any = 1e-05, cudnn_enabled: Any = True) -> Tensor:
     r"""
     group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True) -> Tensor
 
@@ -6051,7 +6052,7 @@ def gt(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
     """
 
 half: dtype
-def hamming_window(window_length: int, periodic: bool = True, alpha: float = 0.54, beta: float = 0.46, *, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+def hamming_window(window_length: _int, periodic: _bool = True, alpha: _float = 0.54, beta: _float = 0.46, *, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: _bool = False) -> Tensor:
     r"""
     hamming_window(window_length, periodic=True, *, dtype=None, device=None, requires_grad=False) -> Tensor
 
@@ -6067,7 +6068,7 @@ def hamming_window(window_length: int, periodic: bool = True, alpha: float = 0.5
         requires_grad (bool): whether autograd records operations on the result.
     """
 
-def hann_window(window_length: int, periodic: bool = True, *, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+def hann_window(window_length: _int, periodic: _bool = True, *, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: _bool = False) -> Tensor:
     r"""
     hann_window(window_length, periodic=True, *, dtype=None, device=None, requires_grad=False) -> Tensor
 
@@ -6083,7 +6084,7 @@ def hann_window(window_length: int, periodic: bool = True, *, dtype: Any = None,
         requires_grad (bool): whether autograd records operations on the result.
     """
 
-def hardshrink(input: Any, lambd: Any = 0.5) -> Any:
+def hardshrink(input: Any, lambd: Any = 0.5) -> Tensor:
     r"""
     hardshrink(input, lambd=0.5) -> Tensor
 
@@ -6094,7 +6095,7 @@ def hardshrink(input: Any, lambd: Any = 0.5) -> Any:
         lambd (float): the threshold.
     """
 
-def heaviside(input: Any, values: Any) -> Any:
+def heaviside(input: Any, values: Any) -> Tensor:
     r"""
     heaviside(input, other) -> Tensor
 
@@ -6105,7 +6106,7 @@ def heaviside(input: Any, values: Any) -> Any:
         other (Tensor or Number): the second operand; broadcasts with ``input``.
     """
 
-def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0, *, out: Optional[Tensor] = None) -> Tensor:
+def histc(input: Tensor, bins: _int = 100, min: _float = 0, max: _float = 0, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
     histc(input, bins=100, min=0, max=0, *, out=None) -> Tensor
 
@@ -6178,7 +6179,7 @@ def imag(input: Tensor) -> Tensor:
         input (Tensor): the input tensor.
     """
 
-def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
+def index_add(input: Tensor, dim: _int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
     r"""
     index_add(input, dim, index, source, *, alpha=1) -> Tensor
 
@@ -6194,7 +6195,7 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
         alpha (Number): multiplier of ``source``.
     """
 
-def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
+def index_copy(input: Tensor, dim: _int, index: Tensor, source: Tensor) -> Tensor:
     r"""
     index_copy(input, dim, index, source) -> Tensor
 
@@ -6207,7 +6208,7 @@ def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor
         source (Tensor): the slices.
     """
 
-def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+def index_fill(input: Tensor, dim: _int, index: Tensor, value: Any) -> Tensor:
     r"""
     index_fill(input, dim, index, value) -> Tensor
 
@@ -6220,7 +6221,7 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
         value (Number): the value.
     """
 
-def index_put(input: Tensor, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:
+def index_put(input: Tensor, indices: Any, values: Tensor, accumulate: _bool = False) -> Tensor:
     r"""
     index_put(input, indices, values, accumulate=False) -> Tensor
 
@@ -6238,7 +6239,7 @@ def index_put_(input: Any, *args: Any, **kwargs: Any) -> Any:
     torch.index_put_(input, ...): the same as input.index_put_(...).
     """
 
-def index_select(input: Tensor, dim: int, index: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+def index_select(input: Tensor, dim: _int, index: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
     index_select(input, dim, index, *, out=None) -> Tensor
 
@@ -6269,9 +6270,9 @@ class inference_mode:
         mode (bool): enable inference mode.
     """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
-    def __getattr__(self, name: str) -> Any: ...
+    def __getattr__(self, name: _str) -> Any: ...
 
-def initial_seed() -> int:
+def initial_seed() -> _int:
     r"""
     initial_seed() -> int
 
@@ -6294,7 +6295,7 @@ int16: dtype
 int32: dtype
 int64: dtype
 int8: dtype
-def inverse(input: Any) -> Any:
+def inverse(input: Any) -> Tensor:
     r"""
     inverse(input) -> Tensor
 
@@ -6309,21 +6310,21 @@ def inverse(input: Any) -> Any:
                 [0.0000, 0.2500]])
     """
 
-def is_autocast_cache_enabled() -> bool:
+def is_autocast_cache_enabled() -> _bool:
     r"""
     is_autocast_cache_enabled() -> bool
 
     Whether autocast caches the lower-precision copies of weights within a region.
     """
 
-def is_autocast_cpu_enabled() -> bool:
+def is_autocast_cpu_enabled() -> _bool:
     r"""
     is_autocast_cpu_enabled() -> bool
 
     Whether CPU autocast is active.
     """
 
-def is_autocast_enabled(device_type: Optional[str] = None) -> bool:
+def is_autocast_enabled(device_type: Optional[Optional[_str]] = None) -> _bool:
     r"""
     is_autocast_enabled(device_type=None) -> bool
 
@@ -6333,7 +6334,7 @@ def is_autocast_enabled(device_type: Optional[str] = None) -> bool:
         device_type (str): ``'cpu'`` or ``'cuda'``.
     """
 
-def is_complex(input: Any) -> Any:
+def is_complex(input: Any) -> _bool:
     r"""
     is_complex(input) -> bool
 
@@ -6348,21 +6349,21 @@ def is_conj(input: Any) -> Any:
     tensorcore has no lazy conjugate bit: conj() results are materialized.
     """
 
-def is_deterministic() -> bool:
+def is_deterministic() -> _bool:
     r"""
     is_deterministic() -> bool
 
     Deprecated name of :func:`are_deterministic_algorithms_enabled`.
     """
 
-def is_deterministic_algorithms_warn_only_enabled() -> bool:
+def is_deterministic_algorithms_warn_only_enabled() -> _bool:
     r"""
     is_deterministic_algorithms_warn_only_enabled() -> bool
 
     Whether deterministic mode only warns.
     """
 
-def is_floating_point(input: Any) -> Any:
+def is_floating_point(input: Any) -> _bool:
     r"""
     is_floating_point(input) -> bool
 
@@ -6372,14 +6373,14 @@ def is_floating_point(input: Any) -> Any:
         input (Tensor): the input tensor.
     """
 
-def is_grad_enabled() -> Any:
+def is_grad_enabled() -> _bool:
     r"""
     is_grad_enabled() -> bool
 
     Whether gradient recording is currently on.
     """
 
-def is_neg(input: Any) -> Any:
+def is_neg(input: Any) -> _bool:
     r"""
     is_neg(input) -> bool
 
@@ -6389,7 +6390,7 @@ def is_neg(input: Any) -> Any:
         input (Tensor): the input tensor.
     """
 
-def is_nonzero(input: Any) -> Any:
+def is_nonzero(input: Any) -> _bool:
     r"""
     is_nonzero(input) -> bool
 
@@ -6399,7 +6400,7 @@ def is_nonzero(input: Any) -> Any:
         input (Tensor): the input tensor.
     """
 
-def is_signed(input: Any) -> Any:
+def is_signed(input: Any) -> _bool:
     r"""
     is_signed(input) -> bool
 
@@ -6409,7 +6410,7 @@ def is_signed(input: Any) -> Any:
         input (Tensor): the input tensor.
     """
 
-def is_tensor(obj: Any) -> Any:
+def is_tensor(obj: Any) -> _bool:
     r"""
     is_tensor(obj) -> bool
 
@@ -6419,7 +6420,7 @@ def is_tensor(obj: Any) -> Any:
         obj (object): the object to test.
     """
 
-def isclose(input: Tensor, other: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False, *, out: Optional[Tensor] = None) -> Tensor:
+def isclose(input: Tensor, other: Any, rtol: _float = 1e-05, atol: _float = 1e-08, equal_nan: _bool = False, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
     isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False, *, out=None) -> Tensor
 
@@ -6450,7 +6451,7 @@ def isfinite(input: Tensor) -> Tensor:
         input (Tensor): the input tensor.
     """
 
-def isin(elements: Any, test_elements: Any, *, assume_unique: Any = False, invert: Any = False) -> Any:
+def isin(elements: Any, test_elements: Any, *, assume_unique: Any = False, invert: Any = False) -> Tensor:
     r"""
     isin(elements, test_elements, *, assume_unique=False, invert=False) -> Tensor
 
@@ -6523,7 +6524,7 @@ def isreal(input: Tensor) -> Tensor:
         input (Tensor): the input tensor.
     """
 
-def istft(input: Tensor, n_fft: int, hop_length: Any = None, win_length: Any = None, window: Tensor = None, center: bool = True, normalized: bool = False, onesided: Optional[bool] = None, length: Any = None, return_complex: bool = False) -> Tensor:
+def istft(input: Tensor, n_fft: _int, hop_length: Any = None, win_length: Any = None, window: Optional[Tensor] = None, center: _bool = True, normalized: _bool = False, onesided: Optional[Optional[_bool]] = None, length: Any = None, return_complex: _bool = False) -> Tensor:
     r"""
     istft(input, n_fft, hop_length=None, win_length=None, window=None, center=True, normalized=False, onesided=None, length=None, return_complex=False) -> Tensor
 
@@ -6542,7 +6543,7 @@ def istft(input: Tensor, n_fft: int, hop_length: Any = None, win_length: Any = N
         return_complex (bool): return a complex signal.
     """
 
-def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0, *, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+def kaiser_window(window_length: _int, periodic: _bool = True, beta: _float = 12.0, *, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: _bool = False) -> Tensor:
     r"""
     kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, device=None, requires_grad=False) -> Tensor
 
@@ -6577,7 +6578,7 @@ def kron(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Tenso
         tensor([1, 1, 2, 2])
     """
 
-def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False, *, out: Optional[Tensor] = None) -> Any:
+def kthvalue(input: Tensor, k: _int, dim: _int = -1, keepdim: _bool = False, *, out: Optional[Tensor] = None) -> Any:
     r"""
     kthvalue(input, k, dim=-1, keepdim=False, *, out=None) -> (Tensor, LongTensor)
 
@@ -6593,7 +6594,7 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False, *, out
         out (Tensor, optional): the output tensor.
     """
 
-def layer_norm(input: Any, normalized_shape: Any, weight: Any = None, bias: Any = None, eps: Any = 1e-05, cudnn_enable: Any = True) -> Any:
+def layer_norm(input: Any, normalized_shape: Any, weight: Any = None, bias: Any = None, eps: Any = 1e-05, cudnn_enable: Any = True) -> Tensor:
     r"""
     layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn_enable=True) -> Tensor
 
@@ -6608,7 +6609,7 @@ def layer_norm(input: Any, normalized_shape: Any, weight: Any = None, bias: Any 
         cudnn_enable (bool): ignored.
     """
 
-def lcm(input: Any, other: Any) -> Any:
+def lcm(input: Any, other: Any) -> Tensor:
     r"""
     lcm(input, other) -> Tensor
 
@@ -6619,7 +6620,7 @@ def lcm(input: Any, other: Any) -> Any:
         other (Tensor or Number): the second operand; broadcasts with ``input``.
     """
 
-def ldexp(input: Any, other: Any) -> Any:
+def ldexp(input: Any, other: Any) -> Tensor:
     r"""
     ldexp(input, other) -> Tensor
 
@@ -6716,7 +6717,7 @@ def lgamma(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
         out (Tensor, optional): the output tensor.
     """
 
-def linspace(start: Any, end: Any, steps: int, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Optional[Tensor] = None) -> Tensor:
+def linspace(start: Any, end: Any, steps: _int, *, dtype: Any = None, device: Any = None, requires_grad: _bool = False, out: Optional[Tensor] = None) -> Tensor:
     r"""
     linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor
 
@@ -6834,7 +6835,7 @@ def log_(input: Any, *args: Any, **kwargs: Any) -> Any:
     torch.log_(input, ...): the same as input.log_(...).
     """
 
-def log_softmax(input: Any, dim: Any, dtype: Any = None) -> Any:
+def log_softmax(input: Any, dim: Any, dtype: Any = None) -> Tensor:
     r"""
     log_softmax(input, dim, dtype=None) -> Tensor
 
@@ -6856,7 +6857,7 @@ def logaddexp2(input: Any, other: Any) -> Any:
     log2(2^a + 2^b).
     """
 
-def logcumsumexp(input: Tensor, dim: int, *, out: Optional[Tensor] = None) -> Tensor:
+def logcumsumexp(input: Tensor, dim: _int, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
     logcumsumexp(input, dim, *, out=None) -> Tensor
 
@@ -6870,7 +6871,7 @@ def logcumsumexp(input: Tensor, dim: int, *, out: Optional[Tensor] = None) -> Te
         out (Tensor, optional): the output tensor.
     """
 
-def logdet(input: Any) -> Any:
+def logdet(input: Any) -> Tensor:
     r"""
     logdet(input) -> Tensor
 
@@ -6945,7 +6946,7 @@ def logit_(input: Any, *args: Any, **kwargs: Any) -> Any:
     torch.logit_(input, ...): the same as input.logit_(...).
     """
 
-def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Optional[Tensor] = None) -> Tensor:
+def logspace(start: Any, end: Any, steps: _int, base: _float = 10.0, *, dtype: Any = None, device: Any = None, requires_grad: _bool = False, out: Optional[Tensor] = None) -> Tensor:
     r"""
     logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor
 
@@ -6968,7 +6969,7 @@ def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *, dtype: Any
         tensor([  1.,  10., 100.])
     """
 
-def logsumexp(input: Tensor, dim: Any, keepdim: bool = False, *, out: Optional[Tensor] = None) -> Tensor:
+def logsumexp(input: Tensor, dim: Any, keepdim: _bool = False, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
     logsumexp(input, dim, keepdim=False, *, out=None) -> Tensor
 
@@ -7029,7 +7030,7 @@ def lu(A: Any, pivot: Any = True, get_infos: Any = False) -> Any:
         get_infos (bool): also return per-matrix error codes.
     """
 
-def lu_solve(input: Any, LU_data: Any, LU_pivots: Any) -> Any:
+def lu_solve(input: Any, LU_data: Any, LU_pivots: Any) -> Tensor:
     r"""
     lu_solve(input, LU_data, LU_pivots) -> Tensor
 
@@ -7133,7 +7134,7 @@ def matmul(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Ten
         tensorcore.Size([5, 2, 4])
     """
 
-def matrix_exp(input: Any) -> Any:
+def matrix_exp(input: Any) -> Tensor:
     r"""
     matrix_exp(input) -> Tensor
 
@@ -7143,7 +7144,7 @@ def matrix_exp(input: Any) -> Any:
         input (Tensor): a matrix or a batch of matrices (..., n, n).
     """
 
-def matrix_power(input: Any, n: Any) -> Any:
+def matrix_power(input: Any, n: Any) -> Tensor:
     r"""
     matrix_power(input, n) -> Tensor
 
@@ -7154,7 +7155,7 @@ def matrix_power(input: Any, n: Any) -> Any:
         n (int): the exponent.
     """
 
-def matrix_rank(*args: Any, **kwargs: Any) -> Any:
+def matrix_rank(*args: Any, **kwargs: Any) -> Tensor:
     r"""
     matrix_rank(input, tol=None, symmetric=False) -> Tensor
 
@@ -7167,7 +7168,7 @@ def matrix_rank(*args: Any, **kwargs: Any) -> Any:
     """
 
 @overload
-def max(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Optional[Tensor] = None) -> Any:
+def max(input: Tensor, dim: Any = None, keepdim: _bool = False, *, out: Optional[Tensor] = None) -> Any:
     r"""
     max(input, dim=None, keepdim=False, *, out=None) -> Tensor or (Tensor, LongTensor)
 
@@ -7194,7 +7195,7 @@ def max(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Optional[
 def max(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Any:
     ...
 
-def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Any:
+def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: _bool = False, return_indices: _bool = False) -> Any:
     r"""
     max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False) -> Tensor
 
@@ -7225,7 +7226,7 @@ def max_pool1d_with_indices(input: Any, kernel_size: Any, stride: Any = None, pa
         ceil_mode (bool): round up.
     """
 
-def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Any:
+def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: _bool = False, return_indices: _bool = False) -> Any:
     r"""
     max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False) -> Tensor
 
@@ -7247,7 +7248,7 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
                   [13., 15.]]]])
     """
 
-def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Any:
+def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: _bool = False, return_indices: _bool = False) -> Any:
     r"""
     max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False) -> Tensor
 
@@ -7281,7 +7282,7 @@ def maximum(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tenso
         tensor([3, 5])
     """
 
-def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None, out: Optional[Tensor] = None) -> Tensor:
+def mean(input: Tensor, dim: Any = None, keepdim: _bool = False, *, dtype: Any = None, out: Optional[Tensor] = None) -> Tensor:
     r"""
     mean(input, dim=None, keepdim=False, *, dtype=None, out=None) -> Tensor
 
@@ -7302,7 +7303,7 @@ def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = 
         tensor([2.5000, 4.0000, 4.0000])
     """
 
-def median(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Optional[Tensor] = None) -> Any:
+def median(input: Tensor, dim: Any = None, keepdim: _bool = False, *, out: Optional[Tensor] = None) -> Any:
     r"""
     median(input, dim=None, keepdim=False, *, out=None) -> Tensor or (Tensor, LongTensor)
 
@@ -7339,7 +7340,7 @@ def meshgrid(*tensors: Any, indexing: Any = None) -> Any:
     """
 
 @overload
-def min(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Optional[Tensor] = None) -> Any:
+def min(input: Tensor, dim: Any = None, keepdim: _bool = False, *, out: Optional[Tensor] = None) -> Any:
     r"""
     min(input, dim=None, keepdim=False, *, out=None) -> Tensor or (Tensor, LongTensor)
 
@@ -7390,7 +7391,7 @@ def mm(input: Tensor, mat2: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
         tensor([[11]])
     """
 
-def mode(input: Tensor, dim: int = -1, keepdim: bool = False, *, out: Optional[Tensor] = None) -> Any:
+def mode(input: Tensor, dim: _int = -1, keepdim: _bool = False, *, out: Optional[Tensor] = None) -> Any:
     r"""
     mode(input, dim=-1, keepdim=False, *, out=None) -> (Tensor, LongTensor)
 
@@ -7424,7 +7425,7 @@ def movedim(input: Tensor, source: Any, destination: Any) -> Tensor:
         destination (int or tuple of ints): where they go.
     """
 
-def msort(input: Any) -> Any:
+def msort(input: Any) -> Tensor:
     r"""
     msort(input) -> Tensor
 
@@ -7452,7 +7453,7 @@ def mul(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
         tensor([3., 6.])
     """
 
-def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, generator: Any = None) -> Tensor:
+def multinomial(input: Tensor, num_samples: _int, replacement: _bool = False, *, generator: Any = None) -> Tensor:
     r"""
     multinomial(input, num_samples, replacement=False, *, generator=None) -> Tensor
 
@@ -7492,7 +7493,7 @@ def mv(input: Tensor, vec: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
         out (Tensor, optional): the output tensor.
     """
 
-def nan_to_num(input: Tensor, nan: Optional[float] = 0.0, posinf: Optional[float] = None, neginf: Optional[float] = None, *, out: Optional[Tensor] = None) -> Tensor:
+def nan_to_num(input: Tensor, nan: Optional[_float] = 0.0, posinf: Optional[Optional[_float]] = None, neginf: Optional[Optional[_float]] = None, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
     nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None) -> Tensor
 
@@ -7513,7 +7514,7 @@ def nan_to_num_(input: Any, *args: Any, **kwargs: Any) -> Any:
     torch.nan_to_num_(input, ...): the same as input.nan_to_num_(...).
     """
 
-def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None, out: Optional[Tensor] = None) -> Tensor:
+def nanmean(input: Tensor, dim: Any = None, keepdim: _bool = False, *, dtype: Any = None, out: Optional[Tensor] = None) -> Tensor:
     r"""
     nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None) -> Tensor
 
@@ -7529,7 +7530,7 @@ def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any
         out (Tensor, optional): the output tensor.
     """
 
-def nanmedian(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Optional[Tensor] = None) -> Any:
+def nanmedian(input: Tensor, dim: Any = None, keepdim: _bool = False, *, out: Optional[Tensor] = None) -> Any:
     r"""
     nanmedian(input, dim=None, keepdim=False, *, out=None) -> Tensor or (Tensor, LongTensor)
 
@@ -7544,7 +7545,7 @@ def nanmedian(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Opt
         out (Tensor, optional): the output tensor.
     """
 
-def nanquantile(input: Any, q: Any, dim: Any = None, keepdim: Any = False, *, interpolation: Any = 'linear') -> Any:
+def nanquantile(input: Any, q: Any, dim: Any = None, keepdim: Any = False, *, interpolation: Any = 'linear') -> Tensor:
     r"""
     nanquantile(input, q, dim=None, keepdim=False, *, interpolation='linear') -> Tensor
 
@@ -7560,7 +7561,7 @@ def nanquantile(input: Any, q: Any, dim: Any = None, keepdim: Any = False, *, in
         interpolation (str): the interpolation method.
     """
 
-def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None, out: Optional[Tensor] = None) -> Tensor:
+def nansum(input: Tensor, dim: Any = None, keepdim: _bool = False, *, dtype: Any = None, out: Optional[Tensor] = None) -> Tensor:
     r"""
     nansum(input, dim=None, keepdim=False, *, dtype=None, out=None) -> Tensor
 
@@ -7576,7 +7577,7 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any 
         out (Tensor, optional): the output tensor.
     """
 
-def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
+def narrow(input: Tensor, dim: _int, start: _int, length: _int) -> Tensor:
     r"""
     narrow(input, dim, start, length) -> Tensor
 
@@ -7652,9 +7653,9 @@ class no_grad:
     Context manager that disables gradient recording (the same as :class:`tensorcore.no_grad`); the init functions run under it.
     """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
-    def __getattr__(self, name: str) -> Any: ...
+    def __getattr__(self, name: _str) -> Any: ...
 
-def nonzero(input: Tensor, *, as_tuple: bool = False, out: Optional[Tensor] = None) -> Any:
+def nonzero(input: Tensor, *, as_tuple: _bool = False, out: Optional[Tensor] = None) -> Any:
     r"""
     nonzero(input, *, as_tuple=False, out=None) -> Tensor
 
@@ -7673,7 +7674,7 @@ def nonzero(input: Tensor, *, as_tuple: bool = False, out: Optional[Tensor] = No
                 [1, 0]])
     """
 
-def norm(input: Tensor, p: Any = 'fro', dim: Any = None, keepdim: bool = False, dtype: Any = None, *, out: Optional[Tensor] = None) -> Tensor:
+def norm(input: Tensor, p: Any = 'fro', dim: Any = None, keepdim: _bool = False, dtype: Any = None, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
     norm(input, p='fro', dim=None, keepdim=False, dtype=None, *, out=None) -> Tensor
 
@@ -7694,7 +7695,7 @@ def norm(input: Tensor, p: Any = 'fro', dim: Any = None, keepdim: bool = False, 
         tensor(5.)
     """
 
-def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None, out: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
+def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None, out: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, pin_memory: _bool = False, requires_grad: _bool = False) -> Tensor:
     r"""
     normal(mean, std=1.0, size=None, *, generator=None, out=None) -> Tensor
 
@@ -7732,7 +7733,7 @@ def not_equal(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Ten
         tensor([ True, False,  True])
     """
 
-def nuclear_norm(input: Any, dim: Any = None, keepdim: Any = False) -> Any:
+def nuclear_norm(input: Any, dim: Any = None, keepdim: Any = False) -> Tensor:
     r"""
     nuclear_norm(input, dim=None, keepdim=False) -> Tensor
 
@@ -7744,7 +7745,7 @@ def nuclear_norm(input: Any, dim: Any = None, keepdim: Any = False) -> Any:
         keepdim (bool): keep the reduced dimensions.
     """
 
-def numel(input: Any) -> Any:
+def numel(input: Any) -> _int:
     r"""
     numel(input) -> int
 
@@ -7758,7 +7759,7 @@ def numel(input: Any) -> Any:
         6
     """
 
-def ones(*args, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Any = None) -> Tensor:
+def ones(*args, dtype: Any = None, device: Any = None, requires_grad: _bool = False, out: Any = None) -> Tensor:
     r"""
     ones(*size, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor
 
@@ -7778,7 +7779,7 @@ def ones(*args, dtype: Any = None, device: Any = None, requires_grad: bool = Fal
         tensor([1, 1])
     """
 
-def ones_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+def ones_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: _bool = False, memory_format: Any = None) -> Tensor:
     r"""
     ones_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor
 
@@ -7794,7 +7795,7 @@ def ones_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_
         memory_format (optional): accepted for torch compatibility; the result is contiguous.
     """
 
-def orgqr(input: Any, tau: Any) -> Any:
+def orgqr(input: Any, tau: Any) -> Tensor:
     r"""
     orgqr(input, tau) -> Tensor
 
@@ -7829,7 +7830,7 @@ def outer(input: Tensor, vec2: Tensor, *, out: Optional[Tensor] = None) -> Tenso
                 [ 2, 20]])
     """
 
-def pairwise_distance(x1: Any, x2: Any, p: Any = 2.0, eps: Any = 1e-06, keepdim: Any = False) -> Any:
+def pairwise_distance(x1: Any, x2: Any, p: Any = 2.0, eps: Any = 1e-06, keepdim: Any = False) -> Tensor:
     r"""
     pairwise_distance(x1, x2, p=2.0, eps=1e-06, keepdim=False) -> Tensor
 
@@ -7843,7 +7844,7 @@ def pairwise_distance(x1: Any, x2: Any, p: Any = 2.0, eps: Any = 1e-06, keepdim:
         keepdim (bool): keep the vector dimension.
     """
 
-def pdist(input: Any, p: Any = 2) -> Any:
+def pdist(input: Any, p: Any = 2) -> Tensor:
     r"""
     pdist(input, p=2) -> Tensor
 
@@ -7854,7 +7855,7 @@ def pdist(input: Any, p: Any = 2) -> Any:
         p (float): the norm.
     """
 
-def permute(input: Tensor, dims: List[int]) -> Tensor:
+def permute(input: Tensor, dims: List[_int]) -> Tensor:
     r"""
     permute(input, dims) -> Tensor
 
@@ -7869,7 +7870,7 @@ def permute(input: Tensor, dims: List[int]) -> Tensor:
         tensorcore.Size([4, 2, 3])
     """
 
-def pinverse(input: Any, rcond: Any = 1e-15) -> Any:
+def pinverse(input: Any, rcond: Any = 1e-15) -> Tensor:
     r"""
     pinverse(input, rcond=1e-15) -> Tensor
 
@@ -7880,7 +7881,7 @@ def pinverse(input: Any, rcond: Any = 1e-15) -> Any:
         rcond (float): singular values below rcond * largest are treated as zero.
     """
 
-def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
+def pixel_shuffle(input: Tensor, upscale_factor: _int) -> Tensor:
     r"""
     pixel_shuffle(input, upscale_factor) -> Tensor
 
@@ -7891,7 +7892,7 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
         upscale_factor (int): r.
     """
 
-def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
+def pixel_unshuffle(input: Tensor, downscale_factor: _int) -> Tensor:
     r"""
     pixel_unshuffle(input, downscale_factor) -> Tensor
 
@@ -7913,7 +7914,7 @@ def polar(abs: Tensor, angle: Tensor) -> Tensor:
         angle (Tensor): angles in radians.
     """
 
-def polygamma(n: int, input: Tensor) -> Tensor:
+def polygamma(n: _int, input: Tensor) -> Tensor:
     r"""
     polygamma(n, input) -> Tensor
 
@@ -7924,7 +7925,7 @@ def polygamma(n: int, input: Tensor) -> Tensor:
         input (Tensor): the input tensor.
     """
 
-def positive(input: Any) -> Any:
+def positive(input: Any) -> Tensor:
     r"""
     positive(input) -> Tensor
 
@@ -7952,7 +7953,7 @@ def pow(input: Any, exponent: Any, *, out: Optional[Tensor] = None) -> Tensor:
         tensor([1., 4., 9.])
     """
 
-def prelu(input: Any, weight: Any) -> Any:
+def prelu(input: Any, weight: Any) -> Tensor:
     r"""
     prelu(input, weight) -> Tensor
 
@@ -7963,7 +7964,7 @@ def prelu(input: Any, weight: Any) -> Any:
         weight (Tensor): the slopes, 1 or C values.
     """
 
-def prod(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None, out: Optional[Tensor] = None) -> Tensor:
+def prod(input: Tensor, dim: Any = None, keepdim: _bool = False, *, dtype: Any = None, out: Optional[Tensor] = None) -> Tensor:
     r"""
     prod(input, dim=None, keepdim=False, *, dtype=None, out=None) -> Tensor
 
@@ -8009,7 +8010,7 @@ def qr(input: Any, some: Any = True) -> Any:
         some (bool): reduced (True) or complete decomposition.
     """
 
-def quantile(input: Any, q: Any, dim: Any = None, keepdim: Any = False, *, interpolation: Any = 'linear') -> Any:
+def quantile(input: Any, q: Any, dim: Any = None, keepdim: Any = False, *, interpolation: Any = 'linear') -> Tensor:
     r"""
     quantile(input, q, dim=None, keepdim=False, *, interpolation='linear') -> Tensor
 
@@ -8029,7 +8030,7 @@ def quantile(input: Any, q: Any, dim: Any = None, keepdim: Any = False, *, inter
         tensor(1.5000)
     """
 
-def rad2deg(input: Any) -> Any:
+def rad2deg(input: Any) -> Tensor:
     r"""
     rad2deg(input) -> Tensor
 
@@ -8044,7 +8045,7 @@ def rad2deg_(input: Any, *args: Any, **kwargs: Any) -> Any:
     torch.rad2deg_(input, ...): the same as input.rad2deg_(...).
     """
 
-def rand(*args, generator: Any = None, out: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
+def rand(*args, generator: Any = None, out: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, pin_memory: _bool = False, requires_grad: _bool = False) -> Tensor:
     r"""
     rand(*size, *, generator=None, dtype=None, device=None, requires_grad=False, out=None) -> Tensor
 
@@ -8065,7 +8066,7 @@ def rand(*args, generator: Any = None, out: Any = None, dtype: Any = None, layou
         tensorcore.Size([2, 3])
     """
 
-def rand_like(input: Tensor, *, generator: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+def rand_like(input: Tensor, *, generator: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: _bool = False, memory_format: Any = None) -> Tensor:
     r"""
     rand_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor
 
@@ -8081,7 +8082,7 @@ def rand_like(input: Tensor, *, generator: Any = None, dtype: Any = None, layout
         memory_format (optional): accepted for torch compatibility; the result is contiguous.
     """
 
-def randint(*args, size: Any = None, generator: Any = None, out: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
+def randint(*args, size: Any = None, generator: Any = None, out: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, pin_memory: _bool = False, requires_grad: _bool = False) -> Tensor:
     r"""
     randint(low=0, high, size, *, generator=None, dtype=None, device=None, requires_grad=False, out=None) -> Tensor
 
@@ -8105,7 +8106,7 @@ def randint(*args, size: Any = None, generator: Any = None, out: Any = None, dty
         True
     """
 
-def randint_like(input: Tensor, *args, generator: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+def randint_like(input: Tensor, *args, generator: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: _bool = False, memory_format: Any = None) -> Tensor:
     r"""
     randint_like(input, low=0, high, *, dtype=None, device=None, requires_grad=False) -> Tensor
 
@@ -8122,7 +8123,7 @@ def randint_like(input: Tensor, *args, generator: Any = None, dtype: Any = None,
         requires_grad (bool): whether autograd records operations on the result.
     """
 
-def randn(*args, generator: Any = None, out: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
+def randn(*args, generator: Any = None, out: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, pin_memory: _bool = False, requires_grad: _bool = False) -> Tensor:
     r"""
     randn(*size, *, generator=None, dtype=None, device=None, requires_grad=False, out=None) -> Tensor
 
@@ -8144,7 +8145,7 @@ def randn(*args, generator: Any = None, out: Any = None, dtype: Any = None, layo
         True
     """
 
-def randn_like(input: Tensor, *, generator: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+def randn_like(input: Tensor, *, generator: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: _bool = False, memory_format: Any = None) -> Tensor:
     r"""
     randn_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor
 
@@ -8160,7 +8161,7 @@ def randn_like(input: Tensor, *, generator: Any = None, dtype: Any = None, layou
         memory_format (optional): accepted for torch compatibility; the result is contiguous.
     """
 
-def randperm(n: int, *, generator: Any = None, out: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
+def randperm(n: _int, *, generator: Any = None, out: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, pin_memory: _bool = False, requires_grad: _bool = False) -> Tensor:
     r"""
     randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False, out=None) -> Tensor
 
@@ -8186,7 +8187,7 @@ def range(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, devi
     torch.range (deprecated in torch): like arange, but the end is included.
     """
 
-def ravel(input: Any) -> Any:
+def ravel(input: Any) -> Tensor:
     r"""
     ravel(input) -> Tensor
 
@@ -8257,7 +8258,7 @@ def remainder(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Ten
         tensor([1, 1])
     """
 
-def renorm(input: Any, p: Any, dim: Any, maxnorm: Any) -> Any:
+def renorm(input: Any, p: Any, dim: Any, maxnorm: Any) -> Tensor:
     r"""
     renorm(input, p, dim, maxnorm) -> Tensor
 
@@ -8276,7 +8277,7 @@ def repeat_interleave(input: Any, repeats: Any = None, dim: Any = None, *, outpu
     argument, returns the indices repeated by their counts (torch's one-argument form).
     """
 
-def reshape(input: Tensor, shape: List[int]) -> Tensor:
+def reshape(input: Tensor, shape: List[_int]) -> Tensor:
     r"""
     reshape(input, shape) -> Tensor
 
@@ -8292,7 +8293,7 @@ def reshape(input: Tensor, shape: List[int]) -> Tensor:
                 [3, 4, 5]])
     """
 
-def resolve_conj(input: Any) -> Any:
+def resolve_conj(input: Any) -> Tensor:
     r"""
     resolve_conj(input) -> Tensor
 
@@ -8302,7 +8303,7 @@ def resolve_conj(input: Any) -> Any:
         input (Tensor): the input tensor.
     """
 
-def resolve_neg(input: Any) -> Any:
+def resolve_neg(input: Any) -> Tensor:
     r"""
     resolve_neg(input) -> Tensor
 
@@ -8331,7 +8332,7 @@ def roll(input: Tensor, shifts: Any, dims: Any = None, *, out: Optional[Tensor] 
         tensor([4, 1, 2, 3])
     """
 
-def rot90(input: Any, k: Any = 1, dims: Any = (0, 1)) -> Any:
+def rot90(input: Any, k: Any = 1, dims: Any = (0, 1)) -> Tensor:
     r"""
     rot90(input, k=1, dims=(0, 1)) -> Tensor
 
@@ -8343,7 +8344,7 @@ def rot90(input: Any, k: Any = 1, dims: Any = (0, 1)) -> Any:
         dims (pair of ints): the plane.
     """
 
-def round(input: Tensor, *, decimals: int = 0, out: Optional[Tensor] = None) -> Tensor:
+def round(input: Tensor, *, decimals: _int = 0, out: Optional[Tensor] = None) -> Tensor:
     r"""
     round(input, *, decimals=0, out=None) -> Tensor
 
@@ -8366,14 +8367,14 @@ def round_(input: Any, *args: Any, **kwargs: Any) -> Any:
     torch.round_(input, ...): the same as input.round_(...).
     """
 
-def row_stack(tensors: Any) -> Any:
+def row_stack(tensors: Any) -> Tensor:
     r"""
     row_stack(tensors, *, out=None) -> Tensor
 
     Alias for :func:`tensorcore.vstack`.
     """
 
-def rrelu(input: Any, lower: Any = 0.125, upper: Any = 0.3333333333333333, training: Any = False, generator: Any = None) -> Any:
+def rrelu(input: Any, lower: Any = 0.125, upper: Any = 0.3333333333333333, training: Any = False, generator: Any = None) -> Tensor:
     r"""
     rrelu(input, lower=1/8, upper=1/3, training=False, generator=None) -> Tensor
 
@@ -8387,7 +8388,7 @@ def rrelu(input: Any, lower: Any = 0.125, upper: Any = 0.3333333333333333, train
         generator (Generator, optional): the random source.
     """
 
-def rrelu_(input: Any, lower: Any = 0.125, upper: Any = 0.3333333333333333, training: Any = False) -> Any:
+def rrelu_(input: Any, lower: Any = 0.125, upper: Any = 0.3333333333333333, training: Any = False) -> Tensor:
     r"""
     rrelu_(input, lower=1/8, upper=1/3, training=False) -> Tensor
 
@@ -8461,7 +8462,7 @@ def scalar_tensor(s: Any, *, dtype: Any = None, device: Any = None) -> Tensor:
         device (tensorcore.device or str, optional): where the result is allocated (default: CPU).
     """
 
-def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None, reduce: Optional[str] = None) -> Tensor:
+def scatter(input: Tensor, dim: _int, index: Tensor, src: Any = None, *, value: Any = None, reduce: Optional[Optional[_str]] = None) -> Tensor:
     r"""
     scatter(input, dim, index, src=None, *, value=None, reduce=None) -> Tensor
 
@@ -8482,7 +8483,7 @@ def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *, value: A
         tensor([7., 0., 5.])
     """
 
-def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+def scatter_add(input: Tensor, dim: _int, index: Tensor, src: Tensor) -> Tensor:
     r"""
     scatter_add(input, dim, index, src) -> Tensor
 
@@ -8499,7 +8500,7 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
         tensor([3., 3.])
     """
 
-def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
+def scatter_reduce(input: Tensor, dim: _int, index: Tensor, src: Tensor, reduce: _str, *, include_self: _bool = True) -> Tensor:
     r"""
     scatter_reduce(input, dim, index, src, reduce, *, include_self=True) -> Tensor
 
@@ -8516,7 +8517,7 @@ def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: 
         include_self (bool): whether ``input``'s own values take part.
     """
 
-def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False, right: bool = False, side: Any = None, sorter: Tensor = None) -> Tensor:
+def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: _bool = False, right: _bool = False, side: Any = None, sorter: Optional[Tensor] = None) -> Tensor:
     r"""
     searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None, out=None) -> Tensor
 
@@ -8538,14 +8539,14 @@ def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False
         tensor([1, 3])
     """
 
-def seed() -> int:
+def seed() -> _int:
     r"""
     seed() -> int
 
     Seeds the default generator with a non-deterministic value and returns it.
     """
 
-def select(input: Tensor, dim: int, index: int) -> Tensor:
+def select(input: Tensor, dim: _int, index: _int) -> Tensor:
     r"""
     select(input, dim, index) -> Tensor
 
@@ -8557,7 +8558,7 @@ def select(input: Tensor, dim: int, index: int) -> Tensor:
         index (int): the position.
     """
 
-def selu(input: Any, inplace: Any = False) -> Any:
+def selu(input: Any, inplace: Any = False) -> Tensor:
     r"""
     selu(input, inplace=False) -> Tensor
 
@@ -8568,7 +8569,7 @@ def selu(input: Any, inplace: Any = False) -> Any:
         inplace (bool): write the result into ``input``.
     """
 
-def selu_(input: Any) -> Any:
+def selu_(input: Any) -> Tensor:
     r"""
     selu_(input) -> Tensor
 
@@ -8578,7 +8579,7 @@ def selu_(input: Any) -> Any:
         input (Tensor): the input.
     """
 
-def set_autocast_cache_enabled(enabled: bool) -> None:
+def set_autocast_cache_enabled(enabled: _bool) -> None:
     r"""
     set_autocast_cache_enabled(enabled) -> None
 
@@ -8598,7 +8599,7 @@ def set_autocast_cpu_dtype(arg0: dtype) -> None:
         dtype (tensorcore.dtype): bfloat16 or float16.
     """
 
-def set_autocast_cpu_enabled(arg0: bool) -> None:
+def set_autocast_cpu_enabled(arg0: _bool) -> None:
     r"""
     set_autocast_cpu_enabled(enabled) -> None
 
@@ -8608,7 +8609,7 @@ def set_autocast_cpu_enabled(arg0: bool) -> None:
         enabled (bool): the state.
     """
 
-def set_autocast_dtype(device_type: str, dtype: dtype) -> None:
+def set_autocast_dtype(device_type: _str, dtype: dtype) -> None:
     r"""
     set_autocast_dtype(device_type, dtype) -> None
 
@@ -8619,7 +8620,7 @@ def set_autocast_dtype(device_type: str, dtype: dtype) -> None:
         dtype (tensorcore.dtype): float16 or bfloat16.
     """
 
-def set_autocast_enabled(enabled: Any, value: Optional[bool] = None) -> None:
+def set_autocast_enabled(enabled: Any, value: Optional[Optional[_bool]] = None) -> None:
     r"""
     set_autocast_enabled(enabled, value=None) -> None
 
@@ -8656,7 +8657,7 @@ def set_default_dtype(arg0: dtype) -> None:
         >>> tc.set_default_dtype(tc.float32)
     """
 
-def set_deterministic(arg0: bool) -> None:
+def set_deterministic(arg0: _bool) -> None:
     r"""
     set_deterministic(d) -> None
 
@@ -8683,9 +8684,9 @@ class set_grad_enabled:
         False
     """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
-    def __getattr__(self, name: str) -> Any: ...
+    def __getattr__(self, name: _str) -> Any: ...
 
-def set_num_threads(arg0: int) -> None:
+def set_num_threads(arg0: _int) -> None:
     r"""
     set_num_threads(int) -> None
 
@@ -8830,7 +8831,7 @@ def slogdet(input: Any) -> Any:
         input (Tensor): a matrix or a batch of matrices (..., n, n).
     """
 
-def softmax(input: Any, dim: Any, dtype: Any = None) -> Any:
+def softmax(input: Any, dim: Any, dtype: Any = None) -> Tensor:
     r"""
     softmax(input, dim, dtype=None) -> Tensor
 
@@ -8853,7 +8854,7 @@ def solve(*args: Any, **kwargs: Any) -> Any:
         A (Tensor): square matrices.
     """
 
-def sort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool = False, out: Optional[Tensor] = None) -> Any:
+def sort(input: Tensor, dim: _int = -1, descending: _bool = False, *, stable: _bool = False, out: Optional[Tensor] = None) -> Any:
     r"""
     sort(input, dim=-1, descending=False, *, stable=False, out=None) -> (Tensor, LongTensor)
 
@@ -8874,7 +8875,7 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool
         (tensor([1, 2, 3]), tensor([1, 2, 0]))
     """
 
-def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> Any:
+def split(tensor: Tensor, split_size_or_sections: Any, dim: _int = 0) -> Any:
     r"""
     split(tensor, split_size_or_sections, dim=0) -> tuple of Tensors
 
@@ -8890,7 +8891,7 @@ def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> Any:
         (tensor([0, 1]), tensor([2, 3]), tensor([4]))
     """
 
-def split_with_sizes(input: Tensor, split_sizes: List[int], dim: int = 0) -> Any:
+def split_with_sizes(input: Tensor, split_sizes: List[_int], dim: _int = 0) -> Any:
     r"""
     split_with_sizes(input, split_sizes, dim=0) -> tuple of Tensors
 
@@ -8961,7 +8962,7 @@ def squeeze(input: Tensor, dim: Any = None) -> Tensor:
         tensorcore.Size([2, 3])
     """
 
-def stack(tensors: Any, dim: int = 0, *, out: Optional[Tensor] = None) -> Tensor:
+def stack(tensors: Any, dim: _int = 0, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
     stack(tensors, dim=0, *, out=None) -> Tensor
 
@@ -8980,7 +8981,7 @@ def stack(tensors: Any, dim: int = 0, *, out: Optional[Tensor] = None) -> Tensor
                 [2, 4]])
     """
 
-def std(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None, out: Optional[Tensor] = None) -> Tensor:
+def std(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: _bool = False, *, correction: Any = None, out: Optional[Tensor] = None) -> Tensor:
     r"""
     std(input, dim=None, unbiased=True, keepdim=False, *, correction=None, out=None) -> Tensor
 
@@ -9001,7 +9002,7 @@ def std(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = Fa
         tensor(1.2910)
     """
 
-def std_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> Any:
+def std_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: _bool = False, *, correction: Any = None) -> Any:
     r"""
     std_mean(input, dim=None, unbiased=True, keepdim=False, *, correction=None) -> (Tensor, Tensor)
 
@@ -9017,7 +9018,7 @@ def std_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool
         correction (int, optional): the divisor is N - correction (overrides ``unbiased``).
     """
 
-def stft(input: Tensor, n_fft: int, hop_length: Any = None, win_length: Any = None, window: Tensor = None, center: bool = True, pad_mode: str = 'reflect', normalized: bool = False, onesided: Optional[bool] = None, return_complex: Optional[bool] = None) -> Tensor:
+def stft(input: Tensor, n_fft: _int, hop_length: Any = None, win_length: Any = None, window: Optional[Tensor] = None, center: _bool = True, pad_mode: _str = 'reflect', normalized: _bool = False, onesided: Optional[Optional[_bool]] = None, return_complex: Optional[Optional[_bool]] = None) -> Tensor:
     r"""
     stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode='reflect', normalized=False, onesided=None, return_complex=None) -> Tensor
 
@@ -9067,7 +9068,7 @@ def subtract(input: Tensor, other: Any, *, alpha: Any = 1, out: Optional[Tensor]
     Alias for :func:`tensorcore.sub`.
     """
 
-def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None, out: Optional[Tensor] = None) -> Tensor:
+def sum(input: Tensor, dim: Any = None, keepdim: _bool = False, *, dtype: Any = None, out: Optional[Tensor] = None) -> Tensor:
     r"""
     sum(input, dim=None, keepdim=False, *, dtype=None, out=None) -> Tensor
 
@@ -9104,7 +9105,7 @@ def svd(input: Any, some: Any = True, compute_uv: Any = True) -> Any:
         compute_uv (bool): compute U and V (else zeros).
     """
 
-def swapaxes(input: Tensor, axis0: int, axis1: int) -> Tensor:
+def swapaxes(input: Tensor, axis0: _int, axis1: _int) -> Tensor:
     r"""
     swapaxes(input, axis0, axis1) -> Tensor
 
@@ -9116,7 +9117,7 @@ def swapaxes(input: Tensor, axis0: int, axis1: int) -> Tensor:
         axis1 (int): second dimension.
     """
 
-def swapdims(input: Tensor, dim0: int, dim1: int) -> Tensor:
+def swapdims(input: Tensor, dim0: _int, dim1: _int) -> Tensor:
     r"""
     swapdims(input, dim0, dim1) -> Tensor
 
@@ -9163,7 +9164,7 @@ def take(input: Tensor, index: Tensor, *, out: Optional[Tensor] = None) -> Tenso
         tensor([1, 4])
     """
 
-def take_along_dim(input: Tensor, indices: Tensor, dim: Optional[int] = None) -> Tensor:
+def take_along_dim(input: Tensor, indices: Tensor, dim: Optional[Optional[_int]] = None) -> Tensor:
     r"""
     take_along_dim(input, indices, dim=None) -> Tensor
 
@@ -9244,7 +9245,7 @@ def tensordot(input: Tensor, other: Tensor, dims: Any = 2, *, out: Optional[Tens
         tensorcore.Size([2, 4])
     """
 
-def threshold(input: Any, threshold: Any, value: Any, inplace: Any = False) -> Any:
+def threshold(input: Any, threshold: Any, value: Any, inplace: Any = False) -> Tensor:
     r"""
     threshold(input, threshold, value, inplace=False) -> Tensor
 
@@ -9257,7 +9258,7 @@ def threshold(input: Any, threshold: Any, value: Any, inplace: Any = False) -> A
         inplace (bool): write the result into ``input``.
     """
 
-def threshold_(input: Any, threshold_value: Any, value: Any) -> Any:
+def threshold_(input: Any, threshold_value: Any, value: Any) -> Tensor:
     r"""
     threshold_(input, threshold, value) -> Tensor
 
@@ -9294,7 +9295,7 @@ def to_dlpack(arg0: Tensor) -> Any:
         tensor (Tensor): the tensor to export.
     """
 
-def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True, *, out: Optional[Tensor] = None) -> Any:
+def topk(input: Tensor, k: _int, dim: _int = -1, largest: _bool = True, sorted: _bool = True, *, out: Optional[Tensor] = None) -> Any:
     r"""
     topk(input, k, dim=-1, largest=True, sorted=True, *, out=None) -> (Tensor, LongTensor)
 
@@ -9316,7 +9317,7 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
         (tensor([5, 4]), tensor([1, 3]))
     """
 
-def trace(input: Any) -> Any:
+def trace(input: Any) -> Tensor:
     r"""
     trace(input) -> Tensor
 
@@ -9330,7 +9331,7 @@ def trace(input: Any) -> Any:
         tensor(5)
     """
 
-def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
+def transpose(input: Tensor, dim0: _int, dim1: _int) -> Tensor:
     r"""
     transpose(input, dim0, dim1) -> Tensor
 
@@ -9348,7 +9349,7 @@ def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
                 [3]])
     """
 
-def trapezoid(y: Any, x: Any = None, *, dx: Any = None, dim: Any = -1) -> Any:
+def trapezoid(y: Any, x: Any = None, *, dx: Any = None, dim: Any = -1) -> Tensor:
     r"""
     trapezoid(y, x=None, *, dx=None, dim=-1) -> Tensor
 
@@ -9367,7 +9368,7 @@ def trapezoid(y: Any, x: Any = None, *, dx: Any = None, dim: Any = -1) -> Any:
         tensor(4.)
     """
 
-def trapz(y: Any, x: Any = None, *, dx: Any = None, dim: Any = -1) -> Any:
+def trapz(y: Any, x: Any = None, *, dx: Any = None, dim: Any = -1) -> Tensor:
     r"""
     trapz(y, x=None, *, dx=None, dim=-1) -> Tensor
 
@@ -9396,7 +9397,7 @@ def triangular_solve(input: Any, A: Any, upper: Any = True, transpose: Any = Fal
         unitriangular (bool): assume a unit diagonal.
     """
 
-def tril(input: Tensor, diagonal: int = 0, *, out: Optional[Tensor] = None) -> Tensor:
+def tril(input: Tensor, diagonal: _int = 0, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
     tril(input, diagonal=0, *, out=None) -> Tensor
 
@@ -9415,7 +9416,7 @@ def tril(input: Tensor, diagonal: int = 0, *, out: Optional[Tensor] = None) -> T
                 [1., 1.]])
     """
 
-def tril_indices(row: Any, col: Any, offset: Any = 0, *, dtype: Any = None, device: Any = None, layout: Any = None) -> Any:
+def tril_indices(row: Any, col: Any, offset: Any = 0, *, dtype: Any = None, device: Any = None, layout: Any = None) -> Tensor:
     r"""
     tril_indices(row, col, offset=0, *, dtype=None, device=None) -> Tensor
 
@@ -9432,7 +9433,7 @@ def tril_indices(row: Any, col: Any, offset: Any = 0, *, dtype: Any = None, devi
                 [0, 0, 1]])
     """
 
-def triu(input: Tensor, diagonal: int = 0, *, out: Optional[Tensor] = None) -> Tensor:
+def triu(input: Tensor, diagonal: _int = 0, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
     triu(input, diagonal=0, *, out=None) -> Tensor
 
@@ -9451,7 +9452,7 @@ def triu(input: Tensor, diagonal: int = 0, *, out: Optional[Tensor] = None) -> T
                 [0., 1.]])
     """
 
-def triu_indices(row: Any, col: Any, offset: Any = 0, *, dtype: Any = None, device: Any = None, layout: Any = None) -> Any:
+def triu_indices(row: Any, col: Any, offset: Any = 0, *, dtype: Any = None, device: Any = None, layout: Any = None) -> Tensor:
     r"""
     triu_indices(row, col, offset=0, *, dtype=None, device=None) -> Tensor
 
@@ -9501,7 +9502,7 @@ def trunc_(input: Any, *args: Any, **kwargs: Any) -> Any:
 
 uint16: dtype
 uint8: dtype
-def unbind(input: Tensor, dim: int = 0) -> Any:
+def unbind(input: Tensor, dim: _int = 0) -> Any:
     r"""
     unbind(input, dim=0) -> tuple of Tensors
 
@@ -9516,7 +9517,7 @@ def unbind(input: Tensor, dim: int = 0) -> Any:
         (tensor([1, 2]), tensor([3, 4]))
     """
 
-def unflatten(input: Tensor, dim: int, sizes: List[int]) -> Tensor:
+def unflatten(input: Tensor, dim: _int, sizes: List[_int]) -> Tensor:
     r"""
     unflatten(input, dim, sizes) -> Tensor
 
@@ -9528,7 +9529,7 @@ def unflatten(input: Tensor, dim: int, sizes: List[int]) -> Tensor:
         sizes (tuple of ints): its new shape.
     """
 
-def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False, dim: Any = None) -> Any:
+def unique(input: Tensor, sorted: _bool = True, return_inverse: _bool = False, return_counts: _bool = False, dim: Any = None) -> Any:
     r"""
     unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None) -> Tensor or tuple of Tensors
 
@@ -9546,7 +9547,7 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, ret
         (tensor([1, 2, 3]), tensor([1, 2, 1]))
     """
 
-def unique_consecutive(input: Tensor, return_inverse: bool = False, return_counts: bool = False, dim: Any = None) -> Any:
+def unique_consecutive(input: Tensor, return_inverse: _bool = False, return_counts: _bool = False, dim: Any = None) -> Any:
     r"""
     unique_consecutive(input, return_inverse=False, return_counts=False, dim=None) -> Tensor or tuple of Tensors
 
@@ -9563,7 +9564,7 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False, return_count
         tensor([1, 2, 1])
     """
 
-def unsqueeze(input: Tensor, dim: int) -> Tensor:
+def unsqueeze(input: Tensor, dim: _int) -> Tensor:
     r"""
     unsqueeze(input, dim) -> Tensor
 
@@ -9579,7 +9580,7 @@ def unsqueeze(input: Tensor, dim: int) -> Tensor:
                 [2]])
     """
 
-def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None:
+def use_deterministic_algorithms(mode: _bool, *, warn_only: _bool = False) -> None:
     r"""
     use_deterministic_algorithms(mode, *, warn_only=False) -> None
 
@@ -9592,7 +9593,7 @@ def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None
         warn_only (bool): warn instead of raising.
     """
 
-def vander(x: Any, N: Any = None, increasing: Any = False) -> Any:
+def vander(x: Any, N: Any = None, increasing: Any = False) -> Tensor:
     r"""
     vander(x, N=None, increasing=False) -> Tensor
 
@@ -9604,7 +9605,7 @@ def vander(x: Any, N: Any = None, increasing: Any = False) -> Any:
         increasing (bool): powers from 0 upward.
     """
 
-def var(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None, out: Optional[Tensor] = None) -> Tensor:
+def var(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: _bool = False, *, correction: Any = None, out: Optional[Tensor] = None) -> Tensor:
     r"""
     var(input, dim=None, unbiased=True, keepdim=False, *, correction=None, out=None) -> Tensor
 
@@ -9625,7 +9626,7 @@ def var(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = Fa
         tensor(1.2500)
     """
 
-def var_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> Any:
+def var_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: _bool = False, *, correction: Any = None) -> Any:
     r"""
     var_mean(input, dim=None, unbiased=True, keepdim=False, *, correction=None) -> (Tensor, Tensor)
 
@@ -9734,7 +9735,7 @@ def zero_(input: Any, *args: Any, **kwargs: Any) -> Any:
     torch.zero_(input, ...): the same as input.zero_(...).
     """
 
-def zeros(*args, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Any = None) -> Tensor:
+def zeros(*args, dtype: Any = None, device: Any = None, requires_grad: _bool = False, out: Any = None) -> Tensor:
     r"""
     zeros(*size, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor
 
@@ -9755,7 +9756,7 @@ def zeros(*args, dtype: Any = None, device: Any = None, requires_grad: bool = Fa
                 [0., 0., 0.]])
     """
 
-def zeros_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+def zeros_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: _bool = False, memory_format: Any = None) -> Tensor:
     r"""
     zeros_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor
 
@@ -9772,4 +9773,4 @@ def zeros_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires
     """
 
 
-def __getattr__(name: str) -> Any: ...
+def __getattr__(name: _str) -> Any: ...

@@ -8,6 +8,7 @@ Convolution, pooling, normalisation, interpolation, embedding, CTC and RNN cells
 kernels bound in tensorcore._C._nn and imported at the end of this file once that module exists.
 """
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union, overload
+from builtins import bool as _bool, bytes as _bytes, complex as _complex, float as _float, int as _int, str as _str
 
 from tensorcore import Tensor, device, dtype
 
@@ -48,7 +49,7 @@ def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
         output_size (int or tuple): the target size (None keeps an input dimension).
     """
 
-def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: _bool = False) -> Any:
     r"""
     adaptive_max_pool1d(input, output_size, return_indices=False) -> Tensor
 
@@ -60,7 +61,7 @@ def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: bool = 
         return_indices (bool): also return the argmax positions.
     """
 
-def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: _bool = False) -> Any:
     r"""
     adaptive_max_pool2d(input, output_size, return_indices=False) -> Tensor
 
@@ -72,7 +73,7 @@ def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = 
         return_indices (bool): also return the argmax positions.
     """
 
-def adaptive_max_pool3d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+def adaptive_max_pool3d(input: Tensor, output_size: Any, return_indices: _bool = False) -> Any:
     r"""
     adaptive_max_pool3d(input, output_size, return_indices=False) -> Tensor
 
@@ -96,7 +97,7 @@ def affine_grid(theta: Tensor, size: Any, align_corners: Any = None) -> Tensor:
         align_corners (bool, optional): as in :func:`grid_sample`.
     """
 
-def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+def alpha_dropout(input: Tensor, p: _float = 0.5, training: _bool = False, inplace: _bool = False) -> Tensor:
     r"""
     alpha_dropout(input, p=0.5, training=False, inplace=False) -> Tensor
 
@@ -121,7 +122,7 @@ def autocast_op(name: Any, native: Any = False) -> Any:
     policy and the op runs with autocast excluded, so the ops it is built from are not re-cast.
     """
 
-def avg_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False, count_include_pad: bool = True) -> Tensor:
+def avg_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: _bool = False, count_include_pad: _bool = True) -> Tensor:
     r"""
     avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True) -> Tensor
 
@@ -136,7 +137,7 @@ def avg_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
         count_include_pad (bool): count the zero padding in the average.
     """
 
-def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: Optional[int] = None) -> Tensor:
+def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: _bool = False, count_include_pad: _bool = True, divisor_override: Optional[Optional[_int]] = None) -> Tensor:
     r"""
     avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None) -> Tensor
 
@@ -152,7 +153,7 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
         divisor_override (int, optional): divide by this instead of the window size.
     """
 
-def avg_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: Optional[int] = None) -> Tensor:
+def avg_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: _bool = False, count_include_pad: _bool = True, divisor_override: Optional[Optional[_int]] = None) -> Tensor:
     r"""
     avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None) -> Tensor
 
@@ -168,7 +169,7 @@ def avg_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
         divisor_override (int, optional): divide by this instead of the window size.
     """
 
-def batch_norm(input: Tensor, running_mean: Tensor, running_var: Tensor, weight: Tensor = None, bias: Tensor = None, training: bool = False, momentum: float = 0.1, eps: float = 1e-05) -> Tensor:
+def batch_norm(input: Tensor, running_mean: Tensor, running_var: Tensor, weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, training: _bool = False, momentum: _float = 0.1, eps: _float = 1e-05) -> Tensor:
     r"""
     batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-05) -> Tensor
 
@@ -190,7 +191,7 @@ def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
     y_k = x1^T W_k x2 + b_k over the last dimension of both inputs.
     """
 
-def binary_cross_entropy(input: Any, target: Any, weight: Any = None, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Any:
+def binary_cross_entropy(input: Any, target: Any, weight: Any = None, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Tensor:
     r"""
     binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction='mean') -> Tensor
 
@@ -204,7 +205,7 @@ def binary_cross_entropy(input: Any, target: Any, weight: Any = None, size_avera
         size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
     """
 
-def binary_cross_entropy_with_logits(input: Any, target: Any, weight: Any = None, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean', pos_weight: Any = None) -> Any:
+def binary_cross_entropy_with_logits(input: Any, target: Any, weight: Any = None, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean', pos_weight: Any = None) -> Tensor:
     r"""
     binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction='mean', pos_weight=None) -> Tensor
 
@@ -223,7 +224,7 @@ def binary_cross_entropy_with_logits(input: Any, target: Any, weight: Any = None
         tensor(0.6931)
     """
 
-def celu(input: Any, alpha: Any = 1.0, inplace: Any = False) -> Any:
+def celu(input: Any, alpha: Any = 1.0, inplace: Any = False) -> Tensor:
     r"""
     celu(input, alpha=1.0, inplace=False) -> Tensor
 
@@ -235,7 +236,7 @@ def celu(input: Any, alpha: Any = 1.0, inplace: Any = False) -> Any:
         inplace (bool): write the result into ``input``.
     """
 
-def celu_(input: Any, alpha: Any = 1.0) -> Any:
+def celu_(input: Any, alpha: Any = 1.0) -> Tensor:
     r"""
     celu_(input, alpha=1.0) -> Tensor
 
@@ -246,7 +247,7 @@ def celu_(input: Any, alpha: Any = 1.0) -> Any:
         alpha (float): the scale of the negative part.
     """
 
-def channel_shuffle(input: Any, groups: Any) -> Any:
+def channel_shuffle(input: Any, groups: Any) -> Tensor:
     r"""
     channel_shuffle(input, groups) -> Tensor
 
@@ -257,7 +258,7 @@ def channel_shuffle(input: Any, groups: Any) -> Any:
         groups (int): number of groups.
     """
 
-def conv1d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+def conv1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: _int = 1) -> Tensor:
     r"""
     conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
 
@@ -273,7 +274,7 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, 
         groups (int): split input and output channels into this many independent groups.
     """
 
-def conv2d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+def conv2d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: _int = 1) -> Tensor:
     r"""
     conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
 
@@ -298,7 +299,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, 
                 [4., 6., 6., 4.]])
     """
 
-def conv3d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+def conv3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: _int = 1) -> Tensor:
     r"""
     conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
 
@@ -314,7 +315,7 @@ def conv3d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, 
         groups (int): split input and output channels into this many independent groups.
     """
 
-def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: _int = 1, dilation: Any = 1) -> Tensor:
     r"""
     conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
 
@@ -331,7 +332,7 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor = None, stride:
         groups (int): split input and output channels into this many independent groups.
     """
 
-def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: _int = 1, dilation: Any = 1) -> Tensor:
     r"""
     conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
 
@@ -348,7 +349,7 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor = None, stride:
         groups (int): split input and output channels into this many independent groups.
     """
 
-def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
+def conv_transpose3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: _int = 1, dilation: Any = 1) -> Tensor:
     r"""
     conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
 
@@ -365,7 +366,7 @@ def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor = None, stride:
         groups (int): split input and output channels into this many independent groups.
     """
 
-def cosine_embedding_loss(input1: Any, input2: Any, target: Any, margin: Any = 0.0, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Any:
+def cosine_embedding_loss(input1: Any, input2: Any, target: Any, margin: Any = 0.0, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Tensor:
     r"""
     cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction='mean') -> Tensor
 
@@ -380,7 +381,7 @@ def cosine_embedding_loss(input1: Any, input2: Any, target: Any, margin: Any = 0
         size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
     """
 
-def cosine_similarity(x1: Any, x2: Any, dim: Any = 1, eps: Any = 1e-08) -> Any:
+def cosine_similarity(x1: Any, x2: Any, dim: Any = 1, eps: Any = 1e-08) -> Tensor:
     r"""
     cosine_similarity(x1, x2, dim=1, eps=1e-08) -> Tensor
 
@@ -403,7 +404,7 @@ def cross_entropy(input: Any, target: Any, weight: Any = None, size_average: Any
     probabilities when target is floating point and has input's shape.
     """
 
-def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Any, target_lengths: Any, blank: int = 0, reduction: str = 'mean', zero_infinity: bool = False) -> Tensor:
+def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Any, target_lengths: Any, blank: _int = 0, reduction: _str = 'mean', zero_infinity: _bool = False) -> Tensor:
     r"""
     ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction='mean', zero_infinity=False) -> Tensor
 
@@ -419,7 +420,7 @@ def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Any, target_leng
         reduction (str): ``'none'`` (one loss per element), ``'mean'`` (the default) or ``'sum'``.
     """
 
-def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+def dropout(input: Tensor, p: _float = 0.5, training: _bool = True, inplace: _bool = False) -> Tensor:
     r"""
     dropout(input, p=0.5, training=True, inplace=False) -> Tensor
 
@@ -450,7 +451,7 @@ def dropout3d(input: Any, p: Any = 0.5, training: Any = True, inplace: Any = Fal
     Zeroes whole channels of (N, C, D, H, W) or (C, D, H, W) inputs.
     """
 
-def elu(input: Any, alpha: Any = 1.0, inplace: Any = False) -> Any:
+def elu(input: Any, alpha: Any = 1.0, inplace: Any = False) -> Tensor:
     r"""
     elu(input, alpha=1.0, inplace=False) -> Tensor
 
@@ -462,7 +463,7 @@ def elu(input: Any, alpha: Any = 1.0, inplace: Any = False) -> Any:
         inplace (bool): write the result into ``input``.
     """
 
-def elu_(input: Any, alpha: Any = 1.0) -> Any:
+def elu_(input: Any, alpha: Any = 1.0) -> Tensor:
     r"""
     elu_(input, alpha=1.0) -> Tensor
 
@@ -473,7 +474,7 @@ def elu_(input: Any, alpha: Any = 1.0) -> Any:
         alpha (float): the saturation value.
     """
 
-def embedding(input: Tensor, weight: Tensor, padding_idx: Optional[int] = None, max_norm: Optional[float] = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+def embedding(input: Tensor, weight: Tensor, padding_idx: Optional[Optional[_int]] = None, max_norm: Optional[Optional[_float]] = None, norm_type: _float = 2.0, scale_grad_by_freq: _bool = False, sparse: _bool = False) -> Tensor:
     r"""
     embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False) -> Tensor
 
@@ -496,7 +497,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: Optional[int] = None, 
                 [1., 2.]])
     """
 
-def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor = None, max_norm: Optional[float] = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False, mode: str = 'mean', sparse: bool = False, per_sample_weights: Tensor = None, include_last_offset: bool = False, padding_idx: Optional[int] = None) -> Tensor:
+def embedding_bag(input: Tensor, weight: Tensor, offsets: Optional[Tensor] = None, max_norm: Optional[Optional[_float]] = None, norm_type: _float = 2.0, scale_grad_by_freq: _bool = False, mode: _str = 'mean', sparse: _bool = False, per_sample_weights: Optional[Tensor] = None, include_last_offset: _bool = False, padding_idx: Optional[Optional[_int]] = None) -> Tensor:
     r"""
     embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, mode='mean', sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None) -> Tensor
 
@@ -516,7 +517,7 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor = None, max_nor
         padding_idx (int, optional): entries with this index are skipped.
     """
 
-def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+def feature_alpha_dropout(input: Tensor, p: _float = 0.5, training: _bool = False, inplace: _bool = False) -> Tensor:
     r"""
     feature_alpha_dropout(input, p=0.5, training=False, inplace=False) -> Tensor
 
@@ -544,7 +545,7 @@ def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1, p
         stride (int or tuple): block step.
     """
 
-def gaussian_nll_loss(input: Any, target: Any, var: Any, full: Any = False, eps: Any = 1e-06, reduction: Any = 'mean') -> Any:
+def gaussian_nll_loss(input: Any, target: Any, var: Any, full: Any = False, eps: Any = 1e-06, reduction: Any = 'mean') -> Tensor:
     r"""
     gaussian_nll_loss(input, target, var, full=False, eps=1e-06, reduction='mean') -> Tensor
 
@@ -559,7 +560,7 @@ def gaussian_nll_loss(input: Any, target: Any, var: Any, full: Any = False, eps:
         reduction (str): ``'none'`` (one loss per element), ``'mean'`` (the default) or ``'sum'``.
     """
 
-def gelu(input: Any, approximate: Any = 'none') -> Any:
+def gelu(input: Any, approximate: Any = 'none') -> Tensor:
     r"""
     gelu(input, approximate='none') -> Tensor
 
@@ -570,7 +571,7 @@ def gelu(input: Any, approximate: Any = 'none') -> Any:
         approximate (str): ``'none'`` or ``'tanh'``.
     """
 
-def glu(input: Any, dim: Any = -1) -> Any:
+def glu(input: Any, dim: Any = -1) -> Tensor:
     r"""
     glu(input, dim=-1) -> Tensor
 
@@ -581,7 +582,7 @@ def glu(input: Any, dim: Any = -1) -> Any:
         dim (int): the dimension to split (even length).
     """
 
-def grid_sample(input: Tensor, grid: Tensor, mode: str = 'bilinear', padding_mode: str = 'zeros', align_corners: Any = None) -> Tensor:
+def grid_sample(input: Tensor, grid: Tensor, mode: _str = 'bilinear', padding_mode: _str = 'zeros', align_corners: Any = None) -> Tensor:
     r"""
     grid_sample(input, grid, mode='bilinear', padding_mode='zeros', align_corners=None) -> Tensor
 
@@ -595,7 +596,7 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = 'bilinear', padding_mod
         align_corners (bool, optional): whether -1 and 1 are the centers (True) or outer edges (False, the default) of the corner pixels.
     """
 
-def group_norm(input: Tensor, num_groups: int, weight: Tensor = None, bias: Tensor = None, eps: float = 1e-05) -> Tensor:
+def group_norm(input: Tensor, num_groups: _int, weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, eps: _float = 1e-05) -> Tensor:
     r"""
     group_norm(input, num_groups, weight=None, bias=None, eps=1e-05) -> Tensor
 
@@ -609,7 +610,7 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor = None, bias: Tens
         eps (float): added to the variance.
     """
 
-def gru_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor = None, b_hh: Tensor = None) -> Tensor:
+def gru_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Optional[Tensor] = None, b_hh: Optional[Tensor] = None) -> Tensor:
     r"""
     gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None) -> Tensor
 
@@ -624,7 +625,7 @@ def gru_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor
         b_hh (Tensor, optional): hidden-hidden bias.
     """
 
-def gru_layer(input: Tensor, h0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor = None, b_hh: Tensor = None, reverse: bool = False) -> Tuple[Tensor, Tensor]:
+def gru_layer(input: Tensor, h0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Optional[Tensor] = None, b_hh: Optional[Tensor] = None, reverse: _bool = False) -> Tuple[Tensor, Tensor]:
     r"""
     gru_layer(input, h0, w_ih, w_hh, b_ih=None, b_hh=None, reverse=False) -> (Tensor, Tensor)
 
@@ -640,7 +641,7 @@ def gru_layer(input: Tensor, h0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tenso
         reverse (bool): run backward in time.
     """
 
-def gru_layer_packed(data: Tensor, batch_sizes: Any, h0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor = None, b_hh: Tensor = None, reverse: bool = False) -> Tuple[Tensor, Tensor]:
+def gru_layer_packed(data: Tensor, batch_sizes: Any, h0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Optional[Tensor] = None, b_hh: Optional[Tensor] = None, reverse: _bool = False) -> Tuple[Tensor, Tensor]:
     r"""
     gru_layer_packed(data, batch_sizes, h0, w_ih, w_hh, b_ih=None, b_hh=None, reverse=False) -> (Tensor, Tensor)
 
@@ -657,7 +658,7 @@ def gru_layer_packed(data: Tensor, batch_sizes: Any, h0: Tensor, w_ih: Tensor, w
         reverse (bool): run backward in time.
     """
 
-def gumbel_softmax(logits: Any, tau: Any = 1.0, hard: Any = False, eps: Any = 1e-10, dim: Any = -1) -> Any:
+def gumbel_softmax(logits: Any, tau: Any = 1.0, hard: Any = False, eps: Any = 1e-10, dim: Any = -1) -> Tensor:
     r"""
     gumbel_softmax(logits, tau=1.0, hard=False, eps=1e-10, dim=-1) -> Tensor
 
@@ -671,7 +672,7 @@ def gumbel_softmax(logits: Any, tau: Any = 1.0, hard: Any = False, eps: Any = 1e
         dim (int): the category dimension.
     """
 
-def hardshrink(input: Any, lambd: Any = 0.5) -> Any:
+def hardshrink(input: Any, lambd: Any = 0.5) -> Tensor:
     r"""
     hardshrink(input, lambd=0.5) -> Tensor
 
@@ -682,7 +683,7 @@ def hardshrink(input: Any, lambd: Any = 0.5) -> Any:
         lambd (float): the threshold.
     """
 
-def hardsigmoid(input: Any, inplace: Any = False) -> Any:
+def hardsigmoid(input: Any, inplace: Any = False) -> Tensor:
     r"""
     hardsigmoid(input, inplace=False) -> Tensor
 
@@ -693,7 +694,7 @@ def hardsigmoid(input: Any, inplace: Any = False) -> Any:
         inplace (bool): write the result into ``input``.
     """
 
-def hardswish(input: Any, inplace: Any = False) -> Any:
+def hardswish(input: Any, inplace: Any = False) -> Tensor:
     r"""
     hardswish(input, inplace=False) -> Tensor
 
@@ -704,7 +705,7 @@ def hardswish(input: Any, inplace: Any = False) -> Any:
         inplace (bool): write the result into ``input``.
     """
 
-def hardtanh(input: Any, min_val: Any = -1.0, max_val: Any = 1.0, inplace: Any = False) -> Any:
+def hardtanh(input: Any, min_val: Any = -1.0, max_val: Any = 1.0, inplace: Any = False) -> Tensor:
     r"""
     hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False) -> Tensor
 
@@ -717,7 +718,7 @@ def hardtanh(input: Any, min_val: Any = -1.0, max_val: Any = 1.0, inplace: Any =
         inplace (bool): write the result into ``input``.
     """
 
-def hardtanh_(input: Any, min_val: Any = -1.0, max_val: Any = 1.0) -> Any:
+def hardtanh_(input: Any, min_val: Any = -1.0, max_val: Any = 1.0) -> Tensor:
     r"""
     hardtanh_(input, min_val=-1.0, max_val=1.0) -> Tensor
 
@@ -729,7 +730,7 @@ def hardtanh_(input: Any, min_val: Any = -1.0, max_val: Any = 1.0) -> Any:
         max_val (float): upper bound.
     """
 
-def hinge_embedding_loss(input: Any, target: Any, margin: Any = 1.0, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Any:
+def hinge_embedding_loss(input: Any, target: Any, margin: Any = 1.0, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Tensor:
     r"""
     hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction='mean') -> Tensor
 
@@ -743,7 +744,7 @@ def hinge_embedding_loss(input: Any, target: Any, margin: Any = 1.0, size_averag
         size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
     """
 
-def huber_loss(input: Any, target: Any, reduction: Any = 'mean', delta: Any = 1.0) -> Any:
+def huber_loss(input: Any, target: Any, reduction: Any = 'mean', delta: Any = 1.0) -> Tensor:
     r"""
     huber_loss(input, target, reduction='mean', delta=1.0) -> Tensor
 
@@ -756,7 +757,7 @@ def huber_loss(input: Any, target: Any, reduction: Any = 'mean', delta: Any = 1.
         reduction (str): ``'none'`` (one loss per element), ``'mean'`` (the default) or ``'sum'``.
     """
 
-def identity(input: Any) -> Any:
+def identity(input: Any) -> Tensor:
     r"""
     identity(input) -> Tensor
 
@@ -766,7 +767,7 @@ def identity(input: Any) -> Any:
         input (Tensor): the input.
     """
 
-def instance_norm(input: Tensor, running_mean: Tensor = None, running_var: Tensor = None, weight: Tensor = None, bias: Tensor = None, use_input_stats: bool = True, momentum: float = 0.1, eps: float = 1e-05) -> Tensor:
+def instance_norm(input: Tensor, running_mean: Optional[Tensor] = None, running_var: Optional[Tensor] = None, weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, use_input_stats: _bool = True, momentum: _float = 0.1, eps: _float = 1e-05) -> Tensor:
     r"""
     instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True, momentum=0.1, eps=1e-05) -> Tensor
 
@@ -789,7 +790,7 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: An
     the native separable resampler (or adaptive average pooling for mode='area').
     """
 
-def kl_div(input: Any, target: Any, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean', log_target: Any = False) -> Any:
+def kl_div(input: Any, target: Any, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean', log_target: Any = False) -> Tensor:
     r"""
     kl_div(input, target, size_average=None, reduce=None, reduction='mean', log_target=False) -> Tensor
 
@@ -803,7 +804,7 @@ def kl_div(input: Any, target: Any, size_average: Any = None, reduce: Any = None
         size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
     """
 
-def l1_loss(input: Any, target: Any, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Any:
+def l1_loss(input: Any, target: Any, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Tensor:
     r"""
     l1_loss(input, target, size_average=None, reduce=None, reduction='mean') -> Tensor
 
@@ -820,7 +821,7 @@ def l1_loss(input: Any, target: Any, size_average: Any = None, reduce: Any = Non
         tensor(1.)
     """
 
-def layer_norm(input: Tensor, normalized_shape: Any, weight: Tensor = None, bias: Tensor = None, eps: float = 1e-05) -> Tensor:
+def layer_norm(input: Tensor, normalized_shape: Any, weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, eps: _float = 1e-05) -> Tensor:
     r"""
     layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05) -> Tensor
 
@@ -839,7 +840,7 @@ def layer_norm(input: Tensor, normalized_shape: Any, weight: Tensor = None, bias
         tensor([[-1.2247,  0.0000,  1.2247]])
     """
 
-def leaky_relu(input: Any, negative_slope: Any = 0.01, inplace: Any = False) -> Any:
+def leaky_relu(input: Any, negative_slope: Any = 0.01, inplace: Any = False) -> Tensor:
     r"""
     leaky_relu(input, negative_slope=0.01, inplace=False) -> Tensor
 
@@ -856,7 +857,7 @@ def leaky_relu(input: Any, negative_slope: Any = 0.01, inplace: Any = False) -> 
         tensor([-0.1000,  0.0000,  2.0000])
     """
 
-def leaky_relu_(input: Any, negative_slope: Any = 0.01) -> Any:
+def leaky_relu_(input: Any, negative_slope: Any = 0.01) -> Tensor:
     r"""
     leaky_relu_(input, negative_slope=0.01) -> Tensor
 
@@ -872,7 +873,7 @@ def linear(input: Any, weight: Any, bias: Any = None) -> Any:
     y = input @ weight.T + bias.
     """
 
-def local_response_norm(input: Tensor, size: int, alpha: float = 0.0001, beta: float = 0.75, k: float = 1.0) -> Tensor:
+def local_response_norm(input: Tensor, size: _int, alpha: _float = 0.0001, beta: _float = 0.75, k: _float = 1.0) -> Tensor:
     r"""
     local_response_norm(input, size, alpha=0.0001, beta=0.75, k=1.0) -> Tensor
 
@@ -886,7 +887,7 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 0.0001, beta: f
         k (float): additive constant.
     """
 
-def log_softmax(input: Any, dim: Any = None, _stacklevel: Any = 3, dtype: Any = None) -> Any:
+def log_softmax(input: Any, dim: Any = None, _stacklevel: Any = 3, dtype: Any = None) -> Tensor:
     r"""
     log_softmax(input, dim=None, dtype=None) -> Tensor
 
@@ -898,7 +899,7 @@ def log_softmax(input: Any, dim: Any = None, _stacklevel: Any = 3, dtype: Any = 
         dtype (tensorcore.dtype, optional): cast the input to this dtype first.
     """
 
-def logsigmoid(input: Any) -> Any:
+def logsigmoid(input: Any) -> Tensor:
     r"""
     logsigmoid(input) -> Tensor
 
@@ -908,7 +909,7 @@ def logsigmoid(input: Any) -> Any:
         input (Tensor): the input.
     """
 
-def lp_pool1d(input: Any, norm_type: Any, kernel_size: Any, stride: Any = None, ceil_mode: Any = False) -> Any:
+def lp_pool1d(input: Any, norm_type: Any, kernel_size: Any, stride: Any = None, ceil_mode: Any = False) -> Tensor:
     r"""
     lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False) -> Tensor
 
@@ -922,7 +923,7 @@ def lp_pool1d(input: Any, norm_type: Any, kernel_size: Any, stride: Any = None, 
         ceil_mode (bool): round the output size up.
     """
 
-def lp_pool2d(input: Any, norm_type: Any, kernel_size: Any, stride: Any = None, ceil_mode: Any = False) -> Any:
+def lp_pool2d(input: Any, norm_type: Any, kernel_size: Any, stride: Any = None, ceil_mode: Any = False) -> Tensor:
     r"""
     lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False) -> Tensor
 
@@ -936,7 +937,7 @@ def lp_pool2d(input: Any, norm_type: Any, kernel_size: Any, stride: Any = None, 
         ceil_mode (bool): round the output size up.
     """
 
-def lstm_cell(input: Tensor, hx: Any, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor = None, b_hh: Tensor = None) -> Tuple[Tensor, Tensor]:
+def lstm_cell(input: Tensor, hx: Any, w_ih: Tensor, w_hh: Tensor, b_ih: Optional[Tensor] = None, b_hh: Optional[Tensor] = None) -> Tuple[Tensor, Tensor]:
     r"""
     lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None) -> (Tensor, Tensor)
 
@@ -951,7 +952,7 @@ def lstm_cell(input: Tensor, hx: Any, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor =
         b_hh (Tensor, optional): hidden-hidden bias.
     """
 
-def lstm_layer(input: Tensor, h0: Tensor, c0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor = None, b_hh: Tensor = None, reverse: bool = False, w_hr: Tensor = None) -> Tuple[Tensor, Tensor, Tensor]:
+def lstm_layer(input: Tensor, h0: Tensor, c0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Optional[Tensor] = None, b_hh: Optional[Tensor] = None, reverse: _bool = False, w_hr: Optional[Tensor] = None) -> Tuple[Tensor, Tensor, Tensor]:
     r"""
     lstm_layer(input, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None, reverse=False, w_hr=None) -> (Tensor, Tensor, Tensor)
 
@@ -969,7 +970,7 @@ def lstm_layer(input: Tensor, h0: Tensor, c0: Tensor, w_ih: Tensor, w_hh: Tensor
         w_hr (Tensor, optional): projection weights (LSTMP).
     """
 
-def lstm_layer_packed(data: Tensor, batch_sizes: Any, h0: Tensor, c0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor = None, b_hh: Tensor = None, reverse: bool = False, w_hr: Tensor = None) -> Tuple[Tensor, Tensor, Tensor]:
+def lstm_layer_packed(data: Tensor, batch_sizes: Any, h0: Tensor, c0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Optional[Tensor] = None, b_hh: Optional[Tensor] = None, reverse: _bool = False, w_hr: Optional[Tensor] = None) -> Tuple[Tensor, Tensor, Tensor]:
     r"""
     lstm_layer_packed(data, batch_sizes, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None, reverse=False, w_hr=None) -> (Tensor, Tensor, Tensor)
 
@@ -988,7 +989,7 @@ def lstm_layer_packed(data: Tensor, batch_sizes: Any, h0: Tensor, c0: Tensor, w_
         w_hr (Tensor, optional): projection weights.
     """
 
-def margin_ranking_loss(input1: Any, input2: Any, target: Any, margin: Any = 0.0, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Any:
+def margin_ranking_loss(input1: Any, input2: Any, target: Any, margin: Any = 0.0, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Tensor:
     r"""
     margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction='mean') -> Tensor
 
@@ -1003,7 +1004,7 @@ def margin_ranking_loss(input1: Any, input2: Any, target: Any, margin: Any = 0.0
         size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
     """
 
-def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Any:
+def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: _bool = False, return_indices: _bool = False) -> Any:
     r"""
     max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False) -> Tensor
 
@@ -1019,7 +1020,7 @@ def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
         return_indices (bool): also return the argmax positions (for max_unpool).
     """
 
-def max_pool1d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False) -> Tuple[Tensor, Tensor]:
+def max_pool1d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: _bool = False) -> Tuple[Tensor, Tensor]:
     r"""
     max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False) -> (Tensor, LongTensor)
 
@@ -1034,7 +1035,7 @@ def max_pool1d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
         ceil_mode (bool): round the output size up.
     """
 
-def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Any:
+def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: _bool = False, return_indices: _bool = False) -> Any:
     r"""
     max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False) -> Tensor
 
@@ -1056,7 +1057,7 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
                   [13., 15.]]]])
     """
 
-def max_pool2d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False) -> Tuple[Tensor, Tensor]:
+def max_pool2d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: _bool = False) -> Tuple[Tensor, Tensor]:
     r"""
     max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False) -> (Tensor, LongTensor)
 
@@ -1071,7 +1072,7 @@ def max_pool2d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
         ceil_mode (bool): round the output size up.
     """
 
-def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Any:
+def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: _bool = False, return_indices: _bool = False) -> Any:
     r"""
     max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False) -> Tensor
 
@@ -1087,7 +1088,7 @@ def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
         return_indices (bool): also return the argmax positions (for max_unpool).
     """
 
-def max_pool3d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False) -> Tuple[Tensor, Tensor]:
+def max_pool3d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: _bool = False) -> Tuple[Tensor, Tensor]:
     r"""
     max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False) -> (Tensor, LongTensor)
 
@@ -1147,7 +1148,7 @@ def max_unpool3d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any =
         output_size (tuple, optional): the exact output size when ambiguous.
     """
 
-def mish(input: Any, inplace: Any = False) -> Any:
+def mish(input: Any, inplace: Any = False) -> Tensor:
     r"""
     mish(input, inplace=False) -> Tensor
 
@@ -1158,7 +1159,7 @@ def mish(input: Any, inplace: Any = False) -> Any:
         inplace (bool): write the result into ``input``.
     """
 
-def mse_loss(input: Any, target: Any, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Any:
+def mse_loss(input: Any, target: Any, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Tensor:
     r"""
     mse_loss(input, target, size_average=None, reduce=None, reduction='mean') -> Tensor
 
@@ -1180,7 +1181,7 @@ def multi_head_attention_forward(query: Any, key: Any, value: Any, embed_dim_to_
     Sequence-first (L, N, E) multi-head attention, as torch.nn.functional's version.
     """
 
-def multi_margin_loss(input: Any, target: Any, p: Any = 1, margin: Any = 1.0, weight: Any = None, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Any:
+def multi_margin_loss(input: Any, target: Any, p: Any = 1, margin: Any = 1.0, weight: Any = None, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Tensor:
     r"""
     multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction='mean') -> Tensor
 
@@ -1196,7 +1197,7 @@ def multi_margin_loss(input: Any, target: Any, p: Any = 1, margin: Any = 1.0, we
         size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
     """
 
-def multilabel_margin_loss(input: Any, target: Any, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Any:
+def multilabel_margin_loss(input: Any, target: Any, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Tensor:
     r"""
     multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction='mean') -> Tensor
 
@@ -1209,7 +1210,7 @@ def multilabel_margin_loss(input: Any, target: Any, size_average: Any = None, re
         size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
     """
 
-def multilabel_soft_margin_loss(input: Any, target: Any, weight: Any = None, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Any:
+def multilabel_soft_margin_loss(input: Any, target: Any, weight: Any = None, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Tensor:
     r"""
     multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction='mean') -> Tensor
 
@@ -1223,7 +1224,7 @@ def multilabel_soft_margin_loss(input: Any, target: Any, weight: Any = None, siz
         size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
     """
 
-def native_channel_shuffle(input: Any, groups: Any) -> Any:
+def native_channel_shuffle(input: Any, groups: Any) -> Tensor:
     r"""
     native_channel_shuffle(input, groups) -> Tensor
 
@@ -1234,7 +1235,7 @@ def native_channel_shuffle(input: Any, groups: Any) -> Any:
         groups (int): number of groups.
     """
 
-def nll_loss(input: Any, target: Any, weight: Any = None, size_average: Any = None, ignore_index: Any = -100, reduce: Any = None, reduction: Any = 'mean') -> Any:
+def nll_loss(input: Any, target: Any, weight: Any = None, size_average: Any = None, ignore_index: Any = -100, reduce: Any = None, reduction: Any = 'mean') -> Tensor:
     r"""
     nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean') -> Tensor
 
@@ -1249,7 +1250,7 @@ def nll_loss(input: Any, target: Any, weight: Any = None, size_average: Any = No
         size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
     """
 
-def normalize(input: Any, p: Any = 2.0, dim: Any = 1, eps: Any = 1e-12, out: Any = None) -> Any:
+def normalize(input: Any, p: Any = 2.0, dim: Any = 1, eps: Any = 1e-12, out: Any = None) -> Tensor:
     r"""
     normalize(input, p=2.0, dim=1, eps=1e-12, out=None) -> Tensor
 
@@ -1288,7 +1289,7 @@ def pad(input: Any, pad: Any, mode: Any = 'constant', value: Any = None) -> Any:
     Pads the last len(pad)//2 dimensions (native when the nn kernels are built).
     """
 
-def pairwise_distance(x1: Any, x2: Any, p: Any = 2.0, eps: Any = 1e-06, keepdim: Any = False) -> Any:
+def pairwise_distance(x1: Any, x2: Any, p: Any = 2.0, eps: Any = 1e-06, keepdim: Any = False) -> Tensor:
     r"""
     pairwise_distance(x1, x2, p=2.0, eps=1e-06, keepdim=False) -> Tensor
 
@@ -1302,7 +1303,7 @@ def pairwise_distance(x1: Any, x2: Any, p: Any = 2.0, eps: Any = 1e-06, keepdim:
         keepdim (bool): keep the vector dimension.
     """
 
-def pdist(input: Any, p: Any = 2) -> Any:
+def pdist(input: Any, p: Any = 2) -> Tensor:
     r"""
     pdist(input, p=2) -> Tensor
 
@@ -1313,7 +1314,7 @@ def pdist(input: Any, p: Any = 2) -> Any:
         p (float): the norm.
     """
 
-def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
+def pixel_shuffle(input: Tensor, upscale_factor: _int) -> Tensor:
     r"""
     pixel_shuffle(input, upscale_factor) -> Tensor
 
@@ -1324,7 +1325,7 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
         upscale_factor (int): r.
     """
 
-def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
+def pixel_unshuffle(input: Tensor, downscale_factor: _int) -> Tensor:
     r"""
     pixel_unshuffle(input, downscale_factor) -> Tensor
 
@@ -1335,7 +1336,7 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
         downscale_factor (int): r.
     """
 
-def poisson_nll_loss(input: Any, target: Any, log_input: Any = True, full: Any = False, size_average: Any = None, eps: Any = 1e-08, reduce: Any = None, reduction: Any = 'mean') -> Any:
+def poisson_nll_loss(input: Any, target: Any, log_input: Any = True, full: Any = False, size_average: Any = None, eps: Any = 1e-08, reduce: Any = None, reduction: Any = 'mean') -> Tensor:
     r"""
     poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-08, reduce=None, reduction='mean') -> Tensor
 
@@ -1351,7 +1352,7 @@ def poisson_nll_loss(input: Any, target: Any, log_input: Any = True, full: Any =
         size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
     """
 
-def prelu(input: Any, weight: Any) -> Any:
+def prelu(input: Any, weight: Any) -> Tensor:
     r"""
     prelu(input, weight) -> Tensor
 
@@ -1362,7 +1363,7 @@ def prelu(input: Any, weight: Any) -> Any:
         weight (Tensor): the slopes, 1 or C values.
     """
 
-def relu(input: Any, inplace: Any = False) -> Any:
+def relu(input: Any, inplace: Any = False) -> Tensor:
     r"""
     relu(input, inplace=False) -> Tensor
 
@@ -1378,7 +1379,7 @@ def relu(input: Any, inplace: Any = False) -> Any:
         tensor([0., 0., 2.])
     """
 
-def relu6(input: Any, inplace: Any = False) -> Any:
+def relu6(input: Any, inplace: Any = False) -> Tensor:
     r"""
     relu6(input, inplace=False) -> Tensor
 
@@ -1389,7 +1390,7 @@ def relu6(input: Any, inplace: Any = False) -> Any:
         inplace (bool): write the result into ``input``.
     """
 
-def relu_(input: Any) -> Any:
+def relu_(input: Any) -> Tensor:
     r"""
     relu_(input) -> Tensor
 
@@ -1399,7 +1400,7 @@ def relu_(input: Any) -> Any:
         input (Tensor): the input.
     """
 
-def rnn_layer(input: Tensor, h0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor = None, b_hh: Tensor = None, nonlinearity: str = 'tanh', reverse: bool = False) -> Tuple[Tensor, Tensor]:
+def rnn_layer(input: Tensor, h0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Optional[Tensor] = None, b_hh: Optional[Tensor] = None, nonlinearity: _str = 'tanh', reverse: _bool = False) -> Tuple[Tensor, Tensor]:
     r"""
     rnn_layer(input, h0, w_ih, w_hh, b_ih=None, b_hh=None, nonlinearity='tanh', reverse=False) -> (Tensor, Tensor)
 
@@ -1416,7 +1417,7 @@ def rnn_layer(input: Tensor, h0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tenso
         reverse (bool): run backward in time.
     """
 
-def rnn_layer_packed(data: Tensor, batch_sizes: Any, h0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor = None, b_hh: Tensor = None, nonlinearity: str = 'tanh', reverse: bool = False) -> Tuple[Tensor, Tensor]:
+def rnn_layer_packed(data: Tensor, batch_sizes: Any, h0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Optional[Tensor] = None, b_hh: Optional[Tensor] = None, nonlinearity: _str = 'tanh', reverse: _bool = False) -> Tuple[Tensor, Tensor]:
     r"""
     rnn_layer_packed(data, batch_sizes, h0, w_ih, w_hh, b_ih=None, b_hh=None, nonlinearity='tanh', reverse=False) -> (Tensor, Tensor)
 
@@ -1434,7 +1435,7 @@ def rnn_layer_packed(data: Tensor, batch_sizes: Any, h0: Tensor, w_ih: Tensor, w
         reverse (bool): run backward in time.
     """
 
-def rnn_relu_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor = None, b_hh: Tensor = None) -> Tensor:
+def rnn_relu_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Optional[Tensor] = None, b_hh: Optional[Tensor] = None) -> Tensor:
     r"""
     rnn_relu_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None) -> Tensor
 
@@ -1449,7 +1450,7 @@ def rnn_relu_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: T
         b_hh (Tensor, optional): hidden-hidden bias.
     """
 
-def rnn_tanh_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor = None, b_hh: Tensor = None) -> Tensor:
+def rnn_tanh_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Optional[Tensor] = None, b_hh: Optional[Tensor] = None) -> Tensor:
     r"""
     rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None) -> Tensor
 
@@ -1464,7 +1465,7 @@ def rnn_tanh_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: T
         b_hh (Tensor, optional): hidden-hidden bias.
     """
 
-def rrelu(input: Any, lower: Any = 0.125, upper: Any = 0.3333333333333333, training: Any = False, inplace: Any = False) -> Any:
+def rrelu(input: Any, lower: Any = 0.125, upper: Any = 0.3333333333333333, training: Any = False, inplace: Any = False) -> Tensor:
     r"""
     rrelu(input, lower=1/8, upper=1/3, training=False, inplace=False) -> Tensor
 
@@ -1478,7 +1479,7 @@ def rrelu(input: Any, lower: Any = 0.125, upper: Any = 0.3333333333333333, train
         inplace (bool): write the result into ``input``.
     """
 
-def rrelu_(input: Any, lower: Any = 0.125, upper: Any = 0.3333333333333333, training: Any = False) -> Any:
+def rrelu_(input: Any, lower: Any = 0.125, upper: Any = 0.3333333333333333, training: Any = False) -> Tensor:
     r"""
     rrelu_(input, lower=1/8, upper=1/3, training=False) -> Tensor
 
@@ -1496,7 +1497,7 @@ def scaled_dot_product_attention(query: Any, key: Any, value: Any, attn_mask: An
     softmax(Q K^T * scale + mask) V. A boolean attn_mask marks positions that MAY attend.
     """
 
-def selu(input: Any, inplace: Any = False) -> Any:
+def selu(input: Any, inplace: Any = False) -> Tensor:
     r"""
     selu(input, inplace=False) -> Tensor
 
@@ -1507,7 +1508,7 @@ def selu(input: Any, inplace: Any = False) -> Any:
         inplace (bool): write the result into ``input``.
     """
 
-def selu_(input: Any) -> Any:
+def selu_(input: Any) -> Tensor:
     r"""
     selu_(input) -> Tensor
 
@@ -1517,7 +1518,7 @@ def selu_(input: Any) -> Any:
         input (Tensor): the input.
     """
 
-def sigmoid(input: Any) -> Any:
+def sigmoid(input: Any) -> Tensor:
     r"""
     sigmoid(input) -> Tensor
 
@@ -1527,7 +1528,7 @@ def sigmoid(input: Any) -> Any:
         input (Tensor): the input.
     """
 
-def silu(input: Any, inplace: Any = False) -> Any:
+def silu(input: Any, inplace: Any = False) -> Tensor:
     r"""
     silu(input, inplace=False) -> Tensor
 
@@ -1538,7 +1539,7 @@ def silu(input: Any, inplace: Any = False) -> Any:
         inplace (bool): write the result into ``input``.
     """
 
-def smooth_l1_loss(input: Any, target: Any, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean', beta: Any = 1.0) -> Any:
+def smooth_l1_loss(input: Any, target: Any, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean', beta: Any = 1.0) -> Tensor:
     r"""
     smooth_l1_loss(input, target, size_average=None, reduce=None, reduction='mean', beta=1.0) -> Tensor
 
@@ -1552,7 +1553,7 @@ def smooth_l1_loss(input: Any, target: Any, size_average: Any = None, reduce: An
         size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
     """
 
-def soft_margin_loss(input: Any, target: Any, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Any:
+def soft_margin_loss(input: Any, target: Any, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Tensor:
     r"""
     soft_margin_loss(input, target, size_average=None, reduce=None, reduction='mean') -> Tensor
 
@@ -1565,7 +1566,7 @@ def soft_margin_loss(input: Any, target: Any, size_average: Any = None, reduce: 
         size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
     """
 
-def softmax(input: Any, dim: Any = None, _stacklevel: Any = 3, dtype: Any = None) -> Any:
+def softmax(input: Any, dim: Any = None, _stacklevel: Any = 3, dtype: Any = None) -> Tensor:
     r"""
     softmax(input, dim=None, dtype=None) -> Tensor
 
@@ -1581,7 +1582,7 @@ def softmax(input: Any, dim: Any = None, _stacklevel: Any = 3, dtype: Any = None
         tensor([0.2119, 0.2119, 0.5761])
     """
 
-def softmin(input: Any, dim: Any = None, _stacklevel: Any = 3, dtype: Any = None) -> Any:
+def softmin(input: Any, dim: Any = None, _stacklevel: Any = 3, dtype: Any = None) -> Tensor:
     r"""
     softmin(input, dim=None, dtype=None) -> Tensor
 
@@ -1593,7 +1594,7 @@ def softmin(input: Any, dim: Any = None, _stacklevel: Any = 3, dtype: Any = None
         dtype (tensorcore.dtype, optional): cast the input first.
     """
 
-def softplus(input: Any, beta: Any = 1.0, threshold: Any = 20.0) -> Any:
+def softplus(input: Any, beta: Any = 1.0, threshold: Any = 20.0) -> Tensor:
     r"""
     softplus(input, beta=1.0, threshold=20.0) -> Tensor
 
@@ -1605,7 +1606,7 @@ def softplus(input: Any, beta: Any = 1.0, threshold: Any = 20.0) -> Any:
         threshold (float): switch to the identity above this.
     """
 
-def softshrink(input: Any, lambd: Any = 0.5) -> Any:
+def softshrink(input: Any, lambd: Any = 0.5) -> Tensor:
     r"""
     softshrink(input, lambd=0.5) -> Tensor
 
@@ -1616,7 +1617,7 @@ def softshrink(input: Any, lambd: Any = 0.5) -> Any:
         lambd (float): the threshold.
     """
 
-def softsign(input: Any) -> Any:
+def softsign(input: Any) -> Tensor:
     r"""
     softsign(input) -> Tensor
 
@@ -1626,7 +1627,7 @@ def softsign(input: Any) -> Any:
         input (Tensor): the input.
     """
 
-def tanh(input: Any) -> Any:
+def tanh(input: Any) -> Tensor:
     r"""
     tanh(input) -> Tensor
 
@@ -1636,7 +1637,7 @@ def tanh(input: Any) -> Any:
         input (Tensor): the input.
     """
 
-def tanhshrink(input: Any) -> Any:
+def tanhshrink(input: Any) -> Tensor:
     r"""
     tanhshrink(input) -> Tensor
 
@@ -1646,7 +1647,7 @@ def tanhshrink(input: Any) -> Any:
         input (Tensor): the input.
     """
 
-def threshold(input: Any, threshold: Any, value: Any, inplace: Any = False) -> Any:
+def threshold(input: Any, threshold: Any, value: Any, inplace: Any = False) -> Tensor:
     r"""
     threshold(input, threshold, value, inplace=False) -> Tensor
 
@@ -1659,7 +1660,7 @@ def threshold(input: Any, threshold: Any, value: Any, inplace: Any = False) -> A
         inplace (bool): write the result into ``input``.
     """
 
-def threshold_(input: Any, threshold_value: Any, value: Any) -> Any:
+def threshold_(input: Any, threshold_value: Any, value: Any) -> Tensor:
     r"""
     threshold_(input, threshold, value) -> Tensor
 
@@ -1671,7 +1672,7 @@ def threshold_(input: Any, threshold_value: Any, value: Any) -> Any:
         value (float): the replacement.
     """
 
-def triplet_margin_loss(anchor: Any, positive: Any, negative: Any, margin: Any = 1.0, p: Any = 2, eps: Any = 1e-06, swap: Any = False, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Any:
+def triplet_margin_loss(anchor: Any, positive: Any, negative: Any, margin: Any = 1.0, p: Any = 2, eps: Any = 1e-06, swap: Any = False, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Tensor:
     r"""
     triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False, size_average=None, reduce=None, reduction='mean') -> Tensor
 
@@ -1689,7 +1690,7 @@ def triplet_margin_loss(anchor: Any, positive: Any, negative: Any, margin: Any =
         size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
     """
 
-def triplet_margin_with_distance_loss(anchor: Any, positive: Any, negative: Any, *, distance_function: Any = None, margin: Any = 1.0, swap: Any = False, reduction: Any = 'mean') -> Any:
+def triplet_margin_with_distance_loss(anchor: Any, positive: Any, negative: Any, *, distance_function: Any = None, margin: Any = 1.0, swap: Any = False, reduction: Any = 'mean') -> Tensor:
     r"""
     triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0, swap=False, reduction='mean') -> Tensor
 
@@ -1726,7 +1727,7 @@ def upsample(input: Any, size: Any = None, scale_factor: Any = None, mode: Any =
     Deprecated alias of interpolate (kept as torch does).
     """
 
-def upsample_bilinear(input: Any, size: Any = None, scale_factor: Any = None) -> Any:
+def upsample_bilinear(input: Any, size: Any = None, scale_factor: Any = None) -> Tensor:
     r"""
     upsample_bilinear(input, size=None, scale_factor=None) -> Tensor
 
@@ -1738,7 +1739,7 @@ def upsample_bilinear(input: Any, size: Any = None, scale_factor: Any = None) ->
         scale_factor (float or tuple, optional): multiplier of the size.
     """
 
-def upsample_nearest(input: Any, size: Any = None, scale_factor: Any = None) -> Any:
+def upsample_nearest(input: Any, size: Any = None, scale_factor: Any = None) -> Tensor:
     r"""
     upsample_nearest(input, size=None, scale_factor=None) -> Tensor
 
@@ -1751,4 +1752,4 @@ def upsample_nearest(input: Any, size: Any = None, scale_factor: Any = None) -> 
     """
 
 
-def __getattr__(name: str) -> Any: ...
+def __getattr__(name: _str) -> Any: ...
