@@ -78,6 +78,8 @@ def own_doc(obj):
     """The docstring written for obj itself (a class's own, not inherited from a base class)."""
     if isinstance(obj, type):
         doc = obj.__dict__.get("__doc__")
+        if doc is not None and not isinstance(doc, str):  # a property (pybind11 enums)
+            doc = obj.__doc__
     else:
         doc = getattr(obj, "__doc__", None)
     return doc if isinstance(doc, str) else ""
