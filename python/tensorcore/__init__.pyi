@@ -1060,11 +1060,7 @@ class Tensor:
         r"""
         eig(input, eigenvectors=False) -> (Tensor, Tensor)
 
-        Eigenvalues (and eigenvectors) of a real square matrix, torch 1.8 style. Deprecated: use :func:`tensorcore.linalg.eig`.
-
-        Args:
-            input (Tensor): a matrix or a batch of matrices (..., n, n).
-            eigenvectors (bool): also compute eigenvectors.
+        Removed from torch in 1.9; as in torch 1.13, calling it raises a RuntimeError that points at :func:`tensorcore.linalg.eig`, the replacement.
         """
     def element_size(self) -> _int:
         r"""
@@ -1960,11 +1956,7 @@ class Tensor:
         r"""
         lstsq(input, A) -> (Tensor, Tensor)
 
-        Least-squares solution of A X = B (torch 1.8's argument order, B first). Deprecated: use :func:`tensorcore.linalg.lstsq`.
-
-        Args:
-            input (Tensor): B.
-            A (Tensor): the matrix.
+        Removed from torch in 1.9; as in torch 1.13, calling it raises a RuntimeError that points at :func:`tensorcore.linalg.lstsq`, the replacement.
         """
     def lt(self, other: Any) -> Tensor:
         r"""
@@ -2914,11 +2906,7 @@ class Tensor:
         r"""
         solve(input, A) -> (Tensor, Tensor)
 
-        Solves A X = B, returning ``(X, LU)`` (torch 1.8's argument order). Deprecated: use :func:`tensorcore.linalg.solve`.
-
-        Args:
-            input (Tensor): B.
-            A (Tensor): square matrices.
+        Removed from torch in 1.9; as in torch 1.13, calling it raises a RuntimeError that points at :func:`tensorcore.linalg.solve`, the replacement.
         """
     def sort(self, dim: _int = -1, descending: _bool = False, *, stable: _bool = False) -> Any:
         r"""
@@ -3488,7 +3476,7 @@ class LongTensor:
 
 class Node:
     r"""
-    A node of the autograd graph (the ``grad_fn`` of a tensor): ``name()``, ``next_functions`` (the nodes of its inputs), ``register_hook`` and ``register_prehook``, and the saved tensors as ``_saved_*`` attributes.
+    A node of the autograd graph (the ``grad_fn`` of a tensor): ``name()``, ``next_functions`` (the nodes of its inputs, as (node, input index) pairs) and ``register_hook(fn)`` (called with the node's gradients).
     """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def __getattr__(self, name: _str) -> Any: ...
@@ -5340,11 +5328,7 @@ def eig(*args: Any, **kwargs: Any) -> Any:
     r"""
     eig(input, eigenvectors=False) -> (Tensor, Tensor)
 
-    Eigenvalues (and eigenvectors) of a real square matrix, torch 1.8 style. Deprecated: use :func:`tensorcore.linalg.eig`.
-
-    Args:
-        input (Tensor): a matrix or a batch of matrices (..., n, n).
-        eigenvectors (bool): also compute eigenvectors.
+    Removed from torch in 1.9; as in torch 1.13, calling it raises a RuntimeError that points at :func:`tensorcore.linalg.eig`, the replacement.
     """
 
 def einsum(equation: _str, *args) -> Tensor:
@@ -6993,11 +6977,7 @@ def lstsq(*args: Any, **kwargs: Any) -> Any:
     r"""
     lstsq(input, A) -> (Tensor, Tensor)
 
-    Least-squares solution of A X = B (torch 1.8's argument order, B first). Deprecated: use :func:`tensorcore.linalg.lstsq`.
-
-    Args:
-        input (Tensor): B.
-        A (Tensor): the matrix.
+    Removed from torch in 1.9; as in torch 1.13, calling it raises a RuntimeError that points at :func:`tensorcore.linalg.lstsq`, the replacement.
     """
 
 def lt(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
@@ -7159,12 +7139,7 @@ def matrix_rank(*args: Any, **kwargs: Any) -> Tensor:
     r"""
     matrix_rank(input, tol=None, symmetric=False) -> Tensor
 
-    Numerical rank of matrices. Deprecated: use :func:`tensorcore.linalg.matrix_rank`.
-
-    Args:
-        input (Tensor): a matrix or a batch of matrices (..., n, n).
-        tol (float, optional): threshold of the singular values.
-        symmetric (bool): the matrix is symmetric.
+    Removed from torch in 1.9; as in torch 1.13, calling it raises a RuntimeError that points at :func:`tensorcore.linalg.matrix_rank`, the replacement.
     """
 
 @overload
@@ -8847,11 +8822,7 @@ def solve(*args: Any, **kwargs: Any) -> Any:
     r"""
     solve(input, A) -> (Tensor, Tensor)
 
-    Solves A X = B, returning ``(X, LU)`` (torch 1.8's argument order). Deprecated: use :func:`tensorcore.linalg.solve`.
-
-    Args:
-        input (Tensor): B.
-        A (Tensor): square matrices.
+    Removed from torch in 1.9; as in torch 1.13, calling it raises a RuntimeError that points at :func:`tensorcore.linalg.solve`, the replacement.
     """
 
 def sort(input: Tensor, dim: _int = -1, descending: _bool = False, *, stable: _bool = False, out: Optional[Tensor] = None) -> Any:

@@ -422,32 +422,29 @@ DOCS = {
     "matrix_rank": fn(
         "matrix_rank",
         ["input", "tol=None", "symmetric=False"],
-        "Numerical rank of matrices. Deprecated: use :func:`tensorcore.linalg.matrix_rank`.",
-        [
-            _A,
-            "tol (float, optional): threshold of the singular values.",
-            "symmetric (bool): the matrix is symmetric.",
-        ],
+        "Removed from torch in 1.9; as in torch 1.13, calling it raises a RuntimeError that "
+        "points at :func:`tensorcore.linalg.matrix_rank`, the replacement.",
+        returns="Tensor",
     ),
     "lstsq": fn(
         "lstsq",
         ["input", "A"],
-        "Least-squares solution of A X = B (torch 1.8's argument order, B first). Deprecated: use :func:`tensorcore.linalg.lstsq`.",
-        ["input (Tensor): B.", "A (Tensor): the matrix."],
+        "Removed from torch in 1.9; as in torch 1.13, calling it raises a RuntimeError that "
+        "points at :func:`tensorcore.linalg.lstsq`, the replacement.",
         returns="(Tensor, Tensor)",
     ),
     "solve": fn(
         "solve",
         ["input", "A"],
-        "Solves A X = B, returning ``(X, LU)`` (torch 1.8's argument order). Deprecated: use :func:`tensorcore.linalg.solve`.",
-        ["input (Tensor): B.", "A (Tensor): square matrices."],
+        "Removed from torch in 1.9; as in torch 1.13, calling it raises a RuntimeError that "
+        "points at :func:`tensorcore.linalg.solve`, the replacement.",
         returns="(Tensor, Tensor)",
     ),
     "eig": fn(
         "eig",
         ["input", "eigenvectors=False"],
-        "Eigenvalues (and eigenvectors) of a real square matrix, torch 1.8 style. Deprecated: use :func:`tensorcore.linalg.eig`.",
-        [_A, "eigenvectors (bool): also compute eigenvectors."],
+        "Removed from torch in 1.9; as in torch 1.13, calling it raises a RuntimeError that "
+        "points at :func:`tensorcore.linalg.eig`, the replacement.",
         returns="(Tensor, Tensor)",
     ),
     "nuclear_norm": fn(
@@ -783,7 +780,8 @@ DOCS.update(
         "``initial_seed()``, ``get_state()`` and ``set_state(state)``. Pass it as ``generator=`` to sampling functions "
         "for a stream independent of the default generator.\n\nArgs:\n    device (str or device): where the generator's samples are produced.",
         "Node": "A node of the autograd graph (the ``grad_fn`` of a tensor): ``name()``, ``next_functions`` (the nodes of its "
-        "inputs), ``register_hook`` and ``register_prehook``, and the saved tensors as ``_saved_*`` attributes.",
+        "inputs, as (node, input index) pairs) and ``register_hook(fn)`` (called with the node's "
+        "gradients).",
         "TensorcoreError": "Base class of errors raised by the C++ library that have no more specific Python type (a RuntimeError).",
         "DecodeError": "Raised when an image, audio or video file cannot be decoded (corrupt or unsupported data).",
     }
