@@ -46,11 +46,20 @@ py::object scalar_to_py(const Scalar& s);
 
 // Binds fn both as tc.name(input, ...) and as Tensor.name(...). `extra` annotates the
 // arguments after the tensor (the function form names the first one "input").
+template <typename Fn>
+struct unary_fn : std::false_type {};
+template <typename R, typename A>
+struct unary_fn<R(A)> : std::true_type {};
+
 template <typename Fn, typename... Extra>
 void def_fn_and_method(py::module_& m, TensorClass& cls, const char* name, Fn&& fn,
                        const Extra&... extra) {
   if constexpr (sizeof...(Extra) == 0) {
-    m.def(name, fn);
+    // A one-tensor op: tc.exp(input=x) works as in torch (and the docs name it `input`).
+    if constexpr (unary_fn<pybind11::detail::function_signature_t<std::decay_t<Fn>>>::value)
+      m.def(name, fn, py::arg("input"));
+    else
+      m.def(name, fn);
   } else {
     m.def(name, fn, py::arg("input"), extra...);
   }

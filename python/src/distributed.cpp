@@ -59,7 +59,10 @@ class PyFutureWork final : public Work {
 void bind_distributed(py::module_& m, TensorClass&) {
   py::module_ d = m.def_submodule("_distributed", "process groups, stores and the DDP reducer");
 
-  py::enum_<ReduceOp>(d, "ReduceOp")
+  py::enum_<ReduceOp>(d, "ReduceOp",
+                      "Reduction operation of the collectives (all_reduce, reduce, "
+                      "reduce_scatter): SUM, AVG, PRODUCT, MIN, MAX and the bitwise BAND, BOR, "
+                      "BXOR.")
       .value("SUM", ReduceOp::SUM)
       .value("AVG", ReduceOp::AVG)
       .value("PRODUCT", ReduceOp::PRODUCT)

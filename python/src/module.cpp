@@ -284,7 +284,7 @@ void bind_module(py::module_& m) {
       .def(
           "stride",
           [](const Tensor& t, py::object dim) -> py::object {
-            if (dim.is_none()) return py::cast(t.strides());
+            if (dim.is_none()) return py::tuple(py::cast(t.strides()));  // a tuple, as torch
             return py::int_(t.stride(dim.cast<int64_t>()));
           },
           py::arg("dim") = py::none())
@@ -416,7 +416,7 @@ void bind_module(py::module_& m) {
         throw NotImplementedError("Node.register_hook is not supported; use Tensor.register_hook");
       });
 
-  m.def("from_numpy", &from_numpy);
+  m.def("from_numpy", &from_numpy, py::arg("ndarray"));
   m.def("_wrap_number", [](py::handle obj) { return to_tensor(obj, "tensor"); });
 
   // Devices: a tiny Python-visible class with type and index.

@@ -207,6 +207,22 @@ PyObject* out_fn_getattro(PyObject* obj, PyObject* attr) {
 
 PyObject* out_fn_repr(PyObject* obj) { return PyObject_Repr(reinterpret_cast<OutFn*>(obj)->fn); }
 
+// pydoc and inspect read __doc__ from the type's dict (object.__getattribute__), not through
+// tp_getattro: a getset forwards it, so help(tc.add) shows the op's docstring.
+PyObject* out_fn_get_doc(PyObject* obj, void*) {
+  return PyObject_GetAttrString(reinterpret_cast<OutFn*>(obj)->fn, "__doc__");
+}
+
+PyGetSetDef out_fn_getset[] = {{"__doc__", out_fn_get_doc, nullptr, nullptr, nullptr},
+                               {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+// A descriptor that binds to nothing (returns itself), as builtin functions behave when stored
+// on a class; it makes inspect.isroutine true, so pydoc documents the wrapper as a function.
+PyObject* out_fn_descr_get(PyObject* obj, PyObject*, PyObject*) {
+  Py_INCREF(obj);
+  return obj;
+}
+
 PyTypeObject out_fn_type = [] {
   PyTypeObject t{};                 // zeroed; PyType_Ready sets ob_type
   t.ob_base.ob_base.ob_refcnt = 1;  // static: never freed
@@ -219,6 +235,8 @@ PyTypeObject out_fn_type = [] {
   t.tp_traverse = out_fn_traverse;
   t.tp_getattro = out_fn_getattro;
   t.tp_repr = out_fn_repr;
+  t.tp_getset = out_fn_getset;
+  t.tp_descr_get = out_fn_descr_get;
   return t;
 }();
 

@@ -48,8 +48,10 @@ void bind_shape_ops(py::module_& m, TensorClass& cls) {
   m.def(
       "vstack", [](py::handle tensors) { return vstack(tensors_arg(tensors, "vstack")); },
       py::arg("tensors"));
-  m.def("atleast_1d", [](const Tensor& a) { return atleast_1d(a); });
-  m.def("atleast_2d", [](const Tensor& a) { return atleast_2d(a); });
+  m.def(
+      "atleast_1d", [](const Tensor& a) { return atleast_1d(a); }, py::arg("input"));
+  m.def(
+      "atleast_2d", [](const Tensor& a) { return atleast_2d(a); }, py::arg("input"));
 
   auto split_fn = [](const Tensor& a, py::object split, int64_t dim) {
     if (PyLong_Check(split.ptr())) return to_tuple(tc::split(a, split.cast<int64_t>(), dim));

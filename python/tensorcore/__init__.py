@@ -111,3 +111,9 @@ def numel(input):
     if not isinstance(input, Tensor):
         raise TypeError(f"numel(): argument 'input' must be a Tensor, got {type(input).__name__}")
     return input.numel()
+
+
+# Docstrings of the public API (python/tensorcore/_docs), attached once everything is bound.
+from . import _docs  # noqa: E402
+
+_docs.attach(_importlib.import_module(__name__))

@@ -414,7 +414,7 @@ def aminmax(input, *, dim=None, keepdim=False):
 
 
 def copysign(input, other):
-    """|input| with the sign bit of other (negative zero counts as negative)."""
+    """``|input|`` with the sign bit of other (negative zero counts as negative)."""
     _check_tensor(input, "copysign")
     x = input if input.is_floating_point() else input.to(_C.get_default_dtype())
     if not isinstance(other, Tensor):

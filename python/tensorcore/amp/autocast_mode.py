@@ -23,11 +23,11 @@ def _cuda_bf16_supported():
 
 
 class autocast:
-    """Regions where listed ops run in lower precision (torch.autocast, PyTorch 1.13 policies).
+    """Regions where listed ops run in lower precision (torch.autocast, PyTorch 1.13 policies)::
 
-    with tc.autocast("cpu"):                 # bfloat16 on the CPU
-        loss = loss_fn(model(x), y)
-    with tc.autocast("cuda", dtype=tc.bfloat16): ...
+        with tc.autocast("cpu"):                 # bfloat16 on the CPU
+            loss = loss_fn(model(x), y)
+        with tc.autocast("cuda", dtype=tc.bfloat16): ...
 
     Also usable as a decorator. Nested regions restore the outer state on exit; leaving the
     outermost region clears the cache of casted weights. Unlike torch 1.13, the CPU also accepts

@@ -45,7 +45,7 @@ class GradScaler:
     """Scales the loss so small float16 gradients do not flush to zero, unscales the gradients
     before the optimizer step, skips steps whose gradients hold inf/nan and adapts the scale:
     multiplied by backoff_factor after a skipped step, by growth_factor after growth_interval
-    consecutive good steps.
+    consecutive good steps::
 
         scaler = tc.amp.GradScaler()
         with tc.autocast("cuda"):

@@ -1,4 +1,4 @@
-"""tensorcore.backends.cudnn: cuDNN switches with torch.backends.cudnn's names.
+"""tensorcore.backends.cudnn: cuDNN switches with torch.backends.cudnn's names::
 
     tc.backends.cudnn.benchmark = True       # time the algorithms once per conv geometry
     tc.backends.cudnn.deterministic = True   # only bitwise-reproducible algorithms

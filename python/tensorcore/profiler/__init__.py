@@ -4,7 +4,7 @@ Every op called through tensorcore's bindings is a span (aten::add, aten::conv2d
 input shapes (record_shapes), the CPU allocator's allocations and frees (profile_memory) and
 the calling Python frames (with_stack); autograd nodes run by backward are spans linked to
 their forward op by sequence number; record_function marks regions; DataLoader iteration,
-DataLoader worker fetches and optimizer steps appear as spans of their own.
+DataLoader worker fetches and optimizer steps appear as spans of their own::
 
     with tc.profiler.profile(
         schedule=tc.profiler.schedule(wait=1, warmup=1, active=3),

@@ -250,7 +250,13 @@ def signature(func, name, is_method):
         return params
     except (TypeError, ValueError):
         pass
-    doc = (getattr(func, "__doc__", None) or "").strip().splitlines()
+    import tensorcore as tc
+
+    # pybind11's records give the typed signatures (__doc__ holds the written docstring).
+    if tc._C._is_bound_function(func):
+        doc = tc._C._overload_signatures(func)
+    else:
+        doc = (getattr(func, "__doc__", None) or "").strip().splitlines()
     for line in doc[:6]:
         m = _DOC_SIG.match(line)
         if not m:

@@ -72,9 +72,8 @@ def _our_overloads(name):
     except (TypeError, ValueError):
         pass
     overloads = []
-    lines = (method.__doc__ or "").splitlines()
-    if len(lines) > 1 and lines[1].startswith("Overloaded function"):
-        lines = lines[2:]  # pybind11's header line is a (*args, **kwargs) summary
+    # The bound signatures (pybind11's records; __doc__ holds the written docstring).
+    lines = tc._C._overload_signatures(method) if tc._C._is_bound_function(method) else []
     for line in lines:
         match = re.match(r"^\s*(?:\d+\.\s*)?\w+\((.*)\)\s*->", line)
         if match:

@@ -38,7 +38,7 @@ def spectrogram(
     onesided=True,
     return_complex=None,
 ):
-    """(..., time) -> (..., freq, frames): |STFT|^power, or the complex STFT when power is None."""
+    """(..., time) -> (..., freq, frames): ``|STFT|^power``, or the complex STFT when power is None."""
     _require_fft("spectrogram")
     if pad > 0:
         zeros = tc.zeros(*waveform.shape[:-1], pad, dtype=waveform.dtype, device=waveform.device)
