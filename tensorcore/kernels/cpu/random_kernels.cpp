@@ -19,6 +19,8 @@
 #include "tensorcore/kernels/cpu/half_vec.h"
 #pragma GCC diagnostic pop
 #include "tensorcore/kernels/random_math.h"
+#include "tensorcore/ops/copy.h"
+#include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/random.h"
 
 namespace tc {
@@ -373,6 +375,43 @@ void multinomial_cpu(const Tensor& out, const Tensor& probs, bool replacement, P
 }
 
 }  // namespace
+
+Tensor random_math_probe(const std::string& fn, const Tensor& x) {
+  TC_CHECK_TYPE(x.dtype() == DType::Float32 || x.dtype() == DType::Float64,
+                "random_math_probe: expects a float32 or float64 tensor, got ",
+                dtype_name(x.dtype()));
+  TC_CHECK(x.is_cpu(), "random_math_probe: expects a CPU tensor");
+  TC_CHECK(fn == "log" || fn == "sin" || fn == "cos",
+           "random_math_probe: fn must be 'log', 'sin' or 'cos', got '", fn, "'");
+  Tensor in = contiguous(x);
+  Tensor out = empty(in.sizes(), TensorOptions(in.dtype()));
+  const int64_t n = in.numel();
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    const T* a = in.data<T>();
+    T* o = out.data<T>();
+    for (int64_t i = 0; i < n; ++i) {
+      if (fn == "log") {
+        if constexpr (std::is_same_v<T, float>)
+          o[i] = rng::log_unit_f(a[i]);
+        else
+          o[i] = rng::log_unit_d(a[i]);
+      } else {
+        T s, c;
+        if constexpr (std::is_same_v<T, float>)
+          rng::sincos_2pi_f(a[i], s, c);
+        else
+          rng::sincos_2pi_d(a[i], s, c);
+        o[i] = fn == "sin" ? s : c;
+      }
+    }
+  };
+  if (in.dtype() == DType::Float32)
+    run(float{});
+  else
+    run(double{});
+  return out;
+}
 
 TC_REGISTER_KERNEL(random_fill_kernel, CPU, random_fill_cpu);
 TC_REGISTER_KERNEL(bernoulli_tensor_kernel, CPU, bernoulli_tensor_cpu);
