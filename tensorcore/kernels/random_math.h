@@ -284,6 +284,11 @@ TC_RNG_FN bool bernoulli_hit(uint32_t w, uint64_t threshold) { return uint64_t(w
 
 // An integer in [0, range) from 64 bits by the multiply-shift (Lemire) map: bias below
 // range / 2^64. range == 0 stands for 2^64 (all the bits).
+// For range < 2^32 the same value from two 32 x 32 -> 64 products (vectorizable):
+// (x range) >> 64 = (hi range + (lo range >> 32)) >> 32, and the sum cannot overflow.
+TC_RNG_FN uint64_t below_small(uint32_t hi, uint32_t lo, uint32_t range) {
+  return (uint64_t(hi) * range + ((uint64_t(lo) * range) >> 32)) >> 32;
+}
 TC_RNG_FN uint64_t below(uint32_t hi, uint32_t lo, uint64_t range) {
   const uint64_t x = (uint64_t(hi) << 32) | lo;
   if (range == 0) return x;

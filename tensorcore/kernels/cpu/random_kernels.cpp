@@ -221,6 +221,17 @@ void fill_bernoulli(T* p, int64_t n, const PhiloxState& st, double prob) {
 
 template <typename T>
 void fill_integers(T* p, int64_t n, const PhiloxState& st, int64_t lo, uint64_t range) {
+  if (range != 0 && range < (uint64_t(1) << 32)) {  // the common case, in vector lanes
+    const uint32_t r32 = uint32_t(range);
+    for_each_group<rng::kValuesPerGroup2>(p, n, st, [&](int64_t, const GroupWords& w, T* o) {
+      for (int j = 0; j < 2; ++j)
+        for (int l = 0; l < L; ++l) {
+          const int64_t v = int64_t(uint64_t(lo) + rng::below_small(w[2 * j][l], w[2 * j + 1][l], r32));
+          o[j * L + l] = T(opmath_t<T>(v));
+        }
+    });
+    return;
+  }
   for_each_group<rng::kValuesPerGroup2>(p, n, st, [&](int64_t, const GroupWords& w, T* o) {
     for (int j = 0; j < 2; ++j)
       for (int l = 0; l < L; ++l) {
