@@ -116,7 +116,9 @@ TC_RNG_FN double select(bool c, double a, double b) {
   return f64_from_bits((bits(a) & m) | (bits(b) & ~m));
 }
 TC_RNG_FN float negate_if(bool c, float x) { return f32_from_bits(bits(x) ^ (uint32_t(c) << 31)); }
-TC_RNG_FN double negate_if(bool c, double x) { return f64_from_bits(bits(x) ^ (uint64_t(c) << 63)); }
+TC_RNG_FN double negate_if(bool c, double x) {
+  return f64_from_bits(bits(x) ^ (uint64_t(c) << 63));
+}
 // uint32 -> double exactly with the signed conversion AVX2 has.
 TC_RNG_FN double u32_to_double(uint32_t x) { return double(int32_t(x ^ 0x80000000u)) + 0x1p31; }
 
@@ -190,7 +192,7 @@ TC_RNG_FN double log_unit_d(double u) {
 
 TC_RNG_FN void sincos_2pi_f(float v, float& sin_out, float& cos_out) {
   const float q = float(int32_t(fma_(v, 4.0f, 0.5f)));  // round(4v) for v >= 0
-  const float t = fma_(q, -0.25f, v);                    // exact
+  const float t = fma_(q, -0.25f, v);                   // exact
   const float t2 = t * t;
   // sin(2 pi t) = 2 pi t + t^3 P(t^2); 2 pi split in two floats.
   float ps = 0x1.507834p+5f;

@@ -207,8 +207,7 @@ template <typename T>
 void fill_bernoulli(T* p, int64_t n, const PhiloxState& st, double prob) {
   const uint64_t thr = rng::bernoulli_threshold(prob);
   for_each_group<rng::kValuesPerGroup1>(p, n, st, [&](int64_t, const GroupWords& w, T* o) {
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> ||
-                  std::is_integral_v<T>) {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_integral_v<T>) {
       for (int k = 0; k < 4; ++k)
         for (int l = 0; l < L; ++l) o[k * L + l] = rng::bernoulli_hit(w[k][l], thr) ? T(1) : T(0);
     } else {
@@ -226,7 +225,8 @@ void fill_integers(T* p, int64_t n, const PhiloxState& st, int64_t lo, uint64_t 
     for_each_group<rng::kValuesPerGroup2>(p, n, st, [&](int64_t, const GroupWords& w, T* o) {
       for (int j = 0; j < 2; ++j)
         for (int l = 0; l < L; ++l) {
-          const int64_t v = int64_t(uint64_t(lo) + rng::below_small(w[2 * j][l], w[2 * j + 1][l], r32));
+          const int64_t v =
+              int64_t(uint64_t(lo) + rng::below_small(w[2 * j][l], w[2 * j + 1][l], r32));
           o[j * L + l] = T(opmath_t<T>(v));
         }
     });
