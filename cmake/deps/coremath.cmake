@@ -9,4 +9,5 @@ set_property(SOURCE
   ${PROJECT_SOURCE_DIR}/tensorcore/kernels/cpu/unary_kernels.cpp
   ${PROJECT_SOURCE_DIR}/tensorcore/kernels/cpu/unary_math_kernels.cpp
   ${PROJECT_SOURCE_DIR}/tensorcore/kernels/cpu/binary_math_kernels.cpp
+  ${PROJECT_SOURCE_DIR}/tensorcore/kernels/cpu/random_kernels.cpp
   APPEND PROPERTY COMPILE_OPTIONS -fno-math-errno -fno-trapping-math)

@@ -31,6 +31,7 @@ std::optional<TensorOptions> like_opts(const Tensor& t, py::handle dtype, py::ha
                  py::arg("requires_grad") = false
 
 void bind_random(py::module_& m, TensorClass& cls) {
+  m.def("_random_math_probe", &random_math_probe, py::arg("fn"), py::arg("x"));
   py::class_<Generator, GeneratorPtr>(m, "Generator")
       .def(py::init([](py::object device) {
              Device d = device.is_none() ? Device() : device.cast<Device>();

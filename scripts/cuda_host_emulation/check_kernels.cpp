@@ -336,6 +336,50 @@ int main() {
     vc::round_to_uint8(f, r8);
     check("round_to_uint8", r8, from_vector<uint8_t>({0, 0, 2, 2, 254, 255}, {6}), 0);
   }
+  {
+    // random.cu against the CPU fills: the same (seed, offset) and stream layout, so uniform,
+    // bernoulli and integer values match bit for bit and normal / exponential to rounding.
+    // n = 1000 + 3 also covers a partial last group.
+    auto fill = [](DeviceType dev, DType dt, RandomArgs a) {
+      Tensor t = empty({1003}, TensorOptions(dt));
+      random_fill_kernel.get(dev)(t, a, PhiloxState{1234567, 89});
+      return t;
+    };
+    const DType dts[] = {DType::Float32, DType::Float64, DType::Float16, DType::BFloat16};
+    for (DType dt : dts) {
+      RandomArgs a;
+      a.dist = RandomDist::Uniform;
+      a.a = -2;
+      a.b = 3;
+      check("random uniform", fill(DeviceType::CUDA, dt, a), fill(DeviceType::CPU, dt, a), 0);
+      a.dist = RandomDist::Normal;
+      a.a = 0.5;
+      a.b = 2;
+      check("random normal", fill(DeviceType::CUDA, dt, a), fill(DeviceType::CPU, dt, a),
+            dt == DType::Float64 ? 1e-14 : 1e-6);
+      a.dist = RandomDist::Exponential;
+      a.a = 1.5;
+      check("random exponential", fill(DeviceType::CUDA, dt, a), fill(DeviceType::CPU, dt, a),
+            dt == DType::Float64 ? 1e-14 : 1e-6);
+      a.dist = RandomDist::Bernoulli;
+      a.a = 0.3;
+      check("random bernoulli", fill(DeviceType::CUDA, dt, a), fill(DeviceType::CPU, dt, a), 0);
+    }
+    for (DType dt : {DType::Int64, DType::UInt8, DType::Float32}) {
+      RandomArgs a;
+      a.dist = RandomDist::Integer;
+      a.lo = -7;
+      a.range = dt == DType::UInt8 ? 200 : 1000003;
+      if (dt == DType::UInt8) a.lo = 0;
+      check("random integer", fill(DeviceType::CUDA, dt, a), fill(DeviceType::CPU, dt, a), 0);
+    }
+    Tensor probs = contiguous(rand({1003}, std::make_shared<Generator>(Device(), 5), {}));
+    probs = to_dtype(probs, DType::Float64);
+    Tensor bc = empty({1003}), bg = empty({1003});
+    bernoulli_tensor_kernel.get(DeviceType::CPU)(bc, probs, PhiloxState{7, 3});
+    bernoulli_tensor_kernel.get(DeviceType::CUDA)(bg, probs, PhiloxState{7, 3});
+    check("random bernoulli(p tensor)", bg, bc, 0);
+  }
   std::printf("%d mismatches\n", fails);
   return fails != 0;
 }

@@ -13,7 +13,7 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 KERNELS="vision/cuda/transforms_cuda.cu vision/cuda/ops_cuda.cu
          vision/cuda/deform_cuda.cu vision/cuda/resize_cuda.cu
-         tensorcore/kernels/cuda/nn_ops.cu"
+         tensorcore/kernels/cuda/nn_ops.cu tensorcore/kernels/cuda/random.cu"
 for f in $KERNELS; do cp "$ROOT/$f" "$WORK/$(basename "$f" .cu).cpp"; done
 # Each launch `kernel<T><<<grid, block, smem, stream>>>(args);` becomes
 # `emu_launch(dim3(grid), dim3(block), [&] { kernel<T>(args); });`.

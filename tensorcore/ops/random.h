@@ -2,6 +2,7 @@
 // Random sampling (torch names). Every op takes an optional generator; none = the default CPU
 // generator (tc::default_generator()).
 #include <optional>
+#include <string>
 
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/generator.h"
@@ -41,6 +42,10 @@ Tensor bernoulli(const Tensor& p, const GeneratorPtr& gen = {});
 Tensor bernoulli(const Tensor& input, double p, const GeneratorPtr& gen = {});
 Tensor multinomial(const Tensor& probs, int64_t num_samples, bool replacement = false,
                    const GeneratorPtr& gen = {});
+
+// Test hook: the fills' own math elementwise on a float32/float64 CPU tensor, "log" (of u in
+// (0, 1]), "sin" / "cos" (of 2 pi v, v in [0, 1)); checked against NumPy by the tests.
+Tensor random_math_probe(const std::string& fn, const Tensor& x);
 
 enum class RandomDist : int8_t { Uniform, Normal, Exponential, Bernoulli, Integer };
 struct RandomArgs {

@@ -1,9 +1,12 @@
-// Random kernels on CUDA. Element i draws from Philox block i of the op's subsequence with the
-// same transforms as the CPU kernels, so for equal (seed, offset) CUDA and CPU give the same
-// numbers (up to the last bit of the double-precision log/cos in normal()).
+// Random kernels on CUDA. Values follow the stream layout of kernels/random_math.h with its
+// transforms, so for equal (seed, offset) CUDA and CPU give the same numbers (bit for bit for
+// uniform, bernoulli and integer fills; normal and exponential within the last bit or two should
+// the compilers' sqrt/division differ). One thread per value: it computes the Philox block its
+// value comes from.
 // randperm and multinomial run the CPU algorithm on the host and copy the result (sequential
 // algorithms; documented in docs/cuda.md).
 #include "tensorcore/kernels/cuda/common.cuh"
+#include "tensorcore/kernels/random_math.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/random.h"
@@ -12,7 +15,7 @@ namespace tc::cuda_kernels {
 namespace {
 
 struct U4 {
-  uint32_t x, y, z, w;
+  uint32_t w[4];
 };
 
 __device__ __forceinline__ U4 philox(uint64_t i, uint64_t offset, uint64_t seed) {
@@ -32,50 +35,82 @@ __device__ __forceinline__ U4 philox(uint64_t i, uint64_t offset, uint64_t seed)
     k0 += kW0;
     k1 += kW1;
   }
-  return {c0, c1, c2, c3};
+  return {{c0, c1, c2, c3}};
 }
 
-__device__ __forceinline__ double u53(uint32_t hi, uint32_t lo) {
-  return double((uint64_t(hi) << 21) ^ (lo >> 11)) * 0x1.0p-53;
+// Value i of the one-word layout: word i/8 % 4 of block 8 (i/32) + i%8.
+__device__ __forceinline__ uint32_t one_word(int64_t i, const PhiloxState& st) {
+  const uint64_t block = uint64_t(i >> 5) * rng::kGroupBlocks + uint64_t(i & 7);
+  return philox(block, st.offset, st.seed).w[(i >> 3) & 3];
 }
-__device__ __forceinline__ float u24(uint32_t w) { return float(w >> 8) * 0x1.0p-24f; }
+// Value i of the two-word layout: words 2j, 2j+1 (j = i/8 % 2) of block 8 (i/16) + i%8.
+__device__ __forceinline__ void two_words(int64_t i, const PhiloxState& st, uint32_t& hi,
+                                          uint32_t& lo) {
+  const uint64_t block = uint64_t(i >> 4) * rng::kGroupBlocks + uint64_t(i & 7);
+  const U4 b = philox(block, st.offset, st.seed);
+  const int j = int((i >> 3) & 1);
+  hi = b.w[2 * j];
+  lo = b.w[2 * j + 1];
+}
+
+template <typename T>
+__device__ __forceinline__ T float_value(int64_t i, const RandomArgs& a, const PhiloxState& st) {
+  if (a.dist == RandomDist::Normal) {
+    // Pair j of group i/32: the cosine branch at 16j + l, the sine branch at 16j + 8 + l.
+    const uint64_t block = uint64_t(i >> 5) * rng::kGroupBlocks + uint64_t(i & 7);
+    const U4 b = philox(block, st.offset, st.seed);
+    const int j = int((i >> 4) & 1);
+    float zc, zs;
+    rng::normal_pair_f(b.w[2 * j], b.w[2 * j + 1], zc, zs);
+    return cvt<T>(rng::fma_((i >> 3) & 1 ? zs : zc, float(a.b), float(a.a)));
+  }
+  const uint32_t w = one_word(i, st);
+  if (a.dist == RandomDist::Exponential) return cvt<T>(rng::exponential_f(w, float(1.0 / a.a)));
+  // Uniform
+  const float from = float(a.a), to = float(a.b);
+  T r = cvt<T>(rng::uniform_f(w, from, float(a.b - a.a), to));
+  if (cvt<float>(r) >= to && a.b > a.a) r = cvt<T>(from);  // rounding to T can reach `to`
+  return r;
+}
+
+__device__ __forceinline__ double double_value(int64_t i, const RandomArgs& a,
+                                               const PhiloxState& st) {
+  if (a.dist == RandomDist::Normal) {
+    const uint64_t block = uint64_t(i >> 4) * rng::kGroupBlocks + uint64_t(i & 7);
+    const U4 b = philox(block, st.offset, st.seed);
+    double zc, zs;
+    rng::normal_pair_d(b.w[0], b.w[1], b.w[2], b.w[3], zc, zs);
+    return rng::fma_((i >> 3) & 1 ? zs : zc, a.b, a.a);
+  }
+  uint32_t hi, lo;
+  two_words(i, st, hi, lo);
+  if (a.dist == RandomDist::Exponential) return rng::exponential_d(hi, lo, 1.0 / a.a);
+  return rng::uniform_d(hi, lo, a.a, a.b - a.a, a.b);
+}
 
 template <typename T>
 __global__ void random_fill_kernel_dev(T* p, int64_t n, RandomArgs a, PhiloxState st) {
-  constexpr double kTwoPi = 6.283185307179586476925286766559;
   using M = opmath_t<T>;
   const int64_t stride = int64_t(gridDim.x) * blockDim.x;
+  const uint64_t thr = rng::bernoulli_threshold(a.a);
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    U4 w = philox(uint64_t(i), st.offset, st.seed);
     if constexpr (is_float_v<T>) {
-      if (a.dist == RandomDist::Uniform) {
+      if (a.dist == RandomDist::Uniform || a.dist == RandomDist::Normal ||
+          a.dist == RandomDist::Exponential) {
         if constexpr (std::is_same_v<T, double>) {
-          p[i] = a.a + (a.b - a.a) * u53(w.x, w.y);
+          p[i] = double_value(i, a, st);
         } else {
-          float v = float(a.a) + float(a.b - a.a) * u24(w.x);
-          T r = cvt<T>(v);
-          if (cvt<float>(r) >= float(a.b) && a.b > a.a) r = cvt<T>(float(a.a));
-          p[i] = r;
+          p[i] = float_value<T>(i, a, st);
         }
-        continue;
-      }
-      if (a.dist == RandomDist::Normal) {
-        double u1 = 1.0 - u53(w.x, w.y);
-        double u2 = u53(w.z, w.w);
-        p[i] = cvt<T>(M(a.a + a.b * ::sqrt(-2.0 * ::log(u1)) * ::cos(kTwoPi * u2)));
-        continue;
-      }
-      if (a.dist == RandomDist::Exponential) {
-        p[i] = cvt<T>(M(-::log1p(-u53(w.x, w.y)) / a.a));
         continue;
       }
     }
     if (a.dist == RandomDist::Bernoulli) {
-      p[i] = cvt<T>(M(u53(w.x, w.y) < a.a ? 1 : 0));
+      p[i] = cvt<T>(M(rng::bernoulli_hit(one_word(i, st), thr) ? 1 : 0));
     } else if (a.dist == RandomDist::Integer) {
-      uint64_t r = (uint64_t(w.x) << 32) | w.y;
-      if (a.range != 0) r %= a.range;
-      p[i] = cvt<T>(M(int64_t(uint64_t(a.lo) + r)));
+      uint32_t hi, lo;
+      two_words(i, st, hi, lo);
+      p[i] = cvt<T>(M(int64_t(uint64_t(a.lo) + rng::below(hi, lo, a.range))));
     }
   }
 }
@@ -98,8 +133,7 @@ __global__ void bernoulli_tensor_kernel_dev(T* p, const double* prob, int64_t n,
   using M = opmath_t<T>;
   const int64_t stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    U4 w = philox(uint64_t(i), st.offset, st.seed);
-    p[i] = cvt<T>(M(u53(w.x, w.y) < prob[i] ? 1 : 0));
+    p[i] = cvt<T>(M(rng::u32_to_double(one_word(i, st)) < prob[i] * 0x1p32 ? 1 : 0));
   }
 }
 

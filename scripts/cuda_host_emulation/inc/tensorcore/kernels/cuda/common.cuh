@@ -84,6 +84,23 @@ template <uint32_t Set, typename F>
 decltype(auto) dispatch_dev(DType dt, const char* op, F&& f) {
   return dispatch_dtype<Set>(dt, op, f);
 }
+// The host types stand for half / bf16 (random.cu).
+template <typename T>
+constexpr bool is_float_v = ::tc::is_floating_v<T>;
+template <typename T>
+using opmath_t = ::tc::opmath_t<T>;
+template <typename To, typename From>
+inline To cvt(From x) {
+  if constexpr (std::is_same_v<To, From>)
+    return x;
+  else if constexpr (::tc::is_reduced_float_v<From>)
+    return cvt<To>(static_cast<float>(x));
+  else if constexpr (std::is_same_v<To, bool>)
+    return x != From(0);
+  else
+    return To(x);
+}
 }  // namespace tc::cuda_kernels
+inline uint32_t __umulhi(uint32_t a, uint32_t b) { return uint32_t((uint64_t(a) * b) >> 32); }
 
 #define TC_CUDA_KERNEL_CHECK() ((void)0)
