@@ -6,7 +6,7 @@
 // an activation arrives channels-last). Algorithms come from cuDNN's heuristic, or from timing
 // them all once per geometry when tc.backends.cudnn.benchmark is set; the choice is cached.
 #include "tensorcore/cudnn/cudnn.h"
-#include "tensorcore/cudnn/nn_cuda.h"
+#include "tensorcore/cudnn/cudnn_nn.h"
 #include "tensorcore/nn/conv_internal.h"
 
 #ifdef TC_WITH_CUDNN

@@ -12,7 +12,7 @@
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
-#include "tensorcore/cudnn/nn_cuda.h"
+#include "tensorcore/nn/cuda_composites.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/half_span.h"
 #include "tensorcore/ops/copy.h"

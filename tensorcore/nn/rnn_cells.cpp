@@ -9,7 +9,7 @@
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
-#include "tensorcore/cudnn/nn_cuda.h"
+#include "tensorcore/nn/cuda_composites.h"
 #include "tensorcore/kernels/cpu/vec_math.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/rnn_internal.h"

@@ -8,7 +8,7 @@
 #include "tensorcore/amp/float32_compute.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
-#include "tensorcore/cudnn/nn_cuda.h"
+#include "tensorcore/nn/cuda_composites.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/im2col.h"
 #include "tensorcore/ops/copy.h"

@@ -1,7 +1,7 @@
 // LSTM and GRU gate arithmetic on CUDA tensors as compositions of core ops (the CPU has fused
 // kernels; here each step is a core CUDA kernel and autograd comes from the core ops). The gate
 // order is torch's: LSTM (i, f, g, o), GRU (r, z, n).
-#include "tensorcore/cudnn/nn_cuda.h"
+#include "tensorcore/nn/cuda_composites.h"
 #include "tensorcore/ops/elementwise.h"
 #include "tensorcore/ops/shape.h"
 

@@ -3,7 +3,8 @@
 // the core ops' vjps. float16/bfloat16 inputs compute in float32 and round the result once.
 // Also the device checks the nn front ends use.
 #include "tensorcore/autograd/grad_mode.h"
-#include "tensorcore/cudnn/nn_cuda.h"
+#include "tensorcore/cudnn/cudnn_nn.h"
+#include "tensorcore/nn/cuda_composites.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/elementwise.h"
 #include "tensorcore/ops/reduce.h"

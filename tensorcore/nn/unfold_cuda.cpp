@@ -1,7 +1,7 @@
 // unfold / fold (im2col / col2im) on CUDA tensors in core ops: the zero-padded input planes are
 // flattened and every (kernel offset, output position) pair reads one of their elements, so
 // unfold is one index_select and fold (its adjoint) one index_add; autograd comes from the core.
-#include "tensorcore/cudnn/nn_cuda.h"
+#include "tensorcore/nn/cuda_composites.h"
 #include "tensorcore/nn/im2col.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"

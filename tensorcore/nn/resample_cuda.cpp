@@ -1,7 +1,7 @@
 // interpolate's separable resampling on CUDA tensors: one dim at a time,
 // y = sum_k index_select(x, dim, idx[:, k]) * w[:, k], in core ops (CUDA kernels and autograd from
 // the core). The (idx, w) tap tables are the CPU front end's, so every mode matches the CPU.
-#include "tensorcore/cudnn/nn_cuda.h"
+#include "tensorcore/nn/cuda_composites.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
