@@ -3,9 +3,10 @@
 // disables), so float results equal the CPU's and uint8 ones use Pillow's fixed point like it.
 #include "tensorcore/kernels/cuda/common.cuh"
 #include "tensorcore/kernels/cuda/launch_on.cuh"
-#include "vision/cuda/resize_cuda.h"
+#include "vision/transforms/device_kernels.h"
 
 namespace tc::vision::cuda {
+using kernels::ResizeAxis;
 namespace {
 
 using cuda_kernels::kBlockSize;
@@ -190,3 +191,10 @@ void round_to_uint8(const Tensor& src, const Tensor& dst) {
 }
 
 }  // namespace tc::vision::cuda
+
+namespace tc::vision::kernels {
+TC_REGISTER_KERNEL(resize_vertical_kernel, CUDA, cuda::resize_vertical);
+TC_REGISTER_KERNEL(resize_horizontal_kernel, CUDA, cuda::resize_horizontal);
+TC_REGISTER_KERNEL(resize_nearest_kernel, CUDA, cuda::resize_nearest);
+TC_REGISTER_KERNEL(round_to_uint8_kernel, CUDA, cuda::round_to_uint8);
+}  // namespace tc::vision::kernels

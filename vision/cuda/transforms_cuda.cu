@@ -7,7 +7,7 @@
 #include "tensorcore/kernels/cuda/common.cuh"
 #include "tensorcore/kernels/cuda/launch_on.cuh"
 #include "tensorcore/ops/creation.h"
-#include "vision/cuda/transforms_cuda.h"
+#include "vision/transforms/device_kernels.h"
 #include "vision/transforms/color_pixel.h"
 
 namespace tc::vision::cuda {
@@ -326,3 +326,12 @@ void equalize(const Tensor& src, int64_t planes, int64_t plane, const Tensor& ou
 }
 
 }  // namespace tc::vision::cuda
+
+namespace tc::vision::kernels {
+TC_REGISTER_KERNEL(warp_kernel, CUDA, cuda::warp);
+TC_REGISTER_KERNEL(gaussian_blur_kernel, CUDA, cuda::gaussian_blur);
+TC_REGISTER_KERNEL(crop_flip_normalize_kernel, CUDA, cuda::crop_flip_normalize);
+TC_REGISTER_KERNEL(blend_kernel, CUDA, cuda::blend);
+TC_REGISTER_KERNEL(adjust_hue_kernel, CUDA, cuda::adjust_hue);
+TC_REGISTER_KERNEL(equalize_kernel, CUDA, cuda::equalize);
+}  // namespace tc::vision::kernels
