@@ -69,9 +69,11 @@ int main() {
   {
     Tensor x = u8({3, 3, 17, 23}, 2);
     Tensor o = empty(x.sizes(), TensorOptions(DType::UInt8));
-    vk::blend_kernel.get(DeviceType::CUDA)(x, 3, 3, 17 * 23, vk::BlendOther::Gray, {0.4, 1.3, 2.0}, {}, o);
+    vk::blend_kernel.get(DeviceType::CUDA)(x, 3, 3, 17 * 23, vk::BlendOther::Gray, {0.4, 1.3, 2.0},
+                                           {}, o);
     check("blend gray", o, vk::blend(x, {0.4, 1.3, 2.0}, vk::BlendOther::Gray), 0);
-    vk::blend_kernel.get(DeviceType::CUDA)(x, 3, 3, 17 * 23, vk::BlendOther::Value, {0.7}, {10, 90, 200}, o);
+    vk::blend_kernel.get(DeviceType::CUDA)(x, 3, 3, 17 * 23, vk::BlendOther::Value, {0.7},
+                                           {10, 90, 200}, o);
     check("blend value", o, vk::blend(x, {0.7}, vk::BlendOther::Value, {10, 90, 200}), 0);
     vk::adjust_hue_kernel.get(DeviceType::CUDA)(x, 3, 17 * 23, {-0.4, 0.1, 0.45}, o);
     check("hue", o, vk::adjust_hue(x, {-0.4, 0.1, 0.45}), 0);
@@ -80,8 +82,8 @@ int main() {
     std::vector<int64_t> tops = {0, 3, 5}, lefts = {1, 0, 7};
     std::vector<uint8_t> hf = {1, 0, 1}, vf = {0, 1, 1};
     Tensor f = empty({3, 3, 12, 15}, TensorOptions(DType::Float32));
-    vk::crop_flip_normalize_kernel.get(DeviceType::CUDA)(x, tops, lefts, hf, vf, {0.01f, 0.02f, 0.03f},
-                                      {-0.5f, 0.1f, 0.2f}, f);
+    vk::crop_flip_normalize_kernel.get(DeviceType::CUDA)(
+        x, tops, lefts, hf, vf, {0.01f, 0.02f, 0.03f}, {-0.5f, 0.1f, 0.2f}, f);
     check("crop_flip_normalize", f,
           vk::crop_flip_normalize(x, tops, lefts, hf, vf, 12, 15, {0.01, 0.02, 0.03},
                                   {-0.5, 0.1, 0.2}),
@@ -247,7 +249,8 @@ int main() {
     for (int n = 0; n < 2; ++n) {
       Tensor gon = reshape(select(go, 0, n), {2, 3, 30});
       Tensor gcols = contiguous(bmm(wt, gon));
-      vision::ops::deform_col2im_kernel.get(DeviceType::CUDA)(g, x, off, m, n, gcols, gin, goff, gm);
+      vision::ops::deform_col2im_kernel.get(DeviceType::CUDA)(g, x, off, m, n, gcols, gin, goff,
+                                                              gm);
     }
     check("deform bwd input", gin, xr.grad(), 1e-12);
     check("deform bwd offset", goff, offr.grad(), 1e-12);
@@ -325,8 +328,9 @@ int main() {
     check("resize horizontal uint8", uo,
           full({1, 3}, Scalar(int64_t(77)), TensorOptions(DType::UInt8)), 0);
     Tensor n = empty({2, 2, 3}, TensorOptions(DType::Float64));
-    vk::resize_nearest_kernel.get(DeviceType::CUDA)(src, 2, 5, 4, n, 2, 3, from_vector<int64_t>({4, 1}, {2}),
-                       from_vector<int64_t>({3, 0, 2}, {3}));
+    vk::resize_nearest_kernel.get(DeviceType::CUDA)(src, 2, 5, 4, n, 2, 3,
+                                                    from_vector<int64_t>({4, 1}, {2}),
+                                                    from_vector<int64_t>({3, 0, 2}, {3}));
     Tensor expect_n = index_select(index_select(src, 1, from_vector<int64_t>({4, 1}, {2})), 2,
                                    from_vector<int64_t>({3, 0, 2}, {3}));
     check("resize nearest", n, expect_n, 0);

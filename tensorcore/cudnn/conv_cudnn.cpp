@@ -7,8 +7,8 @@
 // them all once per geometry when tc.backends.cudnn.benchmark is set; the choice is cached.
 #include "tensorcore/cudnn/cudnn.h"
 #include "tensorcore/cudnn/cudnn_nn.h"
-#include "tensorcore/nn/device_kernels.h"
 #include "tensorcore/nn/conv_internal.h"
+#include "tensorcore/nn/device_kernels.h"
 
 #ifdef TC_WITH_CUDNN
 #include <algorithm>

@@ -186,8 +186,8 @@ void ctc_backward_cpu(const Tensor& lp, const Tensor& targets, const Tensor& off
   const CtcProblem p = problem_of(lp, targets, offsets, in_len, tg_len, blank, max_ext);
   dispatch_dtype<kF32F64>(lp.dtype(), "ctc_loss backward", [&](auto tag) {
     using U = typename decltype(tag)::type;
-    ctc_backward<U>(lp.data<U>(), p, nll.data<U>(), alpha.data<U>(), gout.data<U>(),
-                    zero_infinity, grad.data<U>());
+    ctc_backward<U>(lp.data<U>(), p, nll.data<U>(), alpha.data<U>(), gout.data<U>(), zero_infinity,
+                    grad.data<U>());
   });
 }
 
@@ -295,7 +295,8 @@ Tensor ctc_loss(const Tensor& log_probs_in, const Tensor& targets_in,
     Shape lp_shape = log_probs_in.sizes();
     const int64_t max_ext = p.max_ext;
     autograd::record(
-        "CtcLossBackward0", {log_probs_in}, {nll}, {lp_user, nll, alpha, d_targets, d_off, d_in, d_tg},
+        "CtcLossBackward0", {log_probs_in}, {nll},
+        {lp_user, nll, alpha, d_targets, d_off, d_in, d_tg},
         [blank, max_ext, zero_infinity, lp_shape](const TensorList& s,
                                                   const TensorList& gr) -> TensorList {
           Tensor lps = contiguous(s[0]).detach();

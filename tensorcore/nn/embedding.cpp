@@ -130,31 +130,30 @@ void embedding_bag_forward_cpu(const Tensor& w, const Tensor& idx,
     T* op_ = out.data<T>();
     const T* sp = psw.defined() ? psw.data<T>() : nullptr;
     int64_t* mp = max_mode ? max_idx.data<int64_t>() : nullptr;
-    parallel_for(
-        0, B,
-        std::max<int64_t>(
-            1, kGrainSize /
-                   std::max<int64_t>(D * std::max<int64_t>(n / std::max<int64_t>(B, 1), 1), 1)),
-        [&](int64_t b0, int64_t b1) {
-          for (int64_t b = b0; b < b1; ++b) {
-            T* o = op_ + b * D;
-            for (int64_t j = starts[size_t(b)]; j < ends[size_t(b)]; ++j) {
-              if (ip[j] == pad) continue;
-              const T* row = wp + ip[j] * D;
-              if (mp) {
-                int64_t* m = mp + b * D;
-                for (int64_t d = 0; d < D; ++d)
-                  if (m[d] < 0 || row[d] > o[d]) {
-                    o[d] = row[d];
-                    m[d] = ip[j];
-                  }
-              } else {
-                T s = T(scale[size_t(j)]) * (sp ? sp[j] : T(1));
-                for (int64_t d = 0; d < D; ++d) o[d] += s * row[d];
-              }
-            }
-          }
-        });
+    parallel_for(0, B,
+                 std::max<int64_t>(
+                     1, kGrainSize / std::max<int64_t>(
+                                         D * std::max<int64_t>(n / std::max<int64_t>(B, 1), 1), 1)),
+                 [&](int64_t b0, int64_t b1) {
+                   for (int64_t b = b0; b < b1; ++b) {
+                     T* o = op_ + b * D;
+                     for (int64_t j = starts[size_t(b)]; j < ends[size_t(b)]; ++j) {
+                       if (ip[j] == pad) continue;
+                       const T* row = wp + ip[j] * D;
+                       if (mp) {
+                         int64_t* m = mp + b * D;
+                         for (int64_t d = 0; d < D; ++d)
+                           if (m[d] < 0 || row[d] > o[d]) {
+                             o[d] = row[d];
+                             m[d] = ip[j];
+                           }
+                       } else {
+                         T s = T(scale[size_t(j)]) * (sp ? sp[j] : T(1));
+                         for (int64_t d = 0; d < D; ++d) o[d] += s * row[d];
+                       }
+                     }
+                   }
+                 });
   });
 }
 

@@ -95,13 +95,12 @@ void grid_sample_backward_cpu(const Tensor& gout, const Tensor& x, const Tensor&
 
 void grid_sample3d_cpu(const Tensor& x, const Tensor& grid, const Tensor& out, const Tensor& gout,
                        const Tensor& gin, const Tensor& ggrid, const GridGeom3& g) {
-  dispatch_dtype<kF32F64>(x.dtype(), out.defined() ? "grid_sample" : "grid_sample backward",
-                          [&](auto tag) {
-                            using T = typename decltype(tag)::type;
-                            grid3d<T>(x.data<T>(), grid.data<T>(), data_or_null<T>(out),
-                                      data_or_null<T>(gout), data_or_null<T>(gin),
-                                      data_or_null<T>(ggrid), g);
-                          });
+  dispatch_dtype<kF32F64>(
+      x.dtype(), out.defined() ? "grid_sample" : "grid_sample backward", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        grid3d<T>(x.data<T>(), grid.data<T>(), data_or_null<T>(out), data_or_null<T>(gout),
+                  data_or_null<T>(gin), data_or_null<T>(ggrid), g);
+      });
 }
 
 TC_REGISTER_KERNEL(grid_sample_forward_kernel, CPU, grid_sample_forward_cpu);
@@ -112,8 +111,8 @@ TC_REGISTER_KERNEL(grid_sample3d_kernel, CPU, grid_sample3d_cpu);
 // (zero-initialised; undefined when not needed) and the grid gradient (likewise) on the inputs'
 // device.
 template <typename Run>
-void record_grid_backward(const char* node, const Tensor& input,
-                          const Tensor& grid, const Tensor& out, Run run) {
+void record_grid_backward(const char* node, const Tensor& input, const Tensor& grid,
+                          const Tensor& out, Run run) {
   if (!autograd::needs_grad({input, grid})) return;
   const bool need_x = input.requires_grad(), need_g = grid.requires_grad();
   autograd::record(node, {input, grid}, {out}, {input, grid},
@@ -161,12 +160,12 @@ Tensor grid_sample_3d(const Tensor& input, const Tensor& grid, const std::string
   Tensor x = contiguous(input), gr = contiguous(grid);
   Tensor out = empty({g.N, g.C, g.Do, g.Ho, g.Wo}, TensorOptions(x.dtype()).device(x.device()));
   grid_sample3d_kernel.get(x.device().type)(x, gr, out, Tensor(), Tensor(), Tensor(), g);
-  record_grid_backward(
-      "GridSampler3DBackward0", input, grid, out,
-      [g](const Tensor& go, const Tensor& xs, const Tensor& gs, const Tensor& gx,
-          const Tensor& gg) {
-        grid_sample3d_kernel.get(xs.device().type)(xs, gs, Tensor(), go, gx, gg, g);
-      });
+  record_grid_backward("GridSampler3DBackward0", input, grid, out,
+                       [g](const Tensor& go, const Tensor& xs, const Tensor& gs, const Tensor& gx,
+                           const Tensor& gg) {
+                         grid_sample3d_kernel.get(xs.device().type)(xs, gs, Tensor(), go, gx, gg,
+                                                                    g);
+                       });
   return out;
 }
 
@@ -204,12 +203,11 @@ Tensor grid_sample(const Tensor& input, const Tensor& grid, const std::string& m
   Tensor x = contiguous(input), gr = contiguous(grid);
   Tensor out = empty({g.N, g.C, g.Ho, g.Wo}, TensorOptions(x.dtype()).device(x.device()));
   grid_sample_forward_kernel.get(x.device().type)(x, gr, g, out);
-  record_grid_backward(
-      "GridSampler2DBackward0", input, grid, out,
-      [g](const Tensor& go, const Tensor& xs, const Tensor& gs, const Tensor& gx,
-          const Tensor& gg) {
-        grid_sample_backward_kernel.get(xs.device().type)(go, xs, gs, g, gx, gg);
-      });
+  record_grid_backward("GridSampler2DBackward0", input, grid, out,
+                       [g](const Tensor& go, const Tensor& xs, const Tensor& gs, const Tensor& gx,
+                           const Tensor& gg) {
+                         grid_sample_backward_kernel.get(xs.device().type)(go, xs, gs, g, gx, gg);
+                       });
   return out;
 }
 

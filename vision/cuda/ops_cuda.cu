@@ -8,8 +8,8 @@
 #include "tensorcore/core/deterministic.h"
 #include "tensorcore/kernels/cuda/common.cuh"
 #include "tensorcore/ops/creation.h"
-#include "vision/ops/device_kernels.h"
 #include "vision/ops/bilinear_sample.h"
+#include "vision/ops/device_kernels.h"
 #include "vision/ops/roi_geometry.h"
 
 namespace tc::vision::ops::cuda {

@@ -7,8 +7,8 @@
 #include "tensorcore/kernels/cuda/common.cuh"
 #include "tensorcore/kernels/cuda/launch_on.cuh"
 #include "tensorcore/ops/creation.h"
-#include "vision/transforms/device_kernels.h"
 #include "vision/transforms/color_pixel.h"
+#include "vision/transforms/device_kernels.h"
 
 namespace tc::vision::cuda {
 namespace {

@@ -11,8 +11,8 @@
 #include "tensorcore/ops/linalg.h"
 #include "tensorcore/ops/reduce.h"
 #include "tensorcore/ops/shape.h"
-#include "vision/ops/device_kernels.h"
 #include "vision/ops/deform_sample.h"
+#include "vision/ops/device_kernels.h"
 #include "vision/ops/ops.h"
 #include "vision/ops/roi_common.h"
 

@@ -36,39 +36,36 @@ struct RoiAlignArgs {
 
 // Writes out: (K, C_out, ph, pw) (C_out = C, or C / (ph * pw) when position-sensitive).
 using RoiAlignForwardFn = void (*)(const Tensor& input, const Tensor& rois, const RoiAlignArgs& a,
-                                  const Tensor& out);
+                                   const Tensor& out);
 // grad: contiguous (K, C_out, ph, pw); grad_input: (N, C, H, W).
-using RoiAlignBackwardFn = void (*)(const Tensor& grad, const Tensor& rois,
-                                   const RoiAlignArgs& a, const Tensor& grad_input);
+using RoiAlignBackwardFn = void (*)(const Tensor& grad, const Tensor& rois, const RoiAlignArgs& a,
+                                    const Tensor& grad_input);
 
 // RoIPool: out (K, C, ph, pw) is the max of each bin, argmax (int64, same shape) its index in
 // the H * W plane (-1 for an empty bin).
 using RoiPoolForwardFn = void (*)(const Tensor& input, const Tensor& rois, double spatial_scale,
-                                 int64_t pooled_height, int64_t pooled_width, const Tensor& out,
-                                 const Tensor& argmax);
+                                  int64_t pooled_height, int64_t pooled_width, const Tensor& out,
+                                  const Tensor& argmax);
 using RoiPoolBackwardFn = void (*)(const Tensor& grad, const Tensor& rois, const Tensor& argmax,
-                                  const Tensor& grad_input);
+                                   const Tensor& grad_input);
 
 // Position-sensitive RoIPool: out (K, C / (ph * pw), ph, pw), the mean of each bin.
-using PsRoiPoolForwardFn = void (*)(const Tensor& input, const Tensor& rois,
-                                   double spatial_scale, int64_t pooled_height,
-                                   int64_t pooled_width, const Tensor& out);
+using PsRoiPoolForwardFn = void (*)(const Tensor& input, const Tensor& rois, double spatial_scale,
+                                    int64_t pooled_height, int64_t pooled_width, const Tensor& out);
 using PsRoiPoolBackwardFn = void (*)(const Tensor& grad, const Tensor& rois, double spatial_scale,
-                                    int64_t pooled_height, int64_t pooled_width,
-                                    const Tensor& grad_input);
+                                     int64_t pooled_height, int64_t pooled_width,
+                                     const Tensor& grad_input);
 
 // deform_conv2d, one image n at a time (x, off, msk contiguous; msk undefined without a mask).
 // Columns: cols (Cin * kh * kw, oh * ow) of image n (deform_sample.h's sampling times the mask).
-using DeformIm2colFn = void (*)(const detail::DeformGeometry& g, const Tensor& x,
-                               const Tensor& off, const Tensor& msk, int64_t n,
-                               const Tensor& cols);
+using DeformIm2colFn = void (*)(const detail::DeformGeometry& g, const Tensor& x, const Tensor& off,
+                                const Tensor& msk, int64_t n, const Tensor& cols);
 // From the column gradient gcols (Cin * kh * kw, oh * ow) of image n: adds its input gradient
 // into gin (atomicAdd) and writes its offset and mask gradients into goff / gmsk (full-batch
 // tensors; gmsk undefined without a mask).
-using DeformCol2imFn = void (*)(const detail::DeformGeometry& g, const Tensor& x,
-                               const Tensor& off, const Tensor& msk, int64_t n,
-                               const Tensor& gcols, const Tensor& gin, const Tensor& goff,
-                               const Tensor& gmsk);
+using DeformCol2imFn = void (*)(const detail::DeformGeometry& g, const Tensor& x, const Tensor& off,
+                                const Tensor& msk, int64_t n, const Tensor& gcols,
+                                const Tensor& gin, const Tensor& goff, const Tensor& gmsk);
 
 TC_DECLARE_KERNEL(nms, NmsFn);
 TC_DECLARE_KERNEL(nms_mask, NmsMaskFn);

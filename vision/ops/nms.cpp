@@ -81,8 +81,8 @@ Tensor nms_cuda(const Tensor& boxes, const Tensor& scores, double iou_threshold)
   // Stable, so equal scores keep input order, as on the CPU.
   Tensor order = argsort(scores, 0, /*descending=*/true, /*stable=*/true);
   Tensor sorted = contiguous(index_select(boxes, 0, order));
-  Tensor mask = to_device(nms_mask_kernel.get(device.type)(sorted, iou_threshold),
-                          Device(DeviceType::CPU));
+  Tensor mask =
+      to_device(nms_mask_kernel.get(device.type)(sorted, iou_threshold), Device(DeviceType::CPU));
   const int64_t words = mask.size(1);
   const uint64_t* m = reinterpret_cast<const uint64_t*>(mask.data<int64_t>());
   std::vector<uint64_t> removed(static_cast<size_t>(words), 0);

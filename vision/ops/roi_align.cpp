@@ -235,8 +235,8 @@ RoiAlignArgs kernel_args(const AlignParams& p) {
 }
 
 AlignParams params_of(const RoiAlignArgs& a) {
-  return {a.spatial_scale, a.pooled_height,       a.pooled_width, a.sampling_ratio,
-          a.aligned,       a.position_sensitive};
+  return {a.spatial_scale,  a.pooled_height, a.pooled_width,
+          a.sampling_ratio, a.aligned,       a.position_sensitive};
 }
 
 // The CPU kernels of the roi_align tables.

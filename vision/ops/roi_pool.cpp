@@ -140,8 +140,8 @@ void roi_pool_forward_cpu(const Tensor& x, const Tensor& r, double scale, int64_
   });
 }
 
-void ps_roi_pool_forward_cpu(const Tensor& x, const Tensor& r, double scale, int64_t ph,
-                             int64_t pw, const Tensor& out) {
+void ps_roi_pool_forward_cpu(const Tensor& x, const Tensor& r, double scale, int64_t ph, int64_t pw,
+                             const Tensor& out) {
   dispatch_dtype<kRoiDTypes>(x.dtype(), "ps_roi_pool", [&](auto tag) {
     using T = typename decltype(tag)::type;
     ps_pool<T>(r, scale, ph, pw, x.sizes(), out.size(1), x.data<T>(), out.data<T>(), nullptr,
@@ -204,8 +204,8 @@ Tensor ps_roi_pool(const Tensor& input, const Tensor& rois, double spatial_scale
   Tensor out = empty({r.size(0), out_c, pooled_height, pooled_width},
                      TensorOptions(x.dtype()).device(x.device()));
   check_batch_indices_on_host("ps_roi_pool", r, x.size(0));
-  ps_roi_pool_forward_kernel.get(x.device().type)(x, r, spatial_scale, pooled_height,
-                                                  pooled_width, out);
+  ps_roi_pool_forward_kernel.get(x.device().type)(x, r, spatial_scale, pooled_height, pooled_width,
+                                                  out);
   if (autograd::needs_grad({input})) {
     Shape shape = input.sizes();
     autograd::record(

@@ -101,8 +101,8 @@ void gaussian_blur_cpu(const Tensor& src, const std::vector<std::vector<float>>&
   dispatch_dtype<(1u << int(DType::UInt8)) | (1u << int(DType::Float32)) |
                  (1u << int(DType::Float64))>(src.dtype(), "gaussian_blur", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    blur_planes<T>(src.data<T>(), out.data<T>(), src.size(0), src.size(1), src.size(2),
-                   src.size(3), kx, ky);
+    blur_planes<T>(src.data<T>(), out.data<T>(), src.size(0), src.size(1), src.size(2), src.size(3),
+                   kx, ky);
   });
 }
 

@@ -288,8 +288,7 @@ Tensor upload(const std::vector<V>& v, DType dt, Device device) {
 }
 
 template <typename W>
-ResizeAxis device_axis(const AxisWeights& a, const std::vector<W>& w, DType wdt,
-                             Device device) {
+ResizeAxis device_axis(const AxisWeights& a, const std::vector<W>& w, DType wdt, Device device) {
   return {upload(a.start, DType::Int64, device), upload(w, wdt, device), a.ksize};
 }
 
@@ -327,9 +326,10 @@ Tensor resize_cuda(const Tensor& src, int64_t planes, int64_t out_h, int64_t out
   const int64_t in_h = src.size(-2), in_w = src.size(-1);
   if (mode == Interpolation::Nearest) {
     Tensor out = empty(out_shape, TensorOptions(dt).device(device));
-    resize_nearest_kernel.get(device.type)(src, planes, in_h, in_w, out, out_h, out_w,
-                         upload(nearest_index(in_h, out_h), DType::Int64, device),
-                         upload(nearest_index(in_w, out_w), DType::Int64, device));
+    resize_nearest_kernel.get(device.type)(
+        src, planes, in_h, in_w, out, out_h, out_w,
+        upload(nearest_index(in_h, out_h), DType::Int64, device),
+        upload(nearest_index(in_w, out_w), DType::Int64, device));
     return out;
   }
   AxisWeights ah = axis_weights(in_h, out_h, mode, antialias);
