@@ -102,8 +102,8 @@ void renorm_rows(const Tensor& weight, const Tensor& idx, double max_norm, doubl
 // renorm_rows for a CUDA weight, in core ops on the device: the referenced rows' norms in
 // float64 (as the CPU loop), then each row whose norm exceeds max_norm scaled by
 // T(max_norm / (norm + 1e-7)) and written back in place.
-void renorm_rows_device(const Tensor& weight_in, const Tensor& idx, double max_norm,
-                        double norm_type) {
+[[maybe_unused]] void renorm_rows_device(const Tensor& weight_in, const Tensor& idx,
+                                         double max_norm, double norm_type) {
   autograd::NoGradGuard no_grad;
   Tensor weight = weight_in;  // a handle: index_copy_ writes the caller's storage
   Tensor rows = std::get<0>(unique(reshape(idx, {-1}), /*sorted=*/true));

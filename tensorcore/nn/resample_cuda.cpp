@@ -34,7 +34,8 @@ Tensor resample_gather_cuda(const Tensor& input, int64_t dim, int64_t out, int64
 }
 
 namespace {
-Tensor resample_cuda(const Tensor& x, const std::shared_ptr<const ResampleTaps>& t, int64_t dim) {
+[[maybe_unused]] Tensor resample_cuda(const Tensor& x, const std::shared_ptr<const ResampleTaps>& t,
+                                      int64_t dim) {
   return resample_gather_cuda(x, dim, t->out, t->k, t->idx, t->w);
 }
 }  // namespace

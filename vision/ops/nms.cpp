@@ -69,7 +69,7 @@ Tensor nms_cpu_kernel(const Tensor& boxes, const Tensor& scores, double iou_thre
       });
 }
 
-Tensor nms_cuda(const Tensor& boxes, const Tensor& scores, double iou_threshold) {
+[[maybe_unused]] Tensor nms_cuda(const Tensor& boxes, const Tensor& scores, double iou_threshold) {
   TC_CHECK_AS(::tc::Error, scores.device() == boxes.device(),
               "nms: boxes and scores must be on the same device, got ", boxes.device().str(),
               " and ", scores.device().str());

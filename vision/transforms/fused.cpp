@@ -81,9 +81,11 @@ void check_crop_args(const char* op, const Tensor& img, const std::vector<int64_
 }
 
 // crop_flip on a CUDA image: one slice (and flip) per sample, concatenated.
-Tensor crop_flip_composed(const Tensor& img, const std::vector<int64_t>& tops,
-                          const std::vector<int64_t>& lefts, const std::vector<uint8_t>& hflip,
-                          const std::vector<uint8_t>& vflip, int64_t out_h, int64_t out_w) {
+[[maybe_unused]] Tensor crop_flip_composed(const Tensor& img, const std::vector<int64_t>& tops,
+                                           const std::vector<int64_t>& lefts,
+                                           const std::vector<uint8_t>& hflip,
+                                           const std::vector<uint8_t>& vflip, int64_t out_h,
+                                           int64_t out_w) {
   auto pick = [](const auto& v, int64_t n) { return v.size() == 1 ? v[0] : v[size_t(n)]; };
   const int64_t N = img.size(0);
   TensorList parts;

@@ -167,8 +167,9 @@ std::vector<int64_t> pad_index(int64_t n, int64_t before, int64_t after, const s
 
 // pad_image's CUDA kernel: the same row/column maps as index_select gathers on the device, then
 // the fill value where a map is -1 (constant mode).
-Tensor pad_image_gather(const Tensor& x, const std::vector<int64_t>& rows,
-                        const std::vector<int64_t>& cols, int64_t top, int64_t left, double fill) {
+[[maybe_unused]] Tensor pad_image_gather(const Tensor& x, const std::vector<int64_t>& rows,
+                                         const std::vector<int64_t>& cols, int64_t top,
+                                         int64_t left, double fill) {
   const Device dev = x.device();
   auto gather_index = [&](const std::vector<int64_t>& map, int64_t offset) {
     std::vector<int64_t> idx;

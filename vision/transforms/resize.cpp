@@ -293,9 +293,10 @@ ResizeAxis device_axis(const AxisWeights& a, const std::vector<W>& w, DType wdt,
 }
 
 // The CPU's `separable` with the passes on the device.
-Tensor separable_cuda(const Tensor& src, int64_t planes, int64_t in_h, int64_t in_w, int64_t out_h,
-                      int64_t out_w, const ResizeAxis& ah, const ResizeAxis& aw,
-                      bool horizontal_first, const Shape& out_shape) {
+[[maybe_unused]] Tensor separable_cuda(const Tensor& src, int64_t planes, int64_t in_h,
+                                       int64_t in_w, int64_t out_h, int64_t out_w,
+                                       const ResizeAxis& ah, const ResizeAxis& aw,
+                                       bool horizontal_first, const Shape& out_shape) {
   const Device device = src.device();
   const TensorOptions opts = TensorOptions(src.dtype()).device(device);
   const bool do_v = in_h != out_h, do_h = in_w != out_w;
@@ -319,8 +320,8 @@ Tensor separable_cuda(const Tensor& src, int64_t planes, int64_t in_h, int64_t i
 
 // resize's CUDA kernel. src: contiguous CUDA image; the CPU path's modes, weights, pass order
 // and rounding.
-Tensor resize_cuda(const Tensor& src, int64_t planes, int64_t out_h, int64_t out_w,
-                   Interpolation mode, bool antialias, const Shape& out_shape) {
+[[maybe_unused]] Tensor resize_cuda(const Tensor& src, int64_t planes, int64_t out_h, int64_t out_w,
+                                    Interpolation mode, bool antialias, const Shape& out_shape) {
   const Device device = src.device();
   const DType dt = src.dtype();
   const int64_t in_h = src.size(-2), in_w = src.size(-1);
