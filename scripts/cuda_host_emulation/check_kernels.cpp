@@ -7,10 +7,9 @@
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/nn.h"
 #include "tensorcore/tensorcore.h"
-#include "vision/cuda/ops_cuda.h"
-#include "vision/cuda/resize_cuda.h"
-#include "vision/cuda/transforms_cuda.h"
+#include "vision/ops/device_kernels.h"
 #include "vision/ops/ops.h"
+#include "vision/transforms/device_kernels.h"
 #include "vision/transforms/kernels.h"
 
 using namespace tc;
@@ -41,7 +40,7 @@ int main() {
       std::vector<double> fill = {3.0, 7.0, 200.0};
       vk::detail::WarpArgs a{mats.data(), true, nearest, 3, 21, 26, 19, 30, fill.data(), 3};
       Tensor out = empty({2, 3, 19, 30}, TensorOptions(dt));
-      vision::cuda::warp(x, mats, fill, a, out);
+      vk::warp_kernel.get(DeviceType::CUDA)(x, mats, fill, a, out);
       check("warp", out,
             vk::warp(x, mats, 19, 30,
                      nearest ? vk::Interpolation::Nearest : vk::Interpolation::Bilinear, fill),
@@ -64,25 +63,27 @@ int main() {
     };
     std::vector<std::vector<float>> kx = {k1d(5, 0.8), k1d(5, 2.0)}, ky = {k1d(9, 1.5)};
     Tensor bo = empty(x.sizes(), TensorOptions(dt));
-    vision::cuda::gaussian_blur(x, kx, ky, bo);
+    vk::gaussian_blur_kernel.get(DeviceType::CUDA)(x, kx, ky, bo);
     check("blur", bo, vk::gaussian_blur(x, 5, 9, {0.8, 2.0}, {1.5}), 0);
   }
   {
     Tensor x = u8({3, 3, 17, 23}, 2);
     Tensor o = empty(x.sizes(), TensorOptions(DType::UInt8));
-    vision::cuda::blend(x, 3, 3, 17 * 23, vk::BlendOther::Gray, {0.4, 1.3, 2.0}, {}, o);
+    vk::blend_kernel.get(DeviceType::CUDA)(x, 3, 3, 17 * 23, vk::BlendOther::Gray, {0.4, 1.3, 2.0},
+                                           {}, o);
     check("blend gray", o, vk::blend(x, {0.4, 1.3, 2.0}, vk::BlendOther::Gray), 0);
-    vision::cuda::blend(x, 3, 3, 17 * 23, vk::BlendOther::Value, {0.7}, {10, 90, 200}, o);
+    vk::blend_kernel.get(DeviceType::CUDA)(x, 3, 3, 17 * 23, vk::BlendOther::Value, {0.7},
+                                           {10, 90, 200}, o);
     check("blend value", o, vk::blend(x, {0.7}, vk::BlendOther::Value, {10, 90, 200}), 0);
-    vision::cuda::adjust_hue(x, 3, 17 * 23, {-0.4, 0.1, 0.45}, o);
+    vk::adjust_hue_kernel.get(DeviceType::CUDA)(x, 3, 17 * 23, {-0.4, 0.1, 0.45}, o);
     check("hue", o, vk::adjust_hue(x, {-0.4, 0.1, 0.45}), 0);
-    vision::cuda::equalize(x, 9, 17 * 23, o);
+    vk::equalize_kernel.get(DeviceType::CUDA)(x, 9, 17 * 23, o);
     check("equalize", o, vk::equalize(x), 0);
     std::vector<int64_t> tops = {0, 3, 5}, lefts = {1, 0, 7};
     std::vector<uint8_t> hf = {1, 0, 1}, vf = {0, 1, 1};
     Tensor f = empty({3, 3, 12, 15}, TensorOptions(DType::Float32));
-    vision::cuda::crop_flip_normalize(x, tops, lefts, hf, vf, {0.01f, 0.02f, 0.03f},
-                                      {-0.5f, 0.1f, 0.2f}, f);
+    vk::crop_flip_normalize_kernel.get(DeviceType::CUDA)(
+        x, tops, lefts, hf, vf, {0.01f, 0.02f, 0.03f}, {-0.5f, 0.1f, 0.2f}, f);
     check("crop_flip_normalize", f,
           vk::crop_flip_normalize(x, tops, lefts, hf, vf, 12, 15, {0.01, 0.02, 0.03},
                                   {-0.5, 0.1, 0.2}),
@@ -93,33 +94,33 @@ int main() {
     Tensor rois = from_vector<double>(
         {0, 1.5, 2.0, 12.0, 9.0, 1, -3.0, 4.0, 20.0, 30.0, 0, 5, 5, 5.5, 5.2, 1, 30, 30, 40, 40},
         {4, 5});
-    namespace oc = vision::ops::cuda;
+    namespace oc = vision::ops;
     Tensor out = empty({4, 8, 2, 3}, TensorOptions(DType::Float64)),
            am = empty({4, 8, 2, 3}, TensorOptions(DType::Int64));
-    oc::roi_pool_forward(x, rois, 0.8, 2, 3, out, am);
+    oc::roi_pool_forward_kernel.get(DeviceType::CUDA)(x, rois, 0.8, 2, 3, out, am);
     Tensor xr = clone(x).requires_grad_(true);
     Tensor ref = vision::ops::roi_pool(xr, rois, 0.8, 2, 3);
     check("roi_pool fwd", out, ref.detach(), 0);
     Tensor g = rnd({4, 8, 2, 3}, 5);
     sum(mul(ref, g)).backward();
     Tensor gin = zeros({2, 8, 16, 18}, TensorOptions(DType::Float64));
-    oc::roi_pool_backward(g, rois, am, gin);
+    oc::roi_pool_backward_kernel.get(DeviceType::CUDA)(g, rois, am, gin);
     check("roi_pool bwd", gin, xr.grad(), 1e-12);
     Tensor po = empty({4, 2, 2, 2}, TensorOptions(DType::Float64));
-    oc::ps_roi_pool_forward(x, rois, 0.8, 2, 2, po);
+    oc::ps_roi_pool_forward_kernel.get(DeviceType::CUDA)(x, rois, 0.8, 2, 2, po);
     Tensor xr2 = clone(x).requires_grad_(true);
     Tensor pref = vision::ops::ps_roi_pool(xr2, rois, 0.8, 2, 2);
     check("ps_roi_pool fwd", po, pref.detach(), 1e-12);
     Tensor pg = rnd({4, 2, 2, 2}, 6);
     sum(mul(pref, pg)).backward();
     Tensor pgin = zeros({2, 8, 16, 18}, TensorOptions(DType::Float64));
-    oc::ps_roi_pool_backward(pg, rois, 0.8, 2, 2, pgin);
+    oc::ps_roi_pool_backward_kernel.get(DeviceType::CUDA)(pg, rois, 0.8, 2, 2, pgin);
     check("ps_roi_pool bwd", pgin, xr2.grad(), 1e-12);
     for (bool ps : {false, true}) {
-      oc::RoiAlignArgs a{0.8, 2, 2, ps ? 2 : -1, true, ps};
+      vision::ops::RoiAlignArgs a{0.8, 2, 2, ps ? 2 : -1, true, ps};
       int64_t oc_ = ps ? 2 : 8;
       Tensor ao = empty({4, oc_, 2, 2}, TensorOptions(DType::Float64));
-      oc::roi_align_forward(x, rois, a, ao);
+      oc::roi_align_forward_kernel.get(DeviceType::CUDA)(x, rois, a, ao);
       Tensor xr3 = clone(x).requires_grad_(true);
       Tensor aref = ps ? vision::ops::ps_roi_align(xr3, rois, 0.8, 2, 2, 2)
                        : vision::ops::roi_align(xr3, rois, 0.8, 2, 2, -1, true);
@@ -127,7 +128,7 @@ int main() {
       Tensor ag = rnd({4, oc_, 2, 2}, 7);
       sum(mul(aref, ag)).backward();
       Tensor agin = zeros({2, 8, 16, 18}, TensorOptions(DType::Float64));
-      oc::roi_align_backward(ag, rois, a, agin);
+      oc::roi_align_backward_kernel.get(DeviceType::CUDA)(ag, rois, a, agin);
       check(ps ? "ps_roi_align bwd" : "roi_align bwd", agin, xr3.grad(), 1e-12);
     }
   }
@@ -235,7 +236,7 @@ int main() {
     Tensor gw = reshape(w, {2, 3, 18});
     for (int n = 0; n < 2; ++n) {
       Tensor cols = empty({36, 30}, TensorOptions(DType::Float64));
-      vision::ops::cuda::deform_im2col(g, x, off, m, n, cols);
+      vision::ops::deform_im2col_kernel.get(DeviceType::CUDA)(g, x, off, m, n, cols);
       outs[n] = reshape(bmm(gw, reshape(cols, {2, 18, 30})), {1, 6, 5, 6});
     }
     check("deform fwd", cat({outs[0], outs[1]}, 0), ref.detach(), 1e-12);
@@ -248,7 +249,8 @@ int main() {
     for (int n = 0; n < 2; ++n) {
       Tensor gon = reshape(select(go, 0, n), {2, 3, 30});
       Tensor gcols = contiguous(bmm(wt, gon));
-      vision::ops::cuda::deform_col2im(g, x, off, m, n, gcols, gin, goff, gm);
+      vision::ops::deform_col2im_kernel.get(DeviceType::CUDA)(g, x, off, m, n, gcols, gin, goff,
+                                                              gm);
     }
     check("deform bwd input", gin, xr.grad(), 1e-12);
     check("deform bwd offset", goff, offr.grad(), 1e-12);
@@ -261,7 +263,7 @@ int main() {
       Tensor xy = mul(rnd({150, 2}, 21), 100.0), wh = add(mul(rnd({150, 2}, 22), 40.0), 1.0);
       Tensor boxes = to_dtype(contiguous(cat({xy, add(xy, wh)}, 1)), dt);
       const double thr = 0.3;
-      Tensor mask = vision::ops::cuda::nms_mask(boxes, thr);
+      Tensor mask = vision::ops::nms_mask_kernel.get(DeviceType::CUDA)(boxes, thr);
       const int64_t* m = mask.data<int64_t>();
       const int64_t words = mask.size(1);
       bool ok = words == 3;
@@ -288,12 +290,12 @@ int main() {
   {
     // resize passes with hand-made windows, against the weighted sums computed here (the CPU
     // front end's weight tables are internal to resize.cpp).
-    namespace vc = vision::cuda;
+    namespace vc = vision::kernels;
     Tensor src = rnd({2, 5, 4}, 23);  // planes 2, in_h 5, width 4
-    vc::ResizeAxis ax{from_vector<int64_t>({0, 2, 3}, {3}),
+    vk::ResizeAxis ax{from_vector<int64_t>({0, 2, 3}, {3}),
                       from_vector<double>({0.25, 0.75, 0.5, 0.5, 1.0, 0.0}, {6}), 2};
     Tensor v = empty({2, 3, 4}, TensorOptions(DType::Float64));
-    vc::resize_vertical(src, 2, 5, 4, v, 3, ax);
+    vk::resize_vertical_kernel.get(DeviceType::CUDA)(src, 2, 5, 4, v, 3, ax);
     Tensor expect_v = empty({2, 3, 4}, TensorOptions(DType::Float64));
     const double* sp = src.data<double>();
     const int64_t st[3] = {0, 2, 3};
@@ -306,10 +308,10 @@ int main() {
               wv[y * 2 + 1] * sp[(p * 5 + st[y] + 1) * 4 + x];
     check("resize vertical", v, expect_v, 1e-15);
     Tensor rows = reshape(src, {10, 4});
-    vc::ResizeAxis ah{from_vector<int64_t>({0, 1, 2}, {3}),
+    vk::ResizeAxis ah{from_vector<int64_t>({0, 1, 2}, {3}),
                       from_vector<double>({0.25, 0.75, 0.5, 0.5, 1.0, 0.0}, {6}), 2};
     Tensor h = empty({10, 3}, TensorOptions(DType::Float64));
-    vc::resize_horizontal(rows, 10, 4, h, 3, ah);
+    vk::resize_horizontal_kernel.get(DeviceType::CUDA)(rows, 10, 4, h, 3, ah);
     Tensor expect_h = empty({10, 3}, TensorOptions(DType::Float64));
     for (int r = 0; r < 10; ++r)
       for (int x = 0; x < 3; ++x)
@@ -318,22 +320,23 @@ int main() {
     check("resize horizontal", h, expect_h, 1e-15);
     // uint8 in 22-bit fixed point: weights summing to 1 << 22 reproduce a constant row.
     Tensor u = full({1, 6}, Scalar(int64_t(77)), TensorOptions(DType::UInt8));
-    vc::ResizeAxis au{from_vector<int64_t>({0, 2, 4}, {3}),
+    vk::ResizeAxis au{from_vector<int64_t>({0, 2, 4}, {3}),
                       from_vector<int32_t>({1 << 20, 3 << 20, 1 << 21, 1 << 21, 1 << 22, 0}, {6}),
                       2};
     Tensor uo = empty({1, 3}, TensorOptions(DType::UInt8));
-    vc::resize_horizontal(u, 1, 6, uo, 3, au);
+    vk::resize_horizontal_kernel.get(DeviceType::CUDA)(u, 1, 6, uo, 3, au);
     check("resize horizontal uint8", uo,
           full({1, 3}, Scalar(int64_t(77)), TensorOptions(DType::UInt8)), 0);
     Tensor n = empty({2, 2, 3}, TensorOptions(DType::Float64));
-    vc::resize_nearest(src, 2, 5, 4, n, 2, 3, from_vector<int64_t>({4, 1}, {2}),
-                       from_vector<int64_t>({3, 0, 2}, {3}));
+    vk::resize_nearest_kernel.get(DeviceType::CUDA)(src, 2, 5, 4, n, 2, 3,
+                                                    from_vector<int64_t>({4, 1}, {2}),
+                                                    from_vector<int64_t>({3, 0, 2}, {3}));
     Tensor expect_n = index_select(index_select(src, 1, from_vector<int64_t>({4, 1}, {2})), 2,
                                    from_vector<int64_t>({3, 0, 2}, {3}));
     check("resize nearest", n, expect_n, 0);
     Tensor f = from_vector<float>({-3.f, 0.5f, 1.5f, 2.5f, 254.5f, 300.f}, {6});
     Tensor r8 = empty({6}, TensorOptions(DType::UInt8));
-    vc::round_to_uint8(f, r8);
+    vk::round_to_uint8_kernel.get(DeviceType::CUDA)(f, r8);
     check("round_to_uint8", r8, from_vector<uint8_t>({0, 0, 2, 2, 254, 255}, {6}), 0);
   }
   {

@@ -5,7 +5,8 @@
 // cuDNN's. Under create_graph, and for the eval-mode backward, the gradients come from
 // batch_norm_backward_formula (core ops, differentiable again).
 #include "tensorcore/cudnn/cudnn.h"
-#include "tensorcore/cudnn/nn_cuda.h"
+#include "tensorcore/cudnn/cudnn_nn.h"
+#include "tensorcore/nn/cuda_composites.h"
 
 #ifdef TC_WITH_CUDNN
 #include <climits>

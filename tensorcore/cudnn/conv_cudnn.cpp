@@ -6,8 +6,9 @@
 // an activation arrives channels-last). Algorithms come from cuDNN's heuristic, or from timing
 // them all once per geometry when tc.backends.cudnn.benchmark is set; the choice is cached.
 #include "tensorcore/cudnn/cudnn.h"
-#include "tensorcore/cudnn/nn_cuda.h"
+#include "tensorcore/cudnn/cudnn_nn.h"
 #include "tensorcore/nn/conv_internal.h"
+#include "tensorcore/nn/device_kernels.h"
 
 #ifdef TC_WITH_CUDNN
 #include <algorithm>
@@ -639,4 +640,14 @@ void clear_algorithm_cache() {}
 int64_t algorithm_cache_size() { return 0; }
 }  // namespace tc::cudnn
 
+#endif
+
+// cuDNN is the CUDA convolution kernel (or, compiled without cuDNN, the functions above that say
+// so); a build without CUDA leaves the device empty and KernelTable raises.
+#ifdef TC_WITH_CUDA
+namespace tc::nn::detail {
+TC_REGISTER_KERNEL(conv_forward_kernel, CUDA, conv_forward_cudnn);
+TC_REGISTER_KERNEL(conv_backward_data_kernel, CUDA, conv_backward_data_cudnn);
+TC_REGISTER_KERNEL(conv_backward_weight_kernel, CUDA, conv_backward_weight_cudnn);
+}  // namespace tc::nn::detail
 #endif

@@ -1,7 +1,7 @@
 // clone() of the recurrent, transformer and loss modules (the layer families define theirs): a
 // fresh module from the same options, then copy_state_from (parameters, buffers, gradients,
 // requires_grad, training mode) into its new storage.
-#include "tensorcore/nn/loss.h"
+#include "tensorcore/nn/modules/loss.h"
 #include "tensorcore/nn/modules/module_args.h"
 #include "tensorcore/nn/rnn.h"
 #include "tensorcore/nn/transformer.h"

@@ -9,8 +9,9 @@
 #include "tensorcore/amp/autocast.h"
 #include "tensorcore/amp/float32_compute.h"
 #include "tensorcore/autograd/function.h"
-#include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/nn/conv_internal.h"
+#include "tensorcore/nn/cuda_composites.h"
+#include "tensorcore/nn/device_kernels.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/elementwise.h"
@@ -67,12 +68,13 @@ ConvGeometry as_f32(ConvGeometry g) {
   return g;
 }
 
-// CPU kernels take contiguous tensors; the cuDNN path takes any layout (channels-last views keep
-// their layout through it).
-Tensor dense(const Tensor& t) { return t.defined() && t.is_cuda() ? t : contiguous(t); }
+DimList bias_dims(int nd);
 
-Tensor raw_forward(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeometry& g) {
-  if (x.is_cuda()) return conv_forward_cudnn(x, w, b, g);
+// The CPU kernels (oneDNN, else im2col + GEMM) take contiguous tensors; the cuDNN kernels
+// (cudnn/conv_cudnn.cpp) take any layout, so channels-last views keep their layout through them.
+Tensor conv_forward_cpu(const Tensor& x_in, const Tensor& w_in, const Tensor& b_in,
+                        const ConvGeometry& g) {
+  Tensor x = contiguous(x_in), w = contiguous(w_in), b = b_in.defined() ? contiguous(b_in) : b_in;
   if (use_dnnl(x.dtype(), g)) {
     try {
       return conv_forward_dnnl(x, w, b, g);
@@ -85,8 +87,8 @@ Tensor raw_forward(const Tensor& x, const Tensor& w, const Tensor& b, const Conv
   return conv_forward_gemm(x, w, b, g);
 }
 
-Tensor raw_backward_data(const Tensor& gy, const Tensor& w, const ConvGeometry& g) {
-  if (gy.is_cuda()) return conv_backward_data_cudnn(gy, w, g);
+Tensor conv_backward_data_cpu(const Tensor& gy_in, const Tensor& w_in, const ConvGeometry& g) {
+  Tensor gy = contiguous(gy_in), w = contiguous(w_in);
   if (use_dnnl(gy.dtype(), g)) {
     try {
       return conv_backward_data_dnnl(gy, w, g);
@@ -98,29 +100,36 @@ Tensor raw_backward_data(const Tensor& gy, const Tensor& w, const ConvGeometry& 
   return conv_backward_data_gemm(gy, w, g);
 }
 
+Tensor conv_backward_weight_cpu(const Tensor& x_in, const Tensor& gy_in, const ConvGeometry& g) {
+  Tensor x = contiguous(x_in), gy = contiguous(gy_in);
+  if (x.dtype() == DType::BFloat16)
+    return to_dtype(conv_backward_weight_gemm(f32(x), f32(gy), as_f32(g)), x.dtype());
+  return conv_backward_weight_gemm(x, gy, g);
+}
+
+TC_REGISTER_KERNEL(conv_forward_kernel, CPU, conv_forward_cpu);
+TC_REGISTER_KERNEL(conv_backward_data_kernel, CPU, conv_backward_data_cpu);
+TC_REGISTER_KERNEL(conv_backward_weight_kernel, CPU, conv_backward_weight_cpu);
+
+Tensor raw_forward(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeometry& g) {
+  return conv_forward_kernel.get(x.device().type)(x, w, b, g);
+}
+
+Tensor raw_backward_data(const Tensor& gy, const Tensor& w, const ConvGeometry& g) {
+  return conv_backward_data_kernel.get(gy.device().type)(gy, w, g);
+}
+
+// Weight (and bias) gradients. On the CPU, oneDNN computes both in one kernel.
 std::pair<Tensor, Tensor> raw_backward_weight(const Tensor& x, const Tensor& gy,
                                               const ConvGeometry& g, bool with_bias) {
   if (x.is_cpu() && use_dnnl(x.dtype(), g)) {
     try {
-      return conv_backward_weight_dnnl(x, gy, g, with_bias);
+      return conv_backward_weight_dnnl(contiguous(x), contiguous(gy), g, with_bias);
     } catch (const DnnlError&) {
     }
   }
-  Tensor gw;
-  if (x.is_cuda()) {
-    gw = conv_backward_weight_cudnn(x, gy, g);
-  } else if (x.dtype() == DType::BFloat16) {
-    gw = to_dtype(conv_backward_weight_gemm(f32(x), f32(gy), as_f32(g)), x.dtype());
-  } else {
-    gw = conv_backward_weight_gemm(x, gy, g);
-  }
-  Tensor gb;
-  if (with_bias) {
-    DimList dims = {0};
-    for (int i = 0; i < g.nd; ++i) dims.push_back(2 + i);
-    gb = sum(gy, dims);
-  }
-  return {gw, gb};
+  Tensor gw = conv_backward_weight_kernel.get(x.device().type)(x, gy, g);
+  return {gw, with_bias ? sum(gy, bias_dims(g.nd)) : Tensor()};
 }
 
 DimList bias_dims(int nd) {
@@ -134,21 +143,21 @@ Tensor conv_weight_op(const Tensor& x, const Tensor& gy, const ConvGeometry& g);
 
 Tensor conv_forward_op(const Tensor& x_in, const Tensor& w_in, const Tensor& b_in,
                        const ConvGeometry& g) {
-  Tensor x = dense(x_in), w = dense(w_in), b = b_in.defined() ? dense(b_in) : b_in;
-  Tensor y = raw_forward(x.detach(), w.detach(), b.defined() ? b.detach() : b, g);
+  Tensor y = raw_forward(x_in.detach(), w_in.detach(), b_in.defined() ? b_in.detach() : b_in, g);
   if (autograd::needs_grad({x_in, w_in, b_in})) {
     bool need_x = x_in.requires_grad(), need_w = w_in.requires_grad();
     bool need_b = b_in.defined() && b_in.requires_grad();
     autograd::record(
         "ConvolutionBackward0", {x_in, w_in, b_in}, {y}, {x_in, w_in},
         [g, need_x, need_w, need_b](const TensorList& s, const TensorList& gr) -> TensorList {
-          Tensor gy = dense(gr[0]);
+          const Tensor& gy = gr[0];
           Tensor gx, gw, gb;
+          // oneDNN's fused backward computes all three gradients in one pass.
           if (need_x && need_w && !autograd::grad_enabled() && gy.is_cpu() &&
               use_dnnl(gy.dtype(), g)) {
             try {
-              auto r = conv_backward_dnnl(dense(s[0]).detach(), gy.detach(), dense(s[1]).detach(),
-                                          g, need_b);
+              auto r = conv_backward_dnnl(contiguous(s[0]).detach(), contiguous(gy).detach(),
+                                          contiguous(s[1]).detach(), g, need_b);
               return {std::get<0>(r), std::get<1>(r), std::get<2>(r)};
             } catch (const DnnlError&) {
               // fall through to the separate paths
@@ -157,7 +166,7 @@ Tensor conv_forward_op(const Tensor& x_in, const Tensor& w_in, const Tensor& b_i
           if (need_x) gx = conv_data_op(gy, s[1], g);
           // The fused oneDNN kernel returns the bias gradient alongside the weight gradient.
           if (need_w && !autograd::grad_enabled()) {
-            auto r = raw_backward_weight(dense(s[0]).detach(), gy.detach(), g, need_b);
+            auto r = raw_backward_weight(s[0].detach(), gy.detach(), g, need_b);
             gw = r.first;
             gb = r.second;
           } else {
@@ -171,13 +180,12 @@ Tensor conv_forward_op(const Tensor& x_in, const Tensor& w_in, const Tensor& b_i
 }
 
 Tensor conv_data_op(const Tensor& gy_in, const Tensor& w_in, const ConvGeometry& g) {
-  Tensor gy = dense(gy_in), w = dense(w_in);
-  Tensor gx = raw_backward_data(gy.detach(), w.detach(), g);
+  Tensor gx = raw_backward_data(gy_in.detach(), w_in.detach(), g);
   if (autograd::needs_grad({gy_in, w_in})) {
     bool need_gy = gy_in.requires_grad(), need_w = w_in.requires_grad();
     autograd::record("ConvolutionBackwardData", {gy_in, w_in}, {gx}, {gy_in, w_in},
                      [g, need_gy, need_w](const TensorList& s, const TensorList& gr) -> TensorList {
-                       Tensor gg = dense(gr[0]);
+                       const Tensor& gg = gr[0];
                        Tensor a, b;
                        if (need_gy) a = conv_forward_op(gg, s[1], Tensor(), g);
                        if (need_w) b = conv_weight_op(gg, s[0], g);
@@ -188,13 +196,12 @@ Tensor conv_data_op(const Tensor& gy_in, const Tensor& w_in, const ConvGeometry&
 }
 
 Tensor conv_weight_op(const Tensor& x_in, const Tensor& gy_in, const ConvGeometry& g) {
-  Tensor x = dense(x_in), gy = dense(gy_in);
-  Tensor gw = raw_backward_weight(x.detach(), gy.detach(), g, false).first;
+  Tensor gw = raw_backward_weight(x_in.detach(), gy_in.detach(), g, false).first;
   if (autograd::needs_grad({x_in, gy_in})) {
     bool need_x = x_in.requires_grad(), need_gy = gy_in.requires_grad();
     autograd::record("ConvolutionBackwardWeight", {x_in, gy_in}, {gw}, {x_in, gy_in},
                      [g, need_x, need_gy](const TensorList& s, const TensorList& gr) -> TensorList {
-                       Tensor gg = dense(gr[0]);
+                       const Tensor& gg = gr[0];
                        Tensor a, b;
                        if (need_x) a = conv_data_op(s[1], gg, g);
                        if (need_gy) b = conv_forward_op(s[0], gg, Tensor(), g);

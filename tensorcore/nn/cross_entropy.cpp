@@ -9,7 +9,7 @@
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/kernels/cpu/vec_math.h"
-#include "tensorcore/nn/loss.h"
+#include "tensorcore/nn/functional.h"
 #include "tensorcore/nnfused/activation.h"
 #include "tensorcore/tensorcore.h"
 

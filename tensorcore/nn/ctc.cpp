@@ -13,7 +13,6 @@
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
-#include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/nn/device_kernels.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/ops/copy.h"
@@ -152,9 +151,51 @@ void ctc_backward(const T* lp, const CtcProblem& p, const T* nll, const T* alpha
   });
 }
 
-Tensor host_copy(const Tensor& t) {
-  return t.is_cuda() ? to_device(t, Device(DeviceType::CPU)) : t;
+// The CPU kernels of the ctc tables (device_kernels.h): the same arguments as the CUDA kernels.
+CtcProblem problem_of(const Tensor& lp, const Tensor& targets, const Tensor& offsets,
+                      const Tensor& in_len, const Tensor& tg_len, int64_t blank, int64_t max_ext) {
+  const int64_t N = lp.size(1);
+  CtcProblem p{lp.size(0),
+               N,
+               lp.size(2),
+               blank,
+               targets.data<int64_t>(),
+               {},
+               in_len.data<int64_t>(),
+               tg_len.data<int64_t>(),
+               max_ext};
+  const int64_t* o = offsets.data<int64_t>();
+  p.offset.assign(o, o + N);
+  return p;
 }
+
+void ctc_forward_cpu(const Tensor& lp, const Tensor& targets, const Tensor& offsets,
+                     const Tensor& in_len, const Tensor& tg_len, int64_t blank, int64_t max_ext,
+                     const Tensor& nll, const Tensor& alpha) {
+  const CtcProblem p = problem_of(lp, targets, offsets, in_len, tg_len, blank, max_ext);
+  dispatch_dtype<kF32F64>(lp.dtype(), "ctc_loss", [&](auto tag) {
+    using U = typename decltype(tag)::type;
+    ctc_forward<U>(lp.data<U>(), p, nll.data<U>(), alpha.data<U>());
+  });
+}
+
+void ctc_backward_cpu(const Tensor& lp, const Tensor& targets, const Tensor& offsets,
+                      const Tensor& in_len, const Tensor& tg_len, int64_t blank, int64_t max_ext,
+                      const Tensor& nll, const Tensor& alpha, const Tensor& gout,
+                      bool zero_infinity, const Tensor& grad) {
+  const CtcProblem p = problem_of(lp, targets, offsets, in_len, tg_len, blank, max_ext);
+  dispatch_dtype<kF32F64>(lp.dtype(), "ctc_loss backward", [&](auto tag) {
+    using U = typename decltype(tag)::type;
+    ctc_backward<U>(lp.data<U>(), p, nll.data<U>(), alpha.data<U>(), gout.data<U>(), zero_infinity,
+                    grad.data<U>());
+  });
+}
+
+TC_REGISTER_KERNEL(ctc_forward_kernel, CPU, ctc_forward_cpu);
+TC_REGISTER_KERNEL(ctc_backward_kernel, CPU, ctc_backward_cpu);
+
+// Targets and lengths are validated on the host.
+Tensor host_copy(const Tensor& t) { return to_device(t, Device(DeviceType::CPU)); }
 
 Tensor lengths_tensor(const Tensor& t, const char* op, const char* what, int64_t N) {
   TC_CHECK(t.defined(), op, ": ", what, " must be given");
@@ -245,51 +286,24 @@ Tensor ctc_loss(const Tensor& log_probs_in, const Tensor& targets_in,
   const TensorOptions opts = TensorOptions(lp.dtype()).device(dev);
   Tensor nll = empty({N}, opts);
   Tensor alpha = empty({N, T, p.max_ext}, opts);
-  if (lp.is_cuda()) {
-    const TensorOptions i64 = TensorOptions(DType::Int64).device(dev);
-    Tensor d_targets = to_device(reshape(targets, {-1}), dev), d_in = to_device(in_len, dev);
-    Tensor d_tg = to_device(tg_len, dev), d_off = from_vector(p.offset, {N}, i64);
-    ctc_forward_kernel.get(lp.device().type)(lp, d_targets, d_off, d_in, d_tg, blank, p.max_ext,
-                                             nll, alpha);
-    if (autograd::needs_grad({log_probs_in})) {
-      Shape lp_shape = log_probs_in.sizes();
-      const int64_t max_ext = p.max_ext;
-      autograd::record(
-          "CtcLossBackward0", {log_probs_in}, {nll},
-          {lp_user, nll, alpha, d_targets, d_off, d_in, d_tg},
-          [blank, max_ext, zero_infinity, lp_shape](const TensorList& s,
-                                                    const TensorList& gr) -> TensorList {
-            Tensor lps = contiguous(s[0]).detach();
-            Tensor go = contiguous(gr[0]).detach();
-            Tensor grad = empty(lps.sizes(), TensorOptions(lps.dtype()).device(lps.device()));
-            ctc_backward_kernel.get(lps.device().type)(lps, s[3], s[4], s[5], s[6], blank, max_ext,
-                                                       s[1], s[2], go, zero_infinity, grad);
-            return {reshape(grad, lp_shape)};
-          });
-    }
-  } else {
-    dispatch_dtype<kF32F64>(lp.dtype(), op, [&](auto tag) {
-      using U = typename decltype(tag)::type;
-      ctc_forward<U>(lp.data<U>(), p, nll.data<U>(), alpha.data<U>());
-    });
-  }
-  if (!lp.is_cuda() && autograd::needs_grad({log_probs_in})) {
+  // The validated host tables on log_probs' device (on the CPU, the same tensors).
+  const TensorOptions i64 = TensorOptions(DType::Int64).device(dev);
+  Tensor d_targets = to_device(reshape(targets, {-1}), dev), d_in = to_device(in_len, dev);
+  Tensor d_tg = to_device(tg_len, dev), d_off = from_vector(p.offset, {N}, i64);
+  ctc_forward_kernel.get(dev.type)(lp, d_targets, d_off, d_in, d_tg, blank, p.max_ext, nll, alpha);
+  if (autograd::needs_grad({log_probs_in})) {
     Shape lp_shape = log_probs_in.sizes();
+    const int64_t max_ext = p.max_ext;
     autograd::record(
-        "CtcLossBackward0", {log_probs_in}, {nll}, {lp_user, nll, alpha, targets, in_len, tg_len},
-        [p, zero_infinity, lp_shape](const TensorList& s, const TensorList& gr) -> TensorList {
+        "CtcLossBackward0", {log_probs_in}, {nll},
+        {lp_user, nll, alpha, d_targets, d_off, d_in, d_tg},
+        [blank, max_ext, zero_infinity, lp_shape](const TensorList& s,
+                                                  const TensorList& gr) -> TensorList {
           Tensor lps = contiguous(s[0]).detach();
           Tensor go = contiguous(gr[0]).detach();
-          Tensor grad = empty(lps.sizes(), TensorOptions(lps.dtype()));
-          CtcProblem q = p;
-          q.targets = s[3].data<int64_t>();
-          q.in_len = s[4].data<int64_t>();
-          q.tgt_len = s[5].data<int64_t>();
-          dispatch_dtype<kF32F64>(lps.dtype(), "ctc_loss backward", [&](auto tag) {
-            using U = typename decltype(tag)::type;
-            ctc_backward<U>(lps.data<U>(), q, s[1].data<U>(), s[2].data<U>(), go.data<U>(),
-                            zero_infinity, grad.data<U>());
-          });
+          Tensor grad = empty(lps.sizes(), TensorOptions(lps.dtype()).device(lps.device()));
+          ctc_backward_kernel.get(lps.device().type)(lps, s[3], s[4], s[5], s[6], blank, max_ext,
+                                                     s[1], s[2], go, zero_infinity, grad);
           return {reshape(grad, lp_shape)};
         });
   }

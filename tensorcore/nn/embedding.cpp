@@ -9,7 +9,7 @@
 #include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
-#include "tensorcore/cudnn/nn_cuda.h"
+#include "tensorcore/nn/cuda_composites.h"
 #include "tensorcore/nn/device_kernels.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/ops/copy.h"
@@ -70,7 +70,7 @@ int64_t normalize_padding_idx(const char* op, std::optional<int64_t> padding_idx
 }
 
 // Rows referenced by idx whose norm exceeds max_norm are scaled down to it, in place.
-void renorm_rows(Tensor& weight, const Tensor& idx, double max_norm, double norm_type) {
+void renorm_rows(const Tensor& weight, const Tensor& idx, double max_norm, double norm_type) {
   TC_CHECK(weight.is_contiguous(), "embedding: max_norm needs a contiguous weight");
   const int64_t D = weight.size(1);
   std::vector<int64_t> rows(idx.data<int64_t>(), idx.data<int64_t>() + idx.numel());
@@ -102,8 +102,10 @@ void renorm_rows(Tensor& weight, const Tensor& idx, double max_norm, double norm
 // renorm_rows for a CUDA weight, in core ops on the device: the referenced rows' norms in
 // float64 (as the CPU loop), then each row whose norm exceeds max_norm scaled by
 // T(max_norm / (norm + 1e-7)) and written back in place.
-void renorm_rows_device(Tensor& weight, const Tensor& idx, double max_norm, double norm_type) {
+[[maybe_unused]] void renorm_rows_device(const Tensor& weight_in, const Tensor& idx,
+                                         double max_norm, double norm_type) {
   autograd::NoGradGuard no_grad;
+  Tensor weight = weight_in;  // a handle: index_copy_ writes the caller's storage
   Tensor rows = std::get<0>(unique(reshape(idx, {-1}), /*sorted=*/true));
   if (rows.numel() == 0) return;
   Tensor sel = index_select(weight, 0, rows);
@@ -114,6 +116,52 @@ void renorm_rows_device(Tensor& weight, const Tensor& idx, double max_norm, doub
   Tensor scaled = mul(sel, unsqueeze(to_dtype(scale, weight.dtype()), 1));
   index_copy_(weight, 0, rows, scaled);
 }
+
+// The CPU kernel of embedding_bag_forward (device_kernels.h): bags in parallel, entries in order.
+void embedding_bag_forward_cpu(const Tensor& w, const Tensor& idx,
+                               const std::vector<int64_t>& starts, const std::vector<int64_t>& ends,
+                               const std::vector<double>& scale, const Tensor& psw, int64_t pad,
+                               bool max_mode, const Tensor& out, const Tensor& max_idx) {
+  const int64_t B = int64_t(starts.size()), D = w.size(1), n = idx.numel();
+  const int64_t* ip = idx.data<int64_t>();
+  dispatch_dtype<kF32F64>(w.dtype(), "embedding_bag", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* wp = w.data<T>();
+    T* op_ = out.data<T>();
+    const T* sp = psw.defined() ? psw.data<T>() : nullptr;
+    int64_t* mp = max_mode ? max_idx.data<int64_t>() : nullptr;
+    parallel_for(0, B,
+                 std::max<int64_t>(
+                     1, kGrainSize / std::max<int64_t>(
+                                         D * std::max<int64_t>(n / std::max<int64_t>(B, 1), 1), 1)),
+                 [&](int64_t b0, int64_t b1) {
+                   for (int64_t b = b0; b < b1; ++b) {
+                     T* o = op_ + b * D;
+                     for (int64_t j = starts[size_t(b)]; j < ends[size_t(b)]; ++j) {
+                       if (ip[j] == pad) continue;
+                       const T* row = wp + ip[j] * D;
+                       if (mp) {
+                         int64_t* m = mp + b * D;
+                         for (int64_t d = 0; d < D; ++d)
+                           if (m[d] < 0 || row[d] > o[d]) {
+                             o[d] = row[d];
+                             m[d] = ip[j];
+                           }
+                       } else {
+                         T s = T(scale[size_t(j)]) * (sp ? sp[j] : T(1));
+                         for (int64_t d = 0; d < D; ++d) o[d] += s * row[d];
+                       }
+                     }
+                   }
+                 });
+  });
+}
+
+TC_REGISTER_KERNEL(embedding_bag_forward_kernel, CPU, embedding_bag_forward_cpu);
+TC_REGISTER_KERNEL(embedding_renorm_kernel, CPU, renorm_rows);
+#ifdef TC_WITH_CUDA
+TC_REGISTER_KERNEL(embedding_renorm_kernel, CUDA, renorm_rows_device);
+#endif
 
 }  // namespace
 
@@ -131,10 +179,7 @@ Tensor embedding(const Tensor& input, const Tensor& weight_in, std::optional<int
   int64_t pad = normalize_padding_idx(op, padding_idx, V);
   if (max_norm) {
     Tensor w = weight_in;
-    if (w.is_cuda())
-      renorm_rows_device(w, idx, *max_norm, norm_type);
-    else
-      renorm_rows(w, idx, *max_norm, norm_type);
+    embedding_renorm_kernel.get(w.device().type)(w, idx, *max_norm, norm_type);
   }
   Tensor flat = reshape(idx, {idx.numel()});
   Tensor out = index_select(weight_in.detach(), 0, flat);
@@ -177,12 +222,9 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
   detail::require_same_device(op, {&weight_in, &input, &offsets_in, &per_sample_weights});
   // CUDA: the bag bookkeeping below runs on host copies of the (small) index tensors; the
   // reduction runs on the device (nn/kernels_cuda.cu) and backward is device tensor ops.
-  const bool on_cuda = weight_in.is_cuda();
   const Device dev = weight_in.device();
-  auto host = [](const Tensor& t) {
-    return t.is_cuda() ? to_device(t, Device(DeviceType::CPU)) : t;
-  };
-  auto on_dev = [&](const Tensor& t) { return on_cuda ? to_device(t, dev) : t; };
+  auto host = [](const Tensor& t) { return to_device(t, Device(DeviceType::CPU)); };
+  auto on_dev = [&](const Tensor& t) { return to_device(t, dev); };
   TC_CHECK(mode == "sum" || mode == "mean" || mode == "max", op,
            ": mode must be 'sum', 'mean' or 'max', got '", mode, "'");
   const int64_t V = weight_in.size(0), D = weight_in.size(1);
@@ -238,10 +280,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
   }
   if (max_norm) {
     Tensor w = weight_in;
-    if (on_cuda)
-      renorm_rows_device(w, idx, *max_norm, norm_type);
-    else
-      renorm_rows(w, idx, *max_norm, norm_type);
+    embedding_renorm_kernel.get(w.device().type)(w, idx, *max_norm, norm_type);
   }
   Tensor w = contiguous(weight_in.detach());
   const TensorOptions i64 = TensorOptions(DType::Int64).device(dev);
@@ -263,45 +302,11 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
       entry_scale[size_t(j)] = mode == "mean" ? 1.0 / double(count) : 1.0;
     }
   }
-  if (on_cuda) {
-    std::vector<int64_t> ends;
-    for (int64_t b = 0; b < B; ++b) ends.push_back(bag_end(b));
-    embedding_bag_forward_kernel.get(w.device().type)(
-        w, reshape(idx, {n}), starts, ends, entry_scale, psw, pad, mode == "max", out, max_idx);
-    bag_size = to_device(bag_size, dev);
-  } else
-    dispatch_dtype<kF32F64>(w.dtype(), op, [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      const T* wp = w.data<T>();
-      T* op_ = out.data<T>();
-      const T* sp = psw.defined() ? psw.data<T>() : nullptr;
-      int64_t* mp = mode == "max" ? max_idx.data<int64_t>() : nullptr;
-      parallel_for(
-          0, B,
-          std::max<int64_t>(
-              1, kGrainSize /
-                     std::max<int64_t>(D * std::max<int64_t>(n / std::max<int64_t>(B, 1), 1), 1)),
-          [&](int64_t b0, int64_t b1) {
-            for (int64_t b = b0; b < b1; ++b) {
-              T* o = op_ + b * D;
-              for (int64_t j = starts[size_t(b)]; j < bag_end(b); ++j) {
-                if (ip[j] == pad) continue;
-                const T* row = wp + ip[j] * D;
-                if (mp) {
-                  int64_t* m = mp + b * D;
-                  for (int64_t d = 0; d < D; ++d)
-                    if (m[d] < 0 || row[d] > o[d]) {
-                      o[d] = row[d];
-                      m[d] = ip[j];
-                    }
-                } else {
-                  T s = T(entry_scale[size_t(j)]) * (sp ? sp[j] : T(1));
-                  for (int64_t d = 0; d < D; ++d) o[d] += s * row[d];
-                }
-              }
-            }
-          });
-    });
+  std::vector<int64_t> ends;
+  for (int64_t b = 0; b < B; ++b) ends.push_back(bag_end(b));
+  embedding_bag_forward_kernel.get(dev.type)(w, reshape(idx, {n}), starts, ends, entry_scale, psw,
+                                             pad, mode == "max", out, max_idx);
+  bag_size = to_device(bag_size, dev);
   Tensor offsets_out = from_vector(starts, {B}, i64);
   if (autograd::needs_grad({weight_in, psw})) {
     std::vector<int64_t> kept_entry, kept_bag;

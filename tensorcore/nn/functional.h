@@ -121,6 +121,52 @@ Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, const Tensor& in
                 const Tensor& target_lengths, int64_t blank = 0,
                 const std::string& reduction = "mean", bool zero_infinity = false);
 
+// Losses (torch.nn.functional's loss functions). reduction: "mean" | "sum" | "none". All but
+// ctc_loss and the fused cross entropy are tensor-op composites, so autograd (and double
+// backward) comes from the core ops.
+// input [N, C, *] log-probabilities, target int64 [N, *]; weight [C] optional.
+Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight = {},
+                int64_t ignore_index = -100, const std::string& reduction = "mean");
+// The fused kernel behind cross_entropy for float32/float64 CPU input with class-index targets
+// (same arguments and results; double backward works).
+Tensor cross_entropy_fused(const Tensor& input, const Tensor& target, const Tensor& weight = {},
+                           int64_t ignore_index = -100, const std::string& reduction = "mean",
+                           double label_smoothing = 0.0);
+// input [N, C, *] logits (or unbatched [C]); target int64 class indices [N, *] or floating class
+// probabilities of the input's shape; label_smoothing in [0, 1].
+Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& weight = {},
+                     int64_t ignore_index = -100, const std::string& reduction = "mean",
+                     double label_smoothing = 0.0);
+Tensor mse_loss(const Tensor& input, const Tensor& target, const std::string& reduction = "mean");
+Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& target,
+                                        const Tensor& weight = {},
+                                        const std::string& reduction = "mean",
+                                        const Tensor& pos_weight = {});
+Tensor l1_loss(const Tensor& input, const Tensor& target, const std::string& reduction = "mean");
+Tensor smooth_l1_loss(const Tensor& input, const Tensor& target,
+                      const std::string& reduction = "mean", double beta = 1.0);
+Tensor huber_loss(const Tensor& input, const Tensor& target, const std::string& reduction = "mean",
+                  double delta = 1.0);
+// Probabilities in [0, 1]; the logs are clamped at -100 like torch.
+Tensor binary_cross_entropy(const Tensor& input, const Tensor& target, const Tensor& weight = {},
+                            const std::string& reduction = "mean");
+// input holds log-probabilities; reduction also "batchmean" (sum / batch size).
+Tensor kl_div(const Tensor& input, const Tensor& target, const std::string& reduction = "mean",
+              bool log_target = false);
+Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
+                           double margin = 0.0, const std::string& reduction = "mean");
+Tensor cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
+                             double margin = 0.0, const std::string& reduction = "mean");
+Tensor triplet_margin_loss(const Tensor& anchor, const Tensor& positive, const Tensor& negative,
+                           double margin = 1.0, double p = 2.0, double eps = 1e-6,
+                           bool swap = false, const std::string& reduction = "mean");
+Tensor poisson_nll_loss(const Tensor& input, const Tensor& target, bool log_input = true,
+                        bool full = false, double eps = 1e-8,
+                        const std::string& reduction = "mean");
+Tensor gaussian_nll_loss(const Tensor& input, const Tensor& target, const Tensor& var,
+                         bool full = false, double eps = 1e-6,
+                         const std::string& reduction = "mean");
+
 // Recurrent cells (torch._VF.*_cell). Gate order as torch: LSTM (i, f, g, o), GRU (r, z, n).
 // Undefined hidden/cell states mean zeros.
 std::pair<Tensor, Tensor> lstm_cell(const Tensor& input, const Tensor& h, const Tensor& c,

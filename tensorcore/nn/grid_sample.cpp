@@ -1,7 +1,7 @@
 // grid_sample (4-d input: bilinear / nearest / bicubic; 5-d: trilinear / nearest; zeros / border /
-// reflection padding; CUDA tensors through nn/kernels_cuda.cu, sharing grid_sample_point.h)
-// with fused
-// forward and backward kernels (gradients for input and grid), and affine_grid as a composite.
+// reflection padding) with fused forward and backward kernels (gradients for input and grid)
+// per device through device_kernels.h's tables (CPU here, CUDA in kernels/cuda/nn_ops.cu, both
+// running grid_sample_point.h), and affine_grid as a composite.
 // Coordinate conventions follow torch: grid values in [-1, 1] map to pixel centers
 // (align_corners=False) or corner pixels (align_corners=True).
 #include <cmath>
@@ -9,10 +9,9 @@
 #include "tensorcore/amp/autocast.h"
 #include "tensorcore/amp/float32_compute.h"
 #include "tensorcore/autograd/function.h"
-#include "tensorcore/core/deterministic.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
-#include "tensorcore/cudnn/nn_cuda.h"
+#include "tensorcore/nn/cuda_composites.h"
 #include "tensorcore/nn/device_kernels.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/grid_sample_point.h"
@@ -71,12 +70,49 @@ void grid3d(const T* in, const T* grid, T* out, const T* gout, T* gin, T* ggrid,
   });
 }
 
+// The CPU kernels of the grid_sample tables (device_kernels.h).
+void grid_sample_forward_cpu(const Tensor& x, const Tensor& grid, const GridGeom& g,
+                             const Tensor& out) {
+  dispatch_dtype<kF32F64>(x.dtype(), "grid_sample", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    grid_forward<T>(x.data<T>(), grid.data<T>(), out.data<T>(), g);
+  });
+}
+
+template <typename T>
+T* data_or_null(const Tensor& t) {
+  return t.defined() ? t.data<T>() : nullptr;
+}
+
+void grid_sample_backward_cpu(const Tensor& gout, const Tensor& x, const Tensor& grid,
+                              const GridGeom& g, const Tensor& gin, const Tensor& ggrid) {
+  dispatch_dtype<kF32F64>(x.dtype(), "grid_sample backward", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    grid_backward<T>(gout.data<T>(), x.data<T>(), grid.data<T>(), data_or_null<T>(gin),
+                     data_or_null<T>(ggrid), g);
+  });
+}
+
+void grid_sample3d_cpu(const Tensor& x, const Tensor& grid, const Tensor& out, const Tensor& gout,
+                       const Tensor& gin, const Tensor& ggrid, const GridGeom3& g) {
+  dispatch_dtype<kF32F64>(
+      x.dtype(), out.defined() ? "grid_sample" : "grid_sample backward", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        grid3d<T>(x.data<T>(), grid.data<T>(), data_or_null<T>(out), data_or_null<T>(gout),
+                  data_or_null<T>(gin), data_or_null<T>(ggrid), g);
+      });
+}
+
+TC_REGISTER_KERNEL(grid_sample_forward_kernel, CPU, grid_sample_forward_cpu);
+TC_REGISTER_KERNEL(grid_sample_backward_kernel, CPU, grid_sample_backward_cpu);
+TC_REGISTER_KERNEL(grid_sample3d_kernel, CPU, grid_sample3d_cpu);
+
 // Records the backward node of a grid_sample: `run(go, xs, gs, gx, gg)` fills the input gradient
 // (zero-initialised; undefined when not needed) and the grid gradient (likewise) on the inputs'
 // device.
 template <typename Run>
-void record_grid_backward(const char* node, const char* cuda_op, const Tensor& input,
-                          const Tensor& grid, const Tensor& out, Run run) {
+void record_grid_backward(const char* node, const Tensor& input, const Tensor& grid,
+                          const Tensor& out, Run run) {
   if (!autograd::needs_grad({input, grid})) return;
   const bool need_x = input.requires_grad(), need_g = grid.requires_grad();
   autograd::record(node, {input, grid}, {out}, {input, grid},
@@ -86,16 +122,9 @@ void record_grid_backward(const char* node, const char* cuda_op, const Tensor& i
                      const TensorOptions opts = TensorOptions(xs.dtype()).device(xs.device());
                      Tensor gx = need_x ? zeros(xs.sizes(), opts) : Tensor();
                      Tensor gg = need_g ? empty(gs.sizes(), opts) : Tensor();
-                     // The CUDA input gradient is scattered with atomicAdd.
-                     if (xs.is_cuda() && need_x) alert_not_deterministic(cuda_op);
                      run(go, xs, gs, gx, gg);
                      return {gx, gg};
                    });
-}
-
-template <typename T>
-T* data_or_null(const Tensor& t) {
-  return t.defined() ? t.data<T>() : nullptr;
 }
 
 Pad parse_grid_padding(const std::string& padding_mode) {
@@ -130,26 +159,13 @@ Tensor grid_sample_3d(const Tensor& input, const Tensor& grid, const std::string
            " has an empty spatial dim");
   Tensor x = contiguous(input), gr = contiguous(grid);
   Tensor out = empty({g.N, g.C, g.Do, g.Ho, g.Wo}, TensorOptions(x.dtype()).device(x.device()));
-  if (x.is_cuda()) {
-    grid_sample3d_kernel.get(x.device().type)(x, gr, out, Tensor(), Tensor(), Tensor(), g);
-  } else {
-    dispatch_dtype<kF32F64>(x.dtype(), op, [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      grid3d<T>(x.data<T>(), gr.data<T>(), out.data<T>(), nullptr, nullptr, nullptr, g);
-    });
-  }
-  record_grid_backward(
-      "GridSampler3DBackward0", "grid_sampler_3d_backward (CUDA)", input, grid, out,
-      [g](const Tensor& go, const Tensor& xs, const Tensor& gs, const Tensor& gx,
-          const Tensor& gg) {
-        if (xs.is_cuda())
-          return grid_sample3d_kernel.get(xs.device().type)(xs, gs, Tensor(), go, gx, gg, g);
-        dispatch_dtype<kF32F64>(xs.dtype(), "grid_sample backward", [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          grid3d<T>(xs.data<T>(), gs.data<T>(), nullptr, go.data<T>(), data_or_null<T>(gx),
-                    data_or_null<T>(gg), g);
-        });
-      });
+  grid_sample3d_kernel.get(x.device().type)(x, gr, out, Tensor(), Tensor(), Tensor(), g);
+  record_grid_backward("GridSampler3DBackward0", input, grid, out,
+                       [g](const Tensor& go, const Tensor& xs, const Tensor& gs, const Tensor& gx,
+                           const Tensor& gg) {
+                         grid_sample3d_kernel.get(xs.device().type)(xs, gs, Tensor(), go, gx, gg,
+                                                                    g);
+                       });
   return out;
 }
 
@@ -186,26 +202,12 @@ Tensor grid_sample(const Tensor& input, const Tensor& grid, const std::string& m
            " has an empty spatial dim");
   Tensor x = contiguous(input), gr = contiguous(grid);
   Tensor out = empty({g.N, g.C, g.Ho, g.Wo}, TensorOptions(x.dtype()).device(x.device()));
-  if (x.is_cuda()) {
-    grid_sample_forward_kernel.get(x.device().type)(x, gr, g, out);
-  } else {
-    dispatch_dtype<kF32F64>(x.dtype(), op, [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      grid_forward<T>(x.data<T>(), gr.data<T>(), out.data<T>(), g);
-    });
-  }
-  record_grid_backward(
-      "GridSampler2DBackward0", "grid_sampler_2d_backward (CUDA)", input, grid, out,
-      [g](const Tensor& go, const Tensor& xs, const Tensor& gs, const Tensor& gx,
-          const Tensor& gg) {
-        if (xs.is_cuda())
-          return grid_sample_backward_kernel.get(xs.device().type)(go, xs, gs, g, gx, gg);
-        dispatch_dtype<kF32F64>(xs.dtype(), "grid_sample backward", [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          grid_backward<T>(go.data<T>(), xs.data<T>(), gs.data<T>(), data_or_null<T>(gx),
-                           data_or_null<T>(gg), g);
-        });
-      });
+  grid_sample_forward_kernel.get(x.device().type)(x, gr, g, out);
+  record_grid_backward("GridSampler2DBackward0", input, grid, out,
+                       [g](const Tensor& go, const Tensor& xs, const Tensor& gs, const Tensor& gx,
+                           const Tensor& gg) {
+                         grid_sample_backward_kernel.get(xs.device().type)(go, xs, gs, g, gx, gg);
+                       });
   return out;
 }
 

@@ -11,7 +11,7 @@
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/core/size_check.h"
-#include "tensorcore/cudnn/nn_cuda.h"
+#include "tensorcore/nn/device_kernels.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
@@ -22,11 +22,8 @@ namespace {
 
 constexpr uint32_t kF32F64 = (1u << int(DType::Float32)) | (1u << int(DType::Float64));
 
-struct Taps {
-  int64_t in = 0, out = 0, k = 0;
-  std::vector<int64_t> idx;  // [out, k]
-  std::vector<double> w;     // [out, k]
-};
+using Taps = detail::ResampleTaps;
+using TapsPtr = std::shared_ptr<const Taps>;
 
 // torch's area_pixel_compute_scale.
 double pixel_scale(int64_t in, int64_t out, bool align_corners, double scale) {
@@ -161,11 +158,11 @@ void scatter_kernel(const T* gy, T* gx, const Taps& t, int64_t outer, int64_t in
                });
 }
 
-Tensor resample_scatter(const Tensor& gy, const std::shared_ptr<Taps>& t, int64_t dim);
+Tensor resample_scatter(const Tensor& gy, const TapsPtr& t, int64_t dim);
+Tensor resample_gather(const Tensor& x, const TapsPtr& t, int64_t dim);
 
-// Resamples dim `dim` of x with the taps.
-Tensor resample_gather(const Tensor& x_in, const std::shared_ptr<Taps>& t, int64_t dim) {
-  if (x_in.is_cuda()) return detail::resample_gather_cuda(x_in, dim, t->out, t->k, t->idx, t->w);
+// Resamples dim `dim` of x with the taps (the CPU kernel; its gradient is resample_scatter).
+Tensor resample_gather_cpu(const Tensor& x_in, const TapsPtr& t, int64_t dim) {
   Tensor x = contiguous(x_in);
   Shape out_shape = x.sizes();
   out_shape[size_t(dim)] = t->out;
@@ -186,7 +183,15 @@ Tensor resample_gather(const Tensor& x_in, const std::shared_ptr<Taps>& t, int64
   return y;
 }
 
-Tensor resample_scatter(const Tensor& gy_in, const std::shared_ptr<Taps>& t, int64_t dim) {
+TC_REGISTER_KERNEL(resample_kernel, CPU, resample_gather_cpu);
+
+Tensor resample_gather(const Tensor& x, const TapsPtr& t, int64_t dim) {
+  return resample_kernel.get(x.device().type)(x, t, dim);
+}
+
+// The adjoint of resample_gather, on CPU tensors only: a CUDA input's resampling is a
+// composition of core ops whose own vjps give its gradient.
+Tensor resample_scatter(const Tensor& gy_in, const TapsPtr& t, int64_t dim) {
   Tensor gy = contiguous(gy_in);
   Shape in_shape = gy.sizes();
   in_shape[size_t(dim)] = t->in;

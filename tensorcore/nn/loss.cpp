@@ -1,4 +1,8 @@
-#include "tensorcore/nn/loss.h"
+// The loss functions of tc::nn::functional (declared in nn/functional.h) other than
+// cross_entropy's fused kernel (cross_entropy.cpp) and ctc_loss (ctc.cpp): torch's semantics and
+// reductions, written with tensor ops.
+#include <cmath>
+#include <numbers>
 
 #include "tensorcore/amp/autocast.h"
 #include "tensorcore/nn/functional.h"
@@ -8,9 +12,10 @@ namespace tc::nn {
 namespace functional {
 namespace {
 
-void check_reduction(const char* op, const std::string& r) {
-  TC_CHECK(r == "mean" || r == "sum" || r == "none", op,
-           ": reduction must be 'mean', 'sum' or 'none', got '", r, "'");
+void check_reduction(const char* op, const std::string& r, bool batchmean = false) {
+  TC_CHECK(r == "mean" || r == "sum" || r == "none" || (batchmean && r == "batchmean"), op,
+           ": reduction must be 'mean', 'sum' or 'none'", batchmean ? " (or 'batchmean')" : "",
+           ", got '", r, "'");
 }
 
 Tensor reduce(const Tensor& loss, const std::string& r) {
@@ -18,6 +23,15 @@ Tensor reduce(const Tensor& loss, const std::string& r) {
   if (r == "mean") return mean(loss);
   return loss;
 }
+
+void check_same(const char* op, const Tensor& a, const Tensor& b, const char* an = "input",
+                const char* bn = "target") {
+  TC_CHECK(a.defined() && b.defined(), op, ": expected defined tensors");
+  TC_CHECK(a.sizes() == b.sizes(), op, ": ", an, " ", shape_str(a.sizes()), " and ", bn, " ",
+           shape_str(b.sizes()), " must have the same shape");
+}
+
+Tensor scalar_like(double v, const Tensor& t) { return scalar_tensor(v, t.dtype()); }
 
 // [N, C, *] -> [M, C] with the class dim last; target [N, *] -> [M].
 std::pair<Tensor, Tensor> flatten_classes(const char* op, const Tensor& input,
@@ -167,43 +181,149 @@ Tensor binary_cross_entropy_with_logits(const Tensor& x, const Tensor& y, const 
   return reduce(loss, reduction);
 }
 
+Tensor l1_loss(const Tensor& x, const Tensor& t, const std::string& r) {
+  check_reduction("l1_loss", r);
+  check_same("l1_loss", x, t);
+  return reduce(abs(sub(x, t)), r);
+}
+
+Tensor smooth_l1_loss(const Tensor& x, const Tensor& t, const std::string& r, double beta) {
+  check_reduction("smooth_l1_loss", r);
+  check_same("smooth_l1_loss", x, t);
+  TC_CHECK(beta >= 0, "smooth_l1_loss: beta must be non-negative, got ", beta);
+  Tensor d = abs(sub(x, t));
+  if (beta == 0) return reduce(d, r);
+  Tensor quad = mul(square(d), 0.5 / beta);
+  return reduce(where(lt(d, scalar_like(beta, d)), quad, sub(d, 0.5 * beta)), r);
+}
+
+Tensor huber_loss(const Tensor& x, const Tensor& t, const std::string& r, double delta) {
+  check_reduction("huber_loss", r);
+  check_same("huber_loss", x, t);
+  TC_CHECK(delta > 0, "huber_loss: delta must be positive, got ", delta);
+  Tensor d = abs(sub(x, t));
+  return reduce(
+      where(le(d, scalar_like(delta, d)), mul(square(d), 0.5), mul(sub(d, 0.5 * delta), delta)), r);
+}
+
+Tensor binary_cross_entropy(const Tensor& x, const Tensor& t, const Tensor& w,
+                            const std::string& r) {
+  check_reduction("binary_cross_entropy", r);
+  check_same("binary_cross_entropy", x, t);
+  if (x.numel() > 0) {
+    double lo = amin(x.detach()).item<double>(), hi = amax(x.detach()).item<double>();
+    TC_CHECK(lo >= 0 && hi <= 1,
+             "binary_cross_entropy: all elements of input should be between 0 and 1");
+  }
+  Tensor log_x = clamp(log(x), Scalar(-100.0), std::nullopt);
+  Tensor log_1mx = clamp(log(rsub(x, 1.0)), Scalar(-100.0), std::nullopt);
+  Tensor loss = neg(add(mul(t, log_x), mul(rsub(t, 1.0), log_1mx)));
+  if (w.defined()) loss = mul(loss, w);
+  return reduce(loss, r);
+}
+
+Tensor kl_div(const Tensor& x, const Tensor& t, const std::string& r, bool log_target) {
+  check_reduction("kl_div", r, true);
+  TC_CHECK(x.defined() && t.defined(), "kl_div: expected defined tensors");
+  Tensor loss;
+  if (log_target) {
+    loss = mul(exp(t), sub(t, x));
+  } else {
+    // t * (log t - x), with 0 where t == 0 (xlogy)
+    Tensor zero = scalar_like(0.0, t);
+    Tensor safe_t = where(gt(t, zero), t, scalar_like(1.0, t));
+    loss = where(gt(t, zero), mul(t, sub(log(safe_t), x)), mul(t, neg(x)));
+  }
+  if (r == "batchmean") return x.dim() == 0 ? sum(loss) : div(sum(loss), double(x.size(0)));
+  return reduce(loss, r);
+}
+
+Tensor margin_ranking_loss(const Tensor& a, const Tensor& b, const Tensor& y, double margin,
+                           const std::string& r) {
+  check_reduction("margin_ranking_loss", r);
+  check_same("margin_ranking_loss", a, b, "input1", "input2");
+  check_same("margin_ranking_loss", a, y, "input1", "target");
+  return reduce(::tc::relu(add(mul(neg(y), sub(a, b)), margin)), r);
+}
+
+Tensor cosine_embedding_loss(const Tensor& a, const Tensor& b, const Tensor& y, double margin,
+                             const std::string& r) {
+  check_reduction("cosine_embedding_loss", r);
+  check_same("cosine_embedding_loss", a, b, "input1", "input2");
+  TC_CHECK(a.dim() == 1 || a.dim() == 2, "cosine_embedding_loss: expected 1-d or 2-d inputs, got ",
+           shape_str(a.sizes()));
+  const int64_t d = a.dim() - 1;
+  Shape ys = a.dim() == 2 ? Shape{a.size(0)} : Shape{};
+  TC_CHECK(y.sizes() == ys, "cosine_embedding_loss: expected target of shape ", shape_str(ys),
+           ", got ", shape_str(y.sizes()));
+  const double eps = 1e-12;  // torch's EPSILON
+  Tensor prod = sum(mul(a, b), {d});
+  Tensor mag = sqrt(mul(add(sum(square(a), {d}), eps), add(sum(square(b), {d}), eps)));
+  Tensor cos = div(prod, mag);
+  Tensor zero = scalar_like(0.0, cos);
+  Tensor pos = rsub(cos, 1.0), negl = ::tc::relu(sub(cos, margin));
+  Tensor yf = to_dtype(y, cos.dtype());
+  Tensor loss =
+      where(eq(yf, scalar_like(1.0, yf)), pos, where(eq(yf, scalar_like(-1.0, yf)), negl, zero));
+  return reduce(loss, r);
+}
+
+Tensor triplet_margin_loss(const Tensor& a, const Tensor& p, const Tensor& n, double margin,
+                           double norm_p, double eps, bool swap, const std::string& r) {
+  check_reduction("triplet_margin_loss", r);
+  check_same("triplet_margin_loss", a, p, "anchor", "positive");
+  check_same("triplet_margin_loss", a, n, "anchor", "negative");
+  TC_CHECK(a.dim() == 1 || a.dim() == 2, "triplet_margin_loss: expected 1-d or 2-d inputs, got ",
+           shape_str(a.sizes()));
+  TC_CHECK(margin > 0, "triplet_margin_loss: margin must be greater than 0, got ", margin);
+  auto dist = [&](const Tensor& u, const Tensor& v) {
+    return norm(add(sub(u, v), eps), norm_p, {-1});
+  };
+  Tensor d_ap = dist(a, p), d_an = dist(a, n);
+  if (swap) d_an = minimum(d_an, dist(p, n));
+  return reduce(::tc::relu(add(sub(d_ap, d_an), margin)), r);
+}
+
+Tensor poisson_nll_loss(const Tensor& x, const Tensor& t, bool log_input, bool full, double eps,
+                        const std::string& r) {
+  check_reduction("poisson_nll_loss", r);
+  check_same("poisson_nll_loss", x, t);
+  Tensor loss = log_input ? sub(exp(x), mul(t, x)) : sub(x, mul(t, log(add(x, eps))));
+  if (full) {
+    // Stirling term t log t - t + 0.5 log(2 pi t), for t > 1.
+    Tensor one = scalar_like(1.0, t);
+    Tensor safe = where(gt(t, one), t, one);
+    Tensor stirling =
+        add(sub(mul(safe, log(safe)), safe), mul(log(mul(safe, 2 * std::numbers::pi)), 0.5));
+    loss = add(loss, where(gt(t, one), stirling, zeros_like(stirling)));
+  }
+  return reduce(loss, r);
+}
+
+Tensor gaussian_nll_loss(const Tensor& x, const Tensor& t, const Tensor& var_in, bool full,
+                         double eps, const std::string& r) {
+  check_reduction("gaussian_nll_loss", r);
+  check_same("gaussian_nll_loss", x, t);
+  TC_CHECK(var_in.defined(), "gaussian_nll_loss: var is undefined");
+  Tensor var = var_in;
+  // torch: var may lack the last dim, or have it of size 1 (homoscedastic).
+  if (var.dim() == x.dim() - 1 && x.dim() > 0 &&
+      Shape(x.sizes().begin(), x.sizes().end() - 1) == var.sizes())
+    var = unsqueeze(var, -1);
+  TC_CHECK(var.dim() == x.dim(), "gaussian_nll_loss: var of shape ", shape_str(var_in.sizes()),
+           " does not match input of shape ", shape_str(x.sizes()));
+  for (int64_t i = 0; i < x.dim(); ++i)
+    TC_CHECK(var.size(i) == x.size(i) || (i == x.dim() - 1 && var.size(i) == 1),
+             "gaussian_nll_loss: var of shape ", shape_str(var_in.sizes()),
+             " does not match input of shape ", shape_str(x.sizes()));
+  TC_CHECK(var.numel() == 0 || amin(var.detach()).item<double>() >= 0,
+           "gaussian_nll_loss: var has negative entry/entries");
+  // The clamp is not differentiated, as torch's in-place clamp under no_grad.
+  Tensor v = add(var, sub(clamp(var.detach(), Scalar(eps), std::nullopt), var.detach()));
+  Tensor loss = mul(add(log(v), div(square(sub(x, t)), v)), 0.5);
+  if (full) loss = add(loss, 0.5 * std::log(2 * std::numbers::pi));
+  return reduce(loss, r);
+}
+
 }  // namespace functional
-
-CrossEntropyLossImpl::CrossEntropyLossImpl(Tensor w, int64_t ii, std::string r, double ls)
-    : Module("CrossEntropyLoss"), ignore_index(ii), reduction(std::move(r)), label_smoothing(ls) {
-  if (w.defined()) weight = register_buffer("weight", w);
-}
-Tensor CrossEntropyLossImpl::forward(const Tensor& input, const Tensor& target) {
-  return functional::cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing);
-}
-
-NLLLossImpl::NLLLossImpl(Tensor w, int64_t ii, std::string r)
-    : Module("NLLLoss"), ignore_index(ii), reduction(std::move(r)) {
-  if (w.defined()) weight = register_buffer("weight", w);
-}
-Tensor NLLLossImpl::forward(const Tensor& input, const Tensor& target) {
-  return functional::nll_loss(input, target, weight, ignore_index, reduction);
-}
-
-MSELossImpl::MSELossImpl(std::string r) : Module("MSELoss"), reduction(std::move(r)) {}
-Tensor MSELossImpl::forward(const Tensor& input, const Tensor& target) {
-  return functional::mse_loss(input, target, reduction);
-}
-
-BCEWithLogitsLossImpl::BCEWithLogitsLossImpl(Tensor w, std::string r, Tensor pw)
-    : Module("BCEWithLogitsLoss"), reduction(std::move(r)) {
-  if (w.defined()) weight = register_buffer("weight", w);
-  if (pw.defined()) pos_weight = register_buffer("pos_weight", pw);
-}
-Tensor BCEWithLogitsLossImpl::forward(const Tensor& input, const Tensor& target) {
-  return functional::binary_cross_entropy_with_logits(input, target, weight, reduction, pos_weight);
-}
-
-CTCLossImpl::CTCLossImpl(int64_t b, std::string r, bool zi)
-    : Module("CTCLoss"), blank(b), reduction(std::move(r)), zero_infinity(zi) {}
-Tensor CTCLossImpl::forward(const Tensor& lp, const Tensor& targets, const Tensor& il,
-                            const Tensor& tl) {
-  return functional::ctc_loss(lp, targets, il, tl, blank, reduction, zero_infinity);
-}
-
 }  // namespace tc::nn

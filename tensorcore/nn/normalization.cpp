@@ -12,7 +12,8 @@
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
-#include "tensorcore/cudnn/nn_cuda.h"
+#include "tensorcore/nn/cuda_composites.h"
+#include "tensorcore/nn/device_kernels.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/half_span.h"
 #include "tensorcore/ops/copy.h"
@@ -505,11 +506,8 @@ Tensor layer_norm(const Tensor& input, const IntList& normalized_shape, const Te
     check_float(op, *t, t == &weight ? "weight" : "bias", input.dtype());
   }
   detail::require_same_device(op, {&input, &weight, &bias});
-  int64_t M = shape_numel(normalized_shape);
-  RowGeom g{M ? input.numel() / M : 0, M, 1, 1};
   if (input.numel() == 0) return mul(input, Scalar(1));
-  if (input.is_cuda()) return detail::layer_norm_cuda(input, k, weight, bias, eps);
-  return row_norm(input, weight, bias, g, eps);
+  return layer_norm_kernel.get(input.device().type)(input, k, weight, bias, eps);
 }
 
 Tensor group_norm(const Tensor& input, int64_t num_groups, const Tensor& weight, const Tensor& bias,
@@ -520,7 +518,7 @@ Tensor group_norm(const Tensor& input, int64_t num_groups, const Tensor& weight,
   check_input_dtype(op, input);
   TC_CHECK(input.dim() >= 2, op, ": expected an input of at least 2 dims [N, C, *], got shape ",
            shape_str(input.sizes()));
-  int64_t N = input.size(0), C = input.size(1);
+  const int64_t C = input.size(1);
   TC_CHECK(num_groups > 0 && C % num_groups == 0, op, ": expected number of channels in input (", C,
            ") to be divisible by num_groups (", num_groups, ")");
   for (const Tensor* t : {&weight, &bias}) {
@@ -531,10 +529,7 @@ Tensor group_norm(const Tensor& input, int64_t num_groups, const Tensor& weight,
   }
   detail::require_same_device(op, {&input, &weight, &bias});
   if (input.numel() == 0) return mul(input, Scalar(1));
-  if (input.is_cuda()) return detail::group_norm_cuda(input, num_groups, weight, bias, eps);
-  int64_t L = input.numel() / (N * C);
-  RowGeom g{N * num_groups, (C / num_groups) * L, num_groups, L};
-  return row_norm(input, weight, bias, g, eps);
+  return group_norm_kernel.get(input.device().type)(input, num_groups, weight, bias, eps);
 }
 
 Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
@@ -561,9 +556,35 @@ Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor&
              ": expected more than 1 value per channel when training, got input size ",
              shape_str(input.sizes()));
   detail::require_same_device(op, {&input, &running_mean, &running_var, &weight, &bias});
-  if (input.is_cuda())
-    return detail::batch_norm_cuda(input, running_mean, running_var, weight, bias, training,
-                                   momentum, eps);
+  return batch_norm_kernel.get(input.device().type)(input, running_mean, running_var, weight, bias,
+                                                    training, momentum, eps);
+}
+
+}  // namespace functional
+
+namespace {
+
+Tensor layer_norm_cpu(const Tensor& input, int64_t normalized_dims, const Tensor& weight,
+                      const Tensor& bias, double eps) {
+  int64_t M = 1;
+  for (int64_t d = input.dim() - normalized_dims; d < input.dim(); ++d) M *= input.size(d);
+  RowGeom g{M ? input.numel() / M : 0, M, 1, 1};
+  return row_norm(input, weight, bias, g, eps);
+}
+
+Tensor group_norm_cpu(const Tensor& input, int64_t num_groups, const Tensor& weight,
+                      const Tensor& bias, double eps) {
+  const int64_t N = input.size(0), C = input.size(1), L = input.numel() / (N * C);
+  RowGeom g{N * num_groups, (C / num_groups) * L, num_groups, L};
+  return row_norm(input, weight, bias, g, eps);
+}
+
+Tensor batch_norm_cpu(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
+                      const Tensor& weight, const Tensor& bias, bool training, double momentum,
+                      double eps) {
+  const char* op = "batch_norm";
+  const int64_t N = input.size(0), C = input.size(1);
+  const int64_t L = (N * C != 0) ? input.numel() / (N * C) : 0;
   ChanGeom g{N, C, L};
   Tensor x = contiguous(input);
   const DType cdt = compute_dtype(x.dtype());
@@ -629,6 +650,14 @@ Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor&
   }
   return y;
 }
+
+TC_REGISTER_KERNEL(layer_norm_kernel, CPU, layer_norm_cpu);
+TC_REGISTER_KERNEL(group_norm_kernel, CPU, group_norm_cpu);
+TC_REGISTER_KERNEL(batch_norm_kernel, CPU, batch_norm_cpu);
+
+}  // namespace
+
+namespace functional {
 
 Tensor instance_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
                      const Tensor& weight, const Tensor& bias, bool use_input_stats,

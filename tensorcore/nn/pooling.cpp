@@ -80,8 +80,8 @@ struct Pool2d {
   int64_t window() const { return d.k * h.k * w.k; }
 };
 
-// The same geometry for the CUDA kernels (tensorcore/kernels/cuda/pooling.cu).
-PoolParams cuda_params(const Pool2d& g) {
+// The same geometry as the kernel tables take it (device_kernels.h), and back.
+PoolParams kernel_params(const Pool2d& g) {
   PoolParams p;
   p.planes = g.planes;
   const Axis* axes[3] = {&g.d, &g.h, &g.w};
@@ -91,6 +91,19 @@ PoolParams cuda_params(const Pool2d& g) {
   p.count_include_pad = g.count_include_pad;
   p.divisor_override = g.divisor_override;
   return p;
+}
+
+Pool2d pool2d_of(const PoolParams& p) {
+  Pool2d g;
+  g.planes = p.planes;
+  Axis* axes[3] = {&g.d, &g.h, &g.w};
+  for (int i = 0; i < 3; ++i) {
+    const PoolAxisParams& a = p.axis[i];
+    *axes[i] = Axis{a.in, a.out, a.k, a.s, a.p, a.d, p.adaptive};
+  }
+  g.count_include_pad = p.count_include_pad;
+  g.divisor_override = p.divisor_override;
+  return g;
 }
 
 int64_t pooled_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil_mode) {
@@ -414,20 +427,54 @@ void avg_pool_backward_kernel(const T* gy, T* gx, const Pool2d& g) {
                });
 }
 
+// The CPU kernels of the pooling tables: contiguous tensors, preallocated outputs.
+void max_pool_forward_cpu(const Tensor& x, const Tensor& y, const Tensor& idx,
+                          const PoolParams& p) {
+  const Pool2d g = pool2d_of(p);
+  dispatch_dtype<kPoolTypes>(x.dtype(), "max_pool", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    max_pool_kernel<T>(x.data<T>(), y.data<T>(), idx.data<int64_t>(), g);
+  });
+}
+
+void max_pool_backward_cpu(const Tensor& gy, const Tensor& idx, const Tensor& gx,
+                           const PoolParams& p) {
+  const Pool2d g = pool2d_of(p);
+  dispatch_dtype<kPoolTypes>(gy.dtype(), "max_pool backward", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    max_pool_backward_kernel<T>(gy.data<T>(), idx.data<int64_t>(), gx.data<T>(), g.planes,
+                                g.out_plane(), g.in_plane());
+  });
+}
+
+void avg_pool_forward_cpu(const Tensor& x, const Tensor& y, const PoolParams& p) {
+  const Pool2d g = pool2d_of(p);
+  dispatch_dtype<kPoolTypes>(x.dtype(), "avg_pool", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    avg_pool_kernel<T>(x.data<T>(), y.data<T>(), g);
+  });
+}
+
+void avg_pool_backward_cpu(const Tensor& gy, const Tensor& gx, const PoolParams& p) {
+  const Pool2d g = pool2d_of(p);
+  dispatch_dtype<kPoolTypes>(gy.dtype(), "avg_pool backward", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    avg_pool_backward_kernel<T>(gy.data<T>(), gx.data<T>(), g);
+  });
+}
+
+TC_REGISTER_KERNEL(nn::max_pool_forward_kernel, CPU, max_pool_forward_cpu);
+TC_REGISTER_KERNEL(nn::max_pool_backward_kernel, CPU, max_pool_backward_cpu);
+TC_REGISTER_KERNEL(nn::avg_pool_forward_kernel, CPU, avg_pool_forward_cpu);
+TC_REGISTER_KERNEL(nn::avg_pool_backward_kernel, CPU, avg_pool_backward_cpu);
+
 // Input viewed as [planes, H, W]: the caller passes the batch/channel shape to restore.
 Tensor avg_backward_op(const Tensor& gy, const Pool2d& g, const Shape& in_shape);
 
 Tensor avg_forward_op(const Tensor& x_in, const Pool2d& g, const Shape& out_shape) {
   Tensor x = contiguous(x_in);
   Tensor y = empty(out_shape, TensorOptions(x.dtype()).device(x.device()));
-  if (x.is_cuda()) {
-    avg_pool_forward_kernel.get(x.device().type)(x, y, cuda_params(g));
-  } else {
-    dispatch_dtype<kPoolTypes>(x.dtype(), "avg_pool", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      avg_pool_kernel<T>(x.data<T>(), y.data<T>(), g);
-    });
-  }
+  avg_pool_forward_kernel.get(x.device().type)(x, y, kernel_params(g));
   if (autograd::needs_grad({x_in})) {
     Shape in_shape = x_in.sizes();
     autograd::record("AvgPoolBackward0", {x_in}, {y}, {},
@@ -441,14 +488,7 @@ Tensor avg_forward_op(const Tensor& x_in, const Pool2d& g, const Shape& out_shap
 Tensor avg_backward_op(const Tensor& gy_in, const Pool2d& g, const Shape& in_shape) {
   Tensor gy = contiguous(gy_in);
   Tensor gx = empty(in_shape, TensorOptions(gy.dtype()).device(gy.device()));
-  if (gy.is_cuda()) {
-    nn::avg_pool_backward_kernel.get(gy.device().type)(gy, gx, cuda_params(g));
-  } else {
-    dispatch_dtype<kPoolTypes>(gy.dtype(), "avg_pool backward", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      avg_pool_backward_kernel<T>(gy.data<T>(), gx.data<T>(), g);
-    });
-  }
+  nn::avg_pool_backward_kernel.get(gy.device().type)(gy, gx, kernel_params(g));
   if (autograd::needs_grad({gy_in})) {
     Shape out_shape = gy_in.sizes();
     autograd::record("AvgPoolBackwardBackward0", {gy_in}, {gx}, {},
@@ -464,16 +504,7 @@ Tensor max_backward_op(const Tensor& gy_in, const Tensor& idx, const Pool2d& g,
                        const Shape& in_shape) {
   Tensor gy = contiguous(gy_in);
   Tensor gx = empty(in_shape, TensorOptions(gy.dtype()).device(gy.device()));
-  const int64_t in_plane = g.in_plane(), out_plane = g.out_plane();
-  if (gy.is_cuda()) {
-    nn::max_pool_backward_kernel.get(gy.device().type)(gy, contiguous(idx), gx, cuda_params(g));
-  } else {
-    dispatch_dtype<kPoolTypes>(gy.dtype(), "max_pool backward", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      max_pool_backward_kernel<T>(gy.data<T>(), idx.data<int64_t>(), gx.data<T>(), g.planes,
-                                  out_plane, in_plane);
-    });
-  }
+  nn::max_pool_backward_kernel.get(gy.device().type)(gy, contiguous(idx), gx, kernel_params(g));
   if (autograd::needs_grad({gy_in})) {
     Shape out_shape = gy_in.sizes();
     int64_t planes = g.planes;
@@ -492,14 +523,7 @@ std::pair<Tensor, Tensor> max_forward_op(const Tensor& x_in, const Pool2d& g,
   Tensor x = contiguous(x_in);
   Tensor y = empty(out_shape, TensorOptions(x.dtype()).device(x.device()));
   Tensor idx = empty(out_shape, TensorOptions(DType::Int64).device(x.device()));
-  if (x.is_cuda()) {
-    max_pool_forward_kernel.get(x.device().type)(x, y, idx, cuda_params(g));
-  } else {
-    dispatch_dtype<kPoolTypes>(x.dtype(), "max_pool", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      max_pool_kernel<T>(x.data<T>(), y.data<T>(), idx.data<int64_t>(), g);
-    });
-  }
+  max_pool_forward_kernel.get(x.device().type)(x, y, idx, kernel_params(g));
   if (autograd::needs_grad({x_in})) {
     Shape in_shape = x_in.sizes();
     autograd::record("MaxPoolBackward0", {x_in}, {y}, {idx},

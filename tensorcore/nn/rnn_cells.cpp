@@ -9,8 +9,8 @@
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
-#include "tensorcore/cudnn/nn_cuda.h"
 #include "tensorcore/kernels/cpu/vec_math.h"
+#include "tensorcore/nn/device_kernels.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/rnn_internal.h"
 #include "tensorcore/ops/copy.h"
@@ -141,8 +141,8 @@ Tensor gates_of(const Tensor& x, const Tensor& w, const Tensor& b) {
 }
 
 // LSTM gate op: (gi, gh, c) -> (h', c').
-std::pair<Tensor, Tensor> lstm_gates(const Tensor& gi_in, const Tensor& gh_in, const Tensor& c_in) {
-  if (c_in.is_cuda()) return detail::lstm_gates_cuda(gi_in, gh_in, c_in);
+std::pair<Tensor, Tensor> lstm_gates_cpu(const Tensor& gi_in, const Tensor& gh_in,
+                                         const Tensor& c_in) {
   Tensor gi = contiguous(gi_in), gh = contiguous(gh_in), c = contiguous(c_in);
   const int64_t N = c.size(0), H = c.size(1);
   Tensor h_new = empty({N, H}, TensorOptions(c.dtype())),
@@ -190,8 +190,7 @@ std::pair<Tensor, Tensor> lstm_gates(const Tensor& gi_in, const Tensor& gh_in, c
   return {h_new, c_new};
 }
 
-Tensor gru_gates(const Tensor& gi_in, const Tensor& gh_in, const Tensor& h_in) {
-  if (h_in.is_cuda()) return detail::gru_gates_cuda(gi_in, gh_in, h_in);
+Tensor gru_gates_cpu(const Tensor& gi_in, const Tensor& gh_in, const Tensor& h_in) {
   Tensor gi = contiguous(gi_in), gh = contiguous(gh_in), h = contiguous(h_in);
   const int64_t N = h.size(0), H = h.size(1);
   Tensor h_new = empty({N, H}, TensorOptions(h.dtype())),
@@ -229,6 +228,17 @@ Tensor gru_gates(const Tensor& gi_in, const Tensor& gh_in, const Tensor& h_in) {
                      });
   }
   return h_new;
+}
+
+TC_REGISTER_KERNEL(lstm_gates_kernel, CPU, lstm_gates_cpu);
+TC_REGISTER_KERNEL(gru_gates_kernel, CPU, gru_gates_cpu);
+
+std::pair<Tensor, Tensor> lstm_gates(const Tensor& gi, const Tensor& gh, const Tensor& c) {
+  return lstm_gates_kernel.get(c.device().type)(gi, gh, c);
+}
+
+Tensor gru_gates(const Tensor& gi, const Tensor& gh, const Tensor& h) {
+  return gru_gates_kernel.get(h.device().type)(gi, gh, h);
 }
 
 struct CellArgs {

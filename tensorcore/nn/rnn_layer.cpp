@@ -509,8 +509,7 @@ bool rnn_layer_fusable(const TensorList& tensors) {
     return false;
   if (x.dtype() != DType::Float32 && x.dtype() != DType::Float64) return false;
   for (const Tensor& t : tensors)
-    if (t.defined() && (t.is_cuda() || t.dtype() != x.dtype() || t.device() != x.device()))
-      return false;
+    if (t.defined() && (t.dtype() != x.dtype() || t.device() != x.device())) return false;
   return x.device().is_cpu();
 }
 

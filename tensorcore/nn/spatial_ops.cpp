@@ -8,7 +8,7 @@
 #include "tensorcore/amp/float32_compute.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
-#include "tensorcore/cudnn/nn_cuda.h"
+#include "tensorcore/nn/device_kernels.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/im2col.h"
 #include "tensorcore/ops/copy.h"
@@ -46,10 +46,11 @@ struct UnfoldGeom {
 };
 
 Tensor fold_op(const Tensor& cols, const UnfoldGeom& u);
+Tensor unfold_op(const Tensor& x, const UnfoldGeom& u);
 
-Tensor unfold_op(const Tensor& x_in, const UnfoldGeom& u) {
-  if (x_in.is_cuda()) return detail::unfold_cuda(x_in, u.g);
+Tensor unfold_cpu(const Tensor& x_in, const detail::Geo3& g) {
   Tensor x = contiguous(x_in);
+  const UnfoldGeom u{g, x.size(0), x.size(1)};
   const int64_t K = u.C * u.g.k_size(), L = u.g.out_size();
   Tensor cols = empty({u.N, K, L}, TensorOptions(x.dtype()));
   dispatch_dtype<kF32F64>(x.dtype(), "unfold", [&](auto tag) {
@@ -65,9 +66,9 @@ Tensor unfold_op(const Tensor& x_in, const UnfoldGeom& u) {
   return cols;
 }
 
-Tensor fold_op(const Tensor& cols_in, const UnfoldGeom& u) {
-  if (cols_in.is_cuda()) return detail::fold_cuda(cols_in, u.C, u.g);
+Tensor fold_cpu(const Tensor& cols_in, int64_t channels, const detail::Geo3& g) {
   Tensor cols = contiguous(cols_in);
+  const UnfoldGeom u{g, cols.size(0), channels};
   const int64_t K = u.C * u.g.k_size(), L = u.g.out_size();
   Tensor x = zeros({u.N, u.C, u.g.in[1], u.g.in[2]}, TensorOptions(cols.dtype()));
   dispatch_dtype<kF32F64>(cols.dtype(), "fold", [&](auto tag) {
@@ -81,6 +82,17 @@ Tensor fold_op(const Tensor& cols_in, const UnfoldGeom& u) {
         "Col2ImBackward0", {cols_in}, {x}, {},
         [u](const TensorList&, const TensorList& g) -> TensorList { return {unfold_op(g[0], u)}; });
   return x;
+}
+
+TC_REGISTER_KERNEL(unfold_kernel, CPU, unfold_cpu);
+TC_REGISTER_KERNEL(fold_kernel, CPU, fold_cpu);
+
+Tensor unfold_op(const Tensor& x, const UnfoldGeom& u) {
+  return unfold_kernel.get(x.device().type)(x, u.g);
+}
+
+Tensor fold_op(const Tensor& cols, const UnfoldGeom& u) {
+  return fold_kernel.get(cols.device().type)(cols, u.C, u.g);
 }
 
 Shape pair_param(const functional::IntList& v, const char* op, const char* what) {

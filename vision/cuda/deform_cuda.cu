@@ -2,9 +2,10 @@
 // offset / mask gradients from the column gradient. The matrix products around them are core ops
 // (cuBLAS), as on the CPU. One thread per column element (or per offset-group tap and location);
 // every sample is deform_sample.h's code, the same as the CPU kernels'.
+#include "tensorcore/core/deterministic.h"
 #include "tensorcore/kernels/cuda/common.cuh"
 #include "tensorcore/kernels/cuda/launch_on.cuh"
-#include "vision/cuda/ops_cuda.h"
+#include "vision/ops/device_kernels.h"
 
 namespace tc::vision::ops::cuda {
 namespace {
@@ -107,6 +108,7 @@ void deform_im2col(const DeformGeometry& g, const Tensor& x, const Tensor& off, 
 void deform_col2im(const DeformGeometry& g, const Tensor& x, const Tensor& off, const Tensor& msk,
                    int64_t n, const Tensor& gcols, const Tensor& gin, const Tensor& goff,
                    const Tensor& gmsk) {
+  if (n == 0) alert_not_deterministic("deform_conv2d_backward (CUDA)");  // once per backward
   const int64_t KL = g.K() * g.L();
   const int64_t col_work = g.Cin * KL, coord_work = g.offset_groups * KL;
   cuda_kernels::dispatch_dev<kOpTypes>(x.dtype(), "deform_conv2d_backward (CUDA)", [&](auto tag) {
@@ -128,3 +130,8 @@ void deform_col2im(const DeformGeometry& g, const Tensor& x, const Tensor& off, 
 }
 
 }  // namespace tc::vision::ops::cuda
+
+namespace tc::vision::ops {
+TC_REGISTER_KERNEL(deform_im2col_kernel, CUDA, cuda::deform_im2col);
+TC_REGISTER_KERNEL(deform_col2im_kernel, CUDA, cuda::deform_col2im);
+}  // namespace tc::vision::ops

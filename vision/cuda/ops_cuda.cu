@@ -5,10 +5,11 @@
 // where a fused multiply-add could flip an IoU comparison.
 #include <limits>
 
+#include "tensorcore/core/deterministic.h"
 #include "tensorcore/kernels/cuda/common.cuh"
 #include "tensorcore/ops/creation.h"
-#include "vision/cuda/ops_cuda.h"
 #include "vision/ops/bilinear_sample.h"
+#include "vision/ops/device_kernels.h"
 #include "vision/ops/roi_geometry.h"
 
 namespace tc::vision::ops::cuda {
@@ -253,6 +254,8 @@ void roi_align_forward(const Tensor& input, const Tensor& rois, const RoiAlignAr
 
 void roi_align_backward(const Tensor& grad, const Tensor& rois, const RoiAlignArgs& a,
                         const Tensor& grad_input) {
+  alert_not_deterministic(a.position_sensitive ? "ps_roi_align_backward (CUDA)"
+                                               : "roi_align_backward (CUDA)");
   const int64_t C_in = grad_input.size(1), H = grad_input.size(2), W = grad_input.size(3);
   const int64_t C_out = grad.size(1), total = grad.numel();
   cuda_kernels::dispatch_dev<kOpTypes>(grad.dtype(), "roi_align_backward (CUDA)", [&](auto tag) {
@@ -319,6 +322,7 @@ void roi_pool_forward(const Tensor& input, const Tensor& rois, double spatial_sc
 
 void roi_pool_backward(const Tensor& grad, const Tensor& rois, const Tensor& argmax,
                        const Tensor& grad_input) {
+  alert_not_deterministic("roi_pool_backward (CUDA)");
   pool_backward("roi_pool_backward (CUDA)", grad, rois, argmax,
                 pool_args(grad_input, grad, 1.0, grad.size(2), grad.size(3), false), grad_input);
 }
@@ -332,9 +336,20 @@ void ps_roi_pool_forward(const Tensor& input, const Tensor& rois, double spatial
 
 void ps_roi_pool_backward(const Tensor& grad, const Tensor& rois, double spatial_scale,
                           int64_t pooled_height, int64_t pooled_width, const Tensor& grad_input) {
+  alert_not_deterministic("ps_roi_pool_backward (CUDA)");
   pool_backward("ps_roi_pool_backward (CUDA)", grad, rois, Tensor(),
                 pool_args(grad_input, grad, spatial_scale, pooled_height, pooled_width, true),
                 grad_input);
 }
 
 }  // namespace tc::vision::ops::cuda
+
+namespace tc::vision::ops {
+TC_REGISTER_KERNEL(nms_mask_kernel, CUDA, cuda::nms_mask);
+TC_REGISTER_KERNEL(roi_align_forward_kernel, CUDA, cuda::roi_align_forward);
+TC_REGISTER_KERNEL(roi_align_backward_kernel, CUDA, cuda::roi_align_backward);
+TC_REGISTER_KERNEL(roi_pool_forward_kernel, CUDA, cuda::roi_pool_forward);
+TC_REGISTER_KERNEL(roi_pool_backward_kernel, CUDA, cuda::roi_pool_backward);
+TC_REGISTER_KERNEL(ps_roi_pool_forward_kernel, CUDA, cuda::ps_roi_pool_forward);
+TC_REGISTER_KERNEL(ps_roi_pool_backward_kernel, CUDA, cuda::ps_roi_pool_backward);
+}  // namespace tc::vision::ops

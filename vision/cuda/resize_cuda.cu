@@ -3,9 +3,11 @@
 // disables), so float results equal the CPU's and uint8 ones use Pillow's fixed point like it.
 #include "tensorcore/kernels/cuda/common.cuh"
 #include "tensorcore/kernels/cuda/launch_on.cuh"
-#include "vision/cuda/resize_cuda.h"
+#include "vision/cuda/dispatch_image.h"
+#include "vision/transforms/device_kernels.h"
 
 namespace tc::vision::cuda {
+using kernels::ResizeAxis;
 namespace {
 
 using cuda_kernels::kBlockSize;
@@ -91,25 +93,6 @@ __global__ void round_to_uint8_kernel(const float* src, uint8_t* dst, int64_t to
 
 using cuda_kernels::launch_on;
 
-// Calls f(T{}, W{}) for the image dtype's (storage, accumulator) pair.
-template <typename F>
-void dispatch_image(DType dt, const char* op, F&& f) {
-  switch (dt) {
-    case DType::UInt8:
-      f(uint8_t{}, int32_t{});
-      break;
-    case DType::Float32:
-      f(float{}, float{});
-      break;
-    case DType::Float64:
-      f(double{}, double{});
-      break;
-    default:
-      throw TypeError(::tc::detail::concat(op, ": expected a uint8, float32 or float64 image, got ",
-                                           dtype_name(dt)));
-  }
-}
-
 void check_axis(const char* op, const ResizeAxis& a, DType image_dtype, int64_t out) {
   const DType wt = image_dtype == DType::UInt8 ? DType::Int32 : image_dtype;
   TC_CHECK(a.start.dtype() == DType::Int64 && a.start.numel() == out && a.weights.dtype() == wt &&
@@ -124,7 +107,7 @@ void resize_vertical(const Tensor& src, int64_t planes, int64_t in_h, int64_t wi
                      const Tensor& dst, int64_t out_h, const ResizeAxis& a) {
   check_axis("resize (CUDA)", a, src.dtype(), out_h);
   const int64_t total = planes * out_h * width, ks = a.ksize < in_h ? a.ksize : in_h;
-  dispatch_image(src.dtype(), "resize (CUDA)", [&](auto t_tag, auto w_tag) {
+  dispatch_image<int32_t>(src.dtype(), "resize (CUDA)", [&](auto t_tag, auto w_tag) {
     using T = decltype(t_tag);
     using W = decltype(w_tag);
     launch_on(src, total, [&](int grid, cudaStream_t s) {
@@ -140,7 +123,7 @@ void resize_horizontal(const Tensor& src, int64_t rows, int64_t in_w, const Tens
                        int64_t out_w, const ResizeAxis& a) {
   check_axis("resize (CUDA)", a, src.dtype(), out_w);
   const int64_t total = rows * out_w, ks = a.ksize < in_w ? a.ksize : in_w;
-  dispatch_image(src.dtype(), "resize (CUDA)", [&](auto t_tag, auto w_tag) {
+  dispatch_image<int32_t>(src.dtype(), "resize (CUDA)", [&](auto t_tag, auto w_tag) {
     using T = decltype(t_tag);
     using W = decltype(w_tag);
     launch_on(src, total, [&](int grid, cudaStream_t s) {
@@ -190,3 +173,10 @@ void round_to_uint8(const Tensor& src, const Tensor& dst) {
 }
 
 }  // namespace tc::vision::cuda
+
+namespace tc::vision::kernels {
+TC_REGISTER_KERNEL(resize_vertical_kernel, CUDA, cuda::resize_vertical);
+TC_REGISTER_KERNEL(resize_horizontal_kernel, CUDA, cuda::resize_horizontal);
+TC_REGISTER_KERNEL(resize_nearest_kernel, CUDA, cuda::resize_nearest);
+TC_REGISTER_KERNEL(round_to_uint8_kernel, CUDA, cuda::round_to_uint8);
+}  // namespace tc::vision::kernels

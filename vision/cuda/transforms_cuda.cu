@@ -7,8 +7,9 @@
 #include "tensorcore/kernels/cuda/common.cuh"
 #include "tensorcore/kernels/cuda/launch_on.cuh"
 #include "tensorcore/ops/creation.h"
-#include "vision/cuda/transforms_cuda.h"
+#include "vision/cuda/dispatch_image.h"
 #include "vision/transforms/color_pixel.h"
+#include "vision/transforms/device_kernels.h"
 
 namespace tc::vision::cuda {
 namespace {
@@ -141,25 +142,6 @@ __global__ void equalize_kernel(const uint8_t* src, uint8_t* dst, int64_t plane)
 
 using cuda_kernels::launch_on;
 
-// Calls f(T{}, F{}) with the image type and its arithmetic type (float for uint8/float32).
-template <typename Fn>
-void dispatch_image(DType dt, const char* op, Fn&& f) {
-  switch (dt) {
-    case DType::UInt8:
-      f(uint8_t{}, float{});
-      break;
-    case DType::Float32:
-      f(float{}, float{});
-      break;
-    case DType::Float64:
-      f(double{}, double{});
-      break;
-    default:
-      throw TypeError(::tc::detail::concat(op, ": expected a uint8, float32 or float64 image, got ",
-                                           dtype_name(dt)));
-  }
-}
-
 template <typename V>
 Tensor upload(const std::vector<V>& v, Device device) {
   return from_vector(v, {int64_t(v.size())}, TensorOptions(dtype_of_v<V>).device(device));
@@ -201,7 +183,7 @@ void warp(const Tensor& src, const std::vector<double>& matrices, const std::vec
   a.mats = static_cast<const double*>(mats.data_ptr());
   a.fill = fill.empty() ? nullptr : static_cast<const double*>(fills.data_ptr());
   a.nfill = int64_t(fill.size());
-  dispatch_image(src.dtype(), "warp (CUDA)", [&](auto t_tag, auto f_tag) {
+  dispatch_image<float>(src.dtype(), "warp (CUDA)", [&](auto t_tag, auto f_tag) {
     using T = decltype(t_tag);
     using F = decltype(f_tag);
     launch_on(src, total, [&](int grid, cudaStream_t s) {
@@ -217,7 +199,7 @@ void gaussian_blur(const Tensor& src, const std::vector<std::vector<float>>& kx,
   const int64_t KX = int64_t(kx[0].size()), KY = int64_t(ky[0].size()), pad_y = KY / 2;
   const int64_t planes = N * C, PH = H + 2 * pad_y;
   if (planes * H * W == 0) return;
-  dispatch_image(src.dtype(), "gaussian_blur (CUDA)", [&](auto t_tag, auto f_tag) {
+  dispatch_image<float>(src.dtype(), "gaussian_blur (CUDA)", [&](auto t_tag, auto f_tag) {
     using T = decltype(t_tag);
     using Acc = decltype(f_tag);
     Tensor wx = upload(flatten_taps<Acc>(kx), src.device());
@@ -326,3 +308,12 @@ void equalize(const Tensor& src, int64_t planes, int64_t plane, const Tensor& ou
 }
 
 }  // namespace tc::vision::cuda
+
+namespace tc::vision::kernels {
+TC_REGISTER_KERNEL(warp_kernel, CUDA, cuda::warp);
+TC_REGISTER_KERNEL(gaussian_blur_kernel, CUDA, cuda::gaussian_blur);
+TC_REGISTER_KERNEL(crop_flip_normalize_kernel, CUDA, cuda::crop_flip_normalize);
+TC_REGISTER_KERNEL(blend_kernel, CUDA, cuda::blend);
+TC_REGISTER_KERNEL(adjust_hue_kernel, CUDA, cuda::adjust_hue);
+TC_REGISTER_KERNEL(equalize_kernel, CUDA, cuda::equalize);
+}  // namespace tc::vision::kernels

@@ -2,17 +2,17 @@
 // sampled columns (Cin*kh*kw, oh*ow) by bilinear sampling at the offset positions (times the
 // modulation mask), then multiplied by the weight per group with BLAS. Backward scatters the
 // column gradient back to the input, and differentiates the sampling w.r.t. offsets and mask.
-// CUDA tensors run the sampling kernels of vision/cuda/deform_cuda.cu (the same deform_sample.h
-// code) and the products through cuBLAS; backward scatters with atomics (nondeterministic).
+// The sampling kernels register per device in device_kernels.h's tables: the CPU ones here, the
+// CUDA ones in vision/cuda/deform_cuda.cu (the same deform_sample.h code, backward scattering
+// with atomics: nondeterministic); the products are core ops (cuBLAS on CUDA).
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/autograd/grad_mode.h"
-#include "tensorcore/core/deterministic.h"
 #include "tensorcore/ops/elementwise.h"
 #include "tensorcore/ops/linalg.h"
 #include "tensorcore/ops/reduce.h"
 #include "tensorcore/ops/shape.h"
-#include "vision/cuda/ops_cuda.h"
 #include "vision/ops/deform_sample.h"
+#include "vision/ops/device_kernels.h"
 #include "vision/ops/ops.h"
 #include "vision/ops/roi_common.h"
 
@@ -86,13 +86,9 @@ void col2im_grads(const Geometry& g, const T* in, const T* off, const T* msk, co
   });
 }
 
-Tensor columns(const Geometry& g, const Tensor& x, const Tensor& off, const Tensor& msk,
-               int64_t n) {
-  Tensor cols = empty({g.Cin * g.K(), g.L()}, TensorOptions(x.dtype()).device(x.device()));
-  if (x.is_cuda()) {
-    cuda::deform_im2col(g, x, off, msk, n, cols);
-    return cols;
-  }
+// The CPU kernels of the deform tables (device_kernels.h), one image n at a time.
+void deform_im2col_cpu(const Geometry& g, const Tensor& x, const Tensor& off, const Tensor& msk,
+                       int64_t n, const Tensor& cols) {
   dispatch_dtype<kRoiDTypes>(x.dtype(), "deform_conv2d", [&](auto tag) {
     using T = typename decltype(tag)::type;
     im2col<T>(g, x.data<T>() + n * g.Cin * g.H * g.W,
@@ -100,6 +96,29 @@ Tensor columns(const Geometry& g, const Tensor& x, const Tensor& off, const Tens
               g.use_mask ? msk.data<T>() + n * g.offset_groups * g.K() * g.L() : nullptr,
               cols.data<T>());
   });
+}
+
+void deform_col2im_cpu(const Geometry& g, const Tensor& x, const Tensor& off, const Tensor& msk,
+                       int64_t n, const Tensor& gcols, const Tensor& gin, const Tensor& goff,
+                       const Tensor& gmsk) {
+  dispatch_dtype<kRoiDTypes>(x.dtype(), "deform_conv2d_backward", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const int64_t ostride = 2 * g.offset_groups * g.K() * g.L();
+    const int64_t mstride = g.offset_groups * g.K() * g.L();
+    col2im_grads<T>(g, x.data<T>() + n * g.Cin * g.H * g.W, off.data<T>() + n * ostride,
+                    g.use_mask ? msk.data<T>() + n * mstride : nullptr, gcols.data<T>(),
+                    gin.data<T>() + n * g.Cin * g.H * g.W, goff.data<T>() + n * ostride,
+                    g.use_mask ? gmsk.data<T>() + n * mstride : nullptr);
+  });
+}
+
+TC_REGISTER_KERNEL(deform_im2col_kernel, CPU, deform_im2col_cpu);
+TC_REGISTER_KERNEL(deform_col2im_kernel, CPU, deform_col2im_cpu);
+
+Tensor columns(const Geometry& g, const Tensor& x, const Tensor& off, const Tensor& msk,
+               int64_t n) {
+  Tensor cols = empty({g.Cin * g.K(), g.L()}, TensorOptions(x.dtype()).device(x.device()));
+  deform_im2col_kernel.get(x.device().type)(g, x, off, msk, n, cols);
   return cols;
 }
 
@@ -113,7 +132,6 @@ TensorList backward(const Geometry& g, const Tensor& grad, const Tensor& x, cons
   autograd::NoGradGuard no_grad;
   Tensor go = contiguous(grad);
   const TensorOptions opts = TensorOptions(x.dtype()).device(x.device());
-  if (x.is_cuda()) alert_not_deterministic("deform_conv2d_backward (CUDA)");
   Tensor gin = zeros(x.sizes(), opts);
   Tensor goff = zeros(off.sizes(), opts);
   Tensor gmsk = g.use_mask ? zeros(msk.sizes(), opts) : Tensor();
@@ -124,19 +142,7 @@ TensorList backward(const Geometry& g, const Tensor& grad, const Tensor& x, cons
     Tensor gcols = contiguous(bmm(wt, gon));  // (G, Cin/G*K, L)
     Tensor cols = reshape(columns(g, x, off, msk, n), {g.groups, g.Cin / g.groups * g.K(), g.L()});
     gw = add(gw, bmm(gon, transpose(cols, 1, 2)));
-    if (x.is_cuda()) {
-      cuda::deform_col2im(g, x, off, msk, n, gcols, gin, goff, gmsk);
-      continue;
-    }
-    dispatch_dtype<kRoiDTypes>(x.dtype(), "deform_conv2d_backward", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      const int64_t ostride = 2 * g.offset_groups * g.K() * g.L();
-      const int64_t mstride = g.offset_groups * g.K() * g.L();
-      col2im_grads<T>(g, x.data<T>() + n * g.Cin * g.H * g.W, off.data<T>() + n * ostride,
-                      g.use_mask ? msk.data<T>() + n * mstride : nullptr, gcols.data<T>(),
-                      gin.data<T>() + n * g.Cin * g.H * g.W, goff.data<T>() + n * ostride,
-                      g.use_mask ? gmsk.data<T>() + n * mstride : nullptr);
-    });
+    deform_col2im_kernel.get(x.device().type)(g, x, off, msk, n, gcols, gin, goff, gmsk);
   }
   Tensor gb = has_bias ? sum(go, {0, 2, 3}) : Tensor();
   return {gin, goff, reshape(gw, weight.sizes()), gmsk, gb};

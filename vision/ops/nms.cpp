@@ -2,7 +2,8 @@
 // too much. The boxes are copied into score order as separate coordinate arrays so the inner
 // IoU loop is branch-free and vectorizes; a box already suppressed is skipped in the outer loop.
 // CUDA tensors: the device computes the whole overlap bit matrix of the score-sorted boxes
-// (vision/cuda/ops_cuda.cu) and the greedy pass runs on the host over that matrix.
+// (vision/cuda/ops_cuda.cu) and the greedy pass runs on the host over that matrix. Both register
+// into the nms table (vision/ops/device_kernels.h).
 #include <algorithm>
 #include <numeric>
 #include <vector>
@@ -12,8 +13,8 @@
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/index.h"
 #include "tensorcore/ops/sort.h"
-#include "vision/cuda/ops_cuda.h"
 #include "vision/device_check.h"
+#include "vision/ops/device_kernels.h"
 #include "vision/ops/ops.h"
 
 namespace tc::vision::ops {
@@ -58,17 +59,30 @@ Tensor nms_cpu(const Tensor& boxes, const Tensor& scores, T threshold) {
   return out;
 }
 
-Tensor nms_cuda(const Tensor& boxes, const Tensor& scores, double iou_threshold) {
+Tensor nms_cpu_kernel(const Tensor& boxes, const Tensor& scores, double iou_threshold) {
+  require_cpu("nms", {&boxes, &scores});
+  Tensor b = contiguous(boxes), s = contiguous(scores);
+  return dispatch_dtype<(1u << int(DType::Float32)) | (1u << int(DType::Float64))>(
+      b.dtype(), "nms", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        return nms_cpu<T>(b, s, T(iou_threshold));
+      });
+}
+
+[[maybe_unused]] Tensor nms_cuda(const Tensor& boxes, const Tensor& scores, double iou_threshold) {
   TC_CHECK_AS(::tc::Error, scores.device() == boxes.device(),
               "nms: boxes and scores must be on the same device, got ", boxes.device().str(),
               " and ", scores.device().str());
+  TC_CHECK_TYPE(boxes.dtype() == DType::Float32 || boxes.dtype() == DType::Float64,
+                "nms: boxes must be float32 or float64, got ", dtype_name(boxes.dtype()));
   const Device device = boxes.device();
   const int64_t n = boxes.size(0);
   if (n == 0) return empty({0}, TensorOptions(DType::Int64).device(device));
   // Stable, so equal scores keep input order, as on the CPU.
   Tensor order = argsort(scores, 0, /*descending=*/true, /*stable=*/true);
   Tensor sorted = contiguous(index_select(boxes, 0, order));
-  Tensor mask = to_device(cuda::nms_mask(sorted, iou_threshold), Device(DeviceType::CPU));
+  Tensor mask =
+      to_device(nms_mask_kernel.get(device.type)(sorted, iou_threshold), Device(DeviceType::CPU));
   const int64_t words = mask.size(1);
   const uint64_t* m = reinterpret_cast<const uint64_t*>(mask.data<int64_t>());
   std::vector<uint64_t> removed(static_cast<size_t>(words), 0);
@@ -85,6 +99,11 @@ Tensor nms_cuda(const Tensor& boxes, const Tensor& scores, double iou_threshold)
   return index_select(order, 0, to_device(keep_t, device));
 }
 
+TC_REGISTER_KERNEL(nms_kernel, CPU, nms_cpu_kernel);
+#ifdef TC_WITH_CUDA
+TC_REGISTER_KERNEL(nms_kernel, CUDA, nms_cuda);
+#endif
+
 }  // namespace
 
 Tensor nms(const Tensor& boxes, const Tensor& scores, double iou_threshold) {
@@ -96,18 +115,7 @@ Tensor nms(const Tensor& boxes, const Tensor& scores, double iou_threshold) {
   TC_CHECK_TYPE(boxes.dtype() == scores.dtype(),
                 "nms: boxes and scores must have the same dtype, got ", dtype_name(boxes.dtype()),
                 " and ", dtype_name(scores.dtype()));
-  if (boxes.is_cuda()) {
-    TC_CHECK_TYPE(boxes.dtype() == DType::Float32 || boxes.dtype() == DType::Float64,
-                  "nms: boxes must be float32 or float64, got ", dtype_name(boxes.dtype()));
-    return nms_cuda(boxes, scores, iou_threshold);
-  }
-  require_cpu("nms", {&boxes, &scores});
-  Tensor b = contiguous(boxes), s = contiguous(scores);
-  return dispatch_dtype<(1u << int(DType::Float32)) | (1u << int(DType::Float64))>(
-      b.dtype(), "nms", [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        return nms_cpu<T>(b, s, T(iou_threshold));
-      });
+  return nms_kernel.get(boxes.device().type)(boxes, scores, iou_threshold);
 }
 
 }  // namespace tc::vision::ops

@@ -1,13 +1,12 @@
 // RoIAlign and position-sensitive RoIAlign. Each RoI's bilinear sample plan (offsets and weights)
 // is computed once and reused for every channel. Forward runs in parallel over RoIs; backward in
 // parallel over channel blocks, so threads never write the same gradient element.
-// roi_align and ps_roi_align on CUDA tensors run the kernels of vision/cuda/ops_cuda.cu (backward
-// with atomics, so it is flagged for tc.use_deterministic_algorithms).
+// The kernels register per device in device_kernels.h's tables: the CPU ones here, the CUDA ones
+// in vision/cuda/ops_cuda.cu (backward with atomics, flagged for tc.use_deterministic_algorithms).
 #include <memory>
 
 #include "tensorcore/autograd/function.h"
-#include "tensorcore/core/deterministic.h"
-#include "vision/cuda/ops_cuda.h"
+#include "vision/ops/device_kernels.h"
 #include "vision/ops/ops.h"
 #include "vision/ops/roi_common.h"
 
@@ -231,12 +230,52 @@ void align_backward(const Tensor& grad, const Tensor& rois, const AlignParams& p
   });
 }
 
-cuda::RoiAlignArgs cuda_args(const AlignParams& p) {
+RoiAlignArgs kernel_args(const AlignParams& p) {
   return {p.scale, p.ph, p.pw, p.sampling_ratio, p.aligned, p.position_sensitive};
 }
 
-Tensor align_backward_cuda(const Tensor& grad, const Tensor& rois, const AlignParams& p,
-                           const Shape& input_shape) {
+AlignParams params_of(const RoiAlignArgs& a) {
+  return {a.spatial_scale,  a.pooled_height, a.pooled_width,
+          a.sampling_ratio, a.aligned,       a.position_sensitive};
+}
+
+// The CPU kernels of the roi_align tables.
+void roi_align_forward_cpu(const Tensor& x, const Tensor& r, const RoiAlignArgs& a,
+                           const Tensor& out) {
+  const AlignParams p = params_of(a);
+  const bool cl = use_channels_last(p, x.size(0), x.size(1), x.size(2), x.size(3), r.size(0));
+  Tensor o = out;
+  dispatch_dtype<kRoiDTypes>(x.dtype(), p.position_sensitive ? "ps_roi_align" : "roi_align",
+                             [&](auto tag) {
+                               using T = typename decltype(tag)::type;
+                               if (cl)
+                                 align_forward_cl<T>(x, r, p, o);
+                               else
+                                 align_forward<T>(x, r, p, o);
+                             });
+}
+
+// gin arrives zero-filled; the channels-last path overwrites it whole.
+void roi_align_backward_cpu(const Tensor& g, const Tensor& r, const RoiAlignArgs& a,
+                            const Tensor& gin) {
+  const AlignParams p = params_of(a);
+  const bool cl =
+      use_channels_last(p, gin.size(0), gin.size(1), gin.size(2), gin.size(3), r.size(0));
+  Tensor gi = gin;
+  dispatch_dtype<kRoiDTypes>(g.dtype(), "roi_align_backward", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if (cl)
+      align_backward_cl<T>(g, r, p, gi);
+    else
+      align_backward<T>(g, r, p, gi);
+  });
+}
+
+TC_REGISTER_KERNEL(roi_align_forward_kernel, CPU, roi_align_forward_cpu);
+TC_REGISTER_KERNEL(roi_align_backward_kernel, CPU, roi_align_backward_cpu);
+
+Tensor align_backward_op(const Tensor& grad, const Tensor& rois, const AlignParams& p,
+                         const Shape& input_shape) {
   TC_CHECK_AS(::tc::Error, rois.device() == grad.device(),
               "roi_align_backward: grad and rois must be on the same device, got ",
               grad.device().str(), " and ", rois.device().str());
@@ -246,30 +285,10 @@ Tensor align_backward_cuda(const Tensor& grad, const Tensor& rois, const AlignPa
                grad.size(2) == p.ph && grad.size(3) == p.pw,
            op, ": grad should be (K, C, ph, pw) = (", rois.size(0), ", ", out_c, ", ", p.ph, ", ",
            p.pw, "), got shape ", shape_str(grad.sizes()));
-  alert_not_deterministic(p.position_sensitive ? "ps_roi_align_backward (CUDA)"
-                                               : "roi_align_backward (CUDA)");
   Tensor g = contiguous(grad), r = contiguous(rois);
   check_batch_indices_on_host(op, r, input_shape[0]);
   Tensor gin = zeros(input_shape, TensorOptions(g.dtype()).device(g.device()));
-  cuda::roi_align_backward(g, r, cuda_args(p), gin);
-  return gin;
-}
-
-Tensor align_backward_op(const Tensor& grad, const Tensor& rois, const AlignParams& p,
-                         const Shape& input_shape) {
-  if (grad.is_cuda()) return align_backward_cuda(grad, rois, p, input_shape);
-  Tensor g = contiguous(grad), r = contiguous(rois);
-  const bool cl = use_channels_last(p, input_shape[0], input_shape[1], input_shape[2],
-                                    input_shape[3], r.size(0));
-  Tensor gin = cl ? empty(input_shape, TensorOptions(g.dtype()))
-                  : zeros(input_shape, TensorOptions(g.dtype()));
-  dispatch_dtype<kRoiDTypes>(g.dtype(), "roi_align_backward", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if (cl)
-      align_backward_cl<T>(g, r, p, gin);
-    else
-      align_backward<T>(g, r, p, gin);
-  });
+  roi_align_backward_kernel.get(g.device().type)(g, r, kernel_args(p), gin);
   return gin;
 }
 
@@ -284,19 +303,8 @@ Tensor align_op(const Tensor& input, const Tensor& rois, const AlignParams& p) {
   }
   Tensor x = contiguous(input), r = contiguous(rois);
   Tensor out = empty({r.size(0), out_c, p.ph, p.pw}, TensorOptions(x.dtype()).device(x.device()));
-  if (x.is_cuda()) {
-    check_batch_indices_on_host(op, r, x.size(0));
-    cuda::roi_align_forward(x, r, cuda_args(p), out);
-  } else {
-    const bool cl = use_channels_last(p, x.size(0), x.size(1), x.size(2), x.size(3), r.size(0));
-    dispatch_dtype<kRoiDTypes>(x.dtype(), op, [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      if (cl)
-        align_forward_cl<T>(x, r, p, out);
-      else
-        align_forward<T>(x, r, p, out);
-    });
-  }
+  check_batch_indices_on_host(op, r, x.size(0));
+  roi_align_forward_kernel.get(x.device().type)(x, r, kernel_args(p), out);
   if (autograd::needs_grad({input})) {
     Shape shape = input.sizes();
     autograd::record(p.position_sensitive ? "PsRoiAlignBackward0" : "RoiAlignBackward0",

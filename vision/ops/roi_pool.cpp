@@ -1,12 +1,12 @@
 // RoIPool (max over integer bins, argmax kept for backward) and position-sensitive RoIPool
-// (average over integer bins), following torchvision's rounding rules. CUDA tensors run the
-// kernels of vision/cuda/ops_cuda.cu with the same bins (roi_geometry.h); their backward passes
-// scatter with atomics and are flagged for tc.use_deterministic_algorithms.
+// (average over integer bins), following torchvision's rounding rules. The kernels register per
+// device in device_kernels.h's tables: the CPU ones here, the CUDA ones in vision/cuda/ops_cuda.cu
+// with the same bins (roi_geometry.h), whose backward passes scatter with atomics and are flagged
+// for tc.use_deterministic_algorithms.
 #include <limits>
 
 #include "tensorcore/autograd/function.h"
-#include "tensorcore/core/deterministic.h"
-#include "vision/cuda/ops_cuda.h"
+#include "vision/ops/device_kernels.h"
 #include "vision/ops/ops.h"
 #include "vision/ops/roi_common.h"
 
@@ -58,17 +58,10 @@ void roi_pool_forward(const Tensor& input, const Tensor& rois, double scale, int
   });
 }
 
-Tensor roi_pool_backward(const Tensor& grad, const Tensor& rois, const Tensor& argmax,
-                         const Shape& shape) {
-  Tensor g = contiguous(grad);
-  if (g.is_cuda()) {
-    alert_not_deterministic("roi_pool_backward (CUDA)");
-    Tensor gin = zeros(shape, TensorOptions(g.dtype()).device(g.device()));
-    cuda::roi_pool_backward(g, rois, argmax, gin);
-    return gin;
-  }
-  Tensor gin = zeros(shape, TensorOptions(g.dtype()));
-  const int64_t C = shape[1], HW = shape[2] * shape[3], K = rois.size(0);
+// The CPU kernels of the roi_pool tables (device_kernels.h); gin arrives zero-filled.
+void roi_pool_backward_cpu(const Tensor& g, const Tensor& rois, const Tensor& argmax,
+                           const Tensor& gin) {
+  const int64_t C = gin.size(1), HW = gin.size(2) * gin.size(3), K = rois.size(0);
   const int64_t nb = argmax.numel() / std::max<int64_t>(1, K * C);
   dispatch_dtype<kRoiDTypes>(g.dtype(), "roi_pool_backward", [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -87,6 +80,13 @@ Tensor roi_pool_backward(const Tensor& grad, const Tensor& rois, const Tensor& a
       }
     });
   });
+}
+
+Tensor roi_pool_backward(const Tensor& grad, const Tensor& rois, const Tensor& argmax,
+                         const Shape& shape) {
+  Tensor g = contiguous(grad);
+  Tensor gin = zeros(shape, TensorOptions(g.dtype()).device(g.device()));
+  roi_pool_backward_kernel.get(g.device().type)(g, rois, argmax, gin);
   return gin;
 }
 
@@ -131,20 +131,43 @@ void ps_pool(const Tensor& rois, double scale, int64_t ph, int64_t pw, const Sha
   }
 }
 
+void roi_pool_forward_cpu(const Tensor& x, const Tensor& r, double scale, int64_t ph, int64_t pw,
+                          const Tensor& out, const Tensor& argmax) {
+  Tensor o = out, am = argmax;
+  dispatch_dtype<kRoiDTypes>(x.dtype(), "roi_pool", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    roi_pool_forward<T>(x, r, scale, ph, pw, o, am);
+  });
+}
+
+void ps_roi_pool_forward_cpu(const Tensor& x, const Tensor& r, double scale, int64_t ph, int64_t pw,
+                             const Tensor& out) {
+  dispatch_dtype<kRoiDTypes>(x.dtype(), "ps_roi_pool", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    ps_pool<T>(r, scale, ph, pw, x.sizes(), out.size(1), x.data<T>(), out.data<T>(), nullptr,
+               nullptr);
+  });
+}
+
+void ps_roi_pool_backward_cpu(const Tensor& g, const Tensor& rois, double scale, int64_t ph,
+                              int64_t pw, const Tensor& gin) {
+  dispatch_dtype<kRoiDTypes>(g.dtype(), "ps_roi_pool_backward", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    ps_pool<T>(rois, scale, ph, pw, gin.sizes(), g.size(1), nullptr, nullptr, g.data<T>(),
+               gin.data<T>());
+  });
+}
+
+TC_REGISTER_KERNEL(roi_pool_forward_kernel, CPU, roi_pool_forward_cpu);
+TC_REGISTER_KERNEL(roi_pool_backward_kernel, CPU, roi_pool_backward_cpu);
+TC_REGISTER_KERNEL(ps_roi_pool_forward_kernel, CPU, ps_roi_pool_forward_cpu);
+TC_REGISTER_KERNEL(ps_roi_pool_backward_kernel, CPU, ps_roi_pool_backward_cpu);
+
 Tensor ps_pool_backward(const Tensor& grad, const Tensor& rois, double scale, int64_t ph,
                         int64_t pw, const Shape& shape) {
   Tensor g = contiguous(grad);
-  if (g.is_cuda()) {
-    alert_not_deterministic("ps_roi_pool_backward (CUDA)");
-    Tensor gin = zeros(shape, TensorOptions(g.dtype()).device(g.device()));
-    cuda::ps_roi_pool_backward(g, rois, scale, ph, pw, gin);
-    return gin;
-  }
-  Tensor gin = zeros(shape, TensorOptions(g.dtype()));
-  dispatch_dtype<kRoiDTypes>(g.dtype(), "ps_roi_pool_backward", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    ps_pool<T>(rois, scale, ph, pw, shape, g.size(1), nullptr, nullptr, g.data<T>(), gin.data<T>());
-  });
+  Tensor gin = zeros(shape, TensorOptions(g.dtype()).device(g.device()));
+  ps_roi_pool_backward_kernel.get(g.device().type)(g, rois, scale, ph, pw, gin);
   return gin;
 }
 
@@ -157,15 +180,9 @@ Tensor roi_pool(const Tensor& input, const Tensor& rois, double spatial_scale,
   Shape os = {r.size(0), x.size(1), pooled_height, pooled_width};
   Tensor out = empty(os, TensorOptions(x.dtype()).device(x.device()));
   Tensor argmax = empty(os, TensorOptions(DType::Int64).device(x.device()));
-  if (x.is_cuda()) {
-    check_batch_indices_on_host("roi_pool", r, x.size(0));
-    cuda::roi_pool_forward(x, r, spatial_scale, pooled_height, pooled_width, out, argmax);
-  } else {
-    dispatch_dtype<kRoiDTypes>(x.dtype(), "roi_pool", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      roi_pool_forward<T>(x, r, spatial_scale, pooled_height, pooled_width, out, argmax);
-    });
-  }
+  check_batch_indices_on_host("roi_pool", r, x.size(0));
+  roi_pool_forward_kernel.get(x.device().type)(x, r, spatial_scale, pooled_height, pooled_width,
+                                               out, argmax);
   if (autograd::needs_grad({input})) {
     Shape shape = input.sizes();
     autograd::record("RoiPoolBackward0", {input, rois}, {out}, {r, argmax},
@@ -186,16 +203,9 @@ Tensor ps_roi_pool(const Tensor& input, const Tensor& rois, double spatial_scale
   int64_t out_c = x.size(1) / nb;
   Tensor out = empty({r.size(0), out_c, pooled_height, pooled_width},
                      TensorOptions(x.dtype()).device(x.device()));
-  if (x.is_cuda()) {
-    check_batch_indices_on_host("ps_roi_pool", r, x.size(0));
-    cuda::ps_roi_pool_forward(x, r, spatial_scale, pooled_height, pooled_width, out);
-  } else {
-    dispatch_dtype<kRoiDTypes>(x.dtype(), "ps_roi_pool", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      ps_pool<T>(r, spatial_scale, pooled_height, pooled_width, x.sizes(), out_c, x.data<T>(),
-                 out.data<T>(), nullptr, nullptr);
-    });
-  }
+  check_batch_indices_on_host("ps_roi_pool", r, x.size(0));
+  ps_roi_pool_forward_kernel.get(x.device().type)(x, r, spatial_scale, pooled_height, pooled_width,
+                                                  out);
   if (autograd::needs_grad({input})) {
     Shape shape = input.sizes();
     autograd::record(

@@ -17,7 +17,7 @@
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/shape.h"
-#include "vision/cuda/transforms_cuda.h"
+#include "vision/transforms/device_kernels.h"
 #include "vision/transforms/kernels.h"
 #include "vision/transforms/warp_sample.h"
 
@@ -95,6 +95,19 @@ void blur_planes(const T* src, T* dst, int64_t N, int64_t C, int64_t H, int64_t 
   });
 }
 
+// gaussian_blur's CPU kernel.
+void gaussian_blur_cpu(const Tensor& src, const std::vector<std::vector<float>>& kx,
+                       const std::vector<std::vector<float>>& ky, const Tensor& out) {
+  dispatch_dtype<(1u << int(DType::UInt8)) | (1u << int(DType::Float32)) |
+                 (1u << int(DType::Float64))>(src.dtype(), "gaussian_blur", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    blur_planes<T>(src.data<T>(), out.data<T>(), src.size(0), src.size(1), src.size(2), src.size(3),
+                   kx, ky);
+  });
+}
+
+TC_REGISTER_KERNEL(gaussian_blur_kernel, CPU, gaussian_blur_cpu);
+
 }  // namespace
 
 Tensor gaussian_blur(const Tensor& img, int64_t kernel_x, int64_t kernel_y,
@@ -107,7 +120,7 @@ Tensor gaussian_blur(const Tensor& img, int64_t kernel_x, int64_t kernel_y,
   for (int64_t k : {kernel_x, kernel_y})
     TC_CHECK(k > 0 && k % 2 == 1 && k <= 63,
              "gaussian_blur: kernel_size should be odd, positive and at most 63, got ", k);
-  const int64_t N = img.size(0), C = img.size(1), H = img.size(2), W = img.size(3);
+  const int64_t N = img.size(0), H = img.size(2), W = img.size(3);
   for (const auto* s : {&sigma_x, &sigma_y}) {
     TC_CHECK(s->size() == 1 || int64_t(s->size()) == N, "gaussian_blur: expected 1 or N=", N,
              " sigma values, got ", s->size());
@@ -121,15 +134,7 @@ Tensor gaussian_blur(const Tensor& img, int64_t kernel_x, int64_t kernel_y,
   Tensor src = contiguous(img);
   Tensor out = empty(src.sizes(), TensorOptions(src.dtype()).device(src.device()));
   if (out.numel() == 0) return out;
-  if (src.is_cuda()) {
-    cuda::gaussian_blur(src, kx, ky, out);
-    return out;
-  }
-  dispatch_dtype<(1u << int(DType::UInt8)) | (1u << int(DType::Float32)) |
-                 (1u << int(DType::Float64))>(src.dtype(), "gaussian_blur", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    blur_planes<T>(src.data<T>(), out.data<T>(), N, C, H, W, kx, ky);
-  });
+  gaussian_blur_kernel.get(src.device().type)(src, kx, ky, out);
   return out;
 }
 

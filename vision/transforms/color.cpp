@@ -14,8 +14,8 @@
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
-#include "vision/cuda/transforms_cuda.h"
 #include "vision/transforms/color_pixel.h"
+#include "vision/transforms/device_kernels.h"
 #include "vision/transforms/kernels.h"
 
 namespace tc::vision::kernels {
@@ -81,6 +81,27 @@ void check_color(const char* op, const Tensor& img, int64_t n, size_t nf) {
   TC_CHECK(nf == 1 || int64_t(nf) == n, op, ": expected 1 or ", n, " factors, got ", nf);
 }
 
+// The CPU kernels of the blend / adjust_hue tables.
+void blend_cpu(const Tensor& src, int64_t N, int64_t C, int64_t HW, BlendOther other,
+               const std::vector<double>& factors, const std::vector<double>& values,
+               const Tensor& out) {
+  dispatch_dtype<kColorDTypes>(src.dtype(), "blend", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    blend_planes<T>(src.data<T>(), out.data<T>(), N, C, HW, other, factors, values);
+  });
+}
+
+void adjust_hue_cpu(const Tensor& src, int64_t N, int64_t HW, const std::vector<double>& factors,
+                    const Tensor& out) {
+  dispatch_dtype<kColorDTypes>(src.dtype(), "adjust_hue", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    hue_planes<T>(src.data<T>(), out.data<T>(), N, HW, factors);
+  });
+}
+
+TC_REGISTER_KERNEL(blend_kernel, CPU, blend_cpu);
+TC_REGISTER_KERNEL(adjust_hue_kernel, CPU, adjust_hue_cpu);
+
 }  // namespace
 
 Tensor blend(const Tensor& img, const std::vector<double>& factors, BlendOther other,
@@ -96,14 +117,7 @@ Tensor blend(const Tensor& img, const std::vector<double>& factors, BlendOther o
   Tensor src = contiguous(img);
   Tensor out = empty(img.sizes(), TensorOptions(img.dtype()).device(img.device()));
   if (out.numel() == 0) return out;
-  if (src.is_cuda()) {
-    cuda::blend(src, N, C, HW, other, factors, values, out);
-    return out;
-  }
-  dispatch_dtype<kColorDTypes>(img.dtype(), "blend", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    blend_planes<T>(src.data<T>(), out.data<T>(), N, C, HW, other, factors, values);
-  });
+  blend_kernel.get(src.device().type)(src, N, C, HW, other, factors, values, out);
   return out;
 }
 
@@ -116,14 +130,7 @@ Tensor adjust_hue(const Tensor& img, const std::vector<double>& factors) {
   Tensor src = contiguous(img);
   Tensor out = empty(img.sizes(), TensorOptions(img.dtype()).device(img.device()));
   if (out.numel() == 0) return out;
-  if (src.is_cuda()) {
-    cuda::adjust_hue(src, N, HW, factors, out);
-    return out;
-  }
-  dispatch_dtype<kColorDTypes>(img.dtype(), "adjust_hue", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    hue_planes<T>(src.data<T>(), out.data<T>(), N, HW, factors);
-  });
+  adjust_hue_kernel.get(src.device().type)(src, N, HW, factors, out);
   return out;
 }
 

@@ -9,7 +9,7 @@
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/shape.h"
-#include "vision/cuda/transforms_cuda.h"
+#include "vision/transforms/device_kernels.h"
 #include "vision/transforms/kernels.h"
 
 namespace tc::vision::kernels {
@@ -81,9 +81,11 @@ void check_crop_args(const char* op, const Tensor& img, const std::vector<int64_
 }
 
 // crop_flip on a CUDA image: one slice (and flip) per sample, concatenated.
-Tensor crop_flip_composed(const Tensor& img, const std::vector<int64_t>& tops,
-                          const std::vector<int64_t>& lefts, const std::vector<uint8_t>& hflip,
-                          const std::vector<uint8_t>& vflip, int64_t out_h, int64_t out_w) {
+[[maybe_unused]] Tensor crop_flip_composed(const Tensor& img, const std::vector<int64_t>& tops,
+                                           const std::vector<int64_t>& lefts,
+                                           const std::vector<uint8_t>& hflip,
+                                           const std::vector<uint8_t>& vflip, int64_t out_h,
+                                           int64_t out_w) {
   auto pick = [](const auto& v, int64_t n) { return v.size() == 1 ? v[0] : v[size_t(n)]; };
   const int64_t N = img.size(0);
   TensorList parts;
@@ -106,7 +108,15 @@ Tensor crop_flip(const Tensor& img, const std::vector<int64_t>& tops,
                  const std::vector<int64_t>& lefts, const std::vector<uint8_t>& hflip,
                  const std::vector<uint8_t>& vflip, int64_t out_h, int64_t out_w) {
   check_crop_args("crop_flip", img, tops, lefts, hflip, vflip, out_h, out_w);
-  if (img.is_cuda()) return crop_flip_composed(img, tops, lefts, hflip, vflip, out_h, out_w);
+  return crop_flip_kernel.get(img.device().type)(img, tops, lefts, hflip, vflip, out_h, out_w);
+}
+
+namespace {
+
+// crop_flip's CPU kernel: one copy per output row.
+Tensor crop_flip_cpu(const Tensor& img, const std::vector<int64_t>& tops,
+                     const std::vector<int64_t>& lefts, const std::vector<uint8_t>& hflip,
+                     const std::vector<uint8_t>& vflip, int64_t out_h, int64_t out_w) {
   Tensor src = contiguous(img);
   Tensor out = empty({src.size(0), src.size(1), out_h, out_w}, TensorOptions(src.dtype()));
   if (out.numel() == 0) return out;
@@ -118,13 +128,35 @@ Tensor crop_flip(const Tensor& img, const std::vector<int64_t>& tops,
   return out;
 }
 
+void crop_flip_normalize_cpu(const Tensor& src, const std::vector<int64_t>& tops,
+                             const std::vector<int64_t>& lefts, const std::vector<uint8_t>& hflip,
+                             const std::vector<uint8_t>& vflip, const std::vector<float>& a,
+                             const std::vector<float>& b, const Tensor& out) {
+  const int64_t N = src.size(0), C = src.size(1), H = src.size(2), W = src.size(3);
+  const int64_t out_h = out.size(2), out_w = out.size(3);
+  dispatch_dtype<(1u << int(DType::UInt8)) | (1u << int(DType::Float32))>(
+      src.dtype(), "crop_flip_normalize", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        crop_flip_rows<T>(src.data<T>(), N, C, H, W, tops, lefts, hflip, vflip, out_h, out_w, a, b,
+                          out.data<float>());
+      });
+}
+
+TC_REGISTER_KERNEL(crop_flip_kernel, CPU, crop_flip_cpu);
+TC_REGISTER_KERNEL(crop_flip_normalize_kernel, CPU, crop_flip_normalize_cpu);
+#ifdef TC_WITH_CUDA
+TC_REGISTER_KERNEL(crop_flip_kernel, CUDA, crop_flip_composed);
+#endif
+
+}  // namespace
+
 Tensor crop_flip_normalize(const Tensor& img, const std::vector<int64_t>& tops,
                            const std::vector<int64_t>& lefts, const std::vector<uint8_t>& hflip,
                            const std::vector<uint8_t>& vflip, int64_t out_h, int64_t out_w,
                            const std::vector<double>& scale, const std::vector<double>& bias) {
   const char* op = "crop_flip_normalize";
   check_crop_args(op, img, tops, lefts, hflip, vflip, out_h, out_w);
-  const int64_t N = img.size(0), C = img.size(1), H = img.size(2), W = img.size(3);
+  const int64_t N = img.size(0), C = img.size(1);
   auto per_channel = [&](const std::vector<double>& v, const char* what) {
     TC_CHECK(v.size() == 1 || int64_t(v.size()) == C, op, ": ", what, " needs 1 or C=", C,
              " values, got ", v.size());
@@ -136,16 +168,7 @@ Tensor crop_flip_normalize(const Tensor& img, const std::vector<int64_t>& tops,
   Tensor src = contiguous(img);
   Tensor out = empty({N, C, out_h, out_w}, TensorOptions(DType::Float32).device(src.device()));
   if (out.numel() == 0) return out;
-  if (src.is_cuda()) {
-    cuda::crop_flip_normalize(src, tops, lefts, hflip, vflip, a, b, out);
-    return out;
-  }
-  dispatch_dtype<(1u << int(DType::UInt8)) | (1u << int(DType::Float32))>(
-      src.dtype(), op, [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        crop_flip_rows<T>(src.data<T>(), N, C, H, W, tops, lefts, hflip, vflip, out_h, out_w, a, b,
-                          out.data<float>());
-      });
+  crop_flip_normalize_kernel.get(src.device().type)(src, tops, lefts, hflip, vflip, a, b, out);
   return out;
 }
 

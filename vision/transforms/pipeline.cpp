@@ -21,6 +21,7 @@
 #include "tensorcore/ops/shape.h"
 #include "tensorcore/serialize/json.h"
 #include "tensorcore/serialize/text_file.h"
+#include "vision/transforms/device_kernels.h"
 #include "vision/transforms/kernels.h"
 #include "vision/transforms/pipeline_internal.h"
 
@@ -164,10 +165,11 @@ std::vector<int64_t> pad_index(int64_t n, int64_t before, int64_t after, const s
   return idx;
 }
 
-// pad_image on a CUDA image: the same row/column maps as index_select gathers on the device,
-// then the fill value where a map is -1 (constant mode).
-Tensor pad_image_gather(const Tensor& x, const std::vector<int64_t>& rows,
-                        const std::vector<int64_t>& cols, int64_t top, int64_t left, double fill) {
+// pad_image's CUDA kernel: the same row/column maps as index_select gathers on the device, then
+// the fill value where a map is -1 (constant mode).
+[[maybe_unused]] Tensor pad_image_gather(const Tensor& x, const std::vector<int64_t>& rows,
+                                         const std::vector<int64_t>& cols, int64_t top,
+                                         int64_t left, double fill) {
   const Device dev = x.device();
   auto gather_index = [&](const std::vector<int64_t>& map, int64_t offset) {
     std::vector<int64_t> idx;
@@ -189,16 +191,11 @@ Tensor pad_image_gather(const Tensor& x, const std::vector<int64_t>& rows,
   return masked_fill(out, mask, Scalar(static_cast<double>(fill)));
 }
 
-// F.pad: negative padding crops first, then rows/columns are gathered through index maps.
-Tensor pad_image(const Tensor& x, std::array<int64_t, 4> p, double fill, const std::string& mode) {
+// pad_image's CPU kernel: one pass over the output rows.
+Tensor pad_image_cpu(const Tensor& x, const std::vector<int64_t>& rows,
+                     const std::vector<int64_t>& cols, int64_t top, int64_t left, double fill) {
   const int64_t N = x.size(0), C = x.size(1), H = x.size(2), W = x.size(3);
-  int64_t top = std::max<int64_t>(-p[1], 0), left = std::max<int64_t>(-p[0], 0);
-  int64_t h = H - top - std::max<int64_t>(-p[3], 0), w = W - left - std::max<int64_t>(-p[2], 0);
-  TC_CHECK(h > 0 && w > 0, "pad: negative padding removes the whole image");
-  auto rows = pad_index(h, std::max<int64_t>(p[1], 0), std::max<int64_t>(p[3], 0), mode);
-  auto cols = pad_index(w, std::max<int64_t>(p[0], 0), std::max<int64_t>(p[2], 0), mode);
   const int64_t oh = int64_t(rows.size()), ow = int64_t(cols.size());
-  if (x.is_cuda()) return pad_image_gather(x, rows, cols, top, left, fill);
   Tensor src = contiguous(x);
   Tensor out = empty({N, C, oh, ow}, TensorOptions(x.dtype()));
   dispatch_dtype<(1u << int(DType::UInt8)) | (1u << int(DType::Float32)) |
@@ -220,6 +217,22 @@ Tensor pad_image(const Tensor& x, std::array<int64_t, 4> p, double fill, const s
       }
   });
   return out;
+}
+
+TC_REGISTER_KERNEL(kernels::pad_image_kernel, CPU, pad_image_cpu);
+#ifdef TC_WITH_CUDA
+TC_REGISTER_KERNEL(kernels::pad_image_kernel, CUDA, pad_image_gather);
+#endif
+
+// F.pad: negative padding crops first, then rows/columns are gathered through index maps.
+Tensor pad_image(const Tensor& x, std::array<int64_t, 4> p, double fill, const std::string& mode) {
+  const int64_t H = x.size(2), W = x.size(3);
+  int64_t top = std::max<int64_t>(-p[1], 0), left = std::max<int64_t>(-p[0], 0);
+  int64_t h = H - top - std::max<int64_t>(-p[3], 0), w = W - left - std::max<int64_t>(-p[2], 0);
+  TC_CHECK(h > 0 && w > 0, "pad: negative padding removes the whole image");
+  auto rows = pad_index(h, std::max<int64_t>(p[1], 0), std::max<int64_t>(p[3], 0), mode);
+  auto cols = pad_index(w, std::max<int64_t>(p[0], 0), std::max<int64_t>(p[2], 0), mode);
+  return kernels::pad_image_kernel.get(x.device().type)(x, rows, cols, top, left, fill);
 }
 
 // F.rgb_to_grayscale with the same tensor ops as Python (so results agree bit for bit).
@@ -249,7 +262,7 @@ Tensor jitter_step(const Tensor& x, int k, const std::vector<double>& factors) {
       Tensor gray = c == 3 ? grayscale(x, 1) : x;
       Tensor m = mean(to_dtype(gray, DType::Float32), {-3, -2, -1}, true);
       Tensor mc = contiguous(reshape(m, {-1}));
-      if (mc.is_cuda()) mc = to_device(mc, Device(DeviceType::CPU));  // one value per image
+      mc = to_device(mc, Device(DeviceType::CPU));  // one value per image, read on the host
       const float* mp = mc.data<float>();
       return kernels::blend(x, factors, kernels::BlendOther::Value,
                             std::vector<double>(mp, mp + mc.numel()));

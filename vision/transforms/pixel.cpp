@@ -10,7 +10,7 @@
 #include "tensorcore/ops/elementwise.h"
 #include "tensorcore/ops/reduce.h"
 #include "tensorcore/ops/shape.h"
-#include "vision/cuda/transforms_cuda.h"
+#include "vision/transforms/device_kernels.h"
 #include "vision/transforms/kernels.h"
 
 namespace tc::vision::kernels {
@@ -95,17 +95,10 @@ Tensor adjust_sharpness(const Tensor& img, double factor) {
   return to_dtype(clamp(mixed, Scalar(0.0), Scalar(bound)), img.dtype());
 }
 
-Tensor equalize(const Tensor& img) {
-  check_image(img, "equalize");
-  TC_CHECK_TYPE(img.dtype() == DType::UInt8, "equalize: only uint8 images are supported, got ",
-                dtype_name(img.dtype()));
-  Tensor src = contiguous(img);
-  Tensor out = empty(src.sizes(), TensorOptions(DType::UInt8).device(src.device()));
-  const int64_t plane = img.size(-2) * img.size(-1), planes = plane ? src.numel() / plane : 0;
-  if (src.is_cuda()) {
-    cuda::equalize(src, planes, plane, out);
-    return out;
-  }
+namespace {
+
+// equalize's CPU kernel: a histogram and lookup table per plane.
+void equalize_cpu(const Tensor& src, int64_t planes, int64_t plane, const Tensor& out) {
   const uint8_t* s = src.data<uint8_t>();
   uint8_t* d = out.data<uint8_t>();
   parallel_for(0, planes, 1, [&](int64_t p0, int64_t p1) {
@@ -131,6 +124,20 @@ Tensor equalize(const Tensor& img) {
       for (int64_t i = 0; i < plane; ++i) o[i] = lut[in[i]];
     }
   });
+}
+
+TC_REGISTER_KERNEL(equalize_kernel, CPU, equalize_cpu);
+
+}  // namespace
+
+Tensor equalize(const Tensor& img) {
+  check_image(img, "equalize");
+  TC_CHECK_TYPE(img.dtype() == DType::UInt8, "equalize: only uint8 images are supported, got ",
+                dtype_name(img.dtype()));
+  Tensor src = contiguous(img);
+  Tensor out = empty(src.sizes(), TensorOptions(DType::UInt8).device(src.device()));
+  const int64_t plane = img.size(-2) * img.size(-1), planes = plane ? src.numel() / plane : 0;
+  equalize_kernel.get(src.device().type)(src, planes, plane, out);
   return out;
 }
 

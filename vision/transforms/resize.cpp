@@ -23,8 +23,7 @@
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/shape.h"
-#include "vision/cuda/resize_cuda.h"
-#include "vision/device_check.h"
+#include "vision/transforms/device_kernels.h"
 #include "vision/transforms/kernels.h"
 #include "vision/transforms/resize_u8.h"
 
@@ -289,46 +288,49 @@ Tensor upload(const std::vector<V>& v, DType dt, Device device) {
 }
 
 template <typename W>
-cuda::ResizeAxis device_axis(const AxisWeights& a, const std::vector<W>& w, DType wdt,
-                             Device device) {
+ResizeAxis device_axis(const AxisWeights& a, const std::vector<W>& w, DType wdt, Device device) {
   return {upload(a.start, DType::Int64, device), upload(w, wdt, device), a.ksize};
 }
 
 // The CPU's `separable` with the passes on the device.
-Tensor separable_cuda(const Tensor& src, int64_t planes, int64_t in_h, int64_t in_w, int64_t out_h,
-                      int64_t out_w, const cuda::ResizeAxis& ah, const cuda::ResizeAxis& aw,
-                      bool horizontal_first, const Shape& out_shape) {
-  const TensorOptions opts = TensorOptions(src.dtype()).device(src.device());
+[[maybe_unused]] Tensor separable_cuda(const Tensor& src, int64_t planes, int64_t in_h,
+                                       int64_t in_w, int64_t out_h, int64_t out_w,
+                                       const ResizeAxis& ah, const ResizeAxis& aw,
+                                       bool horizontal_first, const Shape& out_shape) {
+  const Device device = src.device();
+  const TensorOptions opts = TensorOptions(src.dtype()).device(device);
   const bool do_v = in_h != out_h, do_h = in_w != out_w;
   if (!do_v && !do_h) return clone(src);
   Tensor dst = empty(out_shape, opts);
   if (do_v && do_h && horizontal_first) {
     Tensor tmp = empty({planes * in_h * out_w}, opts);
-    cuda::resize_horizontal(src, planes * in_h, in_w, tmp, out_w, aw);
-    cuda::resize_vertical(tmp, planes, in_h, out_w, dst, out_h, ah);
+    resize_horizontal_kernel.get(device.type)(src, planes * in_h, in_w, tmp, out_w, aw);
+    resize_vertical_kernel.get(device.type)(tmp, planes, in_h, out_w, dst, out_h, ah);
   } else if (do_v && do_h) {
     Tensor tmp = empty({planes * out_h * in_w}, opts);
-    cuda::resize_vertical(src, planes, in_h, in_w, tmp, out_h, ah);
-    cuda::resize_horizontal(tmp, planes * out_h, in_w, dst, out_w, aw);
+    resize_vertical_kernel.get(device.type)(src, planes, in_h, in_w, tmp, out_h, ah);
+    resize_horizontal_kernel.get(device.type)(tmp, planes * out_h, in_w, dst, out_w, aw);
   } else if (do_v) {
-    cuda::resize_vertical(src, planes, in_h, in_w, dst, out_h, ah);
+    resize_vertical_kernel.get(device.type)(src, planes, in_h, in_w, dst, out_h, ah);
   } else {
-    cuda::resize_horizontal(src, planes * in_h, in_w, dst, out_w, aw);
+    resize_horizontal_kernel.get(device.type)(src, planes * in_h, in_w, dst, out_w, aw);
   }
   return dst;
 }
 
-// src: contiguous CUDA image; the CPU path's modes, weights, pass order and rounding.
-Tensor resize_cuda(const Tensor& src, int64_t planes, int64_t out_h, int64_t out_w,
-                   Interpolation mode, bool antialias, const Shape& out_shape) {
+// resize's CUDA kernel. src: contiguous CUDA image; the CPU path's modes, weights, pass order
+// and rounding.
+[[maybe_unused]] Tensor resize_cuda(const Tensor& src, int64_t planes, int64_t out_h, int64_t out_w,
+                                    Interpolation mode, bool antialias, const Shape& out_shape) {
   const Device device = src.device();
   const DType dt = src.dtype();
   const int64_t in_h = src.size(-2), in_w = src.size(-1);
   if (mode == Interpolation::Nearest) {
     Tensor out = empty(out_shape, TensorOptions(dt).device(device));
-    cuda::resize_nearest(src, planes, in_h, in_w, out, out_h, out_w,
-                         upload(nearest_index(in_h, out_h), DType::Int64, device),
-                         upload(nearest_index(in_w, out_w), DType::Int64, device));
+    resize_nearest_kernel.get(device.type)(
+        src, planes, in_h, in_w, out, out_h, out_w,
+        upload(nearest_index(in_h, out_h), DType::Int64, device),
+        upload(nearest_index(in_w, out_w), DType::Int64, device));
     return out;
   }
   AxisWeights ah = axis_weights(in_h, out_h, mode, antialias);
@@ -357,7 +359,7 @@ Tensor resize_cuda(const Tensor& src, int64_t planes, int64_t out_h, int64_t out
                                horizontal_first, out_shape);
   if (dt == DType::Float32) return fout;
   Tensor out = empty(out_shape, TensorOptions(DType::UInt8).device(device));
-  cuda::round_to_uint8(fout, out);
+  round_to_uint8_kernel.get(device.type)(fout, out);
   return out;
 }
 
@@ -371,7 +373,6 @@ Tensor resize(const Tensor& img, int64_t out_h, int64_t out_w, Interpolation mod
   DType dt = img.dtype();
   TC_CHECK_TYPE(dt == DType::UInt8 || dt == DType::Float32 || dt == DType::Float64,
                 "resize: expected a uint8, float32 or float64 image, got ", dtype_name(dt));
-  if (!img.is_cuda()) require_cpu("resize", {&img});
   const int64_t in_h = img.size(-2), in_w = img.size(-1);
   TC_CHECK(in_h > 0 && in_w > 0, "resize: input image is empty (", in_h, "x", in_w, ")");
   Shape out_shape = img.sizes();
@@ -380,7 +381,17 @@ Tensor resize(const Tensor& img, int64_t out_h, int64_t out_w, Interpolation mod
   check_output_fits_in_memory(out_shape, dt, "resize");  // before the weight tables
   Tensor src = contiguous(img);
   const int64_t planes = in_h * in_w == 0 ? 0 : src.numel() / (in_h * in_w);
-  if (src.is_cuda()) return resize_cuda(src, planes, out_h, out_w, mode, antialias, out_shape);
+  return resize_kernel.get(src.device().type)(src, planes, out_h, out_w, mode, antialias,
+                                              out_shape);
+}
+
+namespace {
+
+// resize's CPU kernel.
+Tensor resize_cpu(const Tensor& src, int64_t planes, int64_t out_h, int64_t out_w,
+                  Interpolation mode, bool antialias, const Shape& out_shape) {
+  const DType dt = src.dtype();
+  const int64_t in_h = src.size(-2), in_w = src.size(-1);
   if (mode == Interpolation::Nearest) {
     Tensor out = empty(out_shape, TensorOptions(dt));
     dispatch_dtype<(1u << int(DType::UInt8)) | (1u << int(DType::Float32)) |
@@ -426,5 +437,12 @@ Tensor resize(const Tensor& img, int64_t out_h, int64_t out_w, Interpolation mod
   });
   return out;
 }
+
+TC_REGISTER_KERNEL(resize_kernel, CPU, resize_cpu);
+#ifdef TC_WITH_CUDA
+TC_REGISTER_KERNEL(resize_kernel, CUDA, resize_cuda);
+#endif
+
+}  // namespace
 
 }  // namespace tc::vision::kernels

@@ -16,7 +16,7 @@
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
-#include "vision/cuda/transforms_cuda.h"
+#include "vision/transforms/device_kernels.h"
 #include "vision/transforms/kernels.h"
 #include "vision/transforms/warp_sample.h"
 
@@ -36,6 +36,18 @@ void warp_rows(const T* src, int64_t N, const WarpArgs& args, T* dst) {
                      warp_pixel<T, F>(src, dst, args, r / oh, r % oh, x);
                });
 }
+
+// warp's CPU kernel: the host pointers of args are used as they are.
+void warp_cpu(const Tensor& src, const std::vector<double>&, const std::vector<double>&,
+              const WarpArgs& args, const Tensor& out) {
+  dispatch_dtype<(1u << int(DType::UInt8)) | (1u << int(DType::Float32)) |
+                 (1u << int(DType::Float64))>(src.dtype(), "warp", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    warp_rows<T>(src.data<T>(), src.size(0), args, out.data<T>());
+  });
+}
+
+TC_REGISTER_KERNEL(warp_kernel, CPU, warp_cpu);
 
 }  // namespace
 
@@ -67,15 +79,8 @@ Tensor warp(const Tensor& img, const std::vector<double>& matrices, int64_t out_
                 out_w,
                 fill ? fill->data() : nullptr,
                 fill ? int64_t(fill->size()) : 0};
-  if (src.is_cuda()) {
-    cuda::warp(src, matrices, fill ? *fill : std::vector<double>{}, args, out);
-    return out;
-  }
-  dispatch_dtype<(1u << int(DType::UInt8)) | (1u << int(DType::Float32)) |
-                 (1u << int(DType::Float64))>(src.dtype(), "warp", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    warp_rows<T>(src.data<T>(), N, args, out.data<T>());
-  });
+  warp_kernel.get(src.device().type)(src, matrices, fill ? *fill : std::vector<double>{}, args,
+                                     out);
   return out;
 }
 

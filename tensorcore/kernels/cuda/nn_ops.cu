@@ -4,6 +4,7 @@
 // CPU's log-space alpha / beta recursions, threads across the extended target positions).
 #include <limits>
 
+#include "tensorcore/core/deterministic.h"
 #include "tensorcore/kernels/cuda/common.cuh"
 #include "tensorcore/kernels/cuda/launch_on.cuh"
 #include "tensorcore/nn/device_kernels.h"
@@ -255,6 +256,8 @@ void grid_sample_forward(const Tensor& x, const Tensor& grid, const GridGeom& g,
 
 void grid_sample_backward(const Tensor& gout, const Tensor& x, const Tensor& grid,
                           const GridGeom& g, const Tensor& gin, const Tensor& ggrid) {
+  // The input gradient is scattered with atomicAdd.
+  if (gin.defined()) alert_not_deterministic("grid_sampler_2d_backward (CUDA)");
   const int64_t total = g.N * g.Ho * g.Wo;
   cuda_kernels::dispatch_dev<kOpTypes>(x.dtype(), "grid_sample backward (CUDA)", [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -267,6 +270,7 @@ void grid_sample_backward(const Tensor& gout, const Tensor& x, const Tensor& gri
 
 void grid_sample3d(const Tensor& x, const Tensor& grid, const Tensor& out, const Tensor& gout,
                    const Tensor& gin, const Tensor& ggrid, const detail::GridGeom3& g) {
+  if (gout.defined() && gin.defined()) alert_not_deterministic("grid_sampler_3d_backward (CUDA)");
   const int64_t total = g.N * g.Do * g.Ho * g.Wo;
   cuda_kernels::dispatch_dev<kOpTypes>(x.dtype(), "grid_sample (5-d, CUDA)", [&](auto tag) {
     using T = typename decltype(tag)::type;

@@ -2,16 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <ostream>
 
-#include "tensorcore/amp/autocast.h"
-#include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/init.h"
 #include "tensorcore/nn/modules/module_args.h"
-#include "tensorcore/nnfused/activation.h"
-#include "tensorcore/tensorcore.h"
+#include "tensorcore/ops/creation.h"
 
 namespace tc::nn {
 

@@ -1,22 +1,11 @@
 #include "tensorcore/nn/modules/distance.h"
 
-#include <algorithm>
-#include <cmath>
-#include <limits>
-#include <ostream>
-
-#include "tensorcore/amp/autocast.h"
-#include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/nn/functional.h"
-#include "tensorcore/nn/init.h"
 #include "tensorcore/nn/modules/module_args.h"
-#include "tensorcore/nnfused/activation.h"
-#include "tensorcore/tensorcore.h"
 
 namespace tc::nn {
 
 using namespace detail;
-namespace F = functional;
 
 // ---- Distances ----
 CosineSimilarityImpl::CosineSimilarityImpl(int64_t d, double e)

@@ -1,22 +1,13 @@
 #include "tensorcore/nn/modules/flatten.h"
 
-#include <algorithm>
-#include <cmath>
-#include <limits>
 #include <ostream>
 
-#include "tensorcore/amp/autocast.h"
-#include "tensorcore/autograd/grad_mode.h"
-#include "tensorcore/nn/functional.h"
-#include "tensorcore/nn/init.h"
 #include "tensorcore/nn/modules/module_args.h"
-#include "tensorcore/nnfused/activation.h"
-#include "tensorcore/tensorcore.h"
+#include "tensorcore/ops/shape.h"
 
 namespace tc::nn {
 
 using namespace detail;
-namespace F = functional;
 
 FlattenImpl::FlattenImpl(int64_t s, int64_t e) : Module("Flatten"), start_dim(s), end_dim(e) {}
 

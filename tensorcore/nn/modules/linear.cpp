@@ -1,22 +1,16 @@
 #include "tensorcore/nn/modules/linear.h"
 
-#include <algorithm>
 #include <cmath>
-#include <limits>
 #include <ostream>
 
-#include "tensorcore/amp/autocast.h"
-#include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/init.h"
 #include "tensorcore/nn/modules/module_args.h"
-#include "tensorcore/nnfused/activation.h"
-#include "tensorcore/tensorcore.h"
+#include "tensorcore/ops/creation.h"
 
 namespace tc::nn {
 
 using namespace detail;
-namespace F = functional;
 
 // ---- Linear ----
 LinearImpl::LinearImpl(int64_t in, int64_t out, bool has_bias)

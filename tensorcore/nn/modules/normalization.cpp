@@ -1,24 +1,23 @@
 #include "tensorcore/nn/modules/normalization.h"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 #include <ostream>
 
-#include "tensorcore/amp/autocast.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/distributed/process_group.h"
 #include "tensorcore/nn/functional.h"
-#include "tensorcore/nn/init.h"
 #include "tensorcore/nn/modules/module_args.h"
-#include "tensorcore/nnfused/activation.h"
-#include "tensorcore/tensorcore.h"
+#include "tensorcore/ops/copy.h"
+#include "tensorcore/ops/creation.h"
+#include "tensorcore/ops/elementwise.h"
+#include "tensorcore/ops/options.h"
+#include "tensorcore/ops/reduce.h"
+#include "tensorcore/ops/shape.h"
 
 namespace tc::nn {
 
 using namespace detail;
-namespace F = functional;
 
 // ---- BatchNorm ----
 BatchNormImpl::BatchNormImpl(std::string type, int64_t nf, double eps, double momentum, bool affine,

@@ -1,22 +1,13 @@
 #include "tensorcore/nn/modules/padding.h"
 
-#include <algorithm>
-#include <cmath>
-#include <limits>
 #include <ostream>
 
-#include "tensorcore/amp/autocast.h"
-#include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/nn/functional.h"
-#include "tensorcore/nn/init.h"
 #include "tensorcore/nn/modules/module_args.h"
-#include "tensorcore/nnfused/activation.h"
-#include "tensorcore/tensorcore.h"
 
 namespace tc::nn {
 
 using namespace detail;
-namespace F = functional;
 
 // ---- Padding ----
 PadNdImpl::PadNdImpl(std::string type, int n, IntList p, std::string m, double v)

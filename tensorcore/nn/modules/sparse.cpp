@@ -1,22 +1,17 @@
 #include "tensorcore/nn/modules/sparse.h"
 
-#include <algorithm>
-#include <cmath>
-#include <limits>
 #include <ostream>
 
-#include "tensorcore/amp/autocast.h"
 #include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/init.h"
 #include "tensorcore/nn/modules/module_args.h"
-#include "tensorcore/nnfused/activation.h"
-#include "tensorcore/tensorcore.h"
+#include "tensorcore/ops/creation.h"
+#include "tensorcore/ops/shape.h"
 
 namespace tc::nn {
 
 using namespace detail;
-namespace F = functional;
 
 EmbeddingImpl::EmbeddingImpl(int64_t n, int64_t d, std::optional<int64_t> pad,
                              std::optional<double> mn, double nt, bool sgf)

@@ -10,7 +10,7 @@
 #include "tensorcore/amp/scaler.h"
 #include "tensorcore/cuda/cuda.h"
 #include "tensorcore/nn/functional.h"
-#include "tensorcore/nn/loss.h"
+#include "tensorcore/nn/modules/loss.h"
 #include "tensorcore/nn/nn.h"
 #include "tensorcore/tensorcore.h"
 #include "tests/cpp/cuda/gpu_test_util.h"

@@ -1,39 +1,71 @@
 #pragma once
-// More losses for the C++ frontend (torch.nn's names, arguments and reductions), as functions
-// in tc::nn::functional and as modules: L1Loss, SmoothL1Loss, HuberLoss, BCELoss, KLDivLoss,
-// MarginRankingLoss, CosineEmbeddingLoss, TripletMarginLoss, PoissonNLLLoss, GaussianNLLLoss.
-// All are tensor-op composites, so autograd (and double backward) comes from the core ops.
+// The loss modules (torch.nn.modules.loss): each holds its options (and weight buffers) and calls
+// the matching function of tc::nn::functional (nn/functional.h; defined in nn/loss.cpp,
+// cross_entropy.cpp and ctc.cpp), with torch's names, arguments, defaults and reductions.
 #include <string>
 
+#include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/module.h"
 
 namespace tc::nn {
-namespace functional {
-Tensor l1_loss(const Tensor& input, const Tensor& target, const std::string& reduction = "mean");
-Tensor smooth_l1_loss(const Tensor& input, const Tensor& target,
-                      const std::string& reduction = "mean", double beta = 1.0);
-Tensor huber_loss(const Tensor& input, const Tensor& target, const std::string& reduction = "mean",
-                  double delta = 1.0);
-// Probabilities in [0, 1]; the logs are clamped at -100 like torch.
-Tensor binary_cross_entropy(const Tensor& input, const Tensor& target, const Tensor& weight = {},
-                            const std::string& reduction = "mean");
-// input holds log-probabilities; reduction also "batchmean" (sum / batch size).
-Tensor kl_div(const Tensor& input, const Tensor& target, const std::string& reduction = "mean",
-              bool log_target = false);
-Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
-                           double margin = 0.0, const std::string& reduction = "mean");
-Tensor cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
-                             double margin = 0.0, const std::string& reduction = "mean");
-Tensor triplet_margin_loss(const Tensor& anchor, const Tensor& positive, const Tensor& negative,
-                           double margin = 1.0, double p = 2.0, double eps = 1e-6,
-                           bool swap = false, const std::string& reduction = "mean");
-Tensor poisson_nll_loss(const Tensor& input, const Tensor& target, bool log_input = true,
-                        bool full = false, double eps = 1e-8,
-                        const std::string& reduction = "mean");
-Tensor gaussian_nll_loss(const Tensor& input, const Tensor& target, const Tensor& var,
-                         bool full = false, double eps = 1e-6,
-                         const std::string& reduction = "mean");
-}  // namespace functional
+
+class CrossEntropyLossImpl : public Module {
+ public:
+  ModulePtr clone() const override;
+  explicit CrossEntropyLossImpl(Tensor weight = {}, int64_t ignore_index = -100,
+                                std::string reduction = "mean", double label_smoothing = 0.0);
+  Tensor forward(const Tensor& input, const Tensor& target);
+  int64_t ignore_index;
+  std::string reduction;
+  double label_smoothing;
+  Tensor weight;
+};
+TC_MODULE(CrossEntropyLoss);
+
+class NLLLossImpl : public Module {
+ public:
+  ModulePtr clone() const override;
+  explicit NLLLossImpl(Tensor weight = {}, int64_t ignore_index = -100,
+                       std::string reduction = "mean");
+  Tensor forward(const Tensor& input, const Tensor& target);
+  int64_t ignore_index;
+  std::string reduction;
+  Tensor weight;
+};
+TC_MODULE(NLLLoss);
+
+class MSELossImpl : public Module {
+ public:
+  ModulePtr clone() const override;
+  explicit MSELossImpl(std::string reduction = "mean");
+  Tensor forward(const Tensor& input, const Tensor& target);
+  std::string reduction;
+};
+TC_MODULE(MSELoss);
+
+class BCEWithLogitsLossImpl : public Module {
+ public:
+  ModulePtr clone() const override;
+  explicit BCEWithLogitsLossImpl(Tensor weight = {}, std::string reduction = "mean",
+                                 Tensor pos_weight = {});
+  Tensor forward(const Tensor& input, const Tensor& target);
+  std::string reduction;
+  Tensor weight, pos_weight;
+};
+TC_MODULE(BCEWithLogitsLoss);
+
+class CTCLossImpl : public Module {
+ public:
+  ModulePtr clone() const override;
+  explicit CTCLossImpl(int64_t blank = 0, std::string reduction = "mean",
+                       bool zero_infinity = false);
+  Tensor forward(const Tensor& log_probs, const Tensor& targets, const Tensor& input_lengths,
+                 const Tensor& target_lengths);
+  int64_t blank;
+  std::string reduction;
+  bool zero_infinity;
+};
+TC_MODULE(CTCLoss);
 
 #define TC_LOSS_MODULE(Name, Fields, Args, Call) \
   class Name##Impl : public Module {             \

@@ -3,7 +3,9 @@
 // the core ops' vjps. float16/bfloat16 inputs compute in float32 and round the result once.
 // Also the device checks the nn front ends use.
 #include "tensorcore/autograd/grad_mode.h"
-#include "tensorcore/cudnn/nn_cuda.h"
+#include "tensorcore/cudnn/cudnn_nn.h"
+#include "tensorcore/nn/cuda_composites.h"
+#include "tensorcore/nn/device_kernels.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/elementwise.h"
 #include "tensorcore/ops/reduce.h"
@@ -149,5 +151,12 @@ void require_same_device(const char* op, std::initializer_list<const Tensor*> te
              " and ", t->device().str());
   }
 }
+
+// The CUDA kernels of these ops (device_kernels.h): a build without CUDA registers none.
+#ifdef TC_WITH_CUDA
+TC_REGISTER_KERNEL(batch_norm_kernel, CUDA, batch_norm_cuda);
+TC_REGISTER_KERNEL(layer_norm_kernel, CUDA, layer_norm_cuda);
+TC_REGISTER_KERNEL(group_norm_kernel, CUDA, group_norm_cuda);
+#endif
 
 }  // namespace tc::nn::detail

@@ -1,7 +1,8 @@
 // interpolate's separable resampling on CUDA tensors: one dim at a time,
 // y = sum_k index_select(x, dim, idx[:, k]) * w[:, k], in core ops (CUDA kernels and autograd from
 // the core). The (idx, w) tap tables are the CPU front end's, so every mode matches the CPU.
-#include "tensorcore/cudnn/nn_cuda.h"
+#include "tensorcore/nn/cuda_composites.h"
+#include "tensorcore/nn/device_kernels.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
@@ -31,5 +32,17 @@ Tensor resample_gather_cuda(const Tensor& input, int64_t dim, int64_t out, int64
   }
   return to_dtype(y, input.dtype());
 }
+
+namespace {
+[[maybe_unused]] Tensor resample_cuda(const Tensor& x, const std::shared_ptr<const ResampleTaps>& t,
+                                      int64_t dim) {
+  return resample_gather_cuda(x, dim, t->out, t->k, t->idx, t->w);
+}
+}  // namespace
+
+// The CUDA kernels of these ops (device_kernels.h): a build without CUDA registers none.
+#ifdef TC_WITH_CUDA
+TC_REGISTER_KERNEL(resample_kernel, CUDA, resample_cuda);
+#endif
 
 }  // namespace tc::nn::detail

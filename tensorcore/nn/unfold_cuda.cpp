@@ -1,7 +1,8 @@
 // unfold / fold (im2col / col2im) on CUDA tensors in core ops: the zero-padded input planes are
 // flattened and every (kernel offset, output position) pair reads one of their elements, so
 // unfold is one index_select and fold (its adjoint) one index_add; autograd comes from the core.
-#include "tensorcore/cudnn/nn_cuda.h"
+#include "tensorcore/nn/cuda_composites.h"
+#include "tensorcore/nn/device_kernels.h"
 #include "tensorcore/nn/im2col.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
@@ -52,5 +53,11 @@ Tensor fold_cuda(const Tensor& cols, int64_t C, const Geo3& g) {
       reshape(index_add(canvas, 2, window_index(g, cols.device()), src), {N, C, Hp, Wp});
   return contiguous(narrow(narrow(summed, 2, g.p[1], g.in[1]), 3, g.p[2], g.in[2]));
 }
+
+// The CUDA kernels of these ops (device_kernels.h): a build without CUDA registers none.
+#ifdef TC_WITH_CUDA
+TC_REGISTER_KERNEL(unfold_kernel, CUDA, unfold_cuda);
+TC_REGISTER_KERNEL(fold_kernel, CUDA, fold_cuda);
+#endif
 
 }  // namespace tc::nn::detail

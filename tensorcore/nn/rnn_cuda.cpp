@@ -1,7 +1,8 @@
 // LSTM and GRU gate arithmetic on CUDA tensors as compositions of core ops (the CPU has fused
 // kernels; here each step is a core CUDA kernel and autograd comes from the core ops). The gate
 // order is torch's: LSTM (i, f, g, o), GRU (r, z, n).
-#include "tensorcore/cudnn/nn_cuda.h"
+#include "tensorcore/nn/cuda_composites.h"
+#include "tensorcore/nn/device_kernels.h"
 #include "tensorcore/ops/elementwise.h"
 #include "tensorcore/ops/shape.h"
 
@@ -23,5 +24,11 @@ Tensor gru_gates_cuda(const Tensor& gi, const Tensor& gh, const Tensor& h) {
   Tensor n = tanh(add(narrow(gi, 1, 2 * H, H), mul(r, narrow(gh, 1, 2 * H, H))));
   return add(n, mul(z, sub(h, n)));  // (1 - z) * n + z * h
 }
+
+// The CUDA kernels of these ops (device_kernels.h): a build without CUDA registers none.
+#ifdef TC_WITH_CUDA
+TC_REGISTER_KERNEL(lstm_gates_kernel, CUDA, lstm_gates_cuda);
+TC_REGISTER_KERNEL(gru_gates_kernel, CUDA, gru_gates_cuda);
+#endif
 
 }  // namespace tc::nn::detail

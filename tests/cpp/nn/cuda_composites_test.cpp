@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "tensorcore/cudnn/nn_cuda.h"
+#include "tensorcore/nn/cuda_composites.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/im2col.h"
 #include "tensorcore/tensorcore.h"
@@ -28,7 +28,7 @@ void expect_close(const Tensor& a, const Tensor& b, double tol = 1e-10) {
   EXPECT_TRUE(allclose(a, b, tol, tol)) << "max abs diff " << max(abs(sub(a, b))).item<double>();
 }
 
-TEST(CudnnComposites, BatchNormTrainingMatchesNative) {
+TEST(CudaComposites, BatchNormTrainingMatchesNative) {
   Tensor x = add(mul(randn64({4, 3, 5, 2}, 1), 2.0), 1.0), w = randn64({3}, 2), b = randn64({3}, 3);
   Tensor rm1 = randn64({3}, 4), rv1 = add(abs(randn64({3}, 5)), 0.5);
   Tensor rm2 = clone(rm1), rv2 = clone(rv1);
@@ -46,7 +46,7 @@ TEST(CudnnComposites, BatchNormTrainingMatchesNative) {
   expect_close(b2.grad(), b1.grad(), 1e-9);
 }
 
-TEST(CudnnComposites, BatchNormEvalAndNoAffineMatchNative) {
+TEST(CudaComposites, BatchNormEvalAndNoAffineMatchNative) {
   Tensor x = randn64({3, 4, 6}, 1), rm = randn64({4}, 2), rv = add(abs(randn64({4}, 3)), 0.5);
   expect_close(D::batch_norm_cuda(x, rm, rv, Tensor(), Tensor(), false, 0.1, 1e-3),
                F::batch_norm(x, rm, rv, Tensor(), Tensor(), false, 0.1, 1e-3));
@@ -54,7 +54,7 @@ TEST(CudnnComposites, BatchNormEvalAndNoAffineMatchNative) {
                F::batch_norm(x, Tensor(), Tensor(), Tensor(), Tensor(), true, 0.1, 1e-5));
 }
 
-TEST(CudnnComposites, BatchNormBackwardFormulaMatchesNative) {
+TEST(CudaComposites, BatchNormBackwardFormulaMatchesNative) {
   Tensor x = add(mul(randn64({4, 3, 5}, 1), 2.0), 1.0), w = randn64({3}, 2), b = randn64({3}, 3);
   Tensor rm = randn64({3}, 4), rv = add(abs(randn64({3}, 5)), 0.5);
   Tensor gy = randn64(x.sizes(), 6);
@@ -70,7 +70,7 @@ TEST(CudnnComposites, BatchNormBackwardFormulaMatchesNative) {
   }
 }
 
-TEST(CudnnComposites, LayerNormAndGroupNormMatchNative) {
+TEST(CudaComposites, LayerNormAndGroupNormMatchNative) {
   Tensor x = add(mul(randn64({3, 6, 5, 4}, 1), 3.0), 1.0);
   Tensor w = randn64({5, 4}, 2), b = randn64({5, 4}, 3);
   Tensor x1 = leaf(x), x2 = leaf(x);
@@ -86,7 +86,7 @@ TEST(CudnnComposites, LayerNormAndGroupNormMatchNative) {
                F::group_norm(x, 2, Tensor(), Tensor(), 1e-5));
 }
 
-TEST(CudnnComposites, RecurrentGatesMatchNativeCells) {
+TEST(CudaComposites, RecurrentGatesMatchNativeCells) {
   Tensor x = randn64({3, 4}, 1), h = randn64({3, 5}, 2), c = randn64({3, 5}, 3);
   Tensor w_ih = randn64({20, 4}, 4), w_hh = randn64({20, 5}, 5), b_ih = randn64({20}, 6),
          b_hh = randn64({20}, 7);
@@ -104,7 +104,7 @@ TEST(CudnnComposites, RecurrentGatesMatchNativeCells) {
   expect_close(D::gru_gates_cuda(gi3, gh3, h), F::gru_cell(x, h, wi3, wh3, bi3, bh3));
 }
 
-TEST(CudnnComposites, ResampleGatherMatchesInterpolate) {
+TEST(CudaComposites, ResampleGatherMatchesInterpolate) {
   Tensor x = randn64({2, 3, 7}, 1);
   const int64_t in = 7, out = 12;
   // linear, align_corners=True: two taps per output.
@@ -126,7 +126,7 @@ TEST(CudnnComposites, ResampleGatherMatchesInterpolate) {
                F::interpolate_to_size(x, {out}, "nearest"));
 }
 
-TEST(CudnnComposites, UnfoldFoldMatchNative) {
+TEST(CudaComposites, UnfoldFoldMatchNative) {
   const int64_t H = 6, W = 7;
   nn::detail::Geo3 g{};
   int64_t k[2] = {3, 2}, d[2] = {1, 2}, p[2] = {1, 1}, st[2] = {2, 1}, in[2] = {H, W};

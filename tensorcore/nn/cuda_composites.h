@@ -1,7 +1,8 @@
 #pragma once
-// CUDA back ends of the native nn ops (tensorcore/nn), called by the nn front ends when the
-// input is a CUDA tensor. No CUDA or cuDNN types here: the nn sources stay plain C++, and in a
-// build without CUDA / cuDNN every function exists and raises a clear error.
+// The CUDA paths of nn ops that are compositions of core ops (normalization, recurrent gates,
+// interpolate's resampling, unfold / fold): each step is a core op with its own CUDA kernel and
+// vjp, so these are plain C++ and device-generic (tests/cpp/nn/cuda_composites_test.cpp checks
+// them on CPU tensors). cuDNN calls are in tensorcore/cudnn/ (cudnn_nn.h).
 #include <cstdint>
 #include <initializer_list>
 #include <utility>
@@ -11,26 +12,14 @@
 
 namespace tc::nn::detail {
 
-struct ConvGeometry;
 struct Geo3;
-
-// ---- convolution through cuDNN (conv_cudnn.cpp); inputs may be any layout, including
-// channels-last views (NCHW shape, NHWC strides), whose layout the outputs keep ----
-Tensor conv_forward_cudnn(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeometry& g);
-Tensor conv_backward_data_cudnn(const Tensor& gy, const Tensor& w, const ConvGeometry& g);
-Tensor conv_backward_weight_cudnn(const Tensor& x, const Tensor& gy, const ConvGeometry& g);
 
 // ---- normalization on CUDA (norm_cuda.cpp): compositions of core ops (CUDA kernels, autograd
 // and double backward included); float16/bfloat16 compute their statistics in float32 ----
 Tensor batch_norm_cuda(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
                        const Tensor& weight, const Tensor& bias, bool training, double momentum,
                        double eps);
-// Batch norm through cuDNN (bn_cudnn.cpp): the result, or an undefined tensor when cuDNN does not
-// apply (not compiled, not a CUDA tensor, tc.backends.cudnn.enabled False, sizes beyond 32 bits,
-// only one of the running stats given); batch_norm_cuda then uses the composition.
-Tensor batch_norm_cudnn(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
-                        const Tensor& weight, const Tensor& bias, bool training, double momentum,
-                        double eps);
+// (batch_norm_cuda first tries cuDNN, cudnn_nn.h's batch_norm_cudnn.)
 // Batch-norm gradients {grad_input, grad_weight, grad_bias} in core ops (differentiable again):
 // training recomputes the batch statistics from x; eval uses the running stats. Any device.
 TensorList batch_norm_backward_formula(const Tensor& grad_out, const Tensor& x,
