@@ -13,9 +13,12 @@ from . import cpu as cpu
 from . import cuda as cuda
 from . import distributed as distributed
 from . import fft as fft
+from . import fx as fx
+from . import jit as jit
 from . import linalg as linalg
 from . import multiprocessing as multiprocessing
 from . import nn as nn
+from . import onnx as onnx
 from . import optim as optim
 from . import profiler as profiler
 from . import random as random
