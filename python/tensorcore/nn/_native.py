@@ -153,6 +153,7 @@ def _interpolate_like(input, ref, mode="nearest", align_corners=None):
     traced graph (tc.jit) follows ref's size instead of fixing the traced one."""
     return _C_nn._interpolate_like(input, ref, mode, bool(align_corners))
 
+
 pad = _C_nn.pad
 pixel_shuffle = _C_nn.pixel_shuffle
 pixel_unshuffle = _C_nn.pixel_unshuffle
