@@ -1,9 +1,7 @@
 // Graph-runtime adapters (tensorcore/jit) for the vision ops and the transforms pipeline, named
 // after their bindings in python/src/vision.cpp. Linking libtensorcore_vision registers them.
-#include <mutex>
-#include <unordered_map>
-
 #include "tensorcore/jit/op_registry.h"
+#include "tensorcore/jit/parsed_cache.h"
 #include "vision/ops/ops.h"
 #include "vision/transforms/pipeline.h"
 
@@ -11,19 +9,8 @@ namespace tc::vision {
 
 namespace transforms {
 Tensor apply_pipeline(const std::string& json, const Tensor& img, const GeneratorPtr& gen) {
-  static std::mutex mu;
-  static auto* cache = new std::unordered_map<std::string, std::shared_ptr<const Pipeline>>();
-  std::shared_ptr<const Pipeline> pipe;
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    auto it = cache->find(json);
-    if (it != cache->end()) pipe = it->second;
-  }
-  if (!pipe) {
-    pipe = std::make_shared<const Pipeline>(Pipeline::from_json(json));
-    std::lock_guard<std::mutex> lock(mu);
-    if (cache->size() < 64) cache->emplace(json, pipe);
-  }
+  auto pipe = jit::parsed_from_text<Pipeline>(
+      json, [](const std::string& text) { return Pipeline::from_json(text); });
   return (*pipe)(img, gen);
 }
 }  // namespace transforms
