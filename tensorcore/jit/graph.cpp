@@ -3,7 +3,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "nlohmann/json.hpp"
+#include <nlohmann/json.hpp>
+
 #include "tensorcore/core/error.h"
 #include "tensorcore/jit/op_registry.h"
 
@@ -280,39 +281,54 @@ void print_arg(std::ostream& os, const Arg& a, const std::vector<std::string>& c
 
 }  // namespace
 
-json Graph::to_json() const {
+namespace {
+json graph_to_json(const Graph& g) {
   json j;
   j["format"] = "tensorcore.jit.graph";
-  j["version"] = kFormatVersion;
-  j["num_values"] = num_values;
+  j["version"] = Graph::kFormatVersion;
+  j["num_values"] = g.num_values;
   json ins = json::array();
-  for (const Arg& a : inputs) ins.push_back(arg_json(a));
+  for (const Arg& a : g.inputs) ins.push_back(arg_json(a));
   j["inputs"] = ins;
   json specs = json::array();
-  for (const InputSpec& s : input_specs)
+  for (const InputSpec& s : g.input_specs)
     specs.push_back(json{{"name", s.name}, {"dtype", s.dtype}, {"rank", s.rank}});
   j["input_specs"] = specs;
   json ns = json::array();
-  for (const Node& n : nodes) {
+  for (const Node& n : g.nodes) {
     json args = json::array();
     for (const Arg& a : n.args) args.push_back(arg_json(a));
     ns.push_back(json{{"op", n.op}, {"args", args}, {"out", arg_json(n.out)}});
   }
   j["nodes"] = ns;
-  j["output"] = arg_json(output);
-  j["constants"] = constant_names;
+  j["output"] = arg_json(g.output);
+  j["constants"] = g.constant_names;
   return j;
 }
 
-std::string Graph::json_text(int indent) const { return to_json().dump(indent); }
+Graph graph_from_json(const json& j);
+}  // namespace
 
-Graph Graph::from_json(const json& j) {
+std::string Graph::json_text(int indent) const { return graph_to_json(*this).dump(indent); }
+
+Graph Graph::parse_json(const std::string& text) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception& e) {
+    throw ValueError(std::string("jit: graph.json is not valid JSON (") + e.what() + ")");
+  }
+  return graph_from_json(j);
+}
+
+namespace {
+Graph graph_from_json(const json& j) {
   try {
     TC_CHECK(j.is_object() && j.value("format", "") == "tensorcore.jit.graph",
              "jit: not a tensorcore graph");
     const int version = j.at("version").get<int>();
-    TC_CHECK(version <= kFormatVersion, "jit: the graph has format version ", version,
-             ", newer than this runtime's version ", kFormatVersion,
+    TC_CHECK(version <= Graph::kFormatVersion, "jit: the graph has format version ", version,
+             ", newer than this runtime's version ", Graph::kFormatVersion,
              "; load it with a newer tensorcore");
     Graph g;
     g.num_values = j.at("num_values").get<int64_t>();
@@ -336,6 +352,7 @@ Graph Graph::from_json(const json& j) {
     throw ValueError(std::string("jit: malformed graph (") + e.what() + ")");
   }
 }
+}  // namespace
 
 void Graph::validate() const {
   TC_CHECK(input_specs.empty() || input_specs.size() == inputs.size(), "jit: graph has ",

@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "nlohmann/json_fwd.hpp"
 #include "tensorcore/jit/ivalue.h"
 
 namespace tc::jit {
@@ -48,9 +47,10 @@ struct Graph {
   Arg output;
   std::vector<std::string> constant_names;
 
-  nlohmann::json to_json() const;
-  std::string json_text(int indent = -1) const;  // to_json() as text
-  static Graph from_json(const nlohmann::json& j);
+  // The graph.json text of a saved file (nlohmann-json inside; not part of this header).
+  std::string json_text(int indent = -1) const;
+  // Throws tc::ValueError naming the problem for text that is not a valid graph.
+  static Graph parse_json(const std::string& text);
   // Checks every op is registered and every value is defined before use; names the first bad
   // node (tc::NotImplementedError for an unknown op, tc::ValueError otherwise).
   void validate() const;

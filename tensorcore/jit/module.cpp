@@ -3,13 +3,14 @@
 #include <dlfcn.h>
 #include <zip.h>
 
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <unordered_map>
 
-#include "nlohmann/json.hpp"
 #include "tensorcore/core/error.h"
 #include "tensorcore/jit/op_registry.h"
 #include "tensorcore/ops/copy.h"
@@ -278,13 +279,7 @@ Module read_module(const ZipIn& zip, std::optional<Device> map_location) {
                                              ", newer than this runtime's ", Graph::kFormatVersion,
                                              "; load it with a newer tensorcore"));
   TC_CHECK(version >= 1, "jit.load: bad format version ", version);
-  json graph_json;
-  try {
-    graph_json = json::parse(zip.read(kGraphEntry));
-  } catch (const json::exception& e) {
-    throw ValueError(std::string("jit.load: graph.json is not valid JSON (") + e.what() + ")");
-  }
-  Graph graph = Graph::from_json(graph_json);
+  Graph graph = Graph::parse_json(zip.read(kGraphEntry));
   serialize::NamedTensors named;
   try {
     auto buffer = std::make_shared<const std::string>(zip.read(kConstantsEntry));
@@ -318,7 +313,7 @@ std::string Module::save_to_bytes() const {
   std::map<std::string, std::string> meta = metadata();
   meta["producer"] = "tensorcore";
   return zip_bytes({{kVersionEntry, std::to_string(Graph::kFormatVersion)},
-                    {kGraphEntry, graph().to_json().dump()},
+                    {kGraphEntry, graph().json_text()},
                     {kConstantsEntry, serialize::safetensors_bytes(named)},
                     {kMetaEntry, json(meta).dump()}});
 }
