@@ -212,7 +212,7 @@ sox_encoding_t parse_encoding(const std::string& name, const char* op) {
 
 struct Target {
   std::string filetype;
-  sox_encodinginfo_t encoding;
+  sox_encodinginfo_t encoding{};  // sox_init_encodinginfo leaves opposite_endian unset
   unsigned precision = 0;
 };
 

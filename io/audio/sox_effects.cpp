@@ -171,7 +171,7 @@ LoadResult apply_effects_tensor(const Tensor& waveform, int64_t sample_rate,
   signal.channels = unsigned(channels);
   signal.precision = 32;
   signal.length = samples.size();
-  sox_encodinginfo_t enc;
+  sox_encodinginfo_t enc{};  // sox_init_encodinginfo leaves opposite_endian unset
   sox_init_encodinginfo(&enc);
   enc.encoding = SOX_ENCODING_SIGN2;
   enc.bits_per_sample = 32;
