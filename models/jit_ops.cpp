@@ -11,21 +11,9 @@ using jit::IValue;
 using jit::OpArgs;
 namespace mv = vision;
 
-std::pair<int64_t, int64_t> int_pair(const OpArgs& a, size_t i) {
-  std::vector<int64_t> v = a.ints(i);
-  TC_CHECK(v.size() == 2, a.op(), "(): argument ", i, " must be a pair of ints");
-  return {v[0], v[1]};
-}
-
-std::vector<double> doubles(const OpArgs& a, size_t i) {
-  std::vector<double> out;
-  for (const IValue& v : a[i].items()) out.push_back(v.to_double());
-  return out;
-}
-
 mv::DensePostprocessOptions options(const OpArgs& a, size_t first) {
   mv::DensePostprocessOptions o;
-  std::vector<double> w = doubles(a, first);
+  std::vector<double> w = a.doubles(first);
   TC_CHECK(w.size() == 4, a.op(), "(): box coder weights must be 4 numbers");
   std::copy(w.begin(), w.end(), o.weights.begin());
   o.bbox_xform_clip = a.double_(first + 1);
@@ -46,10 +34,9 @@ const jit::OpRegistrar registrar({
     {"_C._models_vision.detection_preprocess",
      [](const OpArgs& a) {
        std::optional<std::pair<int64_t, int64_t>> fixed;
-       if (a.has(6)) fixed = int_pair(a, 6);
-       auto [batch, sizes] =
-           mv::detection_preprocess(a.tensors(0), doubles(a, 1), doubles(a, 2), doubles(a, 3),
-                                    a.double_(4), a.int_(5), fixed);
+       if (a.has(6)) fixed = a.int_pair(6);
+       auto [batch, sizes] = mv::detection_preprocess(a.tensors(0), a.doubles(1), a.doubles(2),
+                                                      a.doubles(3), a.double_(4), a.int_(5), fixed);
        return IValue::tuple({batch, sizes});
      }},
     {"_C._models_vision.image_sizes",
@@ -60,7 +47,7 @@ const jit::OpRegistrar registrar({
      }},
     {"_C._models_vision.resize_boxes",
      [](const OpArgs& a) {
-       return IValue(mv::resize_boxes(a.tensor(0), int_pair(a, 1), int_pair(a, 2)));
+       return IValue(mv::resize_boxes(a.tensor(0), a.int_pair(1), a.int_pair(2)));
      }},
     {"_C._models_vision.dense_postprocess",
      [](const OpArgs& a) {

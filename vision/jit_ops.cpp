@@ -20,12 +20,6 @@ namespace {
 using jit::IValue;
 using jit::OpArgs;
 
-std::pair<int64_t, int64_t> int_pair(const OpArgs& a, size_t i) {
-  std::vector<int64_t> v = a.ints(i);
-  TC_CHECK(v.size() == 2, a.op(), "(): argument ", i, " must be a pair of ints");
-  return {v[0], v[1]};
-}
-
 const jit::OpRegistrar registrar({
     {"_C._vision.apply_pipeline",
      [](const OpArgs& a) { return IValue(transforms::apply_pipeline(a.str(0), a.tensor(1))); }},
@@ -57,7 +51,7 @@ const jit::OpRegistrar registrar({
     {"_C._vision.deform_conv2d",
      [](const OpArgs& a) {
        return IValue(ops::deform_conv2d(a.tensor(0), a.tensor(1), a.tensor(2), a.opt_tensor(3),
-                                        int_pair(a, 4), int_pair(a, 5), int_pair(a, 6),
+                                        a.int_pair(4), a.int_pair(5), a.int_pair(6),
                                         a.opt_tensor(7)));
      }},
 });

@@ -401,6 +401,11 @@ std::string Graph::str() const {
   return os.str();
 }
 
+IValue constant_arg_value(const Arg& a, const std::vector<Tensor>& constants) {
+  TC_CHECK(!a.uses_values(), "jit: the argument references graph values");
+  return resolve(a, Frame{constants, {}, {}});
+}
+
 IValue run_graph(const Graph& g, const std::vector<Tensor>& constants, const IValueList& inputs) {
   TC_CHECK_TYPE(inputs.size() == g.inputs.size(), "forward: expected ", g.inputs.size(),
                 " inputs (as traced), got ", inputs.size());

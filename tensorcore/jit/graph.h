@@ -58,6 +58,9 @@ struct Graph {
   std::string str() const;
 };
 
+// The value of an argument that references no graph value (constants and literals only).
+IValue constant_arg_value(const Arg& a, const std::vector<Tensor>& constants);
+
 // Runs the graph. Thread-safe: each call keeps its own values; constants are shared.
 IValue run_graph(const Graph& g, const std::vector<Tensor>& constants, const IValueList& inputs);
 

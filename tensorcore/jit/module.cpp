@@ -347,12 +347,7 @@ Module Module::freeze() const {
     if (!uses_values && !is_random_or_inplace(n.op) && n.out.kind != Arg::Kind::Literal) {
       const OpFn* fn = find_op(n.op);
       IValueList resolved;
-      for (const Arg& a : n.args) {  // an argument-only graph resolves constants and literals
-        Graph lit;
-        lit.output = a;
-        lit.constant_names = names;
-        resolved.push_back(run_graph(lit, constants, {}));
-      }
+      for (const Arg& a : n.args) resolved.push_back(constant_arg_value(a, constants));
       fold_result(n.out, (*fn)(OpArgs(n.op, resolved)), constants, names, repl);
       continue;
     }

@@ -123,4 +123,17 @@ std::vector<Tensor> OpArgs::tensors(size_t i) const {
   return convert(i, "a sequence of Tensors", [](const IValue& v) { return v.to_tensors(); });
 }
 
+std::pair<int64_t, int64_t> OpArgs::int_pair(size_t i) const {
+  std::vector<int64_t> v = ints(i);
+  TC_CHECK(v.size() == 2, op_, "(): argument ", i, " must be a pair of ints");
+  return {v[0], v[1]};
+}
+std::vector<double> OpArgs::doubles(size_t i) const {
+  return convert(i, "a sequence of numbers", [](const IValue& v) {
+    std::vector<double> out;
+    for (const IValue& x : v.items()) out.push_back(x.to_double());
+    return out;
+  });
+}
+
 }  // namespace tc::jit

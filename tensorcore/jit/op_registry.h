@@ -42,6 +42,8 @@ class OpArgs {
   std::vector<int64_t> shape(size_t i) const;
   std::optional<DType> opt_dtype(size_t i) const;
   std::vector<Tensor> tensors(size_t i) const;
+  std::pair<int64_t, int64_t> int_pair(size_t i) const;  // exactly two ints
+  std::vector<double> doubles(size_t i) const;           // a sequence of numbers
 
   const std::string& op() const { return op_; }
 
