@@ -1,12 +1,14 @@
 """Pieces the model families share: IntermediateLayerGetter (backbone features by layer name),
-_make_divisible (MobileNet channel rounding), the conv-norm-activation and squeeze-excitation blocks
-of torchvision.ops.misc, and the input check every model runs first."""
+_make_divisible (MobileNet channel rounding), and the input check every model runs first."""
 
 from collections import OrderedDict
 
 import tensorcore as tc
 import tensorcore.nn as nn
 from tensorcore import fx
+
+# The blocks live in vision.ops (torchvision.ops.misc); the model families import them from here.
+from ..ops.misc import Conv2dNormActivation, SqueezeExcitation, activation_module  # noqa: F401
 
 __all__ = [
     "IntermediateLayerGetter",
@@ -76,82 +78,3 @@ def _make_divisible(v, divisor, min_value=None):
     if new_v < 0.9 * v:
         new_v += divisor
     return new_v
-
-
-# tensorcore's in-place hardswish/hardsigmoid/silu compute out of place and copy back, which breaks
-# backward (the copy overwrites an input the composite saved) and saves no memory: these are built
-# out of place even where torchvision asks for inplace=True (outputs and state dicts are the same).
-_NO_INPLACE = (nn.Hardswish, nn.Hardsigmoid, nn.SiLU)
-
-
-def activation_module(activation_layer, inplace):
-    """activation_layer(inplace=inplace), except for the layers in _NO_INPLACE (out of place)."""
-    if inplace is None:
-        return activation_layer()
-    return activation_layer(inplace=bool(inplace) and activation_layer not in _NO_INPLACE)
-
-
-class Conv2dNormActivation(nn.Sequential):
-    """Conv2d, then an optional norm layer and activation, as one Sequential (keys .0/.1/.2 as in
-    torchvision.ops.Conv2dNormActivation). The convolution has a bias only without a norm layer,
-    unless bias says otherwise; padding defaults to 'same' for odd kernels."""
-
-    def __init__(
-        self,
-        in_channels,
-        out_channels,
-        kernel_size=3,
-        stride=1,
-        padding=None,
-        groups=1,
-        norm_layer=nn.BatchNorm2d,
-        activation_layer=nn.ReLU,
-        dilation=1,
-        inplace=True,
-        bias=None,
-    ):
-        if padding is None:
-            padding = (kernel_size - 1) // 2 * dilation
-        if bias is None:
-            bias = norm_layer is None
-        layers = [
-            nn.Conv2d(
-                in_channels,
-                out_channels,
-                kernel_size,
-                stride,
-                padding,
-                dilation=dilation,
-                groups=groups,
-                bias=bias,
-            )
-        ]
-        if norm_layer is not None:
-            layers.append(norm_layer(out_channels))
-        if activation_layer is not None:
-            layers.append(activation_module(activation_layer, inplace))
-        super().__init__(*layers)
-        self.out_channels = out_channels
-
-
-class SqueezeExcitation(nn.Module):
-    """Channel attention (Hu et al.): global average pool, 1x1 conv down to squeeze_channels,
-    activation, 1x1 conv back up, scale_activation, and the input scaled per channel."""
-
-    def __init__(
-        self, input_channels, squeeze_channels, activation=nn.ReLU, scale_activation=nn.Sigmoid
-    ):
-        super().__init__()
-        self.avgpool = nn.AdaptiveAvgPool2d(1)
-        self.fc1 = nn.Conv2d(input_channels, squeeze_channels, 1)
-        self.fc2 = nn.Conv2d(squeeze_channels, input_channels, 1)
-        self.activation = activation()
-        self.scale_activation = scale_activation()
-
-    def _scale(self, x):
-        scale = self.avgpool(x)
-        scale = self.activation(self.fc1(scale))
-        return self.scale_activation(self.fc2(scale))
-
-    def forward(self, x):
-        return self._scale(x) * x

@@ -11,6 +11,20 @@ from .boxes import (  # noqa: F401
     generalized_box_iou,
     distance_box_iou,
     complete_box_iou,
+    masks_to_boxes,
+)
+from .giou_loss import (  # noqa: F401
+    generalized_box_iou_loss,
+    distance_box_iou_loss,
+    complete_box_iou_loss,
+)
+from .drop import (  # noqa: F401
+    stochastic_depth,
+    StochasticDepth,
+    drop_block2d,
+    drop_block3d,
+    DropBlock2d,
+    DropBlock3d,
 )
 from .roi import (  # noqa: F401
     roi_align,
@@ -25,7 +39,15 @@ from .roi import (  # noqa: F401
     DeformConv2d,
     MultiScaleRoIAlign,
 )
-from .misc import sigmoid_focal_loss, FrozenBatchNorm2d  # noqa: F401
+from .misc import (  # noqa: F401
+    sigmoid_focal_loss,
+    FrozenBatchNorm2d,
+    Conv2dNormActivation,
+    Conv3dNormActivation,
+    SqueezeExcitation,
+    MLP,
+    Permute,
+)
 from .feature_pyramid_network import (  # noqa: F401
     FeaturePyramidNetwork,
     ExtraFPNBlock,

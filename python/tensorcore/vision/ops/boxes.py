@@ -147,3 +147,42 @@ def complete_box_iou(boxes1, boxes2, eps=1e-7):
     with tc.no_grad():
         alpha = v / (1 - iou + v + eps)
     return diou - alpha * v
+
+
+def masks_to_boxes(masks):
+    """(N, 4) xyxy boxes enclosing the non-zero pixels of each of N (H, W) masks; float32.
+
+    Example::
+
+        >>> m = tc.zeros(1, 4, 5)
+        >>> m[0, 1:3, 2:4] = 1
+        >>> masks_to_boxes(m)
+        tensor([[2., 1., 3., 2.]])
+    """
+    if not isinstance(masks, tc.Tensor):
+        raise TypeError(f"masks_to_boxes: masks must be a Tensor, got {type(masks).__name__}")
+    if masks.dim() != 3:
+        raise ValueError(
+            f"masks_to_boxes: masks should have shape (N, H, W), got {list(masks.shape)}"
+        )
+    n = masks.shape[0]
+    if n == 0:
+        return tc.zeros((0, 4), dtype=tc.float32, device=masks.device)
+    present = masks != 0
+    rows = present.any(dim=2)  # (N, H): which rows hold a pixel
+    cols = present.any(dim=1)  # (N, W)
+    empty = (~rows.any(dim=1)).nonzero()
+    if empty.numel() > 0:
+        raise ValueError(
+            f"masks_to_boxes: mask {int(empty[0, 0])} has no non-zero pixel, so it has no box"
+        )
+    h, w = masks.shape[1], masks.shape[2]
+    ys = tc.arange(h, device=masks.device, dtype=tc.float32)
+    xs = tc.arange(w, device=masks.device, dtype=tc.float32)
+    big = float(max(h, w))
+    # min/max over the occupied coordinates: unoccupied ones are pushed out of the reduction.
+    y_min = tc.where(rows, ys, big).amin(dim=1)
+    y_max = tc.where(rows, ys, -1.0).amax(dim=1)
+    x_min = tc.where(cols, xs, big).amin(dim=1)
+    x_max = tc.where(cols, xs, -1.0).amax(dim=1)
+    return tc.stack([x_min, y_min, x_max, y_max], dim=1)
