@@ -17,7 +17,8 @@ _INPLACE = (
     "atanh_ ceil_ clamp_ clamp_max_ clamp_min_ clip_ cos_ cosh_ deg2rad_ detach_ erf_ erfc_ "
     "exp2_ exp_ expm1_ fill_ fix_ floor_ frac_ index_put_ log10_ log1p_ log2_ log_ logit_ "
     "nan_to_num_ neg_ negative_ rad2deg_ reciprocal_ relu_ round_ rsqrt_ sigmoid_ sin_ sinc_ "
-    "sinh_ sqrt_ square_ tan_ tanh_ trunc_ xlogy_ zero_ detach"
+    "sinh_ sqrt_ square_ tan_ tanh_ trunc_ xlogy_ zero_ detach addmv_ ldexp_ gcd_ lcm_ get_device "
+    "is_same_size"
 ).split()
 
 # Same positional order in torch.* and nn.functional.*.
@@ -80,3 +81,7 @@ def install(namespace):
     }
     harden(wrapped, "tensorcore")
     namespace.update(wrapped)
+
+    from . import _toplevel_nn
+
+    _toplevel_nn.install(namespace)

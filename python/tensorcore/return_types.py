@@ -14,6 +14,8 @@ nanmedian = namedtuple("nanmedian", _VI)
 mode = namedtuple("mode", _VI)
 cummax = namedtuple("cummax", _VI)
 cummin = namedtuple("cummin", _VI)
+histogram = namedtuple("histogram", ["hist", "bin_edges"])
+histogramdd = namedtuple("histogramdd", ["hist", "bin_edges"])
 
 __all__ = [
     "max",
@@ -26,4 +28,6 @@ __all__ = [
     "mode",
     "cummax",
     "cummin",
+    "histogram",
+    "histogramdd",
 ]
