@@ -414,6 +414,11 @@ class Tensor:
 
         Method form of :func:`tensorcore.as_strided`, with this tensor as ``input``.
         """
+    def as_strided_scatter(self, input: Any, src: Any, size: Any, stride: Any, storage_offset: Any = None) -> Any:
+        r"""
+        input with the elements of input.as_strided(size, stride, storage_offset) replaced by src
+        (out of place; input must be contiguous so the strides address it as in torch).
+        """
     def asin(self) -> Tensor:
         r"""
         asin() -> Tensor
@@ -634,6 +639,10 @@ class Tensor:
         byte() -> Tensor
 
         ``self`` converted to uint8 (``self.to(uint8)``); ``self`` itself when it already has that dtype.
+        """
+    def cauchy_(self, median: Any = 0.0, sigma: Any = 1.0, *, generator: Any = None) -> Any:
+        r"""
+        Fills self with samples of the Cauchy distribution (median, sigma), in place.
         """
     def cdouble(self) -> Tensor:
         r"""
@@ -979,6 +988,10 @@ class Tensor:
         diagonal(offset=0, dim1=0, dim2=1) -> Tensor
 
         Method form of :func:`tensorcore.diagonal`, with this tensor as ``input``.
+        """
+    def diagonal_scatter(self, input: Any, src: Any, offset: Any = 0, dim1: Any = 0, dim2: Any = 1) -> Any:
+        r"""
+        input with its diagonal (offset, dim1, dim2) replaced by src (out of place).
         """
     def diff(self, input: Any, n: Any = 1, dim: Any = -1, prepend: Any = None, append: Any = None) -> Any:
         r"""
@@ -1356,6 +1369,12 @@ class Tensor:
 
         Method form of :func:`tensorcore.gcd`, with this tensor as ``input``.
         """
+    def gcd_(self, other: Any) -> Any:
+        r"""
+        gcd_()
+
+        Method form of :func:`tensorcore.gcd_`, with this tensor as ``input``.
+        """
     def ge(self, other: Any) -> Tensor:
         r"""
         ge(other) -> Tensor
@@ -1367,6 +1386,11 @@ class Tensor:
         ge_(other) -> Tensor
 
         In-place version of :meth:`Tensor.ge`.
+        """
+    def geometric_(self, p: Any, *, generator: Any = None) -> Any:
+        r"""
+        Fills self with the number of Bernoulli(p) trials up to and including the first success
+        (values 1, 2, ...), in place.
         """
     def geqrf(self, input: Any) -> Any:
         r"""
@@ -1441,6 +1465,12 @@ class Tensor:
 
         ``self`` converted to float16 (``self.to(float16)``); ``self`` itself when it already has that dtype.
         """
+    def hardshrink(self, lambd: Any = 0.5) -> Tensor:
+        r"""
+        hardshrink(lambd=0.5) -> Tensor
+
+        Method form of :func:`tensorcore.hardshrink`, with this tensor as ``input``.
+        """
     def heaviside(self, input: Any, values: Any) -> Tensor:
         r"""
         heaviside(input, other) -> Tensor
@@ -1462,6 +1492,18 @@ class Tensor:
         histc(bins=100, min=0, max=0) -> Tensor
 
         Method form of :func:`tensorcore.histc`, with this tensor as ``input``.
+        """
+    def histogram(self, input: Any, bins: Any = 100, *, range: Any = None, weight: Any = None, density: Any = False) -> Any:
+        r"""
+        Histogram of input's values: (hist, bin_edges), as numpy.histogram. bins: a count of
+        equal-width bins over range (default: the data's min and max) or a 1-D tensor of edges.
+        weight (same shape as input) weights each value; density=True normalises to a density.
+
+        Example::
+
+            >>> hist, edges = tc.histogram(tc.tensor([1.0, 2.0, 1.0]), bins=4, range=(0.0, 3.0))
+            >>> hist
+            tensor([0., 2., 1., 0.])
         """
     def hsplit(self, input: Any, indices_or_sections: Any = None, *, sections: Any = None, indices: Any = None) -> Any:
         r"""
@@ -1538,6 +1580,29 @@ class Tensor:
 
         Method form of :func:`tensorcore.index_put_`, with this tensor as ``input``.
         """
+    def index_reduce(self, input: Any, dim: Any, index: Any, source: Any, reduce: Any, *, include_self: Any = True) -> Any:
+        r"""
+        A copy of input whose slices index[i] along dim are reduced with source's slices i.
+
+        Args:
+            input (Tensor): the tensor to reduce into (not modified).
+            dim (int): the dimension index addresses.
+            index (Tensor): 1-D int64/int32, one entry per slice of source along dim.
+            source (Tensor): the values, input's shape except source.size(dim) == len(index).
+            reduce (str): 'prod', 'mean', 'amax' or 'amin'.
+            include_self (bool): whether input's own values take part in the reduction.
+
+        Example::
+
+            >>> tc.index_reduce(tc.ones(2), 0, tc.tensor([0, 0]), tc.tensor([2.0, 3.0]), "prod")
+            tensor([6., 1.])
+        """
+    def index_reduce_(self, dim: Any, index: Any, source: Any, reduce: Any, *, include_self: Any = True) -> Any:
+        r"""
+        Reduces source's slices along dim into self's slices index[i] with reduce ('prod',
+        'mean', 'amax', 'amin'), in place; include_self=False leaves self's values out of the
+        slices that receive something.
+        """
     def index_select(self, dim: _int, index: Tensor) -> Tensor:
         r"""
         index_select(dim, index) -> Tensor
@@ -1598,6 +1663,10 @@ class Tensor:
     def is_cuda(self) -> Any:
         r"""
         True when the tensor lives on a CUDA device.
+        """
+    def is_distributed(self, input: Any) -> Any:
+        r"""
+        False: a tensorcore tensor lives on one device (torch's answer for every tensor).
         """
     def is_floating_point(self) -> _bool:
         r"""
@@ -1736,17 +1805,23 @@ class Tensor:
 
         Method form of :func:`tensorcore.lcm`, with this tensor as ``input``.
         """
+    def lcm_(self, other: Any) -> Any:
+        r"""
+        lcm_()
+
+        Method form of :func:`tensorcore.lcm_`, with this tensor as ``input``.
+        """
     def ldexp(self, input: Any, other: Any) -> Tensor:
         r"""
         ldexp(other) -> Tensor
 
         Method form of :func:`tensorcore.ldexp`, with this tensor as ``input``.
         """
-    def ldexp_(self, other: Any) -> Tensor:
+    def ldexp_(self, other: Any) -> Any:
         r"""
-        ldexp_(other) -> Tensor
+        ldexp_()
 
-        In-place version of :meth:`Tensor.ldexp`.
+        Method form of :func:`tensorcore.ldexp_`, with this tensor as ``input``.
         """
     def le(self, other: Any) -> Tensor:
         r"""
@@ -1855,6 +1930,10 @@ class Tensor:
         log_()
 
         Method form of :func:`tensorcore.log_`, with this tensor as ``input``.
+        """
+    def log_normal_(self, mean: Any = 1.0, std: Any = 2.0, *, generator: Any = None) -> Any:
+        r"""
+        Fills self with exp(N(mean, std)) samples, in place.
         """
     def log_softmax(self, dim: Any, dtype: Any = None) -> Tensor:
         r"""
@@ -2023,6 +2102,10 @@ class Tensor:
 
         Method form of :func:`tensorcore.masked_scatter`, with this tensor as ``input``.
         """
+    def masked_scatter_(self, mask: Any, source: Any) -> Any:
+        r"""
+        Copies source's leading elements into self where mask is True, in place.
+        """
     def masked_select(self, mask: Tensor) -> Tensor:
         r"""
         masked_select(mask) -> Tensor
@@ -2179,6 +2262,22 @@ class Tensor:
 
         Method form of :func:`tensorcore.mv`, with this tensor as ``input``.
         """
+    def mvlgamma(self, input: Any, p: Any) -> Any:
+        r"""
+        Multivariate log-gamma of dimension p, elementwise:
+        sum_{j<p} lgamma(input - j/2) + p(p-1)/4 * log(pi). Every element must exceed (p-1)/2.
+
+        Example::
+
+            >>> tc.mvlgamma(tc.tensor([2.5]), 2)
+            tensor([0.8571])
+        """
+    def mvlgamma_(self, p: Any) -> Tensor:
+        r"""
+        mvlgamma_(...) -> Tensor
+
+        In-place version of :meth:`Tensor.mvlgamma`.
+        """
     def nan_to_num(self, nan: Optional[_float] = 0.0, posinf: Optional[Optional[_float]] = None, neginf: Optional[Optional[_float]] = None) -> Tensor:
         r"""
         nan_to_num(nan=0.0, posinf=None, neginf=None) -> Tensor
@@ -2290,6 +2389,11 @@ class Tensor:
 
         Keyword Args:
             dtype, device, requires_grad: as for :func:`tensorcore.empty`.
+        """
+    def new_empty_strided(self, size: Any, stride: Any, *, dtype: Any = None, device: Any = None, requires_grad: Any = False, layout: Any = None, pin_memory: Any = False) -> Any:
+        r"""
+        An uninitialised tensor with the given size and stride, on self's dtype and device unless
+        given.
         """
     def new_full(self, size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: Any = False) -> Tensor:
         r"""
@@ -2438,6 +2542,12 @@ class Tensor:
 
         Method form of :func:`tensorcore.polygamma`, with this tensor as ``input``.
         """
+    def polygamma_(self, n: Any) -> Tensor:
+        r"""
+        polygamma_(input) -> Tensor
+
+        In-place version of :meth:`Tensor.polygamma`.
+        """
     def positive(self, input: Any) -> Tensor:
         r"""
         positive(input) -> Tensor
@@ -2459,11 +2569,26 @@ class Tensor:
 
         In-place version of :meth:`Tensor.pow`.
         """
+    def prelu(self, weight: Any) -> Tensor:
+        r"""
+        prelu(weight) -> Tensor
+
+        Method form of :func:`tensorcore.prelu`, with this tensor as ``input``.
+        """
     def prod(self, dim: Any = None, keepdim: _bool = False, *, dtype: Any = None) -> Tensor:
         r"""
         prod(dim=None, keepdim=False, *, dtype=None) -> Tensor
 
         Method form of :func:`tensorcore.prod`, with this tensor as ``input``.
+        """
+    def put(self, input: Any, index: Any, source: Any, accumulate: Any = False) -> Any:
+        r"""
+        Out-of-place put_: a copy of input with source written at the flat positions index.
+        """
+    def put_(self, index: Any, source: Any, accumulate: Any = False) -> Any:
+        r"""
+        Writes source's elements at the flat (row-major) positions index of self, in place;
+        accumulate=True adds instead (repeated indices add up).
         """
     def qr(self, input: Any, some: Any = True) -> Any:
         r"""
@@ -2785,6 +2910,10 @@ class Tensor:
 
         Method form of :func:`tensorcore.select`, with this tensor as ``input``.
         """
+    def select_scatter(self, input: Any, src: Any, dim: Any, index: Any) -> Any:
+        r"""
+        input with input.select(dim, index) replaced by src (out of place).
+        """
     def sgn(self) -> Tensor:
         r"""
         sgn() -> Tensor
@@ -2889,6 +3018,10 @@ class Tensor:
             tensorcore.Size([2, 3])
             >>> x.size(-1)
             3
+        """
+    def slice_scatter(self, input: Any, src: Any, dim: Any = 0, start: Any = None, end: Any = None, step: Any = 1) -> Any:
+        r"""
+        input with the slice start:end:step along dim replaced by src (out of place).
         """
     def slogdet(self, input: Any) -> Any:
         r"""
@@ -3145,6 +3278,10 @@ class Tensor:
             >>> tc.tensor([1.7]).to(tc.int64)
             tensor([1])
         """
+    def to_dense(self, dtype: Any = None) -> Any:
+        r"""
+        self: tensorcore tensors are strided (dense) already; with dtype, a converted copy.
+        """
     def tolist(self) -> Any:
         r"""
         tolist() -> list or number
@@ -3299,6 +3436,18 @@ class Tensor:
         unique_consecutive(return_inverse=False, return_counts=False, dim=None) -> Tensor or tuple of Tensors
 
         Method form of :func:`tensorcore.unique_consecutive`, with this tensor as ``input``.
+        """
+    def unsafe_chunk(self, input: Any, chunks: Any, dim: Any = 0) -> Any:
+        r"""
+        chunk without the view bookkeeping torch skips for unsafe_*; the same pieces.
+        """
+    def unsafe_split(self, input: Any, split_size_or_sections: Any, dim: Any = 0) -> Any:
+        r"""
+        split, as torch's unsafe_split (the same pieces).
+        """
+    def unsafe_split_with_sizes(self, input: Any, split_sizes: Any, dim: Any = 0) -> Any:
+        r"""
+        split_with_sizes, as torch's unsafe_split_with_sizes (the same pieces).
         """
     def unsqueeze(self, dim: _int) -> Tensor:
         r"""
@@ -3688,6 +3837,11 @@ def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any 
         out (Tensor, optional): the output tensor.
     """
 
+def addmv_(input: Any, *args: Any, **kwargs: Any) -> Any:
+    r"""
+    torch.addmv_(input, ...): the same as input.addmv_(...).
+    """
+
 def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
     r"""
     addr(input, vec1, vec2, *, beta=1, alpha=1) -> Tensor
@@ -3712,6 +3866,11 @@ def adjoint(input: Any) -> Tensor:
 
     Args:
         input (Tensor): the input tensor.
+    """
+
+def affine_grid_generator(theta: Any, size: Any, align_corners: Any) -> Any:
+    r"""
+    torch.affine_grid_generator: F.affine_grid with align_corners required.
     """
 
 def all(input: Tensor, dim: Any = None, keepdim: _bool = False, *, out: Optional[Tensor] = None) -> Tensor:
@@ -3762,6 +3921,11 @@ def alpha_dropout(input: Tensor, p: _float = 0.5, training: _bool = False, inpla
         p (float): drop probability.
         training (bool): apply dropout.
         inplace (bool): write the result into ``input``.
+    """
+
+def alpha_dropout_(input: Any, p: Any, train: Any) -> Any:
+    r"""
+    torch.alpha_dropout_: F.alpha_dropout in place.
     """
 
 def amax(input: Tensor, dim: Any = (), keepdim: _bool = False, *, out: Optional[Tensor] = None) -> Tensor:
@@ -4042,9 +4206,22 @@ def as_strided(input: Tensor, size: List[_int], stride: List[_int], storage_offs
         storage_offset (int, optional): the first element.
     """
 
+def as_strided_scatter(input: Any, src: Any, size: Any, stride: Any, storage_offset: Any = None) -> Any:
+    r"""
+    input with the elements of input.as_strided(size, stride, storage_offset) replaced by src
+    (out of place; input must be contiguous so the strides address it as in torch).
+    """
+
 def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Any:
     r"""
     Like tensor(), but shares memory with a Tensor or NumPy array when it can.
+    """
+
+def asarray(obj: Any, *, dtype: Any = None, device: Any = None, copy: Any = None, requires_grad: Any = False) -> Any:
+    r"""
+    Converts obj (a tensor, a NumPy array, an object with the buffer or DLPack protocol, a
+    number or nested sequences) to a tensor, sharing memory when dtype and device allow and
+    copy is not True; copy=False raises where a copy would be needed.
     """
 
 def asin(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
@@ -4240,6 +4417,11 @@ def bartlett_window(window_length: _int, periodic: _bool = True, *, dtype: Any =
         requires_grad (bool): whether autograd records operations on the result.
     """
 
+def batch_norm(input: Any, weight: Any, bias: Any, running_mean: Any, running_var: Any, training: Any, momentum: Any, eps: Any, cudnn_enabled: Any) -> Any:
+    r"""
+    torch.batch_norm: F.batch_norm with aten's argument order (weight and bias first).
+    """
+
 def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None, out: Any = None) -> Tensor:
     r"""
     bernoulli(input, p=None, *, generator=None, out=None) -> Tensor
@@ -4265,6 +4447,11 @@ def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
     y_k = x1^T W_k x2 + b_k over the last dimension of both inputs.
     """
 
+def binary_cross_entropy_with_logits(input: Any, target: Any, weight: Any = None, pos_weight: Any = None, reduction: Any = 1) -> Any:
+    r"""
+    torch.binary_cross_entropy_with_logits with aten's integer reduction.
+    """
+
 def bincount(input: Tensor, weights: Optional[Tensor] = None, minlength: _int = 0) -> Tensor:
     r"""
     bincount(input, weights=None, minlength=0) -> Tensor
@@ -4279,6 +4466,12 @@ def bincount(input: Tensor, weights: Optional[Tensor] = None, minlength: _int = 
     Example:
         >>> tc.bincount(tc.tensor([0, 1, 1, 3]))
         tensor([1, 2, 0, 1])
+    """
+
+def binomial(count: Any, prob: Any, generator: Any = None) -> Any:
+    r"""
+    Samples Binomial(count, prob) elementwise (count and prob broadcast); floating result
+    of prob's dtype, as torch.
     """
 
 def bitwise_and(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
@@ -4815,6 +5008,11 @@ def conj_physical_(self) -> Tensor:
         input (Tensor): the input tensor.
     """
 
+def constant_pad_nd(input: Any, pad: Any, value: Any = 0) -> Any:
+    r"""
+    torch.constant_pad_nd: F.pad in constant mode (negative pads crop).
+    """
+
 def conv1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: _int = 1) -> Tensor:
     r"""
     conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
@@ -4872,6 +5070,12 @@ def conv3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride:
         groups (int): split input and output channels into this many independent groups.
     """
 
+def conv_tbc(input: Any, weight: Any, bias: Any, pad: Any = 0) -> Any:
+    r"""
+    torch.conv_tbc: 1-d convolution of a (time, batch, channel) input with a
+    (kernel, in_channels, out_channels) weight; output (time', batch, out_channels).
+    """
+
 def conv_transpose1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: _int = 1, dilation: Any = 1) -> Tensor:
     r"""
     conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
@@ -4921,6 +5125,11 @@ def conv_transpose3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = Non
         output_padding (int or tuple): extra size added to one side of each output dimension.
         dilation (int or tuple): spacing between kernel elements.
         groups (int): split input and output channels into this many independent groups.
+    """
+
+def convolution(input: Any, weight: Any, bias: Any, stride: Any, padding: Any, dilation: Any, transposed: Any, output_padding: Any, groups: Any) -> Any:
+    r"""
+    torch.convolution: the 1-, 2- or 3-d (transposed) convolution input's rank selects.
     """
 
 def copysign(input: Any, other: Any) -> Any:
@@ -4976,6 +5185,11 @@ def cosh(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
 def cosh_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
     torch.cosh_(input, ...): the same as input.cosh_(...).
+    """
+
+def cosine_embedding_loss(input1: Any, input2: Any, target: Any, margin: Any = 0.0, reduction: Any = 1) -> Any:
+    r"""
+    torch.cosine_embedding_loss with aten's integer reduction.
     """
 
 def cosine_similarity(x1: Any, x2: Any, dim: Any = 1, eps: Any = 1e-08) -> Tensor:
@@ -5205,6 +5419,11 @@ def diagonal(input: Tensor, offset: _int = 0, dim1: _int = 0, dim2: _int = 1) ->
         dim2 (int): second dimension of the plane.
     """
 
+def diagonal_scatter(input: Any, src: Any, offset: Any = 0, dim1: Any = 0, dim2: Any = 1) -> Any:
+    r"""
+    input with its diagonal (offset, dim1, dim2) replaced by src (out of place).
+    """
+
 def diff(input: Any, n: Any = 1, dim: Any = -1, prepend: Any = None, append: Any = None) -> Any:
     r"""
     n-th forward difference along dim, with optional values prepended/appended first.
@@ -5299,6 +5518,11 @@ def dropout(input: Tensor, p: _float = 0.5, training: _bool = True, inplace: _bo
         inplace (bool): write the result into ``input``.
     """
 
+def dropout_(input: Any, p: Any, train: Any) -> Any:
+    r"""
+    torch.dropout_: F.dropout in place.
+    """
+
 def dsplit(input: Any, indices_or_sections: Any = None, *, sections: Any = None, indices: Any = None) -> Any:
     r"""
     dsplit(input, indices_or_sections) -> tuple of Tensors
@@ -5350,6 +5574,17 @@ def einsum(equation: _str, *args) -> Tensor:
         tensor(5.)
         >>> tc.einsum('ij,j->i', a, tc.tensor([1.0, 1.0]))
         tensor([3., 7.])
+    """
+
+def embedding(weight: Any, indices: Any, padding_idx: Any = -1, scale_grad_by_freq: Any = False, sparse: Any = False) -> Any:
+    r"""
+    torch.embedding: rows of weight at indices (weight first; padding_idx -1 means none).
+    """
+
+def embedding_renorm_(input: Any, indices: Any, max_norm: Any, norm_type: Any) -> Any:
+    r"""
+    Rescales, in place and without recording gradients, the rows of input named by indices
+    whose norm_type-norm exceeds max_norm down to max_norm (what F.embedding's max_norm does).
     """
 
 def empty(*args, dtype: Any = None, device: Any = None, requires_grad: _bool = False, out: Any = None) -> Tensor:
@@ -5584,6 +5819,27 @@ def feature_alpha_dropout(input: Tensor, p: _float = 0.5, training: _bool = Fals
         inplace (bool): write the result into ``input``.
     """
 
+def feature_alpha_dropout_(input: Any, p: Any, train: Any) -> Any:
+    r"""
+    torch.feature_alpha_dropout_: F.feature_alpha_dropout in place.
+    """
+
+def feature_dropout(input: Any, p: Any, train: Any) -> Any:
+    r"""
+    torch.feature_dropout: zeroes whole channels (dim 1) of each sample with probability p
+    and scales the rest by 1/(1-p); identity when not training.
+    """
+
+def feature_dropout_(input: Any, p: Any, train: Any) -> Any:
+    r"""
+    torch.feature_dropout_: feature_dropout in place.
+    """
+
+def fill(input: Any, value: Any) -> Any:
+    r"""
+    A new tensor shaped like input with every element value (the functional fill_).
+    """
+
 def fill_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
     torch.fill_(input, ...): the same as input.fill_(...).
@@ -5792,6 +6048,13 @@ def from_dlpack(ext_tensor: Any) -> Tensor:
         ext_tensor (object): the producer.
     """
 
+def from_file(filename: Any, shared: Any = None, size: Any = 0, *, dtype: Any = None, layout: Any = None, device: Any = None, pin_memory: Any = False) -> Any:
+    r"""
+    A 1-D tensor of `size` elements read from a file. shared=True maps the file, so the
+    tensor's writes go to it (the file must hold size elements); otherwise the data is copied
+    into memory.
+    """
+
 def from_numpy(ndarray: Any) -> Tensor:
     r"""
     from_numpy(ndarray) -> Tensor
@@ -5805,6 +6068,26 @@ def from_numpy(ndarray: Any) -> Tensor:
         >>> import numpy as np
         >>> tc.from_numpy(np.array([1, 2]))
         tensor([1, 2])
+    """
+
+def frombuffer(buffer: Any, *, dtype: Any, count: Any = -1, offset: Any = 0, requires_grad: Any = False) -> Any:
+    r"""
+    A 1-D tensor that shares the memory of an object implementing the buffer protocol
+    (bytes, bytearray, memoryview, array.array, mmap ...): no copy, so writes show through.
+
+    Args:
+        buffer: the object whose memory the tensor uses.
+        dtype (tensorcore.dtype): element type.
+        count (int): number of elements (-1: all that fit after offset).
+        offset (int): bytes to skip at the start.
+        requires_grad (bool): track gradients.
+
+    Example::
+
+        >>> import array
+        >>> a = array.array("i", [1, 2, 3])
+        >>> tc.frombuffer(a, dtype=tc.int32)
+        tensor([1, 2, 3], dtype=tensorcore.int32)
     """
 
 def full(size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: _bool = False, out: Optional[Tensor] = None) -> Tensor:
@@ -5876,6 +6159,11 @@ def gcd(input: Any, other: Any) -> Tensor:
     Args:
         input (Tensor): the first operand.
         other (Tensor or Number): the second operand; broadcasts with ``input``.
+    """
+
+def gcd_(input: Any, *args: Any, **kwargs: Any) -> Any:
+    r"""
+    torch.gcd_(input, ...): the same as input.gcd_(...).
     """
 
 def ge(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
@@ -5955,6 +6243,21 @@ def get_default_dtype() -> dtype:
         tensorcore.float32
     """
 
+def get_deterministic_debug_mode() -> Any:
+    r"""
+    The deterministic debug mode as an int: 0 off, 1 warn, 2 error.
+    """
+
+def get_device(input: Any, *args: Any, **kwargs: Any) -> Any:
+    r"""
+    torch.get_device(input, ...): the same as input.get_device(...).
+    """
+
+def get_float32_matmul_precision() -> Any:
+    r"""
+    The float32 matmul precision: "highest", "high" or "medium".
+    """
+
 def get_num_threads() -> _int:
     r"""
     get_num_threads() -> int
@@ -5967,6 +6270,19 @@ def get_rng_state() -> Tensor:
     get_rng_state() -> Tensor
 
     The state of the default generator, as a uint8 tensor to pass to :func:`set_rng_state`.
+    """
+
+def gradient(input: Any, *, spacing: Any = 1, dim: Any = None, edge_order: Any = 1) -> Any:
+    r"""
+    Estimates the derivative of input along each dim with second-order accurate central
+    differences inside and first- or second-order (edge_order) one-sided differences at the
+    edges, as numpy.gradient. spacing: a number, one number per dim, or one 1-D coordinate
+    tensor per dim. Returns a tuple with one tensor per dim.
+
+    Example::
+
+        >>> tc.gradient(tc.tensor([1.0, 4.0, 9.0, 16.0]))
+        (tensor([3., 4., 6., 7.]),)
     """
 
 def greater(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
@@ -6005,6 +6321,22 @@ def greater_equal(input: Tensor, other: Any, *, out: Optional[Tensor] = None) ->
         tensor([False,  True,  True])
     """
 
+def grid_sampler(input: Any, grid: Any, interpolation_mode: Any, padding_mode: Any, align_corners: Any) -> Any:
+    r"""
+    torch.grid_sampler: F.grid_sample with aten's integer codes (interpolation 0 bilinear,
+    1 nearest, 2 bicubic; padding 0 zeros, 1 border, 2 reflection).
+    """
+
+def grid_sampler_2d(input: Any, grid: Any, interpolation_mode: Any, padding_mode: Any, align_corners: Any) -> Any:
+    r"""
+    torch.grid_sampler_2d: grid_sampler on a 4-D input.
+    """
+
+def grid_sampler_3d(input: Any, grid: Any, interpolation_mode: Any, padding_mode: Any, align_corners: Any) -> Any:
+    r"""
+    torch.grid_sampler_3d: grid_sampler on a 5-D input.
+    """
+
 def group_norm(input: Any, num_groups: Any, weight: Any = None, bias: Any = None, eps: Any = 1e-05, cudnn_enabled: Any = True) -> Tensor:
     r"""
     group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True) -> Tensor
@@ -6018,6 +6350,11 @@ def group_norm(input: Any, num_groups: Any, weight: Any = None, bias: Any = None
         bias (Tensor, optional): shift.
         eps (float): added to the variance.
         cudnn_enabled (bool): ignored.
+    """
+
+def gru_cell(input: Any, hx: Any, w_ih: Any, w_hh: Any, b_ih: Any = None, b_hh: Any = None) -> Any:
+    r"""
+    torch.gru_cell: one step of the recurrent cell (the native kernel).
     """
 
 def gt(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
@@ -6093,6 +6430,11 @@ def heaviside(input: Any, values: Any) -> Tensor:
         other (Tensor or Number): the second operand; broadcasts with ``input``.
     """
 
+def hinge_embedding_loss(input: Any, target: Any, margin: Any = 1.0, reduction: Any = 1) -> Any:
+    r"""
+    torch.hinge_embedding_loss with aten's integer reduction.
+    """
+
 def histc(input: Tensor, bins: _int = 100, min: _float = 0, max: _float = 0, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
     histc(input, bins=100, min=0, max=0, *, out=None) -> Tensor
@@ -6111,6 +6453,27 @@ def histc(input: Tensor, bins: _int = 100, min: _float = 0, max: _float = 0, *, 
     Example:
         >>> tc.histc(tc.tensor([1.0, 2.0, 1.0]), bins=4, min=0, max=3)
         tensor([0., 2., 1., 0.])
+    """
+
+def histogram(input: Any, bins: Any = 100, *, range: Any = None, weight: Any = None, density: Any = False) -> Any:
+    r"""
+    Histogram of input's values: (hist, bin_edges), as numpy.histogram. bins: a count of
+    equal-width bins over range (default: the data's min and max) or a 1-D tensor of edges.
+    weight (same shape as input) weights each value; density=True normalises to a density.
+
+    Example::
+
+        >>> hist, edges = tc.histogram(tc.tensor([1.0, 2.0, 1.0]), bins=4, range=(0.0, 3.0))
+        >>> hist
+        tensor([0., 2., 1., 0.])
+    """
+
+def histogramdd(input: Any, bins: Any = 10, *, range: Any = None, weight: Any = None, density: Any = False, _op: Any = 'histogramdd') -> Any:
+    r"""
+    D-dimensional histogram of the points input (..., D): (hist, bin_edges) with hist of
+    shape (bins_0, ..., bins_{D-1}) and one edge tensor per dimension, as numpy.histogramdd.
+    bins: an int, one int per dimension, or one edge tensor per dimension; range: a flat
+    sequence (min_0, max_0, min_1, max_1, ...).
     """
 
 def hsplit(input: Any, indices_or_sections: Any = None, *, sections: Any = None, indices: Any = None) -> Any:
@@ -6226,6 +6589,24 @@ def index_put_(input: Any, *args: Any, **kwargs: Any) -> Any:
     torch.index_put_(input, ...): the same as input.index_put_(...).
     """
 
+def index_reduce(input: Any, dim: Any, index: Any, source: Any, reduce: Any, *, include_self: Any = True) -> Any:
+    r"""
+    A copy of input whose slices index[i] along dim are reduced with source's slices i.
+
+    Args:
+        input (Tensor): the tensor to reduce into (not modified).
+        dim (int): the dimension index addresses.
+        index (Tensor): 1-D int64/int32, one entry per slice of source along dim.
+        source (Tensor): the values, input's shape except source.size(dim) == len(index).
+        reduce (str): 'prod', 'mean', 'amax' or 'amin'.
+        include_self (bool): whether input's own values take part in the reduction.
+
+    Example::
+
+        >>> tc.index_reduce(tc.ones(2), 0, tc.tensor([0, 0]), tc.tensor([2.0, 3.0]), "prod")
+        tensor([6., 1.])
+    """
+
 def index_select(input: Tensor, dim: _int, index: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
     index_select(input, dim, index, *, out=None) -> Tensor
@@ -6275,6 +6656,11 @@ def inner(input: Tensor, other: Tensor) -> Tensor:
     Args:
         input (Tensor): first tensor.
         other (Tensor): second tensor.
+    """
+
+def instance_norm(input: Any, weight: Any, bias: Any, running_mean: Any, running_var: Any, use_input_stats: Any, momentum: Any, eps: Any, cudnn_enabled: Any) -> Any:
+    r"""
+    torch.instance_norm: F.instance_norm with aten's argument order.
     """
 
 int: dtype
@@ -6350,6 +6736,11 @@ def is_deterministic_algorithms_warn_only_enabled() -> _bool:
     Whether deterministic mode only warns.
     """
 
+def is_distributed(input: Any) -> Any:
+    r"""
+    False: a tensorcore tensor lives on one device (torch's answer for every tensor).
+    """
+
 def is_floating_point(input: Any) -> _bool:
     r"""
     is_floating_point(input) -> bool
@@ -6385,6 +6776,11 @@ def is_nonzero(input: Any) -> _bool:
 
     Args:
         input (Tensor): the input tensor.
+    """
+
+def is_same_size(input: Any, *args: Any, **kwargs: Any) -> Any:
+    r"""
+    torch.is_same_size(input, ...): the same as input.is_same_size(...).
     """
 
 def is_signed(input: Any) -> _bool:
@@ -6547,6 +6943,12 @@ def kaiser_window(window_length: _int, periodic: _bool = True, beta: _float = 12
         requires_grad (bool): whether autograd records operations on the result.
     """
 
+def kl_div(input: Any, target: Any, reduction: Any = 1, log_target: Any = False) -> Any:
+    r"""
+    torch.kl_div: pointwise KL divergence, reduction as aten's code (1: mean over all
+    elements, without F.kl_div's batchmean advice).
+    """
+
 def kron(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
     kron(input, other, *, out=None) -> Tensor
@@ -6607,6 +7009,11 @@ def lcm(input: Any, other: Any) -> Tensor:
         other (Tensor or Number): the second operand; broadcasts with ``input``.
     """
 
+def lcm_(input: Any, *args: Any, **kwargs: Any) -> Any:
+    r"""
+    torch.lcm_(input, ...): the same as input.lcm_(...).
+    """
+
 def ldexp(input: Any, other: Any) -> Tensor:
     r"""
     ldexp(input, other) -> Tensor
@@ -6616,6 +7023,11 @@ def ldexp(input: Any, other: Any) -> Tensor:
     Args:
         input (Tensor): the first operand.
         other (Tensor or Number): the second operand; broadcasts with ``input``.
+    """
+
+def ldexp_(input: Any, *args: Any, **kwargs: Any) -> Any:
+    r"""
+    torch.ldexp_(input, ...): the same as input.ldexp_(...).
     """
 
 def le(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
@@ -6976,6 +7388,11 @@ def logsumexp(input: Tensor, dim: Any, keepdim: _bool = False, *, out: Optional[
     """
 
 long: dtype
+def lstm_cell(input: Any, hx: Any, w_ih: Any, w_hh: Any, b_ih: Any = None, b_hh: Any = None) -> Any:
+    r"""
+    torch.lstm_cell: one step of the recurrent cell (the native kernel).
+    """
+
 def lstsq(*args: Any, **kwargs: Any) -> Any:
     r"""
     lstsq(input, A) -> (Tensor, Tensor)
@@ -7046,6 +7463,11 @@ def manual_seed(seed: Any) -> Any:
 
     Args:
         seed (int): the seed.
+    """
+
+def margin_ranking_loss(input1: Any, input2: Any, target: Any, margin: Any = 0.0, reduction: Any = 1) -> Any:
+    r"""
+    torch.margin_ranking_loss with aten's integer reduction.
     """
 
 def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
@@ -7471,6 +7893,17 @@ def mv(input: Tensor, vec: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
         out (Tensor, optional): the output tensor.
     """
 
+def mvlgamma(input: Any, p: Any) -> Any:
+    r"""
+    Multivariate log-gamma of dimension p, elementwise:
+    sum_{j<p} lgamma(input - j/2) + p(p-1)/4 * log(pi). Every element must exceed (p-1)/2.
+
+    Example::
+
+        >>> tc.mvlgamma(tc.tensor([2.5]), 2)
+        tensor([0.8571])
+    """
+
 def nan_to_num(input: Tensor, nan: Optional[_float] = 0.0, posinf: Optional[Optional[_float]] = None, neginf: Optional[Optional[_float]] = None, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
     nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None) -> Tensor
@@ -7671,6 +8104,12 @@ def norm(input: Tensor, p: Any = 'fro', dim: Any = None, keepdim: _bool = False,
     Example:
         >>> tc.norm(tc.tensor([3.0, 4.0]))
         tensor(5.)
+    """
+
+def norm_except_dim(v: Any, pow: Any = 2, dim: Any = 0) -> Any:
+    r"""
+    The pow-norm of v over every dimension but dim, shaped to broadcast against v (size
+    v.size(dim) there, 1 elsewhere); dim=-1: the norm of the whole tensor (weight_norm's helper).
     """
 
 def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None, out: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, pin_memory: _bool = False, requires_grad: _bool = False) -> Tensor:
@@ -7881,6 +8320,16 @@ def pixel_unshuffle(input: Tensor, downscale_factor: _int) -> Tensor:
         downscale_factor (int): r.
     """
 
+def poisson(input: Any, generator: Any = None) -> Any:
+    r"""
+    Samples Poisson(rate) for each element of input (the rates), same dtype and device.
+    """
+
+def poisson_nll_loss(input: Any, target: Any, log_input: Any, full: Any, eps: Any, reduction: Any) -> Any:
+    r"""
+    torch.poisson_nll_loss (every argument required, integer reduction).
+    """
+
 def polar(abs: Tensor, angle: Tensor) -> Tensor:
     r"""
     polar(abs, angle) -> Tensor
@@ -7975,6 +8424,11 @@ def promote_types(arg0: dtype, arg1: dtype) -> dtype:
     Example:
         >>> tc.promote_types(tc.int32, tc.float32)
         tensorcore.float32
+    """
+
+def put(input: Any, index: Any, source: Any, accumulate: Any = False) -> Any:
+    r"""
+    Out-of-place put_: a copy of input with source written at the flat positions index.
     """
 
 def qr(input: Any, some: Any = True) -> Any:
@@ -8291,6 +8745,22 @@ def resolve_neg(input: Any) -> Tensor:
         input (Tensor): the input tensor.
     """
 
+def result_type(tensor1: Any, tensor2: Any) -> Any:
+    r"""
+    The dtype an arithmetic op on the two arguments (tensors or Python numbers) returns,
+    with torch's promotion rules: dimensioned tensors rank above 0-d tensors above numbers.
+    """
+
+def rnn_relu_cell(input: Any, hx: Any, w_ih: Any, w_hh: Any, b_ih: Any = None, b_hh: Any = None) -> Any:
+    r"""
+    torch.rnn_relu_cell: one step of the recurrent cell (the native kernel).
+    """
+
+def rnn_tanh_cell(input: Any, hx: Any, w_ih: Any, w_hh: Any, b_ih: Any = None, b_hh: Any = None) -> Any:
+    r"""
+    torch.rnn_tanh_cell: one step of the recurrent cell (the native kernel).
+    """
+
 def roll(input: Tensor, shifts: Any, dims: Any = None, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
     roll(input, shifts, dims=None, *, out=None) -> Tensor
@@ -8536,6 +9006,11 @@ def select(input: Tensor, dim: _int, index: _int) -> Tensor:
         index (int): the position.
     """
 
+def select_scatter(input: Any, src: Any, dim: Any, index: Any) -> Any:
+    r"""
+    input with input.select(dim, index) replaced by src (out of place).
+    """
+
 def selu(input: Any, inplace: Any = False) -> Tensor:
     r"""
     selu(input, inplace=False) -> Tensor
@@ -8635,6 +9110,14 @@ def set_default_dtype(arg0: dtype) -> None:
         >>> tc.set_default_dtype(tc.float32)
     """
 
+def set_default_tensor_type(t: Any) -> Any:
+    r"""
+    Sets the default floating point tensor type, as torch.set_default_tensor_type:
+    tc.FloatTensor / tc.DoubleTensor (or their names "torch.FloatTensor", ...). The default
+    dtype follows; CUDA tensor types are refused (tensorcore creates tensors on the CPU unless
+    told a device).
+    """
+
 def set_deterministic(arg0: _bool) -> None:
     r"""
     set_deterministic(d) -> None
@@ -8643,6 +9126,27 @@ def set_deterministic(arg0: _bool) -> None:
 
     Args:
         d (bool): enable deterministic mode.
+    """
+
+def set_deterministic_debug_mode(debug_mode: Any) -> Any:
+    r"""
+    Sets the deterministic debug mode: 0/"default" (off), 1/"warn" (ops without a
+    deterministic implementation warn) or 2/"error" (they raise); the same switch as
+    use_deterministic_algorithms(mode, warn_only=...).
+
+    Example::
+
+        >>> tc.set_deterministic_debug_mode("warn")
+        >>> tc.get_deterministic_debug_mode()
+        1
+        >>> tc.set_deterministic_debug_mode(0)
+    """
+
+def set_float32_matmul_precision(precision: Any) -> Any:
+    r"""
+    Sets the internal precision of float32 matrix multiplications: "highest" (full float32),
+    "high" or "medium" (TF32 tensor cores allowed on CUDA; the CPU always computes in float32).
+    The same switch as tensorcore.backends.cuda.matmul.allow_tf32.
     """
 
 class set_grad_enabled:
@@ -8672,6 +9176,27 @@ def set_num_threads(arg0: _int) -> None:
 
     Args:
         int (int): the thread count.
+    """
+
+def set_printoptions(precision: Any = None, threshold: Any = None, edgeitems: Any = None, linewidth: Any = None, profile: Any = None, sci_mode: Any = None) -> Any:
+    r"""
+    Sets how tensors print, as torch.set_printoptions.
+
+    Args:
+        precision (int): digits after the decimal point of floating values (default 4).
+        threshold (int): element count above which a tensor prints summarized (default 1000).
+        edgeitems (int): leading and trailing items per dimension in a summary (default 3).
+        linewidth (int): characters per line before a row wraps (default 80).
+        profile (str): "default", "short" or "full" sets all of the above at once.
+        sci_mode (bool or None): force (True) or forbid (False) scientific notation; None lets
+            the values decide.
+
+    Example::
+
+        >>> tc.set_printoptions(precision=2)
+        >>> tc.tensor([1.23456])
+        tensor([1.23])
+        >>> tc.set_printoptions(profile="default")
     """
 
 def set_rng_state(new_state: Tensor) -> None:
@@ -8797,6 +9322,11 @@ def sinh(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
 def sinh_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
     torch.sinh_(input, ...): the same as input.sinh_(...).
+    """
+
+def slice_scatter(input: Any, src: Any, dim: Any = 0, start: Any = None, end: Any = None, step: Any = 1) -> Any:
+    r"""
+    input with the slice start:end:step along dim replaced by src (out of place).
     """
 
 def slogdet(input: Any) -> Any:
@@ -9407,6 +9937,11 @@ def tril_indices(row: Any, col: Any, offset: Any = 0, *, dtype: Any = None, devi
                 [0, 0, 1]])
     """
 
+def triplet_margin_loss(anchor: Any, positive: Any, negative: Any, margin: Any = 1.0, p: Any = 2, eps: Any = 1e-06, swap: Any = False, reduction: Any = 1) -> Any:
+    r"""
+    torch.triplet_margin_loss with aten's integer reduction.
+    """
+
 def triu(input: Tensor, diagonal: _int = 0, *, out: Optional[Tensor] = None) -> Tensor:
     r"""
     triu(input, diagonal=0, *, out=None) -> Tensor
@@ -9536,6 +10071,21 @@ def unique_consecutive(input: Tensor, return_inverse: _bool = False, return_coun
     Example:
         >>> tc.unique_consecutive(tc.tensor([1, 1, 2, 1]))
         tensor([1, 2, 1])
+    """
+
+def unsafe_chunk(input: Any, chunks: Any, dim: Any = 0) -> Any:
+    r"""
+    chunk without the view bookkeeping torch skips for unsafe_*; the same pieces.
+    """
+
+def unsafe_split(input: Any, split_size_or_sections: Any, dim: Any = 0) -> Any:
+    r"""
+    split, as torch's unsafe_split (the same pieces).
+    """
+
+def unsafe_split_with_sizes(input: Any, split_sizes: Any, dim: Any = 0) -> Any:
+    r"""
+    split_with_sizes, as torch's unsafe_split_with_sizes (the same pieces).
     """
 
 def unsqueeze(input: Tensor, dim: _int) -> Tensor:

@@ -127,7 +127,21 @@ def _index_reduce_(self, dim, index, source, reduce, *, include_self=True):
 
 
 def index_reduce(input, dim, index, source, reduce, *, include_self=True):
-    """Out-of-place index_reduce_."""
+    """A copy of input whose slices index[i] along dim are reduced with source's slices i.
+
+    Args:
+        input (Tensor): the tensor to reduce into (not modified).
+        dim (int): the dimension index addresses.
+        index (Tensor): 1-D int64/int32, one entry per slice of source along dim.
+        source (Tensor): the values, input's shape except source.size(dim) == len(index).
+        reduce (str): 'prod', 'mean', 'amax' or 'amin'.
+        include_self (bool): whether input's own values take part in the reduction.
+
+    Example::
+
+        >>> tc.index_reduce(tc.ones(2), 0, tc.tensor([0, 0]), tc.tensor([2.0, 3.0]), "prod")
+        tensor([6., 1.])
+    """
     _check_tensor(input, "index_reduce", "input")
     return _index_reduce_(input.clone(), dim, index, source, reduce, include_self=include_self)
 

@@ -29,9 +29,16 @@ def result_type(tensor1, tensor2):
         )
 
     a, b = probe(tensor1, "tensor1"), probe(tensor2, "tensor2")
-    if not isinstance(a, Tensor) and not isinstance(b, Tensor):
-        a = _C.tensor(a) if hasattr(_C, "tensor") else _C.full([], a)
-    return _C.add(a, b).dtype if not (_is_bool(a) and _is_bool(b)) else _C.bool
+    if _is_bool(a) and _is_bool(b):
+        return _C.bool
+    if not isinstance(a, Tensor):
+        a, b = b, a  # promotion is symmetric; add() wants the tensor first
+    if not isinstance(a, Tensor):  # two numbers: the dtype a tensor of the first would get
+        from ._tensor import tensor as _tensor
+
+        a = _tensor(a)
+        a = _C.empty([] if isinstance(b, (bool, int, float, complex)) else [0], dtype=a.dtype)
+    return _C.add(a, b).dtype
 
 
 def _is_bool(x):
@@ -45,7 +52,7 @@ def mvlgamma(input, p):
     Example::
 
         >>> tc.mvlgamma(tc.tensor([2.5]), 2)
-        tensor([0.8571])
+        tensor([0.8570])
     """
     _check_tensor(input, "mvlgamma")
     if isinstance(p, bool) or not isinstance(p, int) or p < 1:
@@ -63,15 +70,19 @@ def _mvlgamma_(self, p):
 
 
 def _gcd_(self, other):
-    return self.copy_(_C.gcd(self, other))
+    from ._more_ops import gcd
+
+    return self.copy_(gcd(self, other))
 
 
 def _lcm_(self, other):
-    return self.copy_(_C.lcm(self, other))
+    from ._more_ops import lcm
+
+    return self.copy_(lcm(self, other))
 
 
 def _polygamma_(self, n):
-    return self.copy_(_C.polygamma(n, self))
+    return self.copy_(self.polygamma(n))
 
 
 def _move_dim_last(t, d):

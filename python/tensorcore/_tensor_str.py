@@ -121,7 +121,7 @@ def _render(arr, fmt, indent, summarize):
         parts = ["..." if i is None else fmt(arr[i]) for i in idx]
         # Wrap long rows at linewidth, continuation lines aligned after the bracket.
         width = max(len(p) for p in parts) + 2
-        per_line = max(1, (int(_PRINT_OPTS["linewidth"]) - indent - 1) // width)
+        per_line = max(1, (int(_PRINT_OPTS["linewidth"]) - indent) // width)
         lines = [", ".join(parts[i : i + per_line]) for i in range(0, len(parts), per_line)]
         return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
     sep = "," + "\n" * (arr.ndim - 1) + " " * (indent + 1)
@@ -151,7 +151,18 @@ def tensor_repr(self, prefix="tensor("):
         suffixes.append(f"grad_fn=<{self.grad_fn.name()}>")
     elif self.requires_grad:
         suffixes.append("requires_grad=True")
-    return prefix + body + "".join(", " + s for s in suffixes) + ")"
+    text = prefix + body
+    # Like torch: a suffix that would overflow the line width starts a new, indented line
+    # (torch counts the last line two characters longer than it is; matched for same output).
+    line_len = len(text) - text.rfind("\n") + 1
+    for suffix in suffixes:
+        if line_len + len(suffix) + 2 > _PRINT_OPTS["linewidth"]:
+            text += ",\n" + " " * len(prefix) + suffix
+            line_len = len(prefix) + len(suffix)
+        else:
+            text += ", " + suffix
+            line_len += len(suffix) + 2
+    return text + ")"
 
 
 Tensor.__repr__ = tensor_repr

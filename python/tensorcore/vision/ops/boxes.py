@@ -156,7 +156,7 @@ def masks_to_boxes(masks):
 
         >>> m = tc.zeros(1, 4, 5)
         >>> m[0, 1:3, 2:4] = 1
-        >>> masks_to_boxes(m)
+        >>> tc.vision.ops.masks_to_boxes(m)
         tensor([[2., 1., 3., 2.]])
     """
     if not isinstance(masks, tc.Tensor):

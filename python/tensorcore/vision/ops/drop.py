@@ -19,7 +19,7 @@ def stochastic_depth(input, p, mode, training=True):
     Example::
 
         >>> x = tc.ones(4, 3)
-        >>> stochastic_depth(x, p=0.5, mode="row", training=False).equal(x)
+        >>> tc.vision.ops.stochastic_depth(x, p=0.5, mode="row", training=False).equal(x)
         True
     """
     _check_p("stochastic_depth", p)

@@ -133,7 +133,7 @@ class Conv2dNormActivation(_ConvNormActivation):
 
     Example::
 
-        >>> block = Conv2dNormActivation(3, 16, kernel_size=3, stride=2)
+        >>> block = tc.vision.ops.Conv2dNormActivation(3, 16, kernel_size=3, stride=2)
         >>> block(tc.zeros(1, 3, 32, 32)).shape
         tensorcore.Size([1, 16, 16, 16])
     """
@@ -236,7 +236,7 @@ class MLP(nn.Sequential):
 
     Example::
 
-        >>> mlp = MLP(8, [16, 4], dropout=0.1)
+        >>> mlp = tc.vision.ops.MLP(8, [16, 4], dropout=0.1)
         >>> mlp(tc.zeros(2, 8)).shape
         tensorcore.Size([2, 4])
     """
