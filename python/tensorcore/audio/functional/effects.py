@@ -137,9 +137,9 @@ def _stretch_waveform(waveform, n_steps, bins_per_octave, n_fft, win_length, hop
         onesided=True,
         return_complex=True,
     )
-    phase_advance = tc.linspace(
-        0, math.pi * hop_length, spec.shape[-2], dtype=waveform.dtype
-    ).to(waveform.device)
+    phase_advance = tc.linspace(0, math.pi * hop_length, spec.shape[-2], dtype=waveform.dtype).to(
+        waveform.device
+    )
     stretched = phase_vocoder(spec, rate, phase_advance.unsqueeze(-1))
     return tc.istft(
         stretched,
