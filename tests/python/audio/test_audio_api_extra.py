@@ -240,6 +240,7 @@ def test_rnnt_loss_equals_brute_force_enumeration(fused):
         expected = _brute_force_rnnt(lp, targets[b, : u_len[b]], blank=0)
         assert abs(float(_np(costs)[b]) - expected) < 1e-10
     costs.sum().backward()
+    assert np.array_equal(_np(x), logits)  # float64 logits are not worked on in place
     grad = _np(x.grad)
     assert np.all(grad[1, 3] == 0) and np.all(grad[1, :, 3] == 0)  # padding gets no gradient
     if fused:  # a softmax gradient sums to zero over the classes

@@ -8,7 +8,8 @@ float64, one time step at a time with every label position at once:
 Unrolling the label recursion within a time step gives, with E[u] = sum_{j<u} emit[t, j],
 alpha[t, u] = E[u] + logcumsumexp_k(alpha[t-1, k] + blank[t-1, k] - E[k]) over k <= u, so a time
 step is a handful of tensor ops (no Python loop over u). The gradient is autograd's through
-that graph (log_softmax included when fused), then clamped per element like torchaudio's.
+that graph down to the blank / label log-probs of each node, then log_softmax's vjp to the
+logits, clamped per element like torchaudio's.
 """
 
 import tensorcore as tc
@@ -99,45 +100,92 @@ def _valid_targets(targets, u_len, classes):
     return targets
 
 
-def _costs(log_probs, targets, t_len, u_len, blank):
-    """-log P(target | input) per batch element from (B, T, U+1, V) float64 log-probabilities."""
-    batch, max_t, max_u1, _ = log_probs.shape
-    dev = log_probs.device
-    blank_lp = log_probs[..., blank]  # (B, T, U+1)
-    if max_u1 > 1:
-        index = targets.reshape(batch, 1, max_u1 - 1, 1).expand(batch, max_t, max_u1 - 1, 1)
-        emit_lp = tc.gather(log_probs[:, :, : max_u1 - 1, :], 3, index).squeeze(-1)  # (B, T, U)
-        zero = tc.zeros(batch, max_t, 1, dtype=log_probs.dtype, device=dev)
-        emit_cum = tc.cat([zero, tc.cumsum(emit_lp, -1)], -1)  # E[t, u], (B, T, U+1)
-    else:
-        emit_cum = tc.zeros(batch, max_t, 1, dtype=log_probs.dtype, device=dev)
-    alpha = emit_cum[:, 0]  # alpha[0, u]: u labels emitted at the first frame
-    ends = [None] * batch
-    finals = {}
-    for b, t in enumerate(t_len):
-        finals.setdefault(t - 1, []).append(b)
-    for t in range(max_t):
-        if t > 0:
-            arriving = alpha + blank_lp[:, t - 1]
-            e = emit_cum[:, t]
-            alpha = e + tc.logcumsumexp(arriving - e, -1)
-        for b in finals.get(t, ()):
-            ends[b] = alpha[b, u_len[b]] + blank_lp[b, t, u_len[b]]
-    return -tc.stack(ends)
+def _lattice_index(targets, max_t, blank):
+    """(B, T, U+1, 2) class indices: [..., 0] the blank, [..., 1] the next label (0 past the
+    last label, where it is never used)."""
+    batch = targets.shape[0]
+    nxt = tc.cat([targets, tc.zeros(batch, 1, dtype=tc.int64, device=targets.device)], 1)
+    nxt = nxt.unsqueeze(1).expand(batch, max_t, nxt.shape[1])
+    return tc.stack([tc.full_like(nxt, blank), nxt], -1).contiguous()
+
+
+class _Unbind(Function):
+    """x.unbind(0) whose backward is one stack. Plain indexing or unbind gives every step's
+    gradient its own full-size zero-filled buffer to accumulate: T parallel regions per
+    backward, which cost seconds on an oversubscribed machine (measured: 150 steps, 2-7 s)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.part_shape = tuple(x.shape[1:])
+        ctx.dtype, ctx.device = x.dtype, x.device
+        return tuple(part.clone() for part in x.unbind(0))
+
+    @staticmethod
+    def backward(ctx, *grads):
+        zero = None
+        parts = []
+        for g in grads:
+            if g is None:  # a step whose output did not reach the loss
+                if zero is None:
+                    zero = tc.zeros(*ctx.part_shape, dtype=ctx.dtype, device=ctx.device)
+                g = zero
+            parts.append(g)
+        return tc.stack(parts)
+
+
+def _costs(lattice_lp, t_len, u_len):
+    """-log P(target | input) per batch element from the (B, T, U+1, 2) float64 log-probs of
+    the blank ([..., 0]) and of the next label ([..., 1]) at each lattice node."""
+    batch, max_t, max_u1, _ = lattice_lp.shape
+    dev = lattice_lp.device
+    # time-major (T, B, U+1), split into one small tensor per step by _Unbind
+    by_time = lattice_lp.transpose(0, 1).contiguous()
+    blank_lp = by_time[..., 0]
+    zero = tc.zeros(max_t, batch, 1, dtype=lattice_lp.dtype, device=dev)
+    emit_cum = tc.cat([zero, tc.cumsum(by_time[:, :, : max_u1 - 1, 1], -1)], -1)  # E[t, u]
+    blank_steps = _Unbind.apply(blank_lp)
+    emit_steps = _Unbind.apply(emit_cum)
+    alpha = emit_steps[0]  # alpha[0, u]: u labels emitted at the first frame
+    alphas = [alpha]
+    for t in range(1, max_t):
+        e = emit_steps[t]
+        alpha = e + tc.logcumsumexp(alpha + blank_steps[t - 1] - e, -1)
+        alphas.append(alpha)
+    last_t = tc.tensor([t - 1 for t in t_len], dtype=tc.int64).to(dev)
+    last_u = tc.tensor(list(u_len), dtype=tc.int64).to(dev)
+    rows = tc.arange(0, batch, dtype=tc.int64, device=dev)
+    final = tc.stack(alphas)[last_t, rows, last_u] + blank_lp[last_t, rows, last_u]
+    return -final
 
 
 class _RNNTLossFunction(Function):
     @staticmethod
     def forward(ctx, logits, targets, t_len, u_len, blank, clamp, fused_log_softmax):
+        x = logits.detach().to(tc.float64)
+        if x.data_ptr() == logits.data_ptr():  # float64 logits: x is worked on in place below
+            x = x.clone()
+        index = _lattice_index(targets, x.shape[1], blank)
+        picked = tc.gather(x, 3, index)
+        if fused_log_softmax:
+            log_norm = tc.logsumexp(x, -1, keepdim=True)
+            picked = picked - log_norm
         with tc.enable_grad():
-            x = logits.detach().to(tc.float64).requires_grad_(True)
-            log_probs = tc.log_softmax(x, -1) if fused_log_softmax else x
-            costs = _costs(log_probs, targets, t_len, u_len, blank)
+            lattice_lp = picked.requires_grad_(True)
+            costs = _costs(lattice_lp, t_len, u_len)
             if ctx.needs_input_grad[0]:
-                (grad,) = tc.autograd.grad(costs.sum(), x)
-                if clamp > 0:
-                    grad = tc.clamp(grad, min=-clamp, max=clamp)
-                ctx.save_for_backward(grad.to(logits.dtype))
+                # autograd through the lattice down to the 2 log-probs per node; the last
+                # step to the logits is written out (log_softmax's vjp: g - softmax * sum g)
+                # in place in x, so that no other full-size buffer is allocated
+                (g,) = tc.autograd.grad(costs.sum(), lattice_lp)
+        if ctx.needs_input_grad[0]:
+            if fused_log_softmax:
+                grad = x.sub_(log_norm).exp_().mul_(-g.sum(-1, keepdim=True))
+            else:
+                grad = x.zero_()
+            grad.scatter_add_(3, index, g)
+            if clamp > 0:
+                grad.clamp_(min=-clamp, max=clamp)
+            ctx.save_for_backward(grad.to(logits.dtype))
         return costs.detach().to(logits.dtype)
 
     @staticmethod
