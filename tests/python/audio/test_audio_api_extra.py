@@ -446,6 +446,7 @@ def test_apply_codec_wav_matches_torchaudio(torch, TF, kwargs, channels_first):
     "fmt,kwargs,min_snr_db",
     [
         ("sph", {}, 60),
+        ("au", {}, 60),
         ("amb", {}, 100),
         ("flac", {}, 60),
         ("vorbis", {}, 5),
@@ -474,6 +475,8 @@ def test_apply_codec_mono_formats_and_bad_input():
     y = _np(F.apply_codec(x, 8000, "gsm"))
     assert y.shape == (1, 4000)
     assert 10 * np.log10((_np(x) ** 2).sum() / ((y - _np(x)) ** 2).sum()) > 3
+    y = _np(F.apply_codec(x, 8000, "htk"))
+    assert y.shape == (1, 4000) and np.abs(y - _np(x)).max() < 1e-4  # 16-bit PCM
     with pytest.raises(ValueError, match="gsm format only supports single channel"):
         F.apply_codec(tc.zeros(2, 4000), 8000, "gsm")
     with pytest.raises(ValueError, match="waveform must be 2-d"):
