@@ -280,6 +280,9 @@ class RTFMVDR(_Base):
     -> complex (..., freq, time).
     """
 
+    def __init__(self):
+        super().__init__()
+
     def forward(
         self,
         specgram,
@@ -303,6 +306,9 @@ class SoudenMVDR(_Base):
     (..., freq, channel, channel), reference_channel an int or a one-hot (..., channel) Tensor
     -> complex (..., freq, time).
     """
+
+    def __init__(self):
+        super().__init__()
 
     def forward(
         self,

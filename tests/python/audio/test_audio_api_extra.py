@@ -569,3 +569,45 @@ def test_new_functions_run_on_cuda_like_on_cpu():
     assert shifted.device.type == "cuda"
     assert _rel(_np(shifted), _np(F.pitch_shift(wave, 16000, 3))) < 1e-3
     assert math.isfinite(float(F.loudness(shifted, 16000)[0]))
+
+
+NEW_FUNCTIONS = [
+    "psd",
+    "mvdr_weights_souden",
+    "mvdr_weights_rtf",
+    "rtf_evd",
+    "rtf_power",
+    "apply_beamforming",
+    "rnnt_loss",
+    "loudness",
+    "pitch_shift",
+    "edit_distance",
+    "apply_codec",
+]
+NEW_TRANSFORMS = ["Loudness", "PitchShift", "PSD", "MVDR", "RTFMVDR", "SoudenMVDR", "RNNTLoss"]
+
+
+def _params(fn):
+    import inspect
+
+    return [
+        (p.name, p.default)
+        for p in inspect.signature(fn).parameters.values()
+        if p.name != "self" and p.kind != p.KEYWORD_ONLY
+    ]
+
+
+def test_signatures_are_torchaudios(TF, TT):
+    """Positional order, names and defaults as torchaudio 0.13 (our keyword-only extras aside),
+    so calls written for torchaudio bind the same way."""
+    for name in NEW_FUNCTIONS:
+        assert _params(getattr(F, name)) == _params(getattr(TF, name)), name
+    for name in NEW_TRANSFORMS:
+        ours, ref = getattr(T, name), getattr(TT, name)
+        for method in ("__init__", "forward"):
+            mine = _params(getattr(ours, method))
+            theirs = _params(getattr(ref, method))
+            if name == "PitchShift" and method == "__init__":  # window_fn=None means Hann
+                mine = [(n, d) for n, d in mine if n != "window_fn"]
+                theirs = [(n, d) for n, d in theirs if n != "window_fn"]
+            assert mine == theirs, (name, method)
