@@ -493,17 +493,23 @@ def test_apply_codec_mono_formats_and_bad_input():
 
 @pytest.mark.parametrize("solution", ["ref_channel", "stv_evd", "stv_power"])
 @pytest.mark.parametrize("online", [False, True])
-def test_mvdr_module_matches_torchaudio(torch, TT, solution, online):
+@pytest.mark.parametrize("multi_mask", [False, True])
+def test_mvdr_module_matches_torchaudio(torch, TT, solution, online, multi_mask):
     spec, mask_s = _psd_pair(11, np.complex64, channels=3, freq=17, frames=40)
-    mask_n = np.random.default_rng(12).random(mask_s.shape).astype(np.float32)
-    ours = T.MVDR(ref_channel=1, solution=solution, online=online)
-    ref = TT.MVDR(ref_channel=1, solution=solution, online=online)
+    rng = np.random.default_rng(12)
+    if multi_mask:  # one mask per channel, (..., channel, freq, time)
+        mask_s = rng.random(spec.shape).astype(np.float32)
+    mask_n = rng.random(mask_s.shape).astype(np.float32)
+    ours = T.MVDR(ref_channel=1, solution=solution, multi_mask=multi_mask, online=online)
+    ref = TT.MVDR(ref_channel=1, solution=solution, multi_mask=multi_mask, online=online)
     for chunk in (slice(0, 20), slice(20, 40)):  # two calls: online mode updates the PSDs
         args = [np.ascontiguousarray(a[..., chunk]) for a in (spec, mask_s, mask_n)]
         y = ours(*[tc.tensor(a) for a in args])
         y_ref = ref(*[torch.tensor(a) for a in args])
         assert y.dtype == tc.complex64 and tuple(y.shape) == (2, 17, 20)
         assert _rel(_np(y), y_ref.numpy()) < 1e-5
+    if multi_mask or online:
+        return
     with pytest.warns(UserWarning, match="mask_n"):
         y = T.MVDR()(tc.tensor(spec), tc.tensor(mask_s))
     with warnings.catch_warnings():
