@@ -99,7 +99,7 @@ def psd(specgram, mask=None, normalize=True, eps=1e-10):
             f"found {tuple(specgram.shape)}"
         )
     spec = specgram.transpose(-3, -2)  # (..., freq, channel, time)
-    outer = tc.einsum("...ct,...et->...tce", spec, spec.conj())
+    weighted = spec
     if mask is not None:
         _require_tensor(mask, "psd", "mask")
         if tuple(mask.shape[:-1]) != tuple(spec.shape[:-2]) or mask.shape[-1] != spec.shape[-1]:
@@ -110,8 +110,10 @@ def psd(specgram, mask=None, normalize=True, eps=1e-10):
             )
         if normalize:
             mask = mask / (mask.sum(dim=-1, keepdim=True) + eps)
-        outer = outer * mask.unsqueeze(-1).unsqueeze(-1)
-    return outer.sum(dim=-3)
+        weighted = spec * mask.unsqueeze(-2)
+    # sum_t w[t] s[c, t] conj(s[e, t]) as one batched matmul: no (time, channel, channel)
+    # intermediate as in the einsum form
+    return tc.matmul(weighted, spec.conj().transpose(-1, -2))
 
 
 def mvdr_weights_souden(
