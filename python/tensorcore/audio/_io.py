@@ -81,6 +81,26 @@ def decode_audio(data, normalize=True, channels_first=True, format=None):
     return _audio.decode_audio(data, bool(normalize), bool(channels_first), format or "")
 
 
+# SoX's writers of these formats take one channel and would interleave more into it
+_MONO_FORMATS = ("gsm", "htk", "amr-nb")
+
+
+def _check_mono_format(filepath, src, channels_first, format):
+    if format:
+        fmt = format.lower()
+    elif isinstance(filepath, (str, os.PathLike)):
+        fmt = os.path.splitext(os.fspath(filepath))[1].lstrip(".").lower()
+    else:
+        return
+    if fmt in _MONO_FORMATS and getattr(src, "dim", lambda: 0)() == 2:
+        channels = src.shape[0 if channels_first else 1]
+        if channels != 1:
+            raise ValueError(
+                f"audio.save: the {fmt} format only supports single channel audio, "
+                f"got {channels} channels"
+            )
+
+
 def save(
     filepath,
     src,
@@ -97,6 +117,7 @@ def save(
     "ALAW") or `bits_per_sample` say otherwise, so an int16 tensor is written as 16-bit PCM.
     `compression`: FLAC level 0-8, MP3 bit rate in kbps, Vorbis quality -1..10.
     """
+    _check_mono_format(filepath, src, channels_first, format)
     args = (
         bool(channels_first),
         format or "",

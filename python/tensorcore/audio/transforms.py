@@ -837,3 +837,12 @@ class StreamingResample(_Base):
 
 
 from .pipeline import Compose, pipeline_json, save_pipeline  # noqa: E402,F401  (C++ deployment)
+from ._transforms_more import (  # noqa: E402,F401
+    MVDR,
+    PSD,
+    RTFMVDR,
+    Loudness,
+    PitchShift,
+    RNNTLoss,
+    SoudenMVDR,
+)

@@ -46,6 +46,16 @@ from .spectral import (  # noqa: F401
     spectrogram,
 )
 from .vad import vad  # noqa: F401
+from .beamforming import (  # noqa: F401
+    apply_beamforming,
+    mvdr_weights_rtf,
+    mvdr_weights_souden,
+    psd,
+    rtf_evd,
+    rtf_power,
+)
+from .effects import apply_codec, edit_distance, loudness, pitch_shift  # noqa: F401
+from .rnnt import rnnt_loss  # noqa: F401
 
 
 from tensorcore._argcheck import harden as _harden  # noqa: E402
