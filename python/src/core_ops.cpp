@@ -312,6 +312,12 @@ void bind_views(py::module_& m, TensorClass& cls) {
         return as_strided(a, size, stride, off.value_or(a.storage_offset()));
       },
       py::arg("size"), py::arg("stride"), py::arg("storage_offset") = py::none());
+  def_fn_and_method(
+      m, cls, "as_strided_",
+      [](Tensor& a, const Shape& size, const Shape& stride, std::optional<int64_t> off) {
+        return as_strided_(a, size, stride, off.value_or(a.storage_offset()));
+      },
+      py::arg("size"), py::arg("stride"), py::arg("storage_offset") = py::none());
 }
 
 void bind_conversion(py::module_& m, TensorClass& cls) {

@@ -99,8 +99,16 @@ from . import _more_ops  # noqa: E402
 _more_ops.install(globals())
 # Further torch 1.13 names composed from the native ops, one module per concept.
 from . import _creation_more, _indexing_more, _math_more, _runtime_flags, _sampling_more  # noqa: E402
+from . import _views_inplace  # noqa: E402
 
-for _module in (_creation_more, _indexing_more, _math_more, _runtime_flags, _sampling_more):
+for _module in (
+    _creation_more,
+    _indexing_more,
+    _math_more,
+    _runtime_flags,
+    _sampling_more,
+    _views_inplace,
+):
     _module.install(globals())
 del _module
 

@@ -414,6 +414,12 @@ class Tensor:
 
         Method form of :func:`tensorcore.as_strided`, with this tensor as ``input``.
         """
+    def as_strided_(self, size: List[_int], stride: List[_int], storage_offset: Optional[Optional[_int]] = None) -> Tensor:
+        r"""
+        as_strided_(size, stride, storage_offset=None) -> Tensor
+
+        Method form of :func:`tensorcore.as_strided_`, with this tensor as ``input``.
+        """
     def as_strided_scatter(self, input: Any, src: Any, size: Any, stride: Any, storage_offset: Any = None) -> Any:
         r"""
         input with the elements of input.as_strided(size, stride, storage_offset) replaced by src
@@ -1357,6 +1363,19 @@ class Tensor:
 
         Method form of :func:`tensorcore.frac_`, with this tensor as ``input``.
         """
+    def frexp(self, input: Any) -> Any:
+        r"""
+        Splits each element into a mantissa in [0.5, 1) (by magnitude) and an int32 power of two:
+        input = mantissa * 2 ** exponent. Zeros, infinities and NaN keep their value with exponent 0.
+
+        Example::
+
+            >>> mantissa, exponent = tc.frexp(tc.tensor([8.0, -0.75]))
+            >>> mantissa
+            tensor([ 0.5000, -0.7500])
+            >>> exponent
+            tensor([4, 0], dtype=tensorcore.int32)
+        """
     def gather(self, dim: _int, index: Tensor, *, sparse_grad: _bool = False) -> Tensor:
         r"""
         gather(dim, index, *, sparse_grad=False) -> Tensor
@@ -1526,6 +1545,42 @@ class Tensor:
         hypot_(other) -> Tensor
 
         In-place version of :meth:`Tensor.hypot`.
+        """
+    def i0(self) -> Tensor:
+        r"""
+        i0() -> Tensor
+
+        Method form of :func:`tensorcore.i0`, with this tensor as ``input``.
+        """
+    def i0_(self) -> Tensor:
+        r"""
+        i0_()
+
+        Method form of :func:`tensorcore.i0_`, with this tensor as ``input``.
+        """
+    def igamma(self, other: Any) -> Tensor:
+        r"""
+        igamma(other) -> Tensor
+
+        Method form of :func:`tensorcore.igamma`, with this tensor as ``input``.
+        """
+    def igamma_(self, other: Any) -> Tensor:
+        r"""
+        igamma_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.igamma`.
+        """
+    def igammac(self, other: Any) -> Tensor:
+        r"""
+        igammac(other) -> Tensor
+
+        Method form of :func:`tensorcore.igammac`, with this tensor as ``input``.
+        """
+    def igammac_(self, other: Any) -> Tensor:
+        r"""
+        igammac_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.igammac`.
         """
     @property
     def imag(self) -> Any:
@@ -2270,7 +2325,7 @@ class Tensor:
         Example::
 
             >>> tc.mvlgamma(tc.tensor([2.5]), 2)
-            tensor([0.8571])
+            tensor([0.8570])
         """
     def mvlgamma_(self, p: Any) -> Tensor:
         r"""
@@ -2435,6 +2490,18 @@ class Tensor:
 
         Keyword Args:
             dtype, device, requires_grad: as for :func:`tensorcore.zeros`.
+        """
+    def nextafter(self, other: Any) -> Tensor:
+        r"""
+        nextafter(other) -> Tensor
+
+        Method form of :func:`tensorcore.nextafter`, with this tensor as ``input``.
+        """
+    def nextafter_(self, other: Any) -> Tensor:
+        r"""
+        nextafter_(other) -> Tensor
+
+        In-place version of :meth:`Tensor.nextafter`.
         """
     def nonzero(self, *, as_tuple: _bool = False) -> Any:
         r"""
@@ -3092,6 +3159,10 @@ class Tensor:
 
         Method form of :func:`tensorcore.squeeze`, with this tensor as ``input``.
         """
+    def squeeze_(self, dim: Any = None) -> Any:
+        r"""
+        In-place squeeze(dim): drops size-1 dimensions (all, or dim).
+        """
     def std(self, dim: Any = None, unbiased: Any = None, keepdim: _bool = False, *, correction: Any = None) -> Tensor:
         r"""
         std(dim=None, unbiased=True, keepdim=False, *, correction=None) -> Tensor
@@ -3183,11 +3254,19 @@ class Tensor:
 
         Method form of :func:`tensorcore.swapaxes`, with this tensor as ``input``.
         """
+    def swapaxes_(self, dim0: Any, dim1: Any) -> Any:
+        r"""
+        In-place transpose(dim0, dim1).
+        """
     def swapdims(self, dim0: _int, dim1: _int) -> Tensor:
         r"""
         swapdims(dim0, dim1) -> Tensor
 
         Method form of :func:`tensorcore.swapdims`, with this tensor as ``input``.
+        """
+    def swapdims_(self, dim0: Any, dim1: Any) -> Any:
+        r"""
+        In-place transpose(dim0, dim1).
         """
     def symeig(self, input: Any, eigenvectors: Any = False, upper: Any = True) -> Any:
         r"""
@@ -3205,6 +3284,10 @@ class Tensor:
         t() -> Tensor
 
         Method form of :func:`tensorcore.t`, with this tensor as ``input``.
+        """
+    def t_(self) -> Any:
+        r"""
+        In-place t(): self becomes its transpose (at most 2-D).
         """
     def take(self, index: Tensor) -> Tensor:
         r"""
@@ -3316,6 +3399,10 @@ class Tensor:
         transpose(dim0, dim1) -> Tensor
 
         Method form of :func:`tensorcore.transpose`, with this tensor as ``input``.
+        """
+    def transpose_(self, dim0: Any, dim1: Any) -> Any:
+        r"""
+        In-place transpose(dim0, dim1).
         """
     def triangular_solve(self, input: Any, A: Any, upper: Any = True, transpose: Any = False, unitriangular: Any = False) -> Any:
         r"""
@@ -3454,6 +3541,10 @@ class Tensor:
         unsqueeze(dim) -> Tensor
 
         Method form of :func:`tensorcore.unsqueeze`, with this tensor as ``input``.
+        """
+    def unsqueeze_(self, dim: Any) -> Any:
+        r"""
+        In-place unsqueeze(dim): inserts a size-1 dimension at dim.
         """
     def untyped_storage_ptr(self) -> _int:
         r"""
@@ -4198,6 +4289,19 @@ def as_strided(input: Tensor, size: List[_int], stride: List[_int], storage_offs
     as_strided(input, size, stride, storage_offset=None) -> Tensor
 
     A view of ``input``'s storage with the given shape, strides and offset (no bounds beyond the storage are allowed).
+
+    Args:
+        input (Tensor): the input tensor.
+        size (tuple of ints): the shape.
+        stride (tuple of ints): the strides.
+        storage_offset (int, optional): the first element.
+    """
+
+def as_strided_(input: Tensor, size: List[_int], stride: List[_int], storage_offset: Optional[Optional[_int]] = None) -> Tensor:
+    r"""
+    as_strided_(input, size, stride, storage_offset=None) -> Tensor
+
+    Gives ``input`` itself the shape, strides and offset (in place; within its storage). Refused for tensors that require grad.
 
     Args:
         input (Tensor): the input tensor.
@@ -6026,6 +6130,20 @@ def frac_(input: Any, *args: Any, **kwargs: Any) -> Any:
     torch.frac_(input, ...): the same as input.frac_(...).
     """
 
+def frexp(input: Any) -> Any:
+    r"""
+    Splits each element into a mantissa in [0.5, 1) (by magnitude) and an int32 power of two:
+    input = mantissa * 2 ** exponent. Zeros, infinities and NaN keep their value with exponent 0.
+
+    Example::
+
+        >>> mantissa, exponent = tc.frexp(tc.tensor([8.0, -0.75]))
+        >>> mantissa
+        tensor([ 0.5000, -0.7500])
+        >>> exponent
+        tensor([4, 0], dtype=tensorcore.int32)
+    """
+
 def frobenius_norm(input: Any, dim: Any = (-2, -1), keepdim: Any = False) -> Tensor:
     r"""
     frobenius_norm(input, dim=(-2, -1), keepdim=False) -> Tensor
@@ -6517,6 +6635,51 @@ def hypot(input: Tensor, other: Any, *, out: Optional[Tensor] = None) -> Tensor:
     Example:
         >>> tc.hypot(tc.tensor([3.0, 5.0]), tc.tensor([4.0, 12.0]))
         tensor([ 5., 13.])
+    """
+
+def i0(input: Tensor) -> Tensor:
+    r"""
+    i0(input) -> Tensor
+
+    Modified Bessel function of the first kind of order zero, :math:`I_0(x)`, of each element (even; differentiable, with derivative :math:`I_1(x)`).
+
+    Args:
+        input (Tensor): the input tensor.
+
+    Example:
+        >>> tc.i0(tc.tensor([0.0, 1.0]))
+        tensor([1.0000, 1.2661])
+    """
+
+def i0_(input: Any, *args: Any, **kwargs: Any) -> Any:
+    r"""
+    torch.i0_(input, ...): the same as input.i0_(...).
+    """
+
+def igamma(input: Tensor, other: Any) -> Tensor:
+    r"""
+    igamma(input, other) -> Tensor
+
+    Regularized lower incomplete gamma function :math:`P(a, x)` with ``a = input`` and ``x = other`` (differentiable in ``other`` only, as torch).
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
+
+    Example:
+        >>> tc.igamma(tc.tensor([1.0]), tc.tensor([1.0]))
+        tensor([0.6321])
+    """
+
+def igammac(input: Tensor, other: Any) -> Tensor:
+    r"""
+    igammac(input, other) -> Tensor
+
+    Regularized upper incomplete gamma function :math:`Q(a, x) = 1 - P(a, x)` with ``a = input`` and ``x = other``.
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
     """
 
 def imag(input: Tensor) -> Tensor:
@@ -7901,7 +8064,7 @@ def mvlgamma(input: Any, p: Any) -> Any:
     Example::
 
         >>> tc.mvlgamma(tc.tensor([2.5]), 2)
-        tensor([0.8571])
+        tensor([0.8570])
     """
 
 def nan_to_num(input: Tensor, nan: Optional[_float] = 0.0, posinf: Optional[Optional[_float]] = None, neginf: Optional[Optional[_float]] = None, *, out: Optional[Tensor] = None) -> Tensor:
@@ -8055,6 +8218,17 @@ def negative(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
 def negative_(input: Any, *args: Any, **kwargs: Any) -> Any:
     r"""
     torch.negative_(input, ...): the same as input.negative_(...).
+    """
+
+def nextafter(input: Tensor, other: Any) -> Tensor:
+    r"""
+    nextafter(input, other) -> Tensor
+
+    The next representable floating-point value after ``input`` in the direction of ``other`` (float32 and float64).
+
+    Args:
+        input (Tensor): the first operand.
+        other (Tensor or Number): the second operand; broadcasts with ``input``.
     """
 
 class no_grad:

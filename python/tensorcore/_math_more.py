@@ -85,8 +85,43 @@ def _polygamma_(self, n):
     return self.copy_(self.polygamma(n))
 
 
-def _move_dim_last(t, d):
-    return t.movedim(d, -1)
+def frexp(input):
+    """Splits each element into a mantissa in [0.5, 1) (by magnitude) and an int32 power of two:
+    input = mantissa * 2 ** exponent. Zeros, infinities and NaN keep their value with exponent 0.
+
+    Example::
+
+        >>> mantissa, exponent = tc.frexp(tc.tensor([8.0, -0.75]))
+        >>> mantissa
+        tensor([ 0.5000, -0.7500])
+        >>> exponent
+        tensor([4, 0], dtype=tensorcore.int32)
+    """
+    from .return_types import frexp as _result
+
+    _check_tensor(input, "frexp")
+    if not input.is_floating_point():
+        raise TypeError(f"frexp(): only supports floating-point dtypes, got {input.dtype}")
+    # float64 holds every reduced-precision value exactly and its exponent range covers them.
+    x = input.double()
+    ordinary = _C.isfinite(x) & (x != 0)
+    safe = _C.where(ordinary, x.abs(), _C.ones_like(x))
+    exponent = (_C.floor(_C.log2(safe)) + 1).to(_C.int32)
+    # 2**-e in two halves: for subnormals 2**1074 alone would overflow.
+    half = exponent // 2
+    scale_a = _C.pow(2.0, (-half).double())
+    scale_b = _C.pow(2.0, (half - exponent).double())
+    mantissa = x * scale_a * scale_b
+    # log2 can round across a power of two: bring |mantissa| back into [0.5, 1).
+    big = mantissa.abs() >= 1.0
+    mantissa = _C.where(big, mantissa / 2, mantissa)
+    exponent = _C.where(big, exponent + 1, exponent)
+    small = ordinary & (mantissa.abs() < 0.5)
+    mantissa = _C.where(small, mantissa * 2, mantissa)
+    exponent = _C.where(small, exponent - 1, exponent)
+    mantissa = _C.where(ordinary, mantissa, x)
+    exponent = _C.where(ordinary, exponent, _C.zeros_like(exponent))
+    return _result(mantissa.to(input.dtype), exponent)
 
 
 def _gradient_1d(f, d, h, coords, edge_order):
@@ -312,7 +347,7 @@ def _prelu(self, weight):
     return F.prelu(self, weight)
 
 
-_FUNCTIONS = (result_type, mvlgamma, gradient, histogram, histogramdd)
+_FUNCTIONS = (result_type, mvlgamma, gradient, histogram, histogramdd, frexp)
 _METHODS = {
     "mvlgamma": mvlgamma,
     "mvlgamma_": _mvlgamma_,
@@ -320,6 +355,7 @@ _METHODS = {
     "lcm_": _lcm_,
     "polygamma_": _polygamma_,
     "histogram": histogram,
+    "frexp": frexp,
     "hardshrink": _hardshrink,
     "prelu": _prelu,
 }

@@ -18,7 +18,7 @@ _INPLACE = (
     "exp2_ exp_ expm1_ fill_ fix_ floor_ frac_ index_put_ log10_ log1p_ log2_ log_ logit_ "
     "nan_to_num_ neg_ negative_ rad2deg_ reciprocal_ relu_ round_ rsqrt_ sigmoid_ sin_ sinc_ "
     "sinh_ sqrt_ square_ tan_ tanh_ trunc_ xlogy_ zero_ detach addmv_ ldexp_ gcd_ lcm_ get_device "
-    "is_same_size"
+    "is_same_size i0_"
 ).split()
 
 # Same positional order in torch.* and nn.functional.*.

@@ -16,6 +16,7 @@ cummax = namedtuple("cummax", _VI)
 cummin = namedtuple("cummin", _VI)
 histogram = namedtuple("histogram", ["hist", "bin_edges"])
 histogramdd = namedtuple("histogramdd", ["hist", "bin_edges"])
+frexp = namedtuple("frexp", ["mantissa", "exponent"])
 
 __all__ = [
     "max",
@@ -30,4 +31,5 @@ __all__ = [
     "cummin",
     "histogram",
     "histogramdd",
+    "frexp",
 ]

@@ -129,6 +129,28 @@ const BSpec kRemainder{BinaryOp::Remainder,
 const BSpec kHypot{
     BinaryOp::Hypot, "hypot", "hypot_", "HypotBackward0",
     false,           false,   false,    TC_VJPB({mul(g, div(a, out)), mul(g, div(b, out))})};
+// d/dx P(a, x) = x^(a-1) e^-x / Gamma(a) (in log space); a gets no gradient (checked up front).
+Tensor igamma_dx(const Tensor& a, const Tensor& x) {
+  return exp(sub(sub(mul(sub(a, 1), log(x)), x), lgamma(a)));
+}
+const BSpec kIgamma{BinaryOp::Igamma,
+                    "igamma",
+                    "igamma_",
+                    "IgammaBackward0",
+                    true,
+                    false,
+                    false,
+                    TC_VJPB({Tensor(), mul(g, igamma_dx(a, b))})};
+const BSpec kIgammac{BinaryOp::Igammac,
+                     "igammac",
+                     "igammac_",
+                     "IgammacBackward0",
+                     true,
+                     false,
+                     false,
+                     TC_VJPB({Tensor(), neg(mul(g, igamma_dx(a, b)))})};
+const BSpec kNextafter{
+    BinaryOp::Nextafter, "nextafter", "nextafter_", "", false, false, false, nullptr};
 const BSpec kBitAnd{BinaryOp::BitAnd, "bitwise_and", "bitwise_and_", "", false, false, false,
                     nullptr};
 const BSpec kBitOr{BinaryOp::BitOr, "bitwise_or", "bitwise_or_", "", false, false, false, nullptr};
@@ -180,6 +202,38 @@ TC_BINARY_DEF(le, kLe)
 TC_BINARY_DEF(gt, kGt)
 TC_BINARY_DEF(ge, kGe)
 #undef TC_BINARY_DEF
+
+namespace {
+// torch differentiates the incomplete gamma functions in x only: refuse a gradient for a rather
+// than silently returning none.
+void check_igamma(const char* op, const Tensor& a, const Tensor& x) {
+  TC_CHECK_TYPE(!a.is_complex() && !x.is_complex(), op, ": complex inputs are not supported");
+  TC_CHECK_AS(NotImplementedError, !(autograd::needs_grad({a}) && a.requires_grad()), op,
+              ": the derivative with respect to the first argument (a) is not implemented; pass "
+              "a.detach() or differentiate with respect to the second argument only");
+  (void)x;
+}
+void check_nextafter(const char* op, const Tensor& a, const Tensor& b) {
+  DType dt = promote_types(a.dtype(), b.dtype());
+  TC_CHECK_TYPE(dt == DType::Float32 || dt == DType::Float64, op,
+                ": supports float32 and float64 only, got ", dtype_name(a.dtype()), " and ",
+                dtype_name(b.dtype()));
+}
+}  // namespace
+
+#define TC_CHECKED_BINARY_DEF(fname, spec, check)  \
+  Tensor fname(const Tensor& a, const Tensor& b) { \
+    check(#fname, a, b);                           \
+    return bapply(spec, a, b);                     \
+  }                                                \
+  Tensor& fname##_(Tensor& a, const Tensor& b) {   \
+    check(#fname "_", a, b);                       \
+    return bapply_(spec, a, b);                    \
+  }
+TC_CHECKED_BINARY_DEF(igamma, kIgamma, check_igamma)
+TC_CHECKED_BINARY_DEF(igammac, kIgammac, check_igamma)
+TC_CHECKED_BINARY_DEF(nextafter, kNextafter, check_nextafter)
+#undef TC_CHECKED_BINARY_DEF
 
 // ---- pow ----
 namespace {

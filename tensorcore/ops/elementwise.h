@@ -46,7 +46,7 @@ Tensor conj(const Tensor& a);
   _(abs) _(sign) _(sgn) _(exp2) _(expm1) _(log2) _(log10) _(log1p) _(rsqrt) _(sin) _(cos)          \
   _(tan) _(asin) _(acos) _(atan) _(sinh) _(cosh) _(tanh) _(asinh) _(acosh) _(atanh) _(sigmoid)     \
   _(erf) _(erfc) _(erfinv) _(lgamma) _(digamma) _(floor) _(ceil) _(trunc) _(frac) _(reciprocal)    \
-  _(square) _(relu) _(bitwise_not) _(logical_not)
+  _(square) _(relu) _(bitwise_not) _(logical_not) _(i0)
 // clang-format on
 TC_UNARY_OPS(TC_UNARY_DECL)
 #undef TC_UNARY_DECL
@@ -55,6 +55,7 @@ Tensor& exp_(Tensor& a);
 Tensor& log_(Tensor& a);
 Tensor& sqrt_(Tensor& a);
 Tensor polygamma(int64_t n, const Tensor& a);  // n = 0 (digamma) or 1 (trigamma)
+Tensor special_i1(const Tensor& a);            // modified Bessel I1 (i0's derivative)
 Tensor round(const Tensor& a, int64_t decimals = 0);
 Tensor& round_(Tensor& a, int64_t decimals = 0);
 Tensor angle(const Tensor& a);
@@ -90,7 +91,8 @@ Tensor& pow_(Tensor& a, const Scalar& b);
 #define TC_BINARY_OPS(_)                                                                           \
   _(atan2) _(maximum) _(minimum) _(fmax) _(fmin) _(fmod) _(remainder) _(hypot) _(bitwise_and)      \
   _(bitwise_or) _(bitwise_xor) _(bitwise_left_shift) _(bitwise_right_shift) _(logical_and)         \
-  _(logical_or) _(logical_xor) _(eq) _(ne) _(lt) _(le) _(gt) _(ge)
+  _(logical_or) _(logical_xor) _(eq) _(ne) _(lt) _(le) _(gt) _(ge) _(igamma) _(igammac)            \
+  _(nextafter)
 // clang-format on
 TC_BINARY_OPS(TC_BINARY_DECL)
 #undef TC_BINARY_DECL

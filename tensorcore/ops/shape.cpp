@@ -91,18 +91,19 @@ Shape infer_size(Shape sizes, int64_t numel) {
   return sizes;
 }
 
-Tensor as_strided(const Tensor& a, const Shape& sizes, const Shape& strides, int64_t offset) {
-  TC_CHECK(sizes.size() == strides.size(), "as_strided: ", sizes.size(), " sizes but ",
-           strides.size(), " strides");
-  TC_CHECK(offset >= 0, "as_strided: negative storage offset ", offset);
-  // Overflow-checked; negative strides are refused (as torch) because the bound below only
-  // covers the highest address: as_strided(..., offset=2**62) used to pass and read wild memory.
+namespace {
+// The geometry must stay inside a's storage; overflow-checked. Negative strides are refused (as
+// torch) because the bound only covers the highest address: offset=2**62 used to read wild memory.
+void check_strided_geometry(const char* op, const Tensor& a, const Shape& sizes,
+                            const Shape& strides, int64_t offset) {
+  TC_CHECK(sizes.size() == strides.size(), op, ": ", sizes.size(), " sizes but ", strides.size(),
+           " strides");
+  TC_CHECK(offset >= 0, op, ": negative storage offset ", offset);
   int64_t span = offset;
   bool overflow = false;
   for (size_t i = 0; i < sizes.size(); ++i) {
-    TC_CHECK(sizes[i] >= 0, "as_strided: negative size in ", shape_str(sizes));
-    TC_CHECK(strides[i] >= 0, "as_strided: negative strides are not supported, got ",
-             shape_str(strides));
+    TC_CHECK(sizes[i] >= 0, op, ": negative size in ", shape_str(sizes));
+    TC_CHECK(strides[i] >= 0, op, ": negative strides are not supported, got ", shape_str(strides));
     int64_t reach = 0;
     if (sizes[i] > 0)
       overflow |= __builtin_mul_overflow(sizes[i] - 1, strides[i], &reach) ||
@@ -110,9 +111,13 @@ Tensor as_strided(const Tensor& a, const Shape& sizes, const Shape& strides, int
   }
   TC_CHECK(
       shape_numel(sizes) == 0 || (!overflow && span < int64_t(a.storage()->nbytes / a.itemsize())),
-      "as_strided: size ", shape_str(sizes), ", stride ", shape_str(strides), " and offset ",
-      offset, " are out of bounds for the storage of ", a.storage()->nbytes / a.itemsize(),
-      " elements");
+      op, ": size ", shape_str(sizes), ", stride ", shape_str(strides), " and offset ", offset,
+      " are out of bounds for the storage of ", a.storage()->nbytes / a.itemsize(), " elements");
+}
+}  // namespace
+
+Tensor as_strided(const Tensor& a, const Shape& sizes, const Shape& strides, int64_t offset) {
+  check_strided_geometry("as_strided", a, sizes, strides, offset);
   Tensor out = make_view(a, sizes, strides, offset);
   if (autograd::needs_grad({a})) {
     Shape in_shape = a.sizes(), in_strides = a.strides();
@@ -398,6 +403,22 @@ Tensor narrow(const Tensor& a, int64_t dim, int64_t start, int64_t length) {
   TC_CHECK_INDEX(start >= 0 && length >= 0 && start + length <= size, "narrow: start (", start,
                  ") + length (", length, ") exceeds dimension size (", size, ")");
   return slice(a, dim, start, start + length, 1);
+}
+
+Tensor& as_strided_(Tensor& a, const Shape& sizes, const Shape& strides, int64_t offset) {
+  check_strided_geometry("as_strided_", a, sizes, strides, offset);
+  // Rewriting a tensor's geometry in place would leave its recorded history describing another
+  // shape; torch rebases the history, tensorcore asks for the out-of-place view instead.
+  TC_CHECK(!autograd::needs_grad({a}),
+           "as_strided_(): in-place changes of geometry (as_strided_, t_, transpose_, squeeze_, "
+           "unsqueeze_, swapaxes_) are not supported on tensors that require grad; use the "
+           "out-of-place view (e.g. x = x.t())");
+  TensorImpl* impl = a.impl();
+  impl->sizes = sizes;
+  impl->strides = strides;
+  impl->offset = offset;
+  impl->refresh_numel();
+  return a;
 }
 
 }  // namespace tc

@@ -7,6 +7,8 @@
 namespace tc {
 
 Tensor as_strided(const Tensor& a, const Shape& sizes, const Shape& strides, int64_t offset);
+// In place: a itself takes the geometry (not for tensors that require grad).
+Tensor& as_strided_(Tensor& a, const Shape& sizes, const Shape& strides, int64_t offset);
 Tensor view(const Tensor& a, Shape sizes);  // one size may be -1
 Tensor reshape(const Tensor& a, Shape sizes);
 Tensor expand(const Tensor& a, const Shape& sizes);  // -1 keeps a size

@@ -219,6 +219,13 @@ const Spec kDigamma{UnaryOp::Digamma,
                     true,
                     true,
                     TC_VJP(mul(g, polygamma(1, x)))};
+// d/dx I1 = I0 - I1 / x (-> 1/2 at 0). The output is not saved (the spec reads x).
+Tensor i1_grad(const Tensor& x, const Tensor&, const Tensor& g) {
+  Tensor ratio = where(eq(x, zeros_like(x)), full_like(x, 0.5), div(special_i1(x), x));
+  return mul(g, sub(i0(x), ratio));
+}
+const Spec kI0{UnaryOp::I0, "i0", "i0_", "I0Backward0", true, true, TC_VJP(mul(g, special_i1(x)))};
+const Spec kI1{UnaryOp::I1, "special_i1", "special_i1_", "SpecialI1Backward0", true, true, i1_grad};
 const Spec kTrigamma{UnaryOp::Trigamma,
                      "polygamma",
                      "polygamma_",
@@ -326,7 +333,13 @@ TC_REAL_UNARY(erf, kErf)
 TC_REAL_UNARY(erfc, kErfc)
 TC_REAL_UNARY(lgamma, kLgamma)
 TC_REAL_UNARY(digamma, kDigamma)
+TC_REAL_UNARY(i0, kI0)
 #undef TC_REAL_UNARY
+
+Tensor special_i1(const Tensor& a) {
+  check_not_complex(a, "special_i1");
+  return apply(kI1, a);
+}
 
 // Rounding: identity (a copy) on integers, like torch.
 #define TC_ROUNDING_UNARY(fname, spec)   \

@@ -83,6 +83,11 @@ _UNARY = {
         "Logarithmic derivative of the gamma function, :math:`\\psi(x)`, of each element.",
         "",
     ),
+    "i0": (
+        "Modified Bessel function of the first kind of order zero, :math:`I_0(x)`, of each "
+        "element (even; differentiable, with derivative :math:`I_1(x)`).",
+        ">>> tc.i0(tc.tensor([0.0, 1.0]))\ntensor([1.0000, 1.2661])",
+    ),
     "floor": (
         "Largest integer not greater than each element (integers are returned unchanged).",
         ">>> tc.floor(tc.tensor([-1.5, 1.5]))\ntensor([-2.,  1.])",
@@ -181,6 +186,27 @@ _BINARY = {
         [],
         "Element-wise arctangent of ``input / other`` using the signs of both to pick the quadrant; "
         "the result is in :math:`[-\\pi, \\pi]`.",
+        [],
+        "",
+    ),
+    "igamma": (
+        [],
+        "Regularized lower incomplete gamma function :math:`P(a, x)` with ``a = input`` and "
+        "``x = other`` (differentiable in ``other`` only, as torch).",
+        [],
+        ">>> tc.igamma(tc.tensor([1.0]), tc.tensor([1.0]))\ntensor([0.6321])",
+    ),
+    "igammac": (
+        [],
+        "Regularized upper incomplete gamma function :math:`Q(a, x) = 1 - P(a, x)` with "
+        "``a = input`` and ``x = other``.",
+        [],
+        "",
+    ),
+    "nextafter": (
+        [],
+        "The next representable floating-point value after ``input`` in the direction of "
+        "``other`` (float32 and float64).",
         [],
         "",
     ),

@@ -499,6 +499,18 @@ DOCS = {
             "storage_offset (int, optional): the first element.",
         ],
     ),
+    "as_strided_": fn(
+        "as_strided_",
+        ["input", "size", "stride", "storage_offset=None"],
+        "Gives ``input`` itself the shape, strides and offset (in place; within its storage). "
+        "Refused for tensors that require grad.",
+        [
+            INPUT,
+            "size (tuple of ints): the shape.",
+            "stride (tuple of ints): the strides.",
+            "storage_offset (int, optional): the first element.",
+        ],
+    ),
     "clone": fn(
         "clone",
         ["input", "*", "memory_format=None"],

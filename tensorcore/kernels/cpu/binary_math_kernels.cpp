@@ -6,6 +6,7 @@
 #include "tensorcore/kernels/cpu/half_loops.h"
 #include "tensorcore/kernels/cpu/loops.h"
 #include "tensorcore/kernels/cpu/vec_math.h"
+#include "tensorcore/kernels/special_functions.h"
 #include "tensorcore/ops/elementwise_kernels.h"
 
 namespace tc {
@@ -187,6 +188,22 @@ void binary_cpu(TensorIter& iter, BinaryOp op, const OpParams& p) {
           if (b < 0) return X(0);
         }
         return b >= X(bits) ? X(0) : X(U(a) << b);
+      });
+    case BinaryOp::Igamma:
+      return map2<kFloating>(iter, "igamma",
+                             [](auto a, auto x) { return special_fn::igamma(a, x); });
+    case BinaryOp::Igammac:
+      return map2<kFloating>(iter, "igammac",
+                             [](auto a, auto x) { return special_fn::igammac(a, x); });
+    case BinaryOp::Nextafter:
+      return map2<kFloating>(iter, "nextafter", [](auto a, auto b) {
+        using X = decltype(a);
+        // The op admits float32/float64 only (as torch); the reduced types never get here.
+        if constexpr (std::is_floating_point_v<X>) {
+          return std::nextafter(a, b);
+        } else {
+          return a;
+        }
       });
     case BinaryOp::Rshift:
       return map2<kIntegral>(iter, "bitwise_right_shift", [](auto a, auto b) {

@@ -8,6 +8,7 @@
 #include "tensorcore/kernels/cpu/loops.h"
 #include "tensorcore/kernels/cpu/special_math.h"
 #include "tensorcore/kernels/cpu/vec_math.h"
+#include "tensorcore/kernels/special_functions.h"
 #include "tensorcore/ops/elementwise_kernels.h"
 
 namespace tc {
@@ -257,6 +258,10 @@ void unary_cpu(TensorIter& iter, UnaryOp op, const OpParams& p) {
       return map1<kFloating>(iter, "lgamma", [](auto x) { return std::lgamma(x); });
     case UnaryOp::Digamma:
       return map1<kFloating>(iter, "digamma", [](auto x) { return special::digamma(x); });
+    case UnaryOp::I0:
+      return map1<kFloating>(iter, "i0", [](auto x) { return special_fn::i0(x); });
+    case UnaryOp::I1:
+      return map1<kFloating>(iter, "i1", [](auto x) { return special_fn::i1(x); });
     case UnaryOp::Trigamma:
       return map1<kFloating>(iter, "polygamma", [](auto x) { return special::trigamma(x); });
     case UnaryOp::Floor:

@@ -2,6 +2,7 @@
 // comparisons, where, lerp and tensor clamp. Ops of one family share a kernel per dtype (the op
 // is a run-time switch, uniform across the grid), which keeps the instantiation count small.
 #include "tensorcore/kernels/cuda/loops.cuh"
+#include "tensorcore/kernels/special_functions.h"
 #include "tensorcore/ops/elementwise_kernels.h"
 
 namespace tc::cuda_kernels {
@@ -250,6 +251,17 @@ struct BinaryMathF {
           return xb >= T(bits) ? T(0) : T(U(xa) << xb);
         }
         break;
+      case BinaryOp::Igamma:
+        if constexpr (kFloat) return cvt<T>(M(special_fn::igamma<M>(a, b)));
+        break;
+      case BinaryOp::Igammac:
+        if constexpr (kFloat) return cvt<T>(M(special_fn::igammac<M>(a, b)));
+        break;
+      case BinaryOp::Nextafter:
+        // float32/float64 only (checked by the op).
+        if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>)
+          return ::nextafter(xa, xb);
+        break;
       case BinaryOp::Rshift:
         if constexpr (kInt) {
           constexpr int bits = int(sizeof(T) * 8);
@@ -306,6 +318,9 @@ bool op_supported(BinaryOp op, DType dt) {
   switch (op) {
     case BinaryOp::Atan2:
     case BinaryOp::Hypot:
+    case BinaryOp::Igamma:
+    case BinaryOp::Igammac:
+    case BinaryOp::Nextafter:
       return fl;
     case BinaryOp::Pow:
       return fl || cx || in;
@@ -359,6 +374,12 @@ const char* binary_name(BinaryOp op) {
       return "bitwise_left_shift";
     case BinaryOp::Rshift:
       return "bitwise_right_shift";
+    case BinaryOp::Igamma:
+      return "igamma";
+    case BinaryOp::Igammac:
+      return "igammac";
+    case BinaryOp::Nextafter:
+      return "nextafter";
     default:
       return "binary op";
   }

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "tensorcore/kernels/cuda/loops.cuh"
+#include "tensorcore/kernels/special_functions.h"
 #include "tensorcore/ops/elementwise_kernels.h"
 
 namespace tc::cuda_kernels {
@@ -207,6 +208,12 @@ struct UnaryMathF {
       case UnaryOp::Digamma:
         if constexpr (kFloat) return cvt<T>(M(digamma_of<M>(x)));
         break;
+      case UnaryOp::I0:
+        if constexpr (kFloat) return cvt<T>(M(special_fn::i0<M>(x)));
+        break;
+      case UnaryOp::I1:
+        if constexpr (kFloat) return cvt<T>(M(special_fn::i1<M>(x)));
+        break;
       case UnaryOp::Trigamma:
         if constexpr (kFloat) return cvt<T>(M(trigamma_of<M>(x)));
         break;
@@ -377,6 +384,8 @@ bool supported(UnaryOp op, DType dt) {
     case UnaryOp::Lgamma:
     case UnaryOp::Digamma:
     case UnaryOp::Trigamma:
+    case UnaryOp::I0:
+    case UnaryOp::I1:
     case UnaryOp::Floor:
     case UnaryOp::Ceil:
     case UnaryOp::Trunc:

@@ -81,7 +81,9 @@ def _load_from_torchvision(mine, ref):
     "build",
     [
         lambda m: m.Conv2dNormActivation(3, 8, kernel_size=3, stride=2),
-        lambda m: m.Conv2dNormActivation(3, 8, kernel_size=(3, 5), dilation=(1, 2), norm_layer=None),
+        lambda m: m.Conv2dNormActivation(
+            3, 8, kernel_size=(3, 5), dilation=(1, 2), norm_layer=None
+        ),
         lambda m: m.Conv3dNormActivation(2, 4, kernel_size=3),
         lambda m: m.SqueezeExcitation(8, 2),
         lambda m: m.MLP(8, [16, 4], dropout=0.0),
