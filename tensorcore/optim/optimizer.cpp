@@ -6,6 +6,7 @@
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/shape.h"
+#include "tensorcore/optim/optimizer_args.h"
 
 namespace tc::optim {
 
@@ -165,10 +166,7 @@ void SGDOptions::set_value(const std::string& n, double v) {
 
 SGD::SGD(std::vector<OptimizerParamGroup> groups, SGDOptions d)
     : Optimizer({}, std::make_unique<SGDOptions>(d)) {
-  TC_CHECK(d.lr() >= 0, "SGD: invalid learning rate ", d.lr());
-  TC_CHECK(d.momentum() >= 0, "SGD: invalid momentum ", d.momentum());
-  TC_CHECK(!d.nesterov() || (d.momentum() > 0 && d.dampening() == 0),
-           "SGD: nesterov momentum requires a momentum and zero dampening");
+  check_sgd_args(d.lr(), d.momentum(), d.dampening(), d.weight_decay(), d.nesterov());
   for (auto& g : groups) add_param_group(std::move(g));
 }
 
@@ -221,11 +219,7 @@ Adam::Adam(std::vector<OptimizerParamGroup> groups, std::unique_ptr<OptimizerOpt
            bool decoupled)
     : Optimizer({}, std::move(d)), decoupled_(decoupled) {
   auto& o = static_cast<const AdamOpts&>(*defaults_);
-  const char* name = decoupled ? "AdamW" : "Adam";
-  TC_CHECK(o.lr() >= 0, name, ": invalid learning rate ", o.lr());
-  TC_CHECK(o.eps() >= 0, name, ": invalid epsilon ", o.eps());
-  TC_CHECK(o.beta1() >= 0 && o.beta1() < 1 && o.beta2() >= 0 && o.beta2() < 1, name,
-           ": invalid betas (", o.beta1(), ", ", o.beta2(), ")");
+  check_adam_args(o.lr(), o.beta1(), o.beta2(), o.eps(), o.weight_decay());
   for (auto& g : groups) add_param_group(std::move(g));
 }
 
@@ -281,8 +275,8 @@ void AdagradOpts::set_value(const std::string& n, double v) {
 
 Adagrad::Adagrad(std::vector<OptimizerParamGroup> groups, AdagradOpts d)
     : Optimizer({}, std::make_unique<AdagradOpts>(d)) {
-  TC_CHECK(d.lr() >= 0 && d.lr_decay() >= 0 && d.eps() >= 0 && d.initial_accumulator_value() >= 0,
-           "Adagrad: lr, lr_decay, eps and initial_accumulator_value must be non-negative");
+  check_adagrad_args(d.lr(), d.lr_decay(), d.weight_decay(), d.initial_accumulator_value(),
+                     d.eps());
   for (auto& g : groups) add_param_group(std::move(g));
 }
 
@@ -343,8 +337,7 @@ void RMSpropOpts::set_value(const std::string& n, double v) {
 
 RMSprop::RMSprop(std::vector<OptimizerParamGroup> groups, RMSpropOpts d)
     : Optimizer({}, std::make_unique<RMSpropOpts>(d)) {
-  TC_CHECK(d.lr() >= 0 && d.eps() >= 0 && d.momentum() >= 0 && d.alpha() >= 0,
-           "RMSprop: lr, eps, momentum and alpha must be non-negative");
+  check_rmsprop_args(d.lr(), d.alpha(), d.eps(), d.weight_decay(), d.momentum());
   for (auto& g : groups) add_param_group(std::move(g));
 }
 
