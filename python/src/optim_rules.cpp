@@ -15,18 +15,18 @@ void bind_optim_rules(py::module_& m, TensorClass&) {
 
   // ---- optimizer arguments ----
   o.def("repr_float", &repr_float, py::arg("v"));
-  o.def("check_sgd_args", &check_sgd_args, py::arg("lr"), py::arg("momentum"),
-        py::arg("dampening"), py::arg("weight_decay"), py::arg("nesterov"));
+  o.def("check_sgd_args", &check_sgd_args, py::arg("lr"), py::arg("momentum"), py::arg("dampening"),
+        py::arg("weight_decay"), py::arg("nesterov"));
   o.def("check_adam_args", &check_adam_args, py::arg("lr"), py::arg("beta1"), py::arg("beta2"),
         py::arg("eps"), py::arg("weight_decay"));
   o.def("check_nadam_args", &check_nadam_args, py::arg("lr"), py::arg("beta1"), py::arg("beta2"),
         py::arg("eps"), py::arg("weight_decay"), py::arg("momentum_decay"));
   o.def("check_adagrad_args", &check_adagrad_args, py::arg("lr"), py::arg("lr_decay"),
         py::arg("weight_decay"), py::arg("initial_accumulator_value"), py::arg("eps"));
-  o.def("check_rmsprop_args", &check_rmsprop_args, py::arg("lr"), py::arg("alpha"),
-        py::arg("eps"), py::arg("weight_decay"), py::arg("momentum"));
-  o.def("check_adadelta_args", &check_adadelta_args, py::arg("lr"), py::arg("rho"),
-        py::arg("eps"), py::arg("weight_decay"));
+  o.def("check_rmsprop_args", &check_rmsprop_args, py::arg("lr"), py::arg("alpha"), py::arg("eps"),
+        py::arg("weight_decay"), py::arg("momentum"));
+  o.def("check_adadelta_args", &check_adadelta_args, py::arg("lr"), py::arg("rho"), py::arg("eps"),
+        py::arg("weight_decay"));
 
   // ---- schedules ----
   o.def("per_group", &s::per_group, py::arg("values"), py::arg("groups"), py::arg("name"));
@@ -82,14 +82,13 @@ void bind_optim_rules(py::module_& m, TensorClass&) {
   o.def("cyclic_momentum", &s::cyclic_momentum);
   o.def("cycled_momentum_uses_beta1", &s::cycled_momentum_uses_beta1);
   o.def("check_one_cycle", &s::check_one_cycle);
-  o.def("one_cycle_at",
-        [](int64_t step, int64_t total_steps, double pct_start, bool three_phase,
-           const std::string& anneal, double initial_lr, double max_lr, double min_lr,
-           double base_momentum, double max_momentum) {
-          auto at = s::one_cycle_at(step, total_steps, pct_start, three_phase, anneal, initial_lr,
-                                    max_lr, min_lr, base_momentum, max_momentum);
-          return py::make_tuple(at.lr, at.momentum);
-        });
+  o.def("one_cycle_at", [](int64_t step, int64_t total_steps, double pct_start, bool three_phase,
+                           const std::string& anneal, double initial_lr, double max_lr,
+                           double min_lr, double base_momentum, double max_momentum) {
+    auto at = s::one_cycle_at(step, total_steps, pct_start, three_phase, anneal, initial_lr, max_lr,
+                              min_lr, base_momentum, max_momentum);
+    return py::make_tuple(at.lr, at.momentum);
+  });
   o.def("check_sequential_lr", &s::check_sequential_lr);
   o.def("check_chained", &s::check_chained);
   o.def("sequential_pick", [](const std::vector<int64_t>& milestones, int64_t epoch) {
@@ -103,24 +102,22 @@ void bind_optim_rules(py::module_& m, TensorClass&) {
   o.def("plateau_worst", &s::plateau_worst);
   o.def("plateau_is_better", &s::plateau_is_better);
   // Returns (reduce, best, num_bad_epochs, cooldown_counter, last_epoch).
-  o.def("plateau_step",
-        [](double metric, std::optional<int64_t> epoch, double best, int64_t num_bad_epochs,
-           int64_t cooldown_counter, int64_t last_epoch, const std::string& mode,
-           const std::string& threshold_mode, double threshold, int64_t patience,
-           int64_t cooldown) {
-          s::PlateauState st{best, num_bad_epochs, cooldown_counter, last_epoch};
-          bool reduce = s::plateau_step(st, metric, epoch, mode, threshold_mode, threshold,
-                                        patience, cooldown);
-          return py::make_tuple(reduce, st.best, st.num_bad_epochs, st.cooldown_counter,
-                                st.last_epoch);
-        });
-  // Returns (new lrs, changed flags).
-  o.def("plateau_reduce", [](const s::Values& lrs, double factor, const s::Values& min_lrs,
-                             double eps) {
-    std::vector<bool> changed;
-    auto out = s::plateau_reduce(lrs, factor, min_lrs, eps, &changed);
-    return py::make_tuple(out, changed);
+  o.def("plateau_step", [](double metric, std::optional<int64_t> epoch, double best,
+                           int64_t num_bad_epochs, int64_t cooldown_counter, int64_t last_epoch,
+                           const std::string& mode, const std::string& threshold_mode,
+                           double threshold, int64_t patience, int64_t cooldown) {
+    s::PlateauState st{best, num_bad_epochs, cooldown_counter, last_epoch};
+    bool reduce =
+        s::plateau_step(st, metric, epoch, mode, threshold_mode, threshold, patience, cooldown);
+    return py::make_tuple(reduce, st.best, st.num_bad_epochs, st.cooldown_counter, st.last_epoch);
   });
+  // Returns (new lrs, changed flags).
+  o.def("plateau_reduce",
+        [](const s::Values& lrs, double factor, const s::Values& min_lrs, double eps) {
+          std::vector<bool> changed;
+          auto out = s::plateau_reduce(lrs, factor, min_lrs, eps, &changed);
+          return py::make_tuple(out, changed);
+        });
 }
 
 Registrar registrar(bind_optim_rules);

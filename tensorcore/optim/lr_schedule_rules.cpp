@@ -61,7 +61,8 @@ Values per_group(const Values& values, size_t groups, const std::string& name) {
 
 std::string adjust_message(int64_t group, double lr, std::optional<double> epoch,
                            bool epoch_is_float) {
-  if (!epoch) return "Adjusting learning rate of group " + std::to_string(group) + " to " + sci4(lr) + ".";
+  if (!epoch)
+    return "Adjusting learning rate of group " + std::to_string(group) + " to " + sci4(lr) + ".";
   return "Epoch " + epoch_text(*epoch, epoch_is_float) + ": adjusting learning rate of group " +
          std::to_string(group) + " to " + sci4(lr) + ".";
 }
@@ -141,14 +142,14 @@ void check_linear_lr(double start_factor, double end_factor, int64_t total_iters
 Values linear_lr(const Values& lrs, int64_t epoch, double start, double end, int64_t total_iters) {
   if (epoch == 0) return scaled(lrs, start);
   if (epoch > total_iters) return lrs;
-  return scaled(lrs, 1. + (end - start) / (double(total_iters) * start +
-                                           double(epoch - 1) * (end - start)));
+  return scaled(
+      lrs, 1. + (end - start) / (double(total_iters) * start + double(epoch - 1) * (end - start)));
 }
 
 Values linear_closed(const Values& base_lrs, int64_t epoch, double start, double end,
                      int64_t total_iters) {
-  return scaled(base_lrs, start + (end - start) * double(std::min(total_iters, epoch)) /
-                                      double(total_iters));
+  return scaled(base_lrs,
+                start + (end - start) * double(std::min(total_iters, epoch)) / double(total_iters));
 }
 
 // ---- ExponentialLR / PolynomialLR ----
@@ -243,7 +244,8 @@ WarmRestartsPosition warm_restarts_jump(double epoch, int64_t T_0, int64_t T_mul
 Values warm_restarts_lr(const Values& base_lrs, double T_cur, double T_i, double eta_min) {
   Values out;
   out.reserve(base_lrs.size());
-  for (double b : base_lrs) out.push_back(eta_min + (b - eta_min) * (1 + std::cos(kPi * T_cur / T_i)) / 2);
+  for (double b : base_lrs)
+    out.push_back(eta_min + (b - eta_min) * (1 + std::cos(kPi * T_cur / T_i)) / 2);
   return out;
 }
 
@@ -257,8 +259,9 @@ void check_cyclic_lr(const std::string& mode, bool custom_scale_fn, const std::s
 
 CyclicSizes cyclic_sizes(double step_size_up, std::optional<double> step_size_down) {
   const double up = step_size_up, down = step_size_down.value_or(up);
-  TC_CHECK(up > 0 && down >= 0, "CyclicLR: expected step_size_up > 0 and step_size_down >= 0, but got ",
-           repr_float(up), " and ", repr_float(down));
+  TC_CHECK(up > 0 && down >= 0,
+           "CyclicLR: expected step_size_up > 0 and step_size_down >= 0, but got ", repr_float(up),
+           " and ", repr_float(down));
   return {up + down, up / (up + down)};
 }
 
@@ -322,8 +325,8 @@ int64_t check_one_cycle(std::optional<double> total_steps, std::optional<double>
              steps_per_epoch ? repr_number(*steps_per_epoch) : "None");
     total = int64_t(*epochs) * int64_t(*steps_per_epoch);
   }
-  TC_CHECK(!(pct_start < 0 || pct_start > 1),
-           "Expected float between 0 and 1 pct_start, but got ", repr_float(pct_start));
+  TC_CHECK(!(pct_start < 0 || pct_start > 1), "Expected float between 0 and 1 pct_start, but got ",
+           repr_float(pct_start));
   TC_CHECK(anneal_strategy == "cos" || anneal_strategy == "linear",
            "anneal_strategy must by one of 'cos' or 'linear', instead got ", anneal_strategy);
   return total;
@@ -389,8 +392,8 @@ void check_chained(const std::vector<bool>& same_optimizer) {
 }
 
 SequentialPick sequential_pick(const std::vector<int64_t>& milestones, int64_t epoch) {
-  const size_t idx = size_t(std::upper_bound(milestones.begin(), milestones.end(), epoch) -
-                            milestones.begin());
+  const size_t idx =
+      size_t(std::upper_bound(milestones.begin(), milestones.end(), epoch) - milestones.begin());
   return {idx, idx > 0 && milestones[idx - 1] == epoch};
 }
 

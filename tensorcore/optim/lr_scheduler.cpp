@@ -323,9 +323,9 @@ OneCycleLR::OneCycleLR(Optimizer& opt, double max_lr, int64_t total_steps, doubl
 
 OneCycleLR::OneCycleLR(Optimizer& opt, OneCycleLROptions o) : LRScheduler(opt), o_(std::move(o)) {
   auto given = [](int64_t v) { return v != 0 ? std::optional<double>(double(v)) : std::nullopt; };
-  total_steps_ = sched::check_one_cycle(given(o_.total_steps), given(o_.epochs),
-                                        given(o_.steps_per_epoch), o_.pct_start,
-                                        o_.anneal_strategy);
+  total_steps_ =
+      sched::check_one_cycle(given(o_.total_steps), given(o_.epochs), given(o_.steps_per_epoch),
+                             o_.pct_start, o_.anneal_strategy);
   auto& groups = opt.param_groups();
   max_lrs_ = sched::per_group(o_.max_lr, groups.size(), "max_lr");
   for (size_t g = 0; g < groups.size(); ++g) {

@@ -38,8 +38,8 @@ std::string repr_float(double v) {
     out = digits.substr(0, 1);
     if (digits.size() > 1) out += "." + digits.substr(1);
     const int mag = std::abs(exponent);
-    out += std::string("e") + (exponent < 0 ? "-" : "+") + (mag < 10 ? "0" : "") +
-           std::to_string(mag);
+    out +=
+        std::string("e") + (exponent < 0 ? "-" : "+") + (mag < 10 ? "0" : "") + std::to_string(mag);
   }
   return negative ? std::string("-").append(out) : out;
 }
@@ -88,8 +88,7 @@ void check_adagrad_args(double lr, double lr_decay, double weight_decay,
   check_nonneg(eps, "epsilon value");
 }
 
-void check_rmsprop_args(double lr, double alpha, double eps, double weight_decay,
-                        double momentum) {
+void check_rmsprop_args(double lr, double alpha, double eps, double weight_decay, double momentum) {
   check_nonneg(lr, "learning rate");
   check_nonneg(eps, "epsilon value");
   check_nonneg(momentum, "momentum value");

@@ -21,8 +21,7 @@ void check_nadam_args(double lr, double beta1, double beta2, double eps, double 
                       double momentum_decay);
 void check_adagrad_args(double lr, double lr_decay, double weight_decay,
                         double initial_accumulator_value, double eps);
-void check_rmsprop_args(double lr, double alpha, double eps, double weight_decay,
-                        double momentum);
+void check_rmsprop_args(double lr, double alpha, double eps, double weight_decay, double momentum);
 void check_adadelta_args(double lr, double rho, double eps, double weight_decay);
 
 }  // namespace tc::optim

@@ -151,7 +151,8 @@ class LambdaLR(LRScheduler):
         # Plain functions are not saved; callable objects save their __dict__ (as torch).
         d = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
         d["lr_lambdas"] = [
-            None if isinstance(fn, types.FunctionType) else fn.__dict__.copy() for fn in self.lr_lambdas
+            None if isinstance(fn, types.FunctionType) else fn.__dict__.copy()
+            for fn in self.lr_lambdas
         ]
         return d
 
