@@ -417,15 +417,15 @@ void optimizers(const NamedTensors& in) {
   auto go = [&](const std::string& name, auto make) {
     TensorList params;
     for (size_t i = 0; i < n_params; ++i)
-      params.push_back(by_name["p." + std::to_string(i)].clone().requires_grad_());
+      params.push_back(clone(by_name["p." + std::to_string(i)]).requires_grad_());
     auto opt = make(params);
     for (size_t s = 0; s < n_steps; ++s) {
       for (size_t i = 0; i < n_params; ++i)
-        params[i].set_grad(by_name["g." + std::to_string(s) + "." + std::to_string(i)].clone());
+        params[i].set_grad(clone(by_name["g." + std::to_string(s) + "." + std::to_string(i)]));
       opt->step();
     }
     for (size_t i = 0; i < n_params; ++i)
-      g_out.emplace_back("opt." + name + "." + std::to_string(i), params[i].detach().clone());
+      g_out.emplace_back("opt." + name + "." + std::to_string(i), clone(params[i].detach()));
   };
   using namespace optim;
   go("sgd", [](TensorList p) {
