@@ -45,6 +45,9 @@ void bind_optim_rules(py::module_& m, TensorClass&) {
   o.def("check_adadelta_args", plain(&check_adadelta_args), py::arg("lr"), py::arg("rho"),
         py::arg("eps"), py::arg("weight_decay"));
 
+  o.def("check_param_group", plain(&check_param_group), py::arg("is_leaf"),
+        py::arg("overlaps_other_group"));
+
   // ---- schedules ----
   o.def("per_group", plain(&s::per_group), py::arg("values"), py::arg("groups"), py::arg("name"));
   o.def("adjust_message", plain(&s::adjust_message), py::arg("group"), py::arg("lr"),

@@ -19,13 +19,15 @@ Optimizer::Optimizer(std::vector<OptimizerParamGroup> groups,
 void Optimizer::add_param_group(OptimizerParamGroup group) {
   std::set<const TensorImpl*> seen;
   for (auto& p : parameters()) seen.insert(p.impl());
+  std::vector<bool> is_leaf;
+  bool overlaps = false;
   for (size_t i = 0; i < group.params.size(); ++i) {
     const Tensor& p = group.params[i];
     TC_CHECK(p.defined(), "Optimizer: parameter ", i, " of a param group is undefined");
-    TC_CHECK(p.is_leaf(), "Optimizer: can't optimize a non-leaf tensor (parameter ", i, ")");
-    TC_CHECK(seen.insert(p.impl()).second,
-             "Optimizer: some parameters appear in more than one parameter group");
+    is_leaf.push_back(p.is_leaf());
+    overlaps |= !seen.insert(p.impl()).second;
   }
+  check_param_group(is_leaf, overlaps);
   if (!group.options) group.options = defaults_->clone();
   groups_.push_back(std::move(group));
 }

@@ -103,4 +103,9 @@ void check_adadelta_args(double lr, double rho, double eps, double weight_decay)
   check_nonneg(weight_decay, "weight_decay value");
 }
 
+void check_param_group(const std::vector<bool>& is_leaf, bool overlaps_other_group) {
+  for (bool leaf : is_leaf) TC_CHECK(leaf, "can't optimize a non-leaf Tensor");
+  TC_CHECK(!overlaps_other_group, "some parameters appear in more than one parameter group");
+}
+
 }  // namespace tc::optim

@@ -5,6 +5,7 @@
 // torch's `not 0.0 <= x`, so NaN is rejected too (except SGD's lr, checked as `lr < 0`).
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tc::optim {
 
@@ -23,5 +24,9 @@ void check_adagrad_args(double lr, double lr_decay, double weight_decay,
                         double initial_accumulator_value, double eps);
 void check_rmsprop_args(double lr, double alpha, double eps, double weight_decay, double momentum);
 void check_adadelta_args(double lr, double rho, double eps, double weight_decay);
+
+// A new param group's parameters (torch's add_param_group rules): is_leaf per parameter, and
+// whether any of them is already in another group of the optimizer.
+void check_param_group(const std::vector<bool>& is_leaf, bool overlaps_other_group);
 
 }  // namespace tc::optim

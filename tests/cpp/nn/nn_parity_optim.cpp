@@ -379,6 +379,17 @@ void scheduler_errors() {
 TensorList single() { return {zeros({2}).requires_grad_()}; }
 
 void optimizer_errors() {
+  expect_error("param_non_leaf", [] {
+    Tensor x = zeros({2}).requires_grad_();
+    optim::SGD(TensorList{x * 2.0}, optim::SGDOptions(0.1));
+  });
+  expect_error("param_in_two_groups", [] {
+    Tensor x = zeros({2}).requires_grad_();
+    std::vector<optim::OptimizerParamGroup> groups;
+    groups.emplace_back(TensorList{x});
+    groups.emplace_back(TensorList{x});
+    optim::SGD(std::move(groups), optim::SGDOptions(0.1));
+  });
   expect_error("sgd_lr", [] { optim::SGD(single(), optim::SGDOptions(-0.1)); });
   expect_error("sgd_momentum", [] { optim::SGD(single(), optim::SGDOptions(0.1).momentum(-1)); });
   expect_error("sgd_weight_decay",

@@ -218,6 +218,8 @@ def _error_cases(lib):
     def p():
         return [lib.zeros(2, requires_grad=True)]
 
+    x = [lib.zeros(2, requires_grad=True)]
+
     def sgdr_negative_epoch():
         o = _sgd(lib)
         L.CosineAnnealingWarmRestarts(o, 2).step(-1)
@@ -268,6 +270,8 @@ def _error_cases(lib):
         "sequential_milestones": lambda: sequential(True),
         "sequential_optimizer": lambda: sequential(False),
         "chained_optimizer": chained,
+        "param_non_leaf": lambda: O.SGD([lib.zeros(2, requires_grad=True) * 2.0], lr=0.1),
+        "param_in_two_groups": lambda: O.SGD([{"params": x}, {"params": x}], lr=0.1),
         "sgd_lr": lambda: O.SGD(p(), lr=-0.1),
         "sgd_momentum": lambda: O.SGD(p(), lr=0.1, momentum=-1.0),
         "sgd_weight_decay": lambda: O.SGD(p(), lr=0.1, weight_decay=-1e-05),
