@@ -2,21 +2,9 @@
 
 #include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/ops/creation.h"
+#include "tensorcore/optim/optimizer_args.h"
 
 namespace tc::optim {
-namespace {
-
-void check_common(const char* name, double lr, double eps, double weight_decay) {
-  TC_CHECK(lr >= 0, name, ": invalid learning rate ", lr);
-  TC_CHECK(eps >= 0, name, ": invalid epsilon ", eps);
-  TC_CHECK(weight_decay >= 0, name, ": invalid weight_decay ", weight_decay);
-}
-
-void check_betas(const char* name, double b1, double b2) {
-  TC_CHECK(b1 >= 0 && b1 < 1 && b2 >= 0 && b2 < 1, name, ": invalid betas (", b1, ", ", b2, ")");
-}
-
-}  // namespace
 
 #define TC_OPTIM_VALUE(name) \
   { #name, double(name##_) }
@@ -42,8 +30,7 @@ void AdadeltaOpts::set_value(const std::string& n, double v) {
 
 Adadelta::Adadelta(std::vector<OptimizerParamGroup> groups, AdadeltaOpts d)
     : Optimizer({}, std::make_unique<AdadeltaOpts>(d)) {
-  check_common("Adadelta", d.lr(), d.eps(), d.weight_decay());
-  TC_CHECK(d.rho() >= 0 && d.rho() <= 1, "Adadelta: invalid rho ", d.rho());
+  check_adadelta_args(d.lr(), d.rho(), d.eps(), d.weight_decay());
   for (auto& g : groups) add_param_group(std::move(g));
 }
 
@@ -74,8 +61,7 @@ void AdamaxOpts::set_value(const std::string& n, double v) {
 
 Adamax::Adamax(std::vector<OptimizerParamGroup> groups, AdamaxOpts d)
     : Optimizer({}, std::make_unique<AdamaxOpts>(d)) {
-  check_common("Adamax", d.lr(), d.eps(), d.weight_decay());
-  check_betas("Adamax", d.beta1(), d.beta2());
+  check_adam_args(d.lr(), d.beta1(), d.beta2(), d.eps(), d.weight_decay());
   for (auto& g : groups) add_param_group(std::move(g));
 }
 
@@ -107,9 +93,7 @@ void NAdamOpts::set_value(const std::string& n, double v) {
 
 NAdam::NAdam(std::vector<OptimizerParamGroup> groups, NAdamOpts d)
     : Optimizer({}, std::make_unique<NAdamOpts>(d)) {
-  check_common("NAdam", d.lr(), d.eps(), d.weight_decay());
-  check_betas("NAdam", d.beta1(), d.beta2());
-  TC_CHECK(d.momentum_decay() >= 0, "NAdam: invalid momentum_decay ", d.momentum_decay());
+  check_nadam_args(d.lr(), d.beta1(), d.beta2(), d.eps(), d.weight_decay(), d.momentum_decay());
   for (auto& g : groups) add_param_group(std::move(g));
 }
 
@@ -146,8 +130,7 @@ void RAdamOpts::set_value(const std::string& n, double v) {
 
 RAdam::RAdam(std::vector<OptimizerParamGroup> groups, RAdamOpts d)
     : Optimizer({}, std::make_unique<RAdamOpts>(d)) {
-  check_common("RAdam", d.lr(), d.eps(), d.weight_decay());
-  check_betas("RAdam", d.beta1(), d.beta2());
+  check_adam_args(d.lr(), d.beta1(), d.beta2(), d.eps(), d.weight_decay());
   for (auto& g : groups) add_param_group(std::move(g));
 }
 

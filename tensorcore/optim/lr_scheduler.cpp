@@ -2,53 +2,25 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
-#include <numbers>
+#include <cstdio>
 
 #include "tensorcore/ops/creation.h"
+#include "tensorcore/optim/lr_schedule_rules.h"
 
 namespace tc::optim {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
-
-// One value for every group, or one per group.
-std::vector<double> per_group(const std::vector<double>& v, size_t groups, const char* who,
-                              const char* what) {
-  if (v.size() == 1) return std::vector<double>(groups, v[0]);
-  TC_CHECK(v.size() == groups, who, ": expected 1 or ", groups, " values for ", what, ", got ",
-           v.size());
-  return v;
-}
-
 // "beta1" for Adam-like optimizers, "momentum" for SGD/RMSprop (torch's use_beta1 rule).
-std::string momentum_option(Optimizer& opt, const char* who) {
-  bool has_momentum = false;
+std::string momentum_option(Optimizer& opt) {
+  bool has_momentum = false, has_beta1 = false;
   for (auto& [name, v] : opt.defaults().values()) {
-    if (name == "beta1") return name;
-    if (name == "momentum") has_momentum = true;
+    has_beta1 |= name == "beta1";
+    has_momentum |= name == "momentum";
   }
-  TC_CHECK(has_momentum, who,
-           ": optimizer must support momentum or beta1 with `cycle_momentum` option enabled");
-  return "momentum";
+  return sched::cycled_momentum_uses_beta1(has_momentum, has_beta1) ? "beta1" : "momentum";
 }
 
 Tensor scalar(double v) { return scalar_tensor(v, DType::Float64); }
-
-// Each lr times `factor`.
-std::vector<double> scaled(std::vector<double> lrs, double factor) {
-  for (auto& lr : lrs) lr *= factor;
-  return lrs;
-}
-
-// Cosine annealing from each base lr (at t = 0) down to eta_min (at t = T).
-std::vector<double> cosine_annealed(const std::vector<double>& base_lrs, double eta_min, double t,
-                                    double T) {
-  std::vector<double> out;
-  for (double b : base_lrs)
-    out.push_back(eta_min + (b - eta_min) * (1 + std::cos(kPi * t / T)) / 2);
-  return out;
-}
 
 void put_list(NamedTensors& out, const std::string& name, const std::vector<double>& v) {
   for (size_t i = 0; i < v.size(); ++i)
@@ -84,6 +56,7 @@ void LRScheduler::step() {
   ++step_count_;
   ++last_epoch_;
   set_lrs(get_lr());
+  print_lrs(std::nullopt);
 }
 
 void LRScheduler::step(int64_t epoch) {
@@ -91,6 +64,13 @@ void LRScheduler::step(int64_t epoch) {
   last_epoch_ = epoch;
   auto closed = closed_form();
   set_lrs(closed ? *closed : get_lr());
+  print_lrs(double(epoch));
+}
+
+void LRScheduler::print_lrs(std::optional<double> epoch) const {
+  if (!verbose_) return;
+  for (size_t g = 0; g < last_lr_.size(); ++g)
+    std::printf("%s\n", sched::adjust_message(int64_t(g), last_lr_[g], epoch).c_str());
 }
 
 NamedTensors LRScheduler::state_dict() const {
@@ -135,16 +115,16 @@ LambdaLR::LambdaLR(Optimizer& o, Fn fn)
 LambdaLR::LambdaLR(Optimizer& o, std::vector<Fn> fns) : LambdaLR(o, std::move(fns), true) {}
 LambdaLR::LambdaLR(Optimizer& o, std::vector<Fn> fns, bool initial)
     : LRScheduler(o), fns_(std::move(fns)) {
-  TC_CHECK(fns_.size() == o.param_groups().size(), "LambdaLR: expected ", o.param_groups().size(),
-           " lr_lambdas, but got ", fns_.size());
+  sched::check_lambda_count(o.param_groups().size(), fns_.size());
   for (auto& f : fns_) TC_CHECK(bool(f), "LambdaLR: lr_lambda is empty");
   if (initial) initial_step();
 }
-std::vector<double> LambdaLR::get_lr() {
+std::vector<double> LambdaLR::factors() const {
   std::vector<double> out;
-  for (size_t g = 0; g < base_lrs_.size(); ++g) out.push_back(base_lrs_[g] * fns_[g](last_epoch_));
+  for (auto& fn : fns_) out.push_back(fn(last_epoch_));
   return out;
 }
+std::vector<double> LambdaLR::get_lr() { return sched::lambda_lr(base_lrs_, factors()); }
 
 MultiplicativeLR::MultiplicativeLR(Optimizer& o, Fn fn)
     : MultiplicativeLR(o, std::vector<Fn>(o.param_groups().size(), fn)) {}
@@ -153,84 +133,57 @@ MultiplicativeLR::MultiplicativeLR(Optimizer& o, std::vector<Fn> fns)
   initial_step();
 }
 std::vector<double> MultiplicativeLR::get_lr() {
-  if (last_epoch_ <= 0) return group_lrs();
-  std::vector<double> out = group_lrs();
-  for (size_t g = 0; g < out.size(); ++g) out[g] *= fns_[g](last_epoch_);
-  return out;
+  if (last_epoch_ <= 0) return group_lrs();  // the lambdas are not called at epoch 0 (torch)
+  return sched::multiplicative_lr(group_lrs(), last_epoch_, factors());
 }
 
 // ---- StepLR / MultiStepLR ----
 StepLR::StepLR(Optimizer& o, int64_t step_size, double gamma)
     : LRScheduler(o), step_size_(step_size), gamma_(gamma) {
-  TC_CHECK(step_size > 0, "StepLR: step_size must be positive, got ", step_size);
+  sched::check_step_lr(step_size);
   initial_step();
 }
 std::vector<double> StepLR::get_lr() {
-  std::vector<double> lrs = group_lrs();
-  if (last_epoch_ == 0 || last_epoch_ % step_size_ != 0) return lrs;
-  return scaled(std::move(lrs), gamma_);
+  return sched::step_lr(group_lrs(), last_epoch_, step_size_, gamma_);
 }
 std::optional<std::vector<double>> StepLR::closed_form() const {
-  return scaled(base_lrs_, std::pow(gamma_, double(last_epoch_ / step_size_)));
+  return sched::step_closed(base_lrs_, last_epoch_, step_size_, gamma_);
 }
 
 MultiStepLR::MultiStepLR(Optimizer& o, std::vector<int64_t> milestones, double gamma)
     : LRScheduler(o), milestones_(std::move(milestones)), gamma_(gamma) {
-  std::sort(milestones_.begin(), milestones_.end());
   initial_step();
 }
 std::vector<double> MultiStepLR::get_lr() {
-  std::vector<double> lrs = group_lrs();
-  auto n = std::count(milestones_.begin(), milestones_.end(), last_epoch_);
-  if (n == 0) return lrs;
-  return scaled(std::move(lrs), std::pow(gamma_, double(n)));
+  return sched::multistep_lr(group_lrs(), last_epoch_, milestones_, gamma_);
 }
 std::optional<std::vector<double>> MultiStepLR::closed_form() const {
-  auto passed =
-      std::upper_bound(milestones_.begin(), milestones_.end(), last_epoch_) - milestones_.begin();
-  return scaled(base_lrs_, std::pow(gamma_, double(passed)));
+  return sched::multistep_closed(base_lrs_, last_epoch_, milestones_, gamma_);
 }
 
 // ---- ConstantLR / LinearLR ----
 ConstantLR::ConstantLR(Optimizer& o, double factor, int64_t total_iters)
     : LRScheduler(o), factor_(factor), total_iters_(total_iters) {
-  TC_CHECK(factor >= 0 && factor <= 1, "ConstantLR: factor must be in [0, 1], got ", factor);
+  sched::check_constant_lr(factor);
   initial_step();
 }
 std::vector<double> ConstantLR::get_lr() {
-  std::vector<double> lrs = group_lrs();
-  if (last_epoch_ == 0) {
-    for (auto& lr : lrs) lr *= factor_;
-  } else if (last_epoch_ == total_iters_) {
-    for (auto& lr : lrs) lr *= 1.0 / factor_;
-  }
-  return lrs;
+  return sched::constant_lr(group_lrs(), last_epoch_, factor_, total_iters_);
 }
 std::optional<std::vector<double>> ConstantLR::closed_form() const {
-  return scaled(base_lrs_, factor_ + (last_epoch_ >= total_iters_) * (1 - factor_));
+  return sched::constant_closed(base_lrs_, last_epoch_, factor_, total_iters_);
 }
 
 LinearLR::LinearLR(Optimizer& o, double start, double end, int64_t total_iters)
     : LRScheduler(o), start_(start), end_(end), total_iters_(total_iters) {
-  TC_CHECK(start > 0 && start <= 1, "LinearLR: start_factor must be in (0, 1], got ", start);
-  TC_CHECK(end >= 0 && end <= 1, "LinearLR: end_factor must be in [0, 1], got ", end);
-  TC_CHECK(total_iters > 0, "LinearLR: total_iters must be positive, got ", total_iters);
+  sched::check_linear_lr(start, end, total_iters);
   initial_step();
 }
 std::vector<double> LinearLR::get_lr() {
-  std::vector<double> lrs = group_lrs();
-  if (last_epoch_ == 0) {
-    for (auto& lr : lrs) lr *= start_;
-  } else if (last_epoch_ <= total_iters_) {
-    double ratio = 1.0 + (end_ - start_) / (double(total_iters_) * start_ +
-                                            double(last_epoch_ - 1) * (end_ - start_));
-    for (auto& lr : lrs) lr *= ratio;
-  }
-  return lrs;
+  return sched::linear_lr(group_lrs(), last_epoch_, start_, end_, total_iters_);
 }
 std::optional<std::vector<double>> LinearLR::closed_form() const {
-  double t = double(std::min(total_iters_, last_epoch_)) / double(total_iters_);
-  return scaled(base_lrs_, start_ + (end_ - start_) * t);
+  return sched::linear_closed(base_lrs_, last_epoch_, start_, end_, total_iters_);
 }
 
 // ---- ExponentialLR / PolynomialLR ----
@@ -238,96 +191,63 @@ ExponentialLR::ExponentialLR(Optimizer& o, double gamma) : LRScheduler(o), gamma
   initial_step();
 }
 std::vector<double> ExponentialLR::get_lr() {
-  return last_epoch_ == 0 ? group_lrs() : scaled(group_lrs(), gamma_);
+  return sched::exponential_lr(group_lrs(), last_epoch_, gamma_);
 }
 std::optional<std::vector<double>> ExponentialLR::closed_form() const {
-  return scaled(base_lrs_, std::pow(gamma_, double(last_epoch_)));
+  return sched::exponential_closed(base_lrs_, last_epoch_, gamma_);
 }
 
 PolynomialLR::PolynomialLR(Optimizer& o, int64_t total_iters, double power)
     : LRScheduler(o), total_iters_(total_iters), power_(power) {
-  TC_CHECK(total_iters > 0, "PolynomialLR: total_iters must be positive, got ", total_iters);
+  sched::check_polynomial_lr(total_iters);
   initial_step();
 }
 std::vector<double> PolynomialLR::get_lr() {
-  std::vector<double> lrs = group_lrs();
-  if (last_epoch_ == 0 || last_epoch_ > total_iters_) return lrs;
-  double t = double(total_iters_), e = double(last_epoch_);
-  return scaled(std::move(lrs), std::pow((1.0 - e / t) / (1.0 - (e - 1) / t), power_));
+  return sched::polynomial_lr(group_lrs(), last_epoch_, total_iters_, power_);
 }
 std::optional<std::vector<double>> PolynomialLR::closed_form() const {
-  const double t = double(std::min(total_iters_, last_epoch_)) / double(total_iters_);
-  return scaled(base_lrs_, std::pow(1.0 - t, power_));
+  return sched::polynomial_closed(base_lrs_, last_epoch_, total_iters_, power_);
 }
 
 // ---- CosineAnnealingLR ----
 CosineAnnealingLR::CosineAnnealingLR(Optimizer& o, int64_t T_max, double eta_min)
     : LRScheduler(o), t_max_(T_max), eta_min_(eta_min) {
-  TC_CHECK(T_max > 0, "CosineAnnealingLR: T_max must be positive, got ", T_max);
+  sched::check_cosine_annealing_lr(T_max);
   initial_step();
 }
 std::vector<double> CosineAnnealingLR::get_lr() {
-  std::vector<double> lrs = group_lrs();
-  const double e = double(last_epoch_), T = double(t_max_);
-  if (last_epoch_ == 0) return lrs;
-  if (step_count_ == 1 && last_epoch_ > 0) return *closed_form();
-  for (size_t g = 0; g < lrs.size(); ++g) {
-    if ((last_epoch_ - 1 - t_max_) % (2 * t_max_) == 0)
-      lrs[g] += (base_lrs_[g] - eta_min_) * (1 - std::cos(kPi / T)) / 2;
-    else
-      lrs[g] =
-          (1 + std::cos(kPi * e / T)) / (1 + std::cos(kPi * (e - 1) / T)) * (lrs[g] - eta_min_) +
-          eta_min_;
-  }
-  return lrs;
+  return sched::cosine_annealing_lr(group_lrs(), base_lrs_, last_epoch_, step_count_, t_max_,
+                                    eta_min_);
 }
 std::optional<std::vector<double>> CosineAnnealingLR::closed_form() const {
-  return cosine_annealed(base_lrs_, eta_min_, double(last_epoch_), double(t_max_));
+  return sched::cosine_annealing_closed(base_lrs_, last_epoch_, t_max_, eta_min_);
 }
 
 // ---- CosineAnnealingWarmRestarts ----
 CosineAnnealingWarmRestarts::CosineAnnealingWarmRestarts(Optimizer& o, int64_t T_0, int64_t T_mult,
                                                          double eta_min)
     : LRScheduler(o), t_0_(T_0), t_mult_(T_mult), eta_min_(eta_min), t_i_(double(T_0)), t_cur_(-1) {
-  TC_CHECK(T_0 > 0, "CosineAnnealingWarmRestarts: expected positive integer T_0, but got ", T_0);
-  TC_CHECK(T_mult >= 1, "CosineAnnealingWarmRestarts: expected integer T_mult >= 1, but got ",
-           T_mult);
+  sched::check_warm_restarts(double(T_0), double(T_mult));
   initial_step();
 }
 std::vector<double> CosineAnnealingWarmRestarts::get_lr() {
-  return cosine_annealed(base_lrs_, eta_min_, t_cur_, t_i_);
+  return sched::warm_restarts_lr(base_lrs_, t_cur_, t_i_, eta_min_);
 }
-void CosineAnnealingWarmRestarts::apply() {
+void CosineAnnealingWarmRestarts::apply(const sched::WarmRestartsPosition& at,
+                                        std::optional<double> epoch) {
+  t_i_ = at.T_i;
+  t_cur_ = at.T_cur;
+  last_epoch_ = at.last_epoch;
   ++step_count_;
   set_lrs(get_lr());
+  print_lrs(epoch);
 }
 void CosineAnnealingWarmRestarts::step() {
-  if (last_epoch_ < 0) return step(0);
-  last_epoch_ += 1;
-  t_cur_ += 1;
-  if (t_cur_ >= t_i_) {
-    t_cur_ -= t_i_;
-    t_i_ *= double(t_mult_);
-  }
-  apply();
+  if (last_epoch_ < 0) return step(0);  // torch's first step is step(0)
+  apply(sched::warm_restarts_advance({t_i_, t_cur_, last_epoch_}, t_0_, t_mult_), std::nullopt);
 }
 void CosineAnnealingWarmRestarts::step(int64_t epoch) {
-  TC_CHECK(epoch >= 0, "CosineAnnealingWarmRestarts: expected non-negative epoch, but got ", epoch);
-  const double e = double(epoch), t0 = double(t_0_), m = double(t_mult_);
-  if (epoch >= t_0_) {
-    if (t_mult_ == 1) {
-      t_cur_ = double(epoch % t_0_);
-    } else {
-      double n = std::floor(std::log(e / t0 * (m - 1) + 1) / std::log(m));
-      t_cur_ = e - t0 * (std::pow(m, n) - 1) / (m - 1);
-      t_i_ = t0 * std::pow(m, n);
-    }
-  } else {
-    t_i_ = t0;
-    t_cur_ = e;
-  }
-  last_epoch_ = epoch;
-  apply();
+  apply(sched::warm_restarts_jump(double(epoch), t_0_, t_mult_, t_i_), double(epoch));
 }
 std::vector<std::pair<std::string, double*>> CosineAnnealingWarmRestarts::extra_state() {
   return {{"T_i", &t_i_}, {"T_cur", &t_cur_}};
@@ -345,37 +265,26 @@ CyclicLR::CyclicLR(Optimizer& opt, double base_lr, double max_lr, double step_si
 
 CyclicLR::CyclicLR(Optimizer& opt, CyclicLROptions o) : LRScheduler(opt), o_(std::move(o)) {
   auto& groups = opt.param_groups();
-  std::vector<double> base = per_group(o_.base_lr, groups.size(), "CyclicLR", "base_lr");
-  max_lrs_ = per_group(o_.max_lr, groups.size(), "CyclicLR", "max_lr");
+  std::vector<double> base = sched::per_group(o_.base_lr, groups.size(), "base_lr");
   for (size_t g = 0; g < groups.size(); ++g) groups[g].options->set_lr(base[g]);
-  TC_CHECK(o_.step_size_up > 0 && (!o_.step_size_down || *o_.step_size_down >= 0),
-           "CyclicLR: step sizes must be positive");
-  double up = o_.step_size_up, down = o_.step_size_down ? *o_.step_size_down : up;
-  total_size_ = up + down;
-  step_ratio_ = up / total_size_;
+  max_lrs_ = sched::per_group(o_.max_lr, groups.size(), "max_lr");
+  auto sizes = sched::cyclic_sizes(o_.step_size_up, o_.step_size_down);
+  total_size_ = sizes.total_size;
+  step_ratio_ = sizes.step_ratio;
+  sched::check_cyclic_lr(o_.mode, bool(o_.scale_fn), o_.scale_mode);
   if (!o_.scale_fn) {
-    TC_CHECK(o_.mode == "triangular" || o_.mode == "triangular2" || o_.mode == "exp_range",
-             "CyclicLR: mode must be 'triangular', 'triangular2' or 'exp_range', got '", o_.mode,
-             "'");
-    cycle_iterations_ = o_.mode == "exp_range";
-    double gamma = o_.gamma;
-    if (o_.mode == "triangular")
-      o_.scale_fn = [](double) { return 1.0; };
-    else if (o_.mode == "triangular2")
-      o_.scale_fn = [](double x) { return 1.0 / std::pow(2.0, x - 1); };
-    else
-      o_.scale_fn = [gamma](double x) { return std::pow(gamma, x); };
-  } else {
-    TC_CHECK(o_.scale_mode == "cycle" || o_.scale_mode == "iterations",
-             "CyclicLR: scale_mode must be 'cycle' or 'iterations', got '", o_.scale_mode, "'");
-    cycle_iterations_ = o_.scale_mode == "iterations";
+    o_.scale_mode = sched::cyclic_scale_mode(o_.mode);
+    o_.scale_fn = [mode = o_.mode, gamma = o_.gamma](double x) {
+      return sched::cyclic_scale(mode, gamma, x);
+    };
   }
+  cycle_iterations_ = o_.scale_mode == "iterations";
   if (o_.cycle_momentum) {
-    momentum_name_ = momentum_option(opt, "CyclicLR");
-    base_momentums_ = per_group(o_.base_momentum, groups.size(), "CyclicLR", "base_momentum");
-    max_momentums_ = per_group(o_.max_momentum, groups.size(), "CyclicLR", "max_momentum");
+    momentum_name_ = momentum_option(opt);
+    base_momentums_ = sched::per_group(o_.base_momentum, groups.size(), "base_momentum");
+    max_momentums_ = sched::per_group(o_.max_momentum, groups.size(), "max_momentum");
     for (size_t g = 0; g < groups.size(); ++g)
-      groups[g].options->set_value(momentum_name_, max_momentums_[g]);
+      groups[g].options->set_value(momentum_name_, base_momentums_[g]);
   }
   init_base_lrs();
   base_lrs_ = base;  // torch overrides the initial_lr-derived base lrs with base_lr
@@ -384,22 +293,15 @@ CyclicLR::CyclicLR(Optimizer& opt, CyclicLROptions o) : LRScheduler(opt), o_(std
 }
 
 std::vector<double> CyclicLR::get_lr() {
-  const double e = double(last_epoch_);
-  const double cycle = std::floor(1 + e / total_size_);
-  const double x = 1.0 + e / total_size_ - cycle;
-  const double scale_factor = x <= step_ratio_ ? x / step_ratio_ : (x - 1) / (step_ratio_ - 1);
-  const double scale = o_.scale_fn(cycle_iterations_ ? e : cycle);
-  std::vector<double> lrs;
-  for (size_t g = 0; g < base_lrs_.size(); ++g)
-    lrs.push_back(base_lrs_[g] + (max_lrs_[g] - base_lrs_[g]) * scale_factor * scale);
+  auto at = sched::cyclic_position(last_epoch_, total_size_, step_ratio_);
+  const double scale = o_.scale_fn(cycle_iterations_ ? double(last_epoch_) : at.cycle);
   if (o_.cycle_momentum) {
+    auto momenta = sched::cyclic_momentum(base_momentums_, max_momentums_, at.scale_factor, scale);
     auto& groups = optimizer_.param_groups();
     for (size_t g = 0; g < groups.size(); ++g)
-      groups[g].options->set_value(
-          momentum_name_,
-          max_momentums_[g] - (max_momentums_[g] - base_momentums_[g]) * scale_factor * scale);
+      groups[g].options->set_value(momentum_name_, momenta[g]);
   }
-  return lrs;
+  return sched::cyclic_lr(base_lrs_, max_lrs_, at.scale_factor, scale);
 }
 
 // ---- OneCycleLR ----
@@ -420,75 +322,33 @@ OneCycleLR::OneCycleLR(Optimizer& opt, double max_lr, int64_t total_steps, doubl
       }()) {}
 
 OneCycleLR::OneCycleLR(Optimizer& opt, OneCycleLROptions o) : LRScheduler(opt), o_(std::move(o)) {
-  if (o_.total_steps > 0) {
-    total_steps_ = o_.total_steps;
-  } else {
-    TC_CHECK(o_.epochs > 0 && o_.steps_per_epoch > 0,
-             "OneCycleLR: you must define either total_steps OR (epochs AND steps_per_epoch) as "
-             "positive integers, "
-             "got total_steps=",
-             o_.total_steps, ", epochs=", o_.epochs, ", steps_per_epoch=", o_.steps_per_epoch);
-    total_steps_ = o_.epochs * o_.steps_per_epoch;
-  }
-  TC_CHECK(o_.pct_start >= 0 && o_.pct_start <= 1, "OneCycleLR: pct_start must be in [0, 1], got ",
-           o_.pct_start);
-  TC_CHECK(o_.anneal_strategy == "cos" || o_.anneal_strategy == "linear",
-           "OneCycleLR: anneal_strategy must be 'cos' or 'linear', got '", o_.anneal_strategy, "'");
+  auto given = [](int64_t v) { return v != 0 ? std::optional<double>(double(v)) : std::nullopt; };
+  total_steps_ =
+      sched::check_one_cycle(given(o_.total_steps), given(o_.epochs), given(o_.steps_per_epoch),
+                             o_.pct_start, o_.anneal_strategy);
   auto& groups = opt.param_groups();
-  max_lrs_ = per_group(o_.max_lr, groups.size(), "OneCycleLR", "max_lr");
+  max_lrs_ = sched::per_group(o_.max_lr, groups.size(), "max_lr");
   for (size_t g = 0; g < groups.size(); ++g) {
     initial_lrs_.push_back(max_lrs_[g] / o_.div_factor);
     min_lrs_.push_back(initial_lrs_[g] / o_.final_div_factor);
     groups[g].initial_lr = initial_lrs_[g];
   }
   if (o_.cycle_momentum) {
-    momentum_name_ = momentum_option(opt, "OneCycleLR");
+    momentum_name_ = momentum_option(opt);
     for (auto& g : groups) g.options->set_value(momentum_name_, o_.max_momentum);
   }
   initial_step();
 }
 
-double OneCycleLR::anneal(double start, double end, double pct) const {
-  if (o_.anneal_strategy == "cos") return end + (start - end) / 2.0 * (std::cos(kPi * pct) + 1);
-  return (end - start) * pct + start;
-}
-
 std::vector<double> OneCycleLR::get_lr() {
-  const double step = double(last_epoch_);
-  TC_CHECK(last_epoch_ <= total_steps_, "OneCycleLR: tried to step ", last_epoch_,
-           " times; the specified number of total steps is ", total_steps_);
-  const double t = double(total_steps_), p = o_.pct_start;
-  enum Level { kInitial, kMax, kMin };
-  struct Phase {
-    double end_step;
-    Level lr_from, lr_to;
-    bool momentum_from_max, momentum_to_max;
-  };
-  std::vector<Phase> phases;
-  if (o_.three_phase)
-    phases = {{p * t - 1, kInitial, kMax, true, false},
-              {2 * p * t - 2, kMax, kInitial, false, true},
-              {t - 1, kInitial, kMin, true, true}};
-  else
-    phases = {{p * t - 1, kInitial, kMax, true, false}, {t - 1, kMax, kMin, false, true}};
   std::vector<double> lrs;
   auto& groups = optimizer_.param_groups();
   for (size_t g = 0; g < groups.size(); ++g) {
-    const double levels[3] = {initial_lrs_[g], max_lrs_[g], min_lrs_[g]};
-    double start_step = 0, lr = 0, momentum = 0;
-    for (size_t i = 0; i < phases.size(); ++i) {
-      const Phase& ph = phases[i];
-      if (step <= ph.end_step || i + 1 == phases.size()) {
-        const double pct = (step - start_step) / (ph.end_step - start_step);
-        lr = anneal(levels[ph.lr_from], levels[ph.lr_to], pct);
-        momentum = anneal(ph.momentum_from_max ? o_.max_momentum : o_.base_momentum,
-                          ph.momentum_to_max ? o_.max_momentum : o_.base_momentum, pct);
-        break;
-      }
-      start_step = ph.end_step;
-    }
-    lrs.push_back(lr);
-    if (o_.cycle_momentum) groups[g].options->set_value(momentum_name_, momentum);
+    auto at = sched::one_cycle_at(last_epoch_, total_steps_, o_.pct_start, o_.three_phase,
+                                  o_.anneal_strategy, initial_lrs_[g], max_lrs_[g], min_lrs_[g],
+                                  o_.base_momentum, o_.max_momentum);
+    lrs.push_back(at.lr);
+    if (o_.cycle_momentum) groups[g].options->set_value(momentum_name_, at.momentum);
   }
   return lrs;
 }
@@ -497,18 +357,10 @@ std::vector<double> OneCycleLR::get_lr() {
 SequentialLR::SequentialLR(Optimizer& opt, std::vector<std::shared_ptr<LRScheduler>> schedulers,
                            std::vector<int64_t> milestones)
     : LRScheduler(opt), schedulers_(std::move(schedulers)), milestones_(std::move(milestones)) {
+  std::vector<bool> same;
+  for (auto& sch : schedulers_) same.push_back(sch != nullptr && &sch->optimizer() == &opt);
   TC_CHECK(!schedulers_.empty(), "SequentialLR: expected at least one scheduler");
-  for (size_t i = 0; i < schedulers_.size(); ++i) {
-    TC_CHECK(schedulers_[i] != nullptr, "SequentialLR: scheduler ", i, " is null");
-    TC_CHECK(&schedulers_[i]->optimizer() == &opt,
-             "SequentialLR: expects all schedulers to belong to the same "
-             "optimizer, but got scheduler at index ",
-             i, " to be different than the optimizer passed in");
-  }
-  TC_CHECK(milestones_.size() + 1 == schedulers_.size(),
-           "SequentialLR: expects number of schedulers provided to "
-           "be one more than the number of milestone points, but got ",
-           schedulers_.size(), " schedulers and ", milestones_.size(), " milestones");
+  sched::check_sequential_lr(same, milestones_.size());
   last_epoch_ = 0;
   // Back to the initial lrs, undo the other schedulers' initial steps, then start the first.
   for (auto& g : opt.param_groups())
@@ -522,10 +374,9 @@ SequentialLR::SequentialLR(Optimizer& opt, std::vector<std::shared_ptr<LRSchedul
 
 void SequentialLR::step() {
   ++last_epoch_;
-  size_t idx = size_t(std::upper_bound(milestones_.begin(), milestones_.end(), last_epoch_) -
-                      milestones_.begin());
-  auto& s = schedulers_[idx];
-  if (idx > 0 && milestones_[idx - 1] == last_epoch_)
+  auto pick = sched::sequential_pick(milestones_, last_epoch_);
+  auto& s = schedulers_[pick.index];
+  if (pick.restart)
     s->step(0);
   else
     s->step();
@@ -578,13 +429,9 @@ static Optimizer& first_optimizer(const std::vector<std::shared_ptr<LRScheduler>
 
 ChainedScheduler::ChainedScheduler(std::vector<std::shared_ptr<LRScheduler>> schedulers)
     : LRScheduler(first_optimizer(schedulers)), schedulers_(std::move(schedulers)) {
-  for (size_t i = 1; i < schedulers_.size(); ++i) {
-    TC_CHECK(schedulers_[i] != nullptr, "ChainedScheduler: scheduler ", i, " is null");
-    TC_CHECK(&schedulers_[i]->optimizer() == &optimizer_,
-             "ChainedScheduler: expects all schedulers to belong to the same optimizer, but got "
-             "scheduler at index ",
-             i, " to be different");
-  }
+  std::vector<bool> same;
+  for (auto& sch : schedulers_) same.push_back(sch != nullptr && &sch->optimizer() == &optimizer_);
+  sched::check_chained(same);
   last_lr_ = group_lrs();
 }
 
@@ -615,55 +462,37 @@ void ChainedScheduler::load_state_dict(const NamedTensors& state) {
 // ---- ReduceLROnPlateau ----
 ReduceLROnPlateau::ReduceLROnPlateau(Optimizer& opt, ReduceLROnPlateauOptions o)
     : optimizer_(opt), o_(std::move(o)) {
-  TC_CHECK(o_.factor < 1.0, "ReduceLROnPlateau: factor should be < 1.0, got ", o_.factor);
-  TC_CHECK(o_.mode == "min" || o_.mode == "max", "ReduceLROnPlateau: mode ", o_.mode,
-           " is unknown!");
-  TC_CHECK(o_.threshold_mode == "rel" || o_.threshold_mode == "abs",
-           "ReduceLROnPlateau: threshold mode ", o_.threshold_mode, " is unknown!");
-  min_lrs_ = per_group(o_.min_lr, opt.param_groups().size(), "ReduceLROnPlateau", "min_lr");
-  best_ = o_.mode == "min" ? std::numeric_limits<double>::infinity()
-                           : -std::numeric_limits<double>::infinity();
+  sched::check_plateau(o_.factor, o_.mode, o_.threshold_mode);
+  min_lrs_ = sched::plateau_min_lrs(o_.min_lr, opt.param_groups().size());
+  state_.best = sched::plateau_worst(o_.mode);
   for (auto& g : opt.param_groups()) last_lr_.push_back(g.options->get_lr());
 }
 
-bool ReduceLROnPlateau::is_better(double a, double best) const {
-  if (o_.mode == "min" && o_.threshold_mode == "rel") return a < best * (1.0 - o_.threshold);
-  if (o_.mode == "min") return a < best - o_.threshold;
-  if (o_.threshold_mode == "rel") return a > best * (o_.threshold + 1.0);
-  return a > best + o_.threshold;
-}
-
 void ReduceLROnPlateau::step(double metric) {
-  ++last_epoch_;
-  if (is_better(metric, best_)) {
-    best_ = metric;
-    num_bad_epochs_ = 0;
-  } else {
-    ++num_bad_epochs_;
-  }
-  if (cooldown_counter_ > 0) {
-    --cooldown_counter_;
-    num_bad_epochs_ = 0;
-  }
   auto& groups = optimizer_.param_groups();
-  if (num_bad_epochs_ > o_.patience) {
+  if (sched::plateau_step(state_, metric, std::nullopt, o_.mode, o_.threshold_mode, o_.threshold,
+                          o_.patience, o_.cooldown)) {
+    std::vector<double> lrs;
+    for (auto& g : groups) lrs.push_back(g.options->get_lr());
+    std::vector<bool> changed;
+    lrs = sched::plateau_reduce(lrs, o_.factor, min_lrs_, o_.eps, &changed);
     for (size_t g = 0; g < groups.size(); ++g) {
-      double old_lr = groups[g].options->get_lr();
-      double new_lr = std::max(old_lr * o_.factor, min_lrs_[g]);
-      if (old_lr - new_lr > o_.eps) groups[g].options->set_lr(new_lr);
+      if (!changed[g]) continue;
+      groups[g].options->set_lr(lrs[g]);
+      if (verbose_)
+        std::printf("%s\n",
+                    sched::reduce_message(int64_t(g), lrs[g], double(state_.last_epoch)).c_str());
     }
-    cooldown_counter_ = o_.cooldown;
-    num_bad_epochs_ = 0;
   }
   last_lr_.clear();
   for (auto& g : groups) last_lr_.push_back(g.options->get_lr());
 }
 
 NamedTensors ReduceLROnPlateau::state_dict() const {
-  NamedTensors out{{"best", scalar(best_)},
-                   {"num_bad_epochs", scalar(double(num_bad_epochs_))},
-                   {"cooldown_counter", scalar(double(cooldown_counter_))},
-                   {"last_epoch", scalar(double(last_epoch_))}};
+  NamedTensors out{{"best", scalar(state_.best)},
+                   {"num_bad_epochs", scalar(double(state_.num_bad_epochs))},
+                   {"cooldown_counter", scalar(double(state_.cooldown_counter))},
+                   {"last_epoch", scalar(double(state_.last_epoch))}};
   put_list(out, "_last_lr", last_lr_);
   return out;
 }
@@ -672,13 +501,13 @@ void ReduceLROnPlateau::load_state_dict(const NamedTensors& state) {
   for (auto& [k, t] : state) {
     double v = t.item<double>();
     if (k == "best")
-      best_ = v;
+      state_.best = v;
     else if (k == "num_bad_epochs")
-      num_bad_epochs_ = int64_t(v);
+      state_.num_bad_epochs = int64_t(v);
     else if (k == "cooldown_counter")
-      cooldown_counter_ = int64_t(v);
+      state_.cooldown_counter = int64_t(v);
     else if (k == "last_epoch")
-      last_epoch_ = int64_t(v);
+      state_.last_epoch = int64_t(v);
     else if (k.rfind("_last_lr.", 0) == 0) {
       size_t i = std::stoul(k.substr(9));
       if (last_lr_.size() <= i) last_lr_.resize(i + 1);

@@ -1,5 +1,7 @@
 #pragma once
-// Learning-rate schedules with torch.optim.lr_scheduler's names and update rules. Each scheduler
+// Learning-rate schedules with torch.optim.lr_scheduler's names and update rules; the formulas,
+// argument rules and messages are the pure functions of lr_schedule_rules.h, which
+// tensorcore.optim.lr_scheduler (Python) calls too. Each scheduler
 // uses torch's chainable rule (the new lr is computed from the group's current lr), so sequences
 // agree with torch's and with tensorcore.optim.lr_scheduler, and schedulers compose
 // (ChainedScheduler, SequentialLR). Construction performs torch's initial step (epoch 0);
@@ -15,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "tensorcore/optim/lr_schedule_rules.h"
 #include "tensorcore/optim/optimizer.h"
 
 namespace tc::optim {
@@ -33,6 +36,8 @@ class LRScheduler {
   const std::vector<double>& get_last_lr() const { return last_lr_; }
   const std::vector<double>& base_lrs() const { return base_lrs_; }
   Optimizer& optimizer() const { return optimizer_; }
+  // torch's verbose=True: each step prints "Adjusting learning rate of group g to ..." to stdout.
+  void set_verbose(bool on) { verbose_ = on; }
 
   // Counters and per-scheduler values as named float64 scalars ("last_epoch", "_step_count",
   // "base_lrs.<g>", ...); load_state_dict restores them (it does not touch the optimizer).
@@ -55,6 +60,7 @@ class LRScheduler {
   void init_base_lrs();
   std::vector<double> group_lrs() const;
   void set_lrs(const std::vector<double>& lrs);
+  void print_lrs(std::optional<double> epoch) const;
   // Named values beyond the common ones, for state_dict.
   virtual std::vector<std::pair<std::string, double*>> extra_state() { return {}; }
 
@@ -62,6 +68,7 @@ class LRScheduler {
   std::vector<double> base_lrs_, last_lr_;
   int64_t last_epoch_ = -1;
   int64_t step_count_ = 0;
+  bool verbose_ = false;
 };
 
 // lr = base * lambda(epoch), one function for all groups or one per group.
@@ -74,6 +81,7 @@ class LambdaLR : public LRScheduler {
  protected:
   LambdaLR(Optimizer& optimizer, std::vector<Fn> lr_lambdas, bool initial);
   std::vector<double> get_lr() override;
+  std::vector<double> factors() const;  // lr_lambda(last_epoch) per group
   std::vector<Fn> fns_;
 };
 
@@ -107,7 +115,7 @@ class MultiStepLR : public LRScheduler {
  protected:
   std::vector<double> get_lr() override;
   std::optional<std::vector<double>> closed_form() const override;
-  std::vector<int64_t> milestones_;  // sorted
+  std::vector<int64_t> milestones_;
   double gamma_;
 };
 
@@ -185,7 +193,7 @@ class CosineAnnealingWarmRestarts : public LRScheduler {
  protected:
   std::vector<double> get_lr() override;
   std::vector<std::pair<std::string, double*>> extra_state() override;
-  void apply();
+  void apply(const sched::WarmRestartsPosition& at, std::optional<double> epoch);
   int64_t t_0_, t_mult_;
   double eta_min_, t_i_, t_cur_;
 };
@@ -244,7 +252,6 @@ class OneCycleLR : public LRScheduler {
 
  protected:
   std::vector<double> get_lr() override;
-  double anneal(double start, double end, double pct) const;
   OneCycleLROptions o_;
   int64_t total_steps_;
   std::vector<double> initial_lrs_, max_lrs_, min_lrs_;
@@ -297,21 +304,22 @@ class ReduceLROnPlateau {
  public:
   explicit ReduceLROnPlateau(Optimizer& optimizer, ReduceLROnPlateauOptions options = {});
   void step(double metric);
-  bool in_cooldown() const { return cooldown_counter_ > 0; }
+  bool in_cooldown() const { return state_.cooldown_counter > 0; }
   const std::vector<double>& get_last_lr() const { return last_lr_; }
-  int64_t last_epoch() const { return last_epoch_; }
-  double best() const { return best_; }
-  int64_t num_bad_epochs() const { return num_bad_epochs_; }
+  int64_t last_epoch() const { return state_.last_epoch; }
+  double best() const { return state_.best; }
+  int64_t num_bad_epochs() const { return state_.num_bad_epochs; }
+  // torch's verbose=True: each reduction prints "Epoch e: reducing learning rate of group ...".
+  void set_verbose(bool on) { verbose_ = on; }
   NamedTensors state_dict() const;
   void load_state_dict(const NamedTensors& state);
 
  private:
-  bool is_better(double a, double best) const;
   Optimizer& optimizer_;
   ReduceLROnPlateauOptions o_;
   std::vector<double> min_lrs_, last_lr_;
-  double best_;
-  int64_t num_bad_epochs_ = 0, cooldown_counter_ = 0, last_epoch_ = 0;
+  sched::PlateauState state_{0, 0, 0, 0};
+  bool verbose_ = false;
 };
 
 }  // namespace tc::optim

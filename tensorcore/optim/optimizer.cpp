@@ -6,6 +6,7 @@
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/shape.h"
+#include "tensorcore/optim/optimizer_args.h"
 
 namespace tc::optim {
 
@@ -18,13 +19,15 @@ Optimizer::Optimizer(std::vector<OptimizerParamGroup> groups,
 void Optimizer::add_param_group(OptimizerParamGroup group) {
   std::set<const TensorImpl*> seen;
   for (auto& p : parameters()) seen.insert(p.impl());
+  std::vector<bool> is_leaf;
+  bool overlaps = false;
   for (size_t i = 0; i < group.params.size(); ++i) {
     const Tensor& p = group.params[i];
     TC_CHECK(p.defined(), "Optimizer: parameter ", i, " of a param group is undefined");
-    TC_CHECK(p.is_leaf(), "Optimizer: can't optimize a non-leaf tensor (parameter ", i, ")");
-    TC_CHECK(seen.insert(p.impl()).second,
-             "Optimizer: some parameters appear in more than one parameter group");
+    is_leaf.push_back(p.is_leaf());
+    overlaps |= !seen.insert(p.impl()).second;
   }
+  check_param_group(is_leaf, overlaps);
   if (!group.options) group.options = defaults_->clone();
   groups_.push_back(std::move(group));
 }
@@ -165,10 +168,7 @@ void SGDOptions::set_value(const std::string& n, double v) {
 
 SGD::SGD(std::vector<OptimizerParamGroup> groups, SGDOptions d)
     : Optimizer({}, std::make_unique<SGDOptions>(d)) {
-  TC_CHECK(d.lr() >= 0, "SGD: invalid learning rate ", d.lr());
-  TC_CHECK(d.momentum() >= 0, "SGD: invalid momentum ", d.momentum());
-  TC_CHECK(!d.nesterov() || (d.momentum() > 0 && d.dampening() == 0),
-           "SGD: nesterov momentum requires a momentum and zero dampening");
+  check_sgd_args(d.lr(), d.momentum(), d.dampening(), d.weight_decay(), d.nesterov());
   for (auto& g : groups) add_param_group(std::move(g));
 }
 
@@ -221,11 +221,7 @@ Adam::Adam(std::vector<OptimizerParamGroup> groups, std::unique_ptr<OptimizerOpt
            bool decoupled)
     : Optimizer({}, std::move(d)), decoupled_(decoupled) {
   auto& o = static_cast<const AdamOpts&>(*defaults_);
-  const char* name = decoupled ? "AdamW" : "Adam";
-  TC_CHECK(o.lr() >= 0, name, ": invalid learning rate ", o.lr());
-  TC_CHECK(o.eps() >= 0, name, ": invalid epsilon ", o.eps());
-  TC_CHECK(o.beta1() >= 0 && o.beta1() < 1 && o.beta2() >= 0 && o.beta2() < 1, name,
-           ": invalid betas (", o.beta1(), ", ", o.beta2(), ")");
+  check_adam_args(o.lr(), o.beta1(), o.beta2(), o.eps(), o.weight_decay());
   for (auto& g : groups) add_param_group(std::move(g));
 }
 
@@ -281,8 +277,8 @@ void AdagradOpts::set_value(const std::string& n, double v) {
 
 Adagrad::Adagrad(std::vector<OptimizerParamGroup> groups, AdagradOpts d)
     : Optimizer({}, std::make_unique<AdagradOpts>(d)) {
-  TC_CHECK(d.lr() >= 0 && d.lr_decay() >= 0 && d.eps() >= 0 && d.initial_accumulator_value() >= 0,
-           "Adagrad: lr, lr_decay, eps and initial_accumulator_value must be non-negative");
+  check_adagrad_args(d.lr(), d.lr_decay(), d.weight_decay(), d.initial_accumulator_value(),
+                     d.eps());
   for (auto& g : groups) add_param_group(std::move(g));
 }
 
@@ -343,8 +339,7 @@ void RMSpropOpts::set_value(const std::string& n, double v) {
 
 RMSprop::RMSprop(std::vector<OptimizerParamGroup> groups, RMSpropOpts d)
     : Optimizer({}, std::make_unique<RMSpropOpts>(d)) {
-  TC_CHECK(d.lr() >= 0 && d.eps() >= 0 && d.momentum() >= 0 && d.alpha() >= 0,
-           "RMSprop: lr, eps, momentum and alpha must be non-negative");
+  check_rmsprop_args(d.lr(), d.alpha(), d.eps(), d.weight_decay(), d.momentum());
   for (auto& g : groups) add_param_group(std::move(g));
 }
 

@@ -1,5 +1,6 @@
-"""SGD, Adam, AdamW, Adagrad, RMSprop, Adadelta, Adamax, NAdam, RAdam: argument checking and state
-layout in Python (as in torch.optim), the update itself in one fused C++ call per group."""
+"""SGD, Adam, AdamW, Adagrad, RMSprop, Adadelta, Adamax, NAdam, RAdam: param-group dicts and state
+layout in Python (as in torch.optim); the argument rules (tensorcore/optim/optimizer_args.h) and
+the update itself (one fused call per group) in C++, shared with the C++ optimizers."""
 
 from .. import _C
 from .optimizer import Optimizer, required, _step_counter, _zeros_like
@@ -7,22 +8,7 @@ from .optimizer import Optimizer, required, _step_counter, _zeros_like
 _F = _C._optim
 
 
-def _check(cond, msg):
-    if not cond:
-        raise ValueError(msg)
-
-
-def _check_betas(betas):
-    _check(0.0 <= betas[0] < 1.0, f"Invalid beta parameter at index 0: {betas[0]}")
-    _check(0.0 <= betas[1] < 1.0, f"Invalid beta parameter at index 1: {betas[1]}")
-
-
-def _check_common(lr, eps=None, weight_decay=0.0):
-    if lr is not required:
-        _check(float(lr) >= 0.0, f"Invalid learning rate: {lr}")
-    if eps is not None:
-        _check(eps >= 0.0, f"Invalid epsilon value: {eps}")
-    _check(weight_decay >= 0.0, f"Invalid weight_decay value: {weight_decay}")
+_R = _C._optim_rules  # the hyper-parameter rules (and torch's messages) live in C++
 
 
 class SGD(Optimizer):
@@ -39,10 +25,9 @@ class SGD(Optimizer):
         foreach=None,
         differentiable=False,
     ):
-        _check_common(lr, None, weight_decay)
-        _check(momentum >= 0.0, f"Invalid momentum value: {momentum}")
-        if nesterov and (momentum <= 0 or dampening != 0):
-            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        _R.check_sgd_args(
+            None if lr is required else lr, momentum, dampening, weight_decay, nesterov
+        )
         super().__init__(
             params,
             dict(
@@ -98,8 +83,7 @@ class Adam(Optimizer):
         differentiable=False,
         fused=None,
     ):
-        _check_common(lr, eps, weight_decay)
-        _check_betas(betas)
+        _R.check_adam_args(lr, betas[0], betas[1], eps, weight_decay)
         super().__init__(
             params,
             dict(
@@ -191,12 +175,7 @@ class Adagrad(Optimizer):
         maximize=False,
         differentiable=False,
     ):
-        _check_common(lr, eps, weight_decay)
-        _check(lr_decay >= 0.0, f"Invalid lr_decay value: {lr_decay}")
-        _check(
-            initial_accumulator_value >= 0.0,
-            f"Invalid initial_accumulator_value value: {initial_accumulator_value}",
-        )
+        _R.check_adagrad_args(lr, lr_decay, weight_decay, initial_accumulator_value, eps)
         super().__init__(
             params,
             dict(
@@ -246,9 +225,7 @@ class RMSprop(Optimizer):
         maximize=False,
         differentiable=False,
     ):
-        _check_common(lr, eps, weight_decay)
-        _check(momentum >= 0.0, f"Invalid momentum value: {momentum}")
-        _check(alpha >= 0.0, f"Invalid alpha value: {alpha}")
+        _R.check_rmsprop_args(lr, alpha, eps, weight_decay, momentum)
         super().__init__(
             params,
             dict(
@@ -305,8 +282,7 @@ class Adadelta(Optimizer):
         maximize=False,
         differentiable=False,
     ):
-        _check_common(lr, eps, weight_decay)
-        _check(0.0 <= rho <= 1.0, f"Invalid rho value: {rho}")
+        _R.check_adadelta_args(lr, rho, eps, weight_decay)
         super().__init__(
             params,
             dict(
@@ -356,8 +332,7 @@ class Adamax(Optimizer):
         maximize=False,
         differentiable=False,
     ):
-        _check_common(lr, eps, weight_decay)
-        _check_betas(betas)
+        _R.check_adam_args(lr, betas[0], betas[1], eps, weight_decay)
         super().__init__(
             params,
             dict(
@@ -409,9 +384,7 @@ class NAdam(Optimizer):
         *,
         differentiable=False,
     ):
-        _check_common(lr, eps, weight_decay)
-        _check_betas(betas)
-        _check(momentum_decay >= 0.0, f"Invalid momentum_decay value: {momentum_decay}")
+        _R.check_nadam_args(lr, betas[0], betas[1], eps, weight_decay, momentum_decay)
         super().__init__(
             params,
             dict(
@@ -464,8 +437,7 @@ class RAdam(Optimizer):
         *,
         differentiable=False,
     ):
-        _check_common(lr, eps, weight_decay)
-        _check_betas(betas)
+        _R.check_adam_args(lr, betas[0], betas[1], eps, weight_decay)
         super().__init__(
             params,
             dict(

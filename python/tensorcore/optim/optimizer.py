@@ -87,8 +87,8 @@ class Optimizer:
                 raise TypeError(
                     f"optimizer can only optimize Tensors, but one of the params is {type(p).__name__}"
                 )
-            if not p.is_leaf:
-                raise ValueError("can't optimize a non-leaf Tensor")
+        # torch's order: the parameters' own rules before the group's options
+        _C._optim_rules.check_param_group([p.is_leaf for p in param_group["params"]], False)
         for name, default in self.defaults.items():
             if default is required and name not in param_group:
                 raise ValueError(
@@ -98,8 +98,7 @@ class Optimizer:
         existing = set()
         for group in self.param_groups:
             existing.update(id(p) for p in group["params"])
-        if any(id(p) in existing for p in param_group["params"]):
-            raise ValueError("some parameters appear in more than one parameter group")
+        _C._optim_rules.check_param_group([], any(id(p) in existing for p in param_group["params"]))
         self.param_groups.append(param_group)
 
     def zero_grad(self, set_to_none=True):

@@ -12,7 +12,7 @@ torch = pytest.importorskip("torch")
 S = torch.optim.lr_scheduler
 
 ROOT = pathlib.Path(__file__).resolve().parents[4]
-TC_TESTS = ROOT / "build" / "tc_tests"
+TC_TESTS = ROOT / "build" / "tests" / "tc_tests"
 STEPS = 20
 
 
@@ -93,7 +93,7 @@ def torch_sequences():
     return out
 
 
-@pytest.mark.skipif(not TC_TESTS.exists(), reason="build/tc_tests not built")
+@pytest.mark.skipif(not TC_TESTS.exists(), reason="build/tests/tc_tests not built")
 @pytest.mark.filterwarnings("ignore::UserWarning")
 def test_scheduler_sequences_match_torch(tmp_path):
     env = dict(os.environ, NNCPP_SCHED_DIR=str(tmp_path))
