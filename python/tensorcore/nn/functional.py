@@ -41,6 +41,7 @@ def _check_tensor(x, op, name):
     if not isinstance(x, _Tensor):
         raise TypeError(f"{op}: expected {name} to be a Tensor, got {type(x).__name__}")
 
+
 # ---------------------------------------------------------------- linear maps
 
 

@@ -175,13 +175,13 @@ def cpp(tmp_path_factory):
         pytest.skip("nn_parity_losses is not built (build/tests/nn_parity_losses)")
     d = tmp_path_factory.mktemp("parity_losses")
     raw = _inputs()
-    tc.save_safetensors({k: tc.tensor(v) for k, v in raw.items()}, d / "in.safetensors")
+    tc.serialization.save_safetensors({k: tc.tensor(v) for k, v in raw.items()}, d / "in.safetensors")
     subprocess.run(
         [str(PROGRAM), str(d / "in.safetensors"), str(d / "out.safetensors"), str(d / "m.json")],
         check=True,
         timeout=120,
     )
-    return tc.load_safetensors(d / "out.safetensors"), json.loads((d / "m.json").read_text())
+    return tc.serialization.load_safetensors(d / "out.safetensors"), json.loads((d / "m.json").read_text())
 
 
 @pytest.fixture(scope="module")
@@ -267,16 +267,24 @@ def test_legacy_reduction_flags(tc_inputs):
 def test_modules_call_the_same_functions(tc_inputs):
     i = tc_inputs
     pairs = [
-        (tc.nn.MSELoss(reduction="sum")(i["x"], i["t"]), F.mse_loss(i["x"], i["t"], reduction="sum")),
         (
-            tc.nn.CrossEntropyLoss(i["w5"], ignore_index=2, label_smoothing=0.1)(i["x"], i["cls_ign"]),
+            tc.nn.MSELoss(reduction="sum")(i["x"], i["t"]),
+            F.mse_loss(i["x"], i["t"], reduction="sum"),
+        ),
+        (
+            tc.nn.CrossEntropyLoss(i["w5"], ignore_index=2, label_smoothing=0.1)(
+                i["x"], i["cls_ign"]
+            ),
             F.cross_entropy(i["x"], i["cls_ign"], i["w5"], ignore_index=2, label_smoothing=0.1),
         ),
         (
             tc.nn.MultiMarginLoss(p=2, weight=i["w5"])(i["x"], i["cls"]),
             F.multi_margin_loss(i["x"], i["cls"], p=2, weight=i["w5"]),
         ),
-        (tc.nn.HingeEmbeddingLoss(0.8)(i["x"], i["y"]), F.hinge_embedding_loss(i["x"], i["y"], 0.8)),
+        (
+            tc.nn.HingeEmbeddingLoss(0.8)(i["x"], i["y"]),
+            F.hinge_embedding_loss(i["x"], i["y"], 0.8),
+        ),
     ]
     for a, b in pairs:
         np.testing.assert_array_equal(a.numpy(), b.numpy())
