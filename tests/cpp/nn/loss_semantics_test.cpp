@@ -64,7 +64,7 @@ TEST(LossSemantics, BinaryCrossEntropyGradientIsFiniteAtZeroAndOne) {
 }
 
 TEST(LossSemantics, IntegerTargetsOfAnyWidth) {
-  Tensor x = randn({3, 4}, TensorOptions(DType::Float64));
+  Tensor x = to_dtype(randn({3, 4}), DType::Float64);
   Tensor t64 = tensor<int64_t>({0, 3, 1});
   Tensor t32 = to_dtype(t64, DType::Int32);
   EXPECT_EQ(F::cross_entropy(x, t32).item<double>(), F::cross_entropy(x, t64).item<double>());
