@@ -51,46 +51,42 @@ void bind_nn_losses(py::module_& root, TensorClass&) {
          int64_t ignore_index, const py::object& rd, const std::string& r) {
         return F::nll_loss(input, target, weight, ignore_index, reduction_of(sa, rd, r));
       },
-      py::arg("input"), py::arg("target"), py::arg("weight") = none,
-      py::arg("size_average") = none, py::arg("ignore_index") = -100, py::arg("reduce") = none,
-      py::arg("reduction") = "mean");
+      py::arg("input"), py::arg("target"), py::arg("weight") = none, py::arg("size_average") = none,
+      py::arg("ignore_index") = -100, py::arg("reduce") = none, py::arg("reduction") = "mean");
   m.def(
       "cross_entropy",
       [](const Tensor& input, const Tensor& target, const Tensor& weight, const py::object& sa,
          int64_t ignore_index, const py::object& rd, const std::string& r, double ls) {
         return F::cross_entropy(input, target, weight, ignore_index, reduction_of(sa, rd, r), ls);
       },
-      py::arg("input"), py::arg("target"), py::arg("weight") = none,
-      py::arg("size_average") = none, py::arg("ignore_index") = -100, py::arg("reduce") = none,
-      py::arg("reduction") = "mean", py::arg("label_smoothing") = 0.0);
+      py::arg("input"), py::arg("target"), py::arg("weight") = none, py::arg("size_average") = none,
+      py::arg("ignore_index") = -100, py::arg("reduce") = none, py::arg("reduction") = "mean",
+      py::arg("label_smoothing") = 0.0);
   m.def(
       "binary_cross_entropy",
       [](const Tensor& input, const Tensor& target, const Tensor& weight, const py::object& sa,
          const py::object& rd, const std::string& r) {
         return F::binary_cross_entropy(input, target, weight, reduction_of(sa, rd, r));
       },
-      py::arg("input"), py::arg("target"), py::arg("weight") = none,
-      py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean");
+      py::arg("input"), py::arg("target"), py::arg("weight") = none, py::arg("size_average") = none,
+      py::arg("reduce") = none, py::arg("reduction") = "mean");
   m.def(
       "binary_cross_entropy_with_logits",
       [](const Tensor& input, const Tensor& target, const Tensor& weight, const py::object& sa,
          const py::object& rd, const std::string& r, const Tensor& pos_weight) {
-        return F::binary_cross_entropy_with_logits(input, target, weight,
-                                                   reduction_of(sa, rd, r), pos_weight);
+        return F::binary_cross_entropy_with_logits(input, target, weight, reduction_of(sa, rd, r),
+                                                   pos_weight);
       },
-      py::arg("input"), py::arg("target"), py::arg("weight") = none,
-      py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean",
-      py::arg("pos_weight") = none);
+      py::arg("input"), py::arg("target"), py::arg("weight") = none, py::arg("size_average") = none,
+      py::arg("reduce") = none, py::arg("reduction") = "mean", py::arg("pos_weight") = none);
 
   // (input, target, size_average, reduce, reduction) losses.
   using Pointwise = Tensor (*)(const Tensor&, const Tensor&, const std::string&);
   auto def_pointwise = [&](const char* name, Pointwise fn) {
     m.def(
         name,
-        [fn](const Tensor& input, const Tensor& target, const py::object& sa,
-             const py::object& rd, const std::string& r) {
-          return fn(input, target, reduction_of(sa, rd, r));
-        },
+        [fn](const Tensor& input, const Tensor& target, const py::object& sa, const py::object& rd,
+             const std::string& r) { return fn(input, target, reduction_of(sa, rd, r)); },
         py::arg("input"), py::arg("target"), py::arg("size_average") = none,
         py::arg("reduce") = none, py::arg("reduction") = "mean");
   };
@@ -110,11 +106,10 @@ void bind_nn_losses(py::module_& root, TensorClass&) {
   m.def(
       "smooth_l1_loss",
       [](const Tensor& input, const Tensor& target, const py::object& sa, const py::object& rd,
-         const std::string& r, double beta) {
-        return F::smooth_l1_loss(input, target, reduction_of(sa, rd, r), beta);
-      },
-      py::arg("input"), py::arg("target"), py::arg("size_average") = none,
-      py::arg("reduce") = none, py::arg("reduction") = "mean", py::arg("beta") = 1.0);
+         const std::string& r,
+         double beta) { return F::smooth_l1_loss(input, target, reduction_of(sa, rd, r), beta); },
+      py::arg("input"), py::arg("target"), py::arg("size_average") = none, py::arg("reduce") = none,
+      py::arg("reduction") = "mean", py::arg("beta") = 1.0);
   m.def(
       "huber_loss",
       [](const Tensor& input, const Tensor& target, const std::string& r, double delta) {
@@ -124,11 +119,10 @@ void bind_nn_losses(py::module_& root, TensorClass&) {
   m.def(
       "kl_div",
       [](const Tensor& input, const Tensor& target, const py::object& sa, const py::object& rd,
-         const std::string& r, bool log_target) {
-        return F::kl_div(input, target, reduction_of(sa, rd, r), log_target);
-      },
-      py::arg("input"), py::arg("target"), py::arg("size_average") = none,
-      py::arg("reduce") = none, py::arg("reduction") = "mean", py::arg("log_target") = false);
+         const std::string& r,
+         bool log_target) { return F::kl_div(input, target, reduction_of(sa, rd, r), log_target); },
+      py::arg("input"), py::arg("target"), py::arg("size_average") = none, py::arg("reduce") = none,
+      py::arg("reduction") = "mean", py::arg("log_target") = false);
   m.def(
       "cosine_embedding_loss",
       [](const Tensor& a, const Tensor& b, const Tensor& y, double margin, const py::object& sa,
@@ -148,10 +142,8 @@ void bind_nn_losses(py::module_& root, TensorClass&) {
   m.def(
       "triplet_margin_loss",
       [](const Tensor& a, const Tensor& p, const Tensor& n, double margin, double norm_p,
-         double eps, bool swap, const py::object& sa, const py::object& rd,
-         const std::string& r) {
-        return F::triplet_margin_loss(a, p, n, margin, norm_p, eps, swap,
-                                      reduction_of(sa, rd, r));
+         double eps, bool swap, const py::object& sa, const py::object& rd, const std::string& r) {
+        return F::triplet_margin_loss(a, p, n, margin, norm_p, eps, swap, reduction_of(sa, rd, r));
       },
       py::arg("anchor"), py::arg("positive"), py::arg("negative"), py::arg("margin") = 1.0,
       py::arg("p") = 2.0, py::arg("eps") = 1e-6, py::arg("swap") = false,
@@ -162,11 +154,11 @@ void bind_nn_losses(py::module_& root, TensorClass&) {
          double margin, bool swap, const std::string& r) {
         F::DistanceFunction dist;
         if (!distance_function.is_none()) {
-          TC_CHECK_TYPE(PyCallable_Check(distance_function.ptr()),
-                        "triplet_margin_with_distance_loss: distance_function must be callable, "
-                        "got ",
-                        py::str(py::type::of(distance_function).attr("__name__"))
-                            .cast<std::string>());
+          TC_CHECK_TYPE(
+              PyCallable_Check(distance_function.ptr()),
+              "triplet_margin_with_distance_loss: distance_function must be callable, "
+              "got ",
+              py::str(py::type::of(distance_function).attr("__name__")).cast<std::string>());
           dist = [distance_function](const Tensor& u, const Tensor& v) {
             py::object d = distance_function(u, v);
             TC_CHECK_TYPE(is_tensor(d),
@@ -183,8 +175,8 @@ void bind_nn_losses(py::module_& root, TensorClass&) {
       py::arg("reduction") = "mean");
   m.def(
       "poisson_nll_loss",
-      [](const Tensor& input, const Tensor& target, bool log_input, bool full,
-         const py::object& sa, double eps, const py::object& rd, const std::string& r) {
+      [](const Tensor& input, const Tensor& target, bool log_input, bool full, const py::object& sa,
+         double eps, const py::object& rd, const std::string& r) {
         return F::poisson_nll_loss(input, target, log_input, full, eps, reduction_of(sa, rd, r));
       },
       py::arg("input"), py::arg("target"), py::arg("log_input") = true, py::arg("full") = false,
@@ -207,21 +199,20 @@ void bind_nn_losses(py::module_& root, TensorClass&) {
          const py::object& rd, const std::string& r) {
         return F::hinge_embedding_loss(input, target, margin, reduction_of(sa, rd, r));
       },
-      py::arg("input"), py::arg("target"), py::arg("margin") = 1.0,
-      py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean");
+      py::arg("input"), py::arg("target"), py::arg("margin") = 1.0, py::arg("size_average") = none,
+      py::arg("reduce") = none, py::arg("reduction") = "mean");
   m.def(
       "multilabel_soft_margin_loss",
       [](const Tensor& input, const Tensor& target, const Tensor& weight, const py::object& sa,
          const py::object& rd, const std::string& r) {
         return F::multilabel_soft_margin_loss(input, target, weight, reduction_of(sa, rd, r));
       },
-      py::arg("input"), py::arg("target"), py::arg("weight") = none,
-      py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean");
+      py::arg("input"), py::arg("target"), py::arg("weight") = none, py::arg("size_average") = none,
+      py::arg("reduce") = none, py::arg("reduction") = "mean");
   m.def(
       "multi_margin_loss",
-      [](const Tensor& input, const Tensor& target, int64_t p, double margin,
-         const Tensor& weight, const py::object& sa, const py::object& rd,
-         const std::string& r) {
+      [](const Tensor& input, const Tensor& target, int64_t p, double margin, const Tensor& weight,
+         const py::object& sa, const py::object& rd, const std::string& r) {
         return F::multi_margin_loss(input, target, p, margin, weight, reduction_of(sa, rd, r));
       },
       py::arg("input"), py::arg("target"), py::arg("p") = 1, py::arg("margin") = 1.0,

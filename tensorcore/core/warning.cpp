@@ -21,8 +21,7 @@ std::shared_ptr<const WarningHandler>& handler_slot() {
 
 void set_warning_handler(WarningHandler handler) {
   std::lock_guard<std::mutex> lock(handler_mutex());
-  handler_slot() =
-      handler ? std::make_shared<const WarningHandler>(std::move(handler)) : nullptr;
+  handler_slot() = handler ? std::make_shared<const WarningHandler>(std::move(handler)) : nullptr;
 }
 
 void warn(const std::string& message) {

@@ -26,8 +26,8 @@ std::string reduction(const OpArgs& a, size_t sa, size_t rd, size_t r) {
 
 const bool registered = [] {
   reg("nll_loss", [](const OpArgs& a) {
-    return IValue(F::nll_loss(a.tensor(0), a.tensor(1), a.opt_tensor(2), a.int_(4),
-                              reduction(a, 3, 5, 6)));
+    return IValue(
+        F::nll_loss(a.tensor(0), a.tensor(1), a.opt_tensor(2), a.int_(4), reduction(a, 3, 5, 6)));
   });
   reg("cross_entropy", [](const OpArgs& a) {
     return IValue(F::cross_entropy(a.tensor(0), a.tensor(1), a.opt_tensor(2), a.int_(4),
@@ -54,8 +54,7 @@ const bool registered = [] {
     return IValue(F::multilabel_margin_loss(a.tensor(0), a.tensor(1), reduction(a, 2, 3, 4)));
   });
   reg("smooth_l1_loss", [](const OpArgs& a) {
-    return IValue(
-        F::smooth_l1_loss(a.tensor(0), a.tensor(1), reduction(a, 2, 3, 4), a.double_(5)));
+    return IValue(F::smooth_l1_loss(a.tensor(0), a.tensor(1), reduction(a, 2, 3, 4), a.double_(5)));
   });
   reg("huber_loss", [](const OpArgs& a) {
     return IValue(F::huber_loss(a.tensor(0), a.tensor(1), a.str(2), a.double_(3)));
@@ -83,12 +82,11 @@ const bool registered = [] {
   reg("gaussian_nll_loss", [](const OpArgs& a) {
     Tensor x = a.tensor(0);
     Tensor var = a[2].is_tensor() ? a.tensor(2) : full_like(x, a.scalar(2));
-    return IValue(
-        F::gaussian_nll_loss(x, a.tensor(1), var, a.bool_(3), a.double_(4), a.str(5)));
+    return IValue(F::gaussian_nll_loss(x, a.tensor(1), var, a.bool_(3), a.double_(4), a.str(5)));
   });
   reg("hinge_embedding_loss", [](const OpArgs& a) {
-    return IValue(F::hinge_embedding_loss(a.tensor(0), a.tensor(1), a.double_(2),
-                                          reduction(a, 3, 4, 5)));
+    return IValue(
+        F::hinge_embedding_loss(a.tensor(0), a.tensor(1), a.double_(2), reduction(a, 3, 4, 5)));
   });
   reg("multilabel_soft_margin_loss", [](const OpArgs& a) {
     return IValue(F::multilabel_soft_margin_loss(a.tensor(0), a.tensor(1), a.opt_tensor(2),

@@ -6,8 +6,8 @@
 
 #include "tensorcore/amp/autocast.h"
 #include "tensorcore/core/warning.h"
-#include "tensorcore/nn/loss_util.h"
 #include "tensorcore/nn/functional.h"
+#include "tensorcore/nn/loss_util.h"
 #include "tensorcore/tensorcore.h"
 
 namespace tc::nn {
@@ -16,8 +16,8 @@ namespace functional {
 namespace loss_detail {
 
 void check_reduction(const char* op, const std::string& r, bool batchmean) {
-  TC_CHECK(r == "mean" || r == "sum" || r == "none" || (batchmean && r == "batchmean"), op, ": ",
-           r, " is not a valid value for reduction (reduction must be 'none', 'mean' or 'sum'",
+  TC_CHECK(r == "mean" || r == "sum" || r == "none" || (batchmean && r == "batchmean"), op, ": ", r,
+           " is not a valid value for reduction (reduction must be 'none', 'mean' or 'sum'",
            batchmean ? " or 'batchmean'" : "", ")");
 }
 
@@ -36,8 +36,7 @@ void warn_if_broadcast(const char* op, const Tensor& input, const Tensor& target
             "they have the same size.");
 }
 
-void check_same(const char* op, const Tensor& a, const Tensor& b, const char* an,
-                const char* bn) {
+void check_same(const char* op, const Tensor& a, const Tensor& b, const char* an, const char* bn) {
   TC_CHECK(a.defined() && b.defined(), op, ": expected defined tensors");
   TC_CHECK(a.sizes() == b.sizes(), op, ": ", an, " ", shape_str(a.sizes()), " and ", bn, " ",
            shape_str(b.sizes()), " must have the same shape");

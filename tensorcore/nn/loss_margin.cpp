@@ -26,8 +26,7 @@ std::pair<Tensor, bool> as_batch(const Tensor& t, int64_t batched_dim) {
 
 }  // namespace
 
-Tensor hinge_embedding_loss(const Tensor& x, const Tensor& y, double margin,
-                            const std::string& r) {
+Tensor hinge_embedding_loss(const Tensor& x, const Tensor& y, double margin, const std::string& r) {
   TC_AUTOCAST("hinge_embedding_loss", hinge_embedding_loss, x, y, margin, r);
   check_reduction("hinge_embedding_loss", r);
   TC_CHECK(x.defined() && y.defined(), "hinge_embedding_loss: expected defined tensors");
@@ -50,8 +49,9 @@ Tensor multilabel_soft_margin_loss(const Tensor& x, const Tensor& y, const Tenso
                                    const std::string& r) {
   check_reduction("multilabel_soft_margin_loss", r);
   TC_CHECK(x.defined() && y.defined(), "multilabel_soft_margin_loss: expected defined tensors");
-  TC_CHECK(x.dim() >= 1, "multilabel_soft_margin_loss: input must have a class dim, got a 0-d "
-                         "tensor");
+  TC_CHECK(x.dim() >= 1,
+           "multilabel_soft_margin_loss: input must have a class dim, got a 0-d "
+           "tensor");
   // -(y log sigmoid(x) + (1 - y) log sigmoid(-x)) = y softplus(-x) + (1 - y) softplus(x)
   Tensor loss = add(mul(y, softplus_stable(neg(x))), mul(rsub(y, 1.0), softplus_stable(x)));
   if (weight.defined()) loss = mul(loss, weight);
@@ -73,12 +73,13 @@ Tensor multi_margin_loss(const Tensor& input, const Tensor& target_in, int64_t p
   Tensor target = class_indices("multi_margin_loss", target_in);
   auto [x, unbatched] = as_batch(input, 2);
   const int64_t N = x.size(0), C = x.size(1);
-  TC_CHECK(target.numel() == N && target.dim() <= 1, "multi_margin_loss: inconsistent target size, expected ", N,
-           " but got ", shape_str(target.sizes()));
+  TC_CHECK(target.numel() == N && target.dim() <= 1,
+           "multi_margin_loss: inconsistent target size, expected ", N, " but got ",
+           shape_str(target.sizes()));
   if (weight.defined())
     TC_CHECK(weight.dim() == 1 && weight.size(0) == C,
-             "multi_margin_loss: weight must be one-dimensional with ", C,
-             " entries, got shape ", shape_str(weight.sizes()));
+             "multi_margin_loss: weight must be one-dimensional with ", C, " entries, got shape ",
+             shape_str(weight.sizes()));
   Tensor t = reshape(target, {N});
   if (N > 0)
     TC_CHECK_INDEX(amin(t).item<int64_t>() >= 0 && amax(t).item<int64_t>() < C,
@@ -95,8 +96,7 @@ Tensor multi_margin_loss(const Tensor& input, const Tensor& target_in, int64_t p
   return reduce(loss, r);
 }
 
-Tensor multilabel_margin_loss(const Tensor& input, const Tensor& target_in,
-                              const std::string& r) {
+Tensor multilabel_margin_loss(const Tensor& input, const Tensor& target_in, const std::string& r) {
   TC_AUTOCAST("multilabel_margin_loss", multilabel_margin_loss, input, target_in, r);
   check_reduction("multilabel_margin_loss", r);
   TC_CHECK(input.defined(), "multilabel_margin_loss: expected a defined input");
@@ -105,8 +105,9 @@ Tensor multilabel_margin_loss(const Tensor& input, const Tensor& target_in,
            "batch size, but got: ",
            shape_str(input.sizes()));
   Tensor target = class_indices("multilabel_margin_loss", target_in);
-  TC_CHECK(target.sizes() == input.sizes(), "multilabel_margin_loss: inconsistent target size: ",
-           shape_str(target.sizes()), " for input of size: ", shape_str(input.sizes()));
+  TC_CHECK(target.sizes() == input.sizes(),
+           "multilabel_margin_loss: inconsistent target size: ", shape_str(target.sizes()),
+           " for input of size: ", shape_str(input.sizes()));
   auto [x, unbatched] = as_batch(input, 2);
   Tensor t = unbatched ? unsqueeze(target, 0) : target;
   const int64_t C = x.size(1);
@@ -115,8 +116,9 @@ Tensor multilabel_margin_loss(const Tensor& input, const Tensor& target_in,
                    "multilabel_margin_loss: target out of range (classes must be in [0, ", C,
                    ") or -1)");
   // Each row's labels are its entries before the first -1.
-  Tensor ended = gt(cumsum(to_dtype(lt(t, scalar_tensor(int64_t(0), DType::Int64)), DType::Int64), 1),
-                    scalar_tensor(int64_t(0), DType::Int64));
+  Tensor ended =
+      gt(cumsum(to_dtype(lt(t, scalar_tensor(int64_t(0), DType::Int64)), DType::Int64), 1),
+         scalar_tensor(int64_t(0), DType::Int64));
   Tensor is_label = logical_not(ended);  // [N, C] over label positions
   Tensor safe = where(is_label, t, zeros_like(t));
   Tensor lab_f = to_dtype(is_label, x.dtype());
@@ -136,12 +138,13 @@ Tensor triplet_margin_with_distance_loss(const Tensor& a, const Tensor& p, const
                                          bool swap, const std::string& r) {
   check_reduction("triplet_margin_with_distance_loss", r);
   TC_CHECK(margin > 0,
-           "triplet_margin_with_distance_loss: expected margin to be greater than 0, got ",
-           margin, " instead");
+           "triplet_margin_with_distance_loss: expected margin to be greater than 0, got ", margin,
+           " instead");
   check_triplet_dims("triplet_margin_with_distance_loss", a, p, n);
   auto dist = [&](const Tensor& u, const Tensor& v) {
     Tensor d = distance_function ? distance_function(u, v) : pairwise_distance_default(u, v);
-    TC_CHECK(d.defined(), "triplet_margin_with_distance_loss: distance_function returned no tensor");
+    TC_CHECK(d.defined(),
+             "triplet_margin_with_distance_loss: distance_function returned no tensor");
     return d;
   };
   Tensor d_pos = dist(a, p), d_neg = dist(a, n);

@@ -710,8 +710,7 @@ DOCS = {
             "weight (Tensor, optional): per-class weights, shape (C,).",
             "ignore_index (int): index targets with this value add nothing (nor to the mean's "
             "denominator).",
-            "label_smoothing (float): in [0, 1]; the target becomes "
-            "``(1 - s) * target + s / C``.",
+            "label_smoothing (float): in [0, 1]; the target becomes ``(1 - s) * target + s / C``.",
         ],
         example=">>> F.cross_entropy(tc.tensor([[0.0, 0.0]]), tc.tensor([1]))\ntensor(0.6931)",
     ),

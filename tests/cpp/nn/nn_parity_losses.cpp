@@ -132,10 +132,8 @@ int main(int argc, char** argv) {
        [&](const Tensor& x, const std::string& r) {
          return F::gaussian_nll_loss(x, t, I("var1"), false, 1e-6, r);
        }},
-      {"hinge",
-       [&](const Tensor& x, const std::string& r) {
-         return F::hinge_embedding_loss(x, I("y"), 0.8, r);
-       }},
+      {"hinge", [&](const Tensor& x,
+                    const std::string& r) { return F::hinge_embedding_loss(x, I("y"), 0.8, r); }},
       {"soft_margin",
        [&](const Tensor& x, const std::string& r) { return F::soft_margin_loss(x, I("y"), r); }},
       {"multilabel_soft_margin",
@@ -154,15 +152,12 @@ int main(int argc, char** argv) {
        [&](const Tensor& x, const std::string& r) {
          return F::multilabel_margin_loss(x, I("ml"), r);
        }},
-      {"nll_w",
-       [&](const Tensor& x, const std::string& r) {
-         return F::nll_loss(x, I("cls"), I("w5"), -100, r);
-       }},
-      {"nll_ignore",
-       [&](const Tensor& x, const std::string& r) {
-         return F::nll_loss(x, I("cls_ign"), {}, 2, r);
-       }},
-      {"ce", [&](const Tensor& x, const std::string& r) { return F::cross_entropy(x, I("cls"), {}, -100, r); }},
+      {"nll_w", [&](const Tensor& x,
+                    const std::string& r) { return F::nll_loss(x, I("cls"), I("w5"), -100, r); }},
+      {"nll_ignore", [&](const Tensor& x,
+                         const std::string& r) { return F::nll_loss(x, I("cls_ign"), {}, 2, r); }},
+      {"ce", [&](const Tensor& x,
+                 const std::string& r) { return F::cross_entropy(x, I("cls"), {}, -100, r); }},
       {"ce_w_ign_ls",
        [&](const Tensor& x, const std::string& r) {
          return F::cross_entropy(x, I("cls_ign"), I("w5"), 2, r, 0.1);
@@ -230,8 +225,7 @@ int main(int argc, char** argv) {
       {"cosine_target_shape", [&] { F::cosine_embedding_loss(x, t, I("y")); }},
       {"cosine_input_shape", [&] { F::cosine_embedding_loss(x, select(t, 0, 0), I("y1")); }},
       {"triplet_dims", [&] { F::triplet_margin_loss(x, select(t, 0, 0), I("n")); }},
-      {"triplet_dist_margin",
-       [&] { F::triplet_margin_with_distance_loss(x, t, I("n"), {}, 0.0); }},
+      {"triplet_dist_margin", [&] { F::triplet_margin_with_distance_loss(x, t, I("n"), {}, 0.0); }},
       {"gaussian_var_shape", [&] { F::gaussian_nll_loss(x, t, I("w3")); }},
       {"gaussian_var_negative", [&] { F::gaussian_nll_loss(x, t, neg(I("var"))); }},
       {"gaussian_reduction", [&] { F::gaussian_nll_loss(x, t, I("var"), false, 1e-6, "avg"); }},

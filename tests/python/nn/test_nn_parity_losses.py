@@ -175,13 +175,17 @@ def cpp(tmp_path_factory):
         pytest.skip("nn_parity_losses is not built (build/tests/nn_parity_losses)")
     d = tmp_path_factory.mktemp("parity_losses")
     raw = _inputs()
-    tc.serialization.save_safetensors({k: tc.tensor(v) for k, v in raw.items()}, d / "in.safetensors")
+    tc.serialization.save_safetensors(
+        {k: tc.tensor(v) for k, v in raw.items()}, d / "in.safetensors"
+    )
     subprocess.run(
         [str(PROGRAM), str(d / "in.safetensors"), str(d / "out.safetensors"), str(d / "m.json")],
         check=True,
         timeout=120,
     )
-    return tc.serialization.load_safetensors(d / "out.safetensors"), json.loads((d / "m.json").read_text())
+    return tc.serialization.load_safetensors(d / "out.safetensors"), json.loads(
+        (d / "m.json").read_text()
+    )
 
 
 @pytest.fixture(scope="module")
