@@ -273,8 +273,10 @@ Tensor smooth_l1_loss(const Tensor& x, const Tensor& t, const std::string& r, do
   warn_if_broadcast("smooth_l1_loss", x, t);
   Tensor d = abs(sub(x, t));
   if (beta == 0) return reduce(d, r);
-  Tensor quad = mul(square(d), 0.5 / beta);
-  return reduce(where(lt(d, scalar_like(beta, d)), quad, sub(d, 0.5 * beta)), r);
+  // 0.5 m^2 / beta + (d - m) with m = min(d, beta): the two branches without a `where` (which
+  // costs several times the other elementwise ops here, forward and backward).
+  Tensor m = clamp(d, std::nullopt, Scalar(beta));
+  return reduce(add(mul(square(m), 0.5 / beta), sub(d, m)), r);
 }
 
 Tensor huber_loss(const Tensor& x, const Tensor& t, const std::string& r, double delta) {
@@ -282,9 +284,10 @@ Tensor huber_loss(const Tensor& x, const Tensor& t, const std::string& r, double
   check_reduction("huber_loss", r);
   TC_CHECK(delta > 0, "huber_loss: delta must be positive, got ", delta);
   warn_if_broadcast("huber_loss", x, t);
+  // 0.5 m^2 + delta (d - m) with m = min(d, delta), as smooth_l1_loss.
   Tensor d = abs(sub(x, t));
-  return reduce(
-      where(lt(d, scalar_like(delta, d)), mul(square(d), 0.5), mul(sub(d, 0.5 * delta), delta)), r);
+  Tensor m = clamp(d, std::nullopt, Scalar(delta));
+  return reduce(add(mul(square(m), 0.5), mul(sub(d, m), delta)), r);
 }
 
 Tensor binary_cross_entropy(const Tensor& x, const Tensor& t, const Tensor& w,

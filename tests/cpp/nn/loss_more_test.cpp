@@ -36,9 +36,9 @@ TEST(NnCppLossMore, HandValuesAndErrors) {
   // BCE of an exact 0/1 prediction is finite (logs clamped at -100).
   EXPECT_NEAR(F::binary_cross_entropy(tensor<double>({0.0}), tensor<double>({1.0})).item<double>(),
               100.0, 1e-12);
-  EXPECT_THROW(F::triplet_margin_with_distance_loss(randn({2, 3}), randn({2, 3}), randn({2, 3}),
-                                                   {}, 0.0),
-               ValueError);
+  EXPECT_THROW(
+      F::triplet_margin_with_distance_loss(randn({2, 3}), randn({2, 3}), randn({2, 3}), {}, 0.0),
+      ValueError);
   nn::KLDivLoss kl("batchmean");
   nn::KLDivLoss kl2 = kl.clone();
   EXPECT_EQ(kl2->reduction, "batchmean");

@@ -90,12 +90,13 @@ TEST(LossSemantics, MarginLossesHandValues) {
   // multilabel_margin: labels {3, 0} of x = [0.1, 0.2, 0.4, 0.8], non-targets {1, 2}.
   Tensor xl = tensor<double>({0.1, 0.2, 0.4, 0.8});
   Tensor tl = tensor<int64_t>({3, 0, -1, 1});
-  const double expect = ((1 - (0.8 - 0.2)) + (1 - (0.8 - 0.4)) + (1 - (0.1 - 0.2)) +
-                         (1 - (0.1 - 0.4))) / 4;
+  const double expect =
+      ((1 - (0.8 - 0.2)) + (1 - (0.8 - 0.4)) + (1 - (0.1 - 0.2)) + (1 - (0.1 - 0.4))) / 4;
   EXPECT_NEAR(F::multilabel_margin_loss(xl, tl).item<double>(), expect, 1e-12);
   EXPECT_THROW(F::multi_margin_loss(xm, scalar_tensor(int64_t(1), DType::Int64), 3), ValueError);
   // triplet with a user distance.
-  Tensor a = reshape(tensor<double>({0.0, 0.0}), {1, 2}), p = reshape(tensor<double>({1.0, 0.0}), {1, 2});
+  Tensor a = reshape(tensor<double>({0.0, 0.0}), {1, 2}),
+         p = reshape(tensor<double>({1.0, 0.0}), {1, 2});
   Tensor n = reshape(tensor<double>({0.0, 3.0}), {1, 2});
   auto l1 = [](const Tensor& u, const Tensor& v) { return sum(abs(sub(u, v)), {-1}); };
   EXPECT_NEAR(F::triplet_margin_with_distance_loss(a, p, n, l1, 2.5).item<double>(), 0.5, 1e-12);
