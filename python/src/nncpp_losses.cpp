@@ -1,6 +1,7 @@
 // tensorcore._C._nncpp, continued: the C++ frontend's loss modules (tc::nn::CrossEntropyLoss ...
 // GaussianNLLLoss, CTCLoss) with torch's constructor arguments, callable from Python with their
 // tensor arguments (forward dispatch through the shared table of nncpp.h).
+#include <optional>
 #include <utility>
 
 #include "nncpp.h"
@@ -31,10 +32,15 @@ void add_loss_forward() {
   };
 }
 
-// torch's deprecated size_average / reduce arguments are accepted only as None.
-void check_legacy(const char* name, const py::object& size_average, const py::object& reduce) {
-  TC_CHECK(size_average.is_none() && reduce.is_none(), name,
-           ": size_average and reduce are deprecated; use reduction ('mean', 'sum' or 'none')");
+// torch's deprecated size_average / reduce flags map to a reduction string, in C++ once
+// (nn::functional::legacy_reduction), as for tensorcore.nn.functional.
+std::string legacy(const py::object& size_average, const py::object& reduce,
+                   const std::string& reduction) {
+  auto flag = [](const py::object& o) -> std::optional<bool> {
+    if (o.is_none()) return std::nullopt;
+    return bool(py::bool_(o));
+  };
+  return nn::functional::legacy_reduction(flag(size_average), flag(reduce), reduction);
 }
 
 void bind_nncpp_losses(py::module_& m, TensorClass&) {
@@ -46,8 +52,7 @@ void bind_nncpp_losses(py::module_& m, TensorClass&) {
       "CrossEntropyLoss",
       [](Tensor w, py::object sa, int64_t ii, py::object rd, std::string r,
          double ls) -> ModulePtr {
-        check_legacy("CrossEntropyLoss", sa, rd);
-        return std::make_shared<nn::CrossEntropyLossImpl>(w, ii, r, ls);
+        return std::make_shared<nn::CrossEntropyLossImpl>(w, ii, legacy(sa, rd, r), ls);
       },
       py::arg("weight") = none, py::arg("size_average") = none, py::arg("ignore_index") = -100,
       py::arg("reduce") = none, py::arg("reduction") = "mean", py::arg("label_smoothing") = 0.0);
@@ -55,8 +60,7 @@ void bind_nncpp_losses(py::module_& m, TensorClass&) {
   sub.def(
       "NLLLoss",
       [](Tensor w, py::object sa, int64_t ii, py::object rd, std::string r) -> ModulePtr {
-        check_legacy("NLLLoss", sa, rd);
-        return std::make_shared<nn::NLLLossImpl>(w, ii, r);
+        return std::make_shared<nn::NLLLossImpl>(w, ii, legacy(sa, rd, r));
       },
       py::arg("weight") = none, py::arg("size_average") = none, py::arg("ignore_index") = -100,
       py::arg("reduce") = none, py::arg("reduction") = "mean");
@@ -64,8 +68,7 @@ void bind_nncpp_losses(py::module_& m, TensorClass&) {
   sub.def(
       "BCEWithLogitsLoss",
       [](Tensor w, py::object sa, py::object rd, std::string r, Tensor pw) -> ModulePtr {
-        check_legacy("BCEWithLogitsLoss", sa, rd);
-        return std::make_shared<nn::BCEWithLogitsLossImpl>(w, r, pw);
+        return std::make_shared<nn::BCEWithLogitsLossImpl>(w, legacy(sa, rd, r), pw);
       },
       py::arg("weight") = none, py::arg("size_average") = none, py::arg("reduce") = none,
       py::arg("reduction") = "mean", py::arg("pos_weight") = none);
@@ -73,8 +76,7 @@ void bind_nncpp_losses(py::module_& m, TensorClass&) {
   sub.def(
       "BCELoss",
       [](Tensor w, py::object sa, py::object rd, std::string r) -> ModulePtr {
-        check_legacy("BCELoss", sa, rd);
-        return std::make_shared<nn::BCELossImpl>(w, r);
+        return std::make_shared<nn::BCELossImpl>(w, legacy(sa, rd, r));
       },
       py::arg("weight") = none, py::arg("size_average") = none, py::arg("reduce") = none,
       py::arg("reduction") = "mean");
@@ -91,24 +93,21 @@ void bind_nncpp_losses(py::module_& m, TensorClass&) {
   sub.def(
       "MSELoss",
       [](py::object sa, py::object rd, std::string r) -> ModulePtr {
-        check_legacy("MSELoss", sa, rd);
-        return std::make_shared<nn::MSELossImpl>(r);
+        return std::make_shared<nn::MSELossImpl>(legacy(sa, rd, r));
       },
       py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean");
   add_loss_forward<nn::L1LossImpl, 2>();
   sub.def(
       "L1Loss",
       [](py::object sa, py::object rd, std::string r) -> ModulePtr {
-        check_legacy("L1Loss", sa, rd);
-        return std::make_shared<nn::L1LossImpl>(r);
+        return std::make_shared<nn::L1LossImpl>(legacy(sa, rd, r));
       },
       py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean");
   add_loss_forward<nn::SmoothL1LossImpl, 2>();
   sub.def(
       "SmoothL1Loss",
       [](py::object sa, py::object rd, std::string r, double beta) -> ModulePtr {
-        check_legacy("SmoothL1Loss", sa, rd);
-        return std::make_shared<nn::SmoothL1LossImpl>(r, beta);
+        return std::make_shared<nn::SmoothL1LossImpl>(legacy(sa, rd, r), beta);
       },
       py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean",
       py::arg("beta") = 1.0);
@@ -123,8 +122,7 @@ void bind_nncpp_losses(py::module_& m, TensorClass&) {
   sub.def(
       "KLDivLoss",
       [](py::object sa, py::object rd, std::string r, bool lt) -> ModulePtr {
-        check_legacy("KLDivLoss", sa, rd);
-        return std::make_shared<nn::KLDivLossImpl>(r, lt);
+        return std::make_shared<nn::KLDivLossImpl>(legacy(sa, rd, r), lt);
       },
       py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean",
       py::arg("log_target") = false);
@@ -132,8 +130,7 @@ void bind_nncpp_losses(py::module_& m, TensorClass&) {
   sub.def(
       "MarginRankingLoss",
       [](double margin, py::object sa, py::object rd, std::string r) -> ModulePtr {
-        check_legacy("MarginRankingLoss", sa, rd);
-        return std::make_shared<nn::MarginRankingLossImpl>(margin, r);
+        return std::make_shared<nn::MarginRankingLossImpl>(margin, legacy(sa, rd, r));
       },
       py::arg("margin") = 0.0, py::arg("size_average") = none, py::arg("reduce") = none,
       py::arg("reduction") = "mean");
@@ -141,8 +138,7 @@ void bind_nncpp_losses(py::module_& m, TensorClass&) {
   sub.def(
       "CosineEmbeddingLoss",
       [](double margin, py::object sa, py::object rd, std::string r) -> ModulePtr {
-        check_legacy("CosineEmbeddingLoss", sa, rd);
-        return std::make_shared<nn::CosineEmbeddingLossImpl>(margin, r);
+        return std::make_shared<nn::CosineEmbeddingLossImpl>(margin, legacy(sa, rd, r));
       },
       py::arg("margin") = 0.0, py::arg("size_average") = none, py::arg("reduce") = none,
       py::arg("reduction") = "mean");
@@ -151,8 +147,7 @@ void bind_nncpp_losses(py::module_& m, TensorClass&) {
       "TripletMarginLoss",
       [](double margin, double p, double eps, bool swap, py::object sa, py::object rd,
          std::string r) -> ModulePtr {
-        check_legacy("TripletMarginLoss", sa, rd);
-        return std::make_shared<nn::TripletMarginLossImpl>(margin, p, eps, swap, r);
+        return std::make_shared<nn::TripletMarginLossImpl>(margin, p, eps, swap, legacy(sa, rd, r));
       },
       py::arg("margin") = 1.0, py::arg("p") = 2.0, py::arg("eps") = 1e-6, py::arg("swap") = false,
       py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean");
@@ -161,8 +156,7 @@ void bind_nncpp_losses(py::module_& m, TensorClass&) {
       "PoissonNLLLoss",
       [](bool log_input, bool full, py::object sa, double eps, py::object rd,
          std::string r) -> ModulePtr {
-        check_legacy("PoissonNLLLoss", sa, rd);
-        return std::make_shared<nn::PoissonNLLLossImpl>(log_input, full, eps, r);
+        return std::make_shared<nn::PoissonNLLLossImpl>(log_input, full, eps, legacy(sa, rd, r));
       },
       py::arg("log_input") = true, py::arg("full") = false, py::arg("size_average") = none,
       py::arg("eps") = 1e-8, py::arg("reduce") = none, py::arg("reduction") = "mean");

@@ -2,6 +2,7 @@
 // tc::nn::functional: the native kernels behind tensorcore.nn.functional, with
 // torch.nn.functional's names, argument order and defaults. Every op records autograd.
 // Spatial parameters take one value (used for every dim) or one per spatial dim.
+#include <functional>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -166,6 +167,40 @@ Tensor poisson_nll_loss(const Tensor& input, const Tensor& target, bool log_inpu
 Tensor gaussian_nll_loss(const Tensor& input, const Tensor& target, const Tensor& var,
                          bool full = false, double eps = 1e-6,
                          const std::string& reduction = "mean");
+
+// ---- Losses, continued (nn/loss_margin.cpp). Every loss of torch.nn.functional has its one
+// implementation here; tensorcore.nn.functional binds these (python/src/nn_losses.cpp).
+// torch's deprecated size_average/reduce flags as a reduction string (unset flags count as true;
+// both unset: `reduction` unchanged).
+std::string legacy_reduction(std::optional<bool> size_average, std::optional<bool> reduce,
+                             const std::string& reduction = "mean");
+// target == 1: input; target == -1: max(0, margin - input) (other values: both terms, as torch).
+Tensor hinge_embedding_loss(const Tensor& input, const Tensor& target, double margin = 1.0,
+                            const std::string& reduction = "mean");
+// log(1 + exp(-target * input)).
+Tensor soft_margin_loss(const Tensor& input, const Tensor& target,
+                        const std::string& reduction = "mean");
+// Per sample: mean over classes of the (weighted) binary logistic loss; input/target [N, C].
+Tensor multilabel_soft_margin_loss(const Tensor& input, const Tensor& target,
+                                   const Tensor& weight = {},
+                                   const std::string& reduction = "mean");
+// Multi-class hinge: sum_{i != y} max(0, margin - x[y] + x[i])^p * w[y] / C; p is 1 or 2;
+// input [N, C] or [C], target int64 [N] or 0-d.
+Tensor multi_margin_loss(const Tensor& input, const Tensor& target, int64_t p = 1,
+                         double margin = 1.0, const Tensor& weight = {},
+                         const std::string& reduction = "mean");
+// Multi-label hinge; target [N, C] (or [C]) holds class indices up to the first -1.
+Tensor multilabel_margin_loss(const Tensor& input, const Tensor& target,
+                              const std::string& reduction = "mean");
+using DistanceFunction = std::function<Tensor(const Tensor&, const Tensor&)>;
+// max(0, margin + d(a, p) - d(a, n)) with d = distance_function (empty: pairwise_distance);
+// margin must be > 0.
+Tensor triplet_margin_with_distance_loss(const Tensor& anchor, const Tensor& positive,
+                                         const Tensor& negative,
+                                         const DistanceFunction& distance_function = {},
+                                         double margin = 1.0, bool swap = false,
+                                         const std::string& reduction = "mean");
+// ---- end of the losses block
 
 // Recurrent cells (torch._VF.*_cell). Gate order as torch: LSTM (i, f, g, o), GRU (r, z, n).
 // Undefined hidden/cell states mean zeros.

@@ -687,6 +687,33 @@ DOCS = {
             "ignore_index (int): targets with this value add nothing.",
         ],
     ),
+    "cross_entropy": _loss(
+        "cross_entropy",
+        [
+            "input",
+            "target",
+            "weight=None",
+            "size_average=None",
+            "ignore_index=-100",
+            "reduce=None",
+            "reduction='mean'",
+            "label_smoothing=0.0",
+        ],
+        "Cross entropy of logits: :func:`log_softmax` over the class dim (dim 1, or 0 for an "
+        "unbatched input) followed by :func:`nll_loss` for class-index targets, or by "
+        "``-sum_c w_c target_c log p_c`` for class-probability targets of the input's shape. "
+        "Float32/float64 CPU inputs with index targets run one fused kernel.",
+        [
+            "input (Tensor): logits, shape (C), (N, C) or (N, C, d1, ...).",
+            "target (Tensor): class indices (integer dtype), shape () / (N) / (N, d1, ...), or "
+            "class probabilities of the input's shape.",
+            "weight (Tensor, optional): per-class weights, shape (C,).",
+            "ignore_index (int): index targets with this value add nothing (nor to the mean's "
+            "denominator).",
+            "label_smoothing (float): in [0, 1]; the target becomes ``(1 - s) * target + s / C``.",
+        ],
+        example=">>> F.cross_entropy(tc.tensor([[0.0, 0.0]]), tc.tensor([1]))\ntensor(0.6931)",
+    ),
     "binary_cross_entropy": _loss(
         "binary_cross_entropy",
         ["input", "target", "weight=None"] + _OLD_RED,

@@ -1,7 +1,8 @@
 """tensorcore.nn.functional: torch.nn.functional's API.
 
 Activations, linear maps, dropout, distances, attention and constant padding are composites over
-core ops (so autograd and double backward come for free); losses live in _functional_losses.py.
+core ops (so autograd and double backward come for free). The losses are the C++ ones
+(tensorcore/nn/loss*.cpp, bound in tensorcore._C._nn by python/src/nn_losses.cpp).
 Convolution, pooling, normalisation, interpolation, embedding, CTC and RNN cells are native
 kernels bound in tensorcore._C._nn and imported at the end of this file once that module exists.
 """
@@ -11,8 +12,35 @@ import os as _os
 
 from .. import _C
 from ..amp._op_hooks import autocast_op
-from ._functional_losses import *  # noqa: F401,F403
-from ._functional_losses import _check_tensor
+from .._C._nn import (  # noqa: F401  (the losses: one C++ implementation each)
+    binary_cross_entropy,
+    binary_cross_entropy_with_logits,
+    cosine_embedding_loss,
+    cross_entropy,
+    gaussian_nll_loss,
+    hinge_embedding_loss,
+    huber_loss,
+    kl_div,
+    l1_loss,
+    margin_ranking_loss,
+    mse_loss,
+    multi_margin_loss,
+    multilabel_margin_loss,
+    multilabel_soft_margin_loss,
+    nll_loss,
+    poisson_nll_loss,
+    smooth_l1_loss,
+    soft_margin_loss,
+    triplet_margin_loss,
+    triplet_margin_with_distance_loss,
+)
+from .._C import Tensor as _Tensor
+
+
+def _check_tensor(x, op, name):
+    if not isinstance(x, _Tensor):
+        raise TypeError(f"{op}: expected {name} to be a Tensor, got {type(x).__name__}")
+
 
 # ---------------------------------------------------------------- linear maps
 

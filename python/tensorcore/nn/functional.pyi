@@ -3,7 +3,8 @@ r"""
 tensorcore.nn.functional: torch.nn.functional's API.
 
 Activations, linear maps, dropout, distances, attention and constant padding are composites over
-core ops (so autograd and double backward come for free); losses live in _functional_losses.py.
+core ops (so autograd and double backward come for free). The losses are the C++ ones
+(tensorcore/nn/loss*.cpp, bound in tensorcore._C._nn by python/src/nn_losses.cpp).
 Convolution, pooling, normalisation, interpolation, embedding, CTC and RNN cells are native
 kernels bound in tensorcore._C._nn and imported at the end of this file once that module exists.
 """
@@ -191,7 +192,7 @@ def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
     y_k = x1^T W_k x2 + b_k over the last dimension of both inputs.
     """
 
-def binary_cross_entropy(input: Any, target: Any, weight: Any = None, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Tensor:
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean') -> Tensor:
     r"""
     binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction='mean') -> Tensor
 
@@ -205,7 +206,7 @@ def binary_cross_entropy(input: Any, target: Any, weight: Any = None, size_avera
         size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
     """
 
-def binary_cross_entropy_with_logits(input: Any, target: Any, weight: Any = None, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean', pos_weight: Any = None) -> Tensor:
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean', pos_weight: Optional[Tensor] = None) -> Tensor:
     r"""
     binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction='mean', pos_weight=None) -> Tensor
 
@@ -366,7 +367,7 @@ def conv_transpose3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = Non
         groups (int): split input and output channels into this many independent groups.
     """
 
-def cosine_embedding_loss(input1: Any, input2: Any, target: Any, margin: Any = 0.0, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Tensor:
+def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: _float = 0.0, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean') -> Tensor:
     r"""
     cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction='mean') -> Tensor
 
@@ -398,10 +399,24 @@ def cosine_similarity(x1: Any, x2: Any, dim: Any = 1, eps: Any = 1e-08) -> Tenso
         tensor([0.7071])
     """
 
-def cross_entropy(input: Any, target: Any, weight: Any = None, size_average: Any = None, ignore_index: Any = -100, reduce: Any = None, reduction: Any = 'mean', label_smoothing: Any = 0.0) -> Any:
+def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Any = None, ignore_index: _int = -100, reduce: Any = None, reduction: _str = 'mean', label_smoothing: _float = 0.0) -> Tensor:
     r"""
-    Log-softmax over dim 1 (dim 0 for unbatched input) followed by NLL, or by a dot with target
-    probabilities when target is floating point and has input's shape.
+    cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean', label_smoothing=0.0) -> Tensor
+
+    Cross entropy of logits: :func:`log_softmax` over the class dim (dim 1, or 0 for an unbatched input) followed by :func:`nll_loss` for class-index targets, or by ``-sum_c w_c target_c log p_c`` for class-probability targets of the input's shape. Float32/float64 CPU inputs with index targets run one fused kernel.
+
+    Args:
+        input (Tensor): logits, shape (C), (N, C) or (N, C, d1, ...).
+        target (Tensor): class indices (integer dtype), shape () / (N) / (N, d1, ...), or class probabilities of the input's shape.
+        weight (Tensor, optional): per-class weights, shape (C,).
+        ignore_index (int): index targets with this value add nothing (nor to the mean's denominator).
+        label_smoothing (float): in [0, 1]; the target becomes ``(1 - s) * target + s / C``.
+        reduction (str): ``'none'`` (one loss per element), ``'mean'`` (the default) or ``'sum'``.
+        size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
+
+    Example:
+        >>> F.cross_entropy(tc.tensor([[0.0, 0.0]]), tc.tensor([1]))
+        tensor(0.6931)
     """
 
 def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Any, target_lengths: Any, blank: _int = 0, reduction: _str = 'mean', zero_infinity: _bool = False) -> Tensor:
@@ -545,7 +560,7 @@ def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1, p
         stride (int or tuple): block step.
     """
 
-def gaussian_nll_loss(input: Any, target: Any, var: Any, full: Any = False, eps: Any = 1e-06, reduction: Any = 'mean') -> Tensor:
+def gaussian_nll_loss(input: Tensor, target: Tensor, var: Any, full: _bool = False, eps: _float = 1e-06, reduction: _str = 'mean') -> Tensor:
     r"""
     gaussian_nll_loss(input, target, var, full=False, eps=1e-06, reduction='mean') -> Tensor
 
@@ -730,7 +745,7 @@ def hardtanh_(input: Any, min_val: Any = -1.0, max_val: Any = 1.0) -> Tensor:
         max_val (float): upper bound.
     """
 
-def hinge_embedding_loss(input: Any, target: Any, margin: Any = 1.0, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Tensor:
+def hinge_embedding_loss(input: Tensor, target: Tensor, margin: _float = 1.0, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean') -> Tensor:
     r"""
     hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction='mean') -> Tensor
 
@@ -744,7 +759,7 @@ def hinge_embedding_loss(input: Any, target: Any, margin: Any = 1.0, size_averag
         size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
     """
 
-def huber_loss(input: Any, target: Any, reduction: Any = 'mean', delta: Any = 1.0) -> Tensor:
+def huber_loss(input: Tensor, target: Tensor, reduction: _str = 'mean', delta: _float = 1.0) -> Tensor:
     r"""
     huber_loss(input, target, reduction='mean', delta=1.0) -> Tensor
 
@@ -790,7 +805,7 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: An
     the native separable resampler (or adaptive average pooling for mode='area').
     """
 
-def kl_div(input: Any, target: Any, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean', log_target: Any = False) -> Tensor:
+def kl_div(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean', log_target: _bool = False) -> Tensor:
     r"""
     kl_div(input, target, size_average=None, reduce=None, reduction='mean', log_target=False) -> Tensor
 
@@ -804,7 +819,7 @@ def kl_div(input: Any, target: Any, size_average: Any = None, reduce: Any = None
         size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
     """
 
-def l1_loss(input: Any, target: Any, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Tensor:
+def l1_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean') -> Tensor:
     r"""
     l1_loss(input, target, size_average=None, reduce=None, reduction='mean') -> Tensor
 
@@ -989,7 +1004,7 @@ def lstm_layer_packed(data: Tensor, batch_sizes: Any, h0: Tensor, c0: Tensor, w_
         w_hr (Tensor, optional): projection weights.
     """
 
-def margin_ranking_loss(input1: Any, input2: Any, target: Any, margin: Any = 0.0, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Tensor:
+def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: _float = 0.0, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean') -> Tensor:
     r"""
     margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction='mean') -> Tensor
 
@@ -1159,7 +1174,7 @@ def mish(input: Any, inplace: Any = False) -> Tensor:
         inplace (bool): write the result into ``input``.
     """
 
-def mse_loss(input: Any, target: Any, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Tensor:
+def mse_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean') -> Tensor:
     r"""
     mse_loss(input, target, size_average=None, reduce=None, reduction='mean') -> Tensor
 
@@ -1181,7 +1196,7 @@ def multi_head_attention_forward(query: Any, key: Any, value: Any, embed_dim_to_
     Sequence-first (L, N, E) multi-head attention, as torch.nn.functional's version.
     """
 
-def multi_margin_loss(input: Any, target: Any, p: Any = 1, margin: Any = 1.0, weight: Any = None, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Tensor:
+def multi_margin_loss(input: Tensor, target: Tensor, p: _int = 1, margin: _float = 1.0, weight: Optional[Tensor] = None, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean') -> Tensor:
     r"""
     multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction='mean') -> Tensor
 
@@ -1197,7 +1212,7 @@ def multi_margin_loss(input: Any, target: Any, p: Any = 1, margin: Any = 1.0, we
         size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
     """
 
-def multilabel_margin_loss(input: Any, target: Any, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Tensor:
+def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean') -> Tensor:
     r"""
     multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction='mean') -> Tensor
 
@@ -1210,7 +1225,7 @@ def multilabel_margin_loss(input: Any, target: Any, size_average: Any = None, re
         size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
     """
 
-def multilabel_soft_margin_loss(input: Any, target: Any, weight: Any = None, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Tensor:
+def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean') -> Tensor:
     r"""
     multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction='mean') -> Tensor
 
@@ -1235,7 +1250,7 @@ def native_channel_shuffle(input: Any, groups: Any) -> Tensor:
         groups (int): number of groups.
     """
 
-def nll_loss(input: Any, target: Any, weight: Any = None, size_average: Any = None, ignore_index: Any = -100, reduce: Any = None, reduction: Any = 'mean') -> Tensor:
+def nll_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Any = None, ignore_index: _int = -100, reduce: Any = None, reduction: _str = 'mean') -> Tensor:
     r"""
     nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean') -> Tensor
 
@@ -1336,7 +1351,7 @@ def pixel_unshuffle(input: Tensor, downscale_factor: _int) -> Tensor:
         downscale_factor (int): r.
     """
 
-def poisson_nll_loss(input: Any, target: Any, log_input: Any = True, full: Any = False, size_average: Any = None, eps: Any = 1e-08, reduce: Any = None, reduction: Any = 'mean') -> Tensor:
+def poisson_nll_loss(input: Tensor, target: Tensor, log_input: _bool = True, full: _bool = False, size_average: Any = None, eps: _float = 1e-08, reduce: Any = None, reduction: _str = 'mean') -> Tensor:
     r"""
     poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-08, reduce=None, reduction='mean') -> Tensor
 
@@ -1539,7 +1554,7 @@ def silu(input: Any, inplace: Any = False) -> Tensor:
         inplace (bool): write the result into ``input``.
     """
 
-def smooth_l1_loss(input: Any, target: Any, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean', beta: Any = 1.0) -> Tensor:
+def smooth_l1_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean', beta: _float = 1.0) -> Tensor:
     r"""
     smooth_l1_loss(input, target, size_average=None, reduce=None, reduction='mean', beta=1.0) -> Tensor
 
@@ -1553,7 +1568,7 @@ def smooth_l1_loss(input: Any, target: Any, size_average: Any = None, reduce: An
         size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
     """
 
-def soft_margin_loss(input: Any, target: Any, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Tensor:
+def soft_margin_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean') -> Tensor:
     r"""
     soft_margin_loss(input, target, size_average=None, reduce=None, reduction='mean') -> Tensor
 
@@ -1672,7 +1687,7 @@ def threshold_(input: Any, threshold_value: Any, value: Any) -> Tensor:
         value (float): the replacement.
     """
 
-def triplet_margin_loss(anchor: Any, positive: Any, negative: Any, margin: Any = 1.0, p: Any = 2, eps: Any = 1e-06, swap: Any = False, size_average: Any = None, reduce: Any = None, reduction: Any = 'mean') -> Tensor:
+def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: _float = 1.0, p: _float = 2.0, eps: _float = 1e-06, swap: _bool = False, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean') -> Tensor:
     r"""
     triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False, size_average=None, reduce=None, reduction='mean') -> Tensor
 
@@ -1690,7 +1705,7 @@ def triplet_margin_loss(anchor: Any, positive: Any, negative: Any, margin: Any =
         size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
     """
 
-def triplet_margin_with_distance_loss(anchor: Any, positive: Any, negative: Any, *, distance_function: Any = None, margin: Any = 1.0, swap: Any = False, reduction: Any = 'mean') -> Tensor:
+def triplet_margin_with_distance_loss(anchor: Tensor, positive: Tensor, negative: Tensor, *, distance_function: Any = None, margin: _float = 1.0, swap: _bool = False, reduction: _str = 'mean') -> Tensor:
     r"""
     triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0, swap=False, reduction='mean') -> Tensor
 

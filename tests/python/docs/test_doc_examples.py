@@ -27,7 +27,9 @@ def test_there_are_examples_to_run():
 
 
 @pytest.mark.parametrize("name,doc", EXAMPLES, ids=[n for n, _ in EXAMPLES])
-def test_example_runs(name, doc):
+def test_example_runs(name, doc, tmp_path, monkeypatch):
+    # Examples that save files (traced.save("m.tcj")) write into a scratch folder, not the tree.
+    monkeypatch.chdir(tmp_path)
     parser = doctest.DocTestParser()
     globs = {"tc": tc, "tensorcore": tc, "nn": tc.nn, "F": tc.nn.functional}
     if hasattr(tc, "vision"):

@@ -1,8 +1,11 @@
-"""Loss modules: hold the options and call nn.functional."""
+"""Loss modules: hold the options and call nn.functional, whose losses are the C++ ones (which
+validate every argument); the deprecated size_average/reduce flags map to a reduction there too."""
 
+from ... import _C
 from .. import functional as F
-from .._functional_losses import _legacy_reduction
 from .module import Module
+
+_legacy_reduction = _C._nn._legacy_reduction
 
 
 class _Loss(Module):

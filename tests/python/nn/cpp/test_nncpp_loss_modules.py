@@ -177,6 +177,9 @@ def test_cpp_loss_module_errors_and_keywords():
         loss(x, tc.tensor(LABELS), x)
     with pytest.raises(ValueError, match="reduction"):
         cpp.MSELoss(reduction="avg")(x, x)
-    with pytest.raises(ValueError, match="size_average and reduce are deprecated"):
-        cpp.MSELoss(size_average=False)
+    # The deprecated flags map to a reduction as in torch (nn::functional::legacy_reduction).
+    np.testing.assert_array_equal(
+        cpp.MSELoss(size_average=False)(x, x + 1).numpy(),
+        cpp.MSELoss(reduction="sum")(x, x + 1).numpy(),
+    )
     assert list(cpp.BCEWithLogitsLoss(pos_weight=tc.ones(4)).state_dict()) == ["pos_weight"]
