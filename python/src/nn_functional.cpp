@@ -77,12 +77,12 @@ void bind_activations(py::module_& m) {
   m.def("softshrink", &F::softshrink, arg("input"), arg("lambd") = 0.5);
   m.def("logsigmoid", &F::logsigmoid, arg("input"));
   m.def("glu", &F::glu, arg("input"), arg("dim") = -1);
-#define TC_BIND_SOFTMAX(name)                                                                  \
-  m.def(                                                                                       \
-      #name,                                                                                   \
-      [](const Tensor& input, const py::object& dim, int64_t, std::optional<DType> dtype) {    \
-        return F::name(input, softmax_dim(input, dim), dtype);                                 \
-      },                                                                                       \
+#define TC_BIND_SOFTMAX(name)                                                               \
+  m.def(                                                                                    \
+      #name,                                                                                \
+      [](const Tensor& input, const py::object& dim, int64_t, std::optional<DType> dtype) { \
+        return F::name(input, softmax_dim(input, dim), dtype);                              \
+      },                                                                                    \
       arg("input"), arg("dim") = py::none(), arg("_stacklevel") = 3, arg("dtype") = py::none())
   TC_BIND_SOFTMAX(softmax);
   TC_BIND_SOFTMAX(log_softmax);
@@ -115,11 +115,12 @@ void bind_dropout_variants(py::module_& m) {
                "inputs with 2 spatial dimensions, a channel dimension, and an optional batch "
                "dimension (i.e. 3D or 4D inputs).");
         if (nd == 3)
-          warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D "
-               "dropout behavior is desired - input is interpreted as shape (N, C, L), where C is "
-               "the channel dim. This behavior will change in a future release to interpret the "
-               "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
-               "channel-wise dropout behavior, please switch to using dropout1d instead.");
+          warn(
+              "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D "
+              "dropout behavior is desired - input is interpreted as shape (N, C, L), where C is "
+              "the channel dim. This behavior will change in a future release to interpret the "
+              "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
+              "channel-wise dropout behavior, please switch to using dropout1d instead.");
         return F::dropout2d(input, p, training, inplace);
       },
       arg("input"), arg("p") = 0.5, arg("training") = true, arg("inplace") = false);

@@ -32,19 +32,16 @@ const bool registered = [] {
     return IValue(F::threshold(a.tensor(0), a.double_(1), a.double_(2), flag(a, 3)));
   });
   reg("hardtanh", [](const OpArgs& a) {
-    return IValue(
-        F::hardtanh(a.tensor(0), number(a, 1, -1.0), number(a, 2, 1.0), flag(a, 3)));
+    return IValue(F::hardtanh(a.tensor(0), number(a, 1, -1.0), number(a, 2, 1.0), flag(a, 3)));
   });
   reg("leaky_relu", [](const OpArgs& a) {
     return IValue(F::leaky_relu(a.tensor(0), number(a, 1, 0.01), flag(a, 2)));
   });
-  reg("elu", [](const OpArgs& a) {
-    return IValue(F::elu(a.tensor(0), number(a, 1, 1.0), flag(a, 2)));
-  });
+  reg("elu",
+      [](const OpArgs& a) { return IValue(F::elu(a.tensor(0), number(a, 1, 1.0), flag(a, 2))); });
   reg("selu", [](const OpArgs& a) { return IValue(F::selu(a.tensor(0), flag(a, 1))); });
-  reg("celu", [](const OpArgs& a) {
-    return IValue(F::celu(a.tensor(0), number(a, 1, 1.0), flag(a, 2)));
-  });
+  reg("celu",
+      [](const OpArgs& a) { return IValue(F::celu(a.tensor(0), number(a, 1, 1.0), flag(a, 2))); });
   reg("rrelu", [](const OpArgs& a) {
     return IValue(F::rrelu(a.tensor(0), number(a, 1, 1.0 / 8), number(a, 2, 1.0 / 3), flag(a, 3),
                            flag(a, 4)));
@@ -54,9 +51,8 @@ const bool registered = [] {
   reg("hardswish", [](const OpArgs& a) { return IValue(F::hardswish(a.tensor(0), flag(a, 1))); });
   reg("hardsigmoid",
       [](const OpArgs& a) { return IValue(F::hardsigmoid(a.tensor(0), flag(a, 1))); });
-  reg("gelu", [](const OpArgs& a) {
-    return IValue(F::gelu(a.tensor(0), a.has(1) ? a.str(1) : "none"));
-  });
+  reg("gelu",
+      [](const OpArgs& a) { return IValue(F::gelu(a.tensor(0), a.has(1) ? a.str(1) : "none")); });
   reg("prelu", [](const OpArgs& a) { return IValue(F::prelu(a.tensor(0), a.tensor(1))); });
   reg("softplus", [](const OpArgs& a) {
     return IValue(F::softplus(a.tensor(0), number(a, 1, 1.0), number(a, 2, 20.0)));
@@ -68,9 +64,8 @@ const bool registered = [] {
   reg("softshrink",
       [](const OpArgs& a) { return IValue(F::softshrink(a.tensor(0), number(a, 1, 0.5))); });
   reg("logsigmoid", [](const OpArgs& a) { return IValue(F::logsigmoid(a.tensor(0))); });
-  reg("glu", [](const OpArgs& a) {
-    return IValue(F::glu(a.tensor(0), a.has(1) ? a.int_(1) : -1));
-  });
+  reg("glu",
+      [](const OpArgs& a) { return IValue(F::glu(a.tensor(0), a.has(1) ? a.int_(1) : -1)); });
   // softmax family: (input, dim, _stacklevel, dtype).
   reg("softmax", [](const OpArgs& a) {
     return IValue(F::softmax(a.tensor(0), softmax_dim(a), a.opt_dtype(3)));
@@ -82,8 +77,8 @@ const bool registered = [] {
     return IValue(F::softmin(a.tensor(0), softmax_dim(a), a.opt_dtype(3)));
   });
   reg("gumbel_softmax", [](const OpArgs& a) {
-    return IValue(F::gumbel_softmax(a.tensor(0), number(a, 1, 1.0), flag(a, 2),
-                                    number(a, 3, 1e-10), a.has(4) ? a.int_(4) : -1));
+    return IValue(F::gumbel_softmax(a.tensor(0), number(a, 1, 1.0), flag(a, 2), number(a, 3, 1e-10),
+                                    a.has(4) ? a.int_(4) : -1));
   });
   // Dropout variants: (input, p, training, inplace).
   reg("dropout1d", [](const OpArgs& a) {
@@ -99,19 +94,16 @@ const bool registered = [] {
     return IValue(F::alpha_dropout(a.tensor(0), number(a, 1, 0.5), flag(a, 2), flag(a, 3)));
   });
   reg("feature_alpha_dropout", [](const OpArgs& a) {
-    return IValue(
-        F::feature_alpha_dropout(a.tensor(0), number(a, 1, 0.5), flag(a, 2), flag(a, 3)));
+    return IValue(F::feature_alpha_dropout(a.tensor(0), number(a, 1, 0.5), flag(a, 2), flag(a, 3)));
   });
   // Linear maps, distances, encodings.
-  reg("linear", [](const OpArgs& a) {
-    return IValue(F::linear(a.tensor(0), a.tensor(1), a.opt_tensor(2)));
-  });
+  reg("linear",
+      [](const OpArgs& a) { return IValue(F::linear(a.tensor(0), a.tensor(1), a.opt_tensor(2))); });
   reg("bilinear", [](const OpArgs& a) {
     return IValue(F::bilinear(a.tensor(0), a.tensor(1), a.tensor(2), a.opt_tensor(3)));
   });
-  reg("one_hot", [](const OpArgs& a) {
-    return IValue(F::one_hot(a.tensor(0), a.has(1) ? a.int_(1) : -1));
-  });
+  reg("one_hot",
+      [](const OpArgs& a) { return IValue(F::one_hot(a.tensor(0), a.has(1) ? a.int_(1) : -1)); });
   reg("normalize", [](const OpArgs& a) {
     TC_CHECK(!a.has(4), "jit: normalize with out= cannot be replayed");
     return IValue(F::normalize(a.tensor(0), number(a, 1, 2.0), a.has(2) ? a.int_(2) : 1,
@@ -130,10 +122,9 @@ const bool registered = [] {
       [](const OpArgs& a) { return IValue(F::channel_shuffle(a.tensor(0), a.int_(1))); });
   // interpolate(input, size, scale_factor, mode, align_corners, recompute_scale_factor, antialias)
   reg("interpolate", [](const OpArgs& a) {
-    return IValue(F::interpolate(a.tensor(0), a.opt_ints(1), doubles_or_empty(a, 2),
-                                 a.has(3) ? a.str(3) : "nearest",
-                                 a.has(4) ? std::optional<bool>(a.bool_(4)) : std::nullopt,
-                                 flag(a, 5), flag(a, 6)));
+    return IValue(F::interpolate(
+        a.tensor(0), a.opt_ints(1), doubles_or_empty(a, 2), a.has(3) ? a.str(3) : "nearest",
+        a.has(4) ? std::optional<bool>(a.bool_(4)) : std::nullopt, flag(a, 5), flag(a, 6)));
   });
   reg("lp_pool1d", [](const OpArgs& a) {
     return IValue(F::lp_pool1d(a.tensor(0), a.double_(1), a.ints(2), a.opt_ints(3), flag(a, 4)));

@@ -27,6 +27,21 @@ Tensor write_back(const Tensor& x, bool inplace, Fn&& fn) {
   return dst;
 }
 
+// The fused kernels (nnfused) take float32/float64 CPU tensors of at least one dim; anything else
+// (CUDA, reduced precision, 0-d) runs the tensor-op formulas.
+bool fusable(const Tensor& x) {
+  return (x.dtype() == DType::Float32 || x.dtype() == DType::Float64) && x.is_cpu() && x.dim() > 0;
+}
+
+Tensor softmax_any(const Tensor& x, int64_t dim, bool log) {
+  if (fusable(x)) return log ? nnfused::log_softmax(x, dim) : nnfused::softmax(x, dim);
+  if (x.dim() == 0) return log ? sub(x, x) : exp(sub(x, x));  // 1 (log: 0), gradient 0
+  const int64_t d = wrap_dim(dim, x.dim(), log ? "log_softmax" : "softmax");
+  if (log) return sub(x, logsumexp(x, {d}, true));
+  Tensor e = exp(sub(x, amax(x, {d}, true).detach()));
+  return div(e, sum(e, {d}, true));
+}
+
 }  // namespace
 
 Tensor relu(const Tensor& x, bool inplace) {
@@ -37,7 +52,10 @@ Tensor relu(const Tensor& x, bool inplace) {
 Tensor gelu(const Tensor& x, const std::string& approximate) {
   TC_CHECK(approximate == "none" || approximate == "tanh",
            "gelu: approximate must be 'none' or 'tanh', got '", approximate, "'");
-  return nnfused::gelu(x, approximate == "tanh");
+  if (fusable(x)) return nnfused::gelu(x, approximate == "tanh");
+  if (approximate == "none") return mul(mul(x, 0.5), add(erf(mul(x, M_SQRT1_2)), 1.0));
+  Tensor inner = mul(add(x, mul(mul(mul(x, x), x), 0.044715)), std::sqrt(2.0 / M_PI));
+  return mul(mul(x, 0.5), add(tanh(inner), 1.0));
 }
 Tensor silu(const Tensor& x, bool inplace) {
   return write_back(x, inplace, [](const Tensor& v) { return mul(v, sigmoid(v)); });
@@ -48,11 +66,11 @@ int64_t legacy_softmax_dim(int64_t ndim) { return (ndim == 0 || ndim == 1 || ndi
 // autocast's fp32_set_opt_dtype: an explicit dtype leaves the input alone (it is converted below).
 Tensor softmax(const Tensor& x, int64_t dim, std::optional<DType> dtype) {
   TC_AUTOCAST("softmax", softmax, x, dim, dtype);
-  return nnfused::softmax(dtype ? to_dtype(x, *dtype) : x, dim);
+  return softmax_any(dtype ? to_dtype(x, *dtype) : x, dim, false);
 }
 Tensor log_softmax(const Tensor& x, int64_t dim, std::optional<DType> dtype) {
   TC_AUTOCAST("log_softmax", log_softmax, x, dim, dtype);
-  return nnfused::log_softmax(dtype ? to_dtype(x, *dtype) : x, dim);
+  return softmax_any(dtype ? to_dtype(x, *dtype) : x, dim, true);
 }
 Tensor softmin(const Tensor& x, int64_t dim, std::optional<DType> dtype) {
   return softmax(neg(dtype ? to_dtype(x, *dtype) : x), dim);
@@ -118,9 +136,8 @@ Tensor rrelu(const Tensor& x, double lower, double upper, bool training, bool in
     autograd::GradModeGuard no_grad(false);
     uniform_(slope, lower, upper);
   }
-  return write_back(x, inplace, [&](const Tensor& v) {
-    return where(ge(v, s(0, v)), v, mul(v, slope));
-  });
+  return write_back(x, inplace,
+                    [&](const Tensor& v) { return where(ge(v, s(0, v)), v, mul(v, slope)); });
 }
 // Negative branch through expm1(min(x, 0)) so the unused branch never overflows (0 * inf).
 Tensor elu(const Tensor& x, double alpha, bool inplace) {
@@ -168,9 +185,8 @@ Tensor mish(const Tensor& x, bool inplace) {
 Tensor softsign(const Tensor& x) { return div(x, add(abs(x), 1.0)); }
 Tensor tanhshrink(const Tensor& x) { return sub(x, tanh(x)); }
 Tensor threshold(const Tensor& x, double th, double value, bool inplace) {
-  return write_back(x, inplace, [&](const Tensor& v) {
-    return where(gt(v, s(th, v)), v, full_like(v, value));
-  });
+  return write_back(
+      x, inplace, [&](const Tensor& v) { return where(gt(v, s(th, v)), v, full_like(v, value)); });
 }
 Tensor hardshrink(const Tensor& x, double lambd) {
   return where(gt(abs(x), s(lambd, x)), x, zeros_like(x));

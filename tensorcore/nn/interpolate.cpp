@@ -296,8 +296,8 @@ Tensor interpolate(const Tensor& x, const IntList& size, const std::vector<doubl
   TC_CHECK(!size.empty() || !scale_factor.empty(),
            "interpolate: either size or scale_factor should be defined");
   for (double f : scale_factor)
-    TC_CHECK(std::isfinite(f) && f > 0, "interpolate: scale_factor must be positive and finite, got ",
-             f);
+    TC_CHECK(std::isfinite(f) && f > 0,
+             "interpolate: scale_factor must be positive and finite, got ", f);
   TC_CHECK(!recompute_scale_factor || size.empty(),
            "interpolate: recompute_scale_factor is not meaningful with an explicit size");
   IntList out = size;

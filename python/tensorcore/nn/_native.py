@@ -69,6 +69,12 @@ rnn_relu_cell = _C_nn.rnn_relu_cell
 __all__ += ["lstm_cell", "gru_cell", "rnn_tanh_cell", "rnn_relu_cell"]
 
 
+def _interpolate_like(input, ref, mode="nearest", align_corners=None):
+    """interpolate(input, size=ref.shape[-d:], ...) with the size read from ref when it runs, so a
+    traced graph (tc.jit) follows ref's size instead of fixing the traced one."""
+    return _C_nn._interpolate_like(input, ref, mode, bool(align_corners))
+
+
 pixel_shuffle = _C_nn.pixel_shuffle
 pixel_unshuffle = _C_nn.pixel_unshuffle
 unfold = _C_nn.unfold

@@ -423,12 +423,6 @@ def interpolate(
     )
 
 
-def _interpolate_like(input, ref, mode="nearest", align_corners=None):
-    """interpolate(input, size=ref.shape[-d:], ...) with the size read from ref when it runs, so a
-    traced graph (tc.jit) follows ref's size instead of fixing the traced one."""
-    return _C_nn._interpolate_like(input, ref, mode, bool(align_corners))
-
-
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
     """Deprecated alias of interpolate (kept as torch does)."""
     return _C_nn.interpolate(input, size, scale_factor, mode, align_corners)
@@ -462,6 +456,7 @@ native_channel_shuffle = channel_shuffle
 # grid_sample): their bindings already have torch's names and keywords.
 
 from ._native import *  # noqa: E402,F401,F403
+from ._native import _interpolate_like  # noqa: E402,F401
 
 from tensorcore._argcheck import harden as _harden  # noqa: E402
 

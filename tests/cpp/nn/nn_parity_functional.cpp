@@ -1,11 +1,12 @@
 // nn_parity_functional IN.safetensors OUT.safetensors
 //
 // Runs tc::nn::functional's non-loss ops (the C++ frontend) on a fixed list of cases over the
-// tensors of IN and writes what they produced to OUT, for tests/python/nn/test_nn_parity_functional.py,
-// which runs tensorcore.nn.functional on the same cases and requires the same results:
+// tensors of IN and writes what they produced to OUT, for
+// tests/python/nn/test_nn_parity_functional.py, which runs tensorcore.nn.functional on the same
+// cases and requires the same results:
 //   out.<case>.<i>     the i-th output
-//   grad.<case>.<name> d(sum_i <out_i, cot(out_i)>)/d<name>, cot(t) = sin(arange(numel)) in t's shape
-//   metadata error.<case> = "<ErrorClass>|<message>" for the cases that must fail.
+//   grad.<case>.<name> d(sum_i <out_i, cot(out_i)>)/d<name>, cot(t) = sin(arange(numel)) in t's
+//   shape metadata error.<case> = "<ErrorClass>|<message>" for the cases that must fail.
 // Random cases reseed the default generator with kSeed first, as the Python side does.
 #include <cstdio>
 #include <functional>
@@ -48,8 +49,9 @@ std::vector<Case> cases() {
     c.push_back({std::move(name), std::move(wrt), std::move(fn)});
   };
   // Linear maps.
-  add("linear", {"x", "w_lin", "b_lin"},
-      [](const In& i) -> TensorList { return {F::linear(i.at("x"), i.at("w_lin"), i.at("b_lin"))}; });
+  add("linear", {"x", "w_lin", "b_lin"}, [](const In& i) -> TensorList {
+    return {F::linear(i.at("x"), i.at("w_lin"), i.at("b_lin"))};
+  });
   add("linear_nobias_3d", {"x3", "w_lin5"},
       [](const In& i) -> TensorList { return {F::linear(i.at("x3"), i.at("w_lin5"))}; });
   add("linear_vec", {"x", "w_vec"},
@@ -69,14 +71,12 @@ std::vector<Case> cases() {
   });
   add("hardtanh", {"x"},
       [](const In& i) -> TensorList { return {F::hardtanh(i.at("x"), -0.5, 1.5)}; });
-  add("hardtanh_inplace", {"x"}, [](const In& i) -> TensorList {
-    return {F::hardtanh(nonleaf(i.at("x")), -0.5, 1.5, true)};
-  });
+  add("hardtanh_inplace", {"x"},
+      [](const In& i) -> TensorList { return {F::hardtanh(nonleaf(i.at("x")), -0.5, 1.5, true)}; });
   add("leaky_relu", {"x"},
       [](const In& i) -> TensorList { return {F::leaky_relu(i.at("x"), 0.2)}; });
-  add("leaky_relu_inplace", {"x"}, [](const In& i) -> TensorList {
-    return {F::leaky_relu(nonleaf(i.at("x")), 0.2, true)};
-  });
+  add("leaky_relu_inplace", {"x"},
+      [](const In& i) -> TensorList { return {F::leaky_relu(nonleaf(i.at("x")), 0.2, true)}; });
   add("elu", {"x"}, [](const In& i) -> TensorList { return {F::elu(i.at("x"), 0.7)}; });
   add("elu_inplace", {"x"},
       [](const In& i) -> TensorList { return {F::elu(nonleaf(i.at("x")), 0.7, true)}; });
@@ -102,11 +102,9 @@ std::vector<Case> cases() {
   add("hardswish", {"x"}, [](const In& i) -> TensorList { return {F::hardswish(i.at("x"))}; });
   add("hardswish_inplace", {"x"},
       [](const In& i) -> TensorList { return {F::hardswish(nonleaf(i.at("x")), true)}; });
-  add("hardsigmoid", {"x"},
-      [](const In& i) -> TensorList { return {F::hardsigmoid(i.at("x"))}; });
-  add("hardsigmoid_inplace", {"x"}, [](const In& i) -> TensorList {
-    return {F::hardsigmoid(nonleaf(i.at("x")), true)};
-  });
+  add("hardsigmoid", {"x"}, [](const In& i) -> TensorList { return {F::hardsigmoid(i.at("x"))}; });
+  add("hardsigmoid_inplace", {"x"},
+      [](const In& i) -> TensorList { return {F::hardsigmoid(nonleaf(i.at("x")), true)}; });
   add("gelu", {"x"}, [](const In& i) -> TensorList { return {F::gelu(i.at("x"))}; });
   add("gelu_tanh", {"x"}, [](const In& i) -> TensorList { return {F::gelu(i.at("x"), "tanh")}; });
   add("prelu", {"x4", "w_prelu"},
@@ -127,12 +125,10 @@ std::vector<Case> cases() {
   add("glu_dim0", {"x"}, [](const In& i) -> TensorList { return {F::glu(i.at("x"), 0)}; });
   // Softmax family.
   add("softmax", {"x"}, [](const In& i) -> TensorList { return {F::softmax(i.at("x"), 1)}; });
-  add("softmax_legacy_dim", {"x3"}, [](const In& i) -> TensorList {
-    return {F::softmax(i.at("x3"), F::legacy_softmax_dim(3))};
-  });
-  add("softmax_dtype", {"x"}, [](const In& i) -> TensorList {
-    return {F::softmax(i.at("x"), -1, DType::Float32)};
-  });
+  add("softmax_legacy_dim", {"x3"},
+      [](const In& i) -> TensorList { return {F::softmax(i.at("x3"), F::legacy_softmax_dim(3))}; });
+  add("softmax_dtype", {"x"},
+      [](const In& i) -> TensorList { return {F::softmax(i.at("x"), -1, DType::Float32)}; });
   add("log_softmax", {"x"},
       [](const In& i) -> TensorList { return {F::log_softmax(i.at("x"), 0)}; });
   add("softmin", {"x"}, [](const In& i) -> TensorList { return {F::softmin(i.at("x"), 1)}; });
@@ -144,9 +140,8 @@ std::vector<Case> cases() {
   // Dropout family.
   add("dropout", {"x"},
       [](const In& i) -> TensorList { return {F::dropout(i.at("x"), 0.3, true)}; });
-  add("dropout_inplace", {"x"}, [](const In& i) -> TensorList {
-    return {F::dropout(nonleaf(i.at("x")), 0.3, true, true)};
-  });
+  add("dropout_inplace", {"x"},
+      [](const In& i) -> TensorList { return {F::dropout(nonleaf(i.at("x")), 0.3, true, true)}; });
   add("dropout_eval", {"x"},
       [](const In& i) -> TensorList { return {F::dropout(i.at("x"), 0.3, false)}; });
   add("dropout1d", {"x3"},
@@ -161,9 +156,8 @@ std::vector<Case> cases() {
       [](const In& i) -> TensorList { return {F::dropout3d(i.at("x4"), 0.5, true)}; });
   add("alpha_dropout", {"x"},
       [](const In& i) -> TensorList { return {F::alpha_dropout(i.at("x"), 0.4, true)}; });
-  add("feature_alpha_dropout", {"x4"}, [](const In& i) -> TensorList {
-    return {F::feature_alpha_dropout(i.at("x4"), 0.4, true)};
-  });
+  add("feature_alpha_dropout", {"x4"},
+      [](const In& i) -> TensorList { return {F::feature_alpha_dropout(i.at("x4"), 0.4, true)}; });
   // Distances, encodings.
   add("one_hot", {}, [](const In& i) -> TensorList { return {F::one_hot(i.at("idx"))}; });
   add("one_hot_n", {}, [](const In& i) -> TensorList { return {F::one_hot(i.at("idx"), 6)}; });
@@ -182,26 +176,28 @@ std::vector<Case> cases() {
   add("pad_constant", {"x4"}, [](const In& i) -> TensorList {
     return {F::pad(i.at("x4"), {1, -1, 2, 0}, "constant", 0.5)};
   });
-  add("pad_reflect", {"x4"},
-      [](const In& i) -> TensorList { return {F::pad(i.at("x4"), {2, 1, 1, 2}, "reflect")}; });
-  add("pad_replicate", {"x3"},
-      [](const In& i) -> TensorList { return {F::pad(i.at("x3"), {3, 1}, "replicate")}; });
-  add("pad_circular", {"x4"},
-      [](const In& i) -> TensorList { return {F::pad(i.at("x4"), {1, 2, 3, 0}, "circular")}; });
+  add("pad_reflect", {"x4"}, [](const In& i) -> TensorList {
+    return {F::pad(i.at("x4"), {2, 1, 1, 2}, "reflect")};
+  });
+  add("pad_replicate", {"x3"}, [](const In& i) -> TensorList {
+    return {F::pad(i.at("x3"), {3, 1}, "replicate")};
+  });
+  add("pad_circular", {"x4"}, [](const In& i) -> TensorList {
+    return {F::pad(i.at("x4"), {1, 2, 3, 0}, "circular")};
+  });
   add("interpolate_bilinear", {"x4"}, [](const In& i) -> TensorList {
     return {F::interpolate(i.at("x4"), {}, {2.0}, "bilinear", false)};
   });
-  add("interpolate_nearest", {"x4"},
-      [](const In& i) -> TensorList { return {F::interpolate(i.at("x4"), {5, 4})}; });
-  add("interpolate_area", {"x4"}, [](const In& i) -> TensorList {
-    return {F::interpolate(i.at("x4"), {}, {0.5}, "area")};
+  add("interpolate_nearest", {"x4"}, [](const In& i) -> TensorList {
+    return {F::interpolate(i.at("x4"), {5, 4})};
   });
+  add("interpolate_area", {"x4"},
+      [](const In& i) -> TensorList { return {F::interpolate(i.at("x4"), {}, {0.5}, "area")}; });
   add("upsample_bilinear", {"x4"}, [](const In& i) -> TensorList {
     return {F::interpolate(i.at("x4"), {}, {2.0}, "bilinear", true)};
   });
-  add("lp_pool1d", {"x3"}, [](const In& i) -> TensorList {
-    return {F::lp_pool1d(abs(i.at("x3")), 2.0, {2})};
-  });
+  add("lp_pool1d", {"x3"},
+      [](const In& i) -> TensorList { return {F::lp_pool1d(abs(i.at("x3")), 2.0, {2})}; });
   add("lp_pool2d", {"x4"}, [](const In& i) -> TensorList {
     return {F::lp_pool2d(abs(i.at("x4")), 3.0, {2, 2}, {1}, true)};
   });
@@ -224,9 +220,8 @@ std::vector<Case> cases() {
     Tensor rm = clone(i.at("rm")), rv = clone(i.at("rv"));
     return {F::instance_norm(i.at("x4"), rm, rv, i.at("gn_w")), rm, rv};
   });
-  add("embedding", {"emb_w"}, [](const In& i) -> TensorList {
-    return {F::embedding(i.at("emb_idx"), i.at("emb_w"), 2)};
-  });
+  add("embedding", {"emb_w"},
+      [](const In& i) -> TensorList { return {F::embedding(i.at("emb_idx"), i.at("emb_w"), 2)}; });
   add("embedding_max_norm", {}, [](const In& i) -> TensorList {
     Tensor w = clone(i.at("emb_w"));
     return {F::embedding(i.at("emb_idx"), w, std::nullopt, 1.0), w};
@@ -285,9 +280,8 @@ std::vector<std::pair<std::string, std::function<void(const In&)>>> error_cases(
   add("channel_shuffle_groups", [](const In& i) { F::channel_shuffle(i.at("x4"), 3); });
   add("interpolate_both", [](const In& i) { F::interpolate(i.at("x4"), {4}, {2.0}); });
   add("interpolate_mode", [](const In& i) { F::interpolate(i.at("x4"), {4}, {}, "cubic"); });
-  add("interpolate_align", [](const In& i) {
-    F::interpolate(i.at("x4"), {4}, {}, "nearest", false);
-  });
+  add("interpolate_align",
+      [](const In& i) { F::interpolate(i.at("x4"), {4}, {}, "nearest", false); });
   add("pad_reflect_large", [](const In& i) { F::pad(i.at("x4"), {3, 3}, "reflect"); });
   add("pad_odd", [](const In& i) { F::pad(i.at("x4"), {1, 2, 3}); });
   add("pixel_shuffle_channels", [](const In& i) { F::pixel_shuffle(i.at("x4"), 3); });

@@ -25,7 +25,10 @@ SEED = 1234
 
 
 def _program():
-    for candidate in (ROOT / "build" / "nn_parity_functional", ROOT / "build" / "tests" / "nn_parity_functional"):
+    for candidate in (
+        ROOT / "build" / "nn_parity_functional",
+        ROOT / "build" / "tests" / "nn_parity_functional",
+    ):
         if candidate.exists():
             return candidate
     return None
@@ -411,13 +414,18 @@ def test_values_and_gradients_match_torch(parity, name):
     outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
     for k, o in enumerate(outs):
         np.testing.assert_allclose(
-            o.detach().numpy(), out[f"out.{name}.{k}"].numpy(), rtol=1e-6, atol=1e-9,
+            o.detach().numpy(),
+            out[f"out.{name}.{k}"].numpy(),
+            rtol=1e-6,
+            atol=1e-9,
             err_msg=f"{name} output {k}",
         )
     loss = None
     for o in outs:
         if o.requires_grad:
-            cot = torch.sin(torch.arange(o.numel(), dtype=torch.float64)).reshape(o.shape).to(o.dtype)
+            cot = (
+                torch.sin(torch.arange(o.numel(), dtype=torch.float64)).reshape(o.shape).to(o.dtype)
+            )
             term = (o * cot).sum()
             loss = term if loss is None else loss + term
     if loss is None or not leaves:
@@ -427,7 +435,10 @@ def test_values_and_gradients_match_torch(parity, name):
         if g is None:
             continue
         np.testing.assert_allclose(
-            g.numpy(), out[f"grad.{name}.{n}"].numpy(), rtol=1e-6, atol=1e-9,
+            g.numpy(),
+            out[f"grad.{name}.{n}"].numpy(),
+            rtol=1e-6,
+            atol=1e-9,
             err_msg=f"{name} grad {n}",
         )
 
