@@ -313,7 +313,7 @@ int main(int argc, char** argv) {
     In in = inputs;
     TensorList leaves;
     for (const std::string& n : c.wrt) {
-      Tensor leaf = inputs.at(n).detach().clone();
+      Tensor leaf = clone(inputs.at(n).detach());
       leaf.requires_grad_(true);
       in[n] = leaf;
       leaves.push_back(leaf);
@@ -329,7 +329,7 @@ int main(int argc, char** argv) {
     TensorList diff;
     Tensor loss;
     for (size_t k = 0; k < outs.size(); ++k) {
-      out.emplace_back("out." + c.name + "." + std::to_string(k), outs[k].detach().clone());
+      out.emplace_back("out." + c.name + "." + std::to_string(k), clone(outs[k].detach()));
       if (outs[k].requires_grad()) {
         Tensor term = sum(mul(outs[k], cot(outs[k])));
         loss = loss.defined() ? add(loss, term) : term;

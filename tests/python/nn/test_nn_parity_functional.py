@@ -304,13 +304,13 @@ def _metadata(path):
 def parity(tmp_path_factory):
     d = tmp_path_factory.mktemp("parity")
     inputs = _inputs()
-    tc.save_safetensors(inputs, d / "in.safetensors")
+    tc.serialization.save_safetensors(inputs, d / "in.safetensors")
     subprocess.run(
         [str(PROGRAM), str(d / "in.safetensors"), str(d / "out.safetensors")],
         check=True,
         timeout=120,
     )
-    return inputs, tc.load_safetensors(d / "out.safetensors"), _metadata(d / "out.safetensors")
+    return inputs, tc.serialization.load_safetensors(d / "out.safetensors"), _metadata(d / "out.safetensors")
 
 
 def _equal(a, b, what):
@@ -388,6 +388,9 @@ _TORCH_SKIP = {  # random draws differ between the libraries, or no torch counte
 }
 
 
+_TORCH_NO_GRAD = {"channel_shuffle"}  # torch 1.13 has no derivative for it
+
+
 @pytest.mark.parametrize("name", sorted(set(CASES) - _TORCH_SKIP))
 def test_values_and_gradients_match_torch(parity, name):
     torch = pytest.importorskip("torch")
@@ -428,7 +431,7 @@ def test_values_and_gradients_match_torch(parity, name):
             )
             term = (o * cot).sum()
             loss = term if loss is None else loss + term
-    if loss is None or not leaves:
+    if loss is None or not leaves or name in _TORCH_NO_GRAD:
         return
     got = torch.autograd.grad([loss], list(leaves.values()), allow_unused=True)
     for n, g in zip(leaves, got):
