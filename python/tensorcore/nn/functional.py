@@ -180,8 +180,10 @@ def gumbel_softmax(logits, tau=1.0, hard=False, eps=1e-10, dim=-1):
 # ---------------------------------------------------------------- dropout
 
 
-def dropout(input, p=0.5, training=True, inplace=False):
-    return _C_nn.dropout(input, p, training, inplace)
+# The binding's signature is torch's: re-exported as it is.
+dropout = _C_nn.dropout
+alpha_dropout = _C_nn.alpha_dropout
+feature_alpha_dropout = _C_nn.feature_alpha_dropout
 
 
 def dropout1d(input, p=0.5, training=True, inplace=False):
@@ -194,14 +196,6 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
 
 def dropout3d(input, p=0.5, training=True, inplace=False):
     return _C_nn.dropout3d(input, p, training, inplace)
-
-
-def alpha_dropout(input, p=0.5, training=False, inplace=False):
-    return _C_nn.alpha_dropout(input, p, training, inplace)
-
-
-def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
-    return _C_nn.feature_alpha_dropout(input, p, training, inplace)
 
 
 # ---------------------------------------------------------------- distances, encodings
