@@ -139,10 +139,11 @@ Tensor rrelu(const Tensor& x, double lower, double upper, bool training, bool in
   return write_back(x, inplace,
                     [&](const Tensor& v) { return where(ge(v, s(0, v)), v, mul(v, slope)); });
 }
-// Negative branch through expm1(min(x, 0)) so the unused branch never overflows (0 * inf).
+// Negative branch through expm1(clamp(x, max=0)) so the unused branch never overflows (0 * inf);
+// clamp passes the gradient at x == 0, so d/dx there is alpha as in torch.
 Tensor elu(const Tensor& x, double alpha, bool inplace) {
   return write_back(x, inplace, [&](const Tensor& v) {
-    return where(gt(v, s(0, v)), v, mul(expm1(minimum(v, s(0, v))), alpha));
+    return where(gt(v, s(0, v)), v, mul(expm1(clamp(v, std::nullopt, Scalar(0.0))), alpha));
   });
 }
 Tensor selu(const Tensor& x, bool inplace) {
@@ -153,7 +154,8 @@ Tensor selu(const Tensor& x, bool inplace) {
 Tensor celu(const Tensor& x, double alpha, bool inplace) {
   TC_CHECK(alpha != 0, "celu: alpha must not be 0");
   return write_back(x, inplace, [&](const Tensor& v) {
-    return where(gt(v, s(0, v)), v, mul(expm1(div(minimum(v, s(0, v)), alpha)), alpha));
+    return where(gt(v, s(0, v)), v,
+                 mul(expm1(div(clamp(v, std::nullopt, Scalar(0.0)), alpha)), alpha));
   });
 }
 Tensor hardtanh(const Tensor& x, double lo, double hi, bool inplace) {
@@ -172,10 +174,12 @@ Tensor hardswish(const Tensor& x, bool inplace) {
 }
 Tensor softplus(const Tensor& x, double beta, double threshold) {
   TC_AUTOCAST("softplus", softplus, x, beta, threshold);
-  // log1p(exp(beta x)) / beta in the stable form max(z, 0) + log1p(exp(-|z|)); linear above
-  // threshold.
+  // log1p(exp(beta x)) / beta, each branch on its own half line so neither overflows:
+  // z + log1p(exp(-z)) for z >= 0, log1p(exp(z)) below (d/dz at 0 is 1/2, as torch); linear
+  // above threshold.
   Tensor z = beta != 1 ? mul(x, beta) : x;
-  Tensor soft = add(tc::relu(z), log1p(exp(neg(abs(z)))));
+  Tensor zp = clamp(z, Scalar(0.0), std::nullopt), zn = clamp(z, std::nullopt, Scalar(0.0));
+  Tensor soft = where(ge(z, s(0, z)), add(zp, log1p(exp(neg(zp)))), log1p(exp(zn)));
   if (beta != 1) soft = div(soft, beta);
   return where(gt(z, s(threshold, z)), x, soft);
 }
