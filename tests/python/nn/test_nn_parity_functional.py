@@ -310,7 +310,11 @@ def parity(tmp_path_factory):
         check=True,
         timeout=120,
     )
-    return inputs, tc.serialization.load_safetensors(d / "out.safetensors"), _metadata(d / "out.safetensors")
+    return (
+        inputs,
+        tc.serialization.load_safetensors(d / "out.safetensors"),
+        _metadata(d / "out.safetensors"),
+    )
 
 
 def _equal(a, b, what):
