@@ -174,12 +174,11 @@ Tensor hardswish(const Tensor& x, bool inplace) {
 }
 Tensor softplus(const Tensor& x, double beta, double threshold) {
   TC_AUTOCAST("softplus", softplus, x, beta, threshold);
-  // log1p(exp(beta x)) / beta, each branch on its own half line so neither overflows:
-  // z + log1p(exp(-z)) for z >= 0, log1p(exp(z)) below (d/dz at 0 is 1/2, as torch); linear
-  // above threshold.
+  // log1p(exp(beta x)) / beta in the stable form max(z, 0) + log1p(exp(-|z|)), with max(z, 0)
+  // written (z + |z|) / 2 (exact) so that d/dz at 0 is 1/2 as in torch; linear above threshold.
   Tensor z = beta != 1 ? mul(x, beta) : x;
-  Tensor zp = clamp(z, Scalar(0.0), std::nullopt), zn = clamp(z, std::nullopt, Scalar(0.0));
-  Tensor soft = where(ge(z, s(0, z)), add(zp, log1p(exp(neg(zp)))), log1p(exp(zn)));
+  Tensor az = abs(z);
+  Tensor soft = add(mul(add(z, az), 0.5), log1p(exp(neg(az))));
   if (beta != 1) soft = div(soft, beta);
   return where(gt(z, s(threshold, z)), x, soft);
 }
