@@ -502,7 +502,9 @@ void bind_functional(py::module_& sub) {
          py::arg("key"), py::arg("value"), py::arg("attn_mask") = py::none(),
          py::arg("dropout_p") = 0.0, py::arg("is_causal") = false, py::arg("scale") = py::none(),
          py::call_guard<py::gil_scoped_release>());
-  fn.def("softmin", &F::softmin, py::arg("input"), py::arg("dim"));
+  fn.def(
+      "softmin", [](const Tensor& x, int64_t dim) { return F::softmin(x, dim); }, py::arg("input"),
+      py::arg("dim"));
   fn.def("glu", &F::glu, py::arg("input"), py::arg("dim") = -1);
   fn.def(
       "interpolate",

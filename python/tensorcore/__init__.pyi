@@ -9936,7 +9936,7 @@ def threshold(input: Any, threshold: Any, value: Any, inplace: Any = False) -> T
         inplace (bool): write the result into ``input``.
     """
 
-def threshold_(input: Any, threshold_value: Any, value: Any) -> Tensor:
+def threshold_(input: Any, threshold: Any, value: Any) -> Tensor:
     r"""
     threshold_(input, threshold, value) -> Tensor
 

@@ -88,6 +88,22 @@ def _explain(exc, sig, op, args, kwargs):
     return ValueError(f"{op}: invalid argument value ({type(exc).__name__}: {exc})")
 
 
+def _explain_incompatible(exc, sig, op, args, kwargs):
+    """A thin wrapper's binding refused its arguments (pybind11's "incompatible function
+    arguments"): name the first argument that should have been a Tensor, or None."""
+    text = str(exc)
+    try:
+        bound = sig.bind(*args, **kwargs)
+    except TypeError:
+        return None
+    for name, value in bound.arguments.items():
+        if f"{name}: Tensor" in text and not _is_tensor(value) and value is not None:
+            return TypeError(
+                f"{op}: argument '{name}' must be a Tensor, got {type(value).__name__}"
+            )
+    return None
+
+
 def _wrap(fn, op):
     try:
         sig = inspect.signature(fn)
@@ -100,6 +116,15 @@ def _wrap(fn, op):
             return fn(*args, **kwargs)
         except _ESCAPES as exc:
             raise _explain(exc, sig, op, args, kwargs) from exc
+        except TypeError as exc:
+            better = (
+                _explain_incompatible(exc, sig, op, args, kwargs)
+                if "incompatible function arguments" in str(exc)
+                else None
+            )
+            if better is None:
+                raise
+            raise better from exc
         except MemoryError as exc:  # NumPy's "Unable to allocate 32 GiB ..." names no op
             if _OP_PREFIX.match(str(exc)):  # an inner op already named itself
                 raise

@@ -7,6 +7,7 @@
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
 #include "tensorcore/ops/random.h"
+#include "tensorcore/ops/shape.h"
 
 namespace tc::nn {
 namespace {
@@ -64,6 +65,49 @@ Tensor alpha_dropout(const Tensor& input, double p, bool training, bool inplace)
 }
 Tensor feature_alpha_dropout(const Tensor& input, double p, bool training, bool inplace) {
   return dropout_impl("feature_alpha_dropout", input, p, training, inplace, true, true);
+}
+
+// Channel-wise dropout of an input whose batch dim may be missing (unsqueezed for the call, as
+// torch 1.13 does).
+Tensor feature_dropout_maybe_unbatched(const Tensor& input, double p, bool training, bool inplace,
+                                       bool batched) {
+  if (batched) return feature_dropout(input, p, training, inplace);
+  if (inplace) {
+    Tensor x = input;
+    feature_dropout(unsqueeze(x, 0), p, training, true);
+    return x;
+  }
+  Tensor y = feature_dropout(unsqueeze(input, 0), p, training, false);
+  return y.is_same(input) ? input : squeeze(y, 0);
+}
+
+Tensor dropout1d(const Tensor& input, double p, bool training, bool inplace) {
+  TC_CHECK(input.defined(), "dropout1d: input must be a tensor");
+  TC_CHECK(p >= 0 && p <= 1, "dropout1d: dropout probability has to be between 0 and 1, but got ",
+           p);
+  TC_CHECK(input.dim() == 2 || input.dim() == 3,
+           "dropout1d: Expected 2D or 3D input, but received a ", input.dim(),
+           "D input. Note that dropout1d exists to provide channel-wise dropout on inputs with 1 "
+           "spatial dimension, a channel dimension, and an optional batch dimension (i.e. 2D or "
+           "3D inputs).");
+  return feature_dropout_maybe_unbatched(input, p, training, inplace, input.dim() == 3);
+}
+
+Tensor dropout2d(const Tensor& input, double p, bool training, bool inplace) {
+  TC_CHECK(input.defined(), "dropout2d: input must be a tensor");
+  TC_CHECK(p >= 0 && p <= 1, "dropout2d: dropout probability has to be between 0 and 1, but got ",
+           p);
+  TC_CHECK(input.dim() >= 2, "dropout2d: feature dropout needs at least 2 dimensions, got shape ",
+           shape_str(input.sizes()));
+  // torch 1.13 takes a 3-d input as (N, C, L) and any other rank as batched too.
+  return feature_dropout(input, p, training, inplace);
+}
+
+Tensor dropout3d(const Tensor& input, double p, bool training, bool inplace) {
+  TC_CHECK(input.defined(), "dropout3d: input must be a tensor");
+  TC_CHECK(p >= 0 && p <= 1, "dropout3d: dropout probability has to be between 0 and 1, but got ",
+           p);
+  return feature_dropout_maybe_unbatched(input, p, training, inplace, input.dim() == 5);
 }
 
 }  // namespace functional

@@ -303,27 +303,71 @@ Tensor alpha_dropout(const Tensor& input, double p = 0.5, bool training = false,
 Tensor feature_alpha_dropout(const Tensor& input, double p = 0.5, bool training = false,
                              bool inplace = false);
 
+// ---- torch.nn.functional's non-loss ops: the one implementation behind tensorcore.nn.functional
+// (python/src/nn_functional.cpp binds them with torch's names and keywords). Each checks its
+// arguments with torch 1.13's rules and carries torch's autocast policy. `inplace` writes the
+// result into `x` and returns `x` (torch's inplace=True; backward still sees the original values).
+
+// weight [out, in] (or 1-d [in]: a dot product over the last dim).
 Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias = {});
-Tensor relu(const Tensor& x);
-Tensor gelu(const Tensor& x, const std::string& approximate = "none");
-Tensor silu(const Tensor& x);
-Tensor softmax(const Tensor& x, int64_t dim);
-Tensor log_softmax(const Tensor& x, int64_t dim);
 // y_k = x1^T W_k x2 + b_k over the last dims; weight [out, in1, in2].
 Tensor bilinear(const Tensor& input1, const Tensor& input2, const Tensor& weight,
                 const Tensor& bias = {});
+
+Tensor relu(const Tensor& x, bool inplace = false);
+Tensor relu6(const Tensor& x, bool inplace = false);
+Tensor threshold(const Tensor& x, double threshold, double value, bool inplace = false);
+Tensor hardtanh(const Tensor& x, double min_val = -1.0, double max_val = 1.0, bool inplace = false);
+Tensor leaky_relu(const Tensor& x, double negative_slope = 0.01, bool inplace = false);
+Tensor elu(const Tensor& x, double alpha = 1.0, bool inplace = false);
+Tensor selu(const Tensor& x, bool inplace = false);
+Tensor celu(const Tensor& x, double alpha = 1.0, bool inplace = false);
+// training: negative inputs scaled by a slope drawn from U(lower, upper) per element (default
+// generator); eval: the fixed slope (lower + upper) / 2.
+Tensor rrelu(const Tensor& x, double lower = 1.0 / 8, double upper = 1.0 / 3, bool training = false,
+             bool inplace = false);
+Tensor silu(const Tensor& x, bool inplace = false);
+Tensor mish(const Tensor& x, bool inplace = false);
+Tensor hardswish(const Tensor& x, bool inplace = false);
+Tensor hardsigmoid(const Tensor& x, bool inplace = false);
+Tensor gelu(const Tensor& x, const std::string& approximate = "none");
+// weight: 1 value, or 1-d with one value per channel (dim 1).
+Tensor prelu(const Tensor& x, const Tensor& weight);
+Tensor softplus(const Tensor& x, double beta = 1.0, double threshold = 20.0);
+Tensor softsign(const Tensor& x);
+Tensor tanhshrink(const Tensor& x);
+Tensor hardshrink(const Tensor& x, double lambd = 0.5);
+Tensor softshrink(const Tensor& x, double lambd = 0.5);
+Tensor logsigmoid(const Tensor& x);
+Tensor glu(const Tensor& input, int64_t dim = -1);
+
+// dtype: the input is converted to it first (torch's dtype=; autocast then leaves it alone).
+Tensor softmax(const Tensor& x, int64_t dim, std::optional<DType> dtype = {});
+Tensor log_softmax(const Tensor& x, int64_t dim, std::optional<DType> dtype = {});
+Tensor softmin(const Tensor& x, int64_t dim, std::optional<DType> dtype = {});
+// torch's dim for the legacy softmax(x) call without dim: 0 for 0-, 1- and 3-d inputs, else 1.
+int64_t legacy_softmax_dim(int64_t ndim);
+// softmax((logits + Gumbel noise) / tau); hard: one-hot of the argmax with the soft gradient.
+// eps is accepted for torch's signature and unused (deprecated there).
+Tensor gumbel_softmax(const Tensor& logits, double tau = 1.0, bool hard = false, double eps = 1e-10,
+                      int64_t dim = -1);
+
+// torch 1.13's dropout1d (2-d or 3-d input), dropout2d (3-d input taken as (N, C, L); other ranks
+// of at least 2 drop along dims 0 and 1, deprecated there) and dropout3d (4-d or 5-d; other ranks
+// likewise).
+Tensor dropout1d(const Tensor& input, double p = 0.5, bool training = true, bool inplace = false);
+Tensor dropout2d(const Tensor& input, double p = 0.5, bool training = true, bool inplace = false);
+Tensor dropout3d(const Tensor& input, double p = 0.5, bool training = true, bool inplace = false);
+
 // int64 class indices -> int64 [*, num_classes] (num_classes -1: max + 1).
 Tensor one_hot(const Tensor& tensor, int64_t num_classes = -1);
 Tensor normalize(const Tensor& input, double p = 2.0, int64_t dim = 1, double eps = 1e-12);
 Tensor cosine_similarity(const Tensor& x1, const Tensor& x2, int64_t dim = 1, double eps = 1e-8);
 Tensor pairwise_distance(const Tensor& x1, const Tensor& x2, double p = 2.0, double eps = 1e-6,
                          bool keepdim = false);
-// softmax(Q K^T * scale + mask) V; a bool attn_mask marks the positions that may attend (true).
-Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, const Tensor& value,
-                                    const Tensor& attn_mask = {}, double dropout_p = 0.0,
-                                    bool is_causal = false, std::optional<double> scale = {});
-Tensor softmin(const Tensor& input, int64_t dim);
-Tensor glu(const Tensor& input, int64_t dim = -1);
+// The p-norm distances between the rows of a 2-d input, upper triangle row by row
+// (n * (n - 1) / 2 values).
+Tensor pdist(const Tensor& input, double p = 2.0);
 // (N, g*c, *) -> (N, c*g, *): the group and per-group channel axes transposed.
 Tensor channel_shuffle(const Tensor& input, int64_t groups);
 // torch's interpolate: exactly one of size (1 or one per spatial dim) and scale_factor; the output
@@ -334,23 +378,10 @@ Tensor interpolate(const Tensor& input, const IntList& size = {},
                    const std::string& mode = "nearest", std::optional<bool> align_corners = {},
                    bool recompute_scale_factor = false, bool antialias = false);
 
-Tensor relu6(const Tensor& x);
-Tensor leaky_relu(const Tensor& x, double negative_slope = 0.01);
-Tensor prelu(const Tensor& x, const Tensor& weight);
-Tensor elu(const Tensor& x, double alpha = 1.0);
-Tensor selu(const Tensor& x);
-Tensor celu(const Tensor& x, double alpha = 1.0);
-Tensor hardtanh(const Tensor& x, double min_val = -1.0, double max_val = 1.0);
-Tensor hardswish(const Tensor& x);
-Tensor hardsigmoid(const Tensor& x);
-Tensor mish(const Tensor& x);
-Tensor softplus(const Tensor& x, double beta = 1.0, double threshold = 20.0);
-Tensor softsign(const Tensor& x);
-Tensor tanhshrink(const Tensor& x);
-Tensor threshold(const Tensor& x, double threshold, double value);
-Tensor hardshrink(const Tensor& x, double lambd = 0.5);
-Tensor softshrink(const Tensor& x, double lambd = 0.5);
-Tensor logsigmoid(const Tensor& x);
+// softmax(Q K^T * scale + mask) V; a bool attn_mask marks the positions that may attend (true).
+Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, const Tensor& value,
+                                    const Tensor& attn_mask = {}, double dropout_p = 0.0,
+                                    bool is_causal = false, std::optional<double> scale = {});
 
 // (sum over the window of x^p)^(1/p), as torch: avg_pool of x^p times the window size (no padding).
 Tensor lp_pool1d(const Tensor& x, double norm_type, const IntList& kernel_size,

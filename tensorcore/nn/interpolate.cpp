@@ -283,30 +283,34 @@ Tensor interpolate(const Tensor& x, const IntList& size, const std::vector<doubl
   const bool linear =
       mode == "linear" || mode == "bilinear" || mode == "bicubic" || mode == "trilinear";
   TC_CHECK(linear || mode == "nearest" || mode == "nearest-exact" || mode == "area",
-           "interpolate: unknown mode '", mode, "'");
+           "interpolate: unsupported mode '", mode, "'");
   TC_CHECK(linear || !align_corners,
-           "interpolate: align_corners can only be set with the interpolating modes: "
+           "interpolate: align_corners option can only be set with the interpolating modes: "
            "linear | bilinear | bicubic | trilinear");
   const int64_t dim = x.dim() - 2;
   TC_CHECK(dim >= 1 && dim <= 3,
            "interpolate: expected a 3-d, 4-d or 5-d input, got input of size ",
            shape_str(x.sizes()));
-  TC_CHECK(size.empty() != scale_factor.empty(),
-           "interpolate: exactly one of size and scale_factor must be given");
+  TC_CHECK(size.empty() || scale_factor.empty(),
+           "interpolate: only one of size or scale_factor should be defined");
+  TC_CHECK(!size.empty() || !scale_factor.empty(),
+           "interpolate: either size or scale_factor should be defined");
+  for (double f : scale_factor)
+    TC_CHECK(std::isfinite(f) && f > 0,
+             "interpolate: scale_factor must be positive and finite, got ", f);
   TC_CHECK(!recompute_scale_factor || size.empty(),
            "interpolate: recompute_scale_factor is not meaningful with an explicit size");
   IntList out = size;
   std::vector<double> scales;
   if (!size.empty()) {
     if (out.size() == 1) out.assign(size_t(dim), size[0]);
-    TC_CHECK(int64_t(out.size()) == dim, "interpolate: expected 1 or ", dim,
-             " output sizes for input of size ", shape_str(x.sizes()), ", got ", size.size());
+    TC_CHECK(int64_t(out.size()) == dim, "interpolate: size must have ", dim, " entries for a ",
+             x.dim(), "-d input, got ", size.size());
   } else {
     scales =
         scale_factor.size() == 1 ? std::vector<double>(size_t(dim), scale_factor[0]) : scale_factor;
-    TC_CHECK(int64_t(scales.size()) == dim, "interpolate: expected 1 or ", dim,
-             " scale factors for input of size ", shape_str(x.sizes()), ", got ",
-             scale_factor.size());
+    TC_CHECK(int64_t(scales.size()) == dim, "interpolate: scale_factor must have ", dim,
+             " entries for a ", x.dim(), "-d input, got ", scale_factor.size());
     for (int64_t i = 0; i < dim; ++i)
       out.push_back(int64_t(std::floor(double(x.size(2 + i)) * scales[size_t(i)])));
     if (recompute_scale_factor || mode == "area") scales.clear();

@@ -7,16 +7,24 @@ namespace tc::nn::functional {
 
 Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
   TC_AUTOCAST("linear", linear, x, weight, bias);
-  TC_CHECK(x.dim() >= 1 && x.size(-1) == weight.size(1),
-           "linear: expected input with last dimension ", weight.size(1),
-           " (in_features of weight ", shape_str(weight.sizes()), "), but got input of size ",
-           shape_str(x.sizes()));
+  TC_CHECK(x.defined() && weight.defined(), "linear: input and weight must be tensors");
+  TC_CHECK(x.dim() >= 1, "linear: expected input with at least 1 dimension, got a 0-d tensor");
+  // (the message names only shapes: size(-1) of a 0-d weight does not exist)
+  TC_CHECK((weight.dim() == 1 || weight.dim() == 2) && x.size(-1) == weight.size(-1),
+           "linear: expected weight of shape [out_features, ", x.size(-1), "] or [", x.size(-1),
+           "] for input of size ", shape_str(x.sizes()), ", but got weight of size ",
+           shape_str(weight.sizes()));
+  if (weight.dim() == 1) {
+    Tensor y = matmul(x, weight);
+    return bias.defined() ? add(y, bias) : y;
+  }
   if (x.dim() == 2 && bias.defined()) return addmm(bias, x, t(weight));
   Tensor y = matmul(x, t(weight));
   return bias.defined() ? add(y, bias) : y;
 }
 
 Tensor bilinear(const Tensor& x1, const Tensor& x2, const Tensor& weight, const Tensor& bias) {
+  TC_AUTOCAST_NATIVE("bilinear", bilinear, x1, x2, weight, bias);
   TC_CHECK(x1.dim() >= 1 && x2.dim() == x1.dim() &&
                Shape(x1.sizes().begin(), x1.sizes().end() - 1) ==
                    Shape(x2.sizes().begin(), x2.sizes().end() - 1),

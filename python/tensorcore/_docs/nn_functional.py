@@ -379,6 +379,39 @@ DOCS = {
         "Alpha dropout of whole channels (dim 1) instead of elements.",
         ["p (float): drop probability.", "training (bool): apply dropout.", _INPLACE],
     ),
+    "dropout1d": _act(
+        "dropout1d",
+        ["input", "p=0.5", "training=True", "inplace=False"],
+        "Zeroes whole channels of an (N, C, L) or (C, L) input with probability ``p`` and scales the others by ``1 / (1 - p)``.",
+        ["p (float): drop probability.", "training (bool): apply dropout.", _INPLACE],
+    ),
+    "dropout2d": _act(
+        "dropout2d",
+        ["input", "p=0.5", "training=True", "inplace=False"],
+        "Zeroes whole channels of an (N, C, H, W) input. As torch 1.13, a 3-D input is taken as "
+        "(N, C, L) and other ranks drop along dims 0 and 1, with a deprecation warning.",
+        ["p (float): drop probability.", "training (bool): apply dropout.", _INPLACE],
+    ),
+    "dropout3d": _act(
+        "dropout3d",
+        ["input", "p=0.5", "training=True", "inplace=False"],
+        "Zeroes whole channels of an (N, C, D, H, W) or (C, D, H, W) input (other ranks warn, as torch 1.13).",
+        ["p (float): drop probability.", "training (bool): apply dropout.", _INPLACE],
+    ),
+    "interpolate": doc(
+        "interpolate(input, size=None, scale_factor=None, mode='nearest', align_corners=None, recompute_scale_factor=None, antialias=False) -> Tensor",
+        "Resamples the spatial dimensions of a 3-D, 4-D or 5-D input to ``size``, or by "
+        "``scale_factor`` (output size floor(in * scale)), as torch 1.13.",
+        [
+            "input (Tensor): shape (N, C) followed by 1 to 3 spatial dimensions.",
+            "size (int or tuple, optional): the output spatial size.",
+            "scale_factor (float or tuple, optional): multiplier of the spatial size.",
+            "mode (str): ``'nearest'``, ``'nearest-exact'``, ``'linear'``, ``'bilinear'``, ``'bicubic'``, ``'trilinear'`` or ``'area'``.",
+            "align_corners (bool, optional): linear modes only; map corner pixel centres onto each other.",
+            "recompute_scale_factor (bool, optional): derive the coordinate mapping from the output size.",
+            "antialias (bool): anti-aliased bilinear/bicubic downsampling (4-D input).",
+        ],
+    ),
     "batch_norm": doc(
         "batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-05) -> Tensor",
         "Batch normalization over dim 1 (channels): normalizes with the batch statistics in training "

@@ -2,11 +2,11 @@
 r"""
 tensorcore.nn.functional: torch.nn.functional's API.
 
-Activations, linear maps, dropout, distances, attention and constant padding are composites over
-core ops (so autograd and double backward come for free). The losses are the C++ ones
-(tensorcore/nn/loss*.cpp, bound in tensorcore._C._nn by python/src/nn_losses.cpp).
-Convolution, pooling, normalisation, interpolation, embedding, CTC and RNN cells are native
-kernels bound in tensorcore._C._nn and imported at the end of this file once that module exists.
+Each op is implemented once, in C++ (tc::nn::functional, tensorcore/nn/functional.h). The
+functions here are thin bindings over tensorcore._C._nn that keep torch's Python signatures
+(keyword names, defaults, inplace=, _stacklevel, dtype=); the computation, the argument checks,
+the error messages and the autocast policy are the C++ function's. Losses live in
+_functional_losses.py.
 """
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union, overload
 from builtins import bool as _bool, bytes as _bytes, complex as _complex, float as _float, int as _int, str as _str
@@ -109,18 +109,6 @@ def alpha_dropout(input: Tensor, p: _float = 0.5, training: _bool = False, inpla
         p (float): drop probability.
         training (bool): apply dropout.
         inplace (bool): write the result into ``input``.
-    """
-
-def autocast_op(name: Any, native: Any = False) -> Any:
-    r"""
-    Decorates a Python op with torch's autocast policy for the aten op `name`.
-
-    native=True marks an op that is a single kernel in torch but a composite here: inside a
-    region it always runs with autocast excluded, so its inner ops are not cast either.
-
-    Outside autocast regions the wrapper only tests one thread-local flag. Inside one, the
-    floating tensors among the arguments (and in list/tuple arguments) are cast by the op's
-    policy and the op runs with autocast excluded, so the ops it is built from are not re-cast.
     """
 
 def avg_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: _bool = False, count_include_pad: _bool = True) -> Tensor:
@@ -448,22 +436,43 @@ def dropout(input: Tensor, p: _float = 0.5, training: _bool = True, inplace: _bo
         inplace (bool): write the result into ``input``.
     """
 
-def dropout1d(input: Any, p: Any = 0.5, training: Any = True, inplace: Any = False) -> Any:
+def dropout1d(input: Any, p: Any = 0.5, training: Any = True, inplace: Any = False) -> Tensor:
     r"""
-    Zeroes whole channels of (N, C, L) or (C, L) inputs.
+    dropout1d(input, p=0.5, training=True, inplace=False) -> Tensor
+
+    Zeroes whole channels of an (N, C, L) or (C, L) input with probability ``p`` and scales the others by ``1 / (1 - p)``.
+
+    Args:
+        input (Tensor): the input.
+        p (float): drop probability.
+        training (bool): apply dropout.
+        inplace (bool): write the result into ``input``.
     """
 
-def dropout2d(input: Any, p: Any = 0.5, training: Any = True, inplace: Any = False) -> Any:
+def dropout2d(input: Any, p: Any = 0.5, training: Any = True, inplace: Any = False) -> Tensor:
     r"""
-    Zeroes whole channels of (N, C, H, W) inputs, with torch 1.13's warnings.
+    dropout2d(input, p=0.5, training=True, inplace=False) -> Tensor
 
-    As torch 1.13 does, a 3-d input is taken as (N, C, L) (channel-wise 1-d dropout) and other
-    ranks of at least 2 drop along dims 0 and 1, with a deprecation warning.
+    Zeroes whole channels of an (N, C, H, W) input. As torch 1.13, a 3-D input is taken as (N, C, L) and other ranks drop along dims 0 and 1, with a deprecation warning.
+
+    Args:
+        input (Tensor): the input.
+        p (float): drop probability.
+        training (bool): apply dropout.
+        inplace (bool): write the result into ``input``.
     """
 
-def dropout3d(input: Any, p: Any = 0.5, training: Any = True, inplace: Any = False) -> Any:
+def dropout3d(input: Any, p: Any = 0.5, training: Any = True, inplace: Any = False) -> Tensor:
     r"""
-    Zeroes whole channels of (N, C, D, H, W) or (C, D, H, W) inputs.
+    dropout3d(input, p=0.5, training=True, inplace=False) -> Tensor
+
+    Zeroes whole channels of an (N, C, D, H, W) or (C, D, H, W) input (other ranks warn, as torch 1.13).
+
+    Args:
+        input (Tensor): the input.
+        p (float): drop probability.
+        training (bool): apply dropout.
+        inplace (bool): write the result into ``input``.
     """
 
 def elu(input: Any, alpha: Any = 1.0, inplace: Any = False) -> Tensor:
@@ -799,10 +808,20 @@ def instance_norm(input: Tensor, running_mean: Optional[Tensor] = None, running_
         eps (float): added to the variance.
     """
 
-def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: Any = 'nearest', align_corners: Any = None, recompute_scale_factor: Any = None, antialias: Any = False) -> Any:
+def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: Any = 'nearest', align_corners: Any = None, recompute_scale_factor: Any = None, antialias: Any = False) -> Tensor:
     r"""
-    torch.nn.functional.interpolate: resolves size/scale_factor as torch 1.13 does, then runs
-    the native separable resampler (or adaptive average pooling for mode='area').
+    interpolate(input, size=None, scale_factor=None, mode='nearest', align_corners=None, recompute_scale_factor=None, antialias=False) -> Tensor
+
+    Resamples the spatial dimensions of a 3-D, 4-D or 5-D input to ``size``, or by ``scale_factor`` (output size floor(in * scale)), as torch 1.13.
+
+    Args:
+        input (Tensor): shape (N, C) followed by 1 to 3 spatial dimensions.
+        size (int or tuple, optional): the output spatial size.
+        scale_factor (float or tuple, optional): multiplier of the spatial size.
+        mode (str): ``'nearest'``, ``'nearest-exact'``, ``'linear'``, ``'bilinear'``, ``'bicubic'``, ``'trilinear'`` or ``'area'``.
+        align_corners (bool, optional): linear modes only; map corner pixel centres onto each other.
+        recompute_scale_factor (bool, optional): derive the coordinate mapping from the output size.
+        antialias (bool): anti-aliased bilinear/bicubic downsampling (4-D input).
     """
 
 def kl_div(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean', log_target: _bool = False) -> Tensor:
@@ -1301,7 +1320,7 @@ def one_hot(tensor: Any, num_classes: Any = -1) -> Any:
 
 def pad(input: Any, pad: Any, mode: Any = 'constant', value: Any = None) -> Any:
     r"""
-    Pads the last len(pad)//2 dimensions (native when the nn kernels are built).
+    Pads the last len(pad)//2 dimensions.
     """
 
 def pairwise_distance(x1: Any, x2: Any, p: Any = 2.0, eps: Any = 1e-06, keepdim: Any = False) -> Tensor:
@@ -1675,7 +1694,7 @@ def threshold(input: Any, threshold: Any, value: Any, inplace: Any = False) -> T
         inplace (bool): write the result into ``input``.
     """
 
-def threshold_(input: Any, threshold_value: Any, value: Any) -> Tensor:
+def threshold_(input: Any, threshold: Any, value: Any) -> Tensor:
     r"""
     threshold_(input, threshold, value) -> Tensor
 

@@ -205,7 +205,27 @@ def _interpolate_like(b, args, out):
 
 
 def _softmax(b, args, out):
+    if len(args) < 2 or args[1] is None:
+        raise NotImplementedError("tc.onnx.export: softmax without an explicit dim")
+    if len(args) > 3 and args[3] is not None:
+        raise NotImplementedError("tc.onnx.export: softmax with dtype=")
     b.node("Softmax", [b.name(args[0])], out, axis=int(args[1]))
+
+
+def _linear(b, args, out):
+    # tensorcore.nn.functional.linear (_C._nn.linear): input @ weight.T + bias as one Gemm.
+    x, weight, bias = (list(args) + [None])[:3]
+    inputs = [b.name(x), b.name(weight)] + ([b.name(bias)] if bias is not None else [])
+    b.node("Gemm", inputs, out, transB=1)
+
+
+def _hardtanh(lo, hi):
+    def convert(b, args, out):
+        lo_v = float(args[1]) if lo is None and len(args) > 1 else lo
+        hi_v = float(args[2]) if hi is None and len(args) > 2 else hi
+        b.node("Clip", [b.name(args[0]), b.name(float(lo_v)), b.name(float(hi_v))], out)
+
+    return convert
 
 
 _CONVERTERS = {
@@ -217,6 +237,11 @@ _CONVERTERS = {
     "_C._nn.dropout": _dropout,
     "_C._nn._interpolate_like": _interpolate_like,
     "_C._nnfused.softmax": _softmax,
+    "_C._nn.softmax": _softmax,
+    "_C._nn.relu": lambda b, a, o: b.node("Relu", [b.name(a[0])], o),
+    "_C._nn.linear": _linear,
+    "_C._nn.hardtanh": _hardtanh(None, None),
+    "_C._nn.relu6": _hardtanh(0.0, 6.0),
     "_C.flatten": _flatten,
     "Tensor.flatten": _flatten,
     "_C.addmm": _addmm,

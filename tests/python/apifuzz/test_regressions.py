@@ -164,7 +164,9 @@ def test_cast_errors_name_python_types(call, expected):
 def test_python_functional_wrong_type_is_type_error(call, match):
     with pytest.raises(TypeError, match=match) as info:
         call()
-    assert isinstance(info.value.__cause__, AttributeError)
+    # The escape it replaces: an AttributeError from Python code, or the refusal of the binding a
+    # thin nn.functional wrapper calls.
+    assert isinstance(info.value.__cause__, (AttributeError, TypeError))
 
 
 def test_python_functional_zero_division_is_value_error():

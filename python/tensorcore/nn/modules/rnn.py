@@ -286,9 +286,6 @@ class RNNBase(Module):
         cell = None
         if layer_fn is None:
             cell = _cell_fn(self.mode)
-            if self.mode == "LSTM" and self.proj_size > 0:
-                # The fused cell assumes h has hidden_size features; projected h has proj_size.
-                cell = F._composite.lstm_cell
 
         def run(layer_input, layer, direction, idx, w_hr):
             if layer_fn is not None:
