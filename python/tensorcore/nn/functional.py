@@ -473,6 +473,94 @@ native_channel_shuffle = channel_shuffle
 from ._native import *  # noqa: E402,F401,F403
 from ._native import _interpolate_like  # noqa: E402,F401
 
+
+# ---------------------------------------------------------------- pooling forms with indices
+
+
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
+    """adaptive_max_pool1d returning (output, indices)."""
+    return _C_nn.adaptive_max_pool1d(input, output_size, True)
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
+    """adaptive_max_pool2d returning (output, indices)."""
+    return _C_nn.adaptive_max_pool2d(input, output_size, True)
+
+
+def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
+    """adaptive_max_pool3d returning (output, indices)."""
+    return _C_nn.adaptive_max_pool3d(input, output_size, True)
+
+
+def fractional_max_pool2d_with_indices(
+    input,
+    kernel_size,
+    output_size=None,
+    output_ratio=None,
+    return_indices=False,
+    _random_samples=None,
+):
+    """Fractional max pooling (Graham 2014) over (N, C, H, W) or (C, H, W), returning (output,
+    indices): windows of kernel_size at pseudo-random increasing positions, sized to
+    output_size or to output_ratio of the input. The same _random_samples (N, C, 2) give
+    torch's windows and results."""
+    return _C_nn.fractional_max_pool2d_with_indices(
+        input, kernel_size, output_size, output_ratio, _random_samples
+    )
+
+
+def fractional_max_pool2d(
+    input,
+    kernel_size,
+    output_size=None,
+    output_ratio=None,
+    return_indices=False,
+    _random_samples=None,
+):
+    """Fractional max pooling over (N, C, H, W) or (C, H, W); with return_indices=True also the
+    flat index of each maximum within its plane."""
+    out, indices = _C_nn.fractional_max_pool2d_with_indices(
+        input, kernel_size, output_size, output_ratio, _random_samples
+    )
+    return (out, indices) if return_indices else out
+
+
+def fractional_max_pool3d_with_indices(
+    input,
+    kernel_size,
+    output_size=None,
+    output_ratio=None,
+    return_indices=False,
+    _random_samples=None,
+):
+    """fractional_max_pool2d_with_indices over (N, C, T, H, W) or (C, T, H, W)."""
+    return _C_nn.fractional_max_pool3d_with_indices(
+        input, kernel_size, output_size, output_ratio, _random_samples
+    )
+
+
+def fractional_max_pool3d(
+    input,
+    kernel_size,
+    output_size=None,
+    output_ratio=None,
+    return_indices=False,
+    _random_samples=None,
+):
+    """fractional_max_pool2d over (N, C, T, H, W) or (C, T, H, W)."""
+    out, indices = _C_nn.fractional_max_pool3d_with_indices(
+        input, kernel_size, output_size, output_ratio, _random_samples
+    )
+    return (out, indices) if return_indices else out
+
+
+def conv_tbc(input, weight, bias, pad=0):
+    """1-d convolution of a (time, batch, channel) input with a (kernel, in, out) weight."""
+    import tensorcore
+
+    return tensorcore.conv_tbc(input, weight, bias, pad)
+
+
 from tensorcore._argcheck import harden as _harden  # noqa: E402
 
 _harden(globals(), "nn.functional")
