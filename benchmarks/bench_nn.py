@@ -289,22 +289,38 @@ def bench_mha(rep, reps):
     for N, L, E, heads in [(16, 64, 256, 8), (4, 8, 32, 4)]:
         ref = torch.nn.MultiheadAttention(E, heads, batch_first=True)
         ours = tnn.MultiheadAttention(E, heads, batch_first=True)
-        ours.load_state_dict({k: tc.tensor(v.detach().numpy()) for k, v in ref.state_dict().items()})
+        ours.load_state_dict(
+            {k: tc.tensor(v.detach().numpy()) for k, v in ref.state_dict().items()}
+        )
         tx, rx = both(rng.standard_normal((N, L, E), dtype=np.float32), requires_grad=True)
         mask = np.zeros((N, L), bool)
         mask[:, L - L // 4 :] = True
         tm, rm = tc.tensor(mask), torch.tensor(mask)
         run_ours = lambda: ours(tx, tx, tx, key_padding_mask=tm)[0].sum().backward()
         run_ref = lambda: ref(rx, rx, rx, key_padding_mask=rm)[0].sum().backward()
-        rep.add("mha", f"MHA N{N} L{L} E{E} h{heads} fwd+bwd", timeit(run_ours, reps), timeit(run_ref, reps))
-        ref_layer = torch.nn.TransformerEncoderLayer(E, heads, 4 * E, 0.0, batch_first=True, norm_first=True)
-        our_layer = tnn.TransformerEncoderLayer(E, heads, 4 * E, 0.0, batch_first=True, norm_first=True)
+        rep.add(
+            "mha",
+            f"MHA N{N} L{L} E{E} h{heads} fwd+bwd",
+            timeit(run_ours, reps),
+            timeit(run_ref, reps),
+        )
+        ref_layer = torch.nn.TransformerEncoderLayer(
+            E, heads, 4 * E, 0.0, batch_first=True, norm_first=True
+        )
+        our_layer = tnn.TransformerEncoderLayer(
+            E, heads, 4 * E, 0.0, batch_first=True, norm_first=True
+        )
         our_layer.load_state_dict(
             {k: tc.tensor(v.detach().numpy()) for k, v in ref_layer.state_dict().items()}
         )
         run_ours = lambda: our_layer(tx, src_key_padding_mask=tm).sum().backward()
         run_ref = lambda: ref_layer(rx, src_key_padding_mask=rm).sum().backward()
-        rep.add("mha", f"EncoderLayer N{N} L{L} E{E} fwd+bwd", timeit(run_ours, reps), timeit(run_ref, reps))
+        rep.add(
+            "mha",
+            f"EncoderLayer N{N} L{L} E{E} fwd+bwd",
+            timeit(run_ours, reps),
+            timeit(run_ref, reps),
+        )
 
 
 def main():

@@ -62,7 +62,8 @@ void bind_nn_init(py::module_& root, TensorClass&) {
   m.def(
       "constant_", [](const Tensor& t, double v) { I::constant_(t, v); }, py::arg("tensor"),
       py::arg("val"));
-  m.def("eye_", [](const Tensor& t) { I::eye_(t); }, py::arg("tensor"));
+  m.def(
+      "eye_", [](const Tensor& t) { I::eye_(t); }, py::arg("tensor"));
   m.def(
       "dirac_", [](const Tensor& t, int64_t groups) { I::dirac_(t, groups); }, py::arg("tensor"),
       py::arg("groups") = 1);

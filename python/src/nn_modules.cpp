@@ -16,7 +16,8 @@ namespace {
 // torch takes any number but a bool as dropout; anything else gets the C++ range message (NaN
 // fails the [0, 1] check).
 double dropout_of(py::handle p) {
-  if (py::isinstance<py::bool_>(p) || !(py::isinstance<py::int_>(p) || py::isinstance<py::float_>(p)))
+  if (py::isinstance<py::bool_>(p) ||
+      !(py::isinstance<py::int_>(p) || py::isinstance<py::float_>(p)))
     return std::numeric_limits<double>::quiet_NaN();
   return p.cast<double>();
 }
@@ -38,11 +39,10 @@ py::tuple states(const std::tuple<Tensor, Tensor, Tensor>& r) {
   return py::make_tuple(std::get<0>(r), std::get<1>(r), c.defined() ? py::cast(c) : py::none());
 }
 
-
 Tensor opt(const std::optional<Tensor>& t) { return t ? *t : Tensor(); }
 
-#define TC_RNN_OPTION_ARGS                                                                    \
-  py::arg("input_size"), py::arg("hidden_size"), py::arg("num_layers"), py::arg("bias"),      \
+#define TC_RNN_OPTION_ARGS                                                               \
+  py::arg("input_size"), py::arg("hidden_size"), py::arg("num_layers"), py::arg("bias"), \
       py::arg("batch_first"), py::arg("dropout"), py::arg("bidirectional"), py::arg("proj_size")
 
 void bind_rnn(py::module_& m) {
@@ -76,26 +76,23 @@ void bind_rnn(py::module_& m) {
   m.def(
       "rnn_forward_packed",
       [](const std::string& name, const std::string& mode, const TensorList& flat,
-         const Tensor& data, const Tensor& batch_sizes,
-         const std::optional<Tensor>& sorted_indices,
+         const Tensor& data, const Tensor& batch_sizes, const std::optional<Tensor>& sorted_indices,
          const std::optional<Tensor>& unsorted_indices, const std::optional<Tensor>& h0,
-         const std::optional<Tensor>& c0, bool training, int64_t input_size,
-         int64_t hidden_size, int64_t num_layers, bool bias, bool batch_first,
-         py::handle dropout, bool bidirectional, int64_t proj_size) {
+         const std::optional<Tensor>& c0, bool training, int64_t input_size, int64_t hidden_size,
+         int64_t num_layers, bool bias, bool batch_first, py::handle dropout, bool bidirectional,
+         int64_t proj_size) {
         auto o = rnn_options(input_size, hidden_size, num_layers, bias, batch_first, dropout,
                              bidirectional, proj_size);
-        nn::PackedSequence packed{data, batch_sizes, opt(sorted_indices),
-                                  opt(unsorted_indices)};
+        nn::PackedSequence packed{data, batch_sizes, opt(sorted_indices), opt(unsorted_indices)};
         return states(nn::rnn_forward_packed(name, nn::rnn_mode(mode), o,
-                                             nn::rnn_group_weights(flat, o), packed,
-                                             opt(h0), opt(c0), training));
+                                             nn::rnn_group_weights(flat, o), packed, opt(h0),
+                                             opt(c0), training));
       },
       py::arg("name"), py::arg("mode"), py::arg("flat_weights"), py::arg("data"),
-      py::arg("batch_sizes"), py::arg("sorted_indices"), py::arg("unsorted_indices"),
-      py::arg("h0"), py::arg("c0"), py::arg("training"), TC_RNN_OPTION_ARGS);
+      py::arg("batch_sizes"), py::arg("sorted_indices"), py::arg("unsorted_indices"), py::arg("h0"),
+      py::arg("c0"), py::arg("training"), TC_RNN_OPTION_ARGS);
   m.def(
-      "check_rnn_nonlinearity",
-      [](const std::string& nl) { nn::rnn_mode_for_nonlinearity(nl); },
+      "check_rnn_nonlinearity", [](const std::string& nl) { nn::rnn_mode_for_nonlinearity(nl); },
       py::arg("nonlinearity"));
 }
 
@@ -136,24 +133,24 @@ void bind_attention(py::module_& m) {
          int64_t num_heads, const std::optional<Tensor>& in_proj_weight,
          const std::optional<Tensor>& in_proj_bias, const std::optional<Tensor>& bias_k,
          const std::optional<Tensor>& bias_v, bool add_zero_attn, double dropout_p,
-         const Tensor& out_proj_weight, const std::optional<Tensor>& out_proj_bias,
-         bool training, const std::optional<Tensor>& key_padding_mask, bool need_weights,
+         const Tensor& out_proj_weight, const std::optional<Tensor>& out_proj_bias, bool training,
+         const std::optional<Tensor>& key_padding_mask, bool need_weights,
          const std::optional<Tensor>& attn_mask, bool use_separate_proj_weight,
          const std::optional<Tensor>& q_proj_weight, const std::optional<Tensor>& k_proj_weight,
          const std::optional<Tensor>& v_proj_weight, const std::optional<Tensor>& static_k,
          const std::optional<Tensor>& static_v, bool average_attn_weights, bool is_causal) {
         auto [out, weights] = F::multi_head_attention_forward(
             query, key, value, embed_dim_to_check, num_heads, opt(in_proj_weight),
-            opt(in_proj_bias), opt(bias_k), opt(bias_v), add_zero_attn, dropout_p,
-            out_proj_weight, opt(out_proj_bias), training, opt(key_padding_mask), need_weights,
-            opt(attn_mask), use_separate_proj_weight, opt(q_proj_weight), opt(k_proj_weight),
-            opt(v_proj_weight), opt(static_k), opt(static_v), average_attn_weights, is_causal);
+            opt(in_proj_bias), opt(bias_k), opt(bias_v), add_zero_attn, dropout_p, out_proj_weight,
+            opt(out_proj_bias), training, opt(key_padding_mask), need_weights, opt(attn_mask),
+            use_separate_proj_weight, opt(q_proj_weight), opt(k_proj_weight), opt(v_proj_weight),
+            opt(static_k), opt(static_v), average_attn_weights, is_causal);
         return py::make_tuple(out, none_if_undefined(weights));
       },
       py::arg("query"), py::arg("key"), py::arg("value"), py::arg("embed_dim_to_check"),
-      py::arg("num_heads"), py::arg("in_proj_weight"), py::arg("in_proj_bias"),
-      py::arg("bias_k"), py::arg("bias_v"), py::arg("add_zero_attn"), py::arg("dropout_p"),
-      py::arg("out_proj_weight"), py::arg("out_proj_bias"), py::arg("training") = true,
+      py::arg("num_heads"), py::arg("in_proj_weight"), py::arg("in_proj_bias"), py::arg("bias_k"),
+      py::arg("bias_v"), py::arg("add_zero_attn"), py::arg("dropout_p"), py::arg("out_proj_weight"),
+      py::arg("out_proj_bias"), py::arg("training") = true,
       py::arg("key_padding_mask") = py::none(), py::arg("need_weights") = true,
       py::arg("attn_mask") = py::none(), py::arg("use_separate_proj_weight") = false,
       py::arg("q_proj_weight") = py::none(), py::arg("k_proj_weight") = py::none(),

@@ -23,9 +23,7 @@ std::string tuple_str(const Shape& s) {
 }
 
 // One more key position: masks get a zero (attend) column at the end.
-Tensor pad_one_key(const Tensor& mask) {
-  return mask.defined() ? pad(mask, {0, 1}) : mask;
-}
+Tensor pad_one_key(const Tensor& mask) { return mask.defined() ? pad(mask, {0, 1}) : mask; }
 
 Tensor causal_mask_out(int64_t L, int64_t S) {  // true where j > i
   return logical_not(tril(ones({L, S}, TensorOptions(DType::Bool))));
@@ -47,10 +45,10 @@ Tensor mask_to_additive(const Tensor& mask, DType dtype) {
   return to(mask, mask.device(), dtype);
 }
 
-std::tuple<Tensor, Tensor, Tensor> in_projection(const Tensor& q, const Tensor& k,
-                                                 const Tensor& v, const Tensor& w,
-                                                 const Tensor& b, int64_t E, const Tensor& wq_in,
-                                                 const Tensor& wk_in, const Tensor& wv_in) {
+std::tuple<Tensor, Tensor, Tensor> in_projection(const Tensor& q, const Tensor& k, const Tensor& v,
+                                                 const Tensor& w, const Tensor& b, int64_t E,
+                                                 const Tensor& wq_in, const Tensor& wk_in,
+                                                 const Tensor& wv_in) {
   const bool separate = wq_in.defined();
   Tensor bq, bk, bv;
   if (b.defined()) {
@@ -115,8 +113,8 @@ std::pair<Tensor, Tensor> multi_head_attention_forward(
                tuple_str(attn_mask.sizes()), ", but should be ", tuple_str(want), ".");
       attn_mask = unsqueeze(attn_mask, 0);
     } else {
-      TC_CHECK(attn_mask.dim() == 3, "MultiheadAttention: attn_mask's dimension ",
-               attn_mask.dim(), " is not supported");
+      TC_CHECK(attn_mask.dim() == 3, "MultiheadAttention: attn_mask's dimension ", attn_mask.dim(),
+               " is not supported");
     }
   }
   if (bias_k.defined() && bias_v.defined()) {

@@ -1,7 +1,8 @@
 #pragma once
-// Multi-head attention as torch.nn.functional's multi_head_attention_forward (sequence-first [L, N, E], or unbatched [L, E]). The one
-// implementation: tc::nn::MultiheadAttention (transformer.h) and tensorcore.nn.MultiheadAttention /
-// tensorcore.nn.functional (Python, through tensorcore._C._nn_modules) call these.
+// Multi-head attention as torch.nn.functional's multi_head_attention_forward (sequence-first [L, N,
+// E], or unbatched [L, E]). The one implementation: tc::nn::MultiheadAttention (transformer.h) and
+// tensorcore.nn.MultiheadAttention / tensorcore.nn.functional (Python, through
+// tensorcore._C._nn_modules) call these.
 #include <tuple>
 #include <utility>
 
@@ -19,8 +20,8 @@ Tensor mask_to_additive(const Tensor& mask, DType dtype);
 // The q, k, v input projections: one linear of the packed [3E, E] weight when query, key and
 // value are the same tensor, otherwise three (slices of in_proj_weight, or the separate
 // q/k/v weights when `separate` holds them).
-std::tuple<Tensor, Tensor, Tensor> in_projection(const Tensor& q, const Tensor& k,
-                                                 const Tensor& v, const Tensor& in_proj_weight,
+std::tuple<Tensor, Tensor, Tensor> in_projection(const Tensor& q, const Tensor& k, const Tensor& v,
+                                                 const Tensor& in_proj_weight,
                                                  const Tensor& in_proj_bias, int64_t embed_dim,
                                                  const Tensor& q_proj_weight = {},
                                                  const Tensor& k_proj_weight = {},
@@ -37,8 +38,7 @@ std::pair<Tensor, Tensor> multi_head_attention_forward(
     const Tensor& out_proj_weight, const Tensor& out_proj_bias, bool training = true,
     const Tensor& key_padding_mask = {}, bool need_weights = true, const Tensor& attn_mask = {},
     bool use_separate_proj_weight = false, const Tensor& q_proj_weight = {},
-    const Tensor& k_proj_weight = {}, const Tensor& v_proj_weight = {},
-    const Tensor& static_k = {}, const Tensor& static_v = {}, bool average_attn_weights = true,
-    bool is_causal = false);
+    const Tensor& k_proj_weight = {}, const Tensor& v_proj_weight = {}, const Tensor& static_k = {},
+    const Tensor& static_v = {}, bool average_attn_weights = true, bool is_causal = false);
 
 }  // namespace tc::nn::functional

@@ -63,14 +63,14 @@ std::tuple<PackedSequence, Tensor, Tensor> RNNBaseImpl::forward_packed(Cell kind
                                                                        const PackedSequence& input,
                                                                        const Tensor& h0,
                                                                        const Tensor& c0) {
-  const RNNMode mode = kind == Cell::LSTM  ? RNNMode::LSTM
-                       : kind == Cell::GRU ? RNNMode::GRU
+  const RNNMode mode = kind == Cell::LSTM      ? RNNMode::LSTM
+                       : kind == Cell::GRU     ? RNNMode::GRU
                        : kind == Cell::RNNRelu ? RNNMode::RNNRelu
                                                : RNNMode::RNNTanh;
-  auto [data, hn, cn] = rnn_forward_packed(name(), mode, options_, weights_, input, h0, c0,
-                                           training_);
-  return {PackedSequence{data, input.batch_sizes, input.sorted_indices, input.unsorted_indices},
-          hn, cn};
+  auto [data, hn, cn] =
+      rnn_forward_packed(name(), mode, options_, weights_, input, h0, c0, training_);
+  return {PackedSequence{data, input.batch_sizes, input.sorted_indices, input.unsorted_indices}, hn,
+          cn};
 }
 
 std::tuple<PackedSequence, std::tuple<Tensor, Tensor>> LSTMImpl::forward(
@@ -112,7 +112,8 @@ void RNNImpl::pretty_print(std::ostream& os) const {
 
 std::tuple<Tensor, Tensor> RNNImpl::forward(const Tensor& input, const Tensor& h0) {
   const RNNMode mode = options_.nonlinearity == "relu" ? RNNMode::RNNRelu : RNNMode::RNNTanh;
-  auto [out, hn, cn] = rnn_forward(name(), mode, options_, weights_, input, h0, Tensor(), training_);
+  auto [out, hn, cn] =
+      rnn_forward(name(), mode, options_, weights_, input, h0, Tensor(), training_);
   return {out, hn};
 }
 

@@ -39,19 +39,17 @@ std::tuple<Tensor, Tensor, Tensor> run_layer(RNNMode mode, const Tensor& x,
                                              const TensorList& w, bool reverse) {
   namespace F = functional;
   if (mode == RNNMode::LSTM)
-    return batch_sizes
-               ? F::lstm_layer_packed(x, *batch_sizes, h0, c0, w[0], w[1], w[2], w[3], reverse,
-                                      w[4])
-               : F::lstm_layer(x, h0, c0, w[0], w[1], w[2], w[3], reverse, w[4]);
+    return batch_sizes ? F::lstm_layer_packed(x, *batch_sizes, h0, c0, w[0], w[1], w[2], w[3],
+                                              reverse, w[4])
+                       : F::lstm_layer(x, h0, c0, w[0], w[1], w[2], w[3], reverse, w[4]);
   std::pair<Tensor, Tensor> r;
   if (mode == RNNMode::GRU) {
     r = batch_sizes ? F::gru_layer_packed(x, *batch_sizes, h0, w[0], w[1], w[2], w[3], reverse)
                     : F::gru_layer(x, h0, w[0], w[1], w[2], w[3], reverse);
   } else {
     const char* act = mode == RNNMode::RNNRelu ? "relu" : "tanh";
-    r = batch_sizes
-            ? F::rnn_layer_packed(x, *batch_sizes, h0, w[0], w[1], w[2], w[3], act, reverse)
-            : F::rnn_layer(x, h0, w[0], w[1], w[2], w[3], act, reverse);
+    r = batch_sizes ? F::rnn_layer_packed(x, *batch_sizes, h0, w[0], w[1], w[2], w[3], act, reverse)
+                    : F::rnn_layer(x, h0, w[0], w[1], w[2], w[3], act, reverse);
   }
   return {r.first, r.second, Tensor()};
 }
@@ -71,9 +69,9 @@ std::tuple<Tensor, Tensor, Tensor> run_stack(RNNMode mode, const RNNOptions& o,
     TensorList outs;
     for (int64_t d = 0; d < D; ++d) {
       const int64_t k = l * D + d;
-      auto [out, h, c] = run_layer(mode, x, batch_sizes, h0.defined() ? select(h0, 0, k) : Tensor(),
-                                   c0.defined() ? select(c0, 0, k) : Tensor(), weights[size_t(k)],
-                                   d == 1);
+      auto [out, h, c] =
+          run_layer(mode, x, batch_sizes, h0.defined() ? select(h0, 0, k) : Tensor(),
+                    c0.defined() ? select(c0, 0, k) : Tensor(), weights[size_t(k)], d == 1);
       outs.push_back(out);
       hs.push_back(h);
       if (lstm) cs.push_back(c);
@@ -100,9 +98,7 @@ RNNMode rnn_mode_for_nonlinearity(const std::string& nl) {
   return nl == "relu" ? RNNMode::RNNRelu : RNNMode::RNNTanh;
 }
 
-int64_t rnn_gates(RNNMode mode) {
-  return mode == RNNMode::LSTM ? 4 : mode == RNNMode::GRU ? 3 : 1;
-}
+int64_t rnn_gates(RNNMode mode) { return mode == RNNMode::LSTM ? 4 : mode == RNNMode::GRU ? 3 : 1; }
 
 void check_rnn_options(RNNMode mode, const RNNOptions& o) {
   TC_CHECK(o.dropout >= 0 && o.dropout <= 1,

@@ -48,8 +48,7 @@ std::tuple<Tensor, Tensor, Tensor> rnn_forward(const std::string& name, RNNMode 
 std::tuple<Tensor, Tensor, Tensor> rnn_forward_packed(const std::string& name, RNNMode mode,
                                                       const RNNOptions& options,
                                                       const std::vector<TensorList>& weights,
-                                                      const PackedSequence& input,
-                                                      const Tensor& h0, const Tensor& c0,
-                                                      bool training);
+                                                      const PackedSequence& input, const Tensor& h0,
+                                                      const Tensor& c0, bool training);
 
 }  // namespace tc::nn

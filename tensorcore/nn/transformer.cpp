@@ -22,18 +22,20 @@ MultiheadAttentionImpl::MultiheadAttentionImpl(int64_t e, int64_t h, double p, b
 
 void MultiheadAttentionImpl::pretty_print(std::ostream& os) const { os << "MultiheadAttention"; }
 
-std::pair<Tensor, Tensor> MultiheadAttentionImpl::forward(
-    const Tensor& query, const Tensor& key, const Tensor& value,
-    const Tensor& key_padding_mask, bool need_weights, const Tensor& attn_mask, bool average) {
+std::pair<Tensor, Tensor> MultiheadAttentionImpl::forward(const Tensor& query, const Tensor& key,
+                                                          const Tensor& value,
+                                                          const Tensor& key_padding_mask,
+                                                          bool need_weights,
+                                                          const Tensor& attn_mask, bool average) {
   // batch_first: each input transposed on its own, as the Python module does (so both frontends
   // take the same projection path and give the same bits).
   const bool to_seq_first = batch_first && query.dim() == 3;
   auto seq_first = [&](const Tensor& t) { return to_seq_first ? transpose(t, 0, 1) : t; };
   auto [out, weights] = functional::multi_head_attention_forward(
       seq_first(query), seq_first(key), seq_first(value), embed_dim, num_heads, in_proj_weight,
-      in_proj_bias, Tensor(), Tensor(), false, dropout, out_proj->weight, out_proj->bias,
-      training_, key_padding_mask, need_weights, attn_mask, false, Tensor(), Tensor(), Tensor(),
-      Tensor(), Tensor(), average);
+      in_proj_bias, Tensor(), Tensor(), false, dropout, out_proj->weight, out_proj->bias, training_,
+      key_padding_mask, need_weights, attn_mask, false, Tensor(), Tensor(), Tensor(), Tensor(),
+      Tensor(), average);
   return {to_seq_first ? transpose(out, 0, 1) : out, weights};
 }
 

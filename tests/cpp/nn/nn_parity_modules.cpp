@@ -76,13 +76,19 @@ void init_cases(std::map<std::string, Case>& cases) {
   };
   cases["init_uniform"] = seeded([] { return I::uniform_(empty({5, 7}), -0.5, 2.0); });
   cases["init_normal"] = seeded([] { return I::normal_(empty({6, 4}), 1.0, 3.0); });
-  cases["init_trunc_normal"] = seeded([] { return I::trunc_normal_(empty({9, 5}), 0.5, 2.0, -1.0, 1.5); });
-  cases["init_xavier_uniform"] = seeded([] { return I::xavier_uniform_(empty({4, 3, 3, 2}), 1.5); });
+  cases["init_trunc_normal"] = seeded([] {
+    return I::trunc_normal_(empty({9, 5}), 0.5, 2.0, -1.0, 1.5);
+  });
+  cases["init_xavier_uniform"] = seeded([] {
+    return I::xavier_uniform_(empty({4, 3, 3, 2}), 1.5);
+  });
   cases["init_xavier_normal"] = seeded([] { return I::xavier_normal_(empty({8, 5}), 0.7); });
-  cases["init_kaiming_uniform"] = seeded(
-      [] { return I::kaiming_uniform_(empty({6, 4, 3}), 0.2, "fan_out", "leaky_relu"); });
-  cases["init_kaiming_normal"] =
-      seeded([] { return I::kaiming_normal_(empty({6, 4, 3}), 0, "fan_in", "relu"); });
+  cases["init_kaiming_uniform"] = seeded([] {
+    return I::kaiming_uniform_(empty({6, 4, 3}), 0.2, "fan_out", "leaky_relu");
+  });
+  cases["init_kaiming_normal"] = seeded([] {
+    return I::kaiming_normal_(empty({6, 4, 3}), 0, "fan_in", "relu");
+  });
   cases["init_orthogonal"] = seeded([] { return I::orthogonal_(empty({3, 8}), 2.0); });
   cases["init_orthogonal_tall"] = seeded([] { return I::orthogonal_(empty({6, 2, 2}), 1.0); });
   cases["init_sparse"] = seeded([] { return I::sparse_(empty({10, 4}), 0.3, 0.5); });
@@ -189,9 +195,15 @@ void rnn_cases(std::map<std::string, Case>& cases) {
     for (auto& [name, p] : m->named_parameters()) r.put(name, p);
   };
   // Errors (constructor and forward).
-  cases["rnn_err_proj"] = [](const Inputs&, Results&) { nn::LSTM(rnn_opts(3, 4, 1, false, false, 4)); };
-  cases["rnn_err_proj_gru"] = [](const Inputs&, Results&) { nn::GRU(rnn_opts(3, 4, 1, false, false, 2)); };
-  cases["rnn_err_proj_neg"] = [](const Inputs&, Results&) { nn::LSTM(rnn_opts(3, 4, 1, false, false, -1)); };
+  cases["rnn_err_proj"] = [](const Inputs&, Results&) {
+    nn::LSTM(rnn_opts(3, 4, 1, false, false, 4));
+  };
+  cases["rnn_err_proj_gru"] = [](const Inputs&, Results&) {
+    nn::GRU(rnn_opts(3, 4, 1, false, false, 2));
+  };
+  cases["rnn_err_proj_neg"] = [](const Inputs&, Results&) {
+    nn::LSTM(rnn_opts(3, 4, 1, false, false, -1));
+  };
   cases["rnn_err_dropout"] = [](const Inputs&, Results&) {
     auto o = rnn_opts(3, 4, 2, false, false);
     o.dropout = 1.5;
@@ -202,7 +214,9 @@ void rnn_cases(std::map<std::string, Case>& cases) {
     o.nonlinearity = "gelu";
     nn::RNN{o};
   };
-  cases["rnn_err_layers"] = [](const Inputs&, Results&) { nn::LSTM(rnn_opts(3, 4, 0, false, false)); };
+  cases["rnn_err_layers"] = [](const Inputs&, Results&) {
+    nn::LSTM(rnn_opts(3, 4, 0, false, false));
+  };
   cases["rnn_err_input_size"] = [](const Inputs&, Results&) {
     nn::LSTM m(rnn_opts(3, 4, 1, false, false));
     m->forward(zeros({5, 2, 4}));
@@ -239,8 +253,8 @@ void attention_cases(std::map<std::string, Case>& cases) {
     nn::MultiheadAttention m(6, 3);
     load(*m, x, "mha_self_unbatched");
     Tensor q = leaf(x, "mha_self_unbatched.query");
-    auto [out, w] = m->forward(q, q, q, Tensor(), true, in(x, "mha_self_unbatched.attn_mask"),
-                               false);
+    auto [out, w] =
+        m->forward(q, q, q, Tensor(), true, in(x, "mha_self_unbatched.attn_mask"), false);
     (weighted_sum(out, x, "mha_self_unbatched.w_out")).backward();
     r.put("out", out), r.put("weights", w), r.put("grad.query", q.grad());
     put_param_grads(r, *m);
@@ -260,16 +274,21 @@ void attention_cases(std::map<std::string, Case>& cases) {
         Tensor(), true, false);
     (weighted_sum(out, x, "mha_functional_full.w_out") + sum(w)).backward();
     r.put("out", out), r.put("weights", w);
-    for (auto& [n, t] : std::vector<std::pair<std::string, Tensor>>{
-             {"query", q}, {"key", k}, {"q_proj_weight", wq}, {"k_proj_weight", wk},
-             {"v_proj_weight", wv}, {"in_proj_bias", b}, {"bias_k", bk}, {"bias_v", bv},
-             {"out_proj_weight", wo}})
+    for (auto& [n, t] : std::vector<std::pair<std::string, Tensor>>{{"query", q},
+                                                                    {"key", k},
+                                                                    {"q_proj_weight", wq},
+                                                                    {"k_proj_weight", wk},
+                                                                    {"v_proj_weight", wv},
+                                                                    {"in_proj_bias", b},
+                                                                    {"bias_k", bk},
+                                                                    {"bias_v", bv},
+                                                                    {"out_proj_weight", wo}})
       r.put("grad." + n, t.grad());
   };
   cases["sdpa"] = [](const Inputs& x, Results& r) {
     Tensor q = leaf(x, "sdpa.query"), k = leaf(x, "sdpa.key"), v = leaf(x, "sdpa.value");
-    Tensor out = nn::functional::scaled_dot_product_attention(q, k, v, in(x, "sdpa.attn_mask"),
-                                                              0.0, true, 0.3);
+    Tensor out = nn::functional::scaled_dot_product_attention(q, k, v, in(x, "sdpa.attn_mask"), 0.0,
+                                                              true, 0.3);
     weighted_sum(out, x, "sdpa.w_out").backward();
     r.put("out", out), r.put("grad.query", q.grad()), r.put("grad.key", k.grad()),
         r.put("grad.value", v.grad());
@@ -291,16 +310,14 @@ void attention_cases(std::map<std::string, Case>& cases) {
   };
   cases["mha_err_ctor"] = [](const Inputs&, Results&) { nn::MultiheadAttention(10, 4); };
   cases["mha_err_heads"] = [](const Inputs&, Results&) {
-    nn::functional::multi_head_attention_forward(zeros({2, 1, 6}), zeros({2, 1, 6}),
-                                                 zeros({2, 1, 6}), 6, 4, zeros({18, 6}), Tensor(),
-                                                 Tensor(), Tensor(), false, 0.0, zeros({6, 6}),
-                                                 Tensor());
+    nn::functional::multi_head_attention_forward(
+        zeros({2, 1, 6}), zeros({2, 1, 6}), zeros({2, 1, 6}), 6, 4, zeros({18, 6}), Tensor(),
+        Tensor(), Tensor(), false, 0.0, zeros({6, 6}), Tensor());
   };
   cases["mha_err_embed"] = [](const Inputs&, Results&) {
-    nn::functional::multi_head_attention_forward(zeros({2, 1, 6}), zeros({2, 1, 6}),
-                                                 zeros({2, 1, 6}), 8, 2, zeros({24, 8}), Tensor(),
-                                                 Tensor(), Tensor(), false, 0.0, zeros({8, 8}),
-                                                 Tensor());
+    nn::functional::multi_head_attention_forward(
+        zeros({2, 1, 6}), zeros({2, 1, 6}), zeros({2, 1, 6}), 8, 2, zeros({24, 8}), Tensor(),
+        Tensor(), Tensor(), false, 0.0, zeros({8, 8}), Tensor());
   };
   cases["mha_err_mask"] = [](const Inputs&, Results&) {
     nn::MultiheadAttention m(4, 2);
@@ -354,8 +371,9 @@ void layer_cases(std::map<std::string, Case>& cases) {
                              [] { return nn::MaxPool2d(IntList{3}, IntList{2}, IntList{1}); });
   simple_case<nn::AvgPool2d>(cases, "avgpool2d",
                              [] { return nn::AvgPool2d(IntList{2}, IntList{2}, IntList{1}); });
-  simple_case<nn::ReflectionPad2d>(cases, "reflectionpad2d",
-                                   [] { return nn::ReflectionPad2d(IntList{1, 2, 2, 0}); });
+  simple_case<nn::ReflectionPad2d>(cases, "reflectionpad2d", [] {
+    return nn::ReflectionPad2d(IntList{1, 2, 2, 0});
+  });
   cases["embedding"] = [](const Inputs& x, Results& r) {
     nn::Embedding m(10, 3);
     load(*m, x, "embedding");

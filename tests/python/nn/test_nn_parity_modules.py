@@ -22,7 +22,10 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def _program():
-    for candidate in (ROOT / "build" / "tests" / "nn_parity_modules", ROOT / "build" / "nn_parity_modules"):
+    for candidate in (
+        ROOT / "build" / "tests" / "nn_parity_modules",
+        ROOT / "build" / "nn_parity_modules",
+    ):
         if candidate.exists():
             return candidate
     return None
@@ -77,7 +80,13 @@ def module_case(name, make, input_shape, train=True):
 
         def run():
             m2 = make()
-            m2.load_state_dict({k[len(name) + 1 :]: v for k, v in inputs.items() if k.startswith(name + ".") and k[len(name) + 1 :] in m2.state_dict()})
+            m2.load_state_dict(
+                {
+                    k[len(name) + 1 :]: v
+                    for k, v in inputs.items()
+                    if k.startswith(name + ".") and k[len(name) + 1 :] in m2.state_dict()
+                }
+            )
             m2.train(train)
             xi = leaf(inputs[f"{name}.input"])
             out = m2(xi)
@@ -130,7 +139,10 @@ CASES.update(
 @case("init_gains")
 def _():
     def run():
-        g = [I.calculate_gain(n) for n in ("linear", "conv_transpose2d", "sigmoid", "tanh", "relu", "selu")]
+        g = [
+            I.calculate_gain(n)
+            for n in ("linear", "conv_transpose2d", "sigmoid", "tanh", "relu", "selu")
+        ]
         g += [I.calculate_gain("leaky_relu"), I.calculate_gain("leaky_relu", 0.3)]
         g += list(I._calculate_fan_in_and_fan_out(tc.empty(5, 3, 2, 2)))
         return {"value": tc.tensor(g, dtype=tc.float64)}
@@ -180,7 +192,13 @@ def rnn_case(name, make, input_shape, states, packed_lengths=None, cn_weight=Non
 
         def run():
             m2 = make()
-            m2.load_state_dict({k[len(name) + 1 :]: v for k, v in inputs.items() if k[len(name) + 1 :] in m2.state_dict() and k.startswith(name + ".")})
+            m2.load_state_dict(
+                {
+                    k[len(name) + 1 :]: v
+                    for k, v in inputs.items()
+                    if k[len(name) + 1 :] in m2.state_dict() and k.startswith(name + ".")
+                }
+            )
             xi = leaf(x)
             si = {s: leaf(v) for s, v in st.items()}
             out, state = forward(m2, xi, si)
@@ -281,7 +299,9 @@ def _():
         f"{name}.query": rand(3, 4, 8),
         f"{name}.key": rand(3, 5, 8),
         f"{name}.value": rand(3, 5, 8),
-        f"{name}.key_padding_mask": tc.tensor([[0, 0, 0, 1, 1], [0, 0, 0, 0, 0], [0, 1, 0, 0, 1]], dtype=tc.bool),
+        f"{name}.key_padding_mask": tc.tensor(
+            [[0, 0, 0, 1, 1], [0, 0, 0, 0, 0], [0, 1, 0, 0, 1]], dtype=tc.bool
+        ),
         f"{name}.attn_mask": rand(4, 5),
         f"{name}.w_out": rand(3, 4, 8),
     }
@@ -290,9 +310,22 @@ def _():
         m2 = nn.MultiheadAttention(8, 2, batch_first=True)
         m2.load_state_dict(m.state_dict())
         q, k, v = (leaf(inputs[f"{name}.{s}"]) for s in ("query", "key", "value"))
-        out, w = m2(q, k, v, key_padding_mask=inputs[f"{name}.key_padding_mask"], attn_mask=inputs[f"{name}.attn_mask"])
+        out, w = m2(
+            q,
+            k,
+            v,
+            key_padding_mask=inputs[f"{name}.key_padding_mask"],
+            attn_mask=inputs[f"{name}.attn_mask"],
+        )
         ((out * inputs[f"{name}.w_out"]).sum() + w.sum()).backward()
-        return {"out": out, "weights": w, "grad.query": q.grad, "grad.key": k.grad, "grad.value": v.grad, **param_grads(m2)}
+        return {
+            "out": out,
+            "weights": w,
+            "grad.query": q.grad,
+            "grad.key": k.grad,
+            "grad.value": v.grad,
+            **param_grads(m2),
+        }
 
     return inputs, run
 
@@ -319,13 +352,33 @@ def _():
     return inputs, run
 
 
-MHA_FULL = ("query", "key", "q_proj_weight", "k_proj_weight", "v_proj_weight", "in_proj_bias", "bias_k", "bias_v", "out_proj_weight")
+MHA_FULL = (
+    "query",
+    "key",
+    "q_proj_weight",
+    "k_proj_weight",
+    "v_proj_weight",
+    "in_proj_bias",
+    "bias_k",
+    "bias_v",
+    "out_proj_weight",
+)
 
 
 @case("mha_functional_full")
 def _():
     name = "mha_functional_full"
-    shapes = {"query": (3, 2, 8), "key": (4, 2, 8), "q_proj_weight": (8, 8), "k_proj_weight": (8, 8), "v_proj_weight": (8, 8), "in_proj_bias": (24,), "bias_k": (1, 1, 8), "bias_v": (1, 1, 8), "out_proj_weight": (8, 8)}
+    shapes = {
+        "query": (3, 2, 8),
+        "key": (4, 2, 8),
+        "q_proj_weight": (8, 8),
+        "k_proj_weight": (8, 8),
+        "v_proj_weight": (8, 8),
+        "in_proj_bias": (24,),
+        "bias_k": (1, 1, 8),
+        "bias_v": (1, 1, 8),
+        "out_proj_weight": (8, 8),
+    }
     inputs = {f"{name}.{k}": rand(*s) for k, s in shapes.items()}
     inputs[f"{name}.key_padding_mask"] = tc.tensor([[0, 0, 1, 1], [0, 0, 0, 1]], dtype=tc.bool)
     inputs[f"{name}.w_out"] = rand(3, 2, 8)
@@ -333,10 +386,27 @@ def _():
     def run():
         t = {k: leaf(inputs[f"{name}.{k}"]) for k in MHA_FULL}
         out, w = F.multi_head_attention_forward(
-            t["query"], t["key"], t["key"], 8, 4, None, t["in_proj_bias"], t["bias_k"], t["bias_v"], True, 0.0,
-            t["out_proj_weight"], None, training=True, key_padding_mask=inputs[f"{name}.key_padding_mask"],
-            need_weights=True, attn_mask=None, use_separate_proj_weight=True,
-            q_proj_weight=t["q_proj_weight"], k_proj_weight=t["k_proj_weight"], v_proj_weight=t["v_proj_weight"],
+            t["query"],
+            t["key"],
+            t["key"],
+            8,
+            4,
+            None,
+            t["in_proj_bias"],
+            t["bias_k"],
+            t["bias_v"],
+            True,
+            0.0,
+            t["out_proj_weight"],
+            None,
+            training=True,
+            key_padding_mask=inputs[f"{name}.key_padding_mask"],
+            need_weights=True,
+            attn_mask=None,
+            use_separate_proj_weight=True,
+            q_proj_weight=t["q_proj_weight"],
+            k_proj_weight=t["k_proj_weight"],
+            v_proj_weight=t["v_proj_weight"],
         )
         ((out * inputs[f"{name}.w_out"]).sum() + w.sum()).backward()
         return {"out": out, "weights": w, **{f"grad.{k}": v.grad for k, v in t.items()}}
@@ -347,12 +417,20 @@ def _():
 @case("sdpa")
 def _():
     name = "sdpa"
-    inputs = {f"{name}.query": rand(2, 3, 4), f"{name}.key": rand(2, 3, 4), f"{name}.value": rand(2, 3, 5), f"{name}.attn_mask": tc.tensor(RNG.random((3, 3)) > 0.3), f"{name}.w_out": rand(2, 3, 5)}
+    inputs = {
+        f"{name}.query": rand(2, 3, 4),
+        f"{name}.key": rand(2, 3, 4),
+        f"{name}.value": rand(2, 3, 5),
+        f"{name}.attn_mask": tc.tensor(RNG.random((3, 3)) > 0.3),
+        f"{name}.w_out": rand(2, 3, 5),
+    }
     inputs[f"{name}.attn_mask"][:, 0] = True  # every row may attend somewhere
 
     def run():
         q, k, v = (leaf(inputs[f"{name}.{s}"]) for s in ("query", "key", "value"))
-        out = F.scaled_dot_product_attention(q, k, v, attn_mask=inputs[f"{name}.attn_mask"], is_causal=True, scale=0.3)
+        out = F.scaled_dot_product_attention(
+            q, k, v, attn_mask=inputs[f"{name}.attn_mask"], is_causal=True, scale=0.3
+        )
         (out * inputs[f"{name}.w_out"]).sum().backward()
         return {"out": out, "grad.query": q.grad, "grad.key": k.grad, "grad.value": v.grad}
 
@@ -364,11 +442,15 @@ def _():
     name = "encoder_layer"
 
     def make():
-        return nn.TransformerEncoderLayer(8, 2, 16, 0.0, activation="gelu", batch_first=True, norm_first=True)
+        return nn.TransformerEncoderLayer(
+            8, 2, 16, 0.0, activation="gelu", batch_first=True, norm_first=True
+        )
 
     m = _randomized(make())
     inputs = {**state_inputs(name, m), f"{name}.src": rand(2, 5, 8), f"{name}.w_out": rand(2, 5, 8)}
-    inputs[f"{name}.src_key_padding_mask"] = tc.tensor([[0, 0, 0, 1, 1], [0, 0, 0, 0, 0]], dtype=tc.bool)
+    inputs[f"{name}.src_key_padding_mask"] = tc.tensor(
+        [[0, 0, 0, 1, 1], [0, 0, 0, 0, 0]], dtype=tc.bool
+    )
 
     def run():
         m2 = make()
@@ -392,24 +474,60 @@ def _():
 
 def _mha_fn(q_dim, embed, heads):
     z = tc.zeros(2, 1, q_dim)
-    return lambda: F.multi_head_attention_forward(z, z, z, embed, heads, tc.zeros(3 * embed, embed), None, None, None, False, 0.0, tc.zeros(embed, embed), None)
+    return lambda: F.multi_head_attention_forward(
+        z,
+        z,
+        z,
+        embed,
+        heads,
+        tc.zeros(3 * embed, embed),
+        None,
+        None,
+        None,
+        False,
+        0.0,
+        tc.zeros(embed, embed),
+        None,
+    )
 
 
 error_case("mha_err_ctor", lambda: nn.MultiheadAttention(10, 4))
 error_case("mha_err_heads", _mha_fn(6, 6, 4))
 error_case("mha_err_embed", _mha_fn(6, 8, 2))
-error_case("mha_err_mask", lambda: nn.MultiheadAttention(4, 2)(*([tc.zeros(3, 2, 4)] * 3), attn_mask=tc.zeros(3, 4)))
-error_case("mha_err_kpm", lambda: nn.MultiheadAttention(4, 2)(*([tc.zeros(3, 2, 4)] * 3), key_padding_mask=tc.zeros(2, 4, dtype=tc.bool)))
+error_case(
+    "mha_err_mask",
+    lambda: nn.MultiheadAttention(4, 2)(*([tc.zeros(3, 2, 4)] * 3), attn_mask=tc.zeros(3, 4)),
+)
+error_case(
+    "mha_err_kpm",
+    lambda: nn.MultiheadAttention(4, 2)(
+        *([tc.zeros(3, 2, 4)] * 3), key_padding_mask=tc.zeros(2, 4, dtype=tc.bool)
+    ),
+)
 
 
 # ---- other module families
-module_case("conv2d_reflect", lambda: nn.Conv2d(2, 4, (3, 2), (2, 1), 1, groups=2, padding_mode="reflect"), (2, 2, 6, 5))
-module_case("conv2d_circular", lambda: nn.Conv2d(2, 2, 3, 1, (2, 1), bias=False, padding_mode="circular"), (1, 2, 5, 4))
-module_case("conv_transpose2d", lambda: nn.ConvTranspose2d(2, 3, 3, 2, 1, output_padding=1), (2, 2, 3, 4))
+module_case(
+    "conv2d_reflect",
+    lambda: nn.Conv2d(2, 4, (3, 2), (2, 1), 1, groups=2, padding_mode="reflect"),
+    (2, 2, 6, 5),
+)
+module_case(
+    "conv2d_circular",
+    lambda: nn.Conv2d(2, 2, 3, 1, (2, 1), bias=False, padding_mode="circular"),
+    (1, 2, 5, 4),
+)
+module_case(
+    "conv_transpose2d", lambda: nn.ConvTranspose2d(2, 3, 3, 2, 1, output_padding=1), (2, 2, 3, 4)
+)
 module_case("batchnorm2d", lambda: nn.BatchNorm2d(3), (4, 3, 2, 2))
 module_case("layernorm", lambda: nn.LayerNorm((3, 4)), (2, 3, 4))
 module_case("groupnorm", lambda: nn.GroupNorm(2, 4), (3, 4, 5))
-module_case("instancenorm2d", lambda: nn.InstanceNorm2d(3, affine=True, track_running_stats=True), (2, 3, 4, 4))
+module_case(
+    "instancenorm2d",
+    lambda: nn.InstanceNorm2d(3, affine=True, track_running_stats=True),
+    (2, 3, 4, 4),
+)
 module_case("prelu", lambda: nn.PReLU(3, 0.1), (2, 3, 4))
 module_case("pixelshuffle", lambda: nn.PixelShuffle(2), (1, 8, 2, 3))
 module_case("maxpool2d", lambda: nn.MaxPool2d(3, 2, 1), (2, 2, 5, 6))
@@ -421,7 +539,11 @@ module_case("reflectionpad2d", lambda: nn.ReflectionPad2d((1, 2, 2, 0)), (1, 2, 
 def _():
     name = "embedding"
     m = _randomized(nn.Embedding(10, 3))
-    inputs = {**state_inputs(name, m), f"{name}.indices": tc.tensor([[1, 4, 4], [9, 0, 1]]), f"{name}.w_out": rand(2, 3, 3)}
+    inputs = {
+        **state_inputs(name, m),
+        f"{name}.indices": tc.tensor([[1, 4, 4], [9, 0, 1]]),
+        f"{name}.w_out": rand(2, 3, 3),
+    }
 
     def run():
         m2 = nn.Embedding(10, 3)
@@ -448,14 +570,24 @@ def both(tmp_path_factory):
         inputs.update({k: v.contiguous() for k, v in ins.items()})
     d = tmp_path_factory.mktemp("parity")
     tc._C._serialize.save_safetensors(list(inputs.items()), str(d / "in.safetensors"))
-    proc = subprocess.run([str(PROGRAM), str(d / "in.safetensors"), str(d / "out.safetensors")], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [str(PROGRAM), str(d / "in.safetensors"), str(d / "out.safetensors")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     cpp = tc._C._serialize.load_safetensors(str(d / "out.safetensors"))
     meta = tc._C._serialize.safetensors_metadata(str(d / "out.safetensors"))
     return built, cpp, meta
 
 
-ERRORS = {"ValueError": ValueError, "TypeError": TypeError, "IndexError": IndexError, "RuntimeError": RuntimeError}
+ERRORS = {
+    "ValueError": ValueError,
+    "TypeError": TypeError,
+    "IndexError": IndexError,
+    "RuntimeError": RuntimeError,
+}
 
 
 def test_every_case_ran_in_cpp(both):
@@ -471,7 +603,7 @@ def test_same_outputs_and_gradients(both, name):
     _, run = built[name]
     ours = {k: v for k, v in run().items() if v is not None}
     theirs = {k[len(name) + 1 :]: v for k, v in cpp.items() if k.startswith(name + ".")}
-    assert set(ours) == set(theirs), (sorted(set(ours) ^ set(theirs)))
+    assert set(ours) == set(theirs), sorted(set(ours) ^ set(theirs))
     for key, value in ours.items():
         a, b = value.detach().contiguous().numpy(), theirs[key].numpy()
         assert a.shape == b.shape, (key, a.shape, b.shape)
@@ -523,13 +655,31 @@ def test_error_messages_match_torch(both, name):
 
 
 @pytest.mark.parametrize(
-    "name", ["lstm_proj", "gru_batch_first", "rnn_relu_unbatched", "lstm_packed", "gru_packed", "mha_masks", "mha_self_unbatched", "encoder_layer", "conv2d_reflect", "conv_transpose2d", "groupnorm", "embedding"]
+    "name",
+    [
+        "lstm_proj",
+        "gru_batch_first",
+        "rnn_relu_unbatched",
+        "lstm_packed",
+        "gru_packed",
+        "mha_masks",
+        "mha_self_unbatched",
+        "encoder_layer",
+        "conv2d_reflect",
+        "conv_transpose2d",
+        "groupnorm",
+        "embedding",
+    ],
 )
 def test_outputs_match_torch(both, name):
     torch = pytest.importorskip("torch")
     built, cpp, _ = both
     inputs, _ = built[name]
-    state = {k[len(name) + 1 :]: torch.tensor(v.numpy()) for k, v in inputs.items() if k.startswith(name + ".")}
+    state = {
+        k[len(name) + 1 :]: torch.tensor(v.numpy())
+        for k, v in inputs.items()
+        if k.startswith(name + ".")
+    }
     t = torch.nn
     makers = {
         "lstm_proj": lambda: t.LSTM(3, 5, 2, bidirectional=True, proj_size=2),
@@ -539,8 +689,12 @@ def test_outputs_match_torch(both, name):
         "gru_packed": lambda: t.GRU(2, 3, 1),
         "mha_masks": lambda: t.MultiheadAttention(8, 2, batch_first=True),
         "mha_self_unbatched": lambda: t.MultiheadAttention(6, 3),
-        "encoder_layer": lambda: t.TransformerEncoderLayer(8, 2, 16, 0.0, activation="gelu", batch_first=True, norm_first=True),
-        "conv2d_reflect": lambda: t.Conv2d(2, 4, (3, 2), (2, 1), 1, groups=2, padding_mode="reflect"),
+        "encoder_layer": lambda: t.TransformerEncoderLayer(
+            8, 2, 16, 0.0, activation="gelu", batch_first=True, norm_first=True
+        ),
+        "conv2d_reflect": lambda: t.Conv2d(
+            2, 4, (3, 2), (2, 1), 1, groups=2, padding_mode="reflect"
+        ),
         "conv_transpose2d": lambda: t.ConvTranspose2d(2, 3, 3, 2, 1, output_padding=1),
         "groupnorm": lambda: t.GroupNorm(2, 4),
         "embedding": lambda: t.Embedding(10, 3),
@@ -569,4 +723,6 @@ def test_outputs_match_torch(both, name):
         out = m(state["indices"])
     else:
         out = m(state["input"])
-    np.testing.assert_allclose(cpp[f"{name}.out"].numpy(), out.detach().numpy(), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(
+        cpp[f"{name}.out"].numpy(), out.detach().numpy(), rtol=1e-4, atol=1e-5
+    )

@@ -43,7 +43,14 @@ class RNNBase(Module):
     ):
         super().__init__()
         shapes = _native.rnn_flat_weight_shapes(
-            mode, input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional,
+            mode,
+            input_size,
+            hidden_size,
+            num_layers,
+            bias,
+            batch_first,
+            dropout,
+            bidirectional,
             proj_size,
         )
         self.mode, self.input_size, self.hidden_size = mode, input_size, hidden_size
