@@ -20,6 +20,7 @@
 #include "tensorcore/tensorcore.h"
 
 using namespace tc;
+using IntList = std::vector<int64_t>;
 
 namespace {
 
@@ -45,12 +46,13 @@ Tensor leaf(const Inputs& inputs, const std::string& name) {
   return clone(in(inputs, name)).requires_grad_(true);
 }
 
-// The module's parameters and buffers from "<case>.<key>" inputs (the Python module's
+// The module's parameters and buffers from "<case>.state.<key>" inputs (the Python module's
 // state_dict), so both frontends start from the same state.
 void load(nn::Module& m, const Inputs& inputs, const std::string& prefix) {
   serialize::NamedTensors state;
+  const std::string keys = prefix + ".state.";
   for (auto& [name, t] : inputs)
-    if (name.rfind(prefix + ".", 0) == 0) state.push_back({name.substr(prefix.size() + 1), t});
+    if (name.rfind(keys, 0) == 0) state.push_back({name.substr(keys.size()), t});
   m.load_state_dict(state);
 }
 

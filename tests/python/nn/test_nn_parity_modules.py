@@ -59,7 +59,12 @@ def leaf(t):
 
 
 def state_inputs(name, module):
-    return {f"{name}.{k}": v.detach().clone() for k, v in module.state_dict().items()}
+    return {f"{name}.state.{k}": v.detach().clone() for k, v in module.state_dict().items()}
+
+
+def state_of(name, inputs):
+    prefix = f"{name}.state."
+    return {k[len(prefix) :]: v for k, v in inputs.items() if k.startswith(prefix)}
 
 
 def param_grads(module):
@@ -80,13 +85,7 @@ def module_case(name, make, input_shape, train=True):
 
         def run():
             m2 = make()
-            m2.load_state_dict(
-                {
-                    k[len(name) + 1 :]: v
-                    for k, v in inputs.items()
-                    if k.startswith(name + ".") and k[len(name) + 1 :] in m2.state_dict()
-                }
-            )
+            m2.load_state_dict(state_of(name, inputs))
             m2.train(train)
             xi = leaf(inputs[f"{name}.input"])
             out = m2(xi)
@@ -192,13 +191,7 @@ def rnn_case(name, make, input_shape, states, packed_lengths=None, cn_weight=Non
 
         def run():
             m2 = make()
-            m2.load_state_dict(
-                {
-                    k[len(name) + 1 :]: v
-                    for k, v in inputs.items()
-                    if k[len(name) + 1 :] in m2.state_dict() and k.startswith(name + ".")
-                }
-            )
+            m2.load_state_dict(state_of(name, inputs))
             xi = leaf(x)
             si = {s: leaf(v) for s, v in st.items()}
             out, state = forward(m2, xi, si)
@@ -557,9 +550,16 @@ def _():
 
 # ---------------------------------------------------------------- running both sides
 
-# Cases whose two sides run different kernel sequences for the same math (tolerance instead of
-# bitwise): none expected; listed here with the reason if one appears.
-TOLERANT = {}
+# Cases whose two sides run the same math through a different sequence of kernels (tolerance
+# instead of bitwise), with the reason.
+TOLERANT = {
+    # the Python module calls F.conv_transpose2d, whose weight gradient sums in another order
+    # than the C++ module's path (last-bit differences in grad.weight)
+    "conv_transpose2d",
+    # the Python layer's residual and attention branches are separate Python-built graph nodes:
+    # autograd adds the gradient contributions to src in another order than the C++ layer
+    "encoder_layer",
+}
 
 
 @pytest.fixture(scope="module")
@@ -675,11 +675,12 @@ def test_outputs_match_torch(both, name):
     torch = pytest.importorskip("torch")
     built, cpp, _ = both
     inputs, _ = built[name]
-    state = {
+    data = {
         k[len(name) + 1 :]: torch.tensor(v.numpy())
         for k, v in inputs.items()
         if k.startswith(name + ".")
     }
+    state = {**data, **{k[len("state.") :]: v for k, v in data.items() if k.startswith("state.")}}
     t = torch.nn
     makers = {
         "lstm_proj": lambda: t.LSTM(3, 5, 2, bidirectional=True, proj_size=2),
@@ -700,7 +701,7 @@ def test_outputs_match_torch(both, name):
         "embedding": lambda: t.Embedding(10, 3),
     }
     m = makers[name]()
-    m.load_state_dict({k: v for k, v in state.items() if k in m.state_dict()})
+    m.load_state_dict({k[len("state.") :]: v for k, v in data.items() if k.startswith("state.")})
     if name.startswith(("lstm", "gru", "rnn")):
         x = state["input"]
         if "lengths" in state:
