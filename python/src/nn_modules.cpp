@@ -9,6 +9,7 @@
 #include "nn_messages.h"
 #include "tensorcore/nn/attention.h"
 #include "tensorcore/nn/functional.h"
+#include "tensorcore/nn/modules/conv_rules.h"
 #include "tensorcore/nn/rnn_stack.h"
 
 namespace tc::python {
@@ -165,10 +166,26 @@ void bind_attention(py::module_& m) {
       py::arg("is_causal") = false);
 }
 
+void bind_conv(py::module_& m) {
+  using Ints = std::vector<int64_t>;
+  m.def("conv_transpose_output_padding",
+        with_torch_messages([](const std::string& name, const Tensor& input,
+                               const std::optional<Ints>& output_size, const Ints& stride,
+                               const Ints& padding, const Ints& dilation, const Ints& kernel_size,
+                               const Ints& output_padding) {
+          return nn::conv_transpose_output_padding(name, input.sizes(),
+                                                   output_size.value_or(Ints{}), stride, padding,
+                                                   dilation, kernel_size, output_padding);
+        }),
+        py::arg("name"), py::arg("input"), py::arg("output_size"), py::arg("stride"),
+        py::arg("padding"), py::arg("dilation"), py::arg("kernel_size"), py::arg("output_padding"));
+}
+
 void bind_nn_modules(py::module_& root, TensorClass&) {
   py::module_ m = root.def_submodule("_nn_modules", "C++ behaviour of tensorcore.nn modules");
   bind_rnn(m);
   bind_attention(m);
+  bind_conv(m);
 }
 
 static Registrar r(bind_nn_modules);

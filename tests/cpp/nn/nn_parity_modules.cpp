@@ -376,6 +376,15 @@ void layer_cases(std::map<std::string, Case>& cases) {
   simple_case<nn::ReflectionPad2d>(cases, "reflectionpad2d", [] {
     return nn::ReflectionPad2d(IntList{1, 2, 2, 0});
   });
+  cases["conv_transpose_output_size"] = [](const Inputs& x, Results& r) {
+    nn::ConvTranspose2d m(2, 3, IntList{3}, IntList{2}, IntList{1});
+    load(*m, x, "conv_transpose_output_size");
+    r.put("out", m->forward(in(x, "conv_transpose_output_size.input"), IntList{8, 9}));
+  };
+  cases["conv_err_output_size"] = [](const Inputs&, Results&) {
+    nn::ConvTranspose2d m(2, 3, IntList{3}, IntList{2}, IntList{1});
+    m->forward(zeros({1, 2, 4, 5}), IntList{9, 12});
+  };
   cases["embedding"] = [](const Inputs& x, Results& r) {
     nn::Embedding m(10, 3);
     load(*m, x, "embedding");

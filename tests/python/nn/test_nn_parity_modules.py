@@ -528,6 +528,26 @@ module_case("avgpool2d", lambda: nn.AvgPool2d(2, 2, 1), (2, 2, 5, 6))
 module_case("reflectionpad2d", lambda: nn.ReflectionPad2d((1, 2, 2, 0)), (1, 2, 4, 4))
 
 
+@case("conv_transpose_output_size")
+def _():
+    name = "conv_transpose_output_size"
+    m = _randomized(nn.ConvTranspose2d(2, 3, 3, 2, 1))
+    inputs = {**state_inputs(name, m), f"{name}.input": rand(1, 2, 4, 5)}
+
+    def run():
+        m2 = nn.ConvTranspose2d(2, 3, 3, 2, 1)
+        m2.load_state_dict(m.state_dict())
+        return {"out": m2(inputs[f"{name}.input"], output_size=[8, 9])}
+
+    return inputs, run
+
+
+error_case(
+    "conv_err_output_size",
+    lambda: nn.ConvTranspose2d(2, 3, 3, 2, 1)(tc.zeros(1, 2, 4, 5), output_size=[9, 12]),
+)
+
+
 @case("embedding")
 def _():
     name = "embedding"
