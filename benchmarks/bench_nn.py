@@ -1,6 +1,6 @@
 """Native nn kernels vs PyTorch, side by side in one run.
 
-    .venv/bin/python benchmarks/bench_nn.py [--batch 8] [--reps 5] [--only conv,pool,bn,ctc,rnn]
+    .venv/bin/python benchmarks/bench_nn.py [--batch 8] [--reps 5] [--only conv,pool,bn,ctc,rnn,mha]
 
 Prints per-case median times (ms) for tensorcore and torch and the ratio (ours / torch; < 1 is
 faster). Both libraries run with the same thread count (torch.get_num_threads() is set to
@@ -14,6 +14,7 @@ import numpy as np
 import torch
 
 import tensorcore as tc
+import tensorcore.nn as tnn
 from tensorcore._C import _nn as F
 from _common import run_times
 
@@ -280,11 +281,53 @@ def bench_rnn(rep, reps):
         rep.add("rnn", f"{kind} layer T100 H512 N32 fwd+bwd", timeit(ours, reps), timeit(ref, reps))
 
 
+def bench_mha(rep, reps):
+    """nn.MultiheadAttention (self-attention with a key padding mask) and a pre-norm
+    nn.TransformerEncoderLayer, fwd+bwd, with torch's weights; also a small-shape case where the
+    per-call overhead of the Python layer shows."""
+    rng = np.random.default_rng(5)
+    for N, L, E, heads in [(16, 64, 256, 8), (4, 8, 32, 4)]:
+        ref = torch.nn.MultiheadAttention(E, heads, batch_first=True)
+        ours = tnn.MultiheadAttention(E, heads, batch_first=True)
+        ours.load_state_dict(
+            {k: tc.tensor(v.detach().numpy()) for k, v in ref.state_dict().items()}
+        )
+        tx, rx = both(rng.standard_normal((N, L, E), dtype=np.float32), requires_grad=True)
+        mask = np.zeros((N, L), bool)
+        mask[:, L - L // 4 :] = True
+        tm, rm = tc.tensor(mask), torch.tensor(mask)
+        run_ours = lambda: ours(tx, tx, tx, key_padding_mask=tm)[0].sum().backward()
+        run_ref = lambda: ref(rx, rx, rx, key_padding_mask=rm)[0].sum().backward()
+        rep.add(
+            "mha",
+            f"MHA N{N} L{L} E{E} h{heads} fwd+bwd",
+            timeit(run_ours, reps),
+            timeit(run_ref, reps),
+        )
+        ref_layer = torch.nn.TransformerEncoderLayer(
+            E, heads, 4 * E, 0.0, batch_first=True, norm_first=True
+        )
+        our_layer = tnn.TransformerEncoderLayer(
+            E, heads, 4 * E, 0.0, batch_first=True, norm_first=True
+        )
+        our_layer.load_state_dict(
+            {k: tc.tensor(v.detach().numpy()) for k, v in ref_layer.state_dict().items()}
+        )
+        run_ours = lambda: our_layer(tx, src_key_padding_mask=tm).sum().backward()
+        run_ref = lambda: ref_layer(rx, src_key_padding_mask=rm).sum().backward()
+        rep.add(
+            "mha",
+            f"EncoderLayer N{N} L{L} E{E} fwd+bwd",
+            timeit(run_ours, reps),
+            timeit(run_ref, reps),
+        )
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--batch", type=int, default=8)
     ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--only", default="conv,pool,bn,ctc,rnn")
+    ap.add_argument("--only", default="conv,pool,bn,ctc,rnn,mha")
     args = ap.parse_args()
     torch.set_num_threads(tc.get_num_threads())
     print(
@@ -298,6 +341,8 @@ def main():
         bench_pool(rep, args.batch, args.reps)
     if "bn" in only:
         bench_bn(rep, args.batch, args.reps)
+    if "mha" in only:
+        bench_mha(rep, args.reps)
     if "ctc" in only:
         bench_ctc(rep, args.reps)
     if "rnn" in only:

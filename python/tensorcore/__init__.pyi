@@ -8235,7 +8235,7 @@ class no_grad:
     r"""
     no_grad()
 
-    Context manager that disables gradient recording (the same as :class:`tensorcore.no_grad`); the init functions run under it.
+    Context manager (or decorator) that disables gradient recording: results computed inside do not require grad.
     """
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def __getattr__(self, name: _str) -> Any: ...

@@ -7,7 +7,8 @@
 // proj_size P > 0 also has weight_hr_l{k} [P, H], its h (and output) has P features and
 // weight_hh_l{k} is [4H, P].
 // Input (T, N, I), or (N, T, I) with batch_first, or unbatched (T, I), or a PackedSequence;
-// states (L*D, N, H).
+// states (L*D, N, H). Validation, parameter layout and the forward are rnn_stack.h's (shared with
+// the Python modules).
 #include <tuple>
 
 #include "tensorcore/nn/module.h"
@@ -36,12 +37,6 @@ class RNNBaseImpl : public Module {
   TensorList layer_weights(int64_t layer, int64_t dir) const;
 
  protected:
-  // Input as (T, N, I) plus whether it was unbatched; checks shapes.
-  std::pair<Tensor, bool> prepare(const Tensor& input) const;
-  // features: the state's last dim (hidden_size, or proj_size for an LSTM's h).
-  Tensor check_state(const Tensor& h, const char* what, int64_t batch, bool unbatched,
-                     int64_t features) const;
-  Tensor finish_output(const Tensor& out, bool unbatched) const;
   // The stack over a PackedSequence (the *_layer_packed ops per layer and direction); h0/c0 in the
   // caller's batch order. Returns (output, h_n, c_n); c_n undefined for GRU.
   std::tuple<PackedSequence, Tensor, Tensor> forward_packed(Cell cell, const PackedSequence& input,

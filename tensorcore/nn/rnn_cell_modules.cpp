@@ -5,7 +5,7 @@
 #include <ostream>
 
 #include "tensorcore/nn/functional.h"
-#include "tensorcore/nn/init.h"
+#include "tensorcore/nn/rnn_stack.h"
 #include "tensorcore/tensorcore.h"
 
 namespace tc::nn {
@@ -24,9 +24,8 @@ RNNCellBaseImpl::RNNCellBaseImpl(std::string type, int64_t gates, int64_t in, in
 }
 
 void RNNCellBaseImpl::reset_parameters() {
-  const double bound = 1.0 / std::sqrt(double(hidden_size));
-  for (Tensor* t : {&weight_ih, &weight_hh, &bias_ih, &bias_hh})
-    if (t->defined()) init::uniform_(*t, -bound, bound);
+  // The recurrent modules' rule (rnn_stack.h), shared with the Python cells.
+  rnn_reset_parameters({weight_ih, weight_hh, bias_ih, bias_hh}, hidden_size);
 }
 
 void RNNCellBaseImpl::pretty_print(std::ostream& os) const {

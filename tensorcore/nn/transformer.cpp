@@ -4,6 +4,7 @@
 #include <limits>
 #include <ostream>
 
+#include "tensorcore/nn/attention.h"
 #include "tensorcore/nn/init.h"
 #include "tensorcore/tensorcore.h"
 
@@ -11,8 +12,7 @@ namespace tc::nn {
 
 MultiheadAttentionImpl::MultiheadAttentionImpl(int64_t e, int64_t h, double p, bool bias, bool bf)
     : Module("MultiheadAttention"), embed_dim(e), num_heads(h), dropout(p), batch_first(bf) {
-  TC_CHECK(e > 0 && h > 0 && e % h == 0, "MultiheadAttention: embed_dim (", e,
-           ") must be divisible by num_heads (", h, ")");
+  functional::check_multihead_attention_options(e, h);
   in_proj_weight = register_parameter("in_proj_weight", empty({3 * e, e}));
   in_proj_bias = register_parameter("in_proj_bias", bias ? zeros({3 * e}) : Tensor());
   out_proj = register_module("out_proj", Linear(e, e, bias));
@@ -22,63 +22,21 @@ MultiheadAttentionImpl::MultiheadAttentionImpl(int64_t e, int64_t h, double p, b
 
 void MultiheadAttentionImpl::pretty_print(std::ostream& os) const { os << "MultiheadAttention"; }
 
-std::pair<Tensor, Tensor> MultiheadAttentionImpl::forward(
-    const Tensor& query_in, const Tensor& key_in, const Tensor& value_in,
-    const Tensor& key_padding_mask, bool need_weights, const Tensor& attn_mask, bool average) {
-  auto check = [&](const Tensor& t, const char* what) {
-    TC_CHECK(t.dim() == 3 && t.size(2) == embed_dim, "MultiheadAttention: expected ", what,
-             " of shape [", batch_first ? "N, L, " : "L, N, ", embed_dim, "], but got ",
-             shape_str(t.sizes()));
-  };
-  check(query_in, "query");
-  check(key_in, "key");
-  check(value_in, "value");
-  Tensor query = batch_first ? transpose(query_in, 0, 1) : query_in;
-  Tensor key = batch_first ? transpose(key_in, 0, 1) : key_in;
-  Tensor value = batch_first ? transpose(value_in, 0, 1) : value_in;
-  int64_t L = query.size(0), N = query.size(1), S = key.size(0), E = embed_dim, hd = E / num_heads;
-  TC_CHECK(key.size(1) == N && value.size(1) == N && value.size(0) == S,
-           "MultiheadAttention: query ", shape_str(query.sizes()), ", key ", shape_str(key.sizes()),
-           " and value ", shape_str(value.sizes()), " disagree on batch or source length");
-  auto proj = [&](const Tensor& x, int64_t i) {
-    Tensor w = narrow(in_proj_weight, 0, i * E, E);
-    Tensor b = in_proj_bias.defined() ? narrow(in_proj_bias, 0, i * E, E) : Tensor();
-    Tensor y = functional::linear(x, w, b);                              // [len, N, E]
-    return transpose(reshape(y, {x.size(0), N * num_heads, hd}), 0, 1);  // [N*h, len, hd]
-  };
-  Tensor q = mul(proj(query, 0), 1.0 / std::sqrt(double(hd)));
-  Tensor k = proj(key, 1), v = proj(value, 2);
-  Tensor scores = bmm(q, transpose(k, 1, 2));  // [N*h, L, S]
-  const double neg_inf = -std::numeric_limits<double>::infinity();
-  if (attn_mask.defined()) {
-    Shape m2{L, S}, m3{N * num_heads, L, S};
-    TC_CHECK(attn_mask.sizes() == m2 || attn_mask.sizes() == m3,
-             "MultiheadAttention: expected attn_mask of shape ", shape_str(m2), " or ",
-             shape_str(m3), ", but got ", shape_str(attn_mask.sizes()));
-    scores = attn_mask.dtype() == DType::Bool ? masked_fill(scores, attn_mask, neg_inf)
-                                              : add(scores, attn_mask);
-  }
-  if (key_padding_mask.defined()) {
-    TC_CHECK(key_padding_mask.sizes() == Shape({N, S}),
-             "MultiheadAttention: expected key_padding_mask of shape ", shape_str({N, S}),
-             ", but got ", shape_str(key_padding_mask.sizes()));
-    Tensor mask = reshape(key_padding_mask, {N, 1, 1, S});
-    Tensor s4 = reshape(scores, {N, num_heads, L, S});
-    s4 = mask.dtype() == DType::Bool ? masked_fill(s4, mask, neg_inf) : add(s4, mask);
-    scores = reshape(s4, {N * num_heads, L, S});
-  }
-  Tensor attn = functional::softmax(scores, -1);
-  if (dropout > 0 && training_) attn = functional::dropout(attn, dropout, true);
-  Tensor out = bmm(attn, v);                                   // [N*h, L, hd]
-  out = reshape(contiguous(transpose(out, 0, 1)), {L, N, E});  // [L, N, E]
-  out = out_proj(out);
-  if (batch_first) out = transpose(out, 0, 1);
-  Tensor weights;
-  if (need_weights) {
-    weights = reshape(attn, {N, num_heads, L, S});
-    if (average) weights = mean(weights, {1});
-  }
-  return {out, weights};
+std::pair<Tensor, Tensor> MultiheadAttentionImpl::forward(const Tensor& query, const Tensor& key,
+                                                          const Tensor& value,
+                                                          const Tensor& key_padding_mask,
+                                                          bool need_weights,
+                                                          const Tensor& attn_mask, bool average) {
+  // batch_first: each input transposed on its own, as the Python module does (so both frontends
+  // take the same projection path and give the same bits).
+  const bool to_seq_first = batch_first && query.dim() == 3;
+  auto seq_first = [&](const Tensor& t) { return to_seq_first ? transpose(t, 0, 1) : t; };
+  auto [out, weights] = functional::multi_head_attention_forward(
+      seq_first(query), seq_first(key), seq_first(value), embed_dim, num_heads, in_proj_weight,
+      in_proj_bias, Tensor(), Tensor(), false, dropout, out_proj->weight, out_proj->bias, training_,
+      key_padding_mask, need_weights, attn_mask, false, Tensor(), Tensor(), Tensor(), Tensor(),
+      Tensor(), average);
+  return {to_seq_first ? transpose(out, 0, 1) : out, weights};
 }
 
 TransformerEncoderLayerImpl::TransformerEncoderLayerImpl(TransformerEncoderLayerOptions o)

@@ -5,6 +5,10 @@ from ._style import doc
 TARGET = "tensorcore.autograd"
 
 DOCS = {
+    "no_grad": doc(
+        "no_grad()",
+        "Context manager (or decorator) that disables gradient recording: results computed inside do not require grad.",
+    ),
     "backward": doc(
         "backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None) -> None",
         "Accumulates the gradients of ``tensors`` with respect to the graph leaves into their ``.grad``. "

@@ -87,8 +87,4 @@ DOCS = {
             _GEN,
         ],
     ),
-    "no_grad": doc(
-        "no_grad()",
-        "Context manager that disables gradient recording (the same as :class:`tensorcore.no_grad`); the init functions run under it.",
-    ),
 }

@@ -245,53 +245,26 @@ def pdist(input, p=2):
 # ---------------------------------------------------------------- attention
 
 
+# The attention functions are tc::nn::functional's (tensorcore/nn/attention.h), shared with the
+# C++ frontend's MultiheadAttention.
+
+
 def _mask_to_additive(mask, dtype):
-    if mask is None:
-        return None
-    if mask.dtype == _C.bool:
-        return _C.zeros(tuple(mask.shape), dtype=dtype).masked_fill(mask, float("-inf"))
-    return mask.to(dtype)
+    return _C._nn_modules.mask_to_additive(mask, dtype)
 
 
 def scaled_dot_product_attention(
     query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None
 ):
     """softmax(Q K^T * scale + mask) V. A boolean attn_mask marks positions that MAY attend."""
-    if query.shape[-1] != key.shape[-1]:
-        raise ValueError(
-            f"scaled_dot_product_attention: query and key must have the same embedding size, "
-            f"got {query.shape[-1]} and {key.shape[-1]}"
-        )
-    L, S = query.shape[-2], key.shape[-2]
-    scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
-    scores = _C.matmul(query, key.transpose(-2, -1)) * scale
-    if is_causal:
-        causal = _C.ones(L, S, dtype=_C.bool).tril()
-        scores = scores.masked_fill(causal.logical_not(), float("-inf"))
-    if attn_mask is not None:
-        if attn_mask.dtype == _C.bool:
-            scores = scores.masked_fill(attn_mask.logical_not(), float("-inf"))
-        else:
-            scores = scores + attn_mask
-    weights = softmax(scores, -1)
-    if dropout_p > 0.0:
-        weights = dropout(weights, dropout_p, True)
-    return _C.matmul(weights, value)
+    return _C._nn_modules.scaled_dot_product_attention(
+        query, key, value, attn_mask, dropout_p, is_causal, scale
+    )
 
 
 def _in_projection(q, k, v, w, b, E, separate=None):
-    if separate is None:
-        wq, wk, wv = w[:E], w[E : 2 * E], w[2 * E :]
-    else:
-        wq, wk, wv = separate
-    if b is None:
-        bq = bk = bv = None
-    else:
-        bq, bk, bv = b[:E], b[E : 2 * E], b[2 * E :]
-    if q is k and k is v and separate is None:
-        qkv = linear(q, w, b)
-        return qkv[..., :E], qkv[..., E : 2 * E], qkv[..., 2 * E :]
-    return linear(q, wq, bq), linear(k, wk, bk), linear(v, wv, bv)
+    wq, wk, wv = separate if separate is not None else (None, None, None)
+    return _C._nn_modules.in_projection(q, k, v, w, b, E, wq, wk, wv)
 
 
 def multi_head_attention_forward(
@@ -322,98 +295,33 @@ def multi_head_attention_forward(
     is_causal=False,
 ):
     """Sequence-first (L, N, E) multi-head attention, as torch.nn.functional's version."""
-    is_batched = query.dim() == 3
-    if not is_batched:
-        query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
-        if key_padding_mask is not None:
-            key_padding_mask = key_padding_mask.unsqueeze(0)
-    tgt_len, bsz, embed_dim = query.shape
-    if embed_dim != embed_dim_to_check:
-        raise ValueError(
-            f"MultiheadAttention: was expecting embedding dimension of {embed_dim_to_check}, "
-            f"but got {embed_dim}"
-        )
-    head_dim = embed_dim // num_heads
-    if head_dim * num_heads != embed_dim:
-        raise ValueError(
-            f"MultiheadAttention: embed_dim {embed_dim} not divisible by num_heads {num_heads}"
-        )
-    separate = (q_proj_weight, k_proj_weight, v_proj_weight) if use_separate_proj_weight else None
-    q, k, v = _in_projection(query, key, value, in_proj_weight, in_proj_bias, embed_dim, separate)
-
-    if attn_mask is not None:
-        attn_mask = _mask_to_additive(attn_mask, q.dtype)
-        if attn_mask.dim() == 2:
-            if tuple(attn_mask.shape) != (tgt_len, key.shape[0]):
-                raise ValueError(
-                    f"MultiheadAttention: the shape of the 2D attn_mask is {tuple(attn_mask.shape)}, "
-                    f"but should be {(tgt_len, key.shape[0])}."
-                )
-            attn_mask = attn_mask.unsqueeze(0)
-        elif attn_mask.dim() != 3:
-            raise ValueError(
-                f"MultiheadAttention: attn_mask's dimension {attn_mask.dim()} is not supported"
-            )
-    if bias_k is not None and bias_v is not None:
-        k = _C.cat([k, bias_k.expand(1, bsz, embed_dim)])
-        v = _C.cat([v, bias_v.expand(1, bsz, embed_dim)])
-        if attn_mask is not None:
-            attn_mask = pad(attn_mask, (0, 1))
-        if key_padding_mask is not None:
-            key_padding_mask = pad(key_padding_mask, (0, 1))
-
-    q = q.reshape(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
-    k = (
-        static_k
-        if static_k is not None
-        else k.reshape(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+    return _C._nn_modules.multi_head_attention_forward(
+        query,
+        key,
+        value,
+        embed_dim_to_check,
+        num_heads,
+        in_proj_weight,
+        in_proj_bias,
+        bias_k,
+        bias_v,
+        add_zero_attn,
+        dropout_p,
+        out_proj_weight,
+        out_proj_bias,
+        training,
+        key_padding_mask,
+        need_weights,
+        attn_mask,
+        use_separate_proj_weight,
+        q_proj_weight,
+        k_proj_weight,
+        v_proj_weight,
+        static_k,
+        static_v,
+        average_attn_weights,
+        is_causal,
     )
-    v = (
-        static_v
-        if static_v is not None
-        else v.reshape(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
-    )
-    if add_zero_attn:
-        k = _C.cat([k, _C.zeros(bsz * num_heads, 1, head_dim, dtype=k.dtype)], 1)
-        v = _C.cat([v, _C.zeros(bsz * num_heads, 1, head_dim, dtype=v.dtype)], 1)
-        if attn_mask is not None:
-            attn_mask = pad(attn_mask, (0, 1))
-        if key_padding_mask is not None:
-            key_padding_mask = pad(key_padding_mask, (0, 1))
-    src_len = k.shape[1]
-
-    if key_padding_mask is not None:
-        if tuple(key_padding_mask.shape) != (bsz, src_len):
-            raise ValueError(
-                f"MultiheadAttention: expecting key_padding_mask shape of {(bsz, src_len)}, but got "
-                f"{tuple(key_padding_mask.shape)}"
-            )
-        kpm = _mask_to_additive(key_padding_mask, q.dtype).reshape(bsz, 1, 1, src_len)
-        kpm = kpm.expand(bsz, num_heads, 1, src_len).reshape(bsz * num_heads, 1, src_len)
-        attn_mask = kpm if attn_mask is None else attn_mask + kpm
-
-    scores = _C.matmul(q * (1.0 / math.sqrt(head_dim)), k.transpose(1, 2))
-    if is_causal and attn_mask is None:
-        causal = _C.ones(tgt_len, src_len, dtype=_C.bool).tril().logical_not()
-        scores = scores.masked_fill(causal, float("-inf"))
-    if attn_mask is not None:
-        scores = scores + attn_mask
-    weights = softmax(scores, -1)
-    if dropout_p > 0.0 and training:
-        weights = dropout(weights, dropout_p, True)
-    out = _C.bmm(weights, v)  # (B*H, L, hd)
-    out = out.transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
-    out = linear(out, out_proj_weight, out_proj_bias).reshape(tgt_len, bsz, embed_dim)
-    if not is_batched:
-        out = out.squeeze(1)
-    if not need_weights:
-        return out, None
-    weights = weights.reshape(bsz, num_heads, tgt_len, src_len)
-    if average_attn_weights:
-        weights = weights.mean(1)
-    if not is_batched:
-        weights = weights.squeeze(0)
-    return out, weights
 
 
 # ---------------------------------------------------------------- padding, resampling, pooling

@@ -6,6 +6,7 @@
 
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/init.h"
+#include "tensorcore/nn/modules/conv_rules.h"
 #include "tensorcore/nn/modules/module_args.h"
 #include "tensorcore/ops/creation.h"
 
@@ -79,28 +80,41 @@ void ConvNdImpl::check_input(const Tensor& x) const {
            " spatial dims, but got input of size ", shape_str(x.sizes()));
 }
 
+std::vector<int64_t> conv_transpose_output_padding(const std::string& name, const Shape& x,
+                                                   const std::vector<int64_t>& output_size,
+                                                   const std::vector<int64_t>& stride,
+                                                   const std::vector<int64_t>& padding,
+                                                   const std::vector<int64_t>& dilation,
+                                                   const std::vector<int64_t>& kernel_size,
+                                                   const std::vector<int64_t>& output_padding) {
+  if (output_size.empty()) return output_padding;
+  const int spatial = int(kernel_size.size());
+  const int dims = int(x.size());
+  TC_CHECK(int(output_size.size()) == spatial || int(output_size.size()) == dims, name,
+           ": output_size must have ", spatial, " or ", dims, " entries, got ",
+           shape_str(output_size));
+  std::vector<int64_t> op(size_t(spatial), 0);
+  for (int i = 0; i < spatial; ++i) {
+    const size_t u = size_t(i);
+    const int64_t in = x[size_t(dims - spatial + i)];
+    const int64_t lo =
+        (in - 1) * stride[u] - 2 * padding[u] + dilation[u] * (kernel_size[u] - 1) + 1;
+    const int64_t hi = lo + std::max(stride[u], dilation[u]) - 1;
+    const int64_t want = output_size[output_size.size() - size_t(spatial) + u];
+    TC_CHECK(want >= lo && want <= hi, name, ": requested an output size of ",
+             shape_str(output_size), ", but valid sizes of spatial dim ", i, " range from ", lo,
+             " to ", hi, " (for an input of ", shape_str(x), ")");
+    op[u] = want - lo;
+  }
+  return op;
+}
+
 Tensor ConvNdImpl::run(const Tensor& x, const IntList& output_size) const {
   namespace F = functional;
   check_input(x);
   if (transposed) {
-    IntList op = output_padding;
-    if (!output_size.empty()) {
-      TC_CHECK(int(output_size.size()) == spatial || int(output_size.size()) == x.dim(), name(),
-               ": output_size must have ", spatial, " or ", x.dim(), " entries, got ",
-               shape_str(output_size));
-      for (int i = 0; i < spatial; ++i) {
-        const size_t u = size_t(i);
-        const int64_t in = x.size(x.dim() - spatial + i);
-        const int64_t lo =
-            (in - 1) * stride[u] - 2 * padding[u] + dilation[u] * (kernel_size[u] - 1) + 1;
-        const int64_t hi = lo + std::max(stride[u], dilation[u]) - 1;
-        const int64_t want = output_size[output_size.size() - size_t(spatial) + u];
-        TC_CHECK(want >= lo && want <= hi, name(), ": requested an output size of ",
-                 shape_str(output_size), ", but valid sizes of spatial dim ", i, " range from ", lo,
-                 " to ", hi, " (for an input of ", shape_str(x.sizes()), ")");
-        op[u] = want - lo;
-      }
-    }
+    const IntList op = conv_transpose_output_padding(
+        name(), x.sizes(), output_size, stride, padding, dilation, kernel_size, output_padding);
     if (spatial == 1)
       return F::conv_transpose1d(x, weight, bias, stride, padding, op, groups, dilation);
     if (spatial == 2)

@@ -373,7 +373,7 @@ def test_cpp_frontend_lstm_proj_matches_torch(torch_ref, packed):
     (tout.sum() + th.sum() + tcs.sum()).backward()
     (rout.sum() + rh.sum() + rc.sum()).backward()
     close(tx.grad, rx.grad, 1e-5)
-    with pytest.raises(ValueError, match="proj_size must be in"):
+    with pytest.raises(ValueError, match="proj_size has to be smaller than hidden_size"):
         cpp.LSTM(I, H, proj_size=H)
 
 

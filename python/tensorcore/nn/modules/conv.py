@@ -2,6 +2,7 @@
 
 import math
 
+from ... import _C
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -196,27 +197,19 @@ class _ConvTranspose(_ConvNd):
         )
 
     def _output_padding(self, input, output_size):
-        if output_size is None:
-            return self.output_padding
-        n = self._dims
-        output_size = tuple(output_size)[-n:]
-        spatial = tuple(input.shape[-n:])
-        out = []
-        for d in range(n):
-            min_size = (
-                (spatial[d] - 1) * self.stride[d]
-                - 2 * self.padding[d]
-                + self.dilation[d] * (self.kernel_size[d] - 1)
-                + 1
+        # The rule and its message are C++'s (tensorcore/nn/modules/conv_rules.h).
+        return tuple(
+            _C._nn_modules.conv_transpose_output_padding(
+                type(self).__name__,
+                input,
+                None if output_size is None else [int(v) for v in output_size],
+                self.stride,
+                self.padding,
+                self.dilation,
+                self.kernel_size,
+                self.output_padding,
             )
-            extra = output_size[d] - min_size
-            if not 0 <= extra < max(self.stride[d], self.dilation[d]):
-                raise ValueError(
-                    f"{type(self).__name__}: requested output size {output_size} is not reachable "
-                    f"from input spatial size {spatial}"
-                )
-            out.append(extra)
-        return tuple(out)
+        )
 
     def forward(self, input, output_size=None):
         self._check_input(input)

@@ -38,12 +38,8 @@ class MultiheadAttention(Module):
         self.vdim = vdim if vdim is not None else embed_dim
         self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
         self.num_heads, self.dropout, self.batch_first = num_heads, dropout, batch_first
+        _C._nn_modules.check_multihead_attention_options(embed_dim, num_heads)
         self.head_dim = embed_dim // num_heads
-        if self.head_dim * num_heads != embed_dim:
-            raise ValueError(
-                f"MultiheadAttention: embed_dim ({embed_dim}) must be divisible by num_heads "
-                f"({num_heads})"
-            )
         if self._qkv_same_embed_dim:
             self.in_proj_weight = Parameter(
                 _empty(3 * embed_dim, embed_dim, device=device, dtype=dtype)
