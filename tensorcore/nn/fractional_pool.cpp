@@ -57,8 +57,10 @@ std::pair<Tensor, Tensor> fractional_pool(const char* op, size_t dims, const Ten
   if (!size_in.empty()) {
     out_sizes = expand_arg(size_in, dims, op, "output_size");
   } else {
-    TC_CHECK(ratio_in.size() == 1 || ratio_in.size() == dims, op, ": output_ratio must be a float "
-             "or ", dims, " floats");
+    TC_CHECK(ratio_in.size() == 1 || ratio_in.size() == dims, op,
+             ": output_ratio must be a float "
+             "or ",
+             dims, " floats");
     for (size_t d = 0; d < dims; ++d) {
       double r = ratio_in.size() == 1 ? ratio_in[0] : ratio_in[d];
       TC_CHECK(r > 0.0 && r < 1.0, op, ": output_ratio must be between 0 and 1 (exclusive), got ",
@@ -77,22 +79,22 @@ std::pair<Tensor, Tensor> fractional_pool(const char* op, size_t dims, const Ten
   if (!samples.defined()) {
     samples = rand({n, c, nd}, {}, TensorOptions(input.dtype()).device(input.device()));
   } else {
-    TC_CHECK(samples.dim() == 3 && samples.size(0) == n && samples.size(1) == c &&
-                 samples.size(2) == nd,
-             op, ": _random_samples must have shape (", n, ", ", c, ", ", nd, "), got ",
-             shape_str(samples.sizes()));
+    TC_CHECK(
+        samples.dim() == 3 && samples.size(0) == n && samples.size(1) == c && samples.size(2) == nd,
+        op, ": _random_samples must have shape (", n, ", ", c, ", ", nd, "), got ",
+        shape_str(samples.sizes()));
     samples = to_dtype(samples, input.dtype());
   }
   // Flat index of every window element: (N, C, out..., k...) built one dimension at a time.
-  // torch orders the samples as (w, h[, t]): sample 0 drives the last dimension.
+  // torch's sample order: (w, h) for 2-d pooling but (t, h, w) for 3-d.
   Tensor flat;
   int64_t stride = 1;
   std::vector<Tensor> offsets(dims);
   for (int64_t d = nd - 1; d >= 0; --d) {
-    Tensor u = select(samples, 2, nd - 1 - d);
+    Tensor u = select(samples, 2, nd == 2 ? nd - 1 - d : d);
     Tensor starts = window_starts(u, in_sizes[d], out_sizes[d], kernel[d]);  // (N, C, out)
-    Tensor pos = add(unsqueeze(starts, -1), arange(kernel[d], TensorOptions(DType::Int64)
-                                                                 .device(input.device())));
+    Tensor pos = add(unsqueeze(starts, -1),
+                     arange(kernel[d], TensorOptions(DType::Int64).device(input.device())));
     offsets[d] = mul(pos, stride);  // (N, C, out_d, k_d)
     stride *= in_sizes[d];
   }
@@ -113,8 +115,8 @@ std::pair<Tensor, Tensor> fractional_pool(const char* op, size_t dims, const Ten
   for (int64_t d = 0; d < nd; ++d) full_shape.push_back(kernel[d]);
   flat = reshape(contiguous(expand(flat, full_shape)), {n, c, outputs, taps});
   Tensor planes = reshape(input, {n, c, stride});
-  Tensor taken = reshape(gather(planes, 2, reshape(flat, {n, c, outputs * taps})),
-                         {n, c, outputs, taps});
+  Tensor taken =
+      reshape(gather(planes, 2, reshape(flat, {n, c, outputs * taps})), {n, c, outputs, taps});
   auto [values, which] = max(taken, -1);
   Tensor indices = squeeze(gather(flat, -1, unsqueeze(which, -1)), -1);
   Shape out_shape{n, c};
@@ -134,16 +136,16 @@ std::pair<Tensor, Tensor> fractional_max_pool2d_with_indices(
     const Tensor& input, const std::vector<int64_t>& kernel_size,
     const std::vector<int64_t>& output_size, const std::vector<double>& output_ratio,
     const Tensor& random_samples) {
-  return fractional_pool("fractional_max_pool2d", 2, input, kernel_size, output_size,
-                         output_ratio, random_samples);
+  return fractional_pool("fractional_max_pool2d", 2, input, kernel_size, output_size, output_ratio,
+                         random_samples);
 }
 
 std::pair<Tensor, Tensor> fractional_max_pool3d_with_indices(
     const Tensor& input, const std::vector<int64_t>& kernel_size,
     const std::vector<int64_t>& output_size, const std::vector<double>& output_ratio,
     const Tensor& random_samples) {
-  return fractional_pool("fractional_max_pool3d", 3, input, kernel_size, output_size,
-                         output_ratio, random_samples);
+  return fractional_pool("fractional_max_pool3d", 3, input, kernel_size, output_size, output_ratio,
+                         random_samples);
 }
 
 }  // namespace tc::nn::functional

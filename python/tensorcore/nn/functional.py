@@ -7,8 +7,6 @@ the error messages and the autocast policy are the C++ function's. The losses ar
 same way (python/src/nn_losses.cpp).
 """
 
-import math
-
 from .. import _C
 from .._C import _nn as _C_nn
 from .._C._nn import (  # noqa: F401  (the losses: one C++ implementation each)

@@ -5,8 +5,8 @@ tensorcore.nn.functional: torch.nn.functional's API.
 Each op is implemented once, in C++ (tc::nn::functional, tensorcore/nn/functional.h). The
 functions here are thin bindings over tensorcore._C._nn that keep torch's Python signatures
 (keyword names, defaults, inplace=, _stacklevel, dtype=); the computation, the argument checks,
-the error messages and the autocast policy are the C++ function's. Losses live in
-_functional_losses.py.
+the error messages and the autocast policy are the C++ function's. The losses are bound the
+same way (python/src/nn_losses.cpp).
 """
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union, overload
 from builtins import bool as _bool, bytes as _bytes, complex as _complex, float as _float, int as _int, str as _str
@@ -62,6 +62,11 @@ def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: _bool =
         return_indices (bool): also return the argmax positions.
     """
 
+def adaptive_max_pool1d_with_indices(input: Any, output_size: Any, return_indices: Any = False) -> Any:
+    r"""
+    adaptive_max_pool1d returning (output, indices).
+    """
+
 def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: _bool = False) -> Any:
     r"""
     adaptive_max_pool2d(input, output_size, return_indices=False) -> Tensor
@@ -74,6 +79,11 @@ def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: _bool =
         return_indices (bool): also return the argmax positions.
     """
 
+def adaptive_max_pool2d_with_indices(input: Any, output_size: Any, return_indices: Any = False) -> Any:
+    r"""
+    adaptive_max_pool2d returning (output, indices).
+    """
+
 def adaptive_max_pool3d(input: Tensor, output_size: Any, return_indices: _bool = False) -> Any:
     r"""
     adaptive_max_pool3d(input, output_size, return_indices=False) -> Tensor
@@ -84,6 +94,11 @@ def adaptive_max_pool3d(input: Tensor, output_size: Any, return_indices: _bool =
         input (Tensor): the input.
         output_size (int or tuple): the target size (None keeps an input dimension).
         return_indices (bool): also return the argmax positions.
+    """
+
+def adaptive_max_pool3d_with_indices(input: Any, output_size: Any, return_indices: Any = False) -> Any:
+    r"""
+    adaptive_max_pool3d returning (output, indices).
     """
 
 def affine_grid(theta: Tensor, size: Any, align_corners: Any = None) -> Tensor:
@@ -302,6 +317,11 @@ def conv3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride:
         padding (int, tuple or str): implicit zero padding on both sides.
         dilation (int or tuple): spacing between kernel elements.
         groups (int): split input and output channels into this many independent groups.
+    """
+
+def conv_tbc(input: Any, weight: Any, bias: Any, pad: Any = 0) -> Any:
+    r"""
+    1-d convolution of a (time, batch, channel) input with a (kernel, in, out) weight.
     """
 
 def conv_transpose1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: _int = 1, dilation: Any = 1) -> Tensor:
@@ -567,6 +587,30 @@ def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1, p
         dilation (int or tuple): block element spacing.
         padding (int or tuple): implicit zero padding.
         stride (int or tuple): block step.
+    """
+
+def fractional_max_pool2d(input: Any, kernel_size: Any, output_size: Any = None, output_ratio: Any = None, return_indices: Any = False, _random_samples: Any = None) -> Any:
+    r"""
+    Fractional max pooling over (N, C, H, W) or (C, H, W); with return_indices=True also the
+    flat index of each maximum within its plane.
+    """
+
+def fractional_max_pool2d_with_indices(input: Any, kernel_size: Any, output_size: Any = None, output_ratio: Any = None, return_indices: Any = False, _random_samples: Any = None) -> Any:
+    r"""
+    Fractional max pooling (Graham 2014) over (N, C, H, W) or (C, H, W), returning (output,
+    indices): windows of kernel_size at pseudo-random increasing positions, sized to
+    output_size or to output_ratio of the input. The same _random_samples (N, C, 2) give
+    torch's windows and results.
+    """
+
+def fractional_max_pool3d(input: Any, kernel_size: Any, output_size: Any = None, output_ratio: Any = None, return_indices: Any = False, _random_samples: Any = None) -> Any:
+    r"""
+    fractional_max_pool2d over (N, C, T, H, W) or (C, T, H, W).
+    """
+
+def fractional_max_pool3d_with_indices(input: Any, kernel_size: Any, output_size: Any = None, output_ratio: Any = None, return_indices: Any = False, _random_samples: Any = None) -> Any:
+    r"""
+    fractional_max_pool2d_with_indices over (N, C, T, H, W) or (C, T, H, W).
     """
 
 def gaussian_nll_loss(input: Tensor, target: Tensor, var: Any, full: _bool = False, eps: _float = 1e-06, reduction: _str = 'mean') -> Tensor:

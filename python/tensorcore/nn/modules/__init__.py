@@ -72,12 +72,15 @@ from .loss import (  # noqa: F401
     GaussianNLLLoss,
     CTCLoss,
 )
-from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d  # noqa: F401
+from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d  # noqa: F401
+from .adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401
 from .pooling import (  # noqa: F401
     MaxPool1d,
     MaxPool2d,
     MaxPool3d,
+    MaxUnpool1d,
     MaxUnpool2d,
+    MaxUnpool3d,
     AvgPool1d,
     AvgPool2d,
     AvgPool3d,
@@ -85,6 +88,10 @@ from .pooling import (  # noqa: F401
     AdaptiveAvgPool2d,
     AdaptiveMaxPool1d,
     AdaptiveMaxPool2d,
+    AdaptiveAvgPool3d,
+    AdaptiveMaxPool3d,
+    FractionalMaxPool2d,
+    FractionalMaxPool3d,
     LPPool1d,
     LPPool2d,
 )
@@ -99,6 +106,7 @@ from .normalization import (  # noqa: F401
     LayerNorm,
     GroupNorm,
     LocalResponseNorm,
+    CrossMapLRN2d,
 )
 from .sparse import Embedding, EmbeddingBag  # noqa: F401
 from .rnn import RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, GRUCell  # noqa: F401
@@ -120,4 +128,19 @@ from .transformer import (  # noqa: F401
     TransformerDecoder,
     TransformerDecoderLayer,
 )
-from .lazy import LazyModuleMixin, LazyLinear, LazyConv1d, LazyConv2d, LazyConv3d  # noqa: F401
+from .lazy import (  # noqa: F401
+    LazyModuleMixin,
+    LazyLinear,
+    LazyConv1d,
+    LazyConv2d,
+    LazyConv3d,
+    LazyConvTranspose1d,
+    LazyConvTranspose2d,
+    LazyConvTranspose3d,
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyBatchNorm3d,
+    LazyInstanceNorm1d,
+    LazyInstanceNorm2d,
+    LazyInstanceNorm3d,
+)

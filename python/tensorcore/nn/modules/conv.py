@@ -232,3 +232,7 @@ class ConvTranspose1d(_ConvTranspose):
 
 class ConvTranspose2d(_ConvTranspose):
     _dims, _fn_name = 2, "conv_transpose2d"
+
+
+class ConvTranspose3d(_ConvTranspose):
+    _dims, _fn_name = 3, "conv_transpose3d"

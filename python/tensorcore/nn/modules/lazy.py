@@ -7,9 +7,17 @@ then turns into its regular class (LazyLinear -> Linear).
 
 from ... import _C
 from ..parameter import Parameter, UninitializedParameter
-from .conv import Conv1d, Conv2d, Conv3d
+from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from .linear import Linear
 from .module import Module
+from .normalization import (
+    BatchNorm1d,
+    BatchNorm2d,
+    BatchNorm3d,
+    InstanceNorm1d,
+    InstanceNorm2d,
+    InstanceNorm3d,
+)
 
 _set_data = _C._nn_py.set_data
 
@@ -25,8 +33,15 @@ class LazyModuleMixin:
     def _lazy_init(self):
         self._lazy_hook = self.register_forward_pre_hook(_LazyMixinHook())
 
+    # Buffers whose size waits for the first input (the norms' running statistics): empty until
+    # materialized, listed by name.
+    _lazy_buffers = ()
+
     def has_uninitialized_params(self):
-        return any(isinstance(p, UninitializedParameter) for p in self._parameters.values())
+        return any(isinstance(p, UninitializedParameter) for p in self._parameters.values()) or any(
+            self._buffers.get(name) is not None and self._buffers[name].numel() == 0
+            for name in self._lazy_buffers
+        )
 
     def initialize_parameters(self, *args):
         raise NotImplementedError
@@ -44,6 +59,10 @@ class LazyModuleMixin:
             key = prefix + name
             if isinstance(param, UninitializedParameter) and key in state_dict:
                 _materialize(param, state_dict[key].shape)
+        for name in self._lazy_buffers:
+            key, buf = prefix + name, self._buffers.get(name)
+            if buf is not None and buf.numel() == 0 and key in state_dict:
+                self._buffers[name] = _C.zeros(tuple(state_dict[key].shape), dtype=buf.dtype)
         if not self.has_uninitialized_params() and hasattr(self, "_lazy_hook"):
             self._lazy_hook.remove()
             self._set_sizes_from_parameters()
@@ -164,3 +183,147 @@ class LazyConv2d(_LazyConvNd, Conv2d):
 
 class LazyConv3d(_LazyConvNd, Conv3d):
     cls_to_become = Conv3d
+
+
+class _LazyConvTransposeNd(_LazyConvNd):
+    def __init__(
+        self,
+        out_channels,
+        kernel_size,
+        stride=1,
+        padding=0,
+        output_padding=0,
+        groups=1,
+        bias=True,
+        dilation=1,
+        padding_mode="zeros",
+        device=None,
+        dtype=None,
+    ):
+        self.cls_to_become.__init__(
+            self,
+            groups,
+            out_channels,
+            kernel_size,
+            stride,
+            padding,
+            output_padding,
+            groups,
+            bias,
+            dilation,
+            padding_mode,
+            device,
+            dtype,
+        )
+        self.in_channels = 0
+        self.weight = UninitializedParameter()
+        if bias:
+            self.bias = UninitializedParameter()
+        self._dtype = dtype if dtype is not None else _C.get_default_dtype()
+        self._lazy_init()
+
+    def initialize_parameters(self, input):
+        self.in_channels = input.shape[1] if input.dim() == self._dims + 2 else input.shape[0]
+        if self.in_channels % self.groups != 0:
+            raise ValueError(
+                f"{type(self).__name__}: in_channels ({self.in_channels}) must be divisible by "
+                f"groups ({self.groups})"
+            )
+        # Transposed convolutions store (in, out / groups, kernel...).
+        _materialize(
+            self.weight,
+            (self.in_channels, self.out_channels // self.groups) + self.kernel_size,
+            self._dtype,
+        )
+        if self.bias is not None:
+            _materialize(self.bias, (self.out_channels,), self._dtype)
+
+    def _set_sizes_from_parameters(self):
+        self.in_channels = self.weight.shape[0]
+
+
+class LazyConvTranspose1d(_LazyConvTransposeNd, ConvTranspose1d):
+    cls_to_become = ConvTranspose1d
+
+
+class LazyConvTranspose2d(_LazyConvTransposeNd, ConvTranspose2d):
+    cls_to_become = ConvTranspose2d
+
+
+class LazyConvTranspose3d(_LazyConvTransposeNd, ConvTranspose3d):
+    cls_to_become = ConvTranspose3d
+
+
+class _LazyNormBase(LazyModuleMixin):
+    """num_features from the first input's channel dimension (dim 1, or 0 when unbatched)."""
+
+    _lazy_buffers = ("running_mean", "running_var")
+    _affine_default = True
+    _takes_unbatched = False
+
+    def __init__(
+        self,
+        eps=1e-5,
+        momentum=0.1,
+        affine=None,
+        track_running_stats=None,
+        device=None,
+        dtype=None,
+    ):
+        affine = self._affine_default if affine is None else affine
+        track = self._affine_default if track_running_stats is None else track_running_stats
+        self.cls_to_become.__init__(self, 0, eps, momentum, affine, track, device, dtype)
+        if affine:
+            self.weight = UninitializedParameter()
+            self.bias = UninitializedParameter()
+        self._dtype = dtype if dtype is not None else _C.get_default_dtype()
+        self._lazy_init()
+
+    def reset_parameters(self):
+        if not self.has_uninitialized_params():
+            self.cls_to_become.reset_parameters(self)
+
+    def initialize_parameters(self, input):
+        # Batch norms always see (N, C, ...); instance norms also take unbatched (C, ...).
+        unbatched = self._takes_unbatched and input.dim() < self.cls_to_become._expected_dims[-1]
+        self.num_features = input.shape[0] if unbatched else input.shape[1]
+        if self.affine:
+            _materialize(self.weight, (self.num_features,), self._dtype)
+            _materialize(self.bias, (self.num_features,), self._dtype)
+        if self.track_running_stats:
+            self._buffers["running_mean"] = _C.zeros(self.num_features, dtype=self._dtype)
+            self._buffers["running_var"] = _C.ones(self.num_features, dtype=self._dtype)
+
+    def _set_sizes_from_parameters(self):
+        source = self.weight if self.affine else self._buffers.get("running_mean")
+        self.num_features = source.shape[0] if source is not None else self.num_features
+
+
+class LazyBatchNorm1d(_LazyNormBase, BatchNorm1d):
+    cls_to_become = BatchNorm1d
+
+
+class LazyBatchNorm2d(_LazyNormBase, BatchNorm2d):
+    cls_to_become = BatchNorm2d
+
+
+class LazyBatchNorm3d(_LazyNormBase, BatchNorm3d):
+    cls_to_become = BatchNorm3d
+
+
+class LazyInstanceNorm1d(_LazyNormBase, InstanceNorm1d):
+    cls_to_become = InstanceNorm1d
+    _affine_default = False
+    _takes_unbatched = True
+
+
+class LazyInstanceNorm2d(_LazyNormBase, InstanceNorm2d):
+    cls_to_become = InstanceNorm2d
+    _affine_default = False
+    _takes_unbatched = True
+
+
+class LazyInstanceNorm3d(_LazyNormBase, InstanceNorm3d):
+    cls_to_become = InstanceNorm3d
+    _affine_default = False
+    _takes_unbatched = True

@@ -317,3 +317,36 @@ class LocalResponseNorm(Module):
 
     def extra_repr(self):
         return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
+class CrossMapLRN2d(Module):
+    """Local response normalization across channels of (N, C, H, W) input, the legacy (Lua
+    torch) form: x * (k + alpha / size * sum of squares over a window of channels)^-beta, with
+    torch's window (it starts at channel 0 for the first (size + 1) // 2 channels and always keeps
+    channel 0's square once the window slides past it, as torch 1.13 computes it)."""
+
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1):
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input):
+        if input.dim() != 4:
+            raise ValueError(
+                f"CrossMapLRN2d: expected a 4-D input (N, C, H, W), got {input.dim()}-D"
+            )
+        channels = input.shape[1]
+        squares = input * input
+        running = squares.cumsum(1)
+        pre_pad = int((self.size - 1) / 2 + 1)
+        c = _C.arange(channels, device=input.device)
+        upper = (c + pre_pad - 1).clamp(max=channels - 1)
+        slid = c > pre_pad  # torch's sliding window drops channels 1 .. c - pre_pad only
+        lower = (c - pre_pad).clamp(min=0)
+        window = running.index_select(1, upper)
+        dropped = running.index_select(1, lower) - running[:, :1]
+        window = window - dropped * slid.to(input.dtype).reshape(1, -1, 1, 1)
+        scale = window * (self.alpha / self.size) + self.k
+        return input * scale.pow(-self.beta)
+
+    def extra_repr(self):
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"

@@ -60,7 +60,9 @@ class MaxPool3d(_MaxPoolNd):
         )
 
 
-class MaxUnpool2d(Module):
+class _MaxUnpoolNd(Module):
+    _fn_name = ""
+
     def __init__(self, kernel_size, stride=None, padding=0):
         super().__init__()
         self.kernel_size = kernel_size
@@ -68,12 +70,24 @@ class MaxUnpool2d(Module):
         self.padding = padding
 
     def forward(self, input, indices, output_size=None):
-        return F.max_unpool2d(
+        return getattr(F, self._fn_name)(
             input, indices, self.kernel_size, self.stride, self.padding, output_size
         )
 
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    _fn_name = "max_unpool1d"
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    _fn_name = "max_unpool2d"
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    _fn_name = "max_unpool3d"
 
 
 class _AvgPoolNd(Module):
@@ -166,6 +180,64 @@ class AdaptiveMaxPool1d(_AdaptivePool):
 class AdaptiveMaxPool2d(_AdaptivePool):
     def forward(self, input):
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+class AdaptiveAvgPool3d(_AdaptivePool):
+    def forward(self, input):
+        return F.adaptive_avg_pool3d(input, self.output_size)
+
+
+class AdaptiveMaxPool3d(_AdaptivePool):
+    def forward(self, input):
+        return F.adaptive_max_pool3d(input, self.output_size, self.return_indices)
+
+
+class _FractionalMaxPoolNd(Module):
+    _fn_name = ""
+
+    def __init__(
+        self,
+        kernel_size,
+        output_size=None,
+        output_ratio=None,
+        return_indices=False,
+        _random_samples=None,
+    ):
+        super().__init__()
+        if (output_size is None) == (output_ratio is None):
+            raise ValueError(
+                f"{type(self).__name__} requires specifying either an output size, or a pooling "
+                "ratio"
+            )
+        self.kernel_size, self.output_size, self.output_ratio = (
+            kernel_size,
+            output_size,
+            output_ratio,
+        )
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+
+    def forward(self, input):
+        return getattr(F, self._fn_name)(
+            input,
+            self.kernel_size,
+            self.output_size,
+            self.output_ratio,
+            self.return_indices,
+            _random_samples=self._random_samples,
+        )
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    """Fractional max pooling over (N, C, H, W) (Graham 2014); see F.fractional_max_pool2d."""
+
+    _fn_name = "fractional_max_pool2d"
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    """Fractional max pooling over (N, C, T, H, W); see F.fractional_max_pool3d."""
+
+    _fn_name = "fractional_max_pool3d"
 
 
 class _LPPoolNd(Module):
