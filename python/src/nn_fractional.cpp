@@ -25,15 +25,15 @@ std::vector<double> double_list(const py::object& o) {
 
 void bind_fractional(py::module_& root, TensorClass&) {
   py::module_ m = root.def_submodule("_nn", "native kernels behind tensorcore.nn.functional");
-#define TC_BIND_FRACTIONAL(name)                                                                \
-  m.def(                                                                                        \
-      #name,                                                                                    \
-      [](const Tensor& input, const py::object& kernel_size, const py::object& output_size,     \
-         const py::object& output_ratio, const std::optional<Tensor>& samples) {                \
-        return F::name(input, int_list(kernel_size), int_list(output_size),                     \
-                       double_list(output_ratio), samples.value_or(Tensor()));                  \
-      },                                                                                        \
-      arg("input"), arg("kernel_size"), arg("output_size") = py::none(),                        \
+#define TC_BIND_FRACTIONAL(name)                                                            \
+  m.def(                                                                                    \
+      #name,                                                                                \
+      [](const Tensor& input, const py::object& kernel_size, const py::object& output_size, \
+         const py::object& output_ratio, const std::optional<Tensor>& samples) {            \
+        return F::name(input, int_list(kernel_size), int_list(output_size),                 \
+                       double_list(output_ratio), samples.value_or(Tensor()));              \
+      },                                                                                    \
+      arg("input"), arg("kernel_size"), arg("output_size") = py::none(),                    \
       arg("output_ratio") = py::none(), arg("_random_samples") = py::none())
   TC_BIND_FRACTIONAL(fractional_max_pool2d_with_indices);
   TC_BIND_FRACTIONAL(fractional_max_pool3d_with_indices);

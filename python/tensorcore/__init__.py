@@ -98,6 +98,7 @@ from . import _more_ops  # noqa: E402
 
 _more_ops.install(globals())
 # Further torch 1.13 names composed from the native ops, one module per concept.
+from . import _api_install  # noqa: E402
 from . import _creation_more, _indexing_more, _math_more, _runtime_flags, _sampling_more  # noqa: E402
 from . import _views_inplace  # noqa: E402
 
@@ -109,7 +110,7 @@ for _module in (
     _sampling_more,
     _views_inplace,
 ):
-    _module.install(globals())
+    _api_install.install(globals(), _module)
 del _module
 
 from . import fx  # noqa: E402,F401  (symbolic tracing, docs/fx.md)

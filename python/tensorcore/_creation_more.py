@@ -207,15 +207,3 @@ _METHODS = {
     "to_dense": _to_dense,
     "is_distributed": is_distributed,
 }
-
-
-def install(namespace):
-    from ._argcheck import harden
-
-    table = {fn.__name__: fn for fn in _FUNCTIONS}
-    harden(table, "tensorcore")
-    for name, fn in table.items():
-        namespace.setdefault(name, fn)
-    for name, fn in _METHODS.items():
-        if not hasattr(Tensor, name):
-            setattr(Tensor, name, fn)

@@ -182,17 +182,5 @@ _METHODS = {
     "index_reduce_": _index_reduce_,
     "masked_scatter_": _masked_scatter_,
 }
-
-
-def install(namespace):
-    from ._argcheck import harden
-
-    table = {fn.__name__: fn for fn in _FUNCTIONS}
-    harden(table, "tensorcore")
-    for name, fn in table.items():
-        namespace.setdefault(name, fn)
-        if not hasattr(Tensor, name):
-            setattr(Tensor, name, fn)
-    for name, fn in _METHODS.items():
-        if not hasattr(Tensor, name):
-            setattr(Tensor, name, fn)
+# torch also has each of these as a Tensor method.
+_AS_METHODS = True

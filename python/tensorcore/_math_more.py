@@ -359,15 +359,3 @@ _METHODS = {
     "hardshrink": _hardshrink,
     "prelu": _prelu,
 }
-
-
-def install(namespace):
-    from ._argcheck import harden
-
-    table = {fn.__name__: fn for fn in _FUNCTIONS}
-    harden(table, "tensorcore")
-    for name, fn in table.items():
-        namespace.setdefault(name, fn)
-    for name, fn in _METHODS.items():
-        if not hasattr(Tensor, name):
-            setattr(Tensor, name, fn)

@@ -3,6 +3,7 @@
 set_default_tensor_type (over set_default_dtype). Installed by tensorcore/__init__.py."""
 
 from . import _C
+from ._tensor_str import set_printoptions
 
 _DEBUG_MODES = {"default": 0, "warn": 1, "error": 2}
 
@@ -100,19 +101,10 @@ def set_default_tensor_type(t):
 
 
 _FUNCTIONS = (
+    set_printoptions,
     set_deterministic_debug_mode,
     get_deterministic_debug_mode,
     set_float32_matmul_precision,
     get_float32_matmul_precision,
     set_default_tensor_type,
 )
-
-
-def install(namespace):
-    from ._argcheck import harden
-    from ._tensor_str import set_printoptions
-
-    table = {fn.__name__: fn for fn in _FUNCTIONS + (set_printoptions,)}
-    harden(table, "tensorcore")
-    for name, fn in table.items():
-        namespace.setdefault(name, fn)

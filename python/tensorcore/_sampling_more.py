@@ -85,15 +85,3 @@ def poisson(input, generator=None):
 
 _FUNCTIONS = (binomial, poisson)
 _METHODS = {"cauchy_": _cauchy_, "log_normal_": _log_normal_, "geometric_": _geometric_}
-
-
-def install(namespace):
-    from ._argcheck import harden
-
-    table = {fn.__name__: fn for fn in _FUNCTIONS}
-    harden(table, "tensorcore")
-    for name, fn in table.items():
-        namespace.setdefault(name, fn)
-    for name, fn in _METHODS.items():
-        if not hasattr(Tensor, name):
-            setattr(Tensor, name, fn)

@@ -2,8 +2,6 @@
 each gives self the geometry of the matching view through the native as_strided_ (which also
 refuses tensors that require grad). Installed by tensorcore/__init__.py."""
 
-from ._C import Tensor
-
 
 def _take_geometry(self, view):
     return self.as_strided_(list(view.shape), list(view.stride()), view.storage_offset())
@@ -37,9 +35,3 @@ _METHODS = {
     "squeeze_": _squeeze_,
     "unsqueeze_": _unsqueeze_,
 }
-
-
-def install(namespace):
-    for name, fn in _METHODS.items():
-        if not hasattr(Tensor, name):
-            setattr(Tensor, name, fn)

@@ -44,7 +44,7 @@ TC_HOST_DEVICE bool d_isnan(double x) { return x != x; }
 TC_HOST_DEVICE double d_nan() { return __builtin_nan(""); }
 TC_HOST_DEVICE double d_inf() { return __builtin_inf(); }
 
-constexpr double kEps = 1.1102230246251565e-16;  // 2^-53
+constexpr double kEps = 1.1102230246251565e-16;    // 2^-53
 constexpr double kLog2Pi = 1.8378770664093454836;  // log(2 pi)
 
 // I_nu(x) for nu in {0, 1}, x >= 0.

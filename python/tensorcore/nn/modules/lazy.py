@@ -143,6 +143,10 @@ class _LazyConvNd(LazyModuleMixin):
             device,
             dtype,
         )
+        self._become_lazy(bias, dtype)
+
+    def _become_lazy(self, bias, dtype):
+        """Replaces the parameters built for one input channel per group by lazy ones."""
         self.in_channels = 0
         self.weight = UninitializedParameter()
         if bias:
@@ -215,12 +219,7 @@ class _LazyConvTransposeNd(_LazyConvNd):
             device,
             dtype,
         )
-        self.in_channels = 0
-        self.weight = UninitializedParameter()
-        if bias:
-            self.bias = UninitializedParameter()
-        self._dtype = dtype if dtype is not None else _C.get_default_dtype()
-        self._lazy_init()
+        self._become_lazy(bias, dtype)
 
     def initialize_parameters(self, input):
         self.in_channels = input.shape[1] if input.dim() == self._dims + 2 else input.shape[0]

@@ -86,6 +86,7 @@ def _same_padding(kernel_size, dilation, ndim):
 
 class _ConvNormActivation(nn.Sequential):
     _conv = None  # the convolution class
+    _norm = None  # the default norm layer
     _ndim = 0
 
     def __init__(
@@ -96,12 +97,14 @@ class _ConvNormActivation(nn.Sequential):
         stride=1,
         padding=None,
         groups=1,
-        norm_layer=None,
+        norm_layer="default",
         activation_layer=nn.ReLU,
         dilation=1,
         inplace=True,
         bias=None,
     ):
+        if isinstance(norm_layer, str) and norm_layer == "default":
+            norm_layer = self._norm  # BatchNorm2d/3d, as torchvision's defaults
         if padding is None:
             padding = _same_padding(kernel_size, dilation, self._ndim)
         if bias is None:
@@ -138,72 +141,14 @@ class Conv2dNormActivation(_ConvNormActivation):
         tensorcore.Size([1, 16, 16, 16])
     """
 
-    _conv = nn.Conv2d
-    _ndim = 2
-
-    def __init__(
-        self,
-        in_channels,
-        out_channels,
-        kernel_size=3,
-        stride=1,
-        padding=None,
-        groups=1,
-        norm_layer=nn.BatchNorm2d,
-        activation_layer=nn.ReLU,
-        dilation=1,
-        inplace=True,
-        bias=None,
-    ):
-        super().__init__(
-            in_channels,
-            out_channels,
-            kernel_size,
-            stride,
-            padding,
-            groups,
-            norm_layer,
-            activation_layer,
-            dilation,
-            inplace,
-            bias,
-        )
+    _conv, _norm, _ndim = nn.Conv2d, nn.BatchNorm2d, 2
 
 
 class Conv3dNormActivation(_ConvNormActivation):
     """Conv3d, then an optional norm layer (BatchNorm3d by default) and activation, as one
     Sequential: the 3-d counterpart of Conv2dNormActivation (torchvision.ops)."""
 
-    _conv = nn.Conv3d
-    _ndim = 3
-
-    def __init__(
-        self,
-        in_channels,
-        out_channels,
-        kernel_size=3,
-        stride=1,
-        padding=None,
-        groups=1,
-        norm_layer=nn.BatchNorm3d,
-        activation_layer=nn.ReLU,
-        dilation=1,
-        inplace=True,
-        bias=None,
-    ):
-        super().__init__(
-            in_channels,
-            out_channels,
-            kernel_size,
-            stride,
-            padding,
-            groups,
-            norm_layer,
-            activation_layer,
-            dilation,
-            inplace,
-            bias,
-        )
+    _conv, _norm, _ndim = nn.Conv3d, nn.BatchNorm3d, 3
 
 
 class SqueezeExcitation(Module):
