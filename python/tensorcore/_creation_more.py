@@ -156,7 +156,7 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
 
 
 def fill(input, value):
-    """A new tensor shaped like input with every element value (the functional fill_)."""
+    """A new tensor shaped like input with every element value (the functional ``fill_``)."""
     if isinstance(value, Tensor) and value.dim() != 0:
         raise RuntimeError(
             f"fill only supports 0-dimension value tensor but got tensor with {value.dim()} "

@@ -92,7 +92,7 @@ def _put_(self, index, source, accumulate=False):
 
 
 def put(input, index, source, accumulate=False):
-    """Out-of-place put_: a copy of input with source written at the flat positions index."""
+    """Out-of-place ``put_``: a copy of input with source written at the flat positions index."""
     _check_tensor(input, "put", "input")
     return _put_(input.clone(), index, source, accumulate)
 

@@ -146,17 +146,17 @@ def triplet_margin_loss(
 
 
 def dropout_(input, p, train):
-    """torch.dropout_: F.dropout in place."""
+    """``torch.dropout_``: F.dropout in place."""
     return F.dropout(input, p, train, inplace=True)
 
 
 def alpha_dropout_(input, p, train):
-    """torch.alpha_dropout_: F.alpha_dropout in place."""
+    """``torch.alpha_dropout_``: F.alpha_dropout in place."""
     return F.alpha_dropout(input, p, train, inplace=True)
 
 
 def feature_alpha_dropout_(input, p, train):
-    """torch.feature_alpha_dropout_: F.feature_alpha_dropout in place."""
+    """``torch.feature_alpha_dropout_``: F.feature_alpha_dropout in place."""
     return F.feature_alpha_dropout(input, p, train, inplace=True)
 
 
@@ -181,7 +181,7 @@ def feature_dropout(input, p, train):
 
 
 def feature_dropout_(input, p, train):
-    """torch.feature_dropout_: feature_dropout in place."""
+    """``torch.feature_dropout_``: feature_dropout in place."""
     if not train or p == 0.0:
         return input
     return input.mul_(_feature_mask(input, p, "feature_dropout_"))

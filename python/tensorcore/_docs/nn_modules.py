@@ -439,14 +439,6 @@ DOCS = {
         "Bilinear 2-D upsampling with ``align_corners=True``.",
         ["size (tuple, optional): output size.", "scale_factor (float, optional): multiplier."],
     ),
-    "MaxUnpool2d": _cls(
-        "Partial inverse of MaxPool2d (see :func:`tensorcore.nn.functional.max_unpool2d`).",
-        [
-            "kernel_size (int or tuple): window size.",
-            "stride (int or tuple, optional): window step.",
-            "padding (int or tuple): padding.",
-        ],
-    ),
     "LPPool1d": _cls(
         "1-D power-average pooling.",
         [
@@ -682,8 +674,40 @@ for _n in (1, 2, 3):
     DOCS[f"InstanceNorm{_n}d"] = _norm("instance", _n)
     for _kind in ("Constant", "Reflection", "Replication"):
         DOCS[f"{_kind}Pad{_n}d"] = _pad(_kind, _n)
-for _n in (1, 2):
+for _n in (1, 2, 3):
     DOCS[f"ConvTranspose{_n}d"] = _conv(_n, transposed=True)
+    DOCS[f"MaxUnpool{_n}d"] = _cls(
+        f"Partial inverse of MaxPool{_n}d: puts each value back at its max position, zeros "
+        f"elsewhere (see :func:`tensorcore.nn.functional.max_unpool{_n}d`).",
+        [
+            "kernel_size (int or tuple): window size.",
+            "stride (int or tuple, optional): window step.",
+            "padding (int or tuple): padding.",
+        ],
+    )
+    DOCS[f"LazyConvTranspose{_n}d"] = _cls(
+        f"A :class:`ConvTranspose{_n}d` whose ``in_channels`` is inferred from the first input.",
+        [
+            "out_channels (int): output channels.",
+            "kernel_size, stride, padding, output_padding, groups, bias, dilation, padding_mode: "
+            f"as for ConvTranspose{_n}d.",
+        ],
+    )
+    for _kind, _defaults in (
+        ("Batch", "affine and running statistics on"),
+        ("Instance", "no affine parameters or running statistics"),
+    ):
+        DOCS[f"Lazy{_kind}Norm{_n}d"] = _cls(
+            f"A :class:`{_kind}Norm{_n}d` whose ``num_features`` is inferred from the first "
+            f"input's channel dimension (by default {_defaults}).",
+            [
+                "eps (float): added to the variance.",
+                "momentum (float): running-statistics update factor.",
+                "affine (bool): learnable scale and shift.",
+                "track_running_stats (bool): keep running mean and variance.",
+                _DEVICE,
+            ],
+        )
     for _kind in ("Avg", "Max"):
         DOCS[f"Adaptive{_kind}Pool{_n}d"] = _cls(
             f"{_n}-D adaptive {_kind.lower()} pooling to a fixed ``output_size`` (see the functional form).",

@@ -398,66 +398,45 @@ def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
     return _C_nn.adaptive_max_pool3d(input, output_size, True)
 
 
-def fractional_max_pool2d_with_indices(
-    input,
-    kernel_size,
-    output_size=None,
-    output_ratio=None,
-    return_indices=False,
-    _random_samples=None,
-):
-    """Fractional max pooling (Graham 2014) over (N, C, H, W) or (C, H, W), returning (output,
-    indices): windows of kernel_size at pseudo-random increasing positions, sized to
-    output_size or to output_ratio of the input. The same _random_samples (N, C, 2) give
-    torch's windows and results."""
-    return _C_nn.fractional_max_pool2d_with_indices(
-        input, kernel_size, output_size, output_ratio, _random_samples
+def _fractional_max_pool(n):
+    native = getattr(_C_nn, f"fractional_max_pool{n}d_with_indices")
+    shape = "(N, C, H, W) or (C, H, W)" if n == 2 else "(N, C, T, H, W) or (C, T, H, W)"
+
+    def with_indices(
+        input,
+        kernel_size,
+        output_size=None,
+        output_ratio=None,
+        return_indices=False,
+        _random_samples=None,
+    ):
+        return native(input, kernel_size, output_size, output_ratio, _random_samples)
+
+    def pool(
+        input,
+        kernel_size,
+        output_size=None,
+        output_ratio=None,
+        return_indices=False,
+        _random_samples=None,
+    ):
+        out, indices = native(input, kernel_size, output_size, output_ratio, _random_samples)
+        return (out, indices) if return_indices else out
+
+    pool.__name__ = pool.__qualname__ = f"fractional_max_pool{n}d"
+    with_indices.__name__ = with_indices.__qualname__ = pool.__name__ + "_with_indices"
+    pool.__doc__ = (
+        f"Fractional max pooling (Graham 2014) over {shape}: windows of kernel_size at "
+        "pseudo-random increasing positions, sized to output_size or to output_ratio of the "
+        "input; with return_indices=True also the flat index of each maximum within its plane. "
+        f"The same _random_samples (N, C, {n}) give torch's windows and results."
     )
+    with_indices.__doc__ = f"fractional_max_pool{n}d returning (output, indices)."
+    return pool, with_indices
 
 
-def fractional_max_pool2d(
-    input,
-    kernel_size,
-    output_size=None,
-    output_ratio=None,
-    return_indices=False,
-    _random_samples=None,
-):
-    """Fractional max pooling over (N, C, H, W) or (C, H, W); with return_indices=True also the
-    flat index of each maximum within its plane."""
-    out, indices = _C_nn.fractional_max_pool2d_with_indices(
-        input, kernel_size, output_size, output_ratio, _random_samples
-    )
-    return (out, indices) if return_indices else out
-
-
-def fractional_max_pool3d_with_indices(
-    input,
-    kernel_size,
-    output_size=None,
-    output_ratio=None,
-    return_indices=False,
-    _random_samples=None,
-):
-    """fractional_max_pool2d_with_indices over (N, C, T, H, W) or (C, T, H, W)."""
-    return _C_nn.fractional_max_pool3d_with_indices(
-        input, kernel_size, output_size, output_ratio, _random_samples
-    )
-
-
-def fractional_max_pool3d(
-    input,
-    kernel_size,
-    output_size=None,
-    output_ratio=None,
-    return_indices=False,
-    _random_samples=None,
-):
-    """fractional_max_pool2d over (N, C, T, H, W) or (C, T, H, W)."""
-    out, indices = _C_nn.fractional_max_pool3d_with_indices(
-        input, kernel_size, output_size, output_ratio, _random_samples
-    )
-    return (out, indices) if return_indices else out
+fractional_max_pool2d, fractional_max_pool2d_with_indices = _fractional_max_pool(2)
+fractional_max_pool3d, fractional_max_pool3d_with_indices = _fractional_max_pool(3)
 
 
 def conv_tbc(input, weight, bias, pad=0):

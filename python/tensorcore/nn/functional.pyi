@@ -591,26 +591,22 @@ def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1, p
 
 def fractional_max_pool2d(input: Any, kernel_size: Any, output_size: Any = None, output_ratio: Any = None, return_indices: Any = False, _random_samples: Any = None) -> Any:
     r"""
-    Fractional max pooling over (N, C, H, W) or (C, H, W); with return_indices=True also the
-    flat index of each maximum within its plane.
+    Fractional max pooling (Graham 2014) over (N, C, H, W) or (C, H, W): windows of kernel_size at pseudo-random increasing positions, sized to output_size or to output_ratio of the input; with return_indices=True also the flat index of each maximum within its plane. The same _random_samples (N, C, 2) give torch's windows and results.
     """
 
 def fractional_max_pool2d_with_indices(input: Any, kernel_size: Any, output_size: Any = None, output_ratio: Any = None, return_indices: Any = False, _random_samples: Any = None) -> Any:
     r"""
-    Fractional max pooling (Graham 2014) over (N, C, H, W) or (C, H, W), returning (output,
-    indices): windows of kernel_size at pseudo-random increasing positions, sized to
-    output_size or to output_ratio of the input. The same _random_samples (N, C, 2) give
-    torch's windows and results.
+    fractional_max_pool2d returning (output, indices).
     """
 
 def fractional_max_pool3d(input: Any, kernel_size: Any, output_size: Any = None, output_ratio: Any = None, return_indices: Any = False, _random_samples: Any = None) -> Any:
     r"""
-    fractional_max_pool2d over (N, C, T, H, W) or (C, T, H, W).
+    Fractional max pooling (Graham 2014) over (N, C, T, H, W) or (C, T, H, W): windows of kernel_size at pseudo-random increasing positions, sized to output_size or to output_ratio of the input; with return_indices=True also the flat index of each maximum within its plane. The same _random_samples (N, C, 3) give torch's windows and results.
     """
 
 def fractional_max_pool3d_with_indices(input: Any, kernel_size: Any, output_size: Any = None, output_ratio: Any = None, return_indices: Any = False, _random_samples: Any = None) -> Any:
     r"""
-    fractional_max_pool2d_with_indices over (N, C, T, H, W) or (C, T, H, W).
+    fractional_max_pool3d returning (output, indices).
     """
 
 def gaussian_nll_loss(input: Tensor, target: Tensor, var: Any, full: _bool = False, eps: _float = 1e-06, reduction: _str = 'mean') -> Tensor:
