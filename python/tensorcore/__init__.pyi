@@ -2650,7 +2650,7 @@ class Tensor:
         """
     def put(self, input: Any, index: Any, source: Any, accumulate: Any = False) -> Any:
         r"""
-        Out-of-place put_: a copy of input with source written at the flat positions index.
+        Out-of-place ``put_``: a copy of input with source written at the flat positions index.
         """
     def put_(self, index: Any, source: Any, accumulate: Any = False) -> Any:
         r"""
@@ -3254,9 +3254,9 @@ class Tensor:
 
         Method form of :func:`tensorcore.swapaxes`, with this tensor as ``input``.
         """
-    def swapaxes_(self, dim0: Any, dim1: Any) -> Any:
+    def swapaxes_(self, axis0: Any, axis1: Any) -> Any:
         r"""
-        In-place transpose(dim0, dim1).
+        In-place swapaxes(axis0, axis1) (transpose_ with NumPy's argument names).
         """
     def swapdims(self, dim0: _int, dim1: _int) -> Tensor:
         r"""
@@ -3528,7 +3528,7 @@ class Tensor:
         r"""
         chunk without the view bookkeeping torch skips for unsafe_*; the same pieces.
         """
-    def unsafe_split(self, input: Any, split_size_or_sections: Any, dim: Any = 0) -> Any:
+    def unsafe_split(self, input: Any, split_size: Any, dim: Any = 0) -> Any:
         r"""
         split, as torch's unsafe_split (the same pieces).
         """
@@ -4016,7 +4016,7 @@ def alpha_dropout(input: Tensor, p: _float = 0.5, training: _bool = False, inpla
 
 def alpha_dropout_(input: Any, p: Any, train: Any) -> Any:
     r"""
-    torch.alpha_dropout_: F.alpha_dropout in place.
+    ``torch.alpha_dropout_``: F.alpha_dropout in place.
     """
 
 def amax(input: Tensor, dim: Any = (), keepdim: _bool = False, *, out: Optional[Tensor] = None) -> Tensor:
@@ -5624,7 +5624,7 @@ def dropout(input: Tensor, p: _float = 0.5, training: _bool = True, inplace: _bo
 
 def dropout_(input: Any, p: Any, train: Any) -> Any:
     r"""
-    torch.dropout_: F.dropout in place.
+    ``torch.dropout_``: F.dropout in place.
     """
 
 def dsplit(input: Any, indices_or_sections: Any = None, *, sections: Any = None, indices: Any = None) -> Any:
@@ -5925,7 +5925,7 @@ def feature_alpha_dropout(input: Tensor, p: _float = 0.5, training: _bool = Fals
 
 def feature_alpha_dropout_(input: Any, p: Any, train: Any) -> Any:
     r"""
-    torch.feature_alpha_dropout_: F.feature_alpha_dropout in place.
+    ``torch.feature_alpha_dropout_``: F.feature_alpha_dropout in place.
     """
 
 def feature_dropout(input: Any, p: Any, train: Any) -> Any:
@@ -5936,12 +5936,12 @@ def feature_dropout(input: Any, p: Any, train: Any) -> Any:
 
 def feature_dropout_(input: Any, p: Any, train: Any) -> Any:
     r"""
-    torch.feature_dropout_: feature_dropout in place.
+    ``torch.feature_dropout_``: feature_dropout in place.
     """
 
 def fill(input: Any, value: Any) -> Any:
     r"""
-    A new tensor shaped like input with every element value (the functional fill_).
+    A new tensor shaped like input with every element value (the functional ``fill_``).
     """
 
 def fill_(input: Any, *args: Any, **kwargs: Any) -> Any:
@@ -8602,7 +8602,7 @@ def promote_types(arg0: dtype, arg1: dtype) -> dtype:
 
 def put(input: Any, index: Any, source: Any, accumulate: Any = False) -> Any:
     r"""
-    Out-of-place put_: a copy of input with source written at the flat positions index.
+    Out-of-place ``put_``: a copy of input with source written at the flat positions index.
     """
 
 def qr(input: Any, some: Any = True) -> Any:
@@ -10252,7 +10252,7 @@ def unsafe_chunk(input: Any, chunks: Any, dim: Any = 0) -> Any:
     chunk without the view bookkeeping torch skips for unsafe_*; the same pieces.
     """
 
-def unsafe_split(input: Any, split_size_or_sections: Any, dim: Any = 0) -> Any:
+def unsafe_split(input: Any, split_size: Any, dim: Any = 0) -> Any:
     r"""
     split, as torch's unsafe_split (the same pieces).
     """

@@ -529,9 +529,24 @@ def _is_same_size(self, other):
     return tuple(self.shape) == tuple(other.shape)
 
 
+def inplace_update(self, compute, *args, **kwargs):
+    """self.copy_(compute(self, *args, **kwargs)) for in-place forms built from out-of-place ops.
+
+    When autograd records the update, compute reads a clone of self: the graph it builds may
+    save its input, and saving self itself would close a reference cycle (self's new history ->
+    compute's node -> saved self) that is never freed."""
+    needs_graph = _C._autograd.is_grad_enabled() and (
+        self.requires_grad
+        or any(isinstance(a, Tensor) and a.requires_grad for a in args)
+        or any(isinstance(a, Tensor) and a.requires_grad for a in kwargs.values())
+    )
+    source = self.clone() if needs_graph else self
+    return self.copy_(compute(source, *args, **kwargs))
+
+
 def _inplace_of(name):
     def inplace(self, *args, **kwargs):
-        return self.copy_(getattr(self, name)(*args, **kwargs))
+        return inplace_update(self, getattr(Tensor, name), *args, **kwargs)
 
     inplace.__name__ = name + "_"
     return inplace

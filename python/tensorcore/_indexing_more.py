@@ -5,6 +5,7 @@ device). Installed by tensorcore/__init__.py."""
 
 from . import _C
 from ._C import Tensor
+from ._extra_ops import inplace_update
 
 
 def _check_tensor(x, op, name):
@@ -122,8 +123,13 @@ def _index_reduce_(self, dim, index, source, reduce, *, include_self=True):
     shape = [1] * source.dim()
     shape[d] = index.numel()
     expanded = index.long().reshape(shape).expand(list(source.shape))
-    result = _C.scatter_reduce(self, d, expanded, source, reduce, include_self=include_self)
-    return self.copy_(result)
+    return inplace_update(
+        self,
+        lambda base, src: _C.scatter_reduce(
+            base, d, expanded, src, reduce, include_self=include_self
+        ),
+        source,
+    )
 
 
 def index_reduce(input, dim, index, source, reduce, *, include_self=True):
@@ -148,7 +154,7 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True):
 
 def _masked_scatter_(self, mask, source):
     """Copies source's leading elements into self where mask is True, in place."""
-    return self.copy_(self.masked_scatter(mask, source))
+    return inplace_update(self, Tensor.masked_scatter, mask, source)
 
 
 def unsafe_chunk(input, chunks, dim=0):
@@ -156,9 +162,9 @@ def unsafe_chunk(input, chunks, dim=0):
     return input.chunk(chunks, dim)
 
 
-def unsafe_split(input, split_size_or_sections, dim=0):
+def unsafe_split(input, split_size, dim=0):
     """split, as torch's unsafe_split (the same pieces)."""
-    return input.split(split_size_or_sections, dim)
+    return input.split(split_size, dim)
 
 
 def unsafe_split_with_sizes(input, split_sizes, dim=0):

@@ -8,6 +8,7 @@ import math
 
 from . import _C
 from ._C import Tensor
+from ._extra_ops import inplace_update
 
 
 def _check_tensor(x, op, name="input"):
@@ -66,23 +67,23 @@ def mvlgamma(input, p):
 
 
 def _mvlgamma_(self, p):
-    return self.copy_(mvlgamma(self, p))
+    return inplace_update(self, mvlgamma, p)
 
 
 def _gcd_(self, other):
     from ._more_ops import gcd
 
-    return self.copy_(gcd(self, other))
+    return inplace_update(self, gcd, other)
 
 
 def _lcm_(self, other):
     from ._more_ops import lcm
 
-    return self.copy_(lcm(self, other))
+    return inplace_update(self, lcm, other)
 
 
 def _polygamma_(self, n):
-    return self.copy_(self.polygamma(n))
+    return inplace_update(self, Tensor.polygamma, n)
 
 
 def frexp(input):
@@ -267,6 +268,9 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False):
     """
     from .return_types import histogram as _result
 
+    _check_tensor(input, "histogram")
+    if weight is not None:
+        _check_tensor(weight, "histogram", "weight")
     hist, edges = histogramdd(
         input.reshape(-1, 1),
         [bins] if not isinstance(bins, Tensor) else [bins],

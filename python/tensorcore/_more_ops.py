@@ -12,6 +12,7 @@ import numpy as _np
 
 from . import _C
 from ._C import Tensor
+from ._extra_ops import inplace_update
 from ._tensor import tensor as _tensor
 
 
@@ -430,7 +431,7 @@ def renorm(input, p, dim, maxnorm):
 
 
 def renorm_(self, p, dim, maxnorm):
-    return self.copy_(renorm(self, p, dim, maxnorm))
+    return inplace_update(self, renorm, p, dim, maxnorm)
 
 
 def ldexp(input, other):
@@ -441,7 +442,7 @@ def ldexp(input, other):
 
 
 def ldexp_(self, other):
-    return self.copy_(ldexp(self, other))
+    return inplace_update(self, ldexp, other)
 
 
 def _torch_range(

@@ -17,6 +17,11 @@ def _transpose_(self, dim0, dim1):
     return _take_geometry(self, self.transpose(dim0, dim1))
 
 
+def _swapaxes_(self, axis0, axis1):
+    """In-place swapaxes(axis0, axis1) (transpose_ with NumPy's argument names)."""
+    return _take_geometry(self, self.transpose(axis0, axis1))
+
+
 def _squeeze_(self, dim=None):
     """In-place squeeze(dim): drops size-1 dimensions (all, or dim)."""
     return _take_geometry(self, self.squeeze() if dim is None else self.squeeze(dim))
@@ -30,7 +35,7 @@ def _unsqueeze_(self, dim):
 _METHODS = {
     "t_": _t_,
     "transpose_": _transpose_,
-    "swapaxes_": _transpose_,
+    "swapaxes_": _swapaxes_,
     "swapdims_": _transpose_,
     "squeeze_": _squeeze_,
     "unsqueeze_": _unsqueeze_,

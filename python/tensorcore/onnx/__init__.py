@@ -241,6 +241,14 @@ _CONVERTERS = {
     "_C._nn.relu": lambda b, a, o: b.node("Relu", [b.name(a[0])], o),
     "_C._nn.linear": _linear,
     "_C._nn.hardtanh": _hardtanh(None, None),
+    # torch's hardswish/hardsigmoid are ONNX's with alpha=1/6, beta=1/2 (opset 14+).
+    "_C._nn.hardswish": lambda b, a, o: b.node("HardSwish", [b.name(a[0])], o),
+    "_C._nn.hardsigmoid": lambda b, a, o: b.node(
+        "HardSigmoid", [b.name(a[0])], o, alpha=1.0 / 6.0, beta=0.5
+    ),
+    "_C._nn.leaky_relu": lambda b, a, o: b.node(
+        "LeakyRelu", [b.name(a[0])], o, alpha=float(a[1]) if len(a) > 1 else 0.01
+    ),
     "_C._nn.relu6": _hardtanh(0.0, 6.0),
     "_C.flatten": _flatten,
     "Tensor.flatten": _flatten,
