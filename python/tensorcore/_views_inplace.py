@@ -18,7 +18,7 @@ def _transpose_(self, dim0, dim1):
 
 
 def _swapaxes_(self, axis0, axis1):
-    """In-place swapaxes(axis0, axis1) (transpose_ with NumPy's argument names)."""
+    """In-place swapaxes(axis0, axis1): ``transpose_`` with NumPy's argument names."""
     return _take_geometry(self, self.transpose(axis0, axis1))
 
 
