@@ -3256,7 +3256,7 @@ class Tensor:
         """
     def swapaxes_(self, axis0: Any, axis1: Any) -> Any:
         r"""
-        In-place swapaxes(axis0, axis1) (transpose_ with NumPy's argument names).
+        In-place swapaxes(axis0, axis1): ``transpose_`` with NumPy's argument names.
         """
     def swapdims(self, dim0: _int, dim1: _int) -> Tensor:
         r"""
