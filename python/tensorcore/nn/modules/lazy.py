@@ -165,13 +165,12 @@ class _LazyConvNd(LazyModuleMixin):
                 f"{type(self).__name__}: in_channels ({self.in_channels}) must be divisible by groups "
                 f"({self.groups})"
             )
-        _materialize(
-            self.weight,
-            (self.out_channels, self.in_channels // self.groups) + self.kernel_size,
-            self._dtype,
-        )
+        _materialize(self.weight, self._weight_shape(), self._dtype)
         if self.bias is not None:
             _materialize(self.bias, (self.out_channels,), self._dtype)
+
+    def _weight_shape(self):
+        return (self.out_channels, self.in_channels // self.groups) + self.kernel_size
 
     def _set_sizes_from_parameters(self):
         self.in_channels = self.weight.shape[1] * self.groups
@@ -221,21 +220,9 @@ class _LazyConvTransposeNd(_LazyConvNd):
         )
         self._become_lazy(bias, dtype)
 
-    def initialize_parameters(self, input):
-        self.in_channels = input.shape[1] if input.dim() == self._dims + 2 else input.shape[0]
-        if self.in_channels % self.groups != 0:
-            raise ValueError(
-                f"{type(self).__name__}: in_channels ({self.in_channels}) must be divisible by "
-                f"groups ({self.groups})"
-            )
+    def _weight_shape(self):
         # Transposed convolutions store (in, out / groups, kernel...).
-        _materialize(
-            self.weight,
-            (self.in_channels, self.out_channels // self.groups) + self.kernel_size,
-            self._dtype,
-        )
-        if self.bias is not None:
-            _materialize(self.bias, (self.out_channels,), self._dtype)
+        return (self.in_channels, self.out_channels // self.groups) + self.kernel_size
 
     def _set_sizes_from_parameters(self):
         self.in_channels = self.weight.shape[0]
