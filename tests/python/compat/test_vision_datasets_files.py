@@ -292,3 +292,43 @@ def test_fake_data():
         data[6]
     as_tensor = datasets.FakeData(2, (1, 5, 5), transform=transforms.ToTensor())[0][0]
     assert as_tensor.shape == (1, 5, 5) and as_tensor.dtype == tc.float32
+
+
+@pytest.mark.parametrize(
+    "image_size, num_classes, offset",
+    [((3, 224, 224), 10, 0), ((3, 32, 30), 7, 5), ((1, 28, 28), 10, 1000), ((3, 2, 2), 3, 9)],
+)
+def test_fake_data_pixels_equal_torchvision(image_size, num_classes, offset):
+    tv_datasets = pytest.importorskip("torchvision.datasets")
+    ours = datasets.FakeData(8, image_size, num_classes, random_offset=offset)
+    theirs = tv_datasets.FakeData(8, image_size, num_classes, random_offset=offset)
+    for index in (0, 3, 7):
+        (img, target), (tv_img, tv_target) = ours[index], theirs[index]
+        assert img.mode == tv_img.mode and img.size == tv_img.size
+        np.testing.assert_array_equal(np.asarray(img), np.asarray(tv_img))
+        assert target == tv_target
+
+
+@pytest.mark.parametrize("seed", [0, 1, 77, 2**33 + 4])
+@pytest.mark.parametrize("shape", [(3, 64, 64), (17,), (16,), (5,), (2, 3), (1, 1)])
+def test_torch_cpu_stream_is_torch_bit_for_bit(seed, shape):
+    torch = pytest.importorskip("torch")
+    from tensorcore._torch_cpu_stream import TorchCPUStream
+
+    torch.manual_seed(seed)
+    expected = torch.randn(*shape).numpy()
+    expected_ints = torch.randint(3, 1000, (4,)).numpy()
+    stream = TorchCPUStream(seed)
+    got = stream.randn(*shape)
+    assert got.dtype == np.float32 and got.shape == expected.shape
+    np.testing.assert_array_equal(got.view(np.int32), expected.view(np.int32))
+    np.testing.assert_array_equal(stream.randint(3, 1000, 4), expected_ints)
+
+
+def test_torch_cpu_stream_bad_arguments():
+    from tensorcore._torch_cpu_stream import TorchCPUStream
+
+    with pytest.raises(ValueError, match="seed"):
+        TorchCPUStream(-1)
+    with pytest.raises(ValueError, match="low < high"):
+        TorchCPUStream(0).randint(5, 5, 1)

@@ -35,7 +35,7 @@ class _Labelled(VisionDataset):
             img = self.transform(img)
         if self.target_transform is not None:
             target = self.target_transform(target)
-        return img, target
+        return img, int(target)
 
     def __len__(self):
         return len(self.data)
@@ -211,8 +211,13 @@ class SVHN(_Labelled):
 
 
 class FakeData(VisionDataset):
-    """Random images from a per-index seed: the same index always gives the same item, and
-    drawing one leaves the global random state as it was (as torchvision's FakeData)."""
+    """Random images from a per-index seed, pixel for pixel those of torchvision's FakeData.
+
+    Item ``i`` is what torch draws after ``torch.manual_seed(i + random_offset)``: a
+    ``randn(*image_size)`` image made a PIL image by ``ToPILImage``, and a ``randint`` target.
+    The draws come from a reproduction of torch's CPU stream (``tensorcore._torch_cpu_stream``),
+    so tensorcore's own global random state is neither used nor changed.
+    """
 
     def __init__(
         self,
@@ -230,15 +235,13 @@ class FakeData(VisionDataset):
     def __getitem__(self, index):
         if index >= len(self):
             raise IndexError(f"{type(self).__name__} index out of range")
-        state = tc.get_rng_state()
-        try:
-            tc.manual_seed(index + self.random_offset)
-            img = tc.randn(*self.image_size)
-            target = tc.randint(0, self.num_classes, size=(1,), dtype=tc.int64)[0]
-        finally:
-            tc.set_rng_state(state)
+        from ..._torch_cpu_stream import TorchCPUStream
         from ..transforms import ToPILImage
 
+        stream = TorchCPUStream(index + self.random_offset)
+        img = tc.from_numpy(stream.randn(*self.image_size))
+        # a 0-d int64 tensor, as torchvision hands it to target_transform
+        target = tc.tensor(int(stream.randint(0, self.num_classes, 1)[0]), dtype=tc.int64)
         img = ToPILImage()(img)
         if self.transform is not None:
             img = self.transform(img)
