@@ -320,13 +320,23 @@ class SummaryWriter:
         )
 
     def add_graph(self, model, input_to_model=None, verbose=False, use_strict_trace=True):
-        raise NotImplementedError(
-            "SummaryWriter.add_graph needs a traced graph of the model (tensorcore has no "
-            "tracer yet); log the model's structure with add_text(tag, str(model)) meanwhile"
-        )
+        """Writes the graph of ``model`` for TensorBoard's Graphs tab.
+
+        The model is traced with ``tc.fx.symbolic_trace`` (so it must be traceable by it); with
+        ``input_to_model`` (a tensor or a tuple of them) the graph is also run once to label
+        every edge with its shape. Module calls are named by their attribute path, as in
+        torch's graphs. ``use_strict_trace`` is accepted for torch's signature (fx has no
+        non-strict mode to choose)."""
+        from ._graph import graph_def_from_model
+
+        del use_strict_trace
+        self._get_file_writer().add_graph(graph_def_from_model(model, input_to_model, verbose))
 
     def add_onnx_graph(self, prototxt):
-        raise NotImplementedError("SummaryWriter.add_onnx_graph: tensorcore has no ONNX export")
+        """Writes the graph of the ONNX file at ``prototxt`` (e.g. from ``tc.onnx.export``)."""
+        from ._graph import graph_def_from_onnx
+
+        self._get_file_writer().add_graph(graph_def_from_onnx(prototxt))
 
     def flush(self):
         if self.all_writers is None:
