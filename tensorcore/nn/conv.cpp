@@ -61,6 +61,17 @@ bool use_dnnl(DType dtype, const ConvGeometry& g) {
   return (dtype == DType::Float32 || dtype == DType::BFloat16) && dnnl_conv_available(g);
 }
 
+// A float32 1x1 convolution with stride 1 and no padding is one GEMM per image on the NCHW data
+// as it lies. oneDNN would reorder the activations into its blocked layout and back around the
+// same GEMM, which at detection sizes (2x256x200x272) costs more than the GEMM: 1.3-1.9x torch's
+// time, which takes this route too (docs/benchmarks.md, ## detection).
+bool pointwise_float32(const ConvGeometry& g) {
+  if (g.dtype != DType::Float32 || g.groups != 1) return false;
+  for (int i = 0; i < g.nd; ++i)
+    if (g.kernel[i] != 1 || g.stride[i] != 1 || g.pad_l[i] != 0 || g.pad_r[i] != 0) return false;
+  return true;
+}
+
 // bfloat16 without a oneDNN kernel: the GEMM path in float32, rounded back.
 Tensor f32(const Tensor& t) { return t.defined() ? to_dtype(t, DType::Float32) : t; }
 ConvGeometry as_f32(ConvGeometry g) {
@@ -75,7 +86,7 @@ DimList bias_dims(int nd);
 Tensor conv_forward_cpu(const Tensor& x_in, const Tensor& w_in, const Tensor& b_in,
                         const ConvGeometry& g) {
   Tensor x = contiguous(x_in), w = contiguous(w_in), b = b_in.defined() ? contiguous(b_in) : b_in;
-  if (use_dnnl(x.dtype(), g)) {
+  if (use_dnnl(x.dtype(), g) && !pointwise_float32(g)) {
     try {
       return conv_forward_dnnl(x, w, b, g);
     } catch (const DnnlError&) {
