@@ -232,10 +232,9 @@ print(json.dumps({"before_kib": before, "peak_kib": peak}))
 
 def measure_memory(lib, batch, threads):
     env = dict(os.environ, MALLOC_MMAP_THRESHOLD_="131072")
-    here = os.path.dirname(os.path.abspath(__file__))
-    env["PYTHONPATH"] = os.pathsep.join(
-        filter(None, [os.path.join(here, "..", "python"), env.get("PYTHONPATH")])
-    )
+    # the child imports the same tensorcore as this process (the source tree or the .venv install)
+    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(tc.__file__)))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_parent, env.get("PYTHONPATH")]))
     out = subprocess.run(
         [sys.executable, "-c", _MEMORY_CHILD, lib, str(batch), str(threads or 0)],
         env=env,
