@@ -65,12 +65,11 @@ bool use_dnnl(DType dtype, const ConvGeometry& g) {
 // A float32 1x1 convolution with stride 1 and no padding is one GEMM per image on the NCHW data
 // as it lies. oneDNN would reorder the activations into its blocked layout and back around the
 // same GEMM, which at detection sizes (2x256x200x272) costs more than the GEMM: 1.3-1.9x torch's
-// time, which takes this route too (docs/benchmarks.md, ## detection). One thread only: with more,
-// OpenBLAS's own threads compete with the spinning OpenMP workers of oneDNN and parallel_for
-// (ResNet-50 at batch 1 on 2 threads went from 170 to 298 ms); splitting the GEMM over
-// parallel_for with a single-threaded BLAS is the way to extend it.
+// time, which takes this route too (docs/benchmarks.md, ## detection). With more than one thread
+// the GEMM is split over our own threads with a one-thread BLAS (conv_gemm.cpp): OpenBLAS's own
+// threads competed with the spinning OpenMP workers (ResNet-50 batch 1, 2 threads: 170 -> 298 ms).
 bool pointwise_float32(const ConvGeometry& g) {
-  if (g.dtype != DType::Float32 || g.groups != 1 || get_num_threads() != 1) return false;
+  if (g.dtype != DType::Float32 || g.groups != 1) return false;
   for (int i = 0; i < g.nd; ++i)
     if (g.kernel[i] != 1 || g.stride[i] != 1 || g.pad_l[i] != 0 || g.pad_r[i] != 0) return false;
   return true;

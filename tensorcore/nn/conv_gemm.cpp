@@ -3,11 +3,13 @@
 // of loops serves conv1d/2d/3d.
 #include <cblas.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/parallel.h"
+#include "tensorcore/kernels/cpu/blas_threads.h"
 #include "tensorcore/nn/conv_internal.h"
 #include "tensorcore/nn/im2col.h"
 #include "tensorcore/ops/creation.h"
@@ -93,10 +95,29 @@ void forward_impl(const Tensor& x, const Tensor& w, const Tensor& b, const ConvG
   const T* xp = x.data<T>();
   const T* wp = w.data<T>();
   T* yp = y.data<T>();
-  gg.each_group([&](int64_t, int64_t xo, int64_t yo, int64_t wo) {
-    gemm(false, false, gg.Og, L, K, T(1), wp + wo, K, gg.columns(xp + xo, col), L, T(0), yp + yo,
-         L);
-  });
+  const int threads = get_num_threads();
+  if (gg.pointwise && cg.groups == 1 && threads > 1 && !in_parallel_region()) {
+    // Our threads split images and column blocks, each running a one-thread GEMM: OpenBLAS's
+    // own threads would contend with the spinning OpenMP workers of the surrounding ops.
+    const int64_t chunks = cg.batch % threads == 0 ? 1 : threads;
+    const int64_t width = (L + chunks - 1) / chunks;
+    const int64_t block = std::max<int64_t>(16, (width + 15) / 16 * 16);
+    BlasSingleThread one_thread_blas;
+    parallel_for(0, cg.batch * chunks, 1, [&](int64_t t0, int64_t t1) {
+      for (int64_t t = t0; t < t1; ++t) {
+        const int64_t n = t / chunks, c0 = (t % chunks) * block;
+        if (c0 >= L) continue;
+        const int64_t cols = std::min(block, L - c0);
+        gemm(false, false, gg.Og, cols, K, T(1), wp, K, xp + n * cg.in_channels * L + c0, L, T(0),
+             yp + n * cg.out_channels * L + c0, L);
+      }
+    });
+  } else {
+    gg.each_group([&](int64_t, int64_t xo, int64_t yo, int64_t wo) {
+      gemm(false, false, gg.Og, L, K, T(1), wp + wo, K, gg.columns(xp + xo, col), L, T(0), yp + yo,
+           L);
+    });
+  }
   if (b.defined()) {
     const T* bp = b.data<T>();
     parallel_for(0, cg.batch * cg.out_channels,

@@ -8,14 +8,9 @@
 #include <vector>
 
 #include "tensorcore/core/parallel.h"
+#include "tensorcore/kernels/cpu/blas_threads.h"
 #include "tensorcore/linalg/lapack.h"
 #include "tensorcore/linalg/linalg_kernels.h"
-
-// Weak: another BLAS (reference, MKL) lacks them and then keeps its own threading policy.
-extern "C" {
-void openblas_set_num_threads(int) __attribute__((weak));
-int openblas_get_num_threads() __attribute__((weak));
-}
 
 namespace tc::linalg {
 namespace {
@@ -27,19 +22,6 @@ using namespace lapack;
 
 constexpr uint32_t kLapackTypes =
     (1u << int(DType::Float32)) | (1u << int(DType::Float64)) | kComplex;
-
-struct BlasSingleThread {
-  int saved = 0;
-  BlasSingleThread() {
-    if (openblas_get_num_threads && openblas_set_num_threads) {
-      saved = openblas_get_num_threads();
-      openblas_set_num_threads(1);
-    }
-  }
-  ~BlasSingleThread() {
-    if (saved > 0) openblas_set_num_threads(saved);
-  }
-};
 
 // Runs fn(b) for every matrix of the batch: in parallel when there are enough matrices to keep
 // the threads busy, else one after the other with a multithreaded LAPACK.
