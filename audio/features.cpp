@@ -1,7 +1,7 @@
 // One pass from waveform to cepstral features. Per signal: frames are windowed eight at a time
 // into a block the FFT transforms together (SIMD across frames), |X|^2 and the filter bank's
 // triangles (only their nonzero bins) are applied to the eight frames side by side; the dB (or
-// log) step then runs over all energies, and one GEMM applies the DCT.
+// log) step then runs over all energies, and the DCT over blocks of frames.
 #include "audio/features.h"
 
 #include <algorithm>
@@ -16,7 +16,6 @@
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
-#include "tensorcore/ops/linalg.h"
 #include "tensorcore/ops/reduce.h"
 #include "tensorcore/ops/shape.h"
 
@@ -178,12 +177,48 @@ Tensor cepstral_features(const Tensor& waveform, const CepstralOptions& o) {
       db = reshape(maximum(grouped, floor), {rows, filters, frames});
     }
   }
-  // (n_coefficients, filters) @ (rows, filters, frames): contiguous (rows, coefficients, frames)
-  Tensor coeffs = matmul(transpose(to_dtype(o.dct.detach(), DType::Float32), 0, 1), db);
+  // out[r, c, t] = sum_f dct[f, c] * db[r, f, t], frames side by side in blocks that stay in
+  // cache. Not a BLAS call: OpenBLAS would start its own threads inside DataLoader workers that
+  // were told to use one.
+  db = contiguous(db);
+  Tensor dct = contiguous(to_dtype(o.dct.detach(), DType::Float32));
+  const int64_t coeffs = dct.size(1);
+  Tensor out = empty({rows, coeffs, frames}, TensorOptions(DType::Float32));
+  constexpr int64_t kBlock = 8 * kLanes;  // frames per block: eight vectors of sums in registers
+  const int64_t blocks = (frames + kBlock - 1) / kBlock;
+  const float* dp = dct.data<float>();
+  const float* db_p = db.data<float>();
+  float* out_p = out.data<float>();
+  parallel_for(0, rows * blocks, 1, [&](int64_t i0, int64_t i1) {
+    for (int64_t i = i0; i < i1; ++i) {
+      const int64_t r = i / blocks, t0 = (i % blocks) * kBlock, len = std::min(kBlock, frames - t0);
+      const float* src = db_p + r * filters * frames + t0;
+      float* dst = out_p + r * coeffs * frames + t0;
+      for (int64_t c = 0; c < coeffs; ++c) {
+        if (len == kBlock) {
+          V8 acc[8] = {};
+          for (int64_t f = 0; f < filters; ++f) {
+            const float w = dp[f * coeffs + c];
+            const float* row = src + f * frames;
+            for (int j = 0; j < 8; ++j) acc[j] += w * load(row + j * kLanes);
+          }
+          for (int j = 0; j < 8; ++j) store(dst + c * frames + j * kLanes, acc[j]);
+        } else {
+          float acc[kBlock] = {};
+          for (int64_t f = 0; f < filters; ++f) {
+            const float w = dp[f * coeffs + c];
+            const float* row = src + f * frames;
+            for (int64_t t = 0; t < len; ++t) acc[t] += w * row[t];
+          }
+          std::copy(acc, acc + len, dst + c * frames);
+        }
+      }
+    }
+  });
   Shape out_shape(shape.begin(), shape.end() - 1);
-  out_shape.push_back(o.dct.size(1));
+  out_shape.push_back(coeffs);
   out_shape.push_back(frames);
-  return reshape(coeffs, out_shape);
+  return reshape(out, out_shape);
 }
 
 }  // namespace tc::audio
