@@ -25,7 +25,8 @@ struct CepstralOptions {
 };
 
 // Whether cepstral_features handles `waveform` (float32 CPU, no autograd, (..., time) longer
-// than n_fft / 2, so the centred reflect padding is defined) with these options (n_fft even).
+// than n_fft / 2, so the centred reflect padding is defined) with these options (n_fft even,
+// the window, filter bank and DCT on the CPU).
 bool cepstral_features_apply(const Tensor& waveform, const CepstralOptions& o);
 
 // (..., time) -> (..., n_coefficients, frames), contiguous: the values of the unfused transform
