@@ -130,8 +130,8 @@ void filter_energies(const float* x, int64_t length, const CepstralOptions& o, c
 
 bool cepstral_features_apply(const Tensor& w, const CepstralOptions& o) {
   return w.defined() && w.is_cpu() && w.dtype() == DType::Float32 && w.dim() >= 1 &&
-         !autograd::needs_grad({w}) && o.n_fft >= 2 && o.n_fft % 2 == 0 && o.hop_length > 0 &&
-         w.size(-1) > o.n_fft / 2 && o.window.defined() && o.window.is_cpu() &&
+         w.numel() > 0 && !autograd::needs_grad({w}) && o.n_fft >= 2 && o.n_fft % 2 == 0 &&
+         o.hop_length > 0 && w.size(-1) > o.n_fft / 2 && o.window.defined() && o.window.is_cpu() &&
          o.window.dim() == 1 && o.window.size(0) == o.n_fft && o.filterbank.defined() &&
          o.filterbank.is_cpu() && o.filterbank.dim() == 2 &&
          o.filterbank.size(0) == o.n_fft / 2 + 1 && o.dct.defined() && o.dct.is_cpu() &&

@@ -126,5 +126,6 @@ def test_fallback_inputs():
     assert g.grad is not None and tuple(g.grad.shape) == (4000,)
     np.testing.assert_allclose(y.detach().numpy(), m(tc.from_numpy(x)).numpy(), atol=1e-3)
     assert _fused(m, tc.from_numpy(x[:200])) is None
+    assert _fused(m, tc.zeros(0, 4000)) is None  # no signals: nothing to group the dB floor by
     with pytest.raises(Exception, match="padding"):
         m(tc.from_numpy(x[:150]))  # reflect padding longer than the input: stft's error
