@@ -6,6 +6,7 @@
 #include <cmath>
 #include <optional>
 
+#include "audio/features.h"
 #include "audio/resample.h"
 #include "tensorcore/fft/spectral.h"
 #include "tensorcore/ops/copy.h"
@@ -789,10 +790,55 @@ std::vector<std::string> Pipeline::names() const {
   return out;
 }
 
+namespace {
+// MFCC / LFCC saved as Spectrogram, MelScale or LinearFilterbank, AmplitudeToDB or Log, DCT:
+// the one-pass path Python's MFCC / LFCC take (audio/features.h) where it applies, so the
+// pipeline still gives Python's values bit for bit. Returns whether it ran.
+bool run_cepstral(const std::vector<std::shared_ptr<const Step>>& steps, size_t i, Tensor& x) {
+  if (i + 3 >= steps.size()) return false;
+  const Step &spec = *steps[i], &bank = *steps[i + 1], &log_step = *steps[i + 2],
+             &dct = *steps[i + 3];
+  if (spec.kind != Kind::Spectrogram || bank.kind != Kind::Matrix ||
+      !(bank.name == "MelScale" || bank.name == "LinearFilterbank") ||
+      !(log_step.kind == Kind::AmplitudeToDB || log_step.kind == Kind::Log) ||
+      dct.kind != Kind::Matrix || dct.name != "DCT")
+    return false;
+  if (!(spec.power && *spec.power == 2.0) || spec.pad != 0 || spec.frame_length_norm ||
+      spec.window_norm || !spec.center || spec.pad_mode != "reflect" || !spec.onesided ||
+      spec.win_length != spec.n_fft)
+    return false;
+  CepstralOptions o;
+  o.n_fft = spec.n_fft;
+  o.hop_length = spec.hop_length;
+  o.window = spec.window;
+  o.filterbank = bank.matrix;
+  o.dct = dct.matrix;
+  o.use_log = log_step.kind == Kind::Log;
+  o.log_offset = log_step.offset;
+  o.multiplier = log_step.multiplier;
+  o.amin = log_step.amin;
+  o.db_multiplier = log_step.db_multiplier;
+  o.top_db = log_step.top_db;
+  if (!x.defined() || x.dtype() != DType::Float32) return false;
+  o.window = to_dtype(o.window, DType::Float32);  // the stored float64 copies of float32 buffers
+  o.filterbank = to_dtype(o.filterbank, DType::Float32);
+  o.dct = to_dtype(o.dct, DType::Float32);
+  if (!cepstral_features_apply(x, o)) return false;
+  x = cepstral_features(x, o);
+  return true;
+}
+}  // namespace
+
 Tensor Pipeline::operator()(const Tensor& waveform, const GeneratorPtr& gen) const {
   TC_CHECK(waveform.defined(), "audio Pipeline: expected a waveform tensor");
   Tensor x = waveform;
-  for (const auto& s : steps_) x = run_step(*s, x, gen);
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    if (run_cepstral(steps_, i, x)) {
+      i += 3;
+      continue;
+    }
+    x = run_step(*steps_[i], x, gen);
+  }
   return x;
 }
 

@@ -1,4 +1,5 @@
-// load / save / info over libsox. Reading decodes into libsox's interleaved int32 samples and
+// load / save / info over libsox (native FLAC loads through libFLAC directly, flac_decode.h).
+// Reading decodes into libsox's interleaved int32 samples and
 // converts once to the requested dtype and layout.
 #include "io/audio/audio_io.h"
 
@@ -11,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "io/audio/flac_decode.h"
 #include "io/audio/sox_common.h"
 #include "tensorcore/ops/copy.h"
 
@@ -148,6 +150,7 @@ LoadResult load_impl(const Source& src, const LoadOptions& opt) {
   TC_CHECK(opt.frame_offset >= 0, op, ": frame_offset must be >= 0, got ", opt.frame_offset);
   TC_CHECK(opt.num_frames == -1 || opt.num_frames >= 0, op,
            ": num_frames must be -1 (all) or >= 0, got ", opt.num_frames);
+  if (auto flac = load_flac(src.path, src.bytes, opt, op)) return std::move(*flac);
   SoxPtr ft = open_input(src, opt.format, op);
   const int64_t channels = ft->signal.channels;
   const int64_t declared = declared_frames(ft.get());

@@ -1,5 +1,6 @@
 // Bindings for audio IO, SoX effects and the C++ audio kernels, in the private submodule
 // tensorcore._C._audio (the public API is python/tensorcore/audio). IO releases the GIL.
+#include "audio/features.h"
 #include "audio/lfilter.h"
 #include "audio/resample.h"
 #include "bind.h"
@@ -200,6 +201,32 @@ void bind_audio(py::module_& m, TensorClass&) {
       py::arg("waveform"), py::arg("orig_freq"), py::arg("new_freq"),
       py::arg("lowpass_filter_width") = 6, py::arg("rolloff") = 0.99,
       py::arg("resampling_method") = "sinc_interpolation", py::arg("beta") = py::none());
+  // MFCC / LFCC in one pass (audio/features.h); None where that path does not apply.
+  a.def(
+      "cepstral_features",
+      [](const Tensor& waveform, const Tensor& window, int64_t n_fft, int64_t hop_length,
+         const Tensor& filterbank, const Tensor& dct, bool use_log, double log_offset,
+         double multiplier, double amin, double db_multiplier,
+         std::optional<double> top_db) -> std::optional<Tensor> {
+        audio::CepstralOptions o;
+        o.n_fft = n_fft;
+        o.hop_length = hop_length;
+        o.window = window;
+        o.filterbank = filterbank;
+        o.dct = dct;
+        o.use_log = use_log;
+        o.log_offset = log_offset;
+        o.multiplier = multiplier;
+        o.amin = amin;
+        o.db_multiplier = db_multiplier;
+        o.top_db = top_db;
+        if (!audio::cepstral_features_apply(waveform, o)) return std::nullopt;
+        py::gil_scoped_release nogil;
+        return audio::cepstral_features(waveform, o);
+      },
+      py::arg("waveform"), py::arg("window"), py::arg("n_fft"), py::arg("hop_length"),
+      py::arg("filterbank"), py::arg("dct"), py::arg("use_log"), py::arg("log_offset"),
+      py::arg("multiplier"), py::arg("amin"), py::arg("db_multiplier"), py::arg("top_db"));
 }
 
 static Registrar r(bind_audio);

@@ -1,6 +1,6 @@
 // libFuzzer target for the SoX-backed audio loader. Build (see tests/fuzz/README.md):
 //   clang++ -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -I. \
-//     tests/fuzz/fuzz_audio.cpp io/audio/*.cpp -Lbuild -ltensorcore -lsox \
+//     tests/fuzz/fuzz_audio.cpp io/audio/*.cpp -Lbuild -ltensorcore -lsox -lFLAC \
 //     -Wl,-rpath,$PWD/build/lib -o fuzz_audio
 // The first byte picks the format hint and the call (info / load / load with an offset); the
 // rest is the encoded file. Any input must decode or throw a tc::Error; info and a full load

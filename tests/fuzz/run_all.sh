@@ -65,10 +65,29 @@ fi
 
 # Audio loader (libsox is not instrumented; its known leaks are not ours).
 if wanted audio; then
-$CXX_FUZZ tests/fuzz/fuzz_audio.cpp io/audio/*.cpp $LIBTC -lsox -o "$WORK/fuzz_audio"
+$CXX_FUZZ tests/fuzz/fuzz_audio.cpp io/audio/*.cpp $LIBTC -lsox -lFLAC -o "$WORK/fuzz_audio"
 tests/fuzz/make_audio_seeds.sh "$WORK/seeds_audio"
 ASAN_OPTIONS=detect_leaks=0:suppressions=tests/fuzz/audio_asan_suppressions.txt \
   run audio -max_len=8192 -- "$WORK/seeds_audio"
+fi
+
+# FLAC through libFLAC (audio::load's own path), seeded with the FLAC files of every sample size
+# and block size; the same suppressions (info still goes through libsox).
+if wanted flac; then
+$CXX_FUZZ tests/fuzz/fuzz_flac.cpp io/audio/*.cpp $LIBTC -lsox -lFLAC -o "$WORK/fuzz_flac"
+mkdir -p "$WORK/seeds_flac"
+sox -n -r 8000 -c 2 -b 16 "$WORK/flac_src.wav" synth 0.4 sine 300 sine 500
+for spec in "8:0" "16:0" "16:8" "24:5"; do
+  sox "$WORK/flac_src.wav" -b "${spec%%:*}" -C "${spec#*:}" "$WORK/flac_seed.flac"
+  sox "$WORK/flac_src.wav" -b "${spec%%:*}" -C "${spec#*:}" -c 1 "$WORK/flac_seed_mono.flac"
+  for sel in 0 1 $((0x93)) $((0x2a)); do
+    for f in flac_seed flac_seed_mono; do
+      { printf "\\x$(printf %02x $sel)"; cat "$WORK/$f.flac"; } > "$WORK/seeds_flac/${f}_${spec/:/_}_$sel"
+    done
+  done
+done
+ASAN_OPTIONS=detect_leaks=0:suppressions=tests/fuzz/audio_asan_suppressions.txt \
+  run flac -max_len=16384 -- "$WORK/seeds_flac"
 fi
 
 exit $status

@@ -262,6 +262,44 @@ def _along_freq(specgram, matrix):
     ).transpose(-1, -2)
 
 
+def _cepstral(spectrogram, filterbank, dct, waveform, to_db, log_offset=1e-6):
+    """MFCC / LFCC (spectrogram -> filter bank -> dB or log -> DCT) in one C++ pass
+    (audio/features.h: no complex spectrogram or per-op temporaries) where it applies: float32
+    CPU input without autograd, a power-2, centred, reflect-padded, onesided, unnormalized
+    spectrogram whose window spans n_fft. None otherwise (and while tracing, which records ops).
+    The C++ Pipeline fuses the same steps, so the two still agree bit for bit."""
+    s = spectrogram
+    audio_c = getattr(tc._C, "_audio", None)
+    if (
+        audio_c is None
+        or not isinstance(waveform, tc.Tensor)
+        or s.power != 2.0
+        or s.pad != 0
+        or s.normalized is not False
+        or not s.center
+        or s.pad_mode != "reflect"
+        or not s.onesided
+        or s.win_length != s.n_fft
+        or tc.jit.is_tracing()
+    ):
+        return None
+    use_log = to_db is None
+    return audio_c.cepstral_features(
+        waveform,
+        s.window,
+        s.n_fft,
+        s.hop_length,
+        filterbank,
+        dct,
+        use_log,
+        log_offset,
+        10.0 if use_log else to_db.multiplier,
+        1e-10 if use_log else to_db.amin,
+        0.0 if use_log else to_db.db_multiplier,
+        None if use_log else to_db.top_db,
+    )
+
+
 class MelScale(_Base):
     """Linear-frequency spectrogram (..., n_stft, time) to mel scale (..., n_mels, time)."""
 
@@ -582,6 +620,15 @@ class MFCC(_Base):
         self.log_mels = log_mels
 
     def forward(self, waveform):
+        fast = _cepstral(
+            self.MelSpectrogram.spectrogram,
+            self.MelSpectrogram.mel_scale.fb,
+            self.dct_mat,
+            waveform,
+            None if self.log_mels else self.amplitude_to_DB,
+        )
+        if fast is not None:
+            return fast
         mel = self.MelSpectrogram(waveform)
         mel = tc.log(mel + 1e-6) if self.log_mels else self.amplitude_to_DB(mel)
         return _along_freq(mel, self.dct_mat)
@@ -625,6 +672,15 @@ class LFCC(_Base):
         self.log_lf = log_lf
 
     def forward(self, waveform):
+        fast = _cepstral(
+            self.Spectrogram,
+            self.filter_mat,
+            self.dct_mat,
+            waveform,
+            None if self.log_lf else self.amplitude_to_DB,
+        )
+        if fast is not None:
+            return fast
         spec = self.Spectrogram(waveform)
         spec = _along_freq(spec, self.filter_mat)
         spec = tc.log(spec + 1e-6) if self.log_lf else self.amplitude_to_DB(spec)

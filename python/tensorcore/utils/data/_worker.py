@@ -8,15 +8,23 @@ import sys
 import time
 import traceback
 from dataclasses import dataclass
-from multiprocessing import shared_memory
+import mmap
+import secrets
 
 import numpy as np
 
 from ... import _C
 from ..._C import Tensor
 
+try:
+    import _posixshmem  # CPython's shm_open / shm_unlink (what multiprocessing.shared_memory uses)
+except ImportError:  # pragma: no cover - not a POSIX CPython
+    _posixshmem = None
+
 # Arrays at least this large travel through a shared-memory block instead of the pipe.
-_SHM_THRESHOLD = 1 << 16
+_SHM_THRESHOLD = 1 << 16 if _posixshmem is not None else 1 << 62
+# Map the pages in one go rather than one fault at a time (Linux; 0 elsewhere).
+_POPULATE = getattr(mmap, "MAP_POPULATE", 0)
 
 
 @dataclass
@@ -61,45 +69,57 @@ class _ResumeIteration:
     pass
 
 
-class _SharedArray:
-    """A numpy array in a named shared-memory block; the receiver maps it without copying."""
+class _Block:
+    """The large arrays of one batch in one POSIX shared-memory segment: one segment (and one
+    mapping on each side) per batch instead of one per tensor. The segment bypasses
+    multiprocessing's resource tracker (two messages to its process per tensor on attach and
+    unlink): the receiver unlinks it the moment it maps it, and the main process reads (and so
+    unlinks) every batch in flight when it shuts the workers down."""
 
-    def __init__(self, arr):
-        self.shape, self.dtype = arr.shape, arr.dtype.str
-        shm = shared_memory.SharedMemory(create=True, size=max(arr.nbytes, 1))
-        np.ndarray(arr.shape, arr.dtype, buffer=shm.buf)[...] = arr
-        self.name = shm.name
-        shm.close()
-        # Ownership passes to the receiver, which unlinks the block as soon as it maps it; the
-        # worker's resource tracker must not try to clean it up again at exit.
-        from multiprocessing import resource_tracker
+    _ALIGN = 64
 
-        resource_tracker.unregister(shm._name, "shared_memory")
+    def __init__(self, arrays):
+        offsets, total = [], 0
+        for a in arrays:
+            total = -(-total // self._ALIGN) * self._ALIGN
+            offsets.append(total)
+            total += a.nbytes
+        self.size = total
+        while True:
+            name = f"/tc_dl_{os.getpid()}_{secrets.token_hex(6)}"
+            try:
+                fd = _posixshmem.shm_open(name, os.O_CREAT | os.O_EXCL | os.O_RDWR, mode=0o600)
+                break
+            except FileExistsError:
+                continue
+        try:
+            # posix_fallocate reserves the pages now: a full /dev/shm is an OSError here, not a
+            # SIGBUS on first touch.
+            os.posix_fallocate(fd, 0, total)
+            mm = mmap.mmap(fd, total, flags=mmap.MAP_SHARED | _POPULATE)
+        except BaseException:
+            _posixshmem.shm_unlink(name)
+            raise
+        finally:
+            os.close(fd)
+        with mm:
+            for a, off in zip(arrays, offsets):
+                np.frombuffer(mm, a.dtype, a.size, off).reshape(a.shape)[...] = a
+        self.name, self.offsets = name, offsets
 
     def open(self):
-        shm = shared_memory.SharedMemory(name=self.name)
-        # Unlink now: the mapping stays valid while the array (and so `shm`) is alive.
-        shm.unlink()
-        arr = np.ndarray(self.shape, np.dtype(self.dtype), buffer=shm.buf)
-        return _KeepAlive.wrap(arr, shm)
-
-
-class _KeepAlive:
-    """Ties a SharedMemory object's lifetime to the array viewing it."""
-
-    @staticmethod
-    def wrap(arr, shm):
-        holder = np.ndarray.__new__(_ShmArray, arr.shape, arr.dtype, buffer=shm.buf)
-        holder._shm = shm
-        return holder
-
-
-class _ShmArray(np.ndarray):
-    pass
+        """Maps the segment and unlinks its name (the mapping lives as long as the arrays that
+        view it)."""
+        fd = _posixshmem.shm_open(self.name, os.O_RDWR, mode=0o600)
+        try:
+            _posixshmem.shm_unlink(self.name)
+            return mmap.mmap(fd, self.size, flags=mmap.MAP_SHARED | _POPULATE)
+        finally:
+            os.close(fd)
 
 
 class _TensorPayload:
-    def __init__(self, t):
+    def __init__(self, t, big):
         t = t.detach()
         if t.dtype == _C.bfloat16:
             self.bf16 = True
@@ -108,37 +128,69 @@ class _TensorPayload:
             self.bf16 = False
         arr = t.contiguous().numpy()
         self.requires_grad = False
-        self.data = _SharedArray(arr) if arr.nbytes >= _SHM_THRESHOLD else arr.copy()
+        if arr.nbytes >= _SHM_THRESHOLD:
+            # goes into the batch's shared-memory block, as its slot-th array
+            self.shape, self.dtype, self.slot = arr.shape, arr.dtype.str, len(big)
+            big.append(arr)
+            self.data = None
+        else:
+            self.data = arr.copy()
 
-    def restore(self):
-        arr = self.data.open() if isinstance(self.data, _SharedArray) else self.data
+    def restore(self, block, mapping):
+        if self.data is None:
+            dtype = np.dtype(self.dtype)
+            count = int(np.prod(self.shape, dtype=np.int64))
+            arr = np.frombuffer(mapping, dtype, count, block.offsets[self.slot])
+            arr = arr.reshape(self.shape)
+        else:
+            arr = self.data
         t = _C.from_numpy(arr)
         return t.to(_C.bfloat16) if self.bf16 else t
 
 
-def pack(obj):
-    """Replaces tensors inside (nested) containers by picklable payloads."""
+class _Packed:
+    """A packed batch whose large arrays travel in a shared-memory block."""
+
+    def __init__(self, tree, block):
+        self.tree, self.block = tree, block
+
+
+def _pack(obj, big):
     if isinstance(obj, Tensor):
-        return _TensorPayload(obj)
+        return _TensorPayload(obj, big)
     if isinstance(obj, tuple) and hasattr(obj, "_fields"):
-        return type(obj)(*(pack(o) for o in obj))
+        return type(obj)(*(_pack(o, big) for o in obj))
     if isinstance(obj, (list, tuple)):
-        return type(obj)(pack(o) for o in obj)
+        return type(obj)(_pack(o, big) for o in obj)
     if isinstance(obj, dict):
-        return type(obj)((k, pack(v)) for k, v in obj.items())
+        return type(obj)((k, _pack(v, big)) for k, v in obj.items())
+    return obj
+
+
+def pack(obj):
+    """Replaces tensors inside (nested) containers by picklable payloads; arrays of at least
+    _SHM_THRESHOLD bytes go into one shared-memory block for the whole batch."""
+    big = []
+    tree = _pack(obj, big)
+    return _Packed(tree, _Block(big)) if big else tree
+
+
+def _unpack(obj, block, mapping):
+    if isinstance(obj, _TensorPayload):
+        return obj.restore(block, mapping)
+    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
+        return type(obj)(*(_unpack(o, block, mapping) for o in obj))
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_unpack(o, block, mapping) for o in obj)
+    if isinstance(obj, dict):
+        return type(obj)((k, _unpack(v, block, mapping)) for k, v in obj.items())
     return obj
 
 
 def unpack(obj):
-    if isinstance(obj, _TensorPayload):
-        return obj.restore()
-    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
-        return type(obj)(*(unpack(o) for o in obj))
-    if isinstance(obj, (list, tuple)):
-        return type(obj)(unpack(o) for o in obj)
-    if isinstance(obj, dict):
-        return type(obj)((k, unpack(v)) for k, v in obj.items())
-    return obj
+    if isinstance(obj, _Packed):
+        return _unpack(obj.tree, obj.block, obj.block.open())
+    return _unpack(obj, None, None)
 
 
 class _MapFetcher:

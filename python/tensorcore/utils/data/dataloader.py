@@ -395,6 +395,17 @@ class _MultiProcessIter(_BaseIter):
             # all exited cleanly: their queue feeders flushed, so only whole messages are left
             while self._drain_one(timeout=0):
                 pass
+        # Batches that arrived ahead of their turn wait in _task_info still packed: unpacking
+        # them releases their shared-memory blocks too.
+        for info in getattr(self, "_task_info", {}).values():
+            if len(info) == 2 and not isinstance(
+                info[1], (_worker.ExceptionWrapper, _worker._IterableStop)
+            ):
+                try:
+                    _worker.unpack(info[1])
+                except Exception:
+                    pass
+        self._task_info = {}
         self._data_queue.cancel_join_thread()
         self._data_queue.close()
 

@@ -85,6 +85,51 @@ TEST(AudioIO, CorruptInputThrowsDecodeError) {
                tc::DecodeError);
 }
 
+// Native FLAC goes through libFLAC (io/audio/flac_decode.cpp): a stream cut anywhere, or with a
+// damaged frame, is a DecodeError naming the input, never fewer frames or a crash.
+TEST(AudioIO, FlacTruncatedOrCorruptThrows) {
+  tc::Tensor x = tone(2, 20000, 16000);
+  ta::SaveOptions so;
+  so.format = "flac";
+  so.bits_per_sample = 16;
+  const std::string bytes = ta::save_bytes(x, 16000, so);
+  for (size_t end : {bytes.size() - 1, bytes.size() / 2, size_t(100), size_t(41), size_t(6)}) {
+    try {
+      ta::load_bytes(std::string_view(bytes).substr(0, end));
+      ADD_FAILURE() << "a FLAC stream cut at byte " << end << " loaded";
+    } catch (const tc::DecodeError& e) {
+      EXPECT_NE(std::string(e.what()).find("the given bytes"), std::string::npos) << e.what();
+    }
+  }
+  const std::string path = temp_path("cut.flac");
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << bytes.substr(0, bytes.size() / 2);
+  }
+  try {
+    ta::load(path);
+    ADD_FAILURE() << "a truncated FLAC file loaded";
+  } catch (const tc::DecodeError& e) {
+    EXPECT_NE(std::string(e.what()).find("'" + path + "' is truncated: the header declares 20000"),
+              std::string::npos)
+        << e.what();
+  }
+  std::remove(path.c_str());
+  std::string damaged = bytes;
+  damaged[damaged.size() / 2] = char(damaged[damaged.size() / 2] ^ 0x5A);
+  EXPECT_THROW(ta::load_bytes(damaged), tc::DecodeError);
+  // An offset inside the stream seeks (libFLAC) and still gives the same samples.
+  const tc::Tensor full = ta::load_bytes(bytes).waveform;
+  ta::LoadOptions o;
+  o.frame_offset = 12345;
+  o.num_frames = 100;
+  const tc::Tensor part = ta::load_bytes(bytes, o).waveform;
+  ASSERT_EQ(part.sizes(), (tc::Shape{2, 100}));
+  for (int64_t c = 0; c < 2; ++c)
+    for (int64_t i = 0; i < 100; ++i)
+      ASSERT_EQ(part.data<float>()[c * 100 + i], full.data<float>()[c * 20000 + 12345 + i]);
+}
+
 TEST(AudioIO, ConcurrentLoads) {
   tc::Tensor x = tone(2, 3000, 16000);
   ta::SaveOptions so;
