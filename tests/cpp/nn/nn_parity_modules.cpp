@@ -395,6 +395,77 @@ void layer_cases(std::map<std::string, Case>& cases) {
   };
 }
 
+// ---- constructor rules (tensorcore/nn/modules/rules.h): the same error from both frontends ----
+void constructor_error_cases(std::map<std::string, Case>& cases) {
+  const std::vector<std::pair<const char*, std::function<void()>>> table = {
+      {"conv_err_groups", [] { nn::Conv2d(4, 4, 3, 1, 0, 1, 0); }},
+      {"conv_err_in_groups", [] { nn::Conv2d(3, 4, 3, 1, 0, 1, 2); }},
+      {"conv_err_padding_mode", [] { nn::Conv1d(3, 4, 3, 1, 0, 1, 1, true, "mirror"); }},
+      {"conv_err_same_strided", [] { nn::Conv2d(3, 4, IntList{3}, IntList{2}, nn::kSame); }},
+      {"conv_err_kernel_entries",
+       [] {
+         nn::Conv3d(3, 3, IntList{3, 3});
+       }},
+      {"conv_err_stride", [] { nn::Conv2d(3, 4, 3, 0); }},
+      {"conv_err_transpose_groups", [] { nn::ConvTranspose1d(3, 4, 3, 1, 0, 0, 2); }},
+      {"norm_err_group_norm", [] { nn::GroupNorm(4, 6); }},
+      {"norm_err_features", [] { nn::BatchNorm1d(-1); }},
+      {"norm_err_lrn_size", [] { nn::LocalResponseNorm(0); }},
+      {"pool_err_padding", [] { nn::MaxPool2d(IntList{2}, IntList{}, IntList{2}); }},
+      {"pool_err_kernel", [] { nn::MaxPool1d(0); }},
+      {"pool_err_divisor",
+       [] { nn::AvgPool2d(IntList{2}, IntList{}, IntList{0}, false, true, 0); }},
+      {"pool_err_lp_norm", [] { nn::LPPool1d(0.0, IntList{2}); }},
+      {"embedding_err_padding_idx", [] { nn::Embedding(5, 3, 5); }},
+      {"embedding_bag_err_mode",
+       [] {
+         nn::EmbeddingBagOptions o;
+         o.mode = "min";
+         nn::EmbeddingBag(5, 3, o);
+       }},
+      {"embedding_bag_err_padding_idx",
+       [] {
+         nn::EmbeddingBagOptions o;
+         o.padding_idx = 7;
+         nn::EmbeddingBag(5, 3, o);
+       }},
+      {"pad_err_amounts",
+       [] {
+         nn::ReflectionPad2d(IntList{1, 2, 3});
+       }},
+      {"pad_err_amounts_3d",
+       [] {
+         nn::ConstantPad3d(IntList{1, 2}, 0.0);
+       }},
+      {"pixelshuffle_err_factor", [] { nn::PixelShuffle(0); }},
+      {"pixelunshuffle_err_factor", [] { nn::PixelUnshuffle(0); }},
+      {"channelshuffle_err_groups", [] { nn::ChannelShuffle(0); }},
+      {"prelu_err_parameters", [] { nn::PReLU(0); }},
+  };
+  for (auto& [name, make] : table) cases[name] = [make](const Inputs&, Results&) { make(); };
+}
+
+// ---- initialisation: same seed, same parameters ----
+void seeded_init_cases(std::map<std::string, Case>& cases) {
+  auto seeded = [](uint64_t seed, std::function<nn::ModulePtr()> make) {
+    return [seed, make](const Inputs&, Results& r) {
+      manual_seed(seed);
+      for (auto& [name, p] : make()->named_parameters()) r.put(name, p);
+    };
+  };
+  cases["conv_seeded_init"] = seeded(11, [] { return nn::Conv2d(3, 4, 3).ptr(); });
+  cases["conv_transpose_seeded_init"] =
+      seeded(12, [] { return nn::ConvTranspose1d(4, 6, 3, 1, 0, 0, 2).ptr(); });
+  cases["linear_seeded_init"] = seeded(13, [] { return nn::Linear(5, 3).ptr(); });
+  cases["embedding_seeded_init"] = seeded(14, [] { return nn::Embedding(6, 3, -2).ptr(); });
+  cases["transformer_seeded_init"] = seeded(15, [] {
+    nn::TransformerOptions o;
+    o.d_model = 4, o.nhead = 2, o.num_encoder_layers = 1, o.num_decoder_layers = 1;
+    o.dim_feedforward = 8;
+    return nn::Transformer(o).ptr();
+  });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -409,6 +480,8 @@ int main(int argc, char** argv) {
   rnn_cases(cases);
   attention_cases(cases);
   layer_cases(cases);
+  constructor_error_cases(cases);
+  seeded_init_cases(cases);
   Results r;
   for (auto& [name, run] : cases) {
     r.prefix = name;

@@ -1,7 +1,24 @@
 """Pooling modules over the native pooling kernels."""
 
+from ... import _C
 from .. import functional as F
+from .conv import _tuple
 from .module import Module
+
+
+def _check_pool(module, kernel_size, stride, padding, dilation=1):
+    # The rules and their messages are C++'s (tensorcore/nn/modules/rules.h), shared with tc::nn.
+    n = module._dims
+    if isinstance(stride, (list, tuple)) and len(stride) == 0:
+        stride = kernel_size
+    _C._nn_modules.check_pool_options(
+        type(module).__name__,
+        n,
+        _tuple(kernel_size, n),
+        _tuple(stride, n),
+        _tuple(padding, n),
+        _tuple(dilation, n),
+    )
 
 
 class _MaxPoolNd(Module):
@@ -13,6 +30,7 @@ class _MaxPoolNd(Module):
         self.stride = stride if stride is not None else kernel_size
         self.padding, self.dilation = padding, dilation
         self.return_indices, self.ceil_mode = return_indices, ceil_mode
+        _check_pool(self, kernel_size, self.stride, padding, dilation)
 
     def extra_repr(self):
         return (
@@ -22,6 +40,8 @@ class _MaxPoolNd(Module):
 
 
 class MaxPool1d(_MaxPoolNd):
+    _dims = 1
+
     def forward(self, input):
         return F.max_pool1d(
             input,
@@ -35,6 +55,8 @@ class MaxPool1d(_MaxPoolNd):
 
 
 class MaxPool2d(_MaxPoolNd):
+    _dims = 2
+
     def forward(self, input):
         return F.max_pool2d(
             input,
@@ -48,6 +70,8 @@ class MaxPool2d(_MaxPoolNd):
 
 
 class MaxPool3d(_MaxPoolNd):
+    _dims = 3
+
     def forward(self, input):
         return F.max_pool3d(
             input,
@@ -105,12 +129,16 @@ class _AvgPoolNd(Module):
         self.stride = stride if stride is not None else kernel_size
         self.padding, self.ceil_mode = padding, ceil_mode
         self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
+        _check_pool(self, kernel_size, self.stride, padding)
+        _C._nn_modules.check_avg_pool_divisor(type(self).__name__, divisor_override)
 
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
 class AvgPool1d(_AvgPoolNd):
+    _dims = 1
+
     def __init__(
         self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True
     ):
@@ -128,6 +156,8 @@ class AvgPool1d(_AvgPoolNd):
 
 
 class AvgPool2d(_AvgPoolNd):
+    _dims = 2
+
     def forward(self, input):
         return F.avg_pool2d(
             input,
@@ -141,6 +171,8 @@ class AvgPool2d(_AvgPoolNd):
 
 
 class AvgPool3d(_AvgPoolNd):
+    _dims = 3
+
     def forward(self, input):
         return F.avg_pool3d(
             input,
@@ -249,6 +281,7 @@ class _LPPoolNd(Module):
             stride,
             ceil_mode,
         )
+        _C._nn_modules.check_lp_pool_options(type(self).__name__, float(norm_type))
 
     def extra_repr(self):
         return (
