@@ -39,8 +39,8 @@ void check_conv_options(const std::string& name, int spatial, int64_t in, int64_
     TC_CHECK(padding_string.empty(), name, ": string padding is not supported");
   }
   TC_CHECK(groups > 0, name, ": groups must be a positive integer, got ", groups);
-  TC_CHECK(in % groups == 0, name, ": in_channels (", in, ") must be divisible by groups (",
-           groups, ")");
+  TC_CHECK(in % groups == 0, name, ": in_channels (", in, ") must be divisible by groups (", groups,
+           ")");
   TC_CHECK(out % groups == 0, name, ": out_channels (", out, ") must be divisible by groups (",
            groups, ")");
   TC_CHECK(padding_mode == "zeros" || padding_mode == "reflect" || padding_mode == "replicate" ||
