@@ -1,11 +1,8 @@
 #include "tensorcore/nn/modules/conv.h"
 
-#include <algorithm>
-#include <cmath>
 #include <ostream>
 
 #include "tensorcore/nn/functional.h"
-#include "tensorcore/nn/init.h"
 #include "tensorcore/nn/modules/module_args.h"
 #include "tensorcore/nn/modules/rules.h"
 #include "tensorcore/ops/creation.h"
@@ -52,7 +49,6 @@ void ConvNdImpl::check_input(const Tensor& x) const {
 }
 
 Tensor ConvNdImpl::run(const Tensor& x, const IntList& output_size) const {
-  namespace F = functional;
   check_input(x);
   if (transposed) {
     const IntList op = conv_transpose_output_padding(

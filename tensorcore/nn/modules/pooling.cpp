@@ -26,11 +26,11 @@ MaxPool2dImpl::MaxPool2dImpl(IntList k, IntList s, IntList p, IntList d, bool c)
 }
 
 Tensor MaxPool2dImpl::forward(const Tensor& x) {
-  return functional::max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode);
+  return F::max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode);
 }
 
 std::pair<Tensor, Tensor> MaxPool2dImpl::forward_with_indices(const Tensor& x) {
-  return functional::max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode);
+  return F::max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode);
 }
 
 void MaxPool2dImpl::pretty_print(std::ostream& os) const {
@@ -55,8 +55,8 @@ AvgPool2dImpl::AvgPool2dImpl(IntList k, IntList s, IntList p, bool c, bool cip,
 }
 
 Tensor AvgPool2dImpl::forward(const Tensor& x) {
-  return functional::avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad,
-                                divisor_override);
+  return F::avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                       divisor_override);
 }
 
 void AvgPool2dImpl::pretty_print(std::ostream& os) const {
@@ -70,7 +70,7 @@ AdaptiveAvgPool2dImpl::AdaptiveAvgPool2dImpl(IntList o)
 }
 
 Tensor AdaptiveAvgPool2dImpl::forward(const Tensor& x) {
-  return functional::adaptive_avg_pool2d(x, output_size);
+  return F::adaptive_avg_pool2d(x, output_size);
 }
 
 void AdaptiveAvgPool2dImpl::pretty_print(std::ostream& os) const {
@@ -83,7 +83,7 @@ AdaptiveMaxPool2dImpl::AdaptiveMaxPool2dImpl(IntList o)
 Tensor AdaptiveMaxPool2dImpl::forward(const Tensor& x) { return forward_with_indices(x).first; }
 
 std::pair<Tensor, Tensor> AdaptiveMaxPool2dImpl::forward_with_indices(const Tensor& x) {
-  return functional::adaptive_max_pool2d_with_indices(x, output_size);
+  return F::adaptive_max_pool2d_with_indices(x, output_size);
 }
 
 ModulePtr AdaptiveMaxPool2dImpl::clone() const {

@@ -2,13 +2,10 @@
 
 #include <ostream>
 
-#include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/nn/functional.h"
-#include "tensorcore/nn/init.h"
 #include "tensorcore/nn/modules/module_args.h"
 #include "tensorcore/nn/modules/rules.h"
 #include "tensorcore/ops/creation.h"
-#include "tensorcore/ops/shape.h"
 
 namespace tc::nn {
 

@@ -149,6 +149,18 @@ def _():
     return {}, run
 
 
+# ---- initialisation: same seed, same parameters
+def seeded_module(seed, make):
+    def build():
+        def run():
+            tc.manual_seed(seed)
+            return dict(make().named_parameters())
+
+        return {}, run
+
+    return build
+
+
 def error_case(name, fn):
     CASES[name] = lambda: ({}, fn)
 
@@ -245,13 +257,9 @@ rnn_case(
 rnn_case("gru_packed", lambda: nn.GRU(2, 3, 1), (4, 3, 2), {}, packed_lengths=[2, 4, 1])
 
 
-@case("rnn_seeded_init")
-def _():
-    def run():
-        tc.manual_seed(77)
-        return dict(nn.LSTM(3, 4, 1, bidirectional=True, proj_size=2).named_parameters())
-
-    return {}, run
+CASES["rnn_seeded_init"] = seeded_module(
+    77, lambda: nn.LSTM(3, 4, 1, bidirectional=True, proj_size=2)
+)
 
 
 error_case("rnn_err_proj", lambda: nn.LSTM(3, 4, 1, proj_size=4))
@@ -456,13 +464,7 @@ def _():
     return inputs, run
 
 
-@case("mha_seeded_init")
-def _():
-    def run():
-        tc.manual_seed(5)
-        return dict(nn.MultiheadAttention(6, 2).named_parameters())
-
-    return {}, run
+CASES["mha_seeded_init"] = seeded_module(5, lambda: nn.MultiheadAttention(6, 2))
 
 
 def _mha_fn(q_dim, embed, heads):
@@ -596,18 +598,6 @@ CONSTRUCTOR_ERRORS = {
 }
 for _name, _make in CONSTRUCTOR_ERRORS.items():
     error_case(_name, _make)
-
-
-# ---- initialisation: same seed, same parameters
-def seeded_module(seed, make):
-    def build():
-        def run():
-            tc.manual_seed(seed)
-            return dict(make().named_parameters())
-
-        return {}, run
-
-    return build
 
 
 CASES.update(
