@@ -32,6 +32,17 @@ class _MaxPoolNd(Module):
         self.return_indices, self.ceil_mode = return_indices, ceil_mode
         _check_pool(self, kernel_size, self.stride, padding, dilation)
 
+    def forward(self, input):
+        return getattr(F, self._fn_name)(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.dilation,
+            ceil_mode=self.ceil_mode,
+            return_indices=self.return_indices,
+        )
+
     def extra_repr(self):
         return (
             f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
@@ -40,48 +51,15 @@ class _MaxPoolNd(Module):
 
 
 class MaxPool1d(_MaxPoolNd):
-    _dims = 1
-
-    def forward(self, input):
-        return F.max_pool1d(
-            input,
-            self.kernel_size,
-            self.stride,
-            self.padding,
-            self.dilation,
-            ceil_mode=self.ceil_mode,
-            return_indices=self.return_indices,
-        )
+    _dims, _fn_name = 1, "max_pool1d"
 
 
 class MaxPool2d(_MaxPoolNd):
-    _dims = 2
-
-    def forward(self, input):
-        return F.max_pool2d(
-            input,
-            self.kernel_size,
-            self.stride,
-            self.padding,
-            self.dilation,
-            ceil_mode=self.ceil_mode,
-            return_indices=self.return_indices,
-        )
+    _dims, _fn_name = 2, "max_pool2d"
 
 
 class MaxPool3d(_MaxPoolNd):
-    _dims = 3
-
-    def forward(self, input):
-        return F.max_pool3d(
-            input,
-            self.kernel_size,
-            self.stride,
-            self.padding,
-            self.dilation,
-            ceil_mode=self.ceil_mode,
-            return_indices=self.return_indices,
-        )
+    _dims, _fn_name = 3, "max_pool3d"
 
 
 class _MaxUnpoolNd(Module):
@@ -132,6 +110,17 @@ class _AvgPoolNd(Module):
         _check_pool(self, kernel_size, self.stride, padding)
         _C._nn_modules.check_avg_pool_divisor(type(self).__name__, divisor_override)
 
+    def forward(self, input):
+        return getattr(F, self._fn_name)(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.ceil_mode,
+            self.count_include_pad,
+            self.divisor_override,
+        )
+
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
@@ -156,33 +145,11 @@ class AvgPool1d(_AvgPoolNd):
 
 
 class AvgPool2d(_AvgPoolNd):
-    _dims = 2
-
-    def forward(self, input):
-        return F.avg_pool2d(
-            input,
-            self.kernel_size,
-            self.stride,
-            self.padding,
-            self.ceil_mode,
-            self.count_include_pad,
-            self.divisor_override,
-        )
+    _dims, _fn_name = 2, "avg_pool2d"
 
 
 class AvgPool3d(_AvgPoolNd):
-    _dims = 3
-
-    def forward(self, input):
-        return F.avg_pool3d(
-            input,
-            self.kernel_size,
-            self.stride,
-            self.padding,
-            self.ceil_mode,
-            self.count_include_pad,
-            self.divisor_override,
-        )
+    _dims, _fn_name = 3, "avg_pool3d"
 
 
 class _AdaptivePool(Module):
