@@ -1,9 +1,11 @@
-"""Pieces shared by the benchmark scripts: the timing loop (each script keeps its own budget and
-statistic) and the --threads setting."""
+"""Pieces shared by the benchmark scripts: the timing loops (each script keeps its own budget and
+statistic) and the --threads setting. tensorcore is imported where used, so a script can set
+OPENBLAS_NUM_THREADS (preset_blas_threads) before any BLAS loads."""
 
+import os
+import statistics
+import sys
 import time
-
-import tensorcore as tc
 
 
 def run_times(fn, min_time=0.0, min_runs=5, max_runs=500, clock=time.perf_counter):
@@ -21,9 +23,44 @@ def run_times(fn, min_time=0.0, min_runs=5, max_runs=500, clock=time.perf_counte
     return times
 
 
+def median_time(fn, runs):
+    """The median of `runs` timed calls after one warm-up call."""
+    return statistics.median(run_times(fn, min_runs=runs, max_runs=runs))
+
+
+def race(ours, ref, reps, clock=time.perf_counter):
+    """Medians of `reps` interleaved calls of ours and ref (each warmed up once), so a change in
+    the machine's load hits both sides."""
+    ours()
+    ref()
+    a, b = [], []
+    for _ in range(reps):
+        t = clock()
+        ours()
+        a.append(clock() - t)
+        t = clock()
+        ref()
+        b.append(clock() - t)
+    return statistics.median(a), statistics.median(b)
+
+
+def preset_blas_threads(default):
+    """OPENBLAS_NUM_THREADS from the command line's --threads (`default` without it), for scripts
+    whose libraries both call OpenBLAS: call before importing tensorcore or torch."""
+    threads = default
+    for i, a in enumerate(sys.argv):
+        if a == "--threads" and i + 1 < len(sys.argv):
+            threads = sys.argv[i + 1]
+        elif a.startswith("--threads="):
+            threads = a.split("=", 1)[1]
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", threads)
+
+
 def apply_threads(threads, torch):
     """--threads N: N intra-op threads for tensorcore and torch (None when torch is absent);
     prints the counts in use either way."""
+    import tensorcore as tc
+
     if threads:
         tc.set_num_threads(threads)
         if torch is not None:

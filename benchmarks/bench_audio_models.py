@@ -24,7 +24,6 @@ Timings are medians of --reps runs after one warm-up run.
 
 import argparse
 import io
-import statistics
 import sys
 import time
 
@@ -32,23 +31,13 @@ import numpy as np
 
 import tensorcore as tc
 import tensorcore.audio as ta
-from _common import apply_threads
+from _common import apply_threads, median_time
 
 try:
     import torch
     import torchaudio
 except Exception:  # pragma: no cover - reference absent
     torch = torchaudio = None
-
-
-def median_time(fn, reps):
-    fn()
-    times = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def fmt(t):

@@ -14,8 +14,9 @@ import socket
 import statistics
 import subprocess
 import sys
-import time
 from datetime import timedelta
+
+from _common import median_time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -24,16 +25,6 @@ def _free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def _median_time(fn, runs):
-    fn()
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def worker(rank, ws, tc_port, torch_port, args):
@@ -57,8 +48,8 @@ def worker(rank, ws, tc_port, torch_port, args):
         runs = args.runs if mb == 1 else max(3, args.runs // 3)
         tc_t, torch_t = [], []
         for _ in range(3):  # interleave blocks so both see the same machine load
-            tc_t.append(_median_time(lambda: dist.all_reduce(a), runs))
-            torch_t.append(_median_time(lambda: tdist.all_reduce(b), runs))
+            tc_t.append(median_time(lambda: dist.all_reduce(a), runs))
+            torch_t.append(median_time(lambda: tdist.all_reduce(b), runs))
         factor = 2 * (ws - 1) / ws * mb * 1024 * 1024 / 1e9
         tc_bw, torch_bw = factor / statistics.median(tc_t), factor / statistics.median(torch_t)
         lines.append(
@@ -101,11 +92,11 @@ def worker(rank, ws, tc_port, torch_port, args):
         runs = max(3, args.runs // 2)
         t_tc, t_torch, t_local, t_torch_local = [], [], [], []
         for _ in range(3):
-            t_tc.append(_median_time(lambda: tc_step(cddp), runs))
-            t_torch.append(_median_time(torch_step, runs))
+            t_tc.append(median_time(lambda: tc_step(cddp), runs))
+            t_torch.append(median_time(torch_step, runs))
             # Same model and step without DDP: the compute-only time (both ranks run it).
-            t_local.append(_median_time(lambda: tc_step(cmodel), runs))
-            t_torch_local.append(_median_time(lambda: torch_step(tmodel), runs))
+            t_local.append(median_time(lambda: tc_step(cmodel), runs))
+            t_torch_local.append(median_time(lambda: torch_step(tmodel), runs))
         a, b = statistics.median(t_tc), statistics.median(t_torch)
         c, d = statistics.median(t_local), statistics.median(t_torch_local)
         lines.append(

@@ -15,22 +15,11 @@ Ratios are ours / reference.
 
 import argparse
 import os
-import statistics
 import tempfile
-import time
 
 import tensorcore as tc
 from tensorcore.vision import models
-
-
-def median_time(fn, repeats):
-    fn()
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+from _common import median_time
 
 
 def main():

@@ -15,37 +15,18 @@ OPENBLAS_NUM_THREADS is set to --threads before either library loads.
 
 import argparse
 import os
-import statistics
 import sys
 import time
 
+from _common import preset_blas_threads, race  # noqa: E402
+
 if __name__ == "__main__":
-    _threads = str(os.cpu_count() or 1)
-    for i, a in enumerate(sys.argv):
-        if a == "--threads" and i + 1 < len(sys.argv):
-            _threads = sys.argv[i + 1]
-        elif a.startswith("--threads="):
-            _threads = a.split("=", 1)[1]
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", _threads)
+    preset_blas_threads(str(os.cpu_count() or 1))
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 import tensorcore as tc  # noqa: E402
-
-
-def race(ours, ref, reps, clock):
-    ours()
-    ref()
-    a, b = [], []
-    for _ in range(reps):
-        t = clock()
-        ours()
-        a.append(clock() - t)
-        t = clock()
-        ref()
-        b.append(clock() - t)
-    return statistics.median(a), statistics.median(b)
 
 
 def inputs(shape, seed=0):

@@ -9,8 +9,6 @@ medians and their ratio (tensorcore / torch; < 1 is faster).
 """
 
 import argparse
-import statistics
-import time
 
 import numpy as np
 import torch
@@ -18,20 +16,7 @@ import torch
 import tensorcore as tc
 import tensorcore.nn.functional as F
 from tensorcore.nn import cpp
-
-
-def race(ours, ref, reps):
-    ours()
-    ref()
-    a, b = [], []
-    for _ in range(reps):
-        t = time.perf_counter()
-        ours()
-        a.append(time.perf_counter() - t)
-        t = time.perf_counter()
-        ref()
-        b.append(time.perf_counter() - t)
-    return statistics.median(a), statistics.median(b)
+from _common import race
 
 
 def report(name, times):

@@ -123,3 +123,27 @@ class CollateSkipping:
 def warn_skipped(skipped):
     for index, message in skipped:
         warnings.warn(f"skipped item {index}: {message}", stacklevel=2)
+
+
+class Subset:
+    """The items of a dataset at `indices` (--max-train-items / --max-eval-items, a task's own
+    filtering), keeping the per-index helpers the tasks use (num_frames, get_metadata, ids)."""
+
+    def __init__(self, dataset, indices):
+        self.dataset, self.indices = dataset, list(indices)
+
+    def __len__(self):
+        return len(self.indices)
+
+    def __getitem__(self, i):
+        return self.dataset[self.indices[i]]
+
+    def num_frames(self, i):
+        return self.dataset.num_frames(self.indices[i])
+
+    def get_metadata(self, i):
+        return self.dataset.get_metadata(self.indices[i])
+
+    @property
+    def ids(self):
+        return [self.dataset.ids[i] for i in self.indices]

@@ -22,7 +22,7 @@ from tensorcore.utils.data import DataLoader
 
 from . import checkpoint, report
 from .cli import prepare_output_dir
-from .data import CollateSkipping, EpochBatchSampler, KeyedDataset, warn_skipped
+from .data import CollateSkipping, EpochBatchSampler, KeyedDataset, Subset, warn_skipped
 from .errors import NonFiniteLossError, PipelineError
 from .optim import LRSchedule, build_optimizer
 
@@ -69,9 +69,9 @@ class Trainer:
 
         train_set, eval_set = task.datasets()
         if args.max_train_items and len(train_set) > args.max_train_items:
-            train_set = _Subset(train_set, range(args.max_train_items))
+            train_set = Subset(train_set, range(args.max_train_items))
         if args.max_eval_items and len(eval_set) > args.max_eval_items:
-            eval_set = _Subset(eval_set, range(args.max_eval_items))
+            eval_set = Subset(eval_set, range(args.max_eval_items))
         self.train_set, self.eval_set = train_set, eval_set
         self.model_config = task.model_config()
         self.model = task.build_model().to(self.device)
@@ -413,27 +413,3 @@ def _read_weights(path):
     if not isinstance(obj, dict):
         raise PipelineError(f"--init-weights {path}: not a state dict")
     return obj
-
-
-class _Subset:
-    """The first items of a dataset (--max-train-items / --max-eval-items), keeping the
-    per-index helpers the tasks use (num_frames, get_metadata, ids)."""
-
-    def __init__(self, dataset, indices):
-        self.dataset, self.indices = dataset, list(indices)
-
-    def __len__(self):
-        return len(self.indices)
-
-    def __getitem__(self, i):
-        return self.dataset[self.indices[i]]
-
-    def num_frames(self, i):
-        return self.dataset.num_frames(self.indices[i])
-
-    def get_metadata(self, i):
-        return self.dataset.get_metadata(self.indices[i])
-
-    @property
-    def ids(self):
-        return [self.dataset.ids[i] for i in self.indices]

@@ -16,6 +16,7 @@ import tensorcore.audio as ta
 from tensorcore import nn
 
 from ..common import Task
+from ..common.data import Subset
 from ..common.errors import PipelineError
 from ..common.metrics.text import Alphabet, ErrorRate, Lexicon, greedy_decode, prefix_beam_search
 
@@ -128,7 +129,7 @@ class Wav2LetterTask(Task):
             raise PipelineError(f"--data-root {a.data_root}: {e}") from None
         if a.max_seconds:
             keep = [i for i in range(len(train)) if train.num_frames(i) <= a.max_seconds * 16000]
-            train = _Indexed(train, keep)
+            train = Subset(train, keep)
         self.train_set = train
         return train, held_out
 
@@ -278,20 +279,3 @@ def _to_image(array):
     a = np.asarray(array, dtype=np.float32)
     a = (a - a.min()) / max(float(a.max() - a.min()), 1e-6)
     return np.repeat(a[::-1, :, None], 3, axis=2)
-
-
-class _Indexed:
-    def __init__(self, dataset, indices):
-        self.dataset, self.indices = dataset, list(indices)
-
-    def __len__(self):
-        return len(self.indices)
-
-    def __getitem__(self, i):
-        return self.dataset[self.indices[i]]
-
-    def num_frames(self, i):
-        return self.dataset.num_frames(self.indices[i])
-
-    def get_metadata(self, i):
-        return self.dataset.get_metadata(self.indices[i])

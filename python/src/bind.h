@@ -42,6 +42,24 @@ Scalar to_scalar(py::handle obj, const char* op = "");
 // None -> {}, int -> {i}, sequence -> list.
 DimList to_dims(py::handle obj);
 Shape to_shape(py::args args);  // f(2, 3) or f((2, 3)) or f([2, 3])
+// Optional size / ratio arguments of the nn bindings (torch's `int or tuple`, `float or
+// tuple`): None -> {}, a number -> {v}, a sequence -> its values; a string is `op`'s TypeError
+// naming `what`.
+inline std::vector<int64_t> opt_int_list(const py::object& o, const char* op, const char* what) {
+  if (o.is_none()) return {};
+  TC_CHECK_TYPE(!py::isinstance<py::str>(o), op, ": ", what, " must be an int or a tuple of ints");
+  DimList d = to_dims(o);
+  return std::vector<int64_t>(d.begin(), d.end());
+}
+inline std::vector<double> opt_double_list(const py::object& o, const char* op, const char* what) {
+  if (o.is_none()) return {};
+  if (py::isinstance<py::float_>(o) || py::isinstance<py::int_>(o)) return {o.cast<double>()};
+  TC_CHECK_TYPE(py::isinstance<py::sequence>(o) && !py::isinstance<py::str>(o), op, ": ", what,
+                " must be a float or a tuple of floats");
+  std::vector<double> out;
+  for (py::handle item : o) out.push_back(item.cast<double>());
+  return out;
+}
 py::object scalar_to_py(const Scalar& s);
 
 // Binds fn both as tc.name(input, ...) and as Tensor.name(...). `extra` annotates the

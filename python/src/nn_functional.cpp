@@ -13,25 +13,6 @@ namespace {
 
 namespace F = tc::nn::functional;
 
-// int or sequence of ints -> list; None -> empty.
-F::IntList opt_int_list(const py::object& o, const char* op, const char* what) {
-  if (o.is_none()) return {};
-  TC_CHECK_TYPE(!py::isinstance<py::str>(o), op, ": ", what, " must be an int or a tuple of ints");
-  DimList d = to_dims(o);
-  return F::IntList(d.begin(), d.end());
-}
-
-// float or sequence of floats -> list; None -> empty.
-std::vector<double> opt_double_list(const py::object& o, const char* op, const char* what) {
-  if (o.is_none()) return {};
-  if (py::isinstance<py::float_>(o) || py::isinstance<py::int_>(o)) return {o.cast<double>()};
-  TC_CHECK_TYPE(py::isinstance<py::sequence>(o) && !py::isinstance<py::str>(o), op, ": ", what,
-                " must be a float or a tuple of floats");
-  std::vector<double> out;
-  for (py::handle item : o) out.push_back(item.cast<double>());
-  return out;
-}
-
 // torch's dim=None for the softmax family.
 int64_t softmax_dim(const Tensor& x, const py::object& dim) {
   return dim.is_none() ? F::legacy_softmax_dim(x.dim()) : dim.cast<int64_t>();

@@ -1,6 +1,7 @@
 // tensorcore._C._nn_modules: the C++ behaviour of nn modules that tensorcore.nn's Python
 // nn.Module classes call (the RNN stack of tensorcore/nn/rnn_stack.h, multi-head attention of
-// tensorcore/nn/attention.h). The Python classes keep parameters, hooks and state_dict; every
+// tensorcore/nn/attention.h, the other families' constructor rules and initialisation of
+// tensorcore/nn/modules/rules.h). The Python classes keep parameters, hooks and state_dict; every
 // rule, shape and computation is C++'s, shared with tc::nn's modules.
 #include <cmath>
 #include <limits>
@@ -9,7 +10,7 @@
 #include "nn_messages.h"
 #include "tensorcore/nn/attention.h"
 #include "tensorcore/nn/functional.h"
-#include "tensorcore/nn/modules/conv_rules.h"
+#include "tensorcore/nn/modules/rules.h"
 #include "tensorcore/nn/rnn_stack.h"
 
 namespace tc::python {
@@ -108,6 +109,16 @@ void bind_attention(py::module_& m) {
   m.def("check_multihead_attention_options",
         with_torch_messages(&F::check_multihead_attention_options), py::arg("embed_dim"),
         py::arg("num_heads"));
+  m.def("multihead_attention_reset_parameters",
+        [](const std::optional<Tensor>& in_proj_weight, const std::optional<Tensor>& q_proj_weight,
+           const std::optional<Tensor>& k_proj_weight, const std::optional<Tensor>& v_proj_weight,
+           const std::optional<Tensor>& in_proj_bias, const std::optional<Tensor>& out_proj_bias,
+           const std::optional<Tensor>& bias_k, const std::optional<Tensor>& bias_v) {
+          F::multihead_attention_reset_parameters(
+              opt(in_proj_weight), opt(q_proj_weight), opt(k_proj_weight), opt(v_proj_weight),
+              opt(in_proj_bias), opt(out_proj_bias), opt(bias_k), opt(bias_v));
+        });
+  m.def("transformer_reset_parameters", &F::transformer_reset_parameters, py::arg("parameters"));
   m.def("mask_to_additive", with_torch_messages([](const std::optional<Tensor>& mask, DType dtype) {
           return none_if_undefined(F::mask_to_additive(opt(mask), dtype));
         }),
@@ -166,8 +177,15 @@ void bind_attention(py::module_& m) {
       py::arg("is_causal") = false);
 }
 
-void bind_conv(py::module_& m) {
+void bind_rules(py::module_& m) {
   using Ints = std::vector<int64_t>;
+  m.def("check_conv_options", with_torch_messages(&nn::check_conv_options), py::arg("name"),
+        py::arg("spatial"), py::arg("in_channels"), py::arg("out_channels"), py::arg("groups"),
+        py::arg("kernel_size"), py::arg("stride"), py::arg("padding"), py::arg("dilation"),
+        py::arg("output_padding"), py::arg("padding_string"), py::arg("padding_mode"),
+        py::arg("transposed"));
+  m.def("conv_reversed_padding", &nn::conv_reversed_padding, py::arg("kernel_size"),
+        py::arg("dilation"), py::arg("padding"), py::arg("padding_string"));
   m.def("conv_transpose_output_padding",
         with_torch_messages([](const std::string& name, const Tensor& input,
                                const std::optional<Ints>& output_size, const Ints& stride,
@@ -179,13 +197,47 @@ void bind_conv(py::module_& m) {
         }),
         py::arg("name"), py::arg("input"), py::arg("output_size"), py::arg("stride"),
         py::arg("padding"), py::arg("dilation"), py::arg("kernel_size"), py::arg("output_padding"));
+  m.def("check_norm_options", with_torch_messages(&nn::check_norm_options), py::arg("name"),
+        py::arg("num_features"));
+  m.def("check_group_norm_options", with_torch_messages(&nn::check_group_norm_options),
+        py::arg("num_groups"), py::arg("num_channels"));
+  m.def("check_local_response_norm_options",
+        with_torch_messages(&nn::check_local_response_norm_options), py::arg("name"),
+        py::arg("size"));
+  m.def("check_pool_options", with_torch_messages(&nn::check_pool_options), py::arg("name"),
+        py::arg("spatial"), py::arg("kernel_size"), py::arg("stride"), py::arg("padding"),
+        py::arg("dilation"));
+  m.def("check_avg_pool_divisor", with_torch_messages(&nn::check_avg_pool_divisor), py::arg("name"),
+        py::arg("divisor_override"));
+  m.def("check_lp_pool_options", with_torch_messages(&nn::check_lp_pool_options), py::arg("name"),
+        py::arg("norm_type"));
+  m.def("embedding_padding_idx", with_torch_messages(&nn::embedding_padding_idx), py::arg("name"),
+        py::arg("num_embeddings"), py::arg("padding_idx"));
+  m.def("check_embedding_bag_mode", with_torch_messages(&nn::check_embedding_bag_mode),
+        py::arg("mode"));
+  m.def("expand_padding", with_torch_messages(&nn::expand_padding), py::arg("name"),
+        py::arg("padding"), py::arg("spatial"));
+  m.def("check_shuffle_factor",
+        with_torch_messages([](const std::string& name, const std::string& what, int64_t f) {
+          nn::check_shuffle_factor(name, what.c_str(), f);
+        }),
+        py::arg("name"), py::arg("what"), py::arg("factor"));
+  m.def("check_prelu_options", with_torch_messages(&nn::check_prelu_options),
+        py::arg("num_parameters"));
+  m.def("reset_linear_parameters", [](Tensor weight, std::optional<Tensor> bias) {
+    Tensor b = opt(bias);
+    nn::reset_linear_parameters(weight, b);
+  });
+  m.def("reset_embedding_parameters", [](Tensor weight, std::optional<int64_t> padding_idx) {
+    nn::reset_embedding_parameters(weight, padding_idx);
+  });
 }
 
 void bind_nn_modules(py::module_& root, TensorClass&) {
   py::module_ m = root.def_submodule("_nn_modules", "C++ behaviour of tensorcore.nn modules");
   bind_rnn(m);
   bind_attention(m);
-  bind_conv(m);
+  bind_rules(m);
 }
 
 static Registrar r(bind_nn_modules);

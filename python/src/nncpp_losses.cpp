@@ -1,5 +1,6 @@
 // tensorcore._C._nncpp, continued: the C++ frontend's loss modules (tc::nn::CrossEntropyLoss ...
-// GaussianNLLLoss, CTCLoss) with torch's constructor arguments, callable from Python with their
+// GaussianNLLLoss, CTCLoss, the margin family but TripletMarginWithDistanceLoss, whose distance
+// function is C++) with torch's constructor arguments, callable from Python with their
 // tensor arguments (forward dispatch through the shared table of nncpp.h).
 #include <optional>
 #include <utility>
@@ -167,6 +168,45 @@ void bind_nncpp_losses(py::module_& m, TensorClass&) {
         return std::make_shared<nn::GaussianNLLLossImpl>(full, eps, r);
       },
       py::arg("full") = false, py::arg("eps") = 1e-6, py::arg("reduction") = "mean");
+  add_loss_forward<nn::HingeEmbeddingLossImpl, 2>();
+  sub.def(
+      "HingeEmbeddingLoss",
+      [](double margin, py::object sa, py::object rd, std::string r) -> ModulePtr {
+        return std::make_shared<nn::HingeEmbeddingLossImpl>(margin, legacy(sa, rd, r));
+      },
+      py::arg("margin") = 1.0, py::arg("size_average") = none, py::arg("reduce") = none,
+      py::arg("reduction") = "mean");
+  add_loss_forward<nn::SoftMarginLossImpl, 2>();
+  sub.def(
+      "SoftMarginLoss",
+      [](py::object sa, py::object rd, std::string r) -> ModulePtr {
+        return std::make_shared<nn::SoftMarginLossImpl>(legacy(sa, rd, r));
+      },
+      py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean");
+  add_loss_forward<nn::MultiLabelSoftMarginLossImpl, 2>();
+  sub.def(
+      "MultiLabelSoftMarginLoss",
+      [](Tensor w, py::object sa, py::object rd, std::string r) -> ModulePtr {
+        return std::make_shared<nn::MultiLabelSoftMarginLossImpl>(w, legacy(sa, rd, r));
+      },
+      py::arg("weight") = none, py::arg("size_average") = none, py::arg("reduce") = none,
+      py::arg("reduction") = "mean");
+  add_loss_forward<nn::MultiMarginLossImpl, 2>();
+  sub.def(
+      "MultiMarginLoss",
+      [](int64_t p, double margin, Tensor w, py::object sa, py::object rd,
+         std::string r) -> ModulePtr {
+        return std::make_shared<nn::MultiMarginLossImpl>(p, margin, w, legacy(sa, rd, r));
+      },
+      py::arg("p") = 1, py::arg("margin") = 1.0, py::arg("weight") = none,
+      py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean");
+  add_loss_forward<nn::MultiLabelMarginLossImpl, 2>();
+  sub.def(
+      "MultiLabelMarginLoss",
+      [](py::object sa, py::object rd, std::string r) -> ModulePtr {
+        return std::make_shared<nn::MultiLabelMarginLossImpl>(legacy(sa, rd, r));
+      },
+      py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean");
 }
 
 Registrar registrar(bind_nncpp_losses);

@@ -1,8 +1,9 @@
 #pragma once
 // Helpers for functions compiled both by the host compiler (the CPU kernels) and by
 // nvcc (the CUDA kernels), so both run the same expressions. The math helpers pick the device
-// overloads under nvcc's device pass and <cmath> elsewhere; all are exact operations (rounding to
-// an integer, comparisons), so host and device agree bit for bit.
+// overloads under nvcc's device pass and <cmath> elsewhere. Most are exact operations (rounding
+// to an integer, comparisons), so host and device agree bit for bit; exp, log and lgamma (the
+// special functions' kernels) are within the libraries' last-bit error on each side.
 #include <cmath>
 #include <cstdint>
 
@@ -78,6 +79,33 @@ TC_HOST_DEVICE T fmod(T x, T y) {
   return ::fmod(x, y);
 #else
   return std::fmod(x, y);
+#endif
+}
+
+template <typename T>
+TC_HOST_DEVICE T exp(T x) {
+#ifdef __CUDA_ARCH__
+  return ::exp(x);
+#else
+  return std::exp(x);
+#endif
+}
+
+template <typename T>
+TC_HOST_DEVICE T log(T x) {
+#ifdef __CUDA_ARCH__
+  return ::log(x);
+#else
+  return std::log(x);
+#endif
+}
+
+template <typename T>
+TC_HOST_DEVICE T lgamma(T x) {
+#ifdef __CUDA_ARCH__
+  return ::lgamma(x);
+#else
+  return std::lgamma(x);
 #endif
 }
 

@@ -253,12 +253,7 @@ class ProcessGroupGloo final : public ProcessGroup,
       queue_.pop_front();
       busy_ = true;
     }
-    run_item(item);
-    {
-      std::lock_guard<std::mutex> g(mutex_);
-      busy_ = false;
-    }
-    cv_.notify_all();
+    run_and_release(item);
   }
 
   std::string backend_name() const override { return "gloo"; }
@@ -267,18 +262,14 @@ class ProcessGroupGloo final : public ProcessGroup,
 
   std::shared_ptr<Work> allreduce(const TensorList& tensors, ReduceOp op) override {
     const char* name = "all_reduce";
-    TC_CHECK(tensors.size() == 1, name, ": the gloo backend takes one tensor per process, got ",
-             tensors.size());
-    Tensor t = tensors[0];
-    check_tensor(t, name);
+    Tensor t = single_tensor(tensors, name);
     ReduceFn fn = make_reduce_fn(t.dtype(), op, name);
     return enqueue(name, {t}, op, [=, this](uint32_t tag) {
       if (t.numel() > 0) {
         gloo::AllreduceOptions o(context_);
         set_element_size(o, t);
         o.setReduceFunction(fn);
-        o.setTag(tag);
-        o.setTimeout(opts_.timeout);
+        tag_and_timeout(o, tag);
         gloo::allreduce(o);
         if (op == ReduceOp::AVG) divide_by_size(t);
       }
@@ -288,17 +279,14 @@ class ProcessGroupGloo final : public ProcessGroup,
 
   std::shared_ptr<Work> broadcast(const TensorList& tensors, int root) override {
     const char* name = "broadcast";
-    TC_CHECK(tensors.size() == 1, name, ": the gloo backend takes one tensor per process");
     check_root(root, name);
-    Tensor t = tensors[0];
-    check_tensor(t, name);
+    Tensor t = single_tensor(tensors, name);
     return enqueue(name, {t}, ReduceOp::SUM, [=, this](uint32_t tag) {
       if (t.nbytes() > 0) {
         gloo::BroadcastOptions o(context_);
         o.setRoot(root);
         o.setOutput<uint8_t>(static_cast<uint8_t*>(t.data_ptr()), t.nbytes());
-        o.setTag(tag);
-        o.setTimeout(opts_.timeout);
+        tag_and_timeout(o, tag);
         gloo::broadcast(o);
       }
       return TensorList{t};
@@ -307,10 +295,8 @@ class ProcessGroupGloo final : public ProcessGroup,
 
   std::shared_ptr<Work> reduce(const TensorList& tensors, int root, ReduceOp op) override {
     const char* name = "reduce";
-    TC_CHECK(tensors.size() == 1, name, ": the gloo backend takes one tensor per process");
     check_root(root, name);
-    Tensor t = tensors[0];
-    check_tensor(t, name);
+    Tensor t = single_tensor(tensors, name);
     ReduceFn fn = make_reduce_fn(t.dtype(), op, name);
     return enqueue(name, {t}, op, [=, this](uint32_t tag) {
       if (t.numel() > 0) {
@@ -318,8 +304,7 @@ class ProcessGroupGloo final : public ProcessGroup,
         o.setRoot(root);
         o.setReduceFunction(fn);
         set_element_size(o, t);
-        o.setTag(tag);
-        o.setTimeout(opts_.timeout);
+        tag_and_timeout(o, tag);
         gloo::reduce(o);
         if (op == ReduceOp::AVG && rank_ == root) divide_by_size(t);
       }
@@ -336,10 +321,7 @@ class ProcessGroupGloo final : public ProcessGroup,
     Tensor flat = empty({int64_t(size_) * input.numel()}, TensorOptions(input.dtype()));
     return enqueue(name, {input}, ReduceOp::SUM, [=, this](uint32_t tag) {
       gather_all(flat, input, tag);
-      for (int r = 0; r < size_; ++r) {
-        Tensor dst = outputs[size_t(r)];
-        copy_(dst, reshape(narrow(flat, 0, r * input.numel(), input.numel()), dst.sizes()));
-      }
+      copy_slices(flat, outputs, std::vector<int64_t>(size_t(size_), input.numel()));
       return outputs;
     });
   }
@@ -380,14 +362,10 @@ class ProcessGroupGloo final : public ProcessGroup,
         o.setInput<uint8_t>(static_cast<uint8_t*>(input.data_ptr()), input.nbytes());
         if (rank_ == root)
           o.setOutput<uint8_t>(static_cast<uint8_t*>(flat.data_ptr()), flat.nbytes());
-        o.setTag(tag);
-        o.setTimeout(opts_.timeout);
+        tag_and_timeout(o, tag);
         gloo::gather(o);
         if (rank_ == root) {
-          for (int r = 0; r < size_; ++r) {
-            Tensor dst = outputs[size_t(r)];
-            copy_(dst, reshape(narrow(flat, 0, r * input.numel(), input.numel()), dst.sizes()));
-          }
+          copy_slices(flat, outputs, std::vector<int64_t>(size_t(size_), input.numel()));
         }
       }
       return outputs;
@@ -415,8 +393,7 @@ class ProcessGroupGloo final : public ProcessGroup,
           o.setInputs<uint8_t>(ptrs, output.nbytes());
         }
         o.setOutput<uint8_t>(static_cast<uint8_t*>(output.data_ptr()), output.nbytes());
-        o.setTag(tag);
-        o.setTimeout(opts_.timeout);
+        tag_and_timeout(o, tag);
         gloo::scatter(o);
       }
       return TensorList{output};
@@ -467,12 +444,7 @@ class ProcessGroupGloo final : public ProcessGroup,
     Tensor out_flat = empty({total_out}, TensorOptions(inputs[0].dtype()));
     return enqueue(name, inputs, ReduceOp::SUM, [=, this](uint32_t tag) {
       run_alltoallv(out_flat, in_flat, out_counts, in_counts, tag);
-      int64_t off = 0;
-      for (size_t r = 0; r < outputs.size(); ++r) {
-        Tensor dst = outputs[r];
-        copy_(dst, reshape(narrow(out_flat, 0, off, out_counts[r]), dst.sizes()));
-        off += out_counts[r];
-      }
+      copy_slices(out_flat, outputs, out_counts);
       return outputs;
     });
   }
@@ -514,8 +486,7 @@ class ProcessGroupGloo final : public ProcessGroup,
   std::shared_ptr<Work> barrier() override {
     return enqueue("barrier", {}, ReduceOp::SUM, [=, this](uint32_t tag) {
       gloo::BarrierOptions o(context_);
-      o.setTag(tag);
-      o.setTimeout(opts_.timeout);
+      tag_and_timeout(o, tag);
       gloo::barrier(o);
       return TensorList{};
     });
@@ -525,8 +496,7 @@ class ProcessGroupGloo final : public ProcessGroup,
   std::shared_ptr<Work> send(const Tensor& tensor, int dst, int tag) override {
     check_tensor(tensor, "send");
     check_peer(dst, "send");
-    auto buf = std::shared_ptr<gloo::transport::UnboundBuffer>(
-        context_->createUnboundBuffer(tensor.data_ptr(), tensor.nbytes()));
+    auto buf = unbound_buffer(tensor);
     buf->send(dst, p2p_slot(tag));
     return p2p_work("send", tensor, buf, true, dst);
   }
@@ -534,8 +504,7 @@ class ProcessGroupGloo final : public ProcessGroup,
   std::shared_ptr<Work> recv(const Tensor& tensor, int src, int tag) override {
     check_tensor(tensor, "recv");
     check_peer(src, "recv");
-    auto buf = std::shared_ptr<gloo::transport::UnboundBuffer>(
-        context_->createUnboundBuffer(tensor.data_ptr(), tensor.nbytes()));
+    auto buf = unbound_buffer(tensor);
     buf->recv(src, p2p_slot(tag));
     return p2p_work("recv", tensor, buf, false, src);
   }
@@ -545,20 +514,61 @@ class ProcessGroupGloo final : public ProcessGroup,
     std::vector<int> srcs;
     for (int r = 0; r < size_; ++r)
       if (r != rank_) srcs.push_back(r);
-    auto buf = std::shared_ptr<gloo::transport::UnboundBuffer>(
-        context_->createUnboundBuffer(tensor.data_ptr(), tensor.nbytes()));
+    auto buf = unbound_buffer(tensor);
     buf->recv(srcs, p2p_slot(tag));
     return p2p_work("recv", tensor, buf, false, -1);
   }
 
  private:
   using Task = std::function<TensorList(uint32_t tag)>;
+
+  // Every collective's options carry the queue's tag and the group's timeout.
+  template <typename Options>
+  void tag_and_timeout(Options& o, uint32_t tag) const {
+    o.setTag(tag);
+    o.setTimeout(opts_.timeout);
+  }
+
+  // The one tensor of a gloo collective (torch's gloo backend takes one per process).
+  static Tensor single_tensor(const TensorList& tensors, const char* name) {
+    TC_CHECK(tensors.size() == 1, name, ": the gloo backend takes one tensor per process, got ",
+             tensors.size());
+    check_tensor(tensors[0], name);
+    return tensors[0];
+  }
+
+  // Consecutive slices of `flat`, counts[r] elements each, copied into outputs[r].
+  static void copy_slices(const Tensor& flat, const TensorList& outputs,
+                          const std::vector<int64_t>& counts) {
+    int64_t off = 0;
+    for (size_t r = 0; r < outputs.size(); ++r) {
+      Tensor dst = outputs[r];
+      copy_(dst, reshape(narrow(flat, 0, off, counts[r]), dst.sizes()));
+      off += counts[r];
+    }
+  }
+
+  std::shared_ptr<gloo::transport::UnboundBuffer> unbound_buffer(const Tensor& t) {
+    return std::shared_ptr<gloo::transport::UnboundBuffer>(
+        context_->createUnboundBuffer(t.data_ptr(), t.nbytes()));
+  }
+
   struct Item {
     std::shared_ptr<Work> work;
     Task task;
     std::string signature;
     uint64_t seq;
   };
+
+  // Runs a dequeued item, then lets the next one start.
+  void run_and_release(Item& item) {
+    run_item(item);
+    {
+      std::lock_guard<std::mutex> g(mutex_);
+      busy_ = false;
+    }
+    cv_.notify_all();
+  }
 
   static uint64_t p2p_slot(int tag) { return (uint64_t(1) << 40) | uint32_t(tag); }
 
@@ -612,8 +622,7 @@ class ProcessGroupGloo final : public ProcessGroup,
     gloo::AllgatherOptions o(context_);
     o.setInput<uint8_t>(static_cast<uint8_t*>(in.data_ptr()), in.nbytes());
     o.setOutput<uint8_t>(static_cast<uint8_t*>(out.data_ptr()), out.nbytes());
-    o.setTag(tag);
-    o.setTimeout(opts_.timeout);
+    tag_and_timeout(o, tag);
     gloo::allgather(o);
   }
 
@@ -626,8 +635,7 @@ class ProcessGroupGloo final : public ProcessGroup,
     for (auto c : out_counts) ob.push_back(c * item);
     o.setInput<uint8_t>(static_cast<uint8_t*>(in.data_ptr()), ib);
     o.setOutput<uint8_t>(static_cast<uint8_t*>(out.data_ptr()), ob);
-    o.setTag(tag);
-    o.setTimeout(opts_.timeout);
+    tag_and_timeout(o, tag);
     gloo::alltoallv(o);
   }
 
@@ -640,8 +648,7 @@ class ProcessGroupGloo final : public ProcessGroup,
         gloo::AllreduceOptions o(context_);
         set_element_size(o, f);
         o.setReduceFunction(fn);
-        o.setTag(tag);
-        o.setTimeout(opts_.timeout);
+        tag_and_timeout(o, tag);
         gloo::allreduce(o);
         Tensor mine = narrow(f, 0, int64_t(rank_) * output.numel(), output.numel());
         if (op == ReduceOp::AVG) divide_by_size(mine);
@@ -706,8 +713,7 @@ class ProcessGroupGloo final : public ProcessGroup,
     gloo::AllgatherOptions o(context_);
     o.setInput<char>(mine.data(), kLen);
     o.setOutput<char>(all.data(), all.size());
-    o.setTag(tag);
-    o.setTimeout(opts_.timeout);
+    tag_and_timeout(o, tag);
     gloo::allgather(o);
     for (int r = 0; r < size_; ++r) {
       std::string other(all.data() + size_t(r) * kLen);
@@ -729,12 +735,7 @@ class ProcessGroupGloo final : public ProcessGroup,
         queue_.pop_front();
         busy_ = true;
       }
-      run_item(item);
-      {
-        std::lock_guard<std::mutex> g(mutex_);
-        busy_ = false;
-      }
-      cv_.notify_all();
+      run_and_release(item);
     }
   }
 

@@ -36,17 +36,11 @@ Bytes PrefixStore::compare_set(const std::string& key, const Bytes& expected,
                                const Bytes& desired) {
   return store_->compare_set(full(key), expected, desired);
 }
-bool PrefixStore::check(const std::vector<std::string>& keys) {
-  std::vector<std::string> k;
-  for (auto& key : keys) k.push_back(full(key));
-  return store_->check(k);
-}
+bool PrefixStore::check(const std::vector<std::string>& keys) { return store_->check(full(keys)); }
 bool PrefixStore::delete_key(const std::string& key) { return store_->delete_key(full(key)); }
 int64_t PrefixStore::num_keys() { return store_->num_keys(); }
 void PrefixStore::wait(const std::vector<std::string>& keys, Milliseconds timeout) {
-  std::vector<std::string> k;
-  for (auto& key : keys) k.push_back(full(key));
-  store_->wait(k, timeout);
+  store_->wait(full(keys), timeout);
 }
 void PrefixStore::set_timeout(Milliseconds t) {
   Store::set_timeout(t);

@@ -70,6 +70,11 @@ class PrefixStore final : public Store {
 
  private:
   std::string full(const std::string& key) const { return prefix_ + "/" + key; }
+  std::vector<std::string> full(const std::vector<std::string>& keys) const {
+    std::vector<std::string> k;
+    for (auto& key : keys) k.push_back(full(key));
+    return k;
+  }
   std::string prefix_;
   std::shared_ptr<Store> store_;
 };

@@ -18,28 +18,6 @@
 namespace tc::special_fn {
 
 namespace detail {
-TC_HOST_DEVICE double d_exp(double x) {
-#ifdef __CUDA_ARCH__
-  return ::exp(x);
-#else
-  return std::exp(x);
-#endif
-}
-TC_HOST_DEVICE double d_log(double x) {
-#ifdef __CUDA_ARCH__
-  return ::log(x);
-#else
-  return std::log(x);
-#endif
-}
-TC_HOST_DEVICE double d_lgamma(double x) {
-#ifdef __CUDA_ARCH__
-  return ::lgamma(x);
-#else
-  return std::lgamma(x);
-#endif
-}
-TC_HOST_DEVICE double d_fabs(double x) { return x < 0 ? -x : x; }
 TC_HOST_DEVICE bool d_isnan(double x) { return x != x; }
 TC_HOST_DEVICE double d_nan() { return __builtin_nan(""); }
 TC_HOST_DEVICE double d_inf() { return __builtin_inf(); }
@@ -67,18 +45,18 @@ TC_HOST_DEVICE double bessel_i(int nu, double x) {
   for (int k = 1; k < 100; ++k) {
     const double odd = 2.0 * k - 1.0;
     term *= -(four_nu2 - odd * odd) / (8.0 * k * x);
-    if (d_fabs(term) >= last) break;  // the asymptotic series has started to diverge
+    if (hd::abs(term) >= last) break;  // the asymptotic series has started to diverge
     sum += term;
-    last = d_fabs(term);
-    if (last <= d_fabs(sum) * kEps) break;
+    last = hd::abs(term);
+    if (last <= hd::abs(sum) * kEps) break;
   }
   // e^x / sqrt(2 pi x) in log space: finite up to x ~ 713 instead of overflowing at 709.
-  return d_exp(x - 0.5 * (kLog2Pi + d_log(x))) * sum;
+  return hd::exp(x - 0.5 * (kLog2Pi + hd::log(x))) * sum;
 }
 
 // log(x^a e^-x / Gamma(a)).
 TC_HOST_DEVICE double log_gamma_prefactor(double a, double x) {
-  return a * d_log(x) - x - d_lgamma(a);
+  return a * hd::log(x) - x - hd::lgamma(a);
 }
 
 // P(a, x) by its series; valid (and used) for x < a + 1.
@@ -88,9 +66,9 @@ TC_HOST_DEVICE double igamma_series(double a, double x) {
     ap += 1.0;
     term *= x / ap;
     sum += term;
-    if (d_fabs(term) <= d_fabs(sum) * kEps) break;
+    if (hd::abs(term) <= hd::abs(sum) * kEps) break;
   }
-  return sum * d_exp(log_gamma_prefactor(a, x));
+  return sum * hd::exp(log_gamma_prefactor(a, x));
 }
 
 // Q(a, x) by its continued fraction; used for x >= a + 1.
@@ -104,15 +82,15 @@ TC_HOST_DEVICE double igammac_fraction(double a, double x) {
     const double an = -double(i) * (double(i) - a);
     b += 2.0;
     d = an * d + b;
-    if (d_fabs(d) < kTiny) d = kTiny;
+    if (hd::abs(d) < kTiny) d = kTiny;
     c = b + an / c;
-    if (d_fabs(c) < kTiny) c = kTiny;
+    if (hd::abs(c) < kTiny) c = kTiny;
     d = 1.0 / d;
     const double step = d * c;
     h *= step;
-    if (d_fabs(step - 1.0) <= kEps) break;
+    if (hd::abs(step - 1.0) <= kEps) break;
   }
-  return d_exp(log_gamma_prefactor(a, x)) * h;
+  return hd::exp(log_gamma_prefactor(a, x)) * h;
 }
 
 // Domain and edge cases shared by P and Q; returns true with *p set when (a, x) is one.
@@ -144,13 +122,13 @@ TC_HOST_DEVICE bool igamma_edge(double a, double x, bool upper, double* p) {
 // Modified Bessel function of the first kind, order 0 (even).
 template <typename T>
 TC_HOST_DEVICE T i0(T x) {
-  return T(detail::bessel_i(0, detail::d_fabs(double(x))));
+  return T(detail::bessel_i(0, hd::abs(double(x))));
 }
 
 // Modified Bessel function of the first kind, order 1 (odd).
 template <typename T>
 TC_HOST_DEVICE T i1(T x) {
-  const double v = detail::bessel_i(1, detail::d_fabs(double(x)));
+  const double v = detail::bessel_i(1, hd::abs(double(x)));
   return T(double(x) < 0 ? -v : v);
 }
 

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "tensorcore/nn/functional.h"
+#include "tensorcore/nn/init.h"
 #include "tensorcore/tensorcore.h"
 
 namespace tc::nn::functional {
@@ -35,6 +36,30 @@ void check_multihead_attention_options(int64_t embed_dim, int64_t num_heads) {
   TC_CHECK(embed_dim > 0 && num_heads > 0 && embed_dim % num_heads == 0,
            "MultiheadAttention: embed_dim (", embed_dim, ") must be divisible by num_heads (",
            num_heads, ")");
+}
+
+void multihead_attention_reset_parameters(Tensor in_proj_weight, Tensor q_proj_weight,
+                                          Tensor k_proj_weight, Tensor v_proj_weight,
+                                          Tensor in_proj_bias, Tensor out_proj_bias, Tensor bias_k,
+                                          Tensor bias_v) {
+  if (in_proj_weight.defined()) {
+    init::xavier_uniform_(in_proj_weight);
+  } else {
+    init::xavier_uniform_(q_proj_weight);
+    init::xavier_uniform_(k_proj_weight);
+    init::xavier_uniform_(v_proj_weight);
+  }
+  if (in_proj_bias.defined()) {
+    init::constant_(in_proj_bias, 0.0);
+    if (out_proj_bias.defined()) init::constant_(out_proj_bias, 0.0);
+  }
+  if (bias_k.defined()) init::xavier_normal_(bias_k);
+  if (bias_v.defined()) init::xavier_normal_(bias_v);
+}
+
+void transformer_reset_parameters(const TensorList& parameters) {
+  for (Tensor p : parameters)
+    if (p.dim() > 1) init::xavier_uniform_(p);
 }
 
 Tensor mask_to_additive(const Tensor& mask, DType dtype) {

@@ -13,6 +13,17 @@ namespace tc::nn::functional {
 // MultiheadAttention's constructor rule: embed_dim divisible by num_heads (both positive).
 void check_multihead_attention_options(int64_t embed_dim, int64_t num_heads);
 
+// MultiheadAttention's initialisation (torch's _reset_parameters): xavier_uniform_ on the packed
+// in_proj_weight or, when undefined, on q/k/v_proj_weight; in_proj_bias and out_proj_bias zero;
+// bias_k / bias_v xavier_normal_. Undefined tensors are skipped.
+void multihead_attention_reset_parameters(Tensor in_proj_weight, Tensor q_proj_weight,
+                                          Tensor k_proj_weight, Tensor v_proj_weight,
+                                          Tensor in_proj_bias, Tensor out_proj_bias, Tensor bias_k,
+                                          Tensor bias_v);
+
+// Transformer's initialisation: xavier_uniform_ on every parameter of more than one dim.
+void transformer_reset_parameters(const TensorList& parameters);
+
 // A bool mask (true = masked out) as 0 / -inf in `dtype`; other masks converted to `dtype`;
 // undefined stays undefined.
 Tensor mask_to_additive(const Tensor& mask, DType dtype);

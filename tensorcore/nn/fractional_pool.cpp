@@ -23,6 +23,21 @@ std::vector<int64_t> expand_arg(const std::vector<int64_t>& v, size_t dims, cons
   return v.size() == 1 ? std::vector<int64_t>(dims, v[0]) : v;
 }
 
+int64_t product(const std::vector<int64_t>& v) {
+  int64_t p = 1;
+  for (int64_t x : v) p *= x;
+  return p;
+}
+
+// {n, c, a..., b...}.
+Shape nc_shape(int64_t n, int64_t c, const std::vector<int64_t>& a,
+               const std::vector<int64_t>& b = {}) {
+  Shape s{n, c};
+  s.insert(s.end(), a.begin(), a.end());
+  s.insert(s.end(), b.begin(), b.end());
+  return s;
+}
+
 // Window start positions (N, C, out) along one dimension, computed in the samples' dtype as
 // torch does, so the windows (and results) agree with torch's for the same samples.
 Tensor window_starts(const Tensor& u, int64_t in, int64_t out, int64_t k) {
@@ -107,20 +122,15 @@ std::pair<Tensor, Tensor> fractional_pool(const char* op, size_t dims, const Ten
     Tensor o = reshape(offsets[d], shape);
     flat = flat.defined() ? add(flat, o) : o;
   }
-  int64_t outputs = 1, taps = 1;
-  for (int64_t d = 0; d < nd; ++d) outputs *= out_sizes[d];
-  for (int64_t d = 0; d < nd; ++d) taps *= kernel[d];
-  Shape full_shape{n, c};
-  for (int64_t d = 0; d < nd; ++d) full_shape.push_back(out_sizes[d]);
-  for (int64_t d = 0; d < nd; ++d) full_shape.push_back(kernel[d]);
-  flat = reshape(contiguous(expand(flat, full_shape)), {n, c, outputs, taps});
-  Tensor planes = reshape(input, {n, c, stride});
+  const int64_t outputs = product(out_sizes), taps = product(kernel);
+  flat =
+      reshape(contiguous(expand(flat, nc_shape(n, c, out_sizes, kernel))), {n, c, outputs, taps});
+  Tensor planes = reshape(input, {n, c, product(in_sizes)});
   Tensor taken =
       reshape(gather(planes, 2, reshape(flat, {n, c, outputs * taps})), {n, c, outputs, taps});
   auto [values, which] = max(taken, -1);
   Tensor indices = squeeze(gather(flat, -1, unsqueeze(which, -1)), -1);
-  Shape out_shape{n, c};
-  for (int64_t d = 0; d < nd; ++d) out_shape.push_back(out_sizes[d]);
+  const Shape out_shape = nc_shape(n, c, out_sizes);
   values = reshape(values, out_shape);
   indices = reshape(indices, out_shape);
   if (!batched) {

@@ -5,7 +5,6 @@
 #include <ostream>
 
 #include "tensorcore/nn/attention.h"
-#include "tensorcore/nn/init.h"
 #include "tensorcore/tensorcore.h"
 
 namespace tc::nn {
@@ -14,10 +13,11 @@ MultiheadAttentionImpl::MultiheadAttentionImpl(int64_t e, int64_t h, double p, b
     : Module("MultiheadAttention"), embed_dim(e), num_heads(h), dropout(p), batch_first(bf) {
   functional::check_multihead_attention_options(e, h);
   in_proj_weight = register_parameter("in_proj_weight", empty({3 * e, e}));
-  in_proj_bias = register_parameter("in_proj_bias", bias ? zeros({3 * e}) : Tensor());
+  in_proj_bias = register_parameter("in_proj_bias", bias ? empty({3 * e}) : Tensor());
   out_proj = register_module("out_proj", Linear(e, e, bias));
-  init::xavier_uniform_(in_proj_weight);
-  if (bias) init::zeros_(out_proj->bias);
+  functional::multihead_attention_reset_parameters(in_proj_weight, Tensor(), Tensor(), Tensor(),
+                                                   in_proj_bias, out_proj->bias, Tensor(),
+                                                   Tensor());
 }
 
 void MultiheadAttentionImpl::pretty_print(std::ostream& os) const { os << "MultiheadAttention"; }
@@ -158,8 +158,7 @@ TransformerImpl::TransformerImpl(TransformerOptions o) : Module("Transformer"), 
                                     o.batch_first, o.norm_first};
   encoder = register_module("encoder", TransformerEncoder(lo, o.num_encoder_layers, true));
   decoder = register_module("decoder", TransformerDecoder(lo, o.num_decoder_layers, true));
-  for (auto& p : parameters())
-    if (p.dim() > 1) init::xavier_uniform_(p);
+  functional::transformer_reset_parameters(parameters());
 }
 
 Tensor TransformerImpl::forward(const Tensor& src, const Tensor& tgt, const Tensor& src_mask,

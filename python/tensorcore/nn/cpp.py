@@ -65,6 +65,11 @@ _TWO_TENSOR_LOSSES = (
     "HuberLoss",
     "KLDivLoss",
     "PoissonNLLLoss",
+    "HingeEmbeddingLoss",
+    "SoftMarginLoss",
+    "MultiLabelSoftMarginLoss",
+    "MultiMarginLoss",
+    "MultiLabelMarginLoss",
 )
 _SIGNATURES = {name: ("input", "target") for name in _TWO_TENSOR_LOSSES}
 _SIGNATURES.update(

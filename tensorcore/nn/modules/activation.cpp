@@ -4,6 +4,7 @@
 
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/modules/module_args.h"
+#include "tensorcore/nn/modules/rules.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
 #include "tensorcore/ops/shape.h"
@@ -149,7 +150,7 @@ TC_CLONE(LogSigmoid)
 
 PReLUImpl::PReLUImpl(int64_t n, double init_value)
     : Module("PReLU"), num_parameters(n), init(init_value) {
-  TC_CHECK(n > 0, "PReLU: num_parameters must be positive, got ", n);
+  check_prelu_options(n);
   weight = register_parameter("weight", full({n}, init_value));
 }
 

@@ -1,13 +1,10 @@
 #include "tensorcore/nn/modules/conv.h"
 
-#include <algorithm>
-#include <cmath>
 #include <ostream>
 
 #include "tensorcore/nn/functional.h"
-#include "tensorcore/nn/init.h"
-#include "tensorcore/nn/modules/conv_rules.h"
 #include "tensorcore/nn/modules/module_args.h"
+#include "tensorcore/nn/modules/rules.h"
 #include "tensorcore/ops/creation.h"
 
 namespace tc::nn {
@@ -27,40 +24,14 @@ ConvNdImpl::ConvNdImpl(std::string type, int n, int64_t in, int64_t out, IntList
       transposed(tr),
       padding_mode(std::move(pm)),
       padding_string(std::move(ps)) {
-  const char* name = this->name().c_str();
-  kernel_size = expand_list(name, "kernel_size", std::move(k), n);
-  stride = expand_list(name, "stride", std::move(s), n);
-  padding = expand_list(name, "padding", std::move(p), n);
-  dilation = expand_list(name, "dilation", std::move(d), n);
-  output_padding = expand_list(name, "output_padding", std::move(op), n);
-  TC_CHECK(in > 0 && out > 0, name, ": in_channels and out_channels must be positive, got ", in,
-           " and ", out);
-  TC_CHECK(g > 0 && in % g == 0 && out % g == 0, name, ": in_channels (", in,
-           ") and out_channels (", out, ") must be divisible by groups (", g, ")");
-  for (int i = 0; i < n; ++i)
-    TC_CHECK(kernel_size[size_t(i)] > 0 && stride[size_t(i)] > 0 && dilation[size_t(i)] > 0 &&
-                 padding[size_t(i)] >= 0,
-             name,
-             ": kernel_size, stride and dilation must be positive and padding non-negative, got "
-             "kernel_size ",
-             shape_str(kernel_size), ", stride ", shape_str(stride), ", dilation ",
-             shape_str(dilation), ", padding ", shape_str(padding));
-  TC_CHECK(padding_mode == "zeros" || padding_mode == "reflect" || padding_mode == "replicate" ||
-               padding_mode == "circular",
-           name, ": padding_mode must be 'zeros', 'reflect', 'replicate' or 'circular', got '",
-           padding_mode, "'");
-  TC_CHECK(!tr || padding_mode == "zeros", name, ": only 'zeros' padding_mode is supported, got '",
-           padding_mode, "'");
-  TC_CHECK(padding_string.empty() || padding_string == "same" || padding_string == "valid", name,
-           ": padding must be numbers, 'same' or 'valid', got '", padding_string, "'");
-  if (!padding_string.empty()) {
-    padding.assign(size_t(n), 0);
-    if (padding_string == "same")
-      for (auto v : stride)
-        TC_CHECK(v == 1, name,
-                 ": padding='same' is not supported for strided convolutions (stride ",
-                 shape_str(stride), ")");
-  }
+  kernel_size = expand_list(name(), "kernel_size", std::move(k), n);
+  stride = expand_list(name(), "stride", std::move(s), n);
+  padding = padding_string.empty() ? expand_list(name(), "padding", std::move(p), n)
+                                   : IntList(size_t(n), 0);
+  dilation = expand_list(name(), "dilation", std::move(d), n);
+  output_padding = expand_list(name(), "output_padding", std::move(op), n);
+  check_conv_options(name(), n, in, out, g, kernel_size, stride, padding, dilation, output_padding,
+                     padding_string, padding_mode, tr);
   Shape wshape = tr ? Shape{in, out / g} : Shape{out, in / g};
   for (auto v : kernel_size) wshape.push_back(v);
   weight = register_parameter("weight", empty(wshape));
@@ -68,10 +39,7 @@ ConvNdImpl::ConvNdImpl(std::string type, int n, int64_t in, int64_t out, IntList
   reset_parameters();
 }
 
-void ConvNdImpl::reset_parameters() {
-  init::kaiming_uniform_(weight, std::sqrt(5.0));
-  init_bias_uniform(bias, init::calculate_fan_in_and_fan_out(weight).first);
-}
+void ConvNdImpl::reset_parameters() { reset_linear_parameters(weight, bias); }
 
 void ConvNdImpl::check_input(const Tensor& x) const {
   TC_CHECK((x.dim() == spatial + 2 || x.dim() == spatial + 1) &&
@@ -80,37 +48,7 @@ void ConvNdImpl::check_input(const Tensor& x) const {
            " spatial dims, but got input of size ", shape_str(x.sizes()));
 }
 
-std::vector<int64_t> conv_transpose_output_padding(const std::string& name, const Shape& x,
-                                                   const std::vector<int64_t>& output_size,
-                                                   const std::vector<int64_t>& stride,
-                                                   const std::vector<int64_t>& padding,
-                                                   const std::vector<int64_t>& dilation,
-                                                   const std::vector<int64_t>& kernel_size,
-                                                   const std::vector<int64_t>& output_padding) {
-  if (output_size.empty()) return output_padding;
-  const int spatial = int(kernel_size.size());
-  const int dims = int(x.size());
-  TC_CHECK(int(output_size.size()) == spatial || int(output_size.size()) == dims, name,
-           ": output_size must have ", spatial, " or ", dims, " entries, got ",
-           shape_str(output_size));
-  std::vector<int64_t> op(size_t(spatial), 0);
-  for (int i = 0; i < spatial; ++i) {
-    const size_t u = size_t(i);
-    const int64_t in = x[size_t(dims - spatial + i)];
-    const int64_t lo =
-        (in - 1) * stride[u] - 2 * padding[u] + dilation[u] * (kernel_size[u] - 1) + 1;
-    const int64_t hi = lo + std::max(stride[u], dilation[u]) - 1;
-    const int64_t want = output_size[output_size.size() - size_t(spatial) + u];
-    TC_CHECK(want >= lo && want <= hi, name, ": requested an output size of ",
-             shape_str(output_size), ", but valid sizes of spatial dim ", i, " range from ", lo,
-             " to ", hi, " (for an input of ", shape_str(x), ")");
-    op[u] = want - lo;
-  }
-  return op;
-}
-
 Tensor ConvNdImpl::run(const Tensor& x, const IntList& output_size) const {
-  namespace F = functional;
   check_input(x);
   if (transposed) {
     const IntList op = conv_transpose_output_padding(
@@ -133,14 +71,8 @@ Tensor ConvNdImpl::run(const Tensor& x, const IntList& output_size) const {
     if (spatial == 2) return F::conv2d(x, weight, bias, stride, "same", dilation, groups);
     return F::conv3d(x, weight, bias, stride, "same", dilation, groups);
   }
-  // Non-zero modes pad the input first: (left, right) pairs from the last spatial dim, as F.pad.
-  IntList pads;
-  for (int i = spatial - 1; i >= 0; --i) {
-    const size_t u = size_t(i);
-    const int64_t total = same ? dilation[u] * (kernel_size[u] - 1) : 2 * padding[u];
-    pads.push_back(total / 2);
-    pads.push_back(total - total / 2);
-  }
+  // Non-zero modes pad the input first, then convolve without padding.
+  const IntList pads = conv_reversed_padding(kernel_size, dilation, padding, padding_string);
   return conv(F::pad(x, pads, padding_mode), IntList(size_t(spatial), 0));
 }
 

@@ -6,6 +6,7 @@
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/init.h"
 #include "tensorcore/nn/modules/module_args.h"
+#include "tensorcore/nn/modules/rules.h"
 #include "tensorcore/ops/creation.h"
 
 namespace tc::nn {
@@ -22,10 +23,7 @@ LinearImpl::LinearImpl(int64_t in, int64_t out, bool has_bias)
   reset_parameters();
 }
 
-void LinearImpl::reset_parameters() {
-  init::kaiming_uniform_(weight, std::sqrt(5.0));
-  init_bias_uniform(bias, in_features);
-}
+void LinearImpl::reset_parameters() { reset_linear_parameters(weight, bias); }
 
 Tensor LinearImpl::forward(const Tensor& x) {
   TC_CHECK(x.dim() >= 1 && x.size(-1) == in_features, "Linear: expected input with last dimension ",

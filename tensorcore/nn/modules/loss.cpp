@@ -139,4 +139,74 @@ ModulePtr GaussianNLLLossImpl::clone() const {
   return with_state_of(std::make_shared<GaussianNLLLossImpl>(full, eps, reduction), *this);
 }
 
+HingeEmbeddingLossImpl::HingeEmbeddingLossImpl(double m, std::string r)
+    : Module("HingeEmbeddingLoss"), margin(m), reduction(std::move(r)) {}
+Tensor HingeEmbeddingLossImpl::forward(const Tensor& x, const Tensor& t) {
+  return functional::hinge_embedding_loss(x, t, margin, reduction);
+}
+ModulePtr HingeEmbeddingLossImpl::clone() const {
+  return with_state_of(std::make_shared<HingeEmbeddingLossImpl>(margin, reduction), *this);
+}
+
+SoftMarginLossImpl::SoftMarginLossImpl(std::string r)
+    : Module("SoftMarginLoss"), reduction(std::move(r)) {}
+Tensor SoftMarginLossImpl::forward(const Tensor& x, const Tensor& t) {
+  return functional::soft_margin_loss(x, t, reduction);
+}
+ModulePtr SoftMarginLossImpl::clone() const {
+  return with_state_of(std::make_shared<SoftMarginLossImpl>(reduction), *this);
+}
+
+MultiLabelSoftMarginLossImpl::MultiLabelSoftMarginLossImpl(Tensor w, std::string r)
+    : Module("MultiLabelSoftMarginLoss"), reduction(std::move(r)) {
+  if (w.defined()) weight = register_buffer("weight", w);
+}
+Tensor MultiLabelSoftMarginLossImpl::forward(const Tensor& x, const Tensor& t) {
+  return functional::multilabel_soft_margin_loss(x, t, weight, reduction);
+}
+ModulePtr MultiLabelSoftMarginLossImpl::clone() const {
+  return with_state_of(std::make_shared<MultiLabelSoftMarginLossImpl>(copy_of(weight), reduction),
+                       *this);
+}
+
+MultiMarginLossImpl::MultiMarginLossImpl(int64_t p, double m, Tensor w, std::string r)
+    : Module("MultiMarginLoss"), p(p), margin(m), reduction(std::move(r)) {
+  if (w.defined()) weight = register_buffer("weight", w);
+}
+Tensor MultiMarginLossImpl::forward(const Tensor& x, const Tensor& t) {
+  return functional::multi_margin_loss(x, t, p, margin, weight, reduction);
+}
+ModulePtr MultiMarginLossImpl::clone() const {
+  return with_state_of(std::make_shared<MultiMarginLossImpl>(p, margin, copy_of(weight), reduction),
+                       *this);
+}
+
+MultiLabelMarginLossImpl::MultiLabelMarginLossImpl(std::string r)
+    : Module("MultiLabelMarginLoss"), reduction(std::move(r)) {}
+Tensor MultiLabelMarginLossImpl::forward(const Tensor& x, const Tensor& t) {
+  return functional::multilabel_margin_loss(x, t, reduction);
+}
+ModulePtr MultiLabelMarginLossImpl::clone() const {
+  return with_state_of(std::make_shared<MultiLabelMarginLossImpl>(reduction), *this);
+}
+
+TripletMarginWithDistanceLossImpl::TripletMarginWithDistanceLossImpl(functional::DistanceFunction d,
+                                                                     double m, bool s,
+                                                                     std::string r)
+    : Module("TripletMarginWithDistanceLoss"),
+      distance_function(std::move(d)),
+      margin(m),
+      swap(s),
+      reduction(std::move(r)) {}
+Tensor TripletMarginWithDistanceLossImpl::forward(const Tensor& a, const Tensor& pos,
+                                                  const Tensor& neg) {
+  return functional::triplet_margin_with_distance_loss(a, pos, neg, distance_function, margin, swap,
+                                                       reduction);
+}
+ModulePtr TripletMarginWithDistanceLossImpl::clone() const {
+  return with_state_of(std::make_shared<TripletMarginWithDistanceLossImpl>(distance_function,
+                                                                           margin, swap, reduction),
+                       *this);
+}
+
 }  // namespace tc::nn

@@ -112,6 +112,32 @@ TC_LOSS_MODULE(PoissonNLLLoss, bool log_input; bool full; double eps; std::strin
 TC_LOSS_MODULE(GaussianNLLLoss, bool full; double eps; std::string reduction;
                , (bool full = false, double eps = 1e-6, std::string reduction = "mean"),
                Tensor forward(const Tensor& input, const Tensor& target, const Tensor& var));
+TC_LOSS_MODULE(HingeEmbeddingLoss, double margin; std::string reduction;
+               , (double margin = 1.0, std::string reduction = "mean"),
+               Tensor forward(const Tensor& input, const Tensor& target));
+TC_LOSS_MODULE(SoftMarginLoss, std::string reduction;
+               , (std::string reduction = "mean"),
+               Tensor forward(const Tensor& input, const Tensor& target));
+// weight [C] (optional) is a buffer, as torch's.
+TC_LOSS_MODULE(MultiLabelSoftMarginLoss, Tensor weight; std::string reduction;
+               , (Tensor weight = {}, std::string reduction = "mean"),
+               Tensor forward(const Tensor& input, const Tensor& target));
+TC_LOSS_MODULE(MultiMarginLoss, int64_t p; double margin; Tensor weight; std::string reduction;
+               ,
+               (int64_t p = 1, double margin = 1.0, Tensor weight = {},
+                std::string reduction = "mean"),
+               Tensor forward(const Tensor& input, const Tensor& target));
+TC_LOSS_MODULE(MultiLabelMarginLoss, std::string reduction;
+               , (std::string reduction = "mean"),
+               Tensor forward(const Tensor& input, const Tensor& target));
+// distance_function empty: pairwise_distance.
+TC_LOSS_MODULE(TripletMarginWithDistanceLoss, functional::DistanceFunction distance_function;
+               double margin; bool swap; std::string reduction;
+               ,
+               (functional::DistanceFunction distance_function = {}, double margin = 1.0,
+                bool swap = false, std::string reduction = "mean"),
+               Tensor forward(const Tensor& anchor, const Tensor& positive,
+                              const Tensor& negative));
 #undef TC_LOSS_MODULE
 
 }  // namespace tc::nn

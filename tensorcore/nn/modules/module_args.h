@@ -34,13 +34,6 @@ inline void check_rank(const std::string& layer, int spatial, const Tensor& x) {
            " spatial dims), but got input of size ", shape_str(x.sizes()));
 }
 
-// torch's bias init: U(-1/sqrt(fan_in), 1/sqrt(fan_in)).
-inline void init_bias_uniform(Tensor& bias, int64_t fan_in) {
-  if (!bias.defined()) return;
-  double bound = fan_in > 0 ? 1.0 / std::sqrt(double(fan_in)) : 0.0;
-  init::uniform_(bias, -bound, bound);
-}
-
 // clone(): a fresh module built from the same options takes over src's state.
 template <typename M>
 ModulePtr with_state_of(std::shared_ptr<M> copy, const Module& src) {

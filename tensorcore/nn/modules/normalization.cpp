@@ -8,6 +8,7 @@
 #include "tensorcore/distributed/process_group.h"
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/modules/module_args.h"
+#include "tensorcore/nn/modules/rules.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
@@ -28,7 +29,7 @@ BatchNormImpl::BatchNormImpl(std::string type, int64_t nf, double eps, double mo
       momentum(momentum),
       affine(affine),
       track_running_stats(track) {
-  TC_CHECK(nf > 0, name(), ": num_features must be positive, got ", nf);
+  check_norm_options(name(), nf);
   weight = register_parameter("weight", affine ? ones({nf}) : Tensor());
   bias = register_parameter("bias", affine ? zeros({nf}) : Tensor());
   if (track) {
@@ -104,8 +105,7 @@ void LayerNormImpl::pretty_print(std::ostream& os) const {
 
 GroupNormImpl::GroupNormImpl(int64_t g, int64_t c, double eps, bool affine)
     : Module("GroupNorm"), num_groups(g), num_channels(c), eps(eps) {
-  TC_CHECK(g > 0 && c % g == 0, "GroupNorm: num_channels (", c,
-           ") must be divisible by num_groups (", g, ")");
+  check_group_norm_options(g, c);
   weight = register_parameter("weight", affine ? ones({c}) : Tensor());
   bias = register_parameter("bias", affine ? zeros({c}) : Tensor());
 }
@@ -222,7 +222,7 @@ InstanceNormImpl::InstanceNormImpl(std::string type, int n, int64_t nf, double e
       momentum(m),
       affine(a),
       track_running_stats(t) {
-  TC_CHECK(nf > 0, name(), ": num_features must be positive, got ", nf);
+  check_norm_options(name(), nf);
   weight = register_parameter("weight", a ? ones({nf}) : Tensor());
   bias = register_parameter("bias", a ? zeros({nf}) : Tensor());
   if (t) {
@@ -270,7 +270,7 @@ ModulePtr InstanceNormImpl::clone() const {
 
 LocalResponseNormImpl::LocalResponseNormImpl(int64_t s, double a, double b, double kk)
     : Module("LocalResponseNorm"), size(s), alpha(a), beta(b), k(kk) {
-  TC_CHECK(s > 0, "LocalResponseNorm: size must be positive, got ", s);
+  check_local_response_norm_options(name(), s);
 }
 
 Tensor LocalResponseNormImpl::forward(const Tensor& x) {

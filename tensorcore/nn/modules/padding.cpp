@@ -4,6 +4,7 @@
 
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/modules/module_args.h"
+#include "tensorcore/nn/modules/rules.h"
 
 namespace tc::nn {
 
@@ -12,9 +13,7 @@ using namespace detail;
 // ---- Padding ----
 PadNdImpl::PadNdImpl(std::string type, int n, IntList p, std::string m, double v)
     : Module(std::move(type)), spatial(n), padding(std::move(p)), mode(std::move(m)), value(v) {
-  if (padding.size() == 1) padding = IntList(size_t(2 * n), padding[0]);
-  TC_CHECK(int(padding.size()) == 2 * n, name(), ": padding must be one value or ", 2 * n,
-           " values (left, right, ...), got ", padding.size(), " values");
+  padding = expand_padding(name(), padding, n);
 }
 
 Tensor PadNdImpl::forward(const Tensor& x) {
@@ -49,10 +48,7 @@ ModulePtr PadNdImpl::clone() const {
 
 Pad2dImpl::Pad2dImpl(std::string type, IntList p, std::string m, double v)
     : Module(std::move(type)), padding(std::move(p)), mode(std::move(m)), value(v) {
-  if (padding.size() == 1) padding = IntList(4, padding[0]);
-  TC_CHECK(padding.size() == 4, name(),
-           ": padding must be one value or (left, right, top, bottom), got ", padding.size(),
-           " values");
+  padding = expand_padding(name(), padding, 2);
 }
 
 Tensor Pad2dImpl::forward(const Tensor& x) {

@@ -2,13 +2,14 @@
 
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/modules/module_args.h"
+#include "tensorcore/nn/modules/rules.h"
 
 namespace tc::nn {
 
 using namespace detail;
 
 ChannelShuffleImpl::ChannelShuffleImpl(int64_t g) : Module("ChannelShuffle"), groups(g) {
-  TC_CHECK(g > 0, "ChannelShuffle: groups must be positive, got ", g);
+  check_shuffle_factor(name(), "groups", g);
 }
 
 ModulePtr ChannelShuffleImpl::clone() const {
@@ -55,7 +56,7 @@ ModulePtr FoldImpl::clone() const {
 }
 
 PixelShuffleImpl::PixelShuffleImpl(int64_t r) : Module("PixelShuffle"), upscale_factor(r) {
-  TC_CHECK(r > 0, "PixelShuffle: upscale_factor must be positive, got ", r);
+  check_shuffle_factor(name(), "upscale_factor", r);
 }
 
 Tensor PixelShuffleImpl::forward(const Tensor& x) {
@@ -67,7 +68,7 @@ ModulePtr PixelShuffleImpl::clone() const {
 }
 
 PixelUnshuffleImpl::PixelUnshuffleImpl(int64_t r) : Module("PixelUnshuffle"), downscale_factor(r) {
-  TC_CHECK(r > 0, "PixelUnshuffle: downscale_factor must be positive, got ", r);
+  check_shuffle_factor(name(), "downscale_factor", r);
 }
 
 Tensor PixelUnshuffleImpl::forward(const Tensor& x) {

@@ -4,6 +4,7 @@
 
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/modules/module_args.h"
+#include "tensorcore/nn/modules/rules.h"
 
 namespace tc::nn {
 
@@ -17,14 +18,19 @@ MaxPool2dImpl::MaxPool2dImpl(IntList k, IntList s, IntList p, IntList d, bool c)
       stride(s.empty() ? kernel_size : std::move(s)),
       padding(std::move(p)),
       dilation(std::move(d)),
-      ceil_mode(c) {}
+      ceil_mode(c) {
+  check_pool_options(name(), 2, expand_list(name(), "kernel_size", kernel_size, 2),
+                     expand_list(name(), "stride", stride, 2),
+                     expand_list(name(), "padding", padding, 2),
+                     expand_list(name(), "dilation", dilation, 2));
+}
 
 Tensor MaxPool2dImpl::forward(const Tensor& x) {
-  return functional::max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode);
+  return F::max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode);
 }
 
 std::pair<Tensor, Tensor> MaxPool2dImpl::forward_with_indices(const Tensor& x) {
-  return functional::max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode);
+  return F::max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode);
 }
 
 void MaxPool2dImpl::pretty_print(std::ostream& os) const {
@@ -42,12 +48,15 @@ AvgPool2dImpl::AvgPool2dImpl(IntList k, IntList s, IntList p, bool c, bool cip,
       ceil_mode(c),
       count_include_pad(cip),
       divisor_override(div) {
-  TC_CHECK(!div || *div != 0, "AvgPool2d: divisor_override must be non-zero");
+  check_pool_options(name(), 2, expand_list(name(), "kernel_size", kernel_size, 2),
+                     expand_list(name(), "stride", stride, 2),
+                     expand_list(name(), "padding", padding, 2), {1, 1});
+  check_avg_pool_divisor(name(), div);
 }
 
 Tensor AvgPool2dImpl::forward(const Tensor& x) {
-  return functional::avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad,
-                                divisor_override);
+  return F::avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                       divisor_override);
 }
 
 void AvgPool2dImpl::pretty_print(std::ostream& os) const {
@@ -61,7 +70,7 @@ AdaptiveAvgPool2dImpl::AdaptiveAvgPool2dImpl(IntList o)
 }
 
 Tensor AdaptiveAvgPool2dImpl::forward(const Tensor& x) {
-  return functional::adaptive_avg_pool2d(x, output_size);
+  return F::adaptive_avg_pool2d(x, output_size);
 }
 
 void AdaptiveAvgPool2dImpl::pretty_print(std::ostream& os) const {
@@ -74,7 +83,7 @@ AdaptiveMaxPool2dImpl::AdaptiveMaxPool2dImpl(IntList o)
 Tensor AdaptiveMaxPool2dImpl::forward(const Tensor& x) { return forward_with_indices(x).first; }
 
 std::pair<Tensor, Tensor> AdaptiveMaxPool2dImpl::forward_with_indices(const Tensor& x) {
-  return functional::adaptive_max_pool2d_with_indices(x, output_size);
+  return F::adaptive_max_pool2d_with_indices(x, output_size);
 }
 
 ModulePtr AdaptiveMaxPool2dImpl::clone() const {
@@ -87,16 +96,7 @@ PoolNdImpl::PoolNdImpl(std::string type, int n, IntList k, IntList s, IntList p,
   stride = s.empty() ? kernel_size : expand_list(name(), "stride", std::move(s), n);
   padding = expand_list(name(), "padding", std::move(p), n);
   dilation = expand_list(name(), "dilation", std::move(d), n);
-  for (int i = 0; i < n; ++i) {
-    const size_t u = size_t(i);
-    TC_CHECK(kernel_size[u] > 0 && stride[u] > 0 && dilation[u] > 0, name(),
-             ": kernel_size, stride and dilation must be positive, got kernel_size ",
-             shape_str(kernel_size), ", stride ", shape_str(stride), ", dilation ",
-             shape_str(dilation));
-    TC_CHECK(padding[u] >= 0 && 2 * padding[u] <= kernel_size[u], name(),
-             ": padding should be at most half of the kernel size, got padding ",
-             shape_str(padding), " and kernel_size ", shape_str(kernel_size));
-  }
+  check_pool_options(name(), n, kernel_size, stride, padding, dilation);
 }
 
 void PoolNdImpl::check_input(const Tensor& x) const { check_rank(name(), spatial, x); }
@@ -132,7 +132,7 @@ AvgPoolNdImpl::AvgPoolNdImpl(std::string type, int n, IntList k, IntList s, IntL
     : PoolNdImpl(std::move(type), n, std::move(k), std::move(s), std::move(p), {1}, c),
       count_include_pad(cip),
       divisor_override(div) {
-  TC_CHECK(!div || *div != 0, name(), ": divisor_override must be non-zero");
+  check_avg_pool_divisor(name(), div);
 }
 
 Tensor AvgPoolNdImpl::forward(const Tensor& x) {
@@ -237,7 +237,7 @@ ModulePtr MaxUnpoolNdImpl::clone() const {
 
 LPPoolNdImpl::LPPoolNdImpl(std::string type, int n, double p, IntList k, IntList s, bool c)
     : Module(std::move(type)), spatial(n), norm_type(p), ceil_mode(c) {
-  TC_CHECK(p > 0, name(), ": norm_type must be positive, got ", p);
+  check_lp_pool_options(name(), p);
   kernel_size = expand_list(name(), "kernel_size", std::move(k), n);
   stride = s.empty() ? kernel_size : expand_list(name(), "stride", std::move(s), n);
 }

@@ -2,12 +2,10 @@
 
 #include <ostream>
 
-#include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/nn/functional.h"
-#include "tensorcore/nn/init.h"
 #include "tensorcore/nn/modules/module_args.h"
+#include "tensorcore/nn/modules/rules.h"
 #include "tensorcore/ops/creation.h"
-#include "tensorcore/ops/shape.h"
 
 namespace tc::nn {
 
@@ -22,18 +20,9 @@ EmbeddingImpl::EmbeddingImpl(int64_t n, int64_t d, std::optional<int64_t> pad,
       max_norm(mn),
       norm_type(nt),
       scale_grad_by_freq(sgf) {
-  if (pad) {
-    TC_CHECK(*pad >= -n && *pad < n, "Embedding: padding_idx must be within num_embeddings (", n,
-             "), got ", *pad);
-    if (*pad < 0) padding_idx = *pad + n;
-  }
+  padding_idx = embedding_padding_idx(name(), n, pad);
   weight = register_parameter("weight", empty({n, d}));
-  init::normal_(weight);
-  if (padding_idx) {
-    autograd::NoGradGuard g;
-    Tensor row = select(weight, 0, *padding_idx);
-    zero_(row);
-  }
+  reset_embedding_parameters(weight, padding_idx);
 }
 
 Tensor EmbeddingImpl::forward(const Tensor& idx) {
@@ -54,23 +43,10 @@ void EmbeddingImpl::pretty_print(std::ostream& os) const {
 // ---- EmbeddingBag ----
 EmbeddingBagImpl::EmbeddingBagImpl(int64_t n, int64_t d, EmbeddingBagOptions o)
     : Module("EmbeddingBag"), num_embeddings(n), embedding_dim(d), options(std::move(o)) {
-  TC_CHECK(n > 0 && d > 0, "EmbeddingBag: num_embeddings and embedding_dim must be positive, got ",
-           n, " and ", d);
-  TC_CHECK(options.mode == "sum" || options.mode == "mean" || options.mode == "max",
-           "EmbeddingBag: mode must be 'sum', 'mean' or 'max', got '", options.mode, "'");
-  if (options.padding_idx) {
-    const int64_t p = *options.padding_idx;
-    TC_CHECK(p >= -n && p < n, "EmbeddingBag: padding_idx must be within num_embeddings (", n,
-             "), got ", p);
-    if (p < 0) options.padding_idx = p + n;
-  }
+  check_embedding_bag_mode(options.mode);
+  options.padding_idx = embedding_padding_idx(name(), n, options.padding_idx);
   weight = register_parameter("weight", empty({n, d}));
-  init::normal_(weight);
-  if (options.padding_idx) {
-    autograd::NoGradGuard g;
-    Tensor row = select(weight, 0, *options.padding_idx);
-    zero_(row);
-  }
+  reset_embedding_parameters(weight, options.padding_idx);
 }
 
 Tensor EmbeddingBagImpl::forward(const Tensor& input, const Tensor& offsets, const Tensor& psw) {

@@ -405,7 +405,7 @@ TEST(NnCppCoverage, PaddingDropoutFoldDistances) {
       [] {
         nn::ReflectionPad1d(IntList{1, 2, 3});
       },
-      {"ReflectionPad1d", "one value or 2 values", "got 3 values"});
+      {"ReflectionPad1d", "padding must be an int or a 2-tuple", "got (1, 2, 3)"});
   expect_error<ValueError>(
       [&] {
         nn::ReflectionPad1d(IntList{1})(randn({2, 3, 4, 5}));

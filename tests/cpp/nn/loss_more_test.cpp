@@ -105,3 +105,31 @@ TEST(NnCppLossInterop, Values) {
       [&](const Tensor& x, const std::string& r) { return F::kl_div(x, in["p"], r); });
   serialize::save(out, dir / "cpp_losses.pt");
 }
+
+// The margin-family loss modules: options kept, weight a buffer, clone() gives the same type
+// with its own copy of the weight and the same result.
+TEST(NnCppLossMore, MarginModulesCloneWithTheirOptions) {
+  Tensor x = reshape(tensor<double>({0.5, -1.0, 2.0, 0.25, -0.5, 1.5}), {2, 3});
+  Tensor cls = tensor<int64_t>({2, 0});
+  Tensor w = tensor<double>({1.0, 0.5, 2.0});
+  nn::MultiMarginLoss m(2, 0.9, w, "sum");
+  EXPECT_EQ(m->named_buffers().size(), 1u);
+  auto copy = std::dynamic_pointer_cast<nn::MultiMarginLossImpl>(m->clone());
+  ASSERT_TRUE(copy);
+  EXPECT_EQ(copy->p, 2);
+  EXPECT_NE(copy->weight.data_ptr(), m->weight.data_ptr());
+  EXPECT_TRUE(equal(copy->forward(x, cls), F::multi_margin_loss(x, cls, 2, 0.9, w, "sum")));
+  Tensor y = reshape(tensor<double>({1, -1, 1, -1, 1, 1}), {2, 3});
+  nn::ModulePtr hinge = nn::HingeEmbeddingLoss(0.8).ptr()->clone();
+  EXPECT_TRUE(equal(std::dynamic_pointer_cast<nn::HingeEmbeddingLossImpl>(hinge)->forward(x, y),
+                    F::hinge_embedding_loss(x, y, 0.8)));
+  auto l1 = [](const Tensor& a, const Tensor& b) { return sum(abs(sub(a, b)), {-1}); };
+  nn::TripletMarginWithDistanceLoss t(l1, 2.0, true);
+  auto tc2 = std::dynamic_pointer_cast<nn::TripletMarginWithDistanceLossImpl>(t->clone());
+  EXPECT_TRUE(equal(tc2->forward(x, y, neg(x)),
+                    F::triplet_margin_with_distance_loss(x, y, neg(x), l1, 2.0, true)));
+  for (nn::ModulePtr mp :
+       {nn::SoftMarginLoss().ptr()->clone(), nn::MultiLabelSoftMarginLoss(w).ptr()->clone(),
+        nn::MultiLabelMarginLoss("none").ptr()->clone()})
+    EXPECT_FALSE(mp->name().empty());
+}

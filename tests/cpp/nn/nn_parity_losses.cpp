@@ -13,6 +13,7 @@
 
 #include "tensorcore/core/warning.h"
 #include "tensorcore/nn/functional.h"
+#include "tensorcore/nn/modules/loss.h"
 #include "tensorcore/serialize/tensors/tensor_io.h"
 #include "tensorcore/tensorcore.h"
 
@@ -202,6 +203,45 @@ int main(int argc, char** argv) {
     Tensor loss = F::kl_div(x, I("p"), r);
     out.emplace_back(name + "." + r, loss.detach());
     out.emplace_back(name + "." + r + ".grad", autograd::grad({loss}, {x})[0]);
+  }
+
+  // The module classes of the losses that have no older C++ module test (tensorcore.nn's modules
+  // must give the same bits): "module.<case>.<reduction>".
+  auto l1 = [](const Tensor& a, const Tensor& b) { return sum(abs(sub(a, b)), {-1}); };
+  std::vector<std::pair<std::string, std::function<Tensor(const Tensor&, const std::string&)>>>
+      modules = {
+          {"hinge",
+           [&](const Tensor& x, const std::string& r) {
+             return nn::HingeEmbeddingLoss(0.8, r)(x, I("y"));
+           }},
+          {"soft_margin",
+           [&](const Tensor& x, const std::string& r) { return nn::SoftMarginLoss(r)(x, I("y")); }},
+          {"multilabel_soft_margin",
+           [&](const Tensor& x, const std::string& r) {
+             return nn::MultiLabelSoftMarginLoss(I("w5"), r)(x, I("mlb"));
+           }},
+          {"multi_margin_p2_w",
+           [&](const Tensor& x, const std::string& r) {
+             return nn::MultiMarginLoss(2, 0.9, I("w5"), r)(x, I("cls"));
+           }},
+          {"multilabel_margin",
+           [&](const Tensor& x, const std::string& r) {
+             return nn::MultiLabelMarginLoss(r)(x, I("ml"));
+           }},
+          {"triplet_dist_l1_swap",
+           [&](const Tensor& x, const std::string& r) {
+             return nn::TripletMarginWithDistanceLoss(l1, 2.0, true, r)(x, t, I("n"));
+           }},
+      };
+  for (auto& [name, fn] : modules) {
+    for (std::string red : {"none", "mean", "sum"}) {
+      const std::string key = "module." + name + "." + red;
+      Tensor x = clone(I("x")).requires_grad_();
+      Tensor loss = fn(x, red);
+      Tensor s = red == "none" ? sum(mul(loss, grad_weights(loss))) : loss;
+      out.emplace_back(key, loss.detach());
+      out.emplace_back(key + ".grad", autograd::grad({s}, {x})[0]);
+    }
   }
 
   const Tensor& x = I("x");

@@ -67,6 +67,12 @@ Tensor weighted_sum(const Tensor& y, const Inputs& inputs, const std::string& na
 
 using Case = std::function<void(const Inputs&, Results&)>;
 
+// Cases that only raise: the thrown message and class are the result.
+using ErrorTable = std::vector<std::pair<const char*, std::function<void()>>>;
+void error_cases(std::map<std::string, Case>& cases, const ErrorTable& table) {
+  for (auto& [name, raise] : table) cases[name] = [raise](const Inputs&, Results&) { raise(); };
+}
+
 // ---- init: same seed, same values ----
 void init_cases(std::map<std::string, Case>& cases) {
   namespace I = nn::init;
@@ -109,16 +115,32 @@ void init_cases(std::map<std::string, Case>& cases) {
     r.put("value", from_vector(g, {int64_t(g.size())}));
   };
   // Errors.
-  cases["init_err_gain"] = [](const Inputs&, Results&) { I::calculate_gain("convfoo"); };
-  cases["init_err_fan"] = [](const Inputs&, Results&) { I::xavier_uniform_(empty({5})); };
-  cases["init_err_mode"] = [](const Inputs&, Results&) {
-    I::kaiming_uniform_(empty({3, 3}), 0, "fan_avg");
+  const ErrorTable errors = {
+      {"init_err_gain", [] { I::calculate_gain("convfoo"); }},
+      {"init_err_fan", [] { I::xavier_uniform_(empty({5})); }},
+      {"init_err_mode",
+       [] {
+         I::kaiming_uniform_(empty({3, 3}), 0, "fan_avg");
+       }},
+      {"init_err_eye",
+       [] {
+         I::eye_(empty({2, 2, 2}));
+       }},
+      {"init_err_dirac_dims",
+       [] {
+         I::dirac_(empty({2, 2}));
+       }},
+      {"init_err_dirac_groups",
+       [] {
+         I::dirac_(empty({3, 2, 3}), 2);
+       }},
+      {"init_err_orthogonal", [] { I::orthogonal_(empty({4})); }},
+      {"init_err_sparse",
+       [] {
+         I::sparse_(empty({2, 2, 2}), 0.5);
+       }},
   };
-  cases["init_err_eye"] = [](const Inputs&, Results&) { I::eye_(empty({2, 2, 2})); };
-  cases["init_err_dirac_dims"] = [](const Inputs&, Results&) { I::dirac_(empty({2, 2})); };
-  cases["init_err_dirac_groups"] = [](const Inputs&, Results&) { I::dirac_(empty({3, 2, 3}), 2); };
-  cases["init_err_orthogonal"] = [](const Inputs&, Results&) { I::orthogonal_(empty({4})); };
-  cases["init_err_sparse"] = [](const Inputs&, Results&) { I::sparse_(empty({2, 2, 2}), 0.5); };
+  error_cases(cases, errors);
 }
 
 // ---- recurrent ----
@@ -197,44 +219,45 @@ void rnn_cases(std::map<std::string, Case>& cases) {
     for (auto& [name, p] : m->named_parameters()) r.put(name, p);
   };
   // Errors (constructor and forward).
-  cases["rnn_err_proj"] = [](const Inputs&, Results&) {
-    nn::LSTM(rnn_opts(3, 4, 1, false, false, 4));
+  const ErrorTable errors = {
+      {"rnn_err_proj", [] { nn::LSTM(rnn_opts(3, 4, 1, false, false, 4)); }},
+      {"rnn_err_proj_gru", [] { nn::GRU(rnn_opts(3, 4, 1, false, false, 2)); }},
+      {"rnn_err_proj_neg", [] { nn::LSTM(rnn_opts(3, 4, 1, false, false, -1)); }},
+      {"rnn_err_dropout",
+       [] {
+         auto o = rnn_opts(3, 4, 2, false, false);
+         o.dropout = 1.5;
+         nn::GRU{o};
+       }},
+      {"rnn_err_nonlinearity",
+       [] {
+         auto o = rnn_opts(3, 4, 1, false, false);
+         o.nonlinearity = "gelu";
+         nn::RNN{o};
+       }},
+      {"rnn_err_layers", [] { nn::LSTM(rnn_opts(3, 4, 0, false, false)); }},
+      {"rnn_err_input_size",
+       [] {
+         nn::LSTM m(rnn_opts(3, 4, 1, false, false));
+         m->forward(zeros({5, 2, 4}));
+       }},
+      {"rnn_err_input_dims",
+       [] {
+         nn::GRU m(rnn_opts(3, 4, 1, false, false));
+         m->forward(zeros({5, 2, 1, 3}));
+       }},
+      {"rnn_err_hidden",
+       [] {
+         nn::LSTM m(rnn_opts(3, 4, 1, true, false));
+         m->forward(zeros({5, 2, 3}), zeros({2, 3, 4}), zeros({2, 2, 4}));
+       }},
+      {"rnn_err_cell",
+       [] {
+         nn::LSTM m(rnn_opts(3, 4, 1, false, false));
+         m->forward(zeros({5, 2, 3}), zeros({1, 2, 4}), zeros({1, 2, 3}));
+       }},
   };
-  cases["rnn_err_proj_gru"] = [](const Inputs&, Results&) {
-    nn::GRU(rnn_opts(3, 4, 1, false, false, 2));
-  };
-  cases["rnn_err_proj_neg"] = [](const Inputs&, Results&) {
-    nn::LSTM(rnn_opts(3, 4, 1, false, false, -1));
-  };
-  cases["rnn_err_dropout"] = [](const Inputs&, Results&) {
-    auto o = rnn_opts(3, 4, 2, false, false);
-    o.dropout = 1.5;
-    nn::GRU{o};
-  };
-  cases["rnn_err_nonlinearity"] = [](const Inputs&, Results&) {
-    auto o = rnn_opts(3, 4, 1, false, false);
-    o.nonlinearity = "gelu";
-    nn::RNN{o};
-  };
-  cases["rnn_err_layers"] = [](const Inputs&, Results&) {
-    nn::LSTM(rnn_opts(3, 4, 0, false, false));
-  };
-  cases["rnn_err_input_size"] = [](const Inputs&, Results&) {
-    nn::LSTM m(rnn_opts(3, 4, 1, false, false));
-    m->forward(zeros({5, 2, 4}));
-  };
-  cases["rnn_err_input_dims"] = [](const Inputs&, Results&) {
-    nn::GRU m(rnn_opts(3, 4, 1, false, false));
-    m->forward(zeros({5, 2, 1, 3}));
-  };
-  cases["rnn_err_hidden"] = [](const Inputs&, Results&) {
-    nn::LSTM m(rnn_opts(3, 4, 1, true, false));
-    m->forward(zeros({5, 2, 3}), zeros({2, 3, 4}), zeros({2, 2, 4}));
-  };
-  cases["rnn_err_cell"] = [](const Inputs&, Results&) {
-    nn::LSTM m(rnn_opts(3, 4, 1, false, false));
-    m->forward(zeros({5, 2, 3}), zeros({1, 2, 4}), zeros({1, 2, 3}));
-  };
+  error_cases(cases, errors);
 }
 
 // ---- attention and transformer ----
@@ -310,27 +333,34 @@ void attention_cases(std::map<std::string, Case>& cases) {
     nn::MultiheadAttention m(6, 2);
     for (auto& [name, p] : m->named_parameters()) r.put(name, p);
   };
-  cases["mha_err_ctor"] = [](const Inputs&, Results&) { nn::MultiheadAttention(10, 4); };
-  cases["mha_err_heads"] = [](const Inputs&, Results&) {
-    nn::functional::multi_head_attention_forward(
-        zeros({2, 1, 6}), zeros({2, 1, 6}), zeros({2, 1, 6}), 6, 4, zeros({18, 6}), Tensor(),
-        Tensor(), Tensor(), false, 0.0, zeros({6, 6}), Tensor());
+  const ErrorTable errors = {
+      {"mha_err_ctor", [] { nn::MultiheadAttention(10, 4); }},
+      {"mha_err_heads",
+       [] {
+         nn::functional::multi_head_attention_forward(
+             zeros({2, 1, 6}), zeros({2, 1, 6}), zeros({2, 1, 6}), 6, 4, zeros({18, 6}), Tensor(),
+             Tensor(), Tensor(), false, 0.0, zeros({6, 6}), Tensor());
+       }},
+      {"mha_err_embed",
+       [] {
+         nn::functional::multi_head_attention_forward(
+             zeros({2, 1, 6}), zeros({2, 1, 6}), zeros({2, 1, 6}), 8, 2, zeros({24, 8}), Tensor(),
+             Tensor(), Tensor(), false, 0.0, zeros({8, 8}), Tensor());
+       }},
+      {"mha_err_mask",
+       [] {
+         nn::MultiheadAttention m(4, 2);
+         Tensor q = zeros({3, 2, 4});
+         m->forward(q, q, q, Tensor(), true, zeros({3, 4}));
+       }},
+      {"mha_err_kpm",
+       [] {
+         nn::MultiheadAttention m(4, 2);
+         Tensor q = zeros({3, 2, 4});
+         m->forward(q, q, q, zeros({2, 4}, TensorOptions(DType::Bool)));
+       }},
   };
-  cases["mha_err_embed"] = [](const Inputs&, Results&) {
-    nn::functional::multi_head_attention_forward(
-        zeros({2, 1, 6}), zeros({2, 1, 6}), zeros({2, 1, 6}), 8, 2, zeros({24, 8}), Tensor(),
-        Tensor(), Tensor(), false, 0.0, zeros({8, 8}), Tensor());
-  };
-  cases["mha_err_mask"] = [](const Inputs&, Results&) {
-    nn::MultiheadAttention m(4, 2);
-    Tensor q = zeros({3, 2, 4});
-    m->forward(q, q, q, Tensor(), true, zeros({3, 4}));
-  };
-  cases["mha_err_kpm"] = [](const Inputs&, Results&) {
-    nn::MultiheadAttention m(4, 2);
-    Tensor q = zeros({3, 2, 4});
-    m->forward(q, q, q, zeros({2, 4}, TensorOptions(DType::Bool)));
-  };
+  error_cases(cases, errors);
 }
 
 // ---- other module families: same state, same input -> same output and gradients ----
@@ -381,10 +411,14 @@ void layer_cases(std::map<std::string, Case>& cases) {
     load(*m, x, "conv_transpose_output_size");
     r.put("out", m->forward(in(x, "conv_transpose_output_size.input"), IntList{8, 9}));
   };
-  cases["conv_err_output_size"] = [](const Inputs&, Results&) {
-    nn::ConvTranspose2d m(2, 3, IntList{3}, IntList{2}, IntList{1});
-    m->forward(zeros({1, 2, 4, 5}), IntList{9, 12});
+  const ErrorTable errors = {
+      {"conv_err_output_size",
+       [] {
+         nn::ConvTranspose2d m(2, 3, IntList{3}, IntList{2}, IntList{1});
+         m->forward(zeros({1, 2, 4, 5}), IntList{9, 12});
+       }},
   };
+  error_cases(cases, errors);
   cases["embedding"] = [](const Inputs& x, Results& r) {
     nn::Embedding m(10, 3);
     load(*m, x, "embedding");
@@ -393,6 +427,77 @@ void layer_cases(std::map<std::string, Case>& cases) {
     r.put("out", out);
     put_param_grads(r, *m);
   };
+}
+
+// ---- constructor rules (tensorcore/nn/modules/rules.h): the same error from both frontends ----
+void constructor_error_cases(std::map<std::string, Case>& cases) {
+  const ErrorTable table = {
+      {"conv_err_groups", [] { nn::Conv2d(4, 4, 3, 1, 0, 1, 0); }},
+      {"conv_err_in_groups", [] { nn::Conv2d(3, 4, 3, 1, 0, 1, 2); }},
+      {"conv_err_padding_mode", [] { nn::Conv1d(3, 4, 3, 1, 0, 1, 1, true, "mirror"); }},
+      {"conv_err_same_strided", [] { nn::Conv2d(3, 4, IntList{3}, IntList{2}, nn::kSame); }},
+      {"conv_err_kernel_entries",
+       [] {
+         nn::Conv3d(3, 3, IntList{3, 3});
+       }},
+      {"conv_err_stride", [] { nn::Conv2d(3, 4, 3, 0); }},
+      {"conv_err_transpose_groups", [] { nn::ConvTranspose1d(3, 4, 3, 1, 0, 0, 2); }},
+      {"norm_err_group_norm", [] { nn::GroupNorm(4, 6); }},
+      {"norm_err_features", [] { nn::BatchNorm1d(-1); }},
+      {"norm_err_lrn_size", [] { nn::LocalResponseNorm(0); }},
+      {"pool_err_padding", [] { nn::MaxPool2d(IntList{2}, IntList{}, IntList{2}); }},
+      {"pool_err_kernel", [] { nn::MaxPool1d(0); }},
+      {"pool_err_divisor",
+       [] { nn::AvgPool2d(IntList{2}, IntList{}, IntList{0}, false, true, 0); }},
+      {"pool_err_lp_norm", [] { nn::LPPool1d(0.0, IntList{2}); }},
+      {"embedding_err_padding_idx", [] { nn::Embedding(5, 3, 5); }},
+      {"embedding_bag_err_mode",
+       [] {
+         nn::EmbeddingBagOptions o;
+         o.mode = "min";
+         nn::EmbeddingBag(5, 3, o);
+       }},
+      {"embedding_bag_err_padding_idx",
+       [] {
+         nn::EmbeddingBagOptions o;
+         o.padding_idx = 7;
+         nn::EmbeddingBag(5, 3, o);
+       }},
+      {"pad_err_amounts",
+       [] {
+         nn::ReflectionPad2d(IntList{1, 2, 3});
+       }},
+      {"pad_err_amounts_3d",
+       [] {
+         nn::ConstantPad3d(IntList{1, 2}, 0.0);
+       }},
+      {"pixelshuffle_err_factor", [] { nn::PixelShuffle(0); }},
+      {"pixelunshuffle_err_factor", [] { nn::PixelUnshuffle(0); }},
+      {"channelshuffle_err_groups", [] { nn::ChannelShuffle(0); }},
+      {"prelu_err_parameters", [] { nn::PReLU(0); }},
+  };
+  error_cases(cases, table);
+}
+
+// ---- initialisation: same seed, same parameters ----
+void seeded_init_cases(std::map<std::string, Case>& cases) {
+  auto seeded = [](uint64_t seed, std::function<nn::ModulePtr()> make) {
+    return [seed, make](const Inputs&, Results& r) {
+      manual_seed(seed);
+      for (auto& [name, p] : make()->named_parameters()) r.put(name, p);
+    };
+  };
+  cases["conv_seeded_init"] = seeded(11, [] { return nn::Conv2d(3, 4, 3).ptr(); });
+  cases["conv_transpose_seeded_init"] =
+      seeded(12, [] { return nn::ConvTranspose1d(4, 6, 3, 1, 0, 0, 2).ptr(); });
+  cases["linear_seeded_init"] = seeded(13, [] { return nn::Linear(5, 3).ptr(); });
+  cases["embedding_seeded_init"] = seeded(14, [] { return nn::Embedding(6, 3, -2).ptr(); });
+  cases["transformer_seeded_init"] = seeded(15, [] {
+    nn::TransformerOptions o;
+    o.d_model = 4, o.nhead = 2, o.num_encoder_layers = 1, o.num_decoder_layers = 1;
+    o.dim_feedforward = 8;
+    return nn::Transformer(o).ptr();
+  });
 }
 
 }  // namespace
@@ -409,6 +514,8 @@ int main(int argc, char** argv) {
   rnn_cases(cases);
   attention_cases(cases);
   layer_cases(cases);
+  constructor_error_cases(cases);
+  seeded_init_cases(cases);
   Results r;
   for (auto& [name, run] : cases) {
     r.prefix = name;

@@ -193,10 +193,48 @@ def tc_inputs():
     return {k: tc.tensor(v) for k, v in _inputs().items()}
 
 
+# The loss modules whose C++ classes (tc::nn::HingeEmbeddingLoss ...) the C++ program runs as
+# "module.<name>.<reduction>": name -> tensorcore.nn module of the same configuration (reduction).
+MODULES = {
+    "hinge": lambda nn, i, r: (nn.HingeEmbeddingLoss(0.8, reduction=r), (i["y"],)),
+    "soft_margin": lambda nn, i, r: (nn.SoftMarginLoss(reduction=r), (i["y"],)),
+    "multilabel_soft_margin": lambda nn, i, r: (
+        nn.MultiLabelSoftMarginLoss(i["w5"], reduction=r),
+        (i["mlb"],),
+    ),
+    "multi_margin_p2_w": lambda nn, i, r: (
+        nn.MultiMarginLoss(2, 0.9, i["w5"], reduction=r),
+        (i["cls"],),
+    ),
+    "multilabel_margin": lambda nn, i, r: (nn.MultiLabelMarginLoss(reduction=r), (i["ml"],)),
+    "triplet_dist_l1_swap": lambda nn, i, r: (
+        nn.TripletMarginWithDistanceLoss(
+            distance_function=_l1_distance, margin=2.0, swap=True, reduction=r
+        ),
+        (i["t"], i["n"]),
+    ),
+}
+
+
 def test_every_case_is_covered(cpp):
     outs, _ = cpp
     expected = {f"{n}.{r}" for n in CASES for r in REDUCTIONS} | {"kl.batchmean"}
+    expected |= {f"module.{n}.{r}" for n in MODULES for r in REDUCTIONS}
     assert {k for k in outs if not k.endswith(".grad")} == expected
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_cpp_module_classes_equal(cpp, tc_inputs, name):
+    outs, _ = cpp
+    for red in REDUCTIONS:
+        key = f"module.{name}.{red}"
+        module, rest = MODULES[name](tc.nn, tc_inputs, red)
+        x = tc_inputs["x"].clone().requires_grad_(True)
+        loss = module(x, *rest)
+        s = (loss * _grad_weights(loss, tc)).sum() if red == "none" else loss
+        (g,) = tc.autograd.grad([s], [x])
+        np.testing.assert_array_equal(loss.detach().numpy(), outs[key].numpy(), err_msg=key)
+        np.testing.assert_array_equal(g.numpy(), outs[key + ".grad"].numpy(), err_msg=key)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -149,6 +149,18 @@ def _():
     return {}, run
 
 
+# ---- initialisation: same seed, same parameters
+def seeded_module(seed, make):
+    def build():
+        def run():
+            tc.manual_seed(seed)
+            return dict(make().named_parameters())
+
+        return {}, run
+
+    return build
+
+
 def error_case(name, fn):
     CASES[name] = lambda: ({}, fn)
 
@@ -245,13 +257,9 @@ rnn_case(
 rnn_case("gru_packed", lambda: nn.GRU(2, 3, 1), (4, 3, 2), {}, packed_lengths=[2, 4, 1])
 
 
-@case("rnn_seeded_init")
-def _():
-    def run():
-        tc.manual_seed(77)
-        return dict(nn.LSTM(3, 4, 1, bidirectional=True, proj_size=2).named_parameters())
-
-    return {}, run
+CASES["rnn_seeded_init"] = seeded_module(
+    77, lambda: nn.LSTM(3, 4, 1, bidirectional=True, proj_size=2)
+)
 
 
 error_case("rnn_err_proj", lambda: nn.LSTM(3, 4, 1, proj_size=4))
@@ -456,13 +464,7 @@ def _():
     return inputs, run
 
 
-@case("mha_seeded_init")
-def _():
-    def run():
-        tc.manual_seed(5)
-        return dict(nn.MultiheadAttention(6, 2).named_parameters())
-
-    return {}, run
+CASES["mha_seeded_init"] = seeded_module(5, lambda: nn.MultiheadAttention(6, 2))
 
 
 def _mha_fn(q_dim, embed, heads):
@@ -568,6 +570,54 @@ def _():
     return inputs, run
 
 
+# ---- constructor rules (tensorcore/nn/modules/rules.h): the same error from both frontends
+CONSTRUCTOR_ERRORS = {
+    "conv_err_groups": lambda: nn.Conv2d(4, 4, 3, groups=0),
+    "conv_err_in_groups": lambda: nn.Conv2d(3, 4, 3, groups=2),
+    "conv_err_padding_mode": lambda: nn.Conv1d(3, 4, 3, padding_mode="mirror"),
+    "conv_err_same_strided": lambda: nn.Conv2d(3, 4, 3, stride=2, padding="same"),
+    "conv_err_kernel_entries": lambda: nn.Conv3d(3, 3, (3, 3)),
+    "conv_err_stride": lambda: nn.Conv2d(3, 4, 3, stride=0),
+    "conv_err_transpose_groups": lambda: nn.ConvTranspose1d(3, 4, 3, groups=2),
+    "norm_err_group_norm": lambda: nn.GroupNorm(4, 6),
+    "norm_err_features": lambda: nn.BatchNorm1d(-1),
+    "norm_err_lrn_size": lambda: nn.LocalResponseNorm(0),
+    "pool_err_padding": lambda: nn.MaxPool2d(2, padding=2),
+    "pool_err_kernel": lambda: nn.MaxPool1d(0),
+    "pool_err_divisor": lambda: nn.AvgPool2d(2, divisor_override=0),
+    "pool_err_lp_norm": lambda: nn.LPPool1d(0, 2),
+    "embedding_err_padding_idx": lambda: nn.Embedding(5, 3, padding_idx=5),
+    "embedding_bag_err_mode": lambda: nn.EmbeddingBag(5, 3, mode="min"),
+    "embedding_bag_err_padding_idx": lambda: nn.EmbeddingBag(5, 3, padding_idx=7),
+    "pad_err_amounts": lambda: nn.ReflectionPad2d((1, 2, 3)),
+    "pad_err_amounts_3d": lambda: nn.ConstantPad3d((1, 2), 0.0),
+    "pixelshuffle_err_factor": lambda: nn.PixelShuffle(0),
+    "pixelunshuffle_err_factor": lambda: nn.PixelUnshuffle(0),
+    "channelshuffle_err_groups": lambda: nn.ChannelShuffle(0),
+    "prelu_err_parameters": lambda: nn.PReLU(0),
+}
+for _name, _make in CONSTRUCTOR_ERRORS.items():
+    error_case(_name, _make)
+
+
+CASES.update(
+    {
+        "conv_seeded_init": seeded_module(11, lambda: nn.Conv2d(3, 4, 3)),
+        "conv_transpose_seeded_init": seeded_module(
+            12, lambda: nn.ConvTranspose1d(4, 6, 3, groups=2)
+        ),
+        "linear_seeded_init": seeded_module(13, lambda: nn.Linear(5, 3)),
+        "embedding_seeded_init": seeded_module(14, lambda: nn.Embedding(6, 3, padding_idx=-2)),
+        "transformer_seeded_init": seeded_module(
+            15,
+            lambda: nn.Transformer(
+                d_model=4, nhead=2, num_encoder_layers=1, num_decoder_layers=1, dim_feedforward=8
+            ),
+        ),
+    }
+)
+
+
 # ---------------------------------------------------------------- running both sides
 
 # Cases whose two sides run the same math through a different sequence of kernels (tolerance
@@ -661,6 +711,7 @@ TORCH_SAME_MESSAGE = {
     "rnn_err_dropout": lambda torch: torch.nn.GRU(3, 4, 2, dropout=1.5),
     "rnn_err_nonlinearity": lambda torch: torch.nn.RNN(3, 4, 1, nonlinearity="gelu"),
     "rnn_err_input_size": lambda torch: torch.nn.LSTM(3, 4)(torch.zeros(5, 2, 4)),
+    "conv_err_same_strided": lambda torch: torch.nn.Conv2d(3, 4, 3, stride=2, padding="same"),
 }
 
 

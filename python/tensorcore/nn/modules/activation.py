@@ -156,6 +156,8 @@ class RReLU(Module):
 class PReLU(Module):
     def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
         super().__init__()
+        # The rule and its message are C++'s (tensorcore/nn/modules/rules.h).
+        _C._nn_modules.check_prelu_options(num_parameters)
         self.num_parameters = num_parameters
         self.init = init
         self.weight = Parameter(

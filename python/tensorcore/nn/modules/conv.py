@@ -1,7 +1,5 @@
 """Conv1d/2d/3d and ConvTranspose1d/2d over the native convolution kernels."""
 
-import math
-
 from ... import _C
 from .. import functional as F
 from .. import init
@@ -35,53 +33,37 @@ class _ConvNd(Module):
     ):
         super().__init__()
         n = self._dims
-        name = type(self).__name__
-        if groups <= 0:
-            raise ValueError(f"{name}: groups must be a positive integer, got {groups}")
-        if in_channels % groups != 0:
-            raise ValueError(
-                f"{name}: in_channels ({in_channels}) must be divisible by groups ({groups})"
-            )
-        if out_channels % groups != 0:
-            raise ValueError(
-                f"{name}: out_channels ({out_channels}) must be divisible by groups ({groups})"
-            )
-        if padding_mode not in ("zeros", "reflect", "replicate", "circular"):
-            raise ValueError(
-                f"{name}: padding_mode must be one of 'zeros', 'reflect', 'replicate' or 'circular', "
-                f"got '{padding_mode}'"
-            )
-        if isinstance(padding, str):
-            if padding not in ("same", "valid"):
-                raise ValueError(
-                    f"{name}: invalid padding string '{padding}', should be one of 'valid', 'same'"
-                )
-            if padding == "same" and any(s != 1 for s in _tuple(stride, n)):
-                raise ValueError(
-                    f"{name}: padding='same' is not supported for strided convolutions"
-                )
+        string_padding = padding if isinstance(padding, str) else ""
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size = _tuple(kernel_size, n)
         self.stride = _tuple(stride, n)
-        self.padding = padding if isinstance(padding, str) else _tuple(padding, n)
+        self.padding = padding if string_padding else _tuple(padding, n)
         self.dilation = _tuple(dilation, n)
         self.output_padding = _tuple(output_padding, n)
         self.groups = groups
         self.padding_mode = padding_mode
         self.transposed = self._transposed
-        if isinstance(self.padding, str):
-            # Explicit (left, right) amounts for 'same' with non-'zeros' padding modes.
-            self._reversed_padding_repeated_twice = [0, 0] * n
-            if padding == "same":
-                for d, k, i in zip(self.dilation, self.kernel_size, range(n - 1, -1, -1)):
-                    total = d * (k - 1)
-                    left = total // 2
-                    self._reversed_padding_repeated_twice[2 * i] = left
-                    self._reversed_padding_repeated_twice[2 * i + 1] = total - left
-        else:
-            self._reversed_padding_repeated_twice = [
-                p for p in reversed(self.padding) for _ in range(2)
-            ]
+        # The rules, their messages and the padding amounts are C++'s
+        # (tensorcore/nn/modules/rules.h), shared with tc::nn's convolutions.
+        numeric_padding = (0,) * n if string_padding else self.padding
+        _C._nn_modules.check_conv_options(
+            type(self).__name__,
+            n,
+            in_channels,
+            out_channels,
+            groups,
+            self.kernel_size,
+            self.stride,
+            numeric_padding,
+            self.dilation,
+            self.output_padding,
+            string_padding,
+            padding_mode,
+            self._transposed,
+        )
+        self._reversed_padding_repeated_twice = _C._nn_modules.conv_reversed_padding(
+            self.kernel_size, self.dilation, numeric_padding, string_padding
+        )
         if self._transposed:
             shape = (in_channels, out_channels // groups) + self.kernel_size
         else:
@@ -94,12 +76,8 @@ class _ConvNd(Module):
         self.reset_parameters()
 
     def reset_parameters(self):
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            if fan_in != 0:
-                bound = 1 / math.sqrt(fan_in)
-                init.uniform_(self.bias, -bound, bound)
+        init._warn_if_empty(self.weight)
+        _C._nn_modules.reset_linear_parameters(self.weight, self.bias)
 
     def _check_input(self, input):
         n = self._dims
@@ -177,10 +155,6 @@ class _ConvTranspose(_ConvNd):
         device=None,
         dtype=None,
     ):
-        if padding_mode != "zeros":
-            raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
-        if isinstance(padding, str):
-            raise ValueError(f"{type(self).__name__}: string padding is not supported")
         super().__init__(
             in_channels,
             out_channels,
@@ -197,7 +171,7 @@ class _ConvTranspose(_ConvNd):
         )
 
     def _output_padding(self, input, output_size):
-        # The rule and its message are C++'s (tensorcore/nn/modules/conv_rules.h).
+        # The rule and its message are C++'s (tensorcore/nn/modules/rules.h).
         return tuple(
             _C._nn_modules.conv_transpose_output_padding(
                 type(self).__name__,

@@ -40,12 +40,10 @@ class Linear(Module):
         self.reset_parameters()
 
     def reset_parameters(self):
-        # torch's default: kaiming_uniform_(a=sqrt(5)) == U(-1/sqrt(fan_in), 1/sqrt(fan_in)).
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in = self.in_features
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+        # torch's default (kaiming_uniform_(a=sqrt(5)), bias U(-1/sqrt(fan_in), 1/sqrt(fan_in))),
+        # C++'s (tensorcore/nn/modules/rules.h), shared with tc::nn's Linear and convolutions.
+        init._warn_if_empty(self.weight)
+        _C._nn_modules.reset_linear_parameters(self.weight, self.bias)
 
     def forward(self, input):
         if input.dim() == 0 or input.shape[-1] != self.in_features:

@@ -23,6 +23,8 @@ class _NormBase(Module):
         dtype=None,
     ):
         super().__init__()
+        # The rule and its message are C++'s (tensorcore/nn/modules/rules.h).
+        _C._nn_modules.check_norm_options(type(self).__name__, num_features)
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
         if affine:
@@ -276,11 +278,7 @@ class LayerNorm(Module):
 class GroupNorm(Module):
     def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None, dtype=None):
         super().__init__()
-        if num_channels % num_groups != 0:
-            raise ValueError(
-                f"GroupNorm: num_channels ({num_channels}) must be divisible by num_groups "
-                f"({num_groups})"
-            )
+        _C._nn_modules.check_group_norm_options(num_groups, num_channels)
         self.num_groups, self.num_channels, self.eps, self.affine = (
             num_groups,
             num_channels,
@@ -310,6 +308,7 @@ class GroupNorm(Module):
 class LocalResponseNorm(Module):
     def __init__(self, size, alpha=1e-4, beta=0.75, k=1.0):
         super().__init__()
+        _C._nn_modules.check_local_response_norm_options(type(self).__name__, size)
         self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
 
     def forward(self, input):

@@ -1,16 +1,8 @@
 """Padding modules: constant padding is composite, reflect/replicate/circular use the native pad."""
 
+from ... import _C
 from .. import functional as F
 from .module import Module
-
-
-def _ntuple(value, n):
-    if isinstance(value, int):
-        return (value,) * n
-    value = tuple(value)
-    if len(value) != n:
-        raise ValueError(f"padding must be an int or a {n}-tuple, got {value}")
-    return value
 
 
 class _PadNd(Module):
@@ -19,7 +11,11 @@ class _PadNd(Module):
 
     def __init__(self, padding, value=0.0):
         super().__init__()
-        self.padding = _ntuple(padding, self.n_pads)
+        # The rule and its message are C++'s (tensorcore/nn/modules/rules.h).
+        amounts = [padding] if isinstance(padding, int) else list(padding)
+        self.padding = tuple(
+            _C._nn_modules.expand_padding(type(self).__name__, amounts, self.n_pads // 2)
+        )
         self.value = value
 
     def forward(self, input):

@@ -1,5 +1,6 @@
 """PixelShuffle, PixelUnshuffle, Upsample, Fold/Unfold, ChannelShuffle."""
 
+from ... import _C
 from .. import functional as F
 from .module import Module
 
@@ -7,6 +8,7 @@ from .module import Module
 class PixelShuffle(Module):
     def __init__(self, upscale_factor):
         super().__init__()
+        _C._nn_modules.check_shuffle_factor(type(self).__name__, "upscale_factor", upscale_factor)
         self.upscale_factor = upscale_factor
 
     def forward(self, input):
@@ -19,6 +21,9 @@ class PixelShuffle(Module):
 class PixelUnshuffle(Module):
     def __init__(self, downscale_factor):
         super().__init__()
+        _C._nn_modules.check_shuffle_factor(
+            type(self).__name__, "downscale_factor", downscale_factor
+        )
         self.downscale_factor = downscale_factor
 
     def forward(self, input):
@@ -33,6 +38,7 @@ class ChannelShuffle(Module):
 
     def __init__(self, groups):
         super().__init__()
+        _C._nn_modules.check_shuffle_factor(type(self).__name__, "groups", groups)
         self.groups = groups
 
     def forward(self, input):

@@ -1,7 +1,24 @@
 """Pooling modules over the native pooling kernels."""
 
+from ... import _C
 from .. import functional as F
+from .conv import _tuple
 from .module import Module
+
+
+def _check_pool(module, kernel_size, stride, padding, dilation=1):
+    # The rules and their messages are C++'s (tensorcore/nn/modules/rules.h), shared with tc::nn.
+    n = module._dims
+    if isinstance(stride, (list, tuple)) and len(stride) == 0:
+        stride = kernel_size
+    _C._nn_modules.check_pool_options(
+        type(module).__name__,
+        n,
+        _tuple(kernel_size, n),
+        _tuple(stride, n),
+        _tuple(padding, n),
+        _tuple(dilation, n),
+    )
 
 
 class _MaxPoolNd(Module):
@@ -13,6 +30,18 @@ class _MaxPoolNd(Module):
         self.stride = stride if stride is not None else kernel_size
         self.padding, self.dilation = padding, dilation
         self.return_indices, self.ceil_mode = return_indices, ceil_mode
+        _check_pool(self, kernel_size, self.stride, padding, dilation)
+
+    def forward(self, input):
+        return getattr(F, self._fn_name)(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.dilation,
+            ceil_mode=self.ceil_mode,
+            return_indices=self.return_indices,
+        )
 
     def extra_repr(self):
         return (
@@ -22,42 +51,15 @@ class _MaxPoolNd(Module):
 
 
 class MaxPool1d(_MaxPoolNd):
-    def forward(self, input):
-        return F.max_pool1d(
-            input,
-            self.kernel_size,
-            self.stride,
-            self.padding,
-            self.dilation,
-            ceil_mode=self.ceil_mode,
-            return_indices=self.return_indices,
-        )
+    _dims, _fn_name = 1, "max_pool1d"
 
 
 class MaxPool2d(_MaxPoolNd):
-    def forward(self, input):
-        return F.max_pool2d(
-            input,
-            self.kernel_size,
-            self.stride,
-            self.padding,
-            self.dilation,
-            ceil_mode=self.ceil_mode,
-            return_indices=self.return_indices,
-        )
+    _dims, _fn_name = 2, "max_pool2d"
 
 
 class MaxPool3d(_MaxPoolNd):
-    def forward(self, input):
-        return F.max_pool3d(
-            input,
-            self.kernel_size,
-            self.stride,
-            self.padding,
-            self.dilation,
-            ceil_mode=self.ceil_mode,
-            return_indices=self.return_indices,
-        )
+    _dims, _fn_name = 3, "max_pool3d"
 
 
 class _MaxUnpoolNd(Module):
@@ -105,12 +107,27 @@ class _AvgPoolNd(Module):
         self.stride = stride if stride is not None else kernel_size
         self.padding, self.ceil_mode = padding, ceil_mode
         self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
+        _check_pool(self, kernel_size, self.stride, padding)
+        _C._nn_modules.check_avg_pool_divisor(type(self).__name__, divisor_override)
+
+    def forward(self, input):
+        return getattr(F, self._fn_name)(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.ceil_mode,
+            self.count_include_pad,
+            self.divisor_override,
+        )
 
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
 class AvgPool1d(_AvgPoolNd):
+    _dims = 1
+
     def __init__(
         self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True
     ):
@@ -128,29 +145,11 @@ class AvgPool1d(_AvgPoolNd):
 
 
 class AvgPool2d(_AvgPoolNd):
-    def forward(self, input):
-        return F.avg_pool2d(
-            input,
-            self.kernel_size,
-            self.stride,
-            self.padding,
-            self.ceil_mode,
-            self.count_include_pad,
-            self.divisor_override,
-        )
+    _dims, _fn_name = 2, "avg_pool2d"
 
 
 class AvgPool3d(_AvgPoolNd):
-    def forward(self, input):
-        return F.avg_pool3d(
-            input,
-            self.kernel_size,
-            self.stride,
-            self.padding,
-            self.ceil_mode,
-            self.count_include_pad,
-            self.divisor_override,
-        )
+    _dims, _fn_name = 3, "avg_pool3d"
 
 
 class _AdaptivePool(Module):
@@ -249,6 +248,7 @@ class _LPPoolNd(Module):
             stride,
             ceil_mode,
         )
+        _C._nn_modules.check_lp_pool_options(type(self).__name__, float(norm_type))
 
     def extra_repr(self):
         return (

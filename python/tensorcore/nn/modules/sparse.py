@@ -1,8 +1,7 @@
 """Embedding and EmbeddingBag over the native kernels."""
 
-from ...autograd.grad_mode import no_grad
+from ... import _C
 from .. import functional as F
-from .. import init
 from ..parameter import Parameter
 from .linear import _empty
 from .module import Module
@@ -23,14 +22,8 @@ class Embedding(Module):
         dtype=None,
     ):
         super().__init__()
-        if padding_idx is not None:
-            if not -num_embeddings <= padding_idx < num_embeddings:
-                raise ValueError(
-                    f"Embedding: padding_idx ({padding_idx}) must be within num_embeddings "
-                    f"({num_embeddings})"
-                )
-            if padding_idx < 0:
-                padding_idx += num_embeddings
+        # The rules and their messages are C++'s (tensorcore/nn/modules/rules.h).
+        padding_idx = _C._nn_modules.embedding_padding_idx("Embedding", num_embeddings, padding_idx)
         self.num_embeddings, self.embedding_dim, self.padding_idx = (
             num_embeddings,
             embedding_dim,
@@ -51,10 +44,7 @@ class Embedding(Module):
             self.weight = Parameter(_weight)
 
     def reset_parameters(self):
-        init.normal_(self.weight)
-        if self.padding_idx is not None:
-            with no_grad():
-                self.weight[self.padding_idx] = 0.0
+        _C._nn_modules.reset_embedding_parameters(self.weight, self.padding_idx)
 
     def forward(self, input):
         return F.embedding(
@@ -120,8 +110,7 @@ class EmbeddingBag(Module):
         dtype=None,
     ):
         super().__init__()
-        if mode not in ("sum", "mean", "max"):
-            raise ValueError(f"EmbeddingBag: mode must be 'sum', 'mean' or 'max', got '{mode}'")
+        _C._nn_modules.check_embedding_bag_mode(mode)
         self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
         self.max_norm, self.norm_type, self.scale_grad_by_freq = (
             max_norm,
@@ -129,9 +118,9 @@ class EmbeddingBag(Module):
             scale_grad_by_freq,
         )
         self.mode, self.sparse, self.include_last_offset = mode, sparse, include_last_offset
-        if padding_idx is not None and padding_idx < 0:
-            padding_idx += num_embeddings
-        self.padding_idx = padding_idx
+        self.padding_idx = _C._nn_modules.embedding_padding_idx(
+            "EmbeddingBag", num_embeddings, padding_idx
+        )
         if _weight is None:
             self.weight = Parameter(
                 _empty(num_embeddings, embedding_dim, device=device, dtype=dtype)
@@ -141,10 +130,7 @@ class EmbeddingBag(Module):
             self.weight = Parameter(_weight)
 
     def reset_parameters(self):
-        init.normal_(self.weight)
-        if self.padding_idx is not None:
-            with no_grad():
-                self.weight[self.padding_idx] = 0.0
+        _C._nn_modules.reset_embedding_parameters(self.weight, self.padding_idx)
 
     def forward(self, input, offsets=None, per_sample_weights=None):
         return F.embedding_bag(

@@ -4,7 +4,6 @@ import copy
 
 from ... import _C
 from .. import functional as F
-from .. import init
 from ..parameter import Parameter
 from .activation import Module
 from .container import ModuleList
@@ -68,18 +67,17 @@ class MultiheadAttention(Module):
         self._reset_parameters()
 
     def _reset_parameters(self):
-        if self._qkv_same_embed_dim:
-            init.xavier_uniform_(self.in_proj_weight)
-        else:
-            init.xavier_uniform_(self.q_proj_weight)
-            init.xavier_uniform_(self.k_proj_weight)
-            init.xavier_uniform_(self.v_proj_weight)
-        if self.in_proj_bias is not None:
-            init.constant_(self.in_proj_bias, 0.0)
-            init.constant_(self.out_proj.bias, 0.0)
-        if self.bias_k is not None:
-            init.xavier_normal_(self.bias_k)
-            init.xavier_normal_(self.bias_v)
+        # torch's initialisation, C++'s (tensorcore/nn/attention.h), shared with tc::nn.
+        _C._nn_modules.multihead_attention_reset_parameters(
+            self.in_proj_weight,
+            self.q_proj_weight,
+            self.k_proj_weight,
+            self.v_proj_weight,
+            self.in_proj_bias,
+            self.out_proj.bias,
+            self.bias_k,
+            self.bias_v,
+        )
 
     def forward(
         self,
@@ -366,9 +364,7 @@ class Transformer(Module):
                 layer, num_decoder_layers, LayerNorm(d_model, eps=layer_norm_eps, **kw)
             )
         self.d_model, self.nhead, self.batch_first = d_model, nhead, batch_first
-        for p in self.parameters():
-            if p.dim() > 1:
-                init.xavier_uniform_(p)
+        _C._nn_modules.transformer_reset_parameters(list(self.parameters()))
 
     def forward(
         self,

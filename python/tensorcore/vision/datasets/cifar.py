@@ -31,10 +31,7 @@ def _rgb_image(hwc):
 class _Labelled(VisionDataset):
     def __getitem__(self, index):
         img, target = self._image(index), int(self.targets[index])
-        if self.transform is not None:
-            img = self.transform(img)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
+        img, target = self._transformed(img, target)
         return img, int(target)
 
     def __len__(self):
@@ -243,10 +240,7 @@ class FakeData(VisionDataset):
         # a 0-d int64 tensor, as torchvision hands it to target_transform
         target = tc.tensor(int(stream.randint(0, self.num_classes, 1)[0]), dtype=tc.int64)
         img = ToPILImage()(img)
-        if self.transform is not None:
-            img = self.transform(img)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
+        img, target = self._transformed(img, target)
         return img, int(target)
 
     def __len__(self):

@@ -8,6 +8,14 @@ from ..._C import DecodeError
 from ..io.image import ImageReadMode, read_image
 
 
+def _apply_transforms(transform, target_transform, input, target):
+    if transform is not None:
+        input = transform(input)
+    if target_transform is not None:
+        target = target_transform(target)
+    return input, target
+
+
 class StandardTransform:
     """(image, target) -> (transform(image), target_transform(target))."""
 
@@ -16,11 +24,7 @@ class StandardTransform:
         self.target_transform = target_transform
 
     def __call__(self, input, target):
-        if self.transform is not None:
-            input = self.transform(input)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
-        return input, target
+        return _apply_transforms(self.transform, self.target_transform, input, target)
 
     def __repr__(self):
         parts = [self.__class__.__name__]
@@ -50,6 +54,10 @@ class VisionDataset(Dataset):
 
     def __getitem__(self, index):
         raise NotImplementedError
+
+    def _transformed(self, sample, target):
+        """(sample, target) through transform / target_transform, as the datasets' items."""
+        return _apply_transforms(self.transform, self.target_transform, sample, target)
 
     def __len__(self):
         raise NotImplementedError

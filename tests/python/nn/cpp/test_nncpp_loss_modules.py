@@ -67,6 +67,11 @@ CASES = [
     ),
     ("GaussianNLLLoss", dict(full=True), [X, T, RNG.uniform(0.2, 2.0, (N, C))], 3),
     ("GaussianNLLLoss", {}, [X, T, RNG.uniform(0.2, 2.0, (N, 1))], 3),
+    ("HingeEmbeddingLoss", dict(margin=0.8), [X, np.sign(T)], 1),
+    ("SoftMarginLoss", {}, [X, np.sign(T)], 1),
+    ("MultiLabelSoftMarginLoss", dict(weight=t(W)), [X, (T > 0).astype(np.float64)], 1),
+    ("MultiMarginLoss", dict(p=2, margin=0.9, weight=t(W)), [X, LABELS], 1),
+    ("MultiLabelMarginLoss", {}, [X, np.array([[3, 0, -1, 1]] * N)], 1),
 ]
 
 
