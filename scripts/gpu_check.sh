@@ -62,6 +62,14 @@ export PYTHONPATH="$PKG${PYTHONPATH:+:$PYTHONPATH}"
 "$PY" -m pytest -q --no-header -p no:cacheprovider tests/python/cuda 2>&1 | tee "$LOGS/pytest_cuda.log" | tail -30
 [ "${PIPESTATUS[0]}" = 0 ] || status=1
 
+# The profiler with ProfilerActivity.CUDA: kernel event timing and CUDA allocator records
+# (tests/python/cuda/test_profiler_cuda.py ran above; CudaProfiler.* in the gtest run), and the
+# profiler's own folder, whose tests then run against the CUDA build.
+"$BUILD/tc_tests" --gtest_filter='Profiler*:CudaProfiler*' 2>&1 | tee "$LOGS/gtest_profiler.log" | tail -15
+[ "${PIPESTATUS[0]}" = 0 ] || status=1
+"$PY" -m pytest -q --no-header -p no:cacheprovider tests/python/profiler 2>&1 | tee "$LOGS/pytest_profiler.log" | tail -15
+[ "${PIPESTATUS[0]}" = 0 ] || status=1
+
 if [ "${TC_SKIP_BENCH:-0}" != 1 ]; then
   "$PY" benchmarks/bench_cuda.py 2>&1 | tee "$LOGS/bench_cuda.log"
   # The vision / nn kernels against torchvision (bench_vision_cuda imports bench_cuda's timer).

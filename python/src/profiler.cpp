@@ -213,6 +213,11 @@ std::vector<std::string> python_stack() {
   return frames;
 }
 
+py::tuple device_event_tuple(const prof::DeviceEvent& d) {
+  return py::make_tuple(d.name, d.device, d.stream, d.start_ns, d.end_ns, d.correlation, d.op_id,
+                        d.tid, d.launch_start_ns, d.launch_end_ns);
+}
+
 py::tuple event_tuple(const prof::Event& e) {
   return py::make_tuple(e.name, e.start_ns, e.end_ns, e.tid, e.id, e.parent_id, e.sequence_nr,
                         int(e.type), e.shapes, e.dtypes, e.stack, e.int_args);
@@ -223,11 +228,11 @@ void bind_profiler(py::module_& m, TensorClass&) {
   prof::set_stack_provider(&python_stack);
   p.def(
       "_start",
-      [](bool record_shapes, bool profile_memory, bool with_stack) {
-        prof::start({record_shapes, profile_memory, with_stack});
+      [](bool record_shapes, bool profile_memory, bool with_stack, bool cuda) {
+        prof::start({record_shapes, profile_memory, with_stack, cuda});
       },
       py::arg("record_shapes") = false, py::arg("profile_memory") = false,
-      py::arg("with_stack") = false);
+      py::arg("with_stack") = false, py::arg("cuda") = false);
   p.def("_stop", [] {
     prof::Result r;
     {
@@ -239,9 +244,44 @@ void bind_profiler(py::module_& m, TensorClass&) {
     py::list memory;
     for (const prof::MemoryEvent& mm : r.memory)
       memory.append(py::make_tuple(mm.ts_ns, mm.bytes, mm.total_allocated, mm.addr, mm.tid,
-                                   mm.event_id, int(mm.device_type), int(mm.device_index)));
-    return py::make_tuple(events, memory, r.start_ns, r.end_ns);
+                                   mm.event_id, int(mm.device_type), int(mm.device_index),
+                                   mm.total_reserved));
+    py::list device;
+    for (const prof::DeviceEvent& d : r.device_events) device.append(device_event_tuple(d));
+    return py::make_tuple(events, memory, r.start_ns, r.end_ns, device);
   });
+  // Whether CUDA kernels can be timed (a CUDA build registered its event timer).
+  p.def("_has_device_timer", [] { return prof::device_timer() != nullptr; });
+  // The recorder's assembly of device events from kernel calls and their read-back event times
+  // (what stop() does with the CUDA timer's results); the tests feed it known times.
+  // pending: (name, op_id, correlation, tid, launch_start_ns, launch_end_ns, mark) tuples;
+  // marks: (device, stream, ref_cpu_ns, start_ms, end_ms, ok) tuples.
+  p.def("_assemble_device_events",
+        [](const std::vector<std::tuple<std::string, int64_t, int64_t, uint64_t, int64_t, int64_t,
+                                        int64_t>>& pending,
+           const std::vector<std::tuple<int, uint64_t, int64_t, double, double, bool>>& marks) {
+          std::vector<std::string> names;
+          names.reserve(pending.size());  // stable addresses for PendingKernel::name
+          std::vector<prof::PendingKernel> ks;
+          for (const auto& [name, op, corr, tid, ls, le, mark] : pending) {
+            names.push_back(name);
+            prof::PendingKernel& k = ks.emplace_back();
+            k.name = &names.back();
+            k.op_id = op;
+            k.correlation = corr;
+            k.tid = tid;
+            k.launch_start_ns = ls;
+            k.launch_end_ns = le;
+            k.mark = mark;
+          }
+          std::vector<prof::ResolvedMark> ms;
+          for (const auto& [dev, stream, ref, a, b, ok] : marks)
+            ms.push_back({dev, stream, ref, a, b, ok});
+          py::list out;
+          for (const prof::DeviceEvent& d : prof::assemble_device_events(ks, ms))
+            out.append(device_event_tuple(d));
+          return out;
+        });
   p.def("_is_enabled", [] { return prof::enabled(); });
   p.def("_now_ns", &prof::now_ns);
   p.def(

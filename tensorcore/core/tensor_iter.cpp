@@ -62,7 +62,8 @@ OutputHintGuard::OutputHintGuard(const Tensor& out) : prev_(std::move(t_output_h
 }
 OutputHintGuard::~OutputHintGuard() { t_output_hint = std::move(prev_); }
 
-TensorIter::TensorIter(Tensor out, const TensorList& inputs, const TensorIterConfig& config) {
+TensorIter::TensorIter(Tensor out, const TensorList& inputs, const TensorIterConfig& config)
+    : op_name_(config.op_name ? config.op_name : "") {
   TC_CHECK(int(inputs.size()) + 1 <= kMaxOperands, config.op_name, ": too many operands");
   // Broadcast shape of the inputs.
   Shape shape = inputs.empty() ? Shape{} : inputs[0].sizes();

@@ -51,11 +51,14 @@ class TensorIter {
   const Shape& iter_shape() const { return shape_; }
   int64_t iter_stride(int dim, int operand) const { return strides_[dim][operand]; }
   const Tensor& operand(int k) const { return operands_[k]; }
+  // The op's name (TensorIterConfig::op_name): the profiler names C++ callers' spans after it.
+  const char* op_name() const { return op_name_; }
 
  private:
   void compute_strides();
   void coalesce();
 
+  const char* op_name_;
   TensorList operands_;  // output first
   Tensor user_out_;      // the caller's output when it needed a dtype cast
   DType common_dtype_ = DType::Float32;

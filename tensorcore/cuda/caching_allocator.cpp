@@ -17,6 +17,7 @@
 #include "tensorcore/core/storage.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
+#include "tensorcore/profiler/profiler.h"
 
 #ifdef TC_WITH_CUDA
 #include "tensorcore/cuda/cuda_check.h"
@@ -184,6 +185,9 @@ class CachingAllocator final : public Allocator {
     st.requested_bytes.add(int64_t(nbytes));
     st.active_blocks.add(1);
     ++st.num_allocs;
+    if (profiler::memory_enabled()) [[unlikely]]
+      profiler::on_memory(b->ptr, int64_t(b->size), st.allocated_bytes.current,
+                          int8_t(DeviceType::CUDA), int8_t(dev), st.reserved_bytes.current);
     return b;
   }
 
@@ -230,6 +234,9 @@ class CachingAllocator final : public Allocator {
     st.active_blocks.add(-1);
     ++st.num_frees;
     b->allocated = false;
+    if (profiler::memory_enabled()) [[unlikely]]
+      profiler::on_memory(b->ptr, -int64_t(b->size), st.allocated_bytes.current,
+                          int8_t(DeviceType::CUDA), int8_t(b->device), st.reserved_bytes.current);
     if (!b->stream_uses.empty()) {
       // Other streams may still use the memory: reuse it once their queued work is done.
       DeviceGuard g(b->device);

@@ -6,10 +6,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <memory>
 #include <mutex>
+#include <unordered_map>
 
+#include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/error.h"
+#include "tensorcore/core/tensor_iter.h"
 
 namespace tc::profiler {
 
@@ -25,6 +29,7 @@ constexpr uint64_t kIdMask = (uint64_t(1) << kGenerationShift) - 1;
 struct OpenSpan {
   int64_t id;
   size_t index;
+  EventType type;
 };
 
 // What every span records, kept small (56 bytes) so the hot path writes one cache line; names
@@ -94,6 +99,8 @@ struct ThreadBuffer {
   std::vector<Extra> extras;
   std::vector<MemoryEvent> memory;
   std::vector<OpenSpan> open;
+  int open_ops = 0;                    // spans of type Op in `open`: kernel calls inside add none
+  std::vector<PendingKernel> kernels;  // CUDA kernel calls timed by the device timer
 
   Extra& extra_of(Record& r) {
     if (r.extra < 0) {
@@ -151,7 +158,41 @@ void sync_generation(ThreadBuffer& buf, uint32_t generation) {
     buf.extras.clear();
     buf.memory.clear();
     buf.open.clear();
+    buf.open_ops = 0;
+    buf.kernels.clear();
   }
+}
+
+// Pops the open span at `k`, keeping the count of open op spans.
+void close_open(ThreadBuffer& buf, size_t k) {
+  if (buf.open[k].type == EventType::Op) --buf.open_ops;
+  buf.open.erase(buf.open.begin() + std::ptrdiff_t(k));
+}
+
+// Names of kernel-call spans and device events live for the process (a few hundred distinct
+// ones): the recorder stores a pointer, as for the bindings' static names. `raw` may be any
+// const char* (TensorIterConfig::op_name), so the per-thread cache checks the text too.
+const std::string* interned(const char* raw, bool kernel_suffix) {
+  struct Cached {
+    std::string raw;
+    const std::string* name;
+  };
+  thread_local std::unordered_map<const char*, Cached> cache[2];
+  auto& local = cache[kernel_suffix ? 1 : 0];
+  auto it = local.find(raw);
+  if (it != local.end() && it->second.raw == raw) return it->second.name;
+  static std::mutex mu;
+  static std::unordered_map<std::string, std::unique_ptr<std::string>> names;
+  std::string full = kernel_suffix ? std::string(raw) + "_kernel" : "aten::" + std::string(raw);
+  const std::string* name;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto& slot = names[full];
+    if (!slot) slot = std::make_unique<std::string>(full);
+    name = slot.get();
+  }
+  local[raw] = {raw, name};
+  return name;
 }
 
 }  // namespace
@@ -177,6 +218,12 @@ void start(const Config& config) {
   if (config.profile_memory) bits |= detail::kMemory;
   if (config.record_shapes) bits |= detail::kShapes;
   if (config.with_stack) bits |= detail::kStack;
+  if (config.cuda) {
+    if (DeviceTimer* timer = device_timer()) {
+      timer->start_session();
+      bits |= detail::kCuda;
+    }
+  }
   detail::g_state.store(bits, std::memory_order_release);
 }
 
@@ -184,7 +231,9 @@ Result stop() {
   Result result;
   std::lock_guard<std::mutex> lock(g_registry_mu);
   TC_CHECK_AS(Error, g_running, "profiler: stop() without a running session");
+  const bool device_timing = state() & detail::kCuda;
   detail::g_state.store(0, std::memory_order_release);
+  std::vector<PendingKernel> kernels;
   result.start_ns = g_session_start;
   result.end_ns = now_ns();
   const uint32_t generation = g_generation.fetch_add(1);
@@ -213,10 +262,18 @@ Result stop() {
       if (rec.static_name) e.name = *rec.static_name;
     }
     result.memory.insert(result.memory.end(), b->memory.begin(), b->memory.end());
+    kernels.insert(kernels.end(), b->kernels.begin(), b->kernels.end());
     b->records.clear();
     b->extras.clear();
     b->memory.clear();
     b->open.clear();
+    b->open_ops = 0;
+    b->kernels.clear();
+  }
+  if (device_timing) {
+    // One wait per device here, none per op: the marks are read back now.
+    std::vector<ResolvedMark> marks = device_timer()->stop_session();
+    result.device_events = assemble_device_events(kernels, marks);
   }
   // Threads that have exited hold the only other reference: forget them.
   g_buffers.erase(
@@ -257,7 +314,8 @@ uint64_t begin_impl(std::string_view name, const std::string* static_name, Event
   r.type = type;
   if (!static_name) buf.extra_of(r).name.assign(name.data(), name.size());
   if (!stack.empty()) buf.extra_of(r).stack = std::move(stack);
-  buf.open.push_back({id, buf.records.size() - 1});
+  buf.open.push_back({id, buf.records.size() - 1, type});
+  if (type == EventType::Op) ++buf.open_ops;
   r.start_ns = now_ns();  // last, so the bookkeeping above is not charged to the span
   return (uint64_t(generation) << kGenerationShift) | uint64_t(id);
 }
@@ -283,7 +341,7 @@ void end(uint64_t token) {
   for (size_t k = buf.open.size(); k-- > 0;) {
     if (buf.open[k].id == id) {
       buf.records[buf.open[k].index].end_ns = t;
-      buf.open.erase(buf.open.begin() + std::ptrdiff_t(k));
+      close_open(buf, k);
       return;
     }
   }
@@ -301,7 +359,7 @@ void cancel(uint64_t token) {
     buf.records.pop_back();
   else
     buf.records[index].end_ns = now_ns();
-  buf.open.pop_back();
+  close_open(buf, buf.open.size() - 1);
 }
 
 void set_inputs(uint64_t token, std::vector<std::vector<int64_t>> shapes,
@@ -355,7 +413,7 @@ void on_autograd_node(int64_t sequence_nr) {
 }
 
 void on_memory(const void* addr, int64_t bytes, int64_t total_allocated, int8_t device_type,
-               int8_t device_index) {
+               int8_t device_index, int64_t total_reserved) {
   const int64_t t = now_ns();
   ThreadBuffer& buf = local_buffer();
   const uint32_t generation = g_generation.load(std::memory_order_relaxed);
@@ -365,11 +423,113 @@ void on_memory(const void* addr, int64_t bytes, int64_t total_allocated, int8_t 
   m.ts_ns = t;
   m.bytes = bytes;
   m.total_allocated = total_allocated;
+  m.total_reserved = total_reserved < 0 ? total_allocated : total_reserved;
   m.addr = uint64_t(reinterpret_cast<uintptr_t>(addr));
   m.tid = buf.tid;
   m.event_id = buf.open.empty() ? -1 : buf.open.back().id;
   m.device_type = device_type;
   m.device_index = device_index;
+}
+
+namespace {
+
+void shape_of(const Tensor& t, std::vector<std::vector<int64_t>>& shapes,
+              std::vector<std::string>& dtypes) {
+  shapes.push_back(t.defined() ? t.sizes() : std::vector<int64_t>{});
+  dtypes.emplace_back(t.defined() ? dtype_name(t.dtype()) : "");
+}
+
+// The CUDA device a kernel call works on: its TensorIter's output, else its first CUDA tensor;
+// -1: the current device.
+int kernel_device(const KernelArgs& args) {
+  if (args.iter && args.iter->ntensors() > 0) {
+    const Tensor& out = args.iter->operand(0);
+    if (out.defined() && out.device().is_cuda()) return out.device().index;
+  }
+  for (int i = 0; i < args.num_tensors; ++i) {
+    const Tensor& t = *args.tensors[i];
+    if (t.defined() && t.device().is_cuda()) return t.device().index;
+  }
+  return -1;
+}
+
+constexpr int kMarkShift = 40;
+
+}  // namespace
+
+KernelToken kernel_begin(const KernelArgs& args) {
+  KernelToken token;
+  const uint32_t bits = state();
+  if (!(bits & detail::kEnabled)) return token;
+  const char* raw = args.iter && args.iter->op_name()[0] ? args.iter->op_name() : args.table;
+  ThreadBuffer& buf = local_buffer();
+  const uint32_t generation = g_generation.load(std::memory_order_relaxed);
+  int64_t owner = -1;  // the span the device work is charged to
+  {
+    std::lock_guard<SpinLock> lock(buf.mu);
+    sync_generation(buf, generation);
+    if (buf.open_ops > 0) {
+      // Inside an op span (an op called from Python, or an outer kernel call): that op is the
+      // span; the device work is charged to the innermost open span.
+      owner = buf.open.back().id;
+    }
+  }
+  if (owner < 0) {
+    // Outermost: this kernel call is the op span (C++ callers).
+    token.span = begin_static(interned(raw, false), EventType::Op);
+    if (!token.span) return token;
+    owner = int64_t(token.span & kIdMask);
+    if (bits & detail::kShapes) {
+      std::vector<std::vector<int64_t>> shapes;
+      std::vector<std::string> dtypes;
+      if (args.iter) {
+        for (int i = 1; i < args.iter->ntensors(); ++i)
+          shape_of(args.iter->operand(i), shapes, dtypes);
+      } else {
+        for (int i = 0; i < args.num_tensors; ++i) shape_of(*args.tensors[i], shapes, dtypes);
+      }
+      set_inputs(token.span, std::move(shapes), std::move(dtypes));
+    }
+  }
+  if (args.device == DeviceType::CUDA && (bits & detail::kCuda)) {
+    DeviceTimer* timer = device_timer();
+    const int64_t mark = timer ? timer->begin(kernel_device(args)) : -1;
+    if (mark >= 0) {
+      std::lock_guard<SpinLock> lock(buf.mu);
+      if (buf.generation == generation) {
+        PendingKernel& k = buf.kernels.emplace_back();
+        k.mark = mark;
+        k.name = interned(args.table, true);
+        k.op_id = owner;
+        k.correlation = g_next_id.fetch_add(1, std::memory_order_relaxed);
+        k.tid = buf.tid;
+        k.launch_start_ns = now_ns();
+        token.device_mark =
+            int64_t((uint64_t(generation) << kMarkShift) | uint64_t(buf.kernels.size() - 1));
+      }
+    }
+  }
+  return token;
+}
+
+void kernel_end(const KernelToken& token) noexcept {
+  if (token.device_mark >= 0) {
+    const uint32_t generation = uint32_t(uint64_t(token.device_mark) >> kMarkShift);
+    const size_t index = size_t(uint64_t(token.device_mark) & kIdMask);
+    ThreadBuffer& buf = local_buffer();
+    int64_t mark = -1;
+    {
+      std::lock_guard<SpinLock> lock(buf.mu);
+      if (buf.generation == generation && index < buf.kernels.size()) {
+        mark = buf.kernels[index].mark;
+        buf.kernels[index].launch_end_ns = now_ns();
+      }
+    }
+    if (mark >= 0) {
+      if (DeviceTimer* timer = device_timer()) timer->end(mark);
+    }
+  }
+  if (token.span) end(token.span);
 }
 
 RecordFunction::RecordFunction(std::string_view name, const TensorList& inputs, EventType type)

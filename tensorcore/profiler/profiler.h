@@ -17,22 +17,11 @@
 #include <vector>
 
 #include "tensorcore/core/tensor.h"
+#include "tensorcore/profiler/device_timing.h"
+#include "tensorcore/profiler/flag.h"
 
 namespace tc::profiler {
 
-namespace detail {
-enum StateBits : uint32_t {
-  kEnabled = 1u,
-  kMemory = 2u,
-  kShapes = 4u,
-  kStack = 8u,
-};
-extern std::atomic<uint32_t> g_state;
-}  // namespace detail
-
-// The one check every hook makes.
-inline bool enabled() { return detail::g_state.load(std::memory_order_relaxed) & detail::kEnabled; }
-inline uint32_t state() { return detail::g_state.load(std::memory_order_relaxed); }
 inline bool memory_enabled() {
   constexpr uint32_t kBoth = detail::kEnabled | detail::kMemory;
   return (detail::g_state.load(std::memory_order_relaxed) & kBoth) == kBoth;
@@ -42,10 +31,14 @@ struct Config {
   bool record_shapes = false;
   bool profile_memory = false;
   bool with_stack = false;
+  // ProfilerActivity.CUDA: time CUDA kernels with events (needs the CUDA build; without a
+  // registered device timer it records nothing on the device).
+  bool cuda = false;
 };
 
 enum class EventType : uint8_t {
-  Op = 0,              // a native op called through the binding layer (aten::add ...)
+  Op = 0,              // a native op: called through the binding layer, or a kernel-table call
+                       // made outside any op span (C++ callers; core/dispatch.h)
   UserAnnotation = 1,  // record_function / RecordFunction, DataLoader and optimizer spans
   Backward = 2,        // an autograd node run by the engine (MulBackward0 ...)
   External = 3,        // a span measured elsewhere (a DataLoader worker process) and added
@@ -70,16 +63,18 @@ struct MemoryEvent {
   int64_t ts_ns = 0;
   int64_t bytes = 0;            // > 0 allocated, < 0 freed
   int64_t total_allocated = 0;  // bytes held on the device after this event
+  int64_t total_reserved = 0;   // bytes the device's allocator holds (cached blocks included)
   uint64_t addr = 0;
   uint64_t tid = 0;
-  int64_t event_id = -1;  // innermost open span on the thread (the op that allocated/freed)
-  int8_t device_type = 0;
+  int64_t event_id = -1;   // innermost open span on the thread (the op that allocated/freed)
+  int8_t device_type = 0;  // DeviceType: 0 CPU, 1 CUDA
   int8_t device_index = -1;
 };
 
 struct Result {
   std::vector<Event> events;
   std::vector<MemoryEvent> memory;
+  std::vector<DeviceEvent> device_events;  // CUDA kernels timed with events (Config::cuda)
   int64_t start_ns = 0;
   int64_t end_ns = 0;
 };
@@ -112,8 +107,9 @@ void add_external(std::string_view name, int64_t start_ns, int64_t end_ns, uint6
 
 // Hooks (each behind the enabled() check at its call site).
 void on_autograd_node(int64_t sequence_nr);  // a node created inside the open span
+// total_reserved < 0: the same as total_allocated (an allocator that caches nothing).
 void on_memory(const void* addr, int64_t bytes, int64_t total_allocated, int8_t device_type,
-               int8_t device_index);
+               int8_t device_index, int64_t total_reserved = -1);
 
 class RecordFunction {
  public:

@@ -6,6 +6,8 @@ native recorder as tc.profiler.
     print(prof.key_averages().table(sort_by="self_cpu_memory_usage", row_limit=10))
 """
 
+import warnings
+
 from ..profiler import EventList, FunctionEvent, FunctionEventAvg, record_function  # noqa: F401
 from ..profiler import _native
 from ..profiler._events import build_events
@@ -40,7 +42,15 @@ class profile:
             return self
         if self.entered:
             raise RuntimeError("Profiler context manager is not reentrant")
-        _native._start(self.record_shapes, self.profile_memory, self.with_stack)
+        cuda = bool(self.use_cuda)
+        if cuda:
+            from ..profiler import ProfilerActivity, supported_activities
+
+            if ProfilerActivity.CUDA not in supported_activities():
+                warnings.warn("profile(use_cuda=True): no GPU is usable; recording CPU only")
+                cuda = False
+        _native._start(self.record_shapes, self.profile_memory, self.with_stack, cuda)
+        self._cuda = cuda
         self.entered = True
         return self
 
@@ -52,6 +62,7 @@ class profile:
         self.function_events = build_events(
             raw, profile_memory=self.profile_memory, with_flops=self.with_flops
         )
+        self.function_events._use_cuda = self._cuda
         return False
 
     def _check_finished(self):

@@ -49,12 +49,13 @@ class ProfilerActivity(enum.Enum):
 
 
 def supported_activities():
-    """The activities this build can record: CPU, and CUDA when a GPU is usable."""
+    """The activities this build can record: CPU, and CUDA when a GPU is usable (its kernels
+    are timed with CUDA events)."""
     acts = {ProfilerActivity.CPU}
     try:
         from .. import cuda
 
-        if cuda.is_available():
+        if cuda.is_available() and _native._has_device_timer():
             acts.add(ProfilerActivity.CUDA)
     except Exception:  # noqa: BLE001 - no CUDA module in a CPU build
         pass
@@ -204,7 +205,12 @@ class profile:
     # -- native session -------------------------------------------------------------------
     def _native_start(self):
         if not self._running:
-            _native._start(self.record_shapes, self.profile_memory, self.with_stack)
+            _native._start(
+                self.record_shapes,
+                self.profile_memory,
+                self.with_stack,
+                ProfilerActivity.CUDA in self.activities,
+            )
             self._running = True
 
     def _native_stop(self):
@@ -232,13 +238,16 @@ class profile:
             for e in kept:
                 e.cpu_children = [c for c in e.cpu_children if c.id in kept_ids]
             memory = [m for m in events.memory if m.ts_us >= cut]
+            device = [k for k in events.device_events if k.op_id in kept_ids]
             events = EventList(
                 kept,
                 memory=memory,
                 start_ns=events.start_ns,
                 profile_memory=self.profile_memory,
                 with_flops=self.with_flops,
+                device_events=device,
             )
+        events._use_cuda = ProfilerActivity.CUDA in self.activities
         self._events = events
         self._record_from_ns = None
 

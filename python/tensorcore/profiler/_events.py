@@ -9,6 +9,10 @@ from ._flops import flops_of
 
 # The native recorder's event types (tensorcore/profiler/profiler.h).
 OP, USER_ANNOTATION, BACKWARD, EXTERNAL = 0, 1, 2, 3
+# Memory records' device types (tensorcore DeviceType, the trace's "Device Type").
+DEVICE_CPU, DEVICE_CUDA = 0, 1
+# Kineto draws the legacy default stream as stream 7.
+_DEFAULT_STREAM_LANE = 7
 _TRACE_CATEGORY = {
     OP: "cpu_op",
     USER_ANNOTATION: "user_annotation",
@@ -60,10 +64,9 @@ class FunctionEvent:
         self.device_type = "CPU"
         self.flops = 0
         self.forward = None  # for a backward node: its forward op (same sequence number)
-        # CUDA columns exist for API parity; CPU-only sessions record no device time.
-        self.cuda_time_total = 0
-        self.self_cuda_time_total = 0
-        self.cuda_memory_usage = 0
+        # Device work this span launched itself (DeviceKernel; ProfilerActivity.CUDA) and the
+        # CUDA caching allocator's bytes it allocated minus freed (profile_memory).
+        self.kernels = []
         self.self_cuda_memory_usage = 0
 
     @property
@@ -89,8 +92,21 @@ class FunctionEvent:
         return self.self_cpu_memory_usage + sum(c.cpu_memory_usage for c in self.cpu_children)
 
     @property
+    def self_cuda_time_total(self):
+        return sum(k.duration_us for k in self.kernels)
+
+    @property
+    def cuda_time_total(self):
+        """Device time of the kernels this span and the spans inside it launched (us)."""
+        return self.self_cuda_time_total + sum(c.cuda_time_total for c in self.cpu_children)
+
+    @property
     def cuda_time(self):
-        return 0
+        return self.cuda_time_total
+
+    @property
+    def cuda_memory_usage(self):
+        return self.self_cuda_memory_usage + sum(c.cuda_memory_usage for c in self.cpu_children)
 
     def __repr__(self):
         return (
@@ -132,6 +148,10 @@ class FunctionEventAvg:
         self.self_cpu_time_total += ev.self_cpu_time_total
         self.cpu_memory_usage += ev.cpu_memory_usage
         self.self_cpu_memory_usage += ev.self_cpu_memory_usage
+        self.cuda_time_total += ev.cuda_time_total
+        self.self_cuda_time_total += ev.self_cuda_time_total
+        self.cuda_memory_usage += ev.cuda_memory_usage
+        self.self_cuda_memory_usage += ev.self_cuda_memory_usage
         self.flops += ev.flops
         return self
 
@@ -141,7 +161,7 @@ class FunctionEventAvg:
 
     @property
     def cuda_time(self):
-        return 0
+        return self.cuda_time_total / max(self.count, 1)
 
     def __repr__(self):
         return (
@@ -153,18 +173,87 @@ class FunctionEventAvg:
 
 
 class MemoryRecord:
-    """One allocation (bytes > 0) or free (bytes < 0) of the CPU allocator."""
+    """One allocation (bytes > 0) or free (bytes < 0) of the CPU allocator (device_type 0) or
+    the CUDA caching allocator (device_type 1, device = its index)."""
 
-    __slots__ = ("ts_us", "bytes", "total_allocated", "addr", "thread", "event_id", "device")
+    __slots__ = (
+        "ts_us",
+        "bytes",
+        "total_allocated",
+        "total_reserved",
+        "addr",
+        "thread",
+        "event_id",
+        "device",
+        "device_type",
+    )
 
-    def __init__(self, ts_us, nbytes, total_allocated, addr, thread, event_id, device):
+    def __init__(
+        self,
+        ts_us,
+        nbytes,
+        total_allocated,
+        addr,
+        thread,
+        event_id,
+        device,
+        device_type=DEVICE_CPU,
+        total_reserved=None,
+    ):
         self.ts_us = ts_us
         self.bytes = nbytes
         self.total_allocated = total_allocated
+        self.total_reserved = total_allocated if total_reserved is None else total_reserved
         self.addr = addr
         self.thread = thread
         self.event_id = event_id
         self.device = device
+        self.device_type = device_type
+
+
+class DeviceKernel:
+    """Device work one kernel call queued (the kernels of one kernel-table call, timed with a
+    CUDA event pair on its stream). Times in microseconds from the profiler's start; the launch
+    is the call's CPU interval on the launching thread."""
+
+    __slots__ = (
+        "name",
+        "device",
+        "stream",
+        "start_us",
+        "end_us",
+        "correlation",
+        "op_id",
+        "thread",
+        "launch_start_us",
+        "launch_end_us",
+    )
+
+    def __init__(self, name, device, stream, start_us, end_us, correlation, op_id, thread, ls, le):
+        self.name = name
+        self.device = device
+        self.stream = stream
+        self.start_us = start_us
+        self.end_us = end_us
+        self.correlation = correlation
+        self.op_id = op_id
+        self.thread = thread
+        self.launch_start_us = ls
+        self.launch_end_us = le
+
+    @property
+    def duration_us(self):
+        return self.end_us - self.start_us
+
+    @property
+    def duration(self):  # torch's Kernel.duration
+        return self.duration_us
+
+    def __repr__(self):
+        return (
+            f"<DeviceKernel {self.name} cuda:{self.device} stream={self.stream} "
+            f"{self.duration_us:.1f}us op={self.op_id}>"
+        )
 
 
 class EventList(list):
@@ -180,9 +269,11 @@ class EventList(list):
         with_flops=False,
         steps=None,
         pid=None,
+        device_events=None,
     ):
         super().__init__(*args)
         self.memory = memory or []
+        self.device_events = device_events or []
         self.start_ns = start_ns
         self.profile_memory = profile_memory
         self.with_flops = with_flops
@@ -192,6 +283,10 @@ class EventList(list):
     @property
     def self_cpu_time_total(self):
         return sum(e.self_cpu_time_total for e in self if not e.is_async)
+
+    @property
+    def self_cuda_time_total(self):
+        return sum(e.self_cuda_time_total for e in self)
 
     def key_averages(self, group_by_input_shape=False, group_by_stack_n=0):
         groups = defaultdict(FunctionEventAvg)
@@ -205,6 +300,7 @@ class EventList(list):
         out = EventList(
             groups.values(), profile_memory=self.profile_memory, with_flops=self.with_flops
         )
+        out._use_cuda = bool(self.device_events) or getattr(self, "_use_cuda", False)
         out._grouped_by_shape = group_by_input_shape
         out._stack_n = group_by_stack_n
         return out
@@ -303,15 +399,16 @@ class EventList(list):
                     "tid": m.thread,
                     "ts": round(m.ts_us, 3),
                     "args": {
-                        "Device Type": 0,
+                        "Device Type": m.device_type,
                         "Device Id": m.device,
                         "Addr": m.addr,
                         "Bytes": m.bytes,
                         "Total Allocated": m.total_allocated,
-                        "Total Reserved": m.total_allocated,
+                        "Total Reserved": m.total_reserved,
                     },
                 }
             )
+        out += self._device_trace_events(threads)
         out.append(
             {"name": "process_name", "ph": "M", "pid": pid, "tid": 0, "args": {"name": "CPU"}}
         )
@@ -327,11 +424,124 @@ class EventList(list):
             )
         return out
 
+    def _device_trace_events(self, threads):
+        """Kineto's layout of GPU work: a "Kernel" event on the device's lane (pid = device,
+        tid = stream), a "Runtime" event for its launch on the CPU thread, both carrying the
+        correlation id and the op's id ("external id"), and an "ac2g" flow arrow from the
+        launch to the kernel. The categories are the ones torch-tb-profiler's parser maps
+        (its EventTypeMap knows "runtime", not newer kineto's "cuda_runtime")."""
+        pid = self.pid
+        out = []
+        lanes = {}  # (device, stream) -> tid
+        for k in self.device_events:
+            lane = lanes.get((k.device, k.stream))
+            if lane is None:  # other streams: numbered after the default one, in order of use
+                others = sum(1 for d, st in lanes if d == k.device and st != 0)
+                lane = _DEFAULT_STREAM_LANE + (0 if k.stream == 0 else 1 + others)
+                lanes[(k.device, k.stream)] = lane
+            threads.add(k.thread)
+            ids = {"correlation": k.correlation, "external id": k.op_id}
+            out.append(
+                {
+                    "ph": "X",
+                    "cat": "Kernel",
+                    "name": k.name,
+                    "pid": k.device,
+                    "tid": lane,
+                    "ts": round(k.start_us, 3),
+                    "dur": round(k.duration_us, 3),
+                    "args": {"device": k.device, "stream": lane, "stream handle": k.stream, **ids},
+                }
+            )
+            out.append(
+                {
+                    "ph": "X",
+                    "cat": "Runtime",
+                    "name": "kernel launch",
+                    "pid": pid,
+                    "tid": k.thread,
+                    "ts": round(k.launch_start_us, 3),
+                    "dur": round(k.launch_end_us - k.launch_start_us, 3),
+                    "args": dict(ids),
+                }
+            )
+            out.append(
+                {
+                    "ph": "s",
+                    "id": k.correlation,
+                    "pid": pid,
+                    "tid": k.thread,
+                    "ts": round(k.launch_start_us, 3),
+                    "cat": "ac2g",
+                    "name": "ac2g",
+                }
+            )
+            out.append(
+                {
+                    "ph": "f",
+                    "id": k.correlation,
+                    "pid": k.device,
+                    "tid": lane,
+                    "ts": round(k.start_us, 3),
+                    "cat": "ac2g",
+                    "name": "ac2g",
+                    "bp": "e",
+                }
+            )
+        for device in sorted({d for d, _ in lanes}):
+            out.append(
+                {
+                    "name": "process_name",
+                    "ph": "M",
+                    "pid": device,
+                    "tid": 0,
+                    "args": {"name": f"GPU {device}"},
+                }
+            )
+        for (device, stream), lane in sorted(lanes.items(), key=lambda x: x[1]):
+            out.append(
+                {
+                    "name": "thread_name",
+                    "ph": "M",
+                    "pid": device,
+                    "tid": lane,
+                    "args": {"name": f"stream {lane}"},
+                }
+            )
+        return out
+
+    def _device_properties(self):
+        devices = {k.device for k in self.device_events}
+        devices |= {m.device for m in self.memory if m.device_type == DEVICE_CUDA}
+        if not devices:
+            return []
+        try:
+            from .. import cuda
+
+            if not cuda.is_available():
+                return []
+            props = []
+            for i in range(max(devices) + 1):
+                p = cuda.get_device_properties(i)
+                props.append(
+                    {
+                        "id": i,
+                        "name": p.name,
+                        "totalGlobalMem": p.total_memory,
+                        "computeMajor": p.major,
+                        "computeMinor": p.minor,
+                        "numSms": p.multi_processor_count,
+                    }
+                )
+            return props
+        except Exception:  # noqa: BLE001 - the properties are decoration; the trace stands
+            return []
+
     def chrome_trace(self):
         """The trace as a dict (Chrome trace event format, torch's kineto layout)."""
         return {
             "schemaVersion": 1,
-            "deviceProperties": [],
+            "deviceProperties": self._device_properties(),
             "displayTimeUnit": "ms",
             "baseTimeNanoseconds": self.start_ns,
             "traceEvents": self._trace_events(),
@@ -371,7 +581,8 @@ class EventList(list):
 
 def build_events(raw, profile_memory=False, with_flops=False):
     """FunctionEvents from the native recorder's (events, memory, start_ns, end_ns)."""
-    events, memory, start_ns, _end_ns = raw
+    events, memory, start_ns, _end_ns = raw[:4]
+    device = raw[4] if len(raw) > 4 else []
     by_id = {}
     out = EventList(start_ns=start_ns, profile_memory=profile_memory, with_flops=with_flops)
     for name, s, e, tid, eid, parent, seq, kind, shapes, dtypes, stack, int_args in events:
@@ -402,23 +613,48 @@ def build_events(raw, profile_memory=False, with_flops=False):
     for ev in out:
         if ev.kind == BACKWARD and ev.sequence_nr >= 0:
             ev.forward = forward_by_seq.get(ev.sequence_nr)
-    for ts, nbytes, total, addr, tid, eid, _dev_type, dev_index in memory:
-        rec = MemoryRecord((ts - start_ns) / 1000.0, nbytes, total, addr, tid, eid, dev_index)
+    for rec_raw in memory:
+        ts, nbytes, total, addr, tid, eid, dev_type, dev_index = rec_raw[:8]
+        reserved = rec_raw[8] if len(rec_raw) > 8 else None
+        rec = MemoryRecord(
+            (ts - start_ns) / 1000.0, nbytes, total, addr, tid, eid, dev_index, dev_type, reserved
+        )
         out.memory.append(rec)
         owner = by_id.get(eid)
         if owner is None:
+            continue
+        if dev_type == DEVICE_CUDA:
+            owner.self_cuda_memory_usage += nbytes
             continue
         owner.self_cpu_memory_usage += nbytes
         if nbytes > 0:
             owner.self_allocated += nbytes
         else:
             owner.self_freed -= nbytes
+    for name, dev, stream, s, e, corr, op_id, tid, ls, le in device:
+        k = DeviceKernel(
+            name,
+            dev,
+            stream,
+            (s - start_ns) / 1000.0,
+            (e - start_ns) / 1000.0,
+            corr,
+            op_id,
+            tid,
+            (ls - start_ns) / 1000.0,
+            (le - start_ns) / 1000.0,
+        )
+        out.device_events.append(k)
+        owner = by_id.get(op_id)
+        if owner is not None:
+            owner.kernels.append(k)
     if profile_memory:
         # Allocations and frees outside every span: torch's "[memory]" row.
         loose = [m for m in out.memory if m.event_id not in by_id]
         if loose:
             ev = FunctionEvent(-1, "[memory]", 0, 0.0, 0.0, USER_ANNOTATION, -1, [], [], [])
-            ev.self_cpu_memory_usage = sum(m.bytes for m in loose)
+            ev.self_cpu_memory_usage = sum(m.bytes for m in loose if m.device_type != DEVICE_CUDA)
+            ev.self_cuda_memory_usage = sum(m.bytes for m in loose if m.device_type == DEVICE_CUDA)
             ev.count = len(loose)
             ev._loose_memory = True
             out.append(ev)

@@ -46,6 +46,9 @@ def build_table(
     )
     stack_n = getattr(events, "_stack_n", 0)
     show_memory = getattr(events, "profile_memory", False)
+    # torch's CUDA columns, when the session timed device work.
+    show_cuda = getattr(events, "_use_cuda", False) or bool(getattr(events, "device_events", []))
+    cuda_total = sum(e.self_cuda_time_total for e in events) if show_cuda else 0
     show_flops = getattr(events, "with_flops", False)
 
     name_width = max([len("Name")] + [len(str(e.key)) for e in rows])
@@ -53,8 +56,12 @@ def build_table(
     columns = [("Name", name_width)]
     columns += [(c, 12) for c in ("Self CPU %", "Self CPU", "CPU total %", "CPU total")]
     columns.append(("CPU time avg", 12))
+    if show_cuda:
+        columns += [(c, 13) for c in ("Self CUDA", "Self CUDA %", "CUDA total", "CUDA time avg")]
     if show_memory:
         columns += [("CPU Mem", 12), ("Self CPU Mem", 12)]
+        if show_cuda:
+            columns += [("CUDA Mem", 13), ("Self CUDA Mem", 13)]
     columns.append(("# of Calls", 12))
     if with_shapes:
         columns.append(("Input Shapes", 40))
@@ -91,8 +98,20 @@ def build_table(
             format_time(e.cpu_time_total),
             format_time(e.cpu_time),
         ]
+        if show_cuda:
+            values += [
+                format_time(e.self_cuda_time_total),
+                _percent(e.self_cuda_time_total, cuda_total),
+                format_time(e.cuda_time_total),
+                format_time(e.cuda_time),
+            ]
         if show_memory:
             values += [format_memory(e.cpu_memory_usage), format_memory(e.self_cpu_memory_usage)]
+            if show_cuda:
+                values += [
+                    format_memory(e.cuda_memory_usage),
+                    format_memory(e.self_cuda_memory_usage),
+                ]
         values.append(e.count)
         if with_shapes:
             values.append(str(e.input_shapes))
@@ -110,4 +129,6 @@ def build_table(
                 out.append(" " * indent + frame[:max_src_column_width])
     out.append(sep)
     out.append(f"Self CPU time total: {format_time(self_total)}")
+    if show_cuda:
+        out.append(f"Self CUDA time total: {format_time(cuda_total)}")
     return "\n".join(out) + "\n"
