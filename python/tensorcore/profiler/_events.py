@@ -36,6 +36,11 @@ _SORT_KEYS = (
 )
 
 
+def _trace_label(kind, pid, tid, label):
+    """A Chrome-trace metadata event naming a process ("process_name") or thread lane."""
+    return {"name": kind, "ph": "M", "pid": pid, "tid": tid, "args": {"name": label}}
+
+
 class FunctionEvent:
     """One span: an op, a record_function scope, an autograd node or a DataLoader worker fetch.
     Times are in microseconds from the profiler's start, memory in bytes."""
@@ -409,19 +414,8 @@ class EventList(list):
                 }
             )
         out += self._device_trace_events(threads)
-        out.append(
-            {"name": "process_name", "ph": "M", "pid": pid, "tid": 0, "args": {"name": "CPU"}}
-        )
-        for tid in sorted(threads):
-            out.append(
-                {
-                    "name": "thread_name",
-                    "ph": "M",
-                    "pid": pid,
-                    "tid": tid,
-                    "args": {"name": f"thread {tid}"},
-                }
-            )
+        out.append(_trace_label("process_name", pid, 0, "CPU"))
+        out += [_trace_label("thread_name", pid, tid, f"thread {tid}") for tid in sorted(threads)]
         return out
 
     def _device_trace_events(self, threads):
@@ -489,25 +483,9 @@ class EventList(list):
                 }
             )
         for device in sorted({d for d, _ in lanes}):
-            out.append(
-                {
-                    "name": "process_name",
-                    "ph": "M",
-                    "pid": device,
-                    "tid": 0,
-                    "args": {"name": f"GPU {device}"},
-                }
-            )
-        for (device, stream), lane in sorted(lanes.items(), key=lambda x: x[1]):
-            out.append(
-                {
-                    "name": "thread_name",
-                    "ph": "M",
-                    "pid": device,
-                    "tid": lane,
-                    "args": {"name": f"stream {lane}"},
-                }
-            )
+            out.append(_trace_label("process_name", device, 0, f"GPU {device}"))
+        for (device, _stream), lane in sorted(lanes.items(), key=lambda x: x[1]):
+            out.append(_trace_label("thread_name", device, lane, f"stream {lane}"))
         return out
 
     def _device_properties(self):
