@@ -382,13 +382,19 @@ std::tuple<Tensor, Tensor> inv_ex(const Tensor& A, bool check_errors) {
     auto [buf, piv, inf] = lu_raw(A, /*transposed=*/true);
     info = inf;
     if (check_errors) check_info(op, info, InfoKind::Singular, has_batch(A));
-    // The identity is symmetric, so its LAPACK (column-major) buffer is a plain contiguous copy;
-    // to_lapack's transposing copy of an n x n eye costs ~5% of inv at 1024^2.
     const int64_t n = A.size(-1);
-    Tensor rhs = contiguous(
-        expand(eye(n, n, TensorOptions(A.dtype()).device(A.device())), {buf.size(0), n, n}));
-    if (rhs.numel() > 0) lu_solve_kernel.get(A.device().type)(buf, piv, rhs, 'T');
-    Ainv = from_lapack(rhs, batch);
+    if (lu_inverse_kernel.kernels[int(A.device().type)]) {
+      // buf holds A^T column-major, so its inverse, inv(A)^T column-major, is inv(A) row-major.
+      Tensor out = empty_like(buf);
+      if (out.numel() > 0) lu_inverse_kernel.get(A.device().type)(buf, piv, out);
+      Ainv = reshape(out, concat_shape(batch, {n, n}));
+    } else {
+      // The identity is symmetric, so its LAPACK (column-major) buffer is a plain contiguous copy.
+      Tensor rhs = contiguous(
+          expand(eye(n, n, TensorOptions(A.dtype()).device(A.device())), {buf.size(0), n, n}));
+      if (rhs.numel() > 0) lu_solve_kernel.get(A.device().type)(buf, piv, rhs, 'T');
+      Ainv = from_lapack(rhs, batch);
+    }
   }
   if (autograd::needs_grad({A})) {
     autograd::record("LinalgInvExBackward0", {A}, {Ainv}, {Ainv},

@@ -39,6 +39,9 @@ TC_LAPACK_ALL(TC_LAPACK_GEQRF)
                  const int*, int*, size_t);
 TC_LAPACK_ALL(TC_LAPACK_SYTRF)
 TC_LAPACK_ALL(TC_LAPACK_SYTRS)
+#define TC_LAPACK_TRTRI(p, T) \
+  void p##trtri_(const char*, const char*, const int*, T*, const int*, int*, size_t, size_t);
+TC_LAPACK_ALL(TC_LAPACK_TRTRI)
 void chetrf_(const char*, const int*, c64*, const int*, int*, c64*, const int*, int*, size_t);
 void zhetrf_(const char*, const int*, c128*, const int*, int*, c128*, const int*, int*, size_t);
 void chetrs_(const char*, const int*, const int*, const c64*, const int*, const int*, c64*,
@@ -118,6 +121,7 @@ void zgelss_(const int*, const int*, const int*, c128*, const int*, c128*, const
 #undef TC_LAPACK_GEQRF
 #undef TC_LAPACK_SYTRF
 #undef TC_LAPACK_SYTRS
+#undef TC_LAPACK_TRTRI
 }
 
 template <typename T>
@@ -163,6 +167,10 @@ template <typename T>
 void trtrs(char uplo, char trans, char diag, int n, int nrhs, const T* a, int lda, T* b, int ldb,
            int* info) {
   TC_LAPACK_PICK(trtrs, &uplo, &trans, &diag, &n, &nrhs, a, &lda, b, &ldb, info, 1, 1, 1);
+}
+template <typename T>
+void trtri(char uplo, char diag, int n, T* a, int lda, int* info) {
+  TC_LAPACK_PICK(trtri, &uplo, &diag, &n, a, &lda, info, 1, 1);
 }
 template <typename T>
 void geqrf(int m, int n, T* a, int lda, T* tau, T* work, int lwork, int* info) {

@@ -15,6 +15,9 @@ using CholeskySolveKernel = void (*)(const Tensor& factor, const Tensor& b, bool
 using LuFactorKernel = void (*)(const Tensor& a, const Tensor& pivots, const Tensor& info);
 // trans: 'N', 'T' or 'C'.
 using LuSolveKernel = void (*)(const Tensor& lu, const Tensor& pivots, const Tensor& b, char trans);
+// Writes inv(A) of each square LU factorization into `out` (same geometry); `lu` is destroyed.
+// Optional per device: where none is registered, inv solves against the identity.
+using LuInverseKernel = void (*)(const Tensor& lu, const Tensor& pivots, const Tensor& out);
 // Solves op(A) X = B (left side) for triangular A; no singularity check (as torch).
 using TriangularSolveKernel = void (*)(const Tensor& a, const Tensor& b, bool upper, char trans,
                                        bool unit_diagonal);
@@ -46,6 +49,7 @@ extern KernelTable<LdlSolveKernel> ldl_solve_kernel;
 extern KernelTable<CholeskySolveKernel> cholesky_solve_kernel;
 extern KernelTable<LuFactorKernel> lu_factor_kernel;
 extern KernelTable<LuSolveKernel> lu_solve_kernel;
+extern KernelTable<LuInverseKernel> lu_inverse_kernel;
 extern KernelTable<TriangularSolveKernel> triangular_solve_kernel;
 extern KernelTable<GeqrfKernel> geqrf_kernel;
 extern KernelTable<OrgqrKernel> orgqr_kernel;

