@@ -176,7 +176,10 @@ void lu_inverse_cpu(const Tensor& lu, const Tensor& piv, const Tensor& out) {
         T* col = x + j * n;
         std::fill(col, col + j, T(0));
         col[j] = T(1);
-        std::copy(a + j * n + j + 1, a + (j + 1) * n, col + j + 1);
+        // trtri negates the column below the diagonal, so its exact zeros come out as -0;
+        // adding +0 clears the sign, as getrs on the identity would leave it.
+        std::transform(a + j * n + j + 1, a + (j + 1) * n, col + j + 1,
+                       [](T v) { return v + T(0); });
       }
       trsm_left<T>(CblasUpper, CblasNoTrans, CblasNonUnit, to_int(n), to_int(n), a, g.ld(), x,
                    g.ld());
