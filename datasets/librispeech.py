@@ -10,6 +10,8 @@
 import os
 import random
 
+from tensorcore.audio.datasets._utils import LIBRISPEECH_SUBSETS
+
 from . import _speech, _text
 
 DEFAULT_SPLITS = "train-clean-100,dev-clean,test-clean"
@@ -54,15 +56,7 @@ def validate(args, subsets):
     return splits
 
 
-SUBSETS = [
-    "dev-clean",
-    "dev-other",
-    "test-clean",
-    "test-other",
-    "train-clean-100",
-    "train-clean-360",
-    "train-other-500",
-]
+SUBSETS = LIBRISPEECH_SUBSETS
 
 
 def generate(args):
