@@ -162,9 +162,7 @@ void Module::train(bool on) {
   for (auto& [n, c] : children_) c->train(on);
 }
 
-void Module::zero_grad(bool set_to_none) {
-  autograd::zero_grad(parameters(), set_to_none);
-}
+void Module::zero_grad(bool set_to_none) { autograd::zero_grad(parameters(), set_to_none); }
 
 void Module::requires_grad_(bool flag) {
   for (auto& p : parameters()) p.requires_grad_(flag);

@@ -39,9 +39,7 @@ TensorList Optimizer::parameters() const {
   return out;
 }
 
-void Optimizer::zero_grad(bool set_to_none) {
-  autograd::zero_grad(parameters(), set_to_none);
-}
+void Optimizer::zero_grad(bool set_to_none) { autograd::zero_grad(parameters(), set_to_none); }
 
 NamedTensors Optimizer::state_dict() const {
   NamedTensors out;
