@@ -10,6 +10,8 @@
 import os
 import random
 
+from tensorcore.audio.datasets._utils import LIBRISPEECH_SUBSETS
+
 from . import _speech, _text
 
 DEFAULT_SPLITS = "train-clean-100,dev-clean,test-clean"
@@ -17,6 +19,11 @@ SAMPLE_RATE = 16000
 
 
 def add_arguments(parser):
+    add_corpus_arguments(parser, "LibriSpeech", DEFAULT_SPLITS, min_seconds=3.0, max_seconds=16.0)
+
+
+def add_corpus_arguments(parser, corpus, default_splits, min_seconds, max_seconds, max_help=None):
+    """The options of the LibriSpeech-layout generators (this one and libritts)."""
     parser.add_argument(
         "--hours",
         type=float,
@@ -25,8 +32,8 @@ def add_arguments(parser):
     )
     parser.add_argument(
         "--splits",
-        default=DEFAULT_SPLITS,
-        help="comma-separated LibriSpeech subset names (default: %(default)s)",
+        default=default_splits,
+        help=f"comma-separated {corpus} subset names (default: %(default)s)",
     )
     parser.add_argument(
         "--speakers-per-split",
@@ -34,8 +41,8 @@ def add_arguments(parser):
         default=None,
         help="default: about one per 8 minutes, at least 2",
     )
-    parser.add_argument("--min-seconds", type=float, default=3.0)
-    parser.add_argument("--max-seconds", type=float, default=16.0)
+    parser.add_argument("--min-seconds", type=float, default=min_seconds)
+    parser.add_argument("--max-seconds", type=float, default=max_seconds, help=max_help)
     parser.add_argument(
         "--text", default=None, help="a plain-text book to read from instead of the bundled ones"
     )
@@ -54,15 +61,7 @@ def validate(args, subsets):
     return splits
 
 
-SUBSETS = [
-    "dev-clean",
-    "dev-other",
-    "test-clean",
-    "test-other",
-    "train-clean-100",
-    "train-clean-360",
-    "train-other-500",
-]
+SUBSETS = LIBRISPEECH_SUBSETS
 
 
 def generate(args):

@@ -13,32 +13,20 @@ import os
 import random
 
 from . import _speech, _text
-from .librispeech import SUBSETS, validate
+from .librispeech import SUBSETS, add_corpus_arguments, validate
 
 SAMPLE_RATE = 24000
 
 
 def add_arguments(parser):
-    parser.add_argument(
-        "--hours",
-        type=float,
-        default=0.1,
-        help="total length over all splits (train 80%%, dev/test the rest)",
+    add_corpus_arguments(
+        parser,
+        "LibriTTS",
+        "train-clean-100,dev-clean,test-clean",
+        min_seconds=1.0,
+        max_seconds=12.0,
+        max_help="longer sentences are cut at clause marks",
     )
-    parser.add_argument(
-        "--splits",
-        default="train-clean-100,dev-clean,test-clean",
-        help="comma-separated LibriTTS subset names (default: %(default)s)",
-    )
-    parser.add_argument("--speakers-per-split", type=int, default=None)
-    parser.add_argument("--min-seconds", type=float, default=1.0)
-    parser.add_argument(
-        "--max-seconds", type=float, default=12.0, help="longer sentences are cut at clause marks"
-    )
-    parser.add_argument(
-        "--text", default=None, help="a plain-text book to read from instead of the bundled ones"
-    )
-    parser.add_argument("--jobs", type=int, default=0, help="worker processes (0: all cores)")
 
 
 def _write(path, text):

@@ -5,24 +5,14 @@
 //
 // The graphs start from the file's bytes (decode and front end are nodes of the graph).
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <string>
-#include <vector>
 
 #include <io/audio/audio_io.h>
+#include <io/image.h>
 #include <tensorcore/jit.h>
 #include <tensorcore/tensorcore.h>
 
 static const std::string kLabels = "_ abcdefghijklmnopqrstuvwxyz'";  // 0: CTC blank
-
-static tc::Tensor file_bytes(const char* path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw tc::ValueError(std::string("cannot open ") + path);
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
-  return tc::from_vector(bytes, {int64_t(bytes.size())});
-}
 
 int main(int argc, char** argv) {
   if (argc < 4 || (std::string(argv[1]) == "separate" && argc < 5)) {
@@ -33,7 +23,7 @@ int main(int argc, char** argv) {
   try {
     const std::string mode = argv[1];
     tc::jit::Module model = tc::jit::load(argv[2]);
-    tc::Tensor data = file_bytes(argv[3]);
+    tc::Tensor data = tc::io::read_file(argv[3]);
     tc::Tensor out = tc::contiguous(model.forward({data}).to_tensor());
     if (mode == "asr") {
       std::string text;

@@ -11,6 +11,14 @@ wrapped for out= gain `out: Tensor | None = None`; Python functions keep their i
 signature. Types outside a small known set become Any; defaults that are not literals become
 `...`. Each stub carries the docstring (tensorcore._docs), so IDEs show both. A module-level
 __getattr__ keeps any name the stub does not spell out usable (typed Any).
+
+Each definition is written once, as a person writing stubs would:
+- a Python function or class whose source carries its docstring is re-exported from that source
+  (`from tensorcore._math_more import frexp as frexp`; a Tensor method that is such a function:
+  `frexp = tensorcore._math_more.frexp`), so IDEs read its signature and docstring there;
+- nn.functional's functions that are tensorcore's own objects are imported from tensorcore;
+- names that differ only in spelling (gt/greater: same signatures, same docstring) are written
+  as an alias of the first (`greater = gt`).
 """
 
 import argparse
@@ -144,6 +152,8 @@ def _docblock(doc, indent):
     doc = inspect.cleandoc(doc).replace('"""', "'''")
     if doc.endswith("\\"):
         doc += " "
+    if "\n" not in doc and not doc.endswith('"'):  # PEP 257's one-line form
+        return f'{indent}r"""{doc}"""\n'
     body = "\n".join((indent + line) if line else "" for line in doc.splitlines())
     return f'{indent}r"""\n{body}\n{indent}"""\n'
 
@@ -155,6 +165,64 @@ def _own_doc(obj):
     return doc if _api.doc_body(doc) else ""
 
 
+_PARSED = {}
+
+
+def _same_function(a, b):
+    """a is b, or both wrap the same function (an argument-checking wrapper) with one signature."""
+    if a is b:
+        return True
+    if not callable(a) or inspect.unwrap(a) is not inspect.unwrap(b):
+        return False
+    try:
+        return inspect.signature(a) == inspect.signature(b)
+    except (TypeError, ValueError):
+        return False
+
+
+def _source_home(obj):
+    """The module whose source defines obj (a Python function or class, under its own name) with
+    the docstring obj carries, or None: the stubs re-export such an object from its source, where
+    IDEs find the same signature and docstring, instead of copying them."""
+    if not isinstance(obj, (types.FunctionType, type)):
+        return None
+    if not isinstance(obj, type) and _documented_return(_own_doc(obj), False) != "Any":
+        return None  # the stub states the return type its docstring gives; the source does not
+    modname = getattr(obj, "__module__", None) or ""
+    module = sys.modules.get(modname)
+    if not modname.startswith("tensorcore.") or not _same_function(
+        getattr(module, obj.__name__, None), obj
+    ):
+        return None
+    try:
+        path = inspect.getsourcefile(inspect.unwrap(obj))
+    except TypeError:
+        return None
+    if path is None or os.path.splitext(path)[0] != os.path.splitext(module.__file__)[0]:
+        return None  # defined elsewhere (a decorator's file) and only bound here
+    if path not in _PARSED:
+        with open(path) as f:
+            _PARSED[path] = ast.parse(f.read())
+    for node in _PARSED[path].body:
+        if getattr(node, "name", None) == obj.__name__ and isinstance(
+            node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+        ):
+            written = ast.get_docstring(node) or ""
+            return modname if written and written == inspect.cleandoc(_own_doc(obj)) else None
+    return None
+
+
+_LEADING_SIGNATURES = re.compile(
+    r"\A(\s*((\d+\.\s*)?[\w.]+\(.*\)\s*(->.*)?|Overloaded function\.)\n)+"
+)
+
+
+def _without_signature_lines(doc):
+    """The docstring less the signature lines it opens with (pybind11's, or written in torch's
+    style): the stub's `def` states the signature, with types."""
+    return _LEADING_SIGNATURES.sub("", inspect.cleandoc(doc) + "\n", count=1).rstrip("\n")
+
+
 def _function_stub(name, obj, indent="", method=False):
     import tensorcore as tc
 
@@ -163,6 +231,7 @@ def _function_stub(name, obj, indent="", method=False):
         sigs = tc._C._overload_signatures(obj)
         parsed = [_pybind_params(s, hasattr(obj, "_tc_out"), method) for s in sigs]
         if all(parsed):
+            doc = _without_signature_lines(doc)
             lines = []
             for i, (params, ret) in enumerate(parsed):
                 if len(parsed) > 1:
@@ -178,6 +247,8 @@ def _function_stub(name, obj, indent="", method=False):
     if method and (not params or params[0] != "self"):
         params = ["self"] + params
     ret = _documented_return(doc, method)
+    if "*args: Any" not in params:
+        doc = _without_signature_lines(doc)
     return f"{indent}def {name}({', '.join(params)}) -> {ret}:\n" + _docblock(doc, indent + "    ")
 
 
@@ -226,7 +297,19 @@ def _operator_stubs(cls):
     return "".join(lines) + _SPECIAL
 
 
-def _class_stub(name, cls, members=None, indent=""):
+def _method_home(cls, name, member, stubbed):
+    """The module a method is re-exported from (see _source_home), or None. Only plain functions
+    in the class dict: a staticmethod or classmethod would bind differently."""
+    if not isinstance(vars(cls).get(name), types.FunctionType):
+        return None
+    home = _source_home(member)
+    if home in stubbed and member.__name__ not in stubbed[home]:
+        return None
+    return home
+
+
+def _class_stub(name, cls, members=None, indent="", stubbed=None):
+    """(stub text, the modules its method aliases name)."""
     bases = ""
     if issubclass(cls, BaseException):
         import builtins
@@ -236,16 +319,59 @@ def _class_stub(name, cls, members=None, indent=""):
     lines = [f"{indent}class {name}{bases}:\n", _docblock(_own_doc(cls), indent + "    ")]
     if name == "Tensor":
         lines.append(_operator_stubs(cls))
+    homes = set()
+    plain = [
+        (n, m)
+        for n, m in sorted((members or {}).items())
+        if not isinstance(m, property) and not _method_home(cls, n, m, stubbed or {})
+    ]
+    aliases = _Aliases(plain, indent + "    ", method=True)
     for mname, member in sorted((members or {}).items()):
+        home = _method_home(cls, mname, member, stubbed or {})
+        if home:
+            homes.add(home)
+            # The function itself is the method (its first parameter takes the tensor).
+            lines.append(f"{indent}    {mname} = {home}.{member.__name__}\n")
+            continue
         if isinstance(member, property):
             lines.append(f"{indent}    @property\n{indent}    def {mname}(self) -> Any:\n")
             lines.append(_docblock(member.__doc__ or "", indent + "        "))
         else:
-            lines.append(_function_stub(mname, member, indent + "    ", method=True))
+            lines.append(aliases.stub(mname))
+    lines.append(aliases.aliases())
     if not members:
         lines.append(f"{indent}    def __init__(self, *args: Any, **kwargs: Any) -> None: ...\n")
     lines.append(f"{indent}    def __getattr__(self, name: _str) -> Any: ...\n")
-    return "".join(lines)
+    return "".join(lines), homes
+
+
+class _Aliases:
+    """Writes each stub once: of names whose stubs differ only in the name (greater/gt), the one
+    the docstring's signature line names (else the first) gets the definition and the others
+    `name = that`."""
+
+    def __init__(self, entries, indent="", method=False):
+        self.indent, self.method, self.texts, groups = indent, method, {}, {}
+        for name, obj in entries:
+            text = _function_stub(name, obj, indent, method)
+            self.texts[name] = text
+            groups.setdefault(re.sub(rf"\bdef {re.escape(name)}\(", "def (", text), []).append(
+                (name, obj)
+            )
+        self.target = {}
+        for group in groups.values():
+            first = _own_doc(group[0][1]).strip().split("(", 1)[0]
+            names = [n for n, _ in group]
+            canonical = first if first in names else names[0]
+            self.target.update({n: canonical for n in names if n != canonical})
+
+    def stub(self, name):
+        """The definition, or "" for an alias (written by aliases(), after the definitions: a
+        class body cannot refer to a method defined further down)."""
+        return "" if name in self.target else self.texts[name]
+
+    def aliases(self):
+        return "".join(f"{self.indent}{n} = {t}\n" for n, t in sorted(self.target.items()))
 
 
 def _fresh_submodules(modname):
@@ -261,9 +387,12 @@ def _fresh_submodules(modname):
     return out.stdout.split()
 
 
-def _module_stub(module, names, extra_classes=()):
+def _module_stub(module, names, extra_classes=(), stubbed=None):
+    """The stub of module; stubbed maps the other stubbed modules' names to the names their stubs
+    define (where a re-export may point)."""
     import tensorcore as tc
 
+    stubbed = stubbed or {}
     out = [HEADER]
     if module.__doc__:
         out.append(_docblock(module.__doc__, "").replace("\n", "", 0))
@@ -279,23 +408,51 @@ def _module_stub(module, names, extra_classes=()):
         out.append(f"from . import {sub} as {sub}\n")
     if submodules:
         out.append("\n")
+    imports, body = [], []
+
+    def home_of(name, obj):
+        """Where this stub imports obj from instead of writing it, or None."""
+        home = _source_home(obj) if obj.__name__ == name else None
+        if home == module.__name__:
+            return None  # its source is the module this stub stands for
+        if home and (home not in stubbed or name in stubbed[home]):
+            return home
+        if module is not tc and getattr(tc, name, None) is obj and name in stubbed[tc.__name__]:
+            return tc.__name__
+        return None
+
+    classes = []
     for cls_name, members in extra_classes:
-        out.append(_class_stub(cls_name, getattr(module, cls_name), members) + "\n")
+        text, homes = _class_stub(cls_name, getattr(module, cls_name), members, stubbed=stubbed)
+        imports += [f"import {home}\n" for home in sorted(homes)]
+        classes.append(text + "\n")
+    body += classes
     done = {c for c, _ in extra_classes}
+    entries = []
+    for name in sorted(names):
+        obj = None if name in done or keyword.iskeyword(name) else getattr(module, name)
+        if callable(obj) and not isinstance(obj, type) and not home_of(name, obj):
+            entries.append((name, obj))
+    aliases = _Aliases(entries)
     for name in sorted(names):
         if name in done or keyword.iskeyword(name):
             continue
         obj = getattr(module, name)
         if isinstance(obj, types.ModuleType):
             continue
-        if isinstance(obj, type):
-            out.append(_class_stub(name, obj) + "\n")
+        home = home_of(name, obj) if callable(obj) else None
+        if home:
+            imports.append(f"from {home} import {name} as {name}\n")
+        elif isinstance(obj, type):
+            body.append(_class_stub(name, obj)[0] + "\n")
         elif callable(obj):
-            out.append(_function_stub(name, obj) + "\n")
+            if name not in aliases.target:
+                body.append(aliases.stub(name) + "\n")
         elif isinstance(obj, tc.dtype):
-            out.append(f"{name}: dtype\n")
+            body.append(f"{name}: dtype\n")
         elif isinstance(obj, (int, float, bool, str)):
-            out.append(f"{name}: _{type(obj).__name__}\n")
+            body.append(f"{name}: _{type(obj).__name__}\n")
+    out += imports + (["\n"] if imports else []) + body + [aliases.aliases()]
     out.append("\ndef __getattr__(name: _str) -> Any: ...\n")
     return "".join(out)
 
@@ -310,13 +467,13 @@ def generate():
     _api.public_api()
     top = [n for n in dir(tc) if not n.startswith("_")]
     nnf = tc.nn.functional
+    nnf_names = [n for n in dir(nnf) if not n.startswith("_") and n in _api.public_names(nnf)]
+    stubbed = {tc.__name__: set(top), nnf.__name__: set(nnf_names)}
     stubs = {
         "python/tensorcore/__init__.pyi": _module_stub(
-            tc, top, extra_classes=[("Tensor", _api.public_methods(tc.Tensor))]
+            tc, top, extra_classes=[("Tensor", _api.public_methods(tc.Tensor))], stubbed=stubbed
         ),
-        "python/tensorcore/nn/functional.pyi": _module_stub(
-            nnf, [n for n in dir(nnf) if not n.startswith("_") and n in _api.public_names(nnf)]
-        ),
+        "python/tensorcore/nn/functional.pyi": _module_stub(nnf, nnf_names, stubbed=stubbed),
     }
     return stubs
 

@@ -10,6 +10,13 @@
 namespace tc::python {
 namespace {
 
+// f() with the GIL released: the codecs touch no Python object.
+template <typename F>
+auto nogil(F&& f) {
+  py::gil_scoped_release release;
+  return f();
+}
+
 std::string_view bytes_view(const py::bytes& b) {
   char* data = nullptr;
   Py_ssize_t size = 0;
@@ -53,37 +60,24 @@ void bind_audio(py::module_& m, TensorClass&) {
   a.def(
       "info",
       [](const std::string& path, const std::string& format) {
-        audio::AudioMetaData md;
-        {
-          py::gil_scoped_release nogil;
-          md = audio::info(path, format);
-        }
-        return meta_tuple(md);
+        return meta_tuple(nogil([&] { return audio::info(path, format); }));
       },
       py::arg("path"), py::arg("format") = "");
   a.def(
       "info_bytes",
       [](const py::bytes& data, const std::string& format) {
         std::string_view v = bytes_view(data);
-        audio::AudioMetaData md;
-        {
-          py::gil_scoped_release nogil;
-          md = audio::info_bytes(v, format);
-        }
-        return meta_tuple(md);
+        return meta_tuple(nogil([&] { return audio::info_bytes(v, format); }));
       },
       py::arg("data"), py::arg("format") = "");
   a.def(
       "load",
       [](const std::string& path, int64_t frame_offset, int64_t num_frames, bool normalize,
          bool channels_first, const std::string& format) {
-        audio::LoadResult r;
-        {
-          py::gil_scoped_release nogil;
-          r = audio::load(
+        return result_tuple(nogil([&] {
+          return audio::load(
               path, load_options(frame_offset, num_frames, normalize, channels_first, format));
-        }
-        return result_tuple(r);
+        }));
       },
       py::arg("path"), py::arg("frame_offset") = 0, py::arg("num_frames") = -1,
       py::arg("normalize") = true, py::arg("channels_first") = true, py::arg("format") = "");
@@ -92,25 +86,19 @@ void bind_audio(py::module_& m, TensorClass&) {
       [](const py::bytes& data, int64_t frame_offset, int64_t num_frames, bool normalize,
          bool channels_first, const std::string& format) {
         std::string_view v = bytes_view(data);
-        audio::LoadResult r;
-        {
-          py::gil_scoped_release nogil;
-          r = audio::load_bytes(
+        return result_tuple(nogil([&] {
+          return audio::load_bytes(
               v, load_options(frame_offset, num_frames, normalize, channels_first, format));
-        }
-        return result_tuple(r);
+        }));
       },
       py::arg("data"), py::arg("frame_offset") = 0, py::arg("num_frames") = -1,
       py::arg("normalize") = true, py::arg("channels_first") = true, py::arg("format") = "");
   a.def(
       "decode_audio",
       [](const Tensor& data, bool normalize, bool channels_first, const std::string& format) {
-        audio::LoadResult r;
-        {
-          py::gil_scoped_release nogil;
-          r = audio::decode_audio(data, load_options(0, -1, normalize, channels_first, format));
-        }
-        return result_tuple(r);
+        return result_tuple(nogil([&] {
+          return audio::decode_audio(data, load_options(0, -1, normalize, channels_first, format));
+        }));
       },
       py::arg("data"), py::arg("normalize") = true, py::arg("channels_first") = true,
       py::arg("format") = "");
@@ -130,13 +118,10 @@ void bind_audio(py::module_& m, TensorClass&) {
       "save_bytes",
       [](const Tensor& src, int64_t sample_rate, bool channels_first, const std::string& format,
          const std::string& encoding, int64_t bits, std::optional<double> compression) {
-        std::string out;
-        {
-          py::gil_scoped_release nogil;
-          out = audio::save_bytes(
+        return py::bytes(nogil([&] {
+          return audio::save_bytes(
               src, sample_rate, save_options(channels_first, format, encoding, bits, compression));
-        }
-        return py::bytes(out);
+        }));
       },
       py::arg("src"), py::arg("sample_rate"), py::arg("channels_first") = true,
       py::arg("format") = "", py::arg("encoding") = "", py::arg("bits_per_sample") = 0,
@@ -146,12 +131,8 @@ void bind_audio(py::module_& m, TensorClass&) {
       "apply_effects_tensor",
       [](const Tensor& x, int64_t sample_rate, const audio::EffectChain& effects,
          bool channels_first) {
-        audio::LoadResult r;
-        {
-          py::gil_scoped_release nogil;
-          r = audio::apply_effects_tensor(x, sample_rate, effects, channels_first);
-        }
-        return result_tuple(r);
+        return result_tuple(nogil(
+            [&] { return audio::apply_effects_tensor(x, sample_rate, effects, channels_first); }));
       },
       py::arg("tensor"), py::arg("sample_rate"), py::arg("effects"),
       py::arg("channels_first") = true);
@@ -159,12 +140,9 @@ void bind_audio(py::module_& m, TensorClass&) {
       "apply_effects_file",
       [](const std::string& path, const audio::EffectChain& effects, bool normalize,
          bool channels_first, const std::string& format) {
-        audio::LoadResult r;
-        {
-          py::gil_scoped_release nogil;
-          r = audio::apply_effects_file(path, effects, normalize, channels_first, format);
-        }
-        return result_tuple(r);
+        return result_tuple(nogil([&] {
+          return audio::apply_effects_file(path, effects, normalize, channels_first, format);
+        }));
       },
       py::arg("path"), py::arg("effects"), py::arg("normalize") = true,
       py::arg("channels_first") = true, py::arg("format") = "");
@@ -173,12 +151,9 @@ void bind_audio(py::module_& m, TensorClass&) {
       [](const py::bytes& data, const audio::EffectChain& effects, bool normalize,
          bool channels_first, const std::string& format) {
         std::string_view v = bytes_view(data);
-        audio::LoadResult r;
-        {
-          py::gil_scoped_release nogil;
-          r = audio::apply_effects_bytes(v, effects, normalize, channels_first, format);
-        }
-        return result_tuple(r);
+        return result_tuple(nogil([&] {
+          return audio::apply_effects_bytes(v, effects, normalize, channels_first, format);
+        }));
       },
       py::arg("data"), py::arg("effects"), py::arg("normalize") = true,
       py::arg("channels_first") = true, py::arg("format") = "");

@@ -68,6 +68,20 @@ py::dict stream_dict(const io::StreamInfo& s) {
 struct PyVideoReader {
   std::mutex mu;
   std::optional<io::VideoReader> reader;
+
+  // f(reader) under the mutex.
+  template <typename F>
+  auto locked(F&& f) {
+    std::lock_guard lock(mu);
+    return f(*reader);
+  }
+  // The same for calls that decode or seek: the GIL is released first, so a thread waiting
+  // for the mutex does not hold it.
+  template <typename F>
+  auto decoding(F&& f) {
+    py::gil_scoped_release nogil;
+    return locked(std::forward<F>(f));
+  }
 };
 
 // Destroying a reader joins FFmpeg's decoder threads. A thread may be inside av_log, and a
@@ -102,64 +116,47 @@ void bind_io_video(py::module_& m, TensorClass&) {
            py::arg("audio_channels_first") = false, py::arg("audio_native_dtype") = false)
       .def("next",
            [](PyVideoReader& r) -> py::object {
-             std::optional<io::MediaFrame> f;
-             {
-               py::gil_scoped_release nogil;
-               std::lock_guard lock(r.mu);
-               f = r.reader->next();
-             }
+             auto f = r.decoding([](io::VideoReader& v) { return v.next(); });
              if (!f) return py::none();
              return py::make_tuple(f->data, f->pts, f->timestamp);
            })
       .def(
           "seek",
           [](PyVideoReader& r, double t, bool keyframes_only) {
-            py::gil_scoped_release nogil;
-            std::lock_guard lock(r.mu);
-            r.reader->seek(t, keyframes_only);
+            r.decoding([&](io::VideoReader& v) { v.seek(t, keyframes_only); });
           },
           py::arg("time_s"), py::arg("keyframes_only") = false)
       .def("set_current_stream",
            [](PyVideoReader& r, const std::string& stream) {
-             py::gil_scoped_release nogil;
-             std::lock_guard lock(r.mu);
-             r.reader->set_current_stream(stream);
+             r.decoding([&](io::VideoReader& v) { v.set_current_stream(stream); });
            })
-      .def_property_readonly("current_stream",
-                             [](PyVideoReader& r) {
-                               std::lock_guard lock(r.mu);
-                               return r.reader->current_stream();
-                             })
+      .def_property_readonly(
+          "current_stream",
+          [](PyVideoReader& r) {
+            return r.locked([](io::VideoReader& v) { return v.current_stream(); });
+          })
       .def("streams",
            [](PyVideoReader& r) {
-             std::vector<io::StreamInfo> infos;
-             {
-               std::lock_guard lock(r.mu);
-               infos = r.reader->streams();
-             }
+             auto infos = r.locked([](io::VideoReader& v) { return v.streams(); });
              py::list out;
              for (const auto& s : infos) out.append(stream_dict(s));
              return out;
            })
       .def("_demuxer_seek_count",
            [](PyVideoReader& r) {
-             std::lock_guard lock(r.mu);
-             return r.reader->demuxer_seek_count();
+             return r.locked([](io::VideoReader& v) { return v.demuxer_seek_count(); });
            })
       .def("_disposed_packet_count",
            [](PyVideoReader& r) {
-             std::lock_guard lock(r.mu);
-             return r.reader->disposed_packet_count();
+             return r.locked([](io::VideoReader& v) { return v.disposed_packet_count(); });
            })
       .def("average_frame_rate",
            [](PyVideoReader& r, int stream_index) {
-             py::gil_scoped_release nogil;
-             std::lock_guard lock(r.mu);
-             return r.reader->average_frame_rate(stream_index);
+             return r.decoding(
+                 [&](io::VideoReader& v) { return v.average_frame_rate(stream_index); });
            })
       .def("container_duration", [](PyVideoReader& r) {
-        std::lock_guard lock(r.mu);
-        return optional_float(r.reader->container_duration());
+        return optional_float(r.locked([](io::VideoReader& v) { return v.container_duration(); }));
       });
 
   sub.def(

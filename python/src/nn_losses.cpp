@@ -63,14 +63,6 @@ void bind_nn_losses(py::module_& root, TensorClass&) {
       py::arg("ignore_index") = -100, py::arg("reduce") = none, py::arg("reduction") = "mean",
       py::arg("label_smoothing") = 0.0);
   m.def(
-      "binary_cross_entropy",
-      [](const Tensor& input, const Tensor& target, const Tensor& weight, const py::object& sa,
-         const py::object& rd, const std::string& r) {
-        return F::binary_cross_entropy(input, target, weight, reduction_of(sa, rd, r));
-      },
-      py::arg("input"), py::arg("target"), py::arg("weight") = none, py::arg("size_average") = none,
-      py::arg("reduce") = none, py::arg("reduction") = "mean");
-  m.def(
       "binary_cross_entropy_with_logits",
       [](const Tensor& input, const Tensor& target, const Tensor& weight, const py::object& sa,
          const py::object& rd, const std::string& r, const Tensor& pos_weight) {
@@ -90,19 +82,37 @@ void bind_nn_losses(py::module_& root, TensorClass&) {
         py::arg("input"), py::arg("target"), py::arg("size_average") = none,
         py::arg("reduce") = none, py::arg("reduction") = "mean");
   };
-  def_pointwise("mse_loss", [](const Tensor& x, const Tensor& t, const std::string& r) {
-    return F::mse_loss(x, t, r);
-  });
-  def_pointwise("l1_loss", [](const Tensor& x, const Tensor& t, const std::string& r) {
-    return F::l1_loss(x, t, r);
-  });
-  def_pointwise("soft_margin_loss", [](const Tensor& x, const Tensor& t, const std::string& r) {
-    return F::soft_margin_loss(x, t, r);
-  });
-  def_pointwise("multilabel_margin_loss",
-                [](const Tensor& x, const Tensor& t, const std::string& r) {
-                  return F::multilabel_margin_loss(x, t, r);
-                });
+  def_pointwise("mse_loss", F::mse_loss);
+  def_pointwise("l1_loss", F::l1_loss);
+  def_pointwise("soft_margin_loss", F::soft_margin_loss);
+  def_pointwise("multilabel_margin_loss", F::multilabel_margin_loss);
+  // (input, target, weight, size_average, reduce, reduction) losses.
+  using Weighted = Tensor (*)(const Tensor&, const Tensor&, const Tensor&, const std::string&);
+  auto def_weighted = [&](const char* name, Weighted fn) {
+    m.def(
+        name,
+        [fn](const Tensor& input, const Tensor& target, const Tensor& weight, const py::object& sa,
+             const py::object& rd,
+             const std::string& r) { return fn(input, target, weight, reduction_of(sa, rd, r)); },
+        py::arg("input"), py::arg("target"), py::arg("weight") = none,
+        py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean");
+  };
+  def_weighted("binary_cross_entropy", F::binary_cross_entropy);
+  def_weighted("multilabel_soft_margin_loss", F::multilabel_soft_margin_loss);
+  // (input1, input2, target, margin, size_average, reduce, reduction) losses.
+  using PairMargin =
+      Tensor (*)(const Tensor&, const Tensor&, const Tensor&, double, const std::string&);
+  auto def_pair_margin = [&](const char* name, PairMargin fn) {
+    m.def(
+        name,
+        [fn](const Tensor& a, const Tensor& b, const Tensor& y, double margin, const py::object& sa,
+             const py::object& rd,
+             const std::string& r) { return fn(a, b, y, margin, reduction_of(sa, rd, r)); },
+        py::arg("input1"), py::arg("input2"), py::arg("target"), py::arg("margin") = 0.0,
+        py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean");
+  };
+  def_pair_margin("cosine_embedding_loss", F::cosine_embedding_loss);
+  def_pair_margin("margin_ranking_loss", F::margin_ranking_loss);
   m.def(
       "smooth_l1_loss",
       [](const Tensor& input, const Tensor& target, const py::object& sa, const py::object& rd,
@@ -123,22 +133,6 @@ void bind_nn_losses(py::module_& root, TensorClass&) {
          bool log_target) { return F::kl_div(input, target, reduction_of(sa, rd, r), log_target); },
       py::arg("input"), py::arg("target"), py::arg("size_average") = none, py::arg("reduce") = none,
       py::arg("reduction") = "mean", py::arg("log_target") = false);
-  m.def(
-      "cosine_embedding_loss",
-      [](const Tensor& a, const Tensor& b, const Tensor& y, double margin, const py::object& sa,
-         const py::object& rd, const std::string& r) {
-        return F::cosine_embedding_loss(a, b, y, margin, reduction_of(sa, rd, r));
-      },
-      py::arg("input1"), py::arg("input2"), py::arg("target"), py::arg("margin") = 0.0,
-      py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean");
-  m.def(
-      "margin_ranking_loss",
-      [](const Tensor& a, const Tensor& b, const Tensor& y, double margin, const py::object& sa,
-         const py::object& rd, const std::string& r) {
-        return F::margin_ranking_loss(a, b, y, margin, reduction_of(sa, rd, r));
-      },
-      py::arg("input1"), py::arg("input2"), py::arg("target"), py::arg("margin") = 0.0,
-      py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean");
   m.def(
       "triplet_margin_loss",
       [](const Tensor& a, const Tensor& p, const Tensor& n, double margin, double norm_p,
@@ -200,14 +194,6 @@ void bind_nn_losses(py::module_& root, TensorClass&) {
         return F::hinge_embedding_loss(input, target, margin, reduction_of(sa, rd, r));
       },
       py::arg("input"), py::arg("target"), py::arg("margin") = 1.0, py::arg("size_average") = none,
-      py::arg("reduce") = none, py::arg("reduction") = "mean");
-  m.def(
-      "multilabel_soft_margin_loss",
-      [](const Tensor& input, const Tensor& target, const Tensor& weight, const py::object& sa,
-         const py::object& rd, const std::string& r) {
-        return F::multilabel_soft_margin_loss(input, target, weight, reduction_of(sa, rd, r));
-      },
-      py::arg("input"), py::arg("target"), py::arg("weight") = none, py::arg("size_average") = none,
       py::arg("reduce") = none, py::arg("reduction") = "mean");
   m.def(
       "multi_margin_loss",

@@ -44,6 +44,42 @@ std::string legacy(const py::object& size_average, const py::object& reduce,
   return nn::functional::legacy_reduction(flag(size_average), flag(reduce), reduction);
 }
 
+// The three constructor shapes most losses share: torch's (size_average, reduce, reduction)
+// triple alone, after a margin, or after a class weight.
+template <typename Impl, size_t N>
+void def_reduction_loss(py::module_& sub, const char* name) {
+  add_loss_forward<Impl, N>();
+  sub.def(
+      name,
+      [](py::object sa, py::object rd, std::string r) -> ModulePtr {
+        return std::make_shared<Impl>(legacy(sa, rd, r));
+      },
+      py::arg("size_average") = py::none(), py::arg("reduce") = py::none(),
+      py::arg("reduction") = "mean");
+}
+template <typename Impl, size_t N>
+void def_margin_loss(py::module_& sub, const char* name, double margin) {
+  add_loss_forward<Impl, N>();
+  sub.def(
+      name,
+      [](double margin, py::object sa, py::object rd, std::string r) -> ModulePtr {
+        return std::make_shared<Impl>(margin, legacy(sa, rd, r));
+      },
+      py::arg("margin") = margin, py::arg("size_average") = py::none(),
+      py::arg("reduce") = py::none(), py::arg("reduction") = "mean");
+}
+template <typename Impl, size_t N>
+void def_weighted_loss(py::module_& sub, const char* name) {
+  add_loss_forward<Impl, N>();
+  sub.def(
+      name,
+      [](Tensor w, py::object sa, py::object rd, std::string r) -> ModulePtr {
+        return std::make_shared<Impl>(w, legacy(sa, rd, r));
+      },
+      py::arg("weight") = py::none(), py::arg("size_average") = py::none(),
+      py::arg("reduce") = py::none(), py::arg("reduction") = "mean");
+}
+
 void bind_nncpp_losses(py::module_& m, TensorClass&) {
   auto sub = m.def_submodule("_nncpp");
   const auto none = py::none();
@@ -73,14 +109,7 @@ void bind_nncpp_losses(py::module_& m, TensorClass&) {
       },
       py::arg("weight") = none, py::arg("size_average") = none, py::arg("reduce") = none,
       py::arg("reduction") = "mean", py::arg("pos_weight") = none);
-  add_loss_forward<nn::BCELossImpl, 2>();
-  sub.def(
-      "BCELoss",
-      [](Tensor w, py::object sa, py::object rd, std::string r) -> ModulePtr {
-        return std::make_shared<nn::BCELossImpl>(w, legacy(sa, rd, r));
-      },
-      py::arg("weight") = none, py::arg("size_average") = none, py::arg("reduce") = none,
-      py::arg("reduction") = "mean");
+  def_weighted_loss<nn::BCELossImpl, 2>(sub, "BCELoss");
   add_loss_forward<nn::CTCLossImpl, 4>();
   sub.def(
       "CTCLoss",
@@ -90,20 +119,8 @@ void bind_nncpp_losses(py::module_& m, TensorClass&) {
       py::arg("blank") = 0, py::arg("reduction") = "mean", py::arg("zero_infinity") = false);
 
   // reduction-only losses.
-  add_loss_forward<nn::MSELossImpl, 2>();
-  sub.def(
-      "MSELoss",
-      [](py::object sa, py::object rd, std::string r) -> ModulePtr {
-        return std::make_shared<nn::MSELossImpl>(legacy(sa, rd, r));
-      },
-      py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean");
-  add_loss_forward<nn::L1LossImpl, 2>();
-  sub.def(
-      "L1Loss",
-      [](py::object sa, py::object rd, std::string r) -> ModulePtr {
-        return std::make_shared<nn::L1LossImpl>(legacy(sa, rd, r));
-      },
-      py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean");
+  def_reduction_loss<nn::MSELossImpl, 2>(sub, "MSELoss");
+  def_reduction_loss<nn::L1LossImpl, 2>(sub, "L1Loss");
   add_loss_forward<nn::SmoothL1LossImpl, 2>();
   sub.def(
       "SmoothL1Loss",
@@ -127,22 +144,8 @@ void bind_nncpp_losses(py::module_& m, TensorClass&) {
       },
       py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean",
       py::arg("log_target") = false);
-  add_loss_forward<nn::MarginRankingLossImpl, 3>();
-  sub.def(
-      "MarginRankingLoss",
-      [](double margin, py::object sa, py::object rd, std::string r) -> ModulePtr {
-        return std::make_shared<nn::MarginRankingLossImpl>(margin, legacy(sa, rd, r));
-      },
-      py::arg("margin") = 0.0, py::arg("size_average") = none, py::arg("reduce") = none,
-      py::arg("reduction") = "mean");
-  add_loss_forward<nn::CosineEmbeddingLossImpl, 3>();
-  sub.def(
-      "CosineEmbeddingLoss",
-      [](double margin, py::object sa, py::object rd, std::string r) -> ModulePtr {
-        return std::make_shared<nn::CosineEmbeddingLossImpl>(margin, legacy(sa, rd, r));
-      },
-      py::arg("margin") = 0.0, py::arg("size_average") = none, py::arg("reduce") = none,
-      py::arg("reduction") = "mean");
+  def_margin_loss<nn::MarginRankingLossImpl, 3>(sub, "MarginRankingLoss", 0.0);
+  def_margin_loss<nn::CosineEmbeddingLossImpl, 3>(sub, "CosineEmbeddingLoss", 0.0);
   add_loss_forward<nn::TripletMarginLossImpl, 3>();
   sub.def(
       "TripletMarginLoss",
@@ -168,29 +171,9 @@ void bind_nncpp_losses(py::module_& m, TensorClass&) {
         return std::make_shared<nn::GaussianNLLLossImpl>(full, eps, r);
       },
       py::arg("full") = false, py::arg("eps") = 1e-6, py::arg("reduction") = "mean");
-  add_loss_forward<nn::HingeEmbeddingLossImpl, 2>();
-  sub.def(
-      "HingeEmbeddingLoss",
-      [](double margin, py::object sa, py::object rd, std::string r) -> ModulePtr {
-        return std::make_shared<nn::HingeEmbeddingLossImpl>(margin, legacy(sa, rd, r));
-      },
-      py::arg("margin") = 1.0, py::arg("size_average") = none, py::arg("reduce") = none,
-      py::arg("reduction") = "mean");
-  add_loss_forward<nn::SoftMarginLossImpl, 2>();
-  sub.def(
-      "SoftMarginLoss",
-      [](py::object sa, py::object rd, std::string r) -> ModulePtr {
-        return std::make_shared<nn::SoftMarginLossImpl>(legacy(sa, rd, r));
-      },
-      py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean");
-  add_loss_forward<nn::MultiLabelSoftMarginLossImpl, 2>();
-  sub.def(
-      "MultiLabelSoftMarginLoss",
-      [](Tensor w, py::object sa, py::object rd, std::string r) -> ModulePtr {
-        return std::make_shared<nn::MultiLabelSoftMarginLossImpl>(w, legacy(sa, rd, r));
-      },
-      py::arg("weight") = none, py::arg("size_average") = none, py::arg("reduce") = none,
-      py::arg("reduction") = "mean");
+  def_margin_loss<nn::HingeEmbeddingLossImpl, 2>(sub, "HingeEmbeddingLoss", 1.0);
+  def_reduction_loss<nn::SoftMarginLossImpl, 2>(sub, "SoftMarginLoss");
+  def_weighted_loss<nn::MultiLabelSoftMarginLossImpl, 2>(sub, "MultiLabelSoftMarginLoss");
   add_loss_forward<nn::MultiMarginLossImpl, 2>();
   sub.def(
       "MultiMarginLoss",
@@ -200,13 +183,7 @@ void bind_nncpp_losses(py::module_& m, TensorClass&) {
       },
       py::arg("p") = 1, py::arg("margin") = 1.0, py::arg("weight") = none,
       py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean");
-  add_loss_forward<nn::MultiLabelMarginLossImpl, 2>();
-  sub.def(
-      "MultiLabelMarginLoss",
-      [](py::object sa, py::object rd, std::string r) -> ModulePtr {
-        return std::make_shared<nn::MultiLabelMarginLossImpl>(legacy(sa, rd, r));
-      },
-      py::arg("size_average") = none, py::arg("reduce") = none, py::arg("reduction") = "mean");
+  def_reduction_loss<nn::MultiLabelMarginLossImpl, 2>(sub, "MultiLabelMarginLoss");
 }
 
 Registrar registrar(bind_nncpp_losses);

@@ -2,10 +2,10 @@
 
 #include <cmath>
 #include <limits>
-#include <sstream>
 
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/init.h"
+#include "tensorcore/nn/tuple_str.h"
 #include "tensorcore/tensorcore.h"
 
 namespace tc::nn::functional {
@@ -13,15 +13,6 @@ namespace tc::nn::functional {
 namespace {
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
-
-// Python's tuple spelling, as torch prints sizes in these messages.
-std::string tuple_str(const Shape& s) {
-  std::ostringstream os;
-  os << "(";
-  for (size_t i = 0; i < s.size(); ++i) os << (i ? ", " : "") << s[i];
-  os << (s.size() == 1 ? ",)" : ")");
-  return os.str();
-}
 
 // One more key position: masks get a zero (attend) column at the end.
 Tensor pad_one_key(const Tensor& mask) { return mask.defined() ? pad(mask, {0, 1}) : mask; }

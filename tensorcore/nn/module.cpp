@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "tensorcore/autograd/grad_mode.h"
+#include "tensorcore/autograd/zero_grad.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/serialize/tensors/tensor_io.h"
@@ -161,16 +162,7 @@ void Module::train(bool on) {
   for (auto& [n, c] : children_) c->train(on);
 }
 
-void Module::zero_grad(bool set_to_none) {
-  for (auto& p : parameters()) {
-    Tensor g = p.grad();
-    if (!g.defined()) continue;
-    if (set_to_none)
-      p.set_grad(Tensor());
-    else
-      zero_(g);
-  }
-}
+void Module::zero_grad(bool set_to_none) { autograd::zero_grad(parameters(), set_to_none); }
 
 void Module::requires_grad_(bool flag) {
   for (auto& p : parameters()) p.requires_grad_(flag);

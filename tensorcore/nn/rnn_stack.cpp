@@ -1,24 +1,15 @@
 #include "tensorcore/nn/rnn_stack.h"
 
 #include <cmath>
-#include <sstream>
 
 #include "tensorcore/nn/functional.h"
 #include "tensorcore/nn/init.h"
+#include "tensorcore/nn/tuple_str.h"
 #include "tensorcore/tensorcore.h"
 
 namespace tc::nn {
 
 namespace {
-
-// Python's tuple spelling, as torch prints sizes in these messages: (2, 3, 4), (5,).
-std::string tuple_str(const Shape& s) {
-  std::ostringstream os;
-  os << "(";
-  for (size_t i = 0; i < s.size(); ++i) os << (i ? ", " : "") << s[i];
-  os << (s.size() == 1 ? ",)" : ")");
-  return os.str();
-}
 
 int64_t directions(const RNNOptions& o) { return o.bidirectional ? 2 : 1; }
 int64_t real_hidden(const RNNOptions& o) { return o.proj_size > 0 ? o.proj_size : o.hidden_size; }

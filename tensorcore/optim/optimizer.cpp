@@ -3,6 +3,7 @@
 #include <set>
 
 #include "tensorcore/autograd/grad_mode.h"
+#include "tensorcore/autograd/zero_grad.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/shape.h"
@@ -38,16 +39,7 @@ TensorList Optimizer::parameters() const {
   return out;
 }
 
-void Optimizer::zero_grad(bool set_to_none) {
-  for (auto& p : parameters()) {
-    Tensor g = p.grad();
-    if (!g.defined()) continue;
-    if (set_to_none)
-      p.set_grad(Tensor());
-    else
-      zero_(g);
-  }
-}
+void Optimizer::zero_grad(bool set_to_none) { autograd::zero_grad(parameters(), set_to_none); }
 
 NamedTensors Optimizer::state_dict() const {
   NamedTensors out;

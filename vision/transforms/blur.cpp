@@ -4,11 +4,8 @@
 // and a vertical pass accumulates rows, so both loops run over contiguous memory. CUDA images run
 // the same two passes in vision/cuda/transforms_cuda.cu (same weights, order and rounding; no FMA
 // contraction on either side).
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
+#include "vision/transforms/no_fp_contract.h"
+
 #include <algorithm>
 #include <cmath>
 

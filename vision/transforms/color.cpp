@@ -2,11 +2,8 @@
 // dozen full-size temporaries, and follows torchvision's float32 arithmetic step by step (no
 // FMA contraction, so products round as they do in separate tensor ops). The per-pixel steps are
 // color_pixel.h, which the CUDA kernels (vision/cuda/transforms_cuda.cu) share.
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
+#include "vision/transforms/no_fp_contract.h"
+
 #include <algorithm>
 #include <cmath>
 

@@ -1,10 +1,7 @@
 // Warp matrices (see geometry.h). No FMA contraction: Python calls these same functions, and the
 // results should not depend on the compiler's choice of fused operations.
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
+#include "vision/transforms/no_fp_contract.h"
+
 #include "vision/transforms/geometry.h"
 
 #include <algorithm>

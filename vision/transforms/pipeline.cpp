@@ -1,11 +1,8 @@
 // C++ replay of vision/transforms (Python). Every random draw goes through
 // tc::rand(n, float64) on the pipeline's generator, exactly as Transform._rand does in Python;
 // integer and rounding rules copy Python's (int() truncation, round() half to even).
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
+#include "vision/transforms/no_fp_contract.h"
+
 #include "vision/transforms/pipeline.h"
 
 #include <algorithm>

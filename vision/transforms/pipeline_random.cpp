@@ -3,11 +3,8 @@
 // _color_transforms.py, transforms.py). Draws follow Python's order and amount exactly, and the
 // images go through the same kernels (warp matrices from geometry.cpp, kernels::warp,
 // kernels::gaussian_blur, kernels::erase) that the Python transforms call.
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
+#include "vision/transforms/no_fp_contract.h"
+
 #include <cmath>
 #include <functional>
 #include <set>

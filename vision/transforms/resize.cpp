@@ -7,11 +7,8 @@
 // No FMA contraction: the interpolating (non-antialias) modes then round exactly like ATen's.
 // CUDA images: the same host-computed windows and weights are uploaded and applied by the passes
 // in vision/cuda/resize_cuda.cu, in the same order, so the results match the CPU's.
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
+#include "vision/transforms/no_fp_contract.h"
+
 #include <algorithm>
 #include <cmath>
 #include <memory>

@@ -4,11 +4,8 @@
 // torchvision's _apply_grid_transform does with its extra mask channel. The per-pixel work is
 // warp_sample.h, shared with the CUDA kernel (vision/cuda/transforms_cuda.cu); no FMA
 // contraction here so that both round identically.
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
+#include "vision/transforms/no_fp_contract.h"
+
 #include <algorithm>
 #include <cmath>
 

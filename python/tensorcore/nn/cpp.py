@@ -252,58 +252,31 @@ def _ints(v):
     return list(v) if isinstance(v, (tuple, list)) else [v]
 
 
-def Conv2d(
-    in_channels,
-    out_channels,
-    kernel_size,
-    stride=1,
-    padding=0,
-    dilation=1,
-    groups=1,
-    bias=True,
-    padding_mode="zeros",
-):
-    """The C++ tc::nn::Conv2d (padding numbers, 'same' or 'valid'; any padding_mode), as a CppModule."""
-    return CppModule(
-        _cpp.Conv2dFull(
-            in_channels,
-            out_channels,
-            kernel_size,
-            stride,
-            padding,
-            dilation,
-            groups,
-            bias,
-            padding_mode,
-        )
+def _conv(factory, name):
+    def make(
+        in_channels,
+        out_channels,
+        kernel_size,
+        stride=1,
+        padding=0,
+        dilation=1,
+        groups=1,
+        bias=True,
+        padding_mode="zeros",
+    ):
+        args = (stride, padding, dilation, groups, bias, padding_mode)
+        return CppModule(factory(in_channels, out_channels, kernel_size, *args))
+
+    make.__name__ = name
+    make.__doc__ = (
+        f"The C++ tc::nn::{name} (padding numbers, 'same' or 'valid'; any padding_mode), as a "
+        "CppModule."
     )
+    return make
 
 
-def Conv1d(
-    in_channels,
-    out_channels,
-    kernel_size,
-    stride=1,
-    padding=0,
-    dilation=1,
-    groups=1,
-    bias=True,
-    padding_mode="zeros",
-):
-    """The C++ tc::nn::Conv1d (padding numbers, 'same' or 'valid'; any padding_mode), as a CppModule."""
-    return CppModule(
-        _cpp.Conv1dFull(
-            in_channels,
-            out_channels,
-            kernel_size,
-            stride,
-            padding,
-            dilation,
-            groups,
-            bias,
-            padding_mode,
-        )
-    )
+Conv1d = _conv(_cpp.Conv1dFull, "Conv1d")
+Conv2d = _conv(_cpp.Conv2dFull, "Conv2d")
 
 
 class CppMaxPool(CppModule):

@@ -13,21 +13,38 @@ from builtins import bool as _bool, bytes as _bytes, complex as _complex, float 
 
 from tensorcore import Tensor, device, dtype
 
-def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
-    r"""
-    adaptive_avg_pool1d(input, output_size) -> Tensor
-
-    1-D adaptive avg pooling: windows are chosen so that an input of shape (N, C, L) becomes ``output_size``, whatever the input size.
-
-    Args:
-        input (Tensor): the input.
-        output_size (int or tuple): the target size (None keeps an input dimension).
-    """
+from tensorcore import adaptive_avg_pool1d as adaptive_avg_pool1d
+from tensorcore import alpha_dropout as alpha_dropout
+from tensorcore import avg_pool1d as avg_pool1d
+from tensorcore import celu as celu
+from tensorcore import celu_ as celu_
+from tensorcore import channel_shuffle as channel_shuffle
+from tensorcore import conv1d as conv1d
+from tensorcore import conv2d as conv2d
+from tensorcore import conv3d as conv3d
+from tensorcore import conv_transpose1d as conv_transpose1d
+from tensorcore import conv_transpose2d as conv_transpose2d
+from tensorcore import conv_transpose3d as conv_transpose3d
+from tensorcore import cosine_similarity as cosine_similarity
+from tensorcore import dropout as dropout
+from tensorcore import feature_alpha_dropout as feature_alpha_dropout
+from tensorcore import hardshrink as hardshrink
+from tensorcore import max_pool1d as max_pool1d
+from tensorcore import max_pool2d as max_pool2d
+from tensorcore import max_pool3d as max_pool3d
+from tensorcore import pairwise_distance as pairwise_distance
+from tensorcore import pdist as pdist
+from tensorcore import pixel_shuffle as pixel_shuffle
+from tensorcore import pixel_unshuffle as pixel_unshuffle
+from tensorcore import prelu as prelu
+from tensorcore import rrelu_ as rrelu_
+from tensorcore import selu as selu
+from tensorcore import selu_ as selu_
+from tensorcore import threshold as threshold
+from tensorcore import threshold_ as threshold_
 
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     r"""
-    adaptive_avg_pool2d(input, output_size) -> Tensor
-
     2-D adaptive avg pooling: windows are chosen so that an input of shape (N, C, H, W) becomes ``output_size``, whatever the input size.
 
     Args:
@@ -41,8 +58,6 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
 
 def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
     r"""
-    adaptive_avg_pool3d(input, output_size) -> Tensor
-
     3-D adaptive avg pooling: windows are chosen so that an input of shape (N, C, D, H, W) becomes ``output_size``, whatever the input size.
 
     Args:
@@ -52,8 +67,6 @@ def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
 
 def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: _bool = False) -> Any:
     r"""
-    adaptive_max_pool1d(input, output_size, return_indices=False) -> Tensor
-
     1-D adaptive max pooling: windows are chosen so that an input of shape (N, C, L) becomes ``output_size``, whatever the input size.
 
     Args:
@@ -63,14 +76,10 @@ def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: _bool =
     """
 
 def adaptive_max_pool1d_with_indices(input: Any, output_size: Any, return_indices: Any = False) -> Any:
-    r"""
-    adaptive_max_pool1d returning (output, indices).
-    """
+    r"""adaptive_max_pool1d returning (output, indices)."""
 
 def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: _bool = False) -> Any:
     r"""
-    adaptive_max_pool2d(input, output_size, return_indices=False) -> Tensor
-
     2-D adaptive max pooling: windows are chosen so that an input of shape (N, C, H, W) becomes ``output_size``, whatever the input size.
 
     Args:
@@ -80,14 +89,10 @@ def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: _bool =
     """
 
 def adaptive_max_pool2d_with_indices(input: Any, output_size: Any, return_indices: Any = False) -> Any:
-    r"""
-    adaptive_max_pool2d returning (output, indices).
-    """
+    r"""adaptive_max_pool2d returning (output, indices)."""
 
 def adaptive_max_pool3d(input: Tensor, output_size: Any, return_indices: _bool = False) -> Any:
     r"""
-    adaptive_max_pool3d(input, output_size, return_indices=False) -> Tensor
-
     3-D adaptive max pooling: windows are chosen so that an input of shape (N, C, D, H, W) becomes ``output_size``, whatever the input size.
 
     Args:
@@ -97,14 +102,10 @@ def adaptive_max_pool3d(input: Tensor, output_size: Any, return_indices: _bool =
     """
 
 def adaptive_max_pool3d_with_indices(input: Any, output_size: Any, return_indices: Any = False) -> Any:
-    r"""
-    adaptive_max_pool3d returning (output, indices).
-    """
+    r"""adaptive_max_pool3d returning (output, indices)."""
 
 def affine_grid(theta: Tensor, size: Any, align_corners: Any = None) -> Tensor:
     r"""
-    affine_grid(theta, size, align_corners=None) -> Tensor
-
     The sampling grid for :func:`grid_sample` of the affine transforms ``theta``.
 
     Args:
@@ -113,38 +114,8 @@ def affine_grid(theta: Tensor, size: Any, align_corners: Any = None) -> Tensor:
         align_corners (bool, optional): as in :func:`grid_sample`.
     """
 
-def alpha_dropout(input: Tensor, p: _float = 0.5, training: _bool = False, inplace: _bool = False) -> Tensor:
-    r"""
-    alpha_dropout(input, p=0.5, training=False, inplace=False) -> Tensor
-
-    Dropout for SELU networks: dropped elements take SELU's negative saturation value and the result is rescaled to keep mean and variance.
-
-    Args:
-        input (Tensor): the input.
-        p (float): drop probability.
-        training (bool): apply dropout.
-        inplace (bool): write the result into ``input``.
-    """
-
-def avg_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: _bool = False, count_include_pad: _bool = True) -> Tensor:
-    r"""
-    avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True) -> Tensor
-
-    1-D average pooling over an input of shape (N, C, L) (or without the batch dimension).
-
-    Args:
-        input (Tensor): the input.
-        kernel_size (int or tuple): window size.
-        stride (int or tuple, optional): window step (default: ``kernel_size``).
-        padding (int or tuple): implicit padding (-inf for max, 0 for average).
-        ceil_mode (bool): round the output size up instead of down.
-        count_include_pad (bool): count the zero padding in the average.
-    """
-
 def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: _bool = False, count_include_pad: _bool = True, divisor_override: Optional[Optional[_int]] = None) -> Tensor:
     r"""
-    avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None) -> Tensor
-
     2-D average pooling over an input of shape (N, C, H, W) (or without the batch dimension).
 
     Args:
@@ -159,8 +130,6 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
 
 def avg_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: _bool = False, count_include_pad: _bool = True, divisor_override: Optional[Optional[_int]] = None) -> Tensor:
     r"""
-    avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None) -> Tensor
-
     3-D average pooling over an input of shape (N, C, D, H, W) (or without the batch dimension).
 
     Args:
@@ -175,8 +144,6 @@ def avg_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
 
 def batch_norm(input: Tensor, running_mean: Tensor, running_var: Tensor, weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, training: _bool = False, momentum: _float = 0.1, eps: _float = 1e-05) -> Tensor:
     r"""
-    batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-05) -> Tensor
-
     Batch normalization over dim 1 (channels): normalizes with the batch statistics in training (and updates the running ones in place by ``momentum``), with the running statistics otherwise.
 
     Args:
@@ -191,14 +158,10 @@ def batch_norm(input: Tensor, running_mean: Tensor, running_var: Tensor, weight:
     """
 
 def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
-    r"""
-    y_k = x1^T W_k x2 + b_k over the last dimension of both inputs.
-    """
+    r"""y_k = x1^T W_k x2 + b_k over the last dimension of both inputs."""
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean') -> Tensor:
     r"""
-    binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction='mean') -> Tensor
-
     :math:`-(y \log x + (1 - y) \log(1 - x))` between probabilities ``input`` and targets in [0, 1] (logs are clamped at -100).
 
     Args:
@@ -211,8 +174,6 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor]
 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean', pos_weight: Optional[Tensor] = None) -> Tensor:
     r"""
-    binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction='mean', pos_weight=None) -> Tensor
-
     Sigmoid followed by binary cross entropy, computed stably from logits.
 
     Args:
@@ -228,157 +189,11 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Opti
         tensor(0.6931)
     """
 
-def celu(input: Any, alpha: Any = 1.0, inplace: Any = False) -> Tensor:
-    r"""
-    celu(input, alpha=1.0, inplace=False) -> Tensor
-
-    :math:`\max(0, x) + \min(0, \alpha (e^{x/\alpha} - 1))`, element-wise.
-
-    Args:
-        input (Tensor): the input.
-        alpha (float): the scale of the negative part.
-        inplace (bool): write the result into ``input``.
-    """
-
-def celu_(input: Any, alpha: Any = 1.0) -> Tensor:
-    r"""
-    celu_(input, alpha=1.0) -> Tensor
-
-    In-place :func:`celu`.
-
-    Args:
-        input (Tensor): the input.
-        alpha (float): the scale of the negative part.
-    """
-
-def channel_shuffle(input: Any, groups: Any) -> Tensor:
-    r"""
-    channel_shuffle(input, groups) -> Tensor
-
-    Interleaves the channels of ``groups`` groups (ShuffleNet): (N, g*c, ...) viewed as (N, g, c, ...) is transposed to (N, c, g, ...).
-
-    Args:
-        input (Tensor): the input.
-        groups (int): number of groups.
-    """
-
-def conv1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: _int = 1) -> Tensor:
-    r"""
-    conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
-
-    1-D convolution (cross-correlation, as in torch) over an input of shape (N, C_in, L). ``padding`` may also be ``'valid'`` (none) or ``'same'`` (output size = input size, stride 1).
-
-    Args:
-        input (Tensor): input of shape (N, C_in, L), or without the batch dimension.
-        weight (Tensor): filters of shape (C_out, C_in / groups, k).
-        bias (Tensor, optional): shape (C_out,).
-        stride (int or tuple): step of the kernel.
-        padding (int, tuple or str): implicit zero padding on both sides.
-        dilation (int or tuple): spacing between kernel elements.
-        groups (int): split input and output channels into this many independent groups.
-    """
-
-def conv2d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: _int = 1) -> Tensor:
-    r"""
-    conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
-
-    2-D convolution (cross-correlation, as in torch) over an input of shape (N, C_in, H, W). ``padding`` may also be ``'valid'`` (none) or ``'same'`` (output size = input size, stride 1).
-
-    Args:
-        input (Tensor): input of shape (N, C_in, H, W), or without the batch dimension.
-        weight (Tensor): filters of shape (C_out, C_in / groups, k, k).
-        bias (Tensor, optional): shape (C_out,).
-        stride (int or tuple): step of the kernel.
-        padding (int, tuple or str): implicit zero padding on both sides.
-        dilation (int or tuple): spacing between kernel elements.
-        groups (int): split input and output channels into this many independent groups.
-
-    Example:
-        >>> x = tc.ones(1, 1, 4, 4)
-        >>> w = tc.ones(1, 1, 3, 3)
-        >>> F.conv2d(x, w, padding=1)[0, 0]
-        tensor([[4., 6., 6., 4.],
-                [6., 9., 9., 6.],
-                [6., 9., 9., 6.],
-                [4., 6., 6., 4.]])
-    """
-
-def conv3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: _int = 1) -> Tensor:
-    r"""
-    conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
-
-    3-D convolution (cross-correlation, as in torch) over an input of shape (N, C_in, D, H, W). ``padding`` may also be ``'valid'`` (none) or ``'same'`` (output size = input size, stride 1).
-
-    Args:
-        input (Tensor): input of shape (N, C_in, D, H, W), or without the batch dimension.
-        weight (Tensor): filters of shape (C_out, C_in / groups, k, k, k).
-        bias (Tensor, optional): shape (C_out,).
-        stride (int or tuple): step of the kernel.
-        padding (int, tuple or str): implicit zero padding on both sides.
-        dilation (int or tuple): spacing between kernel elements.
-        groups (int): split input and output channels into this many independent groups.
-    """
-
 def conv_tbc(input: Any, weight: Any, bias: Any, pad: Any = 0) -> Any:
-    r"""
-    1-d convolution of a (time, batch, channel) input with a (kernel, in, out) weight.
-    """
-
-def conv_transpose1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: _int = 1, dilation: Any = 1) -> Tensor:
-    r"""
-    conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
-
-    1-D transposed convolution (the gradient of conv1d with respect to its input, sometimes called deconvolution) over an input of shape (N, C_in, L).
-
-    Args:
-        input (Tensor): input of shape (N, C_in, L), or without the batch dimension.
-        weight (Tensor): filters of shape (C_in, C_out / groups, k).
-        bias (Tensor, optional): shape (C_out,).
-        stride (int or tuple): step of the kernel.
-        padding (int, tuple or str): implicit zero padding on both sides.
-        output_padding (int or tuple): extra size added to one side of each output dimension.
-        dilation (int or tuple): spacing between kernel elements.
-        groups (int): split input and output channels into this many independent groups.
-    """
-
-def conv_transpose2d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: _int = 1, dilation: Any = 1) -> Tensor:
-    r"""
-    conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
-
-    2-D transposed convolution (the gradient of conv2d with respect to its input, sometimes called deconvolution) over an input of shape (N, C_in, H, W).
-
-    Args:
-        input (Tensor): input of shape (N, C_in, H, W), or without the batch dimension.
-        weight (Tensor): filters of shape (C_in, C_out / groups, k, k).
-        bias (Tensor, optional): shape (C_out,).
-        stride (int or tuple): step of the kernel.
-        padding (int, tuple or str): implicit zero padding on both sides.
-        output_padding (int or tuple): extra size added to one side of each output dimension.
-        dilation (int or tuple): spacing between kernel elements.
-        groups (int): split input and output channels into this many independent groups.
-    """
-
-def conv_transpose3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: _int = 1, dilation: Any = 1) -> Tensor:
-    r"""
-    conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
-
-    3-D transposed convolution (the gradient of conv3d with respect to its input, sometimes called deconvolution) over an input of shape (N, C_in, D, H, W).
-
-    Args:
-        input (Tensor): input of shape (N, C_in, D, H, W), or without the batch dimension.
-        weight (Tensor): filters of shape (C_in, C_out / groups, k, k, k).
-        bias (Tensor, optional): shape (C_out,).
-        stride (int or tuple): step of the kernel.
-        padding (int, tuple or str): implicit zero padding on both sides.
-        output_padding (int or tuple): extra size added to one side of each output dimension.
-        dilation (int or tuple): spacing between kernel elements.
-        groups (int): split input and output channels into this many independent groups.
-    """
+    r"""1-d convolution of a (time, batch, channel) input with a (kernel, in, out) weight."""
 
 def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: _float = 0.0, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean') -> Tensor:
     r"""
-    cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction='mean') -> Tensor
-
     For target 1: :math:`1 - \cos(x_1, x_2)`; for target -1: :math:`\max(0, \cos(x_1, x_2) - margin)`.
 
     Args:
@@ -390,27 +205,8 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
         size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
     """
 
-def cosine_similarity(x1: Any, x2: Any, dim: Any = 1, eps: Any = 1e-08) -> Tensor:
-    r"""
-    cosine_similarity(x1, x2, dim=1, eps=1e-08) -> Tensor
-
-    Cosine of the angle between ``x1`` and ``x2`` along ``dim`` (they broadcast); the norms are clamped below by ``eps``.
-
-    Args:
-        x1 (Tensor): first input.
-        x2 (Tensor): second input.
-        dim (int): the vector dimension.
-        eps (float): lower bound of the norms.
-
-    Example:
-        >>> F.cosine_similarity(tc.tensor([[1.0, 0.0]]), tc.tensor([[1.0, 1.0]]))
-        tensor([0.7071])
-    """
-
 def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Any = None, ignore_index: _int = -100, reduce: Any = None, reduction: _str = 'mean', label_smoothing: _float = 0.0) -> Tensor:
     r"""
-    cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean', label_smoothing=0.0) -> Tensor
-
     Cross entropy of logits: :func:`log_softmax` over the class dim (dim 1, or 0 for an unbatched input) followed by :func:`nll_loss` for class-index targets, or by ``-sum_c w_c target_c log p_c`` for class-probability targets of the input's shape. Float32/float64 CPU inputs with index targets run one fused kernel.
 
     Args:
@@ -429,8 +225,6 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
 
 def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Any, target_lengths: Any, blank: _int = 0, reduction: _str = 'mean', zero_infinity: _bool = False) -> Tensor:
     r"""
-    ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction='mean', zero_infinity=False) -> Tensor
-
     Connectionist temporal classification loss, summing over all alignments of the targets to the input frames. ``'mean'`` divides each sequence's loss by its target length, then averages.
 
     Args:
@@ -443,23 +237,8 @@ def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Any, target_leng
         reduction (str): ``'none'`` (one loss per element), ``'mean'`` (the default) or ``'sum'``.
     """
 
-def dropout(input: Tensor, p: _float = 0.5, training: _bool = True, inplace: _bool = False) -> Tensor:
-    r"""
-    dropout(input, p=0.5, training=True, inplace=False) -> Tensor
-
-    In training, zeroes each element with probability ``p`` and scales the others by ``1 / (1 - p)``; the identity otherwise.
-
-    Args:
-        input (Tensor): the input.
-        p (float): drop probability.
-        training (bool): apply dropout.
-        inplace (bool): write the result into ``input``.
-    """
-
 def dropout1d(input: Any, p: Any = 0.5, training: Any = True, inplace: Any = False) -> Tensor:
     r"""
-    dropout1d(input, p=0.5, training=True, inplace=False) -> Tensor
-
     Zeroes whole channels of an (N, C, L) or (C, L) input with probability ``p`` and scales the others by ``1 / (1 - p)``.
 
     Args:
@@ -471,8 +250,6 @@ def dropout1d(input: Any, p: Any = 0.5, training: Any = True, inplace: Any = Fal
 
 def dropout2d(input: Any, p: Any = 0.5, training: Any = True, inplace: Any = False) -> Tensor:
     r"""
-    dropout2d(input, p=0.5, training=True, inplace=False) -> Tensor
-
     Zeroes whole channels of an (N, C, H, W) input. As torch 1.13, a 3-D input is taken as (N, C, L) and other ranks drop along dims 0 and 1, with a deprecation warning.
 
     Args:
@@ -484,8 +261,6 @@ def dropout2d(input: Any, p: Any = 0.5, training: Any = True, inplace: Any = Fal
 
 def dropout3d(input: Any, p: Any = 0.5, training: Any = True, inplace: Any = False) -> Tensor:
     r"""
-    dropout3d(input, p=0.5, training=True, inplace=False) -> Tensor
-
     Zeroes whole channels of an (N, C, D, H, W) or (C, D, H, W) input (other ranks warn, as torch 1.13).
 
     Args:
@@ -497,8 +272,6 @@ def dropout3d(input: Any, p: Any = 0.5, training: Any = True, inplace: Any = Fal
 
 def elu(input: Any, alpha: Any = 1.0, inplace: Any = False) -> Tensor:
     r"""
-    elu(input, alpha=1.0, inplace=False) -> Tensor
-
     Exponential linear unit: :math:`x` for :math:`x > 0`, :math:`\alpha (e^{x} - 1)` otherwise.
 
     Args:
@@ -509,8 +282,6 @@ def elu(input: Any, alpha: Any = 1.0, inplace: Any = False) -> Tensor:
 
 def elu_(input: Any, alpha: Any = 1.0) -> Tensor:
     r"""
-    elu_(input, alpha=1.0) -> Tensor
-
     In-place :func:`elu`.
 
     Args:
@@ -520,8 +291,6 @@ def elu_(input: Any, alpha: Any = 1.0) -> Tensor:
 
 def embedding(input: Tensor, weight: Tensor, padding_idx: Optional[Optional[_int]] = None, max_norm: Optional[Optional[_float]] = None, norm_type: _float = 2.0, scale_grad_by_freq: _bool = False, sparse: _bool = False) -> Tensor:
     r"""
-    embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False) -> Tensor
-
     Looks up rows of ``weight`` by the indices in ``input``; the result has shape ``input.shape + (embedding_dim,)``.
 
     Args:
@@ -543,8 +312,6 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: Optional[Optional[_int
 
 def embedding_bag(input: Tensor, weight: Tensor, offsets: Optional[Tensor] = None, max_norm: Optional[Optional[_float]] = None, norm_type: _float = 2.0, scale_grad_by_freq: _bool = False, mode: _str = 'mean', sparse: _bool = False, per_sample_weights: Optional[Tensor] = None, include_last_offset: _bool = False, padding_idx: Optional[Optional[_int]] = None) -> Tensor:
     r"""
-    embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, mode='mean', sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None) -> Tensor
-
     Sums, averages or takes the max of bags of embeddings without materializing them: bags are the rows of a 2-D ``input``, or the segments of a 1-D ``input`` starting at ``offsets``.
 
     Args:
@@ -561,23 +328,8 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Optional[Tensor] = Non
         padding_idx (int, optional): entries with this index are skipped.
     """
 
-def feature_alpha_dropout(input: Tensor, p: _float = 0.5, training: _bool = False, inplace: _bool = False) -> Tensor:
-    r"""
-    feature_alpha_dropout(input, p=0.5, training=False, inplace=False) -> Tensor
-
-    Alpha dropout of whole channels (dim 1) instead of elements.
-
-    Args:
-        input (Tensor): the input.
-        p (float): drop probability.
-        training (bool): apply dropout.
-        inplace (bool): write the result into ``input``.
-    """
-
 def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1) -> Tensor:
     r"""
-    fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor
-
     Combines sliding local blocks (N, C*prod(kernel_size), L) into an (N, C, H, W) tensor, summing overlaps (the inverse layout of :func:`unfold`).
 
     Args:
@@ -590,29 +342,19 @@ def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1, p
     """
 
 def fractional_max_pool2d(input: Any, kernel_size: Any, output_size: Any = None, output_ratio: Any = None, return_indices: Any = False, _random_samples: Any = None) -> Any:
-    r"""
-    Fractional max pooling (Graham 2014) over (N, C, H, W) or (C, H, W): windows of kernel_size at pseudo-random increasing positions, sized to output_size or to output_ratio of the input; with return_indices=True also the flat index of each maximum within its plane. The same _random_samples (N, C, 2) give torch's windows and results.
-    """
+    r"""Fractional max pooling (Graham 2014) over (N, C, H, W) or (C, H, W): windows of kernel_size at pseudo-random increasing positions, sized to output_size or to output_ratio of the input; with return_indices=True also the flat index of each maximum within its plane. The same _random_samples (N, C, 2) give torch's windows and results."""
 
 def fractional_max_pool2d_with_indices(input: Any, kernel_size: Any, output_size: Any = None, output_ratio: Any = None, return_indices: Any = False, _random_samples: Any = None) -> Any:
-    r"""
-    fractional_max_pool2d returning (output, indices).
-    """
+    r"""fractional_max_pool2d returning (output, indices)."""
 
 def fractional_max_pool3d(input: Any, kernel_size: Any, output_size: Any = None, output_ratio: Any = None, return_indices: Any = False, _random_samples: Any = None) -> Any:
-    r"""
-    Fractional max pooling (Graham 2014) over (N, C, T, H, W) or (C, T, H, W): windows of kernel_size at pseudo-random increasing positions, sized to output_size or to output_ratio of the input; with return_indices=True also the flat index of each maximum within its plane. The same _random_samples (N, C, 3) give torch's windows and results.
-    """
+    r"""Fractional max pooling (Graham 2014) over (N, C, T, H, W) or (C, T, H, W): windows of kernel_size at pseudo-random increasing positions, sized to output_size or to output_ratio of the input; with return_indices=True also the flat index of each maximum within its plane. The same _random_samples (N, C, 3) give torch's windows and results."""
 
 def fractional_max_pool3d_with_indices(input: Any, kernel_size: Any, output_size: Any = None, output_ratio: Any = None, return_indices: Any = False, _random_samples: Any = None) -> Any:
-    r"""
-    fractional_max_pool3d returning (output, indices).
-    """
+    r"""fractional_max_pool3d returning (output, indices)."""
 
 def gaussian_nll_loss(input: Tensor, target: Tensor, var: Any, full: _bool = False, eps: _float = 1e-06, reduction: _str = 'mean') -> Tensor:
     r"""
-    gaussian_nll_loss(input, target, var, full=False, eps=1e-06, reduction='mean') -> Tensor
-
     Negative log-likelihood of a Gaussian with predicted mean ``input`` and variance ``var``: :math:`0.5 (\log var + (x - y)^2 / var)`.
 
     Args:
@@ -626,8 +368,6 @@ def gaussian_nll_loss(input: Tensor, target: Tensor, var: Any, full: _bool = Fal
 
 def gelu(input: Any, approximate: Any = 'none') -> Tensor:
     r"""
-    gelu(input, approximate='none') -> Tensor
-
     Gaussian error linear unit :math:`x \Phi(x)`; ``approximate='tanh'`` uses the tanh approximation.
 
     Args:
@@ -637,8 +377,6 @@ def gelu(input: Any, approximate: Any = 'none') -> Tensor:
 
 def glu(input: Any, dim: Any = -1) -> Tensor:
     r"""
-    glu(input, dim=-1) -> Tensor
-
     Gated linear unit: splits ``input`` in two halves ``a``, ``b`` along ``dim`` and returns :math:`a \sigma(b)`.
 
     Args:
@@ -648,8 +386,6 @@ def glu(input: Any, dim: Any = -1) -> Tensor:
 
 def grid_sample(input: Tensor, grid: Tensor, mode: _str = 'bilinear', padding_mode: _str = 'zeros', align_corners: Any = None) -> Tensor:
     r"""
-    grid_sample(input, grid, mode='bilinear', padding_mode='zeros', align_corners=None) -> Tensor
-
     Samples ``input`` at the normalized coordinates of ``grid`` (in [-1, 1]; x then y), e.g. for spatial transformers.
 
     Args:
@@ -662,8 +398,6 @@ def grid_sample(input: Tensor, grid: Tensor, mode: _str = 'bilinear', padding_mo
 
 def group_norm(input: Tensor, num_groups: _int, weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, eps: _float = 1e-05) -> Tensor:
     r"""
-    group_norm(input, num_groups, weight=None, bias=None, eps=1e-05) -> Tensor
-
     Splits the channels (dim 1) into ``num_groups`` groups and normalizes each group of each sample, then applies the per-channel affine.
 
     Args:
@@ -676,8 +410,6 @@ def group_norm(input: Tensor, num_groups: _int, weight: Optional[Tensor] = None,
 
 def gru_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Optional[Tensor] = None, b_hh: Optional[Tensor] = None) -> Tensor:
     r"""
-    gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None) -> Tensor
-
     One time step of a GRU (the kernel behind :class:`tensorcore.nn.GRUCell`; a tensorcore extension).
 
     Args:
@@ -691,8 +423,6 @@ def gru_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Option
 
 def gru_layer(input: Tensor, h0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Optional[Tensor] = None, b_hh: Optional[Tensor] = None, reverse: _bool = False) -> Tuple[Tensor, Tensor]:
     r"""
-    gru_layer(input, h0, w_ih, w_hh, b_ih=None, b_hh=None, reverse=False) -> (Tensor, Tensor)
-
     A whole layer of a GRU over a sequence (L, N, H_in), one direction; returns the outputs and final state (a tensorcore extension used by :class:`tensorcore.nn.GRU`).
 
     Args:
@@ -707,8 +437,6 @@ def gru_layer(input: Tensor, h0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Optio
 
 def gru_layer_packed(data: Tensor, batch_sizes: Any, h0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Optional[Tensor] = None, b_hh: Optional[Tensor] = None, reverse: _bool = False) -> Tuple[Tensor, Tensor]:
     r"""
-    gru_layer_packed(data, batch_sizes, h0, w_ih, w_hh, b_ih=None, b_hh=None, reverse=False) -> (Tensor, Tensor)
-
     Same as ``gru_layer`` over a packed sequence given by ``data`` and ``batch_sizes``.
 
     Args:
@@ -724,8 +452,6 @@ def gru_layer_packed(data: Tensor, batch_sizes: Any, h0: Tensor, w_ih: Tensor, w
 
 def gumbel_softmax(logits: Any, tau: Any = 1.0, hard: Any = False, eps: Any = 1e-10, dim: Any = -1) -> Tensor:
     r"""
-    gumbel_softmax(logits, tau=1.0, hard=False, eps=1e-10, dim=-1) -> Tensor
-
     Samples from the Gumbel-softmax (concrete) distribution: softmax of ``(logits + gumbel noise) / tau``. With ``hard=True`` the result is one-hot, with the soft sample's gradient (straight-through).
 
     Args:
@@ -736,21 +462,8 @@ def gumbel_softmax(logits: Any, tau: Any = 1.0, hard: Any = False, eps: Any = 1e
         dim (int): the category dimension.
     """
 
-def hardshrink(input: Any, lambd: Any = 0.5) -> Tensor:
-    r"""
-    hardshrink(input, lambd=0.5) -> Tensor
-
-    Hard thresholding: 0 inside ``[-lambd, lambd]``, the input elsewhere.
-
-    Args:
-        input (Tensor): the input.
-        lambd (float): the threshold.
-    """
-
 def hardsigmoid(input: Any, inplace: Any = False) -> Tensor:
     r"""
-    hardsigmoid(input, inplace=False) -> Tensor
-
     :math:`\mathrm{relu6}(x + 3) / 6`, a piecewise-linear sigmoid.
 
     Args:
@@ -760,8 +473,6 @@ def hardsigmoid(input: Any, inplace: Any = False) -> Tensor:
 
 def hardswish(input: Any, inplace: Any = False) -> Tensor:
     r"""
-    hardswish(input, inplace=False) -> Tensor
-
     :math:`x \cdot \mathrm{relu6}(x + 3) / 6` (MobileNetV3).
 
     Args:
@@ -771,8 +482,6 @@ def hardswish(input: Any, inplace: Any = False) -> Tensor:
 
 def hardtanh(input: Any, min_val: Any = -1.0, max_val: Any = 1.0, inplace: Any = False) -> Tensor:
     r"""
-    hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False) -> Tensor
-
     Clamps to ``[min_val, max_val]``.
 
     Args:
@@ -784,8 +493,6 @@ def hardtanh(input: Any, min_val: Any = -1.0, max_val: Any = 1.0, inplace: Any =
 
 def hardtanh_(input: Any, min_val: Any = -1.0, max_val: Any = 1.0) -> Tensor:
     r"""
-    hardtanh_(input, min_val=-1.0, max_val=1.0) -> Tensor
-
     In-place :func:`hardtanh`.
 
     Args:
@@ -796,8 +503,6 @@ def hardtanh_(input: Any, min_val: Any = -1.0, max_val: Any = 1.0) -> Tensor:
 
 def hinge_embedding_loss(input: Tensor, target: Tensor, margin: _float = 1.0, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean') -> Tensor:
     r"""
-    hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction='mean') -> Tensor
-
     :math:`x` where the target is 1 and :math:`\max(0, margin - x)` where it is -1 (``input`` usually a distance).
 
     Args:
@@ -810,8 +515,6 @@ def hinge_embedding_loss(input: Tensor, target: Tensor, margin: _float = 1.0, si
 
 def huber_loss(input: Tensor, target: Tensor, reduction: _str = 'mean', delta: _float = 1.0) -> Tensor:
     r"""
-    huber_loss(input, target, reduction='mean', delta=1.0) -> Tensor
-
     Huber loss: :math:`0.5 d^2` below ``delta`` and :math:`\delta (|d| - 0.5 \delta)` above, for :math:`d = x - y`.
 
     Args:
@@ -823,8 +526,6 @@ def huber_loss(input: Tensor, target: Tensor, reduction: _str = 'mean', delta: _
 
 def identity(input: Any) -> Tensor:
     r"""
-    identity(input) -> Tensor
-
     Returns ``input`` unchanged (the function form of :class:`tensorcore.nn.Identity`).
 
     Args:
@@ -833,8 +534,6 @@ def identity(input: Any) -> Tensor:
 
 def instance_norm(input: Tensor, running_mean: Optional[Tensor] = None, running_var: Optional[Tensor] = None, weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, use_input_stats: _bool = True, momentum: _float = 0.1, eps: _float = 1e-05) -> Tensor:
     r"""
-    instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True, momentum=0.1, eps=1e-05) -> Tensor
-
     Normalizes each channel of each sample over its spatial dimensions.
 
     Args:
@@ -850,8 +549,6 @@ def instance_norm(input: Tensor, running_mean: Optional[Tensor] = None, running_
 
 def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: Any = 'nearest', align_corners: Any = None, recompute_scale_factor: Any = None, antialias: Any = False) -> Tensor:
     r"""
-    interpolate(input, size=None, scale_factor=None, mode='nearest', align_corners=None, recompute_scale_factor=None, antialias=False) -> Tensor
-
     Resamples the spatial dimensions of a 3-D, 4-D or 5-D input to ``size``, or by ``scale_factor`` (output size floor(in * scale)), as torch 1.13.
 
     Args:
@@ -866,8 +563,6 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: An
 
 def kl_div(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean', log_target: _bool = False) -> Tensor:
     r"""
-    kl_div(input, target, size_average=None, reduce=None, reduction='mean', log_target=False) -> Tensor
-
     Kullback-Leibler divergence :math:`y (\log y - x)` with ``input`` as log-probabilities. Use ``reduction='batchmean'`` for the mathematical KL divergence (sum over all, divided by the batch size).
 
     Args:
@@ -880,8 +575,6 @@ def kl_div(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any 
 
 def l1_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean') -> Tensor:
     r"""
-    l1_loss(input, target, size_average=None, reduce=None, reduction='mean') -> Tensor
-
     Mean absolute error :math:`|x - y|`, element-wise, then reduced.
 
     Args:
@@ -897,8 +590,6 @@ def l1_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any
 
 def layer_norm(input: Tensor, normalized_shape: Any, weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, eps: _float = 1e-05) -> Tensor:
     r"""
-    layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05) -> Tensor
-
     Normalizes over the trailing dimensions ``normalized_shape`` to zero mean and unit variance, then applies the element-wise affine ``weight``/``bias``.
 
     Args:
@@ -916,8 +607,6 @@ def layer_norm(input: Tensor, normalized_shape: Any, weight: Optional[Tensor] = 
 
 def leaky_relu(input: Any, negative_slope: Any = 0.01, inplace: Any = False) -> Tensor:
     r"""
-    leaky_relu(input, negative_slope=0.01, inplace=False) -> Tensor
-
     :math:`x` for :math:`x \ge 0`, ``negative_slope * x`` otherwise.
 
     Args:
@@ -933,8 +622,6 @@ def leaky_relu(input: Any, negative_slope: Any = 0.01, inplace: Any = False) -> 
 
 def leaky_relu_(input: Any, negative_slope: Any = 0.01) -> Tensor:
     r"""
-    leaky_relu_(input, negative_slope=0.01) -> Tensor
-
     In-place :func:`leaky_relu`.
 
     Args:
@@ -943,14 +630,10 @@ def leaky_relu_(input: Any, negative_slope: Any = 0.01) -> Tensor:
     """
 
 def linear(input: Any, weight: Any, bias: Any = None) -> Any:
-    r"""
-    y = input @ weight.T + bias.
-    """
+    r"""y = input @ weight.T + bias."""
 
 def local_response_norm(input: Tensor, size: _int, alpha: _float = 0.0001, beta: _float = 0.75, k: _float = 1.0) -> Tensor:
     r"""
-    local_response_norm(input, size, alpha=0.0001, beta=0.75, k=1.0) -> Tensor
-
     Normalizes each element by the sum of squares over ``size`` neighbouring channels (AlexNet's LRN).
 
     Args:
@@ -963,8 +646,6 @@ def local_response_norm(input: Tensor, size: _int, alpha: _float = 0.0001, beta:
 
 def log_softmax(input: Any, dim: Any = None, _stacklevel: Any = 3, dtype: Any = None) -> Tensor:
     r"""
-    log_softmax(input, dim=None, dtype=None) -> Tensor
-
     Logarithm of :func:`softmax` along ``dim``, computed directly (stable; pair it with :func:`nll_loss`).
 
     Args:
@@ -975,8 +656,6 @@ def log_softmax(input: Any, dim: Any = None, _stacklevel: Any = 3, dtype: Any = 
 
 def logsigmoid(input: Any) -> Tensor:
     r"""
-    logsigmoid(input) -> Tensor
-
     :math:`\log \sigma(x)`, computed stably for large negative inputs.
 
     Args:
@@ -985,8 +664,6 @@ def logsigmoid(input: Any) -> Tensor:
 
 def lp_pool1d(input: Any, norm_type: Any, kernel_size: Any, stride: Any = None, ceil_mode: Any = False) -> Tensor:
     r"""
-    lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False) -> Tensor
-
     1-D power-average pooling: :math:`(\sum x^p)^{1/p}` over each window.
 
     Args:
@@ -999,8 +676,6 @@ def lp_pool1d(input: Any, norm_type: Any, kernel_size: Any, stride: Any = None, 
 
 def lp_pool2d(input: Any, norm_type: Any, kernel_size: Any, stride: Any = None, ceil_mode: Any = False) -> Tensor:
     r"""
-    lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False) -> Tensor
-
     2-D power-average pooling: :math:`(\sum x^p)^{1/p}` over each window.
 
     Args:
@@ -1013,8 +688,6 @@ def lp_pool2d(input: Any, norm_type: Any, kernel_size: Any, stride: Any = None, 
 
 def lstm_cell(input: Tensor, hx: Any, w_ih: Tensor, w_hh: Tensor, b_ih: Optional[Tensor] = None, b_hh: Optional[Tensor] = None) -> Tuple[Tensor, Tensor]:
     r"""
-    lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None) -> (Tensor, Tensor)
-
     One time step of an LSTM (the kernel behind :class:`tensorcore.nn.LSTMCell`; a tensorcore extension).
 
     Args:
@@ -1028,8 +701,6 @@ def lstm_cell(input: Tensor, hx: Any, w_ih: Tensor, w_hh: Tensor, b_ih: Optional
 
 def lstm_layer(input: Tensor, h0: Tensor, c0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Optional[Tensor] = None, b_hh: Optional[Tensor] = None, reverse: _bool = False, w_hr: Optional[Tensor] = None) -> Tuple[Tensor, Tensor, Tensor]:
     r"""
-    lstm_layer(input, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None, reverse=False, w_hr=None) -> (Tensor, Tensor, Tensor)
-
     A whole layer of an LSTM over a sequence (L, N, H_in), one direction; returns the outputs and final state (a tensorcore extension used by :class:`tensorcore.nn.LSTM`).
 
     Args:
@@ -1046,8 +717,6 @@ def lstm_layer(input: Tensor, h0: Tensor, c0: Tensor, w_ih: Tensor, w_hh: Tensor
 
 def lstm_layer_packed(data: Tensor, batch_sizes: Any, h0: Tensor, c0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Optional[Tensor] = None, b_hh: Optional[Tensor] = None, reverse: _bool = False, w_hr: Optional[Tensor] = None) -> Tuple[Tensor, Tensor, Tensor]:
     r"""
-    lstm_layer_packed(data, batch_sizes, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None, reverse=False, w_hr=None) -> (Tensor, Tensor, Tensor)
-
     Same as ``lstm_layer`` over a packed sequence given by ``data`` and ``batch_sizes``.
 
     Args:
@@ -1065,8 +734,6 @@ def lstm_layer_packed(data: Tensor, batch_sizes: Any, h0: Tensor, c0: Tensor, w_
 
 def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: _float = 0.0, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean') -> Tensor:
     r"""
-    margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction='mean') -> Tensor
-
     :math:`\max(0, -y (x_1 - x_2) + margin)`: ``input1`` should rank higher where the target is 1.
 
     Args:
@@ -1078,26 +745,8 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
         size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
     """
 
-def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: _bool = False, return_indices: _bool = False) -> Any:
-    r"""
-    max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False) -> Tensor
-
-    1-D max pooling over an input of shape (N, C, L) (or without the batch dimension).
-
-    Args:
-        input (Tensor): the input.
-        kernel_size (int or tuple): window size.
-        stride (int or tuple, optional): window step (default: ``kernel_size``).
-        padding (int or tuple): implicit padding (-inf for max, 0 for average).
-        dilation (int or tuple): spacing between window elements.
-        ceil_mode (bool): round the output size up instead of down.
-        return_indices (bool): also return the argmax positions (for max_unpool).
-    """
-
 def max_pool1d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: _bool = False) -> Tuple[Tensor, Tensor]:
     r"""
-    max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False) -> (Tensor, LongTensor)
-
     :func:`max_pool1d` returning ``(output, indices)``; the indices feed :func:`max_unpool1d`.
 
     Args:
@@ -1109,32 +758,8 @@ def max_pool1d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
         ceil_mode (bool): round the output size up.
     """
 
-def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: _bool = False, return_indices: _bool = False) -> Any:
-    r"""
-    max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False) -> Tensor
-
-    2-D max pooling over an input of shape (N, C, H, W) (or without the batch dimension).
-
-    Args:
-        input (Tensor): the input.
-        kernel_size (int or tuple): window size.
-        stride (int or tuple, optional): window step (default: ``kernel_size``).
-        padding (int or tuple): implicit padding (-inf for max, 0 for average).
-        dilation (int or tuple): spacing between window elements.
-        ceil_mode (bool): round the output size up instead of down.
-        return_indices (bool): also return the argmax positions (for max_unpool).
-
-    Example:
-        >>> x = tc.arange(16.0).reshape(1, 1, 4, 4)
-        >>> F.max_pool2d(x, 2)
-        tensor([[[[ 5.,  7.],
-                  [13., 15.]]]])
-    """
-
 def max_pool2d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: _bool = False) -> Tuple[Tensor, Tensor]:
     r"""
-    max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False) -> (Tensor, LongTensor)
-
     :func:`max_pool2d` returning ``(output, indices)``; the indices feed :func:`max_unpool2d`.
 
     Args:
@@ -1146,26 +771,8 @@ def max_pool2d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
         ceil_mode (bool): round the output size up.
     """
 
-def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: _bool = False, return_indices: _bool = False) -> Any:
-    r"""
-    max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False) -> Tensor
-
-    3-D max pooling over an input of shape (N, C, D, H, W) (or without the batch dimension).
-
-    Args:
-        input (Tensor): the input.
-        kernel_size (int or tuple): window size.
-        stride (int or tuple, optional): window step (default: ``kernel_size``).
-        padding (int or tuple): implicit padding (-inf for max, 0 for average).
-        dilation (int or tuple): spacing between window elements.
-        ceil_mode (bool): round the output size up instead of down.
-        return_indices (bool): also return the argmax positions (for max_unpool).
-    """
-
 def max_pool3d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, ceil_mode: _bool = False) -> Tuple[Tensor, Tensor]:
     r"""
-    max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False) -> (Tensor, LongTensor)
-
     :func:`max_pool3d` returning ``(output, indices)``; the indices feed :func:`max_unpool3d`.
 
     Args:
@@ -1179,8 +786,6 @@ def max_pool3d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
 
 def max_unpool1d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, output_size: Any = None) -> Tensor:
     r"""
-    max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None) -> Tensor
-
     Partial inverse of :func:`max_pool1d`: puts each value back at its argmax position, zeros elsewhere.
 
     Args:
@@ -1194,8 +799,6 @@ def max_unpool1d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any =
 
 def max_unpool2d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, output_size: Any = None) -> Tensor:
     r"""
-    max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None) -> Tensor
-
     Partial inverse of :func:`max_pool2d`: puts each value back at its argmax position, zeros elsewhere.
 
     Args:
@@ -1209,8 +812,6 @@ def max_unpool2d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any =
 
 def max_unpool3d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, output_size: Any = None) -> Tensor:
     r"""
-    max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None) -> Tensor
-
     Partial inverse of :func:`max_pool3d`: puts each value back at its argmax position, zeros elsewhere.
 
     Args:
@@ -1224,8 +825,6 @@ def max_unpool3d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any =
 
 def mish(input: Any, inplace: Any = False) -> Tensor:
     r"""
-    mish(input, inplace=False) -> Tensor
-
     Mish, :math:`x \tanh(\mathrm{softplus}(x))`.
 
     Args:
@@ -1235,8 +834,6 @@ def mish(input: Any, inplace: Any = False) -> Tensor:
 
 def mse_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean') -> Tensor:
     r"""
-    mse_loss(input, target, size_average=None, reduce=None, reduction='mean') -> Tensor
-
     Mean squared error :math:`(x - y)^2`, element-wise, then reduced. Shapes that differ broadcast with a warning.
 
     Args:
@@ -1251,14 +848,10 @@ def mse_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: An
     """
 
 def multi_head_attention_forward(query: Any, key: Any, value: Any, embed_dim_to_check: Any, num_heads: Any, in_proj_weight: Any, in_proj_bias: Any, bias_k: Any, bias_v: Any, add_zero_attn: Any, dropout_p: Any, out_proj_weight: Any, out_proj_bias: Any, training: Any = True, key_padding_mask: Any = None, need_weights: Any = True, attn_mask: Any = None, use_separate_proj_weight: Any = False, q_proj_weight: Any = None, k_proj_weight: Any = None, v_proj_weight: Any = None, static_k: Any = None, static_v: Any = None, average_attn_weights: Any = True, is_causal: Any = False) -> Any:
-    r"""
-    Sequence-first (L, N, E) multi-head attention, as torch.nn.functional's version.
-    """
+    r"""Sequence-first (L, N, E) multi-head attention, as torch.nn.functional's version."""
 
 def multi_margin_loss(input: Tensor, target: Tensor, p: _int = 1, margin: _float = 1.0, weight: Optional[Tensor] = None, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean') -> Tensor:
     r"""
-    multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction='mean') -> Tensor
-
     Multi-class hinge loss: :math:`\sum_{i \ne y} \max(0, margin - x_y + x_i)^p / C`.
 
     Args:
@@ -1273,8 +866,6 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: _int = 1, margin: _float
 
 def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean') -> Tensor:
     r"""
-    multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction='mean') -> Tensor
-
     Multi-label hinge loss; ``target`` lists the positive classes of each sample, ended by -1.
 
     Args:
@@ -1286,8 +877,6 @@ def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: Any = No
 
 def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean') -> Tensor:
     r"""
-    multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction='mean') -> Tensor
-
     Multi-label one-versus-all logistic loss, averaged over the classes.
 
     Args:
@@ -1300,8 +889,6 @@ def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Optional[
 
 def native_channel_shuffle(input: Any, groups: Any) -> Tensor:
     r"""
-    native_channel_shuffle(input, groups) -> Tensor
-
     Same as :func:`channel_shuffle` (torch's name of the native kernel).
 
     Args:
@@ -1311,8 +898,6 @@ def native_channel_shuffle(input: Any, groups: Any) -> Tensor:
 
 def nll_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Any = None, ignore_index: _int = -100, reduce: Any = None, reduction: _str = 'mean') -> Tensor:
     r"""
-    nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean') -> Tensor
-
     Negative log-likelihood: ``-input[n, target[n]]`` per sample, from log-probabilities (e.g. :func:`log_softmax`). The mean is weighted by the class weights of the targets.
 
     Args:
@@ -1326,8 +911,6 @@ def nll_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, siz
 
 def normalize(input: Any, p: Any = 2.0, dim: Any = 1, eps: Any = 1e-12, out: Any = None) -> Tensor:
     r"""
-    normalize(input, p=2.0, dim=1, eps=1e-12, out=None) -> Tensor
-
     Divides ``input`` by its ``p``-norm along ``dim`` (at least ``eps``), so each slice has unit norm.
 
     Args:
@@ -1344,8 +927,6 @@ def normalize(input: Any, p: Any = 2.0, dim: Any = 1, eps: Any = 1e-12, out: Any
 
 def one_hot(tensor: Any, num_classes: Any = -1) -> Any:
     r"""
-    one_hot(tensor, num_classes=-1) -> LongTensor
-
     One-hot encoding: a trailing dimension of ``num_classes`` (default: max + 1) with a 1 at each index.
 
     Args:
@@ -1359,61 +940,10 @@ def one_hot(tensor: Any, num_classes: Any = -1) -> Any:
     """
 
 def pad(input: Any, pad: Any, mode: Any = 'constant', value: Any = None) -> Any:
-    r"""
-    Pads the last len(pad)//2 dimensions.
-    """
-
-def pairwise_distance(x1: Any, x2: Any, p: Any = 2.0, eps: Any = 1e-06, keepdim: Any = False) -> Tensor:
-    r"""
-    pairwise_distance(x1, x2, p=2.0, eps=1e-06, keepdim=False) -> Tensor
-
-    The p-norm distance between the rows of ``x1`` and ``x2`` (``eps`` is added to the difference).
-
-    Args:
-        x1 (Tensor): shape (N, D) or (D,).
-        x2 (Tensor): same shape as ``x1`` (broadcasts).
-        p (float): the norm.
-        eps (float): added to the difference.
-        keepdim (bool): keep the vector dimension.
-    """
-
-def pdist(input: Any, p: Any = 2) -> Tensor:
-    r"""
-    pdist(input, p=2) -> Tensor
-
-    The p-norm distances between all pairs of rows of an (N, M) input: the upper triangle of the distance matrix, N*(N-1)/2 values.
-
-    Args:
-        input (Tensor): shape (N, M).
-        p (float): the norm.
-    """
-
-def pixel_shuffle(input: Tensor, upscale_factor: _int) -> Tensor:
-    r"""
-    pixel_shuffle(input, upscale_factor) -> Tensor
-
-    Rearranges (N, C*r*r, H, W) into (N, C, H*r, W*r) (sub-pixel convolution).
-
-    Args:
-        input (Tensor): the input.
-        upscale_factor (int): r.
-    """
-
-def pixel_unshuffle(input: Tensor, downscale_factor: _int) -> Tensor:
-    r"""
-    pixel_unshuffle(input, downscale_factor) -> Tensor
-
-    Inverse of :func:`pixel_shuffle`: (N, C, H*r, W*r) to (N, C*r*r, H, W).
-
-    Args:
-        input (Tensor): the input.
-        downscale_factor (int): r.
-    """
+    r"""Pads the last len(pad)//2 dimensions."""
 
 def poisson_nll_loss(input: Tensor, target: Tensor, log_input: _bool = True, full: _bool = False, size_average: Any = None, eps: _float = 1e-08, reduce: Any = None, reduction: _str = 'mean') -> Tensor:
     r"""
-    poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-08, reduce=None, reduction='mean') -> Tensor
-
     Negative log-likelihood of a Poisson target: :math:`e^{x} - y x` with ``log_input``, else :math:`x - y \log(x + eps)`.
 
     Args:
@@ -1426,21 +956,8 @@ def poisson_nll_loss(input: Tensor, target: Tensor, log_input: _bool = True, ful
         size_average, reduce: deprecated forms of ``reduction``, kept for torch compatibility.
     """
 
-def prelu(input: Any, weight: Any) -> Tensor:
-    r"""
-    prelu(input, weight) -> Tensor
-
-    Parametric ReLU: :math:`\max(0, x) + w \min(0, x)` with one learnable slope per channel (dim 1) or one shared.
-
-    Args:
-        input (Tensor): the input.
-        weight (Tensor): the slopes, 1 or C values.
-    """
-
 def relu(input: Any, inplace: Any = False) -> Tensor:
     r"""
-    relu(input, inplace=False) -> Tensor
-
     Rectified linear unit, :math:`\max(0, x)`, element-wise.
 
     Args:
@@ -1455,8 +972,6 @@ def relu(input: Any, inplace: Any = False) -> Tensor:
 
 def relu6(input: Any, inplace: Any = False) -> Tensor:
     r"""
-    relu6(input, inplace=False) -> Tensor
-
     :math:`\min(\max(0, x), 6)`, element-wise.
 
     Args:
@@ -1466,8 +981,6 @@ def relu6(input: Any, inplace: Any = False) -> Tensor:
 
 def relu_(input: Any) -> Tensor:
     r"""
-    relu_(input) -> Tensor
-
     In-place :func:`relu`.
 
     Args:
@@ -1476,8 +989,6 @@ def relu_(input: Any) -> Tensor:
 
 def rnn_layer(input: Tensor, h0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Optional[Tensor] = None, b_hh: Optional[Tensor] = None, nonlinearity: _str = 'tanh', reverse: _bool = False) -> Tuple[Tensor, Tensor]:
     r"""
-    rnn_layer(input, h0, w_ih, w_hh, b_ih=None, b_hh=None, nonlinearity='tanh', reverse=False) -> (Tensor, Tensor)
-
     A whole layer of an Elman RNN over a sequence (L, N, H_in), one direction; returns the outputs and final state (a tensorcore extension used by :class:`tensorcore.nn.RNN`).
 
     Args:
@@ -1493,8 +1004,6 @@ def rnn_layer(input: Tensor, h0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Optio
 
 def rnn_layer_packed(data: Tensor, batch_sizes: Any, h0: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Optional[Tensor] = None, b_hh: Optional[Tensor] = None, nonlinearity: _str = 'tanh', reverse: _bool = False) -> Tuple[Tensor, Tensor]:
     r"""
-    rnn_layer_packed(data, batch_sizes, h0, w_ih, w_hh, b_ih=None, b_hh=None, nonlinearity='tanh', reverse=False) -> (Tensor, Tensor)
-
     Same as ``rnn_layer`` over a packed sequence given by ``data`` and ``batch_sizes``.
 
     Args:
@@ -1511,8 +1020,6 @@ def rnn_layer_packed(data: Tensor, batch_sizes: Any, h0: Tensor, w_ih: Tensor, w
 
 def rnn_relu_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Optional[Tensor] = None, b_hh: Optional[Tensor] = None) -> Tensor:
     r"""
-    rnn_relu_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None) -> Tensor
-
     One time step of a ReLU RNN (the kernel behind :class:`tensorcore.nn.RNNCell`; a tensorcore extension).
 
     Args:
@@ -1526,8 +1033,6 @@ def rnn_relu_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: O
 
 def rnn_tanh_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Optional[Tensor] = None, b_hh: Optional[Tensor] = None) -> Tensor:
     r"""
-    rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None) -> Tensor
-
     One time step of a tanh RNN (the kernel behind :class:`tensorcore.nn.RNNCell`; a tensorcore extension).
 
     Args:
@@ -1541,8 +1046,6 @@ def rnn_tanh_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: O
 
 def rrelu(input: Any, lower: Any = 0.125, upper: Any = 0.3333333333333333, training: Any = False, inplace: Any = False) -> Tensor:
     r"""
-    rrelu(input, lower=1/8, upper=1/3, training=False, inplace=False) -> Tensor
-
     Randomized leaky ReLU: in training the negative slope is drawn uniformly from ``[lower, upper]`` per element; in evaluation it is their mean.
 
     Args:
@@ -1553,49 +1056,11 @@ def rrelu(input: Any, lower: Any = 0.125, upper: Any = 0.3333333333333333, train
         inplace (bool): write the result into ``input``.
     """
 
-def rrelu_(input: Any, lower: Any = 0.125, upper: Any = 0.3333333333333333, training: Any = False) -> Tensor:
-    r"""
-    rrelu_(input, lower=1/8, upper=1/3, training=False) -> Tensor
-
-    In-place :func:`rrelu`.
-
-    Args:
-        input (Tensor): the input.
-        lower (float): lowest slope.
-        upper (float): highest slope.
-        training (bool): draw random slopes.
-    """
-
 def scaled_dot_product_attention(query: Any, key: Any, value: Any, attn_mask: Any = None, dropout_p: Any = 0.0, is_causal: Any = False, scale: Any = None) -> Any:
-    r"""
-    softmax(Q K^T * scale + mask) V. A boolean attn_mask marks positions that MAY attend.
-    """
-
-def selu(input: Any, inplace: Any = False) -> Tensor:
-    r"""
-    selu(input, inplace=False) -> Tensor
-
-    Scaled ELU with the self-normalizing constants (alpha ~ 1.6733, scale ~ 1.0507).
-
-    Args:
-        input (Tensor): the input.
-        inplace (bool): write the result into ``input``.
-    """
-
-def selu_(input: Any) -> Tensor:
-    r"""
-    selu_(input) -> Tensor
-
-    In-place :func:`selu`.
-
-    Args:
-        input (Tensor): the input.
-    """
+    r"""softmax(Q K^T * scale + mask) V. A boolean attn_mask marks positions that MAY attend."""
 
 def sigmoid(input: Any) -> Tensor:
     r"""
-    sigmoid(input) -> Tensor
-
     Logistic sigmoid, :math:`1 / (1 + e^{-x})`, element-wise.
 
     Args:
@@ -1604,8 +1069,6 @@ def sigmoid(input: Any) -> Tensor:
 
 def silu(input: Any, inplace: Any = False) -> Tensor:
     r"""
-    silu(input, inplace=False) -> Tensor
-
     Sigmoid linear unit (swish), :math:`x \sigma(x)`.
 
     Args:
@@ -1615,8 +1078,6 @@ def silu(input: Any, inplace: Any = False) -> Tensor:
 
 def smooth_l1_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean', beta: _float = 1.0) -> Tensor:
     r"""
-    smooth_l1_loss(input, target, size_average=None, reduce=None, reduction='mean', beta=1.0) -> Tensor
-
     Quadratic below ``beta`` (:math:`0.5 d^2 / \beta`) and linear above (:math:`|d| - 0.5 \beta`), for the difference :math:`d = x - y`.
 
     Args:
@@ -1629,8 +1090,6 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average: Any = None, redu
 
 def soft_margin_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean') -> Tensor:
     r"""
-    soft_margin_loss(input, target, size_average=None, reduce=None, reduction='mean') -> Tensor
-
     Two-class logistic loss :math:`\log(1 + e^{-y x})` with targets 1 or -1.
 
     Args:
@@ -1642,8 +1101,6 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average: Any = None, re
 
 def softmax(input: Any, dim: Any = None, _stacklevel: Any = 3, dtype: Any = None) -> Tensor:
     r"""
-    softmax(input, dim=None, dtype=None) -> Tensor
-
     Softmax along ``dim``: :math:`e^{x_i} / \sum_j e^{x_j}`, so each slice sums to 1 (computed stably).
 
     Args:
@@ -1658,8 +1115,6 @@ def softmax(input: Any, dim: Any = None, _stacklevel: Any = 3, dtype: Any = None
 
 def softmin(input: Any, dim: Any = None, _stacklevel: Any = 3, dtype: Any = None) -> Tensor:
     r"""
-    softmin(input, dim=None, dtype=None) -> Tensor
-
     Softmax of ``-input`` along ``dim``.
 
     Args:
@@ -1670,8 +1125,6 @@ def softmin(input: Any, dim: Any = None, _stacklevel: Any = 3, dtype: Any = None
 
 def softplus(input: Any, beta: Any = 1.0, threshold: Any = 20.0) -> Tensor:
     r"""
-    softplus(input, beta=1.0, threshold=20.0) -> Tensor
-
     :math:`\frac{1}{\beta} \log(1 + e^{\beta x})`; linear where :math:`\beta x` exceeds ``threshold``.
 
     Args:
@@ -1682,8 +1135,6 @@ def softplus(input: Any, beta: Any = 1.0, threshold: Any = 20.0) -> Tensor:
 
 def softshrink(input: Any, lambd: Any = 0.5) -> Tensor:
     r"""
-    softshrink(input, lambd=0.5) -> Tensor
-
     Soft thresholding: shrinks values toward 0 by ``lambd`` (0 inside ``[-lambd, lambd]``).
 
     Args:
@@ -1693,8 +1144,6 @@ def softshrink(input: Any, lambd: Any = 0.5) -> Tensor:
 
 def softsign(input: Any) -> Tensor:
     r"""
-    softsign(input) -> Tensor
-
     :math:`x / (1 + |x|)`, element-wise.
 
     Args:
@@ -1703,8 +1152,6 @@ def softsign(input: Any) -> Tensor:
 
 def tanh(input: Any) -> Tensor:
     r"""
-    tanh(input) -> Tensor
-
     Hyperbolic tangent, element-wise.
 
     Args:
@@ -1713,43 +1160,14 @@ def tanh(input: Any) -> Tensor:
 
 def tanhshrink(input: Any) -> Tensor:
     r"""
-    tanhshrink(input) -> Tensor
-
     :math:`x - \tanh(x)`, element-wise.
 
     Args:
         input (Tensor): the input.
     """
 
-def threshold(input: Any, threshold: Any, value: Any, inplace: Any = False) -> Tensor:
-    r"""
-    threshold(input, threshold, value, inplace=False) -> Tensor
-
-    Replaces elements not greater than ``threshold`` with ``value``.
-
-    Args:
-        input (Tensor): the input.
-        threshold (float): the threshold.
-        value (float): the replacement.
-        inplace (bool): write the result into ``input``.
-    """
-
-def threshold_(input: Any, threshold: Any, value: Any) -> Tensor:
-    r"""
-    threshold_(input, threshold, value) -> Tensor
-
-    In-place :func:`threshold`.
-
-    Args:
-        input (Tensor): the input.
-        threshold (float): the threshold.
-        value (float): the replacement.
-    """
-
 def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: _float = 1.0, p: _float = 2.0, eps: _float = 1e-06, swap: _bool = False, size_average: Any = None, reduce: Any = None, reduction: _str = 'mean') -> Tensor:
     r"""
-    triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False, size_average=None, reduce=None, reduction='mean') -> Tensor
-
     :math:`\max(d(a, p) - d(a, n) + margin, 0)` with the p-norm distance ``d``.
 
     Args:
@@ -1766,8 +1184,6 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, marg
 
 def triplet_margin_with_distance_loss(anchor: Tensor, positive: Tensor, negative: Tensor, *, distance_function: Any = None, margin: _float = 1.0, swap: _bool = False, reduction: _str = 'mean') -> Tensor:
     r"""
-    triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0, swap=False, reduction='mean') -> Tensor
-
     Triplet margin loss with a custom distance function (default: :func:`pairwise_distance`).
 
     Args:
@@ -1784,8 +1200,6 @@ def triplet_margin_with_distance_loss(anchor: Tensor, positive: Tensor, negative
 
 def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1) -> Tensor:
     r"""
-    unfold(input, kernel_size, dilation=1, padding=0, stride=1) -> Tensor
-
     Extracts sliding local blocks of an (N, C, H, W) input as columns: (N, C*prod(kernel_size), L) (im2col).
 
     Args:
@@ -1797,14 +1211,10 @@ def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
     """
 
 def upsample(input: Any, size: Any = None, scale_factor: Any = None, mode: Any = 'nearest', align_corners: Any = None) -> Any:
-    r"""
-    Deprecated alias of interpolate (kept as torch does).
-    """
+    r"""Deprecated alias of interpolate (kept as torch does)."""
 
 def upsample_bilinear(input: Any, size: Any = None, scale_factor: Any = None) -> Tensor:
     r"""
-    upsample_bilinear(input, size=None, scale_factor=None) -> Tensor
-
     Deprecated form of ``interpolate(..., mode='bilinear', align_corners=True)``.
 
     Args:
@@ -1815,8 +1225,6 @@ def upsample_bilinear(input: Any, size: Any = None, scale_factor: Any = None) ->
 
 def upsample_nearest(input: Any, size: Any = None, scale_factor: Any = None) -> Tensor:
     r"""
-    upsample_nearest(input, size=None, scale_factor=None) -> Tensor
-
     Deprecated form of ``interpolate(..., mode='nearest')``.
 
     Args:

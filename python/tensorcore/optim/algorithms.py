@@ -11,6 +11,39 @@ _F = _C._optim
 _R = _C._optim_rules  # the hyper-parameter rules (and torch's messages) live in C++
 
 
+class _FusedStep(Optimizer):
+    """An optimizer whose step is one fused C++ call per group:
+    ``_kernel(params, *state lists, steps, lr, *hyper-parameters)``."""
+
+    _kernel = None  # the _C._optim step function
+    _state = ()  # per-parameter state tensors in the kernel's order (zeros like the parameter)
+    _optional = {}  # state key -> the group flag that enables it (an empty list when off)
+    _hyper = ()  # the group's hyper-parameters after lr, in the kernel's order (betas: two)
+
+    def _init_state(self, group, p):
+        st = {"step": _step_counter()}
+        for k in self._state:
+            if k not in self._optional or group[self._optional[k]]:
+                st[k] = self._new_state(k, p)
+        return st
+
+    def _new_state(self, key, p):
+        return _zeros_like(p)
+
+    def _hyper_args(self, group):
+        args = []
+        for k in self._hyper:
+            args += group[k] if k == "betas" else [group[k]]
+        return args
+
+    def _step_group(self, g):
+        s = self._group_state(g, lambda p: self._init_state(g, p), ("step",) + self._state)
+        state = [
+            s[k] if k not in self._optional or g[self._optional[k]] else [] for k in self._state
+        ]
+        self._kernel(g["params"], *state, s["step"], float(g["lr"]), *self._hyper_args(g))
+
+
 class SGD(Optimizer):
     def __init__(
         self,
@@ -65,7 +98,11 @@ class SGD(Optimizer):
                     self.state[p]["momentum_buffer"] = b
 
 
-class Adam(Optimizer):
+class Adam(_FusedStep):
+    _kernel = staticmethod(_F.adam_step)
+    _state = ("exp_avg", "exp_avg_sq", "max_exp_avg_sq")
+    _optional = {"max_exp_avg_sq": "amsgrad"}
+    _hyper = ("betas", "eps", "weight_decay", "amsgrad", "maximize")
     _decoupled = False
 
     def __init__(
@@ -100,32 +137,8 @@ class Adam(Optimizer):
             ),
         )
 
-    def _step_group(self, g):
-        amsgrad = g["amsgrad"]
-
-        def init(p):
-            st = {"step": _step_counter(), "exp_avg": _zeros_like(p), "exp_avg_sq": _zeros_like(p)}
-            if amsgrad:
-                st["max_exp_avg_sq"] = _zeros_like(p)
-            return st
-
-        s = self._group_state(g, init, ("step", "exp_avg", "exp_avg_sq", "max_exp_avg_sq"))
-        b1, b2 = g["betas"]
-        _F.adam_step(
-            g["params"],
-            s["exp_avg"],
-            s["exp_avg_sq"],
-            s["max_exp_avg_sq"] if amsgrad else [],
-            s["step"],
-            float(g["lr"]),
-            b1,
-            b2,
-            g["eps"],
-            g["weight_decay"],
-            amsgrad,
-            g["maximize"],
-            self._decoupled,
-        )
+    def _hyper_args(self, group):
+        return super()._hyper_args(group) + [self._decoupled]
 
 
 class AdamW(Adam):
@@ -161,7 +174,11 @@ class AdamW(Adam):
         )
 
 
-class Adagrad(Optimizer):
+class Adagrad(_FusedStep):
+    _kernel = staticmethod(_F.adagrad_step)
+    _state = ("sum",)
+    _hyper = ("lr_decay", "weight_decay", "eps", "maximize")
+
     def __init__(
         self,
         params,
@@ -192,26 +209,19 @@ class Adagrad(Optimizer):
         # torch creates Adagrad's state eagerly.
         for group in self.param_groups:
             for p in group["params"]:
-                self.state[p] = {
-                    "step": _step_counter(),
-                    "sum": _C.full_like(p, group["initial_accumulator_value"]).contiguous(),
-                }
+                self.state[p] = self._init_state(group, p)
 
-    def _step_group(self, g):
-        s = self._group_state(g, lambda p: None, ("step", "sum"))
-        _F.adagrad_step(
-            g["params"],
-            s["sum"],
-            s["step"],
-            float(g["lr"]),
-            g["lr_decay"],
-            g["weight_decay"],
-            g["eps"],
-            g["maximize"],
-        )
+    def _init_state(self, group, p):
+        init = group["initial_accumulator_value"]
+        return {"step": _step_counter(), "sum": _C.full_like(p, init).contiguous()}
 
 
-class RMSprop(Optimizer):
+class RMSprop(_FusedStep):
+    _kernel = staticmethod(_F.rmsprop_step)
+    _state = ("square_avg", "momentum_buffer", "grad_avg")
+    _optional = {"momentum_buffer": "momentum", "grad_avg": "centered"}
+    _hyper = ("alpha", "eps", "weight_decay", "momentum", "centered", "maximize")
+
     def __init__(
         self,
         params,
@@ -241,35 +251,12 @@ class RMSprop(Optimizer):
             ),
         )
 
-    def _step_group(self, g):
-        momentum, centered = g["momentum"], g["centered"]
 
-        def init(p):
-            st = {"step": _step_counter(), "square_avg": _zeros_like(p)}
-            if momentum > 0:
-                st["momentum_buffer"] = _zeros_like(p)
-            if centered:
-                st["grad_avg"] = _zeros_like(p)
-            return st
+class Adadelta(_FusedStep):
+    _kernel = staticmethod(_F.adadelta_step)
+    _state = ("square_avg", "acc_delta")
+    _hyper = ("rho", "eps", "weight_decay", "maximize")
 
-        s = self._group_state(g, init, ("step", "square_avg", "momentum_buffer", "grad_avg"))
-        _F.rmsprop_step(
-            g["params"],
-            s["square_avg"],
-            s["momentum_buffer"] if momentum > 0 else [],
-            s["grad_avg"] if centered else [],
-            s["step"],
-            float(g["lr"]),
-            g["alpha"],
-            g["eps"],
-            g["weight_decay"],
-            momentum,
-            centered,
-            g["maximize"],
-        )
-
-
-class Adadelta(Optimizer):
     def __init__(
         self,
         params,
@@ -296,30 +283,12 @@ class Adadelta(Optimizer):
             ),
         )
 
-    def _step_group(self, g):
-        s = self._group_state(
-            g,
-            lambda p: {
-                "step": _step_counter(),
-                "square_avg": _zeros_like(p),
-                "acc_delta": _zeros_like(p),
-            },
-            ("step", "square_avg", "acc_delta"),
-        )
-        _F.adadelta_step(
-            g["params"],
-            s["square_avg"],
-            s["acc_delta"],
-            s["step"],
-            float(g["lr"]),
-            g["rho"],
-            g["eps"],
-            g["weight_decay"],
-            g["maximize"],
-        )
 
+class Adamax(_FusedStep):
+    _kernel = staticmethod(_F.adamax_step)
+    _state = ("exp_avg", "exp_inf")
+    _hyper = ("betas", "eps", "weight_decay", "maximize")
 
-class Adamax(Optimizer):
     def __init__(
         self,
         params,
@@ -346,32 +315,12 @@ class Adamax(Optimizer):
             ),
         )
 
-    def _step_group(self, g):
-        s = self._group_state(
-            g,
-            lambda p: {
-                "step": _step_counter(),
-                "exp_avg": _zeros_like(p),
-                "exp_inf": _zeros_like(p),
-            },
-            ("step", "exp_avg", "exp_inf"),
-        )
-        b1, b2 = g["betas"]
-        _F.adamax_step(
-            g["params"],
-            s["exp_avg"],
-            s["exp_inf"],
-            s["step"],
-            float(g["lr"]),
-            b1,
-            b2,
-            g["eps"],
-            g["weight_decay"],
-            g["maximize"],
-        )
 
+class NAdam(_FusedStep):
+    _kernel = staticmethod(_F.nadam_step)
+    _state = ("exp_avg", "exp_avg_sq", "mu_product")
+    _hyper = ("betas", "eps", "weight_decay", "momentum_decay")
 
-class NAdam(Optimizer):
     def __init__(
         self,
         params,
@@ -398,34 +347,17 @@ class NAdam(Optimizer):
             ),
         )
 
-    def _step_group(self, g):
-        s = self._group_state(
-            g,
-            lambda p: {
-                "step": _step_counter(),
-                "mu_product": _C.ones((), dtype=_C.float32),
-                "exp_avg": _zeros_like(p),
-                "exp_avg_sq": _zeros_like(p),
-            },
-            ("step", "mu_product", "exp_avg", "exp_avg_sq"),
-        )
-        b1, b2 = g["betas"]
-        _F.nadam_step(
-            g["params"],
-            s["exp_avg"],
-            s["exp_avg_sq"],
-            s["mu_product"],
-            s["step"],
-            float(g["lr"]),
-            b1,
-            b2,
-            g["eps"],
-            g["weight_decay"],
-            g["momentum_decay"],
-        )
+    def _new_state(self, key, p):
+        if key == "mu_product":  # a running scalar product, not a per-element buffer
+            return _C.ones((), dtype=_C.float32)
+        return super()._new_state(key, p)
 
 
-class RAdam(Optimizer):
+class RAdam(_FusedStep):
+    _kernel = staticmethod(_F.radam_step)
+    _state = ("exp_avg", "exp_avg_sq")
+    _hyper = ("betas", "eps", "weight_decay")
+
     def __init__(
         self,
         params,
@@ -448,27 +380,4 @@ class RAdam(Optimizer):
                 foreach=foreach,
                 differentiable=differentiable,
             ),
-        )
-
-    def _step_group(self, g):
-        s = self._group_state(
-            g,
-            lambda p: {
-                "step": _step_counter(),
-                "exp_avg": _zeros_like(p),
-                "exp_avg_sq": _zeros_like(p),
-            },
-            ("step", "exp_avg", "exp_avg_sq"),
-        )
-        b1, b2 = g["betas"]
-        _F.radam_step(
-            g["params"],
-            s["exp_avg"],
-            s["exp_avg_sq"],
-            s["step"],
-            float(g["lr"]),
-            b1,
-            b2,
-            g["eps"],
-            g["weight_decay"],
         )

@@ -5,33 +5,12 @@
 
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/tensor_iter.h"
+#include "tensorcore/kernels/itemsize_dispatch.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/index_kernels.h"
 
 namespace tc {
 namespace {
-
-struct Bytes16 {
-  uint64_t lo, hi;
-};
-
-template <typename F>
-void dispatch_itemsize(size_t size, F&& f) {
-  switch (size) {
-    case 1:
-      return f(TypeTag<uint8_t>{});
-    case 2:
-      return f(TypeTag<uint16_t>{});
-    case 4:
-      return f(TypeTag<uint32_t>{});
-    case 8:
-      return f(TypeTag<uint64_t>{});
-    case 16:
-      return f(TypeTag<Bytes16>{});
-    default:
-      TC_FAIL("indexing: unsupported element size ", size);
-  }
-}
 
 void index_offsets_cpu(const Tensor& out, const TensorList& idx, const Shape& sizes,
                        const Shape& strides, const Shape& dims) {

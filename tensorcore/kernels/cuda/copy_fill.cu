@@ -1,13 +1,10 @@
 // copy_ (same-dtype copies and dtype casts) and fill_ on CUDA.
 #include "tensorcore/kernels/cuda/loops.cuh"
+#include "tensorcore/kernels/itemsize_dispatch.h"
 #include "tensorcore/ops/kernel_tables.h"
 
 namespace tc::cuda_kernels {
 namespace {
-
-struct alignas(8) Bytes16 {
-  uint64_t lo, hi;
-};
 
 struct Identity {
   template <typename T>

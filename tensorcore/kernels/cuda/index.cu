@@ -2,34 +2,13 @@
 // gather/scatter through offsets, masked_fill, tril/triu. Data movement dispatches on element
 // size only. nonzero and the scatter_reduce mean division run the CPU kernel on a host copy.
 #include "tensorcore/kernels/cuda/loops.cuh"
+#include "tensorcore/kernels/itemsize_dispatch.h"
 #include "tensorcore/ops/copy.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/index_kernels.h"
 
 namespace tc::cuda_kernels {
 namespace {
-
-struct alignas(8) Bytes16 {
-  uint64_t lo, hi;
-};
-
-template <typename F>
-void dispatch_itemsize(size_t size, F&& f) {
-  switch (size) {
-    case 1:
-      return f(TypeTag<uint8_t>{});
-    case 2:
-      return f(TypeTag<uint16_t>{});
-    case 4:
-      return f(TypeTag<uint32_t>{});
-    case 8:
-      return f(TypeTag<uint64_t>{});
-    case 16:
-      return f(TypeTag<Bytes16>{});
-    default:
-      TC_FAIL("indexing: unsupported element size ", size);
-  }
-}
 
 constexpr int kMaxIndices = 8;
 struct IndexArgs {

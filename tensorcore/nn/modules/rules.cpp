@@ -6,6 +6,7 @@
 #include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/core/error.h"
 #include "tensorcore/nn/init.h"
+#include "tensorcore/nn/tuple_str.h"
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/shape.h"
 
@@ -14,13 +15,6 @@ namespace tc::nn {
 namespace {
 
 using IntList = std::vector<int64_t>;
-
-// Python's repr of a tuple, as torch's messages print them: (1, 2) and (1,).
-std::string tuple_str(const IntList& v) {
-  std::string s = "(";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + (v.size() == 1 ? ",)" : ")");
-}
 
 void check_entries(const std::string& name, const char* what, const IntList& v, int n) {
   TC_CHECK(int(v.size()) == n, name, ": ", what, " needs 1 or ", n, " values, got ", v.size());

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import tensorcore as tc
+from compat_compare import same
 
 torch = pytest.importorskip("torch")
 
@@ -15,18 +16,6 @@ torch = pytest.importorskip("torch")
 def both(a):
     a = np.asarray(a)
     return tc.from_numpy(a.copy()), torch.from_numpy(a.copy())
-
-
-def same(got, exp, rtol=1e-10, atol=1e-12):
-    if isinstance(exp, (tuple, list)):
-        assert len(got) == len(exp)
-        for g, e in zip(got, exp):
-            same(g, e, rtol, atol)
-        return
-    g = got.detach().numpy() if isinstance(got, tc.Tensor) else np.asarray(got)
-    e = exp.detach().numpy() if hasattr(exp, "numpy") else np.asarray(exp)
-    assert g.shape == e.shape, (g.shape, e.shape)
-    np.testing.assert_allclose(g, e, rtol=rtol, atol=atol)
 
 
 # ------------------------------------------------------------------ printing

@@ -4,23 +4,12 @@ import numpy as np
 import pytest
 
 import tensorcore as tc
+from compat_compare import same
 
 
 def both(torch, a):
     a = np.asarray(a)
     return tc.from_numpy(a.copy()), torch.from_numpy(a.copy())
-
-
-def same(got, exp, rtol=1e-10, atol=1e-12):
-    if isinstance(exp, (tuple, list)):
-        assert len(got) == len(exp)
-        for g, e in zip(got, exp):
-            same(g, e, rtol, atol)
-        return
-    g = got.numpy() if isinstance(got, tc.Tensor) else np.asarray(got)
-    e = exp.numpy() if hasattr(exp, "numpy") else np.asarray(exp)
-    assert g.shape == e.shape, (g.shape, e.shape)
-    np.testing.assert_allclose(g, e, rtol=rtol, atol=atol)
 
 
 def test_grids_indices_and_stacks(torch_ref):

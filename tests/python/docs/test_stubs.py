@@ -41,6 +41,12 @@ def test_stubs_parse_and_carry_signatures_and_docs():
     assert "hypotenuse" in top
     assert "class Tensor:" in top and "    def add(self, other: Any, *, alpha: Any = 1)" in top
     assert "float32: dtype" in top
+    # Each definition once: aliases, nn.functional's shared functions, Python sources.
+    assert "\ngreater = gt\n" in top and "    greater = gt\n" in top
+    assert (
+        "from tensorcore import conv2d as conv2d\n" in stubs["python/tensorcore/nn/functional.pyi"]
+    )
+    assert "from tensorcore._math_more import frexp as frexp\n" in top
     assert os.path.exists(os.path.join(ROOT, "python", "tensorcore", "py.typed"))
 
 
@@ -63,6 +69,10 @@ def test_type_checker_accepts_the_stubs_and_infers_tensors(tmp_path):
         "reveal_type(F.relu(tc.hypot(x, x)).sum(dim=0))\n"
         "reveal_type(x.numel())\n"
         "n: int = x.size(0)\n"
+        # aliases written once (greater = gt) and a method re-exported from its Python source
+        "reveal_type(x.greater(1))\n"
+        "reveal_type(tc.less_equal(x, 1))\n"
+        "reveal_type(x.frexp)\n"
     )
     env = dict(os.environ, MYPYPATH=os.path.join(ROOT, "python"))
     cmd = [mypy, "--no-incremental", "--python-executable", sys.executable]
@@ -74,3 +84,7 @@ def test_type_checker_accepts_the_stubs_and_infers_tensors(tmp_path):
         '"tensorcore.Tensor"'
     )
     assert revealed[2].endswith('"builtins.int"')
+    assert revealed[3].endswith('"tensorcore.Tensor"') and revealed[4].endswith(
+        '"tensorcore.Tensor"'
+    )
+    assert revealed[5].endswith('"def () -> Any"'), revealed[5]  # frexp(input) bound to x

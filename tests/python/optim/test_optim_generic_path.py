@@ -167,36 +167,9 @@ def test_generic_path_checks_state(forced_generic):
     p = nn.Parameter(tc.zeros(3))
     p.grad = tc.ones(3)
     step = tc.zeros((), dtype=tc.float32)
+    hyper = (0.1, 0.9, 0.999, 1e-8, 0.0, False, False, False)  # lr, betas, eps, wd, flags
     with pytest.raises(ValueError, match="exp_avg state of parameter 0 has a different shape"):
-        _F.adam_step(
-            [p],
-            [tc.zeros(4)],
-            [tc.zeros(3)],
-            [],
-            [step],
-            0.1,
-            0.9,
-            0.999,
-            1e-8,
-            0.0,
-            False,
-            False,
-            False,
-        )
+        _F.adam_step([p], [tc.zeros(4)], [tc.zeros(3)], [], [step], *hyper)
     with pytest.raises(TypeError, match="dtype"):
-        _F.adam_step(
-            [p],
-            [tc.zeros(3, dtype=tc.float64)],
-            [tc.zeros(3)],
-            [],
-            [step],
-            0.1,
-            0.9,
-            0.999,
-            1e-8,
-            0.0,
-            False,
-            False,
-            False,
-        )
+        _F.adam_step([p], [tc.zeros(3, dtype=tc.float64)], [tc.zeros(3)], [], [step], *hyper)
     assert float(step) == 0.0

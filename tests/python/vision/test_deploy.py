@@ -174,21 +174,9 @@ NEW_PIPELINES = {
         T.Normalize(MEAN, STD),
         T.RandomErasing(p=0.5, generator=g),
     ],
-    "pixel": lambda g: [
-        T.RandomGrayscale(0.5, generator=g),
-        T.RandomInvert(0.5, generator=g),
-        T.RandomSolarize(0.6, 0.7, generator=g),
-        T.RandomApply([T.RandomInvert(1.0, generator=g)], generator=g),
-        T.RandomAutocontrast(0.6, generator=g),
-        T.RandomAdjustSharpness(1.8, 0.6, generator=g),
-        T.RandomAdjustSharpness(0.3, 0.5, generator=g, same_on_batch=True),
-    ],
-    "posterize_uint8": lambda g: [
-        T.RandomPosterize(3, 0.6, generator=g),
-        T.RandomSolarize(128, 0.5, generator=g),
-        T.RandomPosterize(6, 0.5, generator=g, same_on_batch=True),
-        T.RandomEqualize(0.6, generator=g),
-    ],
+    # PIPELINES' pixel pipelines, here also in float32 and 4 seeds.
+    "pixel": PIPELINES["pixel"],
+    "posterize_uint8": PIPELINES["posterize_uint8"],
     "same_on_batch": lambda g: [
         T.RandomRotation(30, expand=True, generator=g, same_on_batch=True),
         T.RandomAffine(15, translate=(0.1, 0.1), generator=g, same_on_batch=True),

@@ -6,7 +6,19 @@ import os
 
 from ..._C import DecodeError
 from ...utils._download import download_url, extract_archive
+from ...utils.data import Dataset
 from .._io import info, load
+
+# LibriSpeech's subsets (openslr.org resource 12); LibriTTS (resource 60), cut from it, keeps them.
+LIBRISPEECH_SUBSETS = [
+    "dev-clean",
+    "dev-other",
+    "test-clean",
+    "test-other",
+    "train-clean-100",
+    "train-clean-360",
+    "train-other-500",
+]
 
 
 def fetch(url, root, checksum=None, extract_to=None):
@@ -139,3 +151,26 @@ def parse_id_text_file(path, check_id):
             raise ValueError(f"{path}:{number}: utterance {key} appears twice")
         table[key] = text.strip()
     return table
+
+
+class AudioFileDataset(Dataset):
+    """A corpus of one audio file per item: get_metadata(n) gives (the file's path relative to
+    self._audio_root, sample_rate, ...); the item is the decoded waveform, its sample rate and the
+    rest of the metadata, and num_frames(n) reads the file's header only (for length bucketing).
+    A corpus with one sample rate (_sample_rate) checks each file against it."""
+
+    _sample_rate = None
+
+    @property
+    def _audio_root(self):
+        return self._archive
+
+    def num_frames(self, n):
+        """Length of item n in samples, read from the file header only."""
+        return num_frames(os.path.join(self._audio_root, self.get_metadata(n)[0]))
+
+    def __getitem__(self, n):
+        metadata = self.get_metadata(n)
+        path = os.path.join(self._audio_root, metadata[0])
+        waveform, sample_rate = load_audio(path, self._sample_rate)
+        return (waveform, sample_rate) + tuple(metadata[2:])

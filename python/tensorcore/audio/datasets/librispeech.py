@@ -3,22 +3,13 @@ with one `<speaker>-<chapter>.trans.txt` per chapter folder (torchaudio 0.13's c
 
 import os
 
-from ...utils.data import Dataset
 from . import _utils
 
 URL = "train-clean-100"
 FOLDER_IN_ARCHIVE = "LibriSpeech"
 SAMPLE_RATE = 16000
 _BASE_URL = "http://www.openslr.org/resources/12/"
-_DATA_SUBSETS = [
-    "dev-clean",
-    "dev-other",
-    "test-clean",
-    "test-other",
-    "train-clean-100",
-    "train-clean-360",
-    "train-other-500",
-]
+_DATA_SUBSETS = _utils.LIBRISPEECH_SUBSETS
 # sha256 of the official archives (openslr.org resource 12)
 _CHECKSUMS = {
     "dev-clean": "76f87d090650617fca0cac8f88b9416e0ebf80350acb97b343a85fa903728ab3",
@@ -53,7 +44,7 @@ def _check_utterance_id(key):
     return None
 
 
-class LIBRISPEECH(Dataset):
+class LIBRISPEECH(_utils.AudioFileDataset):
     """LibriSpeech: items are (waveform, sample_rate, transcript, speaker_id, chapter_id,
     utterance_id); audio is decoded lazily in __getitem__.
 
@@ -63,6 +54,8 @@ class LIBRISPEECH(Dataset):
         folder_in_archive: the top folder of the corpus ("LibriSpeech").
         download: fetch and unpack the subset when it is not on disk.
     """
+
+    _sample_rate = SAMPLE_RATE
 
     _ext_txt = ".trans.txt"
     _ext_audio = ".flac"
@@ -107,15 +100,6 @@ class LIBRISPEECH(Dataset):
         relpath = os.path.join(self._url, speaker, chapter, fileid + self._ext_audio)
         transcript = self._transcript(speaker, chapter, fileid)
         return relpath, SAMPLE_RATE, transcript, int(speaker), int(chapter), int(utterance)
-
-    def num_frames(self, n):
-        """Length of item n in samples, read from the file header only (for length bucketing)."""
-        return _utils.num_frames(os.path.join(self._archive, self.get_metadata(n)[0]))
-
-    def __getitem__(self, n):
-        metadata = self.get_metadata(n)
-        waveform, _ = _utils.load_audio(os.path.join(self._archive, metadata[0]), SAMPLE_RATE)
-        return (waveform,) + metadata[1:]
 
     def __len__(self):
         return len(self._walker)

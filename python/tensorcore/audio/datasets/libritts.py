@@ -3,22 +3,13 @@
 
 import os
 
-from ...utils.data import Dataset
 from . import _utils
 
 URL = "train-clean-100"
 FOLDER_IN_ARCHIVE = "LibriTTS"
 SAMPLE_RATE = 24000
 _BASE_URL = "http://www.openslr.org/resources/60/"
-_DATA_SUBSETS = [
-    "dev-clean",
-    "dev-other",
-    "test-clean",
-    "test-other",
-    "train-clean-100",
-    "train-clean-360",
-    "train-other-500",
-]
+_DATA_SUBSETS = _utils.LIBRISPEECH_SUBSETS
 _CHECKSUMS = {  # sha256 of the official archives (openslr.org resource 60)
     "dev-clean": "da0864e1bd26debed35da8a869dd5c04dfc27682921936de7cff9c8a254dbe1a",
     "dev-other": "d413eda26f3a152ac7c9cf3658ef85504dfb1b625296e5fa83727f5186cca79c",
@@ -30,7 +21,7 @@ _CHECKSUMS = {  # sha256 of the official archives (openslr.org resource 60)
 }
 
 
-class LIBRITTS(Dataset):
+class LIBRITTS(_utils.AudioFileDataset):
     """LibriTTS: items are (waveform, sample_rate, original_text, normalized_text, speaker_id,
     chapter_id, utterance_id).
 
@@ -83,15 +74,6 @@ class LIBRITTS(Dataset):
         normalized = _utils.read_first_line(self._file(fileid, self._ext_normalized_txt))
         relpath = os.path.relpath(self._file(fileid, self._ext_audio), self._archive)
         return relpath, SAMPLE_RATE, original, normalized, int(speaker), int(chapter), fileid
-
-    def num_frames(self, n):
-        """Length of item n in samples, read from the file header only."""
-        return _utils.num_frames(os.path.join(self._archive, self.get_metadata(n)[0]))
-
-    def __getitem__(self, n):
-        metadata = self.get_metadata(n)
-        waveform, sample_rate = _utils.load_audio(os.path.join(self._archive, metadata[0]))
-        return (waveform, sample_rate) + metadata[2:]
 
     def __len__(self):
         return len(self._walker)

@@ -3,7 +3,6 @@
 
 import os
 
-from ...utils.data import Dataset
 from . import _utils
 
 _URL = "https://data.keithito.com/data/speech/LJSpeech-1.1.tar.bz2"
@@ -11,7 +10,7 @@ _CHECKSUM = "be1a30453f28eb8dd26af4101ae40cbf2c50413b1bb21936cbcdc6fae3de8aa5"
 SAMPLE_RATE = 22050
 
 
-class LJSPEECH(Dataset):
+class LJSPEECH(_utils.AudioFileDataset):
     """LJSpeech: items are (waveform, sample_rate, transcript, normalized_transcript).
 
     Args:
@@ -53,14 +52,6 @@ class LJSPEECH(Dataset):
         ]
         relpath = os.path.relpath(os.path.join(self._path, fileid + ".wav"), self._archive)
         return relpath, SAMPLE_RATE, transcript, normalized
-
-    def num_frames(self, n):
-        return _utils.num_frames(os.path.join(self._archive, self.get_metadata(n)[0]))
-
-    def __getitem__(self, n):
-        metadata = self.get_metadata(n)
-        waveform, sample_rate = _utils.load_audio(os.path.join(self._archive, metadata[0]))
-        return (waveform, sample_rate) + metadata[2:]
 
     def __len__(self):
         return len(self._flist)

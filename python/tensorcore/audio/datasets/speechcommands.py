@@ -3,7 +3,6 @@ with `validation_list.txt` / `testing_list.txt` defining the splits (torchaudio 
 
 import os
 
-from ...utils.data import Dataset
 from . import _utils
 
 FOLDER_IN_ARCHIVE = "SpeechCommands"
@@ -18,7 +17,7 @@ _CHECKSUMS = {
 }
 
 
-class SPEECHCOMMANDS(Dataset):
+class SPEECHCOMMANDS(_utils.AudioFileDataset):
     """Speech Commands: items are (waveform, sample_rate, label, speaker_id, utterance_number).
 
     Args:
@@ -28,6 +27,8 @@ class SPEECHCOMMANDS(Dataset):
         download: fetch and unpack the archive when it is not on disk.
         subset: None (everything), "training", "validation" or "testing".
     """
+
+    _sample_rate = SAMPLE_RATE
 
     def __init__(
         self, root, url=URL, folder_in_archive=FOLDER_IN_ARCHIVE, download=False, subset=None
@@ -91,14 +92,6 @@ class SPEECHCOMMANDS(Dataset):
                 f"SPEECHCOMMANDS: {filepath}: the file name must be <speaker>_nohash_<number>.wav"
             )
         return relpath, SAMPLE_RATE, label, speaker_id, int(number)
-
-    def num_frames(self, n):
-        return _utils.num_frames(os.path.join(self._archive, self.get_metadata(n)[0]))
-
-    def __getitem__(self, n):
-        metadata = self.get_metadata(n)
-        waveform, _ = _utils.load_audio(os.path.join(self._archive, metadata[0]), SAMPLE_RATE)
-        return (waveform,) + metadata[1:]
 
     def __len__(self):
         return len(self._walker)

@@ -3,7 +3,6 @@
 
 import os
 
-from ...utils.data import Dataset
 from . import _utils
 
 URL = "https://datashare.is.ed.ac.uk/bitstream/handle/10283/3443/VCTK-Corpus-0.92.zip"
@@ -11,7 +10,7 @@ _CHECKSUM = "f96258be9fdc2cbff6559541aae7ea4f59df3fcaf5cf963aae5ca647357e359c"
 SAMPLE_RATE = 48000
 
 
-class VCTK_092(Dataset):
+class VCTK_092(_utils.AudioFileDataset):
     """VCTK 0.92: items are (waveform, sample_rate, transcript, speaker_id, utterance_id).
 
     As in torchaudio, speaker p280 is skipped for mic2 and p362's utterances without audio are
@@ -24,6 +23,10 @@ class VCTK_092(Dataset):
         url: the archive's URL.
         audio_ext: the audio files' extension (".flac"; another one for a converted copy).
     """
+
+    @property
+    def _audio_root(self):  # get_metadata's paths start at the corpus folder
+        return self._path
 
     def __init__(self, root, mic_id="mic2", download=False, url=URL, audio_ext=".flac"):
         if mic_id not in ("mic1", "mic2"):
@@ -73,14 +76,6 @@ class VCTK_092(Dataset):
         )
         relpath = os.path.relpath(self._audio_file(speaker_id, utterance_id), self._path)
         return relpath, SAMPLE_RATE, transcript, speaker_id, utterance_id
-
-    def num_frames(self, n):
-        return _utils.num_frames(os.path.join(self._path, self.get_metadata(n)[0]))
-
-    def __getitem__(self, n):
-        metadata = self.get_metadata(n)
-        waveform, sample_rate = _utils.load_audio(os.path.join(self._path, metadata[0]))
-        return (waveform, sample_rate) + metadata[2:]
 
     def __len__(self):
         return len(self._sample_ids)

@@ -3,7 +3,6 @@
 
 import os
 
-from ...utils.data import Dataset
 from . import _utils
 
 _URL = "http://www.openslr.org/resources/1/waves_yesno.tar.gz"
@@ -11,7 +10,7 @@ _CHECKSUM = "c3f49e0cca421f96b75b41640749167b52118f232498667ca7a5f9416aef8e73"
 SAMPLE_RATE = 8000
 
 
-class YESNO(Dataset):
+class YESNO(_utils.AudioFileDataset):
     """YesNo: items are (waveform, sample_rate, labels) with labels a list of 0/1 ints.
 
     Args:
@@ -20,6 +19,10 @@ class YESNO(Dataset):
         folder_in_archive: the corpus folder ("waves_yesno").
         download: fetch and unpack the archive when it is not on disk.
     """
+
+    @property
+    def _audio_root(self):  # get_metadata's paths start at the corpus folder
+        return self._path
 
     def __init__(self, root, url=_URL, folder_in_archive="waves_yesno", download=False):
         root = os.fspath(root)
@@ -39,14 +42,6 @@ class YESNO(Dataset):
         """(audio path relative to the corpus folder, sample_rate, labels)."""
         fileid = self._walker[_utils.check_index(n, len(self._walker), "YESNO")]
         return fileid + ".wav", SAMPLE_RATE, [int(c) for c in fileid.split("_")]
-
-    def num_frames(self, n):
-        return _utils.num_frames(os.path.join(self._path, self.get_metadata(n)[0]))
-
-    def __getitem__(self, n):
-        relpath, _, labels = self.get_metadata(n)
-        waveform, sample_rate = _utils.load_audio(os.path.join(self._path, relpath))
-        return waveform, sample_rate, labels
 
     def __len__(self):
         return len(self._walker)

@@ -7,7 +7,7 @@ import tensorcore as tc
 
 from .filtering import highpass_biquad, treble_biquad
 from .functional import _check_sample_rate, resample
-from .spectral import phase_vocoder
+from .spectral import phase_vocoder, spectrogram
 
 
 def _on_cpu(fn, waveform, *args):
@@ -125,18 +125,7 @@ def _stretch_waveform(waveform, n_steps, bins_per_octave, n_fft, win_length, hop
     shape = tuple(waveform.shape)
     flat = waveform.reshape(-1, shape[-1])
     rate = 2.0 ** (-float(n_steps) / bins_per_octave)
-    spec = tc.stft(
-        flat,
-        n_fft=n_fft,
-        hop_length=hop_length,
-        win_length=win_length,
-        window=window,
-        center=True,
-        pad_mode="reflect",
-        normalized=False,
-        onesided=True,
-        return_complex=True,
-    )
+    spec = spectrogram(flat, 0, window, n_fft, hop_length, win_length, None, False)
     phase_advance = tc.linspace(0, math.pi * hop_length, spec.shape[-2], dtype=waveform.dtype).to(
         waveform.device
     )

@@ -144,18 +144,7 @@ def griffinlim(
             window=window,
             length=length,
         )
-        rebuilt = tc.stft(
-            inverse,
-            n_fft=n_fft,
-            hop_length=hop_length,
-            win_length=win_length,
-            window=window,
-            center=True,
-            pad_mode="reflect",
-            normalized=False,
-            onesided=True,
-            return_complex=True,
-        )
+        rebuilt = spectrogram(inverse, 0, window, n_fft, hop_length, win_length, None, False)
         angles = rebuilt if (not momentum or tprev is None) else rebuilt - tprev * momentum
         angles = angles / (angles.abs() + 1e-16)
         tprev = rebuilt

@@ -52,9 +52,8 @@ class LazyModuleMixin:
         if self.cls_to_become is not None:
             self.__class__ = self.cls_to_become
 
-    def _load_from_state_dict(
-        self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs
-    ):
+    def _load_from_state_dict(self, state_dict, prefix, *rest):
+        # rest: local_metadata, strict, missing_keys, unexpected_keys, error_msgs (passed on).
         for name, param in self._parameters.items():
             key = prefix + name
             if isinstance(param, UninitializedParameter) and key in state_dict:
@@ -68,16 +67,7 @@ class LazyModuleMixin:
             self._set_sizes_from_parameters()
             if self.cls_to_become is not None:
                 self.__class__ = self.cls_to_become
-        Module._load_from_state_dict(
-            self,
-            state_dict,
-            prefix,
-            local_metadata,
-            strict,
-            missing_keys,
-            unexpected_keys,
-            error_msgs,
-        )
+        Module._load_from_state_dict(self, state_dict, prefix, *rest)
 
 
 class _LazyMixinHook:

@@ -69,6 +69,22 @@ class IntermediateLayerGetter(nn.ModuleDict):
         return out
 
 
+def init_mobilenet_weights(model):
+    """torchvision's MobileNetV2/V3 initialisation: convolutions kaiming-normal (fan_out) with zero
+    bias, norms one/zero, linear layers normal(0, 0.01) with zero bias."""
+    for m in model.modules():
+        if isinstance(m, nn.Conv2d):
+            nn.init.kaiming_normal_(m.weight, mode="fan_out")
+            if m.bias is not None:
+                nn.init.zeros_(m.bias)
+        elif isinstance(m, (nn.BatchNorm2d, nn.GroupNorm)):
+            nn.init.ones_(m.weight)
+            nn.init.zeros_(m.bias)
+        elif isinstance(m, nn.Linear):
+            nn.init.normal_(m.weight, 0, 0.01)
+            nn.init.zeros_(m.bias)
+
+
 def _make_divisible(v, divisor, min_value=None):
     """Rounds a channel count to the nearest multiple of divisor (at least min_value), never going
     more than 10% below v (the rule of the TensorFlow MobileNet reference)."""

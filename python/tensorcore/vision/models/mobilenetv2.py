@@ -6,7 +6,12 @@ import tensorcore.nn as nn
 import tensorcore.nn.functional as F
 
 from ._api import register_model
-from ._utils import Conv2dNormActivation, _make_divisible, check_image_batch
+from ._utils import (
+    Conv2dNormActivation,
+    _make_divisible,
+    check_image_batch,
+    init_mobilenet_weights,
+)
 from ._weights import classifier_state_dict, load_weights, make_weights_enum
 
 __all__ = ["MobileNetV2", "MobileNet_V2_Weights", "mobilenet_v2"]
@@ -119,17 +124,7 @@ class MobileNetV2(nn.Module):
             nn.Dropout(p=dropout), nn.Linear(self.last_channel, num_classes)
         )
 
-        for m in self.modules():
-            if isinstance(m, nn.Conv2d):
-                nn.init.kaiming_normal_(m.weight, mode="fan_out")
-                if m.bias is not None:
-                    nn.init.zeros_(m.bias)
-            elif isinstance(m, (nn.BatchNorm2d, nn.GroupNorm)):
-                nn.init.ones_(m.weight)
-                nn.init.zeros_(m.bias)
-            elif isinstance(m, nn.Linear):
-                nn.init.normal_(m.weight, 0, 0.01)
-                nn.init.zeros_(m.bias)
+        init_mobilenet_weights(self)
 
     def _forward_impl(self, x):
         check_image_batch(x, getattr(self.features[0][0], "in_channels", None), type(self).__name__)

@@ -8,6 +8,7 @@ import tensorcore.nn as nn
 
 from ._api import register_model
 from ._utils import (
+    init_mobilenet_weights,
     Conv2dNormActivation,
     SqueezeExcitation,
     _make_divisible,
@@ -161,17 +162,7 @@ class MobileNetV3(nn.Module):
             nn.Dropout(p=dropout, inplace=True),
             nn.Linear(last_channel, num_classes),
         )
-        for m in self.modules():
-            if isinstance(m, nn.Conv2d):
-                nn.init.kaiming_normal_(m.weight, mode="fan_out")
-                if m.bias is not None:
-                    nn.init.zeros_(m.bias)
-            elif isinstance(m, (nn.BatchNorm2d, nn.GroupNorm)):
-                nn.init.ones_(m.weight)
-                nn.init.zeros_(m.bias)
-            elif isinstance(m, nn.Linear):
-                nn.init.normal_(m.weight, 0, 0.01)
-                nn.init.zeros_(m.bias)
+        init_mobilenet_weights(self)
 
     def _forward_impl(self, x):
         check_image_batch(x, getattr(self.features[0][0], "in_channels", None), type(self).__name__)

@@ -3,19 +3,9 @@ import io
 import numpy as np
 import pytest
 
-try:  # import torchaudio first: it initializes the libsox both libraries share (docs/audio.md)
-    import torchaudio  # noqa: F401
-except Exception:  # pragma: no cover - reference absent
-    torchaudio = None
-
 import tensorcore as tc
 
-
-@pytest.fixture
-def ta_ref(torch_ref):
-    if torchaudio is None:
-        pytest.skip("torchaudio reference not installed (apt install python3-torchaudio)")
-    return torchaudio
+# ta_ref (and the torchaudio-first import) come from ../conftest.py.
 
 
 class Bridge:

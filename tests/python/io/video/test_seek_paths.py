@@ -2,7 +2,6 @@
 within the GOP, restart from a keyframe, backwards, onto B-frames, variable frame rate) returns
 exactly the pixels a sequential decode returns, then continues in order."""
 
-import json
 import shutil
 import subprocess
 
@@ -10,6 +9,7 @@ import numpy as np
 import pytest
 
 from tensorcore.vision.io import VideoReader
+from video_media import ffprobe
 
 # name -> ffmpeg arguments. testsrc2 has texture and motion everywhere, so a frame decoded from
 # a wrong reference differs from the sequential one.
@@ -117,25 +117,7 @@ def clips(tmp_path_factory):
         subprocess.run(
             ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", *args, path], check=True
         )
-        probe = json.loads(
-            subprocess.run(
-                [
-                    "ffprobe",
-                    "-v",
-                    "error",
-                    "-select_streams",
-                    "v:0",
-                    "-show_entries",
-                    "frame=pict_type,key_frame",
-                    "-of",
-                    "json",
-                    path,
-                ],
-                check=True,
-                capture_output=True,
-                text=True,
-            ).stdout
-        )
+        probe = ffprobe(path, "frame=pict_type,key_frame")
         frames = list(VideoReader(path))
         assert len(frames) == len(probe["frames"])
         out[name] = {

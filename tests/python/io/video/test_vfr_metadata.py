@@ -9,14 +9,11 @@ import subprocess
 import pytest
 
 from tensorcore.vision.io import VideoReader, read_video
+from video_media import ffprobe
 
 
 def _average_from_ffprobe(path):
-    out = subprocess.run(
-        ["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
-         "packet=pts_time", "-of", "csv=p=0", path],
-        check=True, capture_output=True, text=True,
-    ).stdout  # fmt: skip
+    out = ffprobe(path, "packet=pts_time", "csv=p=0")
     pts = sorted(float(x) for x in out.split() if x and x != "N/A")
     return (len(pts) - 1) / (pts[-1] - pts[0])
 

@@ -54,26 +54,19 @@ def _run(args):
     subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", *args], check=True)
 
 
+def ffprobe(path, entries, output_format="json"):
+    """ffprobe's report on the first video stream: -show_entries entries, printed as
+    output_format (JSON parsed; other formats as text)."""
+    args = ["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", entries]
+    out = subprocess.run(
+        [*args, "-of", output_format, path], check=True, capture_output=True, text=True
+    ).stdout
+    return json.loads(out) if output_format == "json" else out
+
+
 def _probe_frames(path):
     # Exact ticks and time base, so reference pts are computed as ticks * (num / den).
-    out = subprocess.run(
-        [
-            "ffprobe",
-            "-v",
-            "error",
-            "-select_streams",
-            "v:0",
-            "-show_entries",
-            "frame=best_effort_timestamp,key_frame:stream=time_base",
-            "-of",
-            "json",
-            path,
-        ],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    probe = json.loads(out)
+    probe = ffprobe(path, "frame=best_effort_timestamp,key_frame:stream=time_base")
     num, den = (int(x) for x in probe["streams"][0]["time_base"].split("/"))
     frames = probe["frames"]
     pts = [int(f["best_effort_timestamp"]) * (num / den) for f in frames]

@@ -8,7 +8,13 @@ import numpy as np
 import tensorcore as tc
 from tensorcore.nn import functional as F
 
-from ...ops import FrozenBatchNorm2d, sigmoid_focal_loss
+from ...ops import (
+    FrozenBatchNorm2d,
+    complete_box_iou_loss,
+    distance_box_iou_loss,
+    generalized_box_iou_loss,
+    sigmoid_focal_loss,
+)
 
 __all__ = [
     "BalancedPositiveNegativeSampler",
@@ -259,61 +265,6 @@ def retrieve_out_channels(model, size):
 
 def _topk_min(input, orig_kval, axis):
     return min(orig_kval, input.shape[axis])
-
-
-def _paired_iou_terms(boxes1, boxes2, eps):
-    """Per-pair IoU, the enclosing box's corners and the union, for the IoU-based losses."""
-    x1, y1, x2, y2 = boxes1.unbind(-1)
-    x1g, y1g, x2g, y2g = boxes2.unbind(-1)
-    inter_w = (tc.minimum(x2, x2g) - tc.maximum(x1, x1g)).clamp(min=0)
-    inter_h = (tc.minimum(y2, y2g) - tc.maximum(y1, y1g)).clamp(min=0)
-    inter = inter_w * inter_h
-    union = (x2 - x1) * (y2 - y1) + (x2g - x1g) * (y2g - y1g) - inter
-    iou = inter / (union + eps)
-    enclosing = (tc.minimum(x1, x1g), tc.minimum(y1, y1g), tc.maximum(x2, x2g), tc.maximum(y2, y2g))
-    return iou, union, enclosing
-
-
-def _reduce(loss, reduction):
-    if reduction == "mean":
-        return loss.mean() if loss.numel() > 0 else loss.sum() * 0.0
-    if reduction == "sum":
-        return loss.sum()
-    return loss
-
-
-def generalized_box_iou_loss(boxes1, boxes2, reduction="none", eps=1e-7):
-    """1 - GIoU of matched box pairs (torchvision.ops.generalized_box_iou_loss)."""
-    iou, union, (xc1, yc1, xc2, yc2) = _paired_iou_terms(boxes1, boxes2, eps)
-    area_c = (xc2 - xc1) * (yc2 - yc1)
-    return _reduce(1 - (iou - (area_c - union) / (area_c + eps)), reduction)
-
-
-def _diou_loss_and_iou(boxes1, boxes2, eps):
-    iou, _, (xc1, yc1, xc2, yc2) = _paired_iou_terms(boxes1, boxes2, eps)
-    diagonal_sq = (xc2 - xc1) ** 2 + (yc2 - yc1) ** 2 + eps
-    x1, y1, x2, y2 = boxes1.unbind(-1)
-    x1g, y1g, x2g, y2g = boxes2.unbind(-1)
-    centers_sq = ((x1 + x2) / 2 - (x1g + x2g) / 2) ** 2 + ((y1 + y2) / 2 - (y1g + y2g) / 2) ** 2
-    return 1 - iou + centers_sq / diagonal_sq, iou
-
-
-def distance_box_iou_loss(boxes1, boxes2, reduction="none", eps=1e-7):
-    """1 - DIoU of matched box pairs (torchvision.ops.distance_box_iou_loss)."""
-    return _reduce(_diou_loss_and_iou(boxes1, boxes2, eps)[0], reduction)
-
-
-def complete_box_iou_loss(boxes1, boxes2, reduction="none", eps=1e-7):
-    """1 - CIoU of matched box pairs (torchvision.ops.complete_box_iou_loss)."""
-    diou_loss, iou = _diou_loss_and_iou(boxes1, boxes2, eps)
-    x1, y1, x2, y2 = boxes1.unbind(-1)
-    x1g, y1g, x2g, y2g = boxes2.unbind(-1)
-    v = (4 / math.pi**2) * (
-        tc.atan((x2g - x1g) / (y2g - y1g)) - tc.atan((x2 - x1) / (y2 - y1))
-    ) ** 2
-    with tc.no_grad():
-        alpha = v / (1 - iou + v + eps)
-    return _reduce(diou_loss + alpha * v, reduction)
 
 
 class _NegativeFocalSum(tc.autograd.Function):

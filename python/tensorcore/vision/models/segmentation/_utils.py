@@ -6,8 +6,15 @@ from collections import OrderedDict
 import tensorcore.nn as nn
 from tensorcore.nn._native import _interpolate_like
 
-from .._utils import check_image_batch
-from .._weights import WeightsEnum, overwrite_value_param, resolve_weights, weights_state_dict
+from .._api import register_model
+from .._utils import IntermediateLayerGetter, check_image_batch
+from .._weights import (
+    WeightsEnum,
+    load_weights,
+    overwrite_value_param,
+    resolve_weights,
+    weights_state_dict,
+)
 
 
 class _SimpleSegmentationModel(nn.Module):
@@ -89,3 +96,50 @@ def segmentation_weights(
     if num_classes is None:
         num_classes = _VOC_CLASSES
     return state, weights_state_dict(backbone_source, progress), num_classes, aux_loss
+
+
+def resnet_builder(name, model_cls, head_cls, resnet_fn, weights_enum, backbone_enum):
+    """A registered torchvision segmentation builder (fcn_resnet50, deeplabv3_resnet101, ...):
+    a dilated ResNet (output stride 8: layer3 and layer4 dilate instead of striding) whose
+    layer4 feeds head_cls and, with aux_loss, layer3 an FCNHead. weights / weights_backbone (and
+    the legacy pretrained / pretrained_backbone) as in _weights.py; weights_backbone defaults to
+    None here (torchvision 0.14: ImageNet weights, which need a download)."""
+
+    def builder(
+        weights=None,
+        progress=True,
+        num_classes=None,
+        aux_loss=None,
+        weights_backbone=None,
+        *,
+        pretrained=None,
+        pretrained_backbone=None,
+        **kwargs,
+    ):
+        from .fcn import FCNHead  # fcn.py builds its models with this function
+
+        state, backbone_state, num_classes, aux_loss = segmentation_weights(
+            weights_enum,
+            backbone_enum,
+            weights,
+            pretrained,
+            weights_backbone,
+            pretrained_backbone,
+            num_classes,
+            aux_loss,
+            progress,
+            name,
+            kwargs,
+        )
+        resnet = resnet_fn(weights=backbone_state, replace_stride_with_dilation=[False, True, True])
+        return_layers = {"layer4": "out", "layer3": "aux"} if aux_loss else {"layer4": "out"}
+        model = model_cls(
+            IntermediateLayerGetter(resnet, return_layers=return_layers),
+            head_cls(2048, num_classes),
+            FCNHead(1024, num_classes) if aux_loss else None,
+        )
+        return load_weights(model, state)
+
+    builder.__name__ = builder.__qualname__ = name
+    builder.__module__ = model_cls.__module__
+    return register_model(weights_enum)(builder)

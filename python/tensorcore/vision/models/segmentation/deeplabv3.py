@@ -5,12 +5,9 @@ import tensorcore as tc
 import tensorcore.nn as nn
 from tensorcore.nn._native import _interpolate_like
 
-from .._api import register_model
-from .._utils import IntermediateLayerGetter
-from .._weights import load_weights, make_weights_enum
+from .._weights import make_weights_enum
 from ..resnet import ResNet50_Weights, ResNet101_Weights, resnet50, resnet101
-from ._utils import _SimpleSegmentationModel, segmentation_weights
-from .fcn import FCNHead
+from ._utils import _SimpleSegmentationModel, resnet_builder
 
 __all__ = [
     "DeepLabV3",
@@ -110,101 +107,19 @@ DeepLabV3_ResNet101_Weights = make_weights_enum(
 )
 
 
-def _deeplabv3_resnet(backbone, num_classes, aux):
-    return_layers = {"layer4": "out"}
-    if aux:
-        return_layers["layer3"] = "aux"
-    backbone = IntermediateLayerGetter(backbone, return_layers=return_layers)
-    aux_classifier = FCNHead(1024, num_classes) if aux else None
-    return DeepLabV3(backbone, DeepLabHead(2048, num_classes), aux_classifier)
-
-
-def _build(
-    resnet_fn,
-    enum_cls,
-    backbone_enum,
-    weights,
-    progress,
-    num_classes,
-    aux_loss,
-    weights_backbone,
-    pretrained,
-    pretrained_backbone,
-    kwargs,
-    builder,
-):
-    state, backbone_state, num_classes, aux_loss = segmentation_weights(
-        enum_cls,
-        backbone_enum,
-        weights,
-        pretrained,
-        weights_backbone,
-        pretrained_backbone,
-        num_classes,
-        aux_loss,
-        progress,
-        builder,
-        kwargs,
-    )
-    backbone = resnet_fn(weights=backbone_state, replace_stride_with_dilation=[False, True, True])
-    return load_weights(_deeplabv3_resnet(backbone, num_classes, aux_loss), state)
-
-
-# weights / weights_backbone (and the legacy pretrained / pretrained_backbone) as in _weights.py;
-# weights_backbone defaults to None here (torchvision 0.14: ImageNet weights, which need a download).
-
-
-@register_model(DeepLabV3_ResNet50_Weights)
-def deeplabv3_resnet50(
-    weights=None,
-    progress=True,
-    num_classes=None,
-    aux_loss=None,
-    weights_backbone=None,
-    *,
-    pretrained=None,
-    pretrained_backbone=None,
-    **kwargs,
-):
-    return _build(
-        resnet50,
-        DeepLabV3_ResNet50_Weights,
-        ResNet50_Weights,
-        weights,
-        progress,
-        num_classes,
-        aux_loss,
-        weights_backbone,
-        pretrained,
-        pretrained_backbone,
-        kwargs,
-        "deeplabv3_resnet50",
-    )
-
-
-@register_model(DeepLabV3_ResNet101_Weights)
-def deeplabv3_resnet101(
-    weights=None,
-    progress=True,
-    num_classes=None,
-    aux_loss=None,
-    weights_backbone=None,
-    *,
-    pretrained=None,
-    pretrained_backbone=None,
-    **kwargs,
-):
-    return _build(
-        resnet101,
-        DeepLabV3_ResNet101_Weights,
-        ResNet101_Weights,
-        weights,
-        progress,
-        num_classes,
-        aux_loss,
-        weights_backbone,
-        pretrained,
-        pretrained_backbone,
-        kwargs,
-        "deeplabv3_resnet101",
-    )
+deeplabv3_resnet50 = resnet_builder(
+    "deeplabv3_resnet50",
+    DeepLabV3,
+    DeepLabHead,
+    resnet50,
+    DeepLabV3_ResNet50_Weights,
+    ResNet50_Weights,
+)
+deeplabv3_resnet101 = resnet_builder(
+    "deeplabv3_resnet101",
+    DeepLabV3,
+    DeepLabHead,
+    resnet101,
+    DeepLabV3_ResNet101_Weights,
+    ResNet101_Weights,
+)
