@@ -9,6 +9,7 @@ NotImplementedError naming it. See docs/jit.md.
 
 import json
 import os
+import warnings
 
 import numpy as np
 
@@ -31,6 +32,7 @@ class _Builder:
     def __init__(self, constants):
         self.onnx = _onnx()
         self.inputs = []  # graph inputs with the traced (static) shapes, for static_shape
+        self.fixed_size = []  # what ties the file to the traced spatial size
         self.helper = self.onnx.helper
         self.nodes = []
         self.initializers = {}
@@ -175,6 +177,7 @@ def _adaptive_avg_pool(b, args, out):
             "trace with an input whose feature map divides it (e.g. 224x224 for VGG's 7x7)"
         )
     kernel = [i // s for i, s in zip(hw, size)]
+    b.fixed_size.append(f"adaptive_avg_pool2d from {tuple(hw)} to {tuple(size)}")
     if kernel == [1, 1]:
         b.node("Identity", [b.name(x)], out)
     else:
@@ -410,6 +413,12 @@ for _name, _op in (
         _CONVERTERS[_key] = _binary(_op)
 
 
+def _axes(spec):
+    if spec is None:
+        return set()
+    return set(spec) if isinstance(spec, (list, tuple)) else set(dict(spec))
+
+
 def supported_ops():
     """The graph ops (tc.jit names) that have an ONNX converter."""
     return sorted(_CONVERTERS)
@@ -506,6 +515,13 @@ def export(
         return onnx.helper.make_tensor_value_info(name, elem, dims)
 
     inputs = [value_info(name, name, shape, elem) for name, shape, elem in input_infos]
+    spatial = [n for n, shape, _ in input_infos if _axes(dynamic_axes.get(n)) - {0}]
+    if b.fixed_size and spatial:
+        warnings.warn(
+            f"tc.onnx.export: {'; '.join(b.fixed_size)} holds only for the traced input size, "
+            f"but dynamic_axes lets {spatial} vary beyond the batch axis",
+            stacklevel=2,
+        )
     flat = []
     _flatten_output(graph["output"], "", flat)
     results = traced(*args)
