@@ -14,14 +14,15 @@ Tensor conv_tasnet_pad(const Tensor& input, int64_t enc_kernel_size, int64_t enc
   const int64_t is_odd = enc_kernel_size % 2;
   // Python's floor division (frames - is_odd may be -1 for a one-sample input).
   const int64_t diff = frames - is_odd;
-  const int64_t num_strides = diff >= 0 ? diff / enc_stride : -((-diff + enc_stride - 1) / enc_stride);
+  const int64_t num_strides =
+      diff >= 0 ? diff / enc_stride : -((-diff + enc_stride - 1) / enc_stride);
   const int64_t remaining = frames - (is_odd + num_strides * enc_stride);
   // A view rather than input itself: a trace maps each result tensor to its node, and handing
   // back the input object would make later uses of the input read the pad node's value.
   if (remaining == 0) return narrow(input, 2, 0, frames);
   const int64_t pads = enc_stride - remaining;
-  Tensor pad =
-      zeros({input.size(0), input.size(1), pads}, TensorOptions(input.dtype()).device(input.device()));
+  Tensor pad = zeros({input.size(0), input.size(1), pads},
+                     TensorOptions(input.dtype()).device(input.device()));
   return cat({input, pad}, 2);
 }
 
