@@ -28,12 +28,25 @@ class Boxes(nn.Module):
         return d["boxes"], d["scores"], d["labels"]
 
 
-@pytest.fixture(scope="module")
-def exported(tmp_path_factory):
+class TwoImages(nn.Module):
+    """Two images batched by the model (padded to a common size), one graph input each."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, a, b):
+        out = []
+        for d in self.model([a, b]):
+            out += [d["boxes"], d["scores"], d["labels"]]
+        return tuple(out)
+
+
+def retinanet():
     # Random weights from a fixed seed; a score threshold that the random heads pass on noise
     # images (scores ~0.03-0.04) but not on a flat grey one (~0.012).
     tc.manual_seed(0)
-    model = detection.retinanet_resnet50_fpn(
+    return detection.retinanet_resnet50_fpn(
         pretrained=False,
         pretrained_backbone=False,
         num_classes=3,
@@ -42,7 +55,11 @@ def exported(tmp_path_factory):
         score_thresh=0.02,
         detections_per_img=20,
     ).eval()
-    model = Boxes(model).eval()
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    model = Boxes(retinanet()).eval()
     path = tmp_path_factory.mktemp("onnx") / "retinanet.onnx"
     example = tc.rand(3, 240, 320)
     m = tc.onnx.export(
@@ -57,16 +74,18 @@ def exported(tmp_path_factory):
     return model, m, session, example
 
 
-def check(model, session, image):
+def check(model, session, *images, names=("image",)):
     with tc.no_grad():
-        want = [t.numpy() for t in model(image)]
-    got = session.run(None, {"image": image.numpy()})
-    for g, w, name in zip(got, want, ("boxes", "scores", "labels")):
-        assert g.shape == w.shape, f"{name}: onnxruntime {g.shape}, eager {w.shape}"
-    np.testing.assert_allclose(got[0], want[0], rtol=1e-3, atol=1e-3)
-    np.testing.assert_allclose(got[1], want[1], rtol=1e-3, atol=1e-5)
-    np.testing.assert_array_equal(got[2], want[2])
-    assert got[2].dtype == np.int64
+        want = [t.numpy() for t in model(*images)]
+    got = session.run(None, {n: x.numpy() for n, x in zip(names, images)})
+    assert len(got) == len(want)
+    for i in range(0, len(want), 3):
+        for g, w, name in zip(got[i : i + 3], want[i : i + 3], ("boxes", "scores", "labels")):
+            assert g.shape == w.shape, f"{name}: onnxruntime {g.shape}, eager {w.shape}"
+        np.testing.assert_allclose(got[i], want[i], rtol=1e-3, atol=1e-3)
+        np.testing.assert_allclose(got[i + 1], want[i + 1], rtol=1e-3, atol=1e-5)
+        np.testing.assert_array_equal(got[i + 2], want[i + 2])
+        assert got[i + 2].dtype == np.int64
     return want[0].shape[0]
 
 
@@ -96,3 +115,16 @@ def test_other_sizes_and_counts(exported):
 def test_nothing_passes_the_threshold(exported):
     model, _, session, _ = exported
     assert check(model, session, tc.full((3, 150, 210), 0.5)) == 0
+
+
+def test_two_images_in_one_batch(tmp_path):
+    model = TwoImages(retinanet()).eval()
+    path = tmp_path / "two.onnx"
+    tc.manual_seed(1)
+    a, b = tc.rand(3, 240, 320), tc.rand(3, 200, 180)
+    tc.onnx.export(
+        model, (a, b), path, input_names=["a", "b"], dynamic_axes={"a": [1, 2], "b": [1, 2]}
+    )
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    check(model, session, a, b, names=("a", "b"))
+    check(model, session, tc.rand(3, 150, 150), tc.full((3, 260, 200), 0.5), names=("a", "b"))
