@@ -290,7 +290,10 @@ def _shape_args(args):
 
 def _reshape(b, args, out):
     shape = _shape_args(args)
-    # torch's 0 is a size of zero; ONNX's 0 copies the input's dim unless allowzero is set.
+    # torch's 0 is a size of zero; ONNX's 0 copies the input's dim unless allowzero is set, and
+    # allowzero cannot be combined with -1.
+    if 0 in shape and -1 in shape:
+        raise NotImplementedError(f"tc.onnx.export: reshape to {shape} (a 0 with a -1)")
     b.node(
         "Reshape",
         [b.name(args[0]), b.init(np.array(shape, np.int64), "shape")],
