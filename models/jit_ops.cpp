@@ -1,6 +1,8 @@
 // Graph-runtime adapters (tensorcore/jit) for the native model parts, named after their bindings
 // in python/src/models_vision.cpp: a traced RetinaNet keeps its data-dependent parts as these
-// nodes, so it runs on images of other sizes and finds other numbers of objects.
+// nodes, so it runs on images of other sizes and finds other numbers of objects; a traced
+// ConvTasNet pads to its encoder stride from the input length seen at run time.
+#include "models/audio/conv_tasnet.h"
 #include "models/vision/detection.h"
 #include "tensorcore/jit/op_registry.h"
 
@@ -31,6 +33,12 @@ IValue detections(const std::vector<mv::Detections>& dets) {
 }
 
 const jit::OpRegistrar registrar({
+    {"_C._models_audio.conv_tasnet_pad",
+     [](const OpArgs& a) {
+       return IValue(audio::conv_tasnet_pad(a.tensor(0), a.int_(1), a.int_(2)));
+     }},
+    {"_C._models_audio.conv_tasnet_unpad",
+     [](const OpArgs& a) { return IValue(audio::conv_tasnet_unpad(a.tensor(0), a.tensor(1))); }},
     {"_C._models_vision.detection_preprocess",
      [](const OpArgs& a) {
        std::optional<std::pair<int64_t, int64_t>> fixed;

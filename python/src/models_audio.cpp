@@ -1,6 +1,7 @@
 // Bindings for the native parts of the audio models (tensorcore::models), in the private
 // submodule tensorcore._C._models_audio; the public API is python/tensorcore/audio/models.
 #include "bind.h"
+#include "models/audio/conv_tasnet.h"
 #include "models/audio/wavernn_infer.h"
 
 namespace tc::python {
@@ -55,6 +56,9 @@ void bind_models_audio(py::module_& m, TensorClass&) {
       py::arg("lengths") = std::vector<int64_t>(), py::arg("generator") = py::none(),
       py::arg("torch_seed") = py::none(), py::arg("mulaw") = false, py::arg("fold_target") = 0,
       py::arg("fold_overlap") = 0);
+  a.def("conv_tasnet_pad", &ma::conv_tasnet_pad, py::arg("input"), py::arg("enc_kernel_size"),
+        py::arg("enc_stride"));
+  a.def("conv_tasnet_unpad", &ma::conv_tasnet_unpad, py::arg("output"), py::arg("input"));
   a.def(
       "small_batch_linear",
       [](const Tensor& x, const Tensor& weight) {

@@ -2,15 +2,18 @@
 
 The model is traced with ``tc.jit.trace`` and each recorded native op is written as ONNX nodes
 through the ``onnx`` package (from the package index; ``scripts/setup.sh`` installs it). The
-classification and segmentation models export; an op without a converter raises
-NotImplementedError naming it (the detection models' native post-processing has none yet).
-See docs/jit.md.
+classification, segmentation and detection models export (the detection models' native ops
+are decomposed into standard ONNX ops, ``_detection.py``); an op without a converter raises
+NotImplementedError naming it. See docs/jit.md.
 """
 
 import json
 import os
+import warnings
 
 import numpy as np
+
+from . import _detection
 
 __all__ = ["export", "supported_ops"]
 
@@ -28,6 +31,8 @@ def _onnx():
 class _Builder:
     def __init__(self, constants):
         self.onnx = _onnx()
+        self.inputs = []  # graph inputs with the traced (static) shapes, for static_shape
+        self.fixed_size = []  # what ties the file to the traced spatial size
         self.helper = self.onnx.helper
         self.nodes = []
         self.initializers = {}
@@ -45,8 +50,36 @@ class _Builder:
 
     def node(self, op, inputs, outputs=None, **attrs):
         outputs = outputs or [self.fresh(op.lower())]
-        self.nodes.append(self.helper.make_node(op, inputs, outputs, **attrs))
+        # Named nodes: onnxruntime's fusions name the nodes they make after the originals and
+        # reject duplicate names (several Slice/Gather of one tensor, as in box decoding).
+        name = self.fresh(f"{op}_node")
+        self.nodes.append(self.helper.make_node(op, inputs, outputs, name=name, **attrs))
         return outputs[0]
+
+    def static_shape(self, name):
+        """The shape `name` has for the traced inputs, by ONNX shape inference over the nodes
+        written so far (initializers enter as shapes only, so no weights are copied)."""
+        onnx, helper = self.onnx, self.helper
+        consts = [
+            helper.make_tensor_value_info(
+                n, onnx.helper.np_dtype_to_tensor_dtype(a.dtype), list(a.shape)
+            )
+            for n, a in self.initializers.items()
+        ]
+        graph = helper.make_graph(
+            self.nodes,
+            "probe",
+            self.inputs + consts,
+            [helper.make_value_info(name, onnx.TypeProto())],
+        )
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", _OPSET)])
+        inferred = onnx.shape_inference.infer_shapes(model)
+        for info in list(inferred.graph.value_info) + list(inferred.graph.output):
+            if info.name == name and info.type.tensor_type.HasField("shape"):
+                dims = info.type.tensor_type.shape.dim
+                if all(d.HasField("dim_value") for d in dims):
+                    return [d.dim_value for d in dims]
+        return None
 
     def name(self, arg, dtype=np.float32):
         """The ONNX name of an argument: a value, a constant (an initializer) or a number."""
@@ -124,9 +157,31 @@ def _max_pool(b, args, out):
 
 def _adaptive_avg_pool(b, args, out):
     x, size = args
-    if _ints(size) not in ([1], [1, 1]):
-        raise NotImplementedError("tc.onnx.export: adaptive_avg_pool2d to a size other than 1")
-    b.node("GlobalAveragePool", [b.name(x)], out)
+    size = _spatial(size, 2)
+    if size == [1, 1]:
+        b.node("GlobalAveragePool", [b.name(x)], out)
+        return
+    # As torch.onnx: an AveragePool when the traced input size is a multiple of the output size
+    # (each output cell then averages a fixed window); the file is for inputs of that size.
+    shape = b.static_shape(b.name(x))
+    if shape is None:
+        raise NotImplementedError(
+            f"tc.onnx.export: adaptive_avg_pool2d to {tuple(size)}: the input size is unknown "
+            "at export time"
+        )
+    hw = shape[-2:]
+    if any(s is None or s <= 0 or i % s for i, s in zip(hw, size)):
+        raise NotImplementedError(
+            f"tc.onnx.export: adaptive_avg_pool2d from {tuple(hw)} to {tuple(size)}: ONNX export "
+            "needs an input size that is a multiple of the output size (torch.onnx's limit); "
+            "trace with an input whose feature map divides it (e.g. 224x224 for VGG's 7x7)"
+        )
+    kernel = [i // s for i, s in zip(hw, size)]
+    b.fixed_size.append(f"adaptive_avg_pool2d from {tuple(hw)} to {tuple(size)}")
+    if kernel == [1, 1]:
+        b.node("Identity", [b.name(x)], out)
+    else:
+        b.node("AveragePool", [b.name(x)], out, kernel_shape=kernel, strides=kernel)
 
 
 def _flatten(b, args, out):
@@ -228,7 +283,74 @@ def _hardtanh(lo, hi):
     return convert
 
 
+def _shape_args(args):
+    """The sizes of x.reshape(2, 3) / x.reshape((2, 3)) / x.permute(...) as a list of ints."""
+    return _ints(args[1]) if len(args) == 2 else [int(v) for v in args[1:]]
+
+
+def _reshape(b, args, out):
+    shape = _shape_args(args)
+    # torch's 0 is a size of zero; ONNX's 0 copies the input's dim unless allowzero is set, and
+    # allowzero cannot be combined with -1.
+    if 0 in shape and -1 in shape:
+        raise NotImplementedError(f"tc.onnx.export: reshape to {shape} (a 0 with a -1)")
+    b.node(
+        "Reshape",
+        [b.name(args[0]), b.init(np.array(shape, np.int64), "shape")],
+        out,
+        allowzero=int(0 in shape and -1 not in shape),
+    )
+
+
+def _permute(b, args, out):
+    dims = _shape_args(args)
+    b.node("Transpose", [b.name(args[0])], out, perm=dims)
+
+
+def _select(b, args, out):
+    x, dim, index = args
+    b.node(
+        "Gather", [b.name(x), b.init(np.array(int(index), np.int64), "index")], out, axis=int(dim)
+    )
+
+
+_DTYPES = {"float32": 1, "int64": 7, "int32": 6, "float64": 11, "bool": 9, "uint8": 2}
+
+
+def _to(b, args, out):
+    # Tensor.to(...) recorded as (self, positional args, keyword args): only dtype casts on the
+    # CPU are expressible.
+    found = []
+
+    def scan(a):
+        if isinstance(a, dict) and "dtype" in a:
+            found.append(a["dtype"])
+        elif isinstance(a, dict) and "d" in a:
+            for _k, v in a["d"]:
+                scan(v)
+        elif isinstance(a, dict) and ("t" in a or "l" in a):
+            for v in a.get("t", a.get("l")):
+                scan(v)
+
+    for a in args[1:]:
+        scan(a)
+    if not found:
+        b.node("Identity", [b.name(args[0])], out)
+    elif found[0] in _DTYPES:
+        b.node("Cast", [b.name(args[0])], out, to=_DTYPES[found[0]])
+    else:
+        raise NotImplementedError(f"tc.onnx.export: Tensor.to dtype {found[0]}")
+
+
 _CONVERTERS = {
+    "Tensor.reshape": _reshape,
+    "Tensor.view": _reshape,
+    "_C.reshape": _reshape,
+    "Tensor.permute": _permute,
+    "_C.permute": _permute,
+    "Tensor.select": _select,
+    "_C.select": _select,
+    "Tensor.to": _to,
     "_C._nn.conv1d": lambda b, a, o: _conv(b, a, o, 1),
     "_C._nn.conv2d": lambda b, a, o: _conv(b, a, o, 2),
     "_C._nn.batch_norm": _batch_norm,
@@ -260,6 +382,7 @@ _CONVERTERS = {
     "Tensor.clamp": _clamp,
     "Tensor.clamp_": _clamp,
 }
+_CONVERTERS.update(_detection.CONVERTERS)
 for _name in ("relu", "sigmoid", "tanh", "exp", "sqrt", "abs", "neg"):
     _op = {
         "relu": "Relu",
@@ -291,6 +414,12 @@ for _name, _op in (
 ):
     for _key in (f"_C.{_name}", f"Tensor.{_name}", f"Tensor.{_name}_"):
         _CONVERTERS[_key] = _binary(_op)
+
+
+def _axes(spec):
+    if spec is None:
+        return set()
+    return set(spec) if isinstance(spec, (list, tuple)) else set(dict(spec))
 
 
 def supported_ops():
@@ -349,10 +478,23 @@ def export(
         raise ValueError(f"tc.onnx.export writes opset {_OPSET}, got opset_version={opset_version}")
     if not isinstance(args, tuple):
         args = (args,)
-    traced = model if isinstance(model, jit.TracedModule) else jit.trace(model, args)
+    # No trace check (as torch.onnx): the traced graph runs once below for the outputs' ranks.
+    traced = (
+        model if isinstance(model, jit.TracedModule) else jit.trace(model, args, check_trace=False)
+    )
     graph = json.loads(traced._c.graph_json)
     constants = [(name, t.detach().cpu().numpy().copy()) for name, t in traced._c.named_constants()]
     b = _Builder(constants)
+    dynamic_axes = dynamic_axes or {}
+    input_infos = []
+    for i, (pattern, spec, x) in enumerate(zip(graph["inputs"], graph["input_specs"], args)):
+        if not (isinstance(pattern, dict) and "v" in pattern):
+            raise NotImplementedError("tc.onnx.export: inputs must be tensors")
+        name = input_names[i] if input_names and i < len(input_names) else f"input{i}"
+        b.nodes.append(onnx.helper.make_node("Identity", [name], [f"v{pattern['v']}"]))
+        elem = _ELEM[spec["dtype"]]
+        input_infos.append((name, list(x.shape), elem))
+        b.inputs.append(onnx.helper.make_tensor_value_info(name, elem, list(x.shape)))
     for node in graph["nodes"]:
         convert = _CONVERTERS.get(node["op"])
         if convert is None:
@@ -360,11 +502,9 @@ def export(
                 f"tc.onnx.export: the op {node['op']} has no ONNX converter (supported: "
                 "tc.onnx.supported_ops())"
             )
-        out = node["out"]
-        if not (isinstance(out, dict) and "v" in out):
-            raise NotImplementedError(f"tc.onnx.export: {node['op']} with several outputs")
-        convert(b, node["args"], [f"v{out['v']}"])
-    dynamic_axes = dynamic_axes or {}
+        out = []
+        _flatten_output(node["out"], "", out)
+        convert(b, node["args"], [value for _key, value in out])
 
     def value_info(name, spec_name, shape, elem):
         axes = dynamic_axes.get(spec_name, {})
@@ -377,13 +517,14 @@ def export(
         dims = [axes.get(i, d) for i, d in enumerate(shape)]
         return onnx.helper.make_tensor_value_info(name, elem, dims)
 
-    inputs = []
-    for i, (pattern, spec, x) in enumerate(zip(graph["inputs"], graph["input_specs"], args)):
-        if not (isinstance(pattern, dict) and "v" in pattern):
-            raise NotImplementedError("tc.onnx.export: inputs must be tensors")
-        name = input_names[i] if input_names and i < len(input_names) else f"input{i}"
-        b.nodes.insert(0, onnx.helper.make_node("Identity", [name], [f"v{pattern['v']}"]))
-        inputs.append(value_info(name, name, list(x.shape), _ELEM[spec["dtype"]]))
+    inputs = [value_info(name, name, shape, elem) for name, shape, elem in input_infos]
+    spatial = [n for n, shape, _ in input_infos if _axes(dynamic_axes.get(n)) - {0}]
+    if b.fixed_size and spatial:
+        warnings.warn(
+            f"tc.onnx.export: {'; '.join(b.fixed_size)} holds only for the traced input size, "
+            f"but dynamic_axes lets {spatial} vary beyond the batch axis",
+            stacklevel=2,
+        )
     flat = []
     _flatten_output(graph["output"], "", flat)
     results = traced(*args)

@@ -130,19 +130,20 @@ def _check_convtasnet_input(input):
 
 
 def _pad_to_encoder_stride(input, enc_kernel_size, enc_stride):
-    batch_size, num_channels, num_frames = input.shape
-    is_odd = enc_kernel_size % 2
-    num_strides = (num_frames - is_odd) // enc_stride
-    num_remainings = num_frames - (is_odd + num_strides * enc_stride)
-    if num_remainings == 0:
-        return input, 0
-    num_paddings = enc_stride - num_remainings
-    pad = tc.zeros(batch_size, num_channels, num_paddings, dtype=input.dtype, device=input.device)
-    return tc.cat([input, pad], 2), num_paddings
+    # Native (models/audio/conv_tasnet.cpp), so a traced graph computes the padding from the
+    # length it is given rather than the traced one.
+    padded = tc._C._models_audio.conv_tasnet_pad(input, int(enc_kernel_size), int(enc_stride))
+    return padded, padded.shape[2] - input.shape[2]
+
+
+def _cut_padding(output, input):
+    """output[..., :input frames], with the length read at run time (native, as the padding)."""
+    return tc._C._models_audio.conv_tasnet_unpad(output, input)
 
 
 fx.wrap("_check_convtasnet_input")
 fx.wrap("_pad_to_encoder_stride")
+fx.wrap("_cut_padding")
 
 
 class ConvTasNet(nn.Module):
@@ -207,16 +208,16 @@ class ConvTasNet(nn.Module):
 
     def forward(self, input):
         _check_convtasnet_input(input)
-        padded, num_pads = self._align_num_frames_with_strides(input)
-        batch_size, num_padded_frames = padded.shape[0], padded.shape[2]
+        padded, _ = self._align_num_frames_with_strides(input)
+        batch_size = padded.shape[0]
         feats = self.encoder(padded)
         masked = self.mask_generator(feats) * feats.unsqueeze(1)
         masked = masked.view(batch_size * self.num_sources, self.enc_num_feats, -1)
         decoded = self.decoder(masked)
-        output = decoded.view(batch_size, self.num_sources, num_padded_frames)
-        # Slicing to the unpadded length (a no-op view without padding) instead of branching on
-        # num_pads keeps forward traceable by tensorcore.fx.
-        return output[..., : num_padded_frames - num_pads]
+        # Sizes other than the batch stay out of Python numbers (-1, and the cut reads the input's
+        # length at run time), so tc.jit graphs and tensorcore.fx follow the input length.
+        output = decoded.view(batch_size, self.num_sources, -1)
+        return _cut_padding(output, input)
 
 
 def conv_tasnet_base(num_sources: int = 2) -> ConvTasNet:

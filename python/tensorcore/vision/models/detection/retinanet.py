@@ -71,8 +71,10 @@ def _conv_tower(in_channels, norm_layer):
 
 def _to_anchor_rows(x, columns):
     """(N, A * columns, H, W) -> (N, H * W * A, columns): one row per anchor in (y, x, anchor) order."""
-    n, _, h, w = x.shape
-    return x.reshape(n, -1, columns, h, w).permute(0, 3, 4, 1, 2).reshape(n, -1, columns)
+    # Channels are (anchor, column) anchor-major, so moving them last and splitting rows by
+    # `columns` gives the order without the map's height and width: a trace keeps no sizes here
+    # and the graph follows the image size.
+    return x.permute(0, 2, 3, 1).reshape(x.shape[0], -1, columns)
 
 
 def _sum(values):
