@@ -7,9 +7,9 @@
 
 Timings are medians over --runs calls after one warm-up call each, the two libraries alternating
 call by call so that load from other processes on a shared machine hits both alike. Memory is
-measured in two child processes (one per library, nothing else imported): ru_maxrss after two
-training steps minus the resident size just before them (model, optimizer
-and batch already built), so the figure is what the step itself needs (activations, gradients,
+measured in two child processes (one per library, nothing else imported): the peak resident
+size (VmHWM) after two training steps minus the resident size just before them (model,
+optimizer and batch already built), so the figure is what the step itself needs (activations, gradients,
 momentum buffers); the processes' whole peaks are printed too. The children run with glibc's
 mmap threshold fixed (MALLOC_MMAP_THRESHOLD_=131072): by default glibc raises the threshold
 after large frees, so whether freed activations leave the resident set depends on allocation
@@ -225,7 +225,11 @@ for _ in range(2):
     opt.zero_grad()
     ce(model(x), y).backward()
     opt.step()
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+# VmHWM, the peak of this process's own memory map: ru_maxrss would also count the parent's
+# resident size at fork (Linux carries it over exec), which is larger when the parent keeps
+# freed blocks cached
+with open("/proc/self/status") as f:
+    peak = next(int(l.split()[1]) for l in f if l.startswith("VmHWM:"))
 print(json.dumps({"before_kib": before, "peak_kib": peak}))
 """
 

@@ -6,6 +6,7 @@
 #include <array>
 
 #include "bind.h"
+#include "tensorcore/core/cpu_cache.h"
 #include "tensorcore/core/deterministic.h"
 
 namespace tc::python {
@@ -456,6 +457,8 @@ void bind_module(py::module_& m) {
   m.def("get_num_threads", &get_num_threads);
   m.def("set_num_threads", &set_num_threads);
   m.def("_cpu_memory_allocated", &cpu_memory_allocated);
+  m.def("_cpu_memory_cached", &cpu_memory_cached);
+  m.def("_cpu_empty_cache", &cpu_empty_cache);
   m.def("use_deterministic_algorithms", &use_deterministic_algorithms, py::arg("mode"),
         py::kw_only(), py::arg("warn_only") = false);
   m.def("are_deterministic_algorithms_enabled", &deterministic_algorithms_enabled);

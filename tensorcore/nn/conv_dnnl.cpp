@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "tensorcore/nn/conv_internal.h"
 #include "tensorcore/ops/creation.h"
@@ -163,11 +164,23 @@ std::shared_ptr<ConvEntry> get_entry(const ConvGeometry& g, bool with_bias) {
   return e;
 }
 
+// Buffers in oneDNN's layouts for one call (reordered inputs, outputs before their reorder
+// back) come from our allocator, held until the stream is done, instead of oneDNN's own
+// malloc: they reuse the allocator's cached blocks rather than fresh pages (a ResNet-50 step
+// reorders every activation), and they count in the live bytes the cache bounds itself by.
+struct CallBuffers {
+  std::vector<Tensor> held;
+  memory make(const memory::desc& d) {
+    held.push_back(empty({int64_t(d.get_size())}, TensorOptions(DType::UInt8)));
+    return memory(d, cpu_engine(), held.back().data_ptr());
+  }
+};
+
 // Runs `r` (if any) from user memory into a fresh memory of the primitive's layout.
 memory prepare_input(const std::optional<dnnl::reorder>& r, memory user, const memory::desc& want,
-                     dnnl::stream& s) {
+                     dnnl::stream& s, CallBuffers& bufs) {
   if (!r) return user;
-  memory m(want, cpu_engine());
+  memory m = bufs.make(want);
   r->execute(s, user, m);
   return m;
 }
@@ -245,11 +258,12 @@ Tensor conv_forward_dnnl(const Tensor& x, const Tensor& w, const Tensor& b, cons
   Tensor y = empty(g.output_shape(), TensorOptions(g.dtype));
   memory user_src(e->src_plain, cpu_engine(), x.data_ptr());
   memory user_dst(e->dst_plain, cpu_engine(), y.data_ptr());
-  memory src = prepare_input(e->fwd_src_in, user_src, e->fwd_pd.src_desc(), s);
+  CallBuffers bufs;
+  memory src = prepare_input(e->fwd_src_in, user_src, e->fwd_pd.src_desc(), s, bufs);
   std::lock_guard<std::mutex> lock(e->mu);
   memory wei =
       weight_for(e->fwd_weight, e->fwd_wei_in, w, e->wei_plain, e->fwd_pd.weights_desc(), s);
-  memory dst = e->fwd_dst_out ? memory(e->fwd_pd.dst_desc(), cpu_engine()) : user_dst;
+  memory dst = e->fwd_dst_out ? bufs.make(e->fwd_pd.dst_desc()) : user_dst;
   std::unordered_map<int, memory> args{
       {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}};
   if (b.defined()) args.emplace(DNNL_ARG_BIAS, memory(e->bias_md, cpu_engine(), b.data_ptr()));
@@ -267,10 +281,11 @@ Tensor conv_backward_data_dnnl(const Tensor& gy, const Tensor& w, const ConvGeom
   dnnl::stream s(eng);
   Tensor gx = empty(g.input_shape(), TensorOptions(g.dtype));
   memory user_gy(e->dst_plain, eng, gy.data_ptr()), user_gx(e->src_plain, eng, gx.data_ptr());
-  memory dst = prepare_input(e->bd_dst_in, user_gy, e->bwd_data_pd.diff_dst_desc(), s);
+  CallBuffers bufs;
+  memory dst = prepare_input(e->bd_dst_in, user_gy, e->bwd_data_pd.diff_dst_desc(), s, bufs);
   memory wei =
       weight_for(e->bwd_weight, e->bd_wei_in, w, e->wei_plain, e->bwd_data_pd.weights_desc(), s);
-  memory src = e->bd_src_out ? memory(e->bwd_data_pd.diff_src_desc(), eng) : user_gx;
+  memory src = e->bd_src_out ? bufs.make(e->bwd_data_pd.diff_src_desc()) : user_gx;
   e->bwd_data.execute(
       s, {{DNNL_ARG_DIFF_DST, dst}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DIFF_SRC, src}});
   if (e->bd_src_out) e->bd_src_out->execute(s, src, user_gx);
@@ -290,9 +305,10 @@ std::pair<Tensor, Tensor> conv_backward_weight_dnnl(const Tensor& x, const Tenso
   Tensor gb = with_bias ? empty({g.out_channels}, TensorOptions(g.dtype)) : Tensor();
   memory user_x(e->src_plain, eng, x.data_ptr()), user_gy(e->dst_plain, eng, gy.data_ptr()),
       user_gw(e->wei_plain, eng, gw.data_ptr());
-  memory src = prepare_input(e->bw_src_in, user_x, e->bwd_w_pd.src_desc(), s);
-  memory dst = prepare_input(e->bw_dst_in, user_gy, e->bwd_w_pd.diff_dst_desc(), s);
-  memory wei = e->bw_wei_out ? memory(e->bwd_w_pd.diff_weights_desc(), eng) : user_gw;
+  CallBuffers bufs;
+  memory src = prepare_input(e->bw_src_in, user_x, e->bwd_w_pd.src_desc(), s, bufs);
+  memory dst = prepare_input(e->bw_dst_in, user_gy, e->bwd_w_pd.diff_dst_desc(), s, bufs);
+  memory wei = e->bw_wei_out ? bufs.make(e->bwd_w_pd.diff_weights_desc()) : user_gw;
   std::unordered_map<int, memory> args{
       {DNNL_ARG_SRC, src}, {DNNL_ARG_DIFF_DST, dst}, {DNNL_ARG_DIFF_WEIGHTS, wei}};
   if (with_bias) args.emplace(DNNL_ARG_DIFF_BIAS, memory(e->bias_md, eng, gb.data_ptr()));
@@ -321,18 +337,19 @@ std::tuple<Tensor, Tensor, Tensor> conv_backward_dnnl(const Tensor& x, const Ten
   Tensor gb = with_bias ? empty({g.out_channels}, TensorOptions(g.dtype)) : Tensor();
   memory user_gy(ed->dst_plain, eng, gy.data_ptr()), user_gx(ed->src_plain, eng, gx.data_ptr()),
       user_x(ed->src_plain, eng, x.data_ptr()), user_gw(ed->wei_plain, eng, gw.data_ptr());
-  memory dst_d = prepare_input(ed->bd_dst_in, user_gy, ed->bwd_data_pd.diff_dst_desc(), s);
+  CallBuffers bufs;
+  memory dst_d = prepare_input(ed->bd_dst_in, user_gy, ed->bwd_data_pd.diff_dst_desc(), s, bufs);
   memory dst_w = ew->bwd_w_pd.diff_dst_desc() == ed->bwd_data_pd.diff_dst_desc()
                      ? dst_d
-                     : prepare_input(ew->bw_dst_in, user_gy, ew->bwd_w_pd.diff_dst_desc(), s);
+                     : prepare_input(ew->bw_dst_in, user_gy, ew->bwd_w_pd.diff_dst_desc(), s, bufs);
   memory wei = weight_for(ed->bwd_weight, ed->bd_wei_in, w, ed->wei_plain,
                           ed->bwd_data_pd.weights_desc(), s);
-  memory src_d = ed->bd_src_out ? memory(ed->bwd_data_pd.diff_src_desc(), eng) : user_gx;
+  memory src_d = ed->bd_src_out ? bufs.make(ed->bwd_data_pd.diff_src_desc()) : user_gx;
   ed->bwd_data.execute(
       s, {{DNNL_ARG_DIFF_DST, dst_d}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DIFF_SRC, src_d}});
   if (ed->bd_src_out) ed->bd_src_out->execute(s, src_d, user_gx);
-  memory src_w = prepare_input(ew->bw_src_in, user_x, ew->bwd_w_pd.src_desc(), s);
-  memory dwei = ew->bw_wei_out ? memory(ew->bwd_w_pd.diff_weights_desc(), eng) : user_gw;
+  memory src_w = prepare_input(ew->bw_src_in, user_x, ew->bwd_w_pd.src_desc(), s, bufs);
+  memory dwei = ew->bw_wei_out ? bufs.make(ew->bwd_w_pd.diff_weights_desc()) : user_gw;
   std::unordered_map<int, memory> args{
       {DNNL_ARG_SRC, src_w}, {DNNL_ARG_DIFF_DST, dst_w}, {DNNL_ARG_DIFF_WEIGHTS, dwei}};
   if (with_bias) args.emplace(DNNL_ARG_DIFF_BIAS, memory(ew->bias_md, eng, gb.data_ptr()));

@@ -107,5 +107,6 @@ TC_DECLARE_KERNEL(compare_op, BinaryOpKernel);  // Eq..Ge, output bool
 TC_DECLARE_KERNEL(where, IterKernel);           // (cond, a, b)
 TC_DECLARE_KERNEL(lerp_tensor, IterKernel);     // (start, end, weight)
 TC_DECLARE_KERNEL(clamp_tensor, IterKernel);    // (x, min, max), both defined
+TC_DECLARE_KERNEL(relu_backward, IterKernel);   // (grad, out): out > 0 ? grad : 0
 
 }  // namespace tc

@@ -13,6 +13,7 @@ namespace tc {
 
 TC_DEFINE_KERNEL(unary_op, UnaryOpKernel);
 TC_DEFINE_KERNEL(clamp_tensor, IterKernel);
+TC_DEFINE_KERNEL(relu_backward, IterKernel);
 
 namespace {
 
@@ -258,13 +259,21 @@ const Spec kSquare{UnaryOp::Square,
                    false,
                    true,
                    TC_VJP(mul(g, cj(mul(x, 2))))};
-const Spec kRelu{UnaryOp::Relu,
-                 "relu",
-                 "relu_",
-                 "ReluBackward0",
-                 false,
-                 false,
-                 TC_VJP(mul(g, gt(out, wrap(0))))};
+// One fused pass where a kernel exists and no graph is being built (double backward keeps the
+// differentiable product): gt + bool->float cast + mul took three passes and two temporaries,
+// ~0.35 s of a ResNet-50 training step at batch 8 against torch's 0.2 s threshold_backward.
+Tensor relu_grad(const Tensor&, const Tensor& out, const Tensor& g) {
+  const DeviceType dev = g.device().type;
+  if (autograd::needs_grad({g, out}) || relu_backward_kernel.kernels[int(dev)] == nullptr ||
+      g.dtype() != out.dtype() || !g.is_floating_point())
+    return mul(g, gt(out, wrap(0)));
+  TensorIterConfig c;
+  c.op_name = "relu_backward";
+  TensorIter iter(Tensor(), {g, out}, c);
+  relu_backward_kernel.get(dev)(iter);
+  return iter.finish();
+}
+const Spec kRelu{UnaryOp::Relu, "relu", "relu_", "ReluBackward0", false, false, relu_grad};
 const Spec kBitNot{UnaryOp::BitwiseNot, "bitwise_not", "bitwise_not_", "", false, false, nullptr};
 const Spec kLogicalNot{
     UnaryOp::LogicalNot, "logical_not", "logical_not_", "", false, false, nullptr};

@@ -43,7 +43,18 @@ void where_cpu(TensorIter& iter) {
   });
 }
 
+// ReLU's gradient in one pass, as torch's threshold_backward (0 where out <= 0 even for a
+// non-finite grad, which the product grad * (out > 0) would turn into NaN).
+void relu_backward_cpu(TensorIter& iter) {
+  dispatch_dtype<kFloating>(iter.common_dtype(), "relu_backward", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using M = opmath_t<T>;
+    cpu_kernel(iter, [](T g, T o) -> T { return M(o) > M(0) ? g : T(M(0)); });
+  });
+}
+
 TC_REGISTER_KERNEL(compare_op_kernel, CPU, compare_cpu);
+TC_REGISTER_KERNEL(relu_backward_kernel, CPU, relu_backward_cpu);
 TC_REGISTER_KERNEL(where_kernel, CPU, where_cpu);
 
 }  // namespace

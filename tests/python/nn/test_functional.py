@@ -599,3 +599,43 @@ def test_small_cnn_trains_to_accuracy():
     model.eval()
     acc = float((model(X).argmax(1) == Y).float().mean())
     assert acc >= 0.95, acc
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("channels_last", [False, True])
+def test_relu_backward_fused_matches_torch(torch_ref, dtype, channels_last):
+    # The fused kernel (one pass, grad where out > 0) against torch's threshold_backward,
+    # in place (as ResNet's ReLU(inplace=True)) and not, with zeros in the input and a NaN and
+    # an inf in the incoming gradient where the output is 0 (torch gives 0 there). The
+    # channels-last input is a view (permuted back), and in-place ops on views get their
+    # gradient through CopySlices, which subtracts the region's incoming gradient (NaN - NaN),
+    # so that case uses finite gradients.
+    torch = torch_ref
+    x = arr(2, 3, 4, 5, dtype=dtype)
+    x[0, 0, 0, :3] = 0.0
+    g = arr(2, 3, 4, 5, dtype=dtype)
+    g[x <= 0] = np.where(np.arange((x <= 0).sum()) % 2 == 0, np.nan, np.inf)[: (x <= 0).sum()]
+    g_finite = np.where(np.isfinite(g), g, 0.5)
+    for inplace in (False, True):
+        gi = g_finite if (inplace and channels_last) else g
+        tx = tc.tensor(x, requires_grad=True)
+        px = torch.tensor(x, requires_grad=True)
+        tin, pin = tx * 1.0, px * 1.0
+        if channels_last:
+            tin = tin.permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2)
+            pin = pin.permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2)
+        out = F.relu(tin, inplace=inplace)
+        pout = torch.nn.functional.relu(pin, inplace=inplace)
+        out.backward(tc.tensor(gi))
+        pout.backward(torch.tensor(gi))
+        np.testing.assert_array_equal(tx.grad.numpy(), px.grad.numpy())
+        assert not np.isnan(tx.grad.numpy()).any()
+
+
+def test_relu_double_backward_keeps_graph():
+    # With create_graph the gradient stays differentiable in the incoming gradient.
+    x = tc.tensor(arr(6), requires_grad=True)
+    g = tc.tensor(arr(6), requires_grad=True)
+    (gx,) = tc.autograd.grad(F.relu(x), x, g, create_graph=True)
+    (gg,) = tc.autograd.grad(gx.sum(), g)
+    np.testing.assert_array_equal(gg.numpy(), (x.detach().numpy() > 0).astype(np.float64))
