@@ -70,13 +70,19 @@ constexpr size_t kLargeMin = size_t{1} << 20;
 constexpr size_t kMapGranule = size_t{64} << 10;
 constexpr size_t kSlack = size_t{16} << 20;
 
+// The cache splits, merges and trims blocks, which only page mappings allow (munmap of any
+// page range); elsewhere it stays off and every size goes to malloc.
 size_t cache_cap_bytes() {
+#if defined(__linux__)
   static const size_t cap = [] {
     const char* v = std::getenv("TC_CPU_CACHE_MB");
     return (v != nullptr && v[0] != '\0') ? size_t(std::strtoull(v, nullptr, 10)) << 20
                                           : size_t{2} << 30;
   }();
   return cap;
+#else
+  return 0;
+#endif
 }
 
 void* map_block(size_t size) {
@@ -84,7 +90,8 @@ void* map_block(size_t size) {
   void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   return p == MAP_FAILED ? nullptr : p;
 #else
-  return std::aligned_alloc(size_t{4096}, size);
+  (void)size;
+  return nullptr;  // unreachable: cache_cap_bytes() is 0
 #endif
 }
 
@@ -92,8 +99,8 @@ void unmap_block(void* base, size_t size) {
 #if defined(__linux__)
   munmap(base, size);
 #else
+  (void)base;
   (void)size;
-  std::free(base);
 #endif
 }
 
