@@ -99,6 +99,24 @@ Tensor strided_region(const Tensor& g, const std::shared_ptr<ViewGeometry>& geo)
                          geo->view_dtype);
 }
 
+// `g` with the view's region overwritten by `x` (zeros where `x` is undefined), not differentiable.
+// Overwriting keeps an inf/NaN of `g` inside the region from leaking into the result, as the
+// subtractive form below would (inf - inf), and matches torch's CopySlices.
+Tensor overwrite_region(const Tensor& g, const Tensor& x,
+                        const std::shared_ptr<ViewGeometry>& geo) {
+  NoGradGuard ng;
+  Tensor g_real = as_real_units(to_dtype(g, geo->base_dtype));
+  Tensor flat = zeros({geo->storage_numel}, TensorOptions(g_real.dtype()).device(g_real.device()));
+  copy_(as_strided(flat, geo->base_sizes, geo->base_strides, geo->base_offset), g_real);
+  Tensor region = as_strided(flat, geo->view_sizes, geo->view_strides, geo->view_offset);
+  if (x.defined())
+    copy_(region, as_real_units(to_dtype(x, geo->view_dtype)));
+  else
+    fill_(region, 0);
+  Tensor out = contiguous(as_strided(flat, geo->base_sizes, geo->base_strides, geo->base_offset));
+  return from_real_units(out, geo->base_dtype);
+}
+
 struct CopySlices final : Node {
   CopySlices(std::shared_ptr<FunctionNode> op, std::vector<size_t> self_slots,
              std::shared_ptr<ViewGeometry> geo)
@@ -119,9 +137,15 @@ struct CopySlices final : Node {
       const Tensor& sg = op_grads[slot];
       if (sg.defined()) self_grad = self_grad.defined() ? add(self_grad, sg) : sg;
     }
-    // The region's gradient is replaced by what flows to the view's old value.
-    Tensor base_grad = sub(g, strided_embed(region_grad, geo_));
-    if (self_grad.defined()) base_grad = add(base_grad, strided_embed(self_grad, geo_));
+    // The region's gradient is replaced by what flows to the view's old value. With a graph to
+    // build (double backward) the replacement must be differentiable, hence the subtractive form.
+    Tensor base_grad;
+    if (needs_grad({g}) || (self_grad.defined() && needs_grad({self_grad}))) {
+      base_grad = sub(g, strided_embed(region_grad, geo_));
+      if (self_grad.defined()) base_grad = add(base_grad, strided_embed(self_grad, geo_));
+    } else {
+      base_grad = overwrite_region(g, self_grad, geo_);
+    }
     out[0] = match_input_meta(base_grad, input_meta[0]);
     size_t k = 1;
     for (size_t i = 0; i < op_grads.size(); ++i) {

@@ -150,3 +150,20 @@ def test_view_of_leaf_in_place_is_an_error():
     with tc.no_grad():
         w[0:2].mul_(2)  # allowed without grad, as in torch
     assert w.tolist() == [2.0, 2.0, 1.0]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_non_finite_incoming_gradient_stays_what_the_op_gives(dtype, torch_ref):
+    # The view's region of the base gradient is overwritten by the op's gradient, so an inf
+    # arriving there gives the op's result (inf * 3 = inf), not inf - inf = nan.
+    def run(lib):
+        w = lib.tensor([1.0, 2.0, 3.0, 4.0], dtype=getattr(lib, dtype), requires_grad=True)
+        x = w * 1
+        x[1:3].mul_(3)
+        g = lib.tensor([1.0, float("inf"), float("nan"), -float("inf")], dtype=getattr(lib, dtype))
+        x.backward(g)
+        return w.grad.numpy()
+
+    got, ref = run(tc), run(torch_ref)
+    np.testing.assert_array_equal(got, ref)
+    assert np.isinf(got[1]) and np.isnan(got[2]) and np.isinf(got[3])
