@@ -24,12 +24,17 @@ ALPHABET = Alphabet(" '" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 HOP, WIN = 160, 400
 
 
-def build_wav2letter(num_classes, input_type, num_features, hidden=250, wide=2000):
-    """torchaudio's Wav2Letter; other widths keep its layer structure and state-dict keys."""
+def build_wav2letter(num_classes, input_type, num_features, hidden=250, wide=2000, final_relu=True):
+    """torchaudio's Wav2Letter; other widths keep its layer structure and state-dict keys.
+
+    final_relu=False drops the ReLU that torchaudio applies to the class scores before the
+    log-softmax: a class whose score goes negative on every frame gets no gradient there and
+    can never be emitted again, which holds CTC training on its all-blank plateau far longer.
+    """
     model = ta.models.Wav2Letter(
         num_classes=num_classes, input_type=input_type, num_features=num_features
     )
-    if (hidden, wide) == (250, 2000):
+    if (hidden, wide, final_relu) == (250, 2000, True):
         return model
     from tensorcore.audio.models.wav2letter import _conv_relu
 
@@ -40,6 +45,8 @@ def build_wav2letter(num_classes, input_type, num_features, hidden=250, wide=200
     layers += _conv_relu(hidden, wide, 32, 1, 16)
     layers += _conv_relu(wide, wide, 1, 1, 0)
     layers += _conv_relu(wide, num_classes, 1, 1, 0)
+    if not final_relu:
+        layers = layers[:-1]
     acoustic = nn.Sequential(*layers)
     if input_type == "waveform":
         front = nn.Sequential(*_conv_relu(num_features, hidden, 250, 160, 45))
@@ -70,6 +77,20 @@ class Wav2LetterTask(Task):
         g.add_argument("--n-bins", type=int, default=13, help="MFCC coefficients (and mels)")
         g.add_argument("--hidden-channels", type=int, default=250)
         g.add_argument("--wide-channels", type=int, default=2000)
+        g.add_argument(
+            "--no-final-relu",
+            dest="final_relu",
+            action="store_false",
+            help="drop the ReLU torchaudio's Wav2Letter puts on the class scores before the "
+            "log-softmax (classes it zeroes everywhere get no gradient)",
+        )
+        g.add_argument(
+            "--init",
+            choices=("default", "kaiming"),
+            default="default",
+            help="convolution weights: PyTorch's default, or He-normal for the ReLU layers (the "
+            "default shrinks the signal about sixfold per layer, so CTC's plateau lasts longer)",
+        )
         g.add_argument("--freq-mask", type=int, default=0, help="max masked MFCC bins (0: off)")
         g.add_argument("--time-mask", type=int, default=0, help="max masked frames (0: off)")
         g.add_argument("--beam-width", type=int, default=16)
@@ -112,13 +133,25 @@ class Wav2LetterTask(Task):
             "num_classes": ALPHABET.num_classes,
             "hidden_channels": a.hidden_channels,
             "wide_channels": a.wide_channels,
+            "final_relu": a.final_relu,
         }
 
     def build_model(self):
         c = self.model_config()
-        return build_wav2letter(
-            c["num_classes"], c["features"], c["n_bins"], c["hidden_channels"], c["wide_channels"]
+        model = build_wav2letter(
+            c["num_classes"],
+            c["features"],
+            c["n_bins"],
+            c["hidden_channels"],
+            c["wide_channels"],
+            c["final_relu"],
         )
+        if self.args.init == "kaiming":
+            convs = [m for m in model.modules() if isinstance(m, nn.Conv1d)]
+            for conv in convs[:-1]:  # the class-score layer keeps its small default init
+                nn.init.kaiming_normal_(conv.weight, nonlinearity="relu")
+                nn.init.zeros_(conv.bias)
+        return model
 
     def datasets(self):
         a = self.args

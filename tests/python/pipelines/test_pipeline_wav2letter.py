@@ -4,6 +4,8 @@ final metrics hold greedy, beam and lexicon CER/WER."""
 
 import json
 
+import tensorcore as tc
+
 import pipeline_testing as pt
 
 
@@ -24,3 +26,29 @@ def test_wav2letter_on_raw_waveforms(librispeech_root, tmp_path):
     ckpt = pt.load(tmp_path)
     assert ckpt["model_config"]["features"] == "waveform"
     assert ckpt["model"]["acoustic_model.0.0.weight"].shape == (16, 1, 250)  # the front end
+
+
+def test_final_relu_and_kaiming_init_options(librispeech_root, tmp_path):
+    import math
+
+    from tensorcore import nn
+    from tensorcore.pipelines.wav2letter.task import build_wav2letter
+
+    # torchaudio's module (final ReLU) by default; without it the class scores may go negative.
+    assert isinstance(list(build_wav2letter(29, "mfcc", 13, 32, 64).modules())[-1], nn.ReLU)
+    plain = build_wav2letter(29, "mfcc", 13, 32, 64, final_relu=False)
+    assert isinstance(list(plain.modules())[-1], nn.Conv1d)
+    x = tc.randn(2, 13, 120)
+    assert float(plain(x).exp().sum(1).sub(1).abs().max()) < 1e-5  # still log-probabilities
+
+    pt.run("wav2letter", librispeech_root, tmp_path, "--no-final-relu", "--init", "kaiming",
+           "--max-steps", 1, "--no-final-eval", "--learning-rate", "1e-9")  # fmt: skip
+    ckpt = pt.load(tmp_path)
+    assert ckpt["model_config"]["final_relu"] is False
+    weights = [v for k, v in ckpt["model"].items() if k.endswith(".weight")]
+    assert len(weights) == 11
+    for w in weights[:-1]:  # He-normal: std sqrt(2 / fan_in), within sampling error
+        fan_in = w.shape[1] * w.shape[2]
+        assert abs(float(w.std()) / math.sqrt(2 / fan_in) - 1) < 0.15, tuple(w.shape)
+    biases = [v for k, v in ckpt["model"].items() if k.endswith(".bias")]
+    assert all(float(b.abs().max()) < 1e-6 for b in biases[:-1])  # zeros, one tiny step on
