@@ -64,15 +64,7 @@ def test_train_loss_and_gradients(parity, name):
     tmodel, model = parity.pair(
         getattr(parity.tv.models, name), getattr(models, name), num_classes=10
     )
-    x = np.random.default_rng(2).standard_normal((2, 3, 64, 64)).astype(np.float32)
-    y = np.array([3, 7])
-    parity.check_train(
-        tmodel,
-        model,
-        x,
-        lambda out: F.cross_entropy(out, tc.from_numpy(y)),
-        lambda out: parity.torch.nn.functional.cross_entropy(out, parity.torch.from_numpy(y)),
-    )
+    parity.check_classifier_train(tmodel, model, (2, 3, 64, 64), [3, 7])
 
 
 def test_our_checkpoint_loads_in_torchvision(parity, tmp_path):

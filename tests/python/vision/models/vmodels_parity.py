@@ -123,6 +123,19 @@ class Parity:
         loss.backward()
         return float(loss.item()), {n: p.grad for n, p in model.named_parameters()}
 
+    def check_classifier_train(self, tmodel, model, shape, labels, rel64=1e-8):
+        """check_train with cross-entropy against `labels` on a seeded random batch of `shape`."""
+        x = np.random.default_rng(2).standard_normal(shape).astype(np.float32)
+        y = np.array(labels)
+        self.check_train(
+            tmodel,
+            model,
+            x,
+            lambda out: tc.nn.functional.cross_entropy(out, tc.from_numpy(y)),
+            lambda out: self.torch.nn.functional.cross_entropy(out, self.torch.from_numpy(y)),
+            rel64,
+        )
+
     def check_train(self, tmodel, model, x_np, tc_loss, torch_loss, rel64=1e-8):
         """Train mode: loss, every parameter's gradient and the updated BatchNorm statistics.
 
