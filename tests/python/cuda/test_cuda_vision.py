@@ -7,6 +7,7 @@ Skipped without a GPU (see conftest.py)."""
 import numpy as np
 import pytest
 
+import seeded_inputs
 import tensorcore as tc
 from tensorcore import _C
 from tensorcore.vision import ops
@@ -15,9 +16,7 @@ from tensorcore.vision.transforms import functional as F
 
 
 def image(dtype, shape=(2, 3, 21, 26), seed=0):
-    rng = np.random.default_rng(seed)
-    x = rng.integers(0, 256, shape, dtype=np.uint8)
-    return tc.from_numpy(x if dtype == "uint8" else (x / 255.0).astype(np.float32))
+    return seeded_inputs.image(dtype, shape, seed)
 
 
 def same(gpu, cpu, u8_tol=0, atol=1e-5):

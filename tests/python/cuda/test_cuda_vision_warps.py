@@ -8,6 +8,8 @@ Skipped without a GPU (see conftest.py)."""
 import numpy as np
 import pytest
 
+import seeded_inputs
+from seeded_inputs import gen
 import tensorcore as tc
 from tensorcore import _C
 from tensorcore.vision import transforms as T
@@ -17,15 +19,7 @@ V = _C._vision
 
 
 def image(dtype, shape=(3, 3, 29, 37), seed=0):
-    rng = np.random.default_rng(seed)
-    x = rng.integers(0, 256, shape, dtype=np.uint8)
-    if dtype == "uint8":
-        return tc.from_numpy(x)
-    return tc.from_numpy((x / 255.0).astype(dtype))
-
-
-def gen(seed):
-    return tc.Generator().manual_seed(seed)
+    return seeded_inputs.image(dtype, shape, seed)
 
 
 def exact(gpu, cpu, tol=0):

@@ -5,16 +5,11 @@ import numpy as np
 import pytest
 
 import tensorcore as tc
+from seeded_inputs import gen
 from tensorcore import _C
 from tensorcore.vision import transforms as T
 
 MEAN, STD = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
-
-
-def gen(seed):
-    g = tc.Generator()
-    g.manual_seed(seed)
-    return g
 
 
 PIPELINES = {

@@ -1,0 +1,48 @@
+"""Seeded inputs shared by the tests of several areas (CPU and their CUDA counterparts), so the
+CPU and CUDA suites build the same cases the same way. Importable from any test: pytest puts this
+folder (the one holding the top conftest.py) on sys.path."""
+
+import numpy as np
+
+import tensorcore as tc
+
+
+def gen(seed=1):
+    """A tensorcore Generator seeded with seed."""
+    return tc.Generator().manual_seed(seed)
+
+
+def image(dtype, shape, seed=0):
+    """Random uint8 pixels of `shape`; any other dtype gets them scaled to [0, 1]."""
+    x = np.random.default_rng(seed).integers(0, 256, shape, dtype=np.uint8)
+    if dtype == "uint8":
+        return tc.from_numpy(x)
+    return tc.from_numpy((x / 255.0).astype(dtype))
+
+
+def deform_conv_inputs(
+    rng,
+    n=2,
+    cin=4,
+    h=9,
+    w=10,
+    cout=6,
+    groups=2,
+    og=2,
+    k=(3, 3),
+    stride=(2, 2),
+    padding=(1, 2),
+    dilation=(1, 1),
+):
+    """NumPy float64 (input, offset, weight, bias, mask) for deform_conv2d, and its keyword
+    arguments; og offset groups, offsets spread over about +-2 pixels."""
+    oh = (h + 2 * padding[0] - dilation[0] * (k[0] - 1) - 1) // stride[0] + 1
+    ow = (w + 2 * padding[1] - dilation[1] * (k[1] - 1) - 1) // stride[1] + 1
+    arrays = [
+        rng.standard_normal((n, cin, h, w)),
+        rng.standard_normal((n, 2 * og * k[0] * k[1], oh, ow)) * 2,
+        rng.standard_normal((cout, cin // groups, k[0], k[1])),
+        rng.standard_normal(cout),
+        rng.random((n, og * k[0] * k[1], oh, ow)),
+    ]
+    return arrays, dict(stride=stride, padding=padding, dilation=dilation)
