@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import tensorcore as tc
-from seeded_inputs import gen
+from shared_inputs import gen
 from tensorcore import _C
 from tensorcore.audio import transforms as T
 

@@ -7,7 +7,7 @@ Skipped without a GPU (see conftest.py)."""
 import numpy as np
 import pytest
 
-import seeded_inputs
+import shared_inputs
 import tensorcore as tc
 from tensorcore import _C
 from tensorcore.vision import ops
@@ -16,7 +16,7 @@ from tensorcore.vision.transforms import functional as F
 
 
 def image(dtype, shape=(2, 3, 21, 26), seed=0):
-    return seeded_inputs.image(dtype, shape, seed)
+    return shared_inputs.image(dtype, shape, seed)
 
 
 def same(gpu, cpu, u8_tol=0, atol=1e-5):

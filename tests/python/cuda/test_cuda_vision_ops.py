@@ -5,7 +5,7 @@ Skipped without a GPU (see conftest.py)."""
 import numpy as np
 import pytest
 
-import seeded_inputs
+import shared_inputs
 import tensorcore as tc
 from tensorcore.vision import ops
 from tensorcore.vision import transforms as T
@@ -142,7 +142,7 @@ def test_roi_align_backward_is_flagged_nondeterministic():
 
 
 def image(dtype, shape=(2, 3, 37, 45), seed=0):
-    return seeded_inputs.image(dtype, shape, seed)
+    return shared_inputs.image(dtype, shape, seed)
 
 
 @pytest.mark.parametrize("dtype", ["uint8", np.float32, np.float64])

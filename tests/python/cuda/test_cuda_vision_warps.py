@@ -8,8 +8,8 @@ Skipped without a GPU (see conftest.py)."""
 import numpy as np
 import pytest
 
-import seeded_inputs
-from seeded_inputs import gen
+import shared_inputs
+from shared_inputs import gen
 import tensorcore as tc
 from tensorcore import _C
 from tensorcore.vision import transforms as T
@@ -19,7 +19,7 @@ V = _C._vision
 
 
 def image(dtype, shape=(3, 3, 29, 37), seed=0):
-    return seeded_inputs.image(dtype, shape, seed)
+    return shared_inputs.image(dtype, shape, seed)
 
 
 def exact(gpu, cpu, tol=0):

@@ -479,33 +479,6 @@ def test_native_layer_modules_match_torch(torch_ref):
 
 
 @native
-@pytest.mark.parametrize("cls", ["LSTM", "GRU", "RNN"])
-def test_native_recurrent_modules_match_torch(torch_ref, cls):
-    torch = torch_ref
-    m = getattr(nn, cls)(5, 7, num_layers=2, bidirectional=True, batch_first=True)
-    tm = getattr(torch.nn, cls)(5, 7, num_layers=2, bidirectional=True, batch_first=True)
-    _copy_weights(m, tm)
-    x = arr(3, 6, 5, dtype=np.float32)
-    out, _ = m(tc.from_numpy(x))
-    tout, _ = tm(torch.from_numpy(x))
-    np.testing.assert_allclose(out.detach().numpy(), tout.detach().numpy(), rtol=1e-4, atol=1e-5)
-    lengths = [6, 2, 4]
-    packed = nn.utils.rnn.pack_padded_sequence(
-        tc.from_numpy(x), lengths, batch_first=True, enforce_sorted=False
-    )
-    tpacked = torch.nn.utils.rnn.pack_padded_sequence(
-        torch.from_numpy(x), lengths, batch_first=True, enforce_sorted=False
-    )
-    out, h = m(packed)
-    tout, th = tm(tpacked)
-    np.testing.assert_allclose(
-        out.data.detach().numpy(), tout.data.detach().numpy(), rtol=1e-4, atol=1e-5
-    )
-    h, th = (h[0], th[0]) if cls == "LSTM" else (h, th)
-    np.testing.assert_allclose(h.detach().numpy(), th.detach().numpy(), rtol=1e-4, atol=1e-5)
-
-
-@native
 def test_native_transformer_and_ctc(torch_ref):
     torch = torch_ref
     tm = torch.nn.Transformer(16, 2, 2, 2, 32, dropout=0.0, batch_first=True)

@@ -4,7 +4,7 @@ import pytest
 import tensorcore as tc
 from tensorcore.vision import ops
 
-from seeded_inputs import deform_conv_inputs
+from shared_inputs import deform_conv_inputs
 
 
 @pytest.mark.parametrize("use_mask", [False, True])

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import tensorcore as tc
-from seeded_inputs import gen
+from shared_inputs import gen
 from tensorcore.vision import transforms as T
 from tensorcore.vision.transforms import functional as F
 

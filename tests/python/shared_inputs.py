@@ -1,4 +1,4 @@
-"""Seeded inputs shared by the tests of several areas (CPU and their CUDA counterparts), so the
+"""Inputs shared by the tests of several areas (CPU and their CUDA counterparts), so the
 CPU and CUDA suites build the same cases the same way. Importable from any test: pytest puts this
 folder (the one holding the top conftest.py) on sys.path."""
 
@@ -46,3 +46,19 @@ def deform_conv_inputs(
         rng.random((n, og * k[0] * k[1], oh, ow)),
     ]
     return arrays, dict(stride=stride, padding=padding, dilation=dilation)
+
+
+# embedding_bag (indices, offsets, keyword arguments): 1-D with offsets in each mode and with
+# include_last_offset, 2-D (fixed-size bags) with padding_idx.
+EMBEDDING_BAG_CASES = [
+    (np.array([1, 2, 4, 5, 4, 3, 2, 9]), np.array([0, 4]), dict(mode="sum")),
+    (np.array([1, 2, 4, 5, 4, 3, 2, 9]), np.array([0, 3, 3, 6]), dict(mode="mean")),
+    (np.array([1, 2, 4, 5, 4, 3, 2, 9]), np.array([0, 2, 5]), dict(mode="max")),
+    (
+        np.array([1, 2, 4, 5, 4, 3, 2, 9]),
+        np.array([0, 2, 5, 8]),
+        dict(mode="sum", include_last_offset=True),
+    ),
+    (np.array([[1, 2, 4], [5, 4, 3]]), None, dict(mode="mean", padding_idx=4)),
+    (np.array([[1, 2, 4], [5, 4, 3]]), None, dict(mode="max")),
+]
