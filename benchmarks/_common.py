@@ -23,6 +23,18 @@ def run_times(fn, min_time=0.0, min_runs=5, max_runs=500, clock=time.perf_counte
     return times
 
 
+def best_of(fn, repeat=5, number=10, clock=time.perf_counter):
+    """The fastest of `repeat` rounds of `number` calls, per call, after one warm-up call."""
+    fn()
+    times = []
+    for _ in range(repeat):
+        t0 = clock()
+        for _ in range(number):
+            fn()
+        times.append((clock() - t0) / number)
+    return min(times)
+
+
 def median_time(fn, runs):
     """The median of `runs` timed calls after one warm-up call."""
     return statistics.median(run_times(fn, min_runs=runs, max_runs=runs))

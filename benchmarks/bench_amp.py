@@ -17,7 +17,7 @@ import numpy as np
 
 import tensorcore as tc
 import tensorcore.nn.functional as F
-from _common import run_times
+from _common import apply_threads, run_times
 
 try:
     import torch
@@ -110,9 +110,7 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=5)
     args = ap.parse_args()
-    tc.set_num_threads(args.threads)
-    if torch is not None:
-        torch.set_num_threads(args.threads)
+    apply_threads(args.threads, torch)
     ours = cases(tc, F)
     theirs = cases(torch, TF) if torch is not None else {}
     print(f"threads={args.threads}  rounds={args.rounds}")

@@ -18,7 +18,7 @@ import numpy as np
 
 import tensorcore as tc
 import tensorcore.audio as ta
-from _common import run_times
+from _common import apply_threads, run_times
 
 try:
     import torch
@@ -45,13 +45,7 @@ def main():
     parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--minutes", type=float, default=10.0)
     args = parser.parse_args()
-    if args.threads:
-        tc.set_num_threads(args.threads)
-        if torch is not None:
-            torch.set_num_threads(args.threads)
-    print(
-        f"threads: tensorcore {tc.get_num_threads()}, torch {torch.get_num_threads() if torch else '-'}"
-    )
+    apply_threads(args.threads, torch)
     print("| case | tensorcore | torchaudio | ratio |\n|---|---|---|---|")
     rng = np.random.default_rng(0)
 

@@ -26,36 +26,30 @@ except Exception:  # pragma: no cover - reference absent
     torch = torchvision = None
 
 
+def step_fn(lib, resnet18, batch, size):
+    """A ResNet-18 SGD training step in lib (tensorcore or torch) on a fixed random batch."""
+    model = resnet18()
+    opt = lib.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    x = lib.randn(batch, 3, size, size)
+    y = lib.randint(0, 1000, (batch,))
+
+    def step():
+        opt.zero_grad()
+        loss = lib.nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+
+    return step
+
+
 def tc_step_fn(batch, size):
     from tensorcore.vision.models import resnet18
 
-    model = resnet18()
-    opt = tc.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    x = tc.randn(batch, 3, size, size)
-    y = tc.randint(0, 1000, (batch,))
-
-    def step():
-        opt.zero_grad()
-        loss = tc.nn.functional.cross_entropy(model(x), y)
-        loss.backward()
-        opt.step()
-
-    return step
+    return step_fn(tc, resnet18, batch, size)
 
 
 def torch_step_fn(batch, size):
-    model = torchvision.models.resnet18()
-    opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    x = torch.randn(batch, 3, size, size)
-    y = torch.randint(0, 1000, (batch,))
-
-    def step():
-        opt.zero_grad()
-        loss = torch.nn.functional.cross_entropy(model(x), y)
-        loss.backward()
-        opt.step()
-
-    return step
+    return step_fn(torch, torchvision.models.resnet18, batch, size)
 
 
 def timed(fn):
