@@ -68,6 +68,15 @@ def preset_blas_threads(default):
     os.environ.setdefault("OPENBLAS_NUM_THREADS", threads)
 
 
+def parse_bench_args(parser, torch, threads=0):
+    """Adds --threads (`threads` when not given), parses the command line and applies the thread
+    count (apply_threads); returns the parsed arguments."""
+    parser.add_argument("--threads", type=int, default=threads)
+    args = parser.parse_args()
+    apply_threads(args.threads, torch)
+    return args
+
+
 def apply_threads(threads, torch):
     """--threads N: N intra-op threads for tensorcore and torch (None when torch is absent);
     prints the counts in use either way."""

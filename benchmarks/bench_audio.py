@@ -18,7 +18,7 @@ import numpy as np
 
 import tensorcore as tc
 import tensorcore.audio as ta
-from _common import apply_threads, run_times
+from _common import parse_bench_args, run_times
 
 try:
     import torch
@@ -42,10 +42,8 @@ def row(name, ours, ref):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--minutes", type=float, default=10.0)
-    args = parser.parse_args()
-    apply_threads(args.threads, torch)
+    args = parse_bench_args(parser, torch, 0)
     print("| case | tensorcore | torchaudio | ratio |\n|---|---|---|---|")
     rng = np.random.default_rng(0)
 

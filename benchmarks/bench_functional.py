@@ -18,7 +18,7 @@ import torch.nn.functional as TF
 
 import tensorcore as tc
 import tensorcore.nn.functional as F
-from _common import apply_threads, run_times
+from _common import parse_bench_args, run_times
 
 
 def _pair(shape, requires_grad=False, positive=False):
@@ -95,9 +95,7 @@ def cases(n, c):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=30)
-    ap.add_argument("--threads", type=int, default=0)
-    args = ap.parse_args()
-    apply_threads(args.threads, torch)
+    args = parse_bench_args(ap, torch, 0)
     torch.set_num_threads(tc.get_num_threads())
     ratios = []
     for n, c in ((64, 256), (256, 1024)):

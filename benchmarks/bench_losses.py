@@ -16,7 +16,7 @@ import numpy as np
 import torch
 
 import tensorcore as tc
-from _common import apply_threads
+from _common import parse_bench_args
 
 
 def cases(lib, F, n, c, rng):
@@ -62,9 +62,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=31)
     ap.add_argument("--sizes", default="64x10,512x100")
-    ap.add_argument("--threads", type=int, default=0)
-    args = ap.parse_args()
-    apply_threads(args.threads, torch)
+    args = parse_bench_args(ap, torch, 0)
     warnings.simplefilter("ignore")
     ratios = []
     for size in args.sizes.split(","):

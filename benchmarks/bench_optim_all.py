@@ -20,7 +20,7 @@ import tensorcore as tc
 import tensorcore.nn as nn
 import tensorcore.optim as optim
 import _common
-from _common import apply_threads
+from _common import parse_bench_args
 
 try:
     import torch
@@ -65,11 +65,9 @@ def best_of(fn, repeat, number):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--sizes", default="1000000,25000000")
     ap.add_argument("--only", default=None, help="run only this optimizer name")
-    args = ap.parse_args()
-    apply_threads(args.threads, torch)
+    args = parse_bench_args(ap, torch, 1)
     rng = np.random.default_rng(0)
     print(
         f"threads: tc={tc.get_num_threads()} torch={torch.get_num_threads() if torch else '-'}; ms per step"

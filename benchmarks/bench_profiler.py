@@ -17,7 +17,7 @@ import statistics
 import time
 
 import tensorcore as tc
-from _common import apply_threads
+from _common import parse_bench_args
 
 try:
     import torch
@@ -121,14 +121,12 @@ def coverage(step):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--threads", type=int, default=0)
     p.add_argument("--reps", type=int, default=7)
     p.add_argument("--batch", type=int, default=8)
     p.add_argument("--size", type=int, default=224)
     p.add_argument("--shapes", action="store_true", help="record_shapes=True in both")
     p.add_argument("--memory", action="store_true", help="profile_memory=True in both")
-    args = p.parse_args()
-    apply_threads(args.threads, torch)
+    args = parse_bench_args(p, torch, 0)
     print(
         f"ResNet-18 training step, batch {args.batch} x 3 x {args.size} x {args.size}, "
         f"record_shapes={args.shapes} profile_memory={args.memory}, {args.reps} reps"
