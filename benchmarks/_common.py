@@ -2,6 +2,7 @@
 statistic) and the --threads setting. tensorcore is imported where used, so a script can set
 OPENBLAS_NUM_THREADS (preset_blas_threads) before any BLAS loads."""
 
+import math
 import os
 import statistics
 import sys
@@ -54,6 +55,19 @@ def race(ours, ref, reps, clock=time.perf_counter):
         ref()
         b.append(clock() - t)
     return statistics.median(a), statistics.median(b)
+
+
+def ratio_row(label, ours, ref):
+    """Prints one case's tensorcore and torch times (microseconds) and their ratio; returns it."""
+    print(
+        f"{label} tc {ours * 1e6:9.1f} us   torch {ref * 1e6:9.1f} us   ratio {ours / ref:5.2f}",
+        flush=True,
+    )
+    return ours / ref
+
+
+def geometric_mean(ratios):
+    return math.exp(sum(math.log(r) for r in ratios) / len(ratios))
 
 
 def preset_blas_threads(default):

@@ -18,7 +18,7 @@ import torch.nn.functional as TF
 
 import tensorcore as tc
 import tensorcore.nn.functional as F
-from _common import parse_bench_args, run_times
+from _common import geometric_mean, parse_bench_args, ratio_row, run_times
 
 
 def _pair(shape, requires_grad=False, positive=False):
@@ -104,15 +104,9 @@ def main():
             for _ in range(3):  # interleaved rounds
                 t_ours += run_times(ours, min_runs=args.reps // 3, max_runs=args.reps // 3)
                 t_ref += run_times(ref, min_runs=args.reps // 3, max_runs=args.reps // 3)
-            a, r = statistics.median(t_ours), statistics.median(t_ref)
-            ratios.append(a / r)
-            print(
-                f"{n}x{c:<5d} {name:22s} tc {a * 1e6:9.1f} us   torch {r * 1e6:9.1f} us   "
-                f"ratio {a / r:5.2f}",
-                flush=True,
-            )
-    geo = float(np.exp(np.mean(np.log(ratios))))
-    print(f"geometric mean ratio over {len(ratios)} cases: {geo:.2f}")
+            label = f"{n}x{c:<5d} {name:22s}"
+            ratios.append(ratio_row(label, statistics.median(t_ours), statistics.median(t_ref)))
+    print(f"geometric mean ratio over {len(ratios)} cases: {geometric_mean(ratios):.2f}")
 
 
 if __name__ == "__main__":
