@@ -62,3 +62,29 @@ EMBEDDING_BAG_CASES = [
     (np.array([[1, 2, 4], [5, 4, 3]]), None, dict(mode="mean", padding_idx=4)),
     (np.array([[1, 2, 4], [5, 4, 3]]), None, dict(mode="max")),
 ]
+
+
+# (optimizer name, constructor arguments): every option that changes the update rule, each at
+# least once; the optimizer tests run them against torch.optim, the CUDA ones against the CPU.
+OPTIMIZER_CONFIGS = [
+    ("SGD", {"lr": 0.1}),
+    ("SGD", {"lr": 0.1, "momentum": 0.9, "dampening": 0.1, "weight_decay": 0.01}),
+    ("SGD", {"lr": 0.05, "momentum": 0.9, "nesterov": True, "maximize": True}),
+    ("Adam", {"lr": 0.01}),
+    ("Adam", {"lr": 0.01, "weight_decay": 0.1, "amsgrad": True}),
+    ("Adam", {"lr": 0.01, "maximize": True, "betas": (0.8, 0.9)}),
+    ("Adam", {"lr": 0.01, "weight_decay": 0.1, "amsgrad": True, "maximize": True}),
+    ("AdamW", {"lr": 0.01}),
+    ("AdamW", {"lr": 0.01, "weight_decay": 0.3, "amsgrad": True}),
+    (
+        "Adagrad",
+        {"lr": 0.1, "lr_decay": 0.01, "weight_decay": 0.1, "initial_accumulator_value": 0.2},
+    ),
+    ("RMSprop", {"lr": 0.01}),
+    ("RMSprop", {"lr": 0.01, "momentum": 0.9, "centered": True, "weight_decay": 0.1}),
+    ("Adadelta", {"lr": 1.0, "weight_decay": 0.05}),
+    ("Adamax", {"lr": 0.02, "weight_decay": 0.05}),
+    ("Adamax", {"lr": 0.02, "weight_decay": 0.05, "maximize": True}),
+    ("NAdam", {"lr": 0.02, "weight_decay": 0.05}),
+    ("RAdam", {"lr": 0.02, "weight_decay": 0.05}),
+]

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import tensorcore as tc
+from finite_diff import numgrad
 
 A = np.arange(2 * 3 * 4 * 5, dtype=np.float64).reshape(2, 3, 4, 5)
 M1 = np.array([True, False, True])
@@ -470,17 +471,6 @@ def test_nonzero_argwhere_take():
 
 
 # ---- gradients ----
-
-
-def numgrad(f, x, eps=1e-6):
-    x0 = x.detach().numpy().copy()
-    g = np.zeros_like(x0)
-    for i in np.ndindex(x0.shape):
-        xp, xm = x0.copy(), x0.copy()
-        xp[i] += eps
-        xm[i] -= eps
-        g[i] = (f(tc.tensor(xp)).sum().item() - f(tc.tensor(xm)).sum().item()) / (2 * eps)
-    return g
 
 
 def weights(shape):
