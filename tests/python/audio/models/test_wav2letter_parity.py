@@ -48,19 +48,16 @@ def test_output_is_log_probabilities_over_classes():
     np.testing.assert_allclose(out.exp().sum(1).detach().numpy(), 1.0, rtol=1e-5)
 
 
-@pytest.mark.parametrize(
-    "shape,match",
-    [((1, 12, 20), "num_features=13"), ((13, 20), "x must be"), ((0, 13, 20), "empty"),
-     ((1, 13, 1), "at least 2")],
-)  # fmt: skip
-def test_bad_mfcc_input_shape_names_the_problem(shape, match):
-    m = ta.models.Wav2Letter(num_classes=5, input_type="mfcc", num_features=13)
-    with pytest.raises(ValueError, match=match):
-        m(tc.randn(*shape))
-
-
 def test_bad_input_names_the_argument():
     m = ta.models.Wav2Letter(num_classes=5, input_type="mfcc", num_features=13)
+    with pytest.raises(ValueError, match="num_features=13"):
+        m(tc.randn(1, 12, 20))
+    with pytest.raises(ValueError, match="x must be"):
+        m(tc.randn(13, 20))
+    with pytest.raises(ValueError, match="empty"):
+        m(tc.randn(0, 13, 20))
+    with pytest.raises(ValueError, match="at least 2"):
+        m(tc.randn(1, 13, 1))
     with pytest.raises(TypeError, match="x must be a Tensor"):
         m([1.0, 2.0])
     w = ta.models.Wav2Letter(num_classes=5)
