@@ -302,40 +302,21 @@ class Transformer(Module):
     ):
         super().__init__()
         kw = {"device": device, "dtype": dtype}
+        layer_args = (d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps)
+        layer_args += (batch_first, norm_first)
+
+        def stack(stack_cls, layer_cls, num_layers):
+            layer = layer_cls(*layer_args, **kw)
+            return stack_cls(layer, num_layers, LayerNorm(d_model, eps=layer_norm_eps, **kw))
+
         if custom_encoder is not None:
             self.encoder = custom_encoder
         else:
-            layer = TransformerEncoderLayer(
-                d_model,
-                nhead,
-                dim_feedforward,
-                dropout,
-                activation,
-                layer_norm_eps,
-                batch_first,
-                norm_first,
-                **kw,
-            )
-            self.encoder = TransformerEncoder(
-                layer, num_encoder_layers, LayerNorm(d_model, eps=layer_norm_eps, **kw)
-            )
+            self.encoder = stack(TransformerEncoder, TransformerEncoderLayer, num_encoder_layers)
         if custom_decoder is not None:
             self.decoder = custom_decoder
         else:
-            layer = TransformerDecoderLayer(
-                d_model,
-                nhead,
-                dim_feedforward,
-                dropout,
-                activation,
-                layer_norm_eps,
-                batch_first,
-                norm_first,
-                **kw,
-            )
-            self.decoder = TransformerDecoder(
-                layer, num_decoder_layers, LayerNorm(d_model, eps=layer_norm_eps, **kw)
-            )
+            self.decoder = stack(TransformerDecoder, TransformerDecoderLayer, num_decoder_layers)
         self.d_model, self.nhead, self.batch_first = d_model, nhead, batch_first
         _C._nn_modules.transformer_reset_parameters(list(self.parameters()))
 
