@@ -59,3 +59,21 @@ function(tc_link_suite target)
     endif()
   endforeach()
 endfunction()
+
+# tc_core_use(DEFINE <macro> LIBRARIES <libs>... [INCLUDES <dirs>...] [SOURCE <file>]) links an
+# optional dependency that cmake/deps/ found into tensorcore_core and defines <macro>=1: on SOURCE
+# alone when given (the one file using it, so toggling the dependency recompiles only that file),
+# else on the whole library.
+function(tc_core_use)
+  cmake_parse_arguments(ARG "" "DEFINE;SOURCE" "LIBRARIES;INCLUDES" ${ARGN})
+  if(ARG_INCLUDES)
+    target_include_directories(tensorcore_core PRIVATE ${ARG_INCLUDES})
+  endif()
+  target_link_libraries(tensorcore_core PRIVATE ${ARG_LIBRARIES})
+  if(ARG_SOURCE)
+    set_property(SOURCE ${PROJECT_SOURCE_DIR}/${ARG_SOURCE}
+                 APPEND PROPERTY COMPILE_DEFINITIONS ${ARG_DEFINE}=1)
+  else()
+    target_compile_definitions(tensorcore_core PRIVATE ${ARG_DEFINE}=1)
+  endif()
+endfunction()
