@@ -299,15 +299,21 @@ def test_gather_and_take_along_dim():
         tc.gather(tc.tensor(a), 1, tc.tensor(idx[0]))
 
 
+def scatter_ref(self_, idx, src):
+    """scatter along dim 0 of 2-D arrays, by its definition: out[idx[i, j], j] = src[i, j]."""
+    out = self_.copy()
+    for i in range(idx.shape[0]):
+        for j in range(idx.shape[1]):
+            out[idx[i, j], j] = src[i, j]
+    return out
+
+
 def test_scatter_variants():
     rng = np.random.default_rng(2)
     self_ = rng.standard_normal((4, 5))
     idx = np.array([[0, 1, 2, 3, 0], [3, 2, 1, 0, 1]])
     src = rng.standard_normal((2, 5))
-    ref = self_.copy()
-    for i in range(2):
-        for j in range(5):
-            ref[idx[i, j], j] = src[i, j]
+    ref = scatter_ref(self_, idx, src)
     np.testing.assert_array_equal(
         tc.tensor(self_).scatter(0, tc.tensor(idx), tc.tensor(src)).numpy(), ref
     )
@@ -319,10 +325,7 @@ def test_scatter_variants():
     np.testing.assert_allclose(
         tc.tensor(self_).scatter(0, tc.tensor(idx), tc.tensor(src), reduce="add").numpy(), ref
     )
-    ref = self_.copy()
-    for i in range(2):
-        for j in range(5):
-            ref[idx[i, j], j] = 2.5
+    ref = scatter_ref(self_, idx, np.full((2, 5), 2.5))
     np.testing.assert_array_equal(tc.tensor(self_).scatter(0, tc.tensor(idx), 2.5).numpy(), ref)
     x = tc.tensor(self_)
     x.scatter_(0, tc.tensor(idx), tc.tensor(src), reduce="multiply")
@@ -331,10 +334,7 @@ def test_scatter_variants():
     np.testing.assert_allclose(x.numpy(), ref)
     # src larger than index: only the leading part is used.
     big = rng.standard_normal((3, 6))
-    ref = self_.copy()
-    for i in range(2):
-        for j in range(5):
-            ref[idx[i, j], j] = big[i, j]
+    ref = scatter_ref(self_, idx, big)
     np.testing.assert_array_equal(
         tc.tensor(self_).scatter(0, tc.tensor(idx), tc.tensor(big)).numpy(), ref
     )
