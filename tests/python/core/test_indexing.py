@@ -598,6 +598,19 @@ import pytest  # noqa: E402
 import tensorcore as tc  # noqa: E402
 
 
+def check_scatter_reduce_backward(torch, self0, src0, idx0, gw, reduce, include_self):
+    """scatter_reduce along dim 0 and its gradients (under the output weights gw) equal torch's."""
+    grads = []
+    for lib in (tc, torch):
+        s = lib.tensor(self0, requires_grad=True)
+        x = lib.tensor(src0, requires_grad=True)
+        out = lib.scatter_reduce(s, 0, lib.tensor(idx0), x, reduce, include_self=include_self)
+        (out * lib.tensor(gw)).sum().backward()
+        grads.append((out.detach().numpy(), s.grad.numpy(), x.grad.numpy()))
+    for a, b in zip(*grads):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+
+
 @pytest.mark.parametrize("reduce", ["amax", "amin"])
 @pytest.mark.parametrize("include_self", [True])
 def test_scatter_reduce_extremum_backward_matches_torch(torch_ref, reduce, include_self):
@@ -609,15 +622,7 @@ def test_scatter_reduce_extremum_backward_matches_torch(torch_ref, reduce, inclu
     src0 = rng.integers(0, 4, (5, 5)).astype(np.float64)
     idx0 = rng.integers(0, 4, (5, 5))
     gw = rng.standard_normal((4, 5))
-    grads = []
-    for lib in (tc, torch):
-        s = lib.tensor(self0, requires_grad=True)
-        x = lib.tensor(src0, requires_grad=True)
-        out = lib.scatter_reduce(s, 0, lib.tensor(idx0), x, reduce, include_self=include_self)
-        (out * lib.tensor(gw)).sum().backward()
-        grads.append((out.detach().numpy(), s.grad.numpy(), x.grad.numpy()))
-    for a, b in zip(*grads):
-        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+    check_scatter_reduce_backward(torch, self0, src0, idx0, gw, reduce, include_self)
 
 
 @pytest.mark.parametrize("include_self", [True, False])
@@ -644,15 +649,7 @@ def test_scatter_reduce_prod_backward_matches_torch_with_zeros(torch_ref, includ
     src0 = rng.choice([0.0, 0.5, -1.5, 2.0, 3.0], (6, 5))
     idx0 = rng.integers(0, 4, (6, 5))
     gw = rng.standard_normal((4, 5))
-    grads = []
-    for lib in (tc, torch):
-        s = lib.tensor(self0, requires_grad=True)
-        x = lib.tensor(src0, requires_grad=True)
-        out = lib.scatter_reduce(s, 0, lib.tensor(idx0), x, "prod", include_self=include_self)
-        (out * lib.tensor(gw)).sum().backward()
-        grads.append((out.detach().numpy(), s.grad.numpy(), x.grad.numpy()))
-    for a, b in zip(*grads):
-        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+    check_scatter_reduce_backward(torch, self0, src0, idx0, gw, "prod", include_self)
 
 
 @pytest.mark.parametrize("include_self", [True, False])
