@@ -234,20 +234,12 @@ def test_multihead_attention_matches_torch(torch_ref, batch_first):
     kpm = np.zeros((N, S), dtype=bool)
     kpm[1, 3:] = True
     am = arr(L, S)
-    out, w = m(
-        tc.from_numpy(q),
-        tc.from_numpy(k),
-        tc.from_numpy(v),
-        key_padding_mask=tc.from_numpy(kpm),
-        attn_mask=tc.from_numpy(am),
-    )
-    tout, tw = tm(
-        torch.from_numpy(q),
-        torch.from_numpy(k),
-        torch.from_numpy(v),
-        key_padding_mask=torch.from_numpy(kpm),
-        attn_mask=torch.from_numpy(am),
-    )
+
+    def attend(lib, module):
+        q_, k_, v_, kpm_, am_ = (lib.from_numpy(a) for a in (q, k, v, kpm, am))
+        return module(q_, k_, v_, key_padding_mask=kpm_, attn_mask=am_)
+
+    (out, w), (tout, tw) = attend(tc, m), attend(torch, tm)
     np.testing.assert_allclose(out.detach().numpy(), tout.detach().numpy(), rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(w.detach().numpy(), tw.detach().numpy(), rtol=1e-9, atol=1e-12)
 
