@@ -20,6 +20,23 @@ def image(dtype, shape, seed=0):
     return tc.from_numpy((x / 255.0).astype(dtype))
 
 
+def fused_crop_flip_normalize(g, *more):
+    """RandomCrop(32), random flips, float conversion and ImageNet's Normalize drawing from g: the
+    stages Compose runs as one fused kernel (on CPU and CUDA); `more` transforms follow them."""
+    from tensorcore.vision import transforms as T
+
+    return T.Compose(
+        [
+            T.RandomCrop(32, generator=g),
+            T.RandomHorizontalFlip(0.5, generator=g),
+            T.RandomVerticalFlip(0.5, generator=g),
+            T.ConvertImageDtype(tc.float32),
+            T.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225]),
+            *more,
+        ]
+    )
+
+
 def deform_conv_inputs(
     rng,
     n=2,

@@ -135,15 +135,7 @@ def test_native_kernels_reject_other_dtypes_on_cuda():
 def test_fused_crop_flip_normalize_on_cuda(dtype):
     # Compose fuses the crops, flips, conversion and Normalize into one kernel on CUDA too.
     x = image(dtype, (6, 3, 40, 48), seed=3)
-    pipe = lambda g: T.Compose(
-        [  # noqa: E731
-            T.RandomCrop(32, generator=g),
-            T.RandomHorizontalFlip(0.5, generator=g),
-            T.RandomVerticalFlip(0.5, generator=g),
-            T.ConvertImageDtype(tc.float32),
-            T.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225]),
-        ]
-    )
+    pipe = shared_inputs.fused_crop_flip_normalize
     for seed in (0, 1, 2):
         gpu, cpu = pipe(gen(seed))(x.cuda()), pipe(gen(seed))(x)
         assert gpu.is_cuda and gpu.dtype == tc.float32

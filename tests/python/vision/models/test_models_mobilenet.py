@@ -14,9 +14,7 @@ from vmodels_parity import channels_last
 
 @pytest.mark.parametrize("name", ["mobilenet_v2", "mobilenet_v3_large", "mobilenet_v3_small"])
 def test_eval_matches_torchvision(parity, name):
-    tmodel, model = parity.pair(
-        getattr(parity.tv.models, name), getattr(models, name), num_classes=10
-    )
+    tmodel, model = parity.pair_named(name, num_classes=10)
     parity.check_eval(tmodel, model, (2, 3, 64, 64))
 
 
@@ -33,9 +31,7 @@ def test_eval_matches_torchvision(parity, name):
     ],
 )
 def test_constructor_arguments(parity, name, kwargs):
-    tmodel, model = parity.pair(
-        getattr(parity.tv.models, name), getattr(models, name), num_classes=6, **kwargs
-    )
+    tmodel, model = parity.pair_named(name, num_classes=6, **kwargs)
     assert list(model.state_dict()) == list(tmodel.state_dict())
     parity.check_eval(tmodel, model, (1, 3, 64, 64))
 

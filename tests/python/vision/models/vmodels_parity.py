@@ -79,6 +79,12 @@ class Parity:
         self.transfer(tmodel, model)
         return tmodel, model
 
+    def pair_named(self, name, **kwargs):
+        """pair() of the builder called `name` in both torchvision.models and ours."""
+        import tensorcore.vision.models as models
+
+        return self.pair(getattr(self.tv.models, name), getattr(models, name), **kwargs)
+
     @staticmethod
     def to_numpy(out):
         if isinstance(out, dict):
