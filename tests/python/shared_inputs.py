@@ -37,6 +37,20 @@ def fused_crop_flip_normalize(g, *more):
     )
 
 
+def padding_transforms(g):
+    """Constant, symmetric, edge and negative padding around a padded random crop: the deployment
+    pipelines' padding case (the Python transforms, the C++ Pipeline, on CPU and CUDA)."""
+    from tensorcore.vision import transforms as T
+
+    return [
+        T.Pad([1, 2, 3, 4], fill=7),
+        T.RandomCrop(80, pad_if_needed=True, fill=3, generator=g),
+        T.Pad(2, padding_mode="symmetric"),
+        T.Pad([-3, 1], padding_mode="edge"),
+        T.RandomVerticalFlip(0.5, generator=g),
+    ]
+
+
 def deform_conv_inputs(
     rng,
     n=2,

@@ -179,13 +179,7 @@ CPP_PIPELINES = {
         T.Normalize([0.5, 0.4, 0.3], [0.2] * 3),
     ],
     "eval": lambda g: [T.Resize(60), T.CenterCrop(52), T.ConvertImageDtype(tc.float32)],
-    "pad": lambda g: [
-        T.Pad([1, 2, 3, 4], fill=7),
-        T.RandomCrop(80, pad_if_needed=True, fill=3, generator=g),
-        T.Pad(2, padding_mode="symmetric"),
-        T.Pad([-3, 1], padding_mode="edge"),
-        T.RandomVerticalFlip(0.5, generator=g),
-    ],
+    "pad": shared_inputs.padding_transforms,
     "color": lambda g: [
         T.ColorJitter(0.4, 0.3, 0.5, 0.1, generator=g),
         T.Grayscale(3),

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import tensorcore as tc
-from shared_inputs import gen
+from shared_inputs import gen, padding_transforms
 from tensorcore import _C
 from tensorcore.vision import transforms as T
 
@@ -45,13 +45,7 @@ PIPELINES = {
         T.ConvertImageDtype(tc.float32),
         T.Normalize(MEAN, STD),
     ],
-    "pad": lambda g: [
-        T.Pad([1, 2, 3, 4], fill=7),
-        T.RandomCrop(80, pad_if_needed=True, fill=3, generator=g),
-        T.Pad(2, padding_mode="symmetric"),
-        T.Pad([-3, 1], padding_mode="edge"),
-        T.RandomVerticalFlip(0.5, generator=g),
-    ],
+    "pad": padding_transforms,
     "color": lambda g: [
         T.ColorJitter(0.4, 0.3, 0.5, 0.1, generator=g),
         T.Grayscale(3),
