@@ -2,6 +2,7 @@
 statistic) and the --threads setting. tensorcore is imported where used, so a script can set
 OPENBLAS_NUM_THREADS (preset_blas_threads) before any BLAS loads."""
 
+import math
 import os
 import statistics
 import sys
@@ -21,6 +22,18 @@ def run_times(fn, min_time=0.0, min_runs=5, max_runs=500, clock=time.perf_counte
         fn()
         times.append(clock() - t0)
     return times
+
+
+def best_of(fn, repeat=5, number=10, clock=time.perf_counter):
+    """The fastest of `repeat` rounds of `number` calls, per call, after one warm-up call."""
+    fn()
+    times = []
+    for _ in range(repeat):
+        t0 = clock()
+        for _ in range(number):
+            fn()
+        times.append((clock() - t0) / number)
+    return min(times)
 
 
 def median_time(fn, runs):
@@ -44,6 +57,19 @@ def race(ours, ref, reps, clock=time.perf_counter):
     return statistics.median(a), statistics.median(b)
 
 
+def ratio_row(label, ours, ref):
+    """Prints one case's tensorcore and torch times (microseconds) and their ratio; returns it."""
+    print(
+        f"{label} tc {ours * 1e6:9.1f} us   torch {ref * 1e6:9.1f} us   ratio {ours / ref:5.2f}",
+        flush=True,
+    )
+    return ours / ref
+
+
+def geometric_mean(ratios):
+    return math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+
+
 def preset_blas_threads(default):
     """OPENBLAS_NUM_THREADS from the command line's --threads (`default` without it), for scripts
     whose libraries both call OpenBLAS: call before importing tensorcore or torch."""
@@ -54,6 +80,15 @@ def preset_blas_threads(default):
         elif a.startswith("--threads="):
             threads = a.split("=", 1)[1]
     os.environ.setdefault("OPENBLAS_NUM_THREADS", threads)
+
+
+def parse_bench_args(parser, torch, threads=0):
+    """Adds --threads (`threads` when not given), parses the command line and applies the thread
+    count (apply_threads); returns the parsed arguments."""
+    parser.add_argument("--threads", type=int, default=threads)
+    args = parser.parse_args()
+    apply_threads(args.threads, torch)
+    return args
 
 
 def apply_threads(threads, torch):

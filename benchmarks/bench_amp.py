@@ -17,7 +17,7 @@ import numpy as np
 
 import tensorcore as tc
 import tensorcore.nn.functional as F
-from _common import run_times
+from _common import parse_bench_args, run_times
 
 try:
     import torch
@@ -107,12 +107,8 @@ def scaler_case():
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=5)
-    args = ap.parse_args()
-    tc.set_num_threads(args.threads)
-    if torch is not None:
-        torch.set_num_threads(args.threads)
+    args = parse_bench_args(ap, torch, 1)
     ours = cases(tc, F)
     theirs = cases(torch, TF) if torch is not None else {}
     print(f"threads={args.threads}  rounds={args.rounds}")

@@ -18,7 +18,7 @@ import numpy as np
 
 import tensorcore as tc
 import tensorcore.audio as ta
-from _common import run_times
+from _common import parse_bench_args, run_times
 
 try:
     import torch
@@ -42,16 +42,8 @@ def row(name, ours, ref):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--minutes", type=float, default=10.0)
-    args = parser.parse_args()
-    if args.threads:
-        tc.set_num_threads(args.threads)
-        if torch is not None:
-            torch.set_num_threads(args.threads)
-    print(
-        f"threads: tensorcore {tc.get_num_threads()}, torch {torch.get_num_threads() if torch else '-'}"
-    )
+    args = parse_bench_args(parser, torch, 0)
     print("| case | tensorcore | torchaudio | ratio |\n|---|---|---|---|")
     rng = np.random.default_rng(0)
 

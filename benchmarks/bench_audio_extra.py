@@ -16,7 +16,7 @@ import numpy as np
 import tensorcore as tc
 import tensorcore.audio.functional as F
 import tensorcore.audio.transforms as T
-from _common import apply_threads
+from _common import parse_bench_args
 
 try:
     import torch
@@ -50,10 +50,8 @@ def compare(name, ours, ref, repeats):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--repeats", type=int, default=7)
-    args = parser.parse_args()
-    apply_threads(args.threads, torch)
+    args = parse_bench_args(parser, torch, 0)
     print("| case | tensorcore | torchaudio | ratio |\n|---|---|---|---|")
     rng = np.random.default_rng(0)
 

@@ -31,7 +31,7 @@ import numpy as np
 
 import tensorcore as tc
 import tensorcore.audio as ta
-from _common import apply_threads, median_time
+from _common import parse_bench_args, median_time
 
 try:
     import torch
@@ -257,13 +257,11 @@ def bench_wavernn_infer(args, rng):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--ref-frames", type=int, default=8)
     parser.add_argument("--only", default="wav2letter,convtasnet,wavernn_train,wavernn_infer")
-    args = parser.parse_args()
-    apply_threads(args.threads, torch)
+    args = parse_bench_args(parser, torch, 0)
     if torch is None:
         print("torch/torchaudio not installed: tensorcore times only", file=sys.stderr)
     rng = np.random.default_rng(0)

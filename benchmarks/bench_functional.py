@@ -18,7 +18,7 @@ import torch.nn.functional as TF
 
 import tensorcore as tc
 import tensorcore.nn.functional as F
-from _common import apply_threads, run_times
+from _common import geometric_mean, parse_bench_args, ratio_row, run_times
 
 
 def _pair(shape, requires_grad=False, positive=False):
@@ -95,9 +95,7 @@ def cases(n, c):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=30)
-    ap.add_argument("--threads", type=int, default=0)
-    args = ap.parse_args()
-    apply_threads(args.threads, torch)
+    args = parse_bench_args(ap, torch, 0)
     torch.set_num_threads(tc.get_num_threads())
     ratios = []
     for n, c in ((64, 256), (256, 1024)):
@@ -106,15 +104,9 @@ def main():
             for _ in range(3):  # interleaved rounds
                 t_ours += run_times(ours, min_runs=args.reps // 3, max_runs=args.reps // 3)
                 t_ref += run_times(ref, min_runs=args.reps // 3, max_runs=args.reps // 3)
-            a, r = statistics.median(t_ours), statistics.median(t_ref)
-            ratios.append(a / r)
-            print(
-                f"{n}x{c:<5d} {name:22s} tc {a * 1e6:9.1f} us   torch {r * 1e6:9.1f} us   "
-                f"ratio {a / r:5.2f}",
-                flush=True,
-            )
-    geo = float(np.exp(np.mean(np.log(ratios))))
-    print(f"geometric mean ratio over {len(ratios)} cases: {geo:.2f}")
+            label = f"{n}x{c:<5d} {name:22s}"
+            ratios.append(ratio_row(label, statistics.median(t_ours), statistics.median(t_ref)))
+    print(f"geometric mean ratio over {len(ratios)} cases: {geometric_mean(ratios):.2f}")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ import numpy as np
 import torch
 
 import tensorcore as tc
-from _common import apply_threads
+from _common import geometric_mean, parse_bench_args, ratio_row
 
 
 def cases(lib, F, n, c, rng):
@@ -62,9 +62,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=31)
     ap.add_argument("--sizes", default="64x10,512x100")
-    ap.add_argument("--threads", type=int, default=0)
-    args = ap.parse_args()
-    apply_threads(args.threads, torch)
+    args = parse_bench_args(ap, torch, 0)
     warnings.simplefilter("ignore")
     ratios = []
     for size in args.sizes.split(","):
@@ -87,15 +85,9 @@ def main():
                     t0 = time.perf_counter()
                     step(None, make)
                     times[lib].append(time.perf_counter() - t0)
-            a, b = statistics.median(times["tc"]), statistics.median(times["torch"])
-            ratios.append(a / b)
-            print(
-                f"{size:>8s} {name:24s} tc {a * 1e6:9.1f} us   torch {b * 1e6:9.1f} us   "
-                f"ratio {a / b:5.2f}",
-                flush=True,
-            )
-    geo = float(np.exp(np.mean(np.log(ratios))))
-    print(f"geometric mean ratio (tc / torch): {geo:.2f}")
+            label = f"{size:>8s} {name:24s}"
+            ratios.append(ratio_row(label, *(statistics.median(times[k]) for k in ("tc", "torch"))))
+    print(f"geometric mean ratio (tc / torch): {geometric_mean(ratios):.2f}")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ import torch
 import tensorcore as tc
 import tensorcore.nn.functional as F
 from tensorcore.nn import cpp
-from _common import race
+from _common import parse_bench_args, race
 
 
 def report(name, times):
@@ -29,11 +29,8 @@ def report(name, times):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--reps", type=int, default=30)
-    args = ap.parse_args()
-    tc.set_num_threads(args.threads)
-    torch.set_num_threads(args.threads)
+    args = parse_bench_args(ap, torch, 1)
     reps = args.reps
     rng = np.random.default_rng(0)
 

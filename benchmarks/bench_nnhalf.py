@@ -20,7 +20,7 @@ import torch
 import tensorcore as tc
 import tensorcore.nn.functional as TF
 import torch.nn.functional as PF
-from _common import apply_threads, run_times
+from _common import parse_bench_args, run_times
 
 ACT = (8, 64, 112, 112)
 
@@ -119,12 +119,10 @@ def fwd_bwd(make_op, F, lib, xa, dtype):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--dtype", default="bfloat16", choices=["bfloat16", "float16"])
     ap.add_argument("--only", default="")
-    args = ap.parse_args()
-    apply_threads(args.threads, torch)
+    args = parse_bench_args(ap, torch, 1)
     only = set(args.only.split(",")) if args.only else None
     rng = np.random.default_rng(1)
     tot = [0.0, 0.0]

@@ -19,6 +19,8 @@ import numpy as np
 import tensorcore as tc
 import tensorcore.nn as nn
 import tensorcore.optim as optim
+import _common
+from _common import parse_bench_args
 
 try:
     import torch
@@ -57,25 +59,15 @@ def shapes_for(total):
 
 
 def best_of(fn, repeat, number):
-    fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.process_time()
-        for _ in range(number):
-            fn()
-        times.append((time.process_time() - t0) / number)
-    return min(times)
+    # Process CPU time: steadier than wall time on a shared machine.
+    return _common.best_of(fn, repeat, number, clock=time.process_time)
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--sizes", default="1000000,25000000")
     ap.add_argument("--only", default=None, help="run only this optimizer name")
-    args = ap.parse_args()
-    tc.set_num_threads(args.threads)
-    if torch is not None:
-        torch.set_num_threads(args.threads)
+    args = parse_bench_args(ap, torch, 1)
     rng = np.random.default_rng(0)
     print(
         f"threads: tc={tc.get_num_threads()} torch={torch.get_num_threads() if torch else '-'}; ms per step"

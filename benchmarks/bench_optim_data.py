@@ -13,7 +13,7 @@ import tensorcore as tc
 import tensorcore.nn as nn
 import tensorcore.optim as optim
 from tensorcore.utils.data import DataLoader, Dataset
-from _common import apply_threads, run_times
+from _common import parse_bench_args, run_times
 
 try:
     import torch
@@ -109,10 +109,8 @@ def bench_loader(n, batch_size, workers):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--params", type=int, default=25_000_000)
-    args = ap.parse_args()
-    apply_threads(args.threads, torch)
+    args = parse_bench_args(ap, torch, None)
     rows = []
     rows += bench_optimizer("Adam", args.params, {"lr": 1e-3})
     rows += bench_optimizer("AdamW", args.params, {"lr": 1e-3, "weight_decay": 0.01})

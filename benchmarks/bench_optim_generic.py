@@ -6,24 +6,13 @@ torch.optim's single-tensor and foreach paths, same parameters and gradients.
 """
 
 import argparse
-import time
 
 import numpy as np
 
 import tensorcore as tc
 import tensorcore.nn as nn
 import tensorcore.optim as optim
-
-
-def best_of(fn, repeat=5, number=10):
-    fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        for _ in range(number):
-            fn()
-        times.append((time.perf_counter() - t0) / number)
-    return min(times)
+from _common import best_of
 
 
 def main():

@@ -17,7 +17,7 @@ import statistics
 import time
 
 import tensorcore as tc
-from _common import apply_threads
+from _common import parse_bench_args
 
 try:
     import torch
@@ -26,36 +26,30 @@ except Exception:  # pragma: no cover - reference absent
     torch = torchvision = None
 
 
+def step_fn(lib, resnet18, batch, size):
+    """A ResNet-18 SGD training step in lib (tensorcore or torch) on a fixed random batch."""
+    model = resnet18()
+    opt = lib.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    x = lib.randn(batch, 3, size, size)
+    y = lib.randint(0, 1000, (batch,))
+
+    def step():
+        opt.zero_grad()
+        loss = lib.nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+
+    return step
+
+
 def tc_step_fn(batch, size):
     from tensorcore.vision.models import resnet18
 
-    model = resnet18()
-    opt = tc.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    x = tc.randn(batch, 3, size, size)
-    y = tc.randint(0, 1000, (batch,))
-
-    def step():
-        opt.zero_grad()
-        loss = tc.nn.functional.cross_entropy(model(x), y)
-        loss.backward()
-        opt.step()
-
-    return step
+    return step_fn(tc, resnet18, batch, size)
 
 
 def torch_step_fn(batch, size):
-    model = torchvision.models.resnet18()
-    opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    x = torch.randn(batch, 3, size, size)
-    y = torch.randint(0, 1000, (batch,))
-
-    def step():
-        opt.zero_grad()
-        loss = torch.nn.functional.cross_entropy(model(x), y)
-        loss.backward()
-        opt.step()
-
-    return step
+    return step_fn(torch, torchvision.models.resnet18, batch, size)
 
 
 def timed(fn):
@@ -127,14 +121,12 @@ def coverage(step):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--threads", type=int, default=0)
     p.add_argument("--reps", type=int, default=7)
     p.add_argument("--batch", type=int, default=8)
     p.add_argument("--size", type=int, default=224)
     p.add_argument("--shapes", action="store_true", help="record_shapes=True in both")
     p.add_argument("--memory", action="store_true", help="profile_memory=True in both")
-    args = p.parse_args()
-    apply_threads(args.threads, torch)
+    args = parse_bench_args(p, torch, 0)
     print(
         f"ResNet-18 training step, batch {args.batch} x 3 x {args.size} x {args.size}, "
         f"record_shapes={args.shapes} profile_memory={args.memory}, {args.reps} reps"

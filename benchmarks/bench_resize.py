@@ -15,7 +15,7 @@ import numpy as np
 
 import tensorcore as tc
 from tensorcore.vision import transforms as T
-from _common import apply_threads
+from _common import parse_bench_args
 
 try:
     import torch
@@ -41,10 +41,8 @@ def photo(h, w, seed=0):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=15)
-    args = ap.parse_args()
-    apply_threads(args.threads, torch)
+    args = parse_bench_args(ap, torch, 1)
     hd = photo(1080, 1920)
     mp = hd.shape[1] * hd.shape[2] / 1e6
     cases = []

@@ -14,7 +14,7 @@ import tensorcore as tc
 import tensorcore.nn as tnn
 import tensorcore.nn.functional as tF
 import tensorcore.optim as toptim
-from _common import apply_threads, run_times
+from _common import parse_bench_args, run_times
 
 try:
     import torch
@@ -75,11 +75,9 @@ def median_time(fn, runs):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--batch", type=int, default=8)
-    args = ap.parse_args()
-    apply_threads(args.threads, torch)
+    args = parse_bench_args(ap, torch, None)
 
     rng = np.random.default_rng(0)
     x_np = rng.standard_normal((args.batch, 3, 224, 224)).astype(np.float32)

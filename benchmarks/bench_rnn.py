@@ -21,7 +21,7 @@ import argparse
 import os
 import time
 
-from _common import preset_blas_threads, race  # noqa: E402
+from _common import geometric_mean, preset_blas_threads, race  # noqa: E402
 
 if __name__ == "__main__":
     preset_blas_threads("1")
@@ -240,7 +240,7 @@ def main():
         run_packed_cases(args, clock, rng, only, ratios)
 
     if ratios:
-        geo = float(np.exp(np.mean(np.log(ratios))))
+        geo = geometric_mean(ratios)
         print(f"geometric mean ratio over {len(ratios)} cases: {geo:.2f}; max {max(ratios):.2f}")
 
 

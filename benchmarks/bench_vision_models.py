@@ -157,36 +157,25 @@ def bench_train(args, batch=8):
     report(f"resnet50 train step, batch {batch}, 224x224", t_tc, t_torch, 1.0)
     if args.profile:
 
-        def tc_parts():
-            opt.zero_grad()
-            t0 = time.perf_counter()
-            loss = tF.cross_entropy(model(x), y)
-            t1 = time.perf_counter()
-            loss.backward()
-            t2 = time.perf_counter()
-            opt.step()
-            return t1 - t0, t2 - t1, time.perf_counter() - t2
-
-        print(
-            "tensorcore forward / backward / step: "
-            + " / ".join(f"{t * 1e3:.0f} ms" for t in phase_split(tc_parts, args.runs))
-        )
-        if tmodel is not None:
-
-            def torch_parts():
-                topt.zero_grad()
+        def print_phases(lib_name, optimizer, net, loss_fn, inputs, targets):
+            def parts():
+                optimizer.zero_grad()
                 t0 = time.perf_counter()
-                loss = torch.nn.functional.cross_entropy(tmodel(tx), ty)
+                loss = loss_fn(net(inputs), targets)
                 t1 = time.perf_counter()
                 loss.backward()
                 t2 = time.perf_counter()
-                topt.step()
+                optimizer.step()
                 return t1 - t0, t2 - t1, time.perf_counter() - t2
 
             print(
-                "torch forward / backward / step: "
-                + " / ".join(f"{t * 1e3:.0f} ms" for t in phase_split(torch_parts, args.runs))
+                f"{lib_name} forward / backward / step: "
+                + " / ".join(f"{t * 1e3:.0f} ms" for t in phase_split(parts, args.runs))
             )
+
+        print_phases("tensorcore", opt, model, tF.cross_entropy, x, y)
+        if tmodel is not None:
+            print_phases("torch", topt, tmodel, torch.nn.functional.cross_entropy, tx, ty)
     maybe_profile(args.profile, tc_step, "resnet50 train step")
 
 

@@ -38,24 +38,42 @@ function(tc_add_library area)
   endif()
   # A static archive drops the objects nothing references, and kernels register themselves from
   # objects nothing references: consumers link the archives whole.
-  foreach(dep ${ARG_DEPENDS})
-    if(BUILD_SHARED_LIBS)
-      target_link_libraries(${target} PUBLIC ${dep})
-    else()
-      target_link_libraries(${target} PUBLIC "$<LINK_LIBRARY:WHOLE_ARCHIVE,${dep}>")
-    endif()
-  endforeach()
+  tc_link_whole(${target} PUBLIC ${ARG_DEPENDS})
   set(TC_LIBRARIES ${TC_LIBRARIES} ${target} CACHE INTERNAL "")
 endfunction()
 
 # tc_link_suite(<target> <tensorcore targets>...) links a program or module against libraries of
 # the suite (whole archives in a static build, for the same reason as above).
 function(tc_link_suite target)
+  tc_link_whole(${target} PRIVATE ${ARGN})
+endfunction()
+
+# tc_link_whole(<target> PUBLIC|PRIVATE <tensorcore targets>...): the libraries, as whole archives
+# in a static build.
+function(tc_link_whole target scope)
   foreach(dep ${ARGN})
     if(BUILD_SHARED_LIBS)
-      target_link_libraries(${target} PRIVATE ${dep})
+      target_link_libraries(${target} ${scope} ${dep})
     else()
-      target_link_libraries(${target} PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,${dep}>")
+      target_link_libraries(${target} ${scope} "$<LINK_LIBRARY:WHOLE_ARCHIVE,${dep}>")
     endif()
   endforeach()
+endfunction()
+
+# tc_core_use(DEFINE <macro> LIBRARIES <libs>... [INCLUDES <dirs>...] [SOURCE <file>]) links an
+# optional dependency that cmake/deps/ found into tensorcore_core and defines <macro>=1: on SOURCE
+# alone when given (the one file using it, so toggling the dependency recompiles only that file),
+# else on the whole library.
+function(tc_core_use)
+  cmake_parse_arguments(ARG "" "DEFINE;SOURCE" "LIBRARIES;INCLUDES" ${ARGN})
+  if(ARG_INCLUDES)
+    target_include_directories(tensorcore_core PRIVATE ${ARG_INCLUDES})
+  endif()
+  target_link_libraries(tensorcore_core PRIVATE ${ARG_LIBRARIES})
+  if(ARG_SOURCE)
+    set_property(SOURCE ${PROJECT_SOURCE_DIR}/${ARG_SOURCE}
+                 APPEND PROPERTY COMPILE_DEFINITIONS ${ARG_DEFINE}=1)
+  else()
+    target_compile_definitions(tensorcore_core PRIVATE ${ARG_DEFINE}=1)
+  endif()
 endfunction()

@@ -64,14 +64,28 @@ def validate(args, subsets):
 SUBSETS = LIBRISPEECH_SUBSETS
 
 
-def generate(args):
+def plan_corpus(args, sentence_level=False):
+    """Checks the tools and --splits, then plans the speakers, chapters and utterances from the
+    command line; returns (rng, books, plans), rng (seeded by --seed) to be drawn on next."""
     _speech.check_tools()
     splits = validate(args, SUBSETS)
     rng = random.Random(args.seed)
     books = _text.load_books(args.text)
     plans = _speech.plan(
-        rng, books, splits, args.hours, args.min_seconds, args.max_seconds, args.speakers_per_split
+        rng,
+        books,
+        splits,
+        args.hours,
+        args.min_seconds,
+        args.max_seconds,
+        args.speakers_per_split,
+        sentence_level=sentence_level,
     )
+    return rng, books, plans
+
+
+def generate(args):
+    rng, books, plans = plan_corpus(args)
     root = os.path.join(args.out, "LibriSpeech")
     jobs = []
     for split in plans:

@@ -10,10 +10,9 @@ Utterances are single sentences (or clauses of very long ones), as LibriTTS cuts
 """
 
 import os
-import random
 
 from . import _speech, _text
-from .librispeech import SUBSETS, add_corpus_arguments, validate
+from .librispeech import add_corpus_arguments, plan_corpus
 
 SAMPLE_RATE = 24000
 
@@ -35,20 +34,7 @@ def _write(path, text):
 
 
 def generate(args):
-    _speech.check_tools()
-    splits = validate(args, SUBSETS)
-    rng = random.Random(args.seed)
-    books = _text.load_books(args.text)
-    plans = _speech.plan(
-        rng,
-        books,
-        splits,
-        args.hours,
-        args.min_seconds,
-        args.max_seconds,
-        args.speakers_per_split,
-        sentence_level=True,
-    )
+    rng, _, plans = plan_corpus(args, sentence_level=True)
     root = os.path.join(args.out, "LibriTTS")
     jobs, speakers = [], []
     for split in plans:

@@ -60,16 +60,21 @@ loader = DataLoader(
     generator=tc.Generator().manual_seed(0),
 )
 
-model = nn.Sequential(
-    nn.Conv2d(3, 8, 3, padding=1),
-    nn.ReLU(),
-    nn.MaxPool2d(2),
-    nn.Conv2d(8, 16, 3, padding=1),
-    nn.ReLU(),
-    nn.AdaptiveAvgPool2d(1),
-    nn.Flatten(),
-    nn.Linear(16, 2),
-)
+
+def make_cnn():
+    return nn.Sequential(
+        nn.Conv2d(3, 8, 3, padding=1),
+        nn.ReLU(),
+        nn.MaxPool2d(2),
+        nn.Conv2d(8, 16, 3, padding=1),
+        nn.ReLU(),
+        nn.AdaptiveAvgPool2d(1),
+        nn.Flatten(),
+        nn.Linear(16, 2),
+    )
+
+
+model = make_cnn()
 opt = tc.optim.Adam(model.parameters(), lr=0.01)
 loss_fn = nn.CrossEntropyLoss()
 for epoch in range(8):
@@ -119,16 +124,7 @@ assert tone_acc == 1.0
 with tempfile.TemporaryDirectory() as tmp:
     path = os.path.join(tmp, "cnn.safetensors")
     tc.save(model.state_dict(), path)
-    fresh = nn.Sequential(
-        nn.Conv2d(3, 8, 3, padding=1),
-        nn.ReLU(),
-        nn.MaxPool2d(2),
-        nn.Conv2d(8, 16, 3, padding=1),
-        nn.ReLU(),
-        nn.AdaptiveAvgPool2d(1),
-        nn.Flatten(),
-        nn.Linear(16, 2),
-    )
+    fresh = make_cnn()
     fresh.load_state_dict(tc.load(path))
     fresh.eval()
     with tc.no_grad():

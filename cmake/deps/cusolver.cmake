@@ -6,9 +6,8 @@ if(TC_CUDA)
     find_package(CUDAToolkit QUIET)
   endif()
   if(TARGET CUDA::cusolver)
-    target_link_libraries(tensorcore_core PRIVATE CUDA::cusolver CUDA::cublas)
-    set_property(SOURCE ${PROJECT_SOURCE_DIR}/tensorcore/kernels/cuda/linalg_cusolver.cpp
-                 APPEND PROPERTY COMPILE_DEFINITIONS TC_WITH_CUSOLVER=1)
+    tc_core_use(DEFINE TC_WITH_CUSOLVER LIBRARIES CUDA::cusolver CUDA::cublas
+                SOURCE tensorcore/kernels/cuda/linalg_cusolver.cpp)
   else()
     message(WARNING "TC_CUDA is on but cuSOLVER was not found: tc.linalg will not run on CUDA tensors")
   endif()

@@ -5,10 +5,8 @@ if(TC_CUDA)
   find_library(TC_NCCL_LIBRARY NAMES nccl HINTS ${CUDAToolkit_LIBRARY_DIR} $ENV{NCCL_ROOT}/lib)
   if(TC_NCCL_INCLUDE AND TC_NCCL_LIBRARY)
     message(STATUS "NCCL: ${TC_NCCL_LIBRARY}")
-    target_include_directories(tensorcore_core PRIVATE ${TC_NCCL_INCLUDE})
-    target_link_libraries(tensorcore_core PRIVATE ${TC_NCCL_LIBRARY})
-    set_property(SOURCE ${PROJECT_SOURCE_DIR}/tensorcore/distributed/process_group_nccl.cpp
-                 APPEND PROPERTY COMPILE_DEFINITIONS TC_WITH_NCCL=1)
+    tc_core_use(DEFINE TC_WITH_NCCL LIBRARIES ${TC_NCCL_LIBRARY} INCLUDES ${TC_NCCL_INCLUDE}
+                SOURCE tensorcore/distributed/process_group_nccl.cpp)
   else()
     message(WARNING "NCCL not found: the nccl backend of tensorcore.distributed is disabled")
   endif()

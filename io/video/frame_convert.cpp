@@ -1,6 +1,7 @@
 #include "io/video/frame_convert.h"
 
 #include <cstring>
+#include <utility>
 
 extern "C" {
 #include <libavutil/channel_layout.h>
@@ -110,22 +111,14 @@ namespace {
 
 // The tensor dtype holding a sample format's samples as they are (planar or packed alike).
 std::optional<DType> native_dtype(AVSampleFormat fmt) {
-  switch (av_get_packed_sample_fmt(fmt)) {
-    case AV_SAMPLE_FMT_U8:
-      return DType::UInt8;
-    case AV_SAMPLE_FMT_S16:
-      return DType::Int16;
-    case AV_SAMPLE_FMT_S32:
-      return DType::Int32;
-    case AV_SAMPLE_FMT_S64:
-      return DType::Int64;
-    case AV_SAMPLE_FMT_FLT:
-      return DType::Float32;
-    case AV_SAMPLE_FMT_DBL:
-      return DType::Float64;
-    default:
-      return std::nullopt;
-  }
+  static constexpr std::pair<AVSampleFormat, DType> kNative[] = {
+      {AV_SAMPLE_FMT_U8, DType::UInt8},    {AV_SAMPLE_FMT_S16, DType::Int16},
+      {AV_SAMPLE_FMT_S32, DType::Int32},   {AV_SAMPLE_FMT_S64, DType::Int64},
+      {AV_SAMPLE_FMT_FLT, DType::Float32}, {AV_SAMPLE_FMT_DBL, DType::Float64}};
+  const AVSampleFormat packed = av_get_packed_sample_fmt(fmt);
+  for (const auto& [sample_fmt, dtype] : kNative)
+    if (sample_fmt == packed) return dtype;
+  return std::nullopt;
 }
 
 // Rows [skip, n) of interleaved samples from a planar frame (bytes per sample `size`).

@@ -245,6 +245,11 @@ def cross(input, other, dim=None):
             raise RuntimeError(
                 f"cross(): inputs dimension {dim} must have length 3, got {a.shape[d]}"
             )
+    return _cross_along(a, b, d)
+
+
+def _cross_along(a, b, d):
+    """a x b for same-shape a and b whose dim d has size 3 (torch.cross and linalg.cross)."""
     a0, a1, a2 = (a.select(d, i) for i in range(3))
     b0, b1, b2 = (b.select(d, i) for i in range(3))
     return _C.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], d)

@@ -73,13 +73,8 @@ TC_CE_ROWS(float)
 TC_CE_ROWS(double)
 #undef TC_CE_ROWS
 
-template <typename F>
-void dispatch_float(DType d, F&& f) {
-  if (d == DType::Float32)
-    f(float{});
-  else
-    f(double{});
-}
+// The dtypes these kernels run in (callers check them first).
+constexpr uint32_t kF32F64 = kFloating & ~kReducedFloat;
 
 int64_t grain_rows(int64_t C) { return std::max<int64_t>(1, kGrainSize / std::max<int64_t>(C, 1)); }
 
@@ -98,8 +93,8 @@ Tensor grad_kernel(const Tensor& x, const Tensor& g_in, const Saved& s) {
   const int64_t M = x.size(0), C = x.size(1);
   Tensor gx = empty_like(x);
   Tensor g = contiguous(to_dtype(g_in.detach(), x.dtype()));
-  dispatch_float(x.dtype(), [&](auto tag) {
-    using T = decltype(tag);
+  dispatch_dtype<kF32F64>(x.dtype(), "cross_entropy backward", [&](auto tag) {
+    using T = typename decltype(tag)::type;
     const T* xd = x.data<T>();
     const T* gd = g.data<T>();
     const T* lse = s.lse.data<T>();
@@ -214,8 +209,8 @@ Tensor cross_entropy_fused(const Tensor& input, const Tensor& target, const Tens
   s.lse = empty({M}, x.dtype());
   s.row_weight = empty({M}, x.dtype());
   Tensor loss_rows = empty({M}, x.dtype()), reduced;
-  dispatch_float(x.dtype(), [&](auto tag) {
-    using T = decltype(tag);
+  dispatch_dtype<kF32F64>(x.dtype(), "cross_entropy", [&](auto tag) {
+    using T = typename decltype(tag)::type;
     const T* xd = x.data<T>();
     const int64_t* t = tg.data<int64_t>();
     const T* w = s.weight.defined() ? s.weight.data<T>() : nullptr;

@@ -134,6 +134,29 @@ struct NeedGrad {
         w_hr(req(in[7])) {}
 };
 
+// The gradients every layer kind shares (result[0] input, [3] w_ih, [4] w_hh) from the gate
+// gradients: d_in (R, G) on the input side, d_hid (R, G) on the hidden side (the same buffer when
+// both sides' gates add before the nonlinearity); P the width of the hidden state.
+template <typename T>
+void input_and_weight_grads(const NeedGrad& ng, const RowLayout& L, bool reverse, const T* d_in,
+                            const T* d_hid, int64_t G, const Tensor& x, const Tensor& w_ih,
+                            const T* out, const T* h0, int64_t P, const TensorOptions& opts,
+                            TensorList& result) {
+  const int64_t R = L.total, I = x.size(-1);
+  if (ng.x) {
+    result[0] = empty(x.sizes(), opts);
+    gemm<T>(false, false, R, I, G, d_in, G, w_ih.data<T>(), I, T(0), result[0].data<T>(), I);
+  }
+  if (ng.w_ih) {
+    result[3] = empty({G, I}, opts);
+    gemm<T>(true, false, G, I, R, d_in, G, x.data<T>(), I, T(0), result[3].data<T>(), I);
+  }
+  if (ng.w_hh) {
+    result[4] = empty({G, P}, opts);
+    hidden_grad<T>(L, reverse, d_hid, G, out, h0, P, result[4].data<T>());
+  }
+}
+
 // A contiguous copy of g that the backward may update in place (g can be a transposed or
 // expanded view, or a tensor someone else holds).
 Tensor owned_contiguous(const Tensor& g) {
@@ -279,20 +302,8 @@ std::tuple<Tensor, Tensor, Tensor> lstm_fused(const Tensor& input, const RowLayo
               if (rows_dh > 0)
                 gemm<T>(false, false, rows_dh, P, G, dp + r * G, G, whh, P, T(0), dhp, P);
             }
-            if (ng.x) {
-              result[0] = empty(x.sizes(), opts);
-              gemm<T>(false, false, R, I, G, dp, G, w_ih.data<T>(), I, T(0), result[0].data<T>(),
-                      I);
-            }
-            if (ng.w_ih) {
-              result[3] = empty({G, I}, opts);
-              gemm<T>(true, false, G, I, R, dp, G, x.data<T>(), I, T(0), result[3].data<T>(), I);
-            }
-            if (ng.w_hh) {
-              result[4] = empty({G, P}, opts);
-              hidden_grad<T>(L, reverse, dp, G, out.data<T>(), h0.data<T>(), P,
-                             result[4].data<T>());
-            }
+            input_and_weight_grads<T>(ng, L, reverse, dp, dp, G, x, w_ih, out.data<T>(),
+                                      h0.data<T>(), P, opts, result);
             if (ng.w_hr) {
               result[7] = empty({P, H}, opts);
               gemm<T>(true, false, P, H, R, dh_all.data<T>(), P, m.data<T>(), H, T(0),
@@ -377,19 +388,7 @@ std::pair<Tensor, Tensor> gru_fused(const Tensor& input, const RowLayout& L, con
                 gemm<T>(false, false, rows_dh, H, G, dgh + r * G, G, w_hh.data<T>(), H, T(1), dhp,
                         H);
             }
-            if (ng.x) {
-              result[0] = empty(x.sizes(), opts);
-              gemm<T>(false, false, R, I, G, dgi, G, w_ih.data<T>(), I, T(0), result[0].data<T>(),
-                      I);
-            }
-            if (ng.w_ih) {
-              result[3] = empty({G, I}, opts);
-              gemm<T>(true, false, G, I, R, dgi, G, x.data<T>(), I, T(0), result[3].data<T>(), I);
-            }
-            if (ng.w_hh) {
-              result[4] = empty({G, H}, opts);
-              hidden_grad<T>(L, reverse, dgh, G, o, hi, H, result[4].data<T>());
-            }
+            input_and_weight_grads<T>(ng, L, reverse, dgi, dgh, G, x, w_ih, o, hi, H, opts, result);
             if (ng.b_ih) {
               result[5] = empty({G}, opts);
               column_sum<T>(dgi, R, G, result[5].data<T>());
@@ -474,19 +473,8 @@ std::pair<Tensor, Tensor> elman_fused(const Tensor& input, const RowLayout& L, c
                 gemm<T>(false, false, rows_dh, H, H, dp + r * H, H, w_hh.data<T>(), H, T(0), dhp,
                         H);
             }
-            if (ng.x) {
-              result[0] = empty(x.sizes(), opts);
-              gemm<T>(false, false, R, I, H, dp, H, w_ih.data<T>(), I, T(0), result[0].data<T>(),
-                      I);
-            }
-            if (ng.w_ih) {
-              result[3] = empty({H, I}, opts);
-              gemm<T>(true, false, H, I, R, dp, H, x.data<T>(), I, T(0), result[3].data<T>(), I);
-            }
-            if (ng.w_hh) {
-              result[4] = empty({H, H}, opts);
-              hidden_grad<T>(L, reverse, dp, H, o, h0.data<T>(), H, result[4].data<T>());
-            }
+            input_and_weight_grads<T>(ng, L, reverse, dp, dp, H, x, w_ih, o, h0.data<T>(), H, opts,
+                                      result);
             if (ng.b_ih || ng.b_hh) {
               Tensor db = empty({H}, opts);
               column_sum<T>(dp, R, H, db.data<T>());

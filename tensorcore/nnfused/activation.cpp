@@ -11,6 +11,7 @@
 
 #include "tensorcore/amp/autocast.h"
 #include "tensorcore/autograd/function.h"
+#include "tensorcore/core/dispatch.h"
 #include "tensorcore/core/error.h"
 #include "tensorcore/core/parallel.h"
 #include "tensorcore/kernels/cpu/vec_math.h"
@@ -23,13 +24,8 @@ namespace tc::nnfused {
 namespace vm = tc::vec_math;
 namespace {
 
-template <typename F>
-void dispatch_float(DType d, F&& f) {
-  if (d == DType::Float32)
-    f(float{});
-  else
-    f(double{});
-}
+// The dtypes these kernels run in (callers check them first).
+constexpr uint32_t kF32F64 = kFloating & ~kReducedFloat;
 
 void check_input(const Tensor& x, const char* op) {
   TC_CHECK_TYPE(x.defined(), op, ": expected a tensor");
@@ -217,8 +213,8 @@ Tensor softmax_forward(const Tensor& x_in, int64_t dim, const char* op) {
   Tensor out = empty_like(x);
   Geometry g = geometry(x, dim);
   if (x.numel() == 0) return out;
-  dispatch_float(x.dtype(), [&](auto tag) {
-    using T = decltype(tag);
+  dispatch_dtype<kF32F64>(x.dtype(), op, [&](auto tag) {
+    using T = typename decltype(tag)::type;
     const T* xd = x.data<T>();
     T* od = out.data<T>();
     const int64_t slice = g.channels * g.inner;
@@ -245,8 +241,8 @@ Tensor softmax_backward_kernel(const Tensor& grad_in, const Tensor& y_in, int64_
   Tensor out = empty_like(y);
   Geometry g = geometry(y, dim);
   if (y.numel() == 0) return out;
-  dispatch_float(y.dtype(), [&](auto tag) {
-    using T = decltype(tag);
+  dispatch_dtype<kF32F64>(y.dtype(), "softmax backward", [&](auto tag) {
+    using T = typename decltype(tag)::type;
     const T* gd = gr.data<T>();
     const T* yd = y.data<T>();
     T* od = out.data<T>();
@@ -414,8 +410,8 @@ Tensor gelu(const Tensor& x_in, bool approx) {
   check_input(x_in, "gelu");
   Tensor x = contiguous(x_in.detach());
   Tensor out = empty_like(x);
-  dispatch_float(x.dtype(), [&](auto tag) {
-    using T = decltype(tag);
+  dispatch_dtype<kF32F64>(x.dtype(), "gelu", [&](auto tag) {
+    using T = typename decltype(tag)::type;
     const T* __restrict xd = x.data<T>();
     T* __restrict od = out.data<T>();
     parallel_for(0, x.numel(), kGrainSize,
@@ -449,8 +445,8 @@ Tensor gelu_backward(const Tensor& grad, const Tensor& x_in, bool approx) {
   if (g.dtype() != x.dtype()) g = to_dtype(g, x.dtype());
   TC_CHECK(g.sizes() == x.sizes(), "gelu_backward: gradient shape does not match the input's");
   Tensor out = empty_like(x);
-  dispatch_float(x.dtype(), [&](auto tag) {
-    using T = decltype(tag);
+  dispatch_dtype<kF32F64>(x.dtype(), "gelu backward", [&](auto tag) {
+    using T = typename decltype(tag)::type;
     const T* __restrict xd = x.data<T>();
     const T* __restrict gd = g.data<T>();
     T* __restrict od = out.data<T>();

@@ -128,6 +128,26 @@ void fit_windows(AxisWeights& a, int64_t in) {
   }
 }
 
+// What both devices' separable passes need: each axis' weights (windows fitted to the input) and
+// the pass order. Bicubic overshoots, so the uint8 intermediate clips; Pillow runs the horizontal
+// pass first and we follow it there. ATen's interpolation (no antialias) also goes horizontal
+// first, so with the same order its float results are reproduced. Otherwise the vertical pass
+// goes first (it vectorizes; it is cheaper first when the image shrinks).
+struct SeparablePlan {
+  AxisWeights ah, aw;
+  bool horizontal_first;
+};
+
+SeparablePlan separable_plan(int64_t in_h, int64_t in_w, int64_t out_h, int64_t out_w,
+                             Interpolation mode, bool antialias) {
+  SeparablePlan plan{axis_weights(in_h, out_h, mode, antialias),
+                     axis_weights(in_w, out_w, mode, antialias),
+                     mode == Interpolation::Bicubic || !antialias};
+  fit_windows(plan.ah, in_h);
+  fit_windows(plan.aw, in_w);
+  return plan;
+}
+
 constexpr int kCudaPrecisionBits = 22;  // the CUDA passes' fixed shift (resize_cuda.cu)
 
 detail::FixedAxis16 fixed_axis(const AxisWeights& a) {
@@ -330,11 +350,7 @@ ResizeAxis device_axis(const AxisWeights& a, const std::vector<W>& w, DType wdt,
         upload(nearest_index(in_w, out_w), DType::Int64, device));
     return out;
   }
-  AxisWeights ah = axis_weights(in_h, out_h, mode, antialias);
-  AxisWeights aw = axis_weights(in_w, out_w, mode, antialias);
-  fit_windows(ah, in_h);
-  fit_windows(aw, in_w);
-  const bool horizontal_first = mode == Interpolation::Bicubic || !antialias;
+  const auto [ah, aw, horizontal_first] = separable_plan(in_h, in_w, out_h, out_w, mode, antialias);
   if (dt == DType::UInt8 && antialias) {
     // The CPU's 16-bit weights, widened to the CUDA passes' fixed 22-bit shift: same bytes.
     return separable_cuda(
@@ -398,15 +414,7 @@ Tensor resize_cpu(const Tensor& src, int64_t planes, int64_t out_h, int64_t out_
     });
     return out;
   }
-  AxisWeights ah = axis_weights(in_h, out_h, mode, antialias);
-  AxisWeights aw = axis_weights(in_w, out_w, mode, antialias);
-  fit_windows(ah, in_h);
-  fit_windows(aw, in_w);
-  // Bicubic overshoots, so the uint8 intermediate clips; Pillow runs the horizontal pass first and
-  // we follow it there. ATen's interpolation (no antialias) also goes horizontal first, so with
-  // the same order its float results are reproduced. Otherwise the vertical pass goes first (it
-  // vectorizes; it is cheaper first when the image shrinks).
-  const bool horizontal_first = mode == Interpolation::Bicubic || !antialias;
+  const auto [ah, aw, horizontal_first] = separable_plan(in_h, in_w, out_h, out_w, mode, antialias);
   if (dt == DType::UInt8 && antialias) {
     Tensor out = empty(out_shape, TensorOptions(dt));
     separable_u8(src.data<uint8_t>(), planes, in_h, in_w, out.data<uint8_t>(), out_h, out_w, ah, aw,

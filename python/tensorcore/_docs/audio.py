@@ -17,50 +17,40 @@ def _biquad(name, params, text, extra):
     )
 
 
+def _two_pole(name, freq, text, *more):
+    """A two-pole filter of `freq` (cutoff or center, Hz) and Q; more: (parameter, its doc)
+    pairs that follow Q."""
+    what = "cutoff" if freq == "cutoff_freq" else "center"
+    params = ["waveform", "sample_rate", freq, "Q=0.707", *(param for param, _ in more)]
+    docs = [f"{freq} (float): {what} in Hz.", _Q, *(d for _, d in more)]
+    return _biquad(name, params, "Two-pole " + text, docs)
+
+
 _FUNCTIONAL = {
-    "lowpass_biquad": _biquad(
-        "lowpass_biquad",
-        ["waveform", "sample_rate", "cutoff_freq", "Q=0.707"],
-        "Two-pole low-pass filter.",
-        ["cutoff_freq (float): cutoff in Hz.", _Q],
-    ),
-    "highpass_biquad": _biquad(
-        "highpass_biquad",
-        ["waveform", "sample_rate", "cutoff_freq", "Q=0.707"],
-        "Two-pole high-pass filter.",
-        ["cutoff_freq (float): cutoff in Hz.", _Q],
-    ),
-    "bandpass_biquad": _biquad(
+    "lowpass_biquad": _two_pole("lowpass_biquad", "cutoff_freq", "low-pass filter."),
+    "highpass_biquad": _two_pole("highpass_biquad", "cutoff_freq", "high-pass filter."),
+    "bandpass_biquad": _two_pole(
         "bandpass_biquad",
-        ["waveform", "sample_rate", "central_freq", "Q=0.707", "const_skirt_gain=False"],
-        "Two-pole band-pass filter.",
-        [
-            "central_freq (float): center in Hz.",
-            _Q,
+        "central_freq",
+        "band-pass filter.",
+        (
+            "const_skirt_gain=False",
             "const_skirt_gain (bool): constant skirt gain (else constant 0 dB peak gain).",
-        ],
+        ),
     ),
-    "bandreject_biquad": _biquad(
-        "bandreject_biquad",
-        ["waveform", "sample_rate", "central_freq", "Q=0.707"],
-        "Two-pole band-reject (notch) filter.",
-        ["central_freq (float): center in Hz.", _Q],
+    "bandreject_biquad": _two_pole(
+        "bandreject_biquad", "central_freq", "band-reject (notch) filter."
     ),
-    "allpass_biquad": _biquad(
+    "allpass_biquad": _two_pole(
         "allpass_biquad",
-        ["waveform", "sample_rate", "central_freq", "Q=0.707"],
-        "Two-pole all-pass filter (changes the phase, not the magnitude).",
-        ["central_freq (float): center in Hz.", _Q],
+        "central_freq",
+        "all-pass filter (changes the phase, not the magnitude).",
     ),
-    "band_biquad": _biquad(
+    "band_biquad": _two_pole(
         "band_biquad",
-        ["waveform", "sample_rate", "central_freq", "Q=0.707", "noise=False"],
-        "Two-pole band filter (SoX ``band``).",
-        [
-            "central_freq (float): center in Hz.",
-            _Q,
-            "noise (bool): mode for noise-like (unpitched) audio.",
-        ],
+        "central_freq",
+        "band filter (SoX ``band``).",
+        ("noise=False", "noise (bool): mode for noise-like (unpitched) audio."),
     ),
     "bass_biquad": _biquad(
         "bass_biquad",

@@ -142,6 +142,21 @@ def _loss(fn_name, text, args=(), example=""):
     )
 
 
+def _transformer_layer_args(seq):
+    """The arguments both transformer layers take; seq names the sequence dim (S source, T target)."""
+    return [
+        "d_model (int): model width.",
+        "nhead (int): attention heads.",
+        "dim_feedforward (int): hidden width of the feed-forward network.",
+        "dropout (float): dropout rate.",
+        "activation (str or callable): ``'relu'`` or ``'gelu'``.",
+        "layer_norm_eps (float): eps of the layer norms.",
+        f"batch_first (bool): (N, {seq}, E) instead of ({seq}, N, E).",
+        "norm_first (bool): layer norm before each block.",
+        _DEVICE,
+    ]
+
+
 def _pad(kind, n):
     text = {
         "Constant": "Pads the last {n} dimension(s) with a constant ``value``.",
@@ -544,32 +559,12 @@ DOCS = {
     ),
     "TransformerEncoderLayer": _cls(
         "Self-attention followed by a feed-forward network, each with residual connection, dropout and layer norm (post-norm, or pre-norm with ``norm_first``).",
-        [
-            "d_model (int): model width.",
-            "nhead (int): attention heads.",
-            "dim_feedforward (int): hidden width of the feed-forward network.",
-            "dropout (float): dropout rate.",
-            "activation (str or callable): ``'relu'`` or ``'gelu'``.",
-            "layer_norm_eps (float): eps of the layer norms.",
-            "batch_first (bool): (N, S, E) instead of (S, N, E).",
-            "norm_first (bool): layer norm before each block.",
-            _DEVICE,
-        ],
+        _transformer_layer_args("S"),
         "Shape:\n    - src: :math:`(S, N, E)`; optional ``src_mask`` (S, S) and ``src_key_padding_mask`` (N, S).\n    - Output: the input's shape.",
     ),
     "TransformerDecoderLayer": _cls(
         "Self-attention, attention over the encoder output (memory), and a feed-forward network, each with residual connection, dropout and layer norm.",
-        [
-            "d_model (int): model width.",
-            "nhead (int): attention heads.",
-            "dim_feedforward (int): hidden width of the feed-forward network.",
-            "dropout (float): dropout rate.",
-            "activation (str or callable): ``'relu'`` or ``'gelu'``.",
-            "layer_norm_eps (float): eps of the layer norms.",
-            "batch_first (bool): (N, T, E) instead of (T, N, E).",
-            "norm_first (bool): layer norm before each block.",
-            _DEVICE,
-        ],
+        _transformer_layer_args("T"),
         "Shape:\n    - tgt :math:`(T, N, E)`, memory :math:`(S, N, E)`; optional masks.\n    - Output: tgt's shape.",
     ),
     "TransformerEncoder": _cls(

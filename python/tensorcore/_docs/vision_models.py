@@ -172,65 +172,56 @@ _TF = (
     "target_transform (callable, optional): applied to the target.",
 )
 _DL = "download (bool): download the archive into ``root`` if missing (needs network access)."
+_TRAIN = "train (bool): training or test split."
+
+
+_VOC_ARGS = [
+    _ROOT,
+    "year (str): the VOC year.",
+    "image_set (str): ``'train'``, ``'val'`` or ``'trainval'``.",
+    _DL,
+    *_TF,
+    "transforms (callable, optional): applied to both.",
+]
+
+
+def _image_dataset(text, split=_TRAIN):
+    """A classification dataset's docstring: root, the split argument, transforms, download."""
+    return doc("", text, [_ROOT, split, *_TF, _DL]).lstrip()
+
+
 _DATASETS = {
     "VisionDataset": doc(
         "",
         "Base class of the vision datasets: stores ``root`` and the transforms and gives a readable repr.",
         [_ROOT, "transforms (callable, optional): applied to (image, target) together.", *_TF],
     ).lstrip(),
-    "MNIST": doc(
-        "",
-        "MNIST handwritten digits: 28x28 grayscale images and labels 0-9 (60k train, 10k test), read from the IDX files.",
-        [_ROOT, "train (bool): training or test split.", *_TF, _DL],
-    ).lstrip(),
-    "FashionMNIST": doc(
-        "",
-        "Fashion-MNIST: 28x28 grayscale images of 10 clothing classes, MNIST's format.",
-        [_ROOT, "train (bool): training or test split.", *_TF, _DL],
-    ).lstrip(),
-    "KMNIST": doc(
-        "",
-        "Kuzushiji-MNIST: 28x28 images of 10 cursive Japanese characters, MNIST's format.",
-        [_ROOT, "train (bool): training or test split.", *_TF, _DL],
-    ).lstrip(),
-    "CIFAR10": doc(
-        "",
-        "CIFAR-10: 32x32 color images of 10 classes (50k train, 10k test), read from the Python pickle batches.",
-        [_ROOT, "train (bool): training or test split.", *_TF, _DL],
-    ).lstrip(),
-    "CIFAR100": doc(
-        "",
-        "CIFAR-100: like CIFAR-10 with 100 fine classes.",
-        [_ROOT, "train (bool): training or test split.", *_TF, _DL],
-    ).lstrip(),
-    "SVHN": doc(
-        "",
+    "MNIST": _image_dataset(
+        "MNIST handwritten digits: 28x28 grayscale images and labels 0-9 (60k train, 10k test), read from the IDX files."
+    ),
+    "FashionMNIST": _image_dataset(
+        "Fashion-MNIST: 28x28 grayscale images of 10 clothing classes, MNIST's format."
+    ),
+    "KMNIST": _image_dataset(
+        "Kuzushiji-MNIST: 28x28 images of 10 cursive Japanese characters, MNIST's format."
+    ),
+    "CIFAR10": _image_dataset(
+        "CIFAR-10: 32x32 color images of 10 classes (50k train, 10k test), read from the Python pickle batches."
+    ),
+    "CIFAR100": _image_dataset("CIFAR-100: like CIFAR-10 with 100 fine classes."),
+    "SVHN": _image_dataset(
         "Street View House Numbers: 32x32 color digit crops, from the .mat files.",
-        [_ROOT, "split (str): ``'train'``, ``'test'`` or ``'extra'``.", *_TF, _DL],
-    ).lstrip(),
+        "split (str): ``'train'``, ``'test'`` or ``'extra'``.",
+    ),
     "VOCSegmentation": doc(
         "",
         "Pascal VOC segmentation: (image, mask) pairs from VOCdevkit.",
-        [
-            _ROOT,
-            "year (str): the VOC year.",
-            "image_set (str): ``'train'``, ``'val'`` or ``'trainval'``.",
-            _DL,
-            *_TF,
-            "transforms (callable, optional): applied to both.",
-        ],
+        _VOC_ARGS,
     ).lstrip(),
     "VOCDetection": doc(
         "",
         "Pascal VOC detection: (image, annotation dict parsed from the XML) pairs.",
-        [
-            _ROOT,
-            "year (str): the VOC year.",
-            "image_set (str): ``'train'``, ``'val'`` or ``'trainval'``.",
-            _DL,
-            *_TF,
-            "transforms (callable, optional): applied to both.",
-        ],
+        _VOC_ARGS,
     ).lstrip(),
     "has_file_allowed_extension": doc(
         "has_file_allowed_extension(filename, extensions) -> bool",

@@ -514,6 +514,7 @@ def cross(input, other, *, dim=-1):
     _check(input, "linalg.cross", "input")
     _check(other, "linalg.cross", "other")
     from .. import broadcast_tensors
+    from .._extra_ops import _cross_along
 
     a, b = broadcast_tensors(input, other)
     d = dim % max(a.dim(), 1)
@@ -521,9 +522,7 @@ def cross(input, other, *, dim=-1):
         raise RuntimeError(
             f"linalg.cross: inputs dimension {dim} must have length 3. Got {input.shape[d] if input.dim() > d else 0} and {other.shape[d] if other.dim() > d else 0}"
         )
-    a0, a1, a2 = (a.select(d, i) for i in range(3))
-    b0, b1, b2 = (b.select(d, i) for i in range(3))
-    return _C.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], d)
+    return _cross_along(a, b, d)
 
 
 def vander(x, N=None):

@@ -52,6 +52,19 @@ void for_rows(const Tensor& in, F f) {
                });
 }
 
+// for_rows for the kernels that reorder a row's indices: f(row, in_row_ptr, n, idx, out, ix) with
+// idx = 0..n-1 to permute, out / ix the value and index outputs.
+template <typename T, typename F>
+void for_rows_ordering(const Tensor& in, const Tensor& values, const Tensor& indices, F f) {
+  T* out = static_cast<T*>(values.data_ptr());
+  int64_t* ix = static_cast<int64_t*>(indices.data_ptr());
+  for_rows<T>(in, [&](int64_t r, const T* p, int64_t n) {
+    std::vector<int64_t> idx(static_cast<size_t>(n));
+    std::iota(idx.begin(), idx.end(), int64_t(0));
+    f(r, p, n, idx, out, ix);
+  });
+}
+
 template <bool Max>
 void argminmax_cpu(const Tensor& in, const Tensor& values, const Tensor& indices,
                    const RowParams&) {
@@ -157,23 +170,21 @@ void sort_cpu(const Tensor& in, const Tensor& values, const Tensor& indices, con
 void topk_cpu(const Tensor& in, const Tensor& values, const Tensor& indices, const RowParams& prm) {
   dispatch_dtype<kRowTypes>(in.dtype(), "topk", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    T* out = static_cast<T*>(values.data_ptr());
-    int64_t* ix = static_cast<int64_t*>(indices.data_ptr());
     int64_t k = prm.k;
     bool largest = prm.flag;
-    for_rows<T>(in, [&](int64_t r, const T* p, int64_t n) {
-      std::vector<int64_t> idx(static_cast<size_t>(n));
-      std::iota(idx.begin(), idx.end(), int64_t(0));
-      auto cmp = [&](int64_t a, int64_t b) {
-        if (largest) return lt_nan(p[b], p[a]) || (!lt_nan(p[a], p[b]) && a < b);
-        return lt_nan(p[a], p[b]) || (!lt_nan(p[b], p[a]) && a < b);
-      };
-      std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), cmp);
-      for (int64_t j = 0; j < k; ++j) {
-        out[r * k + j] = p[idx[size_t(j)]];
-        ix[r * k + j] = idx[size_t(j)];
-      }
-    });
+    for_rows_ordering<T>(in, values, indices,
+                         [&](int64_t r, const T* p, int64_t, auto& idx, T* out, int64_t* ix) {
+                           auto cmp = [&](int64_t a, int64_t b) {
+                             if (largest)
+                               return lt_nan(p[b], p[a]) || (!lt_nan(p[a], p[b]) && a < b);
+                             return lt_nan(p[a], p[b]) || (!lt_nan(p[b], p[a]) && a < b);
+                           };
+                           std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), cmp);
+                           for (int64_t j = 0; j < k; ++j) {
+                             out[r * k + j] = p[idx[size_t(j)]];
+                             ix[r * k + j] = idx[size_t(j)];
+                           }
+                         });
   });
 }
 
@@ -181,17 +192,14 @@ void kthvalue_cpu(const Tensor& in, const Tensor& values, const Tensor& indices,
                   const RowParams& prm) {
   dispatch_dtype<kRowTypes>(in.dtype(), "kthvalue", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    T* out = static_cast<T*>(values.data_ptr());
-    int64_t* ix = static_cast<int64_t*>(indices.data_ptr());
-    for_rows<T>(in, [&](int64_t r, const T* p, int64_t n) {
-      std::vector<int64_t> idx(static_cast<size_t>(n));
-      std::iota(idx.begin(), idx.end(), int64_t(0));
-      std::nth_element(idx.begin(), idx.begin() + (prm.k - 1), idx.end(),
-                       [&](int64_t a, int64_t b) { return lt_nan(p[a], p[b]); });
-      int64_t i = idx[size_t(prm.k - 1)];
-      out[r] = p[i];
-      ix[r] = i;
-    });
+    for_rows_ordering<T>(
+        in, values, indices, [&](int64_t r, const T* p, int64_t, auto& idx, T* out, int64_t* ix) {
+          std::nth_element(idx.begin(), idx.begin() + (prm.k - 1), idx.end(),
+                           [&](int64_t a, int64_t b) { return lt_nan(p[a], p[b]); });
+          int64_t i = idx[size_t(prm.k - 1)];
+          out[r] = p[i];
+          ix[r] = i;
+        });
   });
 }
 
@@ -231,28 +239,25 @@ void median_cpu(const Tensor& in, const Tensor& values, const Tensor& indices,
 void mode_cpu(const Tensor& in, const Tensor& values, const Tensor& indices, const RowParams&) {
   dispatch_dtype<kRowTypes>(in.dtype(), "mode", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    T* out = static_cast<T*>(values.data_ptr());
-    int64_t* ix = static_cast<int64_t*>(indices.data_ptr());
-    for_rows<T>(in, [&](int64_t r, const T* p, int64_t n) {
-      std::vector<int64_t> idx(static_cast<size_t>(n));
-      std::iota(idx.begin(), idx.end(), int64_t(0));
-      std::sort(idx.begin(), idx.end(), [&](int64_t a, int64_t b) {
-        return lt_nan(p[a], p[b]) || (!lt_nan(p[b], p[a]) && a < b);
-      });
-      auto same = [&](T a, T b) { return a == b || (isnan_(a) && isnan_(b)); };
-      int64_t best_len = 0, best_end = 0;
-      for (int64_t s = 0; s < n;) {
-        int64_t e = s + 1;
-        while (e < n && same(p[idx[size_t(e)]], p[idx[size_t(s)]])) ++e;
-        if (e - s > best_len) {
-          best_len = e - s;
-          best_end = e - 1;
-        }
-        s = e;
-      }
-      out[r] = p[idx[size_t(best_end)]];
-      ix[r] = idx[size_t(best_end)];
-    });
+    for_rows_ordering<T>(in, values, indices,
+                         [&](int64_t r, const T* p, int64_t n, auto& idx, T* out, int64_t* ix) {
+                           std::sort(idx.begin(), idx.end(), [&](int64_t a, int64_t b) {
+                             return lt_nan(p[a], p[b]) || (!lt_nan(p[b], p[a]) && a < b);
+                           });
+                           auto same = [&](T a, T b) { return a == b || (isnan_(a) && isnan_(b)); };
+                           int64_t best_len = 0, best_end = 0;
+                           for (int64_t s = 0; s < n;) {
+                             int64_t e = s + 1;
+                             while (e < n && same(p[idx[size_t(e)]], p[idx[size_t(s)]])) ++e;
+                             if (e - s > best_len) {
+                               best_len = e - s;
+                               best_end = e - 1;
+                             }
+                             s = e;
+                           }
+                           out[r] = p[idx[size_t(best_end)]];
+                           ix[r] = idx[size_t(best_end)];
+                         });
   });
 }
 

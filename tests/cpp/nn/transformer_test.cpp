@@ -15,6 +15,22 @@
 using namespace tc;
 namespace nn = tc::nn;
 
+namespace {
+
+// d_model 8, 2 heads, feed-forward width 16 and `layers` encoder and decoder layers (the shapes
+// tests/python/nn/cpp/test_nncpp_transformer.py builds in torch).
+nn::TransformerOptions small_transformer(int64_t layers) {
+  nn::TransformerOptions o;
+  o.d_model = 8;
+  o.nhead = 2;
+  o.num_encoder_layers = layers;
+  o.num_decoder_layers = layers;
+  o.dim_feedforward = 16;
+  return o;
+}
+
+}  // namespace
+
 TEST(NnCppTransformer, DecoderStructureMaskAndErrors) {
   nn::TransformerDecoderLayer layer(nn::TransformerDecoderLayerOptions{8, 2, 16, 0.0});
   std::vector<std::string> keys;
@@ -63,13 +79,7 @@ TEST(NnCppTransformer, DecoderStructureMaskAndErrors) {
   EXPECT_TRUE(allclose(narrow(y1, 0, 0, 3), narrow(y2, 0, 0, 3), 1e-5, 1e-6));
   EXPECT_FALSE(allclose(narrow(y1, 0, 3, 2), narrow(y2, 0, 3, 2), 1e-5, 1e-6));
 
-  nn::TransformerOptions o;
-  o.d_model = 8;
-  o.nhead = 2;
-  o.num_encoder_layers = 1;
-  o.num_decoder_layers = 1;
-  o.dim_feedforward = 16;
-  nn::Transformer tr(o);
+  nn::Transformer tr(small_transformer(1));
   EXPECT_EQ(tr->encoder->layers->size(), 1u);
   EXPECT_FALSE(tr->encoder->norm.is_empty());
   EXPECT_FALSE(tr->decoder->norm.is_empty());
@@ -87,12 +97,7 @@ TEST(NnCppTransformerInterop, MatchesTorch) {
   std::filesystem::path dir(dir_env);
   for (int config = 0; config < 2; ++config) {
     std::string tag = std::to_string(config);
-    nn::TransformerOptions o;
-    o.d_model = 8;
-    o.nhead = 2;
-    o.num_encoder_layers = 2;
-    o.num_decoder_layers = 2;
-    o.dim_feedforward = 16;
+    nn::TransformerOptions o = small_transformer(2);
     o.dropout = 0.0;
     if (config == 0) {
       o.activation = "gelu";

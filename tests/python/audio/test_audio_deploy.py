@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import tensorcore as tc
+from shared_inputs import gen
 from tensorcore import _C
 from tensorcore.audio import transforms as T
 
@@ -15,12 +16,6 @@ if not hasattr(_C, "_audio_pipeline") or not hasattr(tc, "hann_window"):
     pytest.skip("this build has no audio pipeline runtime", allow_module_level=True)
 
 Pipeline = _C._audio_pipeline.Pipeline
-
-
-def gen(seed):
-    g = tc.Generator()
-    g.manual_seed(seed)
-    return g
 
 
 PIPELINES = {

@@ -184,24 +184,19 @@ def test_compose_of_pil_then_tensor_transforms(tv):
     import torch
 
     img = _image(size=(40, 30))
-    ours = T.Compose(
-        [
-            T.CenterCrop(24),
-            T.Resize(12),
-            T.RandomHorizontalFlip(1.0),
-            T.ToTensor(),
-            T.Normalize([0.5] * 3, [0.25] * 3),
-        ]
-    )
-    theirs = tv.Compose(
-        [
-            tv.CenterCrop(24),
-            tv.Resize(12),
-            tv.RandomHorizontalFlip(1.0),
-            tv.ToTensor(),
-            tv.Normalize([0.5] * 3, [0.25] * 3),
-        ]
-    )
+
+    def pipeline(lib):  # the same PIL-then-tensor pipeline in either library
+        return lib.Compose(
+            [
+                lib.CenterCrop(24),
+                lib.Resize(12),
+                lib.RandomHorizontalFlip(1.0),
+                lib.ToTensor(),
+                lib.Normalize([0.5] * 3, [0.25] * 3),
+            ]
+        )
+
+    ours, theirs = pipeline(T), pipeline(tv)
     np.testing.assert_allclose(ours(img).numpy(), theirs(img).numpy(), rtol=1e-6, atol=1e-6)
     back = T.Compose([T.ToPILImage(), T.Resize(8)])(tc.rand(3, 16, 16))
     assert isinstance(back, Image.Image) and back.size == (8, 8)

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import tensorcore as tc
+from finite_diff import numgrad
 
 A = np.arange(2 * 3 * 4 * 5, dtype=np.float64).reshape(2, 3, 4, 5)
 M1 = np.array([True, False, True])
@@ -298,15 +299,21 @@ def test_gather_and_take_along_dim():
         tc.gather(tc.tensor(a), 1, tc.tensor(idx[0]))
 
 
+def scatter_ref(self_, idx, src):
+    """scatter along dim 0 of 2-D arrays, by its definition: out[idx[i, j], j] = src[i, j]."""
+    out = self_.copy()
+    for i in range(idx.shape[0]):
+        for j in range(idx.shape[1]):
+            out[idx[i, j], j] = src[i, j]
+    return out
+
+
 def test_scatter_variants():
     rng = np.random.default_rng(2)
     self_ = rng.standard_normal((4, 5))
     idx = np.array([[0, 1, 2, 3, 0], [3, 2, 1, 0, 1]])
     src = rng.standard_normal((2, 5))
-    ref = self_.copy()
-    for i in range(2):
-        for j in range(5):
-            ref[idx[i, j], j] = src[i, j]
+    ref = scatter_ref(self_, idx, src)
     np.testing.assert_array_equal(
         tc.tensor(self_).scatter(0, tc.tensor(idx), tc.tensor(src)).numpy(), ref
     )
@@ -318,10 +325,7 @@ def test_scatter_variants():
     np.testing.assert_allclose(
         tc.tensor(self_).scatter(0, tc.tensor(idx), tc.tensor(src), reduce="add").numpy(), ref
     )
-    ref = self_.copy()
-    for i in range(2):
-        for j in range(5):
-            ref[idx[i, j], j] = 2.5
+    ref = scatter_ref(self_, idx, np.full((2, 5), 2.5))
     np.testing.assert_array_equal(tc.tensor(self_).scatter(0, tc.tensor(idx), 2.5).numpy(), ref)
     x = tc.tensor(self_)
     x.scatter_(0, tc.tensor(idx), tc.tensor(src), reduce="multiply")
@@ -330,10 +334,7 @@ def test_scatter_variants():
     np.testing.assert_allclose(x.numpy(), ref)
     # src larger than index: only the leading part is used.
     big = rng.standard_normal((3, 6))
-    ref = self_.copy()
-    for i in range(2):
-        for j in range(5):
-            ref[idx[i, j], j] = big[i, j]
+    ref = scatter_ref(self_, idx, big)
     np.testing.assert_array_equal(
         tc.tensor(self_).scatter(0, tc.tensor(idx), tc.tensor(big)).numpy(), ref
     )
@@ -472,17 +473,6 @@ def test_nonzero_argwhere_take():
 # ---- gradients ----
 
 
-def numgrad(f, x, eps=1e-6):
-    x0 = x.detach().numpy().copy()
-    g = np.zeros_like(x0)
-    for i in np.ndindex(x0.shape):
-        xp, xm = x0.copy(), x0.copy()
-        xp[i] += eps
-        xm[i] -= eps
-        g[i] = (f(tc.tensor(xp)).sum().item() - f(tc.tensor(xm)).sum().item()) / (2 * eps)
-    return g
-
-
 def weights(shape):
     return tc.tensor(np.random.default_rng(99).standard_normal(shape))
 
@@ -608,6 +598,19 @@ import pytest  # noqa: E402
 import tensorcore as tc  # noqa: E402
 
 
+def check_scatter_reduce_backward(torch, self0, src0, idx0, gw, reduce, include_self):
+    """scatter_reduce along dim 0 and its gradients (under the output weights gw) equal torch's."""
+    grads = []
+    for lib in (tc, torch):
+        s = lib.tensor(self0, requires_grad=True)
+        x = lib.tensor(src0, requires_grad=True)
+        out = lib.scatter_reduce(s, 0, lib.tensor(idx0), x, reduce, include_self=include_self)
+        (out * lib.tensor(gw)).sum().backward()
+        grads.append((out.detach().numpy(), s.grad.numpy(), x.grad.numpy()))
+    for a, b in zip(*grads):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+
+
 @pytest.mark.parametrize("reduce", ["amax", "amin"])
 @pytest.mark.parametrize("include_self", [True])
 def test_scatter_reduce_extremum_backward_matches_torch(torch_ref, reduce, include_self):
@@ -619,15 +622,7 @@ def test_scatter_reduce_extremum_backward_matches_torch(torch_ref, reduce, inclu
     src0 = rng.integers(0, 4, (5, 5)).astype(np.float64)
     idx0 = rng.integers(0, 4, (5, 5))
     gw = rng.standard_normal((4, 5))
-    grads = []
-    for lib in (tc, torch):
-        s = lib.tensor(self0, requires_grad=True)
-        x = lib.tensor(src0, requires_grad=True)
-        out = lib.scatter_reduce(s, 0, lib.tensor(idx0), x, reduce, include_self=include_self)
-        (out * lib.tensor(gw)).sum().backward()
-        grads.append((out.detach().numpy(), s.grad.numpy(), x.grad.numpy()))
-    for a, b in zip(*grads):
-        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+    check_scatter_reduce_backward(torch, self0, src0, idx0, gw, reduce, include_self)
 
 
 @pytest.mark.parametrize("include_self", [True, False])
@@ -654,15 +649,7 @@ def test_scatter_reduce_prod_backward_matches_torch_with_zeros(torch_ref, includ
     src0 = rng.choice([0.0, 0.5, -1.5, 2.0, 3.0], (6, 5))
     idx0 = rng.integers(0, 4, (6, 5))
     gw = rng.standard_normal((4, 5))
-    grads = []
-    for lib in (tc, torch):
-        s = lib.tensor(self0, requires_grad=True)
-        x = lib.tensor(src0, requires_grad=True)
-        out = lib.scatter_reduce(s, 0, lib.tensor(idx0), x, "prod", include_self=include_self)
-        (out * lib.tensor(gw)).sum().backward()
-        grads.append((out.detach().numpy(), s.grad.numpy(), x.grad.numpy()))
-    for a, b in zip(*grads):
-        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+    check_scatter_reduce_backward(torch, self0, src0, idx0, gw, "prod", include_self)
 
 
 @pytest.mark.parametrize("include_self", [True, False])

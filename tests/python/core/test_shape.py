@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import tensorcore as tc
+from finite_diff import numgrad
 
 rng = np.random.default_rng(0)
 A = rng.standard_normal((2, 3, 4))
@@ -135,16 +136,6 @@ def test_diag_tril_triu_unflatten_squeeze():
     assert y.squeeze((0, 2)).shape == (3, 2)
     assert tc.squeeze(y, (0, 1)).shape == (3, 1, 2)
     assert y.squeeze(2).shape == (1, 3, 2) and y.squeeze().shape == (3, 2)
-
-
-def numgrad(f, x0, eps=1e-6):
-    g = np.zeros_like(x0)
-    for i in np.ndindex(x0.shape):
-        xp, xm = x0.copy(), x0.copy()
-        xp[i] += eps
-        xm[i] -= eps
-        g[i] = (f(tc.tensor(xp)).sum().item() - f(tc.tensor(xm)).sum().item()) / (2 * eps)
-    return g
 
 
 @pytest.mark.parametrize(

@@ -9,25 +9,8 @@ import pytest
 import tensorcore as tc
 import tensorcore.nn as nn
 import tensorcore.optim as optim
+from shared_inputs import OPTIMIZER_CONFIGS as CONFIGS
 
-CONFIGS = [
-    ("SGD", {"lr": 0.1}),
-    ("SGD", {"lr": 0.1, "momentum": 0.9, "dampening": 0.1, "weight_decay": 0.01}),
-    ("SGD", {"lr": 0.05, "momentum": 0.9, "nesterov": True, "maximize": True}),
-    ("Adam", {"lr": 0.01}),
-    ("Adam", {"lr": 0.01, "weight_decay": 0.1, "amsgrad": True, "maximize": True}),
-    ("AdamW", {"lr": 0.01, "weight_decay": 0.3, "amsgrad": True}),
-    (
-        "Adagrad",
-        {"lr": 0.1, "lr_decay": 0.01, "weight_decay": 0.1, "initial_accumulator_value": 0.2},
-    ),
-    ("RMSprop", {"lr": 0.01}),
-    ("RMSprop", {"lr": 0.01, "momentum": 0.9, "centered": True, "weight_decay": 0.1}),
-    ("Adadelta", {"lr": 1.0, "weight_decay": 0.05}),
-    ("Adamax", {"lr": 0.02, "weight_decay": 0.05, "maximize": True}),
-    ("NAdam", {"lr": 0.02, "weight_decay": 0.05}),
-    ("RAdam", {"lr": 0.02, "weight_decay": 0.05}),
-]
 STEPS = 8  # RAdam rectifies from about step 6
 TOL = {np.float32: 1e-5, np.float64: 1e-10}
 

@@ -7,6 +7,7 @@ Skipped without a GPU (see conftest.py)."""
 import numpy as np
 import pytest
 
+import shared_inputs
 import tensorcore as tc
 from tensorcore import _C
 from tensorcore.vision import ops
@@ -15,9 +16,7 @@ from tensorcore.vision.transforms import functional as F
 
 
 def image(dtype, shape=(2, 3, 21, 26), seed=0):
-    rng = np.random.default_rng(seed)
-    x = rng.integers(0, 256, shape, dtype=np.uint8)
-    return tc.from_numpy(x if dtype == "uint8" else (x / 255.0).astype(np.float32))
+    return shared_inputs.image(dtype, shape, seed)
 
 
 def same(gpu, cpu, u8_tol=0, atol=1e-5):
@@ -92,16 +91,10 @@ def test_seed_pipeline_and_erasing_run_on_cuda_with_the_cpu_parameters():
     # On CUDA the crop/flip/convert/normalize stages run as the same fused kernel; they draw the
     # same parameters, so the result equals the CPU's.
     x = image("uint8", (6, 3, 40, 48))
-    pipe = lambda g: T.Compose(
-        [  # noqa: E731
-            T.RandomCrop(32, generator=g),
-            T.RandomHorizontalFlip(0.5, generator=g),
-            T.RandomVerticalFlip(0.5, generator=g),
-            T.ConvertImageDtype(tc.float32),
-            T.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225]),
-            T.RandomErasing(0.8, generator=g),
-        ]
-    )
+
+    def pipe(g):
+        return shared_inputs.fused_crop_flip_normalize(g, T.RandomErasing(0.8, generator=g))
+
     for seed in (0, 1):
         same(
             pipe(tc.Generator().manual_seed(seed))(x.cuda()),

@@ -5,6 +5,7 @@ Skipped without a GPU (see conftest.py)."""
 import numpy as np
 import pytest
 
+import shared_inputs
 import tensorcore as tc
 from tensorcore.vision import ops
 from tensorcore.vision import transforms as T
@@ -141,11 +142,7 @@ def test_roi_align_backward_is_flagged_nondeterministic():
 
 
 def image(dtype, shape=(2, 3, 37, 45), seed=0):
-    rng = np.random.default_rng(seed)
-    x = rng.integers(0, 256, shape, dtype=np.uint8)
-    if dtype == "uint8":
-        return tc.from_numpy(x)
-    return tc.from_numpy((x / 255.0).astype(dtype))
+    return shared_inputs.image(dtype, shape, seed)
 
 
 @pytest.mark.parametrize("dtype", ["uint8", np.float32, np.float64])

@@ -7,6 +7,8 @@ import pytest
 import tensorcore as tc
 from tensorcore.vision import ops
 
+from shared_inputs import deform_conv_inputs
+
 
 @pytest.fixture(autouse=True)
 def _restore_deterministic():
@@ -93,33 +95,9 @@ def test_roi_backward_is_flagged_nondeterministic():
 # ---- deform_conv2d ----
 
 
-def deform_inputs(
-    rng,
-    n=2,
-    cin=4,
-    h=9,
-    w=10,
-    cout=6,
-    groups=2,
-    og=2,
-    k=(3, 3),
-    stride=(2, 2),
-    padding=(1, 2),
-    dilation=(1, 1),
-    dtype=np.float64,
-):
-    oh = (h + 2 * padding[0] - dilation[0] * (k[0] - 1) - 1) // stride[0] + 1
-    ow = (w + 2 * padding[1] - dilation[1] * (k[1] - 1) - 1) // stride[1] + 1
-    arrays = [
-        rng.standard_normal((n, cin, h, w)),
-        rng.standard_normal((n, 2 * og * k[0] * k[1], oh, ow)) * 2,
-        rng.standard_normal((cout, cin // groups, k[0], k[1])),
-        rng.standard_normal(cout),
-        rng.random((n, og * k[0] * k[1], oh, ow)),
-    ]
-    return [tc.from_numpy(a.astype(dtype)) for a in arrays], dict(
-        stride=stride, padding=padding, dilation=dilation
-    )
+def deform_inputs(rng, dtype=np.float64, **cfg):
+    arrays, kw = deform_conv_inputs(rng, **cfg)
+    return [tc.from_numpy(a.astype(dtype)) for a in arrays], kw
 
 
 @pytest.mark.parametrize("use_mask", [False, True])

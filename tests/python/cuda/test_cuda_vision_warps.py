@@ -8,6 +8,8 @@ Skipped without a GPU (see conftest.py)."""
 import numpy as np
 import pytest
 
+import shared_inputs
+from shared_inputs import gen
 import tensorcore as tc
 from tensorcore import _C
 from tensorcore.vision import transforms as T
@@ -17,15 +19,7 @@ V = _C._vision
 
 
 def image(dtype, shape=(3, 3, 29, 37), seed=0):
-    rng = np.random.default_rng(seed)
-    x = rng.integers(0, 256, shape, dtype=np.uint8)
-    if dtype == "uint8":
-        return tc.from_numpy(x)
-    return tc.from_numpy((x / 255.0).astype(dtype))
-
-
-def gen(seed):
-    return tc.Generator().manual_seed(seed)
+    return shared_inputs.image(dtype, shape, seed)
 
 
 def exact(gpu, cpu, tol=0):
@@ -141,15 +135,7 @@ def test_native_kernels_reject_other_dtypes_on_cuda():
 def test_fused_crop_flip_normalize_on_cuda(dtype):
     # Compose fuses the crops, flips, conversion and Normalize into one kernel on CUDA too.
     x = image(dtype, (6, 3, 40, 48), seed=3)
-    pipe = lambda g: T.Compose(
-        [  # noqa: E731
-            T.RandomCrop(32, generator=g),
-            T.RandomHorizontalFlip(0.5, generator=g),
-            T.RandomVerticalFlip(0.5, generator=g),
-            T.ConvertImageDtype(tc.float32),
-            T.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225]),
-        ]
-    )
+    pipe = shared_inputs.fused_crop_flip_normalize
     for seed in (0, 1, 2):
         gpu, cpu = pipe(gen(seed))(x.cuda()), pipe(gen(seed))(x)
         assert gpu.is_cuda and gpu.dtype == tc.float32
@@ -193,13 +179,7 @@ CPP_PIPELINES = {
         T.Normalize([0.5, 0.4, 0.3], [0.2] * 3),
     ],
     "eval": lambda g: [T.Resize(60), T.CenterCrop(52), T.ConvertImageDtype(tc.float32)],
-    "pad": lambda g: [
-        T.Pad([1, 2, 3, 4], fill=7),
-        T.RandomCrop(80, pad_if_needed=True, fill=3, generator=g),
-        T.Pad(2, padding_mode="symmetric"),
-        T.Pad([-3, 1], padding_mode="edge"),
-        T.RandomVerticalFlip(0.5, generator=g),
-    ],
+    "pad": shared_inputs.padding_transforms,
     "color": lambda g: [
         T.ColorJitter(0.4, 0.3, 0.5, 0.1, generator=g),
         T.Grayscale(3),

@@ -4,6 +4,7 @@ import os
 
 import numpy as np
 import pytest
+from datasets_testing import assert_same_items
 
 import tensorcore as tc
 import tensorcore.audio as ta
@@ -15,14 +16,6 @@ def _tone(path, sr, seconds, freq, fmt=None):
     x = (0.3 * np.sin(2 * np.pi * freq * t) * 32767).astype(np.int16)[None]
     os.makedirs(os.path.dirname(path), exist_ok=True)
     ta.save(path, tc.from_numpy(x), sr, format=fmt)
-
-
-def _compare(ours, ref):
-    assert len(ours) == len(ref) > 0
-    for i in range(len(ours)):
-        a, b = ours[i], ref[i]
-        np.testing.assert_array_equal(a[0].numpy(), b[0].numpy())
-        assert a[1:] == b[1:]
 
 
 @pytest.fixture
@@ -38,7 +31,7 @@ def test_yesno(yesno_root):
     assert sr == 8000 and labels == [0, 0, 1, 0, 1, 1, 0, 1] and wave.shape == (1, 4000)
     assert ds.get_metadata(2) == ("1_1_1_0_0_0_1_0.wav", 8000, [1, 1, 1, 0, 0, 0, 1, 0])
     torchaudio = pytest.importorskip("torchaudio")
-    _compare(ds, torchaudio.datasets.YESNO(yesno_root))
+    assert_same_items(ds, torchaudio.datasets.YESNO(yesno_root))
 
 
 @pytest.fixture
@@ -64,7 +57,7 @@ def test_speechcommands(commands_root):
     for subset in (None, "training", "validation", "testing"):
         ours = SPEECHCOMMANDS(commands_root, subset=subset)
         ref = torchaudio.datasets.SPEECHCOMMANDS(commands_root, subset=subset)
-        _compare(ours, ref)
+        assert_same_items(ours, ref)
         assert [ours.get_metadata(i) for i in range(len(ours))] == [
             ref.get_metadata(i) for i in range(len(ref))
         ]
@@ -102,7 +95,7 @@ def test_ljspeech(ljspeech_root):
     assert ds[0][1:] == (22050, "Printing, in 1 sense.", "Printing, in one sense.")
     assert ds.get_metadata(1)[0] == os.path.join("wavs", "LJ001-0002.wav")
     torchaudio = pytest.importorskip("torchaudio")
-    _compare(ds, torchaudio.datasets.LJSPEECH(ljspeech_root))
+    assert_same_items(ds, torchaudio.datasets.LJSPEECH(ljspeech_root))
 
 
 def test_ljspeech_malformed_line(ljspeech_root):
@@ -139,7 +132,7 @@ def test_vctk(vctk_root):
             VCTK_092(vctk_root, mic_id=mic),
             torchaudio.datasets.VCTK_092(vctk_root, mic_id=mic),
         )
-        _compare(ours, ref)
+        assert_same_items(ours, ref)
     assert len(VCTK_092(vctk_root, mic_id="mic2")) == 3  # p280 has no mic2 recordings
     assert VCTK_092(vctk_root).get_metadata(0)[1:] == (
         48000,

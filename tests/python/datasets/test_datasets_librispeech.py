@@ -1,8 +1,8 @@
 import os
 import shutil
 
-import numpy as np
 import pytest
+from datasets_testing import assert_same_items
 
 from tensorcore.audio.datasets import LIBRISPEECH
 
@@ -53,12 +53,7 @@ def test_same_items_as_torchaudio(librispeech_root):
     for split in SPLITS:
         ours = LIBRISPEECH(librispeech_root, split)
         ref = torchaudio.datasets.LIBRISPEECH(librispeech_root, split)
-        assert len(ours) == len(ref)
-        for i in range(len(ours)):
-            a, b = ours[i], ref[i]
-            np.testing.assert_array_equal(a[0].numpy(), b[0].numpy())
-            assert a[1:] == b[1:]
-            assert ours.get_metadata(i) == ref.get_metadata(i)
+        assert_same_items(ours, ref, metadata=True)
 
 
 def test_generation_is_deterministic(gen, digest, tmp_path):

@@ -238,6 +238,15 @@ def _data(step, ws, per_rank=4):
     return x, y
 
 
+def _train_step(model, opt, step, rank, ws):
+    """One SGD step of this rank on its 4-sample share of step's batch (MSE loss)."""
+    x, y = _data(step, ws)
+    opt.zero_grad()
+    local = slice(rank * 4, rank * 4 + 4)
+    tc.nn.functional.mse_loss(model(x[local]), y[local]).backward()
+    opt.step()
+
+
 def _assert_params_close(model, ref, tol, what):
     for (name, p), q in zip(model.named_parameters(), ref.parameters()):
         diff = (p.detach() - q.detach()).abs().max().item()
@@ -377,12 +386,7 @@ def ddp_join(rank, ws, init_method):
     n_batches = [r + 2 for r in range(ws)]
     with model.join():
         for step in range(n_batches[rank]):
-            x, y = _data(step, ws)
-            opt.zero_grad()
-            tc.nn.functional.mse_loss(
-                model(x[rank * 4 : rank * 4 + 4]), y[rank * 4 : rank * 4 + 4]
-            ).backward()
-            opt.step()
+            _train_step(model, opt, step, rank, ws)
     for step in range(max(n_batches)):
         x, y = _data(step, ws)
         ref_opt.zero_grad()
@@ -420,12 +424,7 @@ def launched_train(out_dir):
         model.module.load_state_dict(state["model"])
         start = state["step"] + 1
     for step in range(start, 4):
-        x, y = _data(step, ws)
-        opt.zero_grad()
-        tc.nn.functional.mse_loss(
-            model(x[rank * 4 : rank * 4 + 4]), y[rank * 4 : rank * 4 + 4]
-        ).backward()
-        opt.step()
+        _train_step(model, opt, step, rank, ws)
         dist.barrier()
         if rank == 0:
             tmp = ckpt + ".tmp"

@@ -1,22 +1,15 @@
 """The API reference site builds with Sphinx (autodoc + napoleon) without a warning: a listed
 entry with no docstring, or a docstring Sphinx cannot parse, fails the build."""
 
-import importlib.util
 import os
 import sys
 
 import pytest
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+from repo_scripts import ROOT, load_script
 
 
 def _builder():
-    spec = importlib.util.spec_from_file_location(
-        "build_api_docs", os.path.join(ROOT, "scripts", "build_api_docs.py")
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("build_api_docs")
 
 
 def test_every_api_page_reads_without_warnings(tmp_path):

@@ -2,23 +2,16 @@
 docstrings (regenerate and compare), and they parse."""
 
 import ast
-import importlib.util
 import os
 
 import pytest
+from repo_scripts import ROOT, load_script
 
 import tensorcore as tc
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
-
 
 def _generator():
-    spec = importlib.util.spec_from_file_location(
-        "gen_stubs", os.path.join(ROOT, "scripts", "gen_stubs.py")
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("gen_stubs")
 
 
 def test_committed_stubs_are_up_to_date():

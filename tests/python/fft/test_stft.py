@@ -67,104 +67,39 @@ def test_stft_istft_match_torch(case, batched, torch_ref):
     n_fft, hop, win, center, mode, normalized, wkind = case
     x = RNG.standard_normal((3, 1000) if batched else (1000,))
     wl = win or n_fft
-    got = tc.stft(
-        tc.from_numpy(x),
-        n_fft,
-        hop,
-        win,
-        make_window(wkind, wl, tc),
-        center,
-        mode,
-        normalized,
-        return_complex=True,
-    )
-    want = torch.stft(
-        torch.from_numpy(x),
-        n_fft,
-        hop,
-        win,
-        make_window(wkind, wl, torch),
-        center,
-        mode,
-        normalized,
-        return_complex=True,
-    )
+
+    # Both libraries take the case's arguments in the same positions.
+    def stft(mod, signal, **kw):
+        window = make_window(wkind, wl, mod)
+        return mod.stft(signal, n_fft, hop, win, window, center, mode, normalized, **kw)
+
+    def istft(mod, spec, length):
+        window = make_window(wkind, wl, mod)
+        return mod.istft(spec, n_fft, hop, win, window, center, normalized, length=length)
+
+    tx, rx = tc.from_numpy(x), torch.from_numpy(x)
+    got, want = stft(tc, tx, return_complex=True), stft(torch, rx, return_complex=True)
     assert tuple(got.shape) == tuple(want.shape)
     np.testing.assert_allclose(got.numpy(), want.numpy(), atol=1e-9)
     # Real view (return_complex=False) and the two-sided form.
-    got_r = tc.stft(
-        tc.from_numpy(x),
-        n_fft,
-        hop,
-        win,
-        make_window(wkind, wl, tc),
-        center,
-        mode,
-        normalized,
-        return_complex=False,
-    )
+    got_r = stft(tc, tx, return_complex=False)
     np.testing.assert_allclose(got_r.numpy(), torch.view_as_real(want).numpy(), atol=1e-9)
-    got2 = tc.stft(
-        tc.from_numpy(x),
-        n_fft,
-        hop,
-        win,
-        make_window(wkind, wl, tc),
-        center,
-        mode,
-        normalized,
-        onesided=False,
-        return_complex=True,
-    )
-    want2 = torch.stft(
-        torch.from_numpy(x),
-        n_fft,
-        hop,
-        win,
-        make_window(wkind, wl, torch),
-        center,
-        mode,
-        normalized,
-        onesided=False,
-        return_complex=True,
-    )
+    got2 = stft(tc, tx, onesided=False, return_complex=True)
+    want2 = stft(torch, rx, onesided=False, return_complex=True)
     np.testing.assert_allclose(got2.numpy(), want2.numpy(), atol=1e-9)
     if not center or wkind is None:
         return  # the window's zeros at the edges break NOLA without centring
     for length in (None, 900, 1000, 1100):
         try:
-            w = torch.istft(
-                want,
-                n_fft,
-                hop,
-                win,
-                make_window(wkind, wl, torch),
-                center,
-                normalized,
-                length=length,
-            )
+            w = istft(torch, want, length)
         except RuntimeError:  # torch rejects it (NOLA fails in the padded tail): so must we
             with pytest.raises(ValueError, match="NOLA"):
-                tc.istft(
-                    got,
-                    n_fft,
-                    hop,
-                    win,
-                    make_window(wkind, wl, tc),
-                    center,
-                    normalized,
-                    length=length,
-                )
+                istft(tc, got, length)
             continue
-        y = tc.istft(
-            got, n_fft, hop, win, make_window(wkind, wl, tc), center, normalized, length=length
-        )
+        y = istft(tc, got, length)
         assert tuple(y.shape) == tuple(w.shape)
         np.testing.assert_allclose(y.numpy(), w.numpy(), atol=1e-9)
-    full = tc.istft(
-        got, n_fft, hop, win, make_window(wkind, wl, tc), center, normalized, length=1000
-    )
-    np.testing.assert_allclose(full.numpy(), x, atol=1e-9)
+    np.testing.assert_allclose(istft(tc, got, 1000).numpy(), x, atol=1e-9)
 
 
 def test_stft_float32_and_complex_input(torch_ref):

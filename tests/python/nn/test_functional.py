@@ -234,20 +234,12 @@ def test_multihead_attention_matches_torch(torch_ref, batch_first):
     kpm = np.zeros((N, S), dtype=bool)
     kpm[1, 3:] = True
     am = arr(L, S)
-    out, w = m(
-        tc.from_numpy(q),
-        tc.from_numpy(k),
-        tc.from_numpy(v),
-        key_padding_mask=tc.from_numpy(kpm),
-        attn_mask=tc.from_numpy(am),
-    )
-    tout, tw = tm(
-        torch.from_numpy(q),
-        torch.from_numpy(k),
-        torch.from_numpy(v),
-        key_padding_mask=torch.from_numpy(kpm),
-        attn_mask=torch.from_numpy(am),
-    )
+
+    def attend(lib, module):
+        q_, k_, v_, kpm_, am_ = (lib.from_numpy(a) for a in (q, k, v, kpm, am))
+        return module(q_, k_, v_, key_padding_mask=kpm_, attn_mask=am_)
+
+    (out, w), (tout, tw) = attend(tc, m), attend(torch, tm)
     np.testing.assert_allclose(out.detach().numpy(), tout.detach().numpy(), rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(w.detach().numpy(), tw.detach().numpy(), rtol=1e-9, atol=1e-12)
 
@@ -476,33 +468,6 @@ def test_native_layer_modules_match_torch(torch_ref):
     )
     with pytest.raises(ValueError, match="expected input with 4 channels, got 3"):
         nn.Conv2d(4, 6, 3)(tc.zeros(1, 3, 9, 9))
-
-
-@native
-@pytest.mark.parametrize("cls", ["LSTM", "GRU", "RNN"])
-def test_native_recurrent_modules_match_torch(torch_ref, cls):
-    torch = torch_ref
-    m = getattr(nn, cls)(5, 7, num_layers=2, bidirectional=True, batch_first=True)
-    tm = getattr(torch.nn, cls)(5, 7, num_layers=2, bidirectional=True, batch_first=True)
-    _copy_weights(m, tm)
-    x = arr(3, 6, 5, dtype=np.float32)
-    out, _ = m(tc.from_numpy(x))
-    tout, _ = tm(torch.from_numpy(x))
-    np.testing.assert_allclose(out.detach().numpy(), tout.detach().numpy(), rtol=1e-4, atol=1e-5)
-    lengths = [6, 2, 4]
-    packed = nn.utils.rnn.pack_padded_sequence(
-        tc.from_numpy(x), lengths, batch_first=True, enforce_sorted=False
-    )
-    tpacked = torch.nn.utils.rnn.pack_padded_sequence(
-        torch.from_numpy(x), lengths, batch_first=True, enforce_sorted=False
-    )
-    out, h = m(packed)
-    tout, th = tm(tpacked)
-    np.testing.assert_allclose(
-        out.data.detach().numpy(), tout.data.detach().numpy(), rtol=1e-4, atol=1e-5
-    )
-    h, th = (h[0], th[0]) if cls == "LSTM" else (h, th)
-    np.testing.assert_allclose(h.detach().numpy(), th.detach().numpy(), rtol=1e-4, atol=1e-5)
 
 
 @native

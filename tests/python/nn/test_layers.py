@@ -95,18 +95,24 @@ def test_embedding(torch_ref):
     assert np.all(norms <= 1.0 + 1e-6)
 
 
+# float32 runs the kernels models use; float64 checks the formulas tightly.
+@pytest.mark.parametrize("dtype,rtol,atol", [("float64", 1e-9, 1e-12), ("float32", 1e-4, 1e-5)])
 @pytest.mark.parametrize("cls", ["LSTM", "GRU", "RNN"])
-def test_recurrent_layers_match_torch(torch_ref, cls):
+def test_recurrent_layers_match_torch(torch_ref, cls, dtype, rtol, atol):
     torch = torch_ref
-    m = getattr(nn, cls)(5, 7, num_layers=2, bidirectional=True, batch_first=True).double()
-    tm = getattr(torch.nn, cls)(5, 7, num_layers=2, bidirectional=True, batch_first=True).double()
-    x = arr(3, 6, 5)
+    m = getattr(nn, cls)(5, 7, num_layers=2, bidirectional=True, batch_first=True)
+    tm = getattr(torch.nn, cls)(5, 7, num_layers=2, bidirectional=True, batch_first=True)
+    m, tm = m.to(getattr(tc, dtype)), tm.to(getattr(torch, dtype))
+
+    def close(got, ref):
+        np.testing.assert_allclose(got.detach().numpy(), ref.detach().numpy(), rtol, atol)
+
+    x = arr(3, 6, 5, dtype=dtype)
     copy_weights(m, tm)
     out, h = m(tc.from_numpy(x))
     tout, th = tm(torch.from_numpy(x))
-    np.testing.assert_allclose(out.detach().numpy(), tout.detach().numpy(), rtol=1e-9, atol=1e-12)
-    h, th = (h[1], th[1]) if cls == "LSTM" else (h, th)
-    np.testing.assert_allclose(h.detach().numpy(), th.detach().numpy(), rtol=1e-9, atol=1e-12)
+    close(out, tout)
+    close(*((h[1], th[1]) if cls == "LSTM" else (h, th)))
     lengths = [6, 2, 4]
     packed = nn.utils.rnn.pack_padded_sequence(
         tc.from_numpy(x), lengths, batch_first=True, enforce_sorted=False
@@ -116,26 +122,18 @@ def test_recurrent_layers_match_torch(torch_ref, cls):
     )
     out, h = m(packed)
     tout, th = tm(tpacked)
-    np.testing.assert_allclose(
-        out.data.detach().numpy(), tout.data.detach().numpy(), rtol=1e-9, atol=1e-12
-    )
-    h, th = (h[0], th[0]) if cls == "LSTM" else (h, th)
-    np.testing.assert_allclose(h.detach().numpy(), th.detach().numpy(), rtol=1e-9, atol=1e-12)
+    close(out.data, tout.data)
+    close(*((h[0], th[0]) if cls == "LSTM" else (h, th)))
     # Unbatched input with an initial state.
-    single = arr(4, 5)
-    h0 = arr(4, 7)
+    single = arr(4, 5, dtype=dtype)
+    h0 = arr(4, 7, dtype=dtype)
     state = (tc.from_numpy(h0), tc.from_numpy(h0)) if cls == "LSTM" else tc.from_numpy(h0)
     tstate = (torch.from_numpy(h0), torch.from_numpy(h0)) if cls == "LSTM" else torch.from_numpy(h0)
-    np.testing.assert_allclose(
-        m(tc.from_numpy(single), state)[0].detach().numpy(),
-        tm(torch.from_numpy(single), tstate)[0].detach().numpy(),
-        rtol=1e-9,
-        atol=1e-12,
-    )
+    close(m(tc.from_numpy(single), state)[0], tm(torch.from_numpy(single), tstate)[0])
     with pytest.raises(
         ValueError, match="input.size\\(-1\\) must be equal to input_size. Expected 5, got 3"
     ):
-        m(tc.zeros(2, 4, 3, dtype=tc.float64))
+        m(tc.zeros(2, 4, 3, dtype=getattr(tc, dtype)))
 
 
 @pytest.mark.parametrize("cls", ["LSTMCell", "GRUCell", "RNNCell"])

@@ -4,29 +4,7 @@ import pytest
 import tensorcore as tc
 from tensorcore.vision import ops
 
-
-def make(
-    rng,
-    n=2,
-    cin=4,
-    h=9,
-    w=10,
-    cout=6,
-    groups=2,
-    og=2,
-    k=(3, 3),
-    stride=(2, 2),
-    padding=(1, 2),
-    dilation=(1, 1),
-):
-    oh = (h + 2 * padding[0] - dilation[0] * (k[0] - 1) - 1) // stride[0] + 1
-    ow = (w + 2 * padding[1] - dilation[1] * (k[1] - 1) - 1) // stride[1] + 1
-    x = rng.standard_normal((n, cin, h, w))
-    wt = rng.standard_normal((cout, cin // groups, k[0], k[1]))
-    b = rng.standard_normal(cout)
-    off = rng.standard_normal((n, 2 * og * k[0] * k[1], oh, ow)) * 2
-    m = rng.random((n, og * k[0] * k[1], oh, ow))
-    return x, off, wt, b, m, dict(stride=stride, padding=padding, dilation=dilation)
+from shared_inputs import deform_conv_inputs
 
 
 @pytest.mark.parametrize("use_mask", [False, True])
@@ -36,7 +14,7 @@ def make(
 def test_deform_conv2d_matches_torchvision(torch_ref, use_mask, cfg):
     tv = pytest.importorskip("torchvision")
     rng = np.random.default_rng(0)
-    x, off, w, b, m, kw = make(rng, **cfg)
+    (x, off, w, b, m), kw = deform_conv_inputs(rng, **cfg)
     tcs = [tc.from_numpy(a).requires_grad_() for a in (x, off, w, b, m)]
     ths = [torch_ref.from_numpy(a).requires_grad_() for a in (x, off, w, b, m)]
     out = ops.deform_conv2d(*tcs[:4], mask=tcs[4] if use_mask else None, **kw)
@@ -51,7 +29,7 @@ def test_deform_conv2d_matches_torchvision(torch_ref, use_mask, cfg):
 
 def test_deform_conv2d_gradcheck():
     rng = np.random.default_rng(1)
-    x, off, w, b, m, kw = make(
+    (x, off, w, b, m), kw = deform_conv_inputs(
         rng, n=1, cin=2, h=5, w=6, cout=2, groups=1, og=1, k=(2, 2), stride=(1, 1), padding=(0, 1)
     )
     # Keep sample points away from integer coordinates, where bilinear sampling has kinks.
@@ -64,7 +42,7 @@ def test_deform_conv2d_gradcheck():
 
 def test_deform_conv2d_zero_offset_is_conv(torch_ref):
     rng = np.random.default_rng(2)
-    x, off, w, b, m, kw = make(rng, groups=1, og=1)
+    (x, off, w, b, m), kw = deform_conv_inputs(rng, groups=1, og=1)
     out = ops.deform_conv2d(
         tc.from_numpy(x), tc.from_numpy(off * 0), tc.from_numpy(w), tc.from_numpy(b), **kw
     )

@@ -5,16 +5,11 @@ import numpy as np
 import pytest
 
 import tensorcore as tc
+from shared_inputs import gen, padding_transforms
 from tensorcore import _C
 from tensorcore.vision import transforms as T
 
 MEAN, STD = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
-
-
-def gen(seed):
-    g = tc.Generator()
-    g.manual_seed(seed)
-    return g
 
 
 PIPELINES = {
@@ -50,13 +45,7 @@ PIPELINES = {
         T.ConvertImageDtype(tc.float32),
         T.Normalize(MEAN, STD),
     ],
-    "pad": lambda g: [
-        T.Pad([1, 2, 3, 4], fill=7),
-        T.RandomCrop(80, pad_if_needed=True, fill=3, generator=g),
-        T.Pad(2, padding_mode="symmetric"),
-        T.Pad([-3, 1], padding_mode="edge"),
-        T.RandomVerticalFlip(0.5, generator=g),
-    ],
+    "pad": padding_transforms,
     "color": lambda g: [
         T.ColorJitter(0.4, 0.3, 0.5, 0.1, generator=g),
         T.Grayscale(3),

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import tensorcore as tc
+from shared_inputs import gen
 from tensorcore.vision import transforms as T
 from tensorcore.vision.transforms import functional as F
 
@@ -11,12 +12,6 @@ from tensorcore.vision.transforms import functional as F
 def batch_u8(n=6, c=3, h=40, w=48, seed=0):
     rng = np.random.default_rng(seed)
     return tc.from_numpy(rng.integers(0, 256, (n, c, h, w), dtype=np.uint8))
-
-
-def gen(seed=1):
-    g = tc.Generator()
-    g.manual_seed(seed)
-    return g
 
 
 RANDOM_CASES = [

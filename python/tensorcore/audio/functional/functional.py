@@ -135,24 +135,24 @@ def DB_to_amplitude(x, ref, power):
     return ref * tc.pow(tc.pow(10.0, 0.1 * x), power)
 
 
-def mu_law_encoding(x, quantization_channels):
-    """Mu-law companding of a signal in [-1, 1] to integers in [0, quantization_channels)."""
-    _check_tensor(x, "mu_law_encoding", "x")
-    mu = quantization_channels - 1.0
+def _mu_law_input(x, quantization_channels, op, name):
+    """x as floating point (float32 for integer input) and mu = channels - 1 as a tensor of its dtype."""
+    _check_tensor(x, op, name)
     if not x.is_floating_point():
         x = x.to(tc.float32)
-    mu_t = tc.as_tensor(mu, dtype=x.dtype)
+    return x, tc.as_tensor(quantization_channels - 1.0, dtype=x.dtype)
+
+
+def mu_law_encoding(x, quantization_channels):
+    """Mu-law companding of a signal in [-1, 1] to integers in [0, quantization_channels)."""
+    x, mu_t = _mu_law_input(x, quantization_channels, "mu_law_encoding", "x")
     x_mu = tc.sign(x) * tc.log1p(mu_t * tc.abs(x)) / tc.log1p(mu_t)
     return ((x_mu + 1) / 2 * mu_t + 0.5).to(tc.int64)
 
 
 def mu_law_decoding(x_mu, quantization_channels):
     """Inverse of mu_law_encoding."""
-    _check_tensor(x_mu, "mu_law_decoding", "x_mu")
-    mu = quantization_channels - 1.0
-    if not x_mu.is_floating_point():
-        x_mu = x_mu.to(tc.float32)
-    mu_t = tc.as_tensor(mu, dtype=x_mu.dtype)
+    x_mu, mu_t = _mu_law_input(x_mu, quantization_channels, "mu_law_decoding", "x_mu")
     x = (x_mu / mu_t) * 2 - 1.0
     return tc.sign(x) * (tc.exp(tc.abs(x) * tc.log1p(mu_t)) - 1.0) / mu_t
 

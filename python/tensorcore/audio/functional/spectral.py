@@ -134,9 +134,9 @@ def griffinlim(
         ).to(specgram.device)
     else:
         angles = tc.ones(*specgram.shape, dtype=cdt, device=specgram.device)
-    tprev = None
-    for _ in range(n_iter):
-        inverse = tc.istft(
+
+    def inverse_of(angles):
+        return tc.istft(
             specgram * angles,
             n_fft=n_fft,
             hop_length=hop_length,
@@ -144,18 +144,15 @@ def griffinlim(
             window=window,
             length=length,
         )
+
+    tprev = None
+    for _ in range(n_iter):
+        inverse = inverse_of(angles)
         rebuilt = spectrogram(inverse, 0, window, n_fft, hop_length, win_length, None, False)
         angles = rebuilt if (not momentum or tprev is None) else rebuilt - tprev * momentum
         angles = angles / (angles.abs() + 1e-16)
         tprev = rebuilt
-    wave = tc.istft(
-        specgram * angles,
-        n_fft=n_fft,
-        hop_length=hop_length,
-        win_length=win_length,
-        window=window,
-        length=length,
-    )
+    wave = inverse_of(angles)
     return wave.reshape(shape[:-2] + tuple(wave.shape[-1:]))
 
 

@@ -174,14 +174,11 @@ class ConvTasNet(nn.Module):
         self.enc_num_feats = enc_num_feats
         self.enc_kernel_size = enc_kernel_size
         self.enc_stride = enc_kernel_size // 2
-        self.encoder = nn.Conv1d(
-            1,
-            enc_num_feats,
-            kernel_size=enc_kernel_size,
-            stride=self.enc_stride,
-            padding=self.enc_stride,
-            bias=False,
+        # Encoder and decoder: the same frames (half-overlapping, padded by one hop).
+        framing = dict(
+            kernel_size=enc_kernel_size, stride=self.enc_stride, padding=self.enc_stride, bias=False
         )
+        self.encoder = nn.Conv1d(1, enc_num_feats, **framing)
         self.mask_generator = MaskGenerator(
             input_dim=enc_num_feats,
             num_sources=num_sources,
@@ -192,14 +189,7 @@ class ConvTasNet(nn.Module):
             num_stacks=msk_num_stacks,
             msk_activate=msk_activate,
         )
-        self.decoder = nn.ConvTranspose1d(
-            enc_num_feats,
-            1,
-            kernel_size=enc_kernel_size,
-            stride=self.enc_stride,
-            padding=self.enc_stride,
-            bias=False,
-        )
+        self.decoder = nn.ConvTranspose1d(enc_num_feats, 1, **framing)
 
     def _align_num_frames_with_strides(self, input) -> Tuple["tc.Tensor", int]:
         """Pads the end so the last sample sits at the centre (odd kernel) or the end of the first

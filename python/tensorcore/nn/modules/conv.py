@@ -2,9 +2,8 @@
 
 from ... import _C
 from .. import functional as F
-from .. import init
 from ..parameter import Parameter
-from .linear import _empty
+from .linear import _empty, _optional_parameter, _reset_like_linear
 from .module import Module
 
 
@@ -69,15 +68,11 @@ class _ConvNd(Module):
         else:
             shape = (out_channels, in_channels // groups) + self.kernel_size
         self.weight = Parameter(_empty(*shape, device=device, dtype=dtype))
-        if bias:
-            self.bias = Parameter(_empty(out_channels, device=device, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        _optional_parameter(self, "bias", bias, out_channels, device=device, dtype=dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
-        init._warn_if_empty(self.weight)
-        _C._nn_modules.reset_linear_parameters(self.weight, self.bias)
+        _reset_like_linear(self)
 
     def _check_input(self, input):
         n = self._dims

@@ -17,6 +17,22 @@ def _empty(*shape, device=None, dtype=None):
     )
 
 
+def _optional_parameter(module, name, present, *shape, device=None, dtype=None):
+    """module.<name> = an uninitialized Parameter of shape, or registered as None when the layer
+    is built without it (bias=False, affine=False), so state dicts and repr list it as torch's."""
+    if present:
+        setattr(module, name, Parameter(_empty(*shape, device=device, dtype=dtype)))
+    else:
+        module.register_parameter(name, None)
+
+
+def _reset_like_linear(module):
+    # torch's default (kaiming_uniform_(a=sqrt(5)), bias U(-1/sqrt(fan_in), 1/sqrt(fan_in))),
+    # C++'s (tensorcore/nn/modules/rules.h), shared with tc::nn's Linear and convolutions.
+    init._warn_if_empty(module.weight)
+    _C._nn_modules.reset_linear_parameters(module.weight, module.bias)
+
+
 class Identity(Module):
     def __init__(self, *args, **kwargs):
         super().__init__()
@@ -33,17 +49,11 @@ class Linear(Module):
         self.in_features = in_features
         self.out_features = out_features
         self.weight = Parameter(_empty(out_features, in_features, device=device, dtype=dtype))
-        if bias:
-            self.bias = Parameter(_empty(out_features, device=device, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        _optional_parameter(self, "bias", bias, out_features, device=device, dtype=dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
-        # torch's default (kaiming_uniform_(a=sqrt(5)), bias U(-1/sqrt(fan_in), 1/sqrt(fan_in))),
-        # C++'s (tensorcore/nn/modules/rules.h), shared with tc::nn's Linear and convolutions.
-        init._warn_if_empty(self.weight)
-        _C._nn_modules.reset_linear_parameters(self.weight, self.bias)
+        _reset_like_linear(self)
 
     def forward(self, input):
         if input.dim() == 0 or input.shape[-1] != self.in_features:
@@ -68,10 +78,7 @@ class Bilinear(Module):
         self.weight = Parameter(
             _empty(out_features, in1_features, in2_features, device=device, dtype=dtype)
         )
-        if bias:
-            self.bias = Parameter(_empty(out_features, device=device, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        _optional_parameter(self, "bias", bias, out_features, device=device, dtype=dtype)
         self.reset_parameters()
 
     def reset_parameters(self):

@@ -4,9 +4,20 @@ from ... import _C
 from ...autograd.grad_mode import no_grad
 from .. import functional as F
 from .. import init
-from ..parameter import Parameter
-from .linear import _empty
+from .linear import _optional_parameter
 from .module import Module
+
+
+def _affine_parameters(module, affine, *shape, device=None, dtype=None):
+    """weight and bias of an affine normalization (set by reset_parameters), or both None."""
+    for name in ("weight", "bias"):
+        _optional_parameter(module, name, affine, *shape, device=device, dtype=dtype)
+
+
+def _reset_affine(module, affine):
+    if affine:
+        init.ones_(module.weight)
+        init.zeros_(module.bias)
 
 
 class _NormBase(Module):
@@ -27,12 +38,7 @@ class _NormBase(Module):
         _C._nn_modules.check_norm_options(type(self).__name__, num_features)
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
-        if affine:
-            self.weight = Parameter(_empty(num_features, device=device, dtype=dtype))
-            self.bias = Parameter(_empty(num_features, device=device, dtype=dtype))
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, affine, num_features, device=device, dtype=dtype)
         if track_running_stats:
             dt = dtype if dtype is not None else _C.get_default_dtype()
             self.register_buffer("running_mean", _C.zeros(num_features, dtype=dt))
@@ -53,9 +59,7 @@ class _NormBase(Module):
 
     def reset_parameters(self):
         self.reset_running_stats()
-        if self.affine:
-            init.ones_(self.weight)
-            init.zeros_(self.bias)
+        _reset_affine(self, self.affine)
 
     def _check_input_dim(self, input):
         if input.dim() not in self._expected_dims:
@@ -247,18 +251,13 @@ class LayerNorm(Module):
             normalized_shape = (normalized_shape,)
         self.normalized_shape = tuple(normalized_shape)
         self.eps, self.elementwise_affine = eps, elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(_empty(*self.normalized_shape, device=device, dtype=dtype))
-            self.bias = Parameter(_empty(*self.normalized_shape, device=device, dtype=dtype))
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(
+            self, elementwise_affine, *self.normalized_shape, device=device, dtype=dtype
+        )
         self.reset_parameters()
 
     def reset_parameters(self):
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            init.zeros_(self.bias)
+        _reset_affine(self, self.elementwise_affine)
 
     def forward(self, input):
         n = len(self.normalized_shape)
@@ -285,18 +284,11 @@ class GroupNorm(Module):
             eps,
             affine,
         )
-        if affine:
-            self.weight = Parameter(_empty(num_channels, device=device, dtype=dtype))
-            self.bias = Parameter(_empty(num_channels, device=device, dtype=dtype))
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, affine, num_channels, device=device, dtype=dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
-        if self.affine:
-            init.ones_(self.weight)
-            init.zeros_(self.bias)
+        _reset_affine(self, self.affine)
 
     def forward(self, input):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)

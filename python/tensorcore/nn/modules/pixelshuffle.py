@@ -5,47 +5,45 @@ from .. import functional as F
 from .module import Module
 
 
-class PixelShuffle(Module):
+class _Shuffle(Module):
+    """A shuffle by one int factor: checked by C++'s rule (tensorcore/nn/modules/rules.h), kept
+    under torch's attribute name (_factor) and passed to the functional op (_fn_name)."""
+
+    _factor = _fn_name = ""
+
+    def __init__(self, factor):
+        super().__init__()
+        _C._nn_modules.check_shuffle_factor(type(self).__name__, self._factor, factor)
+        setattr(self, self._factor, factor)
+
+    def forward(self, input):
+        return getattr(F, self._fn_name)(input, getattr(self, self._factor))
+
+    def extra_repr(self):
+        return f"{self._factor}={getattr(self, self._factor)}"
+
+
+class PixelShuffle(_Shuffle):
+    _factor, _fn_name = "upscale_factor", "pixel_shuffle"
+
     def __init__(self, upscale_factor):
-        super().__init__()
-        _C._nn_modules.check_shuffle_factor(type(self).__name__, "upscale_factor", upscale_factor)
-        self.upscale_factor = upscale_factor
-
-    def forward(self, input):
-        return F.pixel_shuffle(input, self.upscale_factor)
-
-    def extra_repr(self):
-        return f"upscale_factor={self.upscale_factor}"
+        super().__init__(upscale_factor)
 
 
-class PixelUnshuffle(Module):
+class PixelUnshuffle(_Shuffle):
+    _factor, _fn_name = "downscale_factor", "pixel_unshuffle"
+
     def __init__(self, downscale_factor):
-        super().__init__()
-        _C._nn_modules.check_shuffle_factor(
-            type(self).__name__, "downscale_factor", downscale_factor
-        )
-        self.downscale_factor = downscale_factor
-
-    def forward(self, input):
-        return F.pixel_unshuffle(input, self.downscale_factor)
-
-    def extra_repr(self):
-        return f"downscale_factor={self.downscale_factor}"
+        super().__init__(downscale_factor)
 
 
-class ChannelShuffle(Module):
+class ChannelShuffle(_Shuffle):
     """Composite: (N, g*c, ...) -> transpose of the group and channel axes."""
 
+    _factor, _fn_name = "groups", "channel_shuffle"
+
     def __init__(self, groups):
-        super().__init__()
-        _C._nn_modules.check_shuffle_factor(type(self).__name__, "groups", groups)
-        self.groups = groups
-
-    def forward(self, input):
-        return F.channel_shuffle(input, self.groups)
-
-    def extra_repr(self):
-        return f"groups={self.groups}"
+        super().__init__(groups)
 
 
 class Upsample(Module):
@@ -94,18 +92,13 @@ class UpsamplingBilinear2d(Upsample):
         super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
 
 
-class Unfold(Module):
-    def __init__(self, kernel_size, dilation=1, padding=0, stride=1):
-        super().__init__()
-        self.kernel_size, self.dilation, self.padding, self.stride = (
-            kernel_size,
-            dilation,
-            padding,
-            stride,
-        )
+class _FoldBase(Module):
+    """The sliding-block arguments Unfold and Fold share."""
 
-    def forward(self, input):
-        return F.unfold(input, self.kernel_size, self.dilation, self.padding, self.stride)
+    def __init__(self, kernel_size, dilation, padding, stride):
+        super().__init__()
+        self.kernel_size, self.dilation = kernel_size, dilation
+        self.padding, self.stride = padding, stride
 
     def extra_repr(self):
         return (
@@ -114,16 +107,18 @@ class Unfold(Module):
         )
 
 
-class Fold(Module):
+class Unfold(_FoldBase):
+    def __init__(self, kernel_size, dilation=1, padding=0, stride=1):
+        super().__init__(kernel_size, dilation, padding, stride)
+
+    def forward(self, input):
+        return F.unfold(input, self.kernel_size, self.dilation, self.padding, self.stride)
+
+
+class Fold(_FoldBase):
     def __init__(self, output_size, kernel_size, dilation=1, padding=0, stride=1):
-        super().__init__()
+        super().__init__(kernel_size, dilation, padding, stride)
         self.output_size = output_size
-        self.kernel_size, self.dilation, self.padding, self.stride = (
-            kernel_size,
-            dilation,
-            padding,
-            stride,
-        )
 
     def forward(self, input):
         return F.fold(
@@ -131,7 +126,4 @@ class Fold(Module):
         )
 
     def extra_repr(self):
-        return (
-            f"output_size={self.output_size}, kernel_size={self.kernel_size}, dilation={self.dilation}, "
-            f"padding={self.padding}, stride={self.stride}"
-        )
+        return f"output_size={self.output_size}, " + super().extra_repr()

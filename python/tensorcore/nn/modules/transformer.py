@@ -137,7 +137,13 @@ def _get_clones(module, n):
     return ModuleList([copy.deepcopy(module) for _ in range(n)])
 
 
-class TransformerEncoderLayer(Module):
+class _TransformerLayer(Module):
+    """What the encoder and decoder layers share: torch's constructor arguments and submodules
+    (in torch's order, so state dicts match), the self-attention and feed-forward blocks. The
+    decoder layer (_cross_attention) adds attention over the memory and a third norm/dropout."""
+
+    _cross_attention = False
+
     def __init__(
         self,
         d_model,
@@ -153,17 +159,21 @@ class TransformerEncoderLayer(Module):
     ):
         super().__init__()
         kw = {"device": device, "dtype": dtype}
-        self.self_attn = MultiheadAttention(
-            d_model, nhead, dropout=dropout, batch_first=batch_first, **kw
-        )
+        attentions = ("self_attn", "multihead_attn") if self._cross_attention else ("self_attn",)
+        for name in attentions:
+            attention = MultiheadAttention(
+                d_model, nhead, dropout=dropout, batch_first=batch_first, **kw
+            )
+            setattr(self, name, attention)
         self.linear1 = Linear(d_model, dim_feedforward, **kw)
         self.dropout = Dropout(dropout)
         self.linear2 = Linear(dim_feedforward, d_model, **kw)
         self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, **kw)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, **kw)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
+        blocks = range(1, len(attentions) + 2)  # one norm and dropout per block
+        for i in blocks:
+            setattr(self, f"norm{i}", LayerNorm(d_model, eps=layer_norm_eps, **kw))
+        for i in blocks:
+            setattr(self, f"dropout{i}", Dropout(dropout))
         self.activation = _activation(activation)
 
     def _sa_block(self, x, attn_mask, key_padding_mask):
@@ -173,8 +183,11 @@ class TransformerEncoderLayer(Module):
         return self.dropout1(x)
 
     def _ff_block(self, x):
-        return self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(x)))))
+        last_dropout = self.dropout3 if self._cross_attention else self.dropout2
+        return last_dropout(self.linear2(self.dropout(self.activation(self.linear1(x)))))
 
+
+class TransformerEncoderLayer(_TransformerLayer):
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
         x = src
         if self.norm_first:
@@ -186,54 +199,14 @@ class TransformerEncoderLayer(Module):
         return x
 
 
-class TransformerDecoderLayer(Module):
-    def __init__(
-        self,
-        d_model,
-        nhead,
-        dim_feedforward=2048,
-        dropout=0.1,
-        activation="relu",
-        layer_norm_eps=1e-5,
-        batch_first=False,
-        norm_first=False,
-        device=None,
-        dtype=None,
-    ):
-        super().__init__()
-        kw = {"device": device, "dtype": dtype}
-        self.self_attn = MultiheadAttention(
-            d_model, nhead, dropout=dropout, batch_first=batch_first, **kw
-        )
-        self.multihead_attn = MultiheadAttention(
-            d_model, nhead, dropout=dropout, batch_first=batch_first, **kw
-        )
-        self.linear1 = Linear(d_model, dim_feedforward, **kw)
-        self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, **kw)
-        self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, **kw)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, **kw)
-        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, **kw)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
-        self.dropout3 = Dropout(dropout)
-        self.activation = _activation(activation)
-
-    def _sa_block(self, x, attn_mask, key_padding_mask):
-        x = self.self_attn(
-            x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False
-        )[0]
-        return self.dropout1(x)
+class TransformerDecoderLayer(_TransformerLayer):
+    _cross_attention = True
 
     def _mha_block(self, x, mem, attn_mask, key_padding_mask):
         x = self.multihead_attn(
             x, mem, mem, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False
         )[0]
         return self.dropout2(x)
-
-    def _ff_block(self, x):
-        return self.dropout3(self.linear2(self.dropout(self.activation(self.linear1(x)))))
 
     def forward(
         self,
@@ -329,40 +302,21 @@ class Transformer(Module):
     ):
         super().__init__()
         kw = {"device": device, "dtype": dtype}
+        layer_args = (d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps)
+        layer_args += (batch_first, norm_first)
+
+        def stack(stack_cls, layer_cls, num_layers):
+            layer = layer_cls(*layer_args, **kw)
+            return stack_cls(layer, num_layers, LayerNorm(d_model, eps=layer_norm_eps, **kw))
+
         if custom_encoder is not None:
             self.encoder = custom_encoder
         else:
-            layer = TransformerEncoderLayer(
-                d_model,
-                nhead,
-                dim_feedforward,
-                dropout,
-                activation,
-                layer_norm_eps,
-                batch_first,
-                norm_first,
-                **kw,
-            )
-            self.encoder = TransformerEncoder(
-                layer, num_encoder_layers, LayerNorm(d_model, eps=layer_norm_eps, **kw)
-            )
+            self.encoder = stack(TransformerEncoder, TransformerEncoderLayer, num_encoder_layers)
         if custom_decoder is not None:
             self.decoder = custom_decoder
         else:
-            layer = TransformerDecoderLayer(
-                d_model,
-                nhead,
-                dim_feedforward,
-                dropout,
-                activation,
-                layer_norm_eps,
-                batch_first,
-                norm_first,
-                **kw,
-            )
-            self.decoder = TransformerDecoder(
-                layer, num_decoder_layers, LayerNorm(d_model, eps=layer_norm_eps, **kw)
-            )
+            self.decoder = stack(TransformerDecoder, TransformerDecoderLayer, num_decoder_layers)
         self.d_model, self.nhead, self.batch_first = d_model, nhead, batch_first
         _C._nn_modules.transformer_reset_parameters(list(self.parameters()))
 

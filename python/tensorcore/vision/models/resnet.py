@@ -53,10 +53,9 @@ def conv1x1(in_planes, out_planes, stride=1):
     return nn.Conv2d(in_planes, out_planes, kernel_size=1, stride=stride, bias=False)
 
 
-class BasicBlock(nn.Module):
-    """Two 3x3 convolutions with a residual connection (ResNet-18/34)."""
-
-    expansion = 1
+class _Block(nn.Module):
+    """A residual block: relu(main branch(x) + shortcut(x)); subclasses build the main branch
+    (_build) and run it (_main). The constructor arguments are torchvision's."""
 
     def __init__(
         self,
@@ -71,6 +70,25 @@ class BasicBlock(nn.Module):
     ):
         super().__init__()
         norm_layer = nn.BatchNorm2d if norm_layer is None else norm_layer
+        self._build(inplanes, planes, stride, groups, base_width, dilation, norm_layer)
+        self.downsample = downsample
+        self.stride = stride
+
+    def forward(self, x):
+        out = self._main(x)
+        # The shortcut after the main branch, as torchvision (same node order when fx-traced).
+        identity = x if self.downsample is None else self.downsample(x)
+        # In place, as torchvision: the sum and its ReLU reuse the block output's memory.
+        out += identity
+        return self.relu(out)
+
+
+class BasicBlock(_Block):
+    """Two 3x3 convolutions with a residual connection (ResNet-18/34)."""
+
+    expansion = 1
+
+    def _build(self, inplanes, planes, stride, groups, base_width, dilation, norm_layer):
         if groups != 1 or base_width != 64:
             raise ValueError("BasicBlock only supports groups=1 and base_width=64")
         if dilation > 1:
@@ -80,38 +98,19 @@ class BasicBlock(nn.Module):
         self.relu = nn.ReLU(inplace=True)
         self.conv2 = conv3x3(planes, planes)
         self.bn2 = norm_layer(planes)
-        self.downsample = downsample
-        self.stride = stride
 
-    def forward(self, x):
+    def _main(self, x):
         out = self.relu(self.bn1(self.conv1(x)))
-        out = self.bn2(self.conv2(out))
-        # The shortcut after the main branch, as torchvision (same node order when fx-traced).
-        identity = x if self.downsample is None else self.downsample(x)
-        # In place, as torchvision: the sum and its ReLU reuse the block output's memory.
-        out += identity
-        return self.relu(out)
+        return self.bn2(self.conv2(out))
 
 
-class Bottleneck(nn.Module):
+class Bottleneck(_Block):
     """1x1 reduce, 3x3 (grouped for ResNeXt, dilated on request, strided), 1x1 expand by 4; the
     stride sits on the 3x3 convolution (ResNet v1.5, as torchvision)."""
 
     expansion = 4
 
-    def __init__(
-        self,
-        inplanes,
-        planes,
-        stride=1,
-        downsample=None,
-        groups=1,
-        base_width=64,
-        dilation=1,
-        norm_layer=None,
-    ):
-        super().__init__()
-        norm_layer = nn.BatchNorm2d if norm_layer is None else norm_layer
+    def _build(self, inplanes, planes, stride, groups, base_width, dilation, norm_layer):
         width = int(planes * (base_width / 64.0)) * groups
         self.conv1 = conv1x1(inplanes, width)
         self.bn1 = norm_layer(width)
@@ -120,16 +119,11 @@ class Bottleneck(nn.Module):
         self.conv3 = conv1x1(width, planes * self.expansion)
         self.bn3 = norm_layer(planes * self.expansion)
         self.relu = nn.ReLU(inplace=True)
-        self.downsample = downsample
-        self.stride = stride
 
-    def forward(self, x):
+    def _main(self, x):
         out = self.relu(self.bn1(self.conv1(x)))
         out = self.relu(self.bn2(self.conv2(out)))
-        out = self.bn3(self.conv3(out))
-        identity = x if self.downsample is None else self.downsample(x)
-        out += identity
-        return self.relu(out)
+        return self.bn3(self.conv3(out))
 
 
 class ResNet(nn.Module):
@@ -280,158 +274,48 @@ Wide_ResNet101_2_Weights = _enum(
 )
 
 
-def _resnet(block, layers, enum_cls, weights, pretrained, progress, kwargs, builder):
-    state = classifier_state_dict(enum_cls, weights, pretrained, progress, kwargs, builder)
-    return load_weights(ResNet(block, layers, **kwargs), state)
+def _builder(name, weights_enum, block, layers, width=None, doc=None):
+    """The registered builder `name`(weights=None, progress=True, *, pretrained=None, **kwargs):
+    weights= (a file path, a state dict, a weights enum member or its name) or the legacy
+    pretrained= (True means the DEFAULT member), see _weights.py. width: the (groups,
+    width_per_group) that ResNeXt and Wide ResNet fix."""
+
+    def builder(weights=None, progress=True, *, pretrained=None, **kwargs):
+        if width is not None:
+            # The variant's shape is part of its name: conflicting explicit values are an error,
+            # as torchvision.
+            overwrite_named_param(kwargs, "groups", width[0])
+            overwrite_named_param(kwargs, "width_per_group", width[1])
+        state = classifier_state_dict(weights_enum, weights, pretrained, progress, kwargs, name)
+        return load_weights(ResNet(block, layers, **kwargs), state)
+
+    builder.__name__ = builder.__qualname__ = name
+    builder.__doc__ = doc
+    return register_model(weights_enum)(builder)
 
 
-# Each builder takes weights= (a file path, a state dict, a weights enum member or its name) or
-# the legacy pretrained= (True means the DEFAULT member); see _weights.py.
-
-
-@register_model(ResNet18_Weights)
-def resnet18(weights=None, progress=True, *, pretrained=None, **kwargs):
-    return _resnet(
-        BasicBlock,
-        [2, 2, 2, 2],
-        ResNet18_Weights,
-        weights,
-        pretrained,
-        progress,
-        kwargs,
-        "resnet18",
-    )
-
-
-@register_model(ResNet34_Weights)
-def resnet34(weights=None, progress=True, *, pretrained=None, **kwargs):
-    return _resnet(
-        BasicBlock,
-        [3, 4, 6, 3],
-        ResNet34_Weights,
-        weights,
-        pretrained,
-        progress,
-        kwargs,
-        "resnet34",
-    )
-
-
-@register_model(ResNet50_Weights)
-def resnet50(weights=None, progress=True, *, pretrained=None, **kwargs):
-    return _resnet(
-        Bottleneck,
-        [3, 4, 6, 3],
-        ResNet50_Weights,
-        weights,
-        pretrained,
-        progress,
-        kwargs,
-        "resnet50",
-    )
-
-
-@register_model(ResNet101_Weights)
-def resnet101(weights=None, progress=True, *, pretrained=None, **kwargs):
-    return _resnet(
-        Bottleneck,
-        [3, 4, 23, 3],
-        ResNet101_Weights,
-        weights,
-        pretrained,
-        progress,
-        kwargs,
-        "resnet101",
-    )
-
-
-@register_model(ResNet152_Weights)
-def resnet152(weights=None, progress=True, *, pretrained=None, **kwargs):
-    return _resnet(
-        Bottleneck,
-        [3, 8, 36, 3],
-        ResNet152_Weights,
-        weights,
-        pretrained,
-        progress,
-        kwargs,
-        "resnet152",
-    )
-
-
-def _with_width(kwargs, groups, width_per_group):
-    # The variant's shape is part of its name: conflicting explicit values are an error, as torchvision.
-    overwrite_named_param(kwargs, "groups", groups)
-    overwrite_named_param(kwargs, "width_per_group", width_per_group)
-    return kwargs
-
-
-@register_model(ResNeXt50_32X4D_Weights)
-def resnext50_32x4d(weights=None, progress=True, *, pretrained=None, **kwargs):
-    return _resnet(
-        Bottleneck,
-        [3, 4, 6, 3],
-        ResNeXt50_32X4D_Weights,
-        weights,
-        pretrained,
-        progress,
-        _with_width(kwargs, 32, 4),
-        "resnext50_32x4d",
-    )
-
-
-@register_model(ResNeXt101_32X8D_Weights)
-def resnext101_32x8d(weights=None, progress=True, *, pretrained=None, **kwargs):
-    return _resnet(
-        Bottleneck,
-        [3, 4, 23, 3],
-        ResNeXt101_32X8D_Weights,
-        weights,
-        pretrained,
-        progress,
-        _with_width(kwargs, 32, 8),
-        "resnext101_32x8d",
-    )
-
-
-@register_model(ResNeXt101_64X4D_Weights)
-def resnext101_64x4d(weights=None, progress=True, *, pretrained=None, **kwargs):
-    return _resnet(
-        Bottleneck,
-        [3, 4, 23, 3],
-        ResNeXt101_64X4D_Weights,
-        weights,
-        pretrained,
-        progress,
-        _with_width(kwargs, 64, 4),
-        "resnext101_64x4d",
-    )
-
-
-@register_model(Wide_ResNet50_2_Weights)
-def wide_resnet50_2(weights=None, progress=True, *, pretrained=None, **kwargs):
-    """ResNet-50 with twice the channels in each bottleneck's 3x3 convolution."""
-    return _resnet(
-        Bottleneck,
-        [3, 4, 6, 3],
-        Wide_ResNet50_2_Weights,
-        weights,
-        pretrained,
-        progress,
-        _with_width(kwargs, 1, 128),
-        "wide_resnet50_2",
-    )
-
-
-@register_model(Wide_ResNet101_2_Weights)
-def wide_resnet101_2(weights=None, progress=True, *, pretrained=None, **kwargs):
-    return _resnet(
-        Bottleneck,
-        [3, 4, 23, 3],
-        Wide_ResNet101_2_Weights,
-        weights,
-        pretrained,
-        progress,
-        _with_width(kwargs, 1, 128),
-        "wide_resnet101_2",
-    )
+resnet18 = _builder("resnet18", ResNet18_Weights, BasicBlock, [2, 2, 2, 2])
+resnet34 = _builder("resnet34", ResNet34_Weights, BasicBlock, [3, 4, 6, 3])
+resnet50 = _builder("resnet50", ResNet50_Weights, Bottleneck, [3, 4, 6, 3])
+resnet101 = _builder("resnet101", ResNet101_Weights, Bottleneck, [3, 4, 23, 3])
+resnet152 = _builder("resnet152", ResNet152_Weights, Bottleneck, [3, 8, 36, 3])
+resnext50_32x4d = _builder(
+    "resnext50_32x4d", ResNeXt50_32X4D_Weights, Bottleneck, [3, 4, 6, 3], width=(32, 4)
+)
+resnext101_32x8d = _builder(
+    "resnext101_32x8d", ResNeXt101_32X8D_Weights, Bottleneck, [3, 4, 23, 3], width=(32, 8)
+)
+resnext101_64x4d = _builder(
+    "resnext101_64x4d", ResNeXt101_64X4D_Weights, Bottleneck, [3, 4, 23, 3], width=(64, 4)
+)
+wide_resnet50_2 = _builder(
+    "wide_resnet50_2",
+    Wide_ResNet50_2_Weights,
+    Bottleneck,
+    [3, 4, 6, 3],
+    width=(1, 128),
+    doc="ResNet-50 with twice the channels in each bottleneck's 3x3 convolution.",
+)
+wide_resnet101_2 = _builder(
+    "wide_resnet101_2", Wide_ResNet101_2_Weights, Bottleneck, [3, 4, 23, 3], width=(1, 128)
+)

@@ -57,20 +57,19 @@ def check_image(img, op, min_dims=2):
         )
 
 
+_INT_MAX = {
+    tc.uint8: 2**8 - 1,
+    tc.int8: 2**7 - 1,
+    tc.int16: 2**15 - 1,
+    tc.uint16: 2**16 - 1,
+    tc.int32: 2**31 - 1,
+    tc.int64: 2**63 - 1,
+}
+
+
 def max_value(dtype):
-    if dtype == tc.uint8:
-        return 255
-    if dtype == tc.int8:
-        return 127
-    if dtype == tc.int16:
-        return 32767
-    if dtype == tc.uint16:
-        return 65535
-    if dtype == tc.int32:
-        return 2147483647
-    if dtype == tc.int64:
-        return 9223372036854775807
-    return 1.0
+    """The value of a full-intensity pixel: the dtype's maximum for integers, 1.0 otherwise."""
+    return _INT_MAX.get(dtype, 1.0)
 
 
 def channels(img):

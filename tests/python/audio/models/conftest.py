@@ -8,6 +8,15 @@ import tensorcore as tc
 # ta_ref (and the torchaudio-first import) come from ../conftest.py.
 
 
+def check_module_tree(ref, ours):
+    """The same state-dict keys (in order) and shapes, and the same module classes in order."""
+    ref_sd, our_sd = ref.state_dict(), ours.state_dict()
+    assert list(ref_sd) == list(our_sd)
+    for k in ref_sd:
+        assert tuple(ref_sd[k].shape) == tuple(our_sd[k].shape), k
+    assert [type(m).__name__ for m in ref.modules()] == [type(m).__name__ for m in ours.modules()]
+
+
 class Bridge:
     """Moves weights and data between torch and tensorcore the way a user would: state dicts
     through torch.save bytes, loaded strictly."""
@@ -26,6 +35,8 @@ class Bridge:
     def to_tc(self, t, requires_grad=False):
         x = tc.from_numpy(t.detach().numpy().copy())
         return x.requires_grad_(requires_grad) if requires_grad else x
+
+    check_module_tree = staticmethod(check_module_tree)
 
     @staticmethod
     def np(t):

@@ -98,14 +98,10 @@ def test_parts_match_torchaudio(ta_ref, bridge):
             )
 
 
-def test_default_module_tree_matches(ta_ref):
+def test_default_module_tree_matches(ta_ref, bridge):
     ref = ta_ref.models.WaveRNN(upsample_scales=[5, 5, 11], n_classes=256, hop_length=275)
     ours = ta.models.WaveRNN(upsample_scales=[5, 5, 11], n_classes=256, hop_length=275)
-    ref_sd, our_sd = ref.state_dict(), ours.state_dict()
-    assert list(ref_sd) == list(our_sd)
-    for k in ref_sd:
-        assert tuple(ref_sd[k].shape) == tuple(our_sd[k].shape), k
-    assert [type(m).__name__ for m in ref.modules()] == [type(m).__name__ for m in ours.modules()]
+    bridge.check_module_tree(ref, ours)
     for attr in ("n_bits", "n_aux", "n_rnn", "hop_length", "n_classes", "kernel_size", "_pad"):
         assert getattr(ours, attr) == getattr(ref, attr), attr
 

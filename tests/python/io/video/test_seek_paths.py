@@ -2,86 +2,39 @@
 within the GOP, restart from a keyframe, backwards, onto B-frames, variable frame rate) returns
 exactly the pixels a sequential decode returns, then continues in order."""
 
-import shutil
-import subprocess
-
 import numpy as np
 import pytest
 
 from tensorcore.vision.io import VideoReader
-from video_media import ffprobe
+from video_media import ffprobe, need_ffmpeg, run_ffmpeg
+
+
+def _x264(source, gop, *options):
+    """ffmpeg arguments: testsrc2 with `source`'s size, rate and duration, through x264 with the
+    default B-pyramid (3 B-frames, the middle one a reference) and a keyframe every `gop` frames."""
+    return ["-f", "lavfi", "-i", "testsrc2=" + source, *options, "-c:v", "libx264",
+            "-g", str(gop), "-sc_threshold", "0", "-pix_fmt", "yuv420p"]  # fmt: skip
+
 
 # name -> ffmpeg arguments. testsrc2 has texture and motion everywhere, so a frame decoded from
 # a wrong reference differs from the sequential one.
 _CLIPS = {
-    # B-pyramid (x264 default: 3 B-frames, middle one a reference), keyframe every 25 frames.
-    "bframes.mp4": [
-        "-f",
-        "lavfi",
-        "-i",
-        "testsrc2=size=160x90:rate=25:duration=3",
-        "-c:v",
-        "libx264",
-        "-g",
-        "25",
-        "-sc_threshold",
-        "0",
-        "-pix_fmt",
-        "yuv420p",
-    ],
+    "bframes.mp4": _x264("size=160x90:rate=25:duration=3", 25),
     # Variable frame rate with B-frames: pts 0, 40, ..., 360 ms, then 100 ms apart (1 ms ticks).
-    "vfr.mkv": [
-        "-f",
-        "lavfi",
-        "-i",
-        "testsrc2=size=160x90:rate=100:duration=0.4",
+    "vfr.mkv": _x264(
+        "size=160x90:rate=100:duration=0.4",
+        12,
         "-vf",
         "settb=1/1000,setpts='if(lt(N,10),N*40,400+(N-10)*100)'",
         "-fps_mode",
         "passthrough",
-        "-c:v",
-        "libx264",
-        "-g",
-        "12",
-        "-sc_threshold",
-        "0",
-        "-pix_fmt",
-        "yuv420p",
-    ],
+    ),
     # The same B-pyramid in MPEG-TS: H.264 with start codes (Annex B) instead of length prefixes.
-    "bframes.ts": [
-        "-f",
-        "lavfi",
-        "-i",
-        "testsrc2=size=160x90:rate=25:duration=3",
-        "-c:v",
-        "libx264",
-        "-g",
-        "25",
-        "-sc_threshold",
-        "0",
-        "-pix_fmt",
-        "yuv420p",
-    ],
+    "bframes.ts": _x264("size=160x90:rate=25:duration=3", 25),
     # Interlaced H.264 (x264's MBAFF): non-reference pictures go to the decoder to skip.
-    "interlaced.mp4": [
-        "-f",
-        "lavfi",
-        "-i",
-        "testsrc2=size=160x96:rate=25:duration=2",
-        "-c:v",
-        "libx264",
-        "-g",
-        "25",
-        "-sc_threshold",
-        "0",
-        "-flags",
-        "+ildct+ilme",
-        "-x264opts",
-        "interlaced=1",
-        "-pix_fmt",
-        "yuv420p",
-    ],
+    "interlaced.mp4": _x264(
+        "size=160x96:rate=25:duration=2", 25, "-flags", "+ildct+ilme", "-x264opts", "interlaced=1"
+    ),
     # VP9 with hidden alt-ref frames (packets that show nothing by themselves).
     "altref.webm": [
         "-f",
@@ -108,15 +61,12 @@ _CLIPS = {
 
 @pytest.fixture(scope="module")
 def clips(tmp_path_factory):
-    if shutil.which("ffmpeg") is None or shutil.which("ffprobe") is None:
-        pytest.skip("the ffmpeg CLI is needed to generate test media")
+    need_ffmpeg()
     root = tmp_path_factory.mktemp("seek_paths")
     out = {}
     for name, args in _CLIPS.items():
         path = str(root / name)
-        subprocess.run(
-            ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", *args, path], check=True
-        )
+        run_ffmpeg([*args, path])
         probe = ffprobe(path, "frame=pict_type,key_frame")
         frames = list(VideoReader(path))
         assert len(frames) == len(probe["frames"])

@@ -30,6 +30,11 @@ def _sine(rate, duration):
     return f"aevalsrc=0.5*sin(2*PI*440*t)|0.25*sin(2*PI*440*t):s={rate}:d={duration}"
 
 
+def _colour_and_tone(sample_rate):
+    """ffmpeg inputs: two seconds of the 15 fps colour ramp and of a stereo tone."""
+    return ["-f", "lavfi", "-i", _colour_source(15, 2), "-f", "lavfi", "-i", _sine(sample_rate, 2)]
+
+
 @dataclass
 class Media:
     path: str
@@ -50,7 +55,13 @@ class Media:
             return f.read()
 
 
-def _run(args):
+def need_ffmpeg():
+    """Skips the test where the ffmpeg and ffprobe command-line tools that make its media are absent."""
+    if shutil.which("ffmpeg") is None or shutil.which("ffprobe") is None:
+        pytest.skip("the ffmpeg CLI is needed to generate test media")
+
+
+def run_ffmpeg(args):
     subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", *args], check=True)
 
 
@@ -78,14 +89,7 @@ def _probe_frames(path):
 _SPECS = {
     "h264.mp4": (
         lambda: [
-            "-f",
-            "lavfi",
-            "-i",
-            _colour_source(15, 2),
-            "-f",
-            "lavfi",
-            "-i",
-            _sine(44100, 2),
+            *_colour_and_tone(44100),
             "-c:v",
             "libx264",
             "-g",
@@ -104,14 +108,7 @@ _SPECS = {
     ),
     "vp9.webm": (
         lambda: [
-            "-f",
-            "lavfi",
-            "-i",
-            _colour_source(15, 2),
-            "-f",
-            "lavfi",
-            "-i",
-            _sine(48000, 2),
+            *_colour_and_tone(48000),
             "-c:v",
             "libvpx-vp9",
             "-g",
@@ -134,14 +131,7 @@ _SPECS = {
     ),
     "mpeg4.avi": (
         lambda: [
-            "-f",
-            "lavfi",
-            "-i",
-            _colour_source(15, 2),
-            "-f",
-            "lavfi",
-            "-i",
-            _sine(22050, 2),
+            *_colour_and_tone(22050),
             "-c:v",
             "mpeg4",
             "-q:v",
@@ -213,13 +203,12 @@ _SPECS = {
 
 @pytest.fixture(scope="session")
 def media(tmp_path_factory):
-    if shutil.which("ffmpeg") is None or shutil.which("ffprobe") is None:
-        pytest.skip("the ffmpeg CLI is needed to generate test media")
+    need_ffmpeg()
     root = tmp_path_factory.mktemp("videoio")
     out = {}
     for name, (args, fps, sr, channels, tol) in _SPECS.items():
         path = str(root / name)
-        _run([*args(), path])
+        run_ffmpeg([*args(), path])
         pts, keys = _probe_frames(path)
         out[name] = Media(path, pts, keys, fps, sr, channels, tol)
     return out

@@ -2,18 +2,13 @@
 NnCppInterop.TorchStateDictBothWays loads torch's file and writes its own, checked here."""
 
 import json
-import os
-import pathlib
-import subprocess
 
 import numpy as np
 import pytest
+from nncpp_testing import needs_tc_tests, run_gtest
 
 torch = pytest.importorskip("torch")
 nn = torch.nn
-
-ROOT = pathlib.Path(__file__).resolve().parents[4]
-TC_TESTS = ROOT / "build" / "tc_tests"
 
 
 class InteropNet(nn.Module):
@@ -52,7 +47,7 @@ class SeqNet(nn.Module):
         return self.gn(self.up(out.unsqueeze(1)))
 
 
-@pytest.mark.skipif(not TC_TESTS.exists(), reason="build/tc_tests not built")
+@needs_tc_tests
 def test_state_dict_both_ways(tmp_path):
     torch.manual_seed(0)
     ref = InteropNet()
@@ -76,16 +71,7 @@ def test_state_dict_both_ways(tmp_path):
     torch.save(seq.state_dict(), tmp_path / "torch_seq_sd.pt")
     torch.save({"tokens": tokens, "y": seq(tokens).detach()}, tmp_path / "torch_seq_io.pt")
 
-    env = dict(os.environ, NNCPP_INTEROP_DIR=str(tmp_path))
-    run = subprocess.run(
-        [str(TC_TESTS), "--gtest_filter=NnCppInterop.*"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert "[  PASSED  ] 2 tests" in run.stdout, run.stdout
+    run_gtest("NnCppInterop.*", "NNCPP_INTEROP_DIR", tmp_path, passed=2)
 
     sd = torch.load(tmp_path / "cpp_sd.pt")
     fresh = InteropNet()

@@ -1,21 +1,15 @@
 """The C++ frontend's extra losses (tc::nn::functional::l1_loss ... gaussian_nll_loss) against
 torch.nn.functional: NnCppLossInterop.Values evaluates them on the inputs written here."""
 
-import os
-import pathlib
-import subprocess
-
 import numpy as np
 import pytest
+from nncpp_testing import needs_tc_tests, run_gtest
 
 torch = pytest.importorskip("torch")
 Fn = torch.nn.functional
 
-ROOT = pathlib.Path(__file__).resolve().parents[4]
-TC_TESTS = ROOT / "build" / "tc_tests"
 
-
-@pytest.mark.skipif(not TC_TESTS.exists(), reason="build/tc_tests not built")
+@needs_tc_tests
 def test_cpp_losses_match_torch(tmp_path):
     g = torch.Generator().manual_seed(0)
     n, d = 5, 4
@@ -36,7 +30,6 @@ def test_cpp_losses_match_torch(tmp_path):
     }
     inp["p"][0, 0] = 0.0  # kl_div's 0 * log 0 = 0
     inp["logp"] = torch.log_softmax(torch.randn(n, d, generator=g, dtype=torch.float64), 1)
-    env = dict(os.environ, NNCPP_LOSS_DIR=str(tmp_path))
 
     def losses(x, red):
         t, p = inp["t"], inp["p"]
@@ -62,14 +55,7 @@ def test_cpp_losses_match_torch(tmp_path):
     # "none" outputs are (n, d), or (n,) for the pairwise losses, which use gw's first column.
     assert {tuple(v.shape) for v in losses(inp["x"], "none").values()} == {(n, d), (n,)}
     torch.save({k: v for k, v in inp.items()}, tmp_path / "inputs.pt")
-    run = subprocess.run(
-        [str(TC_TESTS), "--gtest_filter=NnCppLossInterop.*"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
+    run_gtest("NnCppLossInterop.*", "NNCPP_LOSS_DIR", tmp_path)
     got = torch.load(tmp_path / "cpp_losses.pt")
     for red in ("none", "mean", "sum"):
         for name in losses(inp["x"], red):

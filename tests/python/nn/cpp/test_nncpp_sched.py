@@ -1,18 +1,13 @@
 """The C++ schedulers (tc::optim) produce torch.optim.lr_scheduler's lr and momentum sequences:
 NnCppSchedInterop.Sequences writes them, torch computes the same schedules here."""
 
-import os
-import pathlib
-import subprocess
-
 import numpy as np
 import pytest
+from nncpp_testing import needs_tc_tests, run_gtest
 
 torch = pytest.importorskip("torch")
 S = torch.optim.lr_scheduler
 
-ROOT = pathlib.Path(__file__).resolve().parents[4]
-TC_TESTS = ROOT / "build" / "tests" / "tc_tests"
 STEPS = 20
 
 
@@ -93,18 +88,10 @@ def torch_sequences():
     return out
 
 
-@pytest.mark.skipif(not TC_TESTS.exists(), reason="build/tests/tc_tests not built")
+@needs_tc_tests
 @pytest.mark.filterwarnings("ignore::UserWarning")
 def test_scheduler_sequences_match_torch(tmp_path):
-    env = dict(os.environ, NNCPP_SCHED_DIR=str(tmp_path))
-    run = subprocess.run(
-        [str(TC_TESTS), "--gtest_filter=NnCppSchedInterop.*"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
+    run_gtest("NnCppSchedInterop.*", "NNCPP_SCHED_DIR", tmp_path)
     got = torch.load(tmp_path / "cpp_sched.pt")
     ref = torch_sequences()
     for name, (lr, mom) in ref.items():

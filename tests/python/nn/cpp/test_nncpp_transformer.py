@@ -1,16 +1,10 @@
 """tc::nn::Transformer (C++) against torch.nn.Transformer: torch's weights load strictly and give
 torch's outputs (NnCppTransformerInterop.MatchesTorch), and a C++ state dict loads into torch."""
 
-import os
-import pathlib
-import subprocess
-
 import pytest
+from nncpp_testing import needs_tc_tests, run_gtest
 
 torch = pytest.importorskip("torch")
-
-ROOT = pathlib.Path(__file__).resolve().parents[4]
-TC_TESTS = ROOT / "build" / "tc_tests"
 
 CONFIGS = [dict(activation="gelu", batch_first=True, norm_first=True), dict()]
 
@@ -27,7 +21,7 @@ def make(cfg):
     )
 
 
-@pytest.mark.skipif(not TC_TESTS.exists(), reason="build/tc_tests not built")
+@needs_tc_tests
 def test_transformer_matches_torch(tmp_path):
     torch.manual_seed(0)
     for i, cfg in enumerate(CONFIGS):
@@ -57,16 +51,7 @@ def test_transformer_matches_torch(tmp_path):
             tmp_path / f"torch_io{i}.pt",
         )
 
-    env = dict(os.environ, NNCPP_TRANSFORMER_DIR=str(tmp_path))
-    run = subprocess.run(
-        [str(TC_TESTS), "--gtest_filter=NnCppTransformerInterop.*"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert "[  PASSED  ] 1 test" in run.stdout, run.stdout
+    run_gtest("NnCppTransformerInterop.*", "NNCPP_TRANSFORMER_DIR", tmp_path, passed=1)
 
     for i, cfg in enumerate(CONFIGS):
         sd = torch.load(tmp_path / f"cpp_sd{i}.pt")

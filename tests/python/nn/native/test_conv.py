@@ -1,3 +1,5 @@
+import warnings
+
 import numpy as np
 import pytest
 
@@ -12,6 +14,24 @@ def randn(*shape, dtype=np.float64):
 
 def leaf(a):
     return tc.tensor(a).requires_grad_(True)
+
+
+def check_against_torch(F, torch, fn, x, w, b, kw):
+    """fn(x, w, b, **kw) of ours and of torch.nn.functional: the output, and the input, weight
+    and bias gradients of the same random output gradient."""
+    tx, tw, tb = leaf(x), leaf(w), leaf(b)
+    y = getattr(F, fn)(tx, tw, tb, **kw)
+    g = randn(*y.shape, dtype=x.dtype)
+    (y * tc.tensor(g)).sum().backward()
+    rx, rw, rb = (torch.tensor(a, requires_grad=True) for a in (x, w, b))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch's padding="same" warnings
+        ry = getattr(torch.nn.functional, fn)(rx, rw, rb, **kw)
+    (ry * torch.tensor(g)).sum().backward()
+    tol = 1e-4 if x.dtype == np.float32 else 1e-10
+    assert tuple(y.shape) == tuple(ry.shape)
+    for ours, ref in [(y, ry), (tx.grad, rx.grad), (tw.grad, rw.grad), (tb.grad, rb.grad)]:
+        np.testing.assert_allclose(ours.detach().numpy(), ref.detach().numpy(), rtol=tol, atol=tol)
 
 
 CONV_CASES = [
@@ -31,21 +51,7 @@ CONV_CASES = [
 @pytest.mark.parametrize("nd,xs,ws,kw", CONV_CASES)
 def test_conv_matches_torch(F, torch_ref, dtype, nd, xs, ws, kw):
     x, w, b = randn(*xs, dtype=dtype), randn(*ws, dtype=dtype), randn(ws[0], dtype=dtype)
-    tx, tw, tb = leaf(x), leaf(w), leaf(b)
-    y = getattr(F, f"conv{nd}d")(tx, tw, tb, **kw)
-    g = randn(*y.shape, dtype=dtype)
-    (y * tc.tensor(g)).sum().backward()
-    rx, rw, rb = (torch_ref.tensor(a, requires_grad=True) for a in (x, w, b))
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        ry = getattr(torch_ref.nn.functional, f"conv{nd}d")(rx, rw, rb, **kw)
-    (ry * torch_ref.tensor(g)).sum().backward()
-    tol = 1e-4 if dtype == np.float32 else 1e-10
-    assert tuple(y.shape) == tuple(ry.shape)
-    for ours, ref in [(y, ry), (tx.grad, rx.grad), (tw.grad, rw.grad), (tb.grad, rb.grad)]:
-        np.testing.assert_allclose(ours.detach().numpy(), ref.detach().numpy(), rtol=tol, atol=tol)
+    check_against_torch(F, torch_ref, f"conv{nd}d", x, w, b, kw)
 
 
 TRANSPOSE_CASES = [
@@ -62,17 +68,7 @@ TRANSPOSE_CASES = [
 def test_conv_transpose_matches_torch(F, torch_ref, dtype, nd, xs, ws, kw):
     groups = kw.get("groups", 1)
     x, w, b = randn(*xs, dtype=dtype), randn(*ws, dtype=dtype), randn(ws[1] * groups, dtype=dtype)
-    tx, tw, tb = leaf(x), leaf(w), leaf(b)
-    y = getattr(F, f"conv_transpose{nd}d")(tx, tw, tb, **kw)
-    g = randn(*y.shape, dtype=dtype)
-    (y * tc.tensor(g)).sum().backward()
-    rx, rw, rb = (torch_ref.tensor(a, requires_grad=True) for a in (x, w, b))
-    ry = getattr(torch_ref.nn.functional, f"conv_transpose{nd}d")(rx, rw, rb, **kw)
-    (ry * torch_ref.tensor(g)).sum().backward()
-    tol = 1e-4 if dtype == np.float32 else 1e-10
-    assert tuple(y.shape) == tuple(ry.shape)
-    for ours, ref in [(y, ry), (tx.grad, rx.grad), (tw.grad, rw.grad), (tb.grad, rb.grad)]:
-        np.testing.assert_allclose(ours.detach().numpy(), ref.detach().numpy(), rtol=tol, atol=tol)
+    check_against_torch(F, torch_ref, f"conv_transpose{nd}d", x, w, b, kw)
 
 
 def naive_conv2d(x, w, stride, pad):

@@ -2,6 +2,7 @@ import numpy as np
 import pytest
 
 import tensorcore as tc
+from shared_inputs import EMBEDDING_BAG_CASES
 
 RNG = np.random.default_rng(17)
 
@@ -37,21 +38,7 @@ def test_embedding_matches_torch(F, torch_ref, kwargs):
     np.testing.assert_allclose(tw.grad.numpy(), rw.grad.numpy(), rtol=1e-12)
 
 
-BAG_CASES = [
-    (np.array([1, 2, 4, 5, 4, 3, 2, 9]), np.array([0, 4]), dict(mode="sum")),
-    (np.array([1, 2, 4, 5, 4, 3, 2, 9]), np.array([0, 3, 3, 6]), dict(mode="mean")),
-    (np.array([1, 2, 4, 5, 4, 3, 2, 9]), np.array([0, 2, 5]), dict(mode="max")),
-    (
-        np.array([1, 2, 4, 5, 4, 3, 2, 9]),
-        np.array([0, 2, 5, 8]),
-        dict(mode="sum", include_last_offset=True),
-    ),
-    (np.array([[1, 2, 4], [5, 4, 3]]), None, dict(mode="mean", padding_idx=4)),
-    (np.array([[1, 2, 4], [5, 4, 3]]), None, dict(mode="max")),
-]
-
-
-@pytest.mark.parametrize("idx,offsets,kwargs", BAG_CASES)
+@pytest.mark.parametrize("idx,offsets,kwargs", EMBEDDING_BAG_CASES)
 def test_embedding_bag_matches_torch(F, torch_ref, idx, offsets, kwargs):
     w = randn(10, 3)
     tw = tc.tensor(w).requires_grad_(True)

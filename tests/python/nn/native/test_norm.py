@@ -19,6 +19,13 @@ def check_grads(pairs, tol):
         np.testing.assert_allclose(ours.detach().numpy(), ref.detach().numpy(), rtol=tol, atol=tol)
 
 
+def backward_both(torch, y, ry, dtype=np.float64):
+    """Backpropagates the same random output gradient through our result and torch's."""
+    g = randn(*y.shape, dtype=dtype)
+    (y * tc.tensor(g)).sum().backward()
+    (ry * torch.tensor(g)).sum().backward()
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("training", [True, False])
 @pytest.mark.parametrize("shape", [(4, 3), (4, 3, 5), (2, 3, 4, 5)])
@@ -34,21 +41,10 @@ def test_batch_norm_matches_torch(F, torch_ref, dtype, training, shape):
     ry = torch_ref.nn.functional.batch_norm(
         rx, rrm, rrv, rw, rb, training=training, momentum=0.2, eps=1e-3
     )
-    g = randn(*shape, dtype=dtype)
-    (y * tc.tensor(g)).sum().backward()
-    (ry * torch_ref.tensor(g)).sum().backward()
+    backward_both(torch_ref, y, ry, dtype)
     tol = 1e-4 if dtype == np.float32 else 1e-10
-    check_grads(
-        [
-            (y, ry),
-            (trm, rrm),
-            (trv, rrv),
-            (tx.grad, rx.grad),
-            (tw.grad, rw.grad),
-            (tb.grad, rb.grad),
-        ],
-        tol,
-    )
+    ours, ref = [y, trm, trv, tx.grad, tw.grad, tb.grad], [ry, rrm, rrv, rx.grad, rw.grad, rb.grad]
+    check_grads(zip(ours, ref), tol)
 
 
 def test_batch_norm_without_running_stats_and_affine(F, torch_ref):
@@ -75,9 +71,7 @@ def test_layer_norm_matches_torch(F, torch_ref, dtype, shape, normalized, affine
     ry = torch_ref.nn.functional.layer_norm(
         rx, normalized, rw if affine else None, rb if affine else None, eps=1e-4
     )
-    g = randn(*shape, dtype=dtype)
-    (y * tc.tensor(g)).sum().backward()
-    (ry * torch_ref.tensor(g)).sum().backward()
+    backward_both(torch_ref, y, ry, dtype)
     tol = 1e-4 if dtype == np.float32 else 1e-10
     pairs = [(y, ry), (tx.grad, rx.grad)]
     if affine:
@@ -94,9 +88,7 @@ def test_group_norm_matches_torch(F, torch_ref, dtype, shape, groups):
     rx, rw, rb = (torch_ref.tensor(a, requires_grad=True) for a in (x, w, b))
     y = F.group_norm(tx, groups, tw, tb)
     ry = torch_ref.nn.functional.group_norm(rx, groups, rw, rb)
-    g = randn(*shape, dtype=dtype)
-    (y * tc.tensor(g)).sum().backward()
-    (ry * torch_ref.tensor(g)).sum().backward()
+    backward_both(torch_ref, y, ry, dtype)
     tol = 1e-4 if dtype == np.float32 else 1e-10
     check_grads([(y, ry), (tx.grad, rx.grad), (tw.grad, rw.grad), (tb.grad, rb.grad)], tol)
 
@@ -112,20 +104,9 @@ def test_instance_norm_matches_torch(F, torch_ref):
     ry = torch_ref.nn.functional.instance_norm(
         rx, rrm, rrv, rw, rb, use_input_stats=True, momentum=0.3
     )
-    g = randn(2, 3, 4, 5)
-    (y * tc.tensor(g)).sum().backward()
-    (ry * torch_ref.tensor(g)).sum().backward()
-    check_grads(
-        [
-            (y, ry),
-            (trm, rrm),
-            (trv, rrv),
-            (tx.grad, rx.grad),
-            (tw.grad, rw.grad),
-            (tb.grad, rb.grad),
-        ],
-        1e-10,
-    )
+    backward_both(torch_ref, y, ry)
+    ours, ref = [y, trm, trv, tx.grad, tw.grad, tb.grad], [ry, rrm, rrv, rx.grad, rw.grad, rb.grad]
+    check_grads(zip(ours, ref), 1e-10)
     y2 = F.instance_norm(tc.tensor(x), trm, trv, use_input_stats=False)
     ry2 = torch_ref.nn.functional.instance_norm(
         torch_ref.tensor(x), rrm, rrv, use_input_stats=False
@@ -139,9 +120,7 @@ def test_local_response_norm_matches_torch(F, torch_ref, shape, size):
     tx, rx = leaf(x), torch_ref.tensor(x, requires_grad=True)
     y = F.local_response_norm(tx, size, alpha=0.1, beta=0.6, k=2.0)
     ry = torch_ref.nn.functional.local_response_norm(rx, size, alpha=0.1, beta=0.6, k=2.0)
-    g = randn(*shape)
-    (y * tc.tensor(g)).sum().backward()
-    (ry * torch_ref.tensor(g)).sum().backward()
+    backward_both(torch_ref, y, ry)
     check_grads([(y, ry), (tx.grad, rx.grad)], 1e-10)
 
 

@@ -7,7 +7,6 @@ import pytest
 
 import tensorcore as tc
 import tensorcore.nn as nn
-import tensorcore.nn.functional as F
 from tensorcore.vision import models
 
 from vmodels_parity import channels_last
@@ -15,9 +14,7 @@ from vmodels_parity import channels_last
 
 @pytest.mark.parametrize("name", ["mobilenet_v2", "mobilenet_v3_large", "mobilenet_v3_small"])
 def test_eval_matches_torchvision(parity, name):
-    tmodel, model = parity.pair(
-        getattr(parity.tv.models, name), getattr(models, name), num_classes=10
-    )
+    tmodel, model = parity.pair_named(name, num_classes=10)
     parity.check_eval(tmodel, model, (2, 3, 64, 64))
 
 
@@ -34,9 +31,7 @@ def test_eval_matches_torchvision(parity, name):
     ],
 )
 def test_constructor_arguments(parity, name, kwargs):
-    tmodel, model = parity.pair(
-        getattr(parity.tv.models, name), getattr(models, name), num_classes=6, **kwargs
-    )
+    tmodel, model = parity.pair_named(name, num_classes=6, **kwargs)
     assert list(model.state_dict()) == list(tmodel.state_dict())
     parity.check_eval(tmodel, model, (1, 3, 64, 64))
 
@@ -59,18 +54,9 @@ def test_train_loss_and_gradients(parity):
     tmodel, model = parity.pair(
         parity.tv.models.mobilenet_v3_small, models.mobilenet_v3_small, num_classes=10, dropout=0.0
     )
-    x = np.random.default_rng(2).standard_normal((2, 3, 64, 64)).astype(np.float32)
-    y = np.array([1, 8])
     # torch 1.13's hardsigmoid backward multiplies by a float32 1/6 even in float64, so its float64
     # gradients through the squeeze-excitation blocks are off by ~3e-8 relative (ours use 1/6 exactly).
-    parity.check_train(
-        tmodel,
-        model,
-        x,
-        lambda out: F.cross_entropy(out, tc.from_numpy(y)),
-        lambda out: parity.torch.nn.functional.cross_entropy(out, parity.torch.from_numpy(y)),
-        rel64=2e-7,
-    )
+    parity.check_classifier_train(tmodel, model, (2, 3, 64, 64), [1, 8], rel64=2e-7)
 
 
 def test_channels_last_and_autocast(parity):

@@ -18,17 +18,13 @@ LARGE = ["resnet101", "resnet152", "resnext101_32x8d", "resnext101_64x4d", "wide
 
 @pytest.mark.parametrize("name", SMALL)
 def test_eval_matches_torchvision(parity, name):
-    tmodel, model = parity.pair(
-        getattr(parity.tv.models, name), getattr(models, name), num_classes=10
-    )
+    tmodel, model = parity.pair_named(name, num_classes=10)
     parity.check_eval(tmodel, model, (1, 3, 64, 64))
 
 
 @pytest.mark.parametrize("name", LARGE)
 def test_eval_matches_torchvision_deep(parity, name):
-    tmodel, model = parity.pair(
-        getattr(parity.tv.models, name), getattr(models, name), num_classes=10
-    )
+    tmodel, model = parity.pair_named(name, num_classes=10)
     parity.check_eval(tmodel, model, (1, 3, 32, 32))
 
 
@@ -61,18 +57,8 @@ def test_norm_layer_argument(parity):
 
 @pytest.mark.parametrize("name", ["resnet18", "resnet50"])
 def test_train_loss_and_gradients(parity, name):
-    tmodel, model = parity.pair(
-        getattr(parity.tv.models, name), getattr(models, name), num_classes=10
-    )
-    x = np.random.default_rng(2).standard_normal((2, 3, 64, 64)).astype(np.float32)
-    y = np.array([3, 7])
-    parity.check_train(
-        tmodel,
-        model,
-        x,
-        lambda out: F.cross_entropy(out, tc.from_numpy(y)),
-        lambda out: parity.torch.nn.functional.cross_entropy(out, parity.torch.from_numpy(y)),
-    )
+    tmodel, model = parity.pair_named(name, num_classes=10)
+    parity.check_classifier_train(tmodel, model, (2, 3, 64, 64), [3, 7])
 
 
 def test_our_checkpoint_loads_in_torchvision(parity, tmp_path):

@@ -8,12 +8,10 @@ the training step, after the full module trees are compared, both models get the
 small head (1x1 avgpool, Linear 512->64->64->classes) so the float32/float64 comparisons cover
 the distinct feature stacks without moving half a gigabyte per model (and a 100M-entry gradient)."""
 
-import numpy as np
 import pytest
 
 import tensorcore as tc
 import tensorcore.nn as nn
-import tensorcore.nn.functional as F
 from tensorcore.vision import models
 
 from vmodels_parity import perturb_batchnorm, skip_random_init
@@ -67,15 +65,7 @@ def test_train_loss_and_gradients(parity):
             type(m).__name__ == "Dropout"
         ):  # the small head's dropouts, as dropout=0.0 does for the full one
             m.p = 0.0
-    x = np.random.default_rng(2).standard_normal((2, 3, 32, 32)).astype(np.float32)
-    y = np.array([0, 9])
-    parity.check_train(
-        tmodel,
-        model,
-        x,
-        lambda out: F.cross_entropy(out, tc.from_numpy(y)),
-        lambda out: parity.torch.nn.functional.cross_entropy(out, parity.torch.from_numpy(y)),
-    )
+    parity.check_classifier_train(tmodel, model, (2, 3, 32, 32), [0, 9])
 
 
 def test_bad_input():

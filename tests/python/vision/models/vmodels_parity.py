@@ -79,6 +79,12 @@ class Parity:
         self.transfer(tmodel, model)
         return tmodel, model
 
+    def pair_named(self, name, **kwargs):
+        """pair() of the builder called `name` in both torchvision.models and ours."""
+        import tensorcore.vision.models as models
+
+        return self.pair(getattr(self.tv.models, name), getattr(models, name), **kwargs)
+
     @staticmethod
     def to_numpy(out):
         if isinstance(out, dict):
@@ -122,6 +128,19 @@ class Parity:
         loss = loss_fn(model((self.torch if is_torch else tc).from_numpy(x)))
         loss.backward()
         return float(loss.item()), {n: p.grad for n, p in model.named_parameters()}
+
+    def check_classifier_train(self, tmodel, model, shape, labels, rel64=1e-8):
+        """check_train with cross-entropy against `labels` on a seeded random batch of `shape`."""
+        x = np.random.default_rng(2).standard_normal(shape).astype(np.float32)
+        y = np.array(labels)
+        self.check_train(
+            tmodel,
+            model,
+            x,
+            lambda out: tc.nn.functional.cross_entropy(out, tc.from_numpy(y)),
+            lambda out: self.torch.nn.functional.cross_entropy(out, self.torch.from_numpy(y)),
+            rel64,
+        )
 
     def check_train(self, tmodel, model, x_np, tc_loss, torch_loss, rel64=1e-8):
         """Train mode: loss, every parameter's gradient and the updated BatchNorm statistics.

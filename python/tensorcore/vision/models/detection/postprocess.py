@@ -35,6 +35,23 @@ def _sizes_tensor(image_shapes):
     return tc.tensor([[int(h), int(w)] for h, w in image_shapes], dtype=tc.int64).reshape(-1, 2)
 
 
+def decode_options(box_coder, score_thresh, nms_thresh, topk_candidates, detections_per_img):
+    """The box-decoding and selection arguments every native dense post-processing op ends with."""
+    return [
+        [float(w) for w in box_coder.weights],
+        float(box_coder.bbox_xform_clip),
+        float(score_thresh),
+        float(nms_thresh),
+        int(topk_candidates),
+        int(detections_per_img),
+    ]
+
+
+def as_dicts(detections):
+    """The native ops' per-image (boxes, scores, labels) as torchvision's detection dicts."""
+    return [{"boxes": b, "scores": s, "labels": lab} for b, s, lab in detections]
+
+
 def postprocess_detections(
     cls_logits,
     bbox_regression,
@@ -63,14 +80,9 @@ def postprocess_detections(
         list(bbox_regression),
         _level_anchors(anchors, len(cls_logits)),
         _sizes_tensor(image_shapes),
-        [float(w) for w in box_coder.weights],
-        float(box_coder.bbox_xform_clip),
-        float(score_thresh),
-        float(nms_thresh),
-        int(topk_candidates),
-        int(detections_per_img),
+        *decode_options(box_coder, score_thresh, nms_thresh, topk_candidates, detections_per_img),
     )
-    return [{"boxes": b, "scores": s, "labels": lab} for b, s, lab in detections]
+    return as_dicts(detections)
 
 
 def check_targets(targets, num_classes=None):

@@ -30,7 +30,7 @@ from .backbone_utils import (
     _resnet_with_weights,
     _validate_trainable_layers,
 )
-from .postprocess import check_targets, postprocess_detections
+from .postprocess import as_dicts, check_targets, decode_options, postprocess_detections
 from .transform import GeneralizedRCNNTransform
 
 __all__ = [
@@ -255,7 +255,6 @@ def _generate_anchors(anchor_generator, images, features):
 
 def _detections(box_coder, thresholds, images, features, head_outputs, anchors, original_images):
     """Per-image detections in the input images' coordinates from the batched head outputs."""
-    score_thresh, nms_thresh, topk_candidates, detections_per_img = thresholds
     # Split by pyramid level, post-process and map the boxes back to the input images in one
     # native op (models/vision/detection.cpp); the sizes stay tensors, so a traced graph
     # handles any image size and number of detections.
@@ -270,14 +269,9 @@ def _detections(box_coder, thresholds, images, features, head_outputs, anchors, 
         features,
         image_sizes,
         tc._C._models_vision.image_sizes(original_images),
-        [float(w) for w in box_coder.weights],
-        float(box_coder.bbox_xform_clip),
-        float(score_thresh),
-        float(nms_thresh),
-        int(topk_candidates),
-        int(detections_per_img),
+        *decode_options(box_coder, *thresholds),
     )
-    return [{"boxes": b, "scores": sc, "labels": lab} for b, sc, lab in detections]
+    return as_dicts(detections)
 
 
 fx.wrap("_prepare_detector_inputs")

@@ -11,6 +11,7 @@ from .._utils import IntermediateLayerGetter, check_image_batch
 from .._weights import (
     WeightsEnum,
     load_weights,
+    make_weights_enum,
     overwrite_value_param,
     resolve_weights,
     weights_state_dict,
@@ -49,20 +50,15 @@ _VOC_CLASSES = 21
 _CLASSIFIER_KEY = "classifier.4.weight"
 
 
-def segmentation_weights(
-    enum_cls,
-    backbone_enum,
-    weights,
-    pretrained,
-    weights_backbone,
-    pretrained_backbone,
-    num_classes,
-    aux_loss,
-    progress,
-    builder,
-    extra_kwargs,
-):
-    """Resolves the model and backbone weights the way torchvision's segmentation builders do.
+def voc_weights_enum(name, filename):
+    """The weights enum of a model torchvision publishes trained on COCO's 20 VOC categories."""
+    entry = ("https://download.pytorch.org/models/" + filename, _VOC_CLASSES)
+    return make_weights_enum(name, {"COCO_WITH_VOC_LABELS_V1": entry}, "COCO_WITH_VOC_LABELS_V1")
+
+
+def segmentation_weights(builder, progress, model, backbone, num_classes, aux_loss, extra_kwargs):
+    """Resolves the model and backbone weights the way torchvision's segmentation builders do;
+    model and backbone are each (weights enum class, weights, pretrained).
 
     Returns (state_dict or None, backbone state_dict or None, num_classes, aux_loss). Named weights
     fix num_classes (21 VOC classes) and aux_loss (True); a local checkpoint, for which torchvision
@@ -73,11 +69,9 @@ def segmentation_weights(
         raise TypeError(
             f"{builder}() got unexpected keyword argument(s) {', '.join(map(repr, extra_kwargs))}"
         )
-    source = resolve_weights(enum_cls, weights, pretrained, builder=builder)
+    source = resolve_weights(*model, builder=builder)
     backbone_source = resolve_weights(
-        backbone_enum,
-        weights_backbone,
-        pretrained_backbone,
+        *backbone,
         builder=builder,
         weights_param="weights_backbone",
         pretrained_param="pretrained_backbone",
@@ -119,16 +113,12 @@ def resnet_builder(name, model_cls, head_cls, resnet_fn, weights_enum, backbone_
         from .fcn import FCNHead  # fcn.py builds its models with this function
 
         state, backbone_state, num_classes, aux_loss = segmentation_weights(
-            weights_enum,
-            backbone_enum,
-            weights,
-            pretrained,
-            weights_backbone,
-            pretrained_backbone,
+            name,
+            progress,
+            (weights_enum, weights, pretrained),
+            (backbone_enum, weights_backbone, pretrained_backbone),
             num_classes,
             aux_loss,
-            progress,
-            name,
             kwargs,
         )
         resnet = resnet_fn(weights=backbone_state, replace_stride_with_dilation=[False, True, True])

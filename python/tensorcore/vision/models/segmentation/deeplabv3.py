@@ -5,9 +5,8 @@ import tensorcore as tc
 import tensorcore.nn as nn
 from tensorcore.nn._native import _interpolate_like
 
-from .._weights import make_weights_enum
 from ..resnet import ResNet50_Weights, ResNet101_Weights, resnet50, resnet101
-from ._utils import _SimpleSegmentationModel, resnet_builder
+from ._utils import _SimpleSegmentationModel, resnet_builder, voc_weights_enum
 
 __all__ = [
     "DeepLabV3",
@@ -94,16 +93,11 @@ class ASPP(nn.Module):
         return self.project(tc.cat([conv(x) for conv in self.convs], dim=1))
 
 
-_URL = "https://download.pytorch.org/models/"
-DeepLabV3_ResNet50_Weights = make_weights_enum(
-    "DeepLabV3_ResNet50_Weights",
-    {"COCO_WITH_VOC_LABELS_V1": (_URL + "deeplabv3_resnet50_coco-cd0a2569.pth", 21)},
-    "COCO_WITH_VOC_LABELS_V1",
+DeepLabV3_ResNet50_Weights = voc_weights_enum(
+    "DeepLabV3_ResNet50_Weights", "deeplabv3_resnet50_coco-cd0a2569.pth"
 )
-DeepLabV3_ResNet101_Weights = make_weights_enum(
-    "DeepLabV3_ResNet101_Weights",
-    {"COCO_WITH_VOC_LABELS_V1": (_URL + "deeplabv3_resnet101_coco-586e9e4e.pth", 21)},
-    "COCO_WITH_VOC_LABELS_V1",
+DeepLabV3_ResNet101_Weights = voc_weights_enum(
+    "DeepLabV3_ResNet101_Weights", "deeplabv3_resnet101_coco-586e9e4e.pth"
 )
 
 

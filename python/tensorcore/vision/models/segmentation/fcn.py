@@ -2,9 +2,8 @@
 
 import tensorcore.nn as nn
 
-from .._weights import make_weights_enum
 from ..resnet import ResNet50_Weights, ResNet101_Weights, resnet50, resnet101
-from ._utils import _SimpleSegmentationModel, resnet_builder
+from ._utils import _SimpleSegmentationModel, resnet_builder, voc_weights_enum
 
 __all__ = [
     "FCN",
@@ -33,17 +32,8 @@ class FCNHead(nn.Sequential):
         )
 
 
-_URL = "https://download.pytorch.org/models/"
-FCN_ResNet50_Weights = make_weights_enum(
-    "FCN_ResNet50_Weights",
-    {"COCO_WITH_VOC_LABELS_V1": (_URL + "fcn_resnet50_coco-1167a1af.pth", 21)},
-    "COCO_WITH_VOC_LABELS_V1",
-)
-FCN_ResNet101_Weights = make_weights_enum(
-    "FCN_ResNet101_Weights",
-    {"COCO_WITH_VOC_LABELS_V1": (_URL + "fcn_resnet101_coco-7ecb50ca.pth", 21)},
-    "COCO_WITH_VOC_LABELS_V1",
-)
+FCN_ResNet50_Weights = voc_weights_enum("FCN_ResNet50_Weights", "fcn_resnet50_coco-1167a1af.pth")
+FCN_ResNet101_Weights = voc_weights_enum("FCN_ResNet101_Weights", "fcn_resnet101_coco-7ecb50ca.pth")
 
 
 fcn_resnet50 = resnet_builder(
