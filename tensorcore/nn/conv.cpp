@@ -18,6 +18,7 @@
 #include "tensorcore/ops/elementwise.h"
 #include "tensorcore/ops/reduce.h"
 #include "tensorcore/ops/shape.h"
+#include "tensorcore/profiler/profiler.h"
 
 #ifdef TC_WITH_DNNL
 #include <dnnl.hpp>
@@ -371,6 +372,8 @@ Tensor apply_epilogue(const Tensor& x, const Tensor& weight, const Tensor& bias,
       (!r.defined() || (r.is_cpu() && r.dtype() == g.dtype && r.sizes() == g.output_shape() &&
                         (r.is_contiguous() || is_nhwc(r))));
   if (fast) {
+    // Named like the kernel-table calls (aten::conv_forward), which this path bypasses.
+    profiler::RecordFunction span("aten::conv_forward_fused", profiler::EventType::Op);
     Tensor y = conv_forward_fused_cpu(x, weight, bias, g, epi);
     if (y.defined()) return y;
   }
