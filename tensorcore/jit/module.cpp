@@ -283,8 +283,10 @@ std::vector<Node> fuse_conv_add_relu(std::vector<Node> nodes, const std::vector<
 }
 
 // A 2-d fused conv writes channels-last (NHWC) memory when every reader of its output is another
-// fused conv (as input or residual) or a pooling op (which read any strides), and the output is
-// not a graph output: then a chain of convolutions runs with no reorder between them.
+// fused conv (as input or residual), an average pool (which reads any strides and returns NCHW)
+// or a max pool whose own output qualifies (it returns NHWC for NHWC input, as torch's does), and
+// the output is not a graph output: then a chain of convolutions runs with no reorder between
+// them. Readers come after writers, so one backward sweep settles every value.
 void choose_conv_layouts(std::vector<Node>& nodes, const Arg& output, int64_t num_values) {
   std::vector<char> nhwc_ok(size_t(num_values), 1);
   std::vector<int> out_uses(size_t(num_values), 0);
@@ -295,12 +297,13 @@ void choose_conv_layouts(std::vector<Node>& nodes, const Arg& output, int64_t nu
     if (a.kind == Arg::Kind::Value) nhwc_ok[size_t(a.index)] = 0;
     for (const Arg& x : a.items) self(x, self);
   };
-  for (const Node& n : nodes) {
+  for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
+    const Node& n = *it;
     const bool fused = n.op == "_C._nn._conv_fused";
-    const bool pool = n.op == "_C._nn.max_pool2d" || n.op == "_C._nn.avg_pool2d" ||
-                      n.op == "_C._nn.adaptive_avg_pool2d";
+    const bool avg = n.op == "_C._nn.avg_pool2d" || n.op == "_C._nn.adaptive_avg_pool2d";
+    const bool max = n.op == "_C._nn.max_pool2d" && is_value(n.out) && nhwc_ok[size_t(n.out.index)];
     for (size_t k = 0; k < n.args.size(); ++k) {
-      const bool reads_any_layout = (fused && (k == 0 || k == 7)) || (pool && k == 0);
+      const bool reads_any_layout = (fused && (k == 0 || k == 7)) || ((avg || max) && k == 0);
       if (!reads_any_layout) disallow_all(n.args[k], disallow_all);
     }
   }
