@@ -290,6 +290,7 @@ enum class PadMode { Explicit, Same, Valid };
 
 Tensor apply_epilogue(const Tensor& x, const Tensor& weight, const Tensor& bias,
                       const ConvGeometry& g, const ConvEpilogue& epi, int64_t residual_mode);
+Tensor epilogue_ops(Tensor y, const ConvEpilogue& epi, int64_t residual_mode);
 
 Tensor convolution(const char* op, int nd, const Tensor& input_in, const Tensor& weight,
                    const Tensor& bias, const functional::IntList& stride_in,
@@ -353,12 +354,10 @@ Tensor convolution(const char* op, int nd, const Tensor& input_in, const Tensor&
              shape_str(g.pad_l), ") is smaller than the dilated kernel ", shape_str(g.kernel));
     g.output.push_back((padded - span) / g.stride[i] + 1);
   }
-  if (epi) {
-    TC_CHECK(!a.unbatched, op, ": expected a batched input");
-    return apply_epilogue(x, weight, bias, g, *epi, residual_mode);
-  }
+  if (epi && !a.unbatched) return apply_epilogue(x, weight, bias, g, *epi, residual_mode);
   Tensor y = conv_forward_op(x, weight, bias, g);
-  return a.unbatched ? squeeze(y, 0) : y;
+  if (a.unbatched) y = squeeze(y, 0);
+  return epi ? epilogue_ops(y, *epi, residual_mode) : y;
 }
 
 // relu?(conv(x) + residual), in one pass where the CPU kernels can, else op by op (the same ops
@@ -366,18 +365,25 @@ Tensor convolution(const char* op, int nd, const Tensor& input_in, const Tensor&
 Tensor apply_epilogue(const Tensor& x, const Tensor& weight, const Tensor& bias,
                       const ConvGeometry& g, const ConvEpilogue& epi, int64_t residual_mode) {
   const Tensor& r = epi.residual;
+  // Writing into the residual while reading the input needs them apart (`x += conv(x)`).
   const bool fast =
       x.is_cpu() && !autograd::needs_grad({x, weight, bias, r}) &&
       (g.dtype == DType::Float32 || g.dtype == DType::BFloat16) &&
-      (!r.defined() || (r.is_cpu() && r.dtype() == g.dtype && r.sizes() == g.output_shape() &&
-                        (r.is_contiguous() || is_nhwc(r))));
+      (!r.defined() ||
+       (r.is_cpu() && r.dtype() == g.dtype && r.sizes() == g.output_shape() &&
+        (r.is_contiguous() || is_nhwc(r)) && !(epi.into_residual && r.storage() == x.storage())));
   if (fast) {
     // Named like the kernel-table calls (aten::conv_forward), which this path bypasses.
     profiler::RecordFunction span("aten::conv_forward_fused", profiler::EventType::Op);
     Tensor y = conv_forward_fused_cpu(x, weight, bias, g, epi);
     if (y.defined()) return y;
   }
-  Tensor y = conv_forward_op(x, weight, bias, g);
+  return epilogue_ops(conv_forward_op(x, weight, bias, g), epi, residual_mode);
+}
+
+// The add and ReLU a fused conv stands for, as separate ops on its output y.
+Tensor epilogue_ops(Tensor y, const ConvEpilogue& epi, int64_t residual_mode) {
+  const Tensor& r = epi.residual;
   if (r.defined()) {
     if (residual_mode == 0)
       y = add(y, r);

@@ -180,3 +180,20 @@ def test_frozen_layouts_are_invisible():
     for g, e in zip(got, expected):
         assert g.is_contiguous() and g.shape == e.shape
         assert_close(g, e, tol=1e-5)
+
+
+def test_conv_fused_into_its_own_input_and_unbatched():
+    # `x += conv(x)` (mode 2 with the input as residual) must not read what it writes; unbatched
+    # input runs op by op.
+    tc.manual_seed(6)
+    w = tc.randn(8, 8, 1, 1) * 0.3
+    for k, pad in ((1, 0), (3, 1)):
+        w = tc.randn(8, 8, k, k) * 0.3
+        x = tc.randn(1, 8, 6, 6)
+        expected = F.relu(x + F.conv2d(x, w, None, 1, pad))
+        got = _C._nn._conv_fused(x, w, None, 1, pad, 1, 1, x, 2, True)
+        assert_close(got, expected, tol=1e-5)
+    x = tc.randn(8, 6, 6)
+    r = tc.randn(8, 6, 6)
+    got = _C._nn._conv_fused(x, w, None, 1, 1, 1, 1, r, 1, True)
+    assert_close(got, F.relu(F.conv2d(x, w, None, 1, 1) + r), tol=1e-5)
