@@ -302,8 +302,14 @@ void choose_conv_layouts(std::vector<Node>& nodes, const Arg& output, int64_t nu
     const bool fused = n.op == "_C._nn._conv_fused";
     const bool avg = n.op == "_C._nn.avg_pool2d" || n.op == "_C._nn.adaptive_avg_pool2d";
     const bool max = n.op == "_C._nn.max_pool2d" && is_value(n.out) && nhwc_ok[size_t(n.out.index)];
+    // `residual += conv` returns the residual's memory: its layout is the result's.
+    const bool into_residual = fused && n.args.size() > 8 && n.args[8].kind == Arg::Kind::Literal &&
+                               n.args[8].literal.is_int() && n.args[8].literal.to_int() == 2;
+    const bool result_ok = is_value(n.out) && nhwc_ok[size_t(n.out.index)];
     for (size_t k = 0; k < n.args.size(); ++k) {
-      const bool reads_any_layout = (fused && (k == 0 || k == 7)) || ((avg || max) && k == 0);
+      const bool reads_any_layout =
+          (fused && (k == 0 || (k == 7 && (!into_residual || result_ok)))) ||
+          ((avg || max) && k == 0);
       if (!reads_any_layout) disallow_all(n.args[k], disallow_all);
     }
   }

@@ -197,3 +197,30 @@ def test_conv_fused_into_its_own_input_and_unbatched():
     r = tc.randn(8, 6, 6)
     got = _C._nn._conv_fused(x, w, None, 1, 1, 1, 1, r, 1, True)
     assert_close(got, F.relu(F.conv2d(x, w, None, 1, 1) + r), tol=1e-5)
+
+
+class Tail(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a, self.b, self.c = (
+            nn.Conv2d(4, 8, 3, padding=1),
+            nn.Conv2d(8, 8, 1),
+            nn.Conv2d(4, 8, 1),
+        )
+
+    def forward(self, x):
+        out = self.b(self.a(x))
+        out += self.c(x)  # fused into c, written over `out`: the graph's output
+        return out
+
+
+def test_frozen_output_written_into_a_residual_is_nchw():
+    tc.manual_seed(7)
+    m = Tail().eval()
+    x = tc.randn(1, 4, 9, 9)
+    frozen = tc.jit.freeze(tc.jit.trace(m, x))
+    got = frozen(x)
+    with tc.no_grad():
+        expected = m(x)
+    assert got.is_contiguous()
+    assert_close(got, expected, tol=1e-5)
