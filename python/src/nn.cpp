@@ -81,6 +81,23 @@ void bind_nn(py::module_& root, TensorClass&) {
   TC_BIND_CONV(conv2d);
   TC_BIND_CONV(conv3d);
 #undef TC_BIND_CONV
+  // What tc.jit.freeze writes for conv -> add -> relu (the graph runtime's op of the same name).
+  m.def(
+      "_conv_fused",
+      [](const Tensor& input, const Tensor& weight, const Tensor& bias, const py::object& stride,
+         const py::object& padding, const py::object& dilation, int64_t groups,
+         const Tensor& residual, int64_t residual_mode, bool relu, bool channels_last) {
+        const char* name = "_conv_fused";
+        return F::conv_fused(input, weight, bias, ints(stride, name, "stride"),
+                             ints(padding, name, "padding"), ints(dilation, name, "dilation"),
+                             groups, residual, residual_mode, relu, channels_last);
+      },
+      py::arg("input"), py::arg("weight"), py::arg("bias") = py::none(), py::arg("stride") = 1,
+      py::arg("padding") = 0, py::arg("dilation") = 1, py::arg("groups") = 1,
+      py::arg("residual") = py::none(), py::arg("residual_mode") = 0, py::arg("relu") = false,
+      py::arg("channels_last") = false,
+      "relu?(conv(input) + residual) in one pass (residual_mode: 0 out of place, 1 conv += "
+      "residual, 2 residual += conv, in place); channels_last: NHWC memory for the output");
 #define TC_BIND_CONV_T(name)                                                                 \
   m.def(#name, conv_transpose_binding(#name, &F::name), py::arg("input"), py::arg("weight"), \
         py::arg("bias") = py::none(), py::arg("stride") = 1, py::arg("padding") = 0,         \

@@ -1,5 +1,6 @@
 #include "tensorcore/jit/graph.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -131,27 +132,33 @@ Arg arg_from(const json& j) {
 }
 
 // Catches an op's error and rethrows the same kind with the node named first.
-template <typename F>
-IValue with_context(const std::string& ctx, F&& f) {
+// The context is built only when an error is thrown (not on every node of every call).
+template <typename Ctx, typename F>
+IValue with_context_lazy(Ctx&& make_ctx, F&& f) {
   try {
     return f();
   } catch (const DecodeError& e) {
-    throw DecodeError(ctx + e.what());
+    throw DecodeError(make_ctx() + e.what());
   } catch (const IndexError& e) {
-    throw IndexError(ctx + e.what());
+    throw IndexError(make_ctx() + e.what());
   } catch (const TypeError& e) {
-    throw TypeError(ctx + e.what());
+    throw TypeError(make_ctx() + e.what());
   } catch (const NotImplementedError& e) {
-    throw NotImplementedError(ctx + e.what());
+    throw NotImplementedError(make_ctx() + e.what());
   } catch (const ValueError& e) {
-    throw ValueError(ctx + e.what());
+    throw ValueError(make_ctx() + e.what());
   } catch (const Error& e) {
-    throw Error(ctx + e.what());
+    throw Error(make_ctx() + e.what());
   } catch (const std::bad_alloc&) {
     throw;
   } catch (const std::exception& e) {
-    throw Error(ctx + e.what());
+    throw Error(make_ctx() + e.what());
   }
+}
+
+template <typename F>
+IValue with_context(const std::string& ctx, F&& f) {
+  return with_context_lazy([&] { return ctx; }, std::forward<F>(f));
 }
 
 struct Frame {
@@ -406,6 +413,27 @@ IValue constant_arg_value(const Arg& a, const std::vector<Tensor>& constants) {
   return resolve(a, Frame{constants, {}, {}});
 }
 
+void note_uses(const Arg& a, int64_t node, std::vector<int64_t>& last) {
+  if (a.kind == Arg::Kind::Value) last[size_t(a.index)] = std::max(last[size_t(a.index)], node);
+  for (const Arg& x : a.items) note_uses(x, node, last);
+}
+
+// For each node, the values to drop after it: those it uses (or defines) for the last time.
+// Values of the output are kept.
+std::vector<std::vector<int64_t>> release_schedule(const Graph& g) {
+  const int64_t n = int64_t(g.nodes.size());
+  std::vector<int64_t> last(size_t(g.num_values), -1);
+  for (int64_t i = 0; i < n; ++i) {
+    note_uses(g.nodes[size_t(i)].out, i, last);  // defined and never used: dropped at once
+    for (const Arg& a : g.nodes[size_t(i)].args) note_uses(a, i, last);
+  }
+  note_uses(g.output, n, last);
+  std::vector<std::vector<int64_t>> release(static_cast<size_t>(n));
+  for (size_t v = 0; v < last.size(); ++v)
+    if (last[v] >= 0 && last[v] < n) release[size_t(last[v])].push_back(int64_t(v));
+  return release;
+}
+
 IValue run_graph(const Graph& g, const std::vector<Tensor>& constants, const IValueList& inputs) {
   TC_CHECK_TYPE(inputs.size() == g.inputs.size(), "forward: expected ", g.inputs.size(),
                 " inputs (as traced), got ", inputs.size());
@@ -418,20 +446,25 @@ IValue run_graph(const Graph& g, const std::vector<Tensor>& constants, const IVa
       return IValue();
     });
   }
+  // Each value is dropped after its last use, so the allocator hands its (cache-warm) block to
+  // the next node instead of every intermediate living until the end of the call.
+  const std::vector<std::vector<int64_t>> release = release_schedule(g);
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];
     const OpFn* fn = find_op(n.op);
     if (!fn)
       throw NotImplementedError(
           detail::concat("jit: node ", i, " (", n.op, "): this runtime has no such op"));
-    with_context(detail::concat("node ", i, " (", n.op, "): "), [&] {
-      IValueList args;
-      args.reserve(n.args.size());
-      for (const Arg& a : n.args) args.push_back(resolve(a, f));
-      IValue result = (*fn)(OpArgs(n.op, args));
-      bind(n.out, result, f);
-      return IValue();
-    });
+    with_context_lazy([&] { return detail::concat("node ", i, " (", n.op, "): "); },
+                      [&] {
+                        IValueList args;
+                        args.reserve(n.args.size());
+                        for (const Arg& a : n.args) args.push_back(resolve(a, f));
+                        IValue result = (*fn)(OpArgs(n.op, args));
+                        bind(n.out, result, f);
+                        return IValue();
+                      });
+    for (int64_t v : release[i]) f.values[size_t(v)] = IValue();
   }
   return resolve(g.output, f);
 }

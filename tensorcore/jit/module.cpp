@@ -206,6 +206,120 @@ bool fold_conv_bn(Node& conv, const Node& bn, std::vector<Tensor>& constants,
   return true;
 }
 
+bool is_value(const Arg& a) { return a.kind == Arg::Kind::Value; }
+
+// conv -> add -> relu chains (ResNet's blocks) become one `_C._nn._conv_fused` node, which runs
+// the add and the ReLU inside the convolution. Each fused intermediate must have no other use.
+// `uses` counts the uses of each value.
+std::vector<Node> fuse_conv_add_relu(std::vector<Node> nodes, const std::vector<int>& uses) {
+  auto is_add = [](const Node& n, bool& inplace) {
+    inplace = n.op == "Tensor.__iadd__" || n.op == "Tensor.add_";
+    const bool plain = n.op == "Tensor.__add__" || n.op == "Tensor.__radd__" ||
+                       n.op == "Tensor.add" || n.op == "_C.add";
+    return (inplace || plain) && n.args.size() == 2 && is_value(n.args[0]) && is_value(n.args[1]) &&
+           n.args[0].index != n.args[1].index && is_value(n.out);
+  };
+  // {is a relu, in place}
+  auto relu_of = [](const Node& n, int64_t v) -> std::pair<bool, bool> {
+    if (n.args.empty() || !is_value(n.args[0]) || n.args[0].index != v || !is_value(n.out))
+      return {false, false};
+    if (n.op == "Tensor.relu_") return {n.args.size() == 1, true};
+    if (n.op == "Tensor.relu" || n.op == "_C.relu") return {n.args.size() == 1, false};
+    if (n.op == "_C._nn.relu" && n.args.size() == 2 && n.args[1].kind == Arg::Kind::Literal &&
+        n.args[1].literal.is_bool())
+      return {true, n.args[1].literal.to_bool()};
+    return {false, false};
+  };
+  std::vector<Node> out;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    Node& n = nodes[i];
+    const bool conv = n.op == "_C._nn.conv1d" || n.op == "_C._nn.conv2d" || n.op == "_C._nn.conv3d";
+    // Explicit integer padding only ('same'/'valid' strings keep their own node).
+    if (!conv || n.args.size() != 7 || !is_value(n.out) || uses[n.out.index] != 1 ||
+        n.args[4].kind == Arg::Kind::Literal) {
+      out.push_back(std::move(n));
+      continue;
+    }
+    size_t j = i + 1;
+    Arg residual = Arg::lit(IValue());
+    int64_t mode = 0;
+    Arg result = n.out;
+    bool inplace = false;
+    if (j < nodes.size() && is_add(nodes[j], inplace)) {
+      const Node& add = nodes[j];
+      const int which = add.args[0].index == n.out.index   ? 0
+                        : add.args[1].index == n.out.index ? 1
+                                                           : -1;
+      if (which >= 0) {
+        residual = add.args[1 - which];
+        mode = !inplace ? 0 : which == 0 ? 1 : 2;
+        result = add.out;
+        ++j;
+      }
+    }
+    bool relu = false;
+    if (j < nodes.size() && (mode == 0 || j == i + 2) && uses[result.index] == 1) {
+      auto [is_relu, relu_inplace] = relu_of(nodes[j], result.index);
+      // A copying ReLU after `residual += conv` must leave the residual un-rectified.
+      if (is_relu && (relu_inplace || mode != 2)) {
+        relu = true;
+        result = nodes[j].out;
+        ++j;
+      }
+    }
+    // A conv with nothing to fuse becomes one too, for the choice of layout below.
+    Node f;
+    f.op = "_C._nn._conv_fused";
+    f.args = n.args;
+    f.args.push_back(residual);
+    f.args.push_back(Arg::lit(IValue(mode)));
+    f.args.push_back(Arg::lit(IValue(relu)));
+    f.args.push_back(Arg::lit(IValue(n.op == "_C._nn.conv2d")));  // channels_last, set below
+    f.out = result;
+    out.push_back(std::move(f));
+    i = j - 1;
+  }
+  return out;
+}
+
+// A 2-d fused conv writes channels-last (NHWC) memory when every reader of its output is another
+// fused conv (as input or residual), an average pool (which reads any strides and returns NCHW)
+// or a max pool whose own output qualifies (it returns NHWC for NHWC input, as torch's does), and
+// the output is not a graph output: then a chain of convolutions runs with no reorder between
+// them. Readers come after writers, so one backward sweep settles every value.
+void choose_conv_layouts(std::vector<Node>& nodes, const Arg& output, int64_t num_values) {
+  std::vector<char> nhwc_ok(size_t(num_values), 1);
+  std::vector<int> out_uses(size_t(num_values), 0);
+  count_uses(output, out_uses);
+  for (size_t v = 0; v < out_uses.size(); ++v)
+    if (out_uses[v]) nhwc_ok[v] = 0;
+  auto disallow_all = [&](const Arg& a, auto&& self) -> void {
+    if (a.kind == Arg::Kind::Value) nhwc_ok[size_t(a.index)] = 0;
+    for (const Arg& x : a.items) self(x, self);
+  };
+  for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
+    const Node& n = *it;
+    const bool fused = n.op == "_C._nn._conv_fused";
+    const bool avg = n.op == "_C._nn.avg_pool2d" || n.op == "_C._nn.adaptive_avg_pool2d";
+    const bool max = n.op == "_C._nn.max_pool2d" && is_value(n.out) && nhwc_ok[size_t(n.out.index)];
+    // `residual += conv` returns the residual's memory: its layout is the result's.
+    const bool into_residual = fused && n.args.size() > 8 && n.args[8].kind == Arg::Kind::Literal &&
+                               n.args[8].literal.is_int() && n.args[8].literal.to_int() == 2;
+    const bool result_ok = is_value(n.out) && nhwc_ok[size_t(n.out.index)];
+    for (size_t k = 0; k < n.args.size(); ++k) {
+      const bool reads_any_layout =
+          (fused && (k == 0 || (k == 7 && (!into_residual || result_ok)))) ||
+          ((avg || max) && k == 0);
+      if (!reads_any_layout) disallow_all(n.args[k], disallow_all);
+    }
+  }
+  for (Node& n : nodes) {
+    if (n.op != "_C._nn._conv_fused" || n.args.size() < 11 || !is_value(n.out)) continue;
+    Arg& flag = n.args[10];
+    flag = Arg::lit(IValue(flag.literal.to_bool() && nhwc_ok[size_t(n.out.index)]));
+  }
+}
+
 void collect_constants(const Arg& a, std::vector<char>& used) {
   if (a.kind == Arg::Kind::Constant) used[a.index] = 1;
   for (const Arg& x : a.items) collect_constants(x, used);
@@ -372,6 +486,14 @@ Module Module::freeze() const {
       continue;
     }
     fused.push_back(std::move(n));
+  }
+  {
+    std::fill(uses.begin(), uses.end(), 0);
+    for (const Node& n : fused)
+      for (const Arg& a : n.args) count_uses(a, uses);
+    count_uses(g.output, uses);
+    fused = fuse_conv_add_relu(std::move(fused), uses);
+    choose_conv_layouts(fused, g.output, g.num_values);
   }
   // Drop nodes whose results nobody uses (not in-place ones: their effect is the mutation).
   std::vector<Node> live;

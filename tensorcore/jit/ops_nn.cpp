@@ -58,6 +58,11 @@ const bool registered = [] {
   reg("conv1d", conv(static_cast<CI>(&F::conv1d), static_cast<CS>(&F::conv1d)));
   reg("conv2d", conv(static_cast<CI>(&F::conv2d), static_cast<CS>(&F::conv2d)));
   reg("conv3d", conv(static_cast<CI>(&F::conv3d), static_cast<CS>(&F::conv3d)));
+  reg("_conv_fused", [](const OpArgs& a) {
+    return IValue(F::conv_fused(a.tensor(0), a.tensor(1), a.opt_tensor(2), a.ints(3), a.ints(4),
+                                a.ints(5), a.int_(6), a.opt_tensor(7), a.int_(8), a.bool_(9),
+                                a.has(10) && a.bool_(10)));
+  });
   reg("conv_transpose1d", conv_transpose(&F::conv_transpose1d));
   reg("conv_transpose2d", conv_transpose(&F::conv_transpose2d));
   reg("conv_transpose3d", conv_transpose(&F::conv_transpose3d));

@@ -18,6 +18,7 @@
 #include "tensorcore/ops/elementwise.h"
 #include "tensorcore/ops/reduce.h"
 #include "tensorcore/ops/shape.h"
+#include "tensorcore/profiler/profiler.h"
 
 #ifdef TC_WITH_DNNL
 #include <dnnl.hpp>
@@ -99,6 +100,25 @@ Tensor conv_forward_cpu(const Tensor& x_in, const Tensor& w_in, const Tensor& b_
   if (x.dtype() == DType::BFloat16)
     return to_dtype(conv_forward_gemm(f32(x), f32(w), f32(b), as_f32(g)), x.dtype());
   return conv_forward_gemm(x, w, b, g);
+}
+
+// conv + epilogue on the CPU in one pass over the output (float32 and bfloat16); an undefined
+// result means the caller runs the ops one by one.
+Tensor conv_forward_fused_cpu(const Tensor& x_in, const Tensor& w_in, const Tensor& b_in,
+                              const ConvGeometry& g, const ConvEpilogue& epi) {
+  Tensor w = contiguous(w_in), b = b_in.defined() ? contiguous(b_in) : b_in;
+  const bool res_cl = epi.residual.defined() && is_nhwc(epi.residual);
+  // Channels-last data stays so through oneDNN, 1x1 convolutions included (the GEMM route reads
+  // NCHW only).
+  const bool cl = is_nhwc(x_in) || res_cl || (g.nd == 2 && epi.channels_last);
+  if (use_dnnl(x_in.dtype(), g) && (cl || !pointwise_float32(g))) {
+    try {
+      return conv_forward_dnnl(is_nhwc(x_in) ? x_in : contiguous(x_in), w, b, g, &epi);
+    } catch (const DnnlError&) {
+    }
+  }
+  if (x_in.dtype() != DType::Float32 || res_cl) return Tensor();
+  return conv_forward_gemm(contiguous(x_in), w, b, g, &epi);
 }
 
 Tensor conv_backward_data_cpu(const Tensor& gy_in, const Tensor& w_in, const ConvGeometry& g) {
@@ -268,16 +288,21 @@ ConvArgs check_conv_inputs(const char* op, int nd, const Tensor& input, const Te
 
 enum class PadMode { Explicit, Same, Valid };
 
+Tensor apply_epilogue(const Tensor& x, const Tensor& weight, const Tensor& bias,
+                      const ConvGeometry& g, const ConvEpilogue& epi, int64_t residual_mode);
+Tensor epilogue_ops(Tensor y, const ConvEpilogue& epi, int64_t residual_mode);
+
 Tensor convolution(const char* op, int nd, const Tensor& input_in, const Tensor& weight,
                    const Tensor& bias, const functional::IntList& stride_in,
                    const functional::IntList& padding_in, PadMode mode,
-                   const functional::IntList& dilation_in, int64_t groups) {
+                   const functional::IntList& dilation_in, int64_t groups,
+                   const ConvEpilogue* epi = nullptr, int64_t residual_mode = 0) {
   TC_AUTOCAST(op, convolution, op, nd, input_in, weight, bias, stride_in, padding_in, mode,
-              dilation_in, groups);
+              dilation_in, groups, epi, residual_mode);
   // bfloat16 has its own kernels (oneDNN); float16 computes through float32.
   if (input_in.dtype() == DType::Float16)
     TC_REDUCED_FLOAT_VIA_FLOAT32(input_in, convolution, op, nd, input_in, weight, bias, stride_in,
-                                 padding_in, mode, dilation_in, groups);
+                                 padding_in, mode, dilation_in, groups, epi, residual_mode);
   ConvArgs a = check_conv_inputs(op, nd, input_in, weight, bias);
   const Tensor& x = a.input;
   TC_CHECK(groups > 0, op, ": groups must be positive, got ", groups);
@@ -329,8 +354,47 @@ Tensor convolution(const char* op, int nd, const Tensor& input_in, const Tensor&
              shape_str(g.pad_l), ") is smaller than the dilated kernel ", shape_str(g.kernel));
     g.output.push_back((padded - span) / g.stride[i] + 1);
   }
+  if (epi && !a.unbatched) return apply_epilogue(x, weight, bias, g, *epi, residual_mode);
   Tensor y = conv_forward_op(x, weight, bias, g);
-  return a.unbatched ? squeeze(y, 0) : y;
+  if (a.unbatched) y = squeeze(y, 0);
+  return epi ? epilogue_ops(y, *epi, residual_mode) : y;
+}
+
+// relu?(conv(x) + residual), in one pass where the CPU kernels can, else op by op (the same ops
+// eager ran, so the same results on every device, dtype and with autograd).
+Tensor apply_epilogue(const Tensor& x, const Tensor& weight, const Tensor& bias,
+                      const ConvGeometry& g, const ConvEpilogue& epi, int64_t residual_mode) {
+  const Tensor& r = epi.residual;
+  // Writing into the residual while reading the input needs them apart (`x += conv(x)`).
+  const bool fast =
+      x.is_cpu() && !autograd::needs_grad({x, weight, bias, r}) &&
+      (g.dtype == DType::Float32 || g.dtype == DType::BFloat16) &&
+      (!r.defined() ||
+       (r.is_cpu() && r.dtype() == g.dtype && r.sizes() == g.output_shape() &&
+        (r.is_contiguous() || is_nhwc(r)) && !(epi.into_residual && r.storage() == x.storage())));
+  if (fast) {
+    // Named like the kernel-table calls (aten::conv_forward), which this path bypasses.
+    profiler::RecordFunction span("aten::conv_forward_fused", profiler::EventType::Op);
+    Tensor y = conv_forward_fused_cpu(x, weight, bias, g, epi);
+    if (y.defined()) return y;
+  }
+  return epilogue_ops(conv_forward_op(x, weight, bias, g), epi, residual_mode);
+}
+
+// The add and ReLU a fused conv stands for, as separate ops on its output y.
+Tensor epilogue_ops(Tensor y, const ConvEpilogue& epi, int64_t residual_mode) {
+  const Tensor& r = epi.residual;
+  if (r.defined()) {
+    if (residual_mode == 0)
+      y = add(y, r);
+    else if (residual_mode == 1)
+      y = add_(y, r);
+    else {
+      Tensor target = r;  // a handle on the residual's storage, updated in place
+      y = add_(target, y);
+    }
+  }
+  return epi.relu ? functional::relu(y, /*inplace=*/true) : y;
 }
 
 Tensor conv_transpose(const char* op, int nd, const Tensor& input_in, const Tensor& weight,
@@ -428,6 +492,23 @@ TC_CONV_ND(conv1d, 1)
 TC_CONV_ND(conv2d, 2)
 TC_CONV_ND(conv3d, 3)
 #undef TC_CONV_ND
+
+Tensor conv_fused(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                  const IntList& stride, const IntList& padding, const IntList& dilation,
+                  int64_t groups, const Tensor& residual, int64_t residual_mode, bool relu,
+                  bool channels_last) {
+  TC_CHECK(weight.defined() && weight.dim() >= 3 && weight.dim() <= 5,
+           "conv_fused: expected a 3-d, 4-d or 5-d weight");
+  TC_CHECK(residual_mode >= 0 && residual_mode <= 2,
+           "conv_fused: residual_mode must be 0, 1 or 2, got ", residual_mode);
+  TC_CHECK(residual.defined() || residual_mode == 0, "conv_fused: residual_mode ", residual_mode,
+           " needs a residual");
+  const int nd = int(weight.dim()) - 2;
+  detail::ConvEpilogue epi{residual, residual_mode == 2, relu, channels_last};
+  static const char* names[] = {"conv1d", "conv2d", "conv3d"};
+  return detail::convolution(names[nd - 1], nd, input, weight, bias, stride, padding,
+                             PadMode::Explicit, dilation, groups, &epi, residual_mode);
+}
 
 }  // namespace functional
 }  // namespace tc::nn

@@ -5,6 +5,7 @@
 #ifdef TC_WITH_DNNL
 #include <dnnl.hpp>
 
+#include <cstring>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -58,10 +59,11 @@ struct CachedWeight {
   int64_t offset = -1;
   uint32_t version = 0;
   std::optional<memory> mem;
-  bool matches(const Tensor& w) const {
+  bool same_source(const Tensor& w) const {
     auto s = storage.lock();
-    return mem && s && s == w.storage() && offset == w.storage_offset() && version == w.version();
+    return s && s == w.storage() && offset == w.storage_offset();
   }
+  bool matches(const Tensor& w) const { return mem && same_source(w) && version == w.version(); }
   void remember(const Tensor& w, memory m) {
     storage = w.storage();
     offset = w.storage_offset();
@@ -70,18 +72,40 @@ struct CachedWeight {
   }
 };
 
+// The reordered weights of one primitive, one per weight tensor: the blocks of a network often
+// share a geometry (ResNet-50's layer3 has five identical 3x3 convolutions), and one slot per
+// geometry made them evict each other, so every call reordered their weights again.
+struct WeightCache {
+  static constexpr size_t kSlots = 32;
+  std::list<CachedWeight> slots;  // most recently used first
+  CachedWeight& slot_for(const Tensor& w) {
+    for (auto it = slots.begin(); it != slots.end();) {
+      if (it->same_source(w)) {
+        slots.splice(slots.begin(), slots, it);
+        return slots.front();
+      }
+      it = it->storage.expired() ? slots.erase(it) : std::next(it);
+    }
+    if (slots.size() >= kSlots) slots.pop_back();
+    slots.emplace_front();
+    return slots.front();
+  }
+};
+
 struct ConvEntry {
   memory::desc src_plain, wei_plain, dst_plain, bias_md;
   dnnl::convolution_forward::primitive_desc fwd_pd;
   dnnl::convolution_forward fwd;
   std::optional<dnnl::reorder> fwd_src_in, fwd_wei_in, fwd_dst_out;
-  CachedWeight fwd_weight;
+  memory::desc res_plain;                   // the residual as the caller holds it
+  std::optional<dnnl::reorder> fwd_dst_in;  // the residual into dst's layout (sum post-op)
+  WeightCache fwd_weight;
 
   bool has_bwd_data = false;
   dnnl::convolution_backward_data::primitive_desc bwd_data_pd;
   dnnl::convolution_backward_data bwd_data;
   std::optional<dnnl::reorder> bd_dst_in, bd_wei_in, bd_src_out;
-  CachedWeight bwd_weight;
+  WeightCache bwd_weight;
 
   bool has_bwd_weights = false;
   dnnl::convolution_backward_weights::primitive_desc bwd_w_pd;
@@ -112,32 +136,63 @@ Shape dnnl_weight_dims(const ConvGeometry& g) {
   return r;
 }
 
-// Bias is always part of the forward primitive key so one entry serves both.
-std::shared_ptr<ConvEntry> make_entry(const ConvGeometry& g, bool with_bias) {
+// What a forward entry is built for besides the geometry: post-ops (a residual summed into dst, a
+// ReLU), and channels-last (NHWC) memory for the caller's input, output and residual.
+struct FwdVariant {
+  bool sum = false, relu = false;
+  bool src_cl = false, dst_cl = false, res_cl = false;
+  bool fused() const { return sum || relu || src_cl || dst_cl; }
+  std::string key() const {
+    return std::string(sum ? "s" : "") + (relu ? "r" : "") + (src_cl ? "X" : "") +
+           (dst_cl ? "Y" : "") + (res_cl ? "R" : "");
+  }
+};
+
+// Bias is always part of the forward primitive key so one entry serves both. A fused variant is
+// an inference primitive, never used for backward; with NHWC memory on either side it computes
+// in NHWC (oneDNN's inference kernels for this layout need no reorder around them).
+std::shared_ptr<ConvEntry> make_entry(const ConvGeometry& g, bool with_bias,
+                                      const FwdVariant& v = {}) {
   auto e = std::make_shared<ConvEntry>();
   auto& eng = cpu_engine();
   ConvDescs d = descs_of(g);
   auto src_dims = to_dims(g.input_shape()), dst_dims = to_dims(g.output_shape());
   auto wei_dims = to_dims(dnnl_weight_dims(g));
-  e->src_plain = memory::desc(src_dims, data_type(g), plain_act_tag(g.nd));
-  e->dst_plain = memory::desc(dst_dims, data_type(g), plain_act_tag(g.nd));
+  const tag plain = plain_act_tag(g.nd);
+  e->src_plain = memory::desc(src_dims, data_type(g), v.src_cl ? tag::nhwc : plain);
+  e->dst_plain = memory::desc(dst_dims, data_type(g), v.dst_cl ? tag::nhwc : plain);
   e->wei_plain = memory::desc(wei_dims, data_type(g), plain_wei_tag(g.nd, g.groups > 1));
   e->bias_md = memory::desc({g.out_channels}, data_type(g), tag::x);
-  memory::desc src_any(src_dims, data_type(g), tag::any), dst_any(dst_dims, data_type(g), tag::any),
+  const tag act = g.nd == 2 && (v.src_cl || v.dst_cl) ? tag::nhwc : tag::any;
+  memory::desc src_any(src_dims, data_type(g), act), dst_any(dst_dims, data_type(g), act),
       wei_any(wei_dims, data_type(g), tag::any);
-  auto fd = with_bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training,
-                                                        dnnl::algorithm::convolution_direct,
+  const bool fused = v.fused();
+  const auto prop = fused ? dnnl::prop_kind::forward_inference : dnnl::prop_kind::forward_training;
+  auto fd = with_bias ? dnnl::convolution_forward::desc(prop, dnnl::algorithm::convolution_direct,
                                                         src_any, wei_any, e->bias_md, dst_any,
                                                         d.strides, d.dilation, d.pad_l, d.pad_r)
-                      : dnnl::convolution_forward::desc(
-                            dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct,
-                            src_any, wei_any, dst_any, d.strides, d.dilation, d.pad_l, d.pad_r);
-  e->fwd_pd = dnnl::convolution_forward::primitive_desc(fd, eng);
+                      : dnnl::convolution_forward::desc(prop, dnnl::algorithm::convolution_direct,
+                                                        src_any, wei_any, dst_any, d.strides,
+                                                        d.dilation, d.pad_l, d.pad_r);
+  if (fused) {
+    dnnl::post_ops ops;
+    if (v.sum) ops.append_sum(1.f);  // dst = conv + bias + dst (the residual placed there first)
+    if (v.relu) ops.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+    dnnl::primitive_attr attr;
+    attr.set_post_ops(ops);
+    e->fwd_pd = dnnl::convolution_forward::primitive_desc(fd, attr, eng);
+  } else {
+    e->fwd_pd = dnnl::convolution_forward::primitive_desc(fd, eng);
+  }
   if (g.dtype == DType::BFloat16) require_fast(e->fwd_pd);
   e->fwd = dnnl::convolution_forward(e->fwd_pd);
   e->fwd_src_in = make_reorder(e->src_plain, e->fwd_pd.src_desc());
   e->fwd_wei_in = make_reorder(e->wei_plain, e->fwd_pd.weights_desc());
   e->fwd_dst_out = make_reorder(e->fwd_pd.dst_desc(), e->dst_plain);
+  if (v.sum) {
+    e->res_plain = memory::desc(dst_dims, data_type(g), v.res_cl ? tag::nhwc : plain);
+    e->fwd_dst_in = make_reorder(e->res_plain, e->fwd_pd.dst_desc());
+  }
   return e;
 }
 
@@ -148,13 +203,14 @@ struct EntryCache {
   static constexpr size_t kCapacity = 256;
 };
 
-std::shared_ptr<ConvEntry> get_entry(const ConvGeometry& g, bool with_bias) {
+std::shared_ptr<ConvEntry> get_entry(const ConvGeometry& g, bool with_bias,
+                                     const FwdVariant& v = {}) {
   static EntryCache cache;
-  std::string key = g.key() + (with_bias ? "b" : "n");
+  std::string key = g.key() + (with_bias ? "b" : "n") + v.key();
   std::lock_guard<std::mutex> lock(cache.mu);
   auto it = cache.map.find(key);
   if (it != cache.map.end()) return it->second;
-  auto e = make_entry(g, with_bias);
+  auto e = make_entry(g, with_bias, v);
   cache.map.emplace(key, e);
   cache.order.push_back(key);
   if (cache.order.size() > EntryCache::kCapacity) {
@@ -185,10 +241,11 @@ memory prepare_input(const std::optional<dnnl::reorder>& r, memory user, const m
   return m;
 }
 
-memory weight_for(CachedWeight& cache, const std::optional<dnnl::reorder>& r, const Tensor& w,
+memory weight_for(WeightCache& weights, const std::optional<dnnl::reorder>& r, const Tensor& w,
                   const memory::desc& plain, const memory::desc& want, dnnl::stream& s) {
   memory user(plain, cpu_engine(), w.data_ptr());
   if (!r) return user;
+  CachedWeight& cache = weights.slot_for(w);
   if (cache.matches(w)) return *cache.mem;
   memory m(want, cpu_engine());
   r->execute(s, user, m);
@@ -252,10 +309,29 @@ bool dnnl_conv_available(const ConvGeometry& g) {
   return true;
 }
 
-Tensor conv_forward_dnnl(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeometry& g) {
-  auto e = get_entry(g, b.defined());
+Tensor conv_forward_dnnl(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeometry& g,
+                         const ConvEpilogue* epi) {
+  FwdVariant v;
+  const Tensor* res = epi && epi->residual.defined() ? &epi->residual : nullptr;
+  if (epi) {
+    v.sum = res != nullptr;
+    v.relu = epi->relu;
+    v.src_cl = is_nhwc(x);
+    v.res_cl = res && is_nhwc(*res);
+    // Into the residual, the output is the residual, in its layout.
+    v.dst_cl = res && epi->into_residual ? v.res_cl : g.nd == 2 && epi->channels_last;
+  }
+  auto e = get_entry(g, b.defined(), v);
   dnnl::stream s(cpu_engine());
-  Tensor y = empty(g.output_shape(), TensorOptions(g.dtype));
+  Tensor y;
+  if (res && epi->into_residual) {
+    y = *res;
+  } else if (v.dst_cl) {
+    const Shape z = g.output_shape();
+    y = empty_strided(z, {z[1] * z[2] * z[3], 1, z[1] * z[3], z[1]}, TensorOptions(g.dtype));
+  } else {
+    y = empty(g.output_shape(), TensorOptions(g.dtype));
+  }
   memory user_src(e->src_plain, cpu_engine(), x.data_ptr());
   memory user_dst(e->dst_plain, cpu_engine(), y.data_ptr());
   CallBuffers bufs;
@@ -264,6 +340,15 @@ Tensor conv_forward_dnnl(const Tensor& x, const Tensor& w, const Tensor& b, cons
   memory wei =
       weight_for(e->fwd_weight, e->fwd_wei_in, w, e->wei_plain, e->fwd_pd.weights_desc(), s);
   memory dst = e->fwd_dst_out ? bufs.make(e->fwd_pd.dst_desc()) : user_dst;
+  if (res) {
+    // The sum post-op adds what dst holds: the residual, in dst's layout (already there when
+    // the output is the residual itself).
+    memory r(e->res_plain, cpu_engine(), res->data_ptr());
+    if (e->fwd_dst_in)
+      e->fwd_dst_in->execute(s, r, dst);
+    else if (e->fwd_dst_out || !epi->into_residual)
+      std::memcpy(dst.get_data_handle(), res->data_ptr(), size_t(y.nbytes()));
+  }
   std::unordered_map<int, memory> args{
       {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}};
   if (b.defined()) args.emplace(DNNL_ARG_BIAS, memory(e->bias_md, cpu_engine(), b.data_ptr()));
@@ -372,7 +457,8 @@ namespace {
 [[noreturn]] void no_dnnl() { throw std::logic_error("tensorcore was built without oneDNN"); }
 }  // namespace
 bool dnnl_conv_available(const ConvGeometry&) { return false; }
-Tensor conv_forward_dnnl(const Tensor&, const Tensor&, const Tensor&, const ConvGeometry&) {
+Tensor conv_forward_dnnl(const Tensor&, const Tensor&, const Tensor&, const ConvGeometry&,
+                         const ConvEpilogue*) {
   no_dnnl();
 }
 Tensor conv_backward_data_dnnl(const Tensor&, const Tensor&, const ConvGeometry&) { no_dnnl(); }

@@ -86,9 +86,10 @@ struct GroupGemm {
   const bool pointwise;
 };
 
+// y = conv(x, w) + beta * y, then per element: + bias, + residual `res` (if given), ReLU.
 template <typename T>
 void forward_impl(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeometry& cg,
-                  const Tensor& y) {
+                  const Tensor& y, T beta = T(0), const T* res = nullptr, bool relu = false) {
   const GroupGemm gg(cg);
   const int64_t K = gg.K, L = gg.L;
   std::vector<T> col = gg.column_buffer<T>();
@@ -108,25 +109,36 @@ void forward_impl(const Tensor& x, const Tensor& w, const Tensor& b, const ConvG
         const int64_t n = t / chunks, c0 = (t % chunks) * block;
         if (c0 >= L) continue;
         const int64_t cols = std::min(block, L - c0);
-        gemm(false, false, gg.Og, cols, K, T(1), wp, K, xp + n * cg.in_channels * L + c0, L, T(0),
+        gemm(false, false, gg.Og, cols, K, T(1), wp, K, xp + n * cg.in_channels * L + c0, L, beta,
              yp + n * cg.out_channels * L + c0, L);
       }
     });
   } else {
     gg.each_group([&](int64_t, int64_t xo, int64_t yo, int64_t wo) {
-      gemm(false, false, gg.Og, L, K, T(1), wp + wo, K, gg.columns(xp + xo, col), L, T(0), yp + yo,
+      gemm(false, false, gg.Og, L, K, T(1), wp + wo, K, gg.columns(xp + xo, col), L, beta, yp + yo,
            L);
     });
   }
-  if (b.defined()) {
-    const T* bp = b.data<T>();
+  if (b.defined() || res || relu) {
+    // One pass over the output for bias, residual and ReLU together.
+    const T* bp = b.defined() ? b.data<T>() : nullptr;
     parallel_for(0, cg.batch * cg.out_channels,
                  std::max<int64_t>(1, kGrainSize / std::max<int64_t>(L, 1)),
                  [&](int64_t r0, int64_t r1) {
                    for (int64_t r = r0; r < r1; ++r) {
-                     T bv = bp[r % cg.out_channels];
+                     const T bv = bp ? bp[r % cg.out_channels] : T(0);
                      T* row = yp + r * L;
-                     for (int64_t i = 0; i < L; ++i) row[i] += bv;
+                     const T* rrow = res ? res + r * L : nullptr;
+                     if (rrow && relu) {
+                       for (int64_t i = 0; i < L; ++i)
+                         row[i] = std::max(row[i] + bv + rrow[i], T(0));
+                     } else if (rrow) {
+                       for (int64_t i = 0; i < L; ++i) row[i] += bv + rrow[i];
+                     } else if (relu) {
+                       for (int64_t i = 0; i < L; ++i) row[i] = std::max(row[i] + bv, T(0));
+                     } else {
+                       for (int64_t i = 0; i < L; ++i) row[i] += bv;
+                     }
                    }
                  });
   }
@@ -168,7 +180,19 @@ void backward_weight_impl(const Tensor& x, const Tensor& gy, const ConvGeometry&
 
 }  // namespace
 
-Tensor conv_forward_gemm(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeometry& g) {
+Tensor conv_forward_gemm(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeometry& g,
+                         const ConvEpilogue* epi) {
+  if (epi) {
+    TC_CHECK(x.dtype() == DType::Float32, "conv: a fused epilogue needs float32");
+    // Into the residual: the GEMM accumulates onto it (beta 1); else the residual is added in
+    // the pass that adds the bias.
+    Tensor y =
+        epi->into_residual ? epi->residual : empty(g.output_shape(), TensorOptions(x.dtype()));
+    const float* res =
+        epi->residual.defined() && !epi->into_residual ? epi->residual.data<float>() : nullptr;
+    forward_impl<float>(x, w, b, g, y, epi->into_residual ? 1.f : 0.f, res, epi->relu);
+    return y;
+  }
   Tensor y = empty(g.output_shape(), TensorOptions(x.dtype()));
   dispatch_dtype<(1u << int(DType::Float32)) | (1u << int(DType::Float64))>(
       x.dtype(), "conv", [&](auto tag) {

@@ -22,15 +22,40 @@ struct ConvGeometry {
   Shape output_shape() const;  // [N, O, *output]
 };
 
-// y = conv(x, w) + b (b may be undefined).
-Tensor conv_forward_gemm(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeometry& g);
+// What a frozen graph fuses into a convolution's output (functional::conv_fused): a residual
+// added to it and a ReLU after. In `into_residual` mode the result is written over the residual
+// (as `residual += conv(x)` does); otherwise into a fresh tensor. The residual has the output's
+// shape and dtype and is contiguous.
+struct ConvEpilogue {
+  Tensor residual;
+  bool into_residual = false;
+  bool relu = false;
+  // Write a 2-d convolution's output channels-last (NHWC memory, NCHW sizes): the layout oneDNN's
+  // inference kernels read and write, so a chain of such convolutions runs without reorders.
+  bool channels_last = false;
+};
+
+// A 4-d tensor laid out NHWC (and not also NCHW-contiguous, as tensors with size-1 dims can be).
+inline bool is_nhwc(const Tensor& t) {
+  if (t.dim() != 4 || t.is_contiguous()) return false;
+  const Shape& z = t.sizes();
+  const Shape& s = t.strides();
+  return s[1] == 1 && s[3] == z[1] && s[2] == z[1] * z[3] && s[0] == z[1] * z[2] * z[3];
+}
+
+// y = conv(x, w) + b (b may be undefined), then the epilogue if one is given (float32 only).
+Tensor conv_forward_gemm(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeometry& g,
+                         const ConvEpilogue* epilogue = nullptr);
 Tensor conv_backward_data_gemm(const Tensor& gy, const Tensor& w, const ConvGeometry& g);
 Tensor conv_backward_weight_gemm(const Tensor& x, const Tensor& gy, const ConvGeometry& g);
 
 // oneDNN float32 / bfloat16 path. Returns an undefined tensor when oneDNN declines (the caller
 // falls back).
 bool dnnl_conv_available(const ConvGeometry& g);
-Tensor conv_forward_dnnl(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeometry& g);
+// With an epilogue, the residual and ReLU are oneDNN post-ops (sum, eltwise) of an inference
+// primitive: no separate passes over the output.
+Tensor conv_forward_dnnl(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeometry& g,
+                         const ConvEpilogue* epilogue = nullptr);
 Tensor conv_backward_data_dnnl(const Tensor& gy, const Tensor& w, const ConvGeometry& g);
 // Returns {grad_weight, grad_bias (undefined unless with_bias)}.
 std::pair<Tensor, Tensor> conv_backward_weight_dnnl(const Tensor& x, const Tensor& gy,

@@ -33,6 +33,17 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, con
               const char* padding, const IntList& dilation = {1}, int64_t groups = 1);
 Tensor conv3d(const Tensor& input, const Tensor& weight, const Tensor& bias, const IntList& stride,
               const char* padding, const IntList& dilation = {1}, int64_t groups = 1);
+// The fused form tc.jit.freeze writes for conv -> add -> relu chains: relu?(conv(x) + residual).
+// residual_mode says which add it replaces: 0 `conv(x) + residual` (no residual: 0), 1
+// `conv(x) += residual`, 2 `residual += conv(x)` (the result is `residual`, updated in place, as
+// the in-place add did). On the CPU for float32/bfloat16 without autograd the add and ReLU run
+// inside the convolution; otherwise the ops run one after another, with the same results.
+// channels_last asks for a 2-d convolution's output in NHWC memory (same sizes and values) where
+// oneDNN computes it: freeze sets it where only such convolutions and pooling read the output.
+Tensor conv_fused(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                  const IntList& stride, const IntList& padding, const IntList& dilation,
+                  int64_t groups, const Tensor& residual, int64_t residual_mode, bool relu,
+                  bool channels_last = false);
 // Weight [C_in, C_out/groups, *k].
 Tensor conv_transpose1d(const Tensor& input, const Tensor& weight, const Tensor& bias = {},
                         const IntList& stride = {1}, const IntList& padding = {0},

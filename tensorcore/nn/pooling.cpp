@@ -517,9 +517,64 @@ Tensor max_backward_op(const Tensor& gy_in, const Tensor& idx, const Pool2d& g,
   return gx;
 }
 
+// A float32 [N, C, H, W] input laid out NHWC (channels-last strides), as frozen graphs'
+// convolutions hand it over: NHWC values and indices (as torch returns for channels-last input),
+// without a copy to NCHW first. Each output reduces its window over a contiguous run of channels.
+bool nhwc_float32(const Tensor& x) {
+  if (x.dim() != 4 || !x.is_cpu() || x.dtype() != DType::Float32 || x.is_contiguous()) return false;
+  const Shape& z = x.sizes();
+  const Shape& st = x.strides();
+  return st[1] == 1 && st[3] == z[1] && st[2] == z[1] * z[3] && st[0] == z[1] * z[2] * z[3];
+}
+
+std::pair<Tensor, Tensor> max_forward_nhwc(const Tensor& x, const Pool2d& g,
+                                           const Shape& out_shape) {
+  const int64_t n = x.size(0), c = x.size(1), H = g.h.in, W = g.w.in, OH = g.h.out, OW = g.w.out;
+  const Shape st = {c * OH * OW, 1, OW * c, c};
+  Tensor y = empty_strided(out_shape, st, TensorOptions(DType::Float32));
+  Tensor idx = empty_strided(out_shape, st, TensorOptions(DType::Int64));
+  const float* xp = x.data<float>();
+  float* yp = y.data<float>();
+  int64_t* ip = idx.data<int64_t>();
+  parallel_for(0, n * OH, 1, [&](int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r) {
+      const int64_t b = r / OH, oh = r % OH;
+      int64_t hl, hh, hs;
+      max_window(g.h, oh, hl, hh, hs);
+      for (int64_t ow = 0; ow < OW; ++ow) {
+        int64_t wl, wh, ws;
+        max_window(g.w, ow, wl, wh, ws);
+        float* __restrict yo = yp + (r * OW + ow) * c;
+        int64_t* __restrict io = ip + (r * OW + ow) * c;
+        const int64_t first = hl * W + wl;
+        for (int64_t ch = 0; ch < c; ++ch) {
+          yo[ch] = -std::numeric_limits<float>::infinity();
+          io[ch] = first;
+        }
+        // Window elements in the NCHW kernel's order: ties and NaNs resolve the same way.
+        for (int64_t ih = hl; ih < hh; ih += hs)
+          for (int64_t iw = wl; iw < wh; iw += ws) {
+            const float* __restrict xv = xp + ((b * H + ih) * W + iw) * c;
+            const int64_t at = ih * W + iw;
+            for (int64_t ch = 0; ch < c; ++ch) {
+              const float v = xv[ch];
+              const bool take = v > yo[ch] || v != v;
+              yo[ch] = take ? v : yo[ch];
+              io[ch] = take ? at : io[ch];
+            }
+          }
+      }
+    }
+  });
+  return {y, idx};
+}
+
 // Max pooling: values and flat per-plane indices; the gradient scatters through the indices.
 std::pair<Tensor, Tensor> max_forward_op(const Tensor& x_in, const Pool2d& g,
                                          const Shape& out_shape) {
+  if (g.d.out == 1 && g.d.in == 1 && !g.h.adaptive && !g.w.adaptive && out_shape.size() == 4 &&
+      nhwc_float32(x_in) && !autograd::needs_grad({x_in}))
+    return max_forward_nhwc(x_in, g, out_shape);
   Tensor x = contiguous(x_in);
   Tensor y = empty(out_shape, TensorOptions(x.dtype()).device(x.device()));
   Tensor idx = empty(out_shape, TensorOptions(DType::Int64).device(x.device()));

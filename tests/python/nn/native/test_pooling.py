@@ -145,3 +145,33 @@ def test_pooling_errors(F):
     y, idx = F.max_pool2d(tc.zeros(1, 1, 4, 4), 2, return_indices=True)
     with pytest.raises(ValueError, match="max_unpool2d: indices shape"):
         F.max_unpool2d(y, idx[..., :1], 2)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(kernel_size=3, stride=2, padding=1),
+        dict(kernel_size=2),
+        dict(kernel_size=3, stride=1, padding=1, dilation=2),
+        dict(kernel_size=3, stride=2, ceil_mode=True),
+    ],
+)
+def test_max_pool2d_channels_last_input(kwargs):
+    # NHWC input (what frozen graphs' convolutions hand over) takes its own kernel: the same
+    # values and indices as the NCHW kernel, ties and NaNs included, in NHWC layout as torch's.
+    x = np.round(randn(2, 19, 11, 13, dtype=np.float32) * 2) / 2  # many ties
+    x[0, 3, 4, 5] = np.nan
+    nchw = tc.tensor(x)
+    nhwc = nchw.permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2)
+    assert not nhwc.is_contiguous()
+    F = tc.nn.functional
+    y, i = F.max_pool2d(nchw, return_indices=True, **kwargs)
+    y2, i2 = F.max_pool2d(nhwc, return_indices=True, **kwargs)
+    np.testing.assert_array_equal(y2.numpy(), y.numpy())
+    np.testing.assert_array_equal(i2.numpy(), i.numpy())
+    assert y2.stride()[1] == 1  # channels-last out
+    torch = pytest.importorskip("torch")
+    ty = torch.nn.functional.max_pool2d(
+        torch.from_numpy(x).contiguous(memory_format=torch.channels_last), **kwargs
+    )
+    np.testing.assert_array_equal(y2.numpy(), ty.numpy())
