@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/nn/conv_internal.h"
 #include "tensorcore/ops/creation.h"
 
@@ -241,10 +242,24 @@ memory prepare_input(const std::optional<dnnl::reorder>& r, memory user, const m
   return m;
 }
 
+// The weight in the primitive's layout. A training step changes every weight before its next
+// use, so a weight that autograd is tracking (grad mode on, or a backward pass over a weight
+// that requires grad) is reordered into a per-call buffer: keeping one copy per weight would
+// only add the model's size to the step's peak memory. Inference keeps them.
+bool weight_in_training(const Tensor& w, bool backward) {
+  return w.requires_grad() && (backward || autograd::grad_enabled());
+}
+
 memory weight_for(WeightCache& weights, const std::optional<dnnl::reorder>& r, const Tensor& w,
-                  const memory::desc& plain, const memory::desc& want, dnnl::stream& s) {
+                  const memory::desc& plain, const memory::desc& want, dnnl::stream& s,
+                  CallBuffers& bufs, bool backward) {
   memory user(plain, cpu_engine(), w.data_ptr());
   if (!r) return user;
+  if (weight_in_training(w, backward)) {
+    memory m = bufs.make(want);
+    r->execute(s, user, m);
+    return m;
+  }
   CachedWeight& cache = weights.slot_for(w);
   if (cache.matches(w)) return *cache.mem;
   memory m(want, cpu_engine());
@@ -337,8 +352,8 @@ Tensor conv_forward_dnnl(const Tensor& x, const Tensor& w, const Tensor& b, cons
   CallBuffers bufs;
   memory src = prepare_input(e->fwd_src_in, user_src, e->fwd_pd.src_desc(), s, bufs);
   std::lock_guard<std::mutex> lock(e->mu);
-  memory wei =
-      weight_for(e->fwd_weight, e->fwd_wei_in, w, e->wei_plain, e->fwd_pd.weights_desc(), s);
+  memory wei = weight_for(e->fwd_weight, e->fwd_wei_in, w, e->wei_plain, e->fwd_pd.weights_desc(),
+                          s, bufs, /*backward=*/false);
   memory dst = e->fwd_dst_out ? bufs.make(e->fwd_pd.dst_desc()) : user_dst;
   if (res) {
     // The sum post-op adds what dst holds: the residual, in dst's layout (already there when
@@ -368,8 +383,8 @@ Tensor conv_backward_data_dnnl(const Tensor& gy, const Tensor& w, const ConvGeom
   memory user_gy(e->dst_plain, eng, gy.data_ptr()), user_gx(e->src_plain, eng, gx.data_ptr());
   CallBuffers bufs;
   memory dst = prepare_input(e->bd_dst_in, user_gy, e->bwd_data_pd.diff_dst_desc(), s, bufs);
-  memory wei =
-      weight_for(e->bwd_weight, e->bd_wei_in, w, e->wei_plain, e->bwd_data_pd.weights_desc(), s);
+  memory wei = weight_for(e->bwd_weight, e->bd_wei_in, w, e->wei_plain,
+                          e->bwd_data_pd.weights_desc(), s, bufs, /*backward=*/true);
   memory src = e->bd_src_out ? bufs.make(e->bwd_data_pd.diff_src_desc()) : user_gx;
   e->bwd_data.execute(
       s, {{DNNL_ARG_DIFF_DST, dst}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DIFF_SRC, src}});
@@ -428,7 +443,7 @@ std::tuple<Tensor, Tensor, Tensor> conv_backward_dnnl(const Tensor& x, const Ten
                      ? dst_d
                      : prepare_input(ew->bw_dst_in, user_gy, ew->bwd_w_pd.diff_dst_desc(), s, bufs);
   memory wei = weight_for(ed->bwd_weight, ed->bd_wei_in, w, ed->wei_plain,
-                          ed->bwd_data_pd.weights_desc(), s);
+                          ed->bwd_data_pd.weights_desc(), s, bufs, /*backward=*/true);
   memory src_d = ed->bd_src_out ? bufs.make(ed->bwd_data_pd.diff_src_desc()) : user_gx;
   ed->bwd_data.execute(
       s, {{DNNL_ARG_DIFF_DST, dst_d}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DIFF_SRC, src_d}});
