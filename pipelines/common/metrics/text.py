@@ -113,9 +113,9 @@ def prefix_beam_search(log_probs, alphabet, beam_width=16, lexicon=None, prune=-
     words = {(): ""}  # prefix -> its partial last word (lexicon mode)
     neg = -math.inf
     for frame in log_probs:
-        candidates = np.nonzero(frame >= prune)[0]
-        if len(candidates) == 0:
-            candidates = [int(frame.argmax())]
+        # Blank is always tried: every prefix may stay as it is, so the beam never empties
+        # (the lexicon or the space rules may forbid every other class of a frame).
+        candidates = np.union1d(np.nonzero(frame >= prune)[0], [0])
         nxt = {}
 
         def add(prefix, pb, pnb):
@@ -143,7 +143,10 @@ def prefix_beam_search(log_probs, alphabet, beam_width=16, lexicon=None, prune=-
                         if new_partial not in lexicon.prefixes:
                             continue
                 elif c == space and (last is None or last == space):
-                    continue  # no leading or double spaces
+                    # A leading or second space adds nothing to the text: its path stays on
+                    # this prefix (as a merged repeat would) instead of being dropped.
+                    add(prefix, neg, total + p)
+                    continue
                 new = prefix + (c,)
                 if lexicon is not None and new not in words:
                     words[new] = new_partial
