@@ -30,6 +30,16 @@ struct DnnlError : std::exception {};  // never thrown: the oneDNN path is compi
 namespace tc::nn {
 namespace detail {
 
+namespace {
+thread_local bool training_weight = false;
+}  // namespace
+
+TrainingWeightScope::TrainingWeightScope(bool training) : previous_(training_weight) {
+  training_weight = training;
+}
+TrainingWeightScope::~TrainingWeightScope() { training_weight = previous_; }
+bool TrainingWeightScope::active() { return training_weight; }
+
 std::string ConvGeometry::key() const {
   std::ostringstream os;
   os << nd << ':' << int(dtype) << ':' << batch << ',' << in_channels << ',' << out_channels << ','
@@ -177,6 +187,7 @@ Tensor conv_weight_op(const Tensor& x, const Tensor& gy, const ConvGeometry& g);
 
 Tensor conv_forward_op(const Tensor& x_in, const Tensor& w_in, const Tensor& b_in,
                        const ConvGeometry& g) {
+  TrainingWeightScope weight_scope(autograd::needs_grad({w_in}));
   Tensor y = raw_forward(x_in.detach(), w_in.detach(), b_in.defined() ? b_in.detach() : b_in, g);
   if (autograd::needs_grad({x_in, w_in, b_in})) {
     bool need_x = x_in.requires_grad(), need_w = w_in.requires_grad();

@@ -14,7 +14,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include "tensorcore/autograd/grad_mode.h"
 #include "tensorcore/nn/conv_internal.h"
 #include "tensorcore/ops/creation.h"
 
@@ -242,20 +241,15 @@ memory prepare_input(const std::optional<dnnl::reorder>& r, memory user, const m
   return m;
 }
 
-// The weight in the primitive's layout. A training step changes every weight before its next
-// use, so a weight that autograd is tracking (grad mode on, or a backward pass over a weight
-// that requires grad) is reordered into a per-call buffer: keeping one copy per weight would
-// only add the model's size to the step's peak memory. Inference keeps them.
-bool weight_in_training(const Tensor& w, bool backward) {
-  return w.requires_grad() && (backward || autograd::grad_enabled());
-}
+// The weight in the primitive's layout. In a training step (a backward pass, or a forward
+// under TrainingWeightScope) it goes into a per-call buffer; inference keeps one copy per weight.
 
 memory weight_for(WeightCache& weights, const std::optional<dnnl::reorder>& r, const Tensor& w,
                   const memory::desc& plain, const memory::desc& want, dnnl::stream& s,
                   CallBuffers& bufs, bool backward) {
   memory user(plain, cpu_engine(), w.data_ptr());
   if (!r) return user;
-  if (weight_in_training(w, backward)) {
+  if (backward || TrainingWeightScope::active()) {
     memory m = bufs.make(want);
     r->execute(s, user, m);
     return m;

@@ -26,6 +26,22 @@ struct ConvGeometry {
 // added to it and a ReLU after. In `into_residual` mode the result is written over the residual
 // (as `residual += conv(x)` does); otherwise into a fresh tensor. The residual has the output's
 // shape and dtype and is contiguous.
+// Set while a convolution runs for a weight that autograd tracks (a training step): oneDNN then
+// reorders that weight per call instead of keeping a copy of it, since the optimizer changes it
+// before its next use and a kept copy would only add the model's size to the step's peak. The
+// kernels see detached tensors, so the caller, which still sees requires_grad, decides.
+class TrainingWeightScope {
+ public:
+  explicit TrainingWeightScope(bool training);
+  ~TrainingWeightScope();
+  TrainingWeightScope(const TrainingWeightScope&) = delete;
+  TrainingWeightScope& operator=(const TrainingWeightScope&) = delete;
+  static bool active();
+
+ private:
+  bool previous_;
+};
+
 struct ConvEpilogue {
   Tensor residual;
   bool into_residual = false;
