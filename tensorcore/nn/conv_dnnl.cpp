@@ -105,7 +105,6 @@ struct ConvEntry {
   dnnl::convolution_backward_data::primitive_desc bwd_data_pd;
   dnnl::convolution_backward_data bwd_data;
   std::optional<dnnl::reorder> bd_dst_in, bd_wei_in, bd_src_out;
-  WeightCache bwd_weight;
 
   bool has_bwd_weights = false;
   dnnl::convolution_backward_weights::primitive_desc bwd_w_pd;
@@ -241,19 +240,14 @@ memory prepare_input(const std::optional<dnnl::reorder>& r, memory user, const m
   return m;
 }
 
-// The weight in the primitive's layout. In a training step (a backward pass, or a forward
-// under TrainingWeightScope) it goes into a per-call buffer; inference keeps one copy per weight.
-
+// The weight in the forward primitive's layout. Inference keeps one copy per weight; a training
+// step (TrainingWeightScope) changes the weight before its next use, so it is reordered per call
+// like the activations. Backward passes, training only, reorder theirs per call directly.
 memory weight_for(WeightCache& weights, const std::optional<dnnl::reorder>& r, const Tensor& w,
                   const memory::desc& plain, const memory::desc& want, dnnl::stream& s,
-                  CallBuffers& bufs, bool backward) {
+                  CallBuffers& bufs) {
   memory user(plain, cpu_engine(), w.data_ptr());
-  if (!r) return user;
-  if (backward || TrainingWeightScope::active()) {
-    memory m = bufs.make(want);
-    r->execute(s, user, m);
-    return m;
-  }
+  if (!r || TrainingWeightScope::active()) return prepare_input(r, user, want, s, bufs);
   CachedWeight& cache = weights.slot_for(w);
   if (cache.matches(w)) return *cache.mem;
   memory m(want, cpu_engine());
@@ -346,8 +340,8 @@ Tensor conv_forward_dnnl(const Tensor& x, const Tensor& w, const Tensor& b, cons
   CallBuffers bufs;
   memory src = prepare_input(e->fwd_src_in, user_src, e->fwd_pd.src_desc(), s, bufs);
   std::lock_guard<std::mutex> lock(e->mu);
-  memory wei = weight_for(e->fwd_weight, e->fwd_wei_in, w, e->wei_plain, e->fwd_pd.weights_desc(),
-                          s, bufs, /*backward=*/false);
+  memory wei =
+      weight_for(e->fwd_weight, e->fwd_wei_in, w, e->wei_plain, e->fwd_pd.weights_desc(), s, bufs);
   memory dst = e->fwd_dst_out ? bufs.make(e->fwd_pd.dst_desc()) : user_dst;
   if (res) {
     // The sum post-op adds what dst holds: the residual, in dst's layout (already there when
@@ -377,8 +371,8 @@ Tensor conv_backward_data_dnnl(const Tensor& gy, const Tensor& w, const ConvGeom
   memory user_gy(e->dst_plain, eng, gy.data_ptr()), user_gx(e->src_plain, eng, gx.data_ptr());
   CallBuffers bufs;
   memory dst = prepare_input(e->bd_dst_in, user_gy, e->bwd_data_pd.diff_dst_desc(), s, bufs);
-  memory wei = weight_for(e->bwd_weight, e->bd_wei_in, w, e->wei_plain,
-                          e->bwd_data_pd.weights_desc(), s, bufs, /*backward=*/true);
+  memory wei = prepare_input(e->bd_wei_in, memory(e->wei_plain, eng, w.data_ptr()),
+                             e->bwd_data_pd.weights_desc(), s, bufs);
   memory src = e->bd_src_out ? bufs.make(e->bwd_data_pd.diff_src_desc()) : user_gx;
   e->bwd_data.execute(
       s, {{DNNL_ARG_DIFF_DST, dst}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DIFF_SRC, src}});
@@ -436,8 +430,8 @@ std::tuple<Tensor, Tensor, Tensor> conv_backward_dnnl(const Tensor& x, const Ten
   memory dst_w = ew->bwd_w_pd.diff_dst_desc() == ed->bwd_data_pd.diff_dst_desc()
                      ? dst_d
                      : prepare_input(ew->bw_dst_in, user_gy, ew->bwd_w_pd.diff_dst_desc(), s, bufs);
-  memory wei = weight_for(ed->bwd_weight, ed->bd_wei_in, w, ed->wei_plain,
-                          ed->bwd_data_pd.weights_desc(), s, bufs, /*backward=*/true);
+  memory wei = prepare_input(ed->bd_wei_in, memory(ed->wei_plain, cpu_engine(), w.data_ptr()),
+                             ed->bwd_data_pd.weights_desc(), s, bufs);
   memory src_d = ed->bd_src_out ? bufs.make(ed->bwd_data_pd.diff_src_desc()) : user_gx;
   ed->bwd_data.execute(
       s, {{DNNL_ARG_DIFF_DST, dst_d}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DIFF_SRC, src_d}});
