@@ -112,6 +112,7 @@ Tensor prelu(const Tensor& x, const Tensor& w) {
   TC_AUTOCAST("prelu", prelu, x, w);
   TC_CHECK(x.defined() && w.defined(), "prelu: input and weight must be tensors");
   TC_CHECK(w.dim() <= 1, "prelu: weight must be a scalar or 1-d, got ", shape_str(w.sizes()));
+  if (fusable(x) && w.dtype() == x.dtype() && w.is_cpu()) return nnfused::prelu(x, w);
   Tensor slope = w;
   if (w.numel() != 1) {
     TC_CHECK(x.dim() >= 2 && x.size(1) == w.numel(), "prelu: weight has ", w.numel(),

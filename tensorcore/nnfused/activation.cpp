@@ -1,4 +1,4 @@
-// Fused softmax / log_softmax / GELU kernels (see activation.h).
+// Fused softmax / log_softmax / GELU / PReLU kernels (see activation.h).
 #include "tensorcore/nnfused/activation.h"
 
 #include <algorithm>
@@ -19,6 +19,7 @@
 #include "tensorcore/ops/creation.h"
 #include "tensorcore/ops/elementwise.h"
 #include "tensorcore/ops/reduce.h"
+#include "tensorcore/ops/shape.h"
 
 namespace tc::nnfused {
 namespace vm = tc::vec_math;
@@ -455,6 +456,157 @@ Tensor gelu_backward(const Tensor& grad, const Tensor& x_in, bool approx) {
     });
   });
   return out;
+}
+
+namespace {
+
+// x viewed as rows of `inner` elements, row r using slope r % channels (channels 1: one slope).
+struct PreluGeometry {
+  int64_t rows = 1, channels = 1, inner = 1;
+};
+PreluGeometry prelu_geometry(const Tensor& x, const Tensor& w) {
+  PreluGeometry g;
+  g.channels = w.numel();
+  if (g.channels == 1) {
+    g.inner = x.numel();
+    return g;
+  }
+  TC_CHECK(x.dim() >= 2 && x.size(1) == g.channels, "prelu: weight has ", g.channels,
+           " parameters but input has ", x.dim() >= 2 ? x.size(1) : 1, " channels (input shape ",
+           shape_str(x.sizes()), ")");
+  g.rows = x.size(0) * g.channels;
+  g.inner = g.channels == 0 ? 0 : x.numel() / g.rows;
+  return g;
+}
+
+// Plain functions with restrict-qualified arguments: written inside the parallel lambdas the
+// select compiled to a branch (4 ns per element on random signs, 17x torch's time).
+template <typename T>
+TC_GELU_CLONES void prelu_forward_loop(const T* __restrict x, T* __restrict o, int64_t n, T slope) {
+  for (int64_t j = 0; j < n; ++j) {
+    const T v = x[j];
+    o[j] = v > T(0) ? v : slope * v;
+  }
+}
+// Writes the input's gradient; returns this span's sum for the weight's gradient.
+template <typename T>
+TC_GELU_CLONES T prelu_backward_loop(const T* __restrict g, const T* __restrict x, T* __restrict gx,
+                                     int64_t n, T slope) {
+  T acc = T(0);
+  for (int64_t j = 0; j < n; ++j) {
+    const T v = x[j], d = g[j];
+    const bool positive = v > T(0);
+    gx[j] = positive ? d : slope * d;
+    acc += positive ? T(0) : d * v;
+  }
+  return acc;
+}
+
+int64_t prelu_grain_rows(const PreluGeometry& g) {
+  return std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, g.inner));
+}
+
+// Differentiable formulas for double backward (and the reference the kernels follow).
+TensorList prelu_backward_formula(const Tensor& grad, const Tensor& x, const Tensor& w) {
+  Tensor slope = w;
+  if (w.numel() != 1) {
+    Shape view(size_t(x.dim()), 1);
+    view[1] = w.numel();
+    slope = reshape(w, view);
+  }
+  Tensor positive = gt(x, zeros({}, TensorOptions(x.dtype())));
+  Tensor gx = where(positive, grad, mul(grad, slope));
+  Tensor gw_full = where(positive, zeros({}, TensorOptions(x.dtype())), mul(grad, x));
+  Tensor gw;
+  if (w.numel() == 1) {
+    gw = reshape(sum(gw_full), w.sizes());
+  } else {
+    std::vector<int64_t> dims;
+    for (int64_t d = 0; d < x.dim(); ++d)
+      if (d != 1) dims.push_back(d);
+    gw = sum(gw_full, dims, false);
+  }
+  return {gx, gw};
+}
+
+}  // namespace
+
+Tensor prelu(const Tensor& x_in, const Tensor& w_in) {
+  check_input(x_in, "prelu");
+  TC_CHECK_TYPE(w_in.dtype() == x_in.dtype() && w_in.is_cpu(),
+                "prelu: fused kernel needs a weight of the input's dtype on the CPU");
+  Tensor x = contiguous(x_in.detach());
+  Tensor w = contiguous(w_in.detach());
+  const PreluGeometry geo = prelu_geometry(x, w);
+  Tensor out = empty_like(x);
+  dispatch_dtype<kF32F64>(x.dtype(), "prelu", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* __restrict xd = x.data<T>();
+    const T* __restrict wd = w.data<T>();
+    T* __restrict od = out.data<T>();
+    if (geo.channels == 1) {
+      const T slope = wd[0];
+      parallel_for(0, x.numel(), kGrainSize, [=](int64_t b, int64_t e) {
+        prelu_forward_loop<T>(xd + b, od + b, e - b, slope);
+      });
+      return;
+    }
+    parallel_for(0, geo.rows, prelu_grain_rows(geo), [=](int64_t b, int64_t e) {
+      for (int64_t r = b; r < e; ++r)
+        prelu_forward_loop<T>(xd + r * geo.inner, od + r * geo.inner, geo.inner,
+                              wd[r % geo.channels]);
+    });
+  });
+  if (autograd::needs_grad({x_in, w_in}))
+    autograd::record("PreluKernelBackward0", {x_in, w_in}, {out}, {x_in, w_in},
+                     [](const TensorList& s, const TensorList& g) -> TensorList {
+                       return prelu_backward(g[0], s[0], s[1]);
+                     });
+  return out;
+}
+
+TensorList prelu_backward(const Tensor& grad, const Tensor& x_in, const Tensor& w_in) {
+  if (autograd::grad_enabled() && autograd::needs_grad({grad, x_in, w_in}))
+    return prelu_backward_formula(grad, x_in, w_in);
+  check_input(x_in, "prelu_backward");
+  Tensor x = contiguous(x_in.detach());
+  Tensor w = contiguous(w_in.detach());
+  Tensor g = contiguous(grad.detach());
+  if (g.dtype() != x.dtype()) g = to_dtype(g, x.dtype());
+  TC_CHECK(g.sizes() == x.sizes(), "prelu_backward: gradient shape does not match the input's");
+  const PreluGeometry geo = prelu_geometry(x, w);
+  // Split into blocks of whole rows (a scalar weight: one long row cut into chunks) so each
+  // block's weight-gradient partial sum lands in its own slot, summed per channel afterwards.
+  const int64_t block = geo.channels == 1 ? std::max<int64_t>(kGrainSize, 1) : 1;
+  const int64_t units = geo.channels == 1 ? (x.numel() + block - 1) / block : geo.rows;
+  Tensor gx = empty_like(x);
+  Tensor gw = zeros(w.sizes(), TensorOptions(x.dtype()));
+  dispatch_dtype<kF32F64>(x.dtype(), "prelu backward", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* __restrict xd = x.data<T>();
+    const T* __restrict wd = w.data<T>();
+    const T* __restrict gd = g.data<T>();
+    T* __restrict gxd = gx.data<T>();
+    std::vector<double> partial(size_t(std::max<int64_t>(units, 0)), 0.0);
+    double* parts = partial.data();
+    const int64_t n = x.numel();
+    const int64_t grain = geo.channels == 1 ? 1 : prelu_grain_rows(geo);
+    parallel_for(0, units, grain, [=](int64_t b, int64_t e) {
+      for (int64_t u = b; u < e; ++u) {
+        const int64_t start = geo.channels == 1 ? u * block : u * geo.inner;
+        const int64_t stop = geo.channels == 1 ? std::min(n, start + block) : start + geo.inner;
+        const T slope = wd[geo.channels == 1 ? 0 : u % geo.channels];
+        parts[u] = double(
+            prelu_backward_loop<T>(gd + start, xd + start, gxd + start, stop - start, slope));
+      }
+    });
+    T* gwd = gw.data<T>();
+    std::vector<double> per_channel(size_t(geo.channels), 0.0);
+    for (int64_t u = 0; u < units; ++u)
+      per_channel[size_t(geo.channels == 1 ? 0 : u % geo.channels)] += partial[size_t(u)];
+    for (int64_t c = 0; c < geo.channels; ++c) gwd[c] = T(per_channel[size_t(c)]);
+  });
+  return {gx, gw};
 }
 
 }  // namespace tc::nnfused

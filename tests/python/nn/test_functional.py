@@ -6,7 +6,7 @@ import pytest
 import tensorcore as tc
 import tensorcore.nn as nn
 import tensorcore.nn.functional as F
-from tensorcore.autograd import gradcheck
+from tensorcore.autograd import gradcheck, gradgradcheck
 
 RNG = np.random.default_rng(0)
 
@@ -94,6 +94,56 @@ def test_activation_modules_and_prelu(torch_ref):
     )
     with pytest.raises(ValueError, match="prelu: weight has 3 parameters but input has 5 channels"):
         F.prelu(tc.zeros(2, 5), p.weight)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize(
+    "shape, channels",
+    [((4, 64, 500), 1), ((4, 64, 500), 64), ((3, 5), 5), ((2, 3, 4, 5), 3), ((7,), 1)],
+)
+def test_prelu_kernel_matches_torch(torch_ref, dtype, shape, channels):
+    # the fused kernel: values, both gradients, non-finite inputs and a strided input
+    torch = torch_ref
+    rng = np.random.default_rng(len(shape) * 10 + channels)
+    x = rng.standard_normal(shape).astype(dtype)
+    x.flat[:4] = [0.0, np.nan, np.inf, -np.inf]
+    w = rng.uniform(0.05, 0.5, channels).astype(dtype)
+    g = rng.standard_normal(shape).astype(dtype)
+    ours_x, ours_w = tc.tensor(x, requires_grad=True), tc.tensor(w, requires_grad=True)
+    ref_x, ref_w = torch.tensor(x, requires_grad=True), torch.tensor(w, requires_grad=True)
+    out, ref = F.prelu(ours_x, ours_w), torch.nn.functional.prelu(ref_x, ref_w)
+    tol = dict(rtol=1e-5, atol=1e-5) if dtype == "float32" else dict(rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(out.detach().numpy(), ref.detach().numpy(), **tol)
+    out.backward(tc.tensor(g))
+    ref.backward(torch.tensor(g))
+    np.testing.assert_allclose(ours_x.grad.numpy(), ref_x.grad.numpy(), **tol)
+    # the weight's gradient sums over non-finite products: compare where torch is finite
+    assert np.array_equal(np.isfinite(ours_w.grad.numpy()), np.isfinite(ref_w.grad.numpy()))
+    finite = np.isfinite(ref_w.grad.numpy())
+    np.testing.assert_allclose(
+        ours_w.grad.numpy()[finite],
+        ref_w.grad.numpy()[finite],
+        rtol=1e-4 if dtype == "float32" else 1e-10,
+    )
+    if len(shape) >= 2:  # a transposed (non-contiguous) view of the input
+        xt = np.ascontiguousarray(np.swapaxes(x, 0, -1))
+        view = tc.tensor(xt).transpose(0, -1)
+        if view.shape[1] == channels or channels == 1:
+            np.testing.assert_allclose(
+                F.prelu(view, tc.tensor(w)).numpy(),
+                torch.nn.functional.prelu(
+                    torch.tensor(xt).transpose(0, -1), torch.tensor(w)
+                ).numpy(),
+                **tol,
+            )
+
+
+def test_prelu_double_backward():
+    x = tc.from_numpy(arr(2, 3, 4)).requires_grad_(True)
+    w = tc.from_numpy(np.array([0.1, 0.2, 0.3])).requires_grad_(True)
+    assert gradgradcheck(lambda t, v: F.prelu(t, v), (x, w))
+    one = tc.from_numpy(np.array([0.25])).requires_grad_(True)
+    assert gradgradcheck(lambda t, v: F.prelu(t, v), (x, one))
 
 
 def test_linear_bilinear(torch_ref):
