@@ -7,8 +7,10 @@ items, the same random crops and flips), same batch size, optimizer and threads.
 Our side is the pipeline engine itself (Trainer.train_epoch / Trainer.evaluate: data loading,
 features, forward, loss, backward, optimizer step, metrics). The torch side runs torchaudio's and
 torchvision's datasets, transforms and models in a plain loop with the same steps, and the same
-NumPy metric code (CER, SI-SNRi/SDRi, mel distances, pycocotools). Passes alternate between the
-two; the medians and the ratio ours/torch (< 1: ours faster) are printed.
+NumPy metric code (CER, SI-SNRi/SDRi, mel distances, pycocotools); before each of its evaluation
+passes torch's model takes our model's current weights (untimed), so both evaluate the same
+function. Passes alternate between the two; the medians and the ratio ours/torch (< 1: ours
+faster) are printed.
 """
 
 import argparse
@@ -59,11 +61,20 @@ SETTINGS = {
         "--max-train-items", "16", "--max-eval-items", "8", "--data-augmentation", "hflip",
     ]),
 }  # fmt: skip
+# `--size recipe`: the model sizes and batches of docs/pipelines.md's recipe runs instead
+RECIPE_SIZES = {
+    "wav2letter": ["--n-bins", "40", "--hidden-channels", "128", "--wide-channels", "256"],
+    "convtasnet": ["--enc-num-feats", "256", "--msk-num-feats", "128", "--msk-num-hidden-feats",
+                   "256", "--msk-num-layers", "6", "--msk-num-stacks", "2", "--crop-length", "2"],
+    "wavernn": ["--n-rnn", "256", "--n-fc", "256", "--n-res-block", "5", "--n-hidden-resblock",
+                "128", "--n-output-melresnet", "128", "--batch-size", "32"],
+    "retinanet": ["--min-size", "320", "--max-size", "320", "--batch-size", "8"],
+}  # fmt: skip
 COMMON = ["--optimizer", "adam", "--learning-rate", "1e-3", "--scheduler", "none",
           "--warmup-iters", "0", "--no-progress", "--no-tensorboard", "--epochs", "1000"]  # fmt: skip
 
 
-def ours(name, data, out, threads):
+def ours(name, data, out, threads, size="small"):
     module = __import__(f"tensorcore.pipelines.{name}", fromlist=["task"])
     task_cls = next(v for k, v in vars(module).items() if k.endswith("Task"))
     folder, extra = SETTINGS[name]
@@ -77,6 +88,7 @@ def ours(name, data, out, threads):
             str(threads),
             *COMMON,
             *extra,
+            *(RECIPE_SIZES[name] if size == "recipe" else []),
             "--clip-grad",
             "0",
         ]  # fmt: skip
@@ -104,6 +116,18 @@ class TorchRecipe:
             self.optimizer.zero_grad(set_to_none=True)
             loss.backward()
             self.optimizer.step()
+
+    def sync_weights(self):
+        """Our model's current weights into torch's (untimed), so both evaluation passes run the
+        same function: work that depends on the outputs, such as COCOeval over the detections
+        each model keeps, is then the same on both sides."""
+        ours = list(self.trainer.model.state_dict().items())
+        theirs = self.model.state_dict()
+        if {k for k, _ in ours} != set(theirs):  # torch side is a plain Sequential: by position
+            ours = list(zip(theirs, (v for _, v in ours)))
+        with torch.no_grad():
+            for key, value in ours:
+                theirs[key].copy_(torch.from_numpy(value.numpy().copy()))
 
     def evaluate(self):
         self.model.eval()
@@ -455,6 +479,12 @@ def main():
     parser.add_argument("--pipelines", nargs="+", default=list(SETTINGS))
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument(
+        "--size",
+        choices=("small", "recipe"),
+        default="small",
+        help="model sizes: small ones, or those of the recipe runs (docs/pipelines.md)",
+    )
     args = parser.parse_args()
     if torch is None:
         sys.exit("needs torch, torchaudio and torchvision (Debian's python3-torch*)")
@@ -463,7 +493,7 @@ def main():
     torch.manual_seed(0)
     print(f"{'pipeline':<11} {'pass':<6} {'ours s':>8} {'torch s':>8} {'ratio':>6}")
     for name in args.pipelines:
-        trainer = ours(name, args.data, os.path.join(args.out, name), args.threads)
+        trainer = ours(name, args.data, os.path.join(args.out, name), args.threads, args.size)
         recipe = RECIPES[name](trainer)
 
         def our_epoch():
@@ -476,6 +506,7 @@ def main():
             times["ours_train"].append(timed(our_epoch))
             times["torch_train"].append(timed(recipe.train_epoch))
             times["ours_eval"].append(timed(trainer.evaluate))
+            recipe.sync_weights()
             times["torch_eval"].append(timed(recipe.evaluate))
         for kind in ("train", "eval"):
             a, b = (

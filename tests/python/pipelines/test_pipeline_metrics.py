@@ -119,6 +119,38 @@ def test_si_snr_sdr_and_permutation():
     assert float(loss) == pytest.approx(-scores["si_snr"], abs=1e-3)
 
 
+def test_sdr_matches_least_squares_projection():
+    # BSS Eval's target: the estimate projected on the reference's delayed copies (the full
+    # convolution, zero-padded), cut to the signal's length
+    rng = np.random.default_rng(5)
+    n, taps = 1500, 48
+    reference = rng.standard_normal(n)
+    estimates = np.stack(
+        [
+            np.convolve(reference, rng.standard_normal(5))[:n] + 0.3 * rng.standard_normal(n),
+            reference + rng.standard_normal(n),
+            rng.standard_normal(n),
+        ]
+    )
+    delayed = np.zeros((n + taps - 1, taps))
+    for k in range(taps):
+        delayed[k : k + n, k] = reference
+    expected = []
+    for estimate in estimates:
+        padded = np.concatenate([estimate, np.zeros(taps - 1)])
+        coeffs = np.linalg.lstsq(delayed, padded, rcond=None)[0]
+        target = (delayed @ coeffs)[:n]
+        expected.append(
+            10 * np.log10(target @ target / ((estimate - target) @ (estimate - target)))
+        )
+    together = separation.sdrs_against(estimates, reference, filter_length=taps)
+    np.testing.assert_allclose(together, expected, atol=1e-6)
+    for estimate, want in zip(estimates, expected):
+        assert separation.sdr(estimate, reference, filter_length=taps) == pytest.approx(
+            want, abs=1e-6
+        )
+
+
 def test_vocoder_distances_and_griffin_lim_baseline():
     sr = 8000
     t = np.arange(sr) / sr
