@@ -3,6 +3,7 @@
     <out>/LibriSpeech/<split>/<speaker>/<chapter>/<speaker>-<chapter>-<utt:04d>.flac
     <out>/LibriSpeech/<split>/<speaker>/<chapter>/<speaker>-<chapter>.trans.txt
     <out>/LibriSpeech/{SPEAKERS,CHAPTERS,BOOKS}.TXT
+    <out>/librispeech-vocab.txt  (the books' words, as OpenSLR's SLR11 resources)
 
 16 kHz 16-bit mono FLAC; transcripts in LibriSpeech's style (upper case, no punctuation).
 """
@@ -112,7 +113,25 @@ def generate(args):
                     f.write("\n".join(lines) + "\n")
     _speech.run_jobs(jobs, args.jobs, "librispeech")
     write_index_files(root, plans, books)
+    write_vocabulary(os.path.join(args.out, VOCABULARY), books)
     return root
+
+
+# OpenSLR's LibriSpeech resources (SLR11) ship the word list of the books the corpus was read
+# from next to the LM texts; a lexicon-constrained decoder uses it instead of the training
+# transcripts' words, which miss many held-out words.
+VOCABULARY = "librispeech-vocab.txt"
+
+
+def write_vocabulary(path, books):
+    """Every word of the source books in transcript form, sorted, one per line."""
+    words = set()
+    for _, _, chapters in books:
+        for sentences in chapters:
+            for sentence in sentences:
+                words.update(_text.librispeech_transcript(sentence).split())
+    with open(path, "w") as f:
+        f.write("\n".join(sorted(words)) + "\n")
 
 
 def write_index_files(root, plans, books):

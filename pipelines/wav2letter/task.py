@@ -97,8 +97,9 @@ class Wav2LetterTask(Task):
         g.add_argument(
             "--lexicon",
             default="train",
-            help="word list for the beam search: a file (one word per line), 'train' (the "
-            "training transcripts' words) or 'none'",
+            help="word list for the beam search: a file (one word per line, e.g. the "
+            "generator's or OpenSLR's librispeech-vocab.txt), 'train' (the training "
+            "transcripts' words) or 'none'",
         )
         g.add_argument("--max-seconds", type=float, default=0, help="skip longer utterances")
         parser.set_defaults(

@@ -35,6 +35,16 @@ def test_layout_and_splits(librispeech_root):
     assert not speakers["dev-clean"] & speakers["test-clean"]
 
 
+def test_vocabulary_covers_every_transcript(librispeech_root):
+    with open(os.path.join(librispeech_root, "librispeech-vocab.txt")) as f:
+        vocabulary = f.read().split("\n")[:-1]
+    assert vocabulary == sorted(set(vocabulary)) and len(vocabulary) > 1000
+    for split in SPLITS:
+        ds = LIBRISPEECH(librispeech_root, split)
+        words = {w for i in range(len(ds)) for w in ds.get_metadata(i)[2].split()}
+        assert words <= set(vocabulary), sorted(words - set(vocabulary))[:5]
+
+
 def test_items_decode_lazily_and_match_metadata(librispeech_root):
     ds = LIBRISPEECH(librispeech_root, "dev-clean")
     wave, sr, text, spk, chap, utt = ds[0]
