@@ -135,7 +135,15 @@ def setup(args, device):
         raise PipelineError(f"--dist-timeout must be positive minutes, got {args.dist_timeout}")
     timeout = timedelta(minutes=args.dist_timeout)
     if not dist.is_initialized():
-        dist.init_process_group(backend, timeout=timeout)
+        try:
+            dist.init_process_group(backend, timeout=timeout)
+        except (RuntimeError, ValueError) as e:
+            raise PipelineError(
+                f"WORLD_SIZE={world_size}: cannot join the process group ({e}). Start the "
+                "pipeline with python -m tensorcore.distributed.run --nproc_per_node N -m "
+                "tensorcore.pipelines.NAME ..., which sets RANK, WORLD_SIZE, MASTER_ADDR and "
+                "MASTER_PORT"
+            ) from None
     # Control messages (flags, metrics, RNG states) are small CPU objects: a Gloo group carries
     # them when the gradients go through NCCL.
     group = dist.new_group(backend="gloo", timeout=timeout) if backend == "nccl" else None

@@ -15,6 +15,7 @@ import pytest
 import tensorcore as tc
 import tensorcore.distributed as dist
 from tensorcore.pipelines.common.data import EpochBatchSampler
+from test_pipeline_bad_input import broken_corpus  # noqa: F401 (a fixture)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # ConvTasNet: GroupNorm, no BatchNorm, so the 2 x B run equals the 1 x 2B run; 8 items, 2 steps
@@ -184,3 +185,44 @@ def test_resume_with_another_world_size_mid_epoch_is_refused(librimix_root, tmp_
                   check=False)  # fmt: skip
     assert proc.returncode == 2
     assert "written mid-epoch by a run of 2 process(es)" in proc.stderr, proc.stderr
+
+
+@needs_gloo
+def test_a_batch_of_unreadable_files_on_one_rank_skips_the_step_on_both(broken_corpus, tmp_path):
+    # batch 1 per rank: the rank that draws the broken item has nothing to train on, so
+    # neither rank steps (the other would wait in DDP's all-reduce)
+    root, name = broken_corpus
+    args = _batch_args(pt.command("wav2letter", root, tmp_path / "out", "--max-steps", 3,
+                                  "--on-bad-file", "skip", "--no-final-eval"), 1)[3:]  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tensorcore.distributed.run", "--standalone", "--nproc_per_node",
+         "2", "-m", "tensorcore.pipelines.wav2letter", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    code, _, err = finish(proc)
+    assert code == 0, err[-4000:]
+    assert "skipped item 1" in err and name in err
+    ckpt = pt.load(tmp_path / "out")
+    assert ckpt["train"]["step"] == 3
+    # 4 items, 2 batch positions per epoch, item 1 in one of them each epoch
+    positions = 2 * ckpt["train"]["epoch"] + ckpt["train"]["batch_in_epoch"]
+    assert ckpt["train"]["skipped_items"] == positions - 3 >= 1
+
+
+def test_distributed_setup_errors_are_one_clear_line(librimix_root, tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("MASTER_ADDR", "MASTER_PORT")}
+    cmd = pt.command("convtasnet", librimix_root, tmp_path / "out", "--max-steps", 1)
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
+                          env={**env, "WORLD_SIZE": "2", "RANK": "0"})  # fmt: skip
+    assert proc.returncode == 2
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("error: WORLD_SIZE=2: cannot join the process group") and (
+        "MASTER_ADDR" in last
+    ), proc.stderr
+    for extra, message in [
+        (("--dist-backend", "nccl", "--device", "cpu"), "--dist-backend nccl needs CUDA"),
+        (("--dist-timeout", "0"), "--dist-timeout must be positive"),
+    ]:
+        proc = subprocess.run(cmd + list(extra), capture_output=True, text=True, timeout=60,
+                              env={**env, "WORLD_SIZE": "2", "RANK": "0"})  # fmt: skip
+        assert proc.returncode == 2 and message in proc.stderr, proc.stderr
