@@ -15,7 +15,6 @@ import pytest
 import tensorcore as tc
 import tensorcore.distributed as dist
 from tensorcore.pipelines.common.data import EpochBatchSampler
-from test_pipeline_bad_input import broken_corpus  # noqa: F401 (a fixture)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # ConvTasNet: GroupNorm, no BatchNorm, so the 2 x B run equals the 1 x 2B run; 8 items, 2 steps
