@@ -64,9 +64,10 @@ class Trainer:
             tc.set_num_threads(args.threads)
         self.dist, self.device = distributed.setup(args, resolve_device(args.device))
         rank = self.dist.rank
-        # only rank 0 writes (and proves the folder writable); the others read its checkpoint
-        self.out = prepare_output_dir(args.output_dir) if self.dist.is_main else None
-        self.out = self.dist.broadcast(self.out)
+        # only rank 0 writes (and proves the folder writable); the others read its checkpoint,
+        # after DDP's constructor (a collective) has waited for rank 0 to get this far
+        main = self.dist.is_main
+        self.out = prepare_output_dir(args.output_dir) if main else os.path.abspath(args.output_dir)
         self.ckpt_path = os.path.join(self.out, checkpoint.CHECKPOINT_NAME)
         # Each rank draws its own random numbers (dropout, batch augmentation); rank 0 draws
         # what a single process would. The checkpoint keeps every rank's generators.
