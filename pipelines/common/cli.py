@@ -19,7 +19,13 @@ def build_parser(task_cls, description):
     g.add_argument("--data-root", required=True, help="folder holding the corpus")
     g.add_argument("--output-dir", required=True, help="checkpoints, logs, plots, config")
     g.add_argument("--epochs", type=int, default=10)
-    g.add_argument("--batch-size", type=int, default=8)
+    g.add_argument(
+        "--batch-size",
+        type=int,
+        default=8,
+        help="items per step of each process (the reference scripts' meaning): a run of N "
+        "processes steps on N x this many",
+    )
     g.add_argument("--eval-batch-size", type=int, default=0, help="0: same as --batch-size")
     g.add_argument("--max-steps", type=int, default=0, help="stop after this many steps (0: off)")
     g.add_argument(
@@ -49,6 +55,25 @@ def build_parser(task_cls, description):
     )
     g.add_argument("--no-tensorboard", action="store_true")
     g.add_argument("--no-progress", action="store_true", help="no progress bar")
+    g = parser.add_argument_group(
+        "distributed",
+        "multi-process data parallel training: start the pipeline with python -m "
+        "tensorcore.distributed.run --nproc_per_node N -m tensorcore.pipelines.NAME ... "
+        "(WORLD_SIZE > 1 in the environment turns it on); only rank 0 writes files",
+    )
+    g.add_argument(
+        "--dist-backend",
+        choices=("auto", "gloo", "nccl"),
+        default="auto",
+        help="auto: nccl for CUDA devices (cuda:LOCAL_RANK), gloo for the CPU",
+    )
+    g.add_argument(
+        "--dist-timeout",
+        type=float,
+        default=30.0,
+        help="minutes a rank waits in a collective before it fails (names the missing ranks)",
+    )
+    g.add_argument("--sync-bn", action="store_true", help="BatchNorm layers become SyncBatchNorm")
     optim.add_arguments(parser)
     task_cls.add_arguments(parser)
     return parser

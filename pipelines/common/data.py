@@ -12,35 +12,78 @@ import warnings
 
 import numpy as np
 
+from .distributed import shard
 from .errors import PipelineError
 
 
 class EpochBatchSampler:
     """Batches of (epoch, index) keys for one epoch.
 
+    rank, world_size: in a multi-process run each rank takes DistributedSampler's share of the
+    epoch's order (order[rank::world_size], padded by repetition) and forms its batches from it,
+    so ranks of batch B together take the items one process of batch world_size * B would.
+
     group_ids: optional group of each item (aspect-ratio grouping, length buckets): batches are
     then formed within groups, in the shuffled order (torchvision's GroupedBatchSampler rule),
     and the leftovers of each group form the last batches.
     """
 
-    def __init__(self, num_items, batch_size, seed, shuffle=True, drop_last=False, group_ids=None):
+    def __init__(
+        self,
+        num_items,
+        batch_size,
+        seed,
+        shuffle=True,
+        drop_last=False,
+        group_ids=None,
+        rank=0,
+        world_size=1,
+    ):
         if num_items <= 0:
             raise PipelineError("the training set is empty")
         if batch_size <= 0:
             raise PipelineError(f"--batch-size must be positive, got {batch_size}")
+        if world_size < 1 or not 0 <= rank < world_size:
+            raise PipelineError(f"rank {rank} is out of range for a world of {world_size}")
         self.num_items, self.batch_size, self.seed = num_items, batch_size, seed
         self.shuffle, self.drop_last = shuffle, drop_last
         self.group_ids = None if group_ids is None else np.asarray(group_ids)
+        self.rank, self.world_size = rank, world_size
         self.epoch, self.start = 0, 0
+        self._cached = (None, None)
 
     def set_epoch(self, epoch, start_batch=0):
         self.epoch, self.start = epoch, start_batch
 
     def batches(self, epoch):
+        """This rank's batches of the epoch (lists of item indices)."""
+        if self._cached[0] == epoch:
+            return self._cached[1]
         if self.shuffle:
             order = np.random.default_rng([self.seed, epoch]).permutation(self.num_items)
         else:
             order = np.arange(self.num_items)
+        if self.world_size == 1:
+            mine = self._form(order)
+        else:
+            # Every rank forms every rank's batches (cheap, no communication) to learn the
+            # largest count: grouping can leave one rank a batch more than another, and a rank
+            # that ran out would leave the others waiting in DDP's all-reduce. Shorter lists
+            # repeat their first batches, as DistributedSampler pads with repeated items.
+            per_rank = [
+                self._form(shard(order, r, self.world_size)) for r in range(self.world_size)
+            ]
+            mine, most = per_rank[self.rank], max(len(b) for b in per_rank)
+            if not mine and most:
+                raise PipelineError(
+                    f"rank {self.rank} has no full batch this epoch; lower --batch-size"
+                )
+            while len(mine) < most:
+                mine = mine + mine[: most - len(mine)]
+        self._cached = (epoch, mine)
+        return mine
+
+    def _form(self, order):
         if self.group_ids is None:
             batches = [
                 order[i : i + self.batch_size] for i in range(0, len(order), self.batch_size)

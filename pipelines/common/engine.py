@@ -6,6 +6,11 @@ checkpoint records the batch position (data.EpochBatchSampler); every generator 
 from is saved and restored (checkpoint.rng_states); anything outside the step that would draw
 random numbers (DataLoader worker seeds, evaluation, example logging) runs under
 tc.random.fork_rng so it leaves the training generators untouched.
+
+Under the distributed launcher (WORLD_SIZE > 1, see distributed.py) every rank runs this loop on
+its share of the data with the model wrapped in DDP; --batch-size is per process. Decisions that
+end or skip a step are agreed through Context.any/sum, evaluation runs on rank 0 alone
+(Context.run_on_main), and only rank 0 writes files or prints.
 """
 
 import math
@@ -20,7 +25,7 @@ import numpy as np
 import tensorcore as tc
 from tensorcore.utils.data import DataLoader
 
-from . import checkpoint, report
+from . import checkpoint, distributed, report
 from .cli import prepare_output_dir
 from .data import CollateSkipping, EpochBatchSampler, KeyedDataset, Subset, warn_skipped
 from .errors import NonFiniteLossError, PipelineError
@@ -36,10 +41,7 @@ def resolve_device(name):
     return device
 
 
-def wrap_distributed(model):
-    """Where DDP plugs in: once the distributed launcher exists, the model is wrapped here and
-    EpochBatchSampler shards each epoch's batches by rank. Until then runs are single-process."""
-    return model
+wrap_distributed = distributed.wrap_distributed
 
 
 class Trainer:
@@ -58,14 +60,20 @@ class Trainer:
 
     def _setup(self):
         args, task = self.args, self.task
-        self.out = prepare_output_dir(args.output_dir)
-        self.ckpt_path = os.path.join(self.out, checkpoint.CHECKPOINT_NAME)
         if args.threads:
             tc.set_num_threads(args.threads)
-        self.device = resolve_device(args.device)
-        tc.manual_seed(args.seed)
-        random.seed(args.seed)
-        np.random.seed(args.seed % 2**32)
+        self.dist, self.device = distributed.setup(args, resolve_device(args.device))
+        rank = self.dist.rank
+        # only rank 0 writes (and proves the folder writable); the others read its checkpoint,
+        # after DDP's constructor (a collective) has waited for rank 0 to get this far
+        main = self.dist.is_main
+        self.out = prepare_output_dir(args.output_dir) if main else os.path.abspath(args.output_dir)
+        self.ckpt_path = os.path.join(self.out, checkpoint.CHECKPOINT_NAME)
+        # Each rank draws its own random numbers (dropout, batch augmentation); rank 0 draws
+        # what a single process would. The checkpoint keeps every rank's generators.
+        tc.manual_seed(args.seed + rank)
+        random.seed(args.seed + rank)
+        np.random.seed((args.seed + rank) % 2**32)
 
         train_set, eval_set = task.datasets()
         if args.max_train_items and len(train_set) > args.max_train_items:
@@ -78,7 +86,11 @@ class Trainer:
         if args.init_weights:
             state = _read_weights(args.init_weights)
             checkpoint.load_model_state(self.model, state, args.init_weights)
-        self.model = wrap_distributed(self.model)
+        # self.model: the module (checkpoints, evaluation); self.train_model: what training steps
+        # call, its DDP wrapper in a multi-process run
+        self.model, self.train_model = wrap_distributed(
+            self.model, self.dist, self.device, sync_bn=args.sync_bn
+        )
         self.optimizer = build_optimizer(args, self.model.parameters())
         self.schedule = LRSchedule(self.optimizer, args, mode=task.metric_mode)
         use_fp16 = args.amp and self.device.type == "cuda"
@@ -86,7 +98,12 @@ class Trainer:
         self.scaler = tc.amp.GradScaler(enabled=use_fp16)
 
         self.sampler = EpochBatchSampler(
-            len(train_set), args.batch_size, args.seed, group_ids=task.group_ids(train_set)
+            len(train_set),
+            args.batch_size,
+            args.seed,
+            group_ids=task.group_ids(train_set),
+            rank=rank,
+            world_size=self.dist.world_size,
         )
         self.loader = DataLoader(
             KeyedDataset(train_set, task.load_train_item, args.seed, args.on_bad_file),
@@ -128,11 +145,24 @@ class Trainer:
         self.schedule.load_state_dict(obj["schedule"])
         self.scaler.load_state_dict(obj["scaler"])
         self.state = obj["train"]
-        checkpoint.set_rng_states(obj["rng"])
+        saved_world = obj.get("world_size", 1)
+        if saved_world != self.dist.world_size and self.state["batch_in_epoch"]:
+            raise PipelineError(
+                f"{self.ckpt_path}: written mid-epoch by a run of {saved_world} process(es); the "
+                f"batch position means another thing with {self.dist.world_size}. Resume with "
+                f"{saved_world} process(es) (the launcher's --nproc_per_node x --nnodes)"
+            )
+        rng_ranks = obj.get("rng_ranks")
+        if rng_ranks is not None and len(rng_ranks) == self.dist.world_size:
+            checkpoint.set_rng_states(rng_ranks[self.dist.rank])
+        else:  # another world size: every rank continues from rank 0's generators
+            checkpoint.set_rng_states(obj["rng"])
         self.resumed_from = self.state["step"]
 
     def _checkpoint_payload(self):
-        return {
+        """Collective in a multi-process run (it gathers every rank's generators)."""
+        rng = checkpoint.rng_states()
+        payload = {
             "format": checkpoint.FORMAT,
             "pipeline": self.task.name,
             "model_config": self.model_config,
@@ -141,11 +171,18 @@ class Trainer:
             "schedule": self.schedule.state_dict(),
             "scaler": self.scaler.state_dict(),
             "train": self.state,
-            "rng": checkpoint.rng_states(),
+            "rng": rng,
         }
+        if self.dist.enabled:
+            payload["world_size"] = self.dist.world_size
+            payload["rng_ranks"] = self.dist.all_gather(rng)
+        return payload
 
     def save_checkpoint(self):
-        checkpoint.save(self._checkpoint_payload(), self.ckpt_path)
+        """Every rank calls it at the same step; rank 0 writes."""
+        payload = self._checkpoint_payload()
+        if self.dist.is_main:
+            checkpoint.save(payload, self.ckpt_path)
         self._last_save = (time.monotonic(), self.state["step"], self.state["batch_in_epoch"])
 
     def _write_config(self):
@@ -157,26 +194,38 @@ class Trainer:
             train_items=len(self.train_set),
             eval_items=len(self.eval_set),
             batches_per_epoch=len(self.sampler.batches(0)),
+            world_size=self.dist.world_size,
+            global_batch_size=self.args.batch_size * self.dist.world_size,
+            dist_backend=self.dist.backend,
             resumed_from_step=self.resumed_from,
             threads=tc.get_num_threads(),
         )
-        report.write_json(os.path.join(self.out, "config.json"), config)
+        if self.dist.is_main:
+            report.write_json(os.path.join(self.out, "config.json"), config)
 
     # ---- the loop ----
     def run(self):
         self._setup()
+        try:
+            return self._run()
+        finally:
+            self.dist.close()
+
+    def _run(self):
         self._write_config()
-        args = self.args
+        args, main = self.args, self.dist.is_main
         if args.test_only:
             self.task.final_evaluation = True
             metrics = self.evaluate()
-            report.write_json(os.path.join(self.out, "metrics.json"), {"test": metrics})
-            self._print_metrics(metrics)
-            plots = self._plots(curves=False)
+            plots = []
+            if main:
+                report.write_json(os.path.join(self.out, "metrics.json"), {"test": metrics})
+                self._print_metrics(metrics)
+                plots = self._plots(curves=False)
             return {"metrics": metrics, "plots": plots, "output_dir": self.out}
         self.board = report.Board(
             os.path.join(self.out, "tensorboard"),
-            enabled=not args.no_tensorboard,
+            enabled=main and not args.no_tensorboard,
             # events past the checkpoint, logged by the interrupted run, are dropped
             purge_step=self.state["step"] + 1 if self.resumed_from is not None else None,
         )
@@ -194,12 +243,19 @@ class Trainer:
         result = {"stop_reason": stop, "output_dir": self.out, "step": self.state["step"]}
         if stop == "interrupted":
             self.board.close()
-            print(f"interrupted at step {self.state['step']}; resume with --resume", flush=True)
+            if main:
+                print(f"interrupted at step {self.state['step']}; resume with --resume", flush=True)
             result["interrupted"] = True
+            # the others exit (status 130, a failure to the launcher, which then stops every
+            # worker) only once rank 0 has written
+            self.dist.sum([0])
             return result
         self.task.final_evaluation = True  # the full metric set (e.g. beam search) once, at the end
         metrics = {} if args.no_final_eval else self.evaluate()
         self.board.close()
+        if not main:
+            self.dist.sum([0])  # wait for rank 0's files, so the job ends when they are written
+            return result
         final = {
             "final": metrics,
             "best": self.state["best"],
@@ -212,32 +268,40 @@ class Trainer:
         report.write_json(os.path.join(self.out, "metrics.json"), final)
         self._print_metrics(metrics)
         result.update(metrics=metrics, plots=[] if args.no_final_eval else self._plots(curves=True))
+        self.dist.sum([0])
         return result
 
     def _on_signal(self, signum, frame):
         self._stop_signal = signum
 
-    def _limit_reached(self):
-        args = self.args
-        if args.max_steps and self.state["step"] >= args.max_steps:
-            return "max-steps"
-        if args.max_minutes and time.monotonic() - self._start >= args.max_minutes * 60:
-            return "max-minutes"
-        if self._stop_signal is not None:
-            return "interrupted"
-        return None
-
-    def _maybe_checkpoint(self):
-        args = self.args
+    def _poll(self):
+        """(checkpoint due, stop reason or None) after a step. The clock and signals differ
+        between processes, so all ranks agree on them (any rank's yes counts); step counts are
+        the same on every rank."""
+        args, state = self.args, self.state
+        now = time.monotonic()
         last_time, last_step, _ = self._last_save
-        due_steps = args.checkpoint_every_steps and (
-            self.state["step"] - last_step >= args.checkpoint_every_steps
+        due_time = bool(args.checkpoint_every_minutes) and (
+            now - last_time >= args.checkpoint_every_minutes * 60
         )
-        due_time = args.checkpoint_every_minutes and (
-            time.monotonic() - last_time >= args.checkpoint_every_minutes * 60
+        minutes = bool(args.max_minutes) and now - self._start >= args.max_minutes * 60
+        due_time, minutes, interrupted = self.dist.any(
+            [due_time, minutes, self._stop_signal is not None]
         )
-        if due_steps or due_time:
-            self.save_checkpoint()
+        due_steps = bool(args.checkpoint_every_steps) and (
+            state["step"] - last_step >= args.checkpoint_every_steps
+        )
+        stop = None
+        if args.max_steps and state["step"] >= args.max_steps:
+            stop = "max-steps"
+        elif minutes:
+            stop = "max-minutes"
+        elif interrupted:
+            stop = "interrupted"
+        return due_steps or due_time, stop
+
+    def _limit_reached(self):
+        return self._poll()[1]
 
     def _loop(self):
         args, state = self.args, self.state
@@ -260,20 +324,24 @@ class Trainer:
         self.sampler.set_epoch(state["epoch"], state["batch_in_epoch"])
         with tc.random.fork_rng():  # worker seeds must not shift the training generators
             batches = iter(self.loader)
-        bar = _progress(len(self.sampler.batches(state["epoch"])), state, args)
-        self.model.train()
+        bar = _progress(len(self.sampler.batches(state["epoch"])), state, args, self.dist.is_main)
+        self.train_model.train()
         stop = None
         for batch in batches:
             state["batch_in_epoch"] += 1
             if batch.skipped:
                 warn_skipped(batch.skipped)
-                state["skipped_items"] += len(batch.skipped)
-            if batch.data is not None:
+            # a rank whose batch was all unreadable files cannot join DDP's all-reduce: then no
+            # rank steps (the counts are summed, so the checkpoint has the job's total)
+            missing, skipped = self.dist.sum([batch.data is None, len(batch.skipped)])
+            state["skipped_items"] += int(skipped)
+            if not missing:
                 loss = self._step(batch)
                 bar.set_postfix(loss=f"{loss:.4g}", lr=f"{self.schedule.lr():.3g}", refresh=False)
             bar.update(1)
-            self._maybe_checkpoint()
-            stop = self._limit_reached()
+            checkpoint_due, stop = self._poll()
+            if checkpoint_due:
+                self.save_checkpoint()
             if stop:
                 break
         bar.close()
@@ -283,11 +351,18 @@ class Trainer:
         args, state = self.args, self.state
         data = self.task.augment(batch.data, self.device)
         with tc.autocast(self.device.type, dtype=self.amp_dtype, enabled=args.amp):
-            loss, extra = self.task.loss(self.model, data, self.device)
+            loss, extra = self.task.loss(self.train_model, data, self.device)
         value = float(loss.detach().float().item())
-        if not math.isfinite(value):
+        finite = math.isfinite(value)
+        if self.dist.enabled:
+            # every rank raises together; the logged loss is the mean over ranks (with equal
+            # per-rank batches, the loss of the global batch)
+            bad, total = self.dist.sum([not finite, value if finite else 0.0])
+            finite, value = not bad, (total / self.dist.world_size if not bad else value)
+        if not finite:
+            where = "" if not self.dist.enabled else " on at least one rank"
             raise NonFiniteLossError(
-                f"the training loss is {value} at epoch {state['epoch'] + 1}, step "
+                f"the training loss is {value}{where} at epoch {state['epoch'] + 1}, step "
                 f"{state['step'] + 1}; stopping. The last checkpoint ({self.ckpt_path}, step "
                 f"{self._last_save[1]}) is kept. Lower --learning-rate, set --clip-grad, or "
                 "check the batch's data."
@@ -314,19 +389,23 @@ class Trainer:
 
     def _end_of_epoch(self):
         args, state, task = self.args, self.state, self.task
+        main = self.dist.is_main
         metric = None
         if state["epoch"] % args.eval_every == 0 or state["epoch"] == args.epochs:
             metrics = self.evaluate()
             state["history"]["eval"].append([state["epoch"], state["step"], metrics])
-            for name, v in metrics.items():
-                self.board.scalar(f"eval/{name}", v, state["step"])
-            self.model.eval()
-            with tc.random.fork_rng(), tc.no_grad():
-                task.log_examples(self.board, self.model, self.eval_set, state["step"], self.device)
-            self.model.train()
-            self.board.flush()
+            if main:
+                for name, v in metrics.items():
+                    self.board.scalar(f"eval/{name}", v, state["step"])
+                self.model.eval()
+                with tc.random.fork_rng(), tc.no_grad():
+                    task.log_examples(
+                        self.board, self.model, self.eval_set, state["step"], self.device
+                    )
+                self.model.train()
+                self.board.flush()
+                self._print_metrics(metrics, prefix=f"epoch {state['epoch']}: ")
             metric = metrics.get(task.main_metric)
-            self._print_metrics(metrics, prefix=f"epoch {state['epoch']}: ")
         self.schedule.step_epoch(state["epoch"], metric)
         if metric is None:
             return None
@@ -342,29 +421,43 @@ class Trainer:
                 "step": state["step"],
             }
             state["bad_epochs"] = 0
-            checkpoint.save(
-                {"format": "model", "pipeline": task.name, "model": self.model.state_dict()},
-                os.path.join(self.out, checkpoint.BEST_MODEL_NAME),
-            )
+            if main:
+                checkpoint.save(
+                    {"format": "model", "pipeline": task.name, "model": self.model.state_dict()},
+                    os.path.join(self.out, checkpoint.BEST_MODEL_NAME),
+                )
         else:
             state["bad_epochs"] += 1
             if args.early_stop_patience and state["bad_epochs"] >= args.early_stop_patience:
-                print(
-                    f"early stopping: {task.main_metric} did not improve for "
-                    f"{state['bad_epochs']} evaluations",
-                    flush=True,
-                )
+                if main:
+                    print(
+                        f"early stopping: {task.main_metric} did not improve for "
+                        f"{state['bad_epochs']} evaluations",
+                        flush=True,
+                    )
                 state["early_stopped"] = True
                 return "early-stopping"
         return None
 
     def evaluate(self):
+        """The held-out metrics, on every rank. A multi-process run evaluates on rank 0 alone
+        (the unwrapped module, the whole held-out set: the same numbers as one process) while
+        the other ranks wait, then shares the metrics so every rank's plateau schedule and
+        early stopping agree."""
+        return self.dist.run_on_main(self._evaluate_here)
+
+    def _evaluate_here(self, heartbeat):
+        def batches():
+            for b in self.eval_loader:
+                heartbeat()
+                if b.data is not None:
+                    yield b.data
+
         was_training = self.model.training
         self.model.eval()
         try:
             with tc.random.fork_rng(), tc.no_grad():
-                batches = (b.data for b in self.eval_loader if b.data is not None)
-                return self.task.evaluate(self.model, batches, self.device)
+                return self.task.evaluate(self.model, batches(), self.device)
         finally:
             self.model.train(was_training)
 
@@ -389,7 +482,7 @@ class Trainer:
         print(f"{prefix}{text}", flush=True)
 
 
-def _progress(total, state, args):
+def _progress(total, state, args, enabled=True):
     from tqdm import tqdm
 
     return tqdm(
@@ -397,7 +490,7 @@ def _progress(total, state, args):
         initial=state["batch_in_epoch"],
         desc=f"epoch {state['epoch'] + 1}/{args.epochs}",
         unit="batch",
-        disable=args.no_progress,
+        disable=args.no_progress or not enabled,
         dynamic_ncols=True,
         mininterval=1.0,
     )

@@ -1,6 +1,7 @@
 """Tiny generated corpora for the pipeline tests (generated once per session, seconds)."""
 
 import os
+import shutil
 
 import pytest
 from generated_corpora import generated
@@ -30,3 +31,17 @@ def coco_root(tmp_path_factory):
                     "--min-size", 64, "--max-size", 80, "--splits", "train2017,val2017",
                     "--max-objects", 3, "--jobs", 1)  # fmt: skip
     return os.path.join(out, "coco")
+
+
+@pytest.fixture
+def broken_corpus(librispeech_root, tmp_path):
+    """A copy of the corpus whose training split has one truncated FLAC file."""
+    root = tmp_path / "corpus"
+    shutil.copytree(librispeech_root, root)
+    import tensorcore.audio as ta
+
+    ds = ta.datasets.LIBRISPEECH(str(root), "train-clean-100")
+    path = os.path.join(str(root), "LibriSpeech", ds.get_metadata(1)[0])
+    with open(path, "r+b") as f:
+        f.truncate(200)
+    return str(root), os.path.basename(path)

@@ -5,7 +5,6 @@ a partial one."""
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -14,27 +13,6 @@ import pytest
 
 import pipeline_testing as pt
 import tensorcore as tc
-
-
-def _flac_files(root):
-    found = []
-    for dirpath, _, files in os.walk(root):
-        found += [os.path.join(dirpath, f) for f in files if f.endswith(".flac")]
-    return sorted(found)
-
-
-@pytest.fixture
-def broken_corpus(librispeech_root, tmp_path):
-    """A copy of the corpus whose training split has one truncated FLAC file."""
-    root = tmp_path / "corpus"
-    shutil.copytree(librispeech_root, root)
-    import tensorcore.audio as ta
-
-    ds = ta.datasets.LIBRISPEECH(str(root), "train-clean-100")
-    path = os.path.join(str(root), "LibriSpeech", ds.get_metadata(1)[0])
-    with open(path, "r+b") as f:
-        f.truncate(200)
-    return str(root), os.path.basename(path)
 
 
 def test_broken_file_stops_the_run_naming_it(broken_corpus, tmp_path):
