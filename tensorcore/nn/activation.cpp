@@ -112,18 +112,8 @@ Tensor prelu(const Tensor& x, const Tensor& w) {
   TC_AUTOCAST("prelu", prelu, x, w);
   TC_CHECK(x.defined() && w.defined(), "prelu: input and weight must be tensors");
   TC_CHECK(w.dim() <= 1, "prelu: weight must be a scalar or 1-d, got ", shape_str(w.sizes()));
+  Tensor slope = nnfused::prelu_slope(x, w);
   if (fusable(x) && w.dtype() == x.dtype() && w.is_cpu()) return nnfused::prelu(x, w);
-  Tensor slope = w;
-  if (w.numel() != 1) {
-    TC_CHECK(x.dim() >= 2 && x.size(1) == w.numel(), "prelu: weight has ", w.numel(),
-             " parameters but input has ", x.dim() >= 2 ? x.size(1) : 1, " channels (input shape ",
-             shape_str(x.sizes()), ")");
-    Shape view(size_t(x.dim()), 1);
-    view[1] = w.numel();
-    slope = reshape(w, view);
-  } else if (w.dim() == 1 && x.dim() == 0) {
-    slope = reshape(w, {});
-  }
   return where(gt(x, s(0, x)), x, mul(slope, x));
 }
 Tensor rrelu(const Tensor& x, double lower, double upper, bool training, bool inplace) {

@@ -460,23 +460,32 @@ Tensor gelu_backward(const Tensor& grad, const Tensor& x_in, bool approx) {
 
 namespace {
 
-// x viewed as rows of `inner` elements, row r using slope r % channels (channels 1: one slope).
-struct PreluGeometry {
-  int64_t rows = 1, channels = 1, inner = 1;
-};
-PreluGeometry prelu_geometry(const Tensor& x, const Tensor& w) {
-  PreluGeometry g;
-  g.channels = w.numel();
-  if (g.channels == 1) {
-    g.inner = x.numel();
-    return g;
-  }
-  TC_CHECK(x.dim() >= 2 && x.size(1) == g.channels, "prelu: weight has ", g.channels,
+void check_prelu_channels(const Tensor& x, const Tensor& w) {
+  if (w.numel() == 1) return;
+  TC_CHECK(x.dim() >= 2 && x.size(1) == w.numel(), "prelu: weight has ", w.numel(),
            " parameters but input has ", x.dim() >= 2 ? x.size(1) : 1, " channels (input shape ",
            shape_str(x.sizes()), ")");
-  g.rows = x.size(0) * g.channels;
-  g.inner = g.channels == 0 ? 0 : x.numel() / g.rows;
-  return g;
+}
+
+// x cut into spans of contiguous elements that share one slope: a row of `inner` elements per
+// (sample, channel), or with one slope for all, chunks of kGrainSize. Forward and backward walk
+// the same spans; backward keeps one weight-gradient partial sum per span.
+struct PreluSpans {
+  int64_t count = 0, length = 1, channels = 1, numel = 0;
+  int64_t start(int64_t u) const { return u * length; }
+  int64_t stop(int64_t u) const { return std::min(numel, start(u) + length); }
+  int64_t channel(int64_t u) const { return channels == 1 ? 0 : u % channels; }
+  int64_t grain() const { return std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, length)); }
+};
+PreluSpans prelu_spans(const Tensor& x, const Tensor& w) {
+  check_prelu_channels(x, w);
+  PreluSpans p;
+  p.numel = x.numel();
+  p.channels = w.numel();
+  if (p.numel == 0) return p;
+  p.length = p.channels == 1 ? kGrainSize : p.numel / (x.size(0) * p.channels);
+  p.count = (p.numel + p.length - 1) / p.length;
+  return p;
 }
 
 // Plain functions with restrict-qualified arguments: written inside the parallel lambdas the
@@ -502,18 +511,9 @@ TC_GELU_CLONES T prelu_backward_loop(const T* __restrict g, const T* __restrict 
   return acc;
 }
 
-int64_t prelu_grain_rows(const PreluGeometry& g) {
-  return std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, g.inner));
-}
-
 // Differentiable formulas for double backward (and the reference the kernels follow).
 TensorList prelu_backward_formula(const Tensor& grad, const Tensor& x, const Tensor& w) {
-  Tensor slope = w;
-  if (w.numel() != 1) {
-    Shape view(size_t(x.dim()), 1);
-    view[1] = w.numel();
-    slope = reshape(w, view);
-  }
+  Tensor slope = prelu_slope(x, w);
   Tensor positive = gt(x, zeros({}, TensorOptions(x.dtype())));
   Tensor gx = where(positive, grad, mul(grad, slope));
   Tensor gw_full = where(positive, zeros({}, TensorOptions(x.dtype())), mul(grad, x));
@@ -537,24 +537,18 @@ Tensor prelu(const Tensor& x_in, const Tensor& w_in) {
                 "prelu: fused kernel needs a weight of the input's dtype on the CPU");
   Tensor x = contiguous(x_in.detach());
   Tensor w = contiguous(w_in.detach());
-  const PreluGeometry geo = prelu_geometry(x, w);
+  const PreluSpans spans = prelu_spans(x, w);
   Tensor out = empty_like(x);
   dispatch_dtype<kF32F64>(x.dtype(), "prelu", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* __restrict xd = x.data<T>();
     const T* __restrict wd = w.data<T>();
     T* __restrict od = out.data<T>();
-    if (geo.channels == 1) {
-      const T slope = wd[0];
-      parallel_for(0, x.numel(), kGrainSize, [=](int64_t b, int64_t e) {
-        prelu_forward_loop<T>(xd + b, od + b, e - b, slope);
-      });
-      return;
-    }
-    parallel_for(0, geo.rows, prelu_grain_rows(geo), [=](int64_t b, int64_t e) {
-      for (int64_t r = b; r < e; ++r)
-        prelu_forward_loop<T>(xd + r * geo.inner, od + r * geo.inner, geo.inner,
-                              wd[r % geo.channels]);
+    parallel_for(0, spans.count, spans.grain(), [=](int64_t b, int64_t e) {
+      for (int64_t u = b; u < e; ++u) {
+        const int64_t start = spans.start(u);
+        prelu_forward_loop<T>(xd + start, od + start, spans.stop(u) - start, wd[spans.channel(u)]);
+      }
     });
   });
   if (autograd::needs_grad({x_in, w_in}))
@@ -574,11 +568,7 @@ TensorList prelu_backward(const Tensor& grad, const Tensor& x_in, const Tensor& 
   Tensor g = contiguous(grad.detach());
   if (g.dtype() != x.dtype()) g = to_dtype(g, x.dtype());
   TC_CHECK(g.sizes() == x.sizes(), "prelu_backward: gradient shape does not match the input's");
-  const PreluGeometry geo = prelu_geometry(x, w);
-  // Split into blocks of whole rows (a scalar weight: one long row cut into chunks) so each
-  // block's weight-gradient partial sum lands in its own slot, summed per channel afterwards.
-  const int64_t block = geo.channels == 1 ? std::max<int64_t>(kGrainSize, 1) : 1;
-  const int64_t units = geo.channels == 1 ? (x.numel() + block - 1) / block : geo.rows;
+  const PreluSpans spans = prelu_spans(x, w);
   Tensor gx = empty_like(x);
   Tensor gw = zeros(w.sizes(), TensorOptions(x.dtype()));
   dispatch_dtype<kF32F64>(x.dtype(), "prelu backward", [&](auto tag) {
@@ -587,26 +577,32 @@ TensorList prelu_backward(const Tensor& grad, const Tensor& x_in, const Tensor& 
     const T* __restrict wd = w.data<T>();
     const T* __restrict gd = g.data<T>();
     T* __restrict gxd = gx.data<T>();
-    std::vector<double> partial(size_t(std::max<int64_t>(units, 0)), 0.0);
+    std::vector<double> partial(size_t(spans.count), 0.0);
     double* parts = partial.data();
-    const int64_t n = x.numel();
-    const int64_t grain = geo.channels == 1 ? 1 : prelu_grain_rows(geo);
-    parallel_for(0, units, grain, [=](int64_t b, int64_t e) {
+    parallel_for(0, spans.count, spans.grain(), [=](int64_t b, int64_t e) {
       for (int64_t u = b; u < e; ++u) {
-        const int64_t start = geo.channels == 1 ? u * block : u * geo.inner;
-        const int64_t stop = geo.channels == 1 ? std::min(n, start + block) : start + geo.inner;
-        const T slope = wd[geo.channels == 1 ? 0 : u % geo.channels];
-        parts[u] = double(
-            prelu_backward_loop<T>(gd + start, xd + start, gxd + start, stop - start, slope));
+        const int64_t start = spans.start(u);
+        parts[u] = double(prelu_backward_loop<T>(gd + start, xd + start, gxd + start,
+                                                 spans.stop(u) - start, wd[spans.channel(u)]));
       }
     });
+    std::vector<double> per_channel(size_t(spans.channels), 0.0);
+    for (int64_t u = 0; u < spans.count; ++u)
+      per_channel[size_t(spans.channel(u))] += partial[size_t(u)];
     T* gwd = gw.data<T>();
-    std::vector<double> per_channel(size_t(geo.channels), 0.0);
-    for (int64_t u = 0; u < units; ++u)
-      per_channel[size_t(geo.channels == 1 ? 0 : u % geo.channels)] += partial[size_t(u)];
-    for (int64_t c = 0; c < geo.channels; ++c) gwd[c] = T(per_channel[size_t(c)]);
+    for (int64_t c = 0; c < spans.channels; ++c) gwd[c] = T(per_channel[size_t(c)]);
   });
   return {gx, gw};
+}
+
+Tensor prelu_slope(const Tensor& x, const Tensor& w) {
+  check_prelu_channels(x, w);
+  if (w.numel() != 1) {
+    Shape view(size_t(x.dim()), 1);
+    view[1] = w.numel();
+    return reshape(w, view);
+  }
+  return w.dim() == 1 && x.dim() == 0 ? reshape(w, {}) : w;
 }
 
 }  // namespace tc::nnfused

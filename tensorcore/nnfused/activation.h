@@ -20,6 +20,9 @@ Tensor gelu(const Tensor& x, bool tanh_approximation);
 Tensor prelu(const Tensor& x, const Tensor& weight);
 // {grad of x, grad of weight (weight's shape)}
 TensorList prelu_backward(const Tensor& grad, const Tensor& x, const Tensor& weight);
+// weight shaped to broadcast against x (one slope per channel of dim 1, or one for all), after
+// checking its count against x's channels: the composite formulas (any device) use it.
+Tensor prelu_slope(const Tensor& x, const Tensor& weight);
 Tensor gelu_backward(const Tensor& grad, const Tensor& x, bool tanh_approximation);
 
 }  // namespace tc::nnfused
