@@ -138,7 +138,7 @@ def _speakers(rng, count):
     if count > len(pool):
         raise ValueError(
             f"asked for {count} speakers; espeak-ng offers {len(pool)} distinct "
-            f"accent/voice pairs here (lower --hours or --speakers)"
+            f"accent/voice pairs here (lower --hours, --speakers-per-split or --train-speakers)"
         )
     picks = rng.sample(pool, count)
     ids = rng.sample(range(10, 9000), count)
@@ -173,12 +173,15 @@ def plan(
     min_seconds,
     max_seconds,
     speakers_per_split=None,
+    train_speakers=None,
     sentence_level=False,
 ):
     """Decides every split's speakers, chapters and utterances; returns [SplitPlan]."""
     shares = split_shares(splits)
     minutes = {s: hours * 60.0 * shares[s] for s in splits}
     counts = {s: speakers_per_split or max(2, min(40, math.ceil(minutes[s] / 8.0))) for s in splits}
+    if train_speakers:
+        counts.update({s: train_speakers for s in splits if s.startswith("train")})
     everyone = _speakers(rng, sum(counts.values()))
     chapter_ids = iter(rng.sample(range(1000, 400000), sum(counts.values()) * 3))
     plans, start = [], 0

@@ -42,6 +42,13 @@ def add_corpus_arguments(parser, corpus, default_splits, min_seconds, max_second
         default=None,
         help="default: about one per 8 minutes, at least 2",
     )
+    parser.add_argument(
+        "--train-speakers",
+        type=int,
+        default=None,
+        help="speakers of each train-* split, overriding --speakers-per-split there: more "
+        "training voices than held-out ones, for models that must generalize to unseen voices",
+    )
     parser.add_argument("--min-seconds", type=float, default=min_seconds)
     parser.add_argument("--max-seconds", type=float, default=max_seconds, help=max_help)
     parser.add_argument(
@@ -53,6 +60,9 @@ def add_corpus_arguments(parser, corpus, default_splits, min_seconds, max_second
 def validate(args, subsets):
     if not args.hours > 0:
         raise SystemExit("--hours must be > 0")
+    for flag in ("speakers_per_split", "train_speakers"):
+        if getattr(args, flag, None) is not None and getattr(args, flag) < 1:
+            raise SystemExit(f"--{flag.replace('_', '-')} must be >= 1")
     if not 0 < args.min_seconds <= args.max_seconds:
         raise SystemExit("--min-seconds must be > 0 and <= --max-seconds")
     splits = [s.strip() for s in args.splits.split(",") if s.strip()]
@@ -80,6 +90,7 @@ def plan_corpus(args, sentence_level=False):
         args.min_seconds,
         args.max_seconds,
         args.speakers_per_split,
+        train_speakers=getattr(args, "train_speakers", None),
         sentence_level=sentence_level,
     )
     return rng, books, plans

@@ -105,6 +105,18 @@ def test_hours_sets_the_size(gen, tmp_path):
     assert 0.6 * 36 < seconds < 1.6 * 36, seconds
 
 
+def test_train_speakers_sets_the_training_voice_count(gen, tmp_path):
+    gen("librispeech", "--out", tmp_path, "--seed", 5, "--hours", 0.008, "--max-seconds", 4,
+        "--splits", "train-clean-100,dev-clean", "--speakers-per-split", 2,
+        "--train-speakers", 5)  # fmt: skip
+    root = os.path.join(tmp_path, "LibriSpeech")
+    voices = {s: set(os.listdir(os.path.join(root, s))) for s in ["train-clean-100", "dev-clean"]}
+    assert {s: len(v) for s, v in voices.items()} == {"train-clean-100": 5, "dev-clean": 2}
+    assert not voices["train-clean-100"] & voices["dev-clean"]
+    with pytest.raises(SystemExit):
+        gen("librispeech", "--out", tmp_path / "x", "--train-speakers", 0)
+
+
 def test_missing_root_and_split(librispeech_root, tmp_path):
     with pytest.raises(RuntimeError, match="not found at .*nowhere"):
         LIBRISPEECH(str(tmp_path / "nowhere"))
