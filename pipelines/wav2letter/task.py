@@ -1,7 +1,7 @@
 """Wav2Letter speech recognition on LibriSpeech with CTC (torchaudio 0.7's wav2letter example).
 
-Features are MFCC (n_fft 400, hop 160, --n-bins mels and coefficients, per-utterance mean/std
-normalization) or the raw waveform; training masks random frequency bands and time spans
+Features are MFCC (n_fft 400, hop 160, --n-bins coefficients of --n-mels mel bands, per-utterance
+mean/std normalization) or the raw waveform; training masks random frequency bands and time spans
 (SpecAugment-style, --freq-mask / --time-mask). Held-out CER/WER with greedy decoding every
 epoch, plus CTC prefix beam search with and without a lexicon at the end.
 """
@@ -75,6 +75,14 @@ class Wav2LetterTask(Task):
         g.add_argument("--eval-split", default="dev-clean")
         g.add_argument("--features", choices=("mfcc", "waveform"), default="mfcc")
         g.add_argument("--n-bins", type=int, default=13, help="MFCC coefficients (and mels)")
+        g.add_argument(
+            "--n-mels",
+            type=int,
+            default=None,
+            help="mel bands the MFCCs are taken from (default: --n-bins, at least 13, as "
+            "torchaudio's example); more bands than coefficients keeps the cepstrum's low, "
+            "pitch-independent part",
+        )
         g.add_argument("--hidden-channels", type=int, default=250)
         g.add_argument("--wide-channels", type=int, default=2000)
         g.add_argument(
@@ -119,10 +127,15 @@ class Wav2LetterTask(Task):
     def __init__(self, args):
         super().__init__(args)
         self.final_evaluation = False
+        n_mels = args.n_mels if args.n_mels is not None else max(args.n_bins, 13)
+        if args.features == "mfcc" and not 0 < args.n_bins <= n_mels:
+            raise PipelineError(
+                f"--n-bins {args.n_bins} MFCCs need 1 <= --n-bins <= --n-mels ({n_mels})"
+            )
         self.mfcc = ta.transforms.MFCC(
             sample_rate=16000,
             n_mfcc=args.n_bins,
-            melkwargs={"n_fft": WIN, "n_mels": max(args.n_bins, 13), "hop_length": HOP},
+            melkwargs={"n_fft": WIN, "n_mels": n_mels, "hop_length": HOP},
         )
         self._lexicon = None
 
@@ -131,6 +144,7 @@ class Wav2LetterTask(Task):
         return {
             "features": a.features,
             "n_bins": a.n_bins if a.features == "mfcc" else 1,
+            "n_mels": a.n_mels if a.features == "mfcc" else None,  # None: the default bands
             "num_classes": ALPHABET.num_classes,
             "hidden_channels": a.hidden_channels,
             "wide_channels": a.wide_channels,

@@ -52,3 +52,25 @@ def test_final_relu_and_kaiming_init_options(librispeech_root, tmp_path):
         assert abs(float(w.std()) / math.sqrt(2 / fan_in) - 1) < 0.15, tuple(w.shape)
     biases = [v for k, v in ckpt["model"].items() if k.endswith(".bias")]
     assert all(float(b.abs().max()) < 1e-6 for b in biases[:-1])  # zeros, one tiny step on
+
+
+def test_n_mels_sets_the_bands_apart_from_the_coefficients(librispeech_root, tmp_path):
+    import argparse
+
+    import tensorcore.audio as ta
+    from tensorcore.pipelines.wav2letter.task import Wav2LetterTask
+
+    parser = argparse.ArgumentParser()
+    Wav2LetterTask.add_arguments(parser)
+    task = Wav2LetterTask(parser.parse_args(["--n-bins", "13", "--n-mels", "40"]))
+    wave = tc.randn(1, 8000)
+    mfcc = ta.transforms.MFCC(16000, n_mfcc=13,
+                              melkwargs={"n_fft": 400, "n_mels": 40, "hop_length": 160})  # fmt: skip
+    feats = mfcc(wave)[0]
+    want = (feats - feats.mean(1, keepdim=True)) / (feats.std(1, keepdim=True) + 1e-5)
+    assert tc.allclose(task._features(wave), want, atol=1e-5)
+    assert task.model_config()["n_mels"] == 40
+
+    proc = pt.run("wav2letter", librispeech_root, tmp_path, "--n-bins", 20, "--n-mels", 16,
+                  "--max-steps", 1, check=False)  # fmt: skip
+    assert proc.returncode != 0 and "--n-mels (16)" in proc.stderr, proc.stderr
