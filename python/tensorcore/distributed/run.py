@@ -233,7 +233,10 @@ class _Agent:
                 entry = [sys.executable, "-u", "-m", "tensorcore.distributed._worker_entry"]
                 cmd = entry + (["-m"] if args.module else []) + [args.training_script]
                 cmd += args.training_script_args
-            proc = subprocess.Popen(cmd, env=env, start_new_session=True)
+            # Own sessions: a Ctrl-C reaches the launcher alone, which stops them in order.
+            proc = subprocess.Popen(
+                cmd, env=env, start_new_session=True, preexec_fn=_die_with(os.getpid())
+            )
             self.workers.append((rank, local_rank, proc, error_file))
 
     def _stop_workers(self):
@@ -327,6 +330,28 @@ class _Agent:
         return 1
 
 
+def _die_with(launcher_pid):
+    """A worker setup (run between fork and exec) that has Linux send the worker SIGTERM when the
+    launcher dies without stopping it (SIGKILL, the OOM killer): workers live in their own
+    sessions, so nothing else would reach them and they would run on as orphans."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    pr_set_pdeathsig = 1
+
+    def setup():
+        prctl(pr_set_pdeathsig, int(signal.SIGTERM), 0, 0, 0)
+        if os.getppid() != launcher_pid:  # the launcher died before prctl took effect
+            os._exit(128 + signal.SIGTERM)
+
+    return setup
+
+
 def run(args):
     cfg = _Config(args)
     agent = _Agent(cfg)
@@ -335,7 +360,8 @@ def run(args):
         agent._stop_workers()
         sys.exit(128 + signum)
 
-    signal.signal(signal.SIGTERM, on_signal)
+    for signum in (signal.SIGTERM, signal.SIGHUP):  # kill, or the terminal closing
+        signal.signal(signum, on_signal)
     return agent.run()
 
 

@@ -17,3 +17,15 @@ if __name__ == "__main__":
         import time
 
         time.sleep(30)  # the launcher must stop this one when rank 1 fails
+    elif mode == "wait":  # runs until a signal; SIGTERM leaves a mark
+        import os
+        import signal
+        import time
+
+        def on_term(signum, frame):
+            open(os.path.join(out_dir, f"term_rank{os.environ['RANK']}"), "w").close()
+            raise SystemExit(0)
+
+        signal.signal(signal.SIGTERM, on_term)
+        open(os.path.join(out_dir, f"up_rank{os.environ['RANK']}"), "w").close()
+        time.sleep(60)

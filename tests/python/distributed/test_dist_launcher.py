@@ -54,6 +54,25 @@ def test_failure_report_names_rank_and_error(tmp_path):
     assert "ValueError: rank 1 always fails" in err, err[-3000:]
 
 
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGHUP", "SIGKILL"])
+def test_workers_stop_when_the_launcher_is_killed(tmp_path, how):
+    # SIGTERM/SIGHUP: the launcher stops its workers; SIGKILL: the kernel signals them
+    # (PR_SET_PDEATHSIG), since they live in their own sessions and would otherwise run on.
+    import signal
+
+    p = _launcher("--standalone", "--nproc_per_node", "2", out_dir=tmp_path, mode="wait")
+    deadline = time.monotonic() + 60
+    while not all(os.path.exists(tmp_path / f"up_rank{r}") for r in (0, 1)):
+        assert p.poll() is None and time.monotonic() < deadline, p.communicate()[1][-3000:]
+        time.sleep(0.1)
+    p.send_signal(getattr(signal, how))
+    p.communicate(timeout=30)
+    deadline = time.monotonic() + 15
+    while not all(os.path.exists(tmp_path / f"term_rank{r}") for r in (0, 1)):
+        assert time.monotonic() < deadline, f"workers still running after the launcher's {how}"
+        time.sleep(0.1)
+
+
 def test_two_nodes_on_localhost(tmp_path):
     port = free_port()
     common = ["--nnodes", "2", "--nproc_per_node", "1", "--master_addr", "127.0.0.1",
