@@ -155,6 +155,7 @@ def generate(args):
             hours=args.hours,
             splits=librispeech.DEFAULT_SPLITS,
             speakers_per_split=None,
+            train_speakers=None,
             min_seconds=3.0,
             max_seconds=12.0,
             text=None,

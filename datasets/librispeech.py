@@ -60,9 +60,10 @@ def add_corpus_arguments(parser, corpus, default_splits, min_seconds, max_second
 def validate(args, subsets):
     if not args.hours > 0:
         raise SystemExit("--hours must be > 0")
-    for flag in ("speakers_per_split", "train_speakers"):
-        if getattr(args, flag, None) is not None and getattr(args, flag) < 1:
-            raise SystemExit(f"--{flag.replace('_', '-')} must be >= 1")
+    for flag, count in (("--speakers-per-split", args.speakers_per_split),
+                        ("--train-speakers", args.train_speakers)):  # fmt: skip
+        if count is not None and count < 1:
+            raise SystemExit(f"{flag} must be >= 1")
     if not 0 < args.min_seconds <= args.max_seconds:
         raise SystemExit("--min-seconds must be > 0 and <= --max-seconds")
     splits = [s.strip() for s in args.splits.split(",") if s.strip()]
@@ -90,7 +91,7 @@ def plan_corpus(args, sentence_level=False):
         args.min_seconds,
         args.max_seconds,
         args.speakers_per_split,
-        train_speakers=getattr(args, "train_speakers", None),
+        train_speakers=args.train_speakers,
         sentence_level=sentence_level,
     )
     return rng, books, plans

@@ -210,6 +210,7 @@ class _Agent:
         cfg, args = self.cfg, self.cfg.args
         world = cfg.nnodes * cfg.nproc
         self.workers = []
+        die_with_launcher = _die_with(os.getpid())
         for local_rank in range(cfg.nproc):
             rank = cfg.node_rank * cfg.nproc + local_rank
             error_file = os.path.join(self.error_dir, f"r{round_no}_rank{rank}.json")
@@ -235,7 +236,7 @@ class _Agent:
                 cmd += args.training_script_args
             # Own sessions: a Ctrl-C reaches the launcher alone, which stops them in order.
             proc = subprocess.Popen(
-                cmd, env=env, start_new_session=True, preexec_fn=_die_with(os.getpid())
+                cmd, env=env, start_new_session=True, preexec_fn=die_with_launcher
             )
             self.workers.append((rank, local_rank, proc, error_file))
 
