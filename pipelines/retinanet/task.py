@@ -43,6 +43,9 @@ class RetinaNetTask(Task):
                        help="0-5, with --weights-backbone (default 3)")  # fmt: skip
         g.add_argument("--weights-backbone", default=None, help="ImageNet ResNet weights file")
         g.add_argument("--num-classes", type=int, default=0, help="0: largest category id + 1")
+        g.add_argument("--fpn-channels", type=int, default=256,
+                       help="the feature pyramid's and heads' width (resnet18/34; the heads' work "
+                       "grows with its square)")  # fmt: skip
         g.add_argument("--min-size", type=int, default=800)
         g.add_argument("--max-size", type=int, default=1333)
         g.add_argument("--aspect-ratio-group-factor", type=int, default=3)
@@ -106,6 +109,8 @@ class RetinaNetTask(Task):
             "num_classes": self.num_classes,
             "min_size": a.min_size,
             "max_size": a.max_size,
+            # None: torchvision's 256, so checkpoints from before the option still load
+            "fpn_channels": a.fpn_channels if a.fpn_channels != 256 else None,
         }
 
     def build_model(self):
@@ -116,6 +121,11 @@ class RetinaNetTask(Task):
             score_thresh=a.score_thresh,
             detections_per_img=a.detections_per_img,
         )
+        if a.fpn_channels < 1 or (a.backbone == "resnet50" and a.fpn_channels != 256):
+            raise PipelineError(
+                f"--fpn-channels {a.fpn_channels}: must be at least 1, and resnet50 (torchvision's "
+                "retinanet_resnet50_fpn) keeps 256; narrower pyramids are for resnet18/34"
+            )
         if a.backbone == "resnet50":
             return retinanet_resnet50_fpn(
                 num_classes=self.num_classes,
@@ -133,7 +143,8 @@ class RetinaNetTask(Task):
             norm_layer=FrozenBatchNorm2d if a.weights_backbone else tc.nn.BatchNorm2d,
             trainable_layers=layers if a.weights_backbone else 5,
             returned_layers=[2, 3, 4],
-            extra_blocks=LastLevelP6P7(256, 256),
+            extra_blocks=LastLevelP6P7(a.fpn_channels, a.fpn_channels),
+            out_channels=a.fpn_channels,
         )
         return RetinaNet(backbone, self.num_classes, **kwargs)
 

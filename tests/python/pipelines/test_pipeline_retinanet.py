@@ -19,3 +19,39 @@ def test_retinanet_trains_resumes_and_tests(coco_root, tmp_path):
     assert "map=" in proc.stdout
     tested = json.loads((straight / "metrics.json").read_text())["test"]
     assert tested == metrics  # the same weights give the same detections
+
+
+def test_fpn_channels_narrow_the_pyramid_and_heads(coco_root, tmp_path):
+    import argparse
+
+    from tensorcore.pipelines.retinanet.task import RetinaNetTask
+
+    def task_for(*extra):
+        parser = argparse.ArgumentParser()
+        RetinaNetTask.add_arguments(parser)
+        args = parser.parse_args(list(extra))
+        args.data_root = coco_root  # a run-wide option, not the task's
+        task = RetinaNetTask(args)
+        task.datasets()
+        return task
+
+    task = task_for("--backbone", "resnet18", "--fpn-channels", "32")
+    model = task.build_model()
+    assert model.backbone.out_channels == 32
+    assert model.head.classification_head.cls_logits.in_channels == 32
+    assert model.head.regression_head.bbox_reg.in_channels == 32
+    assert task.model_config()["fpn_channels"] == 32
+    assert task_for("--backbone", "resnet18").model_config()["fpn_channels"] is None
+
+    # the narrow model trains through the real program and its checkpoint resumes
+    pt.run("retinanet", coco_root, tmp_path, "--fpn-channels", 32, "--max-steps", 1,
+           "--no-final-eval")  # fmt: skip
+    config = json.loads((tmp_path / "config.json").read_text())
+    assert config["model_config"]["fpn_channels"] == 32
+    proc = pt.run("retinanet", coco_root, tmp_path, "--max-steps", 2, "--no-final-eval",
+                  "--resume", check=False)  # fmt: skip
+    assert proc.returncode != 0 and "fpn_channels" in proc.stderr, proc.stderr
+
+    proc = pt.run("retinanet", coco_root, tmp_path / "r50", "--backbone", "resnet50",
+                  "--fpn-channels", 64, "--max-steps", 1, check=False)  # fmt: skip
+    assert proc.returncode != 0 and "--fpn-channels 64" in proc.stderr, proc.stderr

@@ -112,23 +112,35 @@ def resnet_fpn_backbone(
     extra_blocks=None,
     *,
     pretrained=None,
+    out_channels=256,
 ):
     """A ResNet (resnet18 ... wide_resnet101_2) with an FPN over its stages `returned_layers`
     (default all four), stages before the last `trainable_layers` frozen. weights: None, a file
-    path, a state dict or a weights enum member (pretrained=True: IMAGENET1K_V1, as torchvision)."""
+    path, a state dict or a weights enum member (pretrained=True: IMAGENET1K_V1, as torchvision).
+    out_channels: the pyramid's width (torchvision's fixed 256; narrower ones cut the detection
+    heads' work quadratically, for small CPU budgets)."""
     if backbone_name is None:
         raise TypeError("resnet_fpn_backbone() missing required argument: 'backbone_name'")
     backbone = _resnet_with_weights(
         backbone_name, weights, norm_layer, "resnet_fpn_backbone", pretrained
     )
-    return _resnet_fpn_extractor(backbone, trainable_layers, returned_layers, extra_blocks)
+    return _resnet_fpn_extractor(
+        backbone, trainable_layers, returned_layers, extra_blocks, out_channels=out_channels
+    )
 
 
 def _resnet_fpn_extractor(
-    backbone, trainable_layers, returned_layers=None, extra_blocks=None, norm_layer=None
+    backbone,
+    trainable_layers,
+    returned_layers=None,
+    extra_blocks=None,
+    norm_layer=None,
+    out_channels=256,
 ):
     """Freezes all but the last trainable_layers of layer4, layer3, layer2, layer1, conv1 (5 also
-    trains bn1) and wraps the ResNet with an FPN of 256 channels."""
+    trains bn1) and wraps the ResNet with an FPN of out_channels channels."""
+    if int(out_channels) < 1:
+        raise ValueError(f"the FPN's out_channels must be at least 1, got {out_channels}")
     if not 0 <= trainable_layers <= 5:
         raise ValueError(f"Trainable layers should be in the range [0,5], got {trainable_layers}")
     trained = ["layer4", "layer3", "layer2", "layer1", "conv1"][:trainable_layers]
@@ -151,7 +163,7 @@ def _resnet_fpn_extractor(
         backbone,
         return_layers,
         in_channels_list,
-        256,
+        int(out_channels),
         extra_blocks=extra_blocks,
         norm_layer=norm_layer,
     )
