@@ -43,7 +43,7 @@ def test_fpn_channels_narrow_the_pyramid_and_heads(coco_root, tmp_path):
     assert task.model_config()["fpn_channels"] == 32
     assert task_for("--backbone", "resnet18").model_config()["fpn_channels"] is None
 
-    # the narrow model trains through the real program and its checkpoint resumes
+    # the narrow model trains through the real program; resuming it at the default width is refused
     pt.run("retinanet", coco_root, tmp_path, "--fpn-channels", 32, "--max-steps", 1,
            "--no-final-eval")  # fmt: skip
     config = json.loads((tmp_path / "config.json").read_text())
