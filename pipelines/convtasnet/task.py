@@ -1,6 +1,7 @@
 """ConvTasNet source separation on LibriMix (torchaudio 0.8's source-separation recipe: random
 crops, permutation-invariant SI-SNR loss, LR halved when the held-out SI-SNRi stalls, early
-stopping).
+stopping). `--dynamic-mixing` remixes the training sources on the fly (new speaker pairs and
+gains every epoch), the usual remedy when a fixed set of training mixtures is learnt by heart.
 
 Held-out scores are on whole mixtures (speakers unseen in training): SI-SNRi and SDRi (BSS Eval
 SDR with a 512-tap distortion filter) under the best assignment of outputs to speakers.
@@ -34,6 +35,18 @@ class ConvTasNetTask(Task):
         g.add_argument("--train-subset", default="train-360")
         g.add_argument("--eval-subset", default="dev")
         g.add_argument("--crop-length", type=float, default=3.0, help="training crops, seconds")
+        g.add_argument(
+            "--dynamic-mixing",
+            action="store_true",
+            help="train on mixtures made on the fly: each item's first source with "
+            "random other speakers' sources, each cropped and gain-scaled at random",
+        )
+        g.add_argument(
+            "--dynamic-mixing-gain-db",
+            type=float,
+            default=3.0,
+            help="each remixed source is scaled by a gain uniform in +-this many dB",
+        )
         g.add_argument("--enc-kernel-size", type=int, default=16)
         g.add_argument("--enc-num-feats", type=int, default=512)
         g.add_argument("--msk-kernel-size", type=int, default=3)
@@ -83,9 +96,11 @@ class ConvTasNetTask(Task):
             )  # fmt: skip
 
         try:
-            return make(a.train_subset), make(a.eval_subset)
+            train, held_out = make(a.train_subset), make(a.eval_subset)
         except (RuntimeError, ValueError) as e:
             raise PipelineError(f"--data-root {a.data_root}: {e}") from None
+        self._mix_root = train.root
+        return train, held_out
 
     def _item(self, dataset, index):
         sample_rate, mixture, sources = dataset[index]
@@ -94,6 +109,8 @@ class ConvTasNetTask(Task):
         return mixture, tc.cat(list(sources), dim=0)  # (1, L), (S, L)
 
     def load_train_item(self, dataset, index, rng):
+        if self.args.dynamic_mixing:
+            return self._remixed_item(dataset, index, rng)
         mixture, sources = self._item(dataset, index)
         crop = int(self.args.crop_length * self.args.sample_rate)
         length = mixture.shape[-1]
@@ -104,6 +121,62 @@ class ConvTasNetTask(Task):
             mixture = tc.nn.functional.pad(mixture, (0, crop - length))
             sources = tc.nn.functional.pad(sources, (0, crop - length))
         return mixture, sources, min(length, crop)
+
+    def _source_pool(self, dataset):
+        """Per training item, its sources as (path, speaker). The speaker is read from LibriMix's
+        file name (`<spk>-<chapter>-<utt>_<spk>-...wav`); a name of another form counts as its own
+        speaker."""
+        pool = getattr(self, "_pool", None)
+        if pool is None or pool[0] is not dataset:
+            items = []
+            for i in range(len(dataset)):
+                _, _, sources = dataset.get_metadata(i)
+                parts = os.path.splitext(os.path.basename(sources[0]))[0].split("_")
+                speakers = [p.split("-")[0] for p in parts]
+                if len(speakers) != len(sources):
+                    speakers = list(sources)
+                items.append(
+                    [(os.path.join(self._mix_root, p), s) for p, s in zip(sources, speakers)]
+                )
+            pool = self._pool = (dataset, items)
+        return pool[1]
+
+    def _remixed_item(self, dataset, index, rng):
+        """A new mixture: the item's own source in a random slot plus sources of other speakers
+        drawn from the whole training set, each cropped independently and scaled by a random
+        gain. The choices come from the item's generator, so runs and resumes repeat them."""
+        items = self._source_pool(dataset)
+        own = items[index]
+        chosen = [own[int(rng.integers(len(own)))]]
+        for _ in range(self.args.num_speakers - 1):
+            for _attempt in range(100):
+                other = items[int(rng.integers(len(items)))]
+                candidate = other[int(rng.integers(len(other)))]
+                if candidate[1] not in {speaker for _, speaker in chosen}:
+                    break
+            else:
+                raise ValueError(
+                    f"--dynamic-mixing found no source of a speaker other than "
+                    f"{sorted({s for _, s in chosen})} in 100 draws: the training subset needs "
+                    f"at least {self.args.num_speakers} speakers"
+                )
+            chosen.append(candidate)
+        crop = int(self.args.crop_length * self.args.sample_rate)
+        sources, length = tc.zeros(len(chosen), crop), crop
+        for k, (path, _) in enumerate(chosen):
+            wave, sample_rate = ta.load(path)
+            if sample_rate != self.args.sample_rate:
+                raise ValueError(
+                    f"{path}: expected {self.args.sample_rate} Hz, got {sample_rate} Hz"
+                )
+            wave = wave[0]
+            if wave.shape[0] > crop:
+                start = int(rng.integers(0, wave.shape[0] - crop + 1))
+                wave = wave[start : start + crop]
+            length = min(length, wave.shape[0])
+            gain = 10.0 ** (rng.uniform(-1.0, 1.0) * self.args.dynamic_mixing_gain_db / 20.0)
+            sources[k, : wave.shape[0]] = wave * gain
+        return sources.sum(0, keepdim=True), sources, length
 
     def load_eval_item(self, dataset, index, rng):
         mixture, sources = self._item(dataset, index)

@@ -60,3 +60,70 @@ def test_early_stopping_ends_the_run_for_good(librimix_root, tmp_path):
     assert metrics["best"]["epoch"] == 1
     proc = pt.run("convtasnet", librimix_root, tmp_path, *args, "--resume")
     assert pt.load(tmp_path)["train"]["epoch"] == 3
+
+
+def _task(librimix_root, output_dir, *extra):
+    from tensorcore.pipelines.common.cli import build_parser
+    from tensorcore.pipelines.convtasnet.task import ConvTasNetTask
+
+    argv = [
+        "--data-root",
+        str(librimix_root),
+        "--output-dir",
+        str(output_dir),
+        *pt.TINY["convtasnet"],
+        *map(str, extra),
+    ]
+    task = ConvTasNetTask(build_parser(ConvTasNetTask, "test").parse_args(argv))
+    train, _ = task.datasets()
+    return task, train
+
+
+def test_dynamic_mixing_pairs_other_speakers_and_repeats_per_seed(librimix_root, tmp_path):
+    import numpy as np
+
+    import tensorcore.audio as ta
+
+    task, train = _task(librimix_root, tmp_path, "--dynamic-mixing", "--dynamic-mixing-gain-db", 6)
+    crop = int(0.25 * 8000)
+    stored = [train[i][1][0].numpy() for i in range(len(train))]
+    for index in range(len(train)):
+        mixture, sources, length = task.load_train_item(train, index, np.random.default_rng(index))
+        assert tuple(sources.shape) == (2, crop) and tuple(mixture.shape) == (1, crop)
+        assert 0 < length <= crop
+        np.testing.assert_allclose(mixture.numpy()[0], sources.numpy().sum(0), atol=1e-6)
+        # a new mixture: not a crop of any stored one
+        assert not any(np.allclose(mixture.numpy()[0], s[:crop], atol=1e-4) for s in stored)
+        again = task.load_train_item(train, index, np.random.default_rng(index))
+        assert np.array_equal(again[0].numpy(), mixture.numpy())
+
+    # each remixed source is a gain-scaled crop of one training source file; two speakers
+    _, sources, length = task.load_train_item(train, 0, np.random.default_rng(7))
+    pool = [entry for item in task._source_pool(train) for entry in item]
+    speakers = set()
+    for k in range(2):
+        piece = sources[k, :length].numpy().astype(np.float64)
+        for path, speaker in pool:
+            wave = ta.load(path)[0][0].numpy().astype(np.float64)
+            if len(wave) < length:
+                continue
+            start = int(np.argmax(np.abs(np.correlate(wave, piece, "valid"))))
+            window = wave[start : start + length]
+            gain = float(window @ piece / max(window @ window, 1e-30))
+            if np.allclose(window * gain, piece, atol=1e-5):
+                assert 10 ** (-6 / 20) - 1e-4 <= abs(gain) <= 10 ** (6 / 20) + 1e-4, gain
+                speakers.add(speaker)
+                break
+        else:
+            raise AssertionError(f"source {k} is no scaled crop of a training source")
+    assert len(speakers) == 2, speakers
+
+
+def test_dynamic_mixing_trains_and_repeats_with_worker_processes(librimix_root, tmp_path):
+    # the remix choices come from (seed, epoch, index), as the crops do
+    args = ("--dynamic-mixing", "--max-steps", 4, "--no-final-eval")
+    pt.run("convtasnet", librimix_root, tmp_path / "main", *args)
+    pt.run("convtasnet", librimix_root, tmp_path / "workers", *args, "--workers", 2)
+    main = pt.load(tmp_path / "main")
+    pt.assert_same_training_state(main, pt.load(tmp_path / "workers"))
+    assert main["train"]["step"] == 4
