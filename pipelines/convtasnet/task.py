@@ -102,22 +102,38 @@ class ConvTasNetTask(Task):
         self._mix_root = train.root
         return train, held_out
 
+    def _require_rate(self, sample_rate, where=""):
+        if sample_rate != self.args.sample_rate:
+            raise ValueError(
+                f"{where}expected {self.args.sample_rate} Hz audio, got {sample_rate} Hz"
+            )
+
     def _item(self, dataset, index):
         sample_rate, mixture, sources = dataset[index]
-        if sample_rate != self.args.sample_rate:
-            raise ValueError(f"expected {self.args.sample_rate} Hz audio, got {sample_rate} Hz")
+        self._require_rate(sample_rate)
         return mixture, tc.cat(list(sources), dim=0)  # (1, L), (S, L)
+
+    def _crop_samples(self):
+        return int(self.args.crop_length * self.args.sample_rate)
+
+    @staticmethod
+    def _crop_window(length, crop, rng):
+        """The training crop of a `length`-sample signal: `crop` samples at a random start, or
+        the whole signal when it is not longer (the caller pads)."""
+        if length <= crop:
+            return slice(0, length)
+        start = int(rng.integers(0, length - crop + 1))
+        return slice(start, start + crop)
 
     def load_train_item(self, dataset, index, rng):
         if self.args.dynamic_mixing:
             return self._remixed_item(dataset, index, rng)
         mixture, sources = self._item(dataset, index)
-        crop = int(self.args.crop_length * self.args.sample_rate)
+        crop = self._crop_samples()
         length = mixture.shape[-1]
-        if length > crop:
-            start = int(rng.integers(0, length - crop + 1))
-            mixture, sources = mixture[:, start : start + crop], sources[:, start : start + crop]
-        elif length < crop:
+        window = self._crop_window(length, crop, rng)
+        mixture, sources = mixture[:, window], sources[:, window]
+        if length < crop:
             mixture = tc.nn.functional.pad(mixture, (0, crop - length))
             sources = tc.nn.functional.pad(sources, (0, crop - length))
         return mixture, sources, min(length, crop)
@@ -161,18 +177,12 @@ class ConvTasNetTask(Task):
                     f"at least {self.args.num_speakers} speakers"
                 )
             chosen.append(candidate)
-        crop = int(self.args.crop_length * self.args.sample_rate)
+        crop = self._crop_samples()
         sources, length = tc.zeros(len(chosen), crop), crop
         for k, (path, _) in enumerate(chosen):
             wave, sample_rate = ta.load(path)
-            if sample_rate != self.args.sample_rate:
-                raise ValueError(
-                    f"{path}: expected {self.args.sample_rate} Hz, got {sample_rate} Hz"
-                )
-            wave = wave[0]
-            if wave.shape[0] > crop:
-                start = int(rng.integers(0, wave.shape[0] - crop + 1))
-                wave = wave[start : start + crop]
+            self._require_rate(sample_rate, f"{path}: ")
+            wave = wave[0, self._crop_window(wave.shape[-1], crop, rng)]
             length = min(length, wave.shape[0])
             gain = 10.0 ** (rng.uniform(-1.0, 1.0) * self.args.dynamic_mixing_gain_db / 20.0)
             sources[k, : wave.shape[0]] = wave * gain
