@@ -138,6 +138,31 @@ def test_prelu_kernel_matches_torch(torch_ref, dtype, shape, channels):
             )
 
 
+@pytest.mark.parametrize("low", ["bfloat16", "float16"])
+@pytest.mark.parametrize("channels", [1, 6])
+def test_prelu_reduced_input_float32_weight(low, channels):
+    # CPU autocast's case (bfloat16 activations, float32 PReLU weight): the promoted float32
+    # result and both gradients, against NumPy on the widened input
+    rng = np.random.default_rng(channels)
+    x = tc.tensor(rng.standard_normal((3, 6, 50)).astype(np.float32)).to(getattr(tc, low))
+    x.requires_grad_(True)
+    w_np = rng.uniform(0.05, 0.5, channels).astype(np.float32)
+    w = tc.tensor(w_np, requires_grad=True)
+    g = rng.standard_normal((3, 6, 50)).astype(np.float32)
+    out = F.prelu(x, w)
+    assert out.dtype == tc.float32
+    xw = x.detach().float().numpy()
+    slope = np.broadcast_to(w_np.reshape(1, -1, 1), xw.shape)
+    np.testing.assert_array_equal(out.detach().numpy(), np.where(xw > 0, xw, slope * xw))
+    out.backward(tc.tensor(g))
+    assert x.grad.dtype == getattr(tc, low)
+    want_gx = tc.tensor(np.where(xw > 0, g, slope * g)).to(getattr(tc, low)).float().numpy()
+    np.testing.assert_array_equal(x.grad.float().numpy(), want_gx)
+    gw = np.where(xw > 0, 0.0, g.astype(np.float64) * xw)
+    want_gw = gw.sum(axis=(0, 2)) if channels > 1 else np.array([gw.sum()])
+    np.testing.assert_allclose(w.grad.numpy(), want_gw, rtol=1e-5, atol=1e-5)
+
+
 def test_prelu_double_backward():
     x = tc.from_numpy(arr(2, 3, 4)).requires_grad_(True)
     w = tc.from_numpy(np.array([0.1, 0.2, 0.3])).requires_grad_(True)
