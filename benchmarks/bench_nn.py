@@ -1,6 +1,6 @@
 """Native nn kernels vs PyTorch, side by side in one run.
 
-    .venv/bin/python benchmarks/bench_nn.py [--batch 8] [--reps 5] [--only conv,pool,bn,ctc,rnn,mha]
+    .venv/bin/python benchmarks/bench_nn.py [--batch 8] [--reps 5] [--only conv,dwconv,pool,bn,ctc,rnn,mha]
 
 Prints per-case median times (ms) for tensorcore and torch and the ratio (ours / torch; < 1 is
 faster). Both libraries run with the same thread count (torch.get_num_threads() is set to
@@ -103,6 +103,31 @@ def bench_conv(rep, batch, reps):
             reps,
         )
         rep.add("conv", f"{name} {cin}->{cout} {h}x{h} k{k}s{s}", ours, ref)
+
+
+def bench_dwconv(rep, reps):
+    """ConvTasNet's depthwise dilated conv1d (256 channels, kernel 3, 4 x 1001 frames): input,
+    weight and bias gradients, in float32 and bfloat16 (CPU autocast's dtype)."""
+    rng = np.random.default_rng(0)
+    shape, channels = (4, 256, 1001), 256
+    for dtype in ("float32", "bfloat16"):
+        for dilation in (1, 32):
+            x = rng.standard_normal(shape, dtype=np.float32)
+            w = rng.standard_normal((channels, 1, 3), dtype=np.float32) * 0.5
+            b = rng.standard_normal(channels, dtype=np.float32)
+            t_in = [tc.tensor(a).to(getattr(tc, dtype)).requires_grad_(True) for a in (x, w, b)]
+            r_in = [
+                torch.tensor(a).to(getattr(torch, dtype)).requires_grad_(True) for a in (x, w, b)
+            ]
+            g = rng.standard_normal(shape, dtype=np.float32)
+            tg, rg = tc.tensor(g).to(getattr(tc, dtype)), torch.tensor(g).to(getattr(torch, dtype))
+            kw = dict(padding=dilation, dilation=dilation, groups=channels)
+            ours = timeit(lambda: tc.autograd.grad([F.conv1d(*t_in, **kw)], t_in, [tg]), reps)
+            ref = timeit(
+                lambda: torch.autograd.grad([torch.nn.functional.conv1d(*r_in, **kw)], r_in, [rg]),
+                reps,
+            )
+            rep.add("dwconv", f"{dtype} d{dilation} 4x256x1001 k3", ours, ref)
 
 
 def bench_pool(rep, batch, reps):
@@ -327,7 +352,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--batch", type=int, default=8)
     ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--only", default="conv,pool,bn,ctc,rnn,mha")
+    ap.add_argument("--only", default="conv,dwconv,pool,bn,ctc,rnn,mha")
     args = ap.parse_args()
     torch.set_num_threads(tc.get_num_threads())
     print(
@@ -337,6 +362,8 @@ def main():
     only = set(args.only.split(","))
     if "conv" in only:
         bench_conv(rep, args.batch, args.reps)
+    if "dwconv" in only:
+        bench_dwconv(rep, args.reps)
     if "pool" in only:
         bench_pool(rep, args.batch, args.reps)
     if "bn" in only:

@@ -69,8 +69,10 @@ Shape ConvGeometry::output_shape() const {
 
 namespace {
 
+// Depthwise 1-d geometries have their own direct kernels, ahead of oneDNN.
 bool use_dnnl(DType dtype, const ConvGeometry& g) {
-  return (dtype == DType::Float32 || dtype == DType::BFloat16) && dnnl_conv_available(g);
+  return (dtype == DType::Float32 || dtype == DType::BFloat16) && !depthwise1d_direct(g) &&
+         dnnl_conv_available(g);
 }
 
 // A float32 1x1 convolution with stride 1 and no padding is one GEMM per image on the NCHW data
@@ -100,6 +102,7 @@ DimList bias_dims(int nd);
 Tensor conv_forward_cpu(const Tensor& x_in, const Tensor& w_in, const Tensor& b_in,
                         const ConvGeometry& g) {
   Tensor x = contiguous(x_in), w = contiguous(w_in), b = b_in.defined() ? contiguous(b_in) : b_in;
+  if (depthwise1d_direct(g)) return conv_forward_depthwise1d(x, w, b, g);
   if (use_dnnl(x.dtype(), g) && !pointwise_float32(g)) {
     try {
       return conv_forward_dnnl(x, w, b, g);
@@ -127,12 +130,13 @@ Tensor conv_forward_fused_cpu(const Tensor& x_in, const Tensor& w_in, const Tens
     } catch (const DnnlError&) {
     }
   }
-  if (x_in.dtype() != DType::Float32 || res_cl) return Tensor();
+  if (x_in.dtype() != DType::Float32 || res_cl || depthwise1d_direct(g)) return Tensor();
   return conv_forward_gemm(contiguous(x_in), w, b, g, &epi);
 }
 
 Tensor conv_backward_data_cpu(const Tensor& gy_in, const Tensor& w_in, const ConvGeometry& g) {
   Tensor gy = contiguous(gy_in), w = contiguous(w_in);
+  if (depthwise1d_direct(g)) return conv_backward_data_depthwise1d(gy, w, g);
   if (use_dnnl(gy.dtype(), g)) {
     try {
       return conv_backward_data_dnnl(gy, w, g);
@@ -146,6 +150,7 @@ Tensor conv_backward_data_cpu(const Tensor& gy_in, const Tensor& w_in, const Con
 
 Tensor conv_backward_weight_cpu(const Tensor& x_in, const Tensor& gy_in, const ConvGeometry& g) {
   Tensor x = contiguous(x_in), gy = contiguous(gy_in);
+  if (depthwise1d_direct(g)) return conv_backward_weight_depthwise1d(x, gy, g, false).first;
   if (x.dtype() == DType::BFloat16)
     return to_dtype(conv_backward_weight_gemm(f32(x), f32(gy), as_f32(g)), x.dtype());
   return conv_backward_weight_gemm(x, gy, g);
@@ -166,6 +171,8 @@ Tensor raw_backward_data(const Tensor& gy, const Tensor& w, const ConvGeometry& 
 // Weight (and bias) gradients. On the CPU, oneDNN computes both in one kernel.
 std::pair<Tensor, Tensor> raw_backward_weight(const Tensor& x, const Tensor& gy,
                                               const ConvGeometry& g, bool with_bias) {
+  if (x.is_cpu() && depthwise1d_direct(g))
+    return conv_backward_weight_depthwise1d(contiguous(x), contiguous(gy), g, with_bias);
   if (x.is_cpu() && use_dnnl(x.dtype(), g)) {
     try {
       return conv_backward_weight_dnnl(contiguous(x), contiguous(gy), g, with_bias);

@@ -1,7 +1,8 @@
 #pragma once
-// Shared by the convolution front end (conv.cpp) and its two back ends: oneDNN (float32) and
-// im2col + BLAS GEMM (float32/float64, any geometry). Every kernel takes contiguous tensors and
-// describes the *direct* convolution; transposed convolution reuses them with roles swapped.
+// Shared by the convolution front end (conv.cpp) and its back ends: oneDNN (float32/bfloat16),
+// im2col + BLAS GEMM (float32/float64, any geometry) and direct depthwise 1-d loops. Every kernel
+// takes contiguous tensors and describes the *direct* convolution; transposed convolution reuses
+// them with roles swapped.
 #include <string>
 #include <tuple>
 
@@ -64,6 +65,16 @@ Tensor conv_forward_gemm(const Tensor& x, const Tensor& w, const Tensor& b, cons
                          const ConvEpilogue* epilogue = nullptr);
 Tensor conv_backward_data_gemm(const Tensor& gy, const Tensor& w, const ConvGeometry& g);
 Tensor conv_backward_weight_gemm(const Tensor& x, const Tensor& gy, const ConvGeometry& g);
+
+// Depthwise 1-d convolution (groups == in == out channels; float32, bfloat16) by direct loops:
+// faster than oneDNN, which runs it as per-channel GEMMs (conv_depthwise.cpp).
+bool depthwise1d_direct(const ConvGeometry& g);
+Tensor conv_forward_depthwise1d(const Tensor& x, const Tensor& w, const Tensor& b,
+                                const ConvGeometry& g);
+Tensor conv_backward_data_depthwise1d(const Tensor& gy, const Tensor& w, const ConvGeometry& g);
+// Returns {grad_weight, grad_bias (undefined unless with_bias)}.
+std::pair<Tensor, Tensor> conv_backward_weight_depthwise1d(const Tensor& x, const Tensor& gy,
+                                                           const ConvGeometry& g, bool with_bias);
 
 // oneDNN float32 / bfloat16 path. Returns an undefined tensor when oneDNN declines (the caller
 // falls back).

@@ -37,6 +37,7 @@ def check_against_torch(F, torch, fn, x, w, b, kw):
 CONV_CASES = [
     (1, (2, 4, 11), (6, 2, 3), dict(stride=2, padding=1, groups=2)),
     (1, (2, 4, 9), (6, 4, 4), dict(padding="same", dilation=2)),
+    (1, (2, 5, 13), (5, 1, 3), dict(stride=2, padding=3, dilation=2, groups=5)),  # depthwise
     (2, (2, 4, 9, 8), (6, 2, 3, 3), dict(stride=2, padding=1, groups=2)),
     (2, (2, 4, 9, 8), (6, 4, 3, 2), dict(stride=(1, 2), padding=(2, 0), dilation=(2, 1))),
     (2, (2, 4, 9, 8), (6, 4, 4, 3), dict(padding="same")),
@@ -56,6 +57,7 @@ def test_conv_matches_torch(F, torch_ref, dtype, nd, xs, ws, kw):
 
 TRANSPOSE_CASES = [
     (1, (2, 4, 7), (4, 5, 4), dict(stride=3, padding=2, output_padding=2)),
+    (1, (2, 4, 7), (4, 1, 3), dict(stride=2, padding=1, output_padding=1, groups=4, dilation=2)),
     (2, (2, 4, 5, 6), (4, 3, 3, 3), dict(stride=2, padding=1, output_padding=1)),
     (2, (2, 4, 5, 6), (4, 3, 3, 2), dict(stride=(2, 3), padding=(0, 1), groups=2, dilation=(1, 2))),
     (2, (4, 5, 6), (4, 3, 3, 3), dict(stride=1, padding=1)),  # unbatched
@@ -93,6 +95,59 @@ def test_conv2d_matches_naive_numpy(F, dtype):
     np.testing.assert_allclose(
         y, naive_conv2d(x.astype(np.float64), w.astype(np.float64), 2, 1), rtol=tol, atol=tol
     )
+
+
+def naive_depthwise_conv1d(x, w, b, stride, pad, dilation, gy=None):
+    """y, or with gy the gradients (gx, gw, gb), of a depthwise conv1d in float64 loops."""
+    n, c, length = x.shape
+    taps = w.shape[2]
+    xp = np.pad(x, ((0, 0), (0, 0), (pad, pad)))
+    out = (length + 2 * pad - dilation * (taps - 1) - 1) // stride + 1
+    idx = np.arange(out)[:, None] * stride + np.arange(taps)[None, :] * dilation  # (out, taps)
+    cols = xp[:, :, idx]  # (n, c, out, taps)
+    if gy is None:
+        return np.einsum("ncok,ck->nco", cols, w[:, 0]) + b[None, :, None]
+    gxp = np.zeros_like(xp)
+    for k in range(taps):
+        np.add.at(gxp, (slice(None), slice(None), idx[:, k]), gy * w[None, :, 0, k, None])
+    gw = np.einsum("nco,ncok->ck", gy, cols)[:, None, :]
+    return gxp[:, :, pad : pad + length], gw, gy.sum(axis=(0, 2))
+
+
+# Depthwise 1-d convolutions (one filter per channel) run on their own direct kernels for
+# float32 and bfloat16 (conv_depthwise.cpp): geometries where a tap lies wholly in the padding,
+# strides that skip inputs, kernels wider than the input.
+DEPTHWISE_CASES = [
+    ((2, 3, 17), 3, 1, 1, 1),
+    ((1, 4, 9), 5, 2, 3, 2),
+    ((3, 2, 5), 3, 1, 0, 2),
+    ((2, 5, 40), 4, 3, 7, 5),
+    ((1, 2, 3), 7, 1, 5, 1),
+    ((2, 8, 300), 3, 1, 32, 32),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
+@pytest.mark.parametrize("xs,taps,stride,pad,dilation", DEPTHWISE_CASES)
+def test_depthwise_conv1d_matches_naive(F, dtype, xs, taps, stride, pad, dilation):
+    c = xs[1]
+    # Inputs exactly representable in bfloat16, so both dtypes see the same values.
+    q = lambda a: tc.tensor(a.astype(np.float32)).bfloat16().double().numpy()
+    x, w, b = q(randn(*xs)), q(randn(c, 1, taps)), q(randn(c))
+    y_ref = naive_depthwise_conv1d(x, w, b, stride, pad, dilation)
+    gy = q(randn(*y_ref.shape))
+    gx_ref, gw_ref, gb_ref = naive_depthwise_conv1d(x, w, b, stride, pad, dilation, gy)
+    dt = getattr(tc, dtype)
+    tx, tw, tb = (tc.tensor(a.astype(np.float32)).to(dt).requires_grad_(True) for a in (x, w, b))
+    y = F.conv1d(tx, tw, tb, stride=stride, padding=pad, dilation=dilation, groups=c)
+    assert y.dtype == dt and tuple(y.shape) == y_ref.shape
+    y.backward(tc.tensor(gy.astype(np.float32)).to(dt))
+    # float32 sums; bfloat16 then rounds the result to 8 significant bits
+    tol = 1e-5 if dtype == "float32" else 1e-2
+    for ours, ref in [(y, y_ref), (tx.grad, gx_ref), (tw.grad, gw_ref), (tb.grad, gb_ref)]:
+        assert ours.dtype == dt
+        scale = max(1.0, np.abs(ref).max())
+        np.testing.assert_allclose(ours.detach().float().numpy(), ref, rtol=tol, atol=tol * scale)
 
 
 def test_conv_gradcheck_and_gradgradcheck(F):
