@@ -103,6 +103,10 @@ Tensor conv_forward_cpu(const Tensor& x_in, const Tensor& w_in, const Tensor& b_
                         const ConvGeometry& g) {
   Tensor x = contiguous(x_in), w = contiguous(w_in), b = b_in.defined() ? contiguous(b_in) : b_in;
   if (depthwise1d_direct(g)) return conv_forward_depthwise1d(x, w, b, g);
+  if (pointwise_bfloat16(g)) {
+    Tensor y = conv_forward_pointwise_bf16(x, w, b, g);
+    if (y.defined()) return y;
+  }
   if (use_dnnl(x.dtype(), g) && !pointwise_float32(g)) {
     try {
       return conv_forward_dnnl(x, w, b, g);
@@ -137,6 +141,10 @@ Tensor conv_forward_fused_cpu(const Tensor& x_in, const Tensor& w_in, const Tens
 Tensor conv_backward_data_cpu(const Tensor& gy_in, const Tensor& w_in, const ConvGeometry& g) {
   Tensor gy = contiguous(gy_in), w = contiguous(w_in);
   if (depthwise1d_direct(g)) return conv_backward_data_depthwise1d(gy, w, g);
+  if (pointwise_bfloat16(g)) {
+    Tensor gx = conv_backward_data_pointwise_bf16(gy, w, g);
+    if (gx.defined()) return gx;
+  }
   if (use_dnnl(gy.dtype(), g)) {
     try {
       return conv_backward_data_dnnl(gy, w, g);
@@ -151,6 +159,10 @@ Tensor conv_backward_data_cpu(const Tensor& gy_in, const Tensor& w_in, const Con
 Tensor conv_backward_weight_cpu(const Tensor& x_in, const Tensor& gy_in, const ConvGeometry& g) {
   Tensor x = contiguous(x_in), gy = contiguous(gy_in);
   if (depthwise1d_direct(g)) return conv_backward_weight_depthwise1d(x, gy, g, false).first;
+  if (pointwise_bfloat16(g)) {
+    Tensor gw = conv_backward_weight_pointwise_bf16(x, gy, g, false).first;
+    if (gw.defined()) return gw;
+  }
   if (x.dtype() == DType::BFloat16)
     return to_dtype(conv_backward_weight_gemm(f32(x), f32(gy), as_f32(g)), x.dtype());
   return conv_backward_weight_gemm(x, gy, g);
@@ -173,6 +185,10 @@ std::pair<Tensor, Tensor> raw_backward_weight(const Tensor& x, const Tensor& gy,
                                               const ConvGeometry& g, bool with_bias) {
   if (x.is_cpu() && depthwise1d_direct(g))
     return conv_backward_weight_depthwise1d(contiguous(x), contiguous(gy), g, with_bias);
+  if (x.is_cpu() && pointwise_bfloat16(g)) {
+    auto r = conv_backward_weight_pointwise_bf16(contiguous(x), contiguous(gy), g, with_bias);
+    if (r.first.defined()) return r;
+  }
   if (x.is_cpu() && use_dnnl(x.dtype(), g)) {
     try {
       return conv_backward_weight_dnnl(contiguous(x), contiguous(gy), g, with_bias);
@@ -206,7 +222,7 @@ Tensor conv_forward_op(const Tensor& x_in, const Tensor& w_in, const Tensor& b_i
           Tensor gx, gw, gb;
           // oneDNN's fused backward computes all three gradients in one pass.
           if (need_x && need_w && !autograd::grad_enabled() && gy.is_cpu() &&
-              use_dnnl(gy.dtype(), g)) {
+              use_dnnl(gy.dtype(), g) && !pointwise_bfloat16(g)) {
             try {
               auto r = conv_backward_dnnl(contiguous(s[0]).detach(), contiguous(gy).detach(),
                                           contiguous(s[1]).detach(), g, need_b);

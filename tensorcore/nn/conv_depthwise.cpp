@@ -17,8 +17,7 @@
 namespace tc::nn::detail {
 
 bool depthwise1d_direct(const ConvGeometry& g) {
-  return g.nd == 1 && g.groups > 1 && g.groups == g.in_channels &&
-         g.groups == g.out_channels &&
+  return g.nd == 1 && g.groups > 1 && g.groups == g.in_channels && g.groups == g.out_channels &&
          (g.dtype == DType::Float32 || g.dtype == DType::BFloat16);
 }
 
@@ -185,8 +184,7 @@ Tensor conv_forward_depthwise1d(const Tensor& x, const Tensor& w, const Tensor& 
   Tensor y = empty(g.output_shape(), TensorOptions(g.dtype));
   by_dtype(g.dtype, [&](auto tag) {
     using T = decltype(tag);
-    forward_rows<T>(x.data<T>(), w.data<T>(), b.defined() ? b.data<T>() : nullptr,
-                    y.data<T>(), g);
+    forward_rows<T>(x.data<T>(), w.data<T>(), b.defined() ? b.data<T>() : nullptr, y.data<T>(), g);
   });
   return y;
 }
@@ -201,8 +199,7 @@ Tensor conv_backward_data_depthwise1d(const Tensor& gy, const Tensor& w, const C
 }
 
 std::pair<Tensor, Tensor> conv_backward_weight_depthwise1d(const Tensor& x, const Tensor& gy,
-                                                           const ConvGeometry& g,
-                                                           bool with_bias) {
+                                                           const ConvGeometry& g, bool with_bias) {
   Tensor gw = empty(g.weight_shape(), TensorOptions(g.dtype));
   Tensor gb = with_bias ? empty({g.out_channels}, TensorOptions(g.dtype)) : Tensor();
   by_dtype(g.dtype, [&](auto tag) {

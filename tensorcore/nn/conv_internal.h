@@ -1,6 +1,7 @@
 #pragma once
 // Shared by the convolution front end (conv.cpp) and its back ends: oneDNN (float32/bfloat16),
-// im2col + BLAS GEMM (float32/float64, any geometry) and direct depthwise 1-d loops. Every kernel
+// im2col + BLAS GEMM (float32/float64, any geometry), direct depthwise 1-d loops and bfloat16
+// matrix products for 1x1 convolutions. Every kernel
 // takes contiguous tensors and describes the *direct* convolution; transposed convolution reuses
 // them with roles swapped.
 #include <string>
@@ -75,6 +76,18 @@ Tensor conv_backward_data_depthwise1d(const Tensor& gy, const Tensor& w, const C
 // Returns {grad_weight, grad_bias (undefined unless with_bias)}.
 std::pair<Tensor, Tensor> conv_backward_weight_depthwise1d(const Tensor& x, const Tensor& gy,
                                                            const ConvGeometry& g, bool with_bias);
+
+// bfloat16 1x1 convolutions (one group, stride 1, no padding) as oneDNN bfloat16 matrix
+// products on the data as it lies (conv_pointwise_bf16.cpp). Each returns an undefined tensor when
+// oneDNN offers no fast matmul here; the caller then takes the other paths.
+bool pointwise_bfloat16(const ConvGeometry& g);
+Tensor conv_forward_pointwise_bf16(const Tensor& x, const Tensor& w, const Tensor& b,
+                                   const ConvGeometry& g);
+Tensor conv_backward_data_pointwise_bf16(const Tensor& gy, const Tensor& w, const ConvGeometry& g);
+// Returns {grad_weight, grad_bias (undefined unless with_bias)}; both undefined when declined.
+std::pair<Tensor, Tensor> conv_backward_weight_pointwise_bf16(const Tensor& x, const Tensor& gy,
+                                                              const ConvGeometry& g,
+                                                              bool with_bias);
 
 // oneDNN float32 / bfloat16 path. Returns an undefined tensor when oneDNN declines (the caller
 // falls back).

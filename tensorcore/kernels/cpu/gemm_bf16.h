@@ -5,8 +5,9 @@
 
 namespace tc {
 
-// out [B, M, N] (contiguous, bfloat16) = a [B, M, K] @ b [B, K, N], any strides (zero-stride
-// operands are packed first). Returns false, leaving `out` untouched, when oneDNN is not built in
+// out [B, M, N] (contiguous; bfloat16, or float32 for the unrounded sums) = a [B, M, K] @
+// b [B, K, N], bfloat16 with any strides (zero-stride operands are packed first); a batch of 1
+// on either side is broadcast. Returns false, leaving `out` untouched, when oneDNN is not built in
 // or has only a reference implementation for this case; the caller then computes in float32.
 bool bmm_bf16_dnnl(const Tensor& out, const Tensor& a, const Tensor& b);
 

@@ -21,7 +21,7 @@ namespace tc {
 namespace {
 
 using dnnl::memory;
-using Key = std::array<int64_t, 11>;
+using Key = std::array<int64_t, 12>;  // shapes, strides, output dtype
 
 struct Entry {
   std::optional<dnnl::matmul> prim;  // empty: oneDNN offers no fast kernel for this case
@@ -47,7 +47,8 @@ Entry make_entry(const Key& k) {
   e.a_md = strided(k[0], k[2], k[3], k[5], k[6], k[7]);
   e.b_md = strided(k[1], k[3], k[4], k[8], k[9], k[10]);
   int64_t batch = std::max(k[0], k[1]);
-  e.c_md = memory::desc({batch, k[2], k[4]}, memory::data_type::bf16, memory::format_tag::abc);
+  const auto out_type = k[11] ? memory::data_type::f32 : memory::data_type::bf16;
+  e.c_md = memory::desc({batch, k[2], k[4]}, out_type, memory::format_tag::abc);
   try {
     dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(e.a_md, e.b_md, e.c_md), engine());
     // A reference (scalar) implementation would be slower than our float32 path.
@@ -67,7 +68,8 @@ std::map<Key, std::shared_ptr<const Entry>>& cache() {
 }  // namespace
 
 bool bmm_bf16_dnnl(const Tensor& out, const Tensor& a_in, const Tensor& b_in) {
-  if (a_in.dtype() != DType::BFloat16 || b_in.dtype() != DType::BFloat16 || !out.is_contiguous())
+  if (a_in.dtype() != DType::BFloat16 || b_in.dtype() != DType::BFloat16 || !out.is_contiguous() ||
+      (out.dtype() != DType::BFloat16 && out.dtype() != DType::Float32))
     return false;
   // oneDNN mishandles zero strides (expanded operands): pack those first.
   auto packed = [](const Tensor& t) {
@@ -78,8 +80,9 @@ bool bmm_bf16_dnnl(const Tensor& out, const Tensor& a_in, const Tensor& b_in) {
   const Tensor a = packed(a_in), b = packed(b_in);
   const int64_t M = a.size(1), K = a.size(2), N = b.size(2);
   const int64_t Ba = a.size(0), Bb = b.size(0);
-  Key key{Ba,          Bb,          M,           K,           N,          a.stride(0),
-          a.stride(1), a.stride(2), b.stride(0), b.stride(1), b.stride(2)};
+  Key key{Ba,          Bb,          M,           K,
+          N,           a.stride(0), a.stride(1), a.stride(2),
+          b.stride(0), b.stride(1), b.stride(2), out.dtype() == DType::Float32};
   std::shared_ptr<const Entry> e;
   {
     std::lock_guard<std::mutex> lock(cache_mu);

@@ -150,6 +150,38 @@ def test_depthwise_conv1d_matches_naive(F, dtype, xs, taps, stride, pad, dilatio
         np.testing.assert_allclose(ours.detach().float().numpy(), ref, rtol=tol, atol=tol * scale)
 
 
+@pytest.mark.parametrize(
+    "xs,out_channels,bias",
+    [
+        ((3, 16, 50), 24, True),
+        ((2, 8, 5, 7), 4, True),
+        ((1, 5, 9), 3, False),
+        ((4, 3, 1, 1, 2), 6, True),
+    ],
+)
+def test_pointwise_conv_bfloat16_matches_float32(F, xs, out_channels, bias):
+    # bfloat16 1x1 convolutions run as bfloat16 matrix products (conv_pointwise_bf16.cpp): the
+    # output and all three gradients against float32 on the same bfloat16-representable values
+    nd = len(xs) - 2
+    conv = getattr(F, f"conv{nd}d")
+    q = lambda a: tc.tensor(a.astype(np.float32)).bfloat16()
+    x, w = q(randn(*xs)), q(randn(out_channels, xs[1], *([1] * nd)))
+    b = q(randn(out_channels)) if bias else None
+    y32 = conv(x.float(), w.float(), b.float() if bias else None)
+    gy = q(randn(*y32.shape))
+    leaves = {}
+    for dtype in ("float32", "bfloat16"):
+        ts = [t.to(getattr(tc, dtype)).requires_grad_(True) for t in (x, w, b) if t is not None]
+        y = conv(*ts)
+        y.backward(gy.to(getattr(tc, dtype)))
+        leaves[dtype] = [y] + [t.grad for t in ts]
+    for ours, ref in zip(leaves["bfloat16"], leaves["float32"]):
+        assert ours.dtype == tc.bfloat16
+        ref = ref.detach().numpy()
+        scale = max(1.0, np.abs(ref).max())
+        np.testing.assert_allclose(ours.detach().float().numpy(), ref, rtol=1e-2, atol=1e-2 * scale)
+
+
 def test_conv_gradcheck_and_gradgradcheck(F):
     x, w, b = leaf(randn(1, 4, 5, 4)), leaf(randn(4, 2, 3, 2)), leaf(randn(4))
     fn = lambda x, w, b: F.conv2d(x, w, b, stride=(2, 1), padding=1, groups=2, dilation=(1, 2))
