@@ -85,51 +85,34 @@ void for_each_row(int64_t rows, int64_t row_work, const Fn& fn) {
                });
 }
 
-template <typename T>
-void forward_rows(const T* x, const T* w, const T* b, T* y, const ConvGeometry& g) {
+// The taps of every row: a gather for the forward pass (out[o] += w_k * in[o*stride + shift_k])
+// or a scatter for the input gradient (gx[o*stride + shift_k] += w_k * gy[o]), over the outputs
+// o that tap k reaches. `src` rows have the length of the pass's input, `dst` rows its output's.
+template <bool Scatter, typename T>
+void tap_rows(const T* src, const T* w, const T* b, T* dst, const ConvGeometry& g) {
   const Row row(g);
   const int64_t C = g.in_channels;
-  for_each_row(g.batch * C, row.out * row.taps, [&](int64_t r, auto& xs, auto& ys) {
+  const int64_t src_len = Scatter ? row.out : row.in, dst_len = Scatter ? row.in : row.out;
+  for_each_row(g.batch * C, row.out * row.taps, [&](int64_t r, auto& src_buf, auto& dst_buf) {
     const int64_t c = r % C;
-    const float* xr = as_float(x + r * row.in, row.in, xs);
-    float* acc = accumulator(y + r * row.out, row.out, ys);
-    std::fill(acc, acc + row.out, b ? float(b[c]) : 0.f);
+    const float* in = as_float(src + r * src_len, src_len, src_buf);
+    float* acc = accumulator(dst + r * dst_len, dst_len, dst_buf);
+    std::fill(acc, acc + dst_len, b ? float(b[c]) : 0.f);
     for (int64_t k = 0; k < row.taps; ++k) {
       const float wk = float(w[c * row.taps + k]);
       const int64_t lo = row.lo(k), hi = row.hi(k), sh = row.shift(k);
-      if (row.stride == 1) {
-        const float* __restrict src = xr + sh;
-        float* __restrict dst = acc;
-        for (int64_t o = lo; o < hi; ++o) dst[o] += wk * src[o];
+      if (hi <= lo) continue;
+      if (row.stride == 1) {  // contiguous on both sides: vectorizes
+        const float* __restrict from = Scatter ? in + lo : in + lo + sh;
+        float* __restrict to = Scatter ? acc + lo + sh : acc + lo;
+        for (int64_t i = 0; i < hi - lo; ++i) to[i] += wk * from[i];
+      } else if constexpr (Scatter) {
+        for (int64_t o = lo; o < hi; ++o) acc[o * row.stride + sh] += wk * in[o];
       } else {
-        for (int64_t o = lo; o < hi; ++o) acc[o] += wk * xr[o * row.stride + sh];
+        for (int64_t o = lo; o < hi; ++o) acc[o] += wk * in[o * row.stride + sh];
       }
     }
-    store(acc, row.out, y + r * row.out);
-  });
-}
-
-template <typename T>
-void backward_data_rows(const T* gy, const T* w, T* gx, const ConvGeometry& g) {
-  const Row row(g);
-  const int64_t C = g.in_channels;
-  for_each_row(g.batch * C, row.out * row.taps, [&](int64_t r, auto& gys, auto& gxs) {
-    const int64_t c = r % C;
-    const float* gyr = as_float(gy + r * row.out, row.out, gys);
-    float* acc = accumulator(gx + r * row.in, row.in, gxs);
-    std::fill(acc, acc + row.in, 0.f);
-    for (int64_t k = 0; k < row.taps; ++k) {
-      const float wk = float(w[c * row.taps + k]);
-      const int64_t lo = row.lo(k), hi = row.hi(k), sh = row.shift(k);
-      if (row.stride == 1) {
-        float* __restrict dst = acc + sh;
-        const float* __restrict src = gyr;
-        for (int64_t o = lo; o < hi; ++o) dst[o] += wk * src[o];
-      } else {
-        for (int64_t o = lo; o < hi; ++o) acc[o * row.stride + sh] += wk * gyr[o];
-      }
-    }
-    store(acc, row.in, gx + r * row.in);
+    store(acc, dst_len, dst + r * dst_len);
   });
 }
 
@@ -184,7 +167,8 @@ Tensor conv_forward_depthwise1d(const Tensor& x, const Tensor& w, const Tensor& 
   Tensor y = empty(g.output_shape(), TensorOptions(g.dtype));
   by_dtype(g.dtype, [&](auto tag) {
     using T = decltype(tag);
-    forward_rows<T>(x.data<T>(), w.data<T>(), b.defined() ? b.data<T>() : nullptr, y.data<T>(), g);
+    tap_rows<false, T>(x.data<T>(), w.data<T>(), b.defined() ? b.data<T>() : nullptr, y.data<T>(),
+                       g);
   });
   return y;
 }
@@ -193,7 +177,7 @@ Tensor conv_backward_data_depthwise1d(const Tensor& gy, const Tensor& w, const C
   Tensor gx = empty(g.input_shape(), TensorOptions(g.dtype));
   by_dtype(g.dtype, [&](auto tag) {
     using T = decltype(tag);
-    backward_data_rows<T>(gy.data<T>(), w.data<T>(), gx.data<T>(), g);
+    tap_rows<true, T>(gy.data<T>(), w.data<T>(), nullptr, gx.data<T>(), g);
   });
   return gx;
 }

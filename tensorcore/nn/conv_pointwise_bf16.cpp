@@ -56,12 +56,11 @@ Tensor conv_forward_pointwise_bf16(const Tensor& x, const Tensor& w, const Tenso
   return y;
 }
 
-Tensor conv_backward_data_pointwise_bf16(const Tensor& gy, const Tensor& w,
-                                         const ConvGeometry& g) {
+Tensor conv_backward_data_pointwise_bf16(const Tensor& gy, const Tensor& w, const ConvGeometry& g) {
   const int64_t S = spatial_size(g);
   Tensor gx = empty(g.input_shape(), TensorOptions(DType::BFloat16));
-  if (!bmm_bf16_dnnl(reshape(gx, {g.batch, g.in_channels, S}),
-                     transpose(weight_matrix(w, g), 1, 2), reshape(gy, {g.batch, g.out_channels, S})))
+  if (!bmm_bf16_dnnl(reshape(gx, {g.batch, g.in_channels, S}), transpose(weight_matrix(w, g), 1, 2),
+                     reshape(gy, {g.batch, g.out_channels, S})))
     return Tensor();
   return gx;
 }
