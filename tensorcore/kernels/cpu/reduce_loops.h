@@ -67,10 +67,25 @@ void cpu_reduce(const Tensor& out, const Tensor& in, const std::vector<bool>& re
     return off;
   };
 
+  // The reduced dims outside the innermost one, for slices whose innermost reduced dim is a
+  // contiguous run (a bias gradient's sum over batch and spatial dims): each run folds on the
+  // fast path and the runs merge, instead of one index computation per element.
+  const bool inner_run =
+      !g.red_sizes.empty() && g.red_strides.back() == 1 && g.red_sizes.back() > 0;
+  const int64_t run = inner_run ? g.red_sizes.back() : 1;
+  const Shape run_sizes(g.red_sizes.begin(), g.red_sizes.end() - (inner_run ? 1 : 0));
+  const Shape run_strides(g.red_strides.begin(), g.red_strides.end() - (inner_run ? 1 : 0));
+
   // Folds the reduced slice starting at `p`.
   auto fold_slice = [&](const T* p) -> Acc {
     if (g.red_sizes.size() == 1 && g.red_strides[0] == 1) return fold_contiguous_run<T>(op, p, n);
     Acc acc = op.init();
+    if (inner_run) {
+      for (int64_t r = 0; r < n / run; ++r)
+        acc = op.merge(acc,
+                       fold_contiguous_run<T>(op, p + offset_of(r, run_sizes, run_strides), run));
+      return acc;
+    }
     for (int64_t r = 0; r < n; ++r) acc = op.fold(acc, p[offset_of(r, g.red_sizes, g.red_strides)]);
     return acc;
   };

@@ -85,3 +85,30 @@ def test_amax_amin_vector_lanes(dtype, name):
             got = getattr(tc, name)(tc.from_numpy(y)).item()
             want = ref(y)
             assert got == want or (np.isnan(got) and np.isnan(want))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16", "int64"])
+@pytest.mark.parametrize("dims", [(0, 2), (0, 1, 3), (1, 3)])
+def test_reductions_over_separated_dims(dtype, dims):
+    # Reduced dims split by a kept one (a bias gradient's sum over batch and spatial dims): the
+    # slice is folded as contiguous runs of its innermost reduced dim, merged; values against
+    # float64 numpy for every op that takes this path.
+    x = RNG.standard_normal((3, 5, 4, 67)) * 3
+    if dtype == "int64":
+        x = np.round(x)
+    t = tc.tensor(x).to(getattr(tc, dtype))
+    xv = t.double().numpy()  # the values as stored (bfloat16 rounding included)
+    rtol = {"float32": 1e-5, "float64": 1e-12, "bfloat16": 1e-2, "int64": 0}[dtype]
+    cases = [("sum", np.sum), ("amax", np.max), ("amin", np.min)]
+    if dtype != "int64":
+        cases += [
+            ("mean", np.mean),
+            ("var", lambda a, axis: np.var(a, axis=axis, ddof=1)),
+            ("logsumexp", lambda a, axis: np.log(np.sum(np.exp(a), axis=axis))),
+            ("norm", lambda a, axis: np.sqrt(np.sum(a * a, axis=axis))),
+        ]
+    for name, ref in cases:
+        got = getattr(tc, name)(t, dims) if name != "norm" else tc.linalg.vector_norm(t, 2, dims)
+        np.testing.assert_allclose(
+            got.double().numpy(), ref(xv, axis=dims), rtol=rtol, atol=rtol, err_msg=name
+        )
