@@ -160,7 +160,7 @@ Tensor conv_backward_weight_cpu(const Tensor& x_in, const Tensor& gy_in, const C
   Tensor x = contiguous(x_in), gy = contiguous(gy_in);
   if (depthwise1d_direct(g)) return conv_backward_weight_depthwise1d(x, gy, g, false).first;
   if (pointwise_bfloat16(g)) {
-    Tensor gw = conv_backward_weight_pointwise_bf16(x, gy, g, false).first;
+    Tensor gw = conv_backward_weight_pointwise_bf16(x, gy, g);
     if (gw.defined()) return gw;
   }
   if (x.dtype() == DType::BFloat16)
@@ -186,8 +186,8 @@ std::pair<Tensor, Tensor> raw_backward_weight(const Tensor& x, const Tensor& gy,
   if (x.is_cpu() && depthwise1d_direct(g))
     return conv_backward_weight_depthwise1d(contiguous(x), contiguous(gy), g, with_bias);
   if (x.is_cpu() && pointwise_bfloat16(g)) {
-    auto r = conv_backward_weight_pointwise_bf16(contiguous(x), contiguous(gy), g, with_bias);
-    if (r.first.defined()) return r;
+    Tensor gw = conv_backward_weight_pointwise_bf16(contiguous(x), contiguous(gy), g);
+    if (gw.defined()) return {gw, with_bias ? sum(gy, bias_dims(g.nd)) : Tensor()};
   }
   if (x.is_cpu() && use_dnnl(x.dtype(), g)) {
     try {

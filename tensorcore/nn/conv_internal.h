@@ -84,10 +84,8 @@ bool pointwise_bfloat16(const ConvGeometry& g);
 Tensor conv_forward_pointwise_bf16(const Tensor& x, const Tensor& w, const Tensor& b,
                                    const ConvGeometry& g);
 Tensor conv_backward_data_pointwise_bf16(const Tensor& gy, const Tensor& w, const ConvGeometry& g);
-// Returns {grad_weight, grad_bias (undefined unless with_bias)}; both undefined when declined.
-std::pair<Tensor, Tensor> conv_backward_weight_pointwise_bf16(const Tensor& x, const Tensor& gy,
-                                                              const ConvGeometry& g,
-                                                              bool with_bias);
+Tensor conv_backward_weight_pointwise_bf16(const Tensor& x, const Tensor& gy,
+                                           const ConvGeometry& g);
 
 // oneDNN float32 / bfloat16 path. Returns an undefined tensor when oneDNN declines (the caller
 // falls back).

@@ -3,10 +3,6 @@
 // these in channels-last memory and reorders every activation and gradient in and out: under CPU
 // autocast those reorders took 104 ms of a ConvTasNet training step against 86 ms for the
 // convolutions themselves (ONEDNN_VERBOSE, 1 thread).
-#include <algorithm>
-
-#include "tensorcore/core/half.h"
-#include "tensorcore/core/parallel.h"
 #include "tensorcore/kernels/cpu/gemm_bf16.h"
 #include "tensorcore/nn/conv_internal.h"
 #include "tensorcore/ops/copy.h"
@@ -65,41 +61,15 @@ Tensor conv_backward_data_pointwise_bf16(const Tensor& gy, const Tensor& w, cons
   return gx;
 }
 
-// The bias gradient: each (image, channel) row of gy summed in float32 (a generic bfloat16
-// reduction over batch and spatial dims took 4 ms per call at ConvTasNet's sizes).
-Tensor bias_grad(const Tensor& gy, const ConvGeometry& g) {
-  const int64_t S = spatial_size(g), O = g.out_channels;
-  Tensor gb = empty({O}, TensorOptions(DType::BFloat16));
-  const BFloat16* src = gy.data<BFloat16>();
-  BFloat16* dst = gb.data<BFloat16>();
-  parallel_for(0, O, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(g.batch * S, 1)),
-               [&](int64_t o0, int64_t o1) {
-                 for (int64_t o = o0; o < o1; ++o) {
-                   double total = 0.0;
-                   for (int64_t n = 0; n < g.batch; ++n) {
-                     const BFloat16* row = src + (n * O + o) * S;
-                     float s = 0.f;
-#pragma omp simd reduction(+ : s)
-                     for (int64_t i = 0; i < S; ++i) s += float(row[i]);
-                     total += s;
-                   }
-                   dst[o] = BFloat16(float(total));
-                 }
-               });
-  return gb;
-}
-
 // Per image gy[n] @ x[n]^T into float32, summed over the batch in float32 and rounded once.
-std::pair<Tensor, Tensor> conv_backward_weight_pointwise_bf16(const Tensor& x, const Tensor& gy,
-                                                              const ConvGeometry& g,
-                                                              bool with_bias) {
+Tensor conv_backward_weight_pointwise_bf16(const Tensor& x, const Tensor& gy,
+                                           const ConvGeometry& g) {
   const int64_t S = spatial_size(g);
   Tensor per_image = empty({g.batch, g.out_channels, g.in_channels}, TensorOptions(DType::Float32));
   if (!bmm_bf16_dnnl(per_image, reshape(gy, {g.batch, g.out_channels, S}),
                      transpose(reshape(x, {g.batch, g.in_channels, S}), 1, 2)))
-    return {};
-  Tensor gw = reshape(to_dtype(sum(per_image, {0}), DType::BFloat16), g.weight_shape());
-  return {gw, with_bias ? bias_grad(gy, g) : Tensor()};
+    return Tensor();
+  return reshape(to_dtype(sum(per_image, {0}), DType::BFloat16), g.weight_shape());
 }
 
 }  // namespace tc::nn::detail
