@@ -15,6 +15,8 @@ import tensorcore as tc
 import tensorcore.audio as ta
 from tensorcore import nn
 
+from tensorcore.audio.models.wav2letter import _check_wav2letter_input
+
 from ..common import Task
 from ..common.data import Subset
 from ..common.errors import PipelineError
@@ -61,6 +63,22 @@ def output_frames(input_len, input_type):
     if input_type == "waveform":
         input_len = (input_len + 2 * 45 - 250) // 160 + 1
     return (input_len + 2 * 23 - 48) // 2 + 1
+
+
+def float32_log_softmax(model):
+    """CPU autocast (as torch 1.13's) has no float32 rule for log_softmax, so the log-probabilities
+    CTC trains on would be rounded to bfloat16 (steps of 1/16 near -10). Under --amp the class
+    scores are widened and log_softmax runs in float32 instead; the model's forward is replaced
+    in place, keeping its state-dict keys."""
+
+    def forward(x):
+        _check_wav2letter_input(x, model.num_features, model.input_type)
+        scores = model.acoustic_model(x)
+        with tc.autocast(x.device.type, enabled=False):
+            return nn.functional.log_softmax(scores.float(), dim=1)
+
+    model.forward = forward
+    return model
 
 
 class Wav2LetterTask(Task):
@@ -166,6 +184,8 @@ class Wav2LetterTask(Task):
             for conv in convs[:-1]:  # the class-score layer keeps its small default init
                 nn.init.kaiming_normal_(conv.weight, nonlinearity="relu")
                 nn.init.zeros_(conv.bias)
+        if self.args.amp:
+            float32_log_softmax(model)
         return model
 
     def datasets(self):

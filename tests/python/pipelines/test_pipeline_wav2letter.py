@@ -74,3 +74,22 @@ def test_n_mels_sets_the_bands_apart_from_the_coefficients(librispeech_root, tmp
     proc = pt.run("wav2letter", librispeech_root, tmp_path, "--n-bins", 20, "--n-mels", 16,
                   "--max-steps", 1, check=False)  # fmt: skip
     assert proc.returncode != 0 and "--n-mels (16)" in proc.stderr, proc.stderr
+
+
+def test_amp_log_probabilities_stay_float32(librispeech_root, tmp_path):
+    from tensorcore.pipelines.wav2letter.task import build_wav2letter, float32_log_softmax
+
+    model = build_wav2letter(29, "mfcc", 13, 32, 64, final_relu=False)
+    x = tc.randn(2, 13, 120)
+    with tc.autocast("cpu", dtype=tc.bfloat16):
+        plain = model(x)  # torch 1.13's CPU autocast leaves log_softmax in bfloat16
+        scores = model.acoustic_model(x)
+        widened = float32_log_softmax(model)(x)
+    assert plain.dtype == tc.bfloat16 and widened.dtype == tc.float32
+    want = tc.nn.functional.log_softmax(scores.float(), dim=1)
+    assert float((widened - want).abs().max()) == 0.0
+    assert float(widened.exp().sum(1).sub(1).abs().max()) < 1e-5
+    # the pipeline's --amp run trains on them
+    pt.run("wav2letter", librispeech_root, tmp_path, "--amp", "--max-steps", 3, "--no-final-eval")
+    losses = [v for _, v in pt.load(tmp_path)["train"]["history"]["loss"]]
+    assert all(v == v for v in losses) and len(losses) == 3, losses
