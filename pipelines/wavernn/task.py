@@ -52,6 +52,14 @@ class WaveRNNTask(Task):
         g.add_argument("--kernel-size", type=int, default=5)
         g.add_argument("--n-hidden-resblock", type=int, default=128)
         g.add_argument("--n-output-melresnet", type=int, default=128)
+        g.add_argument(
+            "--input-noise",
+            type=float,
+            default=0.0,
+            help="std of Gaussian noise added to the teacher-forced input samples (in [-1, 1]) "
+            "while training: FFTNet's noise injection, so the model learns to recover from its "
+            "own sampling errors in free-running generation; 0: off (torchaudio's example)",
+        )
         g.add_argument("--eval-seconds", type=float, default=1.0, help="generated per utterance")
         g.add_argument("--griffin-lim-iters", type=int, default=32)
         parser.set_defaults(
@@ -66,6 +74,8 @@ class WaveRNNTask(Task):
 
     def __init__(self, args):
         super().__init__(args)
+        if not args.input_noise >= 0:
+            raise PipelineError(f"--input-noise {args.input_noise}: must be >= 0")
         if int(np.prod(args.upsample_scales)) != args.hop_length:
             raise PipelineError(
                 f"--upsample-scales {args.upsample_scales} multiply to "
@@ -198,6 +208,8 @@ class WaveRNNTask(Task):
         inputs = (
             2 * labels[:, :-1].float() / (2**a.n_bits - 1) - 1
         )  # the model sees quantized input
+        if a.input_noise > 0 and model.training:
+            inputs = inputs + a.input_noise * tc.randn(inputs.shape, device=inputs.device)
         out = model(inputs.unsqueeze(1), mels.unsqueeze(1)).squeeze(1)  # (B, L, classes)
         if a.loss == "crossentropy":
             loss = nn.functional.cross_entropy(out.float().transpose(1, 2), labels[:, 1:])

@@ -24,3 +24,18 @@ def test_wavernn_mixture_of_logistics_loss_trains(libritts_root, tmp_path):
     assert ckpt["model"]["fc3.weight"].shape[0] == 30
     metrics = json.loads((out / "metrics.json").read_text())["final"]
     assert metrics["log_mel_l1"] > 0
+
+
+def test_wavernn_input_noise_trains_and_is_checked(libritts_root, tmp_path):
+    out = tmp_path / "noise"
+    pt.run("wavernn", libritts_root, out, "--input-noise", "0.02", "--max-steps", 4,
+           "--no-final-eval")  # fmt: skip
+    losses = [v for _, v in pt.load(out)["train"]["history"]["loss"]]
+    assert len(losses) == 4 and all(v == v for v in losses), losses
+    assert json.loads((out / "config.json").read_text())["input_noise"] == 0.02
+    # the same seed without noise trains on other inputs: a different first loss
+    plain = tmp_path / "plain"
+    pt.run("wavernn", libritts_root, plain, "--max-steps", 1, "--no-final-eval")
+    assert pt.load(plain)["train"]["history"]["loss"][0][1] != losses[0]
+    bad = pt.run("wavernn", libritts_root, tmp_path / "bad", "--input-noise", "-1", check=False)
+    assert bad.returncode != 0 and "--input-noise -1.0: must be >= 0" in bad.stderr
