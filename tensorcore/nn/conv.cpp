@@ -61,6 +61,12 @@ Shape ConvGeometry::weight_shape() const {
   s.insert(s.end(), kernel.begin(), kernel.end());
   return s;
 }
+bool ConvGeometry::is_pointwise() const {
+  if (groups != 1) return false;
+  for (int i = 0; i < nd; ++i)
+    if (kernel[i] != 1 || stride[i] != 1 || pad_l[i] != 0 || pad_r[i] != 0) return false;
+  return true;
+}
 Shape ConvGeometry::output_shape() const {
   Shape s = {batch, out_channels};
   s.insert(s.end(), output.begin(), output.end());
@@ -82,10 +88,7 @@ bool use_dnnl(DType dtype, const ConvGeometry& g) {
 // the GEMM is split over our own threads with a one-thread BLAS (conv_gemm.cpp): OpenBLAS's own
 // threads competed with the spinning OpenMP workers (ResNet-50 batch 1, 2 threads: 170 -> 298 ms).
 bool pointwise_float32(const ConvGeometry& g) {
-  if (g.dtype != DType::Float32 || g.groups != 1) return false;
-  for (int i = 0; i < g.nd; ++i)
-    if (g.kernel[i] != 1 || g.stride[i] != 1 || g.pad_l[i] != 0 || g.pad_r[i] != 0) return false;
-  return true;
+  return g.dtype == DType::Float32 && g.is_pointwise();
 }
 
 // bfloat16 without a oneDNN kernel: the GEMM path in float32, rounded back.
@@ -185,11 +188,8 @@ std::pair<Tensor, Tensor> raw_backward_weight(const Tensor& x, const Tensor& gy,
                                               const ConvGeometry& g, bool with_bias) {
   if (x.is_cpu() && depthwise1d_direct(g))
     return conv_backward_weight_depthwise1d(contiguous(x), contiguous(gy), g, with_bias);
-  if (x.is_cpu() && pointwise_bfloat16(g)) {
-    Tensor gw = conv_backward_weight_pointwise_bf16(contiguous(x), contiguous(gy), g);
-    if (gw.defined()) return {gw, with_bias ? sum(gy, bias_dims(g.nd)) : Tensor()};
-  }
-  if (x.is_cpu() && use_dnnl(x.dtype(), g)) {
+  // bfloat16 1x1: the kernel below (a matmul; the bias gradient is the sum after it).
+  if (x.is_cpu() && use_dnnl(x.dtype(), g) && !pointwise_bfloat16(g)) {
     try {
       return conv_backward_weight_dnnl(contiguous(x), contiguous(gy), g, with_bias);
     } catch (const DnnlError&) {

@@ -1,9 +1,8 @@
 #pragma once
 // Shared by the convolution front end (conv.cpp) and its back ends: oneDNN (float32/bfloat16),
 // im2col + BLAS GEMM (float32/float64, any geometry), direct depthwise 1-d loops and bfloat16
-// matrix products for 1x1 convolutions. Every kernel
-// takes contiguous tensors and describes the *direct* convolution; transposed convolution reuses
-// them with roles swapped.
+// matrix products for 1x1 convolutions. Every kernel takes contiguous tensors and describes the
+// *direct* convolution; transposed convolution reuses them with roles swapped.
 #include <string>
 #include <tuple>
 
@@ -22,6 +21,8 @@ struct ConvGeometry {
   Shape input_shape() const;   // [N, C, *input]
   Shape weight_shape() const;  // [O, C/groups, *kernel]
   Shape output_shape() const;  // [N, O, *output]
+  // One group, 1x1 kernel, stride 1, no padding: a matrix product per image on the data as it lies.
+  bool is_pointwise() const;
 };
 
 // What a frozen graph fuses into a convolution's output (functional::conv_fused): a residual

@@ -14,10 +14,7 @@
 namespace tc::nn::detail {
 
 bool pointwise_bfloat16(const ConvGeometry& g) {
-  if (g.dtype != DType::BFloat16 || g.groups != 1) return false;
-  for (int i = 0; i < g.nd; ++i)
-    if (g.kernel[i] != 1 || g.stride[i] != 1 || g.pad_l[i] != 0 || g.pad_r[i] != 0) return false;
-  return true;
+  return g.dtype == DType::BFloat16 && g.is_pointwise();
 }
 
 namespace {
