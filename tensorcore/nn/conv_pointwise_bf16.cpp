@@ -58,15 +58,27 @@ Tensor conv_backward_data_pointwise_bf16(const Tensor& gy, const Tensor& w, cons
   return gx;
 }
 
-// Per image gy[n] @ x[n]^T into float32, summed over the batch in float32 and rounded once.
+// gy @ x^T summed over the batch, accumulated in float32 and rounded once. Two ways:
+// - per image gy[n] @ x[n]^T into a float32 [N, O, C] stack, then a sum over N: no copies, but
+//   N float32 weight-sized products (ConvTasNet: long signals, few channels);
+// - one product over all images at once, gy as [O, N*S] and x as [C, N*S]: copies both
+//   gradients into channel-major order, but only one float32 [O, C] result and a K of N*S, which
+//   AMX runs far better than K = S (Wav2Letter's 2000-channel 1x1 layers over 126 frames: the
+//   per-image stack was most of an autocast training step).
 Tensor conv_backward_weight_pointwise_bf16(const Tensor& x, const Tensor& gy,
                                            const ConvGeometry& g) {
-  const int64_t S = spatial_size(g);
-  Tensor per_image = empty({g.batch, g.out_channels, g.in_channels}, TensorOptions(DType::Float32));
-  if (!bmm_bf16_dnnl(per_image, reshape(gy, {g.batch, g.out_channels, S}),
-                     transpose(reshape(x, {g.batch, g.in_channels, S}), 1, 2)))
-    return Tensor();
-  return reshape(to_dtype(sum(per_image, {0}), DType::BFloat16), g.weight_shape());
+  const int64_t S = spatial_size(g), N = g.batch, O = g.out_channels, C = g.in_channels;
+  Tensor gy3 = reshape(gy, {N, O, S});
+  Tensor x3 = reshape(x, {N, C, S});
+  const bool one_product = N > 1 && (O + C) * S <= 2 * O * C;
+  if (one_product) {
+    gy3 = reshape(contiguous(permute(gy3, {1, 0, 2})), {1, O, N * S});
+    x3 = reshape(contiguous(permute(x3, {1, 0, 2})), {1, C, N * S});
+  }
+  Tensor products = empty({one_product ? 1 : N, O, C}, TensorOptions(DType::Float32));
+  if (!bmm_bf16_dnnl(products, gy3, transpose(x3, 1, 2))) return Tensor();
+  Tensor summed = one_product ? reshape(products, {O, C}) : sum(products, {0});
+  return reshape(to_dtype(summed, DType::BFloat16), g.weight_shape());
 }
 
 }  // namespace tc::nn::detail

@@ -539,8 +539,34 @@ std::pair<Tensor, Tensor> rnn_layer_cells(const Tensor& input, const Tensor& h0,
   return {stack(outs, 0), h};
 }
 
-bool use_cells(const Tensor& input) {
-  return input.size(0) > 0 && (amp::hook_armed() || amp::is_reduced_float(input));
+struct LayerStart {
+  Tensor input, h0, c0;
+};
+
+bool use_cells(const Tensor& input, const Tensor& w_ih) {
+  if (input.size(0) == 0) return false;
+  if (amp::is_reduced_float(input)) return true;
+  // CUDA autocast lists the cells; CPU autocast does not, so there they compute in float32 like
+  // the whole-layer node (unless the weights are of another dtype, which only the cells cast).
+  return amp::hook_armed() &&
+         (!input.is_cpu() || (w_ih.defined() && w_ih.dtype() != input.dtype()));
+}
+
+// CPU autocast lists no RNN cell (torch 1.13's does not either), so under it a CPU layer computes
+// in float32. A bfloat16 input there (an autocast linear's output, as WaveRNN feeds its GRUs) is
+// widened once, so the layer runs as one float32 node instead of a cell call per time step that
+// rounds the hidden state back to bfloat16 after every step (WaveRNN's training step ran 3.5x
+// slower under autocast than without).
+LayerStart widen_under_cpu_autocast(const Tensor& input, const Tensor& h0, const Tensor& c0,
+                                    const Tensor& w_ih) {
+  const bool widen = input.is_cpu() && amp::is_autocast_enabled(DeviceType::CPU) &&
+                     amp::is_reduced_float(input) && w_ih.defined() &&
+                     w_ih.dtype() == DType::Float32;
+  if (!widen) return {input, h0, c0};
+  auto wide = [](const Tensor& t) {
+    return amp::is_reduced_float(t) ? to_dtype(t, DType::Float32) : t;
+  };
+  return {wide(input), wide(h0), wide(c0)};
 }
 
 }  // namespace tc::nn::detail
@@ -549,18 +575,19 @@ namespace tc::nn::functional {
 
 // One LSTM/GRU layer over a whole sequence: the whole-layer CPU node where it applies, else the
 // per-step path.
-std::tuple<Tensor, Tensor, Tensor> lstm_layer(const Tensor& input, const Tensor& h0,
-                                              const Tensor& c0, const Tensor& w_ih,
+std::tuple<Tensor, Tensor, Tensor> lstm_layer(const Tensor& input_in, const Tensor& h0_in,
+                                              const Tensor& c0_in, const Tensor& w_ih,
                                               const Tensor& w_hh, const Tensor& b_ih,
                                               const Tensor& b_hh, bool reverse,
                                               const Tensor& w_hr) {
   const char* op = "lstm_layer";
-  TC_CHECK(input.defined() && input.dim() == 3, op,
+  TC_CHECK(input_in.defined() && input_in.dim() == 3, op,
            ": expected input of shape (T, N, input_size), got ",
-           input.defined() ? shape_str(input.sizes()) : "None");
+           input_in.defined() ? shape_str(input_in.sizes()) : "None");
+  const auto [input, h0, c0] = detail::widen_under_cpu_autocast(input_in, h0_in, c0_in, w_ih);
   if (w_hr.defined())
     return detail::lstm_layer_proj(input, h0, c0, w_ih, w_hh, b_ih, b_hh, reverse, w_hr);
-  if (detail::use_cells(input))
+  if (detail::use_cells(input, w_ih))
     return detail::layer_cells(true, input, h0, c0, w_ih, w_hh, b_ih, b_hh, reverse);
   const int64_t T = input.size(0), N = input.size(1), I = input.size(2);
   CellArgs a =
@@ -577,14 +604,16 @@ std::tuple<Tensor, Tensor, Tensor> lstm_layer(const Tensor& input, const Tensor&
   return detail::lstm_layer_steps(input, h, c, w_ih, w_hh, b_ih, b_hh, reverse);
 }
 
-std::pair<Tensor, Tensor> gru_layer(const Tensor& input, const Tensor& h0, const Tensor& w_ih,
+std::pair<Tensor, Tensor> gru_layer(const Tensor& input_in, const Tensor& h0_in, const Tensor& w_ih,
                                     const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh,
                                     bool reverse) {
   const char* op = "gru_layer";
-  TC_CHECK(input.defined() && input.dim() == 3, op,
+  TC_CHECK(input_in.defined() && input_in.dim() == 3, op,
            ": expected input of shape (T, N, input_size), got ",
-           input.defined() ? shape_str(input.sizes()) : "None");
-  if (detail::use_cells(input)) {
+           input_in.defined() ? shape_str(input_in.sizes()) : "None");
+  const auto [input, h0, unused_c0] =
+      detail::widen_under_cpu_autocast(input_in, h0_in, Tensor(), w_ih);
+  if (detail::use_cells(input, w_ih)) {
     auto r = detail::layer_cells(false, input, h0, Tensor(), w_ih, w_hh, b_ih, b_hh, reverse);
     return {std::get<0>(r), std::get<1>(r)};
   }
@@ -599,17 +628,19 @@ std::pair<Tensor, Tensor> gru_layer(const Tensor& input, const Tensor& h0, const
   return detail::gru_layer_steps(input, a.h, w_ih, w_hh, b_ih, b_hh, reverse);
 }
 
-std::pair<Tensor, Tensor> rnn_layer(const Tensor& input, const Tensor& h0, const Tensor& w_ih,
+std::pair<Tensor, Tensor> rnn_layer(const Tensor& input_in, const Tensor& h0_in, const Tensor& w_ih,
                                     const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh,
                                     const std::string& nonlinearity, bool reverse) {
   const char* op = "rnn_layer";
   TC_CHECK(nonlinearity == "tanh" || nonlinearity == "relu", op, ": unknown nonlinearity '",
            nonlinearity, "', expected 'tanh' or 'relu'");
   const bool relu = nonlinearity == "relu";
-  TC_CHECK(input.defined() && input.dim() == 3, op,
+  TC_CHECK(input_in.defined() && input_in.dim() == 3, op,
            ": expected input of shape (T, N, input_size), got ",
-           input.defined() ? shape_str(input.sizes()) : "None");
-  if (detail::use_cells(input))
+           input_in.defined() ? shape_str(input_in.sizes()) : "None");
+  const auto [input, h0, unused_c0] =
+      detail::widen_under_cpu_autocast(input_in, h0_in, Tensor(), w_ih);
+  if (detail::use_cells(input, w_ih))
     return detail::rnn_layer_cells(input, h0, w_ih, w_hh, b_ih, b_hh, relu, reverse);
   const int64_t T = input.size(0), N = input.size(1), I = input.size(2);
   CellArgs a =

@@ -19,7 +19,6 @@
 #include <cstring>
 #include <optional>
 
-#include "tensorcore/amp/autocast.h"
 #include "tensorcore/autograd/function.h"
 #include "tensorcore/core/dispatch.h"
 #include "tensorcore/nn/rnn_internal.h"
@@ -492,8 +491,7 @@ std::pair<Tensor, Tensor> elman_fused(const Tensor& input, const RowLayout& L, c
 
 bool rnn_layer_fusable(const TensorList& tensors) {
   const Tensor& x = tensors[0];
-  if (x.dim() < 2 || x.dim() > 3 || x.size(0) == 0 || (x.dim() == 3 && x.size(1) == 0) ||
-      amp::hook_armed())
+  if (x.dim() < 2 || x.dim() > 3 || x.size(0) == 0 || (x.dim() == 3 && x.size(1) == 0))
     return false;
   if (x.dtype() != DType::Float32 && x.dtype() != DType::Float64) return false;
   for (const Tensor& t : tensors)

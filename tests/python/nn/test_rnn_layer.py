@@ -362,10 +362,10 @@ def test_dropout_between_layers_still_applies():
 
 
 @pytest.mark.parametrize("mode", ["LSTM", "GRU"])
-def test_bfloat16_and_autocast_run_the_cells_per_step(mode):
-    # Reduced precision and autocast run the cell ops per step with their own policies: float32
-    # compute with bfloat16 results for bfloat16 input; under CPU autocast the cells stay float32
-    # (torch 1.13's CPU autocast leaves nn.LSTM/GRU and the cells in float32 too).
+def test_bfloat16_and_autocast_precision(mode):
+    # bfloat16 input runs the cell ops per step: float32 compute with bfloat16 results; under CPU
+    # autocast the layers stay float32 (torch 1.13's CPU autocast leaves nn.LSTM/GRU and the
+    # cells in float32 too).
     tc.manual_seed(1)
     m = getattr(tnn, mode)(5, 4, 2, bidirectional=True)
     x = tc.tensor(randn(6, 2, 5, dtype=np.float32))
@@ -380,6 +380,33 @@ def test_bfloat16_and_autocast_run_the_cells_per_step(mode):
     outb, _ = mb(x.to(tc.bfloat16))
     assert outb.dtype == tc.bfloat16
     np.testing.assert_allclose(outb.float().detach().numpy(), ref.detach().numpy(), atol=0.05)
+
+
+@pytest.mark.parametrize("mode", ["LSTM", "GRU", "RNN"])
+def test_cpu_autocast_widens_bfloat16_input_into_the_whole_layer_node(mode):
+    # Under CPU autocast a bfloat16 input (an autocast linear's output) meets float32 weights: the
+    # layer computes in float32 as one node, as it does on float32 input, and gradients reach the
+    # bfloat16 input in its dtype.
+    tc.manual_seed(2)
+    m = getattr(tnn, mode)(6, 5)
+    xb = tc.tensor(randn(40, 3, 6, dtype=np.float32)).bfloat16()
+    x32 = xb.float().requires_grad_(True)
+    ref, _ = m(x32)
+    ref.sum().backward()
+    ref_grads = [p.grad.clone() for p in m.parameters()]
+    m.zero_grad()
+    xb.requires_grad_(True)
+    with tc.autocast("cpu"):
+        out, h_n = m(xb)
+    h_n = h_n[0] if mode == "LSTM" else h_n
+    assert out.dtype == tc.float32 and h_n.dtype == tc.float32
+    assert "LayerBackward" in out.grad_fn.name()  # not a chain of per-step cell nodes
+    np.testing.assert_allclose(out.detach().numpy(), ref.detach().numpy(), atol=1e-6)
+    out.sum().backward()
+    assert xb.grad.dtype == tc.bfloat16
+    np.testing.assert_allclose(xb.grad.float().numpy(), x32.grad.numpy(), rtol=1e-2, atol=1e-2)
+    for p, g in zip(m.parameters(), ref_grads):
+        np.testing.assert_allclose(p.grad.numpy(), g.numpy(), rtol=1e-5, atol=1e-5)
 
 
 @pytest.mark.parametrize("kind", ["lstm", "gru"])

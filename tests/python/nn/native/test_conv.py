@@ -157,6 +157,9 @@ def test_depthwise_conv1d_matches_naive(F, dtype, xs, taps, stride, pad, dilatio
         ((2, 8, 5, 7), 4, True),
         ((1, 5, 9), 3, False),
         ((4, 3, 1, 1, 2), 6, True),
+        # many channels over few positions: the weight gradient is one product over the batch
+        ((3, 40, 10), 48, True),
+        ((2, 32, 3, 3), 32, False),
     ],
 )
 def test_pointwise_conv_bfloat16_matches_float32(F, xs, out_channels, bias):
