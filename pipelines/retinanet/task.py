@@ -10,6 +10,7 @@ import numpy as np
 import tensorcore as tc
 from tensorcore.vision.datasets import CocoDetection, CocoDetectionTargets
 from tensorcore.vision.models.detection import RetinaNet, retinanet_resnet50_fpn
+from tensorcore.vision.models.detection.anchor_utils import AnchorGenerator
 from tensorcore.vision.models.detection.backbone_utils import resnet_fpn_backbone
 from tensorcore.vision.ops import FrozenBatchNorm2d, LastLevelP6P7
 
@@ -24,6 +25,16 @@ def aspect_ratio_groups(ratios, k):
         return None
     bins = 2 ** np.linspace(-1, 1, 2 * k + 1)
     return [int(np.digitize(r, bins)) for r in ratios]
+
+
+TORCHVISION_ANCHOR_SIZES = (32, 64, 128, 256, 512)
+
+
+def anchor_generator(base_sizes):
+    """torchvision's RetinaNet anchors (three scales per octave, three aspect ratios per level)
+    from other base sizes."""
+    sizes = tuple((x, int(x * 2 ** (1.0 / 3)), int(x * 2 ** (2.0 / 3))) for x in base_sizes)
+    return AnchorGenerator(sizes, ((0.5, 1.0, 2.0),) * len(sizes))
 
 
 class RetinaNetTask(Task):
@@ -46,6 +57,10 @@ class RetinaNetTask(Task):
         g.add_argument("--fpn-channels", type=int, default=256,
                        help="the feature pyramid's and heads' width (resnet18/34; the heads' work "
                        "grows with its square)")  # fmt: skip
+        g.add_argument("--anchor-sizes", type=int, nargs=5, default=list(TORCHVISION_ANCHOR_SIZES),
+                       metavar="SIZE", help="base anchor size on each of P3-P7 (strides 8-128), "
+                       "each with scales 2^0, 2^(1/3), 2^(2/3) and ratios 0.5, 1, 2; smaller sizes "
+                       "suit small objects in small images")  # fmt: skip
         g.add_argument("--min-size", type=int, default=800)
         g.add_argument("--max-size", type=int, default=1333)
         g.add_argument("--aspect-ratio-group-factor", type=int, default=3)
@@ -111,6 +126,10 @@ class RetinaNetTask(Task):
             "max_size": a.max_size,
             # None: torchvision's 256, so checkpoints from before the option still load
             "fpn_channels": a.fpn_channels if a.fpn_channels != 256 else None,
+            # None: torchvision's sizes, as above
+            "anchor_sizes": None
+            if tuple(a.anchor_sizes) == TORCHVISION_ANCHOR_SIZES
+            else list(a.anchor_sizes),
         }
 
     def build_model(self):
@@ -121,6 +140,10 @@ class RetinaNetTask(Task):
             score_thresh=a.score_thresh,
             detections_per_img=a.detections_per_img,
         )
+        if any(v < 1 for v in a.anchor_sizes):
+            raise PipelineError(f"--anchor-sizes {a.anchor_sizes}: sizes must be at least 1 pixel")
+        if tuple(a.anchor_sizes) != TORCHVISION_ANCHOR_SIZES:
+            kwargs["anchor_generator"] = anchor_generator(a.anchor_sizes)
         if a.fpn_channels < 1 or (a.backbone == "resnet50" and a.fpn_channels != 256):
             raise PipelineError(
                 f"--fpn-channels {a.fpn_channels}: must be at least 1, and resnet50 (torchvision's "

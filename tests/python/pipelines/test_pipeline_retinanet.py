@@ -21,19 +21,23 @@ def test_retinanet_trains_resumes_and_tests(coco_root, tmp_path):
     assert tested == metrics  # the same weights give the same detections
 
 
-def test_fpn_channels_narrow_the_pyramid_and_heads(coco_root, tmp_path):
+def retinanet_task(coco_root, *extra):
     import argparse
 
     from tensorcore.pipelines.retinanet.task import RetinaNetTask
 
+    parser = argparse.ArgumentParser()
+    RetinaNetTask.add_arguments(parser)
+    args = parser.parse_args(list(extra))
+    args.data_root = coco_root  # a run-wide option, not the task's
+    task = RetinaNetTask(args)
+    task.datasets()
+    return task
+
+
+def test_fpn_channels_narrow_the_pyramid_and_heads(coco_root, tmp_path):
     def task_for(*extra):
-        parser = argparse.ArgumentParser()
-        RetinaNetTask.add_arguments(parser)
-        args = parser.parse_args(list(extra))
-        args.data_root = coco_root  # a run-wide option, not the task's
-        task = RetinaNetTask(args)
-        task.datasets()
-        return task
+        return retinanet_task(coco_root, *extra)
 
     task = task_for("--backbone", "resnet18", "--fpn-channels", "32")
     model = task.build_model()
@@ -55,3 +59,26 @@ def test_fpn_channels_narrow_the_pyramid_and_heads(coco_root, tmp_path):
     proc = pt.run("retinanet", coco_root, tmp_path / "r50", "--backbone", "resnet50",
                   "--fpn-channels", 64, "--max-steps", 1, check=False)  # fmt: skip
     assert proc.returncode != 0 and "--fpn-channels 64" in proc.stderr, proc.stderr
+
+
+def test_anchor_sizes_set_each_pyramid_level(coco_root):
+    from tensorcore.pipelines.common.errors import PipelineError
+
+    default = retinanet_task(coco_root, "--backbone", "resnet18", "--fpn-channels", "16")
+    assert default.model_config()["anchor_sizes"] is None  # older checkpoints still match
+    sizes = default.build_model().anchor_generator.sizes
+    assert [s[0] for s in sizes] == [32, 64, 128, 256, 512]
+
+    task = retinanet_task(coco_root, "--backbone", "resnet18", "--fpn-channels", "16",
+                          "--anchor-sizes", "16", "32", "64", "128", "256")  # fmt: skip
+    assert task.model_config()["anchor_sizes"] == [16, 32, 64, 128, 256]
+    gen = task.build_model().anchor_generator
+    assert [s[0] for s in gen.sizes] == [16, 32, 64, 128, 256]
+    assert gen.sizes[0] == (16, 20, 25)  # three scales per octave, as torchvision's 32 -> 40, 50
+    square = gen.cell_anchors[0][3].tolist()  # ratio 1 (ratio-major order), scale 2^0
+    assert square == [-8.0, -8.0, 8.0, 8.0]
+
+    bad = retinanet_task(coco_root, "--backbone", "resnet18",
+                         "--anchor-sizes", "0", "32", "64", "128", "256")  # fmt: skip
+    with pytest.raises(PipelineError, match="--anchor-sizes"):
+        bad.build_model()
