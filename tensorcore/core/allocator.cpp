@@ -271,7 +271,7 @@ class LargeBlockCache {
   std::vector<Block> free_;
   std::vector<Block> pending_unmap_;  // split-off tails too small to cache, unmapped unlocked
   size_t cached_ = 0, live_ = 0, high_water_ = 0;  // bytes mapped
-  size_t largest_ = 0;                               // the largest block requested
+  size_t largest_ = 0;                             // the largest block requested
   uint64_t clock_ = 0;
 };
 
