@@ -64,12 +64,8 @@ void advise_huge_pages(void* base, size_t total) {
 // step at batch 16 needs 16 MB (1%) more peak memory than with glibc (32 MB would pass the
 // 1.05x-of-torch target). Buffers that oneDNN would allocate for us (its reorders) come from
 // this allocator too, so the live bytes are the whole of what a model step holds: before
-// that, they sat outside the bound and raised the training peak by ~90 MB. The slack is at
-// least the largest block requested so far: with less, a block that no cached fragment fits
-// is mapped afresh every iteration (Wav2Letter's 64 MB weight gradient under autocast: 30 new
-// huge pages per step, which this VM backs at ~17 ms each, 0.5 s of system time per 0.15 s
-// step); the ResNet-50 training peak stays at 1.01x torch's. TC_CPU_CACHE_MB caps the cache
-// (0 turns it off: glibc's malloc for every size, as before).
+// that, they sat outside the bound and raised the training peak by ~90 MB. TC_CPU_CACHE_MB
+// caps the cache (0 turns it off: glibc's malloc for every size, as before).
 constexpr size_t kLargeMin = size_t{1} << 20;
 constexpr size_t kMapGranule = size_t{64} << 10;
 constexpr size_t kSlack = size_t{16} << 20;
@@ -133,8 +129,7 @@ class LargeBlockCache {
       evicted.swap(pending_unmap_);
       live_ += *size;
       high_water_ = std::max(high_water_, live_);
-      largest_ = std::max(largest_, *size);
-      const size_t limit = high_water_ + std::max(kSlack, largest_);
+      const size_t limit = high_water_ + kSlack;
       if (live_ + cached_ > limit) evict_locked(live_ + cached_ - limit, &evicted);
     }
     unmap_all(evicted);
@@ -271,7 +266,6 @@ class LargeBlockCache {
   std::vector<Block> free_;
   std::vector<Block> pending_unmap_;  // split-off tails too small to cache, unmapped unlocked
   size_t cached_ = 0, live_ = 0, high_water_ = 0;  // bytes mapped
-  size_t largest_ = 0;                             // the largest block requested
   uint64_t clock_ = 0;
 };
 
