@@ -10,8 +10,11 @@ import numpy as np
 import tensorcore as tc
 from tensorcore.vision.datasets import CocoDetection, CocoDetectionTargets
 from tensorcore.vision.models.detection import RetinaNet, retinanet_resnet50_fpn
-from tensorcore.vision.models.detection.anchor_utils import AnchorGenerator
 from tensorcore.vision.models.detection.backbone_utils import resnet_fpn_backbone
+from tensorcore.vision.models.detection.retinanet import (
+    _DEFAULT_ANCHOR_SIZES as TORCHVISION_ANCHOR_SIZES,
+)
+from tensorcore.vision.models.detection.retinanet import _default_anchorgen
 from tensorcore.vision.ops import FrozenBatchNorm2d, LastLevelP6P7
 
 from ..common import Task
@@ -25,16 +28,6 @@ def aspect_ratio_groups(ratios, k):
         return None
     bins = 2 ** np.linspace(-1, 1, 2 * k + 1)
     return [int(np.digitize(r, bins)) for r in ratios]
-
-
-TORCHVISION_ANCHOR_SIZES = (32, 64, 128, 256, 512)
-
-
-def anchor_generator(base_sizes):
-    """torchvision's RetinaNet anchors (three scales per octave, three aspect ratios per level)
-    from other base sizes."""
-    sizes = tuple((x, int(x * 2 ** (1.0 / 3)), int(x * 2 ** (2.0 / 3))) for x in base_sizes)
-    return AnchorGenerator(sizes, ((0.5, 1.0, 2.0),) * len(sizes))
 
 
 class RetinaNetTask(Task):
@@ -143,7 +136,7 @@ class RetinaNetTask(Task):
         if any(v < 1 for v in a.anchor_sizes):
             raise PipelineError(f"--anchor-sizes {a.anchor_sizes}: sizes must be at least 1 pixel")
         if tuple(a.anchor_sizes) != TORCHVISION_ANCHOR_SIZES:
-            kwargs["anchor_generator"] = anchor_generator(a.anchor_sizes)
+            kwargs["anchor_generator"] = _default_anchorgen(a.anchor_sizes)
         if a.fpn_channels < 1 or (a.backbone == "resnet50" and a.fpn_channels != 256):
             raise PipelineError(
                 f"--fpn-channels {a.fpn_channels}: must be at least 1, and resnet50 (torchvision's "

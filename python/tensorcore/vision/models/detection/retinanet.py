@@ -55,11 +55,13 @@ def _v1_to_v2_weights(state_dict, prefix):
                 state_dict[new_key] = state_dict.pop(old_key)
 
 
-def _default_anchorgen():
-    # Three scales per octave (2^0, 2^(1/3), 2^(2/3)) and three aspect ratios on each of P3-P7.
-    anchor_sizes = tuple(
-        (x, int(x * 2 ** (1.0 / 3)), int(x * 2 ** (2.0 / 3))) for x in [32, 64, 128, 256, 512]
-    )
+_DEFAULT_ANCHOR_SIZES = (32, 64, 128, 256, 512)
+
+
+def _default_anchorgen(base_sizes=_DEFAULT_ANCHOR_SIZES):
+    # Three scales per octave (2^0, 2^(1/3), 2^(2/3)) and three aspect ratios on each of P3-P7;
+    # other base sizes (the retinanet pipeline's --anchor-sizes) keep that pattern.
+    anchor_sizes = tuple((x, int(x * 2 ** (1.0 / 3)), int(x * 2 ** (2.0 / 3))) for x in base_sizes)
     return AnchorGenerator(anchor_sizes, ((0.5, 1.0, 2.0),) * len(anchor_sizes))
 
 
