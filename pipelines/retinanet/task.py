@@ -4,17 +4,22 @@ backbone layers, --test-only). Held-out COCO mAP/AR through pycocotools.
 """
 
 import os
+from functools import partial
 
 import numpy as np
 
 import tensorcore as tc
 from tensorcore.vision.datasets import CocoDetection, CocoDetectionTargets
-from tensorcore.vision.models.detection import RetinaNet, retinanet_resnet50_fpn
+from tensorcore.vision.models.detection import (
+    RetinaNet,
+    retinanet_resnet50_fpn,
+    retinanet_resnet50_fpn_v2,
+)
 from tensorcore.vision.models.detection.backbone_utils import resnet_fpn_backbone
 from tensorcore.vision.models.detection.retinanet import (
     _DEFAULT_ANCHOR_SIZES as TORCHVISION_ANCHOR_SIZES,
 )
-from tensorcore.vision.models.detection.retinanet import _default_anchorgen
+from tensorcore.vision.models.detection.retinanet import RetinaNetHead, _default_anchorgen
 from tensorcore.vision.ops import FrozenBatchNorm2d, LastLevelP6P7
 
 from ..common import Task
@@ -54,6 +59,10 @@ class RetinaNetTask(Task):
                        metavar="SIZE", help="base anchor size on each of P3-P7 (strides 8-128), "
                        "each with scales 2^0, 2^(1/3), 2^(2/3) and ratios 0.5, 1, 2; smaller sizes "
                        "suit small objects in small images")  # fmt: skip
+        g.add_argument("--head", choices=("v1", "v2"), default="v1",
+                       help="v1: retinanet_resnet50_fpn's heads (plain convolutions, L1 box "
+                       "loss); v2: retinanet_resnet50_fpn_v2's (GroupNorm after each head "
+                       "convolution, GIoU box loss)")  # fmt: skip
         g.add_argument("--min-size", type=int, default=800)
         g.add_argument("--max-size", type=int, default=1333)
         g.add_argument("--aspect-ratio-group-factor", type=int, default=3)
@@ -123,6 +132,7 @@ class RetinaNetTask(Task):
             "anchor_sizes": None
             if tuple(a.anchor_sizes) == TORCHVISION_ANCHOR_SIZES
             else list(a.anchor_sizes),
+            "head": None if a.head == "v1" else a.head,  # None: as before the option
         }
 
     def build_model(self):
@@ -142,8 +152,17 @@ class RetinaNetTask(Task):
                 f"--fpn-channels {a.fpn_channels}: must be at least 1, and resnet50 (torchvision's "
                 "retinanet_resnet50_fpn) keeps 256; narrower pyramids are for resnet18/34"
             )
-        if a.backbone == "resnet50":
+        if a.backbone == "resnet50" and a.head == "v1":
             return retinanet_resnet50_fpn(
+                num_classes=self.num_classes,
+                weights_backbone=a.weights_backbone,
+                trainable_backbone_layers=a.trainable_backbone_layers
+                if a.weights_backbone
+                else None,
+                **kwargs,
+            )
+        if a.backbone == "resnet50" and a.head == "v2":
+            return retinanet_resnet50_fpn_v2(
                 num_classes=self.num_classes,
                 weights_backbone=a.weights_backbone,
                 trainable_backbone_layers=a.trainable_backbone_layers
@@ -162,7 +181,21 @@ class RetinaNetTask(Task):
             extra_blocks=LastLevelP6P7(a.fpn_channels, a.fpn_channels),
             out_channels=a.fpn_channels,
         )
+        if a.head == "v2":
+            kwargs["head"] = self._v2_head(a.fpn_channels, kwargs.get("anchor_generator"))
         return RetinaNet(backbone, self.num_classes, **kwargs)
+
+    def _v2_head(self, channels, anchor_generator):
+        if channels % 32:
+            raise PipelineError(
+                f"--head v2 --fpn-channels {channels}: GroupNorm's 32 groups need a multiple of 32"
+            )
+        anchors = (anchor_generator or _default_anchorgen()).num_anchors_per_location()[0]
+        head = RetinaNetHead(
+            channels, anchors, self.num_classes, norm_layer=partial(tc.nn.GroupNorm, 32)
+        )
+        head.regression_head._loss_type = "giou"
+        return head
 
     def group_ids(self, dataset):
         imgs = self.image_info

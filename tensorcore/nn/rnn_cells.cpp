@@ -539,10 +539,6 @@ std::pair<Tensor, Tensor> rnn_layer_cells(const Tensor& input, const Tensor& h0,
   return {stack(outs, 0), h};
 }
 
-struct LayerStart {
-  Tensor input, h0, c0;
-};
-
 bool use_cells(const Tensor& input, const Tensor& w_ih) {
   if (input.size(0) == 0) return false;
   if (amp::is_reduced_float(input)) return true;

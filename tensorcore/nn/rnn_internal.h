@@ -46,6 +46,15 @@ std::tuple<Tensor, Tensor, Tensor> layer_steps(CellKind kind, const Tensor& inpu
                                                const Tensor& c0, const LayerWeights& w,
                                                bool reverse);
 
+// CPU autocast lists no RNN cell (torch 1.13's does not either), so under it a CPU layer
+// computes in float32: a bfloat16 input (and states) with float32 weights is widened once, and
+// the layer runs as one float32 node. Elsewhere the tensors come back unchanged.
+struct LayerStart {
+  Tensor input, h0, c0;
+};
+LayerStart widen_under_cpu_autocast(const Tensor& input, const Tensor& h0, const Tensor& c0,
+                                    const Tensor& w_ih);
+
 // Whether the whole-layer CPU path applies: CPU float32/float64 tensors of one dtype, T, N > 0,
 // autocast not armed.
 bool rnn_layer_fusable(const TensorList& tensors);

@@ -107,12 +107,13 @@ std::tuple<Tensor, Tensor, Tensor> lstm_layer_proj(const Tensor& input, const Te
 
 namespace tc::nn::functional {
 
-std::tuple<Tensor, Tensor, Tensor> lstm_layer_packed(const Tensor& data,
+std::tuple<Tensor, Tensor, Tensor> lstm_layer_packed(const Tensor& data_in,
                                                      const std::vector<int64_t>& batch_sizes,
-                                                     const Tensor& h0, const Tensor& c0,
+                                                     const Tensor& h0_in, const Tensor& c0_in,
                                                      const Tensor& w_ih, const Tensor& w_hh,
                                                      const Tensor& b_ih, const Tensor& b_hh,
                                                      bool reverse, const Tensor& w_hr) {
+  const auto [data, h0, c0] = detail::widen_under_cpu_autocast(data_in, h0_in, c0_in, w_ih);
   TC_AUTOCAST_NATIVE("lstm_cell", lstm_layer_packed, data, batch_sizes, h0, c0, w_ih, w_hh, b_ih,
                      b_hh, reverse, w_hr);
   TC_REDUCED_FLOAT_VIA_FLOAT32(data, lstm_layer_packed, data, batch_sizes, h0, c0, w_ih, w_hh, b_ih,
@@ -123,10 +124,13 @@ std::tuple<Tensor, Tensor, Tensor> lstm_layer_packed(const Tensor& data,
                            detail::LayerWeights{w_ih, w_hh, b_ih, b_hh, w_hr}, reverse);
 }
 
-std::pair<Tensor, Tensor> gru_layer_packed(const Tensor& data,
+std::pair<Tensor, Tensor> gru_layer_packed(const Tensor& data_in,
                                            const std::vector<int64_t>& batch_sizes,
-                                           const Tensor& h0, const Tensor& w_ih, const Tensor& w_hh,
-                                           const Tensor& b_ih, const Tensor& b_hh, bool reverse) {
+                                           const Tensor& h0_in, const Tensor& w_ih,
+                                           const Tensor& w_hh, const Tensor& b_ih,
+                                           const Tensor& b_hh, bool reverse) {
+  const auto [data, h0, unused_c0] =
+      detail::widen_under_cpu_autocast(data_in, h0_in, Tensor(), w_ih);
   TC_AUTOCAST_NATIVE("gru_cell", gru_layer_packed, data, batch_sizes, h0, w_ih, w_hh, b_ih, b_hh,
                      reverse);
   TC_REDUCED_FLOAT_VIA_FLOAT32(data, gru_layer_packed, data, batch_sizes, h0, w_ih, w_hh, b_ih,
@@ -138,11 +142,14 @@ std::pair<Tensor, Tensor> gru_layer_packed(const Tensor& data,
   return {o, h};
 }
 
-std::pair<Tensor, Tensor> rnn_layer_packed(const Tensor& data,
+std::pair<Tensor, Tensor> rnn_layer_packed(const Tensor& data_in,
                                            const std::vector<int64_t>& batch_sizes,
-                                           const Tensor& h0, const Tensor& w_ih, const Tensor& w_hh,
-                                           const Tensor& b_ih, const Tensor& b_hh,
-                                           const std::string& nonlinearity, bool reverse) {
+                                           const Tensor& h0_in, const Tensor& w_ih,
+                                           const Tensor& w_hh, const Tensor& b_ih,
+                                           const Tensor& b_hh, const std::string& nonlinearity,
+                                           bool reverse) {
+  const auto [data, h0, unused_c0] =
+      detail::widen_under_cpu_autocast(data_in, h0_in, Tensor(), w_ih);
   const char* op = "rnn_layer_packed";
   TC_CHECK(nonlinearity == "tanh" || nonlinearity == "relu", op, ": unknown nonlinearity '",
            nonlinearity, "', expected 'tanh' or 'relu'");

@@ -57,6 +57,31 @@ def test_many_distinct_sizes_do_not_grow_the_footprint():
     assert int(out.stdout) <= high_water * 9 // 8
 
 
+def test_a_block_evicted_every_iteration_stops_being_mapped_afresh():
+    # Each iteration a 48 MB block is freed and a 20 MB tensor (kept to the next iteration)
+    # splits it, so the 48 MB request finds no whole cached block; with the 16 MB slack the
+    # bound evicted it and three iterations in four mapped (and faulted in) 48 MB afresh. A
+    # size that misses twice in a steady state widens the slack, after which nothing faults.
+    code = (
+        "import resource\nimport tensorcore as tc\n"
+        "def faults():\n    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt\n"
+        "per_iteration = []\nkept = None\n"
+        "for i in range(40):\n"
+        "    before = faults()\n"
+        "    b = tc.empty((48 << 20) // 4); b.fill_(1.0); del b\n"
+        "    kept = tc.empty((20 << 20) // 4); kept.fill_(2.0)\n"
+        "    per_iteration.append(faults() - before)\n"
+        "print(per_iteration[0], sum(per_iteration[10:]))\n"
+    )
+    env = dict(os.environ, TC_CPU_HUGEPAGES="0")  # 4 KB pages: one fault per page, exactly
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    first, steady = map(int, out.stdout.split())
+    fresh_48mb = (48 << 20) // 4096
+    assert first >= fresh_48mb  # the first iteration maps it: the count sees faults
+    assert steady < fresh_48mb // 8, steady  # 30 iterations: less than one fresh block
+
+
 def test_a_larger_cached_block_is_split_and_merges_back():
     # A request smaller than a cached block takes its head, the tail stays cached; freeing both
     # pieces merges them, so the original size is served again from the same pages.

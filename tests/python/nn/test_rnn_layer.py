@@ -409,6 +409,25 @@ def test_cpu_autocast_widens_bfloat16_input_into_the_whole_layer_node(mode):
         np.testing.assert_allclose(p.grad.numpy(), g.numpy(), rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("mode", ["LSTM", "GRU", "RNN"])
+def test_cpu_autocast_widens_a_bfloat16_packed_sequence_like_a_padded_one(mode):
+    from tensorcore.nn.utils.rnn import pack_padded_sequence
+
+    tc.manual_seed(3)
+    m = getattr(tnn, mode)(6, 5)
+    xb = tc.tensor(randn(7, 3, 6, dtype=np.float32)).bfloat16()
+    lengths = [7, 5, 2]
+    ref, ref_h = m(pack_padded_sequence(xb.float(), lengths))
+    with tc.autocast("cpu"):
+        out, h_n = m(pack_padded_sequence(xb, lengths))
+    h_n, ref_h = (h_n[0], ref_h[0]) if mode == "LSTM" else (h_n, ref_h)
+    # float32 out, as the padded path (before: the float32 result rounded back to bfloat16)
+    assert out.data.dtype == tc.float32 and h_n.dtype == tc.float32
+    assert "LayerBackward" in out.data.grad_fn.name()
+    np.testing.assert_allclose(out.data.detach().numpy(), ref.data.detach().numpy(), atol=1e-6)
+    np.testing.assert_allclose(h_n.detach().numpy(), ref_h.detach().numpy(), atol=1e-6)
+
+
 @pytest.mark.parametrize("kind", ["lstm", "gru"])
 def test_non_contiguous_output_gradients(kind):
     # Gradients arriving as transposed / expanded views (h_n used through .t(), output summed).

@@ -82,3 +82,40 @@ def test_anchor_sizes_set_each_pyramid_level(coco_root):
                          "--anchor-sizes", "0", "32", "64", "128", "256")  # fmt: skip
     with pytest.raises(PipelineError, match="--anchor-sizes"):
         bad.build_model()
+
+
+def test_head_v2_adds_group_norm_and_giou_loss(coco_root):
+    import tensorcore as tc
+    from tensorcore.pipelines.common.errors import PipelineError
+
+    v1 = retinanet_task(coco_root, "--backbone", "resnet18", "--fpn-channels", "32")
+    assert v1.model_config()["head"] is None  # older checkpoints still match
+    v1_head = v1.build_model().head
+    assert not any(isinstance(m, tc.nn.GroupNorm) for m in v1_head.modules())
+    assert v1_head.regression_head._loss_type == "l1"
+
+    v2 = retinanet_task(coco_root, "--backbone", "resnet18", "--fpn-channels", "32",
+                        "--head", "v2", "--anchor-sizes", "16", "32", "64", "128", "256")  # fmt: skip
+    assert v2.model_config()["head"] == "v2"
+    model = v2.build_model()
+    norms = [m for m in model.head.modules() if isinstance(m, tc.nn.GroupNorm)]
+    assert len(norms) == 8 and all(m.num_groups == 32 for m in norms)  # 4 per tower, 2 towers
+    assert model.head.regression_head._loss_type == "giou"
+    assert [s[0] for s in model.anchor_generator.sizes] == [16, 32, 64, 128, 256]
+
+    # the v2 head trains: a step's losses are finite and its gradients reach the norms
+    model.train()
+    image = tc.rand(3, 64, 80)
+    target = {"boxes": tc.tensor([[10.0, 12.0, 40.0, 50.0]]), "labels": tc.tensor([2])}
+    losses = model([image], [target])
+    assert all(bool(tc.isfinite(v)) for v in losses.values())
+    (losses["classification"] + losses["bbox_regression"]).backward()
+    assert norms[0].weight.grad is not None and float(norms[0].weight.grad.abs().sum()) > 0
+
+    r50 = retinanet_task(coco_root, "--head", "v2")
+    assert r50.build_model().head.regression_head._loss_type == "giou"
+
+    odd = retinanet_task(coco_root, "--backbone", "resnet18", "--fpn-channels", "48",
+                         "--head", "v2")  # fmt: skip
+    with pytest.raises(PipelineError, match="multiple of 32"):
+        odd.build_model()
