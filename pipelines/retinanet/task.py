@@ -4,7 +4,6 @@ backbone layers, --test-only). Held-out COCO mAP/AR through pycocotools.
 """
 
 import os
-from functools import partial
 
 import numpy as np
 
@@ -19,7 +18,7 @@ from tensorcore.vision.models.detection.backbone_utils import resnet_fpn_backbon
 from tensorcore.vision.models.detection.retinanet import (
     _DEFAULT_ANCHOR_SIZES as TORCHVISION_ANCHOR_SIZES,
 )
-from tensorcore.vision.models.detection.retinanet import RetinaNetHead, _default_anchorgen
+from tensorcore.vision.models.detection.retinanet import _default_anchorgen, _v2_head
 from tensorcore.vision.ops import FrozenBatchNorm2d, LastLevelP6P7
 
 from ..common import Task
@@ -191,11 +190,7 @@ class RetinaNetTask(Task):
                 f"--head v2 --fpn-channels {channels}: GroupNorm's 32 groups need a multiple of 32"
             )
         anchors = (anchor_generator or _default_anchorgen()).num_anchors_per_location()[0]
-        head = RetinaNetHead(
-            channels, anchors, self.num_classes, norm_layer=partial(tc.nn.GroupNorm, 32)
-        )
-        head.regression_head._loss_type = "giou"
-        return head
+        return _v2_head(channels, anchors, self.num_classes)
 
     def group_ids(self, dataset):
         imgs = self.image_info

@@ -65,6 +65,16 @@ def _default_anchorgen(base_sizes=_DEFAULT_ANCHOR_SIZES):
     return AnchorGenerator(anchor_sizes, ((0.5, 1.0, 2.0),) * len(anchor_sizes))
 
 
+def _v2_head(in_channels, num_anchors, num_classes):
+    """retinanet_resnet50_fpn_v2's head: GroupNorm (32 groups) after each tower convolution and
+    the GIoU box loss."""
+    head = RetinaNetHead(
+        in_channels, num_anchors, num_classes, norm_layer=partial(nn.GroupNorm, 32)
+    )
+    head.regression_head._loss_type = "giou"
+    return head
+
+
 def _conv_tower(in_channels, norm_layer):
     return nn.Sequential(
         *[Conv2dNormActivation(in_channels, in_channels, norm_layer=norm_layer) for _ in range(4)]
@@ -492,13 +502,9 @@ def _retinanet_resnet50(
     )
     if v2:
         anchor_generator = _default_anchorgen()
-        head = RetinaNetHead(
-            backbone.out_channels,
-            anchor_generator.num_anchors_per_location()[0],
-            num_classes,
-            norm_layer=partial(nn.GroupNorm, 32),
+        head = _v2_head(
+            backbone.out_channels, anchor_generator.num_anchors_per_location()[0], num_classes
         )
-        head.regression_head._loss_type = "giou"
         model = RetinaNet(
             backbone, num_classes, anchor_generator=anchor_generator, head=head, **kwargs
         )
