@@ -555,7 +555,9 @@ bool use_cells(const Tensor& input, const Tensor& w_ih) {
 // slower under autocast than without).
 LayerStart widen_under_cpu_autocast(const Tensor& input, const Tensor& h0, const Tensor& c0,
                                     const Tensor& w_ih) {
-  const bool widen = input.is_cpu() && amp::is_autocast_enabled(DeviceType::CPU) &&
+  // Undefined tensors pass through to the callers' argument checks.
+  const bool widen = input.defined() && input.is_cpu() &&
+                     amp::is_autocast_enabled(DeviceType::CPU) &&
                      amp::is_reduced_float(input) && w_ih.defined() &&
                      w_ih.dtype() == DType::Float32;
   if (!widen) return {input, h0, c0};
