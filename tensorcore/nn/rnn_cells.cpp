@@ -557,9 +557,8 @@ LayerStart widen_under_cpu_autocast(const Tensor& input, const Tensor& h0, const
                                     const Tensor& w_ih) {
   // Undefined tensors pass through to the callers' argument checks.
   const bool widen = input.defined() && input.is_cpu() &&
-                     amp::is_autocast_enabled(DeviceType::CPU) &&
-                     amp::is_reduced_float(input) && w_ih.defined() &&
-                     w_ih.dtype() == DType::Float32;
+                     amp::is_autocast_enabled(DeviceType::CPU) && amp::is_reduced_float(input) &&
+                     w_ih.defined() && w_ih.dtype() == DType::Float32;
   if (!widen) return {input, h0, c0};
   auto wide = [](const Tensor& t) {
     return amp::is_reduced_float(t) ? to_dtype(t, DType::Float32) : t;
