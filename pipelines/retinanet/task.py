@@ -151,17 +151,9 @@ class RetinaNetTask(Task):
                 f"--fpn-channels {a.fpn_channels}: must be at least 1, and resnet50 (torchvision's "
                 "retinanet_resnet50_fpn) keeps 256; narrower pyramids are for resnet18/34"
             )
-        if a.backbone == "resnet50" and a.head == "v1":
-            return retinanet_resnet50_fpn(
-                num_classes=self.num_classes,
-                weights_backbone=a.weights_backbone,
-                trainable_backbone_layers=a.trainable_backbone_layers
-                if a.weights_backbone
-                else None,
-                **kwargs,
-            )
-        if a.backbone == "resnet50" and a.head == "v2":
-            return retinanet_resnet50_fpn_v2(
+        if a.backbone == "resnet50":
+            builder = retinanet_resnet50_fpn_v2 if a.head == "v2" else retinanet_resnet50_fpn
+            return builder(
                 num_classes=self.num_classes,
                 weights_backbone=a.weights_backbone,
                 trainable_backbone_layers=a.trainable_backbone_layers
