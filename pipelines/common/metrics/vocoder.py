@@ -5,6 +5,11 @@ a neural vocoder has to beat).
 MCD here: cepstra are the orthonormal DCT-II of the natural-log mel amplitude spectrum
 (coefficients 1..13, c0 - the energy - left out, as usual), and
 MCD = 10 / ln(10) * sqrt(2 * sum_k (c_k - c'_k)^2), averaged over frames.
+
+`loudness_corr` is a diagnostic, not a target: the Pearson correlation of the two signals' log
+frame energies (mean square of the mel amplitudes per frame). A vocoder that has learnt the
+waveform's statistics but not to follow its mel scores near 0 here while its distances are
+still moderate; one that follows the mel approaches 1.
 """
 
 import math
@@ -45,7 +50,15 @@ class MelAnalysis:
         l1 = float(np.mean(np.abs(a - b)))
         diff = self.dct @ (a - b)  # (n_cepstra, frames)
         mcd = float(np.mean(10.0 / math.log(10.0) * np.sqrt(2.0 * np.sum(diff**2, axis=0))))
-        return {"log_mel_l1": l1, "mcd": mcd}
+        return {"log_mel_l1": l1, "mcd": mcd, "loudness_corr": _loudness_correlation(a, b)}
+
+
+def _loudness_correlation(log_mel_a, log_mel_b):
+    energy_a = np.log(np.mean(np.exp(2.0 * log_mel_a), axis=0))
+    energy_b = np.log(np.mean(np.exp(2.0 * log_mel_b), axis=0))
+    if energy_a.size < 2 or np.ptp(energy_a) == 0.0 or np.ptp(energy_b) == 0.0:
+        return 0.0  # a constant loudness follows nothing
+    return float(np.corrcoef(energy_a, energy_b)[0, 1])
 
 
 class GriffinLimFromMel:

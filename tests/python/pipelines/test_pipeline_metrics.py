@@ -156,7 +156,14 @@ def test_vocoder_distances_and_griffin_lim_baseline():
     t = np.arange(sr) / sr
     wave = (0.5 * np.sin(2 * np.pi * 220 * t) * np.exp(-t)).astype(np.float32)
     analysis = vocoder.MelAnalysis(sr, n_fft=256, hop_length=64, n_mels=40)
-    assert analysis.distances(wave, wave) == {"log_mel_l1": 0.0, "mcd": 0.0}
+    same = analysis.distances(wave, wave)
+    assert same["log_mel_l1"] == 0.0 and same["mcd"] == 0.0
+    assert same["loudness_corr"] == pytest.approx(1.0)
+    # the same tone swelling where the reference fades: its loudness runs against the mel's
+    swelling = (0.5 * np.sin(2 * np.pi * 220 * t) * np.exp(t - 1)).astype(np.float32)
+    assert analysis.distances(swelling, wave)["loudness_corr"] < -0.9
+    steady = (0.2 * np.sin(2 * np.pi * 220 * t)).astype(np.float32)
+    assert analysis.distances(steady, wave)["loudness_corr"] < 0.5
     noisy = wave + 0.05 * np.random.default_rng(3).standard_normal(sr).astype(np.float32)
     far = analysis.distances(noisy, wave)
     import tensorcore.audio as ta
@@ -168,6 +175,7 @@ def test_vocoder_distances_and_griffin_lim_baseline():
     rebuilt = vocoder.GriffinLimFromMel(sr, 256, 64, 40, n_iter=32)(power, sr)
     near = analysis.distances(rebuilt, wave)
     assert near["log_mel_l1"] < far["log_mel_l1"] and near["mcd"] < far["mcd"]
+    assert near["loudness_corr"] > 0.9
 
 
 def test_coco_map_of_perfect_and_shifted_detections(tmp_path):

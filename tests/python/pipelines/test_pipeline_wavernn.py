@@ -12,6 +12,8 @@ def test_wavernn_trains_and_resumes_bit_exactly(libritts_root, tmp_path):
     metrics = json.loads((tmp_path / "straight" / "metrics.json").read_text())["final"]
     for name in ("log_mel_l1", "mcd", "gl_log_mel_l1", "gl_mcd"):
         assert metrics[name] > 0, name
+    # Griffin-Lim rebuilds the mel it was given, so its loudness follows the recording's
+    assert -1.0 <= metrics["loudness_corr"] <= 1.0 and metrics["gl_loudness_corr"] > 0.5
     assert (tmp_path / "straight" / "example_wavernn.wav").exists()
 
 
