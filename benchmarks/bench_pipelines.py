@@ -295,6 +295,8 @@ class TorchWaveRNN(TorchRecipe):
             f_max=a.f_max,
             n_mels=a.n_freq,
             power=1.0,
+            norm="slaney",
+            mel_scale="slaney",
         )
         config = dict(trainer.model_config)
         config.pop("loss")

@@ -90,12 +90,16 @@ class WaveRNNTask(Task):
             f_max=args.f_max,
             n_mels=args.n_freq,
             power=1.0,
+            # as torchaudio's recipe: without the Slaney area normalization half of all mel bins
+            # of ordinary speech sit above 0 dB and clip at 1 after the [0, 1] scaling below
+            norm="slaney",
+            mel_scale="slaney",
         )
         self.pad = (args.kernel_size - 1) // 2
         self.analysis = MelAnalysis(args.sample_rate)
         self.griffin_lim = GriffinLimFromMel(
             args.sample_rate, args.n_fft, args.hop_length, args.n_freq, args.f_min, args.f_max,
-            n_iter=args.griffin_lim_iters,
+            n_iter=args.griffin_lim_iters, norm="slaney", mel_scale="slaney",
         )  # fmt: skip
 
     @property
