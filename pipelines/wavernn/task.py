@@ -99,7 +99,7 @@ class WaveRNNTask(Task):
         self.analysis = MelAnalysis(args.sample_rate)
         self.griffin_lim = GriffinLimFromMel(
             args.sample_rate, args.n_fft, args.hop_length, args.n_freq, args.f_min, args.f_max,
-            n_iter=args.griffin_lim_iters, norm="slaney", mel_scale="slaney",
+            n_iter=args.griffin_lim_iters, filterbank=self.mel.mel_scale.fb,
         )  # fmt: skip
 
     @property

@@ -67,17 +67,15 @@ class GriffinLimFromMel:
 
     def __init__(
         self, sample_rate, n_fft, hop_length, n_mels, f_min=0.0, f_max=None, n_iter=32,
-        norm=None, mel_scale="htk",
+        filterbank=None,
     ):  # fmt: skip
-        fb = ta.functional.melscale_fbanks(
-            n_fft // 2 + 1,
-            f_min,
-            f_max if f_max else sample_rate / 2.0,
-            n_mels,
-            sample_rate,
-            norm=norm,
-            mel_scale=mel_scale,
-        ).numpy()  # (freqs, n_mels): the filterbank the mel was made with
+        """`filterbank`: the (freqs, n_mels) matrix the mel was made with (a MelSpectrogram's
+        `mel_scale.fb`); None: the HTK, unnormalized one the other arguments describe."""
+        if filterbank is None:
+            filterbank = ta.functional.melscale_fbanks(
+                n_fft // 2 + 1, f_min, f_max if f_max else sample_rate / 2.0, n_mels, sample_rate
+            )
+        fb = filterbank.numpy()
         self.pinv = np.linalg.pinv(fb.T.astype(np.float64))  # (freqs, n_mels)
         self.griffin_lim = ta.transforms.GriffinLim(
             n_fft=n_fft, hop_length=hop_length, n_iter=n_iter, power=2.0
