@@ -1,5 +1,8 @@
 """Discretized mixture of logistics (Salimans et al. 2017, as WaveRNN vocoders use it): the loss
-over 30 outputs (10 mixture weights, means, log scales) and sampling."""
+over 30 outputs (10 mixture weights, means, log scales) and sampling.
+
+Log scales are clamped at log(1e-14), as torchaudio's example: a floor near the 16-bit bin width
+(WaveNet vocoders' -7) leaves a noise floor of about 1e-3 in every generated silence."""
 
 import math
 
@@ -9,10 +12,13 @@ from tensorcore import nn
 F = nn.functional
 
 
+LOG_SCALE_MIN = math.log(1e-14)
+
+
 def _split(out, num_mixtures):
     logits = out[..., :num_mixtures]
     means = out[..., num_mixtures : 2 * num_mixtures]
-    log_scales = out[..., 2 * num_mixtures : 3 * num_mixtures].clamp(min=-7.0)
+    log_scales = out[..., 2 * num_mixtures : 3 * num_mixtures].clamp(min=LOG_SCALE_MIN)
     return logits, means, log_scales
 
 

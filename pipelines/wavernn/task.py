@@ -42,7 +42,11 @@ class WaveRNNTask(Task):
         g.add_argument("--n-bits", type=int, default=8)
         g.add_argument("--loss", choices=("crossentropy", "mol"), default="crossentropy")
         g.add_argument(
-            "--mulaw", action=_Bool, default=True, help="mu-law targets (--no-mulaw: linear)"
+            "--mulaw",
+            action=_Bool,
+            default=None,
+            help="mu-law companded samples (--no-mulaw: linear); default: on for crossentropy "
+            "(8-bit mu-law classes), off for mol (the continuous waveform), as torchaudio's example",
         )
         g.add_argument("--upsample-scales", type=int, nargs="+", default=[5, 5, 11])
         g.add_argument("--seq-len-factor", type=int, default=5, help="training segment in frames")
@@ -60,6 +64,14 @@ class WaveRNNTask(Task):
             "while training: FFTNet's noise injection, so the model learns to recover from its "
             "own sampling errors in free-running generation; 0: off (torchaudio's example)",
         )
+        g.add_argument(
+            "--preemphasis",
+            type=float,
+            default=0.0,
+            help="the model learns (x[n] - c x[n-1]) / (1 + c) and generation is de-emphasized "
+            "(LPCNet's noise shaping: sampling noise falls off toward high frequencies, under the "
+            "speech spectrum, instead of white); 0: off (torchaudio's example)",
+        )
         g.add_argument("--eval-seconds", type=float, default=1.0, help="generated per utterance")
         g.add_argument("--griffin-lim-iters", type=int, default=32)
         parser.set_defaults(
@@ -74,8 +86,12 @@ class WaveRNNTask(Task):
 
     def __init__(self, args):
         super().__init__(args)
+        if args.mulaw is None:
+            args.mulaw = args.loss == "crossentropy"
         if not args.input_noise >= 0:
             raise PipelineError(f"--input-noise {args.input_noise}: must be >= 0")
+        if not 0 <= args.preemphasis < 1:
+            raise PipelineError(f"--preemphasis {args.preemphasis}: must be in [0, 1)")
         if int(np.prod(args.upsample_scales)) != args.hop_length:
             raise PipelineError(
                 f"--upsample-scales {args.upsample_scales} multiply to "
@@ -155,6 +171,22 @@ class WaveRNNTask(Task):
         db = 20 * tc.log10(self.mel(waveform.unsqueeze(0))[0].clamp(min=1e-5))
         return ((db - self.args.min_level_db) / -self.args.min_level_db).clamp(0.0, 1.0)
 
+    def emphasize(self, wave):
+        """The waveform the model learns: pre-emphasized and scaled back into [-1, 1]."""
+        c = self.args.preemphasis
+        if c == 0:
+            return wave
+        previous = tc.cat([wave[:1] * 0, wave[:-1]])
+        return (wave - c * previous) / (1 + c)
+
+    def deemphasize(self, wave):
+        """Inverse of emphasize() for generated (batch, samples)."""
+        c = self.args.preemphasis
+        if c == 0:
+            return wave
+        a_coeffs, b_coeffs = tc.tensor([1.0, -c]), tc.tensor([1.0 + c, 0.0])
+        return ta.functional.lfilter(wave, a_coeffs, b_coeffs, clamp=True)
+
     def mel_power(self, normalized):
         db = (
             np.asarray(normalized, dtype=np.float64) * -self.args.min_level_db
@@ -162,11 +194,14 @@ class WaveRNNTask(Task):
         )
         return (10.0 ** (db / 20.0)) ** 2
 
+    def _compand(self, wave):
+        mu = 2**self.args.n_bits - 1
+        return tc.sign(wave) * tc.log1p(mu * wave.abs()) / np.log1p(mu)
+
     def _labels(self, wave):
         bits = self.args.n_bits
         if self.args.mulaw:
-            mu = 2**bits - 1
-            wave = tc.sign(wave) * tc.log1p(mu * wave.abs()) / np.log1p(mu)
+            wave = self._compand(wave)
         return ((wave + 1.0) * (2**bits - 1) / 2).round().clamp(0, 2**bits - 1).long()
 
     def load_train_item(self, dataset, index, rng):
@@ -181,7 +216,7 @@ class WaveRNNTask(Task):
         offset = int(rng.integers(0, frames - need))
         seq_len = a.hop_length * a.seq_len_factor + 1
         start = (offset + self.pad) * a.hop_length
-        segment = wave[start : start + seq_len]
+        segment = self.emphasize(wave)[start : start + seq_len]
         if segment.shape[0] < seq_len:
             segment = tc.nn.functional.pad(segment, (0, seq_len - segment.shape[0]))
         return _Segment(mel[:, offset : offset + need], segment)
@@ -208,28 +243,30 @@ class WaveRNNTask(Task):
     def loss(self, model, data, device):
         a = self.args
         mels, waves = data["mels"].to(device), data["waves"].to(device)
-        labels = self._labels(waves)
-        inputs = (
-            2 * labels[:, :-1].float() / (2**a.n_bits - 1) - 1
-        )  # the model sees quantized input
+        if a.loss == "mol":
+            # as torchaudio's example: the continuous waveform in and out (companded if --mulaw),
+            # so a silence is exactly 0 rather than the nearest of 2**n_bits levels
+            samples = self._compand(waves) if a.mulaw else waves
+            inputs, target = samples[:, :-1], samples[:, 1:]
+        else:
+            labels = self._labels(waves)
+            inputs = 2 * labels[:, :-1].float() / (2**a.n_bits - 1) - 1  # quantized input
         if a.input_noise > 0 and model.training:
             inputs = inputs + a.input_noise * tc.randn(inputs.shape, device=inputs.device)
         out = model(inputs.unsqueeze(1), mels.unsqueeze(1)).squeeze(1)  # (B, L, classes)
         if a.loss == "crossentropy":
             loss = nn.functional.cross_entropy(out.float().transpose(1, 2), labels[:, 1:])
         else:
-            target = 2 * labels[:, 1:].float() / (2**a.n_bits - 1) - 1
             loss = mol_loss(out.float(), target, num_classes=2**16)
         return loss, {}
 
     # ---- evaluation ----
     def generate(self, model, mels, device):
         if self.args.loss == "mol":
-            return (
-                sample_mol(model, mels.to(device), self.args.mulaw, self.args.n_bits).float().cpu()
-            )
-        wave, _ = model.infer(mels.to(device), mulaw=self.args.mulaw)
-        return wave[:, 0].float().cpu()
+            wave = sample_mol(model, mels.to(device), self.args.mulaw, self.args.n_bits)
+        else:
+            wave = model.infer(mels.to(device), mulaw=self.args.mulaw)[0][:, 0]
+        return self.deemphasize(wave.float().cpu())
 
     def evaluate(self, model, batches, device):
         sums, count = {}, 0
