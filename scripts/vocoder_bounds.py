@@ -1,0 +1,80 @@
+"""What a vocoder has to reach to beat Griffin-Lim on the WaveRNN pipeline's held-out distances:
+the recording itself passed through the losses a sample-by-sample vocoder cannot avoid (8-bit
+mu-law levels, a sampler off by one level, noise at a fixed SNR relative to the local loudness),
+with and without pre-emphasis (noise added to the pre-emphasized waveform, then de-emphasized),
+next to Griffin-Lim from the same mel. Scored exactly as the pipeline's evaluation.
+
+    python scripts/vocoder_bounds.py --data-root data/tts [--items 8] [--seconds 1]
+"""
+
+import argparse
+
+import numpy as np
+
+import tensorcore as tc
+from tensorcore.pipelines.common.cli import build_parser
+from tensorcore.pipelines.wavernn.task import WaveRNNTask
+
+
+def mulaw_levels(x, rng, jitter):
+    mu = 255
+    companded = np.sign(x) * np.log1p(mu * np.abs(x)) / np.log1p(mu)
+    levels = np.round((companded + 1) * mu / 2)
+    if jitter:
+        levels = levels + rng.integers(-1, 2, len(x))
+    y = 2 * np.clip(levels, 0, mu) / mu - 1
+    return np.sign(y) * ((1 + mu) ** np.abs(y) - 1) / mu
+
+
+def relative_noise(x, rng, snr_db):
+    envelope = np.sqrt(np.convolve(x**2, np.ones(256) / 256, mode="same"))
+    return x + envelope * 10 ** (-snr_db / 20) * rng.standard_normal(len(x))
+
+
+def main():
+    cli = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    cli.add_argument("--data-root", required=True)
+    cli.add_argument("--items", type=int, default=8)
+    cli.add_argument("--seconds", type=float, default=1.0)
+    opts = cli.parse_args()
+    args = build_parser(WaveRNNTask, "").parse_args(
+        ["--data-root", opts.data_root, "--output-dir", "unused",
+         "--eval-seconds", str(opts.seconds)]
+    )  # fmt: skip
+    rng = np.random.default_rng(0)
+    losses = {
+        "8-bit mu-law": lambda x: mulaw_levels(x, rng, jitter=False),
+        "8-bit mu-law, +-1 level": lambda x: mulaw_levels(x, rng, jitter=True),
+        "noise at 20 dB SNR": lambda x: relative_noise(x, rng, 20),
+        "noise at 30 dB SNR": lambda x: relative_noise(x, rng, 30),
+    }
+    sums = {}
+    for coefficient in (0.0, 0.86):
+        args.preemphasis = coefficient
+        task = WaveRNNTask(args)
+        _, held_out = task.datasets()
+        step = max(1, len(held_out) // opts.items)
+        for index in range(0, step * opts.items, step):
+            mel, wave = task.load_eval_item(held_out, index, rng)
+            truth = wave.numpy().astype(np.float64)
+            rows = {}
+            if coefficient == 0.0:
+                gl = task.griffin_lim(task.mel_power(mel.numpy()), len(truth))
+                rows["Griffin-Lim (32 iterations)"] = gl
+            emphasized = task.emphasize(wave).numpy().astype(np.float64)
+            for name, loss in losses.items():
+                damaged = tc.as_tensor(loss(emphasized).astype(np.float32)).unsqueeze(0)
+                label = f"{name}, pre-emphasis {coefficient}" if coefficient else name
+                rows[label] = task.deemphasize(damaged)[0].numpy()
+            for label, estimate in rows.items():
+                scores = task.analysis.distances(estimate, truth)
+                total = sums.setdefault(label, np.zeros(2))
+                total += [scores["log_mel_l1"], scores["mcd"]]
+    print(f"{opts.items} held-out utterances, first {opts.seconds} s")
+    print(f"{'':46s} {'log-mel L1':>10s} {'MCD':>7s}")
+    for label, (l1, mcd) in sums.items():
+        print(f"{label:46s} {l1 / opts.items:10.3f} {mcd / opts.items:7.1f}")
+
+
+if __name__ == "__main__":
+    main()
