@@ -12,6 +12,7 @@ import argparse
 import numpy as np
 
 import tensorcore as tc
+import tensorcore.audio as ta
 from tensorcore.pipelines.common.cli import build_parser
 from tensorcore.pipelines.wavernn.task import WaveRNNTask
 
@@ -19,13 +20,11 @@ from tensorcore.pipelines.wavernn.task import WaveRNNTask
 def mulaw_levels(x, rng, spread):
     """8-bit mu-law levels, each drawn uniformly within +-spread levels of the right one: what a
     crossentropy model with a loss of ln(2 spread + 1) nats per sample samples at best."""
-    mu = 255
-    companded = np.sign(x) * np.log1p(mu * np.abs(x)) / np.log1p(mu)
-    levels = np.round((companded + 1) * mu / 2)
+    levels = ta.functional.mu_law_encoding(tc.as_tensor(x.astype(np.float32)), 256).numpy()
     if spread:
         levels = levels + rng.integers(-spread, spread + 1, len(x))
-    y = 2 * np.clip(levels, 0, mu) / mu - 1
-    return np.sign(y) * ((1 + mu) ** np.abs(y) - 1) / mu
+    levels = tc.as_tensor(np.clip(levels, 0, 255))
+    return ta.functional.mu_law_decoding(levels, 256).numpy().astype(np.float64)
 
 
 def relative_noise(x, rng, snr_db):

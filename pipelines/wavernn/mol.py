@@ -1,8 +1,8 @@
 """Discretized mixture of logistics (Salimans et al. 2017, as WaveRNN vocoders use it): the loss
 over 30 outputs (10 mixture weights, means, log scales) and sampling.
 
-Log scales are clamped at log(1e-14), as torchaudio's example: a floor near the 16-bit bin width
-(WaveNet vocoders' -7) leaves a noise floor of about 1e-3 in every generated silence."""
+Log scales are clamped at log(1e-14), as torchaudio's example: WaveNet vocoders' floor of -7 (a
+scale of about 1e-3) leaves a noise floor of that size in every generated silence."""
 
 import math
 
