@@ -9,6 +9,8 @@ import math
 import tensorcore as tc
 from tensorcore import nn
 
+from .stepwise import run_recurrence
+
 F = nn.functional
 
 
@@ -63,27 +65,13 @@ def sample_step(out, num_mixtures=10):
 def sample_mol(model, specgram, mulaw=True, mulaw_bits=8):
     """Generates (B, n_time * hop) samples from a WaveRNN trained with the MoL loss: the same
     recurrence as WaveRNN.infer, with mixture sampling; mu-law decoded when mulaw."""
-    pad = model._pad
-    spec = F.pad(specgram, (pad, pad))
-    spec, aux = model.upsample(spec)  # (B, n_freq, L), (B, n_output, L)
-    batch, _, length = spec.shape
-    n_aux = model.n_aux
-    aux_parts = [aux[:, n_aux * i : n_aux * (i + 1), :] for i in range(4)]
-    h1 = tc.zeros(1, batch, model.n_rnn)
-    h2 = tc.zeros(1, batch, model.n_rnn)
-    x = tc.zeros(batch, 1)
     samples = []
-    for t in range(length):
-        a1, a2, a3, a4 = (a[:, :, t] for a in aux_parts)
-        x = model.fc(tc.cat([x, spec[:, :, t], a1], dim=1))
-        _, h1 = model.rnn1(x.unsqueeze(1), h1)
-        x = x + h1[0]
-        _, h2 = model.rnn2(tc.cat([x, a2], dim=1).unsqueeze(1), h2)
-        x = x + h2[0]
-        x = F.relu(model.fc1(tc.cat([x, a3], dim=1)))
-        x = F.relu(model.fc2(tc.cat([x, a4], dim=1)))
-        x = sample_step(model.fc3(x))
-        samples.append(x)
+
+    def draw(t, out):
+        samples.append(sample_step(out))
+        return samples[-1]
+
+    run_recurrence(model, specgram, draw)
     companded = tc.cat(samples, dim=1)
     if not mulaw:
         return companded

@@ -17,7 +17,9 @@ from tensorcore import nn
 from ..common import Task
 from ..common.errors import PipelineError
 from ..common.metrics.vocoder import GriffinLimFromMel, MelAnalysis
-from .mol import mol_loss, sample_mol
+from .lpc import MelLPC, prediction
+from .mol import mol_loss, sample_mol, sample_step
+from .stepwise import run_recurrence
 
 
 class WaveRNNTask(Task):
@@ -72,6 +74,22 @@ class WaveRNNTask(Task):
             "(LPCNet's noise shaping: sampling noise falls off toward high frequencies, under the "
             "speech spectrum, instead of white); 0: off (torchaudio's example)",
         )
+        g.add_argument(
+            "--lpc-order",
+            type=int,
+            default=0,
+            help="model the excitation of a linear predictor of this order derived from the mel "
+            "(LPCNet): the input stays the waveform, the target becomes s[n] - p[n], and "
+            "generation adds the prediction back, so sampling noise follows the spectral "
+            "envelope; 0: off (torchaudio's example)",
+        )
+        g.add_argument(
+            "--lpc-input",
+            choices=("waveform", "excitation"),
+            default="waveform",
+            help="with --lpc-order: the past sample the model reads, the waveform s[n-1] or the "
+            "excitation e[n-1] (where pitch pulses stand out from the formant ringing)",
+        )
         g.add_argument("--eval-seconds", type=float, default=1.0, help="generated per utterance")
         g.add_argument("--griffin-lim-iters", type=int, default=32)
         parser.set_defaults(
@@ -92,6 +110,8 @@ class WaveRNNTask(Task):
             raise PipelineError(f"--input-noise {args.input_noise}: must be >= 0")
         if not 0 <= args.preemphasis < 1:
             raise PipelineError(f"--preemphasis {args.preemphasis}: must be in [0, 1)")
+        if not 0 <= args.lpc_order <= 64:
+            raise PipelineError(f"--lpc-order {args.lpc_order}: must be in [0, 64]")
         if int(np.prod(args.upsample_scales)) != args.hop_length:
             raise PipelineError(
                 f"--upsample-scales {args.upsample_scales} multiply to "
@@ -112,6 +132,12 @@ class WaveRNNTask(Task):
             mel_scale="slaney",
         )
         self.pad = (args.kernel_size - 1) // 2
+        self.lpc = None
+        if args.lpc_order:
+            self.lpc = MelLPC(
+                self.mel.mel_scale.fb.numpy(), args.n_fft, args.sample_rate, args.lpc_order,
+                args.preemphasis,
+            )  # fmt: skip
         self.analysis = MelAnalysis(args.sample_rate)
         self.griffin_lim = GriffinLimFromMel(
             args.sample_rate, args.n_fft, args.hop_length, args.n_freq, args.f_min, args.f_max,
@@ -216,10 +242,33 @@ class WaveRNNTask(Task):
         offset = int(rng.integers(0, frames - need))
         seq_len = a.hop_length * a.seq_len_factor + 1
         start = (offset + self.pad) * a.hop_length
-        segment = self.emphasize(wave)[start : start + seq_len]
-        if segment.shape[0] < seq_len:
-            segment = tc.nn.functional.pad(segment, (0, seq_len - segment.shape[0]))
-        return _Segment(mel[:, offset : offset + need], segment)
+        emphasized = self.emphasize(wave)
+        if emphasized.shape[0] < start + seq_len:
+            emphasized = tc.nn.functional.pad(
+                emphasized, (0, start + seq_len - emphasized.shape[0])
+            )
+        segment = emphasized[start : start + seq_len]
+        if self.lpc is None:
+            return _Segment(mel[:, offset : offset + need], segment)
+        return _Segment(
+            mel[:, offset : offset + need],
+            segment,
+            self._excitation(mel, emphasized, start, seq_len),
+        )
+
+    def _excitation(self, mel, emphasized, start, length):
+        """s[n] - p[n] over [start, start + length), with the prediction from the true past."""
+        order = self.args.lpc_order
+        first = max(0, start - order)
+        s = emphasized[first : start + length].numpy().astype(np.float64)
+        hop = self.args.hop_length
+        first_frame = int(np.rint(first / hop))
+        last_frame = int(np.rint((start + length) / hop)) + 1
+        frames = mel[:, first_frame : last_frame + 1].numpy()
+        coefficients = self.lpc.coefficients(self.mel_power(frames))
+        filters = self.lpc.sample_filters(coefficients, len(s), hop, first, first_frame)
+        e = (s - prediction(s, filters))[start - first :]
+        return tc.as_tensor(np.clip(e, -1.0, 1.0).astype(np.float32))
 
     def load_eval_item(self, dataset, index, rng):
         wave = self._waveform(dataset, index)
@@ -234,39 +283,96 @@ class WaveRNNTask(Task):
     def collate(self, items):
         # training segments (all the same size) stack; held-out clips stay a list
         if isinstance(items[0], _Segment):
-            return {
-                "mels": tc.stack([m for m, _ in items]),
-                "waves": tc.stack([w for _, w in items]),
+            batch = {
+                "mels": tc.stack([item[0] for item in items]),
+                "waves": tc.stack([item[1] for item in items]),
             }
+            if len(items[0]) == 3:
+                batch["excitations"] = tc.stack([item[2] for item in items])
+            return batch
         return {"eval": items}
 
     def loss(self, model, data, device):
         a = self.args
         mels, waves = data["mels"].to(device), data["waves"].to(device)
+        # with --lpc-order the model predicts the excitation (and reads it with --lpc-input)
+        targets = data["excitations"].to(device) if self.lpc is not None else waves
+        if self.lpc is not None and a.lpc_input == "excitation":
+            waves = targets
         if a.loss == "mol":
             # as torchaudio's example: the continuous waveform in and out (companded if --mulaw),
             # so a silence is exactly 0 rather than the nearest of 2**n_bits levels
             samples = self._compand(waves) if a.mulaw else waves
-            inputs, target = samples[:, :-1], samples[:, 1:]
+            inputs = samples[:, :-1]
+            target = (self._compand(targets) if a.mulaw else targets)[:, 1:]
         else:
             labels = self._labels(waves)
             inputs = 2 * labels[:, :-1].float() / (2**a.n_bits - 1) - 1  # quantized input
+            target_labels = self._labels(targets)[:, 1:]
         if a.input_noise > 0 and model.training:
             inputs = inputs + a.input_noise * tc.randn(inputs.shape, device=inputs.device)
         out = model(inputs.unsqueeze(1), mels.unsqueeze(1)).squeeze(1)  # (B, L, classes)
         if a.loss == "crossentropy":
-            loss = nn.functional.cross_entropy(out.float().transpose(1, 2), labels[:, 1:])
+            loss = nn.functional.cross_entropy(out.float().transpose(1, 2), target_labels)
         else:
             loss = mol_loss(out.float(), target, num_classes=2**16)
         return loss, {}
 
     # ---- evaluation ----
     def generate(self, model, mels, device):
-        if self.args.loss == "mol":
+        if self.lpc is not None:
+            wave = self._generate_with_prediction(model, mels.to(device))
+        elif self.args.loss == "mol":
             wave = sample_mol(model, mels.to(device), self.args.mulaw, self.args.n_bits)
         else:
             wave = model.infer(mels.to(device), mulaw=self.args.mulaw)[0][:, 0]
         return self.deemphasize(wave.float().cpu())
+
+    def _decode(self, levels):
+        """Class indices (B,) to values in [-1, 1], mu-law decoded when --mulaw."""
+        mu = 2**self.args.n_bits - 1
+        value = 2.0 * levels.float() / mu - 1.0
+        if self.args.mulaw:
+            value = tc.sign(value) * (tc.pow(1.0 + mu, value.abs()) - 1.0) / mu
+        return value
+
+    def _model_input(self, wave):
+        """What training feeds for waveform values (B,): companded if --mulaw, and quantized to
+        the class levels for crossentropy."""
+        if self.args.loss == "mol":
+            return self._compand(wave) if self.args.mulaw else wave
+        return 2 * self._labels(wave).float() / (2**self.args.n_bits - 1) - 1
+
+    def _generate_with_prediction(self, model, mels):
+        """Samples the excitation and adds the mel's linear prediction of the generated past."""
+        a = self.args
+        coefficients = [self.lpc.coefficients(self.mel_power(m)) for m in mels.cpu().numpy()]
+        batch, n = mels.shape[0], mels.shape[2] * a.hop_length
+        filters = np.stack(
+            [self.lpc.sample_filters(c, n, a.hop_length) for c in coefficients], axis=1
+        )  # (n, B, order + 1)
+        order = a.lpc_order
+        history = np.zeros((batch, n + order))  # the generated waveform after `order` zeros
+
+        def draw(t, out):
+            if a.loss == "mol":
+                e = sample_step(out)[:, 0]
+                if a.mulaw:
+                    mu = 2**a.n_bits - 1
+                    e = tc.sign(e) * (tc.pow(1.0 + mu, e.abs()) - 1.0) / mu
+            else:
+                probs = nn.functional.softmax(out.float(), dim=1)
+                e = self._decode(tc.multinomial(probs, 1)[:, 0])
+            past = history[:, t : t + order][:, ::-1]  # s[t-1], ..., s[t-order]
+            p = -np.einsum("bk,bk->b", filters[t, :, 1:], past)
+            history[:, t + order] = np.clip(p + e.cpu().numpy(), -1.0, 1.0)
+            if a.lpc_input == "excitation":
+                return self._model_input(e.float().cpu()).unsqueeze(1).to(out.device)
+            s = tc.as_tensor(history[:, t + order].astype(np.float32))
+            return self._model_input(s).unsqueeze(1).to(out.device)
+
+        run_recurrence(model, mels, draw)
+        return tc.as_tensor(history[:, order:].astype(np.float32))
 
     def evaluate(self, model, batches, device):
         sums, count = {}, 0
@@ -333,10 +439,10 @@ def _image(array):
 
 
 class _Segment(tuple):
-    """A training item (mel frames, waveform segment)."""
+    """A training item (mel frames, waveform segment[, excitation segment])."""
 
-    def __new__(cls, mel, wave):
-        return super().__new__(cls, (mel, wave))
+    def __new__(cls, *parts):
+        return super().__new__(cls, parts)
 
     def __getnewargs__(self):  # DataLoader workers send items back pickled
         return tuple(self)
