@@ -2,7 +2,9 @@
 the recording itself passed through the losses a sample-by-sample vocoder cannot avoid (8-bit
 mu-law levels, a sampler off by one level, noise at a fixed SNR relative to the local loudness),
 with and without pre-emphasis (noise added to the pre-emphasized waveform, then de-emphasized),
-next to Griffin-Lim from the same mel. Scored exactly as the pipeline's evaluation.
+and with the pipeline's linear prediction from the mel (--lpc-order 16: the damage done to the
+excitation, which the synthesis filter then shapes), next to Griffin-Lim from the same mel.
+Scored exactly as the pipeline's evaluation.
 
     python scripts/vocoder_bounds.py --data-root data/tts [--items 8] [--seconds 1]
 """
@@ -14,7 +16,10 @@ import numpy as np
 import tensorcore as tc
 import tensorcore.audio as ta
 from tensorcore.pipelines.common.cli import build_parser
+from tensorcore.pipelines.wavernn.lpc import prediction, synthesize
 from tensorcore.pipelines.wavernn.task import WaveRNNTask
+
+LPC_ORDER = 16
 
 
 def mulaw_levels(x, rng, spread):
@@ -30,6 +35,22 @@ def mulaw_levels(x, rng, spread):
 def relative_noise(x, rng, snr_db):
     envelope = np.sqrt(np.convolve(x**2, np.ones(256) / 256, mode="same"))
     return x + envelope * 10 ** (-snr_db / 20) * rng.standard_normal(len(x))
+
+
+def excitation_losses(task, mel, emphasized, rng):
+    """The pre-emphasized waveform rebuilt from its excitation after each loss (levels as
+    mulaw_levels, or white noise at the excitation's local loudness: an LPC vocoder with the
+    right gain and no pitch)."""
+    filters = task.lpc.sample_filters(
+        task.lpc.coefficients(task.mel_power(mel)), len(emphasized), task.args.hop_length
+    )
+    e = emphasized - prediction(emphasized, filters)
+    loudness = np.sqrt(np.convolve(e**2, np.ones(256) / 256, mode="same"))
+    damaged = {f"+-{k} levels ({np.log(2 * k + 1):.2f} nats)": mulaw_levels(e, rng, k)
+               for k in (1, 2, 3, 5)}  # fmt: skip
+    damaged = {"8-bit mu-law": mulaw_levels(e, rng, 0), **damaged}
+    damaged["white noise at its loudness"] = loudness * rng.standard_normal(len(e))
+    return {name: synthesize(x, filters) for name, x in damaged.items()}
 
 
 def main():
@@ -52,8 +73,8 @@ def main():
         "noise at 30 dB SNR": lambda x: relative_noise(x, rng, 30),
     }
     sums = {}
-    for coefficient in (0.0, 0.86):
-        args.preemphasis = coefficient
+    for coefficient, order in ((0.0, 0), (0.86, 0), (0.86, LPC_ORDER)):
+        args.preemphasis, args.lpc_order = coefficient, order
         task = WaveRNNTask(args)
         _, held_out = task.datasets()
         step = max(1, len(held_out) // opts.items)
@@ -65,10 +86,16 @@ def main():
                 gl = task.griffin_lim(task.mel_power(mel.numpy()), len(truth))
                 rows["Griffin-Lim (32 iterations)"] = gl
             emphasized = task.emphasize(wave).numpy().astype(np.float64)
-            for name, loss in losses.items():
-                damaged = tc.as_tensor(loss(emphasized).astype(np.float32)).unsqueeze(0)
-                label = f"{name}, pre-emphasis {coefficient}" if coefficient else name
-                rows[label] = task.deemphasize(damaged)[0].numpy()
+            if order:
+                rebuilt = excitation_losses(task, mel.numpy(), emphasized, rng)
+                damaged = {f"excitation of order-{order} prediction, {k}": v
+                           for k, v in rebuilt.items()}  # fmt: skip
+            else:
+                damaged = {f"{name}, pre-emphasis {coefficient}" if coefficient else name:
+                           loss(emphasized) for name, loss in losses.items()}  # fmt: skip
+            for label, x in damaged.items():
+                x = tc.as_tensor(x.astype(np.float32)).unsqueeze(0)
+                rows[label] = task.deemphasize(x)[0].numpy()
             for label, estimate in rows.items():
                 scores = task.analysis.distances(estimate, truth)
                 total = sums.setdefault(label, np.zeros(2))

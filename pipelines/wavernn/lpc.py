@@ -70,3 +70,14 @@ def prediction(wave, filters):
     for k in range(1, filters.shape[1]):
         p[k:] -= filters[k:, k] * wave[:-k]
     return p
+
+
+def synthesize(excitation, filters):
+    """The inverse of prediction(): s[n] = e[n] + p[n] from the s already made, clipped to [-1, 1]
+    as generation clips."""
+    order = filters.shape[1] - 1
+    history = np.zeros(len(excitation) + order)
+    for n, e in enumerate(np.asarray(excitation, dtype=np.float64)):
+        past = history[n : n + order][::-1]
+        history[n + order] = min(1.0, max(-1.0, e - float(np.dot(filters[n, 1:], past))))
+    return history[order:]

@@ -56,7 +56,7 @@ def test_training_excitation_is_the_signal_minus_a_naive_prediction(libritts_roo
 
 
 def test_prediction_from_the_mel_whitens_speech(libritts_root, tmp_path):
-    from tensorcore.pipelines.wavernn.lpc import prediction
+    from tensorcore.pipelines.wavernn.lpc import prediction, synthesize
 
     task = _task(libritts_root, tmp_path, "--lpc-order", "16", "--preemphasis", "0.86")
     _, held_out = task.datasets()
@@ -77,6 +77,7 @@ def test_prediction_from_the_mel_whitens_speech(libritts_root, tmp_path):
         past = rebuilt[max(0, n - 16) : n][::-1]
         rebuilt[n] = e[n] - np.dot(filters[n, 1 : 1 + len(past)], past)
     np.testing.assert_allclose(rebuilt, s, atol=1e-9)
+    np.testing.assert_allclose(synthesize(e, filters), s, atol=1e-9)
 
 
 @pytest.mark.parametrize(
