@@ -9,9 +9,9 @@ serves the samples nearest its centre t * hop (the mel is centred)."""
 
 import numpy as np
 
-# A 60 Hz Gaussian lag window and a -40 dB white-noise floor keep the filters stable and their
+# A 30 Hz Gaussian lag window and a -40 dB white-noise floor keep the filters stable and their
 # peaks bounded when the mel is sharper or flatter than a real spectrum.
-LAG_WINDOW_HZ = 60.0
+LAG_WINDOW_HZ = 30.0
 NOISE_FLOOR = 1e-4
 
 

@@ -328,13 +328,15 @@ class WaveRNNTask(Task):
             wave = model.infer(mels.to(device), mulaw=self.args.mulaw)[0][:, 0]
         return self.deemphasize(wave.float().cpu())
 
+    def _expand(self, companded):
+        """Inverse of _compand."""
+        mu = 2**self.args.n_bits - 1
+        return tc.sign(companded) * (tc.pow(1.0 + mu, companded.abs()) - 1.0) / mu
+
     def _decode(self, levels):
         """Class indices (B,) to values in [-1, 1], mu-law decoded when --mulaw."""
-        mu = 2**self.args.n_bits - 1
-        value = 2.0 * levels.float() / mu - 1.0
-        if self.args.mulaw:
-            value = tc.sign(value) * (tc.pow(1.0 + mu, value.abs()) - 1.0) / mu
-        return value
+        value = 2.0 * levels.float() / (2**self.args.n_bits - 1) - 1.0
+        return self._expand(value) if self.args.mulaw else value
 
     def _model_input(self, wave):
         """What training feeds for waveform values (B,): companded if --mulaw, and quantized to
@@ -357,9 +359,7 @@ class WaveRNNTask(Task):
         def draw(t, out):
             if a.loss == "mol":
                 e = sample_step(out)[:, 0]
-                if a.mulaw:
-                    mu = 2**a.n_bits - 1
-                    e = tc.sign(e) * (tc.pow(1.0 + mu, e.abs()) - 1.0) / mu
+                e = self._expand(e) if a.mulaw else e
             else:
                 probs = nn.functional.softmax(out.float(), dim=1)
                 e = self._decode(tc.multinomial(probs, 1)[:, 0])
