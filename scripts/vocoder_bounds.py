@@ -2,9 +2,9 @@
 the recording itself passed through the losses a sample-by-sample vocoder cannot avoid (8-bit
 mu-law levels, a sampler off by one level, noise at a fixed SNR relative to the local loudness),
 with and without pre-emphasis (noise added to the pre-emphasized waveform, then de-emphasized),
-and with the pipeline's linear prediction from the mel (--lpc-order 16: the damage done to the
-excitation, which the synthesis filter then shapes), next to Griffin-Lim from the same mel.
-Scored exactly as the pipeline's evaluation.
+and with the pipeline's linear prediction from the mel (--lpc-order 16 and 64: the damage done
+to the excitation, which the synthesis filter then shapes), next to Griffin-Lim from the same
+mel. Scored exactly as the pipeline's evaluation.
 
     python scripts/vocoder_bounds.py --data-root data/tts [--items 8] [--seconds 1]
 """
@@ -19,7 +19,7 @@ from tensorcore.pipelines.common.cli import build_parser
 from tensorcore.pipelines.wavernn.lpc import prediction, synthesize
 from tensorcore.pipelines.wavernn.task import WaveRNNTask
 
-LPC_ORDER = 16
+LPC_ORDERS = (16, 64)
 
 
 def mulaw_levels(x, rng, spread):
@@ -73,7 +73,7 @@ def main():
         "noise at 30 dB SNR": lambda x: relative_noise(x, rng, 30),
     }
     sums = {}
-    for coefficient, order in ((0.0, 0), (0.86, 0), (0.86, LPC_ORDER)):
+    for coefficient, order in ((0.0, 0), (0.86, 0)) + tuple((0.86, o) for o in LPC_ORDERS):
         args.preemphasis, args.lpc_order = coefficient, order
         task = WaveRNNTask(args)
         _, held_out = task.datasets()
@@ -101,9 +101,9 @@ def main():
                 total = sums.setdefault(label, np.zeros(2))
                 total += [scores["log_mel_l1"], scores["mcd"]]
     print(f"{opts.items} held-out utterances, first {opts.seconds} s")
-    print(f"{'':60s} {'log-mel L1':>10s} {'MCD':>7s}")
+    print(f"{'':66s} {'log-mel L1':>10s} {'MCD':>7s}")
     for label, (l1, mcd) in sums.items():
-        print(f"{label:60s} {l1 / opts.items:10.3f} {mcd / opts.items:7.1f}")
+        print(f"{label:66s} {l1 / opts.items:10.3f} {mcd / opts.items:7.1f}")
 
 
 if __name__ == "__main__":
