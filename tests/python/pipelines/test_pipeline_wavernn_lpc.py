@@ -104,3 +104,28 @@ def test_wavernn_with_linear_prediction_trains_and_generates(
 def test_bad_lpc_order_is_rejected(libritts_root, tmp_path):
     bad = pt.run("wavernn", libritts_root, tmp_path / "bad", "--lpc-order", "65", check=False)
     assert bad.returncode != 0 and "--lpc-order 65: must be in [0, 64]" in bad.stderr
+
+
+def test_vocoder_bounds_rebuilds_from_damaged_excitations(libritts_root, tmp_path):
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parents[3] / "scripts" / "vocoder_bounds.py"
+    spec = importlib.util.spec_from_file_location("vocoder_bounds", path)
+    bounds = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bounds)
+    task = _task(libritts_root, tmp_path, "--lpc-order", "16", "--preemphasis", "0.86")
+    _, held_out = task.datasets()
+    mel, wave = task.load_eval_item(held_out, 0, np.random.default_rng(0))
+    s = task.emphasize(wave).numpy().astype(np.float64)
+    rebuilt = bounds.excitation_losses(task, mel.numpy(), s, np.random.default_rng(0))
+
+    def snr_db(x):
+        return 10 * np.log10(np.sum(s**2) / np.sum((x - s) ** 2))
+
+    # 8-bit levels of the excitation cost little; more spread costs more; white noise keeps
+    # only the loudness, so it is no closer to the waveform than silence would be
+    snrs = [snr_db(rebuilt[name]) for name in rebuilt]
+    assert snrs[0] > 20.0, snrs
+    assert snrs[:5] == sorted(snrs[:5], reverse=True), snrs
+    assert snrs[-1] < 3.0, snrs
