@@ -90,6 +90,14 @@ class WaveRNNTask(Task):
             help="with --lpc-order: the past sample the model reads, the waveform s[n-1] or the "
             "excitation e[n-1] (where pitch pulses stand out from the formant ringing)",
         )
+        g.add_argument(
+            "--temperature",
+            type=float,
+            default=1.0,
+            help="generation samples the crossentropy classes from softmax(logits / T): below 1 "
+            "the rare far levels, which a prediction filter amplifies, are drawn less often; "
+            "1: as trained (torchaudio's example)",
+        )
         g.add_argument("--eval-seconds", type=float, default=1.0, help="generated per utterance")
         g.add_argument("--griffin-lim-iters", type=int, default=32)
         parser.set_defaults(
@@ -110,6 +118,12 @@ class WaveRNNTask(Task):
             raise PipelineError(f"--input-noise {args.input_noise}: must be >= 0")
         if not 0 <= args.preemphasis < 1:
             raise PipelineError(f"--preemphasis {args.preemphasis}: must be in [0, 1)")
+        if not args.temperature > 0:
+            raise PipelineError(f"--temperature {args.temperature}: must be > 0")
+        if args.temperature != 1.0 and args.loss != "crossentropy":
+            raise PipelineError(
+                f"--temperature {args.temperature}: applies to --loss crossentropy's classes"
+            )
         if not 0 <= args.lpc_order <= 64:
             raise PipelineError(f"--lpc-order {args.lpc_order}: must be in [0, 64]")
         if int(np.prod(args.upsample_scales)) != args.hop_length:
@@ -320,8 +334,8 @@ class WaveRNNTask(Task):
 
     # ---- evaluation ----
     def generate(self, model, mels, device):
-        if self.lpc is not None:
-            wave = self._generate_with_prediction(model, mels.to(device))
+        if self.lpc is not None or self.args.temperature != 1.0:
+            wave = self._generate_stepwise(model, mels.to(device))
         elif self.args.loss == "mol":
             wave = sample_mol(model, mels.to(device), self.args.mulaw, self.args.n_bits)
         else:
@@ -345,28 +359,32 @@ class WaveRNNTask(Task):
             return self._compand(wave) if self.args.mulaw else wave
         return 2 * self._labels(wave).float() / (2**self.args.n_bits - 1) - 1
 
-    def _generate_with_prediction(self, model, mels):
-        """Samples the excitation and adds the mel's linear prediction of the generated past."""
+    def _generate_stepwise(self, model, mels):
+        """Sampling in Python, one step at a time, at --temperature; with --lpc-order the model
+        samples the excitation and the mel's linear prediction of the generated past is added."""
         a = self.args
-        coefficients = [self.lpc.coefficients(self.mel_power(m)) for m in mels.cpu().numpy()]
         batch, n = mels.shape[0], mels.shape[2] * a.hop_length
-        filters = np.stack(
-            [self.lpc.sample_filters(c, n, a.hop_length) for c in coefficients], axis=1
-        )  # (n, B, order + 1)
         order = a.lpc_order
         history = np.zeros((batch, n + order))  # the generated waveform after `order` zeros
+        if self.lpc is not None:
+            coefficients = [self.lpc.coefficients(self.mel_power(m)) for m in mels.cpu().numpy()]
+            filters = np.stack(
+                [self.lpc.sample_filters(c, n, a.hop_length) for c in coefficients], axis=1
+            )  # (n, B, order + 1)
 
         def draw(t, out):
             if a.loss == "mol":
                 e = sample_step(out)[:, 0]
                 e = self._expand(e) if a.mulaw else e
             else:
-                probs = nn.functional.softmax(out.float(), dim=1)
+                probs = nn.functional.softmax(out.float() / a.temperature, dim=1)
                 e = self._decode(tc.multinomial(probs, 1)[:, 0])
-            past = history[:, t : t + order][:, ::-1]  # s[t-1], ..., s[t-order]
-            p = -np.einsum("bk,bk->b", filters[t, :, 1:], past)
+            p = 0.0
+            if self.lpc is not None:
+                past = history[:, t : t + order][:, ::-1]  # s[t-1], ..., s[t-order]
+                p = -np.einsum("bk,bk->b", filters[t, :, 1:], past)
             history[:, t + order] = np.clip(p + e.cpu().numpy(), -1.0, 1.0)
-            if a.lpc_input == "excitation":
+            if self.lpc is not None and a.lpc_input == "excitation":
                 return self._model_input(e.float().cpu()).unsqueeze(1).to(out.device)
             s = tc.as_tensor(history[:, t + order].astype(np.float32))
             return self._model_input(s).unsqueeze(1).to(out.device)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import pipeline_testing as pt
+import tensorcore as tc
 import tensorcore.audio as ta
 
 
@@ -81,19 +82,22 @@ def test_prediction_from_the_mel_whitens_speech(libritts_root, tmp_path):
 
 
 @pytest.mark.parametrize(
-    "loss,lpc_input",
-    [("crossentropy", "waveform"), ("crossentropy", "excitation"), ("mol", "excitation")],
-)
+    "loss,lpc_input,temperature",
+    [("crossentropy", "waveform", 0.8), ("crossentropy", "excitation", 1.0),
+     ("mol", "excitation", 1.0)],
+)  # fmt: skip
 def test_wavernn_with_linear_prediction_trains_and_generates(
-    libritts_root, tmp_path, loss, lpc_input
+    libritts_root, tmp_path, loss, lpc_input, temperature
 ):
     out = tmp_path / loss
     pt.run("wavernn", libritts_root, out, "--loss", loss, "--lpc-order", "16",
-           "--lpc-input", lpc_input, "--preemphasis", "0.86", "--max-steps", 6)  # fmt: skip
+           "--lpc-input", lpc_input, "--temperature", temperature, "--preemphasis", "0.86",
+           "--max-steps", 6)  # fmt: skip
     losses = [v for _, v in pt.load(out)["train"]["history"]["loss"]]
     assert min(losses[-2:]) < losses[0], losses
     config = json.loads((out / "config.json").read_text())
     assert config["lpc_order"] == 16 and config["lpc_input"] == lpc_input
+    assert config["temperature"] == temperature
     final = json.loads((out / "metrics.json").read_text())["final"]
     assert final["mcd"] > 0 and np.isfinite(final["log_mel_l1"])
     # the generated example is finite audio in [-1, 1]
@@ -129,3 +133,30 @@ def test_vocoder_bounds_rebuilds_from_damaged_excitations(libritts_root, tmp_pat
     assert snrs[0] > 20.0, snrs
     assert snrs[:5] == sorted(snrs[:5], reverse=True), snrs
     assert snrs[-1] < 3.0, snrs
+
+
+def test_stepwise_sampling_at_temperature_one_draws_as_the_native_loop(libritts_root, tmp_path):
+    # --temperature routes generation through the Python loop; at T = 1 it must draw exactly the
+    # levels WaveRNN.infer draws from the same generator state
+    task = _task(libritts_root, tmp_path, "--n-rnn", "32", "--n-fc", "32", "--n-res-block", "1",
+                 "--n-hidden-resblock", "16", "--n-output-melresnet", "16")  # fmt: skip
+    tc.manual_seed(3)
+    model = task.build_model().eval()
+    _, held_out = task.datasets()
+    mel, _ = task.load_eval_item(held_out, 0, np.random.default_rng(0))
+    mels = mel[:, :8].unsqueeze(0)
+    with tc.no_grad():
+        tc.manual_seed(7)
+        native = model.infer(mels, mulaw=True)[0][0, 0].numpy()
+        tc.manual_seed(7)
+        stepwise = task._generate_stepwise(model, mels)[0].numpy()
+    assert native.shape == stepwise.shape == (8 * task.args.hop_length,)
+    np.testing.assert_allclose(stepwise, native, atol=1e-6)
+
+
+def test_temperature_is_checked(libritts_root, tmp_path):
+    bad = pt.run("wavernn", libritts_root, tmp_path / "t0", "--temperature", "0", check=False)
+    assert bad.returncode != 0 and "--temperature 0.0: must be > 0" in bad.stderr
+    mol = pt.run("wavernn", libritts_root, tmp_path / "mol", "--loss", "mol", "--temperature",
+                 "0.8", check=False)  # fmt: skip
+    assert mol.returncode != 0 and "applies to --loss crossentropy" in mol.stderr
