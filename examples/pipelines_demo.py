@@ -33,8 +33,7 @@ PIPELINE_SETTINGS = {
         "--upsample-scales", "5", "5", "8", "--f-max", "8000", "--n-rnn", "96", "--n-fc", "96",
         "--n-res-block", "2", "--n-hidden-resblock", "32", "--n-output-melresnet", "32",
         "--batch-size", "16", "--learning-rate", "2e-3", "--max-eval-items", "2",
-        "--eval-seconds", "0.5", "--griffin-lim-iters", "32", "--preemphasis", "0.86",
-        "--lpc-order", "64",
+        "--eval-seconds", "0.5", "--griffin-lim-iters", "32",
     ],
     "convtasnet": [
         "--train-subset", "train-100", "--eval-subset", "dev", "--enc-num-feats", "64",
