@@ -32,9 +32,13 @@ def mulaw_levels(x, rng, spread):
     return ta.functional.mu_law_decoding(levels, 256).numpy().astype(np.float64)
 
 
+def local_loudness(x):
+    """RMS over a moving 256-sample window."""
+    return np.sqrt(np.convolve(x**2, np.ones(256) / 256, mode="same"))
+
+
 def relative_noise(x, rng, snr_db):
-    envelope = np.sqrt(np.convolve(x**2, np.ones(256) / 256, mode="same"))
-    return x + envelope * 10 ** (-snr_db / 20) * rng.standard_normal(len(x))
+    return x + local_loudness(x) * 10 ** (-snr_db / 20) * rng.standard_normal(len(x))
 
 
 def excitation_losses(task, mel, emphasized, rng):
@@ -45,11 +49,10 @@ def excitation_losses(task, mel, emphasized, rng):
         task.lpc.coefficients(task.mel_power(mel)), len(emphasized), task.args.hop_length
     )
     e = emphasized - prediction(emphasized, filters)
-    loudness = np.sqrt(np.convolve(e**2, np.ones(256) / 256, mode="same"))
     damaged = {f"+-{k} levels ({np.log(2 * k + 1):.2f} nats)": mulaw_levels(e, rng, k)
                for k in (1, 2, 3, 5)}  # fmt: skip
     damaged = {"8-bit mu-law": mulaw_levels(e, rng, 0), **damaged}
-    damaged["white noise at its loudness"] = loudness * rng.standard_normal(len(e))
+    damaged["white noise at its loudness"] = local_loudness(e) * rng.standard_normal(len(e))
     return {name: synthesize(x, filters) for name, x in damaged.items()}
 
 

@@ -62,6 +62,13 @@ def sample_step(out, num_mixtures=10):
     return (mean + tc.exp(log_scale) * (tc.log(v) - tc.log(1.0 - v))).clamp(-1.0, 1.0)
 
 
+def mulaw_expand(companded, bits=8):
+    """The waveform from its mu-law companded values (the inverse of sign(x) log1p(mu |x|) /
+    log1p(mu), mu = 2**bits - 1), continuous: no rounding to levels."""
+    mu = 2**bits - 1
+    return tc.sign(companded) * (tc.pow(1.0 + mu, companded.abs()) - 1.0) / mu
+
+
 def sample_mol(model, specgram, mulaw=True, mulaw_bits=8):
     """Generates (B, n_time * hop) samples from a WaveRNN trained with the MoL loss: the same
     recurrence as WaveRNN.infer, with mixture sampling; mu-law decoded when mulaw."""
@@ -73,7 +80,4 @@ def sample_mol(model, specgram, mulaw=True, mulaw_bits=8):
 
     run_recurrence(model, specgram, draw)
     companded = tc.cat(samples, dim=1)
-    if not mulaw:
-        return companded
-    mu = 2**mulaw_bits - 1
-    return tc.sign(companded) * (tc.pow(1.0 + mu, companded.abs()) - 1.0) / mu
+    return mulaw_expand(companded, mulaw_bits) if mulaw else companded

@@ -9,7 +9,7 @@ F = nn.functional
 
 def run_recurrence(model, specgram, draw):
     """Feeds model outputs back one step at a time: draw(t, out) takes step t's output (B, classes)
-    and returns the next input sample (B, 1). Returns nothing; draw keeps what it needs."""
+    and returns the next input sample (B, 1); draw keeps what it needs."""
     pad = model._pad
     spec = F.pad(specgram, (pad, pad))
     spec, aux = model.upsample(spec)  # (B, n_freq, L), (B, n_output, L)
@@ -30,4 +30,3 @@ def run_recurrence(model, specgram, draw):
             x = F.relu(model.fc1(tc.cat([x, a3], dim=1)))
             x = F.relu(model.fc2(tc.cat([x, a4], dim=1)))
             x = draw(t, model.fc3(x))
-    return length

@@ -18,7 +18,7 @@ from ..common import Task
 from ..common.errors import PipelineError
 from ..common.metrics.vocoder import GriffinLimFromMel, MelAnalysis
 from .lpc import MelLPC, prediction
-from .mol import mol_loss, sample_mol, sample_step
+from .mol import mol_loss, mulaw_expand, sample_mol, sample_step
 from .stepwise import run_recurrence
 
 
@@ -301,7 +301,7 @@ class WaveRNNTask(Task):
                 "mels": tc.stack([item[0] for item in items]),
                 "waves": tc.stack([item[1] for item in items]),
             }
-            if len(items[0]) == 3:
+            if self.lpc is not None:
                 batch["excitations"] = tc.stack([item[2] for item in items])
             return batch
         return {"eval": items}
@@ -316,12 +316,10 @@ class WaveRNNTask(Task):
         if a.loss == "mol":
             # as torchaudio's example: the continuous waveform in and out (companded if --mulaw),
             # so a silence is exactly 0 rather than the nearest of 2**n_bits levels
-            samples = self._compand(waves) if a.mulaw else waves
-            inputs = samples[:, :-1]
-            target = (self._compand(targets) if a.mulaw else targets)[:, 1:]
+            inputs = self._model_input(waves)[:, :-1]
+            target = self._model_input(targets)[:, 1:]
         else:
-            labels = self._labels(waves)
-            inputs = 2 * labels[:, :-1].float() / (2**a.n_bits - 1) - 1  # quantized input
+            inputs = self._level_values(self._labels(waves)[:, :-1])  # quantized input
             target_labels = self._labels(targets)[:, 1:]
         if a.input_noise > 0 and model.training:
             inputs = inputs + a.input_noise * tc.randn(inputs.shape, device=inputs.device)
@@ -342,22 +340,21 @@ class WaveRNNTask(Task):
             wave = model.infer(mels.to(device), mulaw=self.args.mulaw)[0][:, 0]
         return self.deemphasize(wave.float().cpu())
 
-    def _expand(self, companded):
-        """Inverse of _compand."""
-        mu = 2**self.args.n_bits - 1
-        return tc.sign(companded) * (tc.pow(1.0 + mu, companded.abs()) - 1.0) / mu
+    def _level_values(self, labels):
+        """Class indices to their (companded, with --mulaw) values in [-1, 1]."""
+        return 2.0 * labels.float() / (2**self.args.n_bits - 1) - 1.0
 
     def _decode(self, levels):
-        """Class indices (B,) to values in [-1, 1], mu-law decoded when --mulaw."""
-        value = 2.0 * levels.float() / (2**self.args.n_bits - 1) - 1.0
-        return self._expand(value) if self.args.mulaw else value
+        """Class indices (B,) to waveform values in [-1, 1], mu-law decoded when --mulaw."""
+        value = self._level_values(levels)
+        return mulaw_expand(value, self.args.n_bits) if self.args.mulaw else value
 
     def _model_input(self, wave):
         """What training feeds for waveform values (B,): companded if --mulaw, and quantized to
         the class levels for crossentropy."""
         if self.args.loss == "mol":
             return self._compand(wave) if self.args.mulaw else wave
-        return 2 * self._labels(wave).float() / (2**self.args.n_bits - 1) - 1
+        return self._level_values(self._labels(wave))
 
     def _generate_stepwise(self, model, mels):
         """Sampling in Python, one step at a time, at --temperature; with --lpc-order the model
@@ -375,7 +372,7 @@ class WaveRNNTask(Task):
         def draw(t, out):
             if a.loss == "mol":
                 e = sample_step(out)[:, 0]
-                e = self._expand(e) if a.mulaw else e
+                e = mulaw_expand(e, a.n_bits) if a.mulaw else e
             else:
                 probs = nn.functional.softmax(out.float() / a.temperature, dim=1)
                 e = self._decode(tc.multinomial(probs, 1)[:, 0])
